@@ -1,0 +1,52 @@
+/**
+ * The typed contract between the Electron main process, the preload and the renderer: one entry per IPC
+ * channel. The renderer imports only types from here (no node:* and no electron), the preload implements
+ * `RigwrightBridge` over `ipcRenderer.invoke`, main validates every argument it receives against these shapes.
+ * The web build implements the same `RigwrightBridge` with a file picker and downloads.
+ */
+
+export const IPC_CHANNELS = {
+  openFiles: 'rigwright:open-files',
+  saveFile: 'rigwright:save-file',
+  menuCommand: 'rigwright:menu-command',
+} as const;
+
+/** A file the user chose, read whole. `name` is the base name only: the renderer never sees paths. */
+export interface OpenedFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface OpenFilesRequest {
+  /** dialog title */
+  title?: string;
+  /** extensions without the dot, e.g. ['obj', 'off']; empty or missing means the rig formats */
+  extensions?: string[];
+}
+
+export interface SaveFileRequest {
+  /** base name offered in the dialog, e.g. `posed.obj` */
+  suggestedName: string;
+  bytes: Uint8Array;
+}
+
+/** Commands the application menu sends to the renderer (Electron) — the web build triggers the same from its toolbar. */
+export const MENU_COMMANDS = [
+  'open-files',
+  'frame-all',
+  'toggle-wireframe',
+  'toggle-skeleton',
+  'play-pause',
+] as const;
+export type MenuCommand = (typeof MENU_COMMANDS)[number];
+
+/** What the preload exposes as `window.rigwright` (Electron), and what the web bridge implements. */
+export interface RigwrightBridge {
+  readonly platform: 'electron' | 'web';
+  /** Resolves with the chosen files, or an empty array when the user cancels. */
+  openFiles(request?: OpenFilesRequest): Promise<OpenedFile[]>;
+  /** Resolves true when written, false when the user cancelled. */
+  saveFile(request: SaveFileRequest): Promise<boolean>;
+  /** Subscribes to application-menu commands; returns the unsubscribe function. */
+  onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+}

@@ -1,0 +1,46 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests drive the built renderer as a web page in Debian's Chromium (no browser download here).
+ * WebGL2 runs on SwiftShader, so GPU output can be read back and compared with the CPU references.
+ * `npm run test:e2e` builds dist/renderer first; the web server below serves that build.
+ */
+export const CHROMIUM_PATH = process.env.RIGWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
+const PORT = 4173;
+
+export default defineConfig({
+  testDir: '.',
+  outputDir: '../../test-results',
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: CHROMIUM_PATH,
+      args: [
+        '--no-sandbox',
+        '--use-gl=angle',
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+        '--ignore-gpu-blocklist',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  webServer: {
+    command: `npx vite preview --config renderer/vite.config.ts --host 127.0.0.1 --port ${PORT} --strictPort`,
+    cwd: '../..',
+    url: `http://127.0.0.1:${PORT}`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+});
