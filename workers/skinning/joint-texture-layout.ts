@@ -1,0 +1,69 @@
+import type { Influences } from './influences.ts';
+
+/**
+ * The data layout shared by the CPU reference and the GPU skinning shaders (shaders/lbs.glsl). Both textures
+ * are RGBA32F, JOINT_TEXTURE_WIDTH texels wide, and addressed by a linear texel index i:
+ *
+ *     x = i % JOINT_TEXTURE_WIDTH,   y = floor(i / JOINT_TEXTURE_WIDTH)
+ *
+ * Joint texture — bone b's 3×4 rest → posed affine [R | t] occupies texels 3b, 3b + 1, 3b + 2; texel 3b + r
+ * holds row r: (R[r][0], R[r][1], R[r][2], t[r]). Height = ceil(3B / WIDTH), so 1024 bones need 3 rows and the
+ * 2048-row minimum of WebGL2 allows about 700 000 bones.
+ *
+ * Influence texture — vertex v owns `texelsPerVertex = ceil(stride / 2)` texels starting at linear index
+ * v · texelsPerVertex; texel k of the vertex holds (bone, weight) of influences 2k and 2k + 1:
+ * (bone_2k, weight_2k, bone_2k+1, weight_2k+1). Bone indices are stored as floats (exact below 2^24); slots past
+ * `stride` hold bone 0, weight 0.
+ *
+ * Because the texture rows are consecutive in memory, texel i starts at float 4i of the pixel buffer.
+ */
+export const JOINT_TEXTURE_WIDTH = 1024;
+
+/** Texture size for B bones: width JOINT_TEXTURE_WIDTH, height ≥ 1 rows. Buffer length = width · height · 4 floats. */
+export function jointTextureSize(boneCount: number): { width: number; height: number } {
+  return { width: JOINT_TEXTURE_WIDTH, height: Math.max(1, Math.ceil((3 * boneCount) / JOINT_TEXTURE_WIDTH)) };
+}
+
+/**
+ * Writes the joint texture's pixels.
+ * @param transforms  #B × 12 row-major 3×4 affine transforms (rest → posed)
+ * @param boneCount   B
+ * @param out         RGBA32F pixels, at least width · height · 4 floats of `jointTextureSize(B)`; texels past 3B are left as they are
+ */
+export function packJointTransforms(transforms: Float64Array, boneCount: number, out: Float32Array): void {
+  // Row r of bone b is floats 12b + 4r … +3 in both arrays, so the layout is a straight float64 → float32 copy.
+  out.set(transforms.subarray(0, 12 * boneCount));
+}
+
+/** Influence texture size for #V vertices with `stride` influences each. Buffer length = width · height · 4 floats. */
+export function influenceTextureSize(vertexCount: number, stride: number): { width: number; height: number; texelsPerVertex: number } {
+  const texelsPerVertex = Math.max(1, Math.ceil(stride / 2));
+  return {
+    width: JOINT_TEXTURE_WIDTH,
+    height: Math.max(1, Math.ceil((vertexCount * texelsPerVertex) / JOINT_TEXTURE_WIDTH)),
+    texelsPerVertex,
+  };
+}
+
+/**
+ * Writes the influence texture's pixels.
+ * @param influences  per-vertex bone indices and weights (#V × stride)
+ * @param out         RGBA32F pixels, at least width · height · 4 floats of `influenceTextureSize(#V, stride)`
+ */
+export function packInfluences(influences: Influences, out: Float32Array): void {
+  const { vertexCount, stride, bones, weights } = influences;
+  const slots = 2 * Math.max(1, Math.ceil(stride / 2));
+  for (let v = 0; v < vertexCount; v++) {
+    const src = v * stride;
+    const dst = 2 * v * slots;
+    for (let k = 0; k < slots; k++) {
+      if (k < stride) {
+        out[dst + 2 * k] = bones[src + k];
+        out[dst + 2 * k + 1] = weights[src + k];
+      } else {
+        out[dst + 2 * k] = 0;
+        out[dst + 2 * k + 1] = 0;
+      }
+    }
+  }
+}
