@@ -1,0 +1,584 @@
+/**
+ * The `rigwright` command-line tool: the app's own readers, forward kinematics and skinning (workers/), headless.
+ *
+ *   rigwright info FILE…
+ *   rigwright fk   --skeleton S.tgf --poses P.dmat [--frame N | --t T] --out J.dmat|J.json
+ *   rigwright skin --mesh M.obj --skeleton S.tgf --weights W.dmat --poses P.dmat [--frame N | --t T]
+ *                  --method lbs [--influences K] --out posed.obj
+ *
+ * Exit codes: 0 success, 1 bad input (the message names the file, the place and the reason), 2 bad command line
+ * (a usage message follows). User errors never print a stack trace.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { FormatError } from '../../workers/formats/format-error.ts';
+import { readRigFile } from '../../workers/formats/read-file.ts';
+import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
+import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
+import { writeObj } from '../../workers/formats/obj.ts';
+import { writeDmatAscii } from '../../workers/formats/dmat.ts';
+import type { DenseMatrix, MeshFileReport, TriangleMesh } from '../../workers/formats/types.ts';
+import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
+import { samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
+import { forwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
+import { influencesFromWeights } from '../../workers/skinning/influences.ts';
+import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
+import { boundingBox } from '../../workers/mesh/bounds.ts';
+
+/** Where the tool writes; process.stdout and process.stderr fit. */
+export interface CliStreams {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+const USAGE = `Usage: rigwright <command> [options]
+
+Commands:
+  info FILE…   what each file holds (counts, hierarchy, bounds) and what is wrong with it
+  fk           joint positions of a skeleton in a pose (forward kinematics)
+  skin         the posed mesh (linear blend skinning)
+
+Run \`rigwright <command> --help\` for a command's options.
+Files: meshes .obj .off, skeletons .tgf, weights / handles / poses .dmat (libigl).
+`;
+
+const COMMAND_USAGE: Record<'info' | 'fk' | 'skin', string> = {
+  info: `Usage: rigwright info FILE…
+
+Reports for each file what it holds: a mesh (vertices, triangles, bounds), a skeleton (joints, bones, parents,
+roots, bounds) or a DMAT matrix (rows × cols and what it can be: weights, poses or handles), and what is wrong
+with it. Given together, files are also checked against each other: weights and handles against the mesh and
+skeleton, poses against the skeleton (when exactly one of each is given).
+Exits with 1 when any file is bad, after reporting all of them.
+
+  -h, --help       this help
+`,
+  fk: `Usage: rigwright fk --skeleton S.tgf --poses P.dmat [--frame N | --t T] --out J.dmat|J.json
+
+Writes the posed joint positions, #joints × 3 in TGF node order: an ASCII DMAT, or with --out *.json
+{ "joints": [[x, y, z], …] } with the frame or t it was taken at.
+
+  --skeleton FILE  TGF skeleton
+  --poses FILE     DMAT pose file for this skeleton
+  --frame N        frame of a rotation-matrix pose file (3·B·L × 3), 0-based; default: the last frame
+  --t T            SLERP parameter in [0, 1] from the rest pose to a quaternion pose (4B × 1); default: 1
+  --out FILE       output, .dmat or .json
+  -h, --help       this help
+`,
+  skin: `Usage: rigwright skin --mesh M.obj --skeleton S.tgf --weights W.dmat --poses P.dmat [--frame N | --t T]
+                      --method lbs [--influences K] --out posed.obj
+
+Writes the mesh deformed by the skeleton's pose, same vertices in the same order and the same triangles.
+
+  --mesh FILE        mesh, .obj or .off
+  --skeleton FILE    TGF skeleton
+  --weights FILE     DMAT skinning weights, #vertices × #bones
+  --poses FILE       DMAT pose file for this skeleton
+  --frame N          frame of a rotation-matrix pose file (3·B·L × 3), 0-based; default: the last frame
+  --t T              SLERP parameter in [0, 1] from the rest pose to a quaternion pose (4B × 1); default: 1
+  --method M         lbs (linear blend skinning; the default); dqs and perface are not available yet
+  --influences K     keep the K largest weights per vertex, renormalized; 0 or "all" keeps all; default 4
+  --out FILE         output, .obj
+  -h, --help         this help
+`,
+};
+
+/** A mistake on the command line: exit 2 with the usage text of `command` (or the general one). */
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+  constructor(
+    message: string,
+    readonly command?: keyof typeof COMMAND_USAGE,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs one command.
+ * @param argv     the arguments after the program name
+ * @param streams  where output and messages go
+ * @returns the exit code: 0 done, 1 bad input, 2 bad command line
+ */
+export function runCli(argv: string[], streams: CliStreams): number {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'info':
+        return runInfo(rest, streams);
+      case 'fk':
+        return runFk(rest, streams);
+      case 'skin':
+        return runSkin(rest, streams);
+      case '-h':
+      case '--help':
+      case 'help':
+        streams.stdout.write(USAGE);
+        return 0;
+      case undefined:
+        throw new UsageError('no command given');
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      streams.stderr.write(`rigwright: ${error.message}\n\n${error.command ? COMMAND_USAGE[error.command] : USAGE}`);
+      return 2;
+    }
+    if (error instanceof FormatError) {
+      streams.stderr.write(`rigwright: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+interface CommandLine {
+  /** the value of every `--name value` given */
+  values: Partial<Record<string, string>>;
+  help: boolean;
+  positionals: string[];
+}
+
+/** node:util parseArgs, strict, for string options `names` plus -h/--help; its errors become usage errors. */
+function parseOptions(command: keyof typeof COMMAND_USAGE, args: string[], names: readonly string[], allowPositionals: boolean): CommandLine {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const name of names) options[name] = { type: 'string' };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+      throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ''), command);
+    }
+    throw error;
+  }
+  const values: Partial<Record<string, string>> = {};
+  for (const [name, value] of Object.entries(parsed.values)) if (typeof value === 'string') values[name] = value;
+  return { values, help: parsed.values.help === true, positionals: parsed.positionals };
+}
+
+function required(command: keyof typeof COMMAND_USAGE, values: Partial<Record<string, string>>, name: string): string {
+  const value = values[name];
+  if (value === undefined || value === '') throw new UsageError(`missing --${name}`, command);
+  return value;
+}
+
+/** The whole file, or a FormatError naming it when it cannot be read. */
+function readBytes(file: string): Uint8Array {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new FormatError(file, '', `cannot read the file: ${describeSystemError(error)}`);
+  }
+}
+
+function writeText(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    throw new FormatError(file, '', `cannot write the file: ${describeSystemError(error)}`);
+  }
+}
+
+function describeSystemError(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or folder';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function readMesh(file: string): TriangleMesh {
+  const read = readRigFile(file, readBytes(file));
+  if (read.kind !== 'mesh') throw new FormatError(file, '', `holds a ${read.kind}, not a mesh (.obj or .off)`);
+  return read.mesh;
+}
+
+function readSkeleton(file: string): Skeleton {
+  const read = readRigFile(file, readBytes(file));
+  if (read.kind !== 'skeleton') throw new FormatError(file, '', `holds a ${read.kind}, not a skeleton (.tgf)`);
+  return buildSkeleton(read.skeleton, file);
+}
+
+function readMatrix(file: string, purpose: string): DenseMatrix {
+  const read = readRigFile(file, readBytes(file));
+  if (read.kind !== 'matrix') throw new FormatError(file, '', `holds a ${read.kind}, not ${purpose} (.dmat)`);
+  return read.matrix;
+}
+
+/** Where in a pose sequence to evaluate, and how to say so. */
+interface PoseTime {
+  time: number;
+  frame?: number;
+  frameCount?: number;
+  t?: number;
+}
+
+/**
+ * Chooses the pose time from --frame / --t (at most one of them) for this pose sequence.
+ * Matrices: --frame N (0-based, default the last frame); quaternions: --t T (default 1). The wrong option for the
+ * file's kind, or a frame past the end, is bad input for that file (exit 1).
+ */
+function poseTime(command: 'fk' | 'skin', seq: PoseSequence, posesFile: string, frameText?: string, tText?: string): PoseTime {
+  if (seq.kind === 'matrices') {
+    const range = `frames 0–${seq.frameCount - 1}`;
+    if (tText !== undefined) {
+      throw new FormatError(posesFile, '', `holds rotation matrices (${seq.frameCount} frames), so --t does not apply; choose a frame with --frame N (${range})`);
+    }
+    let frame = seq.frameCount - 1;
+    if (frameText !== undefined) {
+      if (!/^\d+$/.test(frameText)) throw new UsageError(`--frame must be a whole number ≥ 0, not "${frameText}"`, command);
+      frame = Number(frameText);
+      if (frame >= seq.frameCount) {
+        throw new FormatError(posesFile, `frame ${frameText}`, `out of range: the file has ${seq.frameCount} frame${seq.frameCount === 1 ? '' : 's'} (${range})`);
+      }
+    }
+    return { time: frame, frame, frameCount: seq.frameCount };
+  }
+  if (frameText !== undefined) {
+    throw new FormatError(posesFile, '', `holds one final pose as quaternions (4B × 1), so --frame does not apply; interpolate from the rest pose with --t T in [0, 1]`);
+  }
+  let t = 1;
+  if (typeof tText === 'string') {
+    t = /^\s*$/.test(tText) ? NaN : Number(tText);
+    if (!(t >= 0 && t <= 1)) throw new UsageError(`--t must be a number from 0 to 1, not "${tText}"`, command);
+  }
+  return { time: t, t };
+}
+
+/** Bone transforms (#B × 12, rest → posed) of `skeleton` at `time` of `seq`. */
+function poseTransforms(skeleton: Skeleton, seq: PoseSequence, time: number): Float64Array {
+  const boneCount = skeleton.parents.length;
+  const rotations = new Float64Array(9 * boneCount);
+  samplePose(seq, time, rotations);
+  const transforms = new Float64Array(12 * boneCount);
+  forwardKinematics(skeleton, rotations, transforms);
+  return transforms;
+}
+
+function describeTime(at: PoseTime): string {
+  return at.frame !== undefined ? `frame ${at.frame} of 0–${(at.frameCount ?? 1) - 1}` : `t = ${at.t}`;
+}
+
+function outputExtension(command: 'fk' | 'skin', out: string, allowed: string[]): string {
+  const extension = /\.([^./\\]+)$/.exec(out)?.[1]?.toLowerCase() ?? '';
+  if (!allowed.includes(extension)) {
+    throw new UsageError(`--out must end in ${allowed.map((e) => `.${e}`).join(' or ')}: "${out}"`, command);
+  }
+  return extension;
+}
+
+function runFk(args: string[], { stdout }: CliStreams): number {
+  const { values, help } = parseOptions('fk', args, ['skeleton', 'poses', 'frame', 't', 'out'], false);
+  if (help) {
+    stdout.write(COMMAND_USAGE.fk);
+    return 0;
+  }
+  const skeletonFile = required('fk', values, 'skeleton');
+  const posesFile = required('fk', values, 'poses');
+  const out = required('fk', values, 'out');
+  const format = outputExtension('fk', out, ['dmat', 'json']);
+  if (values.frame !== undefined && values.t !== undefined) throw new UsageError('give either --frame or --t, not both', 'fk');
+
+  const skeleton = readSkeleton(skeletonFile);
+  const seq = poseSequenceFromDmat(readMatrix(posesFile, 'a pose file'), skeleton.parents.length, posesFile);
+  const at = poseTime('fk', seq, posesFile, values.frame, values.t);
+  const transforms = poseTransforms(skeleton, seq, at.time);
+  const jointCount = skeleton.joints.length / 3;
+  const joints = new Float64Array(3 * jointCount);
+  posedJointPositions(skeleton, transforms, joints);
+
+  if (format === 'json') {
+    const timing = at.frame !== undefined ? { frame: at.frame, frameCount: at.frameCount } : { t: at.t };
+    const header = JSON.stringify({ skeleton: skeletonFile, poses: posesFile, kind: seq.kind, ...timing }, null, 2);
+    // One joint per line keeps the file readable and diffable; JSON.stringify prints every double exactly.
+    const rows: string[] = [];
+    for (let j = 0; j < jointCount; j++) rows.push(`    ${JSON.stringify([joints[3 * j], joints[3 * j + 1], joints[3 * j + 2]])}`);
+    writeText(out, `${header.slice(0, -2)},\n  "joints": [\n${rows.join(',\n')}\n  ]\n}\n`);
+  } else {
+    writeText(out, writeDmatAscii({ rows: jointCount, cols: 3, data: joints }));
+  }
+  stdout.write(`wrote ${out}: ${jointCount} joints × 3 at ${describeTime(at)}\n`);
+  return 0;
+}
+
+function runSkin(args: string[], { stdout, stderr }: CliStreams): number {
+  const { values, help } = parseOptions(
+    'skin',
+    args,
+    ['mesh', 'skeleton', 'weights', 'poses', 'frame', 't', 'method', 'influences', 'out'],
+    false,
+  );
+  if (help) {
+    stdout.write(COMMAND_USAGE.skin);
+    return 0;
+  }
+  const meshFile = required('skin', values, 'mesh');
+  const skeletonFile = required('skin', values, 'skeleton');
+  const weightsFile = required('skin', values, 'weights');
+  const posesFile = required('skin', values, 'poses');
+  const out = required('skin', values, 'out');
+  outputExtension('skin', out, ['obj']);
+  const method = values.method ?? 'lbs';
+  if (method === 'dqs' || method === 'perface') {
+    throw new UsageError(`--method ${method} is not available yet; only lbs (linear blend skinning) is`, 'skin');
+  }
+  if (method !== 'lbs') throw new UsageError(`unknown --method "${method}"; only lbs is available`, 'skin');
+  let maxInfluences = 4;
+  if (values.influences !== undefined) {
+    if (values.influences === 'all') maxInfluences = 0;
+    else if (/^\d+$/.test(values.influences)) maxInfluences = Number(values.influences);
+    else throw new UsageError(`--influences must be a whole number ≥ 0 or "all", not "${values.influences}"`, 'skin');
+  }
+  if (values.frame !== undefined && values.t !== undefined) throw new UsageError('give either --frame or --t, not both', 'skin');
+
+  const mesh = readMesh(meshFile);
+  const skeleton = readSkeleton(skeletonFile);
+  const vertexCount = mesh.positions.length / 3;
+  const boneCount = skeleton.parents.length;
+  const { weights, warnings } = weightsFromDmat(readMatrix(weightsFile, 'skinning weights'), vertexCount, boneCount, weightsFile);
+  for (const warning of warnings) stderr.write(`rigwright: warning: ${weightsFile}: ${warning}\n`);
+  const seq = poseSequenceFromDmat(readMatrix(posesFile, 'a pose file'), boneCount, posesFile);
+  const at = poseTime('skin', seq, posesFile, values.frame, values.t);
+
+  const transforms = poseTransforms(skeleton, seq, at.time);
+  const influences = influencesFromWeights(weights, maxInfluences);
+  const posed = new Float64Array(mesh.positions.length);
+  linearBlendSkinning(mesh.positions, influences, transforms, posed);
+  writeText(out, writeObj({ positions: posed, triangles: mesh.triangles }));
+  stdout.write(
+    `wrote ${out}: ${vertexCount} vertices, ${mesh.triangles.length / 3} triangles, lbs with up to ${influences.stride} influences per vertex at ${describeTime(at)}\n`,
+  );
+  return 0;
+}
+
+const QUATERNION_NORM_TOLERANCE = 1e-3;
+
+function formatNumber(x: number): string {
+  return Number(x.toPrecision(6)).toString();
+}
+
+function formatPoint(p: ArrayLike<number>): string {
+  return `(${formatNumber(p[0])}, ${formatNumber(p[1])}, ${formatNumber(p[2])})`;
+}
+
+function boundsLine(positions: Float64Array): string {
+  const box = boundingBox(positions);
+  return `bounds ${formatPoint(box.min)} to ${formatPoint(box.max)}, diagonal ${formatNumber(box.diagonal)}`;
+}
+
+/** A file read for `info`, with what it is for the cross-checks. */
+type InfoEntry =
+  | { file: string; kind: 'unreadable'; error: FormatError }
+  | { file: string; kind: 'mesh'; mesh: TriangleMesh; report: MeshFileReport }
+  | { file: string; kind: 'skeleton'; skeleton: Skeleton }
+  | { file: string; kind: 'matrix'; matrix: DenseMatrix };
+
+function readInfoEntry(file: string): InfoEntry {
+  try {
+    const read = readRigFile(file, readBytes(file));
+    switch (read.kind) {
+      case 'mesh':
+        return { file, kind: 'mesh', mesh: read.mesh, report: read.report };
+      case 'skeleton':
+        return { file, kind: 'skeleton', skeleton: buildSkeleton(read.skeleton, file) };
+      case 'matrix':
+        return { file, kind: 'matrix', matrix: read.matrix };
+    }
+  } catch (error) {
+    if (error instanceof FormatError) return { file, kind: 'unreadable', error };
+    throw error;
+  }
+}
+
+/** What a matrix can be used as, judged from its shape and values alone. */
+type MatrixRole = 'poses' | 'weights' | 'handles';
+
+interface MatrixCandidate {
+  role: MatrixRole;
+  description: string;
+}
+
+function matrixCandidates(m: DenseMatrix, file: string): MatrixCandidate[] {
+  const { rows, cols, data } = m;
+  const candidates: MatrixCandidate[] = [];
+  if (cols === 3 && rows > 0 && rows % 3 === 0) {
+    // One bone per frame makes every 3×3 block a frame, so this checks that all blocks are rotations.
+    try {
+      poseSequenceFromDmat(m, 1, file);
+      candidates.push({ role: 'poses', description: `rotation-matrix poses: ${rows / 3} rotations = bones × frames` });
+    } catch (error) {
+      if (!(error instanceof FormatError)) throw error;
+    }
+  }
+  if (cols === 1 && rows > 0 && rows % 4 === 0) {
+    let unit = true;
+    for (let q = 0; q < rows && unit; q += 4) {
+      unit = Math.abs(Math.hypot(data[q], data[q + 1], data[q + 2], data[q + 3]) - 1) <= QUATERNION_NORM_TOLERANCE;
+    }
+    if (unit) candidates.push({ role: 'poses', description: `final-pose quaternions (x y z w) for ${rows / 4} bones` });
+  }
+  if (cols === 1 && rows > 0) {
+    let max = -1;
+    let free = 0;
+    let integral = true;
+    for (let i = 0; i < rows && integral; i++) {
+      integral = Number.isInteger(data[i]) && data[i] >= -1;
+      if (data[i] > max) max = data[i];
+      if (data[i] === -1) free++;
+    }
+    if (integral && max >= 0) {
+      candidates.push({ role: 'handles', description: `handles for ${rows} vertices: bones 0–${max}, ${free} vertices without a handle` });
+    }
+  }
+  let nonNegative = true;
+  for (let i = 0; i < data.length && nonNegative; i++) nonNegative = data[i] >= -1e-6;
+  if (nonNegative && rows > 0 && weightsFromDmat(m, rows, cols, file).warnings.length === 0) {
+    candidates.push({ role: 'weights', description: `skinning weights for ${rows} vertices × ${cols} bones (rows sum to 1)` });
+  }
+  return candidates;
+}
+
+/** The only mesh and the only skeleton given to `info`, used to check matrices against them. */
+interface InfoContext {
+  mesh?: { file: string; vertexCount: number };
+  skeleton?: { file: string; boneCount: number };
+}
+
+function fitsContext(candidate: MatrixCandidate, m: DenseMatrix, context: InfoContext): boolean {
+  const boneCount = context.skeleton?.boneCount ?? 0;
+  const vertexCount = context.mesh?.vertexCount ?? 0;
+  switch (candidate.role) {
+    case 'poses':
+      return (m.cols === 3 && (m.rows / 3) % boneCount === 0) || (m.cols === 1 && m.rows === 4 * boneCount);
+    case 'weights':
+      return m.rows === vertexCount && m.cols === boneCount;
+    case 'handles':
+      return m.rows === vertexCount;
+  }
+}
+
+function canCheck(role: MatrixRole, context: InfoContext): boolean {
+  if (role === 'poses') return context.skeleton !== undefined;
+  if (role === 'weights') return context.skeleton !== undefined && context.mesh !== undefined;
+  return context.mesh !== undefined;
+}
+
+/**
+ * Checks a matrix against the mesh and skeleton given alongside it, using the same readers the app uses.
+ * @returns lines to report; throws FormatError when the matrix is meant for them (by its shape and values) but fits
+ *          neither
+ */
+function checkAgainstContext(m: DenseMatrix, file: string, candidates: MatrixCandidate[], context: InfoContext): string[] {
+  const checkable = candidates.filter((c) => canCheck(c.role, context));
+  if (checkable.length === 0) return [];
+  const chosen = checkable.find((c) => fitsContext(c, m, context)) ?? checkable[0];
+  const skeleton = context.skeleton;
+  const mesh = context.mesh;
+  switch (chosen.role) {
+    case 'poses': {
+      const seq = poseSequenceFromDmat(m, skeleton!.boneCount, file);
+      return [
+        seq.kind === 'matrices'
+          ? `fits ${skeleton!.file}: ${seq.frameCount} frames of ${seq.boneCount} bones`
+          : `fits ${skeleton!.file}: final pose of ${seq.boneCount} bones`,
+      ];
+    }
+    case 'weights': {
+      const { warnings } = weightsFromDmat(m, mesh!.vertexCount, skeleton!.boneCount, file);
+      return [`fits ${mesh!.file} and ${skeleton!.file} as skinning weights`, ...warnings.map((w) => `warning: ${w}`)];
+    }
+    case 'handles': {
+      // Without a skeleton, any bone index is accepted; the shape check against the mesh still applies.
+      handlesFromDmat(m, mesh!.vertexCount, skeleton?.boneCount ?? Number.MAX_SAFE_INTEGER, file);
+      return [`fits ${mesh!.file}${skeleton ? ` and ${skeleton.file}` : ''} as handles`];
+    }
+  }
+}
+
+function describeMesh(mesh: TriangleMesh, report: MeshFileReport): string[] {
+  const vertexCount = mesh.positions.length / 3;
+  const triangleCount = mesh.triangles.length / 3;
+  const lines = [`${vertexCount} vertices, ${triangleCount} triangles`, boundsLine(mesh.positions)];
+  if (report.polygonsTriangulated > 0) lines.push(`${report.polygonsTriangulated} polygons triangulated`);
+  if (report.texcoords > 0 || report.normals > 0) lines.push(`${report.texcoords} texture coordinates, ${report.normals} normals (ignored)`);
+  const used = new Uint8Array(vertexCount);
+  let degenerate = 0;
+  for (let f = 0; f < triangleCount; f++) {
+    const a = mesh.triangles[3 * f], b = mesh.triangles[3 * f + 1], c = mesh.triangles[3 * f + 2];
+    used[a] = used[b] = used[c] = 1;
+    if (a === b || b === c || a === c) degenerate++;
+  }
+  const unused = vertexCount - used.reduce((sum, u) => sum + u, 0);
+  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
+  if (unused > 0) lines.push(`warning: ${unused} vertices are used by no triangle`);
+  if (degenerate > 0) lines.push(`warning: ${degenerate} triangles repeat a vertex`);
+  return lines;
+}
+
+function describeSkeleton(skeleton: Skeleton): string[] {
+  const boneCount = skeleton.parents.length;
+  const roots: number[] = [];
+  for (let b = 0; b < boneCount; b++) if (skeleton.parents[b] < 0) roots.push(b);
+  return [
+    `${skeleton.joints.length / 3} joints, ${boneCount} bones, ${roots.length} root${roots.length === 1 ? '' : 's'} (bone${roots.length === 1 ? '' : 's'} ${roots.join(', ')})`,
+    `parents (bone → parent bone, -1 = root): ${Array.from(skeleton.parents).join(' ')}`,
+    boundsLine(skeleton.joints),
+  ];
+}
+
+function runInfo(args: string[], { stdout, stderr }: CliStreams): number {
+  const { help, positionals } = parseOptions('info', args, [], true);
+  if (help) {
+    stdout.write(COMMAND_USAGE.info);
+    return 0;
+  }
+  if (positionals.length === 0) throw new UsageError('no files given', 'info');
+
+  const entries = positionals.map(readInfoEntry);
+  const context: InfoContext = {};
+  const meshes = entries.filter((e) => e.kind === 'mesh');
+  const skeletons = entries.filter((e) => e.kind === 'skeleton');
+  if (meshes.length === 1) context.mesh = { file: meshes[0].file, vertexCount: meshes[0].mesh.positions.length / 3 };
+  if (skeletons.length === 1) context.skeleton = { file: skeletons[0].file, boneCount: skeletons[0].skeleton.parents.length };
+
+  let bad = 0;
+  for (const entry of entries) {
+    let heading: string = entry.kind;
+    let lines: string[] = [];
+    let error = entry.kind === 'unreadable' ? entry.error : undefined;
+    if (entry.kind === 'mesh') lines = describeMesh(entry.mesh, entry.report);
+    if (entry.kind === 'skeleton') lines = describeSkeleton(entry.skeleton);
+    if (entry.kind === 'matrix') {
+      const m = entry.matrix;
+      heading = `matrix ${m.rows} × ${m.cols}`;
+      const candidates = matrixCandidates(m, entry.file);
+      lines = candidates.length > 0
+        ? candidates.map((c) => `could be ${c.description}`)
+        : ['fits nothing Rigwright reads (weights #V × #B, poses 3·B·L × 3 or 4B × 1, handles #V × 1)'];
+      try {
+        lines.push(...checkAgainstContext(m, entry.file, candidates, context));
+      } catch (failure) {
+        if (!(failure instanceof FormatError)) throw failure;
+        error = failure;
+      }
+    }
+    if (error) {
+      bad++;
+      stderr.write(`rigwright: ${error.message}\n`);
+      lines.push(`error: ${error.message}`);
+    }
+    stdout.write(`${entry.file}: ${heading}\n${lines.map((line) => `  ${line}\n`).join('')}`);
+  }
+  if (bad > 0) stdout.write(`bad files: ${bad} of ${entries.length}\n`);
+  return bad > 0 ? 1 : 0;
+}

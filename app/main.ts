@@ -1,0 +1,265 @@
+/**
+ * Electron main process: one sandboxed window showing the built renderer from `rigwright://app/`, the
+ * application menu, and the two IPC handlers (open files, save a file). The page is untrusted — it parses
+ * user files — so it runs with sandbox, context isolation and a strict Content-Security-Policy, cannot
+ * navigate, open windows or get permissions, and every IPC argument it sends is validated (ipc-validate.ts).
+ * Bundled by app/build.mjs to dist/app/main.cjs next to dist/app/preload.cjs; the page is dist/renderer.
+ */
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type {
+  BrowserWindow as Window,
+  ElectronMain,
+  ElectronEvent,
+  IpcMainInvokeEvent,
+  MenuItemOptions,
+  WebContents,
+} from './electron-api.ts';
+import { IPC_CHANNELS, MAX_FILE_BYTES, type MenuCommand, type OpenedFile } from './ipc-contract.ts';
+import {
+  APP_ENTRY_URL,
+  APP_SCHEME,
+  CONTENT_SECURITY_POLICY,
+  contentTypeOf,
+  resolveAppAsset,
+} from './app-scheme.ts';
+import {
+  IpcArgumentError,
+  extensionOf,
+  isTrustedSenderUrl,
+  validateOpenFilesRequest,
+  validateSaveFileRequest,
+} from './ipc-validate.ts';
+
+const { app, BrowserWindow, protocol, session, dialog, ipcMain, Menu } = require('electron') as ElectronMain;
+
+const RENDERER_ROOT = path.join(__dirname, '../renderer');
+const PRELOAD = path.join(__dirname, 'preload.cjs');
+const isMac = process.platform === 'darwin';
+
+// Must happen before `ready`: a standard, secure scheme gets its own origin, so module workers, fetch and
+// `'self'` in the CSP work as they would on https.
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+]);
+app.enableSandbox();
+
+const SECURITY_HEADERS = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+async function serveAppAsset(request: Request): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('method not allowed', { status: 405 });
+  const file = resolveAppAsset(request.url, RENDERER_ROOT);
+  if (file === null) return new Response('forbidden', { status: 403 });
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = Uint8Array.from(await readFile(file));
+  } catch {
+    return new Response('not found', { status: 404 });
+  }
+  return new Response(bytes, { headers: { ...SECURITY_HEADERS, 'content-type': contentTypeOf(file) } });
+}
+
+/** Requests the page may make at all; everything else (http, https, ws, file, …) is cancelled. */
+function isAllowedRequest(url: string): boolean {
+  return /^(rigwright|blob|data|devtools):/i.test(url);
+}
+
+function lockDownSession(): void {
+  const defaultSession = session.defaultSession;
+  defaultSession.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url) }));
+  // The protocol handler already sends the policy; this also covers responses Chromium synthesizes itself.
+  defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    const responseHeaders = { ...details.responseHeaders };
+    if (!details.url.startsWith('devtools:')) {
+      for (const name of Object.keys(responseHeaders)) {
+        if (name.toLowerCase() === 'content-security-policy') delete responseHeaders[name];
+      }
+      responseHeaders['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY];
+    }
+    callback({ responseHeaders });
+  });
+  defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  defaultSession.setPermissionCheckHandler(() => false);
+}
+
+function lockDownContents(contents: WebContents): void {
+  const refuseForeign = (event: ElectronEvent, url: string) => {
+    if (!isTrustedSenderUrl(url)) event.preventDefault();
+  };
+  contents.on('will-navigate', refuseForeign);
+  contents.on('will-redirect', refuseForeign);
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+}
+
+function createWindow(): Window {
+  const window = new BrowserWindow({
+    width: 1400,
+    height: 900,
+    minWidth: 800,
+    minHeight: 500,
+    show: false,
+    title: 'Rigwright',
+    backgroundColor: '#1d1f23',
+    webPreferences: {
+      preload: PRELOAD,
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  window.once('ready-to-show', () => window.show());
+  window.loadURL(APP_ENTRY_URL).catch((error: unknown) => {
+    console.error(
+      `Rigwright: cannot load ${APP_ENTRY_URL} from ${RENDERER_ROOT} (${error instanceof Error ? error.message : String(error)}); ` +
+        'build the page first with `npm run build`.',
+    );
+  });
+  return window;
+}
+
+function sendMenuCommand(command: MenuCommand): void {
+  const target = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+  if (target && !target.isDestroyed()) target.webContents.send(IPC_CHANNELS.menuCommand, command);
+}
+
+/**
+ * Single keys (F, W, K, Space) belong to the page, which knows when a text field has focus; the menu only
+ * shows them. macOS cannot show an accelerator without registering it, and a registered one would fire as
+ * well as the page's handler (toggling twice), so there the menu names no key.
+ */
+function pageKey(accelerator: string): Pick<MenuItemOptions, 'accelerator' | 'registerAccelerator'> {
+  return isMac ? {} : { accelerator, registerAccelerator: false };
+}
+
+function buildMenu(): MenuItemOptions[] {
+  const command = (label: string, name: MenuCommand, keys: Pick<MenuItemOptions, 'accelerator' | 'registerAccelerator'>) => ({
+    label,
+    ...keys,
+    click: () => sendMenuCommand(name),
+  });
+  return [
+    ...(isMac ? [{ role: 'appMenu' as const }] : []),
+    {
+      label: '&File',
+      submenu: [
+        command('Open…', 'open-files', { accelerator: 'CmdOrCtrl+O' }),
+        { type: 'separator' },
+        { role: isMac ? 'close' : 'quit' },
+      ],
+    },
+    { label: '&Edit', submenu: [{ role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }] },
+    {
+      label: '&View',
+      submenu: [
+        command('Frame All', 'frame-all', pageKey('F')),
+        command('Wireframe', 'toggle-wireframe', pageKey('W')),
+        command('Skeleton', 'toggle-skeleton', pageKey('K')),
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+        ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]),
+      ],
+    },
+    { label: '&Playback', submenu: [command('Play/Pause', 'play-pause', pageKey('Space'))] },
+  ];
+}
+
+/**
+ * Registers an invoke handler that accepts messages only from our own page and with at most one argument,
+ * and passes the window that sent it (dialogs are modal to it).
+ */
+function handle(channel: string, handler: (window: Window | null, argument: unknown) => Promise<unknown>): void {
+  ipcMain.handle(channel, (event: IpcMainInvokeEvent, ...args: unknown[]) => {
+    if (!isTrustedSenderUrl(event.senderFrame?.url)) throw new IpcArgumentError(channel, 'sender is not the Rigwright page');
+    if (args.length > 1) throw new IpcArgumentError(channel, 'expects at most one argument');
+    return handler(BrowserWindow.fromWebContents(event.sender), args[0]);
+  });
+}
+
+// A second dialog while one is open (e.g. the menu's Ctrl+O and the page's own key handler) gets nothing.
+let dialogOpen = false;
+
+async function withDialog<T>(ifBusy: T, run: () => Promise<T>): Promise<T> {
+  if (dialogOpen) return ifBusy;
+  dialogOpen = true;
+  try {
+    return await run();
+  } finally {
+    dialogOpen = false;
+  }
+}
+
+function parentWindow(window: Window | null): Window {
+  const parent = window ?? BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+  if (!parent) throw new Error('no window to show the dialog on');
+  return parent;
+}
+
+async function openFiles(window: Window | null, argument: unknown): Promise<OpenedFile[]> {
+  const request = validateOpenFilesRequest(IPC_CHANNELS.openFiles, argument);
+  return withDialog<OpenedFile[]>([], async () => {
+    const result = await dialog.showOpenDialog(parentWindow(window), {
+      title: request.title,
+      filters: [{ name: 'Rig files', extensions: request.extensions }],
+      properties: ['openFile', 'multiSelections'],
+    });
+    if (result.canceled) return [];
+    const files: OpenedFile[] = [];
+    for (const filePath of result.filePaths) {
+      const name = path.basename(filePath);
+      const info = await stat(filePath);
+      if (!info.isFile()) throw new Error(`${name} is not a file`);
+      if (info.size > MAX_FILE_BYTES) throw new Error(`${name} is larger than ${MAX_FILE_BYTES} bytes`);
+      const data = await readFile(filePath);
+      files.push({ name, bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
+    }
+    return files;
+  });
+}
+
+async function saveFile(window: Window | null, argument: unknown): Promise<boolean> {
+  const request = validateSaveFileRequest(IPC_CHANNELS.saveFile, argument);
+  const extension = extensionOf(request.suggestedName);
+  return withDialog(false, async () => {
+    const result = await dialog.showSaveDialog(parentWindow(window), {
+      title: 'Save',
+      defaultPath: path.join(app.getPath('documents'), request.suggestedName),
+      filters: [{ name: `${extension.toUpperCase()} file`, extensions: [extension] }],
+    });
+    if (result.canceled || !result.filePath) return false;
+    await writeFile(result.filePath, request.bytes);
+    return true;
+  });
+}
+
+app.on('web-contents-created', (_event, contents) => lockDownContents(contents));
+app.on('window-all-closed', () => {
+  if (!isMac) app.quit();
+});
+app.on('activate', () => {
+  if (BrowserWindow.getAllWindows().length === 0) createWindow();
+});
+
+app
+  .whenReady()
+  .then(() => {
+    protocol.handle(APP_SCHEME, serveAppAsset);
+    lockDownSession();
+    handle(IPC_CHANNELS.openFiles, openFiles);
+    handle(IPC_CHANNELS.saveFile, saveFile);
+    Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenu()));
+    createWindow();
+  })
+  .catch((error: unknown) => {
+    console.error('Rigwright failed to start:', error);
+    app.quit();
+  });

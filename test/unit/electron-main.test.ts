@@ -1,0 +1,337 @@
+/**
+ * The Electron main process and preload as bundled by esbuild (the same options as app/build.mjs), run in Node
+ * against a recording stand-in for the `electron` module, so their wiring is checked where no Electron binary
+ * exists: the window's security flags, the app scheme's file serving (with traversal attempts), the CSP and
+ * request filters, denied permissions, navigation and window-open blocking, the IPC handlers with their sender
+ * and argument checks and real file reads and writes, the menu's commands, and the preload's bridge.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { IPC_CHANNELS, type RigwrightBridge } from '../../app/ipc-contract.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const work = mkdtempSync(path.join(tmpdir(), 'rigwright-main-'));
+const rendererRoot = path.join(work, 'renderer');
+mkdirSync(path.join(rendererRoot, 'assets'), { recursive: true });
+writeFileSync(path.join(rendererRoot, 'index.html'), '<!doctype html><title>Rigwright</title>');
+writeFileSync(path.join(rendererRoot, 'assets', 'io.worker.js'), 'self.onmessage = () => {};');
+writeFileSync(path.join(work, 'secret.txt'), 'outside the renderer folder');
+
+type Listener = (...args: any[]) => any;
+
+/** Everything main.ts and preload.ts did to the stand-in. */
+const recorded = {
+  sandboxEnabled: false,
+  schemes: [] as unknown[],
+  protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
+  appListeners: new Map<string, Listener>(),
+  windows: [] as FakeWindow[],
+  beforeRequest: undefined as Listener | undefined,
+  headersReceived: undefined as Listener | undefined,
+  permissionRequest: undefined as Listener | undefined,
+  permissionCheck: undefined as Listener | undefined,
+  ipcHandlers: new Map<string, Listener>(),
+  menu: undefined as any[] | undefined,
+  nextOpen: { canceled: true, filePaths: [] as string[] },
+  nextSave: { canceled: true, filePath: '' },
+  exposed: new Map<string, unknown>(),
+  invoked: [] as unknown[][],
+  rendererListeners: new Map<string, Set<Listener>>(),
+};
+
+class FakeContents {
+  readonly sent: unknown[][] = [];
+  readonly listeners = new Map<string, Listener>();
+  openHandler: Listener | undefined;
+  send(...args: unknown[]) {
+    this.sent.push(args);
+  }
+  on(event: string, listener: Listener) {
+    this.listeners.set(event, listener);
+    return this;
+  }
+  setWindowOpenHandler(handler: Listener) {
+    this.openHandler = handler;
+  }
+}
+
+class FakeWindow {
+  readonly webContents = new FakeContents();
+  url = '';
+  constructor(readonly options: any) {
+    recorded.windows.push(this);
+    recorded.appListeners.get('web-contents-created')?.({}, this.webContents);
+  }
+  loadURL(url: string) {
+    this.url = url;
+    return Promise.resolve();
+  }
+  once() {
+    return this;
+  }
+  show() {}
+  isDestroyed() {
+    return false;
+  }
+  static getAllWindows() {
+    return recorded.windows;
+  }
+  static getFocusedWindow() {
+    return recorded.windows[0] ?? null;
+  }
+  static fromWebContents(contents: FakeContents) {
+    return recorded.windows.find((w) => w.webContents === contents) ?? null;
+  }
+}
+
+const fakeElectron = {
+  app: {
+    isPackaged: false,
+    getPath: () => work,
+    enableSandbox: () => {
+      recorded.sandboxEnabled = true;
+    },
+    whenReady: () => Promise.resolve(),
+    quit: () => {},
+    on(event: string, listener: Listener) {
+      recorded.appListeners.set(event, listener);
+      return this;
+    },
+  },
+  BrowserWindow: FakeWindow,
+  protocol: {
+    registerSchemesAsPrivileged: (schemes: unknown[]) => recorded.schemes.push(...schemes),
+    handle: (scheme: string, handler: (request: Request) => Promise<Response>) => recorded.protocolHandlers.set(scheme, handler),
+  },
+  session: {
+    defaultSession: {
+      webRequest: {
+        onBeforeRequest: (listener: Listener) => (recorded.beforeRequest = listener),
+        onHeadersReceived: (listener: Listener) => (recorded.headersReceived = listener),
+      },
+      setPermissionRequestHandler: (handler: Listener) => (recorded.permissionRequest = handler),
+      setPermissionCheckHandler: (handler: Listener) => (recorded.permissionCheck = handler),
+    },
+  },
+  dialog: {
+    showOpenDialog: async () => recorded.nextOpen,
+    showSaveDialog: async () => recorded.nextSave,
+  },
+  ipcMain: { handle: (channel: string, listener: Listener) => recorded.ipcHandlers.set(channel, listener) },
+  Menu: {
+    buildFromTemplate: (template: any[]) => template,
+    setApplicationMenu: (menu: any[]) => (recorded.menu = menu),
+  },
+  contextBridge: { exposeInMainWorld: (key: string, api: unknown) => recorded.exposed.set(key, api) },
+  ipcRenderer: {
+    invoke: async (...args: unknown[]) => {
+      recorded.invoked.push(args);
+      return args[0] === IPC_CHANNELS.saveFile ? true : [];
+    },
+    on(channel: string, listener: Listener) {
+      if (!recorded.rendererListeners.has(channel)) recorded.rendererListeners.set(channel, new Set());
+      recorded.rendererListeners.get(channel)!.add(listener);
+    },
+    removeListener(channel: string, listener: Listener) {
+      recorded.rendererListeners.get(channel)?.delete(listener);
+    },
+  },
+};
+
+/** Bundles an app/ entry like app/build.mjs does and loads it with `electron` replaced by the stand-in. */
+async function loadBundled(entry: string, outfile: string): Promise<void> {
+  await build({
+    entryPoints: [path.join(repoRoot, entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['electron'],
+    logLevel: 'silent',
+  });
+  const moduleInternals = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+  const originalLoad = moduleInternals._load;
+  moduleInternals._load = function (request: string, ...rest: unknown[]) {
+    return request === 'electron' ? fakeElectron : originalLoad.call(this, request, ...rest);
+  };
+  try {
+    createRequire(import.meta.url)(outfile);
+  } finally {
+    moduleInternals._load = originalLoad;
+  }
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+const trustedEvent = () => ({ senderFrame: { url: 'rigwright://app/index.html' }, sender: recorded.windows[0].webContents, preventDefault() {} });
+
+test('main starts one sandboxed, isolated window on the app scheme', async () => {
+  await loadBundled('app/main.ts', path.join(work, 'app', 'main.cjs'));
+  assert.equal(recorded.sandboxEnabled, true);
+  assert.deepEqual(recorded.schemes, [{ scheme: 'rigwright', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }]);
+  assert.equal(recorded.windows.length, 1);
+  const { webPreferences } = recorded.windows[0].options;
+  assert.equal(webPreferences.sandbox, true);
+  assert.equal(webPreferences.contextIsolation, true);
+  assert.equal(webPreferences.nodeIntegration, false);
+  assert.equal(webPreferences.webSecurity, true);
+  assert.equal(webPreferences.preload, path.join(work, 'app', 'preload.cjs'));
+  assert.equal(recorded.windows[0].url, 'rigwright://app/index.html');
+});
+
+test('the app scheme serves the renderer folder with the CSP and nothing outside it', async () => {
+  const serve = recorded.protocolHandlers.get('rigwright')!;
+  const get = (url: string, method = 'GET') => serve(new Request(url, { method }));
+
+  const index = await get('rigwright://app/index.html');
+  assert.equal(index.status, 200);
+  assert.equal(await index.text(), readFileSync(path.join(rendererRoot, 'index.html'), 'utf8'));
+  assert.match(index.headers.get('content-type')!, /^text\/html/);
+  assert.match(index.headers.get('content-security-policy')!, /script-src 'self';.*worker-src 'self' blob:;.*object-src 'none'/);
+  const worker = await get('rigwright://app/assets/io.worker.js');
+  assert.match(worker.headers.get('content-type')!, /^text\/javascript/);
+
+  for (const url of ['rigwright://app/../secret.txt', 'rigwright://app/%2e%2e/secret.txt', 'rigwright://app/..%2fsecret.txt', 'rigwright://app/assets/..%5c..%5csecret.txt']) {
+    const response = await get(url);
+    assert.ok(response.status === 403 || response.status === 404, `${url}: ${response.status}`);
+    assert.doesNotMatch(await response.text(), /outside the renderer/);
+  }
+  assert.equal((await get('rigwright://other/index.html')).status, 403);
+  assert.equal((await get('rigwright://app/missing.js')).status, 404);
+  assert.equal((await get('rigwright://app/index.html', 'POST')).status, 405);
+});
+
+test('the session cancels remote requests, adds the CSP to responses and denies permissions', () => {
+  const cancels = (url: string) => {
+    let result: { cancel: boolean } | undefined;
+    recorded.beforeRequest!({ url }, (response: { cancel: boolean }) => (result = response));
+    return result!.cancel;
+  };
+  assert.equal(cancels('rigwright://app/index.html'), false);
+  assert.equal(cancels('blob:rigwright://app/1234'), false);
+  assert.equal(cancels('https://example.com/x.js'), true);
+  assert.equal(cancels('http://127.0.0.1:5173/'), true);
+  assert.equal(cancels('file:///etc/passwd'), true);
+  assert.equal(cancels('wss://example.com/'), true);
+
+  let headers: Record<string, string[]> | undefined;
+  recorded.headersReceived!(
+    { url: 'rigwright://app/index.html', responseHeaders: { 'content-security-policy': ["script-src *"], 'content-type': ['text/html'] } },
+    (response: { responseHeaders: Record<string, string[]> }) => (headers = response.responseHeaders),
+  );
+  assert.equal(headers!['content-security-policy'], undefined);
+  assert.match(headers!['Content-Security-Policy'][0], /^default-src 'self'; script-src 'self';/);
+  assert.deepEqual(headers!['content-type'], ['text/html']);
+
+  let granted: boolean | undefined;
+  recorded.permissionRequest!({}, 'media', (answer: boolean) => (granted = answer));
+  assert.equal(granted, false);
+  assert.equal(recorded.permissionCheck!({}, 'clipboard-read', 'rigwright://app'), false);
+});
+
+test('navigation away from the app, webviews and new windows are refused', () => {
+  const contents = recorded.windows[0].webContents;
+  const prevented = (event: string, url: string) => {
+    let stopped = false;
+    contents.listeners.get(event)!({ preventDefault: () => (stopped = true) }, url);
+    return stopped;
+  };
+  assert.equal(prevented('will-navigate', 'https://example.com/'), true);
+  assert.equal(prevented('will-navigate', 'file:///etc/passwd'), true);
+  assert.equal(prevented('will-redirect', 'https://example.com/'), true);
+  assert.equal(prevented('will-navigate', 'rigwright://app/index.html'), false);
+  assert.equal(prevented('will-attach-webview', ''), true);
+  assert.deepEqual(contents.openHandler!({ url: 'https://example.com/' }), { action: 'deny' });
+});
+
+test('openFiles reads the chosen files as base name and bytes, after checking sender and request', async () => {
+  const openFiles = recorded.ipcHandlers.get(IPC_CHANNELS.openFiles)!;
+  const chosen = path.join(work, 'chosen.tgf');
+  writeFileSync(chosen, '1 0 0 0\n2 0 1 0\n#\n1 2\n');
+  recorded.nextOpen = { canceled: false, filePaths: [chosen] };
+  const files = await openFiles(trustedEvent());
+  assert.equal(files.length, 1);
+  assert.equal(files[0].name, 'chosen.tgf');
+  assert.ok(files[0].bytes instanceof Uint8Array);
+  assert.equal(Buffer.from(files[0].bytes).toString('utf8'), readFileSync(chosen, 'utf8'));
+  assert.deepEqual(await openFiles(trustedEvent(), { title: 'Open a skeleton', extensions: ['tgf'] }), files);
+
+  recorded.nextOpen = { canceled: true, filePaths: [] };
+  assert.deepEqual(await openFiles(trustedEvent()), []);
+
+  const foreign = { ...trustedEvent(), senderFrame: { url: 'https://example.com/' } };
+  assert.throws(() => openFiles(foreign), /sender is not the Rigwright page/);
+  assert.throws(() => openFiles({ ...trustedEvent(), senderFrame: null }), /sender is not the Rigwright page/);
+  await assert.rejects(async () => openFiles(trustedEvent(), { extensions: ['exe'] }), /"exe" is not one of/);
+  assert.throws(() => openFiles(trustedEvent(), {}, {}), /at most one argument/);
+});
+
+test('saveFile writes the bytes where the user chose, and refuses bad names', async () => {
+  const saveFile = recorded.ipcHandlers.get(IPC_CHANNELS.saveFile)!;
+  const target = path.join(work, 'saved.obj');
+  recorded.nextSave = { canceled: false, filePath: target };
+  const bytes = new TextEncoder().encode('v 0 0 0\n');
+  assert.equal(await saveFile(trustedEvent(), { suggestedName: 'posed.obj', bytes }), true);
+  assert.equal(readFileSync(target, 'utf8'), 'v 0 0 0\n');
+  recorded.nextSave = { canceled: true, filePath: '' };
+  assert.equal(await saveFile(trustedEvent(), { suggestedName: 'posed.obj', bytes }), false);
+  await assert.rejects(async () => saveFile(trustedEvent(), { suggestedName: '../posed.obj', bytes }), /base name/);
+  await assert.rejects(async () => saveFile(trustedEvent(), { suggestedName: 'posed.obj', bytes: 'v 0 0 0' }), /Uint8Array/);
+});
+
+test('the menu has the commands and sends them to the window', () => {
+  const menu = recorded.menu!;
+  const item = (top: string, label: string) => menu.find((m) => m.label === top)!.submenu.find((s: any) => s.label === label);
+  assert.equal(item('&File', 'Open…').accelerator, 'CmdOrCtrl+O');
+  const contents = recorded.windows[0].webContents;
+  const expected: [string, string, string][] = [
+    ['&File', 'Open…', 'open-files'],
+    ['&View', 'Frame All', 'frame-all'],
+    ['&View', 'Wireframe', 'toggle-wireframe'],
+    ['&View', 'Skeleton', 'toggle-skeleton'],
+    ['&Playback', 'Play/Pause', 'play-pause'],
+  ];
+  for (const [top, label, command] of expected) {
+    contents.sent.length = 0;
+    item(top, label).click();
+    assert.deepEqual(contents.sent, [[IPC_CHANNELS.menuCommand, command]], label);
+  }
+  if (process.platform !== 'darwin') {
+    assert.equal(item('&View', 'Frame All').accelerator, 'F');
+    assert.equal(item('&View', 'Frame All').registerAccelerator, false);
+  }
+});
+
+test('the preload exposes the bridge as window.rigwright over the IPC channels', async () => {
+  await loadBundled('app/preload.ts', path.join(work, 'app', 'preload.cjs'));
+  const bridge = recorded.exposed.get('rigwright') as RigwrightBridge;
+  assert.deepEqual([...recorded.exposed.keys()], ['rigwright']);
+  assert.equal(bridge.platform, 'electron');
+  assert.deepEqual(await bridge.openFiles(), []);
+  assert.deepEqual(await bridge.openFiles({ extensions: ['obj'] }), []);
+  const bytes = new Uint8Array([1]);
+  assert.equal(await bridge.saveFile({ suggestedName: 'a.obj', bytes }), true);
+  assert.deepEqual(recorded.invoked, [
+    [IPC_CHANNELS.openFiles],
+    [IPC_CHANNELS.openFiles, { extensions: ['obj'] }],
+    [IPC_CHANNELS.saveFile, { suggestedName: 'a.obj', bytes }],
+  ]);
+
+  const received: string[] = [];
+  const unsubscribe = bridge.onMenuCommand((command) => received.push(command));
+  const deliver = (command: unknown) => {
+    for (const listener of recorded.rendererListeners.get(IPC_CHANNELS.menuCommand) ?? []) listener({ senderId: 0 }, command);
+  };
+  deliver('frame-all');
+  deliver('format-disk');
+  deliver(42);
+  unsubscribe();
+  deliver('play-pause');
+  assert.deepEqual(received, ['frame-all']);
+});
