@@ -1,0 +1,15 @@
+// Writes each skinned vertex position to one texel of a float render target: vertex id goes to pixel
+// (id % width, id / width). Drawn as points without an index buffer, so gl_VertexID is the vertex index.
+// The includer prepends lbs.glsl.
+
+uniform vec2 readbackSize;
+
+varying vec3 vSkinnedPosition;
+
+void main() {
+  vSkinnedPosition = lbsPosition(lbsBlend(gl_VertexID), position);
+  int width = int(readbackSize.x);
+  vec2 pixel = vec2(float(gl_VertexID % width), float(gl_VertexID / width)) + 0.5;
+  gl_Position = vec4(pixel / readbackSize * 2.0 - 1.0, 0.0, 1.0);
+  gl_PointSize = 1.0;
+}

@@ -1,0 +1,67 @@
+/**
+ * The file-reading worker: parsing, validating and provisional binding run here so the viewport keeps animating
+ * while a large mesh or weight matrix loads. A thin comlink wrapper; every typed array it returns is transferred,
+ * not copied. Errors (FormatError) reach the caller as rejected promises with the same message.
+ */
+import { expose, transfer } from 'comlink';
+import { readRigFile, type RigFile } from './formats/read-file.ts';
+import { weightsFromDmat, handlesFromDmat } from './formats/weights-file.ts';
+import { poseSequenceFromDmat } from './formats/pose-file.ts';
+import { boneDistanceWeights } from './weights/bone-distance-weights.ts';
+import type { DenseMatrix } from './formats/types.ts';
+import type { PoseSequence } from './rig/pose-sequence.ts';
+import type { Skeleton } from './rig/skeleton.ts';
+
+/** Marks the distinct buffers of `arrays` for transfer (a buffer listed twice would make postMessage throw). */
+function transferred<T>(value: T, arrays: ArrayBufferView[]): T {
+  const buffers = new Set<ArrayBuffer>();
+  for (const array of arrays) buffers.add(array.buffer as ArrayBuffer);
+  return transfer(value, [...buffers]);
+}
+
+function rigFileArrays(file: RigFile): ArrayBufferView[] {
+  switch (file.kind) {
+    case 'mesh':
+      return [file.mesh.positions, file.mesh.triangles];
+    case 'skeleton':
+      return [file.skeleton.joints, file.skeleton.bones];
+    case 'matrix':
+      return [file.matrix.data];
+  }
+}
+
+export const ioApi = {
+  /** Reads one .obj/.off/.tgf/.dmat file (see workers/formats/read-file.ts). */
+  readRigFile(name: string, bytes: Uint8Array): RigFile {
+    const file = readRigFile(name, bytes);
+    return transferred(file, rigFileArrays(file));
+  },
+
+  /** #V × #B weights from a DMAT, with warnings for negative weights or rows far from summing to 1. */
+  weightsFromDmat(matrix: DenseMatrix, vertexCount: number, boneCount: number, file: string): { weights: DenseMatrix; warnings: string[] } {
+    const result = weightsFromDmat(matrix, vertexCount, boneCount, file);
+    return transferred(result, [result.weights.data]);
+  },
+
+  /** A pose sequence for B bones from a `3·B·L × 3` or `4B × 1` DMAT. */
+  poseSequenceFromDmat(matrix: DenseMatrix, boneCount: number, file: string): PoseSequence {
+    const poses = poseSequenceFromDmat(matrix, boneCount, file);
+    return transferred(poses, [poses.kind === 'matrices' ? poses.rotations : poses.final]);
+  },
+
+  /** #V handle bone indices (-1 = free) from a `#V × 1` DMAT. */
+  handlesFromDmat(matrix: DenseMatrix, vertexCount: number, boneCount: number, file: string): Int32Array {
+    const handles = handlesFromDmat(matrix, vertexCount, boneCount, file);
+    return transferred(handles, [handles]);
+  },
+
+  /** Provisional #V × #B weights by inverse distance to the bones. */
+  boneDistanceWeights(positions: Float64Array, skeleton: Skeleton): DenseMatrix {
+    const weights = boneDistanceWeights(positions, skeleton);
+    return transferred(weights, [weights.data]);
+  },
+};
+
+export type IoApi = typeof ioApi;
+
+expose(ioApi);
