@@ -352,6 +352,20 @@ class App {
         return { x: projected.x, y: projected.y };
       },
       boundingDiagonal: () => this.doc.diagonal,
+      measureFrameTime: (frames) => {
+        this.timeline.pause();
+        const gl = this.viewport.renderer.getContext();
+        const pixel = new Uint8Array(4);
+        const times: number[] = [];
+        for (let i = 0; i < frames; i++) {
+          const start = performance.now();
+          this.timeline.seek((this.timeline.duration * (i % 16)) / 15);
+          gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+          times.push(performance.now() - start);
+        }
+        times.sort((a, b) => a - b);
+        return times[Math.floor(times.length / 2)];
+      },
     });
   }
 }

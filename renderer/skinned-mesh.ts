@@ -10,7 +10,7 @@ import lbsChunk from '../shaders/lbs.glsl?raw';
 import readbackVertex from '../shaders/skinned-readback.vert.glsl?raw';
 import readbackFragment from '../shaders/skinned-readback.frag.glsl?raw';
 import {
-  JOINT_TEXTURE_WIDTH,
+  JOINT_TEXTURE_WIDTH_LOG2,
   influenceTextureSize,
   jointTextureSize,
   packInfluences,
@@ -19,7 +19,7 @@ import {
 import type { Influences } from '../workers/skinning/influences.ts';
 import type { SceneDocument } from './scene-document.ts';
 
-const LBS_HEADER = `#define LBS_TEXTURE_WIDTH ${JOINT_TEXTURE_WIDTH}\n${lbsChunk}\n`;
+const LBS_HEADER = `#define LBS_TEXTURE_WIDTH_LOG2 ${JOINT_TEXTURE_WIDTH_LOG2}\n${lbsChunk}\n`;
 /** Readback target width in texels; height = ceil(#V / width). */
 const READBACK_WIDTH = 1024;
 
@@ -55,7 +55,6 @@ export class SkinnedMeshView {
   private readonly uniforms: {
     lbsJointTexture: THREE.IUniform<THREE.DataTexture>;
     lbsInfluenceTexture: THREE.IUniform<THREE.DataTexture>;
-    lbsTexelsPerVertex: THREE.IUniform<number>;
   };
   private readonly jointTexture: THREE.DataTexture;
   private readonly jointPixels: Float32Array;
@@ -66,6 +65,8 @@ export class SkinnedMeshView {
   private readonly readbackCamera = new THREE.OrthographicCamera();
   private readonly readbackGeometry: THREE.BufferGeometry;
   private readonly readbackMaterial: THREE.ShaderMaterial;
+  /** texels of the influence texture per vertex, compiled into both shaders as LBS_TEXELS_PER_VERTEX */
+  private texelsPerVertex = 0;
   private readonly readbackTarget: THREE.WebGLRenderTarget;
   private readonly readbackPixels: Float32Array;
 
@@ -90,9 +91,7 @@ export class SkinnedMeshView {
     this.uniforms = {
       lbsJointTexture: { value: this.jointTexture },
       lbsInfluenceTexture: { value: floatTexture(1, 1) },
-      lbsTexelsPerVertex: { value: 1 },
     };
-    this.setInfluences(influences);
 
     this.material = new THREE.MeshStandardMaterial({
       color: 0xb9c2cf,
@@ -110,7 +109,7 @@ export class SkinnedMeshView {
         )
         .replace('#include <begin_vertex>', '#include <begin_vertex>\ntransformed = lbsPosition(lbs, transformed);');
     };
-    this.material.customProgramCacheKey = () => 'rigwright-lbs';
+    this.material.customProgramCacheKey = () => `rigwright-lbs-${this.texelsPerVertex}`;
     this.mesh = new THREE.Mesh(this.geometry, this.material);
     // The bounding sphere is the rest pose's; the skinned mesh can leave it.
     this.mesh.frustumCulled = false;
@@ -139,6 +138,7 @@ export class SkinnedMeshView {
       generateMipmaps: false,
     });
     this.readbackPixels = new Float32Array(READBACK_WIDTH * readbackRows * 4);
+    this.setInfluences(influences);
   }
 
   /** Replaces the influence texture (#V × stride influences → ceil(stride / 2) texels per vertex). */
@@ -148,7 +148,14 @@ export class SkinnedMeshView {
     packInfluences(influences, texture.image.data as Float32Array);
     this.uniforms.lbsInfluenceTexture.value.dispose();
     this.uniforms.lbsInfluenceTexture.value = texture;
-    this.uniforms.lbsTexelsPerVertex.value = size.texelsPerVertex;
+    // A compile-time count lets the shader compiler unroll the influence loop; changing it recompiles.
+    if (size.texelsPerVertex !== this.texelsPerVertex) {
+      this.texelsPerVertex = size.texelsPerVertex;
+      for (const material of [this.material, this.readbackMaterial]) {
+        material.defines = { ...material.defines, LBS_TEXELS_PER_VERTEX: this.texelsPerVertex };
+        material.needsUpdate = true;
+      }
+    }
   }
 
   /** Uploads this frame's bone transforms (#B × 12 rest → posed 3×4, row-major). */

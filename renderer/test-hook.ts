@@ -46,6 +46,12 @@ export interface RigwrightTestHook {
   jointScreenPosition(joint: number): { x: number; y: number };
   /** of the rest mesh */
   boundingDiagonal(): number;
+  /**
+   * Pauses, then poses and draws `frames` frames across the sequence, each waited for with a one-pixel
+   * readback so the GPU's work is inside the measurement; returns the median milliseconds per frame
+   * (pose evaluation + joint texture upload + draw). For `npm run bench`.
+   */
+  measureFrameTime(frames: number): number;
 }
 
 declare global {

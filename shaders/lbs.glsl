@@ -5,16 +5,16 @@
 // vertex in place. Normals use the cofactor matrix of the blended linear part L = I + sum_k w_k (A_k - I),
 // which is det(L) L^-T: correct under non-uniform blends and never singular where L is invertible.
 //
-// Texture layout (workers/skinning/joint-texture-layout.ts): both textures are RGBA32F, LBS_TEXTURE_WIDTH texels
-// per row, linear texel index i at (i % width, i / width).
+// Texture layout (workers/skinning/joint-texture-layout.ts): both textures are RGBA32F, 2^LBS_TEXTURE_WIDTH_LOG2
+// texels per row, linear texel index i at (i % width, i / width), computed with a mask and a shift because integer
+// division is slow on software rasterizers.
 //   lbsJointTexture: bone b occupies texels 3b, 3b+1, 3b+2 = rows 0, 1, 2 of its 3x4 affine [A | t].
-//   lbsInfluenceTexture: vertex v occupies lbsTexelsPerVertex texels from v * lbsTexelsPerVertex, each holding
+//   lbsInfluenceTexture: vertex v occupies LBS_TEXELS_PER_VERTEX texels from v * LBS_TEXELS_PER_VERTEX, each holding
 //   (bone_a, weight_a, bone_b, weight_b); unused slots have weight 0.
-// The includer defines LBS_TEXTURE_WIDTH.
+// The includer defines LBS_TEXTURE_WIDTH_LOG2 and LBS_TEXELS_PER_VERTEX (a constant, so the loop unrolls).
 
 uniform highp sampler2D lbsJointTexture;
 uniform highp sampler2D lbsInfluenceTexture;
-uniform int lbsTexelsPerVertex;
 
 // The blended affine map minus the identity, as three rows (x, y, z | translation).
 struct LbsBlend {
@@ -24,11 +24,11 @@ struct LbsBlend {
 };
 
 vec4 lbsFetch(highp sampler2D tex, int linearIndex) {
-  return texelFetch(tex, ivec2(linearIndex % LBS_TEXTURE_WIDTH, linearIndex / LBS_TEXTURE_WIDTH), 0);
+  return texelFetch(tex, ivec2(linearIndex & ((1 << LBS_TEXTURE_WIDTH_LOG2) - 1), linearIndex >> LBS_TEXTURE_WIDTH_LOG2), 0);
 }
 
+// Unused slots (bone 0, weight 0) are accumulated too: a branch per slot costs more than the fetches it saves.
 void lbsAccumulate(inout LbsBlend blend, float boneValue, float weight) {
-  if (weight == 0.0) return;
   int first = 3 * int(boneValue + 0.5);
   blend.row0 += weight * (lbsFetch(lbsJointTexture, first) - vec4(1.0, 0.0, 0.0, 0.0));
   blend.row1 += weight * (lbsFetch(lbsJointTexture, first + 1) - vec4(0.0, 1.0, 0.0, 0.0));
@@ -38,8 +38,8 @@ void lbsAccumulate(inout LbsBlend blend, float boneValue, float weight) {
 // Sum of w_k [A_k - I | t_k] over the influences of one vertex (gl_VertexID for indexed and array draws).
 LbsBlend lbsBlend(int vertexIndex) {
   LbsBlend blend = LbsBlend(vec4(0.0), vec4(0.0), vec4(0.0));
-  int start = vertexIndex * lbsTexelsPerVertex;
-  for (int i = 0; i < lbsTexelsPerVertex; i++) {
+  int start = vertexIndex * LBS_TEXELS_PER_VERTEX;
+  for (int i = 0; i < LBS_TEXELS_PER_VERTEX; i++) {
     vec4 pair = lbsFetch(lbsInfluenceTexture, start + i);
     lbsAccumulate(blend, pair.x, pair.y);
     lbsAccumulate(blend, pair.z, pair.w);

@@ -18,7 +18,7 @@ import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import type { Influences } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import {
-  JOINT_TEXTURE_WIDTH, influenceTextureSize, jointTextureSize, packInfluences, packJointTransforms,
+  JOINT_TEXTURE_WIDTH, JOINT_TEXTURE_WIDTH_LOG2, influenceTextureSize, jointTextureSize, packInfluences, packJointTransforms,
 } from '../../workers/skinning/joint-texture-layout.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
@@ -178,6 +178,7 @@ test('joint texture: bone b row r sits at texel 3b + r, (x, y) = (i mod 1024, ‚å
   const B = 1501;
   const { width, height } = jointTextureSize(B);
   assert.equal(width, JOINT_TEXTURE_WIDTH);
+  assert.equal(1 << JOINT_TEXTURE_WIDTH_LOG2, JOINT_TEXTURE_WIDTH, "the shaders split texel indices with a mask and a shift");
   assert.equal(width, 1024);
   assert.equal(height, Math.ceil((3 * B) / 1024));
   assert.equal(jointTextureSize(1).height, 1);

@@ -18,6 +18,8 @@ import type { Influences } from './influences.ts';
  * Because the texture rows are consecutive in memory, texel i starts at float 4i of the pixel buffer.
  */
 export const JOINT_TEXTURE_WIDTH = 1024;
+/** log2 of JOINT_TEXTURE_WIDTH: shaders split a linear texel index with a mask and a shift, not integer division. */
+export const JOINT_TEXTURE_WIDTH_LOG2 = 10;
 
 /** Texture size for B bones: width JOINT_TEXTURE_WIDTH, height ≥ 1 rows. Buffer length = width · height · 4 floats. */
 export function jointTextureSize(boneCount: number): { width: number; height: number } {
