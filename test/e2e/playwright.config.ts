@@ -6,7 +6,9 @@ import { defineConfig } from '@playwright/test';
  * `npm run test:e2e` builds dist/renderer first; the web server below serves that build.
  */
 export const CHROMIUM_PATH = process.env.RIGWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
-const PORT = 4173;
+/** Port and build folder can be moved so two checkouts' test runs do not meet (defaults: 4173, dist/renderer). */
+const PORT = Number(process.env.RIGWRIGHT_E2E_PORT ?? 4173);
+const BUILD_DIR = process.env.RIGWRIGHT_E2E_OUT ?? 'dist/renderer';
 
 export default defineConfig({
   testDir: '.',
@@ -37,7 +39,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx vite preview --config renderer/vite.config.ts --host 127.0.0.1 --port ${PORT} --strictPort`,
+    command: `npx vite preview --config renderer/vite.config.ts --outDir ${BUILD_DIR} --host 127.0.0.1 --port ${PORT} --strictPort`,
     cwd: '../..',
     url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !process.env.CI,
