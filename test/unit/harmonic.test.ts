@@ -1,0 +1,285 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cotangentLaplacian, COTANGENT_BOUND } from '../../workers/mesh/cotangent-laplacian.ts';
+import { uniformLaplacian } from '../../workers/mesh/uniform-laplacian.ts';
+import { connectedComponents } from '../../workers/mesh/connected-components.ts';
+import type { CscMatrix } from '../../workers/sparse/csc-matrix.ts';
+import { harmonicWeights, HARMONIC_WEIGHTS_DEFAULTS } from '../../workers/weights/harmonic-weights.ts';
+import { boneCylinderHandles, jointDistanceHandles } from '../../workers/weights/automatic-handles.ts';
+import { readOff } from '../../workers/formats/off.ts';
+import { readObj } from '../../workers/formats/obj.ts';
+import { readDmat } from '../../workers/formats/dmat.ts';
+import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
+
+function dataFile(relative: string): string {
+  const file = path.join(dataDir, relative);
+  if (!existsSync(file)) throw new Error(`shared rigging data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
+  return file;
+}
+
+function dense(m: CscMatrix): Float64Array {
+  const out = new Float64Array(m.rows * m.cols);
+  for (let j = 0; j < m.cols; j++) for (let p = m.colPointers[j]; p < m.colPointers[j + 1]; p++) out[m.rowIndices[p] * m.cols + j] += m.values[p];
+  return out;
+}
+
+/**
+ * A closed tube along +z: `rings` rings of `segments` vertices, radius(z) from `radiusAt`; quads split along one
+ * diagonal below the middle and the other above it, so the triangulation is mirror symmetric about the middle.
+ */
+function tube(segments: number, rings: number, length: number, radiusAt: (z: number) => number = () => 0.5) {
+  const positions = new Float64Array(segments * rings * 3);
+  for (let r = 0; r < rings; r++) {
+    const z = (length * r) / (rings - 1);
+    for (let s = 0; s < segments; s++) {
+      const a = (2 * Math.PI * s) / segments;
+      const v = r * segments + s;
+      positions.set([radiusAt(z) * Math.cos(a), radiusAt(z) * Math.sin(a), z], 3 * v);
+    }
+  }
+  const triangles: number[] = [];
+  for (let r = 0; r + 1 < rings; r++) {
+    for (let s = 0; s < segments; s++) {
+      const a = r * segments + s;
+      const b = r * segments + ((s + 1) % segments);
+      const c = a + segments;
+      const d = b + segments;
+      if (2 * r < rings - 1) triangles.push(a, b, d, a, d, c);
+      else triangles.push(a, b, c, b, d, c);
+    }
+  }
+  return { positions, triangles: Uint32Array.from(triangles) };
+}
+
+function checkPartitionOfUnity(weights: Float64Array, vertexCount: number, boneCount: number, rows?: (v: number) => boolean): number {
+  let worst = 0;
+  for (let v = 0; v < vertexCount; v++) {
+    if (rows && !rows(v)) continue;
+    let sum = 0;
+    for (let b = 0; b < boneCount; b++) {
+      const w = weights[v * boneCount + b];
+      assert.ok(w >= 0 && w <= 1, `vertex ${v} bone ${b}: weight ${w} outside [0, 1]`);
+      sum += w;
+    }
+    worst = Math.max(worst, Math.abs(sum - 1));
+  }
+  return worst;
+}
+
+test('cotangent Laplacian: hand-derived values on an equilateral triangle and a unit right triangle', () => {
+  const equilateral = cotangentLaplacian(new Float64Array([0, 0, 0, 1, 0, 0, 0.5, Math.sqrt(3) / 2, 0]), Uint32Array.from([0, 1, 2]));
+  const k = dense(equilateral);
+  const w = 0.5 / Math.sqrt(3); // ½ cot 60°
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 3; j++) assert.ok(Math.abs(k[i * 3 + j] - (i === j ? 2 * w : -w)) < 1e-15, `(${i}, ${j})`);
+  }
+  // Right angle at vertex 0: the hypotenuse 1–2 gets ½ cot 90° = 0, the legs ½ cot 45° = ½.
+  const right = dense(cotangentLaplacian(new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), Uint32Array.from([0, 1, 2])));
+  assert.ok(Math.abs(right[1 * 3 + 2]) < 1e-15);
+  assert.ok(Math.abs(right[0 * 3 + 1] + 0.5) < 1e-15);
+  assert.ok(Math.abs(right[0 * 3 + 2] + 0.5) < 1e-15);
+});
+
+test('cotangent Laplacian is symmetric with zero row sums, and finite on degenerate and obtuse triangles', () => {
+  const { positions, triangles } = tube(12, 9, 3, (z) => 0.4 + 0.2 * Math.sin(z));
+  // Append: a zero-area triangle (collinear), a triangle with two coincident corners, a needle, an obtuse one.
+  const extra = [0, 0, 5, 1, 0, 5, 2, 0, 5, 0, 0, 6, 0, 0, 6, 1, 1, 6, 0, 0, 7, 1, 0, 7, 0.5, 1e-9, 7, 0, 0, 8, 1, 0, 8, 0.5, 0.01, 8];
+  const base = positions.length / 3;
+  const all = new Float64Array([...positions, ...extra]);
+  const tris = Uint32Array.from([...triangles, ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((i) => base + i)]);
+  const k = cotangentLaplacian(all, tris);
+  const n = all.length / 3;
+  const d = dense(k);
+  for (let i = 0; i < n; i++) {
+    let sum = 0;
+    let scale = 0;
+    for (let j = 0; j < n; j++) {
+      const v = d[i * n + j];
+      assert.ok(Number.isFinite(v), `entry (${i}, ${j}) is ${v}`);
+      assert.equal(v, d[j * n + i], `asymmetric at (${i}, ${j})`);
+      sum += v;
+      scale = Math.max(scale, Math.abs(v));
+    }
+    assert.ok(Math.abs(sum) <= 1e-12 * Math.max(scale, 1), `row ${i} sums to ${sum}`);
+    assert.ok(scale <= COTANGENT_BOUND, `row ${i} has an entry of ${scale}`);
+  }
+  // The zero-area and coincident faces contribute nothing; the obtuse one gets a negative weight.
+  assert.equal(d[base * n + base + 1], 0);
+  assert.equal(d[(base + 3) * n + base + 4], 0);
+  assert.ok(d[(base + 9) * n + base + 10] > 0, 'the edge opposite the obtuse angle has a negative cotangent weight');
+});
+
+test('uniform Laplacian and connected components', () => {
+  // Two triangles sharing edge 1–2, a separate triangle, an isolated vertex 7.
+  const triangles = Uint32Array.from([0, 1, 2, 1, 3, 2, 4, 5, 6]);
+  const k = dense(uniformLaplacian(8, triangles));
+  assert.deepEqual([0, 1, 2, 3].map((i) => k[i * 8 + i]), [2, 3, 3, 2]);
+  assert.equal(k[0 * 8 + 3], 0);
+  assert.equal(k[1 * 8 + 2], -1);
+  assert.equal(k[7 * 8 + 7], 0);
+  const components = connectedComponents(8, triangles);
+  assert.equal(components.count, 3);
+  assert.deepEqual([...components.labels], [0, 0, 0, 0, 1, 1, 1, 2]);
+});
+
+test('tube with a handle ring at each end: weights are linear in height', () => {
+  const segments = 16;
+  const rings = 21;
+  const { positions, triangles } = tube(segments, rings, 4);
+  const n = segments * rings;
+  const handles = new Int32Array(n).fill(-1);
+  for (let s = 0; s < segments; s++) {
+    handles[s] = 0;
+    handles[(rings - 1) * segments + s] = 1;
+  }
+  for (const ordering of ['amd', 'nested-dissection'] as const) {
+    const result = harmonicWeights(positions, triangles, handles, 2, { ordering });
+    assert.equal(result.laplacianUsed, 'cotan');
+    for (let v = 0; v < n; v++) {
+      const t = positions[3 * v + 2] / 4;
+      assert.ok(Math.abs(result.weights[2 * v + 1] - t) < 1e-10, `${ordering}, vertex ${v}: ${result.weights[2 * v + 1]} vs height ${t}`);
+      assert.ok(Math.abs(result.weights[2 * v] - (1 - t)) < 1e-10);
+    }
+  }
+  assert.deepEqual(HARMONIC_WEIGHTS_DEFAULTS, { laplacian: 'cotan', unhandledComponents: 'report', ordering: 'amd' });
+});
+
+test('a mirror-symmetric mesh with mirrored handles gets mirrored weights', () => {
+  const segments = 10;
+  const rings = 15;
+  const length = 6;
+  const { positions, triangles } = tube(segments, rings, length, (z) => 0.3 + 0.1 * (z - length / 2) ** 2);
+  const n = segments * rings;
+  const mirror = (v: number) => (rings - 1 - Math.floor(v / segments)) * segments + (v % segments);
+  // Precondition: the triangulation maps onto itself under z → length − z.
+  const key = (a: number, b: number, c: number) => [a, b, c].sort((x, y) => x - y).join(',');
+  const faces = new Set<string>();
+  for (let f = 0; f < triangles.length; f += 3) faces.add(key(triangles[f], triangles[f + 1], triangles[f + 2]));
+  for (let f = 0; f < triangles.length; f += 3) assert.ok(faces.has(key(mirror(triangles[f]), mirror(triangles[f + 1]), mirror(triangles[f + 2]))));
+  // Bone 0 at the bottom ring, bone 1 at the top ring, bone 2 on the middle ring (its own mirror image).
+  const handles = new Int32Array(n).fill(-1);
+  for (let s = 0; s < segments; s++) {
+    handles[s] = 0;
+    handles[(rings - 1) * segments + s] = 1;
+    handles[((rings - 1) / 2) * segments + s] = 2;
+  }
+  const { weights } = harmonicWeights(positions, triangles, handles, 3);
+  const mirroredBone = [1, 0, 2];
+  for (let v = 0; v < n; v++) {
+    for (let b = 0; b < 3; b++) {
+      const a = weights[v * 3 + b];
+      const m = weights[mirror(v) * 3 + mirroredBone[b]];
+      assert.ok(Math.abs(a - m) < 1e-9, `vertex ${v} bone ${b}: ${a} vs mirrored ${m}`);
+    }
+  }
+  assert.ok(weights[3 * (2 * segments) + 0] > 0.2 && weights[3 * (2 * segments) + 0] < 1, 'weights blend between the rings');
+});
+
+test('hand (20 bones) and body (28 bones) from the shared data: partition of unity and weights in [0, 1]', () => {
+  const hand = readOff(readFileSync(dataFile('hand/hand.off'), 'utf8'), 'hand.off').mesh;
+  const handHandles = handlesFromDmat(readDmat(new Uint8Array(readFileSync(dataFile('hand/hand-handles.dmat'))), 'hand-handles.dmat'), hand.positions.length / 3, 20, 'hand-handles.dmat');
+  const handResult = harmonicWeights(hand.positions, hand.triangles, handHandles, 20);
+  assert.ok(checkPartitionOfUnity(handResult.weights, hand.positions.length / 3, 20) <= 1e-9);
+  assert.deepEqual(handResult.bonesWithoutHandles, []);
+  assert.deepEqual(handResult.unhandledComponents, []);
+
+  const body = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj').mesh;
+  const n = body.positions.length / 3;
+  const bodyHandles = handlesFromDmat(readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat'), n, 28, 'handles.dmat');
+  const stages: string[] = [];
+  const bodyResult = harmonicWeights(body.positions, body.triangles, bodyHandles, 28, {}, (stage) => stages.push(stage));
+  assert.ok(checkPartitionOfUnity(bodyResult.weights, n, 28) <= 1e-9);
+  assert.deepEqual(bodyResult.bonesWithoutHandles, [1, 2, 12, 13]);
+  for (const b of [1, 2, 12, 13]) for (let v = 0; v < n; v++) assert.equal(bodyResult.weights[v * 28 + b], 0);
+  assert.deepEqual(bodyResult.unhandledComponents, []);
+  assert.deepEqual([...new Set(stages)], ['laplacian', 'ordering', 'factorization', 'solve', 'done']);
+  for (const t of Object.values(bodyResult.timings)) assert.ok(t >= 0);
+});
+
+test('a disconnected component without handles is reported (and optionally bound rigidly), never NaN', () => {
+  const a = tube(8, 6, 2);
+  // A second small tube far along +z: nearer to bone 1's handles (top ring) than to bone 0's (bottom ring).
+  const b = tube(6, 3, 0.5);
+  const offset = a.positions.length / 3;
+  const positions = new Float64Array([...a.positions, ...b.positions.map((x, i) => (i % 3 === 2 ? x + 5 : x))]);
+  const triangles = Uint32Array.from([...a.triangles, ...[...b.triangles].map((v) => v + offset)]);
+  const n = positions.length / 3;
+  const handles = new Int32Array(n).fill(-1);
+  for (let s = 0; s < 8; s++) {
+    handles[s] = 0;
+    handles[5 * 8 + s] = 1;
+  }
+  const reported = harmonicWeights(positions, triangles, handles, 3);
+  assert.deepEqual(reported.unhandledComponents, [{ vertexCount: 18, nearestBone: 1, firstVertex: offset }]);
+  assert.deepEqual(reported.bonesWithoutHandles, [2]);
+  for (const w of reported.weights) assert.ok(Number.isFinite(w));
+  for (let v = offset; v < n; v++) for (let k = 0; k < 3; k++) assert.equal(reported.weights[v * 3 + k], 0);
+  assert.ok(checkPartitionOfUnity(reported.weights, n, 3, (v) => v < offset) <= 1e-9);
+
+  const bound = harmonicWeights(positions, triangles, handles, 3, { unhandledComponents: 'bind-rigidly' });
+  for (let v = offset; v < n; v++) assert.deepEqual([...bound.weights.subarray(v * 3, v * 3 + 3)], [0, 1, 0]);
+  assert.ok(checkPartitionOfUnity(bound.weights, n, 3) <= 1e-9);
+});
+
+test('a free vertex held only by a zero-area face falls back to the uniform Laplacian instead of failing', () => {
+  const { positions, triangles } = tube(8, 6, 2);
+  const n = positions.length / 3;
+  // Vertex n is the midpoint of edge 8–16 (same segment, rings 1 and 2): its only face has zero area.
+  const mid = [0, 1, 2].map((c) => (positions[3 * 8 + c] + positions[3 * 16 + c]) / 2);
+  const all = new Float64Array([...positions, ...mid]);
+  const tris = Uint32Array.from([...triangles, 8, n, 16]);
+  const handles = new Int32Array(n + 1).fill(-1);
+  for (let s = 0; s < 8; s++) {
+    handles[s] = 0;
+    handles[5 * 8 + s] = 1;
+  }
+  const result = harmonicWeights(all, tris, handles, 2);
+  assert.equal(result.laplacianUsed, 'uniform');
+  assert.ok(checkPartitionOfUnity(result.weights, n + 1, 2) <= 1e-9);
+  const uniform = harmonicWeights(all, tris, handles, 2, { laplacian: 'uniform' });
+  assert.deepEqual(uniform.weights, result.weights);
+});
+
+test('cancellation stops the computation with an AbortError', () => {
+  const { positions, triangles } = tube(8, 6, 2);
+  const handles = new Int32Array(48).fill(-1);
+  handles[0] = 0;
+  assert.throws(
+    () => harmonicWeights(positions, triangles, handles, 1, {}, undefined, () => true),
+    (e: unknown) => e instanceof DOMException && e.name === 'AbortError',
+  );
+  assert.throws(() => harmonicWeights(positions, triangles, handles.subarray(0, 10), 1), RangeError);
+  handles[3] = 4;
+  assert.throws(() => harmonicWeights(positions, triangles, handles, 1), /bone 4/);
+});
+
+test('automatic handles: course rule around bone midpoints and cylinders, both disjoint', () => {
+  const length = 8;
+  const { positions } = tube(16, 33, length);
+  const n = positions.length / 3;
+  // Four bones along the axis.
+  const skeleton = { joints: Float64Array.from([0, 0, 0, 0, 0, 2, 0, 0, 4, 0, 0, 6, 0, 0, 8]), bones: Uint32Array.from([0, 1, 1, 2, 2, 3, 3, 4]) };
+  const byDistance = jointDistanceHandles(positions, skeleton);
+  // Midpoints at z = 1, 3, 5, 7 on the axis; the closest vertices lie on the ring there at distance 0.5, so each
+  // bone claims the vertices within 0.75 of its midpoint: |z − mid| ≤ √(0.75² − 0.5²).
+  const reach = Math.sqrt(0.75 ** 2 - 0.25);
+  for (let v = 0; v < n; v++) {
+    const z = positions[3 * v + 2];
+    const bone = Math.min(3, Math.floor(z / 2));
+    const expected = Math.abs(z - (2 * bone + 1)) <= reach + 1e-12 ? bone : -1;
+    assert.equal(byDistance[v], expected, `vertex ${v} at z = ${z}`);
+  }
+  const byCylinder = boneCylinderHandles(positions, skeleton, 0.6);
+  for (let v = 0; v < n; v++) {
+    const z = positions[3 * v + 2];
+    const onJoint = Math.abs(z / 2 - Math.round(z / 2)) < 1e-9;
+    assert.equal(byCylinder[v], onJoint ? -1 : Math.floor(z / 2), `vertex ${v} at z = ${z}`);
+  }
+  assert.ok(boneCylinderHandles(positions, skeleton, 0.4).every((h) => h === -1), 'a radius inside the tube claims nothing');
+});

@@ -1,0 +1,226 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cscFromTriplets, cscTranspose, cscMultiplyVector, type CscMatrix } from '../../workers/sparse/csc-matrix.ts';
+import { nestedDissectionOrdering } from '../../workers/sparse/nested-dissection-ordering.ts';
+import { amdOrdering } from '../../workers/sparse/amd-ordering.ts';
+import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
+import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
+import { choleskySolve } from '../../workers/sparse/cholesky-solve.ts';
+import { NotPositiveDefiniteError } from '../../workers/sparse/not-positive-definite-error.ts';
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32) so failures reproduce. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Random symmetric positive definite matrix: random symmetric off-diagonals, diagonal dominance + shift. */
+function randomSpd(n: number, density: number, seed: number): { csc: CscMatrix; dense: Float64Array } {
+  const rand = random(seed);
+  const dense = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < i; j++) {
+      if (rand() < density) {
+        const v = rand() * 2 - 1;
+        dense[i * n + j] = v;
+        dense[j * n + i] = v;
+      }
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    let sum = 0;
+    for (let j = 0; j < n; j++) sum += Math.abs(dense[i * n + j]);
+    dense[i * n + i] = sum + 0.1 + rand();
+  }
+  const ti: number[] = [];
+  const tj: number[] = [];
+  const tv: number[] = [];
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (dense[i * n + j] !== 0) (ti.push(i), tj.push(j), tv.push(dense[i * n + j]));
+  return { csc: cscFromTriplets(n, n, ti, tj, tv), dense };
+}
+
+/** Dense Gaussian elimination with partial pivoting: the independent reference for the sparse solves. */
+function denseSolve(a: Float64Array, n: number, b: Float64Array, k: number): Float64Array {
+  const m = a.slice();
+  const x = b.slice();
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r * n + c]) > Math.abs(m[p * n + c])) p = r;
+    if (p !== c) {
+      for (let j = 0; j < n; j++) [m[c * n + j], m[p * n + j]] = [m[p * n + j], m[c * n + j]];
+      for (let j = 0; j < k; j++) [x[c * k + j], x[p * k + j]] = [x[p * k + j], x[c * k + j]];
+    }
+    for (let r = c + 1; r < n; r++) {
+      const f = m[r * n + c] / m[c * n + c];
+      if (f === 0) continue;
+      for (let j = c; j < n; j++) m[r * n + j] -= f * m[c * n + j];
+      for (let j = 0; j < k; j++) x[r * k + j] -= f * x[c * k + j];
+    }
+  }
+  for (let c = n - 1; c >= 0; c--) {
+    for (let j = 0; j < k; j++) {
+      let s = x[c * k + j];
+      for (let q = c + 1; q < n; q++) s -= m[c * n + q] * x[q * k + j];
+      x[c * k + j] = s / m[c * n + c];
+    }
+  }
+  return x;
+}
+
+/** 2-D grid graph Laplacian + identity (5-point stencil), w × h unknowns. */
+function gridMatrix(w: number, h: number): CscMatrix {
+  const ti: number[] = [];
+  const tj: number[] = [];
+  const tv: number[] = [];
+  const id = (x: number, y: number) => y * w + x;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = id(x, y);
+      ti.push(i), tj.push(i), tv.push(1);
+      for (const [dx, dy] of [[1, 0], [0, 1]]) {
+        if (x + dx >= w || y + dy >= h) continue;
+        const j = id(x + dx, y + dy);
+        ti.push(i, j, i, j), tj.push(j, i, i, j), tv.push(-1, -1, 1, 1);
+      }
+    }
+  }
+  return cscFromTriplets(w * h, w * h, ti, tj, tv);
+}
+
+const identity = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
+
+test('cscFromTriplets sums duplicates and sorts rows within columns', () => {
+  const m = cscFromTriplets(3, 3, [2, 0, 2, 1, 0], [0, 0, 0, 2, 0], [1, 2, 3, 4, 5]);
+  assert.deepEqual([...m.colPointers], [0, 2, 2, 3]);
+  assert.deepEqual([...m.rowIndices], [0, 2, 1]);
+  assert.deepEqual([...m.values], [7, 4, 4]);
+  const t = cscTranspose(m);
+  assert.deepEqual([...t.colPointers], [0, 1, 2, 3]);
+  assert.deepEqual([...t.rowIndices], [0, 2, 0]);
+  assert.deepEqual([...t.values], [7, 4, 4]);
+  assert.deepEqual([...cscMultiplyVector(m, [1, 10, 100])], [7, 400, 4]);
+  assert.throws(() => cscFromTriplets(2, 2, [2], [0], [1]), RangeError);
+});
+
+test('sparse Cholesky solve agrees with dense Gaussian elimination on random SPD matrices', () => {
+  const cases = [
+    [1, 1],
+    [5, 0.6],
+    [30, 0.1],
+    [80, 0.05],
+    [200, 0.02],
+    [300, 0.2],
+  ];
+  let seed = 1;
+  for (const [n, density] of cases) {
+    for (const ordering of ['natural', 'nested dissection', 'amd']) {
+      const { csc, dense } = randomSpd(n, density, seed++);
+      const perm = ordering === 'natural' ? identity(n) : ordering === 'amd' ? amdOrdering(csc) : nestedDissectionOrdering(csc);
+      const factor = choleskyNumeric(csc, choleskySymbolic(csc, perm));
+      const k = 3;
+      const rand = random(seed++);
+      const b = Float64Array.from({ length: n * k }, () => rand() * 2 - 1);
+      const x = choleskySolve(factor, b, k);
+      const expected = denseSolve(dense, n, b, k);
+      let err = 0;
+      let scale = 0;
+      for (let i = 0; i < n * k; i++) {
+        err = Math.max(err, Math.abs(x[i] - expected[i]));
+        scale = Math.max(scale, Math.abs(expected[i]));
+      }
+      assert.ok(err <= 1e-10 * scale, `n=${n} density=${density} ${ordering}: max error ${err} (scale ${scale})`);
+    }
+  }
+});
+
+test('column counts and factor non-zeros match a dense symbolic elimination', () => {
+  for (const [n, density, seed] of [[40, 0.08, 11], [120, 0.03, 12], [64, 0.2, 13]]) {
+    const { csc, dense } = randomSpd(n, density, seed);
+    const symbolic = choleskySymbolic(csc, nestedDissectionOrdering(csc));
+    const p = symbolic.perm;
+    // Boolean elimination of P A Pᵀ: column j of L is the pattern of row j's lower part after eliminating 0..j-1.
+    const s = new Uint8Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) s[i * n + j] = dense[p[i] * n + p[j]] !== 0 ? 1 : 0;
+    for (let k = 0; k < n; k++) {
+      let count = 0;
+      for (let i = k; i < n; i++) if (s[i * n + k]) count++;
+      assert.equal(symbolic.columnCounts[k], count, `n=${n}: column ${k}`);
+      for (let i = k + 1; i < n; i++) {
+        if (!s[i * n + k]) continue;
+        for (let j = k + 1; j < n; j++) if (s[j * n + k]) s[i * n + j] = 1;
+      }
+    }
+  }
+});
+
+test('refactoring new values with the same pattern reuses the analysis', () => {
+  const { csc, dense } = randomSpd(150, 0.04, 99);
+  const symbolic = choleskySymbolic(csc, nestedDissectionOrdering(csc));
+  const first = choleskyNumeric(csc, symbolic);
+  const storage = first.values;
+  // Scale the off-diagonal part and shift the diagonal: new values, same pattern.
+  const scaled: CscMatrix = { ...csc, values: csc.values.slice() };
+  const denseScaled = dense.slice();
+  const n = 150;
+  for (let j = 0; j < n; j++) {
+    for (let q = csc.colPointers[j]; q < csc.colPointers[j + 1]; q++) {
+      const i = csc.rowIndices[q];
+      scaled.values[q] = i === j ? csc.values[q] + 2 : csc.values[q] * 0.5;
+      denseScaled[i * n + j] = scaled.values[q];
+    }
+  }
+  const second = choleskyNumeric(scaled, symbolic, first);
+  assert.equal(second, first);
+  assert.equal(second.values, storage, 'the factor storage is reused');
+  assert.equal(second.symbolic, symbolic);
+  const b = Float64Array.from({ length: n }, (_, i) => Math.sin(i));
+  const x = choleskySolve(second, b, 1);
+  const expected = denseSolve(denseScaled, n, b, 1);
+  for (let i = 0; i < n; i++) assert.ok(Math.abs(x[i] - expected[i]) < 1e-10, `row ${i}`);
+  assert.throws(() => choleskyNumeric(gridMatrix(3, 3), symbolic), RangeError);
+});
+
+test('AMD and nested dissection are valid permutations and reduce fill against the natural order on a grid', () => {
+  const a = gridMatrix(60, 60);
+  const natural = choleskySymbolic(a, identity(3600)).factorNonzeros;
+  // Natural order on a 60-wide grid fills the whole band: about 60 per column.
+  assert.ok(natural > 3600 * 55, `natural fill ${natural}`);
+  for (const [name, order] of [['amd', amdOrdering], ['nested dissection', nestedDissectionOrdering]] as const) {
+    const perm = order(a);
+    assert.equal(perm.length, 3600);
+    const seen = new Uint8Array(3600);
+    for (const i of perm) {
+      assert.ok(i >= 0 && i < 3600 && !seen[i], `${name}: entry ${i} repeated or out of range`);
+      seen[i] = 1;
+    }
+    const fill = choleskySymbolic(a, perm).factorNonzeros;
+    assert.ok(fill < natural * 0.6, `${name} fill ${fill} vs natural ${natural}`);
+  }
+  // A graph with isolated vertices and several components still gets a full permutation.
+  const scattered = cscFromTriplets(6, 6, [0, 1, 2, 3, 4, 5, 4, 5], [0, 1, 2, 3, 4, 5, 5, 4], [1, 1, 1, 1, 2, 2, -1, -1]);
+  assert.deepEqual([...amdOrdering(scattered)].sort(), [0, 1, 2, 3, 4, 5]);
+});
+
+test('a matrix that is not positive definite raises NotPositiveDefiniteError, not NaN', () => {
+  // Symmetric indefinite: eigenvalues 3 and -1.
+  const indefinite = cscFromTriplets(2, 2, [0, 1, 0, 1], [0, 0, 1, 1], [1, 2, 2, 1]);
+  assert.throws(() => choleskyNumeric(indefinite, choleskySymbolic(indefinite, identity(2))), NotPositiveDefiniteError);
+  // Singular: a grid Laplacian without any Dirichlet row (constant null space).
+  const w = 10;
+  const ti: number[] = [];
+  const tj: number[] = [];
+  const tv: number[] = [];
+  for (let i = 0; i + 1 < w; i++) ti.push(i, i + 1, i, i + 1), tj.push(i + 1, i, i, i + 1), tv.push(-1, -1, 1, 1);
+  const singular = cscFromTriplets(w, w, ti, tj, tv);
+  assert.throws(
+    () => choleskyNumeric(singular, choleskySymbolic(singular, nestedDissectionOrdering(singular))),
+    (e: unknown) => e instanceof NotPositiveDefiniteError && /not positive definite/.test(e.message),
+  );
+  assert.throws(() => choleskySymbolic(singular, Int32Array.from([0, 0, 1, 2, 3, 4, 5, 6, 7, 8])), /not a permutation/);
+});

@@ -1,0 +1,198 @@
+import type { CscMatrix } from './csc-matrix.ts';
+import type { CholeskySymbolic } from './cholesky-symbolic.ts';
+import { NotPositiveDefiniteError } from './not-positive-definite-error.ts';
+
+/** A numeric Cholesky factor P A Pᵀ = L Lᵀ: dense supernode blocks laid out as `symbolic` describes. */
+export interface CholeskyFactor {
+  symbolic: CholeskySymbolic;
+  /** #symbolic.storedValues: supernode blocks, column-major, leading dimension = the supernode's row count */
+  values: Float64Array;
+}
+
+/**
+ * A pivot that keeps less than this fraction of its original diagonal entry means the matrix is singular to
+ * working precision (e.g. a Laplacian block with no Dirichlet row): report it instead of dividing by noise.
+ */
+const PIVOT_CANCELLATION = 1e-13;
+
+/**
+ * Left-looking supernodal Cholesky factorization (Ng & Peyton 1993): for each supernode in column order, gather
+ * A's entries into its dense block, subtract the updates of every earlier supernode whose rows reach it
+ * (one dense product per descendant, scattered through relative row indices), then factor the block's
+ * diagonal part and scale the rows below.
+ *
+ * @param a        symmetric positive definite matrix with exactly the pattern `symbolic` was made from
+ * @param symbolic choleskySymbolic(pattern of a, ordering)
+ * @param out      a factor to overwrite (reuses its storage when refactoring with new values)
+ * @returns the factor
+ * @throws NotPositiveDefiniteError when a pivot is ≤ 0, NaN, or lost to cancellation
+ */
+export function choleskyNumeric(a: CscMatrix, symbolic: CholeskySymbolic, out?: CholeskyFactor): CholeskyFactor {
+  if (a.rowIndices.length !== symbolic.matrixNonzeros || a.cols !== symbolic.n) {
+    throw new RangeError(
+      `choleskyNumeric: the matrix (order ${a.cols}, ${a.rowIndices.length} non-zeros) is not the pattern analysed (order ${symbolic.n}, ${symbolic.matrixNonzeros} non-zeros)`,
+    );
+  }
+  const values = out && out.values.length === symbolic.storedValues ? out.values : new Float64Array(symbolic.storedValues);
+  values.fill(0);
+  const map = symbolic.assemblyMap;
+  const av = a.values;
+  for (let p = 0; p < map.length; p++) {
+    const m = map[p];
+    if (m >= 0) values[m] += av[p];
+  }
+
+  const { n, supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, rows, valuePointers, perm } = symbolic;
+  const local = new Int32Array(n);
+  const head = new Int32Array(supernodeCount).fill(-1);
+  const link = new Int32Array(supernodeCount);
+  const cursor = new Int32Array(supernodeCount);
+  const originalDiagonal = new Float64Array(n);
+  let update = new Float64Array(1024);
+
+  for (let s = 0; s < supernodeCount; s++) {
+    const first = supernodeStart[s];
+    const columns = supernodeStart[s + 1] - first;
+    const rowStart = rowPointers[s];
+    const rowCount = rowPointers[s + 1] - rowStart;
+    const base = valuePointers[s];
+    for (let r = 0; r < rowCount; r++) local[rows[rowStart + r]] = r;
+    for (let j = 0; j < columns; j++) originalDiagonal[first + j] = values[base + j * rowCount + j];
+    const end = first + columns;
+
+    let d = head[s];
+    head[s] = -1;
+    while (d !== -1) {
+      const nextD = link[d];
+      const dRowStart = rowPointers[d];
+      const dRowEnd = rowPointers[d + 1];
+      const dRows = dRowEnd - dRowStart;
+      const dColumns = supernodeStart[d + 1] - supernodeStart[d];
+      const dBase = valuePointers[d];
+      const p1 = cursor[d];
+      let p2 = p1;
+      while (p2 < dRowEnd && rows[p2] < end) p2++;
+      const i0 = p1 - dRowStart;
+      const height = dRowEnd - p1;
+      const width = p2 - p1;
+      if (dColumns === 1) {
+        // Most supernodes of a mesh Laplacian are single columns: subtract the outer product directly.
+        const c0 = dBase + i0;
+        for (let j = 0; j < width; j++) {
+          const target = base + (rows[p1 + j] - first) * rowCount;
+          const a0 = values[c0 + j];
+          for (let i = j; i < height; i++) values[target + local[rows[p1 + i]]] -= values[c0 + i] * a0;
+        }
+      } else {
+        if (update.length < height * width) update = new Float64Array(Math.max(height * width, 2 * update.length));
+        descendantUpdate(values, dBase, dRows, dColumns, i0, height, width, update);
+        for (let j = 0; j < width; j++) {
+          const target = base + (rows[p1 + j] - first) * rowCount;
+          const cj = j * height;
+          for (let i = j; i < height; i++) values[target + local[rows[p1 + i]]] -= update[cj + i];
+        }
+      }
+      if (p2 < dRowEnd) {
+        const t = supernodeOfColumn[rows[p2]];
+        cursor[d] = p2;
+        link[d] = head[t];
+        head[t] = d;
+      }
+      d = nextD;
+    }
+
+    factorBlock(values, base, rowCount, columns, first, originalDiagonal, perm);
+
+    if (rowCount > columns) {
+      const t = supernodeOfColumn[rows[rowStart + columns]];
+      cursor[s] = rowStart + columns;
+      link[s] = head[t];
+      head[t] = s;
+    }
+  }
+  if (out) {
+    out.symbolic = symbolic;
+    out.values = values;
+    return out;
+  }
+  return { symbolic, values };
+}
+
+/**
+ * C = L_d[i0:, :] · L_d[i0 : i0+width, :]ᵀ, lower trapezoid only, into `c` (height × width, column-major).
+ * Four columns of L_d per pass so each entry of C is loaded and stored once per four products.
+ */
+function descendantUpdate(
+  v: Float64Array,
+  base: number,
+  ld: number,
+  columns: number,
+  i0: number,
+  height: number,
+  width: number,
+  c: Float64Array,
+): void {
+  for (let j = 0; j < width; j++) {
+    const cj = j * height;
+    c.fill(0, cj + j, cj + height);
+    let t = 0;
+    for (; t + 3 < columns; t += 4) {
+      const c0 = base + t * ld + i0;
+      const c1 = c0 + ld;
+      const c2 = c1 + ld;
+      const c3 = c2 + ld;
+      const a0 = v[c0 + j];
+      const a1 = v[c1 + j];
+      const a2 = v[c2 + j];
+      const a3 = v[c3 + j];
+      for (let i = j; i < height; i++) c[cj + i] += v[c0 + i] * a0 + v[c1 + i] * a1 + v[c2 + i] * a2 + v[c3 + i] * a3;
+    }
+    for (; t < columns; t++) {
+      const c0 = base + t * ld + i0;
+      const a0 = v[c0 + j];
+      if (a0 === 0) continue;
+      for (let i = j; i < height; i++) c[cj + i] += v[c0 + i] * a0;
+    }
+  }
+}
+
+/** Dense left-looking Cholesky of a supernode's rowCount × columns block (diagonal part and the rows below). */
+function factorBlock(
+  v: Float64Array,
+  base: number,
+  ld: number,
+  columns: number,
+  first: number,
+  originalDiagonal: Float64Array,
+  perm: Int32Array,
+): void {
+  for (let j = 0; j < columns; j++) {
+    const cj = base + j * ld;
+    let t = 0;
+    for (; t + 3 < j; t += 4) {
+      const c0 = base + t * ld;
+      const c1 = c0 + ld;
+      const c2 = c1 + ld;
+      const c3 = c2 + ld;
+      const a0 = v[c0 + j];
+      const a1 = v[c1 + j];
+      const a2 = v[c2 + j];
+      const a3 = v[c3 + j];
+      for (let i = j; i < ld; i++) v[cj + i] -= v[c0 + i] * a0 + v[c1 + i] * a1 + v[c2 + i] * a2 + v[c3 + i] * a3;
+    }
+    for (; t < j; t++) {
+      const c0 = base + t * ld;
+      const a0 = v[c0 + j];
+      if (a0 === 0) continue;
+      for (let i = j; i < ld; i++) v[cj + i] -= v[c0 + i] * a0;
+    }
+    const pivot = v[cj + j];
+    if (!(pivot > PIVOT_CANCELLATION * Math.abs(originalDiagonal[first + j])) || pivot === Infinity) {
+      throw new NotPositiveDefiniteError(perm[first + j], pivot);
+    }
+    const diagonal = Math.sqrt(pivot);
+    v[cj + j] = diagonal;
+    const inverse = 1 / diagonal;
+    for (let i = j + 1; i < ld; i++) v[cj + i] *= inverse;
+  }
+}

@@ -1,0 +1,57 @@
+import type { CscMatrix } from './csc-matrix.ts';
+
+/** The graph of a sparse symmetric matrix: vertex i's neighbours are `neighbours[offsets[i] .. offsets[i+1])`. */
+export interface AdjacencyGraph {
+  vertexCount: number;
+  /** #V+1 offsets */
+  offsets: Int32Array;
+  /** neighbour lists, no self loops, each neighbour once */
+  neighbours: Int32Array;
+}
+
+/**
+ * The adjacency graph of pattern(A + Aᵀ) without the diagonal — what an ordering for Cholesky looks at.
+ * Works whether A stores both triangles or only one.
+ *
+ * @param a square #n × #n matrix; only its pattern is read
+ * @returns the graph on n vertices
+ */
+export function symmetricAdjacency(a: CscMatrix): AdjacencyGraph {
+  const n = a.cols;
+  if (a.rows !== n) throw new RangeError(`symmetricAdjacency: matrix is ${a.rows}×${a.cols}, needs to be square`);
+  const { colPointers, rowIndices } = a;
+  const degree = new Int32Array(n + 1);
+  for (let j = 0; j < n; j++) {
+    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
+      const i = rowIndices[p];
+      if (i === j) continue;
+      degree[i + 1]++;
+      degree[j + 1]++;
+    }
+  }
+  for (let i = 0; i < n; i++) degree[i + 1] += degree[i];
+  const raw = new Int32Array(degree[n]);
+  const next = degree.slice(0, n);
+  for (let j = 0; j < n; j++) {
+    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
+      const i = rowIndices[p];
+      if (i === j) continue;
+      raw[next[i]++] = j;
+      raw[next[j]++] = i;
+    }
+  }
+  // A symmetric input lists every edge twice; keep one copy.
+  const offsets = new Int32Array(n + 1);
+  const lastSeen = new Int32Array(n).fill(-1);
+  let write = 0;
+  for (let i = 0; i < n; i++) {
+    for (let p = degree[i]; p < degree[i + 1]; p++) {
+      const k = raw[p];
+      if (lastSeen[k] === i) continue;
+      lastSeen[k] = i;
+      raw[write++] = k;
+    }
+    offsets[i + 1] = write;
+  }
+  return { vertexCount: n, offsets, neighbours: raw.slice(0, write) };
+}

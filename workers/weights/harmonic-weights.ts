@@ -1,0 +1,353 @@
+import type { CscMatrix } from '../sparse/csc-matrix.ts';
+import { cotangentLaplacian } from '../mesh/cotangent-laplacian.ts';
+import { uniformLaplacian } from '../mesh/uniform-laplacian.ts';
+import { connectedComponents } from '../mesh/connected-components.ts';
+import { amdOrdering } from '../sparse/amd-ordering.ts';
+import { nestedDissectionOrdering } from '../sparse/nested-dissection-ordering.ts';
+import { choleskySymbolic } from '../sparse/cholesky-symbolic.ts';
+import { choleskyNumeric, type CholeskyFactor } from '../sparse/cholesky-numeric.ts';
+import { choleskySolvePermuted } from '../sparse/cholesky-solve.ts';
+import { NotPositiveDefiniteError } from '../sparse/not-positive-definite-error.ts';
+
+export interface HarmonicWeightsOptions {
+  /**
+   * 'cotan': the cotangent Laplacian, smooth weights that follow the geometry (course handout Sec. 4).
+   * 'uniform': the graph Laplacian, for meshes whose geometry is too broken for cotangents.
+   */
+  laplacian?: 'cotan' | 'uniform';
+  /**
+   * What to do with a connected component that has no handle vertex (harmonic weights are undefined there):
+   * 'report' leaves its weights at zero; 'bind-rigidly' gives its vertices weight 1 on the bone whose handles are
+   * nearest. Both report it.
+   */
+  unhandledComponents?: 'report' | 'bind-rigidly';
+  /**
+   * Fill-reducing ordering for the Cholesky factor. AMD is the default by measurement: on the hand, the body, the
+   * body subdivided twice and the 131k tube it gives 15–35% less fill than nested dissection and orders faster.
+   */
+  ordering?: 'amd' | 'nested-dissection';
+}
+
+export const HARMONIC_WEIGHTS_DEFAULTS: Required<HarmonicWeightsOptions> = {
+  laplacian: 'cotan',
+  unhandledComponents: 'report',
+  ordering: 'amd',
+};
+
+/** A connected component of the mesh without any handle vertex. */
+export interface UnhandledComponent {
+  vertexCount: number;
+  /** the bone whose handle vertices come closest to the component, -1 when no bone has handles */
+  nearestBone: number;
+  /** the component's lowest vertex index, to point the user at it */
+  firstVertex: number;
+}
+
+export interface HarmonicWeightsResult {
+  /** #V × #B row-major; rows of handled vertices are in [0, 1] and sum to 1 (to 1e-12) */
+  weights: Float64Array;
+  /** bones with no handle vertex: their weights are zero everywhere */
+  bonesWithoutHandles: number[];
+  unhandledComponents: UnhandledComponent[];
+  /** the Laplacian actually used: 'uniform' also when the cotangent one was not positive definite on the free vertices */
+  laplacianUsed: 'cotan' | 'uniform';
+  /** wall-clock milliseconds per stage */
+  timings: { laplacianMs: number; orderingMs: number; symbolicMs: number; factorMs: number; solveMs: number; totalMs: number };
+}
+
+/** Right-hand-side columns per triangular solve pass, bounded so their block stays near this many values. */
+const RHS_BLOCK_VALUES = 1 << 24;
+
+/**
+ * Harmonic skinning weights (course handout Sec. 4, Eq. 2; Baran & Popović 2007 use the same Dirichlet problem):
+ * for each bone k, L w_k = 0 on the free vertices, w_k = 1 on bone k's handle vertices and 0 on other bones'
+ * handles. One Cholesky factorization of the free-free block L_ff serves every bone; the right-hand sides
+ * −L_fh·[handle indicator] are solved together, a block of bones per pass over the factor.
+ *
+ * Since L's rows sum to zero, Σ_k w_k solves L_ff s = L_ff 1, so the weights are a partition of unity up to
+ * round-off; they are then clamped to [0, 1] and each row rescaled to sum to exactly 1 (round-off only: the
+ * cotangent Laplacian can give slightly negative weights next to obtuse triangles).
+ *
+ * Connected components without a handle vertex are found before anything is factorized (their block would be
+ * singular) and reported. If the cotangent L_ff still is not positive definite (broken geometry: an edge whose
+ * cotangent weights cancel, cutting a piece off), the uniform Laplacian — positive definite on every handled
+ * component — is used instead, with the same analysis, and reported in `laplacianUsed`.
+ *
+ * @param positions   #V × 3 rest positions
+ * @param triangles   #F × 3 vertex indices
+ * @param handles     #V: the bone a vertex is a handle of, or -1 for a free vertex
+ * @param boneCount   #B
+ * @param options     see HarmonicWeightsOptions
+ * @param progress    called with a stage name and the overall fraction done, in [0, 1]
+ * @param isCancelled polled between stages and solve passes; when it returns true the computation throws an
+ *                    AbortError DOMException
+ * @returns weights and reports
+ */
+export function harmonicWeights(
+  positions: Float64Array,
+  triangles: Uint32Array,
+  handles: Int32Array,
+  boneCount: number,
+  options: HarmonicWeightsOptions = {},
+  progress?: (stage: string, fraction: number) => void,
+  isCancelled?: () => boolean,
+): HarmonicWeightsResult {
+  const settings = { ...HARMONIC_WEIGHTS_DEFAULTS, ...options };
+  const n = Math.floor(positions.length / 3);
+  if (positions.length !== 3 * n) throw new RangeError(`harmonicWeights: positions has ${positions.length} values, not a multiple of 3`);
+  if (handles.length !== n) throw new RangeError(`harmonicWeights: ${handles.length} handle labels for ${n} vertices`);
+  if (!(Number.isInteger(boneCount) && boneCount >= 0)) throw new RangeError(`harmonicWeights: bone count ${boneCount} is not a count`);
+  for (let i = 0; i < n; i++) {
+    const h = handles[i];
+    if (h < -1 || h >= boneCount) throw new RangeError(`harmonicWeights: vertex ${i} is a handle of bone ${h}, there are ${boneCount} bones`);
+  }
+  const checkCancelled = () => {
+    if (isCancelled?.()) throw new DOMException('harmonic weights cancelled', 'AbortError');
+  };
+  const start = performance.now();
+
+  const handleCount = new Int32Array(boneCount);
+  for (let i = 0; i < n; i++) if (handles[i] >= 0) handleCount[handles[i]]++;
+  const bonesWithoutHandles: number[] = [];
+  const activeBones: number[] = [];
+  for (let b = 0; b < boneCount; b++) (handleCount[b] === 0 ? bonesWithoutHandles : activeBones).push(b);
+
+  const components = connectedComponents(n, triangles);
+  const componentHandled = new Uint8Array(components.count);
+  const componentSize = new Int32Array(components.count);
+  const componentFirst = new Int32Array(components.count).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const c = components.labels[i];
+    componentSize[c]++;
+    if (componentFirst[c] < 0) componentFirst[c] = i;
+    if (handles[i] >= 0) componentHandled[c] = 1;
+  }
+  const unhandledComponents: UnhandledComponent[] = [];
+  const unhandledIndex = new Int32Array(components.count).fill(-1);
+  for (let c = 0; c < components.count; c++) {
+    if (componentHandled[c]) continue;
+    unhandledIndex[c] = unhandledComponents.length;
+    unhandledComponents.push({ vertexCount: componentSize[c], nearestBone: -1, firstVertex: componentFirst[c] });
+  }
+  if (unhandledComponents.length > 0) nearestBones(positions, handles, components.labels, unhandledIndex, unhandledComponents);
+
+  checkCancelled();
+  progress?.('laplacian', 0);
+  let laplacianUsed = settings.laplacian;
+  let k = laplacianUsed === 'cotan' ? cotangentLaplacian(positions, triangles) : uniformLaplacian(n, triangles);
+  // Free vertices: not handles, in a component that has a handle.
+  const freeIndex = new Int32Array(n).fill(-1);
+  let freeCount = 0;
+  for (let i = 0; i < n; i++) if (handles[i] < 0 && componentHandled[components.labels[i]]) freeIndex[i] = freeCount++;
+  let kff = freeBlock(k, freeIndex, freeCount);
+  const laplacianMs = performance.now() - start;
+
+  checkCancelled();
+  progress?.('ordering', 0.1);
+  let t = performance.now();
+  const perm = settings.ordering === 'amd' ? amdOrdering(kff) : nestedDissectionOrdering(kff);
+  const orderingMs = performance.now() - t;
+  t = performance.now();
+  const symbolic = choleskySymbolic(kff, perm);
+  const symbolicMs = performance.now() - t;
+
+  checkCancelled();
+  progress?.('factorization', 0.2);
+  t = performance.now();
+  let factor: CholeskyFactor;
+  try {
+    factor = choleskyNumeric(kff, symbolic);
+  } catch (e) {
+    if (!(e instanceof NotPositiveDefiniteError) || laplacianUsed === 'uniform') throw e;
+    // Same mesh connectivity and free set, hence the same pattern: only the values change.
+    laplacianUsed = 'uniform';
+    k = uniformLaplacian(n, triangles);
+    kff = freeBlock(k, freeIndex, freeCount);
+    factor = choleskyNumeric(kff, symbolic);
+  }
+  const factorMs = performance.now() - t;
+
+  checkCancelled();
+  progress?.('solve', 0.5);
+  t = performance.now();
+  const weights = new Float64Array(n * boneCount);
+  const { inversePerm } = symbolic;
+  const { colPointers, rowIndices, values } = k;
+  // Bones whose handles are eliminated close together get neighbouring columns, which keeps the forward solve's
+  // non-zero column ranges narrow (see choleskySolvePermuted).
+  const pivotSum = new Float64Array(boneCount);
+  const pivotCount = new Float64Array(boneCount);
+  for (let v = 0; v < n; v++) {
+    const f = freeIndex[v];
+    if (f < 0) continue;
+    for (let p = colPointers[v]; p < colPointers[v + 1]; p++) {
+      const h = handles[rowIndices[p]];
+      if (h < 0) continue;
+      pivotSum[h] += inversePerm[f];
+      pivotCount[h]++;
+    }
+  }
+  const meanPivot = (b: number) => (pivotCount[b] > 0 ? pivotSum[b] / pivotCount[b] : Infinity);
+  activeBones.sort((a, b) => meanPivot(a) - meanPivot(b));
+  const block = Math.max(1, Math.min(activeBones.length, Math.floor(RHS_BLOCK_VALUES / Math.max(freeCount, 1))));
+  const x = new Float64Array(freeCount * block);
+  const column = new Int32Array(boneCount);
+  for (let first = 0; first < activeBones.length; first += block) {
+    checkCancelled();
+    const width = Math.min(block, activeBones.length - first);
+    column.fill(-1);
+    for (let c = 0; c < width; c++) column[activeBones[first + c]] = c;
+    const rhs = x.subarray(0, freeCount * width);
+    rhs.fill(0);
+    // Row f of −L_fh·E: minus the couplings of free vertex f to the handle vertices of each bone in the block.
+    for (let v = 0; v < n; v++) {
+      const f = freeIndex[v];
+      if (f < 0) continue;
+      const row = inversePerm[f] * width;
+      for (let p = colPointers[v]; p < colPointers[v + 1]; p++) {
+        const h = handles[rowIndices[p]];
+        if (h < 0) continue;
+        const c = column[h];
+        if (c >= 0) rhs[row + c] -= values[p];
+      }
+    }
+    choleskySolvePermuted(factor, rhs, width);
+    // One pass over the output (it is #V × #B, the largest array here): the last block completes each row, which
+    // is then clamped and normalized while still in cache.
+    const lastBlock = first + width === activeBones.length;
+    for (let v = 0; v < n; v++) {
+      const f = freeIndex[v];
+      if (f < 0) continue;
+      const row = inversePerm[f] * width;
+      const out = v * boneCount;
+      for (let c = 0; c < width; c++) weights[out + activeBones[first + c]] = rhs[row + c];
+      if (lastBlock) clampAndNormalizeRow(weights, out, boneCount);
+    }
+    progress?.('solve', 0.5 + (0.5 * (first + width)) / activeBones.length);
+  }
+  for (let i = 0; i < n; i++) if (handles[i] >= 0) weights[i * boneCount + handles[i]] = 1;
+  if (settings.unhandledComponents === 'bind-rigidly') {
+    for (let v = 0; v < n; v++) {
+      const u = unhandledIndex[components.labels[v]];
+      if (u < 0) continue;
+      const bone = unhandledComponents[u].nearestBone;
+      if (bone >= 0) weights[v * boneCount + bone] = 1;
+    }
+  }
+  const solveMs = performance.now() - t;
+  progress?.('done', 1);
+  return {
+    weights,
+    bonesWithoutHandles,
+    unhandledComponents,
+    laplacianUsed,
+    timings: { laplacianMs, orderingMs, symbolicMs, factorMs, solveMs, totalMs: performance.now() - start },
+  };
+}
+
+/**
+ * The lower triangle of K restricted to the free vertices, numbered by freeIndex (which increases with the
+ * vertex index, so rows stay sorted).
+ */
+function freeBlock(k: CscMatrix, freeIndex: Int32Array, freeCount: number): CscMatrix {
+  const { colPointers, rowIndices, values } = k;
+  const colPointersFf = new Int32Array(freeCount + 1);
+  let count = 0;
+  for (let v = 0; v < k.cols; v++) {
+    const f = freeIndex[v];
+    if (f < 0) continue;
+    for (let p = colPointers[v]; p < colPointers[v + 1]; p++) if (freeIndex[rowIndices[p]] >= f) count++;
+  }
+  const rowsFf = new Int32Array(count);
+  const valuesFf = new Float64Array(count);
+  let w = 0;
+  for (let v = 0; v < k.cols; v++) {
+    const f = freeIndex[v];
+    if (f < 0) continue;
+    for (let p = colPointers[v]; p < colPointers[v + 1]; p++) {
+      const g = freeIndex[rowIndices[p]];
+      if (g < f) continue;
+      rowsFf[w] = g;
+      valuesFf[w++] = values[p];
+    }
+    colPointersFf[f + 1] = w;
+  }
+  return { rows: freeCount, cols: freeCount, colPointers: colPointersFf, rowIndices: rowsFf, values: valuesFf };
+}
+
+/**
+ * Clamps a row to [0, 1] and rescales it to sum to 1. A row that clamps to all zeros (impossible for an exact
+ * harmonic solution, whose entries sum to 1) keeps its largest entry's bone at 1, so the result is still a
+ * partition of unity.
+ */
+function clampAndNormalizeRow(w: Float64Array, offset: number, count: number): void {
+  let sum = 0;
+  let largest = offset;
+  let largestValue = -Infinity;
+  for (let c = offset; c < offset + count; c++) {
+    if (w[c] > largestValue) {
+      largestValue = w[c];
+      largest = c;
+    }
+    const v = w[c] < 0 ? 0 : w[c] > 1 ? 1 : w[c];
+    w[c] = v;
+    sum += v;
+  }
+  if (!(sum > 0)) {
+    w.fill(0, offset, offset + count);
+    if (count > 0) w[largest] = 1;
+    return;
+  }
+  if (sum === 1) return;
+  const inverse = 1 / sum;
+  for (let c = offset; c < offset + count; c++) w[c] *= inverse;
+}
+
+/** Largest number of vertex-pair distances spent on finding each unhandled component's nearest bone. */
+const NEAREST_BONE_PAIRS = 1 << 24;
+
+/**
+ * For each unhandled component, the bone owning the handle vertex closest to any of its vertices. Exact while
+ * (component vertices × handle vertices) stays under NEAREST_BONE_PAIRS; beyond that the component's vertices
+ * are sampled evenly, which can only pick a handle slightly farther than the closest.
+ */
+function nearestBones(
+  positions: Float64Array,
+  handles: Int32Array,
+  labels: Int32Array,
+  unhandledIndex: Int32Array,
+  components: UnhandledComponent[],
+): void {
+  const n = handles.length;
+  const handleVertices: number[] = [];
+  for (let i = 0; i < n; i++) if (handles[i] >= 0) handleVertices.push(i);
+  if (handleVertices.length === 0) return;
+  const members: number[][] = components.map(() => []);
+  for (let i = 0; i < n; i++) {
+    const u = unhandledIndex[labels[i]];
+    if (u >= 0) members[u].push(i);
+  }
+  for (let u = 0; u < components.length; u++) {
+    const vertices = members[u];
+    const step = Math.max(1, Math.ceil((vertices.length * handleVertices.length) / NEAREST_BONE_PAIRS));
+    let best = Infinity;
+    let bestBone = -1;
+    for (let q = 0; q < vertices.length; q += step) {
+      const v = vertices[q];
+      const x = positions[3 * v];
+      const y = positions[3 * v + 1];
+      const z = positions[3 * v + 2];
+      for (const h of handleVertices) {
+        const dx = positions[3 * h] - x;
+        const dy = positions[3 * h + 1] - y;
+        const dz = positions[3 * h + 2] - z;
+        const d = dx * dx + dy * dy + dz * dz;
+        if (d < best) {
+          best = d;
+          bestBone = handles[h];
+        }
+      }
+    }
+    components[u].nearestBone = bestBone;
+  }
+}
