@@ -1,4 +1,6 @@
 import { defineConfig } from '@playwright/test';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * End-to-end tests drive the built renderer as a web page in Debian's Chromium (no browser download here).
@@ -8,7 +10,8 @@ import { defineConfig } from '@playwright/test';
 export const CHROMIUM_PATH = process.env.RIGWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
 /** Port and build folder can be moved so two checkouts' test runs do not meet (defaults: 4173, dist/renderer). */
 const PORT = Number(process.env.RIGWRIGHT_E2E_PORT ?? 4173);
-const BUILD_DIR = process.env.RIGWRIGHT_E2E_OUT ?? 'dist/renderer';
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BUILD_DIR = path.resolve(repoRoot, process.env.RIGWRIGHT_E2E_OUT ?? 'dist/renderer');
 
 export default defineConfig({
   testDir: '.',
