@@ -1,0 +1,324 @@
+/**
+ * Skinned glTF 2.0 export (GLB, or .gltf + .bin) with glTF-Transform's platform-neutral Document and WebIO.
+ *
+ * Rig mapping: every bone becomes one joint node, placed at the bone's rest START joint r_b and parented to its
+ * parent bone's node (local translation r_b − r_parent, or r_b for a root), with no rest rotation. Its inverse
+ * bind matrix is the translation by −r_b. Animating the node's rotation with our relative rotation R_b then
+ * reproduces forward kinematics exactly: with the world matrix G_b = G_p · T(r_b − r_p) · R_b, the joint matrix
+ * G_b · T(−r_b) = [Q_p R_b | T_p + Q_p r_b − Q_b r_b], which is libigl's [Q_b | T_b] (rig/forward-kinematics.ts).
+ */
+import { Document, Format, WebIO, type Accessor, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
+import { CollectingLogger } from './gltf-collecting-logger.ts';
+import { FormatError } from './format-error.ts';
+import { quantizeSkinWeights, type GltfWeightComponent } from './gltf-skin-weights.ts';
+import { vertexAnimationCost, type GltfVertexAnimation } from './gltf-vertex-animation.ts';
+import type { DenseMatrix, TriangleMesh } from './types.ts';
+import type { Skeleton } from '../rig/skeleton.ts';
+import type { PoseSequence } from '../rig/pose-sequence.ts';
+import { matrixToQuat } from '../math/quaternion.ts';
+import { influencesFromWeights } from '../skinning/influences.ts';
+import { vertexNormals } from '../mesh/vertex-normals.ts';
+
+/** A named pose sequence: one animation clip. */
+export interface GltfClip {
+  name: string;
+  poses: PoseSequence;
+}
+
+/** What is exported. Bones are indexed in skeleton order; skin joint k is bone k. */
+export interface GltfRig {
+  mesh: TriangleMesh;
+  /** #V × 3 unit normals; computed (area-weighted) when missing */
+  normals?: Float64Array;
+  skeleton: Skeleton;
+  /** #V × #B weights, row-major */
+  weights: DenseMatrix;
+  /** #B joint node names; default `bone_<b>` */
+  boneNames?: readonly string[];
+  clips?: readonly GltfClip[];
+  /** deformations glTF skinning cannot express, baked as morph targets (gltf-vertex-animation.ts) */
+  vertexAnimations?: readonly GltfVertexAnimation[];
+  /** mesh and mesh node name; default 'mesh' */
+  name?: string;
+}
+
+export interface GltfExportOptions {
+  /** 'glb': one binary file; 'gltf': JSON plus one .bin resource */
+  format?: 'glb' | 'gltf';
+  /** influences per vertex: 4 (JOINTS_0/WEIGHTS_0) or 8 (adds JOINTS_1/WEIGHTS_1, which many viewers ignore) */
+  influences?: 4 | 8;
+  /** stored type of WEIGHTS_n; integers are normalized and sum exactly to 255 / 65535 per vertex */
+  weightComponent?: GltfWeightComponent;
+  /** keyframe rate of rotation-matrix pose sequences and vertex animations */
+  framesPerSecond?: number;
+  /** name of the .bin resource without extension (format 'gltf') */
+  basename?: string;
+}
+
+export const GLTF_EXPORT_DEFAULTS: Required<GltfExportOptions> = {
+  format: 'glb',
+  influences: 4,
+  weightComponent: 'float',
+  framesPerSecond: 30,
+  basename: 'model',
+};
+
+/** The exported file: `bytes` is the GLB or the .gltf JSON (UTF-8); `resources` maps a URI to its bytes. */
+export interface GltfExportResult {
+  bytes: Uint8Array;
+  resources: Record<string, Uint8Array>;
+  /** what the file cannot say as we do (dropped weight, viewer support), one sentence each */
+  warnings: string[];
+}
+
+/**
+ * Writes a skinned, animated glTF 2.0 asset.
+ * @param rig      mesh (#V positions, #F triangles), optional normals, skeleton (#B bones), #V × #B weights, clips,
+ *                 baked vertex animations
+ * @param file     output file name, for messages
+ * @param options  see GltfExportOptions; missing fields take GLTF_EXPORT_DEFAULTS
+ * @returns the file bytes, external resources and warnings
+ * @throws FormatError (naming the export, the file and the reason) when the parts do not fit together
+ */
+export async function exportGltf(rig: GltfRig, file: string, options?: GltfExportOptions): Promise<GltfExportResult> {
+  const opts: Required<GltfExportOptions> = { ...GLTF_EXPORT_DEFAULTS, ...options };
+  const fail = (where: string, reason: string): never => {
+    throw new FormatError(file, where, `glTF export: ${reason}`);
+  };
+  const { mesh, skeleton, weights } = rig;
+  const vertexCount = mesh.positions.length / 3;
+  const boneCount = skeleton.parents.length;
+  if (vertexCount === 0) fail('', 'the mesh has no vertices');
+  if (boneCount === 0) fail('', 'the skeleton has no bones');
+  if (boneCount > 65536) fail('', `${boneCount} bones do not fit glTF joint indices (at most 65536)`);
+  if (weights.rows !== vertexCount || weights.cols !== boneCount) {
+    fail('weights', `${weights.rows} × ${weights.cols} weights do not fit ${vertexCount} vertices × ${boneCount} bones`);
+  }
+  if (rig.normals && rig.normals.length !== mesh.positions.length) fail('normals', `${rig.normals.length / 3} normals for ${vertexCount} vertices`);
+  if (opts.influences !== 4 && opts.influences !== 8) fail('', `influences must be 4 or 8, not ${String(opts.influences)}`);
+  if (!(opts.framesPerSecond > 0)) fail('', `frames per second must be positive, not ${opts.framesPerSecond}`);
+  for (let i = 0; i < mesh.triangles.length; i++) {
+    if (mesh.triangles[i] >= vertexCount) fail(`triangle ${Math.floor(i / 3)}`, `names vertex ${mesh.triangles[i]}, but the mesh has ${vertexCount}`);
+  }
+  const names = rig.boneNames ?? Array.from({ length: boneCount }, (_, b) => `bone_${b}`);
+  if (names.length !== boneCount) fail('', `${names.length} bone names for ${boneCount} bones`);
+  const clipNames = new Set<string>();
+  for (const clip of [...(rig.clips ?? []), ...(rig.vertexAnimations ?? [])]) {
+    if (clipNames.has(clip.name)) fail(`clip "${clip.name}"`, 'two clips have this name');
+    clipNames.add(clip.name);
+  }
+  for (const clip of rig.clips ?? []) {
+    if (clip.poses.boneCount !== boneCount) fail(`clip "${clip.name}"`, `poses are for ${clip.poses.boneCount} bones, the skeleton has ${boneCount}`);
+  }
+
+  const warnings: string[] = [];
+  const doc = new Document();
+  doc.setLogger(new CollectingLogger(warnings));
+  const buffer = doc.createBuffer();
+  const accessor = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint8Array | Uint16Array | Uint32Array): Accessor =>
+    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+
+  const normals = rig.normals ?? vertexNormals(mesh.positions, mesh.triangles);
+  const primitive = doc
+    .createPrimitive()
+    .setAttribute('POSITION', accessor('VEC3', Float32Array.from(mesh.positions)))
+    .setAttribute('NORMAL', accessor('VEC3', unitNormals(normals)))
+    .setIndices(accessor('SCALAR', vertexCount <= 65535 ? Uint16Array.from(mesh.triangles) : Uint32Array.from(mesh.triangles)));
+
+  const influences = influencesFromWeights(weights, opts.influences);
+  const slotCount = influences.stride <= 4 ? 4 : 8;
+  const stored = quantizeSkinWeights(influences, slotCount, opts.weightComponent, boneCount);
+  for (let set = 0; set < slotCount / 4; set++) {
+    const joints = sliceSet(stored.joints, slotCount, set);
+    const values = sliceSet(stored.weights, slotCount, set);
+    primitive.setAttribute(`JOINTS_${set}`, accessor('VEC4', joints));
+    primitive.setAttribute(`WEIGHTS_${set}`, accessor('VEC4', values).setNormalized(opts.weightComponent !== 'float'));
+  }
+  if (slotCount === 8) {
+    warnings.push('eight influences are stored in JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1; many viewers read only the first set and then skin with a part of the weight');
+  }
+  const dropped = droppedWeight(weights, opts.influences);
+  if (dropped.vertices > 0) {
+    warnings.push(
+      `${dropped.vertices} vertices have more than ${opts.influences} influences; the weakest are dropped and the rest renormalized (largest weight dropped: ${dropped.largest.toPrecision(3)})`,
+    );
+  }
+  if (stored.unweightedVertices > 0) {
+    warnings.push(`${stored.unweightedVertices} vertices have no weight; glTF needs weights that sum to 1, so they are bound fully to ${names[0]}`);
+  }
+
+  const meshName = rig.name ?? 'mesh';
+  const gltfMesh = doc.createMesh(meshName).addPrimitive(primitive);
+  const meshNode = doc.createNode(meshName).setMesh(gltfMesh);
+  const scene = doc.createScene(meshName).addChild(meshNode);
+  doc.getRoot().setDefaultScene(scene);
+
+  const { joints: rest, bones, parents } = skeleton;
+  const jointNodes: GltfNode[] = [];
+  for (let b = 0; b < boneCount; b++) jointNodes.push(doc.createNode(names[b]));
+  const inverseBind = new Float32Array(16 * boneCount);
+  for (let b = 0; b < boneCount; b++) {
+    const s = 3 * bones[2 * b];
+    const p = parents[b];
+    const ps = p >= 0 ? 3 * bones[2 * p] : -1;
+    jointNodes[b].setTranslation(
+      p >= 0 ? [rest[s] - rest[ps], rest[s + 1] - rest[ps + 1], rest[s + 2] - rest[ps + 2]] : [rest[s], rest[s + 1], rest[s + 2]],
+    );
+    if (p >= 0) jointNodes[p].addChild(jointNodes[b]);
+    else scene.addChild(jointNodes[b]);
+    const m = 16 * b;
+    inverseBind[m] = inverseBind[m + 5] = inverseBind[m + 10] = inverseBind[m + 15] = 1;
+    inverseBind[m + 12] = -rest[s];
+    inverseBind[m + 13] = -rest[s + 1];
+    inverseBind[m + 14] = -rest[s + 2];
+  }
+  const skin = doc.createSkin(`${meshName} skin`).setInverseBindMatrices(accessor('MAT4', inverseBind));
+  for (const node of jointNodes) skin.addJoint(node);
+  meshNode.setSkin(skin);
+
+  for (const clip of rig.clips ?? []) addRotationClip(doc, accessor, jointNodes, clip, opts.framesPerSecond);
+
+  const bakes = rig.vertexAnimations ?? [];
+  if (bakes.length > 0) {
+    const cost = vertexAnimationCost(vertexCount, bakes.map((bake) => bake.frameCount));
+    warnings.push(`baked vertex animation adds ${cost.totalBytes} bytes (${cost.targetBytes} in morph targets, ${cost.animationBytes} in keyframes)`);
+    addVertexAnimations(doc, accessor, meshNode, primitive, mesh.positions, bakes, opts.framesPerSecond, fail);
+  }
+
+  const io = new WebIO().setLogger(new CollectingLogger(warnings));
+  try {
+    if (opts.format === 'glb') return { bytes: await io.writeBinary(doc), resources: {}, warnings };
+    const { json, resources } = await io.writeJSON(doc, { format: Format.GLTF, basename: opts.basename });
+    return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };
+  } catch (error) {
+    return fail('', `cannot write the file: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Float32 normals renormalized after rounding, so that every stored normal is unit within float32 precision. */
+function unitNormals(normals: Float64Array): Float32Array {
+  const out = new Float32Array(normals.length);
+  for (let i = 0; i < normals.length; i += 3) {
+    const x = normals[i], y = normals[i + 1], z = normals[i + 2];
+    const length = Math.hypot(x, y, z);
+    if (length > 0 && Number.isFinite(length)) {
+      out[i] = x / length;
+      out[i + 1] = y / length;
+      out[i + 2] = z / length;
+    } else {
+      out[i + 2] = 1;
+    }
+  }
+  return out;
+}
+
+function sliceSet<T extends Float32Array | Uint8Array | Uint16Array>(all: T, slotCount: number, set: number): T {
+  const vertexCount = all.length / slotCount;
+  const out = new (all.constructor as { new (n: number): T })(vertexCount * 4);
+  for (let v = 0; v < vertexCount; v++) {
+    for (let k = 0; k < 4; k++) out[4 * v + k] = all[v * slotCount + 4 * set + k];
+  }
+  return out;
+}
+
+/** Vertices with more than K non-zero weights, and the largest weight beyond the K largest. */
+function droppedWeight(weights: DenseMatrix, keep: number): { vertices: number; largest: number } {
+  const { rows, cols, data } = weights;
+  let vertices = 0;
+  let largest = 0;
+  const row = new Float64Array(cols);
+  for (let v = 0; v < rows; v++) {
+    let nonZero = 0;
+    for (let b = 0; b < cols; b++) {
+      row[b] = Math.abs(data[v * cols + b]);
+      if (row[b] > 0) nonZero++;
+    }
+    if (nonZero <= keep) continue;
+    vertices++;
+    row.sort();
+    largest = Math.max(largest, row[cols - 1 - keep]);
+  }
+  return { vertices, largest };
+}
+
+type AccessorFactory = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array) => Accessor;
+
+/**
+ * One clip of rotation channels, one per joint node. Rotation matrices become one keyframe per frame at
+ * `framesPerSecond`; final-pose quaternions become keys at t = 0 (identity) and t = 1 s (final pose), LINEAR,
+ * which glTF interpolates by SLERP (glTF 2.0 §3.11, Appendix: interpolation) — our quaternion pose SLERP.
+ */
+function addRotationClip(doc: Document, accessor: AccessorFactory, jointNodes: GltfNode[], clip: GltfClip, framesPerSecond: number): void {
+  const { poses } = clip;
+  const boneCount = poses.boneCount;
+  const frameCount = poses.kind === 'matrices' ? poses.frameCount : 2;
+  const times = new Float32Array(frameCount);
+  for (let f = 0; f < frameCount; f++) times[f] = poses.kind === 'matrices' ? f / framesPerSecond : f;
+  const input = accessor('SCALAR', times);
+  const animation = doc.createAnimation(clip.name);
+  const q = new Float64Array(4);
+  for (let b = 0; b < boneCount; b++) {
+    const out = new Float32Array(4 * frameCount);
+    for (let f = 0; f < frameCount; f++) {
+      if (poses.kind === 'matrices') {
+        matrixToQuat(poses.rotations, (f * boneCount + b) * 9, q, 0);
+      } else if (f === 0) {
+        q.set([0, 0, 0, 1]);
+      } else {
+        q.set(poses.final.subarray(4 * b, 4 * b + 4));
+      }
+      // Keep neighbouring keys on one hemisphere, so that a player interpolating components (not SLERP) still
+      // takes the short way; q and −q are the same rotation.
+      const o = 4 * f;
+      const flip = f > 0 && q[0] * out[o - 4] + q[1] * out[o - 3] + q[2] * out[o - 2] + q[3] * out[o - 1] < 0 ? -1 : 1;
+      for (let k = 0; k < 4; k++) out[o + k] = flip * q[k];
+    }
+    const sampler = doc.createAnimationSampler().setInput(input).setOutput(accessor('VEC4', out)).setInterpolation('LINEAR');
+    const channel = doc.createAnimationChannel().setTargetNode(jointNodes[b]).setTargetPath('rotation').setSampler(sampler);
+    animation.addSampler(sampler).addChannel(channel);
+  }
+}
+
+/** Morph targets, one per baked frame, and one `weights` clip per bake (see gltf-vertex-animation.ts). */
+function addVertexAnimations(
+  doc: Document,
+  accessor: AccessorFactory,
+  meshNode: GltfNode,
+  primitive: Primitive,
+  restPositions: Float64Array,
+  bakes: readonly GltfVertexAnimation[],
+  framesPerSecond: number,
+  fail: (where: string, reason: string) => never,
+): void {
+  const targetCount = bakes.reduce((sum, bake) => sum + bake.frameCount, 0);
+  const posed = new Float64Array(restPositions.length);
+  let first = 0;
+  for (const bake of bakes) {
+    if (!(bake.frameCount >= 1 && Number.isInteger(bake.frameCount))) fail(`clip "${bake.name}"`, `frame count must be a whole number ≥ 1, not ${bake.frameCount}`);
+    for (let f = 0; f < bake.frameCount; f++) {
+      bake.positionsAt(f, posed);
+      const delta = new Float32Array(posed.length);
+      for (let i = 0; i < posed.length; i++) {
+        const d = posed[i] - restPositions[i];
+        if (!Number.isFinite(d)) fail(`clip "${bake.name}" frame ${f}`, `vertex ${Math.floor(i / 3)} has no finite position`);
+        delta[i] = d;
+      }
+      primitive.addTarget(doc.createPrimitiveTarget(`${bake.name} ${f}`).setAttribute('POSITION', accessor('VEC3', delta)));
+    }
+    const times = new Float32Array(bake.frameCount);
+    const values = new Float32Array(bake.frameCount * targetCount);
+    for (let f = 0; f < bake.frameCount; f++) {
+      times[f] = f / framesPerSecond;
+      values[f * targetCount + first + f] = 1;
+    }
+    const sampler = doc
+      .createAnimationSampler()
+      .setInput(accessor('SCALAR', times))
+      .setOutput(accessor('SCALAR', values))
+      .setInterpolation('LINEAR');
+    const channel = doc.createAnimationChannel().setTargetNode(meshNode).setTargetPath('weights').setSampler(sampler);
+    doc.createAnimation(bake.name).addSampler(sampler).addChannel(channel);
+    first += bake.frameCount;
+  }
+  meshNode.getMesh()!.setWeights(new Array<number>(targetCount).fill(0));
+}
