@@ -1,0 +1,118 @@
+import type { PaintSettings, PaintWeights } from './paint-weights.ts';
+
+let keepStamp = new Int32Array(0);
+let stampCounter = 0;
+let topValue = new Float64Array(0);
+let topBone = new Int32Array(0);
+
+function ensureScratch(boneCount: number): void {
+  if (keepStamp.length >= boneCount) return;
+  keepStamp = new Int32Array(boneCount);
+  stampCounter = 0;
+  topValue = new Float64Array(boneCount);
+  topBone = new Int32Array(boneCount);
+}
+
+/**
+ * Restores the weight invariants on one row (vertex), in this order:
+ * 1. negative and NaN unlocked weights become 0; locked weights are never written;
+ * 2. the painted bone (when given and unlocked) is clamped to the room left by the locked bones, 1 − Σ locked,
+ *    and keeps that value: the artist's stroke wins over the other bones;
+ * 3. influence limit: while the row has more than K non-zero weights, the smallest unlocked ones other than the
+ *    painted bone become 0 (locked weights and the painted bone are kept);
+ * 4. normalization: the other unlocked bones are scaled proportionally to fill 1 − Σ locked − painted. When they are
+ *    all zero, the painted bone receives the whole remainder 1 − Σ locked (so subtracting from a vertex bound to one
+ *    bone alone changes nothing: its weight has nowhere else to go).
+ * A row cannot be repaired, and is counted, when Σ locked > 1, when more than K locked weights are non-zero, or
+ * when the remainder is positive but no unlocked weight is non-zero and there is no painted bone to receive it.
+ *
+ * @param weights     #V × #B weights, modified in place on the given rows only
+ * @param rows        vertex indices to repair (the first `count`)
+ * @param count       number of entries of `rows` to use
+ * @param paintedBone the bone being painted, or -1 (whole-mesh normalization)
+ * @param settings    locked bones (#B flags) and the influence limit K (0 = none)
+ * @returns the number of rows that could not be repaired (see above)
+ */
+export function enforceWeightInvariants(
+  weights: PaintWeights,
+  rows: ArrayLike<number>,
+  count: number,
+  paintedBone: number,
+  settings: PaintSettings,
+): number {
+  const { boneCount: nb, data } = weights;
+  const { locked } = settings;
+  ensureScratch(nb);
+  const painted = paintedBone >= 0 && paintedBone < nb && !locked[paintedBone] ? paintedBone : -1;
+  const limit = settings.maxInfluences > 0 ? settings.maxInfluences : nb;
+  let failed = 0;
+  for (let r = 0; r < count; r++) {
+    const o = rows[r] * nb;
+    let lockedSum = 0;
+    let lockedNonZero = 0;
+    let othersNonZero = 0;
+    for (let b = 0; b < nb; b++) {
+      const w = data[o + b];
+      if (locked[b]) {
+        lockedSum += w;
+        if (w !== 0) lockedNonZero++;
+      } else if (!(w > 0)) {
+        data[o + b] = 0;
+      } else if (b !== painted) {
+        othersNonZero++;
+      }
+    }
+    const remainder = lockedSum < 1 ? 1 - lockedSum : 0;
+    let paintedValue = 0;
+    if (painted >= 0) {
+      paintedValue = Math.min(data[o + painted], remainder);
+    }
+    let rowFailed = lockedSum > 1 + 1e-6 || lockedNonZero > limit;
+
+    const allowed = limit - lockedNonZero - (paintedValue > 0 ? 1 : 0);
+    if (othersNonZero > allowed) dropSmallest(data, o, nb, locked, painted, allowed > 0 ? allowed : 0);
+
+    let othersSum = 0;
+    for (let b = 0; b < nb; b++) if (!locked[b] && b !== painted) othersSum += data[o + b];
+    const target = remainder - paintedValue;
+    if (othersSum > 0) {
+      const scale = target / othersSum;
+      for (let b = 0; b < nb; b++) if (!locked[b] && b !== painted) data[o + b] *= scale;
+    } else if (painted >= 0) {
+      paintedValue = remainder;
+    } else if (remainder > 0) {
+      rowFailed = true;
+    }
+    if (painted >= 0) data[o + painted] = paintedValue;
+    if (rowFailed) failed++;
+  }
+  return failed;
+}
+
+/** Zeroes all but the `keep` largest unlocked weights other than the painted bone; ties keep the lower bone. */
+function dropSmallest(data: Float32Array, o: number, nb: number, locked: Uint8Array, painted: number, keep: number): void {
+  let kept = 0;
+  if (keep > 0) {
+    for (let b = 0; b < nb; b++) {
+      if (locked[b] || b === painted) continue;
+      const w = data[o + b];
+      if (!(w > 0)) continue;
+      if (kept === keep && w <= topValue[keep - 1]) continue;
+      let i = kept < keep ? kept++ : keep - 1;
+      while (i > 0 && topValue[i - 1] < w) {
+        topValue[i] = topValue[i - 1];
+        topBone[i] = topBone[i - 1];
+        i--;
+      }
+      topValue[i] = w;
+      topBone[i] = b;
+    }
+  }
+  if (stampCounter >= 0x3fffffff) {
+    keepStamp.fill(0);
+    stampCounter = 0;
+  }
+  const stamp = ++stampCounter;
+  for (let i = 0; i < kept; i++) keepStamp[topBone[i]] = stamp;
+  for (let b = 0; b < nb; b++) if (!locked[b] && b !== painted && keepStamp[b] !== stamp) data[o + b] = 0;
+}
