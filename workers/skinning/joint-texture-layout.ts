@@ -15,6 +15,16 @@ import type { Influences } from './influences.ts';
  * (bone_2k, weight_2k, bone_2k+1, weight_2k+1). Bone indices are stored as floats (exact below 2^24); slots past
  * `stride` hold bone 0, weight 0.
  *
+ * Dual quaternion texture (shaders/dqs.glsl) — bone b occupies DUAL_QUATERNION_TEXELS_PER_BONE = 5 texels from
+ * linear index 5b:
+ *     5b       real part  (x, y, z, w) of the unit dual quaternion of the rigid part, rest → posed
+ *     5b + 1   dual part  (x, y, z, w)
+ *     5b + 2…4 rows r = 0, 1, 2 of the 3×4 first-phase scale/shear [S | c − S c] of a non-rigid joint (Kavan 2008
+ *              Sec. 4.2, workers/skinning/split-non-rigid-transform.ts); identity rows (1 0 0 0, 0 1 0 0, 0 0 1 0)
+ *              for rigid bones
+ * The dual quaternions' signs are written as given: per-bone antipodality (Sec. 4.1) aligns them before packing,
+ * per-vertex antipodality (Algorithm 2) leaves them to the shader.
+ *
  * Because the texture rows are consecutive in memory, texel i starts at float 4i of the pixel buffer.
  */
 export const JOINT_TEXTURE_WIDTH = 1024;
@@ -35,6 +45,36 @@ export function jointTextureSize(boneCount: number): { width: number; height: nu
 export function packJointTransforms(transforms: Float64Array, boneCount: number, out: Float32Array): void {
   // Row r of bone b is floats 12b + 4r … +3 in both arrays, so the layout is a straight float64 → float32 copy.
   out.set(transforms.subarray(0, 12 * boneCount));
+}
+
+/** Texels per bone in the dual quaternion texture: real part, dual part, three rows of the first-phase scale. */
+export const DUAL_QUATERNION_TEXELS_PER_BONE = 5;
+
+/** Dual quaternion texture size for B bones. Buffer length = width · height · 4 floats. */
+export function dualQuaternionTextureSize(boneCount: number): { width: number; height: number } {
+  return {
+    width: JOINT_TEXTURE_WIDTH,
+    height: Math.max(1, Math.ceil((DUAL_QUATERNION_TEXELS_PER_BONE * boneCount) / JOINT_TEXTURE_WIDTH)),
+  };
+}
+
+/**
+ * Writes the dual quaternion texture's pixels.
+ * @param dualQuaternions  #B × 8 unit dual quaternions (real x y z w, dual x y z w), rest → posed rigid parts
+ * @param scales           #B × 12 row-major 3×4 first-phase scale/shear transforms, or null for all rigid
+ * @param boneCount        B
+ * @param out              RGBA32F pixels, at least width · height · 4 floats of `dualQuaternionTextureSize(B)`
+ */
+export function packDualQuaternions(dualQuaternions: Float64Array, scales: Float64Array | null, boneCount: number, out: Float32Array): void {
+  for (let b = 0; b < boneCount; b++) {
+    const o = 4 * DUAL_QUATERNION_TEXELS_PER_BONE * b;
+    for (let k = 0; k < 8; k++) out[o + k] = dualQuaternions[8 * b + k];
+    if (scales) {
+      for (let k = 0; k < 12; k++) out[o + 8 + k] = scales[12 * b + k];
+    } else {
+      for (let k = 0; k < 12; k++) out[o + 8 + k] = k === 0 || k === 5 || k === 10 ? 1 : 0;
+    }
+  }
 }
 
 /** Influence texture size for #V vertices with `stride` influences each. Buffer length = width · height · 4 floats. */

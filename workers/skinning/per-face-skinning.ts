@@ -1,0 +1,391 @@
+/**
+ * Per-face skinning with Poisson stitching (course handout Sec. 7, Eq. 5–6).
+ *
+ * Each face f gets the rotation q_f = exp Σ_k h_k(f) log q_k (Eq. 5): the bones' rest → posed rotations blended
+ * in log-quaternion space with per-face weights h_k(f), the mean of the three corner weights. Before blending,
+ * each face's bone quaternions are made sign-consistent: the face's strongest bone is taken with w ≥ 0 and every
+ * other bone with a non-negative dot product against it (q and −q are one rotation, but their logarithms differ).
+ *
+ * The vertices are then stitched (Eq. 6): positions x whose per-face gradients G_f x best match the rotated rest
+ * gradients R_f G_f x̄, in the area-weighted least-squares sense
+ *
+ *     min_x Σ_f A_f ‖G_f x − R_f G_f x̄‖²   ⇔   (Gᵀ A G) x = Gᵀ A g̃,
+ *
+ * with the fixed vertices (Dirichlet rows) moved rigidly by their bone's transform, since gradients carry no
+ * translation. Gᵀ A G is the cotangent Laplacian assembled from the same face gradients, so the rest pose and a
+ * single rigid motion are reproduced up to solver round-off. The free block is factored once per mesh and fixed
+ * set (sparse Cholesky, workers/sparse); each frame solves three right-hand sides, one per coordinate.
+ */
+import { cscFromTriplets, type CscMatrix } from '../sparse/csc-matrix.ts';
+import { amdOrdering } from '../sparse/amd-ordering.ts';
+import { choleskySymbolic } from '../sparse/cholesky-symbolic.ts';
+import { choleskyNumeric, type CholeskyFactor } from '../sparse/cholesky-numeric.ts';
+import { choleskySolvePermuted } from '../sparse/cholesky-solve.ts';
+import { matrixToQuat } from '../math/quaternion.ts';
+import type { Influences } from './influences.ts';
+
+/** Faces whose doubled area is below this fraction of their summed squared edge lengths carry no gradient. */
+const ZERO_AREA = 1e-14;
+
+/** Everything that depends on the rest mesh, the weights and the fixed set, not on the pose. */
+export interface PerFaceSkinningSetup {
+  vertexCount: number;
+  faceCount: number;
+  boneCount: number;
+  /** #F × (faceStride) bones and mean corner weights per face, strongest first; unused slots weight 0 */
+  faceStride: number;
+  faceBones: Uint32Array;
+  faceWeights: Float64Array;
+  /** #F × 9: entry 3i + d = A_f ∇φ_i · ∇x̄_d for corner i and rest coordinate d (the stitching's right-hand side) */
+  faceProducts: Float64Array;
+  triangles: Uint32Array;
+  restPositions: Float64Array;
+  /** #V bone that moves a fixed vertex, or -1 for a free vertex */
+  fixedBones: Int32Array;
+  /** #V index among the free vertices, or -1 */
+  freeIndex: Int32Array;
+  freeCount: number;
+  /** free × fixed block of Gᵀ A G (columns = fixed vertices in `fixedVertices` order) */
+  freeFixed: CscMatrix;
+  fixedVertices: Int32Array;
+  factor: CholeskyFactor;
+}
+
+/**
+ * The fixed vertices of per-face stitching: the handle vertices of the root bones (several roots are all fixed);
+ * without handles, the vertices whose strongest weight belongs to a root bone. Each is moved by its bone.
+ * @param parents     #B parent bone or -1
+ * @param influences  per-vertex influences (strongest first)
+ * @param handles     #V handle bone per vertex or -1, or null
+ * @returns #V bone per fixed vertex, -1 for free vertices
+ */
+export function perFaceFixedVertices(parents: Int32Array, influences: Influences, handles: Int32Array | null): Int32Array {
+  const n = influences.vertexCount;
+  const out = new Int32Array(n).fill(-1);
+  for (let v = 0; v < n; v++) {
+    if (handles) {
+      const b = handles[v];
+      if (b >= 0 && parents[b] < 0) out[v] = b;
+    } else {
+      const b = influences.bones[v * influences.stride];
+      if (influences.weights[v * influences.stride] > 0 && parents[b] < 0) out[v] = b;
+    }
+  }
+  return out;
+}
+
+/**
+ * Precomputes per-face weights, gradients and the Cholesky factor of the free block.
+ * @param restPositions  #V × 3 rest positions
+ * @param triangles      #F × 3 vertex indices
+ * @param influences     per-vertex influences (#V × stride)
+ * @param boneCount      B
+ * @param fixedBones     #V bone moving each fixed vertex or -1 (perFaceFixedVertices); at least one fixed vertex
+ *                       per connected component, or the factorization reports the matrix as singular
+ * @throws RangeError when no vertex is fixed; NotPositiveDefiniteError when a component has no fixed vertex
+ */
+export function perFaceSkinningSetup(
+  restPositions: Float64Array,
+  triangles: Uint32Array,
+  influences: Influences,
+  boneCount: number,
+  fixedBones: Int32Array,
+): PerFaceSkinningSetup {
+  const n = restPositions.length / 3;
+  const faceCount = triangles.length / 3;
+  const fixedVertices: number[] = [];
+  const freeIndex = new Int32Array(n).fill(-1);
+  const fixedIndex = new Int32Array(n).fill(-1);
+  let freeCount = 0;
+  for (let v = 0; v < n; v++) {
+    if (fixedBones[v] >= 0) {
+      fixedIndex[v] = fixedVertices.length;
+      fixedVertices.push(v);
+    } else {
+      freeIndex[v] = freeCount++;
+    }
+  }
+  if (fixedVertices.length === 0) throw new RangeError('per-face skinning: no fixed vertex (a root bone needs handle vertices or weight)');
+
+  // Per-face weights: the mean of the corner weights, merged by bone, strongest first.
+  const { stride, bones, weights } = influences;
+  const faceStride = 3 * stride;
+  const faceBones = new Uint32Array(faceCount * faceStride);
+  const faceWeights = new Float64Array(faceCount * faceStride);
+  const faceProducts = new Float64Array(faceCount * 9);
+  // At most 9 triplets per face, split between the free-free and free-fixed blocks.
+  const rows = new Int32Array(9 * faceCount);
+  const cols = new Int32Array(9 * faceCount);
+  const vals = new Float64Array(9 * faceCount);
+  const fixedRows = new Int32Array(9 * faceCount);
+  const fixedCols = new Int32Array(9 * faceCount);
+  const fixedVals = new Float64Array(9 * faceCount);
+  let freeTriplets = 0;
+  let fixedTriplets = 0;
+  const g = new Float64Array(9);
+  const opposite = new Float64Array(9);
+  const corners = new Int32Array(3);
+  const P = restPositions;
+  for (let f = 0; f < faceCount; f++) {
+    const o = f * faceStride;
+    let used = 0;
+    for (let c = 0; c < 3; c++) {
+      const v = triangles[3 * f + c];
+      for (let k = 0; k < stride; k++) {
+        const w = weights[v * stride + k] / 3;
+        if (w === 0) continue;
+        const b = bones[v * stride + k];
+        let slot = 0;
+        while (slot < used && faceBones[o + slot] !== b) slot++;
+        if (slot === used) {
+          faceBones[o + used] = b;
+          used++;
+        }
+        faceWeights[o + slot] += w;
+      }
+    }
+    sortSlotsDescending(faceBones, faceWeights, o, used);
+
+    // Hat-function gradients ∇φ_i = (n × e_i) / (2A), e_i the edge opposite corner i.
+    const i0 = 3 * triangles[3 * f], i1 = 3 * triangles[3 * f + 1], i2 = 3 * triangles[3 * f + 2];
+    const e1x = P[i1] - P[i0], e1y = P[i1 + 1] - P[i0 + 1], e1z = P[i1 + 2] - P[i0 + 2];
+    const e2x = P[i2] - P[i0], e2y = P[i2 + 1] - P[i0 + 1], e2z = P[i2 + 2] - P[i0 + 2];
+    const nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+    const twiceArea2 = nx * nx + ny * ny + nz * nz;
+    const e3x = P[i2] - P[i1], e3y = P[i2 + 1] - P[i1 + 1], e3z = P[i2 + 2] - P[i1 + 2];
+    const edges2 = e1x * e1x + e1y * e1y + e1z * e1z + e2x * e2x + e2y * e2y + e2z * e2z + e3x * e3x + e3y * e3y + e3z * e3z;
+    if (!(twiceArea2 > ZERO_AREA * edges2 * edges2)) continue;
+    const inv = 1 / twiceArea2;
+    const area = 0.5 * Math.sqrt(twiceArea2);
+    // ∇φ_i = N × e_i / |N|², with N the unnormalized normal and e_i the opposite edge, oriented counterclockwise.
+    opposite[0] = e3x; opposite[1] = e3y; opposite[2] = e3z;
+    opposite[3] = -e2x; opposite[4] = -e2y; opposite[5] = -e2z;
+    opposite[6] = e1x; opposite[7] = e1y; opposite[8] = e1z;
+    for (let i = 0; i < 3; i++) {
+      const ex = opposite[3 * i], ey = opposite[3 * i + 1], ez = opposite[3 * i + 2];
+      g[3 * i] = (ny * ez - nz * ey) * inv;
+      g[3 * i + 1] = (nz * ex - nx * ez) * inv;
+      g[3 * i + 2] = (nx * ey - ny * ex) * inv;
+    }
+    // Rest gradient of coordinate d: Σ_i x̄_i[d] ∇φ_i.
+    corners[0] = i0; corners[1] = i1; corners[2] = i2;
+    for (let i = 0; i < 3; i++) {
+      for (let d = 0; d < 3; d++) {
+        let gx = 0, gy = 0, gz = 0;
+        for (let j = 0; j < 3; j++) {
+          const x = P[corners[j] + d];
+          gx += x * g[3 * j];
+          gy += x * g[3 * j + 1];
+          gz += x * g[3 * j + 2];
+        }
+        faceProducts[9 * f + 3 * i + d] = area * (g[3 * i] * gx + g[3 * i + 1] * gy + g[3 * i + 2] * gz);
+      }
+    }
+    for (let i = 0; i < 3; i++) {
+      const vi = corners[i] / 3;
+      const fi = freeIndex[vi];
+      if (fi < 0) continue;
+      for (let j = 0; j < 3; j++) {
+        const vj = corners[j] / 3;
+        const k = area * (g[3 * i] * g[3 * j] + g[3 * i + 1] * g[3 * j + 1] + g[3 * i + 2] * g[3 * j + 2]);
+        if (freeIndex[vj] >= 0) {
+          rows[freeTriplets] = fi;
+          cols[freeTriplets] = freeIndex[vj];
+          vals[freeTriplets++] = k;
+        } else {
+          fixedRows[fixedTriplets] = fi;
+          fixedCols[fixedTriplets] = fixedIndex[vj];
+          fixedVals[fixedTriplets++] = k;
+        }
+      }
+    }
+  }
+  const kff = cscFromTriplets(freeCount, freeCount, rows, cols, vals, freeTriplets);
+  const freeFixed = cscFromTriplets(freeCount, fixedVertices.length, fixedRows, fixedCols, fixedVals, fixedTriplets);
+  const factor = choleskyNumeric(kff, choleskySymbolic(kff, amdOrdering(kff)));
+  return {
+    vertexCount: n,
+    faceCount,
+    boneCount,
+    faceStride,
+    faceBones,
+    faceWeights,
+    faceProducts,
+    triangles,
+    restPositions,
+    fixedBones,
+    freeIndex,
+    freeCount,
+    freeFixed,
+    fixedVertices: Int32Array.from(fixedVertices),
+    factor,
+  };
+}
+
+function sortSlotsDescending(bones: Uint32Array, weights: Float64Array, o: number, count: number): void {
+  for (let i = 1; i < count; i++) {
+    const b = bones[o + i], w = weights[o + i];
+    let j = i - 1;
+    while (j >= 0 && weights[o + j] < w) {
+      bones[o + j + 1] = bones[o + j];
+      weights[o + j + 1] = weights[o + j];
+      j--;
+    }
+    bones[o + j + 1] = b;
+    weights[o + j + 1] = w;
+  }
+}
+
+/** Per-pose scratch, sized per setup and reused across frames. */
+export interface PerFaceSkinningWorkspace {
+  /** #B × 4 rotation quaternions with w ≥ 0 */
+  quaternions: Float64Array;
+  /** #B × 3 log of +q and #B × 3 log of −q */
+  logPositive: Float64Array;
+  logNegative: Float64Array;
+  /** #V × 3 right-hand side Gᵀ A g̃ */
+  rhs: Float64Array;
+  /** #fixed × 3 positions of the fixed vertices, column per coordinate */
+  fixedValues: Float64Array;
+  /** #free × 3 in pivot order */
+  solution: Float64Array;
+  column: Float64Array;
+  product: Float64Array;
+}
+
+export function perFaceSkinningWorkspace(setup: PerFaceSkinningSetup): PerFaceSkinningWorkspace {
+  const fixed = setup.fixedVertices.length;
+  return {
+    quaternions: new Float64Array(4 * setup.boneCount),
+    logPositive: new Float64Array(3 * setup.boneCount),
+    logNegative: new Float64Array(3 * setup.boneCount),
+    rhs: new Float64Array(3 * setup.vertexCount),
+    fixedValues: new Float64Array(3 * fixed),
+    solution: new Float64Array(3 * setup.freeCount),
+    column: new Float64Array(fixed),
+    product: new Float64Array(setup.freeCount),
+  };
+}
+
+const linear = new Float64Array(9);
+
+/**
+ * Poses the mesh by per-face rotation blending and Poisson stitching.
+ * @param setup          perFaceSkinningSetup(…)
+ * @param transforms     #B × 12 row-major 3×4 rest → posed bone transforms; their linear parts must be rotations
+ *                       (the rigid FK transforms), their translations place the fixed vertices
+ * @param outPositions   #V × 3 posed positions
+ * @param workspace      scratch from perFaceSkinningWorkspace(setup), reused across frames
+ */
+export function perFaceSkinning(
+  setup: PerFaceSkinningSetup,
+  transforms: Float64Array,
+  outPositions: Float64Array,
+  workspace: PerFaceSkinningWorkspace = perFaceSkinningWorkspace(setup),
+): void {
+  const { boneCount, faceCount, faceStride, faceBones, faceWeights, faceProducts, triangles, restPositions: P } = setup;
+  const { quaternions: Q, logPositive, logNegative, rhs } = workspace;
+  for (let b = 0; b < boneCount; b++) {
+    const o = 12 * b;
+    for (let r = 0; r < 3; r++) {
+      linear[3 * r] = transforms[o + 4 * r];
+      linear[3 * r + 1] = transforms[o + 4 * r + 1];
+      linear[3 * r + 2] = transforms[o + 4 * r + 2];
+    }
+    matrixToQuat(linear, 0, Q, 4 * b);
+    if (Q[4 * b + 3] < 0) for (let k = 0; k < 4; k++) Q[4 * b + k] = -Q[4 * b + k];
+    const x = Q[4 * b], y = Q[4 * b + 1], z = Q[4 * b + 2], w = Q[4 * b + 3];
+    const s = Math.sqrt(x * x + y * y + z * z);
+    // log(±q) = ±axis · atan2(s, ±w): half-angles φ and π − φ.
+    const half = Math.atan2(s, w);
+    const plus = s > 0 ? half / s : 1;
+    const minus = s > 0 ? -(Math.PI - half) / s : 0;
+    logPositive[3 * b] = x * plus; logPositive[3 * b + 1] = y * plus; logPositive[3 * b + 2] = z * plus;
+    logNegative[3 * b] = x * minus; logNegative[3 * b + 1] = y * minus; logNegative[3 * b + 2] = z * minus;
+  }
+
+  rhs.fill(0);
+  for (let f = 0; f < faceCount; f++) {
+    const o = f * faceStride;
+    const ref = 4 * faceBones[o];
+    const rx = Q[ref], ry = Q[ref + 1], rz = Q[ref + 2], rw = Q[ref + 3];
+    let qx = rx, qy = ry, qz = rz, qw = rw;
+    // A face on one bone takes its rotation as it is (exp log q = q); only blends pay for the trigonometry.
+    if (faceWeights[o] !== 1 || (faceStride > 1 && faceWeights[o + 1] !== 0)) {
+      let lx = 0, ly = 0, lz = 0;
+      for (let k = 0; k < faceStride; k++) {
+        const w = faceWeights[o + k];
+        if (w === 0) break;
+        const b = faceBones[o + k];
+        const q = 4 * b;
+        const log = rx * Q[q] + ry * Q[q + 1] + rz * Q[q + 2] + rw * Q[q + 3] < 0 ? logNegative : logPositive;
+        lx += w * log[3 * b]; ly += w * log[3 * b + 1]; lz += w * log[3 * b + 2];
+      }
+      // exp: q_f = (sin|l| l/|l|, cos|l|).
+      const angle = Math.sqrt(lx * lx + ly * ly + lz * lz);
+      const sinc = angle > 1e-12 ? Math.sin(angle) / angle : 1;
+      qx = lx * sinc; qy = ly * sinc; qz = lz * sinc; qw = Math.cos(angle);
+    }
+    const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
+    const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+    const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
+    // Coordinate c's target gradient is Σ_d R_cd ∇x̄_d, so corner i receives Σ_d R_cd (A ∇φ_i · ∇x̄_d).
+    for (let i = 0; i < 3; i++) {
+      const p0 = faceProducts[9 * f + 3 * i], p1 = faceProducts[9 * f + 3 * i + 1], p2 = faceProducts[9 * f + 3 * i + 2];
+      const v = 3 * triangles[3 * f + i];
+      rhs[v] += r00 * p0 + r01 * p1 + r02 * p2;
+      rhs[v + 1] += r10 * p0 + r11 * p1 + r12 * p2;
+      rhs[v + 2] += r20 * p0 + r21 * p1 + r22 * p2;
+    }
+  }
+
+  // Fixed vertices follow their bone rigidly; their columns move to the right-hand side.
+  const { fixedVertices, fixedBones, freeFixed, freeIndex, factor } = setup;
+  const { fixedValues, solution, column, product } = workspace;
+  const fixedCount = fixedVertices.length;
+  for (let i = 0; i < fixedCount; i++) {
+    const v = fixedVertices[i];
+    const o = 12 * fixedBones[v];
+    const x = P[3 * v], y = P[3 * v + 1], z = P[3 * v + 2];
+    for (let c = 0; c < 3; c++) {
+      const value = transforms[o + 4 * c] * x + transforms[o + 4 * c + 1] * y + transforms[o + 4 * c + 2] * z + transforms[o + 4 * c + 3];
+      fixedValues[c * fixedCount + i] = value;
+      outPositions[3 * v + c] = value;
+    }
+  }
+  const { inversePerm } = factor.symbolic;
+  const n = setup.vertexCount;
+  for (let v = 0; v < n; v++) {
+    const fi = freeIndex[v];
+    if (fi < 0) continue;
+    const r = 3 * inversePerm[fi];
+    solution[r] = rhs[3 * v];
+    solution[r + 1] = rhs[3 * v + 1];
+    solution[r + 2] = rhs[3 * v + 2];
+  }
+  for (let c = 0; c < 3; c++) {
+    column.set(fixedValues.subarray(c * fixedCount, (c + 1) * fixedCount));
+    multiply(freeFixed, column, product);
+    for (let i = 0; i < product.length; i++) solution[3 * inversePerm[i] + c] -= product[i];
+  }
+  choleskySolvePermuted(factor, solution, 3);
+  for (let v = 0; v < n; v++) {
+    const fi = freeIndex[v];
+    if (fi < 0) continue;
+    const r = 3 * inversePerm[fi];
+    outPositions[3 * v] = solution[r];
+    outPositions[3 * v + 1] = solution[r + 1];
+    outPositions[3 * v + 2] = solution[r + 2];
+  }
+}
+
+function multiply(a: CscMatrix, x: Float64Array, out: Float64Array): void {
+  out.fill(0);
+  const { colPointers, rowIndices, values } = a;
+  for (let j = 0; j < a.cols; j++) {
+    const xj = x[j];
+    if (xj === 0) continue;
+    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) out[rowIndices[p]] += values[p] * xj;
+  }
+}
+
