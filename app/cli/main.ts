@@ -4,12 +4,18 @@
  *   rigwright info FILE…
  *   rigwright fk   --skeleton S.tgf --poses P.dmat [--frame N | --t T] --out J.dmat|J.json
  *   rigwright skin --mesh M.obj --skeleton S.tgf --weights W.dmat --poses P.dmat [--frame N | --t T]
- *                  --method lbs [--influences K] --out posed.obj
+ *                  --method lbs|dqs|perface [--influences K] [--handles H.dmat] [--antipodality per-vertex|per-bone]
+ *                  --out posed.obj
+ *   rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat] [--influences 4|8]
+ *                  [--weight-type float|unsigned-byte|unsigned-short] --out A.glb|A.gltf
+ *   rigwright import A.glb|A.gltf --out-dir D
+ *   rigwright weights --mesh M --skeleton S.tgf (--handles H.dmat | --auto-handles …) --out W.dmat
  *
  * Exit codes: 0 success, 1 bad input (the message names the file, the place and the reason), 2 bad command line
  * (a usage message follows). User errors never print a stack trace.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { readRigFile } from '../../workers/formats/read-file.ts';
@@ -17,13 +23,26 @@ import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
 import { writeObj } from '../../workers/formats/obj.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
+import { writeTgf } from '../../workers/formats/tgf.ts';
+import { poseSequenceToDmat } from '../../workers/formats/pose-file.ts';
+import { exportGltf, type GltfClip } from '../../workers/formats/gltf-export.ts';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { gltfResourceUris } from '../../workers/formats/gltf-resource-uris.ts';
+import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
+import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
 import type { DenseMatrix, MeshFileReport, TriangleMesh } from '../../workers/formats/types.ts';
 import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
 import { samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { forwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
+import { dualQuaternionSkinning } from '../../workers/skinning/dual-quaternion-skinning.ts';
+import { alignDualQuaternionSigns } from '../../workers/skinning/align-dual-quaternion-signs.ts';
+import { perFaceFixedVertices, perFaceSkinning, perFaceSkinningSetup } from '../../workers/skinning/per-face-skinning.ts';
+import { dualQuatsFromRigidMatrices } from '../../workers/math/dual-quaternion.ts';
+import { NotPositiveDefiniteError } from '../../workers/sparse/not-positive-definite-error.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
+import { runWeights } from './weights-command.ts';
 
 /** Where the tool writes; process.stdout and process.stderr fit. */
 export interface CliStreams {
@@ -36,13 +55,16 @@ const USAGE = `Usage: rigwright <command> [options]
 Commands:
   info FILE…   what each file holds (counts, hierarchy, bounds) and what is wrong with it
   fk           joint positions of a skeleton in a pose (forward kinematics)
-  skin         the posed mesh (linear blend skinning)
+  skin         the posed mesh (linear blend, dual quaternion or per-face skinning)
+  export       a skinned, animated glTF (.glb, or .gltf + .bin)
+  import       mesh, skeleton, weights and poses from a rigged glTF
+  weights      harmonic skinning weights from handles (given or automatic)
 
 Run \`rigwright <command> --help\` for a command's options.
 Files: meshes .obj .off, skeletons .tgf, weights / handles / poses .dmat (libigl).
 `;
 
-const COMMAND_USAGE: Record<'info' | 'fk' | 'skin', string> = {
+const COMMAND_USAGE: Record<'info' | 'fk' | 'skin' | 'export' | 'import', string> = {
   info: `Usage: rigwright info FILE…
 
 Reports for each file what it holds: a mesh (vertices, triangles, bounds), a skeleton (joints, bones, parents,
@@ -66,7 +88,8 @@ Writes the posed joint positions, #joints × 3 in TGF node order: an ASCII DMAT,
   -h, --help       this help
 `,
   skin: `Usage: rigwright skin --mesh M.obj --skeleton S.tgf --weights W.dmat --poses P.dmat [--frame N | --t T]
-                      --method lbs [--influences K] --out posed.obj
+                      --method lbs|dqs|perface [--influences K] [--handles H.dmat]
+                      [--antipodality per-vertex|per-bone] --out posed.obj
 
 Writes the mesh deformed by the skeleton's pose, same vertices in the same order and the same triangles.
 
@@ -76,10 +99,44 @@ Writes the mesh deformed by the skeleton's pose, same vertices in the same order
   --poses FILE       DMAT pose file for this skeleton
   --frame N          frame of a rotation-matrix pose file (3·B·L × 3), 0-based; default: the last frame
   --t T              SLERP parameter in [0, 1] from the rest pose to a quaternion pose (4B × 1); default: 1
-  --method M         lbs (linear blend skinning; the default); dqs and perface are not available yet
+  --method M         lbs: linear blend skinning (the default)
+                     dqs: dual quaternion skinning (Kavan et al. 2008, Alg. 1)
+                     perface: per-face rotations blended in log-quaternion space, Poisson-stitched; the root
+                     bones' handle vertices (--handles) stay fixed to their bone
+  --handles FILE     DMAT handles, #vertices × 1 (bone index or -1); required by perface
+  --antipodality A   dqs signs: per-vertex (Alg. 2, the default) or per-bone (aligned along the skeleton)
   --influences K     keep the K largest weights per vertex, renormalized; 0 or "all" keeps all; default 4
   --out FILE         output, .obj
   -h, --help         this help
+`,
+  export: `Usage: rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat] [--influences 4|8]
+                        [--weight-type float|unsigned-byte|unsigned-short] --out A.glb|A.gltf
+
+Writes a skinned glTF 2.0 asset: one joint node per bone at its start joint, inverse bind matrices, the four
+(or eight) strongest weights per vertex summing exactly to 1, and the poses as an animation clip named after the
+pose file (rotation matrices: one keyframe per frame at 30 fps; quaternions: t = 0 rest, t = 1 s final pose).
+A .gltf output also writes its buffer next to it as a .bin file with the same name.
+
+  --mesh FILE          mesh, .obj or .off
+  --skeleton FILE      TGF skeleton
+  --weights FILE       DMAT skinning weights, #vertices × #bones
+  --poses FILE         DMAT pose file for this skeleton (optional)
+  --influences K       4 (JOINTS_0/WEIGHTS_0, the default) or 8 (adds a second set many viewers ignore)
+  --weight-type T      float (default), unsigned-byte or unsigned-short (normalized integers)
+  --out FILE           output, .glb or .gltf
+  -h, --help           this help
+`,
+  import: `Usage: rigwright import A.glb|A.gltf --out-dir D
+
+Reads a rigged glTF (one skin; a .gltf finds its .bin files next to it) and writes into D:
+  NAME.obj                 the skinned meshes merged, in the bind pose
+  NAME.tgf                 one bone per joint, from its joint to its child joint
+  NAME-weights.dmat        #vertices × #bones weights (rows sum to 1)
+  NAME-pose-CLIP.dmat      per animation: relative rotations, 3·B·L × 3, resampled at 30 fps
+What the rig cannot hold (translation animation, extra meshes, …) is reported as a warning.
+
+  --out-dir DIR    output folder (created when missing)
+  -h, --help       this help
 `,
 };
 
@@ -100,10 +157,16 @@ class UsageError extends Error {
  * @param streams  where output and messages go
  * @returns the exit code: 0 done, 1 bad input, 2 bad command line
  */
-export function runCli(argv: string[], streams: CliStreams): number {
+export async function runCli(argv: string[], streams: CliStreams): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
+      case 'export':
+        return await runExport(rest, streams);
+      case 'import':
+        return await runImport(rest, streams);
+      case 'weights':
+        return runWeights(rest, streams);
       case 'info':
         return runInfo(rest, streams);
       case 'fk':
@@ -174,7 +237,7 @@ function readBytes(file: string): Uint8Array {
   }
 }
 
-function writeText(file: string, text: string): void {
+function writeText(file: string, text: string | Uint8Array): void {
   try {
     writeFileSync(file, text);
   } catch (error) {
@@ -269,7 +332,7 @@ function describeTime(at: PoseTime): string {
   return at.frame !== undefined ? `frame ${at.frame} of 0–${(at.frameCount ?? 1) - 1}` : `t = ${at.t}`;
 }
 
-function outputExtension(command: 'fk' | 'skin', out: string, allowed: string[]): string {
+function outputExtension(command: 'fk' | 'skin' | 'export', out: string, allowed: string[]): string {
   const extension = /\.([^./\\]+)$/.exec(out)?.[1]?.toLowerCase() ?? '';
   if (!allowed.includes(extension)) {
     throw new UsageError(`--out must end in ${allowed.map((e) => `.${e}`).join(' or ')}: "${out}"`, command);
@@ -315,7 +378,7 @@ function runSkin(args: string[], { stdout, stderr }: CliStreams): number {
   const { values, help } = parseOptions(
     'skin',
     args,
-    ['mesh', 'skeleton', 'weights', 'poses', 'frame', 't', 'method', 'influences', 'out'],
+    ['mesh', 'skeleton', 'weights', 'poses', 'frame', 't', 'method', 'influences', 'handles', 'antipodality', 'out'],
     false,
   );
   if (help) {
@@ -329,10 +392,17 @@ function runSkin(args: string[], { stdout, stderr }: CliStreams): number {
   const out = required('skin', values, 'out');
   outputExtension('skin', out, ['obj']);
   const method = values.method ?? 'lbs';
-  if (method === 'dqs' || method === 'perface') {
-    throw new UsageError(`--method ${method} is not available yet; only lbs (linear blend skinning) is`, 'skin');
+  if (method !== 'lbs' && method !== 'dqs' && method !== 'perface') {
+    throw new UsageError(`unknown --method "${method}"; use lbs, dqs or perface`, 'skin');
   }
-  if (method !== 'lbs') throw new UsageError(`unknown --method "${method}"; only lbs is available`, 'skin');
+  const antipodality = values.antipodality ?? 'per-vertex';
+  if (antipodality !== 'per-vertex' && antipodality !== 'per-bone') {
+    throw new UsageError(`--antipodality must be per-vertex or per-bone, not "${antipodality}"`, 'skin');
+  }
+  if (values.antipodality !== undefined && method !== 'dqs') throw new UsageError('--antipodality applies to --method dqs only', 'skin');
+  if (method === 'perface' && values.handles === undefined) {
+    throw new UsageError('--method perface needs --handles H.dmat: the root bones\' handle vertices are its fixed vertices', 'skin');
+  }
   let maxInfluences = 4;
   if (values.influences !== undefined) {
     if (values.influences === 'all') maxInfluences = 0;
@@ -353,10 +423,35 @@ function runSkin(args: string[], { stdout, stderr }: CliStreams): number {
   const transforms = poseTransforms(skeleton, seq, at.time);
   const influences = influencesFromWeights(weights, maxInfluences);
   const posed = new Float64Array(mesh.positions.length);
-  linearBlendSkinning(mesh.positions, influences, transforms, posed);
+  let detail = '';
+  if (method === 'lbs') {
+    linearBlendSkinning(mesh.positions, influences, transforms, posed);
+  } else if (method === 'dqs') {
+    const dq = new Float64Array(8 * boneCount);
+    dualQuatsFromRigidMatrices(transforms, dq);
+    if (antipodality === 'per-bone') alignDualQuaternionSigns(skeleton.parents, skeleton.order, dq);
+    dualQuaternionSkinning(mesh.positions, influences, dq, posed, { antipodality });
+    detail = ` (${antipodality} signs)`;
+  } else {
+    const handlesFile = values.handles!;
+    const handles = handlesFromDmat(readMatrix(handlesFile, 'handles'), vertexCount, boneCount, handlesFile);
+    const fixed = perFaceFixedVertices(skeleton.parents, influences, handles);
+    if (!fixed.some((b) => b >= 0)) {
+      throw new FormatError(handlesFile, 'handles', 'no vertex is a handle of a root bone, so per-face stitching has nothing to hold the mesh in place');
+    }
+    let setup;
+    try {
+      setup = perFaceSkinningSetup(mesh.positions, mesh.triangles, influences, boneCount, fixed);
+    } catch (error) {
+      if (!(error instanceof NotPositiveDefiniteError)) throw error;
+      throw new FormatError(handlesFile, 'handles', 'a connected part of the mesh has no fixed vertex (a root bone handle), so its position is undetermined');
+    }
+    perFaceSkinning(setup, transforms, posed);
+    detail = ` (${setup.fixedVertices.length} fixed vertices)`;
+  }
   writeText(out, writeObj({ positions: posed, triangles: mesh.triangles }));
   stdout.write(
-    `wrote ${out}: ${vertexCount} vertices, ${mesh.triangles.length / 3} triangles, lbs with up to ${influences.stride} influences per vertex at ${describeTime(at)}\n`,
+    `wrote ${out}: ${vertexCount} vertices, ${mesh.triangles.length / 3} triangles, ${method}${detail} with up to ${influences.stride} influences per vertex at ${describeTime(at)}\n`,
   );
   return 0;
 }
@@ -581,4 +676,123 @@ function runInfo(args: string[], { stdout, stderr }: CliStreams): number {
   }
   if (bad > 0) stdout.write(`bad files: ${bad} of ${entries.length}\n`);
   return bad > 0 ? 1 : 0;
+}
+
+const WEIGHT_TYPES: readonly GltfWeightComponent[] = ['float', 'unsigned-byte', 'unsigned-short'];
+
+async function runExport(args: string[], { stdout, stderr }: CliStreams): Promise<number> {
+  const { values, help } = parseOptions('export', args, ['mesh', 'skeleton', 'weights', 'poses', 'influences', 'weight-type', 'out'], false);
+  if (help) {
+    stdout.write(COMMAND_USAGE.export);
+    return 0;
+  }
+  const meshFile = required('export', values, 'mesh');
+  const skeletonFile = required('export', values, 'skeleton');
+  const weightsFile = required('export', values, 'weights');
+  const out = required('export', values, 'out');
+  const format = outputExtension('export', out, ['glb', 'gltf']);
+  const influences = values.influences ?? '4';
+  if (influences !== '4' && influences !== '8') throw new UsageError(`--influences must be 4 or 8, not "${influences}"`, 'export');
+  const weightComponent = (values['weight-type'] ?? 'float') as GltfWeightComponent;
+  if (!WEIGHT_TYPES.includes(weightComponent)) {
+    throw new UsageError(`--weight-type must be ${WEIGHT_TYPES.join(', ')}; not "${values['weight-type']}"`, 'export');
+  }
+
+  const mesh = readMesh(meshFile);
+  const skeleton = readSkeleton(skeletonFile);
+  const vertexCount = mesh.positions.length / 3;
+  const boneCount = skeleton.parents.length;
+  const { weights, warnings } = weightsFromDmat(readMatrix(weightsFile, 'skinning weights'), vertexCount, boneCount, weightsFile);
+  for (const warning of warnings) stderr.write(`rigwright: warning: ${weightsFile}: ${warning}\n`);
+  const clips: GltfClip[] = [];
+  if (values.poses !== undefined) {
+    const poses = poseSequenceFromDmat(readMatrix(values.poses, 'a pose file'), boneCount, values.poses);
+    clips.push({ name: path.basename(values.poses).replace(/\.dmat$/i, ''), poses });
+  }
+  const basename = path.basename(out).replace(/\.gltf$/i, '');
+  const result = await exportGltf(
+    { mesh, normals: vertexNormals(mesh.positions, mesh.triangles), skeleton, weights, clips, name: path.basename(meshFile).replace(/\.[^.]*$/, '') },
+    out,
+    { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename },
+  );
+  for (const warning of result.warnings) stderr.write(`rigwright: warning: ${out}: ${warning}\n`);
+  writeText(out, result.bytes);
+  const written = [out];
+  for (const [uri, bytes] of Object.entries(result.resources)) {
+    const file = path.join(path.dirname(out), uri);
+    writeText(file, bytes);
+    written.push(file);
+  }
+  stdout.write(
+    `wrote ${written.join(' and ')}: ${vertexCount} vertices, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}, up to ${influences} influences per vertex (${weightComponent} weights)\n`,
+  );
+  return 0;
+}
+
+/** A file name part from a clip or mesh name: letters, digits, - and _ only. */
+function fileNamePart(name: string, fallback: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
+  return cleaned || fallback;
+}
+
+async function runImport(args: string[], { stdout, stderr }: CliStreams): Promise<number> {
+  const { values, help, positionals } = parseOptions('import', args, ['out-dir'], true);
+  if (help) {
+    stdout.write(COMMAND_USAGE.import);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'no glTF file given' : 'give one glTF file', 'import');
+  const file = positionals[0];
+  const outDir = required('import', values, 'out-dir');
+  const bytes = readBytes(file);
+  const resources: Record<string, Uint8Array> = {};
+  for (const uri of gltfResourceUris(bytes, file)) {
+    const resource = path.resolve(path.dirname(file), uri);
+    try {
+      resources[uri] = readFileSync(resource);
+    } catch (error) {
+      // Missing images are fine (the rig needs none); a missing buffer fails in the importer, which names it.
+      stderr.write(`rigwright: warning: ${file}: cannot read ${uri}: ${describeSystemError(error)}\n`);
+    }
+  }
+  const rig = await importGltf(bytes, path.basename(file), resources);
+  for (const warning of rig.warnings) stderr.write(`rigwright: warning: ${file}: ${warning}\n`);
+  try {
+    mkdirSync(outDir, { recursive: true });
+  } catch (error) {
+    throw new FormatError(outDir, '', `cannot create the folder: ${describeSystemError(error)}`);
+  }
+
+  const base = fileNamePart(rig.name, 'model');
+  const tgf = { joints: rig.skeleton.joints, bones: rig.skeleton.bones };
+  const tgfParents = buildSkeleton(tgf, `${base}.tgf`).parents;
+  const moved: string[] = [];
+  for (let b = 0; b < tgfParents.length; b++) {
+    if (tgfParents[b] !== rig.skeleton.parents[b]) moved.push(`bone ${b} (${rig.boneNames[b]})`);
+  }
+  if (moved.length > 0) {
+    stderr.write(
+      `rigwright: warning: ${base}.tgf: ${moved.length} bones start away from their parent's end (${moved.slice(0, 4).join(', ')}${moved.length > 4 ? ', …' : ''}); TGF derives parents from shared joints, so there they have no parent and the pose files do not pose them as in the glTF\n`,
+    );
+  }
+  const written: string[] = [];
+  const write = (name: string, text: string): void => {
+    const target = path.join(outDir, name);
+    writeText(target, text);
+    written.push(target);
+  };
+  write(`${base}.obj`, writeObj(rig.mesh));
+  write(`${base}.tgf`, writeTgf(tgf));
+  write(`${base}-weights.dmat`, writeDmatAscii(rig.weights));
+  const used = new Set<string>();
+  rig.clips.forEach((clip, i) => {
+    let part = fileNamePart(clip.name, `clip${i}`);
+    if (used.has(part)) part = `${part}-${i}`;
+    used.add(part);
+    write(`${base}-pose-${part}.dmat`, writeDmatAscii(poseSequenceToDmat(clip.poses)));
+  });
+  stdout.write(
+    `read ${file}: ${rig.mesh.positions.length / 3} vertices, ${rig.mesh.triangles.length / 3} triangles, ${rig.skeleton.parents.length} bones, ${rig.clips.length} animations\n${written.map((w) => `wrote ${w}\n`).join('')}`,
+  );
+  return 0;
 }

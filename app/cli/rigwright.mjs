@@ -4,4 +4,4 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { runCli } = await import('./main.ts');
-process.exitCode = runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });

@@ -408,8 +408,8 @@ test('command-line mistakes print the usage and exit 2; --help prints it and exi
   fails(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--t', '1.5', '--out', 'x.dmat'), 2, /--t must be a number from 0 to 1/);
   fails(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--t', '1', '--frame', '0', '--out', 'x.dmat'), 2, /either --frame or --t/);
   const skinArgs = ['skin', '--mesh', arm.obj(), '--skeleton', arm.tgf(), '--weights', arm.weights(), '--poses', hand.quat(), '--out', 'x.obj'];
-  fails(rigwright(...skinArgs, '--method', 'dqs'), 2, /--method dqs is not available yet/, /Usage: rigwright skin/);
-  fails(rigwright(...skinArgs, '--method', 'perface'), 2, /--method perface is not available yet/);
+  fails(rigwright(...skinArgs, '--method', 'perface'), 2, /--method perface needs --handles/, /Usage: rigwright skin/);
+  fails(rigwright(...skinArgs, '--method', 'dqs', '--antipodality', 'sideways'), 2, /--antipodality must be per-vertex or per-bone/);
   fails(rigwright(...skinArgs, '--method', 'magic'), 2, /unknown --method "magic"/);
   fails(rigwright(...skinArgs, '--influences', 'some'), 2, /--influences must be/);
   fails(rigwright('info'), 2, /no files given/, /Usage: rigwright info/);

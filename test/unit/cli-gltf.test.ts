@@ -1,0 +1,115 @@
+/**
+ * `rigwright export` and `rigwright import`, run as users run them: the arm exported to glTF with a pose file and
+ * imported back must give files that pose like the originals (our FK + LBS on both sides).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readRigFile } from '../../workers/formats/read-file.ts';
+import { writeDmatAscii } from '../../workers/formats/dmat.ts';
+import { poseSequenceFromDmat, poseSequenceToDmat } from '../../workers/formats/pose-file.ts';
+import type { DenseMatrix, TgfSkeleton, TriangleMesh } from '../../workers/formats/types.ts';
+import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
+import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import { samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
+import { influencesFromWeights } from '../../workers/skinning/influences.ts';
+import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
+import { boundingBox } from '../../workers/mesh/bounds.ts';
+import { assertValidGltf, maxDistance } from './gltf-skinning-reference.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
+const work = mkdtempSync(path.join(tmpdir(), 'rigwright-cli-gltf-'));
+
+function dataFile(...parts: string[]): string {
+  const file = path.join(dataDir, ...parts);
+  if (!existsSync(file)) throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
+  return file;
+}
+
+function rigwright(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['app/cli/rigwright.mjs', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function read<K extends 'mesh' | 'skeleton' | 'matrix'>(file: string, kind: K): K extends 'mesh' ? TriangleMesh : K extends 'skeleton' ? TgfSkeleton : DenseMatrix {
+  const got = readRigFile(file, readFileSync(file));
+  assert.equal(got.kind, kind, file);
+  return (got.kind === 'mesh' ? got.mesh : got.kind === 'skeleton' ? got.skeleton : got.matrix) as never;
+}
+
+function posed(mesh: TriangleMesh, skeleton: Skeleton, weights: DenseMatrix, poses: PoseSequence, frame: number): Float64Array {
+  const boneCount = skeleton.parents.length;
+  const rotations = new Float64Array(9 * boneCount);
+  const transforms = new Float64Array(12 * boneCount);
+  samplePose(poses, frame, rotations);
+  forwardKinematics(skeleton, rotations, transforms);
+  const out = new Float64Array(mesh.positions.length);
+  linearBlendSkinning(mesh.positions, influencesFromWeights(weights, 4), transforms, out);
+  return out;
+}
+
+test('rigwright export then import: the round trip through files poses like the originals', async () => {
+  const meshFile = dataFile('libigl', 'arm.obj');
+  const skeletonFile = dataFile('libigl', 'arm.tgf');
+  const weightsFile = dataFile('libigl', 'arm-weights.dmat');
+  const skeleton = buildSkeleton(read(skeletonFile, 'skeleton'), 'arm.tgf');
+  const boneCount = skeleton.parents.length;
+  const frameCount = 8;
+  const rotations = new Float64Array(9 * boneCount * frameCount);
+  for (let f = 0; f < frameCount; f++) {
+    for (let b = 0; b < boneCount; b++) {
+      const a = 0.5 * Math.sin(f + b);
+      rotations.set([Math.cos(a), 0, Math.sin(a), 0, 1, 0, -Math.sin(a), 0, Math.cos(a)], 9 * (f * boneCount + b));
+    }
+  }
+  const posesFile = path.join(work, 'wave.dmat');
+  writeFileSync(posesFile, writeDmatAscii(poseSequenceToDmat({ kind: 'matrices', boneCount, frameCount, rotations })));
+
+  for (const out of ['arm.glb', 'arm.gltf']) {
+    const target = path.join(work, out);
+    const exported = rigwright('export', '--mesh', meshFile, '--skeleton', skeletonFile, '--weights', weightsFile, '--poses', posesFile, '--out', target);
+    assert.equal(exported.status, 0, exported.stderr);
+    assert.match(exported.stdout, /8311 vertices, 4 joints, 1 animation, up to 4 influences per vertex \(float weights\)/);
+    const resources: Record<string, Uint8Array> = {};
+    if (out.endsWith('.gltf')) resources['arm.bin'] = readFileSync(path.join(work, 'arm.bin'));
+    await assertValidGltf(readFileSync(target), out, resources);
+
+    const outDir = path.join(work, `imported-${out}`);
+    const imported = rigwright('import', target, '--out-dir', outDir);
+    assert.equal(imported.status, 0, imported.stderr);
+    assert.deepEqual(readdirSync(outDir).sort(), ['arm-pose-wave.dmat', 'arm-weights.dmat', 'arm.obj', 'arm.tgf']);
+    const mesh = read(path.join(outDir, 'arm.obj'), 'mesh');
+    const back = buildSkeleton(read(path.join(outDir, 'arm.tgf'), 'skeleton'), 'arm.tgf');
+    const weights = read(path.join(outDir, 'arm-weights.dmat'), 'matrix');
+    const poses = poseSequenceFromDmat(read(path.join(outDir, 'arm-pose-wave.dmat'), 'matrix'), boneCount, 'arm-pose-wave.dmat');
+    const originalMesh = read(meshFile, 'mesh');
+    const originalWeights = read(weightsFile, 'matrix');
+    const originalPoses = poseSequenceFromDmat(read(posesFile, 'matrix'), boneCount, 'wave.dmat');
+    const diagonal = boundingBox(originalMesh.positions).diagonal;
+    for (const f of [0, 3, 7]) {
+      const error = maxDistance(posed(mesh, back, weights, poses, f), posed(originalMesh, skeleton, originalWeights, originalPoses, f)) / diagonal;
+      assert.ok(error < 1e-4, `${out} frame ${f}: off by ${error} of the diagonal`);
+    }
+  }
+});
+
+test('rigwright export/import: bad command lines exit 2, bad files exit 1, without stack traces', () => {
+  const bad = rigwright('export', '--mesh', 'a.obj', '--skeleton', 'a.tgf', '--weights', 'w.dmat', '--influences', '5', '--out', 'x.glb');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--influences must be 4 or 8/);
+  const wrongOut = rigwright('export', '--mesh', 'a.obj', '--skeleton', 'a.tgf', '--weights', 'w.dmat', '--out', 'x.fbx');
+  assert.equal(wrongOut.status, 2);
+  assert.match(wrongOut.stderr, /--out must end in \.glb or \.gltf/);
+  const junk = path.join(work, 'junk.glb');
+  writeFileSync(junk, 'glTF but not really');
+  const missing = rigwright('import', junk, '--out-dir', path.join(work, 'never'));
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /junk\.glb/);
+  assert.doesNotMatch(missing.stderr, /^\s+at /m);
+});
