@@ -115,6 +115,28 @@ test('cotangent Laplacian is symmetric with zero row sums, and finite on degener
   assert.ok(d[(base + 9) * n + base + 10] > 0, 'the edge opposite the obtuse angle has a negative cotangent weight');
 });
 
+test('a cotangent Laplacian assembled for some columns has exactly those columns of the full one, the others empty', () => {
+  const { positions, triangles } = tube(10, 7, 2, (z) => 0.5 + 0.3 * z * z);
+  const n = positions.length / 3;
+  const full = cotangentLaplacian(positions, triangles);
+  // A band of rings in the middle, and a scattered set that keeps most faces.
+  for (const pick of [(v: number) => v >= 20 && v < 40, (v: number) => v % 3 !== 0]) {
+    const columns = Uint8Array.from({ length: n }, (_, v) => (pick(v) ? 1 : 0));
+    const part = cotangentLaplacian(positions, triangles, columns);
+    for (let v = 0; v < n; v++) {
+      const got = [...part.rowIndices.subarray(part.colPointers[v], part.colPointers[v + 1])];
+      const values = [...part.values.subarray(part.colPointers[v], part.colPointers[v + 1])];
+      if (!columns[v]) {
+        assert.equal(got.length, 0, `column ${v} is not empty`);
+        continue;
+      }
+      assert.deepEqual(got, [...full.rowIndices.subarray(full.colPointers[v], full.colPointers[v + 1])], `rows of column ${v}`);
+      assert.deepEqual(values, [...full.values.subarray(full.colPointers[v], full.colPointers[v + 1])], `values of column ${v}`);
+    }
+  }
+  assert.throws(() => cotangentLaplacian(positions, Uint32Array.from([0, 1, n]), new Uint8Array(n)), RangeError);
+});
+
 test('uniform Laplacian and connected components', () => {
   // Two triangles sharing edge 1–2, a separate triangle, an isolated vertex 7.
   const triangles = Uint32Array.from([0, 1, 2, 1, 3, 2, 4, 5, 6]);
@@ -126,6 +148,13 @@ test('uniform Laplacian and connected components', () => {
   const components = connectedComponents(8, triangles);
   assert.equal(components.count, 3);
   assert.deepEqual([...components.labels], [0, 0, 0, 0, 1, 1, 1, 2]);
+  // Two interleaved strips whose faces arrive in an order that builds long union-find chains.
+  const strip: number[] = [];
+  for (let i = 34; i >= 0; i -= 2) strip.push(i + 4, i + 2, i, i + 5, i + 3, i + 1);
+  const interleaved = connectedComponents(41, Uint32Array.from(strip));
+  assert.equal(interleaved.count, 3);
+  for (let v = 0; v < 40; v++) assert.equal(interleaved.labels[v], v % 2, `vertex ${v}`);
+  assert.equal(interleaved.labels[40], 2);
 });
 
 test('tube with a handle ring at each end: weights are linear in height', () => {

@@ -5,7 +5,7 @@ import { nestedDissectionOrdering } from '../../workers/sparse/nested-dissection
 import { amdOrdering } from '../../workers/sparse/amd-ordering.ts';
 import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
-import { choleskySolve } from '../../workers/sparse/cholesky-solve.ts';
+import { choleskySolve, choleskySolvePermuted } from '../../workers/sparse/cholesky-solve.ts';
 import { NotPositiveDefiniteError } from '../../workers/sparse/not-positive-definite-error.ts';
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32) so failures reproduce. */
@@ -137,6 +137,38 @@ test('sparse Cholesky solve agrees with dense Gaussian elimination on random SPD
       assert.ok(err <= 1e-10 * scale, `n=${n} density=${density} ${ordering}: max error ${err} (scale ${scale})`);
     }
   }
+});
+
+test('a solve inside a larger array, rows in any order, matches the packed solve and leaves the other entries alone', () => {
+  const n = 120;
+  const { csc } = randomSpd(n, 0.05, 77);
+  const factor = choleskyNumeric(csc, choleskySymbolic(csc, amdOrdering(csc)));
+  const rand = random(78);
+  for (const k of [1, 2, 5]) {
+    const stride = k + 3;
+    // Pivot row r lives at row place[r] of a (n + 7) × stride array.
+    const place = Int32Array.from({ length: n }, (_, r) => r);
+    for (let r = n - 1; r > 0; r--) {
+      const q = Math.floor(rand() * (r + 1));
+      [place[r], place[q]] = [place[q], place[r]];
+    }
+    const offsets = Int32Array.from(place, (row) => (row + 7) * stride);
+    const packed = Float64Array.from({ length: n * k }, () => (rand() < 0.3 ? rand() * 2 - 1 : 0));
+    const wide = Float64Array.from({ length: (n + 7) * stride }, (_, i) => 1000 + i);
+    for (let r = 0; r < n; r++) for (let c = 0; c < k; c++) wide[offsets[r] + c] = packed[r * k + c];
+    const untouched = wide.slice();
+    choleskySolvePermuted(factor, packed, k);
+    choleskySolvePermuted(factor, wide, k, offsets);
+    const solved = new Uint8Array(wide.length);
+    for (let r = 0; r < n; r++) {
+      for (let c = 0; c < k; c++) {
+        assert.equal(wide[offsets[r] + c], packed[r * k + c], `k=${k} row ${r} column ${c}`);
+        solved[offsets[r] + c] = 1;
+      }
+    }
+    for (let i = 0; i < wide.length; i++) if (!solved[i]) assert.equal(wide[i], untouched[i], `k=${k} entry ${i} changed`);
+  }
+  assert.throws(() => choleskySolvePermuted(factor, new Float64Array(n * 2), 2, Int32Array.from({ length: n }, (_, r) => 2 * r + 1)), RangeError);
 });
 
 test('column counts and factor non-zeros match a dense symbolic elimination', () => {

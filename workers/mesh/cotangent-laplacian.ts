@@ -22,10 +22,41 @@ const ZERO_AREA = 1e-14;
  *
  * @param positions #V × 3 vertex positions
  * @param triangles #F × 3 vertex indices
+ * @param columns   optional #V mask: assemble only these vertices' columns (see edgeWeightMatrix); the faces
+ *                  that touch none of them are skipped
  * @returns #V × #V CSC matrix: column i holds i and its edge neighbours, rows sorted
  */
-export function cotangentLaplacian(positions: Float64Array, triangles: Uint32Array): CscMatrix {
+export function cotangentLaplacian(positions: Float64Array, triangles: Uint32Array, columns?: Uint8Array): CscMatrix {
   const n = Math.floor(positions.length / 3);
+  let faces = triangles;
+  if (columns) {
+    // Keep only the faces that touch an assembled column, in order, so every sum runs as in the full matrix (and
+    // faces naming a vertex out of range, for edgeWeightMatrix to report).
+    const keep = (f: number) => {
+      const a = triangles[3 * f];
+      const b = triangles[3 * f + 1];
+      const c = triangles[3 * f + 2];
+      return !(a < n && b < n && c < n) || columns[a] !== 0 || columns[b] !== 0 || columns[c] !== 0;
+    };
+    const faceCount = Math.floor(triangles.length / 3);
+    let kept = 0;
+    for (let f = 0; f < faceCount; f++) if (keep(f)) kept++;
+    if (kept < faceCount) {
+      faces = new Uint32Array(3 * kept);
+      let w = 0;
+      for (let f = 0; f < faceCount; f++) {
+        if (!keep(f)) continue;
+        faces[w++] = triangles[3 * f];
+        faces[w++] = triangles[3 * f + 1];
+        faces[w++] = triangles[3 * f + 2];
+      }
+    }
+  }
+  return edgeWeightMatrix(n, faces, cotangentWeights(positions, faces), columns);
+}
+
+/** #F × 3 weights ½ cot of each corner's angle, for edgeWeightMatrix (see COTANGENT_BOUND and ZERO_AREA). */
+function cotangentWeights(positions: Float64Array, triangles: Uint32Array): Float64Array {
   const faceCount = Math.floor(triangles.length / 3);
   const cornerWeights = new Float64Array(faceCount * 3);
   for (let f = 0; f < faceCount; f++) {
@@ -57,5 +88,5 @@ export function cotangentLaplacian(positions: Float64Array, triangles: Uint32Arr
     cornerWeights[3 * f + 1] = dotB * scale;
     cornerWeights[3 * f + 2] = dotC * scale;
   }
-  return edgeWeightMatrix(n, triangles, cornerWeights);
+  return cornerWeights;
 }

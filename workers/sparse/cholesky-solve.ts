@@ -22,19 +22,39 @@ export function choleskySolve(factor: CholeskyFactor, b: Float64Array, k: number
 /**
  * Solves L Lᵀ x = y in place for k right-hand sides whose rows are already in pivot order (row r of x belongs to
  * pivot r, i.e. to A's row perm[r]) — the form a caller that builds its right-hand sides in pivot order uses to
- * save a copy. Each supernode's solved rows are one contiguous k-wide block, so its updates run as small dense
+ * save a copy; with rowOffsets the rows may sit anywhere in x. Each supernode's updates run as small dense
  * products with every right-hand side handled in the same pass over L.
  *
- * The forward solve skips right-hand sides that are still zero: y = L⁻¹b is non-zero only on the elimination-tree
- * ancestors of b's non-zero rows, so each supernode only works on the column range that is non-zero in its own
- * rows or in its descendants'. Right-hand sides with local support (one per bone, non-zero next to that bone's
- * handles) make the forward half nearly free; order the columns so nearby supports get nearby indices.
+ * Columns that are zero are skipped. Forward: y = L⁻¹b is non-zero only on the elimination-tree ancestors of b's
+ * non-zero rows, so each supernode only works on the column range that is non-zero in its own rows or in its
+ * descendants'. Backward: each tree of the elimination forest is a connected component of A's graph, whose
+ * solution is zero wherever its right-hand side is, so each supernode works on its tree's range. Right-hand sides
+ * with local support (one per bone, non-zero next to that bone's handles, whose handle vertices cut the free
+ * vertices into pieces) make most of both halves free; order the columns so nearby supports get nearby indices.
  *
- * @param factor choleskyNumeric(A, …)
- * @param x      #n × k, row-major, pivot order; overwritten by the solution
- * @param k      number of right-hand sides
+ * @param factor     choleskyNumeric(A, …)
+ * @param x          #n × k, row-major, pivot order (or rows placed by rowOffsets); overwritten by the solution
+ * @param k          number of right-hand sides
+ * @param rowOffsets optional #n: where pivot row r starts in x (default r·k; rows must not overlap). Lets the solve
+ *                   run inside a larger array in any row order — e.g. directly in a caller's output, whose other
+ *                   entries stay untouched
  */
-export function choleskySolvePermuted(factor: CholeskyFactor, x: Float64Array, k: number): void {
+export function choleskySolvePermuted(factor: CholeskyFactor, x: Float64Array, k: number, rowOffsets?: Int32Array): void {
+  const n = factor.symbolic.n;
+  let offset: Int32Array;
+  if (rowOffsets) {
+    if (rowOffsets.length !== n) throw new RangeError(`choleskySolvePermuted: ${rowOffsets.length} row offsets for ${n} rows`);
+    for (let r = 0; r < n; r++) {
+      if (!(rowOffsets[r] >= 0 && rowOffsets[r] + k <= x.length)) {
+        throw new RangeError(`choleskySolvePermuted: row ${r} at offset ${rowOffsets[r]} does not fit ${k} values in ${x.length}`);
+      }
+    }
+    offset = rowOffsets;
+  } else {
+    if (x.length < n * k) throw new RangeError(`choleskySolvePermuted: expected ${n}×${k} values, got ${x.length}`);
+    offset = new Int32Array(n);
+    for (let r = 0; r < n; r++) offset[r] = r * k;
+  }
   const { supernodeCount, supernodeStart, rowPointers, rows, valuePointers, parent, supernodeOfColumn } = factor.symbolic;
   const v = factor.values;
 
@@ -44,7 +64,8 @@ export function choleskySolvePermuted(factor: CholeskyFactor, x: Float64Array, k
   for (let s = 0; s < supernodeCount; s++) {
     let lo = low[s];
     let hi = high[s];
-    for (let r = supernodeStart[s] * k; r < supernodeStart[s + 1] * k; r += k) {
+    for (let q = supernodeStart[s]; q < supernodeStart[s + 1]; q++) {
+      const r = offset[q];
       for (let c = 0; c < lo; c++) {
         if (x[r + c] !== 0) {
           lo = c;
@@ -79,13 +100,13 @@ export function choleskySolvePermuted(factor: CholeskyFactor, x: Float64Array, k
     const base = valuePointers[s];
     for (let j = 0; j < columns; j++) {
       const cj = base + j * ld;
-      const xj = (first + j) * k;
+      const xj = offset[first + j];
       const inverse = 1 / v[cj + j];
       for (let c = lo; c < hi; c++) x[xj + c] *= inverse;
       for (let i = j + 1; i < columns; i++) {
         const l = v[cj + i];
         if (l === 0) continue;
-        const xi = (first + i) * k;
+        const xi = offset[first + i];
         for (let c = lo; c < hi; c++) x[xi + c] -= l * x[xj + c];
       }
     }
@@ -95,70 +116,122 @@ export function choleskySolvePermuted(factor: CholeskyFactor, x: Float64Array, k
       const c1 = c0 + ld;
       const c2 = c1 + ld;
       const c3 = c2 + ld;
-      const x0 = (first + j) * k;
-      const x1 = x0 + k;
-      const x2 = x1 + k;
-      const x3 = x2 + k;
+      const x0 = offset[first + j];
+      const x1 = offset[first + j + 1];
+      const x2 = offset[first + j + 2];
+      const x3 = offset[first + j + 3];
       for (let i = columns; i < ld; i++) {
         const a0 = v[c0 + i];
         const a1 = v[c1 + i];
         const a2 = v[c2 + i];
         const a3 = v[c3 + i];
-        const xi = rows[rowStart + i] * k;
+        const xi = offset[rows[rowStart + i]];
         for (let c = lo; c < hi; c++) x[xi + c] -= a0 * x[x0 + c] + a1 * x[x1 + c] + a2 * x[x2 + c] + a3 * x[x3 + c];
       }
     }
     for (; j < columns; j++) {
       const c0 = base + j * ld;
-      const x0 = (first + j) * k;
+      const x0 = offset[first + j];
       for (let i = columns; i < ld; i++) {
         const a0 = v[c0 + i];
         if (a0 === 0) continue;
-        const xi = rows[rowStart + i] * k;
+        const xi = offset[rows[rowStart + i]];
         for (let c = lo; c < hi; c++) x[xi + c] -= a0 * x[x0 + c];
       }
     }
   }
 
+  // Each elimination tree is one connected component of A's graph, decoupled from the others, so its solution is
+  // zero in every column where its right-hand side is: the backward solve of a supernode needs only its root's
+  // range, which after the pass above spans the whole tree.
   for (let s = supernodeCount - 1; s >= 0; s--) {
+    const p = parent[supernodeStart[s + 1] - 1];
+    if (p < 0) continue;
+    const t = supernodeOfColumn[p];
+    low[s] = low[t];
+    high[s] = high[t];
+  }
+
+  for (let s = supernodeCount - 1; s >= 0; s--) {
+    const lo = low[s];
+    const hi = high[s];
+    if (lo >= hi) continue;
     const first = supernodeStart[s];
     const columns = supernodeStart[s + 1] - first;
     const rowStart = rowPointers[s];
     const ld = rowPointers[s + 1] - rowStart;
     const base = valuePointers[s];
-    for (let j = 0; j < columns; j++) {
+    let j = 0;
+    // Two columns at a time: each row of x read below the supernode serves both (same sums as one at a time).
+    for (; j + 1 < columns; j += 2) {
+      const cj0 = base + j * ld;
+      const cj1 = cj0 + ld;
+      const xj0 = offset[first + j];
+      const xj1 = offset[first + j + 1];
+      let i = columns;
+      for (; i + 3 < ld; i += 4) {
+        const a0 = v[cj0 + i];
+        const a1 = v[cj0 + i + 1];
+        const a2 = v[cj0 + i + 2];
+        const a3 = v[cj0 + i + 3];
+        const b0 = v[cj1 + i];
+        const b1 = v[cj1 + i + 1];
+        const b2 = v[cj1 + i + 2];
+        const b3 = v[cj1 + i + 3];
+        const y0 = offset[rows[rowStart + i]];
+        const y1 = offset[rows[rowStart + i + 1]];
+        const y2 = offset[rows[rowStart + i + 2]];
+        const y3 = offset[rows[rowStart + i + 3]];
+        for (let c = lo; c < hi; c++) {
+          const u0 = x[y0 + c];
+          const u1 = x[y1 + c];
+          const u2 = x[y2 + c];
+          const u3 = x[y3 + c];
+          x[xj0 + c] -= a0 * u0 + a1 * u1 + a2 * u2 + a3 * u3;
+          x[xj1 + c] -= b0 * u0 + b1 * u1 + b2 * u2 + b3 * u3;
+        }
+      }
+      for (; i < ld; i++) {
+        const a0 = v[cj0 + i];
+        const b0 = v[cj1 + i];
+        const y0 = offset[rows[rowStart + i]];
+        if (a0 !== 0) for (let c = lo; c < hi; c++) x[xj0 + c] -= a0 * x[y0 + c];
+        if (b0 !== 0) for (let c = lo; c < hi; c++) x[xj1 + c] -= b0 * x[y0 + c];
+      }
+    }
+    for (; j < columns; j++) {
       const cj = base + j * ld;
-      const xj = (first + j) * k;
+      const xj = offset[first + j];
       let i = columns;
       for (; i + 3 < ld; i += 4) {
         const a0 = v[cj + i];
         const a1 = v[cj + i + 1];
         const a2 = v[cj + i + 2];
         const a3 = v[cj + i + 3];
-        const y0 = rows[rowStart + i] * k;
-        const y1 = rows[rowStart + i + 1] * k;
-        const y2 = rows[rowStart + i + 2] * k;
-        const y3 = rows[rowStart + i + 3] * k;
-        for (let c = 0; c < k; c++) x[xj + c] -= a0 * x[y0 + c] + a1 * x[y1 + c] + a2 * x[y2 + c] + a3 * x[y3 + c];
+        const y0 = offset[rows[rowStart + i]];
+        const y1 = offset[rows[rowStart + i + 1]];
+        const y2 = offset[rows[rowStart + i + 2]];
+        const y3 = offset[rows[rowStart + i + 3]];
+        for (let c = lo; c < hi; c++) x[xj + c] -= a0 * x[y0 + c] + a1 * x[y1 + c] + a2 * x[y2 + c] + a3 * x[y3 + c];
       }
       for (; i < ld; i++) {
         const a0 = v[cj + i];
         if (a0 === 0) continue;
-        const y0 = rows[rowStart + i] * k;
-        for (let c = 0; c < k; c++) x[xj + c] -= a0 * x[y0 + c];
+        const y0 = offset[rows[rowStart + i]];
+        for (let c = lo; c < hi; c++) x[xj + c] -= a0 * x[y0 + c];
       }
     }
     for (let j = columns - 1; j >= 0; j--) {
       const cj = base + j * ld;
-      const xj = (first + j) * k;
+      const xj = offset[first + j];
       for (let i = j + 1; i < columns; i++) {
         const l = v[cj + i];
         if (l === 0) continue;
-        const xi = (first + i) * k;
-        for (let c = 0; c < k; c++) x[xj + c] -= l * x[xi + c];
+        const xi = offset[first + i];
+        for (let c = lo; c < hi; c++) x[xj + c] -= l * x[xi + c];
       }
       const inverse = 1 / v[cj + j];
-      for (let c = 0; c < k; c++) x[xj + c] *= inverse;
+      for (let c = lo; c < hi; c++) x[xj + c] *= inverse;
     }
   }
 }

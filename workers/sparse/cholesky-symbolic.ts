@@ -72,19 +72,26 @@ export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbol
     if (!(i >= 0 && i < n) || inverse[i] !== -1) throw new RangeError(`choleskySymbolic: ordering is not a permutation (entry ${k} = ${i})`);
     inverse[i] = k;
   }
-  let pattern = permutedPattern(a, inverse);
-  let parent = eliminationTree(n, pattern);
+  let parent = eliminationTree(n, permutedPattern(a, inverse, false));
   const post = postorder(n, parent);
+  const finalPerm = perm.slice();
   let isIdentity = true;
   for (let k = 0; k < n; k++) if (post[k] !== k) isIdentity = false;
-  const finalPerm = perm.slice();
   if (!isIdentity) {
-    // Postordering is an equivalent ordering (same fill) that makes every subtree a contiguous column range.
+    // Postordering is an equivalent ordering (same fill, and the elimination tree relabelled) that makes every
+    // subtree a contiguous column range.
+    const postInverse = new Int32Array(n);
+    for (let k = 0; k < n; k++) postInverse[post[k]] = k;
+    const relabelled = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      const p = parent[post[k]];
+      relabelled[k] = p < 0 ? -1 : postInverse[p];
+    }
+    parent = relabelled;
     for (let k = 0; k < n; k++) finalPerm[k] = perm[post[k]];
     for (let k = 0; k < n; k++) inverse[finalPerm[k]] = k;
-    pattern = permutedPattern(a, inverse);
-    parent = eliminationTree(n, pattern);
   }
+  const pattern = permutedPattern(a, inverse, true);
   const columnCounts = columnCountsOf(n, parent, pattern);
   let factorNonzeros = 0;
   for (let k = 0; k < n; k++) factorNonzeros += columnCounts[k];
@@ -231,7 +238,8 @@ export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbol
 /**
  * Pattern of P A Pᵀ from the entries of A with row ≥ column. lower: column c lists rows r > c (and the original
  * entry index of each); upper: column r lists rows c < r; diagonalEntry[k]: A's entry on the diagonal at pivot
- * k, or -1 when A stores none.
+ * k, or -1 when A stores none. Without `withLower` only the upper lists are built (all an elimination tree
+ * needs) and the lower arrays are empty.
  */
 interface PermutedPattern {
   lowerPointers: Int32Array;
@@ -242,7 +250,7 @@ interface PermutedPattern {
   diagonalEntry: Int32Array;
 }
 
-function permutedPattern(a: CscMatrix, inverse: Int32Array): PermutedPattern {
+function permutedPattern(a: CscMatrix, inverse: Int32Array, withLower: boolean): PermutedPattern {
   const n = a.cols;
   const { colPointers, rowIndices } = a;
   const lowerPointers = new Int32Array(n + 1);
@@ -267,8 +275,8 @@ function permutedPattern(a: CscMatrix, inverse: Int32Array): PermutedPattern {
     upperPointers[k + 1] += upperPointers[k];
   }
   const count = lowerPointers[n];
-  const lowerRows = new Int32Array(count);
-  const lowerEntries = new Int32Array(count);
+  const lowerRows = new Int32Array(withLower ? count : 0);
+  const lowerEntries = new Int32Array(withLower ? count : 0);
   const upperRows = new Int32Array(count);
   const lowerNext = lowerPointers.slice(0, n);
   const upperNext = upperPointers.slice(0, n);
@@ -278,11 +286,13 @@ function permutedPattern(a: CscMatrix, inverse: Int32Array): PermutedPattern {
       const i = rowIndices[p];
       if (i <= j) continue;
       const pi = inverse[i];
-      const c = Math.min(pi, pj);
-      const r = Math.max(pi, pj);
-      const q = lowerNext[c]++;
-      lowerRows[q] = r;
-      lowerEntries[q] = p;
+      const c = pi < pj ? pi : pj;
+      const r = pi < pj ? pj : pi;
+      if (withLower) {
+        const q = lowerNext[c]++;
+        lowerRows[q] = r;
+        lowerEntries[q] = p;
+      }
       upperRows[upperNext[r]++] = c;
     }
   }

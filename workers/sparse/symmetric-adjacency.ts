@@ -53,5 +53,5 @@ export function symmetricAdjacency(a: CscMatrix): AdjacencyGraph {
     }
     offsets[i + 1] = write;
   }
-  return { vertexCount: n, offsets, neighbours: raw.slice(0, write) };
+  return { vertexCount: n, offsets, neighbours: write === raw.length ? raw : raw.slice(0, write) };
 }

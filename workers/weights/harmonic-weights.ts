@@ -55,14 +55,11 @@ export interface HarmonicWeightsResult {
   timings: { laplacianMs: number; orderingMs: number; symbolicMs: number; factorMs: number; solveMs: number; totalMs: number };
 }
 
-/** Right-hand-side columns per triangular solve pass, bounded so their block stays near this many values. */
-const RHS_BLOCK_VALUES = 1 << 24;
-
 /**
  * Harmonic skinning weights (course handout Sec. 4, Eq. 2; Baran & Popović 2007 use the same Dirichlet problem):
  * for each bone k, L w_k = 0 on the free vertices, w_k = 1 on bone k's handle vertices and 0 on other bones'
  * handles. One Cholesky factorization of the free-free block L_ff serves every bone; the right-hand sides
- * −L_fh·[handle indicator] are solved together, a block of bones per pass over the factor.
+ * −L_fh·[handle indicator] are solved together in one pass over the factor, inside the output array.
  *
  * Since L's rows sum to zero, Σ_k w_k solves L_ff s = L_ff 1, so the weights are a partition of unity up to
  * round-off; they are then clamped to [0, 1] and each row rescaled to sum to exactly 1 (round-off only: the
@@ -79,7 +76,7 @@ const RHS_BLOCK_VALUES = 1 << 24;
  * @param boneCount   #B
  * @param options     see HarmonicWeightsOptions
  * @param progress    called with a stage name and the overall fraction done, in [0, 1]
- * @param isCancelled polled between stages and solve passes; when it returns true the computation throws an
+ * @param isCancelled polled between stages; when it returns true the computation throws an
  *                    AbortError DOMException
  * @returns weights and reports
  */
@@ -133,13 +130,20 @@ export function harmonicWeights(
 
   checkCancelled();
   progress?.('laplacian', 0);
-  let laplacianUsed = settings.laplacian;
-  let k = laplacianUsed === 'cotan' ? cotangentLaplacian(positions, triangles) : uniformLaplacian(n, triangles);
-  // Free vertices: not handles, in a component that has a handle.
+  // Free vertices: not handles, in a component that has a handle. Only their columns of K are read.
   const freeIndex = new Int32Array(n).fill(-1);
+  const isFree = new Uint8Array(n);
   let freeCount = 0;
-  for (let i = 0; i < n; i++) if (handles[i] < 0 && componentHandled[components.labels[i]]) freeIndex[i] = freeCount++;
-  let kff = freeBlock(k, freeIndex, freeCount);
+  for (let i = 0; i < n; i++) {
+    if (handles[i] < 0 && componentHandled[components.labels[i]]) {
+      isFree[i] = 1;
+      freeIndex[i] = freeCount++;
+    }
+  }
+  let laplacianUsed = settings.laplacian;
+  let k = laplacianUsed === 'cotan' ? cotangentLaplacian(positions, triangles, isFree) : uniformLaplacian(n, triangles);
+  let free = freeBlock(k, freeIndex, freeCount, handles);
+  let kff = free.kff;
   const laplacianMs = performance.now() - start;
 
   checkCancelled();
@@ -162,7 +166,8 @@ export function harmonicWeights(
     // Same mesh connectivity and free set, hence the same pattern: only the values change.
     laplacianUsed = 'uniform';
     k = uniformLaplacian(n, triangles);
-    kff = freeBlock(k, freeIndex, freeCount);
+    free = freeBlock(k, freeIndex, freeCount, handles);
+    kff = free.kff;
     factor = choleskyNumeric(kff, symbolic);
   }
   const factorMs = performance.now() - t;
@@ -172,60 +177,47 @@ export function harmonicWeights(
   t = performance.now();
   const weights = new Float64Array(n * boneCount);
   const { inversePerm } = symbolic;
-  const { colPointers, rowIndices, values } = k;
-  // Bones whose handles are eliminated close together get neighbouring columns, which keeps the forward solve's
-  // non-zero column ranges narrow (see choleskySolvePermuted).
+  const { couplingFree, couplingBone, couplingValue } = free;
+  // Bones whose handles are eliminated close together get neighbouring columns, which keeps the solves' non-zero
+  // column ranges narrow (see choleskySolvePermuted).
   const pivotSum = new Float64Array(boneCount);
   const pivotCount = new Float64Array(boneCount);
-  for (let v = 0; v < n; v++) {
-    const f = freeIndex[v];
-    if (f < 0) continue;
-    for (let p = colPointers[v]; p < colPointers[v + 1]; p++) {
-      const h = handles[rowIndices[p]];
-      if (h < 0) continue;
-      pivotSum[h] += inversePerm[f];
-      pivotCount[h]++;
-    }
+  for (let c = 0; c < couplingFree.length; c++) {
+    pivotSum[couplingBone[c]] += inversePerm[couplingFree[c]];
+    pivotCount[couplingBone[c]]++;
   }
   const meanPivot = (b: number) => (pivotCount[b] > 0 ? pivotSum[b] / pivotCount[b] : Infinity);
   activeBones.sort((a, b) => meanPivot(a) - meanPivot(b));
-  const block = Math.max(1, Math.min(activeBones.length, Math.floor(RHS_BLOCK_VALUES / Math.max(freeCount, 1))));
-  const x = new Float64Array(freeCount * block);
-  const column = new Int32Array(boneCount);
-  for (let first = 0; first < activeBones.length; first += block) {
-    checkCancelled();
-    const width = Math.min(block, activeBones.length - first);
-    column.fill(-1);
-    for (let c = 0; c < width; c++) column[activeBones[first + c]] = c;
-    const rhs = x.subarray(0, freeCount * width);
-    rhs.fill(0);
-    // Row f of −L_fh·E: minus the couplings of free vertex f to the handle vertices of each bone in the block.
-    for (let v = 0; v < n; v++) {
-      const f = freeIndex[v];
-      if (f < 0) continue;
-      const row = inversePerm[f] * width;
-      for (let p = colPointers[v]; p < colPointers[v + 1]; p++) {
-        const h = handles[rowIndices[p]];
-        if (h < 0) continue;
-        const c = column[h];
-        if (c >= 0) rhs[row + c] -= values[p];
-      }
-    }
-    choleskySolvePermuted(factor, rhs, width);
-    // One pass over the output (it is #V × #B, the largest array here): the last block completes each row, which
-    // is then clamped and normalized while still in cache.
-    const lastBlock = first + width === activeBones.length;
-    for (let v = 0; v < n; v++) {
-      const f = freeIndex[v];
-      if (f < 0) continue;
-      const row = inversePerm[f] * width;
-      const out = v * boneCount;
-      for (let c = 0; c < width; c++) weights[out + activeBones[first + c]] = rhs[row + c];
-      if (lastBlock) clampAndNormalizeRow(weights, out, boneCount);
-    }
-    progress?.('solve', 0.5 + (0.5 * (first + width)) / activeBones.length);
+  const width = activeBones.length;
+  const column = new Int32Array(boneCount).fill(-1);
+  for (let c = 0; c < width; c++) column[activeBones[c]] = c;
+  // The solve runs inside `weights`, pivot row r at its own vertex's row (solved columns first), so no work array
+  // (it would double the peak memory; touching fresh pages costs about as much as the arithmetic) and no
+  // permutation of #V × #B values afterwards (random row moves, dearer than the indirection in the solve).
+  const freeVertex = new Int32Array(freeCount);
+  for (let v = 0; v < n; v++) if (freeIndex[v] >= 0) freeVertex[freeIndex[v]] = v;
+  const rowOffsets = new Int32Array(freeCount);
+  for (let r = 0; r < freeCount; r++) rowOffsets[r] = freeVertex[symbolic.perm[r]] * boneCount;
+  // Row of free vertex v: −L_fh·E, minus the couplings of v to the handle vertices of each bone.
+  for (let c = 0; c < couplingFree.length; c++) {
+    weights[freeVertex[couplingFree[c]] * boneCount + column[couplingBone[c]]] -= couplingValue[c];
   }
-  for (let i = 0; i < n; i++) if (handles[i] >= 0) weights[i * boneCount + handles[i]] = 1;
+  checkCancelled();
+  if (freeCount > 0 && width > 0) choleskySolvePermuted(factor, weights, width, rowOffsets);
+  progress?.('solve', 0.9);
+  const row = new Float64Array(boneCount);
+  for (let v = 0; v < n; v++) {
+    const out = v * boneCount;
+    if (freeIndex[v] >= 0) {
+      // Solved columns back to bone order, then clamped and normalized.
+      for (let c = 0; c < width; c++) row[activeBones[c]] = weights[out + c];
+      for (let b = 0; b < boneCount; b++) weights[out + b] = row[b];
+      for (let c = 0; c < width; c++) row[activeBones[c]] = 0;
+      clampAndNormalizeRow(weights, out, boneCount);
+    } else if (handles[v] >= 0) {
+      weights[out + handles[v]] = 1;
+    }
+  }
   if (settings.unhandledComponents === 'bind-rigidly') {
     for (let v = 0; v < n; v++) {
       const u = unhandledIndex[components.labels[v]];
@@ -247,32 +239,59 @@ export function harmonicWeights(
 
 /**
  * The lower triangle of K restricted to the free vertices, numbered by freeIndex (which increases with the
- * vertex index, so rows stay sorted).
+ * vertex index, so rows stay sorted), and the free–handle couplings that make up the right-hand sides.
+ *
+ * @returns kff; couplings as parallel arrays: free index, bone of the handle vertex, K value
  */
-function freeBlock(k: CscMatrix, freeIndex: Int32Array, freeCount: number): CscMatrix {
+function freeBlock(
+  k: CscMatrix,
+  freeIndex: Int32Array,
+  freeCount: number,
+  handles: Int32Array,
+): { kff: CscMatrix; couplingFree: Int32Array; couplingBone: Int32Array; couplingValue: Float64Array } {
   const { colPointers, rowIndices, values } = k;
   const colPointersFf = new Int32Array(freeCount + 1);
   let count = 0;
-  for (let v = 0; v < k.cols; v++) {
-    const f = freeIndex[v];
-    if (f < 0) continue;
-    for (let p = colPointers[v]; p < colPointers[v + 1]; p++) if (freeIndex[rowIndices[p]] >= f) count++;
-  }
-  const rowsFf = new Int32Array(count);
-  const valuesFf = new Float64Array(count);
-  let w = 0;
+  let couplings = 0;
   for (let v = 0; v < k.cols; v++) {
     const f = freeIndex[v];
     if (f < 0) continue;
     for (let p = colPointers[v]; p < colPointers[v + 1]; p++) {
-      const g = freeIndex[rowIndices[p]];
-      if (g < f) continue;
-      rowsFf[w] = g;
-      valuesFf[w++] = values[p];
+      const r = rowIndices[p];
+      if (freeIndex[r] >= f) count++;
+      else if (handles[r] >= 0) couplings++;
+    }
+  }
+  const rowsFf = new Int32Array(count);
+  const valuesFf = new Float64Array(count);
+  const couplingFree = new Int32Array(couplings);
+  const couplingBone = new Int32Array(couplings);
+  const couplingValue = new Float64Array(couplings);
+  let w = 0;
+  let c = 0;
+  for (let v = 0; v < k.cols; v++) {
+    const f = freeIndex[v];
+    if (f < 0) continue;
+    for (let p = colPointers[v]; p < colPointers[v + 1]; p++) {
+      const r = rowIndices[p];
+      const g = freeIndex[r];
+      if (g >= f) {
+        rowsFf[w] = g;
+        valuesFf[w++] = values[p];
+      } else if (handles[r] >= 0) {
+        couplingFree[c] = f;
+        couplingBone[c] = handles[r];
+        couplingValue[c++] = values[p];
+      }
     }
     colPointersFf[f + 1] = w;
   }
-  return { rows: freeCount, cols: freeCount, colPointers: colPointersFf, rowIndices: rowsFf, values: valuesFf };
+  return {
+    kff: { rows: freeCount, cols: freeCount, colPointers: colPointersFf, rowIndices: rowsFf, values: valuesFf },
+    couplingFree,
+    couplingBone,
+    couplingValue,
+  };
 }
 
 /**
