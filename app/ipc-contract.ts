@@ -55,11 +55,14 @@ export interface RigwrightBridge {
  * Extensions (lowercase, no dot) the open dialog may offer. Main refuses any other in an `OpenFilesRequest`,
  * so a compromised page cannot turn the dialog into a way of reading arbitrary files.
  */
-export const OPENABLE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat', 'gltf', 'glb'] as const;
-/** What the open dialog offers when a request names no extensions: the formats the app reads today. */
-export const RIG_FILE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat'] as const;
+export const OPENABLE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat', 'gltf', 'glb', 'bin'] as const;
+/**
+ * What the open dialog offers when a request names no extensions: the formats the app reads (a .gltf's buffers
+ * are .bin files opened with it). The one list for the desktop dialog and the web file input.
+ */
+export const RIG_FILE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat', 'glb', 'gltf', 'bin'] as const;
 /** Extensions a `SaveFileRequest.suggestedName` may end in; the saved file keeps the chosen name's extension. */
-export const SAVEABLE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat', 'gltf', 'glb', 'json', 'png'] as const;
+export const SAVEABLE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat', 'gltf', 'glb', 'bin', 'json', 'png'] as const;
 /** Largest file, in bytes, the bridge reads or writes: keeps a stray request from exhausting memory. */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 /** Longest base name accepted, in UTF-16 code units (the common file-system limit is 255 bytes). */

@@ -6,7 +6,6 @@
  */
 import type { MenuCommand, OpenedFile, RigwrightBridge } from '../app/ipc-contract.ts';
 import { influencesFromWeights, type Influences } from '../workers/skinning/influences.ts';
-import { linearBlendSkinning } from '../workers/skinning/linear-blend-skinning.ts';
 import { boundingBox } from '../workers/mesh/bounds.ts';
 import { WebBridge, getBridge, readBrowserFiles } from './bridge.ts';
 import { getIoClient } from './io-client.ts';
@@ -25,9 +24,21 @@ import {
 import { SkeletonOverlay, boneForJoint } from './skeleton-overlay.ts';
 import { SkinnedMeshView, gpuLimitProblem } from './skinned-mesh.ts';
 import { installTestHook, type RigwrightTestState } from './test-hook.ts';
+import { DeformationController, METHOD_LABELS, type SkinMethod } from './deformation-controller.ts';
+import { DeformationPanel } from './deformation-panel.ts';
+import { twistDemoDocument } from './scene-document.ts';
+import { BindingPanel } from './binding-panel.ts';
+import type { DenseMatrix } from '../workers/formats/types.ts';
 import { Timeline } from './timeline.ts';
 import { Ui, formatCount } from './ui.ts';
 import { Viewport } from './viewport.ts';
+import { ExportDialog, type ExportedWeightSettings } from './export-dialog.ts';
+import { GltfControls } from './gltf-controls.ts';
+import { Notice } from './notice.ts';
+import { clipNameOf, exportSceneAsGltf } from './gltf-export-action.ts';
+import { exportedInfluences } from '../workers/formats/gltf-exported-influences.ts';
+import { bakeFrameCount } from '../workers/formats/gltf-skinning-bake.ts';
+import { GLTF_EXPORT_DEFAULTS } from '../workers/formats/gltf-export.ts';
 
 const DEFAULT_INFLUENCES = 4;
 /** A click that moves less than this (CSS px) between press and release picks instead of orbiting. */
@@ -57,6 +68,14 @@ class App {
   private readonly firstFrame: Promise<void>;
   private resolveFirstFrame!: () => void;
   private pointerDown: { x: number; y: number } | null = null;
+  private readonly deformation: DeformationController;
+  private readonly deformationPanel: DeformationPanel;
+  private readonly binding: BindingPanel;
+  /** "As exported" preview: LBS with the export's strongest influences, quantized as the file stores them */
+  private asExported = false;
+  private readonly exportDialog: ExportDialog;
+  private readonly gltfControls: GltfControls;
+  private readonly notice: Notice;
 
   constructor(
     private readonly viewport: Viewport,
@@ -71,9 +90,47 @@ class App {
     this.skinned = new SkinnedMeshView(this.doc, this.influences);
     this.overlay = new SkeletonOverlay(this.doc.skeleton, this.doc.diagonal);
     viewport.scene.add(this.skinned.mesh, this.overlay.group);
+    this.deformation = new DeformationController(viewport, this.doc, this.influences, this.skinned, () => {
+      this.viewport.invalidate();
+      this.refreshDeformationChrome();
+    });
+    this.deformationPanel = new DeformationPanel(document.getElementById('toolbar')!, document.getElementById('viewport')!, {
+      setMethod: (m) => this.deformation.setMethod(m),
+      setAntipodality: (a) => this.deformation.setAntipodality(a),
+      setSplit: (m) => this.deformation.setSplit(m),
+      setHeatMap: (on) => this.deformation.setHeatMap(on),
+      loadTwistDemo: () => this.loadTwistDemo(),
+      setBoneScale: (bone, scale) => this.setBoneScale(bone, scale),
+    });
     timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
     this.frameAll();
     this.installPicking();
+    this.binding = new BindingPanel({
+      bridge,
+      container: viewport.renderer.domElement.parentElement!,
+      canvas: viewport.renderer.domElement,
+      camera: viewport.camera,
+      document: () => this.doc,
+      posedPositions: () => {
+        if (this.poseDirty) this.applyPose();
+        return this.deformation.cpuReference(this.deformation.method, this.evaluator);
+      },
+      selectedBone: () => this.selectedBone,
+      selectBone: (bone) => this.selectBone(bone),
+      replaceWeights: (weights, source) => this.replaceWeights(weights, source),
+      load: (files) => this.load(files),
+      invalidate: () => this.viewport.invalidate(),
+      showError: (message) => this.setError(message),
+    });
+    this.binding.attach(this.doc, this.skinned.mesh);
+    this.notice = new Notice(document.getElementById('viewport')!);
+    this.exportDialog = new ExportDialog((choice) => this.exportGltf(choice), (settings) => this.onExportSettings(settings));
+    this.gltfControls = new GltfControls(document.getElementById('toolbar')!, document.getElementById('timeline')!, {
+      openExport: () => this.openExport(),
+      toggleAsExported: () => this.setAsExported(!this.asExported),
+      selectClip: (index) => this.selectClip(index),
+    });
+    this.refreshClips();
     bridge.onMenuCommand((command) => this.perform(command));
     if (bridge instanceof WebBridge) bridge.onUnrequestedFiles((files) => void this.load(files));
     ui.setInfluences(this.influenceSetting);
@@ -129,9 +186,46 @@ class App {
 
   setInfluences(count: number): void {
     this.influenceSetting = count;
-    this.influences = influencesFromWeights(this.doc.weights, count);
+    this.influences = this.influencesFor(this.doc.weights);
     this.skinned.setInfluences(this.influences);
+    this.deformation.setInfluences(this.influences);
+    this.poseDirty = true;
     this.ui.setInfluences(count);
+    this.refreshChrome();
+    this.renderNow();
+  }
+
+  /** M: linear blend → dual quaternion → per-face. */
+  cycleMethod(): void {
+    this.deformation.cycleMethod();
+  }
+
+  toggleHeatMap(): void {
+    this.deformation.setHeatMap(!this.deformation.heatMap);
+  }
+
+  /** Replaces the scene with the twist test (a tube, two bones, the second twisting past 180°). */
+  loadTwistDemo(): void {
+    const doc = twistDemoDocument();
+    this.setError(null);
+    this.swap(doc, this.influencesFor(doc.weights));
+    this.refreshChrome();
+    this.renderNow();
+  }
+
+  /** Local scale of a bone about its start joint (children follow its end, unscaled; see scaledForwardKinematics). */
+  setBoneScale(bone: number, scale: readonly number[]): void {
+    if (bone < 0 || bone >= boneCountOf(this.doc)) return;
+    this.evaluator.boneScales.set(scale.slice(0, 3), 3 * bone);
+    this.poseDirty = true;
+    this.refreshChrome();
+    this.renderNow();
+  }
+
+  /** Swaps in new weights (a completed bind, or its revert) as one document change; the rest of the scene stays. */
+  private replaceWeights(weights: DenseMatrix, weightsSource: string): void {
+    const doc: SceneDocument = { ...this.doc, weights, weightsSource };
+    this.swap(doc, this.influencesFor(weights));
     this.refreshChrome();
     this.renderNow();
   }
@@ -156,11 +250,13 @@ class App {
     this.refreshChrome();
     try {
       const candidate = await loadIntoDocument(this.doc, files, getIoClient());
-      const influences = influencesFromWeights(candidate.weights, this.influenceSetting);
+      const influences = this.influencesFor(candidate.weights);
       const problem = gpuLimitProblem(candidate, influences.stride, this.viewport.maxTextureSize);
       if (problem) throw new LoadError(problem);
       this.swap(candidate, influences);
       for (const warning of candidate.warnings) console.warn(warning);
+      if (candidate.warnings.length > 0) this.notice.show(`Opened ${candidate.name} with ${candidate.warnings.length} warning${candidate.warnings.length > 1 ? 's' : ''}`, candidate.warnings);
+      else this.notice.hide();
     } catch (error) {
       this.setError(errorMessage(error));
     } finally {
@@ -183,10 +279,15 @@ class App {
     this.influences = influences;
     this.skinned = skinned;
     this.overlay = overlay;
+    const scales = this.evaluator.boneScales;
     this.evaluator = new PoseEvaluator(doc);
+    if (doc.skeleton === previous.skeleton) this.evaluator.boneScales.set(scales);
+    this.deformation.setDocument(doc, influences, skinned);
     this.viewport.scene.add(skinned.mesh, overlay.group);
     if (doc.skeleton !== previous.skeleton) this.selectedBone = -1;
     overlay.select(this.selectedBone);
+    this.binding.attach(doc, skinned.mesh);
+    this.refreshClips();
     if (doc.poses !== previous.poses) this.timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
     this.poseDirty = true;
     if (doc.mesh !== previous.mesh || doc.skeleton !== previous.skeleton) this.frameAll();
@@ -214,7 +315,7 @@ class App {
 
   private applyPose(): void {
     this.evaluator.evaluate(this.timeline.time);
-    this.skinned.setTransforms(this.evaluator.transforms);
+    this.deformation.applyPose(this.evaluator);
     this.overlay.update(this.evaluator.joints);
     this.timeline.refreshTime();
     this.poseDirty = false;
@@ -285,15 +386,82 @@ class App {
   private selectBone(bone: number): void {
     this.selectedBone = bone;
     this.overlay.select(bone);
+    this.binding.onBoneSelected(bone);
     this.refreshChrome();
     this.viewport.invalidate();
+  }
+
+  /** The influences the viewport skins with: the influence setting, or the export's stored ones when previewing it. */
+  private influencesFor(weights: DenseMatrix): Influences {
+    const { influences, weightComponent } = this.exportDialog.settings;
+    return this.asExported ? exportedInfluences(weights, influences, weightComponent) : influencesFromWeights(weights, this.influenceSetting);
+  }
+
+  /** On: linear blend with the export's stored influences; leaving linear blend (M, the Skin menu) turns it off. */
+  setAsExported(on: boolean): void {
+    this.asExported = on;
+    if (on) this.deformation.setMethod('lbs');
+    this.showExportSettings(this.exportDialog.settings);
+    this.setInfluences(this.influenceSetting);
+  }
+
+  private onExportSettings(settings: ExportedWeightSettings): void {
+    this.showExportSettings(settings);
+    if (this.asExported) this.setInfluences(this.influenceSetting);
+  }
+
+  private showExportSettings(settings: ExportedWeightSettings): void {
+    this.gltfControls.setAsExported(this.asExported, `${settings.influences} × ${settings.weightComponent.replace('-', ' ')}, LBS`);
+  }
+
+  /** Shows clip `index` of the scene's clips (glTF files can hold several). */
+  selectClip(index: number): void {
+    const clip = this.doc.clips?.[index];
+    if (!clip || clip.poses === this.doc.poses) return;
+    this.swap({ ...this.doc, poses: clip.poses, posesFile: clip.name }, this.influences);
+    this.refreshChrome();
+    this.renderNow();
+  }
+
+  private refreshClips(): void {
+    const clips = this.doc.clips ?? [];
+    this.gltfControls.setClips(clips.map((c) => c.name), clips.findIndex((c) => c.poses === this.doc.poses));
+  }
+
+  openExport(): void {
+    if (this.exportDialog.isOpen) return;
+    const method = this.deformation.method;
+    const bakeable = method === 'lbs' || method === 'dqs';
+    const doc = this.doc;
+    this.exportDialog.open({
+      baseName: doc.name.replace(/\.[^.]+$/, '') || 'rig',
+      vertexCount: vertexCountOf(doc),
+      clipName: clipNameOf(doc),
+      bakeFrames: doc.poses ? bakeFrameCount(doc.poses, GLTF_EXPORT_DEFAULTS.framesPerSecond) : 0,
+      methodLabel: METHOD_LABELS[method],
+      bakeProblem: bakeable ? null : `${METHOD_LABELS[method]} skinning does not bake yet; switch to linear blend or dual quaternion (M) to bake.`,
+    });
+  }
+
+  private async exportGltf(choice: Parameters<typeof exportSceneAsGltf>[1]): Promise<void> {
+    const method = this.deformation.method;
+    const warnings = await exportSceneAsGltf(
+      this.doc,
+      choice,
+      { method: method === 'dqs' ? 'dqs' : 'lbs', influences: this.influenceSetting, antipodality: this.deformation.antipodality },
+      getIoClient(),
+      this.bridge,
+    );
+    for (const warning of warnings) console.warn(`${choice.fileName}: ${warning}`);
+    if (warnings.length > 0) this.notice.show(`Exported ${choice.fileName} with ${warnings.length} note${warnings.length > 1 ? 's' : ''}`, warnings);
+    else this.notice.hide();
   }
 
   private refreshChrome(): void {
     const doc = this.doc;
     this.ui.setSceneName(doc.name);
     this.ui.setToggles(this.wireframe, this.overlay.visible);
-    const files = [...doc.meshFiles, doc.skeletonFile, doc.posesFile].filter((f): f is string => !!f);
+    const files = [...new Set([...doc.meshFiles, doc.skeletonFile, doc.posesFile].filter((f): f is string => !!f))];
     const parts = [
       this.loadingNames.length > 0 ? `loading ${this.loadingNames.join(', ')}…` : files.length > 0 ? files.join(' · ') : 'built-in demo',
       `${formatCount(vertexCountOf(doc))} vertices · ${formatCount(triangleCountOf(doc))} triangles · ${boneCountOf(doc)} bones`,
@@ -308,8 +476,24 @@ class App {
       const [start, end] = doc.skeleton.bones.subarray(2 * this.selectedBone, 2 * this.selectedBone + 2);
       parts.push(`bone ${this.selectedBone} (joint ${start} → ${end})`);
     }
+    if (this.evaluator.scaled) parts.push('scaled bones: DQS with non-rigid joints (two-phase)');
+    if (this.asExported) {
+      const { influences, weightComponent } = this.exportDialog.settings;
+      parts.push(`as exported: ${influences} × ${weightComponent.replace('-', ' ')}, LBS`);
+    }
     if (doc.warnings.length > 0) parts.push(`${doc.warnings.length} warning${doc.warnings.length > 1 ? 's' : ''} in the console`);
     this.ui.setStatus(parts);
+    this.refreshDeformationChrome();
+  }
+
+  private refreshDeformationChrome(): void {
+    const d = this.deformation;
+    if (this.asExported && d.method !== 'lbs') this.setAsExported(false);
+    this.deformationPanel.show(d);
+    const scale = this.selectedBone >= 0 ? this.evaluator.boneScales.subarray(3 * this.selectedBone, 3 * this.selectedBone + 3) : null;
+    this.deformationPanel.showBone(this.selectedBone, scale);
+    const error = d.perFaceError;
+    if (error && this.error !== error) this.setError(error);
   }
 
   installTestHook(): void {
@@ -331,21 +515,60 @@ class App {
         selectedBone: this.selectedBone,
         error: this.error,
         framesRendered: this.framesRendered,
+        method: this.deformation.method,
+        antipodality: this.deformation.antipodality,
+        splitMethod: this.deformation.splitMethod,
+        heatMap: this.deformation.heatMap,
+        asExported: this.asExported,
+        clips: (this.doc.clips ?? []).map((c) => c.name),
+        clipName: this.doc.posesFile,
       }),
       pause: () => this.timeline.pause(),
       play: () => this.timeline.play(),
       setTime: (time) => this.timeline.seek(time),
       setInfluences: (k) => this.setInfluences(k),
-      gpuPositions: () => {
+      gpuPositions: async () => {
         if (this.poseDirty) this.renderNow();
-        return Promise.resolve(Array.from(this.skinned.readSkinnedPositions(this.viewport.renderer)));
+        await this.deformation.settled();
+        return Array.from(this.skinned.readSkinnedPositions(this.viewport.renderer));
       },
       cpuPositions: () => {
         if (this.poseDirty) this.renderNow();
-        const out = new Float64Array(this.doc.mesh.positions.length);
-        linearBlendSkinning(this.doc.mesh.positions, this.influences, this.evaluator.transforms, out);
-        return Array.from(out);
+        return Array.from(this.deformation.cpuReference(this.deformation.method, this.evaluator));
       },
+      setMethod: (method) => {
+        if (!(method in METHOD_LABELS)) throw new Error(`unknown skinning method ${method}`);
+        this.deformation.setMethod(method as SkinMethod);
+        this.renderNow();
+      },
+      setAntipodality: (mode) => {
+        this.deformation.setAntipodality(mode);
+        this.renderNow();
+      },
+      setSplit: (method) => {
+        this.deformation.setSplit(method as SkinMethod | null);
+        this.renderNow();
+      },
+      setHeatMap: (on) => {
+        this.deformation.setHeatMap(on);
+        this.renderNow();
+      },
+      setBoneScale: (bone, scale) => this.setBoneScale(bone, scale),
+      setBlendWeights: (blend) => {
+        const n = vertexCountOf(this.doc);
+        this.deformation.setBlendWeights(typeof blend === 'number' ? new Float32Array(n).fill(blend) : Float32Array.from(blend));
+        this.poseDirty = true;
+        this.renderNow();
+      },
+      loadTwistDemo: () => this.loadTwistDemo(),
+      setAsExported: (on, settings) => {
+        if (settings) Object.assign(this.exportDialog.settings, settings);
+        this.setAsExported(on);
+        this.renderNow();
+      },
+      selectClip: (index) => this.selectClip(index),
+      binding: this.binding.testHook(),
+      settled: () => this.deformation.settled(),
       jointScreenPosition: (joint) => {
         const j = this.evaluator.joints;
         this.viewport.projectToPage(j[3 * joint], j[3 * joint + 1], j[3 * joint + 2], projected);
@@ -376,6 +599,8 @@ function boot(): void {
     command: (command) => app?.issue(command),
     setInfluences: (count) => app?.setInfluences(count),
     step: (direction) => app?.step(direction),
+    cycleMethod: () => app?.cycleMethod(),
+    toggleHeatMap: () => app?.toggleHeatMap(),
     dropFiles: (files) => app?.dropFiles(files),
     dismissError: () => app?.dismissError(),
   });

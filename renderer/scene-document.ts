@@ -7,12 +7,15 @@
 import type { OpenedFile } from '../app/ipc-contract.ts';
 import type { DenseMatrix, TriangleMesh } from '../workers/formats/types.ts';
 import type { RigFile } from '../workers/formats/read-file.ts';
-import { buildDemoScene } from '../workers/demo/demo-scene.ts';
+import { buildDemoScene, type DemoScene } from '../workers/demo/demo-scene.ts';
+import { buildTwistDemo } from '../workers/demo/twist-demo.ts';
 import { buildSkeleton, type Skeleton } from '../workers/rig/skeleton.ts';
 import { poseDuration, type PoseSequence } from '../workers/rig/pose-sequence.ts';
 import { vertexNormals } from '../workers/mesh/vertex-normals.ts';
 import { boundingBox } from '../workers/mesh/bounds.ts';
 import type { IoClient } from './io-client.ts';
+import type { GltfClip } from '../workers/formats/gltf-export.ts';
+import { gltfIntoDocument, isGltfBatch } from './gltf-document.ts';
 
 export const PROVISIONAL_WEIGHTS = 'bone distance (provisional)';
 
@@ -39,6 +42,10 @@ export interface SceneDocument {
   readonly handlesFile: string | null;
   /** non-fatal observations from the readers, each naming its file */
   readonly warnings: readonly string[];
+  /** #B bone names (glTF joint node names), when the file had them */
+  readonly boneNames?: readonly string[];
+  /** every animation clip of the file (glTF); `poses` is one of them */
+  readonly clips?: readonly GltfClip[];
 }
 
 export const vertexCountOf = (doc: SceneDocument): number => doc.mesh.positions.length / 3;
@@ -48,7 +55,15 @@ export const jointCountOf = (doc: SceneDocument): number => doc.skeleton.joints.
 
 /** The built-in demo: a procedural creature, weighted and animated, so the app never opens empty. */
 export function demoDocument(): SceneDocument {
-  const demo = buildDemoScene();
+  return builtInDocument(buildDemoScene());
+}
+
+/** The twist test scene (workers/demo/twist-demo.ts): where LBS collapses and DQS does not. */
+export function twistDemoDocument(): SceneDocument {
+  return builtInDocument(buildTwistDemo());
+}
+
+function builtInDocument(demo: DemoScene): SceneDocument {
   return withDerived({
     name: demo.name,
     meshFiles: [],
@@ -122,6 +137,7 @@ function single<T extends { name: string }>(items: T[], what: string): T | null 
  *   when several files fail to parse)
  */
 export async function loadIntoDocument(current: SceneDocument, files: readonly OpenedFile[], io: IoClient): Promise<SceneDocument> {
+  if (isGltfBatch(files)) return gltfIntoDocument(files, io);
   const settled = await Promise.allSettled(files.map((f) => io.readRigFile(f.name, f.bytes)));
   const failures = settled.flatMap((s) => (s.status === 'rejected' ? [errorMessage(s.reason)] : []));
   if (failures.length > 0) throw new LoadError(failures.join('\n'));
@@ -194,6 +210,8 @@ export async function loadIntoDocument(current: SceneDocument, files: readonly O
     handles,
     handlesFile: handlesName,
     warnings,
+    boneNames: skeletonFile ? undefined : current.boneNames,
+    clips: skeletonFile || posesFile ? undefined : current.clips,
   });
   assertConsistent(candidate);
   return candidate;
@@ -211,7 +229,7 @@ function readAs(io: IoClient, role: DmatRole, file: MatrixFile, vertexCount: num
 }
 
 /** The invariants every document keeps; a broken one here is a bug, not bad input, but it must not reach the GPU. */
-function assertConsistent(doc: SceneDocument): void {
+export function assertConsistent(doc: SceneDocument): void {
   const V = vertexCountOf(doc);
   const B = boneCountOf(doc);
   if (doc.weights.rows !== V || doc.weights.cols !== B) {

@@ -1,7 +1,10 @@
 /**
- * The GPU-skinned mesh: a three.js mesh whose standard material gets shaders/lbs.glsl spliced in, fed by two
- * RGBA32F data textures in the layout of workers/skinning/joint-texture-layout.ts (joint transforms, updated
- * every frame; per-vertex influences, rebuilt when the influence count changes), plus a readback pass that
+ * The GPU-skinned mesh: a three.js mesh whose standard material gets the skinning chunks spliced in
+ * (shaders/lbs.glsl, dqs.glsl, chosen by skin-select.glsl at compile time), fed by RGBA32F data textures in the
+ * layout of workers/skinning/joint-texture-layout.ts (joint transforms and dual quaternions, updated every
+ * frame; per-vertex influences, rebuilt when the influence count changes). Per-face skinning is solved on the
+ * CPU and streamed into the position buffer instead (method 'streamed'). An optional distortion heat map
+ * colours the surface (shaders/distortion-heatmap.glsl). A readback pass
  * runs the same chunk over the vertices as points into a float render target, so the GPU's skinned positions
  * can be compared with the CPU reference.
  */
@@ -9,8 +12,13 @@ import * as THREE from 'three';
 import lbsChunk from '../shaders/lbs.glsl?raw';
 import readbackVertex from '../shaders/skinned-readback.vert.glsl?raw';
 import readbackFragment from '../shaders/skinned-readback.frag.glsl?raw';
+import dqsChunk from '../shaders/dqs.glsl?raw';
+import skinSelectChunk from '../shaders/skin-select.glsl?raw';
+import distortionChunk from '../shaders/distortion-heatmap.glsl?raw';
 import {
   JOINT_TEXTURE_WIDTH_LOG2,
+  dualQuaternionTextureSize,
+  packDualQuaternions,
   influenceTextureSize,
   jointTextureSize,
   packInfluences,
@@ -19,7 +27,11 @@ import {
 import type { Influences } from '../workers/skinning/influences.ts';
 import type { SceneDocument } from './scene-document.ts';
 
-const LBS_HEADER = `#define LBS_TEXTURE_WIDTH_LOG2 ${JOINT_TEXTURE_WIDTH_LOG2}\n${lbsChunk}\n`;
+const LBS_HEADER = `#define LBS_TEXTURE_WIDTH_LOG2 ${JOINT_TEXTURE_WIDTH_LOG2}\n${lbsChunk}\n${dqsChunk}\n${skinSelectChunk}\n`;
+
+/** What the vertex shader does: see shaders/skin-select.glsl. */
+export type GpuSkinMethod = 'lbs' | 'dqs' | 'blend' | 'streamed';
+const SKIN_METHOD_CODES: Record<GpuSkinMethod, number> = { lbs: 0, dqs: 1, blend: 2, streamed: 3 };
 /** Readback target width in texels; height = ceil(#V / width). */
 const READBACK_WIDTH = 1024;
 
@@ -55,7 +67,20 @@ export class SkinnedMeshView {
   private readonly uniforms: {
     lbsJointTexture: THREE.IUniform<THREE.DataTexture>;
     lbsInfluenceTexture: THREE.IUniform<THREE.DataTexture>;
+    dqsTexture: THREE.IUniform<THREE.DataTexture>;
   };
+  private readonly dqsTexture: THREE.DataTexture;
+  private readonly dqsPixels: Float32Array;
+  private readonly positionAttribute: THREE.BufferAttribute;
+  private readonly normalAttribute: THREE.BufferAttribute;
+  private readonly restPositions: Float32Array;
+  private readonly restNormalValues: Float32Array;
+  private readonly blendAttribute: THREE.BufferAttribute;
+  private readonly distortionAttribute: THREE.BufferAttribute;
+  private skinMethod: GpuSkinMethod = 'lbs';
+  private perVertexSigns = true;
+  private nonRigid = false;
+  private heatMap = false;
   private readonly jointTexture: THREE.DataTexture;
   private readonly jointPixels: Float32Array;
   private readonly boneCount: number;
@@ -80,17 +105,29 @@ export class SkinnedMeshView {
     this.boneCount = doc.skeleton.parents.length;
 
     this.geometry = new THREE.BufferGeometry();
+    this.restPositions = new Float32Array(positions);
+    this.restNormalValues = new Float32Array(doc.restNormals);
     const position = new THREE.BufferAttribute(new Float32Array(positions), 3);
+    this.positionAttribute = position;
+    this.normalAttribute = new THREE.BufferAttribute(new Float32Array(doc.restNormals), 3);
     this.geometry.setAttribute('position', position);
-    this.geometry.setAttribute('normal', new THREE.BufferAttribute(new Float32Array(doc.restNormals), 3));
+    this.geometry.setAttribute('normal', this.normalAttribute);
+    this.blendAttribute = new THREE.BufferAttribute(new Float32Array(this.vertexCount), 1);
+    this.distortionAttribute = new THREE.BufferAttribute(new Float32Array(this.vertexCount), 1);
+    this.geometry.setAttribute('skinBlend', this.blendAttribute);
+    this.geometry.setAttribute('skinDistortion', this.distortionAttribute);
     this.geometry.setIndex(new THREE.BufferAttribute(triangles, 1));
 
     const jointSize = jointTextureSize(this.boneCount);
     this.jointTexture = floatTexture(jointSize.width, jointSize.height);
     this.jointPixels = this.jointTexture.image.data as Float32Array;
+    const dqsSize = dualQuaternionTextureSize(this.boneCount);
+    this.dqsTexture = floatTexture(dqsSize.width, dqsSize.height);
+    this.dqsPixels = this.dqsTexture.image.data as Float32Array;
     this.uniforms = {
       lbsJointTexture: { value: this.jointTexture },
       lbsInfluenceTexture: { value: floatTexture(1, 1) },
+      dqsTexture: { value: this.dqsTexture },
     };
 
     this.material = new THREE.MeshStandardMaterial({
@@ -102,14 +139,24 @@ export class SkinnedMeshView {
     this.material.onBeforeCompile = (shader) => {
       Object.assign(shader.uniforms, this.uniforms);
       shader.vertexShader = shader.vertexShader
-        .replace('#include <common>', `#include <common>\n${LBS_HEADER}`)
+        .replace(
+          '#include <common>',
+          `#include <common>\n${LBS_HEADER}\nattribute float skinDistortion;\nvarying float vSkinDistortion;`,
+        )
         .replace(
           '#include <beginnormal_vertex>',
-          '#include <beginnormal_vertex>\nLbsBlend lbs = lbsBlend(gl_VertexID);\nobjectNormal = lbsNormal(lbs, objectNormal);',
+          '#include <beginnormal_vertex>\nvec3 skinnedPosition = position;\nskinVertex(gl_VertexID, skinnedPosition, objectNormal);\nvSkinDistortion = skinDistortion;',
         )
-        .replace('#include <begin_vertex>', '#include <begin_vertex>\ntransformed = lbsPosition(lbs, transformed);');
+        .replace('#include <begin_vertex>', '#include <begin_vertex>\ntransformed = skinnedPosition;');
+      shader.fragmentShader = shader.fragmentShader
+        .replace('#include <common>', `#include <common>\n${distortionChunk}\nvarying float vSkinDistortion;`)
+        .replace(
+          '#include <color_fragment>',
+          '#include <color_fragment>\n#if SKIN_HEATMAP\ndiffuseColor.rgb = distortionColor(vSkinDistortion);\n#endif',
+        );
     };
-    this.material.customProgramCacheKey = () => `rigwright-lbs-${this.texelsPerVertex}`;
+    this.material.customProgramCacheKey = () =>
+      `rigwright-skin-${this.texelsPerVertex}-${this.skinMethod}-${this.perVertexSigns}-${this.nonRigid}-${this.heatMap}`;
     this.mesh = new THREE.Mesh(this.geometry, this.material);
     // The bounding sphere is the rest pose's; the skinned mesh can leave it.
     this.mesh.frustumCulled = false;
@@ -118,6 +165,7 @@ export class SkinnedMeshView {
     this.readbackGeometry = new THREE.BufferGeometry();
     this.readbackGeometry.setAttribute('position', position);
     const readbackRows = Math.max(1, Math.ceil(this.vertexCount / READBACK_WIDTH));
+    this.readbackGeometry.setAttribute('skinBlend', this.blendAttribute);
     this.readbackMaterial = new THREE.ShaderMaterial({
       uniforms: { ...this.uniforms, readbackSize: { value: new THREE.Vector2(READBACK_WIDTH, readbackRows) } },
       vertexShader: `${LBS_HEADER}${readbackVertex}`,
@@ -138,7 +186,80 @@ export class SkinnedMeshView {
       generateMipmaps: false,
     });
     this.readbackPixels = new Float32Array(READBACK_WIDTH * readbackRows * 4);
+    this.applyDefines();
     this.setInfluences(influences);
+  }
+
+  get method(): GpuSkinMethod {
+    return this.skinMethod;
+  }
+
+  /**
+   * Chooses the vertex shader's skinning (recompiles on change).
+   * @param perVertexSigns  DQS antipodality: Kavan 2008 Alg. 2 in the shader (true) or signs aligned per bone
+   *                        before packing (false)
+   * @param nonRigid        whether any bone carries a first-phase scale (Sec. 4.2), compiled out when not
+   */
+  setMethod(method: GpuSkinMethod, perVertexSigns: boolean, nonRigid: boolean): void {
+    if (method === this.skinMethod && perVertexSigns === this.perVertexSigns && nonRigid === this.nonRigid) return;
+    if (this.skinMethod === 'streamed' && method !== 'streamed') {
+      this.positionAttribute.copyArray(this.restPositions);
+      this.normalAttribute.copyArray(this.restNormalValues);
+      this.positionAttribute.needsUpdate = true;
+      this.normalAttribute.needsUpdate = true;
+    }
+    this.skinMethod = method;
+    this.perVertexSigns = perVertexSigns;
+    this.nonRigid = nonRigid;
+    this.applyDefines();
+  }
+
+  /** Shows the distortion heat map from `logAreaRatios` (#V, log2 of one-ring area / rest area), or hides it (null). */
+  setDistortion(logAreaRatios: Float32Array | null): void {
+    if (logAreaRatios) {
+      this.distortionAttribute.copyArray(logAreaRatios);
+      this.distortionAttribute.needsUpdate = true;
+    }
+    if ((logAreaRatios !== null) !== this.heatMap) {
+      this.heatMap = logAreaRatios !== null;
+      this.applyDefines();
+    }
+  }
+
+  /** Per-vertex LBS ↔ DQS blend of method 'blend' (#V values in [0, 1]; 0 = LBS, 1 = DQS). */
+  setBlendWeights(blend: Float32Array): void {
+    this.blendAttribute.copyArray(blend);
+    this.blendAttribute.needsUpdate = true;
+  }
+
+  /**
+   * Uploads this frame's dual quaternions for DQS (#B × 8, signs as the antipodality mode wants them) and the
+   * first-phase scale/shear of non-rigid joints (#B × 12, or null when every bone is rigid).
+   */
+  setDualQuaternions(dualQuaternions: Float64Array, scales: Float64Array | null): void {
+    packDualQuaternions(dualQuaternions, scales, this.boneCount, this.dqsPixels);
+    this.dqsTexture.needsUpdate = true;
+  }
+
+  /** Method 'streamed': the posed positions and unit normals (#V × 3 each), computed on the CPU. */
+  setStreamedPositions(positions: Float64Array | Float32Array, normals: Float64Array | Float32Array): void {
+    this.positionAttribute.copyArray(positions);
+    this.normalAttribute.copyArray(normals);
+    this.positionAttribute.needsUpdate = true;
+    this.normalAttribute.needsUpdate = true;
+  }
+
+  private applyDefines(): void {
+    for (const material of [this.material, this.readbackMaterial]) {
+      material.defines = {
+        ...material.defines,
+        SKIN_METHOD: SKIN_METHOD_CODES[this.skinMethod],
+        DQS_PER_VERTEX_SIGNS: this.perVertexSigns ? 1 : 0,
+        DQS_NON_RIGID: this.nonRigid ? 1 : 0,
+        SKIN_HEATMAP: this.heatMap ? 1 : 0,
+      };
+      material.needsUpdate = true;
+    }
   }
 
   /** Replaces the influence texture (#V × stride influences → ceil(stride / 2) texels per vertex). */
@@ -192,6 +313,7 @@ export class SkinnedMeshView {
     this.geometry.dispose();
     this.material.dispose();
     this.jointTexture.dispose();
+    this.dqsTexture.dispose();
     this.uniforms.lbsInfluenceTexture.value.dispose();
     this.readbackGeometry.dispose();
     this.readbackMaterial.dispose();

@@ -5,6 +5,7 @@
  * the GPU readback of skinned positions and the CPU reference at the same pose for comparison.
  */
 import type { PoseKind } from './pose-evaluator.ts';
+import type { BindingTestHook } from './binding-panel.ts';
 
 export interface RigwrightTestState {
   sceneName: string;
@@ -26,9 +27,23 @@ export interface RigwrightTestState {
   /** the message in the error banner, or null */
   error: string | null;
   framesRendered: number;
+  /** skinning method shown (left half in the split view) */
+  method: 'lbs' | 'dqs' | 'perface' | 'blend';
+  antipodality: 'per-vertex' | 'per-bone';
+  /** right half's method, null when not split */
+  splitMethod: 'lbs' | 'dqs' | 'perface' | 'blend' | null;
+  heatMap: boolean;
+  /** "As exported" preview on (LBS with the export's quantized influences) */
+  asExported: boolean;
+  /** the scene's animation clip names (glTF), empty otherwise */
+  clips: string[];
+  /** the current pose sequence's name (file or clip), null at rest */
+  clipName: string | null;
 }
 
 export interface RigwrightTestHook {
+  /** the Bind panel: handles, lasso, harmonic weights, weight views */
+  binding: BindingTestHook;
   /** resolves once the first frame has rendered */
   ready(): Promise<void>;
   state(): RigwrightTestState;
@@ -38,10 +53,31 @@ export interface RigwrightTestHook {
   setTime(time: number): void;
   /** 0 = all */
   setInfluences(k: number): void;
-  /** #V × 3 from the GPU readback of the CURRENT pose */
+  /** #V × 3 from the GPU readback of the CURRENT pose and method (per-face: once its solve has arrived) */
   gpuPositions(): Promise<number[]>;
-  /** #V × 3 from linearBlendSkinning at the CURRENT pose, same influences */
+  /** #V × 3 from the current method's CPU reference in workers/skinning at the CURRENT pose, same influences */
   cpuPositions(): number[];
+  /** 'lbs' | 'dqs' | 'perface' | 'blend' (LBS/DQS lerped per vertex by the blend weights) */
+  setMethod(method: string): void;
+  setAntipodality(mode: 'per-vertex' | 'per-bone'): void;
+  /** split view with `method` on the right, or null for one view */
+  setSplit(method: string | null): void;
+  setHeatMap(on: boolean): void;
+  /** local scale of a bone about its start joint */
+  setBoneScale(bone: number, scale: [number, number, number]): void;
+  /** per-vertex LBS ↔ DQS blend (0 = LBS) of method 'blend': one value for all vertices or #V values */
+  setBlendWeights(blend: number | number[]): void;
+  /**
+   * "As exported" preview on or off; `settings` (influences 4 | 8, weightComponent 'float' | 'unsigned-short' |
+   * 'unsigned-byte') also become the export dialog's choices
+   */
+  setAsExported(on: boolean, settings?: { influences: 4 | 8; weightComponent: 'float' | 'unsigned-short' | 'unsigned-byte' }): void;
+  /** shows clip `index` of state().clips */
+  selectClip(index: number): void;
+  /** replaces the scene with the twist test tube */
+  loadTwistDemo(): void;
+  /** resolves once the per-face solve of the current pose is on the GPU */
+  settled(): Promise<void>;
   /** CSS pixels in the page, for click tests */
   jointScreenPosition(joint: number): { x: number; y: number };
   /** of the rest mesh */

@@ -11,6 +11,10 @@ export interface UiActions {
   /** 0 = all influences */
   setInfluences(count: number): void;
   step(direction: -1 | 1): void;
+  /** M: next skinning method */
+  cycleMethod(): void;
+  /** D: distortion heat map on / off */
+  toggleHeatMap(): void;
   dropFiles(files: File[]): void;
   dismissError(): void;
 }
@@ -23,13 +27,21 @@ const SHORTCUTS: [string, string][] = [
   ['F', 'frame all'],
   ['W', 'wireframe'],
   ['K', 'show / hide skeleton'],
+  ['M', 'skinning: linear blend → dual quaternion → per-face'],
+  ['D', 'distortion heat map'],
   ['Ctrl/⌘ O', 'open files'],
+  ['Ctrl/⌘ E', 'export glTF'],
+  ['E', 'preview as exported (glTF influences, quantized)'],
   ['?', 'this help'],
   ['Esc', 'close help or error'],
   ['Left drag', 'orbit'],
   ['Right drag', 'pan'],
   ['Wheel', 'zoom'],
   ['Click a joint', 'select its bone'],
+  ['B', 'Bind panel: handles and harmonic weights'],
+  ['V / I', 'cycle view (shaded, weight map, dominant bone, handles) / iso-lines'],
+  ['L / X', 'lasso (Shift adds, Ctrl/⌘ removes, Esc cancels) / x-ray'],
+  ['A / Delete', 'assign the selection to the bone / free it'],
 ];
 
 function required<T extends HTMLElement>(id: string, type: new () => T): T {
@@ -174,7 +186,7 @@ export class Ui {
       table.append(dt, dd);
     }
     const hint = document.createElement('p');
-    hint.textContent = 'Drop .obj/.off meshes, .tgf skeletons and .dmat weights, poses or handles anywhere — several at once.';
+    hint.textContent = 'Drop .obj/.off meshes, .tgf skeletons, .dmat weights, poses or handles, or a .glb / .gltf (with its .bin) anywhere — several at once.';
     this.help.append(title, table, hint);
     this.help.addEventListener('click', () => this.toggleHelp(false));
   }
@@ -241,6 +253,14 @@ export class Ui {
         case 'k':
         case 'K':
           this.actions.command('toggle-skeleton');
+          break;
+        case 'm':
+        case 'M':
+          this.actions.cycleMethod();
+          break;
+        case 'd':
+        case 'D':
+          this.actions.toggleHeatMap();
           break;
         case '?':
           this.toggleHelp();

@@ -14,6 +14,11 @@ export class Viewport {
   readonly camera = new THREE.PerspectiveCamera(40, 1, 0.01, 100);
   readonly controls: OrbitControls;
   private grid: THREE.GridHelper | null = null;
+  /**
+   * Draws the frame instead of the plain full-canvas render when it returns true (the split view of
+   * renderer/deformation-controller.ts); sizes are the canvas's CSS size, as WebGLRenderer.setViewport takes.
+   */
+  renderHook: ((renderer: THREE.WebGLRenderer, scene: THREE.Scene, camera: THREE.PerspectiveCamera) => boolean) | null = null;
   private dirty = true;
   private readonly resizeObserver: ResizeObserver;
 
@@ -57,6 +62,7 @@ export class Viewport {
 
   render(): void {
     this.dirty = false;
+    if (this.renderHook?.(this.renderer, this.scene, this.camera)) return;
     this.renderer.render(this.scene, this.camera);
   }
 

@@ -11,6 +11,9 @@ import { boneDistanceWeights } from './weights/bone-distance-weights.ts';
 import type { DenseMatrix } from './formats/types.ts';
 import type { PoseSequence } from './rig/pose-sequence.ts';
 import type { Skeleton } from './rig/skeleton.ts';
+import { importGltf, type GltfImportResult } from './formats/gltf-import.ts';
+import { GLTF_EXPORT_DEFAULTS, exportGltf, type GltfExportOptions, type GltfExportResult, type GltfRig } from './formats/gltf-export.ts';
+import { skinningVertexAnimation, type SkinningBake } from './formats/gltf-skinning-bake.ts';
 
 /** Marks the distinct buffers of `arrays` for transfer (a buffer listed twice would make postMessage throw). */
 function transferred<T>(value: T, arrays: ArrayBufferView[]): T {
@@ -53,6 +56,26 @@ export const ioApi = {
   handlesFromDmat(matrix: DenseMatrix, vertexCount: number, boneCount: number, file: string): Int32Array {
     const handles = handlesFromDmat(matrix, vertexCount, boneCount, file);
     return transferred(handles, [handles]);
+  },
+
+  /** A rigged glTF (GLB, or .gltf with its resources by URI): mesh, skeleton, weights, clips (gltf-import.ts). */
+  async importGltf(name: string, bytes: Uint8Array, resources: Record<string, Uint8Array>): Promise<GltfImportResult> {
+    const rig = await importGltf(bytes, name, resources);
+    const { mesh, skeleton } = rig;
+    const arrays: ArrayBufferView[] = [mesh.positions, mesh.triangles, rig.normals, skeleton.joints, skeleton.bones, skeleton.parents, skeleton.order, rig.weights.data];
+    for (const clip of rig.clips) arrays.push(clip.poses.kind === 'matrices' ? clip.poses.rotations : clip.poses.final);
+    return transferred(rig, arrays);
+  },
+
+  /**
+   * A skinned glTF (gltf-export.ts); each of `bakes` adds a clip of morph targets skinned on the CPU
+   * (gltf-skinning-bake.ts), since a callback cannot cross into the worker.
+   */
+  async exportGltf(rig: Omit<GltfRig, 'vertexAnimations'>, file: string, options: GltfExportOptions, bakes: SkinningBake[]): Promise<GltfExportResult> {
+    const framesPerSecond = options.framesPerSecond ?? GLTF_EXPORT_DEFAULTS.framesPerSecond;
+    const vertexAnimations = bakes.map((bake) => skinningVertexAnimation(rig.mesh.positions, rig.skeleton, rig.weights, bake, framesPerSecond));
+    const result = await exportGltf({ ...rig, vertexAnimations }, file, options);
+    return transferred(result, [result.bytes, ...Object.values(result.resources)]);
   },
 
   /** Provisional #V × #B weights by inverse distance to the bones. */

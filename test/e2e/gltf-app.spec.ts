@@ -1,0 +1,294 @@
+/**
+ * glTF in the app, in Chromium on SwiftShader: rigged .glb files open through the file input with their counts,
+ * bones and clips; the GPU-skinned result equals the CPU reference; an export from the app's dialog passes the
+ * Khronos validator and, read back in Node, poses like the app; the "as exported" preview with 8-bit weights
+ * stays within the quantization bound of full-precision LBS and equals a Node evaluation of the quantized weights.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
+import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-import.ts';
+import { exportedInfluences, quantizationBound } from '../../workers/formats/gltf-exported-influences.ts';
+import { influencesFromWeights, type Influences } from '../../workers/skinning/influences.ts';
+import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
+import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import { identityPose, samplePose } from '../../workers/rig/pose-sequence.ts';
+import { assertValidGltf } from '../unit/gltf-skinning-reference.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
+
+function dataFile(...parts: string[]): string {
+  const file = path.join(dataDir, ...parts);
+  try {
+    readFileSync(file, { flag: 'r' });
+  } catch {
+    throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
+  }
+  return file;
+}
+
+const CESIUM_MAN = () => dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
+const RIGGED_SIMPLE = () => dataFile('gltf', 'RiggedSimple', 'RiggedSimple.glb');
+
+interface HookState {
+  sceneName: string; vertexCount: number; triangleCount: number; boneCount: number; time: number; duration: number;
+  poseKind: string; playing: boolean; error: string | null; framesRendered: number; asExported: boolean;
+  clips: string[]; clipName: string | null; method: string;
+}
+
+const state = (page: Page): Promise<HookState> => page.evaluate(() => (window as any).__rigwright.state());
+
+async function openApp(page: Page, consoleErrors: string[]): Promise<void> {
+  page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
+  page.on('pageerror', (error) => consoleErrors.push(String(error)));
+  await page.goto('/');
+  await page.waitForFunction(() => (window as any).__rigwright !== undefined);
+  await page.evaluate(() => (window as any).__rigwright.ready());
+}
+
+async function openThroughInput(page: Page, file: string): Promise<HookState> {
+  await page.setInputFiles('#file-input', file);
+  const name = path.basename(file);
+  await page.waitForFunction((n) => {
+    const s = (window as any).__rigwright.state();
+    return s.error !== null || s.sceneName === n;
+  }, name);
+  return state(page);
+}
+
+/** Vertex, triangle and joint counts read straight from the file's JSON (one skinned mesh, one skin). */
+function countsInFile(file: string): { vertices: number; triangles: number; bones: number; animations: number } {
+  const json = gltfJson(readFileSync(file), file) as {
+    meshes: { primitives: { attributes: Record<string, number>; indices: number }[] }[];
+    accessors: { count: number }[]; skins: { joints: number[] }[]; animations?: unknown[];
+  };
+  let vertices = 0;
+  let triangles = 0;
+  for (const mesh of json.meshes) {
+    for (const p of mesh.primitives) {
+      vertices += json.accessors[p.attributes.POSITION].count;
+      triangles += json.accessors[p.indices].count / 3;
+    }
+  }
+  return { vertices, triangles, bones: json.skins[0].joints.length, animations: json.animations?.length ?? 0 };
+}
+
+async function gpuAndCpu(page: Page): Promise<{ gpu: number[]; cpu: number[]; diagonal: number }> {
+  return page.evaluate(async () => {
+    const hook = (window as any).__rigwright;
+    const gpu: number[] = await hook.gpuPositions();
+    return { gpu, cpu: hook.cpuPositions(), diagonal: hook.boundingDiagonal() };
+  });
+}
+
+function maxDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  expect(a.length).toBe(b.length);
+  let worst = 0;
+  for (let i = 0; i < a.length; i += 3) {
+    const d = Math.hypot(a[i] - b[i], a[i + 1] - b[i + 1], a[i + 2] - b[i + 2]);
+    worst = Number.isNaN(d) ? Infinity : Math.max(worst, d);
+  }
+  return worst;
+}
+
+/** Bone transforms of clip `clip` at `frame` (rest pose without clips). */
+function transformsAt(rig: GltfImportResult, clip: number, frame: number): Float64Array {
+  const boneCount = rig.skeleton.parents.length;
+  const rotations = identityPose(boneCount);
+  if (rig.clips[clip]) samplePose(rig.clips[clip].poses, frame, rotations);
+  const transforms = new Float64Array(12 * boneCount);
+  forwardKinematics(rig.skeleton, rotations, transforms);
+  return transforms;
+}
+
+function lbs(rig: GltfImportResult, influences: Influences, transforms: Float64Array): Float64Array {
+  const out = new Float64Array(rig.mesh.positions.length);
+  linearBlendSkinning(rig.mesh.positions, influences, transforms, out);
+  return out;
+}
+
+for (const [label, file] of [['CesiumMan', CESIUM_MAN], ['RiggedSimple', RIGGED_SIMPLE]] as const) {
+  test(`${label}.glb opens through the file input, plays its clip, and the GPU matches the CPU`, async ({ page }) => {
+    const errors: string[] = [];
+    await openApp(page, errors);
+    const expected = countsInFile(file());
+    const loaded = await openThroughInput(page, file());
+    expect(loaded.error).toBeNull();
+    expect(loaded.vertexCount).toBe(expected.vertices);
+    expect(loaded.triangleCount).toBe(expected.triangles);
+    expect(loaded.boneCount).toBe(expected.bones);
+    expect(loaded.clips.length).toBe(expected.animations);
+    expect(loaded.poseKind).toBe('matrices');
+    expect(loaded.duration).toBeGreaterThan(1);
+    expect(loaded.playing).toBe(true);
+    await page.waitForFunction((t) => (window as any).__rigwright.state().time !== t, loaded.time);
+
+    await page.evaluate(() => (window as any).__rigwright.pause());
+    for (const fraction of [0.25, 0.6, 1]) {
+      await page.evaluate((t) => (window as any).__rigwright.setTime(t), Math.round(fraction * loaded.duration));
+      const { gpu, cpu, diagonal } = await gpuAndCpu(page);
+      expect(maxDistance(gpu, cpu), `${label} at ${fraction} of the clip`).toBeLessThanOrEqual(1e-4 * diagonal);
+    }
+    expect(errors).toEqual([]);
+  });
+}
+
+test('a .bin without its .gltf is refused and the scene stays', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors);
+  const before = await state(page);
+  await page.setInputFiles('#file-input', { name: 'lonely.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(16) });
+  await page.waitForFunction(() => (window as any).__rigwright.state().error !== null);
+  const after = await state(page);
+  expect(after.error).toContain('lonely.bin');
+  expect(after.sceneName).toBe(before.sceneName);
+  expect(after.vertexCount).toBe(before.vertexCount);
+});
+
+test('an export from the dialog validates and, read back in Node, poses like the app', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors);
+  await openThroughInput(page, CESIUM_MAN());
+  await page.evaluate(() => (window as any).__rigwright.pause());
+  const frame = 20;
+  await page.evaluate((t) => (window as any).__rigwright.setTime(t), frame);
+  const { cpu, diagonal } = await gpuAndCpu(page);
+
+  await page.keyboard.press('Control+e');
+  const dialog = page.locator('dialog.export-dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('radio', { name: /GLB/ }).check({ force: true });
+  await dialog.getByRole('radio', { name: /4 per vertex/ }).check({ force: true });
+  await dialog.getByLabel('Weight storage').selectOption('float');
+  await expect(dialog.locator('input[name="include-clip"]')).toBeChecked();
+  await dialog.locator('input[name="bake"]').check();
+  await expect(dialog.locator('.export-cost')).toContainText('Adds');
+  await dialog.locator('input[name="bake"]').uncheck();
+  await page.screenshot({ path: '/tmp/gltf-export-dialog.png' });
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()]);
+  expect(download.suggestedFilename()).toBe('CesiumMan.glb');
+  const bytes = new Uint8Array(readFileSync((await download.path())!));
+  await expect(dialog).toBeHidden();
+  // The closed dialog hands the keyboard back: E toggles the "as exported" preview.
+  await page.keyboard.press('e');
+  expect((await state(page)).asExported).toBe(true);
+  await page.keyboard.press('e');
+  expect((await state(page)).asExported).toBe(false);
+  await assertValidGltf(bytes, 'CesiumMan.glb exported from the app');
+
+  const reread = await importGltf(bytes, 'CesiumMan.glb');
+  expect(reread.clips.length).toBe(1);
+  const posed = lbs(reread, influencesFromWeights(reread.weights, 4), transformsAt(reread, 0, frame));
+  expect(maxDistance(posed, cpu)).toBeLessThanOrEqual(1e-4 * diagonal);
+  expect(errors).toEqual([]);
+});
+
+test('"as exported" with 8-bit weights: within the quantization bound of full precision, equal to Node', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors);
+  await openThroughInput(page, CESIUM_MAN());
+  const frame = 12;
+  await page.evaluate((t) => { const h = (window as any).__rigwright; h.pause(); h.setInfluences(4); h.setTime(t); }, frame);
+  const full = await gpuAndCpu(page);
+
+  await page.evaluate(() => (window as any).__rigwright.setAsExported(true, { influences: 4, weightComponent: 'unsigned-byte' }));
+  const s = await state(page);
+  expect(s.asExported).toBe(true);
+  expect(s.method).toBe('lbs');
+  const exported = await gpuAndCpu(page);
+  expect(maxDistance(exported.gpu, exported.cpu)).toBeLessThanOrEqual(1e-4 * exported.diagonal);
+
+  const rig = await importGltf(new Uint8Array(readFileSync(CESIUM_MAN())), 'CesiumMan.glb');
+  const transforms = transformsAt(rig, 0, frame);
+  const quantized = exportedInfluences(rig.weights, 4, 'unsigned-byte');
+  const node = lbs(rig, quantized, transforms);
+  expect(maxDistance(exported.gpu, node)).toBeLessThanOrEqual(1e-4 * exported.diagonal);
+
+  // Per vertex: |quantized − full| ≤ (slots / 255) · max_k ‖A_k x − p_full‖ over the vertex's bones.
+  const kept = influencesFromWeights(rig.weights, 4);
+  const fullNode = lbs(rig, kept, transforms);
+  expect(maxDistance(fullNode, full.cpu)).toBeLessThanOrEqual(1e-4 * full.diagonal);
+  const x = rig.mesh.positions;
+  let changed = 0;
+  for (let v = 0; v < kept.vertexCount; v++) {
+    let spread = 0;
+    for (let k = 0; k < kept.stride; k++) {
+      const t = 12 * kept.bones[v * kept.stride + k];
+      const moved = [0, 1, 2].map((r) => transforms[t + 4 * r] * x[3 * v] + transforms[t + 4 * r + 1] * x[3 * v + 1] + transforms[t + 4 * r + 2] * x[3 * v + 2] + transforms[t + 4 * r + 3]);
+      spread = Math.max(spread, Math.hypot(moved[0] - fullNode[3 * v], moved[1] - fullNode[3 * v + 1], moved[2] - fullNode[3 * v + 2]));
+    }
+    const d = Math.hypot(exported.gpu[3 * v] - full.gpu[3 * v], exported.gpu[3 * v + 1] - full.gpu[3 * v + 1], exported.gpu[3 * v + 2] - full.gpu[3 * v + 2]);
+    expect(d, `vertex ${v}`).toBeLessThanOrEqual(quantizationBound('unsigned-byte', 4, spread) + 1e-5 * full.diagonal);
+    if (d > 1e-6 * full.diagonal) changed++;
+  }
+  expect(changed, 'quantization moves some vertices').toBeGreaterThan(0);
+
+  await page.keyboard.press('e');
+  expect((await state(page)).asExported).toBe(false);
+  expect(errors).toEqual([]);
+});
+
+test('a .gltf opens with its .bin files dropped together, and without them is refused naming the buffer', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors);
+  const folder = path.dirname(dataFile('gltf', 'SimpleSkin', 'glTF', 'SimpleSkin.gltf'));
+  const gltf = path.join(folder, 'SimpleSkin.gltf');
+  const refused = await openThroughInput(page, gltf);
+  expect(refused.error).toMatch(/SimpleSkin\.gltf: buffer \d+ is in "\w+\.bin"/);
+  expect(refused.sceneName).not.toBe('SimpleSkin.gltf');
+
+  const bins = ['inverseBindMatrices.bin', 'skinAnimation.bin', 'skinGeometry.bin', 'skinningData.bin'].map((f) => path.join(folder, f));
+  await page.setInputFiles('#file-input', [gltf, ...bins]);
+  await page.waitForFunction(() => (window as any).__rigwright.state().sceneName === 'SimpleSkin.gltf');
+  const loaded = await state(page);
+  expect(loaded.error).toBeNull();
+  const embedded = countsInFile(dataFile('gltf', 'SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf'));
+  expect(loaded.vertexCount).toBe(embedded.vertices);
+  expect(loaded.boneCount).toBe(embedded.bones);
+  const { gpu, cpu, diagonal } = await gpuAndCpu(page);
+  expect(maxDistance(gpu, cpu)).toBeLessThanOrEqual(1e-4 * diagonal);
+});
+
+test('Fox.glb: the clip picker switches between its three clips', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors);
+  const loaded = await openThroughInput(page, dataFile('gltf', 'Fox', 'Fox.glb'));
+  expect(loaded.error).toBeNull();
+  expect(loaded.clips).toEqual(['Survey', 'Walk', 'Run']);
+  expect(loaded.clipName).toBe('Survey');
+  const picker = page.getByLabel('Animation clip');
+  await expect(picker).toBeVisible();
+  await picker.selectOption({ label: 'Run' });
+  await page.waitForFunction(() => (window as any).__rigwright.state().clipName === 'Run');
+  const run = await state(page);
+  expect(run.duration).not.toBe(loaded.duration);
+  expect(run.playing).toBe(true);
+  await page.evaluate((t) => { const h = (window as any).__rigwright; h.pause(); h.setTime(t); }, Math.round(run.duration / 2));
+  const { gpu, cpu, diagonal } = await gpuAndCpu(page);
+  expect(maxDistance(gpu, cpu)).toBeLessThanOrEqual(1e-4 * diagonal);
+  expect(errors).toEqual([]);
+});
+
+test('glTF + bin export downloads both files, which validate together', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors);
+  await openThroughInput(page, RIGGED_SIMPLE());
+  const downloads: Promise<[string, Uint8Array]>[] = [];
+  page.on('download', (download) => downloads.push(download.path().then((file) => [download.suggestedFilename(), new Uint8Array(readFileSync(file!))])));
+  await page.keyboard.press('Control+e');
+  const dialog = page.locator('dialog.export-dialog');
+  await dialog.getByRole('radio', { name: /glTF \+ bin/ }).check({ force: true });
+  await dialog.getByLabel('Weight storage').selectOption('unsigned-short');
+  await dialog.getByRole('button', { name: 'Export' }).click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => downloads.length).toBe(2);
+  const files = Object.fromEntries(await Promise.all(downloads));
+  expect(Object.keys(files).sort()).toEqual(['RiggedSimple.bin', 'RiggedSimple.gltf']);
+  await assertValidGltf(files['RiggedSimple.gltf'], 'RiggedSimple.gltf exported from the app', { 'RiggedSimple.bin': files['RiggedSimple.bin'] });
+  const reread = await importGltf(files['RiggedSimple.gltf'], 'RiggedSimple.gltf', { 'RiggedSimple.bin': files['RiggedSimple.bin'] });
+  expect(reread.mesh.positions.length / 3).toBe((await state(page)).vertexCount);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,51 @@
+/**
+ * The binding worker: automatic handles and harmonic weights, off the main thread so the viewport keeps drawing
+ * while a large mesh is factorized. A thin comlink wrapper over workers/weights/.
+ *
+ * Progress travels back through a comlink-proxied callback (fire-and-forget messages). Cancellation does NOT
+ * travel in: the solve is one synchronous call, so this worker reads no message until it returns, and a proxied
+ * `isCancelled` would answer with a Promise, never a boolean. Without SharedArrayBuffer (it needs COOP/COEP
+ * headers the web build cannot count on) the caller cancels by terminating this worker and starting a new one
+ * (renderer/binding-client.ts): immediate at any stage, and nothing in here outlives a call.
+ *
+ * Every typed array returned is transferred, not copied.
+ */
+import { expose, transfer } from 'comlink';
+import { harmonicWeights, type HarmonicWeightsOptions, type HarmonicWeightsResult } from './weights/harmonic-weights.ts';
+import { boneCylinderHandles, jointDistanceHandles } from './weights/automatic-handles.ts';
+import type { TgfSkeleton } from './formats/types.ts';
+
+/** How handles are chosen automatically (handout Sec. 4.1). */
+export type AutomaticHandleRule = { rule: 'distance'; factor?: number } | { rule: 'cylinder'; radius: number };
+
+export const bindingApi = {
+  /**
+   * #V handle labels (bone index or -1) by a geometric rule.
+   * @param positions #V × 3 rest positions
+   * @param skeleton  joints #J × 3, bones #B × 2
+   */
+  automaticHandles(positions: Float64Array, skeleton: TgfSkeleton, rule: AutomaticHandleRule): Int32Array {
+    const handles = rule.rule === 'distance' ? jointDistanceHandles(positions, skeleton, rule.factor) : boneCylinderHandles(positions, skeleton, rule.radius);
+    return transfer(handles, [handles.buffer]);
+  },
+
+  /**
+   * Harmonic weights (see harmonicWeights). `progress` is a comlink proxy; it receives the stage and the overall
+   * fraction in [0, 1].
+   */
+  harmonicWeights(
+    positions: Float64Array,
+    triangles: Uint32Array,
+    handles: Int32Array,
+    boneCount: number,
+    options: HarmonicWeightsOptions,
+    progress?: (stage: string, fraction: number) => void,
+  ): HarmonicWeightsResult {
+    const result = harmonicWeights(positions, triangles, handles, boneCount, options, (stage, fraction) => void progress?.(stage, fraction));
+    return transfer(result, [result.weights.buffer]);
+  },
+};
+
+export type BindingApi = typeof bindingApi;
+
+expose(bindingApi);
