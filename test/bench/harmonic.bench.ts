@@ -1,7 +1,8 @@
 /**
  * Harmonic skinning weights, ours against native C++ Eigen (SimplicialLLT, ../shared/ref/harmonic_ref.cpp) on the
  * same inputs and machine: hand (4.8k vertices, 20 bones), body (18k, 28), body subdivided twice (295k, 28),
- * tube 128×1024 (131k, 32 bones).
+ * tube 128×1024 (131k, 32 bones), and once the 1M-vertex, 64-bone tube 256×4096 against the 2 GiB memory budget.
+ * Blender's automatic weights (bone heat) on the 131k tube, 10,524 ms in ../shared/ref/README.md, is printed beside it.
  *
  * Like for like: harmonic_ref times Laplacian assembly (incl. the free/handle split), factorization (ordering
  * included) and the multi-column solve, after reading the files, and reports the sum of each stage's best over
@@ -35,6 +36,10 @@ interface Case {
   warmups: number;
   /** rounds of (ours, Eigen) */
   rounds: number;
+  /** Blender's automatic weights on the same mesh (ms, ../shared/ref/README.md), when known */
+  blenderMs?: number;
+  /** peak resident memory the case must stay under (MiB), when the issue sets one */
+  memoryBudgetMiB?: number;
 }
 
 interface OursResult {
@@ -120,11 +125,13 @@ function prepare(): { cases: Case[]; refBinary: string } {
     execFileSync('python3', [requireFile(path.join(refDir, 'subdivide.py')), bodyObj, bodyHandles, '2', bigBody], { stdio: 'inherit' });
   }
   const tubeFiles = tube(128, 1024, 32);
+  const millionTube = tube(256, 4096, 64);
   const cases: Case[] = [
     { name: 'hand (4,780 v, 20 bones)', obj: handObj, handles: requireFile(path.join(dataDir, 'hand/hand-handles.dmat')), runs: 7, warmups: 15, rounds: 5 },
     { name: 'body (18,453 v, 28 bones)', obj: bodyObj, handles: bodyHandles, runs: 7, warmups: 15, rounds: 5 },
     { name: 'body subdivided twice (295,218 v, 28 bones)', obj: `${bigBody}.obj`, handles: `${bigBody}-handles.dmat`, runs: 3, warmups: 1, rounds: 3 },
-    { name: 'tube 128×1024 (131,072 v, 32 bones)', obj: tubeFiles.obj, handles: tubeFiles.handles, runs: 3, warmups: 1, rounds: 3 },
+    { name: 'tube 128×1024 (131,072 v, 32 bones)', obj: tubeFiles.obj, handles: tubeFiles.handles, runs: 3, warmups: 1, rounds: 3, blenderMs: 10_524 },
+    { name: 'tube 256×4096 (1,048,576 v, 64 bones)', obj: millionTube.obj, handles: millionTube.handles, runs: 1, warmups: 0, rounds: 1, memoryBudgetMiB: 2048 },
   ];
   return { cases, refBinary };
 }
@@ -177,7 +184,11 @@ if (caseArg >= 0) {
       ours: `${fmtMs(oursBest)} (median ${fmtMs(oursMedian)})`,
       reference: `${fmtMs(eigenBest)} (median ${fmtMs(eigenMedian)}; Eigen SimplicialLLT)`,
       ratio: `${(oursBest / eigenBest).toFixed(2)} (median ${(oursMedian / eigenMedian).toFixed(2)})`,
-      note: `peak RSS ${peak.toFixed(0)} MiB (+${peakDelta.toFixed(0)}); PoU error ${partitionError.toExponential(1)} (Eigen ${Math.max(...eigen.map((e) => e.partitionError)).toExponential(1)})`,
+      note: [
+        `peak RSS ${peak.toFixed(0)} MiB (+${peakDelta.toFixed(0)})${c.memoryBudgetMiB ? `, budget ${c.memoryBudgetMiB} MiB: ${peak <= c.memoryBudgetMiB ? 'within' : 'OVER'}` : ''}`,
+        `PoU error ${partitionError.toExponential(1)} (Eigen ${Math.max(...eigen.map((e) => e.partitionError)).toExponential(1)})`,
+        ...(c.blenderMs ? [`Blender automatic weights ${c.blenderMs.toLocaleString('en')} ms: ours ${(c.blenderMs / oursBest).toFixed(1)}× faster`] : []),
+      ].join('; '),
     });
   }
   printTable(
