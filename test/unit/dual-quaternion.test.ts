@@ -21,18 +21,7 @@ import { dualQuaternionSkinning } from '../../workers/skinning/dual-quaternion-s
 import type { Influences } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { splitNonRigidTransform, splitNonRigidTransforms } from '../../workers/skinning/split-non-rigid-transform.ts';
-
-/** mulberry32: a small seeded generator so that failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seeded-random.ts';
 
 function randomUnitQuat(random: () => number): Float64Array {
   for (;;) {
@@ -198,7 +187,7 @@ test('a hand-derived dual quaternion: 90° about z, then translation (1, 2, 3)',
 });
 
 test('matrix → dual quaternion → matrix, and dual quaternion → matrix → dual quaternion, on random rigid transforms', () => {
-  const random = rng(1);
+  const random = seededRandom(1);
   for (let i = 0; i < 200; i++) {
     const m = randomRigidMatrix(random, 10);
     const dq = new Float64Array(8);
@@ -225,7 +214,7 @@ test('matrix → dual quaternion → matrix, and dual quaternion → matrix → 
 });
 
 test('the point transform of Algorithm 1 equals the sandwich q̂ (1 + ε v) (q̂‾)* built from products and both conjugates', () => {
-  const random = rng(2);
+  const random = seededRandom(2);
   for (let i = 0; i < 50; i++) {
     const q = randomDualQuat(random);
     const v = [random() - 0.5, random() - 0.5, random() - 0.5];
@@ -242,7 +231,7 @@ test('the point transform of Algorithm 1 equals the sandwich q̂ (1 + ε v) (q̂
 });
 
 test('products compose transforms, the conjugate inverts, normalization projects onto unit dual quaternions', () => {
-  const random = rng(3);
+  const random = seededRandom(3);
   for (let i = 0; i < 50; i++) {
     const ma = randomRigidMatrix(random), mb = randomRigidMatrix(random);
     const a = new Float64Array(8), b = new Float64Array(8);
@@ -272,7 +261,7 @@ test('products compose transforms, the conjugate inverts, normalization projects
 });
 
 test('exp(log q̂) = q̂, including pure translations and half-angles on both sides of the series switch', () => {
-  const random = rng(4);
+  const random = seededRandom(4);
   const cases: Float64Array[] = [];
   for (let i = 0; i < 100; i++) cases.push(randomDualQuat(random));
   for (const half of [0, 1e-9, 0.9e-3, 1.1e-3, 0.5, Math.PI / 2 - 1e-9]) {
@@ -305,7 +294,7 @@ test('exp(log q̂) = q̂, including pure translations and half-angles on both si
 });
 
 test('ScLERP: end points, constant speed along one screw, and SLERP for rotations about the origin', () => {
-  const random = rng(5);
+  const random = seededRandom(5);
   for (let i = 0; i < 50; i++) {
     const a = randomDualQuat(random), b = randomDualQuat(random);
     const out = new Float64Array(8);
@@ -331,7 +320,7 @@ test('ScLERP: end points, constant speed along one screw, and SLERP for rotation
 });
 
 test('DLB of a single transform is that transform: one influence, or several influences on the same transform (any signs)', () => {
-  const random = rng(6);
+  const random = seededRandom(6);
   for (let i = 0; i < 30; i++) {
     const m = randomRigidMatrix(random, 5);
     const dq = new Float64Array(8 * 3);
@@ -347,7 +336,7 @@ test('DLB of a single transform is that transform: one influence, or several inf
 });
 
 test('DLB is coordinate invariant: blending r q̂ᵢ r* gives r DLB(q̂) r*, and q̂ᵢ p̂ gives DLB(q̂) p̂ (Lemma 2)', () => {
-  const random = rng(7);
+  const random = seededRandom(7);
   for (let i = 0; i < 30; i++) {
     const q = new Float64Array(8 * 3);
     for (let b = 0; b < 3; b++) q.set(randomDualQuat(random), 8 * b);
@@ -371,7 +360,7 @@ test('DLB is coordinate invariant: blending r q̂ᵢ r* gives r DLB(q̂) r*, and
 });
 
 test('DLB yields a rigid transform: orthonormal blended 3×3 with det 1, distances kept; LBS of the same input shrinks', () => {
-  const random = rng(8);
+  const random = seededRandom(8);
   const transforms = new Float64Array(12 * 4);
   let lbsWorst = 1;
   for (let i = 0; i < 50; i++) {
@@ -398,7 +387,7 @@ test('DLB yields a rigid transform: orthonormal blended 3×3 with det 1, distanc
 });
 
 test('every method returns the rest mesh bit for bit at rest (identity transforms from identity matrices), and missing weight stays at rest', () => {
-  const random = rng(9);
+  const random = seededRandom(9);
   const vertexCount = 200, stride = 4, boneCount = 6;
   const rest = new Float64Array(3 * vertexCount).map(() => 10 * random() - 5);
   const restNormals = new Float64Array(3 * vertexCount);
@@ -456,7 +445,7 @@ test('DLB and DIB (= ScLERP for two transforms) differ by less than 8.15° of ro
   // Δ = DLB · ScLERP* is a screw about n̂ with dual angle β̂ − t α̂. Its rotation angle |β₀ − t α₀| must stay
   // below 0.1423 rad (8.15°) and its translation along the axis |β_ε − t α_ε| below 0.151 |α_ε|, the translation
   // along the axis present in the relative motion.
-  const random = rng(10);
+  const random = seededRandom(10);
   const ANGLE_BOUND = (8.15 * Math.PI) / 180;
   let worstAngle = 0, worstTranslation = 0;
   // t = k/64 so that both weights, t and 1 − t, are exact in the float32 influence weights.
@@ -500,7 +489,7 @@ test('DLB and DIB (= ScLERP for two transforms) differ by less than 8.15° of ro
 });
 
 test('DIB of several transforms is the stationary mean: Σ wₖ log(b̂* q̂ₖ) = 0, and close to DLB for moderate poses', () => {
-  const random = rng(11);
+  const random = seededRandom(11);
   for (let i = 0; i < 20; i++) {
     const dq = new Float64Array(8 * 4);
     const base = randomDualQuat(random);
@@ -525,7 +514,7 @@ test('DIB of several transforms is the stationary mean: Σ wₖ log(b̂* q̂ₖ)
 });
 
 test('antipodality: per-vertex signs make −q̂ blend like q̂; per-bone alignment gives neighbours non-negative dots', () => {
-  const random = rng(12);
+  const random = seededRandom(12);
   const dq = new Float64Array(8 * 3);
   const small = new Float64Array(8);
   for (let b = 0; b < 3; b++) {
@@ -643,7 +632,7 @@ test('179° vs 181° with per-bone signs: the middle of a 2-bone chain turns the
 });
 
 test('a bone scaled by 2 along its axis, all weight on it, scales the vertices about the joint exactly', () => {
-  const random = rng(13);
+  const random = seededRandom(13);
   const joint = [0.5, 1, -1];
   const axis = [1 / 3, 2 / 3, 2 / 3];
   // S = I + a aᵀ doubles lengths along a; C(x) = c + S (x − c).
@@ -687,7 +676,7 @@ test('a bone scaled by 2 along its axis, all weight on it, scales the vertices a
 });
 
 test('non-rigid joints: skinning a split transform with all weight on one bone applies the original affine transform', () => {
-  const random = rng(14);
+  const random = seededRandom(14);
   for (let i = 0; i < 20; i++) {
     // C = rigid ∘ (symmetric positive stretch): any invertible affine with det > 0 has this form.
     const stretch = new Float64Array(12);
@@ -708,7 +697,7 @@ test('non-rigid joints: skinning a split transform with all weight on one bone a
 });
 
 test('split of an affine transform into scale and rigid parts recomposes to the original (also mirrored and singular ones)', () => {
-  const random = rng(15);
+  const random = seededRandom(15);
   const cases: Float64Array[] = [];
   for (let i = 0; i < 50; i++) {
     const m = new Float64Array(12).map(() => 4 * random() - 2);
@@ -745,7 +734,7 @@ test('split of an affine transform into scale and rigid parts recomposes to the 
 });
 
 test('DLB normals are rotated by the blended rotation', () => {
-  const random = rng(16);
+  const random = seededRandom(16);
   const transforms = new Float64Array(24);
   transforms.set(randomRigidMatrix(random), 0);
   transforms.set(randomRigidMatrix(random), 12);

@@ -18,18 +18,7 @@ import { mirrorBonePairs, mirroredBoneName } from '../../workers/paint/mirror-bo
 import { beginStroke, createPaintHistory, endStroke, recordRows, redo, undo } from '../../workers/paint/paint-history.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
-
-/** Deterministic uniform numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seeded-random.ts';
 
 /** An open tube along `axis`: `rings` rings of `segments` vertices, ring r at coordinate along(r). */
 function tube(segments: number, rings: number, along: (r: number) => number, radius = 1, axis: 0 | 2 = 2) {
@@ -93,7 +82,7 @@ test('falloff profiles: end values, midpoint, monotone, continuous', () => {
 });
 
 test('grid query returns exactly the vertices within the radius (brute force)', () => {
-  const rand = random(1);
+  const rand = seededRandom(1);
   const n = 5000;
   const positions = new Float64Array(3 * n);
   for (let i = 0; i < 3 * n; i++) positions[i] = rand() * (i % 3 === 1 ? 4 : 1);
@@ -159,7 +148,7 @@ test('dab modes and the invariants on hand-derived rows', () => {
 });
 
 test('random dabs keep every row normalized, locked columns bit for bit, at most K influences', () => {
-  const rand = random(7);
+  const rand = seededRandom(7);
   const mesh = tube(24, 40, (r) => r * 0.25);
   const n = mesh.positions.length / 3;
   const nb = 12;
@@ -218,7 +207,7 @@ test('smoothing converges toward the harmonic weights of the same handles', () =
     handles[(rings - 1) * segments + s] = 1;
   }
   const harmonic = harmonicWeights(mesh.positions, mesh.triangles, handles, 2, { laplacian: 'uniform' }).weights;
-  const rand = random(3);
+  const rand = seededRandom(3);
   const w: PaintWeights = { vertexCount: n, boneCount: 2, data: new Float32Array(2 * n) };
   const free = new Uint8Array(n);
   for (let v = 0; v < n; v++) {
@@ -244,7 +233,7 @@ test('smoothing converges toward the harmonic weights of the same handles', () =
 });
 
 test('closest point on a triangle agrees with dense sampling', () => {
-  const rand = random(11);
+  const rand = seededRandom(11);
   const out = new Float64Array(3);
   for (let trial = 0; trial < 200; trial++) {
     const x = new Float64Array(9);
@@ -273,7 +262,7 @@ test('mirror matching on an asymmetric tube finds the partners and flags the bum
   const segments = 32, rings = 21;
   const mesh = tube(segments, rings, (r) => (r - 10) * 0.1, 1, 0);
   const n = mesh.positions.length / 3;
-  const rand = random(5);
+  const rand = seededRandom(5);
   const jitter = 0.004;
   for (let v = 0; v < n; v++) {
     if (mesh.positions[3 * v] <= 0) continue;
@@ -354,7 +343,7 @@ test('undo restores a stroke bit for bit, redo reapplies it, old strokes fall ou
   const mesh = tube(16, 20, (r) => r * 0.3);
   const n = mesh.positions.length / 3;
   const nb = 5;
-  const rand = random(9);
+  const rand = seededRandom(9);
   const w: PaintWeights = { vertexCount: n, boneCount: nb, data: new Float32Array(n * nb) };
   for (let i = 0; i < w.data.length; i++) w.data[i] = rand();
   normalizeAllWeights(w, settings(nb));

@@ -17,6 +17,7 @@ import { FormatError } from '../../workers/formats/format-error.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
+import { seededRandom } from './seeded-random.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
@@ -80,15 +81,6 @@ function angleBetween(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return 2 * Math.acos(Math.min(1, dot));
 }
 
-/** Deterministic pseudo-random numbers in [0, 1). */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
 const AXES: [number, number, number][] = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 2, 3], [-0.3, 0.1, 0.9], [1, -1, 0.0001]];
 const ANGLES = [0, 1e-9, 0.3, 1.2, Math.PI / 2, 2.5, Math.PI - 1e-7, Math.PI, -0.8];
 
@@ -118,7 +110,7 @@ test('matrixToQuat inverts quatToMatrix up to sign, and matrices round-trip, inc
       assertClose(q.map((v) => v * sign), expected, 1e-8, `quaternion axis ${axis} angle ${angle}`);
     }
   }
-  const next = random(7);
+  const next = seededRandom(7);
   for (let i = 0; i < 200; i++) {
     const raw = [next() - 0.5, next() - 0.5, next() - 0.5, next() - 0.5];
     quatNormalize(raw, 0, raw, 0);
@@ -129,7 +121,7 @@ test('matrixToQuat inverts quatToMatrix up to sign, and matrices round-trip, inc
 });
 
 test('quatMultiply composes like matrix products and quatRotateVector rotates like the matrix', () => {
-  const next = random(11);
+  const next = seededRandom(11);
   const ma = new Float64Array(9), mb = new Float64Array(9), mab = new Float64Array(9);
   const ab = new Float64Array(4);
   const rotated = new Float64Array(3);

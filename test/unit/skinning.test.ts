@@ -40,14 +40,6 @@ function loadHand(): { positions: Float64Array; triangles: Uint32Array; skeleton
   return { ...mesh, skeleton };
 }
 
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
 function rodrigues(axis: [number, number, number], angle: number): number[] {
   const n = Math.hypot(...axis);
   const [x, y, z] = axis.map((a) => a / n);

@@ -7,22 +7,11 @@ import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
 import { choleskySolve, choleskySolvePermuted } from '../../workers/sparse/cholesky-solve.ts';
 import { NotPositiveDefiniteError } from '../../workers/sparse/not-positive-definite-error.ts';
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32) so failures reproduce. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seeded-random.ts';
 
 /** Random symmetric positive definite matrix: random symmetric off-diagonals, diagonal dominance + shift. */
 function randomSpd(n: number, density: number, seed: number): { csc: CscMatrix; dense: Float64Array } {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const dense = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < i; j++) {
@@ -124,7 +113,7 @@ test('sparse Cholesky solve agrees with dense Gaussian elimination on random SPD
       const perm = ordering === 'natural' ? identity(n) : ordering === 'amd' ? amdOrdering(csc) : nestedDissectionOrdering(csc);
       const factor = choleskyNumeric(csc, choleskySymbolic(csc, perm));
       const k = 3;
-      const rand = random(seed++);
+      const rand = seededRandom(seed++);
       const b = Float64Array.from({ length: n * k }, () => rand() * 2 - 1);
       const x = choleskySolve(factor, b, k);
       const expected = denseSolve(dense, n, b, k);
@@ -143,7 +132,7 @@ test('a solve inside a larger array, rows in any order, matches the packed solve
   const n = 120;
   const { csc } = randomSpd(n, 0.05, 77);
   const factor = choleskyNumeric(csc, choleskySymbolic(csc, amdOrdering(csc)));
-  const rand = random(78);
+  const rand = seededRandom(78);
   for (const k of [1, 2, 5]) {
     const stride = k + 3;
     // Pivot row r lives at row place[r] of a (n + 7) × stride array.
