@@ -374,6 +374,17 @@ function runFk(args: string[], { stdout }: CliStreams): number {
   return 0;
 }
 
+/** A mesh, its skeleton and their weights, checked against each other; weight warnings go to stderr. */
+function readBoundRig(meshFile: string, skeletonFile: string, weightsFile: string, stderr: CliStreams['stderr']) {
+  const mesh = readMesh(meshFile);
+  const skeleton = readSkeleton(skeletonFile);
+  const vertexCount = mesh.positions.length / 3;
+  const boneCount = skeleton.parents.length;
+  const { weights, warnings } = weightsFromDmat(readMatrix(weightsFile, 'skinning weights'), vertexCount, boneCount, weightsFile);
+  for (const warning of warnings) stderr.write(`rigwright: warning: ${weightsFile}: ${warning}\n`);
+  return { mesh, skeleton, vertexCount, boneCount, weights };
+}
+
 function runSkin(args: string[], { stdout, stderr }: CliStreams): number {
   const { values, help } = parseOptions(
     'skin',
@@ -411,12 +422,7 @@ function runSkin(args: string[], { stdout, stderr }: CliStreams): number {
   }
   if (values.frame !== undefined && values.t !== undefined) throw new UsageError('give either --frame or --t, not both', 'skin');
 
-  const mesh = readMesh(meshFile);
-  const skeleton = readSkeleton(skeletonFile);
-  const vertexCount = mesh.positions.length / 3;
-  const boneCount = skeleton.parents.length;
-  const { weights, warnings } = weightsFromDmat(readMatrix(weightsFile, 'skinning weights'), vertexCount, boneCount, weightsFile);
-  for (const warning of warnings) stderr.write(`rigwright: warning: ${weightsFile}: ${warning}\n`);
+  const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
   const seq = poseSequenceFromDmat(readMatrix(posesFile, 'a pose file'), boneCount, posesFile);
   const at = poseTime('skin', seq, posesFile, values.frame, values.t);
 
@@ -698,12 +704,7 @@ async function runExport(args: string[], { stdout, stderr }: CliStreams): Promis
     throw new UsageError(`--weight-type must be ${WEIGHT_TYPES.join(', ')}; not "${values['weight-type']}"`, 'export');
   }
 
-  const mesh = readMesh(meshFile);
-  const skeleton = readSkeleton(skeletonFile);
-  const vertexCount = mesh.positions.length / 3;
-  const boneCount = skeleton.parents.length;
-  const { weights, warnings } = weightsFromDmat(readMatrix(weightsFile, 'skinning weights'), vertexCount, boneCount, weightsFile);
-  for (const warning of warnings) stderr.write(`rigwright: warning: ${weightsFile}: ${warning}\n`);
+  const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
   const clips: GltfClip[] = [];
   if (values.poses !== undefined) {
     const poses = poseSequenceFromDmat(readMatrix(values.poses, 'a pose file'), boneCount, values.poses);
