@@ -141,15 +141,15 @@ export class SkinnedMeshView {
       shader.vertexShader = shader.vertexShader
         .replace(
           '#include <common>',
-          `#include <common>\n${LBS_HEADER}\nattribute float skinDistortion;\nvarying float vSkinDistortion;`,
+          `#include <common>\n${LBS_HEADER}\n#if SKIN_HEATMAP\nattribute float skinDistortion;\nvarying float vSkinDistortion;\n#endif`,
         )
         .replace(
           '#include <beginnormal_vertex>',
-          '#include <beginnormal_vertex>\nvec3 skinnedPosition = position;\nskinVertex(gl_VertexID, skinnedPosition, objectNormal);\nvSkinDistortion = skinDistortion;',
+          '#include <beginnormal_vertex>\nvec3 skinnedPosition = position;\nskinVertex(gl_VertexID, skinnedPosition, objectNormal);\n#if SKIN_HEATMAP\nvSkinDistortion = skinDistortion;\n#endif',
         )
         .replace('#include <begin_vertex>', '#include <begin_vertex>\ntransformed = skinnedPosition;');
       shader.fragmentShader = shader.fragmentShader
-        .replace('#include <common>', `#include <common>\n${distortionChunk}\nvarying float vSkinDistortion;`)
+        .replace('#include <common>', `#include <common>\n${distortionChunk}\n#if SKIN_HEATMAP\nvarying float vSkinDistortion;\n#endif`)
         .replace(
           '#include <color_fragment>',
           '#include <color_fragment>\n#if SKIN_HEATMAP\ndiffuseColor.rgb = distortionColor(vSkinDistortion);\n#endif',

@@ -3,7 +3,9 @@
  * (shaders/weight-heatmap.glsl, optional iso-lines), each vertex's dominant bone, or the handles in one colour
  * per bone (shaders/handle-colors.glsl); the lasso selection is tinted in every view. Per-vertex inputs are
  * float attributes on the mesh's geometry; the material's own shader compilation is extended, not replaced,
- * so skinning and lighting stay as they are.
+ * so skinning and lighting stay as they are. The view's attributes and varyings are compiled in (RW_WEIGHT_VIEW)
+ * only while a view other than shaded or a selection needs them: on a software rasterizer every extra vertex
+ * input costs measurably on dense meshes.
  */
 import * as THREE from 'three';
 import heatmapChunk from '../shaders/weight-heatmap.glsl?raw';
@@ -21,6 +23,7 @@ export const VIEW_LABELS: Record<ViewMode, string> = {
 };
 
 const VERTEX_DECLARATIONS = `
+#if RW_WEIGHT_VIEW
 ${handleColorsChunk}
 uniform int rwViewMode;
 attribute float rwWeight;
@@ -30,27 +33,33 @@ attribute float rwSelected;
 varying float vRwWeight;
 varying vec3 vRwColor;
 varying float vRwSelected;
+#endif
 `;
 
 // The bone colours are computed per vertex and interpolated, so region borders blend over one edge instead
 // of stepping along triangle edges.
 const VERTEX_BODY = `
+#if RW_WEIGHT_VIEW
 vRwWeight = rwWeight;
 vRwSelected = rwSelected;
 vRwColor = rwViewMode == 2 ? rwBoneColor(rwDominant) : (rwHandle >= 0.0 ? rwBoneColor(rwHandle) : RW_FREE_COLOR);
+#endif
 `;
 
 const FRAGMENT_DECLARATIONS = `
+#if RW_WEIGHT_VIEW
 ${heatmapChunk}
 uniform int rwViewMode;
 uniform float rwIsoLines;
 varying float vRwWeight;
 varying vec3 vRwColor;
 varying float vRwSelected;
+#endif
 `;
 
 // Part of the colour goes to emission so the map reads the same on the lit and the shadowed side.
 const FRAGMENT_BODY = `
+#if RW_WEIGHT_VIEW
 if (rwViewMode != 0 || vRwSelected > 0.0) {
   vec3 rwColor = diffuseColor.rgb;
   if (rwViewMode == 1) {
@@ -65,6 +74,7 @@ if (rwViewMode != 0 || vRwSelected > 0.0) {
   diffuseColor.rgb = rwColor * (rwViewMode == 0 ? 1.0 : 0.7);
   totalEmissiveRadiance += rwColor * (rwViewMode == 0 ? 0.15 : 0.35);
 }
+#endif
 `;
 
 export class WeightView {
@@ -77,6 +87,9 @@ export class WeightView {
   private readonly handle: THREE.BufferAttribute;
   private readonly selected: THREE.BufferAttribute;
   private mode: ViewMode = 'shaded';
+  private hasSelection = false;
+  /** whether the view's inputs are compiled into the material (RW_WEIGHT_VIEW) */
+  private compiledIn = false;
 
   /**
    * @param mesh  the skinned mesh; its geometry gains four #V float attributes, its material the view chunks
@@ -107,7 +120,17 @@ export class WeightView {
         .replace('#include <common>', `#include <common>\n${FRAGMENT_DECLARATIONS}`)
         .replace('#include <emissivemap_fragment>', `#include <emissivemap_fragment>\n${FRAGMENT_BODY}`);
     };
-    material.customProgramCacheKey = () => `${previousKey()}-rw-weight-view`;
+    material.customProgramCacheKey = () => `${previousKey()}-rw-weight-view-${this.compiledIn ? 1 : 0}`;
+    material.defines = { ...material.defines, RW_WEIGHT_VIEW: 0 };
+    material.needsUpdate = true;
+  }
+
+  private recompileIfNeeded(): void {
+    const needed = this.mode !== 'shaded' || this.hasSelection;
+    if (needed === this.compiledIn) return;
+    this.compiledIn = needed;
+    const material = this.mesh.material;
+    material.defines = { ...material.defines, RW_WEIGHT_VIEW: needed ? 1 : 0 };
     material.needsUpdate = true;
   }
 
@@ -118,6 +141,7 @@ export class WeightView {
   setMode(mode: ViewMode): void {
     this.mode = mode;
     this.uniforms.rwViewMode.value = VIEW_MODES.indexOf(mode);
+    this.recompileIfNeeded();
   }
 
   setIsoLines(on: boolean): void {
@@ -155,5 +179,7 @@ export class WeightView {
   setSelection(selection: Uint8Array): void {
     (this.selected.array as Float32Array).set(selection);
     this.selected.needsUpdate = true;
+    this.hasSelection = selection.includes(1);
+    this.recompileIfNeeded();
   }
 }
