@@ -4,6 +4,8 @@
  * each measured frame poses the skeleton, uploads the joint texture, draws the skinned mesh and waits for it
  * with a one-pixel readback. Reference in the same browser: three.js's built-in SkinnedMesh drawing the same
  * tube, influences and poses (gpu-reference-page.ts). Also printed: CPU linear blend skinning of the same tube.
+ * BENCH_PAGE_WIDTH / BENCH_PAGE_HEIGHT set the page size (default 1280×800); a 1-pixel-wide page leaves only the
+ * vertex work, which isolates the skinning shader from rasterization.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -36,7 +38,7 @@ try {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
   });
-  const page = await browser.newPage({ viewport: { width: Number(process.env.W ?? 1280), height: Number(process.env.H ?? 800) } });
+  const page = await browser.newPage({ viewport: { width: Number(process.env.BENCH_PAGE_WIDTH ?? 1280), height: Number(process.env.BENCH_PAGE_HEIGHT ?? 800) } });
   for (let attempt = 0; ; attempt++) {
     try { await page.goto(`http://127.0.0.1:${PORT}/`); break; } catch (error) { if (attempt > 50) throw error; await new Promise((r) => setTimeout(r, 200)); }
   }
