@@ -5,35 +5,13 @@
  * cancelled and the app carries on with its previous weights. Uses `window.__rigwright` (renderer/test-hook.ts).
  */
 import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
-const artifactsDir = path.join(repoRoot, 'test/e2e/artifacts');
-
-function dataFile(...parts: string[]): string {
-  const file = path.join(dataDir, ...parts);
-  try {
-    readFileSync(file, { flag: 'r' });
-  } catch {
-    throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
-  }
-  return file;
-}
+import { artifactsDir, dataFile, openApp, repoRoot } from './app-driver.ts';
 
 const hook = (page: Page) => page.evaluate(() => (window as any).__rigwright.state());
 const binding = (page: Page) => page.evaluate(() => (window as any).__rigwright.binding.state());
-
-async function openApp(page: Page, errors: string[]): Promise<void> {
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto('/');
-  await page.waitForFunction(() => (window as any).__rigwright !== undefined);
-  await page.evaluate(() => (window as any).__rigwright.ready());
-}
 
 async function load(page: Page, files: string[], mesh?: string): Promise<void> {
   const before = (await hook(page)).framesRendered;

@@ -6,29 +6,10 @@
  * 180° and DQS does not. Screenshots of the split view and the heat map go to test/e2e/artifacts.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { TWIST_RADIUS, TWIST_LENGTH } from '../../workers/demo/twist-demo.ts';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
-const artifactsDir = path.join(repoRoot, 'test/e2e/artifacts');
-
-function dataFile(...parts: string[]): string {
-  const file = path.join(dataDir, ...parts);
-  if (!existsSync(file)) throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
-  return file;
-}
-
-async function openApp(page: Page, errors: string[]): Promise<void> {
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
-  page.on('pageerror', (error) => errors.push(String(error)));
-  await page.goto('/');
-  await page.waitForFunction(() => (window as any).__rigwright !== undefined);
-  await page.evaluate(() => (window as any).__rigwright.ready());
-  await page.evaluate(() => (window as any).__rigwright.pause());
-}
+import { artifactsDir, dataFile, openApp, repoRoot } from './app-driver.ts';
 
 async function load(page: Page, files: string[], vertexCount: number): Promise<void> {
   await page.setInputFiles('#file-input', files);
@@ -88,7 +69,7 @@ async function checkAllMethods(page: Page, frames: number[]): Promise<void> {
 
 test('hand: GPU readback equals the CPU reference for every method', async ({ page }) => {
   const errors: string[] = [];
-  await openApp(page, errors);
+  await openApp(page, errors, { paused: true });
   await load(page, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf'), dataFile('hand', 'hand-pose_matrot.dmat'), dataFile('hand', 'hand-handles.dmat')], 4780);
   await checkAllMethods(page, [12, 33]);
   expect(errors).toEqual([]);
@@ -96,7 +77,7 @@ test('hand: GPU readback equals the CPU reference for every method', async ({ pa
 
 test('body: GPU readback equals the CPU reference for every method', async ({ page }) => {
   const errors: string[] = [];
-  await openApp(page, errors);
+  await openApp(page, errors, { paused: true });
   const dir = ['context-aware'];
   await load(page, [
     dataFile(...dir, 'reference.obj'), dataFile(...dir, 'skeleton.tgf'), dataFile(...dir, 'all_frames.dmat'), dataFile(...dir, 'handles.dmat'),
@@ -124,7 +105,7 @@ async function middleRadius(page: Page): Promise<number> {
 
 test('twist test: LBS collapses the middle near 180°, DQS keeps it; split view and heat map render', async ({ page }) => {
   const errors: string[] = [];
-  await openApp(page, errors);
+  await openApp(page, errors, { paused: true });
   await page.evaluate(() => { const h = (window as any).__rigwright; h.loadTwistDemo(); h.pause(); });
   expect((await page.evaluate(() => (window as any).__rigwright.state())).sceneName).toBe('Twist test');
 

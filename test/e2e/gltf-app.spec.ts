@@ -7,7 +7,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
 import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-import.ts';
 import { exportedInfluences, quantizationBound } from '../../workers/formats/gltf-exported-influences.ts';
@@ -16,19 +15,7 @@ import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinnin
 import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import { identityPose, samplePose } from '../../workers/rig/pose-sequence.ts';
 import { assertValidGltf } from '../unit/gltf-skinning-reference.ts';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
-
-function dataFile(...parts: string[]): string {
-  const file = path.join(dataDir, ...parts);
-  try {
-    readFileSync(file, { flag: 'r' });
-  } catch {
-    throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
-  }
-  return file;
-}
+import { dataFile, openApp, repoRoot } from './app-driver.ts';
 
 const CESIUM_MAN = () => dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
 const RIGGED_SIMPLE = () => dataFile('gltf', 'RiggedSimple', 'RiggedSimple.glb');
@@ -40,14 +27,6 @@ interface HookState {
 }
 
 const state = (page: Page): Promise<HookState> => page.evaluate(() => (window as any).__rigwright.state());
-
-async function openApp(page: Page, consoleErrors: string[]): Promise<void> {
-  page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
-  page.on('pageerror', (error) => consoleErrors.push(String(error)));
-  await page.goto('/');
-  await page.waitForFunction(() => (window as any).__rigwright !== undefined);
-  await page.evaluate(() => (window as any).__rigwright.ready());
-}
 
 async function openThroughInput(page: Page, file: string): Promise<HookState> {
   await page.setInputFiles('#file-input', file);

@@ -6,8 +6,6 @@
  */
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { readObj } from '../../workers/formats/obj.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
@@ -19,20 +17,9 @@ import { samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.t
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
+import { dataFile, repoRoot } from './app-driver.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
 const ORIGIN = 'http://gltf-three.test';
-
-function dataFile(...parts: string[]): string {
-  const file = path.join(dataDir, ...parts);
-  try {
-    readFileSync(file, { flag: 'r' });
-  } catch {
-    throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
-  }
-  return file;
-}
 
 /** Runs in the page: loads the GLB and returns three's posed positions (world space) at each time of the clip. */
 const PAGE_MODULE = `

@@ -7,7 +7,6 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readRigFile } from '../../workers/formats/read-file.ts';
 import { weightsFromDmat } from '../../workers/formats/weights-file.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
@@ -17,33 +16,12 @@ import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
-const artifactsDir = path.join(repoRoot, 'test/e2e/artifacts');
-
-function dataFile(...parts: string[]): string {
-  const file = path.join(dataDir, ...parts);
-  try {
-    readFileSync(file, { flag: 'r' });
-  } catch {
-    throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
-  }
-  return file;
-}
+import { artifactsDir, dataFile, openApp, repoRoot } from './app-driver.ts';
 
 interface HookState {
   sceneName: string; meshFiles: string[]; vertexCount: number; triangleCount: number; boneCount: number;
   jointCount: number; time: number; duration: number; poseKind: string; playing: boolean; influences: number;
   weightsSource: string; selectedBone: number; error: string | null; framesRendered: number;
-}
-
-async function openApp(page: Page, consoleErrors: string[]): Promise<void> {
-  page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
-  page.on('pageerror', (error) => consoleErrors.push(String(error)));
-  await page.goto('/');
-  await page.waitForFunction(() => (window as any).__rigwright !== undefined);
-  await page.evaluate(() => (window as any).__rigwright.ready());
 }
 
 const state = (page: Page): Promise<HookState> => page.evaluate(() => (window as any).__rigwright.state());

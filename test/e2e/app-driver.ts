@@ -1,0 +1,32 @@
+/**
+ * What every end-to-end spec needs to reach the app: the shared rigging data and a page opened on the built
+ * renderer with its test hook (`window.__rigwright`, renderer/test-hook.ts) ready. Test support, not a spec.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
+export const artifactsDir = path.join(repoRoot, 'test/e2e/artifacts');
+
+/** A file of the shared rigging data; throws, naming the path, when the data folder is missing. */
+export function dataFile(...parts: string[]): string {
+  const file = path.join(dataDir, ...parts);
+  if (!existsSync(file)) throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
+  return file;
+}
+
+/**
+ * Opens the app and waits for its first rendered frame. Console errors and uncaught page errors are appended
+ * to `errors`, so a spec can assert that there were none.
+ */
+export async function openApp(page: Page, errors: string[], options: { paused?: boolean } = {}): Promise<void> {
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto('/');
+  await page.waitForFunction(() => (window as any).__rigwright !== undefined);
+  await page.evaluate(() => (window as any).__rigwright.ready());
+  if (options.paused) await page.evaluate(() => (window as any).__rigwright.pause());
+}
