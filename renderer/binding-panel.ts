@@ -21,6 +21,7 @@ import { LassoTool, type LassoCombine, type LassoState } from './lasso-tool.ts';
 import { lassoSelect } from './lasso-selection.ts';
 import { WeightView, VIEW_LABELS, VIEW_MODES, type ViewMode } from './weight-view.ts';
 import { errorMessage, type SceneDocument } from './scene-document.ts';
+import { toolButton } from './ui.ts';
 
 export type HandleSource = 'current' | 'distance' | 'cylinder';
 
@@ -116,17 +117,6 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: stri
   return node;
 }
 
-function panelButton(parent: HTMLElement, label: string, title: string, onClick: () => void, className = 'tool-button'): HTMLButtonElement {
-  const node = element('button', className, label);
-  node.type = 'button';
-  node.title = title;
-  node.addEventListener('click', () => {
-    onClick();
-    node.blur();
-  });
-  parent.append(node);
-  return node;
-}
 
 export class BindingPanel {
   private readonly client = new BindingClient();
@@ -177,7 +167,7 @@ export class BindingPanel {
 
     const toolbar = document.getElementById('toolbar');
     const group = element('div', 'tool-group');
-    this.toggleButton = panelButton(group, 'Bind', 'Handles and harmonic weights (B)', () => this.setOpen(this.root.hidden));
+    this.toggleButton = toolButton(group, 'Bind', 'Handles and harmonic weights (B)', () => this.setOpen(this.root.hidden));
     this.viewSelect = element('select', 'view-select');
     this.viewSelect.title = 'View (V cycles)';
     for (const mode of VIEW_MODES) this.viewSelect.add(new Option(VIEW_LABELS[mode], mode));
@@ -194,7 +184,7 @@ export class BindingPanel {
     this.root.setAttribute('aria-label', 'Bind');
     const header = element('header', 'bind-header');
     header.append(element('h2', undefined, 'Bind'));
-    panelButton(header, '×', 'Close (B)', () => this.setOpen(false), 'icon-button');
+    toolButton(header, '×', 'Close (B)', () => this.setOpen(false), 'icon-button');
     this.root.append(header);
 
     // Bone and view
@@ -217,15 +207,15 @@ export class BindingPanel {
     const handleSection = this.section('Handles');
     this.handleSummary = element('p', 'dim');
     const tools = element('div', 'row');
-    this.lassoButton = panelButton(tools, 'Lasso', 'Draw a lasso to select vertices (L); Shift adds, Ctrl/⌘ removes, Esc cancels', () => this.setLasso(this.lasso.state === 'off'));
-    this.xrayButton = panelButton(tools, 'X-ray', 'Select hidden vertices too (X)', () => this.setXray(!this.xray));
-    panelButton(tools, 'Assign', 'Make the selection handles of the selected bone (A)', () => this.assignSelection());
-    panelButton(tools, 'Clear', 'Free the selected vertices (Delete)', () => this.clearSelection());
+    this.lassoButton = toolButton(tools, 'Lasso', 'Draw a lasso to select vertices (L); Shift adds, Ctrl/⌘ removes, Esc cancels', () => this.setLasso(this.lasso.state === 'off'));
+    this.xrayButton = toolButton(tools, 'X-ray', 'Select hidden vertices too (X)', () => this.setXray(!this.xray));
+    toolButton(tools, 'Assign', 'Make the selection handles of the selected bone (A)', () => this.assignSelection());
+    toolButton(tools, 'Clear', 'Free the selected vertices (Delete)', () => this.clearSelection());
     this.selectionText = element('p', 'dim');
     const files = element('div', 'row');
-    panelButton(files, 'Load…', 'Open a handle file (#V × 1 DMAT)', () => void this.openHandles());
-    panelButton(files, 'Save…', 'Save the handles as DMAT (#V × 1)', () => void this.saveHandles());
-    panelButton(files, 'Compare…', 'Overlap with a reference handle file, per bone', () => void this.compareHandles());
+    toolButton(files, 'Load…', 'Open a handle file (#V × 1 DMAT)', () => void this.openHandles());
+    toolButton(files, 'Save…', 'Save the handles as DMAT (#V × 1)', () => void this.saveHandles());
+    toolButton(files, 'Compare…', 'Overlap with a reference handle file, per bone', () => void this.compareHandles());
     this.overlapBox = element('div', 'overlap');
     handleSection.append(this.handleSummary, tools, this.selectionText, files, this.overlapBox);
 
@@ -282,16 +272,16 @@ export class BindingPanel {
     unhandledRow.append(this.bindUnhandled, ' bind parts without handles rigidly to the nearest bone');
     computeSection.append(unhandledRow);
     const actions = element('div', 'row');
-    this.computeButton = panelButton(actions, 'Compute weights', 'Harmonic weights from the handles', () => void this.startBind(), 'tool-button primary');
-    this.revertButton = panelButton(actions, 'Revert', 'Back to the weights before the last computation', () => this.revert());
-    panelButton(actions, 'Save weights…', 'Save the weights as DMAT (#V × #B)', () => void this.saveWeights());
+    this.computeButton = toolButton(actions, 'Compute weights', 'Harmonic weights from the handles', () => void this.startBind(), 'tool-button primary');
+    this.revertButton = toolButton(actions, 'Revert', 'Back to the weights before the last computation', () => this.revert());
+    toolButton(actions, 'Save weights…', 'Save the weights as DMAT (#V × #B)', () => void this.saveWeights());
     this.progressBox = element('div', 'bind-progress');
     this.progressBox.hidden = true;
     const track = element('div', 'progress-track');
     this.progressBar = element('div', 'progress-fill');
     track.append(this.progressBar);
     this.progressText = element('span', 'progress-text');
-    const cancel = panelButton(this.progressBox, 'Cancel', 'Stop the computation; the current weights stay', () => this.cancelBind());
+    const cancel = toolButton(this.progressBox, 'Cancel', 'Stop the computation; the current weights stay', () => this.cancelBind());
     cancel.classList.add('cancel');
     this.progressBox.prepend(track, this.progressText);
     this.reportBox = element('div', 'bind-report');
@@ -612,7 +602,7 @@ export class BindingPanel {
     this.reportBox.append(summary);
     for (const line of lines) this.reportBox.append(element('p', 'warn', `⚠ ${line}`));
     if (result.unhandledComponents.length > 0 && !this.lastBoundRigidly) {
-      panelButton(this.reportBox, 'Bind them rigidly and recompute', 'Parts without handles follow their nearest bone', () => {
+      toolButton(this.reportBox, 'Bind them rigidly and recompute', 'Parts without handles follow their nearest bone', () => {
         this.options.bindUnhandled = true;
         this.bindUnhandled.checked = true;
         void this.startBind();

@@ -2,6 +2,7 @@
  * The glTF controls around the viewport: the Export button (Ctrl/⌘ E), the "As exported" preview switch (E), and
  * the clip picker in the timeline bar, shown when the scene has several animation clips.
  */
+import { toolButton } from './ui.ts';
 
 export interface GltfControlActions {
   openExport(): void;
@@ -10,18 +11,6 @@ export interface GltfControlActions {
   selectClip(index: number): void;
 }
 
-function toolButton(label: string, title: string, onClick: () => void): HTMLButtonElement {
-  const node = document.createElement('button');
-  node.type = 'button';
-  node.className = 'tool-button';
-  node.textContent = label;
-  node.title = title;
-  node.addEventListener('click', () => {
-    onClick();
-    node.blur();
-  });
-  return node;
-}
 
 export class GltfControls {
   private readonly asExportedButton: HTMLButtonElement;
@@ -34,8 +23,8 @@ export class GltfControls {
    */
   constructor(toolbar: HTMLElement, timelineBar: HTMLElement, private readonly actions: GltfControlActions) {
     const group = toolbar.querySelector('.tool-group') ?? toolbar;
-    const exportButton = toolButton('Export…', 'Export glTF (Ctrl/⌘ E)', () => actions.openExport());
-    this.asExportedButton = toolButton('As exported', 'Preview what a linear-blend engine draws from the export: its strongest influences, quantized (E)', () => actions.toggleAsExported());
+    const exportButton = toolButton(null, 'Export…', 'Export glTF (Ctrl/⌘ E)', () => actions.openExport());
+    this.asExportedButton = toolButton(null, 'As exported', 'Preview what a linear-blend engine draws from the export: its strongest influences, quantized (E)', () => actions.toggleAsExported());
     this.asExportedButton.setAttribute('aria-pressed', 'false');
     group.append(exportButton, this.asExportedButton);
 

@@ -50,10 +50,17 @@ function required<T extends HTMLElement>(id: string, type: new () => T): T {
   return node;
 }
 
-function button(parent: HTMLElement, label: string, title: string, onClick: () => void): HTMLButtonElement {
+/** A toolbar or panel button, appended to `parent` when one is given. */
+export function toolButton(
+  parent: HTMLElement | null,
+  label: string,
+  title: string,
+  onClick: () => void,
+  className = 'tool-button',
+): HTMLButtonElement {
   const node = document.createElement('button');
   node.type = 'button';
-  node.className = 'tool-button';
+  node.className = className;
   node.textContent = label;
   node.title = title;
   node.addEventListener('click', () => {
@@ -61,7 +68,7 @@ function button(parent: HTMLElement, label: string, title: string, onClick: () =
     // Focus stays on the canvas side so Space is not swallowed as a button press.
     node.blur();
   });
-  parent.append(node);
+  parent?.append(node);
   return node;
 }
 
@@ -95,12 +102,12 @@ export class Ui {
 
     const files = document.createElement('div');
     files.className = 'tool-group';
-    button(files, 'Open…', 'Open mesh, skeleton, weights or poses (Ctrl/⌘ O)', () => actions.command('open-files'));
+    toolButton(files, 'Open…', 'Open mesh, skeleton, weights or poses (Ctrl/⌘ O)', () => actions.command('open-files'));
     const view = document.createElement('div');
     view.className = 'tool-group';
-    button(view, 'Frame all', 'Frame all (F)', () => actions.command('frame-all'));
-    this.wireframeButton = button(view, 'Wireframe', 'Wireframe (W)', () => actions.command('toggle-wireframe'));
-    this.skeletonButton = button(view, 'Skeleton', 'Show skeleton (K)', () => actions.command('toggle-skeleton'));
+    toolButton(view, 'Frame all', 'Frame all (F)', () => actions.command('frame-all'));
+    this.wireframeButton = toolButton(view, 'Wireframe', 'Wireframe (W)', () => actions.command('toggle-wireframe'));
+    this.skeletonButton = toolButton(view, 'Skeleton', 'Show skeleton (K)', () => actions.command('toggle-skeleton'));
 
     const skinning = document.createElement('label');
     skinning.className = 'tool-group influence-picker';
@@ -118,7 +125,7 @@ export class Ui {
     this.sceneName.className = 'scene-name';
     const helpGroup = document.createElement('div');
     helpGroup.className = 'tool-group';
-    button(helpGroup, '?', 'Keyboard shortcuts (?)', () => this.toggleHelp());
+    toolButton(helpGroup, '?', 'Keyboard shortcuts (?)', () => this.toggleHelp());
     toolbar.append(files, view, skinning, this.sceneName, helpGroup);
 
     this.status = required('status', HTMLElement);
