@@ -116,16 +116,29 @@ export class DeformationController {
     this.dualQuaternions = new Float64Array(8 * doc.skeleton.parents.length);
     this.scales = new Float64Array(12 * doc.skeleton.parents.length);
     this.disposeSecondary();
-    this.perFace = null;
-    this.perFaceReference = null;
+    this.dropPerFace();
+    // The last evaluator belongs to the previous document; the caller poses the new one next.
+    this.lastEvaluator = null;
     this.configureViews();
   }
 
   setInfluences(influences: Influences): void {
     this.influences = influences;
     this.secondary?.setInfluences(influences);
+    this.dropPerFace();
+  }
+
+  /** Abandons the per-face solve (its factor no longer fits) and releases whoever waits on it. */
+  private dropPerFace(): void {
     this.perFace = null;
     this.perFaceReference = null;
+    this.releaseWaiters();
+  }
+
+  private releaseWaiters(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   setMethod(method: SkinMethod): void {
@@ -296,7 +309,8 @@ export class DeformationController {
     await state.ready;
     while (state === this.perFace && state.shown !== state.requested && state.error === null) {
       const target = state.requested;
-      const transforms = evaluator.rigidTransforms.slice();
+      // The newest pose, not the one this loop started with: the animation may have moved on meanwhile.
+      const transforms = (this.lastEvaluator ?? evaluator).rigidTransforms.slice();
       try {
         const result = await this.worker!.pose(transfer(transforms, [transforms.buffer]));
         state.positions = result.positions;
@@ -315,11 +329,7 @@ export class DeformationController {
       this.onChange();
     }
     state.busy = false;
-    if (state.shown === state.requested || state.error !== null) {
-      const waiters = this.waiters;
-      this.waiters = [];
-      for (const resolve of waiters) resolve();
-    }
+    if (state === this.perFace && (state.shown === state.requested || state.error !== null)) this.releaseWaiters();
   }
 
   /** Split view: left half the primary method, right half the second, same camera; false when not split. */

@@ -282,9 +282,10 @@ class App {
     const scales = this.evaluator.boneScales;
     this.evaluator = new PoseEvaluator(doc);
     if (doc.skeleton === previous.skeleton) this.evaluator.boneScales.set(scales);
+    // Before setDocument: its change callback redraws the bone panel from the selection.
+    if (doc.skeleton !== previous.skeleton) this.selectedBone = -1;
     this.deformation.setDocument(doc, influences, skinned);
     this.viewport.scene.add(skinned.mesh, overlay.group);
-    if (doc.skeleton !== previous.skeleton) this.selectedBone = -1;
     overlay.select(this.selectedBone);
     this.binding.attach(doc, skinned.mesh);
     this.refreshClips();
