@@ -319,6 +319,52 @@ test('mirror matching on an asymmetric tube finds the partners and flags the bum
   }
 });
 
+test('symmetry painting repeats each dab on the mirror partners and the paired bone, keeping mirrored weights mirrored', () => {
+  const segments = 24, rings = 21;
+  const mesh = tube(segments, rings, (r) => (r - 10) * 0.1, 1, 0);
+  const n = mesh.positions.length / 3;
+  const mirrorOf = (v: number) => (rings - 1 - Math.floor(v / segments)) * segments + (v % segments);
+  const map = mirrorVertexMap(mesh.positions, mesh.triangles, 0, 0.01);
+  for (let v = 0; v < n; v++) assert.equal(map.partner[v], mirrorOf(v));
+  // Bone 0 rules +x, bone 1 (its pair) −x, bone 2 sits on the plane; the start is mirror-symmetric.
+  const w: PaintWeights = { vertexCount: n, boneCount: 3, data: new Float32Array(3 * n) };
+  for (let v = 0; v < n; v++) {
+    const x = mesh.positions[3 * v];
+    const a = Math.min(Math.abs(x), 1) * 0.8;
+    w.data.set(x > 0 ? [a, 0, 1 - a] : [0, a, 1 - a], 3 * v);
+  }
+  const history = createPaintHistory(w);
+  const before = Float32Array.from(w.data);
+  const context = createPaintContext(w, createVertexGrid(mesh.positions), vertexOneRing(n, mesh.triangles), settings(3), history, {
+    axis: 0, bonePairs: Int32Array.of(1, 0, 2), partner: map.partner,
+  });
+  beginStroke(history);
+  const painted = new Set<number>();
+  for (let d = 0; d < 5; d++) {
+    const bone = d === 3 ? 1 : 0;
+    const x = bone === 0 ? 0.3 + 0.1 * d : -0.5;
+    // Dabs stay off the plane: one crossing it paints a vertex and its partner in opposite orders, which the
+    // renormalization does not commute with.
+    paintDab(context, bone, { centre: [x, Math.cos(0.3 * d), Math.sin(0.3 * d)], radius: 0.25, strength: 0.3, falloff: 'smooth', mode: d === 4 ? 'subtract' : 'add', value: 0 });
+    assert.ok(context.count > 0 && context.mirroredCount === context.count, 'every gathered vertex has one partner');
+    for (let i = 0; i < context.count; i++) painted.add(context.indices[i]);
+  }
+  endStroke(history);
+  assert.ok(painted.size > 20);
+  let changedMirrored = 0;
+  for (let v = 0; v < n; v++) {
+    const m = mirrorOf(v);
+    if (w.data[3 * m + 1] !== before[3 * m + 1]) changedMirrored++;
+    assert.ok(Math.abs(w.data[3 * v] - w.data[3 * m + 1]) < 1e-6, `vertex ${v}: bone 0 ${w.data[3 * v]}, mirror's bone 1 ${w.data[3 * m + 1]}`);
+    assert.ok(Math.abs(w.data[3 * v + 2] - w.data[3 * m + 2]) < 1e-6, `vertex ${v}: bone 2`);
+    assert.ok(Math.abs(w.data[3 * v] + w.data[3 * v + 1] + w.data[3 * v + 2] - 1) < 1e-6);
+  }
+  assert.ok(changedMirrored >= painted.size * 0.5, 'the mirrored side changed');
+  // One undo takes back both sides.
+  assert.equal(undo(history), true);
+  assert.deepEqual(w.data, before);
+});
+
 test('bone pairs by name and by mirrored joint positions', () => {
   const cases: [string, string | null][] = [
     ['arm.L', 'arm.R'], ['hand_l', 'hand_r'], ['hand_R', 'hand_L'], ['l_foot', 'r_foot'], ['LeftLeg', 'RightLeg'],
@@ -348,7 +394,9 @@ test('undo restores a stroke bit for bit, redo reapplies it, old strokes fall ou
   for (let i = 0; i < w.data.length; i++) w.data[i] = rand();
   normalizeAllWeights(w, settings(nb));
   const history = createPaintHistory(w);
-  const context = createPaintContext(w, createVertexGrid(mesh.positions), vertexOneRing(n, mesh.triangles), settings(nb, [3]), history, { axis: 0, bonePairs: Int32Array.of(1, 0, 2, 3, 4) });
+  const context = createPaintContext(w, createVertexGrid(mesh.positions), vertexOneRing(n, mesh.triangles), settings(nb, [3]), history, {
+    axis: 0, bonePairs: Int32Array.of(1, 0, 2, 3, 4), partner: mirrorVertexMap(mesh.positions, mesh.triangles, 0, 0.01).partner,
+  });
   const snapshots = [Float32Array.from(w.data)];
   for (let stroke = 0; stroke < 3; stroke++) {
     beginStroke(history);

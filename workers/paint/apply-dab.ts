@@ -105,24 +105,3 @@ export function applyDab(
   enforceWeightInvariants(weights, indices, count, bone, settings);
   return sampled;
 }
-
-/**
- * The dab's mirror image across the plane `axis = 0` (symmetry painting: apply it to the paired bone, see
- * mirrorBonePairs).
- * @param dab  the dab
- * @param axis 0 = x, 1 = y, 2 = z
- * @param out  receives the mirrored dab; its own centre array is written, so no dab allocates
- * @returns out
- */
-export function mirrorDab(dab: Dab, axis: 0 | 1 | 2, out: Dab & { centre: Float64Array }): Dab & { centre: Float64Array } {
-  out.centre[0] = dab.centre[0];
-  out.centre[1] = dab.centre[1];
-  out.centre[2] = dab.centre[2];
-  out.centre[axis] = -out.centre[axis];
-  out.radius = dab.radius;
-  out.strength = dab.strength;
-  out.falloff = dab.falloff;
-  out.mode = dab.mode;
-  out.value = dab.value;
-  return out;
-}

@@ -1,23 +1,45 @@
-import { applyDab, mirrorDab, type Dab } from './apply-dab.ts';
+import { applyDab, type Dab } from './apply-dab.ts';
 import { recordRows, type PaintHistory } from './paint-history.ts';
 import type { PaintSettings, PaintWeights } from './paint-weights.ts';
 import { queryVertexGrid, type VertexGrid } from './vertex-grid.ts';
 import type { VertexOneRing } from './vertex-one-ring.ts';
 
-/** Everything a brush stroke reads and writes, plus the gather buffers it reuses from dab to dab. */
+/** Symmetry painting: each dab is repeated on the mirror partners of its vertices, on the paired bone. */
+export interface DabSymmetry {
+  /** mirror plane axis = 0 (0 = x, 1 = y, 2 = z) */
+  axis: 0 | 1 | 2;
+  /** #B the mirrored bone of each bone (mirrorBonePairs), -1 = none: the mirrored dab is skipped */
+  bonePairs: Int32Array;
+  /**
+   * #V each vertex's mirror partner, -1 when unmatched (mirrorVertexMap's `partner`, matched in the rest pose, so
+   * the mirrored dab lands on the mirrored region in any pose)
+   */
+  partner: Int32Array;
+}
+
+/** Everything a brush stroke reads and writes, plus the buffers it reuses from dab to dab. */
 export interface PaintContext {
   weights: PaintWeights;
-  /** grid over the positions the brush paints on (rest or posed) */
-  grid: VertexGrid;
+  /** grid over the positions the brush paints on (rest or posed); needed by gatherDab only */
+  grid: VertexGrid | null;
   oneRing: VertexOneRing;
   settings: PaintSettings;
   /** when present, each dab records the rows it is about to change (the caller opens and closes the stroke) */
   history: PaintHistory | null;
-  /** symmetry: the mirror plane axis = 0 and the bone pairs (mirrorBonePairs); null = off */
-  symmetry: { axis: 0 | 1 | 2; bonePairs: Int32Array } | null;
+  symmetry: DabSymmetry | null;
+  /** the last dab's vertices (first `count`) and their distances to its centre */
   indices: Uint32Array;
   distances: Float64Array;
-  mirrored: Dab & { centre: Float64Array };
+  count: number;
+  /** the last mirrored dab's vertices (first `mirroredCount`) and distances */
+  mirroredIndices: Uint32Array;
+  mirroredDistances: Float64Array;
+  mirroredCount: number;
+  /** #V scratch marks for gathering mirror partners once each (stamped, never cleared) */
+  mark: Int32Array;
+  /** #V slot of a marked partner in mirroredIndices */
+  slot: Int32Array;
+  stamp: number;
 }
 
 /**
@@ -25,48 +47,100 @@ export interface PaintContext {
  */
 export function createPaintContext(
   weights: PaintWeights,
-  grid: VertexGrid,
+  grid: VertexGrid | null,
   oneRing: VertexOneRing,
   settings: PaintSettings,
   history: PaintHistory | null = null,
-  symmetry: PaintContext['symmetry'] = null,
+  symmetry: DabSymmetry | null = null,
   capacity = 4096,
 ): PaintContext {
   return {
     weights, grid, oneRing, settings, history, symmetry,
     indices: new Uint32Array(capacity),
     distances: new Float64Array(capacity),
-    mirrored: { centre: new Float64Array(3), radius: 0, strength: 0, falloff: 'smooth', mode: 'add', value: 0 },
+    count: 0,
+    mirroredIndices: new Uint32Array(capacity),
+    mirroredDistances: new Float64Array(capacity),
+    mirroredCount: 0,
+    mark: new Int32Array(weights.vertexCount),
+    slot: new Int32Array(weights.vertexCount),
+    stamp: 0,
   };
 }
 
 /**
- * One dab of a stroke: gathers the vertices inside the brush, records their rows for undo, applies the dab with the
- * invariants (applyDab); with symmetry on, then the same dab at the mirrored centre on the paired bone (skipped
- * when the bone has no pair).
+ * Gathers the vertices inside the brush into `context.indices` / `distances` / `count`.
+ * @returns the number gathered
+ */
+export function gatherDab(context: PaintContext, dab: Dab): number {
+  const { grid } = context;
+  if (!grid) throw new Error('gatherDab: the paint context has no vertex grid');
+  const c = dab.centre;
+  let count = queryVertexGrid(grid, c[0], c[1], c[2], dab.radius, context.indices, context.distances);
+  if (count > context.indices.length) {
+    context.indices = new Uint32Array(2 * count);
+    context.distances = new Float64Array(2 * count);
+    count = queryVertexGrid(grid, c[0], c[1], c[2], dab.radius, context.indices, context.distances);
+  }
+  context.count = count;
+  return count;
+}
+
+/**
+ * One dab of a stroke: gathers the vertices inside the brush (gatherDab), then paints them (paintGathered).
  * @param context paint context
  * @param bone    the painted bone
  * @param dab     the dab
  * @returns the bone's weight before the dab at the vertex nearest the centre (NaN when the brush gathered nothing)
  */
 export function paintDab(context: PaintContext, bone: number, dab: Dab): number {
-  const sampled = dabAt(context, bone, dab);
-  const symmetry = context.symmetry;
-  if (symmetry && dab.mode !== 'sample') {
-    const pair = symmetry.bonePairs[bone];
-    if (pair >= 0) dabAt(context, pair, mirrorDab(dab, symmetry.axis, context.mirrored));
-  }
-  return sampled;
+  gatherDab(context, dab);
+  return paintGathered(context, bone, dab);
 }
 
-function dabAt(context: PaintContext, bone: number, dab: Dab): number {
-  const c = dab.centre;
-  let count = queryVertexGrid(context.grid, c[0], c[1], c[2], dab.radius, context.indices, context.distances);
-  if (count > context.indices.length) {
-    context.indices = new Uint32Array(2 * count);
-    context.distances = new Float64Array(2 * count);
-    count = queryVertexGrid(context.grid, c[0], c[1], c[2], dab.radius, context.indices, context.distances);
+/**
+ * Paints the vertices already in `context.indices` (the first `context.count`; a caller may have filtered a
+ * gather, e.g. to the faces the camera sees): records their rows for undo, applies the dab with the invariants
+ * (applyDab); with symmetry on and the bone paired, then the same dab on the paired bone at the gathered vertices'
+ * mirror partners, each partner once at its smallest distance. A bone paired with itself (one on the plane) skips
+ * partners the dab already painted. The mirrored vertices are left in `context.mirroredIndices`.
+ * @returns the bone's weight before the dab at the vertex nearest the centre (NaN when nothing was gathered)
+ */
+export function paintGathered(context: PaintContext, bone: number, dab: Dab): number {
+  const { indices, distances, count } = context;
+  context.mirroredCount = 0;
+  if (context.history && dab.mode !== 'sample') recordRows(context.history, indices, count);
+  const sampled = applyDab(context.weights, bone, dab, indices, distances, count, context.settings, context.oneRing);
+  const symmetry = context.symmetry;
+  const pair = symmetry && dab.mode !== 'sample' ? symmetry.bonePairs[bone] : -1;
+  if (pair < 0) return sampled;
+  const { partner } = symmetry!;
+  const { mark, slot } = context;
+  const stamp = (context.stamp += 2);
+  // mark = stamp: gathered as a partner; stamp + 1: painted by the dab itself (self-paired bone only).
+  if (pair === bone) for (let i = 0; i < count; i++) mark[indices[i]] = stamp + 1;
+  if (context.mirroredIndices.length < count) {
+    context.mirroredIndices = new Uint32Array(2 * count);
+    context.mirroredDistances = new Float64Array(2 * count);
   }
-  if (context.history && dab.mode !== 'sample') recordRows(context.history, context.indices, count);
-  return applyDab(context.weights, bone, dab, context.indices, context.distances, count, context.settings, context.oneRing);
+  const mirrored = context.mirroredIndices;
+  const mirroredDistances = context.mirroredDistances;
+  let m = 0;
+  for (let i = 0; i < count; i++) {
+    const p = partner[indices[i]];
+    if (p < 0 || mark[p] === stamp + 1) continue;
+    if (mark[p] === stamp) {
+      const s = slot[p];
+      if (distances[i] < mirroredDistances[s]) mirroredDistances[s] = distances[i];
+      continue;
+    }
+    mark[p] = stamp;
+    slot[p] = m;
+    mirrored[m] = p;
+    mirroredDistances[m++] = distances[i];
+  }
+  context.mirroredCount = m;
+  if (context.history) recordRows(context.history, mirrored, m);
+  applyDab(context.weights, pair, dab, mirrored, mirroredDistances, m, context.settings, context.oneRing);
+  return sampled;
 }
