@@ -295,6 +295,11 @@ export class BindingPanel {
     return !this.root.hidden;
   }
 
+  /** The weight views of the current mesh (null before the first attach). */
+  get weightView(): WeightView | null {
+    return this.view;
+  }
+
   setOpen(open: boolean): void {
     this.root.hidden = !open;
     this.toggleButton.setAttribute('aria-pressed', String(open));

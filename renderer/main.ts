@@ -28,6 +28,8 @@ import { DeformationController, METHOD_LABELS, type SkinMethod } from './deforma
 import { DeformationPanel } from './deformation-panel.ts';
 import { twistDemoDocument } from './scene-document.ts';
 import { BindingPanel } from './binding-panel.ts';
+import { PaintMode } from './paint-mode.ts';
+import { padInfluences } from './paint-influences.ts';
 import type { DenseMatrix } from '../workers/formats/types.ts';
 import { Timeline } from './timeline.ts';
 import { Ui, formatCount } from './ui.ts';
@@ -71,6 +73,7 @@ class App {
   private readonly deformation: DeformationController;
   private readonly deformationPanel: DeformationPanel;
   private readonly binding: BindingPanel;
+  private readonly paint: PaintMode;
   /** "As exported" preview: LBS with the export's strongest influences, quantized as the file stores them */
   private asExported = false;
   private readonly exportDialog: ExportDialog;
@@ -123,6 +126,41 @@ class App {
       showError: (message) => this.setError(message),
     });
     this.binding.attach(this.doc, this.skinned.mesh);
+    this.paint = new PaintMode({
+      container: viewport.renderer.domElement.parentElement!,
+      canvas: viewport.renderer.domElement,
+      camera: viewport.camera,
+      scene: viewport.scene,
+      document: () => this.doc,
+      skinned: () => this.skinned,
+      influences: () => this.influences,
+      padInfluences: (stride) => {
+        if (this.asExported) this.setAsExported(false);
+        this.influences = padInfluences(this.influences, stride);
+        this.skinned.setInfluences(this.influences);
+        this.deformation.setInfluences(this.influences);
+        this.poseDirty = true;
+      },
+      posedPositions: () => {
+        if (this.poseDirty) this.applyPose();
+        return this.deformation.cpuReference(this.deformation.method, this.evaluator);
+      },
+      weightView: () => this.binding.weightView,
+      selectedBone: () => this.selectedBone,
+      selectBone: (bone) => this.selectBone(bone),
+      weightsChanged: () => {
+        this.poseDirty = true;
+        this.viewport.invalidate();
+      },
+      jointBoneAt: (x, y) => {
+        const joint = this.jointAt(x, y);
+        return joint < 0 ? -1 : boneForJoint(this.doc.skeleton.bones, joint);
+      },
+      showWeightMap: () => {
+        this.binding.setOpen(false);
+        this.binding.setView('heatmap');
+      },
+    });
     this.notice = new Notice(document.getElementById('viewport')!);
     this.exportDialog = new ExportDialog((choice) => this.exportGltf(choice), (settings) => this.onExportSettings(settings));
     this.gltfControls = new GltfControls(document.getElementById('toolbar')!, document.getElementById('timeline')!, {
@@ -288,6 +326,7 @@ class App {
     this.viewport.scene.add(skinned.mesh, overlay.group);
     overlay.select(this.selectedBone);
     this.binding.attach(doc, skinned.mesh);
+    this.paint.attach();
     this.refreshClips();
     if (doc.poses !== previous.poses) this.timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
     this.poseDirty = true;
@@ -318,6 +357,7 @@ class App {
     this.evaluator.evaluate(this.timeline.time);
     this.deformation.applyPose(this.evaluator);
     this.overlay.update(this.evaluator.joints);
+    this.paint?.poseChanged();
     this.timeline.refreshTime();
     this.poseDirty = false;
     this.viewport.invalidate();
@@ -388,6 +428,7 @@ class App {
     this.selectedBone = bone;
     this.overlay.select(bone);
     this.binding.onBoneSelected(bone);
+    this.paint.refresh();
     this.refreshChrome();
     this.viewport.invalidate();
   }
@@ -569,6 +610,7 @@ class App {
       },
       selectClip: (index) => this.selectClip(index),
       binding: this.binding.testHook(),
+      paint: this.paint.testHook(),
       settled: () => this.deformation.settled(),
       jointScreenPosition: (joint) => {
         const j = this.evaluator.joints;

@@ -22,6 +22,7 @@ import {
   influenceTextureSize,
   jointTextureSize,
   packInfluences,
+  packInfluenceVertex,
   packJointTransforms,
 } from '../workers/skinning/joint-texture-layout.ts';
 import type { Influences } from '../workers/skinning/influences.ts';
@@ -92,6 +93,8 @@ export class SkinnedMeshView {
   private readonly readbackMaterial: THREE.ShaderMaterial;
   /** texels of the influence texture per vertex, compiled into both shaders as LBS_TEXELS_PER_VERTEX */
   private texelsPerVertex = 0;
+  /** scratch flags, one per influence texture row, for updateInfluenceRows */
+  private touchedRows = new Uint8Array(0);
   private readonly readbackTarget: THREE.WebGLRenderTarget;
   private readonly readbackPixels: Float32Array;
 
@@ -277,6 +280,36 @@ export class SkinnedMeshView {
         material.needsUpdate = true;
       }
     }
+  }
+
+  /**
+   * Re-packs the given vertices' influences into the current influence texture and uploads only the texture rows
+   * they fall in (texture update ranges). `influences` must have the stride the texture was built with.
+   * @param influences  the influences, already updated for those vertices
+   * @param vertices    vertex indices (the first `count`)
+   */
+  updateInfluenceRows(influences: Influences, vertices: ArrayLike<number>, count: number): void {
+    const texture = this.uniforms.lbsInfluenceTexture.value;
+    const pixels = texture.image.data as Float32Array;
+    const rowFloats = 4 * texture.image.width;
+    const perVertex = 4 * this.texelsPerVertex;
+    if (this.touchedRows.length < texture.image.height) this.touchedRows = new Uint8Array(texture.image.height);
+    const touched = this.touchedRows;
+    for (let i = 0; i < count; i++) {
+      const v = vertices[i];
+      packInfluenceVertex(influences, v, pixels);
+      touched[Math.floor((v * perVertex) / rowFloats)] = 1;
+      touched[Math.floor(((v + 1) * perVertex - 1) / rowFloats)] = 1;
+    }
+    // One range per touched texture row: three.js uploads each range with one texSubImage2D and never lets one span rows.
+    let any = false;
+    for (let row = 0; row < texture.image.height; row++) {
+      if (!touched[row]) continue;
+      touched[row] = 0;
+      texture.addUpdateRange(row * rowFloats, rowFloats);
+      any = true;
+    }
+    if (any) texture.needsUpdate = true;
   }
 
   /** Uploads this frame's bone transforms (#B × 12 rest → posed 3×4, row-major). */

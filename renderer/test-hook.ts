@@ -6,6 +6,7 @@
  */
 import type { PoseKind } from './pose-evaluator.ts';
 import type { BindingTestHook } from './binding-panel.ts';
+import type { PaintTestHook } from './paint-mode.ts';
 
 export interface RigwrightTestState {
   sceneName: string;
@@ -44,6 +45,8 @@ export interface RigwrightTestState {
 export interface RigwrightTestHook {
   /** the Bind panel: handles, lasso, harmonic weights, weight views */
   binding: BindingTestHook;
+  /** weight paint mode: brush, strokes, undo, whole-mesh commands */
+  paint: PaintTestHook;
   /** resolves once the first frame has rendered */
   ready(): Promise<void>;
   state(): RigwrightTestState;

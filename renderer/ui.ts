@@ -42,6 +42,9 @@ const SHORTCUTS: [string, string][] = [
   ['V / I', 'cycle view (shaded, weight map, dominant bone, handles) / iso-lines'],
   ['L / X', 'lasso (Shift adds, Ctrl/⌘ removes, Esc cancels) / x-ray'],
   ['A / Delete', 'assign the selection to the bone / free it'],
+  ['P', 'weight paint mode (drag paints the selected bone; click a joint picks its bone)'],
+  ['F (paint mode)', 'resize the brush: move, click or Enter confirms, Esc cancels'],
+  ['Ctrl/⌘ Z / Ctrl/⌘ Shift Z, Ctrl Y', 'undo / redo a paint stroke or command'],
 ];
 
 function required<T extends HTMLElement>(id: string, type: new () => T): T {

@@ -167,6 +167,36 @@ export class WeightView {
     this.dominant.needsUpdate = true;
   }
 
+  /**
+   * Refreshes the heat-map and dominant-bone inputs of some vertices after their weights changed, uploading only
+   * the attribute range they span.
+   * @param weights   #V × #B row-major weights
+   * @param bone      the heat map's bone, or -1
+   * @param vertices  changed vertex indices (the first `count`)
+   */
+  updateVertices(weights: DenseMatrix, bone: number, vertices: ArrayLike<number>, count: number): void {
+    const weight = this.weight.array as Float32Array;
+    const dominant = this.dominant.array as Float32Array;
+    const { cols, data } = weights;
+    let first = Infinity;
+    let last = -1;
+    for (let i = 0; i < count; i++) {
+      const v = vertices[i];
+      weight[v] = bone >= 0 ? data[v * cols + bone] : 0;
+      let best = 0;
+      for (let b = 1; b < cols; b++) if (data[v * cols + b] > data[v * cols + best]) best = b;
+      dominant[v] = best;
+      if (v < first) first = v;
+      if (v > last) last = v;
+    }
+    if (last < 0) return;
+    for (const attribute of [this.weight, this.dominant]) {
+      attribute.clearUpdateRanges();
+      attribute.addUpdateRange(first, last - first + 1);
+      attribute.needsUpdate = true;
+    }
+  }
+
   /** #V bone index or -1. */
   setHandles(handles: Int32Array | null): void {
     const out = this.handle.array as Float32Array;

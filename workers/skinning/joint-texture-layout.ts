@@ -93,19 +93,28 @@ export function influenceTextureSize(vertexCount: number, stride: number): { wid
  * @param out         RGBA32F pixels, at least width · height · 4 floats of `influenceTextureSize(#V, stride)`
  */
 export function packInfluences(influences: Influences, out: Float32Array): void {
-  const { vertexCount, stride, bones, weights } = influences;
+  for (let v = 0; v < influences.vertexCount; v++) packInfluenceVertex(influences, v, out);
+}
+
+/**
+ * Writes one vertex's texels of the influence texture (a partial update after painting).
+ * @param influences  per-vertex bone indices and weights (#V × stride)
+ * @param vertex      the vertex
+ * @param out         RGBA32F pixels of `influenceTextureSize(#V, stride)`; its texels [vertex · texelsPerVertex,
+ *                    (vertex + 1) · texelsPerVertex) are written
+ */
+export function packInfluenceVertex(influences: Influences, vertex: number, out: Float32Array): void {
+  const { stride, bones, weights } = influences;
   const slots = 2 * Math.max(1, Math.ceil(stride / 2));
-  for (let v = 0; v < vertexCount; v++) {
-    const src = v * stride;
-    const dst = 2 * v * slots;
-    for (let k = 0; k < slots; k++) {
-      if (k < stride) {
-        out[dst + 2 * k] = bones[src + k];
-        out[dst + 2 * k + 1] = weights[src + k];
-      } else {
-        out[dst + 2 * k] = 0;
-        out[dst + 2 * k + 1] = 0;
-      }
+  const src = vertex * stride;
+  const dst = 2 * vertex * slots;
+  for (let k = 0; k < slots; k++) {
+    if (k < stride) {
+      out[dst + 2 * k] = bones[src + k];
+      out[dst + 2 * k + 1] = weights[src + k];
+    } else {
+      out[dst + 2 * k] = 0;
+      out[dst + 2 * k + 1] = 0;
     }
   }
 }

@@ -1,0 +1,774 @@
+/**
+ * Weight paint mode (P): a brush tool (idle → stroking → idle; Escape during a stroke restores the weights; F + drag
+ * resizes the brush) painting the selected bone on the POSED surface. The point under the cursor comes from a ray
+ * against a three-mesh-bvh BVH over the CPU-posed positions; the brush gathers the vertices within its world radius
+ * (vertex grid) and keeps those visible from the camera (a ray to each reaches it within a depth tolerance) unless
+ * "through the mesh" is on. Edits go through PaintSession (workers/paint core, invariants after every dab, undo per
+ * stroke); once per animation frame the touched vertices' influences are re-packed into their influence texture
+ * rows and the heat map's attribute range is refreshed.
+ */
+import './paint-panel.css';
+import * as THREE from 'three';
+import { MeshBVH } from 'three-mesh-bvh';
+import type { Influences } from '../workers/skinning/influences.ts';
+import type { BrushFalloff } from '../workers/paint/brush-falloff.ts';
+import type { DabMode } from '../workers/paint/apply-dab.ts';
+import { createVertexGrid, type VertexGrid } from '../workers/paint/vertex-grid.ts';
+import { gatherDab } from '../workers/paint/paint-dab.ts';
+import { PaintSession } from './paint-session.ts';
+import type { SceneDocument } from './scene-document.ts';
+import type { SkinnedMeshView } from './skinned-mesh.ts';
+import type { WeightView } from './weight-view.ts';
+import { toolButton } from './ui.ts';
+
+export interface BrushSettings {
+  mode: DabMode;
+  /** CSS pixels */
+  radius: number;
+  strength: number;
+  falloff: BrushFalloff;
+  /** 'set' target */
+  value: number;
+  /** dab spacing as a fraction of the radius */
+  spacing: number;
+  throughMesh: boolean;
+}
+
+export const BRUSH_DEFAULTS: BrushSettings = { mode: 'add', radius: 40, strength: 0.3, falloff: 'smooth', value: 1, spacing: 0.25, throughMesh: false };
+
+export interface PaintHost {
+  container: HTMLElement;
+  canvas: HTMLCanvasElement;
+  camera: THREE.PerspectiveCamera;
+  scene: THREE.Scene;
+  document(): SceneDocument;
+  skinned(): SkinnedMeshView;
+  influences(): Influences;
+  /** replaces the influences with ones of at least `stride` slots (full upload) */
+  padInfluences(stride: number): void;
+  posedPositions(): Float64Array;
+  weightView(): WeightView | null;
+  selectedBone(): number;
+  selectBone(bone: number): void;
+  /** the viewport must redraw (and the CPU-side pose products refresh) */
+  weightsChanged(): void;
+  jointBoneAt(x: number, y: number): number;
+  /** shows the selected bone's weight heat map */
+  showWeightMap(): void;
+}
+
+export type PaintState = 'off' | 'idle' | 'stroking' | 'resizing';
+
+/** `window.__rigwright.paint` (renderer/test-hook.ts). */
+export interface PaintTestHook {
+  setPaintMode(on: boolean): void;
+  setBrush(settings: Partial<BrushSettings>): void;
+  /** symmetry plane axis = 0 (0 = x), or off */
+  setSymmetry(axis: 0 | 1 | 2 | null): void;
+  setLocked(bone: number, locked: boolean): void;
+  selectBone(bone: number): void;
+  state(): { state: PaintState; brush: BrushSettings; undoSteps: number; redoSteps: number; bonePairs: number[] | null; unmatched: number };
+  /** the document's #V × #B row-major weights, after pending edits */
+  weightsSnapshot(): number[];
+  /** the last stroke's dab centres on the posed surface, x y z … (world units) */
+  strokeWorldPositions(): number[];
+  /** #V × 3 the posed positions the brush paints on */
+  posedPositions(): number[];
+  undo(): void;
+  redo(): void;
+  /**
+   * Durations (ms) of the latest dabs (pick on the posed surface, gather, visibility, paint, invariants, undo record)
+   * and flushes (influence rows re-packed, texture rows and heat-map range queued), oldest first; reading clears them.
+   */
+  takeTimes(): { dabs: number[]; flushes: number[] };
+  command(name: 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-', threshold?: number, axis?: 0 | 1 | 2): void;
+}
+
+const ray = new THREE.Ray();
+const ndc = new THREE.Vector2();
+const raycaster = new THREE.Raycaster();
+const scratch = new THREE.Vector3();
+const zAxis = new THREE.Vector3(0, 0, 1);
+
+const RING_VERTEX = `varying vec2 vUv; void main() { vUv = uv * 2.0 - 1.0; gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0); }`;
+const RING_FRAGMENT = `uniform int falloff; varying vec2 vUv;
+void main() {
+  float t = length(vUv);
+  if (t > 1.0) discard;
+  float f = falloff == 0 ? 1.0 - t * t * (3.0 - 2.0 * t) : falloff == 1 ? 1.0 - t : 1.0;
+  float rim = smoothstep(0.93, 0.97, t);
+  gl_FragColor = vec4(mix(vec3(1.0, 0.62, 0.2), vec3(1.0), rim), 0.28 * f + 0.9 * rim);
+}`;
+
+export class PaintMode {
+  state: PaintState = 'off';
+  readonly brush: BrushSettings = { ...BRUSH_DEFAULTS };
+  session: PaintSession | null = null;
+  /** world positions of the last stroke's dabs (x y z …) */
+  lastStroke: number[] = [];
+  private geometry: THREE.BufferGeometry | null = null;
+  private bvh: MeshBVH | null = null;
+  private grid: VertexGrid | null = null;
+  private posed = new Float64Array(0);
+  private surfaceStale = true;
+  private pointerId = -1;
+  private last = { x: 0, y: 0 };
+  private pressure = 1;
+  private downAt = { x: 0, y: 0 };
+  private resizeCentre = { x: 0, y: 0 };
+  private resizeFrom = 0;
+  private cursor = { x: 0, y: 0 };
+  private framePending = false;
+  private readonly ring: THREE.Mesh<THREE.CircleGeometry, THREE.ShaderMaterial>;
+  /** symmetry on: the vertices that found no mirror match, as points on the posed surface */
+  private readonly unmatched: THREE.Points<THREE.BufferGeometry, THREE.PointsMaterial>;
+  /** the last TIMES_KEPT dabs' and flushes' durations, ms (cost of the brush per dab and per frame) */
+  private readonly dabTimes: number[] = [];
+  private readonly flushTimes: number[] = [];
+  private unmatchedPending = false;
+  private readonly panel: HTMLElement;
+  private readonly boneList: HTMLElement;
+  private readonly toggle: HTMLButtonElement;
+  private readonly info: HTMLElement;
+
+  constructor(private readonly host: PaintHost) {
+    this.ring = new THREE.Mesh(
+      new THREE.CircleGeometry(1, 64),
+      new THREE.ShaderMaterial({ uniforms: { falloff: { value: 0 } }, vertexShader: RING_VERTEX, fragmentShader: RING_FRAGMENT, transparent: true, depthTest: false, depthWrite: false, side: THREE.DoubleSide }),
+    );
+    this.ring.renderOrder = 10;
+    this.ring.visible = false;
+    this.ring.frustumCulled = false;
+    host.scene.add(this.ring);
+    this.unmatched = new THREE.Points(
+      new THREE.BufferGeometry(),
+      new THREE.PointsMaterial({ color: 0xff2bd6, size: 5, sizeAttenuation: false, depthTest: false, transparent: true, opacity: 0.9 }),
+    );
+    this.unmatched.renderOrder = 9;
+    this.unmatched.frustumCulled = false;
+    this.unmatched.visible = false;
+    host.scene.add(this.unmatched);
+
+    const toolbar = document.getElementById('toolbar');
+    this.toggle = toolButton(null, 'Paint', 'Weight paint mode (P)', () => this.setOn(this.state === 'off'));
+    toolbar?.insertBefore(this.toggle, toolbar.querySelector('.scene-name'));
+
+    this.panel = document.createElement('aside');
+    this.panel.className = 'bind-panel paint-panel';
+    this.panel.id = 'paint-panel';
+    this.panel.hidden = true;
+    const header = document.createElement('header');
+    header.className = 'bind-header';
+    const title = document.createElement('h2');
+    title.textContent = 'Weight paint';
+    header.append(title);
+    toolButton(header, '×', 'Leave paint mode (P)', () => this.setOn(false), 'icon-button');
+    this.panel.append(header);
+    this.panel.append(this.buildBrushSection(), this.buildCommandSection());
+    const bones = this.section('Bones (click to paint, 🔒 to lock)');
+    this.boneList = document.createElement('div');
+    this.boneList.className = 'paint-bones';
+    bones.append(this.boneList);
+    this.info = document.createElement('p');
+    this.info.className = 'dim';
+    this.panel.append(bones, this.info);
+    host.container.append(this.panel);
+
+    host.container.addEventListener('pointerdown', this.down, { capture: true });
+    host.container.addEventListener('pointermove', this.move, { capture: true });
+    host.container.addEventListener('pointerup', this.up, { capture: true });
+    window.addEventListener('keydown', this.key, { capture: true });
+  }
+
+  /** After every document swap: a new document's weights start a new session (and history). */
+  attach(): void {
+    const doc = this.host.document();
+    if (this.session && this.session.dense === doc.weights) return;
+    this.session = null;
+    this.surfaceStale = true;
+    this.geometry?.dispose();
+    this.geometry = null;
+    this.bvh = null;
+    if (this.state !== 'off') this.ensureSession();
+    this.placeUnmatched();
+    this.refresh();
+  }
+
+  /** The pose or the skinning changed: the surface under the brush is rebuilt before the next use. */
+  poseChanged(): void {
+    if (this.state !== 'stroking') this.surfaceStale = true;
+    // Later, not here: the host is still inside its pose update.
+    if (this.unmatched.visible && !this.unmatchedPending) {
+      this.unmatchedPending = true;
+      requestAnimationFrame(() => {
+        this.unmatchedPending = false;
+        this.placeUnmatched();
+      });
+    }
+  }
+
+  /** Shows the vertices without a mirror match (symmetry on, paint mode on) at their posed positions. */
+  private placeUnmatched(): void {
+    const list = this.state !== 'off' ? this.session?.symmetry?.map.unmatched : undefined;
+    this.unmatched.visible = !!list && list.length > 0;
+    if (!list || list.length === 0) return;
+    const posed = this.host.posedPositions();
+    const geometry = this.unmatched.geometry;
+    let attribute = geometry.getAttribute('position') as THREE.BufferAttribute | undefined;
+    if (!attribute || attribute.count !== list.length) {
+      attribute = new THREE.BufferAttribute(new Float32Array(3 * list.length), 3);
+      geometry.setAttribute('position', attribute);
+    }
+    const out = attribute.array as Float32Array;
+    for (let i = 0; i < list.length; i++) {
+      const v = list[i];
+      out[3 * i] = posed[3 * v];
+      out[3 * i + 1] = posed[3 * v + 1];
+      out[3 * i + 2] = posed[3 * v + 2];
+    }
+    attribute.needsUpdate = true;
+  }
+
+  setOn(on: boolean): void {
+    if (!on && this.state === 'stroking') this.cancelStroke();
+    this.state = on ? 'idle' : 'off';
+    this.panel.hidden = !on;
+    this.toggle.setAttribute('aria-pressed', String(on));
+    this.ring.visible = false;
+    if (on) {
+      this.ensureSession();
+      if (this.host.selectedBone() < 0 && this.host.document().skeleton.parents.length > 0) this.host.selectBone(0);
+      this.host.showWeightMap();
+    }
+    this.placeUnmatched();
+    this.refresh();
+    this.host.weightsChanged();
+  }
+
+  setSymmetry(axis: 0 | 1 | 2 | null): void {
+    this.ensureSession().setSymmetry(axis);
+    this.placeUnmatched();
+    this.refresh();
+    this.host.weightsChanged();
+  }
+
+  private ensureSession(): PaintSession {
+    if (!this.session) {
+      const doc = this.host.document();
+      this.session = new PaintSession(doc.weights, doc.mesh.positions, doc.mesh.triangles, doc.skeleton, doc.boneNames ?? null, doc.diagonal);
+      this.queueFlush();
+    }
+    return this.session;
+  }
+
+  undo(): void {
+    if (this.state !== 'stroking' && this.session?.undo()) this.queueFlush();
+  }
+
+  redo(): void {
+    if (this.state !== 'stroking' && this.session?.redo()) this.queueFlush();
+  }
+
+  run(command: 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-', threshold = 0.01, axis: 0 | 1 | 2 = 0): void {
+    const session = this.ensureSession();
+    if (command === 'normalize') session.normalizeAll();
+    else if (command === 'limit') session.limitTotal();
+    else if (command === 'prune') session.prune(threshold);
+    else if (command === 'smooth' && this.host.selectedBone() >= 0) session.smoothBone(this.host.selectedBone());
+    else if (command === 'mirror+' || command === 'mirror-') session.mirror(axis, command === 'mirror+' ? 1 : -1);
+    this.queueFlush();
+  }
+
+  testHook(): PaintTestHook {
+    return {
+      setPaintMode: (on) => this.setOn(on),
+      setBrush: (settings) => {
+        Object.assign(this.brush, settings);
+        this.refresh();
+      },
+      setSymmetry: (axis) => this.setSymmetry(axis),
+      selectBone: (bone) => this.host.selectBone(bone),
+      setLocked: (bone, locked) => {
+        this.ensureSession().settings.locked[bone] = locked ? 1 : 0;
+        this.refresh();
+      },
+      state: () => ({
+        state: this.state,
+        brush: { ...this.brush },
+        undoSteps: this.session?.history.undoStack.length ?? 0,
+        redoSteps: this.session?.history.redoStack.length ?? 0,
+        bonePairs: this.session?.symmetry ? Array.from(this.session.symmetry.bonePairs) : null,
+        unmatched: this.session?.symmetry ? this.session.symmetry.map.unmatched.length : 0,
+      }),
+      weightsSnapshot: () => {
+        this.flush();
+        return Array.from(this.host.document().weights.data);
+      },
+      strokeWorldPositions: () => this.lastStroke.slice(),
+      posedPositions: () => Array.from(this.host.posedPositions()),
+      undo: () => this.undo(),
+      redo: () => this.redo(),
+      takeTimes: () => ({ dabs: this.dabTimes.splice(0), flushes: this.flushTimes.splice(0) }),
+      command: (name, threshold, axis) => this.run(name, threshold, axis),
+    };
+  }
+
+  // --- pointer and keys -------------------------------------------------------------------------------------
+
+  private local(event: { clientX: number; clientY: number }): [number, number] {
+    const rect = this.host.canvas.getBoundingClientRect();
+    return [event.clientX - rect.left, event.clientY - rect.top];
+  }
+
+  private readonly down = (event: PointerEvent): void => {
+    if (this.state === 'off' || event.target !== this.host.canvas) return;
+    if (this.state === 'resizing') {
+      event.stopPropagation();
+      event.preventDefault();
+      if (event.button !== 0) this.brush.radius = this.resizeFrom;
+      this.state = 'idle';
+      this.refresh();
+      return;
+    }
+    if (event.button !== 0 || this.state !== 'idle') return;
+    event.stopPropagation();
+    event.preventDefault();
+    const [x, y] = this.local(event);
+    this.pressure = event.pointerType === 'pen' && event.pressure > 0 ? event.pressure : 1;
+    this.downAt = { x, y };
+    const bone = this.host.selectedBone();
+    if (bone < 0) return;
+    const session = this.ensureSession();
+    if (this.brush.mode === 'sample') {
+      const value = this.dabAt(x, y, bone);
+      if (!Number.isNaN(value)) this.brush.value = Math.round(value * 1000) / 1000;
+      this.brush.mode = 'set';
+      this.refresh();
+      return;
+    }
+    this.rebuildSurfaceIfStale();
+    session.beginStroke();
+    this.state = 'stroking';
+    this.lastStroke = [];
+    this.pointerId = event.pointerId;
+    this.host.canvas.setPointerCapture(event.pointerId);
+    this.last = { x, y };
+    this.dabAt(x, y, bone);
+  };
+
+  private readonly move = (event: PointerEvent): void => {
+    if (this.state === 'off') return;
+    const [x, y] = this.local(event);
+    this.cursor = { x, y };
+    if (this.state === 'resizing') {
+      this.brush.radius = Math.max(2, Math.min(400, Math.hypot(x - this.resizeCentre.x, y - this.resizeCentre.y)));
+      this.updateRing(this.resizeCentre.x, this.resizeCentre.y);
+      this.refreshInfo();
+      return;
+    }
+    if (this.state === 'idle') {
+      if (event.buttons === 0) {
+        this.rebuildSurfaceIfStale();
+        this.updateRing(x, y);
+      }
+      return;
+    }
+    if (event.pointerId !== this.pointerId) return;
+    event.stopPropagation();
+    if (event.pointerType === 'pen' && event.pressure > 0) this.pressure = event.pressure;
+    const step = Math.max(1, this.brush.spacing * this.brush.radius);
+    let length = Math.hypot(x - this.last.x, y - this.last.y);
+    const bone = this.host.selectedBone();
+    while (length >= step) {
+      const t = step / length;
+      this.last = { x: this.last.x + t * (x - this.last.x), y: this.last.y + t * (y - this.last.y) };
+      this.dabAt(this.last.x, this.last.y, bone);
+      length -= step;
+    }
+    this.updateRing(x, y);
+  };
+
+  private readonly up = (event: PointerEvent): void => {
+    if (this.state !== 'stroking' || event.pointerId !== this.pointerId) return;
+    event.stopPropagation();
+    const [x, y] = this.local(event);
+    this.finishStroke();
+    // A click on a joint (no drag) picks its bone instead of painting.
+    if (Math.hypot(x - this.downAt.x, y - this.downAt.y) < 4) {
+      const bone = this.host.jointBoneAt(event.clientX, event.clientY);
+      if (bone >= 0) {
+        this.undo();
+        this.session?.history.redoStack.pop();
+        this.host.selectBone(bone);
+      }
+    }
+  };
+
+  private finishStroke(): void {
+    if (this.host.canvas.hasPointerCapture(this.pointerId)) this.host.canvas.releasePointerCapture(this.pointerId);
+    this.pointerId = -1;
+    this.session?.endStroke();
+    this.state = 'idle';
+    this.surfaceStale = true;
+    this.queueFlush();
+  }
+
+  private cancelStroke(): void {
+    if (this.host.canvas.hasPointerCapture(this.pointerId)) this.host.canvas.releasePointerCapture(this.pointerId);
+    this.pointerId = -1;
+    this.session?.cancelStroke();
+    this.state = 'idle';
+    this.queueFlush();
+  }
+
+  private readonly key = (event: KeyboardEvent): void => {
+    const target = event.target as HTMLElement | null;
+    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
+    const key = event.key.toLowerCase();
+    const modifier = event.ctrlKey || event.metaKey;
+    if (modifier && !event.altKey && (key === 'z' || key === 'y') && this.session) {
+      if (key === 'y' || event.shiftKey) this.redo();
+      else this.undo();
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
+    if (modifier || event.altKey) return;
+    if (key === 'p') {
+      this.setOn(this.state === 'off');
+    } else if (this.state === 'off') {
+      return;
+    } else if (key === 'escape' && (this.state === 'stroking' || this.state === 'resizing')) {
+      if (this.state === 'stroking') this.cancelStroke();
+      else {
+        this.brush.radius = this.resizeFrom;
+        this.state = 'idle';
+      }
+    } else if (key === 'f' && this.state === 'idle') {
+      // Blender's radial control: the cursor sits on the rim of the brush being resized.
+      this.state = 'resizing';
+      this.resizeFrom = this.brush.radius;
+      this.resizeCentre = { x: this.cursor.x - this.brush.radius, y: this.cursor.y };
+    } else if (key === 'enter' && this.state === 'resizing') {
+      this.state = 'idle';
+    } else {
+      return;
+    }
+    this.refresh();
+    event.preventDefault();
+    event.stopPropagation();
+  };
+
+  // --- surface, gathering, dabs ----------------------------------------------------------------------------
+
+  private rebuildSurfaceIfStale(): void {
+    if (!this.surfaceStale && this.bvh) return;
+    const doc = this.host.document();
+    this.posed = Float64Array.from(this.host.posedPositions());
+    if (!this.geometry) {
+      this.geometry = new THREE.BufferGeometry();
+      this.geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(this.posed), 3));
+      this.geometry.setIndex(new THREE.BufferAttribute(doc.mesh.triangles.slice(), 1));
+      this.bvh = new MeshBVH(this.geometry);
+    } else {
+      (this.geometry.getAttribute('position') as THREE.BufferAttribute).copyArray(this.posed);
+      this.bvh!.refit();
+    }
+    this.grid = createVertexGrid(this.posed);
+    this.surfaceStale = false;
+  }
+
+  private hit(x: number, y: number): THREE.Intersection | null {
+    if (!this.bvh) return null;
+    const rect = this.host.canvas.getBoundingClientRect();
+    ndc.set((x / rect.width) * 2 - 1, 1 - (y / rect.height) * 2);
+    raycaster.setFromCamera(ndc, this.host.camera);
+    return this.bvh.raycastFirst(raycaster.ray, THREE.DoubleSide);
+  }
+
+  /** World radius of the brush at a point `distance` from the camera. */
+  private worldRadius(distance: number): number {
+    const rect = this.host.canvas.getBoundingClientRect();
+    return (this.brush.radius * 2 * distance * Math.tan((this.host.camera.fov * Math.PI) / 360)) / rect.height;
+  }
+
+  /** One dab at a canvas point; returns the sampled weight (NaN when the brush misses the mesh). */
+  private dabAt(x: number, y: number, bone: number): number {
+    const start = performance.now();
+    this.rebuildSurfaceIfStale();
+    const hit = this.hit(x, y);
+    const session = this.session;
+    if (!hit || !session || !this.grid) return NaN;
+    const c = hit.point;
+    const dab = { centre: [c.x, c.y, c.z], radius: this.worldRadius(hit.distance), strength: this.brush.strength * this.pressure, falloff: this.brush.falloff, mode: this.brush.mode, value: this.brush.value };
+    const context = session.context;
+    context.grid = this.grid;
+    gatherDab(context, dab);
+    if (!this.brush.throughMesh) this.keepVisible(dab.radius);
+    this.lastStroke.push(c.x, c.y, c.z);
+    const value = session.dab(bone, dab);
+    record(this.dabTimes, performance.now() - start);
+    this.queueFlush();
+    return value;
+  }
+
+  /** Keeps the gathered vertices the camera sees: the first surface along the ray to each is the vertex's own. */
+  private keepVisible(radius: number): void {
+    const context = this.session!.context;
+    const { indices, distances } = context;
+    const eye = this.host.camera.position;
+    const tolerance = Math.max(0.004 * this.host.document().diagonal, 0.1 * radius);
+    let kept = 0;
+    for (let i = 0; i < context.count; i++) {
+      const v = indices[i];
+      scratch.set(this.posed[3 * v], this.posed[3 * v + 1], this.posed[3 * v + 2]).sub(eye);
+      const distance = scratch.length();
+      ray.set(eye, scratch.divideScalar(distance));
+      const first = this.bvh!.raycastFirst(ray, THREE.DoubleSide, 0, distance + tolerance);
+      if (first && first.distance < distance - tolerance) continue;
+      indices[kept] = v;
+      distances[kept++] = distances[i];
+    }
+    context.count = kept;
+  }
+
+  private updateRing(x: number, y: number): void {
+    const hit = this.state === 'off' ? null : this.hit(x, y);
+    this.ring.visible = !!hit;
+    if (hit) {
+      const normal = hit.face ? scratch.copy(hit.face.normal) : scratch.set(0, 0, 1);
+      if (normal.dot(raycaster.ray.direction) > 0) normal.negate();
+      this.ring.position.copy(hit.point).addScaledVector(normal, 0.001 * this.host.document().diagonal);
+      this.ring.quaternion.setFromUnitVectors(zAxis, normal);
+      this.ring.scale.setScalar(this.worldRadius(hit.distance));
+      this.ring.material.uniforms.falloff.value = ['smooth', 'linear', 'constant'].indexOf(this.brush.falloff);
+    }
+    this.host.weightsChanged();
+  }
+
+  // --- views -----------------------------------------------------------------------------------------------
+
+  private queueFlush(): void {
+    if (this.framePending) return;
+    this.framePending = true;
+    requestAnimationFrame(() => this.flush());
+  }
+
+  /** At most once per frame: the touched vertices' influences, texture rows and heat-map range. */
+  flush(): void {
+    this.framePending = false;
+    const session = this.session;
+    if (!session || !session.hasDirty) return;
+    const start = performance.now();
+    const doc = this.host.document();
+    const nb = doc.weights.cols;
+    const limit = Math.min(session.settings.maxInfluences > 0 ? session.settings.maxInfluences : nb, nb);
+    if (this.host.influences().stride < limit) this.host.padInfluences(limit);
+    const influences = this.host.influences();
+    const changed = session.takeDirty();
+    const view = this.host.weightView();
+    const bone = this.host.selectedBone();
+    if (changed === null) {
+      const all = new Uint32Array(influences.vertexCount);
+      for (let v = 0; v < all.length; v++) all[v] = v;
+      for (const v of all) writeInfluenceRow(doc.weights.data, nb, v, influences);
+      this.host.skinned().updateInfluenceRows(influences, all, all.length);
+      view?.updateVertices(doc.weights, bone, all, all.length);
+    } else {
+      for (let i = 0; i < changed.count; i++) writeInfluenceRow(doc.weights.data, nb, changed.vertices[i], influences);
+      this.host.skinned().updateInfluenceRows(influences, changed.vertices, changed.count);
+      view?.updateVertices(doc.weights, bone, changed.vertices, changed.count);
+    }
+    record(this.flushTimes, performance.now() - start);
+    this.host.weightsChanged();
+    this.refreshInfo();
+  }
+
+  // --- panel -----------------------------------------------------------------------------------------------
+
+  private section(title: string): HTMLElement {
+    const section = document.createElement('section');
+    section.className = 'bind-section';
+    const h = document.createElement('h3');
+    h.textContent = title;
+    section.append(h);
+    return section;
+  }
+
+  private control(parent: HTMLElement, label: string, input: HTMLElement): void {
+    const row = document.createElement('label');
+    row.className = 'slider-row';
+    row.append(label, input);
+    parent.append(row);
+  }
+
+  private slider(min: number, max: number, step: number, get: () => number, set: (x: number) => void): HTMLInputElement {
+    const input = document.createElement('input');
+    input.type = 'range';
+    input.min = String(min);
+    input.max = String(max);
+    input.step = String(step);
+    input.dataset.refresh = '1';
+    input.addEventListener('input', () => {
+      set(Number(input.value));
+      this.refreshInfo();
+    });
+    (input as HTMLInputElement & { sync?: () => void }).sync = () => (input.value = String(get()));
+    return input;
+  }
+
+  private buildBrushSection(): HTMLElement {
+    const section = this.section('Brush');
+    const modes = document.createElement('div');
+    modes.className = 'row paint-modes';
+    for (const mode of ['add', 'subtract', 'set', 'smooth', 'sample'] as DabMode[]) {
+      const button = toolButton(modes, mode[0].toUpperCase() + mode.slice(1), `${mode} brush`, () => {
+        this.brush.mode = mode;
+        this.refresh();
+      });
+      button.dataset.mode = mode;
+    }
+    section.append(modes);
+    this.control(section, 'radius px ', this.slider(2, 200, 1, () => this.brush.radius, (x) => (this.brush.radius = x)));
+    this.control(section, 'strength ', this.slider(0, 1, 0.01, () => this.brush.strength, (x) => (this.brush.strength = x)));
+    this.control(section, 'set value ', this.slider(0, 1, 0.01, () => this.brush.value, (x) => (this.brush.value = x)));
+    this.control(section, 'spacing ', this.slider(0.05, 1, 0.05, () => this.brush.spacing, (x) => (this.brush.spacing = x)));
+    const falloff = document.createElement('select');
+    for (const f of ['smooth', 'linear', 'constant']) falloff.add(new Option(f, f));
+    falloff.addEventListener('change', () => {
+      this.brush.falloff = falloff.value as BrushFalloff;
+      falloff.blur();
+    });
+    falloff.className = 'paint-falloff';
+    this.control(section, 'falloff ', falloff);
+    const through = document.createElement('input');
+    through.type = 'checkbox';
+    through.className = 'paint-through';
+    through.addEventListener('change', () => (this.brush.throughMesh = through.checked));
+    this.control(section, 'through the mesh ', through);
+    const symmetry = document.createElement('select');
+    symmetry.className = 'paint-symmetry';
+    for (const [label, value] of [['off', ''], ['x', '0'], ['y', '1'], ['z', '2']]) symmetry.add(new Option(label, value));
+    symmetry.addEventListener('change', () => {
+      this.setSymmetry(symmetry.value === '' ? null : (Number(symmetry.value) as 0 | 1 | 2));
+      symmetry.blur();
+    });
+    this.control(section, 'symmetry ', symmetry);
+    const limit = document.createElement('input');
+    limit.type = 'number';
+    limit.min = '0';
+    limit.max = '16';
+    limit.value = '4';
+    limit.className = 'paint-limit';
+    limit.addEventListener('change', () => (this.ensureSession().settings.maxInfluences = Math.max(0, Math.round(Number(limit.value) || 0))));
+    this.control(section, 'max influences ', limit);
+    return section;
+  }
+
+  private buildCommandSection(): HTMLElement {
+    const section = this.section('Whole mesh');
+    const row = document.createElement('div');
+    row.className = 'row';
+    toolButton(row, 'Normalize', 'Every vertex sums to 1 (locked bones kept)', () => this.run('normalize'));
+    toolButton(row, 'Limit total', 'At most the max influences per vertex', () => this.run('limit'));
+    toolButton(row, 'Prune < 0.01', 'Drop weights below 0.01', () => this.run('prune', 0.01));
+    toolButton(row, 'Smooth bone', "Smooth the selected bone's weights", () => this.run('smooth'));
+    toolButton(row, 'Mirror −x → +x', 'Copy the −x side onto the +x side, bones swapped', () => this.run('mirror+'));
+    toolButton(row, 'Mirror +x → −x', 'Copy the +x side onto the −x side, bones swapped', () => this.run('mirror-'));
+    const history = document.createElement('div');
+    history.className = 'row';
+    toolButton(history, 'Undo', 'Ctrl/⌘ Z', () => this.undo());
+    toolButton(history, 'Redo', 'Ctrl/⌘ Shift Z or Ctrl Y', () => this.redo());
+    section.append(row, history);
+    return section;
+  }
+
+  /** Redraws the panel from the state. */
+  refresh(): void {
+    if (this.panel.hidden) return;
+    for (const input of this.panel.querySelectorAll<HTMLInputElement & { sync?: () => void }>('input[data-refresh]')) input.sync?.();
+    for (const button of this.panel.querySelectorAll<HTMLButtonElement>('[data-mode]')) button.setAttribute('aria-pressed', String(button.dataset.mode === this.brush.mode));
+    const doc = this.host.document();
+    const session = this.session;
+    const selected = this.host.selectedBone();
+    const pairs = session?.symmetry?.bonePairs;
+    this.boneList.replaceChildren(
+      ...Array.from({ length: doc.skeleton.parents.length }, (_, b) => {
+        const row = document.createElement('div');
+        row.className = 'paint-bone';
+        row.setAttribute('aria-selected', String(b === selected));
+        const name = document.createElement('button');
+        name.type = 'button';
+        name.className = 'paint-bone-name';
+        name.textContent = `${doc.boneNames?.[b] ?? `bone ${b}`}${pairs ? `  ↔ ${pairs[b] < 0 ? '—' : pairs[b]}` : ''}`;
+        name.addEventListener('click', () => this.host.selectBone(b));
+        const lock = document.createElement('button');
+        lock.type = 'button';
+        lock.className = 'paint-lock';
+        const locked = !!session?.settings.locked[b];
+        lock.textContent = locked ? '🔒' : '🔓';
+        lock.title = locked ? 'Unlock: painting may change this bone' : 'Lock: painting and commands keep this bone';
+        lock.setAttribute('aria-pressed', String(locked));
+        lock.addEventListener('click', () => {
+          const s = this.ensureSession();
+          s.settings.locked[b] = s.settings.locked[b] ? 0 : 1;
+          this.refresh();
+        });
+        row.append(lock, name);
+        return row;
+      }),
+    );
+    this.refreshInfo();
+  }
+
+  private refreshInfo(): void {
+    const s = this.session;
+    const unmatched = s?.symmetry ? ` · ${s.symmetry.map.unmatched.length} vertices without a mirror match` : '';
+    const steps = s ? ` · ${s.history.undoStack.length} undo steps` : '';
+    this.info.textContent = `${this.state === 'resizing' ? 'resizing: move, click to confirm, Esc cancels · ' : ''}radius ${Math.round(this.brush.radius)} px${steps}${unmatched}`;
+  }
+}
+
+/** How many of the latest dab and flush durations the test hook reports. */
+const TIMES_KEPT = 256;
+
+function record(times: number[], ms: number): void {
+  if (times.length === TIMES_KEPT) times.shift();
+  times.push(ms);
+}
+
+const rowValue = new Float64Array(64);
+const rowBone = new Uint32Array(64);
+
+/**
+ * Rewrites one vertex's influences from its weight row exactly as influencesFromWeights does (the `stride`
+ * largest non-zero weights, largest first, ties by lower bone, renormalized, rounded to float32).
+ */
+export function writeInfluenceRow(data: ArrayLike<number>, boneCount: number, v: number, influences: Influences): void {
+  const { stride, bones, weights } = influences;
+  const value = stride <= rowValue.length ? rowValue : new Float64Array(stride);
+  const bone = stride <= rowBone.length ? rowBone : new Uint32Array(stride);
+  const row = v * boneCount;
+  let count = 0;
+  for (let b = 0; b < boneCount; b++) {
+    const w = data[row + b];
+    if (!(w > 0 || w < 0)) continue;
+    if (count === stride && w <= value[stride - 1]) continue;
+    let i = count < stride ? count++ : stride - 1;
+    while (i > 0 && value[i - 1] < w) {
+      value[i] = value[i - 1];
+      bone[i] = bone[i - 1];
+      i--;
+    }
+    value[i] = w;
+    bone[i] = b;
+  }
+  let sum = 0;
+  for (let i = 0; i < count; i++) sum += value[i];
+  const o = v * stride;
+  for (let i = 0; i < stride; i++) {
+    const keep = i < count && sum > 0;
+    bones[o + i] = keep ? bone[i] : 0;
+    weights[o + i] = keep ? value[i] / sum : 0;
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The weights being painted and everything an edit needs: the float32 paint buffer (workers/paint/paint-weights.ts)
+ * kept in step with the document's float64 weights, locks and the influence limit, the per-stroke undo history
+ * (workers/paint/paint-history.ts), symmetry (mirror vertex map and bone pairs), and the set of vertices changed
+ * since the views last caught up. No DOM, no three.js.
+ */
+import type { DenseMatrix } from '../workers/formats/types.ts';
+import type { Skeleton } from '../workers/rig/skeleton.ts';
+import type { Dab } from '../workers/paint/apply-dab.ts';
+import { createPaintContext, paintGathered, type PaintContext } from '../workers/paint/paint-dab.ts';
+import { beginStroke, createPaintHistory, endStroke, recordRows, redo, undo, type PaintHistory } from '../workers/paint/paint-history.ts';
+import { defaultPaintSettings, paintWeightsFromDense, type PaintSettings, type PaintWeights } from '../workers/paint/paint-weights.ts';
+import { vertexOneRing, type VertexOneRing } from '../workers/paint/vertex-one-ring.ts';
+import { normalizeAllWeights } from '../workers/paint/normalize-all-weights.ts';
+import { limitTotalInfluences } from '../workers/paint/limit-total-influences.ts';
+import { pruneSmallWeights } from '../workers/paint/prune-small-weights.ts';
+import { smoothBoneWeights } from '../workers/paint/smooth-bone-weights.ts';
+import { mirrorVertexMap, type MirrorVertexMap } from '../workers/paint/mirror-vertex-map.ts';
+import { mirrorBonePairs } from '../workers/paint/mirror-bone-pairs.ts';
+import { mirrorWeights } from '../workers/paint/mirror-weights.ts';
+
+export interface PaintSymmetry {
+  axis: 0 | 1 | 2;
+  map: MirrorVertexMap;
+  /** #B mirrored bone of each bone, -1 = none */
+  bonePairs: Int32Array;
+}
+
+export class PaintSession {
+  readonly weights: PaintWeights;
+  readonly settings: PaintSettings;
+  readonly history: PaintHistory;
+  readonly oneRing: VertexOneRing;
+  /** the brush's gather buffers and, once the viewport has set it, the grid over the posed surface */
+  readonly context: PaintContext;
+  symmetry: PaintSymmetry | null = null;
+  /** vertices changed since takeDirty, each once */
+  private dirty: Uint32Array;
+  private dirtyCount = 0;
+  private readonly dirtyStamp: Uint8Array;
+  private allDirty = false;
+
+  /**
+   * @param dense     #V × #B document weights; edits are written back into it (float32 values)
+   * @param restPositions #V × 3 rest positions (symmetry is matched in the rest pose)
+   */
+  constructor(
+    readonly dense: DenseMatrix,
+    private readonly restPositions: Float64Array,
+    private readonly triangles: Uint32Array,
+    private readonly skeleton: Skeleton,
+    private readonly boneNames: readonly string[] | null,
+    private readonly diagonal: number,
+  ) {
+    this.weights = paintWeightsFromDense(dense);
+    dense.data.set(this.weights.data);
+    this.settings = defaultPaintSettings(dense.cols);
+    this.history = createPaintHistory(this.weights);
+    this.oneRing = vertexOneRing(dense.rows, triangles);
+    this.context = createPaintContext(this.weights, null, this.oneRing, this.settings, this.history);
+    this.dirty = new Uint32Array(dense.rows);
+    this.dirtyStamp = new Uint8Array(dense.rows);
+  }
+
+  /** Symmetry across the plane axis = 0 (rest pose), or off (null). */
+  setSymmetry(axis: 0 | 1 | 2 | null): void {
+    if (axis === null) this.useSymmetry(null);
+    else if (this.symmetry?.axis !== axis) {
+      const map = mirrorVertexMap(this.restPositions, this.triangles, axis, 0.01 * this.diagonal);
+      const bonePairs = mirrorBonePairs(this.boneNames ? [...this.boneNames] : null, this.skeleton, axis);
+      this.useSymmetry({ axis, map, bonePairs });
+    }
+  }
+
+  private useSymmetry(symmetry: PaintSymmetry | null): void {
+    this.symmetry = symmetry;
+    this.context.symmetry = symmetry && { axis: symmetry.axis, bonePairs: symmetry.bonePairs, partner: symmetry.map.partner };
+  }
+
+  beginStroke(): void {
+    beginStroke(this.history);
+  }
+
+  /**
+   * One dab on the vertices gathered into `context.indices` (the first `context.count`); with symmetry, the same
+   * dab on their mirror partners and the paired bone (paintGathered).
+   * @returns the bone's weight before the dab at the gathered vertex nearest the centre (NaN when none)
+   */
+  dab(bone: number, dab: Dab): number {
+    const context = this.context;
+    const sampled = paintGathered(context, bone, dab);
+    if (dab.mode !== 'sample') {
+      this.markDirty(context.indices, context.count);
+      this.markDirty(context.mirroredIndices, context.mirroredCount);
+    }
+    return sampled;
+  }
+
+  endStroke(): void {
+    endStroke(this.history);
+  }
+
+  /** Escape: puts back every row the open stroke changed and adds no undo step. */
+  cancelStroke(): void {
+    const changed = this.history.openCount > 0;
+    endStroke(this.history);
+    if (!changed) return;
+    undo(this.history);
+    const record = this.history.redoStack.pop()!;
+    this.history.bytes -= record.bytes;
+    this.markDirty(record.vertices, record.vertices.length);
+  }
+
+  undo(): boolean {
+    const record = this.history.undoStack[this.history.undoStack.length - 1];
+    if (!undo(this.history)) return false;
+    this.markDirty(record.vertices, record.vertices.length);
+    return true;
+  }
+
+  redo(): boolean {
+    const record = this.history.redoStack[this.history.redoStack.length - 1];
+    if (!redo(this.history)) return false;
+    this.markDirty(record.vertices, record.vertices.length);
+    return true;
+  }
+
+  /** Runs a whole-mesh command as one undo step. */
+  command(run: () => void): void {
+    beginStroke(this.history);
+    recordRows(this.history, null, 0);
+    run();
+    endStroke(this.history);
+    this.allDirty = true;
+  }
+
+  normalizeAll(): void {
+    this.command(() => normalizeAllWeights(this.weights, this.settings));
+  }
+
+  limitTotal(): void {
+    this.command(() => limitTotalInfluences(this.weights, this.settings));
+  }
+
+  prune(threshold: number): void {
+    this.command(() => pruneSmallWeights(this.weights, threshold, this.settings));
+  }
+
+  smoothBone(bone: number, iterations = 10, factor = 0.5): void {
+    this.command(() => smoothBoneWeights(this.weights, bone, this.oneRing, iterations, factor, null, this.settings));
+  }
+
+  /** Copies the weights of the side opposite `targetSide` onto it, bones swapped with their pairs. */
+  mirror(axis: 0 | 1 | 2, targetSide: -1 | 1): void {
+    const previous = this.symmetry;
+    this.setSymmetry(axis);
+    const symmetry = this.symmetry!;
+    this.command(() =>
+      mirrorWeights(this.weights, this.restPositions, this.triangles, symmetry.map, symmetry.bonePairs, axis, targetSide, this.settings),
+    );
+    this.useSymmetry(previous);
+  }
+
+  /**
+   * Writes the changed rows into the document weights and hands them over.
+   * @returns the changed vertices (a view valid until the next edit), or null when every vertex may have changed
+   */
+  takeDirty(): { vertices: Uint32Array; count: number } | null {
+    const nb = this.weights.boneCount;
+    const { data } = this.weights;
+    if (this.allDirty) {
+      this.dense.data.set(data);
+      this.allDirty = false;
+      for (let i = 0; i < this.dirtyCount; i++) this.dirtyStamp[this.dirty[i]] = 0;
+      this.dirtyCount = 0;
+      return null;
+    }
+    for (let i = 0; i < this.dirtyCount; i++) {
+      const v = this.dirty[i];
+      this.dirtyStamp[v] = 0;
+      for (let b = 0, o = v * nb; b < nb; b++) this.dense.data[o + b] = data[o + b];
+    }
+    const count = this.dirtyCount;
+    this.dirtyCount = 0;
+    return { vertices: this.dirty, count };
+  }
+
+  get hasDirty(): boolean {
+    return this.allDirty || this.dirtyCount > 0;
+  }
+
+  private markDirty(vertices: ArrayLike<number>, count: number): void {
+    for (let i = 0; i < count; i++) {
+      const v = vertices[i];
+      if (this.dirtyStamp[v]) continue;
+      this.dirtyStamp[v] = 1;
+      this.dirty[this.dirtyCount++] = v;
+    }
+  }
+}

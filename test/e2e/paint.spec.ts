@@ -1,0 +1,182 @@
+/**
+ * Weight painting as an artist does it, with real mouse events: paint mode on the hand, a stroke raises the selected
+ * bone's weight near the stroke and nowhere far from it, every vertex still sums to 1, undo restores the weights bit
+ * for bit and redo re-applies them; Escape during a stroke restores the weights; on the symmetric body, a stroke with
+ * x symmetry also paints the mirrored region on the mirrored bone. Uses `window.__rigwright.paint`.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { artifactsDir, dataFile, openApp } from './app-driver.ts';
+
+const hook = (page: Page) => page.evaluate(() => (window as any).__rigwright.state());
+const weights = (page: Page): Promise<number[]> => page.evaluate(() => (window as any).__rigwright.paint.weightsSnapshot());
+
+async function load(page: Page, files: string[], mesh: string): Promise<void> {
+  const before = (await hook(page)).framesRendered;
+  await page.setInputFiles('#file-input', files);
+  await page.waitForFunction(
+    ([name, frames]) => {
+      const s = (window as any).__rigwright.state();
+      return s.error !== null || (s.meshFiles.includes(name) && s.framesRendered > (frames as number));
+    },
+    [mesh, before] as const,
+    { timeout: 90_000 },
+  );
+  expect((await hook(page)).error).toBeNull();
+}
+
+/** The screen point of the posed vertex nearest the mesh's screen centre that the brush hits (canvas centre). */
+async function canvasCentre(page: Page): Promise<{ x: number; y: number }> {
+  const box = (await page.locator('canvas').first().boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+async function stroke(page: Page, from: { x: number; y: number }, dx: number, dy: number): Promise<void> {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + dx, from.y + dy, { steps: 8 });
+  await page.mouse.up();
+}
+
+function rowSums(w: number[], nb: number): number[] {
+  const sums: number[] = [];
+  for (let o = 0; o < w.length; o += nb) sums.push(w.slice(o, o + nb).reduce((a, b) => a + b, 0));
+  return sums;
+}
+
+test('hand: a stroke raises the bone near it only, sums stay 1, undo is exact, Escape cancels', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await load(page, [dataFile('hand/hand.off'), dataFile('hand/hand.tgf')], 'hand.off');
+  await page.evaluate(() => (window as any).__rigwright.pause());
+  await page.keyboard.press('p');
+  expect((await page.evaluate(() => (window as any).__rigwright.paint.state())).state).toBe('idle');
+  await expect(page.locator('#paint-panel')).toBeVisible();
+  const { boneCount: nb } = await hook(page);
+  const diagonal: number = await page.evaluate(() => (window as any).__rigwright.boundingDiagonal());
+
+  // Paint the bone that holds the least weight under the cursor, so a raise is visible.
+  const centre = await canvasCentre(page);
+  await page.evaluate(() => (window as any).__rigwright.paint.setBrush({ mode: 'add', strength: 0.5, radius: 30 }));
+  const before = await weights(page);
+  await page.evaluate(() => (window as any).__rigwright.paint.selectBone(0));
+  const bone: number = (await hook(page)).selectedBone;
+  expect(bone).toBeGreaterThanOrEqual(0);
+  await stroke(page, { x: centre.x - 40, y: centre.y }, 80, 0);
+  const after = await weights(page);
+  const dabs: number[] = await page.evaluate(() => (window as any).__rigwright.paint.strokeWorldPositions());
+  expect(dabs.length).toBeGreaterThan(6);
+  const posed: number[] = await page.evaluate(() => (window as any).__rigwright.paint.posedPositions());
+
+  const V = before.length / nb;
+  let raised = 0;
+  let farChanged = 0;
+  let nearestRaise = 0;
+  for (let v = 0; v < V; v++) {
+    let nearest = Infinity;
+    for (let d = 0; d < dabs.length; d += 3) {
+      nearest = Math.min(nearest, Math.hypot(posed[3 * v] - dabs[d], posed[3 * v + 1] - dabs[d + 1], posed[3 * v + 2] - dabs[d + 2]));
+    }
+    const changed = before.slice(v * nb, v * nb + nb).some((w, b) => w !== after[v * nb + b]);
+    if (after[v * nb + bone] > before[v * nb + bone] + 1e-6) {
+      raised++;
+      if (nearest < 0.01 * diagonal) nearestRaise++;
+    }
+    if (changed && nearest > 0.2 * diagonal) farChanged++;
+  }
+  expect(raised, 'the stroke raised the bone somewhere').toBeGreaterThan(5);
+  expect(nearestRaise, 'right under the stroke').toBeGreaterThan(0);
+  expect(farChanged, 'nothing far from the stroke changed').toBe(0);
+  expect(Math.max(...rowSums(after, nb).map((sum) => Math.abs(sum - 1))), 'every vertex sums to 1').toBeLessThan(1e-5);
+
+  mkdirSync(artifactsDir, { recursive: true });
+  await page.mouse.move(centre.x, centre.y + 30);
+  await page.waitForTimeout(100);
+  await page.screenshot({ path: path.join(artifactsDir, 'hand-paint.png') });
+
+  // Undo restores bit for bit; redo re-applies bit for bit.
+  await page.keyboard.press('Control+z');
+  expect(await weights(page)).toEqual(before);
+  await page.keyboard.press('Control+Shift+z');
+  expect(await weights(page)).toEqual(after);
+
+  // Escape during a stroke puts the weights back and adds no undo step.
+  const steps = (await page.evaluate(() => (window as any).__rigwright.paint.state())).undoSteps;
+  await page.mouse.move(centre.x - 40, centre.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(centre.x + 40, centre.y + 10, { steps: 6 });
+  expect((await page.evaluate(() => (window as any).__rigwright.paint.state())).state).toBe('stroking');
+  await page.keyboard.press('Escape');
+  await page.mouse.up();
+  expect(await weights(page)).toEqual(after);
+  expect((await page.evaluate(() => (window as any).__rigwright.paint.state())).undoSteps).toBe(steps);
+
+  // Whole-mesh command as one undo step.
+  await page.evaluate(() => (window as any).__rigwright.paint.command('smooth'));
+  expect(Math.max(...rowSums(await weights(page), nb).map((sum) => Math.abs(sum - 1)))).toBeLessThan(1e-5);
+  await page.keyboard.press('Control+z');
+  expect(await weights(page)).toEqual(after);
+
+  // The GPU skins with the painted weights.
+  const deviation = await page.evaluate(async () => {
+    const h = (window as any).__rigwright;
+    const gpu: number[] = await h.gpuPositions();
+    const cpu: number[] = h.cpuPositions();
+    let max = 0;
+    for (let i = 0; i < cpu.length; i++) max = Math.max(max, Math.abs(gpu[i] - cpu[i]));
+    return max;
+  });
+  expect(deviation).toBeLessThan(1e-4 * diagonal);
+  expect(errors).toEqual([]);
+});
+
+test('body: a stroke with x symmetry paints the mirrored region on the mirrored bone', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await load(page, [dataFile('context-aware/reference.obj'), dataFile('context-aware/skeleton.tgf')], 'reference.obj');
+  await page.evaluate(() => (window as any).__rigwright.pause());
+  await page.keyboard.press('p');
+  await page.evaluate(() => (window as any).__rigwright.paint.setSymmetry(0));
+  const pairs: number[] = (await page.evaluate(() => (window as any).__rigwright.paint.state())).bonePairs;
+  const { boneCount: nb } = await hook(page);
+  const diagonal: number = await page.evaluate(() => (window as any).__rigwright.boundingDiagonal());
+  // skeleton.tgf: bone 15 is the upper arm on +x (joints 16 → 18, x 0.18 → 0.45), bone 16 its twin on −x.
+  const side = 15;
+  expect(pairs[side], 'the upper arms are paired by their mirrored joints').toBe(16);
+  expect(pairs[16]).toBe(side);
+  await page.evaluate((b) => (window as any).__rigwright.paint.selectBone(b), side);
+  const before = await weights(page);
+  await page.evaluate(() => (window as any).__rigwright.paint.setBrush({ mode: 'add', strength: 0.6, radius: 25 }));
+  const [shoulder, elbow] = await page.evaluate(() => [16, 18].map((j) => (window as any).__rigwright.jointScreenPosition(j)));
+  const from = { x: 0.7 * shoulder.x + 0.3 * elbow.x, y: 0.7 * shoulder.y + 0.3 * elbow.y };
+  await stroke(page, from, 0.4 * (elbow.x - shoulder.x), 0.4 * (elbow.y - shoulder.y));
+  const after = await weights(page);
+  // No pose is loaded, so the posed positions are the rest positions the mirror map was built on.
+  const posed: number[] = await page.evaluate(() => (window as any).__rigwright.paint.posedPositions());
+  const V = before.length / nb;
+  const raisedSide: number[] = [];
+  const raisedPair: number[] = [];
+  for (let v = 0; v < V; v++) {
+    if (after[v * nb + side] > before[v * nb + side] + 1e-6) raisedSide.push(v);
+    if (after[v * nb + 16] > before[v * nb + 16] + 1e-6) raisedPair.push(v);
+  }
+  expect(raisedSide.length).toBeGreaterThan(3);
+  expect(raisedPair.length, 'the mirrored bone was painted too').toBeGreaterThan(3);
+  const offArm = raisedSide.filter((v) => !(posed[3 * v] > 0.05));
+  expect(offArm, 'the stroke stayed on the +x arm').toEqual([]);
+  // Every vertex raised on the twin lies on the −x arm, within a few edge lengths of the mirror image of a painted one.
+  const unmirrored = raisedPair.filter((v) => {
+    if (!(posed[3 * v] < -0.05)) return true;
+    let nearest = Infinity;
+    for (const u of raisedSide) {
+      nearest = Math.min(nearest, Math.hypot(posed[3 * v] + posed[3 * u], posed[3 * v + 1] - posed[3 * u + 1], posed[3 * v + 2] - posed[3 * u + 2]));
+    }
+    return nearest > 0.02 * diagonal;
+  });
+  expect(unmirrored, 'raised on the twin bone but not the mirror of a painted vertex').toEqual([]);
+  expect(raisedPair.length / raisedSide.length).toBeGreaterThan(0.5);
+  expect(raisedPair.length / raisedSide.length).toBeLessThan(2);
+  expect(Math.max(...rowSums(after, nb).map((sum) => Math.abs(sum - 1))), 'every vertex sums to 1').toBeLessThan(1e-5);
+  expect(errors).toEqual([]);
+});
