@@ -18,6 +18,7 @@ import {
   jointCountOf,
   loadIntoDocument,
   triangleCountOf,
+  twistDemoDocument,
   vertexCountOf,
   type SceneDocument,
 } from './scene-document.ts';
@@ -26,7 +27,6 @@ import { SkinnedMeshView, gpuLimitProblem } from './skinned-mesh.ts';
 import { installTestHook, type RigwrightTestState } from './test-hook.ts';
 import { DeformationController, METHOD_LABELS, type SkinMethod } from './deformation-controller.ts';
 import { DeformationPanel } from './deformation-panel.ts';
-import { twistDemoDocument } from './scene-document.ts';
 import { BindingPanel } from './binding-panel.ts';
 import { PaintMode } from './paint-mode.ts';
 import { padInfluences } from './paint-influences.ts';
@@ -152,6 +152,7 @@ class App {
         this.poseDirty = true;
         this.viewport.invalidate();
       },
+      historyChanged: () => this.refreshChrome(),
       jointBoneAt: (x, y) => {
         const joint = this.jointAt(x, y);
         return joint < 0 ? -1 : boneForJoint(this.doc.skeleton.bones, joint);
@@ -507,7 +508,7 @@ class App {
     const parts = [
       this.loadingNames.length > 0 ? `loading ${this.loadingNames.join(', ')}…` : files.length > 0 ? files.join(' · ') : 'built-in demo',
       `${formatCount(vertexCountOf(doc))} vertices · ${formatCount(triangleCountOf(doc))} triangles · ${boneCountOf(doc)} bones`,
-      `weights: ${doc.weightsSource}`,
+      `weights: ${doc.weightsSource}${this.paint.painted ? ', painted' : ''}`,
       `influences: ${this.influenceSetting === 0 ? `all (${this.influences.stride})` : this.influenceSetting}`,
     ];
     if (doc.handles && doc.handlesFile) {

@@ -2,7 +2,7 @@
  * Weight paint mode (P): a brush tool (idle → stroking → idle; Escape during a stroke restores the weights; F + drag
  * resizes the brush) painting the selected bone on the POSED surface. The point under the cursor comes from a ray
  * against a three-mesh-bvh BVH over the CPU-posed positions; the brush gathers the vertices within its world radius
- * (vertex grid) and keeps those visible from the camera (a ray to each reaches it within a depth tolerance) unless
+ * (vertex grid) and keeps those the camera sees (a depth grid rasterized under the brush, BrushVisibility) unless
  * "through the mesh" is on. Edits go through PaintSession (workers/paint core, invariants after every dab, undo per
  * stroke); once per animation frame the touched vertices' influences are re-packed into their influence texture
  * rows and the heat map's attribute range is refreshed.
@@ -16,6 +16,7 @@ import type { DabMode } from '../workers/paint/apply-dab.ts';
 import { createVertexGrid, type VertexGrid } from '../workers/paint/vertex-grid.ts';
 import { gatherDab } from '../workers/paint/paint-dab.ts';
 import { PaintSession } from './paint-session.ts';
+import { BrushVisibility } from './brush-visibility.ts';
 import type { SceneDocument } from './scene-document.ts';
 import type { SkinnedMeshView } from './skinned-mesh.ts';
 import type { WeightView } from './weight-view.ts';
@@ -53,6 +54,8 @@ export interface PaintHost {
   /** the viewport must redraw (and the CPU-side pose products refresh) */
   weightsChanged(): void;
   jointBoneAt(x: number, y: number): number;
+  /** a stroke or command was completed, undone or redone */
+  historyChanged(): void;
   /** shows the selected bone's weight heat map */
   showWeightMap(): void;
 }
@@ -74,6 +77,8 @@ export interface PaintTestHook {
   strokeWorldPositions(): number[];
   /** #V × 3 the posed positions the brush paints on */
   posedPositions(): number[];
+  /** the camera's world position */
+  cameraPosition(): number[];
   undo(): void;
   redo(): void;
   /**
@@ -84,7 +89,6 @@ export interface PaintTestHook {
   command(name: 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-', threshold?: number, axis?: 0 | 1 | 2): void;
 }
 
-const ray = new THREE.Ray();
 const ndc = new THREE.Vector2();
 const raycaster = new THREE.Raycaster();
 const scratch = new THREE.Vector3();
@@ -126,6 +130,9 @@ export class PaintMode {
   private readonly dabTimes: number[] = [];
   private readonly flushTimes: number[] = [];
   private unmatchedPending = false;
+  private readonly visibility = new BrushVisibility();
+  /** stroking: whether the undo step is open (the pointer moved past CLICK_SLOP, or was released) */
+  private strokeOpen = false;
   private readonly panel: HTMLElement;
   private readonly boneList: HTMLElement;
   private readonly toggle: HTMLButtonElement;
@@ -165,7 +172,7 @@ export class PaintMode {
     toolButton(header, '×', 'Leave paint mode (P)', () => this.setOn(false), 'icon-button');
     this.panel.append(header);
     this.panel.append(this.buildBrushSection(), this.buildCommandSection());
-    const bones = this.section('Bones (click to paint, 🔒 to lock)');
+    const bones = this.section('Bones (click a name to paint it)');
     this.boneList = document.createElement('div');
     this.boneList.className = 'paint-bones';
     bones.append(this.boneList);
@@ -184,6 +191,11 @@ export class PaintMode {
   attach(): void {
     const doc = this.host.document();
     if (this.session && this.session.dense === doc.weights) return;
+    if (this.state === 'stroking' || this.state === 'resizing') {
+      this.releasePointer();
+      this.strokeOpen = false;
+      this.state = 'idle';
+    }
     this.session = null;
     this.surfaceStale = true;
     this.geometry?.dispose();
@@ -261,22 +273,34 @@ export class PaintMode {
     return this.session;
   }
 
+  /** Whether the weights carry painted strokes or commands (that are not undone). */
+  get painted(): boolean {
+    return (this.session?.history.undoStack.length ?? 0) > 0;
+  }
+
   undo(): void {
-    if (this.state !== 'stroking' && this.session?.undo()) this.queueFlush();
+    if (this.state !== 'stroking' && this.session?.undo()) this.edited();
   }
 
   redo(): void {
-    if (this.state !== 'stroking' && this.session?.redo()) this.queueFlush();
+    if (this.state !== 'stroking' && this.session?.redo()) this.edited();
   }
 
-  run(command: 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-', threshold = 0.01, axis: 0 | 1 | 2 = 0): void {
+  private edited(): void {
+    this.queueFlush();
+    this.refreshInfo();
+    this.host.historyChanged();
+  }
+
+  /** Whole-mesh commands; mirroring goes across `axis`, by default the symmetry axis (x when symmetry is off). */
+  run(command: 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-', threshold = 0.01, axis: 0 | 1 | 2 = this.session?.symmetry?.axis ?? 0): void {
     const session = this.ensureSession();
     if (command === 'normalize') session.normalizeAll();
     else if (command === 'limit') session.limitTotal();
     else if (command === 'prune') session.prune(threshold);
     else if (command === 'smooth' && this.host.selectedBone() >= 0) session.smoothBone(this.host.selectedBone());
     else if (command === 'mirror+' || command === 'mirror-') session.mirror(axis, command === 'mirror+' ? 1 : -1);
-    this.queueFlush();
+    this.edited();
   }
 
   testHook(): PaintTestHook {
@@ -306,6 +330,7 @@ export class PaintMode {
       },
       strokeWorldPositions: () => this.lastStroke.slice(),
       posedPositions: () => Array.from(this.host.posedPositions()),
+      cameraPosition: () => this.host.camera.position.toArray(),
       undo: () => this.undo(),
       redo: () => this.redo(),
       takeTimes: () => ({ dabs: this.dabTimes.splice(0), flushes: this.flushTimes.splice(0) }),
@@ -338,7 +363,7 @@ export class PaintMode {
     this.downAt = { x, y };
     const bone = this.host.selectedBone();
     if (bone < 0) return;
-    const session = this.ensureSession();
+    this.ensureSession();
     if (this.brush.mode === 'sample') {
       const value = this.dabAt(x, y, bone);
       if (!Number.isNaN(value)) this.brush.value = Math.round(value * 1000) / 1000;
@@ -346,15 +371,22 @@ export class PaintMode {
       this.refresh();
       return;
     }
-    this.rebuildSurfaceIfStale();
-    session.beginStroke();
+    // The stroke opens on the first move past a few pixels, or on release: a click on a joint picks its bone.
+    this.strokeOpen = false;
     this.state = 'stroking';
     this.lastStroke = [];
     this.pointerId = event.pointerId;
     this.host.canvas.setPointerCapture(event.pointerId);
     this.last = { x, y };
-    this.dabAt(x, y, bone);
   };
+
+  /** Opens the undo step and lays the first dab where the pointer went down. */
+  private openStroke(bone: number): void {
+    this.rebuildSurfaceIfStale();
+    this.session!.beginStroke();
+    this.strokeOpen = true;
+    this.dabAt(this.downAt.x, this.downAt.y, bone);
+  }
 
   private readonly move = (event: PointerEvent): void => {
     if (this.state === 'off') return;
@@ -376,9 +408,13 @@ export class PaintMode {
     if (event.pointerId !== this.pointerId) return;
     event.stopPropagation();
     if (event.pointerType === 'pen' && event.pressure > 0) this.pressure = event.pressure;
+    const bone = this.host.selectedBone();
+    if (!this.strokeOpen) {
+      if (Math.hypot(x - this.downAt.x, y - this.downAt.y) < CLICK_SLOP) return;
+      this.openStroke(bone);
+    }
     const step = Math.max(1, this.brush.spacing * this.brush.radius);
     let length = Math.hypot(x - this.last.x, y - this.last.y);
-    const bone = this.host.selectedBone();
     while (length >= step) {
       const t = step / length;
       this.last = { x: this.last.x + t * (x - this.last.x), y: this.last.y + t * (y - this.last.y) };
@@ -391,32 +427,38 @@ export class PaintMode {
   private readonly up = (event: PointerEvent): void => {
     if (this.state !== 'stroking' || event.pointerId !== this.pointerId) return;
     event.stopPropagation();
-    const [x, y] = this.local(event);
-    this.finishStroke();
-    // A click on a joint (no drag) picks its bone instead of painting.
-    if (Math.hypot(x - this.downAt.x, y - this.downAt.y) < 4) {
-      const bone = this.host.jointBoneAt(event.clientX, event.clientY);
-      if (bone >= 0) {
-        this.undo();
-        this.session?.history.redoStack.pop();
-        this.host.selectBone(bone);
+    if (!this.strokeOpen) {
+      // A click (no drag): on a joint it picks the joint's bone, elsewhere it is a one-dab stroke.
+      const joint = this.host.jointBoneAt(event.clientX, event.clientY);
+      if (joint >= 0) {
+        this.releasePointer();
+        this.state = 'idle';
+        this.host.selectBone(joint);
+        return;
       }
+      this.openStroke(this.host.selectedBone());
     }
+    this.finishStroke();
   };
 
-  private finishStroke(): void {
+  private releasePointer(): void {
     if (this.host.canvas.hasPointerCapture(this.pointerId)) this.host.canvas.releasePointerCapture(this.pointerId);
     this.pointerId = -1;
+  }
+
+  private finishStroke(): void {
+    this.releasePointer();
     this.session?.endStroke();
+    this.strokeOpen = false;
     this.state = 'idle';
     this.surfaceStale = true;
-    this.queueFlush();
+    this.edited();
   }
 
   private cancelStroke(): void {
-    if (this.host.canvas.hasPointerCapture(this.pointerId)) this.host.canvas.releasePointerCapture(this.pointerId);
-    this.pointerId = -1;
-    this.session?.cancelStroke();
+    this.releasePointer();
+    if (this.strokeOpen) this.session?.cancelStroke();
+    this.strokeOpen = false;
     this.state = 'idle';
     this.queueFlush();
   }
@@ -504,7 +546,7 @@ export class PaintMode {
     const context = session.context;
     context.grid = this.grid;
     gatherDab(context, dab);
-    if (!this.brush.throughMesh) this.keepVisible(dab.radius);
+    if (!this.brush.throughMesh) this.keepVisible(x, y, hit.distance, dab.radius);
     this.lastStroke.push(c.x, c.y, c.z);
     const value = session.dab(bone, dab);
     record(this.dabTimes, performance.now() - start);
@@ -512,24 +554,17 @@ export class PaintMode {
     return value;
   }
 
-  /** Keeps the gathered vertices the camera sees: the first surface along the ray to each is the vertex's own. */
-  private keepVisible(radius: number): void {
+  /** Keeps the gathered vertices the camera sees (BrushVisibility: a depth grid under the brush). */
+  private keepVisible(x: number, y: number, hitDistance: number, radius: number): void {
     const context = this.session!.context;
-    const { indices, distances } = context;
-    const eye = this.host.camera.position;
-    const tolerance = Math.max(0.004 * this.host.document().diagonal, 0.1 * radius);
-    let kept = 0;
-    for (let i = 0; i < context.count; i++) {
-      const v = indices[i];
-      scratch.set(this.posed[3 * v], this.posed[3 * v + 1], this.posed[3 * v + 2]).sub(eye);
-      const distance = scratch.length();
-      ray.set(eye, scratch.divideScalar(distance));
-      const first = this.bvh!.raycastFirst(ray, THREE.DoubleSide, 0, distance + tolerance);
-      if (first && first.distance < distance - tolerance) continue;
-      indices[kept] = v;
-      distances[kept++] = distances[i];
-    }
-    context.count = kept;
+    const rect = this.host.canvas.getBoundingClientRect();
+    // The camera-space depth of the hit: its distance along the ray, projected on the view axis.
+    const cosine = raycaster.ray.direction.dot(this.host.camera.getWorldDirection(scratch));
+    context.count = this.visibility.filter(this.bvh!, this.posed, this.host.camera, {
+      x, y, radius: this.brush.radius, width: rect.width, height: rect.height,
+      maxDepth: hitDistance * cosine + radius,
+      tolerance: Math.max(0.004 * this.host.document().diagonal, 0.1 * radius),
+    }, context.indices, context.distances, context.count);
   }
 
   private updateRing(x: number, y: number): void {
@@ -673,8 +708,9 @@ export class PaintMode {
     toolButton(row, 'Limit total', 'At most the max influences per vertex', () => this.run('limit'));
     toolButton(row, 'Prune < 0.01', 'Drop weights below 0.01', () => this.run('prune', 0.01));
     toolButton(row, 'Smooth bone', "Smooth the selected bone's weights", () => this.run('smooth'));
-    toolButton(row, 'Mirror −x → +x', 'Copy the −x side onto the +x side, bones swapped', () => this.run('mirror+'));
-    toolButton(row, 'Mirror +x → −x', 'Copy the +x side onto the −x side, bones swapped', () => this.run('mirror-'));
+    // Labelled with the symmetry axis by refresh().
+    toolButton(row, '', '', () => this.run('mirror+')).dataset.mirror = '1';
+    toolButton(row, '', '', () => this.run('mirror-')).dataset.mirror = '-1';
     const history = document.createElement('div');
     history.className = 'row';
     toolButton(history, 'Undo', 'Ctrl/⌘ Z', () => this.undo());
@@ -688,6 +724,12 @@ export class PaintMode {
     if (this.panel.hidden) return;
     for (const input of this.panel.querySelectorAll<HTMLInputElement & { sync?: () => void }>('input[data-refresh]')) input.sync?.();
     for (const button of this.panel.querySelectorAll<HTMLButtonElement>('[data-mode]')) button.setAttribute('aria-pressed', String(button.dataset.mode === this.brush.mode));
+    const axis = 'xyz'[this.session?.symmetry?.axis ?? 0];
+    for (const button of this.panel.querySelectorAll<HTMLButtonElement>('[data-mirror]')) {
+      const [from, to] = button.dataset.mirror === '1' ? ['−', '+'] : ['+', '−'];
+      button.textContent = `Mirror ${from}${axis} → ${to}${axis}`;
+      button.title = `Copy the ${from}${axis} side onto the ${to}${axis} side, bones swapped with their mirrored pairs`;
+    }
     const doc = this.host.document();
     const session = this.session;
     const selected = this.host.selectedBone();
@@ -706,7 +748,7 @@ export class PaintMode {
         lock.type = 'button';
         lock.className = 'paint-lock';
         const locked = !!session?.settings.locked[b];
-        lock.textContent = locked ? '🔒' : '🔓';
+        lock.textContent = locked ? 'locked' : 'lock';
         lock.title = locked ? 'Unlock: painting may change this bone' : 'Lock: painting and commands keep this bone';
         lock.setAttribute('aria-pressed', String(locked));
         lock.addEventListener('click', () => {
@@ -728,6 +770,9 @@ export class PaintMode {
     this.info.textContent = `${this.state === 'resizing' ? 'resizing: move, click to confirm, Esc cancels · ' : ''}radius ${Math.round(this.brush.radius)} px${steps}${unmatched}`;
   }
 }
+
+/** CSS pixels the pointer may move between press and release for a click (joint pick) rather than a stroke. */
+const CLICK_SLOP = 4;
 
 /** How many of the latest dab and flush durations the test hook reports. */
 const TIMES_KEPT = 256;

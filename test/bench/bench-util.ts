@@ -53,3 +53,52 @@ export function printTable(title: string, rows: BenchRow[]): void {
   console.log('| --- | --- | --- | --- | --- |');
   for (const r of rows) console.log(`| ${r.case} | ${r.ours} | ${r.reference} | ${r.ratio} | ${r.note ?? ''} |`);
 }
+
+/**
+ * Builds the renderer into `outDir`, serves it on `port` and opens it in headless Chromium (WebGL2 on SwiftShader),
+ * waiting for the first frame; `run` gets the page. The server and browser are closed whatever happens.
+ * @param outDir   build folder (each benchmark its own, so they do not meet)
+ * @param port     preview server port
+ * @param run      the measurements
+ * @param viewport page size, CSS pixels
+ */
+export async function withAppPage<T>(
+  outDir: string,
+  port: number,
+  run: (page: import('@playwright/test').Page) => Promise<T>,
+  viewport = { width: 1280, height: 800 },
+): Promise<T> {
+  const { spawn } = await import('node:child_process');
+  const { chromium } = await import('@playwright/test');
+  execFileSync('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { cwd: repoRoot, stdio: 'inherit' });
+  const server = spawn('npx', ['vite', 'preview', '--config', 'renderer/vite.config.ts', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: repoRoot, stdio: 'ignore', detached: true });
+  try {
+    const browser = await chromium.launch({
+      executablePath: process.env.RIGWRIGHT_CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    });
+    try {
+      const page = await browser.newPage({ viewport });
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await page.goto(`http://127.0.0.1:${port}/`);
+          break;
+        } catch (error) {
+          if (attempt > 50) throw error;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
+      await page.waitForFunction(() => (window as any).__rigwright !== undefined);
+      await page.evaluate(() => (window as any).__rigwright.ready());
+      return await run(page);
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    try {
+      process.kill(-server.pid!);
+    } catch {
+      // already gone
+    }
+  }
+}

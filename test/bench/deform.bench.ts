@@ -8,10 +8,9 @@
  * - GPU frame time of DQS over LBS on the same tube in headless Chromium (SwiftShader), through the page's
  *   measureFrameTime (pose + texture upload + draw + one-pixel readback).
  */
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
 import { readObj } from '../../workers/formats/obj.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
@@ -26,12 +25,11 @@ import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinnin
 import { dualQuaternionSkinning } from '../../workers/skinning/dual-quaternion-skinning.ts';
 import { dualQuatsFromRigidMatrices } from '../../workers/math/dual-quaternion.ts';
 import { perFaceFixedVertices, perFaceSkinning, perFaceSkinningSetup, perFaceSkinningWorkspace } from '../../workers/skinning/per-face-skinning.ts';
-import { cacheDir, dataDir, fmtMs, medianMs, printTable, refDir, repoRoot, requireFile, tube } from './bench-util.ts';
+import { cacheDir, dataDir, fmtMs, medianMs, printTable, refDir, requireFile, tube, withAppPage } from './bench-util.ts';
 
 const BLENDER_LINEAR_MS = 26.3;
 const BLENDER_DQS_MS = 28.6;
 const PORT = 4183;
-const CHROMIUM = process.env.RIGWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
 const FRAMES = 40;
 
 // --- CPU LBS and DQS on the tube ---
@@ -93,12 +91,7 @@ if (!existsSync(`${subdividedPrefix}.obj`)) {
 const subdivided = perFaceCase(`${subdividedPrefix}.obj`, `${subdividedPrefix}-handles.dmat`);
 
 // --- GPU: DQS over LBS on the tube in headless Chromium ---
-const outDir = path.join(cacheDir, 'deform-dist');
-execFileSync('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { cwd: repoRoot, stdio: 'inherit' });
-const server = spawn('npx', ['vite', 'preview', '--config', 'renderer/vite.config.ts', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { cwd: repoRoot, stdio: 'ignore', detached: true });
-const stopServer = () => { try { process.kill(-server.pid!); } catch { /* already gone */ } };
-let gpu: { lbs: number; dqs: number; dqsPerBone: number; dqsScaled: number };
-try {
+const gpu = await withAppPage(path.join(cacheDir, 'deform-dist'), PORT, async (page) => {
   const posesFile = files.obj.replace(/\.obj$/, '-curl.dmat');
   const frames = 16;
   const columns: string[][] = [[], [], []];
@@ -110,16 +103,6 @@ try {
     }
   }
   writeFileSync(posesFile, [`3 ${3 * tubeBones * frames}`, ...columns.flat()].join('\n') + '\n');
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  for (let attempt = 0; ; attempt++) {
-    try { await page.goto(`http://127.0.0.1:${PORT}/`); break; } catch (error) { if (attempt > 50) throw error; await new Promise((r) => setTimeout(r, 200)); }
-  }
-  await page.waitForFunction(() => (window as any).__rigwright !== undefined);
-  await page.evaluate(() => (window as any).__rigwright.ready());
   await page.setInputFiles('#file-input', [files.obj, files.tgf, posesFile]);
   await page.waitForFunction(() => { const s = (window as any).__rigwright.state(); return s.error !== null || (s.vertexCount === 131072 && s.poseKind === 'matrices'); }, undefined, { timeout: 120_000 });
   const measure = (method: string, antipodality: string, scale: number): Promise<number> =>
@@ -140,11 +123,8 @@ try {
     runs.dqsPerBone.push(await measure('dqs', 'per-bone', 1));
     runs.dqsScaled.push(await measure('dqs', 'per-vertex', 1.3));
   }
-  gpu = { lbs: Math.min(...runs.lbs), dqs: Math.min(...runs.dqs), dqsPerBone: Math.min(...runs.dqsPerBone), dqsScaled: Math.min(...runs.dqsScaled) };
-  await browser.close();
-} finally {
-  stopServer();
-}
+  return { lbs: Math.min(...runs.lbs), dqs: Math.min(...runs.dqs), dqsPerBone: Math.min(...runs.dqsPerBone), dqsScaled: Math.min(...runs.dqsScaled) };
+});
 
 const tubeCase = `tube ${tubeMesh.positions.length / 3} vertices, ${tubeBones} bones, 4 influences`;
 printTable('CPU skinning references', [

@@ -7,9 +7,7 @@
  * BENCH_PAGE_WIDTH / BENCH_PAGE_HEIGHT set the page size (default 1280×800); a 1-pixel-wide page leaves only the
  * vertex work, which isolates the skinning shader from rasterization.
  */
-import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { chromium } from '@playwright/test';
 import { build } from 'esbuild';
 import path from 'node:path';
 import { readObj } from '../../workers/formats/obj.ts';
@@ -22,28 +20,14 @@ import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
-import { fmtMs, medianMs, printTable, repoRoot, tube } from './bench-util.ts';
+import { cacheDir, fmtMs, medianMs, printTable, repoRoot, tube, withAppPage } from './bench-util.ts';
 
 const PORT = 4178;
-const CHROMIUM = process.env.RIGWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
 const FRAMES = 60;
 
-execFileSync('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'error'], { cwd: repoRoot, stdio: 'inherit' });
-const server = spawn('npx', ['vite', 'preview', '--config', 'renderer/vite.config.ts', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { cwd: repoRoot, stdio: 'ignore', detached: true });
-const stopServer = () => { try { process.kill(-server.pid!); } catch { /* already gone */ } };
-
-try {
-  const files = tube(128, 1024, 32);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
-  const page = await browser.newPage({ viewport: { width: Number(process.env.BENCH_PAGE_WIDTH ?? 1280), height: Number(process.env.BENCH_PAGE_HEIGHT ?? 800) } });
-  for (let attempt = 0; ; attempt++) {
-    try { await page.goto(`http://127.0.0.1:${PORT}/`); break; } catch (error) { if (attempt > 50) throw error; await new Promise((r) => setTimeout(r, 200)); }
-  }
-  await page.waitForFunction(() => (window as any).__rigwright !== undefined);
-  await page.evaluate(() => (window as any).__rigwright.ready());
+const files = tube(128, 1024, 32);
+const viewport = { width: Number(process.env.BENCH_PAGE_WIDTH ?? 1280), height: Number(process.env.BENCH_PAGE_HEIGHT ?? 800) };
+await withAppPage(path.join(cacheDir, 'gpu-dist'), PORT, async (page) => {
   const demoMs: number = await page.evaluate((n) => (window as any).__rigwright.measureFrameTime(n), FRAMES);
   const demoVertices: number = await page.evaluate(() => (window as any).__rigwright.state().vertexCount);
 
@@ -99,7 +83,6 @@ try {
     positions: Array.from(mesh.positions), triangles: Array.from(mesh.triangles), skinIndex, skinWeight,
     frames: frameTransforms, boneCount, width: viewportSize.width, height: viewportSize.height - 80,
   }, FRAMES] as const);
-  await browser.close();
 
   const out = new Float64Array(mesh.positions.length);
   const cpuMs = medianMs(() => linearBlendSkinning(mesh.positions, influences, transforms, out), 15, 3);
@@ -108,6 +91,4 @@ try {
     { case: `demo, ${demoVertices} vertices, 4 influences`, ours: fmtMs(demoMs), reference: '—', ratio: '—', note: 'pose + upload + draw + readback wait' },
     { case: `tube 131072 vertices, 32 bones, 4 influences, ${viewportSize.width}×${viewportSize.height} page`, ours: fmtMs(tubeMs), reference: `${fmtMs(threeMs)} (three.js SkinnedMesh)`, ratio: (tubeMs / threeMs).toFixed(2), note: `SwiftShader runs shaders on the CPU; CPU LBS alone ${fmtMs(cpuMs)}` },
   ]);
-} finally {
-  stopServer();
-}
+}, viewport);

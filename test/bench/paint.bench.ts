@@ -21,12 +21,13 @@ import { mirrorBonePairs } from '../../workers/paint/mirror-bone-pairs.ts';
 import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import type { Dab, DabMode } from '../../workers/paint/apply-dab.ts';
-import { cacheDir, dataDir, fmtMs, printTable, refDir, requireFile, type BenchRow } from './bench-util.ts';
+import { cacheDir, dataDir, fmtMs, printTable, refDir, requireFile, withAppPage, type BenchRow } from './bench-util.ts';
 
 const BLENDER_STEP_MS = 49.6;
 const bodyObj = requireFile(path.join(dataDir, 'context-aware/reference.obj'));
 const bodyHandles = requireFile(path.join(dataDir, 'context-aware/handles.dmat'));
-const skeleton = buildSkeleton(readTgf(readFileSync(requireFile(path.join(dataDir, 'context-aware/skeleton.tgf')), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
+const skeletonFile = requireFile(path.join(dataDir, 'context-aware/skeleton.tgf'));
+const skeleton = buildSkeleton(readTgf(readFileSync(skeletonFile, 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
 
 function subdivided(levels: number): string {
   mkdirSync(cacheDir, { recursive: true });
@@ -43,6 +44,7 @@ function median(values: number[]): number {
 }
 
 const rows: BenchRow[] = [];
+const vertexCounts: number[] = [];
 const cases = [
   { name: 'body', obj: bodyObj },
   { name: 'body subdivided twice', obj: subdivided(2) },
@@ -51,6 +53,7 @@ const cases = [
 for (const c of cases) {
   const { mesh } = readObj(readFileSync(c.obj, 'utf8'), path.basename(c.obj));
   const n = mesh.positions.length / 3;
+  vertexCounts.push(n);
   const weights = paintWeightsFromDense(boneDistanceWeights(mesh.positions, skeleton));
   const settings = defaultPaintSettings(weights.boneCount);
   settings.locked[0] = 1;
@@ -110,3 +113,68 @@ for (const c of cases) {
   rows.push({ case: `${label}: X symmetry setup (mirror partners)`, ours: fmtMs(mirrorMs), reference: '—', ratio: '—', note: `${map.unmatched.length} unmatched` });
 }
 printTable('Weight painting (gather + undo record + apply + normalize with a locked bone + 4-influence limit)', rows);
+
+// --- The viewport's brush in headless Chromium: real mouse strokes along the body's right upper arm in paint mode ---
+// Per dab: ray pick on the posed surface (three-mesh-bvh), gather, keep the vertices the camera sees, paint.
+// Per frame: the dabs that landed in it plus one flush (influence rows re-packed, texture rows and heat-map range
+// queued for upload); the GPU draw itself runs on SwiftShader here and is not counted.
+const PORT = 4186;
+const uiRows: BenchRow[] = [];
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+await withAppPage(path.join(cacheDir, 'paint-dist'), PORT, async (page) => {
+  for (const [i, c] of cases.entries()) {
+    const n = vertexCounts[i];
+    await page.setInputFiles('#file-input', [c.obj, skeletonFile]);
+    await page.waitForFunction((count) => {
+      const s = (window as any).__rigwright.state();
+      return s.error !== null || (s.vertexCount === count && s.boneCount === 28);
+    }, n, { timeout: 600_000 });
+    const error = await page.evaluate(() => (window as any).__rigwright.state().error);
+    if (error) throw new Error(error);
+    const stroke = async (): Promise<{ dabs: number[]; flushes: number[] }> => {
+      await page.evaluate(() => {
+        const paint = (window as any).__rigwright.paint;
+        paint.setPaintMode(true);
+        paint.selectBone(15);
+        paint.setBrush({ mode: 'add', radius: 30, strength: 0.05 });
+        paint.takeTimes();
+      });
+      const [shoulder, elbow] = await page.evaluate(() => [16, 18].map((j) => (window as any).__rigwright.jointScreenPosition(j)));
+      await page.mouse.move(shoulder.x + 0.15 * (elbow.x - shoulder.x), shoulder.y + 0.15 * (elbow.y - shoulder.y));
+      await page.mouse.down();
+      for (let k = 1; k <= 60; k++) {
+        const t = 0.15 + (0.7 * k) / 60;
+        await page.mouse.move(shoulder.x + t * (elbow.x - shoulder.x), shoulder.y + t * (elbow.y - shoulder.y));
+      }
+      await page.mouse.up();
+      return page.evaluate(async () => {
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        return (window as any).__rigwright.paint.takeTimes();
+      });
+    };
+    await stroke(); // warm-up: BVH build, JIT
+    const plain = await stroke();
+    const setupMs: number = await page.evaluate(() => {
+      const start = performance.now();
+      (window as any).__rigwright.paint.setSymmetry(0);
+      return performance.now() - start;
+    });
+    const mirrored = await stroke();
+    await page.evaluate(() => (window as any).__rigwright.paint.setSymmetry(null));
+    const label = `${c.name} (${n.toLocaleString('en-US')} v), viewport brush 30 px`;
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+    for (const [kind, times] of [['', plain], [', X symmetry', mirrored]] as const) {
+      const frame = (sum(times.dabs) + sum(times.flushes)) / Math.max(times.flushes.length, 1);
+      uiRows.push({ case: `${label}${kind}: one dab`, ours: fmtMs(median(times.dabs)), reference: '—', ratio: '—', note: `${times.dabs.length} dabs${n > 200_000 && n < 500_000 ? '; aim ≤ 8 ms' : ''}` });
+      uiRows.push({
+        case: `${label}${kind}: brush work per frame`,
+        ours: fmtMs(frame),
+        reference: n > 500_000 ? `${BLENDER_STEP_MS} ms (Blender, 1M v)` : '—',
+        ratio: n > 500_000 ? (frame / BLENDER_STEP_MS).toFixed(2) : '—',
+        note: `${times.flushes.length} frames, flush median ${fmtMs(median(times.flushes))}${n > 500_000 ? '; aim ≤ 16 ms' : ''}`,
+      });
+    }
+    uiRows.push({ case: `${label}: X symmetry on (mirror partners, in the page)`, ours: fmtMs(setupMs), reference: '—', ratio: '—' });
+  }
+});
+printTable('Weight painting in the viewport (headless Chromium; pick + gather + visibility + paint, and the per-frame upload work)', uiRows);

@@ -112,6 +112,59 @@ test('hand: a stroke raises the bone near it only, sums stay 1, undo is exact, E
   expect(await weights(page)).toEqual(after);
   expect((await page.evaluate(() => (window as any).__rigwright.paint.state())).undoSteps).toBe(steps);
 
+  // Front faces only: with a brush wide enough to reach the back of the hand, the same stroke through the mesh
+  // also raises vertices farther from the camera, and the front-only stroke raised none that it did not.
+  await page.keyboard.press('Control+z');
+  expect(await weights(page)).toEqual(before);
+  const wideStroke = async (throughMesh: boolean): Promise<number[]> => {
+    await page.evaluate((t) => (window as any).__rigwright.paint.setBrush({ radius: 90, throughMesh: t }), throughMesh);
+    await stroke(page, { x: centre.x - 40, y: centre.y }, 80, 0);
+    const result = await weights(page);
+    await page.keyboard.press('Control+z');
+    return result;
+  };
+  const through = await wideStroke(true);
+  const frontOnly = await wideStroke(false);
+  expect(await weights(page)).toEqual(before);
+  const eye: number[] = await page.evaluate(() => (window as any).__rigwright.paint.cameraPosition());
+  const toEye = (v: number) => Math.hypot(posed[3 * v] - eye[0], posed[3 * v + 1] - eye[1], posed[3 * v + 2] - eye[2]);
+  const front: number[] = [];
+  const backOnly: number[] = [];
+  const frontNotThrough: number[] = [];
+  for (let v = 0; v < V; v++) {
+    const raisedFront = frontOnly[v * nb + bone] > before[v * nb + bone] + 1e-6;
+    const raisedThrough = through[v * nb + bone] > before[v * nb + bone] + 1e-6;
+    if (raisedFront) front.push(v);
+    if (raisedFront && !raisedThrough) frontNotThrough.push(v);
+    if (!raisedFront && raisedThrough) backOnly.push(v);
+  }
+  expect(frontNotThrough).toEqual([]);
+  expect(backOnly.length, 'through the mesh reaches more vertices').toBeGreaterThan(5);
+  const mean = (list: number[]) => list.reduce((s, v) => s + toEye(v), 0) / list.length;
+  expect(mean(backOnly), 'the extra vertices lie behind the painted ones').toBeGreaterThan(mean(front));
+  // Painting is deterministic: the first stroke again gives the same weights.
+  await page.evaluate(() => (window as any).__rigwright.paint.setBrush({ radius: 30, throughMesh: false }));
+  await stroke(page, { x: centre.x - 40, y: centre.y }, 80, 0);
+  expect(await weights(page)).toEqual(after);
+
+  // A click on a joint picks that joint's bone and paints nothing.
+  const picked = await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    const count = h.state().jointCount as number;
+    const box = document.querySelector('canvas')!.getBoundingClientRect();
+    for (let j = count - 1; j >= 0; j--) {
+      const p = h.jointScreenPosition(j);
+      if (p.x > box.left + 20 && p.x < box.right - 20 && p.y > box.top + 20 && p.y < box.bottom - 20) return { joint: j, ...p };
+    }
+    return null;
+  });
+  expect(picked, 'a joint is on screen').not.toBeNull();
+  await page.evaluate(() => (window as any).__rigwright.paint.selectBone(0));
+  await page.mouse.click(picked!.x, picked!.y);
+  expect((await hook(page)).selectedBone, `clicked joint ${picked!.joint}`).not.toBe(0);
+  expect(await weights(page)).toEqual(after);
+  expect((await page.evaluate(() => (window as any).__rigwright.paint.state())).undoSteps).toBe(steps);
+
   // Whole-mesh command as one undo step.
   await page.evaluate(() => (window as any).__rigwright.paint.command('smooth'));
   expect(Math.max(...rowSums(await weights(page), nb).map((sum) => Math.abs(sum - 1)))).toBeLessThan(1e-5);
