@@ -33,6 +33,7 @@ export interface SaveFileRequest {
 /** Commands the application menu sends to the renderer (Electron) — the web build triggers the same from its toolbar. */
 export const MENU_COMMANDS = [
   'open-files',
+  'export-gltf',
   'frame-all',
   'toggle-wireframe',
   'toggle-skeleton',

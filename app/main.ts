@@ -153,6 +153,7 @@ function buildMenu(): MenuItemOptions[] {
       label: '&File',
       submenu: [
         command('Open…', 'open-files', { accelerator: 'CmdOrCtrl+O' }),
+        command('Export glTF…', 'export-gltf', pageKey('CmdOrCtrl+E')),
         { type: 'separator' },
         { role: isMac ? 'close' : 'quit' },
       ],

@@ -191,6 +191,9 @@ class App {
           (error: unknown) => this.setError(`Could not open files: ${errorMessage(error)}`),
         );
         break;
+      case 'export-gltf':
+        this.openExport();
+        break;
       case 'frame-all':
         this.frameAll();
         break;
@@ -288,7 +291,14 @@ class App {
     this.loadingNames = files.map((f) => f.name);
     this.refreshChrome();
     try {
-      const candidate = await loadIntoDocument(this.doc, files, getIoClient());
+      let base = this.doc;
+      let candidate = await loadIntoDocument(base, files, getIoClient());
+      // The scene changed while the files were read (a finished bind, a clip, the twist demo): read them again onto
+      // the new scene, so the load does not silently undo that change.
+      while (this.doc !== base) {
+        base = this.doc;
+        candidate = await loadIntoDocument(base, files, getIoClient());
+      }
       const influences = this.influencesFor(candidate.weights);
       const problem = gpuLimitProblem(candidate, influences.stride, this.viewport.maxTextureSize);
       if (problem) throw new LoadError(problem);

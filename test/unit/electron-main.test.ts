@@ -292,6 +292,7 @@ test('the menu has the commands and sends them to the window', () => {
   const contents = recorded.windows[0].webContents;
   const expected: [string, string, string][] = [
     ['&File', 'Open…', 'open-files'],
+    ['&File', 'Export glTF…', 'export-gltf'],
     ['&View', 'Frame All', 'frame-all'],
     ['&View', 'Wireframe', 'toggle-wireframe'],
     ['&View', 'Skeleton', 'toggle-skeleton'],
@@ -303,6 +304,9 @@ test('the menu has the commands and sends them to the window', () => {
     assert.deepEqual(contents.sent, [[IPC_CHANNELS.menuCommand, command]], label);
   }
   if (process.platform !== 'darwin') {
+    // The page handles Ctrl+E itself (the export dialog), so the menu only shows it.
+    assert.equal(item('&File', 'Export glTF…').accelerator, 'CmdOrCtrl+E');
+    assert.equal(item('&File', 'Export glTF…').registerAccelerator, false);
     assert.equal(item('&View', 'Frame All').accelerator, 'F');
     assert.equal(item('&View', 'Frame All').registerAccelerator, false);
   }
