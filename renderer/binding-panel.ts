@@ -50,6 +50,8 @@ export interface BindingHost {
   /** loads files through the app's usual path (handles are #V × 1 DMATs) */
   load(files: OpenedFile[]): Promise<void>;
   invalidate(): void;
+  /** the handle set or its name changed (the status bar shows them) */
+  handlesChanged(): void;
   showError(message: string): void;
 }
 
@@ -498,6 +500,14 @@ export class BindingPanel {
     this.rebuildBoneList();
     this.refresh();
     this.host.invalidate();
+    this.host.handlesChanged();
+  }
+
+  /** The handle set being edited: how many vertices are handles, and where it came from (null: drawn here). */
+  handleCount(): { count: number; name: string | null } {
+    let count = 0;
+    for (const bone of this.handles) if (bone >= 0) count++;
+    return { count, name: this.handlesName };
   }
 
   private applyLasso(polygon: number[], combine: LassoCombine): void {

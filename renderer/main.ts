@@ -123,6 +123,7 @@ class App {
       replaceWeights: (weights, source) => this.replaceWeights(weights, source),
       load: (files) => this.load(files),
       invalidate: () => this.viewport.invalidate(),
+      handlesChanged: () => this.refreshChrome(),
       showError: (message) => this.setError(message),
     });
     this.binding.attach(this.doc, this.skinned.mesh);
@@ -521,10 +522,8 @@ class App {
       `weights: ${doc.weightsSource}${this.paint.painted ? ', painted' : ''}`,
       `influences: ${this.influenceSetting === 0 ? `all (${this.influences.stride})` : this.influenceSetting}`,
     ];
-    if (doc.handles && doc.handlesFile) {
-      const handled = doc.handles.reduce((n, bone) => (bone >= 0 ? n + 1 : n), 0);
-      parts.push(`handles: ${formatCount(handled)} vertices (${doc.handlesFile})`);
-    }
+    const handles = this.binding.handleCount();
+    if (handles.count > 0) parts.push(`handles: ${formatCount(handles.count)} vertices${handles.name ? ` (${handles.name})` : ''}`);
     if (this.selectedBone >= 0) {
       const [start, end] = doc.skeleton.bones.subarray(2 * this.selectedBone, 2 * this.selectedBone + 2);
       parts.push(`bone ${this.selectedBone} (joint ${start} → ${end})`);
