@@ -10,7 +10,7 @@
 import './paint-panel.css';
 import * as THREE from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
-import type { Influences } from '../workers/skinning/influences.ts';
+import { writeInfluenceRow, type Influences } from '../workers/skinning/influences.ts';
 import type { BrushFalloff } from '../workers/paint/brush-falloff.ts';
 import type { DabMode } from '../workers/paint/apply-dab.ts';
 import { createVertexGrid, type VertexGrid } from '../workers/paint/vertex-grid.ts';
@@ -780,40 +780,4 @@ const TIMES_KEPT = 256;
 function record(times: number[], ms: number): void {
   if (times.length === TIMES_KEPT) times.shift();
   times.push(ms);
-}
-
-const rowValue = new Float64Array(64);
-const rowBone = new Uint32Array(64);
-
-/**
- * Rewrites one vertex's influences from its weight row exactly as influencesFromWeights does (the `stride`
- * largest non-zero weights, largest first, ties by lower bone, renormalized, rounded to float32).
- */
-export function writeInfluenceRow(data: ArrayLike<number>, boneCount: number, v: number, influences: Influences): void {
-  const { stride, bones, weights } = influences;
-  const value = stride <= rowValue.length ? rowValue : new Float64Array(stride);
-  const bone = stride <= rowBone.length ? rowBone : new Uint32Array(stride);
-  const row = v * boneCount;
-  let count = 0;
-  for (let b = 0; b < boneCount; b++) {
-    const w = data[row + b];
-    if (!(w > 0 || w < 0)) continue;
-    if (count === stride && w <= value[stride - 1]) continue;
-    let i = count < stride ? count++ : stride - 1;
-    while (i > 0 && value[i - 1] < w) {
-      value[i] = value[i - 1];
-      bone[i] = bone[i - 1];
-      i--;
-    }
-    value[i] = w;
-    bone[i] = b;
-  }
-  let sum = 0;
-  for (let i = 0; i < count; i++) sum += value[i];
-  const o = v * stride;
-  for (let i = 0; i < stride; i++) {
-    const keep = i < count && sum > 0;
-    bones[o + i] = keep ? bone[i] : 0;
-    weights[o + i] = keep ? value[i] / sum : 0;
-  }
 }

@@ -39,35 +39,53 @@ export function influencesFromWeights(weights: DenseMatrix, maxInfluences: numbe
     if (stride === limit) break;
   }
 
-  const bones = new Uint32Array(vertexCount * stride);
-  const kept = new Float32Array(vertexCount * stride);
-  const value = new Float64Array(stride);
-  const bone = new Uint32Array(stride);
-  for (let v = 0; v < vertexCount; v++) {
-    const row = v * boneCount;
-    // Insertion into a short list sorted largest first; ties keep the lower bone index first.
-    let count = 0;
-    for (let b = 0; b < boneCount; b++) {
-      const w = data[row + b];
-      if (!(w > 0 || w < 0)) continue;
-      if (count === stride && w <= value[stride - 1]) continue;
-      let i = count < stride ? count++ : stride - 1;
-      while (i > 0 && value[i - 1] < w) {
-        value[i] = value[i - 1];
-        bone[i] = bone[i - 1];
-        i--;
-      }
-      value[i] = w;
-      bone[i] = b;
-    }
-    let sum = 0;
-    for (let i = 0; i < count; i++) sum += value[i];
-    if (!(sum > 0)) continue;
-    const o = v * stride;
-    for (let i = 0; i < count; i++) {
-      bones[o + i] = bone[i];
-      kept[o + i] = value[i] / sum;
-    }
+  const influences: Influences = { vertexCount, stride, bones: new Uint32Array(vertexCount * stride), weights: new Float32Array(vertexCount * stride) };
+  for (let v = 0; v < vertexCount; v++) writeInfluenceRow(data, boneCount, v, influences);
+  return influences;
+}
+
+let rowValue = new Float64Array(16);
+let rowBone = new Uint32Array(16);
+
+/**
+ * Rewrites one vertex's influences from its weight row, as influencesFromWeights does for every row: the `stride`
+ * largest non-zero weights, largest first (ties: lower bone first), renormalized, rounded to float32; unused slots
+ * and rows summing to 0 or less get bone 0, weight 0. Painting calls it for the rows it changed.
+ * @param data       #V × #B dense weights, row-major
+ * @param boneCount  #B
+ * @param v          the vertex
+ * @param influences written in place at row v
+ */
+export function writeInfluenceRow(data: ArrayLike<number>, boneCount: number, v: number, influences: Influences): void {
+  const { stride, bones, weights } = influences;
+  if (rowValue.length < stride) {
+    rowValue = new Float64Array(stride);
+    rowBone = new Uint32Array(stride);
   }
-  return { vertexCount, stride, bones, weights: kept };
+  const value = rowValue;
+  const bone = rowBone;
+  const row = v * boneCount;
+  // Insertion into a short list sorted largest first; ties keep the lower bone index first.
+  let count = 0;
+  for (let b = 0; b < boneCount; b++) {
+    const w = data[row + b];
+    if (!(w > 0 || w < 0)) continue;
+    if (count === stride && w <= value[stride - 1]) continue;
+    let i = count < stride ? count++ : stride - 1;
+    while (i > 0 && value[i - 1] < w) {
+      value[i] = value[i - 1];
+      bone[i] = bone[i - 1];
+      i--;
+    }
+    value[i] = w;
+    bone[i] = b;
+  }
+  let sum = 0;
+  for (let i = 0; i < count; i++) sum += value[i];
+  const o = v * stride;
+  for (let i = 0; i < stride; i++) {
+    const keep = i < count && sum > 0;
+    bones[o + i] = keep ? bone[i] : 0;
+    weights[o + i] = keep ? value[i] / sum : 0;
+  }
 }
