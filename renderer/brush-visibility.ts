@@ -14,6 +14,8 @@ const MAX_SIDE = 256;
 const viewProjection = new THREE.Matrix4();
 const subRect = new THREE.Matrix4();
 const frustum = new THREE.Frustum();
+const direction = new THREE.Vector3();
+const eye = new THREE.Vector3();
 
 export interface BrushFootprint {
   /** brush centre on the canvas, CSS pixels */
@@ -98,6 +100,9 @@ export class BrushVisibility {
     const hy = (2 * half) / brush.height;
     subRect.set(1 / hx, 0, 0, -cx / hx, 0, 1 / hy, 0, -cy / hy, 0, 0, 1, 0, 0, 0, 0, 1);
     frustum.setFromProjectionMatrix(subRect.multiply(viewProjection));
+    // Far plane at maxDepth: the far side of the mesh cannot hide anything and is culled with its BVH nodes.
+    camera.getWorldDirection(direction);
+    frustum.planes[4].set(direction.clone().negate(), brush.maxDepth + direction.dot(camera.getWorldPosition(eye)));
 
     const m = this.m;
     const side = this.side;

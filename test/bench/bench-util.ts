@@ -88,7 +88,7 @@ export async function withAppPage<T>(
           await new Promise((r) => setTimeout(r, 200));
         }
       }
-      await page.waitForFunction(() => (window as any).__rigwright !== undefined);
+      await page.waitForFunction(() => (window as any).__rigwright !== undefined, undefined, { timeout: 120_000 });
       await page.evaluate(() => (window as any).__rigwright.ready());
       return await run(page);
     } finally {
