@@ -603,17 +603,20 @@ export class PaintMode {
     const changed = session.takeDirty();
     const view = this.host.weightView();
     const bone = this.host.selectedBone();
+    let vertices: ArrayLike<number>;
+    let count: number;
     if (changed === null) {
+      // A whole-mesh command: every row.
       const all = new Uint32Array(influences.vertexCount);
       for (let v = 0; v < all.length; v++) all[v] = v;
-      for (const v of all) writeInfluenceRow(doc.weights.data, nb, v, influences);
-      this.host.skinned().updateInfluenceRows(influences, all, all.length);
-      view?.updateVertices(doc.weights, bone, all, all.length);
+      vertices = all;
+      count = all.length;
     } else {
-      for (let i = 0; i < changed.count; i++) writeInfluenceRow(doc.weights.data, nb, changed.vertices[i], influences);
-      this.host.skinned().updateInfluenceRows(influences, changed.vertices, changed.count);
-      view?.updateVertices(doc.weights, bone, changed.vertices, changed.count);
+      ({ vertices, count } = changed);
     }
+    for (let i = 0; i < count; i++) writeInfluenceRow(doc.weights.data, nb, vertices[i], influences);
+    this.host.skinned().updateInfluenceRows(influences, vertices, count);
+    view?.updateVertices(doc.weights, bone, vertices, count);
     record(this.flushTimes, performance.now() - start);
     this.host.weightsChanged();
     this.refreshInfo();

@@ -8,7 +8,7 @@ import type { DenseMatrix } from '../workers/formats/types.ts';
 import type { Skeleton } from '../workers/rig/skeleton.ts';
 import type { Dab } from '../workers/paint/apply-dab.ts';
 import { createPaintContext, paintGathered, type PaintContext } from '../workers/paint/paint-dab.ts';
-import { beginStroke, createPaintHistory, endStroke, recordRows, redo, undo, type PaintHistory } from '../workers/paint/paint-history.ts';
+import { beginStroke, cancelStroke, createPaintHistory, endStroke, recordRows, redo, undo, type PaintHistory } from '../workers/paint/paint-history.ts';
 import { defaultPaintSettings, paintWeightsFromDense, type PaintSettings, type PaintWeights } from '../workers/paint/paint-weights.ts';
 import { vertexOneRing, type VertexOneRing } from '../workers/paint/vertex-one-ring.ts';
 import { normalizeAllWeights } from '../workers/paint/normalize-all-weights.ts';
@@ -102,13 +102,8 @@ export class PaintSession {
 
   /** Escape: puts back every row the open stroke changed and adds no undo step. */
   cancelStroke(): void {
-    const changed = this.history.openCount > 0;
-    endStroke(this.history);
-    if (!changed) return;
-    undo(this.history);
-    const record = this.history.redoStack.pop()!;
-    this.history.bytes -= record.bytes;
-    this.markDirty(record.vertices, record.vertices.length);
+    const restored = cancelStroke(this.history);
+    this.markDirty(restored, restored.length);
   }
 
   undo(): boolean {

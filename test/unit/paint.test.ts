@@ -15,7 +15,7 @@ import { closestPointOnTriangle } from '../../workers/paint/closest-point-on-tri
 import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { mirrorWeights } from '../../workers/paint/mirror-weights.ts';
 import { mirrorBonePairs, mirroredBoneName } from '../../workers/paint/mirror-bone-pairs.ts';
-import { beginStroke, createPaintHistory, endStroke, recordRows, redo, undo } from '../../workers/paint/paint-history.ts';
+import { beginStroke, cancelStroke, createPaintHistory, endStroke, recordRows, redo, undo } from '../../workers/paint/paint-history.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { seededRandom } from './seeded-random.ts';
@@ -418,6 +418,15 @@ test('undo restores a stroke bit for bit, redo reapplies it, old strokes fall ou
     assert.deepEqual(bits(w.data), bits(snapshots[s]));
   }
   assert.equal(redo(history), false);
+  // A cancelled stroke puts its rows back bit for bit and leaves the steps before it alone.
+  const steps = history.undoStack.length;
+  const beforeCancel = Float32Array.from(w.data);
+  beginStroke(history);
+  paintDab(context, 1, { centre: [0.5, 0, 0.5], radius: 0.8, strength: 0.4, falloff: 'smooth', mode: 'add', value: 0 });
+  assert.notDeepEqual(bits(w.data), bits(beforeCancel));
+  assert.ok(cancelStroke(history).length > 0);
+  assert.deepEqual(bits(w.data), bits(beforeCancel));
+  assert.equal(history.undoStack.length, steps);
   // A new stroke after an undo drops the redo step.
   undo(history);
   beginStroke(history);

@@ -119,6 +119,20 @@ export function endStroke(history: PaintHistory): void {
   }
 }
 
+/**
+ * Abandons the open stroke: puts back, bit for bit, every row it recorded and adds no undo step (the steps before
+ * it are untouched, whatever the memory bound).
+ * @returns the restored vertices
+ */
+export function cancelStroke(history: PaintHistory): Uint32Array {
+  if (!history.open) throw new Error('cancelStroke: no open stroke');
+  history.open = false;
+  const vertices = history.openVertices.subarray(0, history.openCount);
+  copyRows(history.weights.data, vertices, history.weights.boneCount, history.openRows, true);
+  history.openCount = 0;
+  return vertices;
+}
+
 /** Restores the weights before the last stroke, bit for bit. @returns false when there is nothing to undo */
 export function undo(history: PaintHistory): boolean {
   if (history.open) throw new Error('undo: a stroke is open');
