@@ -5,7 +5,7 @@ import { nestedDissectionOrdering } from '../../workers/sparse/nested-dissection
 import { amdOrdering } from '../../workers/sparse/amd-ordering.ts';
 import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
-import { choleskySolve, choleskySolvePermuted } from '../../workers/sparse/cholesky-solve.ts';
+import { choleskySolve, choleskySolvePermuted, choleskySolveThree } from '../../workers/sparse/cholesky-solve.ts';
 import { NotPositiveDefiniteError } from '../../workers/sparse/not-positive-definite-error.ts';
 import { seededRandom } from './seeded-random.ts';
 
@@ -126,6 +126,36 @@ test('sparse Cholesky solve agrees with dense Gaussian elimination on random SPD
       assert.ok(err <= 1e-10 * scale, `n=${n} density=${density} ${ordering}: max error ${err} (scale ${scale})`);
     }
   }
+});
+
+test('the three-column solve agrees with dense elimination and leaves a trailing spare row alone', () => {
+  let seed = 500;
+  for (const [n, density] of [[1, 1], [7, 0.5], [60, 0.08], [250, 0.03], [300, 0.2]]) {
+    for (const order of [amdOrdering, nestedDissectionOrdering]) {
+      const { csc, dense } = randomSpd(n, density, seed++);
+      const factor = choleskyNumeric(csc, choleskySymbolic(csc, order(csc)));
+      const { perm } = factor.symbolic;
+      const rand = seededRandom(seed++);
+      const b = Float64Array.from({ length: n * 3 }, () => rand() * 2 - 1);
+      // Pivot order, plus one spare row that must survive.
+      const x = new Float64Array(3 * (n + 1)).fill(42);
+      for (let r = 0; r < n; r++) for (let c = 0; c < 3; c++) x[3 * r + c] = b[3 * perm[r] + c];
+      choleskySolveThree(factor, x);
+      const expected = denseSolve(dense, n, b, 3);
+      let err = 0;
+      let scale = 0;
+      for (let r = 0; r < n; r++) {
+        for (let c = 0; c < 3; c++) {
+          err = Math.max(err, Math.abs(x[3 * r + c] - expected[3 * perm[r] + c]));
+          scale = Math.max(scale, Math.abs(expected[3 * perm[r] + c]));
+        }
+      }
+      assert.ok(err <= 1e-10 * scale, `n=${n} density=${density} ${order.name}: max error ${err} (scale ${scale})`);
+      assert.deepEqual([...x.subarray(3 * n)], [42, 42, 42], 'the spare row is untouched');
+    }
+  }
+  const { csc } = randomSpd(10, 0.3, 9);
+  assert.throws(() => choleskySolveThree(choleskyNumeric(csc, choleskySymbolic(csc, amdOrdering(csc))), new Float64Array(29)), RangeError);
 });
 
 test('a solve inside a larger array, rows in any order, matches the packed solve and leaves the other entries alone', () => {

@@ -20,7 +20,7 @@ import { cscFromTriplets, type CscMatrix } from '../sparse/csc-matrix.ts';
 import { amdOrdering } from '../sparse/amd-ordering.ts';
 import { choleskySymbolic } from '../sparse/cholesky-symbolic.ts';
 import { choleskyNumeric, type CholeskyFactor } from '../sparse/cholesky-numeric.ts';
-import { choleskySolvePermuted } from '../sparse/cholesky-solve.ts';
+import { choleskySolveThree } from '../sparse/cholesky-solve.ts';
 import { matrixToQuat } from '../math/quaternion.ts';
 import type { Influences } from './influences.ts';
 
@@ -32,10 +32,17 @@ export interface PerFaceSkinningSetup {
   vertexCount: number;
   faceCount: number;
   boneCount: number;
-  /** #F × (faceStride) bones and mean corner weights per face, strongest first; unused slots weight 0 */
-  faceStride: number;
-  faceBones: Uint32Array;
+  /** #F + 1: face f's bones and weights are slots faceSlotStart[f] … faceSlotStart[f + 1] − 1 */
+  faceSlotStart: Uint32Array;
+  /** per slot: a bone's mean corner weight over the face, strongest first within each face */
   faceWeights: Float64Array;
+  /**
+   * per slot: the index of the pair (the face's strongest bone, the slot's bone) in pairBones. The sign of a
+   * bone's quaternion in a face's blend depends only on that pair, so each frame takes one log per pair.
+   */
+  slotPairs: Uint32Array;
+  /** #pairs × 2: reference bone, blended bone */
+  pairBones: Uint32Array;
   /** #F × 9: entry 3i + d = A_f ∇φ_i · ∇x̄_d for corner i and rest coordinate d (the stitching's right-hand side) */
   faceProducts: Float64Array;
   triangles: Uint32Array;
@@ -45,7 +52,12 @@ export interface PerFaceSkinningSetup {
   /** #V index among the free vertices, or -1 */
   freeIndex: Int32Array;
   freeCount: number;
-  /** free × fixed block of Gᵀ A G (columns = fixed vertices in `fixedVertices` order) */
+  /**
+   * #V where vertex v's three values start in the pivot-ordered solution (3 × its pivot row); fixed vertices all
+   * point at the spare row after the last pivot, so accumulating into it needs no test
+   */
+  solutionRow: Int32Array;
+  /** free × fixed block of Gᵀ A G, rows in pivot order (columns = fixed vertices in `fixedVertices` order) */
   freeFixed: CscMatrix;
   fixedVertices: Int32Array;
   factor: CholeskyFactor;
@@ -107,11 +119,16 @@ export function perFaceSkinningSetup(
   }
   if (fixedVertices.length === 0) throw new RangeError('per-face skinning: no fixed vertex (a root bone needs handle vertices or weight)');
 
-  // Per-face weights: the mean of the corner weights, merged by bone, strongest first.
+  // Per-face weights: the mean of the corner weights, merged by bone, strongest first, packed face after face.
   const { stride, bones, weights } = influences;
   const faceStride = 3 * stride;
+  const faceSlotStart = new Uint32Array(faceCount + 1);
   const faceBones = new Uint32Array(faceCount * faceStride);
-  const faceWeights = new Float64Array(faceCount * faceStride);
+  let faceWeights = new Float64Array(faceCount * faceStride);
+  let slotPairs = new Uint32Array(faceCount * faceStride);
+  const pairIndex = new Map<number, number>();
+  const pairList: number[] = [];
+  let slots = 0;
   const faceProducts = new Float64Array(faceCount * 9);
   // At most 9 triplets per face, split between the free-free and free-fixed blocks.
   const rows = new Int32Array(9 * faceCount);
@@ -127,7 +144,8 @@ export function perFaceSkinningSetup(
   const corners = new Int32Array(3);
   const P = restPositions;
   for (let f = 0; f < faceCount; f++) {
-    const o = f * faceStride;
+    const o = slots;
+    faceSlotStart[f] = o;
     let used = 0;
     for (let c = 0; c < 3; c++) {
       const v = triangles[3 * f + c];
@@ -145,6 +163,17 @@ export function perFaceSkinningSetup(
       }
     }
     sortSlotsDescending(faceBones, faceWeights, o, used);
+    for (let k = 0; k < used; k++) {
+      const key = faceBones[o] * boneCount + faceBones[o + k];
+      let pair = pairIndex.get(key);
+      if (pair === undefined) {
+        pair = pairList.length / 2;
+        pairIndex.set(key, pair);
+        pairList.push(faceBones[o], faceBones[o + k]);
+      }
+      slotPairs[o + k] = pair;
+    }
+    slots += used;
 
     // Hat-function gradients ∇φ_i = (n × e_i) / (2A), e_i the edge opposite corner i.
     const i0 = 3 * triangles[3 * f], i1 = 3 * triangles[3 * f + 1], i2 = 3 * triangles[3 * f + 2];
@@ -200,22 +229,31 @@ export function perFaceSkinningSetup(
       }
     }
   }
+  faceSlotStart[faceCount] = slots;
+  faceWeights = faceWeights.slice(0, slots);
+  slotPairs = slotPairs.slice(0, slots);
   const kff = cscFromTriplets(freeCount, freeCount, rows, cols, vals, freeTriplets);
-  const freeFixed = cscFromTriplets(freeCount, fixedVertices.length, fixedRows, fixedCols, fixedVals, fixedTriplets);
   const factor = choleskyNumeric(kff, choleskySymbolic(kff, amdOrdering(kff)));
+  const { inversePerm } = factor.symbolic;
+  const solutionRow = new Int32Array(n);
+  for (let v = 0; v < n; v++) solutionRow[v] = 3 * (freeIndex[v] >= 0 ? inversePerm[freeIndex[v]] : freeCount);
+  for (let t = 0; t < fixedTriplets; t++) fixedRows[t] = inversePerm[fixedRows[t]];
+  const freeFixed = cscFromTriplets(freeCount, fixedVertices.length, fixedRows, fixedCols, fixedVals, fixedTriplets);
   return {
     vertexCount: n,
     faceCount,
     boneCount,
-    faceStride,
-    faceBones,
+    faceSlotStart,
     faceWeights,
+    slotPairs,
+    pairBones: Uint32Array.from(pairList),
     faceProducts,
     triangles,
     restPositions,
     fixedBones,
     freeIndex,
     freeCount,
+    solutionRow,
     freeFixed,
     fixedVertices: Int32Array.from(fixedVertices),
     factor,
@@ -243,27 +281,19 @@ export interface PerFaceSkinningWorkspace {
   /** #B × 3 log of +q and #B × 3 log of −q */
   logPositive: Float64Array;
   logNegative: Float64Array;
-  /** #V × 3 right-hand side Gᵀ A g̃ */
-  rhs: Float64Array;
-  /** #fixed × 3 positions of the fixed vertices, column per coordinate */
-  fixedValues: Float64Array;
-  /** #free × 3 in pivot order */
+  /** #pairs × 3: the blended bone's log, with the sign that agrees with the reference bone */
+  pairLogs: Float64Array;
+  /** (#free + 1) × 3 right-hand sides and then solution, pivot order; the last row collects fixed corners */
   solution: Float64Array;
-  column: Float64Array;
-  product: Float64Array;
 }
 
 export function perFaceSkinningWorkspace(setup: PerFaceSkinningSetup): PerFaceSkinningWorkspace {
-  const fixed = setup.fixedVertices.length;
   return {
     quaternions: new Float64Array(4 * setup.boneCount),
     logPositive: new Float64Array(3 * setup.boneCount),
     logNegative: new Float64Array(3 * setup.boneCount),
-    rhs: new Float64Array(3 * setup.vertexCount),
-    fixedValues: new Float64Array(3 * fixed),
-    solution: new Float64Array(3 * setup.freeCount),
-    column: new Float64Array(fixed),
-    product: new Float64Array(setup.freeCount),
+    pairLogs: new Float64Array(setup.pairBones.length * 1.5),
+    solution: new Float64Array(3 * (setup.freeCount + 1)),
   };
 }
 
@@ -283,9 +313,29 @@ export function perFaceSkinning(
   outPositions: Float64Array,
   workspace: PerFaceSkinningWorkspace = perFaceSkinningWorkspace(setup),
 ): void {
-  const { boneCount, faceCount, faceStride, faceBones, faceWeights, faceProducts, triangles, restPositions: P } = setup;
-  const { quaternions: Q, logPositive, logNegative, rhs } = workspace;
-  for (let b = 0; b < boneCount; b++) {
+  boneLogarithms(setup, transforms, workspace);
+  const { solution } = workspace;
+  solution.fill(0);
+  accumulateFaceGradients(setup, workspace.quaternions, workspace.pairLogs, solution);
+  fixedVerticesToRightHandSide(setup, transforms, solution, outPositions);
+  choleskySolveThree(setup.factor, solution);
+  const { solutionRow, freeIndex, vertexCount } = setup;
+  for (let v = 0; v < vertexCount; v++) {
+    if (freeIndex[v] < 0) continue;
+    const r = solutionRow[v];
+    outPositions[3 * v] = solution[r];
+    outPositions[3 * v + 1] = solution[r + 1];
+    outPositions[3 * v + 2] = solution[r + 2];
+  }
+}
+
+/**
+ * Each bone's rotation as a quaternion with w ≥ 0, its logarithms log(+q) and log(−q), and for every (reference,
+ * bone) pair the log whose quaternion has a non-negative dot product with the reference's.
+ */
+function boneLogarithms(setup: PerFaceSkinningSetup, transforms: Float64Array, workspace: PerFaceSkinningWorkspace): void {
+  const { quaternions: Q, logPositive, logNegative, pairLogs } = workspace;
+  for (let b = 0; b < setup.boneCount; b++) {
     const o = 12 * b;
     for (let r = 0; r < 3; r++) {
       linear[3 * r] = transforms[o + 4 * r];
@@ -303,23 +353,48 @@ export function perFaceSkinning(
     logPositive[3 * b] = x * plus; logPositive[3 * b + 1] = y * plus; logPositive[3 * b + 2] = z * plus;
     logNegative[3 * b] = x * minus; logNegative[3 * b + 1] = y * minus; logNegative[3 * b + 2] = z * minus;
   }
+  const { pairBones } = setup;
+  for (let p = 0; p < pairBones.length / 2; p++) {
+    const r = 4 * pairBones[2 * p];
+    const b = pairBones[2 * p + 1];
+    const q = 4 * b;
+    const log = Q[r] * Q[q] + Q[r + 1] * Q[q + 1] + Q[r + 2] * Q[q + 2] + Q[r + 3] * Q[q + 3] < 0 ? logNegative : logPositive;
+    pairLogs[3 * p] = log[3 * b];
+    pairLogs[3 * p + 1] = log[3 * b + 1];
+    pairLogs[3 * p + 2] = log[3 * b + 2];
+  }
+}
 
-  rhs.fill(0);
+/**
+ * Blends each face's rotation (Eq. 5) and adds its rotated rest gradients Gᵀ A g̃ to the pivot-ordered right-hand
+ * sides (fixed corners land in the spare last row).
+ */
+function accumulateFaceGradients(setup: PerFaceSkinningSetup, Q: Float64Array, pairLogs: Float64Array, rhs: Float64Array): void {
+  const { faceCount, faceSlotStart, faceWeights, slotPairs, pairBones, faceProducts, triangles, solutionRow } = setup;
+  let slot = 0;
   for (let f = 0; f < faceCount; f++) {
-    const o = f * faceStride;
-    const ref = 4 * faceBones[o];
-    const rx = Q[ref], ry = Q[ref + 1], rz = Q[ref + 2], rw = Q[ref + 3];
-    let qx = rx, qy = ry, qz = rz, qw = rw;
-    // A face on one bone takes its rotation as it is (exp log q = q); only blends pay for the trigonometry.
-    if (faceWeights[o] !== 1 || (faceStride > 1 && faceWeights[o + 1] !== 0)) {
+    const end = faceSlotStart[f + 1];
+    let qx: number, qy: number, qz: number, qw: number;
+    if (end - slot === 1 && faceWeights[slot] === 1) {
+      // A face on one bone takes its rotation as it is (exp log q = q); only blends pay for the trigonometry.
+      const ref = 4 * pairBones[2 * slotPairs[slot]];
+      qx = Q[ref]; qy = Q[ref + 1]; qz = Q[ref + 2]; qw = Q[ref + 3];
+      slot = end;
+    } else {
       let lx = 0, ly = 0, lz = 0;
-      for (let k = 0; k < faceStride; k++) {
-        const w = faceWeights[o + k];
-        if (w === 0) break;
-        const b = faceBones[o + k];
-        const q = 4 * b;
-        const log = rx * Q[q] + ry * Q[q + 1] + rz * Q[q + 2] + rw * Q[q + 3] < 0 ? logNegative : logPositive;
-        lx += w * log[3 * b]; ly += w * log[3 * b + 1]; lz += w * log[3 * b + 2];
+      if (end - slot >= 4) {
+        // Most faces blend four bones: one pass without the loop's exit test.
+        const w0 = faceWeights[slot], w1 = faceWeights[slot + 1], w2 = faceWeights[slot + 2], w3 = faceWeights[slot + 3];
+        const l0 = 3 * slotPairs[slot], l1 = 3 * slotPairs[slot + 1], l2 = 3 * slotPairs[slot + 2], l3 = 3 * slotPairs[slot + 3];
+        lx = w0 * pairLogs[l0] + w1 * pairLogs[l1] + w2 * pairLogs[l2] + w3 * pairLogs[l3];
+        ly = w0 * pairLogs[l0 + 1] + w1 * pairLogs[l1 + 1] + w2 * pairLogs[l2 + 1] + w3 * pairLogs[l3 + 1];
+        lz = w0 * pairLogs[l0 + 2] + w1 * pairLogs[l1 + 2] + w2 * pairLogs[l2 + 2] + w3 * pairLogs[l3 + 2];
+        slot += 4;
+      }
+      for (; slot < end; slot++) {
+        const w = faceWeights[slot];
+        const l = 3 * slotPairs[slot];
+        lx += w * pairLogs[l]; ly += w * pairLogs[l + 1]; lz += w * pairLogs[l + 2];
       }
       // exp: q_f = (sin|l| l/|l|, cos|l|).
       const angle = Math.sqrt(lx * lx + ly * ly + lz * lz);
@@ -330,62 +405,37 @@ export function perFaceSkinning(
     const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
     const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
     // Coordinate c's target gradient is Σ_d R_cd ∇x̄_d, so corner i receives Σ_d R_cd (A ∇φ_i · ∇x̄_d).
+    const o = 9 * f;
     for (let i = 0; i < 3; i++) {
-      const p0 = faceProducts[9 * f + 3 * i], p1 = faceProducts[9 * f + 3 * i + 1], p2 = faceProducts[9 * f + 3 * i + 2];
-      const v = 3 * triangles[3 * f + i];
-      rhs[v] += r00 * p0 + r01 * p1 + r02 * p2;
-      rhs[v + 1] += r10 * p0 + r11 * p1 + r12 * p2;
-      rhs[v + 2] += r20 * p0 + r21 * p1 + r22 * p2;
+      const p0 = faceProducts[o + 3 * i], p1 = faceProducts[o + 3 * i + 1], p2 = faceProducts[o + 3 * i + 2];
+      const r = solutionRow[triangles[3 * f + i]];
+      rhs[r] += r00 * p0 + r01 * p1 + r02 * p2;
+      rhs[r + 1] += r10 * p0 + r11 * p1 + r12 * p2;
+      rhs[r + 2] += r20 * p0 + r21 * p1 + r22 * p2;
     }
   }
+}
 
-  // Fixed vertices follow their bone rigidly; their columns move to the right-hand side.
-  const { fixedVertices, fixedBones, freeFixed, freeIndex, factor } = setup;
-  const { fixedValues, solution, column, product } = workspace;
-  const fixedCount = fixedVertices.length;
-  for (let i = 0; i < fixedCount; i++) {
-    const v = fixedVertices[i];
+/** Fixed vertices follow their bone rigidly (written to the output); their columns move to the right-hand side. */
+function fixedVerticesToRightHandSide(setup: PerFaceSkinningSetup, transforms: Float64Array, rhs: Float64Array, outPositions: Float64Array): void {
+  const { fixedVertices, fixedBones, freeFixed, restPositions: P } = setup;
+  const { colPointers, rowIndices, values } = freeFixed;
+  for (let j = 0; j < fixedVertices.length; j++) {
+    const v = fixedVertices[j];
     const o = 12 * fixedBones[v];
     const x = P[3 * v], y = P[3 * v + 1], z = P[3 * v + 2];
-    for (let c = 0; c < 3; c++) {
-      const value = transforms[o + 4 * c] * x + transforms[o + 4 * c + 1] * y + transforms[o + 4 * c + 2] * z + transforms[o + 4 * c + 3];
-      fixedValues[c * fixedCount + i] = value;
-      outPositions[3 * v + c] = value;
+    const px = transforms[o] * x + transforms[o + 1] * y + transforms[o + 2] * z + transforms[o + 3];
+    const py = transforms[o + 4] * x + transforms[o + 5] * y + transforms[o + 6] * z + transforms[o + 7];
+    const pz = transforms[o + 8] * x + transforms[o + 9] * y + transforms[o + 10] * z + transforms[o + 11];
+    outPositions[3 * v] = px;
+    outPositions[3 * v + 1] = py;
+    outPositions[3 * v + 2] = pz;
+    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
+      const r = 3 * rowIndices[p];
+      const a = values[p];
+      rhs[r] -= a * px;
+      rhs[r + 1] -= a * py;
+      rhs[r + 2] -= a * pz;
     }
   }
-  const { inversePerm } = factor.symbolic;
-  const n = setup.vertexCount;
-  for (let v = 0; v < n; v++) {
-    const fi = freeIndex[v];
-    if (fi < 0) continue;
-    const r = 3 * inversePerm[fi];
-    solution[r] = rhs[3 * v];
-    solution[r + 1] = rhs[3 * v + 1];
-    solution[r + 2] = rhs[3 * v + 2];
-  }
-  for (let c = 0; c < 3; c++) {
-    column.set(fixedValues.subarray(c * fixedCount, (c + 1) * fixedCount));
-    multiply(freeFixed, column, product);
-    for (let i = 0; i < product.length; i++) solution[3 * inversePerm[i] + c] -= product[i];
-  }
-  choleskySolvePermuted(factor, solution, 3);
-  for (let v = 0; v < n; v++) {
-    const fi = freeIndex[v];
-    if (fi < 0) continue;
-    const r = 3 * inversePerm[fi];
-    outPositions[3 * v] = solution[r];
-    outPositions[3 * v + 1] = solution[r + 1];
-    outPositions[3 * v + 2] = solution[r + 2];
-  }
 }
-
-function multiply(a: CscMatrix, x: Float64Array, out: Float64Array): void {
-  out.fill(0);
-  const { colPointers, rowIndices, values } = a;
-  for (let j = 0; j < a.cols; j++) {
-    const xj = x[j];
-    if (xj === 0) continue;
-    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) out[rowIndices[p]] += values[p] * xj;
-  }
-}
-

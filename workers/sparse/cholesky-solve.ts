@@ -235,3 +235,125 @@ export function choleskySolvePermuted(factor: CholeskyFactor, x: Float64Array, k
     }
   }
 }
+
+/**
+ * Solves L Lᵀ x = y in place for exactly three dense right-hand sides interleaved row by row in pivot order
+ * (x[3r + c] is column c of pivot row r) — the x, y, z of a mesh solved against one factor every frame. The same
+ * arithmetic as choleskySolvePermuted(factor, x, 3), unrolled over the three columns and two factor columns at a
+ * time, without its zero-column bookkeeping, which dense right-hand sides never use. Extra trailing rows of x
+ * are left alone.
+ *
+ * @param factor choleskyNumeric(A, …)
+ * @param x      at least #n × 3 values, pivot order; overwritten by the solution
+ */
+export function choleskySolveThree(factor: CholeskyFactor, x: Float64Array): void {
+  const { n, supernodeCount, supernodeStart, rowPointers, rows, valuePointers } = factor.symbolic;
+  if (x.length < 3 * n) throw new RangeError(`choleskySolveThree: expected ${n}×3 values, got ${x.length}`);
+  const v = factor.values;
+  // Forward: y = L⁻¹ b, one supernode at a time — its dense triangle, then its rows below, two columns per pass.
+  for (let s = 0; s < supernodeCount; s++) {
+    const first = supernodeStart[s];
+    const columns = supernodeStart[s + 1] - first;
+    const rowStart = rowPointers[s];
+    const ld = rowPointers[s + 1] - rowStart;
+    const base = valuePointers[s];
+    for (let j = 0; j < columns; j++) {
+      const cj = base + j * ld;
+      const xj = 3 * (first + j);
+      const inverse = 1 / v[cj + j];
+      const a = (x[xj] *= inverse);
+      const b = (x[xj + 1] *= inverse);
+      const c = (x[xj + 2] *= inverse);
+      for (let i = j + 1; i < columns; i++) {
+        const l = v[cj + i];
+        const xi = 3 * (first + i);
+        x[xi] -= l * a;
+        x[xi + 1] -= l * b;
+        x[xi + 2] -= l * c;
+      }
+    }
+    let j = 0;
+    for (; j + 1 < columns; j += 2) {
+      const c0 = base + j * ld;
+      const c1 = c0 + ld;
+      const x0 = 3 * (first + j);
+      const a0 = x[x0], b0 = x[x0 + 1], d0 = x[x0 + 2];
+      const a1 = x[x0 + 3], b1 = x[x0 + 4], d1 = x[x0 + 5];
+      for (let i = columns; i < ld; i++) {
+        const l0 = v[c0 + i];
+        const l1 = v[c1 + i];
+        const xi = 3 * rows[rowStart + i];
+        x[xi] -= l0 * a0 + l1 * a1;
+        x[xi + 1] -= l0 * b0 + l1 * b1;
+        x[xi + 2] -= l0 * d0 + l1 * d1;
+      }
+    }
+    if (j < columns) {
+      const c0 = base + j * ld;
+      const x0 = 3 * (first + j);
+      const a0 = x[x0], b0 = x[x0 + 1], d0 = x[x0 + 2];
+      for (let i = columns; i < ld; i++) {
+        const l0 = v[c0 + i];
+        const xi = 3 * rows[rowStart + i];
+        x[xi] -= l0 * a0;
+        x[xi + 1] -= l0 * b0;
+        x[xi + 2] -= l0 * d0;
+      }
+    }
+  }
+  // Backward: x = L⁻ᵀ y, supernodes in reverse, columns from the last, two at a time sharing each row read.
+  for (let s = supernodeCount - 1; s >= 0; s--) {
+    const first = supernodeStart[s];
+    const columns = supernodeStart[s + 1] - first;
+    const rowStart = rowPointers[s];
+    const ld = rowPointers[s + 1] - rowStart;
+    const base = valuePointers[s];
+    let j = columns - 1;
+    for (; j >= 1; j -= 2) {
+      const c1 = base + j * ld;
+      const c0 = c1 - ld;
+      let a0 = 0, b0 = 0, d0 = 0, a1 = 0, b1 = 0, d1 = 0;
+      for (let i = columns; i < ld; i++) {
+        const yi = 3 * rows[rowStart + i];
+        const u = x[yi], w = x[yi + 1], z = x[yi + 2];
+        const l0 = v[c0 + i];
+        const l1 = v[c1 + i];
+        a0 += l0 * u; b0 += l0 * w; d0 += l0 * z;
+        a1 += l1 * u; b1 += l1 * w; d1 += l1 * z;
+      }
+      for (let i = j + 1; i < columns; i++) {
+        const yi = 3 * (first + i);
+        const u = x[yi], w = x[yi + 1], z = x[yi + 2];
+        const l0 = v[c0 + i];
+        const l1 = v[c1 + i];
+        a0 += l0 * u; b0 += l0 * w; d0 += l0 * z;
+        a1 += l1 * u; b1 += l1 * w; d1 += l1 * z;
+      }
+      // Column j is final first; column j − 1 then takes its entry in row j.
+      const xj = 3 * (first + j);
+      const inverse1 = 1 / v[c1 + j];
+      const u = (x[xj] = (x[xj] - a1) * inverse1);
+      const w = (x[xj + 1] = (x[xj + 1] - b1) * inverse1);
+      const z = (x[xj + 2] = (x[xj + 2] - d1) * inverse1);
+      const l = v[c0 + j];
+      const xk = xj - 3;
+      const inverse0 = 1 / v[c0 + j - 1];
+      x[xk] = (x[xk] - a0 - l * u) * inverse0;
+      x[xk + 1] = (x[xk + 1] - b0 - l * w) * inverse0;
+      x[xk + 2] = (x[xk + 2] - d0 - l * z) * inverse0;
+    }
+    if (j === 0) {
+      let a = 0, b = 0, d = 0;
+      for (let i = 1; i < ld; i++) {
+        const l = v[base + i];
+        const yi = 3 * rows[rowStart + i];
+        a += l * x[yi]; b += l * x[yi + 1]; d += l * x[yi + 2];
+      }
+      const xj = 3 * first;
+      const inverse = 1 / v[base];
+      x[xj] = (x[xj] - a) * inverse;
+      x[xj + 1] = (x[xj + 1] - b) * inverse;
+      x[xj + 2] = (x[xj + 2] - d) * inverse;
+    }
+  }
+}
