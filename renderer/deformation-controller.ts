@@ -182,7 +182,8 @@ export class DeformationController {
     if (scaled) {
       splitNonRigidTransforms(this.doc.skeleton, evaluator.transforms, this.dualQuaternions, this.scales);
     } else {
-      dualQuatsFromRigidMatrices(evaluator.rigidTransforms, this.dualQuaternions);
+      // Without bone scales the transforms are rigid (scaledForwardKinematics equals forwardKinematics exactly).
+      dualQuatsFromRigidMatrices(evaluator.transforms, this.dualQuaternions);
     }
     if (this.antipodality === 'per-bone') alignDualQuaternionSigns(this.doc.skeleton.parents, this.doc.skeleton.order, this.dualQuaternions);
     for (const [view, method] of this.visibleViews()) {
@@ -217,7 +218,7 @@ export class DeformationController {
         this.perFaceReference ??= perFaceSkinningSetup(
           rest, this.doc.mesh.triangles, this.influences, this.doc.skeleton.parents.length, this.fixedBones(),
         );
-        perFaceSkinning(this.perFaceReference, evaluator.rigidTransforms, out);
+        perFaceSkinning(this.perFaceReference, evaluator.transforms, out, undefined, evaluator.scaled ? evaluator.boneScales : null);
         break;
     }
     return out;
@@ -310,9 +311,11 @@ export class DeformationController {
     while (state === this.perFace && state.shown !== state.requested && state.error === null) {
       const target = state.requested;
       // The newest pose, not the one this loop started with: the animation may have moved on meanwhile.
-      const transforms = (this.lastEvaluator ?? evaluator).rigidTransforms.slice();
+      const newest = this.lastEvaluator ?? evaluator;
+      const transforms = newest.transforms.slice();
+      const scales = newest.scaled ? newest.boneScales.slice() : null;
       try {
-        const result = await this.worker!.pose(transfer(transforms, [transforms.buffer]));
+        const result = await this.worker!.pose(transfer({ transforms, scales }, scales ? [transforms.buffer, scales.buffer] : [transforms.buffer]));
         state.positions = result.positions;
         state.normals = result.normals;
       } catch (error) {

@@ -3,7 +3,7 @@
  * rest-to-posed bone transforms and posed joint positions. All buffers are allocated once per document, so
  * evaluating every frame allocates nothing.
  */
-import { forwardKinematics, posedJointPositions } from '../workers/rig/forward-kinematics.ts';
+import { posedJointPositions } from '../workers/rig/forward-kinematics.ts';
 import { scaledForwardKinematics } from '../workers/rig/scaled-forward-kinematics.ts';
 import { identityPose, poseDuration, samplePose } from '../workers/rig/pose-sequence.ts';
 import type { SceneDocument } from './scene-document.ts';
@@ -15,8 +15,6 @@ export class PoseEvaluator {
   readonly rotations: Float64Array;
   /** #B × 12 row-major 3×4 rest → posed transforms at the last evaluated time, bone scales included */
   readonly transforms: Float64Array;
-  /** #B × 12 the same without the bone scales (rotations only), for per-face skinning */
-  readonly rigidTransforms: Float64Array;
   /** #B × 3 local scale of each bone about its start joint (scaledForwardKinematics); all 1 by default */
   readonly boneScales: Float64Array;
   /** #J × 3 posed joint positions at the last evaluated time */
@@ -34,7 +32,6 @@ export class PoseEvaluator {
     const boneCount = doc.skeleton.parents.length;
     this.rotations = identityPose(boneCount);
     this.transforms = new Float64Array(12 * boneCount);
-    this.rigidTransforms = new Float64Array(12 * boneCount);
     this.boneScales = new Float64Array(3 * boneCount).fill(1);
     this.joints = new Float64Array(doc.skeleton.joints.length);
     this.kind = doc.poses ? doc.poses.kind : 'rest';
@@ -44,7 +41,6 @@ export class PoseEvaluator {
   /** @param time  frame number (matrices) or t ∈ [0, 1] (quaternions); clamped by samplePose; ignored at rest */
   evaluate(time: number): void {
     if (this.doc.poses) samplePose(this.doc.poses, time, this.rotations);
-    forwardKinematics(this.doc.skeleton, this.rotations, this.rigidTransforms);
     scaledForwardKinematics(this.doc.skeleton, this.rotations, this.boneScales, this.transforms);
     posedJointPositions(this.doc.skeleton, this.transforms, this.joints);
   }

@@ -25,11 +25,14 @@ export const deformApi = {
     return setup.fixedVertices.length;
   },
 
-  /** One frame: #B × 12 rigid bone transforms → #V × 3 positions and unit normals. */
-  pose(transforms: Float64Array): { positions: Float64Array; normals: Float64Array } {
+  /**
+   * One frame: #B × 12 bone transforms (rigid, or scaled with #B × 3 bone scales; see perFaceSkinning) → #V × 3
+   * positions and unit normals.
+   */
+  pose({ transforms, scales }: { transforms: Float64Array; scales: Float64Array | null }): { positions: Float64Array; normals: Float64Array } {
     if (!setup || !workspace) throw new Error('per-face skinning: pose before setup');
     const positions = new Float64Array(3 * setup.vertexCount);
-    perFaceSkinning(setup, transforms, positions, workspace);
+    perFaceSkinning(setup, transforms, positions, workspace, scales);
     const normals = vertexNormals(positions, setup.triangles);
     return transfer({ positions, normals }, [positions.buffer, normals.buffer]);
   },

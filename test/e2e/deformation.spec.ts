@@ -1,8 +1,8 @@
 /**
  * The deformation methods in Chromium on SwiftShader: for linear blend, dual quaternion (both antipodality
- * modes, and with a scaled, non-rigid joint), weight-blended and per-face skinning, the positions read back from
- * the GPU equal the method's CPU reference in workers/skinning within 1e-4 of the bounding-box diagonal, on the
- * hand and on the context-aware body at several frames; on the twist test tube, LBS collapses the middle near
+ * modes, and with a scaled, non-rigid joint), weight-blended and per-face skinning (also with a scaled joint),
+ * the positions read back from the GPU equal the method's CPU reference in workers/skinning within 1e-4 of the
+ * bounding-box diagonal, on the hand and on the context-aware body at several frames; on the twist test tube, LBS collapses the middle near
  * 180° and DQS does not. Screenshots of the split view and the heat map go to test/e2e/artifacts.
  */
 import { test, expect, type Page } from '@playwright/test';
@@ -54,6 +54,7 @@ const CASES: Case[] = [
     setup: (p) => p.evaluate(() => { const h = (window as any).__rigwright; h.setBoneScale(3, [1, 1, 1]); h.setMethod('blend'); h.setBlendWeights(0.5); }),
   },
   { label: 'per-face', setup: (p) => p.evaluate(() => (window as any).__rigwright.setMethod('perface')) },
+  { label: 'per-face with a scaled joint', setup: (p) => p.evaluate(() => (window as any).__rigwright.setBoneScale(3, [1.4, 0.8, 1.2])) },
 ];
 
 async function checkAllMethods(page: Page, frames: number[]): Promise<void> {

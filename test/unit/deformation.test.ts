@@ -196,3 +196,75 @@ test('per-face skinning on the body: the rest pose returns the rest mesh, one ri
   }
   close(out, expected, 1e-8, 'rigid motion');
 });
+
+test('per-face skinning with bone scales: the same scaled motion everywhere is reproduced; each part follows its own bone', () => {
+  // The body with every bone scaled by one S about its start joint and the roots turned by one rotation Q: scaled
+  // forward kinematics then gives every bone the same affine map x ↦ Q S (x − r) + r about the shared root joint r,
+  // so every face's target gradient is Q S and the stitched mesh must be exactly that map.
+  const dir = ['context-aware'];
+  const { mesh } = readObj(readFileSync(dataFile(...dir, 'reference.obj'), 'utf8'), 'reference.obj');
+  const skeleton = buildSkeleton(readTgf(readFileSync(dataFile(...dir, 'skeleton.tgf'), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
+  const boneCount = skeleton.parents.length;
+  const n = mesh.positions.length / 3;
+  const handles = handlesFromDmat(readDmat(new Uint8Array(readFileSync(dataFile(...dir, 'handles.dmat'))), 'handles.dmat'), n, boneCount, 'handles.dmat');
+  const influences = influencesFromWeights(boneDistanceWeights(mesh.positions, skeleton), 4);
+  const setup = perFaceSkinningSetup(mesh.positions, mesh.triangles, influences, boneCount, perFaceFixedVertices(skeleton.parents, influences, handles));
+  const rotations = new Float64Array(9 * boneCount);
+  const turn = [0.36, -0.48, 0.8, 0.8, 0.6, 0, -0.48, 0.64, 0.6];
+  for (let b = 0; b < boneCount; b++) rotations.set(skeleton.parents[b] < 0 ? turn : [1, 0, 0, 0, 1, 0, 0, 0, 1], 9 * b);
+  const scale = [1.3, 0.7, 1.1];
+  const scales = new Float64Array(3 * boneCount);
+  for (let b = 0; b < boneCount; b++) scales.set(scale, 3 * b);
+  const transforms = new Float64Array(12 * boneCount);
+  scaledForwardKinematics(skeleton, rotations, scales, transforms);
+  const out = new Float64Array(mesh.positions.length);
+  perFaceSkinning(setup, transforms, out, undefined, scales);
+  const r = 3 * skeleton.bones[2 * skeleton.order[0]];
+  const [rx, ry, rz] = [skeleton.joints[r], skeleton.joints[r + 1], skeleton.joints[r + 2]];
+  const expected = new Float64Array(mesh.positions.length);
+  for (let v = 0; v < n; v++) {
+    const d = [scale[0] * (mesh.positions[3 * v] - rx), scale[1] * (mesh.positions[3 * v + 1] - ry), scale[2] * (mesh.positions[3 * v + 2] - rz)];
+    for (let row = 0; row < 3; row++) expected[3 * v + row] = turn[3 * row] * d[0] + turn[3 * row + 1] * d[1] + turn[3 * row + 2] * d[2] + [rx, ry, rz][row];
+  }
+  close(out, expected, 1e-8, 'one scaled motion');
+  // Without scales the same call is the rigid result.
+  const rigid = new Float64Array(mesh.positions.length);
+  const rigidTransforms = new Float64Array(12 * boneCount);
+  forwardKinematics(skeleton, rotations, rigidTransforms);
+  perFaceSkinning(setup, rigidTransforms, rigid);
+  const ones = new Float64Array(3 * boneCount).fill(1);
+  perFaceSkinning(setup, rigidTransforms, out, undefined, ones);
+  close(out, rigid, 0, 'all scales 1');
+
+  // Two separate cubes, each its own root bone with every weight on it: each cube takes its own bone's scaled
+  // motion, so a bone's scale reaches exactly the faces it weights.
+  const cube = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1];
+  const cubeFaces = [0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7];
+  const positions = Float64Array.from([...cube, ...cube.map((x, i) => (i % 3 === 0 ? x + 3 : x))]);
+  const triangles = Uint32Array.from([...cubeFaces, ...cubeFaces.map((v) => v + 8)]);
+  const two = { vertexCount: 16, stride: 1, bones: Uint32Array.from({ length: 16 }, (_, v) => (v < 8 ? 0 : 1)), weights: new Float32Array(16).fill(1) };
+  const twoFixed = Int32Array.from({ length: 16 }, (_, v) => (v === 0 || v === 6 ? 0 : v === 8 || v === 14 ? 1 : -1));
+  const twoSetup = perFaceSkinningSetup(positions, triangles, two, 2, twoFixed);
+  const a = 0.6;
+  const q = [Math.cos(a), -Math.sin(a), 0, Math.sin(a), Math.cos(a), 0, 0, 0, 1];
+  const boneScales = Float64Array.from([2, 1, 0.5, 0.8, 1.5, 1]);
+  const offsets = [[0.5, -1, 2], [-2, 0.25, 1]];
+  const twoTransforms = new Float64Array(24);
+  for (let b = 0; b < 2; b++) {
+    const rot = b === 0 ? q : [1, 0, 0, 0, 1, 0, 0, 0, 1];
+    for (let row = 0; row < 3; row++) {
+      for (let c = 0; c < 3; c++) twoTransforms[12 * b + 4 * row + c] = rot[3 * row + c] * boneScales[3 * b + c];
+      twoTransforms[12 * b + 4 * row + 3] = offsets[b][row];
+    }
+  }
+  const twoOut = new Float64Array(48);
+  perFaceSkinning(twoSetup, twoTransforms, twoOut, undefined, boneScales);
+  const twoExpected = new Float64Array(48);
+  for (let v = 0; v < 16; v++) {
+    const o = 12 * (v < 8 ? 0 : 1);
+    for (let row = 0; row < 3; row++) {
+      twoExpected[3 * v + row] = twoTransforms[o + 4 * row] * positions[3 * v] + twoTransforms[o + 4 * row + 1] * positions[3 * v + 1] + twoTransforms[o + 4 * row + 2] * positions[3 * v + 2] + twoTransforms[o + 4 * row + 3];
+    }
+  }
+  close(twoOut, twoExpected, 1e-10, 'two cubes');
+});

@@ -283,6 +283,8 @@ export interface PerFaceSkinningWorkspace {
   logNegative: Float64Array;
   /** #pairs × 3: the blended bone's log, with the sign that agrees with the reference bone */
   pairLogs: Float64Array;
+  /** #pairs × 3: the blended bone's scale minus one along each rest axis (with bone scales only) */
+  pairScales: Float64Array;
   /** (#free + 1) × 3 right-hand sides and then solution, pivot order; the last row collects fixed corners */
   solution: Float64Array;
 }
@@ -293,6 +295,7 @@ export function perFaceSkinningWorkspace(setup: PerFaceSkinningSetup): PerFaceSk
     logPositive: new Float64Array(3 * setup.boneCount),
     logNegative: new Float64Array(3 * setup.boneCount),
     pairLogs: new Float64Array(setup.pairBones.length * 1.5),
+    pairScales: new Float64Array(setup.pairBones.length * 1.5),
     solution: new Float64Array(3 * (setup.freeCount + 1)),
   };
 }
@@ -301,22 +304,34 @@ const linear = new Float64Array(9);
 
 /**
  * Poses the mesh by per-face rotation blending and Poisson stitching.
+ *
+ * Non-rigid joints (Kavan 2008 Sec. 4.2 carried over to per-face blending): with bone scales, each face's target
+ * deformation gradient is R_f · S̄_f, the per-face rotation after a first, linear phase that blends the bones'
+ * rest-space scales, S̄_f = I + Σ_k h_k(f) (S_k − I) (the plain weighted mean when the weights sum to one, and
+ * exactly I whenever no bone is scaled). Fixed vertices move by their bone's full transform, so a single bone's
+ * scaled motion is reproduced.
+ *
  * @param setup          perFaceSkinningSetup(…)
- * @param transforms     #B × 12 row-major 3×4 rest → posed bone transforms; their linear parts must be rotations
- *                       (the rigid FK transforms), their translations place the fixed vertices
+ * @param transforms     #B × 12 row-major 3×4 rest → posed bone transforms: rigid (forwardKinematics), or with
+ *                       `boneScales` the scaled ones (scaledForwardKinematics, linear part Q_b · diag(s_b)); their
+ *                       translations place the fixed vertices
  * @param outPositions   #V × 3 posed positions
  * @param workspace      scratch from perFaceSkinningWorkspace(setup), reused across frames
+ * @param boneScales     #B × 3 each bone's scale along the rest axes (the one given to scaledForwardKinematics),
+ *                       or null when the transforms are rigid
  */
 export function perFaceSkinning(
   setup: PerFaceSkinningSetup,
   transforms: Float64Array,
   outPositions: Float64Array,
   workspace: PerFaceSkinningWorkspace = perFaceSkinningWorkspace(setup),
+  boneScales: Float64Array | null = null,
 ): void {
-  boneLogarithms(setup, transforms, workspace);
+  const scaled = boneScales !== null && boneScales.some((x) => x !== 1);
+  boneLogarithms(setup, transforms, scaled ? boneScales : null, workspace);
   const { solution } = workspace;
   solution.fill(0);
-  accumulateFaceGradients(setup, workspace.quaternions, workspace.pairLogs, solution);
+  accumulateFaceGradients(setup, workspace.quaternions, workspace.pairLogs, scaled ? workspace.pairScales : null, solution);
   fixedVerticesToRightHandSide(setup, transforms, solution, outPositions);
   choleskySolveThree(setup.factor, solution);
   const { solutionRow, freeIndex, vertexCount } = setup;
@@ -331,16 +346,21 @@ export function perFaceSkinning(
 
 /**
  * Each bone's rotation as a quaternion with w ≥ 0, its logarithms log(+q) and log(−q), and for every (reference,
- * bone) pair the log whose quaternion has a non-negative dot product with the reference's.
+ * bone) pair the log whose quaternion has a non-negative dot product with the reference's — and, with bone
+ * scales, the pair's bone's scale minus one (the first phase's blend term).
  */
-function boneLogarithms(setup: PerFaceSkinningSetup, transforms: Float64Array, workspace: PerFaceSkinningWorkspace): void {
-  const { quaternions: Q, logPositive, logNegative, pairLogs } = workspace;
+function boneLogarithms(setup: PerFaceSkinningSetup, transforms: Float64Array, boneScales: Float64Array | null, workspace: PerFaceSkinningWorkspace): void {
+  const { quaternions: Q, logPositive, logNegative, pairLogs, pairScales } = workspace;
   for (let b = 0; b < setup.boneCount; b++) {
     const o = 12 * b;
+    // The rotation Q_b = (Q_b · diag(s_b)) · diag(1/s_b): column c of the linear part divided by s_c.
+    const ix = boneScales ? 1 / boneScales[3 * b] : 1;
+    const iy = boneScales ? 1 / boneScales[3 * b + 1] : 1;
+    const iz = boneScales ? 1 / boneScales[3 * b + 2] : 1;
     for (let r = 0; r < 3; r++) {
-      linear[3 * r] = transforms[o + 4 * r];
-      linear[3 * r + 1] = transforms[o + 4 * r + 1];
-      linear[3 * r + 2] = transforms[o + 4 * r + 2];
+      linear[3 * r] = transforms[o + 4 * r] * ix;
+      linear[3 * r + 1] = transforms[o + 4 * r + 1] * iy;
+      linear[3 * r + 2] = transforms[o + 4 * r + 2] * iz;
     }
     matrixToQuat(linear, 0, Q, 4 * b);
     if (Q[4 * b + 3] < 0) for (let k = 0; k < 4; k++) Q[4 * b + k] = -Q[4 * b + k];
@@ -362,14 +382,19 @@ function boneLogarithms(setup: PerFaceSkinningSetup, transforms: Float64Array, w
     pairLogs[3 * p] = log[3 * b];
     pairLogs[3 * p + 1] = log[3 * b + 1];
     pairLogs[3 * p + 2] = log[3 * b + 2];
+    if (boneScales) {
+      pairScales[3 * p] = boneScales[3 * b] - 1;
+      pairScales[3 * p + 1] = boneScales[3 * b + 1] - 1;
+      pairScales[3 * p + 2] = boneScales[3 * b + 2] - 1;
+    }
   }
 }
 
 /**
- * Blends each face's rotation (Eq. 5) and adds its rotated rest gradients Gᵀ A g̃ to the pivot-ordered right-hand
- * sides (fixed corners land in the spare last row).
+ * Blends each face's rotation (Eq. 5), and with pairScales its scale, and adds its target gradients Gᵀ A g̃ to the
+ * pivot-ordered right-hand sides (fixed corners land in the spare last row).
  */
-function accumulateFaceGradients(setup: PerFaceSkinningSetup, Q: Float64Array, pairLogs: Float64Array, rhs: Float64Array): void {
+function accumulateFaceGradients(setup: PerFaceSkinningSetup, Q: Float64Array, pairLogs: Float64Array, pairScales: Float64Array | null, rhs: Float64Array): void {
   const { faceCount, faceSlotStart, faceWeights, slotPairs, pairBones, faceProducts, triangles, solutionRow } = setup;
   let slot = 0;
   for (let f = 0; f < faceCount; f++) {
@@ -404,10 +429,18 @@ function accumulateFaceGradients(setup: PerFaceSkinningSetup, Q: Float64Array, p
     const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
     const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
     const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
-    // Coordinate c's target gradient is Σ_d R_cd ∇x̄_d, so corner i receives Σ_d R_cd (A ∇φ_i · ∇x̄_d).
+    let sx = 1, sy = 1, sz = 1;
+    if (pairScales) {
+      for (let k = faceSlotStart[f]; k < end; k++) {
+        const w = faceWeights[k];
+        const l = 3 * slotPairs[k];
+        sx += w * pairScales[l]; sy += w * pairScales[l + 1]; sz += w * pairScales[l + 2];
+      }
+    }
+    // Coordinate c's target gradient is Σ_d (R S̄)_cd ∇x̄_d, so corner i receives Σ_d R_cd s̄_d (A ∇φ_i · ∇x̄_d).
     const o = 9 * f;
     for (let i = 0; i < 3; i++) {
-      const p0 = faceProducts[o + 3 * i], p1 = faceProducts[o + 3 * i + 1], p2 = faceProducts[o + 3 * i + 2];
+      const p0 = sx * faceProducts[o + 3 * i], p1 = sy * faceProducts[o + 3 * i + 1], p2 = sz * faceProducts[o + 3 * i + 2];
       const r = solutionRow[triangles[3 * f + i]];
       rhs[r] += r00 * p0 + r01 * p1 + r02 * p2;
       rhs[r + 1] += r10 * p0 + r11 * p1 + r12 * p2;
