@@ -1,6 +1,6 @@
 /**
  * Deformation controls: a toolbar group (skinning method, DQS antipodality, split-view comparison, distortion
- * heat map, the twist test scene) and a small floating panel that scales the selected bone about its start joint
+ * heat map, the twist test scene, the weight-blended method's DQS amount) and a small floating panel that scales the selected bone about its start joint
  * (x, y, z or uniform; reset). Owns no scene state: it reports through DeformationPanelActions and shows what it
  * is told.
  */
@@ -15,6 +15,8 @@ export interface DeformationPanelActions {
   setHeatMap(on: boolean): void;
   loadTwistDemo(): void;
   setBoneScale(bone: number, scale: [number, number, number]): void;
+  /** Sets the weight-blended method's LBS ↔ DQS blend to one value on every vertex (0 = LBS, 1 = DQS). */
+  setUniformBlend(value: number): void;
 }
 
 export interface DeformationPanelState {
@@ -22,6 +24,8 @@ export interface DeformationPanelState {
   antipodality: DualQuaternionAntipodality;
   splitMethod: SkinMethod | null;
   heatMap: boolean;
+  /** #V LBS ↔ DQS blend of the weight-blended method */
+  blendWeights: Float32Array;
 }
 
 const SCALE_MIN = 0.05;
@@ -47,6 +51,9 @@ export class DeformationPanel {
   private readonly antipodality: HTMLSelectElement;
   private readonly split: HTMLSelectElement;
   private readonly heatMap: HTMLButtonElement;
+  private readonly blendField: HTMLLabelElement;
+  private readonly blend: HTMLInputElement;
+  private readonly blendValue: HTMLOutputElement;
   private readonly scalePanel: HTMLElement;
   private readonly scaleTitle: HTMLElement;
   private readonly scaleInputs: HTMLInputElement[];
@@ -90,7 +97,22 @@ export class DeformationPanel {
       actions.loadTwistDemo();
       twist.blur();
     });
-    group.append(method.root, signs.root, split.root, this.heatMap, twist);
+    this.blendField = document.createElement('label');
+    this.blendField.className = 'deform-field blend-field';
+    this.blendField.title = 'Weight blended: how much dual quaternion against linear blend, on every vertex (0 = LBS, 1 = DQS)';
+    this.blendField.append('DQS ');
+    this.blend = document.createElement('input');
+    this.blend.type = 'range';
+    this.blend.min = '0';
+    this.blend.max = '1';
+    this.blend.step = '0.05';
+    this.blend.id = 'blend-amount';
+    this.blendValue = document.createElement('output');
+    this.blend.addEventListener('input', () => actions.setUniformBlend(Number(this.blend.value)));
+    this.blend.addEventListener('change', () => this.blend.blur());
+    this.blendField.append(this.blend, this.blendValue);
+    this.blendField.hidden = true;
+    group.append(method.root, signs.root, split.root, this.blendField, this.heatMap, twist);
     const anchor = toolbar.querySelector('.scene-name');
     toolbar.insertBefore(group, anchor);
 
@@ -145,6 +167,19 @@ export class DeformationPanel {
     this.split.value = state.splitMethod ?? 'off';
     this.heatMapOn = state.heatMap;
     this.heatMap.setAttribute('aria-pressed', String(state.heatMap));
+    this.blendField.hidden = state.method !== 'blend' && state.splitMethod !== 'blend';
+    if (!this.blendField.hidden) {
+      const blend = state.blendWeights;
+      let lowest = Infinity;
+      let highest = -Infinity;
+      for (let i = 0; i < blend.length; i++) {
+        lowest = Math.min(lowest, blend[i]);
+        highest = Math.max(highest, blend[i]);
+      }
+      const uniform = blend.length === 0 || lowest === highest;
+      if (document.activeElement !== this.blend) this.blend.value = String(uniform ? (blend[0] ?? 0) : (lowest + highest) / 2);
+      this.blendValue.value = uniform ? (blend[0] ?? 0).toFixed(2) : `${lowest.toFixed(2)}–${highest.toFixed(2)}`;
+    }
   }
 
   /** @param scale  the bone's current scale, when a bone is selected */

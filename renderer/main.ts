@@ -104,6 +104,7 @@ class App {
       setHeatMap: (on) => this.deformation.setHeatMap(on),
       loadTwistDemo: () => this.loadTwistDemo(),
       setBoneScale: (bone, scale) => this.setBoneScale(bone, scale),
+      setUniformBlend: (value) => this.setBlendWeights(value),
     });
     timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
     this.frameAll();
@@ -262,6 +263,15 @@ class App {
     this.evaluator.boneScales.set(scale.slice(0, 3), 3 * bone);
     this.poseDirty = true;
     this.refreshChrome();
+    this.renderNow();
+  }
+
+  /** The weight-blended method's per-vertex LBS ↔ DQS blend: one value for every vertex, or #V values. */
+  setBlendWeights(blend: number | ArrayLike<number>): void {
+    const n = vertexCountOf(this.doc);
+    this.deformation.setBlendWeights(typeof blend === 'number' ? new Float32Array(n).fill(blend) : Float32Array.from(blend));
+    this.poseDirty = true;
+    this.refreshDeformationChrome();
     this.renderNow();
   }
 
@@ -606,12 +616,7 @@ class App {
         this.renderNow();
       },
       setBoneScale: (bone, scale) => this.setBoneScale(bone, scale),
-      setBlendWeights: (blend) => {
-        const n = vertexCountOf(this.doc);
-        this.deformation.setBlendWeights(typeof blend === 'number' ? new Float32Array(n).fill(blend) : Float32Array.from(blend));
-        this.poseDirty = true;
-        this.renderNow();
-      },
+      setBlendWeights: (blend) => this.setBlendWeights(blend),
       loadTwistDemo: () => this.loadTwistDemo(),
       setAsExported: (on, settings) => {
         if (settings) Object.assign(this.exportDialog.settings, settings);

@@ -104,7 +104,7 @@ async function middleRadius(page: Page): Promise<number> {
   }, TWIST_LENGTH / 2);
 }
 
-test('twist test: LBS collapses the middle near 180°, DQS keeps it; split view and heat map render', async ({ page }) => {
+test('twist test: LBS collapses the middle near 180°, DQS keeps it, weight blended spans both; split view and heat map render', async ({ page }) => {
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
   await page.evaluate(() => { const h = (window as any).__rigwright; h.loadTwistDemo(); h.pause(); });
@@ -124,6 +124,21 @@ test('twist test: LBS collapses the middle near 180°, DQS keeps it; split view 
   expect(await relativeDeviation(page)).toBeLessThanOrEqual(1e-4);
   expect(lbs).toBeLessThan(0.1 * rest);
   expect(dqs).toBeGreaterThan(0.99 * rest);
+
+  // Weight blended from the toolbar: its DQS slider appears with the method, starts at 0 (LBS) and at 1 is DQS.
+  await expect(page.locator('#blend-amount')).toBeHidden();
+  await page.selectOption('#skinning-method', 'blend');
+  await expect(page.locator('#blend-amount')).toBeVisible();
+  await expect(page.locator('#blend-amount')).toHaveValue('0');
+  expect(Math.abs((await middleRadius(page)) - lbs)).toBeLessThan(1e-3 * rest);
+  await page.locator('#blend-amount').focus();
+  await page.keyboard.press('End');
+  await expect(page.locator('.blend-field output')).toHaveText('1.00');
+  expect(Math.abs((await middleRadius(page)) - dqs)).toBeLessThan(1e-3 * rest);
+  expect(await relativeDeviation(page)).toBeLessThanOrEqual(1e-4);
+  await page.keyboard.press('Home');
+  await page.selectOption('#skinning-method', 'dqs');
+  await expect(page.locator('#blend-amount')).toBeHidden();
 
   await page.evaluate(() => { const h = (window as any).__rigwright; h.setSplit('lbs'); h.setHeatMap(true); });
   mkdirSync(artifactsDir, { recursive: true });
