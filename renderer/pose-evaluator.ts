@@ -5,7 +5,7 @@
  */
 import { posedJointPositions } from '../workers/rig/forward-kinematics.ts';
 import { scaledForwardKinematics } from '../workers/rig/scaled-forward-kinematics.ts';
-import { identityPose, poseDuration, samplePose } from '../workers/rig/pose-sequence.ts';
+import { identityPose, poseDuration, samplePose, samplePoseTranslations } from '../workers/rig/pose-sequence.ts';
 import type { SceneDocument } from './scene-document.ts';
 
 export type PoseKind = 'matrices' | 'quaternions' | 'rest';
@@ -13,6 +13,8 @@ export type PoseKind = 'matrices' | 'quaternions' | 'rest';
 export class PoseEvaluator {
   /** #B × 9 row-major relative rotations at the last evaluated time */
   readonly rotations: Float64Array;
+  /** #B × 3 start-joint translations at the last evaluated time (all zero unless the sequence has them) */
+  readonly translations: Float64Array;
   /** #B × 12 row-major 3×4 rest → posed transforms at the last evaluated time, bone scales included */
   readonly transforms: Float64Array;
   /** #B × 3 local scale of each bone about its start joint (scaledForwardKinematics); all 1 by default */
@@ -31,6 +33,7 @@ export class PoseEvaluator {
   constructor(private readonly doc: SceneDocument) {
     const boneCount = doc.skeleton.parents.length;
     this.rotations = identityPose(boneCount);
+    this.translations = new Float64Array(3 * boneCount);
     this.transforms = new Float64Array(12 * boneCount);
     this.boneScales = new Float64Array(3 * boneCount).fill(1);
     this.joints = new Float64Array(doc.skeleton.joints.length);
@@ -40,8 +43,12 @@ export class PoseEvaluator {
 
   /** @param time  frame number (matrices) or t ∈ [0, 1] (quaternions); clamped by samplePose; ignored at rest */
   evaluate(time: number): void {
-    if (this.doc.poses) samplePose(this.doc.poses, time, this.rotations);
-    scaledForwardKinematics(this.doc.skeleton, this.rotations, this.boneScales, this.transforms);
+    let moved = false;
+    if (this.doc.poses) {
+      samplePose(this.doc.poses, time, this.rotations);
+      moved = samplePoseTranslations(this.doc.poses, time, this.translations);
+    }
+    scaledForwardKinematics(this.doc.skeleton, this.rotations, this.boneScales, this.transforms, moved ? this.translations : null);
     posedJointPositions(this.doc.skeleton, this.transforms, this.joints);
   }
 }

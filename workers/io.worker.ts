@@ -63,7 +63,10 @@ export const ioApi = {
     const rig = await importGltf(bytes, name, resources);
     const { mesh, skeleton } = rig;
     const arrays: ArrayBufferView[] = [mesh.positions, mesh.triangles, rig.normals, skeleton.joints, skeleton.bones, skeleton.parents, skeleton.order, rig.weights.data];
-    for (const clip of rig.clips) arrays.push(clip.poses.kind === 'matrices' ? clip.poses.rotations : clip.poses.final);
+    for (const { poses } of rig.clips) {
+      arrays.push(poses.kind === 'matrices' ? poses.rotations : poses.final);
+      if (poses.kind === 'matrices' && poses.translations) arrays.push(poses.translations);
+    }
     return transferred(rig, arrays);
   },
 

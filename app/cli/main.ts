@@ -2,11 +2,11 @@
  * The `rigwright` command-line tool: the app's own readers, forward kinematics and skinning (workers/), headless.
  *
  *   rigwright info FILE…
- *   rigwright fk   --skeleton S.tgf --poses P.dmat [--frame N | --t T] --out J.dmat|J.json
- *   rigwright skin --mesh M.obj --skeleton S.tgf --weights W.dmat --poses P.dmat [--frame N | --t T]
+ *   rigwright fk   --skeleton S.tgf --poses P.dmat [--translations T.dmat] [--frame N | --t T] --out J.dmat|J.json
+ *   rigwright skin --mesh M.obj --skeleton S.tgf --weights W.dmat --poses P.dmat [--translations T.dmat] [--frame N | --t T]
  *                  --method lbs|dqs|perface [--influences K] [--handles H.dmat] [--antipodality per-vertex|per-bone]
  *                  --out posed.obj
- *   rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat] [--influences 4|8]
+ *   rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat [--translations T.dmat]] [--influences 4|8]
  *                  [--weight-type float|unsigned-byte|unsigned-short] --out A.glb|A.gltf
  *   rigwright import A.glb|A.gltf --out-dir D
  *   rigwright weights --mesh M --skeleton S.tgf (--handles H.dmat | --auto-handles …) --out W.dmat
@@ -23,8 +23,8 @@ import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
 import { writeObj } from '../../workers/formats/obj.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
-import { writeTgf } from '../../workers/formats/tgf.ts';
-import { poseSequenceToDmat } from '../../workers/formats/pose-file.ts';
+import { tgfWithConnectors, writeTgf } from '../../workers/formats/tgf.ts';
+import { poseSequenceToDmat, translationsToDmat, withTranslationsFromDmat } from '../../workers/formats/pose-file.ts';
 import { exportGltf, type GltfClip } from '../../workers/formats/gltf-export.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { gltfResourceUris } from '../../workers/formats/gltf-resource-uris.ts';
@@ -32,8 +32,8 @@ import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weight
 import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
 import type { DenseMatrix, MeshFileReport, TriangleMesh } from '../../workers/formats/types.ts';
 import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
-import { samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
-import { forwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
+import { withRestBones, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
+import { poseForwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { dualQuaternionSkinning } from '../../workers/skinning/dual-quaternion-skinning.ts';
@@ -75,20 +75,21 @@ Exits with 1 when any file is bad, after reporting all of them.
 
   -h, --help       this help
 `,
-  fk: `Usage: rigwright fk --skeleton S.tgf --poses P.dmat [--frame N | --t T] --out J.dmat|J.json
+  fk: `Usage: rigwright fk --skeleton S.tgf --poses P.dmat [--translations T.dmat] [--frame N | --t T] --out J.dmat|J.json
 
 Writes the posed joint positions, #joints × 3 in TGF node order: an ASCII DMAT, or with --out *.json
 { "joints": [[x, y, z], …] } with the frame or t it was taken at.
 
   --skeleton FILE  TGF skeleton
   --poses FILE     DMAT pose file for this skeleton
+  --translations FILE  DMAT start-joint translations for those poses, B·L × 3 (as rigwright import writes)
   --frame N        frame of a rotation-matrix pose file (3·B·L × 3), 0-based; default: the last frame
   --t T            SLERP parameter in [0, 1] from the rest pose to a quaternion pose (4B × 1); default: 1
   --out FILE       output, .dmat or .json
   -h, --help       this help
 `,
-  skin: `Usage: rigwright skin --mesh M.obj --skeleton S.tgf --weights W.dmat --poses P.dmat [--frame N | --t T]
-                      --method lbs|dqs|perface [--influences K] [--handles H.dmat]
+  skin: `Usage: rigwright skin --mesh M.obj --skeleton S.tgf --weights W.dmat --poses P.dmat [--translations T.dmat]
+                      [--frame N | --t T] --method lbs|dqs|perface [--influences K] [--handles H.dmat]
                       [--antipodality per-vertex|per-bone] --out posed.obj
 
 Writes the mesh deformed by the skeleton's pose, same vertices in the same order and the same triangles.
@@ -97,6 +98,7 @@ Writes the mesh deformed by the skeleton's pose, same vertices in the same order
   --skeleton FILE    TGF skeleton
   --weights FILE     DMAT skinning weights, #vertices × #bones
   --poses FILE       DMAT pose file for this skeleton
+  --translations FILE  DMAT start-joint translations for those poses, B·L × 3 (as rigwright import writes)
   --frame N          frame of a rotation-matrix pose file (3·B·L × 3), 0-based; default: the last frame
   --t T              SLERP parameter in [0, 1] from the rest pose to a quaternion pose (4B × 1); default: 1
   --method M         lbs: linear blend skinning (the default)
@@ -109,7 +111,8 @@ Writes the mesh deformed by the skeleton's pose, same vertices in the same order
   --out FILE         output, .obj
   -h, --help         this help
 `,
-  export: `Usage: rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat] [--influences 4|8]
+  export: `Usage: rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat [--translations T.dmat]]
+                        [--influences 4|8]
                         [--weight-type float|unsigned-byte|unsigned-short] --out A.glb|A.gltf
 
 Writes a skinned glTF 2.0 asset: one joint node per bone at its start joint, inverse bind matrices, the four
@@ -121,6 +124,7 @@ A .gltf output also writes its buffer next to it as a .bin file with the same na
   --skeleton FILE      TGF skeleton
   --weights FILE       DMAT skinning weights, #vertices × #bones
   --poses FILE         DMAT pose file for this skeleton (optional)
+  --translations FILE  DMAT start-joint translations for those poses, B·L × 3: translation channels
   --influences K       4 (JOINTS_0/WEIGHTS_0, the default) or 8 (adds a second set many viewers ignore)
   --weight-type T      float (default), unsigned-byte or unsigned-short (normalized integers)
   --out FILE           output, .glb or .gltf
@@ -133,7 +137,8 @@ Reads a rigged glTF (one skin; a .gltf finds its .bin files next to it) and writ
   NAME.tgf                 one bone per joint, from its joint to its child joint
   NAME-weights.dmat        #vertices × #bones weights (rows sum to 1)
   NAME-pose-CLIP.dmat      per animation: relative rotations, 3·B·L × 3, resampled at 30 fps
-What the rig cannot hold (translation animation, extra meshes, …) is reported as a warning.
+  NAME-translations-CLIP.dmat  per animation whose joints move (root motion): start-joint translations, B·L × 3
+What the rig cannot hold (scale animation, extra meshes, …) is reported as a warning.
 
   --out-dir DIR    output folder (created when missing)
   -h, --help       this help
@@ -318,13 +323,26 @@ function poseTime(command: 'fk' | 'skin', seq: PoseSequence, posesFile: string, 
   return { time: t, t };
 }
 
+/** The matrix with zero columns appended up to `cols`. */
+function padColumns(m: DenseMatrix, cols: number): DenseMatrix {
+  const data = new Float64Array(m.rows * cols);
+  for (let r = 0; r < m.rows; r++) data.set(m.data.subarray(r * m.cols, (r + 1) * m.cols), r * cols);
+  return { rows: m.rows, cols, data };
+}
+
+/** The --poses file, with the --translations file (start-joint translations, B·L × 3) when given. */
+function readPoses(command: 'fk' | 'skin' | 'export', posesFile: string, translationsFile: string | undefined, boneCount: number): PoseSequence {
+  const seq = poseSequenceFromDmat(readMatrix(posesFile, 'a pose file'), boneCount, posesFile);
+  if (translationsFile === undefined) return seq;
+  if (seq.kind !== 'matrices') throw new UsageError(`--translations needs rotation-matrix poses; ${posesFile} holds final-pose quaternions`, command);
+  return withTranslationsFromDmat(readMatrix(translationsFile, 'a translations file'), seq, translationsFile);
+}
+
 /** Bone transforms (#B × 12, rest → posed) of `skeleton` at `time` of `seq`. */
 function poseTransforms(skeleton: Skeleton, seq: PoseSequence, time: number): Float64Array {
   const boneCount = skeleton.parents.length;
-  const rotations = new Float64Array(9 * boneCount);
-  samplePose(seq, time, rotations);
   const transforms = new Float64Array(12 * boneCount);
-  forwardKinematics(skeleton, rotations, transforms);
+  poseForwardKinematics(skeleton, seq, time, new Float64Array(9 * boneCount), new Float64Array(3 * boneCount), transforms);
   return transforms;
 }
 
@@ -341,7 +359,7 @@ function outputExtension(command: 'fk' | 'skin' | 'export', out: string, allowed
 }
 
 function runFk(args: string[], { stdout }: CliStreams): number {
-  const { values, help } = parseOptions('fk', args, ['skeleton', 'poses', 'frame', 't', 'out'], false);
+  const { values, help } = parseOptions('fk', args, ['skeleton', 'poses', 'translations', 'frame', 't', 'out'], false);
   if (help) {
     stdout.write(COMMAND_USAGE.fk);
     return 0;
@@ -353,7 +371,7 @@ function runFk(args: string[], { stdout }: CliStreams): number {
   if (values.frame !== undefined && values.t !== undefined) throw new UsageError('give either --frame or --t, not both', 'fk');
 
   const skeleton = readSkeleton(skeletonFile);
-  const seq = poseSequenceFromDmat(readMatrix(posesFile, 'a pose file'), skeleton.parents.length, posesFile);
+  const seq = readPoses('fk', posesFile, values.translations, skeleton.parents.length);
   const at = poseTime('fk', seq, posesFile, values.frame, values.t);
   const transforms = poseTransforms(skeleton, seq, at.time);
   const jointCount = skeleton.joints.length / 3;
@@ -389,7 +407,7 @@ function runSkin(args: string[], { stdout, stderr }: CliStreams): number {
   const { values, help } = parseOptions(
     'skin',
     args,
-    ['mesh', 'skeleton', 'weights', 'poses', 'frame', 't', 'method', 'influences', 'handles', 'antipodality', 'out'],
+    ['mesh', 'skeleton', 'weights', 'poses', 'translations', 'frame', 't', 'method', 'influences', 'handles', 'antipodality', 'out'],
     false,
   );
   if (help) {
@@ -423,7 +441,7 @@ function runSkin(args: string[], { stdout, stderr }: CliStreams): number {
   if (values.frame !== undefined && values.t !== undefined) throw new UsageError('give either --frame or --t, not both', 'skin');
 
   const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
-  const seq = poseSequenceFromDmat(readMatrix(posesFile, 'a pose file'), boneCount, posesFile);
+  const seq = readPoses('skin', posesFile, values.translations, boneCount);
   const at = poseTime('skin', seq, posesFile, values.frame, values.t);
 
   const transforms = poseTransforms(skeleton, seq, at.time);
@@ -687,7 +705,7 @@ function runInfo(args: string[], { stdout, stderr }: CliStreams): number {
 const WEIGHT_TYPES: readonly GltfWeightComponent[] = ['float', 'unsigned-byte', 'unsigned-short'];
 
 async function runExport(args: string[], { stdout, stderr }: CliStreams): Promise<number> {
-  const { values, help } = parseOptions('export', args, ['mesh', 'skeleton', 'weights', 'poses', 'influences', 'weight-type', 'out'], false);
+  const { values, help } = parseOptions('export', args, ['mesh', 'skeleton', 'weights', 'poses', 'translations', 'influences', 'weight-type', 'out'], false);
   if (help) {
     stdout.write(COMMAND_USAGE.export);
     return 0;
@@ -707,7 +725,7 @@ async function runExport(args: string[], { stdout, stderr }: CliStreams): Promis
   const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
   const clips: GltfClip[] = [];
   if (values.poses !== undefined) {
-    const poses = poseSequenceFromDmat(readMatrix(values.poses, 'a pose file'), boneCount, values.poses);
+    const poses = readPoses('export', values.poses, values.translations, boneCount);
     clips.push({ name: path.basename(values.poses).replace(/\.dmat$/i, ''), poses });
   }
   const basename = path.basename(out).replace(/\.gltf$/i, '');
@@ -765,17 +783,16 @@ async function runImport(args: string[], { stdout, stderr }: CliStreams): Promis
   }
 
   const base = fileNamePart(rig.name, 'model');
-  const tgf = { joints: rig.skeleton.joints, bones: rig.skeleton.bones };
-  const tgfParents = buildSkeleton(tgf, `${base}.tgf`).parents;
-  const moved: string[] = [];
-  for (let b = 0; b < tgfParents.length; b++) {
-    if (tgfParents[b] !== rig.skeleton.parents[b]) moved.push(`bone ${b} (${rig.boneNames[b]})`);
-  }
-  if (moved.length > 0) {
+  const { tgf, connectedBones } = tgfWithConnectors(rig.skeleton, `${base}.tgf`);
+  const boneCount = rig.skeleton.parents.length;
+  const extra = connectedBones.length;
+  if (extra > 0) {
+    const listed = connectedBones.slice(0, 4).map((b) => `${b} (${rig.boneNames[b]})`).join(', ');
     stderr.write(
-      `rigwright: warning: ${base}.tgf: ${moved.length} bones start away from their parent's end (${moved.slice(0, 4).join(', ')}${moved.length > 4 ? ', …' : ''}); TGF derives parents from shared joints, so there they have no parent and the pose files do not pose them as in the glTF\n`,
+      `rigwright: warning: ${base}.tgf: ${extra} bones start away from their parent's end (bones ${listed}${extra > 4 ? ', …' : ''}); TGF says parents only by shared joints, so each has a connector bone from its parent's end (bones ${boneCount}–${boneCount + extra - 1}: no weight, at rest in the pose files)\n`,
     );
   }
+  const weights = extra === 0 ? rig.weights : padColumns(rig.weights, boneCount + extra);
   const written: string[] = [];
   const write = (name: string, text: string): void => {
     const target = path.join(outDir, name);
@@ -784,13 +801,16 @@ async function runImport(args: string[], { stdout, stderr }: CliStreams): Promis
   };
   write(`${base}.obj`, writeObj(rig.mesh));
   write(`${base}.tgf`, writeTgf(tgf));
-  write(`${base}-weights.dmat`, writeDmatAscii(rig.weights));
+  write(`${base}-weights.dmat`, writeDmatAscii(weights));
   const used = new Set<string>();
   rig.clips.forEach((clip, i) => {
     let part = fileNamePart(clip.name, `clip${i}`);
     if (used.has(part)) part = `${part}-${i}`;
     used.add(part);
-    write(`${base}-pose-${part}.dmat`, writeDmatAscii(poseSequenceToDmat(clip.poses)));
+    const poses = withRestBones(clip.poses, extra);
+    write(`${base}-pose-${part}.dmat`, writeDmatAscii(poseSequenceToDmat(poses)));
+    const translations = translationsToDmat(poses);
+    if (translations) write(`${base}-translations-${part}.dmat`, writeDmatAscii(translations));
   });
   stdout.write(
     `read ${file}: ${rig.mesh.positions.length / 3} vertices, ${rig.mesh.triangles.length / 3} triangles, ${rig.skeleton.parents.length} bones, ${rig.clips.length} animations\n${written.map((w) => `wrote ${w}\n`).join('')}`,

@@ -1,6 +1,7 @@
 /**
  * `rigwright export` and `rigwright import`, run as users run them: the arm exported to glTF with a pose file and
- * imported back must give files that pose like the originals (our FK + LBS on both sides).
+ * imported back must give files that pose like the originals (our FK + LBS on both sides); the Fox's walk, root
+ * motion included, survives import → skin / export as glTF's own evaluation of the file has it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +20,8 @@ import { samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.t
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
-import { assertValidGltf, maxDistance } from './gltf-skinning-reference.ts';
+import { NodeIO } from '@gltf-transform/core';
+import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
@@ -112,4 +114,47 @@ test('rigwright export/import: bad command lines exit 2, bad files exit 1, witho
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /junk\.glb/);
   assert.doesNotMatch(missing.stderr, /^\s+at /m);
+});
+
+test('rigwright import of a walk with root motion writes its translations; skin and export take them back', async () => {
+  const fox = dataFile('gltf', 'Fox', 'Fox.glb');
+  const outDir = path.join(work, 'fox');
+  const imported = rigwright('import', fox, '--out-dir', outDir);
+  assert.equal(imported.status, 0, imported.stderr);
+  // Six of the fox's bones start away from their parent's end: TGF gets a connector bone for each.
+  assert.match(imported.stderr, /6 bones start away from their parent's end .*connector bone from its parent's end \(bones 24–29/);
+  const files = readdirSync(outDir);
+  const walkPoses = files.find((f) => /-pose-Walk\.dmat$/.test(f));
+  const walkTranslations = files.find((f) => /-translations-Walk\.dmat$/.test(f));
+  assert.ok(walkPoses && walkTranslations, files.join(', '));
+  const base = walkPoses.replace(/-pose-Walk\.dmat$/, '');
+  const meshFile = path.join(outDir, `${base}.obj`);
+  const args = ['--mesh', meshFile, '--skeleton', path.join(outDir, `${base}.tgf`), '--weights', path.join(outDir, `${base}-weights.dmat`), '--poses', path.join(outDir, walkPoses)];
+  const translations = ['--translations', path.join(outDir, walkTranslations)];
+
+  // The posed mesh at frame 20 is where glTF's own evaluation of the file (every channel) puts it.
+  const doc = await new NodeIO().read(fox);
+  const walk = doc.getRoot().listAnimations().findIndex((a) => a.getName() === 'Walk');
+  const reference = gltfPosedPositions(doc, walk, 20 / 30);
+  const diagonal = boundingBox(read(meshFile, 'mesh').positions).diagonal;
+  const posedFile = path.join(work, 'fox-walk-20.obj');
+  const skinned = rigwright('skin', ...args, ...translations, '--frame', '20', '--out', posedFile);
+  assert.equal(skinned.status, 0, skinned.stderr);
+  const error = maxDistance(read(posedFile, 'mesh').positions, reference) / diagonal;
+  assert.ok(error < 1e-4, `skinned with translations: off by ${error} of the diagonal`);
+  // Without them the root motion is missing.
+  assert.equal(rigwright('skin', ...args, '--frame', '20', '--out', posedFile).status, 0);
+  assert.ok(maxDistance(read(posedFile, 'mesh').positions, reference) / diagonal > 1e-2, 'the walk moves the root');
+
+  const exported = path.join(work, 'fox-again.glb');
+  const again = rigwright('export', ...args, ...translations, '--out', exported);
+  assert.equal(again.status, 0, again.stderr);
+  await assertValidGltf(readFileSync(exported), 'fox-again.glb');
+  const againDoc = await new NodeIO().read(exported);
+  const errorAgain = maxDistance(gltfPosedPositions(againDoc, 0, 20 / 30), reference) / diagonal;
+  assert.ok(errorAgain < 1e-4, `re-exported with translations: off by ${errorAgain} of the diagonal`);
+
+  const wrong = rigwright('skin', ...args, '--translations', path.join(outDir, `${base}-weights.dmat`), '--frame', '0', '--out', posedFile);
+  assert.equal(wrong.status, 1);
+  assert.match(wrong.stderr, /weights\.dmat: translations for 30 bones × \d+ frames are \d+ × 3, not 1728 × 30/);
 });

@@ -82,6 +82,18 @@ test('scaled forward kinematics: all ones is forward kinematics; a scale moves t
   splitNonRigidTransforms(chain, scaled, dq, phase);
   close(phase.subarray(12, 24), [2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0], 1e-12, 'root scale');
   close(phase.subarray(0, 12), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0], 1e-12, 'child unscaled');
+
+  // Start-joint translations with a scaled root: bone 0 (child of the root) slides by t = (0.5, 0, 0) in the
+  // root's rest axes, turned by the root's 90° but not stretched by its scale: joint 1 stays, bone 0 starts at
+  // (0, 2.5, 0). All ones with translations is forwardKinematics with translations.
+  const translations = Float64Array.from([0.5, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const slid = new Float64Array(36);
+  scaledForwardKinematics(chain, rotations, scales, slid, translations);
+  close([0, 1, 2].map((r) => slid[4 * r] * 1 + slid[4 * r + 3]), [0, 2.5, 0], 1e-12, 'bone 0 start');
+  const rigidSlid = new Float64Array(36);
+  forwardKinematics(chain, rotations, rigidSlid, translations);
+  scaledForwardKinematics(chain, rotations, Float64Array.from({ length: 9 }, () => 1), ones, translations);
+  assert.deepEqual(ones, rigidSlid);
 });
 
 test('the dual quaternion texture holds real, dual and three scale rows per bone', () => {

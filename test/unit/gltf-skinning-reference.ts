@@ -1,6 +1,6 @@
 /**
  * glTF's own skinning, evaluated independently of workers/formats/gltf-import.ts for the tests: node world matrices
- * come from glTF-Transform (Node.getWorldMatrix) after setting each animated rotation to its keyframe SLERP, and
+ * come from glTF-Transform (Node.getWorldMatrix) after setting each animated property to its keyframe value, and
  * every vertex is Σ_i w_i · (globalTransform(joint_i) · inverseBindMatrix_i) · v (glTF 2.0 §3.7.3.3).
  * Also: the Khronos validator with its report printed when it finds anything.
  */
@@ -78,12 +78,11 @@ function skinnedNodes(doc: Document): GltfNode[] {
 }
 
 /**
- * Posed vertex positions of a glTF document (#V × 3, world space) at `time` seconds of animation `animationIndex`
- * (null: the rest pose).
- * `rotationsOnly` applies only rotation channels (translation and scale stay at rest), which is what a rig of
- * rotating bones can represent. The document's node rotations are restored afterwards.
+ * Sets every animated node property of animation `animationIndex` (null: none) to its value at `time` seconds
+ * (LINEAR and STEP; rotations by SLERP).
+ * @returns a function that restores the document's node transforms
  */
-export function gltfPosedPositions(doc: Document, animationIndex: number | null, time: number, rotationsOnly: boolean): Float64Array {
+function applyAnimation(doc: Document, animationIndex: number | null, time: number): () => void {
   const saved = new Map<GltfNode, { t: number[]; r: number[]; s: number[] }>();
   for (const node of doc.getRoot().listNodes()) saved.set(node, { t: [...node.getTranslation()], r: [...node.getRotation()], s: [...node.getScale()] });
   const animation = animationIndex === null ? null : doc.getRoot().listAnimations()[animationIndex];
@@ -92,7 +91,7 @@ export function gltfPosedPositions(doc: Document, animationIndex: number | null,
     const node = channel.getTargetNode();
     const sampler = channel.getSampler();
     const path = channel.getTargetPath();
-    if (!node || !sampler || (rotationsOnly && path !== 'rotation')) continue;
+    if (!node || !sampler) continue;
     assert.notEqual(sampler.getInterpolation(), 'CUBICSPLINE', 'reference evaluates LINEAR and STEP only');
     const times = Array.from(sampler.getInput()!.getArray() as ArrayLike<number>);
     const output = sampler.getOutput()!;
@@ -104,7 +103,25 @@ export function gltfPosedPositions(doc: Document, animationIndex: number | null,
     if (path === 'translation') node.setTranslation(value as [number, number, number]);
     if (path === 'scale') node.setScale(value as [number, number, number]);
   }
+  return () => {
+    for (const [node, trs] of saved) node.setTranslation(trs.t as [number, number, number]).setRotation(trs.r as [number, number, number, number]).setScale(trs.s as [number, number, number]);
+  };
+}
 
+/** A node's world position at `time` seconds of animation `animationIndex`, every channel applied. */
+export function gltfNodeWorldPosition(doc: Document, animationIndex: number, time: number, node: GltfNode): [number, number, number] {
+  const restore = applyAnimation(doc, animationIndex, time);
+  const position = node.getWorldTranslation();
+  restore();
+  return [position[0], position[1], position[2]];
+}
+
+/**
+ * Posed vertex positions of a glTF document (#V × 3, world space) at `time` seconds of animation `animationIndex`
+ * (null: the rest pose), every channel applied. The document's node transforms are restored afterwards.
+ */
+export function gltfPosedPositions(doc: Document, animationIndex: number | null, time: number): Float64Array {
+  const restore = applyAnimation(doc, animationIndex, time);
   const out: number[] = [];
   for (const meshNode of skinnedNodes(doc)) {
     const skin = meshNode.getSkin()!;
@@ -125,7 +142,7 @@ export function gltfPosedPositions(doc: Document, animationIndex: number | null,
       }
     }
   }
-  for (const [node, trs] of saved) node.setTranslation(trs.t as [number, number, number]).setRotation(trs.r as [number, number, number, number]).setScale(trs.s as [number, number, number]);
+  restore();
   return Float64Array.from(out);
 }
 

@@ -22,7 +22,7 @@ import { quantizeSkinWeights } from '../../workers/formats/gltf-skin-weights.ts'
 import { vertexAnimationCost } from '../../workers/formats/gltf-vertex-animation.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
-import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import { forwardKinematics, poseForwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
 import { samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
@@ -31,7 +31,7 @@ import { dualQuatsFromRigidMatrices } from '../../workers/math/dual-quaternion.t
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
-import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
+import { assertValidGltf, gltfNodeWorldPosition, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
@@ -47,10 +47,8 @@ const TOLERANCE = 1e-4;
 /** Posed positions by our CPU rig: FK of the skeleton at `time` of `poses`, then LBS with `influences` per vertex. */
 function cpuPosed(rest: Float64Array, skeleton: Skeleton, weights: DenseMatrix, poses: PoseSequence, time: number, influences = 4): Float64Array {
   const boneCount = skeleton.parents.length;
-  const rotations = new Float64Array(9 * boneCount);
   const transforms = new Float64Array(12 * boneCount);
-  samplePose(poses, time, rotations);
-  forwardKinematics(skeleton, rotations, transforms);
+  poseForwardKinematics(skeleton, poses, time, new Float64Array(9 * boneCount), new Float64Array(3 * boneCount), transforms);
   const out = new Float64Array(rest.length);
   linearBlendSkinning(rest, influencesFromWeights(weights, influences), transforms, out);
   return out;
@@ -151,7 +149,7 @@ test('arm: export (GLB and .gltf + .bin, every weight type) validates, poses lik
     // Integer weights are rounded to 1/255 or 1/65535, which moves vertices by up to that fraction of a bone's travel.
     const allowed = weightComponent === 'unsigned-byte' ? 5e-3 : TOLERANCE;
     frames.forEach((f, i) => {
-      const error = maxDistance(gltfPosedPositions(doc, 0, f / 30, false), expected[i]) / diagonal;
+      const error = maxDistance(gltfPosedPositions(doc, 0, f / 30), expected[i]) / diagonal;
       assert.ok(error < allowed, `${weightComponent}: glTF skinning of our file at frame ${f} is off by ${error} of the diagonal`);
     });
     if (weightComponent !== 'float') continue;
@@ -223,12 +221,12 @@ for (const parts of SAMPLES) {
     for (const [c, clip] of rig.clips.entries()) {
       const frameCount = clip.poses.kind === 'matrices' ? clip.poses.frameCount : 1;
       for (const f of [0, Math.floor(frameCount / 3), frameCount - 1]) {
-        // Rotation channels only: translation and scale animation is reported by the importer, not represented.
-        const reference = gltfPosedPositions(doc, c, f / 30, true);
+        // Every channel: rotation, translation (root motion) and scale.
+        const reference = gltfPosedPositions(doc, c, f / 30);
         const ours = importedPosed(rig, c, f, 0);
         const error = maxDistance(ours, reference) / diagonal;
         assert.ok(error < TOLERANCE, `${clip.name} frame ${f}: our rig is off by ${error} of the diagonal`);
-        const reexported = gltfPosedPositions(againDoc, c, f / 30, false);
+        const reexported = gltfPosedPositions(againDoc, c, f / 30);
         const errorAgain = maxDistance(reexported, reference) / diagonal;
         assert.ok(errorAgain < TOLERANCE, `${clip.name} frame ${f}: re-export is off by ${errorAgain} of the diagonal`);
       }
@@ -236,10 +234,31 @@ for (const parts of SAMPLES) {
   });
 }
 
-test('Fox: translation animation and missing normals are reported; the TGF-incompatible hierarchy keeps its parents', async () => {
-  const { bytes } = await readSample(['Fox', 'Fox.glb']);
+test('Fox: the walk’s root motion becomes start-joint translations; missing normals are reported; the hierarchy keeps its parents', async () => {
+  const { bytes, doc } = await readSample(['Fox', 'Fox.glb']);
   const rig = await importGltf(bytes, 'Fox.glb');
-  assert.ok(rig.warnings.some((w) => /animation "Walk": translation of "b_Hip_01" is animated/.test(w)), rig.warnings.join('\n'));
+  assert.ok(!rig.warnings.some((w) => /translation/.test(w)), rig.warnings.join('\n'));
+  const walk = rig.clips.find((clip) => clip.name === 'Walk')!;
+  assert.ok(walk.poses.kind === 'matrices' && walk.poses.translations, 'Walk has start-joint translations');
+  // The hip's head, posed by our rig, goes where glTF's own evaluation of the file puts that joint.
+  const hip = rig.boneNames.indexOf('b_Hip_01');
+  const hipNode = doc.getRoot().listNodes().find((node) => node.getName() === 'b_Hip_01')!;
+  const frameCount = walk.poses.kind === 'matrices' ? walk.poses.frameCount : 1;
+  const diagonal = boundingBox(rig.mesh.positions).diagonal;
+  const boneCount = rig.skeleton.parents.length;
+  let travelled = 0;
+  for (const f of [0, Math.floor(frameCount / 2), frameCount - 1]) {
+    const transforms = new Float64Array(12 * boneCount);
+    poseForwardKinematics(rig.skeleton, walk.poses, f, new Float64Array(9 * boneCount), new Float64Array(3 * boneCount), transforms);
+    const joints = new Float64Array(rig.skeleton.joints.length);
+    posedJointPositions(rig.skeleton, transforms, joints);
+    const expected = gltfNodeWorldPosition(doc, rig.clips.indexOf(walk), f / 30, hipNode);
+    const ours = joints.subarray(3 * hip, 3 * hip + 3);
+    const error = Math.hypot(ours[0] - expected[0], ours[1] - expected[1], ours[2] - expected[2]) / diagonal;
+    assert.ok(error < TOLERANCE, `hip at frame ${f} is off by ${error} of the diagonal`);
+    travelled = Math.max(travelled, Math.hypot(ours[0] - rig.skeleton.joints[3 * hip], ours[1] - rig.skeleton.joints[3 * hip + 1], ours[2] - rig.skeleton.joints[3 * hip + 2]));
+  }
+  assert.ok(travelled > 0.01 * diagonal, `the hip moves (${travelled / diagonal} of the diagonal)`);
   assert.ok(rig.warnings.some((w) => /no normals; area-weighted vertex normals were computed/.test(w)));
   assert.equal(rig.skeleton.parents.length, 24);
   assert.equal(rig.weights.cols, 24, 'one weight column per bone');
@@ -304,7 +323,7 @@ test('import: a Z-up root matrix above the joints turns the bind pose into Y-up 
   const diagonal = boundingBox(rest).diagonal;
   assert.ok(maxDistance(imported.mesh.positions, rotated) / diagonal < 1e-6, 'bind pose in world space');
   for (const f of [0, 5, 9]) {
-    const error = maxDistance(importedPosed(imported, 0, f), gltfPosedPositions(doc, 0, f / 30, false)) / diagonal;
+    const error = maxDistance(importedPosed(imported, 0, f), gltfPosedPositions(doc, 0, f / 30)) / diagonal;
     assert.ok(error < TOLERANCE, `frame ${f}: off by ${error}`);
   }
   const unrotated = cpuPosed(rest, rig.skeleton, rig.weights, poses, 5);

@@ -11,7 +11,7 @@ import { matrixToQuat, quatMultiply, quatNormalize, quatRotateVector, quatSlerp,
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import type { Skeleton } from '../../workers/rig/skeleton.ts';
 import { forwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
-import { identityPose, poseDuration, samplePose } from '../../workers/rig/pose-sequence.ts';
+import { identityPose, poseDuration, samplePose, samplePoseTranslations } from '../../workers/rig/pose-sequence.ts';
 import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
@@ -357,4 +357,39 @@ test('samplePose: whole frames as stored, SLERP between frames, clamping; quater
   assertClose(out.subarray(9), rodrigues([1, 1, 0], -0.5), 1e-12, 'half-way bone 1');
   samplePose(quats, 2, out);
   assertClose(out.subarray(0, 9), rodrigues([0, 1, 0], 2), 1e-12, 'clamped to the final pose');
+});
+
+test('start-joint translations: a root slides by t; a child moves by its parent’s rotation of t; samples interpolate', () => {
+  // Chain along x: bone 0 joints 0→1 (root), bone 1 joints 1→2 (child).
+  const chain = buildSkeleton({ joints: Float64Array.from([0, 0, 0, 1, 0, 0, 2, 0, 0]), bones: Uint32Array.from([0, 1, 1, 2]) }, 'chain');
+  const quarter = [0, -1, 0, 1, 0, 0, 0, 0, 1]; // 90° about z: x → y
+  const identity = [1, 0, 0, 0, 1, 0, 0, 0, 1];
+  const rotations = Float64Array.from([...quarter, ...identity]);
+  const translations = Float64Array.from([0, 0, 5, 0.5, 0, 0]);
+  const transforms = new Float64Array(24);
+  forwardKinematics(chain, rotations, transforms, translations);
+  const joints = new Float64Array(9);
+  posedJointPositions(chain, transforms, joints);
+  // Root start joint (0,0,0) slides to (0,0,5); the root turns x → y about it, so its end (1,0,0) lands at
+  // (0,1,5). The child's start is carried there plus Q_root·(0.5,0,0) = (0,0.5,0), and its end one further along y.
+  assert.deepEqual(Array.from(joints, (x) => Math.round(x * 1e12) / 1e12), [0, 0, 5, 0, 1.5, 5, 0, 2.5, 5]);
+  // No translations: exactly the rotation-only transforms.
+  const plain = new Float64Array(24);
+  const zero = new Float64Array(24);
+  forwardKinematics(chain, rotations, plain);
+  forwardKinematics(chain, rotations, zero, new Float64Array(6));
+  assert.deepEqual(zero, plain);
+
+  const seq: PoseSequence = {
+    kind: 'matrices', boneCount: 2, frameCount: 2,
+    rotations: Float64Array.from([...identity, ...identity, ...identity, ...identity]),
+    translations: Float64Array.from([0, 0, 0, 0, 0, 0, 2, 4, 6, 0, 0, 1]),
+  };
+  const out = new Float64Array(6);
+  assert.equal(samplePoseTranslations(seq, 0.25, out), true);
+  assert.deepEqual(Array.from(out), [0.5, 1, 1.5, 0, 0, 0.25]);
+  samplePoseTranslations(seq, 7, out);
+  assert.deepEqual(Array.from(out), [2, 4, 6, 0, 0, 1]);
+  assert.equal(samplePoseTranslations({ kind: 'matrices', boneCount: 2, frameCount: 1, rotations: new Float64Array(18) }, 0, out), false);
+  assert.deepEqual(Array.from(out), [0, 0, 0, 0, 0, 0]);
 });

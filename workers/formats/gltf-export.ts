@@ -6,6 +6,8 @@
  * bind matrix is the translation by −r_b. Animating the node's rotation with our relative rotation R_b then
  * reproduces forward kinematics exactly: with the world matrix G_b = G_p · T(r_b − r_p) · R_b, the joint matrix
  * G_b · T(−r_b) = [Q_p R_b | T_p + Q_p r_b − Q_b r_b], which is libigl's [Q_b | T_b] (rig/forward-kinematics.ts).
+ * A pose's start-joint translation t_b animates the node's translation to r_b − r_p + t_b, giving
+ * [Q_b | T_p + Q_p (r_b + t_b) − Q_b r_b], forward kinematics with translations.
  */
 import { Document, Format, WebIO, type Accessor, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
@@ -247,6 +249,8 @@ type AccessorFactory = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float3
  * One clip of rotation channels, one per joint node. Rotation matrices become one keyframe per frame at
  * `framesPerSecond`; final-pose quaternions become keys at t = 0 (identity) and t = 1 s (final pose), LINEAR,
  * which glTF interpolates by SLERP (glTF 2.0 §3.11, Appendix: interpolation) — our quaternion pose SLERP.
+ * Start-joint translations add a translation channel to every joint node that moves: its rest local translation
+ * plus t_b, which is in the parent node's axes since joint nodes have no rest rotation (LINEAR, as we sample them).
  */
 function addRotationClip(doc: Document, accessor: AccessorFactory, jointNodes: GltfNode[], clip: GltfClip, framesPerSecond: number): void {
   const { poses } = clip;
@@ -275,6 +279,22 @@ function addRotationClip(doc: Document, accessor: AccessorFactory, jointNodes: G
     }
     const sampler = doc.createAnimationSampler().setInput(input).setOutput(accessor('VEC4', out)).setInterpolation('LINEAR');
     const channel = doc.createAnimationChannel().setTargetNode(jointNodes[b]).setTargetPath('rotation').setSampler(sampler);
+    animation.addSampler(sampler).addChannel(channel);
+  }
+  const translations = poses.kind === 'matrices' ? poses.translations : undefined;
+  if (!translations) return;
+  for (let b = 0; b < boneCount; b++) {
+    let moves = false;
+    for (let f = 0; f < frameCount && !moves; f++) {
+      const o = 3 * (f * boneCount + b);
+      moves = translations[o] !== 0 || translations[o + 1] !== 0 || translations[o + 2] !== 0;
+    }
+    if (!moves) continue;
+    const rest = jointNodes[b].getTranslation();
+    const out = new Float32Array(3 * frameCount);
+    for (let f = 0; f < frameCount; f++) for (let c = 0; c < 3; c++) out[3 * f + c] = rest[c] + translations[3 * (f * boneCount + b) + c];
+    const sampler = doc.createAnimationSampler().setInput(input).setOutput(accessor('VEC3', out)).setInterpolation('LINEAR');
+    const channel = doc.createAnimationChannel().setTargetNode(jointNodes[b]).setTargetPath('translation').setSampler(sampler);
     animation.addSampler(sampler).addChannel(channel);
   }
 }

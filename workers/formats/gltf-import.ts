@@ -8,9 +8,11 @@
  * holds e.g. a Z-up root matrix that the inverse bind matrices leave out; it is the identity when they include
  * it). A bone's head is its joint's bind-pose position h_j = C · IBM_j⁻¹ · 0. Our forward kinematics rotates each
  * bone about its head by Q_j = Q_parent · R_j, so the absolute rotation is Q_j = linear part of A_j and the
- * relative rotation R_j = Q_parentᵀ · Q_j. The translation of A_j then follows from the heads — exactly, as long
- * as joints keep their bind-pose offsets to their parents, i.e. only rotations are animated. Translation and
- * scale animation cannot be said in our poses and is reported, not applied.
+ * relative rotation R_j = Q_parentᵀ · Q_j. Where a joint's head does not land where its parent carries it
+ * (translation channels: root motion, sliding joints; or a rest pose that differs from the bind pose), the pose's
+ * start-joint translation takes up the difference, t_j = Q_parentᵀ · (A_j h_j − A_parent h_j) (a root's
+ * A_j h_j − h_j), so A_j is reproduced exactly whenever it is rigid. Scale animation has no place in our rigid
+ * poses: its effect on where joints go is kept, the bones' own scaling is reported and left out.
  */
 import { Logger, WebIO, type Accessor, type AnimationChannel, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
@@ -50,7 +52,7 @@ export interface GltfImportResult {
   boneNames: string[];
   /** #V × #B, rows sum to 1 (or are all zero for a vertex without weight) */
   weights: DenseMatrix;
-  /** one clip per glTF animation, rotation matrices at framesPerSecond */
+  /** one clip per glTF animation, rotation matrices (and start-joint translations where joints move) at framesPerSecond */
   clips: GltfClip[];
   /** what was changed or left out, one sentence each */
   warnings: string[];
@@ -58,6 +60,8 @@ export interface GltfImportResult {
 
 /** Tolerance for "weights sum to 1", "no scale", "constant channel" (relative). */
 const TOLERANCE = 1e-3;
+/** Start-joint translations all below this fraction of the mesh diagonal are round-off of rotations: not stored. */
+const TRANSLATION_EPSILON = 1e-7;
 
 /**
  * Reads a rigged glTF asset.
@@ -146,18 +150,22 @@ export async function importGltf(
 
   // Rest-pose local and global matrices of all nodes.
   const nodeCount = nodes.length;
-  const restRotation = new Float64Array(4 * nodeCount);
+  const rest: NodeTrs = { translation: new Float64Array(3 * nodeCount), rotation: new Float64Array(4 * nodeCount), scale: new Float64Array(3 * nodeCount) };
   const local = new Float64Array(16 * nodeCount);
   const global = new Float64Array(16 * nodeCount);
-  for (let n = 0; n < nodeCount; n++) restRotation.set(nodes[n].getRotation(), 4 * n);
-  const composeGlobals = (rotations: Float64Array): void => {
+  for (let n = 0; n < nodeCount; n++) {
+    rest.translation.set(nodes[n].getTranslation(), 3 * n);
+    rest.rotation.set(nodes[n].getRotation(), 4 * n);
+    rest.scale.set(nodes[n].getScale(), 3 * n);
+  }
+  const composeGlobals = (trs: NodeTrs): void => {
     for (let n = 0; n < nodeCount; n++) {
-      composeTrs(nodes[n].getTranslation(), rotations, 4 * n, nodes[n].getScale(), local, 16 * n);
+      composeTrs(trs.translation.subarray(3 * n, 3 * n + 3), trs.rotation, 4 * n, trs.scale.subarray(3 * n, 3 * n + 3), local, 16 * n);
       if (parentOf[n] < 0) global.set(local.subarray(16 * n, 16 * n + 16), 16 * n);
       else multiply(global, 16 * parentOf[n], local, 16 * n, global, 16 * n);
     }
   };
-  composeGlobals(restRotation);
+  composeGlobals(rest);
 
   // C = the root joint's rest joint matrix; its inverse maps world back to the file's bind space.
   const parentBone = new Int32Array(boneCount).fill(-1);
@@ -250,7 +258,7 @@ export async function importGltf(
     usedNames.add(name);
     clips.push(
       resampleClip(animation.listChannels(), name, {
-        indexOf, restRotation, global, composeGlobals, jointIndex, inverseBind, fromWorld, parentBone, framesPerSecond: opts.framesPerSecond, diagonal, warnings, fail,
+        indexOf, rest, global, composeGlobals, jointIndex, inverseBind, fromWorld, parentBone, heads: skeleton.joints, framesPerSecond: opts.framesPerSecond, diagonal, warnings, fail,
       }),
     );
   });
@@ -422,15 +430,24 @@ function checkRestPose(
   }
 }
 
+/** Local translation, rotation (x y z w) and scale of every scene node. */
+interface NodeTrs {
+  translation: Float64Array;
+  rotation: Float64Array;
+  scale: Float64Array;
+}
+
 interface ClipContext {
   indexOf: Map<GltfNode, number>;
-  restRotation: Float64Array;
+  rest: NodeTrs;
   global: Float64Array;
-  composeGlobals: (rotations: Float64Array) => void;
+  composeGlobals: (trs: NodeTrs) => void;
   jointIndex: number[];
   inverseBind: Float64Array;
   fromWorld: Float64Array;
   parentBone: Int32Array;
+  /** bone heads (skeleton joints 0 … #B − 1) */
+  heads: Float64Array;
   framesPerSecond: number;
   diagonal: number;
   warnings: string[];
@@ -439,19 +456,21 @@ interface ClipContext {
 
 interface SampledChannel {
   node: number;
+  path: 'rotation' | 'translation' | 'scale';
   times: Float64Array;
   values: Float64Array;
   interpolation: string;
 }
 
 /**
- * One glTF animation as relative rotation matrices, resampled at framesPerSecond from t = 0 to the last key
- * (frame count ⌈duration · fps⌉ + 1; the last frame is clamped to the last key's time).
+ * One glTF animation as relative rotation matrices, plus start-joint translations when joints move beyond their
+ * parents' rotations, resampled at framesPerSecond from t = 0 to the last key (frame count ⌈duration · fps⌉ + 1;
+ * the last frame is clamped to the last key's time).
  */
 function resampleClip(channels: AnimationChannel[], name: string, ctx: ClipContext): GltfClip {
-  const { indexOf, restRotation, global, jointIndex, inverseBind, fromWorld, parentBone, framesPerSecond, warnings } = ctx;
+  const { indexOf, rest, global, jointIndex, inverseBind, fromWorld, parentBone, heads, framesPerSecond, diagonal, warnings } = ctx;
   const boneCount = jointIndex.length;
-  const rotations: SampledChannel[] = [];
+  const sampled: SampledChannel[] = [];
   const dropped: string[] = [];
   let duration = 0;
   for (const channel of channels) {
@@ -461,6 +480,11 @@ function resampleClip(channels: AnimationChannel[], name: string, ctx: ClipConte
     if (!sampler || !target || !sampler.getInput() || !sampler.getOutput()) continue;
     const node = indexOf.get(target);
     if (node === undefined) continue;
+    if (path === 'weights') {
+      dropped.push(`morph weights of "${target.getName()}"`);
+      continue;
+    }
+    if (path !== 'rotation' && path !== 'translation' && path !== 'scale') continue;
     const input = sampler.getInput()!;
     const output = sampler.getOutput()!;
     const times = Float64Array.from(input.getArray() ?? []);
@@ -468,63 +492,123 @@ function resampleClip(channels: AnimationChannel[], name: string, ctx: ClipConte
     const values = new Float64Array(output.getCount() * width);
     for (let i = 0; i < output.getCount(); i++) readElement(output, i, values, i * width, ctx.fail, `animation "${name}" output`);
     duration = Math.max(duration, times.length > 0 ? times[times.length - 1] : 0);
-    const interpolation = sampler.getInterpolation();
-    if (path === 'rotation') {
-      rotations.push({ node, times, values, interpolation });
-    } else if (path === 'translation' || path === 'scale') {
-      const rest = path === 'translation' ? target.getTranslation() : target.getScale();
-      const scale = path === 'translation' ? ctx.diagonal : 1;
-      let varies = false;
-      for (let i = 0; i < values.length && !varies; i++) varies = Math.abs(values[i] - rest[i % 3]) > TOLERANCE * scale;
-      if (varies) dropped.push(`${path} of "${target.getName()}"`);
-    } else if (path === 'weights') {
-      dropped.push(`morph weights of "${target.getName()}"`);
-    }
+    sampled.push({ node, path, times, values, interpolation: sampler.getInterpolation() });
   }
   if (dropped.length > 0) {
     warnings.push(
-      `animation "${name}": ${dropped.slice(0, 4).join(', ')}${dropped.length > 4 ? ` and ${dropped.length - 4} more` : ''} ${dropped.length === 1 ? 'is' : 'are'} animated; Rigwright poses only rotate bones, so this is left out`,
+      `animation "${name}": ${dropped.slice(0, 4).join(', ')}${dropped.length > 4 ? ` and ${dropped.length - 4} more` : ''} ${dropped.length === 1 ? 'is' : 'are'} animated; Rigwright poses move bones only, so this is left out`,
     );
   }
 
   const frameCount = Math.max(1, Math.ceil(duration * framesPerSecond - 1e-6) + 1);
   const out = new Float64Array(9 * boneCount * frameCount);
-  const current = Float64Array.from(restRotation);
-  const a = new Float64Array(16);
+  const translations = new Float64Array(3 * boneCount * frameCount);
+  const current: NodeTrs = { translation: rest.translation.slice(), rotation: rest.rotation.slice(), scale: rest.scale.slice() };
+  const jointMatrices = new Float64Array(16 * boneCount);
+  const posedHeads = new Float64Array(3 * boneCount);
   const absolute = new Float64Array(9 * boneCount);
   const linear = new Float64Array(9);
   const stretch = new Float64Array(9);
   let worstScale = 0;
+  let farthest = 0;
   for (let f = 0; f < frameCount; f++) {
     const time = Math.min(f / framesPerSecond, duration);
-    current.set(restRotation);
-    for (const channel of rotations) sampleRotation(channel, time, current, 4 * channel.node);
+    current.translation.set(rest.translation);
+    current.rotation.set(rest.rotation);
+    current.scale.set(rest.scale);
+    for (const channel of sampled) {
+      if (channel.path === 'rotation') sampleRotation(channel, time, current.rotation, 4 * channel.node);
+      else sampleVector(channel, time, channel.path === 'translation' ? current.translation : current.scale, 3 * channel.node);
+    }
     ctx.composeGlobals(current);
     for (let j = 0; j < boneCount; j++) {
-      multiply(global, 16 * jointIndex[j], inverseBind, 16 * j, a, 0);
-      multiply(a, 0, fromWorld, 0, a, 0);
-      for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) linear[3 * r + c] = a[4 * c + r];
+      const a = 16 * j;
+      multiply(global, 16 * jointIndex[j], inverseBind, 16 * j, jointMatrices, a);
+      multiply(jointMatrices, a, fromWorld, 0, jointMatrices, a);
+      for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) linear[3 * r + c] = jointMatrices[a + 4 * c + r];
       polarDecomposition(linear, 0, absolute, 9 * j, stretch, 0);
       for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) worstScale = Math.max(worstScale, Math.abs(stretch[3 * r + c] - (r === c ? 1 : 0)));
     }
+    for (let j = 0; j < boneCount; j++) posedHeads.set(transformPoint(jointMatrices.subarray(16 * j, 16 * j + 16), heads.subarray(3 * j, 3 * j + 3)), 3 * j);
     for (let j = 0; j < boneCount; j++) {
       const o = 9 * (f * boneCount + j);
       const p = parentBone[j];
+      // Where the file puts this bone's head, against where our rigid parent bone (its posed head, its rotation)
+      // carries it: P_p + Q_p (h_j − h_p); for a root, against the rest head.
+      let dx = posedHeads[3 * j] - heads[3 * j];
+      let dy = posedHeads[3 * j + 1] - heads[3 * j + 1];
+      let dz = posedHeads[3 * j + 2] - heads[3 * j + 2];
+      if (p >= 0) {
+        const ex = heads[3 * j] - heads[3 * p], ey = heads[3 * j + 1] - heads[3 * p + 1], ez = heads[3 * j + 2] - heads[3 * p + 2];
+        const q = 9 * p;
+        dx = posedHeads[3 * j] - posedHeads[3 * p] - (absolute[q] * ex + absolute[q + 1] * ey + absolute[q + 2] * ez);
+        dy = posedHeads[3 * j + 1] - posedHeads[3 * p + 1] - (absolute[q + 3] * ex + absolute[q + 4] * ey + absolute[q + 5] * ez);
+        dz = posedHeads[3 * j + 2] - posedHeads[3 * p + 2] - (absolute[q + 6] * ex + absolute[q + 7] * ey + absolute[q + 8] * ez);
+      }
+      const t = 3 * (f * boneCount + j);
       if (p < 0) {
         out.set(absolute.subarray(9 * j, 9 * j + 9), o);
+        translations[t] = dx;
+        translations[t + 1] = dy;
+        translations[t + 2] = dz;
+        farthest = Math.max(farthest, Math.hypot(dx, dy, dz));
         continue;
       }
-      // R_j = Q_pᵀ · Q_j
+      // R_j = Q_pᵀ · Q_j and t_j = Q_pᵀ · d
       for (let r = 0; r < 3; r++) {
         for (let c = 0; c < 3; c++) {
           out[o + 3 * r + c] = absolute[9 * p + r] * absolute[9 * j + c] + absolute[9 * p + 3 + r] * absolute[9 * j + 3 + c] + absolute[9 * p + 6 + r] * absolute[9 * j + 6 + c];
         }
+        translations[t + r] = absolute[9 * p + r] * dx + absolute[9 * p + 3 + r] * dy + absolute[9 * p + 6 + r] * dz;
       }
+      farthest = Math.max(farthest, Math.hypot(dx, dy, dz));
     }
   }
-  ctx.composeGlobals(restRotation);
-  if (worstScale > TOLERANCE) warnings.push(`animation "${name}": joints scale or shear (up to ${worstScale.toPrecision(3)}); only their rotation is kept`);
-  return { name, poses: { kind: 'matrices', boneCount, frameCount, rotations: out } };
+  ctx.composeGlobals(rest);
+  if (worstScale > TOLERANCE) warnings.push(`animation "${name}": joints scale or shear (up to ${worstScale.toPrecision(3)}); where the joints go is kept, the scaling itself is left out`);
+  // Joints that only rotate leave round-off here; a sequence without translations is the plain rotation form.
+  const moves = farthest > TRANSLATION_EPSILON * diagonal;
+  return { name, poses: moves ? { kind: 'matrices', boneCount, frameCount, rotations: out, translations } : { kind: 'matrices', boneCount, frameCount, rotations: out } };
+}
+
+/** The translation or scale channel's value at `time` (STEP, LINEAR, CUBICSPLINE Hermite). */
+function sampleVector(channel: SampledChannel, time: number, out: Float64Array, o: number): void {
+  const { times, values, interpolation } = channel;
+  const n = times.length;
+  if (n === 0) return;
+  const cubic = interpolation === 'CUBICSPLINE';
+  const stride = cubic ? 9 : 3;
+  const value = cubic ? 3 : 0;
+  if (time <= times[0] || n === 1) {
+    for (let c = 0; c < 3; c++) out[o + c] = values[value + c];
+    return;
+  }
+  if (time >= times[n - 1]) {
+    for (let c = 0; c < 3; c++) out[o + c] = values[(n - 1) * stride + value + c];
+    return;
+  }
+  let lo = 0;
+  let hi = n - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] <= time) lo = mid;
+    else hi = mid;
+  }
+  const dt = times[hi] - times[lo];
+  const s = dt > 0 ? (time - times[lo]) / dt : 0;
+  for (let c = 0; c < 3; c++) {
+    const v0 = values[lo * stride + value + c];
+    const v1 = values[hi * stride + value + c];
+    if (interpolation === 'STEP') {
+      out[o + c] = v0;
+    } else if (cubic) {
+      const s2 = s * s, s3 = s2 * s;
+      const b0 = values[lo * 9 + 6 + c], a1 = values[hi * 9 + c];
+      out[o + c] = (2 * s3 - 3 * s2 + 1) * v0 + (s3 - 2 * s2 + s) * dt * b0 + (-2 * s3 + 3 * s2) * v1 + (s3 - s2) * dt * a1;
+    } else {
+      out[o + c] = v0 + s * (v1 - v0);
+    }
+  }
 }
 
 const slerpA = new Float64Array(4);

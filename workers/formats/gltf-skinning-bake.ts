@@ -6,8 +6,8 @@
 import type { GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import type { DenseMatrix } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
-import { identityPose, samplePose, type PoseSequence } from '../rig/pose-sequence.ts';
-import { forwardKinematics } from '../rig/forward-kinematics.ts';
+import { identityPose, type PoseSequence } from '../rig/pose-sequence.ts';
+import { poseForwardKinematics } from '../rig/forward-kinematics.ts';
 import { influencesFromWeights } from '../skinning/influences.ts';
 import { linearBlendSkinning } from '../skinning/linear-blend-skinning.ts';
 import { dualQuaternionSkinning, type DualQuaternionAntipodality } from '../skinning/dual-quaternion-skinning.ts';
@@ -59,6 +59,7 @@ export function skinningVertexAnimation(
   const boneCount = skeleton.parents.length;
   const influences = influencesFromWeights(weights, bake.influences);
   const rotations = identityPose(boneCount);
+  const translations = new Float64Array(3 * boneCount);
   const transforms = new Float64Array(12 * boneCount);
   const dualQuaternions = new Float64Array(8 * boneCount);
   const frameCount = bakeFrameCount(bake.poses, framesPerSecond);
@@ -68,8 +69,7 @@ export function skinningVertexAnimation(
     frameCount,
     positionsAt(frame: number, out: Float64Array): void {
       const time = bake.poses.kind === 'matrices' ? frame : frame / (frameCount - 1);
-      samplePose(bake.poses, time, rotations);
-      forwardKinematics(skeleton, rotations, transforms);
+      poseForwardKinematics(skeleton, bake.poses, time, rotations, translations, transforms);
       if (bake.method === 'lbs') {
         linearBlendSkinning(restPositions, influences, transforms, out);
         return;

@@ -101,3 +101,34 @@ export function poseSequenceToDmat(seq: PoseSequence): DenseMatrix {
   }
   return { rows: 4 * seq.boneCount, cols: 1, data: seq.final.slice() };
 }
+
+/**
+ * Start-joint translations for a rotation-matrix pose sequence (PoseSequence.translations) from a `B·L × 3` DMAT:
+ * row f·B + b holds bone b's translation in frame f, in its parent's rest axes (a root's in world axes).
+ * @param m    the matrix as read (row-major)
+ * @param seq  the rotation-matrix sequence they belong to (B bones, L frames)
+ * @param file file name for error messages
+ * @returns the sequence with its translations
+ * @throws FormatError when the sequence holds quaternions, the shape is not B·L × 3, or a value is not finite
+ */
+export function withTranslationsFromDmat(m: DenseMatrix, seq: PoseSequence, file: string): PoseSequence {
+  if (seq.kind !== 'matrices') throw new FormatError(file, '', 'translations need rotation-matrix poses (3·B·L × 3), not final-pose quaternions');
+  const { boneCount, frameCount } = seq;
+  if (m.cols !== 3 || m.rows !== boneCount * frameCount) {
+    throw new FormatError(file, '', `translations for ${boneCount} bones × ${frameCount} frames are ${boneCount * frameCount} × 3, not ${m.rows} × ${m.cols}`);
+  }
+  for (let i = 0; i < m.data.length; i++) {
+    if (!Number.isFinite(m.data[i])) {
+      const row = Math.floor(i / 3);
+      const frame = Math.floor(row / boneCount);
+      throw new FormatError(file, `frame ${frame} bone ${row - frame * boneCount}`, `translation ${m.data[i]} is not a finite number (row ${row + 1})`);
+    }
+  }
+  return { ...seq, translations: m.data.slice(0, 3 * boneCount * frameCount) };
+}
+
+/** The start-joint translations of a sequence as a `B·L × 3` DMAT matrix, or null when it has none. */
+export function translationsToDmat(seq: PoseSequence): DenseMatrix | null {
+  if (seq.kind !== 'matrices' || !seq.translations) return null;
+  return { rows: seq.boneCount * seq.frameCount, cols: 3, data: seq.translations.slice() };
+}

@@ -7,6 +7,7 @@
 import { FormatError } from './format-error.ts';
 import { TextScanner, describeNonFinite, exactNumberText } from './text-scanner.ts';
 import type { TgfSkeleton } from './types.ts';
+import { buildSkeleton, type Skeleton } from '../rig/skeleton.ts';
 
 const HASH = 35;
 const AXES = ['x', 'y', 'z'];
@@ -93,3 +94,26 @@ export function writeTgf(s: TgfSkeleton): string {
   return lines.join('\n');
 }
 
+
+/**
+ * A skeleton as TGF, which says a bone's parent only by a shared joint (the parent ends where the child starts):
+ * every bone whose start is away from its parent's end gets a connector bone from the parent's end joint to its
+ * start joint, appended after the skeleton's own bones. Posed with the identity rotation and no weight, a
+ * connector turns exactly with its parent (Q_connector = Q_parent), so its child moves as before.
+ * @param skeleton a skeleton whose parents need not follow shared joints (e.g. imported from glTF)
+ * @param file     the TGF's name, for messages
+ * @returns the TGF (bones 0 … B − 1 as in the skeleton, then the connectors) and each connector's child bone
+ */
+export function tgfWithConnectors(skeleton: Skeleton, file: string): { tgf: TgfSkeleton; connectedBones: number[] } {
+  const { joints, bones, parents } = skeleton;
+  const shared = buildSkeleton({ joints, bones }, file).parents;
+  const extra: number[] = [];
+  const connectedBones: number[] = [];
+  for (let b = 0; b < parents.length; b++) {
+    const p = parents[b];
+    if (p < 0 || shared[b] === p) continue;
+    extra.push(bones[2 * p + 1], bones[2 * b]);
+    connectedBones.push(b);
+  }
+  return { tgf: { joints: joints.slice(), bones: Uint32Array.from([...bones, ...extra]) }, connectedBones };
+}

@@ -17,14 +17,17 @@ import { forwardKinematics } from './forward-kinematics.ts';
  * @param relativeRotations  #B × 9 row-major relative rotations
  * @param boneScales         #B × 3 positive scale factors along x, y, z per bone, or null for all 1
  * @param outTransforms      #B × 12 row-major 3×4 affine [Q_b S_b | p_b − Q_b S_b r_b], rest → posed
+ * @param translations       #B × 3 start-joint translations (PoseSequence), or null: a child's start joint is then
+ *                           p_c = C_parent(r_c) + Q_parent · t_c, unscaled like the child itself
  */
 export function scaledForwardKinematics(
   skeleton: Skeleton,
   relativeRotations: Float64Array,
   boneScales: Float64Array | null,
   outTransforms: Float64Array,
+  translations: Float64Array | null = null,
 ): void {
-  forwardKinematics(skeleton, relativeRotations, outTransforms);
+  forwardKinematics(skeleton, relativeRotations, outTransforms, translations);
   if (!boneScales || isAllOnes(boneScales)) return;
   const { joints, bones, parents, order } = skeleton;
   const T = outTransforms;
@@ -37,9 +40,16 @@ export function scaledForwardKinematics(
     // The posed start joint: the rest joint moved by the parent's (already scaled) transform, or by this
     // bone's own rigid transform at a root (where it is a fixed point of the rotation about it).
     const src = p < 0 ? o : 12 * p;
-    const px = T[src] * rx + T[src + 1] * ry + T[src + 2] * rz + T[src + 3];
-    const py = T[src + 4] * rx + T[src + 5] * ry + T[src + 6] * rz + T[src + 7];
-    const pz = T[src + 8] * rx + T[src + 9] * ry + T[src + 10] * rz + T[src + 11];
+    let px = T[src] * rx + T[src + 1] * ry + T[src + 2] * rz + T[src + 3];
+    let py = T[src + 4] * rx + T[src + 5] * ry + T[src + 6] * rz + T[src + 7];
+    let pz = T[src + 8] * rx + T[src + 9] * ry + T[src + 10] * rz + T[src + 11];
+    if (translations && p >= 0) {
+      // Q_parent · t = (Q_parent S_parent) · S_parent⁻¹ t; a root's rigid transform already holds its own.
+      const tx = translations[3 * b] / boneScales[3 * p], ty = translations[3 * b + 1] / boneScales[3 * p + 1], tz = translations[3 * b + 2] / boneScales[3 * p + 2];
+      px += T[src] * tx + T[src + 1] * ty + T[src + 2] * tz;
+      py += T[src + 4] * tx + T[src + 5] * ty + T[src + 6] * tz;
+      pz += T[src + 8] * tx + T[src + 9] * ty + T[src + 10] * tz;
+    }
     const sx = boneScales[3 * b], sy = boneScales[3 * b + 1], sz = boneScales[3 * b + 2];
     for (let row = 0; row < 3; row++) {
       // Rows of the rigid rotation are still in T (this bone has not been rewritten yet); the rotation is
