@@ -379,5 +379,15 @@ test('baked vertex animation: DQS frames as morph targets validate, cost what wa
     const delta = primitive.listTargets()[f].getAttribute('POSITION')!;
     const replayed = rig.mesh.positions.map((x, i) => Math.fround(x) + delta.getElement(Math.floor(i / 3), [])[i % 3]);
     assert.ok(maxDistance(replayed, expected) / diagonal < 1e-6, `frame ${f}`);
+    // The stored normals plus the target's normal delta are the deformed mesh's normals.
+    const stored = primitive.getAttribute('NORMAL')!;
+    const normalDelta = primitive.listTargets()[f].getAttribute('NORMAL')!;
+    const shaded = new Float64Array(expected.length).map((_, i) => stored.getElement(Math.floor(i / 3), [])[i % 3] + normalDelta.getElement(Math.floor(i / 3), [])[i % 3]);
+    assert.ok(maxDistance(shaded, vertexNormals(expected, rig.mesh.triangles)) < 1e-5, `frame ${f} normals`);
   }
+  // The bake bends the arm: some normal turns by more than 10°.
+  const last = primitive.listTargets()[frameCount - 1].getAttribute('NORMAL')!;
+  let largest = 0;
+  for (let v = 0; v < last.getCount(); v++) largest = Math.max(largest, Math.hypot(...last.getElement(v, [])));
+  assert.ok(largest > 2 * Math.sin((5 * Math.PI) / 180), `largest normal change ${largest}`);
 });

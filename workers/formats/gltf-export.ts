@@ -184,7 +184,7 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   if (bakes.length > 0) {
     const cost = vertexAnimationCost(vertexCount, bakes.map((bake) => bake.frameCount));
     warnings.push(`baked vertex animation adds ${cost.totalBytes} bytes (${cost.targetBytes} in morph targets, ${cost.animationBytes} in keyframes)`);
-    addVertexAnimations(doc, accessor, meshNode, primitive, mesh.positions, bakes, opts.framesPerSecond, fail);
+    addVertexAnimations(doc, accessor, meshNode, primitive, mesh, bakes, opts.framesPerSecond, fail);
   }
 
   const io = new WebIO().setLogger(new CollectingLogger(warnings));
@@ -299,19 +299,26 @@ function addRotationClip(doc: Document, accessor: AccessorFactory, jointNodes: G
   }
 }
 
-/** Morph targets, one per baked frame, and one `weights` clip per bake (see gltf-vertex-animation.ts). */
+/**
+ * Morph targets, one per baked frame, and one `weights` clip per bake (see gltf-vertex-animation.ts). Each target
+ * moves positions and normals: its NORMAL delta is the change of the area-weighted vertex normals from the rest
+ * mesh to the frame, so shading follows the baked deformation (and the rest frame leaves the stored normals).
+ */
 function addVertexAnimations(
   doc: Document,
   accessor: AccessorFactory,
   meshNode: GltfNode,
   primitive: Primitive,
-  restPositions: Float64Array,
+  mesh: TriangleMesh,
   bakes: readonly GltfVertexAnimation[],
   framesPerSecond: number,
   fail: (where: string, reason: string) => never,
 ): void {
+  const restPositions = mesh.positions;
   const targetCount = bakes.reduce((sum, bake) => sum + bake.frameCount, 0);
   const posed = new Float64Array(restPositions.length);
+  const restNormals = vertexNormals(restPositions, mesh.triangles);
+  const posedNormals = new Float64Array(restPositions.length);
   let first = 0;
   for (const bake of bakes) {
     if (!(bake.frameCount >= 1 && Number.isInteger(bake.frameCount))) fail(`clip "${bake.name}"`, `frame count must be a whole number ≥ 1, not ${bake.frameCount}`);
@@ -323,7 +330,11 @@ function addVertexAnimations(
         if (!Number.isFinite(d)) fail(`clip "${bake.name}" frame ${f}`, `vertex ${Math.floor(i / 3)} has no finite position`);
         delta[i] = d;
       }
-      primitive.addTarget(doc.createPrimitiveTarget(`${bake.name} ${f}`).setAttribute('POSITION', accessor('VEC3', delta)));
+      vertexNormals(posed, mesh.triangles, posedNormals);
+      const normalDelta = new Float32Array(posed.length);
+      for (let i = 0; i < posed.length; i++) normalDelta[i] = posedNormals[i] - restNormals[i];
+      const target = doc.createPrimitiveTarget(`${bake.name} ${f}`).setAttribute('POSITION', accessor('VEC3', delta)).setAttribute('NORMAL', accessor('VEC3', normalDelta));
+      primitive.addTarget(target);
     }
     const times = new Float32Array(bake.frameCount);
     const values = new Float32Array(bake.frameCount * targetCount);

@@ -3,7 +3,7 @@
  * deformation — dual quaternion skinning, per-face skinning, pose-space corrections — reaches other programs as
  * morph targets, one per keyframe, played by a `weights` animation. Keyframe f has weight 1 on target f and 0 on
  * all others; LINEAR interpolation between two such keys blends the two neighbouring frames, exactly what a
- * frame-to-frame lerp of the positions gives.
+ * frame-to-frame lerp of the positions gives. Targets carry normal deltas too, so shading follows the bake.
  */
 
 /** A deformation to bake: `positionsAt` fills the posed positions of frame f (0 … frameCount − 1). */
@@ -21,7 +21,7 @@ export interface GltfVertexAnimation {
 
 /** Bytes a bake adds to a glTF file, before the file is written (JSON and padding not counted). */
 export interface VertexAnimationCost {
-  /** one VEC3 float32 position delta per vertex and target */
+  /** one VEC3 float32 position delta and one normal delta per vertex and target */
   targetBytes: number;
   /** keyframe times (float32) plus keyframe weights: every keyframe stores one float32 per target of the mesh */
   animationBytes: number;
@@ -37,7 +37,7 @@ export interface VertexAnimationCost {
  */
 export function vertexAnimationCost(vertexCount: number, frameCounts: readonly number[]): VertexAnimationCost {
   const targets = frameCounts.reduce((sum, n) => sum + n, 0);
-  const targetBytes = targets * vertexCount * 12;
+  const targetBytes = targets * vertexCount * 24;
   let animationBytes = 0;
   for (const frames of frameCounts) animationBytes += frames * 4 + frames * targets * 4;
   return { targetBytes, animationBytes, totalBytes: targetBytes + animationBytes };
