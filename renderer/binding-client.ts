@@ -1,5 +1,6 @@
 /**
- * The renderer's handle on the binding worker (workers/binding.worker.ts). One solve at a time; `cancel`
+ * The renderer's handle on the binding worker (workers/binding.worker.ts); paint mode keeps a second one for mirror
+ * matching, so the two never wait on each other. One computation at a time per client; `cancel`
  * terminates the worker — the only way to stop a synchronous solve without SharedArrayBuffer — rejects the
  * pending call with an AbortError, and the next call starts a fresh worker. The main thread never waits on the
  * solver, so the viewport keeps drawing.
@@ -11,6 +12,7 @@ import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { AutomaticHandleRule, BindingApi } from '../workers/binding.worker.ts';
 import type { HarmonicWeightsOptions, HarmonicWeightsResult } from '../workers/weights/harmonic-weights.ts';
 import type { TgfSkeleton } from '../workers/formats/types.ts';
+import type { MirrorVertexMap } from '../workers/paint/mirror-vertex-map.ts';
 
 export interface BindRequest {
   positions: Float64Array;
@@ -57,6 +59,18 @@ export class BindingClient {
         progress,
       ),
     );
+  }
+
+  /**
+   * Mirror partners for symmetric painting in the worker (copies the inputs, transfers the copies).
+   * @param onProgress  fraction of vertices matched, in [0, 1]
+   * @throws DOMException AbortError after `cancel`
+   */
+  mirrorVertexMap(positions: Float64Array, triangles: Uint32Array, axis: 0 | 1 | 2, tolerance: number, onProgress: (fraction: number) => void): Promise<MirrorVertexMap> {
+    const p = positions.slice();
+    const t = triangles.slice();
+    const progress = proxy(onProgress);
+    return this.run((remote) => remote.mirrorVertexMap(transfer(p, [p.buffer]), transfer(t, [t.buffer]), axis, tolerance, progress));
   }
 
   /** Stops the running call at once (its promise rejects with AbortError); no-op when idle. */

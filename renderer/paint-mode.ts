@@ -16,6 +16,8 @@ import type { DabMode } from '../workers/paint/apply-dab.ts';
 import { createVertexGrid, type VertexGrid } from '../workers/paint/vertex-grid.ts';
 import { gatherDab } from '../workers/paint/paint-dab.ts';
 import { PaintSession } from './paint-session.ts';
+import { BindingClient } from './binding-client.ts';
+import type { MirrorVertexMap } from '../workers/paint/mirror-vertex-map.ts';
 import { BrushVisibility } from './brush-visibility.ts';
 import type { SceneDocument } from './scene-document.ts';
 import type { SkinnedMeshView } from './skinned-mesh.ts';
@@ -66,8 +68,11 @@ export type PaintState = 'off' | 'idle' | 'stroking' | 'resizing';
 export interface PaintTestHook {
   setPaintMode(on: boolean): void;
   setBrush(settings: Partial<BrushSettings>): void;
-  /** symmetry plane axis = 0 (0 = x), or off */
-  setSymmetry(axis: 0 | 1 | 2 | null): void;
+  /** symmetry plane axis = 0 (0 = x), or off; resolves once the mirror match (worker) is in use */
+  setSymmetry(axis: 0 | 1 | 2 | null): Promise<void>;
+  /** the running mirror match: its axis and the fraction done, or null */
+  matching(): { axis: number; fraction: number } | null;
+  cancelMatching(): void;
   setLocked(bone: number, locked: boolean): void;
   selectBone(bone: number): void;
   state(): { state: PaintState; brush: BrushSettings; undoSteps: number; redoSteps: number; bonePairs: number[] | null; unmatched: number };
@@ -86,7 +91,7 @@ export interface PaintTestHook {
    * and flushes (influence rows re-packed, texture rows and heat-map range queued), oldest first; reading clears them.
    */
   takeTimes(): { dabs: number[]; flushes: number[] };
-  command(name: 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-', threshold?: number, axis?: 0 | 1 | 2): void;
+  command(name: 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-', threshold?: number, axis?: 0 | 1 | 2): Promise<void>;
 }
 
 const ndc = new THREE.Vector2();
@@ -133,6 +138,17 @@ export class PaintMode {
   private readonly visibility = new BrushVisibility();
   /** stroking: whether the undo step is open (the pointer moved past CLICK_SLOP, or was released) */
   private strokeOpen = false;
+  /** mirror matching runs in its own worker, so a bind in progress never waits on it (and vice versa) */
+  private matcher: BindingClient | null = null;
+  private matchJob: { axis: 0 | 1 | 2; positions: Float64Array; fraction: number; result: Promise<MirrorVertexMap | null> } | null = null;
+  /** mirror matches of the rest mesh `positions`, by axis; kept across sessions (new weights, same mesh) */
+  private mirrorCache: { positions: Float64Array; maps: (MirrorVertexMap | undefined)[] } | null = null;
+  /** the symmetry the user asked for (the select shows it while its match is computed) */
+  private wantedSymmetry: 0 | 1 | 2 | null = null;
+  private matchingRow!: HTMLElement;
+  private matchingBar!: HTMLProgressElement;
+  private matchingText!: HTMLElement;
+  private symmetrySelect!: HTMLSelectElement;
   private readonly panel: HTMLElement;
   private readonly boneList: HTMLElement;
   private readonly toggle: HTMLButtonElement;
@@ -201,9 +217,13 @@ export class PaintMode {
     this.geometry?.dispose();
     this.geometry = null;
     this.bvh = null;
+    if (this.mirrorCache && this.mirrorCache.positions !== doc.mesh.positions) this.mirrorCache = null;
+    if (this.matchJob && this.matchJob.positions !== doc.mesh.positions) this.cancelMatching();
     if (this.state !== 'off') this.ensureSession();
     this.placeUnmatched();
     this.refresh();
+    // New weights on the same mesh keep the symmetry asked for (its match is cached); a new mesh matches anew.
+    if (this.wantedSymmetry !== null) void this.setSymmetry(this.wantedSymmetry);
   }
 
   /** The pose or the skinning changed: the surface under the brush is rebuilt before the next use. */
@@ -257,17 +277,92 @@ export class PaintMode {
     this.host.weightsChanged();
   }
 
-  setSymmetry(axis: 0 | 1 | 2 | null): void {
-    this.ensureSession().setSymmetry(axis);
+  /**
+   * Symmetry across the plane axis = 0, or off. A new axis is matched first (mirrorMapFor: in a worker, with
+   * progress and cancel); painting goes on meanwhile with the symmetry in use before.
+   * @returns once the symmetry asked for is in use, or the match was cancelled or superseded
+   */
+  async setSymmetry(axis: 0 | 1 | 2 | null): Promise<void> {
+    this.wantedSymmetry = axis;
+    this.refresh();
+    const session = this.ensureSession();
+    if (axis !== null && !session.mirrorMap(axis)) {
+      const map = await this.mirrorMapFor(axis);
+      if (!map || this.wantedSymmetry !== axis || this.session !== session) {
+        if (this.wantedSymmetry === axis) this.wantedSymmetry = session.symmetry?.axis ?? null;
+        this.refresh();
+        return;
+      }
+    }
+    session.setSymmetry(axis);
     this.placeUnmatched();
     this.refresh();
     this.host.weightsChanged();
+  }
+
+  /**
+   * The mirror match of the current rest mesh across axis = 0: known, or computed in the worker with its progress
+   * in the panel (one match at a time; asking for another axis cancels the running one).
+   * @returns the match, or null when cancelled or failed (a failure is shown in the panel)
+   */
+  private mirrorMapFor(axis: 0 | 1 | 2): Promise<MirrorVertexMap | null> {
+    const session = this.ensureSession();
+    const known = session.mirrorMap(axis);
+    if (known) return Promise.resolve(known);
+    const positions = this.host.document().mesh.positions;
+    if (this.matchJob && this.matchJob.axis === axis && this.matchJob.positions === positions) return this.matchJob.result;
+    this.cancelMatching();
+    this.matcher ??= new BindingClient();
+    const job = { axis, positions, fraction: 0, result: Promise.resolve<MirrorVertexMap | null>(null) };
+    job.result = this.matcher
+      .mirrorVertexMap(positions, this.host.document().mesh.triangles, axis, session.mirrorTolerance, (fraction) => {
+        job.fraction = fraction;
+        if (this.matchJob === job) this.showMatching();
+      })
+      .then(
+        (map) => {
+          if (this.mirrorCache?.positions !== positions) this.mirrorCache = { positions, maps: [] };
+          this.mirrorCache.maps[axis] = map;
+          if (this.session?.dense.rows === map.partner.length && this.host.document().mesh.positions === positions) this.session.setMirrorMap(axis, map);
+          return map;
+        },
+        (error: unknown) => {
+          if (!(error instanceof DOMException && error.name === 'AbortError')) this.info.textContent = `Mirror matching failed: ${error instanceof Error ? error.message : String(error)}`;
+          return null;
+        },
+      )
+      .finally(() => {
+        if (this.matchJob === job) this.matchJob = null;
+        this.showMatching();
+      });
+    this.matchJob = job;
+    this.showMatching();
+    return job.result;
+  }
+
+  /** Stops a running mirror match; the symmetry in use stays. */
+  cancelMatching(): void {
+    if (!this.matchJob) return;
+    this.matchJob = null;
+    this.matcher?.cancel();
+    this.showMatching();
+  }
+
+  private showMatching(): void {
+    const job = this.matchJob;
+    this.matchingRow.hidden = !job;
+    if (!job) return;
+    this.matchingText.textContent = `Matching mirror vertices across ${'xyz'[job.axis]} = 0… ${Math.round(100 * job.fraction)}%`;
+    this.matchingBar.value = job.fraction;
   }
 
   private ensureSession(): PaintSession {
     if (!this.session) {
       const doc = this.host.document();
       this.session = new PaintSession(doc.weights, doc.mesh.positions, doc.mesh.triangles, doc.skeleton, doc.boneNames ?? null, doc.diagonal);
+      if (this.mirrorCache?.positions === doc.mesh.positions) {
+        this.mirrorCache.maps.forEach((map, axis) => map && this.session!.setMirrorMap(axis as 0 | 1 | 2, map));
+      }
       this.queueFlush();
     }
     return this.session;
@@ -292,9 +387,17 @@ export class PaintMode {
     this.host.historyChanged();
   }
 
-  /** Whole-mesh commands; mirroring goes across `axis`, by default the symmetry axis (x when symmetry is off). */
-  run(command: 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-', threshold = 0.01, axis: 0 | 1 | 2 = this.session?.symmetry?.axis ?? 0): void {
-    const session = this.ensureSession();
+  /**
+   * Whole-mesh commands; mirroring goes across `axis`, by default the symmetry axis (x when symmetry is off), once
+   * that axis's mirror match is known.
+   */
+  async run(command: 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-', threshold = 0.01, axis: 0 | 1 | 2 = this.session?.symmetry?.axis ?? 0): Promise<void> {
+    let session = this.ensureSession();
+    if (command === 'mirror+' || command === 'mirror-') {
+      if (!(await this.mirrorMapFor(axis)) || this.session !== session) return;
+      session = this.ensureSession();
+    }
+    if (this.state === 'stroking') return;
     if (command === 'normalize') session.normalizeAll();
     else if (command === 'limit') session.limitTotal();
     else if (command === 'prune') session.prune(threshold);
@@ -311,6 +414,8 @@ export class PaintMode {
         this.refresh();
       },
       setSymmetry: (axis) => this.setSymmetry(axis),
+      matching: () => (this.matchJob ? { axis: this.matchJob.axis, fraction: this.matchJob.fraction } : null),
+      cancelMatching: () => this.cancelMatching(),
       selectBone: (bone) => this.host.selectBone(bone),
       setLocked: (bone, locked) => {
         this.ensureSession().settings.locked[bone] = locked ? 1 : 0;
@@ -688,10 +793,23 @@ export class PaintMode {
     symmetry.className = 'paint-symmetry';
     for (const [label, value] of [['off', ''], ['x', '0'], ['y', '1'], ['z', '2']]) symmetry.add(new Option(label, value));
     symmetry.addEventListener('change', () => {
-      this.setSymmetry(symmetry.value === '' ? null : (Number(symmetry.value) as 0 | 1 | 2));
+      void this.setSymmetry(symmetry.value === '' ? null : (Number(symmetry.value) as 0 | 1 | 2));
       symmetry.blur();
     });
+    this.symmetrySelect = symmetry;
     this.control(section, 'symmetry ', symmetry);
+    this.matchingRow = document.createElement('div');
+    this.matchingRow.className = 'row paint-matching';
+    this.matchingRow.hidden = true;
+    this.matchingText = document.createElement('span');
+    this.matchingBar = document.createElement('progress');
+    this.matchingBar.max = 1;
+    this.matchingRow.append(this.matchingText, this.matchingBar);
+    toolButton(this.matchingRow, 'Cancel', 'Stop matching; the symmetry in use stays', () => {
+      this.cancelMatching();
+      void this.setSymmetry(this.session?.symmetry?.axis ?? null);
+    });
+    section.append(this.matchingRow);
     const limit = document.createElement('input');
     limit.type = 'number';
     limit.min = '0';
@@ -725,6 +843,7 @@ export class PaintMode {
   /** Redraws the panel from the state. */
   refresh(): void {
     if (this.panel.hidden) return;
+    this.symmetrySelect.value = this.wantedSymmetry === null ? '' : String(this.wantedSymmetry);
     for (const input of this.panel.querySelectorAll<HTMLInputElement & { sync?: () => void }>('input[data-refresh]')) input.sync?.();
     for (const button of this.panel.querySelectorAll<HTMLButtonElement>('[data-mode]')) button.setAttribute('aria-pressed', String(button.dataset.mode === this.brush.mode));
     const axis = 'xyz'[this.session?.symmetry?.axis ?? 0];

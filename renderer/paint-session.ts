@@ -34,6 +34,8 @@ export class PaintSession {
   /** the brush's gather buffers and, once the viewport has set it, the grid over the posed surface */
   readonly context: PaintContext;
   symmetry: PaintSymmetry | null = null;
+  /** mirror matches found so far, by axis (they depend on the rest mesh only) */
+  private readonly mirrorMaps: (MirrorVertexMap | undefined)[] = [];
   /** vertices changed since takeDirty, each once */
   private dirty: Uint32Array;
   private dirtyCount = 0;
@@ -62,14 +64,36 @@ export class PaintSession {
     this.dirtyStamp = new Uint8Array(dense.rows);
   }
 
-  /** Symmetry across the plane axis = 0 (rest pose), or off (null). */
+  /** How far a reflected vertex may be from the surface and still match: 1% of the bounding-box diagonal. */
+  get mirrorTolerance(): number {
+    return 0.01 * this.diagonal;
+  }
+
+  /** The mirror match across axis = 0 if it is known (set by setMirrorMap or an earlier setSymmetry). */
+  mirrorMap(axis: 0 | 1 | 2): MirrorVertexMap | null {
+    return this.mirrorMaps[axis] ?? null;
+  }
+
+  /** Keeps a mirror match computed elsewhere (the worker) for this rest mesh and mirrorTolerance. */
+  setMirrorMap(axis: 0 | 1 | 2, map: MirrorVertexMap): void {
+    if (map.partner.length !== this.dense.rows) throw new RangeError(`mirror map for ${map.partner.length} vertices, the mesh has ${this.dense.rows}`);
+    this.mirrorMaps[axis] = map;
+  }
+
+  /**
+   * Symmetry across the plane axis = 0 (rest pose), or off (null). The mirror match is computed here, on this
+   * thread, unless it is already known (the viewport computes it in a worker first).
+   */
   setSymmetry(axis: 0 | 1 | 2 | null): void {
     if (axis === null) this.useSymmetry(null);
     else if (this.symmetry?.axis !== axis) {
-      const map = mirrorVertexMap(this.restPositions, this.triangles, axis, 0.01 * this.diagonal);
       const bonePairs = mirrorBonePairs(this.boneNames ? [...this.boneNames] : null, this.skeleton, axis);
-      this.useSymmetry({ axis, map, bonePairs });
+      this.useSymmetry({ axis, map: this.knownMirrorMap(axis), bonePairs });
     }
+  }
+
+  private knownMirrorMap(axis: 0 | 1 | 2): MirrorVertexMap {
+    return (this.mirrorMaps[axis] ??= mirrorVertexMap(this.restPositions, this.triangles, axis, this.mirrorTolerance));
   }
 
   private useSymmetry(symmetry: PaintSymmetry | null): void {

@@ -1,6 +1,7 @@
 /**
- * The binding worker: automatic handles and harmonic weights, off the main thread so the viewport keeps drawing
- * while a large mesh is factorized. A thin comlink wrapper over workers/weights/.
+ * The binding worker: automatic handles, harmonic weights and mirror matching for symmetric painting, off the main
+ * thread so the viewport keeps drawing while a large mesh is factorized or matched. A thin comlink wrapper over
+ * workers/weights/ and workers/paint/mirror-vertex-map.ts.
  *
  * Progress travels back through a comlink-proxied callback (fire-and-forget messages). Cancellation does NOT
  * travel in: the solve is one synchronous call, so this worker reads no message until it returns, and a proxied
@@ -14,6 +15,7 @@ import { expose, transfer } from 'comlink';
 import { harmonicWeights, type HarmonicWeightsOptions, type HarmonicWeightsResult } from './weights/harmonic-weights.ts';
 import { boneCylinderHandles, jointDistanceHandles } from './weights/automatic-handles.ts';
 import type { TgfSkeleton } from './formats/types.ts';
+import { mirrorVertexMap, type MirrorVertexMap } from './paint/mirror-vertex-map.ts';
 
 /** How handles are chosen automatically (handout Sec. 4.1). */
 export type AutomaticHandleRule = { rule: 'distance'; factor?: number } | { rule: 'cylinder'; radius: number };
@@ -43,6 +45,12 @@ export const bindingApi = {
   ): HarmonicWeightsResult {
     const result = harmonicWeights(positions, triangles, handles, boneCount, options, (stage, fraction) => void progress?.(stage, fraction));
     return transfer(result, [result.weights.buffer]);
+  },
+
+  /** Mirror partners across the plane axis = 0 (see mirrorVertexMap); `progress` receives the fraction matched. */
+  mirrorVertexMap(positions: Float64Array, triangles: Uint32Array, axis: 0 | 1 | 2, tolerance: number, progress?: (fraction: number) => void): MirrorVertexMap {
+    const map = mirrorVertexMap(positions, triangles, axis, tolerance, (fraction) => void progress?.(fraction));
+    return transfer(map, [map.triangle.buffer, map.barycentric.buffer, map.partner.buffer, map.distance.buffer, map.unmatched.buffer]);
   },
 };
 

@@ -154,10 +154,23 @@ await withAppPage(path.join(cacheDir, 'paint-dist'), PORT, async (page) => {
     };
     await stroke(); // warm-up: BVH build, JIT
     const plain = await stroke();
-    const setupMs: number = await page.evaluate(() => {
+    // Symmetry on: the mirror match runs in a worker; the page keeps drawing (longest gap between frames).
+    const setup: { ms: number; gap: number } = await page.evaluate(async () => {
+      let last = performance.now();
+      let gap = 0;
+      let running = true;
+      const tick = (): void => {
+        const now = performance.now();
+        gap = Math.max(gap, now - last);
+        last = now;
+        if (running) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
       const start = performance.now();
-      (window as any).__rigwright.paint.setSymmetry(0);
-      return performance.now() - start;
+      await (window as any).__rigwright.paint.setSymmetry(0);
+      const ms = performance.now() - start;
+      running = false;
+      return { ms, gap };
     });
     const mirrored = await stroke();
     await page.evaluate(() => (window as any).__rigwright.paint.setSymmetry(null));
@@ -174,7 +187,7 @@ await withAppPage(path.join(cacheDir, 'paint-dist'), PORT, async (page) => {
         note: `${times.flushes.length} frames, flush median ${fmtMs(median(times.flushes))}${n > 500_000 ? '; aim ≤ 16 ms' : ''}`,
       });
     }
-    uiRows.push({ case: `${label}: X symmetry on (mirror partners, in the page)`, ours: fmtMs(setupMs), reference: '—', ratio: '—' });
+    uiRows.push({ case: `${label}: X symmetry on (mirror partners, in a worker)`, ours: fmtMs(setup.ms), reference: '—', ratio: '—', note: `longest frame gap meanwhile ${fmtMs(setup.gap)}` });
   }
 });
 printTable('Weight painting in the viewport (headless Chromium; pick + gather + visibility + paint, and the per-frame upload work)', uiRows);

@@ -2,7 +2,8 @@
  * Weight painting as an artist does it, with real mouse events: paint mode on the hand, a stroke raises the selected
  * bone's weight near the stroke and nowhere far from it, every vertex still sums to 1, undo restores the weights bit
  * for bit and redo re-applies them; Escape during a stroke restores the weights; on the symmetric body, a stroke with
- * x symmetry also paints the mirrored region on the mirrored bone. Uses `window.__rigwright.paint`.
+ * x symmetry (matched in a worker) also paints the mirrored region on the mirrored bone, and the Mirror command
+ * copies a one-sided stroke across; a mirror match can be cancelled. Uses `window.__rigwright.paint`.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
@@ -184,52 +185,118 @@ test('hand: a stroke raises the bone near it only, sums stay 1, undo is exact, E
   expect(errors).toEqual([]);
 });
 
-test('body: a stroke with x symmetry paints the mirrored region on the mirrored bone', async ({ page }) => {
+/**
+ * Vertices whose `bone` weight rose by more than `by` between two snapshots.
+ */
+function raised(before: number[], after: number[], nb: number, bone: number, by = 1e-6): number[] {
+  const out: number[] = [];
+  for (let v = 0; v < before.length / nb; v++) if (after[v * nb + bone] > before[v * nb + bone] + by) out.push(v);
+  return out;
+}
+
+/** Those of `vertices` not within 2% of the diagonal of the mirror image (x ↦ −x) of some vertex of `sources`. */
+function notMirrorOf(vertices: number[], sources: number[], posed: number[], diagonal: number): number[] {
+  return vertices.filter((v) => {
+    if (!(posed[3 * v] < -0.05)) return true;
+    let nearest = Infinity;
+    for (const u of sources) nearest = Math.min(nearest, Math.hypot(posed[3 * v] + posed[3 * u], posed[3 * v + 1] - posed[3 * u + 1], posed[3 * v + 2] - posed[3 * u + 2]));
+    return nearest > 0.02 * diagonal;
+  });
+}
+
+test('body: x symmetry from the panel paints the mirrored region on the mirrored bone; Mirror +x → −x copies a one-sided stroke', async ({ page }) => {
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
   await load(page, [dataFile('context-aware/reference.obj'), dataFile('context-aware/skeleton.tgf')], 'reference.obj');
   await page.evaluate(() => (window as any).__rigwright.pause());
   await page.keyboard.press('p');
-  await page.evaluate(() => (window as any).__rigwright.paint.setSymmetry(0));
+  // Symmetry from the panel: the mirror match runs in a worker, then the bone pairs appear.
+  await page.selectOption('#paint-panel .paint-symmetry', '0');
+  await page.waitForFunction(() => (window as any).__rigwright.paint.state().bonePairs !== null);
   const pairs: number[] = (await page.evaluate(() => (window as any).__rigwright.paint.state())).bonePairs;
   const { boneCount: nb } = await hook(page);
   const diagonal: number = await page.evaluate(() => (window as any).__rigwright.boundingDiagonal());
   // skeleton.tgf: bone 15 is the upper arm on +x (joints 16 → 18, x 0.18 → 0.45), bone 16 its twin on −x.
   const side = 15;
-  expect(pairs[side], 'the upper arms are paired by their mirrored joints').toBe(16);
-  expect(pairs[16]).toBe(side);
+  const twin = 16;
+  expect(pairs[side], 'the upper arms are paired by their mirrored joints').toBe(twin);
+  expect(pairs[twin]).toBe(side);
   await page.evaluate((b) => (window as any).__rigwright.paint.selectBone(b), side);
   const before = await weights(page);
   await page.evaluate(() => (window as any).__rigwright.paint.setBrush({ mode: 'add', strength: 0.6, radius: 25 }));
   const [shoulder, elbow] = await page.evaluate(() => [16, 18].map((j) => (window as any).__rigwright.jointScreenPosition(j)));
   const from = { x: 0.7 * shoulder.x + 0.3 * elbow.x, y: 0.7 * shoulder.y + 0.3 * elbow.y };
-  await stroke(page, from, 0.4 * (elbow.x - shoulder.x), 0.4 * (elbow.y - shoulder.y));
+  const along = { x: 0.4 * (elbow.x - shoulder.x), y: 0.4 * (elbow.y - shoulder.y) };
+  await stroke(page, from, along.x, along.y);
   const after = await weights(page);
   // No pose is loaded, so the posed positions are the rest positions the mirror map was built on.
   const posed: number[] = await page.evaluate(() => (window as any).__rigwright.paint.posedPositions());
-  const V = before.length / nb;
-  const raisedSide: number[] = [];
-  const raisedPair: number[] = [];
-  for (let v = 0; v < V; v++) {
-    if (after[v * nb + side] > before[v * nb + side] + 1e-6) raisedSide.push(v);
-    if (after[v * nb + 16] > before[v * nb + 16] + 1e-6) raisedPair.push(v);
-  }
+  const raisedSide = raised(before, after, nb, side);
+  const raisedPair = raised(before, after, nb, twin);
   expect(raisedSide.length).toBeGreaterThan(3);
   expect(raisedPair.length, 'the mirrored bone was painted too').toBeGreaterThan(3);
-  const offArm = raisedSide.filter((v) => !(posed[3 * v] > 0.05));
-  expect(offArm, 'the stroke stayed on the +x arm').toEqual([]);
+  expect(raisedSide.filter((v) => !(posed[3 * v] > 0.05)), 'the stroke stayed on the +x arm').toEqual([]);
   // Every vertex raised on the twin lies on the −x arm, within a few edge lengths of the mirror image of a painted one.
-  const unmirrored = raisedPair.filter((v) => {
-    if (!(posed[3 * v] < -0.05)) return true;
-    let nearest = Infinity;
-    for (const u of raisedSide) {
-      nearest = Math.min(nearest, Math.hypot(posed[3 * v] + posed[3 * u], posed[3 * v + 1] - posed[3 * u + 1], posed[3 * v + 2] - posed[3 * u + 2]));
-    }
-    return nearest > 0.02 * diagonal;
-  });
-  expect(unmirrored, 'raised on the twin bone but not the mirror of a painted vertex').toEqual([]);
+  expect(notMirrorOf(raisedPair, raisedSide, posed, diagonal), 'raised on the twin bone but not the mirror of a painted vertex').toEqual([]);
   expect(raisedPair.length / raisedSide.length).toBeGreaterThan(0.5);
   expect(raisedPair.length / raisedSide.length).toBeLessThan(2);
   expect(Math.max(...rowSums(after, nb).map((sum) => Math.abs(sum - 1))), 'every vertex sums to 1').toBeLessThan(1e-5);
+
+  // Undo, symmetry off, the same stroke paints the +x arm only; then "Mirror +x → −x" copies it to the twin.
+  await page.keyboard.press('Control+z');
+  expect(await weights(page)).toEqual(before);
+  await page.selectOption('#paint-panel .paint-symmetry', '');
+  await expect.poll(() => page.evaluate(() => (window as any).__rigwright.paint.state().bonePairs)).toBeNull();
+  await stroke(page, from, along.x, along.y);
+  const oneSided = await weights(page);
+  const paintedOnly = raised(before, oneSided, nb, side);
+  expect(paintedOnly.length).toBeGreaterThan(3);
+  expect(raised(before, oneSided, nb, twin), 'no symmetry: the twin is untouched').toEqual([]);
+  const steps = (await page.evaluate(() => (window as any).__rigwright.paint.state())).undoSteps;
+  await page.getByRole('button', { name: 'Mirror +x → −x' }).click();
+  await expect.poll(() => page.evaluate(() => (window as any).__rigwright.paint.state().undoSteps)).toBe(steps + 1);
+  const mirrored = await weights(page);
+  // The command copies the whole +x side, so the body's own slight asymmetries move a little too; the stroke is
+  // what rises by more than a third of its largest raise.
+  let largest = 0;
+  for (const v of paintedOnly) largest = Math.max(largest, oneSided[v * nb + side] - before[v * nb + side]);
+  const marked = raised(before, oneSided, nb, side, largest / 3);
+  const copied = raised(oneSided, mirrored, nb, twin, largest / 3);
+  expect(copied.length, 'the twin bone rose on the −x arm').toBeGreaterThan(3);
+  expect(notMirrorOf(copied, paintedOnly, posed, diagonal), 'raised on the twin but not the mirror of a painted vertex').toEqual([]);
+  expect(copied.length / marked.length).toBeGreaterThan(0.5);
+  expect(copied.length / marked.length).toBeLessThan(2);
+  // The +x side is the source and stays as painted.
+  const V = before.length / nb;
+  let sourceChanged = 0;
+  for (let v = 0; v < V; v++) if (posed[3 * v] > 1e-3 && oneSided.slice(v * nb, v * nb + nb).some((w, b) => Math.abs(w - mirrored[v * nb + b]) > 1e-6)) sourceChanged++;
+  expect(sourceChanged, 'the +x side is unchanged').toBe(0);
+  expect(Math.max(...rowSums(mirrored, nb).map((sum) => Math.abs(sum - 1))), 'every vertex sums to 1').toBeLessThan(1e-5);
+  await page.keyboard.press('Control+z');
+  expect(await weights(page), 'one undo takes the mirror back exactly').toEqual(oneSided);
+  expect(errors).toEqual([]);
+});
+
+test('hand: a mirror match can be cancelled; the symmetry in use stays, and asking again matches', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await load(page, [dataFile('hand/hand.off'), dataFile('hand/hand.tgf')], 'hand.off');
+  await page.keyboard.press('p');
+  // Asked and cancelled in one turn of the page, before the worker can answer.
+  const cancelled = await page.evaluate(() => {
+    const paint = (window as any).__rigwright.paint;
+    void paint.setSymmetry(0);
+    const running = paint.matching();
+    paint.cancelMatching();
+    return { running, after: paint.matching() };
+  });
+  expect(cancelled.running).toEqual({ axis: 0, fraction: 0 });
+  expect(cancelled.after).toBeNull();
+  await expect(page.locator('#paint-panel .paint-matching')).toBeHidden();
+  await expect.poll(() => page.locator('#paint-panel .paint-symmetry').inputValue()).toBe('');
+  expect((await page.evaluate(() => (window as any).__rigwright.paint.state())).bonePairs).toBeNull();
+  await page.evaluate(() => (window as any).__rigwright.paint.setSymmetry(0));
+  expect((await page.evaluate(() => (window as any).__rigwright.paint.state())).bonePairs).not.toBeNull();
+  await expect(page.locator('#paint-panel .paint-symmetry')).toHaveValue('0');
   expect(errors).toEqual([]);
 });

@@ -18,7 +18,20 @@ import { mirrorBonePairs, mirroredBoneName } from '../../workers/paint/mirror-bo
 import { beginStroke, cancelStroke, createPaintHistory, endStroke, recordRows, redo, undo } from '../../workers/paint/paint-history.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { readTgf } from '../../workers/formats/tgf.ts';
 import { seededRandom } from './seeded-random.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
+
+function dataFile(...parts: string[]): string {
+  const file = path.join(dataDir, ...parts);
+  if (!existsSync(file)) throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
+  return file;
+}
 
 /** An open tube along `axis`: `rings` rings of `segments` vertices, ring r at coordinate along(r). */
 function tube(segments: number, rings: number, along: (r: number) => number, radius = 1, axis: 0 | 2 = 2) {
@@ -383,6 +396,19 @@ test('bone pairs by name and by mirrored joint positions', () => {
   assert.deepEqual([...mirrorBonePairs(names, skeleton, 0, 0.05)], [0, 2, 1, 4, 3, -1]);
   // Mirrored across z instead, nothing but the spine (on the plane z = 0) maps onto a bone.
   assert.deepEqual([...mirrorBonePairs(null, skeleton, 2, 0.05)], [0, 1, 2, -1, -1, -1]);
+
+  // The context-aware body, a hand-placed humanoid rig, with the default tolerance: its spine joints sit up to
+  // 0.006 off the plane and its arms pair within 0.015. Every bone pairs; x-centred bones with themselves, the
+  // others with a bone on the other side whose joints mirror theirs.
+  const body = buildSkeleton(readTgf(readFileSync(dataFile('context-aware', 'skeleton.tgf'), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
+  const pairs = mirrorBonePairs(null, body, 0);
+  for (let b = 0; b < pairs.length; b++) {
+    const [s, e] = [body.bones[2 * b], body.bones[2 * b + 1]];
+    const centred = Math.abs(body.joints[3 * s]) < 0.01 && Math.abs(body.joints[3 * e]) < 0.01;
+    assert.equal(pairs[pairs[b]], b, `bone ${b} ↔ ${pairs[b]} is mutual`);
+    if (centred) assert.equal(pairs[b], b, `centre bone ${b}`);
+    else assert.ok(pairs[b] !== b && Math.sign(body.joints[3 * body.bones[2 * pairs[b] + 1]]) === -Math.sign(body.joints[3 * e]), `bone ${b} pairs across the plane`);
+  }
 });
 
 test('undo restores a stroke bit for bit, redo reapplies it, old strokes fall out of the memory bound', () => {

@@ -32,7 +32,9 @@ export function mirroredBoneName(name: string): string | null {
  * @param names     #B bone names, or null (TGF skeletons have none)
  * @param skeleton  rest joints and bones
  * @param axis      0 = x, 1 = y, 2 = z
- * @param tolerance largest accepted sum of joint distances, world units (default 1% of the skeleton's extent)
+ * @param tolerance largest accepted sum of joint distances, world units (default 5% of the skeleton's extent:
+ *                  hand-placed rigs are symmetric only roughly — the context-aware body's spine sits 0.4% of its
+ *                  height off the plane and its arms pair at 1%)
  * @returns #B: the mirrored bone of each bone, itself for centre bones, -1 when nothing matches
  */
 export function mirrorBonePairs(names: readonly string[] | null, skeleton: Skeleton, axis: 0 | 1 | 2, tolerance?: number): Int32Array {
@@ -58,7 +60,7 @@ export function mirrorBonePairs(names: readonly string[] | null, skeleton: Skele
     }
     if (high > low) extent = Math.max(extent, high - low);
   }
-  const accept = tolerance ?? 0.01 * extent;
+  const accept = tolerance ?? 0.05 * extent;
   const reflected = (joint: number, k: number) => (k === axis ? -joints[3 * joint + k] : joints[3 * joint + k]);
   for (let b = 0; b < nb; b++) {
     if (pairs[b] >= 0) continue;

@@ -30,9 +30,16 @@ export interface MirrorVertexMap {
  * @param triangles #F × 3 vertex indices
  * @param axis      0 = x, 1 = y, 2 = z: the mirror plane is axis = 0
  * @param tolerance largest accepted distance between a reflected vertex and the surface, world units
+ * @param progress  called with the fraction of vertices matched, every few thousand vertices
  * @returns the map
  */
-export function mirrorVertexMap(positions: Float64Array, triangles: Uint32Array, axis: 0 | 1 | 2, tolerance: number): MirrorVertexMap {
+export function mirrorVertexMap(
+  positions: Float64Array,
+  triangles: Uint32Array,
+  axis: 0 | 1 | 2,
+  tolerance: number,
+  progress?: (fraction: number) => void,
+): MirrorVertexMap {
   const n = Math.floor(positions.length / 3);
   const faceCount = Math.floor(triangles.length / 3);
   for (let t = 0; t < 3 * faceCount; t++) {
@@ -65,7 +72,9 @@ export function mirrorVertexMap(positions: Float64Array, triangles: Uint32Array,
     for (let c = 0; c + 1 < start.length; c++) start[c + 1] += start[c];
     for (let v = 0; v < n; v++) order[start[key[v]]++] = v;
   }
-  for (const v of order) {
+  for (let step = 0; step < n; step++) {
+    if (progress && step % PROGRESS_EVERY === 0) progress(step / n);
+    const v = order[step];
     reflected[0] = positions[3 * v];
     reflected[1] = positions[3 * v + 1];
     reflected[2] = positions[3 * v + 2];
@@ -125,6 +134,9 @@ export function mirrorVertexMap(positions: Float64Array, triangles: Uint32Array,
   }
   return { triangle, barycentric, partner, distance, unmatched: Uint32Array.from(unmatched) };
 }
+
+/** Vertices matched between two progress reports. */
+const PROGRESS_EVERY = 8192;
 
 /** Triangles binned into a uniform grid by their bounding boxes (compressed rows: cell → faces). */
 interface TriangleGrid {
