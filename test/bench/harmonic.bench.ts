@@ -14,7 +14,9 @@
  * and the table gives the best round and the median round of each, so both sides see the same load. Each round
  * of ours runs in its own process so its peak resident memory can be reported.
  *
- *   node --import tsx test/bench/harmonic.bench.ts
+ *   node --import tsx test/bench/harmonic.bench.ts [--only NAME[,NAME…]]
+ *
+ * --only runs the cases whose names contain one of the given words (e.g. `--only hand,tube`), skipping the rest.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -150,8 +152,11 @@ if (caseArg >= 0) {
   console.log(JSON.stringify(runOurs(c)));
 } else {
   const { cases, refBinary } = prepare();
+  const onlyArg = process.argv.indexOf('--only');
+  const only = onlyArg >= 0 ? process.argv[onlyArg + 1].split(',') : [];
   const rows = [];
   for (const c of cases) {
+    if (only.length > 0 && !only.some((word) => c.name.includes(word))) continue;
     const ours: OursResult[] = [];
     const eigen: ReturnType<typeof runEigen>[] = [];
     for (let round = 0; round < c.rounds; round++) {

@@ -60,13 +60,7 @@ export function amdOfGraph(graph: AdjacencyGraph): Int32Array {
     else head[degree[i]] = next[i];
   };
 
-  for (let i = 0; i < n; i++) {
-    pe[i] = graph.offsets[i];
-    len[i] = graph.offsets[i + 1] - graph.offsets[i];
-    nv[i] = 1;
-    degree[i] = len[i];
-    insert(i, degree[i]);
-  }
+  initialDegreeLists(graph.offsets, pe, len, nv, degree, head, next, last);
 
   let eliminated = 0;
   let minDegree = 0;
@@ -257,7 +251,42 @@ export function amdOfGraph(graph: AdjacencyGraph): Int32Array {
     wflg += n;
   }
 
-  // Pivots in elimination order; every other variable right after the pivot it was eliminated with.
+  return permutationFromSteps(step, parent, steps);
+}
+
+/** Quotient graph = the graph itself; every variable in the degree list of its degree (head/next/last as in amdOfGraph). */
+function initialDegreeLists(
+  offsets: Int32Array,
+  pe: Int32Array,
+  len: Int32Array,
+  nv: Int32Array,
+  degree: Int32Array,
+  head: Int32Array,
+  next: Int32Array,
+  last: Int32Array,
+): void {
+  for (let i = 0; i < pe.length; i++) {
+    pe[i] = offsets[i];
+    len[i] = offsets[i + 1] - offsets[i];
+    nv[i] = 1;
+    degree[i] = len[i];
+    const h = head[degree[i]];
+    next[i] = h;
+    last[i] = -1;
+    if (h !== -1) last[h] = i;
+    head[degree[i]] = i;
+  }
+}
+
+/**
+ * Pivots in elimination order; every other variable right after the pivot it was eliminated with.
+ *
+ * @param step   #n elimination step of each pivot, -1 for the others
+ * @param parent #n for a non-pivot, the variable or element it was merged into (compressed here)
+ * @param steps  number of pivots
+ */
+function permutationFromSteps(step: Int32Array, parent: Int32Array, steps: number): Int32Array {
+  const n = step.length;
   const group = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     let r = i;

@@ -35,14 +35,40 @@ export function choleskyNumeric(a: CscMatrix, symbolic: CholeskySymbolic, out?: 
   }
   const values = out && out.values.length === symbolic.storedValues ? out.values : new Float64Array(symbolic.storedValues);
   values.fill(0);
-  const map = symbolic.assemblyMap;
-  const av = a.values;
+  assemble(symbolic.assemblyMap, a.values, values);
+  const { n, supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, rows, valuePointers, perm } = symbolic;
+  factorSupernodes(n, supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, rows, valuePointers, perm, values);
+  if (out) {
+    out.symbolic = symbolic;
+    out.values = values;
+    return out;
+  }
+  return { symbolic, values };
+}
+
+/** Adds A's entries into the supernode blocks (map: CholeskySymbolic.assemblyMap). */
+function assemble(map: Int32Array, av: Float64Array, values: Float64Array): void {
   for (let p = 0; p < map.length; p++) {
     const m = map[p];
     if (m >= 0) values[m] += av[p];
   }
+}
 
-  const { n, supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, rows, valuePointers, perm } = symbolic;
+/**
+ * The factorization loop proper, on the symbolic analysis's arrays passed one by one: V8 optimizes it on the
+ * arrays' own types, and that code stays valid from one factorization to the next.
+ */
+function factorSupernodes(
+  n: number,
+  supernodeCount: number,
+  supernodeStart: Int32Array,
+  supernodeOfColumn: Int32Array,
+  rowPointers: Int32Array,
+  rows: Int32Array,
+  valuePointers: Int32Array,
+  perm: Int32Array,
+  values: Float64Array,
+): void {
   const local = new Int32Array(n);
   const head = new Int32Array(supernodeCount).fill(-1);
   const link = new Int32Array(supernodeCount);
@@ -110,12 +136,6 @@ export function choleskyNumeric(a: CscMatrix, symbolic: CholeskySymbolic, out?: 
       head[t] = s;
     }
   }
-  if (out) {
-    out.symbolic = symbolic;
-    out.values = values;
-    return out;
-  }
-  return { symbolic, values };
 }
 
 /**

@@ -57,10 +57,31 @@ export function choleskySolvePermuted(factor: CholeskyFactor, x: Float64Array, k
   }
   const { supernodeCount, supernodeStart, rowPointers, rows, valuePointers, parent, supernodeOfColumn } = factor.symbolic;
   const v = factor.values;
-
-  // Non-zero column range [low, high) of each supernode's rows in y, widened up the supernodal tree.
+  // Each pass is its own function with array arguments: V8 then optimizes each loop once, on its own feedback, and
+  // keeps that code from one solve to the next.
   const low = new Int32Array(supernodeCount).fill(k);
   const high = new Int32Array(supernodeCount);
+  forwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, x, k, offset, low, high);
+  forwardSolve(supernodeCount, supernodeStart, rowPointers, rows, valuePointers, v, x, offset, low, high);
+  // Each elimination tree is one connected component of A's graph, decoupled from the others, so its solution is
+  // zero in every column where its right-hand side is: the backward solve of a supernode needs only its root's
+  // range, which after the forward pass spans the whole tree.
+  backwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, low, high);
+  backwardSolve(supernodeCount, supernodeStart, rowPointers, rows, valuePointers, v, x, offset, low, high);
+}
+
+/** Non-zero column range [low, high) of each supernode's rows in y = L⁻¹b, widened up the supernodal tree. */
+function forwardColumnRanges(
+  supernodeCount: number,
+  supernodeStart: Int32Array,
+  parent: Int32Array,
+  supernodeOfColumn: Int32Array,
+  x: Float64Array,
+  k: number,
+  offset: Int32Array,
+  low: Int32Array,
+  high: Int32Array,
+): void {
   for (let s = 0; s < supernodeCount; s++) {
     let lo = low[s];
     let hi = high[s];
@@ -88,7 +109,21 @@ export function choleskySolvePermuted(factor: CholeskyFactor, x: Float64Array, k
       if (hi > high[t]) high[t] = hi;
     }
   }
+}
 
+/** y = L⁻¹b in place, supernode by supernode, on each supernode's column range. */
+function forwardSolve(
+  supernodeCount: number,
+  supernodeStart: Int32Array,
+  rowPointers: Int32Array,
+  rows: Int32Array,
+  valuePointers: Int32Array,
+  v: Float64Array,
+  x: Float64Array,
+  offset: Int32Array,
+  low: Int32Array,
+  high: Int32Array,
+): void {
   for (let s = 0; s < supernodeCount; s++) {
     const lo = low[s];
     const hi = high[s];
@@ -141,9 +176,17 @@ export function choleskySolvePermuted(factor: CholeskyFactor, x: Float64Array, k
     }
   }
 
-  // Each elimination tree is one connected component of A's graph, decoupled from the others, so its solution is
-  // zero in every column where its right-hand side is: the backward solve of a supernode needs only its root's
-  // range, which after the pass above spans the whole tree.
+}
+
+/** Every supernode takes its tree root's column range. */
+function backwardColumnRanges(
+  supernodeCount: number,
+  supernodeStart: Int32Array,
+  parent: Int32Array,
+  supernodeOfColumn: Int32Array,
+  low: Int32Array,
+  high: Int32Array,
+): void {
   for (let s = supernodeCount - 1; s >= 0; s--) {
     const p = parent[supernodeStart[s + 1] - 1];
     if (p < 0) continue;
@@ -151,7 +194,21 @@ export function choleskySolvePermuted(factor: CholeskyFactor, x: Float64Array, k
     low[s] = low[t];
     high[s] = high[t];
   }
+}
 
+/** x = L⁻ᵀy in place, supernodes in reverse, on each supernode's column range. */
+function backwardSolve(
+  supernodeCount: number,
+  supernodeStart: Int32Array,
+  rowPointers: Int32Array,
+  rows: Int32Array,
+  valuePointers: Int32Array,
+  v: Float64Array,
+  x: Float64Array,
+  offset: Int32Array,
+  low: Int32Array,
+  high: Int32Array,
+): void {
   for (let s = supernodeCount - 1; s >= 0; s--) {
     const lo = low[s];
     const hi = high[s];
