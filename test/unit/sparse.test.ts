@@ -190,6 +190,32 @@ test('a solve inside a larger array, rows in any order, matches the packed solve
   assert.throws(() => choleskySolvePermuted(factor, new Float64Array(n * 2), 2, Int32Array.from({ length: n }, (_, r) => 2 * r + 1)), RangeError);
 });
 
+test('a solve told where its right-hand sides are non-zero matches the solve that reads them', () => {
+  const n = 120;
+  const { csc } = randomSpd(n, 0.05, 79);
+  const factor = choleskyNumeric(csc, choleskySymbolic(csc, amdOrdering(csc)));
+  const rand = seededRandom(80);
+  const k = 6;
+  // Right-hand sides with local support: a few rows, each non-zero in one or two neighbouring columns.
+  const b = new Float64Array(n * k);
+  const low = new Int32Array(n).fill(k);
+  const high = new Int32Array(n);
+  for (let q = 0; q < 10; q++) {
+    const r = Math.floor(rand() * n);
+    const c = Math.floor(rand() * (k - 1));
+    b[r * k + c] = rand() * 2 - 1;
+    b[r * k + c + 1] = rand() * 2 - 1;
+    low[r] = Math.min(low[r], c);
+    high[r] = Math.max(high[r], c + 2);
+  }
+  const scanned = b.slice();
+  choleskySolvePermuted(factor, scanned, k);
+  const told = b.slice();
+  choleskySolvePermuted(factor, told, k, undefined, { low, high });
+  assert.deepEqual(told, scanned);
+  assert.throws(() => choleskySolvePermuted(factor, b.slice(), k, undefined, { low: low.subarray(1), high }), RangeError);
+});
+
 test('column counts and factor non-zeros match a dense symbolic elimination', () => {
   for (const [n, density, seed] of [[40, 0.08, 11], [120, 0.03, 12], [64, 0.2, 13]]) {
     const { csc, dense } = randomSpd(n, density, seed);

@@ -28,41 +28,24 @@ const ZERO_AREA = 1e-14;
  */
 export function cotangentLaplacian(positions: Float64Array, triangles: Uint32Array, columns?: Uint8Array): CscMatrix {
   const n = Math.floor(positions.length / 3);
-  let faces = triangles;
-  if (columns) {
-    // Keep only the faces that touch an assembled column, in order, so every sum runs as in the full matrix (and
-    // faces naming a vertex out of range, for edgeWeightMatrix to report).
-    const keep = (f: number) => {
-      const a = triangles[3 * f];
-      const b = triangles[3 * f + 1];
-      const c = triangles[3 * f + 2];
-      return !(a < n && b < n && c < n) || columns[a] !== 0 || columns[b] !== 0 || columns[c] !== 0;
-    };
-    const faceCount = Math.floor(triangles.length / 3);
-    let kept = 0;
-    for (let f = 0; f < faceCount; f++) if (keep(f)) kept++;
-    if (kept < faceCount) {
-      faces = new Uint32Array(3 * kept);
-      let w = 0;
-      for (let f = 0; f < faceCount; f++) {
-        if (!keep(f)) continue;
-        faces[w++] = triangles[3 * f];
-        faces[w++] = triangles[3 * f + 1];
-        faces[w++] = triangles[3 * f + 2];
-      }
-    }
-  }
-  return edgeWeightMatrix(n, faces, cotangentWeights(positions, faces), columns);
+  return edgeWeightMatrix(n, triangles, cotangentWeights(positions, triangles, columns), columns);
 }
 
-/** #F × 3 weights ½ cot of each corner's angle, for edgeWeightMatrix (see COTANGENT_BOUND and ZERO_AREA). */
-function cotangentWeights(positions: Float64Array, triangles: Uint32Array): Float64Array {
+/**
+ * #F × 3 weights ½ cot of each corner's angle, for edgeWeightMatrix (see COTANGENT_BOUND and ZERO_AREA). With a
+ * column mask, faces that touch no assembled column are left at zero: edgeWeightMatrix does not read them.
+ */
+function cotangentWeights(positions: Float64Array, triangles: Uint32Array, columns?: Uint8Array): Float64Array {
   const faceCount = Math.floor(triangles.length / 3);
   const cornerWeights = new Float64Array(faceCount * 3);
   for (let f = 0; f < faceCount; f++) {
-    const a = 3 * triangles[3 * f];
-    const b = 3 * triangles[3 * f + 1];
-    const c = 3 * triangles[3 * f + 2];
+    const ia = triangles[3 * f];
+    const ib = triangles[3 * f + 1];
+    const ic = triangles[3 * f + 2];
+    if (columns && columns[ia] === 0 && columns[ib] === 0 && columns[ic] === 0) continue;
+    const a = 3 * ia;
+    const b = 3 * ib;
+    const c = 3 * ic;
     const abx = positions[b] - positions[a];
     const aby = positions[b + 1] - positions[a + 1];
     const abz = positions[b + 2] - positions[a + 2];

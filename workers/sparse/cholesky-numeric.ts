@@ -33,8 +33,9 @@ export function choleskyNumeric(a: CscMatrix, symbolic: CholeskySymbolic, out?: 
       `choleskyNumeric: the matrix (order ${a.cols}, ${a.rowIndices.length} non-zeros) is not the pattern analysed (order ${symbolic.n}, ${symbolic.matrixNonzeros} non-zeros)`,
     );
   }
-  const values = out && out.values.length === symbolic.storedValues ? out.values : new Float64Array(symbolic.storedValues);
-  values.fill(0);
+  const reuse = out !== undefined && out.values.length === symbolic.storedValues;
+  // A new array is already zero; filling it would touch every page of a large factor once more.
+  const values = reuse ? out.values.fill(0) : new Float64Array(symbolic.storedValues);
   assemble(symbolic.assemblyMap, a.values, values);
   const { n, supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, rows, valuePointers, perm } = symbolic;
   factorSupernodes(n, supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, rows, valuePointers, perm, values);
@@ -70,6 +71,7 @@ function factorSupernodes(
   values: Float64Array,
 ): void {
   const local = new Int32Array(n);
+  const relative = new Int32Array(n);
   const head = new Int32Array(supernodeCount).fill(-1);
   const link = new Int32Array(supernodeCount);
   const cursor = new Int32Array(supernodeCount);
@@ -101,21 +103,37 @@ function factorSupernodes(
       const i0 = p1 - dRowStart;
       const height = dRowEnd - p1;
       const width = p2 - p1;
+      // Where each of d's rows from p1 on sits in s's block, looked up once for the whole update.
+      let contiguous = true;
+      const r0 = local[rows[p1]];
+      for (let i = 0; i < height; i++) {
+        const r = local[rows[p1 + i]];
+        relative[i] = r;
+        if (r !== r0 + i) contiguous = false;
+      }
       if (dColumns === 1) {
         // Most supernodes of a mesh Laplacian are single columns: subtract the outer product directly.
         const c0 = dBase + i0;
-        for (let j = 0; j < width; j++) {
-          const target = base + (rows[p1 + j] - first) * rowCount;
-          const a0 = values[c0 + j];
-          for (let i = j; i < height; i++) values[target + local[rows[p1 + i]]] -= values[c0 + i] * a0;
+        if (contiguous) {
+          for (let j = 0; j < width; j++) {
+            const target = base + relative[j] * rowCount + r0 - c0;
+            const a0 = values[c0 + j];
+            for (let i = c0 + j; i < c0 + height; i++) values[target + i] -= values[i] * a0;
+          }
+        } else {
+          for (let j = 0; j < width; j++) {
+            const target = base + relative[j] * rowCount;
+            const a0 = values[c0 + j];
+            for (let i = j; i < height; i++) values[target + relative[i]] -= values[c0 + i] * a0;
+          }
         }
       } else {
         if (update.length < height * width) update = new Float64Array(Math.max(height * width, 2 * update.length));
         descendantUpdate(values, dBase, dRows, dColumns, i0, height, width, update);
         for (let j = 0; j < width; j++) {
-          const target = base + (rows[p1 + j] - first) * rowCount;
+          const target = base + relative[j] * rowCount;
           const cj = j * height;
-          for (let i = j; i < height; i++) values[target + local[rows[p1 + i]]] -= update[cj + i];
+          for (let i = j; i < height; i++) values[target + relative[i]] -= update[cj + i];
         }
       }
       if (p2 < dRowEnd) {
@@ -140,7 +158,9 @@ function factorSupernodes(
 
 /**
  * C = L_d[i0:, :] · L_d[i0 : i0+width, :]ᵀ, lower trapezoid only, into `c` (height × width, column-major).
- * Four columns of L_d per pass so each entry of C is loaded and stored once per four products.
+ * Two columns of C and four columns of L_d per pass, so each entry of L_d loaded serves eight products and each
+ * entry of C is loaded and stored once per four. The first pass writes C instead of adding to it (no zeroing
+ * pass): the last one to three columns of L_d when columns is not a multiple of four, else the first four.
  */
 function descendantUpdate(
   v: Float64Array,
@@ -152,12 +172,86 @@ function descendantUpdate(
   width: number,
   c: Float64Array,
 ): void {
-  for (let j = 0; j < width; j++) {
+  const top = base + i0;
+  const rest = columns & 3;
+  const blocked = columns - rest;
+  let j = 0;
+  for (; j + 1 < width; j += 2) {
     const cj = j * height;
-    c.fill(0, cj + j, cj + height);
+    const ck = cj + height;
     let t = 0;
-    for (; t + 3 < columns; t += 4) {
-      const c0 = base + t * ld + i0;
+    if (rest === 0) {
+      const c0 = top;
+      const c1 = c0 + ld;
+      const c2 = c1 + ld;
+      const c3 = c2 + ld;
+      const a0 = v[c0 + j];
+      const a1 = v[c1 + j];
+      const a2 = v[c2 + j];
+      const a3 = v[c3 + j];
+      const b0 = v[c0 + j + 1];
+      const b1 = v[c1 + j + 1];
+      const b2 = v[c2 + j + 1];
+      const b3 = v[c3 + j + 1];
+      c[cj + j] = a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+      for (let i = j + 1; i < height; i++) {
+        const x0 = v[c0 + i];
+        const x1 = v[c1 + i];
+        const x2 = v[c2 + i];
+        const x3 = v[c3 + i];
+        c[cj + i] = x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
+        c[ck + i] = x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+      }
+      t = 4;
+    } else {
+      const c0 = top + blocked * ld;
+      const c1 = rest > 1 ? c0 + ld : c0;
+      const c2 = rest > 2 ? c1 + ld : c0;
+      // Missing columns count as zero coefficients on a column already present.
+      const a0 = v[c0 + j];
+      const a1 = rest > 1 ? v[c1 + j] : 0;
+      const a2 = rest > 2 ? v[c2 + j] : 0;
+      const b0 = v[c0 + j + 1];
+      const b1 = rest > 1 ? v[c1 + j + 1] : 0;
+      const b2 = rest > 2 ? v[c2 + j + 1] : 0;
+      c[cj + j] = a0 * a0 + a1 * a1 + a2 * a2;
+      for (let i = j + 1; i < height; i++) {
+        const x0 = v[c0 + i];
+        const x1 = v[c1 + i];
+        const x2 = v[c2 + i];
+        c[cj + i] = x0 * a0 + x1 * a1 + x2 * a2;
+        c[ck + i] = x0 * b0 + x1 * b1 + x2 * b2;
+      }
+    }
+    for (; t < blocked; t += 4) {
+      const c0 = top + t * ld;
+      const c1 = c0 + ld;
+      const c2 = c1 + ld;
+      const c3 = c2 + ld;
+      const a0 = v[c0 + j];
+      const a1 = v[c1 + j];
+      const a2 = v[c2 + j];
+      const a3 = v[c3 + j];
+      const b0 = v[c0 + j + 1];
+      const b1 = v[c1 + j + 1];
+      const b2 = v[c2 + j + 1];
+      const b3 = v[c3 + j + 1];
+      c[cj + j] += a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+      for (let i = j + 1; i < height; i++) {
+        const x0 = v[c0 + i];
+        const x1 = v[c1 + i];
+        const x2 = v[c2 + i];
+        const x3 = v[c3 + i];
+        c[cj + i] += x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
+        c[ck + i] += x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+      }
+    }
+  }
+  if (j < width) {
+    const cj = j * height;
+    for (let i = j; i < height; i++) c[cj + i] = 0;
+    for (let t = 0; t < blocked; t += 4) {
+      const c0 = top + t * ld;
       const c1 = c0 + ld;
       const c2 = c1 + ld;
       const c3 = c2 + ld;
@@ -167,10 +261,9 @@ function descendantUpdate(
       const a3 = v[c3 + j];
       for (let i = j; i < height; i++) c[cj + i] += v[c0 + i] * a0 + v[c1 + i] * a1 + v[c2 + i] * a2 + v[c3 + i] * a3;
     }
-    for (; t < columns; t++) {
-      const c0 = base + t * ld + i0;
+    for (let t = blocked; t < columns; t++) {
+      const c0 = top + t * ld;
       const a0 = v[c0 + j];
-      if (a0 === 0) continue;
       for (let i = j; i < height; i++) c[cj + i] += v[c0 + i] * a0;
     }
   }

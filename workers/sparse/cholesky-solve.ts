@@ -38,8 +38,17 @@ export function choleskySolve(factor: CholeskyFactor, b: Float64Array, k: number
  * @param rowOffsets optional #n: where pivot row r starts in x (default r·k; rows must not overlap). Lets the solve
  *                   run inside a larger array in any row order — e.g. directly in a caller's output, whose other
  *                   entries stay untouched
+ * @param nonZero    optional #n low and high: pivot row r of x is zero outside columns [low[r], high[r]) (a row
+ *                   with low ≥ high is zero). Saves reading every row of x to find them — which, in a freshly
+ *                   allocated x, also touches each untouched page once more
  */
-export function choleskySolvePermuted(factor: CholeskyFactor, x: Float64Array, k: number, rowOffsets?: Int32Array): void {
+export function choleskySolvePermuted(
+  factor: CholeskyFactor,
+  x: Float64Array,
+  k: number,
+  rowOffsets?: Int32Array,
+  nonZero?: { low: Int32Array; high: Int32Array },
+): void {
   const n = factor.symbolic.n;
   let offset: Int32Array;
   if (rowOffsets) {
@@ -61,7 +70,12 @@ export function choleskySolvePermuted(factor: CholeskyFactor, x: Float64Array, k
   // keeps that code from one solve to the next.
   const low = new Int32Array(supernodeCount).fill(k);
   const high = new Int32Array(supernodeCount);
-  forwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, x, k, offset, low, high);
+  if (nonZero) {
+    if (nonZero.low.length !== n || nonZero.high.length !== n) throw new RangeError(`choleskySolvePermuted: column ranges for ${nonZero.low.length} and ${nonZero.high.length} rows, not ${n}`);
+    givenColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, nonZero.low, nonZero.high, k, low, high);
+  } else {
+    forwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, x, k, offset, low, high);
+  }
   forwardSolve(supernodeCount, supernodeStart, rowPointers, rows, valuePointers, v, x, offset, low, high);
   // Each elimination tree is one connected component of A's graph, decoupled from the others, so its solution is
   // zero in every column where its right-hand side is: the backward solve of a supernode needs only its root's
@@ -99,6 +113,39 @@ function forwardColumnRanges(
           break;
         }
       }
+    }
+    low[s] = lo;
+    high[s] = hi;
+    const p = parent[supernodeStart[s + 1] - 1];
+    if (p >= 0 && lo < hi) {
+      const t = supernodeOfColumn[p];
+      if (lo < low[t]) low[t] = lo;
+      if (hi > high[t]) high[t] = hi;
+    }
+  }
+}
+
+/** forwardColumnRanges from each row's given range [rowLow, rowHigh) (clipped to [0, k)) instead of x itself. */
+function givenColumnRanges(
+  supernodeCount: number,
+  supernodeStart: Int32Array,
+  parent: Int32Array,
+  supernodeOfColumn: Int32Array,
+  rowLow: Int32Array,
+  rowHigh: Int32Array,
+  k: number,
+  low: Int32Array,
+  high: Int32Array,
+): void {
+  for (let s = 0; s < supernodeCount; s++) {
+    let lo = low[s];
+    let hi = high[s];
+    for (let q = supernodeStart[s]; q < supernodeStart[s + 1]; q++) {
+      const a = rowLow[q] > 0 ? rowLow[q] : 0;
+      const b = rowHigh[q] < k ? rowHigh[q] : k;
+      if (a >= b) continue;
+      if (a < lo) lo = a;
+      if (b > hi) hi = b;
     }
     low[s] = lo;
     high[s] = hi;

@@ -94,31 +94,20 @@ export function harmonicWeights(
   if (positions.length !== 3 * n) throw new RangeError(`harmonicWeights: positions has ${positions.length} values, not a multiple of 3`);
   if (handles.length !== n) throw new RangeError(`harmonicWeights: ${handles.length} handle labels for ${n} vertices`);
   if (!(Number.isInteger(boneCount) && boneCount >= 0)) throw new RangeError(`harmonicWeights: bone count ${boneCount} is not a count`);
-  for (let i = 0; i < n; i++) {
-    const h = handles[i];
-    if (h < -1 || h >= boneCount) throw new RangeError(`harmonicWeights: vertex ${i} is a handle of bone ${h}, there are ${boneCount} bones`);
-  }
   const checkCancelled = () => {
     if (isCancelled?.()) throw new DOMException('harmonic weights cancelled', 'AbortError');
   };
   const start = performance.now();
-
-  const handleCount = new Int32Array(boneCount);
-  for (let i = 0; i < n; i++) if (handles[i] >= 0) handleCount[handles[i]]++;
+  // Each loop over vertices lives in a function of its own: this runs once per bind, and V8 optimizes a function
+  // with one loop on that loop's feedback, where one long function is compiled loop by loop, mid-run, and
+  // deoptimized at each loop it has not seen yet.
+  const handleCount = countHandles(handles, boneCount);
   const bonesWithoutHandles: number[] = [];
   const activeBones: number[] = [];
   for (let b = 0; b < boneCount; b++) (handleCount[b] === 0 ? bonesWithoutHandles : activeBones).push(b);
 
   const components = connectedComponents(n, triangles);
-  const componentHandled = new Uint8Array(components.count);
-  const componentSize = new Int32Array(components.count);
-  const componentFirst = new Int32Array(components.count).fill(-1);
-  for (let i = 0; i < n; i++) {
-    const c = components.labels[i];
-    componentSize[c]++;
-    if (componentFirst[c] < 0) componentFirst[c] = i;
-    if (handles[i] >= 0) componentHandled[c] = 1;
-  }
+  const { handled: componentHandled, size: componentSize, first: componentFirst } = componentSummary(components.labels, components.count, handles);
   const unhandledComponents: UnhandledComponent[] = [];
   const unhandledIndex = new Int32Array(components.count).fill(-1);
   for (let c = 0; c < components.count; c++) {
@@ -131,15 +120,9 @@ export function harmonicWeights(
   checkCancelled();
   progress?.('laplacian', 0);
   // Free vertices: not handles, in a component that has a handle. Only their columns of K are read.
-  const freeIndex = new Int32Array(n).fill(-1);
+  const freeIndex = new Int32Array(n);
   const isFree = new Uint8Array(n);
-  let freeCount = 0;
-  for (let i = 0; i < n; i++) {
-    if (handles[i] < 0 && componentHandled[components.labels[i]]) {
-      isFree[i] = 1;
-      freeIndex[i] = freeCount++;
-    }
-  }
+  const freeCount = markFree(handles, components.labels, componentHandled, freeIndex, isFree);
   let laplacianUsed = settings.laplacian;
   let k = laplacianUsed === 'cotan' ? cotangentLaplacian(positions, triangles, isFree) : uniformLaplacian(n, triangles);
   let free = freeBlock(k, freeIndex, freeCount, handles);
@@ -176,56 +159,17 @@ export function harmonicWeights(
   progress?.('solve', 0.5);
   t = performance.now();
   const weights = new Float64Array(n * boneCount);
-  const { inversePerm } = symbolic;
-  const { couplingFree, couplingBone, couplingValue } = free;
-  // Bones whose handles are eliminated close together get neighbouring columns, which keeps the solves' non-zero
-  // column ranges narrow (see choleskySolvePermuted).
-  const pivotSum = new Float64Array(boneCount);
-  const pivotCount = new Float64Array(boneCount);
-  for (let c = 0; c < couplingFree.length; c++) {
-    pivotSum[couplingBone[c]] += inversePerm[couplingFree[c]];
-    pivotCount[couplingBone[c]]++;
-  }
-  const meanPivot = (b: number) => (pivotCount[b] > 0 ? pivotSum[b] / pivotCount[b] : Infinity);
-  activeBones.sort((a, b) => meanPivot(a) - meanPivot(b));
   const width = activeBones.length;
-  const column = new Int32Array(boneCount).fill(-1);
-  for (let c = 0; c < width; c++) column[activeBones[c]] = c;
+  const column = solveColumns(activeBones, boneCount, free.couplingFree, free.couplingBone, symbolic.inversePerm);
   // The solve runs inside `weights`, pivot row r at its own vertex's row (solved columns first), so no work array
   // (it would double the peak memory; touching fresh pages costs about as much as the arithmetic) and no
   // permutation of #V × #B values afterwards (random row moves, dearer than the indirection in the solve).
-  const freeVertex = new Int32Array(freeCount);
-  for (let v = 0; v < n; v++) if (freeIndex[v] >= 0) freeVertex[freeIndex[v]] = v;
-  const rowOffsets = new Int32Array(freeCount);
-  for (let r = 0; r < freeCount; r++) rowOffsets[r] = freeVertex[symbolic.perm[r]] * boneCount;
-  // Row of free vertex v: −L_fh·E, minus the couplings of v to the handle vertices of each bone.
-  for (let c = 0; c < couplingFree.length; c++) {
-    weights[freeVertex[couplingFree[c]] * boneCount + column[couplingBone[c]]] -= couplingValue[c];
-  }
+  const { rowOffsets, low, high } = placeRightHandSides(freeIndex, freeCount, symbolic.inversePerm, boneCount, free, column, width, weights);
   checkCancelled();
-  if (freeCount > 0 && width > 0) choleskySolvePermuted(factor, weights, width, rowOffsets);
+  if (freeCount > 0 && width > 0) choleskySolvePermuted(factor, weights, width, rowOffsets, { low, high });
   progress?.('solve', 0.9);
-  const row = new Float64Array(boneCount);
-  for (let v = 0; v < n; v++) {
-    const out = v * boneCount;
-    if (freeIndex[v] >= 0) {
-      // Solved columns back to bone order, then clamped and normalized.
-      for (let c = 0; c < width; c++) row[activeBones[c]] = weights[out + c];
-      for (let b = 0; b < boneCount; b++) weights[out + b] = row[b];
-      for (let c = 0; c < width; c++) row[activeBones[c]] = 0;
-      clampAndNormalizeRow(weights, out, boneCount);
-    } else if (handles[v] >= 0) {
-      weights[out + handles[v]] = 1;
-    }
-  }
-  if (settings.unhandledComponents === 'bind-rigidly') {
-    for (let v = 0; v < n; v++) {
-      const u = unhandledIndex[components.labels[v]];
-      if (u < 0) continue;
-      const bone = unhandledComponents[u].nearestBone;
-      if (bone >= 0) weights[v * boneCount + bone] = 1;
-    }
-  }
+  finishRows(weights, boneCount, freeIndex, handles, column);
+  if (settings.unhandledComponents === 'bind-rigidly') bindRigidly(weights, boneCount, components.labels, unhandledIndex, unhandledComponents);
   const solveMs = performance.now() - t;
   progress?.('done', 1);
   return {
@@ -295,31 +239,173 @@ function freeBlock(
 }
 
 /**
- * Clamps a row to [0, 1] and rescales it to sum to 1. A row that clamps to all zeros (impossible for an exact
- * harmonic solution, whose entries sum to 1) keeps its largest entry's bone at 1, so the result is still a
- * partition of unity.
+ * Checks every handle label and counts each bone's handle vertices.
+ *
+ * @param handles #V: bone of each handle vertex, -1 for a free vertex
+ * @returns #B handle vertices per bone
  */
-function clampAndNormalizeRow(w: Float64Array, offset: number, count: number): void {
-  let sum = 0;
-  let largest = offset;
-  let largestValue = -Infinity;
-  for (let c = offset; c < offset + count; c++) {
-    if (w[c] > largestValue) {
-      largestValue = w[c];
-      largest = c;
+function countHandles(handles: Int32Array, boneCount: number): Int32Array {
+  const handleCount = new Int32Array(boneCount);
+  for (let i = 0; i < handles.length; i++) {
+    const h = handles[i];
+    if (h < -1 || h >= boneCount) throw new RangeError(`harmonicWeights: vertex ${i} is a handle of bone ${h}, there are ${boneCount} bones`);
+    if (h >= 0) handleCount[h]++;
+  }
+  return handleCount;
+}
+
+/**
+ * Per component: whether it has a handle vertex, its vertex count and its lowest vertex.
+ *
+ * @param labels #V component of each vertex
+ * @returns three #components arrays
+ */
+function componentSummary(labels: Int32Array, count: number, handles: Int32Array): { handled: Uint8Array; size: Int32Array; first: Int32Array } {
+  const handled = new Uint8Array(count);
+  const size = new Int32Array(count);
+  const first = new Int32Array(count).fill(-1);
+  for (let i = 0; i < labels.length; i++) {
+    const c = labels[i];
+    size[c]++;
+    if (first[c] < 0) first[c] = i;
+    if (handles[i] >= 0) handled[c] = 1;
+  }
+  return { handled, size, first };
+}
+
+/**
+ * Numbers the free vertices (not handles, in a handled component) in vertex order.
+ *
+ * @param freeIndex #V out: free index of each vertex, -1 for the others
+ * @param isFree    #V out: 1 for the free vertices
+ * @returns the number of free vertices
+ */
+function markFree(handles: Int32Array, labels: Int32Array, componentHandled: Uint8Array, freeIndex: Int32Array, isFree: Uint8Array): number {
+  let freeCount = 0;
+  for (let i = 0; i < handles.length; i++) {
+    if (handles[i] < 0 && componentHandled[labels[i]]) {
+      isFree[i] = 1;
+      freeIndex[i] = freeCount++;
+    } else {
+      freeIndex[i] = -1;
     }
-    const v = w[c] < 0 ? 0 : w[c] > 1 ? 1 : w[c];
-    w[c] = v;
-    sum += v;
   }
-  if (!(sum > 0)) {
-    w.fill(0, offset, offset + count);
-    if (count > 0) w[largest] = 1;
-    return;
+  return freeCount;
+}
+
+/**
+ * Solve column of each bone: bones whose handles are eliminated close together get neighbouring columns, which
+ * keeps the solves' non-zero column ranges narrow (see choleskySolvePermuted).
+ *
+ * @param activeBones  the bones with handle vertices
+ * @param couplingFree free index of each free–handle coupling, couplingBone the handle's bone
+ * @param inversePerm  #free pivot of each free index
+ * @returns #B column of each bone, -1 for bones without handles
+ */
+function solveColumns(activeBones: number[], boneCount: number, couplingFree: Int32Array, couplingBone: Int32Array, inversePerm: Int32Array): Int32Array {
+  const pivotSum = new Float64Array(boneCount);
+  const pivotCount = new Float64Array(boneCount);
+  for (let c = 0; c < couplingFree.length; c++) {
+    pivotSum[couplingBone[c]] += inversePerm[couplingFree[c]];
+    pivotCount[couplingBone[c]]++;
   }
-  if (sum === 1) return;
-  const inverse = 1 / sum;
-  for (let c = offset; c < offset + count; c++) w[c] *= inverse;
+  const meanPivot = (b: number) => (pivotCount[b] > 0 ? pivotSum[b] / pivotCount[b] : Infinity);
+  const order = [...activeBones].sort((a, b) => meanPivot(a) - meanPivot(b));
+  const column = new Int32Array(boneCount).fill(-1);
+  for (let c = 0; c < order.length; c++) column[order[c]] = c;
+  return column;
+}
+
+/**
+ * Writes the right-hand sides −L_fh·E into `weights`: pivot row r at its own vertex's row, solved columns first
+ * (minus the couplings of the vertex to the handle vertices of each bone).
+ *
+ * @param inversePerm #free pivot of each free index
+ * @param column      #B solve column of each bone, -1 for bones without handles
+ * @returns rowOffsets: #free where pivot row r starts in weights; low, high: #free the column range outside of
+ *          which pivot row r of the right-hand sides is zero (for choleskySolvePermuted)
+ */
+function placeRightHandSides(
+  freeIndex: Int32Array,
+  freeCount: number,
+  inversePerm: Int32Array,
+  boneCount: number,
+  couplings: { couplingFree: Int32Array; couplingBone: Int32Array; couplingValue: Float64Array },
+  column: Int32Array,
+  width: number,
+  weights: Float64Array,
+): { rowOffsets: Int32Array; low: Int32Array; high: Int32Array } {
+  const rowOffsets = new Int32Array(freeCount);
+  for (let v = 0; v < freeIndex.length; v++) {
+    const f = freeIndex[v];
+    if (f >= 0) rowOffsets[inversePerm[f]] = v * boneCount;
+  }
+  const low = new Int32Array(freeCount).fill(width);
+  const high = new Int32Array(freeCount);
+  const { couplingFree, couplingBone, couplingValue } = couplings;
+  for (let c = 0; c < couplingFree.length; c++) {
+    const r = inversePerm[couplingFree[c]];
+    const j = column[couplingBone[c]];
+    weights[rowOffsets[r] + j] -= couplingValue[c];
+    if (j < low[r]) low[r] = j;
+    if (j >= high[r]) high[r] = j + 1;
+  }
+  return { rowOffsets, low, high };
+}
+
+/**
+ * Final #V × #B rows: a free vertex's solved columns back in bone order, clamped to [0, 1] and rescaled to sum to
+ * 1; a handle vertex's weight 1 on its bone. A free row that clamps to all zeros (impossible for an exact harmonic
+ * solution, whose entries sum to 1) keeps its largest entry's bone at 1, so the result is still a partition of unity.
+ *
+ * @param column #B solve column of each bone, -1 for bones without handles
+ */
+function finishRows(weights: Float64Array, boneCount: number, freeIndex: Int32Array, handles: Int32Array, column: Int32Array): void {
+  const solved = new Float64Array(boneCount);
+  for (let v = 0; v < freeIndex.length; v++) {
+    const out = v * boneCount;
+    if (freeIndex[v] < 0) {
+      if (handles[v] >= 0) weights[out + handles[v]] = 1;
+      continue;
+    }
+    for (let c = 0; c < boneCount; c++) solved[c] = weights[out + c];
+    let sum = 0;
+    let largest = 0;
+    let largestValue = -Infinity;
+    for (let b = 0; b < boneCount; b++) {
+      const c = column[b];
+      const x = c >= 0 ? solved[c] : 0;
+      if (x > largestValue) {
+        largestValue = x;
+        largest = b;
+      }
+      const clamped = x < 0 ? 0 : x > 1 ? 1 : x;
+      weights[out + b] = clamped;
+      sum += clamped;
+    }
+    if (!(sum > 0)) {
+      weights.fill(0, out, out + boneCount);
+      weights[out + largest] = 1;
+    } else if (sum !== 1) {
+      const inverse = 1 / sum;
+      for (let b = 0; b < boneCount; b++) weights[out + b] *= inverse;
+    }
+  }
+}
+
+/**
+ * Weight 1 on its nearest bone for every vertex of an unhandled component (whose rows are still zero).
+ *
+ * @param labels         #V component of each vertex
+ * @param unhandledIndex #components index into `components`, -1 for handled ones
+ */
+function bindRigidly(weights: Float64Array, boneCount: number, labels: Int32Array, unhandledIndex: Int32Array, components: UnhandledComponent[]): void {
+  for (let v = 0; v < labels.length; v++) {
+    const u = unhandledIndex[labels[v]];
+    if (u < 0) continue;
+    const bone = components[u].nearestBone;
+    if (bone >= 0) weights[v * boneCount + bone] = 1;
+  }
 }
 
 /** Largest number of vertex-pair distances spent on finding each unhandled component's nearest bone. */
