@@ -622,6 +622,7 @@ export class PaintMode {
       this.bvh!.refit();
     }
     this.grid = createVertexGrid(this.posed);
+    this.visibility.invalidate();
     this.surfaceStale = false;
   }
 
@@ -668,6 +669,7 @@ export class PaintMode {
     context.count = this.visibility.filter(this.bvh!, this.posed, this.host.camera, {
       x, y, radius: this.brush.radius, width: rect.width, height: rect.height,
       maxDepth: hitDistance * cosine + radius,
+      reach: radius,
       tolerance: Math.max(0.004 * this.host.document().diagonal, 0.1 * radius),
     }, context.indices, context.distances, context.count);
   }
