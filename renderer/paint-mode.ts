@@ -723,7 +723,7 @@ export class PaintMode {
     }
     for (let i = 0; i < count; i++) writeInfluenceRow(doc.weights.data, nb, vertices[i], influences);
     this.host.skinned().updateInfluenceRows(influences, vertices, count);
-    view?.updateVertices(doc.weights, bone, vertices, count);
+    view?.updateVertices(doc.weights, bone, vertices, count, influences);
     record(this.flushTimes, performance.now() - start);
     this.host.weightsChanged();
     this.refreshInfo();

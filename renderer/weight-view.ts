@@ -11,6 +11,7 @@ import * as THREE from 'three';
 import heatmapChunk from '../shaders/weight-heatmap.glsl?raw';
 import handleColorsChunk from '../shaders/handle-colors.glsl?raw';
 import type { DenseMatrix } from '../workers/formats/types.ts';
+import type { Influences } from '../workers/skinning/influences.ts';
 
 export const VIEW_MODES = ['shaded', 'heatmap', 'dominant', 'handles'] as const;
 export type ViewMode = (typeof VIEW_MODES)[number];
@@ -173,8 +174,10 @@ export class WeightView {
    * @param weights   #V × #B row-major weights
    * @param bone      the heat map's bone, or -1
    * @param vertices  changed vertex indices (the first `count`)
+   * @param ranked    the same rows' influences, strongest first (writeInfluenceRow: ties to the lower bone, as
+   *                  here), when they are already up to date: their first bone is the dominant one, no row scan
    */
-  updateVertices(weights: DenseMatrix, bone: number, vertices: ArrayLike<number>, count: number): void {
+  updateVertices(weights: DenseMatrix, bone: number, vertices: ArrayLike<number>, count: number, ranked?: Influences): void {
     const weight = this.weight.array as Float32Array;
     const dominant = this.dominant.array as Float32Array;
     const { cols, data } = weights;
@@ -183,9 +186,13 @@ export class WeightView {
     for (let i = 0; i < count; i++) {
       const v = vertices[i];
       weight[v] = bone >= 0 ? data[v * cols + bone] : 0;
-      let best = 0;
-      for (let b = 1; b < cols; b++) if (data[v * cols + b] > data[v * cols + best]) best = b;
-      dominant[v] = best;
+      if (ranked) {
+        dominant[v] = ranked.bones[v * ranked.stride];
+      } else {
+        let best = 0;
+        for (let b = 1; b < cols; b++) if (data[v * cols + b] > data[v * cols + best]) best = b;
+        dominant[v] = best;
+      }
       if (v < first) first = v;
       if (v > last) last = v;
     }

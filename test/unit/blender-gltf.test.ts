@@ -8,10 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readObj } from '../../workers/formats/obj.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
@@ -23,16 +22,9 @@ import { samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.t
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
+import { repoRoot, dataFile } from './shared-data.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
 const script = path.join(repoRoot, 'test/blender/inspect-gltf.py');
-
-function dataFile(...parts: string[]): string {
-  const file = path.join(dataDir, ...parts);
-  if (!existsSync(file)) throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
-  return file;
-}
 
 const blenderVersion = spawnSync('blender', ['--version'], { encoding: 'utf8', timeout: 60_000 });
 const blenderMissing = blenderVersion.error || blenderVersion.status !== 0;

@@ -6,10 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readRigFile } from '../../workers/formats/read-file.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { poseSequenceFromDmat, poseSequenceToDmat } from '../../workers/formats/pose-file.ts';
@@ -22,16 +21,9 @@ import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinnin
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { NodeIO } from '@gltf-transform/core';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
+import { repoRoot, dataFile } from './shared-data.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-cli-gltf-'));
-
-function dataFile(...parts: string[]): string {
-  const file = path.join(dataDir, ...parts);
-  if (!existsSync(file)) throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
-  return file;
-}
 
 function rigwright(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, ['app/cli/rigwright.mjs', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });

@@ -7,20 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot, dataFile } from './shared-data.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-cli-weights-'));
-
-function dataFile(...parts: string[]): string {
-  const file = path.join(dataDir, ...parts);
-  if (!existsSync(file)) throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
-  return file;
-}
 
 function rigwright(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, ['app/cli/rigwright.mjs', 'weights', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });

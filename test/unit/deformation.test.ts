@@ -5,9 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { forwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
 import { scaledForwardKinematics } from '../../workers/rig/scaled-forward-kinematics.ts';
@@ -27,15 +25,7 @@ import { readTgf } from '../../workers/formats/tgf.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
-
-function dataFile(...parts: string[]): string {
-  const file = path.join(dataDir, ...parts);
-  if (!existsSync(file)) throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
-  return file;
-}
+import { dataFile } from './shared-data.ts';
 
 function close(actual: ArrayLike<number>, expected: ArrayLike<number>, tolerance: number, message?: string): void {
   assert.equal(actual.length, expected.length, message);

@@ -5,9 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Document, NodeIO, WebIO } from '@gltf-transform/core';
 import { readObj } from '../../workers/formats/obj.ts';
 import { readOff } from '../../workers/formats/off.ts';
@@ -32,15 +31,7 @@ import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
 import { assertValidGltf, gltfNodeWorldPosition, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
-
-function dataFile(...parts: string[]): string {
-  const file = path.join(dataDir, ...parts);
-  if (!existsSync(file)) throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
-  return file;
-}
+import { dataFile } from './shared-data.ts';
 
 const TOLERANCE = 1e-4;
 

@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { cotangentLaplacian, COTANGENT_BOUND } from '../../workers/mesh/cotangent-laplacian.ts';
 import { uniformLaplacian } from '../../workers/mesh/uniform-laplacian.ts';
 import { connectedComponents } from '../../workers/mesh/connected-components.ts';
@@ -13,15 +11,7 @@ import { readOff } from '../../workers/formats/off.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
-
-function dataFile(relative: string): string {
-  const file = path.join(dataDir, relative);
-  if (!existsSync(file)) throw new Error(`shared rigging data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
-  return file;
-}
+import { dataFile } from './shared-data.ts';
 
 function dense(m: CscMatrix): Float64Array {
   const out = new Float64Array(m.rows * m.cols);

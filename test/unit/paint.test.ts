@@ -20,18 +20,8 @@ import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { seededRandom } from './seeded-random.ts';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
-
-function dataFile(...parts: string[]): string {
-  const file = path.join(dataDir, ...parts);
-  if (!existsSync(file)) throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
-  return file;
-}
+import { readFileSync } from 'node:fs';
+import { dataFile } from './shared-data.ts';
 
 /** An open tube along `axis`: `rings` rings of `segments` vertices, ring r at coordinate along(r). */
 function tube(segments: number, rings: number, along: (r: number) => number, radius = 1, axis: 0 | 2 = 2) {

@@ -4,9 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { matrixToQuat, quatMultiply, quatNormalize, quatRotateVector, quatSlerp, quatToMatrix } from '../../workers/math/quaternion.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import type { Skeleton } from '../../workers/rig/skeleton.ts';
@@ -18,15 +17,8 @@ import { readTgf } from '../../workers/formats/tgf.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { seededRandom } from './seeded-random.ts';
+import { dataFile } from './shared-data.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
-
-function dataFile(relative: string): string {
-  const file = path.join(dataDir, relative);
-  if (!existsSync(file)) throw new Error(`test data missing: ${file} — set RIGWRIGHT_DATA to the shared data folder`);
-  return file;
-}
 const readText = (relative: string) => readFileSync(dataFile(relative), 'utf8');
 const readBytes = (relative: string) => new Uint8Array(readFileSync(dataFile(relative)));
 

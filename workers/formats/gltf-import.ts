@@ -571,6 +571,18 @@ function resampleClip(channels: AnimationChannel[], name: string, ctx: ClipConte
   return { name, poses: moves ? { kind: 'matrices', boneCount, frameCount, rotations: out, translations } : { kind: 'matrices', boneCount, frameCount, rotations: out } };
 }
 
+/** The last key at or before `time`, for times[0] < time < times[n − 1] (binary search). */
+function keyBefore(times: Float64Array, time: number): number {
+  let lo = 0;
+  let hi = times.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] <= time) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The translation or scale channel's value at `time` (STEP, LINEAR, CUBICSPLINE Hermite). */
 function sampleVector(channel: SampledChannel, time: number, out: Float64Array, o: number): void {
   const { times, values, interpolation } = channel;
@@ -587,13 +599,8 @@ function sampleVector(channel: SampledChannel, time: number, out: Float64Array, 
     for (let c = 0; c < 3; c++) out[o + c] = values[(n - 1) * stride + value + c];
     return;
   }
-  let lo = 0;
-  let hi = n - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (times[mid] <= time) lo = mid;
-    else hi = mid;
-  }
+  const lo = keyBefore(times, time);
+  const hi = lo + 1;
   const dt = times[hi] - times[lo];
   const s = dt > 0 ? (time - times[lo]) / dt : 0;
   for (let c = 0; c < 3; c++) {
@@ -634,13 +641,8 @@ function sampleRotation(channel: SampledChannel, time: number, out: Float64Array
     quatNormalize(out, o, out, o);
     return;
   }
-  let lo = 0;
-  let hi = n - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (times[mid] <= time) lo = mid;
-    else hi = mid;
-  }
+  const lo = keyBefore(times, time);
+  const hi = lo + 1;
   const dt = times[hi] - times[lo];
   const s = dt > 0 ? (time - times[lo]) / dt : 0;
   if (interpolation === 'STEP') {
