@@ -37,9 +37,12 @@ export function amdOfGraph(graph: AdjacencyGraph): Int32Array {
   const parent = new Int32Array(n).fill(-1);
   // Elimination step of each pivot, -1 for variables eliminated along with another.
   const step = new Int32Array(n).fill(-1);
-  // Element marks for |Le \ Lp| and list marks for supervariable comparison; offsets from wflg, so float64 to never overflow.
-  const w = new Float64Array(n).fill(1);
+  // Element marks for |Le \ Lp| and list marks for supervariable comparison, as offsets from wflg (0: dead element).
+  // Int32 halves the traffic of the hottest reads; wflg is reset before it could overflow.
+  const w = new Int32Array(n).fill(1);
   let wflg = 2;
+  // One step raises wflg by at most 3n and stores marks below wflg + n.
+  const wflgLimit = 0x7fffffff - 4 * n - 1;
   const head = new Int32Array(n + 1).fill(-1);
   const next = new Int32Array(n).fill(-1);
   const last = new Int32Array(n).fill(-1);
@@ -66,6 +69,7 @@ export function amdOfGraph(graph: AdjacencyGraph): Int32Array {
   let minDegree = 0;
   let steps = 0;
   while (eliminated < n) {
+    if (wflg > wflgLimit) wflg = clearMarks(w);
     while (head[minDegree] === -1) minDegree++;
     const p = head[minDegree];
     remove(p);
@@ -252,6 +256,12 @@ export function amdOfGraph(graph: AdjacencyGraph): Int32Array {
   }
 
   return permutationFromSteps(step, parent, steps);
+}
+
+/** Unmarks every live entry of w (dead elements stay 0), so marking starts again at wflg = 2, which it returns. */
+function clearMarks(w: Int32Array): number {
+  for (let x = 0; x < w.length; x++) if (w[x] !== 0) w[x] = 1;
+  return 2;
 }
 
 /** Quotient graph = the graph itself; every variable in the degree list of its degree (head/next/last as in amdOfGraph). */

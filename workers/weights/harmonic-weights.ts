@@ -361,36 +361,47 @@ function placeRightHandSides(
  * @param column #B solve column of each bone, -1 for bones without handles
  */
 function finishRows(weights: Float64Array, boneCount: number, freeIndex: Int32Array, handles: Int32Array, column: Int32Array): void {
-  const solved = new Float64Array(boneCount);
+  // The output is far larger than any cache and this loop is a large part of the solve stage: each row is read
+  // once (bone order, clamped, summed) and written once, and the largest entry is only sought for the rare row
+  // that clamps to all zeros.
+  const finished = new Float64Array(boneCount);
   for (let v = 0; v < freeIndex.length; v++) {
     const out = v * boneCount;
     if (freeIndex[v] < 0) {
       if (handles[v] >= 0) weights[out + handles[v]] = 1;
       continue;
     }
-    for (let c = 0; c < boneCount; c++) solved[c] = weights[out + c];
     let sum = 0;
-    let largest = 0;
-    let largestValue = -Infinity;
     for (let b = 0; b < boneCount; b++) {
       const c = column[b];
-      const x = c >= 0 ? solved[c] : 0;
-      if (x > largestValue) {
-        largestValue = x;
-        largest = b;
-      }
+      const x = c >= 0 ? weights[out + c] : 0;
       const clamped = x < 0 ? 0 : x > 1 ? 1 : x;
-      weights[out + b] = clamped;
+      finished[b] = clamped;
       sum += clamped;
     }
     if (!(sum > 0)) {
-      weights.fill(0, out, out + boneCount);
-      weights[out + largest] = 1;
-    } else if (sum !== 1) {
-      const inverse = 1 / sum;
-      for (let b = 0; b < boneCount; b++) weights[out + b] *= inverse;
+      keepLargest(weights, out, boneCount, column);
+      continue;
+    }
+    const inverse = sum === 1 ? 1 : 1 / sum;
+    for (let b = 0; b < boneCount; b++) weights[out + b] = finished[b] * inverse;
+  }
+}
+
+/** The row at `out` (still in solve columns) becomes weight 1 on the bone of its largest solved value. */
+function keepLargest(weights: Float64Array, out: number, boneCount: number, column: Int32Array): void {
+  let largest = 0;
+  let largestValue = -Infinity;
+  for (let b = 0; b < boneCount; b++) {
+    const c = column[b];
+    const x = c >= 0 ? weights[out + c] : 0;
+    if (x > largestValue) {
+      largestValue = x;
+      largest = b;
     }
   }
+  weights.fill(0, out, out + boneCount);
+  weights[out + largest] = 1;
 }
 
 /**
