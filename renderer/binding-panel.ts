@@ -695,7 +695,10 @@ export class BindingPanel {
         return;
       }
       if (event.ctrlKey || event.metaKey || event.altKey) return;
-      switch (event.key.toLowerCase()) {
+      const key = event.key.toLowerCase();
+      // Handle editing (lasso, x-ray, assign, clear) acts only while the panel shows what it changes.
+      if (this.root.hidden && ['l', 'x', 'a', 'delete', 'backspace'].includes(key)) return;
+      switch (key) {
         case 'b':
           this.setOpen(this.root.hidden);
           break;

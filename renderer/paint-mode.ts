@@ -138,6 +138,8 @@ export class PaintMode {
   private readonly visibility = new BrushVisibility();
   /** stroking: whether the undo step is open (the pointer moved past CLICK_SLOP, or was released) */
   private strokeOpen = false;
+  /** the canvas's client rectangle at the latest pointer event (see local) */
+  private canvasRect: DOMRect = new DOMRect();
   /** mirror matching runs in its own worker, so a bind in progress never waits on it (and vice versa) */
   private matcher: BindingClient | null = null;
   private matchJob: { axis: 0 | 1 | 2; positions: Float64Array; fraction: number; result: Promise<MirrorVertexMap | null> } | null = null;
@@ -445,9 +447,13 @@ export class PaintMode {
 
   // --- pointer and keys -------------------------------------------------------------------------------------
 
+  /**
+   * The event's canvas coordinates. The canvas rectangle is read here, once per pointer event, and kept for the
+   * dabs and the ring that event lays (reading it per dab forced a layout each time the panel's text had changed).
+   */
   private local(event: { clientX: number; clientY: number }): [number, number] {
-    const rect = this.host.canvas.getBoundingClientRect();
-    return [event.clientX - rect.left, event.clientY - rect.top];
+    this.canvasRect = this.host.canvas.getBoundingClientRect();
+    return [event.clientX - this.canvasRect.left, event.clientY - this.canvasRect.top];
   }
 
   private readonly down = (event: PointerEvent): void => {
@@ -628,7 +634,7 @@ export class PaintMode {
 
   private hit(x: number, y: number): THREE.Intersection | null {
     if (!this.bvh) return null;
-    const rect = this.host.canvas.getBoundingClientRect();
+    const rect = this.canvasRect;
     ndc.set((x / rect.width) * 2 - 1, 1 - (y / rect.height) * 2);
     raycaster.setFromCamera(ndc, this.host.camera);
     return this.bvh.raycastFirst(raycaster.ray, THREE.DoubleSide);
@@ -636,7 +642,7 @@ export class PaintMode {
 
   /** World radius of the brush at a point `distance` from the camera. */
   private worldRadius(distance: number): number {
-    const rect = this.host.canvas.getBoundingClientRect();
+    const rect = this.canvasRect;
     return (this.brush.radius * 2 * distance * Math.tan((this.host.camera.fov * Math.PI) / 360)) / rect.height;
   }
 
@@ -663,7 +669,7 @@ export class PaintMode {
   /** Keeps the gathered vertices the camera sees (BrushVisibility: a depth grid under the brush). */
   private keepVisible(x: number, y: number, hitDistance: number, radius: number): void {
     const context = this.session!.context;
-    const rect = this.host.canvas.getBoundingClientRect();
+    const rect = this.canvasRect;
     // The camera-space depth of the hit: its distance along the ray, projected on the view axis.
     const cosine = raycaster.ray.direction.dot(this.host.camera.getWorldDirection(scratch));
     context.count = this.visibility.filter(this.bvh!, this.posed, this.host.camera, {

@@ -62,6 +62,10 @@ test('hand: lasso handles with the mouse, assign to a bone, compute harmonic wei
   expect((await hook(page)).weightsSource).toBe('bone distance (provisional)');
   await page.evaluate(() => (window as any).__rigwright.pause());
 
+  // With the Bind panel closed, its editing keys do nothing.
+  await page.keyboard.press('l');
+  await page.keyboard.press('x');
+  expect((await binding(page)).lasso).toBe('off');
   await page.keyboard.press('b');
   await expect(page.locator('#bind-panel')).toBeVisible();
   const loaded = await binding(page);
