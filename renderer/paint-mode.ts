@@ -713,23 +713,21 @@ export class PaintMode {
     const limit = Math.min(session.settings.maxInfluences > 0 ? session.settings.maxInfluences : nb, nb);
     if (this.host.influences().stride < limit) this.host.padInfluences(limit);
     const influences = this.host.influences();
-    const changed = session.takeDirty();
+    const skinned = this.host.skinned();
     const view = this.host.weightView();
     const bone = this.host.selectedBone();
-    let vertices: ArrayLike<number>;
-    let count: number;
-    if (changed === null) {
-      // A whole-mesh command: every row.
-      const all = new Uint32Array(influences.vertexCount);
-      for (let v = 0; v < all.length; v++) all[v] = v;
-      vertices = all;
-      count = all.length;
-    } else {
-      ({ vertices, count } = changed);
-    }
-    for (let i = 0; i < count; i++) writeInfluenceRow(doc.weights.data, nb, vertices[i], influences);
-    this.host.skinned().updateInfluenceRows(influences, vertices, count);
-    view?.updateVertices(doc.weights, bone, vertices, count, influences);
+    const data = doc.weights.data;
+    // One pass per touched vertex, while its row is in cache: its ranked influences (whose first bone is the
+    // dominant one), its texture row, its heat-map inputs.
+    const refresh = (v: number): void => {
+      writeInfluenceRow(data, nb, v, influences);
+      skinned.packInfluenceRow(influences, v);
+      view?.updateVertex(v, bone >= 0 ? data[v * nb + bone] : 0, influences.bones[v * influences.stride]);
+    };
+    // null: a whole-mesh command, every row.
+    if (session.takeDirty(refresh) === null) for (let v = 0; v < influences.vertexCount; v++) refresh(v);
+    skinned.commitInfluenceRows();
+    view?.commitVertices();
     record(this.flushTimes, performance.now() - start);
     this.host.weightsChanged();
     this.refreshInfo();

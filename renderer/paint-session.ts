@@ -182,9 +182,11 @@ export class PaintSession {
 
   /**
    * Writes the changed rows into the document weights and hands them over.
+   * @param each  called with each changed vertex right after its row is written (while the row is in cache); not
+   *              called when every vertex may have changed
    * @returns the changed vertices (a view valid until the next edit), or null when every vertex may have changed
    */
-  takeDirty(): { vertices: Uint32Array; count: number } | null {
+  takeDirty(each?: (v: number) => void): { vertices: Uint32Array; count: number } | null {
     const nb = this.weights.boneCount;
     const { data } = this.weights;
     if (this.allDirty) {
@@ -198,6 +200,7 @@ export class PaintSession {
       const v = this.dirty[i];
       this.dirtyStamp[v] = 0;
       for (let b = 0, o = v * nb; b < nb; b++) this.dense.data[o + b] = data[o + b];
+      each?.(v);
     }
     const count = this.dirtyCount;
     this.dirtyCount = 0;

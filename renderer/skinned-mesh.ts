@@ -93,7 +93,7 @@ export class SkinnedMeshView {
   private readonly readbackMaterial: THREE.ShaderMaterial;
   /** texels of the influence texture per vertex, compiled into both shaders as LBS_TEXELS_PER_VERTEX */
   private texelsPerVertex = 0;
-  /** scratch flags, one per influence texture row, for updateInfluenceRows */
+  /** flags, one per influence texture row, set by packInfluenceRow until commitInfluenceRows */
   private touchedRows = new Uint8Array(0);
   private readonly readbackTarget: THREE.WebGLRenderTarget;
   private readonly readbackPixels: Float32Array;
@@ -283,27 +283,29 @@ export class SkinnedMeshView {
   }
 
   /**
-   * Re-packs the given vertices' influences into the current influence texture and uploads only the texture rows
-   * they fall in (texture update ranges). `influences` must have the stride the texture was built with.
-   * @param influences  the influences, already updated for those vertices
-   * @param vertices    vertex indices (the first `count`)
+   * Re-packs one vertex's influences into the current influence texture and marks the texture rows it falls in;
+   * commitInfluenceRows then uploads only those rows (texture update ranges). One vertex at a time, so a caller
+   * that has just rewritten the vertex's weights packs it while they are still in cache.
+   * @param influences  the influences, already updated for the vertex, with the stride the texture was built with
    */
-  updateInfluenceRows(influences: Influences, vertices: ArrayLike<number>, count: number): void {
-    const texture = this.uniforms.lbsInfluenceTexture.value;
-    const pixels = texture.image.data as Float32Array;
-    const rowFloats = 4 * texture.image.width;
+  packInfluenceRow(influences: Influences, v: number): void {
+    const image = this.uniforms.lbsInfluenceTexture.value.image;
+    const rowFloats = 4 * image.width;
     const perVertex = 4 * this.texelsPerVertex;
-    if (this.touchedRows.length < texture.image.height) this.touchedRows = new Uint8Array(texture.image.height);
+    if (this.touchedRows.length < image.height) this.touchedRows = new Uint8Array(image.height);
+    packInfluenceVertex(influences, v, image.data as Float32Array);
+    this.touchedRows[Math.floor((v * perVertex) / rowFloats)] = 1;
+    this.touchedRows[Math.floor(((v + 1) * perVertex - 1) / rowFloats)] = 1;
+  }
+
+  /** Queues the upload of the texture rows packInfluenceRow marked. */
+  commitInfluenceRows(): void {
+    const texture = this.uniforms.lbsInfluenceTexture.value;
+    const rowFloats = 4 * texture.image.width;
     const touched = this.touchedRows;
-    for (let i = 0; i < count; i++) {
-      const v = vertices[i];
-      packInfluenceVertex(influences, v, pixels);
-      touched[Math.floor((v * perVertex) / rowFloats)] = 1;
-      touched[Math.floor(((v + 1) * perVertex - 1) / rowFloats)] = 1;
-    }
     // One range per touched texture row: three.js uploads each range with one texSubImage2D and never lets one span rows.
     let any = false;
-    for (let row = 0; row < texture.image.height; row++) {
+    for (let row = 0; row < Math.min(touched.length, texture.image.height); row++) {
       if (!touched[row]) continue;
       touched[row] = 0;
       texture.addUpdateRange(row * rowFloats, rowFloats);

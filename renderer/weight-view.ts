@@ -11,7 +11,6 @@ import * as THREE from 'three';
 import heatmapChunk from '../shaders/weight-heatmap.glsl?raw';
 import handleColorsChunk from '../shaders/handle-colors.glsl?raw';
 import type { DenseMatrix } from '../workers/formats/types.ts';
-import type { Influences } from '../workers/skinning/influences.ts';
 
 export const VIEW_MODES = ['shaded', 'heatmap', 'dominant', 'handles'] as const;
 export type ViewMode = (typeof VIEW_MODES)[number];
@@ -85,6 +84,9 @@ export class WeightView {
   };
   private readonly weight: THREE.BufferAttribute;
   private readonly dominant: THREE.BufferAttribute;
+  /** vertex range updateVertex touched since the last commitVertices (empty: first > last) */
+  private pendingFirst = Infinity;
+  private pendingLast = -1;
   private readonly handle: THREE.BufferAttribute;
   private readonly selected: THREE.BufferAttribute;
   private mode: ViewMode = 'shaded';
@@ -169,39 +171,28 @@ export class WeightView {
   }
 
   /**
-   * Refreshes the heat-map and dominant-bone inputs of some vertices after their weights changed, uploading only
-   * the attribute range they span.
-   * @param weights   #V × #B row-major weights
-   * @param bone      the heat map's bone, or -1
-   * @param vertices  changed vertex indices (the first `count`)
-   * @param ranked    the same rows' influences, strongest first (writeInfluenceRow: ties to the lower bone, as
-   *                  here), when they are already up to date: their first bone is the dominant one, no row scan
+   * Refreshes one vertex's heat-map and dominant-bone inputs after its weights changed; commitVertices then uploads
+   * the attribute range the refreshed vertices span.
+   * @param weight    the vertex's weight of the heat map's bone (0 without one)
+   * @param dominant  its strongest bone
    */
-  updateVertices(weights: DenseMatrix, bone: number, vertices: ArrayLike<number>, count: number, ranked?: Influences): void {
-    const weight = this.weight.array as Float32Array;
-    const dominant = this.dominant.array as Float32Array;
-    const { cols, data } = weights;
-    let first = Infinity;
-    let last = -1;
-    for (let i = 0; i < count; i++) {
-      const v = vertices[i];
-      weight[v] = bone >= 0 ? data[v * cols + bone] : 0;
-      if (ranked) {
-        dominant[v] = ranked.bones[v * ranked.stride];
-      } else {
-        let best = 0;
-        for (let b = 1; b < cols; b++) if (data[v * cols + b] > data[v * cols + best]) best = b;
-        dominant[v] = best;
-      }
-      if (v < first) first = v;
-      if (v > last) last = v;
-    }
-    if (last < 0) return;
+  updateVertex(v: number, weight: number, dominant: number): void {
+    (this.weight.array as Float32Array)[v] = weight;
+    (this.dominant.array as Float32Array)[v] = dominant;
+    if (v < this.pendingFirst) this.pendingFirst = v;
+    if (v > this.pendingLast) this.pendingLast = v;
+  }
+
+  /** Queues the upload of the range updateVertex touched since the last commit. */
+  commitVertices(): void {
+    if (this.pendingLast < 0) return;
     for (const attribute of [this.weight, this.dominant]) {
       attribute.clearUpdateRanges();
-      attribute.addUpdateRange(first, last - first + 1);
+      attribute.addUpdateRange(this.pendingFirst, this.pendingLast - this.pendingFirst + 1);
       attribute.needsUpdate = true;
     }
+    this.pendingFirst = Infinity;
+    this.pendingLast = -1;
   }
 
   /** #V bone index or -1. */
