@@ -114,14 +114,28 @@ function forwardColumnRanges(
         }
       }
     }
-    low[s] = lo;
-    high[s] = hi;
-    const p = parent[supernodeStart[s + 1] - 1];
-    if (p >= 0 && lo < hi) {
-      const t = supernodeOfColumn[p];
-      if (lo < low[t]) low[t] = lo;
-      if (hi > high[t]) high[t] = hi;
-    }
+    setRange(s, lo, hi, supernodeStart, parent, supernodeOfColumn, low, high);
+  }
+}
+
+/** Records supernode s's column range [lo, hi) and widens its parent supernode's range to cover it. */
+function setRange(
+  s: number,
+  lo: number,
+  hi: number,
+  supernodeStart: Int32Array,
+  parent: Int32Array,
+  supernodeOfColumn: Int32Array,
+  low: Int32Array,
+  high: Int32Array,
+): void {
+  low[s] = lo;
+  high[s] = hi;
+  const p = parent[supernodeStart[s + 1] - 1];
+  if (p >= 0 && lo < hi) {
+    const t = supernodeOfColumn[p];
+    if (lo < low[t]) low[t] = lo;
+    if (hi > high[t]) high[t] = hi;
   }
 }
 
@@ -147,14 +161,7 @@ function givenColumnRanges(
       if (a < lo) lo = a;
       if (b > hi) hi = b;
     }
-    low[s] = lo;
-    high[s] = hi;
-    const p = parent[supernodeStart[s + 1] - 1];
-    if (p >= 0 && lo < hi) {
-      const t = supernodeOfColumn[p];
-      if (lo < low[t]) low[t] = lo;
-      if (hi > high[t]) high[t] = hi;
-    }
+    setRange(s, lo, hi, supernodeStart, parent, supernodeOfColumn, low, high);
   }
 }
 
