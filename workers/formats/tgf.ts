@@ -94,7 +94,6 @@ export function writeTgf(s: TgfSkeleton): string {
   return lines.join('\n');
 }
 
-
 /**
  * A skeleton as TGF, which says a bone's parent only by a shared joint (the parent ends where the child starts):
  * every bone whose start is away from its parent's end gets a connector bone from the parent's end joint to its
