@@ -1,4 +1,4 @@
-import type { CscMatrix } from './csc-matrix.ts';
+import { prefixSums, type CscMatrix } from './csc-matrix.ts';
 
 /**
  * The pattern-only part of a sparse Cholesky factorization P A Pᵀ = L Lᵀ: everything that depends on where A's
@@ -368,11 +368,6 @@ function countPermuted(a: CscMatrix, inverse: Int32Array, lowerCounts: Int32Arra
       upperCounts[(pi < pj ? pj : pi) + 1]++;
     }
   }
-}
-
-/** counts[k+1] += counts[k] along the array: per-column counts at [k+1] become column offsets. */
-function prefixSums(counts: Int32Array): void {
-  for (let k = 0; k + 1 < counts.length; k++) counts[k + 1] += counts[k];
 }
 
 function fillPermutedUpper(a: CscMatrix, inverse: Int32Array, upperPointers: Int32Array, upperRows: Int32Array): void {

@@ -133,3 +133,8 @@ export function cscMultiplyVector(a: CscMatrix, x: ArrayLike<number>, out: Float
   }
   return out;
 }
+
+/** counts[k+1] += counts[k] along the array, in place: per-column counts at [k+1] become column offsets. */
+export function prefixSums(counts: Int32Array): void {
+  for (let k = 0; k + 1 < counts.length; k++) counts[k + 1] += counts[k];
+}

@@ -1,4 +1,4 @@
-import type { CscMatrix } from './csc-matrix.ts';
+import { prefixSums, type CscMatrix } from './csc-matrix.ts';
 
 /** The graph of a sparse symmetric matrix: vertex i's neighbours are `neighbours[offsets[i] .. offsets[i+1])`. */
 export interface AdjacencyGraph {
@@ -41,10 +41,6 @@ function countEdges(a: CscMatrix, degree: Int32Array): void {
       degree[j + 1]++;
     }
   }
-}
-
-function prefixSums(counts: Int32Array): void {
-  for (let k = 0; k + 1 < counts.length; k++) counts[k + 1] += counts[k];
 }
 
 function fillEdges(a: CscMatrix, degree: Int32Array, raw: Int32Array): void {
