@@ -162,7 +162,8 @@ test('one-ring area change: log2 of the area ratio per vertex', () => {
   close(out, new Float32Array(rest.length).fill(2), 1e-6);
 });
 
-test('per-face skinning on the body: the rest pose returns the rest mesh, one rigid motion is reproduced', () => {
+/** The context-aware body with its handles and 4 bone-distance influences, as the per-face tests use it. */
+function loadBody() {
   const dir = ['context-aware'];
   const { mesh } = readObj(readFileSync(dataFile(...dir, 'reference.obj'), 'utf8'), 'reference.obj');
   const skeleton = buildSkeleton(readTgf(readFileSync(dataFile(...dir, 'skeleton.tgf'), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
@@ -170,6 +171,11 @@ test('per-face skinning on the body: the rest pose returns the rest mesh, one ri
   const n = mesh.positions.length / 3;
   const handles = handlesFromDmat(readDmat(new Uint8Array(readFileSync(dataFile(...dir, 'handles.dmat'))), 'handles.dmat'), n, boneCount, 'handles.dmat');
   const influences = influencesFromWeights(boneDistanceWeights(mesh.positions, skeleton), 4);
+  return { mesh, skeleton, boneCount, n, handles, influences };
+}
+
+test('per-face skinning on the body: the rest pose returns the rest mesh, one rigid motion is reproduced', () => {
+  const { mesh, skeleton, boneCount, n, handles, influences } = loadBody();
   const fixed = perFaceFixedVertices(skeleton.parents, influences, handles);
   // The body's three roots all start at the pelvis joint; their handles hold the mesh.
   assert.ok(fixed.some((b) => b >= 0));
@@ -203,13 +209,7 @@ test('per-face skinning with bone scales: the same scaled motion everywhere is r
   // The body with every bone scaled by one S about its start joint and the roots turned by one rotation Q: scaled
   // forward kinematics then gives every bone the same affine map x ↦ Q S (x − r) + r about the shared root joint r,
   // so every face's target gradient is Q S and the stitched mesh must be exactly that map.
-  const dir = ['context-aware'];
-  const { mesh } = readObj(readFileSync(dataFile(...dir, 'reference.obj'), 'utf8'), 'reference.obj');
-  const skeleton = buildSkeleton(readTgf(readFileSync(dataFile(...dir, 'skeleton.tgf'), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
-  const boneCount = skeleton.parents.length;
-  const n = mesh.positions.length / 3;
-  const handles = handlesFromDmat(readDmat(new Uint8Array(readFileSync(dataFile(...dir, 'handles.dmat'))), 'handles.dmat'), n, boneCount, 'handles.dmat');
-  const influences = influencesFromWeights(boneDistanceWeights(mesh.positions, skeleton), 4);
+  const { mesh, skeleton, boneCount, n, handles, influences } = loadBody();
   const setup = perFaceSkinningSetup(mesh.positions, mesh.triangles, influences, boneCount, perFaceFixedVertices(skeleton.parents, influences, handles));
   const rotations = new Float64Array(9 * boneCount);
   const turn = [0.36, -0.48, 0.8, 0.8, 0.6, 0, -0.48, 0.64, 0.6];
