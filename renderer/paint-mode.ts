@@ -143,7 +143,7 @@ export class PaintMode {
   /** mirror matching runs in its own worker, so a bind in progress never waits on it (and vice versa) */
   private matcher: BindingClient | null = null;
   private matchJob: { axis: 0 | 1 | 2; positions: Float64Array; fraction: number; result: Promise<MirrorVertexMap | null> } | null = null;
-  /** mirror matches of the rest mesh `positions`, by axis; kept across sessions (new weights, same mesh) */
+  /** mirror matches of the rest mesh `positions`, by axis; the sessions of that mesh share `maps` */
   private mirrorCache: { positions: Float64Array; maps: (MirrorVertexMap | undefined)[] } | null = null;
   /** the symmetry the user asked for (the select shows it while its match is computed) */
   private wantedSymmetry: 0 | 1 | 2 | null = null;
@@ -219,7 +219,6 @@ export class PaintMode {
     this.geometry?.dispose();
     this.geometry = null;
     this.bvh = null;
-    if (this.mirrorCache && this.mirrorCache.positions !== doc.mesh.positions) this.mirrorCache = null;
     if (this.matchJob && this.matchJob.positions !== doc.mesh.positions) this.cancelMatching();
     if (this.state !== 'off') this.ensureSession();
     this.placeUnmatched();
@@ -323,9 +322,8 @@ export class PaintMode {
       })
       .then(
         (map) => {
-          if (this.mirrorCache?.positions !== positions) this.mirrorCache = { positions, maps: [] };
-          this.mirrorCache.maps[axis] = map;
-          if (this.session?.dense.rows === map.partner.length && this.host.document().mesh.positions === positions) this.session.setMirrorMap(axis, map);
+          // The sessions of this mesh share mirrorCache.maps; a match for a mesh since replaced is dropped.
+          if (this.mirrorCache?.positions === positions) this.mirrorCache.maps[axis] = map;
           return map;
         },
         (error: unknown) => {
@@ -361,10 +359,8 @@ export class PaintMode {
   private ensureSession(): PaintSession {
     if (!this.session) {
       const doc = this.host.document();
-      this.session = new PaintSession(doc.weights, doc.mesh.positions, doc.mesh.triangles, doc.skeleton, doc.boneNames ?? null, doc.diagonal);
-      if (this.mirrorCache?.positions === doc.mesh.positions) {
-        this.mirrorCache.maps.forEach((map, axis) => map && this.session!.setMirrorMap(axis as 0 | 1 | 2, map));
-      }
+      if (this.mirrorCache?.positions !== doc.mesh.positions) this.mirrorCache = { positions: doc.mesh.positions, maps: [] };
+      this.session = new PaintSession(doc.weights, doc.mesh.positions, doc.mesh.triangles, doc.skeleton, doc.boneNames ?? null, doc.diagonal, this.mirrorCache.maps);
       this.queueFlush();
     }
     return this.session;

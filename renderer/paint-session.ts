@@ -34,8 +34,6 @@ export class PaintSession {
   /** the brush's gather buffers and, once the viewport has set it, the grid over the posed surface */
   readonly context: PaintContext;
   symmetry: PaintSymmetry | null = null;
-  /** mirror matches found so far, by axis (they depend on the rest mesh only) */
-  private readonly mirrorMaps: (MirrorVertexMap | undefined)[] = [];
   /** vertices changed since takeDirty, each once */
   private dirty: Uint32Array;
   private dirtyCount = 0;
@@ -45,6 +43,8 @@ export class PaintSession {
   /**
    * @param dense     #V × #B document weights; edits are written back into it (float32 values)
    * @param restPositions #V × 3 rest positions (symmetry is matched in the rest pose)
+   * @param mirrorMaps    mirror matches of these rest positions by axis, at mirrorTolerance: shared with whoever
+   *                      keeps them across sessions (new weights, same mesh); matches found here are added to it
    */
   constructor(
     readonly dense: DenseMatrix,
@@ -53,6 +53,7 @@ export class PaintSession {
     private readonly skeleton: Skeleton,
     private readonly boneNames: readonly string[] | null,
     private readonly diagonal: number,
+    private readonly mirrorMaps: (MirrorVertexMap | undefined)[] = [],
   ) {
     this.weights = paintWeightsFromDense(dense);
     dense.data.set(this.weights.data);
@@ -69,15 +70,9 @@ export class PaintSession {
     return 0.01 * this.diagonal;
   }
 
-  /** The mirror match across axis = 0 if it is known (set by setMirrorMap or an earlier setSymmetry). */
+  /** The mirror match across axis = 0 if it is known (in the shared mirrorMaps, or from an earlier setSymmetry). */
   mirrorMap(axis: 0 | 1 | 2): MirrorVertexMap | null {
     return this.mirrorMaps[axis] ?? null;
-  }
-
-  /** Keeps a mirror match computed elsewhere (the worker) for this rest mesh and mirrorTolerance. */
-  setMirrorMap(axis: 0 | 1 | 2, map: MirrorVertexMap): void {
-    if (map.partner.length !== this.dense.rows) throw new RangeError(`mirror map for ${map.partner.length} vertices, the mesh has ${this.dense.rows}`);
-    this.mirrorMaps[axis] = map;
   }
 
   /**
