@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brushFalloff, type BrushFalloff } from '../../workers/paint/brush-falloff.ts';
-import { createVertexGrid, queryVertexGrid } from '../../workers/paint/vertex-grid.ts';
+import { createVertexGrid, moveGridVertices, queryVertexGrid } from '../../workers/paint/vertex-grid.ts';
 import { vertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
 import { applyDab, type Dab, type DabMode } from '../../workers/paint/apply-dab.ts';
 import { enforceWeightInvariants } from '../../workers/paint/enforce-weight-invariants.ts';
@@ -106,6 +106,40 @@ test('grid query returns exactly the vertices within the radius (brute force)', 
     // A too small output reports the full count without writing past its end.
     if (count > 2) assert.equal(queryVertexGrid(grid, c[0], c[1], c[2], radius, new Uint32Array(2), new Float64Array(2)), count);
   }
+});
+
+test('grid queries stay exact after moving vertices out of their cells, and a move past the slack limit is refused', () => {
+  const rand = seededRandom(7);
+  const n = 4000;
+  const positions = new Float64Array(3 * n);
+  for (let i = 0; i < 3 * n; i++) positions[i] = rand() * 2;
+  const grid = createVertexGrid(positions);
+  // A third of the vertices move by up to half a cell along each axis, so many leave their cells.
+  const moved: number[] = [];
+  for (let v = 0; v < n; v += 3) {
+    moved.push(v);
+    for (let a = 0; a < 3; a++) positions[3 * v + a] += (rand() - 0.5) * grid.cellSize;
+  }
+  assert.equal(moveGridVertices(grid, positions, Uint32Array.from(moved), moved.length), true);
+  assert.ok(grid.slack > 0.2 * grid.cellSize && grid.slack <= 0.5 * grid.cellSize, `slack ${grid.slack}`);
+  const indices = new Uint32Array(n);
+  const distances = new Float64Array(n);
+  for (let q = 0; q < 60; q++) {
+    const c = [rand() * 2.2 - 0.1, rand() * 2.2 - 0.1, rand() * 2.2 - 0.1];
+    const radius = rand() * 0.3;
+    const count = queryVertexGrid(grid, c[0], c[1], c[2], radius, indices, distances);
+    const expected: number[] = [];
+    for (let v = 0; v < n; v++) if (Math.hypot(positions[3 * v] - c[0], positions[3 * v + 1] - c[1], positions[3 * v + 2] - c[2]) <= radius) expected.push(v);
+    assert.deepEqual([...indices.subarray(0, count)].sort((a, b) => a - b), expected);
+  }
+  // Moving one vertex three cells away exceeds the default limit (one cell): refused, nothing changes.
+  const before = { slack: grid.slack, sorted: grid.sortedPositions.slice() };
+  positions[0] += 3 * grid.cellSize;
+  assert.equal(moveGridVertices(grid, positions, [0], 1), false);
+  assert.equal(grid.slack, before.slack);
+  assert.deepEqual(grid.sortedPositions, before.sorted);
+  positions[3] = NaN;
+  assert.throws(() => moveGridVertices(grid, positions, [1], 1), /vertex 1 has a non-finite coordinate/);
 });
 
 test('dab modes and the invariants on hand-derived rows', () => {

@@ -1,8 +1,9 @@
 /**
  * A uniform grid over vertex positions for brush gathering (all vertices within a sphere). Vertices are stored
  * cell by cell (counting sort), with a copy of their positions in that order, so a query walks contiguous memory.
- * Rebuild it (createVertexGrid) when the positions it was built from change — rest or posed, whichever the brush
- * paints on.
+ * When some of the positions it was built from change (rest or posed, whichever the brush paints on), either
+ * rebuild it (createVertexGrid) or move those vertices (moveGridVertices): a moved vertex stays in its cell, and
+ * queries widen their cell range by how far any vertex has left its cell (`slack`).
  */
 export interface VertexGrid {
   /** cell edge length, world units */
@@ -21,6 +22,12 @@ export interface VertexGrid {
   vertices: Uint32Array;
   /** #V × 3 positions in the order of `vertices` */
   sortedPositions: Float64Array;
+  /** #V each vertex's slot in `vertices` */
+  slotOf: Uint32Array;
+  /** #V each vertex's cell */
+  cellOf: Int32Array;
+  /** the farthest any vertex lies outside its cell along an axis (0 until moveGridVertices moves one out) */
+  slack: number;
 }
 
 /** Mean vertices per occupied cell the default cell size aims at: enough to amortize a cell visit. */
@@ -34,7 +41,7 @@ const MAX_CELLS_PER_VERTEX = 2;
  * would need more than 2·#V cells.
  * @param positions #V × 3 positions, world units
  * @param cellSize  optional cell edge length (world units); positive
- * @returns the grid (memory ≈ 32·#V bytes + 4 bytes per cell)
+ * @returns the grid (memory ≈ 36·#V bytes + 4 bytes per cell)
  */
 export function createVertexGrid(positions: Float64Array, cellSize?: number): VertexGrid {
   const n = Math.floor(positions.length / 3);
@@ -77,15 +84,53 @@ export function createVertexGrid(positions: Float64Array, cellSize?: number): Ve
   for (let c = 0; c < cellCount; c++) cellStart[c + 1] += cellStart[c];
   const fill = cellStart.slice(0, cellCount);
   const vertices = new Uint32Array(n);
+  const slotOf = new Uint32Array(n);
   const sortedPositions = new Float64Array(3 * n);
   for (let v = 0; v < n; v++) {
     const slot = fill[cellOf[v]]++;
     vertices[slot] = v;
+    slotOf[v] = slot;
     sortedPositions[3 * slot] = positions[3 * v];
     sortedPositions[3 * slot + 1] = positions[3 * v + 1];
     sortedPositions[3 * slot + 2] = positions[3 * v + 2];
   }
-  return { cellSize: size, originX: minX, originY: minY, originZ: minZ, dimX, dimY, dimZ, cellStart, vertices, sortedPositions };
+  return { cellSize: size, originX: minX, originY: minY, originZ: minZ, dimX, dimY, dimZ, cellStart, vertices, sortedPositions, slotOf, cellOf, slack: 0 };
+}
+
+/**
+ * Moves some vertices to new positions without rebuilding: each keeps its cell, and the grid's slack grows to the
+ * farthest any of them now lies outside its cell along an axis. Queries stay exact; they visit more cells as the
+ * slack grows, so the move is refused (and the grid left unchanged) when the slack would exceed `maxSlack`.
+ * @param grid      from createVertexGrid
+ * @param positions #V × 3 positions, of which those of `moved` are new
+ * @param moved     the vertices that moved (first `count`)
+ * @param count     number of entries of `moved` to use
+ * @param maxSlack  largest slack accepted, world units (default one cell)
+ * @returns false when the move was refused: rebuild the grid instead
+ */
+export function moveGridVertices(grid: VertexGrid, positions: Float64Array, moved: ArrayLike<number>, count: number, maxSlack = grid.cellSize): boolean {
+  const { cellSize, originX, originY, originZ, dimX, dimY, cellOf, slotOf, sortedPositions } = grid;
+  let slack = grid.slack;
+  for (let i = 0; i < count; i++) {
+    const v = moved[i];
+    const x = positions[3 * v], y = positions[3 * v + 1], z = positions[3 * v + 2];
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) throw new RangeError(`moveGridVertices: vertex ${v} has a non-finite coordinate`);
+    const c = cellOf[v];
+    const ci = c % dimX, cj = Math.floor(c / dimX) % dimY, ck = Math.floor(c / (dimX * dimY));
+    const lx = originX + ci * cellSize, ly = originY + cj * cellSize, lz = originZ + ck * cellSize;
+    const outside = Math.max(lx - x, x - lx - cellSize, ly - y, y - ly - cellSize, lz - z, z - lz - cellSize);
+    if (outside > slack) slack = outside;
+  }
+  if (slack > maxSlack) return false;
+  for (let i = 0; i < count; i++) {
+    const v = moved[i];
+    const s = slotOf[v];
+    sortedPositions[3 * s] = positions[3 * v];
+    sortedPositions[3 * s + 1] = positions[3 * v + 1];
+    sortedPositions[3 * s + 2] = positions[3 * v + 2];
+  }
+  grid.slack = slack;
+  return true;
 }
 
 /**
@@ -111,12 +156,14 @@ export function queryVertexGrid(
   if (!(radius >= 0)) return 0;
   const { cellSize, originX, originY, originZ, dimX, dimY, dimZ, cellStart, vertices, sortedPositions } = grid;
   const inverse = 1 / cellSize;
-  const i0 = Math.max(Math.floor((cx - radius - originX) * inverse), 0);
-  const j0 = Math.max(Math.floor((cy - radius - originY) * inverse), 0);
-  const k0 = Math.max(Math.floor((cz - radius - originZ) * inverse), 0);
-  const i1 = Math.min(Math.floor((cx + radius - originX) * inverse), dimX - 1);
-  const j1 = Math.min(Math.floor((cy + radius - originY) * inverse), dimY - 1);
-  const k1 = Math.min(Math.floor((cz + radius - originZ) * inverse), dimZ - 1);
+  // A vertex inside the sphere lies in a cell within radius + slack of the centre along every axis.
+  const reach = radius + grid.slack;
+  const i0 = Math.max(Math.floor((cx - reach - originX) * inverse), 0);
+  const j0 = Math.max(Math.floor((cy - reach - originY) * inverse), 0);
+  const k0 = Math.max(Math.floor((cz - reach - originZ) * inverse), 0);
+  const i1 = Math.min(Math.floor((cx + reach - originX) * inverse), dimX - 1);
+  const j1 = Math.min(Math.floor((cy + reach - originY) * inverse), dimY - 1);
+  const k1 = Math.min(Math.floor((cz + reach - originZ) * inverse), dimZ - 1);
   const capacity = Math.min(outIndices.length, outDistances.length);
   const r2 = radius * radius;
   let count = 0;
