@@ -128,6 +128,14 @@ export class DeformationController {
     this.dropPerFace();
   }
 
+  /**
+   * The influences were edited in place (a paint stroke or command ended): the per-face setup, built from them, is
+   * built again when next used.
+   */
+  influencesEdited(): void {
+    if (this.perFace || this.perFaceReference) this.dropPerFace();
+  }
+
   /** Abandons the per-face solve (its factor no longer fits) and releases whoever waits on it. */
   private dropPerFace(): void {
     this.perFace = null;
@@ -201,27 +209,55 @@ export class DeformationController {
    * @returns #V × 3 positions (a buffer reused by the next call)
    */
   cpuReference(method: SkinMethod, evaluator: PoseEvaluator): Float64Array {
-    const rest = this.doc.mesh.positions;
     const out = this.cpuScratch;
+    if (method === 'perface') {
+      this.perFaceReference ??= perFaceSkinningSetup(
+        this.doc.mesh.positions, this.doc.mesh.triangles, this.influences, this.doc.skeleton.parents.length, this.fixedBones(),
+      );
+      perFaceSkinning(this.perFaceReference, evaluator.transforms, out, undefined, evaluator.scaled ? evaluator.boneScales : null);
+    } else {
+      this.skinPerVertex(method, evaluator, this.doc.mesh.positions, this.influences, this.blendWeights, out);
+    }
+    return out;
+  }
+
+  /**
+   * cpuReference at some vertices only, for a method that skins each vertex on its own (all but per-face, whose
+   * Poisson solve couples every vertex).
+   * @param vertices the vertices (first `count`)
+   * @param out      count × 3 their positions, in the order of `vertices`
+   * @returns false, writing nothing, for per-face skinning
+   */
+  cpuReferenceAt(method: SkinMethod, evaluator: PoseEvaluator, vertices: ArrayLike<number>, count: number, out: Float64Array): boolean {
+    if (method === 'perface') return false;
+    const { stride } = this.influences;
+    const rest = new Float64Array(3 * count);
+    const influences: Influences = { vertexCount: count, stride, bones: new Uint32Array(count * stride), weights: new Float32Array(count * stride) };
+    const blend = new Float32Array(count);
+    for (let i = 0; i < count; i++) {
+      const v = vertices[i];
+      rest.set(this.doc.mesh.positions.subarray(3 * v, 3 * v + 3), 3 * i);
+      influences.bones.set(this.influences.bones.subarray(v * stride, v * stride + stride), i * stride);
+      influences.weights.set(this.influences.weights.subarray(v * stride, v * stride + stride), i * stride);
+      blend[i] = this.blendWeights[v];
+    }
+    this.skinPerVertex(method, evaluator, rest, influences, blend, out);
+    return true;
+  }
+
+  private skinPerVertex(method: Exclude<SkinMethod, 'perface'>, evaluator: PoseEvaluator, rest: Float64Array, influences: Influences, blend: Float32Array, out: Float64Array): void {
     const options = { antipodality: this.antipodality, scaleTransforms: evaluator.scaled ? this.scales : null };
     switch (method) {
       case 'lbs':
-        linearBlendSkinning(rest, this.influences, evaluator.transforms, out);
+        linearBlendSkinning(rest, influences, evaluator.transforms, out);
         break;
       case 'dqs':
-        dualQuaternionSkinning(rest, this.influences, this.dualQuaternions, out, options);
+        dualQuaternionSkinning(rest, influences, this.dualQuaternions, out, options);
         break;
       case 'blend':
-        weightBlendedSkinning(rest, this.influences, evaluator.transforms, this.dualQuaternions, this.blendWeights, out, options);
-        break;
-      case 'perface':
-        this.perFaceReference ??= perFaceSkinningSetup(
-          rest, this.doc.mesh.triangles, this.influences, this.doc.skeleton.parents.length, this.fixedBones(),
-        );
-        perFaceSkinning(this.perFaceReference, evaluator.transforms, out, undefined, evaluator.scaled ? evaluator.boneScales : null);
+        weightBlendedSkinning(rest, influences, evaluator.transforms, this.dualQuaternions, blend, out, options);
         break;
     }
-    return out;
   }
 
   /** Resolves once the per-face solve of the newest pose is on the GPU (at once for the other methods). */

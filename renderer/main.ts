@@ -65,6 +65,8 @@ class App {
   private loadingNames: string[] = [];
   private framesRendered = 0;
   private poseDirty = true;
+  /** painting changed the weights: the CPU-side products of the weights (not the pose) refresh before the next draw */
+  private weightsDirty = false;
   private lastFrameTime: number | null = null;
   private loadQueue: Promise<void> = Promise.resolve();
   private readonly firstFrame: Promise<void>;
@@ -147,11 +149,21 @@ class App {
         if (this.poseDirty) this.applyPose();
         return this.deformation.cpuReference(this.deformation.method, this.evaluator);
       },
+      posedPositionsAt: (vertices, count, out) => {
+        if (this.poseDirty) this.applyPose();
+        return this.deformation.cpuReferenceAt(this.deformation.method, this.evaluator, vertices, count, out);
+      },
       weightView: () => this.binding.weightView,
       selectedBone: () => this.selectedBone,
       selectBone: (bone) => this.selectBone(bone),
+      redraw: () => this.viewport.invalidate(),
       weightsChanged: () => {
-        this.poseDirty = true;
+        this.weightsDirty = true;
+        this.viewport.invalidate();
+      },
+      weightsSettled: () => {
+        this.deformation.influencesEdited();
+        this.weightsDirty = true;
         this.viewport.invalidate();
       },
       historyChanged: () => this.refreshChrome(),
@@ -382,11 +394,21 @@ class App {
     this.paint?.poseChanged();
     this.timeline.refreshTime();
     this.poseDirty = false;
+    this.weightsDirty = false;
     this.viewport.invalidate();
   }
 
-  private renderNow(): void {
+  /** Before a draw: a new pose re-poses everything; new weights alone refresh only what the deformation derives. */
+  private refreshPose(): void {
     if (this.poseDirty) this.applyPose();
+    else if (this.weightsDirty) {
+      this.deformation.applyPose(this.evaluator);
+      this.weightsDirty = false;
+    }
+  }
+
+  private renderNow(): void {
+    this.refreshPose();
     this.viewport.render();
     this.afterRender();
   }
@@ -400,7 +422,7 @@ class App {
     const seconds = this.lastFrameTime === null ? 0 : Math.min((now - this.lastFrameTime) / 1000, MAX_FRAME_SECONDS);
     this.lastFrameTime = now;
     if (this.timeline.advance(seconds)) this.poseDirty = true;
-    if (this.poseDirty) this.applyPose();
+    this.refreshPose();
     if (this.viewport.renderIfNeeded()) this.afterRender();
     requestAnimationFrame(this.tick);
   };
@@ -590,7 +612,7 @@ class App {
       setTime: (time) => this.timeline.seek(time),
       setInfluences: (k) => this.setInfluences(k),
       gpuPositions: async () => {
-        if (this.poseDirty) this.renderNow();
+        if (this.poseDirty || this.weightsDirty) this.renderNow();
         await this.deformation.settled();
         return Array.from(this.skinned.readSkinnedPositions(this.viewport.renderer));
       },

@@ -9,16 +9,15 @@
  */
 import './paint-panel.css';
 import * as THREE from 'three';
-import { MeshBVH } from 'three-mesh-bvh';
 import { writeInfluenceRow, type Influences } from '../workers/skinning/influences.ts';
 import type { BrushFalloff } from '../workers/paint/brush-falloff.ts';
 import type { DabMode } from '../workers/paint/apply-dab.ts';
-import { createVertexGrid, type VertexGrid } from '../workers/paint/vertex-grid.ts';
 import { gatherDab } from '../workers/paint/paint-dab.ts';
 import { PaintSession } from './paint-session.ts';
 import { BindingClient } from './binding-client.ts';
 import type { MirrorVertexMap } from '../workers/paint/mirror-vertex-map.ts';
 import { BrushVisibility } from './brush-visibility.ts';
+import { PaintSurface } from './paint-surface.ts';
 import type { SceneDocument } from './scene-document.ts';
 import type { SkinnedMeshView } from './skinned-mesh.ts';
 import type { WeightView } from './weight-view.ts';
@@ -50,11 +49,20 @@ export interface PaintHost {
   /** replaces the influences with ones of at least `stride` slots (full upload) */
   padInfluences(stride: number): void;
   posedPositions(): Float64Array;
+  /**
+   * posedPositions at some vertices only (first `count` of `vertices`) into `out` (count × 3), when the method
+   * skins each vertex on its own; false, writing nothing, when only posedPositions can tell
+   */
+  posedPositionsAt(vertices: ArrayLike<number>, count: number, out: Float64Array): boolean;
   weightView(): WeightView | null;
   selectedBone(): number;
   selectBone(bone: number): void;
-  /** the viewport must redraw (and the CPU-side pose products refresh) */
+  /** the viewport must redraw */
+  redraw(): void;
+  /** weights changed during a stroke: the viewport must redraw (and the CPU-side products of the weights refresh) */
   weightsChanged(): void;
+  /** a stroke or command ended, or was undone: whatever is too costly to refresh during a stroke refreshes now */
+  weightsSettled(): void;
   jointBoneAt(x: number, y: number): number;
   /** a stroke or command was completed, undone or redone */
   historyChanged(): void;
@@ -80,8 +88,10 @@ export interface PaintTestHook {
   weightsSnapshot(): number[];
   /** the last stroke's dab centres on the posed surface, x y z … (world units) */
   strokeWorldPositions(): number[];
-  /** #V × 3 the posed positions the brush paints on */
+  /** #V × 3 the posed positions of the current weights and pose, skinned afresh */
   posedPositions(): number[];
+  /** #V × 3 the surface the next stroke paints on, brought up to date as the cursor's next move over it does */
+  surfacePositions(): number[];
   /** the camera's world position */
   cameraPosition(): number[];
   undo(): void;
@@ -115,10 +125,9 @@ export class PaintMode {
   session: PaintSession | null = null;
   /** world positions of the last stroke's dabs (x y z …) */
   lastStroke: number[] = [];
-  private geometry: THREE.BufferGeometry | null = null;
-  private bvh: MeshBVH | null = null;
-  private grid: VertexGrid | null = null;
-  private posed = new Float64Array(0);
+  /** the posed surface the brush paints on; kept through a stroke, brought up to date before the next one */
+  private surface: PaintSurface | null = null;
+  /** the pose changed since the surface was built */
   private surfaceStale = true;
   private pointerId = -1;
   private last = { x: 0, y: 0 };
@@ -216,9 +225,8 @@ export class PaintMode {
     }
     this.session = null;
     this.surfaceStale = true;
-    this.geometry?.dispose();
-    this.geometry = null;
-    this.bvh = null;
+    this.surface?.dispose();
+    this.surface = null;
     if (this.matchJob && this.matchJob.positions !== doc.mesh.positions) this.cancelMatching();
     if (this.state !== 'off') this.ensureSession();
     this.placeUnmatched();
@@ -227,9 +235,12 @@ export class PaintMode {
     if (this.wantedSymmetry !== null) void this.setSymmetry(this.wantedSymmetry);
   }
 
-  /** The pose or the skinning changed: the surface under the brush is rebuilt before the next use. */
+  /**
+   * The pose or the skinning changed (not the weights: the surface follows those itself): the surface under the
+   * brush is rebuilt before the next stroke.
+   */
   poseChanged(): void {
-    if (this.state !== 'stroking') this.surfaceStale = true;
+    this.surfaceStale = true;
     // Later, not here: the host is still inside its pose update.
     if (this.unmatched.visible && !this.unmatchedPending) {
       this.unmatchedPending = true;
@@ -275,7 +286,7 @@ export class PaintMode {
     }
     this.placeUnmatched();
     this.refresh();
-    this.host.weightsChanged();
+    this.host.redraw();
   }
 
   /**
@@ -298,7 +309,7 @@ export class PaintMode {
     session.setSymmetry(axis);
     this.placeUnmatched();
     this.refresh();
-    this.host.weightsChanged();
+    this.host.redraw();
   }
 
   /**
@@ -380,7 +391,9 @@ export class PaintMode {
   }
 
   private edited(): void {
-    this.queueFlush();
+    // Now, not at the next frame: what refreshes on weightsSettled reads the influences the flush brings up to date.
+    this.flush();
+    this.host.weightsSettled();
     this.refreshInfo();
     this.host.historyChanged();
   }
@@ -432,7 +445,14 @@ export class PaintMode {
         return Array.from(this.host.document().weights.data);
       },
       strokeWorldPositions: () => this.lastStroke.slice(),
-      posedPositions: () => Array.from(this.host.posedPositions()),
+      posedPositions: () => {
+        if (this.session?.hasDirty) this.flush();
+        return Array.from(this.host.posedPositions());
+      },
+      surfacePositions: () => {
+        this.updateSurface();
+        return Array.from(this.surface!.positions);
+      },
       cameraPosition: () => this.host.camera.position.toArray(),
       undo: () => this.undo(),
       redo: () => this.redo(),
@@ -472,6 +492,7 @@ export class PaintMode {
     if (bone < 0) return;
     this.ensureSession();
     if (this.brush.mode === 'sample') {
+      this.updateSurface();
       const value = this.dabAt(x, y, bone);
       if (!Number.isNaN(value)) this.brush.value = Math.round(value * 1000) / 1000;
       this.brush.mode = 'set';
@@ -489,7 +510,7 @@ export class PaintMode {
 
   /** Opens the undo step and lays the first dab where the pointer went down. */
   private openStroke(bone: number): void {
-    this.rebuildSurfaceIfStale();
+    this.updateSurface();
     this.session!.beginStroke();
     this.strokeOpen = true;
     this.dabAt(this.downAt.x, this.downAt.y, bone);
@@ -507,7 +528,7 @@ export class PaintMode {
     }
     if (this.state === 'idle') {
       if (event.buttons === 0) {
-        this.rebuildSurfaceIfStale();
+        this.updateSurface();
         this.updateRing(x, y);
       }
       return;
@@ -558,7 +579,6 @@ export class PaintMode {
     this.session?.endStroke();
     this.strokeOpen = false;
     this.state = 'idle';
-    this.surfaceStale = true;
     this.edited();
   }
 
@@ -610,30 +630,38 @@ export class PaintMode {
 
   // --- surface, gathering, dabs ----------------------------------------------------------------------------
 
-  private rebuildSurfaceIfStale(): void {
-    if (!this.surfaceStale && this.bvh) return;
-    const doc = this.host.document();
-    this.posed = Float64Array.from(this.host.posedPositions());
-    if (!this.geometry) {
-      this.geometry = new THREE.BufferGeometry();
-      this.geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(this.posed), 3));
-      this.geometry.setIndex(new THREE.BufferAttribute(doc.mesh.triangles.slice(), 1));
-      this.bvh = new MeshBVH(this.geometry);
+  /**
+   * Brings the surface under the brush up to date (outside strokes: a stroke paints on the surface it began on):
+   * built afresh after a pose change, else only the vertices whose weights changed since are re-skinned and moved.
+   */
+  private updateSurface(): void {
+    const session = this.session;
+    // The skinning reads the influences, which the flush brings up to date with the weights.
+    if (session?.hasDirty) this.flush();
+    const moved = session?.takeMoved();
+    if (this.surfaceStale || !this.surface) {
+      const posed = this.host.posedPositions();
+      if (this.surface) this.surface.setAll(posed);
+      else this.surface = new PaintSurface(posed, this.host.document().mesh.triangles);
+      this.surfaceStale = false;
+    } else if (moved === null) {
+      this.surface.setAll(this.host.posedPositions());
+    } else if (moved && moved.count > 0) {
+      const next = new Float64Array(3 * moved.count);
+      if (this.host.posedPositionsAt(moved.vertices, moved.count, next)) this.surface.move(moved.vertices, moved.count, next);
+      else this.surface.setAll(this.host.posedPositions());
     } else {
-      (this.geometry.getAttribute('position') as THREE.BufferAttribute).copyArray(this.posed);
-      this.bvh!.refit();
+      return;
     }
-    this.grid = createVertexGrid(this.posed);
     this.visibility.invalidate();
-    this.surfaceStale = false;
   }
 
   private hit(x: number, y: number): THREE.Intersection | null {
-    if (!this.bvh) return null;
+    if (!this.surface) return null;
     const rect = this.canvasRect;
     ndc.set((x / rect.width) * 2 - 1, 1 - (y / rect.height) * 2);
     raycaster.setFromCamera(ndc, this.host.camera);
-    return this.bvh.raycastFirst(raycaster.ray, THREE.DoubleSide);
+    return this.surface.raycastFirst(raycaster.ray);
   }
 
   /** World radius of the brush at a point `distance` from the camera. */
@@ -645,14 +673,14 @@ export class PaintMode {
   /** One dab at a canvas point; returns the sampled weight (NaN when the brush misses the mesh). */
   private dabAt(x: number, y: number, bone: number): number {
     const start = performance.now();
-    this.rebuildSurfaceIfStale();
     const hit = this.hit(x, y);
     const session = this.session;
-    if (!hit || !session || !this.grid) return NaN;
+    const surface = this.surface;
+    if (!hit || !session || !surface) return NaN;
     const c = hit.point;
     const dab = { centre: [c.x, c.y, c.z], radius: this.worldRadius(hit.distance), strength: this.brush.strength * this.pressure, falloff: this.brush.falloff, mode: this.brush.mode, value: this.brush.value };
     const context = session.context;
-    context.grid = this.grid;
+    context.grid = surface.grid;
     gatherDab(context, dab);
     if (!this.brush.throughMesh) this.keepVisible(x, y, hit.distance, dab.radius);
     this.lastStroke.push(c.x, c.y, c.z);
@@ -668,7 +696,8 @@ export class PaintMode {
     const rect = this.canvasRect;
     // The camera-space depth of the hit: its distance along the ray, projected on the view axis.
     const cosine = raycaster.ray.direction.dot(this.host.camera.getWorldDirection(scratch));
-    context.count = this.visibility.filter(this.bvh!, this.posed, this.host.camera, {
+    const surface = this.surface!;
+    context.count = this.visibility.filter(surface.bvh, surface.positions, this.host.camera, {
       x, y, radius: this.brush.radius, width: rect.width, height: rect.height,
       maxDepth: hitDistance * cosine + radius,
       reach: radius,
@@ -687,7 +716,7 @@ export class PaintMode {
       this.ring.scale.setScalar(this.worldRadius(hit.distance));
       this.ring.material.uniforms.falloff.value = ['smooth', 'linear', 'constant'].indexOf(this.brush.falloff);
     }
-    this.host.weightsChanged();
+    this.host.redraw();
   }
 
   // --- views -----------------------------------------------------------------------------------------------

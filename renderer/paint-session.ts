@@ -34,11 +34,10 @@ export class PaintSession {
   /** the brush's gather buffers and, once the viewport has set it, the grid over the posed surface */
   readonly context: PaintContext;
   symmetry: PaintSymmetry | null = null;
-  /** vertices changed since takeDirty, each once */
-  private dirty: Uint32Array;
-  private dirtyCount = 0;
-  private readonly dirtyStamp: Uint8Array;
-  private allDirty = false;
+  /** vertices changed since the views last caught up (takeDirty) */
+  private readonly dirty: ChangedVertices;
+  /** vertices changed since the surface under the brush last caught up (takeMoved) */
+  private readonly moved: ChangedVertices;
 
   /**
    * @param dense     #V × #B document weights; edits are written back into it (float32 values)
@@ -61,8 +60,8 @@ export class PaintSession {
     this.history = createPaintHistory(this.weights);
     this.oneRing = vertexOneRing(dense.rows, triangles);
     this.context = createPaintContext(this.weights, null, this.oneRing, this.settings, this.history);
-    this.dirty = new Uint32Array(dense.rows);
-    this.dirtyStamp = new Uint8Array(dense.rows);
+    this.dirty = new ChangedVertices(dense.rows);
+    this.moved = new ChangedVertices(dense.rows);
   }
 
   /** How far a reflected vertex may be from the surface and still match: 1% of the bounding-box diagonal. */
@@ -145,7 +144,8 @@ export class PaintSession {
     recordRows(this.history, null, 0);
     run();
     endStroke(this.history);
-    this.allDirty = true;
+    this.dirty.addAll();
+    this.moved.addAll();
   }
 
   normalizeAll(): void {
@@ -184,34 +184,74 @@ export class PaintSession {
   takeDirty(each?: (v: number) => void): { vertices: Uint32Array; count: number } | null {
     const nb = this.weights.boneCount;
     const { data } = this.weights;
-    if (this.allDirty) {
+    const changed = this.dirty.take();
+    if (changed === null) {
       this.dense.data.set(data);
-      this.allDirty = false;
-      for (let i = 0; i < this.dirtyCount; i++) this.dirtyStamp[this.dirty[i]] = 0;
-      this.dirtyCount = 0;
       return null;
     }
-    for (let i = 0; i < this.dirtyCount; i++) {
-      const v = this.dirty[i];
-      this.dirtyStamp[v] = 0;
+    const { vertices, count } = changed;
+    for (let i = 0; i < count; i++) {
+      const v = vertices[i];
       for (let b = 0, o = v * nb; b < nb; b++) this.dense.data[o + b] = data[o + b];
       each?.(v);
     }
-    const count = this.dirtyCount;
-    this.dirtyCount = 0;
-    return { vertices: this.dirty, count };
+    return changed;
   }
 
   get hasDirty(): boolean {
-    return this.allDirty || this.dirtyCount > 0;
+    return !this.dirty.empty;
+  }
+
+  /**
+   * The vertices whose weights changed since the last call, for whoever keeps posed positions (they may have
+   * moved): a view valid until the next edit, or null when every vertex may have changed.
+   */
+  takeMoved(): { vertices: Uint32Array; count: number } | null {
+    return this.moved.take();
   }
 
   private markDirty(vertices: ArrayLike<number>, count: number): void {
+    this.dirty.add(vertices, count);
+    this.moved.add(vertices, count);
+  }
+}
+
+/** A set of vertices, each listed once in the order first added, or "every vertex". */
+class ChangedVertices {
+  private readonly list: Uint32Array;
+  private count = 0;
+  private readonly listed: Uint8Array;
+  private all = false;
+
+  constructor(vertexCount: number) {
+    this.list = new Uint32Array(vertexCount);
+    this.listed = new Uint8Array(vertexCount);
+  }
+
+  get empty(): boolean {
+    return !this.all && this.count === 0;
+  }
+
+  add(vertices: ArrayLike<number>, count: number): void {
+    if (this.all) return;
     for (let i = 0; i < count; i++) {
       const v = vertices[i];
-      if (this.dirtyStamp[v]) continue;
-      this.dirtyStamp[v] = 1;
-      this.dirty[this.dirtyCount++] = v;
+      if (this.listed[v]) continue;
+      this.listed[v] = 1;
+      this.list[this.count++] = v;
     }
+  }
+
+  addAll(): void {
+    this.all = true;
+  }
+
+  /** Empties the set. @returns what it held (a view valid until the next add), or null for every vertex */
+  take(): { vertices: Uint32Array; count: number } | null {
+    const { count, all } = this;
+    for (let i = 0; i < count; i++) this.listed[this.list[i]] = 0;
+    this.count = 0;
+    this.all = false;
+    return all ? null : { vertices: this.list, count };
   }
 }

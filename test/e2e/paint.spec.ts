@@ -6,9 +6,10 @@
  * copies a one-sided stroke across; a mirror match can be cancelled. Uses `window.__rigwright.paint`.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { artifactsDir, dataFile, openApp } from './app-driver.ts';
+import { readOff } from '../../workers/formats/off.ts';
 
 const hook = (page: Page) => page.evaluate(() => (window as any).__rigwright.state());
 const weights = (page: Page): Promise<number[]> => page.evaluate(() => (window as any).__rigwright.paint.weightsSnapshot());
@@ -203,6 +204,57 @@ function notMirrorOf(vertices: number[], sources: number[], posed: number[], dia
     return nearest > 0.02 * diagonal;
   });
 }
+
+test('hand, posed: the brush paints on the posed surface, which follows the new weights after the stroke and after undo', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await load(page, [dataFile('hand/hand.off'), dataFile('hand/hand.tgf'), dataFile('hand/hand-pose_matrot.dmat')], 'hand.off');
+  await page.evaluate(() => { const h = (window as any).__rigwright; h.pause(); h.setTime(33); });
+  await page.keyboard.press('p');
+  const diagonal: number = await page.evaluate(() => (window as any).__rigwright.boundingDiagonal());
+  const rest = readOff(readFileSync(dataFile('hand/hand.off'), 'utf8'), 'hand.off').mesh.positions;
+  const surface = (): Promise<number[]> => page.evaluate(() => (window as any).__rigwright.paint.surfacePositions());
+  const posed = (): Promise<number[]> => page.evaluate(() => (window as any).__rigwright.paint.posedPositions());
+  const before = await surface();
+  expect(before, 'the surface is the posed mesh').toEqual(await posed());
+
+  // hand.tgf: bone 10 runs from joint 0 to joint 1 (the forearm); joints 10 → 11 → 12 run along a bent finger.
+  // Weight moved from the finger's bones to the forearm's moves the posed finger.
+  await page.evaluate(() => {
+    const paint = (window as any).__rigwright.paint;
+    paint.selectBone(10);
+    paint.setBrush({ mode: 'add', strength: 0.8, radius: 20 });
+  });
+  const [a, b] = await page.evaluate(() => [10, 12].map((j) => (window as any).__rigwright.jointScreenPosition(j)));
+  await stroke(page, { x: 0.8 * a.x + 0.2 * b.x, y: 0.8 * a.y + 0.2 * b.y }, 0.6 * (b.x - a.x), 0.6 * (b.y - a.y));
+  const dabs: number[] = await page.evaluate(() => (window as any).__rigwright.paint.strokeWorldPositions());
+  expect(dabs.length).toBeGreaterThan(6);
+  const nearest = (positions: ArrayLike<number>, d: number) => {
+    let best = Infinity;
+    for (let v = 0; v < positions.length; v += 3) best = Math.min(best, Math.hypot(positions[v] - dabs[d], positions[v + 1] - dabs[d + 1], positions[v + 2] - dabs[d + 2]));
+    return best;
+  };
+  let offRest = 0;
+  for (let d = 0; d < dabs.length; d += 3) {
+    expect(nearest(before, d), 'every dab lies on the posed surface').toBeLessThan(0.01 * diagonal);
+    if (nearest(rest, d) > 0.03 * diagonal) offRest++;
+  }
+  expect(offRest, 'dabs away from the rest surface: the brush used the pose').toBeGreaterThan(0);
+
+  // The next move over the mesh brings the surface up to date: only the painted vertices are skinned again, and
+  // the result equals skinning every vertex afresh.
+  const after = await surface();
+  expect(after).toEqual(await posed());
+  let moved = 0;
+  for (let i = 0; i < after.length; i += 3) if (Math.hypot(after[i] - before[i], after[i + 1] - before[i + 1], after[i + 2] - before[i + 2]) > 1e-3 * diagonal) moved++;
+  expect(moved, 'the stroke moved the posed finger').toBeGreaterThan(5);
+  await page.keyboard.press('Control+z');
+  const undone = await surface();
+  expect(undone).toEqual(await posed());
+  // Painting holds the weights as float32 (PaintSession), so the surface comes back up to their rounding.
+  expect(Math.max(...undone.map((x, i) => Math.abs(x - before[i]))), 'undo puts the surface back').toBeLessThan(1e-6 * diagonal);
+  expect(errors).toEqual([]);
+});
 
 test('body: x symmetry from the panel paints the mirrored region on the mirrored bone; Mirror +x → −x copies a one-sided stroke', async ({ page }) => {
   const errors: string[] = [];
