@@ -4,6 +4,7 @@ let keepStamp = new Int32Array(0);
 let stampCounter = 0;
 let topValue = new Float64Array(0);
 let topBone = new Int32Array(0);
+let otherBones = new Int32Array(0);
 
 function ensureScratch(boneCount: number): void {
   if (keepStamp.length >= boneCount) return;
@@ -11,6 +12,7 @@ function ensureScratch(boneCount: number): void {
   stampCounter = 0;
   topValue = new Float64Array(boneCount);
   topBone = new Int32Array(boneCount);
+  otherBones = new Int32Array(boneCount);
 }
 
 /**
@@ -43,14 +45,18 @@ export function enforceWeightInvariants(
   const { boneCount: nb, data } = weights;
   const { locked } = settings;
   ensureScratch(nb);
+  const others = otherBones;
   const painted = paintedBone >= 0 && paintedBone < nb && !locked[paintedBone] ? paintedBone : -1;
   const limit = settings.maxInfluences > 0 ? settings.maxInfluences : nb;
   let failed = 0;
   for (let r = 0; r < count; r++) {
     const o = rows[r] * nb;
+    // One pass over the row: locked sums, negatives and NaN zeroed, and the other unlocked non-zero bones listed
+    // (ascending) with their sum; the later steps visit only those.
     let lockedSum = 0;
     let lockedNonZero = 0;
-    let othersNonZero = 0;
+    let otherCount = 0;
+    let othersSum = 0;
     for (let b = 0; b < nb; b++) {
       const w = data[o + b];
       if (locked[b]) {
@@ -59,7 +65,8 @@ export function enforceWeightInvariants(
       } else if (!(w > 0)) {
         data[o + b] = 0;
       } else if (b !== painted) {
-        othersNonZero++;
+        others[otherCount++] = b;
+        othersSum += w;
       }
     }
     const remainder = lockedSum < 1 ? 1 - lockedSum : 0;
@@ -70,14 +77,23 @@ export function enforceWeightInvariants(
     let rowFailed = lockedSum > 1 + 1e-6 || lockedNonZero > limit;
 
     const allowed = limit - lockedNonZero - (paintedValue > 0 ? 1 : 0);
-    if (othersNonZero > allowed) dropSmallest(data, o, nb, locked, painted, allowed > 0 ? allowed : 0);
+    if (otherCount > allowed) {
+      dropSmallest(data, o, others, otherCount, allowed > 0 ? allowed : 0);
+      let kept = 0;
+      othersSum = 0;
+      for (let i = 0; i < otherCount; i++) {
+        const b = others[i];
+        if (data[o + b] === 0) continue;
+        others[kept++] = b;
+        othersSum += data[o + b];
+      }
+      otherCount = kept;
+    }
 
-    let othersSum = 0;
-    for (let b = 0; b < nb; b++) if (!locked[b] && b !== painted) othersSum += data[o + b];
     const target = remainder - paintedValue;
     if (othersSum > 0) {
       const scale = target / othersSum;
-      for (let b = 0; b < nb; b++) if (!locked[b] && b !== painted) data[o + b] *= scale;
+      for (let i = 0; i < otherCount; i++) data[o + others[i]] *= scale;
     } else if (painted >= 0) {
       paintedValue = remainder;
     } else if (remainder > 0) {
@@ -89,23 +105,22 @@ export function enforceWeightInvariants(
   return failed;
 }
 
-/** Zeroes all but the `keep` largest unlocked weights other than the painted bone; ties keep the lower bone. */
-function dropSmallest(data: Float32Array, o: number, nb: number, locked: Uint8Array, painted: number, keep: number): void {
+/** Zeroes all but the `keep` largest of the listed bones (ascending, non-zero); ties keep the lower bone. */
+function dropSmallest(data: Float32Array, o: number, bones: Int32Array, count: number, keep: number): void {
   let kept = 0;
   if (keep > 0) {
-    for (let b = 0; b < nb; b++) {
-      if (locked[b] || b === painted) continue;
+    for (let i = 0; i < count; i++) {
+      const b = bones[i];
       const w = data[o + b];
-      if (!(w > 0)) continue;
       if (kept === keep && w <= topValue[keep - 1]) continue;
-      let i = kept < keep ? kept++ : keep - 1;
-      while (i > 0 && topValue[i - 1] < w) {
-        topValue[i] = topValue[i - 1];
-        topBone[i] = topBone[i - 1];
-        i--;
+      let k = kept < keep ? kept++ : keep - 1;
+      while (k > 0 && topValue[k - 1] < w) {
+        topValue[k] = topValue[k - 1];
+        topBone[k] = topBone[k - 1];
+        k--;
       }
-      topValue[i] = w;
-      topBone[i] = b;
+      topValue[k] = w;
+      topBone[k] = b;
     }
   }
   if (stampCounter >= 0x3fffffff) {
@@ -113,6 +128,6 @@ function dropSmallest(data: Float32Array, o: number, nb: number, locked: Uint8Ar
     stampCounter = 0;
   }
   const stamp = ++stampCounter;
-  for (let i = 0; i < kept; i++) keepStamp[topBone[i]] = stamp;
-  for (let b = 0; b < nb; b++) if (!locked[b] && b !== painted && keepStamp[b] !== stamp) data[o + b] = 0;
+  for (let k = 0; k < kept; k++) keepStamp[topBone[k]] = stamp;
+  for (let i = 0; i < count; i++) if (keepStamp[bones[i]] !== stamp) data[o + bones[i]] = 0;
 }
