@@ -241,6 +241,7 @@ class App {
   }
 
   setInfluences(count: number): void {
+    this.paint?.commitWeights();
     this.influenceSetting = count;
     this.influences = this.influencesFor(this.doc.weights);
     this.skinned.setInfluences(this.influences);
@@ -469,6 +470,8 @@ class App {
   }
 
   private selectBone(bone: number): void {
+    // The heat map of the new bone reads the document weights, which a stroke in progress has not written yet.
+    this.paint?.commitWeights();
     this.selectedBone = bone;
     this.overlay.select(bone);
     this.binding.onBoneSelected(bone);
@@ -530,6 +533,7 @@ class App {
   }
 
   private async exportGltf(choice: Parameters<typeof exportSceneAsGltf>[1]): Promise<void> {
+    this.paint.commitWeights();
     const method = this.deformation.method;
     const warnings = await exportSceneAsGltf(
       this.doc,

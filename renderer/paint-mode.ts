@@ -442,6 +442,7 @@ export class PaintMode {
       }),
       weightsSnapshot: () => {
         this.flush();
+        this.commitWeights();
         return Array.from(this.host.document().weights.data);
       },
       strokeWorldPositions: () => this.lastStroke.slice(),
@@ -727,35 +728,46 @@ export class PaintMode {
     requestAnimationFrame(() => this.flush());
   }
 
-  /** At most once per frame: the touched vertices' influences, texture rows and heat-map range. */
+  /**
+   * At most once per frame: the touched vertices' influences, texture rows and heat-map range, read from the
+   * session's float32 weights. Outside a stroke the document weights catch up too (PaintSession.commit).
+   */
   flush(): void {
     this.framePending = false;
     const session = this.session;
-    if (!session || !session.hasDirty) return;
-    const start = performance.now();
-    const doc = this.host.document();
-    const nb = doc.weights.cols;
-    const limit = Math.min(session.settings.maxInfluences > 0 ? session.settings.maxInfluences : nb, nb);
-    if (this.host.influences().stride < limit) this.host.padInfluences(limit);
-    const influences = this.host.influences();
-    const skinned = this.host.skinned();
-    const view = this.host.weightView();
-    const bone = this.host.selectedBone();
-    const data = doc.weights.data;
-    // One pass per touched vertex, while its row is in cache: its ranked influences (whose first bone is the
-    // dominant one), its texture row, its heat-map inputs.
-    const refresh = (v: number): void => {
-      writeInfluenceRow(data, nb, v, influences);
-      skinned.packInfluenceRow(influences, v);
-      view?.updateVertex(v, bone >= 0 ? data[v * nb + bone] : 0, influences.bones[v * influences.stride]);
-    };
-    // null: a whole-mesh command, every row.
-    if (session.takeDirty(refresh) === null) for (let v = 0; v < influences.vertexCount; v++) refresh(v);
-    skinned.commitInfluenceRows();
-    view?.commitVertices();
-    record(this.flushTimes, performance.now() - start);
-    this.host.weightsChanged();
-    this.refreshInfo();
+    if (!session) return;
+    if (session.hasDirty) {
+      const start = performance.now();
+      const nb = session.weights.boneCount;
+      const limit = Math.min(session.settings.maxInfluences > 0 ? session.settings.maxInfluences : nb, nb);
+      if (this.host.influences().stride < limit) this.host.padInfluences(limit);
+      const influences = this.host.influences();
+      const skinned = this.host.skinned();
+      const view = this.host.weightView();
+      const bone = this.host.selectedBone();
+      const data = session.weights.data;
+      const changed = session.takeDirty();
+      // null: a whole-mesh command, every row.
+      const count = changed ? changed.count : influences.vertexCount;
+      for (let i = 0; i < count; i++) {
+        const v = changed ? changed.vertices[i] : i;
+        // Its ranked influences (whose first bone is the dominant one), its texture row, its heat-map inputs.
+        writeInfluenceRow(data, nb, v, influences);
+        skinned.packInfluenceRow(influences, v);
+        view?.updateVertex(v, bone >= 0 ? data[v * nb + bone] : 0, influences.bones[v * influences.stride]);
+      }
+      skinned.commitInfluenceRows();
+      view?.commitVertices();
+      record(this.flushTimes, performance.now() - start);
+      this.host.weightsChanged();
+      this.refreshInfo();
+    }
+    if (this.state !== 'stroking') session.commit();
+  }
+
+  /** Brings the document weights up to date with a stroke still being painted (before someone reads them). */
+  commitWeights(): void {
+    this.session?.commit();
   }
 
   // --- panel -----------------------------------------------------------------------------------------------

@@ -36,6 +36,8 @@ export class PaintSession {
   symmetry: PaintSymmetry | null = null;
   /** vertices changed since the views last caught up (takeDirty) */
   private readonly dirty: ChangedVertices;
+  /** vertices changed since the document weights last caught up (commit) */
+  private readonly uncommitted: ChangedVertices;
   /** vertices changed since the surface under the brush last caught up (takeMoved) */
   private readonly moved: ChangedVertices;
 
@@ -61,6 +63,7 @@ export class PaintSession {
     this.oneRing = vertexOneRing(dense.rows, triangles);
     this.context = createPaintContext(this.weights, null, this.oneRing, this.settings, this.history);
     this.dirty = new ChangedVertices(dense.rows);
+    this.uncommitted = new ChangedVertices(dense.rows);
     this.moved = new ChangedVertices(dense.rows);
   }
 
@@ -145,6 +148,7 @@ export class PaintSession {
     run();
     endStroke(this.history);
     this.dirty.addAll();
+    this.uncommitted.addAll();
     this.moved.addAll();
   }
 
@@ -176,26 +180,30 @@ export class PaintSession {
   }
 
   /**
-   * Writes the changed rows into the document weights and hands them over.
-   * @param each  called with each changed vertex right after its row is written (while the row is in cache); not
-   *              called when every vertex may have changed
+   * The vertices whose weights changed since the last call, for the views (their rows are read from `weights`, the
+   * float32 paint buffer; the document weights catch up on commit).
    * @returns the changed vertices (a view valid until the next edit), or null when every vertex may have changed
    */
-  takeDirty(each?: (v: number) => void): { vertices: Uint32Array; count: number } | null {
+  takeDirty(): { vertices: Uint32Array; count: number } | null {
+    return this.dirty.take();
+  }
+
+  /**
+   * Writes the rows changed since the last commit into the document weights: at the end of a stroke (and of an
+   * undo, redo or command), and whenever the document is read meanwhile; a stroke's frames leave it to then.
+   */
+  commit(): void {
     const nb = this.weights.boneCount;
     const { data } = this.weights;
-    const changed = this.dirty.take();
+    const changed = this.uncommitted.take();
     if (changed === null) {
       this.dense.data.set(data);
-      return null;
+      return;
     }
     const { vertices, count } = changed;
     for (let i = 0; i < count; i++) {
-      const v = vertices[i];
-      for (let b = 0, o = v * nb; b < nb; b++) this.dense.data[o + b] = data[o + b];
-      each?.(v);
+      for (let b = 0, o = vertices[i] * nb; b < nb; b++) this.dense.data[o + b] = data[o + b];
     }
-    return changed;
   }
 
   get hasDirty(): boolean {
@@ -212,6 +220,7 @@ export class PaintSession {
 
   private markDirty(vertices: ArrayLike<number>, count: number): void {
     this.dirty.add(vertices, count);
+    this.uncommitted.add(vertices, count);
     this.moved.add(vertices, count);
   }
 }

@@ -21,6 +21,8 @@ import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { seededRandom } from './seeded-random.ts';
 import { readFileSync } from 'node:fs';
+import { PaintSession } from '../../renderer/paint-session.ts';
+import { gatherDab } from '../../workers/paint/paint-dab.ts';
 import { dataFile } from './shared-data.ts';
 
 /** An open tube along `axis`: `rings` rings of `segments` vertices, ring r at coordinate along(r). */
@@ -400,6 +402,47 @@ test('symmetry painting repeats each dab on the mirror partners and the paired b
   // One undo takes back both sides.
   assert.equal(undo(history), true);
   assert.deepEqual(w.data, before);
+});
+
+test('a paint session hands each changed vertex once to the views and the surface, and writes the document on commit', () => {
+  const mesh = tube(16, 11, (r) => (r - 5) * 0.2);
+  const n = mesh.positions.length / 3;
+  const skeleton = buildSkeleton(readTgf('1 0 0 -1\n2 0 0 0\n3 0 0 1\n#\n1 2\n2 3\n#\n', 'two.tgf'), 'two.tgf');
+  const dense = { rows: n, cols: 2, data: new Float64Array(2 * n) };
+  for (let v = 0; v < n; v++) dense.data.set([0.7, 0.3], 2 * v);
+  const session = new PaintSession(dense, mesh.positions, mesh.triangles, skeleton, null, 3);
+  const start = dense.data.slice();
+  session.context.grid = createVertexGrid(mesh.positions);
+  session.beginStroke();
+  const gathered = new Set<number>();
+  for (const z of [-0.2, 0, 0.2]) {
+    const d = dab({ centre: [1, 0, z], radius: 0.6, strength: 0.2, falloff: 'smooth' });
+    gatherDab(session.context, d);
+    for (let i = 0; i < session.context.count; i++) gathered.add(session.context.indices[i]);
+    session.dab(1, d);
+  }
+  assert.ok(gathered.size > 10 && gathered.size < n / 2, `${gathered.size} gathered`);
+  // The views get each changed vertex once; the document waits for the commit.
+  const dirty = session.takeDirty()!;
+  assert.deepEqual(new Set(dirty.vertices.subarray(0, dirty.count)), gathered);
+  assert.equal(dirty.count, gathered.size);
+  assert.equal(session.hasDirty, false);
+  assert.deepEqual(dense.data, start);
+  session.endStroke();
+  session.commit();
+  for (let i = 0; i < 2 * n; i++) assert.equal(dense.data[i], session.weights.data[i]);
+  assert.ok(dense.data.some((w, i) => w !== start[i]), 'the commit wrote the stroke');
+  // The surface's list is its own, and empties when taken.
+  const moved = session.takeMoved()!;
+  assert.deepEqual(new Set(moved.vertices.subarray(0, moved.count)), gathered);
+  assert.equal(session.takeMoved()!.count, 0);
+  // Undo and commit put the document back; a whole-mesh command reports every vertex (null).
+  assert.equal(session.undo(), true);
+  session.commit();
+  assert.deepEqual(dense.data, start);
+  session.normalizeAll();
+  assert.equal(session.takeDirty(), null);
+  assert.equal(session.takeMoved(), null);
 });
 
 test('bone pairs by name and by mirrored joint positions', () => {
