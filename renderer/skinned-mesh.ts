@@ -95,6 +95,8 @@ export class SkinnedMeshView {
   private texelsPerVertex = 0;
   /** flags, one per influence texture row, set by packInfluenceRow until commitInfluenceRows */
   private touchedRows = new Uint8Array(0);
+  /** the influence texture awaits its whole upload (it is new): rows marked meanwhile go with it, not as ranges */
+  private influenceTextureWhole = true;
   private readonly readbackTarget: THREE.WebGLRenderTarget;
   private readonly readbackPixels: Float32Array;
 
@@ -270,6 +272,11 @@ export class SkinnedMeshView {
     const size = influenceTextureSize(influences.vertexCount, influences.stride);
     const texture = floatTexture(size.width, size.height);
     packInfluences(influences, texture.image.data as Float32Array);
+    // A new texture's first upload with update ranges would fill only those rows.
+    this.influenceTextureWhole = true;
+    texture.onUpdate = () => {
+      if (this.uniforms.lbsInfluenceTexture.value === texture) this.influenceTextureWhole = false;
+    };
     this.uniforms.lbsInfluenceTexture.value.dispose();
     this.uniforms.lbsInfluenceTexture.value = texture;
     // A compile-time count lets the shader compiler unroll the influence loop; changing it recompiles.
@@ -308,7 +315,7 @@ export class SkinnedMeshView {
     for (let row = 0; row < Math.min(touched.length, texture.image.height); row++) {
       if (!touched[row]) continue;
       touched[row] = 0;
-      texture.addUpdateRange(row * rowFloats, rowFloats);
+      if (!this.influenceTextureWhole) texture.addUpdateRange(row * rowFloats, rowFloats);
       any = true;
     }
     if (any) texture.needsUpdate = true;

@@ -22,6 +22,9 @@ export const VIEW_LABELS: Record<ViewMode, string> = {
   handles: 'Handles',
 };
 
+/** Heat-map uploads go by blocks of 2^BLOCK_BITS vertices (4 KiB of one float attribute). */
+const BLOCK_BITS = 10;
+
 const VERTEX_DECLARATIONS = `
 #if RW_WEIGHT_VIEW
 ${handleColorsChunk}
@@ -84,9 +87,11 @@ export class WeightView {
   };
   private readonly weight: THREE.BufferAttribute;
   private readonly dominant: THREE.BufferAttribute;
-  /** vertex range updateVertex touched since the last commitVertices (empty: first > last) */
-  private pendingFirst = Infinity;
-  private pendingLast = -1;
+  /** flags, one per block of 2^BLOCK_BITS vertices, set by updateVertex until commitVertices */
+  private touchedBlocks: Uint8Array;
+  private anyTouched = false;
+  /** attributes queued for a whole upload, until it happens (ranges queued meanwhile would replace it) */
+  private readonly whole = new Set<THREE.BufferAttribute>();
   private readonly handle: THREE.BufferAttribute;
   private readonly selected: THREE.BufferAttribute;
   private mode: ViewMode = 'shaded';
@@ -102,6 +107,7 @@ export class WeightView {
     const attribute = (name: string, fill: number) => {
       const a = new THREE.BufferAttribute(new Float32Array(vertexCount).fill(fill), 1);
       a.setUsage(THREE.DynamicDrawUsage);
+      a.onUpload(() => this.whole.delete(a));
       mesh.geometry.setAttribute(name, a);
       return a;
     };
@@ -109,6 +115,7 @@ export class WeightView {
     this.dominant = attribute('rwDominant', 0);
     this.handle = attribute('rwHandle', -1);
     this.selected = attribute('rwSelected', 0);
+    this.touchedBlocks = new Uint8Array(Math.ceil(vertexCount / 2 ** BLOCK_BITS));
 
     const material = mesh.material;
     const previousCompile = material.onBeforeCompile.bind(material);
@@ -155,7 +162,7 @@ export class WeightView {
   setBoneWeights(weights: DenseMatrix, bone: number): void {
     const out = this.weight.array as Float32Array;
     for (let v = 0; v < out.length; v++) out[v] = bone >= 0 ? weights.data[v * weights.cols + bone] : 0;
-    this.weight.needsUpdate = true;
+    this.uploadAll(this.weight);
   }
 
   /** Dominant-bone input: each vertex's largest-weight bone (the first one on ties). */
@@ -167,32 +174,50 @@ export class WeightView {
       for (let b = 1; b < cols; b++) if (data[v * cols + b] > data[v * cols + best]) best = b;
       out[v] = best;
     }
-    this.dominant.needsUpdate = true;
+    this.uploadAll(this.dominant);
   }
 
   /**
    * Refreshes one vertex's heat-map and dominant-bone inputs after its weights changed; commitVertices then uploads
-   * the attribute range the refreshed vertices span.
+   * the blocks of vertices the refreshed ones fall in.
    * @param weight    the vertex's weight of the heat map's bone (0 without one)
    * @param dominant  its strongest bone
    */
   updateVertex(v: number, weight: number, dominant: number): void {
     (this.weight.array as Float32Array)[v] = weight;
     (this.dominant.array as Float32Array)[v] = dominant;
-    if (v < this.pendingFirst) this.pendingFirst = v;
-    if (v > this.pendingLast) this.pendingLast = v;
+    this.touchedBlocks[v >> BLOCK_BITS] = 1;
+    this.anyTouched = true;
   }
 
-  /** Queues the upload of the range updateVertex touched since the last commit. */
+  /**
+   * Queues the upload of the blocks updateVertex touched since the last commit: one range per run of touched
+   * blocks, so a symmetric stroke uploads its two sides and not the vertices numbered between them. Ranges queued
+   * before and not yet drawn stay queued (three.js clears them once uploaded).
+   */
   commitVertices(): void {
-    if (this.pendingLast < 0) return;
-    for (const attribute of [this.weight, this.dominant]) {
-      attribute.clearUpdateRanges();
-      attribute.addUpdateRange(this.pendingFirst, this.pendingLast - this.pendingFirst + 1);
-      attribute.needsUpdate = true;
+    if (!this.anyTouched) return;
+    const blocks = this.touchedBlocks;
+    const vertexCount = this.weight.count;
+    for (let b = 0; b < blocks.length; b++) {
+      if (!blocks[b]) continue;
+      let end = b;
+      while (end < blocks.length && blocks[end]) blocks[end++] = 0;
+      const start = b << BLOCK_BITS;
+      const count = Math.min(end << BLOCK_BITS, vertexCount) - start;
+      for (const attribute of [this.weight, this.dominant]) if (!this.whole.has(attribute)) attribute.addUpdateRange(start, count);
+      b = end;
     }
-    this.pendingFirst = Infinity;
-    this.pendingLast = -1;
+    this.weight.needsUpdate = true;
+    this.dominant.needsUpdate = true;
+    this.anyTouched = false;
+  }
+
+  /** Queues the upload of a whole attribute, dropping any partial ranges queued before (they are part of it). */
+  private uploadAll(attribute: THREE.BufferAttribute): void {
+    attribute.clearUpdateRanges();
+    attribute.needsUpdate = true;
+    this.whole.add(attribute);
   }
 
   /** #V bone index or -1. */
@@ -200,13 +225,13 @@ export class WeightView {
     const out = this.handle.array as Float32Array;
     if (handles) out.set(handles);
     else out.fill(-1);
-    this.handle.needsUpdate = true;
+    this.uploadAll(this.handle);
   }
 
   /** #V 1 = selected, 0 = not. */
   setSelection(selection: Uint8Array): void {
     (this.selected.array as Float32Array).set(selection);
-    this.selected.needsUpdate = true;
+    this.uploadAll(this.selected);
     this.hasSelection = selection.includes(1);
     this.recompileIfNeeded();
   }

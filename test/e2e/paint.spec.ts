@@ -253,6 +253,23 @@ test('hand, posed: the brush paints on the posed surface, which follows the new 
   expect(undone).toEqual(await posed());
   // Painting holds the weights as float32 (PaintSession), so the surface comes back up to their rounding.
   expect(Math.max(...undone.map((x, i) => Math.abs(x - before[i]))), 'undo puts the surface back').toBeLessThan(1e-6 * diagonal);
+
+  // Two influences per vertex, then a stroke: painting (limit 4) widens them, which gives the GPU a new influence
+  // texture; the GPU skins the painted weights as the CPU does, every vertex included (not only the stroke's rows).
+  await page.evaluate(() => (window as any).__rigwright.setInfluences(2));
+  await stroke(page, { x: 0.8 * a.x + 0.2 * b.x, y: 0.8 * a.y + 0.2 * b.y }, 0.6 * (b.x - a.x), 0.6 * (b.y - a.y));
+  const deviation = await page.evaluate(async () => {
+    const hook = (window as any).__rigwright;
+    const gpu: number[] = await hook.gpuPositions();
+    const cpu: number[] = hook.cpuPositions();
+    let worst = 0;
+    for (let i = 0; i < cpu.length; i += 3) {
+      const d = Math.hypot(gpu[i] - cpu[i], gpu[i + 1] - cpu[i + 1], gpu[i + 2] - cpu[i + 2]);
+      worst = Number.isNaN(d) ? Infinity : Math.max(worst, d);
+    }
+    return worst;
+  });
+  expect(deviation / diagonal, 'GPU equals CPU after painting').toBeLessThan(1e-4);
   expect(errors).toEqual([]);
 });
 
