@@ -67,6 +67,8 @@ class App {
   private poseDirty = true;
   /** painting changed the weights: the CPU-side products of the weights (not the pose) refresh before the next draw */
   private weightsDirty = false;
+  /** the test hook's holdDraws: the tick skips drawing */
+  private drawsHeld = false;
   private lastFrameTime: number | null = null;
   private loadQueue: Promise<void> = Promise.resolve();
   private readonly firstFrame: Promise<void>;
@@ -424,7 +426,7 @@ class App {
     this.lastFrameTime = now;
     if (this.timeline.advance(seconds)) this.poseDirty = true;
     this.refreshPose();
-    if (this.viewport.renderIfNeeded()) this.afterRender();
+    if (!this.drawsHeld && this.viewport.renderIfNeeded()) this.afterRender();
     requestAnimationFrame(this.tick);
   };
 
@@ -659,6 +661,10 @@ class App {
         return { x: projected.x, y: projected.y };
       },
       boundingDiagonal: () => this.doc.diagonal,
+      holdDraws: (on) => {
+        this.drawsHeld = on;
+        this.viewport.invalidate();
+      },
       measureFrameTime: (frames) => {
         this.timeline.pause();
         const gl = this.viewport.renderer.getContext();

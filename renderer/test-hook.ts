@@ -91,6 +91,12 @@ export interface RigwrightTestHook {
    * (pose evaluation + joint texture upload + draw). For `npm run bench`.
    */
   measureFrameTime(frames: number): number;
+  /**
+   * Holds the viewport's draws (on) or resumes them (off; one draw follows). Everything else runs as usual. For
+   * `npm run bench`: here a software rasterizer draws, on the same two cores as the page, so holding the draws
+   * times the page's own work the way a machine with a GPU leaves it.
+   */
+  holdDraws(on: boolean): void;
 }
 
 declare global {

@@ -116,8 +116,10 @@ printTable('Weight painting (gather + undo record + apply + normalize with a loc
 
 // --- The viewport's brush in headless Chromium: real mouse strokes along the body's right upper arm in paint mode ---
 // Per dab: ray pick on the posed surface (three-mesh-bvh), gather, keep the vertices the camera sees, paint.
-// Per frame: the dabs that landed in it plus one flush (influence rows re-packed, texture rows and heat-map range
-// queued for upload); the GPU draw itself runs on SwiftShader here and is not counted.
+// Per frame: the dabs that landed in it plus one flush (influence rows re-packed, texture rows and heat-map blocks
+// queued for upload); the GPU draw itself is not counted. It runs on SwiftShader here, which takes both cores while
+// it draws 1.2M vertices, so each stroke is timed twice: with the viewport's draws held (the page's work as a
+// machine with a GPU leaves it: what the aims are about) and with SwiftShader drawing every frame.
 const PORT = 4186;
 const uiRows: BenchRow[] = [];
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -154,41 +156,54 @@ await withAppPage(path.join(cacheDir, 'paint-dist'), PORT, async (page) => {
     };
     await stroke(); // warm-up: BVH build, JIT
     const plain = await stroke();
-    // Symmetry on: the mirror match runs in a worker; the page keeps drawing (longest gap between frames).
+    // Symmetry on: the mirror match runs in a worker, while the page stays responsive: the longest gap between turns
+    // of a timer chain on the page's main thread. (The gap between drawn frames would mostly time SwiftShader.)
     // (A string, so the bundler's helper for named functions does not end up in the page.)
     const setup = (await page.evaluate(`(async () => {
       let last = performance.now();
-      let gap = 0;
+      let stall = 0;
       let running = true;
-      const frame = () => {
+      const tick = () => {
         const now = performance.now();
-        gap = Math.max(gap, now - last);
+        stall = Math.max(stall, now - last);
         last = now;
-        if (running) requestAnimationFrame(frame);
+        if (running) setTimeout(tick, 0);
       };
-      requestAnimationFrame(frame);
+      setTimeout(tick, 0);
       const start = performance.now();
       await window.__rigwright.paint.setSymmetry(0);
       const ms = performance.now() - start;
       running = false;
-      return { ms, gap };
-    })()`)) as { ms: number; gap: number };
+      return { ms, stall };
+    })()`)) as { ms: number; stall: number };
     const mirrored = await stroke();
+    // The same strokes with the viewport's draws held: SwiftShader then leaves the cores to the page, as a GPU would.
+    await page.evaluate(() => (window as any).__rigwright.holdDraws(true));
+    const mirroredHeld = await stroke();
     await page.evaluate(() => (window as any).__rigwright.paint.setSymmetry(null));
+    const plainHeld = await stroke();
+    await page.evaluate(() => (window as any).__rigwright.holdDraws(false));
     const label = `${c.name} (${n.toLocaleString('en-US')} v), viewport brush 30 px`;
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-    for (const [kind, times] of [['', plain], [', X symmetry', mirrored]] as const) {
+    const kinds = [
+      [', draws held', plainHeld], [', X symmetry, draws held', mirroredHeld], [', SwiftShader drawing', plain], [', X symmetry, SwiftShader drawing', mirrored],
+    ] as const;
+    for (const [kind, times] of kinds) {
       const frame = (sum(times.dabs) + sum(times.flushes)) / Math.max(times.flushes.length, 1);
-      uiRows.push({ case: `${label}${kind}: one dab`, ours: fmtMs(median(times.dabs)), reference: '—', ratio: '—', note: `${times.dabs.length} dabs${n > 200_000 && n < 500_000 ? '; aim ≤ 8 ms' : ''}` });
+      const aims = kind.endsWith('draws held');
+      uiRows.push({ case: `${label}${kind}: one dab`, ours: fmtMs(median(times.dabs)), reference: '—', ratio: '—', note: `${times.dabs.length} dabs${aims && n > 200_000 && n < 500_000 ? '; aim ≤ 8 ms' : ''}` });
       uiRows.push({
         case: `${label}${kind}: brush work per frame`,
         ours: fmtMs(frame),
         reference: n > 500_000 ? `${BLENDER_STEP_MS} ms (Blender, 1M v)` : '—',
         ratio: n > 500_000 ? (frame / BLENDER_STEP_MS).toFixed(2) : '—',
-        note: `${times.flushes.length} frames, flush median ${fmtMs(median(times.flushes))}${n > 500_000 ? '; aim ≤ 16 ms' : ''}`,
+        note: `${times.flushes.length} frames, flush median ${fmtMs(median(times.flushes))}${aims && n > 500_000 ? '; aim ≤ 16 ms' : ''}`,
       });
     }
-    uiRows.push({ case: `${label}: X symmetry on (mirror partners, in a worker)`, ours: fmtMs(setup.ms), reference: '—', ratio: '—', note: `longest frame gap meanwhile ${fmtMs(setup.gap)}` });
+    uiRows.push({
+      case: `${label}: X symmetry on (mirror partners, in a worker)`, ours: fmtMs(setup.ms), reference: '—', ratio: '—',
+      note: `longest main-thread stall meanwhile ${fmtMs(setup.stall)}`,
+    });
   }
 });
 printTable('Weight painting in the viewport (headless Chromium; pick + gather + visibility + paint, and the per-frame upload work)', uiRows);
