@@ -30,3 +30,21 @@ export async function openApp(page: Page, errors: string[], options: { paused?: 
   await page.evaluate(() => (window as any).__rigwright.ready());
   if (options.paused) await page.evaluate(() => (window as any).__rigwright.pause());
 }
+
+/**
+ * Largest distance between corresponding vertices of the GPU readback and the CPU reference at the current pose
+ * (Infinity when a position is NaN), with the rest mesh's bounding diagonal and the GPU positions.
+ */
+export async function gpuCpuDeviation(page: Page): Promise<{ maxError: number; diagonal: number; vertexCount: number; gpu: number[] }> {
+  return page.evaluate(async () => {
+    const hook = (window as any).__rigwright;
+    const gpu: number[] = await hook.gpuPositions();
+    const cpu: number[] = hook.cpuPositions();
+    let maxError = 0;
+    for (let i = 0; i < cpu.length; i += 3) {
+      const d = Math.hypot(gpu[i] - cpu[i], gpu[i + 1] - cpu[i + 1], gpu[i + 2] - cpu[i + 2]);
+      maxError = Number.isNaN(d) ? Infinity : Math.max(maxError, d);
+    }
+    return { maxError, diagonal: hook.boundingDiagonal(), vertexCount: cpu.length / 3, gpu };
+  });
+}

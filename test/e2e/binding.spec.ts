@@ -8,7 +8,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { artifactsDir, dataFile, openApp, repoRoot } from './app-driver.ts';
+import { artifactsDir, dataFile, openApp, repoRoot, gpuCpuDeviation } from './app-driver.ts';
 
 const hook = (page: Page) => page.evaluate(() => (window as any).__rigwright.state());
 const binding = (page: Page) => page.evaluate(() => (window as any).__rigwright.binding.state());
@@ -25,20 +25,6 @@ async function load(page: Page, files: string[], mesh?: string): Promise<void> {
     { timeout: 90_000 },
   );
   expect((await hook(page)).error).toBeNull();
-}
-
-async function gpuCpuDeviation(page: Page): Promise<{ maxError: number; diagonal: number }> {
-  return page.evaluate(async () => {
-    const h = (window as any).__rigwright;
-    const gpu: number[] = await h.gpuPositions();
-    const cpu: number[] = h.cpuPositions();
-    let maxError = 0;
-    for (let i = 0; i < cpu.length; i += 3) {
-      const d = Math.hypot(gpu[i] - cpu[i], gpu[i + 1] - cpu[i + 1], gpu[i + 2] - cpu[i + 2]);
-      maxError = Number.isNaN(d) ? Infinity : Math.max(maxError, d);
-    }
-    return { maxError, diagonal: h.boundingDiagonal() };
-  });
 }
 
 /** Drags a closed polygon with the real mouse: press, a move per vertex, release. */

@@ -9,7 +9,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { TWIST_RADIUS, TWIST_LENGTH } from '../../workers/demo/twist-demo.ts';
-import { artifactsDir, dataFile, openApp, repoRoot } from './app-driver.ts';
+import { artifactsDir, dataFile, openApp, repoRoot, gpuCpuDeviation } from './app-driver.ts';
 
 async function load(page: Page, files: string[], vertexCount: number): Promise<void> {
   await page.setInputFiles('#file-input', files);
@@ -25,17 +25,8 @@ async function load(page: Page, files: string[], vertexCount: number): Promise<v
 
 /** Largest GPU–CPU distance, relative to the bounding-box diagonal, at the current pose and method. */
 async function relativeDeviation(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const hook = (window as any).__rigwright;
-    const gpu: number[] = await hook.gpuPositions();
-    const cpu: number[] = hook.cpuPositions();
-    let worst = 0;
-    for (let i = 0; i < cpu.length; i += 3) {
-      const d = Math.hypot(gpu[i] - cpu[i], gpu[i + 1] - cpu[i + 1], gpu[i + 2] - cpu[i + 2]);
-      worst = Number.isNaN(d) ? Infinity : Math.max(worst, d);
-    }
-    return worst / hook.boundingDiagonal();
-  });
+  const { maxError, diagonal } = await gpuCpuDeviation(page);
+  return maxError / diagonal;
 }
 
 interface Case { label: string; setup: (page: Page) => Promise<void> }

@@ -8,7 +8,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { artifactsDir, dataFile, openApp } from './app-driver.ts';
+import { artifactsDir, dataFile, gpuCpuDeviation, openApp } from './app-driver.ts';
 import { readOff } from '../../workers/formats/off.ts';
 
 const hook = (page: Page) => page.evaluate(() => (window as any).__rigwright.state());
@@ -258,17 +258,7 @@ test('hand, posed: the brush paints on the posed surface, which follows the new 
   // texture; the GPU skins the painted weights as the CPU does, every vertex included (not only the stroke's rows).
   await page.evaluate(() => (window as any).__rigwright.setInfluences(2));
   await stroke(page, { x: 0.8 * a.x + 0.2 * b.x, y: 0.8 * a.y + 0.2 * b.y }, 0.6 * (b.x - a.x), 0.6 * (b.y - a.y));
-  const deviation = await page.evaluate(async () => {
-    const hook = (window as any).__rigwright;
-    const gpu: number[] = await hook.gpuPositions();
-    const cpu: number[] = hook.cpuPositions();
-    let worst = 0;
-    for (let i = 0; i < cpu.length; i += 3) {
-      const d = Math.hypot(gpu[i] - cpu[i], gpu[i + 1] - cpu[i + 1], gpu[i + 2] - cpu[i + 2]);
-      worst = Number.isNaN(d) ? Infinity : Math.max(worst, d);
-    }
-    return worst;
-  });
+  const { maxError: deviation } = await gpuCpuDeviation(page);
   expect(deviation / diagonal, 'GPU equals CPU after painting').toBeLessThan(1e-4);
   expect(errors).toEqual([]);
 });

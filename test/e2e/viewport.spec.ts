@@ -16,7 +16,7 @@ import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
-import { artifactsDir, dataFile, openApp, repoRoot } from './app-driver.ts';
+import { artifactsDir, dataFile, openApp, repoRoot, gpuCpuDeviation } from './app-driver.ts';
 
 interface HookState {
   sceneName: string; meshFiles: string[]; vertexCount: number; triangleCount: number; boneCount: number;
@@ -36,21 +36,6 @@ async function loadThroughUi(page: Page, files: string[]): Promise<void> {
     },
     [files.filter((f) => /\.(obj|off)$/.test(f)).map((f) => path.basename(f)), before] as const,
   );
-}
-
-/** Largest distance between corresponding vertices of the GPU readback and the CPU reference at the current pose. */
-async function gpuCpuDeviation(page: Page): Promise<{ maxError: number; diagonal: number; vertexCount: number; gpu: number[] }> {
-  return page.evaluate(async () => {
-    const hook = (window as any).__rigwright;
-    const gpu: number[] = await hook.gpuPositions();
-    const cpu: number[] = hook.cpuPositions();
-    let maxError = 0;
-    for (let i = 0; i < cpu.length; i += 3) {
-      const d = Math.hypot(gpu[i] - cpu[i], gpu[i + 1] - cpu[i + 1], gpu[i + 2] - cpu[i + 2]);
-      if (!(d <= maxError)) maxError = Number.isNaN(d) ? Infinity : Math.max(maxError, d);
-    }
-    return { maxError, diagonal: hook.boundingDiagonal(), vertexCount: cpu.length / 3, gpu };
-  });
 }
 
 test('the demo opens weighted and animating, and the GPU matches the CPU reference', async ({ page }) => {
