@@ -97,10 +97,11 @@ export interface PaintTestHook {
   undo(): void;
   redo(): void;
   /**
-   * Durations (ms) of the latest dabs (pick on the posed surface, gather, visibility, paint, invariants, undo record)
-   * and flushes (influence rows re-packed, texture rows and heat-map range queued), oldest first; reading clears them.
+   * Durations (ms) of the latest dabs (pick on the posed surface, gather, visibility, paint, invariants, undo record),
+   * flushes (influence rows re-packed, texture rows and heat-map blocks queued) and cursor moves outside strokes
+   * (surface brought up to date, ring placed), oldest first; reading clears them.
    */
-  takeTimes(): { dabs: number[]; flushes: number[] };
+  takeTimes(): { dabs: number[]; flushes: number[]; hovers: number[] };
   command(name: 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-', threshold?: number, axis?: 0 | 1 | 2): Promise<void>;
 }
 
@@ -140,9 +141,10 @@ export class PaintMode {
   private readonly ring: THREE.Mesh<THREE.CircleGeometry, THREE.ShaderMaterial>;
   /** symmetry on: the vertices that found no mirror match, as points on the posed surface */
   private readonly unmatched: THREE.Points<THREE.BufferGeometry, THREE.PointsMaterial>;
-  /** the last TIMES_KEPT dabs' and flushes' durations, ms (cost of the brush per dab and per frame) */
+  /** the last TIMES_KEPT dabs', flushes' and cursor moves' durations, ms (cost of the brush per dab and per frame) */
   private readonly dabTimes: number[] = [];
   private readonly flushTimes: number[] = [];
+  private readonly hoverTimes: number[] = [];
   private unmatchedPending = false;
   private readonly visibility = new BrushVisibility();
   /** stroking: whether the undo step is open (the pointer moved past CLICK_SLOP, or was released) */
@@ -457,7 +459,7 @@ export class PaintMode {
       cameraPosition: () => this.host.camera.position.toArray(),
       undo: () => this.undo(),
       redo: () => this.redo(),
-      takeTimes: () => ({ dabs: this.dabTimes.splice(0), flushes: this.flushTimes.splice(0) }),
+      takeTimes: () => ({ dabs: this.dabTimes.splice(0), flushes: this.flushTimes.splice(0), hovers: this.hoverTimes.splice(0) }),
       command: (name, threshold, axis) => this.run(name, threshold, axis),
     };
   }
@@ -529,8 +531,10 @@ export class PaintMode {
     }
     if (this.state === 'idle') {
       if (event.buttons === 0) {
+        const start = performance.now();
         this.updateSurface();
         this.updateRing(x, y);
+        record(this.hoverTimes, performance.now() - start);
       }
       return;
     }
@@ -729,7 +733,7 @@ export class PaintMode {
   }
 
   /**
-   * At most once per frame: the touched vertices' influences, texture rows and heat-map range, read from the
+   * At most once per frame: the touched vertices' influences, texture rows and heat-map blocks, read from the
    * session's float32 weights. Outside a stroke the document weights catch up too (PaintSession.commit).
    */
   flush(): void {

@@ -3,6 +3,10 @@
  * frame (4 dabs along a path) on the body (18k vertices, 28 bones), the body subdivided twice (295k) and three times
  * (1.2M), with a brush covering about 1% of the vertices. Reference: Blender's weight paint reported 49.6 ms per
  * stroke step at 1M vertices. Aims: ≤ 8 ms per dab at 295k, ≤ 16 ms per frame at 1.2M.
+ *
+ *   node --import tsx test/bench/paint.bench.ts [--viewport]
+ *
+ * --viewport runs only the viewport's part (headless Chromium), skipping the painting core in node.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -43,6 +47,7 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+const viewportOnly = process.argv.includes('--viewport');
 const rows: BenchRow[] = [];
 const vertexCounts: number[] = [];
 const cases = [
@@ -54,6 +59,7 @@ for (const c of cases) {
   const { mesh } = readObj(readFileSync(c.obj, 'utf8'), path.basename(c.obj));
   const n = mesh.positions.length / 3;
   vertexCounts.push(n);
+  if (viewportOnly) continue;
   const weights = paintWeightsFromDense(boneDistanceWeights(mesh.positions, skeleton));
   const settings = defaultPaintSettings(weights.boneCount);
   settings.locked[0] = 1;
@@ -112,7 +118,7 @@ for (const c of cases) {
   rows.push({ case: `${label}: frame of 4 dabs, X symmetry`, ours: fmtMs(mirroredFrame), reference: n > 500_000 ? `${BLENDER_STEP_MS} ms (Blender, 1M v)` : '—', ratio: n > 500_000 ? (mirroredFrame / BLENDER_STEP_MS).toFixed(2) : '—' });
   rows.push({ case: `${label}: X symmetry setup (mirror partners)`, ours: fmtMs(mirrorMs), reference: '—', ratio: '—', note: `${map.unmatched.length} unmatched` });
 }
-printTable('Weight painting (gather + undo record + apply + normalize with a locked bone + 4-influence limit)', rows);
+if (!viewportOnly) printTable('Weight painting (gather + undo record + apply + normalize with a locked bone + 4-influence limit)', rows);
 
 // --- The viewport's brush in headless Chromium: real mouse strokes along the body's right upper arm in paint mode ---
 // Per dab: ray pick on the posed surface (three-mesh-bvh), gather, keep the vertices the camera sees, paint.
@@ -182,6 +188,16 @@ await withAppPage(path.join(cacheDir, 'paint-dist'), PORT, async (page) => {
     const mirroredHeld = await stroke();
     await page.evaluate(() => (window as any).__rigwright.paint.setSymmetry(null));
     const plainHeld = await stroke();
+    // The cursor moved over the mesh after that stroke (draws held): the first move brings the surface under the
+    // brush up to date with the stroke's weights, the next ones only place the ring.
+    await page.evaluate(() => (window as any).__rigwright.paint.takeTimes());
+    const [shoulder, elbow] = await page.evaluate(() => [16, 18].map((j) => (window as any).__rigwright.jointScreenPosition(j)));
+    for (let k = 0; k < 12; k++) {
+      const t = 0.2 + 0.05 * k;
+      await page.mouse.move(shoulder.x + t * (elbow.x - shoulder.x), shoulder.y + t * (elbow.y - shoulder.y));
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    }
+    const hovers: number[] = (await page.evaluate(() => (window as any).__rigwright.paint.takeTimes())).hovers;
     await page.evaluate(() => (window as any).__rigwright.holdDraws(false));
     const label = `${c.name} (${n.toLocaleString('en-US')} v), viewport brush 30 px`;
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -200,6 +216,13 @@ await withAppPage(path.join(cacheDir, 'paint-dist'), PORT, async (page) => {
         note: `${times.flushes.length} frames, flush median ${fmtMs(median(times.flushes))}${aims && n > 500_000 ? '; aim ≤ 16 ms' : ''}`,
       });
     }
+    uiRows.push({
+      case: `${label}: cursor move over the mesh after a stroke, draws held`,
+      ours: `${fmtMs(hovers[0] ?? NaN)} / ${fmtMs(median(hovers.slice(1)))}`,
+      reference: '—',
+      ratio: '—',
+      note: `first move / median of the next ${Math.max(hovers.length - 1, 0)} (rest pose)`,
+    });
     uiRows.push({
       case: `${label}: X symmetry on (mirror partners, in a worker)`, ours: fmtMs(setup.ms), reference: '—', ratio: '—',
       note: `longest main-thread stall meanwhile ${fmtMs(setup.stall)}`,
