@@ -156,14 +156,13 @@ export function queryVertexGrid(
   if (!(radius >= 0)) return 0;
   const { cellSize, originX, originY, originZ, dimX, dimY, dimZ, cellStart, vertices, sortedPositions } = grid;
   const inverse = 1 / cellSize;
-  // A vertex inside the sphere lies in a cell within radius + slack of the centre along every axis.
+  // A vertex inside the sphere lies in a cell within radius + slack of the centre along every axis. Both ends are
+  // clamped into the grid: a moved vertex may lie just outside it, in a boundary cell.
   const reach = radius + grid.slack;
-  const i0 = Math.max(Math.floor((cx - reach - originX) * inverse), 0);
-  const j0 = Math.max(Math.floor((cy - reach - originY) * inverse), 0);
-  const k0 = Math.max(Math.floor((cz - reach - originZ) * inverse), 0);
-  const i1 = Math.min(Math.floor((cx + reach - originX) * inverse), dimX - 1);
-  const j1 = Math.min(Math.floor((cy + reach - originY) * inverse), dimY - 1);
-  const k1 = Math.min(Math.floor((cz + reach - originZ) * inverse), dimZ - 1);
+  const cell = (t: number, dim: number) => Math.min(Math.max(Math.floor(t * inverse), 0), dim - 1);
+  const i0 = cell(cx - reach - originX, dimX), i1 = cell(cx + reach - originX, dimX);
+  const j0 = cell(cy - reach - originY, dimY), j1 = cell(cy + reach - originY, dimY);
+  const k0 = cell(cz - reach - originZ, dimZ), k1 = cell(cz + reach - originZ, dimZ);
   const capacity = Math.min(outIndices.length, outDistances.length);
   const r2 = radius * radius;
   let count = 0;
