@@ -1,8 +1,8 @@
 /**
- * The weights being painted and everything an edit needs: the float32 paint buffer (workers/paint/paint-weights.ts)
- * kept in step with the document's float64 weights, locks and the influence limit, the per-stroke undo history
- * (workers/paint/paint-history.ts), symmetry (mirror vertex map and bone pairs), and the set of vertices changed
- * since the views last caught up. No DOM, no three.js.
+ * The weights being painted and everything an edit needs: the float32 paint buffer (workers/paint/paint-weights.ts),
+ * copied into the document's float64 weights on commit, locks and the influence limit, the per-stroke undo history
+ * (workers/paint/paint-history.ts), symmetry (mirror vertex map and bone pairs), and the vertices changed since the
+ * views, the document and the surface under the brush last caught up. No DOM, no three.js.
  */
 import type { DenseMatrix } from '../workers/formats/types.ts';
 import type { Skeleton } from '../workers/rig/skeleton.ts';
@@ -42,7 +42,7 @@ export class PaintSession {
   private readonly moved: ChangedVertices;
 
   /**
-   * @param dense     #V × #B document weights; edits are written back into it (float32 values)
+   * @param dense     #V × #B document weights; edits are written into it (float32 values) on commit
    * @param restPositions #V × 3 rest positions (symmetry is matched in the rest pose)
    * @param mirrorMaps    mirror matches of these rest positions by axis, at mirrorTolerance: shared with whoever
    *                      keeps them across sessions (new weights, same mesh); matches found here are added to it
