@@ -133,7 +133,7 @@ export class DeformationController {
    * built again when next used.
    */
   influencesEdited(): void {
-    if (this.perFace || this.perFaceReference) this.dropPerFace();
+    this.dropPerFace();
   }
 
   /** Abandons the per-face solve (its factor no longer fits) and releases whoever waits on it. */

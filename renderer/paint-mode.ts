@@ -449,7 +449,7 @@ export class PaintMode {
       },
       strokeWorldPositions: () => this.lastStroke.slice(),
       posedPositions: () => {
-        if (this.session?.hasDirty) this.flush();
+        this.flush();
         return Array.from(this.host.posedPositions());
       },
       surfacePositions: () => {
@@ -640,16 +640,12 @@ export class PaintMode {
    * built afresh after a pose change, else only the vertices whose weights changed since are re-skinned and moved.
    */
   private updateSurface(): void {
-    const session = this.session;
     // The skinning reads the influences, which the flush brings up to date with the weights.
-    if (session?.hasDirty) this.flush();
-    const moved = session?.takeMoved();
-    if (this.surfaceStale || !this.surface) {
-      const posed = this.host.posedPositions();
-      if (this.surface) this.surface.setAll(posed);
-      else this.surface = new PaintSurface(posed, this.host.document().mesh.triangles);
-      this.surfaceStale = false;
-    } else if (moved === null) {
+    this.flush();
+    const moved = this.session?.takeMoved();
+    if (!this.surface) {
+      this.surface = new PaintSurface(this.host.posedPositions(), this.host.document().mesh.triangles);
+    } else if (this.surfaceStale || moved === null) {
       this.surface.setAll(this.host.posedPositions());
     } else if (moved && moved.count > 0) {
       const next = new Float64Array(3 * moved.count);
@@ -658,6 +654,7 @@ export class PaintMode {
     } else {
       return;
     }
+    this.surfaceStale = false;
     this.visibility.invalidate();
   }
 
