@@ -7,37 +7,37 @@
 import type { MenuCommand, OpenedFile, RigwrightBridge } from '../app/ipc-contract.ts';
 import { influencesFromWeights, type Influences } from '../workers/skinning/influences.ts';
 import { boundingBox } from '../workers/mesh/bounds.ts';
-import { WebBridge, getBridge, readBrowserFiles } from './bridge.ts';
-import { getIoClient } from './io-client.ts';
-import { PoseEvaluator } from './pose-evaluator.ts';
+import { WebBridge, getBridge, readBrowserFiles } from './io/bridge.ts';
+import { getIoClient } from './io/io-client.ts';
+import { PoseEvaluator } from './deform/pose-evaluator.ts';
 import {
   LoadError,
   boneCountOf,
   demoDocument,
   errorMessage,
   jointCountOf,
-  loadIntoDocument,
   triangleCountOf,
   twistDemoDocument,
   vertexCountOf,
   type SceneDocument,
-} from './scene-document.ts';
-import { SkeletonOverlay, boneForJoint } from './skeleton-overlay.ts';
-import { SkinnedMeshView, gpuLimitProblem } from './skinned-mesh.ts';
-import { installTestHook, type RigwrightTestState } from './test-hook.ts';
-import { DeformationController, METHOD_LABELS, type SkinMethod } from './deformation-controller.ts';
-import { DeformationPanel } from './deformation-panel.ts';
-import { BindingPanel } from './binding-panel.ts';
-import { PaintMode } from './paint-mode.ts';
-import { padInfluences } from './paint-influences.ts';
+} from './document/scene-document.ts';
+import { loadIntoDocument } from './document/load-files.ts';
+import { SkeletonOverlay, boneForJoint } from './view/skeleton-overlay.ts';
+import { SkinnedMeshView, gpuLimitProblem } from './view/skinned-mesh.ts';
+import { installTestHook, type RigwrightTestState } from './shell/test-hook.ts';
+import { DeformationController, METHOD_LABELS, type SkinMethod } from './deform/deformation-controller.ts';
+import { DeformationPanel } from './panels/deformation-panel.ts';
+import { BindingPanel } from './panels/bind-panel.ts';
+import { PaintMode } from './paint/paint-mode.ts';
+import { padInfluences } from './paint/pad-influences.ts';
 import type { DenseMatrix } from '../workers/formats/types.ts';
-import { Timeline } from './timeline.ts';
-import { Ui, formatCount } from './ui.ts';
-import { Viewport } from './viewport.ts';
-import { ExportDialog, type ExportedWeightSettings } from './export-dialog.ts';
-import { GltfControls } from './gltf-controls.ts';
-import { Notice } from './notice.ts';
-import { clipNameOf, exportSceneAsGltf } from './gltf-export-action.ts';
+import { Timeline } from './panels/timeline.ts';
+import { Ui, formatCount } from './panels/app-chrome.ts';
+import { Viewport } from './view/viewport.ts';
+import { ExportDialog, type ExportedWeightSettings } from './panels/export-dialog.ts';
+import { GltfControls } from './panels/gltf-controls.ts';
+import { Notice } from './panels/notice.ts';
+import { clipNameOf, exportSceneAsGltf } from './io/gltf-export-action.ts';
 import { exportedInfluences } from '../workers/formats/gltf-exported-influences.ts';
 import { bakeFrameCount } from '../workers/formats/gltf-skinning-bake.ts';
 import { GLTF_EXPORT_DEFAULTS } from '../workers/formats/gltf-export.ts';

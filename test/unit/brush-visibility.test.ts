@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as THREE from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
-import { BrushVisibility, type BrushFootprint } from '../../renderer/brush-visibility.ts';
+import { BrushVisibility, type BrushFootprint } from '../../renderer/tools/brush/brush-visibility.ts';
 
 const SIDE = 41;
 const WIDTH = 640;

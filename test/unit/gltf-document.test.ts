@@ -10,9 +10,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
-import type { IoClient } from '../../renderer/io-client.ts';
-import { gltfIntoDocument, isGltfBatch } from '../../renderer/gltf-document.ts';
-import { boneCountOf, demoDocument, loadIntoDocument, vertexCountOf } from '../../renderer/scene-document.ts';
+import type { IoClient } from '../../renderer/io/io-client.ts';
+import { gltfIntoDocument, isGltfBatch } from '../../renderer/document/gltf-document.ts';
+import { boneCountOf, demoDocument, vertexCountOf } from '../../renderer/document/scene-document.ts';
+import { loadIntoDocument } from '../../renderer/document/load-files.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');

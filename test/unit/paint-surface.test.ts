@@ -12,7 +12,7 @@ import { MeshBVH } from 'three-mesh-bvh';
 import { readObj } from '../../workers/formats/obj.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { queryVertexGrid } from '../../workers/paint/vertex-grid.ts';
-import { PaintSurface } from '../../renderer/paint-surface.ts';
+import { PaintSurface } from '../../renderer/view/paint-surface.ts';
 import { dataFile } from './shared-data.ts';
 import { seededRandom } from './seeded-random.ts';
 

@@ -21,7 +21,7 @@ import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { seededRandom } from './seeded-random.ts';
 import { readFileSync } from 'node:fs';
-import { PaintSession } from '../../renderer/paint-session.ts';
+import { PaintSession } from '../../renderer/paint/paint-session.ts';
 import { gatherDab } from '../../workers/paint/paint-dab.ts';
 import { dataFile } from './shared-data.ts';
 

@@ -14,16 +14,16 @@ import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
-import type { IoClient } from '../../renderer/io-client.ts';
+import type { IoClient } from '../../renderer/io/io-client.ts';
 import {
   PROVISIONAL_WEIGHTS,
   boneCountOf,
   demoDocument,
   jointCountOf,
-  loadIntoDocument,
   triangleCountOf,
   vertexCountOf,
-} from '../../renderer/scene-document.ts';
+} from '../../renderer/document/scene-document.ts';
+import { loadIntoDocument } from '../../renderer/document/load-files.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');

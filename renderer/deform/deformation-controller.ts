@@ -1,0 +1,407 @@
+/**
+ * The deformation methods in the viewport: which skinning the mesh shows (linear blend, dual quaternion,
+ * per-face, or LBS/DQS weight blended), DQS's antipodality mode, the split view comparing two methods side by
+ * side (scissor halves of one canvas, one camera, one pose), and the distortion heat map. It feeds each visible
+ * SkinnedMeshView every pose: joint transforms, dual quaternions (with the first-phase scale of non-rigid
+ * joints), or per-face positions solved in workers/deform.worker.ts and streamed into the position buffer.
+ * It also computes the CPU reference of the method shown, which the GPU readback is tested against.
+ */
+import * as THREE from 'three';
+import { wrap, transfer, type Remote } from 'comlink';
+import type { DeformApi } from '../../workers/deform.worker.ts';
+import type { Influences } from '../../workers/skinning/influences.ts';
+import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
+import { dualQuaternionSkinning, type DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
+import { alignDualQuaternionSigns } from '../../workers/skinning/align-dual-quaternion-signs.ts';
+import { splitNonRigidTransforms } from '../../workers/skinning/split-non-rigid-transform.ts';
+import { weightBlendedSkinning } from '../../workers/skinning/weight-blended-skinning.ts';
+import {
+  perFaceFixedVertices,
+  perFaceSkinning,
+  perFaceSkinningSetup,
+  type PerFaceSkinningSetup,
+} from '../../workers/skinning/per-face-skinning.ts';
+import { dualQuatsFromRigidMatrices } from '../../workers/math/dual-quaternion.ts';
+import { oneRingAreaChange, oneRingAreas } from '../../workers/mesh/one-ring-area-change.ts';
+import type { SceneDocument } from '../document/scene-document.ts';
+import type { PoseEvaluator } from './pose-evaluator.ts';
+import { SkinnedMeshView, type GpuSkinMethod } from '../view/skinned-mesh.ts';
+import type { Viewport } from '../view/viewport.ts';
+
+export type SkinMethod = 'lbs' | 'dqs' | 'perface' | 'blend';
+/** The order the M key cycles through. */
+export const METHOD_CYCLE: readonly SkinMethod[] = ['lbs', 'dqs', 'perface'];
+export const METHOD_LABELS: Record<SkinMethod, string> = {
+  lbs: 'Linear blend',
+  dqs: 'Dual quaternion',
+  perface: 'Per-face',
+  blend: 'Weight blended',
+};
+
+const drawingSize = new THREE.Vector2();
+
+const GPU_METHOD: Record<SkinMethod, GpuSkinMethod> = { lbs: 'lbs', dqs: 'dqs', perface: 'streamed', blend: 'blend' };
+
+/** Per-face state of one document: the worker's factor, and the newest pose asked for and shown. */
+interface PerFaceState {
+  ready: Promise<void>;
+  requested: number;
+  shown: number;
+  positions: Float64Array | null;
+  normals: Float64Array | null;
+  busy: boolean;
+  error: string | null;
+}
+
+export class DeformationController {
+  method: SkinMethod = 'lbs';
+  antipodality: DualQuaternionAntipodality = 'per-vertex';
+  /** the right half's method in the split view, or null when the view is not split */
+  splitMethod: SkinMethod | null = null;
+  heatMap = false;
+  /** #V LBS ↔ DQS blend of method 'blend' (0 = LBS) */
+  blendWeights: Float32Array;
+
+  private secondary: SkinnedMeshView | null = null;
+  private dualQuaternions: Float64Array;
+  private scales: Float64Array;
+  private worker: Remote<DeformApi> | null = null;
+  private perFace: PerFaceState | null = null;
+  private perFaceReference: PerFaceSkinningSetup | null = null;
+  private waiters: (() => void)[] = [];
+  private restAreas: Float64Array;
+  private scratchAreas: Float64Array;
+  private distortion: Float32Array;
+  private cpuScratch: Float64Array;
+  private readonly labels: HTMLElement;
+  private poseCounter = 0;
+  private lastEvaluator: PoseEvaluator | null = null;
+
+  constructor(
+    private readonly viewport: Viewport,
+    private doc: SceneDocument,
+    private influences: Influences,
+    private primary: SkinnedMeshView,
+    private readonly onChange: () => void,
+  ) {
+    const n = doc.mesh.positions.length / 3;
+    this.blendWeights = new Float32Array(n);
+    this.dualQuaternions = new Float64Array(8 * doc.skeleton.parents.length);
+    this.scales = new Float64Array(12 * doc.skeleton.parents.length);
+    this.restAreas = oneRingAreas(doc.mesh.positions, doc.mesh.triangles, new Float64Array(n));
+    this.scratchAreas = new Float64Array(n);
+    this.distortion = new Float32Array(n);
+    this.cpuScratch = new Float64Array(3 * n);
+    this.labels = document.createElement('div');
+    this.labels.className = 'split-labels';
+    this.labels.hidden = true;
+    viewport.renderer.domElement.after(this.labels);
+    viewport.renderHook = (renderer, scene, camera) => this.renderSplit(renderer, scene, camera);
+  }
+
+  /** A new document (or new influences): views, per-vertex buffers and the per-face factor start over. */
+  setDocument(doc: SceneDocument, influences: Influences, primary: SkinnedMeshView): void {
+    const sameMesh = doc.mesh === this.doc.mesh;
+    this.doc = doc;
+    this.influences = influences;
+    this.primary = primary;
+    const n = doc.mesh.positions.length / 3;
+    if (!sameMesh || this.blendWeights.length !== n) {
+      this.blendWeights = new Float32Array(n);
+      this.restAreas = oneRingAreas(doc.mesh.positions, doc.mesh.triangles, new Float64Array(n));
+      this.scratchAreas = new Float64Array(n);
+      this.distortion = new Float32Array(n);
+      this.cpuScratch = new Float64Array(3 * n);
+    }
+    this.dualQuaternions = new Float64Array(8 * doc.skeleton.parents.length);
+    this.scales = new Float64Array(12 * doc.skeleton.parents.length);
+    this.disposeSecondary();
+    this.dropPerFace();
+    // The last evaluator belongs to the previous document; the caller poses the new one next.
+    this.lastEvaluator = null;
+    this.configureViews();
+  }
+
+  setInfluences(influences: Influences): void {
+    this.influences = influences;
+    this.secondary?.setInfluences(influences);
+    this.dropPerFace();
+  }
+
+  /**
+   * The influences were edited in place (a paint stroke or command ended): the per-face setup, built from them, is
+   * built again when next used.
+   */
+  influencesEdited(): void {
+    this.dropPerFace();
+  }
+
+  /** Abandons the per-face solve (its factor no longer fits) and releases whoever waits on it. */
+  private dropPerFace(): void {
+    this.perFace = null;
+    this.perFaceReference = null;
+    this.releaseWaiters();
+  }
+
+  private releaseWaiters(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  setMethod(method: SkinMethod): void {
+    this.method = method;
+    this.configureViews();
+  }
+
+  cycleMethod(): void {
+    const i = METHOD_CYCLE.indexOf(this.method);
+    this.setMethod(METHOD_CYCLE[(i + 1) % METHOD_CYCLE.length]);
+  }
+
+  setAntipodality(mode: DualQuaternionAntipodality): void {
+    this.antipodality = mode;
+    this.configureViews();
+  }
+
+  /** @param method  the right half's method, or null to show one view */
+  setSplit(method: SkinMethod | null): void {
+    this.splitMethod = method;
+    if (method === null) this.disposeSecondary();
+    this.configureViews();
+  }
+
+  setHeatMap(on: boolean): void {
+    this.heatMap = on;
+    this.configureViews();
+  }
+
+  setBlendWeights(blend: Float32Array): void {
+    this.blendWeights.set(blend);
+    this.primary.setBlendWeights(this.blendWeights);
+    this.secondary?.setBlendWeights(this.blendWeights);
+  }
+
+  /** Feeds this pose to every visible view. */
+  applyPose(evaluator: PoseEvaluator): void {
+    this.lastEvaluator = evaluator;
+    this.poseCounter++;
+    const scaled = evaluator.scaled;
+    if (scaled) {
+      splitNonRigidTransforms(this.doc.skeleton, evaluator.transforms, this.dualQuaternions, this.scales);
+    } else {
+      // Without bone scales the transforms are rigid (scaledForwardKinematics equals forwardKinematics exactly).
+      dualQuatsFromRigidMatrices(evaluator.transforms, this.dualQuaternions);
+    }
+    if (this.antipodality === 'per-bone') alignDualQuaternionSigns(this.doc.skeleton.parents, this.doc.skeleton.order, this.dualQuaternions);
+    for (const [view, method] of this.visibleViews()) {
+      view.setMethod(GPU_METHOD[method], this.antipodality === 'per-vertex', scaled);
+      view.setTransforms(evaluator.transforms);
+      view.setDualQuaternions(this.dualQuaternions, scaled ? this.scales : null);
+      if (method === 'perface') this.requestPerFace(view, evaluator);
+      else if (this.heatMap) view.setDistortion(this.distortionOf(this.cpuReference(method, evaluator)));
+    }
+  }
+
+  /**
+   * The CPU reference of a method at the evaluator's current pose (workers/skinning/*), with this controller's
+   * influences, antipodality, bone scales and blend weights.
+   * @returns #V × 3 positions (a buffer reused by the next call)
+   */
+  cpuReference(method: SkinMethod, evaluator: PoseEvaluator): Float64Array {
+    const out = this.cpuScratch;
+    if (method === 'perface') {
+      this.perFaceReference ??= perFaceSkinningSetup(
+        this.doc.mesh.positions, this.doc.mesh.triangles, this.influences, this.doc.skeleton.parents.length, this.fixedBones(),
+      );
+      perFaceSkinning(this.perFaceReference, evaluator.transforms, out, undefined, evaluator.scaled ? evaluator.boneScales : null);
+    } else {
+      this.skinPerVertex(method, evaluator, this.doc.mesh.positions, this.influences, this.blendWeights, out);
+    }
+    return out;
+  }
+
+  /**
+   * cpuReference at some vertices only, for a method that skins each vertex on its own (all but per-face, whose
+   * Poisson solve couples every vertex).
+   * @param vertices the vertices (first `count`)
+   * @param out      count × 3 their positions, in the order of `vertices`
+   * @returns false, writing nothing, for per-face skinning
+   */
+  cpuReferenceAt(method: SkinMethod, evaluator: PoseEvaluator, vertices: ArrayLike<number>, count: number, out: Float64Array): boolean {
+    if (method === 'perface') return false;
+    const { stride } = this.influences;
+    const rest = new Float64Array(3 * count);
+    const influences: Influences = { vertexCount: count, stride, bones: new Uint32Array(count * stride), weights: new Float32Array(count * stride) };
+    const blend = new Float32Array(count);
+    for (let i = 0; i < count; i++) {
+      const v = vertices[i];
+      rest.set(this.doc.mesh.positions.subarray(3 * v, 3 * v + 3), 3 * i);
+      influences.bones.set(this.influences.bones.subarray(v * stride, v * stride + stride), i * stride);
+      influences.weights.set(this.influences.weights.subarray(v * stride, v * stride + stride), i * stride);
+      blend[i] = this.blendWeights[v];
+    }
+    this.skinPerVertex(method, evaluator, rest, influences, blend, out);
+    return true;
+  }
+
+  private skinPerVertex(method: Exclude<SkinMethod, 'perface'>, evaluator: PoseEvaluator, rest: Float64Array, influences: Influences, blend: Float32Array, out: Float64Array): void {
+    const options = { antipodality: this.antipodality, scaleTransforms: evaluator.scaled ? this.scales : null };
+    switch (method) {
+      case 'lbs':
+        linearBlendSkinning(rest, influences, evaluator.transforms, out);
+        break;
+      case 'dqs':
+        dualQuaternionSkinning(rest, influences, this.dualQuaternions, out, options);
+        break;
+      case 'blend':
+        weightBlendedSkinning(rest, influences, evaluator.transforms, this.dualQuaternions, blend, out, options);
+        break;
+    }
+  }
+
+  /** Resolves once the per-face solve of the newest pose is on the GPU (at once for the other methods). */
+  settled(): Promise<void> {
+    const state = this.perFace;
+    if (!state || !this.usesPerFace() || state.shown === state.requested) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** The per-face error to show, if its setup failed (e.g. no fixed vertex). */
+  get perFaceError(): string | null {
+    return this.perFace?.error ?? null;
+  }
+
+  private usesPerFace(): boolean {
+    return this.method === 'perface' || this.splitMethod === 'perface';
+  }
+
+  private visibleViews(): [SkinnedMeshView, SkinMethod][] {
+    const views: [SkinnedMeshView, SkinMethod][] = [[this.primary, this.method]];
+    if (this.splitMethod !== null && this.secondary) views.push([this.secondary, this.splitMethod]);
+    return views;
+  }
+
+  private configureViews(): void {
+    if (this.splitMethod !== null && !this.secondary) {
+      this.secondary = new SkinnedMeshView(this.doc, this.influences);
+      this.secondary.mesh.visible = false;
+      this.secondary.setBlendWeights(this.blendWeights);
+      this.viewport.scene.add(this.secondary.mesh);
+    }
+    for (const [view] of this.visibleViews()) {
+      if (!this.heatMap) view.setDistortion(null);
+    }
+    this.labels.hidden = this.splitMethod === null;
+    if (this.splitMethod !== null) {
+      this.labels.replaceChildren(...[this.method, this.splitMethod].map((m) => {
+        const label = document.createElement('span');
+        label.textContent = METHOD_LABELS[m];
+        return label;
+      }));
+    }
+    if (this.lastEvaluator) this.applyPose(this.lastEvaluator);
+    this.onChange();
+  }
+
+  private disposeSecondary(): void {
+    if (!this.secondary) return;
+    this.viewport.scene.remove(this.secondary.mesh);
+    this.secondary.dispose();
+    this.secondary = null;
+  }
+
+  private fixedBones(): Int32Array {
+    return perFaceFixedVertices(this.doc.skeleton.parents, this.influences, this.doc.handles);
+  }
+
+  private distortionOf(positions: ArrayLike<number>): Float32Array {
+    oneRingAreaChange(this.restAreas, positions, this.doc.mesh.triangles, this.distortion, this.scratchAreas);
+    return this.distortion;
+  }
+
+  /** Asks the worker for this pose; while a solve runs, only the newest pose waits, so the view never lags more than one solve. */
+  private requestPerFace(view: SkinnedMeshView, evaluator: PoseEvaluator): void {
+    if (!this.perFace) {
+      this.worker ??= wrap<DeformApi>(new Worker(new URL('../../workers/deform.worker.ts', import.meta.url), { type: 'module', name: 'rigwright-deform' }));
+      const worker = this.worker;
+      const doc = this.doc;
+      const fixed = this.fixedBones();
+      const state: PerFaceState = { ready: Promise.resolve(), requested: 0, shown: 0, positions: null, normals: null, busy: false, error: null };
+      state.ready = worker
+        .setup(doc.mesh.positions, doc.mesh.triangles, this.influences, doc.skeleton.parents.length, fixed)
+        .then(() => undefined, (error: unknown) => {
+          state.error = `Per-face skinning: ${error instanceof Error ? error.message : String(error)}`;
+        });
+      this.perFace = state;
+    }
+    const state = this.perFace;
+    if (state.positions && state.normals) view.setStreamedPositions(state.positions, state.normals);
+    state.requested = this.poseCounter;
+    if (!state.busy) void this.solvePerFace(state, evaluator);
+  }
+
+  private async solvePerFace(state: PerFaceState, evaluator: PoseEvaluator): Promise<void> {
+    state.busy = true;
+    await state.ready;
+    while (state === this.perFace && state.shown !== state.requested && state.error === null) {
+      const target = state.requested;
+      // The newest pose, not the one this loop started with: the animation may have moved on meanwhile.
+      const newest = this.lastEvaluator ?? evaluator;
+      const transforms = newest.transforms.slice();
+      const scales = newest.scaled ? newest.boneScales.slice() : null;
+      try {
+        const result = await this.worker!.pose(transfer({ transforms, scales }, scales ? [transforms.buffer, scales.buffer] : [transforms.buffer]));
+        state.positions = result.positions;
+        state.normals = result.normals;
+      } catch (error) {
+        state.error = `Per-face skinning: ${error instanceof Error ? error.message : String(error)}`;
+        break;
+      }
+      state.shown = target;
+      if (state !== this.perFace) break;
+      for (const [view, method] of this.visibleViews()) {
+        if (method !== 'perface') continue;
+        view.setStreamedPositions(state.positions, state.normals);
+        if (this.heatMap) view.setDistortion(this.distortionOf(state.positions));
+      }
+      this.onChange();
+    }
+    state.busy = false;
+    if (state === this.perFace && (state.shown === state.requested || state.error !== null)) this.releaseWaiters();
+  }
+
+  /** Split view: left half the primary method, right half the second, same camera; false when not split. */
+  private renderSplit(renderer: THREE.WebGLRenderer, scene: THREE.Scene, camera: THREE.PerspectiveCamera): boolean {
+    if (this.splitMethod === null || !this.secondary) return false;
+    const size = renderer.getSize(drawingSize);
+    const half = Math.floor(size.x / 2);
+    const aspect = camera.aspect;
+    const zoom = camera.zoom;
+    // Halving the width would crop a framed subject; zooming out by the full ratio would shrink a tall one.
+    // The square root of the ratio is the compromise that keeps both a character and a long tube in view.
+    camera.aspect = half / size.y;
+    camera.zoom = zoom * Math.sqrt(half / size.x);
+    camera.updateProjectionMatrix();
+    renderer.setScissorTest(true);
+    const halves: [SkinnedMeshView, SkinnedMeshView, number, number][] = [
+      [this.primary, this.secondary, 0, half],
+      [this.secondary, this.primary, half, size.x - half],
+    ];
+    for (const [shown, hidden, x, width] of halves) {
+      shown.mesh.visible = true;
+      hidden.mesh.visible = false;
+      renderer.setViewport(x, 0, width, size.y);
+      renderer.setScissor(x, 0, width, size.y);
+      renderer.render(scene, camera);
+    }
+    this.primary.mesh.visible = true;
+    this.secondary.mesh.visible = false;
+    renderer.setScissorTest(false);
+    renderer.setViewport(0, 0, size.x, size.y);
+    camera.aspect = aspect;
+    camera.zoom = zoom;
+    camera.updateProjectionMatrix();
+    return true;
+  }
+}

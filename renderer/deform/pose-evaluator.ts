@@ -1,0 +1,54 @@
+/**
+ * Turns a time on the timeline into the skeleton's current pose: relative rotations → forward kinematics →
+ * rest-to-posed bone transforms and posed joint positions. All buffers are allocated once per document, so
+ * evaluating every frame allocates nothing.
+ */
+import { posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
+import { scaledForwardKinematics } from '../../workers/rig/scaled-forward-kinematics.ts';
+import { identityPose, poseDuration, samplePose, samplePoseTranslations } from '../../workers/rig/pose-sequence.ts';
+import type { SceneDocument } from '../document/scene-document.ts';
+
+export type PoseKind = 'matrices' | 'quaternions' | 'rest';
+
+export class PoseEvaluator {
+  /** #B × 9 row-major relative rotations at the last evaluated time */
+  readonly rotations: Float64Array;
+  /** #B × 3 start-joint translations at the last evaluated time (all zero unless the sequence has them) */
+  readonly translations: Float64Array;
+  /** #B × 12 row-major 3×4 rest → posed transforms at the last evaluated time, bone scales included */
+  readonly transforms: Float64Array;
+  /** #B × 3 local scale of each bone about its start joint (scaledForwardKinematics); all 1 by default */
+  readonly boneScales: Float64Array;
+  /** #J × 3 posed joint positions at the last evaluated time */
+  readonly joints: Float64Array;
+  readonly kind: PoseKind;
+
+  /** Whether any bone is scaled (a non-rigid joint). */
+  get scaled(): boolean {
+    return this.boneScales.some((s) => s !== 1);
+  }
+  /** frames (matrices), SLERP parameter (quaternions) or 0 (rest) */
+  readonly duration: number;
+
+  constructor(private readonly doc: SceneDocument) {
+    const boneCount = doc.skeleton.parents.length;
+    this.rotations = identityPose(boneCount);
+    this.translations = new Float64Array(3 * boneCount);
+    this.transforms = new Float64Array(12 * boneCount);
+    this.boneScales = new Float64Array(3 * boneCount).fill(1);
+    this.joints = new Float64Array(doc.skeleton.joints.length);
+    this.kind = doc.poses ? doc.poses.kind : 'rest';
+    this.duration = doc.poses ? poseDuration(doc.poses) : 0;
+  }
+
+  /** @param time  frame number (matrices) or t ∈ [0, 1] (quaternions); clamped by samplePose; ignored at rest */
+  evaluate(time: number): void {
+    let moved = false;
+    if (this.doc.poses) {
+      samplePose(this.doc.poses, time, this.rotations);
+      moved = samplePoseTranslations(this.doc.poses, time, this.translations);
+    }
+    scaledForwardKinematics(this.doc.skeleton, this.rotations, this.boneScales, this.transforms, moved ? this.translations : null);
+    posedJointPositions(this.doc.skeleton, this.transforms, this.joints);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * A glTF batch (one .glb, or one .gltf with the .bin buffers and images it names) read into a candidate scene: the
+ * skinned mesh, one bone per skin joint with its name, the weights, and every animation clip as a pose sequence
+ * (the first one shown). The file replaces the scene whole, so nothing of the current scene carries over; the
+ * candidate is validated like any other before the caller swaps it in.
+ */
+import type { OpenedFile } from '../../app/ipc-contract.ts';
+import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
+import { boundingBox } from '../../workers/mesh/bounds.ts';
+import type { IoClient } from '../io/io-client.ts';
+import { LoadError, assertConsistent, errorMessage, type SceneDocument } from './scene-document.ts';
+
+const GLTF_EXTENSIONS = ['glb', 'gltf'];
+/** Files a .gltf may name as resources: buffers and the common image types. */
+const RESOURCE_EXTENSIONS = ['bin', 'png', 'jpg', 'jpeg', 'webp', 'ktx2'];
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+function baseName(uri: string): string {
+  return uri.slice(Math.max(uri.lastIndexOf('/'), uri.lastIndexOf('\\')) + 1);
+}
+
+/** Whether a batch is (or tries to be) a glTF asset: it holds a .glb/.gltf, or a .bin buffer that only a .gltf can use. */
+export function isGltfBatch(files: readonly OpenedFile[]): boolean {
+  return files.some((f) => GLTF_EXTENSIONS.includes(extensionOf(f.name)) || extensionOf(f.name) === 'bin');
+}
+
+/**
+ * Reads a glTF batch in the io worker and builds the scene it describes.
+ * @param files  one .glb or .gltf, plus the resources a .gltf names (matched by base name, since dropped files carry no folders)
+ * @param io     the file-reading worker
+ * @returns a validated document with `boneNames` and `clips`; the file's warnings are in `warnings`, each naming the file
+ * @throws LoadError or FormatError naming the file, the place and the reason
+ */
+export async function gltfIntoDocument(files: readonly OpenedFile[], io: IoClient): Promise<SceneDocument> {
+  const assets = files.filter((f) => GLTF_EXTENSIONS.includes(extensionOf(f.name)));
+  if (assets.length === 0) {
+    const names = files.map((f) => f.name).join(', ');
+    throw new LoadError(`${names}: glTF buffers need the .gltf file that names them; open them together`);
+  }
+  if (assets.length > 1) throw new LoadError(`${assets.map((f) => f.name).join(', ')}: ${assets.length} glTF files at once; open one at a time`);
+  const asset = assets[0];
+  const others = files.filter((f) => f !== asset);
+  const strangers = others.filter((f) => !RESOURCE_EXTENSIONS.includes(extensionOf(f.name)));
+  if (strangers.length > 0) {
+    throw new LoadError(`${strangers.map((f) => f.name).join(', ')}: a glTF file replaces the whole scene; open ${asset.name} on its own (with its .bin and images)`);
+  }
+
+  const warnings: string[] = [];
+  const resources: Record<string, Uint8Array> = {};
+  if (extensionOf(asset.name) === 'gltf') {
+    const json = gltfJson(asset.bytes, asset.name) as { buffers?: { uri?: unknown }[]; images?: { uri?: unknown }[] };
+    const byName = new Map(others.map((f) => [f.name, f.bytes]));
+    const attach = (entries: { uri?: unknown }[] | undefined, kind: 'buffer' | 'image'): void => {
+      (entries ?? []).forEach((entry, i) => {
+        const uri = entry?.uri;
+        if (typeof uri !== 'string' || uri.startsWith('data:')) return;
+        let decoded = uri;
+        try {
+          decoded = decodeURIComponent(uri);
+        } catch {
+          // A malformed escape is matched as written.
+        }
+        const bytes = byName.get(baseName(decoded));
+        if (bytes) resources[decoded] = bytes;
+        else if (kind === 'buffer') throw new LoadError(`${asset.name}: buffer ${i} is in "${decoded}", which was not opened; open it together with ${asset.name}`);
+        else warnings.push(`${asset.name}: image ${i} ("${decoded}") was not opened and is left out`);
+      });
+    };
+    attach(json.buffers, 'buffer');
+    attach(json.images, 'image');
+  }
+
+  let rig;
+  try {
+    rig = await io.importGltf(asset.name, asset.bytes, resources);
+  } catch (error) {
+    throw new LoadError(errorMessage(error));
+  }
+  const first = rig.clips[0] ?? null;
+  const doc: SceneDocument = {
+    name: asset.name,
+    meshFiles: [asset.name],
+    mesh: rig.mesh,
+    restNormals: rig.normals,
+    diagonal: boundingBox(rig.mesh.positions).diagonal,
+    skeletonFile: asset.name,
+    skeleton: rig.skeleton,
+    weights: rig.weights,
+    weightsSource: asset.name,
+    poses: first ? first.poses : null,
+    posesFile: first ? first.name : null,
+    handles: null,
+    handlesFile: null,
+    warnings: [...warnings, ...rig.warnings.map((w) => `${asset.name}: ${w}`)],
+    boneNames: rig.boneNames,
+    clips: rig.clips,
+  };
+  assertConsistent(doc);
+  return doc;
+}

@@ -1,0 +1,147 @@
+/**
+ * Files into the scene: `loadIntoDocument` builds a complete candidate from the current document and a batch of
+ * files, validates all of it, and only then returns it. The caller swaps documents whole, so a failure anywhere
+ * leaves the scene exactly as it was.
+ */
+import type { OpenedFile } from '../../app/ipc-contract.ts';
+import type { RigFile } from '../../workers/formats/read-file.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import type { IoClient } from '../io/io-client.ts';
+import { gltfIntoDocument, isGltfBatch } from './gltf-document.ts';
+import { LoadError, PROVISIONAL_WEIGHTS, assertConsistent, errorMessage, withDerived, type SceneDocument } from './scene-document.ts';
+
+type MatrixFile = Extract<RigFile, { kind: 'matrix' }>;
+
+type DmatRole = 'weights' | 'poses' | 'handles';
+
+/**
+ * What a DMAT is, by shape against the candidate: an exact fit (weights, then poses, then handles), else the
+ * closest reading (`fits` false), whose reader then refuses it with a message naming both sizes.
+ */
+function dmatRole(file: MatrixFile, vertexCount: number, boneCount: number): { role: DmatRole; fits: boolean } {
+  const { rows, cols } = file.matrix;
+  if (rows === vertexCount && cols === boneCount) return { role: 'weights', fits: true };
+  if (cols === 3 && rows > 0 && rows % (3 * boneCount) === 0) return { role: 'poses', fits: true };
+  if (cols === 1 && rows === 4 * boneCount) return { role: 'poses', fits: true };
+  if (cols === 1 && rows === vertexCount) return { role: 'handles', fits: true };
+  if (rows === vertexCount) return { role: 'weights', fits: false };
+  if (cols === 1) return { role: isHandleColumn(file.matrix.data) ? 'handles' : 'poses', fits: false };
+  return { role: cols === 3 ? 'poses' : 'weights', fits: false };
+}
+
+/** Handle files hold bone indices or -1; quaternion columns hold fractions. */
+function isHandleColumn(values: Float64Array): boolean {
+  return values.every((x) => Number.isInteger(x) && x >= -1);
+}
+
+function single<T extends { name: string }>(items: T[], what: string): T | null {
+  if (items.length > 1) {
+    throw new LoadError(`${items.map((i) => i.name).join(', ')}: ${items.length} ${what} at once; open one at a time`);
+  }
+  return items[0] ?? null;
+}
+
+/**
+ * Reads a batch of files into a candidate document based on `current`.
+ * Meshes (.obj/.off) and skeletons (.tgf) apply first; then each .dmat is read against the candidate's sizes:
+ * #V × #B → weights, 3·B·L × 3 or 4B × 1 → poses, #V × 1 → handles. A new mesh or skeleton without weights
+ * in the batch is bound provisionally by bone distance; a new skeleton without poses starts in the rest pose.
+ * @param current  the scene now shown (never modified)
+ * @param files    the batch, in any order
+ * @param io       the file-reading worker
+ * @returns the new document, fully validated
+ * @throws FormatError or LoadError with a message naming file, place and reason (several, one per line,
+ *   when several files fail to parse)
+ */
+export async function loadIntoDocument(current: SceneDocument, files: readonly OpenedFile[], io: IoClient): Promise<SceneDocument> {
+  if (isGltfBatch(files)) return gltfIntoDocument(files, io);
+  const settled = await Promise.allSettled(files.map((f) => io.readRigFile(f.name, f.bytes)));
+  const failures = settled.flatMap((s) => (s.status === 'rejected' ? [errorMessage(s.reason)] : []));
+  if (failures.length > 0) throw new LoadError(failures.join('\n'));
+  const parsed = settled.map((s) => (s as PromiseFulfilledResult<RigFile>).value);
+
+  const meshFile = single(parsed.filter((f) => f.kind === 'mesh'), 'meshes');
+  const skeletonFile = single(parsed.filter((f) => f.kind === 'skeleton'), 'skeletons');
+  const matrices = parsed.filter((f): f is MatrixFile => f.kind === 'matrix');
+
+  const mesh = meshFile ? meshFile.mesh : current.mesh;
+  const skeleton = skeletonFile ? buildSkeleton(skeletonFile.skeleton, skeletonFile.name) : current.skeleton;
+  const vertexCount = mesh.positions.length / 3;
+  const boneCount = skeleton.parents.length;
+  const warnings = meshFile ? [...meshFile.report.warnings.map((w) => `${meshFile.name}: ${w}`)] : [];
+
+  const byRole = { weights: [] as MatrixFile[], poses: [] as MatrixFile[], handles: [] as MatrixFile[] };
+  for (const m of matrices) {
+    const { role, fits } = dmatRole(m, vertexCount, boneCount);
+    // A misfit is refused by its reader, whose message says which sizes would fit.
+    if (!fits) await readAs(io, role, m, vertexCount, boneCount);
+    byRole[role].push(m);
+  }
+  const weightsFile = single(byRole.weights, 'weight files');
+  const posesFile = single(byRole.poses, 'pose files');
+  const handlesFile = single(byRole.handles, 'handle files');
+
+  const rigChanged = meshFile !== null || skeletonFile !== null;
+  let weights = current.weights;
+  let weightsSource = current.weightsSource;
+  if (weightsFile) {
+    const read = await io.weightsFromDmat(weightsFile.matrix, vertexCount, boneCount, weightsFile.name);
+    weights = read.weights;
+    weightsSource = weightsFile.name;
+    warnings.push(...read.warnings);
+  } else if (rigChanged) {
+    weights = await io.boneDistanceWeights(mesh.positions, skeleton);
+    weightsSource = PROVISIONAL_WEIGHTS;
+  }
+
+  let poses = current.poses;
+  let posesName = current.posesFile;
+  if (posesFile) {
+    poses = await io.poseSequenceFromDmat(posesFile.matrix, boneCount, posesFile.name);
+    posesName = posesFile.name;
+  } else if (skeletonFile) {
+    poses = null;
+    posesName = null;
+  }
+
+  let handles = current.handles;
+  let handlesName = current.handlesFile;
+  if (handlesFile) {
+    handles = await io.handlesFromDmat(handlesFile.matrix, vertexCount, boneCount, handlesFile.name);
+    handlesName = handlesFile.name;
+  } else if (rigChanged) {
+    handles = null;
+    handlesName = null;
+  }
+
+  const candidate = withDerived({
+    name: meshFile ? meshFile.name : current.name,
+    meshFiles: meshFile ? [meshFile.name] : current.meshFiles,
+    mesh,
+    skeletonFile: skeletonFile ? skeletonFile.name : current.skeletonFile,
+    skeleton,
+    weights,
+    weightsSource,
+    poses,
+    posesFile: posesName,
+    handles,
+    handlesFile: handlesName,
+    warnings,
+    boneNames: skeletonFile ? undefined : current.boneNames,
+    clips: skeletonFile || posesFile ? undefined : current.clips,
+  });
+  assertConsistent(candidate);
+  return candidate;
+}
+
+function readAs(io: IoClient, role: DmatRole, file: MatrixFile, vertexCount: number, boneCount: number): Promise<unknown> {
+  switch (role) {
+    case 'weights':
+      return io.weightsFromDmat(file.matrix, vertexCount, boneCount, file.name);
+    case 'poses':
+      return io.poseSequenceFromDmat(file.matrix, boneCount, file.name);
+    case 'handles':
+      return io.handlesFromDmat(file.matrix, vertexCount, boneCount, file.name);
+  }
+}
+

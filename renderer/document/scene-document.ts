@@ -1,0 +1,109 @@
+/**
+ * The scene as data — mesh, skeleton, weights, poses, handles, bone scales and where each came from — with the
+ * invariants every document keeps. Documents are values: an edit makes a new document (scene-store.ts), so a
+ * view can tell what changed by comparing fields.
+ */
+import type { DenseMatrix, TriangleMesh } from '../../workers/formats/types.ts';
+import { buildDemoScene, type DemoScene } from '../../workers/demo/demo-scene.ts';
+import { buildTwistDemo } from '../../workers/demo/twist-demo.ts';
+import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
+import { poseDuration, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
+import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
+import { boundingBox } from '../../workers/mesh/bounds.ts';
+import type { GltfClip } from '../../workers/formats/gltf-export.ts';
+
+export const PROVISIONAL_WEIGHTS = 'bone distance (provisional)';
+
+export interface SceneDocument {
+  /** shown in the toolbar: the mesh file name, or the demo's name */
+  readonly name: string;
+  readonly meshFiles: readonly string[];
+  readonly mesh: TriangleMesh;
+  /** #V × 3 area-weighted unit rest normals */
+  readonly restNormals: Float64Array;
+  /** rest mesh bounding-box diagonal, in mesh units */
+  readonly diagonal: number;
+  readonly skeletonFile: string | null;
+  readonly skeleton: Skeleton;
+  /** #V × #B */
+  readonly weights: DenseMatrix;
+  /** a file name, `built-in`, or PROVISIONAL_WEIGHTS */
+  readonly weightsSource: string;
+  /** null: the rest pose */
+  readonly poses: PoseSequence | null;
+  readonly posesFile: string | null;
+  /** #V bone index per vertex or -1, kept for the weights solver */
+  readonly handles: Int32Array | null;
+  readonly handlesFile: string | null;
+  /** non-fatal observations from the readers, each naming its file */
+  readonly warnings: readonly string[];
+  /** #B bone names (glTF joint node names), when the file had them */
+  readonly boneNames?: readonly string[];
+  /** every animation clip of the file (glTF); `poses` is one of them */
+  readonly clips?: readonly GltfClip[];
+}
+
+export const vertexCountOf = (doc: SceneDocument): number => doc.mesh.positions.length / 3;
+export const triangleCountOf = (doc: SceneDocument): number => doc.mesh.triangles.length / 3;
+export const boneCountOf = (doc: SceneDocument): number => doc.skeleton.parents.length;
+export const jointCountOf = (doc: SceneDocument): number => doc.skeleton.joints.length / 3;
+
+/** The built-in demo: a procedural creature, weighted and animated, so the app never opens empty. */
+export function demoDocument(): SceneDocument {
+  return builtInDocument(buildDemoScene());
+}
+
+/** The twist test scene (workers/demo/twist-demo.ts): where LBS collapses and DQS does not. */
+export function twistDemoDocument(): SceneDocument {
+  return builtInDocument(buildTwistDemo());
+}
+
+function builtInDocument(demo: DemoScene): SceneDocument {
+  return withDerived({
+    name: demo.name,
+    meshFiles: [],
+    mesh: demo.mesh,
+    skeletonFile: null,
+    skeleton: buildSkeleton(demo.skeleton, demo.name),
+    weights: demo.weights,
+    weightsSource: 'built-in',
+    poses: demo.poses,
+    posesFile: null,
+    handles: null,
+    handlesFile: null,
+    warnings: [],
+  });
+}
+
+export function withDerived(doc: Omit<SceneDocument, 'restNormals' | 'diagonal'>): SceneDocument {
+  return {
+    ...doc,
+    restNormals: vertexNormals(doc.mesh.positions, doc.mesh.triangles),
+    diagonal: boundingBox(doc.mesh.positions).diagonal,
+  };
+}
+
+/** Thrown for a batch that is wrong as a whole (two meshes at once) rather than in one file. */
+export class LoadError extends Error {
+  override readonly name = 'LoadError';
+}
+
+/** The invariants every document keeps; a broken one here is a bug, not bad input, but it must not reach the GPU. */
+export function assertConsistent(doc: SceneDocument): void {
+  const V = vertexCountOf(doc);
+  const B = boneCountOf(doc);
+  if (doc.weights.rows !== V || doc.weights.cols !== B) {
+    throw new LoadError(`${doc.weightsSource}: weights are ${doc.weights.rows} × ${doc.weights.cols}, the scene needs ${V} × ${B}`);
+  }
+  if (doc.poses && doc.poses.boneCount !== B) {
+    throw new LoadError(`${doc.posesFile ?? 'poses'}: poses are for ${doc.poses.boneCount} bones, the skeleton has ${B}`);
+  }
+  if (doc.handles && doc.handles.length !== V) {
+    throw new LoadError(`${doc.handlesFile ?? 'handles'}: ${doc.handles.length} handle entries, the mesh has ${V} vertices`);
+  }
+  if (doc.poses && !(poseDuration(doc.poses) >= 0)) throw new LoadError(`${doc.posesFile ?? 'poses'}: empty pose sequence`);
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

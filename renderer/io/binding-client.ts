@@ -1,0 +1,114 @@
+/**
+ * The renderer's handle on the binding worker (workers/binding.worker.ts); paint mode keeps a second one for mirror
+ * matching, so the two never wait on each other. One computation at a time per client; `cancel`
+ * terminates the worker — the only way to stop a synchronous solve without SharedArrayBuffer — rejects the
+ * pending call with an AbortError, and the next call starts a fresh worker. The main thread never waits on the
+ * solver, so the viewport keeps drawing.
+ *
+ * Inputs are copied once into new buffers that are then transferred (the document keeps its own arrays);
+ * results come back transferred.
+ */
+import { proxy, transfer, wrap, type Remote } from 'comlink';
+import type { AutomaticHandleRule, BindingApi } from '../../workers/binding.worker.ts';
+import type { HarmonicWeightsOptions, HarmonicWeightsResult } from '../../workers/weights/harmonic-weights.ts';
+import type { TgfSkeleton } from '../../workers/formats/types.ts';
+import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
+
+export interface BindRequest {
+  positions: Float64Array;
+  triangles: Uint32Array;
+  handles: Int32Array;
+  boneCount: number;
+  options: HarmonicWeightsOptions;
+}
+
+export class BindingClient {
+  private worker: Worker | null = null;
+  private remote: Remote<BindingApi> | null = null;
+  private abortPending: ((error: DOMException) => void) | null = null;
+
+  get running(): boolean {
+    return this.abortPending !== null;
+  }
+
+  /** #V handle labels by a geometric rule (copies `positions`, transfers the copy). */
+  automaticHandles(positions: Float64Array, skeleton: TgfSkeleton, rule: AutomaticHandleRule): Promise<Int32Array> {
+    const p = positions.slice();
+    const joints = skeleton.joints.slice();
+    const bones = skeleton.bones.slice();
+    return this.run((remote) => remote.automaticHandles(transfer(p, [p.buffer]), transfer({ joints, bones }, [joints.buffer, bones.buffer]), rule));
+  }
+
+  /**
+   * Harmonic weights in the worker.
+   * @param onProgress  stage name and overall fraction in [0, 1]
+   * @throws DOMException AbortError after `cancel`; the solver's own errors otherwise
+   */
+  harmonicWeights(request: BindRequest, onProgress: (stage: string, fraction: number) => void): Promise<HarmonicWeightsResult> {
+    const positions = request.positions.slice();
+    const triangles = request.triangles.slice();
+    const handles = request.handles.slice();
+    const progress = proxy(onProgress);
+    return this.run((remote) =>
+      remote.harmonicWeights(
+        transfer(positions, [positions.buffer]),
+        transfer(triangles, [triangles.buffer]),
+        transfer(handles, [handles.buffer]),
+        request.boneCount,
+        request.options,
+        progress,
+      ),
+    );
+  }
+
+  /**
+   * Mirror partners for symmetric painting in the worker (copies the inputs, transfers the copies).
+   * @param onProgress  fraction of vertices matched, in [0, 1]
+   * @throws DOMException AbortError after `cancel`
+   */
+  mirrorVertexMap(positions: Float64Array, triangles: Uint32Array, axis: 0 | 1 | 2, tolerance: number, onProgress: (fraction: number) => void): Promise<MirrorVertexMap> {
+    const p = positions.slice();
+    const t = triangles.slice();
+    const progress = proxy(onProgress);
+    return this.run((remote) => remote.mirrorVertexMap(transfer(p, [p.buffer]), transfer(t, [t.buffer]), axis, tolerance, progress));
+  }
+
+  /** Stops the running call at once (its promise rejects with AbortError); no-op when idle. */
+  cancel(): void {
+    const abort = this.abortPending;
+    if (!abort) return;
+    this.abortPending = null;
+    this.worker?.terminate();
+    this.worker = null;
+    this.remote = null;
+    abort(new DOMException('binding cancelled', 'AbortError'));
+  }
+
+  private run<T>(call: (remote: Remote<BindingApi>) => Promise<T>): Promise<T> {
+    if (this.abortPending) return Promise.reject(new Error('a binding computation is already running'));
+    if (!this.remote) {
+      this.worker = new Worker(new URL('../../workers/binding.worker.ts', import.meta.url), { type: 'module', name: 'rigwright-binding' });
+      this.remote = wrap<BindingApi>(this.worker);
+    }
+    const remote = this.remote;
+    return new Promise<T>((resolve, reject) => {
+      const settle = () => {
+        if (this.abortPending === abort) this.abortPending = null;
+      };
+      const abort = (error: DOMException) => reject(error);
+      this.abortPending = abort;
+      call(remote).then(
+        (value) => {
+          if (this.abortPending !== abort) return;
+          settle();
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (this.abortPending !== abort) return;
+          settle();
+          reject(error);
+        },
+      );
+    });
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Runs a glTF export of the scene in the io worker and saves the result through the bridge (the desktop shell's
+ * save dialog, or a download on the web): the GLB, or the .gltf followed by its .bin.
+ */
+import type { RigwrightBridge } from '../../app/ipc-contract.ts';
+import type { GltfRig } from '../../workers/formats/gltf-export.ts';
+import type { BakeableSkinMethod, SkinningBake } from '../../workers/formats/gltf-skinning-bake.ts';
+import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
+import type { ExportChoice } from '../panels/export-dialog.ts';
+import type { IoClient } from './io-client.ts';
+import type { SceneDocument } from '../document/scene-document.ts';
+
+/** How the scene is being skinned, for the bake. */
+export interface BakeSettings {
+  method: BakeableSkinMethod;
+  /** influences kept per vertex in the viewport (0 = all) */
+  influences: number;
+  antipodality: DualQuaternionAntipodality;
+}
+
+/** The clip name of the scene's current pose sequence. */
+export function clipNameOf(doc: SceneDocument): string | null {
+  if (!doc.poses) return null;
+  return (doc.posesFile ?? 'pose').replace(/\.dmat$/i, '');
+}
+
+/**
+ * @param doc     the scene to write (its mesh, rest normals, skeleton, weights, bone names, current pose sequence)
+ * @param choice  from the export dialog
+ * @param bake    the viewport's method and influences, used when choice.bake is set
+ * @returns the export's warnings, one sentence each
+ * @throws FormatError from the export (naming the export, the file and the reason), or an Error when saving fails
+ */
+export async function exportSceneAsGltf(
+  doc: SceneDocument,
+  choice: ExportChoice,
+  bake: BakeSettings,
+  io: IoClient,
+  bridge: RigwrightBridge,
+): Promise<string[]> {
+  const clipName = clipNameOf(doc);
+  const base = choice.fileName.replace(/\.(glb|gltf)$/i, '');
+  const rig: Omit<GltfRig, 'vertexAnimations'> = {
+    mesh: doc.mesh,
+    normals: doc.restNormals,
+    skeleton: doc.skeleton,
+    weights: doc.weights,
+    boneNames: doc.boneNames ? [...doc.boneNames] : undefined,
+    clips: choice.includeClip && doc.poses && clipName !== null ? [{ name: clipName, poses: doc.poses }] : [],
+    name: base,
+  };
+  const bakes: SkinningBake[] = choice.bake && doc.poses && clipName !== null
+    ? [{ name: `${clipName} (${bake.method} baked)`, method: bake.method, poses: doc.poses, influences: bake.influences, antipodality: bake.antipodality }]
+    : [];
+  const result = await io.exportGltf(rig, choice.fileName, { format: choice.format, influences: choice.influences, weightComponent: choice.weightComponent, basename: base }, bakes);
+  if (!(await bridge.saveFile({ suggestedName: choice.fileName, bytes: result.bytes }))) return result.warnings;
+  for (const [uri, bytes] of Object.entries(result.resources)) await bridge.saveFile({ suggestedName: uri, bytes });
+  return result.warnings;
+}

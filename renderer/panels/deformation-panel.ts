@@ -1,0 +1,207 @@
+/**
+ * Deformation controls: a toolbar group (skinning method, DQS antipodality, split-view comparison, distortion
+ * heat map, the twist test scene, the weight-blended method's DQS amount) and a small floating panel that scales the selected bone about its start joint
+ * (x, y, z or uniform; reset). Owns no scene state: it reports through DeformationPanelActions and shows what it
+ * is told.
+ */
+import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
+import { METHOD_LABELS, type SkinMethod } from '../deform/deformation-controller.ts';
+
+export interface DeformationPanelActions {
+  setMethod(method: SkinMethod): void;
+  setAntipodality(mode: DualQuaternionAntipodality): void;
+  /** null: one view */
+  setSplit(method: SkinMethod | null): void;
+  setHeatMap(on: boolean): void;
+  loadTwistDemo(): void;
+  setBoneScale(bone: number, scale: [number, number, number]): void;
+  /** Sets the weight-blended method's LBS ↔ DQS blend to one value on every vertex (0 = LBS, 1 = DQS). */
+  setUniformBlend(value: number): void;
+}
+
+export interface DeformationPanelState {
+  method: SkinMethod;
+  antipodality: DualQuaternionAntipodality;
+  splitMethod: SkinMethod | null;
+  heatMap: boolean;
+  /** #V LBS ↔ DQS blend of the weight-blended method */
+  blendWeights: Float32Array;
+}
+
+const SCALE_MIN = 0.05;
+const SCALE_MAX = 10;
+
+function select<T extends string>(label: string, title: string, options: [T, string][], onChange: (value: T) => void): { root: HTMLLabelElement; input: HTMLSelectElement } {
+  const root = document.createElement('label');
+  root.className = 'deform-field';
+  root.title = title;
+  root.append(`${label} `);
+  const input = document.createElement('select');
+  for (const [value, text] of options) input.add(new Option(text, value));
+  input.addEventListener('change', () => {
+    onChange(input.value as T);
+    input.blur();
+  });
+  root.append(input);
+  return { root, input };
+}
+
+export class DeformationPanel {
+  private readonly method: HTMLSelectElement;
+  private readonly antipodality: HTMLSelectElement;
+  private readonly split: HTMLSelectElement;
+  private readonly heatMap: HTMLButtonElement;
+  private readonly blendField: HTMLLabelElement;
+  private readonly blend: HTMLInputElement;
+  private readonly blendValue: HTMLOutputElement;
+  private readonly scalePanel: HTMLElement;
+  private readonly scaleTitle: HTMLElement;
+  private readonly scaleInputs: HTMLInputElement[];
+  private readonly uniform: HTMLInputElement;
+  private bone = -1;
+  private heatMapOn = false;
+
+  constructor(toolbar: HTMLElement, viewport: HTMLElement, private readonly actions: DeformationPanelActions) {
+    const group = document.createElement('div');
+    group.className = 'tool-group deform-group';
+    const methods = (Object.keys(METHOD_LABELS) as SkinMethod[]).map((m): [SkinMethod, string] => [m, METHOD_LABELS[m]]);
+    const method = select('Skin', 'Skinning method (M cycles linear blend → dual quaternion → per-face)', methods, (m) => actions.setMethod(m));
+    this.method = method.input;
+    this.method.id = 'skinning-method';
+    const signs = select<DualQuaternionAntipodality>(
+      'Signs',
+      'Dual quaternion antipodality: per vertex (Kavan 2008 Alg. 2) or per bone along the skeleton (Sec. 4.1; flips past 180°)',
+      [['per-vertex', 'per vertex'], ['per-bone', 'per bone']],
+      (a) => actions.setAntipodality(a),
+    );
+    this.antipodality = signs.input;
+    const split = select<SkinMethod | 'off'>('Split', 'Split view: a second method on the right, same camera and pose', [['off', 'off'], ...methods], (m) =>
+      actions.setSplit(m === 'off' ? null : m),
+    );
+    this.split = split.input;
+    this.heatMap = document.createElement('button');
+    this.heatMap.type = 'button';
+    this.heatMap.className = 'tool-button';
+    this.heatMap.textContent = 'Heat map';
+    this.heatMap.title = 'Heat map of the local area change against the rest pose (D): blue shrinks, red grows';
+    this.heatMap.addEventListener('click', () => {
+      actions.setHeatMap(!this.heatMapOn);
+      this.heatMap.blur();
+    });
+    const twist = document.createElement('button');
+    twist.type = 'button';
+    twist.className = 'tool-button';
+    twist.textContent = 'Twist';
+    twist.title = 'A tube whose second bone twists 0° → 180° (then 179° → 181°): LBS collapses, DQS keeps its volume';
+    twist.addEventListener('click', () => {
+      actions.loadTwistDemo();
+      twist.blur();
+    });
+    this.blendField = document.createElement('label');
+    this.blendField.className = 'deform-field blend-field';
+    this.blendField.title = 'Weight blended: how much dual quaternion against linear blend, on every vertex (0 = LBS, 1 = DQS)';
+    this.blendField.append('DQS ');
+    this.blend = document.createElement('input');
+    this.blend.type = 'range';
+    this.blend.min = '0';
+    this.blend.max = '1';
+    this.blend.step = '0.05';
+    this.blend.id = 'blend-amount';
+    this.blendValue = document.createElement('output');
+    this.blend.addEventListener('input', () => actions.setUniformBlend(Number(this.blend.value)));
+    this.blend.addEventListener('change', () => this.blend.blur());
+    this.blendField.append(this.blend, this.blendValue);
+    this.blendField.hidden = true;
+    group.append(method.root, signs.root, split.root, this.blendField, this.heatMap, twist);
+    const anchor = toolbar.querySelector('.scene-name');
+    toolbar.insertBefore(group, anchor);
+
+    this.scalePanel = document.createElement('section');
+    this.scalePanel.className = 'bone-scale-panel';
+    this.scalePanel.hidden = true;
+    this.scaleTitle = document.createElement('h3');
+    const grid = document.createElement('div');
+    grid.className = 'bone-scale-grid';
+    this.scaleInputs = ['x', 'y', 'z'].map((axis, i) => {
+      const label = document.createElement('label');
+      label.textContent = axis;
+      const input = document.createElement('input');
+      input.type = 'number';
+      input.step = '0.05';
+      input.min = String(SCALE_MIN);
+      input.max = String(SCALE_MAX);
+      input.value = '1';
+      input.className = `bone-scale-${axis}`;
+      input.addEventListener('input', () => this.onScaleInput(i));
+      label.append(input);
+      grid.append(label);
+      return input;
+    });
+    const uniformLabel = document.createElement('label');
+    uniformLabel.className = 'bone-scale-uniform';
+    this.uniform = document.createElement('input');
+    this.uniform.type = 'checkbox';
+    this.uniform.checked = true;
+    uniformLabel.append(this.uniform, ' uniform');
+    const reset = document.createElement('button');
+    reset.type = 'button';
+    reset.className = 'tool-button';
+    reset.textContent = 'Reset';
+    reset.addEventListener('click', () => {
+      for (const input of this.scaleInputs) input.value = '1';
+      this.emitScale();
+      reset.blur();
+    });
+    const note = document.createElement('p');
+    note.textContent = 'About the bone’s start joint, in scene axes. Children follow its end but keep their size.';
+    const row = document.createElement('div');
+    row.className = 'bone-scale-row';
+    row.append(uniformLabel, reset);
+    this.scalePanel.append(this.scaleTitle, grid, row, note);
+    viewport.append(this.scalePanel);
+  }
+
+  show(state: DeformationPanelState): void {
+    this.method.value = state.method;
+    this.antipodality.value = state.antipodality;
+    this.split.value = state.splitMethod ?? 'off';
+    this.heatMapOn = state.heatMap;
+    this.heatMap.setAttribute('aria-pressed', String(state.heatMap));
+    this.blendField.hidden = state.method !== 'blend' && state.splitMethod !== 'blend';
+    if (!this.blendField.hidden) {
+      const blend = state.blendWeights;
+      let lowest = Infinity;
+      let highest = -Infinity;
+      for (let i = 0; i < blend.length; i++) {
+        lowest = Math.min(lowest, blend[i]);
+        highest = Math.max(highest, blend[i]);
+      }
+      const uniform = blend.length === 0 || lowest === highest;
+      if (document.activeElement !== this.blend) this.blend.value = String(uniform ? (blend[0] ?? 0) : (lowest + highest) / 2);
+      this.blendValue.value = uniform ? (blend[0] ?? 0).toFixed(2) : `${lowest.toFixed(2)}–${highest.toFixed(2)}`;
+    }
+  }
+
+  /** @param scale  the bone's current scale, when a bone is selected */
+  showBone(bone: number, scale: ArrayLike<number> | null): void {
+    this.bone = bone;
+    this.scalePanel.hidden = bone < 0 || scale === null;
+    if (bone < 0 || scale === null) return;
+    this.scaleTitle.textContent = `Bone ${bone} scale`;
+    this.scaleInputs.forEach((input, i) => (input.value = String(Number(scale[i].toFixed(4)))));
+  }
+
+  private onScaleInput(changed: number): void {
+    const value = Number(this.scaleInputs[changed].value);
+    if (!(value >= SCALE_MIN && value <= SCALE_MAX)) return;
+    if (this.uniform.checked) for (const input of this.scaleInputs) if (input !== this.scaleInputs[changed]) input.value = String(value);
+    this.emitScale();
+  }
+
+  private emitScale(): void {
+    if (this.bone < 0) return;
+    const values = this.scaleInputs.map((input) => Number(input.value));
+    if (!values.every((v) => v >= SCALE_MIN && v <= SCALE_MAX)) return;
+    this.actions.setBoneScale(this.bone, [values[0], values[1], values[2]]);
+  }
+}

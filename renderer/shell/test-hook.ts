@@ -1,0 +1,110 @@
+/**
+ * `window.__rigwright`: a small, stable window into the running app for end-to-end tests (test/e2e) and for
+ * poking at the app from the devtools console. Always installed, in the desktop app and on the web page alike;
+ * it only reads state and drives what the UI can also do (play, pause, scrub, choose the influence count), plus
+ * the GPU readback of skinned positions and the CPU reference at the same pose for comparison.
+ */
+import type { PoseKind } from '../deform/pose-evaluator.ts';
+import type { BindingTestHook } from '../panels/bind-panel.ts';
+import type { PaintTestHook } from '../paint/paint-mode.ts';
+
+export interface RigwrightTestState {
+  sceneName: string;
+  meshFiles: string[];
+  vertexCount: number;
+  triangleCount: number;
+  boneCount: number;
+  jointCount: number;
+  /** frame (matrices), t (quaternions) or 0 (rest) */
+  time: number;
+  duration: number;
+  poseKind: PoseKind;
+  playing: boolean;
+  /** influences kept per vertex; 0 = all */
+  influences: number;
+  weightsSource: string;
+  /** -1 when none */
+  selectedBone: number;
+  /** the message in the error banner, or null */
+  error: string | null;
+  framesRendered: number;
+  /** skinning method shown (left half in the split view) */
+  method: 'lbs' | 'dqs' | 'perface' | 'blend';
+  antipodality: 'per-vertex' | 'per-bone';
+  /** right half's method, null when not split */
+  splitMethod: 'lbs' | 'dqs' | 'perface' | 'blend' | null;
+  heatMap: boolean;
+  /** "As exported" preview on (LBS with the export's quantized influences) */
+  asExported: boolean;
+  /** the scene's animation clip names (glTF), empty otherwise */
+  clips: string[];
+  /** the current pose sequence's name (file or clip), null at rest */
+  clipName: string | null;
+}
+
+export interface RigwrightTestHook {
+  /** the Bind panel: handles, lasso, harmonic weights, weight views */
+  binding: BindingTestHook;
+  /** weight paint mode: brush, strokes, undo, whole-mesh commands */
+  paint: PaintTestHook;
+  /** resolves once the first frame has rendered */
+  ready(): Promise<void>;
+  state(): RigwrightTestState;
+  pause(): void;
+  play(): void;
+  /** frame (matrices) or t (quaternions); renders synchronously after */
+  setTime(time: number): void;
+  /** 0 = all */
+  setInfluences(k: number): void;
+  /** #V × 3 from the GPU readback of the CURRENT pose and method (per-face: once its solve has arrived) */
+  gpuPositions(): Promise<number[]>;
+  /** #V × 3 from the current method's CPU reference in workers/skinning at the CURRENT pose, same influences */
+  cpuPositions(): number[];
+  /** 'lbs' | 'dqs' | 'perface' | 'blend' (LBS/DQS lerped per vertex by the blend weights) */
+  setMethod(method: string): void;
+  setAntipodality(mode: 'per-vertex' | 'per-bone'): void;
+  /** split view with `method` on the right, or null for one view */
+  setSplit(method: string | null): void;
+  setHeatMap(on: boolean): void;
+  /** local scale of a bone about its start joint */
+  setBoneScale(bone: number, scale: [number, number, number]): void;
+  /** per-vertex LBS ↔ DQS blend (0 = LBS) of method 'blend': one value for all vertices or #V values */
+  setBlendWeights(blend: number | number[]): void;
+  /**
+   * "As exported" preview on or off; `settings` (influences 4 | 8, weightComponent 'float' | 'unsigned-short' |
+   * 'unsigned-byte') also become the export dialog's choices
+   */
+  setAsExported(on: boolean, settings?: { influences: 4 | 8; weightComponent: 'float' | 'unsigned-short' | 'unsigned-byte' }): void;
+  /** shows clip `index` of state().clips */
+  selectClip(index: number): void;
+  /** replaces the scene with the twist test tube */
+  loadTwistDemo(): void;
+  /** resolves once the per-face solve of the current pose is on the GPU */
+  settled(): Promise<void>;
+  /** CSS pixels in the page, for click tests */
+  jointScreenPosition(joint: number): { x: number; y: number };
+  /** of the rest mesh */
+  boundingDiagonal(): number;
+  /**
+   * Pauses, then poses and draws `frames` frames across the sequence, each waited for with a one-pixel
+   * readback so the GPU's work is inside the measurement; returns the median milliseconds per frame
+   * (pose evaluation + joint texture upload + draw). For `npm run bench`.
+   */
+  measureFrameTime(frames: number): number;
+  /**
+   * Holds the viewport's draws (on) or resumes them (off; one draw follows). Everything else runs as usual. For
+   * `npm run bench`: here a software rasterizer draws, on the same two cores as the page, so holding the draws
+   * times the page's own work the way a machine with a GPU leaves it.
+   */
+  holdDraws(on: boolean): void;
+}
+
+declare global {
+  interface Window {
+    __rigwright?: RigwrightTestHook;
+  }
+}
+
+export function installTestHook(hook: RigwrightTestHook): void {
+  window.__rigwright = hook;
+}

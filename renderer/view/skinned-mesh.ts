@@ -1,0 +1,364 @@
+/**
+ * The GPU-skinned mesh: a three.js mesh whose standard material gets the skinning chunks spliced in
+ * (shaders/lbs.glsl, dqs.glsl, chosen by skin-select.glsl at compile time), fed by RGBA32F data textures in the
+ * layout of workers/skinning/joint-texture-layout.ts (joint transforms and dual quaternions, updated every
+ * frame; per-vertex influences, rebuilt when the influence count changes). Per-face skinning is solved on the
+ * CPU and streamed into the position buffer instead (method 'streamed'). An optional distortion heat map
+ * colours the surface (shaders/distortion-heatmap.glsl). A readback pass
+ * runs the same chunk over the vertices as points into a float render target, so the GPU's skinned positions
+ * can be compared with the CPU reference.
+ */
+import * as THREE from 'three';
+import lbsChunk from '../../shaders/lbs.glsl?raw';
+import readbackVertex from '../../shaders/skinned-readback.vert.glsl?raw';
+import readbackFragment from '../../shaders/skinned-readback.frag.glsl?raw';
+import dqsChunk from '../../shaders/dqs.glsl?raw';
+import skinSelectChunk from '../../shaders/skin-select.glsl?raw';
+import distortionChunk from '../../shaders/distortion-heatmap.glsl?raw';
+import {
+  JOINT_TEXTURE_WIDTH_LOG2,
+  dualQuaternionTextureSize,
+  packDualQuaternions,
+  influenceTextureSize,
+  jointTextureSize,
+  packInfluences,
+  packInfluenceVertex,
+  packJointTransforms,
+} from '../../workers/skinning/joint-texture-layout.ts';
+import type { Influences } from '../../workers/skinning/influences.ts';
+import type { SceneDocument } from '../document/scene-document.ts';
+
+const LBS_HEADER = `#define LBS_TEXTURE_WIDTH_LOG2 ${JOINT_TEXTURE_WIDTH_LOG2}\n${lbsChunk}\n${dqsChunk}\n${skinSelectChunk}\n`;
+
+/** What the vertex shader does: see shaders/skin-select.glsl. */
+export type GpuSkinMethod = 'lbs' | 'dqs' | 'blend' | 'streamed';
+const SKIN_METHOD_CODES: Record<GpuSkinMethod, number> = { lbs: 0, dqs: 1, blend: 2, streamed: 3 };
+/** Readback target width in texels; height = ceil(#V / width). */
+const READBACK_WIDTH = 1024;
+
+function floatTexture(width: number, height: number): THREE.DataTexture {
+  const texture = new THREE.DataTexture(new Float32Array(width * height * 4), width, height, THREE.RGBAFormat, THREE.FloatType);
+  texture.minFilter = THREE.NearestFilter;
+  texture.magFilter = THREE.NearestFilter;
+  texture.generateMipmaps = false;
+  texture.flipY = false;
+  texture.needsUpdate = true;
+  return texture;
+}
+
+/**
+ * Texture sizes this scene needs, checked against the GPU before the scene is swapped in.
+ * @returns a reason the GPU cannot show the scene, or null
+ */
+export function gpuLimitProblem(doc: SceneDocument, influenceStride: number, maxTextureSize: number): string | null {
+  const vertexCount = doc.mesh.positions.length / 3;
+  const joint = jointTextureSize(doc.skeleton.parents.length);
+  const influence = influenceTextureSize(vertexCount, influenceStride);
+  const readbackRows = Math.ceil(vertexCount / READBACK_WIDTH);
+  const rows = Math.max(joint.height, influence.height, readbackRows);
+  return rows > maxTextureSize
+    ? `${doc.name}: ${vertexCount} vertices × ${influenceStride} influences need a ${rows}-row texture; this GPU allows ${maxTextureSize}`
+    : null;
+}
+
+export class SkinnedMeshView {
+  readonly mesh: THREE.Mesh<THREE.BufferGeometry, THREE.MeshStandardMaterial>;
+  private readonly geometry: THREE.BufferGeometry;
+  private readonly material: THREE.MeshStandardMaterial;
+  private readonly uniforms: {
+    lbsJointTexture: THREE.IUniform<THREE.DataTexture>;
+    lbsInfluenceTexture: THREE.IUniform<THREE.DataTexture>;
+    dqsTexture: THREE.IUniform<THREE.DataTexture>;
+  };
+  private readonly dqsTexture: THREE.DataTexture;
+  private readonly dqsPixels: Float32Array;
+  private readonly positionAttribute: THREE.BufferAttribute;
+  private readonly normalAttribute: THREE.BufferAttribute;
+  private readonly restPositions: Float32Array;
+  private readonly restNormalValues: Float32Array;
+  private readonly blendAttribute: THREE.BufferAttribute;
+  private readonly distortionAttribute: THREE.BufferAttribute;
+  private skinMethod: GpuSkinMethod = 'lbs';
+  private perVertexSigns = true;
+  private nonRigid = false;
+  private heatMap = false;
+  private readonly jointTexture: THREE.DataTexture;
+  private readonly jointPixels: Float32Array;
+  private readonly boneCount: number;
+  private readonly vertexCount: number;
+
+  private readonly readbackScene = new THREE.Scene();
+  private readonly readbackCamera = new THREE.OrthographicCamera();
+  private readonly readbackGeometry: THREE.BufferGeometry;
+  private readonly readbackMaterial: THREE.ShaderMaterial;
+  /** texels of the influence texture per vertex, compiled into both shaders as LBS_TEXELS_PER_VERTEX */
+  private texelsPerVertex = 0;
+  /** flags, one per influence texture row, set by packInfluenceRow until commitInfluenceRows */
+  private touchedRows = new Uint8Array(0);
+  /** the influence texture awaits its whole upload (it is new): rows marked meanwhile go with it, not as ranges */
+  private influenceTextureWhole = true;
+  private readonly readbackTarget: THREE.WebGLRenderTarget;
+  private readonly readbackPixels: Float32Array;
+
+  /**
+   * @param doc         scene whose rest mesh is drawn (positions and normals are uploaded as float32)
+   * @param influences  per-vertex influences (#V × stride), e.g. influencesFromWeights(doc.weights, 4)
+   */
+  constructor(doc: SceneDocument, influences: Influences) {
+    const { positions, triangles } = doc.mesh;
+    this.vertexCount = positions.length / 3;
+    this.boneCount = doc.skeleton.parents.length;
+
+    this.geometry = new THREE.BufferGeometry();
+    this.restPositions = new Float32Array(positions);
+    this.restNormalValues = new Float32Array(doc.restNormals);
+    const position = new THREE.BufferAttribute(new Float32Array(positions), 3);
+    this.positionAttribute = position;
+    this.normalAttribute = new THREE.BufferAttribute(new Float32Array(doc.restNormals), 3);
+    this.geometry.setAttribute('position', position);
+    this.geometry.setAttribute('normal', this.normalAttribute);
+    this.blendAttribute = new THREE.BufferAttribute(new Float32Array(this.vertexCount), 1);
+    this.distortionAttribute = new THREE.BufferAttribute(new Float32Array(this.vertexCount), 1);
+    this.geometry.setAttribute('skinBlend', this.blendAttribute);
+    this.geometry.setAttribute('skinDistortion', this.distortionAttribute);
+    this.geometry.setIndex(new THREE.BufferAttribute(triangles, 1));
+
+    const jointSize = jointTextureSize(this.boneCount);
+    this.jointTexture = floatTexture(jointSize.width, jointSize.height);
+    this.jointPixels = this.jointTexture.image.data as Float32Array;
+    const dqsSize = dualQuaternionTextureSize(this.boneCount);
+    this.dqsTexture = floatTexture(dqsSize.width, dqsSize.height);
+    this.dqsPixels = this.dqsTexture.image.data as Float32Array;
+    this.uniforms = {
+      lbsJointTexture: { value: this.jointTexture },
+      lbsInfluenceTexture: { value: floatTexture(1, 1) },
+      dqsTexture: { value: this.dqsTexture },
+    };
+
+    this.material = new THREE.MeshStandardMaterial({
+      color: 0xb9c2cf,
+      roughness: 0.62,
+      metalness: 0.05,
+      side: THREE.DoubleSide,
+    });
+    this.material.onBeforeCompile = (shader) => {
+      Object.assign(shader.uniforms, this.uniforms);
+      shader.vertexShader = shader.vertexShader
+        .replace(
+          '#include <common>',
+          `#include <common>\n${LBS_HEADER}\n#if SKIN_HEATMAP\nattribute float skinDistortion;\nvarying float vSkinDistortion;\n#endif`,
+        )
+        .replace(
+          '#include <beginnormal_vertex>',
+          '#include <beginnormal_vertex>\nvec3 skinnedPosition = position;\nskinVertex(gl_VertexID, skinnedPosition, objectNormal);\n#if SKIN_HEATMAP\nvSkinDistortion = skinDistortion;\n#endif',
+        )
+        .replace('#include <begin_vertex>', '#include <begin_vertex>\ntransformed = skinnedPosition;');
+      shader.fragmentShader = shader.fragmentShader
+        .replace('#include <common>', `#include <common>\n${distortionChunk}\n#if SKIN_HEATMAP\nvarying float vSkinDistortion;\n#endif`)
+        .replace(
+          '#include <color_fragment>',
+          '#include <color_fragment>\n#if SKIN_HEATMAP\ndiffuseColor.rgb = distortionColor(vSkinDistortion);\n#endif',
+        );
+    };
+    this.material.customProgramCacheKey = () =>
+      `rigwright-skin-${this.texelsPerVertex}-${this.skinMethod}-${this.perVertexSigns}-${this.nonRigid}-${this.heatMap}`;
+    this.mesh = new THREE.Mesh(this.geometry, this.material);
+    // The bounding sphere is the rest pose's; the skinned mesh can leave it.
+    this.mesh.frustumCulled = false;
+
+    // Points without an index, sharing the position buffer, so gl_VertexID runs over the vertices once each.
+    this.readbackGeometry = new THREE.BufferGeometry();
+    this.readbackGeometry.setAttribute('position', position);
+    const readbackRows = Math.max(1, Math.ceil(this.vertexCount / READBACK_WIDTH));
+    this.readbackGeometry.setAttribute('skinBlend', this.blendAttribute);
+    this.readbackMaterial = new THREE.ShaderMaterial({
+      uniforms: { ...this.uniforms, readbackSize: { value: new THREE.Vector2(READBACK_WIDTH, readbackRows) } },
+      vertexShader: `${LBS_HEADER}${readbackVertex}`,
+      fragmentShader: readbackFragment,
+      blending: THREE.NoBlending,
+      depthTest: false,
+      depthWrite: false,
+    });
+    const points = new THREE.Points(this.readbackGeometry, this.readbackMaterial);
+    points.frustumCulled = false;
+    this.readbackScene.add(points);
+    this.readbackTarget = new THREE.WebGLRenderTarget(READBACK_WIDTH, readbackRows, {
+      type: THREE.FloatType,
+      format: THREE.RGBAFormat,
+      minFilter: THREE.NearestFilter,
+      magFilter: THREE.NearestFilter,
+      depthBuffer: false,
+      generateMipmaps: false,
+    });
+    this.readbackPixels = new Float32Array(READBACK_WIDTH * readbackRows * 4);
+    this.applyDefines();
+    this.setInfluences(influences);
+  }
+
+  get method(): GpuSkinMethod {
+    return this.skinMethod;
+  }
+
+  /**
+   * Chooses the vertex shader's skinning (recompiles on change).
+   * @param perVertexSigns  DQS antipodality: Kavan 2008 Alg. 2 in the shader (true) or signs aligned per bone
+   *                        before packing (false)
+   * @param nonRigid        whether any bone carries a first-phase scale (Sec. 4.2), compiled out when not
+   */
+  setMethod(method: GpuSkinMethod, perVertexSigns: boolean, nonRigid: boolean): void {
+    if (method === this.skinMethod && perVertexSigns === this.perVertexSigns && nonRigid === this.nonRigid) return;
+    if (this.skinMethod === 'streamed' && method !== 'streamed') {
+      this.positionAttribute.copyArray(this.restPositions);
+      this.normalAttribute.copyArray(this.restNormalValues);
+      this.positionAttribute.needsUpdate = true;
+      this.normalAttribute.needsUpdate = true;
+    }
+    this.skinMethod = method;
+    this.perVertexSigns = perVertexSigns;
+    this.nonRigid = nonRigid;
+    this.applyDefines();
+  }
+
+  /** Shows the distortion heat map from `logAreaRatios` (#V, log2 of one-ring area / rest area), or hides it (null). */
+  setDistortion(logAreaRatios: Float32Array | null): void {
+    if (logAreaRatios) {
+      this.distortionAttribute.copyArray(logAreaRatios);
+      this.distortionAttribute.needsUpdate = true;
+    }
+    if ((logAreaRatios !== null) !== this.heatMap) {
+      this.heatMap = logAreaRatios !== null;
+      this.applyDefines();
+    }
+  }
+
+  /** Per-vertex LBS ↔ DQS blend of method 'blend' (#V values in [0, 1]; 0 = LBS, 1 = DQS). */
+  setBlendWeights(blend: Float32Array): void {
+    this.blendAttribute.copyArray(blend);
+    this.blendAttribute.needsUpdate = true;
+  }
+
+  /**
+   * Uploads this frame's dual quaternions for DQS (#B × 8, signs as the antipodality mode wants them) and the
+   * first-phase scale/shear of non-rigid joints (#B × 12, or null when every bone is rigid).
+   */
+  setDualQuaternions(dualQuaternions: Float64Array, scales: Float64Array | null): void {
+    packDualQuaternions(dualQuaternions, scales, this.boneCount, this.dqsPixels);
+    this.dqsTexture.needsUpdate = true;
+  }
+
+  /** Method 'streamed': the posed positions and unit normals (#V × 3 each), computed on the CPU. */
+  setStreamedPositions(positions: Float64Array | Float32Array, normals: Float64Array | Float32Array): void {
+    this.positionAttribute.copyArray(positions);
+    this.normalAttribute.copyArray(normals);
+    this.positionAttribute.needsUpdate = true;
+    this.normalAttribute.needsUpdate = true;
+  }
+
+  private applyDefines(): void {
+    for (const material of [this.material, this.readbackMaterial]) {
+      material.defines = {
+        ...material.defines,
+        SKIN_METHOD: SKIN_METHOD_CODES[this.skinMethod],
+        DQS_PER_VERTEX_SIGNS: this.perVertexSigns ? 1 : 0,
+        DQS_NON_RIGID: this.nonRigid ? 1 : 0,
+        SKIN_HEATMAP: this.heatMap ? 1 : 0,
+      };
+      material.needsUpdate = true;
+    }
+  }
+
+  /** Replaces the influence texture (#V × stride influences → ceil(stride / 2) texels per vertex). */
+  setInfluences(influences: Influences): void {
+    const size = influenceTextureSize(influences.vertexCount, influences.stride);
+    const texture = floatTexture(size.width, size.height);
+    packInfluences(influences, texture.image.data as Float32Array);
+    // A new texture's first upload with update ranges would fill only those rows.
+    this.influenceTextureWhole = true;
+    texture.onUpdate = () => {
+      if (this.uniforms.lbsInfluenceTexture.value === texture) this.influenceTextureWhole = false;
+    };
+    this.uniforms.lbsInfluenceTexture.value.dispose();
+    this.uniforms.lbsInfluenceTexture.value = texture;
+    // A compile-time count lets the shader compiler unroll the influence loop; changing it recompiles.
+    if (size.texelsPerVertex !== this.texelsPerVertex) {
+      this.texelsPerVertex = size.texelsPerVertex;
+      for (const material of [this.material, this.readbackMaterial]) {
+        material.defines = { ...material.defines, LBS_TEXELS_PER_VERTEX: this.texelsPerVertex };
+        material.needsUpdate = true;
+      }
+    }
+  }
+
+  /**
+   * Re-packs one vertex's influences into the current influence texture and marks the texture rows it falls in;
+   * commitInfluenceRows then uploads only those rows (texture update ranges). One vertex at a time, so a caller
+   * that has just rewritten the vertex's weights packs it while they are still in cache.
+   * @param influences  the influences, already updated for the vertex, with the stride the texture was built with
+   */
+  packInfluenceRow(influences: Influences, v: number): void {
+    const image = this.uniforms.lbsInfluenceTexture.value.image;
+    const rowFloats = 4 * image.width;
+    const perVertex = 4 * this.texelsPerVertex;
+    if (this.touchedRows.length < image.height) this.touchedRows = new Uint8Array(image.height);
+    packInfluenceVertex(influences, v, image.data as Float32Array);
+    this.touchedRows[Math.floor((v * perVertex) / rowFloats)] = 1;
+    this.touchedRows[Math.floor(((v + 1) * perVertex - 1) / rowFloats)] = 1;
+  }
+
+  /** Queues the upload of the texture rows packInfluenceRow marked. */
+  commitInfluenceRows(): void {
+    const texture = this.uniforms.lbsInfluenceTexture.value;
+    const rowFloats = 4 * texture.image.width;
+    const touched = this.touchedRows;
+    // One range per touched texture row: three.js uploads each range with one texSubImage2D and never lets one span rows.
+    let any = false;
+    for (let row = 0; row < Math.min(touched.length, texture.image.height); row++) {
+      if (!touched[row]) continue;
+      touched[row] = 0;
+      if (!this.influenceTextureWhole) texture.addUpdateRange(row * rowFloats, rowFloats);
+      any = true;
+    }
+    if (any) texture.needsUpdate = true;
+  }
+
+  /** Uploads this frame's bone transforms (#B × 12 rest → posed 3×4, row-major). */
+  setTransforms(transforms: Float64Array): void {
+    packJointTransforms(transforms, this.boneCount, this.jointPixels);
+    this.jointTexture.needsUpdate = true;
+  }
+
+  setWireframe(on: boolean): void {
+    this.material.wireframe = on;
+  }
+
+  /**
+   * Skins every vertex on the GPU with the current textures and reads the result back.
+   * @returns #V × 3 skinned positions (float32 precision)
+   */
+  readSkinnedPositions(renderer: THREE.WebGLRenderer): Float32Array {
+    const previous = renderer.getRenderTarget();
+    renderer.setRenderTarget(this.readbackTarget);
+    renderer.clear(true, false, false);
+    renderer.render(this.readbackScene, this.readbackCamera);
+    renderer.readRenderTargetPixels(this.readbackTarget, 0, 0, this.readbackTarget.width, this.readbackTarget.height, this.readbackPixels);
+    renderer.setRenderTarget(previous);
+    const out = new Float32Array(this.vertexCount * 3);
+    for (let v = 0; v < this.vertexCount; v++) {
+      out[3 * v] = this.readbackPixels[4 * v];
+      out[3 * v + 1] = this.readbackPixels[4 * v + 1];
+      out[3 * v + 2] = this.readbackPixels[4 * v + 2];
+    }
+    return out;
+  }
+
+  dispose(): void {
+    this.geometry.dispose();
+    this.material.dispose();
+    this.jointTexture.dispose();
+    this.dqsTexture.dispose();
+    this.uniforms.lbsInfluenceTexture.value.dispose();
+    this.readbackGeometry.dispose();
+    this.readbackMaterial.dispose();
+    this.readbackTarget.dispose();
+  }
+}

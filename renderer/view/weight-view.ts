@@ -1,0 +1,238 @@
+/**
+ * How the skinned mesh is coloured: shaded (the plain material), the selected bone's weight as a heat map
+ * (shaders/weight-heatmap.glsl, optional iso-lines), each vertex's dominant bone, or the handles in one colour
+ * per bone (shaders/handle-colors.glsl); the lasso selection is tinted in every view. Per-vertex inputs are
+ * float attributes on the mesh's geometry; the material's own shader compilation is extended, not replaced,
+ * so skinning and lighting stay as they are. The view's attributes and varyings are compiled in (RW_WEIGHT_VIEW)
+ * only while a view other than shaded or a selection needs them: on a software rasterizer every extra vertex
+ * input costs measurably on dense meshes.
+ */
+import * as THREE from 'three';
+import heatmapChunk from '../../shaders/weight-heatmap.glsl?raw';
+import handleColorsChunk from '../../shaders/handle-colors.glsl?raw';
+import type { DenseMatrix } from '../../workers/formats/types.ts';
+
+export const VIEW_MODES = ['shaded', 'heatmap', 'dominant', 'handles'] as const;
+export type ViewMode = (typeof VIEW_MODES)[number];
+
+export const VIEW_LABELS: Record<ViewMode, string> = {
+  shaded: 'Shaded',
+  heatmap: 'Weight map',
+  dominant: 'Dominant bone',
+  handles: 'Handles',
+};
+
+/** Heat-map uploads go by blocks of 2^BLOCK_BITS vertices (4 KiB of one float attribute). */
+const BLOCK_BITS = 10;
+
+const VERTEX_DECLARATIONS = `
+#if RW_WEIGHT_VIEW
+${handleColorsChunk}
+uniform int rwViewMode;
+attribute float rwWeight;
+attribute float rwDominant;
+attribute float rwHandle;
+attribute float rwSelected;
+varying float vRwWeight;
+varying vec3 vRwColor;
+varying float vRwSelected;
+#endif
+`;
+
+// The bone colours are computed per vertex and interpolated, so region borders blend over one edge instead
+// of stepping along triangle edges.
+const VERTEX_BODY = `
+#if RW_WEIGHT_VIEW
+vRwWeight = rwWeight;
+vRwSelected = rwSelected;
+vRwColor = rwViewMode == 2 ? rwBoneColor(rwDominant) : (rwHandle >= 0.0 ? rwBoneColor(rwHandle) : RW_FREE_COLOR);
+#endif
+`;
+
+const FRAGMENT_DECLARATIONS = `
+#if RW_WEIGHT_VIEW
+${heatmapChunk}
+uniform int rwViewMode;
+uniform float rwIsoLines;
+varying float vRwWeight;
+varying vec3 vRwColor;
+varying float vRwSelected;
+#endif
+`;
+
+// Part of the colour goes to emission so the map reads the same on the lit and the shadowed side.
+const FRAGMENT_BODY = `
+#if RW_WEIGHT_VIEW
+if (rwViewMode != 0 || vRwSelected > 0.0) {
+  vec3 rwColor = diffuseColor.rgb;
+  if (rwViewMode == 1) {
+    rwColor = rwSrgbToLinear(rwViridis(vRwWeight));
+    // No line at 0 and 1: whole regions sit exactly there (handles, far-away parts).
+    float rwInterior = step(0.001, vRwWeight) * step(vRwWeight, 0.999);
+    rwColor = mix(rwColor, vec3(0.02), 0.6 * rwIsoLines * rwInterior * rwIsoLine(vRwWeight, 0.1));
+  } else if (rwViewMode >= 2) {
+    rwColor = rwSrgbToLinear(vRwColor);
+  }
+  rwColor = mix(rwColor, rwSrgbToLinear(vec3(1.0, 0.55, 0.12)), 0.8 * vRwSelected);
+  diffuseColor.rgb = rwColor * (rwViewMode == 0 ? 1.0 : 0.7);
+  totalEmissiveRadiance += rwColor * (rwViewMode == 0 ? 0.15 : 0.35);
+}
+#endif
+`;
+
+export class WeightView {
+  private readonly uniforms = {
+    rwViewMode: { value: 0 },
+    rwIsoLines: { value: 1 },
+  };
+  private readonly weight: THREE.BufferAttribute;
+  private readonly dominant: THREE.BufferAttribute;
+  /** flags, one per block of 2^BLOCK_BITS vertices, set by updateVertex until commitVertices */
+  private touchedBlocks: Uint8Array;
+  private anyTouched = false;
+  /** attributes queued for a whole upload, until it happens (ranges queued meanwhile would replace it) */
+  private readonly whole = new Set<THREE.BufferAttribute>();
+  private readonly handle: THREE.BufferAttribute;
+  private readonly selected: THREE.BufferAttribute;
+  private mode: ViewMode = 'shaded';
+  private hasSelection = false;
+  /** whether the view's inputs are compiled into the material (RW_WEIGHT_VIEW) */
+  private compiledIn = false;
+
+  /**
+   * @param mesh  the skinned mesh; its geometry gains four #V float attributes, its material the view chunks
+   */
+  constructor(private readonly mesh: THREE.Mesh<THREE.BufferGeometry, THREE.Material>) {
+    const vertexCount = mesh.geometry.getAttribute('position').count;
+    const attribute = (name: string, fill: number) => {
+      const a = new THREE.BufferAttribute(new Float32Array(vertexCount).fill(fill), 1);
+      a.setUsage(THREE.DynamicDrawUsage);
+      a.onUpload(() => this.whole.delete(a));
+      mesh.geometry.setAttribute(name, a);
+      return a;
+    };
+    this.weight = attribute('rwWeight', 0);
+    this.dominant = attribute('rwDominant', 0);
+    this.handle = attribute('rwHandle', -1);
+    this.selected = attribute('rwSelected', 0);
+    this.touchedBlocks = new Uint8Array(Math.ceil(vertexCount / 2 ** BLOCK_BITS));
+
+    const material = mesh.material;
+    const previousCompile = material.onBeforeCompile.bind(material);
+    const previousKey = material.customProgramCacheKey.bind(material);
+    material.onBeforeCompile = (shader, renderer) => {
+      previousCompile(shader, renderer);
+      Object.assign(shader.uniforms, this.uniforms);
+      shader.vertexShader = shader.vertexShader
+        .replace('#include <common>', `#include <common>\n${VERTEX_DECLARATIONS}`)
+        .replace('#include <begin_vertex>', `#include <begin_vertex>\n${VERTEX_BODY}`);
+      shader.fragmentShader = shader.fragmentShader
+        .replace('#include <common>', `#include <common>\n${FRAGMENT_DECLARATIONS}`)
+        .replace('#include <emissivemap_fragment>', `#include <emissivemap_fragment>\n${FRAGMENT_BODY}`);
+    };
+    material.customProgramCacheKey = () => `${previousKey()}-rw-weight-view-${this.compiledIn ? 1 : 0}`;
+    material.defines = { ...material.defines, RW_WEIGHT_VIEW: 0 };
+    material.needsUpdate = true;
+  }
+
+  private recompileIfNeeded(): void {
+    const needed = this.mode !== 'shaded' || this.hasSelection;
+    if (needed === this.compiledIn) return;
+    this.compiledIn = needed;
+    const material = this.mesh.material;
+    material.defines = { ...material.defines, RW_WEIGHT_VIEW: needed ? 1 : 0 };
+    material.needsUpdate = true;
+  }
+
+  get viewMode(): ViewMode {
+    return this.mode;
+  }
+
+  setMode(mode: ViewMode): void {
+    this.mode = mode;
+    this.uniforms.rwViewMode.value = VIEW_MODES.indexOf(mode);
+    this.recompileIfNeeded();
+  }
+
+  setIsoLines(on: boolean): void {
+    this.uniforms.rwIsoLines.value = on ? 1 : 0;
+  }
+
+  /** Heat-map input: column `bone` of the #V × #B row-major weights (zeros for bone -1). */
+  setBoneWeights(weights: DenseMatrix, bone: number): void {
+    const out = this.weight.array as Float32Array;
+    for (let v = 0; v < out.length; v++) out[v] = bone >= 0 ? weights.data[v * weights.cols + bone] : 0;
+    this.uploadAll(this.weight);
+  }
+
+  /** Dominant-bone input: each vertex's largest-weight bone (the first one on ties). */
+  setDominant(weights: DenseMatrix): void {
+    const out = this.dominant.array as Float32Array;
+    const { cols, data } = weights;
+    for (let v = 0; v < out.length; v++) {
+      let best = 0;
+      for (let b = 1; b < cols; b++) if (data[v * cols + b] > data[v * cols + best]) best = b;
+      out[v] = best;
+    }
+    this.uploadAll(this.dominant);
+  }
+
+  /**
+   * Refreshes one vertex's heat-map and dominant-bone inputs after its weights changed; commitVertices then uploads
+   * the blocks of vertices the refreshed ones fall in.
+   * @param weight    the vertex's weight of the heat map's bone (0 without one)
+   * @param dominant  its strongest bone
+   */
+  updateVertex(v: number, weight: number, dominant: number): void {
+    (this.weight.array as Float32Array)[v] = weight;
+    (this.dominant.array as Float32Array)[v] = dominant;
+    this.touchedBlocks[v >> BLOCK_BITS] = 1;
+    this.anyTouched = true;
+  }
+
+  /**
+   * Queues the upload of the blocks updateVertex touched since the last commit: one range per run of touched
+   * blocks, so a symmetric stroke uploads its two sides and not the vertices numbered between them. Ranges queued
+   * before and not yet drawn stay queued (three.js clears them once uploaded).
+   */
+  commitVertices(): void {
+    if (!this.anyTouched) return;
+    const blocks = this.touchedBlocks;
+    const vertexCount = this.weight.count;
+    for (let b = 0; b < blocks.length; b++) {
+      if (!blocks[b]) continue;
+      let end = b;
+      while (end < blocks.length && blocks[end]) blocks[end++] = 0;
+      const start = b << BLOCK_BITS;
+      const count = Math.min(end << BLOCK_BITS, vertexCount) - start;
+      for (const attribute of [this.weight, this.dominant]) if (!this.whole.has(attribute)) attribute.addUpdateRange(start, count);
+      b = end;
+    }
+    this.weight.needsUpdate = true;
+    this.dominant.needsUpdate = true;
+    this.anyTouched = false;
+  }
+
+  /** Queues the upload of a whole attribute, dropping any partial ranges queued before (they are part of it). */
+  private uploadAll(attribute: THREE.BufferAttribute): void {
+    attribute.clearUpdateRanges();
+    attribute.needsUpdate = true;
+    this.whole.add(attribute);
+  }
+
+  /** #V bone index or -1. */
+  setHandles(handles: Int32Array | null): void {
+    const out = this.handle.array as Float32Array;
+    if (handles) out.set(handles);
+    else out.fill(-1);
+    this.uploadAll(this.handle);
+  }
+
+  /** #V 1 = selected, 0 = not. */
+  setSelection(selection: Uint8Array): void {
+    (this.selected.array as Float32Array).set(selection);
+    this.uploadAll(this.selected);
+    this.hasSelection = selection.includes(1);
+    this.recompileIfNeeded();
+  }
+}
