@@ -2,7 +2,7 @@
  * The renderer's only way out of the page: `window.rigwright` from the Electron preload when present, otherwise
  * the same interface built from web platform pieces (a file input, Blob downloads, toolbar-driven commands).
  */
-import { RIG_FILE_EXTENSIONS, type MenuCommand, type OpenedFile, type OpenFilesRequest, type RigwrightBridge, type SaveFileRequest } from '../app/ipc-contract.ts';
+import { RIG_FILE_EXTENSIONS, type MenuCommand, type OpenedFile, type OpenFilesRequest, type RigwrightBridge, type SaveFileRequest } from '../../app/ipc-contract.ts';
 
 declare global {
   interface Window {
