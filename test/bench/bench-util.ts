@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
@@ -65,7 +66,7 @@ export function printTable(title: string, rows: BenchRow[]): void {
 export async function withAppPage<T>(
   outDir: string,
   port: number,
-  run: (page: import('@playwright/test').Page) => Promise<T>,
+  run: (page: Page) => Promise<T>,
   viewport = { width: 1280, height: 800 },
 ): Promise<T> {
   const { spawn } = await import('node:child_process');

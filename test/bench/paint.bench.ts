@@ -165,7 +165,7 @@ await withAppPage(path.join(cacheDir, 'paint-dist'), PORT, async (page) => {
     // Symmetry on: the mirror match runs in a worker, while the page stays responsive: the longest gap between turns
     // of a timer chain on the page's main thread. (The gap between drawn frames would mostly time SwiftShader.)
     // (A string, so the bundler's helper for named functions does not end up in the page.)
-    const setup = (await page.evaluate(`(async () => {
+    const setup = await page.evaluate<{ ms: number; stall: number }>(`(async () => {
       let last = performance.now();
       let stall = 0;
       let running = true;
@@ -181,7 +181,7 @@ await withAppPage(path.join(cacheDir, 'paint-dist'), PORT, async (page) => {
       const ms = performance.now() - start;
       running = false;
       return { ms, stall };
-    })()`)) as { ms: number; stall: number };
+    })()`);
     const mirrored = await stroke();
     // The same strokes with the viewport's draws held: SwiftShader then leaves the cores to the page, as a GPU would.
     await page.evaluate(() => (window as any).__rigwright.holdDraws(true));

@@ -8,7 +8,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { artifactsDir, dataFile, openApp, repoRoot, gpuCpuDeviation } from './app-driver.ts';
+import { artifactsDir, dataFile, openApp, gpuCpuDeviation } from './app-driver.ts';
 
 const hook = (page: Page) => page.evaluate(() => (window as any).__rigwright.state());
 const binding = (page: Page) => page.evaluate(() => (window as any).__rigwright.binding.state());

@@ -16,7 +16,7 @@ import { forwardKinematics, poseForwardKinematics } from '../../workers/rig/forw
 import { identityPose } from '../../workers/rig/pose-sequence.ts';
 import { NodeIO } from '@gltf-transform/core';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from '../unit/gltf-skinning-reference.ts';
-import { dataFile, openApp, repoRoot } from './app-driver.ts';
+import { dataFile, openApp } from './app-driver.ts';
 
 const CESIUM_MAN = () => dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
 const RIGGED_SIMPLE = () => dataFile('gltf', 'RiggedSimple', 'RiggedSimple.glb');
@@ -140,7 +140,7 @@ test('an export from the dialog validates and, read back in Node, poses like the
   await page.screenshot({ path: '/tmp/gltf-export-dialog.png' });
   const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()]);
   expect(download.suggestedFilename()).toBe('CesiumMan.glb');
-  const bytes = new Uint8Array(readFileSync((await download.path())!));
+  const bytes = new Uint8Array(readFileSync(await download.path()));
   await expect(dialog).toBeHidden();
   // The closed dialog hands the keyboard back: E toggles the "as exported" preview.
   await page.keyboard.press('e');
@@ -257,7 +257,7 @@ test('glTF + bin export downloads both files, which validate together', async ({
   await openApp(page, errors);
   await openThroughInput(page, RIGGED_SIMPLE());
   const downloads: Promise<[string, Uint8Array]>[] = [];
-  page.on('download', (download) => downloads.push(download.path().then((file) => [download.suggestedFilename(), new Uint8Array(readFileSync(file!))])));
+  page.on('download', (download) => downloads.push(download.path().then((file) => [download.suggestedFilename(), new Uint8Array(readFileSync(file))])));
   await page.keyboard.press('Control+e');
   const dialog = page.locator('dialog.export-dialog');
   await dialog.getByRole('radio', { name: /glTF \+ bin/ }).check({ force: true });

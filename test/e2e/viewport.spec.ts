@@ -16,7 +16,7 @@ import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
-import { artifactsDir, dataFile, openApp, repoRoot, gpuCpuDeviation } from './app-driver.ts';
+import { artifactsDir, dataFile, openApp, gpuCpuDeviation } from './app-driver.ts';
 
 interface HookState {
   sceneName: string; meshFiles: string[]; vertexCount: number; triangleCount: number; boneCount: number;
@@ -32,7 +32,7 @@ async function loadThroughUi(page: Page, files: string[]): Promise<void> {
   await page.waitForFunction(
     ([names, frames]) => {
       const s = (window as any).__rigwright.state();
-      return s.error !== null || ((names as string[]).every((n) => s.meshFiles.includes(n) || s.sceneName.includes(n)) && s.framesRendered > (frames as number));
+      return s.error !== null || (names.every((n) => s.meshFiles.includes(n) || s.sceneName.includes(n)) && s.framesRendered > frames);
     },
     [files.filter((f) => /\.(obj|off)$/.test(f)).map((f) => path.basename(f)), before] as const,
   );

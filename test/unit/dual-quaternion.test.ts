@@ -76,13 +76,13 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 
 function assertClose(actual: ArrayLike<number>, expected: ArrayLike<number>, tolerance: number, what: string): void {
   const d = maxAbsDiff(actual, expected);
-  assert.ok(d <= tolerance, `${what}: differs by ${d} (tolerance ${tolerance})\n actual   ${Array.from(actual)}\n expected ${Array.from(expected)}`);
+  assert.ok(d <= tolerance, `${what}: differs by ${d} (tolerance ${tolerance})\n actual   ${Array.from(actual).join(',')}\n expected ${Array.from(expected).join(',')}`);
 }
 
 /** Equal as rigid transforms: q̂ or −q̂. */
 function assertSameTransform(actual: Float64Array, expected: Float64Array, tolerance: number, what: string): void {
   const d = Math.min(maxAbsDiff(actual, expected), maxAbsDiff(actual, expected.map((c) => -c)));
-  assert.ok(d <= tolerance, `${what}: ±q̂ differ by ${d}\n actual   ${Array.from(actual)}\n expected ${Array.from(expected)}`);
+  assert.ok(d <= tolerance, `${what}: ±q̂ differ by ${d}\n actual   ${Array.from(actual).join(',')}\n expected ${Array.from(expected).join(',')}`);
 }
 
 /** Influences of `vertexCount` vertices that all share the same bones and weights (weights rounded to float32). */

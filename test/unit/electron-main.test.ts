@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { IPC_CHANNELS, type RigwrightBridge } from '../../app/ipc-contract.ts';
+import type { BrowserWindowOptions, MenuItemOptions } from '../../app/electron-api.ts';
+import { IPC_CHANNELS, type OpenedFile, type RigwrightBridge } from '../../app/ipc-contract.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-main-'));
@@ -23,7 +24,8 @@ writeFileSync(path.join(rendererRoot, 'index.html'), '<!doctype html><title>Rigw
 writeFileSync(path.join(rendererRoot, 'assets', 'io.worker.js'), 'self.onmessage = () => {};');
 writeFileSync(path.join(work, 'secret.txt'), 'outside the renderer folder');
 
-type Listener = (...args: any[]) => any;
+/** A callback the bundled code registered: the tests call it with hand-made (sometimes malformed) arguments. */
+type Listener = (...args: unknown[]) => unknown;
 
 /** Everything main.ts and preload.ts did to the stand-in. */
 const recorded = {
@@ -37,7 +39,7 @@ const recorded = {
   permissionRequest: undefined as Listener | undefined,
   permissionCheck: undefined as Listener | undefined,
   ipcHandlers: new Map<string, Listener>(),
-  menu: undefined as any[] | undefined,
+  menu: undefined as MenuItemOptions[] | undefined,
   nextOpen: { canceled: true, filePaths: [] as string[] },
   nextSave: { canceled: true, filePath: '' },
   exposed: new Map<string, unknown>(),
@@ -64,7 +66,7 @@ class FakeContents {
 class FakeWindow {
   readonly webContents = new FakeContents();
   url = '';
-  constructor(readonly options: any) {
+  constructor(readonly options: BrowserWindowOptions) {
     recorded.windows.push(this);
     recorded.appListeners.get('web-contents-created')?.({}, this.webContents);
   }
@@ -125,8 +127,8 @@ const fakeElectron = {
   },
   ipcMain: { handle: (channel: string, listener: Listener) => recorded.ipcHandlers.set(channel, listener) },
   Menu: {
-    buildFromTemplate: (template: any[]) => template,
-    setApplicationMenu: (menu: any[]) => (recorded.menu = menu),
+    buildFromTemplate: (template: MenuItemOptions[]) => template,
+    setApplicationMenu: (menu: MenuItemOptions[]) => (recorded.menu = menu),
   },
   contextBridge: { exposeInMainWorld: (key: string, api: unknown) => recorded.exposed.set(key, api) },
   ipcRenderer: {
@@ -255,7 +257,7 @@ test('openFiles reads the chosen files as base name and bytes, after checking se
   const chosen = path.join(work, 'chosen.tgf');
   writeFileSync(chosen, '1 0 0 0\n2 0 1 0\n#\n1 2\n');
   recorded.nextOpen = { canceled: false, filePaths: [chosen] };
-  const files = await openFiles(trustedEvent());
+  const files = (await openFiles(trustedEvent())) as OpenedFile[];
   assert.equal(files.length, 1);
   assert.equal(files[0].name, 'chosen.tgf');
   assert.ok(files[0].bytes instanceof Uint8Array);
@@ -287,7 +289,7 @@ test('saveFile writes the bytes where the user chose, and refuses bad names', as
 
 test('the menu has the commands and sends them to the window', () => {
   const menu = recorded.menu!;
-  const item = (top: string, label: string) => menu.find((m) => m.label === top)!.submenu.find((s: any) => s.label === label);
+  const item = (top: string, label: string) => menu.find((m) => m.label === top)!.submenu!.find((s) => s.label === label)!;
   assert.equal(item('&File', 'Open…').accelerator, 'CmdOrCtrl+O');
   const contents = recorded.windows[0].webContents;
   const expected: [string, string, string][] = [
@@ -300,7 +302,7 @@ test('the menu has the commands and sends them to the window', () => {
   ];
   for (const [top, label, command] of expected) {
     contents.sent.length = 0;
-    item(top, label).click();
+    item(top, label).click!();
     assert.deepEqual(contents.sent, [[IPC_CHANNELS.menuCommand, command]], label);
   }
   if (process.platform !== 'darwin') {

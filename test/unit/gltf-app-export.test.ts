@@ -44,8 +44,8 @@ test('"as exported" influences are exactly the stored JOINTS_n / WEIGHTS_n, deco
     assert.equal(expected.stride, 4);
     for (let v = 0; v < expected.vertexCount; v++) {
       // getElement decodes normalized integers to value / 255 (or 65535), as engines do.
-      const js = joints.getElement(v, []);
-      const ws = weights.getElement(v, []);
+      const js: number[] = joints.getElement(v, []);
+      const ws: number[] = weights.getElement(v, []);
       for (let k = 0; k < 4; k++) {
         assert.ok(Math.abs(ws[k] - expected.weights[4 * v + k]) <= 1e-7, `${component} vertex ${v} slot ${k}: ${ws[k]} vs ${expected.weights[4 * v + k]}`);
         if (ws[k] > 0) assert.equal(js[k], expected.bones[4 * v + k]);
@@ -76,7 +76,7 @@ test('a baked LBS clip validates, costs what was announced, and replays glTF ski
     const delta = targets[f].getAttribute('POSITION')!;
     const morphed = new Float64Array(rig.mesh.positions.length);
     for (let v = 0; v < morphed.length / 3; v++) {
-      const d = delta.getElement(v, []);
+      const d: number[] = delta.getElement(v, []);
       for (let c = 0; c < 3; c++) morphed[3 * v + c] = rig.mesh.positions[3 * v + c] + d[c];
     }
     const skinned = gltfPosedPositions(doc, 0, f / 30);

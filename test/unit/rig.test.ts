@@ -81,7 +81,7 @@ test('quatToMatrix agrees with the Rodrigues formula', () => {
   for (const axis of AXES) {
     for (const angle of ANGLES) {
       quatToMatrix(axisAngleQuat(axis, angle), 0, m, 0);
-      assertClose(m, rodrigues(axis, angle), 1e-12, `axis ${axis} angle ${angle}`);
+      assertClose(m, rodrigues(axis, angle), 1e-12, `axis ${axis.join(',')} angle ${angle}`);
     }
   }
 });
@@ -96,10 +96,10 @@ test('matrixToQuat inverts quatToMatrix up to sign, and matrices round-trip, inc
       matrixToQuat(R, 0, q, 0);
       assert.ok(Math.abs(Math.hypot(...q) - 1) < 1e-14, 'unit length');
       quatToMatrix(q, 0, back, 0);
-      assertClose(back, R, 1e-12, `matrix round trip axis ${axis} angle ${angle}`);
+      assertClose(back, R, 1e-12, `matrix round trip axis ${axis.join(',')} angle ${angle}`);
       const expected = axisAngleQuat(axis, angle);
       const sign = Math.sign(q[0] * expected[0] + q[1] * expected[1] + q[2] * expected[2] + q[3] * expected[3]) || 1;
-      assertClose(q.map((v) => v * sign), expected, 1e-8, `quaternion axis ${axis} angle ${angle}`);
+      assertClose(q.map((v) => v * sign), expected, 1e-8, `quaternion axis ${axis.join(',')} angle ${angle}`);
     }
   }
   const next = seededRandom(7);

@@ -30,7 +30,14 @@ function randomSpd(n: number, density: number, seed: number): { csc: CscMatrix; 
   const ti: number[] = [];
   const tj: number[] = [];
   const tv: number[] = [];
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (dense[i * n + j] !== 0) (ti.push(i), tj.push(j), tv.push(dense[i * n + j]));
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      if (dense[i * n + j] === 0) continue;
+      ti.push(i);
+      tj.push(j);
+      tv.push(dense[i * n + j]);
+    }
+  }
   return { csc: cscFromTriplets(n, n, ti, tj, tv), dense };
 }
 
@@ -71,11 +78,15 @@ function gridMatrix(w: number, h: number): CscMatrix {
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = id(x, y);
-      ti.push(i), tj.push(i), tv.push(1);
+      ti.push(i);
+      tj.push(i);
+      tv.push(1);
       for (const [dx, dy] of [[1, 0], [0, 1]]) {
         if (x + dx >= w || y + dy >= h) continue;
         const j = id(x + dx, y + dy);
-        ti.push(i, j, i, j), tj.push(j, i, i, j), tv.push(-1, -1, 1, 1);
+        ti.push(i, j, i, j);
+        tj.push(j, i, i, j);
+        tv.push(-1, -1, 1, 1);
       }
     }
   }
@@ -308,7 +319,11 @@ test('a matrix that is not positive definite raises NotPositiveDefiniteError, no
   const ti: number[] = [];
   const tj: number[] = [];
   const tv: number[] = [];
-  for (let i = 0; i + 1 < w; i++) ti.push(i, i + 1, i, i + 1), tj.push(i + 1, i, i, i + 1), tv.push(-1, -1, 1, 1);
+  for (let i = 0; i + 1 < w; i++) {
+    ti.push(i, i + 1, i, i + 1);
+    tj.push(i + 1, i, i, i + 1);
+    tv.push(-1, -1, 1, 1);
+  }
   const singular = cscFromTriplets(w, w, ti, tj, tv);
   assert.throws(
     () => choleskyNumeric(singular, choleskySymbolic(singular, nestedDissectionOrdering(singular))),

@@ -116,7 +116,7 @@ export async function importGltf(
     const self = nodes.length - 1;
     for (const child of node.listChildren()) visit(child, self);
   };
-  for (const node of scene!.listChildren()) visit(node, -1);
+  for (const node of scene.listChildren()) visit(node, -1);
 
   const skinnedNodes = nodes.filter((node) => node.getMesh() && node.getSkin());
   if (skinnedNodes.length === 0) fail('', 'the scene has no skinned mesh (no node with both a mesh and a skin)');
@@ -232,7 +232,7 @@ export async function importGltf(
   const vertexCount = positions.length / 3;
   if (vertexCount === 0 || triangles.length === 0) fail('', 'the skinned meshes have no triangles');
   const mesh: TriangleMesh = { positions: Float64Array.from(positions), triangles: Uint32Array.from(triangles) };
-  let normals = Float64Array.from(normalsIn);
+  const normals = Float64Array.from(normalsIn);
   if (missingNormals > 0) {
     const computed = vertexNormals(mesh.positions, mesh.triangles);
     for (let i = 0; i < normals.length; i += 3) {
@@ -269,7 +269,7 @@ export async function importGltf(
 
 /** Reads one accessor element (denormalized), refusing NaN and infinities. */
 function readElement(accessor: Accessor, index: number, out: Float64Array, offset: number, fail: (w: string, r: string) => never, what: string): void {
-  const value = accessor.getElement(index, []);
+  const value: number[] = accessor.getElement(index, []);
   for (let k = 0; k < value.length; k++) {
     if (!Number.isFinite(value[k])) fail(`${what} element ${index}`, `value ${value[k]} is not a finite number`);
     out[offset + k] = value[k];
@@ -487,7 +487,7 @@ function resampleClip(channels: AnimationChannel[], name: string, ctx: ClipConte
     if (path !== 'rotation' && path !== 'translation' && path !== 'scale') continue;
     const input = sampler.getInput()!;
     const output = sampler.getOutput()!;
-    const times = Float64Array.from(input.getArray() ?? []);
+    const times = Float64Array.from({ length: input.getCount() }, (_, i) => input.getScalar(i));
     const width = output.getElementSize();
     const values = new Float64Array(output.getCount() * width);
     for (let i = 0; i < output.getCount(); i++) readElement(output, i, values, i * width, ctx.fail, `animation "${name}" output`);
