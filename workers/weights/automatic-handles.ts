@@ -1,6 +1,22 @@
 import type { TgfSkeleton } from '../formats/types.ts';
 
 /**
+ * The settings of the two handle rules below as callers (the app's Bind panel, `rigwright weights`) present them:
+ * the cylinder radius relative to the mesh, since a radius in mesh units suits only one mesh.
+ */
+export interface AutomaticHandlesOptions {
+  /** jointDistanceHandles: sphere radius as a multiple of the bone midpoint's closest-vertex distance */
+  distanceFactor?: number;
+  /** boneCylinderHandles: cylinder radius as a fraction of the mesh's bounding-box diagonal */
+  radiusFraction?: number;
+}
+
+export const AUTOMATIC_HANDLES_DEFAULTS: Required<AutomaticHandlesOptions> = {
+  distanceFactor: 1.5,
+  radiusFraction: 0.04,
+};
+
+/**
  * Handles by the course rule (handout Sec. 4.1, "geometric selection"): bone b claims every vertex closer to its
  * reference point than `factor` × the distance from that point to the mesh's closest vertex.
  *
@@ -18,7 +34,7 @@ import type { TgfSkeleton } from '../formats/types.ts';
  * @param factor    sphere radius as a multiple of the closest-vertex distance (1.5 in the handout)
  * @returns #V: bone index of each handle vertex, -1 for free vertices
  */
-export function jointDistanceHandles(positions: Float64Array, skeleton: TgfSkeleton, factor = 1.5): Int32Array {
+export function jointDistanceHandles(positions: Float64Array, skeleton: TgfSkeleton, factor = AUTOMATIC_HANDLES_DEFAULTS.distanceFactor): Int32Array {
   const n = Math.floor(positions.length / 3);
   const boneCount = skeleton.bones.length / 2;
   const handles = new Int32Array(n).fill(-1);

@@ -1,0 +1,121 @@
+/**
+ * What a libigl DMAT matrix is for. The file format does not say; Rigwright reads three kinds:
+ *   weights  #V × #B, rows summing to 1 (weights-file.ts)
+ *   poses    3·B·L × 3 relative rotation matrices, L frames of B bones, or 4B × 1 quaternions x y z w (pose-file.ts)
+ *   handles  #V × 1, the bone of each handle vertex or -1 (weights-file.ts)
+ * dmatReadings judges a matrix alone, by shape and values; dmatFits and dmatRole judge it against a mesh with #V
+ * vertices and a skeleton with #B bones, by shape.
+ */
+import { FormatError } from './format-error.ts';
+import { poseSequenceFromDmat } from './pose-file.ts';
+import { weightsFromDmat } from './weights-file.ts';
+import type { DenseMatrix } from './types.ts';
+
+export type DmatRole = 'weights' | 'poses' | 'handles';
+
+/** One way a matrix can be read, with the counts it implies. */
+export type DmatReading =
+  | { role: 'poses'; layout: 'rotation-matrices'; rotationCount: number }
+  | { role: 'poses'; layout: 'quaternions'; boneCount: number }
+  | { role: 'handles'; vertexCount: number; largestBone: number; freeVertexCount: number }
+  | { role: 'weights'; vertexCount: number; boneCount: number };
+
+/** Largest deviation of a quaternion's length from 1 for a column to read as final-pose quaternions. */
+const UNIT_QUATERNION_TOLERANCE = 1e-3;
+/** The readers below want a file name for their messages; dmatReadings only asks whether they accept. */
+const UNNAMED = 'matrix';
+
+/**
+ * Every reading a matrix allows with no mesh or skeleton to compare with:
+ *   poses, rotation matrices  3k × 3 and every 3×3 block a rotation (k = B·L)
+ *   poses, quaternions        4k × 1 and every quaternion of unit length to within 1e-3 (k = B)
+ *   handles                   n × 1 of whole numbers ≥ -1, at least one of them a bone (≥ 0)
+ *   weights                   n × m of finite values that weightsFromDmat takes without a warning (no negative
+ *                             weight, rows summing to 1)
+ * @param m  the matrix as read (row-major)
+ * @returns the readings in that order; empty when the matrix fits none
+ */
+export function dmatReadings(m: DenseMatrix): DmatReading[] {
+  const { rows, cols, data } = m;
+  const readings: DmatReading[] = [];
+  if (rows === 0) return readings;
+  if (cols === 3 && rows % 3 === 0 && acceptsAsPoses(m)) {
+    readings.push({ role: 'poses', layout: 'rotation-matrices', rotationCount: rows / 3 });
+  }
+  if (cols === 1 && rows % 4 === 0) {
+    let unit = true;
+    for (let q = 0; q < rows && unit; q += 4) {
+      unit = Math.abs(Math.hypot(data[q], data[q + 1], data[q + 2], data[q + 3]) - 1) <= UNIT_QUATERNION_TOLERANCE;
+    }
+    if (unit) readings.push({ role: 'poses', layout: 'quaternions', boneCount: rows / 4 });
+  }
+  if (cols === 1 && isHandleColumn(data)) {
+    let largestBone = -1;
+    let freeVertexCount = 0;
+    for (const h of data) {
+      if (h > largestBone) largestBone = h;
+      if (h === -1) freeVertexCount++;
+    }
+    if (largestBone >= 0) readings.push({ role: 'handles', vertexCount: rows, largestBone, freeVertexCount });
+  }
+  // weightsFromDmat throws on a value that is not finite; readDmat never returns one, but other callers might.
+  if (data.every(Number.isFinite) && weightsFromDmat(m, rows, cols, UNNAMED).warnings.length === 0) {
+    readings.push({ role: 'weights', vertexCount: rows, boneCount: cols });
+  }
+  return readings;
+}
+
+/** With one bone per frame every 3×3 block is a frame, so the pose reader checks that all blocks are rotations. */
+function acceptsAsPoses(m: DenseMatrix): boolean {
+  try {
+    poseSequenceFromDmat(m, 1, UNNAMED);
+    return true;
+  } catch (error) {
+    if (error instanceof FormatError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Whether a matrix has the shape of `role` for this mesh and skeleton (values are the readers' to check):
+ * weights #V × #B; poses 3·B·L × 3 for some L ≥ 1, or 4B × 1; handles #V × 1.
+ * @param m            the matrix as read
+ * @param role         the reading to test
+ * @param vertexCount  #V of the mesh
+ * @param boneCount    #B of the skeleton
+ */
+export function dmatFits(m: DenseMatrix, role: DmatRole, vertexCount: number, boneCount: number): boolean {
+  const { rows, cols } = m;
+  switch (role) {
+    case 'weights':
+      return rows === vertexCount && cols === boneCount;
+    case 'poses':
+      return (cols === 3 && rows > 0 && rows % (3 * boneCount) === 0) || (cols === 1 && rows === 4 * boneCount);
+    case 'handles':
+      return cols === 1 && rows === vertexCount;
+  }
+}
+
+const ROLES_BY_PRECEDENCE: readonly DmatRole[] = ['weights', 'poses', 'handles'];
+
+/**
+ * What a DMAT loaded with a mesh and skeleton is: the first exact fit among weights, poses and handles (so a
+ * 12 × 1 matrix with 12 vertices and 3 bones is a quaternion pose), else the closest reading with `fits` false,
+ * whose reader then refuses it with a message naming both sizes. Closest: #V rows → weights; one column → handles
+ * when every entry is a whole number ≥ -1, else poses; three columns → poses; anything else → weights.
+ * @param m            the matrix as read
+ * @param vertexCount  #V of the mesh
+ * @param boneCount    #B of the skeleton
+ * @returns the role and whether the matrix fits it exactly
+ */
+export function dmatRole(m: DenseMatrix, vertexCount: number, boneCount: number): { role: DmatRole; fits: boolean } {
+  for (const role of ROLES_BY_PRECEDENCE) if (dmatFits(m, role, vertexCount, boneCount)) return { role, fits: true };
+  if (m.rows === vertexCount) return { role: 'weights', fits: false };
+  if (m.cols === 1) return { role: isHandleColumn(m.data) ? 'handles' : 'poses', fits: false };
+  return { role: m.cols === 3 ? 'poses' : 'weights', fits: false };
+}
+
+/** Handle files hold bone indices or -1; quaternion columns hold fractions. */
+function isHandleColumn(values: Float64Array): boolean {
+  return values.every((x) => Number.isInteger(x) && x >= -1);
+}
