@@ -1,0 +1,175 @@
+/**
+ * What every `rigwright` command shares: the command shape, the command-line parser, reading and writing files
+ * with errors that name the file, and number formatting. Bad input is a FormatError (exit 1); a mistake on the
+ * command line is a UsageError (exit 2 with the command's usage). main.ts turns both into messages.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { FormatError } from '../../workers/formats/format-error.ts';
+import { readRigFile, type RigFile } from '../../workers/formats/read-file.ts';
+import { weightsFromDmat } from '../../workers/formats/weights-file.ts';
+import type { DenseMatrix, TgfSkeleton, TriangleMesh } from '../../workers/formats/types.ts';
+import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
+
+/** Where the tool writes; process.stdout and process.stderr fit. */
+export interface CliStreams {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+/** A command line after parsing: the options given and the operands. */
+export interface CommandLine {
+  /** the value of every `--name value` given */
+  values: Partial<Record<string, string>>;
+  /** every boolean `--name` given */
+  flags: ReadonlySet<string>;
+  positionals: string[];
+}
+
+/** One `rigwright` command. main.ts parses its options, answers -h/--help with `usage`, and runs it. */
+export interface CliCommand {
+  readonly name: string;
+  /** one line for the command list */
+  readonly summary: string;
+  /** the full help text, starting `Usage: rigwright <name>` */
+  readonly usage: string;
+  /** its options by name (without the leading --) and type; -h/--help comes with every command */
+  readonly options: Readonly<Record<string, 'string' | 'boolean'>>;
+  /** whether it takes operands (file names) besides options */
+  readonly allowPositionals: boolean;
+  /**
+   * @returns the exit code, 0 when done; bad input throws FormatError, a bad command line UsageError
+   */
+  run(line: CommandLine, streams: CliStreams): number | Promise<number>;
+}
+
+/** A mistake on the command line: exit 2, with the usage text of the command that was running. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * node:util parseArgs, strict, for `command`'s options plus -h/--help; its errors become usage errors.
+ * @returns the command line, and whether help was asked for
+ */
+export function parseCommandLine(command: CliCommand, args: string[]): CommandLine & { help: boolean } {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, type] of Object.entries(command.options)) options[name] = { type };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: command.allowPositionals, strict: true });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+      throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+    }
+    throw error;
+  }
+  const values: Partial<Record<string, string>> = {};
+  const flags = new Set<string>();
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (typeof value === 'string') values[name] = value;
+    else if (value === true && name !== 'help') flags.add(name);
+  }
+  return { values, flags, positionals: parsed.positionals, help: parsed.values.help === true };
+}
+
+/** The value of `--name`, or a usage error when it is missing or empty. */
+export function required(line: CommandLine, name: string): string {
+  const value = line.values[name];
+  if (value === undefined || value === '') throw new UsageError(`missing --${name}`);
+  return value;
+}
+
+/**
+ * The extension of an output file, lower case, or a usage error when it is none of `allowed`.
+ * @param allowed  extensions without the dot
+ */
+export function outputExtension(out: string, allowed: readonly string[]): string {
+  const extension = /\.([^./\\]+)$/.exec(out)?.[1]?.toLowerCase() ?? '';
+  if (!allowed.includes(extension)) {
+    throw new UsageError(`--out must end in ${allowed.map((e) => `.${e}`).join(' or ')}: "${out}"`);
+  }
+  return extension;
+}
+
+/** An option's text as a number; NaN for blank text, which Number() would read as 0. */
+export function parseNumber(text: string): number {
+  return /^\s*$/.test(text) ? NaN : Number(text);
+}
+
+/** The whole file, or a FormatError naming it when it cannot be read. */
+export function readBytes(file: string): Uint8Array {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new FormatError(file, '', `cannot read the file: ${describeSystemError(error)}`);
+  }
+}
+
+/** Writes the file, or throws a FormatError naming it. */
+export function writeFile(file: string, contents: string | Uint8Array): void {
+  try {
+    writeFileSync(file, contents);
+  } catch (error) {
+    throw new FormatError(file, '', `cannot write the file: ${describeSystemError(error)}`);
+  }
+}
+
+/** A node:fs error in words, without the errno jargon for the common cases. */
+export function describeSystemError(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or folder';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** The file read by the app's readers, or a FormatError naming it when it holds something other than `kind`. */
+function readKind<K extends RigFile['kind']>(file: string, kind: K, what: string): Extract<RigFile, { kind: K }> {
+  const read = readRigFile(file, readBytes(file));
+  if (read.kind !== kind) throw new FormatError(file, '', `holds a ${read.kind}, not ${what}`);
+  return read as Extract<RigFile, { kind: K }>;
+}
+
+export function readMesh(file: string): TriangleMesh {
+  return readKind(file, 'mesh', 'a mesh (.obj or .off)').mesh;
+}
+
+/** The joints and bones as the TGF file has them, without the hierarchy. */
+export function readTgfSkeleton(file: string): TgfSkeleton {
+  return readKind(file, 'skeleton', 'a skeleton (.tgf)').skeleton;
+}
+
+/** The skeleton with its hierarchy, ready for forward kinematics. */
+export function readSkeleton(file: string): Skeleton {
+  return buildSkeleton(readTgfSkeleton(file), file);
+}
+
+/** @param purpose  what the matrix is read as, e.g. `handles`, for the message when the file is no DMAT */
+export function readMatrix(file: string, purpose: string): DenseMatrix {
+  return readKind(file, 'matrix', `${purpose} (.dmat)`).matrix;
+}
+
+/** A mesh, its skeleton and their weights, checked against each other; weight warnings go to stderr. */
+export function readBoundRig(meshFile: string, skeletonFile: string, weightsFile: string, stderr: CliStreams['stderr']) {
+  const mesh = readMesh(meshFile);
+  const skeleton = readSkeleton(skeletonFile);
+  const vertexCount = mesh.positions.length / 3;
+  const boneCount = skeleton.parents.length;
+  const { weights, warnings } = weightsFromDmat(readMatrix(weightsFile, 'skinning weights'), vertexCount, boneCount, weightsFile);
+  for (const warning of warnings) stderr.write(`rigwright: warning: ${weightsFile}: ${warning}\n`);
+  return { mesh, skeleton, vertexCount, boneCount, weights };
+}
+
+/** A number in at most `significantDigits` digits, without trailing zeros. */
+export function formatNumber(x: number, significantDigits: number): string {
+  return Number(x.toPrecision(significantDigits)).toString();
+}

@@ -1,0 +1,75 @@
+/** `rigwright export`: a skinned, animated glTF 2.0 asset from a mesh, a skeleton, weights and poses. */
+import path from 'node:path';
+import { exportGltf, GLTF_EXPORT_DEFAULTS, type GltfClip } from '../../../workers/formats/gltf-export.ts';
+import type { GltfWeightComponent } from '../../../workers/formats/gltf-skin-weights.ts';
+import { vertexNormals } from '../../../workers/mesh/vertex-normals.ts';
+import { outputExtension, readBoundRig, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
+import { readPoses } from '../pose-input.ts';
+
+const WEIGHT_TYPES: readonly GltfWeightComponent[] = ['float', 'unsigned-byte', 'unsigned-short'];
+
+export const exportCommand: CliCommand = {
+  name: 'export',
+  summary: 'a skinned, animated glTF (.glb, or .gltf + .bin)',
+  usage: `Usage: rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat [--translations T.dmat]]
+                        [--influences 4|8]
+                        [--weight-type float|unsigned-byte|unsigned-short] --out A.glb|A.gltf
+
+Writes a skinned glTF 2.0 asset: one joint node per bone at its start joint, inverse bind matrices, the four
+(or eight) strongest weights per vertex summing exactly to 1, and the poses as an animation clip named after the
+pose file (rotation matrices: one keyframe per frame at ${GLTF_EXPORT_DEFAULTS.framesPerSecond} fps; quaternions: t = 0 rest, t = 1 s final pose).
+A .gltf output also writes its buffer next to it as a .bin file with the same name.
+
+  --mesh FILE          mesh, .obj or .off
+  --skeleton FILE      TGF skeleton
+  --weights FILE       DMAT skinning weights, #vertices × #bones
+  --poses FILE         DMAT pose file for this skeleton (optional)
+  --translations FILE  DMAT start-joint translations for those poses, B·L × 3: translation channels
+  --influences K       4 (JOINTS_0/WEIGHTS_0) or 8 (adds a second set many viewers ignore); default ${GLTF_EXPORT_DEFAULTS.influences}
+  --weight-type T      float, unsigned-byte or unsigned-short (normalized integers); default ${GLTF_EXPORT_DEFAULTS.weightComponent}
+  --out FILE           output, .glb or .gltf
+  -h, --help           this help
+`,
+  options: { mesh: 'string', skeleton: 'string', weights: 'string', poses: 'string', translations: 'string', influences: 'string', 'weight-type': 'string', out: 'string' },
+  allowPositionals: false,
+
+  async run(line, { stdout, stderr }) {
+    const { values } = line;
+    const meshFile = required(line, 'mesh');
+    const skeletonFile = required(line, 'skeleton');
+    const weightsFile = required(line, 'weights');
+    const out = required(line, 'out');
+    const format = outputExtension(out, ['glb', 'gltf']);
+    const influences = values.influences ?? String(GLTF_EXPORT_DEFAULTS.influences);
+    if (influences !== '4' && influences !== '8') throw new UsageError(`--influences must be 4 or 8, not "${influences}"`);
+    const weightComponent = (values['weight-type'] ?? GLTF_EXPORT_DEFAULTS.weightComponent) as GltfWeightComponent;
+    if (!WEIGHT_TYPES.includes(weightComponent)) {
+      throw new UsageError(`--weight-type must be ${WEIGHT_TYPES.join(', ')}; not "${values['weight-type']}"`);
+    }
+
+    const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
+    const clips: GltfClip[] = [];
+    if (values.poses !== undefined) {
+      const poses = readPoses(values.poses, values.translations, boneCount);
+      clips.push({ name: path.basename(values.poses).replace(/\.dmat$/i, ''), poses });
+    }
+    const basename = path.basename(out).replace(/\.gltf$/i, '');
+    const result = await exportGltf(
+      { mesh, normals: vertexNormals(mesh.positions, mesh.triangles), skeleton, weights, clips, name: path.basename(meshFile).replace(/\.[^.]*$/, '') },
+      out,
+      { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename },
+    );
+    for (const warning of result.warnings) stderr.write(`rigwright: warning: ${out}: ${warning}\n`);
+    writeFile(out, result.bytes);
+    const written = [out];
+    for (const [uri, bytes] of Object.entries(result.resources)) {
+      const file = path.join(path.dirname(out), uri);
+      writeFile(file, bytes);
+      written.push(file);
+    }
+    stdout.write(
+      `wrote ${written.join(' and ')}: ${vertexCount} vertices, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}, up to ${influences} influences per vertex (${weightComponent} weights)\n`,
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,106 @@
+/** `rigwright import`: mesh, skeleton, weights and poses from a rigged glTF, as OBJ, TGF and DMAT files. */
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
+import { FormatError } from '../../../workers/formats/format-error.ts';
+import { GLTF_IMPORT_DEFAULTS, importGltf } from '../../../workers/formats/gltf-import.ts';
+import { gltfResourceUris } from '../../../workers/formats/gltf-resource-uris.ts';
+import { writeObj } from '../../../workers/formats/obj.ts';
+import { poseSequenceToDmat, translationsToDmat } from '../../../workers/formats/pose-file.ts';
+import { tgfWithConnectors, writeTgf } from '../../../workers/formats/tgf.ts';
+import type { DenseMatrix } from '../../../workers/formats/types.ts';
+import { withRestBones } from '../../../workers/rig/pose-sequence.ts';
+import { describeSystemError, readBytes, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
+
+export const importCommand: CliCommand = {
+  name: 'import',
+  summary: 'mesh, skeleton, weights and poses from a rigged glTF',
+  usage: `Usage: rigwright import A.glb|A.gltf --out-dir D
+
+Reads a rigged glTF (one skin; a .gltf finds its .bin files next to it) and writes into D:
+  NAME.obj                 the skinned meshes merged, in the bind pose
+  NAME.tgf                 one bone per joint, from its joint to its child joint
+  NAME-weights.dmat        #vertices × #bones weights (rows sum to 1)
+  NAME-pose-CLIP.dmat      per animation: relative rotations, 3·B·L × 3, resampled at ${GLTF_IMPORT_DEFAULTS.framesPerSecond} fps
+  NAME-translations-CLIP.dmat  per animation whose joints move (root motion): start-joint translations, B·L × 3
+What the rig cannot hold (scale animation, extra meshes, …) is reported as a warning.
+
+  --out-dir DIR    output folder (created when missing)
+  -h, --help       this help
+`,
+  options: { 'out-dir': 'string' },
+  allowPositionals: true,
+
+  async run(line, { stdout, stderr }) {
+    const { positionals } = line;
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'no glTF file given' : 'give one glTF file');
+    const file = positionals[0];
+    const outDir = required(line, 'out-dir');
+    const bytes = readBytes(file);
+    const resources: Record<string, Uint8Array> = {};
+    for (const uri of gltfResourceUris(bytes, file)) {
+      const resource = path.resolve(path.dirname(file), uri);
+      try {
+        resources[uri] = readFileSync(resource);
+      } catch (error) {
+        // Missing images are fine (the rig needs none); a missing buffer fails in the importer, which names it.
+        stderr.write(`rigwright: warning: ${file}: cannot read ${uri}: ${describeSystemError(error)}\n`);
+      }
+    }
+    const rig = await importGltf(bytes, path.basename(file), resources);
+    for (const warning of rig.warnings) stderr.write(`rigwright: warning: ${file}: ${warning}\n`);
+    try {
+      mkdirSync(outDir, { recursive: true });
+    } catch (error) {
+      throw new FormatError(outDir, '', `cannot create the folder: ${describeSystemError(error)}`);
+    }
+
+    const base = fileNamePart(rig.name, 'model');
+    const { tgf, connectedBones } = tgfWithConnectors(rig.skeleton, `${base}.tgf`);
+    const boneCount = rig.skeleton.parents.length;
+    const extra = connectedBones.length;
+    if (extra > 0) {
+      const listed = connectedBones.slice(0, 4).map((b) => `${b} (${rig.boneNames[b]})`).join(', ');
+      stderr.write(
+        `rigwright: warning: ${base}.tgf: ${extra} bones start away from their parent's end (bones ${listed}${extra > 4 ? ', …' : ''}); TGF says parents only by shared joints, so each has a connector bone from its parent's end (bones ${boneCount}–${boneCount + extra - 1}: no weight, at rest in the pose files)\n`,
+      );
+    }
+    const weights = extra === 0 ? rig.weights : padColumns(rig.weights, boneCount + extra);
+    const written: string[] = [];
+    const write = (name: string, text: string): void => {
+      const target = path.join(outDir, name);
+      writeFile(target, text);
+      written.push(target);
+    };
+    write(`${base}.obj`, writeObj(rig.mesh));
+    write(`${base}.tgf`, writeTgf(tgf));
+    write(`${base}-weights.dmat`, writeDmatAscii(weights));
+    const used = new Set<string>();
+    rig.clips.forEach((clip, i) => {
+      let part = fileNamePart(clip.name, `clip${i}`);
+      if (used.has(part)) part = `${part}-${i}`;
+      used.add(part);
+      const poses = withRestBones(clip.poses, extra);
+      write(`${base}-pose-${part}.dmat`, writeDmatAscii(poseSequenceToDmat(poses)));
+      const translations = translationsToDmat(poses);
+      if (translations) write(`${base}-translations-${part}.dmat`, writeDmatAscii(translations));
+    });
+    stdout.write(
+      `read ${file}: ${rig.mesh.positions.length / 3} vertices, ${rig.mesh.triangles.length / 3} triangles, ${rig.skeleton.parents.length} bones, ${rig.clips.length} animations\n${written.map((w) => `wrote ${w}\n`).join('')}`,
+    );
+    return 0;
+  },
+};
+
+/** A file name part from a clip or mesh name: letters, digits, - and _ only. */
+function fileNamePart(name: string, fallback: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
+  return cleaned || fallback;
+}
+
+/** The matrix with zero columns appended up to `cols`. */
+function padColumns(m: DenseMatrix, cols: number): DenseMatrix {
+  const data = new Float64Array(m.rows * cols);
+  for (let r = 0; r < m.rows; r++) data.set(m.data.subarray(r * m.cols, (r + 1) * m.cols), r * cols);
+  return { rows: m.rows, cols, data };
+}

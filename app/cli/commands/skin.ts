@@ -1,0 +1,125 @@
+/** `rigwright skin`: the mesh deformed by a skeleton's pose, by linear blend, dual quaternion or per-face skinning. */
+import { FormatError } from '../../../workers/formats/format-error.ts';
+import { writeObj } from '../../../workers/formats/obj.ts';
+import { handlesFromDmat } from '../../../workers/formats/weights-file.ts';
+import { dualQuatsFromRigidMatrices } from '../../../workers/math/dual-quaternion.ts';
+import { alignDualQuaternionSigns } from '../../../workers/skinning/align-dual-quaternion-signs.ts';
+import { DUAL_QUATERNION_SKINNING_DEFAULTS, dualQuaternionSkinning } from '../../../workers/skinning/dual-quaternion-skinning.ts';
+import { influencesFromWeights } from '../../../workers/skinning/influences.ts';
+import { linearBlendSkinning } from '../../../workers/skinning/linear-blend-skinning.ts';
+import { perFaceFixedVertices, perFaceSkinning, perFaceSkinningSetup } from '../../../workers/skinning/per-face-skinning.ts';
+import { NotPositiveDefiniteError } from '../../../workers/sparse/not-positive-definite-error.ts';
+import { outputExtension, readBoundRig, readMatrix, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
+import { describeTime, poseTime, poseTransforms, readPoses } from '../pose-input.ts';
+
+/** Influences kept per vertex unless --influences says otherwise: the four a GPU skinning shader usually takes. */
+const DEFAULT_INFLUENCES = 4;
+
+export const skinCommand: CliCommand = {
+  name: 'skin',
+  summary: 'the posed mesh (linear blend, dual quaternion or per-face skinning)',
+  usage: `Usage: rigwright skin --mesh M.obj --skeleton S.tgf --weights W.dmat --poses P.dmat [--translations T.dmat]
+                      [--frame N | --t T] --method lbs|dqs|perface [--influences K] [--handles H.dmat]
+                      [--antipodality per-vertex|per-bone] --out posed.obj
+
+Writes the mesh deformed by the skeleton's pose, same vertices in the same order and the same triangles.
+
+  --mesh FILE        mesh, .obj or .off
+  --skeleton FILE    TGF skeleton
+  --weights FILE     DMAT skinning weights, #vertices × #bones
+  --poses FILE       DMAT pose file for this skeleton
+  --translations FILE  DMAT start-joint translations for those poses, B·L × 3 (as rigwright import writes)
+  --frame N          frame of a rotation-matrix pose file (3·B·L × 3), 0-based; default: the last frame
+  --t T              SLERP parameter in [0, 1] from the rest pose to a quaternion pose (4B × 1); default: 1
+  --method M         lbs: linear blend skinning (the default)
+                     dqs: dual quaternion skinning (Kavan et al. 2008, Alg. 1)
+                     perface: per-face rotations blended in log-quaternion space, Poisson-stitched; the root
+                     bones' handle vertices (--handles) stay fixed to their bone
+  --handles FILE     DMAT handles, #vertices × 1 (bone index or -1); required by perface
+  --antipodality A   dqs signs: per-vertex (Alg. 2) or per-bone (aligned along the skeleton); default ${DUAL_QUATERNION_SKINNING_DEFAULTS.antipodality}
+  --influences K     keep the K largest weights per vertex, renormalized; 0 or "all" keeps all; default ${DEFAULT_INFLUENCES}
+  --out FILE         output, .obj
+  -h, --help         this help
+`,
+  options: {
+    mesh: 'string',
+    skeleton: 'string',
+    weights: 'string',
+    poses: 'string',
+    translations: 'string',
+    frame: 'string',
+    t: 'string',
+    method: 'string',
+    influences: 'string',
+    handles: 'string',
+    antipodality: 'string',
+    out: 'string',
+  },
+  allowPositionals: false,
+
+  run(line, { stdout, stderr }) {
+    const { values } = line;
+    const meshFile = required(line, 'mesh');
+    const skeletonFile = required(line, 'skeleton');
+    const weightsFile = required(line, 'weights');
+    const posesFile = required(line, 'poses');
+    const out = required(line, 'out');
+    outputExtension(out, ['obj']);
+    const method = values.method ?? 'lbs';
+    if (method !== 'lbs' && method !== 'dqs' && method !== 'perface') throw new UsageError(`unknown --method "${method}"; use lbs, dqs or perface`);
+    const antipodality = values.antipodality ?? DUAL_QUATERNION_SKINNING_DEFAULTS.antipodality;
+    if (antipodality !== 'per-vertex' && antipodality !== 'per-bone') {
+      throw new UsageError(`--antipodality must be per-vertex or per-bone, not "${antipodality}"`);
+    }
+    if (values.antipodality !== undefined && method !== 'dqs') throw new UsageError('--antipodality applies to --method dqs only');
+    if (method === 'perface' && values.handles === undefined) {
+      throw new UsageError('--method perface needs --handles H.dmat: the root bones\' handle vertices are its fixed vertices');
+    }
+    let maxInfluences = DEFAULT_INFLUENCES;
+    if (values.influences !== undefined) {
+      if (values.influences === 'all') maxInfluences = 0;
+      else if (/^\d+$/.test(values.influences)) maxInfluences = Number(values.influences);
+      else throw new UsageError(`--influences must be a whole number ≥ 0 or "all", not "${values.influences}"`);
+    }
+    if (values.frame !== undefined && values.t !== undefined) throw new UsageError('give either --frame or --t, not both');
+
+    const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
+    const seq = readPoses(posesFile, values.translations, boneCount);
+    const at = poseTime(seq, posesFile, values.frame, values.t);
+
+    const transforms = poseTransforms(skeleton, seq, at.time);
+    const influences = influencesFromWeights(weights, maxInfluences);
+    const posed = new Float64Array(mesh.positions.length);
+    let detail = '';
+    if (method === 'lbs') {
+      linearBlendSkinning(mesh.positions, influences, transforms, posed);
+    } else if (method === 'dqs') {
+      const dq = new Float64Array(8 * boneCount);
+      dualQuatsFromRigidMatrices(transforms, dq);
+      if (antipodality === 'per-bone') alignDualQuaternionSigns(skeleton.parents, skeleton.order, dq);
+      dualQuaternionSkinning(mesh.positions, influences, dq, posed, { antipodality });
+      detail = ` (${antipodality} signs)`;
+    } else {
+      const handlesFile = values.handles!;
+      const handles = handlesFromDmat(readMatrix(handlesFile, 'handles'), vertexCount, boneCount, handlesFile);
+      const fixed = perFaceFixedVertices(skeleton.parents, influences, handles);
+      if (!fixed.some((b) => b >= 0)) {
+        throw new FormatError(handlesFile, 'handles', 'no vertex is a handle of a root bone, so per-face stitching has nothing to hold the mesh in place');
+      }
+      let setup;
+      try {
+        setup = perFaceSkinningSetup(mesh.positions, mesh.triangles, influences, boneCount, fixed);
+      } catch (error) {
+        if (!(error instanceof NotPositiveDefiniteError)) throw error;
+        throw new FormatError(handlesFile, 'handles', 'a connected part of the mesh has no fixed vertex (a root bone handle), so its position is undetermined');
+      }
+      perFaceSkinning(setup, transforms, posed);
+      detail = ` (${setup.fixedVertices.length} fixed vertices)`;
+    }
+    writeFile(out, writeObj({ positions: posed, triangles: mesh.triangles }));
+    stdout.write(
+      `wrote ${out}: ${vertexCount} vertices, ${mesh.triangles.length / 3} triangles, ${method}${detail} with up to ${influences.stride} influences per vertex at ${describeTime(at)}\n`,
+    );
+    return 0;
+  },
+};

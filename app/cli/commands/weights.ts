@@ -1,0 +1,117 @@
+/**
+ * `rigwright weights`: harmonic skinning weights from a mesh, a skeleton and handles (a handle file, or handles
+ * chosen automatically by the course's distance or cylinder rule), written as an ASCII DMAT #V × #B. The solver's
+ * report — bones without handles, mesh components without handles — goes to stderr.
+ */
+import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
+import { handlesFromDmat } from '../../../workers/formats/weights-file.ts';
+import { boundingBox } from '../../../workers/mesh/bounds.ts';
+import { AUTOMATIC_HANDLES_DEFAULTS, boneCylinderHandles, jointDistanceHandles } from '../../../workers/weights/automatic-handles.ts';
+import { bindingReport } from '../../../workers/weights/binding-report.ts';
+import { HARMONIC_WEIGHTS_DEFAULTS, harmonicWeights } from '../../../workers/weights/harmonic-weights.ts';
+import {
+  formatNumber,
+  outputExtension,
+  parseNumber,
+  readMatrix,
+  readMesh,
+  readTgfSkeleton,
+  required,
+  UsageError,
+  writeFile,
+  type CliCommand,
+} from '../cli-support.ts';
+
+export const weightsCommand: CliCommand = {
+  name: 'weights',
+  summary: 'harmonic skinning weights from handles (given or automatic)',
+  usage: `Usage: rigwright weights --mesh M --skeleton S.tgf (--handles H.dmat | --auto-handles [--rule distance|cylinder]
+                         [--radius R]) [--laplacian cotan|uniform] [--bind-unhandled] --out W.dmat
+
+Computes harmonic skinning weights (one Laplace solve per bone with the handles as boundary conditions) and
+writes them as an ASCII DMAT, #vertices × #bones, rows summing to 1. Bones without handle vertices and parts of
+the mesh without any handle are reported on stderr.
+
+  --mesh FILE        mesh, .obj or .off
+  --skeleton FILE    TGF skeleton
+  --handles FILE     DMAT #vertices × 1: the bone of each handle vertex, -1 for free vertices
+  --auto-handles     choose handles automatically instead
+  --rule R           distance (vertices near each bone's midpoint, the default) or cylinder (near the bone segment)
+  --radius R         cylinder radius in mesh units; default ${AUTOMATIC_HANDLES_DEFAULTS.radiusFraction} × the bounding-box diagonal
+  --laplacian L      cotan or uniform; default ${HARMONIC_WEIGHTS_DEFAULTS.laplacian}
+  --bind-unhandled   give parts of the mesh without handles weight 1 on the bone with the nearest handles
+  --out FILE         output, .dmat
+  -h, --help         this help
+`,
+  options: {
+    mesh: 'string',
+    skeleton: 'string',
+    handles: 'string',
+    'auto-handles': 'boolean',
+    rule: 'string',
+    radius: 'string',
+    laplacian: 'string',
+    'bind-unhandled': 'boolean',
+    out: 'string',
+  },
+  allowPositionals: false,
+
+  run(line, { stdout, stderr }) {
+    const { values, flags } = line;
+    const meshFile = required(line, 'mesh');
+    const skeletonFile = required(line, 'skeleton');
+    const out = required(line, 'out');
+    outputExtension(out, ['dmat']);
+    const auto = flags.has('auto-handles');
+    if (auto === (values.handles !== undefined)) throw new UsageError('give exactly one of --handles FILE and --auto-handles');
+    if (!auto && (values.rule !== undefined || values.radius !== undefined)) throw new UsageError('--rule and --radius need --auto-handles');
+    const rule = values.rule ?? 'distance';
+    if (rule !== 'distance' && rule !== 'cylinder') throw new UsageError(`--rule must be distance or cylinder, not "${rule}"`);
+    if (rule !== 'cylinder' && values.radius !== undefined) throw new UsageError('--radius needs --rule cylinder');
+    let radius: number | undefined;
+    if (values.radius !== undefined) {
+      radius = parseNumber(values.radius);
+      if (!(radius > 0 && Number.isFinite(radius))) throw new UsageError(`--radius must be a positive number, not "${values.radius}"`);
+    }
+    const laplacian = values.laplacian ?? HARMONIC_WEIGHTS_DEFAULTS.laplacian;
+    if (laplacian !== 'cotan' && laplacian !== 'uniform') throw new UsageError(`--laplacian must be cotan or uniform, not "${laplacian}"`);
+    const bindUnhandled = flags.has('bind-unhandled');
+
+    const mesh = readMesh(meshFile);
+    const skeleton = readTgfSkeleton(skeletonFile);
+    const vertexCount = mesh.positions.length / 3;
+    const boneCount = skeleton.bones.length / 2;
+    let handles: Int32Array;
+    let handleSource: string;
+    if (auto) {
+      if (rule === 'distance') {
+        handles = jointDistanceHandles(mesh.positions, skeleton);
+        handleSource = 'automatic handles (distance rule)';
+      } else {
+        const r = radius ?? AUTOMATIC_HANDLES_DEFAULTS.radiusFraction * boundingBox(mesh.positions).diagonal;
+        handles = boneCylinderHandles(mesh.positions, skeleton, r);
+        handleSource = `automatic handles (cylinder, radius ${formatNumber(r, 4)})`;
+      }
+    } else {
+      const file = values.handles!;
+      handles = handlesFromDmat(readMatrix(file, 'handles'), vertexCount, boneCount, file);
+      handleSource = file;
+    }
+
+    const result = harmonicWeights(mesh.positions, mesh.triangles, handles, boneCount, {
+      laplacian,
+      unhandledComponents: bindUnhandled ? 'bind-rigidly' : 'report',
+    });
+    for (const report of bindingReport(result.bonesWithoutHandles, result.unhandledComponents, bindUnhandled)) {
+      stderr.write(`rigwright: warning: ${report}\n`);
+    }
+    if (result.laplacianUsed !== laplacian) stderr.write('rigwright: warning: the cotangent Laplacian is not positive definite on this mesh; used the uniform one\n');
+    writeFile(out, writeDmatAscii({ rows: vertexCount, cols: boneCount, data: result.weights }));
+    let handled = 0;
+    for (const h of handles) if (h >= 0) handled++;
+    stdout.write(
+      `wrote ${out}: ${vertexCount} vertices × ${boneCount} bones, ${result.laplacianUsed} Laplacian, ${handled} handle vertices from ${handleSource}, ${Math.round(result.timings.totalMs)} ms\n`,
+    );
+    return 0;
+  },
+};
