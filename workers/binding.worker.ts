@@ -27,7 +27,10 @@ export const bindingApi = {
    * @param skeleton  joints #J × 3, bones #B × 2
    */
   automaticHandles(positions: Float64Array, skeleton: TgfSkeleton, rule: AutomaticHandleRule): Int32Array {
-    const handles = rule.rule === 'distance' ? jointDistanceHandles(positions, skeleton, rule.factor) : boneCylinderHandles(positions, skeleton, rule.radius);
+    const handles =
+      rule.rule === 'distance'
+        ? jointDistanceHandles(positions, skeleton, rule.factor)
+        : boneCylinderHandles(positions, skeleton, rule.radius);
     return transfer(handles, [handles.buffer]);
   },
 
@@ -43,12 +46,25 @@ export const bindingApi = {
     options: HarmonicWeightsOptions,
     progress?: (stage: string, fraction: number) => void,
   ): HarmonicWeightsResult {
-    const result = harmonicWeights(positions, triangles, handles, boneCount, options, (stage, fraction) => void progress?.(stage, fraction));
+    const result = harmonicWeights(
+      positions,
+      triangles,
+      handles,
+      boneCount,
+      options,
+      (stage, fraction) => void progress?.(stage, fraction),
+    );
     return transfer(result, [result.weights.buffer]);
   },
 
   /** Mirror partners across the plane axis = 0 (see mirrorVertexMap); `progress` receives the fraction matched. */
-  mirrorVertexMap(positions: Float64Array, triangles: Uint32Array, axis: 0 | 1 | 2, tolerance: number, progress?: (fraction: number) => void): MirrorVertexMap {
+  mirrorVertexMap(
+    positions: Float64Array,
+    triangles: Uint32Array,
+    axis: 0 | 1 | 2,
+    tolerance: number,
+    progress?: (fraction: number) => void,
+  ): MirrorVertexMap {
     const map = mirrorVertexMap(positions, triangles, axis, tolerance, (fraction) => void progress?.(fraction));
     return transfer(map, [map.triangle.buffer, map.barycentric.buffer, map.partner.buffer, map.distance.buffer, map.unmatched.buffer]);
   },

@@ -29,7 +29,10 @@ export const deformApi = {
    * One frame: #B × 12 bone transforms (rigid, or scaled with #B × 3 bone scales; see perFaceSkinning) → #V × 3
    * positions and unit normals.
    */
-  pose({ transforms, scales }: { transforms: Float64Array; scales: Float64Array | null }): { positions: Float64Array; normals: Float64Array } {
+  pose({ transforms, scales }: { transforms: Float64Array; scales: Float64Array | null }): {
+    positions: Float64Array;
+    normals: Float64Array;
+  } {
     if (!setup || !workspace) throw new Error('per-face skinning: pose before setup');
     const positions = new Float64Array(3 * setup.vertexCount);
     perFaceSkinning(setup, transforms, positions, workspace, scales);

@@ -62,7 +62,16 @@ export const ioApi = {
   async importGltf(name: string, bytes: Uint8Array, resources: Record<string, Uint8Array>): Promise<GltfImportResult> {
     const rig = await importGltf(bytes, name, resources);
     const { mesh, skeleton } = rig;
-    const arrays: ArrayBufferView[] = [mesh.positions, mesh.triangles, rig.normals, skeleton.joints, skeleton.bones, skeleton.parents, skeleton.order, rig.weights.data];
+    const arrays: ArrayBufferView[] = [
+      mesh.positions,
+      mesh.triangles,
+      rig.normals,
+      skeleton.joints,
+      skeleton.bones,
+      skeleton.parents,
+      skeleton.order,
+      rig.weights.data,
+    ];
     for (const { poses } of rig.clips) {
       arrays.push(poses.kind === 'matrices' ? poses.rotations : poses.final);
       if (poses.kind === 'matrices' && poses.translations) arrays.push(poses.translations);
@@ -74,9 +83,16 @@ export const ioApi = {
    * A skinned glTF (gltf-export.ts); each of `bakes` adds a clip of morph targets skinned on the CPU
    * (gltf-skinning-bake.ts), since a callback cannot cross into the worker.
    */
-  async exportGltf(rig: Omit<GltfRig, 'vertexAnimations'>, file: string, options: GltfExportOptions, bakes: SkinningBake[]): Promise<GltfExportResult> {
+  async exportGltf(
+    rig: Omit<GltfRig, 'vertexAnimations'>,
+    file: string,
+    options: GltfExportOptions,
+    bakes: SkinningBake[],
+  ): Promise<GltfExportResult> {
     const framesPerSecond = options.framesPerSecond ?? GLTF_EXPORT_DEFAULTS.framesPerSecond;
-    const vertexAnimations = bakes.map((bake) => skinningVertexAnimation(rig.mesh.positions, rig.skeleton, rig.weights, bake, framesPerSecond));
+    const vertexAnimations = bakes.map((bake) =>
+      skinningVertexAnimation(rig.mesh.positions, rig.skeleton, rig.weights, bake, framesPerSecond),
+    );
     const result = await exportGltf({ ...rig, vertexAnimations }, file, options);
     return transferred(result, [result.bytes, ...Object.values(result.resources)]);
   },

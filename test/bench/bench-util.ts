@@ -71,12 +71,42 @@ export async function withAppPage<T>(
 ): Promise<T> {
   const { spawn } = await import('node:child_process');
   const { chromium } = await import('@playwright/test');
-  execFileSync('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { cwd: repoRoot, stdio: 'inherit' });
-  const server = spawn('npx', ['vite', 'preview', '--config', 'renderer/vite.config.ts', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: repoRoot, stdio: 'ignore', detached: true });
+  execFileSync(
+    'npx',
+    ['vite', 'build', '--config', 'renderer/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'],
+    { cwd: repoRoot, stdio: 'inherit' },
+  );
+  const server = spawn(
+    'npx',
+    [
+      'vite',
+      'preview',
+      '--config',
+      'renderer/vite.config.ts',
+      '--outDir',
+      outDir,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--strictPort',
+    ],
+    { cwd: repoRoot, stdio: 'ignore', detached: true },
+  );
   try {
     const browser = await chromium.launch({
       executablePath: process.env.RIGWRIGHT_CHROMIUM ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--use-gl=angle',
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+        '--ignore-gpu-blocklist',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
     });
     try {
       const page = await browser.newPage({ viewport });

@@ -24,7 +24,12 @@ import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { dualQuaternionSkinning } from '../../workers/skinning/dual-quaternion-skinning.ts';
 import { dualQuatsFromRigidMatrices } from '../../workers/math/dual-quaternion.ts';
-import { perFaceFixedVertices, perFaceSkinning, perFaceSkinningSetup, perFaceSkinningWorkspace } from '../../workers/skinning/per-face-skinning.ts';
+import {
+  perFaceFixedVertices,
+  perFaceSkinning,
+  perFaceSkinningSetup,
+  perFaceSkinningWorkspace,
+} from '../../workers/skinning/per-face-skinning.ts';
 import { cacheDir, dataDir, fmtMs, medianMs, printTable, refDir, requireFile, tube, withAppPage } from './bench-util.ts';
 
 const BLENDER_LINEAR_MS = 26.3;
@@ -47,20 +52,35 @@ const tubeDq = new Float64Array(tubeBones * 8);
 const posed = new Float64Array(tubeMesh.positions.length);
 const lbsMs = medianMs(() => linearBlendSkinning(tubeMesh.positions, tubeInfluences, tubeTransforms, posed), 15, 3);
 // The dual quaternions are part of each frame's work, as in the app.
-const dqsMs = medianMs(() => {
-  dualQuatsFromRigidMatrices(tubeTransforms, tubeDq);
-  dualQuaternionSkinning(tubeMesh.positions, tubeInfluences, tubeDq, posed);
-}, 15, 3);
-const dqsPerBoneMs = medianMs(() => {
-  dualQuatsFromRigidMatrices(tubeTransforms, tubeDq);
-  dualQuaternionSkinning(tubeMesh.positions, tubeInfluences, tubeDq, posed, { antipodality: 'per-bone' });
-}, 15, 3);
+const dqsMs = medianMs(
+  () => {
+    dualQuatsFromRigidMatrices(tubeTransforms, tubeDq);
+    dualQuaternionSkinning(tubeMesh.positions, tubeInfluences, tubeDq, posed);
+  },
+  15,
+  3,
+);
+const dqsPerBoneMs = medianMs(
+  () => {
+    dualQuatsFromRigidMatrices(tubeTransforms, tubeDq);
+    dualQuaternionSkinning(tubeMesh.positions, tubeInfluences, tubeDq, posed, { antipodality: 'per-bone' });
+  },
+  15,
+  3,
+);
 
 // --- per-face skinning on the body and the body subdivided once ---
 const bodyDir = path.join(dataDir, 'context-aware');
-const bodySkeleton = buildSkeleton(readTgf(readFileSync(requireFile(path.join(bodyDir, 'skeleton.tgf')), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
+const bodySkeleton = buildSkeleton(
+  readTgf(readFileSync(requireFile(path.join(bodyDir, 'skeleton.tgf')), 'utf8'), 'skeleton.tgf'),
+  'skeleton.tgf',
+);
 const bodyBones = bodySkeleton.parents.length;
-const bodyPoses = poseSequenceFromDmat(readDmat(new Uint8Array(readFileSync(requireFile(path.join(bodyDir, 'all_frames.dmat')))), 'all_frames.dmat'), bodyBones, 'all_frames.dmat');
+const bodyPoses = poseSequenceFromDmat(
+  readDmat(new Uint8Array(readFileSync(requireFile(path.join(bodyDir, 'all_frames.dmat')))), 'all_frames.dmat'),
+  bodyBones,
+  'all_frames.dmat',
+);
 
 function perFaceCase(objFile: string, handlesFile: string): { vertices: number; setupMs: number; frameMs: number } {
   const { mesh } = readObj(readFileSync(objFile, 'utf8'), objFile);
@@ -68,25 +88,41 @@ function perFaceCase(objFile: string, handlesFile: string): { vertices: number; 
   const handles = handlesFromDmat(readDmat(new Uint8Array(readFileSync(handlesFile)), handlesFile), n, bodyBones, handlesFile);
   const influences = influencesFromWeights(boneDistanceWeights(mesh.positions, bodySkeleton), 4);
   const start = performance.now();
-  const setup = perFaceSkinningSetup(mesh.positions, mesh.triangles, influences, bodyBones, perFaceFixedVertices(bodySkeleton.parents, influences, handles));
+  const setup = perFaceSkinningSetup(
+    mesh.positions,
+    mesh.triangles,
+    influences,
+    bodyBones,
+    perFaceFixedVertices(bodySkeleton.parents, influences, handles),
+  );
   const setupMs = performance.now() - start;
   const workspace = perFaceSkinningWorkspace(setup);
   const rotations = new Float64Array(bodyBones * 9);
   const transforms = new Float64Array(bodyBones * 12);
   const out = new Float64Array(mesh.positions.length);
   let frame = 0;
-  const frameMs = medianMs(() => {
-    samplePose(bodyPoses, (frame += 37) % 390, rotations);
-    forwardKinematics(bodySkeleton, rotations, transforms);
-    perFaceSkinning(setup, transforms, out, workspace);
-  }, 11, 3);
+  const frameMs = medianMs(
+    () => {
+      samplePose(bodyPoses, (frame += 37) % 390, rotations);
+      forwardKinematics(bodySkeleton, rotations, transforms);
+      perFaceSkinning(setup, transforms, out, workspace);
+    },
+    11,
+    3,
+  );
   return { vertices: n, setupMs, frameMs };
 }
 
 const body = perFaceCase(requireFile(path.join(bodyDir, 'reference.obj')), requireFile(path.join(bodyDir, 'handles.dmat')));
 const subdividedPrefix = path.join(cacheDir, 'body-sub1');
 if (!existsSync(`${subdividedPrefix}.obj`)) {
-  execFileSync('python3', [requireFile(path.join(refDir, 'subdivide.py')), path.join(bodyDir, 'reference.obj'), path.join(bodyDir, 'handles.dmat'), '1', subdividedPrefix]);
+  execFileSync('python3', [
+    requireFile(path.join(refDir, 'subdivide.py')),
+    path.join(bodyDir, 'reference.obj'),
+    path.join(bodyDir, 'handles.dmat'),
+    '1',
+    subdividedPrefix,
+  ]);
 }
 const subdivided = perFaceCase(`${subdividedPrefix}.obj`, `${subdividedPrefix}-handles.dmat`);
 
@@ -98,23 +134,37 @@ const gpu = await withAppPage(path.join(cacheDir, 'deform-dist'), PORT, async (p
   for (let f = 0; f < frames; f++) {
     const a = ((4 * Math.PI) / 180) * (f / (frames - 1));
     for (let b = 0; b < tubeBones; b++) {
-      const R = [[1, 0, 0], [0, Math.cos(a), -Math.sin(a)], [0, Math.sin(a), Math.cos(a)]];
+      const R = [
+        [1, 0, 0],
+        [0, Math.cos(a), -Math.sin(a)],
+        [0, Math.sin(a), Math.cos(a)],
+      ];
       for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) columns[c].push(String(R[r][c]));
     }
   }
   writeFileSync(posesFile, [`3 ${3 * tubeBones * frames}`, ...columns.flat()].join('\n') + '\n');
   await page.setInputFiles('#file-input', [files.obj, files.tgf, posesFile]);
-  await page.waitForFunction(() => { const s = (window as any).__rigwright.state(); return s.error !== null || (s.vertexCount === 131072 && s.poseKind === 'matrices'); }, undefined, { timeout: 120_000 });
+  await page.waitForFunction(
+    () => {
+      const s = (window as any).__rigwright.state();
+      return s.error !== null || (s.vertexCount === 131072 && s.poseKind === 'matrices');
+    },
+    undefined,
+    { timeout: 120_000 },
+  );
   const measure = (method: string, antipodality: string, scale: number): Promise<number> =>
-    page.evaluate(([m, a, s, n]) => {
-      const hook = (window as any).__rigwright;
-      hook.setInfluences(4);
-      hook.setMethod(m);
-      hook.setAntipodality(a);
-      hook.setBoneScale(5, [s, s, s]);
-      hook.measureFrameTime(4);
-      return hook.measureFrameTime(n);
-    }, [method, antipodality, scale, FRAMES] as const);
+    page.evaluate(
+      ([m, a, s, n]) => {
+        const hook = (window as any).__rigwright;
+        hook.setInfluences(4);
+        hook.setMethod(m);
+        hook.setAntipodality(a);
+        hook.setBoneScale(5, [s, s, s]);
+        hook.measureFrameTime(4);
+        return hook.measureFrameTime(n);
+      },
+      [method, antipodality, scale, FRAMES] as const,
+    );
   // Interleaved twice, best of each, so a load spike on the shared machine does not land on one method only.
   const runs = { lbs: [] as number[], dqs: [] as number[], dqsPerBone: [] as number[], dqsScaled: [] as number[] };
   for (let round = 0; round < 2; round++) {
@@ -123,21 +173,71 @@ const gpu = await withAppPage(path.join(cacheDir, 'deform-dist'), PORT, async (p
     runs.dqsPerBone.push(await measure('dqs', 'per-bone', 1));
     runs.dqsScaled.push(await measure('dqs', 'per-vertex', 1.3));
   }
-  return { lbs: Math.min(...runs.lbs), dqs: Math.min(...runs.dqs), dqsPerBone: Math.min(...runs.dqsPerBone), dqsScaled: Math.min(...runs.dqsScaled) };
+  return {
+    lbs: Math.min(...runs.lbs),
+    dqs: Math.min(...runs.dqs),
+    dqsPerBone: Math.min(...runs.dqsPerBone),
+    dqsScaled: Math.min(...runs.dqsScaled),
+  };
 });
 
 const tubeCase = `tube ${tubeMesh.positions.length / 3} vertices, ${tubeBones} bones, 4 influences`;
 printTable('CPU skinning references', [
-  { case: `${tubeCase}, LBS`, ours: fmtMs(lbsMs), reference: `${BLENDER_LINEAR_MS} ms (Blender, linear)`, ratio: (lbsMs / BLENDER_LINEAR_MS).toFixed(2), note: 'aim ≤ 10 ms' },
-  { case: `${tubeCase}, DQS per-vertex signs`, ours: fmtMs(dqsMs), reference: `${BLENDER_DQS_MS} ms (Blender, preserve volume)`, ratio: (dqsMs / BLENDER_DQS_MS).toFixed(2), note: 'aim ≤ 10 ms; includes matrix → dual quaternion' },
-  { case: `${tubeCase}, DQS per-bone signs`, ours: fmtMs(dqsPerBoneMs), reference: `${BLENDER_DQS_MS} ms (Blender, preserve volume)`, ratio: (dqsPerBoneMs / BLENDER_DQS_MS).toFixed(2) },
+  {
+    case: `${tubeCase}, LBS`,
+    ours: fmtMs(lbsMs),
+    reference: `${BLENDER_LINEAR_MS} ms (Blender, linear)`,
+    ratio: (lbsMs / BLENDER_LINEAR_MS).toFixed(2),
+    note: 'aim ≤ 10 ms',
+  },
+  {
+    case: `${tubeCase}, DQS per-vertex signs`,
+    ours: fmtMs(dqsMs),
+    reference: `${BLENDER_DQS_MS} ms (Blender, preserve volume)`,
+    ratio: (dqsMs / BLENDER_DQS_MS).toFixed(2),
+    note: 'aim ≤ 10 ms; includes matrix → dual quaternion',
+  },
+  {
+    case: `${tubeCase}, DQS per-bone signs`,
+    ours: fmtMs(dqsPerBoneMs),
+    reference: `${BLENDER_DQS_MS} ms (Blender, preserve volume)`,
+    ratio: (dqsPerBoneMs / BLENDER_DQS_MS).toFixed(2),
+  },
 ]);
 printTable('Per-face skinning (log-quaternion blend + Poisson stitching), per frame', [
-  { case: `body, ${body.vertices} vertices`, ours: fmtMs(body.frameMs), reference: '—', ratio: '—', note: `factor once: ${fmtMs(body.setupMs)}` },
-  { case: `body subdivided once, ${subdivided.vertices} vertices`, ours: fmtMs(subdivided.frameMs), reference: '30 ms (aim)', ratio: (subdivided.frameMs / 30).toFixed(2), note: `factor once: ${fmtMs(subdivided.setupMs)}` },
+  {
+    case: `body, ${body.vertices} vertices`,
+    ours: fmtMs(body.frameMs),
+    reference: '—',
+    ratio: '—',
+    note: `factor once: ${fmtMs(body.setupMs)}`,
+  },
+  {
+    case: `body subdivided once, ${subdivided.vertices} vertices`,
+    ours: fmtMs(subdivided.frameMs),
+    reference: '30 ms (aim)',
+    ratio: (subdivided.frameMs / 30).toFixed(2),
+    note: `factor once: ${fmtMs(subdivided.setupMs)}`,
+  },
 ]);
 printTable('GPU frame time, headless Chromium (SwiftShader), DQS over LBS', [
-  { case: `${tubeCase}, DQS per-vertex signs`, ours: fmtMs(gpu.dqs), reference: `${fmtMs(gpu.lbs)} (LBS)`, ratio: (gpu.dqs / gpu.lbs).toFixed(2), note: 'aim ≤ 1.2' },
-  { case: `${tubeCase}, DQS per-bone signs`, ours: fmtMs(gpu.dqsPerBone), reference: `${fmtMs(gpu.lbs)} (LBS)`, ratio: (gpu.dqsPerBone / gpu.lbs).toFixed(2) },
-  { case: `${tubeCase}, DQS with a scaled joint (two-phase)`, ours: fmtMs(gpu.dqsScaled), reference: `${fmtMs(gpu.lbs)} (LBS)`, ratio: (gpu.dqsScaled / gpu.lbs).toFixed(2) },
+  {
+    case: `${tubeCase}, DQS per-vertex signs`,
+    ours: fmtMs(gpu.dqs),
+    reference: `${fmtMs(gpu.lbs)} (LBS)`,
+    ratio: (gpu.dqs / gpu.lbs).toFixed(2),
+    note: 'aim ≤ 1.2',
+  },
+  {
+    case: `${tubeCase}, DQS per-bone signs`,
+    ours: fmtMs(gpu.dqsPerBone),
+    reference: `${fmtMs(gpu.lbs)} (LBS)`,
+    ratio: (gpu.dqsPerBone / gpu.lbs).toFixed(2),
+  },
+  {
+    case: `${tubeCase}, DQS with a scaled joint (two-phase)`,
+    ours: fmtMs(gpu.dqsScaled),
+    reference: `${fmtMs(gpu.lbs)} (LBS)`,
+    ratio: (gpu.dqsScaled / gpu.lbs).toFixed(2),
+  },
 ]);

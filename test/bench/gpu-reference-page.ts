@@ -28,13 +28,20 @@ function measure(input: ReferenceInput, drawCount: number): number {
   geometry.setAttribute('skinIndex', new THREE.Uint16BufferAttribute(input.skinIndex, 4));
   geometry.setAttribute('skinWeight', new THREE.Float32BufferAttribute(input.skinWeight, 4));
   const bones = Array.from({ length: input.boneCount }, () => new THREE.Bone());
-  const skeleton = new THREE.Skeleton(bones, bones.map(() => new THREE.Matrix4()));
+  const skeleton = new THREE.Skeleton(
+    bones,
+    bones.map(() => new THREE.Matrix4()),
+  );
   const mesh = new THREE.SkinnedMesh(geometry, new THREE.MeshStandardMaterial({ color: 0xb8c0cc }));
   mesh.frustumCulled = false;
   mesh.bind(skeleton, new THREE.Matrix4());
   const scene = new THREE.Scene();
   scene.add(mesh, new THREE.HemisphereLight(0xffffff, 0x404040, 1.5));
-  for (const bone of bones) { bone.matrixAutoUpdate = false; bone.matrixWorldAutoUpdate = false; scene.add(bone); }
+  for (const bone of bones) {
+    bone.matrixAutoUpdate = false;
+    bone.matrixWorldAutoUpdate = false;
+    scene.add(bone);
+  }
   const box = new THREE.Box3().setFromBufferAttribute(geometry.getAttribute('position') as THREE.BufferAttribute);
   const center = box.getCenter(new THREE.Vector3());
   const radius = box.getSize(new THREE.Vector3()).length() / 2;

@@ -129,11 +129,41 @@ function prepare(): { cases: Case[]; refBinary: string } {
   const tubeFiles = tube(128, 1024, 32);
   const millionTube = tube(256, 4096, 64);
   const cases: Case[] = [
-    { name: 'hand (4,780 v, 20 bones)', obj: handObj, handles: requireFile(path.join(dataDir, 'hand/hand-handles.dmat')), runs: 7, warmups: 15, rounds: 5 },
+    {
+      name: 'hand (4,780 v, 20 bones)',
+      obj: handObj,
+      handles: requireFile(path.join(dataDir, 'hand/hand-handles.dmat')),
+      runs: 7,
+      warmups: 15,
+      rounds: 5,
+    },
     { name: 'body (18,453 v, 28 bones)', obj: bodyObj, handles: bodyHandles, runs: 7, warmups: 15, rounds: 5 },
-    { name: 'body subdivided twice (295,218 v, 28 bones)', obj: `${bigBody}.obj`, handles: `${bigBody}-handles.dmat`, runs: 3, warmups: 1, rounds: 3 },
-    { name: 'tube 128×1024 (131,072 v, 32 bones)', obj: tubeFiles.obj, handles: tubeFiles.handles, runs: 3, warmups: 1, rounds: 3, blenderMs: 10_524 },
-    { name: 'tube 256×4096 (1,048,576 v, 64 bones)', obj: millionTube.obj, handles: millionTube.handles, runs: 1, warmups: 0, rounds: 1, memoryBudgetMiB: 2048 },
+    {
+      name: 'body subdivided twice (295,218 v, 28 bones)',
+      obj: `${bigBody}.obj`,
+      handles: `${bigBody}-handles.dmat`,
+      runs: 3,
+      warmups: 1,
+      rounds: 3,
+    },
+    {
+      name: 'tube 128×1024 (131,072 v, 32 bones)',
+      obj: tubeFiles.obj,
+      handles: tubeFiles.handles,
+      runs: 3,
+      warmups: 1,
+      rounds: 3,
+      blenderMs: 10_524,
+    },
+    {
+      name: 'tube 256×4096 (1,048,576 v, 64 bones)',
+      obj: millionTube.obj,
+      handles: millionTube.handles,
+      runs: 1,
+      warmups: 0,
+      rounds: 1,
+      memoryBudgetMiB: 2048,
+    },
   ];
   return { cases, refBinary };
 }
@@ -182,8 +212,12 @@ if (caseArg >= 0) {
     const peakDelta = Math.max(...ours.map((o) => o.peakDeltaMiB));
     const partitionError = Math.max(...ours.map((o) => o.partitionError));
     console.log(`\n${c.name}: ${c.rounds} rounds of (ours ${c.warmups}+${c.runs} runs, Eigen ${c.runs} repetitions)`);
-    console.log(`  ours  per round, Σ stage best: ${oursRounds.map((x) => x.toFixed(1)).join(', ')} ms; single runs: best ${Math.min(...ours.map((o) => o.minMs)).toFixed(1)}, median ${median(ours.map((o) => o.medianMs)).toFixed(1)} ms (median stages: ${stages})`);
-    console.log(`  Eigen per round, Σ stage best: ${eigenRounds.map((x) => x.toFixed(1)).join(', ')} ms; last: ${eigen[eigen.length - 1].line}`);
+    console.log(
+      `  ours  per round, Σ stage best: ${oursRounds.map((x) => x.toFixed(1)).join(', ')} ms; single runs: best ${Math.min(...ours.map((o) => o.minMs)).toFixed(1)}, median ${median(ours.map((o) => o.medianMs)).toFixed(1)} ms (median stages: ${stages})`,
+    );
+    console.log(
+      `  Eigen per round, Σ stage best: ${eigenRounds.map((x) => x.toFixed(1)).join(', ')} ms; last: ${eigen[eigen.length - 1].line}`,
+    );
     rows.push({
       case: c.name,
       ours: `${fmtMs(oursBest)} (median ${fmtMs(oursMedian)})`,
@@ -192,7 +226,9 @@ if (caseArg >= 0) {
       note: [
         `peak RSS ${peak.toFixed(0)} MiB (+${peakDelta.toFixed(0)})${c.memoryBudgetMiB ? `, budget ${c.memoryBudgetMiB} MiB: ${peak <= c.memoryBudgetMiB ? 'within' : 'OVER'}` : ''}`,
         `PoU error ${partitionError.toExponential(1)} (Eigen ${Math.max(...eigen.map((e) => e.partitionError)).toExponential(1)})`,
-        ...(c.blenderMs ? [`Blender automatic weights ${c.blenderMs.toLocaleString('en')} ms: ours ${(c.blenderMs / oursBest).toFixed(1)}× faster`] : []),
+        ...(c.blenderMs
+          ? [`Blender automatic weights ${c.blenderMs.toLocaleString('en')} ms: ours ${(c.blenderMs / oursBest).toFixed(1)}× faster`]
+          : []),
       ].join('; '),
     });
   }

@@ -26,7 +26,8 @@ const influences = influencesFromWeights(boneDistanceWeights(mesh.positions, ske
 // Each bone bends 4° about x relative to its parent: the tube curls by 128° in all.
 const rotations = new Float64Array(boneCount * 9);
 const angle = (4 * Math.PI) / 180;
-for (let b = 0; b < boneCount; b++) rotations.set([1, 0, 0, 0, Math.cos(angle), -Math.sin(angle), 0, Math.sin(angle), Math.cos(angle)], b * 9);
+for (let b = 0; b < boneCount; b++)
+  rotations.set([1, 0, 0, 0, Math.cos(angle), -Math.sin(angle), 0, Math.sin(angle), Math.cos(angle)], b * 9);
 const transforms = new Float64Array(boneCount * 12);
 forwardKinematics(skeleton, rotations, transforms);
 
@@ -34,7 +35,11 @@ const posed = new Float64Array(mesh.positions.length);
 const ours = medianMs(() => linearBlendSkinning(mesh.positions, influences, transforms, posed), 15, 3);
 const restNormals = vertexNormals(mesh.positions, mesh.triangles);
 const posedNormals = new Float64Array(restNormals.length);
-const oursWithNormals = medianMs(() => linearBlendSkinning(mesh.positions, influences, transforms, posed, restNormals, posedNormals), 15, 3);
+const oursWithNormals = medianMs(
+  () => linearBlendSkinning(mesh.positions, influences, transforms, posed, restNormals, posedNormals),
+  15,
+  3,
+);
 
 // three.js: bone matrices are our rest→posed transforms (identity bind), 4 influences per vertex.
 const geometry = new BufferGeometry();
@@ -55,24 +60,48 @@ const bones = Array.from({ length: boneCount }, (_, b) => {
   bone.matrixWorld.set(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], 0, 0, 0, 1);
   return bone;
 });
-const threeSkeleton = new ThreeSkeleton(bones, bones.map(() => new Matrix4()));
+const threeSkeleton = new ThreeSkeleton(
+  bones,
+  bones.map(() => new Matrix4()),
+);
 const skinned = new SkinnedMesh(geometry);
 skinned.bind(threeSkeleton, new Matrix4());
 threeSkeleton.update();
 const v = new Vector3();
 const threePosed = new Float32Array(mesh.positions.length);
-const three = medianMs(() => {
-  for (let i = 0; i < vertexCount; i++) {
-    skinned.applyBoneTransform(i, v.fromArray(mesh.positions, 3 * i)).toArray(threePosed, 3 * i);
-  }
-}, 7, 2);
+const three = medianMs(
+  () => {
+    for (let i = 0; i < vertexCount; i++) {
+      skinned.applyBoneTransform(i, v.fromArray(mesh.positions, 3 * i)).toArray(threePosed, 3 * i);
+    }
+  },
+  7,
+  2,
+);
 
 let maxDifference = 0;
 for (let i = 0; i < posed.length; i++) maxDifference = Math.max(maxDifference, Math.abs(posed[i] - threePosed[i]));
 if (maxDifference > 1e-4) throw new Error(`LBS disagrees with three.js by ${maxDifference}`);
 
 printTable('CPU linear blend skinning', [
-  { case: `tube ${vertexCount} vertices, ${boneCount} bones, 4 influences`, ours: fmtMs(ours), reference: `${fmtMs(three)} (three.js applyBoneTransform)`, ratio: (ours / three).toFixed(2), note: `agree to ${maxDifference.toExponential(1)}` },
-  { case: 'same, positions only', ours: fmtMs(ours), reference: `${BLENDER_LINEAR_MS} ms (Blender, ref README)`, ratio: (ours / BLENDER_LINEAR_MS).toFixed(2), note: 'aim ≤ 10 ms' },
-  { case: 'same, positions and normals', ours: fmtMs(oursWithNormals), reference: `${BLENDER_LINEAR_MS} ms (Blender, ref README)`, ratio: (oursWithNormals / BLENDER_LINEAR_MS).toFixed(2) },
+  {
+    case: `tube ${vertexCount} vertices, ${boneCount} bones, 4 influences`,
+    ours: fmtMs(ours),
+    reference: `${fmtMs(three)} (three.js applyBoneTransform)`,
+    ratio: (ours / three).toFixed(2),
+    note: `agree to ${maxDifference.toExponential(1)}`,
+  },
+  {
+    case: 'same, positions only',
+    ours: fmtMs(ours),
+    reference: `${BLENDER_LINEAR_MS} ms (Blender, ref README)`,
+    ratio: (ours / BLENDER_LINEAR_MS).toFixed(2),
+    note: 'aim ≤ 10 ms',
+  },
+  {
+    case: 'same, positions and normals',
+    ours: fmtMs(oursWithNormals),
+    reference: `${BLENDER_LINEAR_MS} ms (Blender, ref README)`,
+    ratio: (oursWithNormals / BLENDER_LINEAR_MS).toFixed(2),
+  },
 ]);

@@ -37,7 +37,9 @@ function subdivided(levels: number): string {
   mkdirSync(cacheDir, { recursive: true });
   const prefix = path.join(cacheDir, `body-subdivided-${levels}`);
   if (!existsSync(`${prefix}.obj`)) {
-    execFileSync('python3', [requireFile(path.join(refDir, 'subdivide.py')), bodyObj, bodyHandles, String(levels), prefix], { stdio: 'inherit' });
+    execFileSync('python3', [requireFile(path.join(refDir, 'subdivide.py')), bodyObj, bodyHandles, String(levels), prefix], {
+      stdio: 'inherit',
+    });
   }
   return `${prefix}.obj`;
 }
@@ -71,10 +73,15 @@ for (const c of cases) {
 
   // Radius that gathers ~1% of the vertices around typical surface points.
   const centres: number[] = [];
-  for (let i = 0; i < 64; i++) centres.push(Math.floor(((i * 2654435761) % 2 ** 32) / 2 ** 32 * n));
+  for (let i = 0; i < 64; i++) centres.push(Math.floor((((i * 2654435761) % 2 ** 32) / 2 ** 32) * n));
   const scratchI = new Uint32Array(n);
   const scratchD = new Float64Array(n);
-  const meanGathered = (r: number) => centres.reduce((s, v) => s + queryVertexGrid(grid, mesh.positions[3 * v], mesh.positions[3 * v + 1], mesh.positions[3 * v + 2], r, scratchI, scratchD), 0) / centres.length;
+  const meanGathered = (r: number) =>
+    centres.reduce(
+      (s, v) =>
+        s + queryVertexGrid(grid, mesh.positions[3 * v], mesh.positions[3 * v + 1], mesh.positions[3 * v + 2], r, scratchI, scratchD),
+      0,
+    ) / centres.length;
   let radius = grid.cellSize * 4;
   for (let k = 0; k < 8; k++) radius *= Math.sqrt((0.01 * n) / Math.max(meanGathered(radius), 1));
   const gathered = meanGathered(radius);
@@ -112,11 +119,34 @@ for (const c of cases) {
   const mirroredFrame = time('add', 4, true, samples);
   const label = `${c.name} (${n.toLocaleString('en-US')} v, ${weights.boneCount} bones, brush ≈ ${Math.round(gathered).toLocaleString('en-US')} v)`;
   const note = `grid build ${fmtMs(gridMs)}, weights ${(weights.data.byteLength / 2 ** 20).toFixed(0)} MiB`;
-  rows.push({ case: `${label}: one dab, add`, ours: fmtMs(addDab), reference: '—', ratio: '—', note: n > 200_000 && n < 500_000 ? `aim ≤ 8 ms; ${note}` : note });
+  rows.push({
+    case: `${label}: one dab, add`,
+    ours: fmtMs(addDab),
+    reference: '—',
+    ratio: '—',
+    note: n > 200_000 && n < 500_000 ? `aim ≤ 8 ms; ${note}` : note,
+  });
   rows.push({ case: `${label}: one dab, smooth`, ours: fmtMs(smoothDab), reference: '—', ratio: '—' });
-  rows.push({ case: `${label}: frame of 4 dabs`, ours: fmtMs(frame), reference: n > 500_000 ? `${BLENDER_STEP_MS} ms (Blender, 1M v)` : '—', ratio: n > 500_000 ? (frame / BLENDER_STEP_MS).toFixed(2) : '—', note: n > 500_000 ? 'aim ≤ 16 ms' : '' });
-  rows.push({ case: `${label}: frame of 4 dabs, X symmetry`, ours: fmtMs(mirroredFrame), reference: n > 500_000 ? `${BLENDER_STEP_MS} ms (Blender, 1M v)` : '—', ratio: n > 500_000 ? (mirroredFrame / BLENDER_STEP_MS).toFixed(2) : '—' });
-  rows.push({ case: `${label}: X symmetry setup (mirror partners)`, ours: fmtMs(mirrorMs), reference: '—', ratio: '—', note: `${map.unmatched.length} unmatched` });
+  rows.push({
+    case: `${label}: frame of 4 dabs`,
+    ours: fmtMs(frame),
+    reference: n > 500_000 ? `${BLENDER_STEP_MS} ms (Blender, 1M v)` : '—',
+    ratio: n > 500_000 ? (frame / BLENDER_STEP_MS).toFixed(2) : '—',
+    note: n > 500_000 ? 'aim ≤ 16 ms' : '',
+  });
+  rows.push({
+    case: `${label}: frame of 4 dabs, X symmetry`,
+    ours: fmtMs(mirroredFrame),
+    reference: n > 500_000 ? `${BLENDER_STEP_MS} ms (Blender, 1M v)` : '—',
+    ratio: n > 500_000 ? (mirroredFrame / BLENDER_STEP_MS).toFixed(2) : '—',
+  });
+  rows.push({
+    case: `${label}: X symmetry setup (mirror partners)`,
+    ours: fmtMs(mirrorMs),
+    reference: '—',
+    ratio: '—',
+    note: `${map.unmatched.length} unmatched`,
+  });
 }
 if (!viewportOnly) printTable('Weight painting (gather + undo record + apply + normalize with a locked bone + 4-influence limit)', rows);
 
@@ -133,10 +163,14 @@ await withAppPage(path.join(cacheDir, 'paint-dist'), PORT, async (page) => {
   for (const [i, c] of cases.entries()) {
     const n = vertexCounts[i];
     await page.setInputFiles('#file-input', [c.obj, skeletonFile]);
-    await page.waitForFunction((count) => {
-      const s = (window as any).__rigwright.state();
-      return s.error !== null || (s.vertexCount === count && s.boneCount === 28);
-    }, n, { timeout: 600_000 });
+    await page.waitForFunction(
+      (count) => {
+        const s = (window as any).__rigwright.state();
+        return s.error !== null || (s.vertexCount === count && s.boneCount === 28);
+      },
+      n,
+      { timeout: 600_000 },
+    );
     const error = await page.evaluate(() => (window as any).__rigwright.state().error);
     if (error) throw new Error(error);
     const stroke = async (): Promise<{ dabs: number[]; flushes: number[] }> => {
@@ -202,12 +236,21 @@ await withAppPage(path.join(cacheDir, 'paint-dist'), PORT, async (page) => {
     const label = `${c.name} (${n.toLocaleString('en-US')} v), viewport brush 30 px`;
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
     const kinds = [
-      [', draws held', plainHeld], [', X symmetry, draws held', mirroredHeld], [', SwiftShader drawing', plain], [', X symmetry, SwiftShader drawing', mirrored],
+      [', draws held', plainHeld],
+      [', X symmetry, draws held', mirroredHeld],
+      [', SwiftShader drawing', plain],
+      [', X symmetry, SwiftShader drawing', mirrored],
     ] as const;
     for (const [kind, times] of kinds) {
       const frame = (sum(times.dabs) + sum(times.flushes)) / Math.max(times.flushes.length, 1);
       const aims = kind.endsWith('draws held');
-      uiRows.push({ case: `${label}${kind}: one dab`, ours: fmtMs(median(times.dabs)), reference: '—', ratio: '—', note: `${times.dabs.length} dabs${aims && n > 200_000 && n < 500_000 ? '; aim ≤ 8 ms' : ''}` });
+      uiRows.push({
+        case: `${label}${kind}: one dab`,
+        ours: fmtMs(median(times.dabs)),
+        reference: '—',
+        ratio: '—',
+        note: `${times.dabs.length} dabs${aims && n > 200_000 && n < 500_000 ? '; aim ≤ 8 ms' : ''}`,
+      });
       uiRows.push({
         case: `${label}${kind}: brush work per frame`,
         ours: fmtMs(frame),
@@ -224,9 +267,15 @@ await withAppPage(path.join(cacheDir, 'paint-dist'), PORT, async (page) => {
       note: `first move / median of the next ${Math.max(hovers.length - 1, 0)} (rest pose)`,
     });
     uiRows.push({
-      case: `${label}: X symmetry on (mirror partners, in a worker)`, ours: fmtMs(setup.ms), reference: '—', ratio: '—',
+      case: `${label}: X symmetry on (mirror partners, in a worker)`,
+      ours: fmtMs(setup.ms),
+      reference: '—',
+      ratio: '—',
       note: `longest main-thread stall meanwhile ${fmtMs(setup.stall)}`,
     });
   }
 });
-printTable('Weight painting in the viewport (headless Chromium; pick + gather + visibility + paint, and the per-frame upload work)', uiRows);
+printTable(
+  'Weight painting in the viewport (headless Chromium; pick + gather + visibility + paint, and the per-frame upload work)',
+  uiRows,
+);

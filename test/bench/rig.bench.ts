@@ -17,7 +17,11 @@ import { dataDir, fmtMs, medianMs, printTable, requireFile } from './bench-util.
 const tgf = readTgf(readFileSync(requireFile(path.join(dataDir, 'context-aware/skeleton.tgf')), 'utf8'), 'skeleton.tgf');
 const skeleton = buildSkeleton(tgf, 'skeleton.tgf');
 const boneCount = skeleton.parents.length;
-const poses = poseSequenceFromDmat(readDmat(new Uint8Array(readFileSync(requireFile(path.join(dataDir, 'context-aware/all_frames.dmat')))), 'all_frames.dmat'), boneCount, 'all_frames.dmat');
+const poses = poseSequenceFromDmat(
+  readDmat(new Uint8Array(readFileSync(requireFile(path.join(dataDir, 'context-aware/all_frames.dmat')))), 'all_frames.dmat'),
+  boneCount,
+  'all_frames.dmat',
+);
 if (poses.kind !== 'matrices') throw new Error('all_frames.dmat should hold rotation matrices');
 const frames = poses.frameCount;
 
@@ -55,8 +59,13 @@ const three = medianMs(() => {
     }
     for (const root of roots) root.updateMatrixWorld(true);
     for (let b = 0; b < boneCount; b++) {
-      const e = skeleton.bones[2 * b + 1], s = skeleton.bones[2 * b];
-      end.set(skeleton.joints[3 * e] - skeleton.joints[3 * s], skeleton.joints[3 * e + 1] - skeleton.joints[3 * s + 1], skeleton.joints[3 * e + 2] - skeleton.joints[3 * s + 2]);
+      const e = skeleton.bones[2 * b + 1],
+        s = skeleton.bones[2 * b];
+      end.set(
+        skeleton.joints[3 * e] - skeleton.joints[3 * s],
+        skeleton.joints[3 * e + 1] - skeleton.joints[3 * s + 1],
+        skeleton.joints[3 * e + 2] - skeleton.joints[3 * s + 2],
+      );
       end.applyMatrix4(bones[b].matrixWorld).toArray(threeJoints, 3 * b);
     }
   }
@@ -70,10 +79,12 @@ for (let b = 0; b < boneCount; b++) {
 }
 if (maxDifference > 1e-6) throw new Error(`FK disagrees with three.js by ${maxDifference}`);
 
-printTable('Forward kinematics', [{
-  case: `body animation, ${frames} frames × ${boneCount} bones`,
-  ours: `${fmtMs(ours)} (${((ours / frames) * 1000).toFixed(1)} µs/frame)`,
-  reference: `${fmtMs(three)} (three.js Bone hierarchy)`,
-  ratio: (ours / three).toFixed(2),
-  note: `agree to ${maxDifference.toExponential(1)}`,
-}]);
+printTable('Forward kinematics', [
+  {
+    case: `body animation, ${frames} frames × ${boneCount} bones`,
+    ours: `${fmtMs(ours)} (${((ours / frames) * 1000).toFixed(1)} µs/frame)`,
+    reference: `${fmtMs(three)} (three.js Bone hierarchy)`,
+    ratio: (ours / three).toFixed(2),
+    note: `agree to ${maxDifference.toExponential(1)}`,
+  },
+]);

@@ -16,10 +16,15 @@ const files = readdirSync(benchDir)
   .sort();
 
 console.log(`# Rigwright benchmarks — ${new Date().toISOString().slice(0, 10)}`);
-console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
+console.log(
+  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`,
+);
 let failed = 0;
 for (const file of files) {
-  const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(benchDir, file)], { stdio: 'inherit', cwd: repoRoot });
+  const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(benchDir, file)], {
+    stdio: 'inherit',
+    cwd: repoRoot,
+  });
   if (result.status !== 0) {
     failed++;
     console.log(`\n${file} FAILED (exit ${result.status})`);

@@ -23,7 +23,9 @@ export function dataFile(...parts: string[]): string {
  * to `errors`, so a spec can assert that there were none.
  */
 export async function openApp(page: Page, errors: string[], options: { paused?: boolean } = {}): Promise<void> {
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
   page.on('pageerror', (error) => errors.push(String(error)));
   await page.goto('/');
   await page.waitForFunction(() => (window as any).__rigwright !== undefined);

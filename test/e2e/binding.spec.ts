@@ -114,7 +114,9 @@ test('hand: lasso handles with the mouse, assign to a bone, compute harmonic wei
   // Compute through the button; the progress shows, then the weights arrive.
   await page.keyboard.press('l');
   await page.click('#bind-panel button:has-text("Compute weights")');
-  await page.waitForFunction(() => (window as any).__rigwright.state().weightsSource.startsWith('harmonic'), undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => (window as any).__rigwright.state().weightsSource.startsWith('harmonic'), undefined, {
+    timeout: 60_000,
+  });
   const done = await binding(page);
   expect(done.binding.running).toBe(false);
   expect(done.view).toBe('heatmap');
@@ -204,10 +206,14 @@ test('a long solve on a large tube can be cancelled; the app stays responsive an
     w.__rigwright.binding.startBind({ source: 'current' }).then(() => (w.__bindDone = true));
   });
   // Wait until the solver is into its heavy stages, then check the page answers quickly while it runs.
-  await page.waitForFunction(() => {
-    const b = (window as any).__rigwright.binding.state().binding;
-    return b.running && ['ordering', 'factorization', 'solve'].includes(b.stage);
-  }, undefined, { timeout: 60_000, polling: 20 });
+  await page.waitForFunction(
+    () => {
+      const b = (window as any).__rigwright.binding.state().binding;
+      return b.running && ['ordering', 'factorization', 'solve'].includes(b.stage);
+    },
+    undefined,
+    { timeout: 60_000, polling: 20 },
+  );
   const rounds: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t = Date.now();
@@ -215,7 +221,9 @@ test('a long solve on a large tube can be cancelled; the app stays responsive an
     rounds.push(Date.now() - t);
   }
   const stillRunning = await binding(page);
-  console.log(`tube ${loaded.vertexCount} vertices: stage ${stillRunning.binding.stage} after ${await page.evaluate(() => Math.round(performance.now() - (window as any).__bindStart))} ms; page round trips ${rounds.join(', ')} ms`);
+  console.log(
+    `tube ${loaded.vertexCount} vertices: stage ${stillRunning.binding.stage} after ${await page.evaluate(() => Math.round(performance.now() - (window as any).__bindStart))} ms; page round trips ${rounds.join(', ')} ms`,
+  );
   expect(stillRunning.binding.running, 'the solve is still running').toBe(true);
   expect(Math.max(...rounds), 'the main thread stays free while the worker solves').toBeLessThan(500);
   const framesBefore = (await hook(page)).framesRendered;
@@ -234,7 +242,9 @@ test('a long solve on a large tube can be cancelled; the app stays responsive an
   expect(afterCancel.maxError).toBeLessThan(1e-4 * afterCancel.diagonal);
 
   // The next solve runs in a fresh worker.
-  await page.evaluate(() => { void (window as any).__rigwright.binding.startBind({ source: 'current' }); });
+  await page.evaluate(() => {
+    void (window as any).__rigwright.binding.startBind({ source: 'current' });
+  });
   await page.waitForFunction(() => (window as any).__rigwright.binding.state().binding.running, undefined, { polling: 20 });
   await page.evaluate(() => (window as any).__rigwright.binding.cancelBind());
   expect((await binding(page)).binding.running).toBe(false);

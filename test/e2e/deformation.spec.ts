@@ -14,7 +14,10 @@ import { artifactsDir, dataFile, openApp, gpuCpuDeviation } from './app-driver.t
 async function load(page: Page, files: string[], vertexCount: number): Promise<void> {
   await page.setInputFiles('#file-input', files);
   await page.waitForFunction(
-    (n) => { const s = (window as any).__rigwright.state(); return s.error !== null || s.vertexCount === n; },
+    (n) => {
+      const s = (window as any).__rigwright.state();
+      return s.error !== null || s.vertexCount === n;
+    },
     vertexCount,
     { timeout: 60_000 },
   );
@@ -29,20 +32,51 @@ async function relativeDeviation(page: Page): Promise<number> {
   return maxError / diagonal;
 }
 
-interface Case { label: string; setup: (page: Page) => Promise<void> }
+interface Case {
+  label: string;
+  setup: (page: Page) => Promise<void>;
+}
 
 const CASES: Case[] = [
   { label: 'LBS', setup: (p) => p.evaluate(() => (window as any).__rigwright.setMethod('lbs')) },
-  { label: 'DQS per-vertex signs', setup: (p) => p.evaluate(() => { const h = (window as any).__rigwright; h.setMethod('dqs'); h.setAntipodality('per-vertex'); }) },
-  { label: 'DQS per-bone signs', setup: (p) => p.evaluate(() => { const h = (window as any).__rigwright; h.setMethod('dqs'); h.setAntipodality('per-bone'); }) },
+  {
+    label: 'DQS per-vertex signs',
+    setup: (p) =>
+      p.evaluate(() => {
+        const h = (window as any).__rigwright;
+        h.setMethod('dqs');
+        h.setAntipodality('per-vertex');
+      }),
+  },
+  {
+    label: 'DQS per-bone signs',
+    setup: (p) =>
+      p.evaluate(() => {
+        const h = (window as any).__rigwright;
+        h.setMethod('dqs');
+        h.setAntipodality('per-bone');
+      }),
+  },
   {
     label: 'DQS with a scaled joint',
-    setup: (p) => p.evaluate(() => { const h = (window as any).__rigwright; h.setMethod('dqs'); h.setAntipodality('per-vertex'); h.setBoneScale(3, [1.4, 0.8, 1.2]); }),
+    setup: (p) =>
+      p.evaluate(() => {
+        const h = (window as any).__rigwright;
+        h.setMethod('dqs');
+        h.setAntipodality('per-vertex');
+        h.setBoneScale(3, [1.4, 0.8, 1.2]);
+      }),
   },
   { label: 'LBS with a scaled joint', setup: (p) => p.evaluate(() => (window as any).__rigwright.setMethod('lbs')) },
   {
     label: 'weight blended',
-    setup: (p) => p.evaluate(() => { const h = (window as any).__rigwright; h.setBoneScale(3, [1, 1, 1]); h.setMethod('blend'); h.setBlendWeights(0.5); }),
+    setup: (p) =>
+      p.evaluate(() => {
+        const h = (window as any).__rigwright;
+        h.setBoneScale(3, [1, 1, 1]);
+        h.setMethod('blend');
+        h.setBlendWeights(0.5);
+      }),
   },
   { label: 'per-face', setup: (p) => p.evaluate(() => (window as any).__rigwright.setMethod('perface')) },
   { label: 'per-face with a scaled joint', setup: (p) => p.evaluate(() => (window as any).__rigwright.setBoneScale(3, [1.4, 0.8, 1.2])) },
@@ -62,7 +96,16 @@ async function checkAllMethods(page: Page, frames: number[]): Promise<void> {
 test('hand: GPU readback equals the CPU reference for every method', async ({ page }) => {
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
-  await load(page, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf'), dataFile('hand', 'hand-pose_matrot.dmat'), dataFile('hand', 'hand-handles.dmat')], 4780);
+  await load(
+    page,
+    [
+      dataFile('hand', 'hand.off'),
+      dataFile('hand', 'hand.tgf'),
+      dataFile('hand', 'hand-pose_matrot.dmat'),
+      dataFile('hand', 'hand-handles.dmat'),
+    ],
+    4780,
+  );
   await checkAllMethods(page, [12, 33]);
   expect(errors).toEqual([]);
 });
@@ -71,9 +114,16 @@ test('body: GPU readback equals the CPU reference for every method', async ({ pa
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
   const dir = ['context-aware'];
-  await load(page, [
-    dataFile(...dir, 'reference.obj'), dataFile(...dir, 'skeleton.tgf'), dataFile(...dir, 'all_frames.dmat'), dataFile(...dir, 'handles.dmat'),
-  ], 18453);
+  await load(
+    page,
+    [
+      dataFile(...dir, 'reference.obj'),
+      dataFile(...dir, 'skeleton.tgf'),
+      dataFile(...dir, 'all_frames.dmat'),
+      dataFile(...dir, 'handles.dmat'),
+    ],
+    18453,
+  );
   await checkAllMethods(page, [60, 250]);
   expect(errors).toEqual([]);
 });
@@ -95,10 +145,16 @@ async function middleRadius(page: Page): Promise<number> {
   }, TWIST_LENGTH / 2);
 }
 
-test('twist test: LBS collapses the middle near 180°, DQS keeps it, weight blended spans both; split view and heat map render', async ({ page }) => {
+test('twist test: LBS collapses the middle near 180°, DQS keeps it, weight blended spans both; split view and heat map render', async ({
+  page,
+}) => {
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
-  await page.evaluate(() => { const h = (window as any).__rigwright; h.loadTwistDemo(); h.pause(); });
+  await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    h.loadTwistDemo();
+    h.pause();
+  });
   expect((await page.evaluate(() => (window as any).__rigwright.state())).sceneName).toBe('Twist test');
 
   await page.evaluate(() => (window as any).__rigwright.setTime(0));
@@ -131,7 +187,11 @@ test('twist test: LBS collapses the middle near 180°, DQS keeps it, weight blen
   await page.selectOption('#skinning-method', 'dqs');
   await expect(page.locator('#blend-amount')).toBeHidden();
 
-  await page.evaluate(() => { const h = (window as any).__rigwright; h.setSplit('lbs'); h.setHeatMap(true); });
+  await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    h.setSplit('lbs');
+    h.setHeatMap(true);
+  });
   mkdirSync(artifactsDir, { recursive: true });
   const shot = await page.screenshot({ path: path.join(artifactsDir, 'twist-split-heatmap.png') });
   expect(shot.length).toBeGreaterThan(10_000);

@@ -22,9 +22,20 @@ const CESIUM_MAN = () => dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
 const RIGGED_SIMPLE = () => dataFile('gltf', 'RiggedSimple', 'RiggedSimple.glb');
 
 interface HookState {
-  sceneName: string; vertexCount: number; triangleCount: number; boneCount: number; time: number; duration: number;
-  poseKind: string; playing: boolean; error: string | null; framesRendered: number; asExported: boolean;
-  clips: string[]; clipName: string | null; method: string;
+  sceneName: string;
+  vertexCount: number;
+  triangleCount: number;
+  boneCount: number;
+  time: number;
+  duration: number;
+  poseKind: string;
+  playing: boolean;
+  error: string | null;
+  framesRendered: number;
+  asExported: boolean;
+  clips: string[];
+  clipName: string | null;
+  method: string;
 }
 
 const state = (page: Page): Promise<HookState> => page.evaluate(() => (window as any).__rigwright.state());
@@ -43,7 +54,9 @@ async function openThroughInput(page: Page, file: string): Promise<HookState> {
 function countsInFile(file: string): { vertices: number; triangles: number; bones: number; animations: number } {
   const json = gltfJson(readFileSync(file), file) as {
     meshes: { primitives: { attributes: Record<string, number>; indices: number }[] }[];
-    accessors: { count: number }[]; skins: { joints: number[] }[]; animations?: unknown[];
+    accessors: { count: number }[];
+    skins: { joints: number[] }[];
+    animations?: unknown[];
   };
   let vertices = 0;
   let triangles = 0;
@@ -69,7 +82,8 @@ function transformsAt(rig: GltfImportResult, clip: number, frame: number): Float
   const boneCount = rig.skeleton.parents.length;
   const transforms = new Float64Array(12 * boneCount);
   const rotations = identityPose(boneCount);
-  if (rig.clips[clip]) poseForwardKinematics(rig.skeleton, rig.clips[clip].poses, frame, rotations, new Float64Array(3 * boneCount), transforms);
+  if (rig.clips[clip])
+    poseForwardKinematics(rig.skeleton, rig.clips[clip].poses, frame, rotations, new Float64Array(3 * boneCount), transforms);
   else forwardKinematics(rig.skeleton, rotations, transforms);
   return transforms;
 }
@@ -80,7 +94,10 @@ function lbs(rig: GltfImportResult, influences: Influences, transforms: Float64A
   return out;
 }
 
-for (const [label, file] of [['CesiumMan', CESIUM_MAN], ['RiggedSimple', RIGGED_SIMPLE]] as const) {
+for (const [label, file] of [
+  ['CesiumMan', CESIUM_MAN],
+  ['RiggedSimple', RIGGED_SIMPLE],
+] as const) {
   test(`${label}.glb opens through the file input, plays its clip, and the GPU matches the CPU`, async ({ page }) => {
     const errors: string[] = [];
     await openApp(page, errors);
@@ -161,7 +178,12 @@ test('"as exported" with 8-bit weights: within the quantization bound of full pr
   await openApp(page, errors);
   await openThroughInput(page, CESIUM_MAN());
   const frame = 12;
-  await page.evaluate((t) => { const h = (window as any).__rigwright; h.pause(); h.setInfluences(4); h.setTime(t); }, frame);
+  await page.evaluate((t) => {
+    const h = (window as any).__rigwright;
+    h.pause();
+    h.setInfluences(4);
+    h.setTime(t);
+  }, frame);
   const full = await gpuAndCpu(page);
 
   await page.evaluate(() => (window as any).__rigwright.setAsExported(true, { influences: 4, weightComponent: 'unsigned-byte' }));
@@ -187,10 +209,20 @@ test('"as exported" with 8-bit weights: within the quantization bound of full pr
     let spread = 0;
     for (let k = 0; k < kept.stride; k++) {
       const t = 12 * kept.bones[v * kept.stride + k];
-      const moved = [0, 1, 2].map((r) => transforms[t + 4 * r] * x[3 * v] + transforms[t + 4 * r + 1] * x[3 * v + 1] + transforms[t + 4 * r + 2] * x[3 * v + 2] + transforms[t + 4 * r + 3]);
+      const moved = [0, 1, 2].map(
+        (r) =>
+          transforms[t + 4 * r] * x[3 * v] +
+          transforms[t + 4 * r + 1] * x[3 * v + 1] +
+          transforms[t + 4 * r + 2] * x[3 * v + 2] +
+          transforms[t + 4 * r + 3],
+      );
       spread = Math.max(spread, Math.hypot(moved[0] - fullNode[3 * v], moved[1] - fullNode[3 * v + 1], moved[2] - fullNode[3 * v + 2]));
     }
-    const d = Math.hypot(exported.gpu[3 * v] - full.gpu[3 * v], exported.gpu[3 * v + 1] - full.gpu[3 * v + 1], exported.gpu[3 * v + 2] - full.gpu[3 * v + 2]);
+    const d = Math.hypot(
+      exported.gpu[3 * v] - full.gpu[3 * v],
+      exported.gpu[3 * v + 1] - full.gpu[3 * v + 1],
+      exported.gpu[3 * v + 2] - full.gpu[3 * v + 2],
+    );
     expect(d, `vertex ${v}`).toBeLessThanOrEqual(quantizationBound('unsigned-byte', 4, spread) + 1e-5 * full.diagonal);
     if (d > 1e-6 * full.diagonal) changed++;
   }
@@ -236,17 +268,31 @@ test('Fox.glb: the clip picker switches between its three clips; the walk moves 
   const run = await state(page);
   expect(run.duration).not.toBe(loaded.duration);
   expect(run.playing).toBe(true);
-  await page.evaluate((t) => { const h = (window as any).__rigwright; h.pause(); h.setTime(t); }, Math.round(run.duration / 2));
+  await page.evaluate(
+    (t) => {
+      const h = (window as any).__rigwright;
+      h.pause();
+      h.setTime(t);
+    },
+    Math.round(run.duration / 2),
+  );
   const { gpu, cpu, diagonal } = await gpuAndCpu(page);
   expect(maxDistance(gpu, cpu)).toBeLessThanOrEqual(1e-4 * diagonal);
 
   // The walk translates the hips (root motion): the drawn mesh is where glTF's own evaluation of the file puts it.
   await picker.selectOption({ label: 'Walk' });
   await page.waitForFunction(() => (window as any).__rigwright.state().clipName === 'Walk');
-  await page.evaluate(() => { const h = (window as any).__rigwright; h.pause(); h.setTime(20); });
+  await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    h.pause();
+    h.setTime(20);
+  });
   const walk = await gpuAndCpu(page);
   const doc = await new NodeIO().read(dataFile('gltf', 'Fox', 'Fox.glb'));
-  const walkIndex = doc.getRoot().listAnimations().findIndex((a) => a.getName() === 'Walk');
+  const walkIndex = doc
+    .getRoot()
+    .listAnimations()
+    .findIndex((a) => a.getName() === 'Walk');
   const reference = gltfPosedPositions(doc, walkIndex, 20 / 30);
   expect(maxDistance(walk.gpu, reference)).toBeLessThanOrEqual(1e-4 * walk.diagonal);
   expect(errors).toEqual([]);
@@ -257,7 +303,9 @@ test('glTF + bin export downloads both files, which validate together', async ({
   await openApp(page, errors);
   await openThroughInput(page, RIGGED_SIMPLE());
   const downloads: Promise<[string, Uint8Array]>[] = [];
-  page.on('download', (download) => downloads.push(download.path().then((file) => [download.suggestedFilename(), new Uint8Array(readFileSync(file))])));
+  page.on('download', (download) =>
+    downloads.push(download.path().then((file) => [download.suggestedFilename(), new Uint8Array(readFileSync(file))])),
+  );
   await page.keyboard.press('Control+e');
   const dialog = page.locator('dialog.export-dialog');
   await dialog.getByRole('radio', { name: /glTF \+ bin/ }).check({ force: true });
@@ -267,7 +315,9 @@ test('glTF + bin export downloads both files, which validate together', async ({
   await expect.poll(() => downloads.length).toBe(2);
   const files = Object.fromEntries(await Promise.all(downloads));
   expect(Object.keys(files).sort()).toEqual(['RiggedSimple.bin', 'RiggedSimple.gltf']);
-  await assertValidGltf(files['RiggedSimple.gltf'], 'RiggedSimple.gltf exported from the app', { 'RiggedSimple.bin': files['RiggedSimple.bin'] });
+  await assertValidGltf(files['RiggedSimple.gltf'], 'RiggedSimple.gltf exported from the app', {
+    'RiggedSimple.bin': files['RiggedSimple.bin'],
+  });
   const reread = await importGltf(files['RiggedSimple.gltf'], 'RiggedSimple.gltf', { 'RiggedSimple.bin': files['RiggedSimple.bin'] });
   expect(reread.mesh.positions.length / 3).toBe((await state(page)).vertexCount);
   expect(errors).toEqual([]);

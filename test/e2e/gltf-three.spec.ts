@@ -85,7 +85,12 @@ test('three.js GLTFLoader poses our exported arm like our CPU linear blend skinn
 
   const frames = [0, 4, 9];
   const three = await page.evaluate(
-    ({ url, times }) => (window as unknown as { poseWithThree(u: string, c: string, t: number[]): Promise<{ names: string[]; bones: number; frames: number[][] }> }).poseWithThree(url, 'wave', times),
+    ({ url, times }) =>
+      (
+        window as unknown as {
+          poseWithThree(u: string, c: string, t: number[]): Promise<{ names: string[]; bones: number; frames: number[][] }>;
+        }
+      ).poseWithThree(url, 'wave', times),
     { url: `${ORIGIN}/arm.glb`, times: frames.map((f) => f / 30) },
   );
   expect(three.names).toEqual(['wave']);
@@ -103,7 +108,8 @@ test('three.js GLTFLoader poses our exported arm like our CPU linear blend skinn
     const got = three.frames[i];
     expect(got.length).toBe(expected.length);
     let worst = 0;
-    for (let k = 0; k < got.length; k += 3) worst = Math.max(worst, Math.hypot(got[k] - expected[k], got[k + 1] - expected[k + 1], got[k + 2] - expected[k + 2]));
+    for (let k = 0; k < got.length; k += 3)
+      worst = Math.max(worst, Math.hypot(got[k] - expected[k], got[k + 1] - expected[k + 1], got[k + 2] - expected[k + 2]));
     expect(worst / diagonal, `frame ${f}`).toBeLessThan(1e-4);
   });
 });

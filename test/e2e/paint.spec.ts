@@ -200,16 +200,26 @@ function notMirrorOf(vertices: number[], sources: number[], posed: number[], dia
   return vertices.filter((v) => {
     if (!(posed[3 * v] < -0.05)) return true;
     let nearest = Infinity;
-    for (const u of sources) nearest = Math.min(nearest, Math.hypot(posed[3 * v] + posed[3 * u], posed[3 * v + 1] - posed[3 * u + 1], posed[3 * v + 2] - posed[3 * u + 2]));
+    for (const u of sources)
+      nearest = Math.min(
+        nearest,
+        Math.hypot(posed[3 * v] + posed[3 * u], posed[3 * v + 1] - posed[3 * u + 1], posed[3 * v + 2] - posed[3 * u + 2]),
+      );
     return nearest > 0.02 * diagonal;
   });
 }
 
-test('hand, posed: the brush paints on the posed surface, which follows the new weights after the stroke and after undo', async ({ page }) => {
+test('hand, posed: the brush paints on the posed surface, which follows the new weights after the stroke and after undo', async ({
+  page,
+}) => {
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
   await load(page, [dataFile('hand/hand.off'), dataFile('hand/hand.tgf'), dataFile('hand/hand-pose_matrot.dmat')], 'hand.off');
-  await page.evaluate(() => { const h = (window as any).__rigwright; h.pause(); h.setTime(33); });
+  await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    h.pause();
+    h.setTime(33);
+  });
   await page.keyboard.press('p');
   const diagonal: number = await page.evaluate(() => (window as any).__rigwright.boundingDiagonal());
   const rest = readOff(readFileSync(dataFile('hand/hand.off'), 'utf8'), 'hand.off').mesh.positions;
@@ -231,7 +241,8 @@ test('hand, posed: the brush paints on the posed surface, which follows the new 
   expect(dabs.length).toBeGreaterThan(6);
   const nearest = (positions: ArrayLike<number>, d: number) => {
     let best = Infinity;
-    for (let v = 0; v < positions.length; v += 3) best = Math.min(best, Math.hypot(positions[v] - dabs[d], positions[v + 1] - dabs[d + 1], positions[v + 2] - dabs[d + 2]));
+    for (let v = 0; v < positions.length; v += 3)
+      best = Math.min(best, Math.hypot(positions[v] - dabs[d], positions[v + 1] - dabs[d + 1], positions[v + 2] - dabs[d + 2]));
     return best;
   };
   let offRest = 0;
@@ -246,7 +257,8 @@ test('hand, posed: the brush paints on the posed surface, which follows the new 
   const after = await surface();
   expect(after).toEqual(await posed());
   let moved = 0;
-  for (let i = 0; i < after.length; i += 3) if (Math.hypot(after[i] - before[i], after[i + 1] - before[i + 1], after[i + 2] - before[i + 2]) > 1e-3 * diagonal) moved++;
+  for (let i = 0; i < after.length; i += 3)
+    if (Math.hypot(after[i] - before[i], after[i + 1] - before[i + 1], after[i + 2] - before[i + 2]) > 1e-3 * diagonal) moved++;
   expect(moved, 'the stroke moved the posed finger').toBeGreaterThan(5);
   await page.keyboard.press('Control+z');
   const undone = await surface();
@@ -263,7 +275,9 @@ test('hand, posed: the brush paints on the posed surface, which follows the new 
   expect(errors).toEqual([]);
 });
 
-test('body: x symmetry from the panel paints the mirrored region on the mirrored bone; Mirror +x → −x copies a one-sided stroke', async ({ page }) => {
+test('body: x symmetry from the panel paints the mirrored region on the mirrored bone; Mirror +x → −x copies a one-sided stroke', async ({
+  page,
+}) => {
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
   await load(page, [dataFile('context-aware/reference.obj'), dataFile('context-aware/skeleton.tgf')], 'reference.obj');
@@ -294,9 +308,14 @@ test('body: x symmetry from the panel paints the mirrored region on the mirrored
   const raisedPair = raised(before, after, nb, twin);
   expect(raisedSide.length).toBeGreaterThan(3);
   expect(raisedPair.length, 'the mirrored bone was painted too').toBeGreaterThan(3);
-  expect(raisedSide.filter((v) => !(posed[3 * v] > 0.05)), 'the stroke stayed on the +x arm').toEqual([]);
+  expect(
+    raisedSide.filter((v) => !(posed[3 * v] > 0.05)),
+    'the stroke stayed on the +x arm',
+  ).toEqual([]);
   // Every vertex raised on the twin lies on the −x arm, within a few edge lengths of the mirror image of a painted one.
-  expect(notMirrorOf(raisedPair, raisedSide, posed, diagonal), 'raised on the twin bone but not the mirror of a painted vertex').toEqual([]);
+  expect(notMirrorOf(raisedPair, raisedSide, posed, diagonal), 'raised on the twin bone but not the mirror of a painted vertex').toEqual(
+    [],
+  );
   expect(raisedPair.length / raisedSide.length).toBeGreaterThan(0.5);
   expect(raisedPair.length / raisedSide.length).toBeLessThan(2);
   expect(Math.max(...rowSums(after, nb).map((sum) => Math.abs(sum - 1))), 'every vertex sums to 1').toBeLessThan(1e-5);
@@ -328,7 +347,9 @@ test('body: x symmetry from the panel paints the mirrored region on the mirrored
   // The +x side is the source and stays as painted.
   const V = before.length / nb;
   let sourceChanged = 0;
-  for (let v = 0; v < V; v++) if (posed[3 * v] > 1e-3 && oneSided.slice(v * nb, v * nb + nb).some((w, b) => Math.abs(w - mirrored[v * nb + b]) > 1e-6)) sourceChanged++;
+  for (let v = 0; v < V; v++)
+    if (posed[3 * v] > 1e-3 && oneSided.slice(v * nb, v * nb + nb).some((w, b) => Math.abs(w - mirrored[v * nb + b]) > 1e-6))
+      sourceChanged++;
   expect(sourceChanged, 'the +x side is unchanged').toBe(0);
   expect(Math.max(...rowSums(mirrored, nb).map((sum) => Math.abs(sum - 1))), 'every vertex sums to 1').toBeLessThan(1e-5);
   await page.keyboard.press('Control+z');

@@ -19,9 +19,21 @@ import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { artifactsDir, dataFile, openApp, gpuCpuDeviation } from './app-driver.ts';
 
 interface HookState {
-  sceneName: string; meshFiles: string[]; vertexCount: number; triangleCount: number; boneCount: number;
-  jointCount: number; time: number; duration: number; poseKind: string; playing: boolean; influences: number;
-  weightsSource: string; selectedBone: number; error: string | null; framesRendered: number;
+  sceneName: string;
+  meshFiles: string[];
+  vertexCount: number;
+  triangleCount: number;
+  boneCount: number;
+  jointCount: number;
+  time: number;
+  duration: number;
+  poseKind: string;
+  playing: boolean;
+  influences: number;
+  weightsSource: string;
+  selectedBone: number;
+  error: string | null;
+  framesRendered: number;
 }
 
 const state = (page: Page): Promise<HookState> => page.evaluate(() => (window as any).__rigwright.state());
@@ -65,9 +77,7 @@ test('the demo opens weighted and animating, and the GPU matches the CPU referen
 test('the hand loads through the UI; at the last frame GPU skinning equals the CPU reference', async ({ page }) => {
   const errors: string[] = [];
   await openApp(page, errors);
-  await loadThroughUi(page, [
-    dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf'), dataFile('hand', 'hand-pose_matrot.dmat'),
-  ]);
+  await loadThroughUi(page, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf'), dataFile('hand', 'hand-pose_matrot.dmat')]);
   const loaded = await state(page);
   expect(loaded.error).toBeNull();
   expect(loaded.vertexCount).toBe(4780);
@@ -77,7 +87,11 @@ test('the hand loads through the UI; at the last frame GPU skinning equals the C
   expect(loaded.poseKind).toBe('matrices');
   expect(loaded.duration).toBe(33);
 
-  await page.evaluate(() => { const h = (window as any).__rigwright; h.pause(); h.setTime(33); });
+  await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    h.pause();
+    h.setTime(33);
+  });
   for (const influences of [4, 0]) {
     await page.evaluate((k) => (window as any).__rigwright.setInfluences(k), influences);
     const { maxError, diagonal, vertexCount } = await gpuCpuDeviation(page);
@@ -109,9 +123,21 @@ test('the libigl arm loads with its weights; GPU and CPU agree with an independe
       const axis = [Math.cos(b), Math.sin(b), 0.5];
       const n = Math.hypot(axis[0], axis[1], axis[2]);
       const [x, y, z] = axis.map((a) => a / n);
-      const c = Math.cos(angle), s = Math.sin(angle), C = 1 - c;
-      const R = [c + x * x * C, x * y * C - z * s, x * z * C + y * s, y * x * C + z * s, c + y * y * C, y * z * C - x * s, z * x * C - y * s, z * y * C + x * s, c + z * z * C];
-      data.set(R, ((f * boneCount + b) * 3) * 3);
+      const c = Math.cos(angle),
+        s = Math.sin(angle),
+        C = 1 - c;
+      const R = [
+        c + x * x * C,
+        x * y * C - z * s,
+        x * z * C + y * s,
+        y * x * C + z * s,
+        c + y * y * C,
+        y * z * C - x * s,
+        z * x * C - y * s,
+        z * y * C + x * s,
+        c + z * z * C,
+      ];
+      data.set(R, (f * boneCount + b) * 3 * 3);
     }
   }
   const poseDir = mkdtempSync(path.join(tmpdir(), 'rigwright-e2e-'));
@@ -125,7 +151,12 @@ test('the libigl arm loads with its weights; GPU and CPU agree with an independe
   expect(loaded.boneCount).toBe(boneCount);
   expect(loaded.duration).toBe(frames - 1);
 
-  await page.evaluate((t) => { const h = (window as any).__rigwright; h.pause(); h.setInfluences(4); h.setTime(t); }, frames - 1);
+  await page.evaluate((t) => {
+    const h = (window as any).__rigwright;
+    h.pause();
+    h.setInfluences(4);
+    h.setTime(t);
+  }, frames - 1);
   const { maxError, diagonal, gpu } = await gpuCpuDeviation(page);
   expect(maxError).toBeLessThanOrEqual(1e-4 * diagonal);
 

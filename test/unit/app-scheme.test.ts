@@ -14,14 +14,21 @@ test('app URLs map to files inside the renderer folder', () => {
   assert.equal(resolveAppAsset(APP_ENTRY_URL, root), path.join(root, 'index.html'));
   assert.equal(resolveAppAsset('rigwright://app/', root), path.join(root, 'index.html'));
   assert.equal(resolveAppAsset('rigwright://app', root), path.join(root, 'index.html'));
-  assert.equal(resolveAppAsset('rigwright://app/assets/io.worker-3f2a.js?worker_file&type=module', root), path.join(root, 'assets', 'io.worker-3f2a.js'));
+  assert.equal(
+    resolveAppAsset('rigwright://app/assets/io.worker-3f2a.js?worker_file&type=module', root),
+    path.join(root, 'assets', 'io.worker-3f2a.js'),
+  );
   assert.equal(resolveAppAsset('rigwright://app/assets/a%20b.js', root), path.join(root, 'assets', 'a b.js'));
   assert.equal(resolveAppAsset('rigwright://app/assets//x.css#frag', root), path.join(root, 'assets', 'x.css'));
 });
 
 test('requests that could leave the renderer folder, or come from elsewhere, are refused', () => {
   // The URL parser itself resolves `..` and `%2e%2e` segments at the root, so these stay inside the folder.
-  for (const url of ['rigwright://app/../main.cjs', 'rigwright://app/assets/../../app/main.cjs', 'rigwright://app/%2e%2e/%2E%2E/package.json']) {
+  for (const url of [
+    'rigwright://app/../main.cjs',
+    'rigwright://app/assets/../../app/main.cjs',
+    'rigwright://app/%2e%2e/%2E%2E/package.json',
+  ]) {
     const resolved = resolveAppAsset(url, root);
     assert.ok(resolved !== null && resolved.startsWith(root + path.sep), `${url} → ${resolved}`);
   }
@@ -50,10 +57,12 @@ test('module scripts and workers are served with a JavaScript type', () => {
 });
 
 test('the Content-Security-Policy allows only our own scripts and workers and no plugins', () => {
-  const directives = new Map(CONTENT_SECURITY_POLICY.split(/;\s*/).map((d) => {
-    const [name, ...sources] = d.trim().split(/\s+/);
-    return [name, sources] as const;
-  }));
+  const directives = new Map(
+    CONTENT_SECURITY_POLICY.split(/;\s*/).map((d) => {
+      const [name, ...sources] = d.trim().split(/\s+/);
+      return [name, sources] as const;
+    }),
+  );
   assert.deepEqual(directives.get('script-src'), ["'self'"]);
   assert.deepEqual(directives.get('worker-src'), ["'self'", 'blob:']);
   assert.deepEqual(directives.get('object-src'), ["'none'"]);

@@ -38,81 +38,116 @@ interface BlenderReport {
   posed: Record<string, number[]>;
 }
 
-test('Blender imports our GLB with our bones, one vertex group per bone, the clip and the same posed mesh; we import the GLB Blender writes back', { skip: blenderMissing ? 'blender is not installed' : false }, async () => {
-  const mesh = readObj(readFileSync(dataFile('libigl', 'arm.obj'), 'utf8'), 'arm.obj').mesh;
-  const skeleton = buildSkeleton(readTgf(readFileSync(dataFile('libigl', 'arm.tgf'), 'utf8'), 'arm.tgf'), 'arm.tgf');
-  const weights = readDmat(readFileSync(dataFile('libigl', 'arm-weights.dmat')), 'arm-weights.dmat');
-  const boneCount = skeleton.parents.length;
-  const frameCount = 8;
-  const rotations = new Float64Array(9 * boneCount * frameCount);
-  for (let f = 0; f < frameCount; f++) {
-    for (let b = 0; b < boneCount; b++) {
-      const a = 0.5 * Math.sin(f + b);
-      rotations.set([Math.cos(a), 0, Math.sin(a), 0, 1, 0, -Math.sin(a), 0, Math.cos(a)], 9 * (f * boneCount + b));
+test(
+  'Blender imports our GLB with our bones, one vertex group per bone, the clip and the same posed mesh; we import the GLB Blender writes back',
+  { skip: blenderMissing ? 'blender is not installed' : false },
+  async () => {
+    const mesh = readObj(readFileSync(dataFile('libigl', 'arm.obj'), 'utf8'), 'arm.obj').mesh;
+    const skeleton = buildSkeleton(readTgf(readFileSync(dataFile('libigl', 'arm.tgf'), 'utf8'), 'arm.tgf'), 'arm.tgf');
+    const weights = readDmat(readFileSync(dataFile('libigl', 'arm-weights.dmat')), 'arm-weights.dmat');
+    const boneCount = skeleton.parents.length;
+    const frameCount = 8;
+    const rotations = new Float64Array(9 * boneCount * frameCount);
+    for (let f = 0; f < frameCount; f++) {
+      for (let b = 0; b < boneCount; b++) {
+        const a = 0.5 * Math.sin(f + b);
+        rotations.set([Math.cos(a), 0, Math.sin(a), 0, 1, 0, -Math.sin(a), 0, Math.cos(a)], 9 * (f * boneCount + b));
+      }
     }
-  }
-  const poses: PoseSequence = { kind: 'matrices', boneCount, frameCount, rotations };
-  const boneNames = ['upper', 'lower', 'hand', 'finger'];
-  const exported = await exportGltf({ mesh, skeleton, weights, boneNames, clips: [{ name: 'wave', poses }], name: 'arm' }, 'arm.glb');
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-blender-')), 'arm.glb');
-  writeFileSync(file, exported.bytes);
+    const poses: PoseSequence = { kind: 'matrices', boneCount, frameCount, rotations };
+    const boneNames = ['upper', 'lower', 'hand', 'finger'];
+    const exported = await exportGltf({ mesh, skeleton, weights, boneNames, clips: [{ name: 'wave', poses }], name: 'arm' }, 'arm.glb');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-blender-')), 'arm.glb');
+    writeFileSync(file, exported.bytes);
 
-  const frames = [0, 3, 7];
-  const blenderFile = path.join(path.dirname(file), 'from-blender.glb');
-  const started = performance.now();
-  const run = spawnSync('blender', ['-b', '--factory-startup', '--python-exit-code', '1', '--python', script, '--', file, 'wave', '--export', blenderFile, ...frames.map(String)], {
-    encoding: 'utf8',
-    timeout: 300_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  console.log(`blender: import, ${frames.length} posed frames and GLB export took ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const line = run.stdout.split('\n').find((l) => l.startsWith('RIGWRIGHT_JSON '));
-  assert.ok(run.status === 0 && line, `blender failed (exit ${run.status}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
-  const report = JSON.parse(line.slice('RIGWRIGHT_JSON '.length)) as BlenderReport;
+    const frames = [0, 3, 7];
+    const blenderFile = path.join(path.dirname(file), 'from-blender.glb');
+    const started = performance.now();
+    const run = spawnSync(
+      'blender',
+      [
+        '-b',
+        '--factory-startup',
+        '--python-exit-code',
+        '1',
+        '--python',
+        script,
+        '--',
+        file,
+        'wave',
+        '--export',
+        blenderFile,
+        ...frames.map(String),
+      ],
+      {
+        encoding: 'utf8',
+        timeout: 300_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+    console.log(
+      `blender: import, ${frames.length} posed frames and GLB export took ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    const line = run.stdout.split('\n').find((l) => l.startsWith('RIGWRIGHT_JSON '));
+    assert.ok(run.status === 0 && line, `blender failed (exit ${run.status}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
+    const report = JSON.parse(line.slice('RIGWRIGHT_JSON '.length)) as BlenderReport;
 
-  assert.deepEqual(report.bones.slice().sort(), boneNames.slice().sort());
-  assert.deepEqual(report.vertexGroups.slice().sort(), boneNames.slice().sort());
-  assert.ok(report.actions.some((a) => a.startsWith('wave')), `actions: ${report.actions.join(', ')}`);
+    assert.deepEqual(report.bones.slice().sort(), boneNames.slice().sort());
+    assert.deepEqual(report.vertexGroups.slice().sort(), boneNames.slice().sort());
+    assert.ok(
+      report.actions.some((a) => a.startsWith('wave')),
+      `actions: ${report.actions.join(', ')}`,
+    );
 
-  // Blender may reorder or merge vertices; match each of its vertices to our nearest rest position.
-  const diagonal = boundingBox(mesh.positions).diagonal;
-  const match = matchVertices(mesh.positions, report.rest, diagonal, 'Blender');
-  assert.ok(match.length >= 0.99 * (mesh.positions.length / 3), `Blender kept ${match.length} of ${mesh.positions.length / 3} vertices`);
+    // Blender may reorder or merge vertices; match each of its vertices to our nearest rest position.
+    const diagonal = boundingBox(mesh.positions).diagonal;
+    const match = matchVertices(mesh.positions, report.rest, diagonal, 'Blender');
+    assert.ok(match.length >= 0.99 * (mesh.positions.length / 3), `Blender kept ${match.length} of ${mesh.positions.length / 3} vertices`);
 
-  const fromBlender = await importGltf(readFileSync(blenderFile), 'from-blender.glb');
-  assert.deepEqual(fromBlender.boneNames.slice().sort(), boneNames.slice().sort());
-  assert.equal(fromBlender.weights.cols, boneCount);
-  assert.ok(fromBlender.clips.some((c) => c.name.startsWith('wave')), fromBlender.clips.map((c) => c.name).join(', '));
-  const blenderMatch = matchVertices(mesh.positions, fromBlender.mesh.positions, diagonal, 'Blender-written GLB');
+    const fromBlender = await importGltf(readFileSync(blenderFile), 'from-blender.glb');
+    assert.deepEqual(fromBlender.boneNames.slice().sort(), boneNames.slice().sort());
+    assert.equal(fromBlender.weights.cols, boneCount);
+    assert.ok(
+      fromBlender.clips.some((c) => c.name.startsWith('wave')),
+      fromBlender.clips.map((c) => c.name).join(', '),
+    );
+    const blenderMatch = matchVertices(mesh.positions, fromBlender.mesh.positions, diagonal, 'Blender-written GLB');
 
-  const influences = influencesFromWeights(weights, 4);
-  const frameRotations = new Float64Array(9 * boneCount);
-  const transforms = new Float64Array(12 * boneCount);
-  const expected = new Float64Array(mesh.positions.length);
-  for (const f of frames) {
-    samplePose(poses, f, frameRotations);
-    forwardKinematics(skeleton, frameRotations, transforms);
-    linearBlendSkinning(mesh.positions, influences, transforms, expected);
-    const posed = report.posed[String(f)];
-    let worst = 0;
-    match.forEach((v, i) => {
-      worst = Math.max(worst, Math.hypot(posed[3 * i] - expected[3 * v], posed[3 * i + 1] - expected[3 * v + 1], posed[3 * i + 2] - expected[3 * v + 2]));
-    });
-    assert.ok(worst / diagonal < 1e-4, `frame ${f}: Blender's posed mesh is off by ${worst / diagonal} of the diagonal`);
+    const influences = influencesFromWeights(weights, 4);
+    const frameRotations = new Float64Array(9 * boneCount);
+    const transforms = new Float64Array(12 * boneCount);
+    const expected = new Float64Array(mesh.positions.length);
+    for (const f of frames) {
+      samplePose(poses, f, frameRotations);
+      forwardKinematics(skeleton, frameRotations, transforms);
+      linearBlendSkinning(mesh.positions, influences, transforms, expected);
+      const posed = report.posed[String(f)];
+      let worst = 0;
+      match.forEach((v, i) => {
+        worst = Math.max(
+          worst,
+          Math.hypot(posed[3 * i] - expected[3 * v], posed[3 * i + 1] - expected[3 * v + 1], posed[3 * i + 2] - expected[3 * v + 2]),
+        );
+      });
+      assert.ok(worst / diagonal < 1e-4, `frame ${f}: Blender's posed mesh is off by ${worst / diagonal} of the diagonal`);
 
-    // The file Blender wrote, read by our importer, poses the same.
-    const back = new Float64Array(fromBlender.mesh.positions.length);
-    const clip = fromBlender.clips.find((c) => c.name.startsWith('wave'))!;
-    samplePose(clip.poses, f, frameRotations);
-    forwardKinematics(fromBlender.skeleton, frameRotations, transforms);
-    linearBlendSkinning(fromBlender.mesh.positions, influencesFromWeights(fromBlender.weights, 4), transforms, back);
-    let worstBack = 0;
-    blenderMatch.forEach((v, i) => {
-      worstBack = Math.max(worstBack, Math.hypot(back[3 * i] - expected[3 * v], back[3 * i + 1] - expected[3 * v + 1], back[3 * i + 2] - expected[3 * v + 2]));
-    });
-    assert.ok(worstBack / diagonal < 1e-4, `frame ${f}: Blender's GLB imported by us is off by ${worstBack / diagonal} of the diagonal`);
-  }
-});
+      // The file Blender wrote, read by our importer, poses the same.
+      const back = new Float64Array(fromBlender.mesh.positions.length);
+      const clip = fromBlender.clips.find((c) => c.name.startsWith('wave'))!;
+      samplePose(clip.poses, f, frameRotations);
+      forwardKinematics(fromBlender.skeleton, frameRotations, transforms);
+      linearBlendSkinning(fromBlender.mesh.positions, influencesFromWeights(fromBlender.weights, 4), transforms, back);
+      let worstBack = 0;
+      blenderMatch.forEach((v, i) => {
+        worstBack = Math.max(
+          worstBack,
+          Math.hypot(back[3 * i] - expected[3 * v], back[3 * i + 1] - expected[3 * v + 1], back[3 * i + 2] - expected[3 * v + 2]),
+        );
+      });
+      assert.ok(worstBack / diagonal < 1e-4, `frame ${f}: Blender's GLB imported by us is off by ${worstBack / diagonal} of the diagonal`);
+    }
+  },
+);
 
 /** For each point of `theirs` (#N × 3), the index of the nearest of `ours`, which must lie within 1e-5 of the diagonal. */
 function matchVertices(ours: Float64Array, theirs: ArrayLike<number>, diagonal: number, label: string): number[] {
@@ -125,16 +160,20 @@ function matchVertices(ours: Float64Array, theirs: ArrayLike<number>, diagonal: 
   }
   const match: number[] = [];
   for (let i = 0; i < theirs.length; i += 3) {
-    const x = theirs[i], y = theirs[i + 1], z = theirs[i + 2];
+    const x = theirs[i],
+      y = theirs[i + 1],
+      z = theirs[i + 2];
     const [cx, cy, cz] = cellOf(x, y, z);
     let best = -1;
     let bestDistance = Infinity;
-    for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) for (let dz = -1; dz <= 1; dz++) {
-      for (const v of grid.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? []) {
-        const d = Math.hypot(ours[3 * v] - x, ours[3 * v + 1] - y, ours[3 * v + 2] - z);
-        if (d < bestDistance) [best, bestDistance] = [v, d];
-      }
-    }
+    for (let dx = -1; dx <= 1; dx++)
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dz = -1; dz <= 1; dz++) {
+          for (const v of grid.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? []) {
+            const d = Math.hypot(ours[3 * v] - x, ours[3 * v + 1] - y, ours[3 * v + 2] - z);
+            if (d < bestDistance) [best, bestDistance] = [v, d];
+          }
+        }
     assert.ok(bestDistance < 1e-5 * diagonal, `${label} vertex ${i / 3} is at no rest position of ours`);
     match.push(best);
   }

@@ -48,7 +48,12 @@ function screen(camera: THREE.PerspectiveCamera, x: number, y: number, z: number
 }
 
 /** Every vertex of both sheets within `reach` of (cx, cy) in x and y: the brush sphere's gather, for the test. */
-function gather(positions: Float64Array, cx: number, cy: number, reach: number): { indices: Uint32Array; distances: Float64Array; count: number } {
+function gather(
+  positions: Float64Array,
+  cx: number,
+  cy: number,
+  reach: number,
+): { indices: Uint32Array; distances: Float64Array; count: number } {
   const n = positions.length / 3;
   const indices = new Uint32Array(n);
   const distances = new Float64Array(n);
@@ -75,7 +80,10 @@ function footprint(camera: THREE.PerspectiveCamera, cx: number, cy: number, surf
 test('brush visibility: the front sheet is seen and the back one hidden, from either side', () => {
   const { positions, bvh } = sheets();
   const perSheet = SIDE * SIDE;
-  for (const [cameraZ, nearZ, seenFirst] of [[3, 0, true], [-3.5, -0.5, false]] as const) {
+  for (const [cameraZ, nearZ, seenFirst] of [
+    [3, 0, true],
+    [-3.5, -0.5, false],
+  ] as const) {
     const camera = cameraAt(cameraZ);
     const visibility = new BrushVisibility();
     const { indices, distances, count } = gather(positions, 0.1, -0.2, 0.3);
@@ -83,7 +91,9 @@ test('brush visibility: the front sheet is seen and the back one hidden, from ei
     const front = Array.from(indices.subarray(0, kept)).filter((v) => v < perSheet === seenFirst);
     assert.ok(count > 2 * kept - 10 && kept > 20, `about half the gathered vertices are on the near sheet (${kept} of ${count})`);
     assert.equal(front.length, kept, `camera at z = ${cameraZ}: every kept vertex is on the near sheet`);
-    const nearGathered = Array.from(gather(positions, 0.1, -0.2, 0.3).indices.subarray(0, count)).filter((v) => v < perSheet === seenFirst).length;
+    const nearGathered = Array.from(gather(positions, 0.1, -0.2, 0.3).indices.subarray(0, count)).filter(
+      (v) => v < perSheet === seenFirst,
+    ).length;
     assert.equal(kept, nearGathered, 'and every near-sheet vertex is kept');
   }
 });
@@ -94,7 +104,8 @@ test('brush visibility: the tiles kept along a stroke give what drawing each dab
   const kept = new BrushVisibility();
   const fresh = new BrushVisibility();
   for (let k = 0; k < 12; k++) {
-    const cx = -0.6 + 0.1 * k, cy = 0.3 - 0.05 * k;
+    const cx = -0.6 + 0.1 * k,
+      cy = 0.3 - 0.05 * k;
     const brush = footprint(camera, cx, cy, 0);
     const a = gather(positions, cx, cy, 0.3);
     const b = gather(positions, cx, cy, 0.3);
@@ -107,5 +118,8 @@ test('brush visibility: the tiles kept along a stroke give what drawing each dab
   const behind = cameraAt(-3.5);
   const { indices, distances, count } = gather(positions, 0, 0, 0.3);
   const visible = kept.filter(bvh, positions, behind, footprint(behind, 0, 0, -0.5), indices, distances, count);
-  assert.ok(visible > 0 && Array.from(indices.subarray(0, visible)).every((v) => v >= SIDE * SIDE), 'from behind, the back sheet is the one seen');
+  assert.ok(
+    visible > 0 && Array.from(indices.subarray(0, visible)).every((v) => v >= SIDE * SIDE),
+    'from behind, the back sheet is the one seen',
+  );
 });

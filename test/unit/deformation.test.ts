@@ -10,7 +10,11 @@ import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { forwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
 import { scaledForwardKinematics } from '../../workers/rig/scaled-forward-kinematics.ts';
 import { splitNonRigidTransforms } from '../../workers/skinning/split-non-rigid-transform.ts';
-import { DUAL_QUATERNION_TEXELS_PER_BONE, dualQuaternionTextureSize, packDualQuaternions } from '../../workers/skinning/joint-texture-layout.ts';
+import {
+  DUAL_QUATERNION_TEXELS_PER_BONE,
+  dualQuaternionTextureSize,
+  packDualQuaternions,
+} from '../../workers/skinning/joint-texture-layout.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { dualQuaternionSkinning } from '../../workers/skinning/dual-quaternion-skinning.ts';
@@ -35,7 +39,10 @@ function close(actual: ArrayLike<number>, expected: ArrayLike<number>, tolerance
 }
 
 /** A chain along x: joints at x = 0, 1, 2, 3; bone b from joint b to b + 1, listed out of order. */
-const chain = buildSkeleton({ joints: Float64Array.from([0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0]), bones: Uint32Array.from([1, 2, 0, 1, 2, 3]) }, 'chain');
+const chain = buildSkeleton(
+  { joints: Float64Array.from([0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0]), bones: Uint32Array.from([1, 2, 0, 1, 2, 3]) },
+  'chain',
+);
 // Bones in file order: 0 = joints 1→2, 1 = joints 0→1 (root), 2 = joints 2→3.
 
 function rotationZ(degrees: number): number[] {
@@ -48,7 +55,12 @@ test('scaled forward kinematics: all ones is forward kinematics; a scale moves t
   const rigid = new Float64Array(36);
   forwardKinematics(chain, rotations, rigid);
   const ones = new Float64Array(36);
-  scaledForwardKinematics(chain, rotations, Float64Array.from({ length: 9 }, () => 1), ones);
+  scaledForwardKinematics(
+    chain,
+    rotations,
+    Float64Array.from({ length: 9 }, () => 1),
+    ones,
+  );
   assert.deepEqual(ones, rigid);
 
   // The root (bone 1, joints 0→1) doubles along x: its end joint moves from 1 to 2 before rotating.
@@ -64,7 +76,13 @@ test('scaled forward kinematics: all ones is forward kinematics; a scale moves t
   close(joints.subarray(6, 9), j2, 1e-12, 'joint 2');
   close(joints.subarray(9, 12), [j2[0] + Math.cos((75 * Math.PI) / 180), j2[1] + Math.sin((75 * Math.PI) / 180), 0], 1e-12, 'joint 3');
   // Children keep rigid linear parts: the same rotation as without scales.
-  for (const b of [0, 2]) close(Array.from({ length: 3 }, (_, r) => [0, 1, 2].map((c) => scaled[12 * b + 4 * r + c])).flat(), Array.from({ length: 3 }, (_, r) => [0, 1, 2].map((c) => rigid[12 * b + 4 * r + c])).flat(), 1e-15, `bone ${b}`);
+  for (const b of [0, 2])
+    close(
+      Array.from({ length: 3 }, (_, r) => [0, 1, 2].map((c) => scaled[12 * b + 4 * r + c])).flat(),
+      Array.from({ length: 3 }, (_, r) => [0, 1, 2].map((c) => rigid[12 * b + 4 * r + c])).flat(),
+      1e-15,
+      `bone ${b}`,
+    );
 
   // The two-phase split of Kavan 2008 Sec. 4.2 recovers exactly the root's own scale about its start joint.
   const dq = new Float64Array(24);
@@ -79,10 +97,21 @@ test('scaled forward kinematics: all ones is forward kinematics; a scale moves t
   const translations = Float64Array.from([0.5, 0, 0, 0, 0, 0, 0, 0, 0]);
   const slid = new Float64Array(36);
   scaledForwardKinematics(chain, rotations, scales, slid, translations);
-  close([0, 1, 2].map((r) => slid[4 * r] * 1 + slid[4 * r + 3]), [0, 2.5, 0], 1e-12, 'bone 0 start');
+  close(
+    [0, 1, 2].map((r) => slid[4 * r] * 1 + slid[4 * r + 3]),
+    [0, 2.5, 0],
+    1e-12,
+    'bone 0 start',
+  );
   const rigidSlid = new Float64Array(36);
   forwardKinematics(chain, rotations, rigidSlid, translations);
-  scaledForwardKinematics(chain, rotations, Float64Array.from({ length: 9 }, () => 1), ones, translations);
+  scaledForwardKinematics(
+    chain,
+    rotations,
+    Float64Array.from({ length: 9 }, () => 1),
+    ones,
+    translations,
+  );
   assert.deepEqual(ones, rigidSlid);
 });
 
@@ -114,7 +143,8 @@ function twistAt(frame: number) {
 }
 
 function middleRadius(positions: Float64Array): number {
-  let sum = 0, count = 0;
+  let sum = 0,
+    count = 0;
   for (let i = 0; i < positions.length; i += 3) {
     if (Math.abs(positions[i] - TWIST_LENGTH / 2) > 1e-9) continue;
     if (positions[i + 1] === 0 && positions[i + 2] === 0) continue;
@@ -142,7 +172,9 @@ test('twist test: LBS collapses the middle towards 180°, DQS keeps its radius',
 test('weight-blended skinning: β = 0 is LBS, β = 1 is DQS, β = ½ the midpoint', () => {
   const { demo, influences, transforms, dq } = twistAt(40);
   const n = demo.mesh.positions.length;
-  const lbs = new Float64Array(n), dqs = new Float64Array(n), out = new Float64Array(n);
+  const lbs = new Float64Array(n),
+    dqs = new Float64Array(n),
+    out = new Float64Array(n);
   linearBlendSkinning(demo.mesh.positions, influences, transforms, lbs);
   dualQuaternionSkinning(demo.mesh.positions, influences, dq, dqs);
   weightBlendedSkinning(demo.mesh.positions, influences, transforms, dq, new Float32Array(n / 3), out);
@@ -150,7 +182,11 @@ test('weight-blended skinning: β = 0 is LBS, β = 1 is DQS, β = ½ the midpoin
   weightBlendedSkinning(demo.mesh.positions, influences, transforms, dq, new Float32Array(n / 3).fill(1), out);
   close(out, dqs, 1e-15);
   weightBlendedSkinning(demo.mesh.positions, influences, transforms, dq, new Float32Array(n / 3).fill(0.5), out);
-  close(out, lbs.map((x, i) => (x + dqs[i]) / 2), 1e-15);
+  close(
+    out,
+    lbs.map((x, i) => (x + dqs[i]) / 2),
+    1e-15,
+  );
 });
 
 test('one-ring area change: log2 of the area ratio per vertex', () => {
@@ -169,7 +205,12 @@ function loadBody() {
   const skeleton = buildSkeleton(readTgf(readFileSync(dataFile(...dir, 'skeleton.tgf'), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
   const boneCount = skeleton.parents.length;
   const n = mesh.positions.length / 3;
-  const handles = handlesFromDmat(readDmat(new Uint8Array(readFileSync(dataFile(...dir, 'handles.dmat'))), 'handles.dmat'), n, boneCount, 'handles.dmat');
+  const handles = handlesFromDmat(
+    readDmat(new Uint8Array(readFileSync(dataFile(...dir, 'handles.dmat'))), 'handles.dmat'),
+    n,
+    boneCount,
+    'handles.dmat',
+  );
   const influences = influencesFromWeights(boneDistanceWeights(mesh.positions, skeleton), 4);
   return { mesh, skeleton, boneCount, n, handles, influences };
 }
@@ -199,7 +240,11 @@ test('per-face skinning on the body: the rest pose returns the rest mesh, one ri
   for (let v = 0; v < n; v++) {
     for (let r = 0; r < 3; r++) {
       const o = 12 * root + 4 * r;
-      expected[3 * v + r] = transforms[o] * mesh.positions[3 * v] + transforms[o + 1] * mesh.positions[3 * v + 1] + transforms[o + 2] * mesh.positions[3 * v + 2] + transforms[o + 3];
+      expected[3 * v + r] =
+        transforms[o] * mesh.positions[3 * v] +
+        transforms[o + 1] * mesh.positions[3 * v + 1] +
+        transforms[o + 2] * mesh.positions[3 * v + 2] +
+        transforms[o + 3];
     }
   }
   close(out, expected, 1e-8, 'rigid motion');
@@ -210,7 +255,13 @@ test('per-face skinning with bone scales: the same scaled motion everywhere is r
   // forward kinematics then gives every bone the same affine map x ↦ Q S (x − r) + r about the shared root joint r,
   // so every face's target gradient is Q S and the stitched mesh must be exactly that map.
   const { mesh, skeleton, boneCount, n, handles, influences } = loadBody();
-  const setup = perFaceSkinningSetup(mesh.positions, mesh.triangles, influences, boneCount, perFaceFixedVertices(skeleton.parents, influences, handles));
+  const setup = perFaceSkinningSetup(
+    mesh.positions,
+    mesh.triangles,
+    influences,
+    boneCount,
+    perFaceFixedVertices(skeleton.parents, influences, handles),
+  );
   const rotations = new Float64Array(9 * boneCount);
   const turn = [0.36, -0.48, 0.8, 0.8, 0.6, 0, -0.48, 0.64, 0.6];
   for (let b = 0; b < boneCount; b++) rotations.set(skeleton.parents[b] < 0 ? turn : [1, 0, 0, 0, 1, 0, 0, 0, 1], 9 * b);
@@ -225,8 +276,13 @@ test('per-face skinning with bone scales: the same scaled motion everywhere is r
   const [rx, ry, rz] = [skeleton.joints[r], skeleton.joints[r + 1], skeleton.joints[r + 2]];
   const expected = new Float64Array(mesh.positions.length);
   for (let v = 0; v < n; v++) {
-    const d = [scale[0] * (mesh.positions[3 * v] - rx), scale[1] * (mesh.positions[3 * v + 1] - ry), scale[2] * (mesh.positions[3 * v + 2] - rz)];
-    for (let row = 0; row < 3; row++) expected[3 * v + row] = turn[3 * row] * d[0] + turn[3 * row + 1] * d[1] + turn[3 * row + 2] * d[2] + [rx, ry, rz][row];
+    const d = [
+      scale[0] * (mesh.positions[3 * v] - rx),
+      scale[1] * (mesh.positions[3 * v + 1] - ry),
+      scale[2] * (mesh.positions[3 * v + 2] - rz),
+    ];
+    for (let row = 0; row < 3; row++)
+      expected[3 * v + row] = turn[3 * row] * d[0] + turn[3 * row + 1] * d[1] + turn[3 * row + 2] * d[2] + [rx, ry, rz][row];
   }
   close(out, expected, 1e-8, 'one scaled motion');
   // Without scales the same call is the rigid result.
@@ -244,13 +300,21 @@ test('per-face skinning with bone scales: the same scaled motion everywhere is r
   const cubeFaces = [0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7];
   const positions = Float64Array.from([...cube, ...cube.map((x, i) => (i % 3 === 0 ? x + 3 : x))]);
   const triangles = Uint32Array.from([...cubeFaces, ...cubeFaces.map((v) => v + 8)]);
-  const two = { vertexCount: 16, stride: 1, bones: Uint32Array.from({ length: 16 }, (_, v) => (v < 8 ? 0 : 1)), weights: new Float32Array(16).fill(1) };
+  const two = {
+    vertexCount: 16,
+    stride: 1,
+    bones: Uint32Array.from({ length: 16 }, (_, v) => (v < 8 ? 0 : 1)),
+    weights: new Float32Array(16).fill(1),
+  };
   const twoFixed = Int32Array.from({ length: 16 }, (_, v) => (v === 0 || v === 6 ? 0 : v === 8 || v === 14 ? 1 : -1));
   const twoSetup = perFaceSkinningSetup(positions, triangles, two, 2, twoFixed);
   const a = 0.6;
   const q = [Math.cos(a), -Math.sin(a), 0, Math.sin(a), Math.cos(a), 0, 0, 0, 1];
   const boneScales = Float64Array.from([2, 1, 0.5, 0.8, 1.5, 1]);
-  const offsets = [[0.5, -1, 2], [-2, 0.25, 1]];
+  const offsets = [
+    [0.5, -1, 2],
+    [-2, 0.25, 1],
+  ];
   const twoTransforms = new Float64Array(24);
   for (let b = 0; b < 2; b++) {
     const rot = b === 0 ? q : [1, 0, 0, 0, 1, 0, 0, 0, 1];
@@ -265,7 +329,11 @@ test('per-face skinning with bone scales: the same scaled motion everywhere is r
   for (let v = 0; v < 16; v++) {
     const o = 12 * (v < 8 ? 0 : 1);
     for (let row = 0; row < 3; row++) {
-      twoExpected[3 * v + row] = twoTransforms[o + 4 * row] * positions[3 * v] + twoTransforms[o + 4 * row + 1] * positions[3 * v + 1] + twoTransforms[o + 4 * row + 2] * positions[3 * v + 2] + twoTransforms[o + 4 * row + 3];
+      twoExpected[3 * v + row] =
+        twoTransforms[o + 4 * row] * positions[3 * v] +
+        twoTransforms[o + 4 * row + 1] * positions[3 * v + 1] +
+        twoTransforms[o + 4 * row + 2] * positions[3 * v + 2] +
+        twoTransforms[o + 4 * row + 3];
     }
   }
   close(twoOut, twoExpected, 1e-10, 'two cubes');

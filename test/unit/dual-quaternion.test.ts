@@ -7,9 +7,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  dualQuatConjugate, dualQuatDualConjugate, dualQuatExp, dualQuatFromRigidMatrix, dualQuatFromRotationTranslation,
-  dualQuatIdentity, dualQuatLog, dualQuatMultiply, dualQuatNormalize, dualQuatRotateVector, dualQuatScLerp,
-  dualQuatsFromRigidMatrices, dualQuatToMatrix, dualQuatTransformPoint,
+  dualQuatConjugate,
+  dualQuatDualConjugate,
+  dualQuatExp,
+  dualQuatFromRigidMatrix,
+  dualQuatFromRotationTranslation,
+  dualQuatIdentity,
+  dualQuatLog,
+  dualQuatMultiply,
+  dualQuatNormalize,
+  dualQuatRotateVector,
+  dualQuatScLerp,
+  dualQuatsFromRigidMatrices,
+  dualQuatToMatrix,
+  dualQuatTransformPoint,
 } from '../../workers/math/dual-quaternion.ts';
 import { polarDecomposition } from '../../workers/math/polar-decomposition.ts';
 import { quatSlerp, quatToMatrix } from '../../workers/math/quaternion.ts';
@@ -76,13 +87,25 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 
 function assertClose(actual: ArrayLike<number>, expected: ArrayLike<number>, tolerance: number, what: string): void {
   const d = maxAbsDiff(actual, expected);
-  assert.ok(d <= tolerance, `${what}: differs by ${d} (tolerance ${tolerance})\n actual   ${Array.from(actual).join(',')}\n expected ${Array.from(expected).join(',')}`);
+  assert.ok(
+    d <= tolerance,
+    `${what}: differs by ${d} (tolerance ${tolerance})\n actual   ${Array.from(actual).join(',')}\n expected ${Array.from(expected).join(',')}`,
+  );
 }
 
 /** Equal as rigid transforms: q̂ or −q̂. */
 function assertSameTransform(actual: Float64Array, expected: Float64Array, tolerance: number, what: string): void {
-  const d = Math.min(maxAbsDiff(actual, expected), maxAbsDiff(actual, expected.map((c) => -c)));
-  assert.ok(d <= tolerance, `${what}: ±q̂ differ by ${d}\n actual   ${Array.from(actual).join(',')}\n expected ${Array.from(expected).join(',')}`);
+  const d = Math.min(
+    maxAbsDiff(actual, expected),
+    maxAbsDiff(
+      actual,
+      expected.map((c) => -c),
+    ),
+  );
+  assert.ok(
+    d <= tolerance,
+    `${what}: ±q̂ differ by ${d}\n actual   ${Array.from(actual).join(',')}\n expected ${Array.from(expected).join(',')}`,
+  );
 }
 
 /** Influences of `vertexCount` vertices that all share the same bones and weights (weights rounded to float32). */
@@ -124,9 +147,11 @@ function blendedAffine(
 
 function determinant3(m: ArrayLike<number>, stride = 4): number {
   const e = (r: number, c: number) => m[stride * r + c];
-  return e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1))
-    - e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0))
-    + e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0));
+  return (
+    e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1)) -
+    e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0)) +
+    e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0))
+  );
 }
 
 /** max |MᵀM − I| of the 3×3 block of a matrix with the given row stride. */
@@ -142,10 +167,14 @@ function orthonormalityError(m: ArrayLike<number>, stride = 4): number {
   return err;
 }
 
-const dlb = (dq: Float64Array, options?: Parameters<typeof dualQuaternionSkinning>[4]) =>
-  (rest: Float64Array, influences: Influences, out: Float64Array) => dualQuaternionSkinning(rest, influences, dq, out, options);
-const dib = (dq: Float64Array, options?: Parameters<typeof dualQuaternionIterativeBlending>[4]) =>
-  (rest: Float64Array, influences: Influences, out: Float64Array) => dualQuaternionIterativeBlending(rest, influences, dq, out, options);
+const dlb =
+  (dq: Float64Array, options?: Parameters<typeof dualQuaternionSkinning>[4]) =>
+  (rest: Float64Array, influences: Influences, out: Float64Array) =>
+    dualQuaternionSkinning(rest, influences, dq, out, options);
+const dib =
+  (dq: Float64Array, options?: Parameters<typeof dualQuaternionIterativeBlending>[4]) =>
+  (rest: Float64Array, influences: Influences, out: Float64Array) =>
+    dualQuaternionIterativeBlending(rest, influences, dq, out, options);
 
 /**
  * Screw parameters of a unit dual quaternion, read from its logarithm ŝ θ̂/2 (Appendix A.3/A.4): rotation angle
@@ -206,7 +235,8 @@ test('matrix → dual quaternion → matrix, and dual quaternion → matrix → 
     assertClose(moved, applyAffine(m, point), 1e-13, 'Algorithm 1 point transform = matrix');
   }
   const batch = new Float64Array(24);
-  const a = randomRigidMatrix(random), b = randomRigidMatrix(random);
+  const a = randomRigidMatrix(random),
+    b = randomRigidMatrix(random);
   dualQuatsFromRigidMatrices(Float64Array.from([...a, ...b]), batch);
   const single = new Float64Array(8);
   dualQuatFromRigidMatrix(b, 0, single, 0);
@@ -233,8 +263,10 @@ test('the point transform of Algorithm 1 equals the sandwich q̂ (1 + ε v) (q̂
 test('products compose transforms, the conjugate inverts, normalization projects onto unit dual quaternions', () => {
   const random = seededRandom(3);
   for (let i = 0; i < 50; i++) {
-    const ma = randomRigidMatrix(random), mb = randomRigidMatrix(random);
-    const a = new Float64Array(8), b = new Float64Array(8);
+    const ma = randomRigidMatrix(random),
+      mb = randomRigidMatrix(random);
+    const a = new Float64Array(8),
+      b = new Float64Array(8);
     dualQuatFromRigidMatrix(ma, 0, a, 0);
     dualQuatFromRigidMatrix(mb, 0, b, 0);
     const ab = new Float64Array(12);
@@ -267,7 +299,7 @@ test('exp(log q̂) = q̂, including pure translations and half-angles on both si
   for (const half of [0, 1e-9, 0.9e-3, 1.1e-3, 0.5, Math.PI / 2 - 1e-9]) {
     const axis = randomUnitQuat(random).subarray(0, 3);
     const n = Math.hypot(axis[0], axis[1], axis[2]);
-    const q = [axis[0] / n * Math.sin(half), axis[1] / n * Math.sin(half), axis[2] / n * Math.sin(half), Math.cos(half)];
+    const q = [(axis[0] / n) * Math.sin(half), (axis[1] / n) * Math.sin(half), (axis[2] / n) * Math.sin(half), Math.cos(half)];
     const dq = new Float64Array(8);
     dualQuatFromRotationTranslation(q, 0, [1.5, -2, 0.25], 0, dq, 0);
     cases.push(dq);
@@ -296,21 +328,26 @@ test('exp(log q̂) = q̂, including pure translations and half-angles on both si
 test('ScLERP: end points, constant speed along one screw, and SLERP for rotations about the origin', () => {
   const random = seededRandom(5);
   for (let i = 0; i < 50; i++) {
-    const a = randomDualQuat(random), b = randomDualQuat(random);
+    const a = randomDualQuat(random),
+      b = randomDualQuat(random);
     const out = new Float64Array(8);
     dualQuatScLerp(a, 0, b, 0, 0, out, 0);
     assertClose(out, a, 1e-14, 't = 0');
     dualQuatScLerp(a, 0, b, 0, 1, out, 0);
     assertSameTransform(out, b, 1e-13, 't = 1');
     // Constant speed: the relative motion from t = 0.25 to 0.5 equals the one from 0.5 to 0.75.
-    const q25 = new Float64Array(8), q50 = new Float64Array(8), q75 = new Float64Array(8);
+    const q25 = new Float64Array(8),
+      q50 = new Float64Array(8),
+      q75 = new Float64Array(8);
     dualQuatScLerp(a, 0, b, 0, 0.25, q25, 0);
     dualQuatScLerp(a, 0, b, 0, 0.5, q50, 0);
     dualQuatScLerp(a, 0, b, 0, 0.75, q75, 0);
     assertSameTransform(product(q50, conjugate(q25)), product(q75, conjugate(q50)), 1e-13, 'equal steps');
     // Pure rotations: ScLERP's real part is SLERP and the dual part stays 0.
-    const ra = a.slice(0, 4), rb = b.slice(0, 4);
-    const pa = new Float64Array([...ra, 0, 0, 0, 0]), pb = new Float64Array([...rb, 0, 0, 0, 0]);
+    const ra = a.slice(0, 4),
+      rb = b.slice(0, 4);
+    const pa = new Float64Array([...ra, 0, 0, 0, 0]),
+      pb = new Float64Array([...rb, 0, 0, 0, 0]);
     const t = random();
     dualQuatScLerp(pa, 0, pb, 0, t, out, 0);
     const slerp = new Float64Array(4);
@@ -325,7 +362,10 @@ test('DLB of a single transform is that transform: one influence, or several inf
     const m = randomRigidMatrix(random, 5);
     const dq = new Float64Array(8 * 3);
     dualQuatFromRigidMatrix(m, 0, dq, 0);
-    dq.set(dq.subarray(0, 8).map((c) => -c), 8);
+    dq.set(
+      dq.subarray(0, 8).map((c) => -c),
+      8,
+    );
     dq.set(dq.subarray(0, 8), 16);
     assertClose(blendedAffine(dlb(dq), [0], [1]), m, 1e-13, 'one influence');
     const weights = [0.1, 0.2, 0.3, 0.4];
@@ -341,7 +381,8 @@ test('DLB is coordinate invariant: blending r q̂ᵢ r* gives r DLB(q̂) r*, and
     const q = new Float64Array(8 * 3);
     for (let b = 0; b < 3; b++) q.set(randomDualQuat(random), 8 * b);
     const r = randomDualQuat(random, 10);
-    const conjugated = new Float64Array(24), right = new Float64Array(24);
+    const conjugated = new Float64Array(24),
+      right = new Float64Array(24);
     for (let b = 0; b < 3; b++) {
       const qb = q.slice(8 * b, 8 * b + 8);
       conjugated.set(product(product(r, qb), conjugate(r)), 8 * b);
@@ -350,12 +391,23 @@ test('DLB is coordinate invariant: blending r q̂ᵢ r* gives r DLB(q̂) r*, and
     const bones = [0, 1, 2];
     const weights = [0.5, 0.3, 0.2];
     const blended = blendedAffine(dlb(q), bones, weights);
-    const rm = new Float64Array(12), rInverse = new Float64Array(12);
+    const rm = new Float64Array(12),
+      rInverse = new Float64Array(12);
     dualQuatToMatrix(r, 0, rm, 0);
     dualQuatToMatrix(conjugate(r), 0, rInverse, 0);
-    assertClose(blendedAffine(dlb(conjugated), bones, weights), composeAffine(composeAffine(rm, blended), rInverse), 1e-12, 'bi-invariance');
+    assertClose(
+      blendedAffine(dlb(conjugated), bones, weights),
+      composeAffine(composeAffine(rm, blended), rInverse),
+      1e-12,
+      'bi-invariance',
+    );
     assertClose(blendedAffine(dlb(right), bones, weights), composeAffine(blended, rm), 1e-12, 'right invariance');
-    assertClose(blendedAffine(dib(conjugated), bones, weights), composeAffine(composeAffine(rm, blendedAffine(dib(q), bones, weights)), rInverse), 1e-11, 'DIB bi-invariance');
+    assertClose(
+      blendedAffine(dib(conjugated), bones, weights),
+      composeAffine(composeAffine(rm, blendedAffine(dib(q), bones, weights)), rInverse),
+      1e-11,
+      'DIB bi-invariance',
+    );
   }
 });
 
@@ -388,7 +440,9 @@ test('DLB yields a rigid transform: orthonormal blended 3×3 with det 1, distanc
 
 test('every method returns the rest mesh bit for bit at rest (identity transforms from identity matrices), and missing weight stays at rest', () => {
   const random = seededRandom(9);
-  const vertexCount = 200, stride = 4, boneCount = 6;
+  const vertexCount = 200,
+    stride = 4,
+    boneCount = 6;
   const rest = new Float64Array(3 * vertexCount).map(() => 10 * random() - 5);
   const restNormals = new Float64Array(3 * vertexCount);
   for (let v = 0; v < vertexCount; v++) {
@@ -396,7 +450,12 @@ test('every method returns the rest mesh bit for bit at rest (identity transform
     const l = Math.hypot(n[0], n[1], n[2]);
     restNormals.set([n[0] / l, n[1] / l, n[2] / l], 3 * v);
   }
-  const influences: Influences = { vertexCount, stride, bones: new Uint32Array(vertexCount * stride), weights: new Float32Array(vertexCount * stride) };
+  const influences: Influences = {
+    vertexCount,
+    stride,
+    bones: new Uint32Array(vertexCount * stride),
+    weights: new Float32Array(vertexCount * stride),
+  };
   for (let v = 0; v < vertexCount; v++) {
     const raw = [random(), random(), random(), random()];
     if (v % 10 === 0) raw[3] = 0;
@@ -410,7 +469,8 @@ test('every method returns the rest mesh bit for bit at rest (identity transform
   for (let b = 0; b < boneCount; b++) identities.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0], 12 * b);
   const dq = new Float64Array(8 * boneCount);
   dualQuatsFromRigidMatrices(identities, dq);
-  const out = new Float64Array(rest.length), outNormals = new Float64Array(rest.length);
+  const out = new Float64Array(rest.length),
+    outNormals = new Float64Array(rest.length);
   for (const options of [undefined, { antipodality: 'per-bone' as const }, { scaleTransforms: identities }]) {
     out.fill(NaN);
     outNormals.fill(NaN);
@@ -447,19 +507,23 @@ test('DLB and DIB (= ScLERP for two transforms) differ by less than 8.15° of ro
   // along the axis present in the relative motion.
   const random = seededRandom(10);
   const ANGLE_BOUND = (8.15 * Math.PI) / 180;
-  let worstAngle = 0, worstTranslation = 0;
+  let worstAngle = 0,
+    worstTranslation = 0;
   // t = k/64 so that both weights, t and 1 − t, are exact in the float32 influence weights.
   const check = (q1: Float64Array, q2: Float64Array, k: number) => {
     const tw = k / 64;
     const both = new Float64Array([...q1, ...q2]);
-    const blend = both.slice(0, 8).map((c, k) => (1 - tw) * c + tw * (q1[0] * q2[0] + q1[1] * q2[1] + q1[2] * q2[2] + q1[3] * q2[3] < 0 ? -1 : 1) * q2[k]);
+    const blend = both
+      .slice(0, 8)
+      .map((c, k) => (1 - tw) * c + tw * (q1[0] * q2[0] + q1[1] * q2[1] + q1[2] * q2[2] + q1[3] * q2[3] < 0 ? -1 : 1) * q2[k]);
     const dlbDq = new Float64Array(8);
     dualQuatNormalize(blend, 0, dlbDq, 0);
     const sclerp = new Float64Array(8);
     dualQuatScLerp(q1, 0, q2, 0, tw, sclerp, 0);
 
     // The skinning code computes the same two blends.
-    const fromSkinning = new Float64Array(8), fromDib = new Float64Array(8);
+    const fromSkinning = new Float64Array(8),
+      fromDib = new Float64Array(8);
     dualQuatFromRigidMatrix(blendedAffine(dlb(both), [0, 1], [1 - tw, tw]), 0, fromSkinning, 0);
     dualQuatFromRigidMatrix(blendedAffine(dib(both), [0, 1], [1 - tw, tw]), 0, fromDib, 0);
     assertSameTransform(fromSkinning, dlbDq, 1e-12, 'dualQuaternionSkinning = normalized linear blend');
@@ -473,8 +537,12 @@ test('DLB and DIB (= ScLERP for two transforms) differ by less than 8.15° of ro
     worstAngle = Math.max(worstAngle, delta.angle);
     assert.ok(delta.angle < ANGLE_BOUND, `rotation differs by ${delta.angle} rad`);
     const translationBound = 0.151 * Math.abs(relative.translation);
-    assert.ok(Math.abs(delta.translation) <= translationBound + 1e-12, `translation differs by ${delta.translation}, bound ${translationBound}`);
-    if (Math.abs(relative.translation) > 1e-6) worstTranslation = Math.max(worstTranslation, Math.abs(delta.translation) / Math.abs(relative.translation));
+    assert.ok(
+      Math.abs(delta.translation) <= translationBound + 1e-12,
+      `translation differs by ${delta.translation}, bound ${translationBound}`,
+    );
+    if (Math.abs(relative.translation) > 1e-6)
+      worstTranslation = Math.max(worstTranslation, Math.abs(delta.translation) / Math.abs(relative.translation));
   };
   for (let i = 0; i < 100; i++) check(randomDualQuat(random), randomDualQuat(random), 1 + Math.floor(63 * random()));
   // The extreme case of Appendix B: a half turn (α₀ → π) with translation along its axis, swept over t.
@@ -495,14 +563,24 @@ test('DIB of several transforms is the stationary mean: Σ wₖ log(b̂* q̂ₖ)
     const base = randomDualQuat(random);
     for (let b = 0; b < 4; b++) {
       const small = new Float64Array(8);
-      const p = new Float64Array([0.4 * (random() - 0.5), 0.4 * (random() - 0.5), 0.4 * (random() - 0.5), 0, random() - 0.5, random() - 0.5, random() - 0.5, 0]);
+      const p = new Float64Array([
+        0.4 * (random() - 0.5),
+        0.4 * (random() - 0.5),
+        0.4 * (random() - 0.5),
+        0,
+        random() - 0.5,
+        random() - 0.5,
+        random() - 0.5,
+        0,
+      ]);
       dualQuatExp(p, 0, small, 0);
       dq.set(product(small, base), 8 * b);
     }
     const weights = [0.4, 0.3, 0.2, 0.1].map(Math.fround);
     const b = new Float64Array(8);
     dualQuatFromRigidMatrix(blendedAffine(dib(dq), [0, 1, 2, 3], weights), 0, b, 0);
-    const mean = new Float64Array(8), log = new Float64Array(8);
+    const mean = new Float64Array(8),
+      log = new Float64Array(8);
     for (let k = 0; k < 4; k++) {
       dualQuatLog(product(conjugate(b), dq.slice(8 * k, 8 * k + 8)), 0, log, 0);
       for (let j = 0; j < 8; j++) mean[j] += weights[k] * log[j];
@@ -527,7 +605,8 @@ test('antipodality: per-vertex signs make −q̂ blend like q̂; per-bone alignm
   const rest = new Float64Array(3 * vertexCount).map(() => random() * 2 - 1);
   const influences = sharedInfluences(vertexCount, [0, 1, 2], [0.5, 0.3, 0.2]);
   for (let v = 0; v < vertexCount; v++) influences.bones.set(v % 2 ? [1, 0, 2] : [0, 1, 2], 3 * v);
-  const a = new Float64Array(rest.length), b = new Float64Array(rest.length);
+  const a = new Float64Array(rest.length),
+    b = new Float64Array(rest.length);
   dualQuaternionSkinning(rest, influences, dq, a);
   dualQuaternionSkinning(rest, influences, flipped, b);
   assertClose(b, a, 1e-15, 'q̂ vs −q̂, per vertex');
@@ -556,7 +635,12 @@ test('antipodality: per-vertex signs make −q̂ blend like q̂; per-bone alignm
 function twistTube(rings: number, segments: number): { rest: Float64Array; influences: Influences; middle: number[] } {
   const vertexCount = rings * segments;
   const rest = new Float64Array(3 * vertexCount);
-  const influences: Influences = { vertexCount, stride: 2, bones: new Uint32Array(2 * vertexCount), weights: new Float32Array(2 * vertexCount) };
+  const influences: Influences = {
+    vertexCount,
+    stride: 2,
+    bones: new Uint32Array(2 * vertexCount),
+    weights: new Float32Array(2 * vertexCount),
+  };
   const middle: number[] = [];
   for (let r = 0; r < rings; r++) {
     const x = (2 * r) / (rings - 1);
@@ -577,12 +661,14 @@ test('a 0°→180° twist about the bone axis: LBS collapses the middle ring tow
   const { rest, influences, middle } = twistTube(21, 16);
   assert.equal(middle.length, 16);
   assert.equal(influences.weights[2 * middle[0] + 1], 0.5);
-  const lbsOut = new Float64Array(rest.length), dlbOut = new Float64Array(rest.length);
+  const lbsOut = new Float64Array(rest.length),
+    dlbOut = new Float64Array(rest.length);
   const radius = (out: Float64Array, v: number) => Math.hypot(out[3 * v + 1], out[3 * v + 2]);
   for (let degrees = 0; degrees <= 180; degrees += 5) {
     for (const angle of degrees === 180 ? [179, 180] : [degrees]) {
       const theta = (angle * Math.PI) / 180;
-      const c = Math.cos(theta), s = Math.sin(theta);
+      const c = Math.cos(theta),
+        s = Math.sin(theta);
       // Bone 1 twists about the x axis through its joint (1, 0, 0), which the axis contains: t = 0.
       const transforms = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, c, -s, 0, 0, s, c, 0]);
       const dq = new Float64Array(16);
@@ -598,7 +684,8 @@ test('a 0°→180° twist about the bone axis: LBS collapses the middle ring tow
       if (angle === 179) assert.ok(radius(lbsOut, middle[0]) < 0.01, 'LBS candy wrapper near 180°');
     }
   }
-  for (let v = 0; v < rest.length / 3; v++) assert.ok(Math.abs(radius(dlbOut, v) - 1) < 1e-9, `DLB keeps every ring's radius (vertex ${v})`);
+  for (let v = 0; v < rest.length / 3; v++)
+    assert.ok(Math.abs(radius(dlbOut, v) - 1) < 1e-9, `DLB keeps every ring's radius (vertex ${v})`);
 });
 
 test('179° vs 181° with per-bone signs: the middle of a 2-bone chain turns the short way on either side (Fig. 20 flip)', () => {
@@ -611,7 +698,8 @@ test('179° vs 181° with per-bone signs: the middle of a 2-bone chain turns the
   };
   const turnOfMiddle = (degrees: number, mode: 'per-bone' | 'per-vertex') => {
     const theta = (degrees * Math.PI) / 180;
-    const c = Math.cos(theta), s = Math.sin(theta);
+    const c = Math.cos(theta),
+      s = Math.sin(theta);
     const relative = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, c, -s, 0, s, c]);
     const transforms = new Float64Array(24);
     forwardKinematics(skeleton, relative, transforms);
@@ -648,7 +736,8 @@ test('a bone scaled by 2 along its axis, all weight on it, scales the vertices a
     parents: new Int32Array([-1]),
     order: new Uint32Array([0]),
   };
-  const dq = new Float64Array(8), scale = new Float64Array(12);
+  const dq = new Float64Array(8),
+    scale = new Float64Array(12);
   splitNonRigidTransforms(skeleton, affine, dq, scale);
   assertSameTransform(dq, new Float64Array([0, 0, 0, 1, 0, 0, 0, 0]), 1e-15, 'no rigid part');
 
@@ -660,18 +749,29 @@ test('a bone scaled by 2 along its axis, all weight on it, scales the vertices a
     const l = Math.hypot(n[0], n[1], n[2]);
     normals.set([n[0] / l, n[1] / l, n[2] / l], 3 * v);
   }
-  const out = new Float64Array(rest.length), outNormals = new Float64Array(rest.length);
+  const out = new Float64Array(rest.length),
+    outNormals = new Float64Array(rest.length);
   dualQuaternionSkinning(rest, sharedInfluences(vertexCount, [0], [1]), dq, out, { scaleTransforms: scale }, normals, outNormals);
   for (let v = 0; v < vertexCount; v++) {
     const d = [0, 1, 2].map((k) => rest[3 * v + k] - joint[k]);
     const along = d[0] * axis[0] + d[1] * axis[1] + d[2] * axis[2];
-    assertClose(out.subarray(3 * v, 3 * v + 3), [0, 1, 2].map((k) => joint[k] + d[k] + along * axis[k]), 1e-14, `vertex ${v}`);
+    assertClose(
+      out.subarray(3 * v, 3 * v + 3),
+      [0, 1, 2].map((k) => joint[k] + d[k] + along * axis[k]),
+      1e-14,
+      `vertex ${v}`,
+    );
     // Normals: S⁻ᵀ n = n − ½ a (a·n), renormalized.
     const n = normals.subarray(3 * v, 3 * v + 3);
     const an = n[0] * axis[0] + n[1] * axis[1] + n[2] * axis[2];
     const m = [0, 1, 2].map((k) => n[k] - 0.5 * axis[k] * an);
     const l = Math.hypot(m[0], m[1], m[2]);
-    assertClose(outNormals.subarray(3 * v, 3 * v + 3), m.map((c) => c / l), 1e-14, `normal ${v}`);
+    assertClose(
+      outNormals.subarray(3 * v, 3 * v + 3),
+      m.map((c) => c / l),
+      1e-14,
+      `normal ${v}`,
+    );
   }
 });
 
@@ -681,16 +781,22 @@ test('non-rigid joints: skinning a split transform with all weight on one bone a
     // C = rigid ∘ (symmetric positive stretch): any invertible affine with det > 0 has this form.
     const stretch = new Float64Array(12);
     const L = [1 + random(), random() - 0.5, random() - 0.5, 1 + random(), random() - 0.5, 1 + random()];
-    const sym = [[L[0], L[1], L[2]], [L[1], L[3], L[4]], [L[2], L[4], L[5]]];
+    const sym = [
+      [L[0], L[1], L[2]],
+      [L[1], L[3], L[4]],
+      [L[2], L[4], L[5]],
+    ];
     for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) stretch[4 * r + c] = sym[r].reduce((s, _, k) => s + sym[r][k] * sym[c][k], 0);
     const affine = composeAffine(randomRigidMatrix(random), stretch);
     const center = [random(), random(), random()];
-    const dq = new Float64Array(8), scale = new Float64Array(12);
+    const dq = new Float64Array(8),
+      scale = new Float64Array(12);
     splitNonRigidTransform(affine, 0, center, 0, dq, 0, scale, 0);
     const rest = new Float64Array(30).map(() => 2 * random() - 1);
     const out = new Float64Array(30);
     dualQuaternionSkinning(rest, sharedInfluences(10, [0], [1]), dq, out, { scaleTransforms: scale });
-    for (let v = 0; v < 10; v++) assertClose(out.subarray(3 * v, 3 * v + 3), applyAffine(affine, rest.subarray(3 * v, 3 * v + 3)), 1e-12, 'C(x)');
+    for (let v = 0; v < 10; v++)
+      assertClose(out.subarray(3 * v, 3 * v + 3), applyAffine(affine, rest.subarray(3 * v, 3 * v + 3)), 1e-12, 'C(x)');
     // The scale part fixes the centre.
     assertClose(applyAffine(scale, center), center, 1e-14, 'K(c) = c');
   }
@@ -709,11 +815,14 @@ test('split of an affine transform into scale and rigid parts recomposes to the 
   cases.push(new Float64Array([2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0])); // uniform
   for (const affine of cases) {
     const center = [random(), random(), random()];
-    const dq = new Float64Array(8), scale = new Float64Array(12), rigid = new Float64Array(12);
+    const dq = new Float64Array(8),
+      scale = new Float64Array(12),
+      rigid = new Float64Array(12);
     splitNonRigidTransform(affine, 0, center, 0, dq, 0, scale, 0);
     dualQuatToMatrix(dq, 0, rigid, 0);
     assert.ok(orthonormalityError(rigid) < 1e-14 && Math.abs(determinant3(rigid) - 1) < 1e-14, 'rigid part is a rotation');
-    for (let r = 0; r < 3; r++) for (let c = 0; c < r; c++) assert.ok(Math.abs(scale[4 * r + c] - scale[4 * c + r]) < 1e-15, 'symmetric scale');
+    for (let r = 0; r < 3; r++)
+      for (let c = 0; c < r; c++) assert.ok(Math.abs(scale[4 * r + c] - scale[4 * c + r]) < 1e-15, 'symmetric scale');
     assertClose(composeAffine(rigid, scale), affine, 1e-13, 'P ∘ K = C');
     // A rotation has det 1, so det S = det M, and S is positive semi-definite when det M > 0 (√(MᵀM)).
     assert.ok(Math.abs(determinant3(scale) - determinant3(affine)) < 1e-12);
@@ -726,7 +835,8 @@ test('split of an affine transform into scale and rigid parts recomposes to the 
     const s0 = new Float64Array([2, 0.3, -0.1, 0.3, 1, 0.2, -0.1, 0.2, 0.5]);
     const a = new Float64Array(9);
     for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) a[3 * r + c] += r0[3 * r + k] * s0[3 * k + c];
-    const R = new Float64Array(9), S = new Float64Array(9);
+    const R = new Float64Array(9),
+      S = new Float64Array(9);
     polarDecomposition(a, 0, R, 0, S, 0);
     assertClose(R, r0, 1e-14, 'R');
     assertClose(S, s0, 1e-14, 'S');
@@ -743,10 +853,16 @@ test('DLB normals are rotated by the blended rotation', () => {
   const weights = [Math.fround(0.7), Math.fround(0.3)];
   const m = blendedAffine(dlb(dq), [0, 1], weights);
   const n = [0.48, 0.6, 0.64];
-  const out = new Float64Array(3), outNormal = new Float64Array(3);
+  const out = new Float64Array(3),
+    outNormal = new Float64Array(3);
   dualQuaternionSkinning(new Float64Array(3), sharedInfluences(1, [0, 1], weights), dq, out, undefined, new Float64Array(n), outNormal);
   assertClose(outNormal, applyAffine([m[0], m[1], m[2], 0, m[4], m[5], m[6], 0, m[8], m[9], m[10], 0], n), 1e-13, 'R n');
   const single = new Float64Array(3);
   dualQuatRotateVector(dq, 0, n, 0, single, 0);
-  assertClose(single, applyAffine([...transforms.subarray(0, 3), 0, ...transforms.subarray(4, 7), 0, ...transforms.subarray(8, 11), 0], n), 1e-14, 'dualQuatRotateVector');
+  assertClose(
+    single,
+    applyAffine([...transforms.subarray(0, 3), 0, ...transforms.subarray(4, 7), 0, ...transforms.subarray(8, 11), 0], n),
+    1e-14,
+    'dualQuatRotateVector',
+  );
 });

@@ -70,7 +70,11 @@ function naiveObj(text: string): { positions: number[]; triangles: number[] } {
 }
 
 function det3(m: Float64Array, o: number): number {
-  return m[o] * (m[o + 4] * m[o + 8] - m[o + 5] * m[o + 7]) - m[o + 1] * (m[o + 3] * m[o + 8] - m[o + 5] * m[o + 6]) + m[o + 2] * (m[o + 3] * m[o + 7] - m[o + 4] * m[o + 6]);
+  return (
+    m[o] * (m[o + 4] * m[o + 8] - m[o + 5] * m[o + 7]) -
+    m[o + 1] * (m[o + 3] * m[o + 8] - m[o + 5] * m[o + 6]) +
+    m[o + 2] * (m[o + 3] * m[o + 7] - m[o + 4] * m[o + 6])
+  );
 }
 
 /** Largest |R·Rᵀ − I| entry of the row-major 3×3 block at m[o..o+9). */
@@ -94,7 +98,10 @@ test('shared data folder is present', () => {
 
 test('hand.off: 4780 vertices, 9556 triangles, values and faces as in the file', () => {
   const text = dataText('hand/hand.off');
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const [vertexCount, faceCount] = lines[1].split(/\s+/).map(Number);
   assert.deepEqual([vertexCount, faceCount], [4780, 9556]);
   const { mesh, report } = readOff(text, 'hand.off');
@@ -168,7 +175,26 @@ test('OBJ: quads and pentagons are fan-triangulated from the first corner', () =
 });
 
 test('OBJ: numbers in every notation match Number()', () => {
-  const tokens = ['-0', '+1', '.5', '-.25', '5.', '1e3', '1E-3', '-2.5e+2', '0.000001', '123456789012345678', '0.1000000000000000055511151231257827', '1e-320', '4.9e-324', '1.7976931348623157e308', '2.2250738585072014e-308', '9007199254740993', '0.30000000000000004', '00012.500'];
+  const tokens = [
+    '-0',
+    '+1',
+    '.5',
+    '-.25',
+    '5.',
+    '1e3',
+    '1E-3',
+    '-2.5e+2',
+    '0.000001',
+    '123456789012345678',
+    '0.1000000000000000055511151231257827',
+    '1e-320',
+    '4.9e-324',
+    '1.7976931348623157e308',
+    '2.2250738585072014e-308',
+    '9007199254740993',
+    '0.30000000000000004',
+    '00012.500',
+  ];
   const lines = [];
   for (let i = 0; i < tokens.length; i += 3) lines.push(`v ${tokens[i]} ${tokens[i + 1]} ${tokens[i + 2]}`);
   const { mesh } = readObj(lines.join('\n'), 'numbers.obj');
@@ -177,7 +203,7 @@ test('OBJ: numbers in every notation match Number()', () => {
 
 test('OBJ: random decimal strings parse to the same doubles as Number()', () => {
   let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const tokens: string[] = [];
   for (let i = 0; i < 3000; i++) {
     const value = (random() - 0.5) * 10 ** Math.floor(random() * 60 - 30);
@@ -209,8 +235,15 @@ test('hand.tgf: 21 joints, 20 bones, garbage columns ignored', () => {
   assert.deepEqual(Array.from(skeleton.joints.subarray(0, 3)), firstNumbers);
   // Node 2's columns 5–7 hold 2.8e+199, 3.7e-27, 6.0e+175: none may leak into the joints.
   for (const value of skeleton.joints) assert.ok(Math.abs(value) < 2, `joint coordinate ${value}`);
-  const edgeLines = text.split('#')[1].trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
-  assert.deepEqual(Array.from(skeleton.bones), edgeLines.flatMap(([a, b]) => [a - 1, b - 1]));
+  const edgeLines = text
+    .split('#')[1]
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number));
+  assert.deepEqual(
+    Array.from(skeleton.bones),
+    edgeLines.flatMap(([a, b]) => [a - 1, b - 1]),
+  );
   assert.deepEqual(Array.from(skeleton.bones.subarray(20, 22)), [0, 1], 'bone 10 (the root) is nodes 1 → 2');
 });
 
@@ -284,13 +317,28 @@ test('armadillo-weights.dmat (binary) equals its ASCII rewrite, and both writers
 });
 
 test('DMAT: write → read is bit-exact for awkward doubles (ASCII and binary)', () => {
-  const special = [0, -0, 0.1, 1 / 3, -2 / 3, 1e-300, 5e-324, -5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 123456789.12345679, 2 ** 53 + 2, -1e21, 1e-7];
+  const special = [
+    0,
+    -0,
+    0.1,
+    1 / 3,
+    -2 / 3,
+    1e-300,
+    5e-324,
+    -5e-324,
+    2.2250738585072014e-308,
+    1.7976931348623157e308,
+    123456789.12345679,
+    2 ** 53 + 2,
+    -1e21,
+    1e-7,
+  ];
   const bits = new BigUint64Array(40);
   let state = 0x9e3779b97f4a7c15n;
   for (let i = 0; i < bits.length; i++) {
     state = (state * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
     // Keep the exponent below all ones so every pattern is finite.
-    bits[i] = state & ~(0x7ffn << 52n) | ((state >> 20n) % 0x7fen) << 52n;
+    bits[i] = (state & ~(0x7ffn << 52n)) | (((state >> 20n) % 0x7fen) << 52n);
   }
   const data = Float64Array.from([...special, ...new Float64Array(bits.buffer)]);
   const m: DenseMatrix = { rows: data.length / 3, cols: 3, data };
@@ -341,21 +389,51 @@ test('hand quaternion pose file: 20 unit quaternions x y z w, bones 3, 4, 10 ide
 
 test('pose file for another skeleton names both sizes', () => {
   const matrot = readDmat(dataBytes('hand/hand-pose_matrot.dmat'), 'hand-pose_matrot.dmat');
-  assertFormatError(() => poseSequenceFromDmat(matrot, 28, 'hand-pose_matrot.dmat'), 'hand-pose_matrot.dmat', '', /another skeleton.*2040 × 3.*680 rotation matrices.*28 bones.*84·L × 3.*112 × 1/);
+  assertFormatError(
+    () => poseSequenceFromDmat(matrot, 28, 'hand-pose_matrot.dmat'),
+    'hand-pose_matrot.dmat',
+    '',
+    /another skeleton.*2040 × 3.*680 rotation matrices.*28 bones.*84·L × 3.*112 × 1/,
+  );
   const quat = readDmat(dataBytes('hand/hand-pose_quat.dmat'), 'hand-pose_quat.dmat');
-  assertFormatError(() => poseSequenceFromDmat(quat, 28, 'hand-pose_quat.dmat'), 'hand-pose_quat.dmat', '', /another skeleton.*80 × 1.*quaternions for 20 bones.*28 bones/);
-  assertFormatError(() => poseSequenceFromDmat({ rows: 5, cols: 2, data: new Float64Array(10) }, 2, 'odd.dmat'), 'odd.dmat', '', /5 × 2.*fits no skeleton/);
+  assertFormatError(
+    () => poseSequenceFromDmat(quat, 28, 'hand-pose_quat.dmat'),
+    'hand-pose_quat.dmat',
+    '',
+    /another skeleton.*80 × 1.*quaternions for 20 bones.*28 bones/,
+  );
+  assertFormatError(
+    () => poseSequenceFromDmat({ rows: 5, cols: 2, data: new Float64Array(10) }, 2, 'odd.dmat'),
+    'odd.dmat',
+    '',
+    /5 × 2.*fits no skeleton/,
+  );
 });
 
 test('pose file: non-rotation block names frame and bone; zero quaternion names the bone', () => {
   const rotations = new Float64Array(2 * 2 * 9);
   for (let block = 0; block < 4; block++) rotations.set([1, 0, 0, 0, 1, 0, 0, 0, 1], block * 9);
   rotations.set([1, 0, 0, 0, 1, 0, 0, 0, -1], 3 * 9);
-  assertFormatError(() => poseSequenceFromDmat({ rows: 12, cols: 3, data: rotations }, 2, 'flip.dmat'), 'flip.dmat', 'frame 1 bone 1', /not a rotation.*det -1.*reflection/);
+  assertFormatError(
+    () => poseSequenceFromDmat({ rows: 12, cols: 3, data: rotations }, 2, 'flip.dmat'),
+    'flip.dmat',
+    'frame 1 bone 1',
+    /not a rotation.*det -1.*reflection/,
+  );
   rotations.set([2, 0, 0, 0, 1, 0, 0, 0, 1], 3 * 9);
-  assertFormatError(() => poseSequenceFromDmat({ rows: 12, cols: 3, data: rotations }, 2, 'scaled.dmat'), 'scaled.dmat', 'frame 1 bone 1', /not a rotation.*identity by 3/);
+  assertFormatError(
+    () => poseSequenceFromDmat({ rows: 12, cols: 3, data: rotations }, 2, 'scaled.dmat'),
+    'scaled.dmat',
+    'frame 1 bone 1',
+    /not a rotation.*identity by 3/,
+  );
   const quats = Float64Array.from([0, 0, 0, 2, 0, 0, 0, 0]);
-  assertFormatError(() => poseSequenceFromDmat({ rows: 8, cols: 1, data: quats }, 2, 'zero.dmat'), 'zero.dmat', 'bone 1', /quaternion.*length 0/);
+  assertFormatError(
+    () => poseSequenceFromDmat({ rows: 8, cols: 1, data: quats }, 2, 'zero.dmat'),
+    'zero.dmat',
+    'bone 1',
+    /quaternion.*length 0/,
+  );
   const normalized = poseSequenceFromDmat({ rows: 4, cols: 1, data: Float64Array.from([0, 0, 0, 2]) }, 1, 'scaled-quat.dmat');
   assert.deepEqual(normalized, { kind: 'quaternions', boneCount: 1, final: Float64Array.from([0, 0, 0, 1]) });
 });
@@ -371,8 +449,18 @@ test('arm-weights.dmat fits arm.obj and arm.tgf', () => {
   assert.equal(weights, m);
   assert.deepEqual(warnings, []);
   assertFormatError(() => weightsFromDmat(m, 4780, 20, 'arm-weights.dmat'), 'arm-weights.dmat', '', /8311 × 4.*4780 × 20.*neither/);
-  assertFormatError(() => weightsFromDmat(m, 8311, 5, 'arm-weights.dmat'), 'arm-weights.dmat', '', /8311 × 4.*8311 × 5.*rows match the mesh's vertices.*4 columns do not match the skeleton's 5 bones/);
-  assertFormatError(() => weightsFromDmat(m, 9000, 4, 'arm-weights.dmat'), 'arm-weights.dmat', '', /columns match.*8311 rows do not match the mesh's 9000 vertices/);
+  assertFormatError(
+    () => weightsFromDmat(m, 8311, 5, 'arm-weights.dmat'),
+    'arm-weights.dmat',
+    '',
+    /8311 × 4.*8311 × 5.*rows match the mesh's vertices.*4 columns do not match the skeleton's 5 bones/,
+  );
+  assertFormatError(
+    () => weightsFromDmat(m, 9000, 4, 'arm-weights.dmat'),
+    'arm-weights.dmat',
+    '',
+    /columns match.*8311 rows do not match the mesh's 9000 vertices/,
+  );
 });
 
 test('weights: negative entries and rows off 1 are warnings, NaN is an error', () => {
@@ -391,8 +479,18 @@ test('hand-handles.dmat: -1 or a bone 0..19 per vertex; other values are errors'
   assert.equal(handles.length, 4780);
   assert.equal(handles.filter((h) => h === -1).length, 2028);
   assert.ok(handles.every((h) => h >= -1 && h < 20));
-  assertFormatError(() => handlesFromDmat(m, 4780, 19, 'hand-handles.dmat'), 'hand-handles.dmat', `row ${handles.indexOf(19) + 1}`, /handle 19 is neither -1.*0 to 18/);
-  assertFormatError(() => handlesFromDmat({ rows: 2, cols: 1, data: Float64Array.from([0, 0.5]) }, 2, 2, 'h.dmat'), 'h.dmat', 'row 2', /handle 0.5/);
+  assertFormatError(
+    () => handlesFromDmat(m, 4780, 19, 'hand-handles.dmat'),
+    'hand-handles.dmat',
+    `row ${handles.indexOf(19) + 1}`,
+    /handle 19 is neither -1.*0 to 18/,
+  );
+  assertFormatError(
+    () => handlesFromDmat({ rows: 2, cols: 1, data: Float64Array.from([0, 0.5]) }, 2, 2, 'h.dmat'),
+    'h.dmat',
+    'row 2',
+    /handle 0.5/,
+  );
   assertFormatError(() => handlesFromDmat(m, 18453, 28, 'hand-handles.dmat'), 'hand-handles.dmat', '', /4780 × 1.*18453 × 1/);
 });
 
@@ -406,7 +504,12 @@ test('readRigFile dispatches on the extension, in any case, and drops a byte-ord
   assert.equal(readRigFile('arm.tgf', dataBytes('libigl/arm.tgf')).kind, 'skeleton');
   const matrix = readRigFile('elephant-anim.dmat', dataBytes('libigl/elephant-anim.dmat'));
   assert.ok(matrix.kind === 'matrix' && matrix.matrix.cols === 457);
-  assertFormatError(() => readRigFile('hand.mesh', new Uint8Array(0)), 'hand.mesh', '', /unsupported file type: '\.mesh'.*\.obj, \.off, \.tgf, \.dmat/);
+  assertFormatError(
+    () => readRigFile('hand.mesh', new Uint8Array(0)),
+    'hand.mesh',
+    '',
+    /unsupported file type: '\.mesh'.*\.obj, \.off, \.tgf, \.dmat/,
+  );
   assertFormatError(() => readRigFile('README', new Uint8Array(0)), 'README', '', /unsupported file type: a file without extension/);
 });
 
@@ -416,11 +519,26 @@ test('truncated OBJ: a face or vertex cut mid-line names the last line and says 
   const text = dataText('libigl/armadillo.obj');
   assert.ok(text.endsWith('\n'));
   const cutFace = `${text}f 12 13`;
-  assertFormatError(() => readObj(cutFace, 'armadillo.obj'), 'armadillo.obj', `line ${text.split('\n').length}`, /face has 2 corners, needs at least 3.*truncated/);
+  assertFormatError(
+    () => readObj(cutFace, 'armadillo.obj'),
+    'armadillo.obj',
+    `line ${text.split('\n').length}`,
+    /face has 2 corners, needs at least 3.*truncated/,
+  );
   const cutVertex = text.slice(0, text.indexOf('\n', text.length / 2)) + '\nv 0.1 0.2';
   const cutLine = cutVertex.split('\n').length;
-  assertFormatError(() => readObj(cutVertex, 'armadillo.obj'), 'armadillo.obj', `line ${cutLine}`, /vertex has 2 coordinates, needs 3.*truncated/);
-  assertFormatError(() => readObj('v 0 0 0\nv 1 0 0\nf 1 2\nv 0 1 0\n', 'short.obj'), 'short.obj', 'line 3', /^face has 2 corners, needs at least 3$/);
+  assertFormatError(
+    () => readObj(cutVertex, 'armadillo.obj'),
+    'armadillo.obj',
+    `line ${cutLine}`,
+    /vertex has 2 coordinates, needs 3.*truncated/,
+  );
+  assertFormatError(
+    () => readObj('v 0 0 0\nv 1 0 0\nf 1 2\nv 0 1 0\n', 'short.obj'),
+    'short.obj',
+    'line 3',
+    /^face has 2 corners, needs at least 3$/,
+  );
 });
 
 test('OBJ: bad indices, bad numbers, no vertices', () => {
@@ -439,17 +557,35 @@ test('OBJ: bad indices, bad numbers, no vertices', () => {
 test('OFF: header, counts and indices are checked', () => {
   assertFormatError(() => readOff('PLY\n', 'x.off'), 'x.off', 'line 1', /expected the header 'OFF', found 'PLY'/);
   assertFormatError(() => readOff('OFF\n3 1 0\n0 0 0\n1 0 0\n', 'x.off'), 'x.off', 'line 5', /ends after 2 of the 3 vertices/);
-  assertFormatError(() => readOff('OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 3\n', 'x.off'), 'x.off', 'line 6', /face 0 names vertex 3.*0 to 2/);
+  assertFormatError(
+    () => readOff('OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 3\n', 'x.off'),
+    'x.off',
+    'line 6',
+    /face 0 names vertex 3.*0 to 2/,
+  );
   assertFormatError(() => readOff('OFF\n3 1 0\n0 0 0\n1 0 0\n0 1\n3 0 1 2\n', 'x.off'), 'x.off', 'line 5', /vertex 2 has 2 coordinates/);
-  assertFormatError(() => readOff('OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1', 'x.off'), 'x.off', 'line 6', /announces 3 corners but lists 2.*truncated/);
-  const { mesh, report } = readOff('COFF # coloured\n# counts\n4 1 0\n0 0 0 255 0 0\n1 0 0 255 0 0\n1 1 0 0 0 0\n0 1 0 0 0 0\n4 0 1 2 3 9 9 9\n\n', 'quad.off');
+  assertFormatError(
+    () => readOff('OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1', 'x.off'),
+    'x.off',
+    'line 6',
+    /announces 3 corners but lists 2.*truncated/,
+  );
+  const { mesh, report } = readOff(
+    'COFF # coloured\n# counts\n4 1 0\n0 0 0 255 0 0\n1 0 0 255 0 0\n1 1 0 0 0 0\n0 1 0 0 0 0\n4 0 1 2 3 9 9 9\n\n',
+    'quad.off',
+  );
   assert.deepEqual(Array.from(mesh.triangles), [0, 1, 2, 0, 2, 3]);
   assert.equal(report.polygonsTriangulated, 1);
 });
 
 test('TGF: missing node, order, self edge, NaN, no bones', () => {
   const nodes = '1 0 0 0\n2 0 1 0\n3 0 2 0\n';
-  assertFormatError(() => readTgf(`${nodes}#\n1 2\n2 4\n`, 'bad.tgf'), 'bad.tgf', 'line 6', /bone 1 names node 4, but the file defines nodes 1 to 3/);
+  assertFormatError(
+    () => readTgf(`${nodes}#\n1 2\n2 4\n`, 'bad.tgf'),
+    'bad.tgf',
+    'line 6',
+    /bone 1 names node 4, but the file defines nodes 1 to 3/,
+  );
   assertFormatError(() => readTgf('1 0 0 0\n3 0 1 0\n#\n1 2\n', 'bad.tgf'), 'bad.tgf', 'line 2', /found node 3 where node 2 was expected/);
   assertFormatError(() => readTgf(`${nodes}#\n2 2\n`, 'bad.tgf'), 'bad.tgf', 'line 5', /bone 0 joins node 2 to itself/);
   assertFormatError(() => readTgf('1 0 0 0\n2 0 NaN 0\n#\n1 2\n', 'nan.tgf'), 'nan.tgf', 'line 2', /node 2 y coordinate is NaN/);
@@ -460,13 +596,28 @@ test('TGF: missing node, order, self edge, NaN, no bones', () => {
 
 test('DMAT: bad header, too few or too many values, non-numeric token, NaN, truncated binary', () => {
   assertFormatError(() => readDmat(utf8('3\n1\n2\n3\n'), 'h.dmat'), 'h.dmat', 'line 1', /header must be two whole numbers/);
-  assertFormatError(() => readDmat(utf8('2 3\n1\n2\n3\n4\n5\n'), 'few.dmat'), 'few.dmat', 'line 6', /ends after 5 of the 6 values.*row 3 column 2 is missing/);
+  assertFormatError(
+    () => readDmat(utf8('2 3\n1\n2\n3\n4\n5\n'), 'few.dmat'),
+    'few.dmat',
+    'line 6',
+    /ends after 5 of the 6 values.*row 3 column 2 is missing/,
+  );
   assertFormatError(() => readDmat(utf8('1 2\n1\n2\n3\n'), 'many.dmat'), 'many.dmat', 'line 4', /more values than the 2 announced.*'3'/);
   assertFormatError(() => readDmat(utf8('1 2\n1\nabc\n'), 'text.dmat'), 'text.dmat', 'line 3', /value 'abc' is not a number/);
   assertFormatError(() => readDmat(utf8('2 2\n1\n2\n3\nnan\n'), 'nan.dmat'), 'nan.dmat', 'line 5, row 2 column 2', /value is NaN/);
-  assertFormatError(() => readDmat(utf8('1000000 1000000\n1\n'), 'huge.dmat'), 'huge.dmat', 'line 1', /announces 1000000 columns × 1000000 rows/);
+  assertFormatError(
+    () => readDmat(utf8('1000000 1000000\n1\n'), 'huge.dmat'),
+    'huge.dmat',
+    'line 1',
+    /announces 1000000 columns × 1000000 rows/,
+  );
   const binary = writeDmatBinary({ rows: 3, cols: 2, data: Float64Array.from([1, 2, 3, 4, 5, 6]) });
-  assertFormatError(() => readDmat(binary.subarray(0, binary.length - 5), 'cut.dmat'), 'cut.dmat', 'binary data', /ends after 5 of the 6 values.*truncated/);
+  assertFormatError(
+    () => readDmat(binary.subarray(0, binary.length - 5), 'cut.dmat'),
+    'cut.dmat',
+    'binary data',
+    /ends after 5 of the 6 values.*truncated/,
+  );
   const withNaN = writeDmatBinary({ rows: 3, cols: 2, data: Float64Array.from([1, 2, 3, NaN, 5, 6]) });
   assertFormatError(() => readDmat(withNaN, 'nan.dmat'), 'nan.dmat', 'row 2 column 2', /NaN/);
   assertFormatError(() => readDmat(utf8('0 0\n2 x\n'), 'bin.dmat'), 'bin.dmat', 'line 2', /header must be two whole numbers/);

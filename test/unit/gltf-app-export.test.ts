@@ -30,7 +30,15 @@ async function cesiumMan(): Promise<GltfRig & { clips: NonNullable<GltfRig['clip
     throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
   }
   const rig = await importGltf(bytes, 'CesiumMan.glb');
-  return { mesh: rig.mesh, normals: rig.normals, skeleton: rig.skeleton, weights: rig.weights, boneNames: rig.boneNames, clips: rig.clips, name: 'CesiumMan' };
+  return {
+    mesh: rig.mesh,
+    normals: rig.normals,
+    skeleton: rig.skeleton,
+    weights: rig.weights,
+    boneNames: rig.boneNames,
+    clips: rig.clips,
+    name: 'CesiumMan',
+  };
 }
 
 test('"as exported" influences are exactly the stored JOINTS_n / WEIGHTS_n, decoded', async () => {
@@ -47,7 +55,10 @@ test('"as exported" influences are exactly the stored JOINTS_n / WEIGHTS_n, deco
       const js: number[] = joints.getElement(v, []);
       const ws: number[] = weights.getElement(v, []);
       for (let k = 0; k < 4; k++) {
-        assert.ok(Math.abs(ws[k] - expected.weights[4 * v + k]) <= 1e-7, `${component} vertex ${v} slot ${k}: ${ws[k]} vs ${expected.weights[4 * v + k]}`);
+        assert.ok(
+          Math.abs(ws[k] - expected.weights[4 * v + k]) <= 1e-7,
+          `${component} vertex ${v} slot ${k}: ${ws[k]} vs ${expected.weights[4 * v + k]}`,
+        );
         if (ws[k] > 0) assert.equal(js[k], expected.bones[4 * v + k]);
       }
     }
@@ -62,7 +73,10 @@ test('a baked LBS clip validates, costs what was announced, and replays glTF ski
   const frames = bakeFrameCount(poses, 30);
   assert.equal(frames, poses.kind === 'matrices' ? poses.frameCount : -1);
   const plain = await exportGltf(rig, 'c.glb');
-  const baked = await exportGltf({ ...rig, vertexAnimations: [skinningVertexAnimation(rig.mesh.positions, rig.skeleton, rig.weights, bake, 30)] }, 'c.glb');
+  const baked = await exportGltf(
+    { ...rig, vertexAnimations: [skinningVertexAnimation(rig.mesh.positions, rig.skeleton, rig.weights, bake, 30)] },
+    'c.glb',
+  );
   await assertValidGltf(baked.bytes, 'CesiumMan with a baked clip');
   const cost = vertexAnimationCost(rig.mesh.positions.length / 3, [frames]);
   const added = baked.bytes.length - plain.bytes.length;
@@ -87,7 +101,8 @@ test('a baked LBS clip validates, costs what was announced, and replays glTF ski
 test('a DQS bake differs from LBS where bones blend and agrees where one bone holds a vertex', async () => {
   const rig = await cesiumMan();
   const poses = rig.clips[0].poses;
-  const make = (method: 'lbs' | 'dqs') => skinningVertexAnimation(rig.mesh.positions, rig.skeleton, rig.weights, { name: method, method, poses, influences: 4 }, 30);
+  const make = (method: 'lbs' | 'dqs') =>
+    skinningVertexAnimation(rig.mesh.positions, rig.skeleton, rig.weights, { name: method, method, poses, influences: 4 }, 30);
   const lbs = new Float64Array(rig.mesh.positions.length);
   const dqs = new Float64Array(rig.mesh.positions.length);
   make('lbs').positionsAt(30, lbs);

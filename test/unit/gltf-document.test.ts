@@ -21,11 +21,16 @@ const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/
 function dataFiles(folder: string[], names?: string[]): OpenedFile[] {
   const dir = path.join(dataDir, ...folder);
   if (!existsSync(dir)) throw new Error(`shared data missing: ${dir} (set RIGWRIGHT_DATA to the data folder)`);
-  return (names ?? readdirSync(dir).filter((n) => /\.(gltf|glb|bin)$/.test(n))).map((name) => ({ name, bytes: new Uint8Array(readFileSync(path.join(dir, name))) }));
+  return (names ?? readdirSync(dir).filter((n) => /\.(gltf|glb|bin)$/.test(n))).map((name) => ({
+    name,
+    bytes: new Uint8Array(readFileSync(path.join(dir, name))),
+  }));
 }
 
 /** The worker's importGltf, called directly. */
-const io = { importGltf: async (name: string, bytes: Uint8Array, resources: Record<string, Uint8Array>) => importGltf(bytes, name, resources) } as unknown as IoClient;
+const io = {
+  importGltf: async (name: string, bytes: Uint8Array, resources: Record<string, Uint8Array>) => importGltf(bytes, name, resources),
+} as unknown as IoClient;
 
 test('SimpleSkin.gltf with its four .bin files equals the embedded version', async () => {
   const separate = await gltfIntoDocument(dataFiles(['gltf', 'SimpleSkin', 'glTF']), io);
@@ -37,7 +42,7 @@ test('SimpleSkin.gltf with its four .bin files equals the embedded version', asy
   assert.equal(separate.weights.cols, boneCountOf(separate));
   assert.equal(separate.boneNames?.length, boneCountOf(separate));
   assert.equal(separate.clips?.length, 1);
-  assert.equal(separate.poses, separate.clips![0].poses);
+  assert.equal(separate.poses, separate.clips[0].poses);
 });
 
 test('a .gltf without a buffer it names, a lone .bin, or a glTF with other rig files is refused, naming the files', async () => {
@@ -56,7 +61,10 @@ test('a .gltf without a buffer it names, a lone .bin, or a glTF with other rig f
 
 test('Fox.glb: three clips, the first shown, bone names from the joint nodes', async () => {
   const doc = await loadIntoDocument(demoDocument(), dataFiles(['gltf', 'Fox'], ['Fox.glb']), io);
-  assert.deepEqual(doc.clips?.map((c) => c.name), ['Survey', 'Walk', 'Run']);
+  assert.deepEqual(
+    doc.clips?.map((c) => c.name),
+    ['Survey', 'Walk', 'Run'],
+  );
   assert.equal(doc.posesFile, 'Survey');
   assert.ok(doc.boneNames?.includes('b_Hip_01'));
   assert.ok(doc.warnings.every((w) => w.startsWith('Fox.glb: ')));

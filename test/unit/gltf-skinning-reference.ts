@@ -10,7 +10,10 @@ import type { Document, Node as GltfNode } from '@gltf-transform/core';
 
 const require = createRequire(import.meta.url);
 const validator = require('gltf-validator') as {
-  validateBytes(data: Uint8Array, options?: { externalResourceFunction?: (uri: string) => Promise<Uint8Array> }): Promise<{
+  validateBytes(
+    data: Uint8Array,
+    options?: { externalResourceFunction?: (uri: string) => Promise<Uint8Array> },
+  ): Promise<{
     issues: { numErrors: number; numWarnings: number; messages: { code: string; message: string; severity: number; pointer?: string }[] };
   }>;
 };
@@ -25,8 +28,14 @@ export async function assertValidGltf(bytes: Uint8Array, label: string, resource
     },
   });
   const { numErrors, numWarnings, messages } = report.issues;
-  const shown = messages.filter((m) => m.severity <= 1).slice(0, 20).map((m) => `  ${m.code} ${m.pointer ?? ''}: ${m.message}`);
-  assert.ok(numErrors === 0 && numWarnings === 0, `${label}: validator found ${numErrors} errors, ${numWarnings} warnings:\n${shown.join('\n')}`);
+  const shown = messages
+    .filter((m) => m.severity <= 1)
+    .slice(0, 20)
+    .map((m) => `  ${m.code} ${m.pointer ?? ''}: ${m.message}`);
+  assert.ok(
+    numErrors === 0 && numWarnings === 0,
+    `${label}: validator found ${numErrors} errors, ${numWarnings} warnings:\n${shown.join('\n')}`,
+  );
 }
 
 type Mat4 = number[];
@@ -84,7 +93,8 @@ function skinnedNodes(doc: Document): GltfNode[] {
  */
 function applyAnimation(doc: Document, animationIndex: number | null, time: number): () => void {
   const saved = new Map<GltfNode, { t: number[]; r: number[]; s: number[] }>();
-  for (const node of doc.getRoot().listNodes()) saved.set(node, { t: [...node.getTranslation()], r: [...node.getRotation()], s: [...node.getScale()] });
+  for (const node of doc.getRoot().listNodes())
+    saved.set(node, { t: [...node.getTranslation()], r: [...node.getRotation()], s: [...node.getScale()] });
   const animation = animationIndex === null ? null : doc.getRoot().listAnimations()[animationIndex];
   if (animationIndex !== null) assert.ok(animation, `no animation ${animationIndex}`);
   for (const channel of animation?.listChannels() ?? []) {
@@ -98,13 +108,20 @@ function applyAnimation(doc: Document, animationIndex: number | null, time: numb
     const width = output.getElementSize();
     const values: number[] = [];
     for (let i = 0; i < output.getCount(); i++) values.push(...output.getElement(i, []));
-    const value = sampler.getInterpolation() === 'STEP' ? sample(times, values, width, Math.max(...times.filter((t) => t <= time), times[0]), false) : sample(times, values, width, time, path === 'rotation');
+    const value =
+      sampler.getInterpolation() === 'STEP'
+        ? sample(times, values, width, Math.max(...times.filter((t) => t <= time), times[0]), false)
+        : sample(times, values, width, time, path === 'rotation');
     if (path === 'rotation') node.setRotation(value as [number, number, number, number]);
     if (path === 'translation') node.setTranslation(value as [number, number, number]);
     if (path === 'scale') node.setScale(value as [number, number, number]);
   }
   return () => {
-    for (const [node, trs] of saved) node.setTranslation(trs.t as [number, number, number]).setRotation(trs.r as [number, number, number, number]).setScale(trs.s as [number, number, number]);
+    for (const [node, trs] of saved)
+      node
+        .setTranslation(trs.t as [number, number, number])
+        .setRotation(trs.r as [number, number, number, number])
+        .setScale(trs.s as [number, number, number]);
   };
 }
 
@@ -127,7 +144,9 @@ export function gltfPosedPositions(doc: Document, animationIndex: number | null,
     const skin = meshNode.getSkin()!;
     const joints = skin.listJoints();
     const ibm = skin.getInverseBindMatrices();
-    const jointMatrices = joints.map((joint, j) => mul(Array.from(joint.getWorldMatrix()), ibm ? ibm.getElement(j, []) : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]));
+    const jointMatrices = joints.map((joint, j) =>
+      mul(Array.from(joint.getWorldMatrix()), ibm ? ibm.getElement(j, []) : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]),
+    );
     for (const primitive of meshNode.getMesh()!.listPrimitives()) {
       const position = primitive.getAttribute('POSITION')!;
       for (let v = 0; v < position.getCount(); v++) {
@@ -138,7 +157,11 @@ export function gltfPosedPositions(doc: Document, animationIndex: number | null,
           const ws = primitive.getAttribute(`WEIGHTS_${set}`)!.getElement(v, []);
           for (let k = 0; k < 4; k++) for (let e = 0; e < 16; e++) m[e] += ws[k] * jointMatrices[js[k]][e];
         }
-        out.push(m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12], m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13], m[2] * p[0] + m[6] * p[1] + m[10] * p[2] + m[14]);
+        out.push(
+          m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12],
+          m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13],
+          m[2] * p[0] + m[6] * p[1] + m[10] * p[2] + m[14],
+        );
       }
     }
   }

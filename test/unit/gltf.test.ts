@@ -36,7 +36,14 @@ import { dataFile } from './shared-data.ts';
 const TOLERANCE = 1e-4;
 
 /** Posed positions by our CPU rig: FK of the skeleton at `time` of `poses`, then LBS with `influences` per vertex. */
-function cpuPosed(rest: Float64Array, skeleton: Skeleton, weights: DenseMatrix, poses: PoseSequence, time: number, influences = 4): Float64Array {
+function cpuPosed(
+  rest: Float64Array,
+  skeleton: Skeleton,
+  weights: DenseMatrix,
+  poses: PoseSequence,
+  time: number,
+  influences = 4,
+): Float64Array {
   const boneCount = skeleton.parents.length;
   const transforms = new Float64Array(12 * boneCount);
   poseForwardKinematics(skeleton, poses, time, new Float64Array(9 * boneCount), new Float64Array(3 * boneCount), transforms);
@@ -63,8 +70,23 @@ function loadArm(): { rig: GltfRig; poses: PoseSequence } {
       const axis = [Math.sin(b), Math.cos(b), 0.5];
       const n = Math.hypot(...axis);
       const [x, y, z] = axis.map((a) => a / n);
-      const c = Math.cos(angle), s = Math.sin(angle), t = 1 - c;
-      rotations.set([t * x * x + c, t * x * y - s * z, t * x * z + s * y, t * x * y + s * z, t * y * y + c, t * y * z - s * x, t * x * z - s * y, t * y * z + s * x, t * z * z + c], 9 * (f * boneCount + b));
+      const c = Math.cos(angle),
+        s = Math.sin(angle),
+        t = 1 - c;
+      rotations.set(
+        [
+          t * x * x + c,
+          t * x * y - s * z,
+          t * x * z + s * y,
+          t * x * y + s * z,
+          t * y * y + c,
+          t * y * z - s * x,
+          t * x * z - s * y,
+          t * y * z + s * x,
+          t * z * z + c,
+        ],
+        9 * (f * boneCount + b),
+      );
     }
   }
   const generated = poseSequenceToDmat({ kind: 'matrices', boneCount, frameCount, rotations });
@@ -76,11 +98,28 @@ function loadHand(): { rig: GltfRig; matrices: PoseSequence; quaternions: PoseSe
   const mesh = readOff(readFileSync(dataFile('hand', 'hand.off'), 'utf8'), 'hand.off').mesh;
   const skeleton = buildSkeleton(readTgf(readFileSync(dataFile('hand', 'hand.tgf'), 'utf8'), 'hand.tgf'), 'hand.tgf');
   const boneCount = skeleton.parents.length;
-  const matrices = poseSequenceFromDmat(readDmat(readFileSync(dataFile('hand', 'hand-pose_matrot.dmat')), 'm'), boneCount, 'hand-pose_matrot.dmat');
-  const quaternions = poseSequenceFromDmat(readDmat(readFileSync(dataFile('hand', 'hand-pose_quat.dmat')), 'q'), boneCount, 'hand-pose_quat.dmat');
+  const matrices = poseSequenceFromDmat(
+    readDmat(readFileSync(dataFile('hand', 'hand-pose_matrot.dmat')), 'm'),
+    boneCount,
+    'hand-pose_matrot.dmat',
+  );
+  const quaternions = poseSequenceFromDmat(
+    readDmat(readFileSync(dataFile('hand', 'hand-pose_quat.dmat')), 'q'),
+    boneCount,
+    'hand-pose_quat.dmat',
+  );
   const weights = boneDistanceWeights(mesh.positions, skeleton);
   return {
-    rig: { mesh, skeleton, weights, clips: [{ name: 'matrot', poses: matrices }, { name: 'quat', poses: quaternions }], name: 'hand' },
+    rig: {
+      mesh,
+      skeleton,
+      weights,
+      clips: [
+        { name: 'matrot', poses: matrices },
+        { name: 'quat', poses: quaternions },
+      ],
+      name: 'hand',
+    },
     matrices,
     quaternions,
   };
@@ -91,14 +130,22 @@ test('quantized weights sum exactly to one and keep the four largest', () => {
   const boneCount = 9;
   const weights: DenseMatrix = { rows: vertexCount, cols: boneCount, data: new Float64Array(vertexCount * boneCount) };
   let seed = 7;
-  const random = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
   for (let i = 0; i < weights.data.length; i++) weights.data[i] = random() < 0.5 ? random() ** 3 : 0;
   const influences = influencesFromWeights(weights, 4);
-  for (const [component, scale] of [['unsigned-byte', 255], ['unsigned-short', 65535], ['float', 1]] as const) {
+  for (const [component, scale] of [
+    ['unsigned-byte', 255],
+    ['unsigned-short', 65535],
+    ['float', 1],
+  ] as const) {
     const q = quantizeSkinWeights(influences, 4, component, boneCount);
     for (let v = 0; v < vertexCount; v++) {
       const row = Array.from(weights.data.subarray(v * boneCount, (v + 1) * boneCount));
-      const topFour = row.map((w, b) => ({ w, b })).filter((e) => e.w > 0).sort((a, b) => b.w - a.w).slice(0, 4);
+      const topFour = row
+        .map((w, b) => ({ w, b }))
+        .filter((e) => e.w > 0)
+        .sort((a, b) => b.w - a.w)
+        .slice(0, 4);
       const stored = Array.from(q.weights.subarray(4 * v, 4 * v + 4));
       const joints = Array.from(q.joints.subarray(4 * v, 4 * v + 4));
       if (topFour.length === 0) {
@@ -109,9 +156,17 @@ test('quantized weights sum exactly to one and keep the four largest', () => {
         let single = 0;
         for (const w of stored) single = Math.fround(single + w);
         assert.equal(single, 1, `vertex ${v}: float32 sum`);
-        assert.equal(stored.reduce((a, b) => a + b, 0), 1, `vertex ${v}: float64 sum`);
+        assert.equal(
+          stored.reduce((a, b) => a + b, 0),
+          1,
+          `vertex ${v}: float64 sum`,
+        );
       } else {
-        assert.equal(stored.reduce((a, b) => a + b, 0), scale, `vertex ${v}: integer sum`);
+        assert.equal(
+          stored.reduce((a, b) => a + b, 0),
+          scale,
+          `vertex ${v}: integer sum`,
+        );
       }
       const total = topFour.reduce((a, e) => a + e.w, 0);
       for (let k = 0; k < 4; k++) {
@@ -119,7 +174,10 @@ test('quantized weights sum exactly to one and keep the four largest', () => {
           assert.equal(joints[k], 0, `vertex ${v} slot ${k}: an empty slot holds joint 0`);
           continue;
         }
-        assert.ok(topFour.some((e) => e.b === joints[k]), `vertex ${v}: joint ${joints[k]} is not among the four largest`);
+        assert.ok(
+          topFour.some((e) => e.b === joints[k]),
+          `vertex ${v}: joint ${joints[k]} is not among the four largest`,
+        );
         const exact = (row[joints[k]] / total) * (component === 'float' ? 1 : scale);
         assert.ok(Math.abs(stored[k] - exact) <= (component === 'float' ? 1e-6 : 1), `vertex ${v} slot ${k}: ${stored[k]} vs ${exact}`);
       }
@@ -168,17 +226,24 @@ test('hand: matrix and quaternion clips with bone-distance weights survive expor
   const rest = rig.mesh.positions;
   const diagonal = boundingBox(rest).diagonal;
   const out = await exportGltf(rig, 'hand.glb', { influences: 8 });
-  assert.ok(out.warnings.some((w) => /many viewers read only the first set/.test(w)), out.warnings.join('\n'));
+  assert.ok(
+    out.warnings.some((w) => /many viewers read only the first set/.test(w)),
+    out.warnings.join('\n'),
+  );
   await assertValidGltf(out.bytes, 'hand.glb');
   const imported = await importGltf(out.bytes, 'hand.glb');
-  assert.deepEqual(imported.clips.map((c) => c.name), ['matrot', 'quat']);
+  assert.deepEqual(
+    imported.clips.map((c) => c.name),
+    ['matrot', 'quat'],
+  );
   // Matrices: frame f at f/30 s. Quaternions: t = 0 … 1 over one second, resampled to 31 frames.
   for (const f of [0, 10, 20, 33]) {
     const error = maxDistance(importedPosed(imported, 0, f, 8), cpuPosed(rest, rig.skeleton, rig.weights, matrices, f, 8)) / diagonal;
     assert.ok(error < TOLERANCE, `hand matrot frame ${f}: off by ${error}`);
   }
   for (const f of [0, 9, 15, 30]) {
-    const error = maxDistance(importedPosed(imported, 1, f, 8), cpuPosed(rest, rig.skeleton, rig.weights, quaternions, f / 30, 8)) / diagonal;
+    const error =
+      maxDistance(importedPosed(imported, 1, f, 8), cpuPosed(rest, rig.skeleton, rig.weights, quaternions, f / 30, 8)) / diagonal;
     assert.ok(error < TOLERANCE, `hand quat t = ${f}/30: off by ${error}`);
   }
 });
@@ -233,7 +298,10 @@ test('Fox: the walk’s root motion becomes start-joint translations; missing no
   assert.ok(walk.poses.kind === 'matrices' && walk.poses.translations, 'Walk has start-joint translations');
   // The hip's head, posed by our rig, goes where glTF's own evaluation of the file puts that joint.
   const hip = rig.boneNames.indexOf('b_Hip_01');
-  const hipNode = doc.getRoot().listNodes().find((node) => node.getName() === 'b_Hip_01')!;
+  const hipNode = doc
+    .getRoot()
+    .listNodes()
+    .find((node) => node.getName() === 'b_Hip_01')!;
   const frameCount = walk.poses.kind === 'matrices' ? walk.poses.frameCount : 1;
   const diagonal = boundingBox(rig.mesh.positions).diagonal;
   const boneCount = rig.skeleton.parents.length;
@@ -247,7 +315,14 @@ test('Fox: the walk’s root motion becomes start-joint translations; missing no
     const ours = joints.subarray(3 * hip, 3 * hip + 3);
     const error = Math.hypot(ours[0] - expected[0], ours[1] - expected[1], ours[2] - expected[2]) / diagonal;
     assert.ok(error < TOLERANCE, `hip at frame ${f} is off by ${error} of the diagonal`);
-    travelled = Math.max(travelled, Math.hypot(ours[0] - rig.skeleton.joints[3 * hip], ours[1] - rig.skeleton.joints[3 * hip + 1], ours[2] - rig.skeleton.joints[3 * hip + 2]));
+    travelled = Math.max(
+      travelled,
+      Math.hypot(
+        ours[0] - rig.skeleton.joints[3 * hip],
+        ours[1] - rig.skeleton.joints[3 * hip + 1],
+        ours[2] - rig.skeleton.joints[3 * hip + 2],
+      ),
+    );
   }
   assert.ok(travelled > 0.01 * diagonal, `the hip moves (${travelled / diagonal} of the diagonal)`);
   assert.ok(rig.warnings.some((w) => /no normals; area-weighted vertex normals were computed/.test(w)));
@@ -265,8 +340,14 @@ test('SimpleSkin: the embedded and the external-buffer files import identically'
   const b = await importGltf(external.bytes, 'SimpleSkin.gltf', external.resources);
   assert.deepEqual(Array.from(a.mesh.positions), Array.from(b.mesh.positions));
   assert.deepEqual(Array.from(a.weights.data), Array.from(b.weights.data));
-  assert.deepEqual(Array.from(a.clips[0].poses.kind === 'matrices' ? a.clips[0].poses.rotations : []), Array.from(b.clips[0].poses.kind === 'matrices' ? b.clips[0].poses.rotations : []));
-  await assert.rejects(importGltf(external.bytes, 'SimpleSkin.gltf'), (e: unknown) => e instanceof FormatError && /SimpleSkin\.gltf: glTF import: cannot read the file/.test(e.message));
+  assert.deepEqual(
+    Array.from(a.clips[0].poses.kind === 'matrices' ? a.clips[0].poses.rotations : []),
+    Array.from(b.clips[0].poses.kind === 'matrices' ? b.clips[0].poses.rotations : []),
+  );
+  await assert.rejects(
+    importGltf(external.bytes, 'SimpleSkin.gltf'),
+    (e: unknown) => e instanceof FormatError && /SimpleSkin\.gltf: glTF import: cannot read the file/.test(e.message),
+  );
 });
 
 test('import: weights that do not sum to one are normalized and reported', async () => {
@@ -276,14 +357,21 @@ test('import: weights that do not sum to one are normalized and reported', async
   for (let v = 0; v < weights.getCount(); v++) {
     const w = weights.getElement(v, []);
     original.push(w);
-    if (v % 2 === 0) weights.setElement(v, w.map((x) => 0.8 * x));
+    if (v % 2 === 0)
+      weights.setElement(
+        v,
+        w.map((x) => 0.8 * x),
+      );
   }
   // GLB holds one buffer; SimpleSkin uses several.
   const [buffer, ...others] = doc.getRoot().listBuffers();
   for (const accessor of doc.getRoot().listAccessors()) accessor.setBuffer(buffer);
   for (const other of others) other.dispose();
   const rig = await importGltf(await new WebIO().writeBinary(doc), 'scaled.glb');
-  assert.ok(rig.warnings.some((w) => /5 vertices have weights that do not sum to 1 \(farthest: 0\.8000\); normalized/.test(w)), rig.warnings.join('\n'));
+  assert.ok(
+    rig.warnings.some((w) => /5 vertices have weights that do not sum to 1 \(farthest: 0\.8000\); normalized/.test(w)),
+    rig.warnings.join('\n'),
+  );
   for (let v = 0; v < original.length; v++) {
     const row = Array.from(rig.weights.data.subarray(2 * v, 2 * v + 2));
     assert.ok(Math.abs(row[0] + row[1] - 1) < 1e-12);
@@ -322,21 +410,38 @@ test('import: a Z-up root matrix above the joints turns the bind pose into Y-up 
 });
 
 test('import: bad files are FormatErrors naming the file and the reason', async () => {
-  await assert.rejects(importGltf(new TextEncoder().encode('not a model'), 'junk.gltf'), (e: unknown) => e instanceof FormatError && /^junk\.gltf: neither GLB nor glTF JSON/.test(e.message));
+  await assert.rejects(
+    importGltf(new TextEncoder().encode('not a model'), 'junk.gltf'),
+    (e: unknown) => e instanceof FormatError && /^junk\.gltf: neither GLB nor glTF JSON/.test(e.message),
+  );
   const plain = new Document();
   const buffer = plain.createBuffer();
-  const prim = plain.createPrimitive().setAttribute('POSITION', plain.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])).setBuffer(buffer));
+  const prim = plain.createPrimitive().setAttribute(
+    'POSITION',
+    plain
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+      .setBuffer(buffer),
+  );
   plain.createScene().addChild(plain.createNode().setMesh(plain.createMesh().addPrimitive(prim)));
   const bytes = await new WebIO().writeBinary(plain);
-  await assert.rejects(importGltf(bytes, 'static.glb'), (e: unknown) => e instanceof FormatError && /^static\.glb: glTF import: the scene has no skinned mesh/.test(e.message));
-  await assert.rejects(importGltf(bytes.subarray(0, 30), 'cut.glb'), (e: unknown) => e instanceof FormatError && /^cut\.glb: /.test(e.message));
+  await assert.rejects(
+    importGltf(bytes, 'static.glb'),
+    (e: unknown) => e instanceof FormatError && /^static\.glb: glTF import: the scene has no skinned mesh/.test(e.message),
+  );
+  await assert.rejects(
+    importGltf(bytes.subarray(0, 30), 'cut.glb'),
+    (e: unknown) => e instanceof FormatError && /^cut\.glb: /.test(e.message),
+  );
 });
 
 test('export: mismatched parts are FormatErrors naming the export, the file and the reason', async () => {
   const { rig } = loadArm();
   await assert.rejects(
     exportGltf({ ...rig, weights: { rows: 3, cols: 4, data: new Float64Array(12) } }, 'out.glb'),
-    (e: unknown) => e instanceof FormatError && e.message === 'out.glb: weights: glTF export: 3 × 4 weights do not fit 8311 vertices × 4 bones',
+    (e: unknown) =>
+      e instanceof FormatError && e.message === 'out.glb: weights: glTF export: 3 × 4 weights do not fit 8311 vertices × 4 bones',
   );
 });
 
@@ -373,7 +478,9 @@ test('baked vertex animation: DQS frames as morph targets validate, cost what wa
     // The stored normals plus the target's normal delta are the deformed mesh's normals.
     const stored = primitive.getAttribute('NORMAL')!;
     const normalDelta = primitive.listTargets()[f].getAttribute('NORMAL')!;
-    const shaded = new Float64Array(expected.length).map((_, i) => stored.getElement(Math.floor(i / 3), [0, 0, 0])[i % 3] + normalDelta.getElement(Math.floor(i / 3), [0, 0, 0])[i % 3]);
+    const shaded = new Float64Array(expected.length).map(
+      (_, i) => stored.getElement(Math.floor(i / 3), [0, 0, 0])[i % 3] + normalDelta.getElement(Math.floor(i / 3), [0, 0, 0])[i % 3],
+    );
     assert.ok(maxDistance(shaded, vertexNormals(expected, rig.mesh.triangles)) < 1e-5, `frame ${f} normals`);
   }
   // The bake bends the arm: some normal turns by more than 10°.

@@ -28,8 +28,19 @@ test('overlap per bone is |ours ∩ ref| / |ours ∪ ref|', () => {
   const ours = Int32Array.from([0, 0, 0, 1, -1, -1, 2]);
   const reference = Int32Array.from([0, 0, 1, 1, 1, -1, -1]);
   const rows = handleOverlap(ours, reference, 4);
-  assert.deepEqual(rows.map((r) => [r.ours, r.reference, r.intersection, r.union]), [[3, 2, 2, 3], [1, 3, 1, 3], [1, 0, 0, 1], [0, 0, 0, 0]]);
-  assert.deepEqual(rows.map((r) => r.jaccard), [2 / 3, 1 / 3, 0, 1]);
+  assert.deepEqual(
+    rows.map((r) => [r.ours, r.reference, r.intersection, r.union]),
+    [
+      [3, 2, 2, 3],
+      [1, 3, 1, 3],
+      [1, 0, 0, 1],
+      [0, 0, 0, 0],
+    ],
+  );
+  assert.deepEqual(
+    rows.map((r) => r.jaccard),
+    [2 / 3, 1 / 3, 0, 1],
+  );
 });
 
 test('the shared hand handles survive a DMAT round trip and overlap themselves fully', () => {

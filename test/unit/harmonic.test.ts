@@ -15,7 +15,8 @@ import { dataFile } from './shared-data.ts';
 
 function dense(m: CscMatrix): Float64Array {
   const out = new Float64Array(m.rows * m.cols);
-  for (let j = 0; j < m.cols; j++) for (let p = m.colPointers[j]; p < m.colPointers[j + 1]; p++) out[m.rowIndices[p] * m.cols + j] += m.values[p];
+  for (let j = 0; j < m.cols; j++)
+    for (let p = m.colPointers[j]; p < m.colPointers[j + 1]; p++) out[m.rowIndices[p] * m.cols + j] += m.values[p];
   return out;
 }
 
@@ -131,7 +132,10 @@ test('uniform Laplacian and connected components', () => {
   // Two triangles sharing edge 1–2, a separate triangle, an isolated vertex 7.
   const triangles = Uint32Array.from([0, 1, 2, 1, 3, 2, 4, 5, 6]);
   const k = dense(uniformLaplacian(8, triangles));
-  assert.deepEqual([0, 1, 2, 3].map((i) => k[i * 8 + i]), [2, 3, 3, 2]);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((i) => k[i * 8 + i]),
+    [2, 3, 3, 2],
+  );
   assert.equal(k[0 * 8 + 3], 0);
   assert.equal(k[1 * 8 + 2], -1);
   assert.equal(k[7 * 8 + 7], 0);
@@ -180,7 +184,8 @@ test('a mirror-symmetric mesh with mirrored handles gets mirrored weights', () =
   const key = (a: number, b: number, c: number) => [a, b, c].sort((x, y) => x - y).join(',');
   const faces = new Set<string>();
   for (let f = 0; f < triangles.length; f += 3) faces.add(key(triangles[f], triangles[f + 1], triangles[f + 2]));
-  for (let f = 0; f < triangles.length; f += 3) assert.ok(faces.has(key(mirror(triangles[f]), mirror(triangles[f + 1]), mirror(triangles[f + 2]))));
+  for (let f = 0; f < triangles.length; f += 3)
+    assert.ok(faces.has(key(mirror(triangles[f]), mirror(triangles[f + 1]), mirror(triangles[f + 2]))));
   // Bone 0 at the bottom ring, bone 1 at the top ring, bone 2 on the middle ring (its own mirror image).
   const handles = new Int32Array(n).fill(-1);
   for (let s = 0; s < segments; s++) {
@@ -202,7 +207,12 @@ test('a mirror-symmetric mesh with mirrored handles gets mirrored weights', () =
 
 test('hand (20 bones) and body (28 bones) from the shared data: partition of unity and weights in [0, 1]', () => {
   const hand = readOff(readFileSync(dataFile('hand/hand.off'), 'utf8'), 'hand.off').mesh;
-  const handHandles = handlesFromDmat(readDmat(new Uint8Array(readFileSync(dataFile('hand/hand-handles.dmat'))), 'hand-handles.dmat'), hand.positions.length / 3, 20, 'hand-handles.dmat');
+  const handHandles = handlesFromDmat(
+    readDmat(new Uint8Array(readFileSync(dataFile('hand/hand-handles.dmat'))), 'hand-handles.dmat'),
+    hand.positions.length / 3,
+    20,
+    'hand-handles.dmat',
+  );
   const handResult = harmonicWeights(hand.positions, hand.triangles, handHandles, 20);
   assert.ok(checkPartitionOfUnity(handResult.weights, hand.positions.length / 3, 20) <= 1e-9);
   assert.deepEqual(handResult.bonesWithoutHandles, []);
@@ -210,7 +220,12 @@ test('hand (20 bones) and body (28 bones) from the shared data: partition of uni
 
   const body = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj').mesh;
   const n = body.positions.length / 3;
-  const bodyHandles = handlesFromDmat(readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat'), n, 28, 'handles.dmat');
+  const bodyHandles = handlesFromDmat(
+    readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat'),
+    n,
+    28,
+    'handles.dmat',
+  );
   const stages: string[] = [];
   const bodyResult = harmonicWeights(body.positions, body.triangles, bodyHandles, 28, {}, (stage) => stages.push(stage));
   assert.ok(checkPartitionOfUnity(bodyResult.weights, n, 28) <= 1e-9);
@@ -283,7 +298,10 @@ test('automatic handles: course rule around bone midpoints and cylinders, both d
   const { positions } = tube(16, 33, length);
   const n = positions.length / 3;
   // Four bones along the axis.
-  const skeleton = { joints: Float64Array.from([0, 0, 0, 0, 0, 2, 0, 0, 4, 0, 0, 6, 0, 0, 8]), bones: Uint32Array.from([0, 1, 1, 2, 2, 3, 3, 4]) };
+  const skeleton = {
+    joints: Float64Array.from([0, 0, 0, 0, 0, 2, 0, 0, 4, 0, 0, 6, 0, 0, 8]),
+    bones: Uint32Array.from([0, 1, 1, 2, 2, 3, 3, 4]),
+  };
   const byDistance = jointDistanceHandles(positions, skeleton);
   // Midpoints at z = 1, 3, 5, 7 on the axis; the closest vertices lie on the ring there at distance 0.5, so each
   // bone claims the vertices within 0.75 of its midpoint: |z − mid| ≤ √(0.75² − 0.5²).
@@ -300,5 +318,8 @@ test('automatic handles: course rule around bone midpoints and cylinders, both d
     const onJoint = Math.abs(z / 2 - Math.round(z / 2)) < 1e-9;
     assert.equal(byCylinder[v], onJoint ? -1 : Math.floor(z / 2), `vertex ${v} at z = ${z}`);
   }
-  assert.ok(boneCylinderHandles(positions, skeleton, 0.4).every((h) => h === -1), 'a radius inside the tube claims nothing');
+  assert.ok(
+    boneCylinderHandles(positions, skeleton, 0.4).every((h) => h === -1),
+    'a radius inside the tube claims nothing',
+  );
 });

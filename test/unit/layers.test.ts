@@ -36,7 +36,11 @@ function resolvesInto(file: string, specifier: string, folder: string): boolean 
   return target.startsWith(path.join(repoRoot, folder) + path.sep);
 }
 
-interface Violation { file: string; specifier: string; rule: string }
+interface Violation {
+  file: string;
+  specifier: string;
+  rule: string;
+}
 
 function violations(layer: string, rule: (file: string, specifier: string) => string | null): Violation[] {
   const found: Violation[] = [];
@@ -49,7 +53,8 @@ function violations(layer: string, rule: (file: string, specifier: string) => st
   return found;
 }
 
-const isNodeBuiltin = (s: string) => s.startsWith('node:') || ['fs', 'path', 'os', 'child_process', 'url', 'util', 'worker_threads'].includes(s);
+const isNodeBuiltin = (s: string) =>
+  s.startsWith('node:') || ['fs', 'path', 'os', 'child_process', 'url', 'util', 'worker_threads'].includes(s);
 const isThree = (s: string) => s === 'three' || s.startsWith('three/');
 
 test('the import scanner sees static, type, re-export and dynamic imports', () => {

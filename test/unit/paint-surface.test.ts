@@ -87,6 +87,10 @@ test('moving a painted patch refits only its BVH nodes, to the bounds a full ref
   const radius = 0.04 * diagonal;
   const count = queryVertexGrid(partial.grid, target.x, target.y, target.z, radius, indices, distances);
   const expected: number[] = [];
-  for (let v = 0; v < n; v++) if (Math.hypot(after[3 * v] - target.x, after[3 * v + 1] - target.y, after[3 * v + 2] - target.z) <= radius) expected.push(v);
-  assert.deepEqual([...indices.subarray(0, count)].sort((x, y) => x - y), expected);
+  for (let v = 0; v < n; v++)
+    if (Math.hypot(after[3 * v] - target.x, after[3 * v + 1] - target.y, after[3 * v + 2] - target.z) <= radius) expected.push(v);
+  assert.deepEqual(
+    [...indices.subarray(0, count)].sort((x, y) => x - y),
+    expected,
+  );
 });

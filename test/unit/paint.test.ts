@@ -39,7 +39,8 @@ function tube(segments: number, rings: number, along: (r: number) => number, rad
   const triangles: number[] = [];
   for (let r = 0; r + 1 < rings; r++) {
     for (let s = 0; s < segments; s++) {
-      const a = r * segments + s, b = r * segments + ((s + 1) % segments);
+      const a = r * segments + s,
+        b = r * segments + ((s + 1) % segments);
       triangles.push(a, b, b + segments, a, b + segments, a + segments);
     }
   }
@@ -62,7 +63,15 @@ function assertWeights(actual: Float32Array, expected: number[]): void {
   expected.forEach((x, i) => assert.ok(Math.abs(actual[i] - x) < 1e-7, `entry ${i}: ${actual[i]}, expected ${x}`));
 }
 
-const dab = (over: Partial<Dab>): Dab => ({ centre: [0, 0, 0], radius: 1, strength: 1, falloff: 'constant', mode: 'add', value: 0, ...over });
+const dab = (over: Partial<Dab>): Dab => ({
+  centre: [0, 0, 0],
+  radius: 1,
+  strength: 1,
+  falloff: 'constant',
+  mode: 'add',
+  value: 0,
+  ...over,
+});
 
 test('falloff profiles: end values, midpoint, monotone, continuous', () => {
   const expected: Record<BrushFalloff, [number, number, number]> = { smooth: [1, 0.5, 0], linear: [1, 0.5, 0], constant: [1, 1, 1] };
@@ -99,11 +108,17 @@ test('grid query returns exactly the vertices within the radius (brute force)', 
     const radius = rand() * 0.4;
     const count = queryVertexGrid(grid, c[0], c[1], c[2], radius, indices, distances);
     const expected: number[] = [];
-    for (let v = 0; v < n; v++) if (Math.hypot(positions[3 * v] - c[0], positions[3 * v + 1] - c[1], positions[3 * v + 2] - c[2]) <= radius) expected.push(v);
-    assert.deepEqual([...indices.subarray(0, count)].sort((a, b) => a - b), expected);
+    for (let v = 0; v < n; v++)
+      if (Math.hypot(positions[3 * v] - c[0], positions[3 * v + 1] - c[1], positions[3 * v + 2] - c[2]) <= radius) expected.push(v);
+    assert.deepEqual(
+      [...indices.subarray(0, count)].sort((a, b) => a - b),
+      expected,
+    );
     for (let i = 0; i < count; i++) {
       const v = indices[i];
-      assert.ok(Math.abs(distances[i] - Math.hypot(positions[3 * v] - c[0], positions[3 * v + 1] - c[1], positions[3 * v + 2] - c[2])) < 1e-12);
+      assert.ok(
+        Math.abs(distances[i] - Math.hypot(positions[3 * v] - c[0], positions[3 * v + 1] - c[1], positions[3 * v + 2] - c[2])) < 1e-12,
+      );
     }
     // A too small output reports the full count without writing past its end.
     if (count > 2) assert.equal(queryVertexGrid(grid, c[0], c[1], c[2], radius, new Uint32Array(2), new Float64Array(2)), count);
@@ -131,8 +146,12 @@ test('grid queries stay exact after moving vertices out of their cells, and a mo
     const radius = rand() * 0.3;
     const count = queryVertexGrid(grid, c[0], c[1], c[2], radius, indices, distances);
     const expected: number[] = [];
-    for (let v = 0; v < n; v++) if (Math.hypot(positions[3 * v] - c[0], positions[3 * v + 1] - c[1], positions[3 * v + 2] - c[2]) <= radius) expected.push(v);
-    assert.deepEqual([...indices.subarray(0, count)].sort((a, b) => a - b), expected);
+    for (let v = 0; v < n; v++)
+      if (Math.hypot(positions[3 * v] - c[0], positions[3 * v + 1] - c[1], positions[3 * v + 2] - c[2]) <= radius) expected.push(v);
+    assert.deepEqual(
+      [...indices.subarray(0, count)].sort((a, b) => a - b),
+      expected,
+    );
   }
   // Moving one vertex three cells away exceeds the default limit (one cell): refused, nothing changes.
   const before = { slack: grid.slack, sorted: grid.sortedPositions.slice() };
@@ -161,7 +180,15 @@ test('dab modes and the invariants on hand-derived rows', () => {
   assert.deepEqual([...w.data], [1, 0, 0]);
   // Set 0.6 at strength 0.5 with linear falloff at distance 0.5: 0.2 + 0.25·(0.6 − 0.2) = 0.3; the other bone 0.7.
   w = weightsOf([[0.2, 0.8]]);
-  const sampled = applyDab(w, 0, dab({ mode: 'set', value: 0.6, strength: 0.5, falloff: 'linear' }), one, Float64Array.of(0.5), 1, settings(2));
+  const sampled = applyDab(
+    w,
+    0,
+    dab({ mode: 'set', value: 0.6, strength: 0.5, falloff: 'linear' }),
+    one,
+    Float64Array.of(0.5),
+    1,
+    settings(2),
+  );
   assert.equal(sampled, Math.fround(0.2));
   assertWeights(w.data, [0.3, 0.7]);
   // Sample changes nothing; painting a locked bone changes nothing.
@@ -170,14 +197,20 @@ test('dab modes and the invariants on hand-derived rows', () => {
   applyDab(w, 1, dab({ strength: 1 }), one, at0, 1, settings(2, [1]));
   assert.deepEqual(w.data, before);
   // Whole-mesh commands: normalize, limit, prune.
-  w = weightsOf([[0.2, 0.2, 0.4, 0.2], [0.3, 0.01, 0.3, 0.01]]);
+  w = weightsOf([
+    [0.2, 0.2, 0.4, 0.2],
+    [0.3, 0.01, 0.3, 0.01],
+  ]);
   assert.equal(normalizeAllWeights(w, settings(4, [0])), 0);
-  const normalized = [0.2, 0.2, 0.4, 0.2, 0.3, 0.7 * 0.01 / 0.32, 0.7 * 0.3 / 0.32, 0.7 * 0.01 / 0.32];
+  const normalized = [0.2, 0.2, 0.4, 0.2, 0.3, (0.7 * 0.01) / 0.32, (0.7 * 0.3) / 0.32, (0.7 * 0.01) / 0.32];
   normalized.forEach((x, i) => assert.ok(Math.abs(w.data[i] - x) < 1e-7, `entry ${i}: ${w.data[i]} vs ${x}`));
   w = weightsOf([[0.1, 0.2, 0.3, 0.4]]);
   limitTotalInfluences(w, settings(4, [], 2));
   assertWeights(w.data, [0, 0, 0.3 / 0.7, 0.4 / 0.7]);
-  w = weightsOf([[0.05, 0.15, 0.8], [0.5, 0.5, 0]]);
+  w = weightsOf([
+    [0.05, 0.15, 0.8],
+    [0.5, 0.5, 0],
+  ]);
   assert.equal(pruneSmallWeights(w, 0.1, settings(3)), 1);
   assertWeights(w.data, [0, 0.15 / 0.95, 0.8 / 0.95, 0.5, 0.5, 0]);
   // Locked weights over 1 cannot be repaired and are reported.
@@ -201,7 +234,8 @@ test('random dabs keep every row normalized, locked columns bit for bit, at most
     w.data[v * nb + 7] = rand() < 0.5 ? rand() * 0.3 : 0;
     for (let k = 0; k < K - 2; k++) {
       let b: number;
-      do b = Math.floor(rand() * nb); while (lockedBones.includes(b));
+      do b = Math.floor(rand() * nb);
+      while (lockedBones.includes(b));
       w.data[v * nb + b] += rand();
     }
   }
@@ -237,7 +271,8 @@ test('random dabs keep every row normalized, locked columns bit for bit, at most
 });
 
 test('smoothing converges toward the harmonic weights of the same handles', () => {
-  const rings = 24, segments = 12;
+  const rings = 24,
+    segments = 12;
   const mesh = tube(segments, rings, (r) => r * 0.3);
   const n = mesh.positions.length / 3;
   const handles = new Int32Array(n).fill(-1);
@@ -266,7 +301,8 @@ test('smoothing converges toward the harmonic weights of the same handles', () =
     smoothBoneWeights(w, 0, oneRing, iterations, 1, free, settings(2));
     errors.push(error());
   }
-  for (let i = 1; i < errors.length; i++) assert.ok(errors[i] < errors[i - 1], `error ${errors[i]} after more iterations is not below ${errors[i - 1]}`);
+  for (let i = 1; i < errors.length; i++)
+    assert.ok(errors[i] < errors[i - 1], `error ${errors[i]} after more iterations is not below ${errors[i - 1]}`);
   assert.ok(errors.at(-1)! < 1e-3, `final error ${errors.at(-1)}`);
   for (let v = 0; v < n; v++) assert.ok(Math.abs(w.data[2 * v] + w.data[2 * v + 1] - 1) < 1e-6);
 });
@@ -287,7 +323,9 @@ test('closest point on a triangle agrees with dense sampling', () => {
     const steps = 60;
     for (let i = 0; i <= steps; i++) {
       for (let j = 0; i + j <= steps; j++) {
-        const u = i / steps, v = j / steps, w = 1 - u - v;
+        const u = i / steps,
+          v = j / steps,
+          w = 1 - u - v;
         const s = [0, 1, 2].map((k) => u * x[k] + v * x[3 + k] + w * x[6 + k]);
         sampled = Math.min(sampled, Math.hypot(s[0] - p[0], s[1] - p[1], s[2] - p[2]));
       }
@@ -298,7 +336,8 @@ test('closest point on a triangle agrees with dense sampling', () => {
 });
 
 test('mirror matching on an asymmetric tube finds the partners and flags the bump', () => {
-  const segments = 32, rings = 21;
+  const segments = 32,
+    rings = 21;
   const mesh = tube(segments, rings, (r) => (r - 10) * 0.1, 1, 0);
   const n = mesh.positions.length / 3;
   const rand = seededRandom(5);
@@ -326,7 +365,8 @@ test('mirror matching on an asymmetric tube finds the partners and flags the bum
     assert.ok(flagged.has(mirrorOf(v)), `mirror ${mirrorOf(v)} of bump vertex ${v} is matched`);
   }
   const nearBump = (v: number) => {
-    const r = Math.floor(v / segments), s = v % segments;
+    const r = Math.floor(v / segments),
+      s = v % segments;
     const rr = Math.min(r, rings - 1 - r);
     return rr >= 2 && rr <= 5 && s >= 2 && s <= 8;
   };
@@ -359,7 +399,8 @@ test('mirror matching on an asymmetric tube finds the partners and flags the bum
 });
 
 test('symmetry painting repeats each dab on the mirror partners and the paired bone, keeping mirrored weights mirrored', () => {
-  const segments = 24, rings = 21;
+  const segments = 24,
+    rings = 21;
   const mesh = tube(segments, rings, (r) => (r - 10) * 0.1, 1, 0);
   const n = mesh.positions.length / 3;
   const mirrorOf = (v: number) => (rings - 1 - Math.floor(v / segments)) * segments + (v % segments);
@@ -375,7 +416,9 @@ test('symmetry painting repeats each dab on the mirror partners and the paired b
   const history = createPaintHistory(w);
   const before = Float32Array.from(w.data);
   const context = createPaintContext(w, createVertexGrid(mesh.positions), vertexOneRing(n, mesh.triangles), settings(3), history, {
-    axis: 0, bonePairs: Int32Array.of(1, 0, 2), partner: map.partner,
+    axis: 0,
+    bonePairs: Int32Array.of(1, 0, 2),
+    partner: map.partner,
   });
   beginStroke(history);
   const painted = new Set<number>();
@@ -384,7 +427,14 @@ test('symmetry painting repeats each dab on the mirror partners and the paired b
     const x = bone === 0 ? 0.3 + 0.1 * d : -0.5;
     // Dabs stay off the plane: one crossing it paints a vertex and its partner in opposite orders, which the
     // renormalization does not commute with.
-    paintDab(context, bone, { centre: [x, Math.cos(0.3 * d), Math.sin(0.3 * d)], radius: 0.25, strength: 0.3, falloff: 'smooth', mode: d === 4 ? 'subtract' : 'add', value: 0 });
+    paintDab(context, bone, {
+      centre: [x, Math.cos(0.3 * d), Math.sin(0.3 * d)],
+      radius: 0.25,
+      strength: 0.3,
+      falloff: 'smooth',
+      mode: d === 4 ? 'subtract' : 'add',
+      value: 0,
+    });
     assert.ok(context.count > 0 && context.mirroredCount === context.count, 'every gathered vertex has one partner');
     for (let i = 0; i < context.count; i++) painted.add(context.indices[i]);
   }
@@ -394,7 +444,10 @@ test('symmetry painting repeats each dab on the mirror partners and the paired b
   for (let v = 0; v < n; v++) {
     const m = mirrorOf(v);
     if (w.data[3 * m + 1] !== before[3 * m + 1]) changedMirrored++;
-    assert.ok(Math.abs(w.data[3 * v] - w.data[3 * m + 1]) < 1e-6, `vertex ${v}: bone 0 ${w.data[3 * v]}, mirror's bone 1 ${w.data[3 * m + 1]}`);
+    assert.ok(
+      Math.abs(w.data[3 * v] - w.data[3 * m + 1]) < 1e-6,
+      `vertex ${v}: bone 0 ${w.data[3 * v]}, mirror's bone 1 ${w.data[3 * m + 1]}`,
+    );
     assert.ok(Math.abs(w.data[3 * v + 2] - w.data[3 * m + 2]) < 1e-6, `vertex ${v}: bone 2`);
     assert.ok(Math.abs(w.data[3 * v] + w.data[3 * v + 1] + w.data[3 * v + 2] - 1) < 1e-6);
   }
@@ -431,7 +484,10 @@ test('a paint session hands each changed vertex once to the views and the surfac
   session.endStroke();
   session.commit();
   for (let i = 0; i < 2 * n; i++) assert.equal(dense.data[i], session.weights.data[i]);
-  assert.ok(dense.data.some((w, i) => w !== start[i]), 'the commit wrote the stroke');
+  assert.ok(
+    dense.data.some((w, i) => w !== start[i]),
+    'the commit wrote the stroke',
+  );
   // The surface's list is its own, and empties when taken.
   const moved = session.takeMoved()!;
   assert.deepEqual(new Set(moved.vertices.subarray(0, moved.count)), gathered);
@@ -447,9 +503,19 @@ test('a paint session hands each changed vertex once to the views and the surfac
 
 test('bone pairs by name and by mirrored joint positions', () => {
   const cases: [string, string | null][] = [
-    ['arm.L', 'arm.R'], ['hand_l', 'hand_r'], ['hand_R', 'hand_L'], ['l_foot', 'r_foot'], ['LeftLeg', 'RightLeg'],
-    ['mixamorig:RightHand', 'mixamorig:LeftHand'], ['Leg Left', 'Leg Right'], ['thighL', 'thighR'], ['LArm', 'RArm'],
-    ['spine', null], ['Lower', null], ['Root', null], ['pelvis', null],
+    ['arm.L', 'arm.R'],
+    ['hand_l', 'hand_r'],
+    ['hand_R', 'hand_L'],
+    ['l_foot', 'r_foot'],
+    ['LeftLeg', 'RightLeg'],
+    ['mixamorig:RightHand', 'mixamorig:LeftHand'],
+    ['Leg Left', 'Leg Right'],
+    ['thighL', 'thighR'],
+    ['LArm', 'RArm'],
+    ['spine', null],
+    ['Lower', null],
+    ['Root', null],
+    ['pelvis', null],
   ];
   for (const [name, mirrored] of cases) assert.equal(mirroredBoneName(name), mirrored, name);
 
@@ -474,7 +540,11 @@ test('bone pairs by name and by mirrored joint positions', () => {
     const centred = Math.abs(body.joints[3 * s]) < 0.01 && Math.abs(body.joints[3 * e]) < 0.01;
     assert.equal(pairs[pairs[b]], b, `bone ${b} ↔ ${pairs[b]} is mutual`);
     if (centred) assert.equal(pairs[b], b, `centre bone ${b}`);
-    else assert.ok(pairs[b] !== b && Math.sign(body.joints[3 * body.bones[2 * pairs[b] + 1]]) === -Math.sign(body.joints[3 * e]), `bone ${b} pairs across the plane`);
+    else
+      assert.ok(
+        pairs[b] !== b && Math.sign(body.joints[3 * body.bones[2 * pairs[b] + 1]]) === -Math.sign(body.joints[3 * e]),
+        `bone ${b} pairs across the plane`,
+      );
   }
 });
 
@@ -488,13 +558,22 @@ test('undo restores a stroke bit for bit, redo reapplies it, old strokes fall ou
   normalizeAllWeights(w, settings(nb));
   const history = createPaintHistory(w);
   const context = createPaintContext(w, createVertexGrid(mesh.positions), vertexOneRing(n, mesh.triangles), settings(nb, [3]), history, {
-    axis: 0, bonePairs: Int32Array.of(1, 0, 2, 3, 4), partner: mirrorVertexMap(mesh.positions, mesh.triangles, 0, 0.01).partner,
+    axis: 0,
+    bonePairs: Int32Array.of(1, 0, 2, 3, 4),
+    partner: mirrorVertexMap(mesh.positions, mesh.triangles, 0, 0.01).partner,
   });
   const snapshots = [Float32Array.from(w.data)];
   for (let stroke = 0; stroke < 3; stroke++) {
     beginStroke(history);
     for (let d = 0; d < 6; d++) {
-      paintDab(context, stroke, { centre: [0.5, 0, 0.3 * (stroke * 6 + d) / 3], radius: 0.8, strength: 0.4, falloff: 'smooth', mode: stroke === 2 ? 'smooth' : 'add', value: 0 });
+      paintDab(context, stroke, {
+        centre: [0.5, 0, (0.3 * (stroke * 6 + d)) / 3],
+        radius: 0.8,
+        strength: 0.4,
+        falloff: 'smooth',
+        mode: stroke === 2 ? 'smooth' : 'add',
+        value: 0,
+      });
     }
     endStroke(history);
     snapshots.push(Float32Array.from(w.data));

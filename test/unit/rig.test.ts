@@ -73,7 +73,14 @@ function angleBetween(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return 2 * Math.acos(Math.min(1, dot));
 }
 
-const AXES: [number, number, number][] = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 2, 3], [-0.3, 0.1, 0.9], [1, -1, 0.0001]];
+const AXES: [number, number, number][] = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+  [1, 2, 3],
+  [-0.3, 0.1, 0.9],
+  [1, -1, 0.0001],
+];
 const ANGLES = [0, 1e-9, 0.3, 1.2, Math.PI / 2, 2.5, Math.PI - 1e-7, Math.PI, -0.8];
 
 test('quatToMatrix agrees with the Rodrigues formula', () => {
@@ -99,7 +106,12 @@ test('matrixToQuat inverts quatToMatrix up to sign, and matrices round-trip, inc
       assertClose(back, R, 1e-12, `matrix round trip axis ${axis.join(',')} angle ${angle}`);
       const expected = axisAngleQuat(axis, angle);
       const sign = Math.sign(q[0] * expected[0] + q[1] * expected[1] + q[2] * expected[2] + q[3] * expected[3]) || 1;
-      assertClose(q.map((v) => v * sign), expected, 1e-8, `quaternion axis ${axis.join(',')} angle ${angle}`);
+      assertClose(
+        q.map((v) => v * sign),
+        expected,
+        1e-8,
+        `quaternion axis ${axis.join(',')} angle ${angle}`,
+      );
     }
   }
   const next = seededRandom(7);
@@ -114,7 +126,9 @@ test('matrixToQuat inverts quatToMatrix up to sign, and matrices round-trip, inc
 
 test('quatMultiply composes like matrix products and quatRotateVector rotates like the matrix', () => {
   const next = seededRandom(11);
-  const ma = new Float64Array(9), mb = new Float64Array(9), mab = new Float64Array(9);
+  const ma = new Float64Array(9),
+    mb = new Float64Array(9),
+    mab = new Float64Array(9);
   const ab = new Float64Array(4);
   const rotated = new Float64Array(3);
   for (let i = 0; i < 50; i++) {
@@ -217,7 +231,10 @@ function homogeneousFk(skeleton: Skeleton, rotations: Float64Array): number[][] 
     const s = skeleton.bones[2 * b];
     const [x, y, z] = skeleton.joints.subarray(3 * s, 3 * s + 3);
     const R = rotations.subarray(9 * b, 9 * b + 9);
-    const local = mul4(mul4([1, 0, 0, x, 0, 1, 0, y, 0, 0, 1, z, 0, 0, 0, 1], [R[0], R[1], R[2], 0, R[3], R[4], R[5], 0, R[6], R[7], R[8], 0, 0, 0, 0, 1]), [1, 0, 0, -x, 0, 1, 0, -y, 0, 0, 1, -z, 0, 0, 0, 1]);
+    const local = mul4(
+      mul4([1, 0, 0, x, 0, 1, 0, y, 0, 0, 1, z, 0, 0, 0, 1], [R[0], R[1], R[2], 0, R[3], R[4], R[5], 0, R[6], R[7], R[8], 0, 0, 0, 0, 1]),
+      [1, 0, 0, -x, 0, 1, 0, -y, 0, 0, 1, -z, 0, 0, 0, 1],
+    );
     const p = skeleton.parents[b];
     const g = p < 0 ? local : mul4(global(p), local);
     cache.set(b, g);
@@ -364,7 +381,10 @@ test('start-joint translations: a root slides by t; a child moves by its parentâ
   posedJointPositions(chain, transforms, joints);
   // Root start joint (0,0,0) slides to (0,0,5); the root turns x â†’ y about it, so its end (1,0,0) lands at
   // (0,1,5). The child's start is carried there plus Q_rootÂ·(0.5,0,0) = (0,0.5,0), and its end one further along y.
-  assert.deepEqual(Array.from(joints, (x) => Math.round(x * 1e12) / 1e12), [0, 0, 5, 0, 1.5, 5, 0, 2.5, 5]);
+  assert.deepEqual(
+    Array.from(joints, (x) => Math.round(x * 1e12) / 1e12),
+    [0, 0, 5, 0, 1.5, 5, 0, 2.5, 5],
+  );
   // No translations: exactly the rotation-only transforms.
   const plain = new Float64Array(24);
   const zero = new Float64Array(24);
@@ -373,7 +393,9 @@ test('start-joint translations: a root slides by t; a child moves by its parentâ
   assert.deepEqual(zero, plain);
 
   const seq: PoseSequence = {
-    kind: 'matrices', boneCount: 2, frameCount: 2,
+    kind: 'matrices',
+    boneCount: 2,
+    frameCount: 2,
     rotations: Float64Array.from([...identity, ...identity, ...identity, ...identity]),
     translations: Float64Array.from([0, 0, 0, 0, 0, 0, 2, 4, 6, 0, 0, 1]),
   };

@@ -57,11 +57,12 @@ test('the demo document is complete: weights #V × #B, an animation for its bone
 });
 
 test('hand mesh + skeleton + rotation matrices: provisional weights, 34-frame sequence', async () => {
-  const doc = await loadIntoDocument(demo, [dataFile('hand', 'hand-pose_matrot.dmat'), dataFile('hand', 'hand.tgf'), dataFile('hand', 'hand.off')], io);
-  assert.deepEqual(
-    [vertexCountOf(doc), triangleCountOf(doc), boneCountOf(doc), jointCountOf(doc)],
-    [4780, 9556, 20, 21],
+  const doc = await loadIntoDocument(
+    demo,
+    [dataFile('hand', 'hand-pose_matrot.dmat'), dataFile('hand', 'hand.tgf'), dataFile('hand', 'hand.off')],
+    io,
   );
+  assert.deepEqual([vertexCountOf(doc), triangleCountOf(doc), boneCountOf(doc), jointCountOf(doc)], [4780, 9556, 20, 21]);
   assert.equal(doc.name, 'hand.off');
   assert.deepEqual(doc.meshFiles, ['hand.off']);
   assert.equal(doc.weightsSource, PROVISIONAL_WEIGHTS);
@@ -91,7 +92,11 @@ test('a #V × 1 DMAT is kept as handles, a 4B × 1 DMAT is a quaternion pose; th
 });
 
 test('weights from a file replace provisional ones and name their source', async () => {
-  const doc = await loadIntoDocument(demo, [dataFile('libigl', 'arm.obj'), dataFile('libigl', 'arm.tgf'), dataFile('libigl', 'arm-weights.dmat')], io);
+  const doc = await loadIntoDocument(
+    demo,
+    [dataFile('libigl', 'arm.obj'), dataFile('libigl', 'arm.tgf'), dataFile('libigl', 'arm-weights.dmat')],
+    io,
+  );
   assert.equal(doc.weightsSource, 'arm-weights.dmat');
   assert.equal(doc.weights.rows, vertexCountOf(doc));
   assert.equal(doc.weights.cols, boneCountOf(doc));
@@ -112,10 +117,7 @@ test('a pose file for another skeleton is refused, even in a batch that is other
     loadIntoDocument(demo, [dataFile('hand', 'hand-pose_matrot.dmat')], io),
     /hand-pose_matrot\.dmat: .*another skeleton/,
   );
-  await assert.rejects(
-    loadIntoDocument(demo, [dataFile('hand', 'hand-pose_quat.dmat')], io),
-    /hand-pose_quat\.dmat: .*another skeleton/,
-  );
+  await assert.rejects(loadIntoDocument(demo, [dataFile('hand', 'hand-pose_quat.dmat')], io), /hand-pose_quat\.dmat: .*another skeleton/);
 });
 
 test('a handle file for another mesh is refused as handles, naming both vertex counts', async () => {

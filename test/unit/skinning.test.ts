@@ -18,7 +18,12 @@ import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import type { Influences } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import {
-  JOINT_TEXTURE_WIDTH, JOINT_TEXTURE_WIDTH_LOG2, influenceTextureSize, jointTextureSize, packInfluences, packJointTransforms,
+  JOINT_TEXTURE_WIDTH,
+  JOINT_TEXTURE_WIDTH_LOG2,
+  influenceTextureSize,
+  jointTextureSize,
+  packInfluences,
+  packJointTransforms,
 } from '../../workers/skinning/joint-texture-layout.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
@@ -43,8 +48,20 @@ function loadHand(): { positions: Float64Array; triangles: Uint32Array; skeleton
 function rodrigues(axis: [number, number, number], angle: number): number[] {
   const n = Math.hypot(...axis);
   const [x, y, z] = axis.map((a) => a / n);
-  const c = Math.cos(angle), s = Math.sin(angle), k = 1 - c;
-  return [c + k * x * x, k * x * y - s * z, k * x * z + s * y, k * x * y + s * z, c + k * y * y, k * y * z - s * x, k * x * z - s * y, k * y * z + s * x, c + k * z * z];
+  const c = Math.cos(angle),
+    s = Math.sin(angle),
+    k = 1 - c;
+  return [
+    c + k * x * x,
+    k * x * y - s * z,
+    k * x * z + s * y,
+    k * x * y + s * z,
+    c + k * y * y,
+    k * y * z - s * x,
+    k * x * z - s * y,
+    k * y * z + s * x,
+    c + k * z * z,
+  ];
 }
 
 /** 3×4 row-major [R | t]. */
@@ -84,8 +101,16 @@ test('two bones at 0.5/0.5 give the hand-derived midpoint', () => {
   // Bone 0 shifts by (0, 0, 2); bone 1 turns 90° about z and shifts by (1, 0, 0).
   // (1, 0, 0) → (1, 0, 2) and (0, 1, 0) + (1, 0, 0) = (1, 1, 0); the midpoint is (1, 0.5, 1).
   // (0, 2, 3) → (0, 2, 5) and (−2, 0, 3) + (1, 0, 0) = (−1, 0, 3); the midpoint is (−0.5, 1, 4).
-  const transforms = new Float64Array([...affine([1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 0, 2]), ...affine([0, -1, 0, 1, 0, 0, 0, 0, 1], [1, 0, 0])]);
-  const influences: Influences = { vertexCount: 2, stride: 2, bones: new Uint32Array([0, 1, 1, 0]), weights: new Float32Array([0.5, 0.5, 0.5, 0.5]) };
+  const transforms = new Float64Array([
+    ...affine([1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 0, 2]),
+    ...affine([0, -1, 0, 1, 0, 0, 0, 0, 1], [1, 0, 0]),
+  ]);
+  const influences: Influences = {
+    vertexCount: 2,
+    stride: 2,
+    bones: new Uint32Array([0, 1, 1, 0]),
+    weights: new Float32Array([0.5, 0.5, 0.5, 0.5]),
+  };
   const posed = new Float64Array(6);
   linearBlendSkinning(new Float64Array([1, 0, 0, 0, 2, 3]), influences, transforms, posed);
   assert.deepEqual([...posed], [1, 0.5, 1, -0.5, 1, 4]);
@@ -140,11 +165,31 @@ test('influencesFromWeights keeps the K largest non-zero weights, sorted, renorm
     rows: 5,
     cols: 5,
     data: new Float64Array([
-      0.1, 0.4, 0.0, 0.3, 0.2, // keeps bones 1, 3, 4: 0.4, 0.3, 0.2 over 0.9
-      0.0, 0.0, 1.0, 0.0, 0.0, // one influence, padded with bone 0 weight 0
-      0.0, 0.0, 0.0, 0.0, 0.0, // all zero stays zero
-      0.5, -0.5, 0.0, 0.0, 0.0, // sums to 0: stays zero
-      0.25, 0.25, 0.25, 0.25, Number.NaN, // ties: lower bone first; NaN ignored
+      0.1,
+      0.4,
+      0.0,
+      0.3,
+      0.2, // keeps bones 1, 3, 4: 0.4, 0.3, 0.2 over 0.9
+      0.0,
+      0.0,
+      1.0,
+      0.0,
+      0.0, // one influence, padded with bone 0 weight 0
+      0.0,
+      0.0,
+      0.0,
+      0.0,
+      0.0, // all zero stays zero
+      0.5,
+      -0.5,
+      0.0,
+      0.0,
+      0.0, // sums to 0: stays zero
+      0.25,
+      0.25,
+      0.25,
+      0.25,
+      Number.NaN, // ties: lower bone first; NaN ignored
     ]),
   };
   const top3 = influencesFromWeights(weights, 3);
@@ -170,7 +215,7 @@ test('joint texture: bone b row r sits at texel 3b + r, (x, y) = (i mod 1024, �
   const B = 1501;
   const { width, height } = jointTextureSize(B);
   assert.equal(width, JOINT_TEXTURE_WIDTH);
-  assert.equal(1 << JOINT_TEXTURE_WIDTH_LOG2, JOINT_TEXTURE_WIDTH, "the shaders split texel indices with a mask and a shift");
+  assert.equal(1 << JOINT_TEXTURE_WIDTH_LOG2, JOINT_TEXTURE_WIDTH, 'the shaders split texel indices with a mask and a shift');
   assert.equal(width, 1024);
   assert.equal(height, Math.ceil((3 * B) / 1024));
   assert.equal(jointTextureSize(1).height, 1);
@@ -181,9 +226,14 @@ test('joint texture: bone b row r sits at texel 3b + r, (x, y) = (i mod 1024, �
   for (const b of [0, 1, 341, 342, 1000, 1500]) {
     for (let r = 0; r < 3; r++) {
       const i = 3 * b + r;
-      const x = i % 1024, y = Math.floor(i / 1024);
+      const x = i % 1024,
+        y = Math.floor(i / 1024);
       const texel: number[] = Array.from(pixels.subarray(4 * (y * width + x), 4 * (y * width + x) + 4));
-      assert.deepEqual(texel, [0, 1, 2, 3].map((c) => Math.fround(12 * b + 4 * r + c + 0.5)), `bone ${b} row ${r} at (${x}, ${y})`);
+      assert.deepEqual(
+        texel,
+        [0, 1, 2, 3].map((c) => Math.fround(12 * b + 4 * r + c + 0.5)),
+        `bone ${b} row ${r} at (${x}, ${y})`,
+      );
     }
   }
   assert.equal(Math.floor((3 * 1500 + 2) / 1024), 4, 'bone 1500 is on the fifth row');
@@ -208,7 +258,8 @@ test('influence texture: vertex v owns ceil(stride/2) texels of (bone, weight, b
   for (const v of [0, 1, 511, 512, 699]) {
     for (let k = 0; k < 2; k++) {
       const i = v * 2 + k;
-      const x = i % 1024, y = Math.floor(i / 1024);
+      const x = i % 1024,
+        y = Math.floor(i / 1024);
       const texel = [...pixels.subarray(4 * (y * 1024 + x), 4 * (y * 1024 + x) + 4)];
       const slot = (s: number) => (s < stride ? [bones[v * stride + s], weights[v * stride + s]] : [0, 0]);
       assert.deepEqual(texel, [...slot(2 * k), ...slot(2 * k + 1)], `vertex ${v} texel ${k}`);
@@ -236,7 +287,8 @@ test('bone-distance weights are a partition of unity and a point on bone b is we
   // Points at 30%, 50% and 70% along every bone.
   const points = new Float64Array(B * 9);
   for (let b = 0; b < B; b++) {
-    const s = 3 * skeleton.bones[2 * b], e = 3 * skeleton.bones[2 * b + 1];
+    const s = 3 * skeleton.bones[2 * b],
+      e = 3 * skeleton.bones[2 * b + 1];
     [0.3, 0.5, 0.7].forEach((f, k) => {
       for (let c = 0; c < 3; c++) points[9 * b + 3 * k + c] = (1 - f) * skeleton.joints[s + c] + f * skeleton.joints[e + c];
     });
@@ -249,7 +301,10 @@ test('bone-distance weights are a partition of unity and a point on bone b is we
   }
   // Scale-free: scaling mesh and skeleton together leaves the weights unchanged.
   const scaled = buildSkeleton({ joints: skeleton.joints.map((x) => 1000 * x), bones: skeleton.bones }, 'scaled');
-  const scaledWeights = boneDistanceWeights(points.map((x) => 1000 * x), scaled);
+  const scaledWeights = boneDistanceWeights(
+    points.map((x) => 1000 * x),
+    scaled,
+  );
   assertClose(scaledWeights.data, onBones.data, 1e-9, 'scaled weights');
 });
 
@@ -278,7 +333,12 @@ test('demo scene: closed outward mesh, a bone chain, partition-of-unity weights,
   for (let f = 0; f < triangles.length; f += 3) {
     const [a, b, c] = triangles.subarray(f, f + 3);
     assert.ok(a !== b && b !== c && c !== a && Math.max(a, b, c) < V, `triangle ${f / 3}`);
-    for (const [p, q] of [[a, b], [b, c], [c, a]]) directed.set(`${p},${q}`, (directed.get(`${p},${q}`) ?? 0) + 1);
+    for (const [p, q] of [
+      [a, b],
+      [b, c],
+      [c, a],
+    ])
+      directed.set(`${p},${q}`, (directed.get(`${p},${q}`) ?? 0) + 1);
   }
   for (const [edge, count] of directed) {
     const [p, q] = edge.split(',');
@@ -296,14 +356,22 @@ test('demo scene: closed outward mesh, a bone chain, partition-of-unity weights,
   const normals = vertexNormals(positions, triangles);
   for (let v = 0; v < V; v++) {
     const radial = Math.hypot(positions[3 * v + 1], positions[3 * v + 2]);
-    if (radial > 1e-9) assert.ok(normals[3 * v + 1] * positions[3 * v + 1] + normals[3 * v + 2] * positions[3 * v + 2] > 0, `normal of vertex ${v} faces outward`);
+    if (radial > 1e-9)
+      assert.ok(
+        normals[3 * v + 1] * positions[3 * v + 1] + normals[3 * v + 2] * positions[3 * v + 2] > 0,
+        `normal of vertex ${v} faces outward`,
+      );
   }
 
   const skeleton = buildSkeleton(scene.skeleton, 'demo');
   const B = skeleton.parents.length;
   assert.ok(B >= 5 && B <= 8, `${B} bones`);
   assert.equal(skeleton.parents.filter((p) => p < 0).length, 1, 'one root');
-  assert.deepEqual([...skeleton.parents], Array.from({ length: B }, (_, b) => b - 1), 'a chain');
+  assert.deepEqual(
+    [...skeleton.parents],
+    Array.from({ length: B }, (_, b) => b - 1),
+    'a chain',
+  );
   assert.equal(scene.weights.rows, V);
   assert.equal(scene.weights.cols, B);
   for (let v = 0; v < V; v++) {
@@ -320,7 +388,8 @@ test('demo scene: closed outward mesh, a bone chain, partition-of-unity weights,
   const L = poses.frameCount;
   assert.deepEqual(poses.rotations.subarray(0, 9 * B), poses.rotations.subarray((L - 1) * 9 * B), 'last frame equals first');
   // Every block is a rotation, and the animation is smooth: neighbouring frames differ little, the wave is visible.
-  let largestStep = 0, largestAngle = 0;
+  let largestStep = 0,
+    largestAngle = 0;
   for (let f = 0; f < L; f++) {
     for (let b = 0; b < B; b++) {
       const R = poses.rotations.subarray((f * B + b) * 9, (f * B + b) * 9 + 9);
@@ -345,7 +414,11 @@ test('demo scene: closed outward mesh, a bone chain, partition-of-unity weights,
   linearBlendSkinning(positions, influencesFromWeights(scene.weights, 4), transforms, posed);
   for (const [edge] of directed) {
     const [p, q] = edge.split(',').map(Number);
-    const rest = Math.hypot(positions[3 * p] - positions[3 * q], positions[3 * p + 1] - positions[3 * q + 1], positions[3 * p + 2] - positions[3 * q + 2]);
+    const rest = Math.hypot(
+      positions[3 * p] - positions[3 * q],
+      positions[3 * p + 1] - positions[3 * q + 1],
+      positions[3 * p + 2] - positions[3 * q + 2],
+    );
     const moved = Math.hypot(posed[3 * p] - posed[3 * q], posed[3 * p + 1] - posed[3 * q + 1], posed[3 * p + 2] - posed[3 * q + 2]);
     assert.ok(moved < 2 * rest && moved > 0.5 * rest, `edge ${edge} stretches from ${rest} to ${moved}`);
   }

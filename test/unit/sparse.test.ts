@@ -81,7 +81,10 @@ function gridMatrix(w: number, h: number): CscMatrix {
       ti.push(i);
       tj.push(i);
       tv.push(1);
-      for (const [dx, dy] of [[1, 0], [0, 1]]) {
+      for (const [dx, dy] of [
+        [1, 0],
+        [0, 1],
+      ]) {
         if (x + dx >= w || y + dy >= h) continue;
         const j = id(x + dx, y + dy);
         ti.push(i, j, i, j);
@@ -141,7 +144,13 @@ test('sparse Cholesky solve agrees with dense Gaussian elimination on random SPD
 
 test('the three-column solve agrees with dense elimination and leaves a trailing spare row alone', () => {
   let seed = 500;
-  for (const [n, density] of [[1, 1], [7, 0.5], [60, 0.08], [250, 0.03], [300, 0.2]]) {
+  for (const [n, density] of [
+    [1, 1],
+    [7, 0.5],
+    [60, 0.08],
+    [250, 0.03],
+    [300, 0.2],
+  ]) {
     for (const order of [amdOrdering, nestedDissectionOrdering]) {
       const { csc, dense } = randomSpd(n, density, seed++);
       const factor = choleskyNumeric(csc, choleskySymbolic(csc, order(csc)));
@@ -198,7 +207,16 @@ test('a solve inside a larger array, rows in any order, matches the packed solve
     }
     for (let i = 0; i < wide.length; i++) if (!solved[i]) assert.equal(wide[i], untouched[i], `k=${k} entry ${i} changed`);
   }
-  assert.throws(() => choleskySolvePermuted(factor, new Float64Array(n * 2), 2, Int32Array.from({ length: n }, (_, r) => 2 * r + 1)), RangeError);
+  assert.throws(
+    () =>
+      choleskySolvePermuted(
+        factor,
+        new Float64Array(n * 2),
+        2,
+        Int32Array.from({ length: n }, (_, r) => 2 * r + 1),
+      ),
+    RangeError,
+  );
 });
 
 test('a solve told where its right-hand sides are non-zero matches the solve that reads them', () => {
@@ -228,7 +246,11 @@ test('a solve told where its right-hand sides are non-zero matches the solve tha
 });
 
 test('column counts and factor non-zeros match a dense symbolic elimination', () => {
-  for (const [n, density, seed] of [[40, 0.08, 11], [120, 0.03, 12], [64, 0.2, 13]]) {
+  for (const [n, density, seed] of [
+    [40, 0.08, 11],
+    [120, 0.03, 12],
+    [64, 0.2, 13],
+  ]) {
     const { csc, dense } = randomSpd(n, density, seed);
     const symbolic = choleskySymbolic(csc, nestedDissectionOrdering(csc));
     const p = symbolic.perm;
@@ -279,7 +301,10 @@ test('AMD and nested dissection are valid permutations and reduce fill against t
   const natural = choleskySymbolic(a, identity(3600)).factorNonzeros;
   // Natural order on a 60-wide grid fills the whole band: about 60 per column.
   assert.ok(natural > 3600 * 55, `natural fill ${natural}`);
-  for (const [name, order] of [['amd', amdOrdering], ['nested dissection', nestedDissectionOrdering]] as const) {
+  for (const [name, order] of [
+    ['amd', amdOrdering],
+    ['nested dissection', nestedDissectionOrdering],
+  ] as const) {
     const perm = order(a);
     assert.equal(perm.length, 3600);
     const seen = new Uint8Array(3600);

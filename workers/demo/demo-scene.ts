@@ -122,8 +122,10 @@ function wormAnimation(): PoseSequence {
       const wave = phase - 0.9 * b;
       const bend = amplitude * Math.sin(wave);
       const sway = 0.5 * amplitude * Math.cos(wave);
-      const cz = Math.cos(bend), sz = Math.sin(bend);
-      const cy = Math.cos(sway), sy = Math.sin(sway);
+      const cz = Math.cos(bend),
+        sz = Math.sin(bend);
+      const cy = Math.cos(sway),
+        sy = Math.sin(sway);
       // Rz(bend) · Ry(sway), row-major.
       rotations.set([cz * cy, -sz, cz * sy, sz * cy, cz, sz * sy, -sy, 0, cy], (f * BONES + b) * 9);
     }

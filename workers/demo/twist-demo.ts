@@ -39,8 +39,10 @@ export function buildTwistDemo(): DemoScene {
   }
   for (let r = 0; r + 1 < RINGS; r++) {
     for (let s = 0; s < SEGMENTS; s++) {
-      const a = r * SEGMENTS + s, b = r * SEGMENTS + ((s + 1) % SEGMENTS);
-      const c = a + SEGMENTS, d = b + SEGMENTS;
+      const a = r * SEGMENTS + s,
+        b = r * SEGMENTS + ((s + 1) % SEGMENTS);
+      const c = a + SEGMENTS,
+        d = b + SEGMENTS;
       triangles.push(a, b, d, a, d, c);
     }
   }
@@ -75,8 +77,9 @@ export function buildTwistDemo(): DemoScene {
   const rotations = new Float64Array(frameCount * 2 * 9);
   for (let f = 0; f < frameCount; f++) {
     const angle = (twistDegreesAt(f) * Math.PI) / 180;
-    const c = Math.cos(angle), s = Math.sin(angle);
-    rotations.set([1, 0, 0, 0, 1, 0, 0, 0, 1], (2 * f) * 9);
+    const c = Math.cos(angle),
+      s = Math.sin(angle);
+    rotations.set([1, 0, 0, 0, 1, 0, 0, 0, 1], 2 * f * 9);
     rotations.set([1, 0, 0, 0, c, -s, 0, s, c], (2 * f + 1) * 9);
   }
   const poses: PoseSequence = { kind: 'matrices', boneCount: 2, frameCount, rotations };

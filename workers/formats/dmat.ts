@@ -54,7 +54,11 @@ function readAsciiBody(text: string, cols: number, rows: number, file: string): 
   const count = cols * rows;
   // Every value needs at least one character and a separator: reject impossible headers before allocating.
   if (count > text.length) {
-    throw new FormatError(file, 'line 1', `header announces ${cols} columns × ${rows} rows = ${count} values, but the file is only ${text.length} characters long`);
+    throw new FormatError(
+      file,
+      'line 1',
+      `header announces ${cols} columns × ${rows} rows = ${count} values, but the file is only ${text.length} characters long`,
+    );
   }
   const scanner: TextScanner = new TextScanner(text, file);
   scanner.nextLine();
@@ -65,7 +69,11 @@ function readAsciiBody(text: string, cols: number, rows: number, file: string): 
   for (let k = 0; k < count; k++) {
     scanner.skipWhitespace();
     if (scanner.atEnd()) {
-      throw new FormatError(file, `line ${lastValueLine}`, `the file ends after ${k} of the ${count} values announced by its header (${cols} columns × ${rows} rows); row ${row + 1} column ${col + 1} is missing`);
+      throw new FormatError(
+        file,
+        `line ${lastValueLine}`,
+        `the file ends after ${k} of the ${count} values announced by its header (${cols} columns × ${rows} rows); row ${row + 1} column ${col + 1} is missing`,
+      );
     }
     const value = scanner.number('value');
     if (!Number.isFinite(value)) {
@@ -80,7 +88,11 @@ function readAsciiBody(text: string, cols: number, rows: number, file: string): 
   }
   scanner.skipWhitespace();
   if (!scanner.atEnd()) {
-    throw new FormatError(file, `line ${scanner.line}`, `more values than the ${count} announced by the header (${cols} columns × ${rows} rows), starting with '${scanner.peekToken()}'`);
+    throw new FormatError(
+      file,
+      `line ${scanner.line}`,
+      `more values than the ${count} announced by the header (${cols} columns × ${rows} rows), starting with '${scanner.peekToken()}'`,
+    );
   }
   return { rows, cols, data };
 }
@@ -95,10 +107,18 @@ function readBinaryBody(bytes: Uint8Array, start: number, file: string): DenseMa
   const dataStart = secondBreak + 1;
   const available = bytes.length - dataStart;
   if (available < count * 8) {
-    throw new FormatError(file, 'binary data', `the file ends after ${Math.floor(available / 8)} of the ${count} values announced by its header (${cols} columns × ${rows} rows); it looks truncated`);
+    throw new FormatError(
+      file,
+      'binary data',
+      `the file ends after ${Math.floor(available / 8)} of the ${count} values announced by its header (${cols} columns × ${rows} rows); it looks truncated`,
+    );
   }
   if (available > count * 8) {
-    throw new FormatError(file, 'binary data', `${available - count * 8} bytes follow the ${count} values announced by the header (${cols} columns × ${rows} rows)`);
+    throw new FormatError(
+      file,
+      'binary data',
+      `${available - count * 8} bytes follow the ${count} values announced by the header (${cols} columns × ${rows} rows)`,
+    );
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset + dataStart, count * 8);
   const data = new Float64Array(count);
@@ -114,7 +134,6 @@ function readBinaryBody(bytes: Uint8Array, start: number, file: string): DenseMa
   }
   return { rows, cols, data };
 }
-
 
 /**
  * Writes an ASCII DMAT: header `cols rows`, then one value per line, column-major, each with the fewest digits

@@ -96,11 +96,13 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   if (weights.rows !== vertexCount || weights.cols !== boneCount) {
     fail('weights', `${weights.rows} × ${weights.cols} weights do not fit ${vertexCount} vertices × ${boneCount} bones`);
   }
-  if (rig.normals && rig.normals.length !== mesh.positions.length) fail('normals', `${rig.normals.length / 3} normals for ${vertexCount} vertices`);
+  if (rig.normals && rig.normals.length !== mesh.positions.length)
+    fail('normals', `${rig.normals.length / 3} normals for ${vertexCount} vertices`);
   if (opts.influences !== 4 && opts.influences !== 8) fail('', `influences must be 4 or 8, not ${String(opts.influences)}`);
   if (!(opts.framesPerSecond > 0)) fail('', `frames per second must be positive, not ${opts.framesPerSecond}`);
   for (let i = 0; i < mesh.triangles.length; i++) {
-    if (mesh.triangles[i] >= vertexCount) fail(`triangle ${Math.floor(i / 3)}`, `names vertex ${mesh.triangles[i]}, but the mesh has ${vertexCount}`);
+    if (mesh.triangles[i] >= vertexCount)
+      fail(`triangle ${Math.floor(i / 3)}`, `names vertex ${mesh.triangles[i]}, but the mesh has ${vertexCount}`);
   }
   const names = rig.boneNames ?? Array.from({ length: boneCount }, (_, b) => `bone_${b}`);
   if (names.length !== boneCount) fail('', `${names.length} bone names for ${boneCount} bones`);
@@ -110,7 +112,8 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     clipNames.add(clip.name);
   }
   for (const clip of rig.clips ?? []) {
-    if (clip.poses.boneCount !== boneCount) fail(`clip "${clip.name}"`, `poses are for ${clip.poses.boneCount} bones, the skeleton has ${boneCount}`);
+    if (clip.poses.boneCount !== boneCount)
+      fail(`clip "${clip.name}"`, `poses are for ${clip.poses.boneCount} bones, the skeleton has ${boneCount}`);
   }
 
   const warnings: string[] = [];
@@ -137,7 +140,9 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     primitive.setAttribute(`WEIGHTS_${set}`, accessor('VEC4', values).setNormalized(opts.weightComponent !== 'float'));
   }
   if (slotCount === 8) {
-    warnings.push('eight influences are stored in JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1; many viewers read only the first set and then skin with a part of the weight');
+    warnings.push(
+      'eight influences are stored in JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1; many viewers read only the first set and then skin with a part of the weight',
+    );
   }
   const dropped = droppedWeight(weights, opts.influences);
   if (dropped.vertices > 0) {
@@ -146,7 +151,9 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     );
   }
   if (stored.unweightedVertices > 0) {
-    warnings.push(`${stored.unweightedVertices} vertices have no weight; glTF needs weights that sum to 1, so they are bound fully to ${names[0]}`);
+    warnings.push(
+      `${stored.unweightedVertices} vertices have no weight; glTF needs weights that sum to 1, so they are bound fully to ${names[0]}`,
+    );
   }
 
   const meshName = rig.name ?? 'mesh';
@@ -182,8 +189,13 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
 
   const bakes = rig.vertexAnimations ?? [];
   if (bakes.length > 0) {
-    const cost = vertexAnimationCost(vertexCount, bakes.map((bake) => bake.frameCount));
-    warnings.push(`baked vertex animation adds ${cost.totalBytes} bytes (${cost.targetBytes} in morph targets, ${cost.animationBytes} in keyframes)`);
+    const cost = vertexAnimationCost(
+      vertexCount,
+      bakes.map((bake) => bake.frameCount),
+    );
+    warnings.push(
+      `baked vertex animation adds ${cost.totalBytes} bytes (${cost.targetBytes} in morph targets, ${cost.animationBytes} in keyframes)`,
+    );
     addVertexAnimations(doc, accessor, meshNode, primitive, mesh, bakes, opts.framesPerSecond, fail);
   }
 
@@ -201,7 +213,9 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
 function unitNormals(normals: Float64Array): Float32Array {
   const out = new Float32Array(normals.length);
   for (let i = 0; i < normals.length; i += 3) {
-    const x = normals[i], y = normals[i + 1], z = normals[i + 2];
+    const x = normals[i],
+      y = normals[i + 1],
+      z = normals[i + 2];
     const length = Math.hypot(x, y, z);
     if (length > 0 && Number.isFinite(length)) {
       out[i] = x / length;
@@ -321,7 +335,8 @@ function addVertexAnimations(
   const posedNormals = new Float64Array(restPositions.length);
   let first = 0;
   for (const bake of bakes) {
-    if (!(bake.frameCount >= 1 && Number.isInteger(bake.frameCount))) fail(`clip "${bake.name}"`, `frame count must be a whole number ≥ 1, not ${bake.frameCount}`);
+    if (!(bake.frameCount >= 1 && Number.isInteger(bake.frameCount)))
+      fail(`clip "${bake.name}"`, `frame count must be a whole number ≥ 1, not ${bake.frameCount}`);
     for (let f = 0; f < bake.frameCount; f++) {
       bake.positionsAt(f, posed);
       const delta = new Float32Array(posed.length);
@@ -333,7 +348,10 @@ function addVertexAnimations(
       vertexNormals(posed, mesh.triangles, posedNormals);
       const normalDelta = new Float32Array(posed.length);
       for (let i = 0; i < posed.length; i++) normalDelta[i] = posedNormals[i] - restNormals[i];
-      const target = doc.createPrimitiveTarget(`${bake.name} ${f}`).setAttribute('POSITION', accessor('VEC3', delta)).setAttribute('NORMAL', accessor('VEC3', normalDelta));
+      const target = doc
+        .createPrimitiveTarget(`${bake.name} ${f}`)
+        .setAttribute('POSITION', accessor('VEC3', delta))
+        .setAttribute('NORMAL', accessor('VEC3', normalDelta));
       primitive.addTarget(target);
     }
     const times = new Float32Array(bake.frameCount);

@@ -123,7 +123,9 @@ export async function importGltf(
   const skin = skinnedNodes[0].getSkin()!;
   const meshNodes = skinnedNodes.filter((node) => node.getSkin() === skin);
   if (meshNodes.length < skinnedNodes.length) {
-    warnings.push(`${skinnedNodes.length - meshNodes.length} skinned mesh nodes use another skin than "${skin.getName()}" and are left out`);
+    warnings.push(
+      `${skinnedNodes.length - meshNodes.length} skinned mesh nodes use another skin than "${skin.getName()}" and are left out`,
+    );
   }
   const unskinned = nodes.filter((node) => node.getMesh() && !node.getSkin()).length;
   if (unskinned > 0) warnings.push(`${unskinned} meshes without a skin are left out`);
@@ -141,7 +143,8 @@ export async function importGltf(
   const ibmAccessor = skin.getInverseBindMatrices();
   for (let j = 0; j < boneCount; j++) {
     if (ibmAccessor) {
-      if (ibmAccessor.getCount() < boneCount) fail(`skin "${skin.getName()}"`, `${ibmAccessor.getCount()} inverse bind matrices for ${boneCount} joints`);
+      if (ibmAccessor.getCount() < boneCount)
+        fail(`skin "${skin.getName()}"`, `${ibmAccessor.getCount()} inverse bind matrices for ${boneCount} joints`);
       readElement(ibmAccessor, j, inverseBind, 16 * j, fail, 'inverse bind matrix');
     } else {
       inverseBind[16 * j] = inverseBind[16 * j + 5] = inverseBind[16 * j + 10] = inverseBind[16 * j + 15] = 1;
@@ -150,7 +153,11 @@ export async function importGltf(
 
   // Rest-pose local and global matrices of all nodes.
   const nodeCount = nodes.length;
-  const rest: NodeTrs = { translation: new Float64Array(3 * nodeCount), rotation: new Float64Array(4 * nodeCount), scale: new Float64Array(3 * nodeCount) };
+  const rest: NodeTrs = {
+    translation: new Float64Array(3 * nodeCount),
+    rotation: new Float64Array(4 * nodeCount),
+    scale: new Float64Array(3 * nodeCount),
+  };
   const local = new Float64Array(16 * nodeCount);
   const global = new Float64Array(16 * nodeCount);
   for (let n = 0; n < nodeCount; n++) {
@@ -225,7 +232,8 @@ export async function importGltf(
       }
       const rows = readWeights(primitive, count, boneCount, where, fail);
       if (!rows) unweighted += count;
-      for (let i = 0; i < count; i++) weightRows.push(rows ? rows.subarray(i * boneCount, (i + 1) * boneCount) : new Float64Array(boneCount));
+      for (let i = 0; i < count; i++)
+        weightRows.push(rows ? rows.subarray(i * boneCount, (i + 1) * boneCount) : new Float64Array(boneCount));
       triangleList(primitive, count, mode, base, triangles, fail, where);
     });
   }
@@ -258,7 +266,19 @@ export async function importGltf(
     usedNames.add(name);
     clips.push(
       resampleClip(animation.listChannels(), name, {
-        indexOf, rest, global, composeGlobals, jointIndex, inverseBind, fromWorld, parentBone, heads: skeleton.joints, framesPerSecond: opts.framesPerSecond, diagonal, warnings, fail,
+        indexOf,
+        rest,
+        global,
+        composeGlobals,
+        jointIndex,
+        inverseBind,
+        fromWorld,
+        parentBone,
+        heads: skeleton.joints,
+        framesPerSecond: opts.framesPerSecond,
+        diagonal,
+        warnings,
+        fail,
       }),
     );
   });
@@ -268,7 +288,14 @@ export async function importGltf(
 }
 
 /** Reads one accessor element (denormalized), refusing NaN and infinities. */
-function readElement(accessor: Accessor, index: number, out: Float64Array, offset: number, fail: (w: string, r: string) => never, what: string): void {
+function readElement(
+  accessor: Accessor,
+  index: number,
+  out: Float64Array,
+  offset: number,
+  fail: (w: string, r: string) => never,
+  what: string,
+): void {
   const value: number[] = accessor.getElement(index, []);
   for (let k = 0; k < value.length; k++) {
     if (!Number.isFinite(value[k])) fail(`${what} element ${index}`, `value ${value[k]} is not a finite number`);
@@ -277,7 +304,13 @@ function readElement(accessor: Accessor, index: number, out: Float64Array, offse
 }
 
 /** #count × #B weights of a primitive from all JOINTS_n/WEIGHTS_n sets, or null when it has none. */
-function readWeights(primitive: Primitive, count: number, boneCount: number, where: string, fail: (w: string, r: string) => never): Float64Array | null {
+function readWeights(
+  primitive: Primitive,
+  count: number,
+  boneCount: number,
+  where: string,
+  fail: (w: string, r: string) => never,
+): Float64Array | null {
   if (!primitive.getAttribute('JOINTS_0') || !primitive.getAttribute('WEIGHTS_0')) return null;
   const rows = new Float64Array(count * boneCount);
   const joint = new Float64Array(4);
@@ -291,7 +324,8 @@ function readWeights(primitive: Primitive, count: number, boneCount: number, whe
       readElement(values, i, weight, 0, fail, `${where} WEIGHTS_${set}`);
       for (let k = 0; k < 4; k++) {
         if (weight[k] === 0) continue;
-        if (!(joint[k] >= 0 && joint[k] < boneCount)) fail(`${where} JOINTS_${set} element ${i}`, `joint ${joint[k]} is past the skin's ${boneCount} joints`);
+        if (!(joint[k] >= 0 && joint[k] < boneCount))
+          fail(`${where} JOINTS_${set} element ${i}`, `joint ${joint[k]} is past the skin's ${boneCount} joints`);
         rows[i * boneCount + joint[k]] += weight[k];
       }
     }
@@ -362,14 +396,16 @@ function buildImportedSkeleton(toWorld: Float64Array, inverseBind: Float64Array,
   const bindFrame = new Float64Array(16 * boneCount);
   const inverse = new Float64Array(16);
   for (let j = 0; j < boneCount; j++) {
-    if (!invertAffine(inverseBind, 16 * j, inverse, 0)) throw new FormatError('', `joint ${j}`, 'glTF import: the inverse bind matrix is singular');
+    if (!invertAffine(inverseBind, 16 * j, inverse, 0))
+      throw new FormatError('', `joint ${j}`, 'glTF import: the inverse bind matrix is singular');
     multiply(toWorld, 0, inverse, 0, bindFrame, 16 * j);
     heads[3 * j] = bindFrame[16 * j + 12];
     heads[3 * j + 1] = bindFrame[16 * j + 13];
     heads[3 * j + 2] = bindFrame[16 * j + 14];
   }
   const near = 1e-9 * diagonal;
-  const distance = (a: number, b: number): number => Math.hypot(heads[3 * a] - heads[3 * b], heads[3 * a + 1] - heads[3 * b + 1], heads[3 * a + 2] - heads[3 * b + 2]);
+  const distance = (a: number, b: number): number =>
+    Math.hypot(heads[3 * a] - heads[3 * b], heads[3 * a + 1] - heads[3 * b + 1], heads[3 * a + 2] - heads[3 * b + 2]);
   const joints: number[] = Array.from(heads);
   const bones = new Uint32Array(2 * boneCount);
   for (let j = 0; j < boneCount; j++) {
@@ -381,7 +417,9 @@ function buildImportedSkeleton(toWorld: Float64Array, inverseBind: Float64Array,
       continue;
     }
     const p = parents[j];
-    const x = heads[3 * j], y = heads[3 * j + 1], z = heads[3 * j + 2];
+    const x = heads[3 * j],
+      y = heads[3 * j + 1],
+      z = heads[3 * j + 2];
     let dx: number, dy: number, dz: number;
     if (p >= 0 && distance(j, p) > near) {
       dx = x - heads[3 * p];
@@ -426,7 +464,9 @@ function checkRestPose(
     if (Math.hypot(p[0] - h[0], p[1] - h[1], p[2] - h[2]) > TOLERANCE * diagonal) moved.push(names[j]);
   }
   if (moved.length > 0) {
-    warnings.push(`the file's rest pose is not its bind pose at ${moved.length} joints (${moved.slice(0, 5).join(', ')}${moved.length > 5 ? ', …' : ''}); bones use the bind pose`);
+    warnings.push(
+      `the file's rest pose is not its bind pose at ${moved.length} joints (${moved.slice(0, 5).join(', ')}${moved.length > 5 ? ', …' : ''}); bones use the bind pose`,
+    );
   }
 }
 
@@ -527,9 +567,11 @@ function resampleClip(channels: AnimationChannel[], name: string, ctx: ClipConte
       multiply(jointMatrices, a, fromWorld, 0, jointMatrices, a);
       for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) linear[3 * r + c] = jointMatrices[a + 4 * c + r];
       polarDecomposition(linear, 0, absolute, 9 * j, stretch, 0);
-      for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) worstScale = Math.max(worstScale, Math.abs(stretch[3 * r + c] - (r === c ? 1 : 0)));
+      for (let r = 0; r < 3; r++)
+        for (let c = 0; c < 3; c++) worstScale = Math.max(worstScale, Math.abs(stretch[3 * r + c] - (r === c ? 1 : 0)));
     }
-    for (let j = 0; j < boneCount; j++) posedHeads.set(transformPoint(jointMatrices.subarray(16 * j, 16 * j + 16), heads.subarray(3 * j, 3 * j + 3)), 3 * j);
+    for (let j = 0; j < boneCount; j++)
+      posedHeads.set(transformPoint(jointMatrices.subarray(16 * j, 16 * j + 16), heads.subarray(3 * j, 3 * j + 3)), 3 * j);
     for (let j = 0; j < boneCount; j++) {
       const o = 9 * (f * boneCount + j);
       const p = parentBone[j];
@@ -539,7 +581,9 @@ function resampleClip(channels: AnimationChannel[], name: string, ctx: ClipConte
       let dy = posedHeads[3 * j + 1] - heads[3 * j + 1];
       let dz = posedHeads[3 * j + 2] - heads[3 * j + 2];
       if (p >= 0) {
-        const ex = heads[3 * j] - heads[3 * p], ey = heads[3 * j + 1] - heads[3 * p + 1], ez = heads[3 * j + 2] - heads[3 * p + 2];
+        const ex = heads[3 * j] - heads[3 * p],
+          ey = heads[3 * j + 1] - heads[3 * p + 1],
+          ez = heads[3 * j + 2] - heads[3 * p + 2];
         const q = 9 * p;
         dx = posedHeads[3 * j] - posedHeads[3 * p] - (absolute[q] * ex + absolute[q + 1] * ey + absolute[q + 2] * ez);
         dy = posedHeads[3 * j + 1] - posedHeads[3 * p + 1] - (absolute[q + 3] * ex + absolute[q + 4] * ey + absolute[q + 5] * ez);
@@ -557,7 +601,10 @@ function resampleClip(channels: AnimationChannel[], name: string, ctx: ClipConte
       // R_j = Q_pᵀ · Q_j and t_j = Q_pᵀ · d
       for (let r = 0; r < 3; r++) {
         for (let c = 0; c < 3; c++) {
-          out[o + 3 * r + c] = absolute[9 * p + r] * absolute[9 * j + c] + absolute[9 * p + 3 + r] * absolute[9 * j + 3 + c] + absolute[9 * p + 6 + r] * absolute[9 * j + 6 + c];
+          out[o + 3 * r + c] =
+            absolute[9 * p + r] * absolute[9 * j + c] +
+            absolute[9 * p + 3 + r] * absolute[9 * j + 3 + c] +
+            absolute[9 * p + 6 + r] * absolute[9 * j + 6 + c];
         }
         translations[t + r] = absolute[9 * p + r] * dx + absolute[9 * p + 3 + r] * dy + absolute[9 * p + 6 + r] * dz;
       }
@@ -565,10 +612,18 @@ function resampleClip(channels: AnimationChannel[], name: string, ctx: ClipConte
     }
   }
   ctx.composeGlobals(rest);
-  if (worstScale > TOLERANCE) warnings.push(`animation "${name}": joints scale or shear (up to ${worstScale.toPrecision(3)}); where the joints go is kept, the scaling itself is left out`);
+  if (worstScale > TOLERANCE)
+    warnings.push(
+      `animation "${name}": joints scale or shear (up to ${worstScale.toPrecision(3)}); where the joints go is kept, the scaling itself is left out`,
+    );
   // Joints that only rotate leave round-off here; a sequence without translations is the plain rotation form.
   const moves = farthest > TRANSLATION_EPSILON * diagonal;
-  return { name, poses: moves ? { kind: 'matrices', boneCount, frameCount, rotations: out, translations } : { kind: 'matrices', boneCount, frameCount, rotations: out } };
+  return {
+    name,
+    poses: moves
+      ? { kind: 'matrices', boneCount, frameCount, rotations: out, translations }
+      : { kind: 'matrices', boneCount, frameCount, rotations: out },
+  };
 }
 
 /** The last key at or before `time`, for times[0] < time < times[n − 1] (binary search). */
@@ -609,8 +664,10 @@ function sampleVector(channel: SampledChannel, time: number, out: Float64Array, 
     if (interpolation === 'STEP') {
       out[o + c] = v0;
     } else if (cubic) {
-      const s2 = s * s, s3 = s2 * s;
-      const b0 = values[lo * 9 + 6 + c], a1 = values[hi * 9 + c];
+      const s2 = s * s,
+        s3 = s2 * s;
+      const b0 = values[lo * 9 + 6 + c],
+        a1 = values[hi * 9 + c];
       out[o + c] = (2 * s3 - 3 * s2 + 1) * v0 + (s3 - 2 * s2 + s) * dt * b0 + (-2 * s3 + 3 * s2) * v1 + (s3 - s2) * dt * a1;
     } else {
       out[o + c] = v0 + s * (v1 - v0);
@@ -648,11 +705,17 @@ function sampleRotation(channel: SampledChannel, time: number, out: Float64Array
   if (interpolation === 'STEP') {
     valueAt(lo, out, o);
   } else if (cubic) {
-    const s2 = s * s, s3 = s2 * s;
-    const h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
+    const s2 = s * s,
+      s3 = s2 * s;
+    const h00 = 2 * s3 - 3 * s2 + 1,
+      h10 = s3 - 2 * s2 + s,
+      h01 = -2 * s3 + 3 * s2,
+      h11 = s3 - s2;
     for (let c = 0; c < 4; c++) {
-      const v0 = values[lo * 12 + 4 + c], b0 = values[lo * 12 + 8 + c];
-      const v1 = values[hi * 12 + 4 + c], a1 = values[hi * 12 + c];
+      const v0 = values[lo * 12 + 4 + c],
+        b0 = values[lo * 12 + 8 + c];
+      const v1 = values[hi * 12 + 4 + c],
+        a1 = values[hi * 12 + c];
       out[o + c] = h00 * v0 + h10 * dt * b0 + h01 * v1 + h11 * dt * a1;
     }
   } else {
@@ -668,10 +731,21 @@ function sampleRotation(channel: SampledChannel, time: number, out: Float64Array
 // --- 4×4 matrices, column-major as in glTF: entry (row r, column c) is m[4c + r] ---
 
 function composeTrs(t: ArrayLike<number>, q: Float64Array, qi: number, s: ArrayLike<number>, out: Float64Array, o: number): void {
-  const x = q[qi], y = q[qi + 1], z = q[qi + 2], w = q[qi + 3];
+  const x = q[qi],
+    y = q[qi + 1],
+    z = q[qi + 2],
+    w = q[qi + 3];
   const n = x * x + y * y + z * z + w * w;
   const k = n > 0 ? 2 / n : 0;
-  const xx = x * x * k, yy = y * y * k, zz = z * z * k, xy = x * y * k, xz = x * z * k, yz = y * z * k, wx = w * x * k, wy = w * y * k, wz = w * z * k;
+  const xx = x * x * k,
+    yy = y * y * k,
+    zz = z * z * k,
+    xy = x * y * k,
+    xz = x * z * k,
+    yz = y * z * k,
+    wx = w * x * k,
+    wy = w * y * k,
+    wz = w * z * k;
   out[o] = (1 - yy - zz) * s[0];
   out[o + 1] = (xy + wz) * s[0];
   out[o + 2] = (xz - wy) * s[0];
@@ -696,7 +770,11 @@ const product = new Float64Array(16);
 function multiply(a: Float64Array, ai: number, b: Float64Array, bi: number, out: Float64Array, o: number): void {
   for (let c = 0; c < 4; c++) {
     for (let r = 0; r < 4; r++) {
-      product[4 * c + r] = a[ai + r] * b[bi + 4 * c] + a[ai + 4 + r] * b[bi + 4 * c + 1] + a[ai + 8 + r] * b[bi + 4 * c + 2] + a[ai + 12 + r] * b[bi + 4 * c + 3];
+      product[4 * c + r] =
+        a[ai + r] * b[bi + 4 * c] +
+        a[ai + 4 + r] * b[bi + 4 * c + 1] +
+        a[ai + 8 + r] * b[bi + 4 * c + 2] +
+        a[ai + 12 + r] * b[bi + 4 * c + 3];
     }
   }
   out.set(product, o);
@@ -704,15 +782,35 @@ function multiply(a: Float64Array, ai: number, b: Float64Array, bi: number, out:
 
 /** Inverse of an affine 4×4 matrix (last row 0 0 0 1); false when its linear part is singular. */
 function invertAffine(m: Float64Array, mi: number, out: Float64Array, o: number): boolean {
-  const a = m[mi], b = m[mi + 4], c = m[mi + 8];
-  const d = m[mi + 1], e = m[mi + 5], f = m[mi + 9];
-  const g = m[mi + 2], h = m[mi + 6], i = m[mi + 10];
-  const A = e * i - f * h, B = f * g - d * i, C = d * h - e * g;
+  const a = m[mi],
+    b = m[mi + 4],
+    c = m[mi + 8];
+  const d = m[mi + 1],
+    e = m[mi + 5],
+    f = m[mi + 9];
+  const g = m[mi + 2],
+    h = m[mi + 6],
+    i = m[mi + 10];
+  const A = e * i - f * h,
+    B = f * g - d * i,
+    C = d * h - e * g;
   const det = a * A + b * B + c * C;
   if (!(Math.abs(det) > 1e-300)) return false;
   const s = 1 / det;
-  const inv = [A * s, (c * h - b * i) * s, (b * f - c * e) * s, B * s, (a * i - c * g) * s, (c * d - a * f) * s, C * s, (b * g - a * h) * s, (a * e - b * d) * s];
-  const tx = m[mi + 12], ty = m[mi + 13], tz = m[mi + 14];
+  const inv = [
+    A * s,
+    (c * h - b * i) * s,
+    (b * f - c * e) * s,
+    B * s,
+    (a * i - c * g) * s,
+    (c * d - a * f) * s,
+    C * s,
+    (b * g - a * h) * s,
+    (a * e - b * d) * s,
+  ];
+  const tx = m[mi + 12],
+    ty = m[mi + 13],
+    tz = m[mi + 14];
   for (let r = 0; r < 3; r++) {
     out[o + r] = inv[3 * r];
     out[o + 4 + r] = inv[3 * r + 1];

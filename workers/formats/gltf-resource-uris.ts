@@ -44,7 +44,8 @@ export function gltfJson(bytes: Uint8Array, file: string): unknown {
     if (bytes.length < 20) throw new FormatError(file, 'GLB header', 'the file ends before the first chunk');
     const length = view.getUint32(12, true);
     if (view.getUint32(16, true) !== JSON_CHUNK) throw new FormatError(file, 'GLB chunk 0', 'the first chunk is not JSON');
-    if (20 + length > bytes.length) throw new FormatError(file, 'GLB chunk 0', `the JSON chunk claims ${length} bytes, the file is shorter`);
+    if (20 + length > bytes.length)
+      throw new FormatError(file, 'GLB chunk 0', `the JSON chunk claims ${length} bytes, the file is shorter`);
     text = new TextDecoder().decode(bytes.subarray(20, 20 + length));
   } else {
     text = new TextDecoder().decode(bytes);

@@ -19,9 +19,39 @@ const LOWER_V = 118;
 
 /** Records that carry nothing a rig needs (groups, materials, smoothing, lines, free-form geometry). */
 const IGNORED_RECORDS = new Set([
-  'o', 'g', 's', 'l', 'p', 'vp', 'usemtl', 'mtllib', 'usemap', 'maplib', 'shadow_obj', 'trace_obj', 'mg', 'bevel',
-  'c_interp', 'd_interp', 'lod', 'cstype', 'deg', 'bmat', 'step', 'curv', 'curv2', 'surf', 'parm', 'trim', 'hole',
-  'scrv', 'sp', 'end', 'con', 'call', 'csh',
+  'o',
+  'g',
+  's',
+  'l',
+  'p',
+  'vp',
+  'usemtl',
+  'mtllib',
+  'usemap',
+  'maplib',
+  'shadow_obj',
+  'trace_obj',
+  'mg',
+  'bevel',
+  'c_interp',
+  'd_interp',
+  'lod',
+  'cstype',
+  'deg',
+  'bmat',
+  'step',
+  'curv',
+  'curv2',
+  'surf',
+  'parm',
+  'trim',
+  'hole',
+  'scrv',
+  'sp',
+  'end',
+  'con',
+  'call',
+  'csh',
 ]);
 
 const AXES = ['x', 'y', 'z'];
@@ -98,7 +128,9 @@ export function readObj(text: string, file: string): { mesh: TriangleMesh; repor
           corner = index - 1;
         } else if (index < 0) {
           if (-index > vertexCount) {
-            scanner.fail(`relative vertex index ${index} reaches before the first vertex: only ${vertexCount} vertices are defined before this face`);
+            scanner.fail(
+              `relative vertex index ${index} reaches before the first vertex: only ${vertexCount} vertices are defined before this face`,
+            );
           }
           corner = vertexCount + index;
         } else {

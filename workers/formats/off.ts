@@ -51,14 +51,20 @@ export function readOff(text: string, file: string): { mesh: TriangleMesh; repor
   if (vertexCount === 0) scanner.fail('the header announces 0 vertices');
   // Each vertex and face needs a line of its own: reject impossible counts before allocating.
   if (vertexCount + faceCount > text.length) {
-    scanner.fail(`the header announces ${vertexCount} vertices and ${faceCount} faces, more than a file of ${text.length} characters can hold`);
+    scanner.fail(
+      `the header announces ${vertexCount} vertices and ${faceCount} faces, more than a file of ${text.length} characters can hold`,
+    );
   }
   scanner.nextLine();
 
   const positions = new Float64Array(vertexCount * 3);
   for (let v = 0; v < vertexCount; v++) {
     if (!toContent(scanner)) {
-      throw new FormatError(file, `line ${scanner.line}`, `the file ends after ${v} of the ${vertexCount} vertices announced by its header; it looks truncated`);
+      throw new FormatError(
+        file,
+        `line ${scanner.line}`,
+        `the file ends after ${v} of the ${vertexCount} vertices announced by its header; it looks truncated`,
+      );
     }
     for (let axis = 0; axis < 3; axis++) {
       if (!scanner.hasToken(true)) scanner.failShort(`vertex ${v} has ${axis} coordinate${axis === 1 ? '' : 's'}, needs 3 (x y z)`);
@@ -75,7 +81,11 @@ export function readOff(text: string, file: string): { mesh: TriangleMesh; repor
   let polygonsTriangulated = 0;
   for (let f = 0; f < faceCount; f++) {
     if (!toContent(scanner)) {
-      throw new FormatError(file, `line ${scanner.line}`, `the file ends after ${f} of the ${faceCount} faces announced by its header; it looks truncated`);
+      throw new FormatError(
+        file,
+        `line ${scanner.line}`,
+        `the file ends after ${f} of the ${faceCount} faces announced by its header; it looks truncated`,
+      );
     }
     const corners = scanner.integer(`face ${f} corner count`);
     if (corners < 3) scanner.fail(`face ${f} has ${corners} corner${corners === 1 ? '' : 's'}, needs at least 3`);

@@ -35,7 +35,11 @@ export function poseSequenceFromDmat(m: DenseMatrix, boneCount: number, file: st
       const problem = rotationProblem(data, block * 9);
       if (problem) {
         const frame = Math.floor(block / boneCount);
-        throw new FormatError(file, `frame ${frame} bone ${block - frame * boneCount}`, `not a rotation matrix: ${problem} (rows ${3 * block + 1}–${3 * block + 3})`);
+        throw new FormatError(
+          file,
+          `frame ${frame} bone ${block - frame * boneCount}`,
+          `not a rotation matrix: ${problem} (rows ${3 * block + 1}–${3 * block + 3})`,
+        );
       }
     }
     return { kind: 'matrices', boneCount, frameCount, rotations: data.slice(0, rows * 3) };
@@ -49,7 +53,11 @@ export function poseSequenceFromDmat(m: DenseMatrix, boneCount: number, file: st
       const w = data[4 * b + 3];
       const length = Math.hypot(x, y, z, w);
       if (!(length >= MIN_QUATERNION_LENGTH)) {
-        throw new FormatError(file, `bone ${b}`, `the quaternion (${x}, ${y}, ${z}, ${w}) has length ${length} and is not a rotation (rows ${4 * b + 1}–${4 * b + 4})`);
+        throw new FormatError(
+          file,
+          `bone ${b}`,
+          `the quaternion (${x}, ${y}, ${z}, ${w}) has length ${length} and is not a rotation (rows ${4 * b + 1}–${4 * b + 4})`,
+        );
       }
       final[4 * b] = x / length;
       final[4 * b + 1] = y / length;
@@ -58,7 +66,11 @@ export function poseSequenceFromDmat(m: DenseMatrix, boneCount: number, file: st
     }
     return { kind: 'quaternions', boneCount, final };
   }
-  throw new FormatError(file, '', `this is a pose file for another skeleton: it is ${rows} × ${cols}, ${fitsWhat(rows, cols, boneCount)}; this skeleton has ${boneCount} bones, which needs ${3 * boneCount}·L × 3 rotation matrices for L frames (e.g. ${3 * boneCount} × 3 for one frame) or ${4 * boneCount} × 1 quaternions`);
+  throw new FormatError(
+    file,
+    '',
+    `this is a pose file for another skeleton: it is ${rows} × ${cols}, ${fitsWhat(rows, cols, boneCount)}; this skeleton has ${boneCount} bones, which needs ${3 * boneCount}·L × 3 rotation matrices for L frames (e.g. ${3 * boneCount} × 3 for one frame) or ${4 * boneCount} × 1 quaternions`,
+  );
 }
 
 /** Which skeletons a matrix of this shape could pose, and why it does not fit B bones, in words. */
@@ -112,16 +124,25 @@ export function poseSequenceToDmat(seq: PoseSequence): DenseMatrix {
  * @throws FormatError when the sequence holds quaternions, the shape is not B·L × 3, or a value is not finite
  */
 export function withTranslationsFromDmat(m: DenseMatrix, seq: PoseSequence, file: string): PoseSequence {
-  if (seq.kind !== 'matrices') throw new FormatError(file, '', 'translations need rotation-matrix poses (3·B·L × 3), not final-pose quaternions');
+  if (seq.kind !== 'matrices')
+    throw new FormatError(file, '', 'translations need rotation-matrix poses (3·B·L × 3), not final-pose quaternions');
   const { boneCount, frameCount } = seq;
   if (m.cols !== 3 || m.rows !== boneCount * frameCount) {
-    throw new FormatError(file, '', `translations for ${boneCount} bones × ${frameCount} frames are ${boneCount * frameCount} × 3, not ${m.rows} × ${m.cols}`);
+    throw new FormatError(
+      file,
+      '',
+      `translations for ${boneCount} bones × ${frameCount} frames are ${boneCount * frameCount} × 3, not ${m.rows} × ${m.cols}`,
+    );
   }
   for (let i = 0; i < m.data.length; i++) {
     if (!Number.isFinite(m.data[i])) {
       const row = Math.floor(i / 3);
       const frame = Math.floor(row / boneCount);
-      throw new FormatError(file, `frame ${frame} bone ${row - frame * boneCount}`, `translation ${m.data[i]} is not a finite number (row ${row + 1})`);
+      throw new FormatError(
+        file,
+        `frame ${frame} bone ${row - frame * boneCount}`,
+        `translation ${m.data[i]} is not a finite number (row ${row + 1})`,
+      );
     }
   }
   return { ...seq, translations: m.data.slice(0, 3 * boneCount * frameCount) };

@@ -36,7 +36,12 @@ function sizeMismatch(what: string, m: DenseMatrix, vertexCount: number, expecte
  * @throws FormatError when the size is not #V × #B (naming both sizes and which dimension matches), or a
  *         value is NaN or infinite (naming row and column, 1-based)
  */
-export function weightsFromDmat(m: DenseMatrix, vertexCount: number, boneCount: number, file: string): { weights: DenseMatrix; warnings: string[] } {
+export function weightsFromDmat(
+  m: DenseMatrix,
+  vertexCount: number,
+  boneCount: number,
+  file: string,
+): { weights: DenseMatrix; warnings: string[] } {
   if (m.rows !== vertexCount || m.cols !== boneCount) {
     throw new FormatError(file, '', sizeMismatch('the weights', m, vertexCount, boneCount, `the skeleton's ${boneCount} bones`));
   }
@@ -74,10 +79,14 @@ export function weightsFromDmat(m: DenseMatrix, vertexCount: number, boneCount: 
   const warnings: string[] = [];
   if (negatives > 0) {
     const r = Math.floor(mostNegativeAt / boneCount);
-    warnings.push(`${negatives} negative weight${negatives === 1 ? '' : 's'}; the smallest is ${mostNegative} at row ${r + 1} column ${mostNegativeAt - r * boneCount + 1}`);
+    warnings.push(
+      `${negatives} negative weight${negatives === 1 ? '' : 's'}; the smallest is ${mostNegative} at row ${r + 1} column ${mostNegativeAt - r * boneCount + 1}`,
+    );
   }
   if (badRows > 0) {
-    warnings.push(`${badRows} row${badRows === 1 ? ' does' : 's do'} not sum to 1; the furthest is row ${worstRow + 1} with sum ${worstRowSum}`);
+    warnings.push(
+      `${badRows} row${badRows === 1 ? ' does' : 's do'} not sum to 1; the furthest is row ${worstRow + 1} with sum ${worstRowSum}`,
+    );
   }
   return { weights: m, warnings };
 }
@@ -99,7 +108,11 @@ export function handlesFromDmat(m: DenseMatrix, vertexCount: number, boneCount: 
   for (let v = 0; v < vertexCount; v++) {
     const h = m.data[v];
     if (!(Number.isInteger(h) && h >= -1 && h < boneCount)) {
-      throw new FormatError(file, `row ${v + 1}`, `handle ${h} is neither -1 (no handle) nor a bone of this skeleton (0 to ${boneCount - 1})`);
+      throw new FormatError(
+        file,
+        `row ${v + 1}`,
+        `handle ${h} is neither -1 (no handle) nor a bone of this skeleton (0 to ${boneCount - 1})`,
+      );
     }
     handles[v] = h;
   }

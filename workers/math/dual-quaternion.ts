@@ -22,8 +22,14 @@ const translationScratch = new Float64Array(3);
  * @param out,oi  8 numbers written at oi
  */
 export function dualQuatIdentity(out: Vec, oi: number): void {
-  out[oi] = 0; out[oi + 1] = 0; out[oi + 2] = 0; out[oi + 3] = 1;
-  out[oi + 4] = 0; out[oi + 5] = 0; out[oi + 6] = 0; out[oi + 7] = 0;
+  out[oi] = 0;
+  out[oi + 1] = 0;
+  out[oi + 2] = 0;
+  out[oi + 3] = 1;
+  out[oi + 4] = 0;
+  out[oi + 5] = 0;
+  out[oi + 6] = 0;
+  out[oi + 7] = 0;
 }
 
 /**
@@ -33,9 +39,17 @@ export function dualQuatIdentity(out: Vec, oi: number): void {
  * @param out,oi  8 numbers written at oi
  */
 export function dualQuatFromRotationTranslation(q: Vec, qi: number, t: Vec, ti: number, out: Vec, oi: number): void {
-  const x = q[qi], y = q[qi + 1], z = q[qi + 2], w = q[qi + 3];
-  const tx = t[ti], ty = t[ti + 1], tz = t[ti + 2];
-  out[oi] = x; out[oi + 1] = y; out[oi + 2] = z; out[oi + 3] = w;
+  const x = q[qi],
+    y = q[qi + 1],
+    z = q[qi + 2],
+    w = q[qi + 3];
+  const tx = t[ti],
+    ty = t[ti + 1],
+    tz = t[ti + 2];
+  out[oi] = x;
+  out[oi + 1] = y;
+  out[oi + 2] = z;
+  out[oi + 3] = w;
   // (0, t)(w, r) = (−t·r, w t + t × r)
   out[oi + 4] = 0.5 * (w * tx + ty * z - tz * y);
   out[oi + 5] = 0.5 * (w * ty + tz * x - tx * z);
@@ -52,12 +66,20 @@ export function dualQuatFromRotationTranslation(q: Vec, qi: number, t: Vec, ti: 
  */
 export function dualQuatFromRigidMatrix(m12: Vec, mi: number, out: Vec, oi: number): void {
   const r = rotationScratch;
-  r[0] = m12[mi]; r[1] = m12[mi + 1]; r[2] = m12[mi + 2];
-  r[3] = m12[mi + 4]; r[4] = m12[mi + 5]; r[5] = m12[mi + 6];
-  r[6] = m12[mi + 8]; r[7] = m12[mi + 9]; r[8] = m12[mi + 10];
+  r[0] = m12[mi];
+  r[1] = m12[mi + 1];
+  r[2] = m12[mi + 2];
+  r[3] = m12[mi + 4];
+  r[4] = m12[mi + 5];
+  r[5] = m12[mi + 6];
+  r[6] = m12[mi + 8];
+  r[7] = m12[mi + 9];
+  r[8] = m12[mi + 10];
   matrixToQuat(r, 0, quatScratch, 0);
   const t = translationScratch;
-  t[0] = m12[mi + 3]; t[1] = m12[mi + 7]; t[2] = m12[mi + 11];
+  t[0] = m12[mi + 3];
+  t[1] = m12[mi + 7];
+  t[2] = m12[mi + 11];
   dualQuatFromRotationTranslation(quatScratch, 0, t, 0, out, oi);
 }
 
@@ -79,16 +101,34 @@ export function dualQuatsFromRigidMatrices(transforms: Float64Array, out: Float6
  * @param out12,oi row-major 3×4 [R | t] written at oi
  */
 export function dualQuatToMatrix(dq: Vec, di: number, out12: Vec, oi: number): void {
-  const x = dq[di], y = dq[di + 1], z = dq[di + 2], w = dq[di + 3];
-  const ex = dq[di + 4], ey = dq[di + 5], ez = dq[di + 6], ew = dq[di + 7];
+  const x = dq[di],
+    y = dq[di + 1],
+    z = dq[di + 2],
+    w = dq[di + 3];
+  const ex = dq[di + 4],
+    ey = dq[di + 5],
+    ez = dq[di + 6],
+    ew = dq[di + 7];
   const n = x * x + y * y + z * z + w * w;
   const s = n > 0 ? 2 / n : 0;
-  const xx = x * x * s, yy = y * y * s, zz = z * z * s;
-  const xy = x * y * s, xz = x * z * s, yz = y * z * s;
-  const wx = w * x * s, wy = w * y * s, wz = w * z * s;
-  out12[oi] = 1 - yy - zz; out12[oi + 1] = xy - wz; out12[oi + 2] = xz + wy;
-  out12[oi + 4] = xy + wz; out12[oi + 5] = 1 - xx - zz; out12[oi + 6] = yz - wx;
-  out12[oi + 8] = xz - wy; out12[oi + 9] = yz + wx; out12[oi + 10] = 1 - xx - yy;
+  const xx = x * x * s,
+    yy = y * y * s,
+    zz = z * z * s;
+  const xy = x * y * s,
+    xz = x * z * s,
+    yz = y * z * s;
+  const wx = w * x * s,
+    wy = w * y * s,
+    wz = w * z * s;
+  out12[oi] = 1 - yy - zz;
+  out12[oi + 1] = xy - wz;
+  out12[oi + 2] = xz + wy;
+  out12[oi + 4] = xy + wz;
+  out12[oi + 5] = 1 - xx - zz;
+  out12[oi + 6] = yz - wx;
+  out12[oi + 8] = xz - wy;
+  out12[oi + 9] = yz + wx;
+  out12[oi + 10] = 1 - xx - yy;
   out12[oi + 3] = s * (w * ex - ew * x + (y * ez - z * ey));
   out12[oi + 7] = s * (w * ey - ew * y + (z * ex - x * ez));
   out12[oi + 11] = s * (w * ez - ew * z + (x * ey - y * ex));
@@ -101,10 +141,22 @@ export function dualQuatToMatrix(dq: Vec, di: number, out12: Vec, oi: number): v
  * @param out,oi  8 numbers written at oi
  */
 export function dualQuatMultiply(a: Vec, ai: number, b: Vec, bi: number, out: Vec, oi: number): void {
-  const ax = a[ai], ay = a[ai + 1], az = a[ai + 2], aw = a[ai + 3];
-  const aex = a[ai + 4], aey = a[ai + 5], aez = a[ai + 6], aew = a[ai + 7];
-  const bx = b[bi], by = b[bi + 1], bz = b[bi + 2], bw = b[bi + 3];
-  const bex = b[bi + 4], bey = b[bi + 5], bez = b[bi + 6], bew = b[bi + 7];
+  const ax = a[ai],
+    ay = a[ai + 1],
+    az = a[ai + 2],
+    aw = a[ai + 3];
+  const aex = a[ai + 4],
+    aey = a[ai + 5],
+    aez = a[ai + 6],
+    aew = a[ai + 7];
+  const bx = b[bi],
+    by = b[bi + 1],
+    bz = b[bi + 2],
+    bw = b[bi + 3];
+  const bex = b[bi + 4],
+    bey = b[bi + 5],
+    bez = b[bi + 6],
+    bew = b[bi + 7];
   out[oi] = aw * bx + ax * bw + ay * bz - az * by;
   out[oi + 1] = aw * by - ax * bz + ay * bw + az * bx;
   out[oi + 2] = aw * bz + ax * by - ay * bx + az * bw;
@@ -121,8 +173,14 @@ export function dualQuatMultiply(a: Vec, ai: number, b: Vec, bi: number, out: Ve
  * @param out,oi  8 numbers written at oi
  */
 export function dualQuatConjugate(dq: Vec, di: number, out: Vec, oi: number): void {
-  out[oi] = -dq[di]; out[oi + 1] = -dq[di + 1]; out[oi + 2] = -dq[di + 2]; out[oi + 3] = dq[di + 3];
-  out[oi + 4] = -dq[di + 4]; out[oi + 5] = -dq[di + 5]; out[oi + 6] = -dq[di + 6]; out[oi + 7] = dq[di + 7];
+  out[oi] = -dq[di];
+  out[oi + 1] = -dq[di + 1];
+  out[oi + 2] = -dq[di + 2];
+  out[oi + 3] = dq[di + 3];
+  out[oi + 4] = -dq[di + 4];
+  out[oi + 5] = -dq[di + 5];
+  out[oi + 6] = -dq[di + 6];
+  out[oi + 7] = dq[di + 7];
 }
 
 /**
@@ -131,8 +189,14 @@ export function dualQuatConjugate(dq: Vec, di: number, out: Vec, oi: number): vo
  * @param out,oi  8 numbers written at oi
  */
 export function dualQuatDualConjugate(dq: Vec, di: number, out: Vec, oi: number): void {
-  out[oi] = dq[di]; out[oi + 1] = dq[di + 1]; out[oi + 2] = dq[di + 2]; out[oi + 3] = dq[di + 3];
-  out[oi + 4] = -dq[di + 4]; out[oi + 5] = -dq[di + 5]; out[oi + 6] = -dq[di + 6]; out[oi + 7] = -dq[di + 7];
+  out[oi] = dq[di];
+  out[oi + 1] = dq[di + 1];
+  out[oi + 2] = dq[di + 2];
+  out[oi + 3] = dq[di + 3];
+  out[oi + 4] = -dq[di + 4];
+  out[oi + 5] = -dq[di + 5];
+  out[oi + 6] = -dq[di + 6];
+  out[oi + 7] = -dq[di + 7];
 }
 
 /**
@@ -143,8 +207,14 @@ export function dualQuatDualConjugate(dq: Vec, di: number, out: Vec, oi: number)
  * @param out,oi  8 numbers written at oi
  */
 export function dualQuatNormalize(dq: Vec, di: number, out: Vec, oi: number): void {
-  const x = dq[di], y = dq[di + 1], z = dq[di + 2], w = dq[di + 3];
-  const ex = dq[di + 4], ey = dq[di + 5], ez = dq[di + 6], ew = dq[di + 7];
+  const x = dq[di],
+    y = dq[di + 1],
+    z = dq[di + 2],
+    w = dq[di + 3];
+  const ex = dq[di + 4],
+    ey = dq[di + 5],
+    ez = dq[di + 6],
+    ew = dq[di + 7];
   const n2 = x * x + y * y + z * z + w * w;
   if (!(n2 > 0)) {
     dualQuatIdentity(out, oi);
@@ -152,7 +222,10 @@ export function dualQuatNormalize(dq: Vec, di: number, out: Vec, oi: number): vo
   }
   const inv = 1 / Math.sqrt(n2);
   const k = (x * ex + y * ey + z * ez + w * ew) / n2;
-  out[oi] = x * inv; out[oi + 1] = y * inv; out[oi + 2] = z * inv; out[oi + 3] = w * inv;
+  out[oi] = x * inv;
+  out[oi + 1] = y * inv;
+  out[oi + 2] = z * inv;
+  out[oi + 3] = w * inv;
   out[oi + 4] = (ex - x * k) * inv;
   out[oi + 5] = (ey - y * k) * inv;
   out[oi + 6] = (ez - z * k) * inv;
@@ -172,10 +245,20 @@ export function dualQuatNormalize(dq: Vec, di: number, out: Vec, oi: number): vo
 export function dualQuatTransformPoint(dq: Vec, di: number, p: Vec, pi: number, out: Vec, oi: number): void {
   const n2 = dq[di] * dq[di] + dq[di + 1] * dq[di + 1] + dq[di + 2] * dq[di + 2] + dq[di + 3] * dq[di + 3];
   const inv = n2 > 0 ? 1 / Math.sqrt(n2) : 0;
-  const dx = dq[di] * inv, dy = dq[di + 1] * inv, dz = dq[di + 2] * inv, a = dq[di + 3] * inv;
-  const ex = dq[di + 4] * inv, ey = dq[di + 5] * inv, ez = dq[di + 6] * inv, ae = dq[di + 7] * inv;
-  const vx = p[pi], vy = p[pi + 1], vz = p[pi + 2];
-  const ux = dy * vz - dz * vy + a * vx, uy = dz * vx - dx * vz + a * vy, uz = dx * vy - dy * vx + a * vz;
+  const dx = dq[di] * inv,
+    dy = dq[di + 1] * inv,
+    dz = dq[di + 2] * inv,
+    a = dq[di + 3] * inv;
+  const ex = dq[di + 4] * inv,
+    ey = dq[di + 5] * inv,
+    ez = dq[di + 6] * inv,
+    ae = dq[di + 7] * inv;
+  const vx = p[pi],
+    vy = p[pi + 1],
+    vz = p[pi + 2];
+  const ux = dy * vz - dz * vy + a * vx,
+    uy = dz * vx - dx * vz + a * vy,
+    uz = dx * vy - dy * vx + a * vz;
   out[oi] = vx + 2 * (dy * uz - dz * uy) + 2 * (a * ex - ae * dx + (dy * ez - dz * ey));
   out[oi + 1] = vy + 2 * (dz * ux - dx * uz) + 2 * (a * ey - ae * dy + (dz * ex - dx * ez));
   out[oi + 2] = vz + 2 * (dx * uy - dy * ux) + 2 * (a * ez - ae * dz + (dx * ey - dy * ex));
@@ -191,9 +274,16 @@ export function dualQuatTransformPoint(dq: Vec, di: number, p: Vec, pi: number, 
 export function dualQuatRotateVector(dq: Vec, di: number, v: Vec, vi: number, out: Vec, oi: number): void {
   const n2 = dq[di] * dq[di] + dq[di + 1] * dq[di + 1] + dq[di + 2] * dq[di + 2] + dq[di + 3] * dq[di + 3];
   const inv = n2 > 0 ? 1 / Math.sqrt(n2) : 0;
-  const dx = dq[di] * inv, dy = dq[di + 1] * inv, dz = dq[di + 2] * inv, a = dq[di + 3] * inv;
-  const vx = v[vi], vy = v[vi + 1], vz = v[vi + 2];
-  const ux = dy * vz - dz * vy + a * vx, uy = dz * vx - dx * vz + a * vy, uz = dx * vy - dy * vx + a * vz;
+  const dx = dq[di] * inv,
+    dy = dq[di + 1] * inv,
+    dz = dq[di + 2] * inv,
+    a = dq[di + 3] * inv;
+  const vx = v[vi],
+    vy = v[vi + 1],
+    vz = v[vi + 2];
+  const ux = dy * vz - dz * vy + a * vx,
+    uy = dz * vx - dx * vz + a * vy,
+    uz = dx * vy - dy * vx + a * vz;
   out[oi] = vx + 2 * (dy * uz - dz * uy);
   out[oi + 1] = vy + 2 * (dz * ux - dx * uz);
   out[oi + 2] = vz + 2 * (dx * uy - dy * ux);
@@ -217,8 +307,14 @@ const SERIES_HALF_ANGLE = 1e-3;
  */
 export function dualQuatLog(dq: Vec, di: number, out: Vec, oi: number): void {
   const sign = dq[di + 3] < 0 ? -1 : 1;
-  const vx = sign * dq[di], vy = sign * dq[di + 1], vz = sign * dq[di + 2], w = sign * dq[di + 3];
-  const ex = sign * dq[di + 4], ey = sign * dq[di + 5], ez = sign * dq[di + 6], ew = sign * dq[di + 7];
+  const vx = sign * dq[di],
+    vy = sign * dq[di + 1],
+    vz = sign * dq[di + 2],
+    w = sign * dq[di + 3];
+  const ex = sign * dq[di + 4],
+    ey = sign * dq[di + 5],
+    ez = sign * dq[di + 6],
+    ew = sign * dq[di + 7];
   const s = Math.sqrt(vx * vx + vy * vy + vz * vz);
   const h = Math.atan2(s, w);
   let k: number, g: number;
@@ -231,7 +327,10 @@ export function dualQuatLog(dq: Vec, di: number, out: Vec, oi: number): void {
     k = h / sin;
     g = (sin - h * Math.cos(h)) / (sin * sin * sin);
   }
-  out[oi] = k * vx; out[oi + 1] = k * vy; out[oi + 2] = k * vz; out[oi + 3] = 0;
+  out[oi] = k * vx;
+  out[oi + 1] = k * vy;
+  out[oi + 2] = k * vz;
+  out[oi + 3] = 0;
   out[oi + 4] = k * ex - ew * g * vx;
   out[oi + 5] = k * ey - ew * g * vy;
   out[oi + 6] = k * ez - ew * g * vz;
@@ -247,8 +346,12 @@ export function dualQuatLog(dq: Vec, di: number, out: Vec, oi: number): void {
  * @param out,oi  8 numbers written at oi
  */
 export function dualQuatExp(p: Vec, pi: number, out: Vec, oi: number): void {
-  const px = p[pi], py = p[pi + 1], pz = p[pi + 2];
-  const ex = p[pi + 4], ey = p[pi + 5], ez = p[pi + 6];
+  const px = p[pi],
+    py = p[pi + 1],
+    pz = p[pi + 2];
+  const ex = p[pi + 4],
+    ey = p[pi + 5],
+    ez = p[pi + 6];
   const h = Math.sqrt(px * px + py * py + pz * pz);
   const dot = px * ex + py * ey + pz * ez;
   let f: number, g: number;
@@ -261,7 +364,10 @@ export function dualQuatExp(p: Vec, pi: number, out: Vec, oi: number): void {
     f = sin / h;
     g = (h * Math.cos(h) - sin) / (h * h * h);
   }
-  out[oi] = f * px; out[oi + 1] = f * py; out[oi + 2] = f * pz; out[oi + 3] = Math.cos(h);
+  out[oi] = f * px;
+  out[oi + 1] = f * py;
+  out[oi + 2] = f * pz;
+  out[oi + 3] = Math.cos(h);
   out[oi + 4] = f * ex + g * dot * px;
   out[oi + 5] = f * ey + g * dot * py;
   out[oi + 6] = f * ez + g * dot * pz;

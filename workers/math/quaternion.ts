@@ -15,8 +15,14 @@ type Vec = Float64Array | Float32Array | number[];
  * @param out,oi  4 numbers written at oi
  */
 export function quatMultiply(a: Vec, ai: number, b: Vec, bi: number, out: Vec, oi: number): void {
-  const ax = a[ai], ay = a[ai + 1], az = a[ai + 2], aw = a[ai + 3];
-  const bx = b[bi], by = b[bi + 1], bz = b[bi + 2], bw = b[bi + 3];
+  const ax = a[ai],
+    ay = a[ai + 1],
+    az = a[ai + 2],
+    aw = a[ai + 3];
+  const bx = b[bi],
+    by = b[bi + 1],
+    bz = b[bi + 2],
+    bw = b[bi + 3];
   out[oi] = aw * bx + ax * bw + ay * bz - az * by;
   out[oi + 1] = aw * by - ax * bz + ay * bw + az * bx;
   out[oi + 2] = aw * bz + ax * by - ay * bx + az * bw;
@@ -31,12 +37,21 @@ export function quatMultiply(a: Vec, ai: number, b: Vec, bi: number, out: Vec, o
  * @param out9,oi  3×3 row-major matrix written at oi (9 numbers)
  */
 export function quatToMatrix(q: Vec, qi: number, out9: Vec, oi: number): void {
-  const x = q[qi], y = q[qi + 1], z = q[qi + 2], w = q[qi + 3];
+  const x = q[qi],
+    y = q[qi + 1],
+    z = q[qi + 2],
+    w = q[qi + 3];
   const n = x * x + y * y + z * z + w * w;
   const s = n > 0 ? 2 / n : 0;
-  const xx = x * x * s, yy = y * y * s, zz = z * z * s;
-  const xy = x * y * s, xz = x * z * s, yz = y * z * s;
-  const wx = w * x * s, wy = w * y * s, wz = w * z * s;
+  const xx = x * x * s,
+    yy = y * y * s,
+    zz = z * z * s;
+  const xy = x * y * s,
+    xz = x * z * s,
+    yz = y * z * s;
+  const wx = w * x * s,
+    wy = w * y * s,
+    wz = w * z * s;
   out9[oi] = 1 - yy - zz;
   out9[oi + 1] = xy - wz;
   out9[oi + 2] = xz + wy;
@@ -56,9 +71,15 @@ export function quatToMatrix(q: Vec, qi: number, out9: Vec, oi: number): void {
  * @param out,oi  quaternion written at oi (x y z w), unit length
  */
 export function matrixToQuat(m9: Vec, mi: number, out: Vec, oi: number): void {
-  const m00 = m9[mi], m01 = m9[mi + 1], m02 = m9[mi + 2];
-  const m10 = m9[mi + 3], m11 = m9[mi + 4], m12 = m9[mi + 5];
-  const m20 = m9[mi + 6], m21 = m9[mi + 7], m22 = m9[mi + 8];
+  const m00 = m9[mi],
+    m01 = m9[mi + 1],
+    m02 = m9[mi + 2];
+  const m10 = m9[mi + 3],
+    m11 = m9[mi + 4],
+    m12 = m9[mi + 5];
+  const m20 = m9[mi + 6],
+    m21 = m9[mi + 7],
+    m22 = m9[mi + 8];
   const trace = m00 + m11 + m22;
   let x: number, y: number, z: number, w: number;
   if (trace >= m00 && trace >= m11 && trace >= m22) {
@@ -106,8 +127,14 @@ const NLERP_COS = 1 - 1e-6;
  * @param out,oi  unit quaternion written at oi
  */
 export function quatSlerp(a: Vec, ai: number, b: Vec, bi: number, t: number, out: Vec, oi: number): void {
-  const ax = a[ai], ay = a[ai + 1], az = a[ai + 2], aw = a[ai + 3];
-  let bx = b[bi], by = b[bi + 1], bz = b[bi + 2], bw = b[bi + 3];
+  const ax = a[ai],
+    ay = a[ai + 1],
+    az = a[ai + 2],
+    aw = a[ai + 3];
+  let bx = b[bi],
+    by = b[bi + 1],
+    bz = b[bi + 2],
+    bw = b[bi + 3];
   let cos = ax * bx + ay * by + az * bz + aw * bw;
   if (cos < 0) {
     cos = -cos;
@@ -117,11 +144,17 @@ export function quatSlerp(a: Vec, ai: number, b: Vec, bi: number, t: number, out
     bw = -bw;
   }
   if (t === 0) {
-    out[oi] = ax; out[oi + 1] = ay; out[oi + 2] = az; out[oi + 3] = aw;
+    out[oi] = ax;
+    out[oi + 1] = ay;
+    out[oi + 2] = az;
+    out[oi + 3] = aw;
     return;
   }
   if (t === 1) {
-    out[oi] = bx; out[oi + 1] = by; out[oi + 2] = bz; out[oi + 3] = bw;
+    out[oi] = bx;
+    out[oi + 1] = by;
+    out[oi + 2] = bz;
+    out[oi + 3] = bw;
     return;
   }
   let sa: number, sb: number;
@@ -134,7 +167,10 @@ export function quatSlerp(a: Vec, ai: number, b: Vec, bi: number, t: number, out
     sa = Math.sin((1 - t) * theta) * inv;
     sb = Math.sin(t * theta) * inv;
   }
-  const x = sa * ax + sb * bx, y = sa * ay + sb * by, z = sa * az + sb * bz, w = sa * aw + sb * bw;
+  const x = sa * ax + sb * bx,
+    y = sa * ay + sb * by,
+    z = sa * az + sb * bz,
+    w = sa * aw + sb * bw;
   const n = Math.hypot(x, y, z, w);
   const inv = n > 0 ? 1 / n : 0;
   out[oi] = x * inv;
@@ -150,9 +186,16 @@ export function quatSlerp(a: Vec, ai: number, b: Vec, bi: number, t: number, out
  * @param out,oi  rotated 3-vector written at oi
  */
 export function quatRotateVector(q: Vec, qi: number, v: Vec, vi: number, out: Vec, oi: number): void {
-  const x = q[qi], y = q[qi + 1], z = q[qi + 2], w = q[qi + 3];
-  const vx = v[vi], vy = v[vi + 1], vz = v[vi + 2];
-  const cx = 2 * (y * vz - z * vy), cy = 2 * (z * vx - x * vz), cz = 2 * (x * vy - y * vx);
+  const x = q[qi],
+    y = q[qi + 1],
+    z = q[qi + 2],
+    w = q[qi + 3];
+  const vx = v[vi],
+    vy = v[vi + 1],
+    vz = v[vi + 2];
+  const cx = 2 * (y * vz - z * vy),
+    cy = 2 * (z * vx - x * vz),
+    cz = 2 * (x * vy - y * vx);
   out[oi] = vx + w * cx + (y * cz - z * cy);
   out[oi + 1] = vy + w * cy + (z * cx - x * cz);
   out[oi + 2] = vz + w * cz + (x * cy - y * cx);
@@ -164,10 +207,16 @@ export function quatRotateVector(q: Vec, qi: number, v: Vec, vi: number, out: Ve
  * @param out,oi  unit quaternion written at oi
  */
 export function quatNormalize(q: Vec, qi: number, out: Vec, oi: number): void {
-  const x = q[qi], y = q[qi + 1], z = q[qi + 2], w = q[qi + 3];
+  const x = q[qi],
+    y = q[qi + 1],
+    z = q[qi + 2],
+    w = q[qi + 3];
   const n = Math.hypot(x, y, z, w);
   if (n === 0) {
-    out[oi] = 0; out[oi + 1] = 0; out[oi + 2] = 0; out[oi + 3] = 1;
+    out[oi] = 0;
+    out[oi + 1] = 0;
+    out[oi + 2] = 0;
+    out[oi + 3] = 1;
     return;
   }
   out[oi] = x / n;

@@ -17,10 +17,16 @@ import type { CscMatrix } from '../sparse/csc-matrix.ts';
  * @returns #V × #V CSC matrix; column i holds i and its edge neighbours, rows sorted
  * @throws RangeError when a triangle names a vertex outside [0, #V)
  */
-export function edgeWeightMatrix(vertexCount: number, triangles: Uint32Array, cornerWeights: Float64Array, columns?: Uint8Array): CscMatrix {
+export function edgeWeightMatrix(
+  vertexCount: number,
+  triangles: Uint32Array,
+  cornerWeights: Float64Array,
+  columns?: Uint8Array,
+): CscMatrix {
   const n = vertexCount;
   const faceCount = Math.floor(triangles.length / 3);
-  if (columns && columns.length !== n) throw new RangeError(`edgeWeightMatrix: column mask has ${columns.length} entries for ${n} vertices`);
+  if (columns && columns.length !== n)
+    throw new RangeError(`edgeWeightMatrix: column mask has ${columns.length} entries for ${n} vertices`);
   const mask = columns ?? new Uint8Array(n).fill(1);
   // Slot layout per assembled vertex: its diagonal first, then two (neighbour, weight) pairs per incident face.
   const start = new Int32Array(n + 1);

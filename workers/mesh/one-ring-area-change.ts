@@ -32,10 +32,18 @@ export function oneRingAreas(positions: ArrayLike<number>, triangles: Uint32Arra
   out.fill(0);
   const P = positions;
   for (let f = 0; f < triangles.length; f += 3) {
-    const a = 3 * triangles[f], b = 3 * triangles[f + 1], c = 3 * triangles[f + 2];
-    const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2];
-    const vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = 3 * triangles[f],
+      b = 3 * triangles[f + 1],
+      c = 3 * triangles[f + 2];
+    const ux = P[b] - P[a],
+      uy = P[b + 1] - P[a + 1],
+      uz = P[b + 2] - P[a + 2];
+    const vx = P[c] - P[a],
+      vy = P[c + 1] - P[a + 1],
+      vz = P[c + 2] - P[a + 2];
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     const area = 0.5 * Math.sqrt(nx * nx + ny * ny + nz * nz);
     out[a / 3] += area;
     out[b / 3] += area;

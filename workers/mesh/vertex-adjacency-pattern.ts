@@ -57,4 +57,3 @@ export function vertexAdjacencyPattern(vertexCount: number, triangles: Uint32Arr
   }
   return { rows: n, cols: n, colPointers, rowIndices: raw.slice(0, write), values: new Float64Array(write) };
 }
-

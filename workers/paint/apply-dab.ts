@@ -88,7 +88,8 @@ export function applyDab(
       const { offsets, neighbors } = oneRing;
       for (let i = 0; i < count; i++) {
         const v = indices[i];
-        const begin = offsets[v], end = offsets[v + 1];
+        const begin = offsets[v],
+          end = offsets[v + 1];
         const w = data[v * nb + bone];
         if (end === begin) {
           smoothed[i] = w;

@@ -10,6 +10,7 @@ import type { PaintSettings, PaintWeights } from './paint-weights.ts';
  * @returns rows that could not be repaired (see enforceWeightInvariants)
  */
 export function limitTotalInfluences(weights: PaintWeights, settings: PaintSettings): number {
-  if (!(settings.maxInfluences >= 1)) throw new RangeError(`limitTotalInfluences: influence limit ${settings.maxInfluences} must be at least 1`);
+  if (!(settings.maxInfluences >= 1))
+    throw new RangeError(`limitTotalInfluences: influence limit ${settings.maxInfluences} must be at least 1`);
   return enforceWeightInvariants(weights, allRows(weights.vertexCount), weights.vertexCount, -1, settings);
 }

@@ -1,7 +1,18 @@
 import type { Skeleton } from '../rig/skeleton.ts';
 
 /** Side markers recognized in bone names, each with its opposite: whole tokens between separators or ends. */
-const TOKEN_SWAP: Record<string, string> = { L: 'R', R: 'L', l: 'r', r: 'l', Left: 'Right', Right: 'Left', left: 'right', right: 'left', LEFT: 'RIGHT', RIGHT: 'LEFT' };
+const TOKEN_SWAP: Record<string, string> = {
+  L: 'R',
+  R: 'L',
+  l: 'r',
+  r: 'l',
+  Left: 'Right',
+  Right: 'Left',
+  left: 'right',
+  right: 'left',
+  LEFT: 'RIGHT',
+  RIGHT: 'LEFT',
+};
 const TOKEN = /(^|[._\-\s:|])(L|R|l|r|Left|Right|left|right|LEFT|RIGHT)(?=$|[._\-\s:|0-9])/g;
 const CAMEL_WORD = /(Left|Right)(?=[A-Z0-9_.]|$)/g;
 
@@ -53,7 +64,8 @@ export function mirrorBonePairs(names: readonly string[] | null, skeleton: Skele
   }
   let extent = 0;
   for (let k = 0; k < 3; k++) {
-    let low = Infinity, high = -Infinity;
+    let low = Infinity,
+      high = -Infinity;
     for (let i = k; i < joints.length; i += 3) {
       low = Math.min(low, joints[i]);
       high = Math.max(high, joints[i]);
@@ -64,12 +76,15 @@ export function mirrorBonePairs(names: readonly string[] | null, skeleton: Skele
   const reflected = (joint: number, k: number) => (k === axis ? -joints[3 * joint + k] : joints[3 * joint + k]);
   for (let b = 0; b < nb; b++) {
     if (pairs[b] >= 0) continue;
-    const s = bones[2 * b], e = bones[2 * b + 1];
+    const s = bones[2 * b],
+      e = bones[2 * b + 1];
     let best = -1;
     let bestCost = Infinity;
     for (let c = 0; c < nb; c++) {
-      const cs = bones[2 * c], ce = bones[2 * c + 1];
-      let ds = 0, de = 0;
+      const cs = bones[2 * c],
+        ce = bones[2 * c + 1];
+      let ds = 0,
+        de = 0;
       for (let k = 0; k < 3; k++) {
         ds += (joints[3 * cs + k] - reflected(s, k)) ** 2;
         de += (joints[3 * ce + k] - reflected(e, k)) ** 2;

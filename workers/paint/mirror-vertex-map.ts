@@ -43,7 +43,8 @@ export function mirrorVertexMap(
   const n = Math.floor(positions.length / 3);
   const faceCount = Math.floor(triangles.length / 3);
   for (let t = 0; t < 3 * faceCount; t++) {
-    if (triangles[t] >= n) throw new RangeError(`mirrorVertexMap: face ${Math.floor(t / 3)} names vertex ${triangles[t]}, the mesh has ${n}`);
+    if (triangles[t] >= n)
+      throw new RangeError(`mirrorVertexMap: face ${Math.floor(t / 3)} names vertex ${triangles[t]}, the mesh has ${n}`);
   }
   const faces = createTriangleGrid(positions, triangles);
   const { cellSize, originX, originY, originZ, dimX, dimY, dimZ, cellStart, cellFaces, boxes } = faces;
@@ -80,10 +81,17 @@ export function mirrorVertexMap(
     reflected[2] = positions[3 * v + 2];
     reflected[axis] = -reflected[axis];
     const [rx, ry, rz] = reflected;
-    const ci = cellIndex(rx, originX, dimX), cj = cellIndex(ry, originY, dimY), ck = cellIndex(rz, originZ, dimZ);
+    const ci = cellIndex(rx, originX, dimX),
+      cj = cellIndex(ry, originY, dimY),
+      ck = cellIndex(rz, originZ, dimZ);
     let best = Infinity;
     // Pass 0: r's own cell; pass 1: every cell the cube of half-width min(d, tolerance) around r meets.
-    let i0 = ci, i1 = ci, j0 = cj, j1 = cj, k0 = ck, k1 = ck;
+    let i0 = ci,
+      i1 = ci,
+      j0 = cj,
+      j1 = cj,
+      k0 = ck,
+      k1 = ck;
     for (let pass = 0; pass < 2; pass++) {
       if (pass === 1) {
         const half = Math.min(Math.sqrt(best), tolerance);
@@ -108,7 +116,16 @@ export function mirrorVertexMap(
               const by = Math.max(boxes[o + 1] - ry, 0, ry - boxes[o + 4]);
               const bz = Math.max(boxes[o + 2] - rz, 0, rz - boxes[o + 5]);
               if (bx * bx + by * by + bz * bz >= best) continue;
-              const d2 = closestPointOnTriangle(reflected, 0, positions, triangles[3 * f], triangles[3 * f + 1], triangles[3 * f + 2], coords, 0);
+              const d2 = closestPointOnTriangle(
+                reflected,
+                0,
+                positions,
+                triangles[3 * f],
+                triangles[3 * f + 1],
+                triangles[3 * f + 2],
+                coords,
+                0,
+              );
               if (d2 < best) {
                 best = d2;
                 triangle[v] = f;
@@ -129,7 +146,9 @@ export function mirrorVertexMap(
       continue;
     }
     const f = triangle[v];
-    const b0 = barycentric[3 * v], b1 = barycentric[3 * v + 1], b2 = barycentric[3 * v + 2];
+    const b0 = barycentric[3 * v],
+      b1 = barycentric[3 * v + 1],
+      b2 = barycentric[3 * v + 2];
     partner[v] = triangles[3 * f + (b0 >= b1 && b0 >= b2 ? 0 : b1 >= b2 ? 1 : 2)];
   }
   return { triangle, barycentric, partner, distance, unmatched: Uint32Array.from(unmatched) };
@@ -161,20 +180,30 @@ interface TriangleGrid {
 function createTriangleGrid(positions: Float64Array, triangles: Uint32Array): TriangleGrid {
   const faceCount = Math.floor(triangles.length / 3);
   const boxes = new Float64Array(6 * faceCount);
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    minZ = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity,
+    maxZ = -Infinity;
   let edgeSum = 0;
   for (let f = 0; f < faceCount; f++) {
     const o = 6 * f;
     boxes[o] = boxes[o + 1] = boxes[o + 2] = Infinity;
     boxes[o + 3] = boxes[o + 4] = boxes[o + 5] = -Infinity;
     for (let k = 0; k < 3; k++) {
-      const a = triangles[3 * f + k], b = triangles[3 * f + ((k + 1) % 3)];
+      const a = triangles[3 * f + k],
+        b = triangles[3 * f + ((k + 1) % 3)];
       for (let c = 0; c < 3; c++) {
         const x = positions[3 * a + c];
         if (x < boxes[o + c]) boxes[o + c] = x;
         if (x > boxes[o + 3 + c]) boxes[o + 3 + c] = x;
       }
-      edgeSum += Math.hypot(positions[3 * a] - positions[3 * b], positions[3 * a + 1] - positions[3 * b + 1], positions[3 * a + 2] - positions[3 * b + 2]);
+      edgeSum += Math.hypot(
+        positions[3 * a] - positions[3 * b],
+        positions[3 * a + 1] - positions[3 * b + 1],
+        positions[3 * a + 2] - positions[3 * b + 2],
+      );
     }
     minX = Math.min(minX, boxes[o]);
     minY = Math.min(minY, boxes[o + 1]);
@@ -195,9 +224,12 @@ function createTriangleGrid(positions: Float64Array, triangles: Uint32Array): Tr
   // Two passes over each face's cell range: count, then fill.
   const visit = (f: number, each: (cell: number) => void) => {
     const o = 6 * f;
-    const i0 = Math.floor((boxes[o] - minX) * inverse), i1 = Math.floor((boxes[o + 3] - minX) * inverse);
-    const j0 = Math.floor((boxes[o + 1] - minY) * inverse), j1 = Math.floor((boxes[o + 4] - minY) * inverse);
-    const k0 = Math.floor((boxes[o + 2] - minZ) * inverse), k1 = Math.floor((boxes[o + 5] - minZ) * inverse);
+    const i0 = Math.floor((boxes[o] - minX) * inverse),
+      i1 = Math.floor((boxes[o + 3] - minX) * inverse);
+    const j0 = Math.floor((boxes[o + 1] - minY) * inverse),
+      j1 = Math.floor((boxes[o + 4] - minY) * inverse);
+    const k0 = Math.floor((boxes[o + 2] - minZ) * inverse),
+      k1 = Math.floor((boxes[o + 5] - minZ) * inverse);
     for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) each(i + dimX * (j + dimY * k));
   };
   for (let f = 0; f < faceCount; f++) visit(f, (cell) => cellStart[cell + 1]++);

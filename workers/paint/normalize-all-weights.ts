@@ -9,7 +9,10 @@ import type { PaintSettings, PaintWeights } from './paint-weights.ts';
  * @returns rows that could not be normalized (Σ locked > 1, or nothing unlocked to scale)
  */
 export function normalizeAllWeights(weights: PaintWeights, settings: PaintSettings): number {
-  return enforceWeightInvariants(weights, allRows(weights.vertexCount), weights.vertexCount, -1, { locked: settings.locked, maxInfluences: 0 });
+  return enforceWeightInvariants(weights, allRows(weights.vertexCount), weights.vertexCount, -1, {
+    locked: settings.locked,
+    maxInfluences: 0,
+  });
 }
 
 /** 0, 1, …, n − 1 */

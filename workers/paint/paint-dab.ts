@@ -55,7 +55,12 @@ export function createPaintContext(
   capacity = 4096,
 ): PaintContext {
   return {
-    weights, grid, oneRing, settings, history, symmetry,
+    weights,
+    grid,
+    oneRing,
+    settings,
+    history,
+    symmetry,
     indices: new Uint32Array(capacity),
     distances: new Float64Array(capacity),
     count: 0,

@@ -41,7 +41,8 @@ export function smoothBoneWeights(
     for (let i = 0; i < count; i++) {
       const v = rows[i];
       const w = data[v * nb + bone];
-      const begin = offsets[v], end = offsets[v + 1];
+      const begin = offsets[v],
+        end = offsets[v + 1];
       let sum = 0;
       for (let p = begin; p < end; p++) sum += data[neighbors[p] * nb + bone];
       next[i] = end > begin ? w + lambda * (sum / (end - begin) - w) : w;

@@ -45,10 +45,18 @@ const MAX_CELLS_PER_VERTEX = 2;
  */
 export function createVertexGrid(positions: Float64Array, cellSize?: number): VertexGrid {
   const n = Math.floor(positions.length / 3);
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    minZ = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity,
+    maxZ = -Infinity;
   for (let i = 0; i < 3 * n; i += 3) {
-    const x = positions[i], y = positions[i + 1], z = positions[i + 2];
-    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) throw new RangeError(`createVertexGrid: vertex ${i / 3} has a non-finite coordinate`);
+    const x = positions[i],
+      y = positions[i + 1],
+      z = positions[i + 2];
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)))
+      throw new RangeError(`createVertexGrid: vertex ${i / 3} has a non-finite coordinate`);
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
     if (y < minY) minY = y;
@@ -57,7 +65,9 @@ export function createVertexGrid(positions: Float64Array, cellSize?: number): Ve
     if (z > maxZ) maxZ = z;
   }
   if (n === 0) minX = minY = minZ = maxX = maxY = maxZ = 0;
-  const ex = maxX - minX, ey = maxY - minY, ez = maxZ - minZ;
+  const ex = maxX - minX,
+    ey = maxY - minY,
+    ez = maxZ - minZ;
   const diagonal = Math.hypot(ex, ey, ez);
   let size = cellSize ?? diagonal * Math.sqrt(TARGET_VERTICES_PER_CELL / Math.max(n, 1));
   if (!(size > 0)) size = diagonal > 0 ? diagonal : 1;
@@ -66,7 +76,9 @@ export function createVertexGrid(positions: Float64Array, cellSize?: number): Ve
   if (cellSize === undefined) {
     while (cellsFor(size) > maxCells) size *= 1.25;
   }
-  const dimX = Math.floor(ex / size) + 1, dimY = Math.floor(ey / size) + 1, dimZ = Math.floor(ez / size) + 1;
+  const dimX = Math.floor(ex / size) + 1,
+    dimY = Math.floor(ey / size) + 1,
+    dimZ = Math.floor(ez / size) + 1;
   const cellCount = dimX * dimY * dimZ;
   if (cellCount > 2 ** 31 - 1) throw new RangeError(`createVertexGrid: cell size ${size} needs ${cellCount} cells`);
 
@@ -94,7 +106,21 @@ export function createVertexGrid(positions: Float64Array, cellSize?: number): Ve
     sortedPositions[3 * slot + 1] = positions[3 * v + 1];
     sortedPositions[3 * slot + 2] = positions[3 * v + 2];
   }
-  return { cellSize: size, originX: minX, originY: minY, originZ: minZ, dimX, dimY, dimZ, cellStart, vertices, sortedPositions, slotOf, cellOf, slack: 0 };
+  return {
+    cellSize: size,
+    originX: minX,
+    originY: minY,
+    originZ: minZ,
+    dimX,
+    dimY,
+    dimZ,
+    cellStart,
+    vertices,
+    sortedPositions,
+    slotOf,
+    cellOf,
+    slack: 0,
+  };
 }
 
 /**
@@ -108,16 +134,29 @@ export function createVertexGrid(positions: Float64Array, cellSize?: number): Ve
  * @param maxSlack  largest slack accepted, world units (default one cell)
  * @returns false when the move was refused: rebuild the grid instead
  */
-export function moveGridVertices(grid: VertexGrid, positions: Float64Array, moved: ArrayLike<number>, count: number, maxSlack = grid.cellSize): boolean {
+export function moveGridVertices(
+  grid: VertexGrid,
+  positions: Float64Array,
+  moved: ArrayLike<number>,
+  count: number,
+  maxSlack = grid.cellSize,
+): boolean {
   const { cellSize, originX, originY, originZ, dimX, dimY, cellOf, slotOf, sortedPositions } = grid;
   let slack = grid.slack;
   for (let i = 0; i < count; i++) {
     const v = moved[i];
-    const x = positions[3 * v], y = positions[3 * v + 1], z = positions[3 * v + 2];
-    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) throw new RangeError(`moveGridVertices: vertex ${v} has a non-finite coordinate`);
+    const x = positions[3 * v],
+      y = positions[3 * v + 1],
+      z = positions[3 * v + 2];
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)))
+      throw new RangeError(`moveGridVertices: vertex ${v} has a non-finite coordinate`);
     const c = cellOf[v];
-    const ci = c % dimX, cj = Math.floor(c / dimX) % dimY, ck = Math.floor(c / (dimX * dimY));
-    const lx = originX + ci * cellSize, ly = originY + cj * cellSize, lz = originZ + ck * cellSize;
+    const ci = c % dimX,
+      cj = Math.floor(c / dimX) % dimY,
+      ck = Math.floor(c / (dimX * dimY));
+    const lx = originX + ci * cellSize,
+      ly = originY + cj * cellSize,
+      lz = originZ + ck * cellSize;
     const outside = Math.max(lx - x, x - lx - cellSize, ly - y, y - ly - cellSize, lz - z, z - lz - cellSize);
     if (outside > slack) slack = outside;
   }
@@ -160,9 +199,12 @@ export function queryVertexGrid(
   // clamped into the grid: a moved vertex may lie just outside it, in a boundary cell.
   const reach = radius + grid.slack;
   const cell = (t: number, dim: number) => Math.min(Math.max(Math.floor(t * inverse), 0), dim - 1);
-  const i0 = cell(cx - reach - originX, dimX), i1 = cell(cx + reach - originX, dimX);
-  const j0 = cell(cy - reach - originY, dimY), j1 = cell(cy + reach - originY, dimY);
-  const k0 = cell(cz - reach - originZ, dimZ), k1 = cell(cz + reach - originZ, dimZ);
+  const i0 = cell(cx - reach - originX, dimX),
+    i1 = cell(cx + reach - originX, dimX);
+  const j0 = cell(cy - reach - originY, dimY),
+    j1 = cell(cy + reach - originY, dimY);
+  const k0 = cell(cz - reach - originZ, dimZ),
+    k1 = cell(cz + reach - originZ, dimZ);
   const capacity = Math.min(outIndices.length, outDistances.length);
   const r2 = radius * radius;
   let count = 0;

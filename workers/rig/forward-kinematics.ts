@@ -13,7 +13,12 @@ import { samplePose, samplePoseTranslations, type PoseSequence } from './pose-se
  * @param outTransforms      #B × 12, row-major 3×4 affine [Q_b | T_b] per bone, rest → posed (same length units as the joints)
  * @param translations       #B × 3 start-joint translations in the parent's rest axes, or null for none
  */
-export function forwardKinematics(skeleton: Skeleton, relativeRotations: Float64Array, outTransforms: Float64Array, translations: Float64Array | null = null): void {
+export function forwardKinematics(
+  skeleton: Skeleton,
+  relativeRotations: Float64Array,
+  outTransforms: Float64Array,
+  translations: Float64Array | null = null,
+): void {
   const { joints, bones, parents, order } = skeleton;
   const R = relativeRotations;
   const T = outTransforms;
@@ -22,7 +27,9 @@ export function forwardKinematics(skeleton: Skeleton, relativeRotations: Float64
     const b = order[i];
     const p = parents[b];
     const s = 3 * bones[2 * b];
-    const rx = joints[s], ry = joints[s + 1], rz = joints[s + 2];
+    const rx = joints[s],
+      ry = joints[s + 1],
+      rz = joints[s + 2];
     // The start joint's rest position plus its translation, where the parent's motion is applied.
     const mx = translations ? rx + translations[3 * b] : rx;
     const my = translations ? ry + translations[3 * b + 1] : ry;
@@ -31,7 +38,9 @@ export function forwardKinematics(skeleton: Skeleton, relativeRotations: Float64
     const o = 12 * b;
     if (p < 0) {
       for (let row = 0; row < 3; row++) {
-        const q0 = R[ri + 3 * row], q1 = R[ri + 3 * row + 1], q2 = R[ri + 3 * row + 2];
+        const q0 = R[ri + 3 * row],
+          q1 = R[ri + 3 * row + 1],
+          q2 = R[ri + 3 * row + 2];
         const m = row === 0 ? mx : row === 1 ? my : mz;
         T[o + 4 * row] = q0;
         T[o + 4 * row + 1] = q1;
@@ -42,7 +51,10 @@ export function forwardKinematics(skeleton: Skeleton, relativeRotations: Float64
     }
     const po = 12 * p;
     for (let row = 0; row < 3; row++) {
-      const p0 = T[po + 4 * row], p1 = T[po + 4 * row + 1], p2 = T[po + 4 * row + 2], pt = T[po + 4 * row + 3];
+      const p0 = T[po + 4 * row],
+        p1 = T[po + 4 * row + 1],
+        p2 = T[po + 4 * row + 2],
+        pt = T[po + 4 * row + 3];
       const q0 = p0 * R[ri] + p1 * R[ri + 3] + p2 * R[ri + 6];
       const q1 = p0 * R[ri + 1] + p1 * R[ri + 4] + p2 * R[ri + 7];
       const q2 = p0 * R[ri + 2] + p1 * R[ri + 5] + p2 * R[ri + 8];
@@ -90,7 +102,9 @@ export function posedJointPositions(skeleton: Skeleton, transforms: Float64Array
   for (let k = 1; k >= 0; k--) {
     for (let b = 0; b < boneCount; b++) {
       const j = 3 * bones[2 * b + k];
-      const x = joints[j], y = joints[j + 1], z = joints[j + 2];
+      const x = joints[j],
+        y = joints[j + 1],
+        z = joints[j + 2];
       const o = 12 * b;
       outJoints[j] = transforms[o] * x + transforms[o + 1] * y + transforms[o + 2] * z + transforms[o + 3];
       outJoints[j + 1] = transforms[o + 4] * x + transforms[o + 5] * y + transforms[o + 6] * z + transforms[o + 7];

@@ -112,7 +112,9 @@ export function withRestBones(seq: PoseSequence, extra: number): PoseSequence {
     rotations.set(rest, 9 * (boneCount * f + B));
     translations?.set(seq.translations!.subarray(3 * B * f, 3 * B * (f + 1)), 3 * boneCount * f);
   }
-  return translations ? { kind: 'matrices', boneCount, frameCount, rotations, translations } : { kind: 'matrices', boneCount, frameCount, rotations };
+  return translations
+    ? { kind: 'matrices', boneCount, frameCount, rotations, translations }
+    : { kind: 'matrices', boneCount, frameCount, rotations };
 }
 
 /** #B × 9 row-major identity rotations: the rest pose. */

@@ -35,7 +35,9 @@ export function scaledForwardKinematics(
     const b = order[i];
     const p = parents[b];
     const s = 3 * bones[2 * b];
-    const rx = joints[s], ry = joints[s + 1], rz = joints[s + 2];
+    const rx = joints[s],
+      ry = joints[s + 1],
+      rz = joints[s + 2];
     const o = 12 * b;
     // The posed start joint: the rest joint moved by the parent's (already scaled) transform, or by this
     // bone's own rigid transform at a root (where it is a fixed point of the rotation about it).
@@ -45,16 +47,22 @@ export function scaledForwardKinematics(
     let pz = T[src + 8] * rx + T[src + 9] * ry + T[src + 10] * rz + T[src + 11];
     if (translations && p >= 0) {
       // Q_parent · t = (Q_parent S_parent) · S_parent⁻¹ t; a root's rigid transform already holds its own.
-      const tx = translations[3 * b] / boneScales[3 * p], ty = translations[3 * b + 1] / boneScales[3 * p + 1], tz = translations[3 * b + 2] / boneScales[3 * p + 2];
+      const tx = translations[3 * b] / boneScales[3 * p],
+        ty = translations[3 * b + 1] / boneScales[3 * p + 1],
+        tz = translations[3 * b + 2] / boneScales[3 * p + 2];
       px += T[src] * tx + T[src + 1] * ty + T[src + 2] * tz;
       py += T[src + 4] * tx + T[src + 5] * ty + T[src + 6] * tz;
       pz += T[src + 8] * tx + T[src + 9] * ty + T[src + 10] * tz;
     }
-    const sx = boneScales[3 * b], sy = boneScales[3 * b + 1], sz = boneScales[3 * b + 2];
+    const sx = boneScales[3 * b],
+      sy = boneScales[3 * b + 1],
+      sz = boneScales[3 * b + 2];
     for (let row = 0; row < 3; row++) {
       // Rows of the rigid rotation are still in T (this bone has not been rewritten yet); the rotation is
       // that of forwardKinematics, since rotations compose without the scales.
-      const m0 = T[o + 4 * row] * sx, m1 = T[o + 4 * row + 1] * sy, m2 = T[o + 4 * row + 2] * sz;
+      const m0 = T[o + 4 * row] * sx,
+        m1 = T[o + 4 * row + 1] * sy,
+        m2 = T[o + 4 * row + 2] * sz;
       T[o + 4 * row] = m0;
       T[o + 4 * row + 1] = m1;
       T[o + 4 * row + 2] = m2;

@@ -40,7 +40,11 @@ export function buildSkeleton(tgf: TgfSkeleton, file: string): Skeleton {
     }
     const end = bones[2 * b + 1];
     if (endingBone[end] >= 0) {
-      throw new FormatError(file, `bone ${b}`, `joint ${end + 1} is the end of both bone ${endingBone[end]} and bone ${b}, so its parent is ambiguous`);
+      throw new FormatError(
+        file,
+        `bone ${b}`,
+        `joint ${end + 1} is the end of both bone ${endingBone[end]} and bone ${b}, so its parent is ambiguous`,
+      );
     }
     endingBone[end] = b;
   }

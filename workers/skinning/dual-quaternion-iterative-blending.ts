@@ -1,5 +1,10 @@
 import {
-  dualQuatConjugate, dualQuatExp, dualQuatLog, dualQuatMultiply, dualQuatNormalize, dualQuatRotateVector,
+  dualQuatConjugate,
+  dualQuatExp,
+  dualQuatLog,
+  dualQuatMultiply,
+  dualQuatNormalize,
+  dualQuatRotateVector,
   dualQuatTransformPoint,
 } from '../math/dual-quaternion.ts';
 import type { DualQuaternionAntipodality } from './dual-quaternion-skinning.ts';
@@ -66,7 +71,10 @@ export function dualQuaternionIterativeBlending(
   for (let v = 0; v < vertexCount; v++) {
     let count = 0;
     let total = 0;
-    let rx = 0, ry = 0, rz = 0, rw = 0;
+    let rx = 0,
+      ry = 0,
+      rz = 0,
+      rw = 0;
     b.fill(0);
     for (let i = v * stride, end = i + stride; i < end; i++) {
       const w = weights[i];
@@ -75,7 +83,10 @@ export function dualQuaternionIterativeBlending(
       let sign = 1;
       if (perVertex) {
         if (rx === 0 && ry === 0 && rz === 0 && rw === 0) {
-          rx = Q[o]; ry = Q[o + 1]; rz = Q[o + 2]; rw = Q[o + 3];
+          rx = Q[o];
+          ry = Q[o + 1];
+          rz = Q[o + 2];
+          rw = Q[o + 3];
         }
         if (rx * Q[o] + ry * Q[o + 1] + rz * Q[o + 2] + rw * Q[o + 3] < 0) sign = -1;
       }
@@ -104,7 +115,9 @@ export function dualQuaternionIterativeBlending(
         const w = signedWeights[k];
         for (let j = 0; j < 8; j++) mean[j] += w * relative[j];
       }
-      const step = Math.sqrt(mean[0] * mean[0] + mean[1] * mean[1] + mean[2] * mean[2] + mean[4] * mean[4] + mean[5] * mean[5] + mean[6] * mean[6]);
+      const step = Math.sqrt(
+        mean[0] * mean[0] + mean[1] * mean[1] + mean[2] * mean[2] + mean[4] * mean[4] + mean[5] * mean[5] + mean[6] * mean[6],
+      );
       if (step === 0) break;
       dualQuatExp(mean, 0, relative, 0);
       dualQuatMultiply(b, 0, relative, 0, b, 0);

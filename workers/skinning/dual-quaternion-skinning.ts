@@ -71,34 +71,68 @@ export function dualQuaternionSkinning(
   const P = restPositions;
   const out = outPositions;
   for (let v = 0, i = 0; v < vertexCount; v++) {
-    let bx = 0, by = 0, bz = 0, bw = 0, ex = 0, ey = 0, ez = 0, ew = 0;
-    let rx = 0, ry = 0, rz = 0, rw = 0;
+    let bx = 0,
+      by = 0,
+      bz = 0,
+      bw = 0,
+      ex = 0,
+      ey = 0,
+      ez = 0,
+      ew = 0;
+    let rx = 0,
+      ry = 0,
+      rz = 0,
+      rw = 0;
     for (const end = i + stride; i < end; i++) {
       const w = weights[i];
       if (w === 0) continue;
       const o = 8 * bones[i];
-      const qx = Q[o], qy = Q[o + 1], qz = Q[o + 2], qw = Q[o + 3];
+      const qx = Q[o],
+        qy = Q[o + 1],
+        qz = Q[o + 2],
+        qw = Q[o + 3];
       let sw = w;
       if (perVertex) {
         if (rx === 0 && ry === 0 && rz === 0 && rw === 0) {
-          rx = qx; ry = qy; rz = qz; rw = qw;
+          rx = qx;
+          ry = qy;
+          rz = qz;
+          rw = qw;
         }
         if (rx * qx + ry * qy + rz * qz + rw * qw < 0) sw = -w;
       }
-      bx += sw * qx; by += sw * qy; bz += sw * qz; bw += sw * qw;
-      ex += sw * Q[o + 4]; ey += sw * Q[o + 5]; ez += sw * Q[o + 6]; ew += sw * Q[o + 7];
+      bx += sw * qx;
+      by += sw * qy;
+      bz += sw * qz;
+      bw += sw * qw;
+      ex += sw * Q[o + 4];
+      ey += sw * Q[o + 5];
+      ez += sw * Q[o + 6];
+      ew += sw * Q[o + 7];
     }
     const p = 3 * v;
-    const x = P[p], y = P[p + 1], z = P[p + 2];
+    const x = P[p],
+      y = P[p + 1],
+      z = P[p + 2];
     const n2 = bx * bx + by * by + bz * bz + bw * bw;
     if (n2 === 0) {
-      out[p] = x; out[p + 1] = y; out[p + 2] = z;
+      out[p] = x;
+      out[p + 1] = y;
+      out[p + 2] = z;
       continue;
     }
     const inv = 1 / Math.sqrt(n2);
-    const dx = bx * inv, dy = by * inv, dz = bz * inv, a = bw * inv;
-    const fx = ex * inv, fy = ey * inv, fz = ez * inv, ae = ew * inv;
-    const ux = dy * z - dz * y + a * x, uy = dz * x - dx * z + a * y, uz = dx * y - dy * x + a * z;
+    const dx = bx * inv,
+      dy = by * inv,
+      dz = bz * inv,
+      a = bw * inv;
+    const fx = ex * inv,
+      fy = ey * inv,
+      fz = ez * inv,
+      ae = ew * inv;
+    const ux = dy * z - dz * y + a * x,
+      uy = dz * x - dx * z + a * y,
+      uz = dx * y - dy * x + a * z;
     out[p] = x + 2 * (dy * uz - dz * uy) + 2 * (a * fx - ae * dx + (dy * fz - dz * fy));
     out[p + 1] = y + 2 * (dz * ux - dx * uz) + 2 * (a * fy - ae * dy + (dz * fx - dx * fz));
     out[p + 2] = z + 2 * (dx * uy - dy * ux) + 2 * (a * fz - ae * dz + (dx * fy - dy * fx));
@@ -120,76 +154,143 @@ function skinGeneral(
   const withNormals = N !== null && outN !== null;
   for (let v = 0, i0 = 0; v < vertexCount; v++, i0 += stride) {
     const p = 3 * v;
-    let x = P[p], y = P[p + 1], z = P[p + 2];
-    let nx = 0, ny = 0, nz = 0;
+    let x = P[p],
+      y = P[p + 1],
+      z = P[p + 2];
+    let nx = 0,
+      ny = 0,
+      nz = 0;
     if (withNormals) {
-      nx = N[p]; ny = N[p + 1]; nz = N[p + 2];
+      nx = N[p];
+      ny = N[p + 1];
+      nz = N[p + 2];
     }
 
     if (K) {
       // First phase: D = Σ w (K_k − I), d = Σ w t_k; the blended scale/shear is I + D.
-      let d00 = 0, d01 = 0, d02 = 0, d10 = 0, d11 = 0, d12 = 0, d20 = 0, d21 = 0, d22 = 0;
-      let tx = 0, ty = 0, tz = 0;
+      let d00 = 0,
+        d01 = 0,
+        d02 = 0,
+        d10 = 0,
+        d11 = 0,
+        d12 = 0,
+        d20 = 0,
+        d21 = 0,
+        d22 = 0;
+      let tx = 0,
+        ty = 0,
+        tz = 0;
       for (let i = i0, end = i0 + stride; i < end; i++) {
         const w = weights[i];
         if (w === 0) continue;
         const o = 12 * bones[i];
-        d00 += w * (K[o] - 1); d01 += w * K[o + 1]; d02 += w * K[o + 2]; tx += w * K[o + 3];
-        d10 += w * K[o + 4]; d11 += w * (K[o + 5] - 1); d12 += w * K[o + 6]; ty += w * K[o + 7];
-        d20 += w * K[o + 8]; d21 += w * K[o + 9]; d22 += w * (K[o + 10] - 1); tz += w * K[o + 11];
+        d00 += w * (K[o] - 1);
+        d01 += w * K[o + 1];
+        d02 += w * K[o + 2];
+        tx += w * K[o + 3];
+        d10 += w * K[o + 4];
+        d11 += w * (K[o + 5] - 1);
+        d12 += w * K[o + 6];
+        ty += w * K[o + 7];
+        d20 += w * K[o + 8];
+        d21 += w * K[o + 9];
+        d22 += w * (K[o + 10] - 1);
+        tz += w * K[o + 11];
       }
       const sx = x + (d00 * x + d01 * y + d02 * z + tx);
       const sy = y + (d10 * x + d11 * y + d12 * z + ty);
       const sz = z + (d20 * x + d21 * y + d22 * z + tz);
-      x = sx; y = sy; z = sz;
+      x = sx;
+      y = sy;
+      z = sz;
       if (withNormals) {
         // cof(M) has columns c1×c2, c2×c0, c0×c1 for the columns c_j of M = I + D.
-        const m00 = 1 + d00, m11 = 1 + d11, m22 = 1 + d22;
+        const m00 = 1 + d00,
+          m11 = 1 + d11,
+          m22 = 1 + d22;
         const qx = nx * (m11 * m22 - d21 * d12) + ny * (d12 * d20 - m22 * d10) + nz * (d10 * d21 - d20 * m11);
         const qy = nx * (d21 * d02 - d01 * m22) + ny * (m22 * m00 - d02 * d20) + nz * (d20 * d01 - m00 * d21);
         const qz = nx * (d01 * d12 - m11 * d02) + ny * (d02 * d10 - d12 * m00) + nz * (m00 * m11 - d10 * d01);
         const q2 = qx * qx + qy * qy + qz * qz;
         if (q2 > 0) {
           const f = Math.sqrt(nx * nx + ny * ny + nz * nz) / Math.sqrt(q2);
-          nx = qx * f; ny = qy * f; nz = qz * f;
+          nx = qx * f;
+          ny = qy * f;
+          nz = qz * f;
         }
       }
     }
 
-    let bx = 0, by = 0, bz = 0, bw = 0, ex = 0, ey = 0, ez = 0, ew = 0;
-    let rx = 0, ry = 0, rz = 0, rw = 0;
+    let bx = 0,
+      by = 0,
+      bz = 0,
+      bw = 0,
+      ex = 0,
+      ey = 0,
+      ez = 0,
+      ew = 0;
+    let rx = 0,
+      ry = 0,
+      rz = 0,
+      rw = 0;
     for (let i = i0, end = i0 + stride; i < end; i++) {
       const w = weights[i];
       if (w === 0) continue;
       const o = 8 * bones[i];
-      const qx = Q[o], qy = Q[o + 1], qz = Q[o + 2], qw = Q[o + 3];
+      const qx = Q[o],
+        qy = Q[o + 1],
+        qz = Q[o + 2],
+        qw = Q[o + 3];
       let sw = w;
       if (perVertex) {
         if (rx === 0 && ry === 0 && rz === 0 && rw === 0) {
-          rx = qx; ry = qy; rz = qz; rw = qw;
+          rx = qx;
+          ry = qy;
+          rz = qz;
+          rw = qw;
         }
         if (rx * qx + ry * qy + rz * qz + rw * qw < 0) sw = -w;
       }
-      bx += sw * qx; by += sw * qy; bz += sw * qz; bw += sw * qw;
-      ex += sw * Q[o + 4]; ey += sw * Q[o + 5]; ez += sw * Q[o + 6]; ew += sw * Q[o + 7];
+      bx += sw * qx;
+      by += sw * qy;
+      bz += sw * qz;
+      bw += sw * qw;
+      ex += sw * Q[o + 4];
+      ey += sw * Q[o + 5];
+      ez += sw * Q[o + 6];
+      ew += sw * Q[o + 7];
     }
     const n2 = bx * bx + by * by + bz * bz + bw * bw;
     if (n2 === 0) {
-      out[p] = x; out[p + 1] = y; out[p + 2] = z;
+      out[p] = x;
+      out[p + 1] = y;
+      out[p + 2] = z;
       if (withNormals) {
-        outN[p] = nx; outN[p + 1] = ny; outN[p + 2] = nz;
+        outN[p] = nx;
+        outN[p + 1] = ny;
+        outN[p + 2] = nz;
       }
       continue;
     }
     const inv = 1 / Math.sqrt(n2);
-    const dx = bx * inv, dy = by * inv, dz = bz * inv, a = bw * inv;
-    const fx = ex * inv, fy = ey * inv, fz = ez * inv, ae = ew * inv;
-    const ux = dy * z - dz * y + a * x, uy = dz * x - dx * z + a * y, uz = dx * y - dy * x + a * z;
+    const dx = bx * inv,
+      dy = by * inv,
+      dz = bz * inv,
+      a = bw * inv;
+    const fx = ex * inv,
+      fy = ey * inv,
+      fz = ez * inv,
+      ae = ew * inv;
+    const ux = dy * z - dz * y + a * x,
+      uy = dz * x - dx * z + a * y,
+      uz = dx * y - dy * x + a * z;
     out[p] = x + 2 * (dy * uz - dz * uy) + 2 * (a * fx - ae * dx + (dy * fz - dz * fy));
     out[p + 1] = y + 2 * (dz * ux - dx * uz) + 2 * (a * fy - ae * dy + (dz * fx - dx * fz));
     out[p + 2] = z + 2 * (dx * uy - dy * ux) + 2 * (a * fz - ae * dz + (dx * fy - dy * fx));
     if (withNormals) {
-      const mx = dy * nz - dz * ny + a * nx, my = dz * nx - dx * nz + a * ny, mz = dx * ny - dy * nx + a * nz;
+      const mx = dy * nz - dz * ny + a * nx,
+        my = dz * nx - dx * nz + a * ny,
+        mz = dx * ny - dy * nx + a * nz;
       outN[p] = nx + 2 * (dy * mz - dz * my);
       outN[p + 1] = ny + 2 * (dz * mx - dx * mz);
       outN[p + 2] = nz + 2 * (dx * my - dy * mx);

@@ -39,7 +39,12 @@ export function influencesFromWeights(weights: DenseMatrix, maxInfluences: numbe
     if (stride === limit) break;
   }
 
-  const influences: Influences = { vertexCount, stride, bones: new Uint32Array(vertexCount * stride), weights: new Float32Array(vertexCount * stride) };
+  const influences: Influences = {
+    vertexCount,
+    stride,
+    bones: new Uint32Array(vertexCount * stride),
+    weights: new Float32Array(vertexCount * stride),
+  };
   for (let v = 0; v < vertexCount; v++) writeInfluenceRow(data, boneCount, v, influences);
   return influences;
 }

@@ -65,7 +65,12 @@ export function dualQuaternionTextureSize(boneCount: number): { width: number; h
  * @param boneCount        B
  * @param out              RGBA32F pixels, at least width · height · 4 floats of `dualQuaternionTextureSize(B)`
  */
-export function packDualQuaternions(dualQuaternions: Float64Array, scales: Float64Array | null, boneCount: number, out: Float32Array): void {
+export function packDualQuaternions(
+  dualQuaternions: Float64Array,
+  scales: Float64Array | null,
+  boneCount: number,
+  out: Float32Array,
+): void {
   for (let b = 0; b < boneCount; b++) {
     const o = 4 * DUAL_QUATERNION_TEXELS_PER_BONE * b;
     for (let k = 0; k < 8; k++) out[o + k] = dualQuaternions[8 * b + k];

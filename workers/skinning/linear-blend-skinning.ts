@@ -38,8 +38,12 @@ export function linearBlendSkinning(
   const out = outPositions;
   for (let v = 0, i = 0; v < vertexCount; v++) {
     const p = 3 * v;
-    const x = P[p], y = P[p + 1], z = P[p + 2];
-    let dx = 0, dy = 0, dz = 0;
+    const x = P[p],
+      y = P[p + 1],
+      z = P[p + 2];
+    let dx = 0,
+      dy = 0,
+      dz = 0;
     for (const end = i + stride; i < end; i++) {
       const w = weights[i];
       if (w === 0) continue;
@@ -65,28 +69,59 @@ function skinWithNormals(
   const { vertexCount, stride, bones, weights } = influences;
   for (let v = 0, i = 0; v < vertexCount; v++) {
     // D = Σ w (A − I), d = Σ w t; then M = I + D.
-    let d00 = 0, d01 = 0, d02 = 0, d10 = 0, d11 = 0, d12 = 0, d20 = 0, d21 = 0, d22 = 0;
-    let tx = 0, ty = 0, tz = 0;
+    let d00 = 0,
+      d01 = 0,
+      d02 = 0,
+      d10 = 0,
+      d11 = 0,
+      d12 = 0,
+      d20 = 0,
+      d21 = 0,
+      d22 = 0;
+    let tx = 0,
+      ty = 0,
+      tz = 0;
     for (const end = i + stride; i < end; i++) {
       const w = weights[i];
       if (w === 0) continue;
       const o = 12 * bones[i];
-      d00 += w * (T[o] - 1); d01 += w * T[o + 1]; d02 += w * T[o + 2]; tx += w * T[o + 3];
-      d10 += w * T[o + 4]; d11 += w * (T[o + 5] - 1); d12 += w * T[o + 6]; ty += w * T[o + 7];
-      d20 += w * T[o + 8]; d21 += w * T[o + 9]; d22 += w * (T[o + 10] - 1); tz += w * T[o + 11];
+      d00 += w * (T[o] - 1);
+      d01 += w * T[o + 1];
+      d02 += w * T[o + 2];
+      tx += w * T[o + 3];
+      d10 += w * T[o + 4];
+      d11 += w * (T[o + 5] - 1);
+      d12 += w * T[o + 6];
+      ty += w * T[o + 7];
+      d20 += w * T[o + 8];
+      d21 += w * T[o + 9];
+      d22 += w * (T[o + 10] - 1);
+      tz += w * T[o + 11];
     }
     const p = 3 * v;
-    const x = P[p], y = P[p + 1], z = P[p + 2];
+    const x = P[p],
+      y = P[p + 1],
+      z = P[p + 2];
     out[p] = x + (d00 * x + d01 * y + d02 * z + tx);
     out[p + 1] = y + (d10 * x + d11 * y + d12 * z + ty);
     out[p + 2] = z + (d20 * x + d21 * y + d22 * z + tz);
 
     // Columns c0, c1, c2 of M; cof(M) has columns c1×c2, c2×c0, c0×c1.
-    const m00 = 1 + d00, m11 = 1 + d11, m22 = 1 + d22;
-    const c1xc2x = m11 * m22 - d21 * d12, c1xc2y = d21 * d02 - d01 * m22, c1xc2z = d01 * d12 - m11 * d02;
-    const c2xc0x = d12 * d20 - m22 * d10, c2xc0y = m22 * m00 - d02 * d20, c2xc0z = d02 * d10 - d12 * m00;
-    const c0xc1x = d10 * d21 - d20 * m11, c0xc1y = d20 * d01 - m00 * d21, c0xc1z = m00 * m11 - d10 * d01;
-    const nx = N[p], ny = N[p + 1], nz = N[p + 2];
+    const m00 = 1 + d00,
+      m11 = 1 + d11,
+      m22 = 1 + d22;
+    const c1xc2x = m11 * m22 - d21 * d12,
+      c1xc2y = d21 * d02 - d01 * m22,
+      c1xc2z = d01 * d12 - m11 * d02;
+    const c2xc0x = d12 * d20 - m22 * d10,
+      c2xc0y = m22 * m00 - d02 * d20,
+      c2xc0z = d02 * d10 - d12 * m00;
+    const c0xc1x = d10 * d21 - d20 * m11,
+      c0xc1y = d20 * d01 - m00 * d21,
+      c0xc1z = m00 * m11 - d10 * d01;
+    const nx = N[p],
+      ny = N[p + 1],
+      nz = N[p + 2];
     const qx = nx * c1xc2x + ny * c2xc0x + nz * c0xc1x;
     const qy = nx * c1xc2y + ny * c2xc0y + nz * c0xc1y;
     const qz = nx * c1xc2z + ny * c2xc0z + nz * c0xc1z;

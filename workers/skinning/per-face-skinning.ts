@@ -176,31 +176,53 @@ export function perFaceSkinningSetup(
     slots += used;
 
     // Hat-function gradients ∇φ_i = (n × e_i) / (2A), e_i the edge opposite corner i.
-    const i0 = 3 * triangles[3 * f], i1 = 3 * triangles[3 * f + 1], i2 = 3 * triangles[3 * f + 2];
-    const e1x = P[i1] - P[i0], e1y = P[i1 + 1] - P[i0 + 1], e1z = P[i1 + 2] - P[i0 + 2];
-    const e2x = P[i2] - P[i0], e2y = P[i2 + 1] - P[i0 + 1], e2z = P[i2 + 2] - P[i0 + 2];
-    const nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+    const i0 = 3 * triangles[3 * f],
+      i1 = 3 * triangles[3 * f + 1],
+      i2 = 3 * triangles[3 * f + 2];
+    const e1x = P[i1] - P[i0],
+      e1y = P[i1 + 1] - P[i0 + 1],
+      e1z = P[i1 + 2] - P[i0 + 2];
+    const e2x = P[i2] - P[i0],
+      e2y = P[i2 + 1] - P[i0 + 1],
+      e2z = P[i2 + 2] - P[i0 + 2];
+    const nx = e1y * e2z - e1z * e2y,
+      ny = e1z * e2x - e1x * e2z,
+      nz = e1x * e2y - e1y * e2x;
     const twiceArea2 = nx * nx + ny * ny + nz * nz;
-    const e3x = P[i2] - P[i1], e3y = P[i2 + 1] - P[i1 + 1], e3z = P[i2 + 2] - P[i1 + 2];
+    const e3x = P[i2] - P[i1],
+      e3y = P[i2 + 1] - P[i1 + 1],
+      e3z = P[i2 + 2] - P[i1 + 2];
     const edges2 = e1x * e1x + e1y * e1y + e1z * e1z + e2x * e2x + e2y * e2y + e2z * e2z + e3x * e3x + e3y * e3y + e3z * e3z;
     if (!(twiceArea2 > ZERO_AREA * edges2 * edges2)) continue;
     const inv = 1 / twiceArea2;
     const area = 0.5 * Math.sqrt(twiceArea2);
     // ∇φ_i = N × e_i / |N|², with N the unnormalized normal and e_i the opposite edge, oriented counterclockwise.
-    opposite[0] = e3x; opposite[1] = e3y; opposite[2] = e3z;
-    opposite[3] = -e2x; opposite[4] = -e2y; opposite[5] = -e2z;
-    opposite[6] = e1x; opposite[7] = e1y; opposite[8] = e1z;
+    opposite[0] = e3x;
+    opposite[1] = e3y;
+    opposite[2] = e3z;
+    opposite[3] = -e2x;
+    opposite[4] = -e2y;
+    opposite[5] = -e2z;
+    opposite[6] = e1x;
+    opposite[7] = e1y;
+    opposite[8] = e1z;
     for (let i = 0; i < 3; i++) {
-      const ex = opposite[3 * i], ey = opposite[3 * i + 1], ez = opposite[3 * i + 2];
+      const ex = opposite[3 * i],
+        ey = opposite[3 * i + 1],
+        ez = opposite[3 * i + 2];
       g[3 * i] = (ny * ez - nz * ey) * inv;
       g[3 * i + 1] = (nz * ex - nx * ez) * inv;
       g[3 * i + 2] = (nx * ey - ny * ex) * inv;
     }
     // Rest gradient of coordinate d: Σ_i x̄_i[d] ∇φ_i.
-    corners[0] = i0; corners[1] = i1; corners[2] = i2;
+    corners[0] = i0;
+    corners[1] = i1;
+    corners[2] = i2;
     for (let i = 0; i < 3; i++) {
       for (let d = 0; d < 3; d++) {
-        let gx = 0, gy = 0, gz = 0;
+        let gx = 0,
+          gy = 0,
+          gz = 0;
         for (let j = 0; j < 3; j++) {
           const x = P[corners[j] + d];
           gx += x * g[3 * j];
@@ -262,7 +284,8 @@ export function perFaceSkinningSetup(
 
 function sortSlotsDescending(bones: Uint32Array, weights: Float64Array, o: number, count: number): void {
   for (let i = 1; i < count; i++) {
-    const b = bones[o + i], w = weights[o + i];
+    const b = bones[o + i],
+      w = weights[o + i];
     let j = i - 1;
     while (j >= 0 && weights[o + j] < w) {
       bones[o + j + 1] = bones[o + j];
@@ -349,7 +372,12 @@ export function perFaceSkinning(
  * bone) pair the log whose quaternion has a non-negative dot product with the reference's — and, with bone
  * scales, the pair's bone's scale minus one (the first phase's blend term).
  */
-function boneLogarithms(setup: PerFaceSkinningSetup, transforms: Float64Array, boneScales: Float64Array | null, workspace: PerFaceSkinningWorkspace): void {
+function boneLogarithms(
+  setup: PerFaceSkinningSetup,
+  transforms: Float64Array,
+  boneScales: Float64Array | null,
+  workspace: PerFaceSkinningWorkspace,
+): void {
   const { quaternions: Q, logPositive, logNegative, pairLogs, pairScales } = workspace;
   for (let b = 0; b < setup.boneCount; b++) {
     const o = 12 * b;
@@ -364,14 +392,21 @@ function boneLogarithms(setup: PerFaceSkinningSetup, transforms: Float64Array, b
     }
     matrixToQuat(linear, 0, Q, 4 * b);
     if (Q[4 * b + 3] < 0) for (let k = 0; k < 4; k++) Q[4 * b + k] = -Q[4 * b + k];
-    const x = Q[4 * b], y = Q[4 * b + 1], z = Q[4 * b + 2], w = Q[4 * b + 3];
+    const x = Q[4 * b],
+      y = Q[4 * b + 1],
+      z = Q[4 * b + 2],
+      w = Q[4 * b + 3];
     const s = Math.sqrt(x * x + y * y + z * z);
     // log(±q) = ±axis · atan2(s, ±w): half-angles φ and π − φ.
     const half = Math.atan2(s, w);
     const plus = s > 0 ? half / s : 1;
     const minus = s > 0 ? -(Math.PI - half) / s : 0;
-    logPositive[3 * b] = x * plus; logPositive[3 * b + 1] = y * plus; logPositive[3 * b + 2] = z * plus;
-    logNegative[3 * b] = x * minus; logNegative[3 * b + 1] = y * minus; logNegative[3 * b + 2] = z * minus;
+    logPositive[3 * b] = x * plus;
+    logPositive[3 * b + 1] = y * plus;
+    logPositive[3 * b + 2] = z * plus;
+    logNegative[3 * b] = x * minus;
+    logNegative[3 * b + 1] = y * minus;
+    logNegative[3 * b + 2] = z * minus;
   }
   const { pairBones } = setup;
   for (let p = 0; p < pairBones.length / 2; p++) {
@@ -394,7 +429,13 @@ function boneLogarithms(setup: PerFaceSkinningSetup, transforms: Float64Array, b
  * Blends each face's rotation (Eq. 5), and with pairScales its scale, and adds its target gradients Gᵀ A g̃ to the
  * pivot-ordered right-hand sides (fixed corners land in the spare last row).
  */
-function accumulateFaceGradients(setup: PerFaceSkinningSetup, Q: Float64Array, pairLogs: Float64Array, pairScales: Float64Array | null, rhs: Float64Array): void {
+function accumulateFaceGradients(
+  setup: PerFaceSkinningSetup,
+  Q: Float64Array,
+  pairLogs: Float64Array,
+  pairScales: Float64Array | null,
+  rhs: Float64Array,
+): void {
   const { faceCount, faceSlotStart, faceWeights, slotPairs, pairBones, faceProducts, triangles, solutionRow } = setup;
   let slot = 0;
   for (let f = 0; f < faceCount; f++) {
@@ -403,14 +444,25 @@ function accumulateFaceGradients(setup: PerFaceSkinningSetup, Q: Float64Array, p
     if (end - slot === 1 && faceWeights[slot] === 1) {
       // A face on one bone takes its rotation as it is (exp log q = q); only blends pay for the trigonometry.
       const ref = 4 * pairBones[2 * slotPairs[slot]];
-      qx = Q[ref]; qy = Q[ref + 1]; qz = Q[ref + 2]; qw = Q[ref + 3];
+      qx = Q[ref];
+      qy = Q[ref + 1];
+      qz = Q[ref + 2];
+      qw = Q[ref + 3];
       slot = end;
     } else {
-      let lx = 0, ly = 0, lz = 0;
+      let lx = 0,
+        ly = 0,
+        lz = 0;
       if (end - slot >= 4) {
         // Most faces blend four bones: one pass without the loop's exit test.
-        const w0 = faceWeights[slot], w1 = faceWeights[slot + 1], w2 = faceWeights[slot + 2], w3 = faceWeights[slot + 3];
-        const l0 = 3 * slotPairs[slot], l1 = 3 * slotPairs[slot + 1], l2 = 3 * slotPairs[slot + 2], l3 = 3 * slotPairs[slot + 3];
+        const w0 = faceWeights[slot],
+          w1 = faceWeights[slot + 1],
+          w2 = faceWeights[slot + 2],
+          w3 = faceWeights[slot + 3];
+        const l0 = 3 * slotPairs[slot],
+          l1 = 3 * slotPairs[slot + 1],
+          l2 = 3 * slotPairs[slot + 2],
+          l3 = 3 * slotPairs[slot + 3];
         lx = w0 * pairLogs[l0] + w1 * pairLogs[l1] + w2 * pairLogs[l2] + w3 * pairLogs[l3];
         ly = w0 * pairLogs[l0 + 1] + w1 * pairLogs[l1 + 1] + w2 * pairLogs[l2 + 1] + w3 * pairLogs[l3 + 1];
         lz = w0 * pairLogs[l0 + 2] + w1 * pairLogs[l1 + 2] + w2 * pairLogs[l2 + 2] + w3 * pairLogs[l3 + 2];
@@ -419,28 +471,45 @@ function accumulateFaceGradients(setup: PerFaceSkinningSetup, Q: Float64Array, p
       for (; slot < end; slot++) {
         const w = faceWeights[slot];
         const l = 3 * slotPairs[slot];
-        lx += w * pairLogs[l]; ly += w * pairLogs[l + 1]; lz += w * pairLogs[l + 2];
+        lx += w * pairLogs[l];
+        ly += w * pairLogs[l + 1];
+        lz += w * pairLogs[l + 2];
       }
       // exp: q_f = (sin|l| l/|l|, cos|l|).
       const angle = Math.sqrt(lx * lx + ly * ly + lz * lz);
       const sinc = angle > 1e-12 ? Math.sin(angle) / angle : 1;
-      qx = lx * sinc; qy = ly * sinc; qz = lz * sinc; qw = Math.cos(angle);
+      qx = lx * sinc;
+      qy = ly * sinc;
+      qz = lz * sinc;
+      qw = Math.cos(angle);
     }
-    const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
-    const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
-    const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
-    let sx = 1, sy = 1, sz = 1;
+    const r00 = 1 - 2 * (qy * qy + qz * qz),
+      r01 = 2 * (qx * qy - qz * qw),
+      r02 = 2 * (qx * qz + qy * qw);
+    const r10 = 2 * (qx * qy + qz * qw),
+      r11 = 1 - 2 * (qx * qx + qz * qz),
+      r12 = 2 * (qy * qz - qx * qw);
+    const r20 = 2 * (qx * qz - qy * qw),
+      r21 = 2 * (qy * qz + qx * qw),
+      r22 = 1 - 2 * (qx * qx + qy * qy);
+    let sx = 1,
+      sy = 1,
+      sz = 1;
     if (pairScales) {
       for (let k = faceSlotStart[f]; k < end; k++) {
         const w = faceWeights[k];
         const l = 3 * slotPairs[k];
-        sx += w * pairScales[l]; sy += w * pairScales[l + 1]; sz += w * pairScales[l + 2];
+        sx += w * pairScales[l];
+        sy += w * pairScales[l + 1];
+        sz += w * pairScales[l + 2];
       }
     }
     // Coordinate c's target gradient is Σ_d (R S̄)_cd ∇x̄_d, so corner i receives Σ_d R_cd s̄_d (A ∇φ_i · ∇x̄_d).
     const o = 9 * f;
     for (let i = 0; i < 3; i++) {
-      const p0 = sx * faceProducts[o + 3 * i], p1 = sy * faceProducts[o + 3 * i + 1], p2 = sz * faceProducts[o + 3 * i + 2];
+      const p0 = sx * faceProducts[o + 3 * i],
+        p1 = sy * faceProducts[o + 3 * i + 1],
+        p2 = sz * faceProducts[o + 3 * i + 2];
       const r = solutionRow[triangles[3 * f + i]];
       rhs[r] += r00 * p0 + r01 * p1 + r02 * p2;
       rhs[r + 1] += r10 * p0 + r11 * p1 + r12 * p2;
@@ -450,13 +519,20 @@ function accumulateFaceGradients(setup: PerFaceSkinningSetup, Q: Float64Array, p
 }
 
 /** Fixed vertices follow their bone rigidly (written to the output); their columns move to the right-hand side. */
-function fixedVerticesToRightHandSide(setup: PerFaceSkinningSetup, transforms: Float64Array, rhs: Float64Array, outPositions: Float64Array): void {
+function fixedVerticesToRightHandSide(
+  setup: PerFaceSkinningSetup,
+  transforms: Float64Array,
+  rhs: Float64Array,
+  outPositions: Float64Array,
+): void {
   const { fixedVertices, fixedBones, freeFixed, restPositions: P } = setup;
   const { colPointers, rowIndices, values } = freeFixed;
   for (let j = 0; j < fixedVertices.length; j++) {
     const v = fixedVertices[j];
     const o = 12 * fixedBones[v];
-    const x = P[3 * v], y = P[3 * v + 1], z = P[3 * v + 2];
+    const x = P[3 * v],
+      y = P[3 * v + 1],
+      z = P[3 * v + 2];
     const px = transforms[o] * x + transforms[o + 1] * y + transforms[o + 2] * z + transforms[o + 3];
     const py = transforms[o + 4] * x + transforms[o + 5] * y + transforms[o + 6] * z + transforms[o + 7];
     const pz = transforms[o + 8] * x + transforms[o + 9] * y + transforms[o + 10] * z + transforms[o + 11];

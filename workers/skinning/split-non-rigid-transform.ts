@@ -29,7 +29,14 @@ const rigid = new Float64Array(12);
  * @param outScale12,si row-major 3×4 [S | c − S c] of the first phase K
  */
 export function splitNonRigidTransform(
-  affine12: Vec, ai: number, center: Vec, ci: number, outDq: Vec, di: number, outScale12: Vec, si: number,
+  affine12: Vec,
+  ai: number,
+  center: Vec,
+  ci: number,
+  outDq: Vec,
+  di: number,
+  outScale12: Vec,
+  si: number,
 ): void {
   for (let r = 0; r < 3; r++) {
     linear[3 * r] = affine12[ai + 4 * r];
@@ -37,11 +44,19 @@ export function splitNonRigidTransform(
     linear[3 * r + 2] = affine12[ai + 4 * r + 2];
   }
   polarDecomposition(linear, 0, rotation, 0, stretch, 0);
-  const cx = center[ci], cy = center[ci + 1], cz = center[ci + 2];
+  const cx = center[ci],
+    cy = center[ci + 1],
+    cz = center[ci + 2];
   for (let r = 0; r < 3; r++) {
-    const m0 = affine12[ai + 4 * r], m1 = affine12[ai + 4 * r + 1], m2 = affine12[ai + 4 * r + 2];
-    const r0 = rotation[3 * r], r1 = rotation[3 * r + 1], r2 = rotation[3 * r + 2];
-    const s0 = stretch[3 * r], s1 = stretch[3 * r + 1], s2 = stretch[3 * r + 2];
+    const m0 = affine12[ai + 4 * r],
+      m1 = affine12[ai + 4 * r + 1],
+      m2 = affine12[ai + 4 * r + 2];
+    const r0 = rotation[3 * r],
+      r1 = rotation[3 * r + 1],
+      r2 = rotation[3 * r + 2];
+    const s0 = stretch[3 * r],
+      s1 = stretch[3 * r + 1],
+      s2 = stretch[3 * r + 2];
     const c = r === 0 ? cx : r === 1 ? cy : cz;
     rigid[4 * r] = r0;
     rigid[4 * r + 1] = r1;

@@ -216,7 +216,7 @@ export function amdOfGraph(graph: AdjacencyGraph): Int32Array {
         const eln = elen[i];
         for (let q = pe[i] + 1; q < pe[i] + ln; q++) w[iw[q]] = wflg;
         let jLast = i;
-        for (let j = hashNext[i]; j !== -1; ) {
+        for (let j = hashNext[i]; j !== -1;) {
           let same = len[j] === ln && elen[j] === eln;
           for (let q = pe[j] + 1; same && q < pe[j] + ln; q++) if (w[iw[q]] !== wflg) same = false;
           if (same) {
@@ -302,7 +302,7 @@ function permutationFromSteps(step: Int32Array, parent: Int32Array, steps: numbe
     let r = i;
     while (step[r] === -1) r = parent[r];
     group[i] = step[r];
-    for (let j = i; step[j] === -1; ) {
+    for (let j = i; step[j] === -1;) {
       const up = parent[j];
       parent[j] = r;
       j = up;

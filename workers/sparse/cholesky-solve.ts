@@ -9,9 +9,15 @@ import type { CholeskyFactor } from './cholesky-numeric.ts';
  * @param out    #n × k solution, row-major; may be `b` itself (allocated when omitted)
  * @returns out
  */
-export function choleskySolve(factor: CholeskyFactor, b: Float64Array, k: number, out: Float64Array = new Float64Array(b.length)): Float64Array {
+export function choleskySolve(
+  factor: CholeskyFactor,
+  b: Float64Array,
+  k: number,
+  out: Float64Array = new Float64Array(b.length),
+): Float64Array {
   const { n, perm } = factor.symbolic;
-  if (b.length !== n * k || out.length !== n * k) throw new RangeError(`choleskySolve: expected ${n}×${k} right-hand sides, got ${b.length} and ${out.length} values`);
+  if (b.length !== n * k || out.length !== n * k)
+    throw new RangeError(`choleskySolve: expected ${n}×${k} right-hand sides, got ${b.length} and ${out.length} values`);
   const x = new Float64Array(n * k);
   for (let r = 0; r < n; r++) x.set(b.subarray(perm[r] * k, perm[r] * k + k), r * k);
   choleskySolvePermuted(factor, x, k);
@@ -71,7 +77,8 @@ export function choleskySolvePermuted(
   const low = new Int32Array(supernodeCount).fill(k);
   const high = new Int32Array(supernodeCount);
   if (nonZero) {
-    if (nonZero.low.length !== n || nonZero.high.length !== n) throw new RangeError(`choleskySolvePermuted: column ranges for ${nonZero.low.length} and ${nonZero.high.length} rows, not ${n}`);
+    if (nonZero.low.length !== n || nonZero.high.length !== n)
+      throw new RangeError(`choleskySolvePermuted: column ranges for ${nonZero.low.length} and ${nonZero.high.length} rows, not ${n}`);
     givenColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, nonZero.low, nonZero.high, k, low, high);
   } else {
     forwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, x, k, offset, low, high);
@@ -229,7 +236,6 @@ function forwardSolve(
       }
     }
   }
-
 }
 
 /** Every supernode takes its tree root's column range. */
@@ -388,8 +394,12 @@ export function choleskySolveThree(factor: CholeskyFactor, x: Float64Array): voi
       const c0 = base + j * ld;
       const c1 = c0 + ld;
       const x0 = 3 * (first + j);
-      const a0 = x[x0], b0 = x[x0 + 1], d0 = x[x0 + 2];
-      const a1 = x[x0 + 3], b1 = x[x0 + 4], d1 = x[x0 + 5];
+      const a0 = x[x0],
+        b0 = x[x0 + 1],
+        d0 = x[x0 + 2];
+      const a1 = x[x0 + 3],
+        b1 = x[x0 + 4],
+        d1 = x[x0 + 5];
       for (let i = columns; i < ld; i++) {
         const l0 = v[c0 + i];
         const l1 = v[c1 + i];
@@ -402,7 +412,9 @@ export function choleskySolveThree(factor: CholeskyFactor, x: Float64Array): voi
     if (j < columns) {
       const c0 = base + j * ld;
       const x0 = 3 * (first + j);
-      const a0 = x[x0], b0 = x[x0 + 1], d0 = x[x0 + 2];
+      const a0 = x[x0],
+        b0 = x[x0 + 1],
+        d0 = x[x0 + 2];
       for (let i = columns; i < ld; i++) {
         const l0 = v[c0 + i];
         const xi = 3 * rows[rowStart + i];
@@ -423,22 +435,39 @@ export function choleskySolveThree(factor: CholeskyFactor, x: Float64Array): voi
     for (; j >= 1; j -= 2) {
       const c1 = base + j * ld;
       const c0 = c1 - ld;
-      let a0 = 0, b0 = 0, d0 = 0, a1 = 0, b1 = 0, d1 = 0;
+      let a0 = 0,
+        b0 = 0,
+        d0 = 0,
+        a1 = 0,
+        b1 = 0,
+        d1 = 0;
       for (let i = columns; i < ld; i++) {
         const yi = 3 * rows[rowStart + i];
-        const u = x[yi], w = x[yi + 1], z = x[yi + 2];
+        const u = x[yi],
+          w = x[yi + 1],
+          z = x[yi + 2];
         const l0 = v[c0 + i];
         const l1 = v[c1 + i];
-        a0 += l0 * u; b0 += l0 * w; d0 += l0 * z;
-        a1 += l1 * u; b1 += l1 * w; d1 += l1 * z;
+        a0 += l0 * u;
+        b0 += l0 * w;
+        d0 += l0 * z;
+        a1 += l1 * u;
+        b1 += l1 * w;
+        d1 += l1 * z;
       }
       for (let i = j + 1; i < columns; i++) {
         const yi = 3 * (first + i);
-        const u = x[yi], w = x[yi + 1], z = x[yi + 2];
+        const u = x[yi],
+          w = x[yi + 1],
+          z = x[yi + 2];
         const l0 = v[c0 + i];
         const l1 = v[c1 + i];
-        a0 += l0 * u; b0 += l0 * w; d0 += l0 * z;
-        a1 += l1 * u; b1 += l1 * w; d1 += l1 * z;
+        a0 += l0 * u;
+        b0 += l0 * w;
+        d0 += l0 * z;
+        a1 += l1 * u;
+        b1 += l1 * w;
+        d1 += l1 * z;
       }
       // Column j is final first; column j − 1 then takes its entry in row j.
       const xj = 3 * (first + j);
@@ -454,11 +483,15 @@ export function choleskySolveThree(factor: CholeskyFactor, x: Float64Array): voi
       x[xk + 2] = (x[xk + 2] - d0 - l * z) * inverse0;
     }
     if (j === 0) {
-      let a = 0, b = 0, d = 0;
+      let a = 0,
+        b = 0,
+        d = 0;
       for (let i = 1; i < ld; i++) {
         const l = v[base + i];
         const yi = 3 * rows[rowStart + i];
-        a += l * x[yi]; b += l * x[yi + 1]; d += l * x[yi + 2];
+        a += l * x[yi];
+        b += l * x[yi + 1];
+        d += l * x[yi + 2];
       }
       const xj = 3 * first;
       const inverse = 1 / v[base];

@@ -113,7 +113,8 @@ function inversePermutation(perm: Int32Array): Int32Array {
   const inverse = new Int32Array(n).fill(-1);
   for (let k = 0; k < n; k++) {
     const i = perm[k];
-    if (!(i >= 0 && i < n) || inverse[i] !== -1) throw new RangeError(`choleskySymbolic: ordering is not a permutation (entry ${k} = ${i})`);
+    if (!(i >= 0 && i < n) || inverse[i] !== -1)
+      throw new RangeError(`choleskySymbolic: ordering is not a permutation (entry ${k} = ${i})`);
     inverse[i] = k;
   }
   return inverse;
@@ -254,7 +255,8 @@ function supernodeLayout(n: number, fundamentalStart: Int32Array, groups: Supern
     valuePointers[t] = valueTotal;
     rowTotal += rowCount;
     valueTotal += rowCount * columns;
-    if (valueTotal > 0x7fffffff) throw new RangeError(`choleskySymbolic: the factor needs ${valueTotal} values, more than this implementation addresses`);
+    if (valueTotal > 0x7fffffff)
+      throw new RangeError(`choleskySymbolic: the factor needs ${valueTotal} values, more than this implementation addresses`);
     largestBlock = Math.max(largestBlock, rowCount * columns);
     t++;
   }
@@ -293,7 +295,9 @@ function supernodeRows(n: number, parent: Int32Array, pattern: PermutedPattern, 
   }
   for (let s = 0; s < supernodeCount; s++) {
     if (fillPointer[s] !== rowPointers[s + 1]) {
-      throw new Error(`choleskySymbolic: supernode ${s} has ${fillPointer[s] - rowPointers[s]} rows, column counts predicted ${rowPointers[s + 1] - rowPointers[s]}`);
+      throw new Error(
+        `choleskySymbolic: supernode ${s} has ${fillPointer[s] - rowPointers[s]} rows, column counts predicted ${rowPointers[s + 1] - rowPointers[s]}`,
+      );
     }
   }
   return rows;
@@ -351,7 +355,13 @@ function permutedPattern(a: CscMatrix, inverse: Int32Array, withLower: boolean):
 }
 
 /** Entries per column of the permuted lower (at [k+1]) and upper patterns, and where the diagonal is. */
-function countPermuted(a: CscMatrix, inverse: Int32Array, lowerCounts: Int32Array, upperCounts: Int32Array, diagonalEntry: Int32Array): void {
+function countPermuted(
+  a: CscMatrix,
+  inverse: Int32Array,
+  lowerCounts: Int32Array,
+  upperCounts: Int32Array,
+  diagonalEntry: Int32Array,
+): void {
   const n = a.cols;
   const { colPointers, rowIndices } = a;
   for (let j = 0; j < n; j++) {
@@ -512,7 +522,7 @@ function subtractOverlaps(n: number, parent: Int32Array, pattern: PermutedPatter
       if (previous === -1) continue;
       let q = previous;
       while (q !== ancestor[q]) q = ancestor[q];
-      for (let s = previous; s !== q; ) {
+      for (let s = previous; s !== q;) {
         const up = ancestor[s];
         ancestor[s] = q;
         s = up;

@@ -93,13 +93,7 @@ export function cscTranspose(a: CscMatrix): CscMatrix {
  * Given a compressed-row matrix (rows × cols), returns the same matrix in compressed columns (which is what a
  * transpose of CSC is, with the roles swapped).
  */
-function transposeCompressed(
-  rows: number,
-  cols: number,
-  rowPointers: Int32Array,
-  colIndices: Int32Array,
-  values: Float64Array,
-): CscMatrix {
+function transposeCompressed(rows: number, cols: number, rowPointers: Int32Array, colIndices: Int32Array, values: Float64Array): CscMatrix {
   const nnz = rowPointers[rows];
   const colPointers = new Int32Array(cols + 1);
   for (let p = 0; p < nnz; p++) colPointers[colIndices[p] + 1]++;

@@ -11,7 +11,9 @@ export function bindingReport(
 ): string[] {
   const lines: string[] = [];
   if (bonesWithoutHandles.length > 0) {
-    lines.push(`${bonesWithoutHandles.length === 1 ? 'bone' : 'bones'} ${bonesWithoutHandles.join(', ')} ${bonesWithoutHandles.length === 1 ? 'has' : 'have'} no handle vertices: weight 0 everywhere`);
+    lines.push(
+      `${bonesWithoutHandles.length === 1 ? 'bone' : 'bones'} ${bonesWithoutHandles.join(', ')} ${bonesWithoutHandles.length === 1 ? 'has' : 'have'} no handle vertices: weight 0 everywhere`,
+    );
   }
   for (const c of unhandled) {
     const nearest = c.nearestBone >= 0 ? `nearest bone ${c.nearestBone}` : 'no bone has handles';

@@ -19,9 +19,10 @@ const EPSILON = 1e-8;
 export function boneDistanceWeights(positions: Float64Array, skeleton: Skeleton, outWeights?: DenseMatrix): DenseMatrix {
   const vertexCount = Math.floor(positions.length / 3);
   const boneCount = skeleton.bones.length / 2;
-  const weights = outWeights && outWeights.rows === vertexCount && outWeights.cols === boneCount
-    ? outWeights
-    : { rows: vertexCount, cols: boneCount, data: new Float64Array(vertexCount * boneCount) };
+  const weights =
+    outWeights && outWeights.rows === vertexCount && outWeights.cols === boneCount
+      ? outWeights
+      : { rows: vertexCount, cols: boneCount, data: new Float64Array(vertexCount * boneCount) };
   const W = weights.data;
 
   const meshBox = boundingBox(positions);
@@ -37,23 +38,36 @@ export function boneDistanceWeights(positions: Float64Array, skeleton: Skeleton,
   const segment = new Float64Array(boneCount * 7);
   const { joints, bones } = skeleton;
   for (let b = 0; b < boneCount; b++) {
-    const s = 3 * bones[2 * b], e = 3 * bones[2 * b + 1];
-    const ax = joints[s] * scale, ay = joints[s + 1] * scale, az = joints[s + 2] * scale;
-    const ex = joints[e] * scale - ax, ey = joints[e + 1] * scale - ay, ez = joints[e + 2] * scale - az;
+    const s = 3 * bones[2 * b],
+      e = 3 * bones[2 * b + 1];
+    const ax = joints[s] * scale,
+      ay = joints[s + 1] * scale,
+      az = joints[s + 2] * scale;
+    const ex = joints[e] * scale - ax,
+      ey = joints[e + 1] * scale - ay,
+      ez = joints[e + 2] * scale - az;
     const length2 = ex * ex + ey * ey + ez * ez;
     segment.set([ax, ay, az, ex, ey, ez, length2 > 0 ? 1 / length2 : 0], 7 * b);
   }
 
   for (let v = 0; v < vertexCount; v++) {
-    const px = positions[3 * v] * scale, py = positions[3 * v + 1] * scale, pz = positions[3 * v + 2] * scale;
+    const px = positions[3 * v] * scale,
+      py = positions[3 * v + 1] * scale,
+      pz = positions[3 * v + 2] * scale;
     const row = v * boneCount;
     let sum = 0;
     for (let b = 0, o = 0; b < boneCount; b++, o += 7) {
-      const qx = px - segment[o], qy = py - segment[o + 1], qz = pz - segment[o + 2];
-      const ex = segment[o + 3], ey = segment[o + 4], ez = segment[o + 5];
+      const qx = px - segment[o],
+        qy = py - segment[o + 1],
+        qz = pz - segment[o + 2];
+      const ex = segment[o + 3],
+        ey = segment[o + 4],
+        ez = segment[o + 5];
       let t = (qx * ex + qy * ey + qz * ez) * segment[o + 6];
       t = t < 0 ? 0 : t > 1 ? 1 : t;
-      const dx = qx - t * ex, dy = qy - t * ey, dz = qz - t * ez;
+      const dx = qx - t * ex,
+        dy = qy - t * ey,
+        dz = qz - t * ez;
       const d2 = dx * dx + dy * dy + dz * dz;
       const w = 1 / (d2 * d2 + EPSILON);
       W[row + b] = w;

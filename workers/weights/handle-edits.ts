@@ -46,7 +46,8 @@ export function handleOverlap(ours: Int32Array, reference: Int32Array, boneCount
   const rows: HandleOverlap[] = [];
   for (let b = 0; b < boneCount; b++) rows.push({ bone: b, ours: 0, reference: 0, intersection: 0, union: 0, jaccard: 1 });
   for (let v = 0; v < ours.length; v++) {
-    const a = ours[v], r = reference[v];
+    const a = ours[v],
+      r = reference[v];
     if (a >= 0 && a < boneCount) rows[a].ours++;
     if (r >= 0 && r < boneCount) rows[r].reference++;
     if (a >= 0 && a === r && a < boneCount) rows[a].intersection++;

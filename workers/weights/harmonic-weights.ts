@@ -107,7 +107,11 @@ export function harmonicWeights(
   for (let b = 0; b < boneCount; b++) (handleCount[b] === 0 ? bonesWithoutHandles : activeBones).push(b);
 
   const components = connectedComponents(n, triangles);
-  const { handled: componentHandled, size: componentSize, first: componentFirst } = componentSummary(components.labels, components.count, handles);
+  const {
+    handled: componentHandled,
+    size: componentSize,
+    first: componentFirst,
+  } = componentSummary(components.labels, components.count, handles);
   const unhandledComponents: UnhandledComponent[] = [];
   const unhandledIndex = new Int32Array(components.count).fill(-1);
   for (let c = 0; c < components.count; c++) {
@@ -164,12 +168,22 @@ export function harmonicWeights(
   // The solve runs inside `weights`, pivot row r at its own vertex's row (solved columns first), so no work array
   // (it would double the peak memory; touching fresh pages costs about as much as the arithmetic) and no
   // permutation of #V × #B values afterwards (random row moves, dearer than the indirection in the solve).
-  const { rowOffsets, low, high } = placeRightHandSides(freeIndex, freeCount, symbolic.inversePerm, boneCount, free, column, width, weights);
+  const { rowOffsets, low, high } = placeRightHandSides(
+    freeIndex,
+    freeCount,
+    symbolic.inversePerm,
+    boneCount,
+    free,
+    column,
+    width,
+    weights,
+  );
   checkCancelled();
   if (freeCount > 0 && width > 0) choleskySolvePermuted(factor, weights, width, rowOffsets, { low, high });
   progress?.('solve', 0.9);
   finishRows(weights, boneCount, freeIndex, handles, column);
-  if (settings.unhandledComponents === 'bind-rigidly') bindRigidly(weights, boneCount, components.labels, unhandledIndex, unhandledComponents);
+  if (settings.unhandledComponents === 'bind-rigidly')
+    bindRigidly(weights, boneCount, components.labels, unhandledIndex, unhandledComponents);
   const solveMs = performance.now() - t;
   progress?.('done', 1);
   return {
@@ -248,7 +262,8 @@ function countHandles(handles: Int32Array, boneCount: number): Int32Array {
   const handleCount = new Int32Array(boneCount);
   for (let i = 0; i < handles.length; i++) {
     const h = handles[i];
-    if (h < -1 || h >= boneCount) throw new RangeError(`harmonicWeights: vertex ${i} is a handle of bone ${h}, there are ${boneCount} bones`);
+    if (h < -1 || h >= boneCount)
+      throw new RangeError(`harmonicWeights: vertex ${i} is a handle of bone ${h}, there are ${boneCount} bones`);
     if (h >= 0) handleCount[h]++;
   }
   return handleCount;
@@ -260,7 +275,11 @@ function countHandles(handles: Int32Array, boneCount: number): Int32Array {
  * @param labels #V component of each vertex
  * @returns three #components arrays
  */
-function componentSummary(labels: Int32Array, count: number, handles: Int32Array): { handled: Uint8Array; size: Int32Array; first: Int32Array } {
+function componentSummary(
+  labels: Int32Array,
+  count: number,
+  handles: Int32Array,
+): { handled: Uint8Array; size: Int32Array; first: Int32Array } {
   const handled = new Uint8Array(count);
   const size = new Int32Array(count);
   const first = new Int32Array(count).fill(-1);
@@ -280,7 +299,13 @@ function componentSummary(labels: Int32Array, count: number, handles: Int32Array
  * @param isFree    #V out: 1 for the free vertices
  * @returns the number of free vertices
  */
-function markFree(handles: Int32Array, labels: Int32Array, componentHandled: Uint8Array, freeIndex: Int32Array, isFree: Uint8Array): number {
+function markFree(
+  handles: Int32Array,
+  labels: Int32Array,
+  componentHandled: Uint8Array,
+  freeIndex: Int32Array,
+  isFree: Uint8Array,
+): number {
   let freeCount = 0;
   for (let i = 0; i < handles.length; i++) {
     if (handles[i] < 0 && componentHandled[labels[i]]) {
@@ -302,7 +327,13 @@ function markFree(handles: Int32Array, labels: Int32Array, componentHandled: Uin
  * @param inversePerm  #free pivot of each free index
  * @returns #B column of each bone, -1 for bones without handles
  */
-function solveColumns(activeBones: number[], boneCount: number, couplingFree: Int32Array, couplingBone: Int32Array, inversePerm: Int32Array): Int32Array {
+function solveColumns(
+  activeBones: number[],
+  boneCount: number,
+  couplingFree: Int32Array,
+  couplingBone: Int32Array,
+  inversePerm: Int32Array,
+): Int32Array {
   const pivotSum = new Float64Array(boneCount);
   const pivotCount = new Float64Array(boneCount);
   for (let c = 0; c < couplingFree.length; c++) {
@@ -410,7 +441,13 @@ function keepLargest(weights: Float64Array, out: number, boneCount: number, colu
  * @param labels         #V component of each vertex
  * @param unhandledIndex #components index into `components`, -1 for handled ones
  */
-function bindRigidly(weights: Float64Array, boneCount: number, labels: Int32Array, unhandledIndex: Int32Array, components: UnhandledComponent[]): void {
+function bindRigidly(
+  weights: Float64Array,
+  boneCount: number,
+  labels: Int32Array,
+  unhandledIndex: Int32Array,
+  components: UnhandledComponent[],
+): void {
   for (let v = 0; v < labels.length; v++) {
     const u = unhandledIndex[labels[v]];
     if (u < 0) continue;
