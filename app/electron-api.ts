@@ -87,22 +87,15 @@ export interface HeadersReceivedDetails {
 }
 
 export interface WebRequest {
-  onBeforeRequest(
-    listener: (details: { url: string }, callback: (response: { cancel: boolean }) => void) => void,
-  ): void;
+  onBeforeRequest(listener: (details: { url: string }, callback: (response: { cancel: boolean }) => void) => void): void;
   onHeadersReceived(
-    listener: (
-      details: HeadersReceivedDetails,
-      callback: (response: { responseHeaders: Record<string, string[]> }) => void,
-    ) => void,
+    listener: (details: HeadersReceivedDetails, callback: (response: { responseHeaders: Record<string, string[]> }) => void) => void,
   ): void;
 }
 
 export interface Session {
   readonly webRequest: WebRequest;
-  setPermissionRequestHandler(
-    handler: (webContents: WebContents, permission: string, callback: (granted: boolean) => void) => void,
-  ): void;
+  setPermissionRequestHandler(handler: (webContents: WebContents, permission: string, callback: (granted: boolean) => void) => void): void;
   setPermissionCheckHandler(handler: (webContents: WebContents | null, permission: string) => boolean): void;
 }
 
@@ -126,25 +119,24 @@ export interface IpcMain {
   handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown): void;
 }
 
+/** The item a menu click passes to its handler; Electron has already flipped a checkbox's `checked`. */
+export interface MenuItem {
+  checked: boolean;
+}
+
 export interface MenuItemOptions {
   label?: string;
-  role?:
-    | 'appMenu'
-    | 'quit'
-    | 'cut'
-    | 'copy'
-    | 'paste'
-    | 'selectAll'
-    | 'toggleDevTools'
-    | 'togglefullscreen'
-    | 'minimize'
-    | 'close';
+  role?: 'appMenu' | 'quit' | 'cut' | 'copy' | 'paste' | 'selectAll' | 'toggleDevTools' | 'togglefullscreen' | 'minimize' | 'close';
   type?: 'separator' | 'checkbox';
+  /** false: shown greyed out, clicks do nothing */
+  enabled?: boolean;
+  /** the mark of a 'checkbox' item */
+  checked?: boolean;
   accelerator?: string;
   /** false: show the accelerator in the menu but leave the key to the page (Linux and Windows) */
   registerAccelerator?: boolean;
   submenu?: MenuItemOptions[];
-  click?: () => void;
+  click?: (menuItem: MenuItem) => void;
 }
 
 export interface MenuStatic {

@@ -9,6 +9,7 @@ export const IPC_CHANNELS = {
   openFiles: 'rigwright:open-files',
   saveFile: 'rigwright:save-file',
   menuCommand: 'rigwright:menu-command',
+  setMenu: 'rigwright:set-menu',
 } as const;
 
 /** A file the user chose, read whole. `name` is the base name only: the renderer never sees paths. */
@@ -30,16 +31,36 @@ export interface SaveFileRequest {
   bytes: Uint8Array;
 }
 
-/** Commands the application menu sends to the renderer (Electron) — the web build triggers the same from its toolbar. */
-export const MENU_COMMANDS = [
-  'open-files',
-  'export-gltf',
-  'frame-all',
-  'toggle-wireframe',
-  'toggle-skeleton',
-  'play-pause',
-] as const;
-export type MenuCommand = (typeof MENU_COMMANDS)[number];
+/**
+ * The desktop menus as the renderer describes them (made from its command catalog and keybinding table): main
+ * builds the native menu from this model, and a click sends the item's command id back on `menuCommand`.
+ */
+export interface MenuItemModel {
+  /** command id, e.g. 'edit.undo' */
+  command: string;
+  /** shown text, with the current state: 'Undo Paint stroke' */
+  label: string;
+  enabled: boolean;
+  /** present for toggles */
+  checked?: boolean;
+  /** shown only: the page handles its keys itself, so the menu never registers them */
+  accelerator?: string;
+}
+
+export interface MenuModelEntry {
+  /** menu-bar title, e.g. 'Edit' */
+  label: string;
+  items: MenuItemModel[];
+}
+
+export type MenuModel = MenuModelEntry[];
+
+/** A command id as the menus send it: dotted lower camel case, e.g. 'file.open', 'edit.undo'. */
+export const COMMAND_ID_PATTERN = /^[a-z]+(\.[a-zA-Z]+)+$/;
+/** Bounds on a menu model main accepts (a page cannot make main build an enormous menu). */
+export const MAX_MENUS = 16;
+export const MAX_MENU_ITEMS = 64;
+export const MAX_MENU_LABEL_LENGTH = 120;
 
 /** What the preload exposes as `window.rigwright` (Electron), and what the web bridge implements. */
 export interface RigwrightBridge {
@@ -48,8 +69,10 @@ export interface RigwrightBridge {
   openFiles(request?: OpenFilesRequest): Promise<OpenedFile[]>;
   /** Resolves true when written, false when the user cancelled. */
   saveFile(request: SaveFileRequest): Promise<boolean>;
-  /** Subscribes to application-menu commands; returns the unsubscribe function. */
-  onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+  /** Subscribes to application-menu commands (command ids); returns the unsubscribe function. */
+  onMenuCommand(listener: (command: string) => void): () => void;
+  /** Replaces the desktop menus (the web page has none and ignores it). */
+  setMenu(model: MenuModel): void;
 }
 
 /**

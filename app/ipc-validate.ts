@@ -4,11 +4,18 @@
  * values and size before main touches a dialog or the file system. Pure functions; main.ts calls them.
  */
 import {
+  COMMAND_ID_PATTERN,
   MAX_FILE_BYTES,
   MAX_FILE_NAME_LENGTH,
+  MAX_MENU_ITEMS,
+  MAX_MENU_LABEL_LENGTH,
+  MAX_MENUS,
   OPENABLE_EXTENSIONS,
   RIG_FILE_EXTENSIONS,
   SAVEABLE_EXTENSIONS,
+  type MenuItemModel,
+  type MenuModel,
+  type MenuModelEntry,
   type SaveFileRequest,
 } from './ipc-contract.ts';
 import { APP_HOST, APP_SCHEME } from './app-scheme.ts';
@@ -35,18 +42,22 @@ export const MAX_TITLE_LENGTH = 200;
 export const DEFAULT_OPEN_TITLE = 'Open mesh, skeleton, weights or poses';
 
 // Control characters and the characters Windows forbids in names; a name with them cannot be saved portably.
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to refuse
 const FORBIDDEN_NAME_CHARACTERS = /[\u0000-\u001f\u007f<>:"/\\|?*]/;
 const WINDOWS_RESERVED_NAME = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
 
-function refuseUnknownKeys(channel: string, value: Record<string, unknown>, known: readonly string[]): void {
+/** @param place  where in the argument `value` is ("menu 2 item 5"), put before the reason; none for the argument itself */
+function refuseUnknownKeys(channel: string, value: Record<string, unknown>, known: readonly string[], place?: string): void {
   for (const key of Object.keys(value)) {
-    if (!known.includes(key)) throw new IpcArgumentError(channel, `unexpected field "${key.slice(0, 40)}"`);
+    if (!known.includes(key)) {
+      throw new IpcArgumentError(channel, `${place ? `${place}: ` : ''}unexpected field "${key.slice(0, 40)}"`);
+    }
   }
 }
 
@@ -95,6 +106,7 @@ export function validateOpenFilesRequest(channel: string, value: unknown): Valid
     if (value.title.length > MAX_TITLE_LENGTH) {
       throw new IpcArgumentError(channel, `title is longer than ${MAX_TITLE_LENGTH} characters`);
     }
+    // eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to refuse
     if (/[\u0000-\u001f\u007f]/.test(value.title)) throw new IpcArgumentError(channel, 'title has control characters');
     if (value.title.length > 0) title = value.title;
   }
@@ -139,6 +151,100 @@ export function validateSaveFileRequest(channel: string, value: unknown): SaveFi
     throw new IpcArgumentError(channel, `file is larger than ${MAX_FILE_BYTES} bytes`);
   }
   return { suggestedName, bytes };
+}
+
+/** Far longer than any id in the command catalog; keeps what an error message quotes short. */
+const MAX_COMMAND_ID_LENGTH = 100;
+
+// C0 and C1 control characters, DEL and the line and paragraph separators: none belongs in a one-line label.
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to refuse
+const LABEL_CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * The Electron accelerators a menu model may show: modifiers from CmdOrCtrl, Ctrl, Shift and Alt, then one key —
+ * an uppercase letter, a digit, F1–F24, Space, an arrow, Esc, Enter, Delete, Backspace, '/' or '?'. Each modifier
+ * at most once (checked apart from the pattern).
+ */
+const ACCELERATOR_PATTERN =
+  /^(?:(?:CmdOrCtrl|Ctrl|Shift|Alt)\+){0,4}(?:[A-Z0-9]|F(?:[1-9]|1[0-9]|2[0-4])|Space|Left|Right|Up|Down|Esc|Enter|Delete|Backspace|\/|\?)$/;
+/** Longer than any accelerator the pattern admits ('CmdOrCtrl+Ctrl+Shift+Alt+Backspace' is 34). */
+const MAX_ACCELERATOR_LENGTH = 40;
+
+function validateLabel(channel: string, place: string, value: unknown): string {
+  if (typeof value !== 'string') throw new IpcArgumentError(channel, `${place}: label must be a string`);
+  if (value.length === 0) throw new IpcArgumentError(channel, `${place}: label is empty`);
+  if (value.length > MAX_MENU_LABEL_LENGTH) {
+    throw new IpcArgumentError(channel, `${place}: label is longer than ${MAX_MENU_LABEL_LENGTH} characters`);
+  }
+  if (LABEL_CONTROL_CHARACTERS.test(value)) throw new IpcArgumentError(channel, `${place}: label has control characters`);
+  return value;
+}
+
+function validateAccelerator(channel: string, place: string, value: unknown): string {
+  if (typeof value !== 'string') throw new IpcArgumentError(channel, `${place}: accelerator must be a string`);
+  const shown = JSON.stringify(value.slice(0, MAX_ACCELERATOR_LENGTH));
+  if (value.length > MAX_ACCELERATOR_LENGTH || !ACCELERATOR_PATTERN.test(value)) {
+    throw new IpcArgumentError(channel, `${place}: accelerator ${shown} is not modifiers (CmdOrCtrl, Ctrl, Shift, Alt) and one key`);
+  }
+  const modifiers = value.split('+').slice(0, -1);
+  if (new Set(modifiers).size !== modifiers.length) {
+    throw new IpcArgumentError(channel, `${place}: accelerator ${shown} repeats a modifier`);
+  }
+  return value;
+}
+
+function validateMenuItem(channel: string, place: string, value: unknown): MenuItemModel {
+  if (!isPlainObject(value)) throw new IpcArgumentError(channel, `${place}: must be an object`);
+  refuseUnknownKeys(channel, value, ['command', 'label', 'enabled', 'checked', 'accelerator'], place);
+  const { command } = value;
+  if (typeof command !== 'string') throw new IpcArgumentError(channel, `${place}: command must be a string`);
+  if (command.length > MAX_COMMAND_ID_LENGTH || !COMMAND_ID_PATTERN.test(command)) {
+    throw new IpcArgumentError(channel, `${place}: command ${JSON.stringify(command.slice(0, 40))} is not a command id such as "edit.undo"`);
+  }
+  const label = validateLabel(channel, place, value.label);
+  if (typeof value.enabled !== 'boolean') throw new IpcArgumentError(channel, `${place}: enabled must be a boolean`);
+  const item: MenuItemModel = { command, label, enabled: value.enabled };
+  if (value.checked !== undefined) {
+    if (typeof value.checked !== 'boolean') throw new IpcArgumentError(channel, `${place}: checked must be a boolean`);
+    item.checked = value.checked;
+  }
+  if (value.accelerator !== undefined) item.accelerator = validateAccelerator(channel, place, value.accelerator);
+  return item;
+}
+
+/**
+ * Validates the argument of `setMenu`: the desktop menus as the renderer describes them.
+ * @param value  what the page sent: an array of at most MAX_MENUS { label, items } with distinct, non-empty
+ *               labels of at most MAX_MENU_LABEL_LENGTH characters and no control characters; each `items` an
+ *               array of 1 to MAX_MENU_ITEMS { command, label, enabled, checked?, accelerator? }: command matching
+ *               COMMAND_ID_PATTERN, label as above, enabled and checked booleans, accelerator an Electron
+ *               accelerator of the modifiers CmdOrCtrl, Ctrl, Shift, Alt and one key (ACCELERATOR_PATTERN).
+ *               No other fields.
+ * @returns      a fresh copy holding only those fields, in that order (optional ones only when present), so
+ *               equal models serialize alike
+ * @throws IpcArgumentError naming the place, counting from 1: "menu 2 item 5: label is longer than 120 characters"
+ */
+export function validateMenuModel(channel: string, value: unknown): MenuModel {
+  if (!Array.isArray(value)) throw new IpcArgumentError(channel, 'menu model must be an array');
+  if (value.length > MAX_MENUS) throw new IpcArgumentError(channel, `menu model has more than ${MAX_MENUS} menus`);
+  const menus: MenuModelEntry[] = [];
+  for (let m = 0; m < value.length; m++) {
+    const place = `menu ${m + 1}`;
+    const menu: unknown = value[m];
+    if (!isPlainObject(menu)) throw new IpcArgumentError(channel, `${place}: must be an object`);
+    refuseUnknownKeys(channel, menu, ['label', 'items'], place);
+    const label = validateLabel(channel, place, menu.label);
+    const repeated = menus.findIndex((earlier) => earlier.label === label);
+    if (repeated >= 0) throw new IpcArgumentError(channel, `${place}: label ${JSON.stringify(label)} repeats menu ${repeated + 1}`);
+    const { items } = menu;
+    if (!Array.isArray(items)) throw new IpcArgumentError(channel, `${place}: items must be an array`);
+    if (items.length === 0) throw new IpcArgumentError(channel, `${place}: has no items`);
+    if (items.length > MAX_MENU_ITEMS) throw new IpcArgumentError(channel, `${place}: has more than ${MAX_MENU_ITEMS} items`);
+    const validItems: MenuItemModel[] = [];
+    for (let i = 0; i < items.length; i++) validItems.push(validateMenuItem(channel, `${place} item ${i + 1}`, items[i]));
+    menus.push({ label, items: validItems });
+  }
+  return menus;
 }
 
 /**

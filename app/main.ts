@@ -1,8 +1,9 @@
 /**
  * Electron main process: one sandboxed window showing the built renderer from `rigwright://app/`, the
- * application menu, and the two IPC handlers (open files, save a file). The page is untrusted — it parses
- * user files — so it runs with sandbox, context isolation and a strict Content-Security-Policy, cannot
- * navigate, open windows or get permissions, and every IPC argument it sends is validated (ipc-validate.ts).
+ * application menu (built from the model the page sends), and the IPC handlers (open files, save a file, set
+ * the menus). The page is untrusted — it parses user files — so it runs with sandbox, context isolation and a
+ * strict Content-Security-Policy, cannot navigate, open windows or get permissions, and every IPC argument it
+ * sends is validated (ipc-validate.ts).
  * Bundled by app/build.mjs to dist/app/main.cjs next to dist/app/preload.cjs; the page is dist/renderer.
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
@@ -15,18 +16,13 @@ import type {
   MenuItemOptions,
   WebContents,
 } from './electron-api.ts';
-import { IPC_CHANNELS, MAX_FILE_BYTES, type MenuCommand, type OpenedFile } from './ipc-contract.ts';
-import {
-  APP_ENTRY_URL,
-  APP_SCHEME,
-  CONTENT_SECURITY_POLICY,
-  contentTypeOf,
-  resolveAppAsset,
-} from './app-scheme.ts';
+import { IPC_CHANNELS, MAX_FILE_BYTES, type MenuItemModel, type MenuModel, type OpenedFile } from './ipc-contract.ts';
+import { APP_ENTRY_URL, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, resolveAppAsset } from './app-scheme.ts';
 import {
   IpcArgumentError,
   extensionOf,
   isTrustedSenderUrl,
+  validateMenuModel,
   validateOpenFilesRequest,
   validateSaveFileRequest,
 } from './ipc-validate.ts';
@@ -127,58 +123,101 @@ function createWindow(): Window {
   return window;
 }
 
-function sendMenuCommand(command: MenuCommand): void {
+function sendMenuCommand(command: string): void {
   const target = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
   if (target && !target.isDestroyed()) target.webContents.send(IPC_CHANNELS.menuCommand, command);
 }
 
 /**
- * Single keys (F, W, K, Space) belong to the page, which knows when a text field has focus; the menu only
- * shows them. macOS cannot show an accelerator without registering it, and a registered one would fire as
- * well as the page's handler (toggling twice), so there the menu names no key.
+ * Every key belongs to the page, which knows when a text field has focus and which when-clause holds; the menu
+ * only shows the key. macOS cannot show an accelerator without registering it, and a registered one would fire
+ * as well as the page's handler (toggling twice), so there the menu names no key.
  */
 function pageKey(accelerator: string): Pick<MenuItemOptions, 'accelerator' | 'registerAccelerator'> {
   return isMac ? {} : { accelerator, registerAccelerator: false };
 }
 
-function buildMenu(): MenuItemOptions[] {
-  const command = (label: string, name: MenuCommand, keys: Pick<MenuItemOptions, 'accelerator' | 'registerAccelerator'>) => ({
-    label,
-    ...keys,
-    click: () => sendMenuCommand(name),
+/** Electron reads '&' as a mnemonic marker and '&&' as a literal '&'; the model's labels are plain text. */
+function escapeMnemonics(label: string): string {
+  return label.replaceAll('&', '&&');
+}
+
+/**
+ * The native items that work whatever the page says, by menu title: quitting or closing, the text-field
+ * clipboard (text fields keep cut/copy/paste and their keys) and full screen. They go after the model's items.
+ */
+function roleItems(): Record<'File' | 'Edit' | 'View', MenuItemOptions[]> {
+  return {
+    File: [{ role: isMac ? 'close' : 'quit' }],
+    Edit: [{ role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }],
+    View: [{ role: 'togglefullscreen' }, ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }])],
+  };
+}
+const ROLE_MENUS = ['File', 'Edit', 'View'] as const;
+
+// Command ids of the latest model: a click on an item of a menu that has since been replaced sends nothing.
+let menuCommands = new Set<string>();
+// The latest model as JSON: the page may send the same model often, and an unchanged one rebuilds nothing.
+let shownMenu = '';
+
+function nativeItem(item: MenuItemModel): MenuItemOptions {
+  const checkbox = item.checked === undefined ? {} : { type: 'checkbox' as const, checked: item.checked };
+  return {
+    label: escapeMnemonics(item.label),
+    enabled: item.enabled,
+    ...checkbox,
+    ...(item.accelerator === undefined ? {} : pageKey(item.accelerator)),
+    click: (menuItem) => {
+      // Electron flips a checkbox as it is clicked; its mark stays the model's until the page sends a new model.
+      if (item.checked !== undefined) menuItem.checked = item.checked;
+      if (menuCommands.has(item.command)) sendMenuCommand(item.command);
+    },
+  };
+}
+
+/**
+ * The application menu: the model's menus in its order, each item sending its command id, with the role items
+ * merged in — File, Edit and View each end with a separator and their roles after the model's items; one the
+ * model lacks holds its roles alone, placed first (File) or after the one before it (Edit after File, View
+ * after Edit). On macOS the app menu comes first.
+ */
+function buildMenu(model: MenuModel): MenuItemOptions[] {
+  const roles = roleItems();
+  const menus: { label: string; submenu: MenuItemOptions[] }[] = model.map((menu) => {
+    const items = menu.items.map(nativeItem);
+    const merged = (ROLE_MENUS as readonly string[]).includes(menu.label)
+      ? [...items, { type: 'separator' as const }, ...roles[menu.label as (typeof ROLE_MENUS)[number]]]
+      : items;
+    return { label: menu.label, submenu: merged };
+  });
+  ROLE_MENUS.forEach((label, index) => {
+    if (menus.some((menu) => menu.label === label)) return;
+    const at = index === 0 ? 0 : menus.findIndex((menu) => menu.label === ROLE_MENUS[index - 1]) + 1;
+    menus.splice(at, 0, { label, submenu: roles[label] });
   });
   return [
     ...(isMac ? [{ role: 'appMenu' as const }] : []),
-    {
-      label: '&File',
-      submenu: [
-        command('Open…', 'open-files', { accelerator: 'CmdOrCtrl+O' }),
-        command('Export glTF…', 'export-gltf', pageKey('CmdOrCtrl+E')),
-        { type: 'separator' },
-        { role: isMac ? 'close' : 'quit' },
-      ],
-    },
-    { label: '&Edit', submenu: [{ role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }] },
-    {
-      label: '&View',
-      submenu: [
-        command('Frame All', 'frame-all', pageKey('F')),
-        command('Wireframe', 'toggle-wireframe', pageKey('W')),
-        command('Skeleton', 'toggle-skeleton', pageKey('K')),
-        { type: 'separator' },
-        { role: 'togglefullscreen' },
-        ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]),
-      ],
-    },
-    { label: '&Playback', submenu: [command('Play/Pause', 'play-pause', pageKey('Space'))] },
+    ...menus.map((menu) => ({ label: `&${escapeMnemonics(menu.label)}`, submenu: menu.submenu })),
   ];
+}
+
+function showMenu(model: MenuModel): void {
+  const serialized = JSON.stringify(model);
+  if (serialized === shownMenu) return;
+  shownMenu = serialized;
+  menuCommands = new Set(model.flatMap((menu) => menu.items.map((item) => item.command)));
+  Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenu(model)));
+}
+
+function setMenu(_window: Window | null, argument: unknown): void {
+  showMenu(validateMenuModel(IPC_CHANNELS.setMenu, argument));
 }
 
 /**
  * Registers an invoke handler that accepts messages only from our own page and with at most one argument,
  * and passes the window that sent it (dialogs are modal to it).
  */
-function handle(channel: string, handler: (window: Window | null, argument: unknown) => Promise<unknown>): void {
+function handle(channel: string, handler: (window: Window | null, argument: unknown) => unknown): void {
   ipcMain.handle(channel, (event: IpcMainInvokeEvent, ...args: unknown[]) => {
     if (!isTrustedSenderUrl(event.senderFrame?.url)) throw new IpcArgumentError(channel, 'sender is not the Rigwright page');
     if (args.length > 1) throw new IpcArgumentError(channel, 'expects at most one argument');
@@ -186,7 +225,7 @@ function handle(channel: string, handler: (window: Window | null, argument: unkn
   });
 }
 
-// A second dialog while one is open (e.g. the menu's Ctrl+O and the page's own key handler) gets nothing.
+// A second dialog while one is open (e.g. Open… chosen from the menu and by the page's Ctrl+O) gets nothing.
 let dialogOpen = false;
 
 async function withDialog<T>(ifBusy: T, run: () => Promise<T>): Promise<T> {
@@ -257,7 +296,9 @@ app
     lockDownSession();
     handle(IPC_CHANNELS.openFiles, openFiles);
     handle(IPC_CHANNELS.saveFile, saveFile);
-    Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenu()));
+    handle(IPC_CHANNELS.setMenu, setMenu);
+    // Until the page describes its menus, only the role items.
+    showMenu([]);
     createWindow();
   })
   .catch((error: unknown) => {

@@ -5,9 +5,9 @@
  */
 import type { ElectronPreload, IpcRendererEvent } from './electron-api.ts';
 import {
+  COMMAND_ID_PATTERN,
   IPC_CHANNELS,
-  MENU_COMMANDS,
-  type MenuCommand,
+  type MenuModel,
   type OpenedFile,
   type OpenFilesRequest,
   type RigwrightBridge,
@@ -16,8 +16,8 @@ import {
 
 const { contextBridge, ipcRenderer } = require('electron') as ElectronPreload;
 
-function isMenuCommand(value: unknown): value is MenuCommand {
-  return typeof value === 'string' && (MENU_COMMANDS as readonly string[]).includes(value);
+function isCommandId(value: unknown): value is string {
+  return typeof value === 'string' && COMMAND_ID_PATTERN.test(value);
 }
 
 const bridge: RigwrightBridge = {
@@ -29,15 +29,22 @@ const bridge: RigwrightBridge = {
   saveFile(request: SaveFileRequest): Promise<boolean> {
     return ipcRenderer.invoke(IPC_CHANNELS.saveFile, request) as Promise<boolean>;
   },
-  onMenuCommand(listener: (command: MenuCommand) => void): () => void {
+  onMenuCommand(listener: (command: string) => void): () => void {
     // The page never sees the IPC event object (it would expose ipcRenderer to the page).
     const forward = (_event: IpcRendererEvent, command: unknown) => {
-      if (isMenuCommand(command)) listener(command);
+      if (isCommandId(command)) listener(command);
     };
     ipcRenderer.on(IPC_CHANNELS.menuCommand, forward);
     return () => {
       ipcRenderer.removeListener(IPC_CHANNELS.menuCommand, forward);
     };
+  },
+  setMenu(model: MenuModel): void {
+    // Fire and forget: the page goes on whether or not main accepted the model, and a refusal (a bug in the
+    // page's model) is logged here rather than reaching the page as an unhandled rejection.
+    void ipcRenderer.invoke(IPC_CHANNELS.setMenu, model).catch((error: unknown) => {
+      console.error('Rigwright: the desktop menu was not updated:', error instanceof Error ? error.message : String(error));
+    });
   },
 };
 

@@ -2,7 +2,7 @@
  * The renderer's only way out of the page: `window.rigwright` from the Electron preload when present, otherwise
  * the same interface built from web platform pieces (a file input, Blob downloads, toolbar-driven commands).
  */
-import { RIG_FILE_EXTENSIONS, type MenuCommand, type OpenedFile, type OpenFilesRequest, type RigwrightBridge, type SaveFileRequest } from '../../app/ipc-contract.ts';
+import { RIG_FILE_EXTENSIONS, type MenuModel, type OpenedFile, type OpenFilesRequest, type RigwrightBridge, type SaveFileRequest } from '../../app/ipc-contract.ts';
 
 declare global {
   interface Window {
@@ -22,14 +22,17 @@ export async function readBrowserFiles(files: Iterable<File>): Promise<OpenedFil
  * - openFiles: opens the hidden `<input type="file" id="file-input">`; resolves with [] on cancel.
  * - saveFile: downloads a Blob (the browser decides where it goes, so it always reports true).
  * - onMenuCommand: the page's toolbar and keyboard call `dispatchMenuCommand`, standing in for the desktop menu.
+ * - setMenu: the page has no desktop menu; the latest model is kept as `lastMenu`, so tests can read what the
+ *   desktop menu would show.
  * Files that arrive through the input without a pending `openFiles` (an automated test setting the input's files)
  * go to `onUnrequestedFiles` listeners.
  */
 export class WebBridge implements RigwrightBridge {
   readonly platform = 'web' as const;
-  private readonly menuListeners = new Set<(command: MenuCommand) => void>();
+  private readonly menuListeners = new Set<(command: string) => void>();
   private readonly unrequestedListeners = new Set<(files: OpenedFile[]) => void>();
   private pendingOpen: ((files: OpenedFile[]) => void) | null = null;
+  private latestMenu: MenuModel | null = null;
 
   constructor(private readonly fileInput: HTMLInputElement) {
     fileInput.addEventListener('change', () => {
@@ -62,13 +65,24 @@ export class WebBridge implements RigwrightBridge {
     return Promise.resolve(true);
   }
 
-  onMenuCommand(listener: (command: MenuCommand) => void): () => void {
+  onMenuCommand(listener: (command: string) => void): () => void {
     this.menuListeners.add(listener);
     return () => this.menuListeners.delete(listener);
   }
 
-  dispatchMenuCommand(command: MenuCommand): void {
+  /** Sends a command id to the `onMenuCommand` listeners, as a click in the desktop menu would. */
+  dispatchMenuCommand(command: string): void {
     for (const listener of this.menuListeners) listener(command);
+  }
+
+  setMenu(model: MenuModel): void {
+    // A copy, as IPC would take: later changes to the page's objects do not show in the menu.
+    this.latestMenu = structuredClone(model);
+  }
+
+  /** The model of the latest `setMenu`, or null before the first. */
+  get lastMenu(): MenuModel | null {
+    return this.latestMenu;
   }
 
   onUnrequestedFiles(listener: (files: OpenedFile[]) => void): () => void {

@@ -55,7 +55,7 @@ test('the desktop window shows the viewport with the bridge and without Node.js'
     }));
     expect(pageGlobals).toEqual({ require: 'undefined', process: 'undefined', module: 'undefined' });
     const bridgeKeys = await page.evaluate(() => Object.keys((window as unknown as { rigwright: object }).rigwright).sort());
-    expect(bridgeKeys).toEqual(['onMenuCommand', 'openFiles', 'platform', 'saveFile']);
+    expect(bridgeKeys).toEqual(['onMenuCommand', 'openFiles', 'platform', 'saveFile', 'setMenu']);
     // Navigation away from the app and new windows are refused.
     await page.evaluate(() => {
       window.open('https://example.com/');

@@ -3,7 +3,8 @@
  * against a recording stand-in for the `electron` module, so their wiring is checked where no Electron binary
  * exists: the window's security flags, the app scheme's file serving (with traversal attempts), the CSP and
  * request filters, denied permissions, navigation and window-open blocking, the IPC handlers with their sender
- * and argument checks and real file reads and writes, the menu's commands, and the preload's bridge.
+ * and argument checks and real file reads and writes, the application menu built from the page's menu model, and
+ * the preload's bridge.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { BrowserWindowOptions, MenuItemOptions } from '../../app/electron-api.ts';
-import { IPC_CHANNELS, type OpenedFile, type RigwrightBridge } from '../../app/ipc-contract.ts';
+import { IPC_CHANNELS, type MenuModel, type OpenedFile, type RigwrightBridge } from '../../app/ipc-contract.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-main-'));
@@ -44,6 +45,8 @@ const recorded = {
   nextSave: { canceled: true, filePath: '' },
   exposed: new Map<string, unknown>(),
   invoked: [] as unknown[][],
+  /** when set, the preload's `ipcRenderer.invoke` rejects with it (as when main refuses the message) */
+  invokeFailure: undefined as Error | undefined,
   rendererListeners: new Map<string, Set<Listener>>(),
 };
 
@@ -134,6 +137,7 @@ const fakeElectron = {
   ipcRenderer: {
     invoke: async (...args: unknown[]) => {
       recorded.invoked.push(args);
+      if (recorded.invokeFailure) throw recorded.invokeFailure;
       return args[0] === IPC_CHANNELS.saveFile ? true : [];
     },
     on(channel: string, listener: Listener) {
@@ -171,12 +175,18 @@ async function loadBundled(entry: string, outfile: string): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
-const trustedEvent = () => ({ senderFrame: { url: 'rigwright://app/index.html' }, sender: recorded.windows[0].webContents, preventDefault() {} });
+const trustedEvent = () => ({
+  senderFrame: { url: 'rigwright://app/index.html' },
+  sender: recorded.windows[0].webContents,
+  preventDefault() {},
+});
 
 test('main starts one sandboxed, isolated window on the app scheme', async () => {
   await loadBundled('app/main.ts', path.join(work, 'app', 'main.cjs'));
   assert.equal(recorded.sandboxEnabled, true);
-  assert.deepEqual(recorded.schemes, [{ scheme: 'rigwright', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }]);
+  assert.deepEqual(recorded.schemes, [
+    { scheme: 'rigwright', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+  ]);
   assert.equal(recorded.windows.length, 1);
   const { webPreferences } = recorded.windows[0].options;
   assert.equal(webPreferences.sandbox, true);
@@ -199,7 +209,12 @@ test('the app scheme serves the renderer folder with the CSP and nothing outside
   const worker = await get('rigwright://app/assets/io.worker.js');
   assert.match(worker.headers.get('content-type')!, /^text\/javascript/);
 
-  for (const url of ['rigwright://app/../secret.txt', 'rigwright://app/%2e%2e/secret.txt', 'rigwright://app/..%2fsecret.txt', 'rigwright://app/assets/..%5c..%5csecret.txt']) {
+  for (const url of [
+    'rigwright://app/../secret.txt',
+    'rigwright://app/%2e%2e/secret.txt',
+    'rigwright://app/..%2fsecret.txt',
+    'rigwright://app/assets/..%5c..%5csecret.txt',
+  ]) {
     const response = await get(url);
     assert.ok(response.status === 403 || response.status === 404, `${url}: ${response.status}`);
     assert.doesNotMatch(await response.text(), /outside the renderer/);
@@ -224,7 +239,7 @@ test('the session cancels remote requests, adds the CSP to responses and denies 
 
   let headers: Record<string, string[]> | undefined;
   recorded.headersReceived!(
-    { url: 'rigwright://app/index.html', responseHeaders: { 'content-security-policy': ["script-src *"], 'content-type': ['text/html'] } },
+    { url: 'rigwright://app/index.html', responseHeaders: { 'content-security-policy': ['script-src *'], 'content-type': ['text/html'] } },
     (response: { responseHeaders: Record<string, string[]> }) => (headers = response.responseHeaders),
   );
   assert.equal(headers!['content-security-policy'], undefined);
@@ -287,31 +302,145 @@ test('saveFile writes the bytes where the user chose, and refuses bad names', as
   await assert.rejects(async () => saveFile(trustedEvent(), { suggestedName: 'posed.obj', bytes: 'v 0 0 0' }), /Uint8Array/);
 });
 
-test('the menu has the commands and sends them to the window', () => {
-  const menu = recorded.menu!;
-  const item = (top: string, label: string) => menu.find((m) => m.label === top)!.submenu!.find((s) => s.label === label)!;
-  assert.equal(item('&File', 'Open…').accelerator, 'CmdOrCtrl+O');
+const isMac = process.platform === 'darwin';
+/** An accelerator as main shows it: off macOS shown but left to the page, on macOS not at all. */
+const shownKey = (accelerator: string) => (isMac ? {} : { accelerator, registerAccelerator: false });
+const appMenu = isMac ? [{ role: 'appMenu' }] : [];
+const separator = { type: 'separator' };
+const fileRoles = [{ role: isMac ? 'close' : 'quit' }];
+const editRoles = [{ role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }];
+const viewRoles = [{ role: 'togglefullscreen' }, { role: 'toggleDevTools' }];
+
+/** The menus as the renderer's command catalog makes them. */
+const PAGE_MENUS: MenuModel = [
+  { label: 'File', items: [{ command: 'file.open', label: 'Open…', enabled: true, accelerator: 'CmdOrCtrl+O' }] },
+  {
+    label: 'Edit',
+    items: [
+      { command: 'edit.undo', label: 'Undo Paint stroke', enabled: true, accelerator: 'CmdOrCtrl+Z' },
+      { command: 'edit.redo', label: 'Redo', enabled: false, accelerator: 'CmdOrCtrl+Shift+Z' },
+    ],
+  },
+  { label: 'View', items: [{ command: 'view.wireframe', label: 'Wireframe', enabled: true, checked: false, accelerator: 'W' }] },
+];
+
+/** The native menu template without its click functions (JSON leaves them out). */
+const withoutClicks = (menu: unknown): unknown => JSON.parse(JSON.stringify(menu));
+const menuItem = (top: string, label: string) =>
+  recorded.menu!.find((m) => m.label === top)!.submenu!.find((item) => item.label === label);
+/** Clicks a native item as Electron does: with the item, whose checkbox mark Electron has already flipped. */
+const click = (item: MenuItemOptions | undefined, clicked = { checked: false }) => item!.click!(clicked);
+const setMenu = (...args: unknown[]) => recorded.ipcHandlers.get(IPC_CHANNELS.setMenu)!(...args);
+
+test('before the page describes its menus, the menu has only the role items', () => {
+  assert.deepEqual(recorded.menu, [
+    ...appMenu,
+    { label: '&File', submenu: fileRoles },
+    { label: '&Edit', submenu: editRoles },
+    { label: '&View', submenu: viewRoles },
+  ]);
+});
+
+test("setMenu builds the menu from the page's model, with the role items merged in", () => {
+  assert.equal(setMenu(trustedEvent(), PAGE_MENUS), undefined);
+  assert.deepEqual(withoutClicks(recorded.menu), [
+    ...appMenu,
+    { label: '&File', submenu: [{ label: 'Open…', enabled: true, ...shownKey('CmdOrCtrl+O') }, separator, ...fileRoles] },
+    {
+      label: '&Edit',
+      submenu: [
+        { label: 'Undo Paint stroke', enabled: true, ...shownKey('CmdOrCtrl+Z') },
+        { label: 'Redo', enabled: false, ...shownKey('CmdOrCtrl+Shift+Z') },
+        separator,
+        ...editRoles,
+      ],
+    },
+    {
+      label: '&View',
+      submenu: [{ label: 'Wireframe', enabled: true, type: 'checkbox', checked: false, ...shownKey('W') }, separator, ...viewRoles],
+    },
+  ]);
+
   const contents = recorded.windows[0].webContents;
-  const expected: [string, string, string][] = [
-    ['&File', 'Open…', 'open-files'],
-    ['&File', 'Export glTF…', 'export-gltf'],
-    ['&View', 'Frame All', 'frame-all'],
-    ['&View', 'Wireframe', 'toggle-wireframe'],
-    ['&View', 'Skeleton', 'toggle-skeleton'],
-    ['&Playback', 'Play/Pause', 'play-pause'],
-  ];
-  for (const [top, label, command] of expected) {
+  for (const [top, label, command] of [
+    ['&File', 'Open…', 'file.open'],
+    ['&Edit', 'Undo Paint stroke', 'edit.undo'],
+    ['&Edit', 'Redo', 'edit.redo'],
+  ]) {
     contents.sent.length = 0;
-    item(top, label).click!();
+    click(menuItem(top, label));
     assert.deepEqual(contents.sent, [[IPC_CHANNELS.menuCommand, command]], label);
   }
-  if (process.platform !== 'darwin') {
-    // The page handles Ctrl+E itself (the export dialog), so the menu only shows it.
-    assert.equal(item('&File', 'Export glTF…').accelerator, 'CmdOrCtrl+E');
-    assert.equal(item('&File', 'Export glTF…').registerAccelerator, false);
-    assert.equal(item('&View', 'Frame All').accelerator, 'F');
-    assert.equal(item('&View', 'Frame All').registerAccelerator, false);
-  }
+  // The page decides whether the toggle happens; until it sends a new model the mark stays the model's.
+  contents.sent.length = 0;
+  const flipped = { checked: true };
+  click(menuItem('&View', 'Wireframe'), flipped);
+  assert.deepEqual(contents.sent, [[IPC_CHANNELS.menuCommand, 'view.wireframe']]);
+  assert.equal(flipped.checked, false);
+});
+
+test('menus the model lacks keep their roles in their usual place; labels keep a literal &', () => {
+  setMenu(trustedEvent(), [
+    { label: 'Edit', items: [{ command: 'edit.undo', label: 'Undo Move & rotate', enabled: true }] },
+    { label: 'Skin & Bones', items: [{ command: 'skin.heatMap', label: 'Heat map', enabled: true, checked: true }] },
+  ]);
+  assert.deepEqual(withoutClicks(recorded.menu), [
+    ...appMenu,
+    { label: '&File', submenu: fileRoles },
+    { label: '&Edit', submenu: [{ label: 'Undo Move && rotate', enabled: true }, separator, ...editRoles] },
+    { label: '&View', submenu: viewRoles },
+    { label: '&Skin && Bones', submenu: [{ label: 'Heat map', enabled: true, type: 'checkbox', checked: true }] },
+  ]);
+});
+
+test('a click on an item of a replaced menu sends nothing unless the latest model has its command', () => {
+  setMenu(trustedEvent(), PAGE_MENUS);
+  const staleRedo = menuItem('&Edit', 'Redo');
+  const staleOpen = menuItem('&File', 'Open…');
+  setMenu(trustedEvent(), [PAGE_MENUS[0]]);
+  assert.equal(menuItem('&Edit', 'Redo'), undefined);
+  const contents = recorded.windows[0].webContents;
+  contents.sent.length = 0;
+  click(staleRedo);
+  assert.deepEqual(contents.sent, []);
+  click(staleOpen);
+  assert.deepEqual(contents.sent, [[IPC_CHANNELS.menuCommand, 'file.open']]);
+});
+
+test('the same model again does not rebuild the native menu; a changed one does', () => {
+  setMenu(trustedEvent(), PAGE_MENUS);
+  const built = recorded.menu;
+  setMenu(trustedEvent(), structuredClone(PAGE_MENUS));
+  assert.equal(recorded.menu, built);
+  const changed = structuredClone(PAGE_MENUS);
+  changed[1].items[0].label = 'Undo Move joint';
+  setMenu(trustedEvent(), changed);
+  assert.notEqual(recorded.menu, built);
+  assert.notEqual(menuItem('&Edit', 'Undo Move joint'), undefined, 'the changed label is shown');
+});
+
+test('setMenu refuses a foreign sender, a malformed model and extra arguments, and keeps the menu', () => {
+  setMenu(trustedEvent(), PAGE_MENUS);
+  const built = recorded.menu;
+  const refused = (run: () => unknown, message: RegExp) =>
+    assert.throws(run, (error: unknown) => {
+      assert.ok(error instanceof Error, `expected an IpcArgumentError, got ${String(error)}`);
+      assert.equal(error.name, 'IpcArgumentError');
+      assert.match(error.message, message);
+      return true;
+    });
+  const foreign = { ...trustedEvent(), senderFrame: { url: 'https://example.com/' } };
+  refused(() => setMenu(foreign, PAGE_MENUS), /^rigwright:set-menu: sender is not the Rigwright page$/);
+  refused(() => setMenu({ ...trustedEvent(), senderFrame: null }, PAGE_MENUS), /^rigwright:set-menu: sender is not the Rigwright page$/);
+  const tooLong = structuredClone(PAGE_MENUS);
+  tooLong[1].items[1].label = 'x'.repeat(121);
+  refused(() => setMenu(trustedEvent(), tooLong), /^rigwright:set-menu: menu 2 item 2: label is longer than 120 characters$/);
+  const badCommand = structuredClone(PAGE_MENUS);
+  badCommand[0].items[0].command = '../x';
+  refused(() => setMenu(trustedEvent(), badCommand), /^rigwright:set-menu: menu 1 item 1: command "\.\.\/x" is not a command id/);
+  refused(() => setMenu(trustedEvent()), /^rigwright:set-menu: menu model must be an array$/);
+  refused(() => setMenu(trustedEvent(), PAGE_MENUS, PAGE_MENUS), /^rigwright:set-menu: expects at most one argument$/);
+  assert.equal(recorded.menu, built);
 });
 
 test('the preload exposes the bridge as window.rigwright over the IPC channels', async () => {
@@ -323,10 +452,12 @@ test('the preload exposes the bridge as window.rigwright over the IPC channels',
   assert.deepEqual(await bridge.openFiles({ extensions: ['obj'] }), []);
   const bytes = new Uint8Array([1]);
   assert.equal(await bridge.saveFile({ suggestedName: 'a.obj', bytes }), true);
+  assert.equal(bridge.setMenu(PAGE_MENUS), undefined);
   assert.deepEqual(recorded.invoked, [
     [IPC_CHANNELS.openFiles],
     [IPC_CHANNELS.openFiles, { extensions: ['obj'] }],
     [IPC_CHANNELS.saveFile, { suggestedName: 'a.obj', bytes }],
+    [IPC_CHANNELS.setMenu, PAGE_MENUS],
   ]);
 
   const received: string[] = [];
@@ -334,10 +465,34 @@ test('the preload exposes the bridge as window.rigwright over the IPC channels',
   const deliver = (command: unknown) => {
     for (const listener of recorded.rendererListeners.get(IPC_CHANNELS.menuCommand) ?? []) listener({ senderId: 0 }, command);
   };
-  deliver('frame-all');
+  deliver('view.frameAll');
   deliver('format-disk');
   deliver(42);
+  deliver('../x');
+  deliver({ command: 'view.frameAll' });
   unsubscribe();
-  deliver('play-pause');
-  assert.deepEqual(received, ['frame-all']);
+  deliver('playback.toggle');
+  assert.deepEqual(received, ['view.frameAll']);
+});
+
+test("the preload's setMenu logs main's refusal instead of rejecting in the page", async () => {
+  const bridge = recorded.exposed.get('rigwright') as RigwrightBridge;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  const logged: unknown[][] = [];
+  const consoleError = console.error;
+  console.error = (...args: unknown[]) => logged.push(args);
+  recorded.invokeFailure = new Error('rigwright:set-menu: menu 1: label is empty');
+  try {
+    assert.equal(bridge.setMenu([{ label: '', items: [] }]), undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    recorded.invokeFailure = undefined;
+    console.error = consoleError;
+    process.off('unhandledRejection', onUnhandled);
+  }
+  assert.deepEqual(unhandled, []);
+  assert.equal(logged.length, 1);
+  assert.match(logged[0].map(String).join(' '), /menu was not updated.*menu 1: label is empty/);
 });

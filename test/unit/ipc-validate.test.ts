@@ -11,10 +11,20 @@ import {
   extensionOf,
   isTrustedSenderUrl,
   validateBaseName,
+  validateMenuModel,
   validateOpenFilesRequest,
   validateSaveFileRequest,
 } from '../../app/ipc-validate.ts';
-import { MAX_FILE_BYTES, MAX_FILE_NAME_LENGTH, RIG_FILE_EXTENSIONS } from '../../app/ipc-contract.ts';
+import {
+  MAX_FILE_BYTES,
+  MAX_FILE_NAME_LENGTH,
+  MAX_MENU_ITEMS,
+  MAX_MENU_LABEL_LENGTH,
+  MAX_MENUS,
+  RIG_FILE_EXTENSIONS,
+  type MenuItemModel,
+  type MenuModel,
+} from '../../app/ipc-contract.ts';
 
 const CHANNEL = 'rigwright:test';
 
@@ -64,13 +74,30 @@ test('openFiles: malformed requests are refused', () => {
 });
 
 test('base names: plain names pass, anything naming a directory or a reserved name does not', () => {
-  for (const name of ['posed.obj', 'arm weights.dmat', 'hand-pose_quat.dmat', 'ünïcödé.tgf', '.hidden.obj', 'x'.repeat(MAX_FILE_NAME_LENGTH)]) {
+  for (const name of [
+    'posed.obj',
+    'arm weights.dmat',
+    'hand-pose_quat.dmat',
+    'ünïcödé.tgf',
+    '.hidden.obj',
+    'x'.repeat(MAX_FILE_NAME_LENGTH),
+  ]) {
     assert.equal(validateBaseName(CHANNEL, name), name);
   }
   refuses(() => validateBaseName(CHANNEL, undefined), /must be a string/);
   refuses(() => validateBaseName(CHANNEL, ''), /empty/);
   refuses(() => validateBaseName(CHANNEL, 'x'.repeat(MAX_FILE_NAME_LENGTH + 1)), /longer than 255/);
-  for (const name of ['../posed.obj', 'dir/posed.obj', '/etc/passwd', 'C:\\x.obj', 'C:x.obj', 'a\0b.obj', 'a\nb.obj', 'what?.obj', 'a|b.obj']) {
+  for (const name of [
+    '../posed.obj',
+    'dir/posed.obj',
+    '/etc/passwd',
+    'C:\\x.obj',
+    'C:x.obj',
+    'a\0b.obj',
+    'a\nb.obj',
+    'what?.obj',
+    'a|b.obj',
+  ]) {
     refuses(() => validateBaseName(CHANNEL, name), /base name/);
   }
   for (const name of ['.', '..', 'posed.', 'posed ', 'CON', 'nul.obj', 'com1.dmat']) {
@@ -132,5 +159,167 @@ test('sender URLs: only our own page counts', () => {
     'devtools://devtools/bundled/inspector.html',
   ]) {
     assert.equal(isTrustedSenderUrl(url), false, String(url));
+  }
+});
+
+/** The menus as the renderer's command catalog makes them. */
+const PAGE_MENUS: MenuModel = [
+  { label: 'File', items: [{ command: 'file.open', label: 'Open…', enabled: true, accelerator: 'CmdOrCtrl+O' }] },
+  {
+    label: 'Edit',
+    items: [
+      { command: 'edit.undo', label: 'Undo Paint stroke', enabled: true, accelerator: 'CmdOrCtrl+Z' },
+      { command: 'edit.redo', label: 'Redo', enabled: false, accelerator: 'CmdOrCtrl+Shift+Z' },
+    ],
+  },
+  { label: 'View', items: [{ command: 'view.wireframe', label: 'Wireframe', enabled: true, checked: false, accelerator: 'W' }] },
+];
+
+/** PAGE_MENUS with the second Edit item ("menu 2 item 2") changed, for a one-field refusal. */
+function withRedo(change: Record<string, unknown>): unknown {
+  const model = structuredClone(PAGE_MENUS) as unknown as { items: Record<string, unknown>[] }[];
+  Object.assign(model[1].items[1], change);
+  return model;
+}
+
+const item = (n: number): MenuItemModel => ({ command: `view.item${'abcdefghijklmnopqrstuvwxyz'[n % 26]}`, label: `Item ${n}`, enabled: true });
+
+test("menu model: the renderer's model passes as a fresh copy with only the contract's fields", () => {
+  const valid = validateMenuModel(CHANNEL, PAGE_MENUS);
+  assert.deepEqual(valid, PAGE_MENUS);
+  assert.notEqual(valid, PAGE_MENUS);
+  assert.notEqual(valid[1].items[0], PAGE_MENUS[1].items[0]);
+  assert.deepEqual(validateMenuModel(CHANNEL, []), []);
+  // Optional fields sent as undefined are left out, so equal models serialize alike.
+  const explicit = validateMenuModel(CHANNEL, [
+    { label: 'Edit', items: [{ command: 'edit.undo', label: 'Undo', enabled: true, checked: undefined, accelerator: undefined }] },
+  ]);
+  assert.equal(JSON.stringify(explicit), '[{"label":"Edit","items":[{"command":"edit.undo","label":"Undo","enabled":true}]}]');
+});
+
+test('menu model: the bounds on menus, items and labels are inclusive', () => {
+  const most = Array.from({ length: MAX_MENUS }, (_, m) => ({
+    label: `Menu ${m}`,
+    items: Array.from({ length: MAX_MENU_ITEMS }, (_, i) => item(i)),
+  }));
+  assert.equal(validateMenuModel(CHANNEL, most).length, MAX_MENUS);
+  refuses(() => validateMenuModel(CHANNEL, [...most, { label: 'One more', items: [item(0)] }]), /^menu model has more than 16 menus$/);
+  const crowded = structuredClone(most);
+  crowded[4].items.push(item(0));
+  refuses(() => validateMenuModel(CHANNEL, crowded), /^menu 5: has more than 64 items$/);
+
+  const longest = 'x'.repeat(MAX_MENU_LABEL_LENGTH);
+  assert.equal(validateMenuModel(CHANNEL, withRedo({ label: longest }))[1].items[1].label, longest);
+  refuses(() => validateMenuModel(CHANNEL, withRedo({ label: `${longest}x` })), /^menu 2 item 2: label is longer than 120 characters$/);
+  refuses(
+    () => validateMenuModel(CHANNEL, [{ label: `${longest}x`, items: [item(0)] }]),
+    /^menu 1: label is longer than 120 characters$/,
+  );
+});
+
+test('menu model: wrong shapes, labels and fields are refused, naming the menu and item', () => {
+  for (const value of [undefined, null, 'File', {}, { 0: PAGE_MENUS[0], length: 1 }]) {
+    refuses(() => validateMenuModel(CHANNEL, value), /^menu model must be an array$/);
+  }
+  refuses(() => validateMenuModel(CHANNEL, [PAGE_MENUS[0], null]), /^menu 2: must be an object$/);
+  refuses(() => validateMenuModel(CHANNEL, [['File']]), /^menu 1: must be an object$/);
+  refuses(() => validateMenuModel(CHANNEL, [{ label: 'File', items: [item(0)], role: 'quit' }]), /^menu 1: unexpected field "role"$/);
+  refuses(() => validateMenuModel(CHANNEL, [{ label: 'File' }]), /^menu 1: items must be an array$/);
+  refuses(() => validateMenuModel(CHANNEL, [{ label: 'File', items: [] }]), /^menu 1: has no items$/);
+  refuses(() => validateMenuModel(CHANNEL, [{ items: [item(0)] }]), /^menu 1: label must be a string$/);
+  refuses(() => validateMenuModel(CHANNEL, [{ label: '', items: [item(0)] }]), /^menu 1: label is empty$/);
+  refuses(
+    () => validateMenuModel(CHANNEL, [PAGE_MENUS[0], PAGE_MENUS[1], { label: 'File', items: [item(0)] }]),
+    /^menu 3: label "File" repeats menu 1$/,
+  );
+  for (const label of ['Undo\nRedo', 'Undo\u0000', 'Undo\u007f', 'Undo\u0085', 'Undo\u2028', '\tUndo']) {
+    refuses(() => validateMenuModel(CHANNEL, withRedo({ label })), /^menu 2 item 2: label has control characters$/);
+    refuses(() => validateMenuModel(CHANNEL, [{ label, items: [item(0)] }]), /^menu 1: label has control characters$/);
+  }
+  refuses(() => validateMenuModel(CHANNEL, [{ label: 'File', items: [item(0), 'file.open'] }]), /^menu 1 item 2: must be an object$/);
+  refuses(() => validateMenuModel(CHANNEL, withRedo({ role: 'quit' })), /^menu 2 item 2: unexpected field "role"$/);
+  refuses(() => validateMenuModel(CHANNEL, withRedo({ click: 'x' })), /^menu 2 item 2: unexpected field "click"$/);
+  refuses(() => validateMenuModel(CHANNEL, JSON.parse('[{"label":"File","items":[{"__proto__":{},"command":"file.open","label":"Open","enabled":true}]}]')), /^menu 1 item 1: unexpected field "__proto__"$/);
+  refuses(() => validateMenuModel(CHANNEL, withRedo({ label: 7 })), /^menu 2 item 2: label must be a string$/);
+  refuses(() => validateMenuModel(CHANNEL, withRedo({ label: '' })), /^menu 2 item 2: label is empty$/);
+  refuses(() => validateMenuModel(CHANNEL, withRedo({ enabled: undefined })), /^menu 2 item 2: enabled must be a boolean$/);
+  refuses(() => validateMenuModel(CHANNEL, withRedo({ enabled: 'false' })), /^menu 2 item 2: enabled must be a boolean$/);
+  refuses(() => validateMenuModel(CHANNEL, withRedo({ checked: 1 })), /^menu 2 item 2: checked must be a boolean$/);
+});
+
+test('menu model: command ids must be dotted lower camel case', () => {
+  for (const command of ['edit.undo', 'view.frameAll', 'playback.previousFrame', 'a.b.c']) {
+    assert.equal(validateMenuModel(CHANNEL, withRedo({ command }))[1].items[1].command, command);
+  }
+  refuses(() => validateMenuModel(CHANNEL, withRedo({ command: 42 })), /^menu 2 item 2: command must be a string$/);
+  refuses(() => validateMenuModel(CHANNEL, withRedo({ command: undefined })), /^menu 2 item 2: command must be a string$/);
+  for (const command of ['', 'edit', 'format-disk', '../x', 'Edit.undo', 'edit.', 'edit..undo', 'edit.undo ', 'edit.undo\n', 'edit.un-do', 'edit.undo2']) {
+    refuses(() => validateMenuModel(CHANNEL, withRedo({ command })), /^menu 2 item 2: command ".*" is not a command id such as "edit.undo"$/s);
+  }
+  refuses(() => validateMenuModel(CHANNEL, withRedo({ command: `edit.${'a'.repeat(200)}` })), /^menu 2 item 2: command "edit\.a{35}" is not a command id/);
+});
+
+test('menu model: accelerators are modifiers and one key, strictly', () => {
+  for (const accelerator of [
+    'A',
+    'Z',
+    '0',
+    '9',
+    'F1',
+    'F12',
+    'F24',
+    'Space',
+    'Left',
+    'Right',
+    'Up',
+    'Down',
+    'Esc',
+    'Enter',
+    'Delete',
+    'Backspace',
+    '/',
+    '?',
+    'Shift+/',
+    'CmdOrCtrl+O',
+    'CmdOrCtrl+Shift+Z',
+    'Alt+1',
+    'Ctrl+Shift+Alt+CmdOrCtrl+Up',
+  ]) {
+    assert.equal(validateMenuModel(CHANNEL, withRedo({ accelerator }))[1].items[1].accelerator, accelerator);
+  }
+  refuses(() => validateMenuModel(CHANNEL, withRedo({ accelerator: 90 })), /^menu 2 item 2: accelerator must be a string$/);
+  for (const accelerator of [
+    '',
+    'a',
+    'CmdOrCtrl+o',
+    'Cmd+O',
+    'Command+O',
+    'Super+A',
+    'Meta+A',
+    'F0',
+    'F25',
+    'F1F',
+    'Ctrl+',
+    '+',
+    'Ctrl+Shift',
+    'Ctrl+A+B',
+    'A+Ctrl',
+    'ctrl+A',
+    'Ctrl A',
+    ' Space',
+    'Space\n',
+    'Tab',
+    'PageUp',
+    'MediaPlayPause',
+    'Ctrl+Ctrl+Ctrl+Ctrl+Ctrl+A',
+    'x'.repeat(10_000),
+  ]) {
+    refuses(
+      () => validateMenuModel(CHANNEL, withRedo({ accelerator })),
+      /^menu 2 item 2: accelerator ".*" is not modifiers \(CmdOrCtrl, Ctrl, Shift, Alt\) and one key$/s,
+    );
+  }
+  for (const accelerator of ['Shift+Shift+A', 'CmdOrCtrl+Alt+CmdOrCtrl+Z']) {
+    refuses(() => validateMenuModel(CHANNEL, withRedo({ accelerator })), /^menu 2 item 2: accelerator ".*" repeats a modifier$/);
   }
 });
