@@ -28,15 +28,7 @@ import type { PoseEvaluator } from './pose-evaluator.ts';
 import { SkinnedMeshView, type GpuSkinMethod } from '../view/skinned-mesh.ts';
 import type { Viewport } from '../view/viewport.ts';
 
-export type SkinMethod = 'lbs' | 'dqs' | 'perface' | 'blend';
-/** The order the M key cycles through. */
-export const METHOD_CYCLE: readonly SkinMethod[] = ['lbs', 'dqs', 'perface'];
-export const METHOD_LABELS: Record<SkinMethod, string> = {
-  lbs: 'Linear blend',
-  dqs: 'Dual quaternion',
-  perface: 'Per-face',
-  blend: 'Weight blended',
-};
+import { METHOD_CYCLE, type SkinMethod } from './skin-methods.ts';
 
 const drawingSize = new THREE.Vector2();
 
@@ -73,7 +65,6 @@ export class DeformationController {
   private scratchAreas: Float64Array;
   private distortion: Float32Array;
   private cpuScratch: Float64Array;
-  private readonly labels: HTMLElement;
   private poseCounter = 0;
   private lastEvaluator: PoseEvaluator | null = null;
 
@@ -92,10 +83,6 @@ export class DeformationController {
     this.scratchAreas = new Float64Array(n);
     this.distortion = new Float32Array(n);
     this.cpuScratch = new Float64Array(3 * n);
-    this.labels = document.createElement('div');
-    this.labels.className = 'split-labels';
-    this.labels.hidden = true;
-    viewport.renderer.domElement.after(this.labels);
     viewport.renderHook = (renderer, scene, camera) => this.renderSplit(renderer, scene, camera);
   }
 
@@ -291,14 +278,6 @@ export class DeformationController {
     }
     for (const [view] of this.visibleViews()) {
       if (!this.heatMap) view.setDistortion(null);
-    }
-    this.labels.hidden = this.splitMethod === null;
-    if (this.splitMethod !== null) {
-      this.labels.replaceChildren(...[this.method, this.splitMethod].map((m) => {
-        const label = document.createElement('span');
-        label.textContent = METHOD_LABELS[m];
-        return label;
-      }));
     }
     if (this.lastEvaluator) this.applyPose(this.lastEvaluator);
     this.onChange();

@@ -34,6 +34,8 @@ export interface SceneDocument {
   readonly posesFile: string | null;
   /** #V bone index per vertex or -1, kept for the weights solver */
   readonly handles: Int32Array | null;
+  /** #B × 3 local scale of each bone about its start joint (scaledForwardKinematics); null: all 1 */
+  readonly boneScales?: Float64Array | null;
   readonly handlesFile: string | null;
   /** non-fatal observations from the readers, each naming its file */
   readonly warnings: readonly string[];

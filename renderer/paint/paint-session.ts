@@ -1,14 +1,16 @@
 /**
- * The weights being painted and everything an edit needs: the float32 paint buffer (workers/paint/paint-weights.ts),
- * copied into the document's float64 weights on commit, locks and the influence limit, the per-stroke undo history
- * (workers/paint/paint-history.ts), symmetry (mirror vertex map and bone pairs), and the vertices changed since the
- * views, the document and the surface under the brush last caught up. No DOM, no three.js.
+ * The weights being painted and everything an edit needs: the float32 paint buffer (workers/paint/paint-weights.ts)
+ * the brush edits, locks and the influence limit, the open stroke's record (workers/paint/paint-history.ts, for
+ * Escape), symmetry (mirror vertex map and bone pairs), and the vertices changed since the views and the surface
+ * under the brush last caught up. When a stroke or a whole-mesh command ends, its rows are written into the
+ * document's float64 weights and handed back, before and after, as one WeightRowsEdit: the app's undo history
+ * keeps those, so undo puts the document's own values back bit for bit. No DOM, no three.js.
  */
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import type { Skeleton } from '../../workers/rig/skeleton.ts';
 import type { Dab } from '../../workers/paint/apply-dab.ts';
 import { createPaintContext, paintGathered, type PaintContext } from '../../workers/paint/paint-dab.ts';
-import { beginStroke, cancelStroke, createPaintHistory, endStroke, recordRows, redo, undo, type PaintHistory } from '../../workers/paint/paint-history.ts';
+import { beginStroke, cancelStroke, createPaintHistory, endStroke, type PaintHistory } from '../../workers/paint/paint-history.ts';
 import { defaultPaintSettings, paintWeightsFromDense, type PaintSettings, type PaintWeights } from '../../workers/paint/paint-weights.ts';
 import { vertexOneRing, type VertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
 import { normalizeAllWeights } from '../../workers/paint/normalize-all-weights.ts';
@@ -26,26 +28,33 @@ export interface PaintSymmetry {
   bonePairs: Int32Array;
 }
 
+/** The rows one stroke or command changed in the document weights, before and after (row-major, #vertices × #B). */
+export interface WeightRowsEdit {
+  weights: DenseMatrix;
+  vertices: Uint32Array;
+  before: Float64Array;
+  /** the paint buffer's float32 values, which the document now holds */
+  after: Float32Array;
+}
+
 export class PaintSession {
   readonly weights: PaintWeights;
-  readonly settings: PaintSettings;
   readonly history: PaintHistory;
-  readonly oneRing: VertexOneRing;
   /** the brush's gather buffers and, once the viewport has set it, the grid over the posed surface */
   readonly context: PaintContext;
   symmetry: PaintSymmetry | null = null;
   /** vertices changed since the views last caught up (takeDirty) */
   private readonly dirty: ChangedVertices;
-  /** vertices changed since the document weights last caught up (commit) */
-  private readonly uncommitted: ChangedVertices;
   /** vertices changed since the surface under the brush last caught up (takeMoved) */
   private readonly moved: ChangedVertices;
 
   /**
-   * @param dense     #V × #B document weights; edits are written into it (float32 values) on commit
+   * @param dense         #V × #B document weights: a completed edit writes its rows into it
    * @param restPositions #V × 3 rest positions (symmetry is matched in the rest pose)
    * @param mirrorMaps    mirror matches of these rest positions by axis, at mirrorTolerance: shared with whoever
    *                      keeps them across sessions (new weights, same mesh); matches found here are added to it
+   * @param settings      locks and the influence limit (kept across sessions of one skeleton by their owner)
+   * @param oneRing       the mesh's vertex one-rings (kept across sessions of one mesh by their owner)
    */
   constructor(
     readonly dense: DenseMatrix,
@@ -55,15 +64,13 @@ export class PaintSession {
     private readonly boneNames: readonly string[] | null,
     private readonly diagonal: number,
     private readonly mirrorMaps: (MirrorVertexMap | undefined)[] = [],
+    readonly settings: PaintSettings = defaultPaintSettings(dense.cols),
+    readonly oneRing: VertexOneRing = vertexOneRing(dense.rows, triangles),
   ) {
     this.weights = paintWeightsFromDense(dense);
-    dense.data.set(this.weights.data);
-    this.settings = defaultPaintSettings(dense.cols);
     this.history = createPaintHistory(this.weights);
-    this.oneRing = vertexOneRing(dense.rows, triangles);
     this.context = createPaintContext(this.weights, null, this.oneRing, this.settings, this.history);
     this.dirty = new ChangedVertices(dense.rows);
-    this.uncommitted = new ChangedVertices(dense.rows);
     this.moved = new ChangedVertices(dense.rows);
   }
 
@@ -98,6 +105,10 @@ export class PaintSession {
     this.context.symmetry = symmetry && { axis: symmetry.axis, bonePairs: symmetry.bonePairs, partner: symmetry.map.partner };
   }
 
+  get strokeOpen(): boolean {
+    return this.history.open;
+  }
+
   beginStroke(): void {
     beginStroke(this.history);
   }
@@ -117,93 +128,90 @@ export class PaintSession {
     return sampled;
   }
 
-  endStroke(): void {
-    endStroke(this.history);
+  /** Ends the stroke: its rows go into the document weights. @returns the edit, or null when it changed nothing */
+  endStroke(): WeightRowsEdit | null {
+    return this.finishEdit(endStroke(this.history));
   }
 
-  /** Escape: puts back every row the open stroke changed and adds no undo step. */
+  /** Escape: puts back every row the open stroke changed; the document weights never saw them. */
   cancelStroke(): void {
     const restored = cancelStroke(this.history);
     this.markDirty(restored, restored.length);
   }
 
-  undo(): boolean {
-    const record = this.history.undoStack[this.history.undoStack.length - 1];
-    if (!undo(this.history)) return false;
-    this.markDirty(record.vertices, record.vertices.length);
-    return true;
+  /**
+   * Writes rows into the document weights and the paint buffer (an undo or redo of an edit of these weights).
+   * @param rows  #vertices × #B, row-major
+   */
+  setRows(vertices: Uint32Array, rows: ArrayLike<number>): void {
+    const nb = this.weights.boneCount;
+    const { data } = this.weights;
+    const dense = this.dense.data;
+    for (let i = 0; i < vertices.length; i++) {
+      for (let b = 0, o = vertices[i] * nb, r = i * nb; b < nb; b++) {
+        dense[o + b] = rows[r + b];
+        data[o + b] = rows[r + b];
+      }
+    }
+    this.markDirty(vertices, vertices.length);
   }
 
-  redo(): boolean {
-    const record = this.history.redoStack[this.history.redoStack.length - 1];
-    if (!redo(this.history)) return false;
-    this.markDirty(record.vertices, record.vertices.length);
-    return true;
-  }
-
-  /** Runs a whole-mesh command as one undo step. */
-  command(run: () => void): void {
-    beginStroke(this.history);
-    recordRows(this.history, null, 0);
+  /**
+   * Runs a whole-mesh command on the paint buffer. @returns the edit of the rows it changed (only those: the rest
+   * keep the document's own values), or null when it changed nothing
+   */
+  command(run: () => void): WeightRowsEdit | null {
+    const { data, boneCount: nb, vertexCount } = this.weights;
+    const before = data.slice();
     run();
-    endStroke(this.history);
-    this.dirty.addAll();
-    this.uncommitted.addAll();
-    this.moved.addAll();
+    const changed: number[] = [];
+    for (let v = 0; v < vertexCount; v++) {
+      for (let b = 0, o = v * nb; b < nb; b++) {
+        if (!Object.is(data[o + b], before[o + b])) {
+          changed.push(v);
+          break;
+        }
+      }
+    }
+    const vertices = Uint32Array.from(changed);
+    this.markDirty(vertices, vertices.length);
+    return this.finishEdit(vertices);
   }
 
-  normalizeAll(): void {
-    this.command(() => normalizeAllWeights(this.weights, this.settings));
+  normalizeAll(): WeightRowsEdit | null {
+    return this.command(() => normalizeAllWeights(this.weights, this.settings));
   }
 
-  limitTotal(): void {
-    this.command(() => limitTotalInfluences(this.weights, this.settings));
+  limitTotal(): WeightRowsEdit | null {
+    return this.command(() => limitTotalInfluences(this.weights, this.settings));
   }
 
-  prune(threshold: number): void {
-    this.command(() => pruneSmallWeights(this.weights, threshold, this.settings));
+  prune(threshold: number): WeightRowsEdit | null {
+    return this.command(() => pruneSmallWeights(this.weights, threshold, this.settings));
   }
 
-  smoothBone(bone: number, iterations = 10, factor = 0.5): void {
-    this.command(() => smoothBoneWeights(this.weights, bone, this.oneRing, iterations, factor, null, this.settings));
+  smoothBone(bone: number, iterations = 10, factor = 0.5): WeightRowsEdit | null {
+    return this.command(() => smoothBoneWeights(this.weights, bone, this.oneRing, iterations, factor, null, this.settings));
   }
 
   /** Copies the weights of the side opposite `targetSide` onto it, bones swapped with their pairs. */
-  mirror(axis: 0 | 1 | 2, targetSide: -1 | 1): void {
+  mirror(axis: 0 | 1 | 2, targetSide: -1 | 1): WeightRowsEdit | null {
     const previous = this.symmetry;
     this.setSymmetry(axis);
     const symmetry = this.symmetry!;
-    this.command(() =>
+    const edit = this.command(() =>
       mirrorWeights(this.weights, this.restPositions, this.triangles, symmetry.map, symmetry.bonePairs, axis, targetSide, this.settings),
     );
     this.useSymmetry(previous);
+    return edit;
   }
 
   /**
    * The vertices whose weights changed since the last call, for the views (their rows are read from `weights`, the
-   * float32 paint buffer; the document weights catch up on commit).
-   * @returns the changed vertices (a view valid until the next edit), or null when every vertex may have changed
+   * float32 paint buffer): a view valid until the next edit.
    */
-  takeDirty(): { vertices: Uint32Array; count: number } | null {
+  takeDirty(): { vertices: Uint32Array; count: number } {
     return this.dirty.take();
-  }
-
-  /**
-   * Writes the rows changed since the last commit into the document weights: at the end of a stroke (and of an
-   * undo, redo or command), and whenever the document is read meanwhile; a stroke's frames leave it to then.
-   */
-  commit(): void {
-    const nb = this.weights.boneCount;
-    const { data } = this.weights;
-    const changed = this.uncommitted.take();
-    if (changed === null) {
-      this.dense.data.set(data);
-      return;
-    }
-    const { vertices, count } = changed;
-    for (let i = 0; i < count; i++) {
-      for (let b = 0, o = vertices[i] * nb; b < nb; b++) this.dense.data[o + b] = data[o + b];
-    }
   }
 
   get hasDirty(): boolean {
@@ -212,25 +220,41 @@ export class PaintSession {
 
   /**
    * The vertices whose weights changed since the last call, for whoever keeps posed positions (they may have
-   * moved): a view valid until the next edit, or null when every vertex may have changed.
+   * moved): a view valid until the next edit.
    */
-  takeMoved(): { vertices: Uint32Array; count: number } | null {
+  takeMoved(): { vertices: Uint32Array; count: number } {
     return this.moved.take();
+  }
+
+  /** The document rows of `vertices` before and after the paint buffer's values are written into them. */
+  private finishEdit(vertices: Uint32Array): WeightRowsEdit | null {
+    if (vertices.length === 0) return null;
+    const nb = this.weights.boneCount;
+    const { data } = this.weights;
+    const dense = this.dense.data;
+    const before = new Float64Array(vertices.length * nb);
+    const after = new Float32Array(vertices.length * nb);
+    for (let i = 0; i < vertices.length; i++) {
+      for (let b = 0, o = vertices[i] * nb, r = i * nb; b < nb; b++) {
+        before[r + b] = dense[o + b];
+        after[r + b] = data[o + b];
+        dense[o + b] = data[o + b];
+      }
+    }
+    return { weights: this.dense, vertices, before, after };
   }
 
   private markDirty(vertices: ArrayLike<number>, count: number): void {
     this.dirty.add(vertices, count);
-    this.uncommitted.add(vertices, count);
     this.moved.add(vertices, count);
   }
 }
 
-/** A set of vertices, each listed once in the order first added, or "every vertex". */
+/** A set of vertices, each listed once, in the order first added. */
 class ChangedVertices {
   private readonly list: Uint32Array;
   private count = 0;
   private readonly listed: Uint8Array;
-  private all = false;
 
   constructor(vertexCount: number) {
     this.list = new Uint32Array(vertexCount);
@@ -238,11 +262,10 @@ class ChangedVertices {
   }
 
   get empty(): boolean {
-    return !this.all && this.count === 0;
+    return this.count === 0;
   }
 
   add(vertices: ArrayLike<number>, count: number): void {
-    if (this.all) return;
     for (let i = 0; i < count; i++) {
       const v = vertices[i];
       if (this.listed[v]) continue;
@@ -251,16 +274,11 @@ class ChangedVertices {
     }
   }
 
-  addAll(): void {
-    this.all = true;
-  }
-
-  /** Empties the set. @returns what it held (a view valid until the next add), or null for every vertex */
-  take(): { vertices: Uint32Array; count: number } | null {
-    const { count, all } = this;
+  /** Empties the set. @returns what it held (a view valid until the next add) */
+  take(): { vertices: Uint32Array; count: number } {
+    const { count } = this;
     for (let i = 0; i < count; i++) this.listed[this.list[i]] = 0;
     this.count = 0;
-    this.all = false;
-    return all ? null : { vertices: this.list, count };
+    return { vertices: this.list, count };
   }
 }

@@ -1,50 +1,27 @@
 /**
- * The page around the viewport: toolbar, status line, error banner, keyboard help, drag-and-drop target and
- * keyboard shortcuts. It owns no scene state; it reports what the user asked for through `UiActions` and shows
- * what it is told.
+ * The page around the viewport: toolbar, status line, error banner, keyboard help and drag-and-drop target. It
+ * owns no scene state and listens to no keys: its buttons execute commands, the help overlay is made from the
+ * keybinding table, and it shows what it is told.
  */
-import type { MenuCommand } from '../../app/ipc-contract.ts';
+import type { CommandRegistry } from '../commands/command-registry.ts';
+import { helpRows } from '../commands/keybindings.ts';
+import { commandButton, element, refreshCommandButtons } from './controls.ts';
 
-export interface UiActions {
-  /** the commands the desktop menu can also send */
-  command(command: MenuCommand): void;
+export interface ChromeActions {
   /** 0 = all influences */
   setInfluences(count: number): void;
-  step(direction: -1 | 1): void;
-  /** M: next skinning method */
-  cycleMethod(): void;
-  /** D: distortion heat map on / off */
-  toggleHeatMap(): void;
   dropFiles(files: File[]): void;
   dismissError(): void;
 }
 
 export const INFLUENCE_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 0] as const;
 
-const SHORTCUTS: [string, string][] = [
-  ['Space', 'play / pause'],
-  ['← / →', 'previous / next frame'],
-  ['F', 'frame all'],
-  ['W', 'wireframe'],
-  ['K', 'show / hide skeleton'],
-  ['M', 'skinning: linear blend → dual quaternion → per-face'],
-  ['D', 'distortion heat map'],
-  ['Ctrl/⌘ O', 'open files'],
-  ['Ctrl/⌘ E', 'export glTF'],
-  ['E', 'preview as exported (glTF influences, quantized)'],
-  ['?', 'this help'],
-  ['Esc', 'close help or error'],
-  ['Left drag', 'orbit'],
+/** What the mouse does in the viewport (keys are in the keybinding table). */
+export const POINTER_HELP: readonly [string, string][] = [
+  ['Left drag', 'orbit (the lasso draws, the brush paints)'],
   ['Right drag', 'pan'],
   ['Wheel', 'zoom'],
   ['Click a joint', 'select its bone'],
-  ['B', 'Bind panel: handles and harmonic weights'],
-  ['V / I', 'cycle view (shaded, weight map, dominant bone, handles) / iso-lines'],
-  ['L / X', 'lasso (Shift adds, Ctrl/⌘ removes, Esc cancels) / x-ray'],
-  ['A / Delete', 'assign the selection to the bone / free it'],
-  ['P', 'weight paint mode (drag paints the selected bone; click a joint picks its bone)'],
-  ['F (paint mode)', 'resize the brush: move, click or Enter confirms, Esc cancels'],
-  ['Ctrl/⌘ Z / Ctrl/⌘ Shift Z, Ctrl Y', 'undo / redo a paint stroke or command'],
 ];
 
 function required<T extends HTMLElement>(id: string, type: new () => T): T {
@@ -53,41 +30,13 @@ function required<T extends HTMLElement>(id: string, type: new () => T): T {
   return node;
 }
 
-/** A toolbar or panel button, appended to `parent` when one is given. */
-export function toolButton(
-  parent: HTMLElement | null,
-  label: string,
-  title: string,
-  onClick: () => void,
-  className = 'tool-button',
-): HTMLButtonElement {
-  const node = document.createElement('button');
-  node.type = 'button';
-  node.className = className;
-  node.textContent = label;
-  node.title = title;
-  node.addEventListener('click', () => {
-    onClick();
-    // Focus stays on the canvas side so Space is not swallowed as a button press.
-    node.blur();
-  });
-  parent?.append(node);
-  return node;
-}
-
 /** Groups thousands with thin spaces: 12 345. */
 export function formatCount(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
 }
 
-export class Ui {
-  /**
-   * Whether Ctrl/Cmd+O is handled here. The desktop menu registers that accelerator itself; handling it in the
-   * page too would open two dialogs.
-   */
-  handlesOpenShortcut = true;
-  private readonly wireframeButton: HTMLButtonElement;
-  private readonly skeletonButton: HTMLButtonElement;
+export class AppChrome {
+  private readonly toolbar: HTMLElement;
   private readonly influenceSelect: HTMLSelectElement;
   private readonly sceneName: HTMLSpanElement;
   private readonly status: HTMLElement;
@@ -96,27 +45,26 @@ export class Ui {
   private readonly help: HTMLElement;
   private readonly dropOverlay: HTMLElement;
 
-  constructor(private readonly actions: UiActions) {
-    const toolbar = required('toolbar', HTMLElement);
-    const brand = document.createElement('span');
-    brand.className = 'brand';
-    brand.textContent = 'Rigwright';
-    toolbar.append(brand);
+  constructor(
+    private readonly commands: CommandRegistry,
+    private readonly actions: ChromeActions,
+  ) {
+    this.toolbar = required('toolbar', HTMLElement);
+    this.toolbar.append(element('span', 'brand', 'Rigwright'));
+    const files = element('div', 'tool-group');
+    commandButton(files, commands, 'file.open');
+    const edit = element('div', 'tool-group edit-group');
+    commandButton(edit, commands, 'edit.undo', { showTitle: true });
+    commandButton(edit, commands, 'edit.redo', { showTitle: true });
+    const view = element('div', 'tool-group');
+    commandButton(view, commands, 'view.frameAll');
+    commandButton(view, commands, 'view.wireframe', { label: 'Wireframe' });
+    commandButton(view, commands, 'view.skeleton', { label: 'Skeleton' });
 
-    const files = document.createElement('div');
-    files.className = 'tool-group';
-    toolButton(files, 'Open…', 'Open mesh, skeleton, weights or poses (Ctrl/⌘ O)', () => actions.command('open-files'));
-    const view = document.createElement('div');
-    view.className = 'tool-group';
-    toolButton(view, 'Frame all', 'Frame all (F)', () => actions.command('frame-all'));
-    this.wireframeButton = toolButton(view, 'Wireframe', 'Wireframe (W)', () => actions.command('toggle-wireframe'));
-    this.skeletonButton = toolButton(view, 'Skeleton', 'Show skeleton (K)', () => actions.command('toggle-skeleton'));
-
-    const skinning = document.createElement('label');
-    skinning.className = 'tool-group influence-picker';
+    const skinning = element('label', 'tool-group influence-picker');
     skinning.title = 'Largest weights kept per vertex, renormalized';
     skinning.append('Influences ');
-    this.influenceSelect = document.createElement('select');
+    this.influenceSelect = element('select');
     for (const k of INFLUENCE_CHOICES) this.influenceSelect.add(new Option(k === 0 ? 'all' : String(k), String(k)));
     this.influenceSelect.addEventListener('change', () => {
       actions.setInfluences(Number(this.influenceSelect.value));
@@ -124,12 +72,10 @@ export class Ui {
     });
     skinning.append(this.influenceSelect);
 
-    this.sceneName = document.createElement('span');
-    this.sceneName.className = 'scene-name';
-    const helpGroup = document.createElement('div');
-    helpGroup.className = 'tool-group';
-    toolButton(helpGroup, '?', 'Keyboard shortcuts (?)', () => this.toggleHelp());
-    toolbar.append(files, view, skinning, this.sceneName, helpGroup);
+    this.sceneName = element('span', 'scene-name');
+    const helpGroup = element('div', 'tool-group');
+    commandButton(helpGroup, commands, 'help.keys', { label: '?' });
+    this.toolbar.append(files, edit, view, skinning, this.sceneName, helpGroup);
 
     this.status = required('status', HTMLElement);
     this.errorBanner = required('error-banner', HTMLElement);
@@ -139,12 +85,11 @@ export class Ui {
     this.buildHelp();
     this.dropOverlay = required('drop-overlay', HTMLElement);
     this.installDropTarget();
-    this.installKeyboard();
   }
 
-  setToggles(wireframe: boolean, skeleton: boolean): void {
-    this.wireframeButton.setAttribute('aria-pressed', String(wireframe));
-    this.skeletonButton.setAttribute('aria-pressed', String(skeleton));
+  /** Every command button on the page shows its command's current title, enabled and pressed state. */
+  refreshCommands(): void {
+    refreshCommandButtons(document.body, this.commands);
   }
 
   setInfluences(count: number): void {
@@ -158,14 +103,7 @@ export class Ui {
 
   /** @param parts  status fields, shown separated */
   setStatus(parts: string[]): void {
-    this.status.replaceChildren(
-      ...parts.map((text) => {
-        const span = document.createElement('span');
-        span.className = 'status-field';
-        span.textContent = text;
-        return span;
-      }),
-    );
+    this.status.replaceChildren(...parts.map((text) => element('span', 'status-field', text)));
   }
 
   showError(message: string): void {
@@ -178,26 +116,34 @@ export class Ui {
     this.errorText.textContent = '';
   }
 
+  get errorShown(): boolean {
+    return !this.errorBanner.hidden;
+  }
+
+  get helpOpen(): boolean {
+    return !this.help.hidden;
+  }
+
   toggleHelp(show = this.help.hidden): void {
     this.help.hidden = !show;
   }
 
   private buildHelp(): void {
-    const title = document.createElement('h2');
-    title.textContent = 'Keyboard and mouse';
-    const table = document.createElement('dl');
-    for (const [keys, action] of SHORTCUTS) {
-      const dt = document.createElement('dt');
-      const kbd = document.createElement('kbd');
-      kbd.textContent = keys;
-      dt.append(kbd);
-      const dd = document.createElement('dd');
-      dd.textContent = action;
-      table.append(dt, dd);
+    const keys = element('dl', 'help-keys');
+    for (const row of helpRows()) {
+      const dt = element('dt');
+      dt.append(element('kbd', undefined, row.keys));
+      const dd = element('dd', undefined, row.when ? `${row.label} — ${describeWhen(row.when)}` : row.label);
+      keys.append(dt, dd);
     }
-    const hint = document.createElement('p');
-    hint.textContent = 'Drop .obj/.off meshes, .tgf skeletons, .dmat weights, poses or handles, or a .glb / .gltf (with its .bin) anywhere — several at once.';
-    this.help.append(title, table, hint);
+    const pointer = element('dl', 'help-pointer');
+    for (const [gesture, action] of POINTER_HELP) {
+      const dt = element('dt');
+      dt.append(element('kbd', undefined, gesture));
+      pointer.append(dt, element('dd', undefined, action));
+    }
+    const hint = element('p', undefined, 'Drop .obj/.off meshes, .tgf skeletons, .dmat weights, poses or handles, or a .glb / .gltf (with its .bin) anywhere — several at once.');
+    this.help.append(element('h2', undefined, 'Keyboard and mouse'), keys, pointer, hint);
     this.help.addEventListener('click', () => this.toggleHelp(false));
   }
 
@@ -226,59 +172,20 @@ export class Ui {
       if (files.length > 0) this.actions.dropFiles(files);
     });
   }
+}
 
-  private installKeyboard(): void {
-    window.addEventListener('keydown', (event) => {
-      const target = event.target as HTMLElement | null;
-      const typing = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
-      if (event.key === 'Escape') {
-        this.toggleHelp(false);
-        this.actions.dismissError();
-        return;
-      }
-      if (this.handlesOpenShortcut && (event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'o') {
-        event.preventDefault();
-        this.actions.command('open-files');
-        return;
-      }
-      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-      switch (event.key) {
-        case ' ':
-          this.actions.command('play-pause');
-          break;
-        case 'ArrowLeft':
-          this.actions.step(-1);
-          break;
-        case 'ArrowRight':
-          this.actions.step(1);
-          break;
-        case 'f':
-        case 'F':
-          this.actions.command('frame-all');
-          break;
-        case 'w':
-        case 'W':
-          this.actions.command('toggle-wireframe');
-          break;
-        case 'k':
-        case 'K':
-          this.actions.command('toggle-skeleton');
-          break;
-        case 'm':
-        case 'M':
-          this.actions.cycleMethod();
-          break;
-        case 'd':
-        case 'D':
-          this.actions.toggleHeatMap();
-          break;
-        case '?':
-          this.toggleHelp();
-          break;
-        default:
-          return;
-      }
-      event.preventDefault();
-    });
-  }
+/** A when-clause in words for the help overlay: 'bindPanel' → 'Bind panel open'. */
+export function describeWhen(clause: string): string {
+  const words: Record<string, string> = {
+    bindPanel: 'Bind panel open',
+    toolBusy: 'during a drag',
+    '!toolBusy': 'otherwise',
+    'tool == brush': 'paint mode',
+    'tool != brush': 'outside paint mode',
+    'toolState == resizing': 'resizing the brush',
+  };
+  return clause
+    .split('&&')
+    .map((term) => words[term.trim()] ?? term.trim())
+    .join(', ');
 }

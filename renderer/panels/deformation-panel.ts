@@ -5,15 +5,15 @@
  * is told.
  */
 import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
-import { METHOD_LABELS, type SkinMethod } from '../deform/deformation-controller.ts';
+import type { CommandRegistry } from '../commands/command-registry.ts';
+import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
+import { commandButton } from './controls.ts';
 
 export interface DeformationPanelActions {
   setMethod(method: SkinMethod): void;
   setAntipodality(mode: DualQuaternionAntipodality): void;
   /** null: one view */
   setSplit(method: SkinMethod | null): void;
-  setHeatMap(on: boolean): void;
-  loadTwistDemo(): void;
   setBoneScale(bone: number, scale: [number, number, number]): void;
   /** Sets the weight-blended method's LBS ↔ DQS blend to one value on every vertex (0 = LBS, 1 = DQS). */
   setUniformBlend(value: number): void;
@@ -50,7 +50,7 @@ export class DeformationPanel {
   private readonly method: HTMLSelectElement;
   private readonly antipodality: HTMLSelectElement;
   private readonly split: HTMLSelectElement;
-  private readonly heatMap: HTMLButtonElement;
+  private readonly splitLabels: HTMLElement;
   private readonly blendField: HTMLLabelElement;
   private readonly blend: HTMLInputElement;
   private readonly blendValue: HTMLOutputElement;
@@ -59,9 +59,13 @@ export class DeformationPanel {
   private readonly scaleInputs: HTMLInputElement[];
   private readonly uniform: HTMLInputElement;
   private bone = -1;
-  private heatMapOn = false;
 
-  constructor(toolbar: HTMLElement, viewport: HTMLElement, private readonly actions: DeformationPanelActions) {
+  constructor(
+    toolbar: HTMLElement,
+    viewport: HTMLElement,
+    private readonly actions: DeformationPanelActions,
+    commands: CommandRegistry,
+  ) {
     const group = document.createElement('div');
     group.className = 'tool-group deform-group';
     const methods = (Object.keys(METHOD_LABELS) as SkinMethod[]).map((m): [SkinMethod, string] => [m, METHOD_LABELS[m]]);
@@ -79,24 +83,6 @@ export class DeformationPanel {
       actions.setSplit(m === 'off' ? null : m),
     );
     this.split = split.input;
-    this.heatMap = document.createElement('button');
-    this.heatMap.type = 'button';
-    this.heatMap.className = 'tool-button';
-    this.heatMap.textContent = 'Heat map';
-    this.heatMap.title = 'Heat map of the local area change against the rest pose (D): blue shrinks, red grows';
-    this.heatMap.addEventListener('click', () => {
-      actions.setHeatMap(!this.heatMapOn);
-      this.heatMap.blur();
-    });
-    const twist = document.createElement('button');
-    twist.type = 'button';
-    twist.className = 'tool-button';
-    twist.textContent = 'Twist';
-    twist.title = 'A tube whose second bone twists 0° → 180° (then 179° → 181°): LBS collapses, DQS keeps its volume';
-    twist.addEventListener('click', () => {
-      actions.loadTwistDemo();
-      twist.blur();
-    });
     this.blendField = document.createElement('label');
     this.blendField.className = 'deform-field blend-field';
     this.blendField.title = 'Weight blended: how much dual quaternion against linear blend, on every vertex (0 = LBS, 1 = DQS)';
@@ -112,7 +98,13 @@ export class DeformationPanel {
     this.blend.addEventListener('change', () => this.blend.blur());
     this.blendField.append(this.blend, this.blendValue);
     this.blendField.hidden = true;
-    group.append(method.root, signs.root, split.root, this.blendField, this.heatMap, twist);
+    group.append(method.root, signs.root, split.root, this.blendField);
+    commandButton(group, commands, 'skin.heatMap', { label: 'Heat map' });
+    commandButton(group, commands, 'file.twistDemo', { label: 'Twist' });
+    this.splitLabels = document.createElement('div');
+    this.splitLabels.className = 'split-labels';
+    this.splitLabels.hidden = true;
+    viewport.querySelector('canvas')?.after(this.splitLabels);
     const anchor = toolbar.querySelector('.scene-name');
     toolbar.insertBefore(group, anchor);
 
@@ -165,8 +157,16 @@ export class DeformationPanel {
     this.method.value = state.method;
     this.antipodality.value = state.antipodality;
     this.split.value = state.splitMethod ?? 'off';
-    this.heatMapOn = state.heatMap;
-    this.heatMap.setAttribute('aria-pressed', String(state.heatMap));
+    this.splitLabels.hidden = state.splitMethod === null;
+    if (state.splitMethod !== null) {
+      this.splitLabels.replaceChildren(
+        ...[state.method, state.splitMethod].map((m) => {
+          const label = document.createElement('span');
+          label.textContent = METHOD_LABELS[m];
+          return label;
+        }),
+      );
+    }
     this.blendField.hidden = state.method !== 'blend' && state.splitMethod !== 'blend';
     if (!this.blendField.hidden) {
       const blend = state.blendWeights;

@@ -3,9 +3,8 @@
  * and the current skinning method baked as vertex animation — with the bake's size shown before anything is
  * written (vertexAnimationCost). It only gathers choices; the caller runs the export and reports the outcome.
  */
-import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
 import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
-import { vertexAnimationCost } from '../../workers/formats/gltf-vertex-animation.ts';
+import type { VertexAnimationCost } from '../../workers/formats/gltf-vertex-animation.ts';
 import { formatCount } from './app-chrome.ts';
 import './export-dialog.css';
 
@@ -33,6 +32,8 @@ export interface ExportContext {
   methodLabel: string;
   /** null when the method bakes; else why it cannot */
   bakeProblem: string | null;
+  /** what baking the sequence would add to the file (vertexAnimationCost) */
+  bakeCost: VertexAnimationCost;
 }
 
 /** The export's stored influences, which the "as exported" preview mirrors. */
@@ -91,11 +92,13 @@ function field(parent: HTMLElement, label: string): HTMLElement {
   return el('div', 'export-field-body', row);
 }
 
+/** The export's defaults (GLTF_EXPORT_DEFAULTS), handed in by whoever opens the dialog. */
+export interface ExportDefaults extends ExportedWeightSettings {
+  format: 'glb' | 'gltf';
+}
+
 export class ExportDialog {
-  readonly settings: ExportedWeightSettings = {
-    influences: GLTF_EXPORT_DEFAULTS.influences as 4 | 8,
-    weightComponent: GLTF_EXPORT_DEFAULTS.weightComponent,
-  };
+  readonly settings: ExportedWeightSettings;
   private readonly dialog: HTMLDialogElement;
   private readonly nameInput: HTMLInputElement;
   private readonly extension: HTMLSpanElement;
@@ -111,16 +114,20 @@ export class ExportDialog {
   private readonly message: HTMLElement;
   private readonly exportButton: HTMLButtonElement;
   private context: ExportContext | null = null;
-  private format: 'glb' | 'gltf' = GLTF_EXPORT_DEFAULTS.format;
+  private format: 'glb' | 'gltf';
 
   /**
+   * @param defaults          the choices the dialog starts with
    * @param run               runs the export with the choice; resolves when written, rejects with a message
    * @param onSettingsChange  influences or weight storage changed (the "as exported" preview follows)
    */
   constructor(
+    defaults: ExportDefaults,
     private readonly run: (choice: ExportChoice) => Promise<void>,
     private readonly onSettingsChange: (settings: ExportedWeightSettings) => void,
   ) {
+    this.settings = { influences: defaults.influences, weightComponent: defaults.weightComponent };
+    this.format = defaults.format;
     this.dialog = el('dialog', 'export-dialog');
     this.dialog.setAttribute('aria-labelledby', 'export-dialog-title');
     const form = el('form', 'export-form', this.dialog);
@@ -185,10 +192,6 @@ export class ExportDialog {
       event.preventDefault();
       void this.submit();
     });
-    // Keys typed into the dialog are not the viewport's shortcuts.
-    this.dialog.addEventListener('keydown', (event) => {
-      if (this.dialog.open && event.key !== 'Escape') event.stopPropagation();
-    });
     // Focus left on a closed dialog's button (Cancel, Escape, Export) would keep the shortcuts from the keyboard.
     this.dialog.addEventListener('close', () => {
       if (document.activeElement instanceof HTMLElement && this.dialog.contains(document.activeElement)) document.activeElement.blur();
@@ -244,7 +247,7 @@ export class ExportDialog {
     } else if (context.clipName === null) {
       this.bakeCost.textContent = 'Nothing to bake in the rest pose.';
     } else {
-      const cost = vertexAnimationCost(context.vertexCount, [context.bakeFrames]);
+      const cost = context.bakeCost;
       this.bakeCost.textContent = `${this.bakeInput.checked ? 'Adds' : 'Would add'} ${formatBytes(cost.totalBytes)}: ${formatCount(context.bakeFrames)} targets × ${formatCount(context.vertexCount)} vertices (${formatBytes(cost.targetBytes)}), keyframes ${formatBytes(cost.animationBytes)}.`;
     }
     this.bakeCost.classList.toggle('export-cost-active', this.bakeInput.checked);

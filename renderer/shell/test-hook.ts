@@ -1,12 +1,92 @@
 /**
  * `window.__rigwright`: a small, stable window into the running app for end-to-end tests (test/e2e) and for
  * poking at the app from the devtools console. Always installed, in the desktop app and on the web page alike;
- * it only reads state and drives what the UI can also do (play, pause, scrub, choose the influence count), plus
- * the GPU readback of skinned positions and the CPU reference at the same pose for comparison.
+ * it only reads state and drives what the UI can also do (commands, play, pause, scrub, the influence count),
+ * plus the GPU readback of skinned positions and the CPU reference at the same pose for comparison.
  */
 import type { PoseKind } from '../deform/pose-evaluator.ts';
-import type { BindingTestHook } from '../panels/bind-panel.ts';
-import type { PaintTestHook } from '../paint/paint-mode.ts';
+import type { BindOptions, HandleSource } from '../bind/binding-controller.ts';
+import type { BrushSettings, PaintCommand } from '../paint/paint-controller.ts';
+import type { HandleOverlap } from '../../workers/weights/handle-edits.ts';
+import type { ViewMode } from '../view/view-modes.ts';
+import type { MenuModel } from '../../app/ipc-contract.ts';
+
+export interface BindingTestState {
+  view: ViewMode;
+  isoLines: boolean;
+  panelOpen: boolean;
+  /** 'off' unless the lasso is the active tool */
+  lasso: 'off' | 'idle' | 'drawing';
+  xray: boolean;
+  selectedVertexCount: number;
+  /** handle vertices per bone */
+  handleCounts: number[];
+  binding: { running: boolean; stage: string; fraction: number };
+  /** the last completed solve's report, while its weights are the scene's, or null */
+  report: { bonesWithoutHandles: number[]; unhandledComponents: { vertexCount: number; nearestBone: number; firstVertex: number }[]; laplacianUsed: string } | null;
+  lastError: string | null;
+  overlap: HandleOverlap[] | null;
+  source: HandleSource;
+}
+
+export interface BindingTestHook {
+  state(): BindingTestState;
+  setView(view: ViewMode): void;
+  setPanelOpen(open: boolean): void;
+  setLasso(armed: boolean): void;
+  /** assigns the selection to the selected bone, as the A key does */
+  assignSelection(): void;
+  /** starts a solve with these settings; resolves when it completes, is cancelled or fails */
+  startBind(options?: BindOptions): Promise<void>;
+  cancelBind(): void;
+  /** #V handle labels of the scene */
+  handles(): number[];
+}
+
+export type PaintState = 'off' | 'idle' | 'pointing' | 'painting' | 'resizing';
+
+export interface PaintTestHook {
+  setPaintMode(on: boolean): void;
+  setBrush(settings: Partial<BrushSettings>): void;
+  /** symmetry plane axis = 0 (0 = x), or off; resolves once the mirror match (worker) is in use */
+  setSymmetry(axis: 0 | 1 | 2 | null): Promise<void>;
+  /** the running mirror match: its axis and the fraction done, or null */
+  matching(): { axis: number; fraction: number } | null;
+  cancelMatching(): void;
+  setLocked(bone: number, locked: boolean): void;
+  selectBone(bone: number): void;
+  /** the brush tool's state ('off' when another tool is active), and the undo history's step counts */
+  state(): { state: PaintState; brush: BrushSettings; undoSteps: number; redoSteps: number; bonePairs: number[] | null; unmatched: number };
+  /** the document's #V × #B row-major weights */
+  weightsSnapshot(): number[];
+  /** the last stroke's dab centres on the posed surface, x y z … (world units) */
+  strokeWorldPositions(): number[];
+  /** #V × 3 the posed positions of the current weights and pose, skinned afresh */
+  posedPositions(): number[];
+  /** #V × 3 the surface the next stroke paints on, brought up to date as the cursor's next move over it does */
+  surfacePositions(): number[];
+  /** the camera's world position */
+  cameraPosition(): number[];
+  undo(): void;
+  redo(): void;
+  /**
+   * Durations (ms) of the latest dabs (pick on the posed surface, gather, visibility, paint, invariants, undo record),
+   * flushes (influence rows re-packed, texture rows and heat-map blocks queued) and cursor moves outside strokes
+   * (surface brought up to date, ring placed), oldest first; reading clears them.
+   */
+  takeTimes(): { dabs: number[]; flushes: number[]; hovers: number[] };
+  command(name: PaintCommand, threshold?: number, axis?: 0 | 1 | 2): Promise<void>;
+}
+
+/** The scene's editable state, copied, for bit-for-bit comparisons across undo and redo. */
+export interface SceneSnapshot {
+  weights: number[];
+  weightsSource: string;
+  handles: number[] | null;
+  handlesFile: string | null;
+  boneScales: number[] | null;
+  posesFile: string | null;
+}
 
 export interface RigwrightTestState {
   sceneName: string;
@@ -43,6 +123,16 @@ export interface RigwrightTestState {
 }
 
 export interface RigwrightTestHook {
+  /** runs a command as a key, button or menu item would; false when it is disabled now */
+  command(id: string): boolean;
+  /** the undo history: labels oldest first, redo count, bytes held */
+  history(): { undo: string[]; redo: number; bytes: number };
+  /** the active tool and its state */
+  tool(): { id: string; state: string };
+  /** the scene's editable state, copied */
+  snapshot(): SceneSnapshot;
+  /** what the desktop menus would show (the web bridge keeps the model it was sent), or null on the desktop */
+  menu(): MenuModel | null;
   /** the Bind panel: handles, lasso, harmonic weights, weight views */
   binding: BindingTestHook;
   /** weight paint mode: brush, strokes, undo, whole-mesh commands */

@@ -12,15 +12,7 @@ import heatmapChunk from '../../shaders/weight-heatmap.glsl?raw';
 import handleColorsChunk from '../../shaders/handle-colors.glsl?raw';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 
-export const VIEW_MODES = ['shaded', 'heatmap', 'dominant', 'handles'] as const;
-export type ViewMode = (typeof VIEW_MODES)[number];
-
-export const VIEW_LABELS: Record<ViewMode, string> = {
-  shaded: 'Shaded',
-  heatmap: 'Weight map',
-  dominant: 'Dominant bone',
-  handles: 'Handles',
-};
+import { VIEW_MODES, type ViewMode } from './view-modes.ts';
 
 /** Heat-map uploads go by blocks of 2^BLOCK_BITS vertices (4 KiB of one float attribute). */
 const BLOCK_BITS = 10;
@@ -102,8 +94,11 @@ export class WeightView {
   /**
    * @param mesh  the skinned mesh; its geometry gains four #V float attributes, its material the view chunks
    */
+  readonly vertexCount: number;
+
   constructor(private readonly mesh: THREE.Mesh<THREE.BufferGeometry, THREE.Material>) {
     const vertexCount = mesh.geometry.getAttribute('position').count;
+    this.vertexCount = vertexCount;
     const attribute = (name: string, fill: number) => {
       const a = new THREE.BufferAttribute(new Float32Array(vertexCount).fill(fill), 1);
       a.setUsage(THREE.DynamicDrawUsage);

@@ -108,7 +108,7 @@ test('hand: a stroke raises the bone near it only, sums stay 1, undo is exact, E
   await page.mouse.move(centre.x - 40, centre.y + 10);
   await page.mouse.down();
   await page.mouse.move(centre.x + 40, centre.y + 10, { steps: 6 });
-  expect((await page.evaluate(() => (window as any).__rigwright.paint.state())).state).toBe('stroking');
+  expect((await page.evaluate(() => (window as any).__rigwright.paint.state())).state).toBe('painting');
   await page.keyboard.press('Escape');
   await page.mouse.up();
   expect(await weights(page)).toEqual(after);

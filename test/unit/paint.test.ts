@@ -15,7 +15,7 @@ import { closestPointOnTriangle } from '../../workers/paint/closest-point-on-tri
 import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { mirrorWeights } from '../../workers/paint/mirror-weights.ts';
 import { mirrorBonePairs, mirroredBoneName } from '../../workers/paint/mirror-bone-pairs.ts';
-import { beginStroke, cancelStroke, createPaintHistory, endStroke, recordRows, redo, undo } from '../../workers/paint/paint-history.ts';
+import { beginStroke, cancelStroke, createPaintHistory, endStroke, recordRows } from '../../workers/paint/paint-history.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
@@ -438,7 +438,7 @@ test('symmetry painting repeats each dab on the mirror partners and the paired b
     assert.ok(context.count > 0 && context.mirroredCount === context.count, 'every gathered vertex has one partner');
     for (let i = 0; i < context.count; i++) painted.add(context.indices[i]);
   }
-  endStroke(history);
+  const recorded = new Set(endStroke(history));
   assert.ok(painted.size > 20);
   let changedMirrored = 0;
   for (let v = 0; v < n; v++) {
@@ -452,12 +452,20 @@ test('symmetry painting repeats each dab on the mirror partners and the paired b
     assert.ok(Math.abs(w.data[3 * v] + w.data[3 * v + 1] + w.data[3 * v + 2] - 1) < 1e-6);
   }
   assert.ok(changedMirrored >= painted.size * 0.5, 'the mirrored side changed');
-  // One undo takes back both sides.
-  assert.equal(undo(history), true);
-  assert.deepEqual(w.data, before);
+  // The stroke's record holds both sides, each vertex once: putting its rows back takes back both.
+  for (const v of painted) assert.ok(recorded.has(v) && recorded.has(mirrorOf(v)), `vertex ${v} and its partner were recorded`);
+  assert.equal(recorded.size, new Set([...recorded]).size);
+  const mirroredStroke = Float32Array.from(w.data);
+  beginStroke(history);
+  paintDab(context, 0, { centre: [0.4, 1, 0], radius: 0.25, strength: 0.3, falloff: 'smooth', mode: 'add', value: 0 });
+  assert.ok(context.mirroredCount > 0);
+  assert.notDeepEqual(w.data, mirroredStroke);
+  cancelStroke(history);
+  assert.deepEqual(w.data, mirroredStroke);
+  assert.notDeepEqual(mirroredStroke, before);
 });
 
-test('a paint session hands each changed vertex once to the views and the surface, and writes the document on commit', () => {
+test('a paint session hands each changed vertex once to the views and the surface; an edit ends with the document rows before and after', () => {
   const mesh = tube(16, 11, (r) => (r - 5) * 0.2);
   const n = mesh.positions.length / 3;
   const skeleton = buildSkeleton(readTgf('1 0 0 -1\n2 0 0 0\n3 0 0 1\n#\n1 2\n2 3\n#\n', 'two.tgf'), 'two.tgf');
@@ -475,30 +483,43 @@ test('a paint session hands each changed vertex once to the views and the surfac
     session.dab(1, d);
   }
   assert.ok(gathered.size > 10 && gathered.size < n / 2, `${gathered.size} gathered`);
-  // The views get each changed vertex once; the document waits for the commit.
-  const dirty = session.takeDirty()!;
+  // The views get each changed vertex once; the document waits for the stroke's end.
+  const dirty = session.takeDirty();
   assert.deepEqual(new Set(dirty.vertices.subarray(0, dirty.count)), gathered);
   assert.equal(dirty.count, gathered.size);
   assert.equal(session.hasDirty, false);
   assert.deepEqual(dense.data, start);
-  session.endStroke();
-  session.commit();
-  for (let i = 0; i < 2 * n; i++) assert.equal(dense.data[i], session.weights.data[i]);
+  const edit = session.endStroke()!;
+  assert.deepEqual(new Set(edit.vertices), gathered);
+  // The stroke's rows hold the paint buffer's values; the rest are untouched.
+  for (let i = 0; i < 2 * n; i++) assert.equal(dense.data[i], gathered.has(Math.floor(i / 2)) ? session.weights.data[i] : start[i]);
   assert.ok(
     dense.data.some((w, i) => w !== start[i]),
-    'the commit wrote the stroke',
+    'the stroke reached the document',
   );
+  // Rows the stroke never touched keep the document's own float64 values (0.7 is not a float32).
+  const untouched = [...Array(n).keys()].find((v) => !gathered.has(v))!;
+  assert.equal(dense.data[2 * untouched], 0.7);
+  // "Before" is the document's own rows, so putting them back is exact; "after" puts the stroke back.
+  for (let i = 0; i < edit.vertices.length; i++) assert.deepEqual([...edit.before.subarray(2 * i, 2 * i + 2)], [0.7, 0.3]);
   // The surface's list is its own, and empties when taken.
-  const moved = session.takeMoved()!;
+  const moved = session.takeMoved();
   assert.deepEqual(new Set(moved.vertices.subarray(0, moved.count)), gathered);
-  assert.equal(session.takeMoved()!.count, 0);
-  // Undo and commit put the document back; a whole-mesh command reports every vertex (null).
-  assert.equal(session.undo(), true);
-  session.commit();
+  assert.equal(session.takeMoved().count, 0);
+  const painted = dense.data.slice();
+  session.setRows(edit.vertices, edit.before);
   assert.deepEqual(dense.data, start);
-  session.normalizeAll();
-  assert.equal(session.takeDirty(), null);
-  assert.equal(session.takeMoved(), null);
+  assert.equal(session.takeDirty().count, gathered.size);
+  session.setRows(edit.vertices, edit.after);
+  assert.deepEqual(dense.data, painted);
+  // A whole-mesh command lists only the rows it changed: pruning below 0.5 leaves each row with the larger bone.
+  const small = (x: number) => x > 0 && x < 0.5;
+  const prune = session.prune(0.5)!;
+  const expected = [...Array(n).keys()].filter((v) => small(painted[2 * v]) || small(painted[2 * v + 1]));
+  assert.ok(expected.length > 0);
+  assert.deepEqual([...prune.vertices], expected);
+  for (const v of expected) assert.deepEqual([dense.data[2 * v], dense.data[2 * v + 1]], painted[2 * v] > painted[2 * v + 1] ? [1, 0] : [0, 1]);
+  assert.equal(session.prune(0.5), null, 'a second prune changes nothing');
 });
 
 test('bone pairs by name and by mirrored joint positions', () => {
@@ -548,7 +569,7 @@ test('bone pairs by name and by mirrored joint positions', () => {
   }
 });
 
-test('undo restores a stroke bit for bit, redo reapplies it, old strokes fall out of the memory bound', () => {
+test('a stroke record lists each changed row once; cancelling puts every row back bit for bit', () => {
   const mesh = tube(16, 20, (r) => r * 0.3);
   const n = mesh.positions.length / 3;
   const nb = 5;
@@ -562,8 +583,9 @@ test('undo restores a stroke bit for bit, redo reapplies it, old strokes fall ou
     bonePairs: Int32Array.of(1, 0, 2, 3, 4),
     partner: mirrorVertexMap(mesh.positions, mesh.triangles, 0, 0.01).partner,
   });
-  const snapshots = [Float32Array.from(w.data)];
+  const bits = (a: Float32Array) => new Uint32Array(a.buffer.slice(0));
   for (let stroke = 0; stroke < 3; stroke++) {
+    const before = Float32Array.from(w.data);
     beginStroke(history);
     for (let d = 0; d < 6; d++) {
       paintDab(context, stroke, {
@@ -575,47 +597,21 @@ test('undo restores a stroke bit for bit, redo reapplies it, old strokes fall ou
         value: 0,
       });
     }
-    endStroke(history);
-    snapshots.push(Float32Array.from(w.data));
-    assert.notDeepEqual(snapshots.at(-1), snapshots.at(-2));
+    const changed = [...Array(n).keys()].filter((v) => before.subarray(v * nb, v * nb + nb).some((x, b) => x !== w.data[v * nb + b]));
+    if (stroke < 2) {
+      const recorded = endStroke(history);
+      assert.equal(new Set(recorded).size, recorded.length, 'each row once');
+      for (const v of changed) assert.ok(recorded.includes(v), `changed vertex ${v} is recorded`);
+    } else {
+      // Cancelled: every row, changed by any dab of the stroke, mirrored or not, is back bit for bit.
+      assert.ok(changed.length > 10);
+      assert.ok(cancelStroke(history).length >= changed.length);
+      assert.deepEqual(bits(w.data), bits(before));
+    }
   }
-  const bits = (a: Float32Array) => new Uint32Array(a.buffer.slice(0));
-  for (let s = 2; s >= 0; s--) {
-    assert.equal(undo(history), true);
-    assert.deepEqual(bits(w.data), bits(snapshots[s]));
-  }
-  assert.equal(undo(history), false);
-  for (let s = 1; s <= 3; s++) {
-    assert.equal(redo(history), true);
-    assert.deepEqual(bits(w.data), bits(snapshots[s]));
-  }
-  assert.equal(redo(history), false);
-  // A cancelled stroke puts its rows back bit for bit and leaves the steps before it alone.
-  const steps = history.undoStack.length;
-  const beforeCancel = Float32Array.from(w.data);
+  // A stroke that changes nothing records nothing.
   beginStroke(history);
-  paintDab(context, 1, { centre: [0.5, 0, 0.5], radius: 0.8, strength: 0.4, falloff: 'smooth', mode: 'add', value: 0 });
-  assert.notDeepEqual(bits(w.data), bits(beforeCancel));
-  assert.ok(cancelStroke(history).length > 0);
-  assert.deepEqual(bits(w.data), bits(beforeCancel));
-  assert.equal(history.undoStack.length, steps);
-  // A new stroke after an undo drops the redo step.
-  undo(history);
-  beginStroke(history);
-  recordRows(history, [0, 1, 0], 3);
-  w.data[0] = 0.5;
-  endStroke(history);
-  assert.equal(redo(history), false);
-
-  // Bound: room for about one whole-mesh stroke, so the older ones are dropped and cannot be undone.
-  const small = createPaintHistory(w, n * (4 + 8 * nb) * 1.5);
-  for (let s = 0; s < 3; s++) {
-    beginStroke(small);
-    recordRows(small, null, 0);
-    w.data[s] += 0.25;
-    endStroke(small);
-  }
-  assert.ok(small.bytes <= n * (4 + 8 * nb) * 1.5);
-  assert.equal(undo(small), true);
-  assert.equal(undo(small), false);
+  assert.equal(endStroke(history).length, 0);
+  assert.throws(() => endStroke(history), /no open stroke/);
+  assert.throws(() => recordRows(history, [0], 1), /no open stroke/);
 });

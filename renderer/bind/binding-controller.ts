@@ -1,0 +1,313 @@
+/**
+ * Binding as state and workflow, without DOM: the vertex selection (drawn with the lasso), handle edits (assign,
+ * free, load) and harmonic weights computed in the binding worker with progress and Cancel, the solver's report,
+ * and comparing the handles with a reference file. Handles and weights live in the scene document; every change
+ * of them is one step in the undo history (the weights a computation replaced come back with Undo).
+ */
+import type { OpenedFile, RigwrightBridge } from '../../app/ipc-contract.ts';
+import { writeDmatAscii } from '../../workers/formats/dmat.ts';
+import { AUTOMATIC_HANDLES_DEFAULTS } from '../../workers/weights/automatic-handles.ts';
+import { assignHandles, clearHandles, handleCounts, handleOverlap, handlesToMatrix, type HandleOverlap } from '../../workers/weights/handle-edits.ts';
+import { bindingReport } from '../../workers/weights/binding-report.ts';
+import { HARMONIC_WEIGHTS_DEFAULTS, type HarmonicWeightsResult } from '../../workers/weights/harmonic-weights.ts';
+import { errorMessage, vertexCountOf, boneCountOf } from '../document/scene-document.ts';
+import type { SceneStore } from '../history/scene-store.ts';
+import type { BindingClient } from '../io/binding-client.ts';
+import type { IoClient } from '../io/io-client.ts';
+import { lassoSelect } from './lasso-selection.ts';
+
+export type HandleSource = 'current' | 'distance' | 'cylinder';
+export type LassoCombine = 'replace' | 'add' | 'remove';
+
+export interface BindOptions {
+  source?: HandleSource;
+  laplacian?: 'cotan' | 'uniform';
+  /** cylinder radius as a fraction of the bounding diagonal */
+  radiusFraction?: number;
+  bindUnhandled?: boolean;
+}
+
+export const BIND_DEFAULTS: Required<BindOptions> = {
+  source: 'current',
+  laplacian: HARMONIC_WEIGHTS_DEFAULTS.laplacian,
+  radiusFraction: AUTOMATIC_HANDLES_DEFAULTS.radiusFraction,
+  bindUnhandled: HARMONIC_WEIGHTS_DEFAULTS.unhandledComponents === 'bind-rigidly',
+};
+
+export interface BindingHost {
+  readonly store: SceneStore;
+  readonly client: Pick<BindingClient, 'automaticHandles' | 'harmonicWeights' | 'cancel' | 'running'>;
+  readonly io: Pick<IoClient, 'readRigFile' | 'handlesFromDmat'>;
+  readonly bridge: Pick<RigwrightBridge, 'openFiles' | 'saveFile'>;
+  /** #V × 3 vertex positions at the pose on screen */
+  posedPositions(): Float64Array;
+  /** the camera's view-projection matrix (column-major, 16) and the canvas size in CSS px */
+  viewProjection(): { elements: ArrayLike<number>; width: number; height: number };
+  selectedBone(): number;
+  /** loads files through the app's usual path (handles are #V × 1 DMATs) */
+  load(files: OpenedFile[]): Promise<void>;
+  showError(message: string): void;
+  /** new weights were computed and are the scene's (the view shows them) */
+  computed(): void;
+}
+
+export const STAGE_TEXT: Record<string, string> = {
+  handles: 'Choosing handles',
+  laplacian: 'Building the Laplacian',
+  ordering: 'Ordering (fill-reducing)',
+  factorization: 'Factorizing (Cholesky)',
+  solve: 'Solving',
+  done: 'Finishing',
+};
+
+export class BindingController {
+  readonly options: Required<BindOptions> = { ...BIND_DEFAULTS };
+  selection = new Uint8Array(0);
+  /** counts the selection's changes (the lasso edits it in place) */
+  selectionVersion = 0;
+  selectedCount = 0;
+  xray = false;
+  progress = { running: false, stage: '', fraction: 0 };
+  /** the last completed solve, while its weights are the scene's */
+  lastResult: { result: HarmonicWeightsResult; boundRigidly: boolean; weights: object } | null = null;
+  lastError: string | null = null;
+  overlap: { rows: HandleOverlap[]; name: string } | null = null;
+  solveStarted = 0;
+  private freeHandles: Int32Array = new Int32Array(0);
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly host: BindingHost) {
+    this.reset();
+    host.store.subscribe((change) => {
+      if (change.kind !== 'document') return;
+      const doc = host.store.doc;
+      if (change.newScene || doc.mesh !== change.previous.mesh || doc.skeleton !== change.previous.skeleton) this.reset();
+      if (this.lastResult && this.lastResult.weights !== doc.weights) this.lastResult = null;
+      this.changed();
+    });
+  }
+
+  /** A new mesh or skeleton: nothing selected, no report, no computation. */
+  private reset(): void {
+    const n = vertexCountOf(this.host.store.doc);
+    this.selection = new Uint8Array(n);
+    this.selectedCount = 0;
+    this.selectionVersion++;
+    this.freeHandles = new Int32Array(n).fill(-1);
+    this.lastResult = null;
+    this.overlap = null;
+    if (this.progress.running) this.host.client.cancel();
+    this.progress = { running: false, stage: '', fraction: 0 };
+  }
+
+  /** #V handle labels of the scene (bone index, or -1 for a free vertex). */
+  get handles(): Int32Array {
+    return this.host.store.doc.handles ?? this.freeHandles;
+  }
+
+  /** where the handles came from: a file, a rule, 'drawn handles', or null for none */
+  get handlesName(): string | null {
+    return this.host.store.doc.handlesFile;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  setXray(on: boolean): void {
+    this.xray = on;
+    this.changed();
+  }
+
+  /** The lasso tool's polygon (canvas CSS px) combined into the selection. */
+  lassoed(polygon: number[], combine: LassoCombine): void {
+    const doc = this.host.store.doc;
+    const camera = this.host.viewProjection();
+    const inside = lassoSelect({
+      positions: this.host.posedPositions(),
+      triangles: doc.mesh.triangles,
+      viewProjection: camera.elements,
+      width: camera.width,
+      height: camera.height,
+      polygon,
+      xray: this.xray,
+      diagonal: doc.diagonal,
+    });
+    const selection = this.selection;
+    let count = 0;
+    for (let v = 0; v < selection.length; v++) {
+      if (combine === 'replace') selection[v] = inside[v];
+      else if (combine === 'add') selection[v] |= inside[v];
+      else if (inside[v]) selection[v] = 0;
+      count += selection[v];
+    }
+    this.selectedCount = count;
+    this.selectionVersion++;
+    this.changed();
+  }
+
+  /** Makes the selected vertices handles of the selected bone (one undo step); the selection is consumed. */
+  assignSelection(): void {
+    const bone = this.host.selectedBone();
+    if (bone < 0) {
+      this.host.showError('Select a bone first (click a joint or pick it in the Bind panel), then assign the selection to it.');
+      return;
+    }
+    if (this.selectedCount === 0) return;
+    this.editHandles(`Assign ${this.selectedCount} handles to bone ${bone}`, assignHandles(this.handles, this.selection, bone));
+  }
+
+  /** Frees the selected vertices (one undo step); the selection is consumed. */
+  clearSelection(): void {
+    if (this.selectedCount === 0) return;
+    this.editHandles(`Free ${this.selectedCount} handles`, clearHandles(this.handles, this.selection));
+  }
+
+  private editHandles(label: string, handles: Int32Array): void {
+    const name = this.handlesName;
+    this.selection = new Uint8Array(this.selection.length);
+    this.selectedCount = 0;
+    this.selectionVersion++;
+    this.host.store.edit(label, { handles, handlesFile: name && !name.endsWith(', edited') ? `${name}, edited` : (name ?? 'drawn handles') });
+  }
+
+  /** #B handle vertices per bone. */
+  handleCounts(): number[] {
+    return handleCounts(this.handles, boneCountOf(this.host.store.doc));
+  }
+
+  /** The last solve's warnings (bones without handles, parts without handles), one line each. */
+  reportLines(): string[] {
+    const last = this.lastResult;
+    return last ? bindingReport(last.result.bonesWithoutHandles, last.result.unhandledComponents, last.boundRigidly) : [];
+  }
+
+  /** How many vertices are handles, and where they came from. */
+  handleCount(): { count: number; name: string | null } {
+    let count = 0;
+    for (const bone of this.handles) if (bone >= 0) count++;
+    return { count, name: this.handlesName };
+  }
+
+  /**
+   * Computes harmonic weights with the current options (overridden by `overrides`) and makes them the scene's, as
+   * one undo step ("Compute weights"; automatic handles come with it). Never rejects: errors are shown, Cancel
+   * leaves everything as it was.
+   */
+  async startBind(overrides: BindOptions = {}): Promise<void> {
+    const store = this.host.store;
+    const doc = store.doc;
+    if (this.host.client.running) return;
+    const options = { ...this.options, ...overrides };
+    this.lastError = null;
+    this.solveStarted = performance.now();
+    this.setProgress(true, 'handles', 0);
+    try {
+      let handles = this.handles;
+      let handleName = this.handlesName ?? 'drawn handles';
+      if (options.source !== 'current') {
+        const rule = options.source === 'distance' ? ({ rule: 'distance' } as const) : ({ rule: 'cylinder', radius: options.radiusFraction * doc.diagonal } as const);
+        handles = await this.host.client.automaticHandles(doc.mesh.positions, doc.skeleton, rule);
+        handleName = rule.rule === 'distance' ? 'automatic, distance rule' : `automatic, cylinders r = ${formatLength(rule.radius)}`;
+      }
+      if (!handles.some((h) => h >= 0)) throw new Error('There are no handle vertices: draw some with the lasso, load a handle file or choose automatic handles.');
+      const boneCount = boneCountOf(doc);
+      const result = await this.host.client.harmonicWeights(
+        {
+          positions: doc.mesh.positions,
+          triangles: doc.mesh.triangles,
+          handles,
+          boneCount,
+          options: { laplacian: options.laplacian, unhandledComponents: options.bindUnhandled ? 'bind-rigidly' : 'report' },
+        },
+        // Progress messages posted just before a cancel can still arrive after it.
+        (stage, fraction) => {
+          if (this.host.client.running) this.setProgress(true, stage, fraction);
+        },
+      );
+      // A new mesh or skeleton meanwhile: these weights belong to a scene that is gone.
+      if (store.doc.mesh !== doc.mesh || store.doc.skeleton !== doc.skeleton) return;
+      const seconds = (performance.now() - this.solveStarted) / 1000;
+      const weights = { rows: vertexCountOf(doc), cols: boneCount, data: result.weights };
+      const source = `harmonic (${result.laplacianUsed}, ${handleName}, ${seconds.toFixed(seconds < 10 ? 1 : 0)} s)`;
+      const handleFields = options.source === 'current' ? {} : { handles, handlesFile: handleName };
+      store.edit('Compute weights', { weights, weightsSource: source, ...handleFields });
+      this.lastResult = { result, boundRigidly: options.bindUnhandled, weights };
+      this.host.computed();
+    } catch (error) {
+      if (!(error instanceof DOMException && error.name === 'AbortError')) {
+        this.lastError = errorMessage(error);
+        this.host.showError(`Binding failed: ${this.lastError}`);
+      }
+    } finally {
+      this.setProgress(false, '', 0);
+    }
+  }
+
+  cancelBind(): void {
+    this.host.client.cancel();
+  }
+
+  private setProgress(running: boolean, stage: string, fraction: number): void {
+    this.progress = { running, stage, fraction };
+    this.changed();
+  }
+
+  /** What the progress bar says: the stage, the bone being solved, and the time so far. */
+  progressText(): string {
+    const { stage, fraction } = this.progress;
+    let text = STAGE_TEXT[stage] ?? stage;
+    if (stage === 'solve') {
+      const active = handleCounts(this.handles, boneCountOf(this.host.store.doc)).filter((c) => c > 0).length;
+      const done = Math.round(((fraction - 0.5) / 0.5) * active);
+      text = done >= active ? 'Solved' : `Solving: bone ${Math.min(active, done + 1)} of ${active}`;
+    }
+    return `${text} · ${((performance.now() - this.solveStarted) / 1000).toFixed(1)} s`;
+  }
+
+  async openHandles(): Promise<void> {
+    const files = await this.host.bridge.openFiles({ title: 'Open a handle file', extensions: ['dmat'] });
+    if (files.length > 0) await this.host.load(files);
+  }
+
+  saveHandles(): Promise<void> {
+    return this.save('handles.dmat', writeDmatAscii(handlesToMatrix(this.handles)));
+  }
+
+  saveWeights(): Promise<void> {
+    return this.save('weights.dmat', writeDmatAscii(this.host.store.doc.weights));
+  }
+
+  private async save(name: string, text: string): Promise<void> {
+    try {
+      await this.host.bridge.saveFile({ suggestedName: name, bytes: new TextEncoder().encode(text) });
+    } catch (error) {
+      this.host.showError(`Could not save ${name}: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Overlap of the handles with a reference handle file, bone by bone (|ours ∩ ref| / |ours ∪ ref|). */
+  async compareHandles(): Promise<void> {
+    const doc = this.host.store.doc;
+    try {
+      const [file] = await this.host.bridge.openFiles({ title: 'Open a reference handle file', extensions: ['dmat'] });
+      if (!file) return;
+      const read = await this.host.io.readRigFile(file.name, file.bytes);
+      if (read.kind !== 'matrix') throw new Error(`${file.name}: not a DMAT matrix`);
+      const reference = await this.host.io.handlesFromDmat(read.matrix, vertexCountOf(doc), boneCountOf(doc), file.name);
+      this.overlap = { rows: handleOverlap(this.handles, reference, boneCountOf(doc)), name: file.name };
+      this.changed();
+    } catch (error) {
+      this.host.showError(errorMessage(error));
+    }
+  }
+}
+
+export function formatLength(x: number): string {
+  return Number(x.toPrecision(3)).toString();
+}

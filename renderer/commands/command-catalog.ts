@@ -1,0 +1,86 @@
+/**
+ * What each command is: its label, the desktop menu it appears in, its tooltip text and when it is enabled.
+ * Pure data, so the keybinding table, the help overlay, the desktop menus and the README's key table are all made
+ * from one list, in Node tests as in the app. What a command does is registered by the shell (shell/app-commands.ts).
+ */
+import type { MenuName } from './menus.ts';
+
+export interface CommandInfo {
+  /** what the action is, as menus and the help overlay show it */
+  label: string;
+  menu?: MenuName;
+  /** longer text for tooltips; the label when absent */
+  description?: string;
+  /** when-clause over the context keys (when-clause.ts); absent = always enabled */
+  enabledWhen?: string;
+}
+
+/** A gesture in progress (a lasso being drawn, a stroke being painted) blocks everything that edits or reads the scene. */
+const IDLE = '!toolBusy';
+
+const CATALOG = {
+  'file.open': { label: 'Open…', menu: 'File', description: 'Open a mesh, skeleton, weights, poses, handles or a glTF', enabledWhen: IDLE },
+  'file.export': { label: 'Export glTF…', menu: 'File', description: 'Export the rig as glTF', enabledWhen: IDLE },
+  'file.twistDemo': {
+    label: 'Open the twist test',
+    menu: 'File',
+    description: 'A tube whose second bone twists 0° → 180° (then 179° → 181°): LBS collapses, DQS keeps its volume',
+    enabledWhen: IDLE,
+  },
+  'edit.undo': { label: 'Undo', menu: 'Edit', enabledWhen: IDLE },
+  'edit.redo': { label: 'Redo', menu: 'Edit', enabledWhen: IDLE },
+  'view.frameAll': { label: 'Frame all', menu: 'View' },
+  'view.wireframe': { label: 'Wireframe', menu: 'View' },
+  'view.skeleton': { label: 'Show skeleton', menu: 'View' },
+  'view.nextWeightView': { label: 'Next view: shaded, weight map, dominant bone, handles', menu: 'View' },
+  'view.isoLines': { label: 'Iso-lines on the weight map', menu: 'View' },
+  'view.asExported': {
+    label: 'Preview as exported',
+    menu: 'View',
+    description: 'What a linear-blend engine draws from the export: its strongest influences, quantized',
+  },
+  'view.dismiss': { label: 'Close help and messages', enabledWhen: IDLE },
+  'help.keys': { label: 'Keyboard shortcuts', menu: 'Help' },
+  'skin.nextMethod': { label: 'Next skinning method: linear blend, dual quaternion, per-face', menu: 'Skin' },
+  'skin.heatMap': {
+    label: 'Distortion heat map',
+    menu: 'Skin',
+    description: 'Heat map of the local area change against the rest pose: blue shrinks, red grows',
+  },
+  'bind.panel': { label: 'Bind panel', menu: 'Bind', description: 'Handles and harmonic weights' },
+  'tool.lasso': {
+    label: 'Lasso',
+    menu: 'Bind',
+    description: 'Draw a lasso to select vertices; Shift adds, Ctrl/⌘ removes, Esc cancels',
+    enabledWhen: 'bindPanel',
+  },
+  'bind.xray': { label: 'X-ray: select hidden vertices too', menu: 'Bind', enabledWhen: 'bindPanel' },
+  'bind.assign': { label: 'Assign the selection to the bone', menu: 'Bind', description: 'Make the selected vertices handles of the selected bone', enabledWhen: `bindPanel && ${IDLE}` },
+  'bind.clear': { label: 'Free the selected vertices', menu: 'Bind', description: 'The selected vertices are no longer handles', enabledWhen: `bindPanel && ${IDLE}` },
+  'bind.loadHandles': { label: 'Load handles…', menu: 'Bind', description: 'Open a handle file (#V × 1 DMAT)', enabledWhen: IDLE },
+  'bind.saveHandles': { label: 'Save handles…', menu: 'Bind', description: 'Save the handles as DMAT (#V × 1)' },
+  'bind.compareHandles': { label: 'Compare handles…', menu: 'Bind', description: 'Overlap with a reference handle file, per bone' },
+  'bind.compute': { label: 'Compute weights', menu: 'Bind', description: 'Harmonic weights from the handles', enabledWhen: `!binding && ${IDLE}` },
+  'bind.cancel': { label: 'Cancel the computation', menu: 'Bind', description: 'Stop the computation; the current weights stay', enabledWhen: 'binding' },
+  'bind.saveWeights': { label: 'Save weights…', menu: 'Bind', description: 'Save the weights as DMAT (#V × #B)' },
+  'tool.brush': {
+    label: 'Weight paint mode',
+    menu: 'Paint',
+    description: 'Drag paints the selected bone on the posed mesh; click a joint to pick its bone',
+  },
+  'paint.resizeBrush': { label: 'Resize the brush', menu: 'Paint', description: 'Move, click or Enter confirms, Esc cancels', enabledWhen: 'tool == brush && toolState == idle' },
+  'paint.normalize': { label: 'Normalize', menu: 'Paint', description: 'Every vertex sums to 1 (locked bones kept)', enabledWhen: IDLE },
+  'paint.limit': { label: 'Limit total', menu: 'Paint', description: 'At most the max influences per vertex', enabledWhen: IDLE },
+  'paint.prune': { label: 'Prune < 0.01', menu: 'Paint', description: 'Drop weights below 0.01', enabledWhen: IDLE },
+  'paint.smooth': { label: 'Smooth bone', menu: 'Paint', description: "Smooth the selected bone's weights", enabledWhen: `boneSelected && ${IDLE}` },
+  'paint.mirrorToPositive': { label: 'Mirror − → +', menu: 'Paint', description: 'Copy the − side onto the + side, bones swapped with their mirrored pairs', enabledWhen: IDLE },
+  'paint.mirrorToNegative': { label: 'Mirror + → −', menu: 'Paint', description: 'Copy the + side onto the − side, bones swapped with their mirrored pairs', enabledWhen: IDLE },
+  'tool.cancel': { label: 'Cancel what the tool is doing', description: 'Escape restores what the gesture changed', enabledWhen: 'toolBusy' },
+  'tool.confirm': { label: 'Confirm the brush size', enabledWhen: 'toolState == resizing' },
+  'playback.toggle': { label: 'Play / pause', menu: 'Playback' },
+  'playback.previousFrame': { label: 'Previous frame', menu: 'Playback' },
+  'playback.nextFrame': { label: 'Next frame', menu: 'Playback' },
+} as const satisfies Record<string, CommandInfo>;
+
+export type CommandId = keyof typeof CATALOG;
+export const COMMANDS: Readonly<Record<CommandId, CommandInfo>> = CATALOG;

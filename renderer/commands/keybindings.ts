@@ -1,0 +1,129 @@
+/**
+ * The one keybinding table: key + when-clause → command id (VS Code's model). The keyboard listener (tools/
+ * tool-manager.ts), the help overlay, the toolbar tooltips, the desktop menus' accelerators and the README's key
+ * table are all made from it.
+ *
+ * Keys are written as chords: modifiers, then the key, joined by '+': 'Mod+Shift+Z', 'Space', 'ArrowLeft', 'F',
+ * '?'. 'Mod' is Ctrl, or ⌘ on macOS (either is accepted). A letter is written upper case and matches either
+ * case; Shift is part of a letter's chord ('Mod+Shift+Z'), while a symbol is the character typed ('?', not
+ * 'Shift+/'), whatever modifier the keyboard layout needs for it.
+ */
+import { COMMANDS, type CommandId } from './command-catalog.ts';
+import { whenHolds, type WhenContext } from './when-clause.ts';
+
+export interface Keybinding {
+  key: string;
+  command: CommandId;
+  /** when-clause (when-clause.ts); absent = always */
+  when?: string;
+}
+
+export const KEYBINDINGS: readonly Keybinding[] = [
+  { key: 'Space', command: 'playback.toggle' },
+  { key: 'ArrowLeft', command: 'playback.previousFrame' },
+  { key: 'ArrowRight', command: 'playback.nextFrame' },
+  { key: 'F', command: 'view.frameAll', when: 'tool != brush' },
+  { key: 'W', command: 'view.wireframe' },
+  { key: 'K', command: 'view.skeleton' },
+  { key: 'M', command: 'skin.nextMethod' },
+  { key: 'D', command: 'skin.heatMap' },
+  { key: 'Mod+O', command: 'file.open' },
+  { key: 'Mod+E', command: 'file.export' },
+  { key: 'E', command: 'view.asExported' },
+  { key: '?', command: 'help.keys' },
+  { key: 'Escape', command: 'tool.cancel', when: 'toolBusy' },
+  { key: 'Escape', command: 'view.dismiss', when: '!toolBusy' },
+  { key: 'Enter', command: 'tool.confirm', when: 'toolState == resizing' },
+  { key: 'Mod+Z', command: 'edit.undo' },
+  { key: 'Mod+Shift+Z', command: 'edit.redo' },
+  { key: 'Mod+Y', command: 'edit.redo' },
+  { key: 'B', command: 'bind.panel' },
+  { key: 'V', command: 'view.nextWeightView' },
+  { key: 'I', command: 'view.isoLines' },
+  { key: 'L', command: 'tool.lasso', when: 'bindPanel' },
+  { key: 'X', command: 'bind.xray', when: 'bindPanel' },
+  { key: 'A', command: 'bind.assign', when: 'bindPanel' },
+  { key: 'Delete', command: 'bind.clear', when: 'bindPanel' },
+  { key: 'Backspace', command: 'bind.clear', when: 'bindPanel' },
+  { key: 'P', command: 'tool.brush' },
+  { key: 'F', command: 'paint.resizeBrush', when: 'tool == brush' },
+];
+
+/** What a key event says, in the fields chordOf reads (KeyboardEvent has them all). */
+export interface KeyPress {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+}
+
+const NAMED_KEYS: Record<string, string> = { ' ': 'Space', Spacebar: 'Space', Esc: 'Escape', Del: 'Delete', Left: 'ArrowLeft', Right: 'ArrowRight' };
+
+/** The chord a key press is written as in the table ('Mod+Shift+Z'), or null for a lone modifier key. */
+export function chordOf(press: KeyPress): string | null {
+  if (['Control', 'Meta', 'Shift', 'Alt', 'AltGraph', 'OS'].includes(press.key)) return null;
+  let key = NAMED_KEYS[press.key] ?? press.key;
+  const letter = /^[a-z]$/i.test(key);
+  if (key.length === 1) key = key.toUpperCase();
+  const parts: string[] = [];
+  if (press.ctrlKey || press.metaKey) parts.push('Mod');
+  if (press.altKey) parts.push('Alt');
+  // A symbol is the character typed: '?' is Shift+/ on one layout and a plain key on another.
+  if (press.shiftKey && (letter || key.length > 1)) parts.push('Shift');
+  parts.push(key);
+  return parts.join('+');
+}
+
+/** The binding a chord triggers in a context: the first one in the table whose when-clause holds, or null. */
+export function resolveKey(chord: string, context: WhenContext, table: readonly Keybinding[] = KEYBINDINGS): Keybinding | null {
+  for (const binding of table) {
+    if (binding.key === chord && whenHolds(binding.when, context)) return binding;
+  }
+  return null;
+}
+
+/** The bindings of a command, in table order. */
+export function bindingsOf(command: CommandId, table: readonly Keybinding[] = KEYBINDINGS): Keybinding[] {
+  return table.filter((b) => b.command === command);
+}
+
+const KEY_NAMES: Record<string, string> = { Mod: 'Ctrl/⌘', ArrowLeft: '←', ArrowRight: '→', Escape: 'Esc', Delete: 'Delete', Backspace: 'Backspace' };
+
+/** How a chord is shown to people: 'Mod+Shift+Z' → 'Ctrl/⌘ Shift Z'. */
+export function displayChord(chord: string): string {
+  return chord
+    .split('+')
+    .map((part) => KEY_NAMES[part] ?? part)
+    .join(' ');
+}
+
+/** A command's keys as shown in tooltips and help: 'Ctrl/⌘ Shift Z or Ctrl/⌘ Y'; '' when it has none. */
+export function displayKeys(command: CommandId, table: readonly Keybinding[] = KEYBINDINGS): string {
+  return bindingsOf(command, table)
+    .map((b) => displayChord(b.key))
+    .join(' or ');
+}
+
+/** Tooltip text of a command: its description (or label) and its keys, e.g. 'Frame all (F)'. */
+export function tooltipOf(command: CommandId, table: readonly Keybinding[] = KEYBINDINGS): string {
+  const info = COMMANDS[command];
+  const keys = displayKeys(command, table);
+  return keys ? `${info.description ?? info.label} (${keys})` : (info.description ?? info.label);
+}
+
+/** Electron accelerator of a command's first binding ('Mod+Shift+Z' → 'CmdOrCtrl+Shift+Z'), or undefined. */
+export function acceleratorOf(command: CommandId, table: readonly Keybinding[] = KEYBINDINGS): string | undefined {
+  const [first] = bindingsOf(command, table);
+  if (!first) return undefined;
+  const names: Record<string, string> = { Mod: 'CmdOrCtrl', ArrowLeft: 'Left', ArrowRight: 'Right', Escape: 'Esc', '?': 'Shift+/' };
+  return first.key
+    .split('+')
+    .map((part) => names[part] ?? part)
+    .join('+');
+}
+
+/** The help overlay's rows: one per binding, in table order, with the command's label. */
+export function helpRows(table: readonly Keybinding[] = KEYBINDINGS): { keys: string; label: string; when?: string }[] {
+  return table.map((b) => ({ keys: displayChord(b.key), label: COMMANDS[b.command].label, ...(b.when ? { when: b.when } : {}) }));
+}

@@ -1,0 +1,104 @@
+/**
+ * The scene store: the one place the current SceneDocument lives, and the one way it changes. Documents are
+ * values; an edit makes a new document with some fields replaced and records it in the undo history as one
+ * labelled step, so undo and redo put the exact previous field values (the same arrays) back. A new scene (a
+ * mesh or skeleton opened, a demo) starts a new history. Views and panels subscribe and compare the fields they
+ * show; nobody reads a stale document or has to flush anything first.
+ *
+ * Weight painting edits rows of `weights.data` in place (a copy per stroke would cost 8·#V·#B bytes); it records
+ * its own history entries and announces the rows with `weightRowsEdited`.
+ */
+import { bytesOf, type UndoHistory } from './undo-history.ts';
+import type { SceneDocument } from '../document/scene-document.ts';
+
+export type SceneChange =
+  /** a different document: a new scene, an edit, or an edit undone or redone */
+  | { kind: 'document'; previous: SceneDocument; newScene: boolean }
+  /** rows of doc.weights changed in place (null: any row may have) */
+  | { kind: 'weight-rows'; vertices: ArrayLike<number> | null; count: number };
+
+type Fields = Partial<Omit<SceneDocument, 'mesh' | 'skeleton' | 'restNormals' | 'diagonal'>>;
+
+export class SceneStore {
+  private current: SceneDocument;
+  /** the last edit pushed with a merge key, while it is the newest undo step */
+  private mergeable: { key: string; entry: object; after: Fields } | null = null;
+  private readonly listeners = new Set<(change: SceneChange) => void>();
+
+  constructor(
+    initial: SceneDocument,
+    readonly history: UndoHistory,
+  ) {
+    this.current = initial;
+  }
+
+  get doc(): SceneDocument {
+    return this.current;
+  }
+
+  /**
+   * Opens a new scene: the document is replaced and the undo history starts over.
+   * @param reason  said in the history's notice, e.g. 'opened hand.off'
+   */
+  open(doc: SceneDocument, reason: string): void {
+    const previous = this.current;
+    this.current = doc;
+    this.history.clear(reason);
+    this.emit({ kind: 'document', previous, newScene: true });
+  }
+
+  /**
+   * Replaces some fields of the document as one undoable step (mesh and skeleton never change this way: a new
+   * mesh or skeleton is a new scene).
+   * @param label     what the step did, e.g. 'Assign handles'
+   * @param mergeKey  edits with the same key in a row are one step (a value typed digit by digit, a slider dragged):
+   *                  the step keeps the first edit's "before" and takes the latest "after"
+   */
+  edit(label: string, fields: Fields, mergeKey?: string): void {
+    const merging = this.mergeable;
+    if (mergeKey && merging?.key === mergeKey && this.history.newest === merging.entry) {
+      Object.assign(merging.after, fields);
+      this.set({ ...this.current, ...fields });
+      return;
+    }
+    const before: Fields = {};
+    for (const key of Object.keys(fields) as (keyof Fields)[]) (before as Record<string, unknown>)[key] = this.current[key];
+    const after = { ...fields };
+    this.set({ ...this.current, ...after });
+    const entry = {
+      label,
+      bytes: bytesOf(...Object.values(before).flatMap(arraysIn), ...Object.values(after).flatMap(arraysIn)),
+      undo: () => this.set({ ...this.current, ...before }),
+      redo: () => this.set({ ...this.current, ...after }),
+    };
+    this.history.push(entry);
+    this.mergeable = mergeKey ? { key: mergeKey, entry, after } : null;
+  }
+
+  /** Announces rows of doc.weights changed in place (painting, or its undo). @param vertices  null: any row */
+  weightRowsEdited(vertices: ArrayLike<number> | null, count: number): void {
+    this.emit({ kind: 'weight-rows', vertices, count });
+  }
+
+  subscribe(listener: (change: SceneChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(doc: SceneDocument): void {
+    const previous = this.current;
+    this.current = doc;
+    this.emit({ kind: 'document', previous, newScene: false });
+  }
+
+  private emit(change: SceneChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}
+
+/** The typed arrays a field value holds (a weights matrix holds its data). */
+function arraysIn(value: unknown): unknown[] {
+  if (ArrayBuffer.isView(value)) return [value];
+  if (value && typeof value === 'object' && 'data' in value) return [(value as { data: unknown }).data];
+  return [];
+}

@@ -1,0 +1,357 @@
+/**
+ * Weight painting as state and workflow, without DOM or three.js: the brush settings, the paint session of the
+ * scene's current weights (renewed whenever the weights are replaced), strokes and whole-mesh commands as entries
+ * of the one undo history, lock toggles (undoable too), symmetry with its mirror match computed in a worker, and
+ * the once-per-frame flush that hands the touched vertices to the views. The brush tool (tools/brush/) drives
+ * strokes; the paint panel (panels/paint-panel.ts) shows this state and changes it through commands and setters.
+ */
+import type { Influences } from '../../workers/skinning/influences.ts';
+import { writeInfluenceRow } from '../../workers/skinning/influences.ts';
+import type { BrushFalloff } from '../../workers/paint/brush-falloff.ts';
+import type { Dab, DabMode } from '../../workers/paint/apply-dab.ts';
+import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
+import { defaultPaintSettings, type PaintSettings } from '../../workers/paint/paint-weights.ts';
+import { vertexOneRing, type VertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
+import type { DenseMatrix } from '../../workers/formats/types.ts';
+import type { SceneStore } from '../history/scene-store.ts';
+import { bytesOf } from '../history/undo-history.ts';
+import { PaintSession, type WeightRowsEdit } from './paint-session.ts';
+
+export interface BrushSettings {
+  mode: DabMode;
+  /** CSS pixels */
+  radius: number;
+  strength: number;
+  falloff: BrushFalloff;
+  /** 'set' target */
+  value: number;
+  /** dab spacing as a fraction of the radius */
+  spacing: number;
+  throughMesh: boolean;
+}
+
+export const BRUSH_DEFAULTS: Required<BrushSettings> = { mode: 'add', radius: 40, strength: 0.3, falloff: 'smooth', value: 1, spacing: 0.25, throughMesh: false };
+
+export type PaintCommand = 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-';
+
+/** The views a flush writes the touched vertices into. */
+export interface PaintViews {
+  influences(): Influences;
+  /** replaces the influences with ones of at least `stride` slots (full upload) */
+  padInfluences(stride: number): void;
+  /** the skinned mesh's influence texture row of vertex v, then the upload of the rows packed */
+  packInfluenceRow(influences: Influences, v: number): void;
+  commitInfluenceRows(): void;
+  /** the heat map's per-vertex inputs */
+  updateWeightView(v: number, weight: number, dominantBone: number): void;
+  commitWeightView(): void;
+}
+
+/** The mirror match, computed off the page's thread. */
+export interface MirrorMatcher {
+  mirrorVertexMap(positions: Float64Array, triangles: Uint32Array, axis: 0 | 1 | 2, tolerance: number, progress: (fraction: number) => void): Promise<MirrorVertexMap>;
+  cancel(): void;
+}
+
+export interface PaintHost {
+  readonly store: SceneStore;
+  readonly views: PaintViews;
+  readonly matcher: MirrorMatcher;
+  selectedBone(): number;
+  /** weights changed during a stroke: the viewport redraws (and the CPU-side products of the weights refresh) */
+  weightsChanged(): void;
+  /** a stroke or command ended, or was undone: whatever is too costly to refresh during a stroke refreshes now */
+  weightsSettled(): void;
+  /** runs `callback` before the next frame is drawn */
+  schedule(callback: () => void): void;
+}
+
+const COMMAND_LABELS: Record<Exclude<PaintCommand, 'mirror+' | 'mirror-'>, string> = {
+  normalize: 'Normalize',
+  limit: 'Limit total',
+  prune: 'Prune small weights',
+  smooth: 'Smooth bone',
+};
+
+/** How many of the latest dab, flush and cursor-move durations are kept (for the bench). */
+const TIMES_KEPT = 256;
+
+export class PaintController {
+  readonly brush: BrushSettings = { ...BRUSH_DEFAULTS };
+  /** the symmetry asked for (shown while its match is computed) */
+  wantedSymmetry: 0 | 1 | 2 | null = null;
+  /** the running mirror match, or null */
+  matchJob: { axis: 0 | 1 | 2; positions: Float64Array; fraction: number; result: Promise<MirrorVertexMap | null> } | null = null;
+  /** a failure to show in the panel, or null */
+  message: string | null = null;
+  /** world positions of the last stroke's dabs (x y z …) */
+  lastStroke: number[] = [];
+  /** durations (ms) of the latest dabs, flushes and cursor moves outside strokes */
+  readonly times = { dabs: [] as number[], flushes: [] as number[], hovers: [] as number[] };
+  private current: PaintSession | null = null;
+  private framePending = false;
+  private readonly listeners = new Set<() => void>();
+  /** kept across sessions of one mesh: its mirror matches by axis and its one-rings */
+  private meshCache: { positions: Float64Array; maps: (MirrorVertexMap | undefined)[]; oneRing: VertexOneRing } | null = null;
+  /** kept across sessions of one skeleton: locks and the influence limit */
+  private skeletonSettings: { skeleton: object; settings: PaintSettings } | null = null;
+
+  constructor(private readonly host: PaintHost) {
+    host.store.subscribe((change) => {
+      if (change.kind !== 'document') return;
+      const doc = host.store.doc;
+      if (doc.mesh !== change.previous.mesh && this.matchJob) this.cancelMatching();
+      if (doc.weights !== change.previous.weights) this.dropSession();
+    });
+  }
+
+  /** The session of the scene's current weights, if one was needed since they last changed. */
+  get session(): PaintSession | null {
+    return this.current;
+  }
+
+  /** The session of the scene's current weights (made on first use). */
+  ensureSession(): PaintSession {
+    const doc = this.host.store.doc;
+    if (this.current?.dense === doc.weights) return this.current;
+    if (this.meshCache?.positions !== doc.mesh.positions) {
+      this.meshCache = { positions: doc.mesh.positions, maps: [], oneRing: vertexOneRing(doc.mesh.positions.length / 3, doc.mesh.triangles) };
+    }
+    if (this.skeletonSettings?.skeleton !== doc.skeleton) this.skeletonSettings = { skeleton: doc.skeleton, settings: defaultPaintSettings(doc.skeleton.parents.length) };
+    const { maps, oneRing } = this.meshCache;
+    const session = new PaintSession(doc.weights, doc.mesh.positions, doc.mesh.triangles, doc.skeleton, doc.boneNames ?? null, doc.diagonal, maps, this.skeletonSettings.settings, oneRing);
+    const symmetry = this.current?.symmetry?.axis ?? null;
+    this.current = session;
+    // New weights on the same mesh keep the symmetry in use (its match is cached).
+    if (symmetry !== null && session.mirrorMap(symmetry)) session.setSymmetry(symmetry);
+    return session;
+  }
+
+  private dropSession(): void {
+    if (this.current?.strokeOpen) this.current.cancelStroke();
+    this.current = null;
+    this.changed();
+  }
+
+  get settings(): PaintSettings {
+    return this.ensureSession().settings;
+  }
+
+  /** Called when anything the panel shows changed. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  // --- strokes (the brush tool) ---------------------------------------------------------------------------
+
+  beginStroke(): void {
+    this.lastStroke = [];
+    this.ensureSession().beginStroke();
+  }
+
+  /** One dab (its vertices gathered into the session's context; a stroke is open unless sampling). @returns the sampled weight */
+  dab(bone: number, dab: Dab): number {
+    if (dab.mode !== 'sample') this.lastStroke.push(dab.centre[0], dab.centre[1], dab.centre[2]);
+    const value = this.ensureSession().dab(bone, dab);
+    this.queueFlush();
+    return value;
+  }
+
+  /** Ends the open stroke as one undo step ("Paint stroke"). */
+  endStroke(): void {
+    const session = this.current;
+    if (!session?.strokeOpen) return;
+    this.flush();
+    this.pushEdit('Paint stroke', session.endStroke());
+  }
+
+  /** Escape: the open stroke's rows go back; nothing reaches the document or the history. */
+  cancelStroke(): void {
+    const session = this.current;
+    if (!session?.strokeOpen) return;
+    session.cancelStroke();
+    this.flush();
+    this.host.weightsSettled();
+  }
+
+  // --- commands ---------------------------------------------------------------------------------------------
+
+  /**
+   * A whole-mesh command as one undo step; mirroring goes across `axis`, by default the symmetry axis (x when
+   * symmetry is off), once that axis's mirror match is known.
+   */
+  async run(command: PaintCommand, threshold = 0.01, axis: 0 | 1 | 2 = this.current?.symmetry?.axis ?? 0): Promise<void> {
+    let session = this.ensureSession();
+    if (command === 'mirror+' || command === 'mirror-') {
+      if (!(await this.mirrorMapFor(axis)) || this.current !== session) return;
+      session = this.ensureSession();
+    }
+    if (session.strokeOpen) return;
+    const bone = this.host.selectedBone();
+    if (command === 'normalize') this.pushEdit(COMMAND_LABELS.normalize, session.normalizeAll());
+    else if (command === 'limit') this.pushEdit(COMMAND_LABELS.limit, session.limitTotal());
+    else if (command === 'prune') this.pushEdit(`Prune weights < ${threshold}`, session.prune(threshold));
+    else if (command === 'smooth' && bone >= 0) this.pushEdit(`${COMMAND_LABELS.smooth} ${bone}`, session.smoothBone(bone));
+    else if (command === 'mirror+' || command === 'mirror-') {
+      const [from, to] = command === 'mirror+' ? ['−', '+'] : ['+', '−'];
+      const name = 'xyz'[axis];
+      this.pushEdit(`Mirror ${from}${name} → ${to}${name}`, session.mirror(axis, command === 'mirror+' ? 1 : -1));
+    }
+  }
+
+  /** Locks (painting and commands keep its weights) or unlocks a bone, as one undo step. */
+  setLocked(bone: number, locked: boolean): void {
+    const settings = this.ensureSession().settings;
+    if (!!settings.locked[bone] === locked) return;
+    const apply = (on: boolean) => {
+      settings.locked[bone] = on ? 1 : 0;
+      this.changed();
+    };
+    apply(locked);
+    this.host.store.history.push({ label: `${locked ? 'Lock' : 'Unlock'} bone ${bone}`, bytes: 0, undo: () => apply(!locked), redo: () => apply(locked) });
+  }
+
+  private pushEdit(label: string, edit: WeightRowsEdit | null): void {
+    if (!edit) {
+      this.changed();
+      return;
+    }
+    this.edited(edit.vertices);
+    const { weights, vertices, before, after } = edit;
+    this.host.store.history.push({
+      label,
+      bytes: bytesOf(vertices, before, after),
+      undo: () => this.restoreRows(weights, vertices, before),
+      redo: () => this.restoreRows(weights, vertices, after),
+    });
+  }
+
+  private restoreRows(weights: DenseMatrix, vertices: Uint32Array, rows: ArrayLike<number>): void {
+    // Entries undo in order, so the weights a paint step edited are the scene's again when it is undone.
+    if (this.host.store.doc.weights !== weights) throw new Error('paint history: the weights this step edited are not the scene’s');
+    this.ensureSession().setRows(vertices, rows);
+    this.edited(vertices);
+  }
+
+  /** After an edit or its undo: the views catch up now, then the costly products of the weights. */
+  private edited(vertices: Uint32Array): void {
+    this.flush();
+    this.host.weightsSettled();
+    this.host.store.weightRowsEdited(vertices, vertices.length);
+    this.changed();
+  }
+
+  // --- symmetry ---------------------------------------------------------------------------------------------
+
+  /**
+   * Symmetry across the plane axis = 0, or off. A new axis is matched first (in a worker, with progress and
+   * cancel); painting goes on meanwhile with the symmetry in use before.
+   * @returns once the symmetry asked for is in use, or the match was cancelled or superseded
+   */
+  async setSymmetry(axis: 0 | 1 | 2 | null): Promise<void> {
+    this.wantedSymmetry = axis;
+    this.changed();
+    const session = this.ensureSession();
+    if (axis !== null && !session.mirrorMap(axis)) {
+      const map = await this.mirrorMapFor(axis);
+      if (!map || this.wantedSymmetry !== axis || this.current !== session) {
+        if (this.wantedSymmetry === axis) this.wantedSymmetry = session.symmetry?.axis ?? null;
+        this.changed();
+        return;
+      }
+    }
+    session.setSymmetry(axis);
+    this.changed();
+  }
+
+  /**
+   * The mirror match of the current rest mesh across axis = 0: known, or computed by the matcher (one match at a
+   * time; asking for another axis cancels the running one).
+   * @returns the match, or null when cancelled or failed (a failure is kept in `message`)
+   */
+  private mirrorMapFor(axis: 0 | 1 | 2): Promise<MirrorVertexMap | null> {
+    const session = this.ensureSession();
+    const known = session.mirrorMap(axis);
+    if (known) return Promise.resolve(known);
+    const { positions, triangles } = this.host.store.doc.mesh;
+    if (this.matchJob && this.matchJob.axis === axis && this.matchJob.positions === positions) return this.matchJob.result;
+    this.cancelMatching();
+    const job = { axis, positions, fraction: 0, result: Promise.resolve<MirrorVertexMap | null>(null) };
+    job.result = this.host.matcher
+      .mirrorVertexMap(positions, triangles, axis, session.mirrorTolerance, (fraction) => {
+        job.fraction = fraction;
+        if (this.matchJob === job) this.changed();
+      })
+      .then(
+        (map) => {
+          // The sessions of this mesh share meshCache.maps; a match for a mesh since replaced is dropped.
+          if (this.meshCache?.positions === positions) this.meshCache.maps[axis] = map;
+          return map;
+        },
+        (error: unknown) => {
+          if (!(error instanceof DOMException && error.name === 'AbortError')) this.message = `Mirror matching failed: ${error instanceof Error ? error.message : String(error)}`;
+          return null;
+        },
+      )
+      .finally(() => {
+        if (this.matchJob === job) this.matchJob = null;
+        this.changed();
+      });
+    this.matchJob = job;
+    this.changed();
+    return job.result;
+  }
+
+  /** Stops a running mirror match; the symmetry in use stays. */
+  cancelMatching(): void {
+    if (!this.matchJob) return;
+    this.matchJob = null;
+    this.host.matcher.cancel();
+    this.changed();
+  }
+
+  // --- views ------------------------------------------------------------------------------------------------
+
+  queueFlush(): void {
+    if (this.framePending) return;
+    this.framePending = true;
+    this.host.schedule(() => this.flush());
+  }
+
+  /** At most once per frame: the touched vertices' influences, texture rows and heat-map inputs, from the paint buffer. */
+  flush(): void {
+    this.framePending = false;
+    const session = this.current;
+    if (!session?.hasDirty) return;
+    const start = performance.now();
+    const { views } = this.host;
+    const nb = session.weights.boneCount;
+    const limit = Math.min(session.settings.maxInfluences > 0 ? session.settings.maxInfluences : nb, nb);
+    if (views.influences().stride < limit) views.padInfluences(limit);
+    const influences = views.influences();
+    const bone = this.host.selectedBone();
+    const data = session.weights.data;
+    const { vertices, count } = session.takeDirty();
+    for (let i = 0; i < count; i++) {
+      const v = vertices[i];
+      // Its ranked influences (whose first bone is the dominant one), its texture row, its heat-map inputs.
+      writeInfluenceRow(data, nb, v, influences);
+      views.packInfluenceRow(influences, v);
+      views.updateWeightView(v, bone >= 0 ? data[v * nb + bone] : 0, influences.bones[v * influences.stride]);
+    }
+    views.commitInfluenceRows();
+    views.commitWeightView();
+    record(this.times.flushes, performance.now() - start);
+    this.host.weightsChanged();
+  }
+}
+
+export function record(times: number[], ms: number): void {
+  if (times.length === TIMES_KEPT) times.shift();
+  times.push(ms);
+}

@@ -1,0 +1,192 @@
+/**
+ * The Weight paint panel (shown while the brush is the active tool): brush settings, symmetry with the mirror
+ * match's progress and Cancel, the influence limit, the whole-mesh commands with Undo and Redo, and the bone list
+ * with locks. It shows the paint controller's state and changes it through commands and the controller's setters;
+ * it owns no state of its own.
+ */
+import './paint-panel.css';
+import type { BrushFalloff } from '../../workers/paint/brush-falloff.ts';
+import type { DabMode } from '../../workers/paint/apply-dab.ts';
+import type { CommandRegistry } from '../commands/command-registry.ts';
+import type { SceneDocument } from '../document/scene-document.ts';
+import type { PaintController } from '../paint/paint-controller.ts';
+import { commandButton, element, labelled, refreshCommandButtons, section, slider, toolButton } from './controls.ts';
+
+export interface PaintPanelHost {
+  readonly controller: PaintController;
+  readonly commands: CommandRegistry;
+  document(): SceneDocument;
+  selectedBone(): number;
+  selectBone(bone: number): void;
+  /** whether the brush is being resized (F) */
+  resizing(): boolean;
+  undoCount(): number;
+}
+
+const MODES: DabMode[] = ['add', 'subtract', 'set', 'smooth', 'sample'];
+
+export class PaintPanel {
+  private readonly root: HTMLElement;
+  private readonly boneList: HTMLElement;
+  private readonly info: HTMLElement;
+  private readonly sliders: (HTMLInputElement & { sync(): void })[] = [];
+  private readonly modeButtons: HTMLButtonElement[] = [];
+  private readonly falloff: HTMLSelectElement;
+  private readonly through: HTMLInputElement;
+  private readonly symmetry: HTMLSelectElement;
+  private readonly limit: HTMLInputElement;
+  private readonly matchingRow: HTMLElement;
+  private readonly matchingText: HTMLElement;
+  private readonly matchingBar: HTMLProgressElement;
+  private readonly mirrorButtons: HTMLButtonElement[];
+
+  constructor(container: HTMLElement, private readonly host: PaintPanelHost) {
+    const { controller, commands } = host;
+    const brush = controller.brush;
+    this.root = element('aside', 'bind-panel paint-panel');
+    this.root.id = 'paint-panel';
+    this.root.hidden = true;
+    const header = element('header', 'bind-header');
+    header.append(element('h2', undefined, 'Weight paint'));
+    commandButton(header, commands, 'tool.brush', { label: '×', className: 'icon-button' });
+    this.root.append(header);
+
+    const brushSection = section(this.root, 'Brush');
+    const modes = element('div', 'row paint-modes');
+    for (const mode of MODES) {
+      const button = toolButton(modes, mode[0].toUpperCase() + mode.slice(1), `${mode} brush`, () => {
+        brush.mode = mode;
+        controller.changed();
+      });
+      button.dataset.mode = mode;
+      this.modeButtons.push(button);
+    }
+    brushSection.append(modes);
+    const add = (label: string, min: number, max: number, step: number, key: 'radius' | 'strength' | 'value' | 'spacing') => {
+      const input = slider(min, max, step, () => brush[key], (x) => {
+        brush[key] = x;
+        controller.changed();
+      });
+      this.sliders.push(input);
+      labelled(brushSection, label, input);
+    };
+    add('radius px ', 2, 200, 1, 'radius');
+    add('strength ', 0, 1, 0.01, 'strength');
+    add('set value ', 0, 1, 0.01, 'value');
+    add('spacing ', 0.05, 1, 0.05, 'spacing');
+    this.falloff = element('select', 'paint-falloff');
+    for (const f of ['smooth', 'linear', 'constant']) this.falloff.add(new Option(f, f));
+    this.falloff.addEventListener('change', () => {
+      brush.falloff = this.falloff.value as BrushFalloff;
+      this.falloff.blur();
+    });
+    labelled(brushSection, 'falloff ', this.falloff);
+    this.through = element('input', 'paint-through');
+    this.through.type = 'checkbox';
+    this.through.addEventListener('change', () => (brush.throughMesh = this.through.checked));
+    labelled(brushSection, 'through the mesh ', this.through);
+    this.symmetry = element('select', 'paint-symmetry');
+    for (const [label, value] of [['off', ''], ['x', '0'], ['y', '1'], ['z', '2']]) this.symmetry.add(new Option(label, value));
+    this.symmetry.addEventListener('change', () => {
+      void controller.setSymmetry(this.symmetry.value === '' ? null : (Number(this.symmetry.value) as 0 | 1 | 2));
+      this.symmetry.blur();
+    });
+    labelled(brushSection, 'symmetry ', this.symmetry);
+    this.matchingRow = element('div', 'row paint-matching');
+    this.matchingRow.hidden = true;
+    this.matchingText = element('span');
+    this.matchingBar = element('progress');
+    this.matchingBar.max = 1;
+    this.matchingRow.append(this.matchingText, this.matchingBar);
+    toolButton(this.matchingRow, 'Cancel', 'Stop matching; the symmetry in use stays', () => {
+      controller.cancelMatching();
+      void controller.setSymmetry(controller.session?.symmetry?.axis ?? null);
+    });
+    brushSection.append(this.matchingRow);
+    this.limit = element('input', 'paint-limit');
+    this.limit.type = 'number';
+    this.limit.min = '0';
+    this.limit.max = '16';
+    this.limit.addEventListener('change', () => (controller.settings.maxInfluences = Math.max(0, Math.round(Number(this.limit.value) || 0))));
+    labelled(brushSection, 'max influences ', this.limit);
+
+    const whole = section(this.root, 'Whole mesh');
+    const row = element('div', 'row');
+    for (const id of ['paint.normalize', 'paint.limit', 'paint.prune', 'paint.smooth'] as const) commandButton(row, commands, id);
+    this.mirrorButtons = [commandButton(row, commands, 'paint.mirrorToPositive'), commandButton(row, commands, 'paint.mirrorToNegative')];
+    const history = element('div', 'row');
+    commandButton(history, commands, 'edit.undo', { showTitle: true });
+    commandButton(history, commands, 'edit.redo', { showTitle: true });
+    whole.append(row, history);
+
+    const bones = section(this.root, 'Bones (click a name to paint it)');
+    this.boneList = element('div', 'paint-bones');
+    bones.append(this.boneList);
+    this.info = element('p', 'dim');
+    this.root.append(this.info);
+    container.append(this.root);
+    controller.onChange(() => this.refresh());
+  }
+
+  get visible(): boolean {
+    return !this.root.hidden;
+  }
+
+  setVisible(visible: boolean): void {
+    this.root.hidden = !visible;
+    this.refresh();
+  }
+
+  /** Redraws the panel from the controller's state. */
+  refresh(): void {
+    if (this.root.hidden) return;
+    const { controller, commands } = this.host;
+    const brush = controller.brush;
+    const session = controller.session;
+    for (const input of this.sliders) input.sync();
+    for (const button of this.modeButtons) button.setAttribute('aria-pressed', String(button.dataset.mode === brush.mode));
+    this.falloff.value = brush.falloff;
+    this.through.checked = brush.throughMesh;
+    this.symmetry.value = controller.wantedSymmetry === null ? '' : String(controller.wantedSymmetry);
+    this.limit.value = String(controller.settings.maxInfluences);
+    const job = controller.matchJob;
+    this.matchingRow.hidden = !job;
+    if (job) {
+      this.matchingText.textContent = `Matching mirror vertices across ${'xyz'[job.axis]} = 0… ${Math.round(100 * job.fraction)}%`;
+      this.matchingBar.value = job.fraction;
+    }
+    const axis = 'xyz'[session?.symmetry?.axis ?? 0];
+    this.mirrorButtons.forEach((button, i) => {
+      const [from, to] = i === 0 ? ['−', '+'] : ['+', '−'];
+      button.textContent = `Mirror ${from}${axis} → ${to}${axis}`;
+      button.title = `Copy the ${from}${axis} side onto the ${to}${axis} side, bones swapped with their mirrored pairs`;
+    });
+    refreshCommandButtons(this.root, commands);
+    this.refreshBones();
+    const unmatched = session?.symmetry ? ` · ${session.symmetry.map.unmatched.length} vertices without a mirror match` : '';
+    this.info.textContent =
+      (controller.message ? `${controller.message} · ` : '') +
+      `${this.host.resizing() ? 'resizing: move, click to confirm, Esc cancels · ' : ''}radius ${Math.round(brush.radius)} px · ${this.host.undoCount()} undo steps${unmatched}`;
+  }
+
+  private refreshBones(): void {
+    const { controller } = this.host;
+    const doc = this.host.document();
+    const selected = this.host.selectedBone();
+    const pairs = controller.session?.symmetry?.bonePairs;
+    const locked = controller.settings.locked;
+    this.boneList.replaceChildren(
+      ...Array.from({ length: doc.skeleton.parents.length }, (_, b) => {
+        const row = element('div', 'paint-bone');
+        row.setAttribute('aria-selected', String(b === selected));
+        const name = toolButton(row, `${doc.boneNames?.[b] ?? `bone ${b}`}${pairs ? `  ↔ ${pairs[b] < 0 ? '—' : pairs[b]}` : ''}`, 'Paint this bone', () => this.host.selectBone(b), 'paint-bone-name');
+        const isLocked = !!locked[b];
+        const lock = toolButton(null, isLocked ? 'locked' : 'lock', isLocked ? 'Unlock: painting may change this bone' : 'Lock: painting and commands keep this bone', () => controller.setLocked(b, !isLocked), 'paint-lock');
+        lock.setAttribute('aria-pressed', String(isLocked));
+        row.prepend(lock);
+        row.append(name);
+        return row;
+      }),
+    );
+  }
+}

@@ -1,0 +1,192 @@
+/** The test hook (shell/test-hook.ts) of a running app: each entry reads state or runs what the UI can run. */
+import { WebBridge } from '../io/bridge.ts';
+import { isCommandId } from '../commands/command-registry.ts';
+import { boneCountOf, jointCountOf, triangleCountOf, vertexCountOf } from '../document/scene-document.ts';
+import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
+import type { BrushTool } from '../tools/brush/brush-tool.ts';
+import type { App } from './app.ts';
+import { pagePosition } from './joint-picking.ts';
+import type { BindingTestHook, PaintState, PaintTestHook, RigwrightTestHook } from './test-hook.ts';
+
+export function appTestHook(app: App): RigwrightTestHook {
+  const { store, frames, timeline, deformation, history, tools } = app;
+  return {
+    ready: () => frames.firstFrame,
+    command: (id) => {
+      if (!isCommandId(id)) throw new Error(`unknown command ${id}`);
+      return app.commands.execute(id).ran;
+    },
+    history: () => ({ undo: history.undoLabels(), redo: history.redoCount, bytes: history.bytes }),
+    tool: () => ({ id: tools.active.id, state: tools.active.state }),
+    snapshot: () => {
+      const doc = store.doc;
+      return {
+        weights: Array.from(doc.weights.data),
+        weightsSource: doc.weightsSource,
+        handles: doc.handles ? Array.from(doc.handles) : null,
+        handlesFile: doc.handlesFile,
+        boneScales: doc.boneScales ? Array.from(doc.boneScales) : null,
+        posesFile: doc.posesFile,
+      };
+    },
+    menu: () => (app.bridge instanceof WebBridge ? app.bridge.lastMenu : null),
+    state: () => {
+      const doc = store.doc;
+      return {
+        sceneName: doc.name,
+        meshFiles: [...doc.meshFiles],
+        vertexCount: vertexCountOf(doc),
+        triangleCount: triangleCountOf(doc),
+        boneCount: boneCountOf(doc),
+        jointCount: jointCountOf(doc),
+        time: timeline.time,
+        duration: timeline.duration,
+        poseKind: app.evaluator.kind,
+        playing: timeline.playing,
+        influences: app.influenceSetting,
+        weightsSource: doc.weightsSource,
+        selectedBone: app.selectedBone,
+        error: app.error,
+        framesRendered: frames.framesRendered,
+        method: deformation.method,
+        antipodality: deformation.antipodality,
+        splitMethod: deformation.splitMethod,
+        heatMap: deformation.heatMap,
+        asExported: app.asExported,
+        clips: (doc.clips ?? []).map((c) => c.name),
+        clipName: doc.posesFile,
+      };
+    },
+    pause: () => timeline.pause(),
+    play: () => timeline.play(),
+    setTime: (time) => timeline.seek(time),
+    setInfluences: (k) => app.setInfluences(k),
+    gpuPositions: async () => {
+      if (frames.dirty) app.renderNow();
+      await deformation.settled();
+      return Array.from(app.skinned.readSkinnedPositions(app.viewport.renderer));
+    },
+    cpuPositions: () => Array.from(app.posedPositions()),
+    setMethod: (method) => {
+      if (!(method in METHOD_LABELS)) throw new Error(`unknown skinning method ${method}`);
+      deformation.setMethod(method as SkinMethod);
+      app.renderNow();
+    },
+    setAntipodality: (mode) => {
+      deformation.setAntipodality(mode);
+      app.renderNow();
+    },
+    setSplit: (method) => {
+      deformation.setSplit(method as SkinMethod | null);
+      app.renderNow();
+    },
+    setHeatMap: (on) => {
+      deformation.setHeatMap(on);
+      app.renderNow();
+    },
+    setBoneScale: (bone, scale) => app.setBoneScale(bone, scale),
+    setBlendWeights: (blend) => app.setBlendWeights(blend),
+    loadTwistDemo: () => app.loadTwistDemo(),
+    setAsExported: (on, settings) => {
+      if (settings) Object.assign(app.exportDialog.settings, settings);
+      app.setAsExported(on);
+      app.renderNow();
+    },
+    selectClip: (index) => app.selectClip(index),
+    binding: bindingHook(app),
+    paint: paintHook(app),
+    settled: () => deformation.settled(),
+    jointScreenPosition: (joint) => pagePosition(app.viewport, app.evaluator.joints, joint),
+    boundingDiagonal: () => store.doc.diagonal,
+    holdDraws: (on) => {
+      frames.drawsHeld = on;
+      app.viewport.invalidate();
+    },
+    measureFrameTime: (count) => {
+      timeline.pause();
+      const gl = app.viewport.renderer.getContext();
+      const pixel = new Uint8Array(4);
+      const times: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const start = performance.now();
+        timeline.seek((timeline.duration * (i % 16)) / 15);
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+        times.push(performance.now() - start);
+      }
+      times.sort((a, b) => a - b);
+      return times[Math.floor(times.length / 2)];
+    },
+  };
+}
+
+function bindingHook(app: App): BindingTestHook {
+  const binding = app.binding;
+  return {
+    state: () => {
+      const last = binding.lastResult?.result;
+      return {
+        view: app.viewMode,
+        isoLines: app.isoLines,
+        panelOpen: app.bindPanel.open,
+        lasso: app.tools.active.id === 'lasso' ? (app.tools.active.state as 'idle' | 'drawing') : 'off',
+        xray: binding.xray,
+        selectedVertexCount: binding.selectedCount,
+        handleCounts: binding.handleCounts(),
+        binding: { ...binding.progress },
+        report: last
+          ? { bonesWithoutHandles: [...last.bonesWithoutHandles], unhandledComponents: last.unhandledComponents.map((c) => ({ ...c })), laplacianUsed: last.laplacianUsed }
+          : null,
+        lastError: binding.lastError,
+        overlap: binding.overlap?.rows ?? null,
+        source: binding.options.source,
+      };
+    },
+    setView: (view) => app.setView(view),
+    setPanelOpen: (open) => app.setBindPanel(open),
+    setLasso: (armed) => (armed ? app.tools.activate('lasso') : app.tools.activate('select')),
+    assignSelection: () => binding.assignSelection(),
+    startBind: (options) => binding.startBind(options),
+    cancelBind: () => binding.cancelBind(),
+    handles: () => Array.from(binding.handles),
+  };
+}
+
+function paintHook(app: App): PaintTestHook {
+  const { paint, tools, history } = app;
+  const brush = () => tools.tool<BrushTool>('brush');
+  return {
+    setPaintMode: (on) => tools.activate(on ? 'brush' : 'select'),
+    setBrush: (settings) => {
+      Object.assign(paint.brush, settings);
+      paint.changed();
+    },
+    setSymmetry: (axis) => paint.setSymmetry(axis),
+    matching: () => (paint.matchJob ? { axis: paint.matchJob.axis, fraction: paint.matchJob.fraction } : null),
+    cancelMatching: () => paint.cancelMatching(),
+    selectBone: (bone) => app.selectBone(bone),
+    setLocked: (bone, locked) => paint.setLocked(bone, locked),
+    state: () => {
+      const session = paint.session;
+      return {
+        state: (tools.active.id === 'brush' ? tools.active.state : 'off') as PaintState,
+        brush: { ...paint.brush },
+        undoSteps: history.undoCount,
+        redoSteps: history.redoCount,
+        bonePairs: session?.symmetry ? Array.from(session.symmetry.bonePairs) : null,
+        unmatched: session?.symmetry ? session.symmetry.map.unmatched.length : 0,
+      };
+    },
+    weightsSnapshot: () => Array.from(app.store.doc.weights.data),
+    strokeWorldPositions: () => paint.lastStroke.slice(),
+    posedPositions: () => {
+      paint.flush();
+      return Array.from(app.posedPositions());
+    },
+    surfacePositions: () => Array.from(brush().surfacePositions()),
+    cameraPosition: () => app.viewport.camera.position.toArray(),
+    undo: () => void app.commands.execute('edit.undo'),
+    redo: () => void app.commands.execute('edit.redo'),
+    takeTimes: () => ({ dabs: paint.times.dabs.splice(0), flushes: paint.times.flushes.splice(0), hovers: paint.times.hovers.splice(0) }),
+    command: (name, threshold, axis) => paint.run(name, threshold, axis),
+  };
+}

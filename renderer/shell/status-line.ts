@@ -1,0 +1,41 @@
+import { boneCountOf, triangleCountOf, vertexCountOf, type SceneDocument } from '../document/scene-document.ts';
+import { formatCount } from '../panels/app-chrome.ts';
+
+export interface StatusInput {
+  doc: SceneDocument;
+  /** files being read now */
+  loadingNames: readonly string[];
+  painted: boolean;
+  /** 0 = all */
+  influenceSetting: number;
+  influenceStride: number;
+  handles: { count: number; name: string | null };
+  selectedBone: number;
+  scaled: boolean;
+  /** e.g. '4 × unsigned byte' while previewing the export, else null */
+  asExported: string | null;
+  /** what Undo would undo, or null */
+  undoLabel: string | null;
+}
+
+/** The status line's fields: files, sizes, weights and influences, handles, the bone, modes, the undo step. */
+export function statusParts(s: StatusInput): string[] {
+  const { doc } = s;
+  const files = [...new Set([...doc.meshFiles, doc.skeletonFile, doc.posesFile].filter((f): f is string => !!f))];
+  const parts = [
+    s.loadingNames.length > 0 ? `loading ${s.loadingNames.join(', ')}…` : files.length > 0 ? files.join(' · ') : 'built-in demo',
+    `${formatCount(vertexCountOf(doc))} vertices · ${formatCount(triangleCountOf(doc))} triangles · ${boneCountOf(doc)} bones`,
+    `weights: ${doc.weightsSource}${s.painted ? ', painted' : ''}`,
+    `influences: ${s.influenceSetting === 0 ? `all (${s.influenceStride})` : s.influenceSetting}`,
+  ];
+  if (s.handles.count > 0) parts.push(`handles: ${formatCount(s.handles.count)} vertices${s.handles.name ? ` (${s.handles.name})` : ''}`);
+  if (s.selectedBone >= 0) {
+    const [start, end] = doc.skeleton.bones.subarray(2 * s.selectedBone, 2 * s.selectedBone + 2);
+    parts.push(`bone ${s.selectedBone} (joint ${start} → ${end})`);
+  }
+  if (s.scaled) parts.push('scaled bones: DQS with non-rigid joints (two-phase)');
+  if (s.asExported) parts.push(`as exported: ${s.asExported}, LBS`);
+  if (doc.warnings.length > 0) parts.push(`${doc.warnings.length} warning${doc.warnings.length > 1 ? 's' : ''} in the console`);
+  if (s.undoLabel) parts.push(`undo: ${s.undoLabel}`);
+  return parts;
+}

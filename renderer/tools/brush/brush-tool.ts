@@ -1,0 +1,253 @@
+/**
+ * The weight brush (P): paints the selected bone on the POSED surface. The point under the cursor comes from a ray
+ * against a BVH over the CPU-posed positions (view/paint-surface.ts); a dab gathers the vertices within its world
+ * radius (vertex grid) and keeps those the camera sees (a depth grid under the brush, brush-visibility.ts) unless
+ * "through the mesh" is on; the paint controller edits them and records the stroke as one undo step.
+ *
+ * idle (hover: the ring follows the surface) → pointing (button down: a click on a joint picks its bone,
+ * elsewhere lays one dab) → painting (dabs every `spacing` × radius along the drag) → idle. F enters resizing
+ * (the cursor sits on the rim of the brush being resized: move, click or Enter confirms, Esc cancels).
+ */
+import * as THREE from 'three';
+import { gatherDab } from '../../../workers/paint/paint-dab.ts';
+import type { SceneStore } from '../../history/scene-store.ts';
+import { record, type PaintController } from '../../paint/paint-controller.ts';
+import type { BrushRing } from '../../view/brush-ring.ts';
+import { PaintSurface } from '../../view/paint-surface.ts';
+import { Tool, type ToolPointer } from '../tool.ts';
+import { BrushIdle } from './brush-idle.ts';
+import { BrushPainting } from './brush-painting.ts';
+import { BrushPointing } from './brush-pointing.ts';
+import { BrushResizing } from './brush-resizing.ts';
+import { BrushVisibility } from './brush-visibility.ts';
+
+export interface BrushHost {
+  readonly controller: PaintController;
+  readonly store: SceneStore;
+  readonly camera: THREE.PerspectiveCamera;
+  readonly ring: BrushRing;
+  /** #V × 3 the posed positions of the current weights and pose */
+  posedPositions(): Float64Array;
+  /**
+   * posedPositions at some vertices only (first `count` of `vertices`) into `out` (count × 3), when the method
+   * skins each vertex on its own; false, writing nothing, when only posedPositions can tell
+   */
+  posedPositionsAt(vertices: ArrayLike<number>, count: number, out: Float64Array): boolean;
+  selectedBone(): number;
+  selectBone(bone: number): void;
+  /** the bone of the joint drawn under a page point, or -1 */
+  jointBoneAt(clientX: number, clientY: number): number;
+  redraw(): void;
+  /** the brush became the active tool: the selected bone's weight heat map shows */
+  showWeightMap(): void;
+}
+
+const ndc = new THREE.Vector2();
+const raycaster = new THREE.Raycaster();
+const scratch = new THREE.Vector3();
+
+export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
+  /** the last pointer position over the canvas, CSS px */
+  readonly cursor = { x: 0, y: 0 };
+  /** where the button went down, and the pressure of a pen */
+  readonly downAt = { x: 0, y: 0 };
+  pressure = 1;
+  /** the last dab's canvas position along the drag */
+  readonly last = { x: 0, y: 0 };
+  /** the canvas size at the latest pointer event (read once per event: reading it per dab forced layouts) */
+  private readonly canvasSize = { width: 1, height: 1 };
+  private surface: PaintSurface | null = null;
+  /** the pose or the weights' owner changed since the surface was built */
+  private surfaceStale = true;
+  private surfaceSession: object | null = null;
+  private readonly visibility = new BrushVisibility();
+  private unmatchedPending = false;
+  private active = false;
+
+  constructor(readonly host: BrushHost) {
+    super('brush', {
+      idle: new BrushIdle(() => this),
+      pointing: new BrushPointing(() => this),
+      painting: new BrushPainting(() => this),
+      resizing: new BrushResizing(() => this),
+    });
+    host.store.subscribe((change) => {
+      if (change.kind === 'document' && change.previous.mesh !== host.store.doc.mesh) {
+        this.surface?.dispose();
+        this.surface = null;
+      }
+      if (change.kind === 'document') this.surfaceStale = true;
+    });
+    host.controller.onChange(() => this.placeUnmatched());
+  }
+
+  get brush() {
+    return this.host.controller.brush;
+  }
+
+  override activate(): void {
+    this.active = true;
+    const { controller, store } = this.host;
+    controller.ensureSession();
+    if (this.host.selectedBone() < 0 && store.doc.skeleton.parents.length > 0) this.host.selectBone(0);
+    this.host.showWeightMap();
+    this.placeUnmatched();
+    this.host.redraw();
+  }
+
+  override deactivate(): void {
+    this.active = false;
+    this.host.ring.hide();
+    this.placeUnmatched();
+    this.host.redraw();
+  }
+
+  /** The pose or the skinning changed: the surface under the brush is rebuilt before the next stroke. */
+  poseChanged(): void {
+    this.surfaceStale = true;
+    // Later, not here: the caller is still inside its pose update.
+    if (this.host.ring.showingUnmatched && !this.unmatchedPending) {
+      this.unmatchedPending = true;
+      requestAnimationFrame(() => {
+        this.unmatchedPending = false;
+        this.placeUnmatched();
+      });
+    }
+  }
+
+  /** Shows the vertices without a mirror match (symmetry on, brush active) at their posed positions. */
+  placeUnmatched(): void {
+    const list = this.active ? this.host.controller.session?.symmetry?.map.unmatched : undefined;
+    this.host.ring.showUnmatched(list ?? null, () => this.host.posedPositions());
+  }
+
+  /** Remembers the canvas size and cursor of a pointer event. */
+  track(pointer: ToolPointer): void {
+    this.canvasSize.width = pointer.width;
+    this.canvasSize.height = pointer.height;
+    this.cursor.x = pointer.x;
+    this.cursor.y = pointer.y;
+  }
+
+  /**
+   * Brings the surface under the brush up to date (outside strokes: a stroke paints on the surface it began on):
+   * built afresh after a pose change, else only the vertices whose weights changed since are re-skinned and moved.
+   */
+  updateSurface(): void {
+    const { controller } = this.host;
+    // The skinning reads the influences, which the flush brings up to date with the weights.
+    controller.flush();
+    const session = controller.ensureSession();
+    const moved = session.takeMoved();
+    if (this.surfaceSession !== session) {
+      this.surfaceSession = session;
+      this.surfaceStale = true;
+    }
+    if (!this.surface) {
+      this.surface = new PaintSurface(this.host.posedPositions(), this.host.store.doc.mesh.triangles);
+    } else if (this.surfaceStale) {
+      this.surface.setAll(this.host.posedPositions());
+    } else if (moved.count > 0) {
+      const next = new Float64Array(3 * moved.count);
+      if (this.host.posedPositionsAt(moved.vertices, moved.count, next)) this.surface.move(moved.vertices, moved.count, next);
+      else this.surface.setAll(this.host.posedPositions());
+    } else {
+      return;
+    }
+    this.surfaceStale = false;
+    this.visibility.invalidate();
+  }
+
+  /** The surface positions the next stroke paints on (#V × 3), brought up to date as the cursor's next move does. */
+  surfacePositions(): Float64Array {
+    this.updateSurface();
+    return this.surface!.positions;
+  }
+
+  private hit(x: number, y: number): THREE.Intersection | null {
+    if (!this.surface) return null;
+    ndc.set((x / this.canvasSize.width) * 2 - 1, 1 - (y / this.canvasSize.height) * 2);
+    raycaster.setFromCamera(ndc, this.host.camera);
+    return this.surface.raycastFirst(raycaster.ray);
+  }
+
+  /** World radius of the brush at a point `distance` from the camera. */
+  private worldRadius(distance: number): number {
+    return (this.brush.radius * 2 * distance * Math.tan((this.host.camera.fov * Math.PI) / 360)) / this.canvasSize.height;
+  }
+
+  /** One dab at a canvas point; returns the sampled weight (NaN when the brush misses the mesh). */
+  dabAt(x: number, y: number, bone: number): number {
+    const start = performance.now();
+    const hit = this.hit(x, y);
+    const surface = this.surface;
+    if (!hit || !surface) return NaN;
+    const { controller } = this.host;
+    const c = hit.point;
+    const brush = this.brush;
+    const dab = { centre: [c.x, c.y, c.z], radius: this.worldRadius(hit.distance), strength: brush.strength * this.pressure, falloff: brush.falloff, mode: brush.mode, value: brush.value };
+    const context = controller.ensureSession().context;
+    context.grid = surface.grid;
+    gatherDab(context, dab);
+    if (!brush.throughMesh) this.keepVisible(x, y, hit.distance, dab.radius);
+    const value = controller.dab(bone, dab);
+    record(controller.times.dabs, performance.now() - start);
+    return value;
+  }
+
+  /** Keeps the gathered vertices the camera sees (BrushVisibility: a depth grid under the brush). */
+  private keepVisible(x: number, y: number, hitDistance: number, radius: number): void {
+    const context = this.host.controller.ensureSession().context;
+    const camera = this.host.camera;
+    // The camera-space depth of the hit: its distance along the ray, projected on the view axis.
+    const cosine = raycaster.ray.direction.dot(camera.getWorldDirection(scratch));
+    const surface = this.surface!;
+    context.count = this.visibility.filter(
+      surface.bvh,
+      surface.positions,
+      camera,
+      {
+        x,
+        y,
+        radius: this.brush.radius,
+        width: this.canvasSize.width,
+        height: this.canvasSize.height,
+        maxDepth: hitDistance * cosine + radius,
+        reach: radius,
+        tolerance: Math.max(0.004 * this.host.store.doc.diagonal, 0.1 * radius),
+      },
+      context.indices,
+      context.distances,
+      context.count,
+    );
+  }
+
+  /** Opens the stroke and lays the first dab where the pointer went down. */
+  openStroke(bone: number): void {
+    this.updateSurface();
+    this.host.controller.beginStroke();
+    this.last.x = this.downAt.x;
+    this.last.y = this.downAt.y;
+    this.dabAt(this.downAt.x, this.downAt.y, bone);
+  }
+
+  /** The ring at a canvas point on the surface, or hidden off it. */
+  updateRing(x: number, y: number): void {
+    const hit = this.hit(x, y);
+    if (hit) {
+      const normal = hit.face ? scratch.copy(hit.face.normal) : scratch.set(0, 0, 1);
+      this.host.ring.place(hit.point, normal, raycaster.ray.direction, this.worldRadius(hit.distance), this.brush.falloff, 0.001 * this.host.store.doc.diagonal);
+    } else {
+      this.host.ring.hide();
+    }
+    this.host.redraw();
+  }
+
+  /** While the cursor rests: the surface catches up and the ring follows (timed for the bench). */
+  hover(pointer: ToolPointer): void {
+    const start = performance.now();
+    this.updateSurface();
+    this.updateRing(pointer.x, pointer.y);
+    record(this.host.controller.times.hovers, performance.now() - start);
+  }
+}
