@@ -6,33 +6,12 @@
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { dmatRole, type DmatRole } from '../../workers/formats/dmat-role.ts';
 import type { IoClient } from '../io/io-client.ts';
 import { gltfIntoDocument, isGltfBatch } from './gltf-document.ts';
 import { LoadError, PROVISIONAL_WEIGHTS, assertConsistent, errorMessage, withDerived, type SceneDocument } from './scene-document.ts';
 
 type MatrixFile = Extract<RigFile, { kind: 'matrix' }>;
-
-type DmatRole = 'weights' | 'poses' | 'handles';
-
-/**
- * What a DMAT is, by shape against the candidate: an exact fit (weights, then poses, then handles), else the
- * closest reading (`fits` false), whose reader then refuses it with a message naming both sizes.
- */
-function dmatRole(file: MatrixFile, vertexCount: number, boneCount: number): { role: DmatRole; fits: boolean } {
-  const { rows, cols } = file.matrix;
-  if (rows === vertexCount && cols === boneCount) return { role: 'weights', fits: true };
-  if (cols === 3 && rows > 0 && rows % (3 * boneCount) === 0) return { role: 'poses', fits: true };
-  if (cols === 1 && rows === 4 * boneCount) return { role: 'poses', fits: true };
-  if (cols === 1 && rows === vertexCount) return { role: 'handles', fits: true };
-  if (rows === vertexCount) return { role: 'weights', fits: false };
-  if (cols === 1) return { role: isHandleColumn(file.matrix.data) ? 'handles' : 'poses', fits: false };
-  return { role: cols === 3 ? 'poses' : 'weights', fits: false };
-}
-
-/** Handle files hold bone indices or -1; quaternion columns hold fractions. */
-function isHandleColumn(values: Float64Array): boolean {
-  return values.every((x) => Number.isInteger(x) && x >= -1);
-}
 
 function single<T extends { name: string }>(items: T[], what: string): T | null {
   if (items.length > 1) {
@@ -72,7 +51,7 @@ export async function loadIntoDocument(current: SceneDocument, files: readonly O
 
   const byRole = { weights: [] as MatrixFile[], poses: [] as MatrixFile[], handles: [] as MatrixFile[] };
   for (const m of matrices) {
-    const { role, fits } = dmatRole(m, vertexCount, boneCount);
+    const { role, fits } = dmatRole(m.matrix, vertexCount, boneCount);
     // A misfit is refused by its reader, whose message says which sizes would fit.
     if (!fits) await readAs(io, role, m, vertexCount, boneCount);
     byRole[role].push(m);
