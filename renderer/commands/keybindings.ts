@@ -123,7 +123,27 @@ export function acceleratorOf(command: CommandId, table: readonly Keybinding[] =
     .join('+');
 }
 
-/** The help overlay's rows: one per binding, in table order, with the command's label. */
-export function helpRows(table: readonly Keybinding[] = KEYBINDINGS): { keys: string; label: string; when?: string }[] {
-  return table.map((b) => ({ keys: displayChord(b.key), label: COMMANDS[b.command].label, ...(b.when ? { when: b.when } : {}) }));
+const WHEN_WORDS: Record<string, string> = {
+  bindPanel: 'Bind panel open',
+  toolBusy: 'during a drag',
+  '!toolBusy': 'otherwise',
+  'tool == brush': 'paint mode',
+  'tool != brush': 'outside paint mode',
+  'toolState == resizing': 'resizing the brush',
+};
+
+/** A when-clause in words: 'tool == brush' → 'paint mode'; terms without words are shown as written. */
+export function describeWhen(clause: string): string {
+  return clause
+    .split('&&')
+    .map((term) => WHEN_WORDS[term.trim()] ?? term.trim())
+    .join(', ');
+}
+
+/**
+ * The key table as people read it (the help overlay and the README): one row per binding, in table order, with
+ * the command's label and, for a binding that holds only sometimes, when.
+ */
+export function helpRows(table: readonly Keybinding[] = KEYBINDINGS): { keys: string; action: string }[] {
+  return table.map((b) => ({ keys: displayChord(b.key), action: b.when ? `${COMMANDS[b.command].label} (${describeWhen(b.when)})` : COMMANDS[b.command].label }));
 }

@@ -133,8 +133,7 @@ export class AppChrome {
     for (const row of helpRows()) {
       const dt = element('dt');
       dt.append(element('kbd', undefined, row.keys));
-      const dd = element('dd', undefined, row.when ? `${row.label} — ${describeWhen(row.when)}` : row.label);
-      keys.append(dt, dd);
+      keys.append(dt, element('dd', undefined, row.action));
     }
     const pointer = element('dl', 'help-pointer');
     for (const [gesture, action] of POINTER_HELP) {
@@ -172,20 +171,4 @@ export class AppChrome {
       if (files.length > 0) this.actions.dropFiles(files);
     });
   }
-}
-
-/** A when-clause in words for the help overlay: 'bindPanel' → 'Bind panel open'. */
-export function describeWhen(clause: string): string {
-  const words: Record<string, string> = {
-    bindPanel: 'Bind panel open',
-    toolBusy: 'during a drag',
-    '!toolBusy': 'otherwise',
-    'tool == brush': 'paint mode',
-    'tool != brush': 'outside paint mode',
-    'toolState == resizing': 'resizing the brush',
-  };
-  return clause
-    .split('&&')
-    .map((term) => words[term.trim()] ?? term.trim())
-    .join(', ');
 }
