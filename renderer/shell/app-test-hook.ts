@@ -1,6 +1,7 @@
 /** The test hook (shell/test-hook.ts) of a running app: each entry reads state or runs what the UI can run. */
 import { WebBridge } from '../io/bridge.ts';
 import { isCommandId } from '../commands/command-registry.ts';
+import { KEYBINDINGS, displayChord } from '../commands/keybindings.ts';
 import { boneCountOf, jointCountOf, triangleCountOf, vertexCountOf } from '../document/scene-document.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
@@ -30,6 +31,7 @@ export function appTestHook(app: App): RigwrightTestHook {
       };
     },
     menu: () => (app.bridge instanceof WebBridge ? app.bridge.lastMenu : null),
+    keyTable: () => KEYBINDINGS.map((b) => displayChord(b.key)),
     state: () => {
       const doc = store.doc;
       return {

@@ -133,6 +133,8 @@ export interface RigwrightTestHook {
   snapshot(): SceneSnapshot;
   /** what the desktop menus would show (the web bridge keeps the model it was sent), or null on the desktop */
   menu(): MenuModel | null;
+  /** the keybinding table's keys as shown to people, in table order */
+  keyTable(): string[];
   /** the Bind panel: handles, lasso, harmonic weights, weight views */
   binding: BindingTestHook;
   /** weight paint mode: brush, strokes, undo, whole-mesh commands */

@@ -50,3 +50,20 @@ export async function gpuCpuDeviation(page: Page): Promise<{ maxError: number; d
     return { maxError, diagonal: hook.boundingDiagonal(), vertexCount: cpu.length / 3, gpu };
   });
 }
+
+/**
+ * Opens files through the page's file input and waits until the scene shows them (the mesh named `mesh`, when
+ * given) and a frame has been drawn since, or an error is shown.
+ */
+export async function loadFiles(page: Page, files: string[], mesh = ''): Promise<void> {
+  const before: number = await page.evaluate(() => (window as any).__rigwright.state().framesRendered);
+  await page.setInputFiles('#file-input', files);
+  await page.waitForFunction(
+    ([name, frames]) => {
+      const s = (window as any).__rigwright.state();
+      return s.error !== null || ((name === '' || s.meshFiles.includes(name)) && s.framesRendered > (frames as number));
+    },
+    [mesh, before] as const,
+    { timeout: 90_000 },
+  );
+}
