@@ -199,7 +199,10 @@ function validateMenuItem(channel: string, place: string, value: unknown): MenuI
   const { command } = value;
   if (typeof command !== 'string') throw new IpcArgumentError(channel, `${place}: command must be a string`);
   if (command.length > MAX_COMMAND_ID_LENGTH || !COMMAND_ID_PATTERN.test(command)) {
-    throw new IpcArgumentError(channel, `${place}: command ${JSON.stringify(command.slice(0, 40))} is not a command id such as "edit.undo"`);
+    throw new IpcArgumentError(
+      channel,
+      `${place}: command ${JSON.stringify(command.slice(0, 40))} is not a command id such as "edit.undo"`,
+    );
   }
   const label = validateLabel(channel, place, value.label);
   if (typeof value.enabled !== 'boolean') throw new IpcArgumentError(channel, `${place}: enabled must be a boolean`);

@@ -10,7 +10,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
 import { CommandRegistry, isCommandId } from '../../renderer/commands/command-registry.ts';
-import { KEYBINDINGS, acceleratorOf, bindingsOf, chordOf, displayChord, helpRows, resolveKey, tooltipOf } from '../../renderer/commands/keybindings.ts';
+import {
+  KEYBINDINGS,
+  acceleratorOf,
+  bindingsOf,
+  chordOf,
+  displayChord,
+  helpRows,
+  resolveKey,
+  tooltipOf,
+} from '../../renderer/commands/keybindings.ts';
 import { MENUS, buildMenuModel } from '../../renderer/commands/menus.ts';
 import { parseWhen, whenHolds, whenKeys, type WhenContext } from '../../renderer/commands/when-clause.ts';
 

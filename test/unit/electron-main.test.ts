@@ -326,8 +326,7 @@ const PAGE_MENUS: MenuModel = [
 
 /** The native menu template without its click functions (JSON leaves them out). */
 const withoutClicks = (menu: unknown): unknown => JSON.parse(JSON.stringify(menu));
-const menuItem = (top: string, label: string) =>
-  recorded.menu!.find((m) => m.label === top)!.submenu!.find((item) => item.label === label);
+const menuItem = (top: string, label: string) => recorded.menu!.find((m) => m.label === top)!.submenu!.find((item) => item.label === label);
 /** Clicks a native item as Electron does: with the item, whose checkbox mark Electron has already flipped. */
 const click = (item: MenuItemOptions | undefined, clicked = { checked: false }) => item!.click!(clicked);
 const setMenu = (...args: unknown[]) => recorded.ipcHandlers.get(IPC_CHANNELS.setMenu)!(...args);

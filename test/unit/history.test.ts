@@ -49,7 +49,10 @@ test('the memory bound drops the oldest steps with a notice and always keeps the
   for (let i = 0; i < 4; i++) history.push(counter(log, `s${i}`, 300).entry());
   assert.deepEqual(history.undoLabels(), ['s1', 's2', 's3']);
   assert.equal(history.bytes, 900);
-  assert.deepEqual(events.filter((e) => e.kind === 'dropped'), [{ kind: 'dropped', count: 1, bytes: 300 }]);
+  assert.deepEqual(
+    events.filter((e) => e.kind === 'dropped'),
+    [{ kind: 'dropped', count: 1, bytes: 300 }],
+  );
   history.push(counter(log, 'huge', 5000).entry());
   assert.deepEqual(history.undoLabels(), ['huge'], 'the newest stays, however large');
   assert.equal(history.bytes, 5000);

@@ -182,7 +182,11 @@ function withRedo(change: Record<string, unknown>): unknown {
   return model;
 }
 
-const item = (n: number): MenuItemModel => ({ command: `view.item${'abcdefghijklmnopqrstuvwxyz'[n % 26]}`, label: `Item ${n}`, enabled: true });
+const item = (n: number): MenuItemModel => ({
+  command: `view.item${'abcdefghijklmnopqrstuvwxyz'[n % 26]}`,
+  label: `Item ${n}`,
+  enabled: true,
+});
 
 test("menu model: the renderer's model passes as a fresh copy with only the contract's fields", () => {
   const valid = validateMenuModel(CHANNEL, PAGE_MENUS);
@@ -211,10 +215,7 @@ test('menu model: the bounds on menus, items and labels are inclusive', () => {
   const longest = 'x'.repeat(MAX_MENU_LABEL_LENGTH);
   assert.equal(validateMenuModel(CHANNEL, withRedo({ label: longest }))[1].items[1].label, longest);
   refuses(() => validateMenuModel(CHANNEL, withRedo({ label: `${longest}x` })), /^menu 2 item 2: label is longer than 120 characters$/);
-  refuses(
-    () => validateMenuModel(CHANNEL, [{ label: `${longest}x`, items: [item(0)] }]),
-    /^menu 1: label is longer than 120 characters$/,
-  );
+  refuses(() => validateMenuModel(CHANNEL, [{ label: `${longest}x`, items: [item(0)] }]), /^menu 1: label is longer than 120 characters$/);
 });
 
 test('menu model: wrong shapes, labels and fields are refused, naming the menu and item', () => {
@@ -239,7 +240,14 @@ test('menu model: wrong shapes, labels and fields are refused, naming the menu a
   refuses(() => validateMenuModel(CHANNEL, [{ label: 'File', items: [item(0), 'file.open'] }]), /^menu 1 item 2: must be an object$/);
   refuses(() => validateMenuModel(CHANNEL, withRedo({ role: 'quit' })), /^menu 2 item 2: unexpected field "role"$/);
   refuses(() => validateMenuModel(CHANNEL, withRedo({ click: 'x' })), /^menu 2 item 2: unexpected field "click"$/);
-  refuses(() => validateMenuModel(CHANNEL, JSON.parse('[{"label":"File","items":[{"__proto__":{},"command":"file.open","label":"Open","enabled":true}]}]')), /^menu 1 item 1: unexpected field "__proto__"$/);
+  refuses(
+    () =>
+      validateMenuModel(
+        CHANNEL,
+        JSON.parse('[{"label":"File","items":[{"__proto__":{},"command":"file.open","label":"Open","enabled":true}]}]'),
+      ),
+    /^menu 1 item 1: unexpected field "__proto__"$/,
+  );
   refuses(() => validateMenuModel(CHANNEL, withRedo({ label: 7 })), /^menu 2 item 2: label must be a string$/);
   refuses(() => validateMenuModel(CHANNEL, withRedo({ label: '' })), /^menu 2 item 2: label is empty$/);
   refuses(() => validateMenuModel(CHANNEL, withRedo({ enabled: undefined })), /^menu 2 item 2: enabled must be a boolean$/);
@@ -253,10 +261,28 @@ test('menu model: command ids must be dotted lower camel case', () => {
   }
   refuses(() => validateMenuModel(CHANNEL, withRedo({ command: 42 })), /^menu 2 item 2: command must be a string$/);
   refuses(() => validateMenuModel(CHANNEL, withRedo({ command: undefined })), /^menu 2 item 2: command must be a string$/);
-  for (const command of ['', 'edit', 'format-disk', '../x', 'Edit.undo', 'edit.', 'edit..undo', 'edit.undo ', 'edit.undo\n', 'edit.un-do', 'edit.undo2']) {
-    refuses(() => validateMenuModel(CHANNEL, withRedo({ command })), /^menu 2 item 2: command ".*" is not a command id such as "edit.undo"$/s);
+  for (const command of [
+    '',
+    'edit',
+    'format-disk',
+    '../x',
+    'Edit.undo',
+    'edit.',
+    'edit..undo',
+    'edit.undo ',
+    'edit.undo\n',
+    'edit.un-do',
+    'edit.undo2',
+  ]) {
+    refuses(
+      () => validateMenuModel(CHANNEL, withRedo({ command })),
+      /^menu 2 item 2: command ".*" is not a command id such as "edit.undo"$/s,
+    );
   }
-  refuses(() => validateMenuModel(CHANNEL, withRedo({ command: `edit.${'a'.repeat(200)}` })), /^menu 2 item 2: command "edit\.a{35}" is not a command id/);
+  refuses(
+    () => validateMenuModel(CHANNEL, withRedo({ command: `edit.${'a'.repeat(200)}` })),
+    /^menu 2 item 2: command "edit\.a{35}" is not a command id/,
+  );
 });
 
 test('menu model: accelerators are modifiers and one key, strictly', () => {

@@ -518,7 +518,8 @@ test('a paint session hands each changed vertex once to the views and the surfac
   const expected = [...Array(n).keys()].filter((v) => small(painted[2 * v]) || small(painted[2 * v + 1]));
   assert.ok(expected.length > 0);
   assert.deepEqual([...prune.vertices], expected);
-  for (const v of expected) assert.deepEqual([dense.data[2 * v], dense.data[2 * v + 1]], painted[2 * v] > painted[2 * v + 1] ? [1, 0] : [0, 1]);
+  for (const v of expected)
+    assert.deepEqual([dense.data[2 * v], dense.data[2 * v + 1]], painted[2 * v] > painted[2 * v + 1] ? [1, 0] : [0, 1]);
   assert.equal(session.prune(0.5), null, 'a second prune changes nothing');
 });
 
