@@ -61,7 +61,7 @@ export async function loadFiles(page: Page, files: string[], mesh = ''): Promise
   await page.waitForFunction(
     ([name, frames]) => {
       const s = (window as any).__rigwright.state();
-      return s.error !== null || ((name === '' || s.meshFiles.includes(name)) && s.framesRendered > (frames as number));
+      return s.error !== null || ((name === '' || s.meshFiles.includes(name)) && s.framesRendered > frames);
     },
     [mesh, before] as const,
     { timeout: 90_000 },

@@ -35,13 +35,19 @@ function circle(cx: number, cy: number, r: number, n = 16): [number, number][] {
 async function openHand(page: Page, withHandles: boolean): Promise<void> {
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
-  const files = [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf'), ...(withHandles ? [dataFile('hand', 'hand-handles.dmat')] : [])];
+  const files = [
+    dataFile('hand', 'hand.off'),
+    dataFile('hand', 'hand.tgf'),
+    ...(withHandles ? [dataFile('hand', 'hand-handles.dmat')] : []),
+  ];
   await loadFiles(page, files, 'hand.off');
   await page.evaluate(() => (window as any).__rigwright.pause());
   expect((await state(page)).error).toBeNull();
 }
 
-test('one tool owns each drag: P, B, L then a drag lassoes and does not paint; the brush paints and does not lasso; Escape mid-drag changes nothing', async ({ page }) => {
+test('one tool owns each drag: P, B, L then a drag lassoes and does not paint; the brush paints and does not lasso; Escape mid-drag changes nothing', async ({
+  page,
+}) => {
   await openHand(page, false);
   const { x, y } = await canvasCentre(page);
   const start = await snapshot(page);
@@ -117,7 +123,9 @@ test('one tool owns each drag: P, B, L then a drag lassoes and does not paint; t
   expect(await undoLabels(page)).toEqual(['Paint stroke']);
 });
 
-test('one undo history: stroke, handles, weights, bone scale, stroke; undo five times is the start bit for bit, redo five times the end; each step is named', async ({ page }) => {
+test('one undo history: stroke, handles, weights, bone scale, stroke; undo five times is the start bit for bit, redo five times the end; each step is named', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await openHand(page, true);
   const { x, y } = await canvasCentre(page);
@@ -141,10 +149,14 @@ test('one undo history: stroke, handles, weights, bone scale, stroke; undo five 
   // 3. Harmonic weights from the panel's button.
   await page.keyboard.press('l');
   await page.click('#bind-panel button:has-text("Compute weights")');
-  await page.waitForFunction(() => {
-    const s = (window as any).__rigwright;
-    return s.state().weightsSource.startsWith('harmonic') && !s.binding.state().binding.running;
-  }, undefined, { timeout: 90_000 });
+  await page.waitForFunction(
+    () => {
+      const s = (window as any).__rigwright;
+      return s.state().weightsSource.startsWith('harmonic') && !s.binding.state().binding.running;
+    },
+    undefined,
+    { timeout: 90_000 },
+  );
   // 4. Bone 5 scaled in the bone panel (typed: one step however many keystrokes).
   await page.fill('.bone-scale-x', '1.4');
   await page.fill('.bone-scale-x', '1.45');
@@ -168,7 +180,12 @@ test('one undo history: stroke, handles, weights, bone scale, stroke; undo five 
   const undoButton = page.locator('.edit-group button[data-command="edit.undo"]');
   const redoButton = page.locator('.edit-group button[data-command="edit.redo"]');
   const editMenu = async (): Promise<string[]> =>
-    page.evaluate(() => (window as any).__rigwright.menu().find((m: any) => m.label === 'Edit').items.map((i: any) => `${i.label}${i.enabled ? '' : ' (disabled)'}`));
+    page.evaluate(() =>
+      (window as any).__rigwright
+        .menu()
+        .find((m: any) => m.label === 'Edit')
+        .items.map((i: any) => `${i.label}${i.enabled ? '' : ' (disabled)'}`),
+    );
   for (let i = labels.length - 1; i >= 0; i--) {
     await expect(undoButton).toHaveText(`Undo ${labels[i]}`);
     await expect(page.locator('#status')).toContainText(`undo: ${labels[i]}`);
