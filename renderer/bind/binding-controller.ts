@@ -7,7 +7,14 @@
 import type { OpenedFile, RigwrightBridge } from '../../app/ipc-contract.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { AUTOMATIC_HANDLES_DEFAULTS } from '../../workers/weights/automatic-handles.ts';
-import { assignHandles, clearHandles, handleCounts, handleOverlap, handlesToMatrix, type HandleOverlap } from '../../workers/weights/handle-edits.ts';
+import {
+  assignHandles,
+  clearHandles,
+  handleCounts,
+  handleOverlap,
+  handlesToMatrix,
+  type HandleOverlap,
+} from '../../workers/weights/handle-edits.ts';
 import { bindingReport } from '../../workers/weights/binding-report.ts';
 import { HARMONIC_WEIGHTS_DEFAULTS, type HarmonicWeightsResult } from '../../workers/weights/harmonic-weights.ts';
 import { errorMessage, vertexCountOf, boneCountOf } from '../document/scene-document.ts';
@@ -173,7 +180,10 @@ export class BindingController {
     this.selection = new Uint8Array(this.selection.length);
     this.selectedCount = 0;
     this.selectionVersion++;
-    this.host.store.edit(label, { handles, handlesFile: name && !name.endsWith(', edited') ? `${name}, edited` : (name ?? 'drawn handles') });
+    this.host.store.edit(label, {
+      handles,
+      handlesFile: name && !name.endsWith(', edited') ? `${name}, edited` : (name ?? 'drawn handles'),
+    });
   }
 
   /** #B handle vertices per bone. */
@@ -211,11 +221,15 @@ export class BindingController {
       let handles = this.handles;
       let handleName = this.handlesName ?? 'drawn handles';
       if (options.source !== 'current') {
-        const rule = options.source === 'distance' ? ({ rule: 'distance' } as const) : ({ rule: 'cylinder', radius: options.radiusFraction * doc.diagonal } as const);
+        const rule =
+          options.source === 'distance'
+            ? ({ rule: 'distance' } as const)
+            : ({ rule: 'cylinder', radius: options.radiusFraction * doc.diagonal } as const);
         handles = await this.host.client.automaticHandles(doc.mesh.positions, doc.skeleton, rule);
         handleName = rule.rule === 'distance' ? 'automatic, distance rule' : `automatic, cylinders r = ${formatLength(rule.radius)}`;
       }
-      if (!handles.some((h) => h >= 0)) throw new Error('There are no handle vertices: draw some with the lasso, load a handle file or choose automatic handles.');
+      if (!handles.some((h) => h >= 0))
+        throw new Error('There are no handle vertices: draw some with the lasso, load a handle file or choose automatic handles.');
       const boneCount = boneCountOf(doc);
       const result = await this.host.client.harmonicWeights(
         {

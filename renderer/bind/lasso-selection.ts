@@ -41,7 +41,9 @@ export function lassoSelect(input: LassoSelectInput): Uint8Array {
   // Eye-space distance along the view axis (clip w); <= 0 behind the camera.
   const depth = new Float64Array(n);
   for (let v = 0; v < n; v++) {
-    const x = positions[3 * v], y = positions[3 * v + 1], z = positions[3 * v + 2];
+    const x = positions[3 * v],
+      y = positions[3 * v + 1],
+      z = positions[3 * v + 2];
     const cx = m[0] * x + m[4] * y + m[8] * z + m[12];
     const cy = m[1] * x + m[5] * y + m[9] * z + m[13];
     const cw = m[3] * x + m[7] * y + m[11] * z + m[15];
@@ -50,7 +52,10 @@ export function lassoSelect(input: LassoSelectInput): Uint8Array {
     sx[v] = ((cx / cw + 1) / 2) * width;
     sy[v] = ((1 - cy / cw) / 2) * height;
   }
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (let i = 0; i < polygon.length; i += 2) {
     minX = Math.min(minX, polygon[i]);
     maxX = Math.max(maxX, polygon[i]);
@@ -72,9 +77,24 @@ export function lassoSelect(input: LassoSelectInput): Uint8Array {
   // Nearest surface per pixel as 1 / depth, which is affine in screen space (perspective-correct).
   const nearest = new Float64Array(w * h);
   for (let f = 0; f < triangles.length; f += 3) {
-    const a = triangles[f], b = triangles[f + 1], c = triangles[f + 2];
+    const a = triangles[f],
+      b = triangles[f + 1],
+      c = triangles[f + 2];
     if (depth[a] <= 0 || depth[b] <= 0 || depth[c] <= 0) continue;
-    rasterize(sx[a] - x0, sy[a] - y0, 1 / depth[a], sx[b] - x0, sy[b] - y0, 1 / depth[b], sx[c] - x0, sy[c] - y0, 1 / depth[c], nearest, w, h);
+    rasterize(
+      sx[a] - x0,
+      sy[a] - y0,
+      1 / depth[a],
+      sx[b] - x0,
+      sy[b] - y0,
+      1 / depth[b],
+      sx[c] - x0,
+      sy[c] - y0,
+      1 / depth[c],
+      nearest,
+      w,
+      h,
+    );
   }
   const tolerance = DEPTH_TOLERANCE * diagonal;
   for (let v = 0; v < n; v++) {
@@ -92,8 +112,10 @@ function insidePolygon(polygon: readonly number[], x: number, y: number): boolea
   let inside = false;
   const count = polygon.length / 2;
   for (let i = 0, j = count - 1; i < count; j = i++) {
-    const xi = polygon[2 * i], yi = polygon[2 * i + 1];
-    const xj = polygon[2 * j], yj = polygon[2 * j + 1];
+    const xi = polygon[2 * i],
+      yi = polygon[2 * i + 1];
+    const xj = polygon[2 * j],
+      yj = polygon[2 * j + 1];
     if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;
@@ -101,10 +123,18 @@ function insidePolygon(polygon: readonly number[], x: number, y: number): boolea
 
 /** Keeps the largest 1/depth per pixel centre covered by the triangle (either winding). */
 function rasterize(
-  ax: number, ay: number, az: number,
-  bx: number, by: number, bz: number,
-  cx: number, cy: number, cz: number,
-  buffer: Float64Array, w: number, h: number,
+  ax: number,
+  ay: number,
+  az: number,
+  bx: number,
+  by: number,
+  bz: number,
+  cx: number,
+  cy: number,
+  cz: number,
+  buffer: Float64Array,
+  w: number,
+  h: number,
 ): void {
   const area = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
   if (area === 0 || !Number.isFinite(area)) return;

@@ -58,7 +58,14 @@ export interface KeyPress {
   altKey: boolean;
 }
 
-const NAMED_KEYS: Record<string, string> = { ' ': 'Space', Spacebar: 'Space', Esc: 'Escape', Del: 'Delete', Left: 'ArrowLeft', Right: 'ArrowRight' };
+const NAMED_KEYS: Record<string, string> = {
+  ' ': 'Space',
+  Spacebar: 'Space',
+  Esc: 'Escape',
+  Del: 'Delete',
+  Left: 'ArrowLeft',
+  Right: 'ArrowRight',
+};
 
 /** The chord a key press is written as in the table ('Mod+Shift+Z'), or null for a lone modifier key. */
 export function chordOf(press: KeyPress): string | null {
@@ -88,7 +95,14 @@ export function bindingsOf(command: CommandId, table: readonly Keybinding[] = KE
   return table.filter((b) => b.command === command);
 }
 
-const KEY_NAMES: Record<string, string> = { Mod: 'Ctrl/⌘', ArrowLeft: '←', ArrowRight: '→', Escape: 'Esc', Delete: 'Delete', Backspace: 'Backspace' };
+const KEY_NAMES: Record<string, string> = {
+  Mod: 'Ctrl/⌘',
+  ArrowLeft: '←',
+  ArrowRight: '→',
+  Escape: 'Esc',
+  Delete: 'Delete',
+  Backspace: 'Backspace',
+};
 
 /** How a chord is shown to people: 'Mod+Shift+Z' → 'Ctrl/⌘ Shift Z'. */
 export function displayChord(chord: string): string {
@@ -145,5 +159,8 @@ export function describeWhen(clause: string): string {
  * the command's label and, for a binding that holds only sometimes, when.
  */
 export function helpRows(table: readonly Keybinding[] = KEYBINDINGS): { keys: string; action: string }[] {
-  return table.map((b) => ({ keys: displayChord(b.key), action: b.when ? `${COMMANDS[b.command].label} (${describeWhen(b.when)})` : COMMANDS[b.command].label }));
+  return table.map((b) => ({
+    keys: displayChord(b.key),
+    action: b.when ? `${COMMANDS[b.command].label} (${describeWhen(b.when)})` : COMMANDS[b.command].label,
+  }));
 }

@@ -25,7 +25,13 @@ export function buildMenuModel(commands: readonly MenuCommandState[]): MenuModel
   return MENUS.flatMap((menu) => {
     const items = commands
       .filter((c) => c.menu === menu)
-      .map((c) => ({ command: c.id, label: c.title, enabled: c.enabled, ...(c.checked !== undefined ? { checked: c.checked } : {}), ...(c.accelerator ? { accelerator: c.accelerator } : {}) }));
+      .map((c) => ({
+        command: c.id,
+        label: c.title,
+        enabled: c.enabled,
+        ...(c.checked !== undefined ? { checked: c.checked } : {}),
+        ...(c.accelerator ? { accelerator: c.accelerator } : {}),
+      }));
     return items.length > 0 ? [{ label: menu, items }] : [];
   });
 }

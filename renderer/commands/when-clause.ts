@@ -51,7 +51,13 @@ export function whenHolds(clause: string | undefined, context: WhenContext): boo
   for (const term of parseWhen(clause)) {
     const value = context[term.key];
     const holds =
-      term.op === 'truthy' ? !!value : term.op === 'falsy' ? !value : term.op === '==' ? String(value) === term.value : String(value) !== term.value;
+      term.op === 'truthy'
+        ? !!value
+        : term.op === 'falsy'
+          ? !value
+          : term.op === '=='
+            ? String(value) === term.value
+            : String(value) !== term.value;
     if (!holds) return false;
   }
   return true;

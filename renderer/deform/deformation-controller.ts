@@ -180,7 +180,8 @@ export class DeformationController {
       // Without bone scales the transforms are rigid (scaledForwardKinematics equals forwardKinematics exactly).
       dualQuatsFromRigidMatrices(evaluator.transforms, this.dualQuaternions);
     }
-    if (this.antipodality === 'per-bone') alignDualQuaternionSigns(this.doc.skeleton.parents, this.doc.skeleton.order, this.dualQuaternions);
+    if (this.antipodality === 'per-bone')
+      alignDualQuaternionSigns(this.doc.skeleton.parents, this.doc.skeleton.order, this.dualQuaternions);
     for (const [view, method] of this.visibleViews()) {
       view.setMethod(GPU_METHOD[method], this.antipodality === 'per-vertex', scaled);
       view.setTransforms(evaluator.transforms);
@@ -199,7 +200,11 @@ export class DeformationController {
     const out = this.cpuScratch;
     if (method === 'perface') {
       this.perFaceReference ??= perFaceSkinningSetup(
-        this.doc.mesh.positions, this.doc.mesh.triangles, this.influences, this.doc.skeleton.parents.length, this.fixedBones(),
+        this.doc.mesh.positions,
+        this.doc.mesh.triangles,
+        this.influences,
+        this.doc.skeleton.parents.length,
+        this.fixedBones(),
       );
       perFaceSkinning(this.perFaceReference, evaluator.transforms, out, undefined, evaluator.scaled ? evaluator.boneScales : null);
     } else {
@@ -219,7 +224,12 @@ export class DeformationController {
     if (method === 'perface') return false;
     const { stride } = this.influences;
     const rest = new Float64Array(3 * count);
-    const influences: Influences = { vertexCount: count, stride, bones: new Uint32Array(count * stride), weights: new Float32Array(count * stride) };
+    const influences: Influences = {
+      vertexCount: count,
+      stride,
+      bones: new Uint32Array(count * stride),
+      weights: new Float32Array(count * stride),
+    };
     const blend = new Float32Array(count);
     for (let i = 0; i < count; i++) {
       const v = vertices[i];
@@ -232,7 +242,14 @@ export class DeformationController {
     return true;
   }
 
-  private skinPerVertex(method: Exclude<SkinMethod, 'perface'>, evaluator: PoseEvaluator, rest: Float64Array, influences: Influences, blend: Float32Array, out: Float64Array): void {
+  private skinPerVertex(
+    method: Exclude<SkinMethod, 'perface'>,
+    evaluator: PoseEvaluator,
+    rest: Float64Array,
+    influences: Influences,
+    blend: Float32Array,
+    out: Float64Array,
+  ): void {
     const options = { antipodality: this.antipodality, scaleTransforms: evaluator.scaled ? this.scales : null };
     switch (method) {
       case 'lbs':
@@ -302,16 +319,27 @@ export class DeformationController {
   /** Asks the worker for this pose; while a solve runs, only the newest pose waits, so the view never lags more than one solve. */
   private requestPerFace(view: SkinnedMeshView, evaluator: PoseEvaluator): void {
     if (!this.perFace) {
-      this.worker ??= wrap<DeformApi>(new Worker(new URL('../../workers/deform.worker.ts', import.meta.url), { type: 'module', name: 'rigwright-deform' }));
+      this.worker ??= wrap<DeformApi>(
+        new Worker(new URL('../../workers/deform.worker.ts', import.meta.url), { type: 'module', name: 'rigwright-deform' }),
+      );
       const worker = this.worker;
       const doc = this.doc;
       const fixed = this.fixedBones();
-      const state: PerFaceState = { ready: Promise.resolve(), requested: 0, shown: 0, positions: null, normals: null, busy: false, error: null };
-      state.ready = worker
-        .setup(doc.mesh.positions, doc.mesh.triangles, this.influences, doc.skeleton.parents.length, fixed)
-        .then(() => undefined, (error: unknown) => {
+      const state: PerFaceState = {
+        ready: Promise.resolve(),
+        requested: 0,
+        shown: 0,
+        positions: null,
+        normals: null,
+        busy: false,
+        error: null,
+      };
+      state.ready = worker.setup(doc.mesh.positions, doc.mesh.triangles, this.influences, doc.skeleton.parents.length, fixed).then(
+        () => undefined,
+        (error: unknown) => {
           state.error = `Per-face skinning: ${error instanceof Error ? error.message : String(error)}`;
-        });
+        },
+      );
       this.perFace = state;
     }
     const state = this.perFace;
@@ -330,7 +358,9 @@ export class DeformationController {
       const transforms = newest.transforms.slice();
       const scales = newest.scaled ? newest.boneScales.slice() : null;
       try {
-        const result = await this.worker!.pose(transfer({ transforms, scales }, scales ? [transforms.buffer, scales.buffer] : [transforms.buffer]));
+        const result = await this.worker!.pose(
+          transfer({ transforms, scales }, scales ? [transforms.buffer, scales.buffer] : [transforms.buffer]),
+        );
         state.positions = result.positions;
         state.normals = result.normals;
       } catch (error) {

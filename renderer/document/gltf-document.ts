@@ -41,12 +41,15 @@ export async function gltfIntoDocument(files: readonly OpenedFile[], io: IoClien
     const names = files.map((f) => f.name).join(', ');
     throw new LoadError(`${names}: glTF buffers need the .gltf file that names them; open them together`);
   }
-  if (assets.length > 1) throw new LoadError(`${assets.map((f) => f.name).join(', ')}: ${assets.length} glTF files at once; open one at a time`);
+  if (assets.length > 1)
+    throw new LoadError(`${assets.map((f) => f.name).join(', ')}: ${assets.length} glTF files at once; open one at a time`);
   const asset = assets[0];
   const others = files.filter((f) => f !== asset);
   const strangers = others.filter((f) => !RESOURCE_EXTENSIONS.includes(extensionOf(f.name)));
   if (strangers.length > 0) {
-    throw new LoadError(`${strangers.map((f) => f.name).join(', ')}: a glTF file replaces the whole scene; open ${asset.name} on its own (with its .bin and images)`);
+    throw new LoadError(
+      `${strangers.map((f) => f.name).join(', ')}: a glTF file replaces the whole scene; open ${asset.name} on its own (with its .bin and images)`,
+    );
   }
 
   const warnings: string[] = [];
@@ -66,7 +69,8 @@ export async function gltfIntoDocument(files: readonly OpenedFile[], io: IoClien
         }
         const bytes = byName.get(baseName(decoded));
         if (bytes) resources[decoded] = bytes;
-        else if (kind === 'buffer') throw new LoadError(`${asset.name}: buffer ${i} is in "${decoded}", which was not opened; open it together with ${asset.name}`);
+        else if (kind === 'buffer')
+          throw new LoadError(`${asset.name}: buffer ${i} is in "${decoded}", which was not opened; open it together with ${asset.name}`);
         else warnings.push(`${asset.name}: image ${i} ("${decoded}") was not opened and is left out`);
       });
     };

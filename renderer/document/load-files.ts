@@ -39,8 +39,14 @@ export async function loadIntoDocument(current: SceneDocument, files: readonly O
   if (failures.length > 0) throw new LoadError(failures.join('\n'));
   const parsed = settled.map((s) => (s as PromiseFulfilledResult<RigFile>).value);
 
-  const meshFile = single(parsed.filter((f) => f.kind === 'mesh'), 'meshes');
-  const skeletonFile = single(parsed.filter((f) => f.kind === 'skeleton'), 'skeletons');
+  const meshFile = single(
+    parsed.filter((f) => f.kind === 'mesh'),
+    'meshes',
+  );
+  const skeletonFile = single(
+    parsed.filter((f) => f.kind === 'skeleton'),
+    'skeletons',
+  );
   const matrices = parsed.filter((f): f is MatrixFile => f.kind === 'matrix');
 
   const mesh = meshFile ? meshFile.mesh : current.mesh;
@@ -123,4 +129,3 @@ function readAs(io: IoClient, role: DmatRole, file: MatrixFile, vertexCount: num
       return io.handlesFromDmat(file.matrix, vertexCount, boneCount, file.name);
   }
 }
-

@@ -99,6 +99,6 @@ export class SceneStore {
 /** The typed arrays a field value holds (a weights matrix holds its data). */
 function arraysIn(value: unknown): unknown[] {
   if (ArrayBuffer.isView(value)) return [value];
-  if (value && typeof value === 'object' && 'data' in value) return [(value as { data: unknown }).data];
+  if (value && typeof value === 'object' && 'data' in value) return [value.data];
   return [];
 }

@@ -36,7 +36,9 @@ export class BindingClient {
     const p = positions.slice();
     const joints = skeleton.joints.slice();
     const bones = skeleton.bones.slice();
-    return this.run((remote) => remote.automaticHandles(transfer(p, [p.buffer]), transfer({ joints, bones }, [joints.buffer, bones.buffer]), rule));
+    return this.run((remote) =>
+      remote.automaticHandles(transfer(p, [p.buffer]), transfer({ joints, bones }, [joints.buffer, bones.buffer]), rule),
+    );
   }
 
   /**
@@ -66,7 +68,13 @@ export class BindingClient {
    * @param onProgress  fraction of vertices matched, in [0, 1]
    * @throws DOMException AbortError after `cancel`
    */
-  mirrorVertexMap(positions: Float64Array, triangles: Uint32Array, axis: 0 | 1 | 2, tolerance: number, onProgress: (fraction: number) => void): Promise<MirrorVertexMap> {
+  mirrorVertexMap(
+    positions: Float64Array,
+    triangles: Uint32Array,
+    axis: 0 | 1 | 2,
+    tolerance: number,
+    onProgress: (fraction: number) => void,
+  ): Promise<MirrorVertexMap> {
     const p = positions.slice();
     const t = triangles.slice();
     const progress = proxy(onProgress);
@@ -106,7 +114,8 @@ export class BindingClient {
         (error: unknown) => {
           if (this.abortPending !== abort) return;
           settle();
-          reject(error);
+          // The worker's own errors arrive as Errors; anything else is wrapped so callers can read a message.
+          reject(error instanceof Error ? error : new Error(String(error)));
         },
       );
     });

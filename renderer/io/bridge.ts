@@ -2,7 +2,14 @@
  * The renderer's only way out of the page: `window.rigwright` from the Electron preload when present, otherwise
  * the same interface built from web platform pieces (a file input, Blob downloads, toolbar-driven commands).
  */
-import { RIG_FILE_EXTENSIONS, type MenuModel, type OpenedFile, type OpenFilesRequest, type RigwrightBridge, type SaveFileRequest } from '../../app/ipc-contract.ts';
+import {
+  RIG_FILE_EXTENSIONS,
+  type MenuModel,
+  type OpenedFile,
+  type OpenFilesRequest,
+  type RigwrightBridge,
+  type SaveFileRequest,
+} from '../../app/ipc-contract.ts';
 
 declare global {
   interface Window {
@@ -12,9 +19,7 @@ declare global {
 
 /** Reads browser File objects whole, keeping base names only (as the Electron bridge does). */
 export async function readBrowserFiles(files: Iterable<File>): Promise<OpenedFile[]> {
-  return Promise.all(
-    [...files].map(async (file) => ({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })),
-  );
+  return Promise.all([...files].map(async (file) => ({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })));
 }
 
 /**

@@ -49,10 +49,24 @@ export async function exportSceneAsGltf(
     clips: choice.includeClip && doc.poses && clipName !== null ? [{ name: clipName, poses: doc.poses }] : [],
     name: base,
   };
-  const bakes: SkinningBake[] = choice.bake && doc.poses && clipName !== null
-    ? [{ name: `${clipName} (${bake.method} baked)`, method: bake.method, poses: doc.poses, influences: bake.influences, antipodality: bake.antipodality }]
-    : [];
-  const result = await io.exportGltf(rig, choice.fileName, { format: choice.format, influences: choice.influences, weightComponent: choice.weightComponent, basename: base }, bakes);
+  const bakes: SkinningBake[] =
+    choice.bake && doc.poses && clipName !== null
+      ? [
+          {
+            name: `${clipName} (${bake.method} baked)`,
+            method: bake.method,
+            poses: doc.poses,
+            influences: bake.influences,
+            antipodality: bake.antipodality,
+          },
+        ]
+      : [];
+  const result = await io.exportGltf(
+    rig,
+    choice.fileName,
+    { format: choice.format, influences: choice.influences, weightComponent: choice.weightComponent, basename: base },
+    bakes,
+  );
   if (!(await bridge.saveFile({ suggestedName: choice.fileName, bytes: result.bytes }))) return result.warnings;
   for (const [uri, bytes] of Object.entries(result.resources)) await bridge.saveFile({ suggestedName: uri, bytes });
   return result.warnings;

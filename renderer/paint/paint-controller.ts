@@ -30,7 +30,15 @@ export interface BrushSettings {
   throughMesh: boolean;
 }
 
-export const BRUSH_DEFAULTS: Required<BrushSettings> = { mode: 'add', radius: 40, strength: 0.3, falloff: 'smooth', value: 1, spacing: 0.25, throughMesh: false };
+export const BRUSH_DEFAULTS: Required<BrushSettings> = {
+  mode: 'add',
+  radius: 40,
+  strength: 0.3,
+  falloff: 'smooth',
+  value: 1,
+  spacing: 0.25,
+  throughMesh: false,
+};
 
 export type PaintCommand = 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-';
 
@@ -49,7 +57,13 @@ export interface PaintViews {
 
 /** The mirror match, computed off the page's thread. */
 export interface MirrorMatcher {
-  mirrorVertexMap(positions: Float64Array, triangles: Uint32Array, axis: 0 | 1 | 2, tolerance: number, progress: (fraction: number) => void): Promise<MirrorVertexMap>;
+  mirrorVertexMap(
+    positions: Float64Array,
+    triangles: Uint32Array,
+    axis: 0 | 1 | 2,
+    tolerance: number,
+    progress: (fraction: number) => void,
+  ): Promise<MirrorVertexMap>;
   cancel(): void;
 }
 
@@ -115,11 +129,26 @@ export class PaintController {
     const doc = this.host.store.doc;
     if (this.current?.dense === doc.weights) return this.current;
     if (this.meshCache?.positions !== doc.mesh.positions) {
-      this.meshCache = { positions: doc.mesh.positions, maps: [], oneRing: vertexOneRing(doc.mesh.positions.length / 3, doc.mesh.triangles) };
+      this.meshCache = {
+        positions: doc.mesh.positions,
+        maps: [],
+        oneRing: vertexOneRing(doc.mesh.positions.length / 3, doc.mesh.triangles),
+      };
     }
-    if (this.skeletonSettings?.skeleton !== doc.skeleton) this.skeletonSettings = { skeleton: doc.skeleton, settings: defaultPaintSettings(doc.skeleton.parents.length) };
+    if (this.skeletonSettings?.skeleton !== doc.skeleton)
+      this.skeletonSettings = { skeleton: doc.skeleton, settings: defaultPaintSettings(doc.skeleton.parents.length) };
     const { maps, oneRing } = this.meshCache;
-    const session = new PaintSession(doc.weights, doc.mesh.positions, doc.mesh.triangles, doc.skeleton, doc.boneNames ?? null, doc.diagonal, maps, this.skeletonSettings.settings, oneRing);
+    const session = new PaintSession(
+      doc.weights,
+      doc.mesh.positions,
+      doc.mesh.triangles,
+      doc.skeleton,
+      doc.boneNames ?? null,
+      doc.diagonal,
+      maps,
+      this.skeletonSettings.settings,
+      oneRing,
+    );
     const symmetry = this.current?.symmetry?.axis ?? null;
     this.current = session;
     // New weights on the same mesh keep the symmetry in use (its match is cached).
@@ -213,7 +242,12 @@ export class PaintController {
       this.changed();
     };
     apply(locked);
-    this.host.store.history.push({ label: `${locked ? 'Lock' : 'Unlock'} bone ${bone}`, bytes: 0, undo: () => apply(!locked), redo: () => apply(locked) });
+    this.host.store.history.push({
+      label: `${locked ? 'Lock' : 'Unlock'} bone ${bone}`,
+      bytes: 0,
+      undo: () => apply(!locked),
+      redo: () => apply(locked),
+    });
   }
 
   private pushEdit(label: string, edit: WeightRowsEdit | null): void {
@@ -294,7 +328,8 @@ export class PaintController {
           return map;
         },
         (error: unknown) => {
-          if (!(error instanceof DOMException && error.name === 'AbortError')) this.message = `Mirror matching failed: ${error instanceof Error ? error.message : String(error)}`;
+          if (!(error instanceof DOMException && error.name === 'AbortError'))
+            this.message = `Mirror matching failed: ${error instanceof Error ? error.message : String(error)}`;
           return null;
         },
       )

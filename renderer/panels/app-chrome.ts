@@ -141,7 +141,11 @@ export class AppChrome {
       dt.append(element('kbd', undefined, gesture));
       pointer.append(dt, element('dd', undefined, action));
     }
-    const hint = element('p', undefined, 'Drop .obj/.off meshes, .tgf skeletons, .dmat weights, poses or handles, or a .glb / .gltf (with its .bin) anywhere — several at once.');
+    const hint = element(
+      'p',
+      undefined,
+      'Drop .obj/.off meshes, .tgf skeletons, .dmat weights, poses or handles, or a .glb / .gltf (with its .bin) anywhere — several at once.',
+    );
     this.help.append(element('h2', undefined, 'Keyboard and mouse'), keys, pointer, hint);
     this.help.addEventListener('click', () => this.toggleHelp(false));
   }

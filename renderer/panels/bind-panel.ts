@@ -34,7 +34,7 @@ export function boneColorCss(bone: number): string {
   const saturation = band === 0 ? 0.72 : band === 1 ? 0.5 : 0.85;
   const value = band === 0 ? 0.95 : band === 1 ? 0.85 : 0.72;
   const channel = (offset: number) => {
-    const p = Math.abs((((hue + offset) % 1) * 6) - 3);
+    const p = Math.abs(((hue + offset) % 1) * 6 - 3);
     const c = Math.min(1, Math.max(0, p - 1));
     return Math.round(255 * value * (1 - saturation + saturation * c));
   };
@@ -71,7 +71,11 @@ export class BindPanel {
    * @param toolbar    the page toolbar: the Bind button and the view picker join it
    * @param container  the viewport element the panel floats over
    */
-  constructor(toolbar: HTMLElement, container: HTMLElement, private readonly host: BindPanelHost) {
+  constructor(
+    toolbar: HTMLElement,
+    container: HTMLElement,
+    private readonly host: BindPanelHost,
+  ) {
     const { controller, commands } = host;
     const options = controller.options;
     const group = element('div', 'tool-group');
@@ -209,7 +213,9 @@ export class BindPanel {
     const name = controller.handlesName;
     this.handleSummary.textContent =
       `${total} handle vertices${name ? ` (${name})` : ''}` +
-      (without.length > 0 && without.length < counts.length ? ` · no handles on bone${without.length > 1 ? 's' : ''} ${without.join(', ')}` : '') +
+      (without.length > 0 && without.length < counts.length
+        ? ` · no handles on bone${without.length > 1 ? 's' : ''} ${without.join(', ')}`
+        : '') +
       (total === 0 ? ' · draw them with the lasso, load a file or use automatic handles' : '');
     this.selectionText.textContent = this.host.lassoActive()
       ? `${controller.selectedCount} vertices selected · drag to lasso${controller.xray ? ' (x-ray: hidden vertices too)' : ' (visible vertices)'} · Shift adds · Ctrl/⌘ removes`
@@ -254,7 +260,9 @@ export class BindPanel {
       return;
     }
     const { result, boundRigidly } = last;
-    this.reportBox.append(element('p', 'ok', `Done in ${(result.timings.totalMs / 1000).toFixed(2)} s · ${result.laplacianUsed} Laplacian`));
+    this.reportBox.append(
+      element('p', 'ok', `Done in ${(result.timings.totalMs / 1000).toFixed(2)} s · ${result.laplacianUsed} Laplacian`),
+    );
     for (const line of controller.reportLines()) this.reportBox.append(element('p', 'warn', `⚠ ${line}`));
     if (result.unhandledComponents.length > 0 && !boundRigidly) {
       toolButton(this.reportBox, 'Bind them rigidly and recompute', 'Parts without handles follow their nearest bone', () => {

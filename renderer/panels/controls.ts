@@ -15,7 +15,13 @@ export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className
 }
 
 /** A toolbar or panel button, appended to `parent` when one is given. */
-export function toolButton(parent: HTMLElement | null, label: string, title: string, onClick: () => void, className = 'tool-button'): HTMLButtonElement {
+export function toolButton(
+  parent: HTMLElement | null,
+  label: string,
+  title: string,
+  onClick: () => void,
+  className = 'tool-button',
+): HTMLButtonElement {
   const node = element('button', className, label);
   node.type = 'button';
   node.title = title;
@@ -86,7 +92,13 @@ export function labelled(parent: HTMLElement, label: string, input: HTMLElement,
 }
 
 /** A range input that calls `set` as it moves and shows `get()` when synced. */
-export function slider(min: number, max: number, step: number, get: () => number, set: (x: number) => void): HTMLInputElement & { sync(): void } {
+export function slider(
+  min: number,
+  max: number,
+  step: number,
+  get: () => number,
+  set: (x: number) => void,
+): HTMLInputElement & { sync(): void } {
   const input = element('input') as HTMLInputElement & { sync(): void };
   input.type = 'range';
   input.min = String(min);

@@ -31,7 +31,12 @@ export interface DeformationPanelState {
 const SCALE_MIN = 0.05;
 const SCALE_MAX = 10;
 
-function select<T extends string>(label: string, title: string, options: [T, string][], onChange: (value: T) => void): { root: HTMLLabelElement; input: HTMLSelectElement } {
+function select<T extends string>(
+  label: string,
+  title: string,
+  options: [T, string][],
+  onChange: (value: T) => void,
+): { root: HTMLLabelElement; input: HTMLSelectElement } {
   const root = document.createElement('label');
   root.className = 'deform-field';
   root.title = title;
@@ -69,18 +74,26 @@ export class DeformationPanel {
     const group = document.createElement('div');
     group.className = 'tool-group deform-group';
     const methods = (Object.keys(METHOD_LABELS) as SkinMethod[]).map((m): [SkinMethod, string] => [m, METHOD_LABELS[m]]);
-    const method = select('Skin', 'Skinning method (M cycles linear blend → dual quaternion → per-face)', methods, (m) => actions.setMethod(m));
+    const method = select('Skin', 'Skinning method (M cycles linear blend → dual quaternion → per-face)', methods, (m) =>
+      actions.setMethod(m),
+    );
     this.method = method.input;
     this.method.id = 'skinning-method';
     const signs = select<DualQuaternionAntipodality>(
       'Signs',
       'Dual quaternion antipodality: per vertex (Kavan 2008 Alg. 2) or per bone along the skeleton (Sec. 4.1; flips past 180°)',
-      [['per-vertex', 'per vertex'], ['per-bone', 'per bone']],
+      [
+        ['per-vertex', 'per vertex'],
+        ['per-bone', 'per bone'],
+      ],
       (a) => actions.setAntipodality(a),
     );
     this.antipodality = signs.input;
-    const split = select<SkinMethod | 'off'>('Split', 'Split view: a second method on the right, same camera and pose', [['off', 'off'], ...methods], (m) =>
-      actions.setSplit(m === 'off' ? null : m),
+    const split = select<SkinMethod | 'off'>(
+      'Split',
+      'Split view: a second method on the right, same camera and pose',
+      [['off', 'off'], ...methods],
+      (m) => actions.setSplit(m === 'off' ? null : m),
     );
     this.split = split.input;
     this.blendField = document.createElement('label');

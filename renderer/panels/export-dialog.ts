@@ -61,7 +61,12 @@ export function formatBytes(bytes: number): string {
   return `${value.toPrecision(3)} ${units[unit]}`;
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, parent?: HTMLElement, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string,
+  parent?: HTMLElement,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
@@ -154,7 +159,12 @@ export class ExportDialog {
       ['4', '4 per vertex', 'JOINTS_0 / WEIGHTS_0'],
       ['8', '8 per vertex', 'adds JOINTS_1 / WEIGHTS_1'],
     ]);
-    this.influenceWarning = el('p', 'export-note export-warning', body, 'Many viewers read only the first set of four and skin with part of the weight.');
+    this.influenceWarning = el(
+      'p',
+      'export-note export-warning',
+      body,
+      'Many viewers read only the first set of four and skin with part of the weight.',
+    );
 
     const storage = field(body, 'Weight storage');
     this.componentSelect = el('select', 'export-select', storage);
@@ -238,9 +248,10 @@ export class ExportDialog {
     this.format = this.formats.get('gltf')!.checked ? 'gltf' : 'glb';
     this.extension.textContent = this.format === 'glb' ? '.glb' : '.gltf + .bin';
     this.influenceWarning.hidden = !this.influenceInputs.get('8')!.checked;
-    this.clipLabel.textContent = context.clipName === null
-      ? 'Include the pose sequence (the scene is in its rest pose)'
-      : `Include the pose sequence as clip “${context.clipName}”`;
+    this.clipLabel.textContent =
+      context.clipName === null
+        ? 'Include the pose sequence (the scene is in its rest pose)'
+        : `Include the pose sequence as clip “${context.clipName}”`;
     this.bakeLabel.textContent = `Bake ${context.methodLabel.toLowerCase()} skinning as vertex animation (one morph target per keyframe)`;
     if (context.bakeProblem !== null) {
       this.bakeCost.textContent = context.bakeProblem;

@@ -40,7 +40,10 @@ export class PaintPanel {
   private readonly matchingBar: HTMLProgressElement;
   private readonly mirrorButtons: HTMLButtonElement[];
 
-  constructor(container: HTMLElement, private readonly host: PaintPanelHost) {
+  constructor(
+    container: HTMLElement,
+    private readonly host: PaintPanelHost,
+  ) {
     const { controller, commands } = host;
     const brush = controller.brush;
     this.root = element('aside', 'bind-panel paint-panel');
@@ -63,10 +66,16 @@ export class PaintPanel {
     }
     brushSection.append(modes);
     const add = (label: string, min: number, max: number, step: number, key: 'radius' | 'strength' | 'value' | 'spacing') => {
-      const input = slider(min, max, step, () => brush[key], (x) => {
-        brush[key] = x;
-        controller.changed();
-      });
+      const input = slider(
+        min,
+        max,
+        step,
+        () => brush[key],
+        (x) => {
+          brush[key] = x;
+          controller.changed();
+        },
+      );
       this.sliders.push(input);
       labelled(brushSection, label, input);
     };
@@ -86,7 +95,13 @@ export class PaintPanel {
     this.through.addEventListener('change', () => (brush.throughMesh = this.through.checked));
     labelled(brushSection, 'through the mesh ', this.through);
     this.symmetry = element('select', 'paint-symmetry');
-    for (const [label, value] of [['off', ''], ['x', '0'], ['y', '1'], ['z', '2']]) this.symmetry.add(new Option(label, value));
+    for (const [label, value] of [
+      ['off', ''],
+      ['x', '0'],
+      ['y', '1'],
+      ['z', '2'],
+    ])
+      this.symmetry.add(new Option(label, value));
     this.symmetry.addEventListener('change', () => {
       void controller.setSymmetry(this.symmetry.value === '' ? null : (Number(this.symmetry.value) as 0 | 1 | 2));
       this.symmetry.blur();
@@ -107,7 +122,10 @@ export class PaintPanel {
     this.limit.type = 'number';
     this.limit.min = '0';
     this.limit.max = '16';
-    this.limit.addEventListener('change', () => (controller.settings.maxInfluences = Math.max(0, Math.round(Number(this.limit.value) || 0))));
+    this.limit.addEventListener(
+      'change',
+      () => (controller.settings.maxInfluences = Math.max(0, Math.round(Number(this.limit.value) || 0))),
+    );
     labelled(brushSection, 'max influences ', this.limit);
 
     const whole = section(this.root, 'Whole mesh');
@@ -179,9 +197,21 @@ export class PaintPanel {
       ...Array.from({ length: doc.skeleton.parents.length }, (_, b) => {
         const row = element('div', 'paint-bone');
         row.setAttribute('aria-selected', String(b === selected));
-        const name = toolButton(row, `${doc.boneNames?.[b] ?? `bone ${b}`}${pairs ? `  ↔ ${pairs[b] < 0 ? '—' : pairs[b]}` : ''}`, 'Paint this bone', () => this.host.selectBone(b), 'paint-bone-name');
+        const name = toolButton(
+          row,
+          `${doc.boneNames?.[b] ?? `bone ${b}`}${pairs ? `  ↔ ${pairs[b] < 0 ? '—' : pairs[b]}` : ''}`,
+          'Paint this bone',
+          () => this.host.selectBone(b),
+          'paint-bone-name',
+        );
         const isLocked = !!locked[b];
-        const lock = toolButton(null, isLocked ? 'locked' : 'lock', isLocked ? 'Unlock: painting may change this bone' : 'Lock: painting and commands keep this bone', () => controller.setLocked(b, !isLocked), 'paint-lock');
+        const lock = toolButton(
+          null,
+          isLocked ? 'locked' : 'lock',
+          isLocked ? 'Unlock: painting may change this bone' : 'Lock: painting and commands keep this bone',
+          () => controller.setLocked(b, !isLocked),
+          'paint-lock',
+        );
         lock.setAttribute('aria-pressed', String(isLocked));
         row.prepend(lock);
         row.append(name);

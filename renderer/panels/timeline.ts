@@ -12,7 +12,8 @@ export const SPEEDS = [0.25, 0.5, 1, 1.5, 2, 4] as const;
 
 const PLAY_ICON = '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2.5v11l9-5.5z" fill="currentColor"/></svg>';
 const PAUSE_ICON = '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M3.5 2.5h3v11h-3zM9.5 2.5h3v11h-3z" fill="currentColor"/></svg>';
-const LOOP_ICON = '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M4 5h7l-2-2M12 11H5l2 2M3 9V7a2 2 0 0 1 2-2M13 7v2a2 2 0 0 1-2 2" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round" stroke-linejoin="round"/></svg>';
+const LOOP_ICON =
+  '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M4 5h7l-2-2M12 11H5l2 2M3 9V7a2 2 0 0 1 2-2M13 7v2a2 2 0 0 1-2 2" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round" stroke-linejoin="round"/></svg>';
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, parent: HTMLElement): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -38,7 +39,10 @@ export class Timeline {
   private shownKey = Number.NaN;
 
   /** @param onSeek  called after the user (or a shortcut) moved the time or paused, so the caller redraws */
-  constructor(container: HTMLElement, private readonly onSeek: () => void) {
+  constructor(
+    container: HTMLElement,
+    private readonly onSeek: () => void,
+  ) {
     this.playButton = element('button', 'icon-button play-button', container);
     this.playButton.type = 'button';
     this.playButton.addEventListener('click', () => {

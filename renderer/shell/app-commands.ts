@@ -21,16 +21,16 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
   const { history, tools, binding, paint, deformation, timeline } = app;
   const undoTitle = (verb: string, label: string | null) => (label ? `${verb} ${label}` : verb);
   return {
-    'file.open': { run: () => app.openFiles() },
+    'file.open': { run: () => app.files.openFiles() },
     'file.export': { run: () => openExport(app) },
     'file.twistDemo': { run: () => app.loadTwistDemo() },
     'edit.undo': { run: () => void history.undo(), canRun: () => history.canUndo, title: () => undoTitle('Undo', history.undoLabel) },
     'edit.redo': { run: () => void history.redo(), canRun: () => history.canRedo, title: () => undoTitle('Redo', history.redoLabel) },
     'view.frameAll': { run: () => app.frameAll() },
-    'view.wireframe': { run: () => app.setWireframe(!app.wireframe), checked: () => app.wireframe },
-    'view.skeleton': { run: () => app.setSkeletonVisible(!app.overlay.visible), checked: () => app.overlay.visible },
-    'view.nextWeightView': { run: () => app.setView(VIEW_MODES[(VIEW_MODES.indexOf(app.viewMode) + 1) % VIEW_MODES.length]) },
-    'view.isoLines': { run: () => app.setIsoLines(!app.isoLines), checked: () => app.isoLines },
+    'view.wireframe': { run: () => app.setWireframe(!app.views.wireframe), checked: () => app.views.wireframe },
+    'view.skeleton': { run: () => app.setSkeletonVisible(!app.views.overlay.visible), checked: () => app.views.overlay.visible },
+    'view.nextWeightView': { run: () => app.setView(VIEW_MODES[(VIEW_MODES.indexOf(app.views.viewMode) + 1) % VIEW_MODES.length]) },
+    'view.isoLines': { run: () => app.setIsoLines(!app.views.isoLines), checked: () => app.views.isoLines },
     'view.asExported': { run: () => app.setAsExported(!app.asExported), checked: () => app.asExported },
     'view.dismiss': {
       run: () => {
@@ -82,7 +82,9 @@ function openExport(app: App): void {
     bakeFrames,
     bakeCost: vertexAnimationCost(vertexCountOf(doc), [bakeFrames]),
     methodLabel: METHOD_LABELS[method],
-    bakeProblem: bakeable ? null : `${METHOD_LABELS[method]} skinning does not bake yet; switch to linear blend or dual quaternion (M) to bake.`,
+    bakeProblem: bakeable
+      ? null
+      : `${METHOD_LABELS[method]} skinning does not bake yet; switch to linear blend or dual quaternion (M) to bake.`,
   });
 }
 
@@ -97,6 +99,7 @@ export async function exportGltf(app: App, choice: ExportChoice): Promise<void> 
     app.bridge,
   );
   for (const warning of warnings) console.warn(`${choice.fileName}: ${warning}`);
-  if (warnings.length > 0) app.notice.show(`Exported ${choice.fileName} with ${warnings.length} note${warnings.length > 1 ? 's' : ''}`, warnings);
+  if (warnings.length > 0)
+    app.notice.show(`Exported ${choice.fileName} with ${warnings.length} note${warnings.length > 1 ? 's' : ''}`, warnings);
   else app.notice.hide();
 }

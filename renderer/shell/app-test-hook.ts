@@ -66,7 +66,7 @@ export function appTestHook(app: App): RigwrightTestHook {
     gpuPositions: async () => {
       if (frames.dirty) app.renderNow();
       await deformation.settled();
-      return Array.from(app.skinned.readSkinnedPositions(app.viewport.renderer));
+      return Array.from(app.views.skinned.readSkinnedPositions(app.viewport.renderer));
     },
     cpuPositions: () => Array.from(app.posedPositions()),
     setMethod: (method) => {
@@ -127,8 +127,8 @@ function bindingHook(app: App): BindingTestHook {
     state: () => {
       const last = binding.lastResult?.result;
       return {
-        view: app.viewMode,
-        isoLines: app.isoLines,
+        view: app.views.viewMode,
+        isoLines: app.views.isoLines,
         panelOpen: app.bindPanel.open,
         lasso: app.tools.active.id === 'lasso' ? (app.tools.active.state as 'idle' | 'drawing') : 'off',
         xray: binding.xray,
@@ -136,7 +136,11 @@ function bindingHook(app: App): BindingTestHook {
         handleCounts: binding.handleCounts(),
         binding: { ...binding.progress },
         report: last
-          ? { bonesWithoutHandles: [...last.bonesWithoutHandles], unhandledComponents: last.unhandledComponents.map((c) => ({ ...c })), laplacianUsed: last.laplacianUsed }
+          ? {
+              bonesWithoutHandles: [...last.bonesWithoutHandles],
+              unhandledComponents: last.unhandledComponents.map((c) => ({ ...c })),
+              laplacianUsed: last.laplacianUsed,
+            }
           : null,
         lastError: binding.lastError,
         overlap: binding.overlap?.rows ?? null,

@@ -5,46 +5,40 @@
  * allocates nothing: time advances, the pose is evaluated into preallocated buffers, the joint texture is
  * re-uploaded, and a frame is drawn only when something changed.
  */
-import type { OpenedFile, RigwrightBridge } from '../../app/ipc-contract.ts';
+import type { RigwrightBridge } from '../../app/ipc-contract.ts';
 import { influencesFromWeights, type Influences } from '../../workers/skinning/influences.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { exportedInfluences } from '../../workers/formats/gltf-exported-influences.ts';
-import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
-import { BindingController } from '../bind/binding-controller.ts';
+import { type BindingController } from '../bind/binding-controller.ts';
 import { CommandRegistry } from '../commands/command-registry.ts';
 import type { WhenContext } from '../commands/when-clause.ts';
 import { DeformationController } from '../deform/deformation-controller.ts';
 import { PoseEvaluator } from '../deform/pose-evaluator.ts';
-import { loadIntoDocument } from '../document/load-files.ts';
-import { LoadError, boneCountOf, demoDocument, errorMessage, twistDemoDocument, vertexCountOf, type SceneDocument } from '../document/scene-document.ts';
+import { boneCountOf, demoDocument, errorMessage, twistDemoDocument, vertexCountOf } from '../document/scene-document.ts';
 import { SceneStore, type SceneChange } from '../history/scene-store.ts';
 import { UndoHistory, type HistoryEvent } from '../history/undo-history.ts';
-import { BindingClient } from '../io/binding-client.ts';
-import { WebBridge, readBrowserFiles } from '../io/bridge.ts';
+import { WebBridge } from '../io/bridge.ts';
 import { isCommandId } from '../commands/command-registry.ts';
-import { getIoClient } from '../io/io-client.ts';
-import { PaintController } from '../paint/paint-controller.ts';
+import { type PaintController } from '../paint/paint-controller.ts';
 import { padInfluences } from '../paint/pad-influences.ts';
-import { AppChrome } from '../panels/app-chrome.ts';
-import { BindPanel } from '../panels/bind-panel.ts';
-import { DeformationPanel } from '../panels/deformation-panel.ts';
-import { ExportDialog } from '../panels/export-dialog.ts';
-import { GltfControls } from '../panels/gltf-controls.ts';
-import { Notice } from '../panels/notice.ts';
-import { PaintPanel } from '../panels/paint-panel.ts';
+import { type AppChrome } from '../panels/app-chrome.ts';
+import { type BindPanel } from '../panels/bind-panel.ts';
+import { type DeformationPanel } from '../panels/deformation-panel.ts';
+import { type ExportDialog } from '../panels/export-dialog.ts';
+import { type GltfControls } from '../panels/gltf-controls.ts';
+import { type Notice } from '../panels/notice.ts';
+import { type PaintPanel } from '../panels/paint-panel.ts';
 import type { Timeline } from '../panels/timeline.ts';
-import { BrushTool } from '../tools/brush/brush-tool.ts';
-import { LassoTool } from '../tools/lasso/lasso-tool.ts';
-import { SelectTool } from '../tools/select/select-tool.ts';
-import { ToolManager } from '../tools/tool-manager.ts';
-import { BrushRing } from '../view/brush-ring.ts';
-import { SkeletonOverlay, boneForJoint } from '../view/skeleton-overlay.ts';
-import { SkinnedMeshView, gpuLimitProblem } from '../view/skinned-mesh.ts';
-import { VIEW_LABELS, VIEW_MODES, type ViewMode } from '../view/view-modes.ts';
+import { type BrushTool } from '../tools/brush/brush-tool.ts';
+import { type ToolManager } from '../tools/tool-manager.ts';
+import { boneForJoint } from '../view/skeleton-overlay.ts';
+import type { ViewMode } from '../view/view-modes.ts';
 import type { Viewport } from '../view/viewport.ts';
-import { WeightView } from '../view/weight-view.ts';
-import { appCommands, exportGltf } from './app-commands.ts';
+import { SceneView } from '../view/scene-view.ts';
+import { appCommands } from './app-commands.ts';
+import { bindingController, createPanels, paintController, toolManager } from './app-parts.ts';
+import { FileLoading } from './file-loading.ts';
 import { FrameLoop } from './frame-loop.ts';
 import { jointAt } from './joint-picking.ts';
 import { menuModel } from './menu-model.ts';
@@ -70,21 +64,15 @@ export class App {
   influenceSetting = DEFAULT_INFLUENCES;
   influences: Influences;
   evaluator: PoseEvaluator;
-  skinned: SkinnedMeshView;
-  overlay: SkeletonOverlay;
-  weightView: WeightView;
-  viewMode: ViewMode = 'shaded';
-  isoLines = true;
-  wireframe = false;
+  readonly views: SceneView;
   selectedBone = -1;
   error: string | null = null;
   /** "As exported" preview: LBS with the export's strongest influences, quantized as the file stores them */
   asExported = false;
   readonly frames: FrameLoop;
-  private loadingNames: string[] = [];
+  readonly files = new FileLoading(this);
   /** the weights painting has changed (the status line says so) */
   private paintedWeights: DenseMatrix | null = null;
-  private loadQueue: Promise<void> = Promise.resolve();
   /** the selection the weight view shows, and its version (the lasso edits it in place) */
   private selectionShown: { selection: Uint8Array; version: number } | null = null;
   /** the desktop menus last sent, serialized */
@@ -100,13 +88,10 @@ export class App {
     this.commands = new CommandRegistry(() => this.context());
     this.influences = influencesFromWeights(doc.weights, this.influenceSetting);
     this.evaluator = new PoseEvaluator(doc);
-    this.skinned = new SkinnedMeshView(doc, this.influences);
-    this.overlay = new SkeletonOverlay(doc.skeleton, doc.diagonal);
-    this.weightView = this.newWeightView();
-    viewport.scene.add(this.skinned.mesh, this.overlay.group);
+    this.views = new SceneView(viewport.scene, doc, this.influences, this.selectedBone, new Uint8Array(vertexCountOf(doc)));
     const container = viewport.renderer.domElement.parentElement!;
     const canvas = viewport.renderer.domElement;
-    this.deformation = new DeformationController(viewport, doc, this.influences, this.skinned, () => {
+    this.deformation = new DeformationController(viewport, doc, this.influences, this.views.skinned, () => {
       this.viewport.invalidate();
       this.refreshDeformationChrome();
     });
@@ -115,122 +100,21 @@ export class App {
       timeline,
       deformation: this.deformation,
       evaluator: () => this.evaluator,
-      overlay: () => this.overlay,
+      overlay: () => this.views.overlay,
       posed: () => this.tools?.tool<BrushTool>('brush').poseChanged(),
     });
-    this.paint = new PaintController({
-      store: this.store,
-      matcher: new BindingClient(),
-      selectedBone: () => this.selectedBone,
-      weightsChanged: () => this.frames.markWeights(),
-      weightsSettled: () => {
-        this.deformation.influencesEdited();
-        this.frames.markWeights();
-      },
-      schedule: (callback) => requestAnimationFrame(callback),
-      views: {
-        influences: () => this.influences,
-        padInfluences: (stride) => this.padInfluences(stride),
-        packInfluenceRow: (influences, v) => this.skinned.packInfluenceRow(influences, v),
-        commitInfluenceRows: () => this.skinned.commitInfluenceRows(),
-        updateWeightView: (v, weight, dominant) => this.weightView.updateVertex(v, weight, dominant),
-        commitWeightView: () => this.weightView.commitVertices(),
-      },
-    });
-    this.binding = new BindingController({
-      store: this.store,
-      client: new BindingClient(),
-      io: getIoClient(),
-      bridge,
-      posedPositions: () => this.posedPositions(),
-      viewProjection: () => {
-        const camera = viewport.camera;
-        camera.updateMatrixWorld();
-        const rect = canvas.getBoundingClientRect();
-        return { elements: camera.projectionMatrix.clone().multiply(camera.matrixWorldInverse).elements, width: rect.width, height: rect.height };
-      },
-      selectedBone: () => this.selectedBone,
-      load: (files) => this.load(files),
-      showError: (message) => this.setError(message),
-      computed: () => {
-        if (this.viewMode !== 'dominant') this.setView('heatmap');
-      },
-    });
-    const brush = new BrushTool({
-      controller: this.paint,
-      store: this.store,
-      camera: viewport.camera,
-      ring: new BrushRing(viewport.scene),
-      posedPositions: () => this.posedPositions(),
-      posedPositionsAt: (vertices, count, out) => {
-        this.frames.ensurePose();
-        return this.deformation.cpuReferenceAt(this.deformation.method, this.evaluator, vertices, count, out);
-      },
-      selectedBone: () => this.selectedBone,
-      selectBone: (bone) => this.selectBone(bone),
-      jointBoneAt: (x, y) => this.jointBoneAt(x, y),
-      redraw: () => this.viewport.invalidate(),
-      showWeightMap: () => {
-        this.bindPanel.setOpen(false);
-        this.setView('heatmap');
-      },
-    });
-    this.tools = new ToolManager({ container, canvas, commands: this.commands, context: () => this.context(), reportError: (error) => this.setError(errorMessage(error)) }, [
-      new SelectTool({ pickBoneAt: (x, y) => this.selectBone(this.jointBoneAt(x, y)) }),
-      new LassoTool({ lassoed: (polygon, combine) => this.binding.lassoed(polygon, combine) }, container, canvas),
-      brush,
-    ]);
+    this.paint = paintController(this);
+    this.binding = bindingController(this, canvas);
+    this.tools = toolManager(this, container, canvas);
+    const panels = createPanels(this, container);
+    this.chrome = panels.chrome;
+    this.deformationPanel = panels.deformationPanel;
+    this.bindPanel = panels.bindPanel;
+    this.paintPanel = panels.paintPanel;
+    this.notice = panels.notice;
+    this.exportDialog = panels.exportDialog;
+    this.gltfControls = panels.gltfControls;
 
-    const toolbar = document.getElementById('toolbar')!;
-    this.chrome = new AppChrome(this.commands, {
-      setInfluences: (count) => this.setInfluences(count),
-      dropFiles: (files) => this.dropFiles(files),
-      dismissError: () => this.setError(null),
-    });
-    this.deformationPanel = new DeformationPanel(
-      toolbar,
-      container,
-      {
-        setMethod: (m) => this.deformation.setMethod(m),
-        setAntipodality: (a) => this.deformation.setAntipodality(a),
-        setSplit: (m) => this.deformation.setSplit(m),
-        setBoneScale: (bone, scale) => this.setBoneScale(bone, scale),
-        setUniformBlend: (value) => this.setBlendWeights(value),
-      },
-      this.commands,
-    );
-    this.bindPanel = new BindPanel(toolbar, container, {
-      controller: this.binding,
-      commands: this.commands,
-      document: () => this.store.doc,
-      selectedBone: () => this.selectedBone,
-      selectBone: (bone) => this.selectBone(bone),
-      viewModes: () => VIEW_MODES.map((mode) => ({ mode, label: VIEW_LABELS[mode] })),
-      view: () => this.viewMode,
-      setView: (mode) => this.setView(mode),
-      isoLines: () => this.isoLines,
-      setIsoLines: (on) => this.setIsoLines(on),
-      lassoActive: () => this.tools.active.id === 'lasso',
-    });
-    this.paintPanel = new PaintPanel(container, {
-      controller: this.paint,
-      commands: this.commands,
-      document: () => this.store.doc,
-      selectedBone: () => this.selectedBone,
-      selectBone: (bone) => this.selectBone(bone),
-      resizing: () => this.tools.active.state === 'resizing',
-      undoCount: () => this.history.undoCount,
-    });
-    this.notice = new Notice(container);
-    this.exportDialog = new ExportDialog(
-      { format: GLTF_EXPORT_DEFAULTS.format, influences: GLTF_EXPORT_DEFAULTS.influences as 4 | 8, weightComponent: GLTF_EXPORT_DEFAULTS.weightComponent },
-      (choice) => exportGltf(this, choice),
-      () => {
-        this.showExportSettings();
-        if (this.asExported) this.setInfluences(this.influenceSetting);
-      },
-    );
-    this.gltfControls = new GltfControls(toolbar, document.getElementById('timeline')!, this.commands, (index) => this.selectClip(index));
     this.commands.registerAll(appCommands(this));
 
     this.store.subscribe((change) => this.sceneChanged(change));
@@ -239,7 +123,7 @@ export class App {
     this.tools.onChange(() => this.toolChanged());
     this.commands.onExecuted(() => this.refreshChrome());
     bridge.onMenuCommand((command) => this.runMenuCommand(command));
-    if (bridge instanceof WebBridge) bridge.onUnrequestedFiles((files) => void this.load(files));
+    if (bridge instanceof WebBridge) bridge.onUnrequestedFiles((files) => void this.files.load(files));
     timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
     this.frameAll();
     this.chrome.setInfluences(this.influenceSetting);
@@ -277,8 +161,13 @@ export class App {
     const { previous } = change;
     const doc = this.store.doc;
     if (doc.skeleton !== previous.skeleton) this.selectedBone = -1;
-    if (doc.mesh !== previous.mesh || doc.skeleton !== previous.skeleton || doc.weights !== previous.weights) this.rebuildViews(previous);
-    else if (doc.handles !== previous.handles) this.weightView.setHandles(doc.handles);
+    if (doc.mesh !== previous.mesh || doc.skeleton !== previous.skeleton || doc.weights !== previous.weights) {
+      this.influences = this.influencesFor(doc.weights);
+      const { selection, selectionVersion } = this.binding;
+      this.views.rebuild(doc, this.influences, this.selectedBone, selection);
+      this.selectionShown = { selection, version: selectionVersion };
+      this.deformation.setDocument(doc, this.influences, this.views.skinned);
+    } else if (doc.handles !== previous.handles) this.views.weightView.setHandles(doc.handles);
     if (doc.poses !== previous.poses || doc.skeleton !== previous.skeleton) {
       this.evaluator = new PoseEvaluator(doc);
       this.timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
@@ -292,54 +181,27 @@ export class App {
     this.viewport.invalidate();
   }
 
-  /** New mesh, skeleton or weights: the GPU views are made afresh. */
-  private rebuildViews(previous: SceneDocument): void {
-    const doc = this.store.doc;
-    const influences = this.influencesFor(doc.weights);
-    const skinned = new SkinnedMeshView(doc, influences);
-    const overlay = new SkeletonOverlay(doc.skeleton, doc.diagonal);
-    overlay.visible = this.overlay.visible;
-    skinned.setWireframe(this.wireframe);
-    this.viewport.scene.remove(this.skinned.mesh, this.overlay.group);
-    this.skinned.dispose();
-    this.overlay.dispose();
-    this.influences = influences;
-    this.skinned = skinned;
-    this.overlay = overlay;
-    if (doc.skeleton !== previous.skeleton) this.evaluator = new PoseEvaluator(doc);
-    this.deformation.setDocument(doc, influences, skinned);
-    this.viewport.scene.add(skinned.mesh, overlay.group);
-    overlay.select(this.selectedBone);
-    this.weightView = this.newWeightView();
-  }
-
-  private newWeightView(): WeightView {
-    const doc = this.store.doc;
-    const view = new WeightView(this.skinned.mesh);
-    view.setMode(this.viewMode);
-    view.setIsoLines(this.isoLines);
-    view.setHandles(doc.handles);
-    const selection = this.binding?.selection ?? new Uint8Array(vertexCountOf(doc));
-    this.selectionShown = { selection, version: this.binding?.selectionVersion ?? 0 };
-    view.setSelection(selection);
-    view.setDominant(doc.weights);
-    view.setBoneWeights(doc.weights, this.selectedBone);
-    return view;
-  }
-
   private historyChanged(event: HistoryEvent): void {
-    if (event.kind === 'dropped') this.notice.show(`Undo history: the ${event.count} oldest step${event.count > 1 ? 's' : ''} no longer fit in its ${this.history.maxBytes / 2 ** 20} MiB and were dropped`, []);
-    if (event.kind === 'cleared' && event.count > 0) this.notice.show(`New scene (${event.reason}): the undo history starts over; its ${event.count} step${event.count > 1 ? 's were' : ' was'} dropped`, []);
+    if (event.kind === 'dropped')
+      this.notice.show(
+        `Undo history: the ${event.count} oldest step${event.count > 1 ? 's' : ''} no longer fit in its ${this.history.maxBytes / 2 ** 20} MiB and were dropped`,
+        [],
+      );
+    if (event.kind === 'cleared' && event.count > 0)
+      this.notice.show(
+        `New scene (${event.reason}): the undo history starts over; its ${event.count} step${event.count > 1 ? 's were' : ' was'} dropped`,
+        [],
+      );
     this.refreshChrome();
   }
 
   private bindingChanged(): void {
     // A new scene reaches the controllers first; the views of the new mesh take the selection when they are made.
-    if (this.weightView.vertexCount !== vertexCountOf(this.store.doc)) return;
+    if (this.views.weightView.vertexCount !== vertexCountOf(this.store.doc)) return;
     const { selection, selectionVersion } = this.binding;
     if (selection !== this.selectionShown?.selection || selectionVersion !== this.selectionShown.version) {
       this.selectionShown = { selection, version: selectionVersion };
-      this.weightView.setSelection(selection);
+      this.views.weightView.setSelection(selection);
       this.viewport.invalidate();
     }
     this.refreshChrome();
@@ -348,63 +210,16 @@ export class App {
   private toolChanged(): void {
     const tool = this.tools.active.id;
     this.paintPanel.setVisible(tool === 'brush');
-    if (tool === 'lasso' && this.viewMode === 'shaded') this.setView('handles');
+    if (tool === 'lasso' && this.views.viewMode === 'shaded') this.setView('handles');
     this.refreshChrome();
   }
 
   // --- actions (the commands' handlers call these) ----------------------------------------------------------
 
-  /** Loads a batch of files; batches run one after another, each swapping the scene whole or not at all. */
-  load(files: OpenedFile[]): Promise<void> {
-    this.loadQueue = this.loadQueue.then(() => this.loadNow(files));
-    return this.loadQueue;
-  }
-
-  dropFiles(files: File[]): void {
-    readBrowserFiles(files).then(
-      (opened) => this.load(opened),
-      (error: unknown) => this.setError(`Could not read the dropped files: ${errorMessage(error)}`),
-    );
-  }
-
-  /**
-   * A new mesh or skeleton is a new scene (a new undo history); weights, poses or handles opened into the scene
-   * are one undoable step.
-   */
-  private async loadNow(files: OpenedFile[]): Promise<void> {
-    this.setError(null);
-    this.loadingNames = files.map((f) => f.name);
-    this.refreshChrome();
-    try {
-      let base = this.store.doc;
-      let candidate = await loadIntoDocument(base, files, getIoClient());
-      // The scene changed while the files were read: read them again onto the new scene, so the load does not
-      // silently undo that change.
-      while (this.store.doc !== base) {
-        base = this.store.doc;
-        candidate = await loadIntoDocument(base, files, getIoClient());
-      }
-      const influences = this.influencesFor(candidate.weights);
-      const problem = gpuLimitProblem(candidate, influences.stride, this.viewport.maxTextureSize);
-      if (problem) throw new LoadError(problem);
-      const names = files.map((f) => f.name).join(', ');
-      if (candidate.mesh !== base.mesh || candidate.skeleton !== base.skeleton) this.store.open(candidate, `opened ${names}`);
-      else this.store.edit(`Open ${names}`, candidate);
-      for (const warning of candidate.warnings) console.warn(warning);
-      if (candidate.warnings.length > 0) this.notice.show(`Opened ${candidate.name} with ${candidate.warnings.length} warning${candidate.warnings.length > 1 ? 's' : ''}`, candidate.warnings);
-    } catch (error) {
-      this.setError(errorMessage(error));
-    } finally {
-      this.loadingNames = [];
-      this.refreshChrome();
-      this.viewport.invalidate();
-    }
-  }
-
   setInfluences(count: number): void {
     this.influenceSetting = count;
     this.influences = this.influencesFor(this.store.doc.weights);
-    this.skinned.setInfluences(this.influences);
+    this.views.skinned.setInfluences(this.influences);
     this.deformation.setInfluences(this.influences);
     this.frames.markPose();
     this.chrome.setInfluences(count);
@@ -412,10 +227,10 @@ export class App {
     this.renderNow();
   }
 
-  private padInfluences(stride: number): void {
+  padInfluences(stride: number): void {
     if (this.asExported) this.setAsExported(false);
     this.influences = padInfluences(this.influences, stride);
-    this.skinned.setInfluences(this.influences);
+    this.views.skinned.setInfluences(this.influences);
     this.deformation.setInfluences(this.influences);
     this.frames.markPose();
   }
@@ -441,24 +256,21 @@ export class App {
 
   selectBone(bone: number): void {
     this.selectedBone = bone;
-    this.overlay.select(bone);
-    this.weightView.setBoneWeights(this.store.doc.weights, bone);
+    this.views.selectBone(this.store.doc, bone);
     this.paint.changed();
     this.refreshChrome();
     this.viewport.invalidate();
   }
 
   setView(mode: ViewMode): void {
-    this.viewMode = mode;
-    this.weightView.setMode(mode);
+    this.views.setMode(mode);
     if (mode === 'heatmap' && this.selectedBone < 0 && boneCountOf(this.store.doc) > 0) this.selectBone(0);
     this.bindPanel.refresh();
     this.viewport.invalidate();
   }
 
   setIsoLines(on: boolean): void {
-    this.isoLines = on;
-    this.weightView.setIsoLines(on);
+    this.views.setIsoLines(on);
     this.bindPanel.refresh();
     this.viewport.invalidate();
   }
@@ -485,7 +297,8 @@ export class App {
 
   /** The bone of the joint drawn under a page point, or -1. */
   jointBoneAt(pageX: number, pageY: number): number {
-    const joint = this.overlay.visible ? jointAt(this.viewport, this.evaluator.joints, this.overlay.jointRadius, pageX, pageY) : -1;
+    const overlay = this.views.overlay;
+    const joint = overlay.visible ? jointAt(this.viewport, this.evaluator.joints, overlay.jointRadius, pageX, pageY) : -1;
     return joint < 0 ? -1 : boneForJoint(this.store.doc.skeleton.bones, joint);
   }
 
@@ -496,9 +309,11 @@ export class App {
   }
 
   /** The influences the viewport skins with: the influence setting, or the export's stored ones when previewing it. */
-  private influencesFor(weights: DenseMatrix): Influences {
+  influencesFor(weights: DenseMatrix): Influences {
     const { influences, weightComponent } = this.exportDialog?.settings ?? { influences: 4, weightComponent: 'float' };
-    return this.asExported ? exportedInfluences(weights, influences, weightComponent) : influencesFromWeights(weights, this.influenceSetting);
+    return this.asExported
+      ? exportedInfluences(weights, influences, weightComponent)
+      : influencesFromWeights(weights, this.influenceSetting);
   }
 
   /** On: linear blend with the export's stored influences; leaving linear blend (M, the Skin menu) turns it off. */
@@ -509,7 +324,7 @@ export class App {
     this.setInfluences(this.influenceSetting);
   }
 
-  private showExportSettings(): void {
+  showExportSettings(): void {
     const { influences, weightComponent } = this.exportDialog.settings;
     this.gltfControls.setAsExportedTitle(`${influences} × ${weightComponent.replace('-', ' ')}, LBS`);
   }
@@ -532,13 +347,6 @@ export class App {
     );
   }
 
-  openFiles(): Promise<void> {
-    return this.bridge.openFiles().then(
-      (files) => (files.length > 0 ? this.load(files) : undefined),
-      (error: unknown) => this.setError(`Could not open files: ${errorMessage(error)}`),
-    );
-  }
-
   /** Opens the twist test (a tube, two bones, the second twisting past 180°) as a new scene. */
   loadTwistDemo(): void {
     this.setError(null);
@@ -547,13 +355,12 @@ export class App {
   }
 
   setWireframe(on: boolean): void {
-    this.wireframe = on;
-    this.skinned.setWireframe(on);
+    this.views.setWireframe(on);
     this.viewport.invalidate();
   }
 
   setSkeletonVisible(on: boolean): void {
-    this.overlay.visible = on;
+    this.views.overlay.visible = on;
     this.viewport.invalidate();
   }
 
@@ -581,7 +388,7 @@ export class App {
     this.chrome.setStatus(
       statusParts({
         doc,
-        loadingNames: this.loadingNames,
+        loadingNames: this.files.loading,
         painted: this.paintedWeights === doc.weights,
         influenceSetting: this.influenceSetting,
         influenceStride: this.influences.stride,

@@ -20,7 +20,9 @@ export function jointAt(viewport: Viewport, joints: Float64Array, jointRadius: n
   let bestDistance = Infinity;
   let bestDepth = Infinity;
   for (let j = 0; j < joints.length / 3; j++) {
-    const x = joints[3 * j], y = joints[3 * j + 1], z = joints[3 * j + 2];
+    const x = joints[3 * j],
+      y = joints[3 * j + 1],
+      z = joints[3 * j + 2];
     viewport.projectToPage(x, y, z, projected);
     if (projected.z < -1 || projected.z > 1) continue;
     const depth = Math.hypot(x - camera.position.x, y - camera.position.y, z - camera.position.z);

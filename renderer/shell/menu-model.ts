@@ -12,7 +12,14 @@ export function menuModel(commands: CommandRegistry): MenuModel {
     if (!menu) continue;
     const checked = commands.isChecked(id);
     const accelerator = acceleratorOf(id);
-    states.push({ id, menu, title: commands.titleOf(id), enabled: commands.isEnabled(id), ...(checked !== undefined ? { checked } : {}), ...(accelerator ? { accelerator } : {}) });
+    states.push({
+      id,
+      menu,
+      title: commands.titleOf(id),
+      enabled: commands.isEnabled(id),
+      ...(checked !== undefined ? { checked } : {}),
+      ...(accelerator ? { accelerator } : {}),
+    });
   }
   return buildMenuModel(states);
 }

@@ -23,7 +23,11 @@ export interface BindingTestState {
   handleCounts: number[];
   binding: { running: boolean; stage: string; fraction: number };
   /** the last completed solve's report, while its weights are the scene's, or null */
-  report: { bonesWithoutHandles: number[]; unhandledComponents: { vertexCount: number; nearestBone: number; firstVertex: number }[]; laplacianUsed: string } | null;
+  report: {
+    bonesWithoutHandles: number[];
+    unhandledComponents: { vertexCount: number; nearestBone: number; firstVertex: number }[];
+    laplacianUsed: string;
+  } | null;
   lastError: string | null;
   overlap: HandleOverlap[] | null;
   source: HandleSource;

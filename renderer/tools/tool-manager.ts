@@ -26,7 +26,12 @@ export interface ToolManagerOptions {
 /** Whether a key event belongs to a text field (or select) rather than to the app's shortcuts. */
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement || target.isContentEditable;
+  return (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLSelectElement ||
+    target instanceof HTMLTextAreaElement ||
+    target.isContentEditable
+  );
 }
 
 export class ToolManager {
@@ -154,12 +159,13 @@ export class ToolManager {
   };
 
   private release(): void {
-    if (this.captured >= 0 && this.options.canvas.hasPointerCapture(this.captured)) this.options.canvas.releasePointerCapture(this.captured);
+    if (this.captured >= 0 && this.options.canvas.hasPointerCapture(this.captured))
+      this.options.canvas.releasePointerCapture(this.captured);
     this.captured = -1;
   }
 
   private readonly key = (event: KeyboardEvent): void => {
-    if (event.defaultPrevented || event.isComposing || event.repeat && event.key === 'Escape') return;
+    if (event.defaultPrevented || event.isComposing || (event.repeat && event.key === 'Escape')) return;
     // Typing in a text field, and anything inside a modal dialog (which handles its own Escape), is not a shortcut.
     if (isTypingTarget(event.target) || document.querySelector('dialog[open]')) return;
     const chord = chordOf(event);

@@ -52,7 +52,14 @@ export class BrushRing {
    * @param normal  the surface normal there (flipped towards the viewer here; modified)
    * @param lift    distance off the surface, so the ring does not fight it for depth
    */
-  place(point: THREE.Vector3, normal: THREE.Vector3, viewDirection: THREE.Vector3, radius: number, falloff: BrushFalloff, lift: number): void {
+  place(
+    point: THREE.Vector3,
+    normal: THREE.Vector3,
+    viewDirection: THREE.Vector3,
+    radius: number,
+    falloff: BrushFalloff,
+    lift: number,
+  ): void {
     if (normal.dot(viewDirection) > 0) normal.negate();
     this.ring.position.copy(point).addScaledVector(normal, lift);
     this.ring.quaternion.setFromUnitVectors(zAxis, normal);

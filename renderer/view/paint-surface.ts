@@ -64,7 +64,9 @@ export class PaintSurface {
     let m = 0;
     for (let i = 0; i < count; i++) {
       const v = vertices[i];
-      const x = next[3 * i], y = next[3 * i + 1], z = next[3 * i + 2];
+      const x = next[3 * i],
+        y = next[3 * i + 1],
+        z = next[3 * i + 2];
       if (x === positions[3 * v] && y === positions[3 * v + 1] && z === positions[3 * v + 2]) continue;
       changedBox.expandByPoint(scratch.set(array[3 * v], array[3 * v + 1], array[3 * v + 2]));
       moving[v] = 1;

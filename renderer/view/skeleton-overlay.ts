@@ -21,7 +21,12 @@ function boneGeometry(): THREE.BufferGeometry {
   const waist = 0.15;
   const base = [0, 0, 0];
   const tip = [0, 1, 0];
-  const ring = [[1, waist, 0], [0, waist, -1], [-1, waist, 0], [0, waist, 1]];
+  const ring = [
+    [1, waist, 0],
+    [0, waist, -1],
+    [-1, waist, 0],
+    [0, waist, 1],
+  ];
   const positions: number[] = [];
   for (let i = 0; i < 4; i++) {
     const a = ring[i];
@@ -64,7 +69,10 @@ export class SkeletonOverlay {
    * @param skeleton  rest skeleton (bone b runs from joint bones[2b] to joint bones[2b+1])
    * @param size      scene size (e.g. bounding diagonal) that sets the joint and bone thickness
    */
-  constructor(private readonly skeleton: Skeleton, size: number) {
+  constructor(
+    private readonly skeleton: Skeleton,
+    size: number,
+  ) {
     const boneCount = skeleton.parents.length;
     const jointCount = skeleton.joints.length / 3;
     // Long chains of short bones would drown in spheres sized by the whole scene; a typical bone caps them.

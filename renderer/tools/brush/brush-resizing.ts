@@ -30,7 +30,10 @@ export class BrushResizing implements ToolState {
   onPointerMove(pointer: ToolPointer): void {
     const tool = this.tool();
     tool.track(pointer);
-    tool.brush.radius = Math.max(RADIUS_RANGE[0], Math.min(RADIUS_RANGE[1], Math.hypot(pointer.x - this.centre.x, pointer.y - this.centre.y)));
+    tool.brush.radius = Math.max(
+      RADIUS_RANGE[0],
+      Math.min(RADIUS_RANGE[1], Math.hypot(pointer.x - this.centre.x, pointer.y - this.centre.y)),
+    );
     tool.updateRing(this.centre.x, this.centre.y);
     tool.host.controller.changed();
   }

@@ -185,7 +185,14 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
     const { controller } = this.host;
     const c = hit.point;
     const brush = this.brush;
-    const dab = { centre: [c.x, c.y, c.z], radius: this.worldRadius(hit.distance), strength: brush.strength * this.pressure, falloff: brush.falloff, mode: brush.mode, value: brush.value };
+    const dab = {
+      centre: [c.x, c.y, c.z],
+      radius: this.worldRadius(hit.distance),
+      strength: brush.strength * this.pressure,
+      falloff: brush.falloff,
+      mode: brush.mode,
+      value: brush.value,
+    };
     const context = controller.ensureSession().context;
     context.grid = surface.grid;
     gatherDab(context, dab);
@@ -236,7 +243,14 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
     const hit = this.hit(x, y);
     if (hit) {
       const normal = hit.face ? scratch.copy(hit.face.normal) : scratch.set(0, 0, 1);
-      this.host.ring.place(hit.point, normal, raycaster.ray.direction, this.worldRadius(hit.distance), this.brush.falloff, 0.001 * this.host.store.doc.diagonal);
+      this.host.ring.place(
+        hit.point,
+        normal,
+        raycaster.ray.direction,
+        this.worldRadius(hit.distance),
+        this.brush.falloff,
+        0.001 * this.host.store.doc.diagonal,
+      );
     } else {
       this.host.ring.hide();
     }

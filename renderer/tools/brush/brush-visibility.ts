@@ -79,13 +79,23 @@ export class BrushVisibility {
     let kept = 0;
     for (let i = 0; i < count; i++) {
       const v = indices[i];
-      const x = positions[3 * v], y = positions[3 * v + 1], z = positions[3 * v + 2];
+      const x = positions[3 * v],
+        y = positions[3 * v + 1],
+        z = positions[3 * v + 2];
       const w = m[3] * x + m[7] * y + m[11] * z + m[15];
       const px = Math.floor((((m[0] * x + m[4] * y + m[8] * z + m[12]) / w + 1) / 2) * width);
       const py = Math.floor(((1 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / w) / 2) * height);
       // Off the canvas or outside the drawn tiles (cannot happen for a vertex inside the brush sphere) counts as
       // visible.
-      if (px >= 0 && py >= 0 && px < width && py < height && tileFar[Math.floor(px / TILE) + tilesX * Math.floor(py / TILE)] !== -Infinity && w > depth[px + width * py] + brush.tolerance) continue;
+      if (
+        px >= 0 &&
+        py >= 0 &&
+        px < width &&
+        py < height &&
+        tileFar[Math.floor(px / TILE) + tilesX * Math.floor(py / TILE)] !== -Infinity &&
+        w > depth[px + width * py] + brush.tolerance
+      )
+        continue;
       indices[kept] = v;
       distances[kept++] = distances[i];
     }
@@ -125,7 +135,10 @@ export class BrushVisibility {
     const tx1 = Math.min(tilesX - 1, Math.floor((brush.x + half) / TILE));
     const ty0 = Math.max(0, Math.floor((brush.y - half) / TILE));
     const ty1 = Math.min(tilesY - 1, Math.floor((brush.y + half) / TILE));
-    let mx0 = Infinity, mx1 = -1, my0 = Infinity, my1 = -1;
+    let mx0 = Infinity,
+      mx1 = -1,
+      my0 = Infinity,
+      my1 = -1;
     for (let ty = ty0; ty <= ty1; ty++) {
       for (let tx = tx0; tx <= tx1; tx++) {
         if (tileFar[tx + tilesX * ty] >= brush.maxDepth) continue;
@@ -139,13 +152,16 @@ export class BrushVisibility {
     const far = brush.maxDepth + brush.reach;
     // The rectangle of the missing tiles is drawn whole: tiles in it already drawn only see their minimum
     // confirmed (min is idempotent), and every tile in it is then complete up to `far`.
-    const left = mx0 * TILE, right = Math.min(width, (mx1 + 1) * TILE);
-    const top = my0 * TILE, bottom = Math.min(height, (my1 + 1) * TILE);
+    const left = mx0 * TILE,
+      right = Math.min(width, (mx1 + 1) * TILE);
+    const top = my0 * TILE,
+      bottom = Math.min(height, (my1 + 1) * TILE);
     for (let ty = my0; ty <= my1; ty++) {
       for (let tx = mx0; tx <= mx1; tx++) {
         const t = tx + tilesX * ty;
         if (tileFar[t] === -Infinity) {
-          for (let y = ty * TILE; y < Math.min(height, (ty + 1) * TILE); y++) depth.fill(Infinity, y * width + tx * TILE, y * width + Math.min(width, (tx + 1) * TILE));
+          for (let y = ty * TILE; y < Math.min(height, (ty + 1) * TILE); y++)
+            depth.fill(Infinity, y * width + tx * TILE, y * width + Math.min(width, (tx + 1) * TILE));
         }
         tileFar[t] = Math.max(tileFar[t], far);
       }
@@ -153,8 +169,8 @@ export class BrushVisibility {
 
     // The sub-frustum through the rectangle: clip' = S · clip maps it onto NDC [-1, 1]², with a far plane at `far`
     // (the far side of the mesh cannot hide anything and is culled with its BVH nodes).
-    const cx = ((left + right) / width) - 1;
-    const cy = 1 - ((top + bottom) / height);
+    const cx = (left + right) / width - 1;
+    const cy = 1 - (top + bottom) / height;
     const hx = (right - left) / width;
     const hy = (bottom - top) / height;
     subRect.set(1 / hx, 0, 0, -cx / hx, 0, 1 / hy, 0, -cy / hy, 0, 0, 1, 0, 0, 0, 0, 1);
@@ -215,7 +231,9 @@ function rasterizeTriangle(
   if (gy0 > gy1) return;
   const area = (xb - xa) * (yc - ya) - (xc - xa) * (yb - ya);
   if (area === 0) return;
-  const ia = 1 / wa, ib = 1 / wb, ic = 1 / wc;
+  const ia = 1 / wa,
+    ib = 1 / wb,
+    ic = 1 / wc;
   for (let gy = gy0; gy <= gy1; gy++) {
     const sy = gy + 0.5;
     for (let gx = gx0; gx <= gx1; gx++) {

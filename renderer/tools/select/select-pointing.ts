@@ -10,7 +10,8 @@ export class SelectPointing implements ToolState {
   onPointerUp(pointer: ToolPointer): void {
     const tool = this.tool();
     tool.transition('idle');
-    if (Math.hypot(pointer.clientX - tool.downAt.x, pointer.clientY - tool.downAt.y) <= CLICK_SLOP) tool.host.pickBoneAt(pointer.clientX, pointer.clientY);
+    if (Math.hypot(pointer.clientX - tool.downAt.x, pointer.clientY - tool.downAt.y) <= CLICK_SLOP)
+      tool.host.pickBoneAt(pointer.clientX, pointer.clientY);
   }
 
   /** A camera drag changes nothing in the scene; there is nothing to restore. */

@@ -1,0 +1,164 @@
+/**
+ * The app's parts and how each reaches the rest: the paint and binding controllers, the tools, and the panels,
+ * each built with a host made of the app's public actions. Only the shell builds things; the parts know the host
+ * interfaces they declare, not the app.
+ */
+import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
+import { BindingController } from '../bind/binding-controller.ts';
+import { errorMessage } from '../document/scene-document.ts';
+import { BindingClient } from '../io/binding-client.ts';
+import { getIoClient } from '../io/io-client.ts';
+import { PaintController } from '../paint/paint-controller.ts';
+import { AppChrome } from '../panels/app-chrome.ts';
+import { BindPanel } from '../panels/bind-panel.ts';
+import { DeformationPanel } from '../panels/deformation-panel.ts';
+import { ExportDialog } from '../panels/export-dialog.ts';
+import { GltfControls } from '../panels/gltf-controls.ts';
+import { Notice } from '../panels/notice.ts';
+import { PaintPanel } from '../panels/paint-panel.ts';
+import { BrushTool } from '../tools/brush/brush-tool.ts';
+import { LassoTool } from '../tools/lasso/lasso-tool.ts';
+import { SelectTool } from '../tools/select/select-tool.ts';
+import { ToolManager } from '../tools/tool-manager.ts';
+import { BrushRing } from '../view/brush-ring.ts';
+import { VIEW_LABELS, VIEW_MODES } from '../view/view-modes.ts';
+import { exportGltf } from './app-commands.ts';
+import type { App } from './app.ts';
+
+export function paintController(app: App): PaintController {
+  return new PaintController({
+    store: app.store,
+    matcher: new BindingClient(),
+    selectedBone: () => app.selectedBone,
+    weightsChanged: () => app.frames.markWeights(),
+    weightsSettled: () => {
+      app.deformation.influencesEdited();
+      app.frames.markWeights();
+    },
+    schedule: (callback) => requestAnimationFrame(callback),
+    views: {
+      influences: () => app.influences,
+      padInfluences: (stride) => app.padInfluences(stride),
+      packInfluenceRow: (influences, v) => app.views.skinned.packInfluenceRow(influences, v),
+      commitInfluenceRows: () => app.views.skinned.commitInfluenceRows(),
+      updateWeightView: (v, weight, dominant) => app.views.weightView.updateVertex(v, weight, dominant),
+      commitWeightView: () => app.views.weightView.commitVertices(),
+    },
+  });
+}
+
+export function bindingController(app: App, canvas: HTMLCanvasElement): BindingController {
+  const viewport = app.viewport;
+  return new BindingController({
+    store: app.store,
+    client: new BindingClient(),
+    io: getIoClient(),
+    bridge: app.bridge,
+    posedPositions: () => app.posedPositions(),
+    viewProjection: () => {
+      const camera = viewport.camera;
+      camera.updateMatrixWorld();
+      const rect = canvas.getBoundingClientRect();
+      return {
+        elements: camera.projectionMatrix.clone().multiply(camera.matrixWorldInverse).elements,
+        width: rect.width,
+        height: rect.height,
+      };
+    },
+    selectedBone: () => app.selectedBone,
+    load: (files) => app.files.load(files),
+    showError: (message) => app.setError(message),
+    computed: () => {
+      if (app.views.viewMode !== 'dominant') app.setView('heatmap');
+    },
+  });
+}
+
+export function toolManager(app: App, container: HTMLElement, canvas: HTMLCanvasElement): ToolManager {
+  const viewport = app.viewport;
+  const brush = new BrushTool({
+    controller: app.paint,
+    store: app.store,
+    camera: viewport.camera,
+    ring: new BrushRing(viewport.scene),
+    posedPositions: () => app.posedPositions(),
+    posedPositionsAt: (vertices, count, out) => {
+      app.frames.ensurePose();
+      return app.deformation.cpuReferenceAt(app.deformation.method, app.evaluator, vertices, count, out);
+    },
+    selectedBone: () => app.selectedBone,
+    selectBone: (bone) => app.selectBone(bone),
+    jointBoneAt: (x, y) => app.jointBoneAt(x, y),
+    redraw: () => app.viewport.invalidate(),
+    showWeightMap: () => {
+      app.bindPanel.setOpen(false);
+      app.setView('heatmap');
+    },
+  });
+  return new ToolManager(
+    { container, canvas, commands: app.commands, context: () => app.context(), reportError: (error) => app.setError(errorMessage(error)) },
+    [
+      new SelectTool({ pickBoneAt: (x, y) => app.selectBone(app.jointBoneAt(x, y)) }),
+      new LassoTool({ lassoed: (polygon, combine) => app.binding.lassoed(polygon, combine) }, container, canvas),
+      brush,
+    ],
+  );
+}
+
+export function createPanels(app: App, container: HTMLElement) {
+  const toolbar = document.getElementById('toolbar')!;
+  const chrome = new AppChrome(app.commands, {
+    setInfluences: (count) => app.setInfluences(count),
+    dropFiles: (files) => app.files.dropFiles(files),
+    dismissError: () => app.setError(null),
+  });
+  const deformationPanel = new DeformationPanel(
+    toolbar,
+    container,
+    {
+      setMethod: (m) => app.deformation.setMethod(m),
+      setAntipodality: (a) => app.deformation.setAntipodality(a),
+      setSplit: (m) => app.deformation.setSplit(m),
+      setBoneScale: (bone, scale) => app.setBoneScale(bone, scale),
+      setUniformBlend: (value) => app.setBlendWeights(value),
+    },
+    app.commands,
+  );
+  const bindPanel = new BindPanel(toolbar, container, {
+    controller: app.binding,
+    commands: app.commands,
+    document: () => app.store.doc,
+    selectedBone: () => app.selectedBone,
+    selectBone: (bone) => app.selectBone(bone),
+    viewModes: () => VIEW_MODES.map((mode) => ({ mode, label: VIEW_LABELS[mode] })),
+    view: () => app.views.viewMode,
+    setView: (mode) => app.setView(mode),
+    isoLines: () => app.views.isoLines,
+    setIsoLines: (on) => app.setIsoLines(on),
+    lassoActive: () => app.tools.active.id === 'lasso',
+  });
+  const paintPanel = new PaintPanel(container, {
+    controller: app.paint,
+    commands: app.commands,
+    document: () => app.store.doc,
+    selectedBone: () => app.selectedBone,
+    selectBone: (bone) => app.selectBone(bone),
+    resizing: () => app.tools.active.state === 'resizing',
+    undoCount: () => app.history.undoCount,
+  });
+  const notice = new Notice(container);
+  const exportDialog = new ExportDialog(
+    {
+      format: GLTF_EXPORT_DEFAULTS.format,
+      influences: GLTF_EXPORT_DEFAULTS.influences,
+      weightComponent: GLTF_EXPORT_DEFAULTS.weightComponent,
+    },
+    (choice) => exportGltf(app, choice),
+    () => {
+      app.showExportSettings();
+      if (app.asExported) app.setInfluences(app.influenceSetting);
+    },
+  );
+  const gltfControls = new GltfControls(toolbar, document.getElementById('timeline')!, app.commands, (index) => app.selectClip(index));
+  return { chrome, deformationPanel, bindPanel, paintPanel, notice, exportDialog, gltfControls };
+}

@@ -1,0 +1,78 @@
+/**
+ * Files into the scene: batches from the Open dialog, drag and drop, or the desktop shell, read one batch after
+ * another. A new mesh or skeleton opens a new scene (and a new undo history); weights, poses or handles opened
+ * into the current scene are one undoable step. A batch that fails anywhere changes nothing.
+ */
+import type { OpenedFile } from '../../app/ipc-contract.ts';
+import { loadIntoDocument } from '../document/load-files.ts';
+import { LoadError, errorMessage } from '../document/scene-document.ts';
+import { readBrowserFiles } from '../io/bridge.ts';
+import { getIoClient } from '../io/io-client.ts';
+import { gpuLimitProblem } from '../view/skinned-mesh.ts';
+import type { App } from './app.ts';
+
+export class FileLoading {
+  /** the names of the batch being read, for the status line */
+  loading: string[] = [];
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly app: App) {}
+
+  /** Loads a batch of files; batches run one after another, each swapping the scene whole or not at all. */
+  load(files: OpenedFile[]): Promise<void> {
+    this.queue = this.queue.then(() => this.loadNow(files));
+    return this.queue;
+  }
+
+  dropFiles(files: File[]): void {
+    readBrowserFiles(files).then(
+      (opened) => this.load(opened),
+      (error: unknown) => this.app.setError(`Could not read the dropped files: ${errorMessage(error)}`),
+    );
+  }
+
+  /**
+   * A new mesh or skeleton is a new scene (a new undo history); weights, poses or handles opened into the scene
+   * are one undoable step.
+   */
+  private async loadNow(files: OpenedFile[]): Promise<void> {
+    this.app.setError(null);
+    this.loading = files.map((f) => f.name);
+    this.app.refreshChrome();
+    try {
+      let base = this.app.store.doc;
+      let candidate = await loadIntoDocument(base, files, getIoClient());
+      // The scene changed while the files were read: read them again onto the new scene, so the load does not
+      // silently undo that change.
+      while (this.app.store.doc !== base) {
+        base = this.app.store.doc;
+        candidate = await loadIntoDocument(base, files, getIoClient());
+      }
+      const influences = this.app.influencesFor(candidate.weights);
+      const problem = gpuLimitProblem(candidate, influences.stride, this.app.viewport.maxTextureSize);
+      if (problem) throw new LoadError(problem);
+      const names = files.map((f) => f.name).join(', ');
+      if (candidate.mesh !== base.mesh || candidate.skeleton !== base.skeleton) this.app.store.open(candidate, `opened ${names}`);
+      else this.app.store.edit(`Open ${names}`, candidate);
+      for (const warning of candidate.warnings) console.warn(warning);
+      if (candidate.warnings.length > 0)
+        this.app.notice.show(
+          `Opened ${candidate.name} with ${candidate.warnings.length} warning${candidate.warnings.length > 1 ? 's' : ''}`,
+          candidate.warnings,
+        );
+    } catch (error) {
+      this.app.setError(errorMessage(error));
+    } finally {
+      this.loading = [];
+      this.app.refreshChrome();
+      this.app.viewport.invalidate();
+    }
+  }
+
+  openFiles(): Promise<void> {
+    return this.app.bridge.openFiles().then(
+      (files) => (files.length > 0 ? this.load(files) : undefined),
+      (error: unknown) => this.app.setError(`Could not open files: ${errorMessage(error)}`),
+    );
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The scene's three.js objects and how they are shown: the GPU-skinned mesh, the skeleton overlay and the weight
+ * view on the mesh, with the display settings that outlive them (view mode, iso-lines, wireframe, skeleton shown).
+ * A new mesh, skeleton or set of weights makes them afresh; everything else updates them in place.
+ */
+import type * as THREE from 'three';
+import type { Influences } from '../../workers/skinning/influences.ts';
+import type { SceneDocument } from '../document/scene-document.ts';
+import { SkeletonOverlay } from './skeleton-overlay.ts';
+import { SkinnedMeshView } from './skinned-mesh.ts';
+import type { ViewMode } from './view-modes.ts';
+import { WeightView } from './weight-view.ts';
+
+export class SceneView {
+  skinned: SkinnedMeshView;
+  overlay: SkeletonOverlay;
+  weightView: WeightView;
+  viewMode: ViewMode = 'shaded';
+  isoLines = true;
+  wireframe = false;
+
+  /** @param selection  #V the selected vertices (1 = selected) */
+  constructor(
+    private readonly scene: THREE.Scene,
+    doc: SceneDocument,
+    influences: Influences,
+    selectedBone: number,
+    selection: Uint8Array,
+  ) {
+    this.skinned = new SkinnedMeshView(doc, influences);
+    this.overlay = new SkeletonOverlay(doc.skeleton, doc.diagonal);
+    this.weightView = this.weightViewOf(doc, selectedBone, selection);
+    scene.add(this.skinned.mesh, this.overlay.group);
+  }
+
+  /** New mesh, skeleton or weights: the objects are made afresh with the same display settings. */
+  rebuild(doc: SceneDocument, influences: Influences, selectedBone: number, selection: Uint8Array): void {
+    const skinned = new SkinnedMeshView(doc, influences);
+    const overlay = new SkeletonOverlay(doc.skeleton, doc.diagonal);
+    overlay.visible = this.overlay.visible;
+    skinned.setWireframe(this.wireframe);
+    this.scene.remove(this.skinned.mesh, this.overlay.group);
+    this.skinned.dispose();
+    this.overlay.dispose();
+    this.skinned = skinned;
+    this.overlay = overlay;
+    this.scene.add(skinned.mesh, overlay.group);
+    overlay.select(selectedBone);
+    this.weightView = this.weightViewOf(doc, selectedBone, selection);
+  }
+
+  private weightViewOf(doc: SceneDocument, selectedBone: number, selection: Uint8Array): WeightView {
+    const view = new WeightView(this.skinned.mesh);
+    view.setMode(this.viewMode);
+    view.setIsoLines(this.isoLines);
+    view.setHandles(doc.handles);
+    view.setSelection(selection);
+    view.setDominant(doc.weights);
+    view.setBoneWeights(doc.weights, selectedBone);
+    return view;
+  }
+
+  selectBone(doc: SceneDocument, bone: number): void {
+    this.overlay.select(bone);
+    this.weightView.setBoneWeights(doc.weights, bone);
+  }
+
+  setMode(mode: ViewMode): void {
+    this.viewMode = mode;
+    this.weightView.setMode(mode);
+  }
+
+  setIsoLines(on: boolean): void {
+    this.isoLines = on;
+    this.weightView.setIsoLines(on);
+  }
+
+  setWireframe(on: boolean): void {
+    this.wireframe = on;
+    this.skinned.setWireframe(on);
+  }
+}
