@@ -21,7 +21,8 @@ export interface PoseTime {
 export function readPoses(posesFile: string, translationsFile: string | undefined, boneCount: number): PoseSequence {
   const seq = poseSequenceFromDmat(readMatrix(posesFile, 'a pose file'), boneCount, posesFile);
   if (translationsFile === undefined) return seq;
-  if (seq.kind !== 'matrices') throw new UsageError(`--translations needs rotation-matrix poses; ${posesFile} holds final-pose quaternions`);
+  if (seq.kind !== 'matrices')
+    throw new UsageError(`--translations needs rotation-matrix poses; ${posesFile} holds final-pose quaternions`);
   return withTranslationsFromDmat(readMatrix(translationsFile, 'a translations file'), seq, translationsFile);
 }
 
@@ -34,20 +35,32 @@ export function poseTime(seq: PoseSequence, posesFile: string, frameText?: strin
   if (seq.kind === 'matrices') {
     const range = `frames 0–${seq.frameCount - 1}`;
     if (tText !== undefined) {
-      throw new FormatError(posesFile, '', `holds rotation matrices (${seq.frameCount} frames), so --t does not apply; choose a frame with --frame N (${range})`);
+      throw new FormatError(
+        posesFile,
+        '',
+        `holds rotation matrices (${seq.frameCount} frames), so --t does not apply; choose a frame with --frame N (${range})`,
+      );
     }
     let frame = seq.frameCount - 1;
     if (frameText !== undefined) {
       if (!/^\d+$/.test(frameText)) throw new UsageError(`--frame must be a whole number ≥ 0, not "${frameText}"`);
       frame = Number(frameText);
       if (frame >= seq.frameCount) {
-        throw new FormatError(posesFile, `frame ${frameText}`, `out of range: the file has ${seq.frameCount} frame${seq.frameCount === 1 ? '' : 's'} (${range})`);
+        throw new FormatError(
+          posesFile,
+          `frame ${frameText}`,
+          `out of range: the file has ${seq.frameCount} frame${seq.frameCount === 1 ? '' : 's'} (${range})`,
+        );
       }
     }
     return { time: frame, frame, frameCount: seq.frameCount };
   }
   if (frameText !== undefined) {
-    throw new FormatError(posesFile, '', `holds one final pose as quaternions (4B × 1), so --frame does not apply; interpolate from the rest pose with --t T in [0, 1]`);
+    throw new FormatError(
+      posesFile,
+      '',
+      `holds one final pose as quaternions (4B × 1), so --frame does not apply; interpolate from the rest pose with --t T in [0, 1]`,
+    );
   }
   let t = 1;
   if (typeof tText === 'string') {

@@ -20,7 +20,10 @@ const work = mkdtempSync(path.join(tmpdir(), 'rigwright-cli-defaults-'));
 async function rigwright(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const status = await runCli(args, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } });
+  const status = await runCli(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
   return { status, stdout, stderr };
 }
 
@@ -41,7 +44,18 @@ test('weights --rule cylinder without --radius: AUTOMATIC_HANDLES_DEFAULTS.radiu
   const otherRadius = handleCount(boneCylinderHandles(mesh.mesh.positions, skeleton.skeleton, 1.25 * radius));
   assert.notEqual(otherRadius, expected, 'on the hand the handle count tells the radius apart');
 
-  const run = await rigwright('weights', '--mesh', meshFile, '--skeleton', skeletonFile, '--auto-handles', '--rule', 'cylinder', '--out', path.join(work, 'w.dmat'));
+  const run = await rigwright(
+    'weights',
+    '--mesh',
+    meshFile,
+    '--skeleton',
+    skeletonFile,
+    '--auto-handles',
+    '--rule',
+    'cylinder',
+    '--out',
+    path.join(work, 'w.dmat'),
+  );
   assert.equal(run.status, 0, run.stderr);
   const report = /(\d+) handle vertices from automatic handles \(cylinder, radius ([\d.e-]+)\)/.exec(run.stdout);
   assert.ok(report, run.stdout);

@@ -57,11 +57,30 @@ function readArm(): { vertices: Vec3[]; faces: string[]; joints: Vec3[]; bones: 
   for (const line of readFileSync(arm.obj, 'utf8').split('\n')) {
     const t = line.trim().split(/\s+/);
     if (t[0] === 'v') vertices.push([Number(t[1]), Number(t[2]), Number(t[3])]);
-    if (t[0] === 'f') faces.push(t.slice(1).map((c) => c.split('/')[0]).join(' '));
+    if (t[0] === 'f')
+      faces.push(
+        t
+          .slice(1)
+          .map((c) => c.split('/')[0])
+          .join(' '),
+      );
   }
   const [nodes, edges] = readFileSync(arm.tgf, 'utf8').split(/^#.*$/m);
-  const joints = nodes.trim().split('\n').map((l) => l.trim().split(/\s+/).slice(1, 4).map(Number) as Vec3);
-  const bones = edges.trim().split('\n').map((l) => l.trim().split(/\s+/).slice(0, 2).map((s) => Number(s) - 1) as [number, number]);
+  const joints = nodes
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).slice(1, 4).map(Number) as Vec3);
+  const bones = edges
+    .trim()
+    .split('\n')
+    .map(
+      (l) =>
+        l
+          .trim()
+          .split(/\s+/)
+          .slice(0, 2)
+          .map((s) => Number(s) - 1) as [number, number],
+    );
   const tokens = readFileSync(arm.weights, 'utf8').trim().split(/\s+/).map(Number);
   const [cols, rows] = tokens;
   const weights = Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => tokens[2 + c * rows + r]));
@@ -88,7 +107,8 @@ function absolute(joints: Vec3[], bones: [number, number][], relative: Quat[]): 
     const p = parent >= 0 ? solve(parent) : { q: [0, 0, 0, 1] as Quat, t: [0, 0, 0] as Vec3 };
     const r = joints[bones[b][0]];
     const q = qmul(p.q, relative[b]);
-    const pr = rotate(p.q, r), qr = rotate(q, r);
+    const pr = rotate(p.q, r),
+      qr = rotate(q, r);
     const result = { q, t: [0, 1, 2].map((i) => p.t[i] + pr[i] - qr[i]) as Vec3 };
     out[b] = result;
     return result;
@@ -100,7 +120,11 @@ function absolute(joints: Vec3[], bones: [number, number][], relative: Quat[]): 
 function expectedDqs(vertices: Vec3[], weights: number[][], transforms: { q: Quat; t: Vec3 }[]): Vec3[] {
   const dual = transforms.map(({ q, t }) => qmul([...t, 0] as Quat, q).map((x) => x / 2) as Quat);
   return vertices.map((v, i) => {
-    const top = weights[i].map((w, b) => [w, b]).filter(([w]) => w > 0).sort((a, b) => b[0] - a[0]).slice(0, 4);
+    const top = weights[i]
+      .map((w, b) => [w, b])
+      .filter(([w]) => w > 0)
+      .sort((a, b) => b[0] - a[0])
+      .slice(0, 4);
     const ref = transforms[top[0][1]].q;
     const b0: Quat = [0, 0, 0, 0];
     const be: Quat = [0, 0, 0, 0];
@@ -122,7 +146,10 @@ function expectedDqs(vertices: Vec3[], weights: number[][], transforms: { q: Qua
 }
 
 function readPositions(file: string): Vec3[] {
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('v ')).map((l) => l.trim().split(/\s+/).slice(1, 4).map(Number) as Vec3);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('v '))
+    .map((l) => l.trim().split(/\s+/).slice(1, 4).map(Number) as Vec3);
 }
 
 function maxDistance(a: Vec3[], b: Vec3[]): number {
@@ -143,8 +170,22 @@ const mild: Quat[] = data.bones.map((_, b) => axisAngle([1, b, 0.5], 20));
 const poses = poseFile('arm-deform.dmat', [identity, bent, rigid, mild]);
 /** Handles: the vertices whose strongest weight is the root bone (bone 0) hold it; the others are free. */
 const handles = path.join(work, 'arm-handles.dmat');
-writeFileSync(handles, [`1 ${data.vertices.length}`, ...data.weights.map((w) => (w.indexOf(Math.max(...w)) === 0 ? '0' : '-1'))].join('\n') + '\n');
-const skin = (...extra: string[]) => ['skin', '--mesh', arm.obj, '--skeleton', arm.tgf, '--weights', arm.weights, '--poses', poses, ...extra];
+writeFileSync(
+  handles,
+  [`1 ${data.vertices.length}`, ...data.weights.map((w) => (w.indexOf(Math.max(...w)) === 0 ? '0' : '-1'))].join('\n') + '\n',
+);
+const skin = (...extra: string[]) => [
+  'skin',
+  '--mesh',
+  arm.obj,
+  '--skeleton',
+  arm.tgf,
+  '--weights',
+  arm.weights,
+  '--poses',
+  poses,
+  ...extra,
+];
 const diagonal = (() => {
   const min = [0, 1, 2].map((i) => Math.min(...data.vertices.map((v) => v[i])));
   const max = [0, 1, 2].map((i) => Math.max(...data.vertices.map((v) => v[i])));
@@ -153,7 +194,11 @@ const diagonal = (() => {
 
 test('skin --method dqs at a bent frame matches dual quaternion skinning written with quaternion products', () => {
   assert.equal(boneCount, 4);
-  const cases: [string, string, Quat[]][] = [['per-vertex', '1', bent], ['per-vertex', '3', mild], ['per-bone', '3', mild]];
+  const cases: [string, string, Quat[]][] = [
+    ['per-vertex', '1', bent],
+    ['per-vertex', '3', mild],
+    ['per-bone', '3', mild],
+  ];
   for (const [antipodality, frame, pose] of cases) {
     const out = path.join(work, `arm-dqs-${antipodality}-${frame}.obj`);
     const run = succeeds(rigwright(...skin('--frame', frame, '--method', 'dqs', '--antipodality', antipodality, '--out', out)));

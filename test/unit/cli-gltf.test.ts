@@ -31,7 +31,10 @@ function rigwright(...args: string[]): { status: number | null; stdout: string; 
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-function read<K extends 'mesh' | 'skeleton' | 'matrix'>(file: string, kind: K): K extends 'mesh' ? TriangleMesh : K extends 'skeleton' ? TgfSkeleton : DenseMatrix {
+function read<K extends 'mesh' | 'skeleton' | 'matrix'>(
+  file: string,
+  kind: K,
+): K extends 'mesh' ? TriangleMesh : K extends 'skeleton' ? TgfSkeleton : DenseMatrix {
   const got = readRigFile(file, readFileSync(file));
   assert.equal(got.kind, kind, file);
   return (got.kind === 'mesh' ? got.mesh : got.kind === 'skeleton' ? got.skeleton : got.matrix) as never;
@@ -67,7 +70,19 @@ test('rigwright export then import: the round trip through files poses like the 
 
   for (const out of ['arm.glb', 'arm.gltf']) {
     const target = path.join(work, out);
-    const exported = rigwright('export', '--mesh', meshFile, '--skeleton', skeletonFile, '--weights', weightsFile, '--poses', posesFile, '--out', target);
+    const exported = rigwright(
+      'export',
+      '--mesh',
+      meshFile,
+      '--skeleton',
+      skeletonFile,
+      '--weights',
+      weightsFile,
+      '--poses',
+      posesFile,
+      '--out',
+      target,
+    );
     assert.equal(exported.status, 0, exported.stderr);
     assert.match(exported.stdout, /8311 vertices, 4 joints, 1 animation, up to 4 influences per vertex \(float weights\)/);
     const resources: Record<string, Uint8Array> = {};
@@ -87,7 +102,8 @@ test('rigwright export then import: the round trip through files poses like the 
     const originalPoses = poseSequenceFromDmat(read(posesFile, 'matrix'), boneCount, 'wave.dmat');
     const diagonal = boundingBox(originalMesh.positions).diagonal;
     for (const f of [0, 3, 7]) {
-      const error = maxDistance(posed(mesh, back, weights, poses, f), posed(originalMesh, skeleton, originalWeights, originalPoses, f)) / diagonal;
+      const error =
+        maxDistance(posed(mesh, back, weights, poses, f), posed(originalMesh, skeleton, originalWeights, originalPoses, f)) / diagonal;
       assert.ok(error < 1e-4, `${out} frame ${f}: off by ${error} of the diagonal`);
     }
   }
@@ -121,12 +137,24 @@ test('rigwright import of a walk with root motion writes its translations; skin 
   assert.ok(walkPoses && walkTranslations, files.join(', '));
   const base = walkPoses.replace(/-pose-Walk\.dmat$/, '');
   const meshFile = path.join(outDir, `${base}.obj`);
-  const args = ['--mesh', meshFile, '--skeleton', path.join(outDir, `${base}.tgf`), '--weights', path.join(outDir, `${base}-weights.dmat`), '--poses', path.join(outDir, walkPoses)];
+  const args = [
+    '--mesh',
+    meshFile,
+    '--skeleton',
+    path.join(outDir, `${base}.tgf`),
+    '--weights',
+    path.join(outDir, `${base}-weights.dmat`),
+    '--poses',
+    path.join(outDir, walkPoses),
+  ];
   const translations = ['--translations', path.join(outDir, walkTranslations)];
 
   // The posed mesh at frame 20 is where glTF's own evaluation of the file (every channel) puts it.
   const doc = await new NodeIO().read(fox);
-  const walk = doc.getRoot().listAnimations().findIndex((a) => a.getName() === 'Walk');
+  const walk = doc
+    .getRoot()
+    .listAnimations()
+    .findIndex((a) => a.getName() === 'Walk');
   const reference = gltfPosedPositions(doc, walk, 20 / 30);
   const diagonal = boundingBox(read(meshFile, 'mesh').positions).diagonal;
   const posedFile = path.join(work, 'fox-walk-20.obj');

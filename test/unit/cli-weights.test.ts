@@ -15,7 +15,11 @@ import { repoRoot, dataFile } from './shared-data.ts';
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-cli-weights-'));
 
 function rigwright(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['app/cli/rigwright.mjs', 'weights', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, ['app/cli/rigwright.mjs', 'weights', ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (result.error) throw result.error;
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -30,7 +34,10 @@ function readAsciiDmat(file: string): { rows: number; cols: number; at: (r: numb
 
 /** Vertex neighbours from the OFF file's faces, read independently of the app. */
 function offNeighbours(file: string): Set<number>[] {
-  const lines = readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const [v, f] = lines[1].split(/\s+/).map(Number);
   const neighbours = Array.from({ length: v }, () => new Set<number>());
   for (let i = 0; i < f; i++) {
@@ -106,10 +113,14 @@ test('automatic handles: distance rule and cylinder rule both give a partition o
 test('the body reports bones 1, 2, 12 and 13 without handles on stderr, and they get weight 0', () => {
   const out = path.join(work, 'body.dmat');
   const run = rigwright(
-    '--mesh', dataFile('context-aware/reference.obj'),
-    '--skeleton', dataFile('context-aware/skeleton.tgf'),
-    '--handles', dataFile('context-aware/handles.dmat'),
-    '--out', out,
+    '--mesh',
+    dataFile('context-aware/reference.obj'),
+    '--skeleton',
+    dataFile('context-aware/skeleton.tgf'),
+    '--handles',
+    dataFile('context-aware/handles.dmat'),
+    '--out',
+    out,
   );
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stderr, /bones 1, 2, 12, 13 have no handle vertices/);
@@ -123,7 +134,10 @@ test('usage errors exit 2 with the usage text; bad files exit 1 naming the file'
     [[...hand(), '--out', path.join(work, 'x.dmat')], /exactly one of --handles FILE and --auto-handles/],
     [[...hand(), '--auto-handles', '--handles', 'h.dmat', '--out', path.join(work, 'x.dmat')], /exactly one/],
     [[...hand(), '--auto-handles', '--rule', 'sphere', '--out', path.join(work, 'x.dmat')], /--rule must be distance or cylinder/],
-    [[...hand(), '--auto-handles', '--rule', 'cylinder', '--radius=-1', '--out', path.join(work, 'x.dmat')], /--radius must be a positive number/],
+    [
+      [...hand(), '--auto-handles', '--rule', 'cylinder', '--radius=-1', '--out', path.join(work, 'x.dmat')],
+      /--radius must be a positive number/,
+    ],
     [[...hand(), '--auto-handles', '--laplacian', 'cubic', '--out', path.join(work, 'x.dmat')], /--laplacian must be cotan or uniform/],
     [[...hand(), '--auto-handles', '--out', path.join(work, 'x.txt')], /--out must end in \.dmat/],
     [['--skeleton', dataFile('hand/hand.tgf'), '--auto-handles', '--out', 'x.dmat'], /missing --mesh/],
@@ -139,7 +153,15 @@ test('usage errors exit 2 with the usage text; bad files exit 1 naming the file'
   assert.equal(wrongHandles.status, 1);
   assert.match(wrongHandles.stderr, /handles\.dmat/);
   assert.doesNotMatch(wrongHandles.stderr, /Usage|at .*\.ts/);
-  const missing = rigwright('--mesh', path.join(work, 'nope.off'), '--skeleton', dataFile('hand/hand.tgf'), '--auto-handles', '--out', path.join(work, 'x.dmat'));
+  const missing = rigwright(
+    '--mesh',
+    path.join(work, 'nope.off'),
+    '--skeleton',
+    dataFile('hand/hand.tgf'),
+    '--auto-handles',
+    '--out',
+    path.join(work, 'x.dmat'),
+  );
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /nope\.off.*no such file/);
 });

@@ -64,12 +64,22 @@ function dmatText(rows: number[][]): string {
 /** TGF: `i x y z …` node lines, `#`, then `a b` edge lines (1-based). */
 function parseTgf(text: string): { joints: number[][]; bones: [number, number][] } {
   const [nodePart, edgePart] = text.split(/^#.*$/m);
-  const joints = nodePart.trim().split('\n').map((line) => line.trim().split(/\s+/).slice(1, 4).map(Number));
+  const joints = nodePart
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).slice(1, 4).map(Number));
   const bones = edgePart
     .trim()
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => line.trim().split(/\s+/).slice(0, 2).map((i) => Number(i) - 1) as [number, number]);
+    .map(
+      (line) =>
+        line
+          .trim()
+          .split(/\s+/)
+          .slice(0, 2)
+          .map((i) => Number(i) - 1) as [number, number],
+    );
   return { joints, bones };
 }
 
@@ -78,7 +88,15 @@ function parseObj(text: string): { vertices: number[][]; faces: string[] } {
   const faces: string[] = [];
   for (const line of text.split('\n')) {
     if (line.startsWith('v ')) vertices.push(line.trim().split(/\s+/).slice(1, 4).map(Number));
-    else if (line.startsWith('f ')) faces.push(line.trim().split(/\s+/).slice(1).map((corner) => corner.split('/')[0]).join(' '));
+    else if (line.startsWith('f '))
+      faces.push(
+        line
+          .trim()
+          .split(/\s+/)
+          .slice(1)
+          .map((corner) => corner.split('/')[0])
+          .join(' '),
+      );
   }
   return { vertices, faces };
 }
@@ -86,7 +104,11 @@ function parseObj(text: string): { vertices: number[][]; faces: string[] } {
 // --- a second forward kinematics: chain posed joints from the root outwards ---
 
 type Mat3 = number[][];
-const IDENTITY: Mat3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+const IDENTITY: Mat3 = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
 
 function multiply(a: Mat3, b: Mat3): Mat3 {
   return a.map((row) => [0, 1, 2].map((c) => row[0] * b[0][c] + row[1] * b[1][c] + row[2] * b[2][c]));
@@ -141,7 +163,10 @@ function chainPose(joints: number[][], bones: [number, number][], relative: Mat3
   const posedStart = (b: number): number[] => (parents[b] < 0 ? joints[bones[b][0]] : posedEnd(parents[b]));
   const posedEnd = (b: number): number[] => {
     const [start, end] = bones[b];
-    const offset = apply(rotationOf(b), joints[end].map((v, i) => v - joints[start][i]));
+    const offset = apply(
+      rotationOf(b),
+      joints[end].map((v, i) => v - joints[start][i]),
+    );
     return posedStart(b).map((v, i) => v + offset[i]);
   };
   const posed = joints.map((joint) => joint.slice());
@@ -152,7 +177,10 @@ function chainPose(joints: number[][], bones: [number, number][], relative: Mat3
   // Bone b maps rest point p to R_b (p − s_b) + posed s_b.
   const transform = (b: number, p: number[]): number[] => {
     const start = joints[bones[b][0]];
-    const rotated = apply(rotationOf(b), p.map((v, i) => v - start[i]));
+    const rotated = apply(
+      rotationOf(b),
+      p.map((v, i) => v - start[i]),
+    );
     const origin = posedStart(b);
     return rotated.map((v, i) => v + origin[i]);
   };
@@ -220,23 +248,33 @@ test('fk on quaternion poses: --t 0 is the rest pose, --t 1 and --t 0.4 match qu
   succeeds(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--t', '0', '--out', atZero));
   assert.ok(maxDifference(parseDmat(readFileSync(atZero, 'utf8')), rest) <= 1e-12);
 
-  for (const [t, name] of [[1, 'hand-t1.dmat'], [0.4, 'hand-t04.dmat']] as const) {
+  for (const [t, name] of [
+    [1, 'hand-t1.dmat'],
+    [0.4, 'hand-t04.dmat'],
+  ] as const) {
     const out = workFile(name);
     const args = ['fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--out', out];
     succeeds(rigwright(...(t === 1 ? args : [...args, '--t', String(t)])));
     const relative = bones.map((_, b) => {
       const q = final.slice(4 * b, 4 * b + 4);
       const length = Math.hypot(...q);
-      return slerpFromIdentity(q.map((v) => v / length), t);
+      return slerpFromIdentity(
+        q.map((v) => v / length),
+        t,
+      );
     });
     // Absolute quaternions: compose relative ones from the root down, then chain the joints.
     const absolute: number[][] = [];
-    const absoluteOf = (b: number): number[] => (absolute[b] ??= parents[b] < 0 ? relative[b] : quaternionMultiply(absoluteOf(parents[b]), relative[b]));
+    const absoluteOf = (b: number): number[] =>
+      (absolute[b] ??= parents[b] < 0 ? relative[b] : quaternionMultiply(absoluteOf(parents[b]), relative[b]));
     const expected = rest.map((j) => j.slice());
     const endOf = (b: number): number[] => {
       const [start, end] = bones[b];
       const from = parents[b] < 0 ? rest[start] : endOf(parents[b]);
-      const offset = apply(quaternionMatrix(absoluteOf(b)), rest[end].map((v, i) => v - rest[start][i]));
+      const offset = apply(
+        quaternionMatrix(absoluteOf(b)),
+        rest[end].map((v, i) => v - rest[start][i]),
+      );
       return from.map((v, i) => v + offset[i]);
     };
     bones.forEach(([, end], b) => (expected[end] = endOf(b)));
@@ -268,7 +306,12 @@ test('fk --out *.json holds the same joints and says where in the sequence they 
 /** Two frames for the arm's 4 bones: the identity, then a bend of every bone about a different axis. */
 function armPoseFile(): { file: string; frames: Mat3[][] } {
   const bend = (b: number): Mat3 => {
-    const axis = [[0, 0, 1], [0, 1, 0], [1, 1, 0], [1, 2, 3]][b];
+    const axis = [
+      [0, 0, 1],
+      [0, 1, 0],
+      [1, 1, 0],
+      [1, 2, 3],
+    ][b];
     const length = Math.hypot(...axis);
     const half = ((25 + 10 * b) * Math.PI) / 360;
     return quaternionMatrix([...axis.map((v) => (v / length) * Math.sin(half)), Math.cos(half)]);
@@ -280,7 +323,25 @@ function armPoseFile(): { file: string; frames: Mat3[][] } {
 test('skin at the identity frame reproduces the arm mesh exactly', () => {
   const { file: poses } = armPoseFile();
   const out = workFile('arm-rest.obj');
-  const run = succeeds(rigwright('skin', '--mesh', arm.obj(), '--skeleton', arm.tgf(), '--weights', arm.weights(), '--poses', poses, '--frame', '0', '--method', 'lbs', '--out', out));
+  const run = succeeds(
+    rigwright(
+      'skin',
+      '--mesh',
+      arm.obj(),
+      '--skeleton',
+      arm.tgf(),
+      '--weights',
+      arm.weights(),
+      '--poses',
+      poses,
+      '--frame',
+      '0',
+      '--method',
+      'lbs',
+      '--out',
+      out,
+    ),
+  );
   assert.match(run.stdout, /8311 vertices/);
   const posed = parseObj(readFileSync(out, 'utf8'));
   const original = parseObj(readFileSync(arm.obj(), 'utf8'));
@@ -310,7 +371,10 @@ test('skin at a bent frame matches Σ w (R v + t) evaluated here, for all influe
   const rigid = rest.map((v, i) => transform(weights[i].indexOf(Math.max(...weights[i])), v));
 
   const common = ['skin', '--mesh', arm.obj(), '--skeleton', arm.tgf(), '--weights', arm.weights(), '--poses', poses, '--frame', '1'];
-  for (const [influences, expected, name] of [['all', blended, 'all'], ['1', rigid, 'one']] as const) {
+  for (const [influences, expected, name] of [
+    ['all', blended, 'all'],
+    ['1', rigid, 'one'],
+  ] as const) {
     const out = workFile(`arm-bent-${name}.obj`);
     succeeds(rigwright(...common, '--influences', influences, '--out', out));
     const posed = parseObj(readFileSync(out, 'utf8')).vertices;
@@ -330,12 +394,21 @@ test('info describes good files and how they fit together', () => {
   assert.match(run.stdout, /hand\.off: mesh\n\s+4780 vertices, 9556 triangles\n\s+bounds/);
   assert.match(run.stdout, /hand\.tgf: skeleton\n\s+21 joints, 20 bones, 1 root \(bone 10\)/);
   assert.match(run.stdout, /1 10 10 10 10 10 2 3 17 15 -1 19 4 14 6 12 7 5 16 0/);
-  assert.match(run.stdout, /hand-pose_matrot\.dmat: matrix 2040 × 3\n\s+could be rotation-matrix poses[^\n]*\n\s+fits [^\n]*hand\.tgf: 34 frames of 20 bones/);
+  assert.match(
+    run.stdout,
+    /hand-pose_matrot\.dmat: matrix 2040 × 3\n\s+could be rotation-matrix poses[^\n]*\n\s+fits [^\n]*hand\.tgf: 34 frames of 20 bones/,
+  );
   assert.match(run.stdout, /hand-pose_quat\.dmat: matrix 80 × 1\n\s+could be final-pose quaternions[^\n]*20 bones/);
-  assert.match(run.stdout, /hand-handles\.dmat: matrix 4780 × 1\n\s+could be handles for 4780 vertices: bones 0–19, 2028 vertices without a handle/);
+  assert.match(
+    run.stdout,
+    /hand-handles\.dmat: matrix 4780 × 1\n\s+could be handles for 4780 vertices: bones 0–19, 2028 vertices without a handle/,
+  );
 
   const armRun = succeeds(rigwright('info', arm.obj(), arm.tgf(), arm.weights()));
-  assert.match(armRun.stdout, /arm-weights\.dmat: matrix 8311 × 4\n\s+could be skinning weights[^\n]*\n\s+fits [^\n]*arm\.obj and [^\n]*arm\.tgf as skinning weights/);
+  assert.match(
+    armRun.stdout,
+    /arm-weights\.dmat: matrix 8311 × 4\n\s+could be skinning weights[^\n]*\n\s+fits [^\n]*arm\.obj and [^\n]*arm\.tgf as skinning weights/,
+  );
 
   const roots = succeeds(rigwright('info', dataFile('context-aware', 'skeleton.tgf')));
   assert.match(roots.stdout, /\d+ joints, \d+ bones, 3 roots/);
@@ -347,7 +420,18 @@ test('info reports every file, names file, place and reason for each bad one, an
   const shortDmat = workFile('short.dmat', '2 3\n1\n2\n3\n4\n5\n');
   const nan = workFile('nan.dmat', '1 3\n0.5\nnan\n0.5\n');
   const otherMeshWeights = workFile('other-mesh-weights.dmat', dmatText(Array.from({ length: 10 }, () => [0.25, 0.25, 0.25, 0.25])));
-  const run = rigwright('info', truncated, missingNode, shortDmat, nan, arm.obj(), arm.tgf(), hand.quat(), otherMeshWeights, workFile('absent.off'));
+  const run = rigwright(
+    'info',
+    truncated,
+    missingNode,
+    shortDmat,
+    nan,
+    arm.obj(),
+    arm.tgf(),
+    hand.quat(),
+    otherMeshWeights,
+    workFile('absent.off'),
+  );
   fails(
     run,
     1,
@@ -368,12 +452,28 @@ test('info reports every file, names file, place and reason for each bad one, an
 
 test('fk and skin refuse inputs that do not fit, naming the file and the reason (exit 1)', () => {
   const out = workFile('unused.dmat');
-  fails(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.matrot(), '--frame', '34', '--out', out), 1, /hand-pose_matrot\.dmat: frame 34: out of range[^\n]*34 frames/);
-  fails(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.matrot(), '--t', '0.5', '--out', out), 1, /hand-pose_matrot\.dmat: [^\n]*--t does not apply[^\n]*--frame/);
-  fails(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--frame', '1', '--out', out), 1, /hand-pose_quat\.dmat: [^\n]*--frame does not apply[^\n]*--t/);
+  fails(
+    rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.matrot(), '--frame', '34', '--out', out),
+    1,
+    /hand-pose_matrot\.dmat: frame 34: out of range[^\n]*34 frames/,
+  );
+  fails(
+    rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.matrot(), '--t', '0.5', '--out', out),
+    1,
+    /hand-pose_matrot\.dmat: [^\n]*--t does not apply[^\n]*--frame/,
+  );
+  fails(
+    rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--frame', '1', '--out', out),
+    1,
+    /hand-pose_quat\.dmat: [^\n]*--frame does not apply[^\n]*--t/,
+  );
   fails(rigwright('fk', '--skeleton', arm.tgf(), '--poses', hand.quat(), '--out', out), 1, /hand-pose_quat\.dmat: [^\n]*another skeleton/);
   fails(rigwright('fk', '--skeleton', hand.off(), '--poses', hand.quat(), '--out', out), 1, /hand\.off: [^\n]*not a skeleton/);
-  fails(rigwright('fk', '--skeleton', workFile('nowhere.tgf'), '--poses', hand.quat(), '--out', out), 1, /nowhere\.tgf: cannot read the file/);
+  fails(
+    rigwright('fk', '--skeleton', workFile('nowhere.tgf'), '--poses', hand.quat(), '--out', out),
+    1,
+    /nowhere\.tgf: cannot read the file/,
+  );
   const { file: poses } = armPoseFile();
   const obj = workFile('unused.obj');
   fails(
@@ -382,7 +482,21 @@ test('fk and skin refuse inputs that do not fit, naming the file and the reason 
     /arm-weights\.dmat: [^\n]*8311 × 4[^\n]*4780 × 4/,
   );
   fails(
-    rigwright('skin', '--mesh', arm.obj(), '--skeleton', arm.tgf(), '--weights', arm.weights(), '--poses', poses, '--frame', '2', '--out', obj),
+    rigwright(
+      'skin',
+      '--mesh',
+      arm.obj(),
+      '--skeleton',
+      arm.tgf(),
+      '--weights',
+      arm.weights(),
+      '--poses',
+      poses,
+      '--frame',
+      '2',
+      '--out',
+      obj,
+    ),
     1,
     /arm-poses\.dmat: frame 2: out of range/,
   );
@@ -397,9 +511,29 @@ test('command-line mistakes print the usage and exit 2; --help prints it and exi
   fails(rigwright('fk', hand.tgf()), 2, /Unexpected argument|positional/i, /Usage: rigwright fk/);
   fails(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--out', 'x.txt'), 2, /--out must end in \.dmat or \.json/);
   fails(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.matrot(), '--frame', '-1', '--out', 'x.dmat'), 2, /--frame/);
-  fails(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--t', '1.5', '--out', 'x.dmat'), 2, /--t must be a number from 0 to 1/);
-  fails(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--t', '1', '--frame', '0', '--out', 'x.dmat'), 2, /either --frame or --t/);
-  const skinArgs = ['skin', '--mesh', arm.obj(), '--skeleton', arm.tgf(), '--weights', arm.weights(), '--poses', hand.quat(), '--out', 'x.obj'];
+  fails(
+    rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--t', '1.5', '--out', 'x.dmat'),
+    2,
+    /--t must be a number from 0 to 1/,
+  );
+  fails(
+    rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--t', '1', '--frame', '0', '--out', 'x.dmat'),
+    2,
+    /either --frame or --t/,
+  );
+  const skinArgs = [
+    'skin',
+    '--mesh',
+    arm.obj(),
+    '--skeleton',
+    arm.tgf(),
+    '--weights',
+    arm.weights(),
+    '--poses',
+    hand.quat(),
+    '--out',
+    'x.obj',
+  ];
   fails(rigwright(...skinArgs, '--method', 'perface'), 2, /--method perface needs --handles/, /Usage: rigwright skin/);
   fails(rigwright(...skinArgs, '--method', 'dqs', '--antipodality', 'sideways'), 2, /--antipodality must be per-vertex or per-bone/);
   fails(rigwright(...skinArgs, '--method', 'magic'), 2, /unknown --method "magic"/);

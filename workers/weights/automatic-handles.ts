@@ -34,7 +34,11 @@ export const AUTOMATIC_HANDLES_DEFAULTS: Required<AutomaticHandlesOptions> = {
  * @param factor    sphere radius as a multiple of the closest-vertex distance (1.5 in the handout)
  * @returns #V: bone index of each handle vertex, -1 for free vertices
  */
-export function jointDistanceHandles(positions: Float64Array, skeleton: TgfSkeleton, factor = AUTOMATIC_HANDLES_DEFAULTS.distanceFactor): Int32Array {
+export function jointDistanceHandles(
+  positions: Float64Array,
+  skeleton: TgfSkeleton,
+  factor = AUTOMATIC_HANDLES_DEFAULTS.distanceFactor,
+): Int32Array {
   const n = Math.floor(positions.length / 3);
   const boneCount = skeleton.bones.length / 2;
   const handles = new Int32Array(n).fill(-1);

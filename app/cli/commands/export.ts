@@ -30,7 +30,16 @@ A .gltf output also writes its buffer next to it as a .bin file with the same na
   --out FILE           output, .glb or .gltf
   -h, --help           this help
 `,
-  options: { mesh: 'string', skeleton: 'string', weights: 'string', poses: 'string', translations: 'string', influences: 'string', 'weight-type': 'string', out: 'string' },
+  options: {
+    mesh: 'string',
+    skeleton: 'string',
+    weights: 'string',
+    poses: 'string',
+    translations: 'string',
+    influences: 'string',
+    'weight-type': 'string',
+    out: 'string',
+  },
   allowPositionals: false,
 
   async run(line, { stdout, stderr }) {
@@ -55,7 +64,14 @@ A .gltf output also writes its buffer next to it as a .bin file with the same na
     }
     const basename = path.basename(out).replace(/\.gltf$/i, '');
     const result = await exportGltf(
-      { mesh, normals: vertexNormals(mesh.positions, mesh.triangles), skeleton, weights, clips, name: path.basename(meshFile).replace(/\.[^.]*$/, '') },
+      {
+        mesh,
+        normals: vertexNormals(mesh.positions, mesh.triangles),
+        skeleton,
+        weights,
+        clips,
+        name: path.basename(meshFile).replace(/\.[^.]*$/, ''),
+      },
       out,
       { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename },
     );

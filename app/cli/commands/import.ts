@@ -60,7 +60,10 @@ What the rig cannot hold (scale animation, extra meshes, …) is reported as a w
     const boneCount = rig.skeleton.parents.length;
     const extra = connectedBones.length;
     if (extra > 0) {
-      const listed = connectedBones.slice(0, 4).map((b) => `${b} (${rig.boneNames[b]})`).join(', ');
+      const listed = connectedBones
+        .slice(0, 4)
+        .map((b) => `${b} (${rig.boneNames[b]})`)
+        .join(', ');
       stderr.write(
         `rigwright: warning: ${base}.tgf: ${extra} bones start away from their parent's end (bones ${listed}${extra > 4 ? ', …' : ''}); TGF says parents only by shared joints, so each has a connector bone from its parent's end (bones ${boneCount}–${boneCount + extra - 1}: no weight, at rest in the pose files)\n`,
       );

@@ -49,9 +49,10 @@ Exits with 1 when any file is bad, after reporting all of them.
         const m = entry.matrix;
         heading = `matrix ${m.rows} × ${m.cols}`;
         const readings = dmatReadings(m);
-        lines = readings.length > 0
-          ? readings.map((r) => `could be ${describeReading(r)}`)
-          : ['fits nothing Rigwright reads (weights #V × #B, poses 3·B·L × 3 or 4B × 1, handles #V × 1)'];
+        lines =
+          readings.length > 0
+            ? readings.map((r) => `could be ${describeReading(r)}`)
+            : ['fits nothing Rigwright reads (weights #V × #B, poses 3·B·L × 3 or 4B × 1, handles #V × 1)'];
         try {
           lines.push(...checkAgainstContext(m, entry.file, readings, context));
         } catch (failure) {
@@ -160,11 +161,14 @@ function describeMesh(mesh: TriangleMesh, report: MeshFileReport): string[] {
   const triangleCount = mesh.triangles.length / 3;
   const lines = [`${vertexCount} vertices, ${triangleCount} triangles`, boundsLine(mesh.positions)];
   if (report.polygonsTriangulated > 0) lines.push(`${report.polygonsTriangulated} polygons triangulated`);
-  if (report.texcoords > 0 || report.normals > 0) lines.push(`${report.texcoords} texture coordinates, ${report.normals} normals (ignored)`);
+  if (report.texcoords > 0 || report.normals > 0)
+    lines.push(`${report.texcoords} texture coordinates, ${report.normals} normals (ignored)`);
   const used = new Uint8Array(vertexCount);
   let degenerate = 0;
   for (let f = 0; f < triangleCount; f++) {
-    const a = mesh.triangles[3 * f], b = mesh.triangles[3 * f + 1], c = mesh.triangles[3 * f + 2];
+    const a = mesh.triangles[3 * f],
+      b = mesh.triangles[3 * f + 1],
+      c = mesh.triangles[3 * f + 2];
     used[a] = used[b] = used[c] = 1;
     if (a === b || b === c || a === c) degenerate++;
   }

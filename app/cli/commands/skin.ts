@@ -66,14 +66,15 @@ Writes the mesh deformed by the skeleton's pose, same vertices in the same order
     const out = required(line, 'out');
     outputExtension(out, ['obj']);
     const method = values.method ?? 'lbs';
-    if (method !== 'lbs' && method !== 'dqs' && method !== 'perface') throw new UsageError(`unknown --method "${method}"; use lbs, dqs or perface`);
+    if (method !== 'lbs' && method !== 'dqs' && method !== 'perface')
+      throw new UsageError(`unknown --method "${method}"; use lbs, dqs or perface`);
     const antipodality = values.antipodality ?? DUAL_QUATERNION_SKINNING_DEFAULTS.antipodality;
     if (antipodality !== 'per-vertex' && antipodality !== 'per-bone') {
       throw new UsageError(`--antipodality must be per-vertex or per-bone, not "${antipodality}"`);
     }
     if (values.antipodality !== undefined && method !== 'dqs') throw new UsageError('--antipodality applies to --method dqs only');
     if (method === 'perface' && values.handles === undefined) {
-      throw new UsageError('--method perface needs --handles H.dmat: the root bones\' handle vertices are its fixed vertices');
+      throw new UsageError("--method perface needs --handles H.dmat: the root bones' handle vertices are its fixed vertices");
     }
     let maxInfluences = DEFAULT_INFLUENCES;
     if (values.influences !== undefined) {
@@ -104,14 +105,22 @@ Writes the mesh deformed by the skeleton's pose, same vertices in the same order
       const handles = handlesFromDmat(readMatrix(handlesFile, 'handles'), vertexCount, boneCount, handlesFile);
       const fixed = perFaceFixedVertices(skeleton.parents, influences, handles);
       if (!fixed.some((b) => b >= 0)) {
-        throw new FormatError(handlesFile, 'handles', 'no vertex is a handle of a root bone, so per-face stitching has nothing to hold the mesh in place');
+        throw new FormatError(
+          handlesFile,
+          'handles',
+          'no vertex is a handle of a root bone, so per-face stitching has nothing to hold the mesh in place',
+        );
       }
       let setup;
       try {
         setup = perFaceSkinningSetup(mesh.positions, mesh.triangles, influences, boneCount, fixed);
       } catch (error) {
         if (!(error instanceof NotPositiveDefiniteError)) throw error;
-        throw new FormatError(handlesFile, 'handles', 'a connected part of the mesh has no fixed vertex (a root bone handle), so its position is undetermined');
+        throw new FormatError(
+          handlesFile,
+          'handles',
+          'a connected part of the mesh has no fixed vertex (a root bone handle), so its position is undetermined',
+        );
       }
       perFaceSkinning(setup, transforms, posed);
       detail = ` (${setup.fixedVertices.length} fixed vertices)`;

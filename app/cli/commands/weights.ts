@@ -64,7 +64,8 @@ the mesh without any handle are reported on stderr.
     outputExtension(out, ['dmat']);
     const auto = flags.has('auto-handles');
     if (auto === (values.handles !== undefined)) throw new UsageError('give exactly one of --handles FILE and --auto-handles');
-    if (!auto && (values.rule !== undefined || values.radius !== undefined)) throw new UsageError('--rule and --radius need --auto-handles');
+    if (!auto && (values.rule !== undefined || values.radius !== undefined))
+      throw new UsageError('--rule and --radius need --auto-handles');
     const rule = values.rule ?? 'distance';
     if (rule !== 'distance' && rule !== 'cylinder') throw new UsageError(`--rule must be distance or cylinder, not "${rule}"`);
     if (rule !== 'cylinder' && values.radius !== undefined) throw new UsageError('--radius needs --rule cylinder');
@@ -105,7 +106,8 @@ the mesh without any handle are reported on stderr.
     for (const report of bindingReport(result.bonesWithoutHandles, result.unhandledComponents, bindUnhandled)) {
       stderr.write(`rigwright: warning: ${report}\n`);
     }
-    if (result.laplacianUsed !== laplacian) stderr.write('rigwright: warning: the cotangent Laplacian is not positive definite on this mesh; used the uniform one\n');
+    if (result.laplacianUsed !== laplacian)
+      stderr.write('rigwright: warning: the cotangent Laplacian is not positive definite on this mesh; used the uniform one\n');
     writeFile(out, writeDmatAscii({ rows: vertexCount, cols: boneCount, data: result.weights }));
     let handled = 0;
     for (const h of handles) if (h >= 0) handled++;
