@@ -289,7 +289,7 @@ test('fk --out *.json holds the same joints and says where in the sequence they 
   const asJson = workFile('hand-f20.json');
   succeeds(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.matrot(), '--frame', '20', '--out', asDmat));
   succeeds(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.matrot(), '--frame', '20', '--out', asJson));
-  const json = JSON.parse(readFileSync(asJson, 'utf8'));
+  const json = JSON.parse(readFileSync(asJson, 'utf8')) as { frame: number; frameCount: number; kind: string; joints: number[][] };
   assert.equal(json.frame, 20);
   assert.equal(json.frameCount, 34);
   assert.equal(json.kind, 'matrices');
@@ -297,7 +297,7 @@ test('fk --out *.json holds the same joints and says where in the sequence they 
 
   const quatJson = workFile('hand-t05.json');
   succeeds(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--t', '0.5', '--out', quatJson));
-  const quat = JSON.parse(readFileSync(quatJson, 'utf8'));
+  const quat = JSON.parse(readFileSync(quatJson, 'utf8')) as { t: number; kind: string; joints: number[][] };
   assert.equal(quat.t, 0.5);
   assert.equal(quat.kind, 'quaternions');
   assert.equal(quat.joints.length, 21);
