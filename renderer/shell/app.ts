@@ -6,7 +6,7 @@
  * re-uploaded, and a frame is drawn only when something changed.
  */
 import type { RigwrightBridge } from '../../app/ipc-contract.ts';
-import { influencesFromWeights, type Influences } from '../../workers/skinning/influences.ts';
+import { INFLUENCE_DEFAULTS, influencesFromWeights, type Influences } from '../../workers/skinning/influences.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { exportedInfluences } from '../../workers/formats/gltf-exported-influences.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
@@ -44,8 +44,6 @@ import { jointAt } from './joint-picking.ts';
 import { menuModel } from './menu-model.ts';
 import { statusParts } from './status-line.ts';
 
-const DEFAULT_INFLUENCES = 4;
-
 export class App {
   readonly history = new UndoHistory();
   readonly store: SceneStore;
@@ -61,7 +59,7 @@ export class App {
   readonly notice: Notice;
   readonly deformationPanel: DeformationPanel;
   readonly gltfControls: GltfControls;
-  influenceSetting = DEFAULT_INFLUENCES;
+  influenceSetting = INFLUENCE_DEFAULTS.maxInfluences;
   influences: Influences;
   evaluator: PoseEvaluator;
   readonly views: SceneView;

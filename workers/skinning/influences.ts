@@ -14,6 +14,14 @@ export interface Influences {
   weights: Float32Array;
 }
 
+export interface InfluenceOptions {
+  /** largest weights kept per vertex, renormalized; 0 = all */
+  maxInfluences?: number;
+}
+
+/** What the viewport and the CLI's skin command keep per vertex unless told otherwise (what most engines skin with). */
+export const INFLUENCE_DEFAULTS: Required<InfluenceOptions> = { maxInfluences: 4 };
+
 /**
  * Keeps the K largest non-zero weights of every vertex and renormalizes them to sum 1. Rows whose kept weights
  * sum to 0 or less (all zero, or cancelling negative weights) stay all zero, which leaves those vertices at rest.

@@ -5,7 +5,7 @@ import { handlesFromDmat } from '../../../workers/formats/weights-file.ts';
 import { dualQuatsFromRigidMatrices } from '../../../workers/math/dual-quaternion.ts';
 import { alignDualQuaternionSigns } from '../../../workers/skinning/align-dual-quaternion-signs.ts';
 import { DUAL_QUATERNION_SKINNING_DEFAULTS, dualQuaternionSkinning } from '../../../workers/skinning/dual-quaternion-skinning.ts';
-import { influencesFromWeights } from '../../../workers/skinning/influences.ts';
+import { INFLUENCE_DEFAULTS, influencesFromWeights } from '../../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../../workers/skinning/linear-blend-skinning.ts';
 import { perFaceFixedVertices, perFaceSkinning, perFaceSkinningSetup } from '../../../workers/skinning/per-face-skinning.ts';
 import { NotPositiveDefiniteError } from '../../../workers/sparse/not-positive-definite-error.ts';
@@ -13,7 +13,6 @@ import { outputExtension, readBoundRig, readMatrix, required, UsageError, writeF
 import { describeTime, poseTime, poseTransforms, readPoses } from '../pose-input.ts';
 
 /** Influences kept per vertex unless --influences says otherwise: the four a GPU skinning shader usually takes. */
-const DEFAULT_INFLUENCES = 4;
 
 export const skinCommand: CliCommand = {
   name: 'skin',
@@ -37,7 +36,7 @@ Writes the mesh deformed by the skeleton's pose, same vertices in the same order
                      bones' handle vertices (--handles) stay fixed to their bone
   --handles FILE     DMAT handles, #vertices × 1 (bone index or -1); required by perface
   --antipodality A   dqs signs: per-vertex (Alg. 2) or per-bone (aligned along the skeleton); default ${DUAL_QUATERNION_SKINNING_DEFAULTS.antipodality}
-  --influences K     keep the K largest weights per vertex, renormalized; 0 or "all" keeps all; default ${DEFAULT_INFLUENCES}
+  --influences K     keep the K largest weights per vertex, renormalized; 0 or "all" keeps all; default ${INFLUENCE_DEFAULTS.maxInfluences}
   --out FILE         output, .obj
   -h, --help         this help
 `,
@@ -76,7 +75,7 @@ Writes the mesh deformed by the skeleton's pose, same vertices in the same order
     if (method === 'perface' && values.handles === undefined) {
       throw new UsageError("--method perface needs --handles H.dmat: the root bones' handle vertices are its fixed vertices");
     }
-    let maxInfluences = DEFAULT_INFLUENCES;
+    let maxInfluences = INFLUENCE_DEFAULTS.maxInfluences;
     if (values.influences !== undefined) {
       if (values.influences === 'all') maxInfluences = 0;
       else if (/^\d+$/.test(values.influences)) maxInfluences = Number(values.influences);
