@@ -20,7 +20,8 @@ import { HARMONIC_WEIGHTS_DEFAULTS, type HarmonicWeightsResult } from '../../wor
 import { errorMessage, vertexCountOf, boneCountOf } from '../document/scene-document.ts';
 import type { SceneStore } from '../history/scene-store.ts';
 import type { BindingClient } from '../io/binding-client.ts';
-import type { IoClient } from '../io/io-client.ts';
+import type { RigFile } from '../../workers/formats/read-file.ts';
+import type { DenseMatrix } from '../../workers/formats/types.ts';
 import { lassoSelect } from './lasso-selection.ts';
 
 export type HandleSource = 'current' | 'distance' | 'cylinder';
@@ -44,7 +45,11 @@ export const BIND_DEFAULTS: Required<BindOptions> = {
 export interface BindingHost {
   readonly store: SceneStore;
   readonly client: Pick<BindingClient, 'automaticHandles' | 'harmonicWeights' | 'cancel' | 'running'>;
-  readonly io: Pick<IoClient, 'readRigFile' | 'handlesFromDmat'>;
+  /** the file reader (the io worker): a reference handle file is read with it */
+  readonly io: {
+    readRigFile(name: string, bytes: Uint8Array): Promise<RigFile>;
+    handlesFromDmat(matrix: DenseMatrix, vertexCount: number, boneCount: number, file: string): Promise<Int32Array>;
+  };
   readonly bridge: Pick<RigwrightBridge, 'openFiles' | 'saveFile'>;
   /** #V × 3 vertex positions at the pose on screen */
   posedPositions(): Float64Array;
