@@ -24,8 +24,14 @@ export class CommandRegistry {
   private readonly handlers = new Map<CommandId, CommandHandler>();
   private readonly listeners = new Set<(id: CommandId) => void>();
 
-  /** @param context  the app's context keys now (see shell/app-context.ts) */
-  constructor(private readonly context: () => WhenContext) {}
+  /**
+   * @param context      the app's context keys now
+   * @param reportError  told when a command throws or its promise rejects (the app shows it to the user)
+   */
+  constructor(
+    private readonly context: () => WhenContext,
+    private readonly reportError: (id: CommandId, error: unknown) => void = (id, error) => console.error(id, error),
+  ) {}
 
   /** @throws Error when the id is not in the catalog or already has a handler */
   register(id: CommandId, handler: CommandHandler): void {
@@ -64,17 +70,25 @@ export class CommandRegistry {
   }
 
   /**
-   * Runs a command if it is enabled now.
-   * @returns whether it ran, and the promise an asynchronous command returns
-   * @throws Error for a command without a handler
+   * Runs a command if it is enabled now. A command that throws, or whose promise rejects, is reported (reportError)
+   * rather than thrown to the button or key that ran it.
+   * @returns whether it ran, and the promise of an asynchronous command (settled, never rejecting)
+   * @throws Error for a command without a handler (a programming error, not the user's)
    */
   execute(id: CommandId, argument?: unknown): { ran: boolean; result?: Promise<void> } {
     const handler = this.handlers.get(id);
     if (!handler) throw new Error(`command ${id} has no handler`);
     if (!this.isEnabled(id)) return { ran: false };
-    const result = handler.run(argument);
-    for (const listener of this.listeners) listener(id);
-    return result instanceof Promise ? { ran: true, result } : { ran: true };
+    let result: void | Promise<void>;
+    try {
+      result = handler.run(argument);
+    } catch (error) {
+      this.reportError(id, error);
+      return { ran: true };
+    } finally {
+      for (const listener of this.listeners) listener(id);
+    }
+    return result instanceof Promise ? { ran: true, result: result.catch((error: unknown) => this.reportError(id, error)) } : { ran: true };
   }
 
   /** Called after every command that ran (menus and buttons refresh their enabled state and titles). */

@@ -9,7 +9,7 @@ import { formatLength, type BindingController, type HandleSource } from '../bind
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../document/scene-document.ts';
 import type { ViewMode } from '../view/view-modes.ts';
-import { commandButton, element, labelled, refreshCommandButtons, section, toolButton } from './controls.ts';
+import { commandButton, element, labelled, refreshCommandButtons, section } from './controls.ts';
 
 export interface BindPanelHost {
   readonly controller: BindingController;
@@ -265,10 +265,7 @@ export class BindPanel {
     );
     for (const line of controller.reportLines()) this.reportBox.append(element('p', 'warn', `⚠ ${line}`));
     if (result.unhandledComponents.length > 0 && !boundRigidly) {
-      toolButton(this.reportBox, 'Bind them rigidly and recompute', 'Parts without handles follow their nearest bone', () => {
-        controller.options.bindUnhandled = true;
-        void controller.startBind();
-      });
+      commandButton(this.reportBox, this.host.commands, 'bind.computeRigid', { label: 'Bind them rigidly and recompute' });
     }
   }
 

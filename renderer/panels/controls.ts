@@ -44,17 +44,7 @@ export function commandButton(
   id: CommandId,
   options: { label?: string; className?: string; showTitle?: boolean } = {},
 ): HTMLButtonElement {
-  const node = toolButton(
-    parent,
-    options.label ?? commands.titleOf(id),
-    tooltipOf(id),
-    () => {
-      const { result } = commands.execute(id);
-      // A failing command reports its own error; nothing is left pending here.
-      result?.catch(() => undefined);
-    },
-    options.className,
-  );
+  const node = toolButton(parent, options.label ?? commands.titleOf(id), tooltipOf(id), () => void commands.execute(id), options.className);
   node.dataset.command = id;
   if (options.showTitle) node.dataset.showTitle = '1';
   return node;

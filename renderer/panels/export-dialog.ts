@@ -203,9 +203,10 @@ export class ExportDialog {
       void this.submit();
     });
     // Focus left on a closed dialog's button (Cancel, Escape, Export) would keep the shortcuts from the keyboard.
-    this.dialog.addEventListener('close', () => {
-      if (document.activeElement instanceof HTMLElement && this.dialog.contains(document.activeElement)) document.activeElement.blur();
-    });
+    // Escape (cancel) blurs at once: the close event comes a task later, and a key pressed in between would
+    // still go to the name field.
+    this.dialog.addEventListener('cancel', () => this.releaseFocus());
+    this.dialog.addEventListener('close', () => this.releaseFocus());
     document.body.append(this.dialog);
   }
 
@@ -232,7 +233,12 @@ export class ExportDialog {
   }
 
   close(): void {
+    this.releaseFocus();
     if (this.dialog.open) this.dialog.close();
+  }
+
+  private releaseFocus(): void {
+    if (document.activeElement instanceof HTMLElement && this.dialog.contains(document.activeElement)) document.activeElement.blur();
   }
 
   private settingsChanged(): void {

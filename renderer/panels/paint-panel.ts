@@ -57,10 +57,12 @@ export class PaintPanel {
     const brushSection = section(this.root, 'Brush');
     const modes = element('div', 'row paint-modes');
     for (const mode of MODES) {
-      const button = toolButton(modes, mode[0].toUpperCase() + mode.slice(1), `${mode} brush`, () => {
-        brush.mode = mode;
-        controller.changed();
-      });
+      const button = toolButton(
+        modes,
+        mode[0].toUpperCase() + mode.slice(1),
+        `${mode} brush`,
+        () => void commands.execute('paint.brushMode', mode),
+      );
       button.dataset.mode = mode;
       this.modeButtons.push(button);
     }
@@ -103,7 +105,7 @@ export class PaintPanel {
     ])
       this.symmetry.add(new Option(label, value));
     this.symmetry.addEventListener('change', () => {
-      void controller.setSymmetry(this.symmetry.value === '' ? null : (Number(this.symmetry.value) as 0 | 1 | 2));
+      commands.execute('paint.symmetry', this.symmetry.value === '' ? null : Number(this.symmetry.value));
       this.symmetry.blur();
     });
     labelled(brushSection, 'symmetry ', this.symmetry);
@@ -113,10 +115,7 @@ export class PaintPanel {
     this.matchingBar = element('progress');
     this.matchingBar.max = 1;
     this.matchingRow.append(this.matchingText, this.matchingBar);
-    toolButton(this.matchingRow, 'Cancel', 'Stop matching; the symmetry in use stays', () => {
-      controller.cancelMatching();
-      void controller.setSymmetry(controller.session?.symmetry?.axis ?? null);
-    });
+    commandButton(this.matchingRow, commands, 'paint.cancelMatching', { label: 'Cancel' });
     brushSection.append(this.matchingRow);
     this.limit = element('input', 'paint-limit');
     this.limit.type = 'number';
@@ -209,7 +208,7 @@ export class PaintPanel {
           null,
           isLocked ? 'locked' : 'lock',
           isLocked ? 'Unlock: painting may change this bone' : 'Lock: painting and commands keep this bone',
-          () => controller.setLocked(b, !isLocked),
+          () => void this.host.commands.execute('paint.lock', b),
           'paint-lock',
         );
         lock.setAttribute('aria-pressed', String(isLocked));

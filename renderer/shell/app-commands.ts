@@ -8,7 +8,8 @@ import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
 import { vertexAnimationCost } from '../../workers/formats/gltf-vertex-animation.ts';
 import type { CommandId } from '../commands/command-catalog.ts';
 import type { CommandHandler } from '../commands/command-registry.ts';
-import { METHOD_LABELS } from '../deform/skin-methods.ts';
+import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
+import { INFLUENCE_CHOICES } from '../panels/app-chrome.ts';
 import { vertexCountOf } from '../document/scene-document.ts';
 import { clipNameOf, exportSceneAsGltf } from '../io/gltf-export-action.ts';
 import { getIoClient } from '../io/io-client.ts';
@@ -62,10 +63,76 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
     'paint.mirrorToNegative': { run: () => paint.run('mirror-') },
     'tool.cancel': { run: () => tools.active.cancel() },
     'tool.confirm': { run: () => tools.active.current.onConfirm?.() },
+    'skin.method': { run: (m) => deformation.setMethod(oneOf('skin.method', m, Object.keys(METHOD_LABELS) as SkinMethod[])) },
+    'skin.antipodality': { run: (a) => deformation.setAntipodality(oneOf('skin.antipodality', a, ['per-vertex', 'per-bone'] as const)) },
+    'skin.split': {
+      run: (m) => deformation.setSplit(m === null ? null : oneOf('skin.split', m, Object.keys(METHOD_LABELS) as SkinMethod[])),
+    },
+    'skin.blend': { run: (value) => app.setBlendWeights(numberIn('skin.blend', value, 0, 1)) },
+    'view.influences': { run: (count) => app.setInfluences(oneOf('view.influences', count, INFLUENCE_CHOICES)) },
+    'view.mode': { run: (mode) => app.setView(oneOf('view.mode', mode, VIEW_MODES)) },
+    'bone.select': { run: (bone) => app.selectBone(boneIndex(app, 'bone.select', bone, true)) },
+    'bone.scale': {
+      run: (argument) => {
+        const { bone, scale } = (argument ?? {}) as { bone?: unknown; scale?: unknown };
+        if (!Array.isArray(scale) || scale.length !== 3) throw new Error('bone.scale: scale must be [x, y, z]');
+        app.setBoneScale(
+          boneIndex(app, 'bone.scale', bone, false),
+          scale.map((x) => numberIn('bone.scale', x, 0.05, 10)),
+        );
+      },
+    },
+    'playback.clip': { run: (index) => app.selectClip(numberIn('playback.clip', index, 0, (app.store.doc.clips?.length ?? 1) - 1)) },
+    'paint.brushMode': {
+      run: (mode) => {
+        paint.brush.mode = oneOf('paint.brushMode', mode, ['add', 'subtract', 'set', 'smooth', 'sample'] as const);
+        paint.changed();
+      },
+    },
+    'paint.symmetry': { run: (axis) => paint.setSymmetry(axis === null ? null : oneOf('paint.symmetry', axis, [0, 1, 2] as const)) },
+    'paint.cancelMatching': {
+      run: () => {
+        paint.cancelMatching();
+        return paint.setSymmetry(paint.session?.symmetry?.axis ?? null);
+      },
+      canRun: () => paint.matchJob !== null,
+    },
+    'paint.lock': {
+      run: (bone) => {
+        const b = boneIndex(app, 'paint.lock', bone, false);
+        paint.setLocked(b, !paint.settings.locked[b]);
+      },
+    },
+    'bind.computeRigid': {
+      run: () => {
+        binding.options.bindUnhandled = true;
+        return binding.startBind();
+      },
+    },
     'playback.toggle': { run: () => timeline.toggle(), checked: () => timeline.playing },
     'playback.previousFrame': { run: () => timeline.step(-1) },
     'playback.nextFrame': { run: () => timeline.step(1) },
   };
+}
+
+/** The argument if it is one of `choices`, else an error naming the command and the choices. */
+function oneOf<T extends string | number>(command: string, value: unknown, choices: readonly T[]): T {
+  if (!choices.includes(value as T)) throw new Error(`${command}: expected one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as T;
+}
+
+function numberIn(command: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !(value >= min && value <= max))
+    throw new Error(`${command}: expected a number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function boneIndex(app: App, command: string, value: unknown, noneAllowed: boolean): number {
+  const count = app.store.doc.skeleton.parents.length;
+  if (!Number.isInteger(value) || (value as number) < (noneAllowed ? -1 : 0) || (value as number) >= count) {
+    throw new Error(`${command}: expected a bone from ${noneAllowed ? -1 : 0} to ${count - 1}, got ${JSON.stringify(value)}`);
+  }
+  return value as number;
 }
 
 /** Opens the export dialog with the scene's facts (size, clip, whether the skinning on screen can be baked). */

@@ -5,7 +5,6 @@
  */
 import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
 import { BindingController } from '../bind/binding-controller.ts';
-import { errorMessage } from '../document/scene-document.ts';
 import { BindingClient } from '../io/binding-client.ts';
 import { getIoClient } from '../io/io-client.ts';
 import { PaintController } from '../paint/paint-controller.ts';
@@ -95,20 +94,17 @@ export function toolManager(app: App, container: HTMLElement, canvas: HTMLCanvas
       app.setView('heatmap');
     },
   });
-  return new ToolManager(
-    { container, canvas, commands: app.commands, context: () => app.context(), reportError: (error) => app.setError(errorMessage(error)) },
-    [
-      new SelectTool({ pickBoneAt: (x, y) => app.selectBone(app.jointBoneAt(x, y)) }),
-      new LassoTool({ lassoed: (polygon, combine) => app.binding.lassoed(polygon, combine) }, container, canvas),
-      brush,
-    ],
-  );
+  return new ToolManager({ container, canvas, commands: app.commands, context: () => app.context() }, [
+    new SelectTool({ pickBoneAt: (x, y) => void app.commands.execute('bone.select', app.jointBoneAt(x, y)) }),
+    new LassoTool({ lassoed: (polygon, combine) => app.binding.lassoed(polygon, combine) }, container, canvas),
+    brush,
+  ]);
 }
 
 export function createPanels(app: App, container: HTMLElement) {
   const toolbar = document.getElementById('toolbar')!;
   const chrome = new AppChrome(app.commands, {
-    setInfluences: (count) => app.setInfluences(count),
+    setInfluences: (count) => void app.commands.execute('view.influences', count),
     dropFiles: (files) => app.files.dropFiles(files),
     dismissError: () => app.setError(null),
   });
@@ -116,11 +112,11 @@ export function createPanels(app: App, container: HTMLElement) {
     toolbar,
     container,
     {
-      setMethod: (m) => app.deformation.setMethod(m),
-      setAntipodality: (a) => app.deformation.setAntipodality(a),
-      setSplit: (m) => app.deformation.setSplit(m),
-      setBoneScale: (bone, scale) => app.setBoneScale(bone, scale),
-      setUniformBlend: (value) => app.setBlendWeights(value),
+      setMethod: (m) => void app.commands.execute('skin.method', m),
+      setAntipodality: (a) => void app.commands.execute('skin.antipodality', a),
+      setSplit: (m) => void app.commands.execute('skin.split', m),
+      setBoneScale: (bone, scale) => void app.commands.execute('bone.scale', { bone, scale }),
+      setUniformBlend: (value) => void app.commands.execute('skin.blend', value),
     },
     app.commands,
   );
@@ -129,12 +125,12 @@ export function createPanels(app: App, container: HTMLElement) {
     commands: app.commands,
     document: () => app.store.doc,
     selectedBone: () => app.selectedBone,
-    selectBone: (bone) => app.selectBone(bone),
+    selectBone: (bone) => void app.commands.execute('bone.select', bone),
     viewModes: () => VIEW_MODES.map((mode) => ({ mode, label: VIEW_LABELS[mode] })),
     view: () => app.views.viewMode,
-    setView: (mode) => app.setView(mode),
+    setView: (mode) => void app.commands.execute('view.mode', mode),
     isoLines: () => app.views.isoLines,
-    setIsoLines: (on) => app.setIsoLines(on),
+    setIsoLines: (on) => void (on !== app.views.isoLines && app.commands.execute('view.isoLines')),
     lassoActive: () => app.tools.active.id === 'lasso',
   });
   const paintPanel = new PaintPanel(container, {
@@ -142,7 +138,7 @@ export function createPanels(app: App, container: HTMLElement) {
     commands: app.commands,
     document: () => app.store.doc,
     selectedBone: () => app.selectedBone,
-    selectBone: (bone) => app.selectBone(bone),
+    selectBone: (bone) => void app.commands.execute('bone.select', bone),
     resizing: () => app.tools.active.state === 'resizing',
     undoCount: () => app.history.undoCount,
   });
@@ -159,6 +155,11 @@ export function createPanels(app: App, container: HTMLElement) {
       if (app.asExported) app.setInfluences(app.influenceSetting);
     },
   );
-  const gltfControls = new GltfControls(toolbar, document.getElementById('timeline')!, app.commands, (index) => app.selectClip(index));
+  const gltfControls = new GltfControls(
+    toolbar,
+    document.getElementById('timeline')!,
+    app.commands,
+    (index) => void app.commands.execute('playback.clip', index),
+  );
   return { chrome, deformationPanel, bindPanel, paintPanel, notice, exportDialog, gltfControls };
 }

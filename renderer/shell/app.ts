@@ -83,7 +83,10 @@ export class App {
   ) {
     this.store = new SceneStore(demoDocument(), this.history);
     const doc = this.store.doc;
-    this.commands = new CommandRegistry(() => this.context());
+    this.commands = new CommandRegistry(
+      () => this.context(),
+      (_, error) => this.setError(errorMessage(error)),
+    );
     this.influences = influencesFromWeights(doc.weights, this.influenceSetting);
     this.evaluator = new PoseEvaluator(doc);
     this.views = new SceneView(viewport.scene, doc, this.influences, this.selectedBone, new Uint8Array(vertexCountOf(doc)));
@@ -145,7 +148,7 @@ export class App {
   /** A desktop-menu click: the same command a key or button runs (an id the catalog lacks is ignored). */
   private runMenuCommand(command: string): void {
     if (!isCommandId(command)) return;
-    this.commands.execute(command).result?.catch((error: unknown) => this.setError(errorMessage(error)));
+    this.commands.execute(command);
   }
 
   // --- scene changes ----------------------------------------------------------------------------------------

@@ -19,8 +19,6 @@ export interface ToolManagerOptions {
   commands: CommandRegistry;
   /** the app's context keys now; the manager adds `tool`, `toolState` and `toolBusy` */
   context(): WhenContext;
-  /** a command's promise rejected (shown to the user) */
-  reportError(error: unknown): void;
 }
 
 /** Whether a key event belongs to a text field (or select) rather than to the app's shortcuts. */
@@ -174,7 +172,6 @@ export class ToolManager {
     if (!binding) return;
     event.preventDefault();
     event.stopPropagation();
-    const { result } = this.options.commands.execute(binding.command);
-    result?.catch((error: unknown) => this.options.reportError(error));
+    this.options.commands.execute(binding.command);
   };
 }

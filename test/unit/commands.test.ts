@@ -157,6 +157,24 @@ test('the registry runs only enabled commands, knows missing handlers, and refus
   assert.ok(!registry.missingHandlers().includes('edit.undo'));
 });
 
+test('a command that throws or rejects is reported, not thrown at the key or button that ran it', async () => {
+  const reported: string[] = [];
+  const registry = new CommandRegistry(
+    () => ({ toolBusy: false }),
+    (id, error) => void reported.push(`${id}: ${(error as Error).message}`),
+  );
+  registry.register('skin.method', {
+    run: (method) => {
+      if (method !== 'lbs') throw new Error(`expected one of lbs, got ${JSON.stringify(method)}`);
+    },
+  });
+  registry.register('paint.symmetry', { run: () => Promise.reject(new Error('mirror matching failed')) });
+  assert.deepEqual(registry.execute('skin.method', 'lbs'), { ran: true });
+  assert.equal(registry.execute('skin.method', 'nonsense').ran, true);
+  await registry.execute('paint.symmetry', 0).result;
+  assert.deepEqual(reported, ['skin.method: expected one of lbs, got "nonsense"', 'paint.symmetry: mirror matching failed']);
+});
+
 test('menus group the commands in menu-bar order, keeping catalog order inside a menu', () => {
   const model = buildMenuModel([
     { id: 'view.wireframe', menu: 'View', title: 'Wireframe', enabled: true, checked: false, accelerator: 'W' },
