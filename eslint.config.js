@@ -56,7 +56,9 @@ export default defineConfig([
       // Off: it flags async functions without await, which here are stand-ins and fakes that implement a
       // Promise-returning interface; `async` is their contract, and the rule finds no bug in them.
       '@typescript-eslint/require-await': 'off',
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
+      // `import { type A }` alone still loads its module under verbatimModuleSyntax; `import type` does not.
+      '@typescript-eslint/no-import-type-side-effects': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
