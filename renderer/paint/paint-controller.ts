@@ -42,17 +42,25 @@ export const BRUSH_DEFAULTS: Required<BrushSettings> = {
 
 export type PaintCommand = 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-';
 
-/** The views a flush writes the touched vertices into. */
+/** The skinned mesh's influence texture: a vertex's row, then the upload of the rows packed. */
+export interface InfluenceRows {
+  packInfluenceRow(influences: Influences, v: number): void;
+  commitInfluenceRows(): void;
+}
+
+/** The heat map's per-vertex inputs: a vertex's weight and dominant bone, then the upload. */
+export interface WeightViewRows {
+  updateVertex(v: number, weight: number, dominantBone: number): void;
+  commitVertices(): void;
+}
+
+/** The views a flush writes the touched vertices into (handed over once per flush: the loop calls them directly). */
 export interface PaintViews {
   influences(): Influences;
   /** replaces the influences with ones of at least `stride` slots (full upload) */
   padInfluences(stride: number): void;
-  /** the skinned mesh's influence texture row of vertex v, then the upload of the rows packed */
-  packInfluenceRow(influences: Influences, v: number): void;
-  commitInfluenceRows(): void;
-  /** the heat map's per-vertex inputs */
-  updateWeightView(v: number, weight: number, dominantBone: number): void;
-  commitWeightView(): void;
+  skinned(): InfluenceRows;
+  weightView(): WeightViewRows;
 }
 
 /** The mirror match, computed off the page's thread. */
@@ -369,6 +377,8 @@ export class PaintController {
     const limit = Math.min(session.settings.maxInfluences > 0 ? session.settings.maxInfluences : nb, nb);
     if (views.influences().stride < limit) views.padInfluences(limit);
     const influences = views.influences();
+    const skinned = views.skinned();
+    const weightView = views.weightView();
     const bone = this.host.selectedBone();
     const data = session.weights.data;
     const { vertices, count } = session.takeDirty();
@@ -376,11 +386,11 @@ export class PaintController {
       const v = vertices[i];
       // Its ranked influences (whose first bone is the dominant one), its texture row, its heat-map inputs.
       writeInfluenceRow(data, nb, v, influences);
-      views.packInfluenceRow(influences, v);
-      views.updateWeightView(v, bone >= 0 ? data[v * nb + bone] : 0, influences.bones[v * influences.stride]);
+      skinned.packInfluenceRow(influences, v);
+      weightView.updateVertex(v, bone >= 0 ? data[v * nb + bone] : 0, influences.bones[v * influences.stride]);
     }
-    views.commitInfluenceRows();
-    views.commitWeightView();
+    skinned.commitInfluenceRows();
+    weightView.commitVertices();
     record(this.times.flushes, performance.now() - start);
     this.host.weightsChanged();
   }

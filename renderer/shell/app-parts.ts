@@ -38,10 +38,8 @@ export function paintController(app: App): PaintController {
     views: {
       influences: () => app.influences,
       padInfluences: (stride) => app.padInfluences(stride),
-      packInfluenceRow: (influences, v) => app.views.skinned.packInfluenceRow(influences, v),
-      commitInfluenceRows: () => app.views.skinned.commitInfluenceRows(),
-      updateWeightView: (v, weight, dominant) => app.views.weightView.updateVertex(v, weight, dominant),
-      commitWeightView: () => app.views.weightView.commitVertices(),
+      skinned: () => app.views.skinned,
+      weightView: () => app.views.weightView,
     },
   });
 }

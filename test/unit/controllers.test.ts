@@ -33,10 +33,8 @@ function paintSetup() {
     views: {
       influences: () => influences,
       padInfluences: (stride) => (influences = influencesFromWeights(store.doc.weights, stride)),
-      packInfluenceRow: (_, v) => void packed.add(v),
-      commitInfluenceRows: () => undefined,
-      updateWeightView: () => undefined,
-      commitWeightView: () => undefined,
+      skinned: () => ({ packInfluenceRow: (_, v) => void packed.add(v), commitInfluenceRows: () => undefined }),
+      weightView: () => ({ updateVertex: () => undefined, commitVertices: () => undefined }),
     },
   });
   return { history, store, controller, packed };
