@@ -124,6 +124,8 @@ export class PaintController {
       const doc = host.store.doc;
       if (doc.mesh !== change.previous.mesh && this.matchJob) this.cancelMatching();
       if (doc.weights !== change.previous.weights) this.dropSession();
+      // A new mesh keeps the symmetry asked for: its mirror match is computed anew.
+      if (doc.mesh !== change.previous.mesh && this.wantedSymmetry !== null) void this.setSymmetry(this.wantedSymmetry);
     });
   }
 
@@ -157,10 +159,10 @@ export class PaintController {
       this.skeletonSettings.settings,
       oneRing,
     );
-    const symmetry = this.current?.symmetry?.axis ?? null;
     this.current = session;
-    // New weights on the same mesh keep the symmetry in use (its match is cached).
-    if (symmetry !== null && session.mirrorMap(symmetry)) session.setSymmetry(symmetry);
+    // New weights on the same mesh keep the symmetry asked for (its match is cached).
+    const wanted = this.wantedSymmetry;
+    if (wanted !== null && session.mirrorMap(wanted)) session.setSymmetry(wanted);
     return session;
   }
 

@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { demoDocument, type SceneDocument } from '../../renderer/document/scene-document.ts';
 import { UndoHistory } from '../../renderer/history/undo-history.ts';
 import { SceneStore } from '../../renderer/history/scene-store.ts';
-import { PaintController } from '../../renderer/paint/paint-controller.ts';
+import { PaintController, type MirrorMatcher } from '../../renderer/paint/paint-controller.ts';
+import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { BindingController } from '../../renderer/bind/binding-controller.ts';
 import { gatherDab } from '../../workers/paint/paint-dab.ts';
 import { createVertexGrid } from '../../workers/paint/vertex-grid.ts';
@@ -18,14 +19,16 @@ import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { jointDistanceHandles } from '../../workers/weights/automatic-handles.ts';
 
-function paintSetup() {
+function paintSetup(
+  matcher: MirrorMatcher = { mirrorVertexMap: () => Promise.reject(new Error('no matching here')), cancel: () => undefined },
+) {
   const history = new UndoHistory();
   const store = new SceneStore(demoDocument(), history);
   let influences = influencesFromWeights(store.doc.weights, 4);
   const packed = new Set<number>();
   const controller = new PaintController({
     store,
-    matcher: { mirrorVertexMap: () => Promise.reject(new Error('no matching here')), cancel: () => undefined },
+    matcher,
     selectedBone: () => 1,
     weightsChanged: () => undefined,
     weightsSettled: () => undefined,
@@ -85,6 +88,23 @@ test('paint strokes and new weights share one history; undo puts the document ba
   assert.equal(store.doc.weights, replaced);
   assert.deepEqual(replaced.data, afterSecond);
   assert.deepEqual(start.data, afterStroke);
+});
+
+test('new weights keep the symmetry in use', async () => {
+  let matched = 0;
+  const { store, controller } = paintSetup({
+    mirrorVertexMap: (positions, triangles, axis, tolerance) => {
+      matched++;
+      return Promise.resolve(mirrorVertexMap(positions, triangles, axis, tolerance));
+    },
+    cancel: () => undefined,
+  });
+  await controller.setSymmetry(0);
+  assert.equal(controller.session?.symmetry?.axis, 0);
+  const weights = store.doc.weights;
+  store.edit('Compute weights', { weights: { ...weights, data: weights.data.slice() } });
+  assert.equal(controller.ensureSession().symmetry?.axis, 0, 'the new session paints with the same symmetry');
+  assert.equal(matched, 1, 'from the cached match');
 });
 
 test('Escape adds no step; a whole-mesh command and a lock toggle are one each, undone exactly', async () => {
