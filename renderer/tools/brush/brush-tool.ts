@@ -62,6 +62,8 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
   private surfaceSession: object | null = null;
   private readonly visibility = new BrushVisibility();
   private unmatchedPending = false;
+  /** the unmatched vertices shown, placed at the current pose (null: none, or the pose changed since) */
+  private unmatchedShown: Uint32Array | null = null;
   private active = false;
 
   constructor(readonly host: BrushHost) {
@@ -78,7 +80,10 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
       }
       if (change.kind === 'document') this.surfaceStale = true;
     });
-    host.controller.onChange(() => this.placeUnmatched());
+    // Placing the markers skins every vertex: only when the list changes, not on every change of the paint state.
+    host.controller.onChange(() => {
+      if (this.unmatchedList() !== this.unmatchedShown) this.placeUnmatched();
+    });
   }
 
   get brush() {
@@ -105,6 +110,7 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
   /** The pose or the skinning changed: the surface under the brush is rebuilt before the next stroke. */
   poseChanged(): void {
     this.surfaceStale = true;
+    this.unmatchedShown = null;
     // Later, not here: the caller is still inside its pose update.
     if (this.host.ring.showingUnmatched && !this.unmatchedPending) {
       this.unmatchedPending = true;
@@ -117,8 +123,13 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
 
   /** Shows the vertices without a mirror match (symmetry on, brush active) at their posed positions. */
   placeUnmatched(): void {
-    const list = this.active ? this.host.controller.session?.symmetry?.map.unmatched : undefined;
-    this.host.ring.showUnmatched(list ?? null, () => this.host.posedPositions());
+    const list = this.unmatchedList();
+    this.unmatchedShown = list;
+    this.host.ring.showUnmatched(list, () => this.host.posedPositions());
+  }
+
+  private unmatchedList(): Uint32Array | null {
+    return (this.active ? this.host.controller.session?.symmetry?.map.unmatched : undefined) ?? null;
   }
 
   /** Remembers the canvas size and cursor of a pointer event. */
