@@ -8,22 +8,13 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { artifactsDir, dataFile, openApp, gpuCpuDeviation } from './app-driver.ts';
+import { artifactsDir, dataFile, gpuCpuDeviation, loadFiles, openApp } from './app-driver.ts';
 
 const hook = (page: Page) => page.evaluate(() => (window as any).__rigwright.state());
 const binding = (page: Page) => page.evaluate(() => (window as any).__rigwright.binding.state());
 
 async function load(page: Page, files: string[], mesh?: string): Promise<void> {
-  const before = (await hook(page)).framesRendered;
-  await page.setInputFiles('#file-input', files);
-  await page.waitForFunction(
-    ([name, frames]) => {
-      const s = (window as any).__rigwright.state();
-      return s.error !== null || ((name === '' || s.meshFiles.includes(name)) && s.framesRendered > (frames as number));
-    },
-    [mesh ?? '', before] as const,
-    { timeout: 90_000 },
-  );
+  await loadFiles(page, files, mesh);
   expect((await hook(page)).error).toBeNull();
 }
 

@@ -8,23 +8,14 @@
 import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { artifactsDir, dataFile, gpuCpuDeviation, openApp } from './app-driver.ts';
+import { artifactsDir, dataFile, gpuCpuDeviation, loadFiles, openApp } from './app-driver.ts';
 import { readOff } from '../../workers/formats/off.ts';
 
 const hook = (page: Page) => page.evaluate(() => (window as any).__rigwright.state());
 const weights = (page: Page): Promise<number[]> => page.evaluate(() => (window as any).__rigwright.paint.weightsSnapshot());
 
 async function load(page: Page, files: string[], mesh: string): Promise<void> {
-  const before = (await hook(page)).framesRendered;
-  await page.setInputFiles('#file-input', files);
-  await page.waitForFunction(
-    ([name, frames]) => {
-      const s = (window as any).__rigwright.state();
-      return s.error !== null || (s.meshFiles.includes(name) && s.framesRendered > (frames as number));
-    },
-    [mesh, before] as const,
-    { timeout: 90_000 },
-  );
+  await loadFiles(page, files, mesh);
   expect((await hook(page)).error).toBeNull();
 }
 
