@@ -186,7 +186,6 @@ export class BindPanel {
     this.reportBox = element('div', 'bind-report');
     computeSection.append(actions, this.progressBox, this.reportBox);
     container.append(this.root);
-    controller.onChange(() => this.refresh());
   }
 
   get open(): boolean {

@@ -142,7 +142,6 @@ export class PaintPanel {
     this.info = element('p', 'dim');
     this.root.append(this.info);
     container.append(this.root);
-    controller.onChange(() => this.refresh());
   }
 
   get visible(): boolean {

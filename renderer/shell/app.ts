@@ -40,8 +40,8 @@ import { bindingController, createPanels, paintController, toolManager } from '.
 import { FileLoading } from './file-loading.ts';
 import { FrameLoop } from './frame-loop.ts';
 import { jointAt } from './joint-picking.ts';
-import { menuModel } from './menu-model.ts';
-import { statusParts } from './status-line.ts';
+import { DesktopMenu } from './menu-model.ts';
+import { appStatus } from './status-line.ts';
 
 export class App {
   readonly history = new UndoHistory();
@@ -69,11 +69,12 @@ export class App {
   readonly frames: FrameLoop;
   readonly files = new FileLoading(this);
   /** the weights painting has changed (the status line says so) */
-  private paintedWeights: DenseMatrix | null = null;
+  paintedWeights: DenseMatrix | null = null;
   /** the selection the weight view shows, and its version (the lasso edits it in place) */
   private selectionShown: { selection: Uint8Array; version: number } | null = null;
-  /** the desktop menus last sent, serialized */
-  private menuSent = '';
+  private readonly menu: DesktopMenu;
+  /** a chrome redraw is queued for the end of this task */
+  private chromePending = false;
 
   constructor(
     readonly viewport: Viewport,
@@ -116,11 +117,13 @@ export class App {
     this.gltfControls = panels.gltfControls;
 
     this.commands.registerAll(appCommands(this));
+    this.menu = new DesktopMenu(this.commands, bridge);
 
     this.store.subscribe((change) => this.sceneChanged(change));
     this.history.subscribe((event) => this.historyChanged(event));
     this.binding.onChange(() => this.bindingChanged());
     this.tools.onChange(() => this.toolChanged());
+    this.paint.onChange(() => this.refreshChrome());
     this.commands.onExecuted(() => this.refreshChrome());
     bridge.onMenuCommand((command) => this.runMenuCommand(command));
     if (bridge instanceof WebBridge) bridge.onUnrequestedFiles((files) => void this.files.load(files));
@@ -265,13 +268,13 @@ export class App {
   setView(mode: ViewMode): void {
     this.views.setMode(mode);
     if (mode === 'heatmap' && this.selectedBone < 0 && boneCountOf(this.store.doc) > 0) this.selectBone(0);
-    this.bindPanel.refresh();
+    this.refreshChrome();
     this.viewport.invalidate();
   }
 
   setIsoLines(on: boolean): void {
     this.views.setIsoLines(on);
-    this.bindPanel.refresh();
+    this.refreshChrome();
     this.viewport.invalidate();
   }
 
@@ -380,39 +383,28 @@ export class App {
     this.renderNow();
   }
 
-  /** Toolbar, status line, panels and desktop menus show the state now. */
+  /**
+   * Toolbar, status line, panels and desktop menus show the state now. One change usually arrives as several
+   * events in one task (a stroke's end is a history step, a weights edit and a tool state change), so they are
+   * redrawn once, after the task.
+   */
   refreshChrome(): void {
-    const doc = this.store.doc;
-    const { influences, weightComponent } = this.exportDialog?.settings ?? { influences: 4, weightComponent: 'float' };
-    this.chrome.setSceneName(doc.name);
-    this.chrome.setStatus(
-      statusParts({
-        doc,
-        loadingNames: this.files.loading,
-        painted: this.paintedWeights === doc.weights,
-        influenceSetting: this.influenceSetting,
-        influenceStride: this.influences.stride,
-        handles: this.binding.handleCount(),
-        selectedBone: this.selectedBone,
-        scaled: this.evaluator.scaled,
-        asExported: this.asExported ? `${influences} × ${weightComponent.replace('-', ' ')}` : null,
-        undoLabel: this.history.undoLabel,
-      }),
-    );
+    if (this.chromePending) return;
+    this.chromePending = true;
+    queueMicrotask(() => {
+      this.chromePending = false;
+      this.redrawChrome();
+    });
+  }
+
+  private redrawChrome(): void {
+    this.chrome.setSceneName(this.store.doc.name);
+    this.chrome.setStatus(appStatus(this));
     this.chrome.refreshCommands();
     this.bindPanel.refresh();
     this.paintPanel.refresh();
     this.refreshDeformationChrome();
-    this.sendMenu();
-  }
-
-  /** The desktop menus, sent again only when something they show changed. */
-  private sendMenu(): void {
-    const model = menuModel(this.commands);
-    const serialized = JSON.stringify(model);
-    if (serialized === this.menuSent) return;
-    this.menuSent = serialized;
-    this.bridge.setMenu(model);
+    this.menu.update();
   }
 
   private refreshDeformationChrome(): void {

@@ -1,4 +1,4 @@
-import type { MenuModel } from '../../app/ipc-contract.ts';
+import type { MenuModel, RigwrightBridge } from '../../app/ipc-contract.ts';
 import { COMMANDS, type CommandId } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { acceleratorOf } from '../commands/keybindings.ts';
@@ -22,4 +22,22 @@ export function menuModel(commands: CommandRegistry): MenuModel {
     });
   }
   return buildMenuModel(states);
+}
+
+/** The desktop menus as last sent to the desktop shell; sent again only when something they show changed. */
+export class DesktopMenu {
+  private sent = '';
+
+  constructor(
+    private readonly commands: CommandRegistry,
+    private readonly bridge: Pick<RigwrightBridge, 'setMenu'>,
+  ) {}
+
+  update(): void {
+    const model = menuModel(this.commands);
+    const serialized = JSON.stringify(model);
+    if (serialized === this.sent) return;
+    this.sent = serialized;
+    this.bridge.setMenu(model);
+  }
 }

@@ -1,5 +1,6 @@
 import { boneCountOf, triangleCountOf, vertexCountOf, type SceneDocument } from '../document/scene-document.ts';
 import { formatCount } from '../panels/app-chrome.ts';
+import type { App } from './app.ts';
 
 export interface StatusInput {
   doc: SceneDocument;
@@ -38,4 +39,22 @@ export function statusParts(s: StatusInput): string[] {
   if (doc.warnings.length > 0) parts.push(`${doc.warnings.length} warning${doc.warnings.length > 1 ? 's' : ''} in the console`);
   if (s.undoLabel) parts.push(`undo: ${s.undoLabel}`);
   return parts;
+}
+
+/** The status line of the app as it is now. */
+export function appStatus(app: App): string[] {
+  const doc = app.store.doc;
+  const { influences, weightComponent } = app.exportDialog.settings;
+  return statusParts({
+    doc,
+    loadingNames: app.files.loading,
+    painted: app.paintedWeights === doc.weights,
+    influenceSetting: app.influenceSetting,
+    influenceStride: app.influences.stride,
+    handles: app.binding.handleCount(),
+    selectedBone: app.selectedBone,
+    scaled: app.evaluator.scaled,
+    asExported: app.asExported ? `${influences} × ${weightComponent.replace('-', ' ')}` : null,
+    undoLabel: app.history.undoLabel,
+  });
 }
