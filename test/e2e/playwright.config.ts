@@ -8,14 +8,18 @@ import { fileURLToPath } from 'node:url';
  * `npm run test:e2e` builds dist/renderer first; the web server below serves that build.
  */
 export const CHROMIUM_PATH = process.env.RIGWRIGHT_CHROMIUM ?? '/usr/bin/chromium';
-/** Port and build folder can be moved so two checkouts' test runs do not meet (defaults: 4173, dist/renderer). */
+/**
+ * Port, build folder and results folder can be moved so two test runs do not meet
+ * (defaults: 4173, dist/renderer, test-results).
+ */
 const PORT = Number(process.env.RIGWRIGHT_E2E_PORT ?? 4173);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BUILD_DIR = path.resolve(repoRoot, process.env.RIGWRIGHT_E2E_OUT ?? 'dist/renderer');
+const RESULTS_DIR = path.resolve(repoRoot, process.env.RIGWRIGHT_E2E_RESULTS ?? 'test-results');
 
 export default defineConfig({
   testDir: '.',
-  outputDir: '../../test-results',
+  outputDir: RESULTS_DIR,
   timeout: 120_000,
   expect: { timeout: 20_000 },
   fullyParallel: false,
