@@ -12,8 +12,11 @@ import { bytesOf, type UndoHistory } from './undo-history.ts';
 import type { SceneDocument } from '../document/scene-document.ts';
 
 export type SceneChange =
-  /** a different document: a new scene, an edit, or an edit undone or redone */
-  | { kind: 'document'; previous: SceneDocument; newScene: boolean }
+  /**
+   * a different document: a new scene, an edit, or an edit undone or redone; `merged`: an edit merged into the
+   * newest undo step (no new step)
+   */
+  | { kind: 'document'; previous: SceneDocument; newScene: boolean; merged?: boolean }
   /** rows of doc.weights changed in place (null: any row may have) */
   | { kind: 'weight-rows'; vertices: ArrayLike<number> | null; count: number };
 
@@ -58,7 +61,7 @@ export class SceneStore {
     const merging = this.mergeable;
     if (mergeKey && merging?.key === mergeKey && this.history.newest === merging.entry) {
       Object.assign(merging.after, fields);
-      this.set({ ...this.current, ...fields });
+      this.set({ ...this.current, ...fields }, true);
       return;
     }
     const before: Fields = {};
@@ -85,10 +88,10 @@ export class SceneStore {
     return () => this.listeners.delete(listener);
   }
 
-  private set(doc: SceneDocument): void {
+  private set(doc: SceneDocument, merged = false): void {
     const previous = this.current;
     this.current = doc;
-    this.emit({ kind: 'document', previous, newScene: false });
+    this.emit({ kind: 'document', previous, newScene: false, ...(merged ? { merged } : {}) });
   }
 
   private emit(change: SceneChange): void {

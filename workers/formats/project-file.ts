@@ -1,0 +1,603 @@
+/**
+ * The Rigwright project file: everything the user made, in one `.glb` (suggested name `<scene>.rig.glb`).
+ *
+ * The file is an ordinary skinned glTF 2.0 binary — mesh, skin and clips as gltf-export.ts writes them — so any
+ * glTF viewer opens it. What glTF cannot hold exactly (float64 positions and weights with every influence,
+ * handles, locks, bone scales, the per-vertex blend map, settings) lives in the root extension
+ * `RIGWRIGHT_project`, listed in `extensionsUsed` and never in `extensionsRequired`. Its JSON is
+ *
+ *   { formatVersion, writer, scene: {...}, settings: {...} }
+ *
+ * and every array in it is an ArrayRef `{ bufferView, type, length }`: a bufferView of the GLB's one buffer,
+ * 8-byte aligned, little-endian, at full precision. Reading uses only the extension; the viewer's copy is ignored.
+ *
+ * Versions: PROJECT_FORMAT_VERSION is what this build writes. A file of an older version is upgraded by the
+ * MIGRATIONS chain (v → v + 1, on the extension's JSON) before it is read; a newer one is refused with a message
+ * saying so. A later feature adds a section (a key beside `scene` and `settings`); readers fill in defaults for
+ * sections and settings a file lacks, so a new section bumps the version only when an older reader would
+ * misread the file without it.
+ */
+import { FormatError } from './format-error.ts';
+import { exportGltf, type GltfClip } from './gltf-export.ts';
+import type { DenseMatrix, TriangleMesh } from './types.ts';
+import { buildSkeleton, type Skeleton } from '../rig/skeleton.ts';
+import type { PoseSequence } from '../rig/pose-sequence.ts';
+
+/** The format version this build writes; it reads 1 … PROJECT_FORMAT_VERSION. */
+export const PROJECT_FORMAT_VERSION = 1;
+export const PROJECT_EXTENSION = 'RIGWRIGHT_project';
+/** The name a project is saved under: `<scene>.rig.glb`. Any `.glb` carrying the extension opens as a project. */
+export const PROJECT_FILE_SUFFIX = '.rig.glb';
+export const PROJECT_WRITER = 'Rigwright 0.1.0';
+
+/** The scene: the stored fields of the app's SceneDocument (derived ones, normals and bounds, are recomputed). */
+export interface ProjectScene {
+  name: string;
+  meshFiles: string[];
+  /** positions #V × 3 float64, triangles #F × 3 uint32 */
+  mesh: TriangleMesh;
+  skeletonFile: string | null;
+  /** joints and bones as stored; parents and order rebuilt on read */
+  skeleton: Skeleton;
+  /** #B names, or null when the scene has none */
+  boneNames: string[] | null;
+  /** #V × #B float64, every influence */
+  weights: DenseMatrix;
+  weightsSource: string;
+  /** the pose sequence shown; when it is one of `clips`, the very same object */
+  poses: PoseSequence | null;
+  posesFile: string | null;
+  clips: GltfClip[];
+  /** #V bone per vertex or -1 */
+  handles: Int32Array | null;
+  handlesFile: string | null;
+  /** #B × 3 */
+  boneScales: Float64Array | null;
+  warnings: string[];
+}
+
+/**
+ * How the scene is shown and edited. Names (method, view, brush mode…) are kept as strings: the app checks them
+ * against what it knows and falls back to its default for one it does not.
+ */
+export interface ProjectSettings {
+  skin: {
+    method: string;
+    antipodality: string;
+    split: string | null;
+    heatMap: boolean;
+    /** #V per-vertex LBS ↔ DQS blend of the weight-blended method, or null (all 0) */
+    blend: Float32Array | null;
+  };
+  view: {
+    mode: string;
+    isoLines: boolean;
+    wireframe: boolean;
+    skeleton: boolean;
+    /** influences per vertex on screen (0 = all) */
+    influences: number;
+    asExported: boolean;
+    selectedBone: number;
+  };
+  paint: {
+    brush: { mode: string; radius: number; strength: number; falloff: string; value: number; spacing: number; throughMesh: boolean };
+    symmetry: 0 | 1 | 2 | null;
+    /** #B, 1 = locked */
+    locked: Uint8Array;
+    maxInfluences: number;
+  };
+  export: { format: string; influences: number; weightComponent: string };
+}
+
+export interface ProjectContents {
+  /** the version the file was written in (before migration); writers ignore it */
+  formatVersion: number;
+  scene: ProjectScene;
+  settings: ProjectSettings;
+}
+
+export function defaultProjectSettings(vertexCount: number, boneCount: number): ProjectSettings {
+  void vertexCount;
+  return {
+    skin: { method: 'lbs', antipodality: 'per-vertex', split: null, heatMap: false, blend: null },
+    view: { mode: 'shaded', isoLines: false, wireframe: false, skeleton: true, influences: 4, asExported: false, selectedBone: -1 },
+    paint: {
+      brush: { mode: 'add', radius: 40, strength: 0.3, falloff: 'smooth', value: 1, spacing: 0.25, throughMesh: false },
+      symmetry: null,
+      locked: new Uint8Array(boneCount),
+      maxInfluences: 4,
+    },
+    export: { format: 'glb', influences: 4, weightComponent: 'float' },
+  };
+}
+
+// --- the binary container ----------------------------------------------------------------------------------------
+
+const GLB_MAGIC = 0x46546c67; // 'glTF'
+const CHUNK_JSON = 0x4e4f534a;
+const CHUNK_BIN = 0x004e4942;
+/** Largest project read (the bridge's file limit); larger is refused before anything is allocated. */
+export const MAX_PROJECT_BYTES = 2 ** 31;
+
+type ArrayType = 'float64' | 'float32' | 'int32' | 'uint32' | 'uint8';
+type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
+const ARRAY_TYPES: Record<ArrayType, { bytes: number; make: (buffer: ArrayBuffer) => TypedArray }> = {
+  float64: { bytes: 8, make: (b) => new Float64Array(b) },
+  float32: { bytes: 4, make: (b) => new Float32Array(b) },
+  int32: { bytes: 4, make: (b) => new Int32Array(b) },
+  uint32: { bytes: 4, make: (b) => new Uint32Array(b) },
+  uint8: { bytes: 1, make: (b) => new Uint8Array(b) },
+};
+
+if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('project files need a little-endian machine');
+
+interface ArrayRef {
+  bufferView: number;
+  type: ArrayType;
+  length: number;
+}
+
+interface Glb {
+  json: Record<string, unknown>;
+  bin: Uint8Array;
+}
+
+function parseGlb(bytes: Uint8Array, file: string): Glb {
+  const fail = (where: string, reason: string): never => {
+    throw new FormatError(file, where, reason);
+  };
+  if (bytes.byteLength > MAX_PROJECT_BYTES) fail('', `the file is ${bytes.byteLength} bytes; a project is at most ${MAX_PROJECT_BYTES}`);
+  if (bytes.byteLength < 20) fail('header', `${bytes.byteLength} bytes is too short for a GLB (at least 20)`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== GLB_MAGIC) fail('header', 'not a GLB file (it does not start with "glTF")');
+  const version = view.getUint32(4, true);
+  if (version !== 2) fail('header', `GLB version ${version}; only glTF 2 is read`);
+  const length = view.getUint32(8, true);
+  if (length > bytes.byteLength) fail('header', `the header says ${length} bytes, the file has ${bytes.byteLength} (truncated?)`);
+  let offset = 12;
+  let json: Record<string, unknown> | null = null;
+  let bin: Uint8Array = new Uint8Array(0);
+  for (let chunk = 0; offset < length; chunk++) {
+    if (offset + 8 > length) fail(`chunk ${chunk}`, 'its header runs past the end of the file');
+    const chunkLength = view.getUint32(offset, true);
+    const type = view.getUint32(offset + 4, true);
+    const start = offset + 8;
+    if (chunkLength > length - start) fail(`chunk ${chunk}`, `its length ${chunkLength} runs past the end of the file`);
+    const data = bytes.subarray(start, start + chunkLength);
+    if (chunk === 0) {
+      if (type !== CHUNK_JSON) fail('chunk 0', 'the first chunk is not JSON');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data));
+      } catch (error) {
+        fail('JSON chunk', `not valid JSON (${error instanceof Error ? error.message.slice(0, 120) : 'unreadable'})`);
+      }
+      if (!isObject(parsed)) fail('JSON chunk', 'is not a JSON object');
+      json = parsed as Record<string, unknown>;
+    } else if (chunk === 1 && type === CHUNK_BIN) bin = data;
+    offset = start + chunkLength;
+  }
+  if (!json) fail('', 'the GLB has no JSON chunk');
+  return { json: json!, bin };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function buildGlb(json: object, bin: Uint8Array): Uint8Array {
+  const jsonBytes = new TextEncoder().encode(JSON.stringify(json));
+  const jsonPadded = (jsonBytes.length + 3) & ~3;
+  const binPadded = (bin.length + 3) & ~3;
+  const total = 12 + 8 + jsonPadded + (bin.length > 0 ? 8 + binPadded : 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, GLB_MAGIC, true);
+  view.setUint32(4, 2, true);
+  view.setUint32(8, total, true);
+  view.setUint32(12, jsonPadded, true);
+  view.setUint32(16, CHUNK_JSON, true);
+  out.set(jsonBytes, 20);
+  out.fill(0x20, 20 + jsonBytes.length, 20 + jsonPadded);
+  if (bin.length > 0) {
+    const at = 20 + jsonPadded;
+    view.setUint32(at, binPadded, true);
+    view.setUint32(at + 4, CHUNK_BIN, true);
+    out.set(bin, at + 8);
+  }
+  return out;
+}
+
+/** True for a GLB whose JSON names the project extension (reads the header and the JSON chunk's text only). */
+export function isProjectFile(bytes: Uint8Array): boolean {
+  if (bytes.byteLength < 20) return false;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== GLB_MAGIC || view.getUint32(16, true) !== CHUNK_JSON) return false;
+  const jsonLength = Math.min(view.getUint32(12, true), bytes.byteLength - 20);
+  const text = new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength));
+  return text.includes(`"${PROJECT_EXTENSION}"`);
+}
+
+// --- writing -----------------------------------------------------------------------------------------------------
+
+class ArrayWriter {
+  readonly views: { buffer: number; byteOffset: number; byteLength: number }[] = [];
+  private readonly parts: { at: number; bytes: Uint8Array }[] = [];
+  constructor(
+    private length: number,
+    private readonly firstView: number,
+  ) {}
+
+  add(array: TypedArray, type: ArrayType): ArrayRef {
+    this.length = (this.length + 7) & ~7;
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    this.parts.push({ at: this.length, bytes });
+    this.views.push({ buffer: 0, byteOffset: this.length, byteLength: bytes.byteLength });
+    this.length += bytes.byteLength;
+    return { bufferView: this.firstView + this.views.length - 1, type, length: array.length };
+  }
+
+  /** The preview's buffer followed by the added arrays. */
+  buffer(preview: Uint8Array): Uint8Array {
+    const out = new Uint8Array((this.length + 3) & ~3);
+    out.set(preview);
+    for (const part of this.parts) out.set(part.bytes, part.at);
+    return out;
+  }
+}
+
+function poseJson(poses: PoseSequence, arrays: ArrayWriter): object {
+  if (poses.kind === 'quaternions') return { kind: 'quaternions', boneCount: poses.boneCount, final: arrays.add(poses.final, 'float64') };
+  return {
+    kind: 'matrices',
+    boneCount: poses.boneCount,
+    frameCount: poses.frameCount,
+    rotations: arrays.add(poses.rotations, 'float64'),
+    ...(poses.translations ? { translations: arrays.add(poses.translations, 'float64') } : {}),
+  };
+}
+
+/** The viewer's copy: the skinned glTF of the scene, or an empty asset when the scene cannot be one. */
+async function previewGlb(scene: ProjectScene, file: string): Promise<Glb> {
+  const clips = scene.clips.length > 0 ? scene.clips : scene.poses ? [{ name: scene.posesFile ?? 'poses', poses: scene.poses }] : [];
+  try {
+    const { bytes } = await exportGltf(
+      {
+        mesh: scene.mesh,
+        skeleton: scene.skeleton,
+        weights: scene.weights,
+        boneNames: scene.boneNames ?? undefined,
+        clips,
+        name: scene.name,
+      },
+      file,
+      { format: 'glb' },
+    );
+    return parseGlb(bytes, file);
+  } catch {
+    // A scene glTF cannot hold (no bones, clips with one name…) is still a project: the viewer sees nothing.
+    return { json: { asset: { version: '2.0' } }, bin: new Uint8Array(0) };
+  }
+}
+
+/**
+ * Writes a project file.
+ * @param contents  the scene and settings (contents.formatVersion, if present, is ignored: the file is written in
+ *                  PROJECT_FORMAT_VERSION)
+ * @param fileName  for messages
+ * @returns the GLB bytes
+ */
+export async function writeProjectFile(
+  contents: Omit<ProjectContents, 'formatVersion'>,
+  fileName = 'project.rig.glb',
+): Promise<Uint8Array> {
+  const { scene, settings } = contents;
+  const { json, bin } = await previewGlb(scene, fileName);
+  const bufferViews = Array.isArray(json.bufferViews) ? (json.bufferViews as unknown[]) : [];
+  const arrays = new ArrayWriter(bin.length, bufferViews.length);
+  const clipIndex = scene.poses ? scene.clips.findIndex((c) => c.poses === scene.poses) : -1;
+  const extension = {
+    formatVersion: PROJECT_FORMAT_VERSION,
+    writer: PROJECT_WRITER,
+    scene: {
+      name: scene.name,
+      meshFiles: scene.meshFiles,
+      mesh: { positions: arrays.add(scene.mesh.positions, 'float64'), triangles: arrays.add(scene.mesh.triangles, 'uint32') },
+      skeleton: {
+        file: scene.skeletonFile,
+        joints: arrays.add(scene.skeleton.joints, 'float64'),
+        bones: arrays.add(scene.skeleton.bones, 'uint32'),
+        names: scene.boneNames,
+      },
+      weights: {
+        rows: scene.weights.rows,
+        cols: scene.weights.cols,
+        data: arrays.add(scene.weights.data, 'float64'),
+        source: scene.weightsSource,
+      },
+      clips: scene.clips.map((clip) => ({ name: clip.name, poses: poseJson(clip.poses, arrays) })),
+      poses: scene.poses === null ? null : clipIndex >= 0 ? { clip: clipIndex } : poseJson(scene.poses, arrays),
+      posesFile: scene.posesFile,
+      handles: scene.handles === null ? null : arrays.add(scene.handles, 'int32'),
+      handlesFile: scene.handlesFile,
+      boneScales: scene.boneScales === null ? null : arrays.add(scene.boneScales, 'float64'),
+      warnings: scene.warnings,
+    },
+    settings: {
+      skin: { ...settings.skin, blend: settings.skin.blend === null ? null : arrays.add(settings.skin.blend, 'float32') },
+      view: settings.view,
+      paint: { ...settings.paint, brush: settings.paint.brush, locked: arrays.add(settings.paint.locked, 'uint8') },
+      export: settings.export,
+    },
+  };
+  const buffer = arrays.buffer(bin);
+  const extensionsUsed = Array.isArray(json.extensionsUsed) ? (json.extensionsUsed as string[]) : [];
+  const out = {
+    ...json,
+    extensionsUsed: [...extensionsUsed.filter((e) => e !== PROJECT_EXTENSION), PROJECT_EXTENSION],
+    extensions: { ...(isObject(json.extensions) ? json.extensions : {}), [PROJECT_EXTENSION]: extension },
+    buffers: [{ ...(Array.isArray(json.buffers) && isObject(json.buffers[0]) ? json.buffers[0] : {}), byteLength: buffer.length }],
+    bufferViews: [...bufferViews, ...arrays.views],
+  };
+  return buildGlb(out, buffer);
+}
+
+// --- reading -----------------------------------------------------------------------------------------------------
+
+/** Upgrades the extension JSON of version v to v + 1; MIGRATIONS[v] exists for every v < PROJECT_FORMAT_VERSION. */
+export const MIGRATIONS: Record<number, (extension: Record<string, unknown>) => Record<string, unknown>> = {};
+
+/** Reads the JSON and the arrays of one file, each check failing with the place in the file. */
+class ProjectReader {
+  constructor(
+    readonly file: string,
+    private readonly glb: Glb,
+  ) {}
+
+  fail(where: string, reason: string): never {
+    throw new FormatError(this.file, where, reason);
+  }
+
+  array(where: string, ref: unknown, type: ArrayType, expectedLength?: number): TypedArray {
+    if (!isObject(ref)) return this.fail(where, 'missing (expected an array reference { bufferView, type, length })');
+    const { bufferView, length } = ref;
+    if (ref.type !== type) this.fail(where, `type ${JSON.stringify(ref.type)}, expected "${type}"`);
+    if (!Number.isSafeInteger(length) || (length as number) < 0) this.fail(where, `length ${JSON.stringify(length)} is not a count`);
+    if (expectedLength !== undefined && length !== expectedLength)
+      this.fail(where, `${length as number} values, expected ${expectedLength}`);
+    const views = this.glb.json.bufferViews;
+    if (!Array.isArray(views) || !Number.isInteger(bufferView) || (bufferView as number) < 0 || (bufferView as number) >= views.length)
+      this.fail(where, `bufferView ${JSON.stringify(bufferView)} does not exist`);
+    const view: unknown = (views as unknown[])[bufferView as number];
+    if (!isObject(view)) return this.fail(where, `bufferView ${bufferView as number} is not an object`);
+    const offset = view.byteOffset ?? 0;
+    const byteLength = view.byteLength;
+    const size = ARRAY_TYPES[type].bytes;
+    if ((view.buffer ?? 0) !== 0) this.fail(where, `bufferView ${bufferView as number} is not in the GLB's own buffer`);
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(byteLength) || (offset as number) < 0 || (byteLength as number) < 0)
+      this.fail(where, `bufferView ${bufferView as number} has no valid byteOffset and byteLength`);
+    if (byteLength !== (length as number) * size)
+      this.fail(
+        where,
+        `bufferView ${bufferView as number} holds ${byteLength as number} bytes, ${length as number} ${type} need ${(length as number) * size}`,
+      );
+    if ((offset as number) + (byteLength) > this.glb.bin.length)
+      this.fail(where, `bufferView ${bufferView as number} runs past the end of the binary chunk`);
+    const copy = this.glb.bin.slice(offset as number, (offset as number) + (byteLength));
+    return ARRAY_TYPES[type].make(copy.buffer);
+  }
+
+  finite(where: string, array: Float64Array | Float32Array): void {
+    for (let i = 0; i < array.length; i++)
+      if (!Number.isFinite(array[i])) this.fail(where, `value ${i} is ${array[i]}, not a finite number`);
+  }
+
+  string(where: string, value: unknown): string {
+    if (typeof value !== 'string') this.fail(where, 'expected a string');
+    return value;
+  }
+
+  optionalString(where: string, value: unknown): string | null {
+    return value === null || value === undefined ? null : this.string(where, value);
+  }
+
+  strings(where: string, value: unknown, count?: number): string[] {
+    if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) return this.fail(where, 'expected a list of strings');
+    if (count !== undefined && value.length !== count) this.fail(where, `${value.length} names, expected ${count}`);
+    return value;
+  }
+
+  count(where: string, value: unknown): number {
+    if (!Number.isSafeInteger(value) || (value as number) < 0) this.fail(where, `${JSON.stringify(value)} is not a count`);
+    return value as number;
+  }
+
+  object(where: string, value: unknown): Record<string, unknown> {
+    if (!isObject(value)) this.fail(where, 'expected an object');
+    return value;
+  }
+
+  poses(where: string, value: unknown, boneCount: number): PoseSequence {
+    const pose = this.object(where, value);
+    const bones = this.count(`${where}.boneCount`, pose.boneCount);
+    if (bones !== boneCount) this.fail(where, `poses for ${bones} bones, the skeleton has ${boneCount}`);
+    if (pose.kind === 'quaternions') {
+      const final = this.array(`${where}.final`, pose.final, 'float64', 4 * bones) as Float64Array;
+      this.finite(`${where}.final`, final);
+      return { kind: 'quaternions', boneCount: bones, final };
+    }
+    if (pose.kind !== 'matrices') this.fail(`${where}.kind`, `${JSON.stringify(pose.kind)} is not "matrices" or "quaternions"`);
+    const frames = this.count(`${where}.frameCount`, pose.frameCount);
+    if (frames < 1) this.fail(`${where}.frameCount`, 'a pose sequence needs at least one frame');
+    const rotations = this.array(`${where}.rotations`, pose.rotations, 'float64', 9 * bones * frames) as Float64Array;
+    this.finite(`${where}.rotations`, rotations);
+    if (pose.translations === undefined || pose.translations === null)
+      return { kind: 'matrices', boneCount: bones, frameCount: frames, rotations };
+    const translations = this.array(`${where}.translations`, pose.translations, 'float64', 3 * bones * frames) as Float64Array;
+    this.finite(`${where}.translations`, translations);
+    return { kind: 'matrices', boneCount: bones, frameCount: frames, rotations, translations };
+  }
+}
+
+/**
+ * Reads a project file, upgrading an older format version first.
+ * @param bytes     the file
+ * @param fileName  for messages
+ * @returns the scene and settings; formatVersion is the file's own version
+ * @throws FormatError naming the file, the place (`RIGWRIGHT_project.scene.weights`, `chunk 1`…) and the reason:
+ *   not a GLB, no project extension, a newer format version, or any field missing, of the wrong type or size,
+ *   non-finite, or out of range
+ */
+export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectContents {
+  const glb = parseGlb(bytes, fileName);
+  const r = new ProjectReader(fileName, glb);
+  const P = PROJECT_EXTENSION;
+  const extensions = glb.json.extensions;
+  if (!isObject(extensions) || !isObject(extensions[P])) r.fail('', `a glTF file but not a Rigwright project (no ${P} extension)`);
+  let ext = (extensions as Record<string, Record<string, unknown>>)[P];
+  const version = ext.formatVersion;
+  if (!Number.isSafeInteger(version) || (version as number) < 1)
+    r.fail(`${P}.formatVersion`, `${JSON.stringify(version)} is not a format version`);
+  const formatVersion = version as number;
+  if (formatVersion > PROJECT_FORMAT_VERSION) {
+    const writer = typeof ext.writer === 'string' ? ` (${ext.writer.slice(0, 60)})` : '';
+    r.fail(P, `written by a newer Rigwright${writer} (format ${formatVersion}); this version reads up to ${PROJECT_FORMAT_VERSION}`);
+  }
+  for (let v = formatVersion; v < PROJECT_FORMAT_VERSION; v++) ext = MIGRATIONS[v](ext);
+
+  const S = `${P}.scene`;
+  const scene = r.object(S, ext.scene);
+  const meshJson = r.object(`${S}.mesh`, scene.mesh);
+  const positions = r.array(`${S}.mesh.positions`, meshJson.positions, 'float64') as Float64Array;
+  if (positions.length % 3 !== 0) r.fail(`${S}.mesh.positions`, `${positions.length} numbers is not a whole number of x, y, z`);
+  r.finite(`${S}.mesh.positions`, positions);
+  const vertexCount = positions.length / 3;
+  const triangles = r.array(`${S}.mesh.triangles`, meshJson.triangles, 'uint32') as Uint32Array;
+  if (triangles.length % 3 !== 0) r.fail(`${S}.mesh.triangles`, `${triangles.length} indices is not a whole number of triangles`);
+  for (let i = 0; i < triangles.length; i++)
+    if (triangles[i] >= vertexCount)
+      r.fail(`${S}.mesh.triangles`, `triangle ${Math.floor(i / 3)} names vertex ${triangles[i]}, the mesh has ${vertexCount}`);
+
+  const skeletonJson = r.object(`${S}.skeleton`, scene.skeleton);
+  const joints = r.array(`${S}.skeleton.joints`, skeletonJson.joints, 'float64') as Float64Array;
+  if (joints.length % 3 !== 0) r.fail(`${S}.skeleton.joints`, `${joints.length} numbers is not a whole number of x, y, z`);
+  r.finite(`${S}.skeleton.joints`, joints);
+  const bones = r.array(`${S}.skeleton.bones`, skeletonJson.bones, 'uint32') as Uint32Array;
+  if (bones.length % 2 !== 0) r.fail(`${S}.skeleton.bones`, `${bones.length} indices is not a whole number of bones`);
+  const skeleton = buildSkeleton({ joints, bones }, fileName);
+  const boneCount = skeleton.parents.length;
+  const boneNames =
+    skeletonJson.names === null || skeletonJson.names === undefined
+      ? null
+      : r.strings(`${S}.skeleton.names`, skeletonJson.names, boneCount);
+
+  const weightsJson = r.object(`${S}.weights`, scene.weights);
+  const rows = r.count(`${S}.weights.rows`, weightsJson.rows);
+  const cols = r.count(`${S}.weights.cols`, weightsJson.cols);
+  if (rows !== vertexCount || cols !== boneCount)
+    r.fail(`${S}.weights`, `${rows} × ${cols} weights, the scene needs ${vertexCount} × ${boneCount}`);
+  const weightData = r.array(`${S}.weights.data`, weightsJson.data, 'float64', rows * cols) as Float64Array;
+  r.finite(`${S}.weights.data`, weightData);
+
+  if (!Array.isArray(scene.clips)) r.fail(`${S}.clips`, 'expected a list');
+  const clips = (scene.clips as unknown[]).map((clip, i) => {
+    const c = r.object(`${S}.clips[${i}]`, clip);
+    return { name: r.string(`${S}.clips[${i}].name`, c.name), poses: r.poses(`${S}.clips[${i}].poses`, c.poses, boneCount) };
+  });
+  let poses: PoseSequence | null = null;
+  if (scene.poses !== null && scene.poses !== undefined) {
+    const p = r.object(`${S}.poses`, scene.poses);
+    if ('clip' in p) {
+      if (!Number.isInteger(p.clip) || (p.clip as number) < 0 || (p.clip as number) >= clips.length)
+        r.fail(`${S}.poses.clip`, `${JSON.stringify(p.clip)} is not one of the ${clips.length} clips`);
+      poses = clips[p.clip as number].poses;
+    } else poses = r.poses(`${S}.poses`, p, boneCount);
+  }
+
+  let handles: Int32Array | null = null;
+  if (scene.handles !== null && scene.handles !== undefined) {
+    handles = r.array(`${S}.handles`, scene.handles, 'int32', vertexCount) as Int32Array;
+    for (let v = 0; v < vertexCount; v++)
+      if (handles[v] < -1 || handles[v] >= boneCount)
+        r.fail(`${S}.handles`, `vertex ${v} names bone ${handles[v]}, the skeleton has ${boneCount}`);
+  }
+  let boneScales: Float64Array | null = null;
+  if (scene.boneScales !== null && scene.boneScales !== undefined) {
+    boneScales = r.array(`${S}.boneScales`, scene.boneScales, 'float64', 3 * boneCount) as Float64Array;
+    for (let i = 0; i < boneScales.length; i++)
+      if (!(boneScales[i] > 0 && boneScales[i] < Infinity))
+        r.fail(`${S}.boneScales`, `bone ${Math.floor(i / 3)} has scale ${boneScales[i]}`);
+  }
+
+  const contents: ProjectContents = {
+    formatVersion,
+    scene: {
+      name: r.string(`${S}.name`, scene.name),
+      meshFiles: r.strings(`${S}.meshFiles`, scene.meshFiles ?? []),
+      mesh: { positions, triangles },
+      skeletonFile: r.optionalString(`${S}.skeleton.file`, skeletonJson.file),
+      skeleton,
+      boneNames,
+      weights: { rows, cols, data: weightData },
+      weightsSource: r.string(`${S}.weights.source`, weightsJson.source),
+      poses,
+      posesFile: r.optionalString(`${S}.posesFile`, scene.posesFile),
+      clips,
+      handles,
+      handlesFile: r.optionalString(`${S}.handlesFile`, scene.handlesFile),
+      boneScales,
+      warnings: r.strings(`${S}.warnings`, scene.warnings ?? []),
+    },
+    settings: readSettings(r, ext.settings, vertexCount, boneCount),
+  };
+  return contents;
+}
+
+/** Settings as stored, each missing one taking its default; a value of the wrong type is refused. */
+function readSettings(r: ProjectReader, value: unknown, vertexCount: number, boneCount: number): ProjectSettings {
+  const W = `${PROJECT_EXTENSION}.settings`;
+  const out = defaultProjectSettings(vertexCount, boneCount);
+  if (value === undefined || value === null) return out;
+  const settings = r.object(W, value);
+  const section = (name: string): Record<string, unknown> => (settings[name] === undefined ? {} : r.object(`${W}.${name}`, settings[name]));
+  const pick = <T extends Record<string, unknown>>(where: string, target: T, source: Record<string, unknown>): void => {
+    for (const key of Object.keys(target)) {
+      const given = source[key];
+      if (given === undefined) continue;
+      const expected = target[key];
+      const ok =
+        typeof expected === 'number'
+          ? typeof given === 'number' && Number.isFinite(given)
+          : typeof expected === typeof given || expected === null;
+      if (!ok) r.fail(`${where}.${key}`, `expected a ${typeof expected}, got ${JSON.stringify(given)?.slice(0, 40)}`);
+      (target as Record<string, unknown>)[key] = given;
+    }
+  };
+  const skin = section('skin');
+  const { blend: blendRef, ...skinRest } = skin;
+  pick(`${W}.skin`, out.skin as unknown as Record<string, unknown>, { ...skinRest, blend: undefined });
+  if (out.skin.split !== null && typeof out.skin.split !== 'string') r.fail(`${W}.skin.split`, 'expected a string or null');
+  if (blendRef !== undefined && blendRef !== null) {
+    const blend = r.array(`${W}.skin.blend`, blendRef, 'float32', vertexCount) as Float32Array;
+    for (let v = 0; v < blend.length; v++)
+      if (!(blend[v] >= 0 && blend[v] <= 1)) r.fail(`${W}.skin.blend`, `vertex ${v} has ${blend[v]}, not in 0 … 1`);
+    out.skin.blend = blend;
+  }
+  pick(`${W}.view`, out.view, section('view'));
+  if (!Number.isInteger(out.view.selectedBone) || out.view.selectedBone < -1 || out.view.selectedBone >= boneCount)
+    out.view.selectedBone = -1;
+  const paint = section('paint');
+  pick(`${W}.paint.brush`, out.paint.brush, paint.brush === undefined ? {} : r.object(`${W}.paint.brush`, paint.brush));
+  if (paint.maxInfluences !== undefined) out.paint.maxInfluences = r.count(`${W}.paint.maxInfluences`, paint.maxInfluences);
+  if (paint.symmetry !== undefined && paint.symmetry !== null) {
+    if (paint.symmetry !== 0 && paint.symmetry !== 1 && paint.symmetry !== 2) r.fail(`${W}.paint.symmetry`, 'expected 0, 1, 2 or null');
+    out.paint.symmetry = paint.symmetry;
+  }
+  if (paint.locked !== undefined) {
+    const locked = r.array(`${W}.paint.locked`, paint.locked, 'uint8', boneCount) as Uint8Array;
+    for (let b = 0; b < boneCount; b++) if (locked[b] > 1) r.fail(`${W}.paint.locked`, `bone ${b} has ${locked[b]}, expected 0 or 1`);
+    out.paint.locked = locked;
+  }
+  pick(`${W}.export`, out.export, section('export'));
+  return out;
+}
