@@ -10,6 +10,15 @@ export const IPC_CHANNELS = {
   saveFile: 'rigwright:save-file',
   menuCommand: 'rigwright:menu-command',
   setMenu: 'rigwright:set-menu',
+  autosaveBegin: 'rigwright:autosave-begin',
+  autosaveWrite: 'rigwright:autosave-write',
+  autosaveList: 'rigwright:autosave-list',
+  autosaveRead: 'rigwright:autosave-read',
+  autosaveRemove: 'rigwright:autosave-remove',
+  autosaveUnmark: 'rigwright:autosave-unmark',
+  setUnsaved: 'rigwright:set-unsaved',
+  closeRequested: 'rigwright:close-requested',
+  answerClose: 'rigwright:answer-close',
 } as const;
 
 /** A file the user chose, read whole. `name` is the base name only: the renderer never sees paths. */
@@ -62,6 +71,48 @@ export const MAX_MENUS = 16;
 export const MAX_MENU_ITEMS = 64;
 export const MAX_MENU_LABEL_LENGTH = 120;
 
+/** One autosaved version of a scene, as stored next to its bytes. */
+export interface AutosaveInfo {
+  /** `<session>-<sequence>` (AUTOSAVE_ID_PATTERN) */
+  id: string;
+  /** the page session that wrote it (AUTOSAVE_ID_PATTERN) */
+  session: string;
+  /** 1, 2, … within the session */
+  sequence: number;
+  /** milliseconds since 1970 */
+  savedAt: number;
+  /** the project's file name, or 'untitled' */
+  name: string;
+  vertexCount: number;
+  boneCount: number;
+  /** edits since the project was opened or saved */
+  editCount: number;
+  byteLength: number;
+}
+
+/** What autosave storage holds: the versions, and the sessions with unsaved work stored (alive: the page still runs). */
+export interface AutosaveListing {
+  versions: AutosaveInfo[];
+  marked: { session: string; alive: boolean }[];
+}
+
+/** Session and version ids: letters, digits and dashes (a UUID, or a UUID and a sequence number). */
+export const AUTOSAVE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]{0,79}$/;
+/** Longest name an AutosaveInfo may carry. */
+export const MAX_AUTOSAVE_NAME_LENGTH = 255;
+/** Most ids one autosaveRemove may name. */
+export const MAX_AUTOSAVE_REMOVE = 256;
+
+/** The desktop app's autosave storage, in its data folder (userData/autosave); each call validated by main. */
+export interface AutosaveBridge {
+  begin(session: string): Promise<void>;
+  write(info: AutosaveInfo, bytes: Uint8Array): Promise<void>;
+  list(): Promise<AutosaveListing>;
+  read(id: string): Promise<Uint8Array | null>;
+  remove(ids: string[]): Promise<void>;
+  unmark(session: string): Promise<void>;
+}
+
 /** What the preload exposes as `window.rigwright` (Electron), and what the web bridge implements. */
 export interface RigwrightBridge {
   readonly platform: 'electron' | 'web';
@@ -73,6 +124,17 @@ export interface RigwrightBridge {
   onMenuCommand(listener: (command: string) => void): () => void;
   /** Replaces the desktop menus (the web page has none and ignores it). */
   setMenu(model: MenuModel): void;
+  /** Desktop only: autosave versions in the app's data folder (the web page keeps them in IndexedDB). */
+  readonly autosave?: AutosaveBridge;
+  /**
+   * Desktop only: whether the scene has unsaved changes. While it has, closing the window or quitting asks the
+   * page first (onCloseRequest) instead of closing.
+   */
+  setUnsaved?(unsaved: boolean): void;
+  /** Desktop only: the window is closing or the app quitting with unsaved changes; answer with answerClose. */
+  onCloseRequest?(listener: () => void): () => void;
+  /** Desktop only: true closes the window (and goes on quitting if that was asked); false keeps it open. */
+  answerClose?(close: boolean): void;
 }
 
 /**

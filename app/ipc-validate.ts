@@ -4,8 +4,11 @@
  * values and size before main touches a dialog or the file system. Pure functions; main.ts calls them.
  */
 import {
+  AUTOSAVE_ID_PATTERN,
   COMMAND_ID_PATTERN,
   MAX_FILE_BYTES,
+  MAX_AUTOSAVE_NAME_LENGTH,
+  MAX_AUTOSAVE_REMOVE,
   MAX_FILE_NAME_LENGTH,
   MAX_MENU_ITEMS,
   MAX_MENU_LABEL_LENGTH,
@@ -13,6 +16,7 @@ import {
   OPENABLE_EXTENSIONS,
   RIG_FILE_EXTENSIONS,
   SAVEABLE_EXTENSIONS,
+  type AutosaveInfo,
   type MenuItemModel,
   type MenuModel,
   type MenuModelEntry,
@@ -248,6 +252,90 @@ export function validateMenuModel(channel: string, value: unknown): MenuModel {
     menus.push({ label, items: validItems });
   }
   return menus;
+}
+
+/**
+ * Validates an autosave session or version id (AUTOSAVE_ID_PATTERN): it becomes part of a file name in the
+ * autosave folder, so nothing but letters, digits and dashes.
+ * @param what  'session' or 'id', said in the message
+ */
+export function validateAutosaveId(channel: string, value: unknown, what = 'id'): string {
+  if (typeof value !== 'string') throw new IpcArgumentError(channel, `${what} must be a string`);
+  if (!AUTOSAVE_ID_PATTERN.test(value)) {
+    throw new IpcArgumentError(channel, `${what} ${JSON.stringify(value.slice(0, 40))} is not letters, digits and dashes (at most 80)`);
+  }
+  return value;
+}
+
+function countIn(channel: string, value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new IpcArgumentError(channel, `info.${field} must be a whole number ≥ 0`);
+  }
+  return value;
+}
+
+/**
+ * Validates an autosave version's info: { id, session, sequence, savedAt, name, vertexCount, boneCount, editCount,
+ * byteLength }, id being `<session>-<sequence>`, name a one-line string of at most MAX_AUTOSAVE_NAME_LENGTH, the
+ * counts whole numbers, savedAt a time in milliseconds, byteLength at most MAX_FILE_BYTES. No other fields.
+ * @returns a fresh copy with only those fields
+ */
+export function validateAutosaveInfo(channel: string, value: unknown): AutosaveInfo {
+  if (!isPlainObject(value)) throw new IpcArgumentError(channel, 'info must be an object');
+  const fields = ['id', 'session', 'sequence', 'savedAt', 'name', 'vertexCount', 'boneCount', 'editCount', 'byteLength'];
+  refuseUnknownKeys(channel, value, fields, 'info');
+  const id = validateAutosaveId(channel, value.id, 'info.id');
+  const session = validateAutosaveId(channel, value.session, 'info.session');
+  const sequence = countIn(channel, value.sequence, 'sequence');
+  if (id !== `${session}-${sequence}`) throw new IpcArgumentError(channel, 'info.id must be the session and the sequence number');
+  const savedAt = countIn(channel, value.savedAt, 'savedAt');
+  const { name } = value;
+  if (typeof name !== 'string' || name.length === 0) throw new IpcArgumentError(channel, 'info.name must be a non-empty string');
+  if (name.length > MAX_AUTOSAVE_NAME_LENGTH) {
+    throw new IpcArgumentError(channel, `info.name is longer than ${MAX_AUTOSAVE_NAME_LENGTH} characters`);
+  }
+  if (LABEL_CONTROL_CHARACTERS.test(name)) throw new IpcArgumentError(channel, 'info.name has control characters');
+  const byteLength = countIn(channel, value.byteLength, 'byteLength');
+  if (byteLength > MAX_FILE_BYTES) throw new IpcArgumentError(channel, `info.byteLength is larger than ${MAX_FILE_BYTES}`);
+  return {
+    id,
+    session,
+    sequence,
+    savedAt,
+    name,
+    vertexCount: countIn(channel, value.vertexCount, 'vertexCount'),
+    boneCount: countIn(channel, value.boneCount, 'boneCount'),
+    editCount: countIn(channel, value.editCount, 'editCount'),
+    byteLength,
+  };
+}
+
+/**
+ * Validates the argument of autosaveWrite: { info (validateAutosaveInfo), bytes: Uint8Array of info.byteLength }.
+ */
+export function validateAutosaveWrite(channel: string, value: unknown): { info: AutosaveInfo; bytes: Uint8Array } {
+  if (!isPlainObject(value)) throw new IpcArgumentError(channel, 'request must be an object');
+  refuseUnknownKeys(channel, value, ['info', 'bytes']);
+  const info = validateAutosaveInfo(channel, value.info);
+  const { bytes } = value;
+  if (!(bytes instanceof Uint8Array)) throw new IpcArgumentError(channel, 'bytes must be a Uint8Array');
+  if (bytes.byteLength !== info.byteLength) {
+    throw new IpcArgumentError(channel, `bytes hold ${bytes.byteLength} bytes, info.byteLength says ${info.byteLength}`);
+  }
+  return { info, bytes };
+}
+
+/** Validates the argument of autosaveRemove: an array of at most MAX_AUTOSAVE_REMOVE version ids. */
+export function validateAutosaveRemove(channel: string, value: unknown): string[] {
+  if (!Array.isArray(value)) throw new IpcArgumentError(channel, 'ids must be an array');
+  if (value.length > MAX_AUTOSAVE_REMOVE) throw new IpcArgumentError(channel, `at most ${MAX_AUTOSAVE_REMOVE} ids at once`);
+  return value.map((id, index) => validateAutosaveId(channel, id, `ids[${index}]`));
+}
+
+/** A boolean argument (setUnsaved, answerClose). */
+export function validateBoolean(channel: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw new IpcArgumentError(channel, 'argument must be true or false');
+  return value;
 }
 
 /**

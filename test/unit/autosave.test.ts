@@ -1,0 +1,469 @@
+/**
+ * Autosave (renderer/project/autosave.ts and its storages): the idle scheduler on a fake clock (a change runs the
+ * task only after the user has been idle for the whole delay, input postpones it, runs never overlap, a gesture in
+ * progress waits), the version bound (the session's newest N kept, unmarked sessions' versions dropped, other marked
+ * sessions' kept), the autosave coordinator (nothing written without unsaved changes or without a change since the
+ * last version; the info says what and when), the web storage on in-memory stand-ins for IndexedDB and Web Locks,
+ * and the desktop folder storage in a temporary folder (atomic files, liveness by process, bad files skipped).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  AUTOSAVE_DEFAULTS,
+  Autosave,
+  IdleScheduler,
+  autosaveSettings,
+  versionsToDrop,
+  type AutosaveHost,
+  type AutosaveStorage,
+  type Clock,
+} from '../../renderer/project/autosave.ts';
+import {
+  WebAutosaveStorage,
+  type AutosaveStoreName,
+  type KeyValueDatabase,
+  type SessionLocks,
+} from '../../renderer/project/autosave-storage.ts';
+import { AutosaveFolder } from '../../app/autosave-folder.ts';
+import type { AutosaveInfo, AutosaveListing } from '../../app/ipc-contract.ts';
+import {
+  IpcArgumentError,
+  validateAutosaveId,
+  validateAutosaveRemove,
+  validateAutosaveWrite,
+  validateBoolean,
+} from '../../app/ipc-validate.ts';
+
+/** A clock whose time moves only when the test says; timers fire in time order. */
+class FakeClock implements Clock {
+  time = 1_000_000;
+  private timers: { at: number; run: () => void; id: number }[] = [];
+  private nextId = 1;
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimeout(run: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.push({ at: this.time + ms, run, id });
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.timers = this.timers.filter((t) => t.id !== handle);
+  }
+
+  get pendingTimers(): number {
+    return this.timers.length;
+  }
+
+  /** Moves time forward by `ms`, firing due timers in order (and letting their promises settle). */
+  async advance(ms: number): Promise<void> {
+    const end = this.time + ms;
+    for (;;) {
+      this.timers.sort((a, b) => a.at - b.at);
+      const next = this.timers[0];
+      if (!next || next.at > end) break;
+      this.timers.shift();
+      this.time = next.at;
+      next.run();
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+    }
+    this.time = end;
+  }
+}
+
+test('settings: defaults 30 s and 5 versions; out-of-range and non-numbers come back into range', () => {
+  assert.deepEqual(autosaveSettings(), { delaySeconds: 30, versions: 5 });
+  assert.deepEqual(AUTOSAVE_DEFAULTS, { delaySeconds: 30, versions: 5 });
+  assert.deepEqual(autosaveSettings({ delaySeconds: -4, versions: 500 }), { delaySeconds: 0, versions: 50 });
+  assert.deepEqual(autosaveSettings({ delaySeconds: NaN, versions: 2.6 }), { delaySeconds: 30, versions: 3 });
+  assert.deepEqual(autosaveSettings({ delaySeconds: '7' as unknown as number }), { delaySeconds: 30, versions: 5 });
+});
+
+test('idle scheduler: a change runs the task once the user has been idle for the whole delay', async () => {
+  const clock = new FakeClock();
+  let runs = 0;
+  const scheduler = new IdleScheduler(30_000, () => void runs++, clock);
+  scheduler.changed();
+  await clock.advance(29_999);
+  assert.equal(runs, 0, 'not before the delay');
+  await clock.advance(1);
+  assert.equal(runs, 1, 'at the delay');
+  await clock.advance(120_000);
+  assert.equal(runs, 1, 'once per change');
+  assert.equal(clock.pendingTimers, 0, 'no timer left when nothing waits');
+
+  // Input 20 s after a change restarts the wait: the run comes 30 s after the input, not after the change.
+  scheduler.changed();
+  await clock.advance(20_000);
+  scheduler.activity();
+  await clock.advance(29_999);
+  assert.equal(runs, 1);
+  await clock.advance(1);
+  assert.equal(runs, 2);
+
+  // Several changes in a row are one run, 30 s after the last.
+  for (let i = 0; i < 5; i++) {
+    scheduler.changed();
+    await clock.advance(10_000);
+  }
+  assert.equal(runs, 2);
+  await clock.advance(20_000);
+  assert.equal(runs, 3);
+});
+
+test('idle scheduler: a gesture in progress postpones the run; runs never overlap; delay 0 is off', async () => {
+  const clock = new FakeClock();
+  let busy = true;
+  let active = 0;
+  let most = 0;
+  let runs = 0;
+  let finish: (() => void) | null = null;
+  const scheduler = new IdleScheduler(
+    1000,
+    () =>
+      new Promise<void>((resolve) => {
+        runs++;
+        active++;
+        most = Math.max(most, active);
+        finish = () => {
+          active--;
+          resolve();
+        };
+      }),
+    clock,
+    () => !busy,
+  );
+  scheduler.changed();
+  await clock.advance(5000);
+  assert.equal(runs, 0, 'busy: waits');
+  busy = false;
+  await clock.advance(1000);
+  assert.equal(runs, 1);
+  // A change while the run is going on: no second run until the first ends, then after a full idle delay.
+  scheduler.changed();
+  await clock.advance(5000);
+  assert.equal(runs, 1);
+  finish!();
+  await clock.advance(0);
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  await clock.advance(1000);
+  assert.equal(runs, 2);
+  finish!();
+  assert.equal(most, 1);
+
+  scheduler.setDelay(0);
+  scheduler.changed();
+  await clock.advance(100_000);
+  assert.equal(runs, 2, 'off');
+  assert.equal(scheduler.isPending, true, 'the change still waits');
+  scheduler.setDelay(500);
+  await clock.advance(500);
+  assert.equal(runs, 3, 'turned on again: the waiting change runs');
+  finish!();
+});
+
+const info = (session: string, sequence: number, savedAt: number): AutosaveInfo => ({
+  id: `${session}-${sequence}`,
+  session,
+  sequence,
+  savedAt,
+  name: 'untitled',
+  vertexCount: 3,
+  boneCount: 1,
+  editCount: sequence,
+  byteLength: 4,
+});
+
+test('version bound: the newest N of this session stay; unmarked sessions go; other marked sessions stay', () => {
+  const listing: AutosaveListing = {
+    versions: [
+      ...[1, 2, 3, 4, 5, 6, 7].map((s) => info('me', s, 1000 + s)),
+      info('crashed', 1, 10),
+      info('crashed', 2, 20),
+      info('saved', 1, 5),
+      info('saved', 2, 6),
+      info('other-tab', 9, 50),
+    ],
+    marked: [
+      { session: 'me', alive: true },
+      { session: 'crashed', alive: false },
+      { session: 'other-tab', alive: true },
+    ],
+  };
+  assert.deepEqual(versionsToDrop(listing, 'me', 5), ['me-1', 'me-2', 'saved-1', 'saved-2']);
+  assert.deepEqual(versionsToDrop(listing, 'me', 1), ['me-1', 'me-2', 'me-3', 'me-4', 'me-5', 'me-6', 'crashed-1', 'saved-1', 'saved-2']);
+  // This session unmarked (saved) keeps its newest N all the same: its next write marks it again.
+  assert.deepEqual(versionsToDrop({ ...listing, marked: [] }, 'me', 7), ['crashed-1', 'crashed-2', 'saved-1', 'saved-2', 'other-tab-9']);
+  // Same time: the sequence decides.
+  assert.deepEqual(versionsToDrop({ versions: [info('me', 2, 1), info('me', 1, 1)], marked: [] }, 'me', 1), ['me-1']);
+});
+
+/** An in-memory stand-in for IndexedDB: stores of key → value, each update applied whole. */
+class MemoryDatabase implements KeyValueDatabase {
+  readonly stores = new Map<AutosaveStoreName, Map<string, unknown>>([
+    ['infos', new Map()],
+    ['bytes', new Map()],
+    ['marks', new Map()],
+  ]);
+  failNext = false;
+
+  async getAll<T>(store: AutosaveStoreName): Promise<T[]> {
+    return [...this.stores.get(store)!.values()] as T[];
+  }
+
+  async get<T>(store: AutosaveStoreName, key: string): Promise<T | undefined> {
+    return this.stores.get(store)!.get(key) as T | undefined;
+  }
+
+  async update(puts: { store: AutosaveStoreName; key: string; value: unknown }[], deletes: { store: AutosaveStoreName; key: string }[]) {
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('QuotaExceededError');
+    }
+    for (const { store, key, value } of puts) this.stores.get(store)!.set(key, structuredClone(value));
+    for (const { store, key } of deletes) this.stores.get(store)!.delete(key);
+  }
+}
+
+class MemoryLocks implements SessionLocks {
+  readonly names = new Set<string>();
+  async hold(name: string) {
+    this.names.add(name);
+  }
+  async held() {
+    return new Set(this.names);
+  }
+}
+
+function fakeHost(state: { unsaved: boolean; busy?: boolean; edits: number }, failures: string[]): AutosaveHost {
+  let serial = 0;
+  return {
+    serialize: async () => Uint8Array.of(1, 2, 3, ++serial),
+    summary: () => ({ name: 'hand.rig.glb', vertexCount: 3, boneCount: 2, editCount: state.edits }),
+    unsaved: () => state.unsaved,
+    idle: () => !state.busy,
+    failed: (message) => failures.push(message),
+  };
+}
+
+test('autosave: writes after idle only with unsaved changes and a change since the last version; keeps N', async () => {
+  const clock = new FakeClock();
+  const db = new MemoryDatabase();
+  const storage = new WebAutosaveStorage(db, new MemoryLocks(), () => clock.now());
+  const state = { unsaved: false, edits: 0 };
+  const failures: string[] = [];
+  const autosave = new Autosave('s1', storage, fakeHost(state, failures), { delaySeconds: 30, versions: 3 }, clock);
+  await storage.begin('s1');
+
+  autosave.changed();
+  await clock.advance(60_000);
+  assert.equal(autosave.written, 0, 'nothing unsaved: nothing written (a scene just opened)');
+
+  state.unsaved = true;
+  state.edits = 1;
+  autosave.changed();
+  await clock.advance(30_000);
+  assert.equal(autosave.written, 1);
+  const first = autosave.latest!;
+  assert.deepEqual(first, {
+    id: 's1-1',
+    session: 's1',
+    sequence: 1,
+    savedAt: 1_000_000 + 90_000,
+    name: 'hand.rig.glb',
+    vertexCount: 3,
+    boneCount: 2,
+    editCount: 1,
+    byteLength: 4,
+  });
+  assert.deepEqual(await storage.read('s1-1'), Uint8Array.of(1, 2, 3, 1));
+  assert.deepEqual((await storage.list()).marked, [{ session: 's1', alive: true }]);
+
+  await autosave.flush();
+  await clock.advance(120_000);
+  assert.equal(autosave.written, 1, 'no change since: no new version');
+
+  for (let i = 2; i <= 6; i++) {
+    state.edits = i;
+    autosave.changed();
+    await clock.advance(30_000);
+  }
+  assert.equal(autosave.written, 6);
+  const listed = await storage.list();
+  assert.deepEqual(listed.versions.map((v) => v.id).sort(), ['s1-4', 's1-5', 's1-6'], 'the 3 newest');
+  assert.equal(db.stores.get('bytes')!.size, 3, 'bytes dropped with their info');
+
+  // Saved: the mark goes, the versions stay until later writes replace them.
+  state.unsaved = false;
+  await autosave.settled();
+  assert.deepEqual((await storage.list()).marked, []);
+  assert.equal((await storage.list()).versions.length, 3);
+
+  // A failing write is said once, and the next change tries again.
+  state.unsaved = true;
+  db.failNext = true;
+  autosave.changed();
+  await clock.advance(30_000);
+  assert.equal(failures.length, 1);
+  assert.match(failures[0], /^Autosave failed: QuotaExceededError/);
+  autosave.changed();
+  await clock.advance(30_000);
+  assert.equal(autosave.written, 7);
+
+  // A longer delay set by the user applies to the next change.
+  autosave.setOptions({ delaySeconds: 120 });
+  autosave.changed();
+  await clock.advance(119_000);
+  assert.equal(autosave.written, 7);
+  await clock.advance(1000);
+  assert.equal(autosave.written, 8);
+  autosave.dispose();
+});
+
+test('web storage: a session whose lock is gone is not alive; unmark and remove leave the rest', async () => {
+  const db = new MemoryDatabase();
+  const locks = new MemoryLocks();
+  const storage = new WebAutosaveStorage(db, locks, () => 42);
+  await storage.begin('live');
+  await storage.write(info('live', 1, 1), Uint8Array.of(9, 9, 9, 9));
+  await storage.write(info('dead', 1, 2), Uint8Array.of(7, 7, 7, 7));
+  const listing = await storage.list();
+  assert.deepEqual(
+    listing.marked.sort((a, b) => a.session.localeCompare(b.session)),
+    [
+      { session: 'dead', alive: false },
+      { session: 'live', alive: true },
+    ],
+  );
+  await storage.unmark('dead');
+  assert.deepEqual((await storage.list()).marked, [{ session: 'live', alive: true }]);
+  await storage.remove(['dead-1']);
+  assert.equal(await storage.read('dead-1'), null);
+  assert.deepEqual(await storage.read('live-1'), Uint8Array.of(9, 9, 9, 9));
+});
+
+test('desktop folder: versions as atomic files, liveness by page and process, bad files skipped', async () => {
+  const folder = path.join(await mkdtemp(path.join(tmpdir(), 'rigwright-autosave-')), 'autosave');
+  try {
+    const running = new Set<number>();
+    const storage = new AutosaveFolder(
+      folder,
+      (pid) => running.has(pid),
+      () => 7,
+    );
+    assert.deepEqual(await storage.list(), { versions: [], marked: [] }, 'no folder yet: nothing');
+    await storage.begin('mine');
+    await storage.write(info('mine', 1, 100), Uint8Array.of(1, 2, 3, 4));
+    await storage.write(info('mine', 2, 200), Uint8Array.of(5, 6, 7, 8));
+    assert.deepEqual((await readdir(folder)).sort(), [
+      'mine-1.json',
+      'mine-1.rig.glb',
+      'mine-2.json',
+      'mine-2.rig.glb',
+      'session-mine.json',
+    ]);
+    assert.deepEqual(await storage.read('mine-2'), Uint8Array.of(5, 6, 7, 8));
+    assert.equal(await storage.read('mine-3'), null);
+
+    // A mark of another process: alive while that process runs; a mark of this process nobody here began is dead.
+    await writeFile(path.join(folder, 'session-other.json'), JSON.stringify({ session: 'other', pid: 999_999, markedAt: 1 }));
+    await writeFile(path.join(folder, 'session-reloaded.json'), JSON.stringify({ session: 'reloaded', pid: process.pid, markedAt: 1 }));
+    running.add(999_999);
+    const alive = async () => Object.fromEntries((await storage.list()).marked.map((m) => [m.session, m.alive]));
+    assert.deepEqual(await alive(), { mine: true, other: true, reloaded: false });
+    running.clear();
+    assert.deepEqual(await alive(), { mine: true, other: false, reloaded: false });
+
+    // A fresh start (a new process' storage over the same folder) sees the old page's work as abandoned.
+    const restarted = new AutosaveFolder(folder, () => false);
+    const marks = (await restarted.list()).marked.filter((m) => m.session === 'mine');
+    assert.deepEqual(marks, [{ session: 'mine', alive: false }]);
+
+    // Untrusted files: an info that does not validate, one that names another id, one without its bytes.
+    await writeFile(path.join(folder, 'junk-1.json'), '{ not json');
+    await writeFile(path.join(folder, 'x-1.json'), JSON.stringify(info('y', 1, 1)));
+    await writeFile(path.join(folder, 'lone-1.json'), JSON.stringify(info('lone', 1, 1)));
+    await writeFile(path.join(folder, 'bad-1.json'), JSON.stringify({ ...info('bad', 1, 1), name: 'a\nb' }));
+    assert.deepEqual((await storage.list()).versions.map((v) => v.id).sort(), ['mine-1', 'mine-2']);
+
+    await storage.remove(['mine-1', 'never-1']);
+    await storage.unmark('mine');
+    const after = await storage.list();
+    assert.deepEqual(
+      after.versions.map((v) => v.id),
+      ['mine-2'],
+    );
+    assert.equal(
+      after.marked.some((m) => m.session === 'mine'),
+      false,
+    );
+    await assert.rejects(storage.read('../etc/passwd'), /letters, digits and dashes/);
+    await assert.rejects(storage.write({ ...info('mine', 3, 1), id: 'mine-4' }, Uint8Array.of(1)), /session and the sequence/);
+  } finally {
+    await rm(path.dirname(folder), { recursive: true, force: true });
+  }
+});
+
+test('autosave over the desktop folder: a restart finds the crashed session and its newest version', async () => {
+  const folder = path.join(await mkdtemp(path.join(tmpdir(), 'rigwright-autosave-')), 'autosave');
+  try {
+    const clock = new FakeClock();
+    const storage: AutosaveStorage = new AutosaveFolder(
+      folder,
+      () => false,
+      () => clock.now(),
+    );
+    const state = { unsaved: true, edits: 4 };
+    const autosave = new Autosave('first', storage, fakeHost(state, []), { delaySeconds: 1, versions: 2 }, clock);
+    await storage.begin('first');
+    const settle = async (count: number) => {
+      // The folder writes are real I/O: wait for each to finish before the next change.
+      for (let i = 0; i < 200 && autosave.written < count; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    for (let i = 1; i <= 3; i++) {
+      autosave.changed();
+      await clock.advance(1000);
+      await settle(i);
+    }
+    const next = new AutosaveFolder(folder, () => false);
+    const listing = await next.list();
+    assert.deepEqual(listing.marked, [{ session: 'first', alive: false }]);
+    assert.deepEqual(listing.versions.map((v) => v.id).sort(), ['first-2', 'first-3']);
+    assert.deepEqual(await next.read('first-3'), Uint8Array.of(1, 2, 3, 3));
+  } finally {
+    await rm(path.dirname(folder), { recursive: true, force: true });
+  }
+});
+
+test('main checks what the page sends about autosave: ids, info fields and bytes that match', () => {
+  const channel = 'rigwright:autosave-write';
+  const good = info('3f2a9c1e-1b2c-4d5e-8f90-a1b2c3d4e5f6', 12, 1_700_000_000_000);
+  assert.deepEqual(validateAutosaveWrite(channel, { info: good, bytes: new Uint8Array(4) }).info, good);
+  const refused = (value: unknown, reason: RegExp) =>
+    assert.throws(
+      () => validateAutosaveWrite(channel, value),
+      (error: unknown) => error instanceof IpcArgumentError && error.channel === channel && reason.test(error.reason),
+    );
+  refused({ info: good, bytes: new Uint8Array(5) }, /5 bytes, info.byteLength says 4/);
+  refused({ info: good, bytes: [1, 2, 3, 4] }, /Uint8Array/);
+  refused({ info: { ...good, id: '../x-12', session: '../x' }, bytes: new Uint8Array(4) }, /letters, digits and dashes/);
+  refused({ info: { ...good, sequence: 13 }, bytes: new Uint8Array(4) }, /session and the sequence/);
+  refused({ info: { ...good, vertexCount: -1 }, bytes: new Uint8Array(4) }, /vertexCount must be a whole number/);
+  refused({ info: { ...good, name: '' }, bytes: new Uint8Array(4) }, /non-empty/);
+  refused({ info: { ...good, extra: 1 }, bytes: new Uint8Array(4) }, /unexpected field "extra"/);
+  refused({ info: good, bytes: new Uint8Array(4), more: true }, /unexpected field "more"/);
+  assert.deepEqual(validateAutosaveRemove(channel, ['a-1', 'b-2']), ['a-1', 'b-2']);
+  assert.throws(() => validateAutosaveRemove(channel, ['a/1']), /letters, digits and dashes/);
+  assert.throws(() => validateAutosaveRemove(channel, new Array(257).fill('a-1')), /at most 256/);
+  assert.equal(validateAutosaveId(channel, 'x'.repeat(80)), 'x'.repeat(80));
+  assert.throws(() => validateAutosaveId(channel, 'x'.repeat(81)), /at most 80/);
+  assert.equal(validateBoolean(channel, false), false);
+  assert.throws(() => validateBoolean(channel, 'yes'), /true or false/);
+});
