@@ -1,0 +1,94 @@
+/**
+ * The real files the fuzzer mutates, per format: the shared data (`../shared/data`), plus files derived from it
+ * where a format has no small real example (binary DMATs written from the hand's ASCII ones, a .gltf + .bin
+ * split from each GLB).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readDmat, writeDmatBinary } from '../../workers/formats/dmat.ts';
+import { dataFile } from '../unit/shared-data.ts';
+
+export const FUZZ_FORMATS = ['obj', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf'] as const;
+export type FuzzFormat = (typeof FUZZ_FORMATS)[number];
+
+/** How a DMAT seed is also read as the rig file it is (poses, weights, handles), with the sizes it was made for. */
+export interface DmatRole {
+  poseBones?: number;
+  weights?: { vertices: number; bones: number };
+  handles?: { vertices: number; bones: number };
+}
+
+/** One real file: its name, bytes, and for a .gltf the resources it names (URI → bytes). */
+export interface Seed {
+  format: FuzzFormat;
+  name: string;
+  bytes: Uint8Array;
+  resources?: Record<string, Uint8Array>;
+  dmat?: DmatRole;
+}
+
+const read = (...parts: string[]): Uint8Array => new Uint8Array(readFileSync(dataFile(...parts)));
+
+/** Splits a GLB into its JSON (buffer 0 named by `binName`) and its binary chunk. */
+export function splitGlb(glb: Uint8Array, binName: string): { json: Record<string, unknown>; bin: Uint8Array } {
+  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const jsonLength = view.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as Record<string, unknown>;
+  const binStart = 20 + jsonLength;
+  const bin = binStart + 8 <= glb.length ? glb.slice(binStart + 8, binStart + 8 + view.getUint32(binStart, true)) : new Uint8Array(0);
+  const buffers = json.buffers as { uri?: string; byteLength: number }[] | undefined;
+  if (buffers?.[0]) buffers[0].uri = binName;
+  return { json, bin };
+}
+
+let cached: Seed[] | null = null;
+
+/** Every seed, loaded once. */
+export function loadSeeds(): Seed[] {
+  if (cached) return cached;
+  const seeds: Seed[] = [];
+  const add = (format: FuzzFormat, parts: string[], extra: Partial<Seed> = {}): void => {
+    seeds.push({ format, name: path.basename(parts[parts.length - 1]), bytes: read(...parts), ...extra });
+  };
+  add('obj', ['libigl', 'arm.obj']);
+  add('obj', ['libigl', 'elephant.obj']);
+  add('off', ['libigl', 'decimated-knight.off']);
+  add('off', ['hand', 'hand.off']);
+  add('tgf', ['hand', 'hand.tgf']);
+  add('tgf', ['libigl', 'arm.tgf']);
+  add('tgf', ['libigl', 'elephant.tgf']);
+  add('tgf', ['context-aware', 'skeleton.tgf']);
+  add('dmat-ascii', ['hand', 'hand-pose_quat.dmat'], { dmat: { poseBones: 20 } });
+  add('dmat-ascii', ['hand', 'hand-pose_matrot.dmat'], { dmat: { poseBones: 20 } });
+  add('dmat-ascii', ['hand', 'hand-handles.dmat'], { dmat: { handles: { vertices: 4780, bones: 20 } } });
+  add('dmat-ascii', ['context-aware', 'eg0.dmat'], { dmat: { poseBones: 28 } });
+  add('dmat-ascii', ['libigl', 'decimated-knight-selection.dmat']);
+  for (const [file, role] of [
+    ['hand-pose_matrot.dmat', { poseBones: 20 }],
+    ['hand-handles.dmat', { handles: { vertices: 4780, bones: 20 } }],
+    ['hand-pose_quat.dmat', { poseBones: 20 }],
+  ] as const) {
+    const matrix = readDmat(read('hand', file), file);
+    seeds.push({ format: 'dmat-binary', name: file.replace('.dmat', '-binary.dmat'), bytes: writeDmatBinary(matrix), dmat: role });
+  }
+  add('dmat-binary', ['libigl', 'elephant-weights.dmat'], { dmat: { weights: { vertices: 14007, bones: 26 } } });
+  for (const name of ['RiggedSimple', 'RiggedFigure', 'CesiumMan', 'Fox']) {
+    add('glb', ['gltf', name, `${name}.glb`]);
+    const { json, bin } = splitGlb(read('gltf', name, `${name}.glb`), `${name}.bin`);
+    seeds.push({
+      format: 'gltf',
+      name: `${name}.gltf`,
+      bytes: new TextEncoder().encode(JSON.stringify(json, null, 1)),
+      resources: { [`${name}.bin`]: bin },
+    });
+  }
+  const simpleSkin = ['gltf', 'SimpleSkin', 'glTF'];
+  const resources: Record<string, Uint8Array> = {};
+  for (const bin of ['skinGeometry.bin', 'skinningData.bin', 'inverseBindMatrices.bin', 'skinAnimation.bin']) {
+    resources[bin] = read(...simpleSkin, bin);
+  }
+  add('gltf', [...simpleSkin, 'SimpleSkin.gltf'], { resources });
+  add('gltf', ['gltf', 'SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf']);
+  cached = seeds;
+  return seeds;
+}
