@@ -134,11 +134,11 @@ export function writeFilesAtomicSync(files: readonly AtomicFile[], options: Atom
     for (const file of files) {
       current = file.path;
       const target = resolveTargetSync(io, file.path);
+      const mode = existingModeSync(io, target);
       const temporary = temporaryPath(target);
       const descriptor = io.openSync(temporary, 'wx', 0o666);
       staged.push({ target, temporary });
       try {
-        const mode = existingModeSync(io, target);
         if (mode !== undefined) io.fchmodSync(descriptor, mode);
         const bytes = bytesOf(file.contents);
         for (let offset = 0; offset < bytes.byteLength;) {
@@ -175,12 +175,19 @@ function resolveTargetSync(io: AtomicSyncFs, file: string): string {
   }
 }
 
+/**
+ * The mode of the file the target replaces, undefined when there is none. A folder in its place is refused now,
+ * before anything is written, rather than when its rename fails after others of the set were renamed.
+ */
 function existingModeSync(io: AtomicSyncFs, target: string): number | undefined {
-  try {
-    return io.statSync(target).mode & 0o7777;
-  } catch {
-    return undefined;
-  }
+  const info = io.statSync(target, { throwIfNoEntry: false });
+  if (info === undefined) return undefined;
+  if (info.isDirectory()) throw isAFolder(target);
+  return info.mode & 0o7777;
+}
+
+function isAFolder(target: string): Error {
+  return Object.assign(new Error(`EISDIR: illegal operation on a directory, rename '${target}'`), { code: 'EISDIR' });
 }
 
 function removeQuietlySync(io: AtomicSyncFs, temporary: string): void {
@@ -226,14 +233,13 @@ export async function writeFilesAtomic(files: readonly AtomicFile[], options: At
     for (const file of files) {
       current = file.path;
       const target = await io.realpath(file.path).catch(() => file.path);
+      const existing = await io.stat(target).catch(() => undefined);
+      if (existing?.isDirectory()) throw isAFolder(target);
+      const mode = existing === undefined ? undefined : existing.mode & 0o7777;
       const temporary = temporaryPath(target);
       const handle = await io.open(temporary, 'wx', 0o666);
       staged.push({ target, temporary });
       try {
-        const mode = await io.stat(target).then(
-          (info) => info.mode & 0o7777,
-          () => undefined,
-        );
         if (mode !== undefined) await handle.chmod(mode);
         const bytes = bytesOf(file.contents);
         for (let offset = 0; offset < bytes.byteLength;) {

@@ -6,7 +6,7 @@
  * sends is validated (ipc-validate.ts).
  * Bundled by app/build.mjs to dist/app/main.cjs next to dist/app/preload.cjs; the page is dist/renderer.
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   BrowserWindow as Window,
@@ -17,15 +17,9 @@ import type {
   WebContents,
 } from './electron-api.ts';
 import { IPC_CHANNELS, MAX_FILE_BYTES, type MenuItemModel, type MenuModel, type OpenedFile } from './ipc-contract.ts';
+import { saveRequestedFile } from './save-file.ts';
 import { APP_ENTRY_URL, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, resolveAppAsset } from './app-scheme.ts';
-import {
-  IpcArgumentError,
-  extensionOf,
-  isTrustedSenderUrl,
-  validateMenuModel,
-  validateOpenFilesRequest,
-  validateSaveFileRequest,
-} from './ipc-validate.ts';
+import { IpcArgumentError, extensionOf, isTrustedSenderUrl, validateMenuModel, validateOpenFilesRequest } from './ipc-validate.ts';
 
 const { app, BrowserWindow, protocol, session, dialog, ipcMain, Menu } = require('electron') as ElectronMain;
 
@@ -267,18 +261,17 @@ async function openFiles(window: Window | null, argument: unknown): Promise<Open
 }
 
 async function saveFile(window: Window | null, argument: unknown): Promise<boolean> {
-  const request = validateSaveFileRequest(IPC_CHANNELS.saveFile, argument);
-  const extension = extensionOf(request.suggestedName);
-  return withDialog(false, async () => {
-    const result = await dialog.showSaveDialog(parentWindow(window), {
-      title: 'Save',
-      defaultPath: path.join(app.getPath('documents'), request.suggestedName),
-      filters: [{ name: `${extension.toUpperCase()} file`, extensions: [extension] }],
-    });
-    if (result.canceled || !result.filePath) return false;
-    await writeFile(result.filePath, request.bytes);
-    return true;
-  });
+  return withDialog(false, () =>
+    saveRequestedFile(argument, async (request) => {
+      const extension = extensionOf(request.suggestedName);
+      const result = await dialog.showSaveDialog(parentWindow(window), {
+        title: 'Save',
+        defaultPath: path.join(app.getPath('documents'), request.suggestedName),
+        filters: [{ name: `${extension.toUpperCase()} file`, extensions: [extension] }],
+      });
+      return result.canceled || !result.filePath ? null : result.filePath;
+    }),
+  );
 }
 
 app.on('web-contents-created', (_event, contents) => lockDownContents(contents));

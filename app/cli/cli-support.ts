@@ -3,8 +3,9 @@
  * with errors that name the file, and number formatting. Bad input is a FormatError (exit 1); a mistake on the
  * command line is a UsageError (exit 2 with the command's usage). main.ts turns both into messages.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { AtomicWriteError, describeFileSystemError, writeFilesAtomicSync, type AtomicFile } from '../atomic-write.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { readRigFile, type RigFile } from '../../workers/formats/read-file.ts';
 import { weightsFromDmat } from '../../workers/formats/weights-file.ts';
@@ -103,34 +104,33 @@ export function readBytes(file: string): Uint8Array {
   try {
     return readFileSync(file);
   } catch (error) {
-    throw new FormatError(file, '', `cannot read the file: ${describeSystemError(error)}`);
+    throw new FormatError(file, '', `cannot read the file: ${describeFileSystemError(error)}`);
   }
 }
 
-/** Writes the file, or throws a FormatError naming it. */
+/**
+ * Writes the file atomically (app/atomic-write.ts): a kill or a full disk leaves the old file whole, never a part of
+ * the new one. Throws a FormatError naming it when it cannot be written.
+ */
 export function writeFile(file: string, contents: string | Uint8Array): void {
+  writeFiles([{ path: file, contents }]);
+}
+
+/**
+ * Writes a set of files as one: all are written and flushed before any replaces its old file, so a failure (a full
+ * disk, a missing permission) leaves every old file as it was. List a file that refers to others last.
+ */
+export function writeFiles(files: readonly AtomicFile[]): void {
   try {
-    writeFileSync(file, contents);
+    writeFilesAtomicSync(files);
   } catch (error) {
-    throw new FormatError(file, '', `cannot write the file: ${describeSystemError(error)}`);
+    if (error instanceof AtomicWriteError) throw new FormatError(error.file, '', `cannot write the file: ${error.reason}`);
+    throw error;
   }
 }
 
 /** A node:fs error in words, without the errno jargon for the common cases. */
-export function describeSystemError(error: unknown): string {
-  const code = (error as { code?: unknown }).code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file or folder';
-    case 'EISDIR':
-      return 'it is a folder';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    default:
-      return error instanceof Error ? error.message : String(error);
-  }
-}
+export { describeFileSystemError as describeSystemError };
 
 /** The file read by the app's readers, or a FormatError naming it when it holds something other than `kind`. */
 function readKind<K extends RigFile['kind']>(file: string, kind: K, what: string): Extract<RigFile, { kind: K }> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { exportGltf, GLTF_EXPORT_DEFAULTS, type GltfClip } from '../../../workers/formats/gltf-export.ts';
 import type { GltfWeightComponent } from '../../../workers/formats/gltf-skin-weights.ts';
 import { vertexNormals } from '../../../workers/mesh/vertex-normals.ts';
-import { outputExtension, readBoundRig, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
+import { outputExtension, readBoundRig, required, UsageError, writeFiles, type CliCommand } from '../cli-support.ts';
 import { readPoses } from '../pose-input.ts';
 
 const WEIGHT_TYPES: readonly GltfWeightComponent[] = ['float', 'unsigned-byte', 'unsigned-short'];
@@ -76,13 +76,11 @@ A .gltf output also writes its buffer next to it as a .bin file with the same na
       { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename },
     );
     for (const warning of result.warnings) stderr.write(`rigwright: warning: ${out}: ${warning}\n`);
-    writeFile(out, result.bytes);
-    const written = [out];
-    for (const [uri, bytes] of Object.entries(result.resources)) {
-      const file = path.join(path.dirname(out), uri);
-      writeFile(file, bytes);
-      written.push(file);
-    }
+    // One set, the .bin before the .gltf that refers to it: a failure leaves the old pair as it was.
+    const files = Object.entries(result.resources).map(([uri, bytes]) => ({ path: path.join(path.dirname(out), uri), contents: bytes }));
+    files.push({ path: out, contents: result.bytes });
+    writeFiles(files);
+    const written = [out, ...files.slice(0, -1).map((f) => f.path)];
     stdout.write(
       `wrote ${written.join(' and ')}: ${vertexCount} vertices, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}, up to ${influences} influences per vertex (${weightComponent} weights)\n`,
     );

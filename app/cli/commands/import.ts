@@ -10,7 +10,7 @@ import { poseSequenceToDmat, translationsToDmat } from '../../../workers/formats
 import { tgfWithConnectors, writeTgf } from '../../../workers/formats/tgf.ts';
 import type { DenseMatrix } from '../../../workers/formats/types.ts';
 import { withRestBones } from '../../../workers/rig/pose-sequence.ts';
-import { describeSystemError, readBytes, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
+import { describeSystemError, readBytes, required, UsageError, writeFiles, type CliCommand } from '../cli-support.ts';
 
 export const importCommand: CliCommand = {
   name: 'import',
@@ -69,11 +69,10 @@ What the rig cannot hold (scale animation, extra meshes, …) is reported as a w
       );
     }
     const weights = extra === 0 ? rig.weights : padColumns(rig.weights, boneCount + extra);
-    const written: string[] = [];
+    // Every output is written as one set: a failure halfway leaves the previous import's files as they were.
+    const outputs: { path: string; contents: string }[] = [];
     const write = (name: string, text: string): void => {
-      const target = path.join(outDir, name);
-      writeFile(target, text);
-      written.push(target);
+      outputs.push({ path: path.join(outDir, name), contents: text });
     };
     write(`${base}.obj`, writeObj(rig.mesh));
     write(`${base}.tgf`, writeTgf(tgf));
@@ -88,6 +87,8 @@ What the rig cannot hold (scale animation, extra meshes, …) is reported as a w
       const translations = translationsToDmat(poses);
       if (translations) write(`${base}-translations-${part}.dmat`, writeDmatAscii(translations));
     });
+    writeFiles(outputs);
+    const written = outputs.map((o) => o.path);
     stdout.write(
       `read ${file}: ${rig.mesh.positions.length / 3} vertices, ${rig.mesh.triangles.length / 3} triangles, ${rig.skeleton.parents.length} bones, ${rig.clips.length} animations\n${written.map((w) => `wrote ${w}\n`).join('')}`,
     );
