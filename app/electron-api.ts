@@ -146,7 +146,7 @@ export interface MenuStatic {
 
 export interface App {
   readonly isPackaged: boolean;
-  getPath(name: 'documents'): string;
+  getPath(name: 'documents' | 'userData'): string;
   enableSandbox(): void;
   whenReady(): Promise<void>;
   quit(): void;

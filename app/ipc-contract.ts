@@ -10,6 +10,9 @@ export const IPC_CHANNELS = {
   saveFile: 'rigwright:save-file',
   menuCommand: 'rigwright:menu-command',
   setMenu: 'rigwright:set-menu',
+  openProject: 'rigwright:open-project',
+  saveProject: 'rigwright:save-project',
+  recentProjects: 'rigwright:recent-projects',
   autosaveBegin: 'rigwright:autosave-begin',
   autosaveWrite: 'rigwright:autosave-write',
   autosaveList: 'rigwright:autosave-list',
@@ -113,6 +116,38 @@ export interface AutosaveBridge {
   unmark(session: string): Promise<void>;
 }
 
+/**
+ * A project file the app knows: its base name and an opaque token standing for where it is (the desktop shell
+ * maps tokens to paths, the web page to File System Access handles), so Save writes it again without a dialog
+ * and Recent files reopen it. The page never sees a path.
+ */
+export interface ProjectFileRef {
+  name: string;
+  token: string;
+}
+
+export interface SaveProjectRequest {
+  /** a file the app knows (PROJECT_TOKEN_PATTERN): written again without a dialog; none: a Save dialog asks */
+  token?: string;
+  /** base name offered in the dialog, ending in .glb */
+  suggestedName: string;
+  bytes: Uint8Array;
+}
+
+/** Project files: open, save to the same file, recent files. */
+export interface ProjectBridge {
+  /** A dialog (no token) or a recent file (its token); resolves null when the user cancels. */
+  open(token?: string): Promise<(OpenedFile & { token: string }) | null>;
+  /** Writes the project (atomically on the desktop); resolves null when the user cancels the dialog. */
+  save(request: SaveProjectRequest): Promise<ProjectFileRef | null>;
+  /** Recent project files, newest first, at most MAX_RECENT_PROJECTS. */
+  recent(): Promise<ProjectFileRef[]>;
+}
+
+/** Project tokens: letters, digits and dashes. */
+export const PROJECT_TOKEN_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]{0,79}$/;
+export const MAX_RECENT_PROJECTS = 8;
+
 /** What the preload exposes as `window.rigwright` (Electron), and what the web bridge implements. */
 export interface RigwrightBridge {
   readonly platform: 'electron' | 'web';
@@ -124,6 +159,8 @@ export interface RigwrightBridge {
   onMenuCommand(listener: (command: string) => void): () => void;
   /** Replaces the desktop menus (the web page has none and ignores it). */
   setMenu(model: MenuModel): void;
+  /** Project files (open, save to the same file, recent files); a bridge without it saves by download. */
+  readonly projects?: ProjectBridge;
   /** Desktop only: autosave versions in the app's data folder (the web page keeps them in IndexedDB). */
   readonly autosave?: AutosaveBridge;
   /**

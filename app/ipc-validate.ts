@@ -14,6 +14,7 @@ import {
   MAX_MENU_LABEL_LENGTH,
   MAX_MENUS,
   OPENABLE_EXTENSIONS,
+  PROJECT_TOKEN_PATTERN,
   RIG_FILE_EXTENSIONS,
   SAVEABLE_EXTENSIONS,
   type AutosaveInfo,
@@ -21,6 +22,7 @@ import {
   type MenuModel,
   type MenuModelEntry,
   type SaveFileRequest,
+  type SaveProjectRequest,
 } from './ipc-contract.ts';
 import { APP_HOST, APP_SCHEME } from './app-scheme.ts';
 
@@ -351,4 +353,38 @@ export function isTrustedSenderUrl(url: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+function validateProjectToken(channel: string, value: unknown): string {
+  if (typeof value !== 'string' || value.length > 80 || !PROJECT_TOKEN_PATTERN.test(value)) {
+    throw new IpcArgumentError(channel, 'token must be letters, digits and dashes (at most 80)');
+  }
+  return value;
+}
+
+/**
+ * Validates the argument of `openProject`: nothing (a dialog asks) or a token of a recent file.
+ * @returns the token, or undefined
+ * @throws IpcArgumentError for anything else
+ */
+export function validateOpenProjectRequest(channel: string, value: unknown): string | undefined {
+  return value === undefined ? undefined : validateProjectToken(channel, value);
+}
+
+/**
+ * Validates the argument of `saveProject`.
+ * @param value  { token?: a project token, suggestedName: a base name ending in .glb, bytes: Uint8Array of at
+ *               most MAX_FILE_BYTES }, no other fields
+ * @throws IpcArgumentError naming the field at fault
+ */
+export function validateSaveProjectRequest(channel: string, value: unknown): SaveProjectRequest {
+  if (!isPlainObject(value)) throw new IpcArgumentError(channel, 'request must be an object');
+  refuseUnknownKeys(channel, value, ['token', 'suggestedName', 'bytes']);
+  const suggestedName = validateBaseName(channel, value.suggestedName);
+  if (extensionOf(suggestedName) !== 'glb') throw new IpcArgumentError(channel, 'a project file name must end in .glb');
+  const bytes = value.bytes;
+  if (!(bytes instanceof Uint8Array)) throw new IpcArgumentError(channel, 'bytes must be a Uint8Array');
+  if (bytes.byteLength > MAX_FILE_BYTES) throw new IpcArgumentError(channel, `file is larger than ${MAX_FILE_BYTES} bytes`);
+  if (value.token === undefined) return { suggestedName, bytes };
+  return { token: validateProjectToken(channel, value.token), suggestedName, bytes };
 }

@@ -16,9 +16,10 @@ import type {
   MenuItemOptions,
   WebContents,
 } from './electron-api.ts';
-import { IPC_CHANNELS, MAX_FILE_BYTES, type MenuItemModel, type MenuModel, type OpenedFile } from './ipc-contract.ts';
+import { IPC_CHANNELS, MAX_FILE_BYTES, type MenuItemModel, type MenuModel, type OpenedFile, type ProjectFileRef } from './ipc-contract.ts';
 import { saveRequestedFile } from './save-file.ts';
 import { APP_ENTRY_URL, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, resolveAppAsset } from './app-scheme.ts';
+import { ProjectFilesMain } from './project-files-main.ts';
 import { IpcArgumentError, extensionOf, isTrustedSenderUrl, validateMenuModel, validateOpenFilesRequest } from './ipc-validate.ts';
 
 const { app, BrowserWindow, protocol, session, dialog, ipcMain, Menu } = require('electron') as ElectronMain;
@@ -274,6 +275,41 @@ async function saveFile(window: Window | null, argument: unknown): Promise<boole
   );
 }
 
+// Project files: the page names them by token; paths and the recent list stay here (userData/recent-projects.json).
+let projectFiles: ProjectFilesMain | null = null;
+function projects(): ProjectFilesMain {
+  projectFiles ??= new ProjectFilesMain(path.join(app.getPath('userData'), 'recent-projects.json'));
+  return projectFiles;
+}
+const PROJECT_FILTERS = [{ name: 'Rigwright project', extensions: ['glb'] }];
+
+function openProject(window: Window | null, argument: unknown): Promise<(OpenedFile & { token: string }) | null> {
+  return withDialog(null, () =>
+    projects().open(IPC_CHANNELS.openProject, argument, async () => {
+      const result = await dialog.showOpenDialog(parentWindow(window), {
+        title: 'Open project',
+        filters: PROJECT_FILTERS,
+        properties: ['openFile'],
+      });
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    }),
+  );
+}
+
+function saveProject(window: Window | null, argument: unknown): Promise<ProjectFileRef | null> {
+  return withDialog(null, () =>
+    projects().save(IPC_CHANNELS.saveProject, argument, async (suggestedName) => {
+      const folder = (await projects().lastFolder()) ?? app.getPath('documents');
+      const result = await dialog.showSaveDialog(parentWindow(window), {
+        title: 'Save project',
+        defaultPath: path.join(folder, suggestedName),
+        filters: PROJECT_FILTERS,
+      });
+      return result.canceled || !result.filePath ? null : result.filePath;
+    }),
+  );
+}
+
 app.on('web-contents-created', (_event, contents) => lockDownContents(contents));
 app.on('window-all-closed', () => {
   if (!isMac) app.quit();
@@ -290,6 +326,9 @@ app
     handle(IPC_CHANNELS.openFiles, openFiles);
     handle(IPC_CHANNELS.saveFile, saveFile);
     handle(IPC_CHANNELS.setMenu, setMenu);
+    handle(IPC_CHANNELS.openProject, openProject);
+    handle(IPC_CHANNELS.saveProject, saveProject);
+    handle(IPC_CHANNELS.recentProjects, () => projects().recent());
     // Until the page describes its menus, only the role items.
     showMenu([]);
     createWindow();

@@ -10,8 +10,10 @@ import {
   type MenuModel,
   type OpenedFile,
   type OpenFilesRequest,
+  type ProjectFileRef,
   type RigwrightBridge,
   type SaveFileRequest,
+  type SaveProjectRequest,
 } from './ipc-contract.ts';
 
 const { contextBridge, ipcRenderer } = require('electron') as ElectronPreload;
@@ -28,6 +30,18 @@ const bridge: RigwrightBridge = {
   },
   saveFile(request: SaveFileRequest): Promise<boolean> {
     return ipcRenderer.invoke(IPC_CHANNELS.saveFile, request) as Promise<boolean>;
+  },
+  projects: {
+    open(token?: string): Promise<(OpenedFile & { token: string }) | null> {
+      const sent = token === undefined ? ipcRenderer.invoke(IPC_CHANNELS.openProject) : ipcRenderer.invoke(IPC_CHANNELS.openProject, token);
+      return sent as Promise<(OpenedFile & { token: string }) | null>;
+    },
+    save(request: SaveProjectRequest): Promise<ProjectFileRef | null> {
+      return ipcRenderer.invoke(IPC_CHANNELS.saveProject, request) as Promise<ProjectFileRef | null>;
+    },
+    recent(): Promise<ProjectFileRef[]> {
+      return ipcRenderer.invoke(IPC_CHANNELS.recentProjects) as Promise<ProjectFileRef[]>;
+    },
   },
   onMenuCommand(listener: (command: string) => void): () => void {
     // The page never sees the IPC event object (it would expose ipcRenderer to the page).

@@ -13,13 +13,28 @@ export interface CommandInfo {
   description?: string;
   /** when-clause over the context keys (when-clause.ts); absent = always enabled */
   enabledWhen?: string;
+  /** menus leave the command out while it cannot run (the recent files not there) */
+  hideWhenDisabled?: boolean;
 }
 
 /** A gesture in progress (a lasso being drawn, a stroke being painted) blocks everything that edits or reads the scene. */
 const IDLE = '!toolBusy';
 
 const CATALOG = {
-  'file.open': { label: 'Open…', menu: 'File', description: 'Open a mesh, skeleton, weights, poses, handles or a glTF', enabledWhen: IDLE },
+  'file.openProject': { label: 'Open project…', menu: 'File', description: 'Open a Rigwright project (.rig.glb)', enabledWhen: IDLE },
+  'file.save': { label: 'Save', menu: 'File', description: 'Save the project to its file (asks where the first time)', enabledWhen: IDLE },
+  'file.saveAs': { label: 'Save as…', menu: 'File', description: 'Save the project to a new file', enabledWhen: IDLE },
+  'file.open': {
+    label: 'Import…',
+    menu: 'File',
+    description: 'Open a mesh, skeleton, weights, poses, handles, a glTF or a project',
+    enabledWhen: IDLE,
+  },
+  'file.recentFirst': { label: 'Recent project 1', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
+  'file.recentSecond': { label: 'Recent project 2', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
+  'file.recentThird': { label: 'Recent project 3', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
+  'file.recentFourth': { label: 'Recent project 4', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
+  'file.recentFifth': { label: 'Recent project 5', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
   'file.export': { label: 'Export glTF…', menu: 'File', description: 'Export the rig as glTF', enabledWhen: IDLE },
   'file.twistDemo': {
     label: 'Open the twist test',

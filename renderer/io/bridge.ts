@@ -10,6 +10,7 @@ import {
   type RigwrightBridge,
   type SaveFileRequest,
 } from '../../app/ipc-contract.ts';
+import { WebProjectFiles } from './web-project-files.ts';
 
 declare global {
   interface Window {
@@ -38,6 +39,8 @@ export class WebBridge implements RigwrightBridge {
   private readonly unrequestedListeners = new Set<(files: OpenedFile[]) => void>();
   private pendingOpen: ((files: OpenedFile[]) => void) | null = null;
   private latestMenu: MenuModel | null = null;
+  /** project files: File System Access handles where the browser has them, file input and download otherwise */
+  readonly projects = new WebProjectFiles(this);
 
   constructor(private readonly fileInput: HTMLInputElement) {
     fileInput.addEventListener('change', () => {

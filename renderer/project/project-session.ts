@@ -77,6 +77,17 @@ export class ProjectSession {
     this.markSaved(fileName, target);
   }
 
+  /**
+   * The scene just opened (store.open) is recovered work (an autosave): named `fileName`, or untitled, with no file
+   * Save can write without asking, and unsaved until it is saved.
+   */
+  markRecovered(fileName: string | null): void {
+    this.name = fileName;
+    this.where = null;
+    this.saved = UNREACHABLE;
+    this.emit();
+  }
+
   /** The page title: '• hand.rig.glb — Rigwright', the marker only with unsaved changes; the scene's name until saved. */
   title(sceneName: string): string {
     return `${this.dirty ? '• ' : ''}${this.name ?? sceneName} — Rigwright`;

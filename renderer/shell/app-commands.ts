@@ -22,6 +22,14 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
   const { history, tools, binding, paint, deformation, timeline } = app;
   const undoTitle = (verb: string, label: string | null) => (label ? `${verb} ${label}` : verb);
   return {
+    'file.openProject': { run: () => app.project.open(), canRun: () => !app.project.busy },
+    'file.save': { run: () => void app.project.save(), canRun: () => !app.project.busy },
+    'file.saveAs': { run: () => void app.project.saveAs(), canRun: () => !app.project.busy },
+    'file.recentFirst': recentFile(app, 0),
+    'file.recentSecond': recentFile(app, 1),
+    'file.recentThird': recentFile(app, 2),
+    'file.recentFourth': recentFile(app, 3),
+    'file.recentFifth': recentFile(app, 4),
     'file.open': { run: () => app.files.openFiles() },
     'file.export': { run: () => openExport(app) },
     'file.twistDemo': { run: () => app.loadTwistDemo() },
@@ -113,6 +121,20 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
     'playback.previousFrame': { run: () => timeline.step(-1) },
     'playback.nextFrame': { run: () => timeline.step(1) },
   };
+}
+
+/** Recent project file `index` (0 = the newest): its name in the File menu, present only when there is one. */
+function recentFile(app: App, index: number): CommandHandler {
+  return {
+    run: () => app.project.openRecent(index),
+    canRun: () => !app.project.busy && index < app.project.recent.length,
+    title: () => `${index + 1}. ${shortName(app.project.recent[index]?.name ?? '')}`,
+  };
+}
+
+/** A file name short enough for a menu label (at most 100 characters). */
+function shortName(name: string): string {
+  return name.length > 100 ? `${name.slice(0, 99)}…` : name;
 }
 
 /** The argument if it is one of `choices`, else an error naming the command and the choices. */

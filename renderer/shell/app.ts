@@ -39,6 +39,7 @@ import { appCommands } from './app-commands.ts';
 import { bindingController, createPanels, paintController, toolManager } from './app-parts.ts';
 import { FileLoading } from './file-loading.ts';
 import { FrameLoop } from './frame-loop.ts';
+import { ProjectFiles } from './project-files.ts';
 import { jointAt } from './joint-picking.ts';
 import { DesktopMenu } from './menu-model.ts';
 import { appStatus } from './status-line.ts';
@@ -68,6 +69,8 @@ export class App {
   asExported = false;
   readonly frames: FrameLoop;
   readonly files = new FileLoading(this);
+  /** the project file: open, save, recent files, the page title */
+  readonly project: ProjectFiles;
   /** the weights painting has changed (the status line says so) */
   paintedWeights: DenseMatrix | null = null;
   /** the selection the weight view shows, and its version (the lasso edits it in place) */
@@ -116,6 +119,7 @@ export class App {
     this.exportDialog = panels.exportDialog;
     this.gltfControls = panels.gltfControls;
 
+    this.project = new ProjectFiles(this);
     this.commands.registerAll(appCommands(this));
     this.menu = new DesktopMenu(this.commands, bridge);
 
@@ -399,6 +403,7 @@ export class App {
 
   private redrawChrome(): void {
     this.chrome.setSceneName(this.store.doc.name);
+    this.project.showTitle();
     this.chrome.setStatus(appStatus(this));
     this.chrome.refreshCommands();
     this.bindPanel.refresh();

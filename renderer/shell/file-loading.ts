@@ -4,6 +4,7 @@
  * into the current scene are one undoable step. A batch that fails anywhere changes nothing.
  */
 import type { OpenedFile } from '../../app/ipc-contract.ts';
+import { isProjectFile } from '../../workers/formats/project-file.ts';
 import { loadIntoDocument } from '../document/load-files.ts';
 import { LoadError, errorMessage } from '../document/scene-document.ts';
 import { readBrowserFiles } from '../io/bridge.ts';
@@ -20,6 +21,12 @@ export class FileLoading {
 
   /** Loads a batch of files; batches run one after another, each swapping the scene whole or not at all. */
   load(files: OpenedFile[]): Promise<void> {
+    // A project file (a .glb carrying the project extension) opens as a project: a new scene with its settings.
+    const project = files.length === 1 && isProjectFile(files[0].bytes) ? files[0] : null;
+    if (project) {
+      this.queue = this.queue.then(() => this.app.project.openDropped(project));
+      return this.queue;
+    }
     this.queue = this.queue.then(() => this.loadNow(files));
     return this.queue;
   }

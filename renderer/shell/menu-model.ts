@@ -10,6 +10,7 @@ export function menuModel(commands: CommandRegistry): MenuModel {
   for (const id of Object.keys(COMMANDS) as CommandId[]) {
     const menu = COMMANDS[id].menu;
     if (!menu) continue;
+    if (COMMANDS[id].hideWhenDisabled && !commands.isEnabled(id)) continue;
     const checked = commands.isChecked(id);
     const accelerator = acceleratorOf(id);
     states.push({

@@ -381,9 +381,9 @@ class ProjectReader {
         where,
         `bufferView ${bufferView as number} holds ${byteLength as number} bytes, ${length as number} ${type} need ${(length as number) * size}`,
       );
-    if ((offset as number) + (byteLength) > this.glb.bin.length)
+    if ((offset as number) + byteLength > this.glb.bin.length)
       this.fail(where, `bufferView ${bufferView as number} runs past the end of the binary chunk`);
-    const copy = this.glb.bin.slice(offset as number, (offset as number) + (byteLength));
+    const copy = this.glb.bin.slice(offset as number, (offset as number) + byteLength);
     return ARRAY_TYPES[type].make(copy.buffer);
   }
 

@@ -1,0 +1,53 @@
+/**
+ * The scene document as a project file holds it, and back: the document's stored fields map one to one onto the
+ * project's scene section (workers/formats/project-file.ts); derived fields (normals, bounds) are recomputed.
+ */
+import type { ProjectScene } from '../../workers/formats/project-file.ts';
+import { assertConsistent, withDerived, type SceneDocument } from '../document/scene-document.ts';
+
+/** The project's scene section of a document (the same arrays, no copies: the writer only reads them). */
+export function projectSceneOf(doc: SceneDocument): ProjectScene {
+  return {
+    name: doc.name,
+    meshFiles: [...doc.meshFiles],
+    mesh: doc.mesh,
+    skeletonFile: doc.skeletonFile,
+    skeleton: doc.skeleton,
+    boneNames: doc.boneNames ? [...doc.boneNames] : null,
+    weights: doc.weights,
+    weightsSource: doc.weightsSource,
+    poses: doc.poses,
+    posesFile: doc.posesFile,
+    clips: doc.clips ? [...doc.clips] : [],
+    handles: doc.handles,
+    handlesFile: doc.handlesFile,
+    boneScales: doc.boneScales ?? null,
+    warnings: [...doc.warnings],
+  };
+}
+
+/**
+ * The document of a project's scene, checked like every document.
+ * @throws LoadError when the parts do not fit together (the reader has checked each on its own)
+ */
+export function documentFromProject(scene: ProjectScene): SceneDocument {
+  const doc = withDerived({
+    name: scene.name,
+    meshFiles: scene.meshFiles,
+    mesh: scene.mesh,
+    skeletonFile: scene.skeletonFile,
+    skeleton: scene.skeleton,
+    weights: scene.weights,
+    weightsSource: scene.weightsSource,
+    poses: scene.poses,
+    posesFile: scene.posesFile,
+    handles: scene.handles,
+    handlesFile: scene.handlesFile,
+    boneScales: scene.boneScales,
+    warnings: scene.warnings,
+    ...(scene.boneNames ? { boneNames: scene.boneNames } : {}),
+    ...(scene.clips.length > 0 ? { clips: scene.clips } : {}),
+  });
+  assertConsistent(doc);
+  return doc;
+}

@@ -1,0 +1,243 @@
+/**
+ * Project files in the app: Open, Save (to the same file), Save As, Recent files, and the page title with the
+ * file name and an unsaved-changes marker. A project holds the scene (workers/formats/project-file.ts) and the
+ * settings the app shows it with (skinning method, view, brush, locks, the per-vertex blend map, export
+ * settings). Opening one is a new scene whose undo history starts at "Opened"; a file that fails to read
+ * changes nothing.
+ */
+import type { OpenedFile, ProjectFileRef } from '../../app/ipc-contract.ts';
+import {
+  PROJECT_FILE_SUFFIX,
+  readProjectFile,
+  writeProjectFile,
+  type ProjectContents,
+  type ProjectSettings,
+} from '../../workers/formats/project-file.ts';
+import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
+import type { BrushFalloff } from '../../workers/paint/brush-falloff.ts';
+import type { DabMode } from '../../workers/paint/apply-dab.ts';
+import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
+import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
+import { boneCountOf, errorMessage, vertexCountOf } from '../document/scene-document.ts';
+import { INFLUENCE_CHOICES } from '../panels/app-chrome.ts';
+import { documentFromProject, projectSceneOf } from '../project/project-document.ts';
+import { ProjectSession, type ProjectTarget } from '../project/project-session.ts';
+import { VIEW_MODES, type ViewMode } from '../view/view-modes.ts';
+import type { App } from './app.ts';
+
+/** The history's first step after a project is opened. */
+export const OPENED_REASON = 'Opened';
+
+const SKIN_METHODS = Object.keys(METHOD_LABELS) as SkinMethod[];
+const ANTIPODALITIES: readonly DualQuaternionAntipodality[] = ['per-vertex', 'per-bone'];
+const DAB_MODES: readonly DabMode[] = ['add', 'subtract', 'set', 'smooth', 'sample'];
+const FALLOFFS: readonly BrushFalloff[] = ['smooth', 'linear', 'constant'];
+const WEIGHT_COMPONENTS: readonly GltfWeightComponent[] = ['float', 'unsigned-byte', 'unsigned-short'];
+
+export class ProjectFiles {
+  readonly session: ProjectSession;
+  /** recent project files, newest first (as the bridge last said) */
+  recent: ProjectFileRef[] = [];
+  /** a save or open in progress */
+  busy = false;
+
+  constructor(private readonly app: App) {
+    this.session = new ProjectSession(app.store, app.history);
+    this.session.onChange(() => {
+      this.showTitle();
+      app.refreshChrome();
+    });
+    void this.refreshRecent();
+  }
+
+  /** The scene and the settings it is shown with, now (the arrays are the scene's own: do not change them). */
+  contents(): Omit<ProjectContents, 'formatVersion'> {
+    const { app } = this;
+    const doc = app.store.doc;
+    const paintSettings = app.paint.settings;
+    const blend = app.deformation.blendWeights;
+    const settings: ProjectSettings = {
+      skin: {
+        method: app.deformation.method,
+        antipodality: app.deformation.antipodality,
+        split: app.deformation.splitMethod,
+        heatMap: app.deformation.heatMap,
+        blend: blend.length === vertexCountOf(doc) && blend.some((x) => x !== 0) ? blend.slice() : null,
+      },
+      view: {
+        mode: app.views.viewMode,
+        isoLines: app.views.isoLines,
+        wireframe: app.views.wireframe,
+        skeleton: app.views.overlay.visible,
+        influences: app.influenceSetting,
+        asExported: app.asExported,
+        selectedBone: app.selectedBone,
+      },
+      paint: {
+        brush: { ...app.paint.brush },
+        symmetry: app.paint.wantedSymmetry,
+        locked: paintSettings.locked.length === boneCountOf(doc) ? paintSettings.locked.slice() : new Uint8Array(boneCountOf(doc)),
+        maxInfluences: paintSettings.maxInfluences,
+      },
+      export: { format: 'glb', ...app.exportDialog.settings },
+    };
+    return { scene: projectSceneOf(doc), settings };
+  }
+
+  /** The project file of the scene now. */
+  encode(fileName = this.suggestedName()): Promise<Uint8Array> {
+    this.app.paint.flush();
+    return writeProjectFile(this.contents(), fileName);
+  }
+
+  /** `<scene>.rig.glb`, or the project's own name. */
+  suggestedName(): string {
+    if (this.session.fileName) return this.session.fileName;
+    const base = this.app.store.doc.name.replace(/\.[^.]*$/, '').replace(/[\\/:*?"<>|\p{Cc}]/gu, '_') || 'rig';
+    return `${base}${PROJECT_FILE_SUFFIX}`;
+  }
+
+  /**
+   * Opens project bytes as a new scene (history "Opened", or `reason`) with its settings.
+   * @param target  where Save writes it again (null: Save asks)
+   * @throws FormatError or LoadError naming the file, the place and the reason; the scene is then unchanged
+   */
+  async openBytes(name: string, bytes: Uint8Array, target: ProjectTarget | null, reason = OPENED_REASON): Promise<void> {
+    const contents = readProjectFile(bytes, name);
+    const doc = documentFromProject(contents.scene);
+    const { app } = this;
+    app.setError(null);
+    app.store.open(doc, reason);
+    this.applySettings(contents.settings);
+    this.session.markOpened(name, target);
+    app.renderNow();
+    if (doc.warnings.length > 0) app.notice.show(`Opened ${name} with ${doc.warnings.length} earlier warnings`, [...doc.warnings]);
+    await Promise.resolve();
+  }
+
+  /** Open project… : a dialog, then the file as a new scene. */
+  async open(token?: string): Promise<void> {
+    const projects = this.app.bridge.projects;
+    await this.guard(async () => {
+      if (projects) {
+        const file = await projects.open(token);
+        if (file) await this.openBytes(file.name, file.bytes, file.token ? { kind: 'token', token: file.token } : null);
+      } else {
+        const [file] = await this.app.bridge.openFiles({ title: 'Open project', extensions: ['glb'] });
+        if (file) await this.openBytes(file.name, file.bytes, null);
+      }
+    });
+    await this.refreshRecent();
+  }
+
+  /** Recent file `index` (0 = the newest). */
+  openRecent(index: number): Promise<void> {
+    const ref = this.recent[index];
+    if (!ref) return Promise.resolve();
+    return this.open(ref.token || undefined);
+  }
+
+  /** A dropped or imported project file (no way to write it again: Save asks). */
+  openDropped(file: OpenedFile): Promise<void> {
+    return this.guard(() => this.openBytes(file.name, file.bytes, null));
+  }
+
+  /** Save: to the project's file when it has one, else Save As. @returns whether the file was written */
+  save(): Promise<boolean> {
+    const target = this.session.target;
+    return this.write(target?.kind === 'token' ? target.token : undefined);
+  }
+
+  /** Save As: always asks where. */
+  saveAs(): Promise<boolean> {
+    return this.write(undefined);
+  }
+
+  private async write(token: string | undefined): Promise<boolean> {
+    let written = false;
+    await this.guard(async () => {
+      const suggestedName = this.suggestedName();
+      const history = this.app.history.newest;
+      const bytes = await this.encode(suggestedName);
+      const projects = this.app.bridge.projects;
+      let saved: ProjectFileRef | null;
+      if (projects) saved = await projects.save({ suggestedName, bytes, ...(token ? { token } : {}) });
+      else saved = (await this.app.bridge.saveFile({ suggestedName, bytes })) ? { name: suggestedName, token: '' } : null;
+      if (!saved) return;
+      // An edit made while the file was written is not in it: the scene stays dirty.
+      if (this.app.history.newest === history)
+        this.session.markSaved(saved.name, saved.token ? { kind: 'token', token: saved.token } : null);
+      written = true;
+    });
+    await this.refreshRecent();
+    return written;
+  }
+
+  private async guard(run: () => Promise<void>): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.app.refreshChrome();
+    try {
+      await run();
+    } catch (error) {
+      this.app.setError(errorMessage(error));
+    } finally {
+      this.busy = false;
+      this.app.refreshChrome();
+    }
+  }
+
+  async refreshRecent(): Promise<void> {
+    try {
+      this.recent = (await this.app.bridge.projects?.recent()) ?? [];
+    } catch {
+      this.recent = [];
+    }
+    this.app.refreshChrome();
+  }
+
+  showTitle(): void {
+    if (typeof document !== 'undefined') document.title = this.session.title(this.app.store.doc.name);
+  }
+
+  /** The settings a project was saved with; a name this version does not know keeps the current setting. */
+  private applySettings(settings: ProjectSettings): void {
+    const { app } = this;
+    const doc = app.store.doc;
+    const { skin, view, paint } = settings;
+    const deformation = app.deformation;
+    deformation.setMethod(pick(skin.method, SKIN_METHODS, deformation.method));
+    deformation.setAntipodality(pick(skin.antipodality, ANTIPODALITIES, deformation.antipodality));
+    deformation.setSplit(SKIN_METHODS.includes(skin.split as SkinMethod) ? (skin.split as SkinMethod) : null);
+    deformation.setHeatMap(skin.heatMap);
+    if (skin.blend) app.setBlendWeights(skin.blend);
+    app.setInfluences(pick(view.influences, INFLUENCE_CHOICES, app.influenceSetting));
+    app.setView(pick<ViewMode>(view.mode, VIEW_MODES, app.views.viewMode));
+    app.setIsoLines(view.isoLines);
+    app.setWireframe(view.wireframe);
+    app.setSkeletonVisible(view.skeleton);
+    if (view.selectedBone < boneCountOf(doc)) app.selectBone(view.selectedBone);
+    const brush = app.paint.brush;
+    brush.mode = pick(paint.brush.mode, DAB_MODES, brush.mode);
+    brush.falloff = pick(paint.brush.falloff, FALLOFFS, brush.falloff);
+    brush.radius = paint.brush.radius > 0 ? paint.brush.radius : brush.radius;
+    brush.strength = paint.brush.strength;
+    brush.value = paint.brush.value;
+    brush.spacing = paint.brush.spacing > 0 ? paint.brush.spacing : brush.spacing;
+    brush.throughMesh = paint.brush.throughMesh;
+    const paintSettings = app.paint.settings;
+    if (paint.locked.length === paintSettings.locked.length) paintSettings.locked.set(paint.locked);
+    paintSettings.maxInfluences = paint.maxInfluences;
+    void app.paint.setSymmetry(paint.symmetry);
+    const exportSettings = app.exportDialog.settings;
+    exportSettings.influences = settings.export.influences === 8 ? 8 : 4;
+    exportSettings.weightComponent = pick(settings.export.weightComponent, WEIGHT_COMPONENTS, exportSettings.weightComponent);
+    if (view.asExported !== app.asExported) app.setAsExported(view.asExported);
+    else app.showExportSettings();
+    app.paint.changed();
+  }
+}
+
+function pick<T extends string | number | null>(value: unknown, choices: readonly T[], fallback: T): T {
+  return choices.includes(value as T) ? (value as T) : fallback;
+}
