@@ -460,8 +460,7 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectCon
     r.fail(`${P}.formatVersion`, `${JSON.stringify(version)} is not a format version`);
   const formatVersion = version as number;
   if (formatVersion > PROJECT_FORMAT_VERSION) {
-    const writer = typeof ext.writer === 'string' ? ` (${ext.writer.slice(0, 60)})` : '';
-    r.fail(P, `written by a newer Rigwright${writer} (format ${formatVersion}); this version reads up to ${PROJECT_FORMAT_VERSION}`);
+    r.fail(P, `written by a newer Rigwright (format ${formatVersion}); this version reads up to ${PROJECT_FORMAT_VERSION}`);
   }
   for (let v = formatVersion; v < PROJECT_FORMAT_VERSION; v++) ext = MIGRATIONS[v](ext);
 

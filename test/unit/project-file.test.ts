@@ -1,0 +1,317 @@
+/**
+ * The project file: the fixture written by format 1 reads back every value its script put in; a scene written and
+ * read again is equal bit for bit (float64 weights with more than four influences per vertex); any glTF viewer's
+ * validator accepts the file; a newer format is refused with a clear message, and broken files with the file,
+ * the place and the reason.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { FormatError } from '../../workers/formats/format-error.ts';
+import { exportGltf } from '../../workers/formats/gltf-export.ts';
+import {
+  PROJECT_EXTENSION,
+  PROJECT_FORMAT_VERSION,
+  defaultProjectSettings,
+  isProjectFile,
+  readProjectFile,
+  writeProjectFile,
+  type ProjectContents,
+} from '../../workers/formats/project-file.ts';
+import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { FIXTURE_NAME, FIXTURE_PATH, fixtureContents } from '../make-project-fixture.ts';
+import { assertValidGltf } from './gltf-skinning-reference.ts';
+import { seededRandom } from './seeded-random.ts';
+
+/** The bytes of a typed array, for bit-for-bit comparison (NaN and -0 included). */
+function bitsOf(array: ArrayBufferView | null | undefined): Buffer | null {
+  return array ? Buffer.from(array.buffer, array.byteOffset, array.byteLength) : null;
+}
+
+function assertSameBits(actual: ArrayBufferView | null | undefined, expected: ArrayBufferView | null | undefined, what: string): void {
+  assert.equal(actual?.constructor.name, expected?.constructor.name, `${what}: array type`);
+  assert.ok(bitsOf(actual)?.equals(bitsOf(expected)!) ?? expected == null, `${what}: bits differ`);
+}
+
+function assertSamePoses(actual: PoseSequence | null, expected: PoseSequence | null, what: string): void {
+  assert.equal(actual?.kind, expected?.kind, `${what}: kind`);
+  if (!actual || !expected) return;
+  assert.equal(actual.boneCount, expected.boneCount, `${what}: bones`);
+  if (actual.kind === 'quaternions' && expected.kind === 'quaternions') assertSameBits(actual.final, expected.final, `${what}.final`);
+  if (actual.kind === 'matrices' && expected.kind === 'matrices') {
+    assert.equal(actual.frameCount, expected.frameCount, `${what}: frames`);
+    assertSameBits(actual.rotations, expected.rotations, `${what}.rotations`);
+    assertSameBits(actual.translations, expected.translations, `${what}.translations`);
+  }
+}
+
+/** Every field of two contents equal, arrays bit for bit. */
+function assertSameContents(actual: ProjectContents, expected: ProjectContents): void {
+  const a = actual.scene;
+  const e = expected.scene;
+  assert.equal(a.name, e.name);
+  assert.deepEqual(a.meshFiles, e.meshFiles);
+  assertSameBits(a.mesh.positions, e.mesh.positions, 'positions');
+  assertSameBits(a.mesh.triangles, e.mesh.triangles, 'triangles');
+  assert.equal(a.skeletonFile, e.skeletonFile);
+  assertSameBits(a.skeleton.joints, e.skeleton.joints, 'joints');
+  assertSameBits(a.skeleton.bones, e.skeleton.bones, 'bones');
+  assertSameBits(a.skeleton.parents, e.skeleton.parents, 'parents');
+  assertSameBits(a.skeleton.order, e.skeleton.order, 'order');
+  assert.deepEqual(a.boneNames, e.boneNames);
+  assert.equal(a.weights.rows, e.weights.rows);
+  assert.equal(a.weights.cols, e.weights.cols);
+  assertSameBits(a.weights.data, e.weights.data, 'weights');
+  assert.equal(a.weightsSource, e.weightsSource);
+  assertSamePoses(a.poses, e.poses, 'poses');
+  assert.equal(a.posesFile, e.posesFile);
+  assert.deepEqual(
+    a.clips.map((c) => c.name),
+    e.clips.map((c) => c.name),
+  );
+  a.clips.forEach((clip, i) => assertSamePoses(clip.poses, e.clips[i].poses, `clip ${clip.name}`));
+  assert.equal(
+    a.clips.findIndex((c) => c.poses === a.poses),
+    e.clips.findIndex((c) => c.poses === e.poses),
+    'the clip shown is the same object as one of the clips',
+  );
+  assertSameBits(a.handles, e.handles, 'handles');
+  assert.equal(a.handlesFile, e.handlesFile);
+  assertSameBits(a.boneScales, e.boneScales, 'bone scales');
+  assert.deepEqual(a.warnings, e.warnings);
+  const { blend: blendA, ...skinA } = actual.settings.skin;
+  const { blend: blendE, ...skinE } = expected.settings.skin;
+  assert.deepEqual(skinA, skinE);
+  assertSameBits(blendA, blendE, 'blend map');
+  assert.deepEqual(actual.settings.view, expected.settings.view);
+  const { locked: lockedA, ...paintA } = actual.settings.paint;
+  const { locked: lockedE, ...paintE } = expected.settings.paint;
+  assert.deepEqual(paintA, paintE);
+  assertSameBits(lockedA, lockedE, 'locks');
+  assert.deepEqual(actual.settings.export, expected.settings.export);
+}
+
+interface Ref {
+  bufferView: number;
+  length: number;
+}
+/** The parts of a project's glTF JSON these tests read or change. */
+interface ProjectJson {
+  skins: { joints: number[] }[];
+  animations: { name: string }[];
+  extensionsUsed: string[];
+  extensionsRequired?: string[];
+  bufferViews: { byteOffset: number }[];
+  extensions: Record<
+    string,
+    {
+      formatVersion: number;
+      scene: { weights: { rows: number; data: Ref }; handles: Ref };
+      settings?: { view: { wireframe: unknown } };
+    }
+  >;
+}
+
+function jsonLengthOf(bytes: Uint8Array): number {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true);
+}
+
+function jsonOf(bytes: Uint8Array): ProjectJson {
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLengthOf(bytes)))) as ProjectJson;
+}
+
+/** The GLB's JSON, changed by `edit`, put back with the same binary chunk. */
+function withJson(bytes: Uint8Array, edit: (json: ProjectJson) => void): Uint8Array {
+  const jsonLength = jsonLengthOf(bytes);
+  const json = jsonOf(bytes);
+  edit(json);
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const padded = (text.length + 3) & ~3;
+  const rest = bytes.subarray(20 + jsonLength);
+  const out = new Uint8Array(20 + padded + rest.length);
+  const outView = new DataView(out.buffer);
+  out.set(bytes.subarray(0, 20));
+  out.set(text, 20);
+  out.fill(0x20, 20 + text.length, 20 + padded);
+  out.set(rest, 20 + padded);
+  outView.setUint32(8, out.length, true);
+  outView.setUint32(12, padded, true);
+  return out;
+}
+
+function refuses(run: () => unknown, message: RegExp): void {
+  assert.throws(run, (error: unknown) => {
+    assert.ok(error instanceof FormatError, `a FormatError, not ${String(error)}`);
+    assert.match(error.message, message);
+    return true;
+  });
+}
+
+test('the fixture written by format 1 reads back every value its script put in', () => {
+  const bytes = new Uint8Array(readFileSync(FIXTURE_PATH));
+  assert.ok(isProjectFile(bytes));
+  const read = readProjectFile(bytes, FIXTURE_NAME);
+  assert.equal(read.formatVersion, 1);
+  const expected = fixtureContents();
+  assertSameContents(read, expected);
+  // The values themselves, not only the script's arrays: a float64 third survives, float32 would not.
+  assert.equal(read.scene.weights.data[6], 1 / 3);
+  assert.equal(read.scene.weights.data[17], 1 - 1e-7);
+  assert.deepEqual(Array.from(read.scene.skeleton.parents), [-1, 0, 1]);
+  assert.equal(read.scene.poses, read.scene.clips[0].poses);
+  assert.deepEqual(Array.from(read.scene.handles!), [0, -1, 1, -1, 2, -1]);
+  assert.equal(read.settings.skin.method, 'dqs');
+  assert.equal(read.settings.paint.brush.falloff, 'linear');
+  assert.deepEqual(Array.from(read.settings.paint.locked), [0, 1, 0]);
+});
+
+test('a glTF viewer sees the rig: the Khronos validator accepts the fixture, which has a skinned mesh and both clips', async () => {
+  const bytes = new Uint8Array(readFileSync(FIXTURE_PATH));
+  await assertValidGltf(bytes, FIXTURE_NAME);
+  const json = jsonOf(bytes);
+  assert.equal(json.skins.length, 1);
+  assert.equal(json.skins[0].joints.length, 3);
+  assert.deepEqual(
+    json.animations.map((a: { name: string }) => a.name),
+    ['walk', 'wave'],
+  );
+  assert.ok(json.extensionsUsed.includes(PROJECT_EXTENSION));
+  assert.ok(!(json.extensionsRequired ?? []).includes(PROJECT_EXTENSION));
+});
+
+/** A scene of `V` vertices and a chain of `B` bones whose weights have 5 to B influences per vertex. */
+function randomContents(seed: number, V: number, B: number): ProjectContents {
+  const random = seededRandom(seed);
+  const positions = Float64Array.from({ length: 3 * V }, () => random() * 2 - 1);
+  const triangles = Uint32Array.from({ length: 3 * (V - 2) }, (_, i) => Math.floor(i / 3) + (i % 3));
+  const joints = Float64Array.from({ length: 3 * (B + 1) }, (_, i) => (i % 3 === 1 ? Math.floor(i / 3) / B : random() * 0.1));
+  const bones = Uint32Array.from({ length: 2 * B }, (_, i) => Math.floor(i / 2) + (i % 2));
+  const data = new Float64Array(V * B);
+  for (let v = 0; v < V; v++) {
+    const influences = 5 + (v % (B - 4));
+    let sum = 0;
+    for (let k = 0; k < influences; k++) sum += data[v * B + ((v + k) % B)] = random() + 1e-3;
+    for (let b = 0; b < B; b++) data[v * B + b] /= sum;
+  }
+  const frames = 4;
+  const rotations = new Float64Array(9 * B * frames);
+  for (let i = 0; i < B * frames; i++) {
+    const angle = random() * Math.PI;
+    rotations.set([Math.cos(angle), -Math.sin(angle), 0, Math.sin(angle), Math.cos(angle), 0, 0, 0, 1], 9 * i);
+  }
+  const poses: PoseSequence = { kind: 'matrices', boneCount: B, frameCount: frames, rotations };
+  const settings = defaultProjectSettings(V, B);
+  settings.skin.blend = Float32Array.from({ length: V }, () => Math.fround(random()));
+  settings.paint.locked[B - 1] = 1;
+  return {
+    formatVersion: PROJECT_FORMAT_VERSION,
+    scene: {
+      name: 'random.off',
+      meshFiles: ['random.off'],
+      mesh: { positions, triangles },
+      skeletonFile: 'chain.tgf',
+      skeleton: buildSkeleton({ joints, bones }, 'chain.tgf'),
+      boneNames: null,
+      weights: { rows: V, cols: B, data },
+      weightsSource: 'painted',
+      poses,
+      posesFile: 'random-poses.dmat',
+      clips: [],
+      handles: Int32Array.from({ length: V }, (_, v) => (v % 3 === 0 ? v % B : -1)),
+      handlesFile: null,
+      boneScales: Float64Array.from({ length: 3 * B }, () => 0.5 + random()),
+      warnings: [],
+    },
+    settings,
+  };
+}
+
+test('write then read: every array bit for bit, float64 weights with 5 to 7 influences per vertex; writing again gives the same bytes', async () => {
+  const contents = randomContents(15, 40, 7);
+  const influences = new Set<number>();
+  for (let v = 0; v < 40; v++) influences.add(contents.scene.weights.data.subarray(7 * v, 7 * v + 7).filter((w) => w !== 0).length);
+  assert.deepEqual([...influences].sort(), [5, 6, 7]);
+  assert.ok(
+    contents.scene.weights.data.some((w) => Math.fround(w) !== w),
+    'weights float32 cannot hold',
+  );
+  const bytes = await writeProjectFile(contents, 'random.rig.glb');
+  const read = readProjectFile(bytes, 'random.rig.glb');
+  assert.ok(read.scene.weights.data.every((w) => Number.isFinite(w)));
+  assertSameContents(read, contents);
+  const again = await writeProjectFile(read, 'random.rig.glb');
+  assert.ok(Buffer.from(again).equals(Buffer.from(bytes)), 'the same contents write the same bytes');
+});
+
+test('a file of a newer format is refused, saying so', async () => {
+  const bytes = new Uint8Array(readFileSync(FIXTURE_PATH));
+  const newer = withJson(bytes, (json) => (json.extensions[PROJECT_EXTENSION].formatVersion = 3));
+  refuses(
+    () => readProjectFile(newer, 'later.rig.glb'),
+    /^later\.rig\.glb: RIGWRIGHT_project: written by a newer Rigwright \(format 3\); this version reads up to 1$/,
+  );
+  const none = withJson(bytes, (json) => (json.extensions[PROJECT_EXTENSION].formatVersion = 0));
+  refuses(() => readProjectFile(none, 'zero.rig.glb'), /^zero\.rig\.glb: RIGWRIGHT_project\.formatVersion: 0 is not a format version$/);
+  const written = await writeProjectFile(fixtureContents());
+  assert.equal(readProjectFile(written, 'x').formatVersion, PROJECT_FORMAT_VERSION);
+});
+
+test('broken project files are refused with the file, the place and the reason', async () => {
+  const bytes = new Uint8Array(readFileSync(FIXTURE_PATH));
+  refuses(() => readProjectFile(bytes.subarray(0, 10), 'short.rig.glb'), /^short\.rig\.glb: header: 10 bytes is too short/);
+  refuses(
+    () => readProjectFile(bytes.subarray(0, bytes.length - 100), 'cut.rig.glb'),
+    /^cut\.rig\.glb: header: the header says \d+ bytes, the file has \d+/,
+  );
+  const plain = await exportGltf(
+    { mesh: fixtureContents().scene.mesh, skeleton: fixtureContents().scene.skeleton, weights: fixtureContents().scene.weights },
+    'plain.glb',
+  );
+  assert.equal(isProjectFile(plain.bytes), false);
+  assert.equal(isProjectFile(new TextEncoder().encode('v 0 0 0\n')), false);
+  refuses(
+    () => readProjectFile(plain.bytes, 'plain.glb'),
+    /^plain\.glb: a glTF file but not a Rigwright project \(no RIGWRIGHT_project extension\)$/,
+  );
+
+  // A weight that is not a number: the bits of one float64 in the binary chunk set to NaN.
+  const read = readProjectFile(bytes, FIXTURE_NAME);
+  const json = jsonOf(bytes);
+  const weightsView = json.bufferViews[json.extensions[PROJECT_EXTENSION].scene.weights.data.bufferView];
+  const binStart = 20 + jsonLengthOf(bytes) + 8;
+  const nan = bytes.slice();
+  new DataView(nan.buffer).setFloat64(binStart + weightsView.byteOffset + 8 * 4, NaN, true);
+  refuses(
+    () => readProjectFile(nan, 'nan.rig.glb'),
+    /^nan\.rig\.glb: RIGWRIGHT_project\.scene\.weights\.data: value 4 is NaN, not a finite number$/,
+  );
+  assert.equal(read.scene.weights.data[4], 0.1);
+
+  const past = withJson(bytes, (j) => (j.bufferViews[j.extensions[PROJECT_EXTENSION].scene.handles.bufferView].byteOffset = 1e9));
+  refuses(
+    () => readProjectFile(past, 'past.rig.glb'),
+    /^past\.rig\.glb: RIGWRIGHT_project\.scene\.handles: bufferView \d+ runs past the end of the binary chunk$/,
+  );
+  const huge = withJson(bytes, (j) => (j.extensions[PROJECT_EXTENSION].scene.weights.data.length = 4294967296));
+  refuses(
+    () => readProjectFile(huge, 'huge.rig.glb'),
+    /^huge\.rig\.glb: RIGWRIGHT_project\.scene\.weights\.data: 4294967296 values, expected 18$/,
+  );
+  const badHandle = withJson(bytes, (j) => (j.extensions[PROJECT_EXTENSION].scene.weights.rows = 5));
+  refuses(
+    () => readProjectFile(badHandle, 'rows.rig.glb'),
+    /^rows\.rig\.glb: RIGWRIGHT_project\.scene\.weights: 5 × 3 weights, the scene needs 6 × 3$/,
+  );
+  const badSetting = withJson(bytes, (j) => (j.extensions[PROJECT_EXTENSION].settings!.view.wireframe = 'yes'));
+  refuses(
+    () => readProjectFile(badSetting, 'set.rig.glb'),
+    /^set\.rig\.glb: RIGWRIGHT_project\.settings\.view\.wireframe: expected a boolean, got "yes"$/,
+  );
+  const noSettings = withJson(bytes, (j) => void delete j.extensions[PROJECT_EXTENSION].settings);
+  assert.deepEqual(
+    readProjectFile(noSettings, 'old.rig.glb').settings.view,
+    defaultProjectSettings(6, 3).view,
+    'missing settings take defaults',
+  );
+});
