@@ -14,6 +14,7 @@ import type { Skeleton } from './rig/skeleton.ts';
 import { importGltf, type GltfImportResult } from './formats/gltf-import.ts';
 import { GLTF_EXPORT_DEFAULTS, exportGltf, type GltfExportOptions, type GltfExportResult, type GltfRig } from './formats/gltf-export.ts';
 import { skinningVertexAnimation, type SkinningBake } from './formats/gltf-skinning-bake.ts';
+import { writeProjectFile, type ProjectContents } from './formats/project-file.ts';
 
 /** Marks the distinct buffers of `arrays` for transfer (a buffer listed twice would make postMessage throw). */
 function transferred<T>(value: T, arrays: ArrayBufferView[]): T {
@@ -95,6 +96,12 @@ export const ioApi = {
     );
     const result = await exportGltf({ ...rig, vertexAnimations }, file, options);
     return transferred(result, [result.bytes, ...Object.values(result.resources)]);
+  },
+
+  /** A project file (project-file.ts), written here so the page's thread stays free (autosave). */
+  async encodeProject(contents: Omit<ProjectContents, 'formatVersion'>, fileName: string): Promise<Uint8Array> {
+    const bytes = await writeProjectFile(contents, fileName);
+    return transferred(bytes, [bytes]);
   },
 
   /** Provisional #V × #B weights by inverse distance to the bones. */

@@ -1,4 +1,5 @@
 /** The test hook (shell/test-hook.ts) of a running app: each entry reads state or runs what the UI can run. */
+import type { AutosaveInfo } from '../../app/ipc-contract.ts';
 import { WebBridge } from '../io/bridge.ts';
 import { isCommandId } from '../commands/command-registry.ts';
 import { KEYBINDINGS, displayChord } from '../commands/keybindings.ts';
@@ -7,7 +8,8 @@ import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
 import type { App } from './app.ts';
 import { pagePosition } from './joint-picking.ts';
-import type { BindingTestHook, PaintState, PaintTestHook, RigwrightTestHook } from './test-hook.ts';
+import { projectTestHook } from './project-test-hook.ts';
+import type { BindingTestHook, PaintState, PaintTestHook, RigwrightTestHook, WorkTestHook } from './test-hook.ts';
 
 export function appTestHook(app: App): RigwrightTestHook {
   const { store, frames, timeline, deformation, history, tools } = app;
@@ -97,6 +99,8 @@ export function appTestHook(app: App): RigwrightTestHook {
     selectClip: (index) => app.selectClip(index),
     binding: bindingHook(app),
     paint: paintHook(app),
+    project: projectTestHook(app),
+    work: workHook(app),
     settled: () => deformation.settled(),
     jointScreenPosition: (joint) => pagePosition(app.viewport, app.evaluator.joints, joint),
     boundingDiagonal: () => store.doc.diagonal,
@@ -194,5 +198,59 @@ function paintHook(app: App): PaintTestHook {
     redo: () => void app.commands.execute('edit.redo'),
     takeTimes: () => ({ dabs: paint.times.dabs.splice(0), flushes: paint.times.flushes.splice(0), hovers: paint.times.hovers.splice(0) }),
     command: (name, threshold, axis) => paint.run(name, threshold, axis),
+  };
+}
+
+function workHook(app: App): WorkTestHook {
+  const { work } = app;
+  const version = (info: AutosaveInfo | null | undefined) =>
+    info
+      ? {
+          id: info.id,
+          name: info.name,
+          savedAt: info.savedAt,
+          vertexCount: info.vertexCount,
+          boneCount: info.boneCount,
+          editCount: info.editCount,
+        }
+      : null;
+  return {
+    started: () => work.started,
+    state: () => ({
+      session: work.session,
+      unsaved: app.project.session.dirty,
+      written: work.autosave.written,
+      latest: version(work.autosave.latest),
+      settings: { ...work.settings },
+      offered: version(work.recoverable?.version),
+      promptShown: work.prompt.isOpen,
+      saveDialogOpen: document.querySelector<HTMLDialogElement>('#save-changes-dialog')?.open ?? false,
+    }),
+    setAutosave: (options) => work.setSettings(options),
+    flush: () => work.autosave.flush(),
+    mayDiscard: () => work.guard.mayDiscard(),
+    stored: async () => {
+      const listing = await work.storage.list();
+      return { versions: listing.versions.map((v) => ({ id: v.id, session: v.session })), marked: listing.marked };
+    },
+    scene: () => {
+      const doc = app.store.doc;
+      const poses = doc.poses;
+      return {
+        name: doc.name,
+        positions: Array.from(doc.mesh.positions),
+        triangles: Array.from(doc.mesh.triangles),
+        joints: Array.from(doc.skeleton.joints),
+        bones: Array.from(doc.skeleton.bones),
+        weights: Array.from(doc.weights.data),
+        handles: doc.handles ? Array.from(doc.handles) : null,
+        boneScales: doc.boneScales ? Array.from(doc.boneScales) : null,
+        poses: poses ? Array.from(poses.kind === 'matrices' ? poses.rotations : poses.final) : null,
+        translations: poses?.kind === 'matrices' && poses.translations ? Array.from(poses.translations) : null,
+        posesFile: doc.posesFile,
+        weightsSource: doc.weightsSource,
+        history: app.history.undoLabels(),
+      };
+    },
   };
 }

@@ -40,6 +40,7 @@ import { bindingController, createPanels, paintController, toolManager } from '.
 import { FileLoading } from './file-loading.ts';
 import { FrameLoop } from './frame-loop.ts';
 import { ProjectFiles } from './project-files.ts';
+import { UnsavedWork } from './unsaved-work.ts';
 import { jointAt } from './joint-picking.ts';
 import { DesktopMenu } from './menu-model.ts';
 import { appStatus } from './status-line.ts';
@@ -71,6 +72,8 @@ export class App {
   readonly files = new FileLoading(this);
   /** the project file: open, save, recent files, the page title */
   readonly project: ProjectFiles;
+  /** autosave, crash recovery and the question before unsaved changes go */
+  readonly work: UnsavedWork;
   /** the weights painting has changed (the status line says so) */
   paintedWeights: DenseMatrix | null = null;
   /** the selection the weight view shows, and its version (the lasso edits it in place) */
@@ -120,6 +123,7 @@ export class App {
     this.gltfControls = panels.gltfControls;
 
     this.project = new ProjectFiles(this);
+    this.work = new UnsavedWork(this);
     this.commands.registerAll(appCommands(this));
     this.menu = new DesktopMenu(this.commands, bridge);
 

@@ -10,6 +10,7 @@ import type { BrushSettings, PaintCommand } from '../paint/paint-controller.ts';
 import type { HandleOverlap } from '../../workers/weights/handle-edits.ts';
 import type { ViewMode } from '../view/view-modes.ts';
 import type { MenuModel } from '../../app/ipc-contract.ts';
+import type { ProjectTestHook } from './project-test-hook.ts';
 
 export interface BindingTestState {
   view: ViewMode;
@@ -82,6 +83,49 @@ export interface PaintTestHook {
   command(name: PaintCommand, threshold?: number, axis?: 0 | 1 | 2): Promise<void>;
 }
 
+/** Autosave, crash recovery and the close guard (shell/unsaved-work.ts). */
+export interface WorkTestHook {
+  /** resolves once the start-up look for autosaved work is done (the recovery prompt is shown by then, if any) */
+  started(): Promise<void>;
+  state(): {
+    session: string;
+    /** the scene has changes not saved in a project file */
+    unsaved: boolean;
+    /** versions this page has written */
+    written: number;
+    latest: { id: string; name: string; savedAt: number; vertexCount: number; boneCount: number; editCount: number } | null;
+    settings: { delaySeconds: number; versions: number };
+    /** what the recovery prompt offers, or null */
+    offered: { id: string; name: string; savedAt: number; vertexCount: number; boneCount: number; editCount: number } | null;
+    promptShown: boolean;
+    saveDialogOpen: boolean;
+  };
+  /** the autosave settings (kept in local storage, as the settings dialog does) */
+  setAutosave(options: { delaySeconds?: number; versions?: number }): void;
+  /** writes now what waits to be written */
+  flush(): Promise<void>;
+  /** what an in-app action asks before replacing a scene with unsaved changes (Save / Discard / Cancel dialog) */
+  mayDiscard(): Promise<boolean>;
+  /** the versions in the storage and the marked sessions */
+  stored(): Promise<{ versions: { id: string; session: string }[]; marked: { session: string; alive: boolean }[] }>;
+  /** the scene's arrays and names, copied, for bit-for-bit comparisons across a recovery */
+  scene(): {
+    name: string;
+    positions: number[];
+    triangles: number[];
+    joints: number[];
+    bones: number[];
+    weights: number[];
+    handles: number[] | null;
+    boneScales: number[] | null;
+    poses: number[] | null;
+    translations: number[] | null;
+    posesFile: string | null;
+    weightsSource: string;
+    history: string[];
+  };
+}
+
 /** The scene's editable state, copied, for bit-for-bit comparisons across undo and redo. */
 export interface SceneSnapshot {
   weights: number[];
@@ -143,6 +187,10 @@ export interface RigwrightTestHook {
   binding: BindingTestHook;
   /** weight paint mode: brush, strokes, undo, whole-mesh commands */
   paint: PaintTestHook;
+  /** project files: the session, the title, the scene and settings as saved (shell/project-test-hook.ts) */
+  project: ProjectTestHook;
+  /** autosave, crash recovery, the close guard */
+  work: WorkTestHook;
   /** resolves once the first frame has rendered */
   ready(): Promise<void>;
   state(): RigwrightTestState;
