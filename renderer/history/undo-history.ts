@@ -31,6 +31,7 @@ export class UndoHistory {
   private readonly undoStack: HistoryEntry[] = [];
   private readonly redoStack: HistoryEntry[] = [];
   private heldBytes = 0;
+  private start: string | null = null;
   private readonly listeners = new Set<(event: HistoryEvent) => void>();
 
   constructor(options: UndoHistoryOptions = {}) {
@@ -56,6 +57,11 @@ export class UndoHistory {
   /** the entry Undo would undo now */
   get newest(): HistoryEntry | undefined {
     return this.undoStack.at(-1);
+  }
+
+  /** what the history starts from: the reason of the last clear ('Opened', 'opened hand.off'), or null */
+  get origin(): string | null {
+    return this.start;
   }
 
   get undoCount(): number {
@@ -120,6 +126,7 @@ export class UndoHistory {
     this.undoStack.length = 0;
     this.redoStack.length = 0;
     this.heldBytes = 0;
+    this.start = reason;
     this.emit({ kind: 'cleared', reason, count });
   }
 

@@ -1,0 +1,208 @@
+/**
+ * Project files as a user meets them, in Chromium: on the hand, handles drawn with the lasso, a paint stroke, a bone
+ * scale, a lock and changed settings (method, view, per-vertex blend map, brush); the title marks unsaved changes;
+ * Ctrl+S saves the project (a download where the page cannot write files itself) and the marker goes; a fresh page
+ * opens the file with Ctrl+O and has every array bit for bit, the names and settings, a history that starts at
+ * "Opened", and a title without the marker. The fixture written by the first format version opens too (dropped on
+ * the page), with the values its script put in. Uses `window.__rigwright.project`.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { dataFile, loadFiles, openApp, repoRoot } from './app-driver.ts';
+import { readProjectFile } from '../../workers/formats/project-file.ts';
+
+const project = (page: Page) => page.evaluate(() => (window as any).__rigwright.project.state());
+const arrays = (page: Page): Promise<Record<string, string | null>> => page.evaluate(() => (window as any).__rigwright.project.arrays());
+const values = (page: Page): Promise<Record<string, unknown>> => page.evaluate(() => (window as any).__rigwright.project.values());
+
+/** This page cannot write files itself (no File System Access API): Save downloads, Open uses the file input. */
+async function withoutFileAccess(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    delete (window as any).showSaveFilePicker;
+    delete (window as any).showOpenFilePicker;
+  });
+}
+
+function circle(cx: number, cy: number, r: number, n = 24): [number, number][] {
+  return Array.from({ length: n }, (_, i) => [cx + r * Math.cos((2 * Math.PI * i) / n), cy + r * Math.sin((2 * Math.PI * i) / n)]);
+}
+
+function base64(array: ArrayBufferView | null | undefined): string | null {
+  return array ? Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64') : null;
+}
+
+test('hand: edits and settings saved with Ctrl+S, opened in a fresh page with Ctrl+O: every array bit for bit, history "Opened"', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await withoutFileAccess(page);
+  await openApp(page, errors, { paused: true });
+  await loadFiles(page, [dataFile('hand/hand.off'), dataFile('hand/hand.tgf'), dataFile('hand/hand-pose_matrot.dmat')], 'hand.off');
+  expect((await page.evaluate(() => (window as any).__rigwright.state())).error).toBeNull();
+  await page.evaluate(() => (window as any).__rigwright.pause());
+  expect(await project(page)).toMatchObject({ fileName: null, dirty: false, title: 'hand.off — Rigwright' });
+
+  // Handles: a lasso around the topmost joint, assigned to bone 3 with the A key.
+  await page.keyboard.press('b');
+  await page.keyboard.press('l');
+  const tip = await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    let best = { x: 0, y: Infinity };
+    for (let j = 0; j < h.state().jointCount; j++) {
+      const p = h.jointScreenPosition(j);
+      if (p.y < best.y) best = p;
+    }
+    return best;
+  });
+  const ring = circle(tip.x, tip.y, 40);
+  await page.mouse.move(ring[0][0], ring[0][1]);
+  await page.mouse.down();
+  for (const [x, y] of ring.slice(1)) await page.mouse.move(x, y, { steps: 2 });
+  await page.mouse.up();
+  expect((await page.evaluate(() => (window as any).__rigwright.binding.state())).selectedVertexCount).toBeGreaterThan(10);
+  await page.evaluate(() => (window as any).__rigwright.paint.selectBone(3));
+  await page.keyboard.press('a');
+  await page.keyboard.press('l');
+  await page.keyboard.press('b');
+
+  // Weights: a paint stroke across the middle of the view.
+  await page.keyboard.press('p');
+  await page.evaluate(() => (window as any).__rigwright.paint.setBrush({ mode: 'add', strength: 0.5, radius: 30, falloff: 'linear' }));
+  await page.evaluate(() => (window as any).__rigwright.paint.selectBone(0));
+  const box = (await page.locator('canvas').first().boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2 - 40, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await page.keyboard.press('p');
+
+  // A bone scale, a lock, and settings: dual quaternions, the weight map, a per-vertex blend map, 3 influences.
+  await page.evaluate(() => (window as any).__rigwright.setBoneScale(2, [1.25, 0.8, 1.1]));
+  await page.evaluate(() => (window as any).__rigwright.paint.setLocked(1, true));
+  await page.evaluate(() => (window as any).__rigwright.setMethod('dqs'));
+  await page.evaluate(() => (window as any).__rigwright.binding.setView('heatmap'));
+  await page.evaluate(() => (window as any).__rigwright.setInfluences(3));
+  await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    const n = h.state().vertexCount;
+    h.setBlendWeights(Array.from({ length: n }, (_, v) => (v % 7) / 6));
+  });
+  await page.evaluate(() => (window as any).__rigwright.paint.selectBone(2));
+
+  const edited = await project(page);
+  expect(edited.undo).toHaveLength(4);
+  expect(edited.undo[0]).toMatch(/^Assign \d+ handles to bone 3$/);
+  expect(edited.undo.slice(1)).toEqual(['Paint stroke', 'Scale bone 2', 'Lock bone 1']);
+  expect(edited).toMatchObject({ dirty: true, title: '• hand.off — Rigwright' });
+  const before = await arrays(page);
+  const beforeValues = await values(page);
+  expect(before.handles).not.toBeNull();
+  expect(before.boneScales).not.toBeNull();
+  expect(before.blend).not.toBeNull();
+  expect(beforeValues).toMatchObject({
+    skin: { method: 'dqs' },
+    view: { mode: 'heatmap', influences: 3, selectedBone: 2 },
+    paint: { brush: { falloff: 'linear', strength: 0.5, radius: 30 } },
+  });
+
+  // Ctrl+S: no file yet, so Save as; this page downloads it.
+  const download = page.waitForEvent('download');
+  await page.keyboard.press('Control+s');
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('hand.rig.glb');
+  const saved = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-project-')), file.suggestedFilename());
+  await file.saveAs(saved);
+  await page.evaluate(() => (window as any).__rigwright.project.idle());
+  expect(await project(page)).toMatchObject({ fileName: 'hand.rig.glb', dirty: false, title: 'hand.rig.glb — Rigwright' });
+  const bytes = readFileSync(saved);
+  expect(bytes.subarray(0, 4).toString('latin1')).toBe('glTF');
+  // The file itself, read in Node: the weights are the page's, bit for bit.
+  const read = readProjectFile(new Uint8Array(bytes), 'hand.rig.glb');
+  expect(base64(read.scene.weights.data)).toBe(before.weights);
+  expect(read.scene.weights.data.some((w) => Math.fround(w) !== w)).toBe(true);
+
+  // A fresh page opens it with Ctrl+O (the file picker of a page without the File System Access API).
+  const fresh = await page.context().newPage();
+  await withoutFileAccess(fresh);
+  await openApp(fresh, errors, { paused: true });
+  expect((await project(fresh)).title).toMatch(/^[^•].* — Rigwright$/);
+  const chooser = fresh.waitForEvent('filechooser');
+  await fresh.keyboard.press('Control+o');
+  await (await chooser).setFiles(saved);
+  await fresh.waitForFunction(() => (window as any).__rigwright.project.state().fileName === 'hand.rig.glb');
+  await fresh.evaluate(() => (window as any).__rigwright.project.idle());
+  const opened = await project(fresh);
+  expect(opened).toMatchObject({
+    fileName: 'hand.rig.glb',
+    dirty: false,
+    title: 'hand.rig.glb — Rigwright',
+    origin: 'Opened',
+    undo: [],
+    error: null,
+  });
+  expect(opened.recent).toContain('hand.rig.glb');
+  expect(await arrays(fresh)).toEqual(before);
+  expect(await values(fresh)).toEqual(beforeValues);
+  const state = await fresh.evaluate(() => (window as any).__rigwright.state());
+  expect(state).toMatchObject({ sceneName: 'hand.off', method: 'dqs', influences: 3, selectedBone: 2 });
+  expect((await fresh.evaluate(() => (window as any).__rigwright.binding.state())).view).toBe('heatmap');
+
+  // An edit marks it unsaved again; undo clears the marker.
+  await fresh.evaluate(() => (window as any).__rigwright.setBoneScale(0, [1.5, 1.5, 1.5]));
+  await expect.poll(async () => (await project(fresh)).title).toBe('• hand.rig.glb — Rigwright');
+  await fresh.keyboard.press('Control+z');
+  await expect.poll(async () => (await project(fresh)).title).toBe('hand.rig.glb — Rigwright');
+  expect(errors).toEqual([]);
+});
+
+test('the fixture of format 1, dropped on the page, opens with the values its script put in', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const fixture = path.join(repoRoot, 'test/fixtures/project-v1.rig.glb');
+  const expected = readProjectFile(new Uint8Array(readFileSync(fixture)), 'project-v1.rig.glb');
+  await page.setInputFiles('#file-input', fixture);
+  await page.waitForFunction(() => (window as any).__rigwright.project.state().fileName === 'project-v1.rig.glb');
+  await page.evaluate(() => (window as any).__rigwright.project.idle());
+  expect(await project(page)).toMatchObject({ origin: 'Opened', dirty: false, title: 'project-v1.rig.glb — Rigwright', error: null });
+  const got = await arrays(page);
+  const { scene, settings } = expected;
+  expect(got).toEqual({
+    positions: base64(scene.mesh.positions),
+    triangles: base64(scene.mesh.triangles),
+    joints: base64(scene.skeleton.joints),
+    bones: base64(scene.skeleton.bones),
+    weights: base64(scene.weights.data),
+    handles: base64(scene.handles),
+    boneScales: base64(scene.boneScales),
+    blend: base64(settings.skin.blend),
+    locked: base64(settings.paint.locked),
+    'poses.rotations': base64(scene.clips[0].poses.kind === 'matrices' ? scene.clips[0].poses.rotations : null),
+    'poses.translations': base64(scene.clips[0].poses.kind === 'matrices' ? scene.clips[0].poses.translations : null),
+    'clip walk.rotations': base64(scene.clips[0].poses.kind === 'matrices' ? scene.clips[0].poses.rotations : null),
+    'clip walk.translations': base64(scene.clips[0].poses.kind === 'matrices' ? scene.clips[0].poses.translations : null),
+    'clip wave.final': base64(scene.clips[1].poses.kind === 'quaternions' ? scene.clips[1].poses.final : null),
+  });
+  expect(await values(page)).toEqual({
+    name: 'arm.obj',
+    meshFiles: ['arm.obj'],
+    skeletonFile: 'arm.tgf',
+    boneNames: ['upper', 'lower', 'hand'],
+    weightsSource: 'arm-weights.dmat',
+    posesFile: 'walk',
+    poseKind: 'matrices',
+    clips: ['walk', 'wave'],
+    handlesFile: 'arm-handles.dmat',
+    skin: { method: 'dqs', antipodality: 'per-bone', split: 'lbs', heatMap: true, blend: null },
+    view: { mode: 'heatmap', isoLines: false, wireframe: true, skeleton: false, influences: 3, asExported: false, selectedBone: 1 },
+    paint: {
+      brush: { mode: 'smooth', radius: 25, strength: 0.6, falloff: 'linear', value: 0.4, spacing: 0.5, throughMesh: true },
+      symmetry: 0,
+      locked: null,
+      maxInfluences: 3,
+    },
+    export: { format: 'glb', influences: 8, weightComponent: 'unsigned-short' },
+  });
+  expect(errors).toEqual([]);
+});
