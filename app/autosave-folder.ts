@@ -55,6 +55,11 @@ export class AutosaveFolder implements AutosaveBridge {
     this.begun.add(validateAutosaveId(PLACE, session, 'session'));
   }
 
+  /** The page of this session has gone (its process crashed): its marked work is now for recovery. */
+  end(session: string): void {
+    this.begun.delete(session);
+  }
+
   async write(info: AutosaveInfo, bytes: Uint8Array): Promise<void> {
     const valid = validateAutosaveInfo(PLACE, info);
     await mkdir(this.folder, { recursive: true });

@@ -23,6 +23,8 @@ export interface WebContents {
   send(channel: string, ...args: unknown[]): void;
   on(event: 'will-navigate' | 'will-redirect', listener: (event: ElectronEvent, url: string) => void): this;
   on(event: 'will-attach-webview', listener: (event: ElectronEvent) => void): this;
+  /** the page's process ended (crashed, killed, out of memory) */
+  on(event: 'render-process-gone', listener: (event: ElectronEvent, details: { reason: string }) => void): this;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
 }
 
@@ -55,6 +57,9 @@ export interface BrowserWindow {
   once(event: 'ready-to-show', listener: () => void): this;
   show(): void;
   isDestroyed(): boolean;
+  /** 'close': the window is about to close (preventDefault keeps it open, and cancels a quit in progress) */
+  on(event: 'close', listener: (event: ElectronEvent) => void): this;
+  close(): void;
 }
 
 export interface BrowserWindowConstructor {
@@ -150,7 +155,7 @@ export interface App {
   enableSandbox(): void;
   whenReady(): Promise<void>;
   quit(): void;
-  on(event: 'window-all-closed' | 'activate', listener: () => void): this;
+  on(event: 'window-all-closed' | 'activate' | 'before-quit', listener: () => void): this;
   on(event: 'web-contents-created', listener: (event: ElectronEvent, contents: WebContents) => void): this;
 }
 

@@ -20,7 +20,18 @@ import { IPC_CHANNELS, MAX_FILE_BYTES, type MenuItemModel, type MenuModel, type 
 import { saveRequestedFile } from './save-file.ts';
 import { APP_ENTRY_URL, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, resolveAppAsset } from './app-scheme.ts';
 import { ProjectFilesMain } from './project-files-main.ts';
-import { IpcArgumentError, extensionOf, isTrustedSenderUrl, validateMenuModel, validateOpenFilesRequest } from './ipc-validate.ts';
+import { AutosaveFolder } from './autosave-folder.ts';
+import {
+  IpcArgumentError,
+  extensionOf,
+  isTrustedSenderUrl,
+  validateAutosaveId,
+  validateAutosaveRemove,
+  validateAutosaveWrite,
+  validateBoolean,
+  validateMenuModel,
+  validateOpenFilesRequest,
+} from './ipc-validate.ts';
 
 const { app, BrowserWindow, protocol, session, dialog, ipcMain, Menu } = require('electron') as ElectronMain;
 
@@ -109,6 +120,7 @@ function createWindow(): Window {
     },
   });
   window.once('ready-to-show', () => window.show());
+  guardClose(window);
   window.loadURL(APP_ENTRY_URL).catch((error: unknown) => {
     console.error(
       `Rigwright: cannot load ${APP_ENTRY_URL} from ${RENDERER_ROOT} (${error instanceof Error ? error.message : String(error)}); ` +
@@ -310,6 +322,66 @@ function saveProject(window: Window | null, argument: unknown): Promise<ProjectF
   );
 }
 
+// Unsaved work. The page says whether its scene has unsaved changes; while it has, closing the window (or quitting,
+// which closes every window) waits for the page's answer to its Save / Discard / Cancel question. A page whose
+// process has gone cannot answer: its window closes (its autosave is what recovery offers at the next start).
+const unsavedWindows = new WeakSet<Window>();
+const closeAllowed = new WeakSet<Window>();
+let quitting = false;
+let autosaveFolder: AutosaveFolder | null = null;
+/** autosave sessions begun by each window's page, ended when the page's process goes */
+const pageSessions = new WeakMap<Window, Set<string>>();
+
+function autosave(): AutosaveFolder {
+  autosaveFolder ??= new AutosaveFolder(path.join(app.getPath('userData'), 'autosave'));
+  return autosaveFolder;
+}
+
+function guardClose(window: Window): void {
+  window.on('close', (event) => {
+    if (closeAllowed.has(window) || !unsavedWindows.has(window)) return;
+    event.preventDefault();
+    window.webContents.send(IPC_CHANNELS.closeRequested);
+  });
+  window.webContents.on('render-process-gone', () => {
+    unsavedWindows.delete(window);
+    for (const session of pageSessions.get(window) ?? []) autosave().end(session);
+  });
+}
+
+function setUnsaved(window: Window | null, argument: unknown): void {
+  const unsaved = validateBoolean(IPC_CHANNELS.setUnsaved, argument);
+  if (!window) return;
+  if (unsaved) unsavedWindows.add(window);
+  else unsavedWindows.delete(window);
+}
+
+function answerClose(window: Window | null, argument: unknown): void {
+  const close = validateBoolean(IPC_CHANNELS.answerClose, argument);
+  if (!window || window.isDestroyed()) return;
+  if (!close) {
+    quitting = false;
+    return;
+  }
+  closeAllowed.add(window);
+  if (quitting) app.quit();
+  else window.close();
+}
+
+function beginAutosave(window: Window | null, argument: unknown): Promise<void> {
+  const session = validateAutosaveId(IPC_CHANNELS.autosaveBegin, argument, 'session');
+  if (window) pageSessions.set(window, (pageSessions.get(window) ?? new Set()).add(session));
+  return autosave().begin(session);
+}
+
+function writeAutosave(_window: Window | null, argument: unknown): Promise<void> {
+  const { info, bytes } = validateAutosaveWrite(IPC_CHANNELS.autosaveWrite, argument);
+  return autosave().write(info, bytes);
+}
+
+app.on('before-quit', () => {
+  quitting = true;
+});
 app.on('web-contents-created', (_event, contents) => lockDownContents(contents));
 app.on('window-all-closed', () => {
   if (!isMac) app.quit();
@@ -329,6 +401,14 @@ app
     handle(IPC_CHANNELS.openProject, openProject);
     handle(IPC_CHANNELS.saveProject, saveProject);
     handle(IPC_CHANNELS.recentProjects, () => projects().recent());
+    handle(IPC_CHANNELS.setUnsaved, setUnsaved);
+    handle(IPC_CHANNELS.answerClose, answerClose);
+    handle(IPC_CHANNELS.autosaveBegin, beginAutosave);
+    handle(IPC_CHANNELS.autosaveWrite, writeAutosave);
+    handle(IPC_CHANNELS.autosaveList, () => autosave().list());
+    handle(IPC_CHANNELS.autosaveRead, (_window, id) => autosave().read(validateAutosaveId(IPC_CHANNELS.autosaveRead, id)));
+    handle(IPC_CHANNELS.autosaveRemove, (_window, ids) => autosave().remove(validateAutosaveRemove(IPC_CHANNELS.autosaveRemove, ids)));
+    handle(IPC_CHANNELS.autosaveUnmark, (_window, id) => autosave().unmark(validateAutosaveId(IPC_CHANNELS.autosaveUnmark, id, 'session')));
     // Until the page describes its menus, only the role items.
     showMenu([]);
     createWindow();

@@ -6,6 +6,8 @@
 import type { ElectronPreload, IpcRendererEvent } from './electron-api.ts';
 import {
   COMMAND_ID_PATTERN,
+  type AutosaveInfo,
+  type AutosaveListing,
   IPC_CHANNELS,
   type MenuModel,
   type OpenedFile,
@@ -42,6 +44,31 @@ const bridge: RigwrightBridge = {
     recent(): Promise<ProjectFileRef[]> {
       return ipcRenderer.invoke(IPC_CHANNELS.recentProjects) as Promise<ProjectFileRef[]>;
     },
+  },
+  autosave: {
+    begin: (session: string) => ipcRenderer.invoke(IPC_CHANNELS.autosaveBegin, session) as Promise<void>,
+    write: (info: AutosaveInfo, bytes: Uint8Array) => ipcRenderer.invoke(IPC_CHANNELS.autosaveWrite, { info, bytes }) as Promise<void>,
+    list: () => ipcRenderer.invoke(IPC_CHANNELS.autosaveList) as Promise<AutosaveListing>,
+    read: (id: string) => ipcRenderer.invoke(IPC_CHANNELS.autosaveRead, id) as Promise<Uint8Array | null>,
+    remove: (ids: string[]) => ipcRenderer.invoke(IPC_CHANNELS.autosaveRemove, ids) as Promise<void>,
+    unmark: (session: string) => ipcRenderer.invoke(IPC_CHANNELS.autosaveUnmark, session) as Promise<void>,
+  },
+  setUnsaved(unsaved: boolean): void {
+    void ipcRenderer.invoke(IPC_CHANNELS.setUnsaved, unsaved).catch((error: unknown) => {
+      console.error('Rigwright: the unsaved state did not reach the window:', error instanceof Error ? error.message : String(error));
+    });
+  },
+  onCloseRequest(listener: () => void): () => void {
+    const forward = () => listener();
+    ipcRenderer.on(IPC_CHANNELS.closeRequested, forward);
+    return () => {
+      ipcRenderer.removeListener(IPC_CHANNELS.closeRequested, forward);
+    };
+  },
+  answerClose(close: boolean): void {
+    void ipcRenderer.invoke(IPC_CHANNELS.answerClose, close).catch((error: unknown) => {
+      console.error('Rigwright: the answer to closing did not reach the window:', error instanceof Error ? error.message : String(error));
+    });
   },
   onMenuCommand(listener: (command: string) => void): () => void {
     // The page never sees the IPC event object (it would expose ipcRenderer to the page).

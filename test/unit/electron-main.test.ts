@@ -15,7 +15,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { BrowserWindowOptions, MenuItemOptions } from '../../app/electron-api.ts';
-import { IPC_CHANNELS, type MenuModel, type OpenedFile, type RigwrightBridge } from '../../app/ipc-contract.ts';
+import {
+  IPC_CHANNELS,
+  type AutosaveInfo,
+  type AutosaveListing,
+  type MenuModel,
+  type OpenedFile,
+  type RigwrightBridge,
+} from '../../app/ipc-contract.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-main-'));
@@ -48,6 +55,7 @@ const recorded = {
   /** when set, the preload's `ipcRenderer.invoke` rejects with it (as when main refuses the message) */
   invokeFailure: undefined as Error | undefined,
   rendererListeners: new Map<string, Set<Listener>>(),
+  quits: 0,
 };
 
 class FakeContents {
@@ -68,7 +76,9 @@ class FakeContents {
 
 class FakeWindow {
   readonly webContents = new FakeContents();
+  readonly windowListeners = new Map<string, Listener>();
   url = '';
+  closeCalls = 0;
   constructor(readonly options: BrowserWindowOptions) {
     recorded.windows.push(this);
     recorded.appListeners.get('web-contents-created')?.({}, this.webContents);
@@ -83,6 +93,19 @@ class FakeWindow {
   show() {}
   isDestroyed() {
     return false;
+  }
+  on(event: string, listener: Listener) {
+    this.windowListeners.set(event, listener);
+    return this;
+  }
+  close() {
+    this.closeCalls++;
+  }
+  /** Emits 'close' as Electron does before closing; returns whether a listener kept the window open. */
+  emitClose(): boolean {
+    let prevented = false;
+    this.windowListeners.get('close')?.({ preventDefault: () => (prevented = true) });
+    return prevented;
   }
   static getAllWindows() {
     return recorded.windows;
@@ -103,7 +126,9 @@ const fakeElectron = {
       recorded.sandboxEnabled = true;
     },
     whenReady: () => Promise.resolve(),
-    quit: () => {},
+    quit: () => {
+      recorded.quits++;
+    },
     on(event: string, listener: Listener) {
       recorded.appListeners.set(event, listener);
       return this;
@@ -494,4 +519,106 @@ test("the preload's setMenu logs main's refusal instead of rejecting in the page
   assert.deepEqual(unhandled, []);
   assert.equal(logged.length, 1);
   assert.match(logged[0].map(String).join(' '), /menu was not updated.*menu 1: label is empty/);
+});
+
+test('closing or quitting with unsaved changes waits for the page: its answer closes, keeps the window or goes on quitting', async () => {
+  const window = recorded.windows[0];
+  const call = (channel: string, argument?: unknown) => recorded.ipcHandlers.get(channel)!(trustedEvent(), argument);
+  const requests = () => window.webContents.sent.filter(([channel]) => channel === IPC_CHANNELS.closeRequested).length;
+  assert.equal(window.emitClose(), false, 'nothing unsaved: the window closes without a question');
+  assert.equal(requests(), 0);
+
+  call(IPC_CHANNELS.setUnsaved, true);
+  assert.equal(window.emitClose(), true, 'unsaved: the close waits');
+  assert.equal(requests(), 1, 'the page is asked');
+  call(IPC_CHANNELS.answerClose, false);
+  assert.equal(window.closeCalls, 0, 'Cancel: the window stays');
+  assert.equal(recorded.quits, 0);
+
+  // A page whose process has gone cannot answer: its window closes.
+  window.webContents.listeners.get('render-process-gone')!({}, { reason: 'crashed' });
+  assert.equal(window.emitClose(), false);
+  call(IPC_CHANNELS.setUnsaved, true);
+  call(IPC_CHANNELS.setUnsaved, false);
+  assert.equal(window.emitClose(), false, 'saved again: no question');
+
+  // Quitting closes every window: with unsaved changes the quit waits for the answer, then goes on.
+  call(IPC_CHANNELS.setUnsaved, true);
+  recorded.appListeners.get('before-quit')!();
+  assert.equal(window.emitClose(), true);
+  assert.equal(requests(), 2);
+  call(IPC_CHANNELS.answerClose, true);
+  assert.equal(recorded.quits, 1, 'Save or Discard during a quit: the quit goes on');
+  assert.equal(window.closeCalls, 0);
+  assert.equal(window.emitClose(), false, 'the answered window closes');
+
+  assert.throws(() => call(IPC_CHANNELS.setUnsaved, 'yes'), /rigwright:set-unsaved: argument must be true or false/);
+  assert.throws(() => call(IPC_CHANNELS.answerClose, 1), /argument must be true or false/);
+});
+
+test("autosave goes to the data folder's autosave/ through IPC, checked, and a page gone leaves its work for recovery", async () => {
+  const call = (channel: string, argument?: unknown) => recorded.ipcHandlers.get(channel)!(trustedEvent(), argument) as Promise<unknown>;
+  const session = '0b9f7d2e-5c1a-4e8b-9d3f-2a6c4e8b1d7f';
+  const info: AutosaveInfo = {
+    id: `${session}-1`,
+    session,
+    sequence: 1,
+    savedAt: 1_700_000_000_000,
+    name: 'hand.rig.glb',
+    vertexCount: 3485,
+    boneCount: 20,
+    editCount: 7,
+    byteLength: 3,
+  };
+  await call(IPC_CHANNELS.autosaveBegin, session);
+  await call(IPC_CHANNELS.autosaveWrite, { info, bytes: Uint8Array.of(7, 8, 9) });
+  assert.deepEqual(readFileSync(path.join(work, 'autosave', `${session}-1.rig.glb`)), Buffer.from([7, 8, 9]));
+  assert.deepEqual(await call(IPC_CHANNELS.autosaveList), { versions: [info], marked: [{ session, alive: true }] });
+  assert.deepEqual(await call(IPC_CHANNELS.autosaveRead, info.id), Uint8Array.of(7, 8, 9));
+
+  // The page's process goes: its marked work is no longer alive, so the next start offers it.
+  recorded.windows[0].webContents.listeners.get('render-process-gone')!({}, { reason: 'oom' });
+  assert.deepEqual(((await call(IPC_CHANNELS.autosaveList)) as AutosaveListing).marked, [{ session, alive: false }]);
+
+  await assert.rejects(async () => call(IPC_CHANNELS.autosaveRead, '../../secret'), /letters, digits and dashes/);
+  await assert.rejects(async () => call(IPC_CHANNELS.autosaveWrite, { info, bytes: Uint8Array.of(1) }), /1 bytes, info.byteLength says 3/);
+  await assert.rejects(async () => call(IPC_CHANNELS.autosaveRemove, 'x-1'), /ids must be an array/);
+  await call(IPC_CHANNELS.autosaveUnmark, session);
+  await call(IPC_CHANNELS.autosaveRemove, [info.id]);
+  assert.deepEqual(await call(IPC_CHANNELS.autosaveList), { versions: [], marked: [] });
+});
+
+test("the preload's autosave and close calls go over their channels", async () => {
+  const bridge = recorded.exposed.get('rigwright') as RigwrightBridge;
+  recorded.invoked.length = 0;
+  const bytes = Uint8Array.of(1, 2);
+  const info = {
+    id: 'a-1',
+    session: 'a',
+    sequence: 1,
+    savedAt: 0,
+    name: 'untitled',
+    vertexCount: 0,
+    boneCount: 0,
+    editCount: 0,
+    byteLength: 2,
+  };
+  await bridge.autosave!.begin('a');
+  await bridge.autosave!.write(info, bytes);
+  await bridge.autosave!.unmark('a');
+  bridge.setUnsaved!(true);
+  bridge.answerClose!(false);
+  assert.deepEqual(recorded.invoked, [
+    [IPC_CHANNELS.autosaveBegin, 'a'],
+    [IPC_CHANNELS.autosaveWrite, { info, bytes }],
+    [IPC_CHANNELS.autosaveUnmark, 'a'],
+    [IPC_CHANNELS.setUnsaved, true],
+    [IPC_CHANNELS.answerClose, false],
+  ]);
+  let asked = 0;
+  const unsubscribe = bridge.onCloseRequest!(() => asked++);
+  for (const listener of recorded.rendererListeners.get(IPC_CHANNELS.closeRequested) ?? []) listener({ senderId: 0 });
+  unsubscribe();
+  for (const listener of recorded.rendererListeners.get(IPC_CHANNELS.closeRequested) ?? []) listener({ senderId: 0 });
+  assert.equal(asked, 1);
 });
