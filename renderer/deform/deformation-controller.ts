@@ -7,8 +7,9 @@
  * It also computes the CPU reference of the method shown, which the GPU readback is tested against.
  */
 import * as THREE from 'three';
-import { wrap, transfer, type Remote } from 'comlink';
+import { transfer, type Remote } from 'comlink';
 import type { DeformApi } from '../../workers/deform.worker.ts';
+import { SupervisedWorker, supervisedRemote } from '../io/worker-supervisor.ts';
 import type { Influences } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { dualQuaternionSkinning, type DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
@@ -319,8 +320,13 @@ export class DeformationController {
   /** Asks the worker for this pose; while a solve runs, only the newest pose waits, so the view never lags more than one solve. */
   private requestPerFace(view: SkinnedMeshView, evaluator: PoseEvaluator): void {
     if (!this.perFace) {
-      this.worker ??= wrap<DeformApi>(
-        new Worker(new URL('../../workers/deform.worker.ts', import.meta.url), { type: 'module', name: 'rigwright-deform' }),
+      // A crash rejects the pending call (the per-face state shows it) and the next document's setup gets a new worker.
+      this.worker ??= supervisedRemote(
+        new SupervisedWorker<DeformApi>(
+          'deformation worker',
+          () => new Worker(new URL('../../workers/deform.worker.ts', import.meta.url), { type: 'module', name: 'rigwright-deform' }),
+        ),
+        (method) => (method === 'setup' ? 'Preparing per-face skinning' : 'Per-face skinning'),
       );
       const worker = this.worker;
       const doc = this.doc;

@@ -2,17 +2,19 @@
  * The renderer's handle on the binding worker (workers/binding.worker.ts); paint mode keeps a second one for mirror
  * matching, so the two never wait on each other. One computation at a time per client; `cancel`
  * terminates the worker — the only way to stop a synchronous solve without SharedArrayBuffer — rejects the
- * pending call with an AbortError, and the next call starts a fresh worker. The main thread never waits on the
- * solver, so the viewport keeps drawing.
+ * pending call with an AbortError, and the next call starts a fresh worker. A worker that crashes (out of memory,
+ * an uncaught error) rejects the pending call with a WorkerCrashError and is replaced the same way
+ * (worker-supervisor.ts). The main thread never waits on the solver, so the viewport keeps drawing.
  *
  * Inputs are copied once into new buffers that are then transferred (the document keeps its own arrays);
  * results come back transferred.
  */
-import { proxy, transfer, wrap, type Remote } from 'comlink';
+import { proxy, transfer, type Remote } from 'comlink';
 import type { AutomaticHandleRule, BindingApi } from '../../workers/binding.worker.ts';
 import type { HarmonicWeightsOptions, HarmonicWeightsResult } from '../../workers/weights/harmonic-weights.ts';
 import type { TgfSkeleton } from '../../workers/formats/types.ts';
 import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
+import { SupervisedWorker } from './worker-supervisor.ts';
 
 export interface BindRequest {
   positions: Float64Array;
@@ -23,12 +25,15 @@ export interface BindRequest {
 }
 
 export class BindingClient {
-  private worker: Worker | null = null;
-  private remote: Remote<BindingApi> | null = null;
-  private abortPending: ((error: DOMException) => void) | null = null;
+  private readonly worker = new SupervisedWorker<BindingApi>(
+    'binding worker',
+    () => new Worker(new URL('../../workers/binding.worker.ts', import.meta.url), { type: 'module', name: 'rigwright-binding' }),
+  );
+  /** the call in flight, if any */
+  private current: object | null = null;
 
   get running(): boolean {
-    return this.abortPending !== null;
+    return this.current !== null;
   }
 
   /** #V handle labels by a geometric rule (copies `positions`, transfers the copy). */
@@ -36,7 +41,7 @@ export class BindingClient {
     const p = positions.slice();
     const joints = skeleton.joints.slice();
     const bones = skeleton.bones.slice();
-    return this.run((remote) =>
+    return this.run('Placing handles automatically', (remote) =>
       remote.automaticHandles(transfer(p, [p.buffer]), transfer({ joints, bones }, [joints.buffer, bones.buffer]), rule),
     );
   }
@@ -51,7 +56,7 @@ export class BindingClient {
     const triangles = request.triangles.slice();
     const handles = request.handles.slice();
     const progress = proxy(onProgress);
-    return this.run((remote) =>
+    return this.run('Computing harmonic weights', (remote) =>
       remote.harmonicWeights(
         transfer(positions, [positions.buffer]),
         transfer(triangles, [triangles.buffer]),
@@ -78,46 +83,34 @@ export class BindingClient {
     const p = positions.slice();
     const t = triangles.slice();
     const progress = proxy(onProgress);
-    return this.run((remote) => remote.mirrorVertexMap(transfer(p, [p.buffer]), transfer(t, [t.buffer]), axis, tolerance, progress));
+    return this.run('Matching mirror vertices', (remote) =>
+      remote.mirrorVertexMap(transfer(p, [p.buffer]), transfer(t, [t.buffer]), axis, tolerance, progress),
+    );
   }
 
   /** Stops the running call at once (its promise rejects with AbortError); no-op when idle. */
   cancel(): void {
-    const abort = this.abortPending;
-    if (!abort) return;
-    this.abortPending = null;
-    this.worker?.terminate();
-    this.worker = null;
-    this.remote = null;
-    abort(new DOMException('binding cancelled', 'AbortError'));
+    if (!this.current) return;
+    this.current = null;
+    this.worker.stop(new DOMException('binding cancelled', 'AbortError'));
   }
 
-  private run<T>(call: (remote: Remote<BindingApi>) => Promise<T>): Promise<T> {
-    if (this.abortPending) return Promise.reject(new Error('a binding computation is already running'));
-    if (!this.remote) {
-      this.worker = new Worker(new URL('../../workers/binding.worker.ts', import.meta.url), { type: 'module', name: 'rigwright-binding' });
-      this.remote = wrap<BindingApi>(this.worker);
-    }
-    const remote = this.remote;
-    return new Promise<T>((resolve, reject) => {
-      const settle = () => {
-        if (this.abortPending === abort) this.abortPending = null;
-      };
-      const abort = (error: DOMException) => reject(error);
-      this.abortPending = abort;
-      call(remote).then(
-        (value) => {
-          if (this.abortPending !== abort) return;
-          settle();
-          resolve(value);
-        },
-        (error: unknown) => {
-          if (this.abortPending !== abort) return;
-          settle();
-          // The worker's own errors arrive as Errors; anything else is wrapped so callers can read a message.
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
+  private run<T>(work: string, call: (remote: Remote<BindingApi>) => Promise<T>): Promise<T> {
+    if (this.current) return Promise.reject(new Error('a binding computation is already running'));
+    const token = {};
+    this.current = token;
+    const settle = () => {
+      if (this.current === token) this.current = null;
+    };
+    return this.worker.call(work, call).then(
+      (value) => {
+        settle();
+        return value;
+      },
+      (error: unknown) => {
+        settle();
+        throw error;
+      },
+    );
   }
 }

@@ -37,6 +37,7 @@ import type { Viewport } from '../view/viewport.ts';
 import { SceneView } from '../view/scene-view.ts';
 import { appCommands } from './app-commands.ts';
 import { bindingController, createPanels, paintController, toolManager } from './app-parts.ts';
+import { onWorkerCrash, type WorkerCrash } from '../io/worker-supervisor.ts';
 import { FileLoading } from './file-loading.ts';
 import { FrameLoop } from './frame-loop.ts';
 import { ProjectFiles } from './project-files.ts';
@@ -133,6 +134,7 @@ export class App {
     this.tools.onChange(() => this.toolChanged());
     this.paint.onChange(() => this.refreshChrome());
     this.commands.onExecuted(() => this.refreshChrome());
+    onWorkerCrash((crash) => this.workerCrashed(crash));
     bridge.onMenuCommand((command) => this.runMenuCommand(command));
     if (bridge instanceof WebBridge) bridge.onUnrequestedFiles((files) => void this.files.load(files));
     timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
@@ -190,6 +192,16 @@ export class App {
     if (doc.mesh !== previous.mesh || doc.skeleton !== previous.skeleton) this.frameAll();
     this.refreshChrome();
     this.viewport.invalidate();
+  }
+
+  /** A worker died: the calls it ran have failed (their callers say so too); the scene, the page's, is unchanged. */
+  private workerCrashed(crash: WorkerCrash): void {
+    const work = crash.work.length > 0 ? crash.work.join(', ') : 'A background task';
+    this.notice.show(`${work} failed: the ${crash.worker} stopped`, [
+      `Reason: ${crash.reason}.`,
+      'The scene and its undo history are unchanged; the worker starts again for the next task.',
+    ]);
+    this.refreshChrome();
   }
 
   private historyChanged(event: HistoryEvent): void {

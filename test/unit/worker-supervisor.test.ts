@@ -1,0 +1,187 @@
+/**
+ * renderer/io/worker-supervisor.ts and the worker clients built on it (io-client, binding-client), with a stand-in
+ * Worker: comlink talks to the real API object over a Node MessageChannel, and the test fires the `error` event a
+ * browser fires when a worker dies (an uncaught error, an allocation it refuses, a script that fails to load). A
+ * call in flight must reject — never hang — with a message naming the work, the crash is reported once, and the
+ * next call runs on a fresh worker.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { expose } from 'comlink';
+import { onWorkerCrash, SupervisedWorker, WorkerCrashError, type WorkerCrash } from '../../renderer/io/worker-supervisor.ts';
+
+/** A Worker as comlink and the supervisor use it: messages over a MessageChannel, `error` events fired by the test. */
+class FakeWorker extends EventTarget {
+  static created: FakeWorker[] = [];
+  /** every one made, closed at the end so their ports let the process exit */
+  static all: FakeWorker[] = [];
+  terminated = false;
+  private readonly port: MessagePort;
+
+  constructor(api: object) {
+    super();
+    const { port1, port2 } = new MessageChannel();
+    expose(api, port2 as unknown as Parameters<typeof expose>[1]);
+    this.port = port1;
+    FakeWorker.created.push(this);
+    FakeWorker.all.push(this);
+  }
+
+  postMessage(message: unknown, transfer?: Transferable[]): void {
+    if (!this.terminated) this.port.postMessage(message, transfer as never);
+  }
+
+  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions): void {
+    if (type === 'message') {
+      (this.port as unknown as EventTarget).addEventListener(type, listener, options);
+      this.port.start();
+    } else super.addEventListener(type, listener, options);
+  }
+
+  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
+    if (type === 'message') (this.port as unknown as EventTarget).removeEventListener(type, listener);
+    else super.removeEventListener(type, listener);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+    this.port.close();
+  }
+
+  /** What the browser does when the worker dies: an ErrorEvent-like `error`, cancelable. */
+  crash(message: string): boolean {
+    const event = Object.assign(new Event('error', { cancelable: true }), { message });
+    this.dispatchEvent(event);
+    return event.defaultPrevented;
+  }
+}
+
+after(() => {
+  for (const worker of FakeWorker.all) worker.terminate();
+});
+
+const neverAnswers = () => new Promise<never>(() => undefined);
+
+const api = {
+  add: (a: number, b: number) => a + b,
+  readRigFile: neverAnswers,
+  fails: () => {
+    throw new RangeError('bad index');
+  },
+};
+
+function asWorker(fake: FakeWorker): Worker {
+  return fake as unknown as Worker;
+}
+
+test('a crash rejects the calls in flight naming their work, is reported once, and the next call gets a fresh worker', async () => {
+  FakeWorker.created = [];
+  const crashes: WorkerCrash[] = [];
+  const unsubscribe = onWorkerCrash((crash) => crashes.push(crash));
+  const supervisor = new SupervisedWorker<typeof api>('file-reading worker', () => asWorker(new FakeWorker(api)));
+  assert.equal(supervisor.started, false);
+  assert.equal(await supervisor.call('Adding', (remote) => remote.add(2, 3)), 5);
+  assert.equal(FakeWorker.created.length, 1);
+
+  const reading = supervisor.call('Reading hand.off', (remote) => remote.readRigFile());
+  const other = supervisor.call('Reading hand.tgf', (remote) => remote.readRigFile());
+  await new Promise((resolve) => setTimeout(resolve, 20)); // the calls have reached the worker and wait there
+  const handled = FakeWorker.created[0].crash('Uncaught RangeError: Array buffer allocation failed');
+  assert.equal(handled, true, 'the error is handled, not left as an uncaught page error');
+  await assert.rejects(reading, (error: unknown) => {
+    assert.ok(error instanceof WorkerCrashError);
+    assert.equal(
+      error.message,
+      'Reading hand.off failed: the file-reading worker stopped (RangeError: Array buffer allocation failed); it is restarted for the next task',
+    );
+    return true;
+  });
+  await assert.rejects(other, /^WorkerCrashError: Reading hand\.tgf failed/);
+  assert.equal(FakeWorker.created[0].terminated, true);
+  assert.equal(supervisor.started, false);
+  assert.deepEqual(crashes, [
+    { worker: 'file-reading worker', work: ['Reading hand.off', 'Reading hand.tgf'], reason: 'RangeError: Array buffer allocation failed' },
+  ]);
+
+  // A late event from the dead worker changes nothing; the next call starts worker 2, which answers.
+  FakeWorker.created[0].crash('late');
+  assert.equal(await supervisor.call('Adding', (remote) => remote.add(20, 22)), 42);
+  assert.equal(FakeWorker.created.length, 2);
+  assert.equal(crashes.length, 1);
+
+  // A worker that fails to load fires an error without a message; an idle crash is reported with no work.
+  FakeWorker.created[1].crash('');
+  assert.deepEqual(crashes[1], { worker: 'file-reading worker', work: [], reason: 'it failed to start or was stopped by the browser' });
+  unsubscribe();
+});
+
+test("a call's own error is not a crash: it rejects with that error and the worker stays", async () => {
+  FakeWorker.created = [];
+  const crashes: WorkerCrash[] = [];
+  const unsubscribe = onWorkerCrash((crash) => crashes.push(crash));
+  const supervisor = new SupervisedWorker<typeof api>('test worker', () => asWorker(new FakeWorker(api)));
+  await assert.rejects(
+    supervisor.call('Failing', (remote) => remote.fails()),
+    (error: unknown) => error instanceof Error && error.message === 'bad index',
+  );
+  assert.equal(await supervisor.call('Adding', (remote) => remote.add(1, 1)), 2);
+  assert.equal(FakeWorker.created.length, 1);
+  assert.deepEqual(crashes, []);
+
+  // stop (a cancel): the pending call rejects with the given reason, nothing is reported, the next call restarts.
+  const pending = supervisor.call('Waiting', (remote) => remote.readRigFile());
+  supervisor.stop(new DOMException('cancelled', 'AbortError'));
+  await assert.rejects(pending, (error: unknown) => error instanceof DOMException && error.name === 'AbortError');
+  assert.deepEqual(crashes, []);
+  assert.equal(await supervisor.call('Adding', (remote) => remote.add(1, 2)), 3);
+  assert.equal(FakeWorker.created.length, 2);
+  unsubscribe();
+});
+
+test('the clients: a crashed io worker rejects the read naming the file; the binding client recovers and can cancel', async () => {
+  const bindingApi = { harmonicWeights: neverAnswers, automaticHandles: () => new Int32Array([0, 1]) };
+  const ioApi = { readRigFile: neverAnswers };
+  const previous = (globalThis as { Worker?: unknown }).Worker;
+  (globalThis as { Worker?: unknown }).Worker = class {
+    constructor(url: URL) {
+      return new FakeWorker(url.pathname.endsWith('binding.worker.ts') ? bindingApi : ioApi);
+    }
+  };
+  try {
+    FakeWorker.created = [];
+    const { getIoClient } = await import('../../renderer/io/io-client.ts');
+    const read = getIoClient().readRigFile('broken.off', new Uint8Array(4));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    FakeWorker.created[0].crash('Uncaught InternalError: too much recursion');
+    await assert.rejects(
+      read,
+      /^WorkerCrashError: Reading broken\.off failed: the file-reading worker stopped \(InternalError: too much recursion\)/,
+    );
+
+    const { BindingClient } = await import('../../renderer/io/binding-client.ts');
+    const client = new BindingClient();
+    const request = {
+      positions: new Float64Array(9),
+      triangles: new Uint32Array([0, 1, 2]),
+      handles: new Int32Array(3),
+      boneCount: 1,
+      options: {},
+    };
+    const solve = client.harmonicWeights(request, () => undefined);
+    assert.equal(client.running, true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    FakeWorker.created.at(-1)!.crash('Uncaught RangeError: Invalid typed array length: 4294967296');
+    await assert.rejects(solve, /^WorkerCrashError: Computing harmonic weights failed: the binding worker stopped/);
+    assert.equal(client.running, false);
+    const skeleton = { joints: new Float64Array(6), bones: new Uint32Array([0, 1]) };
+    assert.deepEqual(await client.automaticHandles(new Float64Array(6), skeleton, 'nearest-bone' as never), new Int32Array([0, 1]));
+
+    const cancelled = client.harmonicWeights(request, () => undefined);
+    client.cancel();
+    await assert.rejects(cancelled, (error: unknown) => error instanceof DOMException && error.name === 'AbortError');
+    assert.equal(client.running, false);
+  } finally {
+    (globalThis as { Worker?: unknown }).Worker = previous;
+  }
+});
