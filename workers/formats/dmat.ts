@@ -6,7 +6,7 @@
  * then cols·rows little-endian float64 values, also column-major. In memory we keep the row-major DenseMatrix.
  */
 import { FormatError } from './format-error.ts';
-import { TextScanner, describeNonFinite, exactNumberText } from './text-scanner.ts';
+import { TextScanner, describeNonFinite, exactNumberText, excerpt } from './text-scanner.ts';
 import type { DenseMatrix } from './types.ts';
 
 const LF = 10;
@@ -91,7 +91,7 @@ function readAsciiBody(text: string, cols: number, rows: number, file: string): 
     throw new FormatError(
       file,
       `line ${scanner.line}`,
-      `more values than the ${count} announced by the header (${cols} columns × ${rows} rows), starting with '${scanner.peekToken()}'`,
+      `more values than the ${count} announced by the header (${cols} columns × ${rows} rows), starting with '${excerpt(scanner.peekToken())}'`,
     );
   }
   return { rows, cols, data };

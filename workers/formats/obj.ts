@@ -3,7 +3,7 @@
  * but not kept, since skinning needs positions and connectivity and recomputes normals.
  */
 import { FormatError } from './format-error.ts';
-import { TextScanner, describeNonFinite, exactNumberText } from './text-scanner.ts';
+import { TextScanner, describeNonFinite, exactNumberText, excerpt } from './text-scanner.ts';
 import type { MeshFileReport, TriangleMesh } from './types.ts';
 
 const SPACE = 32;
@@ -164,7 +164,7 @@ export function readObj(text: string, file: string): { mesh: TriangleMesh; repor
       const keyword = scanner.peekToken();
       if (!IGNORED_RECORDS.has(keyword) && !unknownRecords.has(keyword)) {
         unknownRecords.add(keyword);
-        warnings.push(`line ${scanner.line}: unknown record '${keyword}' ignored`);
+        warnings.push(`line ${scanner.line}: unknown record '${excerpt(keyword)}' ignored`);
       }
     }
     scanner.nextLine();

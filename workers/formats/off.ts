@@ -4,11 +4,14 @@
  * then one face per line as `n i0 … i(n−1)` with 0-based indices. `#` starts a comment anywhere.
  */
 import { FormatError } from './format-error.ts';
-import { TextScanner, describeNonFinite } from './text-scanner.ts';
+import { TextScanner, describeNonFinite, excerpt } from './text-scanner.ts';
 import type { MeshFileReport, TriangleMesh } from './types.ts';
 
 const OFF_KEYWORD = /^(ST)?C?N?(4)?(n)?OFF$/;
 const AXES = ['x', 'y', 'z'];
+/** Fewest characters of a vertex line (`0 0 0` and its line break) and of a face line (`3 0 1 2` and its break). */
+const MIN_VERTEX_LINE = 6;
+const MIN_FACE_LINE = 8;
 
 /** Moves to the next line with content (skipping blank and comment lines); false at the end of the text. */
 function toContent(scanner: TextScanner): boolean {
@@ -34,8 +37,8 @@ export function readOff(text: string, file: string): { mesh: TriangleMesh; repor
   if (!toContent(scanner)) throw new FormatError(file, '', "the file is empty (expected the header 'OFF')");
   const keyword = scanner.peekToken();
   const match = OFF_KEYWORD.exec(keyword);
-  if (!match) scanner.fail(`expected the header 'OFF', found '${keyword}'`);
-  if (match[2] || match[3]) scanner.fail(`'${keyword}' files (not 3-dimensional) are not supported`);
+  if (!match) scanner.fail(`expected the header 'OFF', found '${excerpt(keyword)}'`);
+  if (match[2] || match[3]) scanner.fail(`'${excerpt(keyword)}' files (not 3-dimensional) are not supported`);
   scanner.pos += keyword.length;
   if (scanner.hasToken(true) && scanner.peekToken().toUpperCase() === 'BINARY') {
     scanner.fail('binary OFF files are not supported; save the mesh as ASCII OFF or OBJ');
@@ -49,7 +52,7 @@ export function readOff(text: string, file: string): { mesh: TriangleMesh; repor
   const faceCount = scanner.integer('face count');
   if (vertexCount < 0 || faceCount < 0) scanner.fail(`counts cannot be negative (${vertexCount} vertices, ${faceCount} faces)`);
   if (vertexCount === 0) scanner.fail('the header announces 0 vertices');
-  // Each vertex and face needs a line of its own: reject impossible counts before allocating.
+  // Each vertex and face needs a line of its own: reject impossible counts.
   if (vertexCount + faceCount > text.length) {
     scanner.fail(
       `the header announces ${vertexCount} vertices and ${faceCount} faces, more than a file of ${text.length} characters can hold`,
@@ -57,7 +60,8 @@ export function readOff(text: string, file: string): { mesh: TriangleMesh; repor
   }
   scanner.nextLine();
 
-  const positions = new Float64Array(vertexCount * 3);
+  // Arrays are sized by what the text can hold, not by the header alone (a truncated file reports itself below).
+  const positions = new Float64Array(3 * Math.min(vertexCount, Math.floor(text.length / MIN_VERTEX_LINE) + 1));
   for (let v = 0; v < vertexCount; v++) {
     if (!toContent(scanner)) {
       throw new FormatError(
@@ -75,7 +79,7 @@ export function readOff(text: string, file: string): { mesh: TriangleMesh; repor
     scanner.nextLine();
   }
 
-  let triangleCapacity = faceCount;
+  let triangleCapacity = Math.min(faceCount, Math.floor(text.length / MIN_FACE_LINE) + 1);
   let triangles = new Uint32Array(triangleCapacity * 3);
   let triangleCount = 0;
   let polygonsTriangulated = 0;
@@ -89,6 +93,12 @@ export function readOff(text: string, file: string): { mesh: TriangleMesh; repor
     }
     const corners = scanner.integer(`face ${f} corner count`);
     if (corners < 3) scanner.fail(`face ${f} has ${corners} corner${corners === 1 ? '' : 's'}, needs at least 3`);
+    // Each corner index takes at least one character: no allocation from an impossible count.
+    if (corners > scanner.length - scanner.pos) {
+      scanner.fail(
+        `face ${f} announces ${corners} corners, more than the ${scanner.length - scanner.pos} characters left in the file can hold`,
+      );
+    }
     if (corners > 3) polygonsTriangulated++;
     if (triangleCount + corners - 2 > triangleCapacity) {
       triangleCapacity = Math.max(triangleCapacity * 2, triangleCount + corners - 2);

@@ -15,6 +15,33 @@ export type RigFile =
   | { kind: 'skeleton'; name: string; skeleton: TgfSkeleton }
   | { kind: 'matrix'; name: string; matrix: DenseMatrix };
 
+/**
+ * Largest text file read (OBJ, OFF, TGF, DMAT, .gltf): the whole text becomes one string, and JavaScript strings
+ * stop at about 512 M characters; 256 MiB leaves room for the arrays made from it.
+ */
+export const MAX_TEXT_FILE_BYTES = 256 * 1024 * 1024;
+/** Largest binary file read (.glb, .bin): 1 GiB. */
+export const MAX_BINARY_FILE_BYTES = 1024 * 1024 * 1024;
+
+/** The size limit for a file, by its extension (.glb and .bin are binary, everything else text). */
+export function fileSizeLimit(name: string): number {
+  return /\.(glb|bin)$/i.test(name) ? MAX_BINARY_FILE_BYTES : MAX_TEXT_FILE_BYTES;
+}
+
+/**
+ * Refuses a file too large to read, before it is read: call with its size from the file system (stat, File.size).
+ * @param name      file name (a path is fine)
+ * @param byteLength its size in bytes
+ * @throws FormatError naming the file, its size and the limit
+ */
+export function checkFileSize(name: string, byteLength: number): void {
+  const limit = fileSizeLimit(name);
+  if (byteLength > limit) {
+    const mib = (n: number): string => `${Math.round(n / (1024 * 1024))} MiB`;
+    throw new FormatError(name, '', `the file has ${byteLength} bytes (${mib(byteLength)}), more than the ${mib(limit)} Rigwright reads`);
+  }
+}
+
 /** Extensions readRigFile understands, for file dialogs. */
 export const RIG_FILE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat'] as const;
 
@@ -24,9 +51,11 @@ export const RIG_FILE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat'] as const;
  * @param name  file name (a path is fine); its extension, in any case, selects the format
  * @param bytes the whole file
  * @returns the parsed content, tagged by kind
- * @throws FormatError from the reader, or "unsupported file type" for any other extension
+ * @throws FormatError from the reader, "unsupported file type" for any other extension, or a file larger than
+ *         MAX_TEXT_FILE_BYTES
  */
 export function readRigFile(name: string, bytes: Uint8Array): RigFile {
+  checkFileSize(name, bytes.length);
   const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
   const dot = base.lastIndexOf('.');
   const extension = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';

@@ -28,6 +28,20 @@ const MAX_FAST_EXPONENT = 22;
 
 const NON_FINITE_LITERAL = /^[+-]?(?:1\.#)?(?:q?nan|inf|infinity|ind)(?:\(.*\))?$/i;
 
+/** Characters of a token an error message shows; longer tokens are cut and their length given. */
+export const MAX_EXCERPT_LENGTH = 40;
+
+/**
+ * A token as an error message may quote it: at most MAX_EXCERPT_LENGTH characters, control characters shown as
+ * `\uXXXX`, and for a longer one the count of characters left out (a file of 300 MB of zeros must not print them).
+ */
+export function excerpt(token: string): string {
+  const shown = token.length > MAX_EXCERPT_LENGTH ? token.slice(0, MAX_EXCERPT_LENGTH) : token;
+  // eslint-disable-next-line no-control-regex
+  const visible = shown.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return token.length > MAX_EXCERPT_LENGTH ? `${visible}… (${token.length} characters)` : visible;
+}
+
 /**
  * A cursor over the text of a line-oriented file (OBJ, OFF, TGF, ASCII DMAT) that reads numbers without
  * allocating and knows its line number, so every error can name `file: line N`.
@@ -222,7 +236,7 @@ export class TextScanner {
     }
     if (!anyDigit || (c !== -1 && c !== SPACE && c !== TAB && c !== CR && c !== LF && !(slashEnds && c === SLASH))) {
       const token = slashEnds ? this.peekToken().split('/')[0] : this.peekToken();
-      this.fail(`${what} '${token}' is not a whole number`);
+      this.fail(`${what} '${excerpt(token)}' is not a whole number`);
     }
     this.pos = i;
     return negative ? -value : value;
@@ -236,7 +250,7 @@ export class TextScanner {
       if (lower.includes('inf') && !lower.includes('nan')) return token.startsWith('-') ? -Infinity : Infinity;
       return NaN;
     }
-    return this.fail(`${what} '${token}' is not a number`);
+    return this.fail(`${what} '${excerpt(token)}' is not a number`);
   }
 
   /**
