@@ -12,6 +12,8 @@ export interface ChromeActions {
   setInfluences(count: number): void;
   dropFiles(files: File[]): void;
   dismissError(): void;
+  /** recent project `index` (0 = the newest) */
+  openRecent(index: number): void;
 }
 
 export const INFLUENCE_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 0] as const;
@@ -39,6 +41,8 @@ export class AppChrome {
   private readonly toolbar: HTMLElement;
   private readonly influenceSelect: HTMLSelectElement;
   private readonly sceneName: HTMLSpanElement;
+  private readonly recentSelect: HTMLSelectElement;
+  private recentShown = '';
   private readonly status: HTMLElement;
   private readonly errorBanner: HTMLElement;
   private readonly errorText: HTMLElement;
@@ -52,7 +56,18 @@ export class AppChrome {
     this.toolbar = required('toolbar', HTMLElement);
     this.toolbar.append(element('span', 'brand', 'Rigwright'));
     const files = element('div', 'tool-group');
+    commandButton(files, commands, 'file.openProject', { label: 'Open' });
+    commandButton(files, commands, 'file.save');
     commandButton(files, commands, 'file.open');
+    this.recentSelect = element('select', 'recent-projects');
+    this.recentSelect.title = 'Recent project files';
+    this.recentSelect.hidden = true;
+    this.recentSelect.addEventListener('change', () => {
+      const index = this.recentSelect.selectedIndex - 1;
+      this.recentSelect.selectedIndex = 0;
+      if (index >= 0) actions.openRecent(index);
+    });
+    files.append(this.recentSelect);
     const edit = element('div', 'tool-group edit-group');
     commandButton(edit, commands, 'edit.undo', { showTitle: true });
     commandButton(edit, commands, 'edit.redo', { showTitle: true });
@@ -98,7 +113,15 @@ export class AppChrome {
 
   setSceneName(name: string): void {
     this.sceneName.textContent = name;
-    document.title = `${name} — Rigwright`;
+  }
+
+  /** The recent project files, newest first (the list is hidden while empty). */
+  setRecent(names: readonly string[]): void {
+    const shown = JSON.stringify(names);
+    if (shown === this.recentShown) return;
+    this.recentShown = shown;
+    this.recentSelect.replaceChildren(new Option('Recent…', ''), ...names.map((name, i) => new Option(name, String(i))));
+    this.recentSelect.hidden = names.length === 0;
   }
 
   /** @param parts  status fields, shown separated */

@@ -105,6 +105,7 @@ export function createPanels(app: App, container: HTMLElement) {
     setInfluences: (count) => void app.commands.execute('view.influences', count),
     dropFiles: (files) => app.files.dropFiles(files),
     dismissError: () => app.setError(null),
+    openRecent: (index) => void app.project.openRecent(index),
   });
   const deformationPanel = new DeformationPanel(
     toolbar,

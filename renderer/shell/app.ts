@@ -420,6 +420,7 @@ export class App {
   private redrawChrome(): void {
     this.chrome.setSceneName(this.store.doc.name);
     this.project.showTitle();
+    this.chrome.setRecent(this.project.recent.map((r) => r.name));
     this.chrome.setStatus(appStatus(this));
     this.chrome.refreshCommands();
     this.bindPanel.refresh();

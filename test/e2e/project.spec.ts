@@ -143,6 +143,15 @@ test('hand: edits and settings saved with Ctrl+S, opened in a fresh page with Ct
     error: null,
   });
   expect(opened.recent).toContain('hand.rig.glb');
+  // Recent files: in the desktop File menu (after Open project, Save, Save as, Import) and in the page's toolbar.
+  const fileMenu: string[] = await fresh.evaluate(() =>
+    (window as any).__rigwright
+      .menu()
+      .find((m: any) => m.label === 'File')
+      .items.map((i: any) => i.label),
+  );
+  expect(fileMenu.slice(0, 5)).toEqual(['Open project…', 'Save', 'Save as…', 'Import…', '1. hand.rig.glb']);
+  await expect(fresh.locator('select.recent-projects option').nth(1)).toHaveText('hand.rig.glb');
   expect(await arrays(fresh)).toEqual(before);
   expect(await values(fresh)).toEqual(beforeValues);
   const state = await fresh.evaluate(() => (window as any).__rigwright.state());
