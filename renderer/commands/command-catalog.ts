@@ -36,6 +36,11 @@ const CATALOG = {
   'file.recentFourth': { label: 'Recent project 4', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
   'file.recentFifth': { label: 'Recent project 5', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
   'file.export': { label: 'Export glTF…', menu: 'File', description: 'Export the rig as glTF', enabledWhen: IDLE },
+  'file.autosaveSettings': {
+    label: 'Autosave settings…',
+    menu: 'File',
+    description: 'How long after the last change autosave waits for you to be idle, and how many versions it keeps',
+  },
   'file.twistDemo': {
     label: 'Open the twist test',
     menu: 'File',

@@ -32,6 +32,7 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
     'file.recentFifth': recentFile(app, 4),
     'file.open': { run: () => app.files.openFiles() },
     'file.export': { run: () => openExport(app) },
+    'file.autosaveSettings': { run: () => app.work.openSettings() },
     'file.twistDemo': { run: () => app.loadTwistDemo() },
     'edit.undo': { run: () => void history.undo(), canRun: () => history.canUndo, title: () => undoTitle('Undo', history.undoLabel) },
     'edit.redo': { run: () => void history.redo(), canRun: () => history.canRedo, title: () => undoTitle('Redo', history.redoLabel) },

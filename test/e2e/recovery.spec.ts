@@ -164,7 +164,9 @@ test('hand: handles, a stroke and a bone scale, closed without saving: recovery 
   expect(errors).toEqual([]);
 });
 
-test('closing asks first only with unsaved changes; the in-app dialog saves, discards or cancels', async ({ page }) => {
+test('closing asks first only with unsaved changes; the in-app dialog discards or cancels; the autosave delay is a setting', async ({
+  page,
+}) => {
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
   const dialogs: string[] = [];
@@ -183,7 +185,16 @@ test('closing asks first only with unsaved changes; the in-app dialog saves, dis
   const second = await page.context().newPage();
   await openApp(second, errors, { paused: true });
   await second.evaluate(() => (window as any).__rigwright.work.started());
-  await second.evaluate(() => (window as any).__rigwright.work.setAutosave({ delaySeconds: 1 }));
+  // The idle delay is a setting (File › Autosave settings…), kept for the next start.
+  expect((await work(second)).settings).toEqual({ delaySeconds: 30, versions: 5 });
+  expect(await second.evaluate(() => (window as any).__rigwright.command('file.autosaveSettings'))).toBe(true);
+  const settings = second.locator('#autosave-settings');
+  await expect(settings).toBeVisible();
+  await settings.locator('input[name="autosave-delay"]').fill('1');
+  await settings.locator('input[name="autosave-versions"]').fill('3');
+  await settings.locator('button', { hasText: 'Apply' }).click();
+  await expect(settings).toBeHidden();
+  expect((await work(second)).settings).toEqual({ delaySeconds: 1, versions: 3 });
   const kinds: string[] = [];
   let leave = false;
   second.on('dialog', (dialog) => {
@@ -234,5 +245,6 @@ test('closing asks first only with unsaved changes; the in-app dialog saves, dis
   await openApp(third, errors, { paused: true });
   await third.evaluate(() => (window as any).__rigwright.work.started());
   expect((await work(third)).promptShown, 'discarded work is not offered').toBe(false);
+  expect((await work(third)).settings, 'the setting is kept').toEqual({ delaySeconds: 1, versions: 3 });
   expect(errors).toEqual([]);
 });
