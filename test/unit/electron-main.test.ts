@@ -21,6 +21,7 @@ import {
   type AutosaveListing,
   type MenuModel,
   type OpenedFile,
+  type ProjectFileRef,
   type RigwrightBridge,
 } from '../../app/ipc-contract.ts';
 
@@ -325,6 +326,34 @@ test('saveFile writes the bytes where the user chose, and refuses bad names', as
   assert.equal(await saveFile(trustedEvent(), { suggestedName: 'posed.obj', bytes }), false);
   await assert.rejects(async () => saveFile(trustedEvent(), { suggestedName: '../posed.obj', bytes }), /base name/);
   await assert.rejects(async () => saveFile(trustedEvent(), { suggestedName: 'posed.obj', bytes: 'v 0 0 0' }), /Uint8Array/);
+});
+
+test('project files: the dialog chooses once, a token saves the same file again without one, recent files reopen by token', async () => {
+  const openProject = recorded.ipcHandlers.get(IPC_CHANNELS.openProject)!;
+  const saveProject = recorded.ipcHandlers.get(IPC_CHANNELS.saveProject)!;
+  const recentProjects = recorded.ipcHandlers.get(IPC_CHANNELS.recentProjects)!;
+  const target = path.join(work, 'arm.rig.glb');
+  recorded.nextSave = { canceled: false, filePath: target };
+  const saved = (await saveProject(trustedEvent(), { suggestedName: 'arm.rig.glb', bytes: new Uint8Array([1, 2]) })) as ProjectFileRef;
+  assert.equal(saved.name, 'arm.rig.glb');
+  assert.deepEqual([...readFileSync(target)], [1, 2]);
+  recorded.nextSave = { canceled: false, filePath: path.join(work, 'elsewhere.glb') };
+  assert.deepEqual(
+    await saveProject(trustedEvent(), { token: saved.token, suggestedName: 'arm.rig.glb', bytes: new Uint8Array([3]) }),
+    saved,
+  );
+  assert.deepEqual([...readFileSync(target)], [3], 'the same file, no dialog');
+  recorded.nextSave = { canceled: true, filePath: '' };
+  assert.equal(await saveProject(trustedEvent(), { suggestedName: 'arm.rig.glb', bytes: new Uint8Array(1) }), null);
+  assert.deepEqual(await recentProjects(trustedEvent()), [saved]);
+  const opened = (await openProject(trustedEvent(), saved.token)) as OpenedFile & { token: string };
+  assert.deepEqual([opened.name, [...opened.bytes], opened.token], ['arm.rig.glb', [3], saved.token]);
+  recorded.nextOpen = { canceled: true, filePaths: [] };
+  assert.equal(await openProject(trustedEvent()), null);
+  await assert.rejects(async () => openProject(trustedEvent(), 'unknown-token'), /token names no project file/);
+  await assert.rejects(async () => saveProject(trustedEvent(), { suggestedName: 'a.exe', bytes: new Uint8Array(1) }), /must end in \.glb/);
+  const foreign = { ...trustedEvent(), senderFrame: { url: 'https://example.com/' } };
+  assert.throws(() => saveProject(foreign, { suggestedName: 'a.glb', bytes: new Uint8Array(1) }), /sender is not the Rigwright page/);
 });
 
 const isMac = process.platform === 'darwin';
