@@ -4,7 +4,9 @@
  * Ctrl+S saves the project (a download where the page cannot write files itself) and the marker goes; a fresh page
  * opens the file with Ctrl+O and has every array bit for bit, the names and settings, a history that starts at
  * "Opened", and a title without the marker. The fixture written by the first format version opens too (dropped on
- * the page), with the values its script put in. Uses `window.__rigwright.project`.
+ * the page), with the values its script put in. Where the browser has the File System Access API, Save asks once and
+ * then writes the same file, and the recent file (its handle kept in IndexedDB) reopens in a fresh page without a
+ * picker. Uses `window.__rigwright.project`.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -213,5 +215,66 @@ test('the fixture of format 1, dropped on the page, opens with the values its sc
     },
     export: { format: 'glb', influences: 8, weightComponent: 'unsigned-short' },
   });
+  expect(errors).toEqual([]);
+});
+
+test('with the File System Access API: Save asks once, then writes the same file; the recent file reopens in a fresh page', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  // The pickers hand out a real file handle of the origin's private file system (a picker dialog cannot be driven here).
+  await page.context().addInitScript(() => {
+    const w = window as any;
+    w.__pickerCalls = 0;
+    const handle = async () => (await navigator.storage.getDirectory()).getFileHandle('hand.rig.glb', { create: true });
+    w.showSaveFilePicker = async () => {
+      w.__pickerCalls++;
+      return handle();
+    };
+    w.showOpenFilePicker = async () => {
+      w.__pickerCalls++;
+      return [await handle()];
+    };
+  });
+  await openApp(page, errors, { paused: true });
+  await loadFiles(page, [dataFile('hand/hand.off'), dataFile('hand/hand.tgf')], 'hand.off');
+  const pickerCalls = (p: Page): Promise<number> => p.evaluate(() => (window as any).__pickerCalls);
+  const save = async (p: Page) => {
+    await p.keyboard.press('Control+s');
+    await p.waitForFunction(() => !(window as any).__rigwright.project.state().dirty);
+    await p.evaluate(() => (window as any).__rigwright.project.idle());
+  };
+
+  await page.evaluate(() => (window as any).__rigwright.setBoneScale(1, [1.2, 1.2, 1.2]));
+  await save(page);
+  expect(await pickerCalls(page)).toBe(1);
+  expect(await project(page)).toMatchObject({ fileName: 'hand.rig.glb', title: 'hand.rig.glb — Rigwright' });
+
+  await page.evaluate(() => (window as any).__rigwright.paint.setLocked(0, true));
+  await page.evaluate(() => (window as any).__rigwright.setBoneScale(2, [0.7, 0.7, 0.7]));
+  expect((await project(page)).title).toBe('• hand.rig.glb — Rigwright');
+  await save(page);
+  expect(await pickerCalls(page), 'Save wrote the same file without asking').toBe(1);
+  const secondSave = await arrays(page);
+  const written = await page.evaluate(async () => {
+    const file = await (await (await navigator.storage.getDirectory()).getFileHandle('hand.rig.glb')).getFile();
+    return file.size;
+  });
+  expect(written).toBeGreaterThan(1000);
+
+  // A fresh page: the recent file (its handle kept in IndexedDB) opens from the toolbar list without a picker.
+  const fresh = await page.context().newPage();
+  await openApp(fresh, errors, { paused: true });
+  await expect(fresh.locator('select.recent-projects option').nth(1)).toHaveText('hand.rig.glb');
+  await fresh.locator('select.recent-projects').selectOption({ index: 1 });
+  await fresh.waitForFunction(() => (window as any).__rigwright.project.state().fileName === 'hand.rig.glb');
+  await fresh.evaluate(() => (window as any).__rigwright.project.idle());
+  expect(await pickerCalls(fresh)).toBe(0);
+  expect(await project(fresh)).toMatchObject({ origin: 'Opened', dirty: false, title: 'hand.rig.glb — Rigwright' });
+  expect(await arrays(fresh)).toEqual(secondSave);
+  // Save in the new page goes to the same file, still without asking.
+  await fresh.evaluate(() => (window as any).__rigwright.setBoneScale(0, [1.1, 1.1, 1.1]));
+  await save(fresh);
+  expect(await pickerCalls(fresh)).toBe(0);
   expect(errors).toEqual([]);
 });
