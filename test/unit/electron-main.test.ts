@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -326,6 +326,32 @@ test('saveFile writes the bytes where the user chose, and refuses bad names', as
   assert.equal(await saveFile(trustedEvent(), { suggestedName: 'posed.obj', bytes }), false);
   await assert.rejects(async () => saveFile(trustedEvent(), { suggestedName: '../posed.obj', bytes }), /base name/);
   await assert.rejects(async () => saveFile(trustedEvent(), { suggestedName: 'posed.obj', bytes: 'v 0 0 0' }), /Uint8Array/);
+});
+
+test('saveFile replaces an existing file atomically; a save that cannot be written leaves the old file and says why', async () => {
+  const saveFile = recorded.ipcHandlers.get(IPC_CHANNELS.saveFile)!;
+  const folder = mkdtempSync(path.join(work, 'atomic-'));
+  const target = path.join(folder, 'rig.dmat');
+  writeFileSync(target, 'old contents');
+  recorded.nextSave = { canceled: false, filePath: target };
+  assert.equal(await saveFile(trustedEvent(), { suggestedName: 'rig.dmat', bytes: new TextEncoder().encode('1 1\n0.5\n') }), true);
+  assert.equal(readFileSync(target, 'utf8'), '1 1\n0.5\n');
+  assert.deepEqual(readdirSync(folder), ['rig.dmat'], 'no temporary file stays');
+
+  const blocked = path.join(folder, 'blocked.glb');
+  mkdirSync(blocked);
+  recorded.nextSave = { canceled: false, filePath: blocked };
+  await assert.rejects(
+    async () => saveFile(trustedEvent(), { suggestedName: 'rig.glb', bytes: new Uint8Array(64) }),
+    (error: unknown) => error instanceof Error && error.message === `cannot write ${blocked}: it is a folder`,
+  );
+  recorded.nextSave = { canceled: false, filePath: path.join(folder, 'missing', 'rig.glb') };
+  await assert.rejects(
+    async () => saveFile(trustedEvent(), { suggestedName: 'rig.glb', bytes: new Uint8Array(64) }),
+    /no such file or folder/,
+  );
+  assert.deepEqual(readdirSync(folder).sort(), ['blocked.glb', 'rig.dmat']);
+  assert.deepEqual(readdirSync(blocked), []);
 });
 
 test('project files: the dialog chooses once, a token saves the same file again without one, recent files reopen by token', async () => {
