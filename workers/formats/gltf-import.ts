@@ -14,10 +14,21 @@
  * A_j h_j − h_j), so A_j is reproduced exactly whenever it is rigid. Scale animation has no place in our rigid
  * poses: its effect on where joints go is kept, the bones' own scaling is reported and left out.
  */
-import { Logger, WebIO, type Accessor, type AnimationChannel, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
+import {
+  GLB_BUFFER,
+  Logger,
+  WebIO,
+  type Accessor,
+  type AnimationChannel,
+  type Node as GltfNode,
+  type Primitive,
+} from '@gltf-transform/core';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
 import { FormatError } from './format-error.ts';
-import { gltfJson, isGlb } from './gltf-resource-uris.ts';
+import { gltfJson, isGlb, parseJsonText } from './gltf-resource-uris.ts';
+import { checkGltf, parseGlb } from './gltf-validate.ts';
+import { checkFileSize } from './read-file.ts';
+import { excerpt } from './text-scanner.ts';
 import type { GltfClip } from './gltf-export.ts';
 import type { DenseMatrix, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
@@ -62,6 +73,10 @@ export interface GltfImportResult {
 const TOLERANCE = 1e-3;
 /** Start-joint translations all below this fraction of the mesh diagonal are round-off of rotations: not stored. */
 const TRANSLATION_EPSILON = 1e-7;
+/** Longest clip resampled (its last key time), seconds. */
+export const MAX_CLIP_SECONDS = 3600;
+/** Most frames × (nodes + bones + channels) one clip may cost to resample (bounds time and memory). */
+export const MAX_CLIP_WORK = 1e7;
 
 /**
  * Reads a rigged glTF asset.
@@ -85,16 +100,24 @@ export async function importGltf(
   };
   const warnings: string[] = [];
   const io = new WebIO().setLogger(new CollectingLogger(warnings)).setStrictResources(false);
+  checkFileSize(file, bytes.length);
+  for (const [uri, data] of Object.entries(resources)) checkFileSize(uri, data.length);
+  // Everything glTF-Transform trusts is checked first (counts, offsets, references, hierarchy): see gltf-validate.ts.
+  let json: unknown;
+  let glbBin: Uint8Array | null = null;
+  if (isGlb(bytes)) {
+    const parts = parseGlb(bytes, file);
+    json = parseJsonText(parts.jsonBytes, file);
+    glbBin = parts.bin;
+  } else {
+    json = gltfJson(bytes, file);
+  }
+  const checked = checkGltf(json, glbBin, resources, GLB_BUFFER, fail);
   let doc: Awaited<ReturnType<WebIO['readBinary']>>;
   try {
-    if (isGlb(bytes)) {
-      doc = await io.readBinary(bytes);
-    } else {
-      const json = gltfJson(bytes, file) as Parameters<WebIO['readJSON']>[0]['json'];
-      const copies: Record<string, Uint8Array<ArrayBuffer>> = {};
-      for (const [uri, data] of Object.entries(resources)) copies[uri] = Uint8Array.from(data);
-      doc = await io.readJSON({ json, resources: copies });
-    }
+    const copies: Record<string, Uint8Array<ArrayBuffer>> = {};
+    for (const [uri, data] of Object.entries(checked.resources)) copies[uri] = Uint8Array.from(data);
+    doc = await io.readJSON({ json: checked.json as unknown as Parameters<WebIO['readJSON']>[0]['json'], resources: copies });
   } catch (error) {
     if (error instanceof FormatError) throw error;
     return fail('', `cannot read the file: ${error instanceof Error ? error.message : String(error)}`);
@@ -108,19 +131,34 @@ export async function importGltf(
   const nodes: GltfNode[] = [];
   const parentOf: number[] = [];
   const indexOf = new Map<GltfNode, number>();
-  const visit = (node: GltfNode, parent: number): void => {
-    if (indexOf.has(node)) return;
+  // Depth-first without recursion (a chain of thousands of nodes must not overflow the stack); the hierarchy is
+  // a forest (checked in checkGltf).
+  const stack: [GltfNode, number][] = scene
+    .listChildren()
+    .map((node): [GltfNode, number] => [node, -1])
+    .reverse();
+  while (stack.length > 0) {
+    const [node, parent] = stack.pop()!;
+    if (indexOf.has(node)) continue;
     indexOf.set(node, nodes.length);
     nodes.push(node);
     parentOf.push(parent);
     const self = nodes.length - 1;
-    for (const child of node.listChildren()) visit(child, self);
+    const children = node.listChildren();
+    for (let k = children.length - 1; k >= 0; k--) stack.push([children[k], self]);
+  }
+  const accessorIndex = new Map(root.listAccessors().map((accessor, a) => [accessor, a]));
+  const nodeIndex = new Map(root.listNodes().map((node, n) => [node, n]));
+  /** `/accessors/3` for messages. */
+  const pointer = (accessor: Accessor): string => `/accessors/${accessorIndex.get(accessor) ?? '?'}`;
+  const expectType = (accessor: Accessor, role: string, types: string[]): void => {
+    if (!types.includes(accessor.getType())) fail(pointer(accessor), `${role} must be ${types.join(' or ')}, not ${accessor.getType()}`);
   };
-  for (const node of scene.listChildren()) visit(node, -1);
 
   const skinnedNodes = nodes.filter((node) => node.getMesh() && node.getSkin());
   if (skinnedNodes.length === 0) fail('', 'the scene has no skinned mesh (no node with both a mesh and a skin)');
   const skin = skinnedNodes[0].getSkin()!;
+  const skinWhere = `/skins/${root.listSkins().indexOf(skin)}`;
   const meshNodes = skinnedNodes.filter((node) => node.getSkin() === skin);
   if (meshNodes.length < skinnedNodes.length) {
     warnings.push(
@@ -132,20 +170,25 @@ export async function importGltf(
 
   const jointNodes = skin.listJoints();
   const boneCount = jointNodes.length;
-  if (boneCount === 0) fail(`skin "${skin.getName()}"`, 'the skin has no joints');
+  if (boneCount === 0) fail(skinWhere, 'the skin has no joints');
   const jointIndex = jointNodes.map((node) => indexOf.get(node) ?? -1);
   jointIndex.forEach((n, j) => {
-    if (n < 0) fail(`joint ${j}`, `joint node "${jointNodes[j].getName()}" is not in the scene`);
+    if (n < 0)
+      fail(
+        `${skinWhere}/joints/${j}`,
+        `joint node ${nodeIndex.get(jointNodes[j])} ("${excerpt(jointNodes[j].getName())}") is not in the scene`,
+      );
   });
   const boneNames = jointNodes.map((node, j) => node.getName() || `joint_${j}`);
 
   const inverseBind = new Float64Array(16 * boneCount);
   const ibmAccessor = skin.getInverseBindMatrices();
+  if (ibmAccessor) expectType(ibmAccessor, 'inverse bind matrices', ['MAT4']);
   for (let j = 0; j < boneCount; j++) {
     if (ibmAccessor) {
       if (ibmAccessor.getCount() < boneCount)
-        fail(`skin "${skin.getName()}"`, `${ibmAccessor.getCount()} inverse bind matrices for ${boneCount} joints`);
-      readElement(ibmAccessor, j, inverseBind, 16 * j, fail, 'inverse bind matrix');
+        fail(`${skinWhere}/inverseBindMatrices`, `${ibmAccessor.getCount()} inverse bind matrices for ${boneCount} joints`);
+      readElement(ibmAccessor, j, inverseBind, 16 * j, fail, `${pointer(ibmAccessor)} (inverse bind matrix)`);
     } else {
       inverseBind[16 * j] = inverseBind[16 * j + 5] = inverseBind[16 * j + 10] = inverseBind[16 * j + 15] = 1;
     }
@@ -161,13 +204,25 @@ export async function importGltf(
   const local = new Float64Array(16 * nodeCount);
   const global = new Float64Array(16 * nodeCount);
   for (let n = 0; n < nodeCount; n++) {
-    rest.translation.set(nodes[n].getTranslation(), 3 * n);
-    rest.rotation.set(nodes[n].getRotation(), 4 * n);
-    rest.scale.set(nodes[n].getScale(), 3 * n);
+    const t = nodes[n].getTranslation();
+    const r = nodes[n].getRotation();
+    const s = nodes[n].getScale();
+    // A node matrix that does not split into translation, rotation and scale (e.g. a zero scale) gives NaN here.
+    if (![...t, ...r, ...s].every(Number.isFinite) || t.length !== 3 || r.length !== 4 || s.length !== 3)
+      fail(`/nodes/${nodeIndex.get(nodes[n])}`, 'its transform does not give a finite translation, rotation and scale');
+    rest.translation.set(t, 3 * n);
+    rest.rotation.set(r, 4 * n);
+    rest.scale.set(s, 3 * n);
   }
+  // Only joints and their ancestors move joints: the global matrices of other nodes are never needed. Nodes are in
+  // depth-first order, so a parent comes before its children here too.
+  const needed = new Uint8Array(nodeCount);
+  for (const n of jointIndex) for (let k = n; k >= 0 && !needed[k]; k = parentOf[k]) needed[k] = 1;
+  const composeOrder: number[] = [];
+  for (let n = 0; n < nodeCount; n++) if (needed[n]) composeOrder.push(n);
   const composeGlobals = (trs: NodeTrs): void => {
-    for (let n = 0; n < nodeCount; n++) {
-      composeTrs(trs.translation.subarray(3 * n, 3 * n + 3), trs.rotation, 4 * n, trs.scale.subarray(3 * n, 3 * n + 3), local, 16 * n);
+    for (const n of composeOrder) {
+      composeTrs(trs.translation, 3 * n, trs.rotation, 4 * n, trs.scale, 3 * n, local, 16 * n);
       if (parentOf[n] < 0) global.set(local.subarray(16 * n, 16 * n + 16), 16 * n);
       else multiply(global, 16 * parentOf[n], local, 16 * n, global, 16 * n);
     }
@@ -190,7 +245,8 @@ export async function importGltf(
   const toWorld = new Float64Array(16);
   multiply(global, 16 * jointIndex[firstRoot], inverseBind, 16 * firstRoot, toWorld, 0);
   const fromWorld = new Float64Array(16);
-  if (!invertAffine(toWorld, 0, fromWorld, 0)) fail(`joint ${firstRoot}`, 'the rest joint matrix is singular');
+  if (!invertAffine(toWorld, 0, fromWorld, 0))
+    fail(`${skinWhere}/joints/${firstRoot}`, 'the rest joint matrix of the root joint is singular');
 
   // Mesh: every triangle primitive of every node that uses the skin.
   const positions: number[] = [];
@@ -204,7 +260,7 @@ export async function importGltf(
   for (const meshNode of meshNodes) {
     const primitives = meshNode.getMesh()!.listPrimitives();
     primitives.forEach((primitive, k) => {
-      const where = `mesh "${meshNode.getMesh()!.getName()}" primitive ${k}`;
+      const where = `/meshes/${root.listMeshes().indexOf(meshNode.getMesh()!)}/primitives/${k}`;
       const mode = primitive.getMode();
       if (mode !== 4 && mode !== 5 && mode !== 6) {
         warnings.push(`${where}: points or lines (mode ${mode}) are left out`);
@@ -218,22 +274,34 @@ export async function importGltf(
       if (primitive.listTargets().length > 0) warnings.push(`${where}: ${primitive.listTargets().length} morph targets are left out`);
       const base = positions.length / 3;
       const count = position.getCount();
+      expectType(position, 'POSITION', ['VEC3']);
       const normal = primitive.getAttribute('NORMAL');
       if (!normal) missingNormals++;
+      for (const [semantic, accessor] of primitive.listSemantics().map((name) => [name, primitive.getAttribute(name)!] as const)) {
+        if (accessor.getCount() !== count)
+          fail(`${where}/attributes/${semantic}`, `${accessor.getCount()} elements for the primitive's ${count} positions`);
+      }
+      if (normal) expectType(normal, 'NORMAL', ['VEC3']);
       for (let i = 0; i < count; i++) {
-        readElement(position, i, element, 0, fail, `${where} POSITION`);
+        readElement(position, i, element, 0, fail, `${pointer(position)} (POSITION)`);
         positions.push(...transformPoint(toWorld, element));
         if (normal) {
-          readElement(normal, i, element, 0, fail, `${where} NORMAL`);
+          readElement(normal, i, element, 0, fail, `${pointer(normal)} (NORMAL)`);
           normalsIn.push(...transformNormal(normalMatrix, element));
         } else {
           normalsIn.push(0, 0, 0);
         }
       }
-      const rows = readWeights(primitive, count, boneCount, where, fail);
+      const rows = readWeights(primitive, count, boneCount, pointer, fail);
       if (!rows) unweighted += count;
       for (let i = 0; i < count; i++)
         weightRows.push(rows ? rows.subarray(i * boneCount, (i + 1) * boneCount) : new Float64Array(boneCount));
+      const indices = primitive.getIndices();
+      if (indices) {
+        expectType(indices, 'indices', ['SCALAR']);
+        if (![5121, 5123, 5125].includes(indices.getComponentType()) || indices.getNormalized())
+          fail(pointer(indices), 'indices must be unsigned bytes, shorts or ints, not normalized');
+      }
       triangleList(primitive, count, mode, base, triangles, fail, where);
     });
   }
@@ -255,7 +323,9 @@ export async function importGltf(
   normalizeWeights(weights, warnings);
 
   const diagonal = boundingBox(mesh.positions).diagonal || 1;
-  const skeleton = buildImportedSkeleton(toWorld, inverseBind, parentBone, diagonal);
+  const skeleton = buildImportedSkeleton(toWorld, inverseBind, parentBone, diagonal, (j) =>
+    fail(`${skinWhere}/joints/${j}`, `the inverse bind matrix of joint ${j} ("${excerpt(boneNames[j])}") is singular`),
+  );
   checkRestPose(global, jointIndex, inverseBind, fromWorld, skeleton, boneNames, diagonal, warnings);
 
   const clips: GltfClip[] = [];
@@ -279,10 +349,22 @@ export async function importGltf(
         diagonal,
         warnings,
         fail,
+        where: `/animations/${a}`,
+        pointer,
+        nodeCount: composeOrder.length,
       }),
     );
   });
 
+  // Finite inputs can still overflow once multiplied (1e38 translations, scales): nothing non-finite leaves here.
+  const overflow = (what: string, data: Float64Array): void => {
+    if (!data.every(Number.isFinite))
+      fail('', `the ${what} are not finite numbers once the node transforms are applied (values too large)`);
+  };
+  overflow('mesh positions', mesh.positions);
+  overflow('normals', normals);
+  overflow('bone positions', skeleton.joints);
+  overflow('weights', weights.data);
   const name = meshNodes[0].getName() || meshNodes[0].getMesh()!.getName() || 'mesh';
   return { name, mesh, normals, skeleton, boneNames, weights, clips, warnings };
 }
@@ -308,7 +390,7 @@ function readWeights(
   primitive: Primitive,
   count: number,
   boneCount: number,
-  where: string,
+  pointer: (accessor: Accessor) => string,
   fail: (w: string, r: string) => never,
 ): Float64Array | null {
   if (!primitive.getAttribute('JOINTS_0') || !primitive.getAttribute('WEIGHTS_0')) return null;
@@ -319,13 +401,21 @@ function readWeights(
     const joints = primitive.getAttribute(`JOINTS_${set}`);
     const values = primitive.getAttribute(`WEIGHTS_${set}`);
     if (!joints || !values) break;
+    // Joint indices are whole numbers: a normalized or float JOINTS_n would turn them into fractions that name no
+    // joint, and the weights would vanish.
+    if (joints.getType() !== 'VEC4' || ![5121, 5123].includes(joints.getComponentType()))
+      fail(pointer(joints), `JOINTS_${set} must be VEC4 of unsigned bytes or shorts (glTF 2.0 §3.7.3.3)`);
+    if (joints.getNormalized()) fail(pointer(joints), `JOINTS_${set} is marked normalized; joint indices must be whole numbers`);
+    if (values.getType() !== 'VEC4') fail(pointer(values), `WEIGHTS_${set} must be VEC4, not ${values.getType()}`);
+    if (values.getComponentType() !== 5126 && !(values.getNormalized() && [5121, 5123].includes(values.getComponentType())))
+      fail(pointer(values), `WEIGHTS_${set} must be floats or normalized unsigned bytes or shorts`);
     for (let i = 0; i < count; i++) {
-      readElement(joints, i, joint, 0, fail, `${where} JOINTS_${set}`);
-      readElement(values, i, weight, 0, fail, `${where} WEIGHTS_${set}`);
+      readElement(joints, i, joint, 0, fail, `${pointer(joints)} (JOINTS_${set})`);
+      readElement(values, i, weight, 0, fail, `${pointer(values)} (WEIGHTS_${set})`);
       for (let k = 0; k < 4; k++) {
         if (weight[k] === 0) continue;
         if (!(joint[k] >= 0 && joint[k] < boneCount))
-          fail(`${where} JOINTS_${set} element ${i}`, `joint ${joint[k]} is past the skin's ${boneCount} joints`);
+          fail(`${pointer(joints)} (JOINTS_${set}) element ${i}`, `joint ${joint[k]} is past the skin's ${boneCount} joints`);
         rows[i * boneCount + joint[k]] += weight[k];
       }
     }
@@ -390,14 +480,19 @@ function triangleList(
  * is elsewhere; for a leaf, its parent's direction continued by the parent's length; for a lone root, the bind
  * frame's +Y axis (glTF and Blender bones point along local +Y) at a tenth of the mesh diagonal.
  */
-function buildImportedSkeleton(toWorld: Float64Array, inverseBind: Float64Array, parents: Int32Array, diagonal: number): Skeleton {
+function buildImportedSkeleton(
+  toWorld: Float64Array,
+  inverseBind: Float64Array,
+  parents: Int32Array,
+  diagonal: number,
+  singular: (joint: number) => never,
+): Skeleton {
   const boneCount = parents.length;
   const heads = new Float64Array(3 * boneCount);
   const bindFrame = new Float64Array(16 * boneCount);
   const inverse = new Float64Array(16);
   for (let j = 0; j < boneCount; j++) {
-    if (!invertAffine(inverseBind, 16 * j, inverse, 0))
-      throw new FormatError('', `joint ${j}`, 'glTF import: the inverse bind matrix is singular');
+    if (!invertAffine(inverseBind, 16 * j, inverse, 0)) singular(j);
     multiply(toWorld, 0, inverse, 0, bindFrame, 16 * j);
     heads[3 * j] = bindFrame[16 * j + 12];
     heads[3 * j + 1] = bindFrame[16 * j + 13];
@@ -492,6 +587,11 @@ interface ClipContext {
   diagonal: number;
   warnings: string[];
   fail: (where: string, reason: string) => never;
+  /** the animation's JSON pointer */
+  where: string;
+  pointer: (accessor: Accessor) => string;
+  /** nodes composed per frame (joints and their ancestors) */
+  nodeCount: number;
 }
 
 interface SampledChannel {
@@ -527,12 +627,36 @@ function resampleClip(channels: AnimationChannel[], name: string, ctx: ClipConte
     if (path !== 'rotation' && path !== 'translation' && path !== 'scale') continue;
     const input = sampler.getInput()!;
     const output = sampler.getOutput()!;
+    const { fail, pointer } = ctx;
+    if (input.getType() !== 'SCALAR' || input.getComponentType() !== 5126) fail(pointer(input), 'key times must be SCALAR floats');
     const times = Float64Array.from({ length: input.getCount() }, (_, i) => input.getScalar(i));
-    const width = output.getElementSize();
+    for (let i = 0; i < times.length; i++) {
+      if (!Number.isFinite(times[i]) || times[i] < 0) fail(pointer(input), `key time ${i} is ${times[i]}; key times are finite and ≥ 0`);
+      if (i > 0 && times[i] < times[i - 1])
+        fail(pointer(input), `key time ${i} (${times[i]} s) comes before key time ${i - 1} (${times[i - 1]} s)`);
+    }
+    const width = path === 'rotation' ? 4 : 3;
+    if (output.getElementSize() !== width)
+      fail(pointer(output), `${path} values must be ${width === 4 ? 'VEC4' : 'VEC3'}, not ${output.getType()}`);
+    const interpolation = sampler.getInterpolation();
+    const perKey = interpolation === 'CUBICSPLINE' ? 3 : 1;
+    if (output.getCount() !== perKey * times.length)
+      fail(pointer(output), `${output.getCount()} ${path} values for ${times.length} key times (${interpolation} needs ${perKey} per key)`);
     const values = new Float64Array(output.getCount() * width);
-    for (let i = 0; i < output.getCount(); i++) readElement(output, i, values, i * width, ctx.fail, `animation "${name}" output`);
+    for (let i = 0; i < output.getCount(); i++)
+      readElement(output, i, values, i * width, fail, `${pointer(output)} (animation "${excerpt(name)}")`);
+    if (path === 'rotation') {
+      for (let k = perKey === 3 ? 1 : 0; k < output.getCount(); k += perKey) {
+        const length = Math.hypot(values[4 * k], values[4 * k + 1], values[4 * k + 2], values[4 * k + 3]);
+        if (!(length > 1e-12 && Number.isFinite(length)))
+          fail(
+            `${pointer(output)} element ${k}`,
+            `the rotation (${Array.from(values.subarray(4 * k, 4 * k + 4)).join(', ')}) is not a usable quaternion (length ${length})`,
+          );
+      }
+    }
     duration = Math.max(duration, times.length > 0 ? times[times.length - 1] : 0);
-    sampled.push({ node, path, times, values, interpolation: sampler.getInterpolation() });
+    sampled.push({ node, path, times, values, interpolation });
   }
   if (dropped.length > 0) {
     warnings.push(
@@ -540,7 +664,21 @@ function resampleClip(channels: AnimationChannel[], name: string, ctx: ClipConte
     );
   }
 
+  // Bounded before anything is allocated: a last key at 1e5 s would otherwise be millions of frames.
+  if (duration > MAX_CLIP_SECONDS) {
+    ctx.fail(
+      ctx.where,
+      `animation "${excerpt(name)}" lasts ${duration} s (its last key); Rigwright resamples clips of at most ${MAX_CLIP_SECONDS} s (${MAX_CLIP_SECONDS * framesPerSecond} frames at ${framesPerSecond} per second)`,
+    );
+  }
   const frameCount = Math.max(1, Math.ceil(duration * framesPerSecond - 1e-6) + 1);
+  const work = frameCount * (ctx.nodeCount + boneCount + sampled.length);
+  if (work > MAX_CLIP_WORK) {
+    ctx.fail(
+      ctx.where,
+      `animation "${excerpt(name)}" needs ${frameCount} frames of ${boneCount} bones and ${ctx.nodeCount} nodes, more than Rigwright resamples in one clip (${MAX_CLIP_WORK} frame × node steps)`,
+    );
+  }
   const out = new Float64Array(9 * boneCount * frameCount);
   const translations = new Float64Array(3 * boneCount * frameCount);
   const current: NodeTrs = { translation: rest.translation.slice(), rotation: rest.rotation.slice(), scale: rest.scale.slice() };
@@ -612,6 +750,20 @@ function resampleClip(channels: AnimationChannel[], name: string, ctx: ClipConte
     }
   }
   ctx.composeGlobals(rest);
+  for (let i = 0; i < out.length; i++) {
+    if (!Number.isFinite(out[i]))
+      ctx.fail(
+        ctx.where,
+        `animation "${excerpt(name)}" frame ${Math.floor(i / (9 * boneCount))}: the pose is not finite (its transforms are too large)`,
+      );
+  }
+  for (let i = 0; i < translations.length; i++) {
+    if (!Number.isFinite(translations[i]))
+      ctx.fail(
+        ctx.where,
+        `animation "${excerpt(name)}" frame ${Math.floor(i / (3 * boneCount))}: a joint moves to a non-finite place (its transforms are too large)`,
+      );
+  }
   if (worstScale > TOLERANCE)
     warnings.push(
       `animation "${name}": joints scale or shear (up to ${worstScale.toPrecision(3)}); where the joints go is kept, the scaling itself is left out`,
@@ -730,7 +882,16 @@ function sampleRotation(channel: SampledChannel, time: number, out: Float64Array
 
 // --- 4×4 matrices, column-major as in glTF: entry (row r, column c) is m[4c + r] ---
 
-function composeTrs(t: ArrayLike<number>, q: Float64Array, qi: number, s: ArrayLike<number>, out: Float64Array, o: number): void {
+function composeTrs(
+  t: Float64Array,
+  ti: number,
+  q: Float64Array,
+  qi: number,
+  s: Float64Array,
+  si: number,
+  out: Float64Array,
+  o: number,
+): void {
   const x = q[qi],
     y = q[qi + 1],
     z = q[qi + 2],
@@ -746,21 +907,21 @@ function composeTrs(t: ArrayLike<number>, q: Float64Array, qi: number, s: ArrayL
     wx = w * x * k,
     wy = w * y * k,
     wz = w * z * k;
-  out[o] = (1 - yy - zz) * s[0];
-  out[o + 1] = (xy + wz) * s[0];
-  out[o + 2] = (xz - wy) * s[0];
+  out[o] = (1 - yy - zz) * s[si];
+  out[o + 1] = (xy + wz) * s[si];
+  out[o + 2] = (xz - wy) * s[si];
   out[o + 3] = 0;
-  out[o + 4] = (xy - wz) * s[1];
-  out[o + 5] = (1 - xx - zz) * s[1];
-  out[o + 6] = (yz + wx) * s[1];
+  out[o + 4] = (xy - wz) * s[si + 1];
+  out[o + 5] = (1 - xx - zz) * s[si + 1];
+  out[o + 6] = (yz + wx) * s[si + 1];
   out[o + 7] = 0;
-  out[o + 8] = (xz + wy) * s[2];
-  out[o + 9] = (yz - wx) * s[2];
-  out[o + 10] = (1 - xx - yy) * s[2];
+  out[o + 8] = (xz + wy) * s[si + 2];
+  out[o + 9] = (yz - wx) * s[si + 2];
+  out[o + 10] = (1 - xx - yy) * s[si + 2];
   out[o + 11] = 0;
-  out[o + 12] = t[0];
-  out[o + 13] = t[1];
-  out[o + 14] = t[2];
+  out[o + 12] = t[ti];
+  out[o + 13] = t[ti + 1];
+  out[o + 14] = t[ti + 2];
   out[o + 15] = 1;
 }
 

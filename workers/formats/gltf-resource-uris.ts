@@ -1,7 +1,7 @@
 import { FormatError } from './format-error.ts';
+import { parseGlb } from './gltf-validate.ts';
 
 const GLB_MAGIC = 0x46546c67;
-const JSON_CHUNK = 0x4e4f534a;
 
 /** True when the bytes start with the GLB header magic `glTF`. */
 export function isGlb(bytes: Uint8Array): boolean {
@@ -17,10 +17,14 @@ export function isGlb(bytes: Uint8Array): boolean {
  * @throws FormatError when the bytes are neither GLB nor glTF JSON
  */
 export function gltfResourceUris(bytes: Uint8Array, file: string): string[] {
-  const json = gltfJson(bytes, file) as { buffers?: { uri?: unknown }[]; images?: { uri?: unknown }[] };
+  const json = gltfJson(bytes, file) as { buffers?: unknown; images?: unknown } | null;
   const uris: string[] = [];
-  for (const entry of [...(json.buffers ?? []), ...(json.images ?? [])]) {
-    const uri = entry?.uri;
+  const entries = (key: 'buffers' | 'images'): unknown[] => {
+    const value = typeof json === 'object' && json !== null ? json[key] : undefined;
+    return Array.isArray(value) ? value : [];
+  };
+  for (const entry of [...entries('buffers'), ...entries('images')]) {
+    const uri = typeof entry === 'object' && entry !== null ? (entry as { uri?: unknown }).uri : undefined;
     if (typeof uri !== 'string' || uri.startsWith('data:')) continue;
     let decoded = uri;
     try {
@@ -38,21 +42,19 @@ export function gltfResourceUris(bytes: Uint8Array, file: string): string[] {
  * @throws FormatError for a truncated GLB, a GLB without a JSON chunk, or text that is not JSON
  */
 export function gltfJson(bytes: Uint8Array, file: string): unknown {
-  let text: string;
-  if (isGlb(bytes)) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (bytes.length < 20) throw new FormatError(file, 'GLB header', 'the file ends before the first chunk');
-    const length = view.getUint32(12, true);
-    if (view.getUint32(16, true) !== JSON_CHUNK) throw new FormatError(file, 'GLB chunk 0', 'the first chunk is not JSON');
-    if (20 + length > bytes.length)
-      throw new FormatError(file, 'GLB chunk 0', `the JSON chunk claims ${length} bytes, the file is shorter`);
-    text = new TextDecoder().decode(bytes.subarray(20, 20 + length));
-  } else {
-    text = new TextDecoder().decode(bytes);
-  }
+  return parseJsonText(isGlb(bytes) ? parseGlb(bytes, file).jsonBytes : bytes, file);
+}
+
+/**
+ * Parses glTF JSON text (UTF-8, a byte-order mark is dropped).
+ * @throws FormatError when it is not JSON, quoting at most a short excerpt of the parser's message
+ */
+export function parseJsonText(bytes: Uint8Array, file: string): unknown {
+  const text = new TextDecoder().decode(bytes);
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new FormatError(file, '', `neither GLB nor glTF JSON (${error instanceof Error ? error.message : String(error)})`);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new FormatError(file, '', `neither GLB nor glTF JSON (${message.length > 160 ? `${message.slice(0, 160)}…` : message})`);
   }
 }

@@ -1,0 +1,445 @@
+/**
+ * Structural checks of a glTF 2.0 asset before glTF-Transform reads it. glTF-Transform trusts the JSON: it sizes
+ * typed arrays by `count`, reads buffers at the offsets written, follows every index and recurses through node
+ * hierarchies. Every place it would do so is checked here against the bytes actually present, so that a damaged
+ * or hostile file is refused with its JSON pointer (`/accessors/3`) and a reason instead of an allocation of
+ * gigabytes, a read past the end, a stack overflow or a silently wrong result.
+ *
+ * Also: the GLB container (header, chunk lengths), data: URIs (decoded here), and the parts of the asset the rig
+ * does not use (materials, textures, images, cameras) are left out of what glTF-Transform is given.
+ */
+import { FormatError } from './format-error.ts';
+
+type Json = Record<string, unknown>;
+type Fail = (where: string, reason: string) => never;
+
+const GLB_MAGIC = 0x46546c67;
+const JSON_CHUNK = 0x4e4f534a;
+const BIN_CHUNK = 0x004e4942;
+
+/**
+ * Most entries in any one list (nodes, accessors, a node's children, an animation's channels…): glTF-Transform
+ * builds its graph in time that grows faster than the entry count (50,000 nodes take seconds), so a list longer
+ * than any rig needs is refused instead of hanging.
+ */
+export const MAX_LIST_ENTRIES = 20000;
+
+/** Accessors without buffer data (zero-filled or sparse) hold at most this many elements. */
+export const MAX_UNBACKED_ELEMENTS = 1 << 24;
+
+const COMPONENT_SIZE: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+const TYPE_SIZE: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
+const SPARSE_INDEX_TYPES = new Set([5121, 5123, 5125]);
+const INTERPOLATIONS = new Set(['LINEAR', 'STEP', 'CUBICSPLINE']);
+const PATHS = new Set(['translation', 'rotation', 'scale', 'weights']);
+
+/** A GLB's JSON text and binary chunk (null when it has none). */
+export interface GlbParts {
+  jsonBytes: Uint8Array;
+  bin: Uint8Array | null;
+}
+
+/**
+ * Splits a GLB into its chunks, checking the header and every chunk length against the file's size.
+ * @throws FormatError naming `GLB header` or `GLB chunk N`
+ */
+export function parseGlb(bytes: Uint8Array, file: string): GlbParts {
+  const fail = (where: string, reason: string): never => {
+    throw new FormatError(file, where, reason);
+  };
+  if (bytes.length < 20) fail('GLB header', `the file ends after ${bytes.length} bytes, before the first chunk (a GLB needs at least 20)`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== GLB_MAGIC) fail('GLB header', "the file does not start with 'glTF'");
+  const version = view.getUint32(4, true);
+  if (version !== 2) fail('GLB header', `GLB version ${version} is not supported (Rigwright reads glTF 2.0)`);
+  const total = view.getUint32(8, true);
+  if (total > bytes.length)
+    fail('GLB header', `the header gives a length of ${total} bytes, the file has ${bytes.length}; it looks truncated`);
+  const jsonLength = view.getUint32(12, true);
+  if (view.getUint32(16, true) !== JSON_CHUNK) fail('GLB chunk 0', 'the first chunk is not JSON');
+  if (20 + jsonLength > total) fail('GLB chunk 0', `the JSON chunk claims ${jsonLength} bytes, only ${total - 20} follow`);
+  const jsonBytes = bytes.subarray(20, 20 + jsonLength);
+  let bin: Uint8Array | null = null;
+  const at = 20 + jsonLength;
+  if (at + 8 <= total) {
+    const binLength = view.getUint32(at, true);
+    if (view.getUint32(at + 4, true) === BIN_CHUNK) {
+      if (at + 8 + binLength > total) fail('GLB chunk 1', `the BIN chunk claims ${binLength} bytes, only ${total - at - 8} follow`);
+      bin = bytes.subarray(at + 8, at + 8 + binLength);
+    }
+  } else if (at < total) {
+    fail('GLB chunk 1', `${total - at} bytes follow the JSON chunk, too few for a chunk header`);
+  }
+  return { jsonBytes, bin };
+}
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isIndex = (value: unknown, length: number): value is number =>
+  Number.isInteger(value) && (value as number) >= 0 && (value as number) < length;
+
+/** A short text of a JSON value for messages. */
+function shown(value: unknown): string {
+  if (value === undefined) return 'a missing value';
+  // Values come from JSON.parse, so they stringify (only a function or symbol would give undefined).
+  const text = JSON.stringify(value) ?? typeof value;
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** Decodes a base64 data: URI, or null when it is not one. */
+function decodeDataUri(uri: string): Uint8Array | null {
+  const comma = uri.indexOf(',');
+  if (comma < 0 || !uri.slice(0, comma).endsWith(';base64')) return null;
+  const text = uri.slice(comma + 1);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) return null;
+  const binary = atob(text);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+/** The JSON and resources to give glTF-Transform, checked; see the module comment. */
+export interface CheckedGltf {
+  json: Json;
+  /** buffer data by the key its buffer's uri now has (GLB binary chunk under `@glb.bin`) */
+  resources: Record<string, Uint8Array>;
+}
+
+/**
+ * Checks a glTF asset's JSON against its buffers and returns a copy fit for glTF-Transform.
+ * @param json       the parsed JSON
+ * @param glbBin     the GLB's binary chunk, or null
+ * @param resources  external files by URI as written
+ * @param glbKey     the key glTF-Transform looks up for the GLB binary chunk
+ * @throws FormatError (through `fail`) naming the JSON pointer and the reason
+ */
+export function checkGltf(
+  json: unknown,
+  glbBin: Uint8Array | null,
+  resources: Record<string, Uint8Array>,
+  glbKey: string,
+  fail: Fail,
+): CheckedGltf {
+  if (!isObject(json)) fail('', 'the JSON is not an object');
+  const root = json;
+  const tooLong = (value: unknown[], where: string): void => {
+    if (value.length > MAX_LIST_ENTRIES) fail(where, `${value.length} entries; Rigwright reads at most ${MAX_LIST_ENTRIES}`);
+  };
+  const array = (key: string): Json[] => {
+    const value = root[key];
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) fail(`/${key}`, `must be an array, found ${shown(value)}`);
+    tooLong(value, `/${key}`);
+    value.forEach((entry, i) => {
+      if (!isObject(entry)) fail(`/${key}/${i}`, `must be an object, found ${shown(entry)}`);
+    });
+    return value as Json[];
+  };
+  /** A required or optional index into `length` items of `what`. */
+  const index = (value: unknown, length: number, where: string, what: string): number => {
+    if (!isIndex(value, length)) fail(where, `${shown(value)} is not a valid ${what} index (the file has ${length} ${what}s)`);
+    return value;
+  };
+  const optionalIndex = (holder: Json, key: string, length: number, where: string, what: string): void => {
+    if (holder[key] !== undefined) index(holder[key], length, `${where}/${key}`, what);
+  };
+  const wholeNumber = (holder: Json, key: string, where: string, min: number, fallback?: number): number => {
+    const value = holder[key] ?? fallback;
+    if (!(Number.isSafeInteger(value) && (value as number) >= min))
+      fail(`${where}/${key}`, `${shown(value)} is not a whole number ≥ ${min}`);
+    return value as number;
+  };
+
+  // Asset and extensions.
+  const asset = root.asset;
+  if (!isObject(asset)) fail('/asset', 'missing: every glTF file has an asset object with its version');
+  if (asset.version !== '2.0') fail('/asset/version', `glTF version ${shown(asset.version)} is not supported (Rigwright reads glTF 2.0)`);
+  for (const key of ['extensionsUsed', 'extensionsRequired']) {
+    const value = root[key];
+    if (value === undefined) continue;
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) fail(`/${key}`, 'must be an array of extension names');
+    tooLong(value, `/${key}`);
+  }
+  const required = (root.extensionsRequired as string[] | undefined) ?? [];
+  if (required.length > 0)
+    fail('/extensionsRequired/0', `the file needs the extension "${shown(required[0]).slice(1, -1)}", which Rigwright does not support`);
+
+  // Buffers: data present and at least as long as declared.
+  const buffers = array('buffers');
+  const data: Uint8Array[] = [];
+  const outResources: Record<string, Uint8Array> = {};
+  const outBuffers: Json[] = buffers.map((buffer, b) => {
+    const where = `/buffers/${b}`;
+    const byteLength = wholeNumber(buffer, 'byteLength', where, 1);
+    let bytes: Uint8Array | undefined;
+    const uri = buffer.uri;
+    let key: string | undefined;
+    if (uri === undefined) {
+      if (b !== 0 || !glbBin)
+        fail(
+          where,
+          glbBin
+            ? 'only the first buffer may be the GLB binary chunk; this one needs a uri'
+            : 'the buffer has no uri and the file has no GLB binary chunk',
+        );
+      bytes = glbBin;
+    } else if (typeof uri !== 'string') {
+      fail(`${where}/uri`, `must be a string, found ${shown(uri)}`);
+    } else if (uri.startsWith('data:')) {
+      bytes = decodeDataUri(uri) ?? fail(`${where}/uri`, 'the data: URI is not valid base64 data');
+      key = `__data${b}.bin`;
+    } else {
+      let decoded = uri;
+      try {
+        decoded = decodeURIComponent(uri);
+      } catch {
+        // kept as written
+      }
+      bytes = resources[uri] ?? resources[decoded];
+      if (!bytes) fail(`${where}/uri`, `the buffer file "${shown(uri).slice(1, -1)}" was not found`);
+      key = uri;
+    }
+    if (bytes.length < byteLength)
+      fail(where, `the buffer declares ${byteLength} bytes but its data has ${bytes.length}; it looks truncated`);
+    data.push(bytes);
+    if (key === undefined) {
+      outResources[glbKey] = bytes;
+      return { byteLength };
+    }
+    outResources[key] = bytes;
+    return { byteLength, uri: key };
+  });
+
+  // Buffer views: inside their buffer.
+  const views = array('bufferViews');
+  views.forEach((view, v) => {
+    const where = `/bufferViews/${v}`;
+    const b = index(view.buffer, buffers.length, `${where}/buffer`, 'buffer');
+    const offset = wholeNumber(view, 'byteOffset', where, 0, 0);
+    const length = wholeNumber(view, 'byteLength', where, 1);
+    const bufferLength = buffers[b].byteLength as number;
+    if (offset + length > bufferLength)
+      fail(where, `bytes ${offset} to ${offset + length} are past the end of buffer ${b} (${bufferLength} bytes)`);
+    if (view.byteStride !== undefined) {
+      const stride = view.byteStride;
+      if (!(Number.isInteger(stride) && (stride as number) >= 4 && (stride as number) <= 252 && (stride as number) % 4 === 0))
+        fail(`${where}/byteStride`, `${shown(stride)} is not a stride of 4 to 252 bytes in steps of 4`);
+    }
+  });
+
+  // Accessors: every element inside its buffer view; sparse parts too.
+  const accessors = array('accessors');
+  accessors.forEach((accessor, a) => {
+    const where = `/accessors/${a}`;
+    const componentSize = COMPONENT_SIZE[accessor.componentType as number];
+    if (!componentSize) fail(`${where}/componentType`, `${shown(accessor.componentType)} is not a glTF component type`);
+    const components = TYPE_SIZE[accessor.type as string];
+    if (!components) fail(`${where}/type`, `${shown(accessor.type)} is not a glTF accessor type`);
+    const count = wholeNumber(accessor, 'count', where, 1);
+    if (accessor.normalized !== undefined && typeof accessor.normalized !== 'boolean') fail(`${where}/normalized`, 'must be true or false');
+    const elementSize = components * componentSize;
+    if (accessor.bufferView !== undefined) {
+      const view = views[index(accessor.bufferView, views.length, `${where}/bufferView`, 'buffer view')];
+      const offset = wholeNumber(accessor, 'byteOffset', where, 0, 0);
+      if (offset % componentSize !== 0) fail(`${where}/byteOffset`, `${offset} is not a multiple of the component size ${componentSize}`);
+      const stride = (view.byteStride as number | undefined) ?? elementSize;
+      if (stride < elementSize) fail(where, `elements of ${elementSize} bytes do not fit the buffer view's stride of ${stride} bytes`);
+      const end = offset + stride * (count - 1) + elementSize;
+      if (end > (view.byteLength as number))
+        fail(
+          where,
+          `${count} elements need ${end} bytes, past the end of buffer view ${accessor.bufferView as number} (${view.byteLength as number} bytes)`,
+        );
+    } else if (wholeNumber(accessor, 'byteOffset', where, 0, 0) !== 0) {
+      fail(`${where}/byteOffset`, 'an accessor without a buffer view cannot have a byte offset');
+    } else if (count > MAX_UNBACKED_ELEMENTS) {
+      fail(`${where}/count`, `${count} elements without buffer data; Rigwright reads at most ${MAX_UNBACKED_ELEMENTS} such elements`);
+    }
+    if (accessor.sparse === undefined) return;
+    const sparse = accessor.sparse;
+    if (!isObject(sparse)) fail(`${where}/sparse`, 'must be an object');
+    const sparseCount = wholeNumber(sparse, 'count', `${where}/sparse`, 1);
+    if (sparseCount > count) fail(`${where}/sparse/count`, `${sparseCount} sparse entries for an accessor of ${count} elements`);
+    for (const part of ['indices', 'values'] as const) {
+      const at = `${where}/sparse/${part}`;
+      const def = sparse[part];
+      if (!isObject(def)) fail(at, 'missing');
+      const view = views[index(def.bufferView, views.length, `${at}/bufferView`, 'buffer view')];
+      if (view.byteStride !== undefined) fail(`${at}/bufferView`, 'sparse data must be tightly packed (its buffer view has a byteStride)');
+      const offset = wholeNumber(def, 'byteOffset', at, 0, 0);
+      let size = elementSize;
+      if (part === 'indices') {
+        if (!SPARSE_INDEX_TYPES.has(def.componentType as number))
+          fail(`${at}/componentType`, `${shown(def.componentType)} is not an unsigned integer type`);
+        size = COMPONENT_SIZE[def.componentType as number];
+      }
+      if (offset % (part === 'indices' ? size : componentSize) !== 0)
+        fail(`${at}/byteOffset`, `${offset} is not aligned to its component size`);
+      const end = offset + sparseCount * size;
+      if (end > (view.byteLength as number))
+        fail(
+          at,
+          `${sparseCount} entries need ${end} bytes, past the end of buffer view ${def.bufferView as number} (${view.byteLength as number} bytes)`,
+        );
+      if (part === 'indices') {
+        const bytes = data[view.buffer as number];
+        const base = bytes.byteOffset + ((view.byteOffset as number | undefined) ?? 0) + offset;
+        const dv = new DataView(bytes.buffer, base, sparseCount * size);
+        for (let i = 0; i < sparseCount; i++) {
+          const target = size === 1 ? dv.getUint8(i) : size === 2 ? dv.getUint16(2 * i, true) : dv.getUint32(4 * i, true);
+          if (target >= count) fail(`${at}`, `entry ${i} names element ${target}, past the accessor's ${count} elements`);
+        }
+      }
+    }
+  });
+
+  // Meshes.
+  const meshes = array('meshes');
+  const outMeshes = meshes.map((mesh, m): Json => {
+    const where = `/meshes/${m}`;
+    if (!Array.isArray(mesh.primitives)) fail(`${where}/primitives`, 'missing: a mesh needs an array of primitives');
+    tooLong(mesh.primitives, `${where}/primitives`);
+    const primitives = (mesh.primitives as unknown[]).map((primitive, p) => {
+      const at = `${where}/primitives/${p}`;
+      if (!isObject(primitive)) fail(at, 'must be an object');
+      if (!isObject(primitive.attributes)) fail(`${at}/attributes`, 'missing: a primitive needs its attributes');
+      for (const [semantic, a] of Object.entries(primitive.attributes))
+        index(a, accessors.length, `${at}/attributes/${semantic}`, 'accessor');
+      optionalIndex(primitive, 'indices', accessors.length, at, 'accessor');
+      if (primitive.mode !== undefined && !isIndex(primitive.mode, 7))
+        fail(`${at}/mode`, `${shown(primitive.mode)} is not a primitive mode (0 to 6)`);
+      const targets = primitive.targets;
+      if (targets !== undefined) {
+        if (!Array.isArray(targets)) fail(`${at}/targets`, 'must be an array');
+        tooLong(targets, `${at}/targets`);
+        targets.forEach((target, t) => {
+          if (!isObject(target)) fail(`${at}/targets/${t}`, 'must be an object');
+          for (const [semantic, a] of Object.entries(target)) index(a, accessors.length, `${at}/targets/${t}/${semantic}`, 'accessor');
+        });
+      }
+      // Materials are not part of a rig: left out.
+      const { material: _material, ...kept } = primitive;
+      return kept;
+    });
+    return { ...mesh, primitives };
+  });
+
+  // Nodes: references, transforms, and a forest (one parent each, no cycles).
+  const nodes = array('nodes');
+  const skins = array('skins');
+  const parent = new Int32Array(nodes.length).fill(-1);
+  const numbers = (node: Json, key: string, length: number, where: string): void => {
+    const value = node[key];
+    if (value === undefined) return;
+    if (!Array.isArray(value) || value.length !== length || !value.every((x) => Number.isFinite(x)))
+      fail(`${where}/${key}`, `must be ${length} finite numbers, found ${shown(value)}`);
+  };
+  const outNodes = nodes.map((node, n) => {
+    const where = `/nodes/${n}`;
+    optionalIndex(node, 'mesh', meshes.length, where, 'mesh');
+    optionalIndex(node, 'skin', skins.length, where, 'skin');
+    numbers(node, 'translation', 3, where);
+    numbers(node, 'rotation', 4, where);
+    numbers(node, 'scale', 3, where);
+    numbers(node, 'matrix', 16, where);
+    if (Array.isArray(node.rotation) && !(Math.hypot(...(node.rotation as number[])) > 0))
+      fail(`${where}/rotation`, 'a zero quaternion is not a rotation');
+    if (node.children !== undefined) {
+      if (!Array.isArray(node.children)) fail(`${where}/children`, 'must be an array of node indices');
+      node.children.forEach((child, k) => {
+        const c = index(child, nodes.length, `${where}/children/${k}`, 'node');
+        if (c === n) fail(`${where}/children/${k}`, `node ${n} names itself as its child`);
+        if (parent[c] >= 0) fail(`${where}/children/${k}`, `node ${c} is already a child of node ${parent[c]} (a node has one parent)`);
+        parent[c] = n;
+      });
+    }
+    const { camera: _camera, ...kept } = node;
+    return kept;
+  });
+  // With one parent each, a cycle is a walk up that never reaches a root.
+  const state = new Uint8Array(nodes.length); // 0 unknown, 1 on the current walk, 2 reaches a root
+  for (let n = 0; n < nodes.length; n++) {
+    let at = n;
+    while (at >= 0 && state[at] === 0) {
+      state[at] = 1;
+      at = parent[at];
+    }
+    if (at >= 0 && state[at] === 1) fail(`/nodes/${at}/children`, `the node hierarchy has a cycle through node ${at}`);
+    for (let k = n; k >= 0 && state[k] === 1; k = parent[k]) state[k] = 2;
+  }
+
+  skins.forEach((skin, s) => {
+    const where = `/skins/${s}`;
+    if (!Array.isArray(skin.joints) || skin.joints.length === 0) fail(`${where}/joints`, 'missing: a skin needs an array of joint nodes');
+    const seen = new Set<number>();
+    (skin.joints as unknown[]).forEach((joint, j) => {
+      const n = index(joint, nodes.length, `${where}/joints/${j}`, 'node');
+      if (seen.has(n)) fail(`${where}/joints/${j}`, `node ${n} is listed twice as a joint`);
+      seen.add(n);
+    });
+    optionalIndex(skin, 'inverseBindMatrices', accessors.length, where, 'accessor');
+    optionalIndex(skin, 'skeleton', nodes.length, where, 'node');
+  });
+
+  const animations = array('animations');
+  animations.forEach((animation, a) => {
+    const where = `/animations/${a}`;
+    const samplers = animation.samplers;
+    if (!Array.isArray(samplers)) fail(`${where}/samplers`, 'missing: an animation needs an array of samplers');
+    tooLong(samplers, `${where}/samplers`);
+    samplers.forEach((sampler, s) => {
+      const at = `${where}/samplers/${s}`;
+      if (!isObject(sampler)) fail(at, 'must be an object');
+      index(sampler.input, accessors.length, `${at}/input`, 'accessor');
+      index(sampler.output, accessors.length, `${at}/output`, 'accessor');
+      if (sampler.interpolation !== undefined && !INTERPOLATIONS.has(sampler.interpolation as string))
+        fail(`${at}/interpolation`, `${shown(sampler.interpolation)} is not LINEAR, STEP or CUBICSPLINE`);
+    });
+    const channels = animation.channels;
+    if (!Array.isArray(channels)) fail(`${where}/channels`, 'missing: an animation needs an array of channels');
+    tooLong(channels, `${where}/channels`);
+    channels.forEach((channel, c) => {
+      const at = `${where}/channels/${c}`;
+      if (!isObject(channel)) fail(at, 'must be an object');
+      index(channel.sampler, samplers.length, `${at}/sampler`, 'sampler');
+      if (!isObject(channel.target)) fail(`${at}/target`, 'missing: a channel needs a target');
+      if (!PATHS.has(channel.target.path as string))
+        fail(`${at}/target/path`, `${shown(channel.target.path)} is not translation, rotation, scale or weights`);
+      optionalIndex(channel.target, 'node', nodes.length, `${at}/target`, 'node');
+    });
+  });
+
+  const scenes = array('scenes');
+  scenes.forEach((scene, s) => {
+    const where = `/scenes/${s}`;
+    if (scene.nodes === undefined) return;
+    if (!Array.isArray(scene.nodes)) fail(`${where}/nodes`, 'must be an array of node indices');
+    const seen = new Set<number>();
+    scene.nodes.forEach((node, k) => {
+      const n = index(node, nodes.length, `${where}/nodes/${k}`, 'node');
+      if (parent[n] >= 0) fail(`${where}/nodes/${k}`, `node ${n} is a child of node ${parent[n]}, not a root`);
+      if (seen.has(n)) fail(`${where}/nodes/${k}`, `node ${n} is listed twice`);
+      seen.add(n);
+    });
+  });
+  if (root.scene !== undefined) index(root.scene, scenes.length, '/scene', 'scene');
+
+  // Names are strings or absent (they become bone names and appear in messages).
+  for (const list of [outBuffers, views, accessors, outMeshes, outNodes, skins, animations, scenes]) {
+    for (const entry of list) if (entry.name !== undefined && typeof entry.name !== 'string') delete entry.name;
+  }
+
+  // What glTF-Transform gets: the checked parts, without materials, textures, images, samplers and cameras.
+  const out: Json = {
+    asset: { version: '2.0' },
+    buffers: outBuffers,
+    bufferViews: views,
+    accessors,
+    meshes: outMeshes,
+    nodes: outNodes,
+    skins,
+    animations,
+    scenes,
+  };
+  if (root.scene !== undefined) out.scene = root.scene;
+  return { json: out, resources: outResources };
+}
