@@ -103,7 +103,7 @@ export class SaveChangesDialog {
   private resolve: ((choice: SaveChoice) => void) | null = null;
 
   constructor() {
-    this.dialog = element('dialog', 'export-dialog save-changes-dialog');
+    this.dialog = element('dialog', 'work-dialog save-changes-dialog');
     this.dialog.id = 'save-changes-dialog';
     const header = element('div', 'export-header');
     this.question = element('h2', '', 'Save changes?');
@@ -152,7 +152,7 @@ export class AutosaveSettingsDialog {
   private readonly versions: HTMLInputElement;
 
   constructor(apply: (settings: { delaySeconds: number; versions: number }) => void) {
-    this.dialog = element('dialog', 'export-dialog autosave-settings-dialog');
+    this.dialog = element('dialog', 'work-dialog autosave-settings-dialog');
     this.dialog.id = 'autosave-settings';
     const form = element('form', 'export-form');
     form.method = 'dialog';

@@ -33,7 +33,11 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
     'file.open': { run: () => app.files.openFiles() },
     'file.export': { run: () => openExport(app) },
     'file.autosaveSettings': { run: () => app.work.openSettings() },
-    'file.twistDemo': { run: () => app.loadTwistDemo() },
+    'file.twistDemo': {
+      run: async () => {
+        if (await app.work.guard.mayDiscard()) app.loadTwistDemo();
+      },
+    },
     'edit.undo': { run: () => void history.undo(), canRun: () => history.canUndo, title: () => undoTitle('Undo', history.undoLabel) },
     'edit.redo': { run: () => void history.redo(), canRun: () => history.canRedo, title: () => undoTitle('Redo', history.redoLabel) },
     'view.frameAll': { run: () => app.frameAll() },

@@ -59,8 +59,11 @@ export class FileLoading {
       const problem = gpuLimitProblem(candidate, influences.stride, this.app.viewport.maxTextureSize);
       if (problem) throw new LoadError(problem);
       const names = files.map((f) => f.name).join(', ');
-      if (candidate.mesh !== base.mesh || candidate.skeleton !== base.skeleton) this.app.store.open(candidate, `opened ${names}`);
-      else this.app.store.edit(`Open ${names}`, candidate);
+      if (candidate.mesh !== base.mesh || candidate.skeleton !== base.skeleton) {
+        // A new scene replaces the current one: unsaved changes are saved or let go first, or nothing happens.
+        if (!(await this.app.work.guard.mayDiscard()) || this.app.store.doc !== base) return;
+        this.app.store.open(candidate, `opened ${names}`);
+      } else this.app.store.edit(`Open ${names}`, candidate);
       for (const warning of candidate.warnings) console.warn(warning);
       if (candidate.warnings.length > 0)
         this.app.notice.show(

@@ -117,6 +117,7 @@ export class ProjectFiles {
 
   /** Open project… : a dialog, then the file as a new scene. */
   async open(token?: string): Promise<void> {
+    if (!(await this.app.work.guard.mayDiscard())) return;
     const projects = this.app.bridge.projects;
     await this.guard(async () => {
       if (projects) {
@@ -138,7 +139,8 @@ export class ProjectFiles {
   }
 
   /** A dropped or imported project file (no way to write it again: Save asks). */
-  openDropped(file: OpenedFile): Promise<void> {
+  async openDropped(file: OpenedFile): Promise<void> {
+    if (!(await this.app.work.guard.mayDiscard())) return;
     return this.guard(() => this.openBytes(file.name, file.bytes, null));
   }
 

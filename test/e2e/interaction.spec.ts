@@ -202,8 +202,11 @@ test('one undo history: stroke, handles, weights, bone scale, stroke; undo five 
   }
   expect(await snapshot(page), 'five redos: the end, bit for bit').toEqual(end);
 
-  // Opening a new scene starts a new history, and says so.
-  await loadFiles(page, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf')], 'hand.off');
+  // Opening a new scene over unsaved changes asks first; Discard lets them go, the new scene starts a new history
+  // and says so.
+  const opened = loadFiles(page, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf')], 'hand.off');
+  await page.locator('#save-changes-dialog button', { hasText: 'Discard' }).click();
+  await opened;
   expect(await undoLabels(page)).toEqual([]);
   await expect(page.locator('.notice')).toContainText('undo history starts over');
 });

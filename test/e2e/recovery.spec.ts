@@ -218,6 +218,13 @@ test('closing asks first only with unsaved changes; the in-app dialog discards o
   await expect(dialog).toBeVisible();
   await second.keyboard.press('Escape');
   expect(await escaped, 'Escape cancels').toBe(false);
+  // Opening another scene over unsaved changes asks the same: Cancel keeps the scene.
+  const sceneName = (await second.evaluate(() => (window as any).__rigwright.state())).sceneName;
+  expect(await second.evaluate(() => (window as any).__rigwright.command('file.twistDemo'))).toBe(true);
+  await expect(dialog).toBeVisible();
+  await dialog.locator('button', { hasText: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  expect((await second.evaluate(() => (window as any).__rigwright.state())).sceneName).toBe(sceneName);
 
   // With unsaved changes the browser asks before the page goes: dismissed, the page stays; accepted, it closes.
   await second.close({ runBeforeUnload: true });
