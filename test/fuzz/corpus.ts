@@ -3,12 +3,12 @@
  * where a format has no small real example (binary DMATs written from the hand's ASCII ones, a .gltf + .bin
  * split from each GLB).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readDmat, writeDmatBinary } from '../../workers/formats/dmat.ts';
-import { dataFile } from '../unit/shared-data.ts';
+import { dataFile, repoRoot } from '../unit/shared-data.ts';
 
-export const FUZZ_FORMATS = ['obj', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf'] as const;
+export const FUZZ_FORMATS = ['obj', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf', 'project'] as const;
 export type FuzzFormat = (typeof FUZZ_FORMATS)[number];
 
 /** How a DMAT seed is also read as the rig file it is (poses, weights, handles), with the sizes it was made for. */
@@ -89,6 +89,9 @@ export function loadSeeds(): Seed[] {
   }
   add('gltf', [...simpleSkin, 'SimpleSkin.gltf'], { resources });
   add('gltf', ['gltf', 'SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf']);
+  // The project file: the first format version's fixture (a GLB with the project extension).
+  const fixture = path.join(repoRoot, 'test', 'fixtures', 'project-v1.rig.glb');
+  if (existsSync(fixture)) seeds.push({ format: 'project', name: 'project-v1.rig.glb', bytes: new Uint8Array(readFileSync(fixture)) });
   cached = seeds;
   return seeds;
 }

@@ -60,6 +60,7 @@ export function inputRandom(seed: number, format: FuzzFormat, index: number): ()
 export function makeInput(seed: number, format: FuzzFormat, index: number): { input: FuzzInput; job: Omit<FuzzJob, 'id'> } {
   const random = inputRandom(seed, format, index);
   const seeds = loadSeeds().filter((s) => s.format === format);
+  if (seeds.length === 0) throw new Error(`fuzz: no seed files for ${format}`);
   const source = seeds[Math.floor(random() * seeds.length)];
   const input = mutate(source, random);
   return { input, job: { format, name: input.name, bytes: input.bytes, resources: input.resources, role: source.dmat } };

@@ -537,7 +537,7 @@ function parseGlb(bytes: Uint8Array): Asset {
 export function mutate(seed: Seed, random: Random): FuzzInput {
   const mutations: string[] = [];
   const rounds = 1 + int(random, 3);
-  if (seed.format === 'glb' || seed.format === 'gltf') {
+  if (seed.format === 'glb' || seed.format === 'gltf' || seed.format === 'project') {
     if (random() < 0.2) {
       // Byte level on the whole file (and a resource).
       let bytes = seed.bytes.slice();
@@ -564,7 +564,7 @@ export function mutate(seed: Seed, random: Random): FuzzInput {
       return { name: seed.name, bytes, resources, mutations };
     }
     let asset: Asset;
-    if (seed.format === 'glb') {
+    if (seed.format !== 'gltf') {
       asset = parseGlb(seed.bytes);
     } else {
       const json = JSON.parse(new TextDecoder().decode(seed.bytes)) as Json;
@@ -576,7 +576,7 @@ export function mutate(seed: Seed, random: Random): FuzzInput {
       asset = { json, buffers };
     }
     for (let r = 0; r < rounds; r++) mutations.push(mutateGltf(asset, random));
-    if (seed.format === 'glb') return { name: seed.name, bytes: encodeGlb(asset), mutations };
+    if (seed.format !== 'gltf') return { name: seed.name, bytes: encodeGlb(asset), mutations };
     const resources: Record<string, Uint8Array> = { ...seed.resources };
     list(seed.format === 'gltf' ? (JSON.parse(new TextDecoder().decode(seed.bytes)) as Json) : {}, 'buffers').forEach((b, i) => {
       const data = asset.buffers.get(i);

@@ -7,6 +7,7 @@ import { FormatError } from '../../workers/formats/format-error.ts';
 import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-import.ts';
 import { gltfResourceUris } from '../../workers/formats/gltf-resource-uris.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
+import { readProjectFile } from '../../workers/formats/project-file.ts';
 import { readRigFile, type RigFile } from '../../workers/formats/read-file.ts';
 import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
 import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
@@ -36,6 +37,18 @@ function checkArray(what: string, data: ArrayLike<number>, min = -Infinity, max 
     const v = data[i];
     if (!Number.isFinite(v)) return `${what}[${i}] is ${v}`;
     if (v < min || v > max) return `${what}[${i}] = ${v} outside [${min}, ${max}]`;
+  }
+  return '';
+}
+
+/** Every number in a nested result (objects, arrays, typed arrays) is finite. */
+function checkFinite(path: string, value: unknown, depth = 0): string {
+  if (typeof value === 'number') return Number.isFinite(value) ? '' : `${path} is ${value}`;
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return checkArray(path, value as unknown as ArrayLike<number>);
+  if (typeof value !== 'object' || value === null || depth > 20) return '';
+  for (const [key, entry] of Object.entries(value)) {
+    const problem = checkFinite(`${path}.${key}`, entry, depth + 1);
+    if (problem) return problem;
   }
   return '';
 }
@@ -107,7 +120,9 @@ export async function runOne(
 ): Promise<Outcome> {
   try {
     let problem: string;
-    if (format === 'glb' || format === 'gltf') {
+    if (format === 'project') {
+      problem = checkFinite('project', readProjectFile(bytes, name));
+    } else if (format === 'glb' || format === 'gltf') {
       const available: Record<string, Uint8Array> = {};
       for (const uri of gltfResourceUris(bytes, name)) if (resources?.[uri]) available[uri] = resources[uri];
       problem = checkGltf(await importGltf(bytes, name, available));
