@@ -121,7 +121,8 @@ class Runner {
 /** Runs the fuzzer; never throws for a failing input (failures are in the report). */
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const seed = options.seed ?? 1;
-  const formats = options.formats ?? FUZZ_FORMATS;
+  // By default every format with seed files (the project file's is a fixture that may not exist in a checkout).
+  const formats = options.formats ?? FUZZ_FORMATS.filter((format) => loadSeeds().some((s) => s.format === format));
   const timeoutMs = options.timeoutMs ?? 10000;
   const jobs = Math.max(1, options.jobs ?? 1);
   const started = performance.now();
