@@ -3,7 +3,9 @@
  * window. Each gives one message naming the file, the place and the reason (the reader's own FormatError), and the
  * scene — its arrays, its files, its undo history — is exactly as before.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { dataFile, loadFiles, openApp } from './app-driver.ts';
 
@@ -88,6 +90,28 @@ test('a corrupt OFF and a corrupt GLB dropped on a scene: one message each namin
     await page.click('#error-banner .error-dismiss');
     await expect(page.locator('#error-banner')).toBeHidden();
   }
+
+  // A batch with a good file and a bad one changes nothing either; a bad file chosen in the Open dialog (the page's
+  // file input) is reported the same way.
+  const brokenOff = cases[0];
+  errors.length = 0;
+  await dropFiles(page, [
+    { name: 'arm-weights.dmat', bytes: new Uint8Array(readFileSync(dataFile('libigl', 'arm-weights.dmat'))) },
+    brokenOff,
+  ]);
+  await page.waitForFunction(() => (window as any).__rigwright.state().error !== null, undefined, { timeout: 30_000 });
+  expect((await shownMessages(page)).error).toBe(brokenOff.message);
+  expect(errors).toEqual([brokenOff.message]);
+  expect(await sceneState(page)).toEqual(before);
+  await page.click('#error-banner .error-dismiss');
+
+  const opened = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-bad-input-')), 'opened.glb');
+  writeFileSync(opened, cases[1].bytes);
+  await page.setInputFiles('#file-input', [opened]);
+  await page.waitForFunction(() => (window as any).__rigwright.state().error !== null, undefined, { timeout: 30_000 });
+  expect((await shownMessages(page)).error).toBe(cases[1].message.replace('broken.glb', 'opened.glb'));
+  expect(await sceneState(page)).toEqual(before);
+  await page.click('#error-banner .error-dismiss');
 
   // The scene still works: undo takes back the last edit of the scene, not a file that never loaded.
   const lastStep = before.history.undo.at(-1);
