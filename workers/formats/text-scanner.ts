@@ -37,7 +37,6 @@ export const MAX_EXCERPT_LENGTH = 40;
  */
 export function excerpt(token: string): string {
   const shown = token.length > MAX_EXCERPT_LENGTH ? token.slice(0, MAX_EXCERPT_LENGTH) : token;
-  // eslint-disable-next-line no-control-regex
   const visible = shown.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return token.length > MAX_EXCERPT_LENGTH ? `${visible}… (${token.length} characters)` : visible;
 }
