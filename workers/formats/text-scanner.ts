@@ -37,7 +37,11 @@ export const MAX_EXCERPT_LENGTH = 40;
  */
 export function excerpt(token: string): string {
   const shown = token.length > MAX_EXCERPT_LENGTH ? token.slice(0, MAX_EXCERPT_LENGTH) : token;
-  const visible = shown.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  let visible = '';
+  for (let k = 0; k < shown.length; k++) {
+    const c = shown.charCodeAt(k);
+    visible += c < 32 || c === 127 ? `\\u${c.toString(16).padStart(4, '0')}` : shown[k];
+  }
   return token.length > MAX_EXCERPT_LENGTH ? `${visible}… (${token.length} characters)` : visible;
 }
 
