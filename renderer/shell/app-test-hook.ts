@@ -225,6 +225,7 @@ function workHook(app: App): WorkTestHook {
       offered: version(work.recoverable?.version),
       promptShown: work.prompt.isOpen,
       saveDialogOpen: document.querySelector<HTMLDialogElement>('#save-changes-dialog')?.open ?? false,
+      pauseMs: work.pauseMs,
     }),
     setAutosave: (options) => work.setSettings(options),
     flush: () => work.autosave.flush(),

@@ -99,6 +99,8 @@ export interface WorkTestHook {
     offered: { id: string; name: string; savedAt: number; vertexCount: number; boneCount: number; editCount: number } | null;
     promptShown: boolean;
     saveDialogOpen: boolean;
+    /** milliseconds the page's thread spent on the latest autosave (the rest runs in the io worker) */
+    pauseMs: number;
   };
   /** the autosave settings (kept in local storage, as the settings dialog does) */
   setAutosave(options: { delaySeconds?: number; versions?: number }): void;

@@ -45,9 +45,13 @@ export class UnsavedWork {
   recoverable: Recoverable | null = null;
   /** resolves once the start-up look for work to recover is done */
   readonly started: Promise<void>;
+  /** milliseconds the page's thread spent on the latest autosave (the scene copied to the worker) */
+  pauseMs = 0;
   /** edits since the project was opened or saved (undo takes one back) */
   private edits = 0;
   private wasUnsaved = false;
+  /** the latest clearing of this session's autosave mark */
+  private settling: Promise<void> = Promise.resolve();
   private readonly saveDialog = new SaveChangesDialog();
   private readonly settingsDialog: AutosaveSettingsDialog;
 
@@ -59,9 +63,12 @@ export class UnsavedWork {
       this.storage,
       {
         serialize: () => {
+          const start = performance.now();
           app.paint.flush();
           // The contents are cloned into the worker as the call is made: later edits do not reach this version.
-          return getIoClient().encodeProject(project.contents(), project.suggestedName());
+          const bytes = getIoClient().encodeProject(project.contents(), project.suggestedName());
+          this.pauseMs = performance.now() - start;
+          return bytes;
         },
         summary: () => {
           const doc = app.store.doc;
@@ -100,8 +107,12 @@ export class UnsavedWork {
     for (const type of ACTIVITY_EVENTS) window.addEventListener(type, () => this.autosave.activity(), { capture: true, passive: true });
     if (bridge.platform === 'web') window.addEventListener('beforeunload', (event) => this.guard.beforeUnload(event));
     bridge.onCloseRequest?.(() => {
+      // After Save, the autosave mark is cleared before the window goes (a quit may end the process right after).
       void this.guard.mayDiscard().then(
-        (close) => bridge.answerClose?.(close),
+        async (close) => {
+          await this.settling;
+          bridge.answerClose?.(close);
+        },
         () => bridge.answerClose?.(false),
       );
     });
@@ -175,7 +186,7 @@ export class UnsavedWork {
     if (!unsaved) {
       // Saved, undone back to the saved step, or a new scene: nothing of this session is left to recover.
       this.edits = 0;
-      void this.autosave.settled().catch((error: unknown) => console.error('Rigwright: autosave mark not cleared:', error));
+      this.settling = this.autosave.settled().catch((error: unknown) => console.error('Rigwright: autosave mark not cleared:', error));
     }
   }
 }
