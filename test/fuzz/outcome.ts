@@ -53,12 +53,19 @@ function checkFinite(path: string, value: unknown, depth = 0): string {
   return '';
 }
 
-function checkPoses(poses: PoseSequence, boneCount: number): string {
+/**
+ * Rotation-matrix poses: entries within [−1, 1] widened by `tolerance`. The pose-file reader accepts matrices whose
+ * R·Rᵀ is off the identity by up to 1e-3 per entry (POSE_FILE_TOLERANCE), so an entry may reach √1.001 ≈ 1.0005;
+ * glTF clips are exact polar factors.
+ */
+const POSE_FILE_TOLERANCE = 1e-3;
+
+function checkPoses(poses: PoseSequence, boneCount: number, tolerance = 1e-6): string {
   if (poses.boneCount !== boneCount) return `poses for ${poses.boneCount} bones, not ${boneCount}`;
   if (poses.kind === 'quaternions') return checkArray('quaternion', poses.final, -1 - 1e-9, 1 + 1e-9);
   if (poses.rotations.length !== 9 * poses.boneCount * poses.frameCount) return 'rotation count does not match frames × bones';
   return (
-    checkArray('rotation', poses.rotations, -1 - 1e-6, 1 + 1e-6) ||
+    checkArray('rotation', poses.rotations, -1 - tolerance, 1 + tolerance) ||
     (poses.translations ? checkArray('translation', poses.translations) : '') ||
     (poses.translations && poses.translations.length !== 3 * poses.boneCount * poses.frameCount ? 'translation count' : '')
   );
@@ -132,7 +139,8 @@ export async function runOne(
       if (!problem && file.kind === 'matrix' && role) {
         // Each role on its own: a clear error from one still lets the others run.
         const roles: (() => string)[] = [];
-        if (role.poseBones) roles.push(() => checkPoses(poseSequenceFromDmat(file.matrix, role.poseBones!, name), role.poseBones!));
+        if (role.poseBones)
+          roles.push(() => checkPoses(poseSequenceFromDmat(file.matrix, role.poseBones!, name), role.poseBones!, POSE_FILE_TOLERANCE));
         if (role.weights)
           roles.push(() =>
             checkArray('weight', weightsFromDmat(file.matrix, role.weights!.vertices, role.weights!.bones, name).weights.data),
