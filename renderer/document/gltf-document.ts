@@ -8,7 +8,7 @@ import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import type { IoClient } from '../io/io-client.ts';
-import { LoadError, assertConsistent, errorMessage, type SceneDocument } from './scene-document.ts';
+import { LoadError, assertConsistent, fileErrorMessage, type SceneDocument } from './scene-document.ts';
 
 const GLTF_EXTENSIONS = ['glb', 'gltf'];
 /** Files a .gltf may name as resources: buffers and the common image types. */
@@ -82,7 +82,7 @@ export async function gltfIntoDocument(files: readonly OpenedFile[], io: IoClien
   try {
     rig = await io.importGltf(asset.name, asset.bytes, resources);
   } catch (error) {
-    throw new LoadError(errorMessage(error));
+    throw new LoadError(fileErrorMessage(error, asset.name));
   }
   const first = rig.clips[0] ?? null;
   const doc: SceneDocument = {

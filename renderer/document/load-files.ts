@@ -9,7 +9,7 @@ import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { dmatRole, type DmatRole } from '../../workers/formats/dmat-role.ts';
 import type { IoClient } from '../io/io-client.ts';
 import { gltfIntoDocument, isGltfBatch } from './gltf-document.ts';
-import { LoadError, PROVISIONAL_WEIGHTS, assertConsistent, errorMessage, withDerived, type SceneDocument } from './scene-document.ts';
+import { LoadError, PROVISIONAL_WEIGHTS, assertConsistent, fileErrorMessage, withDerived, type SceneDocument } from './scene-document.ts';
 
 type MatrixFile = Extract<RigFile, { kind: 'matrix' }>;
 
@@ -35,7 +35,7 @@ function single<T extends { name: string }>(items: T[], what: string): T | null 
 export async function loadIntoDocument(current: SceneDocument, files: readonly OpenedFile[], io: IoClient): Promise<SceneDocument> {
   if (isGltfBatch(files)) return gltfIntoDocument(files, io);
   const settled = await Promise.allSettled(files.map((f) => io.readRigFile(f.name, f.bytes)));
-  const failures = settled.flatMap((s) => (s.status === 'rejected' ? [errorMessage(s.reason)] : []));
+  const failures = settled.flatMap((s, i) => (s.status === 'rejected' ? [fileErrorMessage(s.reason, files[i].name)] : []));
   if (failures.length > 0) throw new LoadError(failures.join('\n'));
   const parsed = settled.map((s) => (s as PromiseFulfilledResult<RigFile>).value);
 

@@ -109,3 +109,26 @@ export function assertConsistent(doc: SceneDocument): void {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The longest message a file's error shows; a reader's message may quote a token megabytes long. */
+export const MAX_FILE_ERROR_CHARACTERS = 400;
+
+/** Errors whose message already names the file (readers' FormatError, LoadError, a crashed worker's call). */
+const NAMING_ERRORS = new Set(['FormatError', 'LoadError', 'WorkerCrashError']);
+
+/**
+ * What reading `fileName` failed with, as the user sees it: a reader's own error names file, place and reason
+ * already; any other (a fault of the reader) gets the file's name, so the user still knows which file it was. At
+ * most MAX_FILE_ERROR_CHARACTERS characters.
+ */
+export function fileErrorMessage(error: unknown, fileName: string): string {
+  const message = errorMessage(error);
+  const name = (error as { name?: unknown } | null)?.name;
+  const named = (typeof name === 'string' && NAMING_ERRORS.has(name)) || message.startsWith(`${fileName}:`);
+  const text = named
+    ? message
+    : `${fileName}: could not be read (${error instanceof Error && error.name !== 'Error' ? `${error.name}: ` : ''}${message})`;
+  return text.length <= MAX_FILE_ERROR_CHARACTERS
+    ? text
+    : `${text.slice(0, MAX_FILE_ERROR_CHARACTERS)}… (${text.length - MAX_FILE_ERROR_CHARACTERS} more characters)`;
+}
