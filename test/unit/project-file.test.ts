@@ -308,6 +308,13 @@ test('broken project files are refused with the file, the place and the reason',
     () => readProjectFile(badSetting, 'set.rig.glb'),
     /^set\.rig\.glb: RIGWRIGHT_project\.settings\.view\.wireframe: expected a boolean, got "yes"$/,
   );
+  const noCols = withJson(bytes, (j) => void delete (j.extensions[PROJECT_EXTENSION].scene.weights as { cols?: number }).cols);
+  refuses(
+    () => readProjectFile(noCols, 'cols.rig.glb'),
+    /^cols\.rig\.glb: RIGWRIGHT_project\.scene\.weights\.cols: missing \(expected a count\)$/,
+  );
+  const noView = withJson(bytes, (j) => void delete (j.extensions[PROJECT_EXTENSION].scene.handles as { bufferView?: number }).bufferView);
+  refuses(() => readProjectFile(noView, 'view.rig.glb'), /^view\.rig\.glb: RIGWRIGHT_project\.scene\.handles: bufferView missing$/);
   const noSettings = withJson(bytes, (j) => void delete j.extensions[PROJECT_EXTENSION].settings);
   assert.deepEqual(
     readProjectFile(noSettings, 'old.rig.glb').settings.view,

@@ -344,6 +344,18 @@ export async function writeProjectFile(
 
 // --- reading -----------------------------------------------------------------------------------------------------
 
+/** A JSON value as a message quotes it: at most 40 characters; a missing one says so. */
+function shown(value: unknown): string {
+  if (value === undefined) return 'missing';
+  const text = JSON.stringify(value) ?? typeof value;
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+/** `7.5 is not a count`, or `missing (expected a count)`. */
+function notA(value: unknown, what: string): string {
+  return value === undefined ? `missing (expected ${what})` : `${shown(value)} is not ${what}`;
+}
+
 /** Upgrades the extension JSON of version v to v + 1; MIGRATIONS[v] exists for every v < PROJECT_FORMAT_VERSION. */
 export const MIGRATIONS: Record<number, (extension: Record<string, unknown>) => Record<string, unknown>> = {};
 
@@ -361,13 +373,13 @@ class ProjectReader {
   array(where: string, ref: unknown, type: ArrayType, expectedLength?: number): TypedArray {
     if (!isObject(ref)) return this.fail(where, 'missing (expected an array reference { bufferView, type, length })');
     const { bufferView, length } = ref;
-    if (ref.type !== type) this.fail(where, `type ${JSON.stringify(ref.type)}, expected "${type}"`);
-    if (!Number.isSafeInteger(length) || (length as number) < 0) this.fail(where, `length ${JSON.stringify(length)} is not a count`);
+    if (ref.type !== type) this.fail(where, `type ${shown(ref.type)}, expected "${type}"`);
+    if (!Number.isSafeInteger(length) || (length as number) < 0) this.fail(where, `length ${notA(length, 'a count')}`);
     if (expectedLength !== undefined && length !== expectedLength)
       this.fail(where, `${length as number} values, expected ${expectedLength}`);
     const views = this.glb.json.bufferViews;
     if (!Array.isArray(views) || !Number.isInteger(bufferView) || (bufferView as number) < 0 || (bufferView as number) >= views.length)
-      this.fail(where, `bufferView ${JSON.stringify(bufferView)} does not exist`);
+      this.fail(where, bufferView === undefined ? 'bufferView missing' : `bufferView ${shown(bufferView)} does not exist`);
     const view: unknown = (views as unknown[])[bufferView as number];
     if (!isObject(view)) return this.fail(where, `bufferView ${bufferView as number} is not an object`);
     const offset = view.byteOffset ?? 0;
@@ -408,7 +420,7 @@ class ProjectReader {
   }
 
   count(where: string, value: unknown): number {
-    if (!Number.isSafeInteger(value) || (value as number) < 0) this.fail(where, `${JSON.stringify(value)} is not a count`);
+    if (!Number.isSafeInteger(value) || (value as number) < 0) this.fail(where, notA(value, 'a count'));
     return value as number;
   }
 
@@ -426,7 +438,7 @@ class ProjectReader {
       this.finite(`${where}.final`, final);
       return { kind: 'quaternions', boneCount: bones, final };
     }
-    if (pose.kind !== 'matrices') this.fail(`${where}.kind`, `${JSON.stringify(pose.kind)} is not "matrices" or "quaternions"`);
+    if (pose.kind !== 'matrices') this.fail(`${where}.kind`, notA(pose.kind, '"matrices" or "quaternions"'));
     const frames = this.count(`${where}.frameCount`, pose.frameCount);
     if (frames < 1) this.fail(`${where}.frameCount`, 'a pose sequence needs at least one frame');
     const rotations = this.array(`${where}.rotations`, pose.rotations, 'float64', 9 * bones * frames) as Float64Array;
@@ -456,8 +468,7 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectCon
   if (!isObject(extensions) || !isObject(extensions[P])) r.fail('', `a glTF file but not a Rigwright project (no ${P} extension)`);
   let ext = (extensions as Record<string, Record<string, unknown>>)[P];
   const version = ext.formatVersion;
-  if (!Number.isSafeInteger(version) || (version as number) < 1)
-    r.fail(`${P}.formatVersion`, `${JSON.stringify(version)} is not a format version`);
+  if (!Number.isSafeInteger(version) || (version as number) < 1) r.fail(`${P}.formatVersion`, notA(version, 'a format version'));
   const formatVersion = version as number;
   if (formatVersion > PROJECT_FORMAT_VERSION) {
     r.fail(P, `written by a newer Rigwright (format ${formatVersion}); this version reads up to ${PROJECT_FORMAT_VERSION}`);
@@ -508,7 +519,7 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectCon
     const p = r.object(`${S}.poses`, scene.poses);
     if ('clip' in p) {
       if (!Number.isInteger(p.clip) || (p.clip as number) < 0 || (p.clip as number) >= clips.length)
-        r.fail(`${S}.poses.clip`, `${JSON.stringify(p.clip)} is not one of the ${clips.length} clips`);
+        r.fail(`${S}.poses.clip`, notA(p.clip, `one of the ${clips.length} clips`));
       poses = clips[p.clip as number].poses;
     } else poses = r.poses(`${S}.poses`, p, boneCount);
   }
@@ -568,7 +579,7 @@ function readSettings(r: ProjectReader, value: unknown, vertexCount: number, bon
         typeof expected === 'number'
           ? typeof given === 'number' && Number.isFinite(given)
           : typeof expected === typeof given || expected === null;
-      if (!ok) r.fail(`${where}.${key}`, `expected a ${typeof expected}, got ${JSON.stringify(given)?.slice(0, 40)}`);
+      if (!ok) r.fail(`${where}.${key}`, `expected a ${typeof expected}, got ${shown(given)}`);
       (target as Record<string, unknown>)[key] = given;
     }
   };
