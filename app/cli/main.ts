@@ -12,10 +12,11 @@ import { skinCommand } from './commands/skin.ts';
 import { exportCommand } from './commands/export.ts';
 import { importCommand } from './commands/import.ts';
 import { weightsCommand } from './commands/weights.ts';
+import { unposeCommand } from './commands/unpose.ts';
 
 export type { CliStreams } from './cli-support.ts';
 
-const COMMANDS: readonly CliCommand[] = [infoCommand, fkCommand, skinCommand, exportCommand, importCommand, weightsCommand];
+const COMMANDS: readonly CliCommand[] = [infoCommand, fkCommand, skinCommand, exportCommand, importCommand, weightsCommand, unposeCommand];
 
 const NAME_WIDTH = Math.max(...COMMANDS.map((c) => c.name.length)) + 3;
 
