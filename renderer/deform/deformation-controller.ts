@@ -28,11 +28,34 @@ import type { PoseEvaluator } from './pose-evaluator.ts';
 import { SkinnedMeshView, type GpuSkinMethod } from '../view/skinned-mesh.ts';
 import type { Viewport } from '../view/viewport.ts';
 
-import { METHOD_CYCLE, type SkinMethod } from './skin-methods.ts';
+import { METHOD_CYCLE, contextBaseOf, type SkinMethod } from './skin-methods.ts';
 
 const drawingSize = new THREE.Vector2();
 
-const GPU_METHOD: Record<SkinMethod, GpuSkinMethod> = { lbs: 'lbs', dqs: 'dqs', perface: 'streamed', blend: 'blend' };
+const GPU_METHOD: Record<SkinMethod, GpuSkinMethod> = {
+  lbs: 'lbs',
+  dqs: 'dqs',
+  perface: 'streamed',
+  blend: 'blend',
+  'context-lbs': 'lbs',
+  'context-dqs': 'dqs',
+};
+
+const NO_EXAMPLES = new Float64Array(0);
+
+/**
+ * What context skinning rides on (renderer/posespace/pose-space-controller.ts): the examples' displacements through
+ * LBS or DQS and the pose-space weights of the pose last given.
+ */
+export interface ContextSource {
+  /** J × #V × 3 displacements unposed through `base`, or null while they are being computed */
+  displacements(base: 'lbs' | 'dqs'): Float64Array | null;
+  /** J weights a_j at the pose last given to setPose */
+  readonly weights: Float64Array;
+  setPose(rotations: Float64Array): void;
+  /** the bases the methods on screen need (unposing starts for what is missing) */
+  require(bases: readonly ('lbs' | 'dqs')[]): void;
+}
 
 /** Per-face state of one document: the worker's factor, and the newest pose asked for and shown. */
 interface PerFaceState {
@@ -67,6 +90,8 @@ export class DeformationController {
   private cpuScratch: Float64Array;
   private poseCounter = 0;
   private lastEvaluator: PoseEvaluator | null = null;
+  /** the examples' displacements and weights, for the context methods */
+  context: ContextSource | null = null;
 
   constructor(
     private readonly viewport: Viewport,
@@ -182,8 +207,17 @@ export class DeformationController {
     }
     if (this.antipodality === 'per-bone')
       alignDualQuaternionSigns(this.doc.skeleton.parents, this.doc.skeleton.order, this.dualQuaternions);
-    for (const [view, method] of this.visibleViews()) {
+    const views = this.visibleViews();
+    const context = this.context;
+    if (context) {
+      context.require(views.flatMap(([, method]) => contextBaseOf(method) ?? []));
+      context.setPose(evaluator.rotations);
+    }
+    for (const [view, method] of views) {
       view.setMethod(GPU_METHOD[method], this.antipodality === 'per-vertex', scaled);
+      const base = contextBaseOf(method);
+      const displacements = base && context ? context.displacements(base) : null;
+      view.setContext(displacements, displacements ? context!.weights : NO_EXAMPLES);
       view.setTransforms(evaluator.transforms);
       view.setDualQuaternions(this.dualQuaternions, scaled ? this.scales : null);
       if (method === 'perface') this.requestPerFace(view, evaluator);
@@ -238,10 +272,11 @@ export class DeformationController {
       influences.weights.set(this.influences.weights.subarray(v * stride, v * stride + stride), i * stride);
       blend[i] = this.blendWeights[v];
     }
-    this.skinPerVertex(method, evaluator, rest, influences, blend, out);
+    this.skinPerVertex(method, evaluator, rest, influences, blend, out, vertices);
     return true;
   }
 
+  /** @param vertices  which vertices `rest` holds (cpuReferenceAt), or undefined for all of them in order */
   private skinPerVertex(
     method: Exclude<SkinMethod, 'perface'>,
     evaluator: PoseEvaluator,
@@ -249,12 +284,33 @@ export class DeformationController {
     influences: Influences,
     blend: Float32Array,
     out: Float64Array,
+    vertices?: ArrayLike<number>,
   ): void {
     const options = { antipodality: this.antipodality, scaleTransforms: evaluator.scaled ? this.scales : null };
+    const base = contextBaseOf(method);
+    const displacements = base && this.context ? this.context.displacements(base) : null;
+    if (base && displacements) {
+      // The examples' displacements of these vertices, weighted, move the rest positions first (Eq. 7).
+      const n = this.doc.mesh.positions.length;
+      const corrected = new Float64Array(rest.length);
+      const weights = this.context!.weights;
+      const whole = rest.length === n && rest === this.doc.mesh.positions;
+      for (let i = 0; i < rest.length / 3; i++) {
+        const v = whole ? i : (vertices?.[i] ?? i);
+        for (let c = 0; c < 3; c++) {
+          let x = rest[3 * i + c];
+          for (let j = 0; j < weights.length; j++) if (weights[j] !== 0) x += weights[j] * displacements[j * n + 3 * v + c];
+          corrected[3 * i + c] = x;
+        }
+      }
+      rest = corrected;
+    }
     switch (method) {
+      case 'context-lbs':
       case 'lbs':
         linearBlendSkinning(rest, influences, evaluator.transforms, out);
         break;
+      case 'context-dqs':
       case 'dqs':
         dualQuaternionSkinning(rest, influences, this.dualQuaternions, out, options);
         break;

@@ -7,16 +7,18 @@ import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
 import type { App } from './app.ts';
 import { pagePosition } from './joint-picking.ts';
-import type { BindingTestHook, PaintState, PaintTestHook, RigwrightTestHook } from './test-hook.ts';
+import { examplesOf } from '../document/scene-document.ts';
+import type { BindingTestHook, ExamplesTestHook, PaintState, PaintTestHook, RigwrightTestHook } from './test-hook.ts';
 
 export function appTestHook(app: App): RigwrightTestHook {
   const { store, frames, timeline, deformation, history, tools } = app;
   return {
     ready: () => frames.firstFrame,
-    command: (id) => {
+    command: (id, argument) => {
       if (!isCommandId(id)) throw new Error(`unknown command ${id}`);
-      return app.commands.execute(id).ran;
+      return app.commands.execute(id, argument).ran;
     },
+    examples: examplesHook(app),
     history: () => ({ undo: history.undoLabels(), redo: history.redoCount, bytes: history.bytes }),
     tool: () => ({ id: tools.active.id, state: tools.active.state }),
     snapshot: () => {
@@ -194,5 +196,30 @@ function paintHook(app: App): PaintTestHook {
     redo: () => void app.commands.execute('edit.redo'),
     takeTimes: () => ({ dabs: paint.times.dabs.splice(0), flushes: paint.times.flushes.splice(0), hovers: paint.times.hovers.splice(0) }),
     command: (name, threshold, axis) => paint.run(name, threshold, axis),
+  };
+}
+
+function examplesHook(app: App): ExamplesTestHook {
+  const find = (name: string) => {
+    const example = examplesOf(app.store.doc).find((e) => e.name === name);
+    if (!example) throw new Error(`no example ${name}`);
+    return example;
+  };
+  return {
+    state: () => {
+      const { posespace } = app;
+      return {
+        panelOpen: app.examplesPanel.open,
+        examples: examplesOf(app.store.doc).map(({ name, file, poseSource, hidden }) => ({ name, file, poseSource, hidden })),
+        weights: Array.from(posespace.weights),
+        kernel: posespace.kernel,
+        unposing: { ...posespace.progress },
+        cancelled: posespace.cancelled,
+        rbfError: posespace.rbfError,
+      };
+    },
+    unposed: () => app.posespace.idle(),
+    positions: (name) => Array.from(find(name).positions),
+    pose: (name) => Array.from(find(name).pose),
   };
 }

@@ -24,6 +24,9 @@ import { padInfluences } from '../paint/pad-influences.ts';
 import type { AppChrome } from '../panels/app-chrome.ts';
 import type { BindPanel } from '../panels/bind-panel.ts';
 import type { DeformationPanel } from '../panels/deformation-panel.ts';
+import type { ExamplesPanel } from '../panels/examples-panel.ts';
+import type { ExamplesController } from '../posespace/examples-controller.ts';
+import type { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import type { ExportDialog } from '../panels/export-dialog.ts';
 import type { GltfControls } from '../panels/gltf-controls.ts';
 import type { Notice } from '../panels/notice.ts';
@@ -36,7 +39,7 @@ import type { ViewMode } from '../view/view-modes.ts';
 import type { Viewport } from '../view/viewport.ts';
 import { SceneView } from '../view/scene-view.ts';
 import { appCommands } from './app-commands.ts';
-import { bindingController, createPanels, paintController, toolManager } from './app-parts.ts';
+import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager } from './app-parts.ts';
 import { FileLoading } from './file-loading.ts';
 import { FrameLoop } from './frame-loop.ts';
 import { jointAt } from './joint-picking.ts';
@@ -58,6 +61,9 @@ export class App {
   readonly notice: Notice;
   readonly deformationPanel: DeformationPanel;
   readonly gltfControls: GltfControls;
+  readonly examples: ExamplesController;
+  readonly posespace: PoseSpaceController;
+  readonly examplesPanel: ExamplesPanel;
   influenceSetting = INFLUENCE_DEFAULTS.maxInfluences;
   influences: Influences;
   evaluator: PoseEvaluator;
@@ -102,8 +108,13 @@ export class App {
       deformation: this.deformation,
       evaluator: () => this.evaluator,
       overlay: () => this.views.overlay,
-      posed: () => this.tools?.tool<BrushTool>('brush').poseChanged(),
+      posed: () => {
+        this.tools?.tool<BrushTool>('brush').poseChanged();
+        this.examplesPanel?.refreshWeights();
+      },
     });
+    ({ examples: this.examples, posespace: this.posespace } = poseSpaceControllers(this));
+    this.deformation.context = this.posespace;
     this.paint = paintController(this);
     this.binding = bindingController(this, canvas);
     this.tools = toolManager(this, container, canvas);
@@ -115,6 +126,7 @@ export class App {
     this.notice = panels.notice;
     this.exportDialog = panels.exportDialog;
     this.gltfControls = panels.gltfControls;
+    this.examplesPanel = panels.examplesPanel;
 
     this.commands.registerAll(appCommands(this));
     this.menu = new DesktopMenu(this.commands, bridge);
@@ -403,6 +415,7 @@ export class App {
     this.chrome.refreshCommands();
     this.bindPanel.refresh();
     this.paintPanel.refresh();
+    this.examplesPanel.refresh();
     this.refreshDeformationChrome();
     this.menu.update();
   }

@@ -1,0 +1,145 @@
+/**
+ * Example shapes and context-aware deformation in Chromium (SwiftShader): the context-aware body and its four
+ * examples are opened through the file input; the Examples panel lists them, hides, renames and removes them as
+ * undoable steps; a mesh that is not the rest mesh is refused by name. At eg2's own pose (frame 87 of
+ * all_frames.dmat, PROVENANCE.md) context LBS and context DQS read back from the GPU equal eg2 and their CPU
+ * reference (workers/posespace/context-skinning.ts) within 1e-4 of the bounding-box diagonal — the handout's
+ * constraint (2) — while plain LBS there does not.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { dataFile, gpuCpuDeviation, loadFiles, openApp } from './app-driver.ts';
+
+const body = (name: string) => dataFile('context-aware', name);
+const EXAMPLE_FILES = [0, 1, 2, 3].flatMap((i) => [body(`eg${i}.obj`), body(`eg${i}.dmat`)]);
+/** PROVENANCE.md: eg0…eg3 were sculpted at frames 34, 56, 87 and 80 of all_frames.dmat */
+const FRAMES = [34, 56, 87, 80];
+
+async function openBodyWithExamples(page: Page, errors: string[]): Promise<void> {
+  await openApp(page, errors, { paused: true });
+  await loadFiles(page, [body('reference.obj'), body('skeleton.tgf'), body('all_frames.dmat')], 'reference.obj');
+  expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
+  await page.setInputFiles('#file-input', EXAMPLE_FILES);
+  await page.waitForFunction(
+    () => {
+      const h = (window as any).__rigwright;
+      return h.state().error !== null || h.examples.state().examples.length === 4;
+    },
+    undefined,
+    { timeout: 90_000 },
+  );
+  expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
+  await page.evaluate(() => (window as any).__rigwright.pause());
+}
+
+/** Largest distance between the GPU readback and an example's positions, over the diagonal. */
+async function deviationFromExample(page: Page, name: string): Promise<number> {
+  return page.evaluate(async (example) => {
+    const h = (window as any).__rigwright;
+    const gpu: number[] = await h.gpuPositions();
+    const target: number[] = h.examples.positions(example);
+    let worst = 0;
+    for (let i = 0; i < target.length; i += 3) {
+      const d = Math.hypot(gpu[i] - target[i], gpu[i + 1] - target[i + 1], gpu[i + 2] - target[i + 2]);
+      worst = Number.isNaN(d) ? Infinity : Math.max(worst, d);
+    }
+    return worst / h.boundingDiagonal();
+  }, name);
+}
+
+test('examples open through the UI paired with their poses; hide, rename and remove are undoable; a foreign mesh is refused', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openBodyWithExamples(page, errors);
+  const state = await page.evaluate(() => (window as any).__rigwright.examples.state());
+  expect(state.examples).toEqual(
+    [0, 1, 2, 3].map((i) => ({ name: `eg${i}`, file: `eg${i}.obj`, poseSource: `eg${i}.dmat`, hidden: false })),
+  );
+  const history = await page.evaluate(() => (window as any).__rigwright.history());
+  expect(history.undo.at(-1)).toBe('Add examples eg0, eg1, eg2, eg3');
+
+  // Each example's pose is its frame of the loaded sequence (the pose files equal those frames).
+  const poses = await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    return ['eg0', 'eg1', 'eg2', 'eg3'].map((n) => h.examples.pose(n));
+  });
+  const frames = readFileSync(body('all_frames.dmat'), 'utf8').trim().split(/\s+/).slice(2).map(Number);
+  // all_frames.dmat is column-major 33096 × 3: entry (row r, column c) is frames[c · 33096 + r]; bone b of frame f is rows 3(28f + b) …
+  poses.forEach((pose: number[], j: number) => {
+    let worst = 0;
+    for (let b = 0; b < 28; b++)
+      for (let r = 0; r < 3; r++)
+        for (let c = 0; c < 3; c++) {
+          const row = 3 * (28 * FRAMES[j] + b) + r;
+          worst = Math.max(worst, Math.abs(pose[9 * b + 3 * r + c] - frames[c * 33096 + row]));
+        }
+    expect(worst, `eg${j} is frame ${FRAMES[j]}`).toBeLessThan(1e-12);
+  });
+
+  await page.keyboard.press('g');
+  const panel = page.locator('#examples-panel');
+  await expect(panel).toBeVisible();
+  await expect(panel.locator('.example-row')).toHaveCount(4);
+
+  await panel.locator('.example-row[data-example="eg1"] .example-visible').click();
+  await expect.poll(() => page.evaluate(() => (window as any).__rigwright.examples.state().examples[1].hidden)).toBe(true);
+  expect((await page.evaluate(() => (window as any).__rigwright.history())).undo.at(-1)).toBe('Hide example eg1');
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => page.evaluate(() => (window as any).__rigwright.examples.state().examples[1].hidden)).toBe(false);
+
+  const name = panel.locator('.example-row[data-example="eg3"] .example-name');
+  await name.fill('lunge');
+  await name.press('Enter');
+  await expect
+    .poll(() => page.evaluate(() => (window as any).__rigwright.examples.state().examples.map((e: any) => e.name)))
+    .toEqual(['eg0', 'eg1', 'eg2', 'lunge']);
+
+  await panel.locator('.example-row[data-example="eg0"] .example-remove').click();
+  await expect(panel.locator('.example-row')).toHaveCount(3);
+  expect((await page.evaluate(() => (window as any).__rigwright.history())).undo.slice(-3)).toEqual([
+    'Add examples eg0, eg1, eg2, eg3',
+    'Rename example eg3 to lunge',
+    'Remove example eg0',
+  ]);
+  await page.keyboard.press('Control+z');
+  await expect(panel.locator('.example-row')).toHaveCount(4);
+
+  // A mesh that is not the rest mesh, with a pose file of the right size, is refused naming it; nothing changes.
+  await page.setInputFiles('#file-input', [
+    { name: 'hand.off', mimeType: 'text/plain', buffer: readFileSync(dataFile('hand', 'hand.off')) },
+    { name: 'hand.dmat', mimeType: 'text/plain', buffer: readFileSync(body('eg0.dmat')) },
+  ]);
+  await page.waitForFunction(() => (window as any).__rigwright.state().error !== null);
+  const error: string = await page.evaluate(() => (window as any).__rigwright.state().error);
+  expect(error).toMatch(/^hand\.off: .*18453 vertices; it has 4780/);
+  expect(await page.evaluate(() => (window as any).__rigwright.examples.state().examples.length)).toBe(4);
+  expect(errors.filter((e) => !e.includes('hand.off'))).toEqual([]);
+});
+
+test('at eg2’s pose, context LBS and DQS on the GPU equal eg2 and their CPU reference; plain LBS does not', async ({ page }) => {
+  const errors: string[] = [];
+  await openBodyWithExamples(page, errors);
+  await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    h.setTime(87);
+    h.setMethod('lbs');
+  });
+  const plain = await deviationFromExample(page, 'eg2');
+  expect(plain).toBeGreaterThan(1e-3);
+
+  for (const method of ['context-lbs', 'context-dqs']) {
+    await page.evaluate((m) => (window as any).__rigwright.command('skin.method', m), method);
+    await page.evaluate(() => (window as any).__rigwright.examples.unposed());
+    const weights: number[] = await page.evaluate(() => (window as any).__rigwright.examples.state().weights);
+    expect(weights.map((a) => Math.round(a * 1e9) / 1e9 + 0)).toEqual([0, 0, 1, 0]);
+    const { maxError, diagonal } = await gpuCpuDeviation(page);
+    const toExample = await deviationFromExample(page, 'eg2');
+    console.log(
+      `${method} at frame 87: GPU–CPU ${(maxError / diagonal).toExponential(2)}, GPU–eg2 ${toExample.toExponential(2)} of the diagonal (plain LBS–eg2 ${plain.toExponential(2)})`,
+    );
+    expect(maxError / diagonal).toBeLessThan(1e-4);
+    expect(toExample).toBeLessThan(1e-4);
+  }
+  expect(errors).toEqual([]);
+});
