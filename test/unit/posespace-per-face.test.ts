@@ -6,10 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { readObj } from '../../workers/formats/obj.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
-import { readDmat } from '../../workers/formats/dmat.ts';
+import { readDmat, writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
@@ -33,7 +36,7 @@ import {
 } from '../../workers/posespace/per-face-context.ts';
 import { poseSpaceInterpolator, poseSpaceWeights } from '../../workers/posespace/pose-space-weights.ts';
 import { samplePose } from '../../workers/rig/pose-sequence.ts';
-import { dataFile } from './shared-data.ts';
+import { dataFile, repoRoot } from './shared-data.ts';
 
 function diagonalOf(positions: Float64Array): number {
   const lo = [Infinity, Infinity, Infinity];
@@ -271,7 +274,8 @@ function loadBody() {
     boneCount,
     'handles.dmat',
   );
-  const influences = influencesFromWeights(boneDistanceWeights(mesh.positions, skeleton), 4);
+  const weights = boneDistanceWeights(mesh.positions, skeleton);
+  const influences = influencesFromWeights(weights, 4);
   const setup = perFaceSkinningSetup(
     mesh.positions,
     mesh.triangles,
@@ -294,7 +298,7 @@ function loadBody() {
     boneCount,
     'all_frames.dmat',
   );
-  return { mesh, skeleton, boneCount, setup, examples, frames, diagonal: diagonalOf(mesh.positions) };
+  return { mesh, skeleton, boneCount, weights, setup, examples, frames, diagonal: diagonalOf(mesh.positions) };
 }
 
 const body = loadBody();
@@ -378,4 +382,99 @@ test('per-face context on the body: at each example pose Eq. 9 and Eq. 10 reprod
     assert.ok(errors.eq10 < plainError / 100, 'Eq. 10 is far closer to the example than plain per-face');
     assert.ok(errors.eq10 <= 1e-6 && errors.eq9 <= 1e-6, 'the example is reproduced (constraint (2))');
   }
+});
+
+test('rigwright unpose --method perface and skin --method perface --examples --per-face-blend, run as users run them', () => {
+  const { setup, examples, weights, diagonal } = body;
+  const work = mkdtempSync(path.join(tmpdir(), 'rigwright-per-face-'));
+  const weightsFile = path.join(work, 'weights.dmat');
+  writeFileSync(weightsFile, writeDmatAscii(weights));
+  const file = (name: string): string => dataFile('context-aware', name);
+  const rig = [
+    '--mesh',
+    file('reference.obj'),
+    '--skeleton',
+    file('skeleton.tgf'),
+    '--weights',
+    weightsFile,
+    '--handles',
+    file('handles.dmat'),
+  ];
+  const rigwright = (...args: string[]) => {
+    const run = spawnSync(process.execPath, ['app/cli/rigwright.mjs', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+    if (run.error) throw run.error;
+    return run;
+  };
+  const succeeds = (run: ReturnType<typeof rigwright>): void => assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+  const positionsOf = (objFile: string): Float64Array => readObj(readFileSync(objFile, 'utf8'), objFile).mesh.positions;
+
+  // unpose: per-face skinning of the written shape at eg2's pose (in this process, same weights) is eg2.
+  const unposedFile = path.join(work, 'eg2-unposed.obj');
+  succeeds(
+    rigwright(
+      'unpose',
+      ...rig,
+      '--example',
+      file('eg2.obj'),
+      '--example-pose',
+      file('eg2.dmat'),
+      '--method',
+      'perface',
+      '--out',
+      unposedFile,
+    ),
+  );
+  const reposed = perFacePoseOf(setup, positionsOf(unposedFile), examples[2].transforms);
+  assert.ok(
+    maxDistance(reposed, examples[2].positions) <= 1e-6 * diagonal,
+    `unpose: ${maxDistance(reposed, examples[2].positions) / diagonal}`,
+  );
+
+  // skin at frame 87 of all_frames.dmat, eg2's pose: context per-face with eg1 and eg2 returns eg2, with either blend.
+  const twoExamples = [1, 2].map((j) => `${file(`eg${j}.obj`)}:${file(`eg${j}.dmat`)}`).join(',');
+  const skin = (name: string, ...extra: string[]): Float64Array => {
+    const out = path.join(work, `${name}.obj`);
+    succeeds(rigwright('skin', ...rig, '--poses', file('all_frames.dmat'), '--frame', '87', '--method', 'perface', ...extra, '--out', out));
+    return positionsOf(out);
+  };
+  const plainError = maxDistance(skin('plain'), examples[2].positions) / diagonal;
+  for (const blend of ['eq9', 'eq10']) {
+    const error = maxDistance(skin(blend, '--examples', twoExamples, '--per-face-blend', blend), examples[2].positions) / diagonal;
+    console.log(
+      `rigwright skin --method perface at frame 87 vs eg2 / diagonal: plain ${plainError.toExponential(2)}, ${blend} ${error.toExponential(2)}`,
+    );
+    assert.ok(error <= 1e-6, `${blend}: ${error}`);
+  }
+  assert.ok(plainError > 1e-3);
+
+  const bad = rigwright(
+    'skin',
+    ...rig,
+    '--poses',
+    file('all_frames.dmat'),
+    '--method',
+    'perface',
+    '--examples',
+    twoExamples,
+    '--per-face-blend',
+    'eq11',
+    '--out',
+    path.join(work, 'x.obj'),
+  );
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--per-face-blend must be eq9 or eq10, not "eq11"/);
+  const lbs = rigwright(
+    'skin',
+    ...rig.slice(0, 6),
+    '--poses',
+    file('all_frames.dmat'),
+    '--examples',
+    twoExamples,
+    '--per-face-blend',
+    'eq9',
+    '--out',
+    path.join(work, 'x.obj'),
+  );
+  assert.equal(lbs.status, 2);
+  assert.match(lbs.stderr, /--per-face-blend applies with --method perface and --examples only/);
 });

@@ -1,20 +1,19 @@
 /** `rigwright skin`: the mesh deformed by a skeleton's pose, by linear blend, dual quaternion or per-face skinning. */
-import { FormatError } from '../../../workers/formats/format-error.ts';
 import { writeObj } from '../../../workers/formats/obj.ts';
-import { handlesFromDmat } from '../../../workers/formats/weights-file.ts';
 import { dualQuatsFromRigidMatrices } from '../../../workers/math/dual-quaternion.ts';
 import { alignDualQuaternionSigns } from '../../../workers/skinning/align-dual-quaternion-signs.ts';
 import { DUAL_QUATERNION_SKINNING_DEFAULTS, dualQuaternionSkinning } from '../../../workers/skinning/dual-quaternion-skinning.ts';
 import { INFLUENCE_DEFAULTS, influencesFromWeights } from '../../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../../workers/skinning/linear-blend-skinning.ts';
-import { perFaceFixedVertices, perFaceSkinning, perFaceSkinningSetup } from '../../../workers/skinning/per-face-skinning.ts';
-import { NotPositiveDefiniteError } from '../../../workers/sparse/not-positive-definite-error.ts';
+import { perFaceSkinning } from '../../../workers/skinning/per-face-skinning.ts';
+import { perFaceContextSkinning } from '../../../workers/posespace/per-face-context.ts';
 import { samplePose } from '../../../workers/rig/pose-sequence.ts';
 import { contextDualQuaternionSkinning, contextLinearBlendSkinning } from '../../../workers/posespace/context-skinning.ts';
 import { poseSpaceWeights } from '../../../workers/posespace/pose-space-weights.ts';
-import { outputExtension, readBoundRig, readMatrix, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
+import { outputExtension, readBoundRig, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
 import { describeTime, poseTime, poseTransforms, readPoses } from '../pose-input.ts';
-import { EXAMPLES_HELP, exampleDisplacements, examplesInterpolator, RBF_HELP, rbfOption, readExamples } from '../example-input.ts';
+import { exampleDisplacements, exampleOptionsHelp, examplesInterpolator, rbfOption, readExamples } from '../example-input.ts';
+import { PER_FACE_BLEND_HELP, perFaceBlendOption, perFaceExamplesOf, readPerFaceSetup } from '../per-face-input.ts';
 
 /** Influences kept per vertex unless --influences says otherwise: the four a GPU skinning shader usually takes. */
 
@@ -23,13 +22,15 @@ export const skinCommand: CliCommand = {
   summary: 'the posed mesh (linear blend, dual quaternion or per-face skinning)',
   usage: `Usage: rigwright skin --mesh M.obj --skeleton S.tgf --weights W.dmat --poses P.dmat [--translations T.dmat]
                       [--frame N | --t T] --method lbs|dqs|perface [--influences K] [--handles H.dmat]
-                      [--antipodality per-vertex|per-bone] [--examples E1.obj:E1.dmat,… [--rbf KERNEL]]
-                      --out posed.obj
+                      [--antipodality per-vertex|per-bone] [--examples E1.obj:E1.dmat,… [--rbf KERNEL]
+                      [--per-face-blend eq9|eq10]] --out posed.obj
 
 Writes the mesh deformed by the skeleton's pose, same vertices in the same order and the same triangles.
 With --examples, context-aware skinning (course handout Sec. 8.1): every example is unposed through the method
 (lbs or dqs), and its rest-space displacement, weighted by the RBF pose-space weight a_j of the pose, is added to
-the rest mesh before skinning, so that at an example's own pose the result is that example.
+the rest mesh before skinning, so that at an example's own pose the result is that example. With perface (Sec. 8.2)
+every example is unposed per face, and its per-face transformations, weighted by a_j, multiply each face's blended
+rotation before stitching.
 
   --mesh FILE        mesh, .obj or .off
   --skeleton FILE    TGF skeleton
@@ -45,8 +46,8 @@ the rest mesh before skinning, so that at an example's own pose the result is th
   --handles FILE     DMAT handles, #vertices × 1 (bone index or -1); required by perface
   --antipodality A   dqs signs: per-vertex (Alg. 2) or per-bone (aligned along the skeleton); default ${DUAL_QUATERNION_SKINNING_DEFAULTS.antipodality}
   --influences K     keep the K largest weights per vertex, renormalized; 0 or "all" keeps all; default ${INFLUENCE_DEFAULTS.maxInfluences}
-  ${EXAMPLES_HELP}
-  ${RBF_HELP}
+  ${exampleOptionsHelp(21)}
+  ${PER_FACE_BLEND_HELP}
   --out FILE         output, .obj
   -h, --help         this help
 `,
@@ -64,6 +65,7 @@ the rest mesh before skinning, so that at an example's own pose the result is th
     antipodality: 'string',
     examples: 'string',
     rbf: 'string',
+    'per-face-blend': 'string',
     out: 'string',
   },
   allowPositionals: false,
@@ -96,7 +98,10 @@ the rest mesh before skinning, so that at an example's own pose the result is th
     if (values.frame !== undefined && values.t !== undefined) throw new UsageError('give either --frame or --t, not both');
     if (values.rbf !== undefined && values.examples === undefined) throw new UsageError('--rbf applies with --examples only');
     const kernel = rbfOption(values.rbf);
-    if (values.examples !== undefined && method === 'perface') throw new UsageError('--examples with --method perface: not available');
+    if (values['per-face-blend'] !== undefined && (method !== 'perface' || values.examples === undefined)) {
+      throw new UsageError('--per-face-blend applies with --method perface and --examples only');
+    }
+    const blend = perFaceBlendOption(values['per-face-blend']);
 
     const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
     const seq = readPoses(posesFile, values.translations, boneCount);
@@ -133,29 +138,15 @@ the rest mesh before skinning, so that at an example's own pose the result is th
       }
       detail = ` (${antipodality} signs)${detail}`;
     } else {
-      const handlesFile = values.handles!;
-      const handles = handlesFromDmat(readMatrix(handlesFile, 'handles'), vertexCount, boneCount, handlesFile);
-      const fixed = perFaceFixedVertices(skeleton.parents, influences, handles);
-      if (!fixed.some((b) => b >= 0)) {
-        throw new FormatError(
-          handlesFile,
-          'handles',
-          'no vertex is a handle of a root bone, so per-face stitching has nothing to hold the mesh in place',
-        );
+      const setup = readPerFaceSetup(values.handles!, mesh, skeleton, influences, boneCount);
+      if (examples.length > 0) {
+        const perFace = perFaceExamplesOf(setup, skeleton, examples, stderr);
+        perFaceContextSkinning(setup, perFace, exampleWeights, blend, transforms, posed);
+        detail = ` (${setup.fixedVertices.length} fixed vertices)${detail}, ${blend === 'eq9' ? 'Eq. 9' : 'Eq. 10'} blend`;
+      } else {
+        perFaceSkinning(setup, transforms, posed);
+        detail = ` (${setup.fixedVertices.length} fixed vertices)`;
       }
-      let setup;
-      try {
-        setup = perFaceSkinningSetup(mesh.positions, mesh.triangles, influences, boneCount, fixed);
-      } catch (error) {
-        if (!(error instanceof NotPositiveDefiniteError)) throw error;
-        throw new FormatError(
-          handlesFile,
-          'handles',
-          'a connected part of the mesh has no fixed vertex (a root bone handle), so its position is undetermined',
-        );
-      }
-      perFaceSkinning(setup, transforms, posed);
-      detail = ` (${setup.fixedVertices.length} fixed vertices)`;
     }
     writeFile(out, writeObj({ positions: posed, triangles: mesh.triangles }));
     stdout.write(

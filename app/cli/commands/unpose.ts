@@ -8,6 +8,7 @@ import { INFLUENCE_DEFAULTS, influencesFromWeights } from '../../../workers/skin
 import { UNPOSE_DEFAULTS, unposeExample } from '../../../workers/posespace/unpose.ts';
 import { outputExtension, readBoundRig, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
 import { describeSingular, readExample } from '../example-input.ts';
+import { readPerFaceSetup, unposeExamplePerFace } from '../per-face-input.ts';
 
 export const unposeCommand: CliCommand = {
   name: 'unpose',
@@ -78,7 +79,15 @@ difference to the rest mesh is the example's displacement (what context skinning
     const influences = influencesFromWeights(weights, maxInfluences);
     const transforms = new Float64Array(12 * boneCount);
     forwardKinematics(skeleton, example.pose, transforms);
-    if (method === 'perface') throw new UsageError('per-face unposing: not available');
+    if (method === 'perface') {
+      const setup = readPerFaceSetup(values.handles!, mesh, skeleton, influences, boneCount);
+      const { unposed, residual, refinements } = unposeExamplePerFace(setup, skeleton, example, stderr);
+      writeFile(out, writeObj({ positions: unposed, triangles: mesh.triangles }));
+      stdout.write(
+        `wrote ${out}: ${vertexCount} vertices unposed by perface (${setup.fixedVertices.length} fixed vertices), ${refinements} refinement steps, residual ${residual.toExponential(2)} of the size\n`,
+      );
+      return 0;
+    }
     let boneDualQuaternions: Float64Array | null = null;
     if (method === 'dqs' && antipodality === 'per-bone') {
       boneDualQuaternions = new Float64Array(8 * boneCount);
