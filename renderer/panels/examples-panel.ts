@@ -18,14 +18,18 @@ export interface ExamplesPanelHost {
   document(): SceneDocument;
 }
 
-const KERNEL_LABELS: Record<string, string> = {
-  gaussian: 'Gaussian (width: mean distance to the nearest other example)',
-  linear: 'linear φ(r) = r (no width)',
-  cubic: 'cubic φ(r) = r³ (no width)',
-};
+/** One colour per example, in list order: its weight bar and its curve on the timeline. */
+export function exampleColor(index: number): string {
+  return `hsl(${(index * 137.5 + 28) % 360}, 75%, 62%)`;
+}
+
+const KERNEL_LABELS: Record<string, string> = { gaussian: 'Gaussian', linear: 'linear φ = r', cubic: 'cubic φ = r³' };
+const KERNEL_TITLE =
+  'Radial basis function over the pose distance: Gaussian exp(−(r/σ)²) with σ = the mean distance from each example to its nearest other; linear and cubic have no width';
 
 export class ExamplesPanel {
   readonly root: HTMLElement;
+  private readonly toolbarGroup: HTMLElement;
   private readonly list: HTMLElement;
   private readonly empty: HTMLElement;
   private readonly poseSelect: HTMLSelectElement;
@@ -39,11 +43,20 @@ export class ExamplesPanel {
   private listed: SceneDocument['examples'] | null = null;
   private bars: { name: string; bar: HTMLElement; value: HTMLElement }[] = [];
 
+  /**
+   * @param toolbar    the page toolbar: the Examples button joins it
+   * @param container  the viewport element the panel floats over
+   */
   constructor(
+    toolbar: HTMLElement,
     container: HTMLElement,
     private readonly host: ExamplesPanelHost,
   ) {
     const { commands } = host;
+    const group = element('div', 'tool-group');
+    this.toolbarGroup = group;
+    commandButton(group, commands, 'examples.panel', { label: 'Examples' });
+    toolbar.insertBefore(group, toolbar.querySelector('.scene-name'));
     this.root = element('aside', 'bind-panel examples-panel');
     this.root.id = 'examples-panel';
     this.root.hidden = true;
@@ -87,6 +100,7 @@ export class ExamplesPanel {
       void commands.execute('examples.kernel', this.kernelSelect.value);
       this.kernelSelect.blur();
     });
+    this.kernelSelect.title = KERNEL_TITLE;
     labelled(weights, 'Kernel ', this.kernelSelect);
     weights.append(
       element('p', 'dim', 'Bars: each example’s weight a_j at the frame shown (Eq. 8, sums to 1). Context LBS / DQS under Skin use them.'),
@@ -117,8 +131,9 @@ export class ExamplesPanel {
 
   /** Redraws the panel from the controllers' state (the rows only when the examples changed). */
   refresh(): void {
-    if (this.root.hidden) return;
     const { examples, posespace, commands } = this.host;
+    refreshCommandButtons(this.toolbarGroup, commands);
+    if (this.root.hidden) return;
     const doc = this.host.document();
     if (doc.examples !== this.listed) this.rebuildList(doc);
     const choice = examples.poseChoice;
@@ -181,6 +196,8 @@ export class ExamplesPanel {
         remove.addEventListener('click', () => void commands.execute('examples.remove', example.name));
         const track = element('div', 'weight-track');
         const bar = element('div', 'weight-bar');
+        const shownIndex = examples.filter((e) => !e.hidden).indexOf(example);
+        bar.style.background = shownIndex >= 0 ? exampleColor(shownIndex) : '';
         track.append(bar);
         const value = element('span', 'weight-value');
         this.bars.push({ name: example.name, bar, value });

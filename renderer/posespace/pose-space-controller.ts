@@ -177,10 +177,12 @@ export class PoseSpaceController {
 
   /**
    * a_j along the loaded sequence, one row per frame (matrices) or per 1/100 of t (quaternions): frames × J,
-   * time-major; null without examples, a solvable system or a sequence.
+   * time-major, with the J names; null without examples, a solvable system or a sequence. Always of the document
+   * now (the interpolator is brought up to date first).
    */
-  curves(): { frames: number; duration: number; values: Float64Array } | null {
+  curves(): { frames: number; duration: number; values: Float64Array; names: readonly string[] } | null {
     const doc = this.host.document();
+    this.refreshInterpolator(doc);
     const interpolator = this.interpolator;
     if (!interpolator || !doc.poses || interpolator.exampleCount === 0) return null;
     const duration = poseDuration(doc.poses);
@@ -189,7 +191,7 @@ export class PoseSpaceController {
       const times = Float64Array.from({ length: frames }, (_, i) => (doc.poses!.kind === 'matrices' ? i : i / 100));
       this.curveCache = { interpolator, poses: doc.poses, values: poseSpaceWeightsOfSequence(interpolator, doc.poses, times), frames };
     }
-    return { frames: this.curveCache.frames, duration, values: this.curveCache.values };
+    return { frames: this.curveCache.frames, duration, values: this.curveCache.values, names: interpolator.names };
   }
 
   private refreshInterpolator(doc: SceneDocument): void {

@@ -191,7 +191,7 @@ export function createPanels(app: App, container: HTMLElement) {
     app.commands,
     (index) => void app.commands.execute('playback.clip', index),
   );
-  const examplesPanel = new ExamplesPanel(container, {
+  const examplesPanel = new ExamplesPanel(toolbar, container, {
     commands: app.commands,
     examples: app.examples,
     posespace: app.posespace,

@@ -24,7 +24,7 @@ import { padInfluences } from '../paint/pad-influences.ts';
 import type { AppChrome } from '../panels/app-chrome.ts';
 import type { BindPanel } from '../panels/bind-panel.ts';
 import type { DeformationPanel } from '../panels/deformation-panel.ts';
-import type { ExamplesPanel } from '../panels/examples-panel.ts';
+import { exampleColor, type ExamplesPanel } from '../panels/examples-panel.ts';
 import type { ExamplesController } from '../posespace/examples-controller.ts';
 import type { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import type { ExportDialog } from '../panels/export-dialog.ts';
@@ -416,8 +416,15 @@ export class App {
     this.bindPanel.refresh();
     this.paintPanel.refresh();
     this.examplesPanel.refresh();
+    this.refreshCurves();
     this.refreshDeformationChrome();
     this.menu.update();
+  }
+
+  /** The examples' weights along the sequence, over the timeline's slider. */
+  private refreshCurves(): void {
+    const curves = this.posespace.curves();
+    this.timeline.setCurves(curves && { ...curves, colors: curves.names.map((_, j) => exampleColor(j)) });
   }
 
   private refreshDeformationChrome(): void {

@@ -4,11 +4,14 @@
  * undoable steps; a mesh that is not the rest mesh is refused by name. At eg2's own pose (frame 87 of
  * all_frames.dmat, PROVENANCE.md) context LBS and context DQS read back from the GPU equal eg2 and their CPU
  * reference (workers/posespace/context-skinning.ts) within 1e-4 of the bounding-box diagonal — the handout's
- * constraint (2) — while plain LBS there does not.
+ * constraint (2) — while plain LBS there does not. The Examples panel's weight bars follow the slider (one full bar
+ * at each example's frame, a partition of unity between), and the timeline draws each a_j as a curve; a screenshot
+ * goes to test/e2e/artifacts.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { dataFile, gpuCpuDeviation, loadFiles, openApp } from './app-driver.ts';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { artifactsDir, dataFile, gpuCpuDeviation, loadFiles, openApp } from './app-driver.ts';
 
 const body = (name: string) => dataFile('context-aware', name);
 const EXAMPLE_FILES = [0, 1, 2, 3].flatMap((i) => [body(`eg${i}.obj`), body(`eg${i}.dmat`)]);
@@ -141,5 +144,56 @@ test('at eg2’s pose, context LBS and DQS on the GPU equal eg2 and their CPU re
     expect(maxError / diagonal).toBeLessThan(1e-4);
     expect(toExample).toBeLessThan(1e-4);
   }
+  expect(errors).toEqual([]);
+});
+
+/** The Examples panel's bars: each example's value (data-value) and drawn width, in list order. */
+function bars(page: Page): Promise<{ name: string; value: number; width: number }[]> {
+  return page.$$eval('#examples-panel .example-row', (rows) =>
+    rows.map((row) => {
+      const bar = row.querySelector<HTMLElement>('.weight-bar')!;
+      return {
+        name: (row as HTMLElement).dataset.example!,
+        value: Number(bar.dataset.value),
+        width: bar.getBoundingClientRect().width / bar.parentElement!.getBoundingClientRect().width,
+      };
+    }),
+  );
+}
+
+test('the weight bars follow the timeline: one full bar at each example’s frame, a partition of unity between; kernel by command', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openBodyWithExamples(page, errors);
+  await page.locator('#toolbar button[data-command="examples.panel"]').click();
+  await expect(page.locator('#examples-panel')).toBeVisible();
+  await expect(page.locator('.weight-curves polyline')).toHaveCount(4);
+
+  for (const [j, frame] of FRAMES.entries()) {
+    // The slider, as a user drags it: the time moves, the pose follows, the bars redraw.
+    await page.locator('.scrubber').fill(String(frame));
+    await expect.poll(() => page.evaluate(() => (window as any).__rigwright.state().time)).toBe(frame);
+    const shown = await bars(page);
+    expect(shown.map((b) => Math.round(b.value * 1e6) / 1e6 + 0)).toEqual(FRAMES.map((_, k) => (k === j ? 1 : 0)));
+    expect(shown[j].width).toBeGreaterThan(0.99);
+  }
+  const between = async () => {
+    await page.locator('.scrubber').fill('70');
+    await expect.poll(() => page.evaluate(() => (window as any).__rigwright.state().time)).toBe(70);
+    const shown = await bars(page);
+    const weights: number[] = await page.evaluate(() => (window as any).__rigwright.examples.state().weights);
+    expect(shown.map((b) => b.value)).toEqual(weights);
+    expect(Math.abs(weights.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-9);
+    for (const b of shown) expect(Math.abs(b.width - Math.min(1, Math.max(0, b.value)))).toBeLessThan(0.02);
+    return weights;
+  };
+  const gaussian = await between();
+  mkdirSync(artifactsDir, { recursive: true });
+  await page.screenshot({ path: path.join(artifactsDir, 'examples-panel.png') });
+  await page.locator('.kernel-select').selectOption('linear');
+  await expect.poll(() => page.evaluate(() => (window as any).__rigwright.examples.state().kernel)).toBe('linear');
+  const linear = await between();
+  expect(linear).not.toEqual(gaussian);
   expect(errors).toEqual([]);
 });
