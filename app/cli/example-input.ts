@@ -37,13 +37,28 @@ export interface ExampleInput {
   pose: Float64Array;
 }
 
-/** The --examples help line shared by the commands. */
-export const EXAMPLES_HELP = `--examples LIST     example shapes with their poses, E1.obj:E1.dmat,E2.obj:E2.dmat: each mesh has the rest
-                      mesh's vertices and triangles, each pose is one frame of B relative rotations (3·B × 3) or
-                      final-pose quaternions (4B × 1)`;
-
-export const RBF_HELP = `--rbf KERNEL        pose-space weights: gaussian (width: mean distance to the nearest other example) or
-                      linear (no width); default ${POSE_SPACE_DEFAULTS.kernel}`;
+/**
+ * The help of --examples and --rbf for a command whose option descriptions start at `column` (counting the two
+ * leading spaces), without the leading spaces of the first line and with a newline between the two options.
+ */
+export function exampleOptionsHelp(column: number): string {
+  const option = (name: string, lines: string[]) =>
+    `${name.padEnd(column - 3)} ${lines[0]}` +
+    lines
+      .slice(1)
+      .map((l) => `\n${' '.repeat(column)}${l}`)
+      .join('');
+  return [
+    option('--examples LIST', [
+      "example shapes with their poses, E1.obj:E1.dmat,E2.obj:E2.dmat: each mesh has the rest mesh's",
+      'vertices and triangles, each pose one frame of B relative rotations (3·B × 3) or 4B × 1 quaternions',
+    ]),
+    option('--rbf KERNEL', [
+      'pose-space weights: gaussian (width: mean distance to the nearest other example) or linear',
+      `(no width); default ${POSE_SPACE_DEFAULTS.kernel}`,
+    ]),
+  ].join('\n  ');
+}
 
 /** The kernel named by --rbf, or the default. */
 export function rbfOption(text: string | undefined): RbfKernel {

@@ -13,6 +13,8 @@ import path from 'node:path';
 import { readObj } from '../../workers/formats/obj.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
+import { WebIO } from '@gltf-transform/core';
+import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { contextAwareBody } from './context-aware-data.ts';
 import { dataFile, repoRoot } from './shared-data.ts';
 
@@ -107,8 +109,8 @@ test('rigwright skin --examples: at an example frame context LBS / DQS return th
       const error = maxDistance(positionsOf(out), body.examples[j].mesh.positions) / diagonal;
       assert.ok(error <= 1e-6, `${method} frame ${frame}: ${error}`);
     }
-    const out = path.join(work, `context-${method}-200.obj`);
-    const plain = path.join(work, `plain-${method}-200.obj`);
+    const out = path.join(work, `context-${method}-100.obj`);
+    const plain = path.join(work, `plain-${method}-100.obj`);
     const run = succeeds(
       rigwright(
         'skin',
@@ -116,7 +118,7 @@ test('rigwright skin --examples: at an example frame context LBS / DQS return th
         '--poses',
         file('all_frames.dmat'),
         '--frame',
-        '200',
+        '100',
         '--method',
         method,
         '--examples',
@@ -131,9 +133,9 @@ test('rigwright skin --examples: at an example frame context LBS / DQS return th
     assert.equal(weights.length, 4);
     assert.ok(Math.abs(weights.reduce((s, a) => s + a, 0) - 1) <= 2e-4, run.stdout);
     assert.match(run.stdout, /\(linear RBF\)/);
-    succeeds(rigwright('skin', ...rig, '--poses', file('all_frames.dmat'), '--frame', '200', '--method', method, '--out', plain));
+    succeeds(rigwright('skin', ...rig, '--poses', file('all_frames.dmat'), '--frame', '100', '--method', method, '--out', plain));
     const correction = maxDistance(positionsOf(out), positionsOf(plain)) / diagonal;
-    assert.ok(correction > 1e-4 && correction < 0.05, `${method}: the correction at frame 200 is ${correction} of the diagonal`);
+    assert.ok(correction > 1e-4 && correction < 0.05, `${method}: the correction at frame 100 is ${correction} of the diagonal`);
   }
 });
 
@@ -221,4 +223,50 @@ test('bad examples: same pose twice, other triangles, wrong bone count, bad opti
   );
   assert.equal(handles.status, 2);
   assert.match(handles.stderr, /--method perface needs --handles/);
+});
+
+test('rigwright export --examples: a valid glTF whose morph targets are the examples, weighted a_j per keyframe', async () => {
+  const out = path.join(work, 'body.glb');
+  const run = succeeds(
+    rigwright('export', ...rig, '--poses', file('all_frames.dmat'), '--examples', allExamples, '--rbf', 'linear', '--out', out),
+  );
+  assert.match(run.stdout, /4 example morph targets \(linear RBF weights\)/);
+  const bytes = new Uint8Array(readFileSync(out));
+  await assertValidGltf(bytes, 'rigwright export --examples');
+  const doc = await new WebIO().readBinary(bytes);
+  const targets = doc.getRoot().listMeshes()[0].listPrimitives()[0].listTargets();
+  assert.deepEqual(
+    targets.slice(0, 4).map((t) => t.getName()),
+    ['eg0', 'eg1', 'eg2', 'eg3'],
+  );
+  const T = targets.length;
+  const weights = doc
+    .getRoot()
+    .listAnimations()[0]
+    .listChannels()
+    .find((c) => c.getTargetPath() === 'weights')!
+    .getSampler()!
+    .getOutput()!
+    .getArray() as Float32Array;
+  assert.ok(weights.every((w) => w >= 0 && w <= 1));
+  const stored = targets.map((t) => t.getAttribute('POSITION')!.getArray() as Float32Array);
+  const morphAt = (frame: number): Float64Array => {
+    const out = new Float64Array(stored[0].length);
+    stored.forEach((delta, t) => {
+      for (let i = 0; i < out.length; i++) out[i] += weights[T * frame + t] * delta[i];
+    });
+    return out;
+  };
+  // Frame 87 is eg2's pose: the players add eg2's displacement, the difference between eg2 unposed and the rest mesh.
+  const unposed = path.join(work, 'eg2-unposed-lbs.obj');
+  succeeds(rigwright('unpose', ...rig, '--example', file('eg2.obj'), '--example-pose', file('eg2.dmat'), '--out', unposed));
+  const eg2Displacement = positionsOf(unposed).map((x, i) => x - body.mesh.positions[i]);
+  assert.ok(maxDistance(morphAt(87), eg2Displacement) / diagonal < 1e-6);
+  // Frame 100 lies between the examples: a blend, not eg2's displacement.
+  assert.ok(maxDistance(morphAt(100), eg2Displacement) / diagonal > 1e-3);
+  // Without --examples the same command writes no targets.
+  const plain = path.join(work, 'plain.glb');
+  succeeds(rigwright('export', ...rig, '--poses', file('all_frames.dmat'), '--out', plain));
+  const plainDoc = await new WebIO().readBinary(new Uint8Array(readFileSync(plain)));
+  assert.equal(plainDoc.getRoot().listMeshes()[0].listPrimitives()[0].listTargets().length, 0);
 });
