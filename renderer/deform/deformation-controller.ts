@@ -320,6 +320,11 @@ export class DeformationController {
     }
   }
 
+  /** The split view's right half read back from the GPU (#V × 3), or null when the view is not split. */
+  readSplitPositions(renderer: THREE.WebGLRenderer): Float32Array | null {
+    return this.secondary ? this.secondary.readSkinnedPositions(renderer) : null;
+  }
+
   /** Resolves once the per-face solve of the newest pose is on the GPU (at once for the other methods). */
   settled(): Promise<void> {
     const state = this.perFace;

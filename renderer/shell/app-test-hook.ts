@@ -71,6 +71,17 @@ export function appTestHook(app: App): RigwrightTestHook {
       return Array.from(app.views.skinned.readSkinnedPositions(app.viewport.renderer));
     },
     cpuPositions: () => Array.from(app.posedPositions()),
+    gpuSplitPositions: async () => {
+      if (frames.dirty) app.renderNow();
+      await deformation.settled();
+      const positions = deformation.readSplitPositions(app.viewport.renderer);
+      return positions ? Array.from(positions) : null;
+    },
+    cpuPositionsOf: (method) => {
+      if (!(method in METHOD_LABELS)) throw new Error(`unknown skinning method ${method}`);
+      frames.ensurePose();
+      return Array.from(deformation.cpuReference(method as SkinMethod, app.evaluator));
+    },
     setMethod: (method) => {
       if (!(method in METHOD_LABELS)) throw new Error(`unknown skinning method ${method}`);
       deformation.setMethod(method as SkinMethod);

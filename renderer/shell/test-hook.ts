@@ -179,6 +179,10 @@ export interface RigwrightTestHook {
   setInfluences(k: number): void;
   /** #V × 3 from the GPU readback of the CURRENT pose and method (per-face: once its solve has arrived) */
   gpuPositions(): Promise<number[]>;
+  /** #V × 3 from the GPU readback of the split view's right half at the CURRENT pose; null when not split */
+  gpuSplitPositions(): Promise<number[] | null>;
+  /** #V × 3 from the CPU reference of `method` at the CURRENT pose */
+  cpuPositionsOf(method: string): number[];
   /** #V × 3 from the current method's CPU reference in workers/skinning at the CURRENT pose, same influences */
   cpuPositions(): number[];
   /** 'lbs' | 'dqs' | 'perface' | 'blend' (LBS/DQS lerped per vertex by the blend weights) */

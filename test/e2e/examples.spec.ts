@@ -197,3 +197,37 @@ test('the weight bars follow the timeline: one full bar at each example’s fram
   expect(linear).not.toEqual(gaussian);
   expect(errors).toEqual([]);
 });
+
+test('the split view shows linear blend beside context LBS: at eg2’s pose the right half is eg2, the left plain LBS', async ({ page }) => {
+  const errors: string[] = [];
+  await openBodyWithExamples(page, errors);
+  await page.locator('#skinning-method').selectOption('lbs');
+  await page.locator('.deform-group select').nth(2).selectOption('context-lbs');
+  await expect(page.locator('.split-labels')).toHaveText(/Linear blend\s*Context LBS/);
+  await page.evaluate(() => (window as any).__rigwright.setTime(87));
+  await page.evaluate(() => (window as any).__rigwright.examples.unposed());
+  const result = await page.evaluate(async () => {
+    const h = (window as any).__rigwright;
+    const left: number[] = await h.gpuPositions();
+    const right: number[] = await h.gpuSplitPositions();
+    const eg2: number[] = h.examples.positions('eg2');
+    const lbs: number[] = h.cpuPositionsOf('lbs');
+    const context: number[] = h.cpuPositionsOf('context-lbs');
+    const worst = (a: number[], b: number[]) => {
+      let w = 0;
+      for (let i = 0; i < a.length; i += 3) w = Math.max(w, Math.hypot(a[i] - b[i], a[i + 1] - b[i + 1], a[i + 2] - b[i + 2]));
+      return w / h.boundingDiagonal();
+    };
+    return { leftToLbs: worst(left, lbs), rightToEg2: worst(right, eg2), rightToCpu: worst(right, context), leftToEg2: worst(left, eg2) };
+  });
+  console.log(
+    `split at frame 87: left–LBS ${result.leftToLbs.toExponential(2)}, right–eg2 ${result.rightToEg2.toExponential(2)}, left–eg2 ${result.leftToEg2.toExponential(2)}`,
+  );
+  expect(result.leftToLbs).toBeLessThan(1e-4);
+  expect(result.rightToCpu).toBeLessThan(1e-4);
+  expect(result.rightToEg2).toBeLessThan(1e-4);
+  expect(result.leftToEg2).toBeGreaterThan(1e-3);
+  mkdirSync(artifactsDir, { recursive: true });
+  await page.screenshot({ path: path.join(artifactsDir, 'examples-split-lbs-context.png') });
+  expect(errors).toEqual([]);
+});
