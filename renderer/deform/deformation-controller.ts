@@ -28,7 +28,15 @@ import type { PoseEvaluator } from './pose-evaluator.ts';
 import { SkinnedMeshView, type GpuSkinMethod } from '../view/skinned-mesh.ts';
 import type { Viewport } from '../view/viewport.ts';
 
-import { METHOD_CYCLE, contextBaseOf, type SkinMethod } from './skin-methods.ts';
+import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import {
+  perFaceContextSkinning,
+  perFaceExamples,
+  perFaceUnposeExamples,
+  type PerFaceExamples,
+} from '../../workers/posespace/per-face-context.ts';
+import type { ExampleShape } from '../document/scene-document.ts';
+import { METHOD_CYCLE, contextBaseOf, isPerFace, perFaceBlendOf, type SkinMethod } from './skin-methods.ts';
 
 const drawingSize = new THREE.Vector2();
 
@@ -39,6 +47,8 @@ const GPU_METHOD: Record<SkinMethod, GpuSkinMethod> = {
   blend: 'blend',
   'context-lbs': 'lbs',
   'context-dqs': 'dqs',
+  'context-perface-eq9': 'streamed',
+  'context-perface-eq10': 'streamed',
 };
 
 const NO_EXAMPLES = new Float64Array(0);
@@ -55,15 +65,22 @@ export interface ContextSource {
   setPose(rotations: Float64Array): void;
   /** the bases the methods on screen need (unposing starts for what is missing) */
   require(bases: readonly ('lbs' | 'dqs')[]): void;
+  /** the examples the weights are for, in order */
+  readonly active: ExampleShape[];
 }
 
-/** Per-face state of one document: the worker's factor, and the newest pose asked for and shown. */
+/**
+ * Per-face state of one document: the worker's factor, the examples it holds for per-face context (unposed per
+ * face once per example set), the newest pose asked for and shown, and the last result of each per-face method.
+ */
 interface PerFaceState {
   ready: Promise<void>;
+  /** the examples given to the worker, and the promise of their per-face unposing */
+  examples: readonly ExampleShape[] | null;
+  examplesReady: Promise<void>;
   requested: number;
   shown: number;
-  positions: Float64Array | null;
-  normals: Float64Array | null;
+  results: Map<SkinMethod, { positions: Float64Array; normals: Float64Array }>;
   busy: boolean;
   error: string | null;
 }
@@ -83,6 +100,8 @@ export class DeformationController {
   private worker: Remote<DeformApi> | null = null;
   private perFace: PerFaceState | null = null;
   private perFaceReference: PerFaceSkinningSetup | null = null;
+  /** per-face context's CPU reference: the examples' face transformations, for the example list they were made of */
+  private perFaceContextReference: { examples: readonly ExampleShape[]; data: PerFaceExamples } | null = null;
   private waiters: (() => void)[] = [];
   private restAreas: Float64Array;
   private scratchAreas: Float64Array;
@@ -152,6 +171,7 @@ export class DeformationController {
   private dropPerFace(): void {
     this.perFace = null;
     this.perFaceReference = null;
+    this.perFaceContextReference = null;
     this.releaseWaiters();
   }
 
@@ -220,7 +240,7 @@ export class DeformationController {
       view.setContext(displacements, displacements ? context!.weights : NO_EXAMPLES);
       view.setTransforms(evaluator.transforms);
       view.setDualQuaternions(this.dualQuaternions, scaled ? this.scales : null);
-      if (method === 'perface') this.requestPerFace(view, evaluator);
+      if (isPerFace(method)) this.requestPerFace(view, method, evaluator);
       else if (this.heatMap) view.setDistortion(this.distortionOf(this.cpuReference(method, evaluator)));
     }
   }
@@ -232,7 +252,7 @@ export class DeformationController {
    */
   cpuReference(method: SkinMethod, evaluator: PoseEvaluator): Float64Array {
     const out = this.cpuScratch;
-    if (method === 'perface') {
+    if (isPerFace(method)) {
       this.perFaceReference ??= perFaceSkinningSetup(
         this.doc.mesh.positions,
         this.doc.mesh.triangles,
@@ -240,7 +260,12 @@ export class DeformationController {
         this.doc.skeleton.parents.length,
         this.fixedBones(),
       );
-      perFaceSkinning(this.perFaceReference, evaluator.transforms, out, undefined, evaluator.scaled ? evaluator.boneScales : null);
+      const blend = perFaceBlendOf(method);
+      const scales = evaluator.scaled ? evaluator.boneScales : null;
+      if (blend && this.context) {
+        const examples = this.perFaceContextExamples(this.perFaceReference, this.context.active);
+        perFaceContextSkinning(this.perFaceReference, examples, this.context.weights, blend, evaluator.transforms, out, undefined, scales);
+      } else perFaceSkinning(this.perFaceReference, evaluator.transforms, out, undefined, scales);
     } else {
       this.skinPerVertex(method, evaluator, this.doc.mesh.positions, this.influences, this.blendWeights, out);
     }
@@ -255,7 +280,7 @@ export class DeformationController {
    * @returns false, writing nothing, for per-face skinning
    */
   cpuReferenceAt(method: SkinMethod, evaluator: PoseEvaluator, vertices: ArrayLike<number>, count: number, out: Float64Array): boolean {
-    if (method === 'perface') return false;
+    if (isPerFace(method)) return false;
     const { stride } = this.influences;
     const rest = new Float64Array(3 * count);
     const influences: Influences = {
@@ -278,7 +303,7 @@ export class DeformationController {
 
   /** @param vertices  which vertices `rest` holds (cpuReferenceAt), or undefined for all of them in order */
   private skinPerVertex(
-    method: Exclude<SkinMethod, 'perface'>,
+    method: SkinMethod,
     evaluator: PoseEvaluator,
     rest: Float64Array,
     influences: Influences,
@@ -317,7 +342,28 @@ export class DeformationController {
       case 'blend':
         weightBlendedSkinning(rest, influences, evaluator.transforms, this.dualQuaternions, blend, out, options);
         break;
+      default:
+        throw new Error(`${method} is solved per face, not per vertex`);
     }
+  }
+
+  /** The examples' per-face transformations for the CPU reference (unposed per face on the main thread, once per list). */
+  private perFaceContextExamples(setup: PerFaceSkinningSetup, examples: readonly ExampleShape[]): PerFaceExamples {
+    const cached = this.perFaceContextReference;
+    if (cached && sameList(cached.examples, examples)) return cached.data;
+    const unposed = perFaceUnposeExamples(setup, this.perFaceUnposeInputs(examples)).map((r) => r.unposed);
+    const data = perFaceExamples(setup, unposed);
+    this.perFaceContextReference = { examples, data };
+    return data;
+  }
+
+  /** Each example's positions and the bone transforms of its own pose. */
+  private perFaceUnposeInputs(examples: readonly ExampleShape[]): { positions: Float64Array; transforms: Float64Array }[] {
+    return examples.map((e) => {
+      const transforms = new Float64Array(12 * this.doc.skeleton.parents.length);
+      forwardKinematics(this.doc.skeleton, e.pose, transforms);
+      return { positions: e.positions.slice(), transforms };
+    });
   }
 
   /** The split view's right half read back from the GPU (#V × 3), or null when the view is not split. */
@@ -338,7 +384,7 @@ export class DeformationController {
   }
 
   private usesPerFace(): boolean {
-    return this.method === 'perface' || this.splitMethod === 'perface';
+    return isPerFace(this.method) || (this.splitMethod !== null && isPerFace(this.splitMethod));
   }
 
   private visibleViews(): [SkinnedMeshView, SkinMethod][] {
@@ -378,7 +424,7 @@ export class DeformationController {
   }
 
   /** Asks the worker for this pose; while a solve runs, only the newest pose waits, so the view never lags more than one solve. */
-  private requestPerFace(view: SkinnedMeshView, evaluator: PoseEvaluator): void {
+  private requestPerFace(view: SkinnedMeshView, method: SkinMethod, evaluator: PoseEvaluator): void {
     if (!this.perFace) {
       this.worker ??= wrap<DeformApi>(
         new Worker(new URL('../../workers/deform.worker.ts', import.meta.url), { type: 'module', name: 'rigwright-deform' }),
@@ -388,10 +434,11 @@ export class DeformationController {
       const fixed = this.fixedBones();
       const state: PerFaceState = {
         ready: Promise.resolve(),
+        examples: null,
+        examplesReady: Promise.resolve(),
         requested: 0,
         shown: 0,
-        positions: null,
-        normals: null,
+        results: new Map(),
         busy: false,
         error: null,
       };
@@ -404,9 +451,27 @@ export class DeformationController {
       this.perFace = state;
     }
     const state = this.perFace;
-    if (state.positions && state.normals) view.setStreamedPositions(state.positions, state.normals);
+    if (perFaceBlendOf(method) && this.context) this.givePerFaceExamples(state, this.context.active);
+    const shown = state.results.get(method);
+    if (shown) view.setStreamedPositions(shown.positions, shown.normals);
     state.requested = this.poseCounter;
     if (!state.busy) void this.solvePerFace(state, evaluator);
+  }
+
+  /** Hands the worker a new example list: unposed per face there, then their face transformations computed once. */
+  private givePerFaceExamples(state: PerFaceState, examples: readonly ExampleShape[]): void {
+    if (state.examples && sameList(state.examples, examples)) return;
+    state.examples = examples;
+    const inputs = this.perFaceUnposeInputs(examples);
+    const worker = this.worker!;
+    state.examplesReady = state.ready
+      .then(async () => {
+        const unposed = examples.length > 0 ? (await worker.unposePerFace(inputs)).map((r) => r.unposed) : [];
+        await worker.setPerFaceExamples(unposed);
+      })
+      .catch((error: unknown) => {
+        state.error = `Per-face context: ${error instanceof Error ? error.message : String(error)}`;
+      });
   }
 
   private async solvePerFace(state: PerFaceState, evaluator: PoseEvaluator): Promise<void> {
@@ -416,14 +481,24 @@ export class DeformationController {
       const target = state.requested;
       // The newest pose, not the one this loop started with: the animation may have moved on meanwhile.
       const newest = this.lastEvaluator ?? evaluator;
-      const transforms = newest.transforms.slice();
-      const scales = newest.scaled ? newest.boneScales.slice() : null;
+      const methods = [...new Set(this.visibleViews().map(([, m]) => m))].filter(isPerFace);
       try {
-        const result = await this.worker!.pose(
-          transfer({ transforms, scales }, scales ? [transforms.buffer, scales.buffer] : [transforms.buffer]),
-        );
-        state.positions = result.positions;
-        state.normals = result.normals;
+        for (const method of methods) {
+          const transforms = newest.transforms.slice();
+          const scales = newest.scaled ? newest.boneScales.slice() : null;
+          const buffers = scales ? [transforms.buffer, scales.buffer] : [transforms.buffer];
+          const blend = perFaceBlendOf(method);
+          let result: { positions: Float64Array; normals: Float64Array };
+          if (blend) {
+            await state.examplesReady;
+            if (state.error !== null) break;
+            const exampleWeights = (this.context?.weights ?? new Float64Array(0)).slice();
+            result = await this.worker!.poseContext(
+              transfer({ transforms, scales, exampleWeights, blend }, [...buffers, exampleWeights.buffer]),
+            );
+          } else result = await this.worker!.pose(transfer({ transforms, scales }, buffers));
+          state.results.set(method, result);
+        }
       } catch (error) {
         state.error = `Per-face skinning: ${error instanceof Error ? error.message : String(error)}`;
         break;
@@ -431,9 +506,10 @@ export class DeformationController {
       state.shown = target;
       if (state !== this.perFace) break;
       for (const [view, method] of this.visibleViews()) {
-        if (method !== 'perface') continue;
-        view.setStreamedPositions(state.positions, state.normals);
-        if (this.heatMap) view.setDistortion(this.distortionOf(state.positions));
+        const result = state.results.get(method);
+        if (!result) continue;
+        view.setStreamedPositions(result.positions, result.normals);
+        if (this.heatMap) view.setDistortion(this.distortionOf(result.positions));
       }
       this.onChange();
     }
@@ -474,4 +550,8 @@ export class DeformationController {
     camera.updateProjectionMatrix();
     return true;
   }
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

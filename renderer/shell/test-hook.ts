@@ -92,7 +92,8 @@ export interface SceneSnapshot {
   posesFile: string | null;
 }
 
-export type TestSkinMethod = 'lbs' | 'dqs' | 'perface' | 'blend' | 'context-lbs' | 'context-dqs';
+export type TestSkinMethod =
+  'lbs' | 'dqs' | 'perface' | 'blend' | 'context-lbs' | 'context-dqs' | 'context-perface-eq9' | 'context-perface-eq10';
 
 export interface ExamplesTestState {
   panelOpen: boolean;

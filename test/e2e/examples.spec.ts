@@ -4,7 +4,8 @@
  * undoable steps; a mesh that is not the rest mesh is refused by name. At eg2's own pose (frame 87 of
  * all_frames.dmat, PROVENANCE.md) context LBS and context DQS read back from the GPU equal eg2 and their CPU
  * reference (workers/posespace/context-skinning.ts) within 1e-4 of the bounding-box diagonal — the handout's
- * constraint (2) — while plain LBS there does not. The Examples panel's weight bars follow the slider (one full bar
+ * constraint (2) — while plain LBS there does not; per-face context (Eq. 9 and Eq. 10, solved in the deform worker)
+ * likewise equals eg2 there, beside plain per-face in the split view. The Examples panel's weight bars follow the slider (one full bar
  * at each example's frame, a partition of unity between), and the timeline draws each a_j as a curve; a screenshot
  * goes to test/e2e/artifacts.
  */
@@ -229,5 +230,43 @@ test('the split view shows linear blend beside context LBS: at eg2’s pose the 
   expect(result.leftToEg2).toBeGreaterThan(1e-3);
   mkdirSync(artifactsDir, { recursive: true });
   await page.screenshot({ path: path.join(artifactsDir, 'examples-split-lbs-context.png') });
+  expect(errors).toEqual([]);
+});
+
+test('per-face context (Eq. 9 and 10) in the split view beside plain per-face: at eg2’s pose the GPU shows the CPU reference, closer to eg2', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const errors: string[] = [];
+  await openBodyWithExamples(page, errors);
+  await page.evaluate(() => (window as any).__rigwright.setTime(87));
+  for (const method of ['context-perface-eq10', 'context-perface-eq9']) {
+    await page.locator('#skinning-method').selectOption('perface');
+    await page.locator('.deform-group select').nth(2).selectOption(method);
+    const result = await page.evaluate(async (m) => {
+      const h = (window as any).__rigwright;
+      const left: number[] = await h.gpuPositions();
+      const right: number[] = await h.gpuSplitPositions();
+      const eg2: number[] = h.examples.positions('eg2');
+      const worst = (a: number[], b: number[]) => {
+        let w = 0;
+        for (let i = 0; i < a.length; i += 3) w = Math.max(w, Math.hypot(a[i] - b[i], a[i + 1] - b[i + 1], a[i + 2] - b[i + 2]));
+        return w / h.boundingDiagonal();
+      };
+      return {
+        leftToCpu: worst(left, h.cpuPositionsOf('perface')),
+        rightToCpu: worst(right, h.cpuPositionsOf(m)),
+        leftToEg2: worst(left, eg2),
+        rightToEg2: worst(right, eg2),
+      };
+    }, method);
+    console.log(
+      `${method} at frame 87: GPU–CPU ${result.rightToCpu.toExponential(2)}, to eg2 ${result.rightToEg2.toExponential(2)}; plain per-face to eg2 ${result.leftToEg2.toExponential(2)}`,
+    );
+    expect(result.leftToCpu).toBeLessThan(1e-4);
+    expect(result.rightToCpu).toBeLessThan(1e-4);
+    expect(result.rightToEg2).toBeLessThan(1e-4);
+    expect(result.leftToEg2).toBeGreaterThan(1e-3);
+  }
   expect(errors).toEqual([]);
 });
