@@ -105,7 +105,7 @@ function perFacePoseOf(setup: PerFaceSkinningSetup, shape: Float64Array, transfo
   const products = new Float64Array(9 * setup.faceCount);
   perFaceGradientProducts(setup, shape, products);
   const out = new Float64Array(shape.length);
-  perFaceStitch(setup, transforms, shape, products, null, out);
+  perFaceStitch(setup, transforms, shape, products, out);
   return out;
 }
 
@@ -242,7 +242,8 @@ test('Eq. 10 equals Eq. 9 when the examples carry no rotation (symmetric stretch
   perFaceSkinning(setup, transforms, plain);
   assert.ok(maxDistance(eq9, plain) > 0.01 * diagonal, `the examples change the result: ${maxDistance(eq9, plain) / diagonal}`);
   const stretchOnly = maxDistance(eq9, eq10) / diagonal;
-  assert.ok(stretchOnly <= 1e-8, `eq9 vs eq10: ${stretchOnly}`);
+  // Equal up to the float32 storage of the examples (their offsets from rest round at ~6e-8 relative).
+  assert.ok(stretchOnly <= 1e-7, `eq9 vs eq10: ${stretchOnly}`);
 
   // The same stretches turned in the plane by ±25°: T now carries rotations and the blends part ways.
   const turned = stretches.map((A, j) => {
@@ -325,13 +326,21 @@ test('per-face unposing on the body: an example made by per-face skinning of the
 
 test('per-face context on the body: T of the rest mesh is I; no example or a rest example gives plain per-face skinning', () => {
   const { mesh, setup, frames, boneCount, skeleton, diagonal } = body;
-  const rest = perFaceExamples(setup, [mesh.positions, mesh.positions]);
+  const T = new Float64Array(3 * mesh.triangles.length);
+  assert.equal(faceDeformationGradients(mesh.positions, mesh.triangles, mesh.positions, T), 0);
   const identity = [1, 0, 0, 0, 1, 0, 0, 0, 1];
   let worst = 0;
-  for (let k = 0; k < rest.transforms.length / 9; k++)
-    worst = Math.max(worst, maxAbs(rest.transforms.subarray(9 * k, 9 * k + 9), identity));
+  for (let f = 0; f < T.length / 9; f++) worst = Math.max(worst, maxAbs(T.subarray(9 * f, 9 * f + 9), identity));
   assert.ok(worst <= 1e-12, `T of the rest mesh: ${worst}`);
-  assert.ok(maxAbs(rest.rotationLogs, new Float64Array(rest.rotationLogs.length)) <= 1e-12);
+  // Stored as differences from the rest face, the rest mesh as an example is (almost) all zeros.
+  const rest = perFaceExamples(setup, [mesh.positions, mesh.positions]);
+  for (const [name, offsets] of Object.entries({
+    productOffsets: rest.productOffsets,
+    rotationLogs: rest.rotationLogs,
+    stretchOffsets: rest.stretchOffsets,
+  })) {
+    assert.ok(maxAbs(offsets, new Float32Array(offsets.length)) <= 1e-12, name);
+  }
 
   const rotations = new Float64Array(9 * boneCount);
   samplePose(frames, 123, rotations);

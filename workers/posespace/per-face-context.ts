@@ -18,7 +18,8 @@
  * 3. Context deformation (Sec. 8.2.3): with the pose-space weights a_j(P) (Eq. 8, Σ_j a_j = 1),
  *      Eq. 9   R(f)' = R(f) · Σ_j a_j T_{j,f}
  *      Eq. 10  R(f)' = R(f) · (⊕_j a_j Q_{j,f}) · (Σ_j a_j S_{j,f}),   ⊕ = exp Σ_j a_j log q_{j,f}
- *    then Poisson stitching on the same factor (perFaceStitch with the per-face factor B_f on the right of R(f)).
+ *    then Poisson stitching on the same factor: with B_f the blended factor on the right of R(f), the stitching's
+ *    right-hand side only needs B_f applied to the rest face's gradient products (perFaceStitch's source products).
  *    The sums are written as I + Σ_j a_j (X_j − I), which is the sum itself whenever Σ_j a_j = 1 and leaves the
  *    plain per-face skinning when there is no example. Each Q_{j,f} is turned into a quaternion aligned with the
  *    reference of every blend, the identity (the rest face: T_{j,f} is a deviation from rest), i.e. taken with
@@ -40,16 +41,21 @@ import {
 /** How the example transformations are blended: Eq. 9 (T linearly) or Eq. 10 (Q in log-quaternion space, S linearly). */
 export type PerFaceBlend = 'eq9' | 'eq10';
 
-/** The examples' per-face transformations, computed once per set of unposed examples. */
+/**
+ * The examples' per-face transformations, computed once per set of unposed examples, kept in the form a frame reads:
+ * T_{j,f} acts on the stitching only through the rest face's gradients, so Eq. 9 keeps T_{j,f} applied to them, and
+ * Eq. 10 keeps T_{j,f}'s polar parts. Each is stored as its difference from the rest face (T = I) in float32: the
+ * differences are small, so their rounding is ~1e-7 of the example's nuance, and a rest example stores exact zeros.
+ */
 export interface PerFaceExamples {
   exampleCount: number;
   faceCount: number;
-  /** #F × J × 9 row-major T_{j,f} at (f·J + j)·9 */
-  transforms: Float64Array;
-  /** #F × J × 3 log q_{j,f} = (θ/2)·axis of the polar rotation Q_{j,f}, with w ≥ 0 (aligned to the identity) */
-  rotationLogs: Float64Array;
-  /** #F × J × 6 the symmetric S_{j,f}: s00 s01 s02 s11 s12 s22 */
-  stretches: Float64Array;
+  /** #F × J × 9 at (f·J + j)·9: T_{j,f} p_{f,i} − p_{f,i} for the rest products p_{f,i} = setup.faceProducts (corner i) */
+  productOffsets: Float32Array;
+  /** #F × J × 3 log q_{j,f} = (θ/2)·axis of the polar rotation Q_{j,f}, taken with w ≥ 0 (aligned to the identity) */
+  rotationLogs: Float32Array;
+  /** #F × J × 6 S_{j,f} − I of the symmetric polar factor: s00 s01 s02 s11 s12 s22 */
+  stretchOffsets: Float32Array;
   /**
    * #fixed × J × 3 S̄_j − S₀ at the stitching's fixed vertices (setup.fixedVertices order): gradients carry no
    * translation, so the examples' Dirichlet values are blended like per-vertex displacements, T_b (x₀ + Σ a_j δ_j)
@@ -161,7 +167,7 @@ export function perFaceUnpose(
   const unposed = new Float64Array(examplePositions.length);
   const stitch = (bones: Float64Array, source: Float64Array, out: Float64Array): void => {
     perFaceGradientProducts(setup, source, products);
-    perFaceStitch(setup, bones, source, products, null, out, workspace);
+    perFaceStitch(setup, bones, source, products, out, workspace);
   };
   stitch(inverse, examplePositions, unposed);
 
@@ -342,27 +348,62 @@ function deformedFrame(Q: Float64Array, i0: number, i1: number, i2: number, out:
 }
 
 /**
- * The examples' per-face transformations T_{j,f} and their polar parts Q_{j,f} (as sign-aligned logs) and S_{j,f},
- * and their offsets at the fixed vertices.
+ * The examples' per-face transformations T_{j,f} (faceDeformationGradients), kept as their action on the rest
+ * gradients and as their polar parts Q_{j,f} (a sign-aligned log) and S_{j,f}, and the examples' offsets at the
+ * fixed vertices.
  * @param setup    perFaceSkinningSetup(…) of the rest mesh S₀
  * @param unposed  J unposed examples S̄_j (#V × 3 each), e.g. from perFaceUnposeExamples
  * @throws RangeError naming the example whose vertex count differs
  */
 export function perFaceExamples(setup: PerFaceSkinningSetup, unposed: readonly Float64Array[]): PerFaceExamples {
-  const { restPositions, triangles, fixedVertices } = setup;
+  const { restPositions, triangles, fixedVertices, faceCount, faceProducts: p } = setup;
   const J = unposed.length;
-  const faceCount = triangles.length / 3;
-  const transforms = new Float64Array(faceCount * J * 9);
-  const rotationLogs = new Float64Array(faceCount * J * 3);
-  const stretches = new Float64Array(faceCount * J * 6);
+  const productOffsets = new Float32Array(faceCount * J * 9);
+  const rotationLogs = new Float32Array(faceCount * J * 3);
+  const stretchOffsets = new Float32Array(faceCount * J * 6);
   const degenerateFaces = new Uint32Array(J);
+  const T = new Float64Array(faceCount * 9);
+  const Q = new Float64Array(9);
+  const S = new Float64Array(9);
+  const q = new Float64Array(4);
   for (let j = 0; j < J; j++) {
     if (unposed[j].length !== restPositions.length) {
       throw new RangeError(
         `per-face examples: example ${j} has ${unposed[j].length / 3} vertices, the rest mesh ${restPositions.length / 3}`,
       );
     }
-    degenerateFaces[j] = faceDeformationGradients(restPositions, triangles, unposed[j], transforms, J, j);
+    degenerateFaces[j] = faceDeformationGradients(restPositions, triangles, unposed[j], T);
+    for (let f = 0; f < faceCount; f++) {
+      const t = 9 * f;
+      const k = f * J + j;
+      for (let i = 0; i < 3; i++) {
+        const p0 = p[t + 3 * i],
+          p1 = p[t + 3 * i + 1],
+          p2 = p[t + 3 * i + 2];
+        productOffsets[9 * k + 3 * i] = T[t] * p0 + T[t + 1] * p1 + T[t + 2] * p2 - p0;
+        productOffsets[9 * k + 3 * i + 1] = T[t + 3] * p0 + T[t + 4] * p1 + T[t + 5] * p2 - p1;
+        productOffsets[9 * k + 3 * i + 2] = T[t + 6] * p0 + T[t + 7] * p1 + T[t + 8] * p2 - p2;
+      }
+      polarDecomposition(T, t, Q, 0, S, 0);
+      matrixToQuat(Q, 0, q, 0);
+      // Align with the identity (the rest face) before the log: q and −q are one rotation, their logs are not.
+      const sign = q[3] < 0 ? -1 : 1;
+      const x = sign * q[0],
+        y = sign * q[1],
+        z = sign * q[2],
+        w = sign * q[3];
+      const sinHalf = Math.sqrt(x * x + y * y + z * z);
+      const scale = sinHalf > 0 ? Math.atan2(sinHalf, w) / sinHalf : 1;
+      rotationLogs[3 * k] = x * scale;
+      rotationLogs[3 * k + 1] = y * scale;
+      rotationLogs[3 * k + 2] = z * scale;
+      stretchOffsets[6 * k] = S[0] - 1;
+      stretchOffsets[6 * k + 1] = S[1];
+      stretchOffsets[6 * k + 2] = S[2];
+      stretchOffsets[6 * k + 3] = S[4] - 1;
+      stretchOffsets[6 * k + 4] = S[5];
+      stretchOffsets[6 * k + 5] = S[8] - 1;
+    }
   }
   const fixedOffsets = new Float64Array(fixedVertices.length * J * 3);
   for (let k = 0; k < fixedVertices.length; k++) {
@@ -371,38 +412,14 @@ export function perFaceExamples(setup: PerFaceSkinningSetup, unposed: readonly F
       for (let d = 0; d < 3; d++) fixedOffsets[3 * (k * J + j) + d] = unposed[j][3 * v + d] - restPositions[3 * v + d];
     }
   }
-  const Q = new Float64Array(9);
-  const S = new Float64Array(9);
-  const q = new Float64Array(4);
-  for (let k = 0; k < faceCount * J; k++) {
-    polarDecomposition(transforms, 9 * k, Q, 0, S, 0);
-    matrixToQuat(Q, 0, q, 0);
-    // Align with the identity (the rest face) before the log: q and −q are one rotation, their logs are not.
-    const sign = q[3] < 0 ? -1 : 1;
-    const x = sign * q[0],
-      y = sign * q[1],
-      z = sign * q[2],
-      w = sign * q[3];
-    const s = Math.sqrt(x * x + y * y + z * z);
-    const half = s > 0 ? Math.atan2(s, w) / s : 1;
-    rotationLogs[3 * k] = x * half;
-    rotationLogs[3 * k + 1] = y * half;
-    rotationLogs[3 * k + 2] = z * half;
-    stretches[6 * k] = S[0];
-    stretches[6 * k + 1] = S[1];
-    stretches[6 * k + 2] = S[2];
-    stretches[6 * k + 3] = S[4];
-    stretches[6 * k + 4] = S[5];
-    stretches[6 * k + 5] = S[8];
-  }
-  return { exampleCount: J, faceCount, transforms, rotationLogs, stretches, fixedOffsets, degenerateFaces };
+  return { exampleCount: J, faceCount, productOffsets, rotationLogs, stretchOffsets, fixedOffsets, degenerateFaces };
 }
 
 /** Per-frame scratch of per-face context deformation, reused across frames. */
 export interface PerFaceContextWorkspace {
   skinning: PerFaceSkinningWorkspace;
-  /** #F × 9 the per-face factors B_f on the right of R(f) */
-  faceFactors: Float64Array;
+  /** #F × 9 this frame's products B_f p_{f,i}: the rest gradients under the blended example factor */
+  products: Float64Array;
   /** #V × 3 the rest positions with the fixed vertices' blended example offsets (only those entries change) */
   source: Float64Array;
   /** J indices of the examples with a non-zero weight this frame, and those weights */
@@ -413,7 +430,7 @@ export interface PerFaceContextWorkspace {
 export function perFaceContextWorkspace(setup: PerFaceSkinningSetup, examples: PerFaceExamples): PerFaceContextWorkspace {
   return {
     skinning: perFaceSkinningWorkspace(setup),
-    faceFactors: new Float64Array(9 * setup.faceCount),
+    products: new Float64Array(9 * setup.faceCount),
     source: setup.restPositions.slice(),
     active: new Int32Array(examples.exampleCount),
     activeWeights: new Float64Array(examples.exampleCount),
@@ -421,20 +438,23 @@ export function perFaceContextWorkspace(setup: PerFaceSkinningSetup, examples: P
 }
 
 /**
- * The per-face factors B_f of Eq. 9 (I + Σ_j a_j (T_{j,f} − I)) or Eq. 10 ((exp Σ_j a_j log q_{j,f}) ·
- * (I + Σ_j a_j (S_{j,f} − I))). Examples with a_j = 0 are skipped.
+ * Each face's rest gradient products under the blended example factor B_f, for the stitching: Eq. 9
+ * B_f = I + Σ_j a_j (T_{j,f} − I), Eq. 10 B_f = (exp Σ_j a_j log q_{j,f}) · (I + Σ_j a_j (S_{j,f} − I)). Examples
+ * with a_j = 0 are skipped.
+ * @param setup           perFaceSkinningSetup(…) (its rest products)
  * @param examples        perFaceExamples(…)
  * @param exampleWeights  J weights a_j(P) (Eq. 8)
  * @param blend           'eq9' or 'eq10'
- * @param outFactors      #F × 9 row-major B_f
+ * @param outProducts     #F × 9 B_f p_{f,i}
  * @param workspace       perFaceContextWorkspace(…) (its active lists are used)
  * @returns the number of examples with a non-zero weight, listed first in workspace.active / activeWeights
  */
-export function perFaceContextFactors(
+export function perFaceContextProducts(
+  setup: PerFaceSkinningSetup,
   examples: PerFaceExamples,
   exampleWeights: ArrayLike<number>,
   blend: PerFaceBlend,
-  outFactors: Float64Array,
+  outProducts: Float64Array,
   workspace: Pick<PerFaceContextWorkspace, 'active' | 'activeWeights'>,
 ): number {
   const J = examples.exampleCount;
@@ -448,41 +468,43 @@ export function perFaceContextFactors(
     active[count] = j;
     activeWeights[count++] = a;
   }
-  const { faceCount, transforms, rotationLogs, stretches } = examples;
+  const { faceCount, faceProducts: p } = setup;
+  const { productOffsets, rotationLogs, stretchOffsets } = examples;
   if (blend === 'eq9') {
+    // B_f p = p + Σ_j a_j (T_{j,f} p − p): linear in the stored offsets.
     for (let f = 0; f < faceCount; f++) {
       const o = 9 * f;
-      let b0 = 1,
-        b1 = 0,
-        b2 = 0,
-        b3 = 0,
-        b4 = 1,
-        b5 = 0,
-        b6 = 0,
-        b7 = 0,
-        b8 = 1;
+      let b0 = p[o],
+        b1 = p[o + 1],
+        b2 = p[o + 2],
+        b3 = p[o + 3],
+        b4 = p[o + 4],
+        b5 = p[o + 5],
+        b6 = p[o + 6],
+        b7 = p[o + 7],
+        b8 = p[o + 8];
       for (let k = 0; k < count; k++) {
         const a = activeWeights[k];
         const t = 9 * (f * J + active[k]);
-        b0 += a * (transforms[t] - 1);
-        b1 += a * transforms[t + 1];
-        b2 += a * transforms[t + 2];
-        b3 += a * transforms[t + 3];
-        b4 += a * (transforms[t + 4] - 1);
-        b5 += a * transforms[t + 5];
-        b6 += a * transforms[t + 6];
-        b7 += a * transforms[t + 7];
-        b8 += a * (transforms[t + 8] - 1);
+        b0 += a * productOffsets[t];
+        b1 += a * productOffsets[t + 1];
+        b2 += a * productOffsets[t + 2];
+        b3 += a * productOffsets[t + 3];
+        b4 += a * productOffsets[t + 4];
+        b5 += a * productOffsets[t + 5];
+        b6 += a * productOffsets[t + 6];
+        b7 += a * productOffsets[t + 7];
+        b8 += a * productOffsets[t + 8];
       }
-      outFactors[o] = b0;
-      outFactors[o + 1] = b1;
-      outFactors[o + 2] = b2;
-      outFactors[o + 3] = b3;
-      outFactors[o + 4] = b4;
-      outFactors[o + 5] = b5;
-      outFactors[o + 6] = b6;
-      outFactors[o + 7] = b7;
-      outFactors[o + 8] = b8;
+      outProducts[o] = b0;
+      outProducts[o + 1] = b1;
+      outProducts[o + 2] = b2;
+      outProducts[o + 3] = b3;
+      outProducts[o + 4] = b4;
+      outProducts[o + 5] = b5;
+      outProducts[o + 6] = b6;
+      outProducts[o + 7] = b7;
+      outProducts[o + 8] = b8;
     }
     return count;
   }
@@ -496,28 +518,37 @@ export function perFaceContextFactors(
       s11 = 1,
       s12 = 0,
       s22 = 1;
-    for (let k = 0; k < count; k++) {
+    for (let k = 0, base = f * J; k < count; k++) {
       const a = activeWeights[k];
-      const e = f * J + active[k];
+      const e = base + active[k];
       const l = 3 * e;
       lx += a * rotationLogs[l];
       ly += a * rotationLogs[l + 1];
       lz += a * rotationLogs[l + 2];
       const s = 6 * e;
-      s00 += a * (stretches[s] - 1);
-      s01 += a * stretches[s + 1];
-      s02 += a * stretches[s + 2];
-      s11 += a * (stretches[s + 3] - 1);
-      s12 += a * stretches[s + 4];
-      s22 += a * (stretches[s + 5] - 1);
+      s00 += a * stretchOffsets[s];
+      s01 += a * stretchOffsets[s + 1];
+      s02 += a * stretchOffsets[s + 2];
+      s11 += a * stretchOffsets[s + 3];
+      s12 += a * stretchOffsets[s + 4];
+      s22 += a * stretchOffsets[s + 5];
     }
-    // exp: q = (sin|l| l/|l|, cos|l|), then its matrix times the blended S.
-    const angle = Math.sqrt(lx * lx + ly * ly + lz * lz);
-    const sinc = angle > 1e-12 ? Math.sin(angle) / angle : 1;
+    // exp: q = (sin|l| l/|l|, cos|l|), then its matrix times the blended S. The examples' rotations are nuances,
+    // so |l| is mostly small: there the Taylor series of sin x / x and cos x to x¹² and x¹⁴ are exact to rounding
+    // (their remainders are below 2e-17 for x² < 1/16) and cheaper than Math.sin and Math.cos.
+    const x2 = lx * lx + ly * ly + lz * lz;
+    let sinc: number, qw: number;
+    if (x2 < 0.0625) {
+      sinc = 1 + x2 * (-1 / 6 + x2 * (1 / 120 + x2 * (-1 / 5040 + x2 * (1 / 362880 + x2 * (-1 / 39916800 + x2 / 6227020800)))));
+      qw = 1 + x2 * (-1 / 2 + x2 * (1 / 24 + x2 * (-1 / 720 + x2 * (1 / 40320 + x2 * (-1 / 3628800 + x2 / 479001600)))));
+    } else {
+      const angle = Math.sqrt(x2);
+      sinc = Math.sin(angle) / angle;
+      qw = Math.cos(angle);
+    }
     const qx = lx * sinc,
       qy = ly * sinc,
-      qz = lz * sinc,
-      qw = Math.cos(angle);
+      qz = lz * sinc;
     const r00 = 1 - 2 * (qy * qy + qz * qz),
       r01 = 2 * (qx * qy - qz * qw),
       r02 = 2 * (qx * qz + qy * qw);
@@ -527,16 +558,25 @@ export function perFaceContextFactors(
     const r20 = 2 * (qx * qz - qy * qw),
       r21 = 2 * (qy * qz + qx * qw),
       r22 = 1 - 2 * (qx * qx + qy * qy);
+    // B = Q_blend S_blend, then B p_i for the three corners.
+    const b00 = r00 * s00 + r01 * s01 + r02 * s02,
+      b01 = r00 * s01 + r01 * s11 + r02 * s12,
+      b02 = r00 * s02 + r01 * s12 + r02 * s22;
+    const b10 = r10 * s00 + r11 * s01 + r12 * s02,
+      b11 = r10 * s01 + r11 * s11 + r12 * s12,
+      b12 = r10 * s02 + r11 * s12 + r12 * s22;
+    const b20 = r20 * s00 + r21 * s01 + r22 * s02,
+      b21 = r20 * s01 + r21 * s11 + r22 * s12,
+      b22 = r20 * s02 + r21 * s12 + r22 * s22;
     const o = 9 * f;
-    outFactors[o] = r00 * s00 + r01 * s01 + r02 * s02;
-    outFactors[o + 1] = r00 * s01 + r01 * s11 + r02 * s12;
-    outFactors[o + 2] = r00 * s02 + r01 * s12 + r02 * s22;
-    outFactors[o + 3] = r10 * s00 + r11 * s01 + r12 * s02;
-    outFactors[o + 4] = r10 * s01 + r11 * s11 + r12 * s12;
-    outFactors[o + 5] = r10 * s02 + r11 * s12 + r12 * s22;
-    outFactors[o + 6] = r20 * s00 + r21 * s01 + r22 * s02;
-    outFactors[o + 7] = r20 * s01 + r21 * s11 + r22 * s12;
-    outFactors[o + 8] = r20 * s02 + r21 * s12 + r22 * s22;
+    for (let i = o; i < o + 9; i += 3) {
+      const p0 = p[i],
+        p1 = p[i + 1],
+        p2 = p[i + 2];
+      outProducts[i] = b00 * p0 + b01 * p1 + b02 * p2;
+      outProducts[i + 1] = b10 * p0 + b11 * p1 + b12 * p2;
+      outProducts[i + 2] = b20 * p0 + b21 * p1 + b22 * p2;
+    }
   }
   return count;
 }
@@ -570,7 +610,7 @@ export function perFaceContextSkinning(
     perFaceSkinning(setup, transforms, outPositions, workspace.skinning, boneScales);
     return;
   }
-  const count = perFaceContextFactors(examples, exampleWeights, blend, workspace.faceFactors, workspace);
+  const count = perFaceContextProducts(setup, examples, exampleWeights, blend, workspace.products, workspace);
   const { source, active, activeWeights } = workspace;
   const { fixedVertices, restPositions } = setup;
   const { fixedOffsets, exampleCount: J } = examples;
@@ -590,5 +630,5 @@ export function perFaceContextSkinning(
     source[3 * v + 1] = y;
     source[3 * v + 2] = z;
   }
-  perFaceStitch(setup, transforms, source, setup.faceProducts, workspace.faceFactors, outPositions, workspace.skinning, boneScales);
+  perFaceStitch(setup, transforms, source, workspace.products, outPositions, workspace.skinning, boneScales);
 }

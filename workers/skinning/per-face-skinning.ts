@@ -379,25 +379,25 @@ export function perFaceSkinning(
   workspace: PerFaceSkinningWorkspace = perFaceSkinningWorkspace(setup),
   boneScales: Float64Array | null = null,
 ): void {
-  perFaceStitch(setup, transforms, setup.restPositions, setup.faceProducts, null, outPositions, workspace, boneScales);
+  perFaceStitch(setup, transforms, setup.restPositions, setup.faceProducts, outPositions, workspace, boneScales);
 }
 
 /**
  * The general form of per-face skinning, on the same factor: each face's target deformation gradient is
- * R_f · S̄_f · B_f applied to the gradients of `sourcePositions` (rest gradients in per-face skinning), with R_f and
- * S̄_f blended from `transforms` as in perFaceSkinning and B_f an optional per-face 3×3 factor on the right (the
- * example correction of per-face context deformation, Weber et al. 2007 Eq. 9–10). Fixed vertices are their
- * source position moved by their bone's transform.
+ * R_f · S̄_f applied to the face's source gradients, given as their products with the rest hat gradients (the rest
+ * shape's in per-face skinning; B_f times them for a per-face factor B_f on the right of R_f, as in per-face
+ * context deformation, Weber et al. 2007 Eq. 9–10), with R_f and S̄_f blended from `transforms` as in
+ * perFaceSkinning. Fixed vertices are their source position moved by their bone's transform.
  *
  * Per-face unposing is this with the inverse bone transforms and an example as the source: R_f of the inverse
  * rotations is exactly R_fᵀ (log q⁻¹ = −log q with the same sign choices), so each example face is rotated back.
  *
  * @param setup            perFaceSkinningSetup(…)
  * @param transforms       #B × 12 row-major 3×4 bone transforms (see perFaceSkinning)
- * @param sourcePositions  #V × 3 positions whose faces are transformed (setup.restPositions to pose the rest mesh)
- * @param sourceProducts   #F × 9 their products, perFaceGradientProducts(setup, sourcePositions) (setup.faceProducts
- *                         for the rest positions)
- * @param faceFactors      #F × 9 row-major B_f, or null for B_f = I
+ * @param sourcePositions  #V × 3 positions whose faces are transformed (setup.restPositions to pose the rest mesh);
+ *                         only the fixed vertices' entries are read
+ * @param sourceProducts   #F × 9 the faces' source gradient products p_i[d] = A_f ∇φ_i · ∇x_d:
+ *                         perFaceGradientProducts(setup, sourcePositions) (setup.faceProducts for the rest positions)
  * @param outPositions     #V × 3 stitched positions
  * @param workspace        scratch from perFaceSkinningWorkspace(setup)
  * @param boneScales       #B × 3 bone scales, or null when the transforms are rigid
@@ -407,7 +407,6 @@ export function perFaceStitch(
   transforms: Float64Array,
   sourcePositions: Float64Array,
   sourceProducts: Float64Array,
-  faceFactors: Float64Array | null,
   outPositions: Float64Array,
   workspace: PerFaceSkinningWorkspace = perFaceSkinningWorkspace(setup),
   boneScales: Float64Array | null = null,
@@ -416,15 +415,7 @@ export function perFaceStitch(
   boneLogarithms(setup, transforms, scaled ? boneScales : null, workspace);
   const { solution } = workspace;
   solution.fill(0);
-  accumulateFaceGradients(
-    setup,
-    workspace.quaternions,
-    workspace.pairLogs,
-    scaled ? workspace.pairScales : null,
-    sourceProducts,
-    faceFactors,
-    solution,
-  );
+  accumulateFaceGradients(setup, workspace.quaternions, workspace.pairLogs, scaled ? workspace.pairScales : null, sourceProducts, solution);
   fixedVerticesToRightHandSide(setup, transforms, sourcePositions, solution, outPositions);
   choleskySolveThree(setup.factor, solution);
   const { solutionRow, freeIndex, vertexCount } = setup;
@@ -497,7 +488,7 @@ function boneLogarithms(
 
 /**
  * Blends each face's rotation (Eq. 5), and with pairScales its scale, and adds its target gradients Gᵀ A g̃ to the
- * pivot-ordered right-hand sides (fixed corners land in the spare last row); faceFactors multiply on the right.
+ * pivot-ordered right-hand sides (fixed corners land in the spare last row).
  */
 function accumulateFaceGradients(
   setup: PerFaceSkinningSetup,
@@ -505,7 +496,6 @@ function accumulateFaceGradients(
   pairLogs: Float64Array,
   pairScales: Float64Array | null,
   faceProducts: Float64Array,
-  faceFactors: Float64Array | null,
   rhs: Float64Array,
 ): void {
   const { faceCount, faceSlotStart, faceWeights, slotPairs, pairBones, triangles, solutionRow } = setup;
@@ -576,23 +566,12 @@ function accumulateFaceGradients(
         sz += w * pairScales[l + 2];
       }
     }
-    // Coordinate c's target gradient is Σ_d (R S̄ B)_cd ∇x̄_d, so corner i receives Σ_d R_cd s̄_d (B p_i)_d with
-    // p_i[d] = A ∇φ_i · ∇x̄_d.
+    // Coordinate c's target gradient is Σ_d (R S̄)_cd ∇x̄_d, so corner i receives Σ_d R_cd s̄_d (A ∇φ_i · ∇x̄_d).
     const o = 9 * f;
     for (let i = 0; i < 3; i++) {
-      let p0 = faceProducts[o + 3 * i],
-        p1 = faceProducts[o + 3 * i + 1],
-        p2 = faceProducts[o + 3 * i + 2];
-      if (faceFactors) {
-        const b0 = faceFactors[o] * p0 + faceFactors[o + 1] * p1 + faceFactors[o + 2] * p2;
-        const b1 = faceFactors[o + 3] * p0 + faceFactors[o + 4] * p1 + faceFactors[o + 5] * p2;
-        p2 = faceFactors[o + 6] * p0 + faceFactors[o + 7] * p1 + faceFactors[o + 8] * p2;
-        p0 = b0;
-        p1 = b1;
-      }
-      p0 *= sx;
-      p1 *= sy;
-      p2 *= sz;
+      const p0 = sx * faceProducts[o + 3 * i],
+        p1 = sy * faceProducts[o + 3 * i + 1],
+        p2 = sz * faceProducts[o + 3 * i + 2];
       const r = solutionRow[triangles[3 * f + i]];
       rhs[r] += r00 * p0 + r01 * p1 + r02 * p2;
       rhs[r + 1] += r10 * p0 + r11 * p1 + r12 * p2;
