@@ -18,7 +18,7 @@ import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import type { TriangleMesh } from '../../workers/formats/types.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
-import { samplePose } from '../../workers/rig/pose-sequence.ts';
+import { poseDuration, samplePose } from '../../workers/rig/pose-sequence.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
@@ -130,7 +130,7 @@ for (const level of [0, 1] as const) {
   const a = new Float64Array(4);
   let frame = 0;
   const frameOf = () => {
-    samplePose(frames, (frame += 37) % frames.frameCount, rotations);
+    samplePose(frames, (frame += 37) % (poseDuration(frames) + 1), rotations);
     forwardKinematics(skeleton, rotations, transforms);
   };
   const plainLbs = medianMs(() => {
