@@ -175,6 +175,17 @@ const CATALOG = {
     label: 'Pose-space kernel',
     description: 'Radial basis function of the pose-space weights: gaussian, linear or cubic (argument: the kernel)',
   },
+  'examples.map': {
+    label: 'Example heat map',
+    description:
+      'Colour the mesh by the displacement the examples apply now, or, at an example’s own pose, by the distance to it (argument: off, displacement or error)',
+  },
+  'examples.showUnposed': {
+    label: 'Show the unposed examples',
+    menu: 'Skin',
+    description: 'The rest mesh with the examples unposed beside it, three at a time',
+  },
+  'examples.nextUnposed': { label: 'Next three unposed examples', enabledWhen: 'unposedShown' },
   'examples.cancelUnpose': { label: 'Cancel unposing', description: 'Stop unposing the examples; context skinning waits for it' },
   'playback.toggle': { label: 'Play / pause', menu: 'Playback' },
   'playback.previousFrame': { label: 'Previous frame', menu: 'Playback' },

@@ -35,6 +35,7 @@ import {
   perFaceUnposeExamples,
   type PerFaceExamples,
 } from '../../workers/posespace/per-face-context.ts';
+import { poseDistance } from '../../workers/posespace/pose-space-weights.ts';
 import type { ExampleShape } from '../document/scene-document.ts';
 import { METHOD_CYCLE, contextBaseOf, isPerFace, perFaceBlendOf, type SkinMethod } from './skin-methods.ts';
 
@@ -91,6 +92,16 @@ export class DeformationController {
   /** the right half's method in the split view, or null when the view is not split */
   splitMethod: SkinMethod | null = null;
   heatMap = false;
+  /**
+   * The examples' heat maps: the displacement applied now, |Σ_j a_j δ_j| (full scale: the largest |δ| of any
+   * example), or, at an example's own pose, each vertex's distance to that example (full scale: 0.1% of the
+   * bounding-box diagonal). They take the place of the distortion map.
+   */
+  exampleMap: 'off' | 'displacement' | 'error' = 'off';
+  /** the skinned views step aside (another display, e.g. the unposed examples, has the viewport) */
+  hidden = false;
+  /** what the example map shows now, in words (its scale, or why it is blank) */
+  exampleMapNote = '';
   /** #V LBS ↔ DQS blend of method 'blend' (0 = LBS) */
   blendWeights: Float32Array;
 
@@ -107,6 +118,7 @@ export class DeformationController {
   private scratchAreas: Float64Array;
   private distortion: Float32Array;
   private cpuScratch: Float64Array;
+  private magnitudes = new Float32Array(0);
   private poseCounter = 0;
   private lastEvaluator: PoseEvaluator | null = null;
   /** the examples' displacements and weights, for the context methods */
@@ -208,6 +220,11 @@ export class DeformationController {
     this.configureViews();
   }
 
+  setExampleMap(mode: 'off' | 'displacement' | 'error'): void {
+    this.exampleMap = mode;
+    this.configureViews();
+  }
+
   setBlendWeights(blend: Float32Array): void {
     this.blendWeights.set(blend);
     this.primary.setBlendWeights(this.blendWeights);
@@ -241,7 +258,8 @@ export class DeformationController {
       view.setTransforms(evaluator.transforms);
       view.setDualQuaternions(this.dualQuaternions, scaled ? this.scales : null);
       if (isPerFace(method)) this.requestPerFace(view, method, evaluator);
-      else if (this.heatMap) view.setDistortion(this.distortionOf(this.cpuReference(method, evaluator)));
+      else if (this.heatMap && this.exampleMap === 'off') view.setDistortion(this.distortionOf(this.cpuReference(method, evaluator)));
+      if (this.exampleMap !== 'off') view.setDistortion(this.exampleMapValues(method, evaluator), 'magnitude');
     }
   }
 
@@ -347,6 +365,64 @@ export class DeformationController {
     }
   }
 
+  /** #V values in [0, 1] of the example map for a method at the evaluator's pose (see exampleMap). */
+  private exampleMapValues(method: SkinMethod, evaluator: PoseEvaluator): Float32Array {
+    const n = this.doc.mesh.positions.length / 3;
+    if (this.magnitudes.length !== n) this.magnitudes = new Float32Array(n);
+    const out = this.magnitudes.fill(0);
+    const context = this.context;
+    if (!context || context.active.length === 0) {
+      this.exampleMapNote = 'no examples shown';
+      return out;
+    }
+    if (this.exampleMap === 'displacement') {
+      const base = contextBaseOf(method) ?? (method === 'dqs' ? 'dqs' : 'lbs');
+      const displacements = context.displacements(base);
+      if (!displacements) {
+        this.exampleMapNote = 'waiting for unposing';
+        return out;
+      }
+      let scale = 0;
+      for (let i = 0; i < displacements.length; i += 3)
+        scale = Math.max(scale, Math.hypot(displacements[i], displacements[i + 1], displacements[i + 2]));
+      const { weights } = context;
+      for (let v = 0; v < n; v++) {
+        let x = 0,
+          y = 0,
+          z = 0;
+        for (let j = 0; j < weights.length; j++) {
+          const o = 3 * (j * n + v);
+          x += weights[j] * displacements[o];
+          y += weights[j] * displacements[o + 1];
+          z += weights[j] * displacements[o + 2];
+        }
+        out[v] = scale > 0 ? Math.hypot(x, y, z) / scale : 0;
+      }
+      this.exampleMapNote = `|Σ a_j δ_j| through ${base.toUpperCase()}; full scale ${scale.toPrecision(3)} (the largest |δ|)`;
+      return out;
+    }
+    const B = this.doc.skeleton.parents.length;
+    const example = context.active.find((e) => poseDistance(e.pose, 0, evaluator.rotations, 0, B) < 1e-9);
+    if (!example) {
+      this.exampleMapNote = 'not at an example’s pose: go to one (its frame) to see the error against it';
+      return out;
+    }
+    const positions = this.cpuReference(method, evaluator);
+    const scale = 1e-3 * this.doc.diagonal;
+    let worst = 0;
+    for (let v = 0; v < n; v++) {
+      const d = Math.hypot(
+        positions[3 * v] - example.positions[3 * v],
+        positions[3 * v + 1] - example.positions[3 * v + 1],
+        positions[3 * v + 2] - example.positions[3 * v + 2],
+      );
+      worst = Math.max(worst, d);
+      out[v] = d / scale;
+    }
+    this.exampleMapNote = `distance to ${example.name}: largest ${(worst / this.doc.diagonal).toExponential(2)} of the diagonal; full scale 0.1%`;
+    return out;
+  }
+
   /** The examples' per-face transformations for the CPU reference (unposed per face on the main thread, once per list). */
   private perFaceContextExamples(setup: PerFaceSkinningSetup, examples: readonly ExampleShape[]): PerFaceExamples {
     const cached = this.perFaceContextReference;
@@ -401,7 +477,7 @@ export class DeformationController {
       this.viewport.scene.add(this.secondary.mesh);
     }
     for (const [view] of this.visibleViews()) {
-      if (!this.heatMap) view.setDistortion(null);
+      if (!this.heatMap && this.exampleMap === 'off') view.setDistortion(null);
     }
     if (this.lastEvaluator) this.applyPose(this.lastEvaluator);
     this.onChange();
@@ -509,7 +585,7 @@ export class DeformationController {
         const result = state.results.get(method);
         if (!result) continue;
         view.setStreamedPositions(result.positions, result.normals);
-        if (this.heatMap) view.setDistortion(this.distortionOf(result.positions));
+        if (this.heatMap && this.exampleMap === 'off') view.setDistortion(this.distortionOf(result.positions));
       }
       this.onChange();
     }
@@ -519,7 +595,7 @@ export class DeformationController {
 
   /** Split view: left half the primary method, right half the second, same camera; false when not split. */
   private renderSplit(renderer: THREE.WebGLRenderer, scene: THREE.Scene, camera: THREE.PerspectiveCamera): boolean {
-    if (this.splitMethod === null || !this.secondary) return false;
+    if (this.splitMethod === null || !this.secondary || this.hidden) return false;
     const size = renderer.getSize(drawingSize);
     const half = Math.floor(size.x / 2);
     const aspect = camera.aspect;

@@ -16,6 +16,8 @@ export interface ExamplesPanelHost {
   readonly examples: ExamplesController;
   readonly posespace: PoseSpaceController;
   document(): SceneDocument;
+  /** the example heat map shown and what it shows, in words */
+  exampleMap(): { mode: string; note: string };
 }
 
 /** One colour per example, in list order: its weight bar and its curve on the timeline. */
@@ -39,12 +41,14 @@ export class ExamplesPanel {
   private readonly progressBar: HTMLElement;
   private readonly progressText: HTMLElement;
   private readonly problem: HTMLElement;
+  private readonly mapSelect: HTMLSelectElement;
+  private readonly mapNote: HTMLElement;
   /** the examples the rows were built for (rebuilt when the list changes) */
   private listed: SceneDocument['examples'] | null = null;
   private bars: { name: string; bar: HTMLElement; value: HTMLElement }[] = [];
 
   /**
-   * @param toolbar    the page toolbar: the Examples button joins it
+   * @param toolbar    the page toolbar: the Examples button joins its skinning group
    * @param container  the viewport element the panel floats over
    */
   constructor(
@@ -53,10 +57,10 @@ export class ExamplesPanel {
     private readonly host: ExamplesPanelHost,
   ) {
     const { commands } = host;
-    const group = element('div', 'tool-group');
+    // Beside the skinning controls (the context methods are there), not a group of its own: the toolbar is full.
+    const group = toolbar.querySelector<HTMLElement>('.deform-group') ?? toolbar;
     this.toolbarGroup = group;
     commandButton(group, commands, 'examples.panel', { label: 'Examples' });
-    toolbar.insertBefore(group, toolbar.querySelector('.scene-name'));
     this.root = element('aside', 'bind-panel examples-panel');
     this.root.id = 'examples-panel';
     this.root.hidden = true;
@@ -109,6 +113,27 @@ export class ExamplesPanel {
     this.problem.hidden = true;
     weights.append(this.problem);
 
+    const see = section(this.root, 'See it');
+    const row = element('div', 'row');
+    commandButton(row, commands, 'examples.showUnposed', { label: 'Unposed' });
+    commandButton(row, commands, 'examples.nextUnposed', { label: 'Next three' });
+    see.append(row);
+    this.mapSelect = element('select', 'example-map-select');
+    this.mapSelect.title = 'Colour the mesh by the displacement the examples apply now, or by the distance to an example at its own pose';
+    for (const [value, text] of [
+      ['off', 'off'],
+      ['displacement', 'displacement |Σ a_j δ_j|'],
+      ['error', 'error against the example at its pose'],
+    ])
+      this.mapSelect.add(new Option(text, value));
+    this.mapSelect.addEventListener('change', () => {
+      void commands.execute('examples.map', this.mapSelect.value);
+      this.mapSelect.blur();
+    });
+    labelled(see, 'Heat map ', this.mapSelect);
+    this.mapNote = element('p', 'dim example-map-note');
+    see.append(this.mapNote);
+
     this.progressBox = element('div', 'example-progress');
     this.progressBar = element('div', 'progress-fill');
     const track = element('div', 'progress-track');
@@ -141,6 +166,10 @@ export class ExamplesPanel {
     this.frameInput.hidden = choice.kind !== 'frame';
     if (choice.kind === 'frame' && document.activeElement !== this.frameInput) this.frameInput.value = String(choice.frame);
     this.kernelSelect.value = posespace.kernel;
+    const map = this.host.exampleMap();
+    this.mapSelect.value = map.mode;
+    this.mapNote.hidden = map.mode === 'off';
+    this.mapNote.textContent = map.note;
     this.problem.hidden = posespace.rbfError === null;
     this.problem.textContent = posespace.rbfError ?? '';
     const progress = posespace.progress;
@@ -164,7 +193,7 @@ export class ExamplesPanel {
       const a = j >= 0 && j < weights.length ? weights[j] : null;
       bar.style.width = a === null ? '0%' : `${(100 * Math.min(1, Math.max(0, a))).toFixed(2)}%`;
       bar.dataset.value = a === null ? '' : String(a);
-      value.textContent = a === null ? '–' : a.toFixed(2);
+      value.textContent = a === null ? '–' : (Math.abs(a) < 0.005 ? 0 : a).toFixed(2);
     }
   }
 

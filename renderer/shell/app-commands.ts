@@ -124,6 +124,14 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
       run: (choice) => app.examples.setPoseChoice(choice === 'viewport' ? 'viewport' : numberIn('examples.pose', choice, 0, Infinity)),
     },
     'examples.kernel': { run: (kernel) => app.posespace.setKernel(oneOf('examples.kernel', kernel, RBF_KERNELS)) },
+    'examples.map': {
+      run: (mode) => {
+        deformation.setExampleMap(oneOf('examples.map', mode, ['off', 'displacement', 'error'] as const));
+        app.renderNow();
+      },
+    },
+    'examples.showUnposed': { run: () => app.unposedDisplay.toggle(), checked: () => app.unposedDisplay.shown },
+    'examples.nextUnposed': { run: () => app.unposedDisplay.next() },
     'examples.cancelUnpose': { run: () => app.posespace.cancel(), canRun: () => app.posespace.progress.running },
     'playback.toggle': { run: () => timeline.toggle(), checked: () => timeline.playing },
     'playback.previousFrame': { run: () => timeline.step(-1) },

@@ -196,6 +196,7 @@ export function createPanels(app: App, container: HTMLElement) {
     examples: app.examples,
     posespace: app.posespace,
     document: () => app.store.doc,
+    exampleMap: () => ({ mode: app.deformation.exampleMap, note: app.deformation.exampleMapNote }),
   });
   return { chrome, deformationPanel, bindPanel, paintPanel, notice, exportDialog, gltfControls, examplesPanel };
 }

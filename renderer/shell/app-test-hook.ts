@@ -227,6 +227,8 @@ function examplesHook(app: App): ExamplesTestHook {
         unposing: { ...posespace.progress },
         cancelled: posespace.cancelled,
         rbfError: posespace.rbfError,
+        unposedShown: app.unposedDisplay.shown ? [...app.unposedDisplay.row.shown] : [],
+        exampleMap: { mode: app.deformation.exampleMap, note: app.deformation.exampleMapNote },
       };
     },
     unposed: () => app.posespace.idle(),

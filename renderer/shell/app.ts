@@ -42,6 +42,7 @@ import { appCommands } from './app-commands.ts';
 import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager } from './app-parts.ts';
 import { FileLoading } from './file-loading.ts';
 import { FrameLoop } from './frame-loop.ts';
+import { UnposedDisplay } from './unposed-display.ts';
 import { jointAt } from './joint-picking.ts';
 import { DesktopMenu } from './menu-model.ts';
 import { appStatus } from './status-line.ts';
@@ -64,6 +65,7 @@ export class App {
   readonly examples: ExamplesController;
   readonly posespace: PoseSpaceController;
   readonly examplesPanel: ExamplesPanel;
+  readonly unposedDisplay: UnposedDisplay;
   influenceSetting = INFLUENCE_DEFAULTS.maxInfluences;
   influences: Influences;
   evaluator: PoseEvaluator;
@@ -127,6 +129,7 @@ export class App {
     this.exportDialog = panels.exportDialog;
     this.gltfControls = panels.gltfControls;
     this.examplesPanel = panels.examplesPanel;
+    this.unposedDisplay = new UnposedDisplay(this);
 
     this.commands.registerAll(appCommands(this));
     this.menu = new DesktopMenu(this.commands, bridge);
@@ -152,6 +155,7 @@ export class App {
     return {
       ...this.tools?.context(),
       bindPanel: this.bindPanel?.open ?? false,
+      unposedShown: this.unposedDisplay?.shown ?? false,
       boneSelected: this.selectedBone >= 0,
       binding: this.binding?.progress.running ?? false,
       helpOpen: this.chrome?.helpOpen ?? false,
@@ -416,6 +420,7 @@ export class App {
     this.bindPanel.refresh();
     this.paintPanel.refresh();
     this.examplesPanel.refresh();
+    this.unposedDisplay.refresh();
     this.refreshCurves();
     this.refreshDeformationChrome();
     this.menu.update();

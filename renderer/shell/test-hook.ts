@@ -104,6 +104,10 @@ export interface ExamplesTestState {
   unposing: { running: boolean; example: string; base: string; fraction: number };
   cancelled: boolean;
   rbfError: string | null;
+  /** the shapes in the unposed row, left to right ('rest' first), or [] when it is not shown */
+  unposedShown: string[];
+  /** the example heat map and what it shows, in words */
+  exampleMap: { mode: string; note: string };
 }
 
 export interface ExamplesTestHook {

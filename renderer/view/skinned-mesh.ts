@@ -16,6 +16,7 @@ import dqsChunk from '../../shaders/dqs.glsl?raw';
 import skinSelectChunk from '../../shaders/skin-select.glsl?raw';
 import contextChunk from '../../shaders/context-displacement.glsl?raw';
 import distortionChunk from '../../shaders/distortion-heatmap.glsl?raw';
+import magnitudeChunk from '../../shaders/displacement-heatmap.glsl?raw';
 import {
   JOINT_TEXTURE_WIDTH,
   JOINT_TEXTURE_WIDTH_LOG2,
@@ -90,7 +91,8 @@ export class SkinnedMeshView {
   private skinMethod: GpuSkinMethod = 'lbs';
   private perVertexSigns = true;
   private nonRigid = false;
-  private heatMap = false;
+  /** 0 off, 1 distortion (diverging), 2 magnitude (sequential) */
+  private heatMap: 0 | 1 | 2 = 0;
   private readonly jointTexture: THREE.DataTexture;
   private readonly jointPixels: Float32Array;
   private readonly boneCount: number;
@@ -166,10 +168,13 @@ export class SkinnedMeshView {
         )
         .replace('#include <begin_vertex>', '#include <begin_vertex>\ntransformed = skinnedPosition;');
       shader.fragmentShader = shader.fragmentShader
-        .replace('#include <common>', `#include <common>\n${distortionChunk}\n#if SKIN_HEATMAP\nvarying float vSkinDistortion;\n#endif`)
+        .replace(
+          '#include <common>',
+          `#include <common>\n${distortionChunk}\n${magnitudeChunk}\n#if SKIN_HEATMAP\nvarying float vSkinDistortion;\n#endif`,
+        )
         .replace(
           '#include <color_fragment>',
-          '#include <color_fragment>\n#if SKIN_HEATMAP\ndiffuseColor.rgb = distortionColor(vSkinDistortion);\n#endif',
+          '#include <color_fragment>\n#if SKIN_HEATMAP == 2\ndiffuseColor.rgb = magnitudeColor(vSkinDistortion);\n#elif SKIN_HEATMAP\ndiffuseColor.rgb = distortionColor(vSkinDistortion);\n#endif',
         );
     };
     this.material.customProgramCacheKey = () =>
@@ -231,14 +236,18 @@ export class SkinnedMeshView {
     this.applyDefines();
   }
 
-  /** Shows the distortion heat map from `logAreaRatios` (#V, log2 of one-ring area / rest area), or hides it (null). */
-  setDistortion(logAreaRatios: Float32Array | null): void {
-    if (logAreaRatios) {
-      this.distortionAttribute.copyArray(logAreaRatios);
+  /**
+   * Shows a heat map, or hides it (null): 'distortion' from #V log2 ratios of one-ring area / rest area
+   * (shaders/distortion-heatmap.glsl), 'magnitude' from #V values in [0, 1] (shaders/displacement-heatmap.glsl).
+   */
+  setDistortion(values: Float32Array | null, kind: 'distortion' | 'magnitude' = 'distortion'): void {
+    if (values) {
+      this.distortionAttribute.copyArray(values);
       this.distortionAttribute.needsUpdate = true;
     }
-    if ((logAreaRatios !== null) !== this.heatMap) {
-      this.heatMap = logAreaRatios !== null;
+    const code = values === null ? 0 : kind === 'magnitude' ? 2 : 1;
+    if (code !== this.heatMap) {
+      this.heatMap = code;
       this.applyDefines();
     }
   }
@@ -303,7 +312,7 @@ export class SkinnedMeshView {
         SKIN_METHOD: SKIN_METHOD_CODES[this.skinMethod],
         DQS_PER_VERTEX_SIGNS: this.perVertexSigns ? 1 : 0,
         DQS_NON_RIGID: this.nonRigid ? 1 : 0,
-        SKIN_HEATMAP: this.heatMap ? 1 : 0,
+        SKIN_HEATMAP: this.heatMap,
         SKIN_CONTEXT_EXAMPLES: this.contextExamples,
       };
       material.needsUpdate = true;

@@ -270,3 +270,39 @@ test('per-face context (Eq. 9 and 10) in the split view beside plain per-face: a
   }
   expect(errors).toEqual([]);
 });
+
+test('seeing it: the unposed examples three at a time beside the rest mesh; displacement and error heat maps', async ({ page }) => {
+  const errors: string[] = [];
+  await openBodyWithExamples(page, errors);
+  await page.keyboard.press('g');
+  await page.locator('#examples-panel button[data-command="examples.showUnposed"]').click();
+  const shown = () => page.evaluate(() => (window as any).__rigwright.examples.state().unposedShown);
+  await expect.poll(shown).toEqual(['rest', 'eg0', 'eg1', 'eg2']);
+  mkdirSync(artifactsDir, { recursive: true });
+  await page.screenshot({ path: path.join(artifactsDir, 'examples-unposed.png') });
+  await page.locator('#examples-panel button[data-command="examples.nextUnposed"]').click();
+  await expect.poll(shown).toEqual(['rest', 'eg3']);
+  await page.locator('#examples-panel button[data-command="examples.showUnposed"]').click();
+  await expect.poll(shown).toEqual([]);
+
+  const note = () => page.evaluate(() => (window as any).__rigwright.examples.state().exampleMap.note as string);
+  const largest = async () => Number(/largest ([\d.e+-]+) of the diagonal/.exec(await note())?.[1]);
+  await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    h.command('skin.method', 'context-lbs');
+    h.setTime(87);
+  });
+  await page.evaluate(() => (window as any).__rigwright.examples.unposed());
+  await page.locator('.example-map-select').selectOption('error');
+  await expect.poll(note).toMatch(/^distance to eg2: largest /);
+  expect(await largest()).toBeLessThan(1e-4);
+  await page.screenshot({ path: path.join(artifactsDir, 'examples-error-map.png') });
+  await page.evaluate(() => (window as any).__rigwright.command('skin.method', 'lbs'));
+  await expect.poll(largest).toBeGreaterThan(1e-3);
+  await page.evaluate(() => (window as any).__rigwright.setTime(70));
+  await expect.poll(note).toMatch(/^not at an example’s pose/);
+  await page.locator('.example-map-select').selectOption('displacement');
+  await expect.poll(note).toMatch(/^\|Σ a_j δ_j\| through LBS; full scale 0\.0\d+/);
+  await page.screenshot({ path: path.join(artifactsDir, 'examples-displacement-map.png') });
+  expect(errors).toEqual([]);
+});
