@@ -205,3 +205,53 @@ test(
     }
   },
 );
+
+test('examples and a baked vertex animation share the mesh: example targets first, the bake keys its own targets after them', async () => {
+  const bake = {
+    name: 'bake',
+    frameCount: 2,
+    positionsAt: (frame: number, out: Float64Array) => cpuAt(FRAMES[frame]).plain.forEach((x, i) => (out[i] = x)),
+  };
+  const { bytes } = await exportGltf(
+    {
+      mesh: body.mesh,
+      skeleton: body.skeleton,
+      weights: body.weights,
+      clips: [{ name: 'all_frames', poses: body.frames }],
+      vertexAnimations: [bake],
+      poseSpace: { names, displacements, weightsAt: (pose, out) => poseSpaceWeights(interpolator, pose, out) },
+    },
+    'both.glb',
+  );
+  await assertValidGltf(bytes, 'examples and a bake');
+  const doc = await new WebIO().readBinary(bytes);
+  const targets = doc.getRoot().listMeshes()[0].listPrimitives()[0].listTargets();
+  const exampleTargets = targets.length - 2;
+  assert.deepEqual(
+    targets.slice(exampleTargets).map((t) => t.getName()),
+    ['bake 0', 'bake 1'],
+  );
+  const bakeWeights = doc
+    .getRoot()
+    .listAnimations()
+    .find((a) => a.getName() === 'bake')!
+    .listChannels()[0]
+    .getSampler()!
+    .getOutput()!
+    .getArray() as Float32Array;
+  const expected = new Float32Array(2 * targets.length);
+  expected[exampleTargets] = 1;
+  expected[targets.length + exampleTargets + 1] = 1;
+  assert.deepEqual(bakeWeights, expected);
+  // The bake's first target is its first frame, as a displacement from the rest mesh.
+  const first = targets[exampleTargets].getAttribute('POSITION')!.getArray() as Float32Array;
+  const frame = cpuAt(FRAMES[0]).plain;
+  assert.ok(
+    maxDistance(
+      Float64Array.from(first, (d, i) => rest[i] + d),
+      frame,
+    ) /
+      diagonal <
+      1e-6,
+  );
+});
