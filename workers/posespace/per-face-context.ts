@@ -52,10 +52,11 @@ export interface PerFaceExamples {
   faceCount: number;
   /** #F × J × 9 at (f·J + j)·9: T_{j,f} p_{f,i} − p_{f,i} for the rest products p_{f,i} = setup.faceProducts (corner i) */
   productOffsets: Float32Array;
-  /** #F × J × 3 log q_{j,f} = (θ/2)·axis of the polar rotation Q_{j,f}, taken with w ≥ 0 (aligned to the identity) */
-  rotationLogs: Float32Array;
-  /** #F × J × 6 S_{j,f} − I of the symmetric polar factor: s00 s01 s02 s11 s12 s22 */
-  stretchOffsets: Float32Array;
+  /**
+   * #F × J × 9 the polar parts of T_{j,f} = Q S, at (f·J + j)·9: log q = (θ/2)·axis of Q taken with w ≥ 0 (aligned
+   * to the identity), then S − I as s00 s01 s02 s11 s12 s22
+   */
+  polarOffsets: Float32Array;
   /**
    * #fixed × J × 3 S̄_j − S₀ at the stitching's fixed vertices (setup.fixedVertices order): gradients carry no
    * translation, so the examples' Dirichlet values are blended like per-vertex displacements, T_b (x₀ + Σ a_j δ_j)
@@ -359,8 +360,7 @@ export function perFaceExamples(setup: PerFaceSkinningSetup, unposed: readonly F
   const { restPositions, triangles, fixedVertices, faceCount, faceProducts: p } = setup;
   const J = unposed.length;
   const productOffsets = new Float32Array(faceCount * J * 9);
-  const rotationLogs = new Float32Array(faceCount * J * 3);
-  const stretchOffsets = new Float32Array(faceCount * J * 6);
+  const polarOffsets = new Float32Array(faceCount * J * 9);
   const degenerateFaces = new Uint32Array(J);
   const T = new Float64Array(faceCount * 9);
   const Q = new Float64Array(9);
@@ -394,15 +394,16 @@ export function perFaceExamples(setup: PerFaceSkinningSetup, unposed: readonly F
         w = sign * q[3];
       const sinHalf = Math.sqrt(x * x + y * y + z * z);
       const scale = sinHalf > 0 ? Math.atan2(sinHalf, w) / sinHalf : 1;
-      rotationLogs[3 * k] = x * scale;
-      rotationLogs[3 * k + 1] = y * scale;
-      rotationLogs[3 * k + 2] = z * scale;
-      stretchOffsets[6 * k] = S[0] - 1;
-      stretchOffsets[6 * k + 1] = S[1];
-      stretchOffsets[6 * k + 2] = S[2];
-      stretchOffsets[6 * k + 3] = S[4] - 1;
-      stretchOffsets[6 * k + 4] = S[5];
-      stretchOffsets[6 * k + 5] = S[8] - 1;
+      const o = 9 * k;
+      polarOffsets[o] = x * scale;
+      polarOffsets[o + 1] = y * scale;
+      polarOffsets[o + 2] = z * scale;
+      polarOffsets[o + 3] = S[0] - 1;
+      polarOffsets[o + 4] = S[1];
+      polarOffsets[o + 5] = S[2];
+      polarOffsets[o + 6] = S[4] - 1;
+      polarOffsets[o + 7] = S[5];
+      polarOffsets[o + 8] = S[8] - 1;
     }
   }
   const fixedOffsets = new Float64Array(fixedVertices.length * J * 3);
@@ -412,7 +413,7 @@ export function perFaceExamples(setup: PerFaceSkinningSetup, unposed: readonly F
       for (let d = 0; d < 3; d++) fixedOffsets[3 * (k * J + j) + d] = unposed[j][3 * v + d] - restPositions[3 * v + d];
     }
   }
-  return { exampleCount: J, faceCount, productOffsets, rotationLogs, stretchOffsets, fixedOffsets, degenerateFaces };
+  return { exampleCount: J, faceCount, productOffsets, polarOffsets, fixedOffsets, degenerateFaces };
 }
 
 /** Per-frame scratch of per-face context deformation, reused across frames. */
@@ -469,7 +470,7 @@ export function perFaceContextProducts(
     activeWeights[count++] = a;
   }
   const { faceCount, faceProducts: p } = setup;
-  const { productOffsets, rotationLogs, stretchOffsets } = examples;
+  const { productOffsets, polarOffsets } = examples;
   if (blend === 'eq9') {
     // B_f p = p + Σ_j a_j (T_{j,f} p − p): linear in the stored offsets.
     for (let f = 0; f < faceCount; f++) {
@@ -520,18 +521,16 @@ export function perFaceContextProducts(
       s22 = 1;
     for (let k = 0, base = f * J; k < count; k++) {
       const a = activeWeights[k];
-      const e = base + active[k];
-      const l = 3 * e;
-      lx += a * rotationLogs[l];
-      ly += a * rotationLogs[l + 1];
-      lz += a * rotationLogs[l + 2];
-      const s = 6 * e;
-      s00 += a * stretchOffsets[s];
-      s01 += a * stretchOffsets[s + 1];
-      s02 += a * stretchOffsets[s + 2];
-      s11 += a * stretchOffsets[s + 3];
-      s12 += a * stretchOffsets[s + 4];
-      s22 += a * stretchOffsets[s + 5];
+      const e = 9 * (base + active[k]);
+      lx += a * polarOffsets[e];
+      ly += a * polarOffsets[e + 1];
+      lz += a * polarOffsets[e + 2];
+      s00 += a * polarOffsets[e + 3];
+      s01 += a * polarOffsets[e + 4];
+      s02 += a * polarOffsets[e + 5];
+      s11 += a * polarOffsets[e + 6];
+      s12 += a * polarOffsets[e + 7];
+      s22 += a * polarOffsets[e + 8];
     }
     // exp: q = (sin|l| l/|l|, cos|l|), then its matrix times the blended S. The examples' rotations are nuances,
     // so |l| is mostly small: there the Taylor series of sin x / x and cos x to x¹² and x¹⁴ are exact to rounding
