@@ -29,7 +29,8 @@ difference to the rest mesh is the example's displacement (what context skinning
   --method M           lbs: inverse of each vertex's blended LBS matrix (the default); vertices whose blended
                        matrix is near-singular (condition number > ${UNPOSE_DEFAULTS.maxCondition}) keep the rest position and are reported
                        dqs: inverse of each vertex's blended dual quaternion (a rigid motion, inverted exactly)
-                       perface: each triangle rotated back by its face's blended rotation, Poisson-stitched
+                       perface: each triangle rotated back by its face's blended rotation, Poisson-stitched,
+                       then refined until per-face skinning of S̄ at the pose returns the example
   --handles FILE       DMAT handles, #vertices × 1 (bone index or -1); required by perface
   --antipodality A     dqs signs: per-vertex or per-bone; default ${DUAL_QUATERNION_SKINNING_DEFAULTS.antipodality}
   --influences K       keep the K largest weights per vertex, renormalized; 0 or "all" keeps all; default ${INFLUENCE_DEFAULTS.maxInfluences}
