@@ -10,6 +10,8 @@ import { dualQuatsFromRigidMatrices } from '../../workers/math/dual-quaternion.t
 import { quatToMatrix } from '../../workers/math/quaternion.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import { scaledForwardKinematics } from '../../workers/rig/scaled-forward-kinematics.ts';
+import { splitNonRigidTransforms } from '../../workers/skinning/split-non-rigid-transform.ts';
 import { identityPose } from '../../workers/rig/pose-sequence.ts';
 import { dualQuaternionSkinning } from '../../workers/skinning/dual-quaternion-skinning.ts';
 import { influencesFromWeights, type Influences } from '../../workers/skinning/influences.ts';
@@ -178,6 +180,40 @@ test('body: unposing eg0…eg3 then posing them again returns each example (1e-9
       assert.ok(maxDisplacement > 1e-3 * diagonal, `${example.name} ${method}: the example carries sculpted displacements`);
     }
   }
+});
+
+test('body with scaled bones: DQS unposing inverts the first phase too (Kavan Sec. 4.2), so DQS with scales returns the example', () => {
+  const { body, influence, diagonal, B } = bodySetup();
+  const rest = body.mesh.positions;
+  // eg1's pose with three bones scaled non-uniformly (a bulging upper arm, a longer forearm, a flattened leg).
+  const scales = new Float64Array(3 * B).fill(1);
+  scales.set([1.3, 0.8, 1.1], 3 * 6);
+  scales.set([1, 1.25, 1], 3 * 9);
+  scales.set([0.7, 1, 1.2], 3 * 15);
+  const affine = new Float64Array(12 * B);
+  scaledForwardKinematics(body.skeleton, body.examples[1].pose, scales, affine);
+  const dq = new Float64Array(8 * B);
+  const K = new Float64Array(12 * B);
+  splitNonRigidTransforms(body.skeleton, affine, dq, K);
+  const example = body.examples[1].mesh.positions;
+  const rigidOnly = unposeExample(rest, example, influence, affine, { method: 'dqs', boneDualQuaternions: dq });
+  const { unposed, singularVertices } = unposeExample(rest, example, influence, affine, {
+    method: 'dqs',
+    boneDualQuaternions: dq,
+    scaleTransforms: K,
+  });
+  assert.equal(singularVertices.length, 0);
+  const reposed = new Float64Array(rest.length);
+  dualQuaternionSkinning(unposed, influence, dq, reposed, { scaleTransforms: K });
+  const error = maxDistance(reposed, example) / diagonal;
+  dualQuaternionSkinning(rigidOnly.unposed, influence, dq, reposed, { scaleTransforms: K });
+  const rigidError = maxDistance(reposed, example) / diagonal;
+  assert.ok(error <= 1e-9, `round trip ${error}`);
+  assert.ok(rigidError > 1e-3, `ignoring the scales misses by ${rigidError}`);
+  // LBS unposing takes the scaled affine transforms as they are.
+  const lbs = unposeExample(rest, example, influence, affine, { method: 'lbs' });
+  linearBlendSkinning(lbs.unposed, influence, affine, reposed);
+  assert.ok(maxDistance(reposed, example) / diagonal <= 1e-9);
 });
 
 test('pose distance is the chordal distance 2√2 sin(θ/2) per bone; kernels are the documented functions', () => {

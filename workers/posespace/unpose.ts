@@ -18,7 +18,8 @@
  * - DQS: the blended, normalized dual quaternion ĉ (dual-quaternion-skinning.ts, DLB with the same sign rule) is a
  *   rigid motion v ↦ R v + t, so its inverse R⁻¹ (v − t) is exact. It degenerates only when the blended real
  *   part ‖Σ w_k q_k‖ vanishes (signs cancelling); below minDualNorm (default 1e-3) the vertex is near-singular as
- *   above. Rigid joints only (no first-phase scale, as forward kinematics gives).
+ *   above. With non-rigid joints (Kavan 2008 Sec. 4.2, `scaleTransforms`), the first phase K = I + Σ_k w_k (K_k − I)
+ *   (with translation Σ_k w_k c_k) is inverted after the rigid part, with the same condition test as LBS's M.
  */
 import { FormatError } from '../formats/format-error.ts';
 import type { TriangleMesh } from '../formats/types.ts';
@@ -35,7 +36,12 @@ export interface UnposeOptions {
   antipodality?: DualQuaternionAntipodality;
   /** dqs: #B × 8 bone dual quaternions (e.g. sign-aligned per bone); null derives them from `transforms` */
   boneDualQuaternions?: Float64Array | null;
-  /** lbs: the largest κ_F(M) = ‖M‖_F ‖M⁻¹‖_F of an invertible blended matrix (κ_F(I) = 3) */
+  /**
+   * dqs: #B × 12 first-phase scale/shear transforms of non-rigid joints (DualQuaternionSkinningOptions
+   * .scaleTransforms, with boneDualQuaternions their rigid parts); null for rigid joints
+   */
+  scaleTransforms?: Float64Array | null;
+  /** lbs (and the dqs first phase): the largest κ_F(M) = ‖M‖_F ‖M⁻¹‖_F of an invertible blended matrix (κ_F(I) = 3) */
   maxCondition?: number;
   /** dqs: the smallest norm of the blended real part ‖Σ w_k q_k‖ (1 where all bones agree) */
   minDualNorm?: number;
@@ -47,6 +53,7 @@ export const UNPOSE_DEFAULTS: Required<UnposeOptions> = {
   method: 'lbs',
   antipodality: 'per-vertex',
   boneDualQuaternions: null,
+  scaleTransforms: null,
   maxCondition: 1e3,
   minDualNorm: 1e-3,
   onProgress: null,
@@ -98,7 +105,18 @@ export function unposeExample(
       dq = new Float64Array((8 * transforms.length) / 12);
       dualQuatsFromRigidMatrices(transforms, dq);
     }
-    unposeDualQuaternion(examplePositions, influences, dq, o.antipodality === 'per-vertex', o.minDualNorm, unposed, singular, o.onProgress);
+    unposeDualQuaternion(
+      examplePositions,
+      influences,
+      dq,
+      o.antipodality === 'per-vertex',
+      o.scaleTransforms,
+      o.minDualNorm,
+      o.maxCondition,
+      unposed,
+      singular,
+      o.onProgress,
+    );
   } else {
     throw new RangeError(`unposing: unknown method "${String(o.method)}"; use lbs or dqs`);
   }
@@ -213,7 +231,9 @@ function unposeDualQuaternion(
   influences: Influences,
   Q: Float64Array,
   perVertex: boolean,
+  K: Float64Array | null,
   minDualNorm: number,
+  maxCondition: number,
   out: Float64Array,
   singular: number[],
   onProgress: ((done: number, total: number) => void) | null,
@@ -296,6 +316,73 @@ function unposeDualQuaternion(
     out[p] = x - 2 * (dy * uz - dz * uy);
     out[p + 1] = y - 2 * (dz * ux - dx * uz);
     out[p + 2] = z - 2 * (dx * uy - dy * ux);
+    if (K && !invertFirstPhase(K, bones, weights, v * stride, stride, maxCondition, out, p)) singular.push(v);
   }
   onProgress?.(vertexCount, vertexCount);
+}
+
+/**
+ * Replaces out[p…p+2] = y by x with (I + D) x + d = y, the first phase of dualQuaternionSkinning for one vertex
+ * (D = Σ_k w_k (K_k − I), d = Σ_k w_k c_k over its influences from index i0).
+ * @returns false (out untouched) when I + D is near-singular: det ≤ 0 or κ_F > maxCondition
+ */
+function invertFirstPhase(
+  K: Float64Array,
+  bones: Uint32Array,
+  weights: Float32Array,
+  i0: number,
+  stride: number,
+  maxCondition: number,
+  out: Float64Array,
+  p: number,
+): boolean {
+  let m00 = 1,
+    m01 = 0,
+    m02 = 0,
+    m10 = 0,
+    m11 = 1,
+    m12 = 0,
+    m20 = 0,
+    m21 = 0,
+    m22 = 1;
+  let tx = 0,
+    ty = 0,
+    tz = 0;
+  for (let i = i0, end = i0 + stride; i < end; i++) {
+    const w = weights[i];
+    if (w === 0) continue;
+    const o = 12 * bones[i];
+    m00 += w * (K[o] - 1);
+    m01 += w * K[o + 1];
+    m02 += w * K[o + 2];
+    tx += w * K[o + 3];
+    m10 += w * K[o + 4];
+    m11 += w * (K[o + 5] - 1);
+    m12 += w * K[o + 6];
+    ty += w * K[o + 7];
+    m20 += w * K[o + 8];
+    m21 += w * K[o + 9];
+    m22 += w * (K[o + 10] - 1);
+    tz += w * K[o + 11];
+  }
+  const c00 = m11 * m22 - m12 * m21,
+    c01 = m12 * m20 - m10 * m22,
+    c02 = m10 * m21 - m11 * m20;
+  const c10 = m02 * m21 - m01 * m22,
+    c11 = m00 * m22 - m02 * m20,
+    c12 = m01 * m20 - m00 * m21;
+  const c20 = m01 * m12 - m02 * m11,
+    c21 = m02 * m10 - m00 * m12,
+    c22 = m00 * m11 - m01 * m10;
+  const det = m00 * c00 + m01 * c01 + m02 * c02;
+  const normM = Math.sqrt(m00 * m00 + m01 * m01 + m02 * m02 + m10 * m10 + m11 * m11 + m12 * m12 + m20 * m20 + m21 * m21 + m22 * m22);
+  const normCof = Math.sqrt(c00 * c00 + c01 * c01 + c02 * c02 + c10 * c10 + c11 * c11 + c12 * c12 + c20 * c20 + c21 * c21 + c22 * c22);
+  if (!(det > 0) || !((normM * normCof) / det <= maxCondition)) return false;
+  const x = out[p] - tx,
+    y = out[p + 1] - ty,
+    z = out[p + 2] - tz;
+  out[p] = (c00 * x + c10 * y + c20 * z) / det;
+  out[p + 1] = (c01 * x + c11 * y + c21 * z) / det;
+  out[p + 2] = (c02 * x + c12 * y + c22 * z) / det;
+  return true;
 }
