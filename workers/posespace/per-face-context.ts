@@ -50,7 +50,10 @@ export type PerFaceBlend = 'eq9' | 'eq10';
 export interface PerFaceExamples {
   exampleCount: number;
   faceCount: number;
-  /** #F × J × 9 at (f·J + j)·9: T_{j,f} p_{f,i} − p_{f,i} for the rest products p_{f,i} = setup.faceProducts (corner i) */
+  /**
+   * #F × J × 6 at (f·J + j)·6: T_{j,f} p_{f,i} − p_{f,i} for corners i = 0, 1 of the rest products p_{f,i} =
+   * setup.faceProducts. Corner 2 follows: the hat gradients of a face sum to zero, so Σ_i p_{f,i} = 0.
+   */
   productOffsets: Float32Array;
   /**
    * #F × J × 9 the polar parts of T_{j,f} = Q S, at (f·J + j)·9: log q = (θ/2)·axis of Q taken with w ≥ 0 (aligned
@@ -359,7 +362,7 @@ function deformedFrame(Q: Float64Array, i0: number, i1: number, i2: number, out:
 export function perFaceExamples(setup: PerFaceSkinningSetup, unposed: readonly Float64Array[]): PerFaceExamples {
   const { restPositions, triangles, fixedVertices, faceCount, faceProducts: p } = setup;
   const J = unposed.length;
-  const productOffsets = new Float32Array(faceCount * J * 9);
+  const productOffsets = new Float32Array(faceCount * J * 6);
   const polarOffsets = new Float32Array(faceCount * J * 9);
   const degenerateFaces = new Uint32Array(J);
   const T = new Float64Array(faceCount * 9);
@@ -376,13 +379,13 @@ export function perFaceExamples(setup: PerFaceSkinningSetup, unposed: readonly F
     for (let f = 0; f < faceCount; f++) {
       const t = 9 * f;
       const k = f * J + j;
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 2; i++) {
         const p0 = p[t + 3 * i],
           p1 = p[t + 3 * i + 1],
           p2 = p[t + 3 * i + 2];
-        productOffsets[9 * k + 3 * i] = T[t] * p0 + T[t + 1] * p1 + T[t + 2] * p2 - p0;
-        productOffsets[9 * k + 3 * i + 1] = T[t + 3] * p0 + T[t + 4] * p1 + T[t + 5] * p2 - p1;
-        productOffsets[9 * k + 3 * i + 2] = T[t + 6] * p0 + T[t + 7] * p1 + T[t + 8] * p2 - p2;
+        productOffsets[6 * k + 3 * i] = T[t] * p0 + T[t + 1] * p1 + T[t + 2] * p2 - p0;
+        productOffsets[6 * k + 3 * i + 1] = T[t + 3] * p0 + T[t + 4] * p1 + T[t + 5] * p2 - p1;
+        productOffsets[6 * k + 3 * i + 2] = T[t + 6] * p0 + T[t + 7] * p1 + T[t + 8] * p2 - p2;
       }
       polarDecomposition(T, t, Q, 0, S, 0);
       matrixToQuat(Q, 0, q, 0);
@@ -472,7 +475,7 @@ export function perFaceContextProducts(
   const { faceCount, faceProducts: p } = setup;
   const { productOffsets, polarOffsets } = examples;
   if (blend === 'eq9') {
-    // B_f p = p + Σ_j a_j (T_{j,f} p − p): linear in the stored offsets.
+    // B_f p = p + Σ_j a_j (T_{j,f} p − p): linear in the stored offsets; corner 2 is minus the other two.
     for (let f = 0; f < faceCount; f++) {
       const o = 9 * f;
       let b0 = p[o],
@@ -480,22 +483,16 @@ export function perFaceContextProducts(
         b2 = p[o + 2],
         b3 = p[o + 3],
         b4 = p[o + 4],
-        b5 = p[o + 5],
-        b6 = p[o + 6],
-        b7 = p[o + 7],
-        b8 = p[o + 8];
+        b5 = p[o + 5];
       for (let k = 0; k < count; k++) {
         const a = activeWeights[k];
-        const t = 9 * (f * J + active[k]);
+        const t = 6 * (f * J + active[k]);
         b0 += a * productOffsets[t];
         b1 += a * productOffsets[t + 1];
         b2 += a * productOffsets[t + 2];
         b3 += a * productOffsets[t + 3];
         b4 += a * productOffsets[t + 4];
         b5 += a * productOffsets[t + 5];
-        b6 += a * productOffsets[t + 6];
-        b7 += a * productOffsets[t + 7];
-        b8 += a * productOffsets[t + 8];
       }
       outProducts[o] = b0;
       outProducts[o + 1] = b1;
@@ -503,9 +500,9 @@ export function perFaceContextProducts(
       outProducts[o + 3] = b3;
       outProducts[o + 4] = b4;
       outProducts[o + 5] = b5;
-      outProducts[o + 6] = b6;
-      outProducts[o + 7] = b7;
-      outProducts[o + 8] = b8;
+      outProducts[o + 6] = -b0 - b3;
+      outProducts[o + 7] = -b1 - b4;
+      outProducts[o + 8] = -b2 - b5;
     }
     return count;
   }
@@ -557,7 +554,7 @@ export function perFaceContextProducts(
     const r20 = 2 * (qx * qz - qy * qw),
       r21 = 2 * (qy * qz + qx * qw),
       r22 = 1 - 2 * (qx * qx + qy * qy);
-    // B = Q_blend S_blend, then B p_i for the three corners.
+    // B = Q_blend S_blend, then B p_i for corners 0 and 1; corner 2 is minus their sum.
     const b00 = r00 * s00 + r01 * s01 + r02 * s02,
       b01 = r00 * s01 + r01 * s11 + r02 * s12,
       b02 = r00 * s02 + r01 * s12 + r02 * s22;
@@ -568,14 +565,27 @@ export function perFaceContextProducts(
       b21 = r20 * s01 + r21 * s11 + r22 * s12,
       b22 = r20 * s02 + r21 * s12 + r22 * s22;
     const o = 9 * f;
-    for (let i = o; i < o + 9; i += 3) {
-      const p0 = p[i],
-        p1 = p[i + 1],
-        p2 = p[i + 2];
-      outProducts[i] = b00 * p0 + b01 * p1 + b02 * p2;
-      outProducts[i + 1] = b10 * p0 + b11 * p1 + b12 * p2;
-      outProducts[i + 2] = b20 * p0 + b21 * p1 + b22 * p2;
-    }
+    const p0 = p[o],
+      p1 = p[o + 1],
+      p2 = p[o + 2],
+      p3 = p[o + 3],
+      p4 = p[o + 4],
+      p5 = p[o + 5];
+    const c0 = b00 * p0 + b01 * p1 + b02 * p2,
+      c1 = b10 * p0 + b11 * p1 + b12 * p2,
+      c2 = b20 * p0 + b21 * p1 + b22 * p2;
+    const c3 = b00 * p3 + b01 * p4 + b02 * p5,
+      c4 = b10 * p3 + b11 * p4 + b12 * p5,
+      c5 = b20 * p3 + b21 * p4 + b22 * p5;
+    outProducts[o] = c0;
+    outProducts[o + 1] = c1;
+    outProducts[o + 2] = c2;
+    outProducts[o + 3] = c3;
+    outProducts[o + 4] = c4;
+    outProducts[o + 5] = c5;
+    outProducts[o + 6] = -c0 - c3;
+    outProducts[o + 7] = -c1 - c4;
+    outProducts[o + 8] = -c2 - c5;
   }
   return count;
 }
