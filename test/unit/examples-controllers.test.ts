@@ -96,7 +96,10 @@ test('hide, rename and remove are one labelled step each; undo puts the same lis
   const { history, store, examples } = setup();
   const start = store.doc.examples;
   // The step that added the examples holds their arrays, and the history counts them against its memory bound.
-  assert.equal(history.bytes, start!.reduce((sum, e) => sum + e.positions.byteLength + e.pose.byteLength, 0));
+  assert.equal(
+    history.bytes,
+    start!.reduce((sum, e) => sum + e.positions.byteLength + e.pose.byteLength, 0),
+  );
   examples.toggle('eg1');
   examples.rename('eg2', '  lunge ');
   examples.remove('eg0');
