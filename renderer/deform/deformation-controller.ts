@@ -7,7 +7,7 @@
  * It also computes the CPU reference of the method shown, which the GPU readback is tested against.
  */
 import * as THREE from 'three';
-import { wrap, transfer, type Remote } from 'comlink';
+import { proxy, wrap, transfer, type Remote } from 'comlink';
 import type { DeformApi } from '../../workers/deform.worker.ts';
 import type { Influences } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
@@ -98,6 +98,8 @@ export class DeformationController {
    * bounding-box diagonal). They take the place of the distortion map.
    */
   exampleMap: 'off' | 'displacement' | 'error' = 'off';
+  /** per-face context's unposing of the examples in the worker: the fraction done, or null when none runs */
+  perFaceUnposing: number | null = null;
   /** the skinned views step aside (another display, e.g. the unposed examples, has the viewport) */
   hidden = false;
   /** what the example map shows now, in words (its scale, or why it is blank) */
@@ -540,13 +542,23 @@ export class DeformationController {
     state.examples = examples;
     const inputs = this.perFaceUnposeInputs(examples);
     const worker = this.worker!;
+    const progress = proxy((done: number, total: number) => {
+      if (state !== this.perFace) return;
+      this.perFaceUnposing = total > 0 ? done / total : 0;
+      this.onChange();
+    });
     state.examplesReady = state.ready
       .then(async () => {
-        const unposed = examples.length > 0 ? (await worker.unposePerFace(inputs)).map((r) => r.unposed) : [];
+        this.perFaceUnposing = examples.length > 0 ? 0 : null;
+        const unposed = examples.length > 0 ? (await worker.unposePerFace(inputs, {}, progress)).map((r) => r.unposed) : [];
         await worker.setPerFaceExamples(unposed);
       })
       .catch((error: unknown) => {
         state.error = `Per-face context: ${error instanceof Error ? error.message : String(error)}`;
+      })
+      .finally(() => {
+        this.perFaceUnposing = null;
+        this.onChange();
       });
   }
 

@@ -16,6 +16,8 @@ export interface ExamplesPanelHost {
   readonly examples: ExamplesController;
   readonly posespace: PoseSpaceController;
   document(): SceneDocument;
+  /** per-face unposing in the deform worker: the fraction done, or null when none runs */
+  perFaceUnposing(): number | null;
   /** the example heat map shown and what it shows, in words */
   exampleMap(): { mode: string; note: string };
 }
@@ -173,10 +175,14 @@ export class ExamplesPanel {
     this.problem.hidden = posespace.rbfError === null;
     this.problem.textContent = posespace.rbfError ?? '';
     const progress = posespace.progress;
-    this.progressBox.hidden = !progress.running;
+    const perFace = this.host.perFaceUnposing();
+    this.progressBox.hidden = !progress.running && perFace === null;
     if (progress.running) {
       this.progressBar.style.width = `${(100 * progress.fraction).toFixed(1)}%`;
       this.progressText.textContent = `Unposing ${progress.example} (${CONTEXT_BASE_LABELS[progress.base]}) ${Math.round(100 * progress.fraction)}%`;
+    } else if (perFace !== null) {
+      this.progressBar.style.width = `${(100 * perFace).toFixed(1)}%`;
+      this.progressText.textContent = `Unposing the examples per face ${Math.round(100 * perFace)}%`;
     }
     refreshCommandButtons(this.root, commands);
     this.refreshWeights();

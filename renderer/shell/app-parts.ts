@@ -197,6 +197,7 @@ export function createPanels(app: App, container: HTMLElement) {
     posespace: app.posespace,
     document: () => app.store.doc,
     exampleMap: () => ({ mode: app.deformation.exampleMap, note: app.deformation.exampleMapNote }),
+    perFaceUnposing: () => app.deformation.perFaceUnposing,
   });
   return { chrome, deformationPanel, bindPanel, paintPanel, notice, exportDialog, gltfControls, examplesPanel };
 }

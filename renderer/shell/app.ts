@@ -436,6 +436,7 @@ export class App {
     const d = this.deformation;
     if (this.asExported && d.method !== 'lbs') this.setAsExported(false);
     this.deformationPanel?.show(d);
+    this.examplesPanel?.refresh();
     const scale = this.selectedBone >= 0 ? this.evaluator.boneScales.subarray(3 * this.selectedBone, 3 * this.selectedBone + 3) : null;
     this.deformationPanel?.showBone(this.selectedBone, scale);
     const error = d.perFaceError;
