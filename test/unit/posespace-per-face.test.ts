@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readObj } from '../../workers/formats/obj.ts';
+import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { readDmat, writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
@@ -39,13 +40,7 @@ import { samplePose } from '../../workers/rig/pose-sequence.ts';
 import { dataFile, repoRoot } from './shared-data.ts';
 
 function diagonalOf(positions: Float64Array): number {
-  const lo = [Infinity, Infinity, Infinity];
-  const hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < positions.length; i++) {
-    lo[i % 3] = Math.min(lo[i % 3], positions[i]);
-    hi[i % 3] = Math.max(hi[i % 3], positions[i]);
-  }
-  return Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  return boundingBox(positions).diagonal;
 }
 
 /** Largest vertex distance between two #V × 3 arrays. */

@@ -29,6 +29,7 @@
  */
 import { polarDecomposition } from '../math/polar-decomposition.ts';
 import { matrixToQuat } from '../math/quaternion.ts';
+import { boundingBox } from '../mesh/bounds.ts';
 import {
   perFaceGradientProducts,
   perFaceSkinning,
@@ -178,7 +179,7 @@ export function perFaceUnpose(
   // The residual's correction goes through the linear part only: inverse rotations, no translation.
   const inverseLinear = inverse.slice();
   for (let o = 0; o < inverseLinear.length; o += 12) inverseLinear[o + 3] = inverseLinear[o + 7] = inverseLinear[o + 11] = 0;
-  const diagonal = boundingBoxDiagonal(examplePositions) || 1;
+  const diagonal = boundingBox(examplePositions).diagonal || 1;
   const posed = new Float64Array(examplePositions.length);
   const difference = new Float64Array(examplePositions.length);
   const correction = new Float64Array(examplePositions.length);
@@ -209,24 +210,6 @@ export function perFaceUnpose(
     refinements++;
   }
   return { unposed, residual, refinements };
-}
-
-function boundingBoxDiagonal(positions: Float64Array): number {
-  let x0 = Infinity,
-    y0 = Infinity,
-    z0 = Infinity,
-    x1 = -Infinity,
-    y1 = -Infinity,
-    z1 = -Infinity;
-  for (let i = 0; i < positions.length; i += 3) {
-    x0 = Math.min(x0, positions[i]);
-    x1 = Math.max(x1, positions[i]);
-    y0 = Math.min(y0, positions[i + 1]);
-    y1 = Math.max(y1, positions[i + 1]);
-    z0 = Math.min(z0, positions[i + 2]);
-    z1 = Math.max(z1, positions[i + 2]);
-  }
-  return positions.length > 0 ? Math.hypot(x1 - x0, y1 - y0, z1 - z0) : 0;
 }
 
 /** One example to unpose: its positions and its pose's bone transforms. */
