@@ -5,13 +5,18 @@
 //      normals lerped then renormalized — the same as workers/skinning/weight-blended-skinning.ts
 //   3  streamed: the position and normal attributes already hold the posed mesh (per-face skinning, solved on
 //      the CPU), so the vertex passes through unchanged
-// The includer puts lbs.glsl and dqs.glsl first.
+// With SKIN_CONTEXT_EXAMPLES > 0 (context-displacement.glsl) the examples' weighted displacements move the rest
+// vertex first, for every method but streamed: v = T(P, w) (v0 + sum_j a_j delta_j).
+// The includer puts lbs.glsl, dqs.glsl and context-displacement.glsl first.
 
 #if SKIN_METHOD == 2
 attribute float skinBlend;
 #endif
 
 void skinVertex(int vertexIndex, inout vec3 position, inout vec3 normal) {
+#if SKIN_CONTEXT_EXAMPLES > 0 && SKIN_METHOD != 3
+  position += contextDisplacement(vertexIndex);
+#endif
 #if SKIN_METHOD == 0
   LbsBlend lbs = lbsBlend(vertexIndex);
   normal = lbsNormal(lbs, normal);

@@ -14,6 +14,7 @@ import { skinCommand } from './commands/skin.ts';
 import { exportCommand } from './commands/export.ts';
 import { importCommand } from './commands/import.ts';
 import { weightsCommand } from './commands/weights.ts';
+import { unposeCommand } from './commands/unpose.ts';
 
 export type { CliStreams } from './cli-support.ts';
 
@@ -23,7 +24,7 @@ export const MAX_MESSAGE_CHARACTERS = 400;
 /** The exit code of an error that is neither bad input nor a bad command line. */
 export const EXIT_INTERNAL_ERROR = 3;
 
-const COMMANDS: readonly CliCommand[] = [infoCommand, fkCommand, skinCommand, exportCommand, importCommand, weightsCommand];
+const COMMANDS: readonly CliCommand[] = [infoCommand, fkCommand, skinCommand, exportCommand, importCommand, weightsCommand, unposeCommand];
 
 const NAME_WIDTH = Math.max(...COMMANDS.map((c) => c.name.length)) + 3;
 

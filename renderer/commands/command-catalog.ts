@@ -169,6 +169,44 @@ const CATALOG = {
     description: 'Parts without handles follow their nearest bone',
     enabledWhen: `!binding && ${IDLE}`,
   },
+  'examples.panel': {
+    label: 'Examples panel',
+    menu: 'Skin',
+    description: 'Example shapes sculpted in known poses: context-aware deformation (unposing, pose-space weights)',
+  },
+  'examples.add': {
+    label: 'Add examples…',
+    menu: 'Skin',
+    description: 'Open example meshes, each with its pose (eg0.obj with eg0.dmat); without one, the chosen pose',
+    enabledWhen: IDLE,
+  },
+  'examples.remove': { label: 'Remove an example', description: 'Argument: the example’s name', enabledWhen: IDLE },
+  'examples.toggle': {
+    label: 'Hide or show an example',
+    description: 'A hidden example takes no part (argument: its name)',
+    enabledWhen: IDLE,
+  },
+  'examples.rename': { label: 'Rename an example', description: 'Argument: { name, newName }', enabledWhen: IDLE },
+  'examples.pose': {
+    label: 'Pose of examples without a pose file',
+    description: 'The pose shown in the viewport, or a frame of the loaded sequence (argument: "viewport" or the frame)',
+  },
+  'examples.kernel': {
+    label: 'Pose-space kernel',
+    description: 'Radial basis function of the pose-space weights: gaussian, linear or cubic (argument: the kernel)',
+  },
+  'examples.map': {
+    label: 'Example heat map',
+    description:
+      'Colour the mesh by the displacement the examples apply now, or, at an example’s own pose, by the distance to it (argument: off, displacement or error)',
+  },
+  'examples.showUnposed': {
+    label: 'Show the unposed examples',
+    menu: 'Skin',
+    description: 'The rest mesh with the examples unposed beside it, three at a time',
+  },
+  'examples.nextUnposed': { label: 'Next three unposed examples', enabledWhen: 'unposedShown' },
+  'examples.cancelUnpose': { label: 'Cancel unposing', description: 'Stop unposing the examples; context skinning waits for it' },
   'playback.toggle': { label: 'Play / pause', menu: 'Playback' },
   'playback.previousFrame': { label: 'Previous frame', menu: 'Playback' },
   'playback.nextFrame': { label: 'Next frame', menu: 'Playback' },

@@ -50,6 +50,7 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'Backspace', command: 'bind.clear', when: 'bindPanel' },
   { key: 'P', command: 'tool.brush' },
   { key: 'F', command: 'paint.resizeBrush', when: 'tool == brush' },
+  { key: 'G', command: 'examples.panel' },
 ];
 
 /** What a key event says, in the fields chordOf reads (KeyboardEvent has them all). */

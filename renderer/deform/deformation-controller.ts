@@ -7,7 +7,7 @@
  * It also computes the CPU reference of the method shown, which the GPU readback is tested against.
  */
 import * as THREE from 'three';
-import { transfer, type Remote } from 'comlink';
+import { proxy, transfer, type Remote } from 'comlink';
 import type { DeformApi } from '../../workers/deform.worker.ts';
 import { SupervisedWorker, supervisedRemote } from '../io/worker-supervisor.ts';
 import type { Influences } from '../../workers/skinning/influences.ts';
@@ -29,19 +29,60 @@ import type { PoseEvaluator } from './pose-evaluator.ts';
 import { SkinnedMeshView, type GpuSkinMethod } from '../view/skinned-mesh.ts';
 import type { Viewport } from '../view/viewport.ts';
 
-import { METHOD_CYCLE, type SkinMethod } from './skin-methods.ts';
+import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import {
+  perFaceContextSkinning,
+  perFaceExamples,
+  perFaceUnposeExamples,
+  type PerFaceExamples,
+} from '../../workers/posespace/per-face-context.ts';
+import { poseDistance } from '../../workers/posespace/pose-space-weights.ts';
+import type { ExampleShape } from '../document/scene-document.ts';
+import { METHOD_CYCLE, contextBaseOf, isPerFace, perFaceBlendOf, type SkinMethod } from './skin-methods.ts';
 
 const drawingSize = new THREE.Vector2();
 
-const GPU_METHOD: Record<SkinMethod, GpuSkinMethod> = { lbs: 'lbs', dqs: 'dqs', perface: 'streamed', blend: 'blend' };
+const GPU_METHOD: Record<SkinMethod, GpuSkinMethod> = {
+  lbs: 'lbs',
+  dqs: 'dqs',
+  perface: 'streamed',
+  blend: 'blend',
+  'context-lbs': 'lbs',
+  'context-dqs': 'dqs',
+  'context-perface-eq9': 'streamed',
+  'context-perface-eq10': 'streamed',
+};
 
-/** Per-face state of one document: the worker's factor, and the newest pose asked for and shown. */
+const NO_EXAMPLES = new Float64Array(0);
+
+/**
+ * What context skinning rides on (renderer/posespace/pose-space-controller.ts): the examples' displacements through
+ * LBS or DQS and the pose-space weights of the pose last given.
+ */
+export interface ContextSource {
+  /** J × #V × 3 displacements unposed through `base`, or null while they are being computed */
+  displacements(base: 'lbs' | 'dqs'): Float64Array | null;
+  /** J weights a_j at the pose last given to setPose */
+  readonly weights: Float64Array;
+  setPose(rotations: Float64Array): void;
+  /** the bases the methods on screen need (unposing starts for what is missing) */
+  require(bases: readonly ('lbs' | 'dqs')[]): void;
+  /** the examples the weights are for, in order */
+  readonly active: ExampleShape[];
+}
+
+/**
+ * Per-face state of one document: the worker's factor, the examples it holds for per-face context (unposed per
+ * face once per example set), the newest pose asked for and shown, and the last result of each per-face method.
+ */
 interface PerFaceState {
   ready: Promise<void>;
+  /** the examples given to the worker, and the promise of their per-face unposing */
+  examples: readonly ExampleShape[] | null;
+  examplesReady: Promise<void>;
   requested: number;
   shown: number;
-  positions: Float64Array | null;
-  normals: Float64Array | null;
+  results: Map<SkinMethod, { positions: Float64Array; normals: Float64Array }>;
   busy: boolean;
   error: string | null;
 }
@@ -52,6 +93,18 @@ export class DeformationController {
   /** the right half's method in the split view, or null when the view is not split */
   splitMethod: SkinMethod | null = null;
   heatMap = false;
+  /**
+   * The examples' heat maps: the displacement applied now, |Σ_j a_j δ_j| (full scale: the largest |δ| of any
+   * example), or, at an example's own pose, each vertex's distance to that example (full scale: 0.1% of the
+   * bounding-box diagonal). They take the place of the distortion map.
+   */
+  exampleMap: 'off' | 'displacement' | 'error' = 'off';
+  /** per-face context's unposing of the examples in the worker: the fraction done, or null when none runs */
+  perFaceUnposing: number | null = null;
+  /** the skinned views step aside (another display, e.g. the unposed examples, has the viewport) */
+  hidden = false;
+  /** what the example map shows now, in words (its scale, or why it is blank) */
+  exampleMapNote = '';
   /** #V LBS ↔ DQS blend of method 'blend' (0 = LBS) */
   blendWeights: Float32Array;
 
@@ -61,13 +114,18 @@ export class DeformationController {
   private worker: Remote<DeformApi> | null = null;
   private perFace: PerFaceState | null = null;
   private perFaceReference: PerFaceSkinningSetup | null = null;
+  /** per-face context's CPU reference: the examples' face transformations, for the example list they were made of */
+  private perFaceContextReference: { examples: readonly ExampleShape[]; data: PerFaceExamples } | null = null;
   private waiters: (() => void)[] = [];
   private restAreas: Float64Array;
   private scratchAreas: Float64Array;
   private distortion: Float32Array;
   private cpuScratch: Float64Array;
+  private magnitudes = new Float32Array(0);
   private poseCounter = 0;
   private lastEvaluator: PoseEvaluator | null = null;
+  /** the examples' displacements and weights, for the context methods */
+  context: ContextSource | null = null;
 
   constructor(
     private readonly viewport: Viewport,
@@ -128,6 +186,7 @@ export class DeformationController {
   private dropPerFace(): void {
     this.perFace = null;
     this.perFaceReference = null;
+    this.perFaceContextReference = null;
     this.releaseWaiters();
   }
 
@@ -164,6 +223,11 @@ export class DeformationController {
     this.configureViews();
   }
 
+  setExampleMap(mode: 'off' | 'displacement' | 'error'): void {
+    this.exampleMap = mode;
+    this.configureViews();
+  }
+
   setBlendWeights(blend: Float32Array): void {
     this.blendWeights.set(blend);
     this.primary.setBlendWeights(this.blendWeights);
@@ -183,12 +247,22 @@ export class DeformationController {
     }
     if (this.antipodality === 'per-bone')
       alignDualQuaternionSigns(this.doc.skeleton.parents, this.doc.skeleton.order, this.dualQuaternions);
-    for (const [view, method] of this.visibleViews()) {
+    const views = this.visibleViews();
+    const context = this.context;
+    if (context) {
+      context.require(views.flatMap(([, method]) => contextBaseOf(method) ?? []));
+      context.setPose(evaluator.rotations);
+    }
+    for (const [view, method] of views) {
       view.setMethod(GPU_METHOD[method], this.antipodality === 'per-vertex', scaled);
+      const base = contextBaseOf(method);
+      const displacements = base && context ? context.displacements(base) : null;
+      view.setContext(displacements, displacements ? context!.weights : NO_EXAMPLES);
       view.setTransforms(evaluator.transforms);
       view.setDualQuaternions(this.dualQuaternions, scaled ? this.scales : null);
-      if (method === 'perface') this.requestPerFace(view, evaluator);
-      else if (this.heatMap) view.setDistortion(this.distortionOf(this.cpuReference(method, evaluator)));
+      if (isPerFace(method)) this.requestPerFace(view, method, evaluator);
+      else if (this.heatMap && this.exampleMap === 'off') view.setDistortion(this.distortionOf(this.cpuReference(method, evaluator)));
+      if (this.exampleMap !== 'off') view.setDistortion(this.exampleMapValues(method, evaluator), 'magnitude');
     }
   }
 
@@ -199,7 +273,7 @@ export class DeformationController {
    */
   cpuReference(method: SkinMethod, evaluator: PoseEvaluator): Float64Array {
     const out = this.cpuScratch;
-    if (method === 'perface') {
+    if (isPerFace(method)) {
       this.perFaceReference ??= perFaceSkinningSetup(
         this.doc.mesh.positions,
         this.doc.mesh.triangles,
@@ -207,7 +281,12 @@ export class DeformationController {
         this.doc.skeleton.parents.length,
         this.fixedBones(),
       );
-      perFaceSkinning(this.perFaceReference, evaluator.transforms, out, undefined, evaluator.scaled ? evaluator.boneScales : null);
+      const blend = perFaceBlendOf(method);
+      const scales = evaluator.scaled ? evaluator.boneScales : null;
+      if (blend && this.context) {
+        const examples = this.perFaceContextExamples(this.perFaceReference, this.context.active);
+        perFaceContextSkinning(this.perFaceReference, examples, this.context.weights, blend, evaluator.transforms, out, undefined, scales);
+      } else perFaceSkinning(this.perFaceReference, evaluator.transforms, out, undefined, scales);
     } else {
       this.skinPerVertex(method, evaluator, this.doc.mesh.positions, this.influences, this.blendWeights, out);
     }
@@ -222,7 +301,7 @@ export class DeformationController {
    * @returns false, writing nothing, for per-face skinning
    */
   cpuReferenceAt(method: SkinMethod, evaluator: PoseEvaluator, vertices: ArrayLike<number>, count: number, out: Float64Array): boolean {
-    if (method === 'perface') return false;
+    if (isPerFace(method)) return false;
     const { stride } = this.influences;
     const rest = new Float64Array(3 * count);
     const influences: Influences = {
@@ -239,30 +318,136 @@ export class DeformationController {
       influences.weights.set(this.influences.weights.subarray(v * stride, v * stride + stride), i * stride);
       blend[i] = this.blendWeights[v];
     }
-    this.skinPerVertex(method, evaluator, rest, influences, blend, out);
+    this.skinPerVertex(method, evaluator, rest, influences, blend, out, vertices);
     return true;
   }
 
+  /** @param vertices  which vertices `rest` holds (cpuReferenceAt), or undefined for all of them in order */
   private skinPerVertex(
-    method: Exclude<SkinMethod, 'perface'>,
+    method: SkinMethod,
     evaluator: PoseEvaluator,
     rest: Float64Array,
     influences: Influences,
     blend: Float32Array,
     out: Float64Array,
+    vertices?: ArrayLike<number>,
   ): void {
     const options = { antipodality: this.antipodality, scaleTransforms: evaluator.scaled ? this.scales : null };
+    const base = contextBaseOf(method);
+    const displacements = base && this.context ? this.context.displacements(base) : null;
+    if (base && displacements) {
+      // The examples' displacements of these vertices, weighted, move the rest positions first (Eq. 7).
+      const n = this.doc.mesh.positions.length;
+      const corrected = new Float64Array(rest.length);
+      const weights = this.context!.weights;
+      const whole = rest.length === n && rest === this.doc.mesh.positions;
+      for (let i = 0; i < rest.length / 3; i++) {
+        const v = whole ? i : (vertices?.[i] ?? i);
+        for (let c = 0; c < 3; c++) {
+          let x = rest[3 * i + c];
+          for (let j = 0; j < weights.length; j++) if (weights[j] !== 0) x += weights[j] * displacements[j * n + 3 * v + c];
+          corrected[3 * i + c] = x;
+        }
+      }
+      rest = corrected;
+    }
     switch (method) {
+      case 'context-lbs':
       case 'lbs':
         linearBlendSkinning(rest, influences, evaluator.transforms, out);
         break;
+      case 'context-dqs':
       case 'dqs':
         dualQuaternionSkinning(rest, influences, this.dualQuaternions, out, options);
         break;
       case 'blend':
         weightBlendedSkinning(rest, influences, evaluator.transforms, this.dualQuaternions, blend, out, options);
         break;
+      default:
+        throw new Error(`${method} is solved per face, not per vertex`);
     }
+  }
+
+  /** #V values in [0, 1] of the example map for a method at the evaluator's pose (see exampleMap). */
+  private exampleMapValues(method: SkinMethod, evaluator: PoseEvaluator): Float32Array {
+    const n = this.doc.mesh.positions.length / 3;
+    if (this.magnitudes.length !== n) this.magnitudes = new Float32Array(n);
+    const out = this.magnitudes.fill(0);
+    const context = this.context;
+    if (!context || context.active.length === 0) {
+      this.exampleMapNote = 'no examples shown';
+      return out;
+    }
+    if (this.exampleMap === 'displacement') {
+      const base = contextBaseOf(method) ?? (method === 'dqs' ? 'dqs' : 'lbs');
+      const displacements = context.displacements(base);
+      if (!displacements) {
+        this.exampleMapNote = 'waiting for unposing';
+        return out;
+      }
+      let scale = 0;
+      for (let i = 0; i < displacements.length; i += 3)
+        scale = Math.max(scale, Math.hypot(displacements[i], displacements[i + 1], displacements[i + 2]));
+      const { weights } = context;
+      for (let v = 0; v < n; v++) {
+        let x = 0,
+          y = 0,
+          z = 0;
+        for (let j = 0; j < weights.length; j++) {
+          const o = 3 * (j * n + v);
+          x += weights[j] * displacements[o];
+          y += weights[j] * displacements[o + 1];
+          z += weights[j] * displacements[o + 2];
+        }
+        out[v] = scale > 0 ? Math.hypot(x, y, z) / scale : 0;
+      }
+      this.exampleMapNote = `|Σ a_j δ_j| through ${base.toUpperCase()}; full scale ${scale.toPrecision(3)} (the largest |δ|)`;
+      return out;
+    }
+    const B = this.doc.skeleton.parents.length;
+    const example = context.active.find((e) => poseDistance(e.pose, 0, evaluator.rotations, 0, B) < 1e-9);
+    if (!example) {
+      this.exampleMapNote = 'not at an example’s pose: go to one (its frame) to see the error against it';
+      return out;
+    }
+    const positions = this.cpuReference(method, evaluator);
+    const scale = 1e-3 * this.doc.diagonal;
+    let worst = 0;
+    for (let v = 0; v < n; v++) {
+      const d = Math.hypot(
+        positions[3 * v] - example.positions[3 * v],
+        positions[3 * v + 1] - example.positions[3 * v + 1],
+        positions[3 * v + 2] - example.positions[3 * v + 2],
+      );
+      worst = Math.max(worst, d);
+      out[v] = d / scale;
+    }
+    this.exampleMapNote = `distance to ${example.name}: largest ${(worst / this.doc.diagonal).toExponential(2)} of the diagonal; full scale 0.1%`;
+    return out;
+  }
+
+  /** The examples' per-face transformations for the CPU reference (unposed per face on the main thread, once per list). */
+  private perFaceContextExamples(setup: PerFaceSkinningSetup, examples: readonly ExampleShape[]): PerFaceExamples {
+    const cached = this.perFaceContextReference;
+    if (cached && sameList(cached.examples, examples)) return cached.data;
+    const unposed = perFaceUnposeExamples(setup, this.perFaceUnposeInputs(examples)).map((r) => r.unposed);
+    const data = perFaceExamples(setup, unposed);
+    this.perFaceContextReference = { examples, data };
+    return data;
+  }
+
+  /** Each example's positions and the bone transforms of its own pose. */
+  private perFaceUnposeInputs(examples: readonly ExampleShape[]): { positions: Float64Array; transforms: Float64Array }[] {
+    return examples.map((e) => {
+      const transforms = new Float64Array(12 * this.doc.skeleton.parents.length);
+      forwardKinematics(this.doc.skeleton, e.pose, transforms);
+      return { positions: e.positions.slice(), transforms };
+    });
+  }
+
+  /** The split view's right half read back from the GPU (#V × 3), or null when the view is not split. */
+  readSplitPositions(renderer: THREE.WebGLRenderer): Float32Array | null {
+    return this.secondary ? this.secondary.readSkinnedPositions(renderer) : null;
   }
 
   /** Resolves once the per-face solve of the newest pose is on the GPU (at once for the other methods). */
@@ -278,7 +463,7 @@ export class DeformationController {
   }
 
   private usesPerFace(): boolean {
-    return this.method === 'perface' || this.splitMethod === 'perface';
+    return isPerFace(this.method) || (this.splitMethod !== null && isPerFace(this.splitMethod));
   }
 
   private visibleViews(): [SkinnedMeshView, SkinMethod][] {
@@ -295,7 +480,7 @@ export class DeformationController {
       this.viewport.scene.add(this.secondary.mesh);
     }
     for (const [view] of this.visibleViews()) {
-      if (!this.heatMap) view.setDistortion(null);
+      if (!this.heatMap && this.exampleMap === 'off') view.setDistortion(null);
     }
     if (this.lastEvaluator) this.applyPose(this.lastEvaluator);
     this.onChange();
@@ -318,7 +503,7 @@ export class DeformationController {
   }
 
   /** Asks the worker for this pose; while a solve runs, only the newest pose waits, so the view never lags more than one solve. */
-  private requestPerFace(view: SkinnedMeshView, evaluator: PoseEvaluator): void {
+  private requestPerFace(view: SkinnedMeshView, method: SkinMethod, evaluator: PoseEvaluator): void {
     if (!this.perFace) {
       // A crash rejects the pending call (the per-face state shows it) and the next document's setup gets a new worker.
       this.worker ??= supervisedRemote(
@@ -333,10 +518,11 @@ export class DeformationController {
       const fixed = this.fixedBones();
       const state: PerFaceState = {
         ready: Promise.resolve(),
+        examples: null,
+        examplesReady: Promise.resolve(),
         requested: 0,
         shown: 0,
-        positions: null,
-        normals: null,
+        results: new Map(),
         busy: false,
         error: null,
       };
@@ -349,9 +535,37 @@ export class DeformationController {
       this.perFace = state;
     }
     const state = this.perFace;
-    if (state.positions && state.normals) view.setStreamedPositions(state.positions, state.normals);
+    if (perFaceBlendOf(method) && this.context) this.givePerFaceExamples(state, this.context.active);
+    const shown = state.results.get(method);
+    if (shown) view.setStreamedPositions(shown.positions, shown.normals);
     state.requested = this.poseCounter;
     if (!state.busy) void this.solvePerFace(state, evaluator);
+  }
+
+  /** Hands the worker a new example list: unposed per face there, then their face transformations computed once. */
+  private givePerFaceExamples(state: PerFaceState, examples: readonly ExampleShape[]): void {
+    if (state.examples && sameList(state.examples, examples)) return;
+    state.examples = examples;
+    const inputs = this.perFaceUnposeInputs(examples);
+    const worker = this.worker!;
+    const progress = proxy((done: number, total: number) => {
+      if (state !== this.perFace) return;
+      this.perFaceUnposing = total > 0 ? done / total : 0;
+      this.onChange();
+    });
+    state.examplesReady = state.ready
+      .then(async () => {
+        this.perFaceUnposing = examples.length > 0 ? 0 : null;
+        const unposed = examples.length > 0 ? (await worker.unposePerFace(inputs, {}, progress)).map((r) => r.unposed) : [];
+        await worker.setPerFaceExamples(unposed);
+      })
+      .catch((error: unknown) => {
+        state.error = `Per-face context: ${error instanceof Error ? error.message : String(error)}`;
+      })
+      .finally(() => {
+        this.perFaceUnposing = null;
+        this.onChange();
+      });
   }
 
   private async solvePerFace(state: PerFaceState, evaluator: PoseEvaluator): Promise<void> {
@@ -361,14 +575,24 @@ export class DeformationController {
       const target = state.requested;
       // The newest pose, not the one this loop started with: the animation may have moved on meanwhile.
       const newest = this.lastEvaluator ?? evaluator;
-      const transforms = newest.transforms.slice();
-      const scales = newest.scaled ? newest.boneScales.slice() : null;
+      const methods = [...new Set(this.visibleViews().map(([, m]) => m))].filter(isPerFace);
       try {
-        const result = await this.worker!.pose(
-          transfer({ transforms, scales }, scales ? [transforms.buffer, scales.buffer] : [transforms.buffer]),
-        );
-        state.positions = result.positions;
-        state.normals = result.normals;
+        for (const method of methods) {
+          const transforms = newest.transforms.slice();
+          const scales = newest.scaled ? newest.boneScales.slice() : null;
+          const buffers = scales ? [transforms.buffer, scales.buffer] : [transforms.buffer];
+          const blend = perFaceBlendOf(method);
+          let result: { positions: Float64Array; normals: Float64Array };
+          if (blend) {
+            await state.examplesReady;
+            if (state.error !== null) break;
+            const exampleWeights = (this.context?.weights ?? new Float64Array(0)).slice();
+            result = await this.worker!.poseContext(
+              transfer({ transforms, scales, exampleWeights, blend }, [...buffers, exampleWeights.buffer]),
+            );
+          } else result = await this.worker!.pose(transfer({ transforms, scales }, buffers));
+          state.results.set(method, result);
+        }
       } catch (error) {
         state.error = `Per-face skinning: ${error instanceof Error ? error.message : String(error)}`;
         break;
@@ -376,9 +600,10 @@ export class DeformationController {
       state.shown = target;
       if (state !== this.perFace) break;
       for (const [view, method] of this.visibleViews()) {
-        if (method !== 'perface') continue;
-        view.setStreamedPositions(state.positions, state.normals);
-        if (this.heatMap) view.setDistortion(this.distortionOf(state.positions));
+        const result = state.results.get(method);
+        if (!result) continue;
+        view.setStreamedPositions(result.positions, result.normals);
+        if (this.heatMap && this.exampleMap === 'off') view.setDistortion(this.distortionOf(result.positions));
       }
       this.onChange();
     }
@@ -388,7 +613,7 @@ export class DeformationController {
 
   /** Split view: left half the primary method, right half the second, same camera; false when not split. */
   private renderSplit(renderer: THREE.WebGLRenderer, scene: THREE.Scene, camera: THREE.PerspectiveCamera): boolean {
-    if (this.splitMethod === null || !this.secondary) return false;
+    if (this.splitMethod === null || !this.secondary || this.hidden) return false;
     const size = renderer.getSize(drawingSize);
     const half = Math.floor(size.x / 2);
     const aspect = camera.aspect;
@@ -419,4 +644,8 @@ export class DeformationController {
     camera.updateProjectionMatrix();
     return true;
   }
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -1,5 +1,6 @@
 /** The skinning methods the viewport shows, their names, and the order the M key cycles through. */
-export type SkinMethod = 'lbs' | 'dqs' | 'perface' | 'blend';
+export type SkinMethod =
+  'lbs' | 'dqs' | 'perface' | 'blend' | 'context-lbs' | 'context-dqs' | 'context-perface-eq9' | 'context-perface-eq10';
 
 export const METHOD_CYCLE: readonly SkinMethod[] = ['lbs', 'dqs', 'perface'];
 
@@ -8,4 +9,23 @@ export const METHOD_LABELS: Record<SkinMethod, string> = {
   dqs: 'Dual quaternion',
   perface: 'Per-face',
   blend: 'Weight blended',
+  'context-lbs': 'Context LBS',
+  'context-dqs': 'Context DQS',
+  'context-perface-eq9': 'Context per-face (Eq. 9)',
+  'context-perface-eq10': 'Context per-face (Eq. 10)',
 };
+
+/** The per-vertex method a context method corrects (its examples are unposed through it), or null. */
+export function contextBaseOf(method: SkinMethod): 'lbs' | 'dqs' | null {
+  return method === 'context-lbs' ? 'lbs' : method === 'context-dqs' ? 'dqs' : null;
+}
+
+/** Per-face context's blend of the examples' face transformations (Eq. 9 linear, Eq. 10 polar), or null. */
+export function perFaceBlendOf(method: SkinMethod): 'eq9' | 'eq10' | null {
+  return method === 'context-perface-eq9' ? 'eq9' : method === 'context-perface-eq10' ? 'eq10' : null;
+}
+
+/** Whether a method is solved per face in the deform worker and streamed to the GPU. */
+export function isPerFace(method: SkinMethod): boolean {
+  return method === 'perface' || perFaceBlendOf(method) !== null;
+}

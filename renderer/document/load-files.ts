@@ -9,7 +9,16 @@ import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { dmatRole, type DmatRole } from '../../workers/formats/dmat-role.ts';
 import type { IoClient } from '../io/io-client.ts';
 import { gltfIntoDocument, isGltfBatch } from './gltf-document.ts';
-import { LoadError, PROVISIONAL_WEIGHTS, assertConsistent, fileErrorMessage, withDerived, type SceneDocument } from './scene-document.ts';
+import { partitionExamples, readExamples, type ExampleLoadOptions } from './example-files.ts';
+import {
+  LoadError,
+  PROVISIONAL_WEIGHTS,
+  assertConsistent,
+  examplesOf,
+  fileErrorMessage,
+  withDerived,
+  type SceneDocument,
+} from './scene-document.ts';
 
 type MatrixFile = Extract<RigFile, { kind: 'matrix' }>;
 
@@ -25,19 +34,30 @@ function single<T extends { name: string }>(items: T[], what: string): T | null 
  * Meshes (.obj/.off) and skeletons (.tgf) apply first; then each .dmat is read against the candidate's sizes:
  * #V × #B → weights, 3·B·L × 3 or 4B × 1 → poses, #V × 1 → handles. A new mesh or skeleton without weights
  * in the batch is bound provisionally by bone distance; a new skeleton without poses starts in the rest pose.
+ * Example shapes and their poses are picked out first (example-files.ts) and added to the scene's examples; a new
+ * mesh or skeleton drops the scene's examples (they belong to the old one).
  * @param current  the scene now shown (never modified)
  * @param files    the batch, in any order
  * @param io       the file-reading worker
+ * @param options  how examples are recognised and which pose an example without a pose file takes
  * @returns the new document, fully validated
  * @throws FormatError or LoadError with a message naming file, place and reason (several, one per line,
  *   when several files fail to parse)
  */
-export async function loadIntoDocument(current: SceneDocument, files: readonly OpenedFile[], io: IoClient): Promise<SceneDocument> {
+export async function loadIntoDocument(
+  current: SceneDocument,
+  files: readonly OpenedFile[],
+  io: IoClient,
+  options: ExampleLoadOptions = {},
+): Promise<SceneDocument> {
   if (isGltfBatch(files)) return gltfIntoDocument(files, io);
   const settled = await Promise.allSettled(files.map((f) => io.readRigFile(f.name, f.bytes)));
   const failures = settled.flatMap((s, i) => (s.status === 'rejected' ? [fileErrorMessage(s.reason, files[i].name)] : []));
   if (failures.length > 0) throw new LoadError(failures.join('\n'));
-  const parsed = settled.map((s) => (s as PromiseFulfilledResult<RigFile>).value);
+  const { examples: exampleFiles, others: parsed } = partitionExamples(
+    settled.map((s) => (s as PromiseFulfilledResult<RigFile>).value),
+    options,
+  );
 
   const meshFile = single(
     parsed.filter((f) => f.kind === 'mesh'),
@@ -99,6 +119,18 @@ export async function loadIntoDocument(current: SceneDocument, files: readonly O
     handlesName = null;
   }
 
+  const kept = rigChanged ? [] : examplesOf(current);
+  const added = await readExamples(
+    exampleFiles,
+    mesh,
+    boneCount,
+    kept.map((e) => e.name),
+    io,
+    options,
+  );
+  for (const example of exampleFiles) warnings.push(...example.mesh.report.warnings.map((w) => `${example.mesh.name}: ${w}`));
+  const examples = [...kept, ...added];
+
   const candidate = withDerived({
     name: meshFile ? meshFile.name : current.name,
     meshFiles: meshFile ? [meshFile.name] : current.meshFiles,
@@ -114,6 +146,7 @@ export async function loadIntoDocument(current: SceneDocument, files: readonly O
     warnings,
     boneNames: skeletonFile ? undefined : current.boneNames,
     clips: skeletonFile || posesFile ? undefined : current.clips,
+    examples: examples.length > 0 ? examples : undefined,
   });
   assertConsistent(candidate);
   return candidate;

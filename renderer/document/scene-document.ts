@@ -43,7 +43,32 @@ export interface SceneDocument {
   readonly boneNames?: readonly string[];
   /** every animation clip of the file (glTF); `poses` is one of them */
   readonly clips?: readonly GltfClip[];
+  /** example shapes sculpted in known poses (context-aware deformation, handout Sec. 8); absent = none */
+  readonly examples?: readonly ExampleShape[];
 }
+
+/**
+ * An example: the rest mesh's triangulation with its vertices moved, and the pose it was sculpted in. Values, like
+ * the document: hiding or renaming one makes a new object.
+ */
+export interface ExampleShape {
+  /** unique in the document; what commands and the Examples panel call it */
+  readonly name: string;
+  /** the mesh file it came from */
+  readonly file: string;
+  /** #V × 3 vertex positions, the rest mesh's vertex order */
+  readonly positions: Float64Array;
+  /** #B × 9 row-major relative rotations (a 3·B × 3 pose DMAT as stored) */
+  readonly pose: Float64Array;
+  /** where the pose came from: a file name, `frame 34 of all_frames.dmat`, `the viewport pose (…)` */
+  readonly poseSource: string;
+  /** hidden examples take no part in the deformation */
+  readonly hidden: boolean;
+}
+
+export const examplesOf = (doc: SceneDocument): readonly ExampleShape[] => doc.examples ?? [];
+/** The examples the deformation uses (the ones not hidden). */
+export const activeExamplesOf = (doc: SceneDocument): ExampleShape[] => examplesOf(doc).filter((e) => !e.hidden);
 
 export const vertexCountOf = (doc: SceneDocument): number => doc.mesh.positions.length / 3;
 export const triangleCountOf = (doc: SceneDocument): number => doc.mesh.triangles.length / 3;
@@ -104,6 +129,12 @@ export function assertConsistent(doc: SceneDocument): void {
     throw new LoadError(`${doc.handlesFile ?? 'handles'}: ${doc.handles.length} handle entries, the mesh has ${V} vertices`);
   }
   if (doc.poses && !(poseDuration(doc.poses) >= 0)) throw new LoadError(`${doc.posesFile ?? 'poses'}: empty pose sequence`);
+  for (const example of examplesOf(doc)) {
+    if (example.positions.length !== 3 * V)
+      throw new LoadError(`${example.file}: ${example.positions.length / 3} vertices, the mesh has ${V}`);
+    if (example.pose.length !== 9 * B)
+      throw new LoadError(`${example.poseSource}: a pose for ${example.pose.length / 9} bones, the skeleton has ${B}`);
+  }
 }
 
 export function errorMessage(error: unknown): string {

@@ -99,9 +99,13 @@ export class SceneStore {
   }
 }
 
-/** The typed arrays a field value holds (a weights matrix holds its data). */
+/** The typed arrays a field value holds (a weights matrix holds its data; a list of examples, each one's arrays). */
 function arraysIn(value: unknown): unknown[] {
   if (ArrayBuffer.isView(value)) return [value];
+  if (Array.isArray(value))
+    return value.flatMap((item: unknown) =>
+      item && typeof item === 'object' ? Object.values(item).filter((v) => ArrayBuffer.isView(v)) : [],
+    );
   if (value && typeof value === 'object' && 'data' in value) return [value.data];
   return [];
 }

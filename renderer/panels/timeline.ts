@@ -1,5 +1,6 @@
 /**
- * The bottom bar: play/pause, scrub slider, frame (or t) readout, speed and loop. A two-state machine —
+ * The bottom bar: play/pause, scrub slider (with, over it, the examples' pose-space weights a_j as curves along
+ * the sequence, when the scene has examples), frame (or t) readout, speed and loop. A two-state machine —
  * paused ⇄ playing — over a time in the pose sequence's own unit: frames 0 … L−1 played at 30 fps for matrix
  * sequences, the SLERP parameter t ∈ [0, 1] played over 2 s for a quaternion pose, nothing for the rest pose.
  */
@@ -9,6 +10,9 @@ const FRAMES_PER_SECOND = 30;
 const QUATERNION_SECONDS = 2;
 const QUATERNION_STEP = 0.05;
 export const SPEEDS = [0.25, 0.5, 1, 1.5, 2, 4] as const;
+const SVG = 'http://www.w3.org/2000/svg';
+/** viewBox width of the weight curves (they stretch to the slider) */
+const CURVE_WIDTH = 1000;
 
 const PLAY_ICON = '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2.5v11l9-5.5z" fill="currentColor"/></svg>';
 const PAUSE_ICON = '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M3.5 2.5h3v11h-3zM9.5 2.5h3v11h-3z" fill="currentColor"/></svg>';
@@ -32,6 +36,9 @@ export class Timeline {
 
   private readonly playButton: HTMLButtonElement;
   private readonly slider: HTMLInputElement;
+  private readonly curves: SVGSVGElement;
+  /** the curve values drawn now, to redraw only new ones */
+  private curveValues: Float64Array | null = null;
   private readonly readout: HTMLSpanElement;
   private readonly speedSelect: HTMLSelectElement;
   private readonly loopButton: HTMLButtonElement;
@@ -50,7 +57,14 @@ export class Timeline {
       this.playButton.blur();
     });
 
-    this.slider = element('input', 'scrubber', container);
+    const track = element('div', 'scrub-track', container);
+    this.curves = document.createElementNS(SVG, 'svg');
+    this.curves.classList.add('weight-curves');
+    this.curves.setAttribute('viewBox', `0 0 ${CURVE_WIDTH} 100`);
+    this.curves.setAttribute('preserveAspectRatio', 'none');
+    this.curves.setAttribute('aria-hidden', 'true');
+    track.append(this.curves);
+    this.slider = element('input', 'scrubber', track);
     this.slider.type = 'range';
     this.slider.min = '0';
     this.slider.setAttribute('aria-label', 'Time');
@@ -83,6 +97,41 @@ export class Timeline {
       this.refreshControls();
     });
     this.refreshControls();
+  }
+
+  /**
+   * Draws each example's weight a_j along the sequence over the slider, or removes the curves (null).
+   * @param curves  values: frames × J, time-major, sampled evenly from time 0 to the sequence's duration; one
+   *                colour and name per example
+   */
+  setCurves(curves: { frames: number; values: Float64Array; names: readonly string[]; colors: readonly string[] } | null): void {
+    if ((curves?.values ?? null) === this.curveValues && this.curves.childElementCount === (curves?.names.length ?? 0)) return;
+    this.curveValues = curves?.values ?? null;
+    this.curves.classList.toggle('shown', curves !== null);
+    if (!curves) {
+      this.curves.replaceChildren();
+      return;
+    }
+    const { frames, values, names, colors } = curves;
+    const J = names.length;
+    this.curves.replaceChildren(
+      ...names.map((name, j) => {
+        const line = document.createElementNS(SVG, 'polyline');
+        const points: string[] = [];
+        for (let f = 0; f < frames; f++) {
+          const x = frames > 1 ? (f / (frames - 1)) * CURVE_WIDTH : 0;
+          const a = Math.min(1, Math.max(0, values[f * J + j]));
+          points.push(`${x.toFixed(1)},${(100 - 96 * a - 2).toFixed(1)}`);
+        }
+        line.setAttribute('points', points.join(' '));
+        line.setAttribute('stroke', colors[j]);
+        line.dataset.example = name;
+        const title = document.createElementNS(SVG, 'title');
+        title.textContent = `${name}: pose-space weight along the sequence`;
+        line.append(title);
+        return line;
+      }),
+    );
   }
 
   /** Shows a new pose sequence from time 0, playing if `autoplay` and it has something to play. */

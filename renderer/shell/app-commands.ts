@@ -8,6 +8,7 @@ import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
 import { vertexAnimationCost } from '../../workers/formats/gltf-vertex-animation.ts';
 import type { CommandId } from '../commands/command-catalog.ts';
 import type { CommandHandler } from '../commands/command-registry.ts';
+import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import { INFLUENCE_CHOICES } from '../panels/app-chrome.ts';
 import { vertexCountOf } from '../document/scene-document.ts';
@@ -122,6 +123,29 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
         return binding.startBind();
       },
     },
+    'examples.panel': { run: () => app.examplesPanel.setOpen(!app.examplesPanel.open), checked: () => app.examplesPanel.open },
+    'examples.add': { run: () => app.examples.add() },
+    'examples.remove': { run: (name) => app.examples.remove(text('examples.remove', name)) },
+    'examples.toggle': { run: (name) => app.examples.toggle(text('examples.toggle', name)) },
+    'examples.rename': {
+      run: (argument) => {
+        const { name, newName } = (argument ?? {}) as { name?: unknown; newName?: unknown };
+        app.examples.rename(text('examples.rename', name), text('examples.rename', newName));
+      },
+    },
+    'examples.pose': {
+      run: (choice) => app.examples.setPoseChoice(choice === 'viewport' ? 'viewport' : numberIn('examples.pose', choice, 0, Infinity)),
+    },
+    'examples.kernel': { run: (kernel) => app.posespace.setKernel(oneOf('examples.kernel', kernel, RBF_KERNELS)) },
+    'examples.map': {
+      run: (mode) => {
+        deformation.setExampleMap(oneOf('examples.map', mode, ['off', 'displacement', 'error'] as const));
+        app.renderNow();
+      },
+    },
+    'examples.showUnposed': { run: () => app.unposedDisplay.toggle(), checked: () => app.unposedDisplay.shown },
+    'examples.nextUnposed': { run: () => app.unposedDisplay.next() },
+    'examples.cancelUnpose': { run: () => app.posespace.cancel(), canRun: () => app.posespace.progress.running },
     'playback.toggle': { run: () => timeline.toggle(), checked: () => timeline.playing },
     'playback.previousFrame': { run: () => timeline.step(-1) },
     'playback.nextFrame': { run: () => timeline.step(1) },
@@ -146,6 +170,11 @@ function shortName(name: string): string {
 function oneOf<T extends string | number>(command: string, value: unknown, choices: readonly T[]): T {
   if (!choices.includes(value as T)) throw new Error(`${command}: expected one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
   return value as T;
+}
+
+function text(command: string, value: unknown): string {
+  if (typeof value !== 'string') throw new Error(`${command}: expected a name, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 function numberIn(command: string, value: unknown, min: number, max: number): number {

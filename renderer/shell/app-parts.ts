@@ -19,6 +19,10 @@ import { BrushTool } from '../tools/brush/brush-tool.ts';
 import { LassoTool } from '../tools/lasso/lasso-tool.ts';
 import { SelectTool } from '../tools/select/select-tool.ts';
 import { ToolManager } from '../tools/tool-manager.ts';
+import { PosespaceClient } from '../io/posespace-client.ts';
+import { ExamplesPanel } from '../panels/examples-panel.ts';
+import { ExamplesController } from '../posespace/examples-controller.ts';
+import { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import { BrushRing } from '../view/brush-ring.ts';
 import { VIEW_LABELS, VIEW_MODES } from '../view/view-modes.ts';
 import { exportGltf } from './app-commands.ts';
@@ -32,6 +36,7 @@ export function paintController(app: App): PaintController {
     weightsChanged: () => app.frames.markWeights(),
     weightsSettled: () => {
       app.deformation.influencesEdited();
+      app.posespace.influencesEdited();
       app.frames.markWeights();
     },
     schedule: (callback) => requestAnimationFrame(callback),
@@ -69,6 +74,33 @@ export function bindingController(app: App, canvas: HTMLCanvasElement): BindingC
       if (app.views.viewMode !== 'dominant') app.setView('heatmap');
     },
   });
+}
+
+/** The examples (edited through the store) and the pose-space state the context methods ride on. */
+export function poseSpaceControllers(app: App): { examples: ExamplesController; posespace: PoseSpaceController } {
+  const examples = new ExamplesController({
+    store: app.store,
+    shownPose: () => {
+      app.frames.ensurePose();
+      const { kind, time } = app.timeline;
+      const label = kind === 'matrices' ? `frame ${Math.round(time)}` : kind === 'quaternions' ? `t ${time.toFixed(3)}` : 'rest pose';
+      return { rotations: app.evaluator.rotations, label };
+    },
+    openFiles: (options) => app.files.openFiles(options),
+  });
+  const posespace = new PoseSpaceController({
+    document: () => app.store.doc,
+    influences: () => app.influences,
+    antipodality: () => app.deformation.antipodality,
+    unposer: new PosespaceClient(),
+    notice: (title, items) => app.notice.show(title, items),
+    changed: () => {
+      app.frames.markPose();
+      app.refreshChrome();
+    },
+    progressed: () => app.refreshChrome(),
+  });
+  return { examples, posespace };
 }
 
 export function toolManager(app: App, container: HTMLElement, canvas: HTMLCanvasElement): ToolManager {
@@ -160,5 +192,13 @@ export function createPanels(app: App, container: HTMLElement) {
     app.commands,
     (index) => void app.commands.execute('playback.clip', index),
   );
-  return { chrome, deformationPanel, bindPanel, paintPanel, notice, exportDialog, gltfControls };
+  const examplesPanel = new ExamplesPanel(toolbar, container, {
+    commands: app.commands,
+    examples: app.examples,
+    posespace: app.posespace,
+    document: () => app.store.doc,
+    exampleMap: () => ({ mode: app.deformation.exampleMap, note: app.deformation.exampleMapNote }),
+    perFaceUnposing: () => app.deformation.perFaceUnposing,
+  });
+  return { chrome, deformationPanel, bindPanel, paintPanel, notice, exportDialog, gltfControls, examplesPanel };
 }

@@ -8,17 +8,19 @@ import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
 import type { App } from './app.ts';
 import { pagePosition } from './joint-picking.ts';
+import { examplesOf } from '../document/scene-document.ts';
 import { projectTestHook } from './project-test-hook.ts';
-import type { BindingTestHook, PaintState, PaintTestHook, RigwrightTestHook, WorkTestHook } from './test-hook.ts';
+import type { BindingTestHook, ExamplesTestHook, PaintState, PaintTestHook, RigwrightTestHook, WorkTestHook } from './test-hook.ts';
 
 export function appTestHook(app: App): RigwrightTestHook {
   const { store, frames, timeline, deformation, history, tools } = app;
   return {
     ready: () => frames.firstFrame,
-    command: (id) => {
+    command: (id, argument) => {
       if (!isCommandId(id)) throw new Error(`unknown command ${id}`);
-      return app.commands.execute(id).ran;
+      return app.commands.execute(id, argument).ran;
     },
+    examples: examplesHook(app),
     history: () => ({ undo: history.undoLabels(), redo: history.redoCount, bytes: history.bytes }),
     tool: () => ({ id: tools.active.id, state: tools.active.state }),
     snapshot: () => {
@@ -71,6 +73,17 @@ export function appTestHook(app: App): RigwrightTestHook {
       return Array.from(app.views.skinned.readSkinnedPositions(app.viewport.renderer));
     },
     cpuPositions: () => Array.from(app.posedPositions()),
+    gpuSplitPositions: async () => {
+      if (frames.dirty) app.renderNow();
+      await deformation.settled();
+      const positions = deformation.readSplitPositions(app.viewport.renderer);
+      return positions ? Array.from(positions) : null;
+    },
+    cpuPositionsOf: (method) => {
+      if (!(method in METHOD_LABELS)) throw new Error(`unknown skinning method ${method}`);
+      frames.ensurePose();
+      return Array.from(deformation.cpuReference(method as SkinMethod, app.evaluator));
+    },
     setMethod: (method) => {
       if (!(method in METHOD_LABELS)) throw new Error(`unknown skinning method ${method}`);
       deformation.setMethod(method as SkinMethod);
@@ -253,5 +266,32 @@ function workHook(app: App): WorkTestHook {
         history: app.history.undoLabels(),
       };
     },
+  };
+}
+
+function examplesHook(app: App): ExamplesTestHook {
+  const find = (name: string) => {
+    const example = examplesOf(app.store.doc).find((e) => e.name === name);
+    if (!example) throw new Error(`no example ${name}`);
+    return example;
+  };
+  return {
+    state: () => {
+      const { posespace } = app;
+      return {
+        panelOpen: app.examplesPanel.open,
+        examples: examplesOf(app.store.doc).map(({ name, file, poseSource, hidden }) => ({ name, file, poseSource, hidden })),
+        weights: Array.from(posespace.weights),
+        kernel: posespace.kernel,
+        unposing: { ...posespace.progress },
+        cancelled: posespace.cancelled,
+        rbfError: posespace.rbfError,
+        unposedShown: app.unposedDisplay.shown ? [...app.unposedDisplay.row.shown] : [],
+        exampleMap: { mode: app.deformation.exampleMap, note: app.deformation.exampleMapNote },
+      };
+    },
+    unposed: () => app.posespace.idle(),
+    positions: (name) => Array.from(find(name).positions),
+    pose: (name) => Array.from(find(name).pose),
   };
 }

@@ -24,6 +24,9 @@ import { padInfluences } from '../paint/pad-influences.ts';
 import type { AppChrome } from '../panels/app-chrome.ts';
 import type { BindPanel } from '../panels/bind-panel.ts';
 import type { DeformationPanel } from '../panels/deformation-panel.ts';
+import { exampleColor, type ExamplesPanel } from '../panels/examples-panel.ts';
+import type { ExamplesController } from '../posespace/examples-controller.ts';
+import type { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import type { ExportDialog } from '../panels/export-dialog.ts';
 import type { GltfControls } from '../panels/gltf-controls.ts';
 import type { Notice } from '../panels/notice.ts';
@@ -36,11 +39,12 @@ import type { ViewMode } from '../view/view-modes.ts';
 import type { Viewport } from '../view/viewport.ts';
 import { SceneView } from '../view/scene-view.ts';
 import { appCommands } from './app-commands.ts';
-import { bindingController, createPanels, paintController, toolManager } from './app-parts.ts';
+import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager } from './app-parts.ts';
 import { onWorkerCrash, type WorkerCrash } from '../io/worker-supervisor.ts';
 import { FileLoading } from './file-loading.ts';
 import { FrameLoop } from './frame-loop.ts';
 import { ProjectFiles } from './project-files.ts';
+import { UnposedDisplay } from './unposed-display.ts';
 import { UnsavedWork } from './unsaved-work.ts';
 import { jointAt } from './joint-picking.ts';
 import { DesktopMenu } from './menu-model.ts';
@@ -61,6 +65,10 @@ export class App {
   readonly notice: Notice;
   readonly deformationPanel: DeformationPanel;
   readonly gltfControls: GltfControls;
+  readonly examples: ExamplesController;
+  readonly posespace: PoseSpaceController;
+  readonly examplesPanel: ExamplesPanel;
+  readonly unposedDisplay: UnposedDisplay;
   influenceSetting = INFLUENCE_DEFAULTS.maxInfluences;
   influences: Influences;
   evaluator: PoseEvaluator;
@@ -109,8 +117,13 @@ export class App {
       deformation: this.deformation,
       evaluator: () => this.evaluator,
       overlay: () => this.views.overlay,
-      posed: () => this.tools?.tool<BrushTool>('brush').poseChanged(),
+      posed: () => {
+        this.tools?.tool<BrushTool>('brush').poseChanged();
+        this.examplesPanel?.refreshWeights();
+      },
     });
+    ({ examples: this.examples, posespace: this.posespace } = poseSpaceControllers(this));
+    this.deformation.context = this.posespace;
     this.paint = paintController(this);
     this.binding = bindingController(this, canvas);
     this.tools = toolManager(this, container, canvas);
@@ -122,6 +135,8 @@ export class App {
     this.notice = panels.notice;
     this.exportDialog = panels.exportDialog;
     this.gltfControls = panels.gltfControls;
+    this.examplesPanel = panels.examplesPanel;
+    this.unposedDisplay = new UnposedDisplay(this);
 
     this.project = new ProjectFiles(this);
     this.work = new UnsavedWork(this);
@@ -150,6 +165,7 @@ export class App {
     return {
       ...this.tools?.context(),
       bindPanel: this.bindPanel?.open ?? false,
+      unposedShown: this.unposedDisplay?.shown ?? false,
       boneSelected: this.selectedBone >= 0,
       binding: this.binding?.progress.running ?? false,
       helpOpen: this.chrome?.helpOpen ?? false,
@@ -425,14 +441,24 @@ export class App {
     this.chrome.refreshCommands();
     this.bindPanel.refresh();
     this.paintPanel.refresh();
+    this.examplesPanel.refresh();
+    this.unposedDisplay.refresh();
+    this.refreshCurves();
     this.refreshDeformationChrome();
     this.menu.update();
+  }
+
+  /** The examples' weights along the sequence, over the timeline's slider. */
+  private refreshCurves(): void {
+    const curves = this.posespace.curves();
+    this.timeline.setCurves(curves && { ...curves, colors: curves.names.map((_, j) => exampleColor(j)) });
   }
 
   private refreshDeformationChrome(): void {
     const d = this.deformation;
     if (this.asExported && d.method !== 'lbs') this.setAsExported(false);
     this.deformationPanel?.show(d);
+    this.examplesPanel?.refresh();
     const scale = this.selectedBone >= 0 ? this.evaluator.boneScales.subarray(3 * this.selectedBone, 3 * this.selectedBone + 3) : null;
     this.deformationPanel?.showBone(this.selectedBone, scale);
     const error = d.perFaceError;

@@ -5,8 +5,9 @@
  */
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { isProjectFile } from '../../workers/formats/project-file.ts';
+import type { ExampleLoadOptions } from '../document/example-files.ts';
 import { loadIntoDocument } from '../document/load-files.ts';
-import { LoadError, errorMessage } from '../document/scene-document.ts';
+import { LoadError, errorMessage, examplesOf, type SceneDocument } from '../document/scene-document.ts';
 import { readBrowserFiles } from '../io/bridge.ts';
 import { getIoClient } from '../io/io-client.ts';
 import { gpuLimitProblem } from '../view/skinned-mesh.ts';
@@ -19,15 +20,18 @@ export class FileLoading {
 
   constructor(private readonly app: App) {}
 
-  /** Loads a batch of files; batches run one after another, each swapping the scene whole or not at all. */
-  load(files: OpenedFile[]): Promise<void> {
+  /**
+   * Loads a batch of files; batches run one after another, each swapping the scene whole or not at all.
+   * @param options  asExamples: every mesh is an example (the Examples panel's Add)
+   */
+  load(files: OpenedFile[], options: Pick<ExampleLoadOptions, 'asExamples'> = {}): Promise<void> {
     // A project file (a .glb carrying the project extension) opens as a project: a new scene with its settings.
-    const project = files.length === 1 && isProjectFile(files[0].bytes) ? files[0] : null;
+    const project = files.length === 1 && !options.asExamples && isProjectFile(files[0].bytes) ? files[0] : null;
     if (project) {
       this.queue = this.queue.then(() => this.app.project.openDropped(project));
       return this.queue;
     }
-    this.queue = this.queue.then(() => this.loadNow(files));
+    this.queue = this.queue.then(() => this.loadNow(files, options.asExamples ?? false));
     return this.queue;
   }
 
@@ -42,18 +46,19 @@ export class FileLoading {
    * A new mesh or skeleton is a new scene (a new undo history); weights, poses or handles opened into the scene
    * are one undoable step.
    */
-  private async loadNow(files: OpenedFile[]): Promise<void> {
+  private async loadNow(files: OpenedFile[], asExamples: boolean): Promise<void> {
     this.app.setError(null);
     this.loading = files.map((f) => f.name);
     this.app.refreshChrome();
     try {
+      const options = this.app.examples.loadOptions(asExamples);
       let base = this.app.store.doc;
-      let candidate = await loadIntoDocument(base, files, getIoClient());
+      let candidate = await loadIntoDocument(base, files, getIoClient(), options);
       // The scene changed while the files were read: read them again onto the new scene, so the load does not
       // silently undo that change.
       while (this.app.store.doc !== base) {
         base = this.app.store.doc;
-        candidate = await loadIntoDocument(base, files, getIoClient());
+        candidate = await loadIntoDocument(base, files, getIoClient(), options);
       }
       const influences = this.app.influencesFor(candidate.weights);
       const problem = gpuLimitProblem(candidate, influences.stride, this.app.viewport.maxTextureSize);
@@ -63,7 +68,7 @@ export class FileLoading {
         // A new scene replaces the current one: unsaved changes are saved or let go first, or nothing happens.
         if (!(await this.app.work.guard.mayDiscard()) || this.app.store.doc !== base) return;
         this.app.store.open(candidate, `opened ${names}`);
-      } else this.app.store.edit(`Open ${names}`, candidate);
+      } else this.app.store.edit(editLabel(base, candidate, names), candidate);
       for (const warning of candidate.warnings) console.warn(warning);
       if (candidate.warnings.length > 0)
         this.app.notice.show(
@@ -79,10 +84,23 @@ export class FileLoading {
     }
   }
 
-  openFiles(): Promise<void> {
+  openFiles(options: Pick<ExampleLoadOptions, 'asExamples'> = {}): Promise<void> {
     return this.app.bridge.openFiles().then(
-      (files) => (files.length > 0 ? this.load(files) : undefined),
+      (files) => (files.length > 0 ? this.load(files, options) : undefined),
       (error: unknown) => this.app.setError(`Could not open files: ${errorMessage(error)}`),
     );
   }
+}
+
+/** 'Add examples eg0, eg1' when the batch only added examples, else 'Open <files>'. */
+function editLabel(base: SceneDocument, candidate: SceneDocument, names: string): string {
+  const before = examplesOf(base);
+  const added = examplesOf(candidate).slice(before.length);
+  const onlyExamples =
+    added.length > 0 &&
+    candidate.weights === base.weights &&
+    candidate.poses === base.poses &&
+    candidate.handles === base.handles &&
+    candidate.boneScales === base.boneScales;
+  return onlyExamples ? `Add example${added.length > 1 ? 's' : ''} ${added.map((e) => e.name).join(', ')}` : `Open ${names}`;
 }

@@ -138,6 +138,34 @@ export interface SceneSnapshot {
   posesFile: string | null;
 }
 
+export type TestSkinMethod =
+  'lbs' | 'dqs' | 'perface' | 'blend' | 'context-lbs' | 'context-dqs' | 'context-perface-eq9' | 'context-perface-eq10';
+
+export interface ExamplesTestState {
+  panelOpen: boolean;
+  examples: { name: string; file: string; poseSource: string; hidden: boolean }[];
+  /** a_j at the pose shown, one per shown example (in order) */
+  weights: number[];
+  kernel: string;
+  unposing: { running: boolean; example: string; base: string; fraction: number };
+  cancelled: boolean;
+  rbfError: string | null;
+  /** the shapes in the unposed row, left to right ('rest' first), or [] when it is not shown */
+  unposedShown: string[];
+  /** the example heat map and what it shows, in words */
+  exampleMap: { mode: string; note: string };
+}
+
+export interface ExamplesTestHook {
+  state(): ExamplesTestState;
+  /** resolves once every unposing asked for is done (or cancelled) */
+  unposed(): Promise<void>;
+  /** #V × 3 positions of an example as loaded */
+  positions(name: string): number[];
+  /** #B × 9 relative rotations of an example's pose */
+  pose(name: string): number[];
+}
+
 export interface RigwrightTestState {
   sceneName: string;
   meshFiles: string[];
@@ -159,10 +187,10 @@ export interface RigwrightTestState {
   error: string | null;
   framesRendered: number;
   /** skinning method shown (left half in the split view) */
-  method: 'lbs' | 'dqs' | 'perface' | 'blend';
+  method: TestSkinMethod;
   antipodality: 'per-vertex' | 'per-bone';
   /** right half's method, null when not split */
-  splitMethod: 'lbs' | 'dqs' | 'perface' | 'blend' | null;
+  splitMethod: TestSkinMethod | null;
   heatMap: boolean;
   /** "As exported" preview on (LBS with the export's quantized influences) */
   asExported: boolean;
@@ -173,8 +201,10 @@ export interface RigwrightTestState {
 }
 
 export interface RigwrightTestHook {
-  /** runs a command as a key, button or menu item would; false when it is disabled now */
-  command(id: string): boolean;
+  /** runs a command as a key, button or menu item would (with its argument, if any); false when it is disabled now */
+  command(id: string, argument?: unknown): boolean;
+  /** example shapes, unposing and pose-space weights */
+  examples: ExamplesTestHook;
   /** the undo history: labels oldest first, redo count, bytes held */
   history(): { undo: string[]; redo: number; bytes: number };
   /** the active tool and its state */
@@ -204,6 +234,10 @@ export interface RigwrightTestHook {
   setInfluences(k: number): void;
   /** #V × 3 from the GPU readback of the CURRENT pose and method (per-face: once its solve has arrived) */
   gpuPositions(): Promise<number[]>;
+  /** #V × 3 from the GPU readback of the split view's right half at the CURRENT pose; null when not split */
+  gpuSplitPositions(): Promise<number[] | null>;
+  /** #V × 3 from the CPU reference of `method` at the CURRENT pose */
+  cpuPositionsOf(method: string): number[];
   /** #V × 3 from the current method's CPU reference in workers/skinning at the CURRENT pose, same influences */
   cpuPositions(): number[];
   /** 'lbs' | 'dqs' | 'perface' | 'blend' (LBS/DQS lerped per vertex by the blend weights) */

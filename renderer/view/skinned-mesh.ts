@@ -14,8 +14,11 @@ import readbackVertex from '../../shaders/skinned-readback.vert.glsl?raw';
 import readbackFragment from '../../shaders/skinned-readback.frag.glsl?raw';
 import dqsChunk from '../../shaders/dqs.glsl?raw';
 import skinSelectChunk from '../../shaders/skin-select.glsl?raw';
+import contextChunk from '../../shaders/context-displacement.glsl?raw';
 import distortionChunk from '../../shaders/distortion-heatmap.glsl?raw';
+import magnitudeChunk from '../../shaders/displacement-heatmap.glsl?raw';
 import {
+  JOINT_TEXTURE_WIDTH,
   JOINT_TEXTURE_WIDTH_LOG2,
   dualQuaternionTextureSize,
   packDualQuaternions,
@@ -28,7 +31,7 @@ import {
 import type { Influences } from '../../workers/skinning/influences.ts';
 import type { SceneDocument } from '../document/scene-document.ts';
 
-const LBS_HEADER = `#define LBS_TEXTURE_WIDTH_LOG2 ${JOINT_TEXTURE_WIDTH_LOG2}\n${lbsChunk}\n${dqsChunk}\n${skinSelectChunk}\n`;
+const LBS_HEADER = `#define LBS_TEXTURE_WIDTH_LOG2 ${JOINT_TEXTURE_WIDTH_LOG2}\n${lbsChunk}\n${dqsChunk}\n${contextChunk}\n${skinSelectChunk}\n`;
 
 /** What the vertex shader does: see shaders/skin-select.glsl. */
 export type GpuSkinMethod = 'lbs' | 'dqs' | 'blend' | 'streamed';
@@ -69,7 +72,14 @@ export class SkinnedMeshView {
     lbsJointTexture: THREE.IUniform<THREE.DataTexture>;
     lbsInfluenceTexture: THREE.IUniform<THREE.DataTexture>;
     dqsTexture: THREE.IUniform<THREE.DataTexture>;
+    contextDisplacementTexture: THREE.IUniform<THREE.DataTexture>;
+    contextVertexCount: THREE.IUniform<number>;
+    contextWeights: THREE.IUniform<Float32Array>;
   };
+  /** the displacements the context texture holds (J × #V × 3), to upload only new ones */
+  private contextDisplacements: Float64Array | null = null;
+  /** J of the compiled shader: examples whose displacements are added before skinning (0 = none) */
+  private contextExamples = 0;
   private readonly dqsTexture: THREE.DataTexture;
   private readonly dqsPixels: Float32Array;
   private readonly positionAttribute: THREE.BufferAttribute;
@@ -81,7 +91,8 @@ export class SkinnedMeshView {
   private skinMethod: GpuSkinMethod = 'lbs';
   private perVertexSigns = true;
   private nonRigid = false;
-  private heatMap = false;
+  /** 0 off, 1 distortion (diverging), 2 magnitude (sequential) */
+  private heatMap: 0 | 1 | 2 = 0;
   private readonly jointTexture: THREE.DataTexture;
   private readonly jointPixels: Float32Array;
   private readonly boneCount: number;
@@ -133,6 +144,9 @@ export class SkinnedMeshView {
       lbsJointTexture: { value: this.jointTexture },
       lbsInfluenceTexture: { value: floatTexture(1, 1) },
       dqsTexture: { value: this.dqsTexture },
+      contextDisplacementTexture: { value: floatTexture(1, 1) },
+      contextVertexCount: { value: this.vertexCount },
+      contextWeights: { value: new Float32Array(0) },
     };
 
     this.material = new THREE.MeshStandardMaterial({
@@ -154,14 +168,17 @@ export class SkinnedMeshView {
         )
         .replace('#include <begin_vertex>', '#include <begin_vertex>\ntransformed = skinnedPosition;');
       shader.fragmentShader = shader.fragmentShader
-        .replace('#include <common>', `#include <common>\n${distortionChunk}\n#if SKIN_HEATMAP\nvarying float vSkinDistortion;\n#endif`)
+        .replace(
+          '#include <common>',
+          `#include <common>\n${distortionChunk}\n${magnitudeChunk}\n#if SKIN_HEATMAP\nvarying float vSkinDistortion;\n#endif`,
+        )
         .replace(
           '#include <color_fragment>',
-          '#include <color_fragment>\n#if SKIN_HEATMAP\ndiffuseColor.rgb = distortionColor(vSkinDistortion);\n#endif',
+          '#include <color_fragment>\n#if SKIN_HEATMAP == 2\ndiffuseColor.rgb = magnitudeColor(vSkinDistortion);\n#elif SKIN_HEATMAP\ndiffuseColor.rgb = distortionColor(vSkinDistortion);\n#endif',
         );
     };
     this.material.customProgramCacheKey = () =>
-      `rigwright-skin-${this.texelsPerVertex}-${this.skinMethod}-${this.perVertexSigns}-${this.nonRigid}-${this.heatMap}`;
+      `rigwright-skin-${this.texelsPerVertex}-${this.skinMethod}-${this.perVertexSigns}-${this.nonRigid}-${this.heatMap}-${this.contextExamples}`;
     this.mesh = new THREE.Mesh(this.geometry, this.material);
     // The bounding sphere is the rest pose's; the skinned mesh can leave it.
     this.mesh.frustumCulled = false;
@@ -219,14 +236,18 @@ export class SkinnedMeshView {
     this.applyDefines();
   }
 
-  /** Shows the distortion heat map from `logAreaRatios` (#V, log2 of one-ring area / rest area), or hides it (null). */
-  setDistortion(logAreaRatios: Float32Array | null): void {
-    if (logAreaRatios) {
-      this.distortionAttribute.copyArray(logAreaRatios);
+  /**
+   * Shows a heat map, or hides it (null): 'distortion' from #V log2 ratios of one-ring area / rest area
+   * (shaders/distortion-heatmap.glsl), 'magnitude' from #V values in [0, 1] (shaders/displacement-heatmap.glsl).
+   */
+  setDistortion(values: Float32Array | null, kind: 'distortion' | 'magnitude' = 'distortion'): void {
+    if (values) {
+      this.distortionAttribute.copyArray(values);
       this.distortionAttribute.needsUpdate = true;
     }
-    if ((logAreaRatios !== null) !== this.heatMap) {
-      this.heatMap = logAreaRatios !== null;
+    const code = values === null ? 0 : kind === 'magnitude' ? 2 : 1;
+    if (code !== this.heatMap) {
+      this.heatMap = code;
       this.applyDefines();
     }
   }
@@ -246,6 +267,36 @@ export class SkinnedMeshView {
     this.dqsTexture.needsUpdate = true;
   }
 
+  /**
+   * Context-aware deformation (shaders/context-displacement.glsl): the examples' rest-space displacements
+   * (J × #V × 3, example-major) and this pose's weights a_j (J), or null to skin the rest mesh as it is. A new
+   * displacement array is uploaded once; the weights every call. Changing J recompiles.
+   */
+  setContext(displacements: Float64Array | null, weights: ArrayLike<number>): void {
+    const J = displacements ? weights.length : 0;
+    if (displacements && displacements.length !== J * 3 * this.vertexCount)
+      throw new RangeError(`context skinning: ${displacements.length / 3} displacements for ${J} examples × ${this.vertexCount} vertices`);
+    if (displacements && displacements !== this.contextDisplacements) {
+      const texels = J * this.vertexCount;
+      const texture = floatTexture(JOINT_TEXTURE_WIDTH, Math.max(1, Math.ceil(texels / JOINT_TEXTURE_WIDTH)));
+      const pixels = texture.image.data as Float32Array;
+      for (let i = 0; i < texels; i++) {
+        pixels[4 * i] = displacements[3 * i];
+        pixels[4 * i + 1] = displacements[3 * i + 1];
+        pixels[4 * i + 2] = displacements[3 * i + 2];
+      }
+      this.uniforms.contextDisplacementTexture.value.dispose();
+      this.uniforms.contextDisplacementTexture.value = texture;
+    }
+    this.contextDisplacements = displacements;
+    if (this.uniforms.contextWeights.value.length !== J) this.uniforms.contextWeights.value = new Float32Array(J);
+    if (J > 0) this.uniforms.contextWeights.value.set(weights);
+    if (J !== this.contextExamples) {
+      this.contextExamples = J;
+      this.applyDefines();
+    }
+  }
+
   /** Method 'streamed': the posed positions and unit normals (#V × 3 each), computed on the CPU. */
   setStreamedPositions(positions: Float64Array | Float32Array, normals: Float64Array | Float32Array): void {
     this.positionAttribute.copyArray(positions);
@@ -261,7 +312,8 @@ export class SkinnedMeshView {
         SKIN_METHOD: SKIN_METHOD_CODES[this.skinMethod],
         DQS_PER_VERTEX_SIGNS: this.perVertexSigns ? 1 : 0,
         DQS_NON_RIGID: this.nonRigid ? 1 : 0,
-        SKIN_HEATMAP: this.heatMap ? 1 : 0,
+        SKIN_HEATMAP: this.heatMap,
+        SKIN_CONTEXT_EXAMPLES: this.contextExamples,
       };
       material.needsUpdate = true;
     }
@@ -357,6 +409,7 @@ export class SkinnedMeshView {
     this.jointTexture.dispose();
     this.dqsTexture.dispose();
     this.uniforms.lbsInfluenceTexture.value.dispose();
+    this.uniforms.contextDisplacementTexture.value.dispose();
     this.readbackGeometry.dispose();
     this.readbackMaterial.dispose();
     this.readbackTarget.dispose();

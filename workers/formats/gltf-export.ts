@@ -9,14 +9,14 @@
  * A pose's start-joint translation t_b animates the node's translation to r_b − r_p + t_b, giving
  * [Q_b | T_p + Q_p (r_b + t_b) − Q_b r_b], forward kinematics with translations.
  */
-import { Document, Format, WebIO, type Accessor, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
+import { Document, Format, WebIO, type Accessor, type Animation, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
 import { FormatError } from './format-error.ts';
 import { quantizeSkinWeights, type GltfWeightComponent } from './gltf-skin-weights.ts';
 import { vertexAnimationCost, type GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import type { DenseMatrix, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
-import type { PoseSequence } from '../rig/pose-sequence.ts';
+import { identityPose, samplePose, type PoseSequence } from '../rig/pose-sequence.ts';
 import { matrixToQuat } from '../math/quaternion.ts';
 import { influencesFromWeights } from '../skinning/influences.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
@@ -40,8 +40,31 @@ export interface GltfRig {
   clips?: readonly GltfClip[];
   /** deformations glTF skinning cannot express, baked as morph targets (gltf-vertex-animation.ts) */
   vertexAnimations?: readonly GltfVertexAnimation[];
+  /** example shapes as morph targets driven by their pose-space weights (context LBS), see GltfPoseSpace */
+  poseSpace?: GltfPoseSpace;
   /** mesh and mesh node name; default 'mesh' */
   name?: string;
+}
+
+/**
+ * Per-vertex context LBS (workers/posespace/context-skinning.ts), v = T(P) (v0 + Σ_j a_j(P) δ_j), in glTF terms:
+ * glTF applies morph targets before skinning (glTF 2.0 §3.7.2 and §3.7.3), so targets holding the examples'
+ * rest-space displacements δ_j, with the weights a_j(P(t)) animated in every clip, are exactly context LBS at every
+ * keyframe, in any player. Weights outside [0, 1] are split over two targets per example (planExampleTargets).
+ * Example targets come first on the mesh (then baked vertex animations); the mesh's default weights are those of
+ * the rest pose; each clip gets a `weights` channel keyed like its rotations.
+ */
+export interface GltfPoseSpace {
+  /** J example names: the targets' names (mesh extras.targetNames, read by three.js and Blender; "<name> −" for negative parts) */
+  names: readonly string[];
+  /** J × #V × 3 rest-space displacements δ_j (unposed through LBS), example-major */
+  displacements: Float64Array;
+  /**
+   * The example weights a_j at a pose (poseSpaceWeights bound to the examples' interpolator).
+   * @param pose  #B × 9 relative rotations
+   * @param out   J weights
+   */
+  weightsAt(pose: Float64Array, out: Float64Array): void;
 }
 
 export interface GltfExportOptions {
@@ -115,6 +138,29 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     if (clip.poses.boneCount !== boneCount)
       fail(`clip "${clip.name}"`, `poses are for ${clip.poses.boneCount} bones, the skeleton has ${boneCount}`);
   }
+  const poseSpace = rig.poseSpace;
+  const exampleCount = poseSpace?.names.length ?? 0;
+  if (poseSpace && poseSpace.displacements.length !== exampleCount * mesh.positions.length) {
+    fail('examples', `${poseSpace.displacements.length / 3} displacements for ${exampleCount} examples × ${vertexCount} vertices`);
+  }
+  // The examples' weights at the rest pose (the mesh's default weights) and at every key of every clip, K × J each.
+  let restExampleWeights: Float64Array = new Float64Array(0);
+  let clipExampleWeights: Float64Array[] = [];
+  let exampleTargets: ExampleTarget[] = [];
+  if (poseSpace && exampleCount > 0) {
+    const weightsOf = (poses: readonly Float64Array[]): Float64Array => {
+      const out = new Float64Array(poses.length * exampleCount);
+      poses.forEach((pose, k) => poseSpace.weightsAt(pose, out.subarray(k * exampleCount, (k + 1) * exampleCount)));
+      const bad = out.findIndex((a) => !Number.isFinite(a));
+      if (bad >= 0) fail(`example "${poseSpace.names[bad % exampleCount]}"`, 'its pose-space weight is not a finite number');
+      return out;
+    };
+    restExampleWeights = weightsOf([identityPose(boneCount)]);
+    clipExampleWeights = (rig.clips ?? []).map((clip) => weightsOf(clipKeyPoses(clip.poses)));
+    exampleTargets = planExampleTargets(poseSpace.names, [restExampleWeights, ...clipExampleWeights]);
+  }
+  const bakedTargets = (rig.vertexAnimations ?? []).reduce((sum, bake) => sum + bake.frameCount, 0);
+  const targetCount = exampleTargets.length + bakedTargets;
 
   const warnings: string[] = [];
   const doc = new Document();
@@ -185,7 +231,29 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   for (const node of jointNodes) skin.addJoint(node);
   meshNode.setSkin(skin);
 
-  for (const clip of rig.clips ?? []) addRotationClip(doc, accessor, jointNodes, clip, opts.framesPerSecond);
+  if (poseSpace && exampleTargets.length > 0) addExampleTargets(doc, accessor, primitive, mesh, poseSpace, exampleTargets, fail);
+  (rig.clips ?? []).forEach((clip, c) => {
+    const { animation, input } = addRotationClip(doc, accessor, jointNodes, clip, opts.framesPerSecond);
+    if (exampleTargets.length === 0) return;
+    const keys = clipExampleWeights[c].length / exampleCount;
+    const values = new Float32Array(keys * targetCount);
+    for (let k = 0; k < keys; k++) {
+      exampleTargetWeights(
+        exampleTargets,
+        clipExampleWeights[c].subarray(k * exampleCount, (k + 1) * exampleCount),
+        values,
+        k * targetCount,
+      );
+    }
+    const sampler = doc.createAnimationSampler().setInput(input).setOutput(accessor('SCALAR', values)).setInterpolation('LINEAR');
+    const channel = doc.createAnimationChannel().setTargetNode(meshNode).setTargetPath('weights').setSampler(sampler);
+    animation.addSampler(sampler).addChannel(channel);
+    if (clip.poses.kind === 'quaternions') {
+      warnings.push(
+        `clip "${clip.name}": the example weights are keyed at its two keyframes only; between them players interpolate them linearly, not as the weights of the interpolated pose`,
+      );
+    }
+  });
 
   const bakes = rig.vertexAnimations ?? [];
   if (bakes.length > 0) {
@@ -196,7 +264,12 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     warnings.push(
       `baked vertex animation adds ${cost.totalBytes} bytes (${cost.targetBytes} in morph targets, ${cost.animationBytes} in keyframes)`,
     );
-    addVertexAnimations(doc, accessor, meshNode, primitive, mesh, bakes, opts.framesPerSecond, fail);
+    addVertexAnimations(doc, accessor, meshNode, primitive, mesh, bakes, opts.framesPerSecond, exampleTargets.length, fail);
+  }
+  if (targetCount > 0) {
+    const defaults = new Float32Array(targetCount);
+    if (exampleTargets.length > 0) exampleTargetWeights(exampleTargets, restExampleWeights, defaults, 0);
+    gltfMesh.setWeights([...defaults]);
   }
 
   const io = new WebIO().setLogger(new CollectingLogger(warnings));
@@ -266,7 +339,13 @@ type AccessorFactory = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float3
  * Start-joint translations add a translation channel to every joint node that moves: its rest local translation
  * plus t_b, which is in the parent node's axes since joint nodes have no rest rotation (LINEAR, as we sample them).
  */
-function addRotationClip(doc: Document, accessor: AccessorFactory, jointNodes: GltfNode[], clip: GltfClip, framesPerSecond: number): void {
+function addRotationClip(
+  doc: Document,
+  accessor: AccessorFactory,
+  jointNodes: GltfNode[],
+  clip: GltfClip,
+  framesPerSecond: number,
+): { animation: Animation; input: Accessor } {
   const { poses } = clip;
   const boneCount = poses.boneCount;
   const frameCount = poses.kind === 'matrices' ? poses.frameCount : 2;
@@ -295,8 +374,9 @@ function addRotationClip(doc: Document, accessor: AccessorFactory, jointNodes: G
     const channel = doc.createAnimationChannel().setTargetNode(jointNodes[b]).setTargetPath('rotation').setSampler(sampler);
     animation.addSampler(sampler).addChannel(channel);
   }
+  const result = { animation, input };
   const translations = poses.kind === 'matrices' ? poses.translations : undefined;
-  if (!translations) return;
+  if (!translations) return result;
   for (let b = 0; b < boneCount; b++) {
     let moves = false;
     for (let f = 0; f < frameCount && !moves; f++) {
@@ -310,6 +390,106 @@ function addRotationClip(doc: Document, accessor: AccessorFactory, jointNodes: G
     const sampler = doc.createAnimationSampler().setInput(input).setOutput(accessor('VEC3', out)).setInterpolation('LINEAR');
     const channel = doc.createAnimationChannel().setTargetNode(jointNodes[b]).setTargetPath('translation').setSampler(sampler);
     animation.addSampler(sampler).addChannel(channel);
+  }
+  return result;
+}
+
+/** The relative rotations at each key of a clip, as addRotationClip keys it (frames; or t = 0 and t = 1). */
+function clipKeyPoses(poses: PoseSequence): Float64Array[] {
+  const keys = poses.kind === 'matrices' ? poses.frameCount : 2;
+  return Array.from({ length: keys }, (_, k) => {
+    const pose = new Float64Array(9 * poses.boneCount);
+    samplePose(poses, k, pose);
+    return pose;
+  });
+}
+
+/** A morph target of an example: its displacement δ_j times `scale` (negative: the part of a_j below zero). */
+interface ExampleTarget {
+  name: string;
+  example: number;
+  scale: number;
+}
+
+/**
+ * Stored morph weights stay in [0, 1], because players clamp them there: Blender's importer turns targets into
+ * shape keys whose slider range is [0, 1] (widened only by the mesh's default weights), and an animated value
+ * outside it is clamped. The RBF weights a_j leave that range (the Gaussian overshoots to 1.15 and undershoots
+ * to −0.27 on the body's clip), so each example's weight is split, a_j = max(a_j, 0) − max(−a_j, 0), into a
+ * target s⁺ δ_j weighted max(a_j, 0)/s⁺ and, when a_j ever goes below zero, a target −s⁻ δ_j (named "<name> −")
+ * weighted max(−a_j, 0)/s⁻, with s± = max(1, the part's largest value over all keys). Players lerp each part
+ * between two keys, and lerp(max(a, 0)) − lerp(max(−a, 0)) = lerp(a) since max(a, 0) − max(−a, 0) = a at both
+ * keys, so the split is exact at and between keys. An example whose weights stay in [0, 1] gets one target δ_j
+ * weighted a_j.
+ * @param weightSets  K × J weights, J = names.length, for every key of every clip and the rest pose
+ */
+function planExampleTargets(names: readonly string[], weightSets: readonly Float64Array[]): ExampleTarget[] {
+  const J = names.length;
+  const positive = new Float64Array(J);
+  const negative = new Float64Array(J);
+  for (const set of weightSets) {
+    for (let i = 0; i < set.length; i++) {
+      const j = i % J;
+      positive[j] = Math.max(positive[j], set[i]);
+      negative[j] = Math.max(negative[j], -set[i]);
+    }
+  }
+  const targets: ExampleTarget[] = names.map((name, j) => ({ name, example: j, scale: Math.max(1, positive[j]) }));
+  names.forEach((name, j) => {
+    if (negative[j] > 0) targets.push({ name: `${name} −`, example: j, scale: -Math.max(1, negative[j]) });
+  });
+  return targets;
+}
+
+/** The stored weight of every example target for one key's J weights a_j (see planExampleTargets). */
+function exampleTargetWeights(targets: readonly ExampleTarget[], a: ArrayLike<number>, out: Float32Array, offset: number): void {
+  targets.forEach((target, t) => {
+    const part = target.scale > 0 ? Math.max(a[target.example], 0) : Math.max(-a[target.example], 0);
+    out[offset + t] = part / Math.abs(target.scale);
+  });
+}
+
+/**
+ * The examples' morph targets (GltfPoseSpace, planExampleTargets): POSITION scale · δ_j, and NORMAL scale times
+ * the change of the area-weighted vertex normals from the rest mesh to the corrected rest shape v0 + δ_j, so
+ * shading follows the correction.
+ */
+function addExampleTargets(
+  doc: Document,
+  accessor: AccessorFactory,
+  primitive: Primitive,
+  mesh: TriangleMesh,
+  poseSpace: GltfPoseSpace,
+  targets: readonly ExampleTarget[],
+  fail: (where: string, reason: string) => never,
+): void {
+  const rest = mesh.positions;
+  const n = rest.length;
+  const restNormals = vertexNormals(rest, mesh.triangles);
+  const corrected = new Float64Array(n);
+  const normalChange = poseSpace.names.map((name, j) => {
+    for (let i = 0; i < n; i++) {
+      const d = poseSpace.displacements[j * n + i];
+      if (!Number.isFinite(d)) fail(`example "${name}"`, `vertex ${Math.floor(i / 3)} has no finite displacement`);
+      corrected[i] = rest[i] + d;
+    }
+    const normals = vertexNormals(corrected, mesh.triangles);
+    for (let i = 0; i < n; i++) normals[i] -= restNormals[i];
+    return normals;
+  });
+  for (const { name, example, scale } of targets) {
+    const delta = new Float32Array(n);
+    const normalDelta = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      delta[i] = scale * poseSpace.displacements[example * n + i];
+      normalDelta[i] = scale * normalChange[example][i];
+    }
+    primitive.addTarget(
+      doc
+        .createPrimitiveTarget(name)
+        .setAttribute('POSITION', accessor('VEC3', delta))
+        .setAttribute('NORMAL', accessor('VEC3', normalDelta)),
+    );
   }
 }
 
@@ -326,14 +506,15 @@ function addVertexAnimations(
   mesh: TriangleMesh,
   bakes: readonly GltfVertexAnimation[],
   framesPerSecond: number,
+  firstTarget: number,
   fail: (where: string, reason: string) => never,
 ): void {
   const restPositions = mesh.positions;
-  const targetCount = bakes.reduce((sum, bake) => sum + bake.frameCount, 0);
+  const targetCount = firstTarget + bakes.reduce((sum, bake) => sum + bake.frameCount, 0);
   const posed = new Float64Array(restPositions.length);
   const restNormals = vertexNormals(restPositions, mesh.triangles);
   const posedNormals = new Float64Array(restPositions.length);
-  let first = 0;
+  let first = firstTarget;
   for (const bake of bakes) {
     if (!(bake.frameCount >= 1 && Number.isInteger(bake.frameCount)))
       fail(`clip "${bake.name}"`, `frame count must be a whole number ≥ 1, not ${bake.frameCount}`);
@@ -369,5 +550,4 @@ function addVertexAnimations(
     doc.createAnimation(bake.name).addSampler(sampler).addChannel(channel);
     first += bake.frameCount;
   }
-  meshNode.getMesh()!.setWeights(new Array<number>(targetCount).fill(0));
 }

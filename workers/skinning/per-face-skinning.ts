@@ -140,8 +140,6 @@ export function perFaceSkinningSetup(
   let freeTriplets = 0;
   let fixedTriplets = 0;
   const g = new Float64Array(9);
-  const opposite = new Float64Array(9);
-  const corners = new Int32Array(3);
   const P = restPositions;
   for (let f = 0; f < faceCount; f++) {
     const o = slots;
@@ -175,69 +173,14 @@ export function perFaceSkinningSetup(
     }
     slots += used;
 
-    // Hat-function gradients ∇φ_i = (n × e_i) / (2A), e_i the edge opposite corner i.
-    const i0 = 3 * triangles[3 * f],
-      i1 = 3 * triangles[3 * f + 1],
-      i2 = 3 * triangles[3 * f + 2];
-    const e1x = P[i1] - P[i0],
-      e1y = P[i1 + 1] - P[i0 + 1],
-      e1z = P[i1 + 2] - P[i0 + 2];
-    const e2x = P[i2] - P[i0],
-      e2y = P[i2 + 1] - P[i0 + 1],
-      e2z = P[i2 + 2] - P[i0 + 2];
-    const nx = e1y * e2z - e1z * e2y,
-      ny = e1z * e2x - e1x * e2z,
-      nz = e1x * e2y - e1y * e2x;
-    const twiceArea2 = nx * nx + ny * ny + nz * nz;
-    const e3x = P[i2] - P[i1],
-      e3y = P[i2 + 1] - P[i1 + 1],
-      e3z = P[i2 + 2] - P[i1 + 2];
-    const edges2 = e1x * e1x + e1y * e1y + e1z * e1z + e2x * e2x + e2y * e2y + e2z * e2z + e3x * e3x + e3y * e3y + e3z * e3z;
-    if (!(twiceArea2 > ZERO_AREA * edges2 * edges2)) continue;
-    const inv = 1 / twiceArea2;
-    const area = 0.5 * Math.sqrt(twiceArea2);
-    // ∇φ_i = N × e_i / |N|², with N the unnormalized normal and e_i the opposite edge, oriented counterclockwise.
-    opposite[0] = e3x;
-    opposite[1] = e3y;
-    opposite[2] = e3z;
-    opposite[3] = -e2x;
-    opposite[4] = -e2y;
-    opposite[5] = -e2z;
-    opposite[6] = e1x;
-    opposite[7] = e1y;
-    opposite[8] = e1z;
+    const area = faceHatGradients(P, triangles, f, g);
+    if (area === 0) continue;
+    faceGradientProducts(P, triangles, f, area, g, faceProducts);
     for (let i = 0; i < 3; i++) {
-      const ex = opposite[3 * i],
-        ey = opposite[3 * i + 1],
-        ez = opposite[3 * i + 2];
-      g[3 * i] = (ny * ez - nz * ey) * inv;
-      g[3 * i + 1] = (nz * ex - nx * ez) * inv;
-      g[3 * i + 2] = (nx * ey - ny * ex) * inv;
-    }
-    // Rest gradient of coordinate d: Σ_i x̄_i[d] ∇φ_i.
-    corners[0] = i0;
-    corners[1] = i1;
-    corners[2] = i2;
-    for (let i = 0; i < 3; i++) {
-      for (let d = 0; d < 3; d++) {
-        let gx = 0,
-          gy = 0,
-          gz = 0;
-        for (let j = 0; j < 3; j++) {
-          const x = P[corners[j] + d];
-          gx += x * g[3 * j];
-          gy += x * g[3 * j + 1];
-          gz += x * g[3 * j + 2];
-        }
-        faceProducts[9 * f + 3 * i + d] = area * (g[3 * i] * gx + g[3 * i + 1] * gy + g[3 * i + 2] * gz);
-      }
-    }
-    for (let i = 0; i < 3; i++) {
-      const vi = corners[i] / 3;
-      const fi = freeIndex[vi];
+      const fi = freeIndex[triangles[3 * f + i]];
       if (fi < 0) continue;
       for (let j = 0; j < 3; j++) {
-        const vj = corners[j] / 3;
+        const vj = triangles[3 * f + j];
         const k = area * (g[3 * i] * g[3 * j] + g[3 * i + 1] * g[3 * j + 1] + g[3 * i + 2] * g[3 * j + 2]);
         if (freeIndex[vj] >= 0) {
           rows[freeTriplets] = fi;
@@ -280,6 +223,92 @@ export function perFaceSkinningSetup(
     fixedVertices: Int32Array.from(fixedVertices),
     factor,
   };
+}
+
+/**
+ * Hat-function gradients of face f, ∇φ_i = (N × e_i) / |N|² with N the unnormalized normal and e_i the edge
+ * opposite corner i, oriented counterclockwise.
+ * @param positions  #V × 3 positions the gradients are taken on (the rest mesh for the stitching operator)
+ * @param triangles  #F × 3 vertex indices
+ * @param f          face
+ * @param outG       9 numbers: ∇φ_0, ∇φ_1, ∇φ_2
+ * @returns the face's area, or 0 for a face too thin to carry a gradient (outG is then left as it was)
+ */
+function faceHatGradients(positions: Float64Array, triangles: Uint32Array, f: number, outG: Float64Array): number {
+  const P = positions;
+  const i0 = 3 * triangles[3 * f],
+    i1 = 3 * triangles[3 * f + 1],
+    i2 = 3 * triangles[3 * f + 2];
+  const e1x = P[i1] - P[i0],
+    e1y = P[i1 + 1] - P[i0 + 1],
+    e1z = P[i1 + 2] - P[i0 + 2];
+  const e2x = P[i2] - P[i0],
+    e2y = P[i2 + 1] - P[i0 + 1],
+    e2z = P[i2 + 2] - P[i0 + 2];
+  const nx = e1y * e2z - e1z * e2y,
+    ny = e1z * e2x - e1x * e2z,
+    nz = e1x * e2y - e1y * e2x;
+  const twiceArea2 = nx * nx + ny * ny + nz * nz;
+  const e3x = P[i2] - P[i1],
+    e3y = P[i2 + 1] - P[i1 + 1],
+    e3z = P[i2 + 2] - P[i1 + 2];
+  const edges2 = e1x * e1x + e1y * e1y + e1z * e1z + e2x * e2x + e2y * e2y + e2z * e2z + e3x * e3x + e3y * e3y + e3z * e3z;
+  if (!(twiceArea2 > ZERO_AREA * edges2 * edges2)) return 0;
+  const inv = 1 / twiceArea2;
+  // Opposite edges e_0 = x2 − x1, e_1 = x0 − x2, e_2 = x1 − x0.
+  outG[0] = (ny * e3z - nz * e3y) * inv;
+  outG[1] = (nz * e3x - nx * e3z) * inv;
+  outG[2] = (nx * e3y - ny * e3x) * inv;
+  outG[3] = (-ny * e2z + nz * e2y) * inv;
+  outG[4] = (-nz * e2x + nx * e2z) * inv;
+  outG[5] = (-nx * e2y + ny * e2x) * inv;
+  outG[6] = (ny * e1z - nz * e1y) * inv;
+  outG[7] = (nz * e1x - nx * e1z) * inv;
+  outG[8] = (nx * e1y - ny * e1x) * inv;
+  return 0.5 * Math.sqrt(twiceArea2);
+}
+
+/** Writes face f's 9 products A_f ∇φ_i · ∇x_d (corner i, coordinate d of `positions`) at 9f of `out`. */
+function faceGradientProducts(
+  positions: Float64Array,
+  triangles: Uint32Array,
+  f: number,
+  area: number,
+  g: Float64Array,
+  out: Float64Array,
+): void {
+  const i0 = 3 * triangles[3 * f],
+    i1 = 3 * triangles[3 * f + 1],
+    i2 = 3 * triangles[3 * f + 2];
+  for (let d = 0; d < 3; d++) {
+    // ∇x_d = Σ_j x_j[d] ∇φ_j
+    const x0 = positions[i0 + d],
+      x1 = positions[i1 + d],
+      x2 = positions[i2 + d];
+    const gx = x0 * g[0] + x1 * g[3] + x2 * g[6];
+    const gy = x0 * g[1] + x1 * g[4] + x2 * g[7];
+    const gz = x0 * g[2] + x1 * g[5] + x2 * g[8];
+    for (let i = 0; i < 3; i++) out[9 * f + 3 * i + d] = area * (g[3 * i] * gx + g[3 * i + 1] * gy + g[3 * i + 2] * gz);
+  }
+}
+
+/**
+ * The stitching's right-hand-side products for any positions on the rest mesh's connectivity: entry 9f + 3i + d is
+ * A_f ∇φ_i · ∇x_d, with the hat gradients ∇φ_i and areas A_f of the REST faces (the operator the factor was built
+ * from). For the rest positions this is `setup.faceProducts`; for an example shape it lets perFaceStitch rotate the
+ * example's own gradients (per-face unposing). Faces without a gradient get zeros.
+ * @param setup      perFaceSkinningSetup(…)
+ * @param positions  #V × 3 positions with the rest mesh's triangles
+ * @param out        #F × 9 products
+ */
+export function perFaceGradientProducts(setup: PerFaceSkinningSetup, positions: Float64Array, out: Float64Array): void {
+  const g = new Float64Array(9);
+  const { restPositions, triangles, faceCount } = setup;
+  out.fill(0);
+  for (let f = 0; f < faceCount; f++) {
+    const area = faceHatGradients(restPositions, triangles, f, g);
+    if (area > 0) faceGradientProducts(positions, triangles, f, area, g, out);
+  }
 }
 
 function sortSlotsDescending(bones: Uint32Array, weights: Float64Array, o: number, count: number): void {
@@ -350,12 +379,44 @@ export function perFaceSkinning(
   workspace: PerFaceSkinningWorkspace = perFaceSkinningWorkspace(setup),
   boneScales: Float64Array | null = null,
 ): void {
+  perFaceStitch(setup, transforms, setup.restPositions, setup.faceProducts, outPositions, workspace, boneScales);
+}
+
+/**
+ * The general form of per-face skinning, on the same factor: each face's target deformation gradient is
+ * R_f · S̄_f applied to the face's source gradients, given as their products with the rest hat gradients (the rest
+ * shape's in per-face skinning; B_f times them for a per-face factor B_f on the right of R_f, as in per-face
+ * context deformation, Weber et al. 2007 Eq. 9–10), with R_f and S̄_f blended from `transforms` as in
+ * perFaceSkinning. Fixed vertices are their source position moved by their bone's transform.
+ *
+ * Per-face unposing is this with the inverse bone transforms and an example as the source: R_f of the inverse
+ * rotations is exactly R_fᵀ (log q⁻¹ = −log q with the same sign choices), so each example face is rotated back.
+ *
+ * @param setup            perFaceSkinningSetup(…)
+ * @param transforms       #B × 12 row-major 3×4 bone transforms (see perFaceSkinning)
+ * @param sourcePositions  #V × 3 positions whose faces are transformed (setup.restPositions to pose the rest mesh);
+ *                         only the fixed vertices' entries are read
+ * @param sourceProducts   #F × 9 the faces' source gradient products p_i[d] = A_f ∇φ_i · ∇x_d:
+ *                         perFaceGradientProducts(setup, sourcePositions) (setup.faceProducts for the rest positions)
+ * @param outPositions     #V × 3 stitched positions
+ * @param workspace        scratch from perFaceSkinningWorkspace(setup)
+ * @param boneScales       #B × 3 bone scales, or null when the transforms are rigid
+ */
+export function perFaceStitch(
+  setup: PerFaceSkinningSetup,
+  transforms: Float64Array,
+  sourcePositions: Float64Array,
+  sourceProducts: Float64Array,
+  outPositions: Float64Array,
+  workspace: PerFaceSkinningWorkspace = perFaceSkinningWorkspace(setup),
+  boneScales: Float64Array | null = null,
+): void {
   const scaled = boneScales !== null && boneScales.some((x) => x !== 1);
   boneLogarithms(setup, transforms, scaled ? boneScales : null, workspace);
   const { solution } = workspace;
   solution.fill(0);
-  accumulateFaceGradients(setup, workspace.quaternions, workspace.pairLogs, scaled ? workspace.pairScales : null, solution);
-  fixedVerticesToRightHandSide(setup, transforms, solution, outPositions);
+  accumulateFaceGradients(setup, workspace.quaternions, workspace.pairLogs, scaled ? workspace.pairScales : null, sourceProducts, solution);
+  fixedVerticesToRightHandSide(setup, transforms, sourcePositions, solution, outPositions);
   choleskySolveThree(setup.factor, solution);
   const { solutionRow, freeIndex, vertexCount } = setup;
   for (let v = 0; v < vertexCount; v++) {
@@ -434,9 +495,10 @@ function accumulateFaceGradients(
   Q: Float64Array,
   pairLogs: Float64Array,
   pairScales: Float64Array | null,
+  faceProducts: Float64Array,
   rhs: Float64Array,
 ): void {
-  const { faceCount, faceSlotStart, faceWeights, slotPairs, pairBones, faceProducts, triangles, solutionRow } = setup;
+  const { faceCount, faceSlotStart, faceWeights, slotPairs, pairBones, triangles, solutionRow } = setup;
   let slot = 0;
   for (let f = 0; f < faceCount; f++) {
     const end = faceSlotStart[f + 1];
@@ -518,14 +580,15 @@ function accumulateFaceGradients(
   }
 }
 
-/** Fixed vertices follow their bone rigidly (written to the output); their columns move to the right-hand side. */
+/** Fixed vertices follow their bone (written to the output); their columns move to the right-hand side. */
 function fixedVerticesToRightHandSide(
   setup: PerFaceSkinningSetup,
   transforms: Float64Array,
+  P: Float64Array,
   rhs: Float64Array,
   outPositions: Float64Array,
 ): void {
-  const { fixedVertices, fixedBones, freeFixed, restPositions: P } = setup;
+  const { fixedVertices, fixedBones, freeFixed } = setup;
   const { colPointers, rowIndices, values } = freeFixed;
   for (let j = 0; j < fixedVertices.length; j++) {
     const v = fixedVertices[j];

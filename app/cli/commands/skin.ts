@@ -1,16 +1,19 @@
 /** `rigwright skin`: the mesh deformed by a skeleton's pose, by linear blend, dual quaternion or per-face skinning. */
-import { FormatError } from '../../../workers/formats/format-error.ts';
 import { writeObj } from '../../../workers/formats/obj.ts';
-import { handlesFromDmat } from '../../../workers/formats/weights-file.ts';
 import { dualQuatsFromRigidMatrices } from '../../../workers/math/dual-quaternion.ts';
 import { alignDualQuaternionSigns } from '../../../workers/skinning/align-dual-quaternion-signs.ts';
 import { DUAL_QUATERNION_SKINNING_DEFAULTS, dualQuaternionSkinning } from '../../../workers/skinning/dual-quaternion-skinning.ts';
 import { INFLUENCE_DEFAULTS, influencesFromWeights } from '../../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../../workers/skinning/linear-blend-skinning.ts';
-import { perFaceFixedVertices, perFaceSkinning, perFaceSkinningSetup } from '../../../workers/skinning/per-face-skinning.ts';
-import { NotPositiveDefiniteError } from '../../../workers/sparse/not-positive-definite-error.ts';
-import { outputExtension, readBoundRig, readMatrix, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
+import { perFaceSkinning } from '../../../workers/skinning/per-face-skinning.ts';
+import { perFaceContextSkinning } from '../../../workers/posespace/per-face-context.ts';
+import { samplePose } from '../../../workers/rig/pose-sequence.ts';
+import { contextDualQuaternionSkinning, contextLinearBlendSkinning } from '../../../workers/posespace/context-skinning.ts';
+import { poseSpaceWeights } from '../../../workers/posespace/pose-space-weights.ts';
+import { outputExtension, readBoundRig, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
 import { describeTime, poseTime, poseTransforms, readPoses } from '../pose-input.ts';
+import { exampleDisplacements, exampleOptionsHelp, examplesInterpolator, rbfOption, readExamples } from '../example-input.ts';
+import { PER_FACE_BLEND_HELP, perFaceBlendOption, perFaceExamplesOf, readPerFaceSetup } from '../per-face-input.ts';
 
 /** Influences kept per vertex unless --influences says otherwise: the four a GPU skinning shader usually takes. */
 
@@ -19,9 +22,15 @@ export const skinCommand: CliCommand = {
   summary: 'the posed mesh (linear blend, dual quaternion or per-face skinning)',
   usage: `Usage: rigwright skin --mesh M.obj --skeleton S.tgf --weights W.dmat --poses P.dmat [--translations T.dmat]
                       [--frame N | --t T] --method lbs|dqs|perface [--influences K] [--handles H.dmat]
-                      [--antipodality per-vertex|per-bone] --out posed.obj
+                      [--antipodality per-vertex|per-bone] [--examples E1.obj:E1.dmat,… [--rbf KERNEL]
+                      [--per-face-blend eq9|eq10]] --out posed.obj
 
 Writes the mesh deformed by the skeleton's pose, same vertices in the same order and the same triangles.
+With --examples, context-aware skinning (course handout Sec. 8.1): every example is unposed through the method
+(lbs or dqs), and its rest-space displacement, weighted by the RBF pose-space weight a_j of the pose, is added to
+the rest mesh before skinning, so that at an example's own pose the result is that example. With perface (Sec. 8.2)
+every example is unposed per face, and its per-face transformations, weighted by a_j, multiply each face's blended
+rotation before stitching.
 
   --mesh FILE        mesh, .obj or .off
   --skeleton FILE    TGF skeleton
@@ -37,6 +46,8 @@ Writes the mesh deformed by the skeleton's pose, same vertices in the same order
   --handles FILE     DMAT handles, #vertices × 1 (bone index or -1); required by perface
   --antipodality A   dqs signs: per-vertex (Alg. 2) or per-bone (aligned along the skeleton); default ${DUAL_QUATERNION_SKINNING_DEFAULTS.antipodality}
   --influences K     keep the K largest weights per vertex, renormalized; 0 or "all" keeps all; default ${INFLUENCE_DEFAULTS.maxInfluences}
+  ${exampleOptionsHelp(21)}
+  ${PER_FACE_BLEND_HELP}
   --out FILE         output, .obj
   -h, --help         this help
 `,
@@ -52,6 +63,9 @@ Writes the mesh deformed by the skeleton's pose, same vertices in the same order
     influences: 'string',
     handles: 'string',
     antipodality: 'string',
+    examples: 'string',
+    rbf: 'string',
+    'per-face-blend': 'string',
     out: 'string',
   },
   allowPositionals: false,
@@ -82,6 +96,12 @@ Writes the mesh deformed by the skeleton's pose, same vertices in the same order
       else throw new UsageError(`--influences must be a whole number ≥ 0 or "all", not "${values.influences}"`);
     }
     if (values.frame !== undefined && values.t !== undefined) throw new UsageError('give either --frame or --t, not both');
+    if (values.rbf !== undefined && values.examples === undefined) throw new UsageError('--rbf applies with --examples only');
+    const kernel = rbfOption(values.rbf);
+    if (values['per-face-blend'] !== undefined && (method !== 'perface' || values.examples === undefined)) {
+      throw new UsageError('--per-face-blend applies with --method perface and --examples only');
+    }
+    const blend = perFaceBlendOption(values['per-face-blend']);
 
     const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
     const seq = readPoses(posesFile, values.translations, boneCount);
@@ -91,38 +111,42 @@ Writes the mesh deformed by the skeleton's pose, same vertices in the same order
     const influences = influencesFromWeights(weights, maxInfluences);
     const posed = new Float64Array(mesh.positions.length);
     let detail = '';
+    const examples = values.examples === undefined ? [] : readExamples(values.examples, mesh, boneCount);
+    const exampleWeights = new Float64Array(examples.length);
+    if (examples.length > 0) {
+      const rotations = new Float64Array(9 * boneCount);
+      samplePose(seq, at.time, rotations);
+      poseSpaceWeights(examplesInterpolator(examples, boneCount, kernel), rotations, exampleWeights);
+      detail = `, context from ${examples.map((e, j) => `${e.name} ${(Math.round(exampleWeights[j] * 1e4) / 1e4 + 0).toFixed(4)}`).join(', ')} (${kernel} RBF)`;
+    }
     if (method === 'lbs') {
-      linearBlendSkinning(mesh.positions, influences, transforms, posed);
+      if (examples.length > 0) {
+        const displacements = exampleDisplacements(mesh.positions, examples, skeleton, influences, method, antipodality, stderr);
+        contextLinearBlendSkinning(mesh.positions, displacements, exampleWeights, influences, transforms, posed);
+      } else {
+        linearBlendSkinning(mesh.positions, influences, transforms, posed);
+      }
     } else if (method === 'dqs') {
       const dq = new Float64Array(8 * boneCount);
       dualQuatsFromRigidMatrices(transforms, dq);
       if (antipodality === 'per-bone') alignDualQuaternionSigns(skeleton.parents, skeleton.order, dq);
-      dualQuaternionSkinning(mesh.positions, influences, dq, posed, { antipodality });
-      detail = ` (${antipodality} signs)`;
+      if (examples.length > 0) {
+        const displacements = exampleDisplacements(mesh.positions, examples, skeleton, influences, method, antipodality, stderr);
+        contextDualQuaternionSkinning(mesh.positions, displacements, exampleWeights, influences, dq, posed, { antipodality });
+      } else {
+        dualQuaternionSkinning(mesh.positions, influences, dq, posed, { antipodality });
+      }
+      detail = ` (${antipodality} signs)${detail}`;
     } else {
-      const handlesFile = values.handles!;
-      const handles = handlesFromDmat(readMatrix(handlesFile, 'handles'), vertexCount, boneCount, handlesFile);
-      const fixed = perFaceFixedVertices(skeleton.parents, influences, handles);
-      if (!fixed.some((b) => b >= 0)) {
-        throw new FormatError(
-          handlesFile,
-          'handles',
-          'no vertex is a handle of a root bone, so per-face stitching has nothing to hold the mesh in place',
-        );
+      const setup = readPerFaceSetup(values.handles!, mesh, skeleton, influences, boneCount);
+      if (examples.length > 0) {
+        const perFace = perFaceExamplesOf(setup, skeleton, examples, stderr);
+        perFaceContextSkinning(setup, perFace, exampleWeights, blend, transforms, posed);
+        detail = ` (${setup.fixedVertices.length} fixed vertices)${detail}, ${blend === 'eq9' ? 'Eq. 9' : 'Eq. 10'} blend`;
+      } else {
+        perFaceSkinning(setup, transforms, posed);
+        detail = ` (${setup.fixedVertices.length} fixed vertices)`;
       }
-      let setup;
-      try {
-        setup = perFaceSkinningSetup(mesh.positions, mesh.triangles, influences, boneCount, fixed);
-      } catch (error) {
-        if (!(error instanceof NotPositiveDefiniteError)) throw error;
-        throw new FormatError(
-          handlesFile,
-          'handles',
-          'a connected part of the mesh has no fixed vertex (a root bone handle), so its position is undetermined',
-        );
-      }
-      perFaceSkinning(setup, transforms, posed);
-      detail = ` (${setup.fixedVertices.length} fixed vertices)`;
     }
     writeFile(out, writeObj({ positions: posed, triangles: mesh.triangles }));
     stdout.write(

@@ -1,0 +1,136 @@
+/**
+ * Example shapes from a batch of files (context-aware deformation, handout Sec. 8). Which meshes of a batch are
+ * examples, and which DMATs are their poses:
+ * - a mesh and a DMAT with the same base name (`eg0.obj` + `eg0.dmat`) are an example and its pose;
+ * - a batch added as examples (the Examples panel's Add) makes every mesh an example;
+ * - a batch with paired examples makes its other meshes examples too, except a single unpaired mesh that comes
+ *   with a skeleton: that is the scene's new rest mesh (the body and its examples dropped at once);
+ * - otherwise a mesh is the scene's mesh, as before.
+ * An example without a pose in the batch takes the default pose the caller gives (the pose shown in the viewport,
+ * or a chosen frame of the loaded sequence). An example must have the rest mesh's vertex count and triangles, and
+ * its pose one relative rotation per bone; otherwise the batch is refused, naming the file and the first difference.
+ */
+import type { RigFile } from '../../workers/formats/read-file.ts';
+import type { TriangleMesh } from '../../workers/formats/types.ts';
+import { checkExampleMesh } from '../../workers/posespace/unpose.ts';
+import type { IoClient } from '../io/io-client.ts';
+import { LoadError, type ExampleShape } from './scene-document.ts';
+
+type MeshFile = Extract<RigFile, { kind: 'mesh' }>;
+type MatrixFile = Extract<RigFile, { kind: 'matrix' }>;
+
+/** The pose an example without a pose file takes: #B × 9 relative rotations and where they came from. */
+export interface DefaultExamplePose {
+  rotations: Float64Array;
+  source: string;
+}
+
+export interface ExampleLoadOptions {
+  /** every mesh of the batch is an example */
+  asExamples?: boolean;
+  /** the pose of an example that has none in the batch, for a skeleton of `boneCount` bones (null: none known) */
+  defaultPose?: (boneCount: number) => DefaultExamplePose | null;
+}
+
+/** `dir/eg0.obj` → `eg0` */
+export function baseName(file: string): string {
+  const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+export interface ExampleBatch {
+  /** the examples, each with its pose file or null (the default pose) */
+  examples: { mesh: MeshFile; pose: MatrixFile | null }[];
+  /** the files that are not examples or their poses, loaded as before */
+  others: RigFile[];
+}
+
+/** Splits a parsed batch into examples (with their pose files) and the other files, by the rules above. */
+export function partitionExamples(parsed: readonly RigFile[], options: ExampleLoadOptions = {}): ExampleBatch {
+  const meshes = parsed.filter((f): f is MeshFile => f.kind === 'mesh');
+  const matrices = parsed.filter((f): f is MatrixFile => f.kind === 'matrix');
+  const poseByBase = new Map<string, MatrixFile>();
+  const meshBases = new Set(meshes.map((m) => baseName(m.name)));
+  for (const m of matrices) if (meshBases.has(baseName(m.name))) poseByBase.set(baseName(m.name), m);
+  const paired = meshes.filter((m) => poseByBase.has(baseName(m.name)));
+  const unpaired = meshes.filter((m) => !poseByBase.has(baseName(m.name)));
+  const hasSkeleton = parsed.some((f) => f.kind === 'skeleton');
+  let unpairedExamples: MeshFile[] = [];
+  if (options.asExamples) unpairedExamples = unpaired;
+  else if (paired.length > 0) unpairedExamples = hasSkeleton && unpaired.length === 1 ? [] : unpaired;
+  const exampleMeshes = new Set<RigFile>([...paired, ...unpairedExamples]);
+  const usedPoses = new Set<RigFile>(paired.map((m) => poseByBase.get(baseName(m.name))!));
+  return {
+    examples: meshes.filter((m) => exampleMeshes.has(m)).map((mesh) => ({ mesh, pose: poseByBase.get(baseName(mesh.name)) ?? null })),
+    others: parsed.filter((f) => !exampleMeshes.has(f) && !usedPoses.has(f)),
+  };
+}
+
+/** A name not in `taken`: `name`, else `name 2`, `name 3`, … */
+export function uniqueName(name: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name)) return name;
+  let i = 2;
+  while (taken.has(`${name} ${i}`)) i++;
+  return `${name} ${i}`;
+}
+
+/**
+ * Reads and checks the examples of a batch against the rest mesh and skeleton they will belong to.
+ * @param existing  names already in the scene (the new ones are made unique against them)
+ * @throws LoadError naming the file and the problem (several, one per line, when several files fail)
+ */
+export async function readExamples(
+  batch: ExampleBatch['examples'],
+  rest: TriangleMesh,
+  boneCount: number,
+  existing: readonly string[],
+  io: IoClient,
+  options: ExampleLoadOptions,
+): Promise<ExampleShape[]> {
+  const problems: string[] = [];
+  const taken = new Set(existing);
+  const out: ExampleShape[] = [];
+  for (const { mesh, pose } of batch) {
+    try {
+      checkExampleMesh(rest, mesh.mesh, mesh.name);
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+      continue;
+    }
+    let rotations: Float64Array;
+    let poseSource: string;
+    if (pose) {
+      const { rows, cols } = pose.matrix;
+      if (cols !== 3 || rows !== 3 * boneCount) {
+        const fits = cols === 3 && rows % 3 === 0 ? ` (a pose for ${rows / 3} bones)` : '';
+        problems.push(
+          `${pose.name}: ${rows} × ${cols}${fits}; the pose of example ${mesh.name} must be ${3 * boneCount} × 3, one rotation for each of the skeleton's ${boneCount} bones`,
+        );
+        continue;
+      }
+      try {
+        const read = await io.poseSequenceFromDmat(pose.matrix, boneCount, pose.name);
+        if (read.kind !== 'matrices') throw new LoadError(`${pose.name}: not a matrix pose`);
+        rotations = read.rotations.slice(0, 9 * boneCount);
+      } catch (error) {
+        problems.push(error instanceof Error ? error.message : String(error));
+        continue;
+      }
+      poseSource = pose.name;
+    } else {
+      const fallback = options.defaultPose?.(boneCount) ?? null;
+      if (!fallback || fallback.rotations.length !== 9 * boneCount) {
+        problems.push(`${mesh.name}: no pose for this example; add ${baseName(mesh.name)}.dmat (${3 * boneCount} × 3) with it`);
+        continue;
+      }
+      rotations = fallback.rotations.slice();
+      poseSource = fallback.source;
+    }
+    const name = uniqueName(baseName(mesh.name), taken);
+    taken.add(name);
+    out.push({ name, file: mesh.name, positions: mesh.mesh.positions, pose: rotations, poseSource, hidden: false });
+  }
+  if (problems.length > 0) throw new LoadError(problems.join('\n'));
+  return out;
+}
