@@ -104,6 +104,15 @@ test('messages quote at most 40 characters of a token: a file of a million zeros
   ]);
 });
 
+test('OBJ: at most 20 unknown record kinds are named in warnings (a damaged file does not flood the report)', () => {
+  const text = `${Array.from({ length: 1000 }, (_, i) => `junk${i} 1`).join('\n')}\nv 0 0 0\n`;
+  const { report } = readObj(text, 'junk.obj');
+  assert.deepEqual(report.warnings, [
+    ...Array.from({ length: 20 }, (_, i) => `line ${i + 1}: unknown record 'junk${i}' ignored`),
+    "no faces: the file has no 'f' lines",
+  ]);
+});
+
 test('excerpt: short tokens as they are, control characters made visible, long ones cut with their length', () => {
   assert.equal(excerpt('1.5e3'), '1.5e3');
   assert.equal(excerpt('a\u0000b\tc'), 'a\\u0000b\\u0009c');

@@ -55,6 +55,8 @@ const IGNORED_RECORDS = new Set([
 ]);
 
 const AXES = ['x', 'y', 'z'];
+/** Unknown record kinds named in warnings; a damaged file with thousands of them gets no more. */
+const MAX_UNKNOWN_RECORD_WARNINGS = 20;
 
 /**
  * Reads an OBJ file.
@@ -162,7 +164,7 @@ export function readObj(text: string, file: string): { mesh: TriangleMesh; repor
       normals++;
     } else if (first !== HASH) {
       const keyword = scanner.peekToken();
-      if (!IGNORED_RECORDS.has(keyword) && !unknownRecords.has(keyword)) {
+      if (!IGNORED_RECORDS.has(keyword) && !unknownRecords.has(keyword) && unknownRecords.size < MAX_UNKNOWN_RECORD_WARNINGS) {
         unknownRecords.add(keyword);
         warnings.push(`line ${scanner.line}: unknown record '${excerpt(keyword)}' ignored`);
       }
