@@ -7,7 +7,10 @@
 //
 // Compiled in with SKIN_CONTEXT_EXAMPLES = J > 0 (a constant, so the loop unrolls; changing J recompiles).
 // contextDisplacementTexture: RGBA32F in the joint-texture layout of lbs.glsl (lbsFetch's mask-and-shift
-// addressing); delta_j of vertex v is texel j * contextVertexCount + v (xyz; w unused). contextWeights: the J a_j.
+// addressing); delta_j of vertex v is texel j * contextVertexCount + v (xyz; w unused), and the change of its normal
+// n(unposed_j) - n(rest) is texel (J + j) * contextVertexCount + v. contextWeights: the J a_j. The blended normal
+// change turns the rest normal toward the examples' before skinning; it needs no normalization here (the skinning
+// and the fragment shader normalize).
 // The includer puts lbs.glsl first.
 
 #if SKIN_CONTEXT_EXAMPLES > 0
@@ -21,5 +24,13 @@ vec3 contextDisplacement(int vertexIndex) {
     displacement += contextWeights[j] * lbsFetch(contextDisplacementTexture, j * contextVertexCount + vertexIndex).xyz;
   }
   return displacement;
+}
+
+vec3 contextNormalChange(int vertexIndex) {
+  vec3 change = vec3(0.0);
+  for (int j = 0; j < SKIN_CONTEXT_EXAMPLES; j++) {
+    change += contextWeights[j] * lbsFetch(contextDisplacementTexture, (SKIN_CONTEXT_EXAMPLES + j) * contextVertexCount + vertexIndex).xyz;
+  }
+  return change;
 }
 #endif

@@ -16,6 +16,7 @@ attribute float skinBlend;
 void skinVertex(int vertexIndex, inout vec3 position, inout vec3 normal) {
 #if SKIN_CONTEXT_EXAMPLES > 0 && SKIN_METHOD != 3
   position += contextDisplacement(vertexIndex);
+  normal += contextNormalChange(vertexIndex);
 #endif
 #if SKIN_METHOD == 0
   LbsBlend lbs = lbsBlend(vertexIndex);

@@ -62,6 +62,8 @@ const NO_EXAMPLES = new Float64Array(0);
 export interface ContextSource {
   /** J × #V × 3 displacements unposed through `base`, or null while they are being computed */
   displacements(base: 'lbs' | 'dqs'): Float64Array | null;
+  /** J × #V × 3 changes of the unposed examples' normals from the rest normals, packed like the displacements */
+  normalDeltas(base: 'lbs' | 'dqs'): Float64Array | null;
   /** J weights a_j at the pose last given to setPose */
   readonly weights: Float64Array;
   setPose(rotations: Float64Array): void;
@@ -257,7 +259,8 @@ export class DeformationController {
       view.setMethod(GPU_METHOD[method], this.antipodality === 'per-vertex', scaled);
       const base = contextBaseOf(method);
       const displacements = base && context ? context.displacements(base) : null;
-      view.setContext(displacements, displacements ? context!.weights : NO_EXAMPLES);
+      const normals = base && displacements ? context!.normalDeltas(base) : null;
+      view.setContext(displacements, normals, displacements ? context!.weights : NO_EXAMPLES);
       view.setTransforms(evaluator.transforms);
       view.setDualQuaternions(this.dualQuaternions, scaled ? this.scales : null);
       if (isPerFace(method)) this.requestPerFace(view, method, evaluator);

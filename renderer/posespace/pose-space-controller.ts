@@ -24,6 +24,7 @@ import {
   type RbfKernel,
 } from '../../workers/posespace/pose-space-weights.ts';
 import { poseDuration } from '../../workers/rig/pose-sequence.ts';
+import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
 import { activeExamplesOf, type ExampleShape, type SceneDocument } from '../document/scene-document.ts';
 import type { Unposer } from '../io/posespace-client.ts';
 
@@ -79,7 +80,7 @@ export class PoseSpaceController {
   private running = false;
   private interpolator: PoseSpaceInterpolator | null = null;
   private interpolatorKey: { examples: readonly ExampleShape[] | undefined; kernel: RbfKernel; skeleton: unknown } | null = null;
-  private packed = new Map<ContextBase, { examples: ExampleShape[]; data: Float64Array }>();
+  private packed = new Map<ContextBase, { examples: ExampleShape[]; data: Float64Array; normals: Float64Array | null }>();
   private curveCache: { interpolator: PoseSpaceInterpolator; poses: unknown; values: Float64Array; frames: number } | null = null;
   private lastPose: Float64Array | null = null;
   private idleWaiters: (() => void)[] = [];
@@ -166,8 +167,30 @@ export class PoseSpaceController {
     const n = this.host.document().mesh.positions.length;
     const data = new Float64Array(examples.length * n);
     examples.forEach((e, j) => data.set(results!.get(e)!.displacements, j * n));
-    this.packed.set(base, { examples, data });
+    this.packed.set(base, { examples, data, normals: null });
     return data;
+  }
+
+  /**
+   * J × #V × 3 normal changes n(S̄_j) − n(S_0) of the shown examples unposed through `base` (example-major, area-
+   * weighted unit normals), packed like displacements(base), or null while those are not ready. Blended with the
+   * same a_j they turn the rest normals toward the examples' (the GPU renormalizes), so the shading follows the
+   * sculpted detail as the positions do.
+   */
+  normalDeltas(base: ContextBase): Float64Array | null {
+    if (!this.displacements(base)) return null;
+    const packed = this.packed.get(base)!;
+    if (packed.normals) return packed.normals;
+    const doc = this.host.document();
+    const n = doc.mesh.positions.length;
+    const normals = new Float64Array(packed.examples.length * n);
+    packed.examples.forEach((e, j) => {
+      const unposed = this.results.get(base)!.get(e)!.unposed;
+      const exampleNormals = vertexNormals(unposed, doc.mesh.triangles);
+      for (let i = 0; i < n; i++) normals[j * n + i] = exampleNormals[i] - doc.restNormals[i];
+    });
+    packed.normals = normals;
+    return normals;
   }
 
   /** An example's unposed shape S̄_j through `base`, once computed. */

@@ -78,6 +78,7 @@ export class SkinnedMeshView {
   };
   /** the displacements the context texture holds (J × #V × 3), to upload only new ones */
   private contextDisplacements: Float64Array | null = null;
+  private contextNormals: Float64Array | null = null;
   /** J of the compiled shader: examples whose displacements are added before skinning (0 = none) */
   private contextExamples = 0;
   private readonly dqsTexture: THREE.DataTexture;
@@ -269,25 +270,33 @@ export class SkinnedMeshView {
 
   /**
    * Context-aware deformation (shaders/context-displacement.glsl): the examples' rest-space displacements
-   * (J × #V × 3, example-major) and this pose's weights a_j (J), or null to skin the rest mesh as it is. A new
-   * displacement array is uploaded once; the weights every call. Changing J recompiles.
+   * (J × #V × 3, example-major), their normal changes (packed alike, or null) and this pose's weights a_j (J), or
+   * null to skin the rest mesh as it is. New arrays are uploaded once; the weights every call. Changing J recompiles.
    */
-  setContext(displacements: Float64Array | null, weights: ArrayLike<number>): void {
+  setContext(displacements: Float64Array | null, normalDeltas: Float64Array | null, weights: ArrayLike<number>): void {
     const J = displacements ? weights.length : 0;
-    if (displacements && displacements.length !== J * 3 * this.vertexCount)
+    const texels = J * this.vertexCount;
+    if (displacements && displacements.length !== 3 * texels)
       throw new RangeError(`context skinning: ${displacements.length / 3} displacements for ${J} examples × ${this.vertexCount} vertices`);
-    if (displacements && displacements !== this.contextDisplacements) {
-      const texels = J * this.vertexCount;
-      const texture = floatTexture(JOINT_TEXTURE_WIDTH, Math.max(1, Math.ceil(texels / JOINT_TEXTURE_WIDTH)));
+    if (displacements && (displacements !== this.contextDisplacements || normalDeltas !== this.contextNormals)) {
+      // δ_j of vertex v at texel j·#V + v; the normal changes after them, at J·#V + j·#V + v (zero without them).
+      const texture = floatTexture(JOINT_TEXTURE_WIDTH, Math.max(1, Math.ceil((2 * texels) / JOINT_TEXTURE_WIDTH)));
       const pixels = texture.image.data as Float32Array;
       for (let i = 0; i < texels; i++) {
         pixels[4 * i] = displacements[3 * i];
         pixels[4 * i + 1] = displacements[3 * i + 1];
         pixels[4 * i + 2] = displacements[3 * i + 2];
+        if (normalDeltas) {
+          const o = 4 * (texels + i);
+          pixels[o] = normalDeltas[3 * i];
+          pixels[o + 1] = normalDeltas[3 * i + 1];
+          pixels[o + 2] = normalDeltas[3 * i + 2];
+        }
       }
       this.uniforms.contextDisplacementTexture.value.dispose();
       this.uniforms.contextDisplacementTexture.value = texture;
     }
+    this.contextNormals = normalDeltas;
     this.contextDisplacements = displacements;
     if (this.uniforms.contextWeights.value.length !== J) this.uniforms.contextWeights.value = new Float32Array(J);
     if (J > 0) this.uniforms.contextWeights.value.set(weights);

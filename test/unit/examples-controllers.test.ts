@@ -20,6 +20,7 @@ import { samplePose } from '../../workers/rig/pose-sequence.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { unposeExample } from '../../workers/posespace/unpose.ts';
+import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
 
 const demo = demoDocument();
 const B = demo.skeleton.parents.length;
@@ -151,6 +152,17 @@ test('unposing recovers each example’s bump; a_j is δ_ij at the examples’ p
     let worst = 0;
     for (let i = 0; i < 3 * V; i++) worst = Math.max(worst, Math.abs(displacements[3 * V * j + i] - expected[i]));
     assert.ok(worst < 1e-9 * demo.diagonal, `eg${j}: |δ − bump| = ${worst}`);
+  });
+  // The normal changes are those of the rest mesh with each bump, against the rest normals (a second computation).
+  const normals = posespace.normalDeltas('lbs')!;
+  BUMPS.forEach((b, j) => {
+    const bumped = vertexNormals(
+      demo.mesh.positions.map((x, i) => x + b[i]),
+      demo.mesh.triangles,
+    );
+    let worst = 0;
+    for (let i = 0; i < 3 * V; i++) worst = Math.max(worst, Math.abs(normals[3 * V * j + i] - (bumped[i] - demo.restNormals[i])));
+    assert.ok(worst < 1e-6, `eg${j}: normal change off by ${worst}`);
   });
   FRAMES.forEach((frame, j) => {
     posespace.setPose(poseAt(frame));
