@@ -14,10 +14,9 @@
  * A_j h_j − h_j), so A_j is reproduced exactly whenever it is rigid. Scale animation has no place in our rigid
  * poses: its effect on where joints go is kept, the bones' own scaling is reported and left out.
  */
-import { Logger, WebIO, type Accessor, type AnimationChannel, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
-import { CollectingLogger } from './gltf-collecting-logger.ts';
+import { Logger, type Accessor, type AnimationChannel, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
 import { FormatError } from './format-error.ts';
-import { gltfJson, isGlb } from './gltf-resource-uris.ts';
+import { readGltfDocument } from './gltf-extensions.ts';
 import type { GltfClip } from './gltf-export.ts';
 import type { DenseMatrix, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
@@ -71,7 +70,8 @@ const TRANSLATION_EPSILON = 1e-7;
  *                   GLB binary chunks need nothing here
  * @param options    see GltfImportOptions; missing fields take GLTF_IMPORT_DEFAULTS
  * @throws FormatError (naming the import, the file, the place and the reason) for unreadable files, files without
- *         a skinned mesh, joint indices past the skin, or non-finite data
+ *         a skinned mesh, joint indices past the skin, or non-finite data, and files requiring an extension that
+ *         gltf-extensions.ts refuses
  */
 export async function importGltf(
   bytes: Uint8Array,
@@ -84,21 +84,7 @@ export async function importGltf(
     throw new FormatError(file, where, `glTF import: ${reason}`);
   };
   const warnings: string[] = [];
-  const io = new WebIO().setLogger(new CollectingLogger(warnings)).setStrictResources(false);
-  let doc: Awaited<ReturnType<WebIO['readBinary']>>;
-  try {
-    if (isGlb(bytes)) {
-      doc = await io.readBinary(bytes);
-    } else {
-      const json = gltfJson(bytes, file) as Parameters<WebIO['readJSON']>[0]['json'];
-      const copies: Record<string, Uint8Array<ArrayBuffer>> = {};
-      for (const [uri, data] of Object.entries(resources)) copies[uri] = Uint8Array.from(data);
-      doc = await io.readJSON({ json, resources: copies });
-    }
-  } catch (error) {
-    if (error instanceof FormatError) throw error;
-    return fail('', `cannot read the file: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const doc = await readGltfDocument(bytes, file, resources, warnings);
   doc.setLogger(new Logger(Logger.Verbosity.SILENT));
   const root = doc.getRoot();
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
