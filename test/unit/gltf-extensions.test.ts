@@ -2,11 +2,15 @@
  * glTF extensions on import (workers/formats/gltf-extensions.ts): Draco- and meshopt-compressed CesiumMan made here
  * with glTF-Transform import and pose like the original within what the compression can change; required
  * extensions that only concern appearance are kept, ones that change geometry and are not read refuse the file
- * naming the extension; KHR_animation_pointer channels on node TRS are read like ordinary channels.
+ * naming the extension; KHR_animation_pointer channels on node TRS are read like ordinary channels; `rigwright export
+ * --compress` writes valid compressed files that re-import within the quantization bound.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { NodeIO, type Document } from '@gltf-transform/core';
 import { EXTMeshoptCompression, KHRDracoMeshCompression } from '@gltf-transform/extensions';
 import draco3d from 'draco3dgltf';
@@ -20,7 +24,8 @@ import { poseForwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
-import { dataFile } from './shared-data.ts';
+import { assertValidGltf } from './gltf-skinning-reference.ts';
+import { dataFile, repoRoot } from './shared-data.ts';
 
 const cesiumMan = (): Uint8Array => readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'));
 
@@ -313,4 +318,61 @@ test('KHR_animation_pointer channels on node TRS read like ordinary channels; ot
     notice,
     /animation "Bend": 1 KHR_animation_pointer channel left out \(\/materials\/0\/pbrMetallicRoughness\/baseColorFactor\)/,
   );
+});
+
+function rigwright(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['app/cli/rigwright.mjs', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+test('rigwright export --compress draco|meshopt: valid, required, and re-imports like the plain export within the bound', async () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'rigwright-compress-'));
+  const inputs = [
+    '--mesh',
+    dataFile('libigl', 'arm.obj'),
+    '--skeleton',
+    dataFile('libigl', 'arm.tgf'),
+    '--weights',
+    dataFile('libigl', 'arm-weights.dmat'),
+  ];
+  // Integer weights pass Draco unquantized, so only positions move.
+  const outputs: Record<string, Uint8Array> = {};
+  for (const compress of ['none', 'draco', 'meshopt']) {
+    const out = path.join(work, `arm-${compress}.glb`);
+    const run = rigwright('export', ...inputs, '--weight-type', 'unsigned-short', '--compress', compress, '--out', out);
+    assert.equal(run.status, 0, run.stderr);
+    outputs[compress] = readFileSync(out);
+    await assertValidGltf(outputs[compress], `arm exported with --compress ${compress}`);
+  }
+  assert.deepEqual(requiredOf(outputs.none), []);
+  assert.deepEqual(requiredOf(outputs.draco), ['KHR_draco_mesh_compression']);
+  assert.deepEqual(requiredOf(outputs.meshopt), ['EXT_meshopt_compression']);
+  assert.ok(outputs.draco.length < outputs.none.length / 2, `Draco: ${outputs.draco.length} of ${outputs.none.length} bytes`);
+
+  const plain = await importGltf(outputs.none, 'arm-none.glb');
+  const meshopt = await importGltf(outputs.meshopt, 'arm-meshopt.glb');
+  assert.deepEqual(meshopt.mesh.positions, plain.mesh.positions);
+  assert.deepEqual(meshopt.weights, plain.weights);
+  assert.deepEqual(canonicalTriangles(meshopt.mesh.triangles), canonicalTriangles(plain.mesh.triangles));
+
+  const draco = await importGltf(outputs.draco, 'arm-draco.glb');
+  assert.deepEqual(draco.weights, plain.weights, 'integer weights are exact');
+  assert.deepEqual(canonicalTriangles(draco.mesh.triangles), canonicalTriangles(plain.mesh.triangles), 'same vertex order');
+  // 14-bit positions over the POSITION box's largest extent (the file's own min/max; our export writes the mesh in
+  // world space under an identity root, so the import's positions are the file's): |x' − x| ≤ √3 / 2 · r / (2^14 − 1).
+  const json = gltfJson(outputs.draco, 'arm-draco.glb') as {
+    accessors: { min?: number[]; max?: number[] }[];
+    meshes: { primitives: { attributes: { POSITION: number } }[] }[];
+  };
+  const box = json.accessors[json.meshes[0].primitives[0].attributes.POSITION];
+  const range = Math.max(...box.max!.map((hi, k) => hi - box.min![k]));
+  const bound = (Math.sqrt(3) / 2) * (range / (2 ** 14 - 1));
+  let worst = 0;
+  for (let i = 0; i < plain.mesh.positions.length; i += 3) {
+    const p = plain.mesh.positions,
+      q = draco.mesh.positions;
+    worst = Math.max(worst, Math.hypot(p[i] - q[i], p[i + 1] - q[i + 1], p[i + 2] - q[i + 2]));
+  }
+  assert.ok(worst <= bound && worst > bound / 100, `positions moved by ${worst}, bound ${bound}`);
 });

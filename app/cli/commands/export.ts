@@ -1,19 +1,22 @@
 /** `rigwright export`: a skinned, animated glTF 2.0 asset from a mesh, a skeleton, weights and poses. */
 import path from 'node:path';
 import { exportGltf, GLTF_EXPORT_DEFAULTS, type GltfClip } from '../../../workers/formats/gltf-export.ts';
+import type { GltfCompression } from '../../../workers/formats/gltf-extensions.ts';
 import type { GltfWeightComponent } from '../../../workers/formats/gltf-skin-weights.ts';
 import { vertexNormals } from '../../../workers/mesh/vertex-normals.ts';
 import { outputExtension, readBoundRig, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
 import { readPoses } from '../pose-input.ts';
 
 const WEIGHT_TYPES: readonly GltfWeightComponent[] = ['float', 'unsigned-byte', 'unsigned-short'];
+const COMPRESSIONS: readonly GltfCompression[] = ['none', 'draco', 'meshopt'];
 
 export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'a skinned, animated glTF (.glb, or .gltf + .bin)',
   usage: `Usage: rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat [--translations T.dmat]]
                         [--influences 4|8]
-                        [--weight-type float|unsigned-byte|unsigned-short] --out A.glb|A.gltf
+                        [--weight-type float|unsigned-byte|unsigned-short] [--compress none|draco|meshopt]
+                        --out A.glb|A.gltf
 
 Writes a skinned glTF 2.0 asset: one joint node per bone at its start joint, inverse bind matrices, the four
 (or eight) strongest weights per vertex summing exactly to 1, and the poses as an animation clip named after the
@@ -27,6 +30,9 @@ A .gltf output also writes its buffer next to it as a .bin file with the same na
   --translations FILE  DMAT start-joint translations for those poses, B·L × 3: translation channels
   --influences K       4 (JOINTS_0/WEIGHTS_0) or 8 (adds a second set many viewers ignore); default ${GLTF_EXPORT_DEFAULTS.influences}
   --weight-type T      float, unsigned-byte or unsigned-short (normalized integers); default ${GLTF_EXPORT_DEFAULTS.weightComponent}
+  --compress C         none, draco (KHR_draco_mesh_compression: positions quantized to 14 bits, normals to 10, float
+                       weights to 12; integer weights stay exact) or meshopt (EXT_meshopt_compression, lossless here);
+                       either is required to read the file; default ${GLTF_EXPORT_DEFAULTS.compression}
   --out FILE           output, .glb or .gltf
   -h, --help           this help
 `,
@@ -38,6 +44,7 @@ A .gltf output also writes its buffer next to it as a .bin file with the same na
     translations: 'string',
     influences: 'string',
     'weight-type': 'string',
+    compress: 'string',
     out: 'string',
   },
   allowPositionals: false,
@@ -56,6 +63,10 @@ A .gltf output also writes its buffer next to it as a .bin file with the same na
       throw new UsageError(`--weight-type must be ${WEIGHT_TYPES.join(', ')}; not "${values['weight-type']}"`);
     }
 
+    const compression = (values.compress ?? GLTF_EXPORT_DEFAULTS.compression) as GltfCompression;
+    if (!COMPRESSIONS.includes(compression))
+      throw new UsageError(`--compress must be ${COMPRESSIONS.join(', ')}; not "${values.compress}"`);
+
     const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
     const clips: GltfClip[] = [];
     if (values.poses !== undefined) {
@@ -73,7 +84,7 @@ A .gltf output also writes its buffer next to it as a .bin file with the same na
         name: path.basename(meshFile).replace(/\.[^.]*$/, ''),
       },
       out,
-      { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename },
+      { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename, compression },
     );
     for (const warning of result.warnings) stderr.write(`rigwright: warning: ${out}: ${warning}\n`);
     writeFile(out, result.bytes);
@@ -84,7 +95,7 @@ A .gltf output also writes its buffer next to it as a .bin file with the same na
       written.push(file);
     }
     stdout.write(
-      `wrote ${written.join(' and ')}: ${vertexCount} vertices, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}, up to ${influences} influences per vertex (${weightComponent} weights)\n`,
+      `wrote ${written.join(' and ')}: ${vertexCount} vertices, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}, up to ${influences} influences per vertex (${weightComponent} weights${compression === 'none' ? '' : `, ${compression}-compressed`})\n`,
     );
     return 0;
   },
