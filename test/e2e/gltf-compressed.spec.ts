@@ -2,7 +2,9 @@
  * Compressed glTF in the built app, in Chromium: Draco- and meshopt-compressed CesiumMan, made here in Node with
  * glTF-Transform, open through the file input. Their decoders load in the file-reading module worker (Draco's
  * .wasm from the build's assets, meshopt's inlined), and the scene poses like the uncompressed file opened in the
- * same page (the exact quantization bound is the unit test's, test/unit/gltf-extensions.test.ts).
+ * same page (the exact quantization bound is the unit test's, test/unit/gltf-extensions.test.ts). Every response
+ * carries the desktop app's Content-Security-Policy, as app/main.ts sends it, so the worker compiles WebAssembly
+ * under the same rules as in Electron.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { NodeIO } from '@gltf-transform/core';
 import { EXTMeshoptCompression, KHRDracoMeshCompression } from '@gltf-transform/extensions';
 import draco3d from 'draco3dgltf';
 import { MeshoptEncoder } from 'meshoptimizer/encoder';
+import { CONTENT_SECURITY_POLICY } from '../../app/app-scheme.ts';
 import { maxDistance } from '../unit/gltf-skinning-reference.ts';
 import { dataFile, openApp } from './app-driver.ts';
 
@@ -48,6 +51,10 @@ test('Draco- and meshopt-compressed CesiumMan decode in the worker and pose like
   const wasm: string[] = [];
   page.on('response', (response) => {
     if (response.url().endsWith('.wasm')) wasm.push(`${response.status()} ${response.url().split('/').pop()}`);
+  });
+  await page.route('**/*', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CONTENT_SECURITY_POLICY } });
   });
   await openApp(page, errors);
   const original = readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'));
