@@ -13,11 +13,13 @@ export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 /**
  * The page may run only its own scripts and workers (blob: for workers that libraries spawn from inline
  * sources), fetch only its own files, and embed nothing. Inline styles stay allowed because three.js helpers
- * and editor widgets set `style` attributes; inline or evaluated scripts are not.
+ * and editor widgets set `style` attributes; inline or evaluated scripts are not. `'wasm-unsafe-eval'` lets the
+ * page and its workers compile WebAssembly (the Draco and meshopt glTF decoders), and nothing else: JavaScript
+ * eval stays blocked.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self' blob:",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",

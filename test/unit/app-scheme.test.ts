@@ -63,7 +63,7 @@ test('the Content-Security-Policy allows only our own scripts and workers and no
       return [name, sources] as const;
     }),
   );
-  assert.deepEqual(directives.get('script-src'), ["'self'"]);
+  assert.deepEqual(directives.get('script-src'), ["'self'", "'wasm-unsafe-eval'"], 'WebAssembly compiles; JavaScript eval does not');
   assert.deepEqual(directives.get('worker-src'), ["'self'", 'blob:']);
   assert.deepEqual(directives.get('object-src'), ["'none'"]);
   assert.deepEqual(directives.get('default-src'), ["'self'"]);

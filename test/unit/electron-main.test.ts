@@ -231,7 +231,10 @@ test('the app scheme serves the renderer folder with the CSP and nothing outside
   assert.equal(index.status, 200);
   assert.equal(await index.text(), readFileSync(path.join(rendererRoot, 'index.html'), 'utf8'));
   assert.match(index.headers.get('content-type')!, /^text\/html/);
-  assert.match(index.headers.get('content-security-policy')!, /script-src 'self';.*worker-src 'self' blob:;.*object-src 'none'/);
+  assert.match(
+    index.headers.get('content-security-policy')!,
+    /script-src 'self' 'wasm-unsafe-eval';.*worker-src 'self' blob:;.*object-src 'none'/,
+  );
   const worker = await get('rigwright://app/assets/io.worker.js');
   assert.match(worker.headers.get('content-type')!, /^text\/javascript/);
 
@@ -269,7 +272,7 @@ test('the session cancels remote requests, adds the CSP to responses and denies 
     (response: { responseHeaders: Record<string, string[]> }) => (headers = response.responseHeaders),
   );
   assert.equal(headers!['content-security-policy'], undefined);
-  assert.match(headers!['Content-Security-Policy'][0], /^default-src 'self'; script-src 'self';/);
+  assert.match(headers!['Content-Security-Policy'][0], /^default-src 'self'; script-src 'self' 'wasm-unsafe-eval';/);
   assert.deepEqual(headers!['content-type'], ['text/html']);
 
   let granted: boolean | undefined;

@@ -4,7 +4,9 @@
  *   poses    3·B·L × 3 relative rotation matrices, L frames of B bones, or 4B × 1 quaternions x y z w (pose-file.ts)
  *   handles  #V × 1, the bone of each handle vertex or -1 (weights-file.ts)
  * dmatReadings judges a matrix alone, by shape and values; dmatFits and dmatRole judge it against a mesh with #V
- * vertices and a skeleton with #B bones, by shape.
+ * vertices and a skeleton with #B bones, by shape. A fourth kind belongs to a pose file and is read with it:
+ *   translations  B·L × 3 start-joint translations of a clip's poses (pose-file.ts withTranslationsFromDmat), which
+ *                 `rigwright import` writes as NAME-translations-CLIP.dmat; canBeTranslations judges it
  */
 import { FormatError } from './format-error.ts';
 import { poseSequenceFromDmat } from './pose-file.ts';
@@ -63,6 +65,15 @@ export function dmatReadings(m: DenseMatrix): DmatReading[] {
     readings.push({ role: 'weights', vertexCount: rows, boneCount: cols });
   }
   return readings;
+}
+
+/**
+ * Whether a matrix can be start-joint translations for some pose file: three columns of finite values, and not
+ * rotation-matrix poses itself (translations whose every 3×3 block is a rotation do not occur; a pose file does).
+ * The bone and frame counts it fits come from the skeleton and the pose file it goes with: B·L rows.
+ */
+export function canBeTranslations(m: DenseMatrix): boolean {
+  return m.cols === 3 && m.rows > 0 && m.data.every(Number.isFinite) && !(m.rows % 3 === 0 && acceptsAsPoses(m));
 }
 
 /** With one bone per frame every 3×3 block is a frame, so the pose reader checks that all blocks are rotations. */

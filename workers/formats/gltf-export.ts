@@ -12,6 +12,7 @@
 import { Document, Format, WebIO, type Accessor, type Animation, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
 import { FormatError } from './format-error.ts';
+import type { GltfCompression } from './gltf-extensions.ts';
 import { quantizeSkinWeights, type GltfWeightComponent } from './gltf-skin-weights.ts';
 import { vertexAnimationCost, type GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import type { DenseMatrix, TriangleMesh } from './types.ts';
@@ -78,6 +79,8 @@ export interface GltfExportOptions {
   framesPerSecond?: number;
   /** name of the .bin resource without extension (format 'gltf') */
   basename?: string;
+  /** geometry compression, written as a required extension (see compressOnWrite in gltf-extensions.ts) */
+  compression?: GltfCompression;
 }
 
 export const GLTF_EXPORT_DEFAULTS: Required<GltfExportOptions> = {
@@ -86,6 +89,7 @@ export const GLTF_EXPORT_DEFAULTS: Required<GltfExportOptions> = {
   weightComponent: 'float',
   framesPerSecond: 30,
   basename: 'model',
+  compression: 'none',
 };
 
 /** The exported file: `bytes` is the GLB or the .gltf JSON (UTF-8); `resources` maps a URI to its bytes. */
@@ -274,6 +278,8 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
 
   const io = new WebIO().setLogger(new CollectingLogger(warnings));
   try {
+    // Loaded on demand: the page imports this module for its defaults and should not carry the extensions.
+    if (opts.compression !== 'none') await (await import('./gltf-extensions.ts')).compressOnWrite(doc, io, opts.compression);
     if (opts.format === 'glb') return { bytes: await io.writeBinary(doc), resources: {}, warnings };
     const { json, resources } = await io.writeJSON(doc, { format: Format.GLTF, basename: opts.basename });
     return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };

@@ -17,14 +17,14 @@
 import {
   GLB_BUFFER,
   Logger,
-  WebIO,
   type Accessor,
+  type Document,
   type AnimationChannel,
   type Node as GltfNode,
   type Primitive,
 } from '@gltf-transform/core';
-import { CollectingLogger } from './gltf-collecting-logger.ts';
 import { FormatError } from './format-error.ts';
+import { applyExtensionRules, readGltfDocument } from './gltf-extensions.ts';
 import { gltfJson, isGlb, parseJsonText } from './gltf-resource-uris.ts';
 import { checkGltf, parseGlb } from './gltf-validate.ts';
 import { checkFileSize } from './read-file.ts';
@@ -79,6 +79,41 @@ export const MAX_CLIP_SECONDS = 3600;
 export const MAX_CLIP_WORK = 1e7;
 
 /**
+ * Reads a .glb or .gltf into a glTF-Transform Document only after checking it: the required extensions and
+ * animation pointers (gltf-extensions.ts), then everything glTF-Transform trusts (counts, offsets, references,
+ * hierarchy: gltf-validate.ts), then the reader with its decoders.
+ * @param bytes      the .glb or .gltf file
+ * @param file       file name for messages
+ * @param resources  external files the .gltf names, by URI as written
+ * @param warnings   notices are appended here
+ * @throws FormatError naming the file, the place and the reason
+ */
+export async function readCheckedGltf(
+  bytes: Uint8Array,
+  file: string,
+  resources: Record<string, Uint8Array>,
+  warnings: string[],
+): Promise<Document> {
+  const fail = (where: string, reason: string): never => {
+    throw new FormatError(file, where, `glTF import: ${reason}`);
+  };
+  checkFileSize(file, bytes.length);
+  for (const [uri, data] of Object.entries(resources)) checkFileSize(uri, data.length);
+  let json: unknown;
+  let glbBin: Uint8Array | null = null;
+  if (isGlb(bytes)) {
+    const parts = parseGlb(bytes, file);
+    json = parseJsonText(parts.jsonBytes, file);
+    glbBin = parts.bin;
+  } else {
+    json = gltfJson(bytes, file);
+  }
+  applyExtensionRules(json, file, warnings);
+  const checked = checkGltf(json, glbBin, resources, GLB_BUFFER, fail);
+  return readGltfDocument(checked.json, checked.resources, file, warnings);
+}
+
+/**
  * Reads a rigged glTF asset.
  * @param bytes      .glb, or .gltf JSON (UTF-8)
  * @param file       file name for messages
@@ -86,7 +121,8 @@ export const MAX_CLIP_WORK = 1e7;
  *                   GLB binary chunks need nothing here
  * @param options    see GltfImportOptions; missing fields take GLTF_IMPORT_DEFAULTS
  * @throws FormatError (naming the import, the file, the place and the reason) for unreadable files, files without
- *         a skinned mesh, joint indices past the skin, or non-finite data
+ *         a skinned mesh, joint indices past the skin, or non-finite data, and files requiring an extension that
+ *         gltf-extensions.ts refuses
  */
 export async function importGltf(
   bytes: Uint8Array,
@@ -99,29 +135,7 @@ export async function importGltf(
     throw new FormatError(file, where, `glTF import: ${reason}`);
   };
   const warnings: string[] = [];
-  const io = new WebIO().setLogger(new CollectingLogger(warnings)).setStrictResources(false);
-  checkFileSize(file, bytes.length);
-  for (const [uri, data] of Object.entries(resources)) checkFileSize(uri, data.length);
-  // Everything glTF-Transform trusts is checked first (counts, offsets, references, hierarchy): see gltf-validate.ts.
-  let json: unknown;
-  let glbBin: Uint8Array | null = null;
-  if (isGlb(bytes)) {
-    const parts = parseGlb(bytes, file);
-    json = parseJsonText(parts.jsonBytes, file);
-    glbBin = parts.bin;
-  } else {
-    json = gltfJson(bytes, file);
-  }
-  const checked = checkGltf(json, glbBin, resources, GLB_BUFFER, fail);
-  let doc: Awaited<ReturnType<WebIO['readBinary']>>;
-  try {
-    const copies: Record<string, Uint8Array<ArrayBuffer>> = {};
-    for (const [uri, data] of Object.entries(checked.resources)) copies[uri] = Uint8Array.from(data);
-    doc = await io.readJSON({ json: checked.json as unknown as Parameters<WebIO['readJSON']>[0]['json'], resources: copies });
-  } catch (error) {
-    if (error instanceof FormatError) throw error;
-    return fail('', `cannot read the file: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const doc = await readCheckedGltf(bytes, file, resources, warnings);
   doc.setLogger(new Logger(Logger.Verbosity.SILENT));
   const root = doc.getRoot();
   const scene = root.getDefaultScene() ?? root.listScenes()[0];

@@ -159,9 +159,7 @@ export function checkGltf(
     if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) fail(`/${key}`, 'must be an array of extension names');
     tooLong(value, `/${key}`);
   }
-  const required = (root.extensionsRequired as string[] | undefined) ?? [];
-  if (required.length > 0)
-    fail('/extensionsRequired/0', `the file needs the extension "${shown(required[0]).slice(1, -1)}", which Rigwright does not support`);
+  // Which required extensions a file may have is decided before these checks (gltf-extensions.ts, REQUIRED_EXTENSIONS).
 
   // Buffers: data present and at least as long as declared.
   const buffers = array('buffers');

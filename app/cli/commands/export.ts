@@ -1,6 +1,7 @@
 /** `rigwright export`: a skinned, animated glTF 2.0 asset from a mesh, a skeleton, weights and poses. */
 import path from 'node:path';
 import { exportGltf, GLTF_EXPORT_DEFAULTS, type GltfClip, type GltfPoseSpace } from '../../../workers/formats/gltf-export.ts';
+import type { GltfCompression } from '../../../workers/formats/gltf-extensions.ts';
 import type { GltfWeightComponent } from '../../../workers/formats/gltf-skin-weights.ts';
 import { vertexNormals } from '../../../workers/mesh/vertex-normals.ts';
 import { influencesFromWeights } from '../../../workers/skinning/influences.ts';
@@ -10,13 +11,15 @@ import { readPoses } from '../pose-input.ts';
 import { exampleDisplacements, exampleOptionsHelp, examplesInterpolator, rbfOption, readExamples } from '../example-input.ts';
 
 const WEIGHT_TYPES: readonly GltfWeightComponent[] = ['float', 'unsigned-byte', 'unsigned-short'];
+const COMPRESSIONS: readonly GltfCompression[] = ['none', 'draco', 'meshopt'];
 
 export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'a skinned, animated glTF (.glb, or .gltf + .bin)',
   usage: `Usage: rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat [--translations T.dmat]]
                         [--influences 4|8] [--examples E1.obj:E1.dmat,… [--rbf KERNEL]]
-                        [--weight-type float|unsigned-byte|unsigned-short] --out A.glb|A.gltf
+                        [--weight-type float|unsigned-byte|unsigned-short] [--compress none|draco|meshopt]
+                        --out A.glb|A.gltf
 
 Writes a skinned glTF 2.0 asset: one joint node per bone at its start joint, inverse bind matrices, the four
 (or eight) strongest weights per vertex summing exactly to 1, and the poses as an animation clip named after the
@@ -34,6 +37,9 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
   --influences K       4 (JOINTS_0/WEIGHTS_0) or 8 (adds a second set many viewers ignore); default ${GLTF_EXPORT_DEFAULTS.influences}
   --weight-type T      float, unsigned-byte or unsigned-short (normalized integers); default ${GLTF_EXPORT_DEFAULTS.weightComponent}
   ${exampleOptionsHelp(23)}
+  --compress C         none, draco (KHR_draco_mesh_compression: positions quantized to 14 bits, normals to 10, float
+                       weights to 12; integer weights stay exact) or meshopt (EXT_meshopt_compression, lossless here);
+                       either is required to read the file; default ${GLTF_EXPORT_DEFAULTS.compression}
   --out FILE           output, .glb or .gltf
   -h, --help           this help
 `,
@@ -47,6 +53,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     'weight-type': 'string',
     examples: 'string',
     rbf: 'string',
+    compress: 'string',
     out: 'string',
   },
   allowPositionals: false,
@@ -67,6 +74,9 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
 
     if (values.rbf !== undefined && values.examples === undefined) throw new UsageError('--rbf applies with --examples only');
     const kernel = rbfOption(values.rbf);
+    const compression = (values.compress ?? GLTF_EXPORT_DEFAULTS.compression) as GltfCompression;
+    if (!COMPRESSIONS.includes(compression))
+      throw new UsageError(`--compress must be ${COMPRESSIONS.join(', ')}; not "${values.compress}"`);
 
     const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
     const examples = values.examples === undefined ? [] : readExamples(values.examples, mesh, boneCount);
@@ -98,7 +108,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
         name: path.basename(meshFile).replace(/\.[^.]*$/, ''),
       },
       out,
-      { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename },
+      { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename, compression },
     );
     for (const warning of result.warnings) stderr.write(`rigwright: warning: ${out}: ${warning}\n`);
     // One set, the .bin before the .gltf that refers to it: a failure leaves the old pair as it was.
@@ -107,7 +117,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     writeFiles(files);
     const written = [out, ...files.slice(0, -1).map((f) => f.path)];
     stdout.write(
-      `wrote ${written.join(' and ')}: ${vertexCount} vertices, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}, up to ${influences} influences per vertex (${weightComponent} weights)${examples.length > 0 ? `, ${examples.length} example morph target${examples.length === 1 ? '' : 's'} (${kernel} RBF weights)` : ''}\n`,
+      `wrote ${written.join(' and ')}: ${vertexCount} vertices, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}, up to ${influences} influences per vertex (${weightComponent} weights${compression === 'none' ? '' : `, ${compression}-compressed`})${examples.length > 0 ? `, ${examples.length} example morph target${examples.length === 1 ? '' : 's'} (${kernel} RBF weights)` : ''}\n`,
     );
     return 0;
   },

@@ -1,16 +1,23 @@
 /**
  * `rigwright info`: what each file holds and what is wrong with it; given together, matrices are also checked
- * against the one mesh and the one skeleton among the files.
+ * against the one mesh, the one skeleton and the one rotation-matrix pose file among the files. glTF files are
+ * described from their document (meshes, skins and joints, clips with their key counts and rates, materials,
+ * extensions) and from what `rigwright import` makes of them.
  */
-import { dmatFits, dmatReadings, type DmatReading, type DmatRole } from '../../../workers/formats/dmat-role.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { canBeTranslations, dmatFits, dmatReadings, type DmatReading, type DmatRole } from '../../../workers/formats/dmat-role.ts';
 import { FormatError } from '../../../workers/formats/format-error.ts';
-import { poseSequenceFromDmat } from '../../../workers/formats/pose-file.ts';
+import { importGltf, readCheckedGltf } from '../../../workers/formats/gltf-import.ts';
+import { gltfJson, gltfResourceUris } from '../../../workers/formats/gltf-resource-uris.ts';
+import { summarizeGltf, type GltfSummary, type KeySpacing } from '../../../workers/formats/gltf-summary.ts';
+import { poseSequenceFromDmat, withTranslationsFromDmat } from '../../../workers/formats/pose-file.ts';
 import { readRigFile } from '../../../workers/formats/read-file.ts';
 import type { DenseMatrix, MeshFileReport, TriangleMesh } from '../../../workers/formats/types.ts';
 import { handlesFromDmat, weightsFromDmat } from '../../../workers/formats/weights-file.ts';
 import { boundingBox } from '../../../workers/mesh/bounds.ts';
 import { buildSkeleton, type Skeleton } from '../../../workers/rig/skeleton.ts';
-import { formatNumber, readBytes, UsageError, type CliCommand } from '../cli-support.ts';
+import { describeSystemError, formatNumber, readBytes, UsageError, type CliCommand } from '../cli-support.ts';
 
 export const infoCommand: CliCommand = {
   name: 'info',
@@ -18,9 +25,12 @@ export const infoCommand: CliCommand = {
   usage: `Usage: rigwright info FILE…
 
 Reports for each file what it holds: a mesh (vertices, triangles, bounds), a skeleton (joints, bones, parents,
-roots, bounds) or a DMAT matrix (rows × cols and what it can be: weights, poses or handles), and what is wrong
-with it. Given together, files are also checked against each other: weights and handles against the mesh and
-skeleton, poses against the skeleton (when exactly one of each is given).
+roots, bounds), a DMAT matrix (rows × cols and what it can be: weights, poses, handles, or the start-joint
+translations that go with a pose file) or a glTF asset (.glb, or .gltf with its files: meshes with vertex and
+triangle counts, skins with their joints, clips with key counts and key rate, materials, extensions used and
+required, and what \`rigwright import\` reads from it), and what is wrong with it. Given together, files are also
+checked against each other: weights and handles against the mesh and skeleton, poses against the skeleton,
+translations against the skeleton and the pose file (when exactly one of each is given).
 Exits with 1 when any file is bad, after reporting all of them.
 
   -h, --help       this help
@@ -28,15 +38,28 @@ Exits with 1 when any file is bad, after reporting all of them.
   options: {},
   allowPositionals: true,
 
-  run({ positionals }, { stdout, stderr }) {
+  async run({ positionals }, { stdout, stderr }) {
     if (positionals.length === 0) throw new UsageError('no files given');
 
-    const entries = positionals.map(readInfoEntry);
+    const entries: InfoEntry[] = [];
+    for (const file of positionals) entries.push(await readInfoEntry(file));
     const context: InfoContext = {};
     const meshes = entries.filter((e) => e.kind === 'mesh');
     const skeletons = entries.filter((e) => e.kind === 'skeleton');
     if (meshes.length === 1) context.mesh = { file: meshes[0].file, vertexCount: meshes[0].mesh.positions.length / 3 };
     if (skeletons.length === 1) context.skeleton = { file: skeletons[0].file, boneCount: skeletons[0].skeleton.parents.length };
+    if (context.skeleton) {
+      const boneCount = context.skeleton.boneCount;
+      const poseFiles = entries.filter(
+        (e) =>
+          e.kind === 'matrix' &&
+          dmatFits(e.matrix, 'poses', 0, boneCount) &&
+          e.matrix.cols === 3 &&
+          dmatReadings(e.matrix).some((r) => r.role === 'poses'),
+      );
+      if (poseFiles.length === 1 && poseFiles[0].kind === 'matrix')
+        context.poses = { file: poseFiles[0].file, matrix: poseFiles[0].matrix };
+    }
 
     let bad = 0;
     for (const entry of entries) {
@@ -45,16 +68,24 @@ Exits with 1 when any file is bad, after reporting all of them.
       let error = entry.kind === 'unreadable' ? entry.error : undefined;
       if (entry.kind === 'mesh') lines = describeMesh(entry.mesh, entry.report);
       if (entry.kind === 'skeleton') lines = describeSkeleton(entry.skeleton);
+      if (entry.kind === 'gltf') {
+        heading = 'glTF';
+        lines = entry.lines;
+        error = entry.error;
+      }
       if (entry.kind === 'matrix') {
         const m = entry.matrix;
         heading = `matrix ${m.rows} × ${m.cols}`;
         const readings = dmatReadings(m);
-        lines =
-          readings.length > 0
-            ? readings.map((r) => `could be ${describeReading(r)}`)
-            : ['fits nothing Rigwright reads (weights #V × #B, poses 3·B·L × 3 or 4B × 1, handles #V × 1)'];
+        const translations = canBeTranslations(m);
+        lines = readings.map((r) => `could be ${describeReading(r)}`);
+        if (translations)
+          lines.push(`could be start-joint translations for ${m.rows} bone-frames (B·L × 3, with a pose file of L frames of B bones)`);
+        if (lines.length === 0)
+          lines.push('fits nothing Rigwright reads (weights #V × #B, poses 3·B·L × 3 or 4B × 1, handles #V × 1, translations B·L × 3)');
         try {
           lines.push(...checkAgainstContext(m, entry.file, readings, context));
+          if (translations && !readings.some((r) => canCheck(r.role, context))) lines.push(...checkTranslations(m, entry.file, context));
         } catch (failure) {
           if (!(failure instanceof FormatError)) throw failure;
           error = failure;
@@ -77,10 +108,13 @@ type InfoEntry =
   | { file: string; kind: 'unreadable'; error: FormatError }
   | { file: string; kind: 'mesh'; mesh: TriangleMesh; report: MeshFileReport }
   | { file: string; kind: 'skeleton'; skeleton: Skeleton }
-  | { file: string; kind: 'matrix'; matrix: DenseMatrix };
+  | { file: string; kind: 'matrix'; matrix: DenseMatrix }
+  /** described already; `error` when Rigwright cannot import it (the description says what it holds regardless) */
+  | { file: string; kind: 'gltf'; lines: string[]; error?: FormatError };
 
-function readInfoEntry(file: string): InfoEntry {
+async function readInfoEntry(file: string): Promise<InfoEntry> {
   try {
+    if (/\.(glb|gltf)$/i.test(file)) return await readGltfEntry(file);
     const read = readRigFile(file, readBytes(file));
     switch (read.kind) {
       case 'mesh':
@@ -109,10 +143,11 @@ function describeReading(reading: DmatReading): string {
   }
 }
 
-/** The only mesh and the only skeleton given to `info`, used to check matrices against them. */
+/** The only mesh, skeleton and rotation-matrix pose file given to `info`, used to check matrices against them. */
 interface InfoContext {
   mesh?: { file: string; vertexCount: number };
   skeleton?: { file: string; boneCount: number };
+  poses?: { file: string; matrix: DenseMatrix };
 }
 
 /** Whether the files given hold what a reading is checked against: poses a skeleton, handles a mesh, weights both. */
@@ -153,6 +188,128 @@ function checkAgainstContext(m: DenseMatrix, file: string, readings: DmatReading
       handlesFromDmat(m, mesh!.vertexCount, skeleton?.boneCount ?? Number.MAX_SAFE_INTEGER, file);
       return [`fits ${mesh!.file}${skeleton ? ` and ${skeleton.file}` : ''} as handles`];
     }
+  }
+}
+
+/**
+ * A matrix that can only be start-joint translations, checked against the skeleton and, when given, the pose file:
+ * with both, the pose reader takes it or says why not (a FormatError); with the skeleton alone, B·L rows say L.
+ */
+function checkTranslations(m: DenseMatrix, file: string, context: InfoContext): string[] {
+  const skeleton = context.skeleton;
+  if (!skeleton) return [];
+  const boneCount = skeleton.boneCount;
+  if (context.poses) {
+    const seq = withTranslationsFromDmat(m, poseSequenceFromDmat(context.poses.matrix, boneCount, context.poses.file), file);
+    const frames = seq.kind === 'matrices' ? seq.frameCount : 1;
+    return [`fits ${skeleton.file} and ${context.poses.file} as start-joint translations: ${frames} frames of ${boneCount} bones`];
+  }
+  return m.rows % boneCount === 0
+    ? [`fits ${skeleton.file} as start-joint translations of ${m.rows / boneCount} frames of ${boneCount} bones`]
+    : [`does not fit ${skeleton.file} as start-joint translations: ${m.rows} rows are no multiple of ${boneCount} bones`];
+}
+
+/**
+ * A .glb or .gltf (with the files it names, next to it): its description, then what `rigwright import` reads from it
+ * and the warnings it gives. A file that cannot be read at all is unreadable; one that reads but does not import
+ * (no skinned mesh, say) is described and reported bad with the importer's reason.
+ */
+async function readGltfEntry(file: string): Promise<InfoEntry> {
+  const bytes = readBytes(file);
+  const lines: string[] = [];
+  const resources: Record<string, Uint8Array> = {};
+  for (const uri of gltfResourceUris(bytes, file)) {
+    try {
+      resources[uri] = readFileSync(path.resolve(path.dirname(file), uri));
+    } catch (error) {
+      lines.push(`warning: cannot read ${uri}: ${describeSystemError(error)}`);
+    }
+  }
+  const notices: string[] = [];
+  const summary = summarizeGltf(await readCheckedGltf(bytes, file, resources, notices));
+  lines.push(...describeGltf(gltfJson(bytes, file) as GltfJsonHeader, summary));
+  try {
+    const rig = await importGltf(bytes, file, resources);
+    lines.push(
+      `rigwright import reads ${rig.mesh.positions.length / 3} vertices, ${rig.mesh.triangles.length / 3} triangles, ${rig.skeleton.parents.length} bones, ${rig.clips.length} clip${rig.clips.length === 1 ? '' : 's'}`,
+    );
+    lines.push(...rig.warnings.map((warning) => `warning: ${warning}`));
+    return { file, kind: 'gltf', lines };
+  } catch (error) {
+    if (!(error instanceof FormatError)) throw error;
+    lines.push(...notices.map((notice) => `warning: ${notice}`));
+    return { file, kind: 'gltf', lines, error };
+  }
+}
+
+/** The parts of a glTF's JSON that the document does not keep as written. */
+interface GltfJsonHeader {
+  asset?: { version?: unknown; generator?: unknown };
+  extensionsUsed?: unknown;
+  extensionsRequired?: unknown;
+}
+
+function describeGltf(json: GltfJsonHeader, summary: GltfSummary): string[] {
+  const list = (value: unknown): string[] => (Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : []);
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const generator = typeof json.asset?.generator === 'string' ? `, generator ${json.asset.generator}` : '';
+  const version = typeof json.asset?.version === 'string' ? json.asset.version : '?';
+  const lines = [`glTF ${version}${generator}: ${plural(summary.scenes, 'scene')}, ${plural(summary.nodes, 'node')}`];
+  const used = list(json.extensionsUsed);
+  const required = list(json.extensionsRequired);
+  lines.push(used.length > 0 ? `extensions used: ${used.join(', ')}; required: ${required.join(', ') || 'none'}` : 'extensions: none');
+  summary.meshes.forEach((mesh, m) => {
+    const parts = [
+      `${label(mesh.name, 'mesh', m)}: ${mesh.vertices} vert${mesh.vertices === 1 ? 'ex' : 'ices'}, ${plural(mesh.triangles, 'triangle')} in ${plural(mesh.primitives, 'primitive')}`,
+    ];
+    if (mesh.otherPrimitives > 0) parts.push(`${mesh.otherPrimitives} of them points or lines`);
+    parts.push(mesh.attributes.join(' '));
+    if (mesh.morphTargets > 0) parts.push(plural(mesh.morphTargets, 'morph target'));
+    parts.push(mesh.skins.length > 0 ? `skinned by ${mesh.skins.join(', ')}` : 'not skinned');
+    lines.push(parts.join('; '));
+  });
+  summary.skins.forEach((skin, s) => {
+    lines.push(
+      `${label(skin.name, 'skin', s)}: ${plural(skin.joints.length, 'joint')}${skin.inverseBindMatrices ? '' : ', no inverse bind matrices'}`,
+    );
+    skin.joints.forEach((joint, j) =>
+      lines.push(`  joint ${j}${joint.name ? ` "${joint.name}"` : ''}${joint.parent < 0 ? ', root' : ` ← joint ${joint.parent}`}`),
+    );
+  });
+  summary.clips.forEach((clip, c) => {
+    const paths = Object.entries(clip.paths).map(([name, count]) => `${count} ${name}`);
+    const samplers =
+      clip.samplerKeys[0] === clip.samplerKeys[1] ? '' : `; samplers hold ${clip.samplerKeys[0]}–${clip.samplerKeys[1]} keys`;
+    lines.push(
+      `clip ${clip.name ? `"${clip.name}"` : `"animation ${c}"`}: ${plural(clip.keys, 'key')}, ${describeSpacing(clip.spacing)}, ${formatNumber(clip.start, 4)}–${formatNumber(clip.end, 4)} s; ${plural(clip.channels, 'channel')} (${paths.join(', ')}); ${clip.interpolations.join(', ')}${samplers}`,
+    );
+  });
+  summary.materials.forEach((material, m) => {
+    const colour = material.baseColorFactor.map((c) => formatNumber(c, 4)).join(', ');
+    const texture = material.baseColorTexture ? `, base colour texture (${material.baseColorTexture})` : '';
+    const extensions = material.extensions.length > 0 ? `; ${material.extensions.join(', ')}` : '';
+    lines.push(`${label(material.name, 'material', m)}: base colour (${colour})${texture}${extensions}`);
+  });
+  lines.push(`${plural(summary.textures, 'texture')}`);
+  return lines;
+}
+
+/** `kind "name"`, or `kind k` for an unnamed one. */
+function label(name: string, kind: string, index: number): string {
+  return name ? `${kind} "${name}"` : `${kind} ${index}`;
+}
+
+/** Key spacing as a rate: "24 fps", "on a 30 fps grid with gaps", "irregular", "a still pose". */
+function describeSpacing(spacing: KeySpacing): string {
+  switch (spacing.kind) {
+    case 'still':
+      return 'a still pose';
+    case 'regular':
+      return `${Number(spacing.fps.toFixed(2))} fps`;
+    case 'grid':
+      return `on a ${Number(spacing.fps.toFixed(2))} fps grid with gaps`;
+    case 'irregular':
+      return 'irregular';
   }
 }
 
