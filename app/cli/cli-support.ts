@@ -3,11 +3,11 @@
  * with errors that name the file, and number formatting. Bad input is a FormatError (exit 1); a mistake on the
  * command line is a UsageError (exit 2 with the command's usage). main.ts turns both into messages.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AtomicWriteError, describeFileSystemError, writeFilesAtomicSync, type AtomicFile } from '../atomic-write.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
-import { readRigFile, type RigFile } from '../../workers/formats/read-file.ts';
+import { checkFileSize, readRigFile, type RigFile } from '../../workers/formats/read-file.ts';
 import { weightsFromDmat } from '../../workers/formats/weights-file.ts';
 import type { DenseMatrix, TgfSkeleton, TriangleMesh } from '../../workers/formats/types.ts';
 import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
@@ -99,8 +99,18 @@ export function parseNumber(text: string): number {
   return /^\s*$/.test(text) ? NaN : Number(text);
 }
 
-/** The whole file, or a FormatError naming it when it cannot be read. */
+/**
+ * The whole file, or a FormatError naming it when it cannot be read; a file larger than Rigwright reads
+ * (checkFileSize) is refused from its size, before it is read.
+ */
 export function readBytes(file: string): Uint8Array {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch (error) {
+    throw new FormatError(file, '', `cannot read the file: ${describeFileSystemError(error)}`);
+  }
+  checkFileSize(file, size);
   try {
     return readFileSync(file);
   } catch (error) {

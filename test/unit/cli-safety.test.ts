@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EXIT_INTERNAL_ERROR, MAX_MESSAGE_CHARACTERS, runCli } from '../../app/cli/main.ts';
@@ -158,4 +158,18 @@ test('a FormatError quoting a huge token is cut to the limit, on one line, exit 
   assert.equal(result.stderr.split('\n').length, 2);
   assert.ok(result.stderr.startsWith('rigwright: zeros.off: line 1: expected "OFF", found "000'));
   assert.ok(result.stderr.length < MAX_MESSAGE_CHARACTERS + 100);
+});
+
+test('a file larger than Rigwright reads is refused from its size, before it is read', async () => {
+  // A sparse file of 3 GiB on the file system, past the 256 MiB limit for text. Read whole first, it would fail in
+  // the reader itself (Node refuses files over 2 GiB) with another message; refused from its size, the message
+  // names the file, its size and the limit.
+  const huge = path.join(work, 'huge.off');
+  writeFileSync(huge, '');
+  truncateSync(huge, 3 * 1024 * 1024 * 1024);
+  const lines: string[] = [];
+  const streams = { stdout: { write: (t: string) => lines.push(t) }, stderr: { write: (t: string) => lines.push(t) } };
+  const status = await runCli(['info', huge], streams);
+  assert.equal(status, 1);
+  assert.match(lines.join(''), /huge\.off: the file has 3221225472 bytes \(3072 MiB\), more than the 256 MiB Rigwright reads/);
 });

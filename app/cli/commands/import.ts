@@ -1,5 +1,5 @@
 /** `rigwright import`: mesh, skeleton, weights and poses from a rigged glTF, as OBJ, TGF and DMAT files. */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
 import { FormatError } from '../../../workers/formats/format-error.ts';
@@ -41,10 +41,10 @@ What the rig cannot hold (scale animation, extra meshes, …) is reported as a w
     for (const uri of gltfResourceUris(bytes, file)) {
       const resource = path.resolve(path.dirname(file), uri);
       try {
-        resources[uri] = readFileSync(resource);
+        resources[uri] = readBytes(resource);
       } catch (error) {
         // Missing images are fine (the rig needs none); a missing buffer fails in the importer, which names it.
-        stderr.write(`rigwright: warning: ${file}: cannot read ${uri}: ${describeSystemError(error)}\n`);
+        stderr.write(`rigwright: warning: ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
       }
     }
     const rig = await importGltf(bytes, path.basename(file), resources);

@@ -4,7 +4,6 @@
  * described from their document (meshes, skins and joints, clips with their key counts and rates, materials,
  * extensions) and from what `rigwright import` makes of them.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { canBeTranslations, dmatFits, dmatReadings, type DmatReading, type DmatRole } from '../../../workers/formats/dmat-role.ts';
 import { FormatError } from '../../../workers/formats/format-error.ts';
@@ -17,7 +16,7 @@ import type { DenseMatrix, MeshFileReport, TriangleMesh } from '../../../workers
 import { handlesFromDmat, weightsFromDmat } from '../../../workers/formats/weights-file.ts';
 import { boundingBox } from '../../../workers/mesh/bounds.ts';
 import { buildSkeleton, type Skeleton } from '../../../workers/rig/skeleton.ts';
-import { describeSystemError, formatNumber, readBytes, UsageError, type CliCommand } from '../cli-support.ts';
+import { formatNumber, readBytes, UsageError, type CliCommand } from '../cli-support.ts';
 
 export const infoCommand: CliCommand = {
   name: 'info',
@@ -220,9 +219,9 @@ async function readGltfEntry(file: string): Promise<InfoEntry> {
   const resources: Record<string, Uint8Array> = {};
   for (const uri of gltfResourceUris(bytes, file)) {
     try {
-      resources[uri] = readFileSync(path.resolve(path.dirname(file), uri));
+      resources[uri] = readBytes(path.resolve(path.dirname(file), uri));
     } catch (error) {
-      lines.push(`warning: cannot read ${uri}: ${describeSystemError(error)}`);
+      lines.push(`warning: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   const notices: string[] = [];
