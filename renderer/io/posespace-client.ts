@@ -1,12 +1,14 @@
 /**
- * The renderer's handle on the pose-space worker (workers/posespace.worker.ts). One unposing at a time; `cancel`
- * terminates the worker, rejects the pending call with an AbortError, and the next call starts a fresh worker.
+ * The renderer's handle on the pose-space worker (workers/posespace.worker.ts), supervised (worker-supervisor.ts):
+ * a worker that dies is reported and replaced, its call rejected. One unposing at a time; `cancel` terminates the
+ * worker, rejects the pending call with an AbortError, and the next call starts a fresh worker.
  * Inputs are copied into new buffers that are transferred (the document keeps its own arrays); results come back
  * transferred.
  */
-import { proxy, transfer, wrap, type Remote } from 'comlink';
+import { proxy, transfer } from 'comlink';
 import type { PosespaceApi, UnposeJob } from '../../workers/posespace.worker.ts';
 import type { UnposeResult } from '../../workers/posespace/unpose.ts';
+import { SupervisedWorker } from './worker-supervisor.ts';
 
 /** What the pose-space controller needs from a worker (tests give it an in-process one). */
 export interface Unposer {
@@ -16,12 +18,15 @@ export interface Unposer {
 }
 
 export class PosespaceClient implements Unposer {
-  private worker: Worker | null = null;
-  private remote: Remote<PosespaceApi> | null = null;
-  private abortPending: ((error: DOMException) => void) | null = null;
+  private readonly worker = new SupervisedWorker<PosespaceApi>(
+    'pose-space worker',
+    () => new Worker(new URL('../../workers/posespace.worker.ts', import.meta.url), { type: 'module', name: 'rigwright-posespace' }),
+  );
+  /** the running unposing's token; null when idle */
+  private running: object | null = null;
 
   unpose(job: UnposeJob, onProgress: (done: number, total: number) => void): Promise<UnposeResult> {
-    if (this.abortPending) return Promise.reject(new Error('an unposing is already running'));
+    if (this.running !== null) return Promise.reject(new Error('an unposing is already running'));
     const copy: UnposeJob = {
       ...job,
       restPositions: job.restPositions.slice(),
@@ -32,43 +37,19 @@ export class PosespaceClient implements Unposer {
     const buffers = [copy.restPositions, copy.examplePositions, copy.influences.bones, copy.influences.weights, copy.pose].map(
       (a) => a.buffer as ArrayBuffer,
     );
-    const remote = this.ensure();
-    return new Promise<UnposeResult>((resolve, reject) => {
-      const abort = (error: DOMException) => reject(error);
-      this.abortPending = abort;
-      remote.unpose(transfer(copy, buffers), proxy(onProgress)).then(
-        (result) => {
-          if (this.abortPending !== abort) return;
-          this.abortPending = null;
-          resolve(result);
-        },
-        (error: unknown) => {
-          if (this.abortPending !== abort) return;
-          this.abortPending = null;
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
+    const token = {};
+    this.running = token;
+    const done = () => {
+      if (this.running === token) this.running = null;
+    };
+    const call = this.worker.call('unposing an example', (remote) => remote.unpose(transfer(copy, buffers), proxy(onProgress)));
+    call.then(done, done);
+    return call;
   }
 
   cancel(): void {
-    const abort = this.abortPending;
-    if (!abort) return;
-    this.abortPending = null;
-    this.worker?.terminate();
-    this.worker = null;
-    this.remote = null;
-    abort(new DOMException('unposing cancelled', 'AbortError'));
-  }
-
-  private ensure(): Remote<PosespaceApi> {
-    if (!this.remote) {
-      this.worker = new Worker(new URL('../../workers/posespace.worker.ts', import.meta.url), {
-        type: 'module',
-        name: 'rigwright-posespace',
-      });
-      this.remote = wrap<PosespaceApi>(this.worker);
-    }
-    return this.remote;
+    if (this.running === null) return;
+    this.running = null;
+    this.worker.stop(new DOMException('unposing cancelled', 'AbortError'));
   }
 }

@@ -1,5 +1,5 @@
 /**
- * renderer/io/worker-supervisor.ts and the worker clients built on it (io-client, binding-client), with a stand-in
+ * renderer/io/worker-supervisor.ts and the worker clients built on it (io, binding, pose-space), with a stand-in
  * Worker: comlink talks to the real API object over a Node MessageChannel, and the test fires the `error` event a
  * browser fires when a worker dies (an uncaught error, an allocation it refuses, a script that fails to load). A
  * call in flight must reject — never hang — with a message naming the work, the crash is reported once, and the
@@ -181,6 +181,51 @@ test('the clients: a crashed io worker rejects the read naming the file; the bin
     client.cancel();
     await assert.rejects(cancelled, (error: unknown) => error instanceof DOMException && error.name === 'AbortError');
     assert.equal(client.running, false);
+  } finally {
+    (globalThis as { Worker?: unknown }).Worker = previous;
+  }
+});
+
+test('the pose-space client: a crash rejects the unposing naming it and the next one runs on a fresh worker; cancel aborts', async () => {
+  const answer = { unposed: new Float64Array(3), displacements: new Float64Array(3), singularVertices: new Uint32Array(0) };
+  let hang = true;
+  const posespaceApi = { unpose: () => (hang ? neverAnswers() : answer) };
+  const previous = (globalThis as { Worker?: unknown }).Worker;
+  (globalThis as { Worker?: unknown }).Worker = class {
+    constructor() {
+      return new FakeWorker(posespaceApi);
+    }
+  };
+  try {
+    FakeWorker.created = [];
+    const { PosespaceClient } = await import('../../renderer/io/posespace-client.ts');
+    const client = new PosespaceClient();
+    const job = {
+      restPositions: new Float64Array(3),
+      examplePositions: new Float64Array(3),
+      influences: { stride: 1, bones: new Int32Array(1), weights: new Float32Array([1]) },
+      pose: new Float64Array(9),
+    } as unknown as Parameters<typeof client.unpose>[0];
+    const first = client.unpose(job, () => undefined);
+    await assert.rejects(
+      client.unpose(job, () => undefined),
+      /an unposing is already running/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    FakeWorker.created[0].crash('Uncaught RangeError: Array buffer allocation failed');
+    await assert.rejects(first, /^WorkerCrashError: unposing an example failed: the pose-space worker stopped \(RangeError: Array buffer/);
+
+    hang = false;
+    const second = await client.unpose(job, () => undefined);
+    assert.equal(FakeWorker.created.length, 2, 'a fresh worker after the crash');
+    assert.deepEqual(second.displacements, answer.displacements);
+
+    hang = true;
+    const cancelled = client.unpose(job, () => undefined);
+    client.cancel();
+    await assert.rejects(cancelled, (error: unknown) => error instanceof DOMException && error.name === 'AbortError');
+    hang = false;
+    assert.deepEqual((await client.unpose(job, () => undefined)).unposed, answer.unposed, 'a new unposing after a cancel');
   } finally {
     (globalThis as { Worker?: unknown }).Worker = previous;
   }
