@@ -12,7 +12,15 @@ import type { DenseMatrix } from './formats/types.ts';
 import type { PoseSequence } from './rig/pose-sequence.ts';
 import type { Skeleton } from './rig/skeleton.ts';
 import { importGltf, type GltfImportResult } from './formats/gltf-import.ts';
-import { GLTF_EXPORT_DEFAULTS, exportGltf, type GltfExportOptions, type GltfExportResult, type GltfRig } from './formats/gltf-export.ts';
+import {
+  GLTF_EXPORT_DEFAULTS,
+  examplePoseSpace,
+  exportGltf,
+  type GltfExamples,
+  type GltfExportOptions,
+  type GltfExportResult,
+  type GltfRig,
+} from './formats/gltf-export.ts';
 import { skinningVertexAnimation, type SkinningBake } from './formats/gltf-skinning-bake.ts';
 import { writeProjectFile, type ProjectContents } from './formats/project-file.ts';
 
@@ -82,19 +90,26 @@ export const ioApi = {
 
   /**
    * A skinned glTF (gltf-export.ts); each of `bakes` adds a clip of morph targets skinned on the CPU
-   * (gltf-skinning-bake.ts), since a callback cannot cross into the worker.
+   * (gltf-skinning-bake.ts), since a callback cannot cross into the worker; `examples` become morph targets driven
+   * by their pose-space weights (context LBS, examplePoseSpace), unposed here with the influences the file stores.
    */
   async exportGltf(
     rig: Omit<GltfRig, 'vertexAnimations'>,
     file: string,
     options: GltfExportOptions,
     bakes: SkinningBake[],
+    examples: GltfExamples | null = null,
   ): Promise<GltfExportResult> {
     const framesPerSecond = options.framesPerSecond ?? GLTF_EXPORT_DEFAULTS.framesPerSecond;
     const vertexAnimations = bakes.map((bake) =>
       skinningVertexAnimation(rig.mesh.positions, rig.skeleton, rig.weights, bake, framesPerSecond),
     );
-    const result = await exportGltf({ ...rig, vertexAnimations }, file, options);
+    const exampleSpace =
+      examples && examples.names.length > 0
+        ? examplePoseSpace(rig, examples, options.influences ?? GLTF_EXPORT_DEFAULTS.influences)
+        : { poseSpace: undefined, warnings: [] };
+    const result = await exportGltf({ ...rig, vertexAnimations, poseSpace: exampleSpace.poseSpace }, file, options);
+    result.warnings.unshift(...exampleSpace.warnings);
     return transferred(result, [result.bytes, ...Object.values(result.resources)]);
   },
 

@@ -7,7 +7,6 @@ import path from 'node:path';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import type { TriangleMesh } from '../../workers/formats/types.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
-import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import { poseDuration, samplePose } from '../../workers/rig/pose-sequence.ts';
 import type { Skeleton } from '../../workers/rig/skeleton.ts';
 import type { Influences } from '../../workers/skinning/influences.ts';
@@ -19,9 +18,7 @@ import {
   type PoseSpaceInterpolator,
   type RbfKernel,
 } from '../../workers/posespace/pose-space-weights.ts';
-import { checkExampleMesh, unposeExample, type UnposeMethod } from '../../workers/posespace/unpose.ts';
-import { dualQuatsFromRigidMatrices } from '../../workers/math/dual-quaternion.ts';
-import { alignDualQuaternionSigns } from '../../workers/skinning/align-dual-quaternion-signs.ts';
+import { checkExampleMesh, unposeExamples, type UnposeMethod } from '../../workers/posespace/unpose.ts';
 import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
 import { readMatrix, readMesh, UsageError, type CliStreams } from './cli-support.ts';
 
@@ -132,9 +129,8 @@ export function examplesInterpolator(examples: readonly ExampleInput[], boneCoun
 }
 
 /**
- * Unposes every example (Sec. 8.1.1) through `method` and packs the displacements J × #V × 3; near-singular
- * vertices (which get no displacement) are counted on stderr per example. DQS with per-bone signs unposes with the
- * dual quaternions aligned along the skeleton, as skinning then uses them.
+ * Unposes every example (Sec. 8.1.1) through `method` and packs the displacements J × #V × 3 (unposeExamples);
+ * near-singular vertices (which get no displacement) are counted on stderr per example.
  */
 export function exampleDisplacements(
   rest: Float64Array,
@@ -145,22 +141,9 @@ export function exampleDisplacements(
   antipodality: DualQuaternionAntipodality,
   stderr: CliStreams['stderr'],
 ): Float64Array {
-  const n = rest.length;
-  const boneCount = skeleton.parents.length;
-  const displacements = new Float64Array(examples.length * n);
-  const transforms = new Float64Array(12 * boneCount);
-  const perBone = method === 'dqs' && antipodality === 'per-bone' ? new Float64Array(8 * boneCount) : null;
-  examples.forEach((e, j) => {
-    forwardKinematics(skeleton, e.pose, transforms);
-    if (perBone) {
-      dualQuatsFromRigidMatrices(transforms, perBone);
-      alignDualQuaternionSigns(skeleton.parents, skeleton.order, perBone);
-    }
-    const result = unposeExample(rest, e.positions, influences, transforms, { method, antipodality, boneDualQuaternions: perBone });
-    displacements.set(result.displacements, j * n);
-    if (result.singularVertices.length > 0) {
-      stderr.write(`rigwright: warning: ${e.meshFile}: ${describeSingular(result.singularVertices)}\n`);
-    }
+  const { displacements, singularVertices } = unposeExamples(rest, examples, skeleton, influences, method, antipodality);
+  singularVertices.forEach((singular, j) => {
+    if (singular.length > 0) stderr.write(`rigwright: warning: ${examples[j].meshFile}: ${describeSingular(singular)}\n`);
   });
   return displacements;
 }

@@ -3,12 +3,13 @@
  * save dialog, or a download on the web): the GLB, or the .gltf followed by its .bin.
  */
 import type { RigwrightBridge } from '../../app/ipc-contract.ts';
-import type { GltfRig } from '../../workers/formats/gltf-export.ts';
+import type { GltfExamples, GltfRig } from '../../workers/formats/gltf-export.ts';
+import type { RbfKernel } from '../../workers/posespace/pose-space-weights.ts';
 import type { BakeableSkinMethod, SkinningBake } from '../../workers/formats/gltf-skinning-bake.ts';
 import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
 import type { ExportChoice } from '../panels/export-dialog.ts';
 import type { IoClient } from './io-client.ts';
-import type { SceneDocument } from '../document/scene-document.ts';
+import { activeExamplesOf, type SceneDocument } from '../document/scene-document.ts';
 
 /** How the scene is being skinned, for the bake. */
 export interface BakeSettings {
@@ -16,6 +17,8 @@ export interface BakeSettings {
   /** influences kept per vertex in the viewport (0 = all) */
   influences: number;
   antipodality: DualQuaternionAntipodality;
+  /** the RBF kernel of the examples' pose-space weights */
+  kernel: RbfKernel;
 }
 
 /** The clip name of the scene's current pose sequence. */
@@ -25,7 +28,8 @@ export function clipNameOf(doc: SceneDocument): string | null {
 }
 
 /**
- * @param doc     the scene to write (its mesh, rest normals, skeleton, weights, bone names, current pose sequence)
+ * @param doc     the scene to write (its mesh, rest normals, skeleton, weights, bone names, current pose sequence,
+ *                and its examples not hidden, as morph targets driven by their pose-space weights: context LBS)
  * @param choice  from the export dialog
  * @param bake    the viewport's method and influences, used when choice.bake is set
  * @returns the export's warnings, one sentence each
@@ -61,11 +65,17 @@ export async function exportSceneAsGltf(
           },
         ]
       : [];
+  const shown = activeExamplesOf(doc);
+  const examples: GltfExamples | null =
+    shown.length > 0
+      ? { names: shown.map((e) => e.name), positions: shown.map((e) => e.positions), poses: shown.map((e) => e.pose), kernel: bake.kernel }
+      : null;
   const result = await io.exportGltf(
     rig,
     choice.fileName,
     { format: choice.format, influences: choice.influences, weightComponent: choice.weightComponent, basename: base },
     bakes,
+    examples,
   );
   if (!(await bridge.saveFile({ suggestedName: choice.fileName, bytes: result.bytes }))) return result.warnings;
   for (const [uri, bytes] of Object.entries(result.resources)) await bridge.saveFile({ suggestedName: uri, bytes });

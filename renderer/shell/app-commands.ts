@@ -217,7 +217,12 @@ export async function exportGltf(app: App, choice: ExportChoice): Promise<void> 
   const warnings = await exportSceneAsGltf(
     app.store.doc,
     choice,
-    { method: method === 'dqs' ? 'dqs' : 'lbs', influences: app.influenceSetting, antipodality: app.deformation.antipodality },
+    {
+      method: method === 'dqs' ? 'dqs' : 'lbs',
+      influences: app.influenceSetting,
+      antipodality: app.deformation.antipodality,
+      kernel: app.posespace.kernel,
+    },
     getIoClient(),
     app.bridge,
   );

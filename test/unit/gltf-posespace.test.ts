@@ -14,7 +14,7 @@ import path from 'node:path';
 import * as THREE from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { WebIO } from '@gltf-transform/core';
-import { exportGltf } from '../../workers/formats/gltf-export.ts';
+import { examplePoseSpace, exportGltf } from '../../workers/formats/gltf-export.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import { identityPose, samplePose } from '../../workers/rig/pose-sequence.ts';
@@ -67,7 +67,7 @@ const exported = exportGltf(
     skeleton: body.skeleton,
     weights: body.weights,
     clips: [{ name: 'all_frames', poses: body.frames }],
-    poseSpace: { names, displacements, weightsAt: (pose, out) => poseSpaceWeights(interpolator, pose, out) },
+    poseSpace: { names, displacements, interpolator },
     name: 'body',
   },
   'body.glb',
@@ -219,7 +219,7 @@ test('examples and a baked vertex animation share the mesh: example targets firs
       weights: body.weights,
       clips: [{ name: 'all_frames', poses: body.frames }],
       vertexAnimations: [bake],
-      poseSpace: { names, displacements, weightsAt: (pose, out) => poseSpaceWeights(interpolator, pose, out) },
+      poseSpace: { names, displacements, interpolator },
     },
     'both.glb',
   );
@@ -254,4 +254,44 @@ test('examples and a baked vertex animation share the mesh: example targets firs
       diagonal <
       1e-6,
   );
+});
+
+test("the app's export (examples as the scene holds them, unposed in the export): each example comes back at its own frame", async () => {
+  // examplePoseSpace unposes with the influences the file stores; a player morphs the rest mesh with the stored
+  // targets and weights at the example's key, then skins it: that must be the example, the sculpted mesh itself.
+  const rig = { mesh: body.mesh, skeleton: body.skeleton, weights: body.weights, clips: [{ name: 'all_frames', poses: body.frames }] };
+  const { poseSpace, warnings } = examplePoseSpace(
+    rig,
+    { names, positions: body.examples.map((e) => e.mesh.positions), poses: body.examples.map((e) => e.pose), kernel: 'linear' },
+    4,
+  );
+  assert.deepEqual(warnings, []);
+  const { bytes } = await exportGltf({ ...rig, poseSpace, name: 'body' }, 'body.glb', { framesPerSecond: FPS });
+  await assertValidGltf(bytes, 'body with examples, app path');
+  const doc = await new WebIO().readBinary(bytes);
+  const targets = doc.getRoot().listMeshes()[0].listPrimitives()[0].listTargets();
+  const stored = targets.map((t) => t.getAttribute('POSITION')!.getArray() as Float32Array);
+  const output = doc
+    .getRoot()
+    .listAnimations()[0]
+    .listChannels()
+    .find((c) => c.getTargetPath() === 'weights')!
+    .getSampler()!
+    .getOutput()!
+    .getArray() as Float32Array;
+  const T = targets.length;
+  const rotations = new Float64Array(9 * B);
+  const posed = new Float64Array(n);
+  body.examples.forEach((example, j) => {
+    const f = body.exampleFrames[j];
+    const morphed = Float64Array.from(rest);
+    stored.forEach((delta, t) => {
+      for (let i = 0; i < n; i++) morphed[i] += output[T * f + t] * delta[i];
+    });
+    samplePose(body.frames, f, rotations);
+    forwardKinematics(body.skeleton, rotations, transforms);
+    linearBlendSkinning(morphed, influences, transforms, posed);
+    const error = maxDistance(posed, example.mesh.positions) / diagonal;
+    assert.ok(error < 1e-5, `${example.name} at frame ${f}: off by ${error} of the diagonal`);
+  });
 });

@@ -9,6 +9,14 @@
  * A pose's start-joint translation t_b animates the node's translation to r_b − r_p + t_b, giving
  * [Q_b | T_p + Q_p (r_b + t_b) − Q_b r_b], forward kinematics with translations.
  */
+import {
+  PoseSpaceError,
+  poseSpaceInterpolator,
+  poseSpaceWeights,
+  type PoseSpaceInterpolator,
+  type RbfKernel,
+} from '../posespace/pose-space-weights.ts';
+import { unposeExamples } from '../posespace/unpose.ts';
 import { Document, Format, WebIO, type Accessor, type Animation, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
 import { FormatError } from './format-error.ts';
@@ -60,12 +68,51 @@ export interface GltfPoseSpace {
   names: readonly string[];
   /** J × #V × 3 rest-space displacements δ_j (unposed through LBS), example-major */
   displacements: Float64Array;
-  /**
-   * The example weights a_j at a pose (poseSpaceWeights bound to the examples' interpolator).
-   * @param pose  #B × 9 relative rotations
-   * @param out   J weights
-   */
-  weightsAt(pose: Float64Array, out: Float64Array): void;
+  /** the examples' RBF interpolator (plain data, so the export can run in a worker): a_j(P) by poseSpaceWeights */
+  interpolator: PoseSpaceInterpolator;
+}
+
+/** Examples as the app holds them: the export unposes them itself (examplePoseSpace). */
+export interface GltfExamples {
+  /** J names, the targets' names */
+  names: readonly string[];
+  /** each example's #V × 3 positions */
+  positions: readonly Float64Array[];
+  /** each example's #B × 9 relative rotations, the pose it was sculpted in */
+  poses: readonly Float64Array[];
+  kernel: RbfKernel;
+}
+
+/**
+ * The GltfPoseSpace of `examples`: unposed through LBS with the influences the file stores (`influences` per vertex,
+ * from the rig's weights), so that a player's LBS of the morphed rest mesh gives each example back at its pose.
+ * @returns the pose space, and a warning per example with near-singular vertices (they get no displacement)
+ * @throws FormatError naming the examples when their pose-space weights cannot be solved (two with the same pose)
+ */
+export function examplePoseSpace(
+  rig: GltfRig,
+  examples: GltfExamples,
+  influences: 4 | 8,
+): { poseSpace: GltfPoseSpace; warnings: string[] } {
+  const B = rig.skeleton.parents.length;
+  const poses = new Float64Array(examples.poses.length * 9 * B);
+  examples.poses.forEach((pose, j) => poses.set(pose, j * 9 * B));
+  let interpolator: PoseSpaceInterpolator;
+  try {
+    interpolator = poseSpaceInterpolator(poses, B, examples.names, { kernel: examples.kernel });
+  } catch (error) {
+    if (!(error instanceof PoseSpaceError)) throw error;
+    throw new FormatError(error.examples.join(', '), '', `glTF export: ${error.message}`);
+  }
+  const stored = influencesFromWeights(rig.weights, influences);
+  const list = examples.positions.map((positions, j) => ({ positions, pose: examples.poses[j] }));
+  const { displacements, singularVertices } = unposeExamples(rig.mesh.positions, list, rig.skeleton, stored, 'lbs', 'per-vertex');
+  const warnings = singularVertices.flatMap((singular, j) =>
+    singular.length > 0
+      ? [`example ${examples.names[j]}: ${singular.length} near-singular vertices keep no displacement (they follow plain skinning)`]
+      : [],
+  );
+  return { poseSpace: { names: examples.names, displacements, interpolator }, warnings };
 }
 
 export interface GltfExportOptions {
@@ -154,7 +201,7 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   if (poseSpace && exampleCount > 0) {
     const weightsOf = (poses: readonly Float64Array[]): Float64Array => {
       const out = new Float64Array(poses.length * exampleCount);
-      poses.forEach((pose, k) => poseSpace.weightsAt(pose, out.subarray(k * exampleCount, (k + 1) * exampleCount)));
+      poses.forEach((pose, k) => poseSpaceWeights(poseSpace.interpolator, pose, out.subarray(k * exampleCount, (k + 1) * exampleCount)));
       const bad = out.findIndex((a) => !Number.isFinite(a));
       if (bad >= 0) fail(`example "${poseSpace.names[bad % exampleCount]}"`, 'its pose-space weight is not a finite number');
       return out;

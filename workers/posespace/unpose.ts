@@ -26,6 +26,9 @@ import type { TriangleMesh } from '../formats/types.ts';
 import { dualQuatsFromRigidMatrices } from '../math/dual-quaternion.ts';
 import type { DualQuaternionAntipodality } from '../skinning/dual-quaternion-skinning.ts';
 import type { Influences } from '../skinning/influences.ts';
+import { alignDualQuaternionSigns } from '../skinning/align-dual-quaternion-signs.ts';
+import { forwardKinematics } from '../rig/forward-kinematics.ts';
+import type { Skeleton } from '../rig/skeleton.ts';
 
 export type UnposeMethod = 'lbs' | 'dqs';
 
@@ -124,6 +127,43 @@ export function unposeExample(
   const displacements = new Float64Array(n);
   for (let i = 0; i < n; i++) displacements[i] = unposed[i] - restPositions[i];
   return { unposed, displacements, singularVertices: Uint32Array.from(singular) };
+}
+
+/**
+ * Unposes several examples (each at its own pose) through `method` and packs their displacements J × #V × 3,
+ * example-major, as context skinning and the glTF export take them. DQS with per-bone signs unposes with the dual
+ * quaternions aligned along the skeleton, as skinning then uses them.
+ * @param examples  each example's #V × 3 positions and #B × 9 relative rotations
+ * @returns the packed displacements and each example's near-singular vertices
+ */
+export function unposeExamples(
+  restPositions: Float64Array,
+  examples: readonly { positions: Float64Array; pose: Float64Array }[],
+  skeleton: Skeleton,
+  influences: Influences,
+  method: UnposeMethod,
+  antipodality: DualQuaternionAntipodality,
+): { displacements: Float64Array; singularVertices: Uint32Array[] } {
+  const n = restPositions.length;
+  const boneCount = skeleton.parents.length;
+  const displacements = new Float64Array(examples.length * n);
+  const transforms = new Float64Array(12 * boneCount);
+  const perBone = method === 'dqs' && antipodality === 'per-bone' ? new Float64Array(8 * boneCount) : null;
+  const singularVertices = examples.map((e, j) => {
+    forwardKinematics(skeleton, e.pose, transforms);
+    if (perBone) {
+      dualQuatsFromRigidMatrices(transforms, perBone);
+      alignDualQuaternionSigns(skeleton.parents, skeleton.order, perBone);
+    }
+    const result = unposeExample(restPositions, e.positions, influences, transforms, {
+      method,
+      antipodality,
+      boneDualQuaternions: perBone,
+    });
+    displacements.set(result.displacements, j * n);
+    return result.singularVertices;
+  });
+  return { displacements, singularVertices };
 }
 
 /**

@@ -5,7 +5,6 @@ import type { GltfCompression } from '../../../workers/formats/gltf-extensions.t
 import type { GltfWeightComponent } from '../../../workers/formats/gltf-skin-weights.ts';
 import { vertexNormals } from '../../../workers/mesh/vertex-normals.ts';
 import { influencesFromWeights } from '../../../workers/skinning/influences.ts';
-import { poseSpaceWeights } from '../../../workers/posespace/pose-space-weights.ts';
 import { outputExtension, readBoundRig, required, UsageError, writeFiles, type CliCommand } from '../cli-support.ts';
 import { readPoses } from '../pose-input.ts';
 import { exampleDisplacements, exampleOptionsHelp, examplesInterpolator, rbfOption, readExamples } from '../example-input.ts';
@@ -88,7 +87,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
       poseSpace = {
         names: examples.map((e) => e.name),
         displacements: exampleDisplacements(mesh.positions, examples, skeleton, influenceSet, 'lbs', 'per-vertex', stderr),
-        weightsAt: (pose, out) => poseSpaceWeights(interpolator, pose, out),
+        interpolator,
       };
     }
     const clips: GltfClip[] = [];
