@@ -7,19 +7,35 @@
  *
  *   node --import tsx test/make-project-fixture.ts
  *
- * Run it only while the format is 1; afterwards the file stays as version 1 wrote it.
+ * This file documents format 1: the file was written by this script while the format was 1 (commit e8836af) and
+ * stays as that version wrote it — never write it again with a later writer. `fixtureContents` is what format 1
+ * held (no examples, no pose-space settings); the tests expect a later reader to give these values plus what the
+ * migrations add. Run as a script, it refuses unless the build writes format 1.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PROJECT_FORMAT_VERSION, writeProjectFile, type ProjectContents } from '../workers/formats/project-file.ts';
+import {
+  PROJECT_FORMAT_VERSION,
+  writeProjectFile,
+  type ProjectContents,
+  type ProjectScene,
+  type ProjectSettings,
+} from '../workers/formats/project-file.ts';
 import { buildSkeleton } from '../workers/rig/skeleton.ts';
 
 export const FIXTURE_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'project-v1.rig.glb');
 export const FIXTURE_NAME = 'project-v1.rig.glb';
 
+/** What a format 1 project holds: the scene without examples, the settings without the pose-space ones. */
+export interface FormatOneContents {
+  formatVersion: 1;
+  scene: Omit<ProjectScene, 'examples'>;
+  settings: Omit<ProjectSettings, 'posespace'>;
+}
+
 /** The values the fixture was written from (fresh arrays on each call). */
-export function fixtureContents(): ProjectContents {
+export function fixtureContents(): FormatOneContents {
   const c = Math.cos(Math.PI / 6);
   const s = Math.sin(Math.PI / 6);
   const identity = [1, 0, 0, 0, 1, 0, 0, 0, 1];
@@ -91,7 +107,8 @@ export function fixtureContents(): ProjectContents {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const version: number = PROJECT_FORMAT_VERSION;
   if (version !== 1) throw new Error(`the fixture is format 1; this build writes ${version}: keep the file as it is`);
-  const bytes = await writeProjectFile(fixtureContents(), FIXTURE_NAME);
+  // Only reached by a format 1 build, whose contents had exactly these fields.
+  const bytes = await writeProjectFile(fixtureContents() as unknown as ProjectContents, FIXTURE_NAME);
   writeFileSync(FIXTURE_PATH, bytes);
   console.log(`${FIXTURE_PATH}: ${bytes.length} bytes`);
 }

@@ -3,7 +3,7 @@
  * project's scene section (workers/formats/project-file.ts); derived fields (normals, bounds) are recomputed.
  */
 import type { ProjectScene } from '../../workers/formats/project-file.ts';
-import { assertConsistent, withDerived, type SceneDocument } from '../document/scene-document.ts';
+import { assertConsistent, examplesOf, withDerived, type SceneDocument } from '../document/scene-document.ts';
 
 /** The project's scene section of a document (the same arrays, no copies: the writer only reads them). */
 export function projectSceneOf(doc: SceneDocument): ProjectScene {
@@ -23,6 +23,7 @@ export function projectSceneOf(doc: SceneDocument): ProjectScene {
     handlesFile: doc.handlesFile,
     boneScales: doc.boneScales ?? null,
     warnings: [...doc.warnings],
+    examples: examplesOf(doc).map((e) => ({ ...e })),
   };
 }
 
@@ -47,6 +48,7 @@ export function documentFromProject(scene: ProjectScene): SceneDocument {
     warnings: scene.warnings,
     ...(scene.boneNames ? { boneNames: scene.boneNames } : {}),
     ...(scene.clips.length > 0 ? { clips: scene.clips } : {}),
+    ...(scene.examples.length > 0 ? { examples: scene.examples } : {}),
   });
   assertConsistent(doc);
   return doc;

@@ -1,8 +1,8 @@
 /**
  * Project files in the app: Open, Save (to the same file), Save As, Recent files, and the page title with the
- * file name and an unsaved-changes marker. A project holds the scene (workers/formats/project-file.ts) and the
- * settings the app shows it with (skinning method, view, brush, locks, the per-vertex blend map, export
- * settings). Opening one is a new scene whose undo history starts at "Opened"; a file that fails to read
+ * file name and an unsaved-changes marker. A project holds the scene with its example shapes
+ * (workers/formats/project-file.ts) and the settings the app shows it with (skinning method — per-face Eq. 9 or
+ * Eq. 10 among them —, view, brush, locks, the per-vertex blend map, export settings, the pose-space kernel). Opening one is a new scene whose undo history starts at "Opened"; a file that fails to read
  * changes nothing.
  */
 import type { OpenedFile, ProjectFileRef } from '../../app/ipc-contract.ts';
@@ -80,6 +80,7 @@ export class ProjectFiles {
         maxInfluences: paintSettings.maxInfluences,
       },
       export: { format: 'glb', ...app.exportDialog.settings },
+      posespace: { kernel: app.posespace.kernel },
     };
     return { scene: projectSceneOf(doc), settings };
   }
@@ -234,6 +235,7 @@ export class ProjectFiles {
     const exportSettings = app.exportDialog.settings;
     exportSettings.influences = settings.export.influences === 8 ? 8 : 4;
     exportSettings.weightComponent = pick(settings.export.weightComponent, WEIGHT_COMPONENTS, exportSettings.weightComponent);
+    app.posespace.setKernel(pick(settings.posespace.kernel, app.posespace.kernels, app.posespace.kernel));
     if (view.asExported !== app.asExported) app.setAsExported(view.asExported);
     else app.showExportSettings();
     app.paint.changed();

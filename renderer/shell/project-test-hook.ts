@@ -59,6 +59,10 @@ export function projectTestHook(app: App): ProjectTestHook {
         blend: base64(settings.skin.blend),
         locked: base64(settings.paint.locked),
       };
+      for (const example of scene.examples) {
+        out[`example ${example.name}.positions`] = base64(example.positions);
+        out[`example ${example.name}.pose`] = base64(example.pose);
+      }
       const poses = [{ name: 'poses', poses: scene.poses }, ...scene.clips.map((c) => ({ name: `clip ${c.name}`, poses: c.poses }))];
       for (const { name, poses: p } of poses) {
         if (!p) continue;
@@ -86,6 +90,8 @@ export function projectTestHook(app: App): ProjectTestHook {
         view: settings.view,
         paint: { ...settings.paint, locked: null },
         export: settings.export,
+        posespace: settings.posespace,
+        examples: scene.examples.map(({ name, file, poseSource, hidden }) => ({ name, file, poseSource, hidden })),
       };
     },
     idle: async () => {

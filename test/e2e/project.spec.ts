@@ -6,7 +6,9 @@
  * "Opened", and a title without the marker. The fixture written by the first format version opens too (dropped on
  * the page), with the values its script put in. Where the browser has the File System Access API, Save asks once and
  * then writes the same file, and the recent file (its handle kept in IndexedDB) reopens in a fresh page without a
- * picker. Uses `window.__rigwright.project`.
+ * picker. The context-aware body with two example shapes (one hidden) and the linear pose-space kernel saves and
+ * reopens with the examples' positions and poses bit for bit, their names and hidden flags. Uses
+ * `window.__rigwright.project`.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -214,7 +216,95 @@ test('the fixture of format 1, dropped on the page, opens with the values its sc
       maxInfluences: 3,
     },
     export: { format: 'glb', influences: 8, weightComponent: 'unsigned-short' },
+    // Format 1 had no examples: the file opens with none and the default kernel.
+    posespace: { kernel: 'gaussian' },
+    examples: [],
   });
+  expect(errors).toEqual([]);
+});
+
+test('context-aware body with two examples (one hidden) and the linear kernel: saved, opened in a fresh page, examples bit for bit', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const errors: string[] = [];
+  const body = (name: string) => dataFile(`context-aware/${name}`);
+  await withoutFileAccess(page);
+  await openApp(page, errors, { paused: true });
+  await loadFiles(page, [body('reference.obj'), body('skeleton.tgf')], 'reference.obj');
+  expect((await page.evaluate(() => (window as any).__rigwright.state())).error).toBeNull();
+  await page.setInputFiles('#file-input', [body('eg0.obj'), body('eg0.dmat'), body('eg1.obj'), body('eg1.dmat')]);
+  await page.waitForFunction(
+    () => {
+      const h = (window as any).__rigwright;
+      return h.state().error !== null || h.examples.state().examples.length === 2;
+    },
+    undefined,
+    { timeout: 90_000 },
+  );
+  expect((await page.evaluate(() => (window as any).__rigwright.state())).error).toBeNull();
+  await page.evaluate(() => (window as any).__rigwright.pause());
+  expect(await page.evaluate(() => (window as any).__rigwright.command('examples.toggle', 'eg1'))).toBe(true);
+  expect(await page.evaluate(() => (window as any).__rigwright.command('examples.kernel', 'linear'))).toBe(true);
+
+  const before = await arrays(page);
+  const beforeValues = await values(page);
+  expect(beforeValues).toMatchObject({
+    posespace: { kernel: 'linear' },
+    examples: [
+      { name: 'eg0', file: 'eg0.obj', poseSource: 'eg0.dmat', hidden: false },
+      { name: 'eg1', file: 'eg1.obj', poseSource: 'eg1.dmat', hidden: true },
+    ],
+  });
+  // The page's examples are the files' numbers: eg0.obj's first vertex, read here, and 28 bones × 9 pose entries.
+  const eg0 = readFileSync(body('eg0.obj'), 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('v '))!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const positions0 = new Float64Array(Buffer.from(before['example eg0.positions']!, 'base64').buffer.slice(0));
+  expect(Array.from(positions0.subarray(0, 3))).toEqual(eg0);
+  expect(Buffer.from(before['example eg1.pose']!, 'base64').length).toBe(8 * 9 * 28);
+
+  const download = page.waitForEvent('download');
+  await page.keyboard.press('Control+s');
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('reference.rig.glb');
+  const saved = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-project-')), file.suggestedFilename());
+  await file.saveAs(saved);
+  await page.evaluate(() => (window as any).__rigwright.project.idle());
+  // The file itself, read in Node: format 2, the examples' arrays the page's, bit for bit.
+  const read = readProjectFile(new Uint8Array(readFileSync(saved)), 'reference.rig.glb');
+  expect(read.formatVersion).toBe(2);
+  expect(read.scene.examples.map((e) => [e.name, e.hidden])).toEqual([
+    ['eg0', false],
+    ['eg1', true],
+  ]);
+  for (const e of read.scene.examples) {
+    expect(base64(e.positions)).toBe(before[`example ${e.name}.positions`]);
+    expect(base64(e.pose)).toBe(before[`example ${e.name}.pose`]);
+  }
+
+  const fresh = await page.context().newPage();
+  await withoutFileAccess(fresh);
+  await openApp(fresh, errors, { paused: true });
+  const chooser = fresh.waitForEvent('filechooser');
+  await fresh.keyboard.press('Control+o');
+  await (await chooser).setFiles(saved);
+  await fresh.waitForFunction(() => (window as any).__rigwright.project.state().fileName === 'reference.rig.glb');
+  await fresh.evaluate(() => (window as any).__rigwright.project.idle());
+  expect(await project(fresh)).toMatchObject({ origin: 'Opened', dirty: false, undo: [], error: null });
+  expect(await arrays(fresh)).toEqual(before);
+  expect(await values(fresh)).toEqual(beforeValues);
+  // The app's own Examples state, not only the project's view of it.
+  const examples = await fresh.evaluate(() => (window as any).__rigwright.examples.state());
+  expect(examples.kernel).toBe('linear');
+  expect(examples.examples.map((e: { name: string; hidden: boolean }) => [e.name, e.hidden])).toEqual([
+    ['eg0', false],
+    ['eg1', true],
+  ]);
   expect(errors).toEqual([]);
 });
 

@@ -11,6 +11,7 @@ import { FormatError } from '../../workers/formats/format-error.ts';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
 import {
   PROJECT_EXTENSION,
+  MIGRATIONS,
   PROJECT_FORMAT_VERSION,
   defaultProjectSettings,
   isProjectFile,
@@ -20,7 +21,7 @@ import {
 } from '../../workers/formats/project-file.ts';
 import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
-import { FIXTURE_NAME, FIXTURE_PATH, fixtureContents } from '../make-project-fixture.ts';
+import { FIXTURE_NAME, FIXTURE_PATH, fixtureContents, type FormatOneContents } from '../make-project-fixture.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { seededRandom } from './seeded-random.ts';
 
@@ -90,6 +91,20 @@ function assertSameContents(actual: ProjectContents, expected: ProjectContents):
   assert.deepEqual(paintA, paintE);
   assertSameBits(lockedA, lockedE, 'locks');
   assert.deepEqual(actual.settings.export, expected.settings.export);
+  assert.deepEqual(actual.settings.posespace, expected.settings.posespace);
+  assert.equal(a.examples.length, e.examples.length, 'examples');
+  a.examples.forEach((example, i) => {
+    const { positions, pose, ...rest } = example;
+    const { positions: positionsE, pose: poseE, ...restE } = e.examples[i];
+    assert.deepEqual(rest, restE, `example ${i}`);
+    assertSameBits(positions, positionsE, `example ${i} positions`);
+    assertSameBits(pose, poseE, `example ${i} pose`);
+  });
+}
+
+/** What a format 2 reader must make of format 1 contents: no examples and the Gaussian kernel, all else as it was. */
+function migratedFromFormatOne(v1: FormatOneContents): ProjectContents {
+  return { formatVersion: 1, scene: { ...v1.scene, examples: [] }, settings: { ...v1.settings, posespace: { kernel: 'gaussian' } } };
 }
 
 interface Ref {
@@ -108,6 +123,7 @@ interface ProjectJson {
     {
       formatVersion: number;
       scene: { weights: { rows: number; data: Ref }; handles: Ref };
+      examples?: { name: string; positions: Ref; pose: Ref; hidden: unknown }[];
       settings?: { view: { wireframe: unknown } };
     }
   >;
@@ -148,13 +164,19 @@ function refuses(run: () => unknown, message: RegExp): void {
   });
 }
 
-test('the fixture written by format 1 reads back every value its script put in', () => {
+test('the fixture written by format 1 reads back every value its script put in, migrated to no examples and the default kernel', () => {
   const bytes = new Uint8Array(readFileSync(FIXTURE_PATH));
   assert.ok(isProjectFile(bytes));
+  assert.equal(jsonOf(bytes).extensions[PROJECT_EXTENSION].formatVersion, 1, "the fixture is the first version's file");
+  assert.equal(jsonOf(bytes).extensions[PROJECT_EXTENSION].examples, undefined, 'format 1 has no examples section');
   const read = readProjectFile(bytes, FIXTURE_NAME);
   assert.equal(read.formatVersion, 1);
-  const expected = fixtureContents();
-  assertSameContents(read, expected);
+  assertSameContents(read, migratedFromFormatOne(fixtureContents()));
+  assert.deepEqual(read.scene.examples, []);
+  assert.equal(read.settings.posespace.kernel, 'gaussian');
+  // The migration step itself: format 1's JSON becomes format 2's, with an empty examples section.
+  const migrated = MIGRATIONS[1]({ formatVersion: 1, scene: {}, settings: { skin: {} } });
+  assert.deepEqual(migrated, { formatVersion: 2, scene: {}, examples: [], settings: { skin: {}, posespace: { kernel: 'gaussian' } } });
   // The values themselves, not only the script's arrays: a float64 third survives, float32 would not.
   assert.equal(read.scene.weights.data[6], 1 / 3);
   assert.equal(read.scene.weights.data[17], 1 - 1e-7);
@@ -222,6 +244,7 @@ function randomContents(seed: number, V: number, B: number): ProjectContents {
       handlesFile: null,
       boneScales: Float64Array.from({ length: 3 * B }, () => 0.5 + random()),
       warnings: [],
+      examples: [],
     },
     settings,
   };
@@ -244,16 +267,90 @@ test('write then read: every array bit for bit, float64 weights with 5 to 7 infl
   assert.ok(Buffer.from(again).equals(Buffer.from(bytes)), 'the same contents write the same bytes');
 });
 
+/** Two examples of a random scene: moved vertices (float64 that float32 cannot hold) and random rotations per bone. */
+function withExamples(contents: ProjectContents, seed: number): ProjectContents {
+  const random = seededRandom(seed);
+  const B = contents.scene.skeleton.parents.length;
+  const example = (name: string, hidden: boolean) => ({
+    name,
+    file: `${name}.obj`,
+    positions: contents.scene.mesh.positions.map((x) => x + (random() - 0.5) * 0.1),
+    pose: Float64Array.from({ length: 9 * B }, (_, i) => {
+      const angle = random() * Math.PI;
+      return [Math.cos(angle), -Math.sin(angle), 0, Math.sin(angle), Math.cos(angle), 0, 0, 0, 1][i % 9];
+    }),
+    poseSource: hidden ? 'frame 3 of random-poses.dmat' : `${name}.dmat`,
+    hidden,
+  });
+  contents.scene.examples = [example('bent', false), example('twisted', true)];
+  contents.settings.posespace = { kernel: 'linear' };
+  return contents;
+}
+
+test('write then read with two examples: positions and poses bit for bit, names, sources, hidden flags and the kernel', async () => {
+  const contents = withExamples(randomContents(12, 30, 6), 12);
+  assert.ok(contents.scene.examples[0].positions.some((x) => Math.fround(x) !== x));
+  const bytes = await writeProjectFile(contents, 'examples.rig.glb');
+  const json = jsonOf(bytes).extensions[PROJECT_EXTENSION];
+  assert.equal(json.formatVersion, 2);
+  assert.deepEqual(
+    json.examples!.map((e) => [e.name, e.positions.length, e.pose.length, e.hidden]),
+    [
+      ['bent', 90, 54, false],
+      ['twisted', 90, 54, true],
+    ],
+  );
+  const read = readProjectFile(bytes, 'examples.rig.glb');
+  assert.equal(read.formatVersion, 2);
+  assertSameContents(read, contents);
+  const again = await writeProjectFile(read, 'examples.rig.glb');
+  assert.ok(Buffer.from(again).equals(Buffer.from(bytes)), 'the same contents write the same bytes');
+});
+
+test('a bad example is refused naming the example and the field', async () => {
+  const contents = withExamples(randomContents(13, 30, 6), 13);
+  const bytes = await writeProjectFile(contents, 'examples.rig.glb');
+  const ext = (j: ProjectJson) => j.extensions[PROJECT_EXTENSION];
+  const fewer = withJson(bytes, (j) => (ext(j).examples![1].positions.length = 87));
+  refuses(
+    () => readProjectFile(fewer, 'e.rig.glb'),
+    /^e\.rig\.glb: RIGWRIGHT_project\.examples\[1\]\.positions: 29 vertices, the mesh has 30$/,
+  );
+  const shortPose = withJson(bytes, (j) => (ext(j).examples![0].pose.length = 45));
+  refuses(
+    () => readProjectFile(shortPose, 'e.rig.glb'),
+    /^e\.rig\.glb: RIGWRIGHT_project\.examples\[0\]\.pose: a pose for 5 bones, the skeleton has 6$/,
+  );
+  const hidden = withJson(bytes, (j) => (ext(j).examples![1].hidden = 'no'));
+  refuses(() => readProjectFile(hidden, 'e.rig.glb'), /^e\.rig\.glb: RIGWRIGHT_project\.examples\[1\]\.hidden: "no" is not true or false$/);
+  const twice = withJson(bytes, (j) => (ext(j).examples![1].name = 'bent'));
+  refuses(
+    () => readProjectFile(twice, 'e.rig.glb'),
+    /^e\.rig\.glb: RIGWRIGHT_project\.examples\[1\]\.name: "bent" is the name of an earlier example$/,
+  );
+  const noSection = withJson(bytes, (j) => void delete ext(j).examples);
+  refuses(() => readProjectFile(noSection, 'e.rig.glb'), /^e\.rig\.glb: RIGWRIGHT_project\.examples: missing \(expected a list\)$/);
+  // A non-finite coordinate: the bits of example 1's vertex 4 y set to Infinity.
+  const json = jsonOf(bytes);
+  const view = json.bufferViews[ext(json).examples![1].positions.bufferView];
+  const inf = bytes.slice();
+  new DataView(inf.buffer).setFloat64(20 + jsonLengthOf(bytes) + 8 + view.byteOffset + 8 * 13, Infinity, true);
+  refuses(
+    () => readProjectFile(inf, 'inf.rig.glb'),
+    /^inf\.rig\.glb: RIGWRIGHT_project\.examples\[1\]\.positions: value 13 is Infinity, not a finite number$/,
+  );
+});
+
 test('a file of a newer format is refused, saying so', async () => {
   const bytes = new Uint8Array(readFileSync(FIXTURE_PATH));
   const newer = withJson(bytes, (json) => (json.extensions[PROJECT_EXTENSION].formatVersion = 3));
   refuses(
     () => readProjectFile(newer, 'later.rig.glb'),
-    /^later\.rig\.glb: RIGWRIGHT_project: written by a newer Rigwright \(format 3\); this version reads up to 1$/,
+    /^later\.rig\.glb: RIGWRIGHT_project: written by a newer Rigwright \(format 3\); this version reads up to 2$/,
   );
   const none = withJson(bytes, (json) => (json.extensions[PROJECT_EXTENSION].formatVersion = 0));
   refuses(() => readProjectFile(none, 'zero.rig.glb'), /^zero\.rig\.glb: RIGWRIGHT_project\.formatVersion: 0 is not a format version$/);
-  const written = await writeProjectFile(fixtureContents());
+  const written = await writeProjectFile(migratedFromFormatOne(fixtureContents()));
   assert.equal(readProjectFile(written, 'x').formatVersion, PROJECT_FORMAT_VERSION);
 });
 

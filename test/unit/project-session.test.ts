@@ -100,6 +100,38 @@ test('a document survives the project file: the same fields back, normals and bo
   assert.equal(back.boneNames, undefined, 'the demo has no bone names, and gets none');
 });
 
+test('a document with examples survives the project file: names, files, pose sources, hidden flags, arrays bit for bit', async () => {
+  const demo = demoDocument();
+  const V = demo.mesh.positions.length / 3;
+  const B = demo.skeleton.parents.length;
+  const example = (name: string, shift: number, hidden: boolean) => ({
+    name,
+    file: `${name}.obj`,
+    positions: demo.mesh.positions.map((x, i) => x + shift * Math.sin(i)),
+    pose: Float64Array.from({ length: 9 * B }, (_, i) => (i % 9 === 0 ? Math.cos(shift) : i % 9 === 4 || i % 9 === 8 ? 1 : 0)),
+    poseSource: `frame ${V % 7} of the demo`,
+    hidden,
+  });
+  const doc = { ...demo, examples: [example('bend', 0.1, false), example('twist', 1 / 3, true)] };
+  const bytes = await writeProjectFile({ scene: projectSceneOf(doc), settings: defaultProjectSettings(V, B) });
+  const back = documentFromProject(readProjectFile(bytes, 'demo.rig.glb').scene);
+  assert.equal(back.examples?.length, 2);
+  back.examples.forEach((e, j) => {
+    const { positions, pose, ...rest } = e;
+    const { positions: p0, pose: q0, ...rest0 } = doc.examples[j];
+    assert.deepEqual(rest, rest0);
+    assert.ok(
+      Buffer.from(positions.buffer, positions.byteOffset, positions.byteLength).equals(Buffer.from(p0.buffer)),
+      `${e.name} positions`,
+    );
+    assert.ok(Buffer.from(pose.buffer, pose.byteOffset, pose.byteLength).equals(Buffer.from(q0.buffer)), `${e.name} pose`);
+  });
+  const none = documentFromProject(
+    readProjectFile(await writeProjectFile({ scene: projectSceneOf(demo), settings: defaultProjectSettings(V, B) }), 'd').scene,
+  );
+  assert.equal(none.examples, undefined, 'a scene without examples gets none');
+});
+
 test('desktop project files: Save asks once, then writes the same file by token; the recent list outlives the process', async () => {
   const folder = mkdtempSync(path.join(tmpdir(), 'rigwright-projects-'));
   try {

@@ -6,7 +6,7 @@
  * handles, locks, bone scales, the per-vertex blend map, settings) lives in the root extension
  * `RIGWRIGHT_project`, listed in `extensionsUsed` and never in `extensionsRequired`. Its JSON is
  *
- *   { formatVersion, writer, scene: {...}, settings: {...} }
+ *   { formatVersion, writer, scene: {...}, examples: [...], settings: {...} }
  *
  * and every array in it is an ArrayRef `{ bufferView, type, length }`: a bufferView of the GLB's one buffer,
  * 8-byte aligned, little-endian, at full precision. Reading uses only the extension; the viewer's copy is ignored.
@@ -16,6 +16,12 @@
  * saying so. A later feature adds a section (a key beside `scene` and `settings`); readers fill in defaults for
  * sections and settings a file lacks, so a new section bumps the version only when an older reader would
  * misread the file without it.
+ *
+ *   format 1  scene and settings
+ *   format 2  adds `examples` (the example shapes of context-aware deformation: name, file, positions float64 #V × 3,
+ *             pose float64 #B × 9, pose source, hidden) and `settings.posespace` (the RBF kernel). A format 1 file
+ *             is migrated to an empty examples list and the default kernel. The per-face blend (Eq. 9 or Eq. 10)
+ *             is part of the skinning method (`settings.skin.method`, `context-perface-eq9` / `-eq10`) in both.
  */
 import { FormatError } from './format-error.ts';
 import { exportGltf, type GltfClip } from './gltf-export.ts';
@@ -24,7 +30,7 @@ import { buildSkeleton, type Skeleton } from '../rig/skeleton.ts';
 import type { PoseSequence } from '../rig/pose-sequence.ts';
 
 /** The format version this build writes; it reads 1 … PROJECT_FORMAT_VERSION. */
-export const PROJECT_FORMAT_VERSION = 1;
+export const PROJECT_FORMAT_VERSION = 2;
 export const PROJECT_EXTENSION = 'RIGWRIGHT_project';
 /** The name a project is saved under: `<scene>.rig.glb`. Any `.glb` carrying the extension opens as a project. */
 export const PROJECT_FILE_SUFFIX = '.rig.glb';
@@ -54,6 +60,20 @@ export interface ProjectScene {
   /** #B × 3 */
   boneScales: Float64Array | null;
   warnings: string[];
+  /** example shapes, in the document's order (stored in the extension's `examples` section, format 2) */
+  examples: ProjectExample[];
+}
+
+/** An example shape sculpted in a known pose (renderer ExampleShape). */
+export interface ProjectExample {
+  name: string;
+  file: string;
+  /** #V × 3 float64, the rest mesh's vertex order */
+  positions: Float64Array;
+  /** #B × 9 float64 row-major relative rotations */
+  pose: Float64Array;
+  poseSource: string;
+  hidden: boolean;
 }
 
 /**
@@ -87,6 +107,8 @@ export interface ProjectSettings {
     maxInfluences: number;
   };
   export: { format: string; influences: number; weightComponent: string };
+  /** pose-space weights of the examples (format 2) */
+  posespace: { kernel: string };
 }
 
 export interface ProjectContents {
@@ -95,6 +117,9 @@ export interface ProjectContents {
   scene: ProjectScene;
   settings: ProjectSettings;
 }
+
+/** The pose-space kernel of a project that names none (workers/posespace/pose-space-weights.ts RBF_KERNELS). */
+export const DEFAULT_RBF_KERNEL = 'gaussian';
 
 export function defaultProjectSettings(vertexCount: number, boneCount: number): ProjectSettings {
   void vertexCount;
@@ -108,6 +133,7 @@ export function defaultProjectSettings(vertexCount: number, boneCount: number): 
       maxInfluences: 4,
     },
     export: { format: 'glb', influences: 4, weightComponent: 'float' },
+    posespace: { kernel: DEFAULT_RBF_KERNEL },
   };
 }
 
@@ -323,11 +349,20 @@ export async function writeProjectFile(
       boneScales: scene.boneScales === null ? null : arrays.add(scene.boneScales, 'float64'),
       warnings: scene.warnings,
     },
+    examples: scene.examples.map((example) => ({
+      name: example.name,
+      file: example.file,
+      positions: arrays.add(example.positions, 'float64'),
+      pose: arrays.add(example.pose, 'float64'),
+      poseSource: example.poseSource,
+      hidden: example.hidden,
+    })),
     settings: {
       skin: { ...settings.skin, blend: settings.skin.blend === null ? null : arrays.add(settings.skin.blend, 'float32') },
       view: settings.view,
       paint: { ...settings.paint, brush: settings.paint.brush, locked: arrays.add(settings.paint.locked, 'uint8') },
       export: settings.export,
+      posespace: settings.posespace,
     },
   };
   const buffer = arrays.buffer(bin);
@@ -357,7 +392,15 @@ function notA(value: unknown, what: string): string {
 }
 
 /** Upgrades the extension JSON of version v to v + 1; MIGRATIONS[v] exists for every v < PROJECT_FORMAT_VERSION. */
-export const MIGRATIONS: Record<number, (extension: Record<string, unknown>) => Record<string, unknown>> = {};
+export const MIGRATIONS: Record<number, (extension: Record<string, unknown>) => Record<string, unknown>> = {
+  /** Format 1 had no examples and no pose-space settings: an empty examples section and the default kernel. */
+  1: (extension) => {
+    const settings = isObject(extension.settings)
+      ? { ...extension.settings, posespace: { kernel: DEFAULT_RBF_KERNEL } }
+      : extension.settings;
+    return { ...extension, formatVersion: 2, examples: [], settings };
+  },
+};
 
 /** Reads the JSON and the arrays of one file, each check failing with the place in the file. */
 class ProjectReader {
@@ -557,10 +600,44 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectCon
       handlesFile: r.optionalString(`${S}.handlesFile`, scene.handlesFile),
       boneScales,
       warnings: r.strings(`${S}.warnings`, scene.warnings ?? []),
+      examples: readExamples(r, ext.examples, vertexCount, boneCount),
     },
     settings: readSettings(r, ext.settings, vertexCount, boneCount),
   };
   return contents;
+}
+
+/** The examples section: each example's vertices match the mesh's, its pose the skeleton's, every number finite. */
+function readExamples(r: ProjectReader, value: unknown, vertexCount: number, boneCount: number): ProjectExample[] {
+  const E = `${PROJECT_EXTENSION}.examples`;
+  if (!Array.isArray(value)) return r.fail(E, value === undefined ? 'missing (expected a list)' : 'expected a list');
+  const names = new Set<string>();
+  return value.map((item: unknown, i) => {
+    const at = `${E}[${i}]`;
+    const example = r.object(at, item);
+    const name = r.string(`${at}.name`, example.name);
+    if (names.has(name)) r.fail(`${at}.name`, `${shown(name)} is the name of an earlier example`);
+    names.add(name);
+    const positionsRef = r.object(`${at}.positions`, example.positions);
+    if (positionsRef.length !== 3 * vertexCount && Number.isSafeInteger(positionsRef.length) && (positionsRef.length as number) % 3 === 0)
+      r.fail(`${at}.positions`, `${(positionsRef.length as number) / 3} vertices, the mesh has ${vertexCount}`);
+    const positions = r.array(`${at}.positions`, positionsRef, 'float64', 3 * vertexCount) as Float64Array;
+    r.finite(`${at}.positions`, positions);
+    const poseRef = r.object(`${at}.pose`, example.pose);
+    if (poseRef.length !== 9 * boneCount && Number.isSafeInteger(poseRef.length) && (poseRef.length as number) % 9 === 0)
+      r.fail(`${at}.pose`, `a pose for ${(poseRef.length as number) / 9} bones, the skeleton has ${boneCount}`);
+    const pose = r.array(`${at}.pose`, poseRef, 'float64', 9 * boneCount) as Float64Array;
+    r.finite(`${at}.pose`, pose);
+    if (typeof example.hidden !== 'boolean') r.fail(`${at}.hidden`, notA(example.hidden, 'true or false'));
+    return {
+      name,
+      file: r.string(`${at}.file`, example.file),
+      positions,
+      pose,
+      poseSource: r.string(`${at}.poseSource`, example.poseSource),
+      hidden: example.hidden,
+    };
+  });
 }
 
 /** Settings as stored, each missing one taking its default; a value of the wrong type is refused. */
@@ -609,5 +686,6 @@ function readSettings(r: ProjectReader, value: unknown, vertexCount: number, bon
     out.paint.locked = locked;
   }
   pick(`${W}.export`, out.export, section('export'));
+  pick(`${W}.posespace`, out.posespace, section('posespace'));
   return out;
 }
