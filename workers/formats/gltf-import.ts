@@ -109,7 +109,7 @@ export async function readCheckedGltf(
     json = gltfJson(bytes, file);
   }
   applyExtensionRules(json, file, warnings);
-  const checked = checkGltf(json, glbBin, resources, GLB_BUFFER, fail);
+  const checked = checkGltf(json, glbBin, resources, GLB_BUFFER, fail, warnings);
   return readGltfDocument(checked.json, checked.resources, file, warnings);
 }
 

@@ -5,8 +5,14 @@
  * or hostile file is refused with its JSON pointer (`/accessors/3`) and a reason instead of an allocation of
  * gigabytes, a read past the end, a stack overflow or a silently wrong result.
  *
- * Also: the GLB container (header, chunk lengths), data: URIs (decoded here), and the parts of the asset the rig
- * does not use (materials, textures, images, cameras) are left out of what glTF-Transform is given.
+ * The asset comes back whole: materials (with their extensions and texture references), textures, images,
+ * samplers, cameras, and the extensions glTF-Transform reads are kept, each after its references are checked:
+ * Draco-compressed primitives (KHR_draco_mesh_compression), meshopt-compressed buffer views and their fallback
+ * buffers without data (EXT_meshopt_compression), lights, material variants, node visibility and XMP metadata.
+ * An extension whose data would reach glTF-Transform unchecked (EXT_mesh_gpu_instancing, EXT_mesh_features,
+ * EXT_structural_metadata, one it does not know) is taken off the extension lists and its data left out.
+ *
+ * Also: the GLB container (header, chunk lengths) and data: URIs (decoded here).
  */
 import { FormatError } from './format-error.ts';
 
@@ -24,8 +30,33 @@ const BIN_CHUNK = 0x004e4942;
  */
 export const MAX_LIST_ENTRIES = 20000;
 
-/** Accessors without buffer data (zero-filled or sparse) hold at most this many elements. */
+/** Accessors without buffer data (zero-filled, sparse or Draco-decoded) hold at most this many elements. */
 export const MAX_UNBACKED_ELEMENTS = 1 << 24;
+
+/** A meshopt-compressed buffer view decodes to at most this many bytes (its count × byteStride). */
+export const MAX_DECODED_VIEW_BYTES = 1 << 28;
+
+/**
+ * The extensions whose data is kept (after the checks below); the others are taken off `extensionsUsed`, so that
+ * glTF-Transform does not follow their unchecked references.
+ */
+const KEPT_EXTENSIONS = new Set([
+  'KHR_draco_mesh_compression',
+  'EXT_meshopt_compression',
+  'KHR_mesh_quantization',
+  'KHR_lights_punctual',
+  'KHR_materials_variants',
+  'KHR_node_visibility',
+  'KHR_xmp_json_ld',
+  'KHR_texture_transform',
+  'KHR_texture_basisu',
+  'EXT_texture_webp',
+  'EXT_texture_avif',
+]);
+const keptExtension = (name: string): boolean => KEPT_EXTENSIONS.has(name) || name.startsWith('KHR_materials_');
+const MESHOPT_MODES = new Set(['ATTRIBUTES', 'TRIANGLES', 'INDICES']);
+const MESHOPT_FILTERS = new Set(['NONE', 'OCTAHEDRAL', 'QUATERNION', 'EXPONENTIAL']);
+const LIGHT_TYPES = new Set(['directional', 'point', 'spot']);
 
 const COMPONENT_SIZE: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
 const TYPE_SIZE: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
@@ -110,6 +141,7 @@ export interface CheckedGltf {
  * @param glbBin     the GLB's binary chunk, or null
  * @param resources  external files by URI as written
  * @param glbKey     the key glTF-Transform looks up for the GLB binary chunk
+ * @param notices    what is left out without refusing the file (a camera that is not sound) is reported here
  * @throws FormatError (through `fail`) naming the JSON pointer and the reason
  */
 export function checkGltf(
@@ -118,6 +150,7 @@ export function checkGltf(
   resources: Record<string, Uint8Array>,
   glbKey: string,
   fail: Fail,
+  notices?: string[],
 ): CheckedGltf {
   if (!isObject(json)) fail('', 'the JSON is not an object');
   const root = json;
@@ -148,6 +181,40 @@ export function checkGltf(
       fail(`${where}/${key}`, `${shown(value)} is not a whole number ≥ ${min}`);
     return value as number;
   };
+  /** An external file by its URI as written or decoded. */
+  const resource = (uri: string): Uint8Array | undefined => {
+    let decoded = uri;
+    try {
+      decoded = decodeURIComponent(uri);
+    } catch {
+      // kept as written
+    }
+    if (Object.hasOwn(resources, uri)) return resources[uri];
+    return Object.hasOwn(resources, decoded) ? resources[decoded] : undefined;
+  };
+
+  const finite = (holder: Json, key: string, where: string, required: boolean): void => {
+    const value = holder[key];
+    if (value === undefined && !required) return;
+    if (!Number.isFinite(value)) fail(`${where}/${key}`, `${shown(value)} is not a finite number`);
+  };
+  const numbers = (holder: Json, key: string, length: number, where: string): void => {
+    const value = holder[key];
+    if (value === undefined) return;
+    if (!Array.isArray(value) || value.length !== length || !value.every((x) => Number.isFinite(x)))
+      fail(`${where}/${key}`, `must be ${length} finite numbers, found ${shown(value)}`);
+  };
+  /** A list of objects inside an extension (lights, variants, packets). */
+  const objects = (holder: Json, key: string, where: string): Json[] => {
+    const value = holder[key];
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) fail(`${where}/${key}`, `must be an array, found ${shown(value)}`);
+    tooLong(value, `${where}/${key}`);
+    value.forEach((entry, i) => {
+      if (!isObject(entry)) fail(`${where}/${key}/${i}`, `must be an object, found ${shown(entry)}`);
+    });
+    return value as Json[];
+  };
 
   // Asset and extensions.
   const asset = root.asset;
@@ -160,18 +227,88 @@ export function checkGltf(
     tooLong(value, `/${key}`);
   }
   // Which required extensions a file may have is decided before these checks (gltf-extensions.ts, REQUIRED_EXTENSIONS).
+  // Of the extensions used, only those whose data is checked here reach glTF-Transform.
+  const used = new Set(((root.extensionsUsed as string[] | undefined) ?? []).filter(keptExtension));
 
-  // Buffers: data present and at least as long as declared.
+  /**
+   * The extensions of one entry that are kept: those the file uses and `checks` names (`KHR_materials_*` stands for
+   * the family), each an object passed to its check (null: no references to check).
+   */
+  type ExtensionCheck = ((def: Json, at: string) => void) | null;
+  const keptExtensions = (holder: Json, where: string, checks: Record<string, ExtensionCheck>): Json | undefined => {
+    const value = holder.extensions;
+    if (value === undefined) return undefined;
+    if (!isObject(value)) fail(`${where}/extensions`, `must be an object, found ${shown(value)}`);
+    const kept: Json = {};
+    for (const [name, def] of Object.entries(value)) {
+      if (!used.has(name)) continue;
+      const family = name.startsWith('KHR_materials_') ? 'KHR_materials_*' : name;
+      if (!Object.hasOwn(checks, family)) continue;
+      const at = `${where}/extensions/${name}`;
+      if (!isObject(def)) fail(at, `must be an object, found ${shown(def)}`);
+      checks[family]?.(def, at);
+      kept[name] = def;
+    }
+    return Object.keys(kept).length > 0 ? kept : undefined;
+  };
+  /** A shallow copy of `entry` with `extensions` replaced (or removed when there are none). */
+  const withExtensions = (entry: Json, extensions: Json | undefined): Json => {
+    const { extensions: _all, ...rest } = entry;
+    return extensions ? { ...rest, extensions } : rest;
+  };
+
+  let lightCount = 0;
+  let variantCount = 0;
+  let packetCount = 0;
+  const rootExtensions = keptExtensions(root, '', {
+    KHR_lights_punctual: (def, at) => {
+      const lights = objects(def, 'lights', at);
+      lights.forEach((light, l) => {
+        const where = `${at}/lights/${l}`;
+        if (!LIGHT_TYPES.has(light.type as string)) fail(`${where}/type`, `${shown(light.type)} is not directional, point or spot`);
+        numbers(light, 'color', 3, where);
+        finite(light, 'intensity', where, false);
+        finite(light, 'range', where, false);
+        if (light.spot !== undefined) {
+          if (!isObject(light.spot)) fail(`${where}/spot`, `must be an object, found ${shown(light.spot)}`);
+          finite(light.spot, 'innerConeAngle', `${where}/spot`, false);
+          finite(light.spot, 'outerConeAngle', `${where}/spot`, false);
+        }
+      });
+      lightCount = lights.length;
+    },
+    KHR_materials_variants: (def, at) => {
+      variantCount = objects(def, 'variants', at).length;
+    },
+    KHR_xmp_json_ld: (def, at) => {
+      packetCount = objects(def, 'packets', at).length;
+    },
+  });
+  /** KHR_xmp_json_ld on an entry: its packet is one of the root's. */
+  const xmp: ExtensionCheck = (def, at) => index(def.packet, packetCount, `${at}/packet`, 'XMP packet');
+
+  // Buffers: data present and at least as long as declared; a meshopt fallback buffer may have none.
   const buffers = array('buffers');
-  const data: Uint8Array[] = [];
+  const data: (Uint8Array | null)[] = [];
   const outResources: Record<string, Uint8Array> = {};
   const outBuffers: Json[] = buffers.map((buffer, b) => {
     const where = `/buffers/${b}`;
     const byteLength = wholeNumber(buffer, 'byteLength', where, 1);
+    const extensions = keptExtensions(buffer, where, {
+      EXT_meshopt_compression: (def, at) => {
+        if (def.fallback !== undefined && typeof def.fallback !== 'boolean') fail(`${at}/fallback`, 'must be true or false');
+      },
+    });
+    const fallback = isObject(extensions?.EXT_meshopt_compression) && extensions.EXT_meshopt_compression.fallback === true;
     let bytes: Uint8Array | undefined;
     const uri = buffer.uri;
     let key: string | undefined;
     if (uri === undefined) {
+      if (fallback) {
+        // Its buffer views are decoded from the compressed data (EXT_meshopt_compression); it has no bytes of its own.
+        data.push(null);
+        return withExtensions({ byteLength }, extensions);
+      }
       if (b !== 0 || !glbBin)
         fail(
           where,
@@ -186,14 +323,7 @@ export function checkGltf(
       bytes = decodeDataUri(uri) ?? fail(`${where}/uri`, 'the data: URI is not valid base64 data');
       key = `__data${b}.bin`;
     } else {
-      let decoded = uri;
-      try {
-        decoded = decodeURIComponent(uri);
-      } catch {
-        // kept as written
-      }
-      bytes = resources[uri] ?? resources[decoded];
-      if (!bytes) fail(`${where}/uri`, `the buffer file "${shown(uri).slice(1, -1)}" was not found`);
+      bytes = resource(uri) ?? fail(`${where}/uri`, `the buffer file "${shown(uri).slice(1, -1)}" was not found`);
       key = uri;
     }
     if (bytes.length < byteLength)
@@ -201,15 +331,17 @@ export function checkGltf(
     data.push(bytes);
     if (key === undefined) {
       outResources[glbKey] = bytes;
-      return { byteLength };
+      return withExtensions({ byteLength }, extensions);
     }
     outResources[key] = bytes;
-    return { byteLength, uri: key };
+    return withExtensions({ byteLength, uri: key }, extensions);
   });
 
-  // Buffer views: inside their buffer.
+  // Buffer views: inside their buffer; a meshopt-compressed one also inside the buffer its compressed bytes are in,
+  // and decoding to a bounded size. Only compressed views may point at a fallback buffer (it has no data).
   const views = array('bufferViews');
-  views.forEach((view, v) => {
+  const compressed = new Uint8Array(views.length);
+  const outViews = views.map((view, v): Json => {
     const where = `/bufferViews/${v}`;
     const b = index(view.buffer, buffers.length, `${where}/buffer`, 'buffer');
     const offset = wholeNumber(view, 'byteOffset', where, 0, 0);
@@ -222,7 +354,58 @@ export function checkGltf(
       if (!(Number.isInteger(stride) && (stride as number) >= 4 && (stride as number) <= 252 && (stride as number) % 4 === 0))
         fail(`${where}/byteStride`, `${shown(stride)} is not a stride of 4 to 252 bytes in steps of 4`);
     }
+    const extensions = keptExtensions(view, where, {
+      EXT_meshopt_compression: (def, at) => {
+        const source = index(def.buffer, buffers.length, `${at}/buffer`, 'buffer');
+        if (!data[source])
+          fail(`${at}/buffer`, `buffer ${source} is a fallback buffer without data; compressed bytes need a buffer with data`);
+        const from = wholeNumber(def, 'byteOffset', at, 0, 0);
+        const size = wholeNumber(def, 'byteLength', at, 1);
+        const sourceLength = buffers[source].byteLength as number;
+        if (from + size > sourceLength)
+          fail(at, `compressed bytes ${from} to ${from + size} are past the end of buffer ${source} (${sourceLength} bytes)`);
+        const mode = def.mode;
+        if (!MESHOPT_MODES.has(mode as string)) fail(`${at}/mode`, `${shown(mode)} is not ATTRIBUTES, TRIANGLES or INDICES`);
+        const filter = def.filter ?? 'NONE';
+        if (!MESHOPT_FILTERS.has(filter as string))
+          fail(`${at}/filter`, `${shown(filter)} is not NONE, OCTAHEDRAL, QUATERNION or EXPONENTIAL`);
+        const stride = wholeNumber(def, 'byteStride', at, 1);
+        if (mode === 'ATTRIBUTES' ? stride % 4 !== 0 || stride > 256 : stride !== 2 && stride !== 4)
+          fail(
+            `${at}/byteStride`,
+            mode === 'ATTRIBUTES'
+              ? `${stride} is not a stride of 4 to 256 bytes in steps of 4`
+              : `${stride} is not an index size (2 or 4 bytes)`,
+          );
+        if (filter !== 'NONE' && mode !== 'ATTRIBUTES')
+          fail(`${at}/filter`, `a filter applies to ATTRIBUTES only, the mode is ${mode as string}`);
+        if ((filter === 'OCTAHEDRAL' && stride !== 4 && stride !== 8) || (filter === 'QUATERNION' && stride !== 8))
+          fail(`${at}/byteStride`, `${stride} bytes is not a stride the ${filter as string} filter decodes`);
+        const count = wholeNumber(def, 'count', at, 1);
+        if (mode === 'TRIANGLES' && count % 3 !== 0) fail(`${at}/count`, `${count} indices are not whole triangles`);
+        if (count > MAX_UNBACKED_ELEMENTS || count * stride > MAX_DECODED_VIEW_BYTES)
+          fail(
+            `${at}/count`,
+            `${count} elements of ${stride} bytes; Rigwright decodes at most ${MAX_DECODED_VIEW_BYTES} bytes (and ${MAX_UNBACKED_ELEMENTS} elements) per buffer view`,
+          );
+        if (count * stride < length)
+          fail(at, `${count} elements of ${stride} bytes decode to ${count * stride} bytes, fewer than the buffer view's ${length}`);
+      },
+    });
+    if (extensions?.EXT_meshopt_compression) compressed[v] = 1;
+    else if (!data[b])
+      fail(
+        `${where}/buffer`,
+        `buffer ${b} is a fallback buffer without data; only buffer views compressed with EXT_meshopt_compression may point at it`,
+      );
+    return withExtensions(view, extensions);
   });
+  /** A buffer view whose bytes are read as stored (an image, Draco data, sparse indices). */
+  const plainView = (value: unknown, where: string): number => {
+    const v = index(value, views.length, where, 'buffer view');
+    if (compressed[v]) fail(where, `buffer view ${v} is meshopt-compressed; this data must be stored uncompressed`);
+    return v;
+  };
 
   // Accessors: every element inside its buffer view; sparse parts too.
   const accessors = array('accessors');
@@ -261,7 +444,11 @@ export function checkGltf(
       const at = `${where}/sparse/${part}`;
       const def = sparse[part];
       if (!isObject(def)) fail(at, 'missing');
-      const view = views[index(def.bufferView, views.length, `${at}/bufferView`, 'buffer view')];
+      const v =
+        part === 'indices'
+          ? plainView(def.bufferView, `${at}/bufferView`)
+          : index(def.bufferView, views.length, `${at}/bufferView`, 'buffer view');
+      const view = views[v];
       if (view.byteStride !== undefined) fail(`${at}/bufferView`, 'sparse data must be tightly packed (its buffer view has a byteStride)');
       const offset = wholeNumber(def, 'byteOffset', at, 0, 0);
       let size = elementSize;
@@ -279,7 +466,8 @@ export function checkGltf(
           `${sparseCount} entries need ${end} bytes, past the end of buffer view ${def.bufferView as number} (${view.byteLength as number} bytes)`,
         );
       if (part === 'indices') {
-        const bytes = data[view.buffer as number];
+        // A plain view is on a buffer with data (checked with the buffer views).
+        const bytes = data[view.buffer as number] ?? fail(`${at}/bufferView`, 'the buffer view has no data');
         const base = bytes.byteOffset + ((view.byteOffset as number | undefined) ?? 0) + offset;
         const dv = new DataView(bytes.buffer, base, sparseCount * size);
         for (let i = 0; i < sparseCount; i++) {
@@ -288,6 +476,86 @@ export function checkGltf(
         }
       }
     }
+  });
+
+  // Images: bytes in a plain buffer view, a data: URI (decoded here) or a file given with the asset.
+  const images = array('images');
+  const outImages = images.map((image, i): Json => {
+    const where = `/images/${i}`;
+    if (image.mimeType !== undefined && typeof image.mimeType !== 'string')
+      fail(`${where}/mimeType`, `must be a string, found ${shown(image.mimeType)}`);
+    const extensions = keptExtensions(image, where, { KHR_xmp_json_ld: xmp });
+    const { uri, ...rest } = withExtensions(image, extensions);
+    if (image.bufferView !== undefined) {
+      plainView(image.bufferView, `${where}/bufferView`);
+      return rest;
+    }
+    if (uri === undefined) fail(where, 'an image needs a uri or a buffer view');
+    if (typeof uri !== 'string') fail(`${where}/uri`, `must be a string, found ${shown(uri)}`);
+    if (uri.startsWith('data:')) {
+      const bytes = decodeDataUri(uri) ?? fail(`${where}/uri`, 'the data: URI is not valid base64 data');
+      const mimeType = /^data:([\w.+-]+\/[\w.+-]+)[;,]/.exec(uri)?.[1];
+      const key = `__image${i}`;
+      outResources[key] = bytes;
+      return { ...rest, uri: key, ...(rest.mimeType === undefined && mimeType ? { mimeType } : {}) };
+    }
+    outResources[uri] = resource(uri) ?? fail(`${where}/uri`, `the image file "${shown(uri).slice(1, -1)}" was not found`);
+    return { ...rest, uri };
+  });
+
+  const imageSamplers = array('samplers');
+  imageSamplers.forEach((sampler, s) => {
+    for (const key of ['magFilter', 'minFilter', 'wrapS', 'wrapT'])
+      if (sampler[key] !== undefined) wholeNumber(sampler, key, `/samplers/${s}`, 0);
+  });
+
+  const textures = array('textures');
+  const imageSource: ExtensionCheck = (def, at) => index(def.source, images.length, `${at}/source`, 'image');
+  const outTextures = textures.map((texture, t): Json => {
+    const where = `/textures/${t}`;
+    optionalIndex(texture, 'source', images.length, where, 'image');
+    optionalIndex(texture, 'sampler', imageSamplers.length, where, 'sampler');
+    const extensions = keptExtensions(texture, where, {
+      KHR_texture_basisu: imageSource,
+      EXT_texture_webp: imageSource,
+      EXT_texture_avif: imageSource,
+    });
+    return withExtensions(texture, extensions);
+  });
+
+  // Materials: factors are numbers; every texture reference (`…Texture`, in the core or in an extension) names a
+  // texture of the file.
+  const materials = array('materials');
+  const textureInfo = (value: unknown, at: string): void => {
+    if (!isObject(value)) fail(at, `must be an object naming a texture, found ${shown(value)}`);
+    index(value.index, textures.length, `${at}/index`, 'texture');
+    if (value.texCoord !== undefined) wholeNumber(value, 'texCoord', at, 0);
+  };
+  const textureInfos = (value: Json, at: string, depth: number): void => {
+    for (const [key, entry] of Object.entries(value)) {
+      if (key === 'extras') continue;
+      if (key.endsWith('Texture')) textureInfo(entry, `${at}/${key}`);
+      else if (isObject(entry) && depth < 3) textureInfos(entry, `${at}/${key}`, depth + 1);
+    }
+  };
+  const outMaterials = materials.map((material, m): Json => {
+    const where = `/materials/${m}`;
+    const pbr = material.pbrMetallicRoughness;
+    if (pbr !== undefined) {
+      if (!isObject(pbr)) fail(`${where}/pbrMetallicRoughness`, `must be an object, found ${shown(pbr)}`);
+      numbers(pbr, 'baseColorFactor', 4, `${where}/pbrMetallicRoughness`);
+      finite(pbr, 'metallicFactor', `${where}/pbrMetallicRoughness`, false);
+      finite(pbr, 'roughnessFactor', `${where}/pbrMetallicRoughness`, false);
+    }
+    numbers(material, 'emissiveFactor', 3, where);
+    finite(material, 'alphaCutoff', where, false);
+    if (material.alphaMode !== undefined && !['OPAQUE', 'MASK', 'BLEND'].includes(material.alphaMode as string))
+      fail(`${where}/alphaMode`, `${shown(material.alphaMode)} is not OPAQUE, MASK or BLEND`);
+    if (material.doubleSided !== undefined && typeof material.doubleSided !== 'boolean')
+      fail(`${where}/doubleSided`, 'must be true or false');
+    const kept = withExtensions(material, keptExtensions(material, where, { 'KHR_materials_*': null, KHR_xmp_json_ld: xmp }));
+    textureInfos(kept, where, 0);
+    return kept;
   });
 
   // Meshes.
@@ -314,23 +582,64 @@ export function checkGltf(
           for (const [semantic, a] of Object.entries(target)) index(a, accessors.length, `${at}/targets/${t}/${semantic}`, 'accessor');
         });
       }
-      // Materials are not part of a rig: left out.
-      const { material: _material, ...kept } = primitive;
-      return kept;
+      optionalIndex(primitive, 'material', materials.length, at, 'material');
+      const attributes = primitive.attributes;
+      const extensions = keptExtensions(primitive, at, {
+        KHR_draco_mesh_compression: (def, ext) => {
+          plainView(def.bufferView, `${ext}/bufferView`);
+          if (!isObject(def.attributes)) fail(`${ext}/attributes`, 'missing: Draco data needs its map of attributes');
+          for (const [semantic, id] of Object.entries(def.attributes)) {
+            if (!Object.hasOwn(attributes, semantic)) fail(`${ext}/attributes/${semantic}`, `the primitive has no ${semantic} attribute`);
+            if (!(Number.isSafeInteger(id) && (id as number) >= 0))
+              fail(`${ext}/attributes/${semantic}`, `${shown(id)} is not a Draco attribute id (a whole number ≥ 0)`);
+          }
+        },
+        KHR_materials_variants: (def, ext) => {
+          objects(def, 'mappings', ext).forEach((mapping, k) => {
+            optionalIndex(mapping, 'material', materials.length, `${ext}/mappings/${k}`, 'material');
+            const variants = mapping.variants;
+            if (variants === undefined) return;
+            if (!Array.isArray(variants)) fail(`${ext}/mappings/${k}/variants`, 'must be an array of variant indices');
+            tooLong(variants, `${ext}/mappings/${k}/variants`);
+            variants.forEach((variant, j) => index(variant, variantCount, `${ext}/mappings/${k}/variants/${j}`, 'variant'));
+          });
+        },
+      });
+      return withExtensions(primitive, extensions);
     });
-    return { ...mesh, primitives };
+    return withExtensions({ ...mesh, primitives }, keptExtensions(mesh, where, { KHR_xmp_json_ld: xmp }));
+  });
+
+  // Cameras are not part of a rig: one that is not sound is left out (with a notice) rather than refusing the file.
+  const cameras = array('cameras');
+  const cameraProblem = (camera: Json): string | undefined => {
+    const type = camera.type;
+    if (type !== 'perspective' && type !== 'orthographic') return `its type ${shown(type)} is not perspective or orthographic`;
+    const def = camera[type];
+    if (!isObject(def)) return `a ${type} camera needs its ${type} object`;
+    const required = type === 'perspective' ? ['yfov', 'znear'] : ['xmag', 'ymag', 'znear', 'zfar'];
+    for (const key of [...required, 'zfar', 'aspectRatio']) {
+      if (def[key] === undefined ? required.includes(key) : !Number.isFinite(def[key]))
+        return `its ${type}.${key} is ${shown(def[key])}, not a finite number`;
+    }
+    return undefined;
+  };
+  const cameraIndex = new Int32Array(cameras.length).fill(-1);
+  const outCameras: Json[] = [];
+  cameras.forEach((camera, c) => {
+    const problem = cameraProblem(camera);
+    if (problem) {
+      notices?.push(`camera ${c} is left out: ${problem} (/cameras/${c})`);
+      return;
+    }
+    cameraIndex[c] = outCameras.length;
+    outCameras.push(camera);
   });
 
   // Nodes: references, transforms, and a forest (one parent each, no cycles).
   const nodes = array('nodes');
   const skins = array('skins');
   const parent = new Int32Array(nodes.length).fill(-1);
-  const numbers = (node: Json, key: string, length: number, where: string): void => {
-    const value = node[key];
-    if (value === undefined) return;
-    if (!Array.isArray(value) || value.length !== length || !value.every((x) => Number.isFinite(x)))
-      fail(`${where}/${key}`, `must be ${length} finite numbers, found ${shown(value)}`);
-  };
   const outNodes = nodes.map((node, n) => {
     const where = `/nodes/${n}`;
     optionalIndex(node, 'mesh', meshes.length, where, 'mesh');
@@ -350,8 +659,21 @@ export function checkGltf(
         parent[c] = n;
       });
     }
-    const { camera: _camera, ...kept } = node;
-    return kept;
+    const { camera, ...rest } = node;
+    const kept =
+      camera !== undefined && isIndex(camera, cameras.length) && cameraIndex[camera] >= 0 ? { ...rest, camera: cameraIndex[camera] } : rest;
+    if (camera !== undefined && !isIndex(camera, cameras.length))
+      notices?.push(`node ${n}'s camera ${shown(camera)} is left out: the file has ${cameras.length} cameras (${where}/camera)`);
+    return withExtensions(
+      kept,
+      keptExtensions(node, where, {
+        KHR_lights_punctual: (def, at) => index(def.light, lightCount, `${at}/light`, 'light'),
+        KHR_node_visibility: (def, at) => {
+          if (def.visible !== undefined && typeof def.visible !== 'boolean') fail(`${at}/visible`, 'must be true or false');
+        },
+        KHR_xmp_json_ld: xmp,
+      }),
+    );
   });
   // With one parent each, a cycle is a walk up that never reaches a root.
   const state = new Uint8Array(nodes.length); // 0 unknown, 1 on the current walk, 2 reaches a root
@@ -379,7 +701,7 @@ export function checkGltf(
   });
 
   const animations = array('animations');
-  animations.forEach((animation, a) => {
+  const outAnimations = animations.map((animation, a): Json => {
     const where = `/animations/${a}`;
     const samplers = animation.samplers;
     if (!Array.isArray(samplers)) fail(`${where}/samplers`, 'missing: an animation needs an array of samplers');
@@ -404,12 +726,14 @@ export function checkGltf(
         fail(`${at}/target/path`, `${shown(channel.target.path)} is not translation, rotation, scale or weights`);
       optionalIndex(channel.target, 'node', nodes.length, `${at}/target`, 'node');
     });
+    return withExtensions(animation, keptExtensions(animation, where, { KHR_xmp_json_ld: xmp }));
   });
 
   const scenes = array('scenes');
-  scenes.forEach((scene, s) => {
+  const outScenes = scenes.map((scene, s): Json => {
     const where = `/scenes/${s}`;
-    if (scene.nodes === undefined) return;
+    const kept = withExtensions(scene, keptExtensions(scene, where, { KHR_xmp_json_ld: xmp }));
+    if (scene.nodes === undefined) return kept;
     if (!Array.isArray(scene.nodes)) fail(`${where}/nodes`, 'must be an array of node indices');
     const seen = new Set<number>();
     scene.nodes.forEach((node, k) => {
@@ -418,26 +742,50 @@ export function checkGltf(
       if (seen.has(n)) fail(`${where}/nodes/${k}`, `node ${n} is listed twice`);
       seen.add(n);
     });
+    return kept;
   });
   if (root.scene !== undefined) index(root.scene, scenes.length, '/scene', 'scene');
 
   // Names are strings or absent (they become bone names and appear in messages).
-  for (const list of [outBuffers, views, accessors, outMeshes, outNodes, skins, animations, scenes]) {
+  const lists = [
+    outBuffers,
+    outViews,
+    accessors,
+    outImages,
+    imageSamplers,
+    outTextures,
+    outMaterials,
+    outMeshes,
+    outCameras,
+    outNodes,
+    skins,
+  ];
+  for (const list of [...lists, outAnimations, outScenes]) {
     for (const entry of list) if (entry.name !== undefined && typeof entry.name !== 'string') delete entry.name;
   }
 
-  // What glTF-Transform gets: the checked parts, without materials, textures, images, samplers and cameras.
+  // What glTF-Transform gets: the checked parts, with the extensions whose references were checked.
   const out: Json = {
     asset: { version: '2.0' },
     buffers: outBuffers,
-    bufferViews: views,
+    bufferViews: outViews,
     accessors,
+    images: outImages,
+    samplers: imageSamplers,
+    textures: outTextures,
+    materials: outMaterials,
     meshes: outMeshes,
+    cameras: outCameras,
     nodes: outNodes,
     skins,
-    animations,
-    scenes,
+    animations: outAnimations,
+    scenes: outScenes,
   };
+  for (const key of ['generator', 'copyright'] as const) if (typeof asset[key] === 'string') (out.asset as Json)[key] = asset[key];
+  if (used.size > 0) out.extensionsUsed = [...used];
+  const required = ((root.extensionsRequired as string[] | undefined) ?? []).filter((name) => used.has(name));
+  if (required.length > 0) out.extensionsRequired = required;
+  if (rootExtensions) out.extensions = rootExtensions;
   if (root.scene !== undefined) out.scene = root.scene;
   return { json: out, resources: outResources };
 }
