@@ -99,7 +99,15 @@ export async function readGltfDocument(
     return await io.readJSON({ json: json as JSONDocument['json'], resources: copies });
   } catch (error) {
     if (error instanceof FormatError) throw error;
-    throw new FormatError(file, '', `glTF import: cannot read the file: ${error instanceof Error ? error.message : String(error)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    // The meshopt decoder reports compressed bytes that do not decode to the count and stride given with a code.
+    if (message.startsWith('Malformed buffer data'))
+      throw new FormatError(
+        file,
+        'bufferViews',
+        'glTF import: meshopt-compressed data (EXT_meshopt_compression) does not decode to the count and stride its buffer view gives',
+      );
+    throw new FormatError(file, '', `glTF import: cannot read the file: ${message}`);
   }
 }
 

@@ -478,9 +478,18 @@ export function checkGltf(
     }
   });
 
-  // Images: bytes in a plain buffer view, a data: URI (decoded here) or a file given with the asset.
+  // Images: bytes in a plain buffer view, a data: URI (decoded here) or a file given with the asset. An image file
+  // that is missing is left out with a notice (the rig does not need it); textures that show it lose their source.
   const images = array('images');
-  const outImages = images.map((image, i): Json => {
+  const imageIndex = new Int32Array(images.length).fill(-1);
+  const outImages: Json[] = [];
+  images.forEach((image, i) => {
+    const kept = checkedImage(image, i);
+    if (!kept) return;
+    imageIndex[i] = outImages.length;
+    outImages.push(kept);
+  });
+  function checkedImage(image: Json, i: number): Json | undefined {
     const where = `/images/${i}`;
     if (image.mimeType !== undefined && typeof image.mimeType !== 'string')
       fail(`${where}/mimeType`, `must be a string, found ${shown(image.mimeType)}`);
@@ -499,9 +508,14 @@ export function checkGltf(
       outResources[key] = bytes;
       return { ...rest, uri: key, ...(rest.mimeType === undefined && mimeType ? { mimeType } : {}) };
     }
-    outResources[uri] = resource(uri) ?? fail(`${where}/uri`, `the image file "${shown(uri).slice(1, -1)}" was not found`);
+    const bytes = resource(uri);
+    if (!bytes) {
+      notices?.push(`image ${i} is left out: the image file "${shown(uri).slice(1, -1)}" was not found (${where}/uri)`);
+      return undefined;
+    }
+    outResources[uri] = bytes;
     return { ...rest, uri };
-  });
+  }
 
   const imageSamplers = array('samplers');
   imageSamplers.forEach((sampler, s) => {
@@ -520,8 +534,18 @@ export function checkGltf(
       EXT_texture_webp: imageSource,
       EXT_texture_avif: imageSource,
     });
-    return withExtensions(texture, extensions);
+    // Image indices as in the images kept; an extension whose image was left out is dropped with it.
+    const remapped: Json = {};
+    for (const [name, def] of Object.entries(extensions ?? {})) {
+      const source = imageIndex[(def as Json).source as number];
+      if (source >= 0) remapped[name] = { ...(def as Json), source };
+    }
+    const { source, ...rest } = withExtensions(texture, Object.keys(remapped).length > 0 ? remapped : undefined);
+    return source !== undefined && imageIndex[source as number] >= 0 ? { ...rest, source: imageIndex[source as number] } : rest;
   });
+
+  /** glTF-Transform takes a texture's image from its source or from an image extension (which replaces the source). */
+  const textureHasImage = (texture: Json): boolean => texture.source !== undefined || texture.extensions !== undefined;
 
   // Materials: factors are numbers; every texture reference (`…Texture`, in the core or in an extension) names a
   // texture of the file.
@@ -531,12 +555,21 @@ export function checkGltf(
     index(value.index, textures.length, `${at}/index`, 'texture');
     if (value.texCoord !== undefined) wholeNumber(value, 'texCoord', at, 0);
   };
-  const textureInfos = (value: Json, at: string, depth: number): void => {
+  /** A copy of a material part with its texture references checked; one to a texture without an image is left out. */
+  const textureInfos = (value: Json, at: string, depth: number): Json => {
+    const out: Json = {};
     for (const [key, entry] of Object.entries(value)) {
-      if (key === 'extras') continue;
-      if (key.endsWith('Texture')) textureInfo(entry, `${at}/${key}`);
-      else if (isObject(entry) && depth < 3) textureInfos(entry, `${at}/${key}`, depth + 1);
+      if (key !== 'extras' && key.endsWith('Texture')) {
+        textureInfo(entry, `${at}/${key}`);
+        const t = (entry as Json).index as number;
+        if (!textureHasImage(outTextures[t])) {
+          notices?.push(`the texture reference ${at}/${key} is left out: texture ${t} has no image`);
+          continue;
+        }
+      }
+      out[key] = key !== 'extras' && isObject(entry) && depth < 3 ? textureInfos(entry, `${at}/${key}`, depth + 1) : entry;
     }
+    return out;
   };
   const outMaterials = materials.map((material, m): Json => {
     const where = `/materials/${m}`;
@@ -553,9 +586,11 @@ export function checkGltf(
       fail(`${where}/alphaMode`, `${shown(material.alphaMode)} is not OPAQUE, MASK or BLEND`);
     if (material.doubleSided !== undefined && typeof material.doubleSided !== 'boolean')
       fail(`${where}/doubleSided`, 'must be true or false');
-    const kept = withExtensions(material, keptExtensions(material, where, { 'KHR_materials_*': null, KHR_xmp_json_ld: xmp }));
-    textureInfos(kept, where, 0);
-    return kept;
+    return textureInfos(
+      withExtensions(material, keptExtensions(material, where, { 'KHR_materials_*': null, KHR_xmp_json_ld: xmp })),
+      where,
+      0,
+    );
   });
 
   // Meshes.
