@@ -92,6 +92,8 @@ export const ioApi = {
    * A skinned glTF (gltf-export.ts); each of `bakes` adds a clip of morph targets skinned on the CPU
    * (gltf-skinning-bake.ts), since a callback cannot cross into the worker; `examples` become morph targets driven
    * by their pose-space weights (context LBS, examplePoseSpace), unposed here with the influences the file stores.
+   * A per-face bake is set up as the viewport's: fixed vertices from `handles` (the scene's, or null), and for per-face
+   * context the same `examples`, unposed per face on the bake's factor.
    */
   async exportGltf(
     rig: Omit<GltfRig, 'vertexAnimations'>,
@@ -99,10 +101,12 @@ export const ioApi = {
     options: GltfExportOptions,
     bakes: SkinningBake[],
     examples: GltfExamples | null = null,
+    handles: Int32Array | null = null,
   ): Promise<GltfExportResult> {
     const framesPerSecond = options.framesPerSecond ?? GLTF_EXPORT_DEFAULTS.framesPerSecond;
+    const perFace = { triangles: rig.mesh.triangles, handles, examples };
     const vertexAnimations = bakes.map((bake) =>
-      skinningVertexAnimation(rig.mesh.positions, rig.skeleton, rig.weights, bake, framesPerSecond),
+      skinningVertexAnimation(rig.mesh.positions, rig.skeleton, rig.weights, bake, framesPerSecond, perFace),
     );
     const exampleSpace =
       examples && examples.names.length > 0

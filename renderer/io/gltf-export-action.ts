@@ -31,7 +31,8 @@ export function clipNameOf(doc: SceneDocument): string | null {
  * @param doc     the scene to write (its mesh, rest normals, skeleton, weights, bone names, current pose sequence,
  *                and its examples not hidden, as morph targets driven by their pose-space weights: context LBS)
  * @param choice  from the export dialog
- * @param bake    the viewport's method and influences, used when choice.bake is set
+ * @param bake    the viewport's method and influences, used when choice.bake is set; a per-face bake is set up as the
+ *                viewport's (the scene's handles fix its stitching, its shown examples drive per-face context)
  * @returns the export's warnings, one sentence each
  * @throws FormatError from the export (naming the export, the file and the reason), or an Error when saving fails
  */
@@ -76,6 +77,7 @@ export async function exportSceneAsGltf(
     { format: choice.format, influences: choice.influences, weightComponent: choice.weightComponent, basename: base },
     bakes,
     examples,
+    doc.handles,
   );
   if (!(await bridge.saveFile({ suggestedName: choice.fileName, bytes: result.bytes }))) return result.warnings;
   for (const [uri, bytes] of Object.entries(result.resources)) await bridge.saveFile({ suggestedName: uri, bytes });

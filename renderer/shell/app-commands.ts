@@ -3,7 +3,7 @@
  * calls the controller, tool manager or view that owns the action; the registry adds labels, keys and
  * enabled-when from the catalog.
  */
-import { bakeFrameCount } from '../../workers/formats/gltf-skinning-bake.ts';
+import { BAKEABLE_SKIN_METHODS, bakeFrameCount, type BakeableSkinMethod } from '../../workers/formats/gltf-skinning-bake.ts';
 import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
 import { vertexAnimationCost } from '../../workers/formats/gltf-vertex-animation.ts';
 import type { CommandId } from '../commands/command-catalog.ts';
@@ -195,7 +195,7 @@ function boneIndex(app: App, command: string, value: unknown, noneAllowed: boole
 function openExport(app: App): void {
   if (app.exportDialog.isOpen) return;
   const method = app.deformation.method;
-  const bakeable = method === 'lbs' || method === 'dqs';
+  const bakeable = bakeableMethod(method) !== null;
   const doc = app.store.doc;
   const bakeFrames = doc.poses ? bakeFrameCount(doc.poses, GLTF_EXPORT_DEFAULTS.framesPerSecond) : 0;
   app.exportDialog.open({
@@ -207,8 +207,13 @@ function openExport(app: App): void {
     methodLabel: METHOD_LABELS[method],
     bakeProblem: bakeable
       ? null
-      : `${METHOD_LABELS[method]} skinning does not bake yet; switch to linear blend or dual quaternion (M) to bake.`,
+      : `${METHOD_LABELS[method]} skinning does not bake yet; switch to linear blend, dual quaternion, per-face (M) or context per-face to bake.`,
   });
+}
+
+/** The viewport's method as a bake (gltf-skinning-bake.ts), or null when it does not bake. */
+function bakeableMethod(method: SkinMethod): BakeableSkinMethod | null {
+  return (BAKEABLE_SKIN_METHODS as readonly string[]).includes(method) ? (method as BakeableSkinMethod) : null;
 }
 
 /** Writes the scene as the dialog chose, through the io worker and the bridge's save. */
@@ -218,7 +223,7 @@ export async function exportGltf(app: App, choice: ExportChoice): Promise<void> 
     app.store.doc,
     choice,
     {
-      method: method === 'dqs' ? 'dqs' : 'lbs',
+      method: bakeableMethod(method) ?? 'lbs',
       influences: app.influenceSetting,
       antipodality: app.deformation.antipodality,
       kernel: app.posespace.kernel,
