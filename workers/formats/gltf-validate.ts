@@ -11,6 +11,8 @@
  * buffers without data (EXT_meshopt_compression), lights, material variants, node visibility and XMP metadata.
  * An extension whose data would reach glTF-Transform unchecked (EXT_mesh_gpu_instancing, EXT_mesh_features,
  * EXT_structural_metadata, one it does not know) is taken off the extension lists and its data left out.
+ * What the rig does not need and glTF-Transform cannot read is left out with a notice instead of refusing the file:
+ * a camera that is not sound, an image whose file is missing, a material's reference to a texture without image.
  *
  * Also: the GLB container (header, chunk lengths) and data: URIs (decoded here).
  */
@@ -229,6 +231,11 @@ export function checkGltf(
   // Which required extensions a file may have is decided before these checks (gltf-extensions.ts, REQUIRED_EXTENSIONS).
   // Of the extensions used, only those whose data is checked here reach glTF-Transform.
   const used = new Set(((root.extensionsUsed as string[] | undefined) ?? []).filter(keptExtension));
+  const dropped = ((root.extensionsUsed as string[] | undefined) ?? []).filter((name) => !used.has(name));
+  if (dropped.length > 0)
+    notices?.push(
+      `the file uses ${dropped.slice(0, 6).join(', ')}${dropped.length > 6 ? ` and ${dropped.length - 6} more` : ''}; ${dropped.length === 1 ? 'its' : 'their'} data is left out (Rigwright keeps the extensions whose references it checks)`,
+    );
 
   /**
    * The extensions of one entry that are kept: those the file uses and `checks` names (`KHR_materials_*` stands for
