@@ -31,6 +31,7 @@ import { polarDecomposition } from '../math/polar-decomposition.ts';
 import { matrixToQuat } from '../math/quaternion.ts';
 import { boundingBox } from '../mesh/bounds.ts';
 import {
+  faceEdgesAndNormal,
   perFaceGradientProducts,
   perFaceSkinning,
   perFaceSkinningWorkspace,
@@ -258,6 +259,7 @@ export function faceDeformationGradients(
   offset = 0,
 ): number {
   const frame = new Float64Array(9);
+  const e = new Float64Array(9);
   const P = restPositions;
   let degenerate = 0;
   for (let f = 0; f < triangles.length / 3; f++) {
@@ -265,15 +267,16 @@ export function faceDeformationGradients(
     const i0 = 3 * triangles[3 * f],
       i1 = 3 * triangles[3 * f + 1],
       i2 = 3 * triangles[3 * f + 2];
-    const e1x = P[i1] - P[i0],
-      e1y = P[i1 + 1] - P[i0 + 1],
-      e1z = P[i1 + 2] - P[i0 + 2];
-    const e2x = P[i2] - P[i0],
-      e2y = P[i2 + 1] - P[i0 + 1],
-      e2z = P[i2 + 2] - P[i0 + 2];
-    const nx = e1y * e2z - e1z * e2y,
-      ny = e1z * e2x - e1x * e2z,
-      nz = e1x * e2y - e1y * e2x;
+    faceEdgesAndNormal(P, i0, i1, i2, e);
+    const e1x = e[0],
+      e1y = e[1],
+      e1z = e[2];
+    const e2x = e[3],
+      e2y = e[4],
+      e2z = e[5];
+    const nx = e[6],
+      ny = e[7],
+      nz = e[8];
     const n2 = nx * nx + ny * ny + nz * nz;
     const scale = Math.sqrt(Math.sqrt(n2));
     if (!(n2 > 0) || !Number.isFinite(n2)) {
@@ -312,18 +315,18 @@ export function faceDeformationGradients(
 
 /** D̄ = [ē₁ ē₂ m̄] row-major (column c holds ē₁, ē₂, m̄); m̄ = 0 for a triangle without area. */
 function deformedFrame(Q: Float64Array, i0: number, i1: number, i2: number, out: Float64Array): void {
-  const e1x = Q[i1] - Q[i0],
-    e1y = Q[i1 + 1] - Q[i0 + 1],
-    e1z = Q[i1 + 2] - Q[i0 + 2];
-  const e2x = Q[i2] - Q[i0],
-    e2y = Q[i2 + 1] - Q[i0 + 1],
-    e2z = Q[i2 + 2] - Q[i0 + 2];
-  const nx = e1y * e2z - e1z * e2y,
-    ny = e1z * e2x - e1x * e2z,
-    nz = e1x * e2y - e1y * e2x;
+  // out holds e₁, e₂, n first, then is rearranged in place into the columns of D̄.
+  faceEdgesAndNormal(Q, i0, i1, i2, out);
+  const e1y = out[1],
+    e1z = out[2],
+    e2x = out[3],
+    e2y = out[4],
+    e2z = out[5],
+    nx = out[6],
+    ny = out[7],
+    nz = out[8];
   const n2 = nx * nx + ny * ny + nz * nz;
   const scale = n2 > 0 ? 1 / Math.sqrt(Math.sqrt(n2)) : 0;
-  out[0] = e1x;
   out[1] = e2x;
   out[2] = nx * scale;
   out[3] = e1y;

@@ -204,64 +204,9 @@ function unposeLinear(
   onProgress: ((done: number, total: number) => void) | null,
 ): void {
   const { vertexCount, stride, bones, weights } = influences;
-  for (let v = 0, i = 0; v < vertexCount; v++) {
+  for (let v = 0; v < vertexCount; v++) {
     if (onProgress && v > 0 && v % UNPOSE_PROGRESS_STEP === 0) onProgress(v, vertexCount);
-    let d00 = 0,
-      d01 = 0,
-      d02 = 0,
-      d10 = 0,
-      d11 = 0,
-      d12 = 0,
-      d20 = 0,
-      d21 = 0,
-      d22 = 0;
-    let tx = 0,
-      ty = 0,
-      tz = 0;
-    for (const end = i + stride; i < end; i++) {
-      const w = weights[i];
-      if (w === 0) continue;
-      const o = 12 * bones[i];
-      d00 += w * (T[o] - 1);
-      d01 += w * T[o + 1];
-      d02 += w * T[o + 2];
-      tx += w * T[o + 3];
-      d10 += w * T[o + 4];
-      d11 += w * (T[o + 5] - 1);
-      d12 += w * T[o + 6];
-      ty += w * T[o + 7];
-      d20 += w * T[o + 8];
-      d21 += w * T[o + 9];
-      d22 += w * (T[o + 10] - 1);
-      tz += w * T[o + 11];
-    }
-    const m00 = 1 + d00,
-      m11 = 1 + d11,
-      m22 = 1 + d22;
-    // Cofactors: M⁻¹ = cof(M)ᵀ / det M.
-    const c00 = m11 * m22 - d12 * d21,
-      c01 = d12 * d20 - d10 * m22,
-      c02 = d10 * d21 - m11 * d20;
-    const c10 = d02 * d21 - d01 * m22,
-      c11 = m00 * m22 - d02 * d20,
-      c12 = d01 * d20 - m00 * d21;
-    const c20 = d01 * d12 - d02 * m11,
-      c21 = d02 * d10 - m00 * d12,
-      c22 = m00 * m11 - d01 * d10;
-    const det = m00 * c00 + d01 * c01 + d02 * c02;
-    const normM = Math.sqrt(m00 * m00 + d01 * d01 + d02 * d02 + d10 * d10 + m11 * m11 + d12 * d12 + d20 * d20 + d21 * d21 + m22 * m22);
-    const normCof = Math.sqrt(c00 * c00 + c01 * c01 + c02 * c02 + c10 * c10 + c11 * c11 + c12 * c12 + c20 * c20 + c21 * c21 + c22 * c22);
-    if (!(det > 0) || !((normM * normCof) / det <= maxCondition)) {
-      singular.push(v);
-      continue;
-    }
-    const p = 3 * v;
-    const x = S[p] - tx,
-      y = S[p + 1] - ty,
-      z = S[p + 2] - tz;
-    out[p] = (c00 * x + c10 * y + c20 * z) / det;
-    out[p + 1] = (c01 * x + c11 * y + c21 * z) / det;
-    out[p + 2] = (c02 * x + c12 * y + c22 * z) / det;
+    if (!invertBlendedMatrix(T, bones, weights, v * stride, stride, maxCondition, S, out, 3 * v)) singular.push(v);
   }
   onProgress?.(vertexCount, vertexCount);
 }
@@ -356,35 +301,37 @@ function unposeDualQuaternion(
     out[p] = x - 2 * (dy * uz - dz * uy);
     out[p + 1] = y - 2 * (dz * ux - dx * uz);
     out[p + 2] = z - 2 * (dx * uy - dy * ux);
-    if (K && !invertFirstPhase(K, bones, weights, v * stride, stride, maxCondition, out, p)) singular.push(v);
+    if (K && !invertBlendedMatrix(K, bones, weights, v * stride, stride, maxCondition, out, out, p)) singular.push(v);
   }
   onProgress?.(vertexCount, vertexCount);
 }
 
 /**
- * Replaces out[p…p+2] = y by x with (I + D) x + d = y, the first phase of dualQuaternionSkinning for one vertex
- * (D = Σ_k w_k (K_k − I), d = Σ_k w_k c_k over its influences from index i0).
+ * Solves (I + D) x + t = y for one vertex, where [D | t] = Σ_k w_k ([A_k | t_k] − [I | 0]) is blended over its
+ * influences from index i0 exactly as linear-blend-skinning.ts blends it (and the first phase of
+ * dualQuaternionSkinning, with the scale/shear transforms K_k as A_k): y = src[p…p+2], x goes to out[p…p+2].
  * @returns false (out untouched) when I + D is near-singular: det ≤ 0 or κ_F > maxCondition
  */
-function invertFirstPhase(
-  K: Float64Array,
+function invertBlendedMatrix(
+  T: Float64Array,
   bones: Uint32Array,
   weights: Float32Array,
   i0: number,
   stride: number,
   maxCondition: number,
+  src: Float64Array,
   out: Float64Array,
   p: number,
 ): boolean {
-  let m00 = 1,
-    m01 = 0,
-    m02 = 0,
-    m10 = 0,
-    m11 = 1,
-    m12 = 0,
-    m20 = 0,
-    m21 = 0,
-    m22 = 1;
+  let d00 = 0,
+    d01 = 0,
+    d02 = 0,
+    d10 = 0,
+    d11 = 0,
+    d12 = 0,
+    d20 = 0,
+    d21 = 0,
+    d22 = 0;
   let tx = 0,
     ty = 0,
     tz = 0;
@@ -392,35 +339,39 @@ function invertFirstPhase(
     const w = weights[i];
     if (w === 0) continue;
     const o = 12 * bones[i];
-    m00 += w * (K[o] - 1);
-    m01 += w * K[o + 1];
-    m02 += w * K[o + 2];
-    tx += w * K[o + 3];
-    m10 += w * K[o + 4];
-    m11 += w * (K[o + 5] - 1);
-    m12 += w * K[o + 6];
-    ty += w * K[o + 7];
-    m20 += w * K[o + 8];
-    m21 += w * K[o + 9];
-    m22 += w * (K[o + 10] - 1);
-    tz += w * K[o + 11];
+    d00 += w * (T[o] - 1);
+    d01 += w * T[o + 1];
+    d02 += w * T[o + 2];
+    tx += w * T[o + 3];
+    d10 += w * T[o + 4];
+    d11 += w * (T[o + 5] - 1);
+    d12 += w * T[o + 6];
+    ty += w * T[o + 7];
+    d20 += w * T[o + 8];
+    d21 += w * T[o + 9];
+    d22 += w * (T[o + 10] - 1);
+    tz += w * T[o + 11];
   }
-  const c00 = m11 * m22 - m12 * m21,
-    c01 = m12 * m20 - m10 * m22,
-    c02 = m10 * m21 - m11 * m20;
-  const c10 = m02 * m21 - m01 * m22,
-    c11 = m00 * m22 - m02 * m20,
-    c12 = m01 * m20 - m00 * m21;
-  const c20 = m01 * m12 - m02 * m11,
-    c21 = m02 * m10 - m00 * m12,
-    c22 = m00 * m11 - m01 * m10;
-  const det = m00 * c00 + m01 * c01 + m02 * c02;
-  const normM = Math.sqrt(m00 * m00 + m01 * m01 + m02 * m02 + m10 * m10 + m11 * m11 + m12 * m12 + m20 * m20 + m21 * m21 + m22 * m22);
+  const m00 = 1 + d00,
+    m11 = 1 + d11,
+    m22 = 1 + d22;
+  // Cofactors: M⁻¹ = cof(M)ᵀ / det M.
+  const c00 = m11 * m22 - d12 * d21,
+    c01 = d12 * d20 - d10 * m22,
+    c02 = d10 * d21 - m11 * d20;
+  const c10 = d02 * d21 - d01 * m22,
+    c11 = m00 * m22 - d02 * d20,
+    c12 = d01 * d20 - m00 * d21;
+  const c20 = d01 * d12 - d02 * m11,
+    c21 = d02 * d10 - m00 * d12,
+    c22 = m00 * m11 - d01 * d10;
+  const det = m00 * c00 + d01 * c01 + d02 * c02;
+  const normM = Math.sqrt(m00 * m00 + d01 * d01 + d02 * d02 + d10 * d10 + m11 * m11 + d12 * d12 + d20 * d20 + d21 * d21 + m22 * m22);
   const normCof = Math.sqrt(c00 * c00 + c01 * c01 + c02 * c02 + c10 * c10 + c11 * c11 + c12 * c12 + c20 * c20 + c21 * c21 + c22 * c22);
   if (!(det > 0) || !((normM * normCof) / det <= maxCondition)) return false;
-  const x = out[p] - tx,
-    y = out[p + 1] - ty,
-    z = out[p + 2] - tz;
+  const x = src[p] - tx,
+    y = src[p + 1] - ty,
+    z = src[p + 2] - tz;
   out[p] = (c00 * x + c10 * y + c20 * z) / det;
   out[p + 1] = (c01 * x + c11 * y + c21 * z) / det;
   out[p + 2] = (c02 * x + c12 * y + c22 * z) / det;

@@ -226,6 +226,36 @@ export function perFaceSkinningSetup(
 }
 
 /**
+ * A triangle's edges from its first corner and their cross product: e₁ = x₁ − x₀, e₂ = x₂ − x₀, n = e₁ × e₂
+ * (twice the area times the unit normal). The hat gradients here and the per-face deformation gradients of
+ * per-face unposing start from this.
+ * @param positions   #V × 3 positions
+ * @param i0,i1,i2    3 × the corners' vertex indices (offsets into positions)
+ * @param out9        e₁, e₂, n
+ */
+export function faceEdgesAndNormal(positions: Float64Array, i0: number, i1: number, i2: number, out9: Float64Array): void {
+  const P = positions;
+  const e1x = P[i1] - P[i0],
+    e1y = P[i1 + 1] - P[i0 + 1],
+    e1z = P[i1 + 2] - P[i0 + 2];
+  const e2x = P[i2] - P[i0],
+    e2y = P[i2 + 1] - P[i0 + 1],
+    e2z = P[i2 + 2] - P[i0 + 2];
+  out9[0] = e1x;
+  out9[1] = e1y;
+  out9[2] = e1z;
+  out9[3] = e2x;
+  out9[4] = e2y;
+  out9[5] = e2z;
+  out9[6] = e1y * e2z - e1z * e2y;
+  out9[7] = e1z * e2x - e1x * e2z;
+  out9[8] = e1x * e2y - e1y * e2x;
+}
+
+/** Scratch for faceEdgesAndNormal. */
+const faceEdges = new Float64Array(9);
+
+/**
  * Hat-function gradients of face f, ∇φ_i = (N × e_i) / |N|² with N the unnormalized normal and e_i the edge
  * opposite corner i, oriented counterclockwise.
  * @param positions  #V × 3 positions the gradients are taken on (the rest mesh for the stitching operator)
@@ -239,15 +269,17 @@ function faceHatGradients(positions: Float64Array, triangles: Uint32Array, f: nu
   const i0 = 3 * triangles[3 * f],
     i1 = 3 * triangles[3 * f + 1],
     i2 = 3 * triangles[3 * f + 2];
-  const e1x = P[i1] - P[i0],
-    e1y = P[i1 + 1] - P[i0 + 1],
-    e1z = P[i1 + 2] - P[i0 + 2];
-  const e2x = P[i2] - P[i0],
-    e2y = P[i2 + 1] - P[i0 + 1],
-    e2z = P[i2 + 2] - P[i0 + 2];
-  const nx = e1y * e2z - e1z * e2y,
-    ny = e1z * e2x - e1x * e2z,
-    nz = e1x * e2y - e1y * e2x;
+  const e = faceEdges;
+  faceEdgesAndNormal(P, i0, i1, i2, e);
+  const e1x = e[0],
+    e1y = e[1],
+    e1z = e[2];
+  const e2x = e[3],
+    e2y = e[4],
+    e2z = e[5];
+  const nx = e[6],
+    ny = e[7],
+    nz = e[8];
   const twiceArea2 = nx * nx + ny * ny + nz * nz;
   const e3x = P[i2] - P[i1],
     e3y = P[i2 + 1] - P[i1 + 1],
