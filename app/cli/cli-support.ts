@@ -11,6 +11,8 @@ import { checkFileSize, readRigFile, type RigFile } from '../../workers/formats/
 import { weightsFromDmat } from '../../workers/formats/weights-file.ts';
 import type { DenseMatrix, TgfSkeleton, TriangleMesh } from '../../workers/formats/types.ts';
 import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
+import { DUAL_QUATERNION_SKINNING_DEFAULTS, type DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
+import { INFLUENCE_DEFAULTS } from '../../workers/skinning/influences.ts';
 
 /** Where the tool writes; process.stdout and process.stderr fit. */
 export interface CliStreams {
@@ -92,6 +94,42 @@ export function outputExtension(out: string, allowed: readonly string[]): string
     throw new UsageError(`--out must end in ${allowed.map((e) => `.${e}`).join(' or ')}: "${out}"`);
   }
   return extension;
+}
+
+/** The skinning methods `skin` and `unpose` take with --method. */
+export type SkinningMethodOption = 'lbs' | 'dqs' | 'perface';
+
+/**
+ * The skinning options `skin` and `unpose` share, checked against each other: --method (default lbs),
+ * --antipodality (dqs only, default per DUAL_QUATERNION_SKINNING_DEFAULTS), --handles (required by perface) and
+ * --influences K (a whole number ≥ 0, or "all" for 0 = keep all; default per INFLUENCE_DEFAULTS).
+ */
+export function skinningOptions(values: CommandLine['values']): {
+  method: SkinningMethodOption;
+  antipodality: DualQuaternionAntipodality;
+  maxInfluences: number;
+} {
+  const method = values.method ?? 'lbs';
+  if (method !== 'lbs' && method !== 'dqs' && method !== 'perface') {
+    throw new UsageError(`unknown --method "${method}"; use lbs, dqs or perface`);
+  }
+  const antipodality = values.antipodality ?? DUAL_QUATERNION_SKINNING_DEFAULTS.antipodality;
+  if (antipodality !== 'per-vertex' && antipodality !== 'per-bone') {
+    throw new UsageError(`--antipodality must be per-vertex or per-bone, not "${antipodality}"`);
+  }
+  if (values.antipodality !== undefined && method !== 'dqs') throw new UsageError('--antipodality applies to --method dqs only');
+  if (method === 'perface' && values.handles === undefined) {
+    throw new UsageError("--method perface needs --handles H.dmat: the root bones' handle vertices are its fixed vertices");
+  }
+  return { method, antipodality, maxInfluences: influencesOption(values.influences) };
+}
+
+/** --influences K: a whole number ≥ 0 or "all" (0, keep all); absent: INFLUENCE_DEFAULTS.maxInfluences. */
+function influencesOption(text: string | undefined): number {
+  if (text === undefined) return INFLUENCE_DEFAULTS.maxInfluences;
+  if (text === 'all') return 0;
+  if (/^\d+$/.test(text)) return Number(text);
+  throw new UsageError(`--influences must be a whole number ≥ 0 or "all", not "${text}"`);
 }
 
 /** An option's text as a number; NaN for blank text, which Number() would read as 0. */

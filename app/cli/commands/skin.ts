@@ -10,7 +10,7 @@ import { perFaceContextSkinning } from '../../../workers/posespace/per-face-cont
 import { samplePose } from '../../../workers/rig/pose-sequence.ts';
 import { contextDualQuaternionSkinning, contextLinearBlendSkinning } from '../../../workers/posespace/context-skinning.ts';
 import { poseSpaceWeights } from '../../../workers/posespace/pose-space-weights.ts';
-import { outputExtension, readBoundRig, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
+import { outputExtension, readBoundRig, required, skinningOptions, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
 import { describeTime, poseTime, poseTransforms, readPoses } from '../pose-input.ts';
 import { exampleDisplacements, exampleOptionsHelp, examplesInterpolator, rbfOption, readExamples } from '../example-input.ts';
 import { PER_FACE_BLEND_HELP, perFaceBlendOption, perFaceExamplesOf, readPerFaceSetup } from '../per-face-input.ts';
@@ -78,23 +78,7 @@ rotation before stitching.
     const posesFile = required(line, 'poses');
     const out = required(line, 'out');
     outputExtension(out, ['obj']);
-    const method = values.method ?? 'lbs';
-    if (method !== 'lbs' && method !== 'dqs' && method !== 'perface')
-      throw new UsageError(`unknown --method "${method}"; use lbs, dqs or perface`);
-    const antipodality = values.antipodality ?? DUAL_QUATERNION_SKINNING_DEFAULTS.antipodality;
-    if (antipodality !== 'per-vertex' && antipodality !== 'per-bone') {
-      throw new UsageError(`--antipodality must be per-vertex or per-bone, not "${antipodality}"`);
-    }
-    if (values.antipodality !== undefined && method !== 'dqs') throw new UsageError('--antipodality applies to --method dqs only');
-    if (method === 'perface' && values.handles === undefined) {
-      throw new UsageError("--method perface needs --handles H.dmat: the root bones' handle vertices are its fixed vertices");
-    }
-    let maxInfluences = INFLUENCE_DEFAULTS.maxInfluences;
-    if (values.influences !== undefined) {
-      if (values.influences === 'all') maxInfluences = 0;
-      else if (/^\d+$/.test(values.influences)) maxInfluences = Number(values.influences);
-      else throw new UsageError(`--influences must be a whole number ≥ 0 or "all", not "${values.influences}"`);
-    }
+    const { method, antipodality, maxInfluences } = skinningOptions(values);
     if (values.frame !== undefined && values.t !== undefined) throw new UsageError('give either --frame or --t, not both');
     if (values.rbf !== undefined && values.examples === undefined) throw new UsageError('--rbf applies with --examples only');
     const kernel = rbfOption(values.rbf);

@@ -6,7 +6,7 @@ import { alignDualQuaternionSigns } from '../../../workers/skinning/align-dual-q
 import { DUAL_QUATERNION_SKINNING_DEFAULTS } from '../../../workers/skinning/dual-quaternion-skinning.ts';
 import { INFLUENCE_DEFAULTS, influencesFromWeights } from '../../../workers/skinning/influences.ts';
 import { UNPOSE_DEFAULTS, unposeExample } from '../../../workers/posespace/unpose.ts';
-import { outputExtension, readBoundRig, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
+import { outputExtension, readBoundRig, required, skinningOptions, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
 import { describeSingular, readExample } from '../example-input.ts';
 import { readPerFaceSetup, unposeExamplePerFace } from '../per-face-input.ts';
 
@@ -60,20 +60,8 @@ difference to the rest mesh is the example's displacement (what context skinning
     const poseFile = required(line, 'example-pose');
     const out = required(line, 'out');
     outputExtension(out, ['obj']);
-    const method = values.method ?? 'lbs';
-    if (method !== 'lbs' && method !== 'dqs' && method !== 'perface') {
-      throw new UsageError(`unknown --method "${method}"; use lbs, dqs or perface`);
-    }
-    const antipodality = values.antipodality ?? DUAL_QUATERNION_SKINNING_DEFAULTS.antipodality;
-    if (antipodality !== 'per-vertex' && antipodality !== 'per-bone') {
-      throw new UsageError(`--antipodality must be per-vertex or per-bone, not "${antipodality}"`);
-    }
-    if (values.antipodality !== undefined && method !== 'dqs') throw new UsageError('--antipodality applies to --method dqs only');
-    if (method === 'perface' && values.handles === undefined) {
-      throw new UsageError("--method perface needs --handles H.dmat: the root bones' handle vertices are its fixed vertices");
-    }
+    const { method, antipodality, maxInfluences } = skinningOptions(values);
     if (method !== 'perface' && values.handles !== undefined) throw new UsageError('--handles applies to --method perface only');
-    const maxInfluences = influencesOption(values.influences);
 
     const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
     const example = readExample(exampleFile, poseFile, mesh, boneCount);
@@ -109,11 +97,3 @@ difference to the rest mesh is the example's displacement (what context skinning
     return 0;
   },
 };
-
-/** --influences K: a whole number ≥ 0 or "all" (0). */
-export function influencesOption(text: string | undefined): number {
-  if (text === undefined) return INFLUENCE_DEFAULTS.maxInfluences;
-  if (text === 'all') return 0;
-  if (/^\d+$/.test(text)) return Number(text);
-  throw new UsageError(`--influences must be a whole number ≥ 0 or "all", not "${text}"`);
-}
