@@ -106,13 +106,21 @@ export const MAX_AUTOSAVE_NAME_LENGTH = 255;
 /** Most ids one autosaveRemove may name. */
 export const MAX_AUTOSAVE_REMOVE = 256;
 
-/** The desktop app's autosave storage, in its data folder (userData/autosave); each call validated by main. */
+/**
+ * Autosave storage: the desktop app's, in its data folder (userData/autosave), each call validated by main; the web
+ * page keeps the same contract in IndexedDB (renderer/project/autosave-storage.ts).
+ */
 export interface AutosaveBridge {
+  /** Declares this session alive for as long as the page lives (a later start does not take it for a crash). */
   begin(session: string): Promise<void>;
+  /** Stores a version and marks its session as having unsaved work. */
   write(info: AutosaveInfo, bytes: Uint8Array): Promise<void>;
+  /** Every stored version, and every marked session with whether its page is alive now. */
   list(): Promise<AutosaveListing>;
+  /** The bytes of a version, or null when it is gone. */
   read(id: string): Promise<Uint8Array | null>;
   remove(ids: string[]): Promise<void>;
+  /** The session's work was saved or discarded: it is no longer offered for recovery. */
   unmark(session: string): Promise<void>;
 }
 

@@ -13,7 +13,7 @@
  * No DOM: the clock, the storage and the serializer are given, so Node tests drive it with a fake clock and an
  * in-memory storage.
  */
-import type { AutosaveInfo, AutosaveListing } from '../../app/ipc-contract.ts';
+import type { AutosaveBridge, AutosaveInfo, AutosaveListing } from '../../app/ipc-contract.ts';
 
 export interface AutosaveOptions {
   /** seconds of idleness after a change before a version is written; 0 turns autosave off */
@@ -40,20 +40,11 @@ export function autosaveSettings(options: AutosaveOptions = {}): Required<Autosa
   };
 }
 
-/** Where autosave versions live: the desktop app's data folder (through the bridge) or the page's IndexedDB. */
-export interface AutosaveStorage {
-  /** Declares this session alive for as long as the page lives (a later start does not take it for a crash). */
-  begin(session: string): Promise<void>;
-  /** Stores a version and marks its session as having unsaved work. */
-  write(info: AutosaveInfo, bytes: Uint8Array): Promise<void>;
-  /** Every stored version, and every marked session with whether its page is alive now. */
-  list(): Promise<AutosaveListing>;
-  /** The bytes of a version, or null when it is gone. */
-  read(id: string): Promise<Uint8Array | null>;
-  remove(ids: string[]): Promise<void>;
-  /** The session's work was saved or discarded: it is no longer offered for recovery. */
-  unmark(session: string): Promise<void>;
-}
+/**
+ * Where autosave versions live: the desktop app's data folder (through the bridge) or the page's IndexedDB; both
+ * keep the bridge's contract (app/ipc-contract.ts).
+ */
+export type AutosaveStorage = AutosaveBridge;
 
 /** Timers, injectable so tests run on a fake clock. */
 export interface Clock {
