@@ -15,17 +15,10 @@ import path from 'node:path';
 import { EXIT_INTERNAL_ERROR, MAX_MESSAGE_CHARACTERS, runCli } from '../../app/cli/main.ts';
 import type { CliCommand } from '../../app/cli/cli-support.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
-import { repoRoot, dataFile } from './shared-data.ts';
+import { armRigOptions, repoRoot } from './shared-data.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-cli-safety-'));
-const arm = [
-  '--mesh',
-  dataFile('libigl', 'arm.obj'),
-  '--skeleton',
-  dataFile('libigl', 'arm.tgf'),
-  '--weights',
-  dataFile('libigl', 'arm-weights.dmat'),
-];
+const arm = armRigOptions();
 
 interface Run {
   status: number | null;

@@ -25,7 +25,7 @@ import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
-import { dataFile, repoRoot } from './shared-data.ts';
+import { armRigOptions, dataFile, repoRoot } from './shared-data.ts';
 
 const cesiumMan = (): Uint8Array => readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'));
 
@@ -328,14 +328,7 @@ function rigwright(...args: string[]): { status: number | null; stdout: string; 
 
 test('rigwright export --compress draco|meshopt: valid, required, and re-imports like the plain export within the bound', async () => {
   const work = mkdtempSync(path.join(tmpdir(), 'rigwright-compress-'));
-  const inputs = [
-    '--mesh',
-    dataFile('libigl', 'arm.obj'),
-    '--skeleton',
-    dataFile('libigl', 'arm.tgf'),
-    '--weights',
-    dataFile('libigl', 'arm-weights.dmat'),
-  ];
+  const inputs = armRigOptions();
   // Integer weights pass Draco unquantized, so only positions move.
   const outputs: Record<string, Uint8Array> = {};
   for (const compress of ['none', 'draco', 'meshopt']) {

@@ -17,7 +17,7 @@ import { build } from 'esbuild';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { seededRandom } from './seeded-random.ts';
-import { repoRoot, dataFile } from './shared-data.ts';
+import { armRigOptions, repoRoot } from './shared-data.ts';
 
 const KILLS = 100;
 /** Writers killed side by side (each into its own folder): the runs are mostly process start-up. */
@@ -27,14 +27,7 @@ const PARALLEL = 4;
 const work = mkdtempSync(path.join(repoRoot, 'test-results-kill-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-const arm = [
-  '--mesh',
-  dataFile('libigl', 'arm.obj'),
-  '--skeleton',
-  dataFile('libigl', 'arm.tgf'),
-  '--weights',
-  dataFile('libigl', 'arm-weights.dmat'),
-];
+const arm = armRigOptions();
 
 interface Writer {
   /** the command line that writes the new file over `target` */

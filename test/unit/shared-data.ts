@@ -15,3 +15,15 @@ export function dataFile(...parts: string[]): string {
   if (!existsSync(file)) throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
   return file;
 }
+
+/** The shared arm rig (libigl's arm: mesh, skeleton, weights) as `rigwright` options: --mesh, --skeleton, --weights. */
+export function armRigOptions(): string[] {
+  return [
+    '--mesh',
+    dataFile('libigl', 'arm.obj'),
+    '--skeleton',
+    dataFile('libigl', 'arm.tgf'),
+    '--weights',
+    dataFile('libigl', 'arm-weights.dmat'),
+  ];
+}
