@@ -3,6 +3,7 @@
  * the history's first step, and the scene and settings as a project holds them — every array as the base64 of its
  * bytes, so a test compares them bit for bit.
  */
+import type { ProjectContents } from '../../workers/formats/project-file.ts';
 import type { App } from './app.ts';
 
 export interface ProjectTestState {
@@ -34,6 +35,39 @@ function base64(array: ArrayBufferView | null | undefined): string | null {
   return btoa(text);
 }
 
+/**
+ * Every array of a project's scene and settings as the base64 of its bytes (null when absent), by name: the mesh,
+ * skeleton, weights, handles, bone scales, blend map, locks, each example's positions and pose, and the poses and
+ * each clip's poses. A test compares the open app's project (ProjectTestHook.arrays) with a file read in Node.
+ */
+export function projectArrays({ scene, settings }: Pick<ProjectContents, 'scene' | 'settings'>): Record<string, string | null> {
+  const out: Record<string, string | null> = {
+    positions: base64(scene.mesh.positions),
+    triangles: base64(scene.mesh.triangles),
+    joints: base64(scene.skeleton.joints),
+    bones: base64(scene.skeleton.bones),
+    weights: base64(scene.weights.data),
+    handles: base64(scene.handles),
+    boneScales: base64(scene.boneScales),
+    blend: base64(settings.skin.blend),
+    locked: base64(settings.paint.locked),
+  };
+  for (const example of scene.examples) {
+    out[`example ${example.name}.positions`] = base64(example.positions);
+    out[`example ${example.name}.pose`] = base64(example.pose);
+  }
+  const poses = [{ name: 'poses', poses: scene.poses }, ...scene.clips.map((c) => ({ name: `clip ${c.name}`, poses: c.poses }))];
+  for (const { name, poses: p } of poses) {
+    if (!p) continue;
+    if (p.kind === 'quaternions') out[`${name}.final`] = base64(p.final);
+    else {
+      out[`${name}.rotations`] = base64(p.rotations);
+      out[`${name}.translations`] = base64(p.translations);
+    }
+  }
+  return out;
+}
+
 export function projectTestHook(app: App): ProjectTestHook {
   const project = app.project;
   return {
@@ -46,34 +80,7 @@ export function projectTestHook(app: App): ProjectTestHook {
       recent: project.recent.map((r) => r.name),
       error: app.error,
     }),
-    arrays: () => {
-      const { scene, settings } = project.contents();
-      const out: Record<string, string | null> = {
-        positions: base64(scene.mesh.positions),
-        triangles: base64(scene.mesh.triangles),
-        joints: base64(scene.skeleton.joints),
-        bones: base64(scene.skeleton.bones),
-        weights: base64(scene.weights.data),
-        handles: base64(scene.handles),
-        boneScales: base64(scene.boneScales),
-        blend: base64(settings.skin.blend),
-        locked: base64(settings.paint.locked),
-      };
-      for (const example of scene.examples) {
-        out[`example ${example.name}.positions`] = base64(example.positions);
-        out[`example ${example.name}.pose`] = base64(example.pose);
-      }
-      const poses = [{ name: 'poses', poses: scene.poses }, ...scene.clips.map((c) => ({ name: `clip ${c.name}`, poses: c.poses }))];
-      for (const { name, poses: p } of poses) {
-        if (!p) continue;
-        if (p.kind === 'quaternions') out[`${name}.final`] = base64(p.final);
-        else {
-          out[`${name}.rotations`] = base64(p.rotations);
-          out[`${name}.translations`] = base64(p.translations);
-        }
-      }
-      return out;
-    },
+    arrays: () => projectArrays(project.contents()),
     values: () => {
       const { scene, settings } = project.contents();
       return {

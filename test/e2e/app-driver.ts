@@ -67,3 +67,49 @@ export async function loadFiles(page: Page, files: string[], mesh = ''): Promise
     { timeout: 90_000 },
   );
 }
+
+/** `n` points on a circle of radius `r` pixels around (cx, cy), a closed lasso polygon. */
+export function circle(cx: number, cy: number, r: number, n = 24): [number, number][] {
+  return Array.from({ length: n }, (_, i) => [cx + r * Math.cos((2 * Math.PI * i) / n), cy + r * Math.sin((2 * Math.PI * i) / n)]);
+}
+
+/** Drags a closed polygon with the real mouse: press, a move per vertex, release (with Shift or Control held, when given). */
+export async function lasso(page: Page, points: [number, number][], modifier?: 'Shift' | 'Control'): Promise<void> {
+  if (modifier) await page.keyboard.down(modifier);
+  await page.mouse.move(points[0][0], points[0][1]);
+  await page.mouse.down();
+  for (const [x, y] of points.slice(1)) await page.mouse.move(x, y, { steps: 2 });
+  await page.mouse.up();
+  if (modifier) await page.keyboard.up(modifier);
+}
+
+/** The screen position of the topmost joint on screen (on the hand: a finger tip). */
+export async function topmostJoint(page: Page): Promise<{ x: number; y: number }> {
+  return page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    let best = { x: 0, y: Infinity };
+    for (let j = 0; j < h.state().jointCount; j++) {
+      const p = h.jointScreenPosition(j);
+      if (p.y < best.y) best = p;
+    }
+    return best;
+  });
+}
+
+/**
+ * Handles as an artist assigns them: opens the Bind panel (B), lassos (L) a 40-pixel circle around the topmost joint
+ * on screen, assigns the selection to `bone` with the A key, and closes the lasso and the panel again.
+ * @returns how many vertices the lasso selected
+ */
+export async function assignHandlesAroundTopJoint(page: Page, bone: number): Promise<number> {
+  await page.keyboard.press('b');
+  await page.keyboard.press('l');
+  const tip = await topmostJoint(page);
+  await lasso(page, circle(tip.x, tip.y, 40));
+  const selected: number = await page.evaluate(() => (window as any).__rigwright.binding.state().selectedVertexCount);
+  await page.evaluate((b) => (window as any).__rigwright.paint.selectBone(b), bone);
+  await page.keyboard.press('a');
+  await page.keyboard.press('l');
+  await page.keyboard.press('b');
+  return selected;
+}

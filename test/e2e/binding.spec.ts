@@ -8,7 +8,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { artifactsDir, dataFile, gpuCpuDeviation, loadFiles, openApp } from './app-driver.ts';
+import { artifactsDir, circle, dataFile, gpuCpuDeviation, lasso, loadFiles, openApp, topmostJoint } from './app-driver.ts';
 
 const hook = (page: Page) => page.evaluate(() => (window as any).__rigwright.state());
 const binding = (page: Page) => page.evaluate(() => (window as any).__rigwright.binding.state());
@@ -16,20 +16,6 @@ const binding = (page: Page) => page.evaluate(() => (window as any).__rigwright.
 async function load(page: Page, files: string[], mesh?: string): Promise<void> {
   await loadFiles(page, files, mesh);
   expect((await hook(page)).error).toBeNull();
-}
-
-/** Drags a closed polygon with the real mouse: press, a move per vertex, release. */
-async function lasso(page: Page, points: [number, number][], modifier?: 'Shift' | 'Control'): Promise<void> {
-  if (modifier) await page.keyboard.down(modifier);
-  await page.mouse.move(points[0][0], points[0][1]);
-  await page.mouse.down();
-  for (const [x, y] of points.slice(1)) await page.mouse.move(x, y, { steps: 2 });
-  await page.mouse.up();
-  if (modifier) await page.keyboard.up(modifier);
-}
-
-function circle(cx: number, cy: number, r: number, n = 24): [number, number][] {
-  return Array.from({ length: n }, (_, i) => [cx + r * Math.cos((2 * Math.PI * i) / n), cy + r * Math.sin((2 * Math.PI * i) / n)]);
 }
 
 test('hand: lasso handles with the mouse, assign to a bone, compute harmonic weights, see the heat map', async ({ page }) => {
@@ -49,15 +35,7 @@ test('hand: lasso handles with the mouse, assign to a bone, compute harmonic wei
   expect(loaded.handleCounts.reduce((a: number, b: number) => a + b, 0)).toBe(2752);
 
   // Lasso around the topmost joint on screen (a finger tip), visible vertices only, then with x-ray.
-  const tip = await page.evaluate(() => {
-    const h = (window as any).__rigwright;
-    let best = { x: 0, y: Infinity };
-    for (let j = 0; j < h.state().jointCount; j++) {
-      const p = h.jointScreenPosition(j);
-      if (p.y < best.y) best = p;
-    }
-    return best;
-  });
+  const tip = await topmostJoint(page);
   await page.keyboard.press('l');
   expect((await binding(page)).lasso).toBe('idle');
   const ring = circle(tip.x, tip.y, 40);

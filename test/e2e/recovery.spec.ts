@@ -8,7 +8,7 @@
  * `window.__rigwright.work`.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { dataFile, loadFiles, openApp } from './app-driver.ts';
+import { assignHandlesAroundTopJoint, dataFile, loadFiles, openApp } from './app-driver.ts';
 
 const work = (page: Page) => page.evaluate(() => (window as any).__rigwright.work.state());
 const scene = (page: Page) => page.evaluate(() => (window as any).__rigwright.work.scene());
@@ -25,10 +25,6 @@ async function stroke(page: Page, from: { x: number; y: number }, dx: number): P
   await page.mouse.down();
   await page.mouse.move(from.x + dx, from.y, { steps: 8 });
   await page.mouse.up();
-}
-
-function circle(cx: number, cy: number, r: number, n = 24): [number, number][] {
-  return Array.from({ length: n }, (_, i) => [cx + r * Math.cos((2 * Math.PI * i) / n), cy + r * Math.sin((2 * Math.PI * i) / n)]);
 }
 
 /** Opens a fresh page of the same browser context (so IndexedDB and local storage are shared) and waits for the recovery check. */
@@ -54,28 +50,8 @@ test('hand: handles, a stroke and a bone scale, closed without saving: recovery 
   expect((await work(page)).unsaved, 'a scene just opened has nothing unsaved').toBe(false);
 
   // Handles: a lasso around the topmost joint, assigned to bone 3 with the A key.
-  await page.keyboard.press('b');
-  await page.keyboard.press('l');
-  const tip = await page.evaluate(() => {
-    const h = (window as any).__rigwright;
-    let best = { x: 0, y: Infinity };
-    for (let j = 0; j < h.state().jointCount; j++) {
-      const p = h.jointScreenPosition(j);
-      if (p.y < best.y) best = p;
-    }
-    return best;
-  });
-  const ring = circle(tip.x, tip.y, 40);
-  await page.mouse.move(ring[0][0], ring[0][1]);
-  await page.mouse.down();
-  for (const [x, y] of ring.slice(1)) await page.mouse.move(x, y, { steps: 2 });
-  await page.mouse.up();
-  expect((await page.evaluate(() => (window as any).__rigwright.binding.state())).selectedVertexCount).toBeGreaterThan(10);
   const handlesBefore: number[] = await page.evaluate(() => (window as any).__rigwright.binding.handles());
-  await page.evaluate(() => (window as any).__rigwright.paint.selectBone(3));
-  await page.keyboard.press('a');
-  await page.keyboard.press('l');
-  await page.keyboard.press('b');
+  expect(await assignHandlesAroundTopJoint(page, 3)).toBeGreaterThan(10);
 
   // Weights: a paint stroke across the middle of the view.
   await page.keyboard.press('p');
