@@ -3,11 +3,13 @@
  * paint stroke and a bone scale, autosaved after the (shortened) idle delay; the page closed without saving, a fresh
  * page of the same origin offers the work (when, what) and Recover restores the scene bit for bit — mesh, skeleton,
  * weights, handles, bone scales and poses — with unsaved changes. The recovering page's own work, ended the same way,
- * is offered in turn; Discard starts without it and it is not offered again. Closing asks first only with unsaved changes (the browser's
- * beforeunload prompt), and the app's Save / Discard / Cancel dialog answers for in-app actions. Uses
- * `window.__rigwright.work`.
+ * is offered in turn; Discard starts without it and it is not offered again. On the context-aware body with two example
+ * shapes, one hidden (an edit), recovery restores the examples' positions and poses bit for bit, their names and hidden
+ * flags. Closing asks first only with unsaved changes (the browser's beforeunload prompt), and the app's Save / Discard /
+ * Cancel dialog answers for in-app actions. Uses `window.__rigwright.work`.
  */
 import { test, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { assignHandlesAroundTopJoint, dataFile, loadFiles, openApp } from './app-driver.ts';
 
 const work = (page: Page) => page.evaluate(() => (window as any).__rigwright.work.state());
@@ -142,6 +144,88 @@ test('hand: handles, a stroke and a bone scale, closed without saving: recovery 
   ).toBe(true);
   const fourth = await reopen(page, errors);
   expect((await work(fourth)).promptShown, 'a discarded offer is not made again').toBe(false);
+  expect(errors).toEqual([]);
+});
+
+test('context-aware body with two examples, one hidden, closed without saving: recovery restores the examples bit for bit', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  const body = (name: string) => dataFile(`context-aware/${name}`);
+  const arrays = (p: Page): Promise<Record<string, string | null>> => p.evaluate(() => (window as any).__rigwright.project.arrays());
+  const values = (p: Page): Promise<Record<string, unknown>> => p.evaluate(() => (window as any).__rigwright.project.values());
+  const examples = (p: Page): Promise<{ name: string; hidden: boolean }[]> =>
+    p.evaluate(() => (window as any).__rigwright.examples.state().examples.map((e: any) => ({ name: e.name, hidden: e.hidden })));
+  await openApp(page, errors, { paused: true });
+  await page.evaluate(() => (window as any).__rigwright.work.setAutosave({ delaySeconds: 1 }));
+  await loadFiles(page, [body('reference.obj'), body('skeleton.tgf')], 'reference.obj');
+  expect((await page.evaluate(() => (window as any).__rigwright.state())).error).toBeNull();
+  await page.setInputFiles('#file-input', [body('eg0.obj'), body('eg0.dmat'), body('eg1.obj'), body('eg1.dmat')]);
+  await page.waitForFunction(
+    () => {
+      const h = (window as any).__rigwright;
+      return h.state().error !== null || h.examples.state().examples.length === 2;
+    },
+    undefined,
+    { timeout: 90_000 },
+  );
+  expect((await page.evaluate(() => (window as any).__rigwright.state())).error).toBeNull();
+  await page.evaluate(() => (window as any).__rigwright.pause());
+
+  // Hiding an example is an edit of its own, on the history: the scene has unsaved changes.
+  expect(await page.evaluate(() => (window as any).__rigwright.command('examples.toggle', 'eg1'))).toBe(true);
+  expect((await history(page)).at(-1)).toBe('Hide example eg1');
+  expect((await work(page)).unsaved).toBe(true);
+  expect(await examples(page)).toEqual([
+    { name: 'eg0', hidden: false },
+    { name: 'eg1', hidden: true },
+  ]);
+  const before = await arrays(page);
+  const beforeValues = await values(page);
+  expect(beforeValues).toMatchObject({
+    examples: [
+      { name: 'eg0', file: 'eg0.obj', poseSource: 'eg0.dmat', hidden: false },
+      { name: 'eg1', file: 'eg1.obj', poseSource: 'eg1.dmat', hidden: true },
+    ],
+  });
+  // The page's examples are the files' numbers: eg0.obj's first vertex, read here, and 28 bones × 9 pose entries each.
+  const eg0 = readFileSync(body('eg0.obj'), 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('v '))!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const positions0 = new Float64Array(Buffer.from(before['example eg0.positions']!, 'base64').buffer.slice(0));
+  expect(positions0.length).toBe(3 * 18453);
+  expect(Array.from(positions0.subarray(0, 3))).toEqual(eg0);
+  for (const name of ['eg0', 'eg1']) expect(Buffer.from(before[`example ${name}.pose`]!, 'base64').length).toBe(8 * 9 * 28);
+  expect(before['example eg0.positions']).not.toBe(before['example eg1.positions']);
+
+  await autosaved(page);
+  const saved = (await work(page)).latest;
+  expect(saved).toMatchObject({ vertexCount: 18453, boneCount: 28 });
+
+  // Closed without saving (no beforeunload): a fresh page of the same origin offers the work; Recover restores it.
+  await page.close({ runBeforeUnload: false });
+  const next = await reopen(page, errors);
+  expect((await work(next)).offered).toEqual(saved);
+  expect(await examples(next), 'the fresh page starts without the examples').toEqual([]);
+  const prompt = next.locator('#recovery-prompt');
+  await expect(prompt).toBeVisible();
+  await prompt.locator('button', { hasText: 'Recover' }).click();
+  await expect(prompt).toBeHidden();
+  const after = await arrays(next);
+  expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
+  for (const key of Object.keys(before)) expect(after[key], `${key} bit for bit`).toBe(before[key]);
+  expect(await values(next)).toEqual(beforeValues);
+  // The app's own Examples state, not only the project's view of it.
+  expect(await examples(next)).toEqual([
+    { name: 'eg0', hidden: false },
+    { name: 'eg1', hidden: true },
+  ]);
+  expect((await work(next)).unsaved, 'recovered work is unsaved until saved').toBe(true);
   expect(errors).toEqual([]);
 });
 
