@@ -1,11 +1,13 @@
 /**
  * The real files the fuzzer mutates, per format: the shared data (`../shared/data`), plus files derived from it
  * where a format has no small real example (binary DMATs written from the hand's ASCII ones, a .gltf + .bin
- * split from each GLB).
+ * split from each GLB, and a project file of the current format written from the format 1 fixture's contents
+ * plus two example shapes, so the examples section is fuzzed too).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readDmat, writeDmatBinary } from '../../workers/formats/dmat.ts';
+import { PROJECT_FORMAT_VERSION, readProjectFile, writeProjectFile, type ProjectExample } from '../../workers/formats/project-file.ts';
 import { dataFile, repoRoot } from '../unit/shared-data.ts';
 
 export const FUZZ_FORMATS = ['obj', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf', 'project'] as const;
@@ -41,10 +43,38 @@ export function splitGlb(glb: Uint8Array, binName: string): { json: Record<strin
   return { json, bin };
 }
 
+/**
+ * The fixture's contents written in the current format with two examples: the mesh's positions moved by up to
+ * 0.03 along x (the first) or y (the second, hidden), and identity rotations for every bone.
+ */
+export async function projectSeedWithExamples(fixture: Uint8Array): Promise<Uint8Array> {
+  const contents = readProjectFile(fixture, 'project-v1.rig.glb');
+  const { positions } = contents.scene.mesh;
+  const boneCount = contents.scene.skeleton.parents.length;
+  const identity = new Float64Array(9 * boneCount);
+  for (let b = 0; b < boneCount; b++) identity.set([1, 0, 0, 0, 1, 0, 0, 0, 1], 9 * b);
+  const example = (name: string, axis: number, hidden: boolean): ProjectExample => ({
+    name,
+    file: `${name}.obj`,
+    positions: positions.map((x, i) => (i % 3 === axis ? x + 0.01 * ((i % 7) - 3) : x)),
+    pose: identity.slice(),
+    poseSource: 'rest',
+    hidden,
+  });
+  contents.scene.examples = [example('bent', 0, false), example('raised', 1, true)];
+  return writeProjectFile(contents, `project-v${PROJECT_FORMAT_VERSION}.rig.glb`);
+}
+
 let cached: Seed[] | null = null;
 
-/** Every seed, loaded once. */
-export function loadSeeds(): Seed[] {
+/** Every seed, once loadSeeds has run. */
+export function loadedSeeds(): Seed[] {
+  if (!cached) throw new Error('fuzz: loadSeeds() has not run');
+  return cached;
+}
+
+/** Every seed, loaded once (the project file of the current format is written here, from the fixture). */
+export async function loadSeeds(): Promise<Seed[]> {
   if (cached) return cached;
   const seeds: Seed[] = [];
   const add = (format: FuzzFormat, parts: string[], extra: Partial<Seed> = {}): void => {
@@ -89,9 +119,14 @@ export function loadSeeds(): Seed[] {
   }
   add('gltf', [...simpleSkin, 'SimpleSkin.gltf'], { resources });
   add('gltf', ['gltf', 'SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf']);
-  // The project file: the first format version's fixture (a GLB with the project extension).
+  // The project file: the first format version's fixture (a GLB with the project extension), and the same contents
+  // written in the current format with an examples section.
   const fixture = path.join(repoRoot, 'test', 'fixtures', 'project-v1.rig.glb');
-  if (existsSync(fixture)) seeds.push({ format: 'project', name: 'project-v1.rig.glb', bytes: new Uint8Array(readFileSync(fixture)) });
+  if (existsSync(fixture)) {
+    const v1 = new Uint8Array(readFileSync(fixture));
+    seeds.push({ format: 'project', name: 'project-v1.rig.glb', bytes: v1 });
+    seeds.push({ format: 'project', name: `project-v${PROJECT_FORMAT_VERSION}.rig.glb`, bytes: await projectSeedWithExamples(v1) });
+  }
   cached = seeds;
   return seeds;
 }

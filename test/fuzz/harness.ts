@@ -4,7 +4,7 @@
  * (a worker that runs past it is terminated and the input reported as a hang), and counts how each ended.
  */
 import { Worker } from 'node:worker_threads';
-import { loadSeeds, FUZZ_FORMATS, type FuzzFormat } from './corpus.ts';
+import { loadedSeeds, loadSeeds, FUZZ_FORMATS, type FuzzFormat } from './corpus.ts';
 import { mutate, type FuzzInput } from './mutators.ts';
 import type { Outcome, OutcomeKind } from './outcome.ts';
 import type { FuzzJob } from './fuzz-worker.ts';
@@ -56,10 +56,10 @@ export function inputRandom(seed: number, format: FuzzFormat, index: number): ()
   return seededRandom(mixed >>> 0);
 }
 
-/** Input `index` of `format` for run `seed`, with the seed file's name and role. */
+/** Input `index` of `format` for run `seed`, with the seed file's name and role (after loadSeeds, which runFuzz awaits). */
 export function makeInput(seed: number, format: FuzzFormat, index: number): { input: FuzzInput; job: Omit<FuzzJob, 'id'> } {
   const random = inputRandom(seed, format, index);
-  const seeds = loadSeeds().filter((s) => s.format === format);
+  const seeds = loadedSeeds().filter((s) => s.format === format);
   if (seeds.length === 0) throw new Error(`fuzz: no seed files for ${format}`);
   const source = seeds[Math.floor(random() * seeds.length)];
   const input = mutate(source, random);
@@ -121,8 +121,9 @@ class Runner {
 /** Runs the fuzzer; never throws for a failing input (failures are in the report). */
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const seed = options.seed ?? 1;
+  const all = await loadSeeds();
   // By default every format with seed files (the project file's is a fixture that may not exist in a checkout).
-  const formats = options.formats ?? FUZZ_FORMATS.filter((format) => loadSeeds().some((s) => s.format === format));
+  const formats = options.formats ?? FUZZ_FORMATS.filter((format) => all.some((s) => s.format === format));
   const timeoutMs = options.timeoutMs ?? 10000;
   const jobs = Math.max(1, options.jobs ?? 1);
   const started = performance.now();

@@ -1,7 +1,8 @@
 /**
  * Mutations of real files: byte-level ones for every format, token-level ones for the text formats (numbers made
- * huge, negative, non-finite, counts claiming billions), and structural ones for glTF (the JSON changed where the
- * readers trust it: counts, offsets, references, node hierarchies, sparse accessors, animation data in the buffers).
+ * huge, negative, non-finite, counts claiming billions), structural ones for glTF (the JSON changed where the
+ * readers trust it: counts, offsets, references, node hierarchies, sparse accessors, animation data in the buffers),
+ * and for the project file its extension's array references, examples section, kernel and format version.
  * Every mutation is driven by the given random source only, so an input is rebuilt from its seed and index.
  */
 import type { Seed } from './corpus.ts';
@@ -491,6 +492,172 @@ function mutateGltf(asset: Asset, random: Random): string {
   }
 }
 
+// ---- project file ----
+
+/** An array reference of the project extension: `{ bufferView, type, length }`. */
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRef = (value: unknown): value is Json => isObject(value) && 'bufferView' in value && 'length' in value;
+
+/** Every array reference of the project extension with its path, the examples' ones included. */
+function projectRefs(json: unknown, path: string, out: { ref: Json; path: string }[] = []): typeof out {
+  if (isRef(json)) out.push({ ref: json, path });
+  else if (typeof json === 'object' && json !== null)
+    for (const [k, v] of Object.entries(json)) projectRefs(v, Array.isArray(json) ? `${path}[${k}]` : `${path}.${k}`, out);
+  return out;
+}
+
+/**
+ * One mutation of the project extension, aimed at what the generic glTF mutations rarely reach: the examples
+ * section (an example's positions and pose references, its length, type, hidden flag and name, duplicate names,
+ * the list itself), array references elsewhere, the pose-space kernel and the format version.
+ */
+function mutateProject(asset: Asset, random: Random): string {
+  const extensions = asset.json.extensions as Json | undefined;
+  const ext = extensions?.RIGWRIGHT_project;
+  if (!isObject(ext)) return 'nothing';
+  const examples = Array.isArray(ext.examples) ? (ext.examples as JsonArray) : [];
+  const views = list(asset.json, 'bufferViews');
+  const e = int(random, examples.length);
+  const example = isObject(examples[e]) ? examples[e] : undefined;
+  const other: Json = isObject(examples[(e + 1) % examples.length]) ? examples[(e + 1) % examples.length] : {};
+  const at = `examples[${e}]`;
+  const kind = int(random, 12);
+  switch (kind) {
+    case 0:
+    case 1: {
+      // An example's positions or pose reference: another view, one that does not exist, a wrong length or type.
+      if (!example) return 'nothing';
+      const key = pick(random, ['positions', 'pose']);
+      const ref = example[key] as Json | undefined;
+      if (!isRef(ref)) return 'nothing';
+      const field = pick(random, ['bufferView', 'length', 'type', 'missing']);
+      if (field === 'missing') {
+        delete ref[pick(random, ['bufferView', 'length', 'type'])];
+        return `${at}.${key}: a field deleted`;
+      }
+      const length = ref.length as number;
+      const value =
+        field === 'bufferView'
+          ? pick(random, [-1, views.length, 1e9, 0.5, 'x', int(random, views.length), (ref.bufferView as number) - 1])
+          : field === 'length'
+            ? pick(random, [
+                0,
+                -3,
+                length + 1,
+                length - 1,
+                length + 3,
+                length - 3,
+                length + 9,
+                length - 9,
+                2 * length,
+                1e9,
+                2 ** 32,
+                1.5,
+                null,
+              ])
+            : pick(random, ['float32', 'uint8', 'int32', 'uint32', 'float16', 7, null]);
+      ref[field] = value;
+      return `${at}.${key}.${field} → ${JSON.stringify(value)}`;
+    }
+    case 2: {
+      // Two examples sharing one buffer view (still sound), or an example's view shortened under it.
+      if (!example || !isRef(example.positions) || !isRef(example.pose)) return 'nothing';
+      if (random() < 0.5 && isRef(other.positions)) {
+        example.positions.bufferView = other.positions.bufferView;
+        return `${at}.positions shares the view of the next example`;
+      }
+      const view = views[example.pose.bufferView as number];
+      if (!view) return 'nothing';
+      view.byteLength = pick(random, [0, 8, (view.byteLength as number) - 8, (view.byteLength as number) + 8]);
+      return `${at}.pose view byteLength → ${String(view.byteLength)}`;
+    }
+    case 3: {
+      if (!example) return 'nothing';
+      const value = pick(random, ['yes', 1, 0, null, 'true', [], undefined]);
+      if (value === undefined) delete example.hidden;
+      else example.hidden = value;
+      return `${at}.hidden → ${JSON.stringify(value) ?? 'deleted'}`;
+    }
+    case 4: {
+      // Names: a duplicate (exact, or of another example), missing, of the wrong type, empty, very long.
+      if (!example) return 'nothing';
+      const value = pick(random, [other.name, 42, null, '', 'x'.repeat(5000), '\u0000', undefined]);
+      if (value === undefined) delete example.name;
+      else example.name = value;
+      return `${at}.name → ${value === undefined ? 'deleted' : JSON.stringify(value).slice(0, 40)}`;
+    }
+    case 5: {
+      // An example repeated (same name, same data), or one of many copies.
+      if (!example) return 'nothing';
+      const copies = pick(random, [1, 2, 50]);
+      for (let k = 0; k < copies; k++) examples.push(random() < 0.5 ? example : { ...example, name: `${String(example.name)}-${k}` });
+      return `${at} repeated ${copies} times`;
+    }
+    case 6: {
+      // The other fields of an example, or the example itself.
+      if (!example) return 'nothing';
+      const key = pick(random, ['file', 'poseSource', 'positions', 'pose', 'self']);
+      const value = pick(random, [null, 3, [], {}, 'x', undefined]);
+      if (key === 'self') {
+        examples[e] = value as Json;
+        return `${at} → ${JSON.stringify(value) ?? 'undefined'}`;
+      }
+      if (value === undefined) delete example[key];
+      else example[key] = value;
+      return `${at}.${key} → ${JSON.stringify(value) ?? 'deleted'}`;
+    }
+    case 7: {
+      const value = pick(random, [null, {}, 'x', 3, [null], [[]], undefined]);
+      if (value === undefined) delete ext.examples;
+      else ext.examples = value;
+      return `examples → ${JSON.stringify(value) ?? 'deleted'}`;
+    }
+    case 8: {
+      // Numbers in an example's data: non-finite or huge, in the binary chunk.
+      if (!example) return 'nothing';
+      const key = pick(random, ['positions', 'pose']);
+      const ref = example[key];
+      const buffer = asset.buffers.get(0);
+      if (!isRef(ref) || !buffer) return 'nothing';
+      const view = views[ref.bufferView as number];
+      if (!view) return 'nothing';
+      const k = int(random, ref.length as number);
+      const offset = ((view.byteOffset as number) ?? 0) + 8 * k;
+      const value = pick(random, [NaN, Infinity, -Infinity, 1e308, -0, 5e-324]);
+      if (offset + 8 > buffer.length) return 'nothing';
+      new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength).setFloat64(offset, value, true);
+      return `${at}.${key}[${k}] → ${value}`;
+    }
+    case 9: {
+      // Any array reference of the extension: counts, offsets, types, missing fields.
+      const refs = projectRefs(ext, 'RIGWRIGHT_project');
+      const target = pick(random, refs);
+      if (!target) return 'nothing';
+      const field = pick(random, ['bufferView', 'length', 'type']);
+      const length = target.ref.length as number;
+      const value = pick(random, [-1, 0, length + 1, length - 1, 2 * length, 1e9, 'float64', 'uint32', 'int8', null, undefined]);
+      if (value === undefined) delete target.ref[field];
+      else target.ref[field] = value;
+      return `${target.path}.${field} → ${JSON.stringify(value) ?? 'deleted'}`;
+    }
+    case 10: {
+      const settings = ext.settings;
+      if (!isObject(settings)) return 'nothing';
+      const value = pick(random, [42, null, 'multiquadric', 'unknown', {}, undefined]);
+      const whole = random() < 0.2 || !isObject(settings.posespace);
+      if (whole) settings.posespace = value;
+      else (settings.posespace as Json).kernel = value;
+      return `settings.posespace${whole ? '' : '.kernel'} → ${JSON.stringify(value) ?? 'deleted'}`;
+    }
+    default: {
+      // The format version: older (examples then dropped by the migration), newer, not a version.
+      const value = pick(random, [1, 2, 3, 0, -1, 1.5, '2', null]);
+      ext.formatVersion = value;
+      return `formatVersion → ${JSON.stringify(value)}`;
+    }
+  }
+}
+
 const pad = (bytes: Uint8Array, fill: number): Uint8Array => {
   const out = new Uint8Array(Math.ceil(bytes.length / 4) * 4).fill(fill);
   out.set(bytes);
@@ -575,7 +742,8 @@ export function mutate(seed: Seed, random: Random): FuzzInput {
       });
       asset = { json, buffers };
     }
-    for (let r = 0; r < rounds; r++) mutations.push(mutateGltf(asset, random));
+    for (let r = 0; r < rounds; r++)
+      mutations.push(seed.format === 'project' && random() < 0.6 ? `project ${mutateProject(asset, random)}` : mutateGltf(asset, random));
     if (seed.format !== 'gltf') return { name: seed.name, bytes: encodeGlb(asset), mutations };
     const resources: Record<string, Uint8Array> = { ...seed.resources };
     list(seed.format === 'gltf' ? (JSON.parse(new TextDecoder().decode(seed.bytes)) as Json) : {}, 'buffers').forEach((b, i) => {

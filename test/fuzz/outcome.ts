@@ -7,7 +7,7 @@ import { FormatError } from '../../workers/formats/format-error.ts';
 import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-import.ts';
 import { gltfResourceUris } from '../../workers/formats/gltf-resource-uris.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
-import { readProjectFile } from '../../workers/formats/project-file.ts';
+import { readProjectFile, type ProjectContents } from '../../workers/formats/project-file.ts';
 import { readRigFile, type RigFile } from '../../workers/formats/read-file.ts';
 import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
 import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
@@ -117,6 +117,32 @@ function checkGltf(rig: GltfImportResult): string {
   return '';
 }
 
+/**
+ * A project read back: every number finite, and each example sized for the scene (positions 3·#V, pose 9·#B), with
+ * a name of its own and a hidden flag.
+ */
+function checkProject(project: ProjectContents): string {
+  const problem = checkFinite('project', project);
+  if (problem) return problem;
+  const { mesh, skeleton, examples } = project.scene;
+  const vertexCount = mesh.positions.length / 3;
+  const boneCount = skeleton.parents.length;
+  const names = new Set<string>();
+  for (const [i, example] of examples.entries()) {
+    const at = `example ${i}`;
+    if (!(example.positions instanceof Float64Array) || example.positions.length !== 3 * vertexCount)
+      return `${at}: ${example.positions.length} position numbers for ${vertexCount} vertices`;
+    if (!(example.pose instanceof Float64Array) || example.pose.length !== 9 * boneCount)
+      return `${at}: ${example.pose.length} pose numbers for ${boneCount} bones`;
+    const problem = checkArray(`${at} position`, example.positions) || checkArray(`${at} pose`, example.pose);
+    if (problem) return problem;
+    if (typeof example.name !== 'string' || names.has(example.name)) return `${at}: name ${JSON.stringify(example.name)} is not its own`;
+    names.add(example.name);
+    if (typeof example.hidden !== 'boolean') return `${at}: hidden is ${JSON.stringify(example.hidden)}`;
+  }
+  return '';
+}
+
 /** Reads one input as its format does in the app and the CLI, and checks what came back. */
 export async function runOne(
   format: FuzzFormat,
@@ -128,7 +154,7 @@ export async function runOne(
   try {
     let problem: string;
     if (format === 'project') {
-      problem = checkFinite('project', readProjectFile(bytes, name));
+      problem = checkProject(readProjectFile(bytes, name));
     } else if (format === 'glb' || format === 'gltf') {
       const available: Record<string, Uint8Array> = {};
       for (const uri of gltfResourceUris(bytes, name)) if (resources?.[uri]) available[uri] = resources[uri];

@@ -7,12 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FUZZ_FORMATS, loadSeeds } from '../fuzz/corpus.ts';
-import { formatFailure, formatReport, runFuzz } from '../fuzz/harness.ts';
+import { formatFailure, formatReport, makeInput, runFuzz } from '../fuzz/harness.ts';
+import { runOne } from '../fuzz/outcome.ts';
+import { PROJECT_FORMAT_VERSION, readProjectFile } from '../../workers/formats/project-file.ts';
 
 const INPUTS_PER_FORMAT = 300;
 
 test(`fuzz: ${INPUTS_PER_FORMAT} mutated inputs per format end in a sound result or a clear error`, async () => {
-  const seeds = loadSeeds();
+  const seeds = await loadSeeds();
   const formats = FUZZ_FORMATS.filter((format) => seeds.some((s) => s.format === format));
   // Every format Rigwright reads has real files to start from (the project file once its fixture exists).
   for (const format of ['obj', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf'] as const)
@@ -27,4 +29,37 @@ test(`fuzz: ${INPUTS_PER_FORMAT} mutated inputs per format end in a sound result
     assert.ok((tally.get('clear error') ?? 0) > 0, `${format}: no input was refused`);
   }
   assert.deepEqual(report.failures.map(formatFailure), [], 'inputs that ended otherwise than in a result or a clear error');
+});
+
+test('fuzz: the project file of the current format is a seed, and its mutants reach the examples section', async () => {
+  const seeds = (await loadSeeds()).filter((s) => s.format === 'project');
+  const current = seeds.find((s) => s.name === `project-v${PROJECT_FORMAT_VERSION}.rig.glb`);
+  assert.ok(current, 'a project seed of the current format');
+  // The seed itself: the fixture's mesh and skeleton with two examples sized for them, the second hidden.
+  const read = readProjectFile(current.bytes, current.name);
+  assert.equal(read.formatVersion, PROJECT_FORMAT_VERSION);
+  const vertexCount = read.scene.mesh.positions.length / 3;
+  const boneCount = read.scene.skeleton.parents.length;
+  assert.deepEqual(
+    read.scene.examples.map((e) => [e.name, e.positions.length, e.pose.length, e.hidden]),
+    [
+      ['bent', 3 * vertexCount, 9 * boneCount, false],
+      ['raised', 3 * vertexCount, 9 * boneCount, true],
+    ],
+  );
+  assert.deepEqual((await runOne('project', current.name, current.bytes, undefined, undefined)).kind, 'result');
+  // Mutants: some refused for a fault inside the examples section, with the place named; some still read.
+  const places = new Set<string>();
+  let results = 0;
+  for (let i = 0; i < 300; i++) {
+    const { input, job } = makeInput(15, 'project', i);
+    if (input.name !== current.name) continue;
+    const outcome = await runOne('project', job.name, job.bytes, undefined, undefined);
+    if (outcome.kind === 'result') results++;
+    const place = /RIGWRIGHT_project\.examples(\[\d+\])?(\.\w+)?/.exec(outcome.detail);
+    if (outcome.kind === 'clear error' && place) places.add(place[0].replace(/\[\d+\]/, '[i]'));
+  }
+  assert.ok(results > 0, 'no mutant of the current format was read');
+  for (const place of ['examples', 'examples[i].positions', 'examples[i].pose', 'examples[i].name', 'examples[i].hidden'])
+    assert.ok(places.has(`RIGWRIGHT_project.${place}`), `no mutant refused at ${place} (${[...places].join(', ')})`);
 });
