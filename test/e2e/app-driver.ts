@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
@@ -66,6 +66,23 @@ export async function loadFiles(page: Page, files: string[], mesh = ''): Promise
     [mesh, before] as const,
     { timeout: 90_000 },
   );
+}
+
+/**
+ * Opens example meshes with their pose files through the page's file input and waits until the scene lists
+ * `count` examples; fails with the app's message when the loading shows an error instead.
+ */
+export async function loadExamples(page: Page, files: string[], count: number): Promise<void> {
+  await page.setInputFiles('#file-input', files);
+  await page.waitForFunction(
+    (n) => {
+      const h = (window as any).__rigwright;
+      return h.state().error !== null || h.examples.state().examples.length === n;
+    },
+    count,
+    { timeout: 90_000 },
+  );
+  expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
 }
 
 /** `n` points on a circle of radius `r` pixels around (cx, cy), a closed lasso polygon. */

@@ -12,7 +12,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { artifactsDir, dataFile, gpuCpuDeviation, loadFiles, openApp } from './app-driver.ts';
+import { artifactsDir, dataFile, gpuCpuDeviation, loadExamples, loadFiles, openApp } from './app-driver.ts';
 
 const body = (name: string) => dataFile('context-aware', name);
 const EXAMPLE_FILES = [0, 1, 2, 3].flatMap((i) => [body(`eg${i}.obj`), body(`eg${i}.dmat`)]);
@@ -23,16 +23,7 @@ async function openBodyWithExamples(page: Page, errors: string[]): Promise<void>
   await openApp(page, errors, { paused: true });
   await loadFiles(page, [body('reference.obj'), body('skeleton.tgf'), body('all_frames.dmat')], 'reference.obj');
   expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
-  await page.setInputFiles('#file-input', EXAMPLE_FILES);
-  await page.waitForFunction(
-    () => {
-      const h = (window as any).__rigwright;
-      return h.state().error !== null || h.examples.state().examples.length === 4;
-    },
-    undefined,
-    { timeout: 90_000 },
-  );
-  expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
+  await loadExamples(page, EXAMPLE_FILES, 4);
   await page.evaluate(() => (window as any).__rigwright.pause());
 }
 

@@ -14,7 +14,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assignHandlesAroundTopJoint, dataFile, loadFiles, openApp, repoRoot } from './app-driver.ts';
+import { assignHandlesAroundTopJoint, dataFile, loadExamples, loadFiles, openApp, repoRoot } from './app-driver.ts';
 import { readProjectFile } from '../../workers/formats/project-file.ts';
 import { projectArrays } from '../../renderer/shell/project-test-hook.ts';
 
@@ -216,16 +216,7 @@ test('context-aware body with two examples (one hidden) and the linear kernel: s
   await openApp(page, errors, { paused: true });
   await loadFiles(page, [body('reference.obj'), body('skeleton.tgf')], 'reference.obj');
   expect((await page.evaluate(() => (window as any).__rigwright.state())).error).toBeNull();
-  await page.setInputFiles('#file-input', [body('eg0.obj'), body('eg0.dmat'), body('eg1.obj'), body('eg1.dmat')]);
-  await page.waitForFunction(
-    () => {
-      const h = (window as any).__rigwright;
-      return h.state().error !== null || h.examples.state().examples.length === 2;
-    },
-    undefined,
-    { timeout: 90_000 },
-  );
-  expect((await page.evaluate(() => (window as any).__rigwright.state())).error).toBeNull();
+  await loadExamples(page, [body('eg0.obj'), body('eg0.dmat'), body('eg1.obj'), body('eg1.dmat')], 2);
   await page.evaluate(() => (window as any).__rigwright.pause());
   expect(await page.evaluate(() => (window as any).__rigwright.command('examples.toggle', 'eg1'))).toBe(true);
   expect(await page.evaluate(() => (window as any).__rigwright.command('examples.kernel', 'linear'))).toBe(true);

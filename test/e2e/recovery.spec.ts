@@ -10,7 +10,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { assignHandlesAroundTopJoint, dataFile, loadFiles, openApp } from './app-driver.ts';
+import { assignHandlesAroundTopJoint, dataFile, loadExamples, loadFiles, openApp } from './app-driver.ts';
 
 const work = (page: Page) => page.evaluate(() => (window as any).__rigwright.work.state());
 const scene = (page: Page) => page.evaluate(() => (window as any).__rigwright.work.scene());
@@ -161,16 +161,7 @@ test('context-aware body with two examples, one hidden, closed without saving: r
   await page.evaluate(() => (window as any).__rigwright.work.setAutosave({ delaySeconds: 1 }));
   await loadFiles(page, [body('reference.obj'), body('skeleton.tgf')], 'reference.obj');
   expect((await page.evaluate(() => (window as any).__rigwright.state())).error).toBeNull();
-  await page.setInputFiles('#file-input', [body('eg0.obj'), body('eg0.dmat'), body('eg1.obj'), body('eg1.dmat')]);
-  await page.waitForFunction(
-    () => {
-      const h = (window as any).__rigwright;
-      return h.state().error !== null || h.examples.state().examples.length === 2;
-    },
-    undefined,
-    { timeout: 90_000 },
-  );
-  expect((await page.evaluate(() => (window as any).__rigwright.state())).error).toBeNull();
+  await loadExamples(page, [body('eg0.obj'), body('eg0.dmat'), body('eg1.obj'), body('eg1.dmat')], 2);
   await page.evaluate(() => (window as any).__rigwright.pause());
 
   // Hiding an example is an edit of its own, on the history: the scene has unsaved changes.
