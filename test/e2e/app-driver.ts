@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page } from '@playwright/test';
+import { expect, type FileChooser, type Page } from '@playwright/test';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
@@ -31,6 +31,20 @@ export async function openApp(page: Page, errors: string[], options: { paused?: 
   await page.waitForFunction(() => (window as any).__rigwright !== undefined);
   await page.evaluate(() => (window as any).__rigwright.ready());
   if (options.paused) await page.evaluate(() => (window as any).__rigwright.pause());
+}
+
+/**
+ * Runs `action` (a key press or click that opens the page's file input) and answers the chooser with `files`.
+ * Playwright intercepts file choosers only once a listener exists, and turning that on travels to the browser on
+ * its own: a listener added just before the action can lose the race with the page's input.click(), and the
+ * chooser then never reaches the test. The listener goes first, and a round trip to the page makes sure the
+ * browser has it before the action runs.
+ */
+export async function chooseFiles(page: Page, action: () => Promise<void>, files: string | string[]): Promise<void> {
+  const chooser = new Promise<FileChooser>((resolve) => page.once('filechooser', resolve));
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  await action();
+  await (await chooser).setFiles(files);
 }
 
 /**

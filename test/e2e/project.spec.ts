@@ -14,7 +14,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assignHandlesAroundTopJoint, dataFile, loadExamples, loadFiles, openApp, repoRoot } from './app-driver.ts';
+import { assignHandlesAroundTopJoint, chooseFiles, dataFile, loadExamples, loadFiles, openApp, repoRoot } from './app-driver.ts';
 import { readProjectFile } from '../../workers/formats/project-file.ts';
 import { projectArrays } from '../../renderer/shell/project-test-hook.ts';
 
@@ -109,9 +109,7 @@ test('hand: edits and settings saved with Ctrl+S, opened in a fresh page with Ct
   await withoutFileAccess(fresh);
   await openApp(fresh, errors, { paused: true });
   expect((await project(fresh)).title).toMatch(/^[^•].* — Rigwright$/);
-  const chooser = fresh.waitForEvent('filechooser');
-  await fresh.keyboard.press('Control+o');
-  await (await chooser).setFiles(saved);
+  await chooseFiles(fresh, () => fresh.keyboard.press('Control+o'), saved);
   await fresh.waitForFunction(() => (window as any).__rigwright.project.state().fileName === 'hand.rig.glb');
   await fresh.evaluate(() => (window as any).__rigwright.project.idle());
   const opened = await project(fresh);
@@ -264,9 +262,7 @@ test('context-aware body with two examples (one hidden) and the linear kernel: s
   const fresh = await page.context().newPage();
   await withoutFileAccess(fresh);
   await openApp(fresh, errors, { paused: true });
-  const chooser = fresh.waitForEvent('filechooser');
-  await fresh.keyboard.press('Control+o');
-  await (await chooser).setFiles(saved);
+  await chooseFiles(fresh, () => fresh.keyboard.press('Control+o'), saved);
   await fresh.waitForFunction(() => (window as any).__rigwright.project.state().fileName === 'reference.rig.glb');
   await fresh.evaluate(() => (window as any).__rigwright.project.idle());
   expect(await project(fresh)).toMatchObject({ origin: 'Opened', dirty: false, undo: [], error: null });
