@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { importGltf, MAX_CLIP_SECONDS } from '../../workers/formats/gltf-import.ts';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { MAX_CLIP_SECONDS } from '../../workers/formats/gltf-clips.ts';
 import { MAX_UNBACKED_ELEMENTS } from '../../workers/formats/gltf-validate.ts';
 import { dataFile } from './shared-data.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
