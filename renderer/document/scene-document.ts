@@ -3,7 +3,7 @@
  * invariants every document keeps. Documents are values: an edit makes a new document (scene-store.ts), so a
  * view can tell what changed by comparing fields.
  */
-import type { DenseMatrix, TriangleMesh } from '../../workers/formats/types.ts';
+import type { DenseMatrix, GltfSource, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from '../../workers/formats/types.ts';
 import { buildDemoScene, type DemoScene } from '../../workers/demo/demo-scene.ts';
 import { buildTwistDemo } from '../../workers/demo/twist-demo.ts';
 import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
@@ -45,6 +45,14 @@ export interface SceneDocument {
   readonly clips?: readonly GltfClip[];
   /** example shapes sculpted in known poses (context-aware deformation, handout Sec. 8); absent = none */
   readonly examples?: readonly ExampleShape[];
+  /** the meshes of the scene, in vertex order, covering every vertex and triangle; absent = one mesh, all of it */
+  readonly parts?: readonly MeshPart[];
+  /** texture coordinates and materials, when the files had them */
+  readonly look?: SurfaceLook;
+  /** OBJ `vt`/`vn` per triangle corner, when the mesh came from OBJ files that had them */
+  readonly objCorners?: ObjCorners;
+  /** the glTF file the scene was imported from: export edits it in place */
+  readonly gltfSource?: GltfSource;
 }
 
 /**

@@ -27,3 +27,69 @@ export interface TgfSkeleton {
   joints: Float64Array;
   bones: Uint32Array;
 }
+
+/**
+ * One mesh of a scene — a glTF mesh node's primitive, an OBJ object or group, a mesh file — as a contiguous range of
+ * the scene's vertices and triangles. The meshes of a scene share one vertex list, so weights, painting, binding and
+ * skinning run over all of them at once; a tool can still act on one of them.
+ */
+export interface MeshPart {
+  /** unique in the scene: the node, object, group or file name */
+  name: string;
+  vertexStart: number;
+  vertexCount: number;
+  triangleStart: number;
+  triangleCount: number;
+  /** index into SurfaceLook.materials; -1: the default material */
+  material: number;
+  /** where it came from in the glTF file the scene was imported from; null for other formats */
+  source: { node: number; mesh: number; primitive: number } | null;
+  /** false: the file had it without a skin; it stays unskinned on export until it is bound */
+  skinned: boolean;
+}
+
+/** A material as the viewport and the export need it: the base colour, from a factor and an optional image. */
+export interface MaterialLook {
+  name: string;
+  /** linear RGBA base colour factor (glTF pbrMetallicRoughness.baseColorFactor) */
+  baseColor: [number, number, number, number];
+  /** the base colour image as stored in the file (PNG, JPEG, …), or null */
+  baseColorTexture: { bytes: Uint8Array; mimeType: string } | null;
+  doubleSided: boolean;
+}
+
+/** How the asset looks: texture coordinates per vertex and the materials the meshes use. */
+export interface SurfaceLook {
+  /** #V × 2 texture coordinates (glTF TEXCOORD_0: origin top left, v down), or null */
+  uvs: Float32Array | null;
+  materials: MaterialLook[];
+}
+
+/**
+ * OBJ texture coordinates and normals as written: every `vt` and `vn` record and which one each triangle corner
+ * uses. Kept per corner because OBJ indexes them apart from positions; the rig's vertices stay the `v` records.
+ */
+export interface ObjCorners {
+  /** #vt × 2 */
+  texcoords: Float64Array;
+  /** #vn × 3 */
+  normals: Float64Array;
+  /** #F × 3 index into texcoords per triangle corner, -1 where the face gave none */
+  cornerTexcoords: Int32Array;
+  /** #F × 3 index into normals per triangle corner, -1 where the face gave none */
+  cornerNormals: Int32Array;
+}
+
+/**
+ * The glTF file a scene was imported from, kept whole: export writes this document back with only what the user
+ * changed replaced (skins, weights, inverse bind matrices, edited or new clips, new morph targets).
+ */
+export interface GltfSource {
+  /** the .glb or .gltf file name */
+  file: string;
+  bytes: Uint8Array;
+  /** the external files the .gltf names, by URI as written */
+  resources: Record<string, Uint8Array>;
+  /** #B: each bone's joint node, as an index into the file's nodes */
+  jointNodes: Int32Array;
+}
