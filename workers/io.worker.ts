@@ -67,7 +67,7 @@ export const ioApi = {
     return transferred(handles, [handles]);
   },
 
-  /** A rigged glTF (GLB, or .gltf with its resources by URI): mesh, skeleton, weights, clips (gltf-import.ts). */
+  /** A rigged glTF (GLB, or .gltf with its resources by URI): meshes as parts, skeleton, weights, clips, look and the file kept for in-place export (gltf-import.ts). */
   async importGltf(name: string, bytes: Uint8Array, resources: Record<string, Uint8Array>): Promise<GltfImportResult> {
     const rig = await importGltf(bytes, name, resources);
     const { mesh, skeleton } = rig;
@@ -80,7 +80,12 @@ export const ioApi = {
       skeleton.parents,
       skeleton.order,
       rig.weights.data,
+      rig.gltfSource.bytes,
+      rig.gltfSource.jointNodes,
+      ...Object.values(rig.gltfSource.resources),
     ];
+    if (rig.look.uvs) arrays.push(rig.look.uvs);
+    for (const material of rig.look.materials) if (material.baseColorTexture) arrays.push(material.baseColorTexture.bytes);
     for (const { poses } of rig.clips) {
       arrays.push(poses.kind === 'matrices' ? poses.rotations : poses.final);
       if (poses.kind === 'matrices' && poses.translations) arrays.push(poses.translations);

@@ -34,6 +34,11 @@ import { vertexNormals } from '../mesh/vertex-normals.ts';
 export interface GltfClip {
   name: string;
   poses: PoseSequence;
+  /**
+   * the index of the animation it was read from in the imported glTF, while it is unchanged: in-place export then
+   * leaves that animation as it is in the file. Any edit makes a clip without it, which export writes.
+   */
+  source?: number;
 }
 
 /** What is exported. Bones are indexed in skeleton order; skin joint k is bone k. */
