@@ -70,7 +70,7 @@ export interface GltfImportResult {
   weights: DenseMatrix;
   /** one clip per glTF animation, rotation matrices (and start-joint translations where joints move) at framesPerSecond; `source` is the animation's index */
   clips: GltfClip[];
-  /** one per triangle primitive of every mesh node (skinned or not), in scene order, covering the vertices in order */
+  /** one per triangle primitive of every mesh node (skinned or not), in the file's node order, covering the vertices in order */
   parts: MeshPart[];
   /** TEXCOORD_0 per vertex as stored (zeros for parts without), and every material of the file */
   look: SurfaceLook;
@@ -235,7 +235,9 @@ export async function importGltf(
     rest.rotation.set(r, 4 * n);
     rest.scale.set(s, 3 * n);
   }
-  const meshNodes = nodes.filter((node) => node.getMesh());
+  // Mesh nodes in the file's node order, which an in-place export keeps (it may move a skinned mesh node in the
+  // hierarchy, and adds nodes only at the end), so the parts come back in the same vertex order.
+  const meshNodes = root.listNodes().filter((node) => node.getMesh() && indexOf.has(node));
   // Only joints, unskinned mesh nodes and their ancestors are ever needed: the global matrices of other nodes are
   // not computed. Nodes are in depth-first order, so a parent comes before its children here too.
   const needed = new Uint8Array(nodeCount);
@@ -323,7 +325,7 @@ export async function importGltf(
   if (disagreeing > 0)
     warnings.push(`${disagreeing} joints shared by several skins have other bind poses in each; the first skin's bind pose is used`);
 
-  // Mesh: every triangle primitive of every mesh node, in scene order, one part each. Skinned nodes' vertices are
+  // Mesh: every triangle primitive of every mesh node, in node order, one part each. Skinned nodes' vertices are
   // their skin's bind pose in the world; unskinned nodes' are their rest pose in the world, bound rigidly to the
   // nearest ancestor joint (as glTF moves them: with that node), or to nothing (they stay at rest) when none is.
   const positions: number[] = [];
