@@ -21,6 +21,7 @@ import {
   type GltfExportResult,
   type GltfRig,
 } from './formats/gltf-export.ts';
+import { exportGltfInPlace, type GltfEdit } from './formats/gltf-edit.ts';
 import { skinningVertexAnimation, type SkinningBake } from './formats/gltf-skinning-bake.ts';
 import { writeProjectFile, type ProjectContents } from './formats/project-file.ts';
 
@@ -119,6 +120,12 @@ export const ioApi = {
         : { poseSpace: undefined, warnings: [] };
     const result = await exportGltf({ ...rig, vertexAnimations, poseSpace: exampleSpace.poseSpace }, file, options);
     result.warnings.unshift(...exampleSpace.warnings);
+    return transferred(result, [result.bytes, ...Object.values(result.resources)]);
+  },
+
+  /** The scene's source glTF written back with the scene's changes (gltf-edit.ts). */
+  async exportGltfInPlace(edit: GltfEdit, file: string, options: GltfExportOptions): Promise<GltfExportResult> {
+    const result = await exportGltfInPlace(edit, file, options);
     return transferred(result, [result.bytes, ...Object.values(result.resources)]);
   },
 

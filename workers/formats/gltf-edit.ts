@@ -315,7 +315,8 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
   // another one moves to the scene's root without moving anything (the validator warns about it otherwise).
   for (const node of nodes) {
     const parent = node.getParentNode();
-    if (!node.getMesh() || !node.getSkin() || !parent) continue;
+    // (Only a node without children: moving it would move them.)
+    if (!node.getMesh() || !node.getSkin() || !parent || node.listChildren().length > 0) continue;
     const scenes = root.listScenes().filter((scene) => isInScene(scene, node));
     parent.removeChild(node);
     for (const scene of scenes) scene.addChild(node);
@@ -695,6 +696,9 @@ function bindPart(doc: Document, node: GltfNode, primitive: Primitive, skin: Ski
     target.setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(normals).setBuffer(normal.getBuffer()));
   }
   node.setSkin(skin);
+  // Its own transform no longer applies; one left in place would only mislead (and the validator warns), unless
+  // children still depend on it.
+  if (node.listChildren().length === 0) node.setTranslation([0, 0, 0]).setRotation([0, 0, 0, 1]).setScale([1, 1, 1]);
 }
 
 function diagonalOf(positions: Float64Array): number {
