@@ -565,3 +565,70 @@ test('an unknown extension on the root, a node, a material and a primitive passe
   assert.deepEqual(json.meshes[0].primitives[0].extensions?.[name], { lod: 2 });
   assert.equal(json.nodes[0].name, 'Armature');
 });
+
+test('CLI: import CesiumMan, change one bone’s weights in the DMAT, export --base: 0/0, the original material, texture and UVs, the new weights; info names the joints', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { mkdtempSync, writeFileSync, readdirSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const { readDmat, writeDmatAscii } = await import('../../workers/formats/dmat.ts');
+  const { repoRoot } = await import('./shared-data.ts');
+  const rigwright = (...args: string[]) =>
+    spawnSync(process.execPath, ['app/cli/rigwright.mjs', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+  const work = mkdtempSync(path.join(tmpdir(), 'rigwright-inplace-'));
+  const base = dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
+  const imported = rigwright('import', base, '--out-dir', work);
+  assert.equal(imported.status, 0, imported.stderr);
+  assert.match(imported.stdout, /mesh Cesium_Man: vertices 0–3272/);
+  const files = readdirSync(work);
+  const weightsFile = path.join(
+    work,
+    files.find((f) => f.endsWith('-weights.dmat'))!,
+  );
+  const tgfFile = path.join(
+    work,
+    files.find((f) => f.endsWith('.tgf'))!,
+  );
+  const poseFile = path.join(
+    work,
+    files.find((f) => f.includes('-pose-'))!,
+  );
+  const weights = readDmat(readFileSync(weightsFile), weightsFile);
+  const rig = await importGltf(readFileSync(base), 'CesiumMan.glb');
+  const B = rig.weights.cols;
+  const bone = 5;
+  const parent = rig.skeleton.parents[bone];
+  // The DMAT may carry zero connector columns past the file's joints; bone 5 gives half its weight to its parent.
+  const cols = weights.cols;
+  const data = weights.data.slice();
+  for (let v = 0; v < weights.rows; v++) {
+    const w = data[v * cols + bone];
+    let count = 0;
+    for (let b = 0; b < B; b++) if (data[v * cols + b] !== 0) count++;
+    if (w === 0 || (data[v * cols + parent] === 0 && count >= 4)) continue;
+    data[v * cols + bone] = w / 2;
+    data[v * cols + parent] += w / 2;
+  }
+  const editedFile = path.join(work, 'edited-weights.dmat');
+  writeFileSync(editedFile, writeDmatAscii({ ...weights, data }));
+  const out = path.join(work, 'CesiumMan-edited.glb');
+  const exported = rigwright('export', '--base', base, '--weights', editedFile, '--skeleton', tgfFile, '--poses', poseFile, '--out', out);
+  assert.equal(exported.status, 0, exported.stderr);
+  const bytes = readFileSync(out);
+  await assertValidGltf(bytes, 'CesiumMan export --base');
+  const before = await readDoc(readFileSync(base));
+  const after = await readDoc(bytes);
+  assert.deepEqual(materialsOf(after), materialsOf(before), 'material and texture');
+  assert.deepEqual(attributeBytes(after, 'TEXCOORD_0'), attributeBytes(before, 'TEXCOORD_0'), 'UVs bit for bit');
+  assert.equal(after.getRoot().listAnimations().length, 2, 'the file clip and the pose file as a new clip');
+  const again = await importGltf(bytes, 'edited.glb');
+  assert.deepEqual(again.boneNames, rig.boneNames);
+  let worst = 0;
+  for (let v = 0; v < weights.rows; v++)
+    for (let b = 0; b < B; b++) worst = Math.max(worst, Math.abs(again.weights.data[v * B + b] - data[v * cols + b]));
+  assert.ok(worst < 1e-6, `weights read back off by ${worst}`);
+
+  const info = rigwright('info', base);
+  assert.equal(info.status, 0, info.stderr);
+  assert.ok(info.stdout.includes(`bones (joint order): ${rig.boneNames.join(', ')}`), info.stdout);
+});

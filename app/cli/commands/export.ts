@@ -5,7 +5,26 @@ import type { GltfCompression } from '../../../workers/formats/gltf-extensions.t
 import type { GltfWeightComponent } from '../../../workers/formats/gltf-skin-weights.ts';
 import { vertexNormals } from '../../../workers/mesh/vertex-normals.ts';
 import { influencesFromWeights } from '../../../workers/skinning/influences.ts';
-import { outputExtension, readBoundRig, required, UsageError, writeFiles, type CliCommand } from '../cli-support.ts';
+import {
+  outputExtension,
+  readBoundRig,
+  readBytes,
+  readMatrix,
+  readSkeleton,
+  required,
+  UsageError,
+  writeFiles,
+  type CliCommand,
+  type CliStreams,
+  type CommandLine,
+} from '../cli-support.ts';
+import { exportGltfInPlace } from '../../../workers/formats/gltf-edit.ts';
+import { importGltf } from '../../../workers/formats/gltf-import.ts';
+import { gltfResourceUris } from '../../../workers/formats/gltf-resource-uris.ts';
+import { FormatError } from '../../../workers/formats/format-error.ts';
+import { weightsFromDmat } from '../../../workers/formats/weights-file.ts';
+import type { DenseMatrix } from '../../../workers/formats/types.ts';
+import type { PoseSequence } from '../../../workers/rig/pose-sequence.ts';
 import { readPoses } from '../pose-input.ts';
 import { exampleDisplacements, exampleOptionsHelp, examplesInterpolator, rbfOption, readExamples } from '../example-input.ts';
 
@@ -19,6 +38,8 @@ export const exportCommand: CliCommand = {
                         [--influences 4|8] [--examples E1.obj:E1.dmat,… [--rbf KERNEL]]
                         [--weight-type float|unsigned-byte|unsigned-short] [--compress none|draco|meshopt]
                         --out A.glb|A.gltf
+       rigwright export --base B.glb|B.gltf [--weights W.dmat] [--skeleton S.tgf] [--poses P.dmat [--translations T.dmat]]
+                        [--influences 4|8] [--weight-type …] [--compress …] --out A.glb|A.gltf
 
 Writes a skinned glTF 2.0 asset: one joint node per bone at its start joint, inverse bind matrices, the four
 (or eight) strongest weights per vertex summing exactly to 1, and the poses as an animation clip named after the
@@ -28,6 +49,10 @@ With --examples, context-aware LBS (course handout Sec. 8.1) the way every glTF 
 unposed through LBS, becomes a morph target holding its rest-space displacement, and the clip animates the
 targets' weights with the RBF pose-space weights a_j of each keyframe's pose (glTF morphs before skinning).
 
+  --base FILE          edit this glTF in place (what \`rigwright import\` read it from): its meshes, UVs, materials,
+                       textures, names, other nodes, clips and extensions stay; the weights (#vertices of all its
+                       meshes × its joints, or the imported TGF's bones whose extra connector columns are zero), the
+                       skeleton (its joints moved to the TGF's bone heads) and the poses (a new clip) replace the file's
   --mesh FILE          mesh, .obj or .off
   --skeleton FILE      TGF skeleton
   --weights FILE       DMAT skinning weights, #vertices × #bones
@@ -43,6 +68,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
   -h, --help           this help
 `,
   options: {
+    base: 'string',
     mesh: 'string',
     skeleton: 'string',
     weights: 'string',
@@ -59,6 +85,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
 
   async run(line, { stdout, stderr }) {
     const { values } = line;
+    if (values.base !== undefined) return exportOntoBase(line, stdout, stderr);
     const meshFile = required(line, 'mesh');
     const skeletonFile = required(line, 'skeleton');
     const weightsFile = required(line, 'weights');
@@ -121,3 +148,119 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     return 0;
   },
 };
+
+/**
+ * `export --base B.glb`: B imported as `rigwright import` reads it, the given weights, skeleton heads and poses put
+ * in its place, and B written back in place (workers/formats/gltf-edit.ts). Bones past B's joints (the connector
+ * bones `import` adds to its TGF) must carry no weight; their poses are left out.
+ */
+async function exportOntoBase(line: CommandLine, stdout: CliStreams['stdout'], stderr: CliStreams['stderr']): Promise<number> {
+  const { values } = line;
+  const baseFile = values.base!;
+  const out = required(line, 'out');
+  const format = outputExtension(out, ['glb', 'gltf']);
+  for (const option of ['mesh', 'examples', 'rbf'] as const)
+    if (values[option] !== undefined) throw new UsageError(`--${option} does not apply with --base (the base file has the mesh)`);
+  const influences = values.influences ?? String(GLTF_EXPORT_DEFAULTS.influences);
+  if (influences !== '4' && influences !== '8') throw new UsageError(`--influences must be 4 or 8, not "${influences}"`);
+  const weightComponent = (values['weight-type'] ?? GLTF_EXPORT_DEFAULTS.weightComponent) as GltfWeightComponent;
+  if (!WEIGHT_TYPES.includes(weightComponent))
+    throw new UsageError(`--weight-type must be ${WEIGHT_TYPES.join(', ')}; not "${values['weight-type']}"`);
+  const compression = (values.compress ?? GLTF_EXPORT_DEFAULTS.compression) as GltfCompression;
+  if (!COMPRESSIONS.includes(compression)) throw new UsageError(`--compress must be ${COMPRESSIONS.join(', ')}; not "${values.compress}"`);
+
+  const bytes = readBytes(baseFile);
+  const resources: Record<string, Uint8Array> = {};
+  for (const uri of gltfResourceUris(bytes, baseFile)) {
+    try {
+      resources[uri] = readBytes(path.resolve(path.dirname(baseFile), uri));
+    } catch (error) {
+      stderr.write(`rigwright: warning: ${baseFile}: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
+  const rig = await importGltf(bytes, path.basename(baseFile), resources);
+  const vertexCount = rig.mesh.positions.length / 3;
+  const boneCount = rig.skeleton.parents.length;
+
+  // The TGF's bone count: B's joints, plus the connector bones `import` appended.
+  let skeleton = rig.skeleton;
+  let fileBones = boneCount;
+  if (values.skeleton !== undefined) {
+    const tgf = readSkeleton(values.skeleton);
+    fileBones = tgf.parents.length;
+    if (fileBones < boneCount)
+      throw new FormatError(
+        values.skeleton,
+        '',
+        `${fileBones} bones; ${baseFile} has ${boneCount} joints, which its bones 0–${boneCount - 1} must be`,
+      );
+    const joints = rig.skeleton.joints.slice();
+    for (let b = 0; b < boneCount; b++) {
+      const from = 3 * tgf.bones[2 * b];
+      joints.set(tgf.joints.subarray(from, from + 3), 3 * rig.skeleton.bones[2 * b]);
+    }
+    skeleton = { ...rig.skeleton, joints };
+  }
+  let weights = rig.weights;
+  if (values.weights !== undefined) {
+    const matrix = readMatrix(values.weights, 'skinning weights');
+    const columns = matrix.cols === boneCount || values.skeleton === undefined ? boneCount : fileBones;
+    const read = weightsFromDmat(matrix, vertexCount, columns, values.weights);
+    for (const warning of read.warnings) stderr.write(`rigwright: warning: ${values.weights}: ${warning}\n`);
+    weights = firstColumns(read.weights, boneCount, values.weights);
+  }
+  const clips: GltfClip[] = [...rig.clips];
+  if (values.poses !== undefined) {
+    const poses = firstBones(readPoses(values.poses, values.translations, fileBones), boneCount);
+    let name = path.basename(values.poses).replace(/\.dmat$/i, '');
+    while (clips.some((clip) => clip.name === name)) name = `${name} (edited)`;
+    clips.push({ name, poses });
+  } else if (values.translations !== undefined) {
+    throw new UsageError('--translations applies with --poses only');
+  }
+  const basename = path.basename(out).replace(/\.gltf$/i, '');
+  const result = await exportGltfInPlace(
+    { source: rig.gltfSource, mesh: rig.mesh, skeleton, weights, boneNames: rig.boneNames, clips, parts: rig.parts },
+    out,
+    { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename, compression },
+  );
+  for (const warning of result.warnings) stderr.write(`rigwright: warning: ${out}: ${warning}\n`);
+  const files = Object.entries(result.resources).map(([uri, data]) => ({ path: path.join(path.dirname(out), uri), contents: data }));
+  files.push({ path: out, contents: result.bytes });
+  writeFiles(files);
+  stdout.write(
+    `wrote ${[out, ...files.slice(0, -1).map((f) => f.path)].join(' and ')}: ${baseFile} edited in place, ${vertexCount} vertices in ${rig.parts.length} mesh${rig.parts.length === 1 ? '' : 'es'}, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}\n`,
+  );
+  return 0;
+}
+
+/** The first `count` columns of a weight matrix; the others (connector bones) must be zero. */
+function firstColumns(m: DenseMatrix, count: number, file: string): DenseMatrix {
+  if (m.cols === count) return m;
+  const data = new Float64Array(m.rows * count);
+  for (let r = 0; r < m.rows; r++) {
+    for (let c = count; c < m.cols; c++)
+      if (m.data[r * m.cols + c] !== 0)
+        throw new FormatError(
+          file,
+          `row ${r + 1}`,
+          `weight on bone ${c}, which is not a joint of the base file (bones 0–${count - 1} are)`,
+        );
+    data.set(m.data.subarray(r * m.cols, r * m.cols + count), r * count);
+  }
+  return { rows: m.rows, cols: count, data };
+}
+
+/** A pose sequence for its first `count` bones (connector bones stay at rest and have no joint in glTF). */
+function firstBones(seq: PoseSequence, count: number): PoseSequence {
+  const B = seq.boneCount;
+  if (B === count) return seq;
+  if (seq.kind === 'quaternions') return { kind: 'quaternions', boneCount: count, final: seq.final.slice(0, 4 * count) };
+  const rotations = new Float64Array(9 * count * seq.frameCount);
+  const translations = seq.translations ? new Float64Array(3 * count * seq.frameCount) : undefined;
+  for (let f = 0; f < seq.frameCount; f++) {
+    rotations.set(seq.rotations.subarray(9 * B * f, 9 * (B * f + count)), 9 * count * f);
+    translations?.set(seq.translations!.subarray(3 * B * f, 3 * (B * f + count)), 3 * count * f);
+  }
+  return { kind: 'matrices', boneCount: count, frameCount: seq.frameCount, rotations, translations };
+}

@@ -17,13 +17,16 @@ export const importCommand: CliCommand = {
   summary: 'mesh, skeleton, weights and poses from a rigged glTF',
   usage: `Usage: rigwright import A.glb|A.gltf --out-dir D
 
-Reads a rigged glTF (one skin; a .gltf finds its .bin files next to it) and writes into D:
-  NAME.obj                 the skinned meshes merged, in the bind pose
-  NAME.tgf                 one bone per joint, from its joint to its child joint
+Reads a rigged glTF (a .gltf finds its .bin files next to it) and writes into D:
+  NAME.obj                 every mesh node merged (skinned or not, of every skin), in the bind pose, in the
+                           file's node order (the meshes and their vertex ranges are listed on the output)
+  NAME.tgf                 one bone per joint of every skin (the first skin's in its order), from its joint to its
+                           child joint
   NAME-weights.dmat        #vertices × #bones weights (rows sum to 1)
   NAME-pose-CLIP.dmat      per animation: relative rotations, 3·B·L × 3, resampled at ${GLTF_IMPORT_DEFAULTS.framesPerSecond} fps
   NAME-translations-CLIP.dmat  per animation whose joints move (root motion): start-joint translations, B·L × 3
-What the rig cannot hold (scale animation, extra meshes, …) is reported as a warning.
+What the rig cannot hold (scale animation, morph targets, …) is reported as a warning. \`rigwright export --base\`
+writes such files back into the glTF, which keeps its materials, textures and UVs.
 
   --out-dir DIR    output folder (created when missing)
   -h, --help       this help
@@ -90,7 +93,7 @@ What the rig cannot hold (scale animation, extra meshes, …) is reported as a w
     writeFiles(outputs);
     const written = outputs.map((o) => o.path);
     stdout.write(
-      `read ${file}: ${rig.mesh.positions.length / 3} vertices, ${rig.mesh.triangles.length / 3} triangles, ${rig.skeleton.parents.length} bones, ${rig.clips.length} animations\n${written.map((w) => `wrote ${w}\n`).join('')}`,
+      `read ${file}: ${rig.mesh.positions.length / 3} vertices, ${rig.mesh.triangles.length / 3} triangles, ${rig.skeleton.parents.length} bones, ${rig.clips.length} animations\n${rig.parts.map((part) => `mesh ${part.name}: vertices ${part.vertexStart}–${part.vertexStart + part.vertexCount - 1}${part.skinned ? '' : ' (unskinned: bound rigidly to its parent joint)'}\n`).join('')}${written.map((w) => `wrote ${w}\n`).join('')}`,
     );
     return 0;
   },

@@ -232,6 +232,10 @@ async function readGltfEntry(file: string): Promise<InfoEntry> {
     lines.push(
       `rigwright import reads ${rig.mesh.positions.length / 3} vertices, ${rig.mesh.triangles.length / 3} triangles, ${rig.skeleton.parents.length} bones, ${rig.clips.length} clip${rig.clips.length === 1 ? '' : 's'}`,
     );
+    lines.push(`bones (joint order): ${rig.boneNames.join(', ')}`);
+    lines.push(
+      `meshes: ${rig.parts.map((part) => `${part.name} (${part.vertexCount} vertices${part.skinned ? '' : ', unskinned'})`).join(', ')}`,
+    );
     lines.push(...rig.warnings.map((warning) => `warning: ${warning}`));
     return { file, kind: 'gltf', lines };
   } catch (error) {
