@@ -632,3 +632,43 @@ test('CLI: import CesiumMan, change one bone’s weights in the DMAT, export --b
   assert.equal(info.status, 0, info.stderr);
   assert.ok(info.stdout.includes(`bones (joint order): ${rig.boneNames.join(', ')}`), info.stdout);
 });
+
+test('app: a dropped Fox becomes a document with parts, look and its source; the export action writes it back in place', async () => {
+  const { gltfIntoDocument } = await import('../../renderer/document/gltf-document.ts');
+  const { exportSceneAsGltf } = await import('../../renderer/io/gltf-export-action.ts');
+  type Io = Parameters<typeof gltfIntoDocument>[1];
+  type Bridge = Parameters<typeof exportSceneAsGltf>[4];
+  const bytes = readFileSync(dataFile('gltf', 'Fox', 'Fox.glb'));
+  const io = {
+    importGltf: (name: string, data: Uint8Array, resources: Record<string, Uint8Array>) => importGltf(data, name, resources),
+    exportGltfInPlace: (edit: GltfEdit, file: string, options: Parameters<typeof exportGltfInPlace>[2]) =>
+      exportGltfInPlace(edit, file, options),
+  } as unknown as Io;
+  const doc = await gltfIntoDocument([{ name: 'Fox.glb', bytes }], io);
+  assert.equal(doc.parts?.length, 1);
+  assert.equal(doc.look?.materials[0].baseColorTexture?.mimeType, 'image/png');
+  assert.equal(doc.look?.uvs?.length, (2 * doc.mesh.positions.length) / 3);
+  assert.equal(doc.gltfSource?.file, 'Fox.glb');
+  assert.deepEqual(
+    doc.clips?.map((clip) => clip.source),
+    [0, 1, 2],
+  );
+  const saved: { suggestedName: string; bytes: Uint8Array }[] = [];
+  const bridge = {
+    saveFile: (request: { suggestedName: string; bytes: Uint8Array }) => (saved.push(request), Promise.resolve(true)),
+  } as unknown as Bridge;
+  const warnings = await exportSceneAsGltf(
+    doc,
+    { fileName: 'fox-out.glb', format: 'glb', influences: 4, weightComponent: 'float', includeClip: true, bake: false },
+    { method: 'lbs', influences: 4, antipodality: 'per-vertex', kernel: 'gaussian' },
+    io,
+    bridge,
+  );
+  assert.deepEqual(warnings, []);
+  assert.equal(saved.length, 1);
+  await assertValidGltf(saved[0].bytes, 'Fox through the export action');
+  const after = await readDoc(saved[0].bytes);
+  const before = await readDoc(bytes);
+  assert.deepEqual(keyTimes(after), keyTimes(before), 'the three clips as they were');
+  assert.deepEqual(materialsOf(after), materialsOf(before));
+});
