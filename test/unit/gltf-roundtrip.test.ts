@@ -5,6 +5,7 @@
  * Posed meshes are compared with glTF's own skinning evaluated independently (gltf-skinning-reference.ts).
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import test from 'node:test';
 import { WebIO, type Document, type Node as GltfNode } from '@gltf-transform/core';
@@ -567,7 +568,6 @@ test('an unknown extension on the root, a node, a material and a primitive passe
 });
 
 test('CLI: import CesiumMan, change one bone’s weights in the DMAT, export --base: 0/0, the original material, texture and UVs, the new weights; info names the joints', async () => {
-  const { spawnSync } = await import('node:child_process');
   const { mkdtempSync, writeFileSync, readdirSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const path = await import('node:path');
@@ -672,3 +672,67 @@ test('app: a dropped Fox becomes a document with parts, look and its source; the
   assert.deepEqual(keyTimes(after), keyTimes(before), 'the three clips as they were');
   assert.deepEqual(materialsOf(after), materialsOf(before));
 });
+
+const blender = spawnSync('blender', ['--version'], { encoding: 'utf8', timeout: 60_000 });
+const blenderMissing = blender.error !== undefined || blender.status !== 0;
+if (blenderMissing) console.log('SKIP blender: no `blender` on the PATH; the textured-import check did not run');
+
+/** Blender's view of a GLB: armatures with their bones, meshes with UV layers, materials with their base-colour image. */
+async function blenderReport(
+  bytes: Uint8Array,
+): Promise<{ armatures: string[][]; meshes: [string, number][]; images: [string, number, number][] }> {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-blender-inplace-')), 'asset.glb');
+  writeFileSync(file, bytes);
+  const python = [
+    'import bpy, json, numpy',
+    // Blender 3.4's glTF importer uses numpy.bool, which numpy 1.24 removed (as in test/blender/inspect-gltf.py).
+    'if "bool" not in numpy.__dict__: numpy.bool = bool',
+    'bpy.ops.wm.read_factory_settings(use_empty=True)',
+    `bpy.ops.import_scene.gltf(filepath=${JSON.stringify(file)})`,
+    'armatures = [[b.name for b in o.data.bones] for o in bpy.data.objects if o.type == "ARMATURE"]',
+    'meshes = [[o.name, len(o.data.uv_layers)] for o in bpy.data.objects if o.type == "MESH"]',
+    'images = []',
+    'for m in bpy.data.materials:',
+    '    for n in (m.node_tree.nodes if m.node_tree else []):',
+    '        if n.type == "TEX_IMAGE" and n.image: images.append([m.name, n.image.size[0], n.image.size[1]])',
+    'print("REPORT" + json.dumps({"armatures": armatures, "meshes": meshes, "images": images}))',
+  ].join('\n');
+  const run = spawnSync('blender', ['-b', '--factory-startup', '--python-expr', python], { encoding: 'utf8', timeout: 180_000 });
+  const line = run.stdout.split('\n').find((l) => l.startsWith('REPORT'));
+  assert.ok(line, `Blender gave no report:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
+  return JSON.parse(line.slice('REPORT'.length)) as {
+    armatures: string[][];
+    meshes: [string, number][];
+    images: [string, number, number][];
+  };
+}
+
+test(
+  'Blender imports the CesiumMan export (weights edited in place) textured, and the two-skin asset as one armature',
+  { skip: blenderMissing ? 'blender is not installed' : false },
+  async () => {
+    const bytes = readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'));
+    const rig = await importGltf(bytes, 'CesiumMan.glb');
+    const weights = { ...rig.weights, data: rig.weights.data.slice() };
+    weights.data.fill(0, 0, rig.weights.cols);
+    weights.data[0] = 1;
+    const result = await exportGltfInPlace({ ...editOf(rig), weights }, 'CesiumMan-edited.glb');
+    const report = await blenderReport(result.bytes);
+    console.log(`Blender: ${JSON.stringify(report)}`);
+    assert.equal(report.armatures.length, 1);
+    assert.deepEqual([...report.armatures[0]].sort(), [...rig.boneNames].sort());
+    assert.ok(report.meshes.length === 1 && report.meshes[0][1] === 1, 'one mesh with its UV layer');
+    assert.ok(report.images.length >= 1 && report.images[0][1] > 0 && report.images[0][2] > 0, 'the base-colour image is loaded');
+
+    const two = await importGltf(await twoSkinAsset(), 'two-skins.glb');
+    const twoOut = await exportGltfInPlace(editOf(two), 'two-skins-out.glb');
+    const twoReport = await blenderReport(twoOut.bytes);
+    console.log(`Blender two skins: ${JSON.stringify(twoReport)}`);
+    assert.equal(twoReport.armatures.length, 1, 'one armature');
+    assert.deepEqual([...twoReport.armatures[0]].sort(), ['head', 'hips', 'spine']);
+    assert.equal(twoReport.meshes.length, 3);
+  },
+);
