@@ -9,6 +9,8 @@ import path from 'node:path';
 import { readDmat, writeDmatBinary } from '../../workers/formats/dmat.ts';
 import { PROJECT_FORMAT_VERSION, readProjectFile, writeProjectFile, type ProjectExample } from '../../workers/formats/project-file.ts';
 import { dataFile, repoRoot } from '../unit/shared-data.ts';
+import { readObj } from '../../workers/formats/obj.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 
 export const FUZZ_FORMATS = ['obj', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf', 'project'] as const;
 export type FuzzFormat = (typeof FUZZ_FORMATS)[number];
@@ -96,6 +98,68 @@ export function objSeedWithParts(): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * A project of the two-object OBJ seed with every asset section: parts, look (uvs, a material with image bytes and one
+ * without), OBJ corners and a glTF source (RiggedSimple's bytes, one resource, joint nodes); settings from the fixture.
+ */
+export async function projectSeedWithAsset(fixture: Uint8Array): Promise<Uint8Array> {
+  const { settings } = readProjectFile(fixture, 'project-v1.rig.glb');
+  const obj = readObj(objSeedWithParts(), 'two-objects.obj');
+  const V = obj.mesh.positions.length / 3;
+  const data = new Float64Array(2 * V);
+  for (let v = 0; v < V; v++) data[2 * v + 1] = 1 - (data[2 * v] = (v % 10) / 10);
+  settings.paint.locked = new Uint8Array(2);
+  settings.skin.blend = null;
+  settings.view.selectedBone = -1;
+  return writeProjectFile(
+    {
+      scene: {
+        name: 'two-objects.obj',
+        meshFiles: ['two-objects.obj'],
+        mesh: obj.mesh,
+        skeletonFile: 'two.tgf',
+        skeleton: buildSkeleton(
+          { joints: Float64Array.from([0, 0, 0, 5, 3, 0, 10, 6, 0]), bones: Uint32Array.from([0, 1, 1, 2]) },
+          'two.tgf',
+        ),
+        boneNames: ['hip', 'knee'],
+        weights: { rows: V, cols: 2, data },
+        weightsSource: 'painted',
+        poses: null,
+        posesFile: null,
+        clips: [],
+        handles: null,
+        handlesFile: null,
+        boneScales: null,
+        warnings: [],
+        examples: [],
+        parts: obj.parts!.map((part, i) => ({ ...part, material: i, source: i === 0 ? { node: 1, mesh: 0, primitive: 0 } : null })),
+        look: {
+          uvs: Float32Array.from({ length: 2 * V }, (_, i) => (i % 7) / 7),
+          materials: [
+            {
+              name: 'skin',
+              baseColor: [1, 0.9, 0.8, 1],
+              baseColorTexture: { bytes: Uint8Array.from([137, 80, 78, 71]), mimeType: 'image/png' },
+              doubleSided: false,
+            },
+            { name: 'eye', baseColor: [0, 0, 0.5, 1], baseColorTexture: null, doubleSided: true },
+          ],
+        },
+        objCorners: obj.corners,
+        gltfSource: {
+          file: 'RiggedSimple.glb',
+          bytes: read('gltf', 'RiggedSimple', 'RiggedSimple.glb'),
+          resources: { 'extra.bin': Uint8Array.from([1, 2, 3, 4, 5]) },
+          jointNodes: Int32Array.from([2, 3]),
+        },
+      },
+      settings,
+    },
+    'project-asset.rig.glb',
+  );
+}
+
 let cached: Seed[] | null = null;
 
 /** Every seed, once loadSeeds has run. */
@@ -158,6 +222,7 @@ export async function loadSeeds(): Promise<Seed[]> {
     const v1 = new Uint8Array(readFileSync(fixture));
     seeds.push({ format: 'project', name: 'project-v1.rig.glb', bytes: v1 });
     seeds.push({ format: 'project', name: `project-v${PROJECT_FORMAT_VERSION}.rig.glb`, bytes: await projectSeedWithExamples(v1) });
+    seeds.push({ format: 'project', name: 'project-asset.rig.glb', bytes: await projectSeedWithAsset(v1) });
   }
   cached = seeds;
   return seeds;
