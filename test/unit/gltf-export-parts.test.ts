@@ -526,3 +526,85 @@ test("the app's fresh export passes the scene's parts, look and OBJ corners to t
     ],
   );
 });
+
+test('a baked vertex animation moves every skinned mesh: each gets the targets of its own vertices (split copies too) and a weights channel', async () => {
+  const read = readObj(OBJ, 'seams.obj');
+  const V = read.mesh.positions.length / 3;
+  const parts = read.parts!.map((part) => ({ ...part, skinned: part.name !== 'Hat' }));
+  // Frame f moves vertex v by (f + 1) · (v + 1) / 100 along z.
+  const bake = {
+    name: 'wobble',
+    frameCount: 2,
+    positionsAt: (f: number, out: Float64Array) => {
+      out.set(read.mesh.positions);
+      for (let v = 0; v < V; v++) out[3 * v + 2] += ((f + 1) * (v + 1)) / 100;
+    },
+  };
+  const { bytes } = await exportGltf(
+    {
+      mesh: read.mesh,
+      skeleton: twoBones(),
+      weights: sharedWeights(read.mesh.positions),
+      parts,
+      objCorners: read.corners!,
+      vertexAnimations: [bake],
+    },
+    'wobble.glb',
+  );
+  await assertValidGltf(bytes, 'wobble.glb');
+  const doc = await new WebIO().readBinary(bytes);
+  const plain = plainObj(OBJ);
+  for (const name of ['Body', 'Eye']) {
+    const node = nodeNamed(doc, name);
+    const primitive = node.getMesh()!.listPrimitives()[0];
+    const targets = primitive.listTargets();
+    assert.deepEqual(
+      targets.map((t) => t.getName()),
+      ['wobble 0', 'wobble 1'],
+    );
+    const indices = primitive.getIndices()!.getArray() as ArrayLike<number>;
+    plain.objects.get(name)!.forEach((triangle, t) =>
+      triangle.forEach((corner, k) => {
+        targets.forEach((target, f) => {
+          const delta = target.getAttribute('POSITION')!.getElement(indices[3 * t + k], []);
+          assert.deepEqual(delta, [0, 0, Math.fround(((f + 1) * (corner.v + 1)) / 100)], `${name} corner of v ${corner.v}, frame ${f}`);
+        });
+      }),
+    );
+    const channels = doc
+      .getRoot()
+      .listAnimations()
+      .find((a) => a.getName() === 'wobble')!
+      .listChannels()
+      .filter((c) => c.getTargetNode() === node);
+    assert.deepEqual(
+      channels.map((c) => c.getTargetPath()),
+      ['weights'],
+    );
+  }
+  const hat = nodeNamed(doc, 'Hat').getMesh()!.listPrimitives()[0];
+  assert.equal(hat.listTargets().length, 0, 'the unskinned mesh has no targets');
+});
+
+test('OBJ corners without a vt in a textured object are warned about; vertices no face uses are not', async () => {
+  const text = [
+    'o A',
+    'v 0 0 0',
+    'v 1 0 0',
+    'v 0 1 0',
+    'v 5 5 5',
+    'vt 0.5 0.5',
+    'f 1/1 2/1 3',
+    'o B',
+    'v 2 0 0',
+    'v 3 0 0',
+    'v 2 1 0',
+    'f 5 6 7',
+  ].join('\n');
+  const read = readObj(text, 'loose.obj');
+  const { warnings } = await exportGltf(
+    { mesh: read.mesh, skeleton: twoBones(), weights: sharedWeights(read.mesh.positions), parts: read.parts!, objCorners: read.corners! },
+    'loose.glb',
+  );
+  assert.deepEqual(warnings, ['mesh "A": 1 vertices have no texture coordinate in the OBJ file; they get (0, 0)']);
+});

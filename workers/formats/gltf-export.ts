@@ -302,11 +302,14 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     if (layout.texcoord && layout.texcoord.some((t) => t >= 0)) {
       // OBJ puts v = 0 at the bottom of the image, glTF at the top.
       uvs = new Float32Array(2 * n);
+      const used = new Uint8Array(n);
+      for (const i of layout.indices) used[i] = 1;
       let missing = 0;
       layout.texcoord.forEach((t, i) => {
-        if (t < 0) return void missing++;
-        uvs![2 * i] = corners!.texcoords[2 * t];
-        uvs![2 * i + 1] = 1 - corners!.texcoords[2 * t + 1];
+        if (t >= 0) {
+          uvs![2 * i] = corners!.texcoords[2 * t];
+          uvs![2 * i + 1] = 1 - corners!.texcoords[2 * t + 1];
+        } else if (used[i]) missing++;
       });
       if (missing > 0)
         warnings.push(`mesh "${part.name}": ${missing} vertices have no texture coordinate in the OBJ file; they get (0, 0)`);
@@ -338,6 +341,8 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   });
   // Morph targets (examples, baked vertex animations) move skinned vertices only.
   const morphed = written.filter((w) => w.skinned);
+  if (morphed.length === 0 && targetCount > 0)
+    warnings.push('no mesh is skinned, so the examples and baked vertex animations (morph targets of skinned meshes) are left out');
 
   const { parents } = skeleton;
   const jointNodes: GltfNode[] = [];
