@@ -1,6 +1,7 @@
 /**
  * The scene document as a project file holds it, and back: the document's stored fields map one to one onto the
- * project's scene section (workers/formats/project-file.ts); derived fields (normals, bounds) are recomputed.
+ * project's scene section (workers/formats/project-file.ts), including the asset kept whole (parts, look, OBJ
+ * corners, the glTF source); derived fields (normals, bounds) are recomputed.
  */
 import type { ProjectScene } from '../../workers/formats/project-file.ts';
 import { assertConsistent, examplesOf, withDerived, type SceneDocument } from '../document/scene-document.ts';
@@ -24,6 +25,10 @@ export function projectSceneOf(doc: SceneDocument): ProjectScene {
     boneScales: doc.boneScales ?? null,
     warnings: [...doc.warnings],
     examples: examplesOf(doc).map((e) => ({ ...e })),
+    ...(doc.parts ? { parts: doc.parts } : {}),
+    ...(doc.look ? { look: doc.look } : {}),
+    ...(doc.objCorners ? { objCorners: doc.objCorners } : {}),
+    ...(doc.gltfSource ? { gltfSource: doc.gltfSource } : {}),
   };
 }
 
@@ -49,6 +54,10 @@ export function documentFromProject(scene: ProjectScene): SceneDocument {
     ...(scene.boneNames ? { boneNames: scene.boneNames } : {}),
     ...(scene.clips.length > 0 ? { clips: scene.clips } : {}),
     ...(scene.examples.length > 0 ? { examples: scene.examples } : {}),
+    ...(scene.parts ? { parts: scene.parts } : {}),
+    ...(scene.look ? { look: scene.look } : {}),
+    ...(scene.objCorners ? { objCorners: scene.objCorners } : {}),
+    ...(scene.gltfSource ? { gltfSource: scene.gltfSource } : {}),
   });
   assertConsistent(doc);
   return doc;

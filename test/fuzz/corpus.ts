@@ -9,6 +9,8 @@ import path from 'node:path';
 import { readDmat, writeDmatBinary } from '../../workers/formats/dmat.ts';
 import { PROJECT_FORMAT_VERSION, readProjectFile, writeProjectFile, type ProjectExample } from '../../workers/formats/project-file.ts';
 import { dataFile, repoRoot } from '../unit/shared-data.ts';
+import { readObj } from '../../workers/formats/obj.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 
 export const FUZZ_FORMATS = ['obj', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf', 'project'] as const;
 export type FuzzFormat = (typeof FUZZ_FORMATS)[number];
@@ -65,6 +67,99 @@ export async function projectSeedWithExamples(fixture: Uint8Array): Promise<Uint
   return writeProjectFile(contents, `project-v${PROJECT_FORMAT_VERSION}.rig.glb`);
 }
 
+/**
+ * An OBJ with what the libigl files lack: two objects (the second with groups), each a 6 × 6 grid of quads written
+ * `v/vt/vn` with a texture seam down the middle (its vt differ on the two sides) and relative indices in the second.
+ */
+export function objSeedWithParts(): string {
+  const lines: string[] = ['mtllib parts.mtl'];
+  let base = 0;
+  let vtBase = 0;
+  for (const [o, name] of ['body', 'eye'].entries()) {
+    lines.push(`o ${name}`);
+    for (let j = 0; j <= 6; j++) for (let i = 0; i <= 6; i++) lines.push(`v ${i + 10 * o} ${j} ${0.1 * Math.sin(i + j)}`);
+    for (let j = 0; j <= 6; j++) for (let i = 0; i <= 7; i++) lines.push(`vt ${Math.min(i, 6) / 6 + (i > 3 ? 0.01 : 0)} ${j / 6}`);
+    lines.push('vn 0 0 1', `vn 0.6 0 0.8`, `usemtl m${o}`);
+    for (let j = 0; j < 6; j++) {
+      if (o === 1) lines.push(`g ${name}_${j % 2}`);
+      for (let i = 0; i < 6; i++) {
+        const corner = (di: number, dj: number): string => {
+          const v = base + (j + dj) * 7 + i + di + 1;
+          const vt = vtBase + (j + dj) * 8 + i + di + (i + di > 3 || (i >= 3 && di === 1) ? 1 : 0) + 1;
+          const vn = 2 * o + ((i + di) % 2) + 1;
+          return o === 0 ? `${v}/${vt}/${vn}` : `${v - base - 50}/${vt}/-${2 - ((i + di) % 2)}`;
+        };
+        lines.push(`f ${corner(0, 0)} ${corner(1, 0)} ${corner(1, 1)} ${corner(0, 1)}`);
+      }
+    }
+    base += 49;
+    vtBase += 56;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A project of the two-object OBJ seed with every asset section: parts, look (uvs, a material with image bytes and one
+ * without), OBJ corners and a glTF source (RiggedSimple's bytes, one resource, joint nodes); settings from the fixture.
+ */
+export async function projectSeedWithAsset(fixture: Uint8Array): Promise<Uint8Array> {
+  const { settings } = readProjectFile(fixture, 'project-v1.rig.glb');
+  const obj = readObj(objSeedWithParts(), 'two-objects.obj');
+  const V = obj.mesh.positions.length / 3;
+  const data = new Float64Array(2 * V);
+  for (let v = 0; v < V; v++) data[2 * v + 1] = 1 - (data[2 * v] = (v % 10) / 10);
+  settings.paint.locked = new Uint8Array(2);
+  settings.skin.blend = null;
+  settings.view.selectedBone = -1;
+  return writeProjectFile(
+    {
+      scene: {
+        name: 'two-objects.obj',
+        meshFiles: ['two-objects.obj'],
+        mesh: obj.mesh,
+        skeletonFile: 'two.tgf',
+        skeleton: buildSkeleton(
+          { joints: Float64Array.from([0, 0, 0, 5, 3, 0, 10, 6, 0]), bones: Uint32Array.from([0, 1, 1, 2]) },
+          'two.tgf',
+        ),
+        boneNames: ['hip', 'knee'],
+        weights: { rows: V, cols: 2, data },
+        weightsSource: 'painted',
+        poses: null,
+        posesFile: null,
+        clips: [],
+        handles: null,
+        handlesFile: null,
+        boneScales: null,
+        warnings: [],
+        examples: [],
+        parts: obj.parts!.map((part, i) => ({ ...part, material: i, source: i === 0 ? { node: 1, mesh: 0, primitive: 0 } : null })),
+        look: {
+          uvs: Float32Array.from({ length: 2 * V }, (_, i) => (i % 7) / 7),
+          materials: [
+            {
+              name: 'skin',
+              baseColor: [1, 0.9, 0.8, 1],
+              baseColorTexture: { bytes: Uint8Array.from([137, 80, 78, 71]), mimeType: 'image/png' },
+              doubleSided: false,
+            },
+            { name: 'eye', baseColor: [0, 0, 0.5, 1], baseColorTexture: null, doubleSided: true },
+          ],
+        },
+        objCorners: obj.corners,
+        gltfSource: {
+          file: 'RiggedSimple.glb',
+          bytes: read('gltf', 'RiggedSimple', 'RiggedSimple.glb'),
+          resources: { 'extra.bin': Uint8Array.from([1, 2, 3, 4, 5]) },
+          jointNodes: Int32Array.from([2, 3]),
+        },
+      },
+      settings,
+    },
+    'project-asset.rig.glb',
+  );
+}
+
 let cached: Seed[] | null = null;
 
 /** Every seed, once loadSeeds has run. */
@@ -82,6 +177,7 @@ export async function loadSeeds(): Promise<Seed[]> {
   };
   add('obj', ['libigl', 'arm.obj']);
   add('obj', ['libigl', 'elephant.obj']);
+  seeds.push({ format: 'obj', name: 'two-objects.obj', bytes: new TextEncoder().encode(objSeedWithParts()) });
   add('off', ['libigl', 'decimated-knight.off']);
   add('off', ['hand', 'hand.off']);
   add('tgf', ['hand', 'hand.tgf']);
@@ -126,6 +222,7 @@ export async function loadSeeds(): Promise<Seed[]> {
     const v1 = new Uint8Array(readFileSync(fixture));
     seeds.push({ format: 'project', name: 'project-v1.rig.glb', bytes: v1 });
     seeds.push({ format: 'project', name: `project-v${PROJECT_FORMAT_VERSION}.rig.glb`, bytes: await projectSeedWithExamples(v1) });
+    seeds.push({ format: 'project', name: 'project-asset.rig.glb', bytes: await projectSeedWithAsset(v1) });
   }
   cached = seeds;
   return seeds;

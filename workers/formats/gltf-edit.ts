@@ -33,7 +33,7 @@ import { compressOnWrite } from './gltf-extensions.ts';
 import {
   GLTF_EXPORT_DEFAULTS,
   droppedWeight,
-  sliceSet,
+  gatherSet,
   type GltfClip,
   type GltfExportOptions,
   type GltfExportResult,
@@ -285,7 +285,7 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
         doc
           .createAccessor()
           .setType('VEC4')
-          .setArray(sliceSet(stored.joints, slotCount, set))
+          .setArray(gatherSet(stored.joints, slotCount, set))
           .setBuffer(buffer),
       );
       primitive.setAttribute(
@@ -293,7 +293,7 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
         doc
           .createAccessor()
           .setType('VEC4')
-          .setArray(sliceSet(stored.weights, slotCount, set))
+          .setArray(gatherSet(stored.weights, slotCount, set))
           .setNormalized(opts.weightComponent !== 'float')
           .setBuffer(buffer),
       );

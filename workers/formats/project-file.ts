@@ -22,10 +22,16 @@
  *             pose float64 #B × 9, pose source, hidden) and `settings.posespace` (the RBF kernel). A format 1 file
  *             is migrated to an empty examples list and the default kernel. The per-face blend (Eq. 9 or Eq. 10)
  *             is part of the skinning method (`settings.skin.method`, `context-perface-eq9` / `-eq10`) in both.
+ *
+ * Optional scene keys (format 2; an older reader ignores them and still reads the geometry and rig right):
+ *   `parts` (the meshes: name, vertex and triangle ranges, material, glTF source, skinned), `look` (uvs float32
+ *   #V × 2 or null; materials: name, baseColor, doubleSided, baseColorTexture { mimeType, bytes uint8 } or null),
+ *   `objCorners` (texcoords, normals float64; cornerTexcoords, cornerNormals int32 #F × 3) and `gltfSource` (file,
+ *   bytes uint8, resources [{ uri, bytes }], jointNodes int32 #B): the asset kept whole, as the document holds it.
  */
 import { FormatError } from './format-error.ts';
 import { exportGltf, type GltfClip } from './gltf-export.ts';
-import type { DenseMatrix, TriangleMesh } from './types.ts';
+import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import { buildSkeleton, type Skeleton } from '../rig/skeleton.ts';
 import type { PoseSequence } from '../rig/pose-sequence.ts';
 
@@ -62,6 +68,14 @@ export interface ProjectScene {
   warnings: string[];
   /** example shapes, in the document's order (stored in the extension's `examples` section, format 2) */
   examples: ProjectExample[];
+  /** the meshes of the scene, in vertex order; absent or null: one mesh */
+  parts?: readonly MeshPart[] | null;
+  /** texture coordinates and materials (with their images); absent or null: none */
+  look?: SurfaceLook | null;
+  /** OBJ vt/vn per triangle corner; absent or null: none */
+  objCorners?: ObjCorners | null;
+  /** the glTF file the scene was imported from, kept whole for in-place export; absent or null: none */
+  gltfSource?: GltfSource | null;
 }
 
 /** An example shape sculpted in a known pose (renderer ExampleShape). */
@@ -283,6 +297,44 @@ function poseJson(poses: PoseSequence, arrays: ArrayWriter): object {
   };
 }
 
+/** The optional asset keys of the scene section: parts, look, objCorners, gltfSource (only those the scene has). */
+function assetJson(scene: ProjectScene, arrays: ArrayWriter): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (scene.parts) out.parts = scene.parts.map((part) => ({ ...part, source: part.source ? { ...part.source } : null }));
+  if (scene.look) {
+    out.look = {
+      uvs: scene.look.uvs ? arrays.add(scene.look.uvs, 'float32') : null,
+      materials: scene.look.materials.map((m) => ({
+        name: m.name,
+        baseColor: [...m.baseColor],
+        doubleSided: m.doubleSided,
+        baseColorTexture: m.baseColorTexture
+          ? { mimeType: m.baseColorTexture.mimeType, bytes: arrays.add(m.baseColorTexture.bytes, 'uint8') }
+          : null,
+      })),
+    };
+  }
+  if (scene.objCorners) {
+    const c = scene.objCorners;
+    out.objCorners = {
+      texcoords: arrays.add(c.texcoords, 'float64'),
+      normals: arrays.add(c.normals, 'float64'),
+      cornerTexcoords: arrays.add(c.cornerTexcoords, 'int32'),
+      cornerNormals: arrays.add(c.cornerNormals, 'int32'),
+    };
+  }
+  if (scene.gltfSource) {
+    const g = scene.gltfSource;
+    out.gltfSource = {
+      file: g.file,
+      bytes: arrays.add(g.bytes, 'uint8'),
+      resources: Object.entries(g.resources).map(([uri, bytes]) => ({ uri, bytes: arrays.add(bytes, 'uint8') })),
+      jointNodes: arrays.add(g.jointNodes, 'int32'),
+    };
+  }
+  return out;
+}
+
 /** The viewer's copy: the skinned glTF of the scene, or an empty asset when the scene cannot be one. */
 async function previewGlb(scene: ProjectScene, file: string): Promise<Glb> {
   const clips = scene.clips.length > 0 ? scene.clips : scene.poses ? [{ name: scene.posesFile ?? 'poses', poses: scene.poses }] : [];
@@ -295,6 +347,12 @@ async function previewGlb(scene: ProjectScene, file: string): Promise<Glb> {
         boneNames: scene.boneNames ?? undefined,
         clips,
         name: scene.name,
+        // The viewer sees the meshes, texture coordinates and material colours; images live in the extension only.
+        ...(scene.parts ? { parts: scene.parts } : {}),
+        ...(scene.objCorners ? { objCorners: scene.objCorners } : {}),
+        ...(scene.look
+          ? { look: { uvs: scene.look.uvs, materials: scene.look.materials.map((m) => ({ ...m, baseColorTexture: null })) } }
+          : {}),
       },
       file,
       { format: 'glb' },
@@ -348,6 +406,7 @@ export async function writeProjectFile(
       handlesFile: scene.handlesFile,
       boneScales: scene.boneScales === null ? null : arrays.add(scene.boneScales, 'float64'),
       warnings: scene.warnings,
+      ...assetJson(scene, arrays),
     },
     examples: scene.examples.map((example) => ({
       name: example.name,
@@ -601,10 +660,170 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectCon
       boneScales,
       warnings: r.strings(`${S}.warnings`, scene.warnings ?? []),
       examples: readExamples(r, ext.examples, vertexCount, boneCount),
+      ...readAsset(r, scene, { positions, triangles }, boneCount),
     },
     settings: readSettings(r, ext.settings, vertexCount, boneCount),
   };
   return contents;
+}
+
+/**
+ * The optional asset keys of the scene section, each checked against the mesh and skeleton: parts cover the
+ * vertices and triangles in order and keep their triangles inside their vertices; materials in range; uvs #V × 2
+ * finite; corners #F × 3 naming existing vt/vn; joint nodes #B, not negative.
+ */
+function readAsset(
+  r: ProjectReader,
+  scene: Record<string, unknown>,
+  mesh: TriangleMesh,
+  boneCount: number,
+): Pick<ProjectScene, 'parts' | 'look' | 'objCorners' | 'gltfSource'> {
+  const S = `${PROJECT_EXTENSION}.scene`;
+  const vertexCount = mesh.positions.length / 3;
+  const triangleCount = mesh.triangles.length / 3;
+  const out: Pick<ProjectScene, 'parts' | 'look' | 'objCorners' | 'gltfSource'> = {};
+  const present = (value: unknown): boolean => value !== undefined && value !== null;
+
+  let materialCount = 0;
+  if (present(scene.look)) {
+    const L = `${S}.look`;
+    const look = r.object(L, scene.look);
+    let uvs: Float32Array | null = null;
+    if (present(look.uvs)) {
+      uvs = r.array(`${L}.uvs`, look.uvs, 'float32', 2 * vertexCount) as Float32Array;
+      r.finite(`${L}.uvs`, uvs);
+    }
+    if (!Array.isArray(look.materials)) r.fail(`${L}.materials`, notA(look.materials, 'a list'));
+    const materials = (look.materials as unknown[]).map((item, i): MaterialLook => {
+      const at = `${L}.materials[${i}]`;
+      const m = r.object(at, item);
+      const color = m.baseColor;
+      if (!Array.isArray(color) || color.length !== 4 || !color.every((c) => typeof c === 'number' && c >= 0 && c <= 1))
+        r.fail(`${at}.baseColor`, notA(color, 'four numbers in 0 … 1'));
+      if (typeof m.doubleSided !== 'boolean') r.fail(`${at}.doubleSided`, notA(m.doubleSided, 'true or false'));
+      let baseColorTexture: MaterialLook['baseColorTexture'] = null;
+      if (present(m.baseColorTexture)) {
+        const texture = r.object(`${at}.baseColorTexture`, m.baseColorTexture);
+        baseColorTexture = {
+          mimeType: r.string(`${at}.baseColorTexture.mimeType`, texture.mimeType),
+          bytes: r.array(`${at}.baseColorTexture.bytes`, texture.bytes, 'uint8') as Uint8Array,
+        };
+      }
+      return {
+        name: r.string(`${at}.name`, m.name),
+        baseColor: color as [number, number, number, number],
+        baseColorTexture,
+        doubleSided: m.doubleSided,
+      };
+    });
+    materialCount = materials.length;
+    out.look = { uvs, materials };
+  }
+
+  if (present(scene.parts)) {
+    const P = `${S}.parts`;
+    if (!Array.isArray(scene.parts)) r.fail(P, notA(scene.parts, 'a list'));
+    let vertexEnd = 0;
+    let triangleEnd = 0;
+    const names = new Set<string>();
+    out.parts = (scene.parts as unknown[]).map((item, i): MeshPart => {
+      const at = `${P}[${i}]`;
+      const p = r.object(at, item);
+      const name = r.string(`${at}.name`, p.name);
+      if (names.has(name)) r.fail(`${at}.name`, `${shown(name)} is the name of an earlier mesh`);
+      names.add(name);
+      const vertexStart = r.count(`${at}.vertexStart`, p.vertexStart);
+      const partVertices = r.count(`${at}.vertexCount`, p.vertexCount);
+      const triangleStart = r.count(`${at}.triangleStart`, p.triangleStart);
+      const partTriangles = r.count(`${at}.triangleCount`, p.triangleCount);
+      if (vertexStart !== vertexEnd)
+        r.fail(`${at}.vertexStart`, `${vertexStart}, expected ${vertexEnd} (meshes cover the vertices in order)`);
+      if (triangleStart !== triangleEnd)
+        r.fail(`${at}.triangleStart`, `${triangleStart}, expected ${triangleEnd} (meshes cover the triangles in order)`);
+      vertexEnd += partVertices;
+      triangleEnd += partTriangles;
+      if (vertexEnd > vertexCount || triangleEnd > triangleCount) r.fail(at, 'reaches past the end of the mesh');
+      for (let k = 3 * triangleStart; k < 3 * triangleEnd; k++)
+        if (mesh.triangles[k] < vertexStart || mesh.triangles[k] >= vertexEnd)
+          r.fail(at, `triangle ${Math.floor(k / 3)} names vertex ${mesh.triangles[k]}, outside the mesh's vertices`);
+      if (!Number.isInteger(p.material) || (p.material as number) < -1 || (p.material as number) >= materialCount)
+        r.fail(`${at}.material`, notA(p.material, `-1 or one of the ${materialCount} materials`));
+      if (typeof p.skinned !== 'boolean') r.fail(`${at}.skinned`, notA(p.skinned, 'true or false'));
+      let source: MeshPart['source'] = null;
+      if (present(p.source)) {
+        const from = r.object(`${at}.source`, p.source);
+        source = {
+          node: r.count(`${at}.source.node`, from.node),
+          mesh: r.count(`${at}.source.mesh`, from.mesh),
+          primitive: r.count(`${at}.source.primitive`, from.primitive),
+        };
+      }
+      return {
+        name,
+        vertexStart,
+        vertexCount: partVertices,
+        triangleStart,
+        triangleCount: partTriangles,
+        material: p.material as number,
+        source,
+        skinned: p.skinned,
+      };
+    });
+    if (vertexEnd !== vertexCount || triangleEnd !== triangleCount)
+      r.fail(P, `the meshes cover ${vertexEnd} of ${vertexCount} vertices and ${triangleEnd} of ${triangleCount} triangles`);
+  }
+
+  if (present(scene.objCorners)) {
+    const C = `${S}.objCorners`;
+    const c = r.object(C, scene.objCorners);
+    const texcoords = r.array(`${C}.texcoords`, c.texcoords, 'float64') as Float64Array;
+    const normals = r.array(`${C}.normals`, c.normals, 'float64') as Float64Array;
+    if (texcoords.length % 2 !== 0) r.fail(`${C}.texcoords`, `${texcoords.length} numbers is not a whole number of u, v`);
+    if (normals.length % 3 !== 0) r.fail(`${C}.normals`, `${normals.length} numbers is not a whole number of x, y, z`);
+    r.finite(`${C}.texcoords`, texcoords);
+    r.finite(`${C}.normals`, normals);
+    const corner = (key: 'cornerTexcoords' | 'cornerNormals', count: number): Int32Array => {
+      const values = r.array(`${C}.${key}`, c[key], 'int32', 3 * triangleCount) as Int32Array;
+      for (let k = 0; k < values.length; k++)
+        if (values[k] < -1 || values[k] >= count) r.fail(`${C}.${key}`, `corner ${k} names ${values[k]}, there are ${count}`);
+      return values;
+    };
+    out.objCorners = {
+      texcoords,
+      normals,
+      cornerTexcoords: corner('cornerTexcoords', texcoords.length / 2),
+      cornerNormals: corner('cornerNormals', normals.length / 3),
+    };
+  }
+
+  if (present(scene.gltfSource)) {
+    const G = `${S}.gltfSource`;
+    const g = r.object(G, scene.gltfSource);
+    if (!Array.isArray(g.resources)) r.fail(`${G}.resources`, notA(g.resources, 'a list'));
+    const resources: Record<string, Uint8Array> = {};
+    (g.resources as unknown[]).forEach((item, i) => {
+      const at = `${G}.resources[${i}]`;
+      const resource = r.object(at, item);
+      const uri = r.string(`${at}.uri`, resource.uri);
+      if (Object.hasOwn(resources, uri)) r.fail(`${at}.uri`, `${shown(uri)} is named twice`);
+      // A URI such as `__proto__` is an own key like any other.
+      Object.defineProperty(resources, uri, {
+        value: r.array(`${at}.bytes`, resource.bytes, 'uint8'),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    });
+    const jointNodes = r.array(`${G}.jointNodes`, g.jointNodes, 'int32', boneCount) as Int32Array;
+    for (let b = 0; b < boneCount; b++) if (jointNodes[b] < 0) r.fail(`${G}.jointNodes`, `bone ${b} names node ${jointNodes[b]}`);
+    out.gltfSource = {
+      file: r.string(`${G}.file`, g.file),
+      bytes: r.array(`${G}.bytes`, g.bytes, 'uint8') as Uint8Array,
+      resources,
+      jointNodes,
+    };
+  }
+  return out;
 }
 
 /** The examples section: each example's vertices match the mesh's, its pose the skeleton's, every number finite. */
