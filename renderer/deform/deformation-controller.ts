@@ -103,6 +103,8 @@ export class DeformationController {
   exampleMap: 'off' | 'displacement' | 'error' = 'off';
   /** per-face context's unposing of the examples in the worker: the fraction done, or null when none runs */
   perFaceUnposing: number | null = null;
+  /** the views draw the asset's materials (the Look view) */
+  lookShown = false;
   /** the skinned views step aside (another display, e.g. the unposed examples, has the viewport) */
   hidden = false;
   /** what the example map shows now, in words (its scale, or why it is blank) */
@@ -218,6 +220,17 @@ export class DeformationController {
     this.splitMethod = method;
     if (method === null) this.disposeSecondary();
     this.configureViews();
+  }
+
+  /** Resolves once the split view's second half has its look's images (at once when the view is not split). */
+  lookReady(): Promise<void> {
+    return this.secondary?.lookReady ?? Promise.resolve();
+  }
+
+  /** The Look view on or off, for the split view's second half too. */
+  setLook(on: boolean): void {
+    this.lookShown = on;
+    this.secondary?.setLook(on);
   }
 
   setHeatMap(on: boolean): void {
@@ -477,8 +490,9 @@ export class DeformationController {
 
   private configureViews(): void {
     if (this.splitMethod !== null && !this.secondary) {
-      this.secondary = new SkinnedMeshView(this.doc, this.influences);
+      this.secondary = new SkinnedMeshView(this.doc, this.influences, () => this.viewport.invalidate());
       this.secondary.mesh.visible = false;
+      this.secondary.setLook(this.lookShown);
       this.secondary.setBlendWeights(this.blendWeights);
       this.viewport.scene.add(this.secondary.mesh);
     }
