@@ -179,6 +179,16 @@ export class DeformationController {
   }
 
   /**
+   * New handles on the same mesh and weights: per-face stitching fixes the root bones' handle vertices, so its setup
+   * is made again from them.
+   */
+  setHandles(doc: SceneDocument): void {
+    this.doc = doc;
+    this.dropPerFace();
+    this.configureViews();
+  }
+
+  /**
    * The influences were edited in place (a paint stroke or command ended): the per-face setup, built from them, is
    * built again when next used.
    */
@@ -466,10 +476,10 @@ export class DeformationController {
     return this.secondary ? this.secondary.readSkinnedPositions(renderer) : null;
   }
 
-  /** Resolves once the per-face solve of the newest pose is on the GPU (at once for the other methods). */
+  /** Resolves once the per-face solve of the newest pose is on the GPU, or has failed (at once for the other methods). */
   settled(): Promise<void> {
     const state = this.perFace;
-    if (!state || !this.usesPerFace() || state.shown === state.requested) return Promise.resolve();
+    if (!state || !this.usesPerFace() || state.shown === state.requested || state.error !== null) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
@@ -547,6 +557,9 @@ export class DeformationController {
         () => undefined,
         (error: unknown) => {
           state.error = `Per-face skinning: ${error instanceof Error ? error.message : String(error)}`;
+          // The error is shown (refreshDeformationChrome reads perFaceError) and whoever waits is released.
+          this.releaseWaiters();
+          this.onChange();
         },
       );
       this.perFace = state;

@@ -206,7 +206,10 @@ export class App {
       this.selectionShown = { selection, version: selectionVersion };
       this.deformation.setDocument(doc, this.influences, this.views.skinned);
       if (doc.mesh !== previous.mesh) this.showLookOf(doc);
-    } else if (doc.handles !== previous.handles) this.views.weightView.setHandles(doc.handles);
+    } else if (doc.handles !== previous.handles) {
+      this.views.weightView.setHandles(doc.handles);
+      this.deformation.setHandles(doc);
+    }
     if (doc.poses !== previous.poses || doc.skeleton !== previous.skeleton) {
       this.evaluator = new PoseEvaluator(doc);
       this.timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
