@@ -21,6 +21,7 @@ import {
   type GltfExportResult,
   type GltfRig,
 } from './formats/gltf-export.ts';
+import { exportGltfInPlace, type GltfEdit } from './formats/gltf-edit.ts';
 import { skinningVertexAnimation, type SkinningBake } from './formats/gltf-skinning-bake.ts';
 import { writeProjectFile, type ProjectContents } from './formats/project-file.ts';
 
@@ -67,7 +68,7 @@ export const ioApi = {
     return transferred(handles, [handles]);
   },
 
-  /** A rigged glTF (GLB, or .gltf with its resources by URI): mesh, skeleton, weights, clips (gltf-import.ts). */
+  /** A rigged glTF (GLB, or .gltf with its resources by URI): meshes as parts, skeleton, weights, clips, look and the file kept for in-place export (gltf-import.ts). */
   async importGltf(name: string, bytes: Uint8Array, resources: Record<string, Uint8Array>): Promise<GltfImportResult> {
     const rig = await importGltf(bytes, name, resources);
     const { mesh, skeleton } = rig;
@@ -80,7 +81,12 @@ export const ioApi = {
       skeleton.parents,
       skeleton.order,
       rig.weights.data,
+      rig.gltfSource.bytes,
+      rig.gltfSource.jointNodes,
+      ...Object.values(rig.gltfSource.resources),
     ];
+    if (rig.look.uvs) arrays.push(rig.look.uvs);
+    for (const material of rig.look.materials) if (material.baseColorTexture) arrays.push(material.baseColorTexture.bytes);
     for (const { poses } of rig.clips) {
       arrays.push(poses.kind === 'matrices' ? poses.rotations : poses.final);
       if (poses.kind === 'matrices' && poses.translations) arrays.push(poses.translations);
@@ -114,6 +120,12 @@ export const ioApi = {
         : { poseSpace: undefined, warnings: [] };
     const result = await exportGltf({ ...rig, vertexAnimations, poseSpace: exampleSpace.poseSpace }, file, options);
     result.warnings.unshift(...exampleSpace.warnings);
+    return transferred(result, [result.bytes, ...Object.values(result.resources)]);
+  },
+
+  /** The scene's source glTF written back with the scene's changes (gltf-edit.ts). */
+  async exportGltfInPlace(edit: GltfEdit, file: string, options: GltfExportOptions): Promise<GltfExportResult> {
+    const result = await exportGltfInPlace(edit, file, options);
     return transferred(result, [result.bytes, ...Object.values(result.resources)]);
   },
 

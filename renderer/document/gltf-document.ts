@@ -1,7 +1,8 @@
 /**
- * A glTF batch (one .glb, or one .gltf with the .bin buffers and images it names) read into a candidate scene: the
- * skinned mesh, one bone per skin joint with its name, the weights, and every animation clip as a pose sequence
- * (the first one shown). The file replaces the scene whole, so nothing of the current scene carries over; the
+ * A glTF batch (one .glb, or one .gltf with the .bin buffers and images it names) read into a candidate scene: every
+ * mesh node as a part of one vertex list (skinned or not), one bone per joint of every skin with its name, the
+ * weights, texture coordinates and materials, every animation clip as a pose sequence (the first one shown), and
+ * the file itself, which export edits in place. The file replaces the scene whole, so nothing of the current scene carries over; the
  * candidate is validated like any other before the caller swaps it in.
  */
 import type { OpenedFile } from '../../app/ipc-contract.ts';
@@ -102,6 +103,9 @@ export async function gltfIntoDocument(files: readonly OpenedFile[], io: IoClien
     warnings: [...warnings, ...rig.warnings.map((w) => `${asset.name}: ${w}`)],
     boneNames: rig.boneNames,
     clips: rig.clips,
+    parts: rig.parts,
+    look: rig.look,
+    gltfSource: rig.gltfSource,
   };
   assertConsistent(doc);
   return doc;

@@ -3,7 +3,8 @@
  * save dialog, or a download on the web): the GLB, or the .gltf followed by its .bin.
  */
 import type { RigwrightBridge } from '../../app/ipc-contract.ts';
-import type { GltfExamples, GltfRig } from '../../workers/formats/gltf-export.ts';
+import type { GltfClip, GltfExamples, GltfRig } from '../../workers/formats/gltf-export.ts';
+import type { GltfSource } from '../../workers/formats/types.ts';
 import type { RbfKernel } from '../../workers/posespace/pose-space-weights.ts';
 import type { BakeableSkinMethod, SkinningBake } from '../../workers/formats/gltf-skinning-bake.ts';
 import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
@@ -45,6 +46,7 @@ export async function exportSceneAsGltf(
 ): Promise<string[]> {
   const clipName = clipNameOf(doc);
   const base = choice.fileName.replace(/\.(glb|gltf)$/i, '');
+  if (doc.gltfSource) return exportInPlace(doc, doc.gltfSource, choice, clipName, base, io, bridge);
   const rig: Omit<GltfRig, 'vertexAnimations'> = {
     mesh: doc.mesh,
     normals: doc.restNormals,
@@ -82,4 +84,42 @@ export async function exportSceneAsGltf(
   if (!(await bridge.saveFile({ suggestedName: choice.fileName, bytes: result.bytes }))) return result.warnings;
   for (const [uri, bytes] of Object.entries(result.resources)) await bridge.saveFile({ suggestedName: uri, bytes });
   return result.warnings;
+}
+
+/**
+ * A scene imported from glTF goes back into its file (workers/formats/gltf-edit.ts): every clip of the scene (the
+ * file's unchanged ones stay as they are), and the current pose sequence as a new clip when it is none of them.
+ * Baked skinning and example morph targets are not written this way; the warnings say so.
+ */
+async function exportInPlace(
+  doc: SceneDocument,
+  source: GltfSource,
+  choice: ExportChoice,
+  clipName: string | null,
+  base: string,
+  io: IoClient,
+  bridge: RigwrightBridge,
+): Promise<string[]> {
+  const clips: GltfClip[] = [...(doc.clips ?? [])];
+  if (choice.includeClip && doc.poses && clipName !== null && !clips.some((clip) => clip.poses === doc.poses))
+    clips.push({ name: clips.some((clip) => clip.name === clipName) ? `${clipName} (edited)` : clipName, poses: doc.poses });
+  const result = await io.exportGltfInPlace(
+    {
+      source,
+      mesh: doc.mesh,
+      skeleton: doc.skeleton,
+      weights: doc.weights,
+      boneNames: doc.boneNames ? [...doc.boneNames] : undefined,
+      clips,
+      parts: doc.parts ? [...doc.parts] : undefined,
+    },
+    choice.fileName,
+    { format: choice.format, influences: choice.influences, weightComponent: choice.weightComponent, basename: base },
+  );
+  const warnings = [...result.warnings];
+  if (choice.bake) warnings.push(`${source.file} is edited in place: the baked skinning clip is not written`);
+  if (activeExamplesOf(doc).length > 0) warnings.push(`${source.file} is edited in place: the examples are not written as morph targets`);
+  if (!(await bridge.saveFile({ suggestedName: choice.fileName, bytes: result.bytes }))) return warnings;
+  for (const [uri, bytes] of Object.entries(result.resources)) await bridge.saveFile({ suggestedName: uri, bytes });
+  return warnings;
 }

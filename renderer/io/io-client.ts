@@ -26,6 +26,7 @@ function describeIoCall(method: string, args: unknown[]): string {
     case 'handlesFromDmat':
       return `Reading the handles${named(3)}`;
     case 'exportGltf':
+    case 'exportGltfInPlace':
       return 'Exporting glTF';
     case 'encodeProject':
       return `Saving the project${named(1)}`;

@@ -34,6 +34,11 @@ import { vertexNormals } from '../mesh/vertex-normals.ts';
 export interface GltfClip {
   name: string;
   poses: PoseSequence;
+  /**
+   * the index of the animation it was read from in the imported glTF, while it is unchanged: in-place export then
+   * leaves that animation as it is in the file. Any edit makes a clip without it, which export writes.
+   */
+  source?: number;
 }
 
 /** What is exported. Bones are indexed in skeleton order; skin joint k is bone k. */
@@ -354,7 +359,8 @@ function unitNormals(normals: Float64Array): Float32Array {
   return out;
 }
 
-function sliceSet<T extends Float32Array | Uint8Array | Uint16Array>(all: T, slotCount: number, set: number): T {
+/** One JOINTS_n/WEIGHTS_n set (4 slots per vertex) out of all slots. */
+export function sliceSet<T extends Float32Array | Uint8Array | Uint16Array>(all: T, slotCount: number, set: number): T {
   const vertexCount = all.length / slotCount;
   const out = new (all.constructor as { new (n: number): T })(vertexCount * 4);
   for (let v = 0; v < vertexCount; v++) {
@@ -364,7 +370,7 @@ function sliceSet<T extends Float32Array | Uint8Array | Uint16Array>(all: T, slo
 }
 
 /** Vertices with more than K non-zero weights, and the largest weight beyond the K largest. */
-function droppedWeight(weights: DenseMatrix, keep: number): { vertices: number; largest: number } {
+export function droppedWeight(weights: DenseMatrix, keep: number): { vertices: number; largest: number } {
   const { rows, cols, data } = weights;
   let vertices = 0;
   let largest = 0;

@@ -1,6 +1,10 @@
 /**
- * Rigged glTF 2.0 import (GLB, or .gltf with its resources) into Rigwright's rig: one merged triangle mesh in the
- * bind pose, one bone per skin joint, #V × #B weights and one rotation-matrix PoseSequence per animation clip.
+ * Rigged glTF 2.0 import (GLB, or .gltf with its resources) into Rigwright's rig: every triangle primitive of every
+ * mesh node as one part of a merged triangle mesh in the bind pose, one bone per joint of every skin (the union of
+ * the skins' joint nodes, the first skin's first and in its order), #V × #B weights, one rotation-matrix
+ * PoseSequence per animation clip, texture coordinates and materials, and the file itself for in-place export.
+ * Mesh nodes without a skin are parts with skinned = false, bound rigidly (weight 1) to their nearest ancestor joint,
+ * which moves them as glTF does, or to nothing (zero rows: they stay at rest) when no ancestor is a joint.
  *
  * Conversion of poses (glTF 2.0 §3.7.3): the file deforms a vertex v by Σ w_j M_j v with the joint matrix
  * M_j = G_j · IBM_j, G_j the joint node's global transform. Our rig deforms rest positions x = C v by
@@ -14,7 +18,16 @@
  * A_j h_j − h_j), so A_j is reproduced exactly whenever it is rigid. Scale animation has no place in our rigid
  * poses: its effect on where joints go is kept, the bones' own scaling is reported and left out.
  */
-import { GLB_BUFFER, Logger, type Accessor, type Document, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
+import {
+  GLB_BUFFER,
+  Logger,
+  type Accessor,
+  type Document,
+  type Material,
+  type Node as GltfNode,
+  type Primitive,
+  type Skin,
+} from '@gltf-transform/core';
 import { FormatError } from './format-error.ts';
 import { resampleClip, TOLERANCE, type NodeTrs } from './gltf-clips.ts';
 import { composeTrs, invertAffine, multiply, normalMatrixOf, readElement, transformNormal, transformPoint } from './gltf-numbers.ts';
@@ -24,7 +37,7 @@ import { checkGltf, parseGlb } from './gltf-validate.ts';
 import { checkFileSize } from './read-file.ts';
 import { excerpt } from './text-scanner.ts';
 import type { GltfClip } from './gltf-export.ts';
-import type { DenseMatrix, TriangleMesh } from './types.ts';
+import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
 import { boundingBox } from '../mesh/bounds.ts';
@@ -55,8 +68,14 @@ export interface GltfImportResult {
   boneNames: string[];
   /** #V × #B, rows sum to 1 (or are all zero for a vertex without weight) */
   weights: DenseMatrix;
-  /** one clip per glTF animation, rotation matrices (and start-joint translations where joints move) at framesPerSecond */
+  /** one clip per glTF animation, rotation matrices (and start-joint translations where joints move) at framesPerSecond; `source` is the animation's index */
   clips: GltfClip[];
+  /** one per triangle primitive of every mesh node (skinned or not), in the file's node order, covering the vertices in order */
+  parts: MeshPart[];
+  /** TEXCOORD_0 per vertex as stored (zeros for parts without), and every material of the file */
+  look: SurfaceLook;
+  /** the file as read, for in-place export; jointNodes[b] is bone b's node */
+  gltfSource: GltfSource;
   /** what was changed or left out, one sentence each */
   warnings: string[];
 }
@@ -154,20 +173,20 @@ export async function importGltf(
 
   const skinnedNodes = nodes.filter((node) => node.getMesh() && node.getSkin());
   if (skinnedNodes.length === 0) fail('', 'the scene has no skinned mesh (no node with both a mesh and a skin)');
-  const skin = skinnedNodes[0].getSkin()!;
-  const skinWhere = `/skins/${root.listSkins().indexOf(skin)}`;
-  const meshNodes = skinnedNodes.filter((node) => node.getSkin() === skin);
-  if (meshNodes.length < skinnedNodes.length) {
-    warnings.push(
-      `${skinnedNodes.length - meshNodes.length} skinned mesh nodes use another skin than "${skin.getName()}" and are left out`,
-    );
-  }
-  const unskinned = nodes.filter((node) => node.getMesh() && !node.getSkin()).length;
-  if (unskinned > 0) warnings.push(`${unskinned} meshes without a skin are left out`);
+  // Every skin the scene's mesh nodes use, in the order their first mesh node comes; the first one's joints come
+  // first, in its order, so a file with one skin keeps its joint list exactly.
+  const skins: Skin[] = [];
+  for (const node of skinnedNodes) if (!skins.includes(node.getSkin()!)) skins.push(node.getSkin()!);
+  const skinWhereOf = (skin: Skin): string => `/skins/${root.listSkins().indexOf(skin)}`;
+  const skinWhere = skinWhereOf(skins[0]);
 
-  const jointNodes = skin.listJoints();
+  const jointNodes: GltfNode[] = [];
+  for (const skin of skins) {
+    const joints = skin.listJoints();
+    if (joints.length === 0) fail(skinWhereOf(skin), 'the skin has no joints');
+    for (const node of joints) if (!jointNodes.includes(node)) jointNodes.push(node);
+  }
   const boneCount = jointNodes.length;
-  if (boneCount === 0) fail(skinWhere, 'the skin has no joints');
   const jointIndex = jointNodes.map((node) => indexOf.get(node) ?? -1);
   jointIndex.forEach((n, j) => {
     if (n < 0)
@@ -177,19 +196,24 @@ export async function importGltf(
       );
   });
   const boneNames = jointNodes.map((node, j) => node.getName() || `joint_${j}`);
+  const boneOfJointNode = new Map(jointNodes.map((node, j) => [node, j]));
 
-  const inverseBind = new Float64Array(16 * boneCount);
-  const ibmAccessor = skin.getInverseBindMatrices();
-  if (ibmAccessor) expectType(ibmAccessor, 'inverse bind matrices', ['MAT4']);
-  for (let j = 0; j < boneCount; j++) {
+  /** Each skin's inverse bind matrices, #joints × 16, in its own joint order. */
+  const skinInverseBind = skins.map((skin) => {
+    const joints = skin.listJoints();
+    const out = new Float64Array(16 * joints.length);
+    const ibmAccessor = skin.getInverseBindMatrices();
     if (ibmAccessor) {
-      if (ibmAccessor.getCount() < boneCount)
-        fail(`${skinWhere}/inverseBindMatrices`, `${ibmAccessor.getCount()} inverse bind matrices for ${boneCount} joints`);
-      readElement(ibmAccessor, j, inverseBind, 16 * j, fail, `${pointer(ibmAccessor)} (inverse bind matrix)`);
-    } else {
-      inverseBind[16 * j] = inverseBind[16 * j + 5] = inverseBind[16 * j + 10] = inverseBind[16 * j + 15] = 1;
+      expectType(ibmAccessor, 'inverse bind matrices', ['MAT4']);
+      if (ibmAccessor.getCount() < joints.length)
+        fail(`${skinWhereOf(skin)}/inverseBindMatrices`, `${ibmAccessor.getCount()} inverse bind matrices for ${joints.length} joints`);
     }
-  }
+    for (let j = 0; j < joints.length; j++) {
+      if (ibmAccessor) readElement(ibmAccessor, j, out, 16 * j, fail, `${pointer(ibmAccessor)} (inverse bind matrix)`);
+      else out[16 * j] = out[16 * j + 5] = out[16 * j + 10] = out[16 * j + 15] = 1;
+    }
+    return out;
+  });
 
   // Rest-pose local and global matrices of all nodes.
   const nodeCount = nodes.length;
@@ -211,10 +235,14 @@ export async function importGltf(
     rest.rotation.set(r, 4 * n);
     rest.scale.set(s, 3 * n);
   }
-  // Only joints and their ancestors move joints: the global matrices of other nodes are never needed. Nodes are in
-  // depth-first order, so a parent comes before its children here too.
+  // Mesh nodes in the file's node order, which an in-place export keeps (it may move a skinned mesh node in the
+  // hierarchy, and adds nodes only at the end), so the parts come back in the same vertex order.
+  const meshNodes = root.listNodes().filter((node) => node.getMesh() && indexOf.has(node));
+  // Only joints, unskinned mesh nodes and their ancestors are ever needed: the global matrices of other nodes are
+  // not computed. Nodes are in depth-first order, so a parent comes before its children here too.
   const needed = new Uint8Array(nodeCount);
-  for (const n of jointIndex) for (let k = n; k >= 0 && !needed[k]; k = parentOf[k]) needed[k] = 1;
+  const unskinnedIndex = meshNodes.filter((node) => !node.getSkin()).map((node) => indexOf.get(node)!);
+  for (const n of [...jointIndex, ...unskinnedIndex]) for (let k = n; k >= 0 && !needed[k]; k = parentOf[k]) needed[k] = 1;
   const composeOrder: number[] = [];
   for (let n = 0; n < nodeCount; n++) if (needed[n]) composeOrder.push(n);
   const composeGlobals = (trs: NodeTrs): void => {
@@ -226,38 +254,104 @@ export async function importGltf(
   };
   composeGlobals(rest);
 
-  // C = the root joint's rest joint matrix; its inverse maps world back to the file's bind space.
   const parentBone = new Int32Array(boneCount).fill(-1);
   const boneOfNode = new Int32Array(nodeCount).fill(-1);
   jointIndex.forEach((n, j) => (boneOfNode[n] = j));
-  for (let j = 0; j < boneCount; j++) {
-    for (let n = parentOf[jointIndex[j]]; n >= 0; n = parentOf[n]) {
-      if (boneOfNode[n] >= 0) {
-        parentBone[j] = boneOfNode[n];
-        break;
-      }
-    }
-  }
-  const firstRoot = parentBone.indexOf(-1);
+  const nearestJoint = (node: number): number => {
+    for (let n = parentOf[node]; n >= 0; n = parentOf[n]) if (boneOfNode[n] >= 0) return boneOfNode[n];
+    return -1;
+  };
+  for (let j = 0; j < boneCount; j++) parentBone[j] = nearestJoint(jointIndex[j]);
+
+  // C = the first skin's root joint's rest joint matrix: it maps that skin's bind space into the world.
+  const firstJoints = skins[0].listJoints();
+  const firstRootInSkin = firstJoints.findIndex((node) => parentBone[boneOfJointNode.get(node)!] < 0);
+  const firstRoot = firstRootInSkin >= 0 ? firstRootInSkin : 0;
   const toWorld = new Float64Array(16);
-  multiply(global, 16 * jointIndex[firstRoot], inverseBind, 16 * firstRoot, toWorld, 0);
+  multiply(global, 16 * jointIndex[boneOfJointNode.get(firstJoints[firstRoot])!], skinInverseBind[0], 16 * firstRoot, toWorld, 0);
   const fromWorld = new Float64Array(16);
   if (!invertAffine(toWorld, 0, fromWorld, 0))
     fail(`${skinWhere}/joints/${firstRoot}`, 'the rest joint matrix of the root joint is singular');
 
-  // Mesh: every triangle primitive of every node that uses the skin.
+  // Every bone's inverse bind matrix in the first skin's bind space. Another skin s maps its bind space into the
+  // world by C_s, taken so that the first joint it shares with the skins before it keeps that joint's inverse bind
+  // matrix (C_s = C · IBM_j⁻¹ · IBM_s,j), or, sharing none, by its own root's rest joint matrix; its joints then
+  // have IBM_s,j · C_s⁻¹ · C. Skins bound in one bind pose agree on every shared joint (checked below).
+  const inverseBind = new Float64Array(16 * boneCount);
+  const assigned = new Uint8Array(boneCount);
+  const skinToWorld: Float64Array[] = [];
+  const scratch = new Float64Array(16);
+  const inverse = new Float64Array(16);
+  let disagreeing = 0;
+  skins.forEach((skin, s) => {
+    const joints = skin.listJoints();
+    const ibm = skinInverseBind[s];
+    const c = new Float64Array(16);
+    if (s === 0) {
+      c.set(toWorld);
+    } else {
+      const shared = joints.findIndex((node) => assigned[boneOfJointNode.get(node)!]);
+      if (shared >= 0) {
+        const b = boneOfJointNode.get(joints[shared])!;
+        if (!invertAffine(inverseBind, 16 * b, inverse, 0))
+          fail(`${skinWhere}/joints/${b}`, `the inverse bind matrix of joint ${b} ("${excerpt(boneNames[b])}") is singular`);
+        multiply(toWorld, 0, inverse, 0, scratch, 0);
+        multiply(scratch, 0, ibm, 16 * shared, c, 0);
+      } else {
+        const root = Math.max(
+          0,
+          joints.findIndex((node) => parentBone[boneOfJointNode.get(node)!] < 0),
+        );
+        multiply(global, 16 * jointIndex[boneOfJointNode.get(joints[root])!], ibm, 16 * root, c, 0);
+      }
+    }
+    skinToWorld.push(c);
+    const fromSkin = new Float64Array(16);
+    if (!invertAffine(c, 0, fromSkin, 0)) fail(skinWhereOf(skin), 'the rest joint matrix of its root joint is singular');
+    multiply(fromSkin, 0, toWorld, 0, fromSkin, 0);
+    joints.forEach((node, k) => {
+      const b = boneOfJointNode.get(node)!;
+      multiply(ibm, 16 * k, fromSkin, 0, scratch, 0);
+      if (!assigned[b]) {
+        inverseBind.set(scratch, 16 * b);
+        assigned[b] = 1;
+      } else if (s > 0) {
+        let off = 0;
+        for (let e = 0; e < 16; e++) off = Math.max(off, Math.abs(scratch[e] - inverseBind[16 * b + e]));
+        if (off > TOLERANCE) disagreeing++;
+      }
+    });
+  });
+  if (disagreeing > 0)
+    warnings.push(`${disagreeing} joints shared by several skins have other bind poses in each; the first skin's bind pose is used`);
+
+  // Mesh: every triangle primitive of every mesh node, in node order, one part each. Skinned nodes' vertices are
+  // their skin's bind pose in the world; unskinned nodes' are their rest pose in the world, bound rigidly to the
+  // nearest ancestor joint (as glTF moves them: with that node), or to nothing (they stay at rest) when none is.
   const positions: number[] = [];
   const normalsIn: number[] = [];
+  const texcoords: number[] = [];
+  let anyTexcoords = false;
   const triangles: number[] = [];
   const weightRows: Float64Array[] = [];
+  const parts: MeshPart[] = [];
+  const partNames = new Set<string>();
+  const materials = root.listMaterials();
   let missingNormals = 0;
   let unweighted = 0;
   const element = new Float64Array(16);
-  const normalMatrix = normalMatrixOf(toWorld);
   for (const meshNode of meshNodes) {
-    const primitives = meshNode.getMesh()!.listPrimitives();
+    const gltfMesh = meshNode.getMesh()!;
+    const meshIndex = root.listMeshes().indexOf(gltfMesh);
+    const skin = meshNode.getSkin();
+    const s = skin ? skins.indexOf(skin) : -1;
+    const placement = s >= 0 ? skinToWorld[s] : global.subarray(16 * indexOf.get(meshNode)!, 16 * indexOf.get(meshNode)! + 16);
+    const normalMatrix = normalMatrixOf(Float64Array.from(placement));
+    const skinBones = skin ? skin.listJoints().map((node) => boneOfJointNode.get(node)!) : [];
+    const rigidBone = skin ? -1 : nearestJoint(indexOf.get(meshNode)!);
+    const primitives = gltfMesh.listPrimitives();
     primitives.forEach((primitive, k) => {
-      const where = `/meshes/${root.listMeshes().indexOf(meshNode.getMesh()!)}/primitives/${k}`;
+      const where = `/meshes/${meshIndex}/primitives/${k}`;
       const mode = primitive.getMode();
       if (mode !== 4 && mode !== 5 && mode !== 6) {
         warnings.push(`${where}: points or lines (mode ${mode}) are left out`);
@@ -270,6 +364,7 @@ export async function importGltf(
       }
       if (primitive.listTargets().length > 0) warnings.push(`${where}: ${primitive.listTargets().length} morph targets are left out`);
       const base = positions.length / 3;
+      const triangleBase = triangles.length / 3;
       const count = position.getCount();
       expectType(position, 'POSITION', ['VEC3']);
       const normal = primitive.getAttribute('NORMAL');
@@ -279,20 +374,32 @@ export async function importGltf(
           fail(`${where}/attributes/${semantic}`, `${accessor.getCount()} elements for the primitive's ${count} positions`);
       }
       if (normal) expectType(normal, 'NORMAL', ['VEC3']);
+      const texcoord = primitive.getAttribute('TEXCOORD_0');
+      if (texcoord) expectType(texcoord, 'TEXCOORD_0', ['VEC2']);
       for (let i = 0; i < count; i++) {
         readElement(position, i, element, 0, fail, `${pointer(position)} (POSITION)`);
-        positions.push(...transformPoint(toWorld, element));
+        positions.push(...transformPoint(placement, element));
         if (normal) {
           readElement(normal, i, element, 0, fail, `${pointer(normal)} (NORMAL)`);
           normalsIn.push(...transformNormal(normalMatrix, element));
         } else {
           normalsIn.push(0, 0, 0);
         }
+        if (texcoord) {
+          readElement(texcoord, i, element, 0, fail, `${pointer(texcoord)} (TEXCOORD_0)`);
+          texcoords.push(element[0], element[1]);
+        } else {
+          texcoords.push(0, 0);
+        }
       }
-      const rows = readWeights(primitive, count, boneCount, pointer, fail);
-      if (!rows) unweighted += count;
-      for (let i = 0; i < count; i++)
-        weightRows.push(rows ? rows.subarray(i * boneCount, (i + 1) * boneCount) : new Float64Array(boneCount));
+      if (texcoord) anyTexcoords = true;
+      const rows = skin ? readWeights(primitive, count, skinBones, boneCount, pointer, fail) : null;
+      if (skin && !rows) unweighted += count;
+      for (let i = 0; i < count; i++) {
+        const row = rows ? rows.subarray(i * boneCount, (i + 1) * boneCount) : new Float64Array(boneCount);
+        if (rigidBone >= 0) row[rigidBone] = 1;
+        weightRows.push(row);
+      }
       const indices = primitive.getIndices();
       if (indices) {
         expectType(indices, 'indices', ['SCALAR']);
@@ -300,10 +407,25 @@ export async function importGltf(
           fail(pointer(indices), 'indices must be unsigned bytes, shorts or ints, not normalized');
       }
       triangleList(primitive, count, mode, base, triangles, fail, where);
+      const nodeName = meshNode.getName() || gltfMesh.getName() || `mesh ${meshIndex}`;
+      let name = primitives.length > 1 ? `${nodeName} ${k}` : nodeName;
+      for (let n = 2; partNames.has(name); n++) name = `${primitives.length > 1 ? `${nodeName} ${k}` : nodeName} (${n})`;
+      partNames.add(name);
+      const material = primitive.getMaterial();
+      parts.push({
+        name,
+        vertexStart: base,
+        vertexCount: count,
+        triangleStart: triangleBase,
+        triangleCount: triangles.length / 3 - triangleBase,
+        material: material ? materials.indexOf(material) : -1,
+        source: { node: nodeIndex.get(meshNode)!, mesh: meshIndex, primitive: k },
+        skinned: skin !== null,
+      });
     });
   }
   const vertexCount = positions.length / 3;
-  if (vertexCount === 0 || triangles.length === 0) fail('', 'the skinned meshes have no triangles');
+  if (vertexCount === 0 || triangles.length === 0) fail('', 'the meshes have no triangles');
   const mesh: TriangleMesh = { positions: Float64Array.from(positions), triangles: Uint32Array.from(triangles) };
   const normals = Float64Array.from(normalsIn);
   if (missingNormals > 0) {
@@ -331,26 +453,25 @@ export async function importGltf(
     let name = animation.getName() || `animation ${a}`;
     while (usedNames.has(name)) name = `${name} (${a})`;
     usedNames.add(name);
-    clips.push(
-      resampleClip(animation.listChannels(), name, {
-        indexOf,
-        rest,
-        global,
-        composeGlobals,
-        jointIndex,
-        inverseBind,
-        fromWorld,
-        parentBone,
-        heads: skeleton.joints,
-        framesPerSecond: opts.framesPerSecond,
-        diagonal,
-        warnings,
-        fail,
-        where: `/animations/${a}`,
-        pointer,
-        nodeCount: composeOrder.length,
-      }),
-    );
+    const clip = resampleClip(animation.listChannels(), name, {
+      indexOf,
+      rest,
+      global,
+      composeGlobals,
+      jointIndex,
+      inverseBind,
+      fromWorld,
+      parentBone,
+      heads: skeleton.joints,
+      framesPerSecond: opts.framesPerSecond,
+      diagonal,
+      warnings,
+      fail,
+      where: `/animations/${a}`,
+      pointer,
+      nodeCount: composeOrder.length,
+    });
+    clips.push({ ...clip, source: a });
   });
 
   // Finite inputs can still overflow once multiplied (1e38 translations, scales): nothing non-finite leaves here.
@@ -362,14 +483,35 @@ export async function importGltf(
   overflow('normals', normals);
   overflow('bone positions', skeleton.joints);
   overflow('weights', weights.data);
-  const name = meshNodes[0].getName() || meshNodes[0].getMesh()!.getName() || 'mesh';
-  return { name, mesh, normals, skeleton, boneNames, weights, clips, warnings };
+  const name = skinnedNodes[0].getName() || skinnedNodes[0].getMesh()!.getName() || 'mesh';
+  const look: SurfaceLook = { uvs: anyTexcoords ? Float32Array.from(texcoords) : null, materials: materials.map(materialLook) };
+  const gltfSource: GltfSource = {
+    file,
+    bytes,
+    resources,
+    jointNodes: Int32Array.from(jointNodes, (node) => nodeIndex.get(node)!),
+  };
+  return { name, mesh, normals, skeleton, boneNames, weights, clips, parts, look, gltfSource, warnings };
 }
 
-/** #count × #B weights of a primitive from all JOINTS_n/WEIGHTS_n sets, or null when it has none. */
+/** A material's base colour, as the viewport and the export need it. */
+function materialLook(material: Material, m: number): MaterialLook {
+  const texture = material.getBaseColorTexture();
+  const image = texture?.getImage();
+  const factor = material.getBaseColorFactor();
+  return {
+    name: material.getName() || `material ${m}`,
+    baseColor: [factor[0], factor[1], factor[2], factor[3]],
+    baseColorTexture: texture && image ? { bytes: image.slice(), mimeType: texture.getMimeType() } : null,
+    doubleSided: material.getDoubleSided(),
+  };
+}
+
+/** #count × #B weights of a primitive from all JOINTS_n/WEIGHTS_n sets (skin joint k is bone skinBones[k]), or null when it has none. */
 function readWeights(
   primitive: Primitive,
   count: number,
+  skinBones: readonly number[],
   boneCount: number,
   pointer: (accessor: Accessor) => string,
   fail: (w: string, r: string) => never,
@@ -395,9 +537,9 @@ function readWeights(
       readElement(values, i, weight, 0, fail, `${pointer(values)} (WEIGHTS_${set})`);
       for (let k = 0; k < 4; k++) {
         if (weight[k] === 0) continue;
-        if (!(joint[k] >= 0 && joint[k] < boneCount))
-          fail(`${pointer(joints)} (JOINTS_${set}) element ${i}`, `joint ${joint[k]} is past the skin's ${boneCount} joints`);
-        rows[i * boneCount + joint[k]] += weight[k];
+        if (!(joint[k] >= 0 && joint[k] < skinBones.length))
+          fail(`${pointer(joints)} (JOINTS_${set}) element ${i}`, `joint ${joint[k]} is past the skin's ${skinBones.length} joints`);
+        rows[i * boneCount + skinBones[joint[k]]] += weight[k];
       }
     }
   }

@@ -1,0 +1,811 @@
+/**
+ * In-place glTF export: the file a scene was imported from (GltfSource) is read again into a glTF-Transform
+ * Document, only what the user changed is replaced, and the same Document is written back, so UVs, materials,
+ * textures, cameras, lights, unskinned nodes, names, extras and extensions pass through.
+ *
+ * What is replaced:
+ *   weights     JOINTS_0/WEIGHTS_0 (and _1 for eight influences) of every skinned part whose weight rows differ
+ *               from the file's as the importer reads them; parts whose rows are the file's keep their accessors
+ *   skeleton    a joint node whose bone head moved gets a local translation that puts it there (its rotation and
+ *               scale stay); a bone without a node (jointNodes[b] = -1) gets a new node under its parent bone's;
+ *               a changed parent re-parents the node keeping its world transform. Inverse bind matrices of joints
+ *               whose rest world matrix G_j changed, or that a skin gains, are IBM_s,j = G_j⁻¹ · C_s, where C_s =
+ *               G_r · IBM_s,r (r the skin's first joint, before any change) maps the skin's bind space into the
+ *               world; the others keep the file's. Nothing else is invented: no connector joints.
+ *   clips       a clip with `source` keeps that animation as it is; a clip without one is written as a new
+ *               animation (see writeClip); an animation no clip names any more is removed
+ *   binding     a part the file had without a skin and that is now `skinned` joins the first skin: its vertices
+ *               move into that skin's bind space (C⁻¹ · G_node), since glTF ignores a skinned node's transform
+ *
+ * Extensions glTF-Transform does not read would be dropped by its reader, so they are carried over as raw JSON
+ * (carryUnknownExtensions): every `extensions` entry of an unknown extension found in the file's scenes, nodes,
+ * meshes and their primitives, materials, images, skins, cameras, animations and the root is re-attached at the
+ * same place in the written JSON, and the extension is listed in extensionsUsed (and extensionsRequired when it
+ * was). These places keep their indices in the written file (new nodes and meshes come last; removed animations
+ * are mapped). Entries on accessors, buffer views, textures and samplers, whose indices the writer renumbers, are
+ * not carried, and are reported.
+ */
+import { Logger, WebIO, Format, type Document, type Node as GltfNode, type Primitive, type Scene, type Skin } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { CollectingLogger } from './gltf-collecting-logger.ts';
+import { FormatError } from './format-error.ts';
+import { compressOnWrite } from './gltf-extensions.ts';
+import {
+  GLTF_EXPORT_DEFAULTS,
+  droppedWeight,
+  sliceSet,
+  type GltfClip,
+  type GltfExportOptions,
+  type GltfExportResult,
+} from './gltf-export.ts';
+import { importGltf, readCheckedGltf, type GltfImportResult } from './gltf-import.ts';
+import { composeTrs, invertAffine, multiply } from './gltf-numbers.ts';
+import { gltfJson, isGlb, parseJsonText } from './gltf-resource-uris.ts';
+import { quantizeSkinWeights } from './gltf-skin-weights.ts';
+import { parseGlb } from './gltf-validate.ts';
+import type { DenseMatrix, GltfSource, MeshPart, TriangleMesh } from './types.ts';
+import type { Skeleton } from '../rig/skeleton.ts';
+import { forwardKinematics } from '../rig/forward-kinematics.ts';
+import { samplePose } from '../rig/pose-sequence.ts';
+import { influencesFromWeights } from '../skinning/influences.ts';
+import { matrixToQuat } from '../math/quaternion.ts';
+
+/** The scene as the in-place export needs it. */
+export interface GltfEdit {
+  source: GltfSource;
+  /** the scene's vertices (parts are ranges of them) */
+  mesh: TriangleMesh;
+  skeleton: Skeleton;
+  /** #V × #B */
+  weights: DenseMatrix;
+  /** #B, for new joint nodes; default the node's name */
+  boneNames?: readonly string[];
+  clips: readonly GltfClip[];
+  /** absent: the parts the file gives */
+  parts?: readonly MeshPart[];
+}
+
+/** Relative: a joint's head or rest matrix that moved less than this (× the mesh diagonal) is unchanged. */
+const MOVED = 1e-9;
+
+/**
+ * Writes the scene's source glTF back with the scene's changes (see the module comment).
+ * @param edit     the source file, the scene's mesh, skeleton, weights, clips and parts
+ * @param file     output file name, for messages
+ * @param options  format, influences, weight component, keyframe rate of new clips, basename, compression
+ * @returns the file bytes, external resources and warnings
+ * @throws FormatError naming the export, the file and the reason when the scene does not fit its source
+ */
+export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: GltfExportOptions): Promise<GltfExportResult> {
+  const opts: Required<GltfExportOptions> = { ...GLTF_EXPORT_DEFAULTS, ...options };
+  const fail = (where: string, reason: string): never => {
+    throw new FormatError(file, where, `glTF export: ${reason}`);
+  };
+  const { source, skeleton, weights } = edit;
+  const boneCount = skeleton.parents.length;
+  const vertexCount = edit.mesh.positions.length / 3;
+  if (weights.rows !== vertexCount || weights.cols !== boneCount)
+    fail('weights', `${weights.rows} × ${weights.cols} weights do not fit ${vertexCount} vertices × ${boneCount} bones`);
+  if (source.jointNodes.length !== boneCount)
+    fail('', `the skeleton has ${boneCount} bones, its source ${source.file} names joints for ${source.jointNodes.length}`);
+  if (opts.influences !== 4 && opts.influences !== 8) fail('', `influences must be 4 or 8, not ${String(opts.influences)}`);
+  if (!(opts.framesPerSecond > 0)) fail('', `frames per second must be positive, not ${opts.framesPerSecond}`);
+  for (const clip of edit.clips)
+    if (clip.poses.boneCount !== boneCount)
+      fail(`clip "${clip.name}"`, `poses are for ${clip.poses.boneCount} bones, the skeleton has ${boneCount}`);
+
+  const warnings: string[] = [];
+  // The file as the importer reads it: its parts, weights and skeleton are what "unchanged" means.
+  const original = await importGltf(source.bytes, source.file, source.resources);
+  const doc = await readCheckedGltf(source.bytes, source.file, source.resources, []);
+  doc.setLogger(new Logger(Logger.Verbosity.SILENT));
+  const root = doc.getRoot();
+  const nodes = root.listNodes();
+  // The writer leaves out a translation, rotation or scale within 1e-5 of its default (glTF-Transform's
+  // MathUtils.eq): such values are set to the default first, so that the matrices computed here are the written ones.
+  for (const node of nodes) {
+    if (near(node.getTranslation(), [0, 0, 0])) node.setTranslation([0, 0, 0]);
+    if (near(node.getRotation(), [0, 0, 0, 1])) node.setRotation([0, 0, 0, 1]);
+    if (near(node.getScale(), [1, 1, 1])) node.setScale([1, 1, 1]);
+  }
+  const animationsBefore = root.listAnimations();
+  // Accessors the file does not use stay (the writer keeps them); the ones this export orphans go.
+  const unusedBefore = new Set(root.listAccessors().filter((accessor) => accessor.listParents().length <= 1));
+  const parts = edit.parts ?? original.parts;
+  const partsEnd = parts.reduce((end, part) => Math.max(end, part.vertexStart + part.vertexCount), 0);
+  if (partsEnd > vertexCount) fail('parts', `the parts cover ${partsEnd} vertices, the mesh has ${vertexCount}`);
+  const diagonal = edit.mesh.positions.length > 0 ? diagonalOf(edit.mesh.positions) : 1;
+
+  const jointNodes: (GltfNode | null)[] = Array.from(source.jointNodes, (n, b) => {
+    if (n < 0) return null;
+    if (n >= nodes.length) fail(`bone ${b}`, `its joint node ${n} is not in ${source.file}`);
+    return nodes[n];
+  });
+
+  // Skins the scene's mesh nodes use, each with C_s from the file as it is.
+  const skins = root.listSkins();
+  const skinToWorld = new Map<Skin, Float64Array>();
+  for (const skin of skins) {
+    const joints = skin.listJoints();
+    if (joints.length === 0) continue;
+    const ibm = readInverseBind(skin);
+    const c = new Float64Array(16);
+    multiply(worldMatrix(joints[0]), 0, ibm, 0, c, 0);
+    skinToWorld.set(skin, c);
+  }
+  const firstSkin = original.gltfSource.jointNodes.length > 0 ? firstUsedSkin(doc) : null;
+  if (!firstSkin) return fail('', `${source.file} has no skinned mesh`);
+
+  // Skeleton: parents first; nodes for new bones, moved heads, changed parents.
+  const restBefore = new Map<GltfNode, Float64Array>();
+  for (const node of jointNodes) if (node) restBefore.set(node, worldMatrix(node));
+  const originalHeads = original.skeleton.joints;
+  const names = edit.boneNames ?? original.boneNames;
+  const newBones: number[] = [];
+  let movedBones = 0;
+  const replaced = new Set<GltfNode>();
+  for (const b of skeleton.order) {
+    const p = skeleton.parents[b];
+    const parentNode = p >= 0 ? jointNodes[p] : null;
+    const head = skeleton.joints.subarray(3 * skeleton.bones[2 * b], 3 * skeleton.bones[2 * b] + 3);
+    let node = jointNodes[b];
+    if (!node) {
+      node = doc.createNode(names[b] ?? `bone_${b}`);
+      jointNodes[b] = node;
+      newBones.push(b);
+      const parent = parentNode ?? firstRootParent(jointNodes);
+      if (parent) parent.addChild(node);
+      else for (const scene of root.listScenes()) scene.addChild(node);
+    } else if (b < original.skeleton.parents.length && original.skeleton.parents[b] !== p) {
+      const world = worldMatrix(node);
+      detach(node, root.listScenes());
+      if (parentNode) parentNode.addChild(node);
+      else for (const scene of root.listScenes()) scene.addChild(node);
+      setLocalFromWorld(node, world);
+    }
+    // The head goes where the scene has it: only the local translation changes. A joint the user did not move
+    // but whose parent moved keeps its world position (the file's, which may differ from the bind pose).
+    const was = b < original.skeleton.parents.length ? originalHeads.subarray(3 * b, 3 * b + 3) : null;
+    const moved = !was || Math.hypot(head[0] - was[0], head[1] - was[1], head[2] - was[2]) > MOVED * diagonal;
+    let ancestorMoved = false;
+    for (let up = node.getParentNode(); up && !ancestorMoved; up = up.getParentNode()) ancestorMoved = replaced.has(up);
+    if (!moved && !ancestorMoved) continue;
+    if (was && moved) movedBones++;
+    const target = moved ? head : restBefore.get(node)!.subarray(12, 15);
+    const parentWorld = node.getParentNode() ? worldMatrix(node.getParentNode()!) : identity();
+    const inverse = new Float64Array(16);
+    if (!invertAffine(parentWorld, 0, inverse, 0)) fail(`bone ${b}`, "its parent node's world matrix is singular");
+    const t = transformPoint(inverse, target[0], target[1], target[2]);
+    // Rounded to what the file stores, so that the inverse bind matrices are computed from the written transform.
+    node.setTranslation([Math.fround(t[0]), Math.fround(t[1]), Math.fround(t[2])]);
+    replaced.add(node);
+  }
+  if (newBones.length > 0) warnings.push(`${newBones.length} new joint nodes (${newBones.map((b) => names[b] ?? `bone_${b}`).join(', ')})`);
+  if (movedBones > 0) warnings.push(`${movedBones} joints moved; their inverse bind matrices are recomputed`);
+
+  // Which bones each skin needs: its joints, and every bone a vertex of a node using it has weight on.
+  const skinJoints = new Map<Skin, GltfNode[]>();
+  for (const skin of skins) skinJoints.set(skin, skin.listJoints());
+  const boneOfNode = new Map<GltfNode, number>();
+  jointNodes.forEach((node, b) => boneOfNode.set(node!, b));
+  const partPrimitives = parts.map((part) => primitiveOf(part, nodes, fail));
+  parts.forEach((part, i) => {
+    if (!part.skinned || !partPrimitives[i]) return;
+    const node = partPrimitives[i].node;
+    const skin = node.getSkin() ?? firstSkin;
+    const joints = skinJoints.get(skin)!;
+    const present = new Set(joints);
+    for (let v = part.vertexStart; v < part.vertexStart + part.vertexCount; v++) {
+      for (let b = 0; b < boneCount; b++) {
+        if (weights.data[v * boneCount + b] !== 0 && !present.has(jointNodes[b]!)) {
+          present.add(jointNodes[b]!);
+          joints.push(jointNodes[b]!);
+        }
+      }
+    }
+  });
+
+  // Inverse bind matrices: with the skeleton as in the file, the file's (a skin that gains joints gets theirs
+  // computed); once a joint's rest world matrix changed, every joint's, so that all are the rest joints' inverses.
+  const skeletonChanged = newBones.length > 0 || [...restBefore].some(([node, was]) => !sameMatrix(was, worldMatrix(node), diagonal));
+  for (const skin of skins) {
+    const joints = skinJoints.get(skin)!;
+    const c = skinToWorld.get(skin);
+    if (!c) continue;
+    const before = skin.listJoints();
+    const old = readInverseBind(skin);
+    const ibm = new Float64Array(16 * joints.length);
+    let changed = joints.length !== before.length;
+    joints.forEach((node, k) => {
+      if (k < before.length && !skeletonChanged) {
+        ibm.set(old.subarray(16 * k, 16 * k + 16), 16 * k);
+        return;
+      }
+      changed = true;
+      const inverse = new Float64Array(16);
+      if (!invertAffine(worldMatrix(node), 0, inverse, 0)) fail(`joint "${node.getName()}"`, 'its rest world matrix is singular');
+      multiply(inverse, 0, c, 0, ibm, 16 * k);
+    });
+    if (!changed) continue;
+    for (let k = before.length; k < joints.length; k++) skin.addJoint(joints[k]);
+    const accessor = doc
+      .createAccessor()
+      .setType('MAT4')
+      .setArray(Float32Array.from(ibm))
+      .setBuffer(root.listBuffers()[0] ?? doc.createBuffer());
+    skin.setInverseBindMatrices(accessor);
+  }
+
+  // Weights and newly bound parts.
+  let dropped = 0;
+  let largestDropped = 0;
+  let unweighted = 0;
+  const originalPartAt = new Map(original.parts.map((part) => [sourceKey(part), part]));
+  parts.forEach((part, i) => {
+    const found = partPrimitives[i];
+    if (!part.skinned || !found) return;
+    const { node, primitive } = found;
+    const was = originalPartAt.get(sourceKey(part));
+    const newlyBound = !node.getSkin();
+    if (
+      !newlyBound &&
+      was &&
+      was.vertexCount === part.vertexCount &&
+      sameRows(weights, part.vertexStart, original, was.vertexStart, part.vertexCount)
+    )
+      return;
+    if (primitive.getAttribute('POSITION')!.getCount() !== part.vertexCount)
+      fail(
+        `part "${part.name}"`,
+        `${part.vertexCount} vertices, its primitive in ${source.file} has ${primitive.getAttribute('POSITION')!.getCount()}`,
+      );
+    const skin = node.getSkin() ?? firstSkin;
+    const joints = skinJoints.get(skin)!;
+    const jointOf = new Map(joints.map((joint, k) => [joint, k]));
+    const rows: DenseMatrix = {
+      rows: part.vertexCount,
+      cols: boneCount,
+      data: weights.data.subarray(part.vertexStart * boneCount, (part.vertexStart + part.vertexCount) * boneCount),
+    };
+    const influences = influencesFromWeights(rows, opts.influences);
+    for (let k = 0; k < influences.bones.length; k++) influences.bones[k] = jointOf.get(jointNodes[influences.bones[k]]!) ?? 0;
+    const slotCount = influences.stride <= 4 ? 4 : 8;
+    const stored = quantizeSkinWeights(influences, slotCount, opts.weightComponent, joints.length);
+    const loss = droppedWeight(rows, opts.influences);
+    dropped += loss.vertices;
+    largestDropped = Math.max(largestDropped, loss.largest);
+    unweighted += stored.unweightedVertices;
+    const buffer = primitive.getAttribute('POSITION')!.getBuffer() ?? root.listBuffers()[0];
+    for (let set = 0; set < 2; set++) {
+      primitive.setAttribute(`JOINTS_${set}`, null).setAttribute(`WEIGHTS_${set}`, null);
+    }
+    for (let set = 0; set < slotCount / 4; set++) {
+      primitive.setAttribute(
+        `JOINTS_${set}`,
+        doc
+          .createAccessor()
+          .setType('VEC4')
+          .setArray(sliceSet(stored.joints, slotCount, set))
+          .setBuffer(buffer),
+      );
+      primitive.setAttribute(
+        `WEIGHTS_${set}`,
+        doc
+          .createAccessor()
+          .setType('VEC4')
+          .setArray(sliceSet(stored.weights, slotCount, set))
+          .setNormalized(opts.weightComponent !== 'float')
+          .setBuffer(buffer),
+      );
+    }
+    if (newlyBound) bindPart(doc, node, primitive, skin, skinToWorld.get(skin)!);
+  });
+  if (dropped > 0)
+    warnings.push(
+      `${dropped} vertices have more than ${opts.influences} influences; the weakest are dropped and the rest renormalized (largest weight dropped: ${largestDropped.toPrecision(3)})`,
+    );
+  if (unweighted > 0)
+    warnings.push(
+      `${unweighted} vertices have no weight; glTF needs weights that sum to 1, so they are bound fully to their skin's first joint`,
+    );
+  if (opts.influences === 8)
+    warnings.push('eight influences are stored in JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1; many viewers read only the first set');
+
+  // A skinned mesh ignores its node's and its parents' transforms (glTF 2.0 §3.7.3), so a skinned mesh node below
+  // another one moves to the scene's root without moving anything (the validator warns about it otherwise).
+  for (const node of nodes) {
+    const parent = node.getParentNode();
+    // (Only a node without children: moving it would move them.)
+    if (!node.getMesh() || !node.getSkin() || !parent || node.listChildren().length > 0) continue;
+    const scenes = root.listScenes().filter((scene) => isInScene(scene, node));
+    parent.removeChild(node);
+    for (const scene of scenes) scene.addChild(node);
+  }
+
+  // Clips: kept, removed or written.
+  const kept = new Set<number>();
+  for (const clip of edit.clips) {
+    if (clip.source === undefined) continue;
+    if (!(clip.source >= 0 && clip.source < animationsBefore.length))
+      fail(`clip "${clip.name}"`, `${source.file} has no animation ${clip.source}`);
+    kept.add(clip.source);
+  }
+  const animationIndex = new Map<number, number>();
+  animationsBefore.forEach((animation, a) => {
+    if (kept.has(a)) {
+      animationIndex.set(a, animationIndex.size);
+      return;
+    }
+    for (const channel of animation.listChannels()) channel.dispose();
+    for (const sampler of animation.listSamplers()) sampler.dispose();
+    animation.dispose();
+  });
+  const restWorld = new Map<GltfNode, Float64Array>();
+  const bindFrames = bindFramesOf(jointNodes, skins, skinToWorld);
+  for (const clip of edit.clips) {
+    if (clip.source !== undefined) continue;
+    writeClip(doc, clip, skeleton, jointNodes as GltfNode[], bindFrames, restWorld, opts.framesPerSecond, diagonal, warnings);
+  }
+  // Accessors only the replaced attributes, matrices and removed animations used.
+  for (const accessor of root.listAccessors()) if (!unusedBefore.has(accessor) && accessor.listParents().length <= 1) accessor.dispose();
+
+  const carried = carryUnknownExtensions(source, animationIndex, warnings);
+  const io = new WebIO().setLogger(new CollectingLogger(warnings)).registerExtensions(ALL_EXTENSIONS);
+  try {
+    const used = root.listExtensionsUsed().map((extension) => extension.extensionName);
+    if (used.includes('KHR_draco_mesh_compression')) await compressOnWrite(doc, io, 'draco');
+    if (used.includes('EXT_meshopt_compression')) await compressOnWrite(doc, io, 'meshopt');
+    if (opts.compression !== 'none') await compressOnWrite(doc, io, opts.compression);
+    if (opts.format === 'glb') return { bytes: patchGlbJson(await io.writeBinary(doc), carried), resources: {}, warnings };
+    const { json, resources } = await io.writeJSON(doc, { format: Format.GLTF, basename: opts.basename });
+    carried(json as unknown as Record<string, unknown>);
+    return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };
+  } catch (error) {
+    if (error instanceof FormatError) throw error;
+    return fail('', `cannot write the file: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+const WRITER_TOLERANCE = 1e-5;
+
+function near(value: readonly number[], base: readonly number[]): boolean {
+  return value.every((x, i) => Math.abs(x - base[i]) <= WRITER_TOLERANCE);
+}
+
+function sourceKey(part: MeshPart): string {
+  return part.source ? `${part.source.node}/${part.source.primitive}` : '';
+}
+
+function primitiveOf(
+  part: MeshPart,
+  nodes: GltfNode[],
+  fail: (where: string, reason: string) => never,
+): { node: GltfNode; primitive: Primitive } | null {
+  if (!part.source) return null;
+  const node = nodes[part.source.node];
+  const primitive = node?.getMesh()?.listPrimitives()[part.source.primitive];
+  if (!node || !primitive)
+    return fail(`part "${part.name}"`, `node ${part.source.node} primitive ${part.source.primitive} is not in the source`);
+  return { node, primitive };
+}
+
+function sameRows(weights: DenseMatrix, start: number, original: GltfImportResult, originalStart: number, count: number): boolean {
+  const B = weights.cols;
+  if (original.weights.cols !== B) return false;
+  const a = weights.data;
+  const b = original.weights.data;
+  for (let i = 0; i < count * B; i++) if (a[start * B + i] !== b[originalStart * B + i]) return false;
+  return true;
+}
+
+/** The first skin a mesh node of the default scene uses, depth first. */
+function firstUsedSkin(doc: Document): Skin | null {
+  const root = doc.getRoot();
+  const scene = root.getDefaultScene() ?? root.listScenes()[0];
+  const stack = scene ? [...scene.listChildren()].reverse() : [];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.getMesh() && node.getSkin()) return node.getSkin();
+    stack.push(...[...node.listChildren()].reverse());
+  }
+  return null;
+}
+
+/** The parent of the first joint node that has no joint above it: where new root bones go. */
+function firstRootParent(jointNodes: (GltfNode | null)[]): GltfNode | null {
+  const joints = new Set(jointNodes.filter((node): node is GltfNode => node !== null));
+  for (const node of joints) {
+    let parent = node.getParentNode();
+    while (parent && !joints.has(parent)) parent = parent.getParentNode();
+    if (!parent) return node.getParentNode();
+  }
+  return null;
+}
+
+function isInScene(scene: Scene, node: GltfNode): boolean {
+  let top = node;
+  while (top.getParentNode()) top = top.getParentNode()!;
+  return scene.listChildren().includes(top);
+}
+
+function detach(node: GltfNode, scenes: readonly Scene[]): void {
+  node.getParentNode()?.removeChild(node);
+  for (const scene of scenes) scene.removeChild(node);
+}
+
+function identity(): Float64Array {
+  const m = new Float64Array(16);
+  m[0] = m[5] = m[10] = m[15] = 1;
+  return m;
+}
+
+function localMatrix(node: GltfNode): Float64Array {
+  const m = new Float64Array(16);
+  composeTrs(
+    Float64Array.from(node.getTranslation()),
+    0,
+    Float64Array.from(node.getRotation()),
+    0,
+    Float64Array.from(node.getScale()),
+    0,
+    m,
+    0,
+  );
+  return m;
+}
+
+/** A node's world matrix in its rest pose, in double precision. */
+function worldMatrix(node: GltfNode): Float64Array {
+  const m = localMatrix(node);
+  for (let parent = node.getParentNode(); parent; parent = parent.getParentNode()) multiply(localMatrix(parent), 0, m, 0, m, 0);
+  return m;
+}
+
+function transformPoint(m: Float64Array, x: number, y: number, z: number): [number, number, number] {
+  return [m[0] * x + m[4] * y + m[8] * z + m[12], m[1] * x + m[5] * y + m[9] * z + m[13], m[2] * x + m[6] * y + m[10] * z + m[14]];
+}
+
+function sameMatrix(a: Float64Array, b: Float64Array, diagonal: number): boolean {
+  for (let i = 0; i < 16; i++) {
+    const scale = i >= 12 && i < 15 ? diagonal : 1;
+    if (Math.abs(a[i] - b[i]) > MOVED * scale) return false;
+  }
+  return true;
+}
+
+function readInverseBind(skin: Skin): Float64Array {
+  const joints = skin.listJoints();
+  const out = new Float64Array(16 * joints.length);
+  const accessor = skin.getInverseBindMatrices();
+  const element: number[] = [];
+  for (let k = 0; k < joints.length; k++) {
+    if (accessor) out.set(accessor.getElement(k, element), 16 * k);
+    else out[16 * k] = out[16 * k + 5] = out[16 * k + 10] = out[16 * k + 15] = 1;
+  }
+  return out;
+}
+
+/** Translation, rotation and scale of an affine matrix without shear (the node's own convention, glTF 2.0 §3.5.3). */
+function decompose(m: Float64Array): { t: [number, number, number]; r: [number, number, number, number]; s: [number, number, number] } {
+  const sx = Math.hypot(m[0], m[1], m[2]);
+  const sy = Math.hypot(m[4], m[5], m[6]);
+  let sz = Math.hypot(m[8], m[9], m[10]);
+  const det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) + m[8] * (m[1] * m[6] - m[2] * m[5]);
+  if (det < 0) sz = -sz;
+  const rotation = Float64Array.of(m[0] / sx, m[4] / sy, m[8] / sz, m[1] / sx, m[5] / sy, m[9] / sz, m[2] / sx, m[6] / sy, m[10] / sz);
+  const q = new Float64Array(4);
+  matrixToQuat(rotation, 0, q, 0);
+  return { t: [m[12], m[13], m[14]], r: [q[0], q[1], q[2], q[3]], s: [sx, sy, sz] };
+}
+
+function setLocalFromWorld(node: GltfNode, world: Float64Array): void {
+  const parent = node.getParentNode();
+  const local = new Float64Array(16);
+  if (parent) {
+    const inverse = new Float64Array(16);
+    invertAffine(worldMatrix(parent), 0, inverse, 0);
+    multiply(inverse, 0, world, 0, local, 0);
+  } else {
+    local.set(world);
+  }
+  const { t, r, s } = decompose(local);
+  const stored = <T extends number[]>(values: T): T => values.map(Math.fround) as T;
+  node.setTranslation(stored(t)).setRotation(stored(r)).setScale(stored(s));
+}
+
+/**
+ * Each bone's bind frame B_b = C_s · IBM_s,b⁻¹ (its world matrix in the bind pose) from the first skin that has it:
+ * the file skins a vertex v by G_b(pose) · IBM_b, our rig poses x = C v by A_b, so G_b(pose) = A_b · B_b.
+ */
+function bindFramesOf(jointNodes: (GltfNode | null)[], skins: Skin[], skinToWorld: Map<Skin, Float64Array>): Float64Array[] {
+  const frames: Float64Array[] = [];
+  jointNodes.forEach((node, b) => {
+    for (const skin of skins) {
+      const k = skin.listJoints().indexOf(node!);
+      const c = skinToWorld.get(skin);
+      if (k < 0 || !c) continue;
+      const ibm = readInverseBind(skin).subarray(16 * k, 16 * k + 16);
+      const inverse = new Float64Array(16);
+      if (!invertAffine(ibm, 0, inverse, 0)) continue;
+      const frame = new Float64Array(16);
+      multiply(c, 0, inverse, 0, frame, 0);
+      frames[b] = frame;
+      return;
+    }
+    frames[b] = worldMatrix(node!);
+  });
+  return frames;
+}
+
+/**
+ * A clip as a new animation on the file's own joint nodes. At each key the rig's forward kinematics gives A_b
+ * (rest → posed, world); the joint's posed world matrix is G_b = A_b · B_b (bindFramesOf), and its local TRS is
+ * G_parent⁻¹ · G_b, where a parent node that is not a joint follows its nearest joint ancestor rigidly (or stays at
+ * rest). Every joint gets a rotation channel; translation and scale channels where they leave the rest values.
+ * Keys at frame f / framesPerSecond (matrices), or t = 0 rest and t = 1 s final pose (quaternions); LINEAR.
+ */
+function writeClip(
+  doc: Document,
+  clip: GltfClip,
+  skeleton: Skeleton,
+  jointNodes: GltfNode[],
+  bindFrames: Float64Array[],
+  restWorld: Map<GltfNode, Float64Array>,
+  framesPerSecond: number,
+  diagonal: number,
+  warnings: string[],
+): void {
+  const { poses } = clip;
+  const B = poses.boneCount;
+  const keys = poses.kind === 'matrices' ? poses.frameCount : 2;
+  const times = Float32Array.from({ length: keys }, (_, f) => (poses.kind === 'matrices' ? f / framesPerSecond : f));
+  const rotations = new Float64Array(9 * B);
+  const translations = new Float64Array(3 * B);
+  const transforms = new Float64Array(12 * B);
+  const boneOf = new Map(jointNodes.map((node, b) => [node, b]));
+  const rest = (node: GltfNode): Float64Array => {
+    let m = restWorld.get(node);
+    if (!m) restWorld.set(node, (m = worldMatrix(node)));
+    return m;
+  };
+  const T = new Float32Array(3 * B * keys);
+  const R = new Float32Array(4 * B * keys);
+  const S = new Float32Array(3 * B * keys);
+  const posed: Float64Array[] = [];
+  const a = new Float64Array(16);
+  const inverse = new Float64Array(16);
+  const local = new Float64Array(16);
+  for (let f = 0; f < keys; f++) {
+    if (poses.kind === 'matrices') {
+      rotations.set(poses.rotations.subarray(9 * B * f, 9 * B * (f + 1)));
+      if (poses.translations) translations.set(poses.translations.subarray(3 * B * f, 3 * B * (f + 1)));
+      forwardKinematics(skeleton, rotations, transforms, poses.translations ? translations : null);
+    } else {
+      samplePose(poses, f, rotations);
+      forwardKinematics(skeleton, rotations, transforms, null);
+    }
+    for (const b of skeleton.order) {
+      const o = 12 * b;
+      a.set([transforms[o], transforms[o + 4], transforms[o + 8], 0, transforms[o + 1], transforms[o + 5], transforms[o + 9], 0]);
+      a.set([transforms[o + 2], transforms[o + 6], transforms[o + 10], 0, transforms[o + 3], transforms[o + 7], transforms[o + 11], 1], 8);
+      const world = (posed[b] = new Float64Array(16));
+      multiply(a, 0, bindFrames[b], 0, world, 0);
+      // The parent node's posed world matrix: a joint's, or a plain node's carried by its nearest joint ancestor.
+      const parent = jointNodes[b].getParentNode();
+      let parentWorld: Float64Array = identity();
+      if (parent) {
+        let ancestor: GltfNode | null = parent;
+        while (ancestor && !boneOf.has(ancestor)) ancestor = ancestor.getParentNode();
+        if (!ancestor) parentWorld = rest(parent);
+        else {
+          const p = boneOf.get(ancestor)!;
+          invertAffine(rest(ancestor), 0, inverse, 0);
+          parentWorld = new Float64Array(16);
+          multiply(inverse, 0, rest(parent), 0, parentWorld, 0);
+          multiply(posed[p], 0, parentWorld, 0, parentWorld, 0);
+        }
+      }
+      invertAffine(parentWorld, 0, inverse, 0);
+      multiply(inverse, 0, world, 0, local, 0);
+      const { t, r, s } = decompose(local);
+      T.set(t, 3 * (f * B + b));
+      S.set(s, 3 * (f * B + b));
+      // Neighbouring keys on one hemisphere, so that players interpolating components take the short way.
+      const q = 4 * (f * B + b);
+      const flip = f > 0 && r[0] * R[q - 4 * B] + r[1] * R[q - 4 * B + 1] + r[2] * R[q - 4 * B + 2] + r[3] * R[q - 4 * B + 3] < 0 ? -1 : 1;
+      for (let k = 0; k < 4; k++) R[q + k] = flip * r[k];
+    }
+  }
+  const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
+  const input = doc.createAccessor().setType('SCALAR').setArray(times).setBuffer(buffer);
+  const animation = doc.createAnimation(clip.name);
+  const channel = (node: GltfNode, path: 'rotation' | 'translation' | 'scale', values: Float32Array): void => {
+    const output = doc
+      .createAccessor()
+      .setType(path === 'rotation' ? 'VEC4' : 'VEC3')
+      .setArray(values)
+      .setBuffer(buffer);
+    const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation('LINEAR');
+    animation.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler));
+  };
+  let scaled = 0;
+  for (let b = 0; b < B; b++) {
+    const node = jointNodes[b];
+    const pick = (all: Float32Array, width: number): Float32Array => {
+      const out = new Float32Array(width * keys);
+      for (let f = 0; f < keys; f++) for (let k = 0; k < width; k++) out[width * f + k] = all[width * (f * B + b) + k];
+      return out;
+    };
+    channel(node, 'rotation', pick(R, 4));
+    const t = pick(T, 3);
+    const restT = node.getTranslation();
+    if (t.some((value, i) => Math.abs(value - restT[i % 3]) > MOVED * diagonal)) channel(node, 'translation', t);
+    const s = pick(S, 3);
+    const restS = node.getScale();
+    if (s.some((value, i) => Math.abs(value - restS[i % 3]) > 1e-6 * Math.abs(restS[i % 3]))) {
+      channel(node, 'scale', s);
+      scaled++;
+    }
+  }
+  if (scaled > 0)
+    warnings.push(`clip "${clip.name}": ${scaled} joints get a scale channel (their bind frames are scaled unlike their rest nodes)`);
+}
+
+/**
+ * A formerly unskinned part joins `skin`: glTF ignores a skinned node's transform, so its positions and normals
+ * move from the node's space into the skin's bind space, v' = C⁻¹ · G_node · v; a mesh other nodes share is copied
+ * for this node first, so that they keep theirs.
+ */
+function bindPart(doc: Document, node: GltfNode, primitive: Primitive, skin: Skin, skinToWorld: Float64Array): void {
+  const mesh = node.getMesh()!;
+  let target = primitive;
+  const users = mesh.listParents().filter((parent) => parent.propertyType === 'Node');
+  if (users.length > 1) {
+    const index = mesh.listPrimitives().indexOf(primitive);
+    const copy = doc.createMesh(mesh.getName());
+    for (const p of mesh.listPrimitives()) copy.addPrimitive(p.clone());
+    node.setMesh(copy);
+    target = copy.listPrimitives()[index];
+    for (const semantic of ['JOINTS_0', 'WEIGHTS_0', 'JOINTS_1', 'WEIGHTS_1']) primitive.setAttribute(semantic, null);
+  }
+  const toBind = new Float64Array(16);
+  invertAffine(skinToWorld, 0, toBind, 0);
+  multiply(toBind, 0, worldMatrix(node), 0, toBind, 0);
+  const normalMatrix = new Float64Array(16);
+  invertAffine(toBind, 0, normalMatrix, 0);
+  const position = target.getAttribute('POSITION')!;
+  const element: number[] = [];
+  const positions = new Float32Array(3 * position.getCount());
+  for (let i = 0; i < position.getCount(); i++)
+    positions.set(transformPoint(toBind, ...(position.getElement(i, element) as [number, number, number])), 3 * i);
+  target.setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(positions).setBuffer(position.getBuffer()));
+  const normal = target.getAttribute('NORMAL');
+  if (normal) {
+    const normals = new Float32Array(3 * normal.getCount());
+    for (let i = 0; i < normal.getCount(); i++) {
+      const [x, y, z] = normal.getElement(i, element);
+      // Normals transform by the inverse transpose: n' = (M⁻¹)ᵀ n.
+      const n = [
+        normalMatrix[0] * x + normalMatrix[1] * y + normalMatrix[2] * z,
+        normalMatrix[4] * x + normalMatrix[5] * y + normalMatrix[6] * z,
+        normalMatrix[8] * x + normalMatrix[9] * y + normalMatrix[10] * z,
+      ];
+      const length = Math.hypot(n[0], n[1], n[2]) || 1;
+      normals.set([n[0] / length, n[1] / length, n[2] / length], 3 * i);
+    }
+    target.setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(normals).setBuffer(normal.getBuffer()));
+  }
+  node.setSkin(skin);
+  // Its own transform no longer applies; one left in place would only mislead (and the validator warns), unless
+  // children still depend on it.
+  if (node.listChildren().length === 0) node.setTranslation([0, 0, 0]).setRotation([0, 0, 0, 1]).setScale([1, 1, 1]);
+}
+
+function diagonalOf(positions: Float64Array): number {
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < positions.length; i++) {
+    lo[i % 3] = Math.min(lo[i % 3], positions[i]);
+    hi[i % 3] = Math.max(hi[i % 3], positions[i]);
+  }
+  return Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) || 1;
+}
+
+/** Places whose indices the written file keeps (animations through the map of kept ones). */
+const CARRIED_COLLECTIONS = ['scenes', 'nodes', 'meshes', 'materials', 'images', 'skins', 'cameras', 'animations'] as const;
+const NOT_CARRIED = ['accessors', 'bufferViews', 'buffers', 'textures', 'samplers'] as const;
+const READABLE = new Set(ALL_EXTENSIONS.map((extension) => extension.EXTENSION_NAME));
+
+type Json = Record<string, unknown>;
+
+/**
+ * The unknown extensions of the source file as raw JSON, and a function that puts them back into a written JSON
+ * (see the module comment).
+ */
+function carryUnknownExtensions(source: GltfSource, animationIndex: Map<number, number>, warnings: string[]): (json: Json) => void {
+  const json = (
+    isGlb(source.bytes) ? parseJsonText(parseGlb(source.bytes, source.file).jsonBytes, source.file) : gltfJson(source.bytes, source.file)
+  ) as Json;
+  const list = (value: unknown): string[] => (Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : []);
+  const unknown = list(json.extensionsUsed).filter((name) => !READABLE.has(name) && name !== 'KHR_animation_pointer');
+  if (unknown.length === 0) return () => {};
+  const required = list(json.extensionsRequired).filter((name) => unknown.includes(name));
+  /** [collection or '', index, path inside the object, extension name, value] */
+  const found: [string, number, string[], string, unknown][] = [];
+  const walk = (value: unknown, collection: string, index: number, path: string[]): void => {
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => walk(item, collection, index, [...path, String(i)]));
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    const record = value as Json;
+    const extensions = record.extensions;
+    if (typeof extensions === 'object' && extensions !== null) {
+      for (const name of unknown) if (name in extensions) found.push([collection, index, path, name, (extensions as Json)[name]]);
+    }
+    for (const [key, child] of Object.entries(record))
+      if (key !== 'extensions' && key !== 'extras') walk(child, collection, index, [...path, key]);
+  };
+  if (typeof json.extensions === 'object' && json.extensions !== null)
+    for (const name of unknown) if (name in json.extensions) found.push(['', 0, [], name, (json.extensions as Json)[name]]);
+  for (const collection of CARRIED_COLLECTIONS) {
+    const items = json[collection];
+    if (Array.isArray(items)) items.forEach((item, i) => walk(item, collection, i, []));
+  }
+  const lost = NOT_CARRIED.filter((collection) => {
+    const before = found.length;
+    const items = json[collection];
+    if (Array.isArray(items)) items.forEach((item, i) => walk(item, collection, i, []));
+    const hit = found.length > before;
+    found.length = before;
+    return hit;
+  });
+  if (lost.length > 0)
+    warnings.push(`extensions ${unknown.join(', ')} on ${lost.join(', ')} are not carried over: the writer renumbers those`);
+  return (out: Json) => {
+    out.extensionsUsed = [...new Set([...list(out.extensionsUsed), ...unknown])];
+    if (required.length > 0) out.extensionsRequired = [...new Set([...list(out.extensionsRequired), ...required])];
+    for (const [collection, index, path, name, value] of found) {
+      let target: unknown;
+      if (collection === '') target = out;
+      else {
+        const at = collection === 'animations' ? animationIndex.get(index) : index;
+        const items = out[collection];
+        if (at === undefined || !Array.isArray(items)) continue;
+        target = items[at];
+      }
+      for (const key of path) target = typeof target === 'object' && target !== null ? (target as Json)[key] : undefined;
+      if (typeof target !== 'object' || target === null) continue;
+      const record = target as Json;
+      record.extensions = { ...(record.extensions ?? {}), [name]: value };
+    }
+  };
+}
+
+/** A GLB with its JSON chunk changed by `edit` (the binary chunk stays as written). */
+function patchGlbJson(glb: Uint8Array, edit: (json: Json) => void): Uint8Array {
+  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const jsonLength = view.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as Json;
+  const before = JSON.stringify(json);
+  edit(json);
+  const text = JSON.stringify(json);
+  if (text === before) return glb;
+  let jsonBytes = new TextEncoder().encode(text);
+  const padded = Math.ceil(jsonBytes.length / 4) * 4;
+  if (padded !== jsonBytes.length) {
+    const bytes = new Uint8Array(padded).fill(0x20);
+    bytes.set(jsonBytes);
+    jsonBytes = bytes;
+  }
+  const rest = glb.subarray(20 + jsonLength);
+  const out = new Uint8Array(12 + 8 + jsonBytes.length + rest.length);
+  const outView = new DataView(out.buffer);
+  out.set(glb.subarray(0, 12));
+  outView.setUint32(8, out.length, true);
+  outView.setUint32(12, jsonBytes.length, true);
+  outView.setUint32(16, 0x4e4f534a, true);
+  out.set(jsonBytes, 20);
+  out.set(rest, 20 + jsonBytes.length);
+  return out;
+}
