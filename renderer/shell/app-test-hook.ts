@@ -342,13 +342,15 @@ function lookHook(app: App): LookTestHook {
       const gl = renderer.getContext();
       app.renderNow();
       const rect = canvas.getBoundingClientRect();
-      const pixel = new Uint8Array(4);
-      return points.map(({ x, y }) => {
-        const px = Math.floor(((x - rect.left) * gl.drawingBufferWidth) / rect.width);
-        const py = gl.drawingBufferHeight - 1 - Math.floor(((y - rect.top) * gl.drawingBufferHeight) / rect.height);
-        gl.readPixels(px, py, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
-        return Array.from(pixel);
-      });
+      const { drawingBufferWidth: width, drawingBufferHeight: height } = gl;
+      const at = points.map(({ x, y }) => [
+        Math.min(width - 1, Math.max(0, Math.floor(((x - rect.left) * width) / rect.width))),
+        Math.min(height - 1, Math.max(0, height - 1 - Math.floor(((y - rect.top) * height) / rect.height))),
+      ]);
+      // One read of the whole drawing buffer, before the browser presents (and may clear) it.
+      const frame = new Uint8Array(4 * width * height);
+      gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, frame);
+      return at.map(([px, py]) => Array.from(frame.subarray(4 * (py * width + px), 4 * (py * width + px) + 4)));
     },
     camera: () => {
       const camera = app.viewport.camera;
