@@ -5,12 +5,14 @@
  * the point (found on the CPU from the posed mesh and the camera), lit as the plain shading at the same point is
  * lit; switching to the weight views and back draws the same pixels again; and with the textured material on,
  * the GPU readback equals the CPU reference for every skinning method and for the split view's second half,
- * whose half is textured too.
+ * whose half is textured too. On a generated asset with three meshes (a base-colour material, a four-colour PNG
+ * texture, no material), each part is drawn with its own material, the one without as the weight views draw it.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { NodeIO } from '@gltf-transform/core';
+import { Document, NodeIO } from '@gltf-transform/core';
+import { deflateSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
@@ -456,5 +458,184 @@ test('with the textured material on, the GPU readback equals the CPU reference f
   await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'shaded'));
   const greyRight = colouredCount(await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), grid(camera, 'right', 6)));
   expect(greyRight).toBeLessThan(right / 20);
+  expect(errors).toEqual([]);
+});
+
+/** A PNG file of RGBA pixels (row-major, top row first): signature, IHDR, one stored-deflate IDAT, IEND. */
+function png(width: number, height: number, rgba: Uint8Array): Uint8Array {
+  const table = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Uint8Array) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = table[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    out.write(type, 4, 'latin1');
+    out.set(data, 8);
+    out.writeUInt32BE(crc(out.subarray(4, 8 + data.length)), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const rows = Buffer.alloc(height * (1 + 4 * width));
+  for (let y = 0; y < height; y++) rows.set(rgba.subarray(4 * width * y, 4 * width * (y + 1)), y * (1 + 4 * width) + 1);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
+}
+
+/** The generated texture: 64 × 64 in four flat quadrants (sRGB), top left, top right, bottom left, bottom right. */
+const QUADRANTS = [
+  [230, 40, 40],
+  [40, 200, 60],
+  [40, 80, 220],
+  [240, 200, 30],
+];
+
+/**
+ * A generated asset with three meshes on one skin, side by side in the plane z = 0, facing +z, each a 4 × 4 grid of
+ * quads 1 unit wide: "tinted" with a base-colour-only material, "textured" with the four-colour PNG (base colour
+ * white, one-sided), and "plain" with no material. Vertices are bound to the root joint; no clip (rest pose).
+ */
+async function threePartAsset(): Promise<{ bytes: Uint8Array; tint: number[] }> {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const accessor = (type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint16Array | Uint8Array) =>
+    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const hips = doc.createNode('hips');
+  const top = doc.createNode('top').setTranslation([0, 1, 0]);
+  hips.addChild(top);
+  const skin = doc
+    .createSkin('skin')
+    .addJoint(hips)
+    .addJoint(top)
+    .setInverseBindMatrices(
+      accessor('MAT4', Float32Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1)),
+    );
+  const tint = [0.6, 0.3, 0.05, 1];
+  const tinted = doc.createMaterial('tinted').setBaseColorFactor(tint as [number, number, number, number]);
+  const image = new Uint8Array(64 * 64 * 4);
+  for (let y = 0; y < 64; y++)
+    for (let x = 0; x < 64; x++) image.set([...QUADRANTS[2 * (y >= 32 ? 1 : 0) + (x >= 32 ? 1 : 0)], 255], 4 * (64 * y + x));
+  const texture = doc
+    .createTexture('quadrants')
+    .setImage(png(64, 64, image))
+    .setMimeType('image/png');
+  const textured = doc.createMaterial('textured').setBaseColorTexture(texture);
+  const scene = doc.createScene('scene').addChild(hips);
+  const cells = 4;
+  ['tinted', 'textured', 'plain'].forEach((name, m) => {
+    const positions: number[] = [];
+    const uvs: number[] = [];
+    for (let j = 0; j <= cells; j++)
+      for (let i = 0; i <= cells; i++) {
+        positions.push(1.2 * m - 1.7 + i / cells, 0.5 + j / cells, 0);
+        uvs.push(i / cells, 1 - j / cells);
+      }
+    const indices: number[] = [];
+    for (let j = 0; j < cells; j++)
+      for (let i = 0; i < cells; i++) {
+        const a = j * (cells + 1) + i;
+        indices.push(a, a + 1, a + cells + 2, a, a + cells + 2, a + cells + 1);
+      }
+    const n = positions.length / 3;
+    const primitive = doc
+      .createPrimitive()
+      .setAttribute('POSITION', accessor('VEC3', Float32Array.from(positions)))
+      .setAttribute('TEXCOORD_0', accessor('VEC2', Float32Array.from(uvs)))
+      .setAttribute('JOINTS_0', accessor('VEC4', new Uint8Array(4 * n)))
+      .setAttribute(
+        'WEIGHTS_0',
+        accessor(
+          'VEC4',
+          Float32Array.from({ length: 4 * n }, (_, k) => (k % 4 === 0 ? 1 : 0)),
+        ),
+      )
+      .setIndices(accessor('SCALAR', Uint16Array.from(indices)));
+    if (m === 0) primitive.setMaterial(tinted);
+    if (m === 1) primitive.setMaterial(textured);
+    scene.addChild(doc.createNode(name).setMesh(doc.createMesh(name).addPrimitive(primitive)).setSkin(skin));
+  });
+  return { bytes: await new NodeIO().writeBinary(doc), tint };
+}
+
+test('three meshes, two materials and none: each part is drawn with its own material, the plain one as the weight views draw it', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const asset = await threePartAsset();
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-look-')), 'three-parts.glb');
+  writeFileSync(file, asset.bytes);
+  await page.setInputFiles('#file-input', file);
+  await page.waitForFunction(() => {
+    const s = (window as any).__rigwright.state();
+    return s.error !== null || s.sceneName === 'three-parts.glb';
+  });
+  expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
+  await page.evaluate(async () => {
+    const h = (window as any).__rigwright;
+    await h.look.ready();
+    h.command('view.skeleton');
+  });
+  const look: LookState = await page.evaluate(() => (window as any).__rigwright.look.state());
+  expect(look.view).toBe('look');
+  expect(look.materials.map((m) => [m.name, m.textured])).toEqual([
+    ['tinted', false],
+    ['textured', true],
+  ]);
+  // 32 triangles per mesh, in the file's node order: material 0 → slot 1, material 1 → slot 2, none → slot 0.
+  expect(look.groups).toEqual([
+    { start: 0, count: 96, materialIndex: 1 },
+    { start: 96, count: 96, materialIndex: 2 },
+    { start: 192, count: 96, materialIndex: 0 },
+  ]);
+
+  // Points at the centres of the tinted and plain grids and of the textured grid's quadrants (world, z = 0).
+  const world = [
+    [-1.2, 1, 0],
+    [-0.25, 1.25, 0],
+    [0.25, 1.25, 0],
+    [-0.25, 0.75, 0],
+    [0.25, 0.75, 0],
+    [1.2, 1, 0],
+  ];
+  const camera = await page.evaluate(() => (window as any).__rigwright.look.camera());
+  const screen = projectAll(camera, world.flat());
+  const points = world.map((_, i) => ({ x: screen[4 * i], y: screen[4 * i + 1] }));
+  const shown: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
+  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'shaded'));
+  const shaded: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
+  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'look'));
+
+  const expected = (shadedPixel: number[], albedo: number[]) =>
+    [0, 1, 2].map((c) => 255 * linearToSrgb((srgbToLinear(shadedPixel[c] / 255) * albedo[c]) / srgbToLinear(DEFAULT_ALBEDO[c] / 255)));
+  const texelAlbedo = (rgb: number[]) => rgb.map((c) => srgbToLinear(c / 255));
+  // The uv's v runs down the image: the grid's top row (y = 1.5) has v = 0, the image's top row.
+  const albedos = [asset.tint.slice(0, 3), ...QUADRANTS.map(texelAlbedo)];
+  const report: string[] = [];
+  albedos.forEach((albedo, i) => {
+    const want = expected(shaded[i], albedo);
+    const error = Math.max(...[0, 1, 2].map((c) => Math.abs(want[c] - shown[i][c])));
+    report.push(error.toFixed(2));
+    expect(
+      error,
+      `point ${i}: rendered ${shown[i].slice(0, 3).join(',')}, expected ${want.map((c) => c.toFixed(1)).join(',')}`,
+    ).toBeLessThanOrEqual(6);
+  });
+  console.log(`three parts: |predicted − rendered| (sRGB 0–255) at the tinted centre and the four quadrants: ${report.join(', ')}`);
+  // The part without a material is drawn with the default material: the same pixel as in the weight views' shading.
+  expect(shown[5]).toEqual(shaded[5]);
   expect(errors).toEqual([]);
 });
