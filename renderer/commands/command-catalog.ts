@@ -52,7 +52,12 @@ const CATALOG = {
   'view.frameAll': { label: 'Frame all', menu: 'View' },
   'view.wireframe': { label: 'Wireframe', menu: 'View' },
   'view.skeleton': { label: 'Show skeleton', menu: 'View' },
-  'view.nextWeightView': { label: 'Next view: shaded, weight map, dominant bone, handles', menu: 'View' },
+  'view.look': {
+    label: 'Look',
+    menu: 'View',
+    description: 'The asset’s own materials and textures, or back to the weight view shown before',
+  },
+  'view.nextWeightView': { label: 'Next view: look, shaded, weight map, dominant bone, handles', menu: 'View' },
   'view.isoLines': { label: 'Iso-lines on the weight map', menu: 'View' },
   'view.asExported': {
     label: 'Preview as exported',
@@ -152,7 +157,7 @@ const CATALOG = {
     label: 'Influences per vertex',
     description: 'Largest weights kept per vertex, renormalized (argument: 1 … 8, 0 = all)',
   },
-  'view.mode': { label: 'View', description: 'Shaded, weight map, dominant bone or handles (argument: the view)' },
+  'view.mode': { label: 'View', description: 'Look, shaded, weight map, dominant bone or handles (argument: the view)' },
   'bone.select': { label: 'Select a bone', description: 'Argument: the bone, or -1 for none', enabledWhen: IDLE },
   'bone.scale': { label: 'Scale the bone', description: 'About its start joint (argument: { bone, scale: [x, y, z] })', enabledWhen: IDLE },
   'playback.clip': { label: 'Animation clip', description: 'Show one of the scene’s clips (argument: its index)', enabledWhen: IDLE },

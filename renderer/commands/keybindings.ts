@@ -42,6 +42,7 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'Mod+Y', command: 'edit.redo' },
   { key: 'B', command: 'bind.panel' },
   { key: 'V', command: 'view.nextWeightView' },
+  { key: 'T', command: 'view.look' },
   { key: 'I', command: 'view.isoLines' },
   { key: 'L', command: 'tool.lasso', when: 'bindPanel' },
   { key: 'X', command: 'bind.xray', when: 'bindPanel' },

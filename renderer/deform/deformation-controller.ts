@@ -103,6 +103,8 @@ export class DeformationController {
   exampleMap: 'off' | 'displacement' | 'error' = 'off';
   /** per-face context's unposing of the examples in the worker: the fraction done, or null when none runs */
   perFaceUnposing: number | null = null;
+  /** the views draw the asset's materials (the Look view) */
+  lookShown = false;
   /** the skinned views step aside (another display, e.g. the unposed examples, has the viewport) */
   hidden = false;
   /** what the example map shows now, in words (its scale, or why it is blank) */
@@ -177,6 +179,16 @@ export class DeformationController {
   }
 
   /**
+   * New handles on the same mesh and weights: per-face stitching fixes the root bones' handle vertices, so its setup
+   * is made again from them.
+   */
+  setHandles(doc: SceneDocument): void {
+    this.doc = doc;
+    this.dropPerFace();
+    this.configureViews();
+  }
+
+  /**
    * The influences were edited in place (a paint stroke or command ended): the per-face setup, built from them, is
    * built again when next used.
    */
@@ -218,6 +230,17 @@ export class DeformationController {
     this.splitMethod = method;
     if (method === null) this.disposeSecondary();
     this.configureViews();
+  }
+
+  /** Resolves once the split view's second half has its look's images (at once when the view is not split). */
+  lookReady(): Promise<void> {
+    return this.secondary?.lookReady ?? Promise.resolve();
+  }
+
+  /** The Look view on or off, for the split view's second half too. */
+  setLook(on: boolean): void {
+    this.lookShown = on;
+    this.secondary?.setLook(on);
   }
 
   setHeatMap(on: boolean): void {
@@ -453,10 +476,10 @@ export class DeformationController {
     return this.secondary ? this.secondary.readSkinnedPositions(renderer) : null;
   }
 
-  /** Resolves once the per-face solve of the newest pose is on the GPU (at once for the other methods). */
+  /** Resolves once the per-face solve of the newest pose is on the GPU, or has failed (at once for the other methods). */
   settled(): Promise<void> {
     const state = this.perFace;
-    if (!state || !this.usesPerFace() || state.shown === state.requested) return Promise.resolve();
+    if (!state || !this.usesPerFace() || state.shown === state.requested || state.error !== null) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
@@ -477,8 +500,9 @@ export class DeformationController {
 
   private configureViews(): void {
     if (this.splitMethod !== null && !this.secondary) {
-      this.secondary = new SkinnedMeshView(this.doc, this.influences);
+      this.secondary = new SkinnedMeshView(this.doc, this.influences, () => this.viewport.invalidate());
       this.secondary.mesh.visible = false;
+      this.secondary.setLook(this.lookShown);
       this.secondary.setBlendWeights(this.blendWeights);
       this.viewport.scene.add(this.secondary.mesh);
     }
@@ -533,6 +557,9 @@ export class DeformationController {
         () => undefined,
         (error: unknown) => {
           state.error = `Per-face skinning: ${error instanceof Error ? error.message : String(error)}`;
+          // The error is shown (refreshDeformationChrome reads perFaceError) and whoever waits is released.
+          this.releaseWaiters();
+          this.onChange();
         },
       );
       this.perFace = state;

@@ -75,6 +75,7 @@ export class AppChrome {
     commandButton(view, commands, 'view.frameAll');
     commandButton(view, commands, 'view.wireframe', { label: 'Wireframe' });
     commandButton(view, commands, 'view.skeleton', { label: 'Skeleton' });
+    commandButton(view, commands, 'view.look', { label: 'Look' });
 
     const skinning = element('label', 'tool-group influence-picker');
     skinning.title = 'Largest weights kept per vertex, renormalized';

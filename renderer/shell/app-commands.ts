@@ -16,7 +16,7 @@ import { clipNameOf, exportSceneAsGltf } from '../io/gltf-export-action.ts';
 import { getIoClient } from '../io/io-client.ts';
 import type { ExportChoice } from '../panels/export-dialog.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
-import { VIEW_MODES } from '../view/view-modes.ts';
+import { VIEW_MODES, nextViewMode } from '../view/view-modes.ts';
 import type { App } from './app.ts';
 
 export function appCommands(app: App): Record<CommandId, CommandHandler> {
@@ -44,7 +44,12 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
     'view.frameAll': { run: () => app.frameAll() },
     'view.wireframe': { run: () => app.setWireframe(!app.views.wireframe), checked: () => app.views.wireframe },
     'view.skeleton': { run: () => app.setSkeletonVisible(!app.views.overlay.visible), checked: () => app.views.overlay.visible },
-    'view.nextWeightView': { run: () => app.setView(VIEW_MODES[(VIEW_MODES.indexOf(app.views.viewMode) + 1) % VIEW_MODES.length]) },
+    'view.nextWeightView': { run: () => app.setView(nextViewMode(app.views.viewMode, app.store.doc.look !== undefined)) },
+    'view.look': {
+      run: () => app.setView(app.views.viewMode === 'look' ? app.views.lastWeightView : 'look'),
+      canRun: () => app.store.doc.look !== undefined,
+      checked: () => app.views.viewMode === 'look',
+    },
     'view.isoLines': { run: () => app.setIsoLines(!app.views.isoLines), checked: () => app.views.isoLines },
     'view.asExported': { run: () => app.setAsExported(!app.asExported), checked: () => app.asExported },
     'view.dismiss': {

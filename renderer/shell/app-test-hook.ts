@@ -10,7 +10,15 @@ import type { App } from './app.ts';
 import { pagePosition } from './joint-picking.ts';
 import { examplesOf } from '../document/scene-document.ts';
 import { projectTestHook } from './project-test-hook.ts';
-import type { BindingTestHook, ExamplesTestHook, PaintState, PaintTestHook, RigwrightTestHook, WorkTestHook } from './test-hook.ts';
+import type {
+  BindingTestHook,
+  ExamplesTestHook,
+  LookTestHook,
+  PaintState,
+  PaintTestHook,
+  RigwrightTestHook,
+  WorkTestHook,
+} from './test-hook.ts';
 
 export function appTestHook(app: App): RigwrightTestHook {
   const { store, frames, timeline, deformation, history, tools } = app;
@@ -21,6 +29,7 @@ export function appTestHook(app: App): RigwrightTestHook {
       return app.commands.execute(id, argument).ran;
     },
     examples: examplesHook(app),
+    look: lookHook(app),
     history: () => ({ undo: history.undoLabels(), redo: history.redoCount, bytes: history.bytes }),
     tool: () => ({ id: tools.active.id, state: tools.active.state }),
     snapshot: () => {
@@ -293,5 +302,67 @@ function examplesHook(app: App): ExamplesTestHook {
     unposed: () => app.posespace.idle(),
     positions: (name) => Array.from(find(name).positions),
     pose: (name) => Array.from(find(name).pose),
+  };
+}
+
+function lookHook(app: App): LookTestHook {
+  return {
+    state: () => {
+      const skinned = app.views.skinned;
+      const look = app.store.doc.look;
+      return {
+        view: app.views.viewMode,
+        shown: skinned.lookShown,
+        hasUvs: skinned.mesh.geometry.getAttribute('uv') !== undefined,
+        materials: (look?.materials ?? []).map((m, i) => ({
+          name: m.name,
+          baseColor: [...m.baseColor],
+          textured: skinned.materials[i + 1]?.map != null,
+          doubleSided: m.doubleSided,
+        })),
+        groups: skinned.mesh.geometry.groups.map(({ start, count, materialIndex }) => ({
+          start,
+          count,
+          materialIndex: materialIndex ?? 0,
+        })),
+        problems: [...skinned.lookProblems],
+      };
+    },
+    ready: async () => {
+      await app.views.skinned.lookReady;
+      await app.deformation.lookReady();
+    },
+    uvs: () => {
+      const uvs = app.store.doc.look?.uvs;
+      return uvs ? Array.from(uvs) : null;
+    },
+    pixels: (points) => {
+      const renderer = app.viewport.renderer;
+      const canvas = renderer.domElement;
+      const gl = renderer.getContext();
+      app.renderNow();
+      const rect = canvas.getBoundingClientRect();
+      const { drawingBufferWidth: width, drawingBufferHeight: height } = gl;
+      const at = points.map(({ x, y }) => [
+        Math.min(width - 1, Math.max(0, Math.floor(((x - rect.left) * width) / rect.width))),
+        Math.min(height - 1, Math.max(0, height - 1 - Math.floor(((y - rect.top) * height) / rect.height))),
+      ]);
+      // One read of the whole drawing buffer, before the browser presents (and may clear) it.
+      const frame = new Uint8Array(4 * width * height);
+      gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, frame);
+      return at.map(([px, py]) => Array.from(frame.subarray(4 * (py * width + px), 4 * (py * width + px) + 4)));
+    },
+    camera: () => {
+      const camera = app.viewport.camera;
+      camera.updateMatrixWorld();
+      const rect = app.viewport.renderer.domElement.getBoundingClientRect();
+      return {
+        viewProjection: camera.projectionMatrix.clone().multiply(camera.matrixWorldInverse).elements,
+        left: rect.left,
+        top: rect.top,
+        width: rect.width,
+        height: rect.height,
+      };
+    },
   };
 }

@@ -15,7 +15,14 @@ import { CommandRegistry, isCommandId } from '../commands/command-registry.ts';
 import type { WhenContext } from '../commands/when-clause.ts';
 import { DeformationController } from '../deform/deformation-controller.ts';
 import { PoseEvaluator } from '../deform/pose-evaluator.ts';
-import { boneCountOf, demoDocument, errorMessage, twistDemoDocument, vertexCountOf } from '../document/scene-document.ts';
+import {
+  boneCountOf,
+  demoDocument,
+  errorMessage,
+  twistDemoDocument,
+  vertexCountOf,
+  type SceneDocument,
+} from '../document/scene-document.ts';
 import { SceneStore, type SceneChange } from '../history/scene-store.ts';
 import { UndoHistory, type HistoryEvent } from '../history/undo-history.ts';
 import { WebBridge } from '../io/bridge.ts';
@@ -104,7 +111,9 @@ export class App {
     );
     this.influences = influencesFromWeights(doc.weights, this.influenceSetting);
     this.evaluator = new PoseEvaluator(doc);
-    this.views = new SceneView(viewport.scene, doc, this.influences, this.selectedBone, new Uint8Array(vertexCountOf(doc)));
+    this.views = new SceneView(viewport.scene, doc, this.influences, this.selectedBone, new Uint8Array(vertexCountOf(doc)), () =>
+      this.viewport.invalidate(),
+    );
     const container = viewport.renderer.domElement.parentElement!;
     const canvas = viewport.renderer.domElement;
     this.deformation = new DeformationController(viewport, doc, this.influences, this.views.skinned, () => {
@@ -196,7 +205,11 @@ export class App {
       this.views.rebuild(doc, this.influences, this.selectedBone, selection);
       this.selectionShown = { selection, version: selectionVersion };
       this.deformation.setDocument(doc, this.influences, this.views.skinned);
-    } else if (doc.handles !== previous.handles) this.views.weightView.setHandles(doc.handles);
+      if (doc.mesh !== previous.mesh) this.showLookOf(doc);
+    } else if (doc.handles !== previous.handles) {
+      this.views.weightView.setHandles(doc.handles);
+      this.deformation.setHandles(doc);
+    }
     if (doc.poses !== previous.poses || doc.skeleton !== previous.skeleton) {
       this.evaluator = new PoseEvaluator(doc);
       this.timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
@@ -208,6 +221,20 @@ export class App {
     if (doc.mesh !== previous.mesh || doc.skeleton !== previous.skeleton) this.frameAll();
     this.refreshChrome();
     this.viewport.invalidate();
+  }
+
+  /**
+   * A new mesh opens in the Look view when it has a look (the asset as the artist knows it), and leaves the Look view
+   * when it has none; problems showing the look (an image that does not decode) are noticed once its images are in.
+   */
+  private showLookOf(doc: SceneDocument): void {
+    if (doc.look) this.setView('look');
+    else if (this.views.viewMode === 'look') this.setView('shaded');
+    const skinned = this.views.skinned;
+    void skinned.lookReady.then(() => {
+      if (skinned === this.views.skinned && skinned.lookProblems.length > 0)
+        this.notice.show(`${doc.name}: the look is shown in part`, [...skinned.lookProblems]);
+    });
   }
 
   /** A worker died: the calls it ran have failed (their callers say so too); the scene, the page's, is unchanged. */
@@ -249,7 +276,7 @@ export class App {
   private toolChanged(): void {
     const tool = this.tools.active.id;
     this.paintPanel.setVisible(tool === 'brush');
-    if (tool === 'lasso' && this.views.viewMode === 'shaded') this.setView('handles');
+    if (tool === 'lasso' && (this.views.viewMode === 'shaded' || this.views.viewMode === 'look')) this.setView('handles');
     this.refreshChrome();
   }
 
@@ -303,6 +330,7 @@ export class App {
 
   setView(mode: ViewMode): void {
     this.views.setMode(mode);
+    this.deformation.setLook(mode === 'look');
     if (mode === 'heatmap' && this.selectedBone < 0 && boneCountOf(this.store.doc) > 0) this.selectBone(0);
     this.refreshChrome();
     this.viewport.invalidate();

@@ -200,7 +200,33 @@ export interface RigwrightTestState {
   clipName: string | null;
 }
 
+/** The Look view: the asset's materials and textures on the skinned mesh (view/surface-look.ts). */
+export interface LookTestHook {
+  state(): {
+    view: ViewMode;
+    /** the mesh draws with the asset's materials now */
+    shown: boolean;
+    hasUvs: boolean;
+    /** the look's materials: name, linear base colour, whether its texture is on the material now */
+    materials: { name: string; baseColor: number[]; textured: boolean; doubleSided: boolean }[];
+    /** the mesh's draw groups: index ranges and material slots (0 = default, m + 1 = material m) */
+    groups: { start: number; count: number; materialIndex: number }[];
+    /** what could not be shown, naming the material */
+    problems: string[];
+  };
+  /** resolves once the look's images are decoded and on their materials (main and split views) */
+  ready(): Promise<void>;
+  /** #V × 2 texture coordinates of the scene, or null */
+  uvs(): number[] | null;
+  /** draws the viewport now and reads its pixels at page points (CSS pixels): RGBA 0–255 per point */
+  pixels(points: { x: number; y: number }[]): number[][];
+  /** the camera's projection × view matrix (column-major) and the canvas's rectangle in the page */
+  camera(): { viewProjection: number[]; left: number; top: number; width: number; height: number };
+}
+
 export interface RigwrightTestHook {
+  /** the Look view */
+  look: LookTestHook;
   /** runs a command as a key, button or menu item would (with its argument, if any); false when it is disabled now */
   command(id: string, argument?: unknown): boolean;
   /** example shapes, unposing and pose-space weights */

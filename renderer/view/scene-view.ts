@@ -1,7 +1,8 @@
 /**
  * The scene's three.js objects and how they are shown: the GPU-skinned mesh, the skeleton overlay and the weight
  * view on the mesh, with the display settings that outlive them (view mode, iso-lines, wireframe, skeleton shown).
- * A new mesh, skeleton or set of weights makes them afresh; everything else updates them in place.
+ * A new mesh, skeleton or set of weights makes them afresh; everything else updates them in place. The Look view
+ * draws the mesh with the asset's materials; the weight views with the default material.
  */
 import type * as THREE from 'three';
 import type { Influences } from '../../workers/skinning/influences.ts';
@@ -16,18 +17,24 @@ export class SceneView {
   overlay: SkeletonOverlay;
   weightView: WeightView;
   viewMode: ViewMode = 'shaded';
+  /** the view other than Look shown last (where the Look toggle goes back to) */
+  lastWeightView: ViewMode = 'shaded';
   isoLines = true;
   wireframe = false;
 
-  /** @param selection  #V the selected vertices (1 = selected) */
+  /**
+   * @param selection     #V the selected vertices (1 = selected)
+   * @param onLookChange  a texture of the look arrived (the viewport needs drawing again)
+   */
   constructor(
     private readonly scene: THREE.Scene,
     doc: SceneDocument,
     influences: Influences,
     selectedBone: number,
     selection: Uint8Array,
+    private readonly onLookChange: () => void = () => {},
   ) {
-    this.skinned = new SkinnedMeshView(doc, influences);
+    this.skinned = new SkinnedMeshView(doc, influences, onLookChange);
     this.overlay = new SkeletonOverlay(doc.skeleton, doc.diagonal);
     this.weightView = this.weightViewOf(doc, selectedBone, selection);
     scene.add(this.skinned.mesh, this.overlay.group);
@@ -35,7 +42,7 @@ export class SceneView {
 
   /** New mesh, skeleton or weights: the objects are made afresh with the same display settings. */
   rebuild(doc: SceneDocument, influences: Influences, selectedBone: number, selection: Uint8Array): void {
-    const skinned = new SkinnedMeshView(doc, influences);
+    const skinned = new SkinnedMeshView(doc, influences, this.onLookChange);
     const overlay = new SkeletonOverlay(doc.skeleton, doc.diagonal);
     overlay.visible = this.overlay.visible;
     skinned.setWireframe(this.wireframe);
@@ -50,7 +57,8 @@ export class SceneView {
   }
 
   private weightViewOf(doc: SceneDocument, selectedBone: number, selection: Uint8Array): WeightView {
-    const view = new WeightView(this.skinned.mesh);
+    const view = new WeightView(this.skinned.mesh.geometry, this.skinned.materials);
+    this.skinned.setLook(this.viewMode === 'look');
     view.setMode(this.viewMode);
     view.setIsoLines(this.isoLines);
     view.setHandles(doc.handles);
@@ -66,8 +74,10 @@ export class SceneView {
   }
 
   setMode(mode: ViewMode): void {
+    if (this.viewMode !== 'look') this.lastWeightView = this.viewMode;
     this.viewMode = mode;
     this.weightView.setMode(mode);
+    this.skinned.setLook(mode === 'look');
   }
 
   setIsoLines(on: boolean): void {

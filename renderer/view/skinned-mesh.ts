@@ -1,10 +1,11 @@
 /**
- * The GPU-skinned mesh: a three.js mesh whose standard material gets the skinning chunks spliced in
+ * The GPU-skinned mesh: a three.js mesh whose standard materials get the skinning chunks spliced in
  * (shaders/lbs.glsl, dqs.glsl, chosen by skin-select.glsl at compile time), fed by RGBA32F data textures in the
  * layout of workers/skinning/joint-texture-layout.ts (joint transforms and dual quaternions, updated every
  * frame; per-vertex influences, rebuilt when the influence count changes). Per-face skinning is solved on the
  * CPU and streamed into the position buffer instead (method 'streamed'). An optional distortion heat map
- * colours the surface (shaders/distortion-heatmap.glsl). A readback pass
+ * colours the surface (shaders/distortion-heatmap.glsl). The Look view draws each part with the asset's material
+(surface-look.ts) through the same chunks: only the fragment colour differs. A readback pass
  * runs the same chunk over the vertices as points into a float render target, so the GPU's skinned positions
  * can be compared with the CPU reference.
  */
@@ -30,8 +31,12 @@ import {
 } from '../../workers/skinning/joint-texture-layout.ts';
 import type { Influences } from '../../workers/skinning/influences.ts';
 import type { SceneDocument } from '../document/scene-document.ts';
+import { ImageCache, LookMaterials, defaultMaterial, pageImageDecoder, partDrawGroups } from './surface-look.ts';
 
 const LBS_HEADER = `#define LBS_TEXTURE_WIDTH_LOG2 ${JOINT_TEXTURE_WIDTH_LOG2}\n${lbsChunk}\n${dqsChunk}\n${contextChunk}\n${skinSelectChunk}\n`;
+
+/** The page's decoded images, shared by every view of every scene (held weakly by the image bytes). */
+const PAGE_IMAGES = new ImageCache(pageImageDecoder);
 
 /** What the vertex shader does: see shaders/skin-select.glsl. */
 export type GpuSkinMethod = 'lbs' | 'dqs' | 'blend' | 'streamed';
@@ -65,9 +70,12 @@ export function gpuLimitProblem(doc: SceneDocument, influenceStride: number, max
 }
 
 export class SkinnedMeshView {
-  readonly mesh: THREE.Mesh<THREE.BufferGeometry, THREE.MeshStandardMaterial>;
+  readonly mesh: THREE.Mesh<THREE.BufferGeometry, THREE.MeshStandardMaterial | THREE.MeshStandardMaterial[]>;
   private readonly geometry: THREE.BufferGeometry;
+  /** the default material (every view but Look, and Look's parts without a material) */
   private readonly material: THREE.MeshStandardMaterial;
+  /** the Look view's materials, when the scene has a look */
+  private readonly look: LookMaterials | null;
   private readonly uniforms: {
     lbsJointTexture: THREE.IUniform<THREE.DataTexture>;
     lbsInfluenceTexture: THREE.IUniform<THREE.DataTexture>;
@@ -115,8 +123,10 @@ export class SkinnedMeshView {
   /**
    * @param doc         scene whose rest mesh is drawn (positions and normals are uploaded as float32)
    * @param influences  per-vertex influences (#V × stride), e.g. influencesFromWeights(doc.weights, 4)
+   * @param onLookChange  a texture of the look arrived (the view needs drawing again)
+   * @param images        where the look's images are decoded, once per image
    */
-  constructor(doc: SceneDocument, influences: Influences) {
+  constructor(doc: SceneDocument, influences: Influences, onLookChange: () => void = () => {}, images: ImageCache = PAGE_IMAGES) {
     const { positions, triangles } = doc.mesh;
     this.vertexCount = positions.length / 3;
     this.boneCount = doc.skeleton.parents.length;
@@ -150,37 +160,21 @@ export class SkinnedMeshView {
       contextWeights: { value: new Float32Array(0) },
     };
 
-    this.material = new THREE.MeshStandardMaterial({
-      color: 0xb9c2cf,
-      roughness: 0.62,
-      metalness: 0.05,
-      side: THREE.DoubleSide,
-    });
-    this.material.onBeforeCompile = (shader) => {
-      Object.assign(shader.uniforms, this.uniforms);
-      shader.vertexShader = shader.vertexShader
-        .replace(
-          '#include <common>',
-          `#include <common>\n${LBS_HEADER}\n#if SKIN_HEATMAP\nattribute float skinDistortion;\nvarying float vSkinDistortion;\n#endif`,
-        )
-        .replace(
-          '#include <beginnormal_vertex>',
-          '#include <beginnormal_vertex>\nvec3 skinnedPosition = position;\nskinVertex(gl_VertexID, skinnedPosition, objectNormal);\n#if SKIN_HEATMAP\nvSkinDistortion = skinDistortion;\n#endif',
-        )
-        .replace('#include <begin_vertex>', '#include <begin_vertex>\ntransformed = skinnedPosition;');
-      shader.fragmentShader = shader.fragmentShader
-        .replace(
-          '#include <common>',
-          `#include <common>\n${distortionChunk}\n${magnitudeChunk}\n#if SKIN_HEATMAP\nvarying float vSkinDistortion;\n#endif`,
-        )
-        .replace(
-          '#include <color_fragment>',
-          '#include <color_fragment>\n#if SKIN_HEATMAP == 2\ndiffuseColor.rgb = magnitudeColor(vSkinDistortion);\n#elif SKIN_HEATMAP\ndiffuseColor.rgb = distortionColor(vSkinDistortion);\n#endif',
-        );
-    };
-    this.material.customProgramCacheKey = () =>
-      `rigwright-skin-${this.texelsPerVertex}-${this.skinMethod}-${this.perVertexSigns}-${this.nonRigid}-${this.heatMap}-${this.contextExamples}`;
-    this.mesh = new THREE.Mesh(this.geometry, this.material);
+    this.material = defaultMaterial();
+    this.prepareMaterial(this.material);
+    if (doc.look?.uvs && doc.look.uvs.length === 2 * this.vertexCount) {
+      this.geometry.setAttribute('uv', new THREE.BufferAttribute(doc.look.uvs, 2));
+    }
+    for (const group of partDrawGroups(doc.parts, triangles.length / 3, doc.look?.materials.length ?? 0)) {
+      this.geometry.addGroup(group.start, group.count, group.materialIndex);
+    }
+    this.look = doc.look
+      ? new LookMaterials(doc.look, this.material, images, (material) => this.prepareMaterial(material), onLookChange)
+      : null;
+    this.mesh = new THREE.Mesh<THREE.BufferGeometry, THREE.MeshStandardMaterial | THREE.MeshStandardMaterial[]>(
+      this.geometry,
+      this.material,
+    );
     // The bounding sphere is the rest pose's; the skinned mesh can leave it.
     this.mesh.frustumCulled = false;
 
@@ -211,6 +205,60 @@ export class SkinnedMeshView {
     this.readbackPixels = new Float32Array(READBACK_WIDTH * readbackRows * 4);
     this.applyDefines();
     this.setInfluences(influences);
+  }
+
+  /** The skinning chunks and the heat map go into a material's own shader (the same for every material). */
+  private prepareMaterial(material: THREE.MeshStandardMaterial): void {
+    material.onBeforeCompile = (shader) => {
+      Object.assign(shader.uniforms, this.uniforms);
+      shader.vertexShader = shader.vertexShader
+        .replace(
+          '#include <common>',
+          `#include <common>\n${LBS_HEADER}\n#if SKIN_HEATMAP\nattribute float skinDistortion;\nvarying float vSkinDistortion;\n#endif`,
+        )
+        .replace(
+          '#include <beginnormal_vertex>',
+          '#include <beginnormal_vertex>\nvec3 skinnedPosition = position;\nskinVertex(gl_VertexID, skinnedPosition, objectNormal);\n#if SKIN_HEATMAP\nvSkinDistortion = skinDistortion;\n#endif',
+        )
+        .replace('#include <begin_vertex>', '#include <begin_vertex>\ntransformed = skinnedPosition;');
+      shader.fragmentShader = shader.fragmentShader
+        .replace(
+          '#include <common>',
+          `#include <common>\n${distortionChunk}\n${magnitudeChunk}\n#if SKIN_HEATMAP\nvarying float vSkinDistortion;\n#endif`,
+        )
+        .replace(
+          '#include <color_fragment>',
+          '#include <color_fragment>\n#if SKIN_HEATMAP == 2\ndiffuseColor.rgb = magnitudeColor(vSkinDistortion);\n#elif SKIN_HEATMAP\ndiffuseColor.rgb = distortionColor(vSkinDistortion);\n#endif',
+        );
+    };
+    material.customProgramCacheKey = () =>
+      `rigwright-skin-${this.texelsPerVertex}-${this.skinMethod}-${this.perVertexSigns}-${this.nonRigid}-${this.heatMap}-${this.contextExamples}`;
+  }
+
+  /** Every material the mesh can draw with: the default one, then the look's. */
+  get materials(): readonly THREE.MeshStandardMaterial[] {
+    return this.look ? this.look.materials : [this.material];
+  }
+
+  /**
+   * The Look view on: each part drawn with its own material (base colour × texture); off: every part with the
+   * default material. The skinning is the same either way. Without a look the mesh keeps the default material.
+   */
+  setLook(on: boolean): void {
+    this.mesh.material = on && this.look ? this.look.materials : this.material;
+  }
+
+  get lookShown(): boolean {
+    return Array.isArray(this.mesh.material);
+  }
+
+  /** Resolves once the look's textures are decoded and on their materials (or have failed: see lookProblems). */
+  get lookReady(): Promise<void> {
+    return this.look?.ready ?? Promise.resolve();
+  }
+
+  get lookProblems(): readonly string[] {
+    return this.look?.problems ?? [];
   }
 
   get method(): GpuSkinMethod {
@@ -315,7 +363,7 @@ export class SkinnedMeshView {
   }
 
   private applyDefines(): void {
-    for (const material of [this.material, this.readbackMaterial]) {
+    for (const material of [...this.materials, this.readbackMaterial]) {
       material.defines = {
         ...material.defines,
         SKIN_METHOD: SKIN_METHOD_CODES[this.skinMethod],
@@ -343,7 +391,7 @@ export class SkinnedMeshView {
     // A compile-time count lets the shader compiler unroll the influence loop; changing it recompiles.
     if (size.texelsPerVertex !== this.texelsPerVertex) {
       this.texelsPerVertex = size.texelsPerVertex;
-      for (const material of [this.material, this.readbackMaterial]) {
+      for (const material of [...this.materials, this.readbackMaterial]) {
         material.defines = { ...material.defines, LBS_TEXELS_PER_VERTEX: this.texelsPerVertex };
         material.needsUpdate = true;
       }
@@ -389,7 +437,7 @@ export class SkinnedMeshView {
   }
 
   setWireframe(on: boolean): void {
-    this.material.wireframe = on;
+    for (const material of this.materials) material.wireframe = on;
   }
 
   /**
@@ -415,6 +463,7 @@ export class SkinnedMeshView {
   dispose(): void {
     this.geometry.dispose();
     this.material.dispose();
+    this.look?.dispose();
     this.jointTexture.dispose();
     this.dqsTexture.dispose();
     this.uniforms.lbsInfluenceTexture.value.dispose();

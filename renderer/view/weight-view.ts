@@ -1,10 +1,10 @@
 /**
- * How the skinned mesh is coloured: shaded (the plain material), the selected bone's weight as a heat map
- * (shaders/weight-heatmap.glsl, optional iso-lines), each vertex's dominant bone, or the handles in one colour
- * per bone (shaders/handle-colors.glsl); the lasso selection is tinted in every view. Per-vertex inputs are
- * float attributes on the mesh's geometry; the material's own shader compilation is extended, not replaced,
- * so skinning and lighting stay as they are. The view's attributes and varyings are compiled in (RW_WEIGHT_VIEW)
- * only while a view other than shaded or a selection needs them: on a software rasterizer every extra vertex
+ * How the skinned mesh is coloured: by its material (the asset's in the Look view, the plain one when shaded), the
+ * selected bone's weight as a heat map (shaders/weight-heatmap.glsl, optional iso-lines), each vertex's dominant
+ * bone, or the handles in one colour per bone (shaders/handle-colors.glsl); the lasso selection is tinted in every
+ * view. Per-vertex inputs are float attributes on the mesh's geometry; each material's own shader compilation is
+ * extended, not replaced, so skinning and lighting stay as they are. The view's attributes and varyings are compiled
+ * in (RW_WEIGHT_VIEW) only while a weight view or a selection needs them: on a software rasterizer every extra vertex
  * input costs measurably on dense meshes.
  */
 import * as THREE from 'three';
@@ -12,7 +12,10 @@ import heatmapChunk from '../../shaders/weight-heatmap.glsl?raw';
 import handleColorsChunk from '../../shaders/handle-colors.glsl?raw';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 
-import { VIEW_MODES, type ViewMode } from './view-modes.ts';
+import type { ViewMode } from './view-modes.ts';
+
+/** rwViewMode of each view: 0 leaves the material's colour (the plain and the asset's), the others replace it. */
+const VIEW_CODES: Record<ViewMode, number> = { look: 0, shaded: 0, heatmap: 1, dominant: 2, handles: 3 };
 
 /** Heat-map uploads go by blocks of 2^BLOCK_BITS vertices (4 KiB of one float attribute). */
 const BLOCK_BITS = 10;
@@ -91,19 +94,23 @@ export class WeightView {
   /** whether the view's inputs are compiled into the material (RW_WEIGHT_VIEW) */
   private compiledIn = false;
 
-  /**
-   * @param mesh  the skinned mesh; its geometry gains four #V float attributes, its material the view chunks
-   */
   readonly vertexCount: number;
 
-  constructor(private readonly mesh: THREE.Mesh<THREE.BufferGeometry, THREE.Material>) {
-    const vertexCount = mesh.geometry.getAttribute('position').count;
+  /**
+   * @param geometry   the skinned mesh's geometry: it gains four #V float attributes
+   * @param materials  every material the mesh draws with (the default one and the Look view's): each gets the view chunks
+   */
+  constructor(
+    geometry: THREE.BufferGeometry,
+    private readonly materials: readonly THREE.Material[],
+  ) {
+    const vertexCount = geometry.getAttribute('position').count;
     this.vertexCount = vertexCount;
     const attribute = (name: string, fill: number) => {
       const a = new THREE.BufferAttribute(new Float32Array(vertexCount).fill(fill), 1);
       a.setUsage(THREE.DynamicDrawUsage);
       a.onUpload(() => this.whole.delete(a));
-      mesh.geometry.setAttribute(name, a);
+      geometry.setAttribute(name, a);
       return a;
     };
     this.weight = attribute('rwWeight', 0);
@@ -111,8 +118,10 @@ export class WeightView {
     this.handle = attribute('rwHandle', -1);
     this.selected = attribute('rwSelected', 0);
     this.touchedBlocks = new Uint8Array(Math.ceil(vertexCount / 2 ** BLOCK_BITS));
+    for (const material of materials) this.extend(material);
+  }
 
-    const material = mesh.material;
+  private extend(material: THREE.Material): void {
     const previousCompile = material.onBeforeCompile.bind(material);
     const previousKey = material.customProgramCacheKey.bind(material);
     material.onBeforeCompile = (shader, renderer) => {
@@ -131,12 +140,13 @@ export class WeightView {
   }
 
   private recompileIfNeeded(): void {
-    const needed = this.mode !== 'shaded' || this.hasSelection;
+    const needed = VIEW_CODES[this.mode] !== 0 || this.hasSelection;
     if (needed === this.compiledIn) return;
     this.compiledIn = needed;
-    const material = this.mesh.material;
-    material.defines = { ...material.defines, RW_WEIGHT_VIEW: needed ? 1 : 0 };
-    material.needsUpdate = true;
+    for (const material of this.materials) {
+      material.defines = { ...material.defines, RW_WEIGHT_VIEW: needed ? 1 : 0 };
+      material.needsUpdate = true;
+    }
   }
 
   get viewMode(): ViewMode {
@@ -145,7 +155,7 @@ export class WeightView {
 
   setMode(mode: ViewMode): void {
     this.mode = mode;
-    this.uniforms.rwViewMode.value = VIEW_MODES.indexOf(mode);
+    this.uniforms.rwViewMode.value = VIEW_CODES[mode];
     this.recompileIfNeeded();
   }
 

@@ -1,0 +1,178 @@
+/**
+ * The asset's own look in the viewport (the Look view): one three.js material per glTF material (base colour factor
+ * × base-colour texture, sRGB, glTF's UV convention: no flip), the app's default material for parts without one, and
+ * the draw groups that give each part of the one vertex list its material. Images are decoded in the page
+ * (createImageBitmap), once per image however many views show them; a material shows its base colour until its
+ * image is decoded, and keeps it when the image cannot be decoded (the reason is reported, naming the material).
+ */
+import * as THREE from 'three';
+import type { MaterialLook, MeshPart, SurfaceLook } from '../../workers/formats/types.ts';
+
+/** A range of the index buffer drawn with one material: `start`, `count` in index entries (3 per triangle). */
+export interface DrawGroup {
+  start: number;
+  count: number;
+  /** 0: the default material; m + 1: material m of the look */
+  materialIndex: number;
+}
+
+/** The material slot of a part: 0 (the default) for -1 or an index the look does not have, else material + 1. */
+export function materialSlot(material: number, materialCount: number): number {
+  return Number.isInteger(material) && material >= 0 && material < materialCount ? material + 1 : 0;
+}
+
+/**
+ * The draw groups of a mesh whose parts are triangle ranges of one index buffer: the parts in triangle order, each
+ * with its material's slot, neighbours with the same slot merged into one group; triangles no part covers are drawn
+ * with the default material, so every triangle is drawn exactly once.
+ * @param parts          the scene's parts (absent: one mesh, all of it, with the default material)
+ * @param triangleCount  #F of the index buffer
+ * @param materialCount  number of materials of the look
+ */
+export function partDrawGroups(parts: readonly MeshPart[] | undefined, triangleCount: number, materialCount: number): DrawGroup[] {
+  const ranges: { first: number; end: number; slot: number }[] = [];
+  for (const part of parts ?? []) {
+    const first = Math.max(0, part.triangleStart);
+    const end = Math.min(triangleCount, part.triangleStart + part.triangleCount);
+    if (end > first) ranges.push({ first, end, slot: materialSlot(part.material, materialCount) });
+  }
+  ranges.sort((a, b) => a.first - b.first);
+  const groups: DrawGroup[] = [];
+  const push = (first: number, end: number, slot: number) => {
+    if (end <= first) return;
+    const last = groups.at(-1);
+    if (last && last.materialIndex === slot && last.start + last.count === 3 * first) last.count += 3 * (end - first);
+    else groups.push({ start: 3 * first, count: 3 * (end - first), materialIndex: slot });
+  };
+  let covered = 0;
+  for (const { first, end, slot } of ranges) {
+    push(covered, first, 0);
+    // Overlapping parts (a bug upstream) must not draw a triangle twice: each range starts where the last ended.
+    push(Math.max(first, covered), end, slot);
+    covered = Math.max(covered, end);
+  }
+  push(covered, triangleCount, 0);
+  return groups;
+}
+
+/** Decodes an image file's bytes (PNG, JPEG, …) into something a texture can hold. */
+export type ImageDecoder = (bytes: Uint8Array, mimeType: string) => Promise<TexImageSource>;
+
+/** The page's decoder: pixels as stored (no premultiplied alpha, no colour-profile conversion, no flip). */
+export const pageImageDecoder: ImageDecoder = (bytes, mimeType) =>
+  createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mimeType }), {
+    premultiplyAlpha: 'none',
+    colorSpaceConversion: 'none',
+  });
+
+/**
+ * Decoded images, one per image's bytes: the views of one scene (the main view, the split view's second half, the
+ * views made again after an edit) share them. Held weakly by the bytes, so a scene that is gone takes its images
+ * with it.
+ */
+export class ImageCache {
+  private readonly images = new WeakMap<Uint8Array, Promise<TexImageSource>>();
+  /** how many images were decoded (for the bookkeeping's tests) */
+  decodes = 0;
+
+  constructor(private readonly decode: ImageDecoder) {}
+
+  image(texture: { bytes: Uint8Array; mimeType: string }): Promise<TexImageSource> {
+    let image = this.images.get(texture.bytes);
+    if (!image) {
+      this.decodes++;
+      image = this.decode(texture.bytes, texture.mimeType);
+      this.images.set(texture.bytes, image);
+    }
+    return image;
+  }
+}
+
+/** The app's material where the asset has none (and the material of every view but Look). */
+export function defaultMaterial(): THREE.MeshStandardMaterial {
+  return new THREE.MeshStandardMaterial({ color: 0xb9c2cf, roughness: 0.62, metalness: 0.05, side: THREE.DoubleSide });
+}
+
+/**
+ * The Look view's materials for one mesh view: slot 0 the default material (shared with the other views), slot m + 1
+ * material m of the look. `ready` resolves once every image is decoded and on its material (or has failed).
+ */
+export class LookMaterials {
+  /** slot 0 the default material, then one per material of the look */
+  readonly materials: THREE.MeshStandardMaterial[];
+  readonly ready: Promise<void>;
+  /** what could not be shown, each naming the material */
+  readonly problems: string[] = [];
+  private readonly textures: THREE.Texture[] = [];
+  private disposed = false;
+
+  /**
+   * @param look      the scene's look
+   * @param fallback  the default material (slot 0)
+   * @param prepare   called on each new material before its first use (the skinning and view chunks go in here)
+   * @param onChange  a texture arrived: the view needs drawing again
+   */
+  constructor(
+    look: SurfaceLook,
+    fallback: THREE.MeshStandardMaterial,
+    images: ImageCache,
+    prepare: (material: THREE.MeshStandardMaterial) => void,
+    onChange: () => void,
+  ) {
+    const own = look.materials.map((m) => materialOf(m));
+    for (const material of own) prepare(material);
+    this.materials = [fallback, ...own];
+    const pending = look.materials.map(async (m, i) => {
+      if (!m.baseColorTexture) return;
+      if (!look.uvs) {
+        this.problems.push(`material ${m.name || i}: its texture is not shown, the mesh has no texture coordinates`);
+        return;
+      }
+      try {
+        const image = await images.image(m.baseColorTexture);
+        if (this.disposed) return;
+        const texture = new THREE.Texture(image);
+        texture.colorSpace = THREE.SRGBColorSpace;
+        // glTF's texture coordinates start at the image's top left, as the decoded image's rows do.
+        texture.flipY = false;
+        texture.wrapS = THREE.RepeatWrapping;
+        texture.wrapT = THREE.RepeatWrapping;
+        texture.anisotropy = 4;
+        texture.needsUpdate = true;
+        this.textures.push(texture);
+        own[i].map = texture;
+        own[i].needsUpdate = true;
+        onChange();
+      } catch (error) {
+        this.problems.push(
+          `material ${m.name || i}: its ${m.baseColorTexture.mimeType} texture could not be decoded (${error instanceof Error ? error.message : String(error)})`,
+        );
+      }
+    });
+    this.ready = Promise.all(pending).then(() => undefined);
+  }
+
+  /** whether slot's material shows a texture now */
+  textured(slot: number): boolean {
+    return this.materials[slot]?.map != null;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const texture of this.textures) texture.dispose();
+    for (const material of this.materials.slice(1)) material.dispose();
+  }
+}
+
+/** A material's base colour factor (linear) and sides; the texture is set once decoded. */
+function materialOf(look: MaterialLook): THREE.MeshStandardMaterial {
+  const [r, g, b] = look.baseColor;
+  const material = new THREE.MeshStandardMaterial({
+    roughness: 0.62,
+    metalness: 0.05,
+    side: look.doubleSided ? THREE.DoubleSide : THREE.FrontSide,
+  });
+  material.color.setRGB(r, g, b, THREE.LinearSRGBColorSpace);
+  material.name = look.name;
+  return material;
+}
