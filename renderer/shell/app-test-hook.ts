@@ -10,7 +10,15 @@ import type { App } from './app.ts';
 import { pagePosition } from './joint-picking.ts';
 import { examplesOf } from '../document/scene-document.ts';
 import { projectTestHook } from './project-test-hook.ts';
-import type { BindingTestHook, ExamplesTestHook, PaintState, PaintTestHook, RigwrightTestHook, WorkTestHook } from './test-hook.ts';
+import type {
+  BindingTestHook,
+  ExamplesTestHook,
+  MeshesTestHook,
+  PaintState,
+  PaintTestHook,
+  RigwrightTestHook,
+  WorkTestHook,
+} from './test-hook.ts';
 
 export function appTestHook(app: App): RigwrightTestHook {
   const { store, frames, timeline, deformation, history, tools } = app;
@@ -21,6 +29,7 @@ export function appTestHook(app: App): RigwrightTestHook {
       return app.commands.execute(id, argument).ran;
     },
     examples: examplesHook(app),
+    meshes: meshesHook(app),
     history: () => ({ undo: history.undoLabels(), redo: history.redoCount, bytes: history.bytes }),
     tool: () => ({ id: tools.active.id, state: tools.active.state }),
     snapshot: () => {
@@ -293,5 +302,39 @@ function examplesHook(app: App): ExamplesTestHook {
     unposed: () => app.posespace.idle(),
     positions: (name) => Array.from(find(name).positions),
     pose: (name) => Array.from(find(name).pose),
+  };
+}
+
+function meshesHook(app: App): MeshesTestHook {
+  return {
+    state: () => ({
+      parts: app.meshes.list.map(({ name, vertexStart, vertexCount, triangleStart, triangleCount }) => ({
+        name,
+        vertexStart,
+        vertexCount,
+        triangleStart,
+        triangleCount,
+      })),
+      active: app.meshes.active,
+      hidden: [...app.meshes.hidden],
+      panelOpen: app.meshesPanel.open,
+    }),
+    drawnTriangles: () => {
+      const index = app.views.skinned.mesh.geometry.index!.array;
+      let drawn = 0;
+      for (let i = 0; i < index.length; i += 3) if (index[i] !== index[i + 1] || index[i] !== index[i + 2]) drawn++;
+      return drawn;
+    },
+    coveredPixels: () => {
+      app.renderNow();
+      const gl = app.viewport.renderer.getContext();
+      const { drawingBufferWidth: width, drawingBufferHeight: height } = gl;
+      const pixels = new Uint8Array(4 * width * height);
+      gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+      // The clear colour 0x1b1e24.
+      let covered = 0;
+      for (let i = 0; i < pixels.length; i += 4) if (pixels[i] !== 0x1b || pixels[i + 1] !== 0x1e || pixels[i + 2] !== 0x24) covered++;
+      return covered;
+    },
   };
 }
