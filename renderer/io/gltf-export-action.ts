@@ -29,7 +29,8 @@ export function clipNameOf(doc: SceneDocument): string | null {
 
 /**
  * @param doc     the scene to write (its mesh, rest normals, skeleton, weights, bone names, current pose sequence,
- *                and its examples not hidden, as morph targets driven by their pose-space weights: context LBS)
+ *                its meshes (parts), look and OBJ corners, and its examples not hidden, as morph targets driven by
+ *                their pose-space weights: context LBS)
  * @param choice  from the export dialog
  * @param bake    the viewport's method and influences, used when choice.bake is set; a per-face bake is set up as the
  *                viewport's (the scene's handles fix its stitching, its shown examples drive per-face context)
@@ -53,6 +54,10 @@ export async function exportSceneAsGltf(
     boneNames: doc.boneNames ? [...doc.boneNames] : undefined,
     clips: choice.includeClip && doc.poses && clipName !== null ? [{ name: clipName, poses: doc.poses }] : [],
     name: base,
+    // The asset as loaded: its meshes, texture coordinates, materials and OBJ vt/vn.
+    ...(doc.parts ? { parts: doc.parts } : {}),
+    ...(doc.look ? { look: doc.look } : {}),
+    ...(doc.objCorners ? { objCorners: doc.objCorners } : {}),
   };
   const bakes: SkinningBake[] =
     choice.bake && doc.poses && clipName !== null

@@ -65,6 +65,37 @@ export async function projectSeedWithExamples(fixture: Uint8Array): Promise<Uint
   return writeProjectFile(contents, `project-v${PROJECT_FORMAT_VERSION}.rig.glb`);
 }
 
+/**
+ * An OBJ with what the libigl files lack: two objects (the second with groups), each a 6 × 6 grid of quads written
+ * `v/vt/vn` with a texture seam down the middle (its vt differ on the two sides) and relative indices in the second.
+ */
+export function objSeedWithParts(): string {
+  const lines: string[] = ['mtllib parts.mtl'];
+  let base = 0;
+  let vtBase = 0;
+  for (const [o, name] of ['body', 'eye'].entries()) {
+    lines.push(`o ${name}`);
+    for (let j = 0; j <= 6; j++) for (let i = 0; i <= 6; i++) lines.push(`v ${i + 10 * o} ${j} ${0.1 * Math.sin(i + j)}`);
+    for (let j = 0; j <= 6; j++) for (let i = 0; i <= 7; i++) lines.push(`vt ${Math.min(i, 6) / 6 + (i > 3 ? 0.01 : 0)} ${j / 6}`);
+    lines.push('vn 0 0 1', `vn 0.6 0 0.8`, `usemtl m${o}`);
+    for (let j = 0; j < 6; j++) {
+      if (o === 1) lines.push(`g ${name}_${j % 2}`);
+      for (let i = 0; i < 6; i++) {
+        const corner = (di: number, dj: number): string => {
+          const v = base + (j + dj) * 7 + i + di + 1;
+          const vt = vtBase + (j + dj) * 8 + i + di + (i + di > 3 || (i >= 3 && di === 1) ? 1 : 0) + 1;
+          const vn = 2 * o + ((i + di) % 2) + 1;
+          return o === 0 ? `${v}/${vt}/${vn}` : `${v - base - 50}/${vt}/-${2 - ((i + di) % 2)}`;
+        };
+        lines.push(`f ${corner(0, 0)} ${corner(1, 0)} ${corner(1, 1)} ${corner(0, 1)}`);
+      }
+    }
+    base += 49;
+    vtBase += 56;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 let cached: Seed[] | null = null;
 
 /** Every seed, once loadSeeds has run. */
@@ -82,6 +113,7 @@ export async function loadSeeds(): Promise<Seed[]> {
   };
   add('obj', ['libigl', 'arm.obj']);
   add('obj', ['libigl', 'elephant.obj']);
+  seeds.push({ format: 'obj', name: 'two-objects.obj', bytes: new TextEncoder().encode(objSeedWithParts()) });
   add('off', ['libigl', 'decimated-knight.off']);
   add('off', ['hand', 'hand.off']);
   add('tgf', ['hand', 'hand.tgf']);

@@ -8,6 +8,14 @@
  * G_b · T(−r_b) = [Q_p R_b | T_p + Q_p r_b − Q_b r_b], which is libigl's [Q_b | T_b] (rig/forward-kinematics.ts).
  * A pose's start-joint translation t_b animates the node's translation to r_b − r_p + t_b, giving
  * [Q_b | T_p + Q_p (r_b + t_b) − Q_b r_b], forward kinematics with translations.
+ * The joint nodes are exactly the bones, with their names: a bone whose start is away from its parent's end is still
+ * one node (connector bones belong to TGF only). Rest positions are rounded to a float32 grid (gridJointPositions in
+ * gltf-export-parts.ts) so that each inverse bind matrix is exactly the inverse of its joint's rest world matrix.
+ * Several root bones hang below one node that is not a joint, the common root a skin needs.
+ *
+ * Meshes: each part of the scene (MeshPart) is one mesh node; skinned parts share the one skin, unskinned parts
+ * have neither skin nor JOINTS/WEIGHTS. TEXCOORD_0 and NORMAL come from the OBJ corners (vertices split per distinct
+ * corner) or from the look's per-vertex uvs; materials from the look (gltf-export-parts.ts).
  */
 import {
   PoseSpaceError,
@@ -17,13 +25,23 @@ import {
   type RbfKernel,
 } from '../posespace/pose-space-weights.ts';
 import { unposeExamples } from '../posespace/unpose.ts';
-import { Document, Format, WebIO, type Accessor, type Animation, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
+import {
+  Document,
+  Format,
+  WebIO,
+  type Accessor,
+  type Animation,
+  type Mesh as GltfMesh,
+  type Node as GltfNode,
+  type Primitive,
+} from '@gltf-transform/core';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
 import { FormatError } from './format-error.ts';
 import type { GltfCompression } from './gltf-extensions.ts';
 import { quantizeSkinWeights, type GltfWeightComponent } from './gltf-skin-weights.ts';
 import { vertexAnimationCost, type GltfVertexAnimation } from './gltf-vertex-animation.ts';
-import type { DenseMatrix, TriangleMesh } from './types.ts';
+import { checkCorners, checkedParts, checkLook, gridJointPositions, lookMaterials, partLayout } from './gltf-export-parts.ts';
+import type { DenseMatrix, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
 import { identityPose, samplePose, type PoseSequence } from '../rig/pose-sequence.ts';
 import { matrixToQuat } from '../math/quaternion.ts';
@@ -51,8 +69,14 @@ export interface GltfRig {
   vertexAnimations?: readonly GltfVertexAnimation[];
   /** example shapes as morph targets driven by their pose-space weights (context LBS), see GltfPoseSpace */
   poseSpace?: GltfPoseSpace;
-  /** mesh and mesh node name; default 'mesh' */
+  /** mesh and mesh node name when there are no parts, and the scene's; default 'mesh' */
   name?: string;
+  /** the meshes, each written as its own mesh node (skinned ones on the one skin); absent: one mesh of everything */
+  parts?: readonly MeshPart[];
+  /** texture coordinates (TEXCOORD_0, when there are no OBJ corners) and the materials parts name */
+  look?: SurfaceLook;
+  /** OBJ vt/vn per triangle corner: TEXCOORD_0 and NORMAL, splitting vertices where corners of one vertex differ */
+  objCorners?: ObjCorners;
 }
 
 /**
@@ -217,25 +241,21 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   const doc = new Document();
   doc.setLogger(new CollectingLogger(warnings));
   const buffer = doc.createBuffer();
-  const accessor = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint8Array | Uint16Array | Uint32Array): Accessor =>
-    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const accessor = (
+    type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4',
+    array: Float32Array | Uint8Array | Uint16Array | Uint32Array,
+  ): Accessor => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
 
-  const normals = rig.normals ?? vertexNormals(mesh.positions, mesh.triangles);
-  const primitive = doc
-    .createPrimitive()
-    .setAttribute('POSITION', accessor('VEC3', Float32Array.from(mesh.positions)))
-    .setAttribute('NORMAL', accessor('VEC3', unitNormals(normals)))
-    .setIndices(accessor('SCALAR', vertexCount <= 65535 ? Uint16Array.from(mesh.triangles) : Uint32Array.from(mesh.triangles)));
+  const look = rig.look;
+  if (look) checkLook(mesh, look, fail);
+  const parts = checkedParts(mesh, rig.parts, rig.name ?? 'mesh', look?.materials.length ?? 0, fail);
+  const corners = rig.objCorners ?? null;
+  if (corners) checkCorners(mesh, corners, fail);
+  const restNormals = rig.normals ?? vertexNormals(mesh.positions, mesh.triangles);
 
   const influences = influencesFromWeights(weights, opts.influences);
   const slotCount = influences.stride <= 4 ? 4 : 8;
   const stored = quantizeSkinWeights(influences, slotCount, opts.weightComponent, boneCount);
-  for (let set = 0; set < slotCount / 4; set++) {
-    const joints = sliceSet(stored.joints, slotCount, set);
-    const values = sliceSet(stored.weights, slotCount, set);
-    primitive.setAttribute(`JOINTS_${set}`, accessor('VEC4', joints));
-    primitive.setAttribute(`WEIGHTS_${set}`, accessor('VEC4', values).setNormalized(opts.weightComponent !== 'float'));
-  }
   if (slotCount === 8) {
     warnings.push(
       'eight influences are stored in JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1; many viewers read only the first set and then skin with a part of the weight',
@@ -254,38 +274,121 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   }
 
   const meshName = rig.name ?? 'mesh';
-  const gltfMesh = doc.createMesh(meshName).addPrimitive(primitive);
-  const meshNode = doc.createNode(meshName).setMesh(gltfMesh);
-  const scene = doc.createScene(meshName).addChild(meshNode);
+  const scene = doc.createScene(meshName);
   doc.getRoot().setDefaultScene(scene);
+  const materials = look ? lookMaterials(doc, look.materials, warnings) : [];
+  // One mesh node per part, over its own vertices (split per OBJ corner); skinned parts share the one skin.
+  const written: WrittenPart[] = parts.map((part) => {
+    const layout = partLayout(part, mesh.triangles, corners);
+    const { map } = layout;
+    const n = map.length;
+    const positions = new Float32Array(3 * n);
+    const normals = new Float64Array(3 * n);
+    for (let i = 0; i < n; i++) {
+      const v = map[i];
+      const vn = layout.normal ? layout.normal[i] : -1;
+      for (let c = 0; c < 3; c++) {
+        positions[3 * i + c] = mesh.positions[3 * v + c];
+        normals[3 * i + c] = vn >= 0 ? corners!.normals[3 * vn + c] : restNormals[3 * v + c];
+      }
+    }
+    const primitive = doc
+      .createPrimitive()
+      .setAttribute('POSITION', accessor('VEC3', positions))
+      .setAttribute('NORMAL', accessor('VEC3', unitNormals(normals)))
+      .setIndices(accessor('SCALAR', n <= 65535 ? Uint16Array.from(layout.indices) : layout.indices));
+    const material = part.material >= 0 ? materials[part.material] : null;
+    let uvs: Float32Array | null = null;
+    if (layout.texcoord && layout.texcoord.some((t) => t >= 0)) {
+      // OBJ puts v = 0 at the bottom of the image, glTF at the top.
+      uvs = new Float32Array(2 * n);
+      let missing = 0;
+      layout.texcoord.forEach((t, i) => {
+        if (t < 0) return void missing++;
+        uvs![2 * i] = corners!.texcoords[2 * t];
+        uvs![2 * i + 1] = 1 - corners!.texcoords[2 * t + 1];
+      });
+      if (missing > 0)
+        warnings.push(`mesh "${part.name}": ${missing} vertices have no texture coordinate in the OBJ file; they get (0, 0)`);
+    } else if (!layout.texcoord && look?.uvs) {
+      uvs = new Float32Array(2 * n);
+      for (let i = 0; i < n; i++) {
+        uvs[2 * i] = look.uvs[2 * map[i]];
+        uvs[2 * i + 1] = look.uvs[2 * map[i] + 1];
+      }
+    } else if (material?.getBaseColorTexture()) {
+      uvs = new Float32Array(2 * n);
+      warnings.push(`mesh "${part.name}": its material has a texture but the mesh has no texture coordinates; all are (0, 0)`);
+    }
+    if (uvs) primitive.setAttribute('TEXCOORD_0', accessor('VEC2', uvs));
+    if (material) primitive.setMaterial(material);
+    if (part.skinned) {
+      for (let set = 0; set < slotCount / 4; set++) {
+        primitive.setAttribute(`JOINTS_${set}`, accessor('VEC4', gatherSet(stored.joints, slotCount, set, map)));
+        primitive.setAttribute(
+          `WEIGHTS_${set}`,
+          accessor('VEC4', gatherSet(stored.weights, slotCount, set, map)).setNormalized(opts.weightComponent !== 'float'),
+        );
+      }
+    }
+    const gltfMesh = doc.createMesh(part.name).addPrimitive(primitive);
+    const node = doc.createNode(part.name).setMesh(gltfMesh);
+    scene.addChild(node);
+    return { node, mesh: gltfMesh, primitive, map, skinned: part.skinned };
+  });
+  // Morph targets (examples, baked vertex animations) move skinned vertices only.
+  const morphed = written.filter((w) => w.skinned);
 
-  const { joints: rest, bones, parents } = skeleton;
+  const { parents } = skeleton;
   const jointNodes: GltfNode[] = [];
   for (let b = 0; b < boneCount; b++) jointNodes.push(doc.createNode(names[b]));
+  // A skin's joints need a common root (glTF 2.0 §3.7.3): several root bones hang below one node that is no joint.
+  const skeletonRoot = parents.filter((p) => p < 0).length > 1 ? doc.createNode(`${meshName} skeleton`) : null;
+  if (skeletonRoot) scene.addChild(skeletonRoot);
+  const at = gridJointPositions(skeleton);
   const inverseBind = new Float32Array(16 * boneCount);
   for (let b = 0; b < boneCount; b++) {
-    const s = 3 * bones[2 * b];
+    const s = 3 * b;
     const p = parents[b];
-    const ps = p >= 0 ? 3 * bones[2 * p] : -1;
-    jointNodes[b].setTranslation(
-      p >= 0 ? [rest[s] - rest[ps], rest[s + 1] - rest[ps + 1], rest[s + 2] - rest[ps + 2]] : [rest[s], rest[s + 1], rest[s + 2]],
-    );
+    const ps = 3 * p;
+    jointNodes[b].setTranslation(p >= 0 ? [at[s] - at[ps], at[s + 1] - at[ps + 1], at[s + 2] - at[ps + 2]] : [at[s], at[s + 1], at[s + 2]]);
     if (p >= 0) jointNodes[p].addChild(jointNodes[b]);
-    else scene.addChild(jointNodes[b]);
+    else (skeletonRoot ?? scene).addChild(jointNodes[b]);
     const m = 16 * b;
     inverseBind[m] = inverseBind[m + 5] = inverseBind[m + 10] = inverseBind[m + 15] = 1;
-    inverseBind[m + 12] = -rest[s];
-    inverseBind[m + 13] = -rest[s + 1];
-    inverseBind[m + 14] = -rest[s + 2];
+    inverseBind[m + 12] = -at[s];
+    inverseBind[m + 13] = -at[s + 1];
+    inverseBind[m + 14] = -at[s + 2];
   }
-  const skin = doc.createSkin(`${meshName} skin`).setInverseBindMatrices(accessor('MAT4', inverseBind));
-  for (const node of jointNodes) skin.addJoint(node);
-  meshNode.setSkin(skin);
+  if (morphed.length > 0) {
+    const skin = doc.createSkin(`${meshName} skin`).setInverseBindMatrices(accessor('MAT4', inverseBind));
+    for (const node of jointNodes) skin.addJoint(node);
+    for (const part of morphed) part.node.setSkin(skin);
+  }
+  const addTarget = (name: string, delta: Float32Array, normalDelta: Float32Array): void => {
+    for (const part of morphed) {
+      part.primitive.addTarget(
+        doc
+          .createPrimitiveTarget(name)
+          .setAttribute('POSITION', accessor('VEC3', gather3(delta, part.map)))
+          .setAttribute('NORMAL', accessor('VEC3', gather3(normalDelta, part.map))),
+      );
+    }
+  };
+  /** A `weights` channel on every morphed mesh node, keyed at `input`. */
+  const addWeightsChannels = (animation: Animation, input: Accessor, values: Float32Array): void => {
+    const output = accessor('SCALAR', values);
+    for (const part of morphed) {
+      const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation('LINEAR');
+      const channel = doc.createAnimationChannel().setTargetNode(part.node).setTargetPath('weights').setSampler(sampler);
+      animation.addSampler(sampler).addChannel(channel);
+    }
+  };
 
-  if (poseSpace && exampleTargets.length > 0) addExampleTargets(doc, accessor, primitive, mesh, poseSpace, exampleTargets, fail);
+  if (poseSpace && exampleTargets.length > 0) addExampleTargets(addTarget, mesh, poseSpace, exampleTargets, fail);
   (rig.clips ?? []).forEach((clip, c) => {
     const { animation, input } = addRotationClip(doc, accessor, jointNodes, clip, opts.framesPerSecond);
-    if (exampleTargets.length === 0) return;
+    if (exampleTargets.length === 0 || morphed.length === 0) return;
     const keys = clipExampleWeights[c].length / exampleCount;
     const values = new Float32Array(keys * targetCount);
     for (let k = 0; k < keys; k++) {
@@ -296,9 +399,7 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
         k * targetCount,
       );
     }
-    const sampler = doc.createAnimationSampler().setInput(input).setOutput(accessor('SCALAR', values)).setInterpolation('LINEAR');
-    const channel = doc.createAnimationChannel().setTargetNode(meshNode).setTargetPath('weights').setSampler(sampler);
-    animation.addSampler(sampler).addChannel(channel);
+    addWeightsChannels(animation, input, values);
     if (clip.poses.kind === 'quaternions') {
       warnings.push(
         `clip "${clip.name}": the example weights are keyed at its two keyframes only; between them players interpolate them linearly, not as the weights of the interpolated pose`,
@@ -307,7 +408,7 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   });
 
   const bakes = rig.vertexAnimations ?? [];
-  if (bakes.length > 0) {
+  if (bakes.length > 0 && morphed.length > 0) {
     const cost = vertexAnimationCost(
       vertexCount,
       bakes.map((bake) => bake.frameCount),
@@ -315,12 +416,12 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     warnings.push(
       `baked vertex animation adds ${cost.totalBytes} bytes (${cost.targetBytes} in morph targets, ${cost.animationBytes} in keyframes)`,
     );
-    addVertexAnimations(doc, accessor, meshNode, primitive, mesh, bakes, opts.framesPerSecond, exampleTargets.length, fail);
+    addVertexAnimations(doc, accessor, addTarget, addWeightsChannels, mesh, bakes, opts.framesPerSecond, exampleTargets.length, fail);
   }
   if (targetCount > 0) {
     const defaults = new Float32Array(targetCount);
     if (exampleTargets.length > 0) exampleTargetWeights(exampleTargets, restExampleWeights, defaults, 0);
-    gltfMesh.setWeights([...defaults]);
+    for (const part of morphed) part.mesh.setWeights([...defaults]);
   }
 
   const io = new WebIO().setLogger(new CollectingLogger(warnings));
@@ -354,14 +455,37 @@ function unitNormals(normals: Float64Array): Float32Array {
   return out;
 }
 
-function sliceSet<T extends Float32Array | Uint8Array | Uint16Array>(all: T, slotCount: number, set: number): T {
-  const vertexCount = all.length / slotCount;
-  const out = new (all.constructor as { new (n: number): T })(vertexCount * 4);
-  for (let v = 0; v < vertexCount; v++) {
-    for (let k = 0; k < 4; k++) out[4 * v + k] = all[v * slotCount + 4 * set + k];
+/** One set of four (JOINTS_n or WEIGHTS_n) of the glTF vertices `map` names, from all slots of every scene vertex. */
+function gatherSet<T extends Float32Array | Uint8Array | Uint16Array>(all: T, slotCount: number, set: number, map: Uint32Array): T {
+  const out = new (all.constructor as { new (n: number): T })(map.length * 4);
+  for (let i = 0; i < map.length; i++) {
+    for (let k = 0; k < 4; k++) out[4 * i + k] = all[map[i] * slotCount + 4 * set + k];
   }
   return out;
 }
+
+/** The #V × 3 values of the glTF vertices `map` names. */
+function gather3(values: Float32Array, map: Uint32Array): Float32Array {
+  const out = new Float32Array(3 * map.length);
+  for (let i = 0; i < map.length; i++) {
+    out[3 * i] = values[3 * map[i]];
+    out[3 * i + 1] = values[3 * map[i] + 1];
+    out[3 * i + 2] = values[3 * map[i] + 2];
+  }
+  return out;
+}
+
+/** A part as written: its mesh node, mesh, primitive and glTF vertex → scene vertex map. */
+interface WrittenPart {
+  node: GltfNode;
+  mesh: GltfMesh;
+  primitive: Primitive;
+  map: Uint32Array;
+  skinned: boolean;
+}
+
+/** Adds a morph target, given per scene vertex, to every morphed part. */
+type AddTarget = (name: string, delta: Float32Array, normalDelta: Float32Array) => void;
 
 /** Vertices with more than K non-zero weights, and the largest weight beyond the K largest. */
 function droppedWeight(weights: DenseMatrix, keep: number): { vertices: number; largest: number } {
@@ -508,9 +632,7 @@ function exampleTargetWeights(targets: readonly ExampleTarget[], a: ArrayLike<nu
  * shading follows the correction.
  */
 function addExampleTargets(
-  doc: Document,
-  accessor: AccessorFactory,
-  primitive: Primitive,
+  addTarget: AddTarget,
   mesh: TriangleMesh,
   poseSpace: GltfPoseSpace,
   targets: readonly ExampleTarget[],
@@ -537,12 +659,7 @@ function addExampleTargets(
       delta[i] = scale * poseSpace.displacements[example * n + i];
       normalDelta[i] = scale * normalChange[example][i];
     }
-    primitive.addTarget(
-      doc
-        .createPrimitiveTarget(name)
-        .setAttribute('POSITION', accessor('VEC3', delta))
-        .setAttribute('NORMAL', accessor('VEC3', normalDelta)),
-    );
+    addTarget(name, delta, normalDelta);
   }
 }
 
@@ -554,8 +671,8 @@ function addExampleTargets(
 function addVertexAnimations(
   doc: Document,
   accessor: AccessorFactory,
-  meshNode: GltfNode,
-  primitive: Primitive,
+  addTarget: AddTarget,
+  addWeightsChannels: (animation: Animation, input: Accessor, values: Float32Array) => void,
   mesh: TriangleMesh,
   bakes: readonly GltfVertexAnimation[],
   framesPerSecond: number,
@@ -582,11 +699,7 @@ function addVertexAnimations(
       vertexNormals(posed, mesh.triangles, posedNormals);
       const normalDelta = new Float32Array(posed.length);
       for (let i = 0; i < posed.length; i++) normalDelta[i] = posedNormals[i] - restNormals[i];
-      const target = doc
-        .createPrimitiveTarget(`${bake.name} ${f}`)
-        .setAttribute('POSITION', accessor('VEC3', delta))
-        .setAttribute('NORMAL', accessor('VEC3', normalDelta));
-      primitive.addTarget(target);
+      addTarget(`${bake.name} ${f}`, delta, normalDelta);
     }
     const times = new Float32Array(bake.frameCount);
     const values = new Float32Array(bake.frameCount * targetCount);
@@ -594,13 +707,7 @@ function addVertexAnimations(
       times[f] = f / framesPerSecond;
       values[f * targetCount + first + f] = 1;
     }
-    const sampler = doc
-      .createAnimationSampler()
-      .setInput(accessor('SCALAR', times))
-      .setOutput(accessor('SCALAR', values))
-      .setInterpolation('LINEAR');
-    const channel = doc.createAnimationChannel().setTargetNode(meshNode).setTargetPath('weights').setSampler(sampler);
-    doc.createAnimation(bake.name).addSampler(sampler).addChannel(channel);
+    addWeightsChannels(doc.createAnimation(bake.name), accessor('SCALAR', times), values);
     first += bake.frameCount;
   }
 }

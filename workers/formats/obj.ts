@@ -1,10 +1,18 @@
 /**
- * Wavefront OBJ meshes: geometry only. `v` positions, `f` faces (fan-triangulated); `vt` and `vn` are counted
- * but not kept, since skinning needs positions and connectivity and recomputes normals.
+ * Wavefront OBJ meshes: `v` positions, `f` faces (fan-triangulated), `vt` texture coordinates and `vn` normals per
+ * face corner (ObjCorners), and the objects (`o`) or groups (`g`) as meshes of the scene (MeshPart).
+ *
+ * The rig's vertices are the `v` records in file order: weights, handles and example files index them, so they are
+ * never reordered. A part is a contiguous range of those vertices, so the objects of a file become parts when their
+ * faces use disjoint, consecutive blocks of `v` records, as Blender, Maya and 3ds Max write them. The part of a face
+ * is its latest `o` name when the file has `o` records (groups inside an object are material or smoothing sets that
+ * share its vertices), else its latest `g` name. Objects whose vertex blocks overlap or interleave are merged into
+ * one part named after all of them (with a warning), so every part stays one range. Faces are stably sorted by part
+ * (no change for a file whose objects come one after the other).
  */
 import { FormatError } from './format-error.ts';
 import { TextScanner, describeNonFinite, exactNumberText, excerpt } from './text-scanner.ts';
-import type { MeshFileReport, TriangleMesh } from './types.ts';
+import type { MeshFileReport, MeshPart, ObjCorners, TriangleMesh } from './types.ts';
 
 const SPACE = 32;
 const TAB = 9;
@@ -17,10 +25,8 @@ const LOWER_N = 110;
 const LOWER_T = 116;
 const LOWER_V = 118;
 
-/** Records that carry nothing a rig needs (groups, materials, smoothing, lines, free-form geometry). */
+/** Records that carry nothing a rig needs (materials, smoothing, lines, free-form geometry). */
 const IGNORED_RECORDS = new Set([
-  'o',
-  'g',
   's',
   'l',
   'p',
@@ -57,31 +63,88 @@ const IGNORED_RECORDS = new Set([
 const AXES = ['x', 'y', 'z'];
 /** Unknown record kinds named in warnings; a damaged file with thousands of them gets no more. */
 const MAX_UNKNOWN_RECORD_WARNINGS = 20;
+/** Corners naming a missing `vt` or `vn` described one by one in warnings; the rest are counted. */
+const MAX_CORNER_WARNINGS = 5;
+
+/** What readObj returns. */
+export interface ObjFile {
+  /** positions #V × 3 (the `v` records in order), triangles #F × 3 (0-based) */
+  mesh: TriangleMesh;
+  report: MeshFileReport;
+  /** the objects (or groups) as parts, in vertex order; null when the file is one mesh */
+  parts: MeshPart[] | null;
+  /** `vt`/`vn` of every triangle corner; null when no face corner names one */
+  corners: ObjCorners | null;
+}
 
 /**
  * Reads an OBJ file.
  * @param text the file's text
  * @param file file name for error messages
- * @returns mesh: positions #V × 3, triangles #F × 3 (0-based, fan-triangulated polygons keep their corner order);
- *          report: polygons triangulated, `vt`/`vn` counts, warnings (unknown records, no faces)
+ * @returns mesh: positions #V × 3, triangles #F × 3 (0-based, fan-triangulated polygons keep their corner order,
+ *          faces grouped by part); report: polygons triangulated, `vt`/`vn` counts, warnings (unknown records, no
+ *          faces, corners naming a missing `vt`/`vn`, objects merged because they share vertices); parts (two or
+ *          more objects or groups) and corners (see ObjFile)
  * @throws FormatError naming the line for: a vertex with fewer than 3 coordinates (mentioning truncation when the
- *         file ends inside the line), a non-numeric, NaN or infinite coordinate, a face with fewer than 3 corners,
- *         a vertex index that is 0, non-integer or refers to a vertex not defined before the face; and for a file
- *         without vertices
+ *         file ends inside the line), a non-numeric, NaN or infinite coordinate (of `v`, `vt` or `vn`), a `vt` without
+ *         coordinates, a `vn` with fewer than 3, a face with fewer than 3 corners, a vertex index that is 0,
+ *         non-integer or refers to a vertex not defined before the face, a texture or normal index that is not a
+ *         whole number; and for a file without vertices
  */
-export function readObj(text: string, file: string): { mesh: TriangleMesh; report: MeshFileReport } {
+export function readObj(text: string, file: string): ObjFile {
   const scanner: TextScanner = new TextScanner(text, file);
   let vertexCapacity = Math.max(1024, Math.ceil(text.length / 64));
   let positions = new Float64Array(vertexCapacity * 3);
   let vertexCount = 0;
   let triangleCapacity = vertexCapacity * 2;
   let triangles = new Uint32Array(triangleCapacity * 3);
+  let cornerTexcoords = new Int32Array(triangleCapacity * 3);
+  let cornerNormals = new Int32Array(triangleCapacity * 3);
+  let trianglePart = new Uint32Array(triangleCapacity);
   let triangleCount = 0;
   let polygonsTriangulated = 0;
-  let texcoords = 0;
-  let normals = 0;
+  let texcoords = new Float64Array(64);
+  let texcoordCount = 0;
+  let normals = new Float64Array(96);
+  let normalCount = 0;
+  let cornersUsed = false;
+  let badCorners = 0;
   const warnings: string[] = [];
   const unknownRecords = new Set<string>();
+  // Parts: the key of the current face (the latest `o` name, or `g` name while the file has no `o`).
+  const partNames: string[] = [];
+  const partByName = new Map<string, number>();
+  let currentObject: string | null = null;
+  let currentGroup: string | null = null;
+  let sawObject = false;
+  let currentPart = -1;
+
+  const partOf = (): number => {
+    const name = sawObject ? currentObject : currentGroup;
+    const key = name ?? '';
+    let part = partByName.get(key);
+    if (part === undefined) {
+      part = partNames.length;
+      partByName.set(key, part);
+      partNames.push(key);
+    }
+    return part;
+  };
+  /** The 0-based index of a `vt`/`vn` reference, or -1 (with a warning) when it names none defined so far. */
+  const cornerIndex = (index: number, count: number, what: 'vt' | 'vn'): number => {
+    const resolved = index > 0 ? index - 1 : index < 0 ? count + index : -1;
+    if (resolved >= 0 && resolved < count) return resolved;
+    if (badCorners++ < MAX_CORNER_WARNINGS) {
+      warnings.push(
+        `line ${scanner.line}: ${what === 'vt' ? 'texture' : 'normal'} index ${index} names no '${what}' record (${count} defined before this face); the corner has none`,
+      );
+    }
+    return -1;
+  };
+  const restOfLine = (): string => {
+    const end = text.indexOf('\n', scanner.pos);
+    return text.slice(scanner.pos, end < 0 ? text.length : end).trim();
+  };
 
   while (!scanner.atEnd()) {
     if (!scanner.hasToken()) {
@@ -110,16 +173,25 @@ export function readObj(text: string, file: string): { mesh: TriangleMesh; repor
       vertexCount++;
     } else if (first === LOWER_F && (second === SPACE || second === TAB)) {
       scanner.pos = pos + 1;
+      if (currentPart < 0) currentPart = partOf();
       let corners = 0;
       let firstCorner = 0;
+      let firstTexcoord = -1;
+      let firstNormal = -1;
       let previousCorner = 0;
+      let previousTexcoord = -1;
+      let previousNormal = -1;
       while (scanner.hasToken(true)) {
         const index = scanner.integer('vertex index', true);
-        while (scanner.peek() === SLASH) {
+        let texcoord = -1;
+        let normal = -1;
+        for (let slot = 1; scanner.peek() === SLASH; slot++) {
           scanner.pos++;
           const c = scanner.peek();
           if (c !== SLASH && c !== SPACE && c !== TAB && c !== -1 && c !== CR && c !== LF) {
-            scanner.integer('texture or normal index', true);
+            const reference = scanner.integer('texture or normal index', true);
+            if (slot === 1) texcoord = cornerIndex(reference, texcoordCount, 'vt');
+            else if (slot === 2) normal = cornerIndex(reference, normalCount, 'vn');
           }
         }
         let corner: number;
@@ -138,33 +210,70 @@ export function readObj(text: string, file: string): { mesh: TriangleMesh; repor
         } else {
           scanner.fail('vertex index 0 is invalid: OBJ indices start at 1 (or count back from -1)');
         }
+        if (texcoord >= 0 || normal >= 0) cornersUsed = true;
         if (corners === 0) {
           firstCorner = corner;
+          firstTexcoord = texcoord;
+          firstNormal = normal;
         } else if (corners >= 2) {
           if (triangleCount === triangleCapacity) {
             triangleCapacity *= 2;
-            const grown = new Uint32Array(triangleCapacity * 3);
-            grown.set(triangles);
-            triangles = grown;
+            triangles = grow(triangles, triangleCapacity * 3);
+            cornerTexcoords = grow(cornerTexcoords, triangleCapacity * 3);
+            cornerNormals = grow(cornerNormals, triangleCapacity * 3);
+            trianglePart = grow(trianglePart, triangleCapacity);
           }
           const t = triangleCount * 3;
           triangles[t] = firstCorner;
           triangles[t + 1] = previousCorner;
           triangles[t + 2] = corner;
+          cornerTexcoords[t] = firstTexcoord;
+          cornerTexcoords[t + 1] = previousTexcoord;
+          cornerTexcoords[t + 2] = texcoord;
+          cornerNormals[t] = firstNormal;
+          cornerNormals[t + 1] = previousNormal;
+          cornerNormals[t + 2] = normal;
+          trianglePart[triangleCount] = currentPart;
           triangleCount++;
         }
         previousCorner = corner;
+        previousTexcoord = texcoord;
+        previousNormal = normal;
         corners++;
       }
       if (corners < 3) scanner.failShort(`face has ${corners} corner${corners === 1 ? '' : 's'}, needs at least 3`);
       if (corners > 3) polygonsTriangulated++;
     } else if (first === LOWER_V && second === LOWER_T && (third === SPACE || third === TAB)) {
-      texcoords++;
+      scanner.pos = pos + 2;
+      if (!scanner.hasToken()) scanner.failShort('texture coordinate has no values, needs u (and v)');
+      if (texcoordCount * 2 === texcoords.length) texcoords = grow(texcoords, texcoords.length * 2);
+      for (let axis = 0; axis < 2 && scanner.hasToken(); axis++) {
+        const value = scanner.number(`texture ${axis === 0 ? 'u' : 'v'} coordinate`);
+        if (!Number.isFinite(value)) scanner.fail(`texture ${axis === 0 ? 'u' : 'v'} coordinate ${describeNonFinite(value)}`);
+        texcoords[2 * texcoordCount + axis] = value;
+      }
+      texcoordCount++;
     } else if (first === LOWER_V && second === LOWER_N && (third === SPACE || third === TAB)) {
-      normals++;
+      scanner.pos = pos + 2;
+      if (normalCount * 3 === normals.length) normals = grow(normals, normals.length * 2);
+      for (let axis = 0; axis < 3; axis++) {
+        if (!scanner.hasToken()) scanner.failShort(`normal has ${axis} coordinate${axis === 1 ? '' : 's'}, needs 3 (x y z)`);
+        const value = scanner.number(`normal ${AXES[axis]} coordinate`);
+        if (!Number.isFinite(value)) scanner.fail(`normal ${AXES[axis]} coordinate ${describeNonFinite(value)}`);
+        normals[3 * normalCount + axis] = value;
+      }
+      normalCount++;
     } else if (first !== HASH) {
       const keyword = scanner.peekToken();
-      if (!IGNORED_RECORDS.has(keyword) && !unknownRecords.has(keyword) && unknownRecords.size < MAX_UNKNOWN_RECORD_WARNINGS) {
+      if (keyword === 'o' || keyword === 'g') {
+        scanner.pos += 1;
+        const name = restOfLine().replace(/\s+/g, ' ');
+        if (keyword === 'o') {
+          sawObject = true;
+          currentObject = name || 'object';
+        } else currentGroup = name || 'default';
+        currentPart = -1;
+      } else if (!IGNORED_RECORDS.has(keyword) && !unknownRecords.has(keyword) && unknownRecords.size < MAX_UNKNOWN_RECORD_WARNINGS) {
         unknownRecords.add(keyword);
         warnings.push(`line ${scanner.line}: unknown record '${excerpt(keyword)}' ignored`);
       }
@@ -174,10 +283,136 @@ export function readObj(text: string, file: string): { mesh: TriangleMesh; repor
 
   if (vertexCount === 0) throw new FormatError(file, '', "no vertices: the file has no 'v' lines");
   if (triangleCount === 0) warnings.push("no faces: the file has no 'f' lines");
+  if (badCorners > MAX_CORNER_WARNINGS) warnings.push(`${badCorners - MAX_CORNER_WARNINGS} more corners name a missing 'vt' or 'vn'`);
+  const mesh = { positions: positions.slice(0, vertexCount * 3), triangles: triangles.slice(0, triangleCount * 3) };
+  let corners: ObjCorners | null = cornersUsed
+    ? {
+        texcoords: texcoords.slice(0, 2 * texcoordCount),
+        normals: normals.slice(0, 3 * normalCount),
+        cornerTexcoords: cornerTexcoords.slice(0, 3 * triangleCount),
+        cornerNormals: cornerNormals.slice(0, 3 * triangleCount),
+      }
+    : null;
+  // Before any `o` (or `g`), faces belong to a part named after the file.
+  const baseName = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1).replace(/\.obj$/i, '') || 'mesh';
+  const names = partNames.map((name) => name || baseName);
+  const grouped = groupParts(mesh, trianglePart.subarray(0, triangleCount), names, sawObject ? 'objects' : 'groups', warnings);
+  if (grouped.order) {
+    mesh.triangles = permuteTriangles(mesh.triangles, grouped.order);
+    if (corners) {
+      corners = {
+        ...corners,
+        cornerTexcoords: permuteTriangles(corners.cornerTexcoords, grouped.order),
+        cornerNormals: permuteTriangles(corners.cornerNormals, grouped.order),
+      };
+    }
+  }
   return {
-    mesh: { positions: positions.slice(0, vertexCount * 3), triangles: triangles.slice(0, triangleCount * 3) },
-    report: { polygonsTriangulated, texcoords, normals, warnings },
+    mesh,
+    report: { polygonsTriangulated, texcoords: texcoordCount, normals: normalCount, warnings },
+    parts: grouped.parts,
+    corners,
   };
+}
+
+function grow<T extends Float64Array | Uint32Array | Int32Array>(array: T, length: number): T {
+  const grown = new (array.constructor as new (n: number) => T)(length);
+  grown.set(array);
+  return grown;
+}
+
+function permuteTriangles<T extends Uint32Array | Int32Array>(values: T, order: Uint32Array): T {
+  const out = new (values.constructor as new (n: number) => T)(values.length);
+  for (let i = 0; i < order.length; i++) {
+    const from = 3 * order[i];
+    out[3 * i] = values[from];
+    out[3 * i + 1] = values[from + 1];
+    out[3 * i + 2] = values[from + 2];
+  }
+  return out;
+}
+
+/**
+ * The parts of a file: each named part's vertex span (the lowest and highest `v` its faces use); spans that overlap
+ * are merged (one warning each); the merged spans in vertex order, stretched to cover the vertices between them
+ * (loose vertices join the part before them, leading ones the first). Faces are then ordered by part, stably.
+ * @param triangleParts  #F named part of each triangle, as read
+ * @returns parts (null for fewer than two) and the new triangle order (null when it is the file's)
+ */
+function groupParts(
+  mesh: TriangleMesh,
+  triangleParts: Uint32Array,
+  names: readonly string[],
+  kind: 'objects' | 'groups',
+  warnings: string[],
+): { parts: MeshPart[] | null; order: Uint32Array | null } {
+  const { triangles } = mesh;
+  const vertexCount = mesh.positions.length / 3;
+  const triangleCount = triangles.length / 3;
+  const low = new Float64Array(names.length).fill(Infinity);
+  const high = new Float64Array(names.length).fill(-Infinity);
+  for (let t = 0; t < triangleCount; t++) {
+    const p = triangleParts[t];
+    for (let k = 0; k < 3; k++) {
+      const v = triangles[3 * t + k];
+      if (v < low[p]) low[p] = v;
+      if (v > high[p]) high[p] = v;
+    }
+  }
+  const used = names.map((_, p) => p).filter((p) => low[p] <= high[p]);
+  if (used.length < 2) return { parts: null, order: null };
+  used.sort((a, b) => low[a] - low[b] || a - b);
+  // Sweep in vertex order, merging every part whose span starts inside the current merged span.
+  const merged: { members: number[]; low: number; high: number }[] = [];
+  for (const p of used) {
+    const last = merged[merged.length - 1];
+    if (last && low[p] <= last.high) {
+      last.members.push(p);
+      last.high = Math.max(last.high, high[p]);
+    } else merged.push({ members: [p], low: low[p], high: high[p] });
+  }
+  for (const group of merged) {
+    if (group.members.length > 1) {
+      const list = group.members.map((p) => `'${excerpt(names[p])}'`).join(', ');
+      warnings.push(`${kind} ${list} share vertices (or their vertices interleave), so they load as one mesh`);
+    }
+  }
+  if (merged.length < 2) return { parts: null, order: null };
+  const groupOfPart = new Uint32Array(names.length);
+  merged.forEach((group, g) => group.members.forEach((p) => (groupOfPart[p] = g)));
+  // Counting sort of triangles by group: stable, and the identity when the file lists its parts in vertex order.
+  const counts = new Uint32Array(merged.length + 1);
+  for (let t = 0; t < triangleCount; t++) counts[groupOfPart[triangleParts[t]] + 1]++;
+  for (let g = 0; g < merged.length; g++) counts[g + 1] += counts[g];
+  const triangleStarts = counts.slice(0, merged.length);
+  const next = counts.slice(0, merged.length);
+  const order = new Uint32Array(triangleCount);
+  let identity = true;
+  for (let t = 0; t < triangleCount; t++) {
+    const at = next[groupOfPart[triangleParts[t]]]++;
+    order[at] = t;
+    if (at !== t) identity = false;
+  }
+  const taken = new Set<string>();
+  const parts = merged.map((group, g): MeshPart => {
+    let name = group.members.map((p) => names[p]).join(' + ');
+    for (let k = 2; taken.has(name); k++) name = `${group.members.map((p) => names[p]).join(' + ')} (${k})`;
+    taken.add(name);
+    const vertexStart = g === 0 ? 0 : group.low;
+    const vertexEnd = g + 1 < merged.length ? merged[g + 1].low : vertexCount;
+    const triangleEnd = g + 1 < merged.length ? triangleStarts[g + 1] : triangleCount;
+    return {
+      name,
+      vertexStart,
+      vertexCount: vertexEnd - vertexStart,
+      triangleStart: triangleStarts[g],
+      triangleCount: triangleEnd - triangleStarts[g],
+      material: -1,
+      source: null,
+      skinned: true,
+    };
+  });
+  return { parts, order: identity ? null : order };
 }
 
 /**

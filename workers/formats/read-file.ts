@@ -7,11 +7,20 @@ import { FormatError } from './format-error.ts';
 import { readObj } from './obj.ts';
 import { readOff } from './off.ts';
 import { readTgf } from './tgf.ts';
-import type { DenseMatrix, MeshFileReport, TgfSkeleton, TriangleMesh } from './types.ts';
+import type { DenseMatrix, MeshFileReport, MeshPart, ObjCorners, TgfSkeleton, TriangleMesh } from './types.ts';
 
 /** What a file turned out to hold. `name` is the name it was read under. */
 export type RigFile =
-  | { kind: 'mesh'; name: string; mesh: TriangleMesh; report: MeshFileReport }
+  | {
+      kind: 'mesh';
+      name: string;
+      mesh: TriangleMesh;
+      report: MeshFileReport;
+      /** OBJ objects or groups as meshes of one vertex list (absent or null: one mesh) */
+      parts?: MeshPart[] | null;
+      /** OBJ `vt`/`vn` per triangle corner (absent or null: none) */
+      corners?: ObjCorners | null;
+    }
   | { kind: 'skeleton'; name: string; skeleton: TgfSkeleton }
   | { kind: 'matrix'; name: string; matrix: DenseMatrix };
 
@@ -61,8 +70,8 @@ export function readRigFile(name: string, bytes: Uint8Array): RigFile {
   const extension = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
   switch (extension) {
     case 'obj': {
-      const { mesh, report } = readObj(decodeText(bytes), name);
-      return { kind: 'mesh', name, mesh, report };
+      const { mesh, report, parts, corners } = readObj(decodeText(bytes), name);
+      return { kind: 'mesh', name, mesh, report, parts, corners };
     }
     case 'off': {
       const { mesh, report } = readOff(decodeText(bytes), name);
