@@ -6,8 +6,8 @@
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
-import type { MeshPart, TriangleMesh } from '../../workers/formats/types.ts';
-import { joinMeshes } from './mesh-parts.ts';
+import type { MeshPart, ObjCorners, TriangleMesh } from '../../workers/formats/types.ts';
+import { joinCorners, joinMeshes } from './mesh-parts.ts';
 import { dmatRole, type DmatRole } from '../../workers/formats/dmat-role.ts';
 import type { IoClient } from '../io/io-client.ts';
 import { gltfIntoDocument, isGltfBatch } from './gltf-document.ts';
@@ -26,24 +26,27 @@ type MatrixFile = Extract<RigFile, { kind: 'matrix' }>;
 type MeshFile = Extract<RigFile, { kind: 'mesh' }>;
 
 /**
- * The scene's mesh from the batch's mesh files: one file as it is (with its own parts, if it has any), several
- * joined in batch order into one vertex list with a part per file (joinMeshes), so weights and handle DMATs of the
- * same batch index the joined vertices.
+ * The scene's mesh from the batch's mesh files: one file as it is, with its own parts (an OBJ's objects or groups) and
+ * corners; several joined in batch order into one vertex list (joinMeshes) with a part per file, or per object of
+ * a file that has several, so weights and handle DMATs of the same batch index the joined vertices.
  */
 function sceneMesh(files: readonly MeshFile[]): {
   name: string;
   names: string[];
   mesh: TriangleMesh;
   parts: MeshPart[] | undefined;
+  corners: ObjCorners | undefined;
   warnings: string[];
 } {
   const warnings = files.flatMap((f) => f.report.warnings.map((w) => `${f.name}: ${w}`));
   const names = files.map((f) => f.name);
-  const own = (f: MeshFile): readonly MeshPart[] | undefined => (f as { parts?: readonly MeshPart[] }).parts;
-  if (files.length === 1 && !((own(files[0])?.length ?? 0) > 1))
-    return { name: files[0].name, names, mesh: files[0].mesh, parts: undefined, warnings };
-  const { mesh, parts } = joinMeshes(files.map((f) => ({ name: f.name, mesh: f.mesh, parts: own(f) })));
-  return { name: names.join(' + '), names, mesh, parts, warnings };
+  if (files.length === 1) {
+    const [file] = files;
+    return { name: file.name, names, mesh: file.mesh, parts: file.parts ?? undefined, corners: file.corners ?? undefined, warnings };
+  }
+  const { mesh, parts } = joinMeshes(files.map((f) => ({ name: f.name, mesh: f.mesh, parts: f.parts ?? undefined })));
+  const corners = joinCorners(files.map((f) => ({ corners: f.corners ?? null, triangleCount: f.mesh.triangles.length / 3 })));
+  return { name: names.join(' + '), names, mesh, parts, corners, warnings };
 }
 
 function single<T extends { name: string }>(items: T[], what: string): T | null {
@@ -158,6 +161,7 @@ export async function loadIntoDocument(
     meshFiles: meshFile ? meshFile.names : current.meshFiles,
     mesh,
     parts: meshFile ? meshFile.parts : current.parts,
+    objCorners: meshFile ? meshFile.corners : current.objCorners,
     skeletonFile: skeletonFile ? skeletonFile.name : current.skeletonFile,
     skeleton,
     weights,

@@ -3,7 +3,7 @@
  * and triangles a tool may touch, and the sub-mesh of one part with its rows merged back into the scene's weights.
  * Pure functions over typed arrays: loading, the meshes controller, the brush, the lasso and binding use them.
  */
-import type { DenseMatrix, MeshPart, TriangleMesh } from '../../workers/formats/types.ts';
+import type { DenseMatrix, MeshPart, ObjCorners, TriangleMesh } from '../../workers/formats/types.ts';
 
 /** The parts of a scene: its own, or one part covering every vertex and triangle. */
 export function partsOf(doc: { name: string; mesh: TriangleMesh; parts?: readonly MeshPart[] }): readonly MeshPart[] {
@@ -71,6 +71,48 @@ export function joinMeshes(meshes: readonly { name: string; mesh: TriangleMesh; 
   const names = uniqueNames(parts.map((p) => p.name));
   parts.forEach((p, i) => (p.name = names[i]));
   return { mesh: { positions, triangles }, parts };
+}
+
+/**
+ * The OBJ `vt`/`vn` of joined meshes (joinMeshes' order): their texture coordinates and normals one list after the
+ * other, each triangle corner's indices shifted to match; a mesh without corners gives -1 at its corners.
+ * @returns the joined corners, or undefined when no mesh has any
+ */
+export function joinCorners(meshes: readonly { corners: ObjCorners | null; triangleCount: number }[]): ObjCorners | undefined {
+  if (!meshes.some((m) => m.corners)) return undefined;
+  let texcoordCount = 0;
+  let normalCount = 0;
+  let cornerCount = 0;
+  for (const { corners, triangleCount } of meshes) {
+    texcoordCount += corners ? corners.texcoords.length : 0;
+    normalCount += corners ? corners.normals.length : 0;
+    cornerCount += 3 * triangleCount;
+  }
+  const joined: ObjCorners = {
+    texcoords: new Float64Array(texcoordCount),
+    normals: new Float64Array(normalCount),
+    cornerTexcoords: new Int32Array(cornerCount).fill(-1),
+    cornerNormals: new Int32Array(cornerCount).fill(-1),
+  };
+  let t0 = 0;
+  let n0 = 0;
+  let c0 = 0;
+  for (const { corners, triangleCount } of meshes) {
+    if (corners) {
+      joined.texcoords.set(corners.texcoords, t0);
+      joined.normals.set(corners.normals, n0);
+      for (let i = 0; i < 3 * triangleCount; i++) {
+        const t = corners.cornerTexcoords[i];
+        const n = corners.cornerNormals[i];
+        joined.cornerTexcoords[c0 + i] = t < 0 ? -1 : t + t0 / 2;
+        joined.cornerNormals[c0 + i] = n < 0 ? -1 : n + n0 / 3;
+      }
+      t0 += corners.texcoords.length;
+      n0 += corners.normals.length;
+    }
+    c0 += 3 * triangleCount;
+  }
+  return joined;
 }
 
 /**

@@ -12,6 +12,7 @@ import { SceneStore } from '../../renderer/history/scene-store.ts';
 import { BindingController } from '../../renderer/bind/binding-controller.ts';
 import { MeshesController } from '../../renderer/meshes/meshes-controller.ts';
 import {
+  joinCorners,
   joinMeshes,
   keepMasked,
   partMesh,
@@ -29,6 +30,11 @@ import { jointDistanceHandles } from '../../workers/weights/automatic-handles.ts
 import { gatherDab } from '../../workers/paint/paint-dab.ts';
 import { createVertexGrid } from '../../workers/paint/vertex-grid.ts';
 import type { TriangleMesh } from '../../workers/formats/types.ts';
+import type { OpenedFile } from '../../app/ipc-contract.ts';
+import type { IoClient } from '../../renderer/io/io-client.ts';
+import { loadIntoDocument } from '../../renderer/document/load-files.ts';
+import { readRigFile } from '../../workers/formats/read-file.ts';
+import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
 
 /** A closed-ring tube along x from x0 to x1: `rings` rings of `segments` vertices, radius r. */
 function tube(x0: number, x1: number, rings: number, segments: number, r: number): TriangleMesh {
@@ -335,4 +341,68 @@ test('part sub-mesh and weights merge: a triangle leaving its part is an error n
   assert.deepEqual(merged.data.subarray(0, 2 * a.vertexCount), doc.weights.data.subarray(0, 2 * a.vertexCount));
   assert.ok(merged.data.subarray(2 * b.vertexStart).every((w) => w === 0.5));
   assert.throws(() => withPartWeights(doc.weights, b, new Float64Array(2)), /right\.obj: 1 weight rows for \d+ vertices/);
+});
+
+/** The io worker's API, called in-process. */
+const io = {
+  readRigFile: async (name: string, bytes: Uint8Array) => readRigFile(name, bytes),
+  weightsFromDmat: async (...args: Parameters<typeof weightsFromDmat>) => weightsFromDmat(...args),
+  handlesFromDmat: async (...args: Parameters<typeof handlesFromDmat>) => handlesFromDmat(...args),
+  boneDistanceWeights: async (...args: Parameters<typeof boneDistanceWeights>) => boneDistanceWeights(...args),
+} as unknown as IoClient;
+
+const textFile = (name: string, text: string): OpenedFile => ({ name, bytes: new TextEncoder().encode(text) });
+
+/** An OBJ with two objects, each a triangle with texture coordinates on every corner and a normal on the first. */
+const twoObjects = [
+  'o body',
+  'v 0 0 0',
+  'v 1 0 0',
+  'v 0 1 0',
+  'vt 0 0',
+  'vt 1 0',
+  'vt 0 1',
+  'vn 0 0 1',
+  'f 1/1/1 2/2 3/3',
+  'o eyes',
+  'v 0 0 1',
+  'v 1 0 1',
+  'v 0 1 1',
+  'vt 0.5 0.5',
+  'f 4/4 5/4 6/4',
+].join('\n');
+
+test('OBJ objects load as meshes; with another file they are named after both, and their vt/vn corners follow the joined triangles', async () => {
+  const alone = await loadIntoDocument(twoTubeScene(), [textFile('two.obj', twoObjects)], io);
+  assert.deepEqual(
+    alone.parts?.map((p) => [p.name, p.vertexStart, p.vertexCount]),
+    [
+      ['body', 0, 3],
+      ['eyes', 3, 3],
+    ],
+  );
+  assert.deepEqual([...alone.objCorners!.cornerTexcoords], [0, 1, 2, 3, 3, 3]);
+
+  const plain = 'v 5 0 0\nv 6 0 0\nv 5 1 0\nvt 0.25 0.75\nvn 1 0 0\nf 1/1/1 2/1/1 3/1/1\n';
+  const joined = await loadIntoDocument(
+    twoTubeScene(),
+    [textFile('one.obj', 'v 9 9 9\nv 8 9 9\nv 9 8 9\nf 1 2 3\n'), textFile('two.obj', twoObjects), textFile('three.obj', plain)],
+    io,
+  );
+  assert.deepEqual(
+    joined.parts?.map((p) => [p.name, p.vertexStart, p.vertexCount, p.triangleStart]),
+    [
+      ['one.obj', 0, 3, 0],
+      ['two.obj: body', 3, 3, 1],
+      ['two.obj: eyes', 6, 3, 2],
+      ['three.obj', 9, 3, 3],
+    ],
+  );
+  const corners = joined.objCorners!;
+  // one.obj has none (-1), two.obj's four vt come first, three.obj's one vt is the fifth; its vn the second.
+  assert.deepEqual([...corners.cornerTexcoords], [-1, -1, -1, 0, 1, 2, 3, 3, 3, 4, 4, 4]);
+  assert.deepEqual([...corners.cornerNormals], [-1, -1, -1, 0, -1, -1, -1, -1, -1, 1, 1, 1]);
+  assert.deepEqual([...corners.texcoords.subarray(8)], [0.25, 0.75]);
+  assert.deepEqual([...corners.normals], [0, 0, 1, 1, 0, 0]);
+  assert.deepEqual(joinCorners([{ corners: null, triangleCount: 4 }]), undefined);
 });
