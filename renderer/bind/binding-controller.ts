@@ -23,7 +23,7 @@ import type { BindingClient } from '../io/binding-client.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
 import type { DenseMatrix, MeshPart } from '../../workers/formats/types.ts';
 import { lassoSelect } from './lasso-selection.ts';
-import { partMesh, withPartHandles, withPartWeights } from '../document/mesh-parts.ts';
+import { partMesh, withPartHandles, withPartWeights, withSkinned } from '../document/mesh-parts.ts';
 
 export type HandleSource = 'current' | 'distance' | 'cylinder';
 export type LassoCombine = 'replace' | 'add' | 'remove';
@@ -274,7 +274,15 @@ export class BindingController {
       const source = part ? `${doc.weightsSource}; ${part.name}: ${solved}` : solved;
       const sceneHandles = part ? withPartHandles(this.handles, part, handles) : handles;
       const handleFields = options.source === 'current' ? {} : { handles: sceneHandles, handlesFile: handleName };
-      store.edit(part ? `Compute weights of ${part.name}` : 'Compute weights', { weights, weightsSource: source, ...handleFields });
+      // A mesh the file had without a skin is skinned once it is bound.
+      const parts = doc.parts && withSkinned(doc.parts, part);
+      const partFields = parts !== doc.parts ? { parts } : {};
+      store.edit(part ? `Compute weights of ${part.name}` : 'Compute weights', {
+        weights,
+        weightsSource: source,
+        ...handleFields,
+        ...partFields,
+      });
       // The report points at scene vertices.
       const unhandledComponents = result.unhandledComponents.map((c) => ({ ...c, firstVertex: c.firstVertex + (part?.vertexStart ?? 0) }));
       this.lastResult = { result: { ...result, unhandledComponents }, boundRigidly: options.bindUnhandled, weights };

@@ -207,3 +207,28 @@ export function withPartHandles(handles: Int32Array, part: MeshPart, partHandles
   out.set(partHandles, part.vertexStart);
   return out;
 }
+
+/**
+ * The parts once `bound` (one of them, or all when null) has skinning weights: a part the file had without a skin
+ * is skinned from now on (export writes it with the skin).
+ * @returns `parts` itself when nothing changes
+ */
+export function withSkinned(parts: readonly MeshPart[], bound: MeshPart | null): readonly MeshPart[] {
+  const unskinned = (p: MeshPart) => !p.skinned && (bound === null || p.name === bound.name);
+  return parts.some(unskinned) ? parts.map((p) => (unskinned(p) ? { ...p, skinned: true } : p)) : parts;
+}
+
+/** Whether two part lists are the same meshes (names and ranges), whatever else changed about them. */
+export function sameMeshes(a: readonly MeshPart[], b: readonly MeshPart[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (p, i) =>
+        p.name === b[i].name &&
+        p.vertexStart === b[i].vertexStart &&
+        p.vertexCount === b[i].vertexCount &&
+        p.triangleStart === b[i].triangleStart &&
+        p.triangleCount === b[i].triangleCount,
+    )
+  );
+}

@@ -6,7 +6,7 @@
  */
 import type { MeshPart } from '../../workers/formats/types.ts';
 import type { SceneStore } from '../history/scene-store.ts';
-import { partsOf, toolVertexMask, visibleTriangles } from '../document/mesh-parts.ts';
+import { partsOf, sameMeshes, toolVertexMask, visibleTriangles } from '../document/mesh-parts.ts';
 
 export class MeshesController {
   /** the part the tools act on, or -1 for all */
@@ -28,7 +28,13 @@ export class MeshesController {
       if (change.kind !== 'document') return;
       const doc = store.doc;
       if (doc.mesh === change.previous.mesh && doc.parts === change.previous.parts) return;
-      this.parts = partsOf(doc);
+      const parts = partsOf(doc);
+      // The same meshes with another flag (a part bound, now skinned) keep the choice.
+      if (doc.mesh === change.previous.mesh && sameMeshes(parts, this.parts)) {
+        this.parts = parts;
+        return;
+      }
+      this.parts = parts;
       this.triangles = doc.mesh.triangles;
       this.active = -1;
       this.hidden = this.parts.map(() => false);

@@ -17,10 +17,12 @@ import {
   keepMasked,
   partMesh,
   partsOf,
+  sameMeshes,
   toolVertexMask,
   uniqueNames,
   visibleTriangles,
   withPartWeights,
+  withSkinned,
 } from '../../renderer/document/mesh-parts.ts';
 import { PaintController } from '../../renderer/paint/paint-controller.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
@@ -405,4 +407,73 @@ test('OBJ objects load as meshes; with another file they are named after both, a
   assert.deepEqual([...corners.texcoords.subarray(8)], [0.25, 0.75]);
   assert.deepEqual([...corners.normals], [0, 0, 1, 1, 0, 0]);
   assert.deepEqual(joinCorners([{ corners: null, triangleCount: 4 }]), undefined);
+});
+
+test('a mirrored dab keeps to the meshes the brush acts on', () => {
+  const doc = twoTubeScene();
+  const [a, b] = partsOf(doc);
+  const V = doc.mesh.positions.length / 3;
+  // Each left vertex's partner: a right vertex (any one-to-one choice will do for the rule under test).
+  const partner = new Int32Array(V).fill(-1);
+  for (let v = 0; v < a.vertexCount; v++) partner[v] = b.vertexStart + (v % b.vertexCount);
+  const mirrored = (mask: Uint8Array | null) => {
+    const store = new SceneStore(doc, new UndoHistory());
+    const paint = new PaintController({
+      store,
+      matcher: { mirrorVertexMap: () => Promise.reject(new Error('unused')), cancel: () => undefined },
+      selectedBone: () => 0,
+      weightsChanged: () => undefined,
+      weightsSettled: () => undefined,
+      schedule: (callback) => callback(),
+      views: {
+        influences: () => ({ stride: 2, bones: new Int32Array(0), weights: new Float32Array(0) }) as never,
+        padInfluences: () => undefined,
+        skinned: () => ({ packInfluenceRow: () => undefined, commitInfluenceRows: () => undefined }),
+        weightView: () => ({ updateVertex: () => undefined, commitVertices: () => undefined }),
+      },
+    });
+    const context = paint.ensureSession().context;
+    context.grid = createVertexGrid(doc.mesh.positions);
+    context.symmetry = { axis: 0, bonePairs: Int32Array.of(1, 0), partner };
+    context.vertexMask = mask;
+    const dab = { centre: [-0.5, 0.2, 0], radius: 0.3, strength: 1, falloff: 'constant' as const, mode: 'set' as const, value: 1 };
+    paint.beginStroke();
+    gatherDab(context, dab);
+    if (mask) context.count = keepMasked(mask, context.indices, context.distances, context.count);
+    paint.dab(0, dab);
+    const counts = { painted: context.count, mirrored: context.mirroredCount };
+    paint.endStroke();
+    return counts;
+  };
+  const free = mirrored(null);
+  assert.ok(free.painted > 0 && free.mirrored > 0, 'without a mask the partners on the right tube are painted');
+  const leftOnly = mirrored(toolVertexMask(V, partsOf(doc), 0, [false, false]));
+  assert.equal(leftOnly.painted, free.painted);
+  assert.equal(leftOnly.mirrored, 0, 'with the left tube active they are not');
+});
+
+test('binding a mesh the file had without a skin makes it skinned; the meshes controller keeps its choice; undo puts it back', async () => {
+  const doc = twoTubeScene();
+  const unskinned = { ...doc, parts: doc.parts!.map((p) => ({ ...p, skinned: false })) };
+  const { history, store, binding } = bindingSetup(unskinned);
+  const meshes = new MeshesController(store);
+  meshes.setActive(1);
+  meshes.setHidden(0, true);
+  await binding.startBind({}, meshes.activePart);
+  assert.deepEqual(
+    store.doc.parts!.map((p) => p.skinned),
+    [false, true],
+  );
+  assert.equal(meshes.active, 1);
+  assert.deepEqual(meshes.hidden, [true, false]);
+  await binding.startBind({});
+  assert.deepEqual(
+    store.doc.parts!.map((p) => p.skinned),
+    [true, true],
+  );
+  history.undo();
+  history.undo();
+  assert.equal(store.doc.parts, unskinned.parts);
+  assert.deepEqual(sameMeshes(store.doc.parts, doc.parts!), true);
+  assert.equal(withSkinned(doc.parts!, null), doc.parts, 'nothing to change: the same list');
 });

@@ -220,7 +220,9 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
     const context = controller.ensureSession().context;
     context.grid = surface.grid;
     gatherDab(context, dab);
+    // The mirrored dab keeps to the same meshes (paintGathered reads the mask).
     const mask = this.host.vertexMask();
+    context.vertexMask = mask;
     if (mask) context.count = keepMasked(mask, context.indices, context.distances, context.count);
     if (!brush.throughMesh) this.keepVisible(x, y, hit.distance, dab.radius);
     const value = controller.dab(bone, dab);
