@@ -136,8 +136,10 @@ test('two meshes dropped at once: hide and isolate change what is drawn, a strok
   expect(await drawn()).toBe(FL + FR);
   const allPixels = await pixels();
   expect(await command(page, 'meshes.active', 'right.obj')).toBe(true);
+  await expect(page.locator('#status')).toContainText('2 meshes: tools act on right.obj');
   await page.keyboard.press('h');
   expect((await meshes(page)).hidden).toEqual([false, true]);
+  await expect(page.locator('#status')).toContainText('2 meshes: tools act on all, 1 hidden');
   expect(await drawn()).toBe(FL);
   const leftPixels = await pixels();
   expect(leftPixels, 'hiding the right tube draws fewer pixels').toBeLessThan(allPixels - 500);
