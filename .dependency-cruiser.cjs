@@ -3,7 +3,7 @@
  *
  * Top level: workers/ is pure computation (no app/, renderer/, three, electron, node:*); renderer/ is the page
  * (no node:*, no electron, from app/ only RENDERER_MAY_IMPORT_FROM_APP); app/ is the Node side (no three, no
- * renderer/). Inside renderer/: shell → panels, tools → controllers (bind, paint, deform, posespace, scripting),
+ * renderer/). Inside renderer/: shell → panels, tools → controllers (bind, paint, deform, posespace, scripting, meshes),
  * history, view → document → workers/; only shell/ wires things together. No cycles anywhere.
  *
  * "At run time" rules let `import type` through: a type import is erased, so it loads nothing. An import with
@@ -22,9 +22,9 @@ const ELECTRON = '^(node_modules/)?electron(/|$)';
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** renderer/ folders by role (a folder that does not exist yet matches nothing). */
-const CONTROLLERS = 'renderer/(bind|paint|deform|posespace|scripting)/';
+const CONTROLLERS = 'renderer/(bind|paint|deform|posespace|scripting|meshes)/';
 /** The page's code without a DOM: runs in Node tests. */
-const DOM_FREE = 'renderer/(document|history|commands|bind|paint|deform|posespace|scripting)/';
+const DOM_FREE = 'renderer/(document|history|commands|bind|paint|deform|posespace|scripting|meshes)/';
 
 module.exports = {
   forbidden: [

@@ -97,6 +97,7 @@ export default defineConfig([
       'renderer/deform/**',
       'renderer/posespace/**',
       'renderer/scripting/**',
+      'renderer/meshes/**',
     ],
     rules: { 'no-restricted-globals': ['error', ...DOM_GLOBALS] },
   },

@@ -21,8 +21,9 @@ import { errorMessage, vertexCountOf, boneCountOf } from '../document/scene-docu
 import type { SceneStore } from '../history/scene-store.ts';
 import type { BindingClient } from '../io/binding-client.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
-import type { DenseMatrix } from '../../workers/formats/types.ts';
+import type { DenseMatrix, MeshPart } from '../../workers/formats/types.ts';
 import { lassoSelect } from './lasso-selection.ts';
+import { partMesh, withPartHandles, withPartWeights, withSkinned } from '../document/mesh-parts.ts';
 
 export type HandleSource = 'current' | 'distance' | 'cylinder';
 export type LassoCombine = 'replace' | 'add' | 'remove';
@@ -61,6 +62,10 @@ export interface BindingHost {
   showError(message: string): void;
   /** new weights were computed and are the scene's (the view shows them) */
   computed(): void;
+  /** #V 1 for each vertex the lasso may select (the active mesh, not hidden), or null for every vertex */
+  vertexMask(): Uint8Array | null;
+  /** #F × 3 the triangles shown (hidden meshes' ones degenerate): only they hide what is behind them */
+  shownTriangles(): Uint32Array;
 }
 
 export const STAGE_TEXT: Record<string, string> = {
@@ -142,7 +147,7 @@ export class BindingController {
     const camera = this.host.viewProjection();
     const inside = lassoSelect({
       positions: this.host.posedPositions(),
-      triangles: doc.mesh.triangles,
+      triangles: this.host.shownTriangles(),
       viewProjection: camera.elements,
       width: camera.width,
       height: camera.height,
@@ -150,6 +155,8 @@ export class BindingController {
       xray: this.xray,
       diagonal: doc.diagonal,
     });
+    const mask = this.host.vertexMask();
+    if (mask) for (let v = 0; v < inside.length; v++) inside[v] &= mask[v];
     const selection = this.selection;
     let count = 0;
     for (let v = 0; v < selection.length; v++) {
@@ -213,8 +220,11 @@ export class BindingController {
    * Computes harmonic weights with the current options (overridden by `overrides`) and makes them the scene's, as
    * one undo step ("Compute weights"; automatic handles come with it). Never rejects: errors are shown, Cancel
    * leaves everything as it was.
+   * @param part  one mesh of the scene: the weights are solved on it alone (its triangles, its handles; bones
+   *              without handles on it get zero there) and only its rows change, the other meshes' stay bit for bit;
+   *              null: the whole scene
    */
-  async startBind(overrides: BindOptions = {}): Promise<void> {
+  async startBind(overrides: BindOptions = {}, part: MeshPart | null = null): Promise<void> {
     const store = this.host.store;
     const doc = store.doc;
     if (this.host.client.running) return;
@@ -223,23 +233,28 @@ export class BindingController {
     this.solveStarted = performance.now();
     this.setProgress(true, 'handles', 0);
     try {
-      let handles = this.handles;
+      const mesh = part ? partMesh(doc.mesh, this.handles, part) : { ...doc.mesh, handles: this.handles };
+      let handles = mesh.handles;
       let handleName = this.handlesName ?? 'drawn handles';
       if (options.source !== 'current') {
         const rule =
           options.source === 'distance'
             ? ({ rule: 'distance' } as const)
             : ({ rule: 'cylinder', radius: options.radiusFraction * doc.diagonal } as const);
-        handles = await this.host.client.automaticHandles(doc.mesh.positions, doc.skeleton, rule);
+        handles = await this.host.client.automaticHandles(mesh.positions, doc.skeleton, rule);
         handleName = rule.rule === 'distance' ? 'automatic, distance rule' : `automatic, cylinders r = ${formatLength(rule.radius)}`;
       }
       if (!handles.some((h) => h >= 0))
-        throw new Error('There are no handle vertices: draw some with the lasso, load a handle file or choose automatic handles.');
+        throw new Error(
+          part
+            ? `${part.name} has no handle vertices: draw some on it with the lasso (with it active), or choose automatic handles.`
+            : 'There are no handle vertices: draw some with the lasso, load a handle file or choose automatic handles.',
+        );
       const boneCount = boneCountOf(doc);
       const result = await this.host.client.harmonicWeights(
         {
-          positions: doc.mesh.positions,
-          triangles: doc.mesh.triangles,
+          positions: mesh.positions,
+          triangles: mesh.triangles,
           handles,
           boneCount,
           options: { laplacian: options.laplacian, unhandledComponents: options.bindUnhandled ? 'bind-rigidly' : 'report' },
@@ -252,11 +267,25 @@ export class BindingController {
       // A new mesh or skeleton meanwhile: these weights belong to a scene that is gone.
       if (store.doc.mesh !== doc.mesh || store.doc.skeleton !== doc.skeleton) return;
       const seconds = (performance.now() - this.solveStarted) / 1000;
-      const weights = { rows: vertexCountOf(doc), cols: boneCount, data: result.weights };
-      const source = `harmonic (${result.laplacianUsed}, ${handleName}, ${seconds.toFixed(seconds < 10 ? 1 : 0)} s)`;
-      const handleFields = options.source === 'current' ? {} : { handles, handlesFile: handleName };
-      store.edit('Compute weights', { weights, weightsSource: source, ...handleFields });
-      this.lastResult = { result, boundRigidly: options.bindUnhandled, weights };
+      const weights = part
+        ? withPartWeights(doc.weights, part, result.weights)
+        : { rows: vertexCountOf(doc), cols: boneCount, data: result.weights };
+      const solved = `harmonic (${result.laplacianUsed}, ${handleName}, ${seconds.toFixed(seconds < 10 ? 1 : 0)} s)`;
+      const source = part ? `${doc.weightsSource}; ${part.name}: ${solved}` : solved;
+      const sceneHandles = part ? withPartHandles(this.handles, part, handles) : handles;
+      const handleFields = options.source === 'current' ? {} : { handles: sceneHandles, handlesFile: handleName };
+      // A mesh the file had without a skin is skinned once it is bound.
+      const parts = doc.parts && withSkinned(doc.parts, part);
+      const partFields = parts !== doc.parts ? { parts } : {};
+      store.edit(part ? `Compute weights of ${part.name}` : 'Compute weights', {
+        weights,
+        weightsSource: source,
+        ...handleFields,
+        ...partFields,
+      });
+      // The report points at scene vertices.
+      const unhandledComponents = result.unhandledComponents.map((c) => ({ ...c, firstVertex: c.firstVertex + (part?.vertexStart ?? 0) }));
+      this.lastResult = { result: { ...result, unhandledComponents }, boundRigidly: options.bindUnhandled, weights };
       this.host.computed();
     } catch (error) {
       if (!(error instanceof DOMException && error.name === 'AbortError')) {

@@ -52,6 +52,9 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'P', command: 'tool.brush' },
   { key: 'F', command: 'paint.resizeBrush', when: 'tool == brush' },
   { key: 'G', command: 'examples.panel' },
+  { key: 'H', command: 'meshes.hide' },
+  { key: 'Alt+H', command: 'meshes.showAll' },
+  { key: '/', command: 'meshes.isolate' },
 ];
 
 /** What a key event says, in the fields chordOf reads (KeyboardEvent has them all). */

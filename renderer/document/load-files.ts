@@ -6,6 +6,8 @@
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import type { MeshPart, ObjCorners, TriangleMesh } from '../../workers/formats/types.ts';
+import { joinCorners, joinMeshes } from './mesh-parts.ts';
 import { dmatRole, type DmatRole } from '../../workers/formats/dmat-role.ts';
 import type { IoClient } from '../io/io-client.ts';
 import { gltfIntoDocument, isGltfBatch } from './gltf-document.ts';
@@ -21,6 +23,31 @@ import {
 } from './scene-document.ts';
 
 type MatrixFile = Extract<RigFile, { kind: 'matrix' }>;
+type MeshFile = Extract<RigFile, { kind: 'mesh' }>;
+
+/**
+ * The scene's mesh from the batch's mesh files: one file as it is, with its own parts (an OBJ's objects or groups) and
+ * corners; several joined in batch order into one vertex list (joinMeshes) with a part per file, or per object of
+ * a file that has several, so weights and handle DMATs of the same batch index the joined vertices.
+ */
+function sceneMesh(files: readonly MeshFile[]): {
+  name: string;
+  names: string[];
+  mesh: TriangleMesh;
+  parts: MeshPart[] | undefined;
+  corners: ObjCorners | undefined;
+  warnings: string[];
+} {
+  const warnings = files.flatMap((f) => f.report.warnings.map((w) => `${f.name}: ${w}`));
+  const names = files.map((f) => f.name);
+  if (files.length === 1) {
+    const [file] = files;
+    return { name: file.name, names, mesh: file.mesh, parts: file.parts ?? undefined, corners: file.corners ?? undefined, warnings };
+  }
+  const { mesh, parts } = joinMeshes(files.map((f) => ({ name: f.name, mesh: f.mesh, parts: f.parts ?? undefined })));
+  const corners = joinCorners(files.map((f) => ({ corners: f.corners ?? null, triangleCount: f.mesh.triangles.length / 3 })));
+  return { name: names.join(' + '), names, mesh, parts, corners, warnings };
+}
 
 function single<T extends { name: string }>(items: T[], what: string): T | null {
   if (items.length > 1) {
@@ -59,10 +86,8 @@ export async function loadIntoDocument(
     options,
   );
 
-  const meshFile = single(
-    parsed.filter((f) => f.kind === 'mesh'),
-    'meshes',
-  );
+  const meshFiles = parsed.filter((f): f is MeshFile => f.kind === 'mesh');
+  const meshFile = meshFiles.length > 0 ? sceneMesh(meshFiles) : null;
   const skeletonFile = single(
     parsed.filter((f) => f.kind === 'skeleton'),
     'skeletons',
@@ -73,7 +98,7 @@ export async function loadIntoDocument(
   const skeleton = skeletonFile ? buildSkeleton(skeletonFile.skeleton, skeletonFile.name) : current.skeleton;
   const vertexCount = mesh.positions.length / 3;
   const boneCount = skeleton.parents.length;
-  const warnings = meshFile ? [...meshFile.report.warnings.map((w) => `${meshFile.name}: ${w}`)] : [];
+  const warnings = meshFile ? [...meshFile.warnings] : [];
 
   const byRole = { weights: [] as MatrixFile[], poses: [] as MatrixFile[], handles: [] as MatrixFile[] };
   for (const m of matrices) {
@@ -133,8 +158,10 @@ export async function loadIntoDocument(
 
   const candidate = withDerived({
     name: meshFile ? meshFile.name : current.name,
-    meshFiles: meshFile ? [meshFile.name] : current.meshFiles,
+    meshFiles: meshFile ? meshFile.names : current.meshFiles,
     mesh,
+    parts: meshFile ? meshFile.parts : current.parts,
+    objCorners: meshFile ? meshFile.corners : current.objCorners,
     skeletonFile: skeletonFile ? skeletonFile.name : current.skeletonFile,
     skeleton,
     weights,

@@ -128,6 +128,22 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
         return binding.startBind();
       },
     },
+    'meshes.panel': { run: () => app.meshesPanel.setOpen(!app.meshesPanel.open), checked: () => app.meshesPanel.open },
+    'meshes.active': { run: (part) => app.meshes.setActive(part === -1 ? -1 : meshIndex(app, 'meshes.active', part)) },
+    'meshes.toggle': {
+      run: (part) => {
+        const index = meshIndex(app, 'meshes.toggle', part);
+        app.meshes.setHidden(index, !app.meshes.hidden[index]);
+      },
+    },
+    'meshes.hide': { run: () => app.meshes.hideActive() },
+    'meshes.showAll': { run: () => app.meshes.showAll() },
+    'meshes.isolate': {
+      run: (part) => app.meshes.isolate(part === undefined ? app.meshes.active : meshIndex(app, 'meshes.isolate', part)),
+      canRun: () => app.meshes.list.length > 1,
+      checked: () => app.meshes.isolated,
+    },
+    'bind.computePart': { run: () => binding.startBind({}, app.meshes.activePart), canRun: () => app.meshes.activePart !== null },
     'examples.panel': { run: () => app.examplesPanel.setOpen(!app.examplesPanel.open), checked: () => app.examplesPanel.open },
     'examples.add': { run: () => app.examples.add() },
     'examples.remove': { run: (name) => app.examples.remove(text('examples.remove', name)) },
@@ -175,6 +191,17 @@ function shortName(name: string): string {
 function oneOf<T extends string | number>(command: string, value: unknown, choices: readonly T[]): T {
   if (!choices.includes(value as T)) throw new Error(`${command}: expected one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
   return value as T;
+}
+
+/** A mesh of the scene by index or name. @throws Error naming the command and what is not a mesh */
+function meshIndex(app: App, command: string, value: unknown): number {
+  if (typeof value !== 'number' && typeof value !== 'string')
+    throw new Error(`${command}: expected a mesh index or name, got ${JSON.stringify(value)}`);
+  try {
+    return app.meshes.indexOf(value);
+  } catch (error) {
+    throw new Error(`${command}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
 }
 
 function text(command: string, value: unknown): string {

@@ -21,6 +21,7 @@ import { SelectTool } from '../tools/select/select-tool.ts';
 import { ToolManager } from '../tools/tool-manager.ts';
 import { PosespaceClient } from '../io/posespace-client.ts';
 import { ExamplesPanel } from '../panels/examples-panel.ts';
+import { MeshesPanel } from '../panels/meshes-panel.ts';
 import { ExamplesController } from '../posespace/examples-controller.ts';
 import { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import { BrushRing } from '../view/brush-ring.ts';
@@ -73,6 +74,8 @@ export function bindingController(app: App, canvas: HTMLCanvasElement): BindingC
     computed: () => {
       if (app.views.viewMode !== 'dominant') app.setView('heatmap');
     },
+    vertexMask: () => app.meshes.vertexMask(),
+    shownTriangles: () => app.meshes.visibleTriangles(),
   });
 }
 
@@ -123,6 +126,8 @@ export function toolManager(app: App, container: HTMLElement, canvas: HTMLCanvas
       app.bindPanel.setOpen(false);
       app.setView('heatmap');
     },
+    vertexMask: () => app.meshes.vertexMask(),
+    shownTriangles: () => app.meshes.visibleTriangles(),
   });
   return new ToolManager({ container, canvas, commands: app.commands, context: () => app.context() }, [
     new SelectTool({ pickBoneAt: (x, y) => void app.commands.execute('bone.select', app.jointBoneAt(x, y)) }),
@@ -200,5 +205,6 @@ export function createPanels(app: App, container: HTMLElement) {
     exampleMap: () => ({ mode: app.deformation.exampleMap, note: app.deformation.exampleMapNote }),
     perFaceUnposing: () => app.deformation.perFaceUnposing,
   });
-  return { chrome, deformationPanel, bindPanel, paintPanel, notice, exportDialog, gltfControls, examplesPanel };
+  const meshesPanel = new MeshesPanel(toolbar, container, { commands: app.commands, meshes: app.meshes });
+  return { chrome, deformationPanel, bindPanel, paintPanel, notice, exportDialog, gltfControls, examplesPanel, meshesPanel };
 }

@@ -14,6 +14,7 @@ import type {
   BindingTestHook,
   ExamplesTestHook,
   LookTestHook,
+  MeshesTestHook,
   PaintState,
   PaintTestHook,
   RigwrightTestHook,
@@ -30,6 +31,7 @@ export function appTestHook(app: App): RigwrightTestHook {
     },
     examples: examplesHook(app),
     look: lookHook(app),
+    meshes: meshesHook(app),
     history: () => ({ undo: history.undoLabels(), redo: history.redoCount, bytes: history.bytes }),
     tool: () => ({ id: tools.active.id, state: tools.active.state }),
     snapshot: () => {
@@ -363,6 +365,40 @@ function lookHook(app: App): LookTestHook {
         width: rect.width,
         height: rect.height,
       };
+    },
+  };
+}
+
+function meshesHook(app: App): MeshesTestHook {
+  return {
+    state: () => ({
+      parts: app.meshes.list.map(({ name, vertexStart, vertexCount, triangleStart, triangleCount }) => ({
+        name,
+        vertexStart,
+        vertexCount,
+        triangleStart,
+        triangleCount,
+      })),
+      active: app.meshes.active,
+      hidden: [...app.meshes.hidden],
+      panelOpen: app.meshesPanel.open,
+    }),
+    drawnTriangles: () => {
+      const index = app.views.skinned.mesh.geometry.index!.array;
+      let drawn = 0;
+      for (let i = 0; i < index.length; i += 3) if (index[i] !== index[i + 1] || index[i] !== index[i + 2]) drawn++;
+      return drawn;
+    },
+    coveredPixels: () => {
+      app.renderNow();
+      const gl = app.viewport.renderer.getContext();
+      const { drawingBufferWidth: width, drawingBufferHeight: height } = gl;
+      const pixels = new Uint8Array(4 * width * height);
+      gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+      // The clear colour 0x1b1e24.
+      let covered = 0;
+      for (let i = 0; i < pixels.length; i += 4) if (pixels[i] !== 0x1b || pixels[i + 1] !== 0x1e || pixels[i + 2] !== 0x24) covered++;
+      return covered;
     },
   };
 }

@@ -45,6 +45,8 @@ import { boneForJoint } from '../view/skeleton-overlay.ts';
 import type { ViewMode } from '../view/view-modes.ts';
 import type { Viewport } from '../view/viewport.ts';
 import { SceneView } from '../view/scene-view.ts';
+import { MeshesController } from '../meshes/meshes-controller.ts';
+import type { MeshesPanel } from '../panels/meshes-panel.ts';
 import { appCommands } from './app-commands.ts';
 import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager } from './app-parts.ts';
 import { onWorkerCrash, type WorkerCrash } from '../io/worker-supervisor.ts';
@@ -75,6 +77,9 @@ export class App {
   readonly examples: ExamplesController;
   readonly posespace: PoseSpaceController;
   readonly examplesPanel: ExamplesPanel;
+  /** which mesh the tools act on, which are shown */
+  readonly meshes: MeshesController;
+  readonly meshesPanel: MeshesPanel;
   readonly unposedDisplay: UnposedDisplay;
   influenceSetting = INFLUENCE_DEFAULTS.maxInfluences;
   influences: Influences;
@@ -104,6 +109,8 @@ export class App {
     readonly bridge: RigwrightBridge,
   ) {
     this.store = new SceneStore(demoDocument(), this.history);
+    // Before every other subscriber: the views and tools read its state of the new scene.
+    this.meshes = new MeshesController(this.store);
     const doc = this.store.doc;
     this.commands = new CommandRegistry(
       () => this.context(),
@@ -145,6 +152,7 @@ export class App {
     this.exportDialog = panels.exportDialog;
     this.gltfControls = panels.gltfControls;
     this.examplesPanel = panels.examplesPanel;
+    this.meshesPanel = panels.meshesPanel;
     this.unposedDisplay = new UnposedDisplay(this);
 
     this.project = new ProjectFiles(this);
@@ -157,6 +165,7 @@ export class App {
     this.binding.onChange(() => this.bindingChanged());
     this.tools.onChange(() => this.toolChanged());
     this.paint.onChange(() => this.refreshChrome());
+    this.meshes.onChange(() => this.meshesChanged());
     this.commands.onExecuted(() => this.refreshChrome());
     onWorkerCrash((crash) => this.workerCrashed(crash));
     bridge.onMenuCommand((command) => this.runMenuCommand(command));
@@ -177,6 +186,8 @@ export class App {
       unposedShown: this.unposedDisplay?.shown ?? false,
       boneSelected: this.selectedBone >= 0,
       binding: this.binding?.progress.running ?? false,
+      meshActive: (this.meshes?.active ?? -1) >= 0,
+      meshHidden: this.meshes?.hidden.some(Boolean) ?? false,
       helpOpen: this.chrome?.helpOpen ?? false,
       platform: this.bridge.platform,
     };
@@ -206,6 +217,7 @@ export class App {
       this.selectionShown = { selection, version: selectionVersion };
       this.deformation.setDocument(doc, this.influences, this.views.skinned);
       if (doc.mesh !== previous.mesh) this.showLookOf(doc);
+      this.views.setTriangles(this.meshes.visibleTriangles());
     } else if (doc.handles !== previous.handles) {
       this.views.weightView.setHandles(doc.handles);
       this.deformation.setHandles(doc);
@@ -219,6 +231,7 @@ export class App {
     this.frames.markPose();
     this.refreshClips();
     if (doc.mesh !== previous.mesh || doc.skeleton !== previous.skeleton) this.frameAll();
+    if (doc.parts !== previous.parts && this.meshes.list.length > 1) this.meshesPanel.setOpen(true);
     this.refreshChrome();
     this.viewport.invalidate();
   }
@@ -271,6 +284,14 @@ export class App {
       this.viewport.invalidate();
     }
     this.refreshChrome();
+  }
+
+  /** Another active mesh, or meshes hidden or shown: view state, no undo step. */
+  private meshesChanged(): void {
+    // A new scene reaches this controller first; the views of the new mesh take its triangles when they are made.
+    if (this.views.weightView.vertexCount === vertexCountOf(this.store.doc)) this.views.setTriangles(this.meshes.visibleTriangles());
+    this.refreshChrome();
+    this.viewport.invalidate();
   }
 
   private toolChanged(): void {
@@ -470,6 +491,7 @@ export class App {
     this.bindPanel.refresh();
     this.paintPanel.refresh();
     this.examplesPanel.refresh();
+    this.meshesPanel.refresh();
     this.unposedDisplay.refresh();
     this.refreshCurves();
     this.refreshDeformationChrome();

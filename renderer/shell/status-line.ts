@@ -17,6 +17,8 @@ export interface StatusInput {
   asExported: string | null;
   /** what Undo would undo, or null */
   undoLabel: string | null;
+  /** the scene's meshes: how many, the one the tools act on (null: all), how many are hidden */
+  meshes?: { count: number; active: string | null; hidden: number };
 }
 
 /** The status line's fields: files, sizes, weights and influences, handles, the bone, modes, the undo step. */
@@ -33,6 +35,10 @@ export function statusParts(s: StatusInput): string[] {
   if (s.selectedBone >= 0) {
     const [start, end] = doc.skeleton.bones.subarray(2 * s.selectedBone, 2 * s.selectedBone + 2);
     parts.push(`bone ${s.selectedBone} (joint ${start} → ${end})`);
+  }
+  if (s.meshes && s.meshes.count > 1) {
+    const hidden = s.meshes.hidden > 0 ? `, ${s.meshes.hidden} hidden` : '';
+    parts.push(`${s.meshes.count} meshes: tools act on ${s.meshes.active ?? 'all'}${hidden}`);
   }
   if (s.scaled) parts.push('scaled bones: DQS with non-rigid joints (two-phase)');
   if (s.asExported) parts.push(`as exported: ${s.asExported}, LBS`);
@@ -56,5 +62,10 @@ export function appStatus(app: App): string[] {
     scaled: app.evaluator.scaled,
     asExported: app.asExported ? `${influences} × ${weightComponent.replace('-', ' ')}` : null,
     undoLabel: app.history.undoLabel,
+    meshes: {
+      count: app.meshes.list.length,
+      active: app.meshes.activePart?.name ?? null,
+      hidden: app.meshes.hidden.filter(Boolean).length,
+    },
   });
 }

@@ -224,9 +224,25 @@ export interface LookTestHook {
   camera(): { viewProjection: number[]; left: number; top: number; width: number; height: number };
 }
 
+/** The scene's meshes, which one the tools act on, which are shown and what is drawn. */
+export interface MeshesTestHook {
+  state(): {
+    parts: { name: string; vertexStart: number; vertexCount: number; triangleStart: number; triangleCount: number }[];
+    active: number;
+    hidden: boolean[];
+    panelOpen: boolean;
+  };
+  /** triangles of the viewport mesh's index that are not degenerate (hidden meshes' are) */
+  drawnTriangles(): number;
+  /** draws a frame now and counts its pixels that are not the background colour */
+  coveredPixels(): number;
+}
+
 export interface RigwrightTestHook {
   /** the Look view */
   look: LookTestHook;
+  /** the scene's meshes */
+  meshes: MeshesTestHook;
   /** runs a command as a key, button or menu item would (with its argument, if any); false when it is disabled now */
   command(id: string, argument?: unknown): boolean;
   /** example shapes, unposing and pose-space weights */

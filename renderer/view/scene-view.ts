@@ -89,4 +89,9 @@ export class SceneView {
     this.wireframe = on;
     this.skinned.setWireframe(on);
   }
+
+  /** The triangles drawn, hidden meshes' ones degenerate (MeshesController.visibleTriangles). */
+  setTriangles(triangles: Uint32Array): void {
+    this.skinned.setTriangles(triangles);
+  }
 }

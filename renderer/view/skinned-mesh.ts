@@ -440,6 +440,12 @@ export class SkinnedMeshView {
     for (const material of this.materials) material.wireframe = on;
   }
 
+  /** The triangles drawn (#F × 3, the rest mesh's vertex numbers): hidden meshes' triangles degenerate, none dropped. */
+  setTriangles(triangles: Uint32Array): void {
+    if (this.geometry.index?.array === triangles) return;
+    this.geometry.setIndex(new THREE.BufferAttribute(triangles, 1));
+  }
+
   /**
    * Skins every vertex on the GPU with the current textures and reads the result back.
    * @returns #V × 3 skinned positions (float32 precision)

@@ -171,6 +171,8 @@ function bindingSetup(fail = false) {
     load: () => Promise.resolve(),
     showError: (message) => void errors.push(message),
     computed: () => undefined,
+    vertexMask: () => null,
+    shownTriangles: () => store.doc.mesh.triangles,
   });
   return { history, store, controller, errors };
 }

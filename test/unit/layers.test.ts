@@ -148,6 +148,7 @@ const DOM_FREE_FOLDERS = [
   'renderer/deform',
   'renderer/posespace',
   'renderer/scripting',
+  'renderer/meshes',
 ];
 
 async function domRule(file: string): Promise<Linter.RuleEntry | undefined> {

@@ -140,9 +140,50 @@ test('parse errors of several files are all reported, each with file and line', 
   });
 });
 
-test('two meshes in one batch are refused', async () => {
-  await assert.rejects(
-    loadIntoDocument(demo, [dataFile('libigl', 'arm.obj'), dataFile('hand', 'hand.off')], io),
-    /arm\.obj, hand\.off: 2 meshes at once/,
+test('two meshes in one batch make one scene: vertices joined in batch order, a part per file, DMATs index the joined vertices', async () => {
+  const arm = readRigFile('arm.obj', dataFile('libigl', 'arm.obj').bytes);
+  const hand = readRigFile('hand.off', dataFile('hand', 'hand.off').bytes);
+  assert.ok(arm.kind === 'mesh' && hand.kind === 'mesh');
+  const va = arm.mesh.positions.length / 3;
+  const vh = hand.mesh.positions.length / 3;
+  // Handles: the first vertex of each file, on bones 0 and 1 of a two-bone skeleton.
+  const handles = new Float64Array(va + vh).fill(-1);
+  handles[0] = 0;
+  handles[va] = 1;
+  const doc = await loadIntoDocument(
+    demo,
+    [
+      dataFile('libigl', 'arm.obj'),
+      dataFile('hand', 'hand.off'),
+      textFile('two.tgf', '1 0 0 0\n2 1 0 0\n3 2 0 0\n#\n1 2\n2 3\n'),
+      textFile('handles.dmat', writeDmatAscii({ rows: va + vh, cols: 1, data: handles })),
+    ],
+    io,
   );
+  assert.equal(vertexCountOf(doc), va + vh);
+  assert.deepEqual(doc.meshFiles, ['arm.obj', 'hand.off']);
+  assert.deepEqual(
+    doc.parts?.map((p) => [p.name, p.vertexStart, p.vertexCount, p.triangleStart, p.triangleCount]),
+    [
+      ['arm.obj', 0, va, 0, arm.mesh.triangles.length / 3],
+      ['hand.off', va, vh, arm.mesh.triangles.length / 3, hand.mesh.triangles.length / 3],
+    ],
+  );
+  assert.deepEqual(doc.mesh.positions.subarray(3 * va), hand.mesh.positions);
+  assert.deepEqual(
+    doc.mesh.triangles.subarray(arm.mesh.triangles.length),
+    hand.mesh.triangles.map((v) => v + va),
+  );
+  assert.equal(doc.handles?.[va], 1);
+  assert.equal(doc.handles?.[0], 0);
+  assert.equal(doc.weightsSource, PROVISIONAL_WEIGHTS);
+  // The same file twice: names made unique.
+  const twice = await loadIntoDocument(demo, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.off')], io);
+  assert.deepEqual(
+    twice.parts?.map((p) => p.name),
+    ['hand.off', 'hand.off 2'],
+  );
+  // A skeleton alone keeps the scene's meshes.
+  const reskeletoned = await loadIntoDocument(doc, [textFile('one.tgf', '1 0 0 0\n2 1 0 0\n#\n1 2\n')], io);
+  assert.equal(reskeletoned.parts, doc.parts);
 });

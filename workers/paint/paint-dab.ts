@@ -27,6 +27,8 @@ export interface PaintContext {
   /** when present, each dab records the rows it is about to change (the caller opens and closes the stroke) */
   history: PaintHistory | null;
   symmetry: DabSymmetry | null;
+  /** #V 1 for each vertex a mirrored dab may paint (the meshes the brush acts on), or null for every vertex */
+  vertexMask: Uint8Array | null;
   /** the last dab's vertices (first `count`) and their distances to its centre */
   indices: Uint32Array;
   distances: Float64Array;
@@ -61,6 +63,7 @@ export function createPaintContext(
     settings,
     history,
     symmetry,
+    vertexMask: null,
     indices: new Uint32Array(capacity),
     distances: new Float64Array(capacity),
     count: 0,
@@ -107,8 +110,9 @@ export function paintDab(context: PaintContext, bone: number, dab: Dab): number 
  * Paints the vertices already in `context.indices` (the first `context.count`; a caller may have filtered a
  * gather, e.g. to the faces the camera sees): records their rows for undo, applies the dab with the invariants
  * (applyDab); with symmetry on and the bone paired, then the same dab on the paired bone at the gathered vertices'
- * mirror partners, each partner once at its smallest distance. A bone paired with itself (one on the plane) skips
- * partners the dab already painted. The mirrored vertices are left in `context.mirroredIndices`.
+ * mirror partners, each partner once at its smallest distance; partners outside `context.vertexMask` are left
+ * alone. A bone paired with itself (one on the plane) skips partners the dab already painted. The mirrored vertices
+ * are left in `context.mirroredIndices`.
  * @returns the bone's weight before the dab at the vertex nearest the centre (NaN when nothing was gathered)
  */
 export function paintGathered(context: PaintContext, bone: number, dab: Dab): number {
@@ -120,7 +124,7 @@ export function paintGathered(context: PaintContext, bone: number, dab: Dab): nu
   const pair = symmetry && dab.mode !== 'sample' ? symmetry.bonePairs[bone] : -1;
   if (pair < 0) return sampled;
   const { partner } = symmetry!;
-  const { mark, slot } = context;
+  const { mark, slot, vertexMask } = context;
   const stamp = (context.stamp += 2);
   // mark = stamp: gathered as a partner; stamp + 1: painted by the dab itself (self-paired bone only).
   if (pair === bone) for (let i = 0; i < count; i++) mark[indices[i]] = stamp + 1;
@@ -133,7 +137,7 @@ export function paintGathered(context: PaintContext, bone: number, dab: Dab): nu
   let m = 0;
   for (let i = 0; i < count; i++) {
     const p = partner[indices[i]];
-    if (p < 0 || mark[p] === stamp + 1) continue;
+    if (p < 0 || mark[p] === stamp + 1 || (vertexMask && !vertexMask[p])) continue;
     if (mark[p] === stamp) {
       const s = slot[p];
       if (distances[i] < mirroredDistances[s]) mirroredDistances[s] = distances[i];

@@ -10,6 +10,7 @@
  */
 import * as THREE from 'three';
 import { gatherDab } from '../../../workers/paint/paint-dab.ts';
+import { keepMasked } from '../../document/mesh-parts.ts';
 import type { SceneStore } from '../../history/scene-store.ts';
 import { record, type PaintController } from '../../paint/paint-controller.ts';
 import type { BrushRing } from '../../view/brush-ring.ts';
@@ -40,6 +41,10 @@ export interface BrushHost {
   redraw(): void;
   /** the brush became the active tool: the selected bone's weight heat map shows */
   showWeightMap(): void;
+  /** #V 1 for each vertex the brush may paint (the active mesh, not hidden), or null for every vertex */
+  vertexMask(): Uint8Array | null;
+  /** #F × 3 the triangles shown (hidden meshes' ones degenerate): the ray hits and the camera sees only those */
+  shownTriangles(): Uint32Array;
 }
 
 const ndc = new THREE.Vector2();
@@ -57,6 +62,8 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
   /** the canvas size at the latest pointer event (read once per event: reading it per dab forced layouts) */
   private readonly canvasSize = { width: 1, height: 1 };
   private surface: PaintSurface | null = null;
+  /** the triangles the surface was built with */
+  private surfaceTriangles: Uint32Array | null = null;
   /** the pose or the weights' owner changed since the surface was built */
   private surfaceStale = true;
   private surfaceSession: object | null = null;
@@ -154,8 +161,14 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
       this.surfaceSession = session;
       this.surfaceStale = true;
     }
+    const triangles = this.host.shownTriangles();
+    if (this.surface && this.surfaceTriangles !== triangles) {
+      this.surface.dispose();
+      this.surface = null;
+    }
     if (!this.surface) {
-      this.surface = new PaintSurface(this.host.posedPositions(), this.host.store.doc.mesh.triangles);
+      this.surface = new PaintSurface(this.host.posedPositions(), triangles);
+      this.surfaceTriangles = triangles;
     } else if (this.surfaceStale) {
       this.surface.setAll(this.host.posedPositions());
     } else if (moved.count > 0) {
@@ -207,6 +220,10 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
     const context = controller.ensureSession().context;
     context.grid = surface.grid;
     gatherDab(context, dab);
+    // The mirrored dab keeps to the same meshes (paintGathered reads the mask).
+    const mask = this.host.vertexMask();
+    context.vertexMask = mask;
+    if (mask) context.count = keepMasked(mask, context.indices, context.distances, context.count);
     if (!brush.throughMesh) this.keepVisible(x, y, hit.distance, dab.radius);
     const value = controller.dab(bone, dab);
     record(controller.times.dabs, performance.now() - start);

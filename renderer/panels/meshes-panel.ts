@@ -1,0 +1,116 @@
+/**
+ * The Meshes panel: the scene's meshes, which one the brush, the lasso and "Bind this mesh" act on (or all), and
+ * which are shown (hide, show all, isolate). It shows the meshes controller's state and acts through commands; it
+ * owns nothing. It opens by itself when a scene with several meshes arrives.
+ */
+import './meshes-panel.css';
+import type { CommandRegistry } from '../commands/command-registry.ts';
+import type { MeshesController } from '../meshes/meshes-controller.ts';
+import { commandButton, element, refreshCommandButtons, section } from './controls.ts';
+
+export interface MeshesPanelHost {
+  readonly commands: CommandRegistry;
+  readonly meshes: MeshesController;
+}
+
+export class MeshesPanel {
+  readonly root: HTMLElement;
+  private readonly toolbarGroup: HTMLElement;
+  private readonly list: HTMLElement;
+  /** the parts the rows were built for (rebuilt when they change) */
+  private listed: unknown = null;
+
+  /**
+   * @param toolbar    the page toolbar: the Meshes button joins its view group
+   * @param container  the viewport element the panel floats over
+   */
+  constructor(
+    toolbar: HTMLElement,
+    container: HTMLElement,
+    private readonly host: MeshesPanelHost,
+  ) {
+    const { commands } = host;
+    const group = toolbar.querySelector<HTMLElement>('.deform-group') ?? toolbar;
+    this.toolbarGroup = group;
+    commandButton(group, commands, 'meshes.panel', { label: 'Meshes' });
+    this.root = element('aside', 'bind-panel meshes-panel');
+    this.root.id = 'meshes-panel';
+    this.root.hidden = true;
+    this.root.setAttribute('aria-label', 'Meshes');
+    const header = element('header', 'bind-header');
+    header.append(element('h2', undefined, 'Meshes'));
+    commandButton(header, commands, 'meshes.panel', { label: '×', className: 'icon-button' });
+    this.root.append(header);
+    const meshes = section(this.root, 'Tools act on');
+    this.list = element('ul', 'mesh-list');
+    const row = element('div', 'row');
+    commandButton(row, commands, 'meshes.hide', { label: 'Hide' });
+    commandButton(row, commands, 'meshes.showAll', { label: 'Show all' });
+    commandButton(row, commands, 'meshes.isolate', { label: 'Isolate' });
+    commandButton(row, commands, 'bind.computePart', { label: 'Bind this mesh' });
+    meshes.append(this.list, row);
+    container.append(this.root);
+  }
+
+  get open(): boolean {
+    return !this.root.hidden;
+  }
+
+  setOpen(open: boolean): void {
+    this.root.hidden = !open;
+    this.refresh();
+  }
+
+  refresh(): void {
+    const { commands, meshes } = this.host;
+    refreshCommandButtons(this.toolbarGroup, commands);
+    if (this.root.hidden) return;
+    if (this.listed !== meshes.list) this.rebuildList();
+    for (const node of this.list.querySelectorAll<HTMLElement>('.mesh-row')) {
+      const index = Number(node.dataset.index);
+      const hidden = index >= 0 && meshes.hidden[index];
+      node.classList.toggle('hidden-mesh', hidden);
+      node.classList.toggle('active-mesh', index === meshes.active);
+      node.querySelector<HTMLInputElement>('.mesh-active')!.checked = index === meshes.active;
+      const shown = node.querySelector<HTMLInputElement>('.mesh-visible');
+      if (shown) shown.checked = !hidden;
+    }
+    refreshCommandButtons(this.root, commands);
+  }
+
+  private rebuildList(): void {
+    const { commands, meshes } = this.host;
+    this.listed = meshes.list;
+    const row = (index: number, name: string, size: string): HTMLElement => {
+      const node = element('li', 'mesh-row');
+      node.dataset.index = String(index);
+      const active = element('input', 'mesh-active');
+      active.type = 'radio';
+      active.name = 'active-mesh';
+      active.title = index < 0 ? 'The brush, the lasso and binding act on every mesh' : `The brush, the lasso and binding act on ${name}`;
+      active.addEventListener('change', () => void commands.execute('meshes.active', index));
+      node.append(active);
+      if (index >= 0) {
+        const visible = element('input', 'mesh-visible');
+        visible.type = 'checkbox';
+        visible.title = 'Shown (a hidden mesh is not drawn, painted or lassoed)';
+        visible.addEventListener('change', () => void commands.execute('meshes.toggle', index));
+        node.append(visible);
+      }
+      node.append(element('span', 'mesh-name', name), element('span', 'dim mesh-size', size));
+      if (index >= 0) {
+        const isolate = element('button', 'icon-button mesh-isolate', '◎');
+        isolate.type = 'button';
+        isolate.title = `Show only ${name} (again: show all)`;
+        isolate.addEventListener('click', () => void commands.execute('meshes.isolate', index));
+        node.append(isolate);
+      }
+      return node;
+    };
+    const parts = meshes.list;
+    this.list.replaceChildren(
+      row(-1, 'All', `${parts.length} mesh${parts.length === 1 ? '' : 'es'}`),
+      ...parts.map((part, i) => row(i, part.name, `${part.vertexCount} v`)),
+    );
+  }
+}
