@@ -16,7 +16,7 @@
  */
 import { GLB_BUFFER, Logger, type Accessor, type Document, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
 import { FormatError } from './format-error.ts';
-import { resampleClip, TOLERANCE, type NodeTrs } from './gltf-clips.ts';
+import { readClip, TOLERANCE, type NodeTrs } from './gltf-clips.ts';
 import { composeTrs, invertAffine, multiply, normalMatrixOf, readElement, transformNormal, transformPoint } from './gltf-numbers.ts';
 import { applyExtensionRules, readGltfDocument } from './gltf-extensions.ts';
 import { gltfJson, isGlb, parseJsonText } from './gltf-resource-uris.ts';
@@ -28,15 +28,6 @@ import type { DenseMatrix, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
 import { boundingBox } from '../mesh/bounds.ts';
-
-export interface GltfImportOptions {
-  /** rate at which animation clips are resampled into rotation-matrix frames */
-  framesPerSecond?: number;
-}
-
-export const GLTF_IMPORT_DEFAULTS: Required<GltfImportOptions> = {
-  framesPerSecond: 30,
-};
 
 /** A rig read from glTF. Bone b is skin joint b. */
 export interface GltfImportResult {
@@ -55,7 +46,7 @@ export interface GltfImportResult {
   boneNames: string[];
   /** #V × #B, rows sum to 1 (or are all zero for a vertex without weight) */
   weights: DenseMatrix;
-  /** one clip per glTF animation, rotation matrices (and start-joint translations where joints move) at framesPerSecond */
+  /** one clip per glTF animation at its own key times, rotation matrices (and start-joint translations where joints move) */
   clips: GltfClip[];
   /** what was changed or left out, one sentence each */
   warnings: string[];
@@ -102,18 +93,11 @@ export async function readCheckedGltf(
  * @param file       file name for messages
  * @param resources  external files the .gltf names (see gltfResourceUris), by URI as written; `data:` URIs and
  *                   GLB binary chunks need nothing here
- * @param options    see GltfImportOptions; missing fields take GLTF_IMPORT_DEFAULTS
  * @throws FormatError (naming the import, the file, the place and the reason) for unreadable files, files without
  *         a skinned mesh, joint indices past the skin, or non-finite data, and files requiring an extension that
  *         gltf-extensions.ts refuses
  */
-export async function importGltf(
-  bytes: Uint8Array,
-  file: string,
-  resources: Record<string, Uint8Array> = {},
-  options?: GltfImportOptions,
-): Promise<GltfImportResult> {
-  const opts: Required<GltfImportOptions> = { ...GLTF_IMPORT_DEFAULTS, ...options };
+export async function importGltf(bytes: Uint8Array, file: string, resources: Record<string, Uint8Array> = {}): Promise<GltfImportResult> {
   const fail = (where: string, reason: string): never => {
     throw new FormatError(file, where, `glTF import: ${reason}`);
   };
@@ -332,23 +316,21 @@ export async function importGltf(
     while (usedNames.has(name)) name = `${name} (${a})`;
     usedNames.add(name);
     clips.push(
-      resampleClip(animation.listChannels(), name, {
+      readClip(animation.listChannels(), name, {
         indexOf,
         rest,
-        global,
-        composeGlobals,
+        parentOf,
+        composeOrder,
         jointIndex,
         inverseBind,
         fromWorld,
         parentBone,
         heads: skeleton.joints,
-        framesPerSecond: opts.framesPerSecond,
         diagonal,
         warnings,
         fail,
         where: `/animations/${a}`,
         pointer,
-        nodeCount: composeOrder.length,
       }),
     );
   });

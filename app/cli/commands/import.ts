@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
 import { FormatError } from '../../../workers/formats/format-error.ts';
-import { GLTF_IMPORT_DEFAULTS, importGltf } from '../../../workers/formats/gltf-import.ts';
+import { importGltf } from '../../../workers/formats/gltf-import.ts';
 import { gltfResourceUris } from '../../../workers/formats/gltf-resource-uris.ts';
 import { writeObj } from '../../../workers/formats/obj.ts';
 import { poseSequenceToDmat, translationsToDmat } from '../../../workers/formats/pose-file.ts';
@@ -21,7 +21,7 @@ Reads a rigged glTF (one skin; a .gltf finds its .bin files next to it) and writ
   NAME.obj                 the skinned meshes merged, in the bind pose
   NAME.tgf                 one bone per joint, from its joint to its child joint
   NAME-weights.dmat        #vertices × #bones weights (rows sum to 1)
-  NAME-pose-CLIP.dmat      per animation: relative rotations, 3·B·L × 3, resampled at ${GLTF_IMPORT_DEFAULTS.framesPerSecond} fps
+  NAME-pose-CLIP.dmat      per animation: relative rotations, 3·B·L × 3, one frame per key time of the clip
   NAME-translations-CLIP.dmat  per animation whose joints move (root motion): start-joint translations, B·L × 3
 What the rig cannot hold (scale animation, extra meshes, …) is reported as a warning.
 
