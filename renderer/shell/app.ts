@@ -152,7 +152,7 @@ export class App {
     onWorkerCrash((crash) => this.workerCrashed(crash));
     bridge.onMenuCommand((command) => this.runMenuCommand(command));
     if (bridge instanceof WebBridge) bridge.onUnrequestedFiles((files) => void this.files.load(files));
-    timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
+    timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true, this.evaluator.times);
     this.frameAll();
     this.chrome.setInfluences(this.influenceSetting);
     this.refreshClips();
@@ -199,7 +199,7 @@ export class App {
     } else if (doc.handles !== previous.handles) this.views.weightView.setHandles(doc.handles);
     if (doc.poses !== previous.poses || doc.skeleton !== previous.skeleton) {
       this.evaluator = new PoseEvaluator(doc);
-      this.timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
+      this.timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true, this.evaluator.times);
     }
     this.evaluator.boneScales.fill(1);
     if (doc.boneScales) this.evaluator.boneScales.set(doc.boneScales);
