@@ -32,6 +32,8 @@ import { SceneStore } from '../../renderer/history/scene-store.ts';
 import { UndoHistory } from '../../renderer/history/undo-history.ts';
 import { bakeClipEdit, bakeableClip } from '../../renderer/document/clip-bake.ts';
 import type { SceneDocument } from '../../renderer/document/scene-document.ts';
+import { defaultProjectSettings, PROJECT_FORMAT_VERSION, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
+import { FormatError } from '../../workers/formats/format-error.ts';
 import { assertValidGltf, maxDistance } from './gltf-skinning-reference.ts';
 import { dataFile } from './shared-data.ts';
 
@@ -711,4 +713,64 @@ test('Bake clip is one undoable edit: the baked clip replaces the clip, without 
   assert.equal(store.doc.poses, baked.poses);
   assert.throws(() => bakeClipEdit({ ...doc, poses: null }, 30), /no clip to bake/);
   assert.throws(() => bakeClipEdit(doc, 0), /rate must be a positive number/);
+});
+
+test('a project keeps its clips’ key times (bit for bit) and refuses key times that do not increase', async () => {
+  const rig = await importGltf(readFileSync(dataFile('gltf', 'Fox', 'Fox.glb')), 'Fox.glb');
+  const V = rig.mesh.positions.length / 3;
+  const B = rig.skeleton.parents.length;
+  const baked = { name: 'Run', poses: bakePoseSequence(rig.clips[2].poses, 24) };
+  const clips = [rig.clips[0], rig.clips[1], baked];
+  const contents = {
+    formatVersion: PROJECT_FORMAT_VERSION,
+    scene: {
+      name: 'Fox.glb',
+      meshFiles: ['Fox.glb'],
+      mesh: rig.mesh,
+      skeletonFile: 'Fox.glb',
+      skeleton: rig.skeleton,
+      boneNames: rig.boneNames,
+      weights: rig.weights,
+      weightsSource: 'Fox.glb',
+      poses: clips[1].poses,
+      posesFile: 'Walk',
+      clips,
+      handles: null,
+      handlesFile: null,
+      boneScales: null,
+      warnings: [],
+      examples: [],
+    },
+    settings: defaultProjectSettings(V, B),
+  };
+  const bytes = await writeProjectFile(contents, 'fox.rig.glb');
+  const read = readProjectFile(bytes, 'fox.rig.glb');
+  read.scene.clips.forEach((clip, c) => {
+    const expected = timesOf(clips[c].poses);
+    assert.deepEqual(
+      Buffer.from(timesOf(clip.poses).buffer),
+      Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength),
+      clip.name,
+    );
+  });
+  assert.equal(read.scene.poses, read.scene.clips[1].poses);
+
+  const walk = timesOf(clips[1].poses);
+  const swapped = walk.slice();
+  [swapped[3], swapped[4]] = [swapped[4], swapped[3]];
+  const bad = await writeProjectFile(
+    {
+      ...contents,
+      scene: { ...contents.scene, clips: [{ name: 'Walk', poses: { ...clips[1].poses, times: swapped } as PoseSequence }], poses: null },
+    },
+    'bad.rig.glb',
+  );
+  assert.throws(
+    () => readProjectFile(bad, 'bad.rig.glb'),
+    (error: unknown) => {
+      assert.ok(error instanceof FormatError);
+      assert.match(error.message, /bad\.rig\.glb.*clips\[0\]\.poses\.times.*time 4 \(.*\) does not come after time 3/);
+      return true;
+    },
+  );
 });
