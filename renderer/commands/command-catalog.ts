@@ -240,6 +240,12 @@ const CATALOG = {
   'playback.toggle': { label: 'Play / pause', menu: 'Playback' },
   'playback.previousFrame': { label: 'Previous frame', menu: 'Playback' },
   'playback.nextFrame': { label: 'Next frame', menu: 'Playback' },
+  'playback.bakeClip': {
+    label: 'Bake clip…',
+    menu: 'Playback',
+    description: 'Sample the clip at a rate you choose; its keys become evenly spaced frames (argument: frames per second)',
+    enabledWhen: IDLE,
+  },
 } as const satisfies Record<string, CommandInfo>;
 
 export type CommandId = keyof typeof CATALOG;

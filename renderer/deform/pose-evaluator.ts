@@ -29,6 +29,8 @@ export class PoseEvaluator {
   }
   /** frames (matrices), SLERP parameter (quaternions) or 0 (rest) */
   readonly duration: number;
+  /** seconds of every frame, for a clip with key times (the timeline plays them); null otherwise */
+  readonly times: Float64Array | null;
 
   constructor(private readonly doc: SceneDocument) {
     const boneCount = doc.skeleton.parents.length;
@@ -39,9 +41,13 @@ export class PoseEvaluator {
     this.joints = new Float64Array(doc.skeleton.joints.length);
     this.kind = doc.poses ? doc.poses.kind : 'rest';
     this.duration = doc.poses ? poseDuration(doc.poses) : 0;
+    this.times = doc.poses?.kind === 'matrices' ? (doc.poses.times ?? null) : null;
   }
 
-  /** @param time  frame number (matrices) or t ∈ [0, 1] (quaternions); clamped by samplePose; ignored at rest */
+  /**
+   * @param time  frame number (matrices; between two frames of a clip with curves, the file's interpolation at the
+   *              seconds between their key times) or t ∈ [0, 1] (quaternions); clamped by samplePose; ignored at rest
+   */
   evaluate(time: number): void {
     let moved = false;
     if (this.doc.poses) {

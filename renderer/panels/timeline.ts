@@ -1,8 +1,11 @@
 /**
  * The bottom bar: play/pause, scrub slider (with, over it, the examples' pose-space weights a_j as curves along
  * the sequence, when the scene has examples), frame (or t) readout, speed and loop. A two-state machine —
- * paused ⇄ playing — over a time in the pose sequence's own unit: frames 0 … L−1 played at 30 fps for matrix
- * sequences, the SLERP parameter t ∈ [0, 1] played over 2 s for a quaternion pose, nothing for the rest pose.
+ * paused ⇄ playing — over a time in the pose sequence's own unit: frames 0 … L−1 for matrix sequences, the SLERP
+ * parameter t ∈ [0, 1] played over 2 s for a quaternion pose, nothing for the rest pose. Frames without key times
+ * (pose files) play at 30 fps; a clip with key times (glTF, baked) plays in its own seconds: the slider and the
+ * readout are in seconds, ticks mark the keys, and the time between two keys is a fractional frame (linear in
+ * seconds between the keys' times), which the pose evaluator turns back into seconds.
  */
 import type { PoseKind } from '../deform/pose-evaluator.ts';
 
@@ -33,10 +36,13 @@ export class Timeline {
   playing = false;
   speed = 1;
   loop = true;
+  /** seconds of every frame (a clip with key times), or null */
+  times: Float64Array | null = null;
 
   private readonly playButton: HTMLButtonElement;
   private readonly slider: HTMLInputElement;
   private readonly curves: SVGSVGElement;
+  private readonly ticks: SVGSVGElement;
   /** the curve values drawn now, to redraw only new ones */
   private curveValues: Float64Array | null = null;
   private readonly readout: HTMLSpanElement;
@@ -63,15 +69,20 @@ export class Timeline {
     this.curves.setAttribute('viewBox', `0 0 ${CURVE_WIDTH} 100`);
     this.curves.setAttribute('preserveAspectRatio', 'none');
     this.curves.setAttribute('aria-hidden', 'true');
-    track.append(this.curves);
+    this.ticks = document.createElementNS(SVG, 'svg');
+    this.ticks.classList.add('key-ticks');
+    this.ticks.setAttribute('viewBox', `0 0 ${CURVE_WIDTH} 10`);
+    this.ticks.setAttribute('preserveAspectRatio', 'none');
+    this.ticks.setAttribute('aria-hidden', 'true');
+    track.append(this.curves, this.ticks);
     this.slider = element('input', 'scrubber', track);
     this.slider.type = 'range';
     this.slider.min = '0';
     this.slider.setAttribute('aria-label', 'Time');
     this.slider.addEventListener('input', () => {
-      const time = Number(this.slider.value);
+      const value = Number(this.slider.value);
       this.pause();
-      this.seek(time);
+      this.seek(this.times ? this.frameAt(value) : value);
     });
     // Hand the keyboard back to the shortcuts (Space, arrows) once a drag or key press on the slider is done.
     this.slider.addEventListener('change', () => this.slider.blur());
@@ -119,7 +130,7 @@ export class Timeline {
         const line = document.createElementNS(SVG, 'polyline');
         const points: string[] = [];
         for (let f = 0; f < frames; f++) {
-          const x = frames > 1 ? (f / (frames - 1)) * CURVE_WIDTH : 0;
+          const x = this.times?.length === frames ? this.tickX(f) : frames > 1 ? (f / (frames - 1)) * CURVE_WIDTH : 0;
           const a = Math.min(1, Math.max(0, values[f * J + j]));
           points.push(`${x.toFixed(1)},${(100 - 96 * a - 2).toFixed(1)}`);
         }
@@ -134,28 +145,61 @@ export class Timeline {
     );
   }
 
-  /** Shows a new pose sequence from time 0, playing if `autoplay` and it has something to play. */
-  setSequence(kind: PoseKind, duration: number, autoplay: boolean): void {
+  /**
+   * Shows a new pose sequence from time 0, playing if `autoplay` and it has something to play.
+   * @param times  seconds of each of the duration + 1 frames, strictly increasing (a clip with key times), or null
+   */
+  setSequence(kind: PoseKind, duration: number, autoplay: boolean, times: Float64Array | null = null): void {
     this.kind = kind;
     this.duration = duration;
+    this.times = kind === 'matrices' && times && times.length === duration + 1 ? times : null;
     this.time = 0;
     this.playing = autoplay && duration > 0;
-    this.slider.max = String(duration);
-    this.slider.step = kind === 'matrices' ? '1' : '0.001';
+    this.slider.min = String(this.times ? this.times[0] : 0);
+    this.slider.max = String(this.times ? this.times[duration] : duration);
+    this.slider.step = this.times ? 'any' : kind === 'matrices' ? '1' : '0.001';
     this.slider.disabled = duration === 0;
+    this.ticks.replaceChildren(
+      ...Array.from(this.times ?? [], (_, k) => {
+        const line = document.createElementNS(SVG, 'line');
+        const x = this.tickX(k).toFixed(1);
+        line.setAttribute('x1', x);
+        line.setAttribute('x2', x);
+        line.setAttribute('y1', '0');
+        line.setAttribute('y2', '10');
+        return line;
+      }),
+    );
+    this.ticks.classList.toggle('shown', this.times !== null);
     this.shownKey = Number.NaN;
     this.refreshControls();
   }
 
   /**
    * Moves time forward while playing.
-   * @param seconds  wall-clock time since the last frame
+   * @param elapsed  wall-clock time since the last frame
    * @returns whether the time changed
    */
-  advance(seconds: number): boolean {
+  advance(elapsed: number): boolean {
     if (!this.playing || this.duration === 0) return false;
+    if (this.times) {
+      const start = this.times[0];
+      const end = this.times[this.duration];
+      let seconds = this.secondsAt(this.time) + elapsed * this.speed;
+      if (seconds >= end) {
+        if (this.loop && end > start) {
+          seconds = start + ((seconds - start) % (end - start));
+        } else {
+          seconds = end;
+          this.playing = false;
+          this.refreshControls();
+        }
+      }
+      this.time = this.frameAt(seconds);
+      return true;
+    }
     const rate = this.kind === 'matrices' ? FRAMES_PER_SECOND : 1 / QUATERNION_SECONDS;
-    let next = this.time + seconds * rate * this.speed;
+    let next = this.time + elapsed * rate * this.speed;
     if (next >= this.duration) {
       if (this.loop) {
         next %= this.duration;
@@ -207,6 +251,17 @@ export class Timeline {
 
   /** Updates the slider and readout; cheap when nothing visible changed. */
   refreshTime(): void {
+    if (this.times) {
+      const seconds = this.secondsAt(this.time);
+      const shown = Math.round(seconds * 1000);
+      if (shown === this.shownKey) return;
+      this.shownKey = shown;
+      this.slider.value = String(seconds);
+      const frame = Math.floor(this.time + 1e-9);
+      const onKey = Math.abs(this.time - Math.round(this.time)) < 1e-9;
+      this.readout.textContent = `${seconds.toFixed(3)} s · key ${onKey ? Math.round(this.time) : `${frame}+`} / ${this.duration}`;
+      return;
+    }
     const key = this.kind === 'matrices' ? Math.floor(this.time) : Math.round(this.time * 1000);
     if (key === this.shownKey) return;
     this.shownKey = key;
@@ -214,6 +269,36 @@ export class Timeline {
     if (this.kind === 'matrices') this.readout.textContent = `frame ${key} / ${this.duration}`;
     else if (this.kind === 'quaternions') this.readout.textContent = `t ${this.time.toFixed(3)}`;
     else this.readout.textContent = 'rest pose';
+  }
+
+  /** Seconds at a frame number (linear between the keys' times); needs `times`. */
+  secondsAt(frame: number): number {
+    const times = this.times!;
+    const f = Math.min(Math.max(frame, 0), this.duration);
+    const k = Math.floor(f);
+    return k >= this.duration ? times[this.duration] : times[k] + (f - k) * (times[k + 1] - times[k]);
+  }
+
+  /** The frame number at a time in seconds (the inverse of secondsAt), clamped; needs `times`. */
+  frameAt(seconds: number): number {
+    const times = this.times!;
+    if (!(seconds > times[0])) return 0;
+    if (seconds >= times[this.duration]) return this.duration;
+    let lo = 0;
+    let hi = this.duration;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid] <= seconds) lo = mid;
+      else hi = mid;
+    }
+    return lo + (seconds - times[lo]) / (times[hi] - times[lo]);
+  }
+
+  /** x of key k on the slider's track (0 … CURVE_WIDTH), by its time. */
+  private tickX(k: number): number {
+    const times = this.times!;
+    const span = times[this.duration] - times[0];
+    return span > 0 ? ((times[k] - times[0]) / span) * CURVE_WIDTH : 0;
   }
 
   private refreshControls(): void {

@@ -12,6 +12,8 @@ import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import { INFLUENCE_CHOICES } from '../panels/app-chrome.ts';
 import { vertexCountOf } from '../document/scene-document.ts';
+import { bakeClipEdit, bakeableClip } from '../document/clip-bake.ts';
+import { BakeDialog } from '../panels/bake-dialog.ts';
 import { clipNameOf, exportSceneAsGltf } from '../io/gltf-export-action.ts';
 import { getIoClient } from '../io/io-client.ts';
 import type { ExportChoice } from '../panels/export-dialog.ts';
@@ -170,6 +172,10 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
     'playback.toggle': { run: () => timeline.toggle(), checked: () => timeline.playing },
     'playback.previousFrame': { run: () => timeline.step(-1) },
     'playback.nextFrame': { run: () => timeline.step(1) },
+    'playback.bakeClip': {
+      run: (rate) => (rate === undefined ? openBake(app) : bakeClip(app, numberIn('playback.bakeClip', rate, 0.01, 10000))),
+      canRun: () => bakeableClip(app.store.doc) !== null,
+    },
   };
 }
 
@@ -221,6 +227,23 @@ function boneIndex(app: App, command: string, value: unknown, noneAllowed: boole
     throw new Error(`${command}: expected a bone from ${noneAllowed ? -1 : 0} to ${count - 1}, got ${JSON.stringify(value)}`);
   }
   return value as number;
+}
+
+let bakeDialog: BakeDialog | null = null;
+
+/** Opens the Bake clip dialog for the current clip (made on first use). */
+function openBake(app: App): void {
+  const clip = bakeableClip(app.store.doc);
+  if (!clip) return;
+  bakeDialog ??= new BakeDialog((rate) => bakeClip(app, rate));
+  bakeDialog.open({ clipName: clip.name, start: clip.start, end: clip.end, keyCount: clip.keyCount, framesAt: clip.framesAt });
+}
+
+/** Bakes the current clip at `framesPerSecond` frames per second: one undoable edit. */
+function bakeClip(app: App, framesPerSecond: number): void {
+  const { label, fields } = bakeClipEdit(app.store.doc, framesPerSecond);
+  app.store.edit(label, fields);
+  app.renderNow();
 }
 
 /** Opens the export dialog with the scene's facts (size, clip, whether the skinning on screen can be baked). */

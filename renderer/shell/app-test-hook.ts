@@ -58,6 +58,8 @@ export function appTestHook(app: App): RigwrightTestHook {
         jointCount: jointCountOf(doc),
         time: timeline.time,
         duration: timeline.duration,
+        seconds: timeline.times ? timeline.secondsAt(timeline.time) : null,
+        keyTimes: timeline.times ? Array.from(timeline.times) : null,
         poseKind: app.evaluator.kind,
         playing: timeline.playing,
         influences: app.influenceSetting,

@@ -170,7 +170,7 @@ export class App {
     onWorkerCrash((crash) => this.workerCrashed(crash));
     bridge.onMenuCommand((command) => this.runMenuCommand(command));
     if (bridge instanceof WebBridge) bridge.onUnrequestedFiles((files) => void this.files.load(files));
-    timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
+    timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true, this.evaluator.times);
     this.frameAll();
     this.chrome.setInfluences(this.influenceSetting);
     this.refreshClips();
@@ -224,7 +224,7 @@ export class App {
     }
     if (doc.poses !== previous.poses || doc.skeleton !== previous.skeleton) {
       this.evaluator = new PoseEvaluator(doc);
-      this.timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true);
+      this.timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true, this.evaluator.times);
     }
     this.evaluator.boneScales.fill(1);
     if (doc.boneScales) this.evaluator.boneScales.set(doc.boneScales);

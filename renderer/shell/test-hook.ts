@@ -176,6 +176,10 @@ export interface RigwrightTestState {
   /** frame (matrices), t (quaternions) or 0 (rest) */
   time: number;
   duration: number;
+  /** seconds of the timeline's time, for a clip with key times (null otherwise) */
+  seconds: number | null;
+  /** seconds of every frame of the current clip, when it has key times (null otherwise) */
+  keyTimes: number[] | null;
   poseKind: PoseKind;
   playing: boolean;
   /** influences kept per vertex; 0 = all */

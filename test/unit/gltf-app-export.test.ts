@@ -85,6 +85,11 @@ test('a baked LBS clip validates, costs what was announced, and replays glTF ski
   const doc = await new WebIO().readBinary(baked.bytes);
   const targets = doc.getRoot().listMeshes()[0].listPrimitives()[0].listTargets();
   assert.equal(targets.length, frames);
+  const bakeTimes = doc.getRoot().listAnimations()[1].listSamplers()[0].getInput()!;
+  assert.deepEqual(
+    Array.from({ length: bakeTimes.getCount() }, (_, k) => bakeTimes.getScalar(k)),
+    Array.from(poses.kind === 'matrices' && poses.times ? poses.times : []),
+  );
   const diagonal = boundingBox(rig.mesh.positions).diagonal;
   for (const f of [0, 17, frames - 1]) {
     const delta = targets[f].getAttribute('POSITION')!;
@@ -93,7 +98,8 @@ test('a baked LBS clip validates, costs what was announced, and replays glTF ski
       const d: number[] = delta.getElement(v, []);
       for (let c = 0; c < 3; c++) morphed[3 * v + c] = rig.mesh.positions[3 * v + c] + d[c];
     }
-    const skinned = gltfPosedPositions(doc, 0, f / 30);
+    // Frame f of the bake is the clip's key f, played at the clip's key time (CesiumMan keys at 24 fps).
+    const skinned = gltfPosedPositions(doc, 0, poses.kind === 'matrices' && poses.times ? poses.times[f] : Number.NaN);
     assert.ok(maxDistance(morphed, skinned) <= 1e-4 * diagonal, `frame ${f}: ${maxDistance(morphed, skinned)}`);
   }
 });

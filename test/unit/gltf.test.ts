@@ -22,7 +22,7 @@ import { vertexAnimationCost } from '../../workers/formats/gltf-vertex-animation
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
 import { forwardKinematics, poseForwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
-import { samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
+import { frameAtSeconds, samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { dualQuaternionSkinning } from '../../workers/skinning/dual-quaternion-skinning.ts';
@@ -54,6 +54,13 @@ function cpuPosed(
 
 function importedPosed(rig: GltfImportResult, clip: number, frame: number, influences = 4): Float64Array {
   return cpuPosed(rig.mesh.positions, rig.skeleton, rig.weights, rig.clips[clip].poses, frame, influences);
+}
+
+/** Seconds of frame f of an imported clip: its key time (clips keep the file's key times). */
+function keyTime(rig: GltfImportResult, clip: number, frame: number): number {
+  const poses = rig.clips[clip].poses;
+  assert.ok(poses.kind === 'matrices' && poses.times, `clip ${clip} has key times`);
+  return poses.times[frame];
 }
 
 function loadArm(): { rig: GltfRig; poses: PoseSequence } {
@@ -236,14 +243,20 @@ test('hand: matrix and quaternion clips with bone-distance weights survive expor
     imported.clips.map((c) => c.name),
     ['matrot', 'quat'],
   );
-  // Matrices: frame f at f/30 s. Quaternions: t = 0 … 1 over one second, resampled to 31 frames.
+  // Matrices: frame f at f/30 s, read back at those key times. Quaternions: keys at t = 0 and 1 s, read back as two
+  // keys with the file's LINEAR (SLERP) curves in between.
+  assert.deepEqual(Array.from(imported.clips[1].poses.kind === 'matrices' ? (imported.clips[1].poses.times ?? []) : []), [0, 1]);
   for (const f of [0, 10, 20, 33]) {
+    assert.equal(keyTime(imported, 0, f), Math.fround(f / 30));
     const error = maxDistance(importedPosed(imported, 0, f, 8), cpuPosed(rest, rig.skeleton, rig.weights, matrices, f, 8)) / diagonal;
     assert.ok(error < TOLERANCE, `hand matrot frame ${f}: off by ${error}`);
   }
   for (const f of [0, 9, 15, 30]) {
     const error =
-      maxDistance(importedPosed(imported, 1, f, 8), cpuPosed(rest, rig.skeleton, rig.weights, quaternions, f / 30, 8)) / diagonal;
+      maxDistance(
+        importedPosed(imported, 1, frameAtSeconds(imported.clips[1].poses, f / 30), 8),
+        cpuPosed(rest, rig.skeleton, rig.weights, quaternions, f / 30, 8),
+      ) / diagonal;
     assert.ok(error < TOLERANCE, `hand quat t = ${f}/30: off by ${error}`);
   }
 });
@@ -278,11 +291,11 @@ for (const parts of SAMPLES) {
       const frameCount = clip.poses.kind === 'matrices' ? clip.poses.frameCount : 1;
       for (const f of [0, Math.floor(frameCount / 3), frameCount - 1]) {
         // Every channel: rotation, translation (root motion) and scale.
-        const reference = gltfPosedPositions(doc, c, f / 30);
+        const reference = gltfPosedPositions(doc, c, keyTime(rig, c, f));
         const ours = importedPosed(rig, c, f, 0);
         const error = maxDistance(ours, reference) / diagonal;
         assert.ok(error < TOLERANCE, `${clip.name} frame ${f}: our rig is off by ${error} of the diagonal`);
-        const reexported = gltfPosedPositions(againDoc, c, f / 30);
+        const reexported = gltfPosedPositions(againDoc, c, keyTime(rig, c, f));
         const errorAgain = maxDistance(reexported, reference) / diagonal;
         assert.ok(errorAgain < TOLERANCE, `${clip.name} frame ${f}: re-export is off by ${errorAgain} of the diagonal`);
       }
@@ -311,7 +324,7 @@ test('Fox: the walk’s root motion becomes start-joint translations; missing no
     poseForwardKinematics(rig.skeleton, walk.poses, f, new Float64Array(9 * boneCount), new Float64Array(3 * boneCount), transforms);
     const joints = new Float64Array(rig.skeleton.joints.length);
     posedJointPositions(rig.skeleton, transforms, joints);
-    const expected = gltfNodeWorldPosition(doc, rig.clips.indexOf(walk), f / 30, hipNode);
+    const expected = gltfNodeWorldPosition(doc, rig.clips.indexOf(walk), keyTime(rig, rig.clips.indexOf(walk), f), hipNode);
     const ours = joints.subarray(3 * hip, 3 * hip + 3);
     const error = Math.hypot(ours[0] - expected[0], ours[1] - expected[1], ours[2] - expected[2]) / diagonal;
     assert.ok(error < TOLERANCE, `hip at frame ${f} is off by ${error} of the diagonal`);

@@ -44,6 +44,7 @@ function assertSamePoses(actual: PoseSequence | null, expected: PoseSequence | n
     assert.equal(actual.frameCount, expected.frameCount, `${what}: frames`);
     assertSameBits(actual.rotations, expected.rotations, `${what}.rotations`);
     assertSameBits(actual.translations, expected.translations, `${what}.translations`);
+    assertSameBits(actual.times, expected.times, `${what}.times`);
   }
 }
 

@@ -44,6 +44,7 @@ import { checkCorners, checkedParts, checkLook, gridJointPositions, lookMaterial
 import type { DenseMatrix, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
 import { identityPose, samplePose, type PoseSequence } from '../rig/pose-sequence.ts';
+import { boneInterpolation } from '../rig/keyframe-curves.ts';
 import { matrixToQuat } from '../math/quaternion.ts';
 import { influencesFromWeights } from '../skinning/influences.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
@@ -53,8 +54,9 @@ export interface GltfClip {
   name: string;
   poses: PoseSequence;
   /**
-   * the index of the animation it was read from in the imported glTF, while it is unchanged: in-place export then
-   * leaves that animation as it is in the file. Any edit makes a clip without it, which export writes.
+   * the animation index in the source glTF. A clip that still carries `source` is unchanged: in-place export leaves
+   * that animation exactly as it is in the file. Any edit of a clip in the app (bake, edit, new clip from a DMAT)
+   * makes a clip without `source`, which export writes.
    */
   source?: number;
 }
@@ -397,7 +399,7 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
 
   if (poseSpace && exampleTargets.length > 0) addExampleTargets(addTarget, mesh, poseSpace, exampleTargets, fail);
   (rig.clips ?? []).forEach((clip, c) => {
-    const { animation, input } = addRotationClip(doc, accessor, jointNodes, clip, opts.framesPerSecond);
+    const { animation, input } = addRotationClip(doc, accessor, jointNodes, clip, opts.framesPerSecond, warnings);
     if (exampleTargets.length === 0 || morphed.length === 0) return;
     const keys = clipExampleWeights[c].length / exampleCount;
     const values = new Float32Array(keys * targetCount);
@@ -525,11 +527,15 @@ export function droppedWeight(weights: DenseMatrix, keep: number): { vertices: n
 type AccessorFactory = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array) => Accessor;
 
 /**
- * One clip of rotation channels, one per joint node. Rotation matrices become one keyframe per frame at
- * `framesPerSecond`; final-pose quaternions become keys at t = 0 (identity) and t = 1 s (final pose), LINEAR,
- * which glTF interpolates by SLERP (glTF 2.0 §3.11, Appendix: interpolation) — our quaternion pose SLERP.
+ * One clip of rotation channels, one per joint node. Rotation matrices become one key per frame, at the clip's own
+ * key times when it has them (a glTF clip, a baked clip), else at f / `framesPerSecond`; final-pose quaternions
+ * become keys at t = 0 (identity) and t = 1 s (final pose). Keys are LINEAR, which glTF interpolates by SLERP
+ * (glTF 2.0 Appendix C) — our SLERP between frames — except where the clip's curves say otherwise: a joint that only
+ * STEP channels move is written STEP. A joint whose curves one rotation curve per joint cannot say (CUBICSPLINE,
+ * animated nodes between joints, STEP and LINEAR mixed, scale) is written LINEAR at the keys, every key exact, and
+ * a notice says so.
  * Start-joint translations add a translation channel to every joint node that moves: its rest local translation
- * plus t_b, which is in the parent node's axes since joint nodes have no rest rotation (LINEAR, as we sample them).
+ * plus t_b, which is in the parent node's axes since joint nodes have no rest rotation, interpolated as its rotation.
  */
 function addRotationClip(
   doc: Document,
@@ -537,14 +543,18 @@ function addRotationClip(
   jointNodes: GltfNode[],
   clip: GltfClip,
   framesPerSecond: number,
+  warnings: string[],
 ): { animation: Animation; input: Accessor } {
   const { poses } = clip;
   const boneCount = poses.boneCount;
   const frameCount = poses.kind === 'matrices' ? poses.frameCount : 2;
+  const keyTimes = poses.kind === 'matrices' ? poses.times : undefined;
   const times = new Float32Array(frameCount);
-  for (let f = 0; f < frameCount; f++) times[f] = poses.kind === 'matrices' ? f / framesPerSecond : f;
+  for (let f = 0; f < frameCount; f++) times[f] = keyTimes ? keyTimes[f] : poses.kind === 'matrices' ? f / framesPerSecond : f;
   const input = accessor('SCALAR', times);
   const animation = doc.createAnimation(clip.name);
+  const curves = poses.kind === 'matrices' ? poses.curves : undefined;
+  const interpolation = Array.from({ length: boneCount }, (_, b) => (curves && frameCount > 1 ? boneInterpolation(curves, b) : 'LINEAR'));
   const q = new Float64Array(4);
   for (let b = 0; b < boneCount; b++) {
     const out = new Float32Array(4 * frameCount);
@@ -562,9 +572,20 @@ function addRotationClip(
       const flip = f > 0 && q[0] * out[o - 4] + q[1] * out[o - 3] + q[2] * out[o - 2] + q[3] * out[o - 1] < 0 ? -1 : 1;
       for (let k = 0; k < 4; k++) out[o + k] = flip * q[k];
     }
-    const sampler = doc.createAnimationSampler().setInput(input).setOutput(accessor('VEC4', out)).setInterpolation('LINEAR');
+    const sampler = doc
+      .createAnimationSampler()
+      .setInput(input)
+      .setOutput(accessor('VEC4', out))
+      .setInterpolation(interpolation[b] ?? 'LINEAR');
     const channel = doc.createAnimationChannel().setTargetNode(jointNodes[b]).setTargetPath('rotation').setSampler(sampler);
     animation.addSampler(sampler).addChannel(channel);
+  }
+  const changed = jointNodes.filter((_, b) => interpolation[b] === null).map((node) => node.getName());
+  if (curves && changed.length > 0) {
+    const kinds = [...new Set(curves.channels.map((c) => c.interpolation))].sort().join(' and ');
+    warnings.push(
+      `clip "${clip.name}": ${changed.length} joint${changed.length === 1 ? '' : 's'} (${changed.slice(0, 4).join(', ')}${changed.length > 4 ? ', …' : ''}) move between keys in a way one rotation curve per joint cannot say (the file's ${kinds} curves${curves.channels.some((c) => c.path === 'scale') ? ', scale' : ''}); they are written LINEAR at the clip's ${frameCount} key times: the pose at every key is exact, between keys it is SLERP`,
+    );
   }
   const result = { animation, input };
   const translations = poses.kind === 'matrices' ? poses.translations : undefined;
@@ -579,7 +600,11 @@ function addRotationClip(
     const rest = jointNodes[b].getTranslation();
     const out = new Float32Array(3 * frameCount);
     for (let f = 0; f < frameCount; f++) for (let c = 0; c < 3; c++) out[3 * f + c] = rest[c] + translations[3 * (f * boneCount + b) + c];
-    const sampler = doc.createAnimationSampler().setInput(input).setOutput(accessor('VEC3', out)).setInterpolation('LINEAR');
+    const sampler = doc
+      .createAnimationSampler()
+      .setInput(input)
+      .setOutput(accessor('VEC3', out))
+      .setInterpolation(interpolation[b] ?? 'LINEAR');
     const channel = doc.createAnimationChannel().setTargetNode(jointNodes[b]).setTargetPath('translation').setSampler(sampler);
     animation.addSampler(sampler).addChannel(channel);
   }
@@ -719,7 +744,7 @@ function addVertexAnimations(
     const times = new Float32Array(bake.frameCount);
     const values = new Float32Array(bake.frameCount * targetCount);
     for (let f = 0; f < bake.frameCount; f++) {
-      times[f] = f / framesPerSecond;
+      times[f] = bake.times ? bake.times[f] : f / framesPerSecond;
       values[f * targetCount + first + f] = 1;
     }
     addWeightsChannels(doc.createAnimation(bake.name), accessor('SCALAR', times), values);

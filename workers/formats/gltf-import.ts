@@ -29,7 +29,7 @@ import {
   type Skin,
 } from '@gltf-transform/core';
 import { FormatError } from './format-error.ts';
-import { resampleClip, TOLERANCE, type NodeTrs } from './gltf-clips.ts';
+import { readClip, TOLERANCE, type NodeTrs } from './gltf-clips.ts';
 import { composeTrs, invertAffine, multiply, normalMatrixOf, readElement, transformNormal, transformPoint } from './gltf-numbers.ts';
 import { applyExtensionRules, readGltfDocument } from './gltf-extensions.ts';
 import { gltfJson, isGlb, parseJsonText } from './gltf-resource-uris.ts';
@@ -41,15 +41,6 @@ import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, SurfaceLook, Tria
 import type { Skeleton } from '../rig/skeleton.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
 import { boundingBox } from '../mesh/bounds.ts';
-
-export interface GltfImportOptions {
-  /** rate at which animation clips are resampled into rotation-matrix frames */
-  framesPerSecond?: number;
-}
-
-export const GLTF_IMPORT_DEFAULTS: Required<GltfImportOptions> = {
-  framesPerSecond: 30,
-};
 
 /** A rig read from glTF. Bone b is skin joint b. */
 export interface GltfImportResult {
@@ -68,7 +59,7 @@ export interface GltfImportResult {
   boneNames: string[];
   /** #V × #B, rows sum to 1 (or are all zero for a vertex without weight) */
   weights: DenseMatrix;
-  /** one clip per glTF animation, rotation matrices (and start-joint translations where joints move) at framesPerSecond; `source` is the animation's index */
+  /** one clip per glTF animation at its own key times, rotation matrices (and start-joint translations where joints move); `source` is the animation's index */
   clips: GltfClip[];
   /** one per triangle primitive of every mesh node (skinned or not), in the file's node order, covering the vertices in order */
   parts: MeshPart[];
@@ -121,18 +112,11 @@ export async function readCheckedGltf(
  * @param file       file name for messages
  * @param resources  external files the .gltf names (see gltfResourceUris), by URI as written; `data:` URIs and
  *                   GLB binary chunks need nothing here
- * @param options    see GltfImportOptions; missing fields take GLTF_IMPORT_DEFAULTS
  * @throws FormatError (naming the import, the file, the place and the reason) for unreadable files, files without
  *         a skinned mesh, joint indices past the skin, or non-finite data, and files requiring an extension that
  *         gltf-extensions.ts refuses
  */
-export async function importGltf(
-  bytes: Uint8Array,
-  file: string,
-  resources: Record<string, Uint8Array> = {},
-  options?: GltfImportOptions,
-): Promise<GltfImportResult> {
-  const opts: Required<GltfImportOptions> = { ...GLTF_IMPORT_DEFAULTS, ...options };
+export async function importGltf(bytes: Uint8Array, file: string, resources: Record<string, Uint8Array> = {}): Promise<GltfImportResult> {
   const fail = (where: string, reason: string): never => {
     throw new FormatError(file, where, `glTF import: ${reason}`);
   };
@@ -453,23 +437,21 @@ export async function importGltf(
     let name = animation.getName() || `animation ${a}`;
     while (usedNames.has(name)) name = `${name} (${a})`;
     usedNames.add(name);
-    const clip = resampleClip(animation.listChannels(), name, {
+    const clip = readClip(animation.listChannels(), name, {
       indexOf,
       rest,
-      global,
-      composeGlobals,
+      parentOf,
+      composeOrder,
       jointIndex,
       inverseBind,
       fromWorld,
       parentBone,
       heads: skeleton.joints,
-      framesPerSecond: opts.framesPerSecond,
       diagonal,
       warnings,
       fail,
       where: `/animations/${a}`,
       pointer,
-      nodeCount: composeOrder.length,
     });
     clips.push({ ...clip, source: a });
   });

@@ -121,6 +121,7 @@ export function skinningVertexAnimation(
   return {
     name: bake.name,
     frameCount,
+    ...keyTimesOf(bake.poses),
     positionsAt(frame: number, out: Float64Array): void {
       const time = bake.poses.kind === 'matrices' ? frame : frame / (frameCount - 1);
       poseForwardKinematics(skeleton, bake.poses, time, rotations, translations, transforms);
@@ -167,6 +168,7 @@ function perFaceVertexAnimation(
     return {
       name: bake.name,
       frameCount,
+      ...keyTimesOf(bake.poses),
       positionsAt(frame: number, out: Float64Array): void {
         poseForwardKinematics(skeleton, bake.poses, timeOf(frame), rotations, translations, transforms);
         perFaceSkinning(setup, transforms, out, workspace);
@@ -196,10 +198,16 @@ function perFaceVertexAnimation(
   return {
     name: bake.name,
     frameCount,
+    ...keyTimesOf(bake.poses),
     positionsAt(frame: number, out: Float64Array): void {
       poseForwardKinematics(skeleton, bake.poses, timeOf(frame), rotations, translations, transforms);
       poseSpaceWeights(interpolator, rotations, exampleWeights);
       perFaceContextSkinning(setup, faceExamples, exampleWeights, blend, transforms, out, workspace);
     },
   };
+}
+
+/** `{ times }` for a clip with key times (its frames play there), else nothing. */
+function keyTimesOf(poses: PoseSequence): { times?: Float64Array } {
+  return poses.kind === 'matrices' && poses.times ? { times: poses.times } : {};
 }

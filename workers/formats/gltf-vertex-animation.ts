@@ -11,9 +11,11 @@ export interface GltfVertexAnimation {
   /** animation clip name */
   name: string;
   frameCount: number;
+  /** seconds of each frame (a clip with key times); absent: frame f plays at f / framesPerSecond */
+  times?: Float64Array;
   /**
    * Posed positions of one frame.
-   * @param frame  0-based frame number; frame f plays at time f / framesPerSecond
+   * @param frame  0-based frame number; frame f plays at times[f], or f / framesPerSecond without times
    * @param out    #V × 3 posed positions, same vertices as the exported mesh
    */
   positionsAt(frame: number, out: Float64Array): void;

@@ -294,6 +294,7 @@ function poseJson(poses: PoseSequence, arrays: ArrayWriter): object {
     frameCount: poses.frameCount,
     rotations: arrays.add(poses.rotations, 'float64'),
     ...(poses.translations ? { translations: arrays.add(poses.translations, 'float64') } : {}),
+    ...(poses.times ? { times: arrays.add(poses.times, 'float64') } : {}),
   };
 }
 
@@ -545,11 +546,22 @@ class ProjectReader {
     if (frames < 1) this.fail(`${where}.frameCount`, 'a pose sequence needs at least one frame');
     const rotations = this.array(`${where}.rotations`, pose.rotations, 'float64', 9 * bones * frames) as Float64Array;
     this.finite(`${where}.rotations`, rotations);
+    const times = this.keyTimes(`${where}.times`, pose.times, frames);
     if (pose.translations === undefined || pose.translations === null)
-      return { kind: 'matrices', boneCount: bones, frameCount: frames, rotations };
+      return { kind: 'matrices', boneCount: bones, frameCount: frames, rotations, ...times };
     const translations = this.array(`${where}.translations`, pose.translations, 'float64', 3 * bones * frames) as Float64Array;
     this.finite(`${where}.translations`, translations);
-    return { kind: 'matrices', boneCount: bones, frameCount: frames, rotations, translations };
+    return { kind: 'matrices', boneCount: bones, frameCount: frames, rotations, translations, ...times };
+  }
+
+  /** A clip's key times (PoseSequence.times): absent, or one finite, strictly increasing time per frame. */
+  keyTimes(where: string, ref: unknown, frames: number): { times?: Float64Array } {
+    if (ref === undefined || ref === null) return {};
+    const times = this.array(where, ref, 'float64', frames) as Float64Array;
+    this.finite(where, times);
+    for (let k = 1; k < frames; k++)
+      if (!(times[k] > times[k - 1])) this.fail(where, `time ${k} (${times[k]} s) does not come after time ${k - 1} (${times[k - 1]} s)`);
+    return { times };
   }
 }
 

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
 import { FormatError } from '../../../workers/formats/format-error.ts';
-import { GLTF_IMPORT_DEFAULTS, importGltf } from '../../../workers/formats/gltf-import.ts';
+import { importGltf } from '../../../workers/formats/gltf-import.ts';
 import { gltfResourceUris } from '../../../workers/formats/gltf-resource-uris.ts';
 import { writeObj } from '../../../workers/formats/obj.ts';
 import { poseSequenceToDmat, translationsToDmat } from '../../../workers/formats/pose-file.ts';
@@ -23,7 +23,7 @@ Reads a rigged glTF (a .gltf finds its .bin files next to it) and writes into D:
   NAME.tgf                 one bone per joint of every skin (the first skin's in its order), from its joint to its
                            child joint
   NAME-weights.dmat        #vertices × #bones weights (rows sum to 1)
-  NAME-pose-CLIP.dmat      per animation: relative rotations, 3·B·L × 3, resampled at ${GLTF_IMPORT_DEFAULTS.framesPerSecond} fps
+  NAME-pose-CLIP.dmat      per animation: relative rotations, 3·B·L × 3, one frame per key time of the clip
   NAME-translations-CLIP.dmat  per animation whose joints move (root motion): start-joint translations, B·L × 3
 What the rig cannot hold (scale animation, morph targets, …) is reported as a warning. \`rigwright export --base\`
 writes such files back into the glTF, which keeps its materials, textures and UVs.
