@@ -608,3 +608,28 @@ test('OBJ corners without a vt in a textured object are warned about; vertices n
   );
   assert.deepEqual(warnings, ['mesh "A": 1 vertices have no texture coordinate in the OBJ file; they get (0, 0)']);
 });
+
+test('a mesh without triangles is left out with a warning (glTF has no empty meshes); the others are written and valid', async () => {
+  const read = readObj(OBJ, 'seams.obj');
+  const [body, eye, hat] = read.parts!;
+  // Eye's vertices join Body, which has no triangles of Eye's: Eye is an empty mesh.
+  const parts = [
+    { ...body, vertexCount: body.vertexCount + eye.vertexCount, triangleCount: body.triangleCount + eye.triangleCount },
+    { ...eye, vertexStart: 12, vertexCount: 0, triangleStart: 8, triangleCount: 0 },
+    hat,
+  ];
+  const { bytes, warnings } = await exportGltf(
+    { mesh: read.mesh, skeleton: twoBones(), weights: sharedWeights(read.mesh.positions), parts, objCorners: read.corners! },
+    'empty.glb',
+  );
+  assert.deepEqual(warnings, ['mesh "Eye" has no triangles, so it is left out (glTF has no empty meshes)']);
+  await assertValidGltf(bytes, 'empty.glb');
+  const doc = await new WebIO().readBinary(bytes);
+  assert.deepEqual(
+    doc
+      .getRoot()
+      .listMeshes()
+      .map((m) => m.getName()),
+    ['Body', 'Hat'],
+  );
+});

@@ -27,7 +27,7 @@ export interface PartLayout {
 /**
  * The parts to write: the scene's, checked, or one part of every vertex and triangle named `name`.
  * @throws through `fail` when parts do not cover the vertices and triangles in order, or a triangle of a part names a
- *   vertex outside it, or a material index is out of range, or two parts have one name
+ *   vertex outside it, or a material index is out of range
  */
 export function checkedParts(
   mesh: TriangleMesh,
@@ -44,11 +44,8 @@ export function checkedParts(
   }
   let vertexEnd = 0;
   let triangleEnd = 0;
-  const names = new Set<string>();
   for (const part of parts) {
     const where = `mesh "${part.name}"`;
-    if (names.has(part.name)) fail(where, 'two meshes have this name');
-    names.add(part.name);
     if (part.vertexStart !== vertexEnd || !(part.vertexCount >= 0))
       fail(where, `its vertices ${part.vertexStart} … ${part.vertexStart + part.vertexCount - 1} do not follow the previous mesh's`);
     if (part.triangleStart !== triangleEnd || !(part.triangleCount >= 0))

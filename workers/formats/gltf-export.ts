@@ -285,67 +285,71 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   doc.getRoot().setDefaultScene(scene);
   const materials = look ? lookMaterials(doc, look.materials, warnings) : [];
   // One mesh node per part, over its own vertices (split per OBJ corner); skinned parts share the one skin.
-  const written: WrittenPart[] = parts.map((part) => {
-    const layout = partLayout(part, mesh.triangles, corners);
-    const { map } = layout;
-    const n = map.length;
-    const positions = new Float32Array(3 * n);
-    const normals = new Float64Array(3 * n);
-    for (let i = 0; i < n; i++) {
-      const v = map[i];
-      const vn = layout.normal ? layout.normal[i] : -1;
-      for (let c = 0; c < 3; c++) {
-        positions[3 * i + c] = mesh.positions[3 * v + c];
-        normals[3 * i + c] = vn >= 0 ? corners!.normals[3 * vn + c] : restNormals[3 * v + c];
-      }
-    }
-    const primitive = doc
-      .createPrimitive()
-      .setAttribute('POSITION', accessor('VEC3', positions))
-      .setAttribute('NORMAL', accessor('VEC3', unitNormals(normals)))
-      .setIndices(accessor('SCALAR', n <= 65535 ? Uint16Array.from(layout.indices) : layout.indices));
-    const material = part.material >= 0 ? materials[part.material] : null;
-    let uvs: Float32Array | null = null;
-    if (layout.texcoord && layout.texcoord.some((t) => t >= 0)) {
-      // OBJ puts v = 0 at the bottom of the image, glTF at the top.
-      uvs = new Float32Array(2 * n);
-      const used = new Uint8Array(n);
-      for (const i of layout.indices) used[i] = 1;
-      let missing = 0;
-      layout.texcoord.forEach((t, i) => {
-        if (t >= 0) {
-          uvs![2 * i] = corners!.texcoords[2 * t];
-          uvs![2 * i + 1] = 1 - corners!.texcoords[2 * t + 1];
-        } else if (used[i]) missing++;
-      });
-      if (missing > 0)
-        warnings.push(`mesh "${part.name}": ${missing} vertices have no texture coordinate in the OBJ file; they get (0, 0)`);
-    } else if (!layout.texcoord && look?.uvs) {
-      uvs = new Float32Array(2 * n);
+  for (const part of parts)
+    if (part.triangleCount === 0) warnings.push(`mesh "${part.name}" has no triangles, so it is left out (glTF has no empty meshes)`);
+  const written: WrittenPart[] = parts
+    .filter((part) => part.triangleCount > 0)
+    .map((part) => {
+      const layout = partLayout(part, mesh.triangles, corners);
+      const { map } = layout;
+      const n = map.length;
+      const positions = new Float32Array(3 * n);
+      const normals = new Float64Array(3 * n);
       for (let i = 0; i < n; i++) {
-        uvs[2 * i] = look.uvs[2 * map[i]];
-        uvs[2 * i + 1] = look.uvs[2 * map[i] + 1];
+        const v = map[i];
+        const vn = layout.normal ? layout.normal[i] : -1;
+        for (let c = 0; c < 3; c++) {
+          positions[3 * i + c] = mesh.positions[3 * v + c];
+          normals[3 * i + c] = vn >= 0 ? corners!.normals[3 * vn + c] : restNormals[3 * v + c];
+        }
       }
-    } else if (material?.getBaseColorTexture()) {
-      uvs = new Float32Array(2 * n);
-      warnings.push(`mesh "${part.name}": its material has a texture but the mesh has no texture coordinates; all are (0, 0)`);
-    }
-    if (uvs) primitive.setAttribute('TEXCOORD_0', accessor('VEC2', uvs));
-    if (material) primitive.setMaterial(material);
-    if (part.skinned) {
-      for (let set = 0; set < slotCount / 4; set++) {
-        primitive.setAttribute(`JOINTS_${set}`, accessor('VEC4', gatherSet(stored.joints, slotCount, set, map)));
-        primitive.setAttribute(
-          `WEIGHTS_${set}`,
-          accessor('VEC4', gatherSet(stored.weights, slotCount, set, map)).setNormalized(opts.weightComponent !== 'float'),
-        );
+      const primitive = doc
+        .createPrimitive()
+        .setAttribute('POSITION', accessor('VEC3', positions))
+        .setAttribute('NORMAL', accessor('VEC3', unitNormals(normals)))
+        .setIndices(accessor('SCALAR', n <= 65535 ? Uint16Array.from(layout.indices) : layout.indices));
+      const material = part.material >= 0 ? materials[part.material] : null;
+      let uvs: Float32Array | null = null;
+      if (layout.texcoord && layout.texcoord.some((t) => t >= 0)) {
+        // OBJ puts v = 0 at the bottom of the image, glTF at the top.
+        uvs = new Float32Array(2 * n);
+        const used = new Uint8Array(n);
+        for (const i of layout.indices) used[i] = 1;
+        let missing = 0;
+        layout.texcoord.forEach((t, i) => {
+          if (t >= 0) {
+            uvs![2 * i] = corners!.texcoords[2 * t];
+            uvs![2 * i + 1] = 1 - corners!.texcoords[2 * t + 1];
+          } else if (used[i]) missing++;
+        });
+        if (missing > 0)
+          warnings.push(`mesh "${part.name}": ${missing} vertices have no texture coordinate in the OBJ file; they get (0, 0)`);
+      } else if (!layout.texcoord && look?.uvs) {
+        uvs = new Float32Array(2 * n);
+        for (let i = 0; i < n; i++) {
+          uvs[2 * i] = look.uvs[2 * map[i]];
+          uvs[2 * i + 1] = look.uvs[2 * map[i] + 1];
+        }
+      } else if (material?.getBaseColorTexture()) {
+        uvs = new Float32Array(2 * n);
+        warnings.push(`mesh "${part.name}": its material has a texture but the mesh has no texture coordinates; all are (0, 0)`);
       }
-    }
-    const gltfMesh = doc.createMesh(part.name).addPrimitive(primitive);
-    const node = doc.createNode(part.name).setMesh(gltfMesh);
-    scene.addChild(node);
-    return { node, mesh: gltfMesh, primitive, map, skinned: part.skinned };
-  });
+      if (uvs) primitive.setAttribute('TEXCOORD_0', accessor('VEC2', uvs));
+      if (material) primitive.setMaterial(material);
+      if (part.skinned) {
+        for (let set = 0; set < slotCount / 4; set++) {
+          primitive.setAttribute(`JOINTS_${set}`, accessor('VEC4', gatherSet(stored.joints, slotCount, set, map)));
+          primitive.setAttribute(
+            `WEIGHTS_${set}`,
+            accessor('VEC4', gatherSet(stored.weights, slotCount, set, map)).setNormalized(opts.weightComponent !== 'float'),
+          );
+        }
+      }
+      const gltfMesh = doc.createMesh(part.name).addPrimitive(primitive);
+      const node = doc.createNode(part.name).setMesh(gltfMesh);
+      scene.addChild(node);
+      return { node, mesh: gltfMesh, primitive, map, skinned: part.skinned };
+    });
   // Morph targets (examples, baked vertex animations) move skinned vertices only.
   const morphed = written.filter((w) => w.skinned);
   if (morphed.length === 0 && targetCount > 0)
