@@ -123,9 +123,22 @@ export const ioApi = {
     return transferred(result, [result.bytes, ...Object.values(result.resources)]);
   },
 
-  /** The scene's source glTF written back with the scene's changes (gltf-edit.ts). */
-  async exportGltfInPlace(edit: GltfEdit, file: string, options: GltfExportOptions): Promise<GltfExportResult> {
-    const result = await exportGltfInPlace(edit, file, options);
+  /**
+   * The scene's source glTF written back with the scene's changes (gltf-edit.ts); `examples` become new morph
+   * targets driven by their pose-space weights, unposed here with the influences the file stores.
+   */
+  async exportGltfInPlace(
+    edit: Omit<GltfEdit, 'poseSpace'>,
+    file: string,
+    options: GltfExportOptions,
+    examples: GltfExamples | null = null,
+  ): Promise<GltfExportResult> {
+    const exampleSpace =
+      examples && examples.names.length > 0
+        ? examplePoseSpace(edit, examples, options.influences ?? GLTF_EXPORT_DEFAULTS.influences)
+        : { poseSpace: undefined, warnings: [] };
+    const result = await exportGltfInPlace({ ...edit, poseSpace: exampleSpace.poseSpace }, file, options);
+    result.warnings.unshift(...exampleSpace.warnings);
     return transferred(result, [result.bytes, ...Object.values(result.resources)]);
   },
 

@@ -47,7 +47,7 @@ export async function exportSceneAsGltf(
 ): Promise<string[]> {
   const clipName = clipNameOf(doc);
   const base = choice.fileName.replace(/\.(glb|gltf)$/i, '');
-  if (doc.gltfSource) return exportInPlace(doc, doc.gltfSource, choice, clipName, base, io, bridge);
+  if (doc.gltfSource) return exportInPlace(doc, doc.gltfSource, choice, clipName, base, bake.kernel, io, bridge);
   const rig: Omit<GltfRig, 'vertexAnimations'> = {
     mesh: doc.mesh,
     normals: doc.restNormals,
@@ -94,7 +94,7 @@ export async function exportSceneAsGltf(
 /**
  * A scene imported from glTF goes back into its file (workers/formats/gltf-edit.ts): every clip of the scene (the
  * file's unchanged ones stay as they are), and the current pose sequence as a new clip when it is none of them.
- * Baked skinning and example morph targets are not written this way; the warnings say so.
+ * The examples not hidden become new morph targets (keyed on the new clips); baked skinning is not written this way.
  */
 async function exportInPlace(
   doc: SceneDocument,
@@ -102,9 +102,11 @@ async function exportInPlace(
   choice: ExportChoice,
   clipName: string | null,
   base: string,
+  kernel: RbfKernel,
   io: IoClient,
   bridge: RigwrightBridge,
 ): Promise<string[]> {
+  const shown = activeExamplesOf(doc);
   const clips: GltfClip[] = [...(doc.clips ?? [])];
   if (choice.includeClip && doc.poses && clipName !== null && !clips.some((clip) => clip.poses === doc.poses))
     clips.push({ name: clips.some((clip) => clip.name === clipName) ? `${clipName} (edited)` : clipName, poses: doc.poses });
@@ -120,10 +122,12 @@ async function exportInPlace(
     },
     choice.fileName,
     { format: choice.format, influences: choice.influences, weightComponent: choice.weightComponent, basename: base },
+    shown.length > 0
+      ? { names: shown.map((e) => e.name), positions: shown.map((e) => e.positions), poses: shown.map((e) => e.pose), kernel: kernel }
+      : null,
   );
   const warnings = [...result.warnings];
   if (choice.bake) warnings.push(`${source.file} is edited in place: the baked skinning clip is not written`);
-  if (activeExamplesOf(doc).length > 0) warnings.push(`${source.file} is edited in place: the examples are not written as morph targets`);
   if (!(await bridge.saveFile({ suggestedName: choice.fileName, bytes: result.bytes }))) return warnings;
   for (const [uri, bytes] of Object.entries(result.resources)) await bridge.saveFile({ suggestedName: uri, bytes });
   return warnings;

@@ -736,3 +736,64 @@ test(
     assert.equal(twoReport.meshes.length, 3);
   },
 );
+
+test('CesiumMan: an example sculpted at a pose becomes new morph targets; at that key glTF skinning of the morphed mesh gives the example back', async () => {
+  const { examplePoseSpace } = await import('../../workers/formats/gltf-export.ts');
+  const bytes = readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'));
+  const rig = await importGltf(bytes, 'CesiumMan.glb');
+  const poses = rig.clips[0].poses;
+  assert.equal(poses.kind, 'matrices');
+  if (poses.kind !== 'matrices') return;
+  const B = poses.boneCount;
+  const key = 20;
+  const diagonal = boundingBox(rig.mesh.positions).diagonal;
+  // A clip of the file's rotations only (examples are sculpted at rotation poses), written as a new clip.
+  const clip = { name: 'walk with bulge', poses: { ...poses, translations: undefined } };
+  const plainResult = await exportGltfInPlace({ ...editOf(rig), clips: [clip] }, 'plain.glb');
+  // The example: glTF's skinning of that clip at the key, with a bulge on the upper body.
+  const posed = gltfPosedPositions(await readDoc(plainResult.bytes), 0, key / 30);
+  const example = posed.slice();
+  let bulged = 0;
+  for (let v = 0; v < example.length / 3; v++) {
+    if (rig.mesh.positions[3 * v + 1] < 1.0) continue;
+    example[3 * v] += 0.01 * diagonal;
+    bulged++;
+  }
+  assert.ok(bulged > 100);
+  const pose = poses.rotations.slice(9 * B * key, 9 * B * (key + 1));
+  const { poseSpace } = examplePoseSpace(
+    { mesh: rig.mesh, skeleton: rig.skeleton, weights: rig.weights },
+    { names: ['bulge'], positions: [example], poses: [pose], kernel: 'gaussian' },
+    4,
+  );
+  const result = await exportGltfInPlace({ ...editOf(rig), clips: [clip], poseSpace }, 'bulge.glb');
+  await assertValidGltf(result.bytes, 'CesiumMan with an example');
+  const after = await readDoc(result.bytes);
+  const mesh = after.getRoot().listMeshes()[0];
+  const primitive = mesh.listPrimitives()[0];
+  const targets = primitive.listTargets();
+  assert.ok(targets.length >= 1);
+  const channel = after
+    .getRoot()
+    .listAnimations()[0]
+    .listChannels()
+    .find((c) => c.getTargetPath() === 'weights')!;
+  assert.ok(channel, 'the new clip keys the target weights');
+  const weightsAt = channel.getSampler()!.getOutput()!.getArray() as Float32Array;
+  // Morph the base mesh by the key's weights, then let glTF's skinning pose it at the key's time.
+  const position = primitive.getAttribute('POSITION')!;
+  const base = position.getArray() as Float32Array;
+  const morphed = Float32Array.from(base);
+  targets.forEach((target, t) => {
+    const delta = target.getAttribute('POSITION')!.getArray() as Float32Array;
+    const a = weightsAt[key * targets.length + t];
+    for (let i = 0; i < morphed.length; i++) morphed[i] += a * delta[i];
+  });
+  position.setArray(morphed);
+  const error = maxDistance(gltfPosedPositions(after, 0, key / 30), example) / diagonal;
+  position.setArray(base);
+  const plain = maxDistance(gltfPosedPositions(after, 0, key / 30), example) / diagonal;
+  console.log(`example at its key: off by ${error.toExponential(2)} of the diagonal with the targets, ${plain.toExponential(2)} without`);
+  assert.ok(error < 1e-5, `example off by ${error} of the diagonal`);
+  assert.ok(plain > 5e-3, 'without the targets the bulge is missing');
+});

@@ -16,6 +16,8 @@
  *               animation (see writeClip); an animation no clip names any more is removed
  *   binding     a part the file had without a skin and that is now `skinned` joins the first skin: its vertices
  *               move into that skin's bind space (C⁻¹ · G_node), since glTF ignores a skinned node's transform
+ *   examples    new morph targets on skinned parts without targets of their own, weights keyed on new clips
+ *               (addExampleMorphs, as exportGltf's GltfPoseSpace)
  *
  * Extensions glTF-Transform does not read would be dropped by its reader, so they are carried over as raw JSON
  * (carryUnknownExtensions): every `extensions` entry of an unknown extension found in the file's scenes, nodes,
@@ -25,7 +27,17 @@
  * are mapped). Entries on accessors, buffer views, textures and samplers, whose indices the writer renumbers, are
  * not carried, and are reported.
  */
-import { Logger, WebIO, Format, type Document, type Node as GltfNode, type Primitive, type Scene, type Skin } from '@gltf-transform/core';
+import {
+  Logger,
+  WebIO,
+  Format,
+  type Animation,
+  type Document,
+  type Node as GltfNode,
+  type Primitive,
+  type Scene,
+  type Skin,
+} from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
 import { FormatError } from './format-error.ts';
@@ -33,11 +45,16 @@ import { compressOnWrite } from './gltf-extensions.ts';
 import {
   GLTF_EXPORT_DEFAULTS,
   droppedWeight,
+  exampleTargetWeights,
   gatherSet,
+  planExampleTargets,
+  type ExampleTarget,
   type GltfClip,
   type GltfExportOptions,
   type GltfExportResult,
+  type GltfPoseSpace,
 } from './gltf-export.ts';
+import { poseSpaceWeights } from '../posespace/pose-space-weights.ts';
 import { importGltf, readCheckedGltf, type GltfImportResult } from './gltf-import.ts';
 import { composeTrs, invertAffine, multiply } from './gltf-numbers.ts';
 import { gltfJson, isGlb, parseJsonText } from './gltf-resource-uris.ts';
@@ -63,6 +80,8 @@ export interface GltfEdit {
   clips: readonly GltfClip[];
   /** absent: the parts the file gives */
   parts?: readonly MeshPart[];
+  /** example shapes as new morph targets driven by their pose-space weights (see GltfPoseSpace and addExampleMorphs) */
+  poseSpace?: GltfPoseSpace;
 }
 
 /** Relative: a joint's head or rest matrix that moved less than this (× the mesh diagonal) is unchanged. */
@@ -342,9 +361,23 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
   });
   const restWorld = new Map<GltfNode, Float64Array>();
   const bindFrames = bindFramesOf(jointNodes, skins, skinToWorld);
+  const morphs = edit.poseSpace
+    ? addExampleMorphs(doc, edit.poseSpace, edit.clips, parts, partPrimitives, skinToWorld, firstSkin, warnings, fail)
+    : null;
   for (const clip of edit.clips) {
     if (clip.source !== undefined) continue;
-    writeClip(doc, clip, skeleton, jointNodes as GltfNode[], bindFrames, restWorld, opts.framesPerSecond, diagonal, warnings);
+    const animation = writeClip(
+      doc,
+      clip,
+      skeleton,
+      jointNodes as GltfNode[],
+      bindFrames,
+      restWorld,
+      opts.framesPerSecond,
+      diagonal,
+      warnings,
+    );
+    morphs?.(animation, clip);
   }
   // Accessors only the replaced attributes, matrices and removed animations used.
   for (const accessor of root.listAccessors()) if (!unusedBefore.has(accessor) && accessor.listParents().length <= 1) accessor.dispose();
@@ -554,7 +587,7 @@ function writeClip(
   framesPerSecond: number,
   diagonal: number,
   warnings: string[],
-): void {
+): Animation {
   const { poses } = clip;
   const B = poses.boneCount;
   const keys = poses.kind === 'matrices' ? poses.frameCount : 2;
@@ -649,6 +682,124 @@ function writeClip(
   }
   if (scaled > 0)
     warnings.push(`clip "${clip.name}": ${scaled} joints get a scale channel (their bind frames are scaled unlike their rest nodes)`);
+  return animation;
+}
+
+/**
+ * Example shapes as new morph targets, planned as exportGltf plans them (GltfPoseSpace, planExampleTargets): on every
+ * skinned part's primitive that has no targets yet, one POSITION target per planned target holding the part's
+ * displacements moved into its skin's bind space (δ_bind = C_s⁻¹ δ, linear part); the meshes' default weights are
+ * those of the rest pose. Clips kept from the file are left as they are, so under them the targets keep their
+ * rest-pose weights; the returned function keys the target weights of a new clip at its keys.
+ * @returns that function, or null when no primitive took the targets
+ */
+function addExampleMorphs(
+  doc: Document,
+  poseSpace: GltfPoseSpace,
+  clips: readonly GltfClip[],
+  parts: readonly MeshPart[],
+  partPrimitives: ({ node: GltfNode; primitive: Primitive } | null)[],
+  skinToWorld: Map<Skin, Float64Array>,
+  firstSkin: Skin,
+  warnings: string[],
+  fail: (where: string, reason: string) => never,
+): ((animation: Animation, clip: GltfClip) => void) | null {
+  const J = poseSpace.names.length;
+  if (J === 0) return null;
+  const weightsOf = (poses: readonly Float64Array[]): Float64Array => {
+    const out = new Float64Array(poses.length * J);
+    poses.forEach((pose, k) => poseSpaceWeights(poseSpace.interpolator, pose, out.subarray(k * J, (k + 1) * J)));
+    const bad = out.findIndex((a) => !Number.isFinite(a));
+    if (bad >= 0) fail(`example "${poseSpace.names[bad % J]}"`, 'its pose-space weight is not a finite number');
+    return out;
+  };
+  const keyPoses = (clip: GltfClip): Float64Array[] => {
+    const { poses } = clip;
+    const keys = poses.kind === 'matrices' ? poses.frameCount : 2;
+    return Array.from({ length: keys }, (_, k) => {
+      const pose = new Float64Array(9 * poses.boneCount);
+      samplePose(poses, k, pose);
+      return pose;
+    });
+  };
+  const boneCount = poseSpace.interpolator.boneCount;
+  const rest = new Float64Array(9 * boneCount);
+  for (let b = 0; b < boneCount; b++) rest[9 * b] = rest[9 * b + 4] = rest[9 * b + 8] = 1;
+  const restWeights = weightsOf([rest]);
+  const clipWeights = new Map(clips.filter((clip) => clip.source === undefined).map((clip) => [clip, weightsOf(keyPoses(clip))]));
+  const targets: ExampleTarget[] = planExampleTargets(poseSpace.names, [restWeights, ...clipWeights.values()]);
+  const n = poseSpace.displacements.length / J;
+  const meshNodes = new Set<GltfNode>();
+  let skipped = 0;
+  parts.forEach((part, i) => {
+    const found = partPrimitives[i];
+    if (!part.skinned || !found) return;
+    const { node, primitive } = found;
+    if (
+      node
+        .getMesh()!
+        .listPrimitives()
+        .some((p) => p.listTargets().length > 0)
+    ) {
+      skipped++;
+      return;
+    }
+    const toBind = new Float64Array(16);
+    invertAffine(skinToWorld.get(node.getSkin() ?? firstSkin)!, 0, toBind, 0);
+    const buffer = primitive.getAttribute('POSITION')!.getBuffer();
+    for (const target of targets) {
+      const delta = new Float32Array(3 * part.vertexCount);
+      for (let v = 0; v < part.vertexCount; v++) {
+        const o = target.example * n + 3 * (part.vertexStart + v);
+        const x = target.scale * poseSpace.displacements[o];
+        const y = target.scale * poseSpace.displacements[o + 1];
+        const z = target.scale * poseSpace.displacements[o + 2];
+        for (let r = 0; r < 3; r++) delta[3 * v + r] = toBind[r] * x + toBind[4 + r] * y + toBind[8 + r] * z;
+      }
+      const accessor = doc.createAccessor().setType('VEC3').setArray(delta).setBuffer(buffer);
+      primitive.addTarget(doc.createPrimitiveTarget(target.name).setAttribute('POSITION', accessor));
+    }
+    meshNodes.add(node);
+  });
+  if (skipped > 0) warnings.push(`${skipped} meshes have morph targets of their own; the examples are not added to them`);
+  if (meshNodes.size === 0) return null;
+  const defaults = new Float32Array(targets.length);
+  exampleTargetWeights(targets, restWeights, defaults, 0);
+  for (const node of meshNodes) {
+    const mesh = node.getMesh()!;
+    // The primitives of a mesh share its weights: one that took no targets gets empty ones.
+    for (const primitive of mesh.listPrimitives()) {
+      if (primitive.listTargets().length > 0) continue;
+      const position = primitive.getAttribute('POSITION')!;
+      for (const target of targets) {
+        const zero = doc
+          .createAccessor()
+          .setType('VEC3')
+          .setArray(new Float32Array(3 * position.getCount()))
+          .setBuffer(position.getBuffer());
+        primitive.addTarget(doc.createPrimitiveTarget(target.name).setAttribute('POSITION', zero));
+      }
+    }
+    mesh.setWeights([...defaults]).setExtras({ ...mesh.getExtras(), targetNames: targets.map((target) => target.name) });
+  }
+  if (clips.some((clip) => clip.source !== undefined))
+    warnings.push(
+      'clips kept from the file do not animate the example morph targets; under them the examples keep their rest-pose weights',
+    );
+  return (animation, clip) => {
+    const keyWeights = clipWeights.get(clip)!;
+    const keys = keyWeights.length / J;
+    const values = new Float32Array(keys * targets.length);
+    for (let k = 0; k < keys; k++) exampleTargetWeights(targets, keyWeights.subarray(k * J, (k + 1) * J), values, k * targets.length);
+    const input = animation.listSamplers()[0].getInput()!;
+    for (const node of meshNodes) {
+      const output = doc.createAccessor().setType('SCALAR').setArray(values.slice()).setBuffer(input.getBuffer());
+      const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation('LINEAR');
+      animation
+        .addSampler(sampler)
+        .addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath('weights').setSampler(sampler));
+    }
+  };
 }
 
 /**

@@ -626,7 +626,7 @@ function clipKeyPoses(poses: PoseSequence): Float64Array[] {
 }
 
 /** A morph target of an example: its displacement δ_j times `scale` (negative: the part of a_j below zero). */
-interface ExampleTarget {
+export interface ExampleTarget {
   name: string;
   example: number;
   scale: number;
@@ -644,7 +644,7 @@ interface ExampleTarget {
  * weighted a_j.
  * @param weightSets  K × J weights, J = names.length, for every key of every clip and the rest pose
  */
-function planExampleTargets(names: readonly string[], weightSets: readonly Float64Array[]): ExampleTarget[] {
+export function planExampleTargets(names: readonly string[], weightSets: readonly Float64Array[]): ExampleTarget[] {
   const J = names.length;
   const positive = new Float64Array(J);
   const negative = new Float64Array(J);
@@ -663,7 +663,7 @@ function planExampleTargets(names: readonly string[], weightSets: readonly Float
 }
 
 /** The stored weight of every example target for one key's J weights a_j (see planExampleTargets). */
-function exampleTargetWeights(targets: readonly ExampleTarget[], a: ArrayLike<number>, out: Float32Array, offset: number): void {
+export function exampleTargetWeights(targets: readonly ExampleTarget[], a: ArrayLike<number>, out: Float32Array, offset: number): void {
   targets.forEach((target, t) => {
     const part = target.scale > 0 ? Math.max(a[target.example], 0) : Math.max(-a[target.example], 0);
     out[offset + t] = part / Math.abs(target.scale);
