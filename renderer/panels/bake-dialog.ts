@@ -3,6 +3,7 @@
  * makes. It only gathers the rate; the caller bakes (one undoable edit) and reports a failure here.
  */
 import './export-dialog.css';
+import './bake-dialog.css';
 
 /** The clip the dialog bakes. */
 export interface BakeContext {
@@ -58,7 +59,7 @@ export class BakeDialog {
     this.rateInput.step = 'any';
     this.rateInput.value = '30';
     this.rateInput.setAttribute('aria-label', 'Frames per second');
-    el('span', 'export-extension', fieldBody, ' frames per second');
+    el('span', 'export-extension', fieldBody, 'frames per second');
     this.summary = el('p', 'export-note', body);
     this.message = el('p', 'export-message', form);
     this.message.setAttribute('role', 'status');

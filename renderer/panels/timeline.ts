@@ -259,7 +259,7 @@ export class Timeline {
       this.slider.value = String(seconds);
       const frame = Math.floor(this.time + 1e-9);
       const onKey = Math.abs(this.time - Math.round(this.time)) < 1e-9;
-      this.readout.textContent = `${seconds.toFixed(3)} s · key ${onKey ? Math.round(this.time) : `${frame}+`} / ${this.duration}`;
+      this.readout.textContent = `${seconds.toFixed(3)} s · ${onKey ? `key ${Math.round(this.time)}` : `keys ${frame}–${frame + 1}`} / ${this.duration}`;
       return;
     }
     const key = this.kind === 'matrices' ? Math.floor(this.time) : Math.round(this.time * 1000);

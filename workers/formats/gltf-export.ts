@@ -153,7 +153,7 @@ export interface GltfExportOptions {
   influences?: 4 | 8;
   /** stored type of WEIGHTS_n; integers are normalized and sum exactly to 255 / 65535 per vertex */
   weightComponent?: GltfWeightComponent;
-  /** keyframe rate of rotation-matrix pose sequences and vertex animations */
+  /** keyframe rate of rotation-matrix pose sequences and vertex animations without key times (pose files) */
   framesPerSecond?: number;
   /** name of the .bin resource without extension (format 'gltf') */
   basename?: string;
