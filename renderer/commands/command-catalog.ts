@@ -228,8 +228,8 @@ const CATALOG = {
   'meshes.isolate': {
     label: 'Isolate the active mesh',
     menu: 'View',
-    description: 'Show only the active mesh (argument: another mesh’s index or name); again: show all',
-    enabledWhen: IDLE,
+    description: 'Show only the active mesh; again: show all',
+    enabledWhen: `meshActive && ${IDLE}`,
   },
   'bind.computePart': {
     label: 'Bind the active mesh',

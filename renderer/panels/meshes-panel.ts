@@ -101,8 +101,12 @@ export class MeshesPanel {
       if (index >= 0) {
         const isolate = element('button', 'icon-button mesh-isolate', '◎');
         isolate.type = 'button';
-        isolate.title = `Show only ${name} (again: show all)`;
-        isolate.addEventListener('click', () => void commands.execute('meshes.isolate', index));
+        isolate.title = `Work on ${name} alone: make it active and show only it (again: show all)`;
+        isolate.addEventListener('click', () => {
+          // The mesh isolated is the one the tools act on.
+          commands.execute('meshes.active', index);
+          commands.execute('meshes.isolate');
+        });
         node.append(isolate);
       }
       return node;

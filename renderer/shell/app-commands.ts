@@ -140,11 +140,7 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
     },
     'meshes.hide': { run: () => app.meshes.hideActive() },
     'meshes.showAll': { run: () => app.meshes.showAll() },
-    'meshes.isolate': {
-      run: (part) => app.meshes.isolate(part === undefined ? app.meshes.active : meshIndex(app, 'meshes.isolate', part)),
-      canRun: () => app.meshes.list.length > 1,
-      checked: () => app.meshes.isolated,
-    },
+    'meshes.isolate': { run: () => app.meshes.isolate(), checked: () => app.meshes.isolated },
     'bind.computePart': { run: () => binding.startBind({}, app.meshes.activePart), canRun: () => app.meshes.activePart !== null },
     'examples.panel': { run: () => app.examplesPanel.setOpen(!app.examplesPanel.open), checked: () => app.examplesPanel.open },
     'examples.add': { run: () => app.examples.add() },

@@ -14,6 +14,9 @@ import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 
 const SEGMENTS = 16;
 
+// Wide enough that the status line never wraps: a wrap would resize the canvas and change the pixel counts.
+test.use({ viewport: { width: 1600, height: 900 } });
+
 interface Tube {
   rings: number;
   positions: number[];
@@ -142,22 +145,23 @@ test('two meshes dropped at once: hide and isolate change what is drawn, a strok
   await expect(page.locator('#status')).toContainText('2 meshes: tools act on all, 1 hidden');
   expect(await drawn()).toBe(FL);
   const leftPixels = await pixels();
-  expect(leftPixels, 'hiding the right tube draws fewer pixels').toBeLessThan(allPixels - 500);
+  expect(leftPixels, 'hiding the right tube draws fewer pixels').toBeLessThan(0.85 * allPixels);
   await page.keyboard.press('Alt+h');
   expect((await meshes(page)).hidden).toEqual([false, false]);
   expect(await drawn()).toBe(FL + FR);
-  expect(await pixels()).toBe(allPixels);
+  expect(Math.abs((await pixels()) - allPixels), 'showing all draws both again').toBeLessThan(0.02 * allPixels);
   await command(page, 'meshes.active', 1);
   await page.keyboard.press('/');
   expect((await meshes(page)).hidden).toEqual([true, false]);
   expect(await drawn()).toBe(FR);
   const rightPixels = await pixels();
-  expect(rightPixels).toBeLessThan(allPixels - 500);
+  expect(rightPixels).toBeLessThan(0.85 * allPixels);
+  console.log(`covered pixels: both ${allPixels}, left alone ${leftPixels}, right alone ${rightPixels}`);
   mkdirSync(artifactsDir, { recursive: true });
   await page.screenshot({ path: path.join(artifactsDir, 'meshes-isolated.png') });
   await page.keyboard.press('/');
   expect((await meshes(page)).hidden).toEqual([false, false]);
-  expect(await pixels()).toBe(allPixels);
+  expect(Math.abs((await pixels()) - allPixels), 'showing all draws both again').toBeLessThan(0.02 * allPixels);
   expect((await page.evaluate(() => (window as any).__rigwright.history())).undo.length, 'hiding is no undo step').toBe(undoSteps);
 
   // One stroke with all meshes active paints both tubes across the gap; undo is exact.
