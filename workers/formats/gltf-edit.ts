@@ -575,7 +575,8 @@ function bindFramesOf(jointNodes: (GltfNode | null)[], skins: Skin[], skinToWorl
  * (rest → posed, world); the joint's posed world matrix is G_b = A_b · B_b (bindFramesOf), and its local TRS is
  * G_parent⁻¹ · G_b, where a parent node that is not a joint follows its nearest joint ancestor rigidly (or stays at
  * rest). Every joint gets a rotation channel; translation and scale channels where they leave the rest values.
- * Keys at frame f / framesPerSecond (matrices), or t = 0 rest and t = 1 s final pose (quaternions); LINEAR.
+ * Keys at the clip's key times, else at frame f / framesPerSecond (matrices), or t = 0 rest and t = 1 s final pose
+ * (quaternions); LINEAR.
  */
 function writeClip(
   doc: Document,
@@ -591,7 +592,10 @@ function writeClip(
   const { poses } = clip;
   const B = poses.boneCount;
   const keys = poses.kind === 'matrices' ? poses.frameCount : 2;
-  const times = Float32Array.from({ length: keys }, (_, f) => (poses.kind === 'matrices' ? f / framesPerSecond : f));
+  const keyTimes = poses.kind === 'matrices' ? poses.times : undefined;
+  const times = Float32Array.from({ length: keys }, (_, f) =>
+    poses.kind === 'matrices' ? (keyTimes ? keyTimes[f] : f / framesPerSecond) : f,
+  );
   const rotations = new Float64Array(9 * B);
   const translations = new Float64Array(3 * B);
   const transforms = new Float64Array(12 * B);
