@@ -179,3 +179,51 @@ test('OBJ: vt and vn records are checked: numbers, finite, enough coordinates; m
   assert.equal(report.warnings[5], "3 more corners name a missing 'vt' or 'vn'");
   assert.deepEqual(Array.from(corners!.cornerTexcoords.subarray(0, 6)), [0, 0, 0, -1, -1, -1]);
 });
+
+test('OBJ writing: the meshes, texture coordinates and normals of a glTF asset (CesiumMan) read back as its parts and corners, bit for bit', async () => {
+  const { readFileSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { importGltf } = await import('../../workers/formats/gltf-import.ts');
+  const { writeObj } = await import('../../workers/formats/obj.ts');
+  const data = process.env.RIGWRIGHT_DATA ?? path.resolve(import.meta.dirname, '../../../shared/data');
+  const rig = await importGltf(readFileSync(path.join(data, 'gltf', 'CesiumMan', 'CesiumMan.glb')), 'CesiumMan.glb');
+  assert.ok(rig.look.uvs, 'CesiumMan has texture coordinates');
+  // Two meshes of one vertex list: the asset and a copy of it after it.
+  const V = rig.mesh.positions.length / 3;
+  const F = rig.mesh.triangles.length / 3;
+  const twice = <T extends Float64Array | Float32Array>(a: T, make: (n: number) => T): T => {
+    const out = make(2 * a.length);
+    out.set(a);
+    out.set(a, a.length);
+    return out;
+  };
+  const mesh = {
+    positions: twice(rig.mesh.positions, (n) => new Float64Array(n)),
+    triangles: Uint32Array.from([...rig.mesh.triangles, ...Array.from(rig.mesh.triangles, (v) => v + V)]),
+  };
+  const uvs = twice(rig.look.uvs, (n) => new Float32Array(n));
+  const normals = twice(rig.normals, (n) => new Float64Array(n));
+  const parts = [
+    { ...rig.parts[0], name: 'Cesium_Man', vertexStart: 0, vertexCount: V, triangleStart: 0, triangleCount: F },
+    { ...rig.parts[0], name: 'Cesium Man copy', vertexStart: V, vertexCount: V, triangleStart: F, triangleCount: F },
+  ];
+  const text = writeObj(mesh, { parts, uvs, normals });
+  const read = readObj(text, 'CesiumMan.obj');
+  assert.deepEqual(Array.from(read.mesh.positions), Array.from(mesh.positions));
+  assert.deepEqual(Array.from(read.mesh.triangles), Array.from(mesh.triangles));
+  if (parts.length > 1)
+    assert.deepEqual(
+      read.parts!.map((p) => [p.name, p.vertexStart, p.vertexCount, p.triangleCount]),
+      parts.map((p) => [p.name, p.vertexStart, p.vertexCount, p.triangleCount]),
+    );
+  const corners = read.corners!;
+  for (let c = 0; c < 6 * F; c++) {
+    const v = mesh.triangles[c];
+    const t = corners.cornerTexcoords[c];
+    const n = corners.cornerNormals[c];
+    // OBJ's v runs up, glTF's down: glTF's v back is 1 − (the file's), in float32 as stored.
+    assert.equal(Math.fround(corners.texcoords[2 * t]), uvs[2 * v]);
+    assert.equal(Math.fround(1 - corners.texcoords[2 * t + 1]), uvs[2 * v + 1]);
+    for (let k = 0; k < 3; k++) assert.equal(corners.normals[3 * n + k], normals[3 * v + k]);
+  }
+});

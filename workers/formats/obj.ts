@@ -415,24 +415,51 @@ function groupParts(
   return { parts, order: identity ? null : order };
 }
 
+/** What an OBJ can carry besides the triangles. */
+export interface ObjWriteOptions {
+  /** each part becomes an object (`o NAME`) holding its triangles; parts cover the triangles in order */
+  parts?: readonly MeshPart[] | null;
+  /** #V × 2 texture coordinates per vertex in glTF's convention (v down), written as `vt u 1−v` */
+  uvs?: Float32Array | null;
+  /** #V × 3 normals per vertex, written as `vn` */
+  normals?: Float64Array | null;
+}
+
 /**
- * Writes an OBJ with `v` and `f` lines only (1-based), coordinates with the fewest digits that read back to
- * the identical doubles.
- * @param mesh positions #V × 3, triangles #F × 3 (0-based)
+ * Writes an OBJ: `v` lines, then `vt` and `vn` (one per vertex, so corner k of a face uses the same number for all
+ * three) when given, then `f` lines, under `o` lines when there are parts. Coordinates are written with the fewest
+ * digits that read back to the identical doubles (a float32 texture coordinate t comes back exactly as 1 − (1 − t)).
+ * @param mesh     positions #V × 3, triangles #F × 3 (0-based)
+ * @param options  see ObjWriteOptions
  * @returns the file text
  */
-export function writeObj(mesh: TriangleMesh): string {
+export function writeObj(mesh: TriangleMesh, options: ObjWriteOptions = {}): string {
   const { positions, triangles } = mesh;
+  const { parts, uvs, normals } = options;
   const vertexCount = positions.length / 3;
   const triangleCount = triangles.length / 3;
-  const lines = new Array<string>(vertexCount + triangleCount + 1);
-  let k = 0;
-  for (let v = 0; v < vertexCount; v++) {
-    lines[k++] = `v ${exactNumberText(positions[3 * v])} ${exactNumberText(positions[3 * v + 1])} ${exactNumberText(positions[3 * v + 2])}`;
+  const lines: string[] = [];
+  const text = exactNumberText;
+  for (let v = 0; v < vertexCount; v++)
+    lines.push(`v ${text(positions[3 * v])} ${text(positions[3 * v + 1])} ${text(positions[3 * v + 2])}`);
+  if (uvs) for (let v = 0; v < vertexCount; v++) lines.push(`vt ${text(uvs[2 * v])} ${text(1 - uvs[2 * v + 1])}`);
+  if (normals)
+    for (let v = 0; v < vertexCount; v++) lines.push(`vn ${text(normals[3 * v])} ${text(normals[3 * v + 1])} ${text(normals[3 * v + 2])}`);
+  const corner =
+    uvs && normals ? (i: number) => `${i}/${i}/${i}` : uvs ? (i: number) => `${i}/${i}` : normals ? (i: number) => `${i}//${i}` : String;
+  const faces = (from: number, to: number): void => {
+    for (let f = from; f < to; f++)
+      lines.push(`f ${corner(triangles[3 * f] + 1)} ${corner(triangles[3 * f + 1] + 1)} ${corner(triangles[3 * f + 2] + 1)}`);
+  };
+  if (parts && parts.length > 1) {
+    for (const part of parts) {
+      // An object name is the rest of its line: line breaks cannot be part of it.
+      lines.push(`o ${part.name.replace(/[\r\n]+/g, ' ')}`);
+      faces(part.triangleStart, part.triangleStart + part.triangleCount);
+    }
+  } else {
+    faces(0, triangleCount);
   }
-  for (let f = 0; f < triangleCount; f++) {
-    lines[k++] = `f ${triangles[3 * f] + 1} ${triangles[3 * f + 1] + 1} ${triangles[3 * f + 2] + 1}`;
-  }
-  lines[k] = '';
+  lines.push('');
   return lines.join('\n');
 }

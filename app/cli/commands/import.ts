@@ -18,8 +18,9 @@ export const importCommand: CliCommand = {
   usage: `Usage: rigwright import A.glb|A.gltf --out-dir D
 
 Reads a rigged glTF (a .gltf finds its .bin files next to it) and writes into D:
-  NAME.obj                 every mesh node merged (skinned or not, of every skin), in the bind pose, in the
-                           file's node order (the meshes and their vertex ranges are listed on the output)
+  NAME.obj                 every mesh node (skinned or not, of every skin) as an object, in the bind pose, in
+                           the file's node order, with its texture coordinates and normals (the meshes and their
+                           vertex ranges are listed on the output too)
   NAME.tgf                 one bone per joint of every skin (the first skin's in its order), from its joint to its
                            child joint
   NAME-weights.dmat        #vertices × #bones weights (rows sum to 1)
@@ -77,7 +78,7 @@ writes such files back into the glTF, which keeps its materials, textures and UV
     const write = (name: string, text: string): void => {
       outputs.push({ path: path.join(outDir, name), contents: text });
     };
-    write(`${base}.obj`, writeObj(rig.mesh));
+    write(`${base}.obj`, writeObj(rig.mesh, { parts: rig.parts, uvs: rig.look.uvs, normals: rig.normals }));
     write(`${base}.tgf`, writeTgf(tgf));
     write(`${base}-weights.dmat`, writeDmatAscii(weights));
     const used = new Set<string>();
