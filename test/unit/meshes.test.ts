@@ -208,20 +208,7 @@ test('a brush dab with one mesh active paints it alone; with all active it cross
     const store = new SceneStore(twoTubeScene(), new UndoHistory());
     const meshes = new MeshesController(store);
     meshes.setActive(active);
-    const paint = new PaintController({
-      store,
-      matcher: { mirrorVertexMap: () => Promise.reject(new Error('unused')), cancel: () => undefined },
-      selectedBone: () => 1,
-      weightsChanged: () => undefined,
-      weightsSettled: () => undefined,
-      schedule: (callback) => callback(),
-      views: {
-        influences: () => ({ stride: 2, bones: new Int32Array(0), weights: new Float32Array(0) }) as never,
-        padInfluences: () => undefined,
-        skinned: () => ({ packInfluenceRow: () => undefined, commitInfluenceRows: () => undefined }),
-        weightView: () => ({ updateVertex: () => undefined, commitVertices: () => undefined }),
-      },
-    });
+    const paint = paintControllerOn(store, 1);
     const before = store.doc.weights.data.slice();
     const session = paint.ensureSession();
     session.context.grid = createVertexGrid(store.doc.mesh.positions);
@@ -418,20 +405,7 @@ test('a mirrored dab keeps to the meshes the brush acts on', () => {
   for (let v = 0; v < a.vertexCount; v++) partner[v] = b.vertexStart + (v % b.vertexCount);
   const mirrored = (mask: Uint8Array | null) => {
     const store = new SceneStore(doc, new UndoHistory());
-    const paint = new PaintController({
-      store,
-      matcher: { mirrorVertexMap: () => Promise.reject(new Error('unused')), cancel: () => undefined },
-      selectedBone: () => 0,
-      weightsChanged: () => undefined,
-      weightsSettled: () => undefined,
-      schedule: (callback) => callback(),
-      views: {
-        influences: () => ({ stride: 2, bones: new Int32Array(0), weights: new Float32Array(0) }) as never,
-        padInfluences: () => undefined,
-        skinned: () => ({ packInfluenceRow: () => undefined, commitInfluenceRows: () => undefined }),
-        weightView: () => ({ updateVertex: () => undefined, commitVertices: () => undefined }),
-      },
-    });
+    const paint = paintControllerOn(store, 0);
     const context = paint.ensureSession().context;
     context.grid = createVertexGrid(doc.mesh.positions);
     context.symmetry = { axis: 0, bonePairs: Int32Array.of(1, 0), partner };
@@ -477,3 +451,21 @@ test('binding a mesh the file had without a skin makes it skinned; the meshes co
   assert.deepEqual(sameMeshes(store.doc.parts, doc.parts!), true);
   assert.equal(withSkinned(doc.parts!, null), doc.parts, 'nothing to change: the same list');
 });
+
+/** A paint controller on `store` painting `bone`, with views and a mirror matcher that do nothing (not under test). */
+function paintControllerOn(store: SceneStore, bone: number): PaintController {
+  return new PaintController({
+    store,
+    matcher: { mirrorVertexMap: () => Promise.reject(new Error('unused')), cancel: () => undefined },
+    selectedBone: () => bone,
+    weightsChanged: () => undefined,
+    weightsSettled: () => undefined,
+    schedule: (callback) => callback(),
+    views: {
+      influences: () => ({ stride: 2, bones: new Int32Array(0), weights: new Float32Array(0) }) as never,
+      padInfluences: () => undefined,
+      skinned: () => ({ packInfluenceRow: () => undefined, commitInfluenceRows: () => undefined }),
+      weightView: () => ({ updateVertex: () => undefined, commitVertices: () => undefined }),
+    },
+  });
+}
