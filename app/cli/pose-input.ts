@@ -17,13 +17,35 @@ export interface PoseTime {
   t?: number;
 }
 
-/** The --poses file, with the --translations file (start-joint translations, B·L × 3) when given. */
-export function readPoses(posesFile: string, translationsFile: string | undefined, boneCount: number): PoseSequence {
-  const seq = poseSequenceFromDmat(readMatrix(posesFile, 'a pose file'), boneCount, posesFile);
-  if (translationsFile === undefined) return seq;
-  if (seq.kind !== 'matrices')
-    throw new UsageError(`--translations needs rotation-matrix poses; ${posesFile} holds final-pose quaternions`);
-  return withTranslationsFromDmat(readMatrix(translationsFile, 'a translations file'), seq, translationsFile);
+/**
+ * The --poses file, with the --translations file (start-joint translations, B·L × 3) and the --times file (the
+ * frames' key times in seconds, L × 1, strictly increasing, as `import` writes them) when given.
+ */
+export function readPoses(posesFile: string, translationsFile: string | undefined, boneCount: number, timesFile?: string): PoseSequence {
+  let seq = poseSequenceFromDmat(readMatrix(posesFile, 'a pose file'), boneCount, posesFile);
+  if ((translationsFile !== undefined || timesFile !== undefined) && seq.kind !== 'matrices')
+    throw new UsageError(`--translations and --times need rotation-matrix poses; ${posesFile} holds final-pose quaternions`);
+  if (translationsFile !== undefined)
+    seq = withTranslationsFromDmat(readMatrix(translationsFile, 'a translations file'), seq, translationsFile);
+  if (timesFile === undefined || seq.kind !== 'matrices') return seq;
+  const times = readMatrix(timesFile, 'a key times file');
+  if (times.cols !== 1 || times.rows !== seq.frameCount)
+    throw new FormatError(
+      timesFile,
+      '',
+      `holds ${times.rows} × ${times.cols} values; ${posesFile} has ${seq.frameCount} frames, so it needs ${seq.frameCount} × 1 key times`,
+    );
+  times.data.forEach((t, f) => {
+    if (!Number.isFinite(t) || t < 0)
+      throw new FormatError(timesFile, `row ${f + 1}`, `key time ${t} is not a finite number of seconds ≥ 0`);
+    if (f > 0 && !(t > times.data[f - 1]))
+      throw new FormatError(
+        timesFile,
+        `row ${f + 1}`,
+        `key time ${t} s does not come after ${times.data[f - 1]} s; key times increase strictly`,
+      );
+  });
+  return { ...seq, times: times.data.slice() };
 }
 
 /**

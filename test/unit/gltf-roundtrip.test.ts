@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import test from 'node:test';
-import { WebIO, type Document, type Node as GltfNode } from '@gltf-transform/core';
+import { WebIO, type Animation, type Document, type Node as GltfNode } from '@gltf-transform/core';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { exportGltfInPlace, type GltfEdit } from '../../workers/formats/gltf-edit.ts';
 import type { GltfImportResult } from '../../workers/formats/gltf-import.ts';
@@ -612,7 +612,25 @@ test('CLI: import CesiumMan, change one bone’s weights in the DMAT, export --b
   const editedFile = path.join(work, 'edited-weights.dmat');
   writeFileSync(editedFile, writeDmatAscii({ ...weights, data }));
   const out = path.join(work, 'CesiumMan-edited.glb');
-  const exported = rigwright('export', '--base', base, '--weights', editedFile, '--skeleton', tgfFile, '--poses', poseFile, '--out', out);
+  const timesFile = path.join(
+    work,
+    files.find((f) => f.includes('-times-'))!,
+  );
+  const exported = rigwright(
+    'export',
+    '--base',
+    base,
+    '--weights',
+    editedFile,
+    '--skeleton',
+    tgfFile,
+    '--poses',
+    poseFile,
+    '--times',
+    timesFile,
+    '--out',
+    out,
+  );
   assert.equal(exported.status, 0, exported.stderr);
   const bytes = readFileSync(out);
   await assertValidGltf(bytes, 'CesiumMan export --base');
@@ -621,6 +639,17 @@ test('CLI: import CesiumMan, change one bone’s weights in the DMAT, export --b
   assert.deepEqual(materialsOf(after), materialsOf(before), 'material and texture');
   assert.deepEqual(attributeBytes(after, 'TEXCOORD_0'), attributeBytes(before, 'TEXCOORD_0'), 'UVs bit for bit');
   assert.equal(after.getRoot().listAnimations().length, 2, 'the file clip and the pose file as a new clip');
+  // The new clip is keyed at the key times import wrote: the file's own.
+  const keyTimes = (animation: Animation): number[] =>
+    Array.from(
+      animation
+        .listChannels()
+        .find((c) => c.getTargetPath() === 'rotation')!
+        .getSampler()!
+        .getInput()!
+        .getArray() as Float32Array,
+    );
+  assert.deepEqual(keyTimes(after.getRoot().listAnimations()[1]), keyTimes(before.getRoot().listAnimations()[0]));
   const again = await importGltf(bytes, 'edited.glb');
   assert.deepEqual(again.boneNames, rig.boneNames);
   let worst = 0;
@@ -798,4 +827,43 @@ test('CesiumMan: an example sculpted at a pose becomes new morph targets; at tha
   console.log(`example at its key: off by ${error.toExponential(2)} of the diagonal with the targets, ${plain.toExponential(2)} without`);
   assert.ok(error < 1e-5, `example off by ${error} of the diagonal`);
   assert.ok(plain > 5e-3, 'without the targets the bulge is missing');
+});
+
+test('CLI: export --times refuses key times that do not fit the pose file, naming the file and the row', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const { repoRoot } = await import('./shared-data.ts');
+  const work = mkdtempSync(path.join(tmpdir(), 'rigwright-times-'));
+  const base = dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
+  const rig = await importGltf(readFileSync(base), 'CesiumMan.glb');
+  const B = rig.skeleton.parents.length;
+  // Two rest frames of B rotations: 3·B·2 × 3, column-major ASCII DMAT.
+  const rows = 3 * B * 2;
+  const pose = new Float64Array(rows * 3);
+  for (let r = 0; r < rows; r++) pose[r * 3 + (r % 3)] = 1;
+  const { writeDmatAscii } = await import('../../workers/formats/dmat.ts');
+  const poseFile = path.join(work, 'pose.dmat');
+  writeFileSync(poseFile, writeDmatAscii({ rows, cols: 3, data: pose }));
+  const run = (times: number[]) => {
+    const timesFile = path.join(work, 'times.dmat');
+    writeFileSync(timesFile, writeDmatAscii({ rows: times.length, cols: 1, data: Float64Array.from(times) }));
+    return spawnSync(
+      process.execPath,
+      ['app/cli/rigwright.mjs', 'export', '--base', base, '--poses', poseFile, '--times', timesFile, '--out', path.join(work, 'out.glb')],
+      { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 },
+    );
+  };
+  const short = run([0]);
+  assert.equal(short.status, 1);
+  assert.match(short.stderr, /times\.dmat.*2 frames, so it needs 2 × 1 key times/);
+  const backwards = run([0.5, 0.25]);
+  assert.equal(backwards.status, 1);
+  assert.match(backwards.stderr, /times\.dmat.*row 2.*does not come after 0\.5 s/);
+  const good = run([0.5, 0.75]);
+  assert.equal(good.status, 0, good.stderr);
+  const written = await importGltf(readFileSync(path.join(work, 'out.glb')), 'out.glb');
+  const added = written.clips.find((clip) => clip.name === 'pose')!;
+  assert.ok(added.poses.kind === 'matrices' && added.poses.times);
+  assert.deepEqual(Array.from(added.poses.times), [0.5, 0.75]);
 });

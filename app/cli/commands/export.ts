@@ -34,16 +34,16 @@ const COMPRESSIONS: readonly GltfCompression[] = ['none', 'draco', 'meshopt'];
 export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'a skinned, animated glTF (.glb, or .gltf + .bin)',
-  usage: `Usage: rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat [--translations T.dmat]]
+  usage: `Usage: rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat [--translations T.dmat] [--times K.dmat]]
                         [--influences 4|8] [--examples E1.obj:E1.dmat,… [--rbf KERNEL]]
                         [--weight-type float|unsigned-byte|unsigned-short] [--compress none|draco|meshopt]
                         --out A.glb|A.gltf
-       rigwright export --base B.glb|B.gltf [--weights W.dmat] [--skeleton S.tgf] [--poses P.dmat [--translations T.dmat]]
+       rigwright export --base B.glb|B.gltf [--weights W.dmat] [--skeleton S.tgf] [--poses P.dmat [--translations T.dmat] [--times K.dmat]]
                         [--influences 4|8] [--weight-type …] [--compress …] --out A.glb|A.gltf
 
 Writes a skinned glTF 2.0 asset: one joint node per bone at its start joint, inverse bind matrices, the four
 (or eight) strongest weights per vertex summing exactly to 1, and the poses as an animation clip named after the
-pose file (rotation matrices: one keyframe per frame at ${GLTF_EXPORT_DEFAULTS.framesPerSecond} fps; quaternions: t = 0 rest, t = 1 s final pose).
+pose file (rotation matrices: one keyframe per frame, at its --times or at ${GLTF_EXPORT_DEFAULTS.framesPerSecond} fps; quaternions: t = 0 rest, t = 1 s final pose).
 A .gltf output also writes its buffer next to it as a .bin file with the same name.
 With --examples, context-aware LBS (course handout Sec. 8.1) the way every glTF player can play it: each example,
 unposed through LBS, becomes a morph target holding its rest-space displacement, and the clip animates the
@@ -58,6 +58,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
   --weights FILE       DMAT skinning weights, #vertices × #bones
   --poses FILE         DMAT pose file for this skeleton (optional)
   --translations FILE  DMAT start-joint translations for those poses, B·L × 3: translation channels
+  --times FILE         DMAT key times of those frames in seconds, L × 1 (what \`rigwright import\` writes)
   --influences K       4 (JOINTS_0/WEIGHTS_0) or 8 (adds a second set many viewers ignore); default ${GLTF_EXPORT_DEFAULTS.influences}
   --weight-type T      float, unsigned-byte or unsigned-short (normalized integers); default ${GLTF_EXPORT_DEFAULTS.weightComponent}
   ${exampleOptionsHelp(23)}
@@ -74,6 +75,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     weights: 'string',
     poses: 'string',
     translations: 'string',
+    times: 'string',
     influences: 'string',
     'weight-type': 'string',
     examples: 'string',
@@ -119,7 +121,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     }
     const clips: GltfClip[] = [];
     if (values.poses !== undefined) {
-      const poses = readPoses(values.poses, values.translations, boneCount);
+      const poses = readPoses(values.poses, values.translations, boneCount, values.times);
       clips.push({ name: path.basename(values.poses).replace(/\.dmat$/i, ''), poses });
     }
     const basename = path.basename(out).replace(/\.gltf$/i, '');
@@ -211,12 +213,12 @@ async function exportOntoBase(line: CommandLine, stdout: CliStreams['stdout'], s
   }
   const clips: GltfClip[] = [...rig.clips];
   if (values.poses !== undefined) {
-    const poses = firstBones(readPoses(values.poses, values.translations, fileBones), boneCount);
+    const poses = firstBones(readPoses(values.poses, values.translations, fileBones, values.times), boneCount);
     let name = path.basename(values.poses).replace(/\.dmat$/i, '');
     while (clips.some((clip) => clip.name === name)) name = `${name} (edited)`;
     clips.push({ name, poses });
-  } else if (values.translations !== undefined) {
-    throw new UsageError('--translations applies with --poses only');
+  } else if (values.translations !== undefined || values.times !== undefined) {
+    throw new UsageError('--translations and --times apply with --poses only');
   }
   const basename = path.basename(out).replace(/\.gltf$/i, '');
   const result = await exportGltfInPlace(
@@ -262,5 +264,12 @@ function firstBones(seq: PoseSequence, count: number): PoseSequence {
     rotations.set(seq.rotations.subarray(9 * B * f, 9 * (B * f + count)), 9 * count * f);
     translations?.set(seq.translations!.subarray(3 * B * f, 3 * (B * f + count)), 3 * count * f);
   }
-  return { kind: 'matrices', boneCount: count, frameCount: seq.frameCount, rotations, translations };
+  return {
+    kind: 'matrices',
+    boneCount: count,
+    frameCount: seq.frameCount,
+    rotations,
+    translations,
+    ...(seq.times ? { times: seq.times } : {}),
+  };
 }

@@ -26,6 +26,7 @@ Reads a rigged glTF (a .gltf finds its .bin files next to it) and writes into D:
   NAME-weights.dmat        #vertices × #bones weights (rows sum to 1)
   NAME-pose-CLIP.dmat      per animation: relative rotations, 3·B·L × 3, one frame per key time of the clip
   NAME-translations-CLIP.dmat  per animation whose joints move (root motion): start-joint translations, B·L × 3
+  NAME-times-CLIP.dmat     per animation: its key times in seconds, L × 1 (\`export --times\` keys the clip there)
 What the rig cannot hold (scale animation, morph targets, …) is reported as a warning. \`rigwright export --base\`
 writes such files back into the glTF, which keeps its materials, textures and UVs.
 
@@ -90,6 +91,8 @@ writes such files back into the glTF, which keeps its materials, textures and UV
       write(`${base}-pose-${part}.dmat`, writeDmatAscii(poseSequenceToDmat(poses)));
       const translations = translationsToDmat(poses);
       if (translations) write(`${base}-translations-${part}.dmat`, writeDmatAscii(translations));
+      if (poses.kind === 'matrices' && poses.times)
+        write(`${base}-times-${part}.dmat`, writeDmatAscii({ rows: poses.frameCount, cols: 1, data: poses.times }));
     });
     writeFiles(outputs);
     const written = outputs.map((o) => o.path);
