@@ -86,6 +86,8 @@ export interface PaintHost {
   weightsSettled(): void;
   /** runs `callback` before the next frame is drawn */
   schedule(callback: () => void): void;
+  /** #V flags of the vertices whole-mesh commands act on (the meshes the tools act on), or null for all */
+  vertexMask?(): Uint8Array | null;
 }
 
 const COMMAND_LABELS: Record<Exclude<PaintCommand, 'mirror+' | 'mirror-'>, string> = {
@@ -221,8 +223,8 @@ export class PaintController {
   // --- commands ---------------------------------------------------------------------------------------------
 
   /**
-   * A whole-mesh command as one undo step; mirroring goes across `axis`, by default the symmetry axis (x when
-   * symmetry is off), once that axis's mirror match is known.
+   * A whole-mesh command as one undo step, on the meshes the tools act on; mirroring goes across `axis`, by default
+   * the symmetry axis (x when symmetry is off), once that axis's mirror match is known.
    */
   async run(command: PaintCommand, threshold = 0.01, axis: 0 | 1 | 2 = this.current?.symmetry?.axis ?? 0): Promise<void> {
     let session = this.ensureSession();
@@ -232,6 +234,7 @@ export class PaintController {
     }
     if (session.strokeOpen) return;
     const bone = this.host.selectedBone();
+    session.commandMask = this.host.vertexMask?.() ?? null;
     if (command === 'normalize') this.pushEdit(COMMAND_LABELS.normalize, session.normalizeAll());
     else if (command === 'limit') this.pushEdit(COMMAND_LABELS.limit, session.limitTotal());
     else if (command === 'prune') this.pushEdit(`Prune weights < ${threshold}`, session.prune(threshold));

@@ -157,18 +157,27 @@ export class PaintSession {
   }
 
   /**
-   * Runs a whole-mesh command on the paint buffer. @returns the edit of the rows it changed (only those: the rest
-   * keep the document's own values), or null when it changed nothing
+   * Whole-mesh commands act on these vertices only (#V flags: the meshes the tools act on), or on all (null). The
+   * meshes of a scene share no edges, so a command run on all and undone outside the mask is the command on the
+   * masked meshes alone.
+   */
+  commandMask: Uint8Array | null = null;
+
+  /**
+   * Runs a whole-mesh command on the paint buffer. @returns the edit of the rows it changed within commandMask (only
+   * those: the rest keep the document's own values), or null when it changed nothing
    */
   command(run: () => void): WeightRowsEdit | null {
     const { data, boneCount: nb, vertexCount } = this.weights;
+    const mask = this.commandMask;
     const before = data.slice();
     run();
     const changed: number[] = [];
     for (let v = 0; v < vertexCount; v++) {
       for (let b = 0, o = v * nb; b < nb; b++) {
         if (!Object.is(data[o + b], before[o + b])) {
-          changed.push(v);
+          if (mask && !mask[v]) data.set(before.subarray(o, o + nb), o);
+          else changed.push(v);
           break;
         }
       }

@@ -41,6 +41,7 @@ export function paintController(app: App): PaintController {
       app.frames.markWeights();
     },
     schedule: (callback) => requestAnimationFrame(callback),
+    vertexMask: () => app.meshes.vertexMask(),
     views: {
       influences: () => app.influences,
       padInfluences: (stride) => app.padInfluences(stride),

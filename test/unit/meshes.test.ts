@@ -237,6 +237,29 @@ test('a brush dab with one mesh active paints it alone; with all active it cross
   assert.equal(onlyB.changedB, all.changedB);
 });
 
+test('whole-mesh commands act on the active mesh: smoothing one tube equals its rows of smoothing both, the other stays bit for bit', async () => {
+  const smooth = async (active: number) => {
+    const store = new SceneStore(twoTubeScene(), new UndoHistory());
+    const meshes = new MeshesController(store);
+    meshes.setActive(active);
+    const paint = paintControllerOn(store, 1, () => meshes.vertexMask());
+    const before = store.doc.weights.data.slice();
+    await paint.run('smooth');
+    return { before, after: store.doc.weights.data.slice(), parts: meshes.list, undo: () => store.history.undo(), store };
+  };
+  const all = await smooth(-1);
+  const right = await smooth(1);
+  const [a, b] = right.parts;
+  const rows = (data: Float64Array, part: typeof a) =>
+    Array.from(data.subarray(2 * part.vertexStart, 2 * (part.vertexStart + part.vertexCount)));
+  assert.notDeepEqual(rows(all.after, a), rows(all.before, a), 'smoothing both changes the left tube');
+  assert.notDeepEqual(rows(all.after, b), rows(all.before, b), 'and the right one');
+  assert.deepEqual(rows(right.after, a), rows(right.before, a), 'with the right tube active the left keeps its weights');
+  assert.deepEqual(rows(right.after, b), rows(all.after, b), 'the right tube smooths as it does with both');
+  right.undo();
+  assert.deepEqual(Array.from(right.store.doc.weights.data), Array.from(right.before), 'undo is exact');
+});
+
 function bindingSetup(doc: SceneDocument) {
   const history = new UndoHistory();
   const store = new SceneStore(doc, history);
@@ -452,10 +475,14 @@ test('binding a mesh the file had without a skin makes it skinned; the meshes co
   assert.equal(withSkinned(doc.parts!, null), doc.parts, 'nothing to change: the same list');
 });
 
-/** A paint controller on `store` painting `bone`, with views and a mirror matcher that do nothing (not under test). */
-function paintControllerOn(store: SceneStore, bone: number): PaintController {
+/**
+ * A paint controller on `store` painting `bone` (commands on the vertices `vertexMask` flags), with views and a mirror
+ * matcher that do nothing (not under test).
+ */
+function paintControllerOn(store: SceneStore, bone: number, vertexMask: () => Uint8Array | null = () => null): PaintController {
   return new PaintController({
     store,
+    vertexMask,
     matcher: { mirrorVertexMap: () => Promise.reject(new Error('unused')), cancel: () => undefined },
     selectedBone: () => bone,
     weightsChanged: () => undefined,
