@@ -774,3 +774,55 @@ test('a project keeps its clips’ key times (bit for bit) and refuses key times
     },
   );
 });
+
+test('a project keeps a clip’s keyframe curves and its animation index: reopened, poses between keys still follow the file; damaged curves are refused', async () => {
+  const bytes = await chainAsset();
+  const rig = await importGltf(bytes, 'chain.glb');
+  const doc = await new WebIO().readBinary(bytes);
+  const V = rig.mesh.positions.length / 3;
+  const B = rig.skeleton.parents.length;
+  const scene = {
+    name: 'chain.glb',
+    meshFiles: ['chain.glb'],
+    mesh: rig.mesh,
+    skeletonFile: 'chain.glb',
+    skeleton: rig.skeleton,
+    boneNames: rig.boneNames,
+    weights: rig.weights,
+    weightsSource: 'chain.glb',
+    poses: null,
+    posesFile: null,
+    clips: rig.clips,
+    handles: null,
+    handlesFile: null,
+    boneScales: null,
+    warnings: [],
+    examples: [],
+  };
+  const contents = { formatVersion: PROJECT_FORMAT_VERSION, scene, settings: defaultProjectSettings(V, B) };
+  const read = readProjectFile(await writeProjectFile(contents, 'chain.rig.glb'), 'chain.rig.glb');
+  for (const [a, clip] of read.scene.clips.entries()) {
+    assert.equal(clip.source, a, `${clip.name}: the animation it came from`);
+    assert.ok(clip.poses.kind === 'matrices' && clip.poses.curves, `${clip.name}: curves kept`);
+    const times = timesOf(clip.poses);
+    let worst = 0;
+    for (let k = 0; k + 1 < times.length; k++)
+      for (const s of [0.25, 0.5, 0.9])
+        worst = Math.max(worst, poseError(doc, a, rig, clip.poses, times[k] + s * (times[k + 1] - times[k])));
+    assert.ok(worst <= 1e-9, `${clip.name}: reopened, off by ${worst} between keys`);
+  }
+  // A channel pointing past the curves' nodes is refused, naming the place.
+  const curves = rig.clips[0].poses.kind === 'matrices' ? rig.clips[0].poses.curves! : null;
+  assert.ok(curves);
+  const broken = { ...curves, channels: [{ ...curves.channels[0], node: curves.parents.length }] };
+  const badScene = { ...scene, clips: [{ ...rig.clips[0], poses: { ...rig.clips[0].poses, curves: broken } as PoseSequence }] };
+  const bad = await writeProjectFile({ ...contents, scene: badScene }, 'bad.rig.glb');
+  assert.throws(
+    () => readProjectFile(bad, 'bad.rig.glb'),
+    (error: unknown) => {
+      assert.ok(error instanceof FormatError);
+      assert.match(error.message, /bad\.rig\.glb.*clips\[0\]\.poses\.curves\.channels\[0\]\.node/);
+      return true;
+    },
+  );
+});

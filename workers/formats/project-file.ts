@@ -34,6 +34,7 @@ import { exportGltf, type GltfClip } from './gltf-export.ts';
 import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import { buildSkeleton, type Skeleton } from '../rig/skeleton.ts';
 import type { PoseSequence } from '../rig/pose-sequence.ts';
+import type { KeyframeCurves } from '../rig/keyframe-curves.ts';
 
 /** The format version this build writes; it reads 1 … PROJECT_FORMAT_VERSION. */
 export const PROJECT_FORMAT_VERSION = 2;
@@ -295,6 +296,29 @@ function poseJson(poses: PoseSequence, arrays: ArrayWriter): object {
     rotations: arrays.add(poses.rotations, 'float64'),
     ...(poses.translations ? { translations: arrays.add(poses.translations, 'float64') } : {}),
     ...(poses.times ? { times: arrays.add(poses.times, 'float64') } : {}),
+    ...(poses.curves ? { curves: curvesJson(poses.curves, arrays) } : {}),
+  };
+}
+
+/** A clip's keyframe curves (the file's channels and what converts them into poses), as plain arrays. */
+function curvesJson(curves: KeyframeCurves, arrays: ArrayWriter): object {
+  return {
+    parents: arrays.add(curves.parents, 'int32'),
+    restTranslation: arrays.add(curves.restTranslation, 'float64'),
+    restRotation: arrays.add(curves.restRotation, 'float64'),
+    restScale: arrays.add(curves.restScale, 'float64'),
+    jointNode: arrays.add(curves.jointNode, 'int32'),
+    inverseBind: arrays.add(curves.inverseBind, 'float64'),
+    fromWorld: arrays.add(curves.fromWorld, 'float64'),
+    parentBone: arrays.add(curves.parentBone, 'int32'),
+    heads: arrays.add(curves.heads, 'float64'),
+    channels: curves.channels.map((c) => ({
+      node: c.node,
+      path: c.path,
+      interpolation: c.interpolation,
+      times: arrays.add(c.times, 'float64'),
+      values: arrays.add(c.values, 'float64'),
+    })),
   };
 }
 
@@ -400,7 +424,11 @@ export async function writeProjectFile(
         data: arrays.add(scene.weights.data, 'float64'),
         source: scene.weightsSource,
       },
-      clips: scene.clips.map((clip) => ({ name: clip.name, poses: poseJson(clip.poses, arrays) })),
+      clips: scene.clips.map((clip) => ({
+        name: clip.name,
+        poses: poseJson(clip.poses, arrays),
+        ...(clip.source !== undefined ? { source: clip.source } : {}),
+      })),
       poses: scene.poses === null ? null : clipIndex >= 0 ? { clip: clipIndex } : poseJson(scene.poses, arrays),
       posesFile: scene.posesFile,
       handles: scene.handles === null ? null : arrays.add(scene.handles, 'int32'),
@@ -547,11 +575,77 @@ class ProjectReader {
     const rotations = this.array(`${where}.rotations`, pose.rotations, 'float64', 9 * bones * frames) as Float64Array;
     this.finite(`${where}.rotations`, rotations);
     const times = this.keyTimes(`${where}.times`, pose.times, frames);
+    if (pose.curves !== undefined && pose.curves !== null) {
+      if (!times.times) this.fail(`${where}.curves`, 'keyframe curves need the key times of the frames');
+      Object.assign(times, { curves: this.curves(`${where}.curves`, pose.curves, bones) });
+    }
     if (pose.translations === undefined || pose.translations === null)
       return { kind: 'matrices', boneCount: bones, frameCount: frames, rotations, ...times };
     const translations = this.array(`${where}.translations`, pose.translations, 'float64', 3 * bones * frames) as Float64Array;
     this.finite(`${where}.translations`, translations);
     return { kind: 'matrices', boneCount: bones, frameCount: frames, rotations, translations, ...times };
+  }
+
+  /**
+   * A clip's keyframe curves: node parents before children, every index in range, finite numbers, key times ≥ 0 and
+   * non-decreasing, and as many values as the interpolation needs per key.
+   */
+  curves(where: string, value: unknown, bones: number): KeyframeCurves {
+    const c = this.object(where, value);
+    const parents = this.array(`${where}.parents`, c.parents, 'int32') as Int32Array;
+    const N = parents.length;
+    parents.forEach((p, n) => {
+      if (p < -1 || p >= n) this.fail(`${where}.parents`, `node ${n} has parent ${p}; a parent is −1 or a node listed before it`);
+    });
+    const floats = (key: string, length: number): Float64Array => {
+      const array = this.array(`${where}.${key}`, c[key], 'float64', length) as Float64Array;
+      this.finite(`${where}.${key}`, array);
+      return array;
+    };
+    const indices = (key: string, length: number, low: number, high: number): Int32Array => {
+      const array = this.array(`${where}.${key}`, c[key], 'int32', length) as Int32Array;
+      array.forEach((i, k) => {
+        if (i < low || i >= high) this.fail(`${where}.${key}`, `entry ${k} is ${i}, not from ${low} to ${high - 1}`);
+      });
+      return array;
+    };
+    const curves: KeyframeCurves = {
+      parents,
+      restTranslation: floats('restTranslation', 3 * N),
+      restRotation: floats('restRotation', 4 * N),
+      restScale: floats('restScale', 3 * N),
+      jointNode: indices('jointNode', bones, 0, N),
+      inverseBind: floats('inverseBind', 16 * bones),
+      fromWorld: floats('fromWorld', 16),
+      parentBone: indices('parentBone', bones, -1, bones),
+      heads: floats('heads', 3 * bones),
+      channels: [],
+    };
+    if (!Array.isArray(c.channels)) this.fail(`${where}.channels`, 'expected a list');
+    (c.channels as unknown[]).forEach((value, k) => {
+      const at = `${where}.channels[${k}]`;
+      const channel = this.object(at, value);
+      if (!Number.isInteger(channel.node) || (channel.node as number) < 0 || (channel.node as number) >= N)
+        this.fail(`${at}.node`, notA(channel.node, `a node from 0 to ${N - 1}`));
+      const path = channel.path;
+      if (path !== 'rotation' && path !== 'translation' && path !== 'scale')
+        this.fail(`${at}.path`, notA(path, '"rotation", "translation" or "scale"'));
+      const interpolation = channel.interpolation;
+      if (interpolation !== 'STEP' && interpolation !== 'LINEAR' && interpolation !== 'CUBICSPLINE')
+        this.fail(`${at}.interpolation`, notA(interpolation, '"STEP", "LINEAR" or "CUBICSPLINE"'));
+      const times = this.array(`${at}.times`, channel.times, 'float64') as Float64Array;
+      if (times.length === 0) this.fail(`${at}.times`, 'a channel needs at least one key');
+      this.finite(`${at}.times`, times);
+      times.forEach((t, i) => {
+        if (t < 0 || (i > 0 && t < times[i - 1]))
+          this.fail(`${at}.times`, `key time ${i} (${t} s) is negative or before key time ${i - 1}`);
+      });
+      const perKey = (path === 'rotation' ? 4 : 3) * (interpolation === 'CUBICSPLINE' ? 3 : 1);
+      const values = this.array(`${at}.values`, channel.values, 'float64', perKey * times.length) as Float64Array;
+      this.finite(`${at}.values`, values);
+      curves.channels.push({ node: channel.node as number, path, interpolation, times, values });
+    });
+    return curves;
   }
 
   /** A clip's key times (PoseSequence.times): absent, or one finite, strictly increasing time per frame. */
@@ -626,7 +720,13 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectCon
   if (!Array.isArray(scene.clips)) r.fail(`${S}.clips`, 'expected a list');
   const clips = (scene.clips as unknown[]).map((clip, i) => {
     const c = r.object(`${S}.clips[${i}]`, clip);
-    return { name: r.string(`${S}.clips[${i}].name`, c.name), poses: r.poses(`${S}.clips[${i}].poses`, c.poses, boneCount) };
+    const read: GltfClip = {
+      name: r.string(`${S}.clips[${i}].name`, c.name),
+      poses: r.poses(`${S}.clips[${i}].poses`, c.poses, boneCount),
+    };
+    // The animation of the imported glTF it still is (in-place export keeps that animation as the file has it).
+    if (c.source !== undefined && c.source !== null) read.source = r.count(`${S}.clips[${i}].source`, c.source);
+    return read;
   });
   let poses: PoseSequence | null = null;
   if (scene.poses !== null && scene.poses !== undefined) {
