@@ -4,6 +4,7 @@
  */
 import './export-dialog.css';
 import './bake-dialog.css';
+import { childElement as el } from './controls.ts';
 
 /** The clip the dialog bakes. */
 export interface BakeContext {
@@ -15,19 +16,6 @@ export interface BakeContext {
   keyCount: number;
   /** frames a bake at this rate (frames per second) makes */
   framesAt: (framesPerSecond: number) => number;
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className: string,
-  parent?: HTMLElement,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  parent?.append(node);
-  return node;
 }
 
 export class BakeDialog {

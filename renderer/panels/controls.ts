@@ -14,6 +14,18 @@ export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className
   return node;
 }
 
+/** An element, appended to `parent` when one is given. */
+export function childElement<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string,
+  parent?: HTMLElement,
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const node = element(tag, className, text);
+  parent?.append(node);
+  return node;
+}
+
 /** A toolbar or panel button, appended to `parent` when one is given. */
 export function toolButton(
   parent: HTMLElement | null,

@@ -7,6 +7,7 @@ import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weight
 import type { VertexAnimationCost } from '../../workers/formats/gltf-vertex-animation.ts';
 import { formatCount } from './app-chrome.ts';
 import './export-dialog.css';
+import { childElement as el } from './controls.ts';
 
 /** What the user chose. */
 export interface ExportChoice {
@@ -59,19 +60,6 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   return `${value.toPrecision(3)} ${units[unit]}`;
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className: string,
-  parent?: HTMLElement,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  parent?.append(node);
-  return node;
 }
 
 function radioRow<T extends string>(parent: HTMLElement, name: string, choices: [T, string, string][]): Map<T, HTMLInputElement> {
