@@ -113,6 +113,8 @@ export class DeformationController {
   blendWeights: Float32Array;
 
   private secondary: SkinnedMeshView | null = null;
+  /** the triangles the views draw (hidden meshes' degenerate), or null: all */
+  private triangles: Uint32Array | null = null;
   private dualQuaternions: Float64Array;
   private scales: Float64Array;
   private worker: Remote<DeformApi> | null = null;
@@ -235,6 +237,17 @@ export class DeformationController {
   /** Resolves once the split view's second half has its look's images (at once when the view is not split). */
   lookReady(): Promise<void> {
     return this.secondary?.lookReady ?? Promise.resolve();
+  }
+
+  /** The triangles drawn (hidden meshes' ones degenerate, MeshesController.visibleTriangles), for the split view's second half too. */
+  setTriangles(triangles: Uint32Array): void {
+    this.triangles = triangles;
+    this.secondary?.setTriangles(triangles);
+  }
+
+  /** The split view's second half, when it is shown: for the test hook. */
+  get splitView(): SkinnedMeshView | null {
+    return this.splitMethod !== null ? this.secondary : null;
   }
 
   /** The Look view on or off, for the split view's second half too. */
@@ -504,6 +517,7 @@ export class DeformationController {
       this.secondary.mesh.visible = false;
       this.secondary.setLook(this.lookShown);
       this.secondary.setBlendWeights(this.blendWeights);
+      if (this.triangles?.length === this.doc.mesh.triangles.length) this.secondary.setTriangles(this.triangles);
       this.viewport.scene.add(this.secondary.mesh);
     }
     for (const [view] of this.visibleViews()) {

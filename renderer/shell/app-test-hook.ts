@@ -385,8 +385,10 @@ function meshesHook(app: App): MeshesTestHook {
       hidden: [...app.meshes.hidden],
       panelOpen: app.meshesPanel.open,
     }),
-    drawnTriangles: () => {
-      const index = app.views.skinned.mesh.geometry.index!.array;
+    drawnTriangles: (view) => {
+      const shown = view === 'split' ? app.deformation.splitView : app.views.skinned;
+      if (!shown) return null;
+      const index = shown.mesh.geometry.index!.array;
       let drawn = 0;
       for (let i = 0; i < index.length; i += 3) if (index[i] !== index[i + 1] || index[i] !== index[i + 2]) drawn++;
       return drawn;

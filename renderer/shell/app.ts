@@ -217,7 +217,7 @@ export class App {
       this.selectionShown = { selection, version: selectionVersion };
       this.deformation.setDocument(doc, this.influences, this.views.skinned);
       if (doc.mesh !== previous.mesh) this.showLookOf(doc);
-      this.views.setTriangles(this.meshes.visibleTriangles());
+      this.showTriangles();
     } else if (doc.handles !== previous.handles) {
       this.views.weightView.setHandles(doc.handles);
       this.deformation.setHandles(doc);
@@ -286,10 +286,17 @@ export class App {
     this.refreshChrome();
   }
 
+  /** The triangles of the meshes shown, to every view of the mesh (the split view's second half too). */
+  private showTriangles(): void {
+    const triangles = this.meshes.visibleTriangles();
+    this.views.setTriangles(triangles);
+    this.deformation.setTriangles(triangles);
+  }
+
   /** Another active mesh, or meshes hidden or shown: view state, no undo step. */
   private meshesChanged(): void {
     // A new scene reaches this controller first; the views of the new mesh take its triangles when they are made.
-    if (this.views.weightView.vertexCount === vertexCountOf(this.store.doc)) this.views.setTriangles(this.meshes.visibleTriangles());
+    if (this.views.weightView.vertexCount === vertexCountOf(this.store.doc)) this.showTriangles();
     this.refreshChrome();
     this.viewport.invalidate();
   }

@@ -236,8 +236,11 @@ export interface MeshesTestHook {
     hidden: boolean[];
     panelOpen: boolean;
   };
-  /** triangles of the viewport mesh's index that are not degenerate (hidden meshes' are) */
-  drawnTriangles(): number;
+  /**
+   * triangles of the viewport mesh's index that are not degenerate (hidden meshes' are); `split`: of the split
+   * view's second half (null when the view is not split)
+   */
+  drawnTriangles(view?: 'split'): number | null;
   /** draws a frame now and counts its pixels that are not the background colour */
   coveredPixels(): number;
 }

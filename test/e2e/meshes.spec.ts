@@ -156,11 +156,19 @@ test('two meshes dropped at once: hide and isolate change what is drawn, a strok
   expect(await drawn()).toBe(FR);
   const rightPixels = await pixels();
   expect(rightPixels).toBeLessThan(0.85 * allPixels);
+  // The split view's second half draws the same meshes, also when it is opened while one is hidden.
+  await page.evaluate(() => (window as any).__rigwright.setSplit('dqs'));
+  expect(await page.evaluate(() => (window as any).__rigwright.meshes.drawnTriangles('split'))).toBe(FR);
+  await page.evaluate(() => (window as any).__rigwright.setSplit(null));
+  expect(await page.evaluate(() => (window as any).__rigwright.meshes.drawnTriangles('split'))).toBeNull();
   console.log(`covered pixels: both ${allPixels}, left alone ${leftPixels}, right alone ${rightPixels}`);
   mkdirSync(artifactsDir, { recursive: true });
   await page.screenshot({ path: path.join(artifactsDir, 'meshes-isolated.png') });
   await page.keyboard.press('/');
   expect((await meshes(page)).hidden).toEqual([false, false]);
+  await page.evaluate(() => (window as any).__rigwright.setSplit('dqs'));
+  expect(await page.evaluate(() => (window as any).__rigwright.meshes.drawnTriangles('split'))).toBe(FL + FR);
+  await page.evaluate(() => (window as any).__rigwright.setSplit(null));
   expect(Math.abs((await pixels()) - allPixels), 'showing all draws both again').toBeLessThan(0.02 * allPixels);
   expect((await page.evaluate(() => (window as any).__rigwright.history())).undo.length, 'hiding is no undo step').toBe(undoSteps);
 
