@@ -396,13 +396,24 @@ async function twoSkinAsset(extension?: string): Promise<Uint8Array> {
   const glb = await new WebIO().writeBinary(doc);
   if (!extension) return glb;
   // An extension no reader knows, on the root, a node, a material and a primitive (used, not required).
-  const jsonLength = new DataView(glb.buffer, glb.byteOffset).getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as GltfJsonShape;
+  const json = glbJson(glb);
   json.extensionsUsed = [extension];
   json.extensions = { [extension]: { version: 3 } };
   json.nodes[0].extensions = { [extension]: { tag: 'armature', list: [1, 2] } };
   json.materials[1].extensions = { [extension]: { glow: 0.5 } };
   json.meshes[0].primitives[0].extensions = { [extension]: { lod: 2 } };
+  return glbWithJson(glb, json);
+}
+
+/** The GLB's JSON chunk. */
+function glbJson(glb: Uint8Array): GltfJsonShape {
+  const jsonLength = new DataView(glb.buffer, glb.byteOffset).getUint32(12, true);
+  return JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as GltfJsonShape;
+}
+
+/** The GLB with its JSON chunk replaced by `json` (the binary chunk as it was). */
+function glbWithJson(glb: Uint8Array, json: unknown): Uint8Array {
+  const jsonLength = new DataView(glb.buffer, glb.byteOffset).getUint32(12, true);
   let text = JSON.stringify(json);
   while (text.length % 4 !== 0) text += ' ';
   const jsonBytes = new TextEncoder().encode(text);
@@ -557,14 +568,34 @@ test('an unknown extension on the root, a node, a material and a primitive passe
   const bytes = await twoSkinAsset(name);
   const rig = await importGltf(bytes, 'probe.glb');
   const result = await exportGltfInPlace(editOf(rig), 'probe-out.glb');
-  const jsonLength = new DataView(result.bytes.buffer, result.bytes.byteOffset).getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(result.bytes.subarray(20, 20 + jsonLength))) as GltfJsonShape;
+  const json = glbJson(result.bytes);
   assert.ok(json.extensionsUsed?.includes(name));
   assert.deepEqual(json.extensions?.[name], { version: 3 });
   assert.deepEqual(json.nodes[0].extensions?.[name], { tag: 'armature', list: [1, 2] });
   assert.deepEqual(json.materials[1].extensions?.[name], { glow: 0.5 });
   assert.deepEqual(json.meshes[0].primitives[0].extensions?.[name], { lod: 2 });
   assert.equal(json.nodes[0].name, 'Armature');
+});
+
+test('an unknown extension on a texture and a sampler (CesiumMan) passes through in-place export, found again by image and settings', async () => {
+  const name = 'EXT_rigwright_probe';
+  type Item = { extensions?: Record<string, unknown>; source?: number; sampler?: number; magFilter?: number };
+  const original = new Uint8Array(readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb')));
+  const json = glbJson(original) as GltfJsonShape & { textures: Item[]; samplers: Item[] };
+  json.extensionsUsed = [...(json.extensionsUsed ?? []), name];
+  json.textures[0].extensions = { [name]: { channel: 'albedo' } };
+  json.samplers[0].extensions = { [name]: { anisotropy: 4 } };
+  const bytes = glbWithJson(original, json);
+  const rig = await importGltf(bytes, 'probe.glb');
+  const result = await exportGltfInPlace(editOf(rig), 'probe-out.glb');
+  assert.ok(!result.warnings.some((w) => w.includes('not carried')), result.warnings.join('; '));
+  const out = glbJson(result.bytes) as GltfJsonShape & { textures: Item[]; samplers: Item[] };
+  assert.ok(out.extensionsUsed?.includes(name));
+  const texture = out.textures.find((t) => t.source === json.textures[0].source)!;
+  assert.deepEqual(texture.extensions?.[name], { channel: 'albedo' });
+  assert.deepEqual(out.samplers[texture.sampler!].extensions?.[name], { anisotropy: 4 });
+  assert.equal(out.samplers[texture.sampler!].magFilter, json.samplers[json.textures[0].sampler!].magFilter);
+  await assertValidGltf(result.bytes, 'CesiumMan with a probe extension');
 });
 
 test('CLI: import CesiumMan, change one bone’s weights in the DMAT, export --base: 0/0, the original material, texture and UVs, the new weights; info names the joints', async () => {

@@ -21,11 +21,12 @@
  *
  * Extensions glTF-Transform does not read would be dropped by its reader, so they are carried over as raw JSON
  * (carryUnknownExtensions): every `extensions` entry of an unknown extension found in the file's scenes, nodes,
- * meshes and their primitives, materials, images, skins, cameras, animations and the root is re-attached at the
+ * meshes and their primitives, materials, images, textures, samplers, skins, cameras, animations and the root is re-attached at the
  * same place in the written JSON, and the extension is listed in extensionsUsed (and extensionsRequired when it
  * was). These places keep their indices in the written file (new nodes and meshes come last; removed animations
- * are mapped). Entries on accessors, buffer views, textures and samplers, whose indices the writer renumbers, are
- * not carried, and are reported.
+ * are mapped); textures and samplers, which the writer renumbers, are found again by their image and sampler
+ * settings. Entries on accessors, buffer views and buffers, which the writer rebuilds, are not carried, and are
+ * reported.
  */
 import {
   Logger,
@@ -867,8 +868,19 @@ function diagonalOf(positions: Float64Array): number {
 }
 
 /** Places whose indices the written file keeps (animations through the map of kept ones). */
-const CARRIED_COLLECTIONS = ['scenes', 'nodes', 'meshes', 'materials', 'images', 'skins', 'cameras', 'animations'] as const;
-const NOT_CARRIED = ['accessors', 'bufferViews', 'buffers', 'textures', 'samplers'] as const;
+const CARRIED_COLLECTIONS = [
+  'scenes',
+  'nodes',
+  'meshes',
+  'materials',
+  'images',
+  'skins',
+  'cameras',
+  'animations',
+  'textures',
+  'samplers',
+] as const;
+const NOT_CARRIED = ['accessors', 'bufferViews', 'buffers'] as const;
 const READABLE = new Set(ALL_EXTENSIONS.map((extension) => extension.EXTENSION_NAME));
 
 type Json = Record<string, unknown>;
@@ -920,11 +932,36 @@ function carryUnknownExtensions(source: GltfSource, animationIndex: Map<number, 
   return (out: Json) => {
     out.extensionsUsed = [...new Set([...list(out.extensionsUsed), ...unknown])];
     if (required.length > 0) out.extensionsRequired = [...new Set([...list(out.extensionsRequired), ...required])];
+    // The writer keeps images in order but writes one sampler per distinct setting and one texture per distinct
+    // image and sampler: those are found again by what they say.
+    const samplerKey = (sampler: unknown): string => {
+      const o = (typeof sampler === 'object' && sampler !== null ? sampler : {}) as Json;
+      return JSON.stringify([o.magFilter ?? null, o.minFilter ?? null, o.wrapS ?? 10497, o.wrapT ?? 10497]);
+    };
+    const textureKey = (file: Json, texture: unknown): string => {
+      const o = (typeof texture === 'object' && texture !== null ? texture : {}) as Json;
+      const samplers = Array.isArray(file.samplers) ? file.samplers : [];
+      return JSON.stringify([o.source ?? null, samplerKey(typeof o.sampler === 'number' ? samplers[o.sampler] : undefined)]);
+    };
+    const written = (collection: 'textures' | 'samplers', index: number): number | undefined => {
+      const before = json[collection];
+      const after = out[collection];
+      if (!Array.isArray(before) || !Array.isArray(after)) return undefined;
+      const key = collection === 'samplers' ? samplerKey : (item: unknown) => textureKey(json, item);
+      const outKey = collection === 'samplers' ? samplerKey : (item: unknown) => textureKey(out, item);
+      const at = after.findIndex((item) => outKey(item) === key(before[index]));
+      return at >= 0 ? at : undefined;
+    };
     for (const [collection, index, path, name, value] of found) {
       let target: unknown;
       if (collection === '') target = out;
       else {
-        const at = collection === 'animations' ? animationIndex.get(index) : index;
+        const at =
+          collection === 'animations'
+            ? animationIndex.get(index)
+            : collection === 'textures' || collection === 'samplers'
+              ? written(collection, index)
+              : index;
         const items = out[collection];
         if (at === undefined || !Array.isArray(items)) continue;
         target = items[at];
