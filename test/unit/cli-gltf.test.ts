@@ -92,11 +92,15 @@ test('rigwright export then import: the round trip through files poses like the 
     const outDir = path.join(work, `imported-${out}`);
     const imported = rigwright('import', target, '--out-dir', outDir);
     assert.equal(imported.status, 0, imported.stderr);
-    assert.deepEqual(readdirSync(outDir).sort(), ['arm-pose-wave.dmat', 'arm-weights.dmat', 'arm.obj', 'arm.tgf']);
+    assert.deepEqual(readdirSync(outDir).sort(), ['arm-pose-wave.dmat', 'arm-times-wave.dmat', 'arm-weights.dmat', 'arm.obj', 'arm.tgf']);
     const mesh = read(path.join(outDir, 'arm.obj'), 'mesh');
     const back = buildSkeleton(read(path.join(outDir, 'arm.tgf'), 'skeleton'), 'arm.tgf');
     const weights = read(path.join(outDir, 'arm-weights.dmat'), 'matrix');
     const poses = poseSequenceFromDmat(read(path.join(outDir, 'arm-pose-wave.dmat'), 'matrix'), boneCount, 'arm-pose-wave.dmat');
+    // The clip's key times: a pose file's frames were written at 30 fps (float32 key times in the file).
+    const keyTimes = read(path.join(outDir, 'arm-times-wave.dmat'), 'matrix');
+    assert.equal(keyTimes.rows, poses.kind === 'matrices' ? poses.frameCount : -1);
+    keyTimes.data.forEach((t, f) => assert.equal(t, Math.fround(f / 30), `key ${f}`));
     const originalMesh = read(meshFile, 'mesh');
     const originalWeights = read(weightsFile, 'matrix');
     const originalPoses = poseSequenceFromDmat(read(posesFile, 'matrix'), boneCount, 'wave.dmat');
