@@ -9,6 +9,7 @@ import type { BrushTool } from '../tools/brush/brush-tool.ts';
 import type { App } from './app.ts';
 import { pagePosition } from './joint-picking.ts';
 import { examplesOf } from '../document/scene-document.ts';
+import type * as THREE from 'three';
 import { projectTestHook } from './project-test-hook.ts';
 import type {
   BindingTestHook,
@@ -386,9 +387,10 @@ function meshesHook(app: App): MeshesTestHook {
       panelOpen: app.meshesPanel.open,
     }),
     drawnTriangles: (view) => {
-      const shown = view === 'split' ? app.deformation.splitView : app.views.skinned;
+      const row = app.unposedDisplay.shown ? (app.unposedDisplay.row.group.children[0] as THREE.Mesh | undefined) : undefined;
+      const shown = view === 'split' ? app.deformation.splitView?.mesh : view === 'unposed' ? row : app.views.skinned.mesh;
       if (!shown) return null;
-      const index = shown.mesh.geometry.index!.array;
+      const index = shown.geometry.index!.array;
       let drawn = 0;
       for (let i = 0; i < index.length; i += 3) if (index[i] !== index[i + 1] || index[i] !== index[i + 2]) drawn++;
       return drawn;

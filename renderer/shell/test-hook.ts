@@ -238,9 +238,10 @@ export interface MeshesTestHook {
   };
   /**
    * triangles of the viewport mesh's index that are not degenerate (hidden meshes' are); `split`: of the split
-   * view's second half (null when the view is not split)
+   * view's second half (null when the view is not split); `unposed`: of the rest shape in the unposed-examples row
+   * (null when the row is not shown)
    */
-  drawnTriangles(view?: 'split'): number | null;
+  drawnTriangles(view?: 'split' | 'unposed'): number | null;
   /** draws a frame now and counts its pixels that are not the background colour */
   coveredPixels(): number;
 }

@@ -54,10 +54,12 @@ export class UnposedDisplay {
       const result = app.posespace.unposed(e, base);
       return result ? [{ name: e.name, positions: result.unposed }] : [];
     });
-    const key = [doc.mesh, base, this.page, ...examples.map((e) => e.name), ...shapes.map((s) => s.positions)];
+    // The meshes shown: hidden meshes' triangles are degenerate here as in the viewport.
+    const triangles = app.meshes.visibleTriangles();
+    const key = [doc.mesh, triangles, base, this.page, ...examples.map((e) => e.name), ...shapes.map((s) => s.positions)];
     if (!show && key.length === this.built.length && key.every((k, i) => k === this.built[i])) return;
     this.built = key;
-    const box = this.row.show({ name: 'rest', positions: doc.mesh.positions }, shapes, doc.mesh.triangles);
+    const box = this.row.show({ name: 'rest', positions: doc.mesh.positions }, shapes, triangles);
     if (!app.deformation.hidden) this.overlayWasVisible = app.views.overlay.visible;
     app.deformation.hidden = true;
     app.views.skinned.mesh.visible = false;

@@ -161,6 +161,11 @@ test('two meshes dropped at once: hide and isolate change what is drawn, a strok
   expect(await page.evaluate(() => (window as any).__rigwright.meshes.drawnTriangles('split'))).toBe(FR);
   await page.evaluate(() => (window as any).__rigwright.setSplit(null));
   expect(await page.evaluate(() => (window as any).__rigwright.meshes.drawnTriangles('split'))).toBeNull();
+  // So does the unposed-examples row (here only the rest shape: the scene has no examples).
+  expect(await command(page, 'examples.showUnposed')).toBe(true);
+  expect(await page.evaluate(() => (window as any).__rigwright.meshes.drawnTriangles('unposed'))).toBe(FR);
+  expect(await command(page, 'examples.showUnposed')).toBe(true);
+  expect(await page.evaluate(() => (window as any).__rigwright.meshes.drawnTriangles('unposed'))).toBeNull();
   console.log(`covered pixels: both ${allPixels}, left alone ${leftPixels}, right alone ${rightPixels}`);
   mkdirSync(artifactsDir, { recursive: true });
   await page.screenshot({ path: path.join(artifactsDir, 'meshes-isolated.png') });
