@@ -1,11 +1,12 @@
 /**
- * Parsing: libigl's armadillo.obj (4 MB) with our reader against three.js's OBJLoader.parse in the same process,
- * and the body's 394-frame animation DMAT (1.8 MB ASCII).
+ * Parsing: libigl's armadillo.obj (4 MB) with our reader against three.js's OBJLoader.parse in the same process, the
+ * same mesh written with a `vt` and a `vn` per vertex and every corner `v/vt/vn` (both readers keep them), and the
+ * body's 394-frame animation DMAT (1.8 MB ASCII).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
-import { readObj } from '../../workers/formats/obj.ts';
+import { readObj, writeObj } from '../../workers/formats/obj.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { dataDir, fmtMs, medianMs, printTable, requireFile, type BenchRow } from './bench-util.ts';
 
@@ -33,6 +34,24 @@ const oursBytes = medianMs(() => {
   readObj(new TextDecoder().decode(bytes), 'armadillo.obj');
 });
 rows.push({ case: 'armadillo.obj, bytes → mesh (incl. UTF-8 decode)', ours: fmtMs(oursBytes), reference: '—', ratio: '—' });
+
+// The same mesh with texture coordinates and normals at every corner (made-up values: only the parsing is timed).
+const armadillo = readObj(armadilloText, 'armadillo.obj').mesh;
+const uvs = Float32Array.from({ length: 2 * vertexCount }, (_, i) => (i * 0.618) % 1);
+const normals = Float64Array.from({ length: 3 * vertexCount }, (_, i) => [0.6, 0.8, 0][i % 3]);
+const cornersText = writeObj(armadillo, { uvs, normals });
+const oursCorners = medianMs(() => {
+  readObj(cornersText, 'armadillo-vt-vn.obj');
+});
+const threeCorners = medianMs(() => {
+  loader.parse(cornersText);
+});
+rows.push({
+  case: 'armadillo.obj with vt and vn at every corner, text → mesh + corners',
+  ours: fmtMs(oursCorners),
+  reference: `${fmtMs(threeCorners)} (three.js OBJLoader)`,
+  ratio: (oursCorners / threeCorners).toFixed(2),
+});
 
 const framesFile = requireFile(path.join(dataDir, 'context-aware/all_frames.dmat'));
 const framesBytes = new Uint8Array(readFileSync(framesFile));
