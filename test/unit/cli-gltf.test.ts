@@ -120,6 +120,21 @@ test('rigwright export/import: bad command lines exit 2, bad files exit 1, witho
   const wrongOut = rigwright('export', '--mesh', 'a.obj', '--skeleton', 'a.tgf', '--weights', 'w.dmat', '--out', 'x.fbx');
   assert.equal(wrongOut.status, 2);
   assert.match(wrongOut.stderr, /--out must end in \.glb or \.gltf/);
+  const timesAlone = rigwright(
+    'export',
+    '--mesh',
+    'a.obj',
+    '--skeleton',
+    'a.tgf',
+    '--weights',
+    'w.dmat',
+    '--times',
+    'k.dmat',
+    '--out',
+    'x.glb',
+  );
+  assert.equal(timesAlone.status, 2);
+  assert.match(timesAlone.stderr, /--translations and --times apply with --poses only/);
   const junk = path.join(work, 'junk.glb');
   writeFileSync(junk, 'glTF but not really');
   const missing = rigwright('import', junk, '--out-dir', path.join(work, 'never'));

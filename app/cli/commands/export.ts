@@ -101,6 +101,8 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     }
 
     if (values.rbf !== undefined && values.examples === undefined) throw new UsageError('--rbf applies with --examples only');
+    if ((values.translations !== undefined || values.times !== undefined) && values.poses === undefined)
+      throw new UsageError('--translations and --times apply with --poses only');
     const kernel = rbfOption(values.rbf);
     const compression = (values.compress ?? GLTF_EXPORT_DEFAULTS.compression) as GltfCompression;
     if (!COMPRESSIONS.includes(compression))
