@@ -9,7 +9,7 @@ import { formatLength, type BindingController, type HandleSource } from '../bind
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../document/scene-document.ts';
 import type { ViewMode } from '../view/view-modes.ts';
-import { commandButton, element, labelled, refreshCommandButtons, section } from './controls.ts';
+import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section } from './controls.ts';
 
 export interface BindPanelHost {
   readonly controller: BindingController;
@@ -90,14 +90,7 @@ export class BindPanel {
     group.append(this.viewSelect);
     toolbar.insertBefore(group, toolbar.querySelector('.scene-name'));
 
-    this.root = element('aside', 'bind-panel');
-    this.root.id = 'bind-panel';
-    this.root.hidden = true;
-    this.root.setAttribute('aria-label', 'Bind');
-    const header = element('header', 'bind-header');
-    header.append(element('h2', undefined, 'Bind'));
-    commandButton(header, commands, 'bind.panel', { label: '×', className: 'icon-button' });
-    this.root.append(header);
+    this.root = floatingPanel('bind-panel', 'bind-panel', 'Bind', commands, 'bind.panel');
 
     const boneSection = section(this.root, 'Bone');
     this.boneSelect = element('select', 'bone-select');

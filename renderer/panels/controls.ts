@@ -26,6 +26,28 @@ export function childElement<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/**
+ * A panel floating over the viewport, hidden at first: its title in a header whose × runs `closeCommand` (the
+ * command that toggles it, so the button, its key and its menu item stay one action).
+ */
+export function floatingPanel(
+  id: string,
+  className: string,
+  title: string,
+  commands: CommandRegistry,
+  closeCommand: CommandId,
+): HTMLElement {
+  const root = element('aside', className);
+  root.id = id;
+  root.hidden = true;
+  root.setAttribute('aria-label', title);
+  const header = element('header', 'bind-header');
+  header.append(element('h2', undefined, title));
+  commandButton(header, commands, closeCommand, { label: '×', className: 'icon-button' });
+  root.append(header);
+  return root;
+}
+
 /** A toolbar or panel button, appended to `parent` when one is given. */
 export function toolButton(
   parent: HTMLElement | null,

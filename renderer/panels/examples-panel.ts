@@ -9,7 +9,7 @@ import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../document/scene-document.ts';
 import type { ExamplesController } from '../posespace/examples-controller.ts';
 import { CONTEXT_BASE_LABELS, type PoseSpaceController } from '../posespace/pose-space-controller.ts';
-import { commandButton, element, labelled, refreshCommandButtons, section } from './controls.ts';
+import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section } from './controls.ts';
 
 export interface ExamplesPanelHost {
   readonly commands: CommandRegistry;
@@ -63,14 +63,7 @@ export class ExamplesPanel {
     const group = toolbar.querySelector<HTMLElement>('.deform-group') ?? toolbar;
     this.toolbarGroup = group;
     commandButton(group, commands, 'examples.panel', { label: 'Examples' });
-    this.root = element('aside', 'bind-panel examples-panel');
-    this.root.id = 'examples-panel';
-    this.root.hidden = true;
-    this.root.setAttribute('aria-label', 'Examples');
-    const header = element('header', 'bind-header');
-    header.append(element('h2', undefined, 'Examples'));
-    commandButton(header, commands, 'examples.panel', { label: '×', className: 'icon-button' });
-    this.root.append(header);
+    this.root = floatingPanel('examples-panel', 'bind-panel examples-panel', 'Examples', commands, 'examples.panel');
 
     const shapes = section(this.root, 'Example shapes');
     this.empty = element('p', 'dim', 'None yet: add meshes sculpted from the rest mesh, each with its pose (eg0.obj with eg0.dmat).');

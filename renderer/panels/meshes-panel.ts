@@ -6,7 +6,7 @@
 import './meshes-panel.css';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { MeshesController } from '../meshes/meshes-controller.ts';
-import { commandButton, element, refreshCommandButtons, section } from './controls.ts';
+import { commandButton, element, floatingPanel, refreshCommandButtons, section } from './controls.ts';
 
 export interface MeshesPanelHost {
   readonly commands: CommandRegistry;
@@ -33,14 +33,7 @@ export class MeshesPanel {
     const group = toolbar.querySelector<HTMLElement>('.deform-group') ?? toolbar;
     this.toolbarGroup = group;
     commandButton(group, commands, 'meshes.panel', { label: 'Meshes' });
-    this.root = element('aside', 'bind-panel meshes-panel');
-    this.root.id = 'meshes-panel';
-    this.root.hidden = true;
-    this.root.setAttribute('aria-label', 'Meshes');
-    const header = element('header', 'bind-header');
-    header.append(element('h2', undefined, 'Meshes'));
-    commandButton(header, commands, 'meshes.panel', { label: '×', className: 'icon-button' });
-    this.root.append(header);
+    this.root = floatingPanel('meshes-panel', 'bind-panel meshes-panel', 'Meshes', commands, 'meshes.panel');
     const meshes = section(this.root, 'Tools act on');
     this.list = element('ul', 'mesh-list');
     const row = element('div', 'row');

@@ -10,7 +10,7 @@ import type { DabMode } from '../../workers/paint/apply-dab.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../document/scene-document.ts';
 import type { PaintController } from '../paint/paint-controller.ts';
-import { commandButton, element, labelled, refreshCommandButtons, section, slider, toolButton } from './controls.ts';
+import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section, slider, toolButton } from './controls.ts';
 
 export interface PaintPanelHost {
   readonly controller: PaintController;
@@ -46,13 +46,7 @@ export class PaintPanel {
   ) {
     const { controller, commands } = host;
     const brush = controller.brush;
-    this.root = element('aside', 'bind-panel paint-panel');
-    this.root.id = 'paint-panel';
-    this.root.hidden = true;
-    const header = element('header', 'bind-header');
-    header.append(element('h2', undefined, 'Weight paint'));
-    commandButton(header, commands, 'tool.brush', { label: '×', className: 'icon-button' });
-    this.root.append(header);
+    this.root = floatingPanel('paint-panel', 'bind-panel paint-panel', 'Weight paint', commands, 'tool.brush');
 
     const brushSection = section(this.root, 'Brush');
     const modes = element('div', 'row paint-modes');
