@@ -310,6 +310,19 @@ function examplesHook(app: App): ExamplesTestHook {
   };
 }
 
+/**
+ * Draws a frame now and reads the whole drawing buffer (RGBA, rows bottom up), in one read before the browser
+ * presents (and may clear) it.
+ */
+function drawnFrame(app: App): { frame: Uint8Array; width: number; height: number } {
+  app.renderNow();
+  const gl = app.viewport.renderer.getContext();
+  const { drawingBufferWidth: width, drawingBufferHeight: height } = gl;
+  const frame = new Uint8Array(4 * width * height);
+  gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, frame);
+  return { frame, width, height };
+}
+
 function lookHook(app: App): LookTestHook {
   return {
     state: () => {
@@ -342,19 +355,12 @@ function lookHook(app: App): LookTestHook {
       return uvs ? Array.from(uvs) : null;
     },
     pixels: (points) => {
-      const renderer = app.viewport.renderer;
-      const canvas = renderer.domElement;
-      const gl = renderer.getContext();
-      app.renderNow();
-      const rect = canvas.getBoundingClientRect();
-      const { drawingBufferWidth: width, drawingBufferHeight: height } = gl;
+      const { frame, width, height } = drawnFrame(app);
+      const rect = app.viewport.renderer.domElement.getBoundingClientRect();
       const at = points.map(({ x, y }) => [
         Math.min(width - 1, Math.max(0, Math.floor(((x - rect.left) * width) / rect.width))),
         Math.min(height - 1, Math.max(0, height - 1 - Math.floor(((y - rect.top) * height) / rect.height))),
       ]);
-      // One read of the whole drawing buffer, before the browser presents (and may clear) it.
-      const frame = new Uint8Array(4 * width * height);
-      gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, frame);
       return at.map(([px, py]) => Array.from(frame.subarray(4 * (py * width + px), 4 * (py * width + px) + 4)));
     },
     camera: () => {
@@ -396,11 +402,7 @@ function meshesHook(app: App): MeshesTestHook {
       return drawn;
     },
     coveredPixels: () => {
-      app.renderNow();
-      const gl = app.viewport.renderer.getContext();
-      const { drawingBufferWidth: width, drawingBufferHeight: height } = gl;
-      const pixels = new Uint8Array(4 * width * height);
-      gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+      const pixels = drawnFrame(app).frame;
       // The clear colour 0x1b1e24.
       let covered = 0;
       for (let i = 0; i < pixels.length; i += 4) if (pixels[i] !== 0x1b || pixels[i + 1] !== 0x1e || pixels[i + 2] !== 0x24) covered++;
