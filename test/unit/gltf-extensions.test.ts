@@ -316,7 +316,7 @@ test('KHR_animation_pointer channels on node TRS read like ordinary channels; ot
   assert.ok(notice, rig.warnings.join(' | '));
   assert.match(
     notice,
-    /animation "Bend": 1 KHR_animation_pointer channel left out \(\/materials\/0\/pbrMetallicRoughness\/baseColorFactor\)/,
+    /animation "Bend": 1 KHR_animation_pointer channel left out of the clip \(\/materials\/0\/pbrMetallicRoughness\/baseColorFactor\)/,
   );
 });
 

@@ -19,14 +19,8 @@
  *   examples    new morph targets on skinned parts without targets of their own, weights keyed on new clips
  *               (addExampleMorphs, as exportGltf's GltfPoseSpace)
  *
- * Extensions glTF-Transform does not read would be dropped by its reader, so they are carried over as raw JSON
- * (carryUnknownExtensions): every `extensions` entry of an unknown extension found in the file's scenes, nodes,
- * meshes and their primitives, materials, images, textures, samplers, skins, cameras, animations and the root is re-attached at the
- * same place in the written JSON, and the extension is listed in extensionsUsed (and extensionsRequired when it
- * was). These places keep their indices in the written file (new nodes and meshes come last; removed animations
- * are mapped); textures and samplers, which the writer renumbers, are found again by their image and sampler
- * settings. Entries on accessors, buffer views and buffers, which the writer rebuilds, are not carried, and are
- * reported.
+ * What glTF-Transform's reader drops (extensions it does not read, KHR_animation_pointer channels other than node
+ * TRS) is carried over as raw JSON: see gltf-carry.ts.
  */
 import {
   Logger,
@@ -40,6 +34,7 @@ import {
   type Skin,
 } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { accessorValues, accessorsWithUnknownExtensions, patchGlbJson, prepareCarry, sourceJson } from './gltf-carry.ts';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
 import { FormatError } from './format-error.ts';
 import { compressOnWrite } from './gltf-extensions.ts';
@@ -58,9 +53,7 @@ import {
 import { poseSpaceWeights } from '../posespace/pose-space-weights.ts';
 import { importGltf, readCheckedGltf, type GltfImportResult } from './gltf-import.ts';
 import { composeTrs, invertAffine, multiply } from './gltf-numbers.ts';
-import { gltfJson, isGlb, parseJsonText } from './gltf-resource-uris.ts';
 import { quantizeSkinWeights } from './gltf-skin-weights.ts';
-import { parseGlb } from './gltf-validate.ts';
 import type { DenseMatrix, GltfSource, MeshPart, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
 import { forwardKinematics } from '../rig/forward-kinematics.ts';
@@ -129,6 +122,11 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     if (near(node.getScale(), [1, 1, 1])) node.setScale([1, 1, 1]);
   }
   const animationsBefore = root.listAnimations();
+  // What the reader leaves out is carried over as raw JSON (gltf-carry.ts): the file's objects as read, by index.
+  const fileJson = sourceJson(source);
+  const accessorsRead = root.listAccessors();
+  const accessorArrays = new Map<number, ArrayLike<number>>();
+  for (const a of accessorsWithUnknownExtensions(fileJson)) if (accessorsRead[a]) accessorArrays.set(a, accessorValues(accessorsRead[a]));
   // Accessors the file does not use stay (the writer keeps them); the ones this export orphans go.
   const unusedBefore = new Set(root.listAccessors().filter((accessor) => accessor.listParents().length <= 1));
   const parts = edit.parts ?? original.parts;
@@ -383,9 +381,19 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
   // Accessors only the replaced attributes, matrices and removed animations used.
   for (const accessor of root.listAccessors()) if (!unusedBefore.has(accessor) && accessor.listParents().length <= 1) accessor.dispose();
 
-  const carried = carryUnknownExtensions(source, animationIndex, warnings);
+  const carried = prepareCarry(
+    fileJson,
+    { accessors: accessorsRead, accessorArrays, animations: animationsBefore, animationIndex },
+    warnings,
+  );
   const io = new WebIO().setLogger(new CollectingLogger(warnings)).registerExtensions(ALL_EXTENSIONS);
   try {
+    // A GLB holds one buffer: a .gltf source with several (SimpleSkin has four) has its accessors moved into one.
+    const [firstBuffer, ...otherBuffers] = root.listBuffers();
+    if (opts.format === 'glb' && otherBuffers.length > 0) {
+      for (const accessor of root.listAccessors()) accessor.setBuffer(firstBuffer);
+      for (const buffer of otherBuffers) buffer.dispose();
+    }
     const used = root.listExtensionsUsed().map((extension) => extension.extensionName);
     if (used.includes('KHR_draco_mesh_compression')) await compressOnWrite(doc, io, 'draco');
     if (used.includes('EXT_meshopt_compression')) await compressOnWrite(doc, io, 'meshopt');
@@ -865,139 +873,4 @@ function diagonalOf(positions: Float64Array): number {
     hi[i % 3] = Math.max(hi[i % 3], positions[i]);
   }
   return Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) || 1;
-}
-
-/** Places whose indices the written file keeps (animations through the map of kept ones). */
-const CARRIED_COLLECTIONS = [
-  'scenes',
-  'nodes',
-  'meshes',
-  'materials',
-  'images',
-  'skins',
-  'cameras',
-  'animations',
-  'textures',
-  'samplers',
-] as const;
-const NOT_CARRIED = ['accessors', 'bufferViews', 'buffers'] as const;
-const READABLE = new Set(ALL_EXTENSIONS.map((extension) => extension.EXTENSION_NAME));
-
-type Json = Record<string, unknown>;
-
-/**
- * The unknown extensions of the source file as raw JSON, and a function that puts them back into a written JSON
- * (see the module comment).
- */
-function carryUnknownExtensions(source: GltfSource, animationIndex: Map<number, number>, warnings: string[]): (json: Json) => void {
-  const json = (
-    isGlb(source.bytes) ? parseJsonText(parseGlb(source.bytes, source.file).jsonBytes, source.file) : gltfJson(source.bytes, source.file)
-  ) as Json;
-  const list = (value: unknown): string[] => (Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : []);
-  const unknown = list(json.extensionsUsed).filter((name) => !READABLE.has(name) && name !== 'KHR_animation_pointer');
-  if (unknown.length === 0) return () => {};
-  const required = list(json.extensionsRequired).filter((name) => unknown.includes(name));
-  /** [collection or '', index, path inside the object, extension name, value] */
-  const found: [string, number, string[], string, unknown][] = [];
-  const walk = (value: unknown, collection: string, index: number, path: string[]): void => {
-    if (Array.isArray(value)) {
-      value.forEach((item, i) => walk(item, collection, index, [...path, String(i)]));
-      return;
-    }
-    if (typeof value !== 'object' || value === null) return;
-    const record = value as Json;
-    const extensions = record.extensions;
-    if (typeof extensions === 'object' && extensions !== null) {
-      for (const name of unknown) if (name in extensions) found.push([collection, index, path, name, (extensions as Json)[name]]);
-    }
-    for (const [key, child] of Object.entries(record))
-      if (key !== 'extensions' && key !== 'extras') walk(child, collection, index, [...path, key]);
-  };
-  if (typeof json.extensions === 'object' && json.extensions !== null)
-    for (const name of unknown) if (name in json.extensions) found.push(['', 0, [], name, (json.extensions as Json)[name]]);
-  for (const collection of CARRIED_COLLECTIONS) {
-    const items = json[collection];
-    if (Array.isArray(items)) items.forEach((item, i) => walk(item, collection, i, []));
-  }
-  const lost = NOT_CARRIED.filter((collection) => {
-    const before = found.length;
-    const items = json[collection];
-    if (Array.isArray(items)) items.forEach((item, i) => walk(item, collection, i, []));
-    const hit = found.length > before;
-    found.length = before;
-    return hit;
-  });
-  if (lost.length > 0)
-    warnings.push(`extensions ${unknown.join(', ')} on ${lost.join(', ')} are not carried over: the writer renumbers those`);
-  return (out: Json) => {
-    out.extensionsUsed = [...new Set([...list(out.extensionsUsed), ...unknown])];
-    if (required.length > 0) out.extensionsRequired = [...new Set([...list(out.extensionsRequired), ...required])];
-    // The writer keeps images in order but writes one sampler per distinct setting and one texture per distinct
-    // image and sampler: those are found again by what they say.
-    const samplerKey = (sampler: unknown): string => {
-      const o = (typeof sampler === 'object' && sampler !== null ? sampler : {}) as Json;
-      return JSON.stringify([o.magFilter ?? null, o.minFilter ?? null, o.wrapS ?? 10497, o.wrapT ?? 10497]);
-    };
-    const textureKey = (file: Json, texture: unknown): string => {
-      const o = (typeof texture === 'object' && texture !== null ? texture : {}) as Json;
-      const samplers = Array.isArray(file.samplers) ? file.samplers : [];
-      return JSON.stringify([o.source ?? null, samplerKey(typeof o.sampler === 'number' ? samplers[o.sampler] : undefined)]);
-    };
-    const written = (collection: 'textures' | 'samplers', index: number): number | undefined => {
-      const before = json[collection];
-      const after = out[collection];
-      if (!Array.isArray(before) || !Array.isArray(after)) return undefined;
-      const key = collection === 'samplers' ? samplerKey : (item: unknown) => textureKey(json, item);
-      const outKey = collection === 'samplers' ? samplerKey : (item: unknown) => textureKey(out, item);
-      const at = after.findIndex((item) => outKey(item) === key(before[index]));
-      return at >= 0 ? at : undefined;
-    };
-    for (const [collection, index, path, name, value] of found) {
-      let target: unknown;
-      if (collection === '') target = out;
-      else {
-        const at =
-          collection === 'animations'
-            ? animationIndex.get(index)
-            : collection === 'textures' || collection === 'samplers'
-              ? written(collection, index)
-              : index;
-        const items = out[collection];
-        if (at === undefined || !Array.isArray(items)) continue;
-        target = items[at];
-      }
-      for (const key of path) target = typeof target === 'object' && target !== null ? (target as Json)[key] : undefined;
-      if (typeof target !== 'object' || target === null) continue;
-      const record = target as Json;
-      record.extensions = { ...(record.extensions ?? {}), [name]: value };
-    }
-  };
-}
-
-/** A GLB with its JSON chunk changed by `edit` (the binary chunk stays as written). */
-function patchGlbJson(glb: Uint8Array, edit: (json: Json) => void): Uint8Array {
-  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
-  const jsonLength = view.getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as Json;
-  const before = JSON.stringify(json);
-  edit(json);
-  const text = JSON.stringify(json);
-  if (text === before) return glb;
-  let jsonBytes = new TextEncoder().encode(text);
-  const padded = Math.ceil(jsonBytes.length / 4) * 4;
-  if (padded !== jsonBytes.length) {
-    const bytes = new Uint8Array(padded).fill(0x20);
-    bytes.set(jsonBytes);
-    jsonBytes = bytes;
-  }
-  const rest = glb.subarray(20 + jsonLength);
-  const out = new Uint8Array(12 + 8 + jsonBytes.length + rest.length);
-  const outView = new DataView(out.buffer);
-  out.set(glb.subarray(0, 12));
-  outView.setUint32(8, out.length, true);
-  outView.setUint32(12, jsonBytes.length, true);
-  outView.setUint32(16, 0x4e4f534a, true);
-  out.set(jsonBytes, 20);
-  out.set(rest, 20 + jsonBytes.length);
-  return out;
 }

@@ -153,13 +153,14 @@ function checkRequiredExtensions(json: GltfJson, file: string, warnings: string[
   }
 }
 
-const NODE_TRS_POINTER = /^\/nodes\/(\d+)\/(rotation|translation|scale)$/;
+export const NODE_TRS_POINTER = /^\/nodes\/(\d+)\/(rotation|translation|scale)$/;
 
 /**
  * KHR_animation_pointer: a channel whose pointer is `/nodes/N/rotation|translation|scale` animates that node
  * property exactly as a channel with `target: { node: N, path }` does, so it is rewritten to one. Other pointers
- * (materials, cameras, lights, morph weights, …) are left out and listed per clip. The extension is then taken off
- * the file's lists: what it holds has been read or reported.
+ * (materials, cameras, lights, morph weights, …) are left out of the clip and listed per clip (in-place export
+ * puts them back: gltf-carry.ts). The extension is then taken off the file's lists: what it holds has been read or
+ * reported.
  */
 function readAnimationPointers(json: GltfJson, warnings: string[]): void {
   const used = names(json.extensionsUsed);
@@ -187,7 +188,7 @@ function readAnimationPointers(json: GltfJson, warnings: string[]): void {
     if (leftOut.length > 0) {
       const shown = leftOut.slice(0, 6).join(', ') + (leftOut.length > 6 ? ` and ${leftOut.length - 6} more` : '');
       warnings.push(
-        `animation "${name}": ${leftOut.length} KHR_animation_pointer channel${leftOut.length === 1 ? '' : 's'} left out (${shown}); Rigwright reads pointers to node rotation, translation and scale only`,
+        `animation "${name}": ${leftOut.length} KHR_animation_pointer channel${leftOut.length === 1 ? '' : 's'} left out of the clip (${shown}); Rigwright poses node rotation, translation and scale only, and exporting in place keeps the others in the file`,
       );
     }
   });

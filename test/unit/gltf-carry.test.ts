@@ -1,0 +1,247 @@
+/**
+ * In-place export carries what glTF-Transform's reader leaves out (workers/formats/gltf-carry.ts): the
+ * KHR_animation_pointer channels the importer does not pose with (material colours here) go back on their
+ * samplers with their keys; unknown extensions on accessors go back to the same data, unless the export replaced
+ * it. Expectations are the source file's own JSON and bytes, read here with a plain accessor reader.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import test from 'node:test';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { exportGltfInPlace, type GltfEdit } from '../../workers/formats/gltf-edit.ts';
+import type { GltfImportResult } from '../../workers/formats/gltf-import.ts';
+import { assertValidGltf } from './gltf-skinning-reference.ts';
+import { dataFile } from './shared-data.ts';
+
+interface ChannelJson {
+  sampler: number;
+  target: { node?: number; path: string; extensions?: { KHR_animation_pointer?: { pointer: string } } };
+}
+interface AnimationJson {
+  name?: string;
+  channels: ChannelJson[];
+  samplers: { input: number; output: number; interpolation?: string; extras?: unknown }[];
+}
+interface AccessorJson {
+  bufferView?: number;
+  byteOffset?: number;
+  componentType: number;
+  count: number;
+  type: string;
+  min?: number[];
+  max?: number[];
+  extensions?: Record<string, unknown>;
+  extras?: unknown;
+}
+/** The parts of a glTF JSON these tests read and write. */
+interface Json {
+  buffers: { byteLength: number; uri?: string }[];
+  bufferViews: { buffer: number; byteOffset?: number; byteLength: number; byteStride?: number; extensions?: Record<string, unknown> }[];
+  accessors: AccessorJson[];
+  animations: AnimationJson[];
+  materials?: unknown[];
+  meshes: { primitives: { attributes: Record<string, number>; material?: number }[] }[];
+  extensionsUsed?: string[];
+  extensionsRequired?: string[];
+}
+
+const PROBE = 'EXT_rigwright_probe';
+const COLOUR = '/materials/0/pbrMetallicRoughness/baseColorFactor';
+const KEY_TIMES = [0, 2, 5.5];
+const COLOURS = [1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0.5];
+
+function pointerChannel(sampler: number, pointer: string): ChannelJson {
+  return { sampler, target: { path: 'pointer', extensions: { KHR_animation_pointer: { pointer } } } };
+}
+
+/**
+ * SimpleSkin with a material whose colour two animations key through KHR_animation_pointer: "Bend" (the file's
+ * clip, which also turns the joint) and "Glow" (the colour alone); the probe extension on the POSITION and
+ * WEIGHTS_0 accessors and on a buffer view. `edit` changes the JSON further.
+ */
+function pointerAsset(edit: (json: Json) => void = () => {}): Uint8Array {
+  const json = JSON.parse(readFileSync(dataFile('gltf', 'SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf'), 'utf8')) as Json;
+  const keys = new Float32Array([...KEY_TIMES, ...COLOURS]);
+  json.buffers.push({
+    byteLength: keys.byteLength,
+    uri: `data:application/octet-stream;base64,${Buffer.from(keys.buffer).toString('base64')}`,
+  });
+  const buffer = json.buffers.length - 1;
+  json.bufferViews.push({ buffer, byteLength: 12 }, { buffer, byteOffset: 12, byteLength: 48 });
+  const view = json.bufferViews.length - 2;
+  json.accessors.push(
+    { bufferView: view, componentType: 5126, count: 3, type: 'SCALAR', min: [0], max: [5.5] },
+    { bufferView: view + 1, componentType: 5126, count: 3, type: 'VEC4' },
+  );
+  const input = json.accessors.length - 2;
+  json.materials = [{ name: 'skin', pbrMetallicRoughness: { baseColorFactor: [1, 1, 1, 1] } }];
+  json.meshes[0].primitives[0].material = 0;
+  const bend = json.animations[0];
+  bend.name = 'Bend';
+  bend.samplers.push({ input, output: input + 1, interpolation: 'LINEAR' });
+  bend.channels.push(pointerChannel(1, COLOUR));
+  json.animations.push({
+    name: 'Glow',
+    samplers: [{ input, output: input + 1, interpolation: 'STEP' }],
+    channels: [pointerChannel(0, COLOUR)],
+  });
+  json.accessors[1].extensions = { [PROBE]: { quantized: false } };
+  json.accessors[3].extensions = { [PROBE]: { normalized: 'sum' } };
+  json.bufferViews[4].extensions = { [PROBE]: { layout: 'interleaved' } };
+  json.extensionsUsed = ['KHR_animation_pointer', PROBE];
+  json.extensionsRequired = ['KHR_animation_pointer'];
+  edit(json);
+  return new TextEncoder().encode(JSON.stringify(json));
+}
+
+function editOf(rig: GltfImportResult): GltfEdit {
+  return { source: rig.gltfSource, mesh: rig.mesh, skeleton: rig.skeleton, weights: rig.weights, clips: rig.clips, parts: rig.parts };
+}
+
+interface Glb {
+  json: Json;
+  bin: Uint8Array;
+}
+
+function readGlb(glb: Uint8Array): Glb {
+  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const jsonLength = view.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as Json;
+  const binLength = view.getUint32(20 + jsonLength, true);
+  return { json, bin: glb.subarray(28 + jsonLength, 28 + jsonLength + binLength) };
+}
+
+const WIDTH: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
+
+/** A float accessor's values, read from the GLB's binary chunk. */
+function floats(glb: Glb, accessor: number): number[] {
+  const a = glb.json.accessors[accessor];
+  assert.equal(a.componentType, 5126, `accessor ${accessor} holds floats`);
+  const view = glb.json.bufferViews[a.bufferView ?? -1];
+  const width = WIDTH[a.type];
+  const stride = view.byteStride ?? 4 * width;
+  const data = new DataView(glb.bin.buffer, glb.bin.byteOffset + (view.byteOffset ?? 0) + (a.byteOffset ?? 0));
+  const out: number[] = [];
+  for (let i = 0; i < a.count; i++) for (let k = 0; k < width; k++) out.push(data.getFloat32(i * stride + 4 * k, true));
+  return out;
+}
+
+function pointerChannels(animation: AnimationJson): ChannelJson[] {
+  return animation.channels.filter((channel) => channel.target.path === 'pointer');
+}
+
+test('in-place export with no edits puts the material-colour pointer channels back on their samplers, keys and all (0/0)', async () => {
+  const rig = await importGltf(pointerAsset(), 'pointer.gltf');
+  assert.deepEqual(
+    rig.clips.map((clip) => clip.name),
+    ['Bend', 'Glow'],
+  );
+  const result = await exportGltfInPlace(editOf(rig), 'pointer-out.glb');
+  await assertValidGltf(result.bytes, 'the export with pointer channels');
+  const out = readGlb(result.bytes);
+  assert.ok(out.json.extensionsUsed?.includes('KHR_animation_pointer'));
+  assert.ok(out.json.extensionsRequired?.includes('KHR_animation_pointer'), 'still required, as the file had it');
+  const [bend, glow] = out.json.animations;
+  assert.equal(bend.name, 'Bend');
+  assert.equal(glow.name, 'Glow');
+  for (const [animation, interpolation] of [
+    [bend, 'LINEAR'],
+    [glow, 'STEP'],
+  ] as const) {
+    const channels = pointerChannels(animation);
+    assert.equal(channels.length, 1, `${animation.name}: one pointer channel`);
+    assert.equal(channels[0].target.extensions?.KHR_animation_pointer?.pointer, COLOUR);
+    assert.equal(channels[0].target.node, undefined);
+    const sampler = animation.samplers[channels[0].sampler];
+    assert.equal(sampler.interpolation, interpolation);
+    assert.deepEqual(floats(out, sampler.input), KEY_TIMES);
+    assert.deepEqual(floats(out, sampler.output), Array.from(new Float32Array(COLOURS)));
+    assert.equal(sampler.extras, undefined, 'no tag is left behind');
+  }
+  // The joint channel is still there beside the pointer channel.
+  assert.deepEqual(
+    bend.channels.filter((c) => c.target.path !== 'pointer').map((c) => c.target.path),
+    ['rotation'],
+  );
+
+  // Read again, the file poses and notices as the original does.
+  const again = await importGltf(result.bytes, 'pointer-out.glb');
+  assert.deepEqual(
+    again.clips.map((clip) => clip.poses),
+    rig.clips.map((clip) => clip.poses),
+  );
+  const notices = (warnings: string[]) => warnings.filter((w) => w.includes('KHR_animation_pointer'));
+  assert.deepEqual(notices(again.warnings), notices(rig.warnings));
+  assert.equal(notices(rig.warnings).length, 2);
+});
+
+test('unknown extensions on accessors follow their data; a replaced accessor and a buffer view lose theirs, with notices', async () => {
+  const source = pointerAsset();
+  const sourceJson = JSON.parse(new TextDecoder().decode(source)) as Json;
+  const rig = await importGltf(source, 'probe.gltf');
+  const unchanged = await exportGltfInPlace(editOf(rig), 'probe-out.glb');
+  await assertValidGltf(unchanged.bytes, 'the export with probe extensions');
+  let out = readGlb(unchanged.bytes);
+  const attributes = out.json.meshes[0].primitives[0].attributes;
+  assert.deepEqual(out.json.accessors[attributes.POSITION].extensions, { [PROBE]: { quantized: false } });
+  assert.deepEqual(out.json.accessors[attributes.WEIGHTS_0].extensions, { [PROBE]: { normalized: 'sum' } });
+  // The entries sit on the same data: the positions written are the source's.
+  assert.deepEqual(floats(out, attributes.POSITION).slice(0, 6), [-0.5, 0, 0, 0.5, 0, 0]);
+  assert.equal(out.json.accessors.filter((a) => a.extensions).length, 2, 'no other accessor gains the entry');
+  assert.ok(
+    out.json.accessors.every((a) => a.extras === undefined),
+    'no tag is left behind',
+  );
+  assert.ok(out.json.bufferViews.every((v) => v.extensions === undefined));
+  assert.ok(
+    unchanged.warnings.some((w) => w.includes(PROBE) && w.includes('bufferViews') && w.includes('lays them out afresh')),
+    unchanged.warnings.join(' | '),
+  );
+  assert.ok(!unchanged.warnings.some((w) => /accessor \d+ .*left out/.test(w)));
+
+  // New weights replace WEIGHTS_0: its entry described the old data, so it is left out, by name.
+  const weights = { ...rig.weights, data: rig.weights.data.slice() };
+  weights.data.fill(0);
+  for (let v = 0; v < weights.rows; v++) weights.data[v * weights.cols + (v < 4 ? 0 : 1)] = 1;
+  const edited = await exportGltfInPlace({ ...editOf(rig), weights }, 'probe-edited.glb');
+  await assertValidGltf(edited.bytes, 'the export with new weights');
+  out = readGlb(edited.bytes);
+  const edAttributes = out.json.meshes[0].primitives[0].attributes;
+  assert.equal(out.json.accessors[edAttributes.WEIGHTS_0].extensions, undefined);
+  assert.deepEqual(out.json.accessors[edAttributes.POSITION].extensions, sourceJson.accessors[1].extensions);
+  assert.ok(
+    edited.warnings.some((w) => w === `extensions on accessor 3 are left out: the export replaced its data`),
+    edited.warnings.join(' | '),
+  );
+});
+
+test('a removed clip takes its pointer channels with a notice; a pointer whose target is gone is left out, naming it', async () => {
+  const rig = await importGltf(pointerAsset(), 'pointer.gltf');
+  const result = await exportGltfInPlace({ ...editOf(rig), clips: rig.clips.filter((clip) => clip.name !== 'Glow') }, 'out.glb');
+  await assertValidGltf(result.bytes, 'the export without Glow');
+  const out = readGlb(result.bytes);
+  assert.deepEqual(
+    out.json.animations.map((a) => a.name),
+    ['Bend'],
+  );
+  assert.equal(pointerChannels(out.json.animations[0]).length, 1);
+  assert.ok(
+    result.warnings.some((w) => w.startsWith('animation "Glow" is not written as it was') && w.includes(COLOUR)),
+    result.warnings.join(' | '),
+  );
+
+  // A pointer into a camera the file does not have: the animation keyed only by it has nothing left and goes.
+  const dangling = pointerAsset((json) => {
+    json.animations[1].channels = [pointerChannel(0, '/cameras/0/perspective/yfov')];
+  });
+  const rig2 = await importGltf(dangling, 'dangling.gltf');
+  const result2 = await exportGltfInPlace(editOf(rig2), 'dangling-out.glb');
+  await assertValidGltf(result2.bytes, 'the export without the dangling pointer');
+  const out2 = readGlb(result2.bytes);
+  assert.deepEqual(
+    out2.json.animations.map((a) => a.name),
+    ['Bend'],
+  );
+  assert.ok(result2.warnings.some((w) => w.includes('/cameras/0/perspective/yfov') && w.includes('not in the written file')));
+  assert.ok(result2.warnings.some((w) => w.includes('1 animations that were left with no channel are removed')));
+});
