@@ -81,7 +81,13 @@ export async function exportSceneAsGltf(
   const result = await io.exportGltf(
     rig,
     choice.fileName,
-    { format: choice.format, influences: choice.influences, weightComponent: choice.weightComponent, basename: base },
+    {
+      format: choice.format,
+      influences: choice.influences,
+      weightComponent: choice.weightComponent,
+      compression: choice.compression,
+      basename: base,
+    },
     bakes,
     examples,
     doc.handles,
@@ -121,7 +127,13 @@ async function exportInPlace(
       parts: doc.parts ? [...doc.parts] : undefined,
     },
     choice.fileName,
-    { format: choice.format, influences: choice.influences, weightComponent: choice.weightComponent, basename: base },
+    {
+      format: choice.format,
+      influences: choice.influences,
+      weightComponent: choice.weightComponent,
+      compression: choice.compression,
+      basename: base,
+    },
     shown.length > 0
       ? { names: shown.map((e) => e.name), positions: shown.map((e) => e.positions), poses: shown.map((e) => e.pose), kernel: kernel }
       : null,

@@ -1,8 +1,9 @@
 /**
- * The glTF export dialog: file format, influences per vertex, weight storage, the current pose sequence as a clip,
+ * The glTF export dialog: file format, influences per vertex, weight storage, compression, the current pose sequence as a clip,
  * and the current skinning method baked as vertex animation — with the bake's size shown before anything is
  * written (vertexAnimationCost). It only gathers choices; the caller runs the export and reports the outcome.
  */
+import type { GltfCompression } from '../../workers/formats/gltf-extensions.ts';
 import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
 import type { VertexAnimationCost } from '../../workers/formats/gltf-vertex-animation.ts';
 import { formatCount } from './app-chrome.ts';
@@ -16,6 +17,8 @@ export interface ExportChoice {
   format: 'glb' | 'gltf';
   influences: 4 | 8;
   weightComponent: GltfWeightComponent;
+  /** geometry compression, written as a required extension */
+  compression: GltfCompression;
   includeClip: boolean;
   bake: boolean;
 }
@@ -98,7 +101,9 @@ export class ExportDialog {
   private readonly formats: Map<'glb' | 'gltf', HTMLInputElement>;
   private readonly influenceInputs: Map<'4' | '8', HTMLInputElement>;
   private readonly influenceWarning: HTMLElement;
+  private readonly compressionNote: HTMLElement;
   private readonly componentSelect: HTMLSelectElement;
+  private readonly compressions: Map<GltfCompression, HTMLInputElement>;
   private readonly clipInput: HTMLInputElement;
   private readonly clipLabel: HTMLElement;
   private readonly bakeInput: HTMLInputElement;
@@ -108,6 +113,7 @@ export class ExportDialog {
   private readonly exportButton: HTMLButtonElement;
   private context: ExportContext | null = null;
   private format: 'glb' | 'gltf';
+  private compression: GltfCompression = 'none';
 
   /**
    * @param defaults          the choices the dialog starts with
@@ -159,6 +165,18 @@ export class ExportDialog {
     this.componentSelect.setAttribute('aria-label', 'Weight storage');
     for (const [value, label] of WEIGHT_COMPONENTS) this.componentSelect.add(new Option(label, value));
 
+    this.compressions = radioRow(field(body, 'Compression'), 'export-compression', [
+      ['none', 'None', 'every reader opens it'],
+      ['draco', 'Draco', 'smallest; positions to 14 bits'],
+      ['meshopt', 'Meshopt', 'lossless here; fast to decode'],
+    ]);
+    this.compressionNote = el(
+      'p',
+      'export-note export-warning',
+      body,
+      'Written as a required extension: a reader without its decoder cannot open the file.',
+    );
+
     const animation = field(body, 'Animation');
     const clipRow = el('label', 'export-check', animation);
     this.clipInput = el('input', '', clipRow);
@@ -184,6 +202,7 @@ export class ExportDialog {
     for (const input of this.formats.values()) input.addEventListener('change', () => this.refresh());
     for (const input of this.influenceInputs.values()) input.addEventListener('change', () => this.settingsChanged());
     this.componentSelect.addEventListener('change', () => this.settingsChanged());
+    for (const input of this.compressions.values()) input.addEventListener('change', () => this.refresh());
     this.bakeInput.addEventListener('change', () => this.refresh());
     this.clipInput.addEventListener('change', () => this.refresh());
     form.addEventListener('submit', (event) => {
@@ -208,6 +227,7 @@ export class ExportDialog {
     this.formats.get(this.format)!.checked = true;
     this.influenceInputs.get(String(this.settings.influences) as '4' | '8')!.checked = true;
     this.componentSelect.value = this.settings.weightComponent;
+    this.compressions.get(this.compression)!.checked = true;
     this.clipInput.disabled = context.clipName === null;
     this.clipInput.checked = context.clipName !== null;
     this.bakeInput.disabled = context.bakeProblem !== null || context.clipName === null;
@@ -242,6 +262,8 @@ export class ExportDialog {
     this.format = this.formats.get('gltf')!.checked ? 'gltf' : 'glb';
     this.extension.textContent = this.format === 'glb' ? '.glb' : '.gltf + .bin';
     this.influenceWarning.hidden = !this.influenceInputs.get('8')!.checked;
+    for (const [value, input] of this.compressions) if (input.checked) this.compression = value;
+    this.compressionNote.hidden = this.compression === 'none';
     this.clipLabel.textContent =
       context.clipName === null
         ? 'Include the pose sequence (the scene is in its rest pose)'
@@ -269,6 +291,7 @@ export class ExportDialog {
       format: this.format,
       influences: this.settings.influences,
       weightComponent: this.settings.weightComponent,
+      compression: this.compression,
       includeClip: this.clipInput.checked && !this.clipInput.disabled,
       bake: this.bakeInput.checked && !this.bakeInput.disabled,
     };

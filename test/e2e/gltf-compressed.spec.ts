@@ -13,7 +13,7 @@ import { EXTMeshoptCompression, KHRDracoMeshCompression } from '@gltf-transform/
 import draco3d from 'draco3dgltf';
 import { MeshoptEncoder } from 'meshoptimizer/encoder';
 import { CONTENT_SECURITY_POLICY } from '../../app/app-scheme.ts';
-import { maxDistance } from '../unit/gltf-skinning-reference.ts';
+import { assertValidGltf, maxDistance } from '../unit/gltf-skinning-reference.ts';
 import { dataFile, openApp } from './app-driver.ts';
 
 interface Loaded {
@@ -89,3 +89,65 @@ test('Draco- and meshopt-compressed CesiumMan decode in the worker and pose like
   expect(maxDistance(fromMeshopt.positions, reference.positions) / reference.diagonal).toBeLessThan(1e-9);
   expect(errors).toEqual([]);
 });
+
+test('the export dialog compresses with Draco or meshopt: each file validates, requires its extension and opens posing like the scene', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  const wasm: string[] = [];
+  page.on('response', (response) => {
+    if (response.url().endsWith('.wasm')) wasm.push(`${response.status()} ${response.url().split('/').pop()}`);
+  });
+  await page.route('**/*', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CONTENT_SECURITY_POLICY } });
+  });
+  await openApp(page, errors);
+  const reference = await open(page, 'CesiumMan.glb', readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb')));
+  expect(reference.error).toBeNull();
+  const dialog = page.locator('dialog.export-dialog');
+  const written: Record<string, Uint8Array> = {};
+  for (const [compression, label] of [
+    ['draco', /Draco/],
+    ['meshopt', /Meshopt/],
+  ] as const) {
+    await page.keyboard.press('Control+e');
+    await expect(dialog).toBeVisible();
+    await expect(dialog.locator('.export-warning', { hasText: 'required extension' })).toBeHidden();
+    await dialog.getByRole('radio', { name: label }).check({ force: true });
+    await expect(dialog.locator('.export-warning', { hasText: 'required extension' })).toBeVisible();
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()]);
+    await expect(dialog).toBeHidden();
+    written[compression] = new Uint8Array(readFileSync(await download.path()));
+    // The dialog remembers the choice; back to none for the next export.
+    await page.keyboard.press('Control+e');
+    await expect(dialog.getByRole('radio', { name: label })).toBeChecked();
+    await dialog.getByRole('radio', { name: /None/ }).check({ force: true });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  }
+  expect(requiredOf(written.draco)).toEqual(['KHR_draco_mesh_compression']);
+  expect(requiredOf(written.meshopt)).toEqual(['EXT_meshopt_compression']);
+  await assertValidGltf(written.draco, 'CesiumMan exported with Draco from the app');
+  await assertValidGltf(written.meshopt, 'CesiumMan exported with meshopt from the app');
+  expect(written.draco.length).toBeLessThan(written.meshopt.length);
+  // The encoder's WebAssembly came from the build, under the desktop app's Content-Security-Policy.
+  expect(wasm).toContainEqual(expect.stringMatching(/^200 draco_encoder.*\.wasm$/));
+
+  const fromDraco = await open(page, 'CesiumMan-draco-out.glb', written.draco);
+  expect(fromDraco.error).toBeNull();
+  expect(fromDraco.vertexCount).toBe(reference.vertexCount);
+  const dracoError = maxDistance(fromDraco.positions, reference.positions) / reference.diagonal;
+  expect(dracoError).toBeGreaterThan(0);
+  expect(dracoError).toBeLessThan(1e-3);
+  const fromMeshopt = await open(page, 'CesiumMan-meshopt-out.glb', written.meshopt);
+  expect(fromMeshopt.error).toBeNull();
+  expect(maxDistance(fromMeshopt.positions, reference.positions) / reference.diagonal).toBeLessThan(1e-6);
+  expect(errors).toEqual([]);
+});
+
+/** The file's extensionsRequired. */
+function requiredOf(glb: Uint8Array): string[] {
+  const jsonLength = new DataView(glb.buffer, glb.byteOffset).getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as { extensionsRequired?: string[] };
+  return json.extensionsRequired ?? [];
+}

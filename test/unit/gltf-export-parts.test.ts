@@ -505,6 +505,7 @@ test("the app's fresh export passes the scene's parts, look and OBJ corners to t
     format: 'glb',
     influences: 4,
     weightComponent: 'float',
+    compression: 'none',
     includeClip: false,
     bake: false,
   } as const;

@@ -719,7 +719,15 @@ test('app: a dropped Fox becomes a document with parts, look and its source; the
   } as unknown as Bridge;
   const warnings = await exportSceneAsGltf(
     doc,
-    { fileName: 'fox-out.glb', format: 'glb', influences: 4, weightComponent: 'float', includeClip: true, bake: false },
+    {
+      fileName: 'fox-out.glb',
+      format: 'glb',
+      influences: 4,
+      weightComponent: 'float',
+      compression: 'none',
+      includeClip: true,
+      bake: false,
+    },
     { method: 'lbs', influences: 4, antipodality: 'per-vertex', kernel: 'gaussian' },
     io,
     bridge,
