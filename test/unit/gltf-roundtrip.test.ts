@@ -251,6 +251,115 @@ test('CesiumMan: a moved joint gets a new translation; inverse bind matrices wri
   assert.deepEqual(again.boneNames, rig.boneNames);
 });
 
+test('CesiumMan: a removed bone leaves the skin, its node stays as a plain node, and the file poses as the original with its weight on the parent', async () => {
+  const bytes = readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'));
+  const rig = await importGltf(bytes, 'CesiumMan.glb');
+  const diagonal = boundingBox(rig.mesh.positions).diagonal;
+  const B = rig.skeleton.parents.length;
+  // A bone in the middle of the left arm: its child bone hangs under its parent afterwards.
+  const gone = 7;
+  const parent = rig.skeleton.parents[gone];
+  const child = Array.from(rig.skeleton.parents).indexOf(gone);
+  assert.ok(parent >= 0 && child >= 0);
+  const keep = Array.from({ length: B }, (_, b) => b).filter((b) => b !== gone);
+  const newIndex = new Int32Array(B).fill(-1);
+  keep.forEach((b, k) => (newIndex[b] = k));
+  const parentOf = (b: number): number => (rig.skeleton.parents[b] === gone ? parent : rig.skeleton.parents[b]);
+  const skeleton = {
+    joints: rig.skeleton.joints,
+    bones: Uint32Array.from(keep.flatMap((b) => [rig.skeleton.bones[2 * b], rig.skeleton.bones[2 * b + 1]])),
+    parents: Int32Array.from(keep, (b) => (parentOf(b) >= 0 ? newIndex[parentOf(b)] : -1)),
+    order: Uint32Array.from(
+      Array.from(rig.skeleton.order).filter((b) => b !== gone),
+      (b) => newIndex[b],
+    ),
+  };
+  const weights = { rows: rig.weights.rows, cols: B - 1, data: new Float64Array(rig.weights.rows * (B - 1)) };
+  for (let v = 0; v < rig.weights.rows; v++)
+    for (let b = 0; b < B; b++) weights.data[v * (B - 1) + newIndex[b === gone ? parent : b]] += rig.weights.data[v * B + b];
+  const dropBone = (values: Float64Array | undefined, width: number): Float64Array | undefined =>
+    values &&
+    Float64Array.from({ length: (values.length / B) * (B - 1) }, (_, i) => {
+      const element = Math.floor(i / width);
+      const frame = Math.floor(element / (B - 1));
+      return values[(frame * B + keep[element % (B - 1)]) * width + (i % width)];
+    });
+  const clips = rig.clips.map((clip) => {
+    assert.equal(clip.poses.kind, 'matrices');
+    if (clip.poses.kind !== 'matrices') throw new Error('matrices');
+    const { curves: _curves, ...poses } = clip.poses;
+    return {
+      ...clip,
+      poses: { ...poses, boneCount: B - 1, rotations: dropBone(poses.rotations, 9)!, translations: dropBone(poses.translations, 3) },
+    };
+  });
+  const source = { ...rig.gltfSource, jointNodes: Int32Array.from(keep, (b) => rig.gltfSource.jointNodes[b]) };
+  const result = await exportGltfInPlace(
+    { source, mesh: rig.mesh, skeleton, weights, boneNames: keep.map((b) => rig.boneNames[b]), clips, parts: rig.parts },
+    'removed.glb',
+  );
+  await assertValidGltf(result.bytes, 'CesiumMan with a bone removed');
+  assert.ok(
+    result.warnings.some((w) => w.startsWith('1 joints are no longer bones (Skeleton_arm_joint_L__3_)')),
+    result.warnings.join(' | '),
+  );
+
+  const before = await readDoc(bytes);
+  const after = await readDoc(result.bytes);
+  const goneNode = before.getRoot().listNodes()[rig.gltfSource.jointNodes[gone]];
+  const skinBefore = before.getRoot().listSkins()[0];
+  const skinAfter = after.getRoot().listSkins()[0];
+  const goneAfter = after.getRoot().listNodes()[rig.gltfSource.jointNodes[gone]];
+  assert.equal(goneAfter.getName(), goneNode.getName(), 'the node stays, with its name');
+  assert.equal(goneAfter.getParentNode()?.getName(), goneNode.getParentNode()?.getName());
+  assert.deepEqual(
+    goneAfter.listChildren().map((n) => n.getName()),
+    goneNode.listChildren().map((n) => n.getName()),
+    'the child joint still hangs under it',
+  );
+  assert.deepEqual(
+    skinAfter.listJoints().map((n) => n.getName()),
+    skinBefore
+      .listJoints()
+      .filter((n) => n !== goneNode)
+      .map((n) => n.getName()),
+  );
+  // Nothing moved: every other joint keeps its inverse bind matrix, bit for bit.
+  skinAfter.listJoints().forEach((joint, k) => {
+    const j = skinBefore.listJoints().findIndex((n) => n.getName() === joint.getName());
+    assert.deepEqual(skinAfter.getInverseBindMatrices()!.getElement(k, []), skinBefore.getInverseBindMatrices()!.getElement(j, []));
+  });
+
+  // The expectation, from the original file alone: its JOINTS with the removed joint's index replaced by its parent's.
+  const goneSlot = skinBefore.listJoints().indexOf(goneNode);
+  const parentSlot = skinBefore.listJoints().findIndex((n) => n.getName() === rig.boneNames[parent]);
+  for (const mesh of before.getRoot().listMeshes())
+    for (const primitive of mesh.listPrimitives()) {
+      const jointsAttribute = primitive.getAttribute('JOINTS_0')!;
+      for (let v = 0; v < jointsAttribute.getCount(); v++)
+        jointsAttribute.setElement(
+          v,
+          jointsAttribute.getElement(v, []).map((j) => (j === goneSlot ? parentSlot : j)),
+        );
+    }
+  let worst = 0;
+  for (const time of keyTimes(before)[0]) {
+    worst = Math.max(worst, maxDistance(gltfPosedPositions(after, 0, time), gltfPosedPositions(before, 0, time)));
+  }
+  console.log(
+    `removed bone: posed mesh vs the original with the weight on the parent, every key: ${(worst / diagonal).toExponential(2)} of the diagonal`,
+  );
+  assert.ok(worst <= 1e-6 * diagonal, `${worst / diagonal} of the diagonal`);
+
+  // Read back: the bones are the kept ones, in order, with their names.
+  const again = await importGltf(result.bytes, 'removed.glb');
+  assert.deepEqual(
+    again.boneNames,
+    keep.map((b) => rig.boneNames[b]),
+  );
+  assert.deepEqual(Array.from(again.skeleton.parents), Array.from(skeleton.parents));
+});
+
 test('CesiumMan: an edited clip (no source) is written as a new animation that poses like the original; a removed clip is gone (Fox)', async () => {
   const bytes = readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'));
   const rig = await importGltf(bytes, 'CesiumMan.glb');

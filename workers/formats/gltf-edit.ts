@@ -11,7 +11,11 @@
  *               a changed parent re-parents the node keeping its world transform. Inverse bind matrices of joints
  *               whose rest world matrix G_j changed, or that a skin gains, are IBM_s,j = G_j⁻¹ · C_s, where C_s =
  *               G_r · IBM_s,r (r the skin's first joint, before any change) maps the skin's bind space into the
- *               world; the others keep the file's. Nothing else is invented: no connector joints.
+ *               world; the others keep the file's. Nothing else is invented: no connector joints. A joint of the
+ *               file that no bone names any more (a removed bone) leaves every skin (the skins' JOINTS are written
+ *               again with the new indices); its node stays where it was as a plain node, so children and kept
+ *               clips that animate it are unchanged, and a child bone's node stays under it unless its parent
+ *               bone changed otherwise.
  *   clips       a clip with `source` keeps that animation as it is; a clip without one is written as a new
  *               animation (see writeClip); an animation no clip names any more is removed
  *   binding     a part the file had without a skin and that is now `skinned` joins the first skin: its vertices
@@ -154,11 +158,32 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
   const firstSkin = original.gltfSource.jointNodes.length > 0 ? firstUsedSkin(doc) : null;
   if (!firstSkin) return fail('', `${source.file} has no skinned mesh`);
 
+  // Each bone's bone in the file as read (by joint node; −1: new). A joint of the file that no bone names any more
+  // is a removed bone: its node stays where it is, as a plain node (kept clips may animate it, children hang under
+  // it), and it leaves every skin.
+  const originalBoneOfNode = new Map<number, number>();
+  original.gltfSource.jointNodes.forEach((n, ob) => originalBoneOfNode.set(n, ob));
+  const originalBone = Int32Array.from(source.jointNodes, (n) => (n >= 0 ? (originalBoneOfNode.get(n) ?? -1) : -1));
+  const stillJoints = new Set(source.jointNodes);
+  const removedNodes = new Set(
+    Array.from(original.gltfSource.jointNodes, (n) => (stillJoints.has(n) ? null : nodes[n])).filter((n) => n !== null),
+  );
+  if (removedNodes.size > 0)
+    warnings.push(
+      `${removedNodes.size} joints are no longer bones (${[...removedNodes].map((n) => n.getName() || '(unnamed)').join(', ')}); their nodes stay as plain nodes and leave the skins`,
+    );
+
   // Skeleton: parents first; nodes for new bones, moved heads, changed parents.
   const restBefore = new Map<GltfNode, Float64Array>();
   for (const node of jointNodes) if (node) restBefore.set(node, worldMatrix(node));
+  const currentJoints = new Set(jointNodes.filter((node) => node !== null));
+  const nearestJointAncestor = (node: GltfNode): GltfNode | null => {
+    let up = node.getParentNode();
+    while (up && !currentJoints.has(up)) up = up.getParentNode();
+    return up;
+  };
   const originalHeads = original.skeleton.joints;
-  const names = edit.boneNames ?? original.boneNames;
+  const names = edit.boneNames ?? (removedNodes.size === 0 ? original.boneNames : []);
   const newBones: number[] = [];
   let movedBones = 0;
   const replaced = new Set<GltfNode>();
@@ -171,10 +196,12 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
       node = doc.createNode(names[b] ?? `bone_${b}`);
       jointNodes[b] = node;
       newBones.push(b);
+      currentJoints.add(node);
       const parent = parentNode ?? firstRootParent(jointNodes);
       if (parent) parent.addChild(node);
       else for (const scene of root.listScenes()) scene.addChild(node);
-    } else if (b < original.skeleton.parents.length && original.skeleton.parents[b] !== p) {
+    } else if (nearestJointAncestor(node) !== parentNode) {
+      // A changed parent. (A parent removed in between is not one: the node stays under it.)
       const world = worldMatrix(node);
       detach(node, root.listScenes());
       if (parentNode) parentNode.addChild(node);
@@ -183,7 +210,8 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     }
     // The head goes where the scene has it: only the local translation changes. A joint the user did not move
     // but whose parent moved keeps its world position (the file's, which may differ from the bind pose).
-    const was = b < original.skeleton.parents.length ? originalHeads.subarray(3 * b, 3 * b + 3) : null;
+    const ob = originalBone[b];
+    const was = ob >= 0 ? originalHeads.subarray(3 * original.skeleton.bones[2 * ob], 3 * original.skeleton.bones[2 * ob] + 3) : null;
     const moved = !was || Math.hypot(head[0] - was[0], head[1] - was[1], head[2] - was[2]) > MOVED * diagonal;
     let ancestorMoved = false;
     for (let up = node.getParentNode(); up && !ancestorMoved; up = up.getParentNode()) ancestorMoved = replaced.has(up);
@@ -203,7 +231,11 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
 
   // Which bones each skin needs: its joints, and every bone a vertex of a node using it has weight on.
   const skinJoints = new Map<Skin, GltfNode[]>();
-  for (const skin of skins) skinJoints.set(skin, skin.listJoints());
+  for (const skin of skins)
+    skinJoints.set(
+      skin,
+      skin.listJoints().filter((node) => !removedNodes.has(node)),
+    );
   const boneOfNode = new Map<GltfNode, number>();
   jointNodes.forEach((node, b) => boneOfNode.set(node!, b));
   const partPrimitives = parts.map((part) => primitiveOf(part, nodes, fail));
@@ -233,10 +265,11 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     const before = skin.listJoints();
     const old = readInverseBind(skin);
     const ibm = new Float64Array(16 * joints.length);
-    let changed = joints.length !== before.length;
+    let changed = joints.length !== before.length || joints.some((node, k) => k < before.length && before[k] !== node);
     joints.forEach((node, k) => {
-      if (k < before.length && !skeletonChanged) {
-        ibm.set(old.subarray(16 * k, 16 * k + 16), 16 * k);
+      const at = before.indexOf(node);
+      if (at >= 0 && !skeletonChanged) {
+        ibm.set(old.subarray(16 * at, 16 * at + 16), 16 * k);
         return;
       }
       changed = true;
@@ -245,7 +278,8 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
       multiply(inverse, 0, c, 0, ibm, 16 * k);
     });
     if (!changed) continue;
-    for (let k = before.length; k < joints.length; k++) skin.addJoint(joints[k]);
+    for (const node of before) if (removedNodes.has(node)) skin.removeJoint(node);
+    for (const node of joints) if (!before.includes(node)) skin.addJoint(node);
     const accessor = doc
       .createAccessor()
       .setType('MAT4')
