@@ -245,3 +245,56 @@ test('a removed clip takes its pointer channels with a notice; a pointer whose t
   assert.ok(result2.warnings.some((w) => w.includes('/cameras/0/perspective/yfov') && w.includes('not in the written file')));
   assert.ok(result2.warnings.some((w) => w.includes('1 animations that were left with no channel are removed')));
 });
+
+test('cameras, lights, unskinned nodes and extras pass through in-place export, with and without edits', async () => {
+  const extras = (where: string) => ({ note: `kept on ${where}`, list: [1, 2, 3] });
+  const source = pointerAsset((json) => {
+    const asset = json as unknown as Record<string, Record<string, unknown>[] | Record<string, unknown>>;
+    (asset.scenes as Record<string, unknown>[])[0].extras = extras('the scene');
+    const nodes = asset.nodes as Record<string, unknown>[];
+    nodes[1].extras = extras('the armature');
+    nodes.push(
+      { name: 'camera', camera: 0, translation: [0, 1, 4], extras: extras('the camera node') },
+      { name: 'lamp', rotation: [-Math.SQRT1_2, 0, 0, Math.SQRT1_2], extensions: { KHR_lights_punctual: { light: 0 } } },
+    );
+    (asset.scenes as { nodes: number[] }[])[0].nodes.push(nodes.length - 2, nodes.length - 1);
+    asset.cameras = [{ type: 'perspective', name: 'shot', perspective: { yfov: 0.8, znear: 0.1, zfar: 100, aspectRatio: 1.5 } }];
+    asset.extensions = {
+      KHR_lights_punctual: {
+        lights: [{ type: 'spot', name: 'key', color: [1, 0.9, 0.8], intensity: 12, spot: { innerConeAngle: 0.2, outerConeAngle: 0.6 } }],
+      },
+    };
+    json.extensionsUsed = [...(json.extensionsUsed ?? []), 'KHR_lights_punctual'];
+    (json.materials as Record<string, unknown>[])[0].extras = extras('the material');
+    (asset.meshes as Record<string, unknown>[])[0].extras = extras('the mesh');
+    (asset.skins as Record<string, unknown>[])[0].extras = extras('the skin');
+    (json.animations[1] as unknown as Record<string, unknown>).extras = extras('Glow');
+  });
+  const sourceJson = JSON.parse(new TextDecoder().decode(source)) as Record<string, unknown[]> & Json;
+  const rig = await importGltf(source, 'scene.gltf');
+  const weights = { ...rig.weights, data: rig.weights.data.slice() };
+  weights.data.fill(0);
+  for (let v = 0; v < weights.rows; v++) weights.data[v * weights.cols + (v % 2)] = 1;
+  for (const [label, edit] of [
+    ['no edits', editOf(rig)],
+    ['new weights', { ...editOf(rig), weights }],
+  ] as const) {
+    const result = await exportGltfInPlace(edit, 'scene-out.glb');
+    await assertValidGltf(result.bytes, `the scene with a camera and a light, ${label}`);
+    const out = readGlb(result.bytes).json as unknown as Record<string, unknown[]> & Json;
+    const nodesOut = out.nodes as Record<string, unknown>[];
+    const nodesIn = sourceJson.nodes as Record<string, unknown>[];
+    assert.deepEqual(out.cameras, sourceJson.cameras, label);
+    assert.deepEqual((out as Record<string, unknown>).extensions, (sourceJson as Record<string, unknown>).extensions, label);
+    for (const n of [1, 3, 4]) {
+      const { children: _a, ...was } = nodesIn[n];
+      const { children: _b, ...now } = nodesOut[n];
+      assert.deepEqual(now, was, `${label}: node ${n}`);
+    }
+    assert.deepEqual((out.scenes[0] as Record<string, unknown>).extras, extras('the scene'));
+    assert.deepEqual((out.materials![0] as Record<string, unknown>).extras, extras('the material'));
+    assert.deepEqual((out.meshes[0] as Record<string, unknown>).extras, extras('the mesh'));
+    assert.deepEqual((out.skins[0] as Record<string, unknown>).extras, extras('the skin'));
+    assert.deepEqual((out.animations[1] as unknown as Record<string, unknown>).extras, extras('Glow'));
+  }
+});
