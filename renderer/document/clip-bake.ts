@@ -1,7 +1,8 @@
 /**
  * Baking a clip: its poses sampled at a rate the user chooses (bakePoseSequence), as one edit of the scene. The
  * baked clip replaces the clip it came from under the same name, without `source` (it is no longer the file's
- * animation, so an in-place export writes it anew).
+ * animation, so an in-place export writes it anew) and with `from`, so that the file's channels the scene does not
+ * pose with (material or light keys) go into the animation written for it.
  */
 import type { GltfClip } from '../../workers/formats/gltf-export.ts';
 import { bakePoseSequence, bakedFrameCount, frameSeconds, poseDuration } from '../../workers/rig/pose-sequence.ts';
@@ -36,7 +37,9 @@ export function bakeClipEdit(
   const clip = bakeableClip(doc);
   if (!clip || !doc.poses) throw new Error('Bake clip: there is no clip to bake (the scene is at rest or holds one final pose)');
   const poses = bakePoseSequence(doc.poses, framesPerSecond);
-  const baked: GltfClip = { name: clip.name, poses };
-  const clips = doc.clips?.map((c) => (c.poses === doc.poses ? baked : c));
+  const current = doc.clips?.find((c) => c.poses === doc.poses);
+  const from = current?.source ?? current?.from;
+  const baked: GltfClip = { name: clip.name, poses, ...(from !== undefined ? { from } : {}) };
+  const clips = doc.clips?.map((c) => (c === current ? baked : c));
   return { label: `Bake ${clip.name} at ${framesPerSecond} fps`, fields: { poses, clips } };
 }

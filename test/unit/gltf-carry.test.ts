@@ -11,6 +11,7 @@ import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { exportGltfInPlace, type GltfEdit } from '../../workers/formats/gltf-edit.ts';
 import type { GltfImportResult } from '../../workers/formats/gltf-import.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
+import { bakePoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { dataFile } from './shared-data.ts';
 
 interface ChannelJson {
@@ -296,5 +297,38 @@ test('cameras, lights, unskinned nodes and extras pass through in-place export, 
     assert.deepEqual((out.meshes[0] as Record<string, unknown>).extras, extras('the mesh'));
     assert.deepEqual((out.skins[0] as Record<string, unknown>).extras, extras('the skin'));
     assert.deepEqual((out.animations[1] as unknown as Record<string, unknown>).extras, extras('Glow'));
+  }
+});
+
+test('a clip baked from an animation takes that animation’s pointer channels into the animation written for it', async () => {
+  const rig = await importGltf(pointerAsset(), 'pointer.gltf');
+  const bend = rig.clips[0];
+  const baked = { name: 'Bend', poses: bakePoseSequence(bend.poses, 10) };
+  for (const from of [0, undefined]) {
+    const clips = [{ ...baked, ...(from !== undefined ? { from } : {}) }, rig.clips[1]];
+    const result = await exportGltfInPlace({ ...editOf(rig), clips }, 'baked.glb');
+    await assertValidGltf(result.bytes, `the baked clip, from ${String(from)}`);
+    const out = readGlb(result.bytes);
+    // Glow is kept (first); the baked Bend is a new animation after it.
+    assert.deepEqual(
+      out.json.animations.map((a) => a.name),
+      ['Glow', 'Bend'],
+    );
+    const written = out.json.animations[1];
+    assert.ok(written.channels.filter((c) => c.target.path === 'rotation').length > 0);
+    const gone = result.warnings.some((w) => w.startsWith('animation "Bend" is not written as it was') && w.includes(COLOUR));
+    if (from === undefined) {
+      assert.equal(pointerChannels(written).length, 0);
+      assert.ok(gone, result.warnings.join(' | '));
+      continue;
+    }
+    assert.ok(!gone, result.warnings.join(' | '));
+    const [channel] = pointerChannels(written);
+    assert.equal(channel.target.extensions?.KHR_animation_pointer?.pointer, COLOUR);
+    const sampler = written.samplers[channel.sampler];
+    assert.equal(sampler.interpolation, 'LINEAR');
+    assert.deepEqual(floats(out, sampler.input), KEY_TIMES);
+    assert.deepEqual(floats(out, sampler.output), Array.from(new Float32Array(COLOURS)));
+    assert.equal(sampler.extras, undefined);
   }
 });

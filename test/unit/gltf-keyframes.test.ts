@@ -702,6 +702,7 @@ test('Bake clip is one undoable edit: the baked clip replaces the clip, without 
   const baked = store.doc.clips![1];
   assert.equal(baked.name, 'Walk');
   assert.equal('source' in baked, false);
+  assert.equal(baked.from, 1, 'the bake remembers the animation it was made from');
   assert.equal(store.doc.poses, baked.poses);
   assert.equal(timesOf(baked.poses).length, clip.framesAt(60));
   assert.equal(store.doc.clips?.[0], clips[0], 'the other clips are untouched');

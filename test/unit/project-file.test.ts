@@ -73,6 +73,11 @@ function assertSameContents(actual: ProjectContents, expected: ProjectContents):
     e.clips.map((c) => c.name),
   );
   a.clips.forEach((clip, i) => assertSamePoses(clip.poses, e.clips[i].poses, `clip ${clip.name}`));
+  assert.deepEqual(
+    a.clips.map((c) => [c.source, c.from]),
+    e.clips.map((c) => [c.source, c.from]),
+    'the animation each clip still is, or was made from',
+  );
   assert.equal(
     a.clips.findIndex((c) => c.poses === a.poses),
     e.clips.findIndex((c) => c.poses === e.poses),
@@ -240,7 +245,11 @@ function randomContents(seed: number, V: number, B: number): ProjectContents {
       weightsSource: 'painted',
       poses,
       posesFile: 'random-poses.dmat',
-      clips: [],
+      // A clip that is still the file's animation 2, and one baked from its animation 1.
+      clips: [
+        { name: 'random-poses', poses, source: 2 },
+        { name: 'baked', poses: { ...poses, rotations: rotations.slice().reverse() }, from: 1 },
+      ],
       handles: Int32Array.from({ length: V }, (_, v) => (v % 3 === 0 ? v % B : -1)),
       handlesFile: null,
       boneScales: Float64Array.from({ length: 3 * B }, () => 0.5 + random()),

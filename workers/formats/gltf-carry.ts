@@ -14,14 +14,15 @@
  *                        describe how the file's bytes are laid out, and the writer lays the bytes out afresh.
  *   animation pointers   KHR_animation_pointer channels that the importer left out (any pointer other than a node's
  *                        rotation, translation or scale: material factors, light intensities, morph weights, …) go
- *                        back into their animation when the animation is kept unchanged, on the same sampler, found
- *                        again by a tag in its extras. A pointer whose target is not in the written file is left out
+ *                        back on the same sampler, found again by a tag in its extras: in their animation when it is
+ *                        kept, or in the animation written for a clip made from it (GltfClip.from), into which
+ *                        in-place export moves those samplers (pointerSamplers). A pointer whose target is not in the written file is left out
  *                        and reported; an animation left with no channel at all is removed (glTF needs one).
  *
  * Use: `prepareCarry` after the edits and before writing (it tags the Document), then the returned function on the
  * written JSON (`patchGlbJson` for a GLB).
  */
-import type { Accessor, Animation } from '@gltf-transform/core';
+import type { Accessor, AnimationSampler } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { NODE_TRS_POINTER } from './gltf-extensions.ts';
 import { gltfJson, isGlb, parseJsonText } from './gltf-resource-uris.ts';
@@ -36,8 +37,8 @@ export interface CarrySources {
   accessors: readonly Accessor[];
   /** copies of the arrays of the accessors that carry unknown extensions, taken right after reading */
   accessorArrays: ReadonlyMap<number, ArrayLike<number>>;
-  /** the Document's animations right after reading, in file order */
-  animations: readonly Animation[];
+  /** each animation's samplers right after reading, in file order (a disposed one is not written) */
+  samplers: readonly (readonly AnimationSampler[])[];
   /** source animation index → index in the written file, for the animations kept */
   animationIndex: ReadonlyMap<number, number>;
 }
@@ -157,29 +158,34 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
         channel.target.path === 'pointer' &&
         !NODE_TRS_POINTER.test(pointerOf(channel) ?? ''),
     );
-    if (pointers.length > 0 && !sources.animationIndex.has(a)) {
-      const name = typeof animation.name === 'string' && animation.name ? animation.name : `animation ${a}`;
-      warnings.push(
-        `animation "${name}" is not written as it was (its clip was edited or removed), and its ${POINTER} channels (${pointers.map((c) => pointerOf(c) ?? '?').join(', ')}) go with it`,
-      );
-      return;
-    }
+    const gone: string[] = [];
     for (const channel of pointers) {
-      const sampler = sources.animations[a]?.listSamplers()[channel.sampler as number];
-      if (!sampler) continue;
+      const sampler = sources.samplers[a]?.[channel.sampler as number];
+      if (!sampler || sampler.isDisposed()) {
+        gone.push(pointerOf(channel) ?? '?');
+        continue;
+      }
       sampler.setExtras({ ...sampler.getExtras(), [TAG]: `${a}/${String(channel.sampler)}` });
       pointerChannels.push({ animation: a, sampler: channel.sampler as number, channel });
+    }
+    if (gone.length > 0) {
+      const name = typeof animation.name === 'string' && animation.name ? animation.name : `animation ${a}`;
+      warnings.push(
+        `animation "${name}" is not written as it was (its clip was edited or removed) and no clip was made from it, so its ${POINTER} channels (${gone.join(', ')}) go with it`,
+      );
     }
   });
 
   return (out: Json) => {
     const accessorAt = new Map<number, number>();
     if (Array.isArray(out.accessors)) out.accessors.forEach((accessor, i) => untag(accessor, (tag) => accessorAt.set(Number(tag), i)));
-    const samplerAt = new Map<string, number>();
+    /** tag → [animation, sampler] in the written file: a kept animation's own, or moved into a clip made from it */
+    const samplerAt = new Map<string, [number, number]>();
     const outAnimations = Array.isArray(out.animations) ? (out.animations as unknown[]) : [];
-    for (const animation of outAnimations)
+    outAnimations.forEach((animation, at) => {
       if (isRecord(animation) && Array.isArray(animation.samplers))
-        animation.samplers.forEach((sampler, s) => untag(sampler, (tag) => samplerAt.set(String(tag), s)));
+        animation.samplers.forEach((sampler, s) => untag(sampler, (tag) => samplerAt.set(String(tag), [at, s])));
+    });
 
     const written = renumbering(json, out);
     if (unknown.length > 0) {
@@ -212,12 +218,13 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
     const leftOut = new Map<number, string[]>();
     let carriedPointers = 0;
     for (const { animation, sampler, channel } of pointerChannels) {
-      const at = sources.animationIndex.get(animation)!;
+      const found = samplerAt.get(`${animation}/${sampler}`);
+      if (!found) continue;
+      const [at, s] = found;
       const outAnimation = outAnimations[at];
-      const s = samplerAt.get(`${animation}/${sampler}`);
       const pointer = pointerOf(channel) ?? '';
-      const moved = s === undefined ? undefined : pointerInWritten(pointer, out, written);
-      if (!isRecord(outAnimation) || s === undefined || moved === undefined) {
+      const moved = pointerInWritten(pointer, out, written);
+      if (!isRecord(outAnimation) || moved === undefined) {
         leftOut.set(at, [...(leftOut.get(at) ?? []), pointer || '(a channel without a pointer)']);
         continue;
       }
@@ -254,6 +261,17 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
       }
     }
   };
+}
+
+/** The samplers (by index) of the source's animation `a` that its pointer channels other than node TRS use. */
+export function pointerSamplers(json: Json, a: number): number[] {
+  const animation = Array.isArray(json.animations) ? (json.animations as unknown[])[a] : undefined;
+  if (!isRecord(animation) || !Array.isArray(animation.channels)) return [];
+  const found = new Set<number>();
+  for (const channel of animation.channels as unknown[])
+    if (isRecord(channel) && isRecord(channel.target) && channel.target.path === 'pointer' && typeof channel.sampler === 'number')
+      if (!NODE_TRS_POINTER.test(pointerOf(channel) ?? '')) found.add(channel.sampler);
+  return [...found];
 }
 
 function pointerOf(channel: Json): string | undefined {

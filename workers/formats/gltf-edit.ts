@@ -31,6 +31,7 @@ import {
   WebIO,
   Format,
   type Animation,
+  type AnimationSampler,
   type Document,
   type Node as GltfNode,
   type Primitive,
@@ -38,7 +39,7 @@ import {
   type Skin,
 } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { accessorValues, accessorsWithUnknownExtensions, patchGlbJson, prepareCarry, sourceJson } from './gltf-carry.ts';
+import { accessorValues, accessorsWithUnknownExtensions, patchGlbJson, pointerSamplers, prepareCarry, sourceJson } from './gltf-carry.ts';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
 import { FormatError } from './format-error.ts';
 import { compressOnWrite } from './gltf-extensions.ts';
@@ -126,6 +127,7 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     if (near(node.getScale(), [1, 1, 1])) node.setScale([1, 1, 1]);
   }
   const animationsBefore = root.listAnimations();
+  const samplersRead = animationsBefore.map((animation) => animation.listSamplers());
   // What the reader leaves out is carried over as raw JSON (gltf-carry.ts): the file's objects as read, by index.
   const fileJson = sourceJson(source);
   const accessorsRead = root.listAccessors();
@@ -383,12 +385,19 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     kept.add(clip.source);
   }
   const animationIndex = new Map<number, number>();
+  // A clip made from an animation that is not kept (a bake) inherits the samplers of its channels the scene does
+  // not pose with (gltf-carry.ts puts the channels back on them).
+  const inherited = new Map<GltfClip, AnimationSampler[]>();
   animationsBefore.forEach((animation, a) => {
     if (kept.has(a)) {
       animationIndex.set(a, animationIndex.size);
       return;
     }
+    const heir = edit.clips.find((clip) => clip.source === undefined && clip.from === a);
+    const carried = heir ? pointerSamplers(fileJson, a).map((s) => samplersRead[a][s]) : [];
+    if (heir && carried.length > 0) inherited.set(heir, carried);
     for (const channel of animation.listChannels()) channel.dispose();
+    for (const sampler of animation.listSamplers()) if (carried.includes(sampler)) animation.removeSampler(sampler);
     for (const sampler of animation.listSamplers()) sampler.dispose();
     animation.dispose();
   });
@@ -411,15 +420,12 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
       warnings,
     );
     morphs?.(animation, clip);
+    for (const sampler of inherited.get(clip) ?? []) animation.addSampler(sampler);
   }
   // Accessors only the replaced attributes, matrices and removed animations used.
   for (const accessor of root.listAccessors()) if (!unusedBefore.has(accessor) && accessor.listParents().length <= 1) accessor.dispose();
 
-  const carried = prepareCarry(
-    fileJson,
-    { accessors: accessorsRead, accessorArrays, animations: animationsBefore, animationIndex },
-    warnings,
-  );
+  const carried = prepareCarry(fileJson, { accessors: accessorsRead, accessorArrays, samplers: samplersRead, animationIndex }, warnings);
   const io = new WebIO().setLogger(new CollectingLogger(warnings)).registerExtensions(ALL_EXTENSIONS);
   try {
     // A GLB holds one buffer: a .gltf source with several (SimpleSkin has four) has its accessors moved into one.

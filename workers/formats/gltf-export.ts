@@ -59,6 +59,12 @@ export interface GltfClip {
    * makes a clip without `source`, which export writes.
    */
   source?: number;
+  /**
+   * the animation index in the source glTF this clip was made from (a bake of it), when it no longer is that
+   * animation: in-place export moves that animation's channels the scene does not pose with (KHR_animation_pointer
+   * on materials, lights, …) into the animation it writes for this clip
+   */
+  from?: number;
 }
 
 /** What is exported. Bones are indexed in skeleton order; skin joint k is bone k. */

@@ -428,6 +428,7 @@ export async function writeProjectFile(
         name: clip.name,
         poses: poseJson(clip.poses, arrays),
         ...(clip.source !== undefined ? { source: clip.source } : {}),
+        ...(clip.from !== undefined ? { from: clip.from } : {}),
       })),
       poses: scene.poses === null ? null : clipIndex >= 0 ? { clip: clipIndex } : poseJson(scene.poses, arrays),
       posesFile: scene.posesFile,
@@ -726,6 +727,8 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectCon
     };
     // The animation of the imported glTF it still is (in-place export keeps that animation as the file has it).
     if (c.source !== undefined && c.source !== null) read.source = r.count(`${S}.clips[${i}].source`, c.source);
+    // The animation it was made from (a bake): its channels the scene does not pose with go into the one written.
+    if (c.from !== undefined && c.from !== null) read.from = r.count(`${S}.clips[${i}].from`, c.from);
     return read;
   });
   let poses: PoseSequence | null = null;
