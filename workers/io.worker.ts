@@ -125,19 +125,27 @@ export const ioApi = {
 
   /**
    * The scene's source glTF written back with the scene's changes (gltf-edit.ts); `examples` become new morph
-   * targets driven by their pose-space weights, unposed here with the influences the file stores.
+   * targets driven by their pose-space weights, unposed here with the influences the file stores; each of `bakes`
+   * adds a clip of morph targets skinned on the CPU (gltf-edit-bake.ts), set up as in exportGltf.
    */
   async exportGltfInPlace(
-    edit: Omit<GltfEdit, 'poseSpace'>,
+    edit: Omit<GltfEdit, 'poseSpace' | 'vertexAnimations'>,
     file: string,
     options: GltfExportOptions,
     examples: GltfExamples | null = null,
+    bakes: SkinningBake[] = [],
+    handles: Int32Array | null = null,
   ): Promise<GltfExportResult> {
+    const framesPerSecond = options.framesPerSecond ?? GLTF_EXPORT_DEFAULTS.framesPerSecond;
+    const perFace = { triangles: edit.mesh.triangles, handles, examples };
+    const vertexAnimations = bakes.map((bake) =>
+      skinningVertexAnimation(edit.mesh.positions, edit.skeleton, edit.weights, bake, framesPerSecond, perFace),
+    );
     const exampleSpace =
       examples && examples.names.length > 0
         ? examplePoseSpace(edit, examples, options.influences ?? GLTF_EXPORT_DEFAULTS.influences)
         : { poseSpace: undefined, warnings: [] };
-    const result = await exportGltfInPlace({ ...edit, poseSpace: exampleSpace.poseSpace }, file, options);
+    const result = await exportGltfInPlace({ ...edit, poseSpace: exampleSpace.poseSpace, vertexAnimations }, file, options);
     result.warnings.unshift(...exampleSpace.warnings);
     return transferred(result, [result.bytes, ...Object.values(result.resources)]);
   },

@@ -47,7 +47,19 @@ export async function exportSceneAsGltf(
 ): Promise<string[]> {
   const clipName = clipNameOf(doc);
   const base = choice.fileName.replace(/\.(glb|gltf)$/i, '');
-  if (doc.gltfSource) return exportInPlace(doc, doc.gltfSource, choice, clipName, base, bake.kernel, io, bridge);
+  const bakes: SkinningBake[] =
+    choice.bake && doc.poses && clipName !== null
+      ? [
+          {
+            name: `${clipName} (${bake.method} baked)`,
+            method: bake.method,
+            poses: doc.poses,
+            influences: bake.influences,
+            antipodality: bake.antipodality,
+          },
+        ]
+      : [];
+  if (doc.gltfSource) return exportInPlace(doc, doc.gltfSource, choice, clipName, base, bake.kernel, bakes, io, bridge);
   const rig: Omit<GltfRig, 'vertexAnimations'> = {
     mesh: doc.mesh,
     normals: doc.restNormals,
@@ -61,18 +73,6 @@ export async function exportSceneAsGltf(
     ...(doc.look ? { look: doc.look } : {}),
     ...(doc.objCorners ? { objCorners: doc.objCorners } : {}),
   };
-  const bakes: SkinningBake[] =
-    choice.bake && doc.poses && clipName !== null
-      ? [
-          {
-            name: `${clipName} (${bake.method} baked)`,
-            method: bake.method,
-            poses: doc.poses,
-            influences: bake.influences,
-            antipodality: bake.antipodality,
-          },
-        ]
-      : [];
   const shown = activeExamplesOf(doc);
   const examples: GltfExamples | null =
     shown.length > 0
@@ -100,7 +100,8 @@ export async function exportSceneAsGltf(
 /**
  * A scene imported from glTF goes back into its file (workers/formats/gltf-edit.ts): every clip of the scene (the
  * file's unchanged ones stay as they are), and the current pose sequence as a new clip when it is none of them.
- * The examples not hidden become new morph targets (keyed on the new clips); baked skinning is not written this way.
+ * The examples not hidden become new morph targets (keyed on the new clips), and a baked skinning clip new morph
+ * targets after them (gltf-edit-bake.ts).
  */
 async function exportInPlace(
   doc: SceneDocument,
@@ -109,6 +110,7 @@ async function exportInPlace(
   clipName: string | null,
   base: string,
   kernel: RbfKernel,
+  bakes: SkinningBake[],
   io: IoClient,
   bridge: RigwrightBridge,
 ): Promise<string[]> {
@@ -137,9 +139,10 @@ async function exportInPlace(
     shown.length > 0
       ? { names: shown.map((e) => e.name), positions: shown.map((e) => e.positions), poses: shown.map((e) => e.pose), kernel: kernel }
       : null,
+    bakes,
+    doc.handles,
   );
   const warnings = [...result.warnings];
-  if (choice.bake) warnings.push(`${source.file} is edited in place: the baked skinning clip is not written`);
   if (!(await bridge.saveFile({ suggestedName: choice.fileName, bytes: result.bytes }))) return warnings;
   for (const [uri, bytes] of Object.entries(result.resources)) await bridge.saveFile({ suggestedName: uri, bytes });
   return warnings;

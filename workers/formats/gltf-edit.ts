@@ -22,6 +22,7 @@
  *               move into that skin's bind space (C⁻¹ · G_node), since glTF ignores a skinned node's transform
  *   examples    new morph targets on skinned parts without targets of their own, weights keyed on new clips
  *               (addExampleMorphs, as exportGltf's GltfPoseSpace)
+ *   bakes       baked deformation as morph targets after those, one new animation per bake (gltf-edit-bake.ts)
  *
  * What glTF-Transform's reader drops (extensions it does not read, KHR_animation_pointer channels other than node
  * TRS) is carried over as raw JSON: see gltf-carry.ts.
@@ -42,7 +43,9 @@ import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { accessorValues, accessorsWithUnknownExtensions, patchGlbJson, pointerSamplers, prepareCarry, sourceJson } from './gltf-carry.ts';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
 import { FormatError } from './format-error.ts';
+import { addBakedMorphs } from './gltf-edit-bake.ts';
 import { compressOnWrite } from './gltf-extensions.ts';
+import type { GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import {
   GLTF_EXPORT_DEFAULTS,
   droppedWeight,
@@ -81,6 +84,8 @@ export interface GltfEdit {
   parts?: readonly MeshPart[];
   /** example shapes as new morph targets driven by their pose-space weights (see GltfPoseSpace and addExampleMorphs) */
   poseSpace?: GltfPoseSpace;
+  /** baked deformation, each a new clip of morph targets (gltf-edit-bake.ts) */
+  vertexAnimations?: readonly GltfVertexAnimation[];
 }
 
 /** Relative: a joint's head or rest matrix that moved less than this (× the mesh diagonal) is unchanged. */
@@ -419,9 +424,29 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
       diagonal,
       warnings,
     );
-    morphs?.(animation, clip);
+    morphs?.key(animation, clip);
     for (const sampler of inherited.get(clip) ?? []) animation.addSampler(sampler);
   }
+  addBakedMorphs(
+    {
+      doc,
+      mesh: edit.mesh,
+      parts,
+      partPrimitives,
+      jointMatrices: (skin) => {
+        const ibm = readInverseBind(skin);
+        const out = new Float64Array(ibm.length);
+        skin.listJoints().forEach((joint, k) => multiply(worldMatrix(joint), 0, ibm, 16 * k, out, 16 * k));
+        return out;
+      },
+      exampleNodes: morphs?.nodes ?? new Set(),
+      exampleTargetCount: morphs?.targetCount ?? 0,
+      framesPerSecond: opts.framesPerSecond,
+      warnings,
+      fail,
+    },
+    edit.vertexAnimations ?? [],
+  );
   // Accessors only the replaced attributes, matrices and removed animations used.
   for (const accessor of root.listAccessors()) if (!unusedBefore.has(accessor) && accessor.listParents().length <= 1) accessor.dispose();
 
@@ -743,8 +768,8 @@ function writeClip(
  * skinned part's primitive that has no targets yet, one POSITION target per planned target holding the part's
  * displacements moved into its skin's bind space (δ_bind = C_s⁻¹ δ, linear part); the meshes' default weights are
  * those of the rest pose. Clips kept from the file are left as they are, so under them the targets keep their
- * rest-pose weights; the returned function keys the target weights of a new clip at its keys.
- * @returns that function, or null when no primitive took the targets
+ * rest-pose weights; the returned `key` keys the target weights of a new clip at its keys.
+ * @returns that function, the mesh nodes that took the targets and how many, or null when no primitive took them
  */
 function addExampleMorphs(
   doc: Document,
@@ -756,7 +781,7 @@ function addExampleMorphs(
   firstSkin: Skin,
   warnings: string[],
   fail: (where: string, reason: string) => never,
-): ((animation: Animation, clip: GltfClip) => void) | null {
+): { key: (animation: Animation, clip: GltfClip) => void; nodes: ReadonlySet<GltfNode>; targetCount: number } | null {
   const J = poseSpace.names.length;
   if (J === 0) return null;
   const weightsOf = (poses: readonly Float64Array[]): Float64Array => {
@@ -839,7 +864,7 @@ function addExampleMorphs(
     warnings.push(
       'clips kept from the file do not animate the example morph targets; under them the examples keep their rest-pose weights',
     );
-  return (animation, clip) => {
+  const key = (animation: Animation, clip: GltfClip): void => {
     const keyWeights = clipWeights.get(clip)!;
     const keys = keyWeights.length / J;
     const values = new Float32Array(keys * targets.length);
@@ -853,6 +878,7 @@ function addExampleMorphs(
         .addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath('weights').setSampler(sampler));
     }
   };
+  return { key, nodes: meshNodes, targetCount: targets.length };
 }
 
 /**
