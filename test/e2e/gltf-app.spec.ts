@@ -170,6 +170,23 @@ test('an export from the dialog validates and, read back in Node, poses like the
   expect(reread.clips.length).toBe(1);
   const posed = lbs(reread, influencesFromWeights(reread.weights, 4), transformsAt(reread, 0, frame));
   expect(maxDistance(posed, cpu)).toBeLessThanOrEqual(1e-4 * diagonal);
+
+  // The file came from glTF, so it is edited in place; a bake goes in as morph targets and a clip of its own.
+  await page.keyboard.press('Control+e');
+  await dialog.locator('input[name="bake"]').check();
+  const [bakedDownload] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()]);
+  const baked = new Uint8Array(readFileSync(await bakedDownload.path()));
+  await assertValidGltf(baked, 'CesiumMan.glb exported with a bake');
+  const bakedDoc = await new NodeIO().readBinary(baked);
+  const bakedClip = bakedDoc
+    .getRoot()
+    .listAnimations()
+    .find((a) => / baked\)$/.test(a.getName()))!;
+  expect(bakedClip, 'a clip of morph weights').toBeTruthy();
+  expect(bakedClip.listChannels().every((c) => c.getTargetPath() === 'weights')).toBe(true);
+  expect(bakedDoc.getRoot().listMeshes()[0].listPrimitives()[0].listTargets().length).toBe(
+    bakedClip.listSamplers()[0].getInput()!.getCount(),
+  );
   expect(errors).toEqual([]);
 });
 

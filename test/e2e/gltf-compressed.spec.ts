@@ -46,8 +46,11 @@ async function open(page: Page, name: string, bytes: Uint8Array): Promise<Loaded
   });
 }
 
-test('Draco- and meshopt-compressed CesiumMan decode in the worker and pose like the original', async ({ page }) => {
-  const errors: string[] = [];
+/**
+ * Opens the app with every response carrying the desktop app's Content-Security-Policy, as app/main.ts sends it.
+ * @returns the list that receives each WebAssembly response ("200 name.wasm") as it comes
+ */
+async function openUnderDesktopPolicy(page: Page, errors: string[]): Promise<string[]> {
   const wasm: string[] = [];
   page.on('response', (response) => {
     if (response.url().endsWith('.wasm')) wasm.push(`${response.status()} ${response.url().split('/').pop()}`);
@@ -57,6 +60,12 @@ test('Draco- and meshopt-compressed CesiumMan decode in the worker and pose like
     await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CONTENT_SECURITY_POLICY } });
   });
   await openApp(page, errors);
+  return wasm;
+}
+
+test('Draco- and meshopt-compressed CesiumMan decode in the worker and pose like the original', async ({ page }) => {
+  const errors: string[] = [];
+  const wasm = await openUnderDesktopPolicy(page, errors);
   const original = readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'));
   await MeshoptEncoder.ready;
   const io = new NodeIO()
@@ -94,15 +103,7 @@ test('the export dialog compresses with Draco or meshopt: each file validates, r
   page,
 }) => {
   const errors: string[] = [];
-  const wasm: string[] = [];
-  page.on('response', (response) => {
-    if (response.url().endsWith('.wasm')) wasm.push(`${response.status()} ${response.url().split('/').pop()}`);
-  });
-  await page.route('**/*', async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CONTENT_SECURITY_POLICY } });
-  });
-  await openApp(page, errors);
+  const wasm = await openUnderDesktopPolicy(page, errors);
   const reference = await open(page, 'CesiumMan.glb', readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb')));
   expect(reference.error).toBeNull();
   const dialog = page.locator('dialog.export-dialog');

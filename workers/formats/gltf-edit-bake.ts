@@ -53,13 +53,7 @@ export function addBakedMorphs(input: BakeInPlace, bakes: readonly GltfVertexAni
     const { node, primitive } = found;
     const skin = node.getSkin();
     if (!skin) return;
-    if (
-      !exampleNodes.has(node) &&
-      node
-        .getMesh()!
-        .listPrimitives()
-        .some((p) => p.listTargets().length > 0)
-    ) {
+    if (!exampleNodes.has(node) && hasMorphTargets(node)) {
       skipped++;
       return;
     }
@@ -167,6 +161,14 @@ export function addBakedMorphs(input: BakeInPlace, bakes: readonly GltfVertexAni
     }
     first += bake.frameCount;
   }
+}
+
+/** Whether a mesh node's mesh has morph targets (its own: new targets go only where there are none). */
+export function hasMorphTargets(node: GltfNode): boolean {
+  return node
+    .getMesh()!
+    .listPrimitives()
+    .some((primitive) => primitive.listTargets().length > 0);
 }
 
 /** S_v⁻¹ per vertex (#V × 16), S_v the blend of the joint matrices by the primitive's JOINTS_n / WEIGHTS_n. */

@@ -43,7 +43,7 @@ import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { accessorValues, accessorsWithUnknownExtensions, patchGlbJson, pointerSamplers, prepareCarry, sourceJson } from './gltf-carry.ts';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
 import { FormatError } from './format-error.ts';
-import { addBakedMorphs } from './gltf-edit-bake.ts';
+import { addBakedMorphs, hasMorphTargets } from './gltf-edit-bake.ts';
 import { compressOnWrite } from './gltf-extensions.ts';
 import type { GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import {
@@ -813,12 +813,7 @@ function addExampleMorphs(
     const found = partPrimitives[i];
     if (!part.skinned || !found) return;
     const { node, primitive } = found;
-    if (
-      node
-        .getMesh()!
-        .listPrimitives()
-        .some((p) => p.listTargets().length > 0)
-    ) {
+    if (hasMorphTargets(node)) {
       skipped++;
       return;
     }
