@@ -4,6 +4,7 @@
  * the file uses and requires.
  */
 import type { Document, Node as GltfNode, Primitive } from '@gltf-transform/core';
+import { NODE_TRS_POINTER } from './gltf-extensions.ts';
 
 /** How a clip's key times are spaced. */
 export type KeySpacing =
@@ -104,8 +105,12 @@ export interface GltfSummary {
   textures: number;
 }
 
-/** The summary of a document read with readGltfDocument (workers/formats/gltf-extensions.ts). */
-export function summarizeGltf(doc: Document): GltfSummary {
+/**
+ * The summary of a document read with readGltfDocument (workers/formats/gltf-extensions.ts).
+ * @param json  the file's JSON as written: the KHR_animation_pointer channels the reader leaves out (any pointer
+ *              but a node's rotation, translation or scale) are counted from it, as path "pointer"
+ */
+export function summarizeGltf(doc: Document, json?: unknown): GltfSummary {
   const root = doc.getRoot();
   const nodes = root.listNodes();
   const skinsOfMesh = new Map<unknown, Set<string>>();
@@ -156,12 +161,18 @@ export function summarizeGltf(doc: Document): GltfSummary {
       inverseBindMatrices: skin.getInverseBindMatrices() !== null,
     };
   });
-  const clips = root.listAnimations().map((animation): GltfClipSummary => {
+  const fileAnimations =
+    typeof json === 'object' && json !== null && Array.isArray((json as { animations?: unknown }).animations)
+      ? (json as { animations: unknown[] }).animations
+      : [];
+  const clips = root.listAnimations().map((animation, a): GltfClipSummary => {
     const paths: Record<string, number> = {};
     for (const channel of animation.listChannels()) {
       const path = channel.getTargetPath() ?? 'unknown';
       paths[path] = (paths[path] ?? 0) + 1;
     }
+    const pointers = pointerChannelCount(fileAnimations[a]);
+    if (pointers > 0) paths.pointer = pointers;
     const interpolations = new Set<string>();
     const times = new Set<number>();
     let fewest = Infinity;
@@ -177,7 +188,7 @@ export function summarizeGltf(doc: Document): GltfSummary {
     const sorted = Float64Array.from(times).sort();
     return {
       name: animation.getName(),
-      channels: animation.listChannels().length,
+      channels: animation.listChannels().length + pointers,
       paths,
       interpolations: [...interpolations],
       keys: sorted.length,
@@ -194,6 +205,17 @@ export function summarizeGltf(doc: Document): GltfSummary {
     extensions: material.listExtensions().map((extension) => extension.extensionName),
   }));
   return { scenes: root.listScenes().length, nodes: nodes.length, meshes, skins, clips, materials, textures: root.listTextures().length };
+}
+
+/** The KHR_animation_pointer channels of a file's animation other than node TRS. */
+function pointerChannelCount(animation: unknown): number {
+  const channels = (animation as { channels?: unknown }).channels;
+  if (!Array.isArray(channels)) return 0;
+  return channels.filter((channel: unknown) => {
+    const target = (channel as { target?: { path?: unknown; extensions?: { KHR_animation_pointer?: { pointer?: unknown } } } }).target;
+    const pointer = target?.extensions?.KHR_animation_pointer?.pointer;
+    return target?.path === 'pointer' && !(typeof pointer === 'string' && NODE_TRS_POINTER.test(pointer));
+  }).length;
 }
 
 /** Triangles of a primitive with `count` vertices, or null for points and lines. */

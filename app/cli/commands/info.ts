@@ -225,8 +225,9 @@ async function readGltfEntry(file: string): Promise<InfoEntry> {
     }
   }
   const notices: string[] = [];
-  const summary = summarizeGltf(await readCheckedGltf(bytes, file, resources, notices));
-  lines.push(...describeGltf(gltfJson(bytes, file) as GltfJsonHeader, summary));
+  const json = gltfJson(bytes, file);
+  const summary = summarizeGltf(await readCheckedGltf(bytes, file, resources, notices), json);
+  lines.push(...describeGltf(json as GltfJsonHeader, summary));
   try {
     const rig = await importGltf(bytes, file, resources);
     lines.push(
