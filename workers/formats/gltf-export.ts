@@ -41,6 +41,7 @@ import type { GltfCompression } from './gltf-extensions.ts';
 import { quantizeSkinWeights, type GltfWeightComponent } from './gltf-skin-weights.ts';
 import { vertexAnimationCost, type GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import { checkCorners, checkedParts, checkLook, gridJointPositions, lookMaterials, partLayout } from './gltf-export-parts.ts';
+import { LOOK_EXTENSIONS } from './material-look.ts';
 import type { DenseMatrix, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
 import { identityPose, samplePose, type PoseSequence } from '../rig/pose-sequence.ts';
@@ -440,7 +441,7 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     for (const part of morphed) part.mesh.setWeights([...defaults]);
   }
 
-  const io = new WebIO().setLogger(new CollectingLogger(warnings));
+  const io = new WebIO().setLogger(new CollectingLogger(warnings)).registerExtensions(LOOK_EXTENSIONS);
   try {
     // Loaded on demand: the page imports this module for its defaults and should not carry the extensions.
     if (opts.compression !== 'none') await (await import('./gltf-extensions.ts')).compressOnWrite(doc, io, opts.compression);

@@ -23,6 +23,9 @@ export const MAG_FILTERS: readonly number[] = [FILTER.NEAREST, FILTER.LINEAR];
 export const MIN_FILTERS: readonly number[] = Object.values(FILTER);
 export const ALPHA_MODES = ['OPAQUE', 'MASK', 'BLEND'] as const;
 
+/** The extensions a look's materials may use, for the writer to register. */
+export const LOOK_EXTENSIONS = [KHRTextureTransform];
+
 /** glTF's default alphaCutoff (§5.19). */
 export const DEFAULT_ALPHA_CUTOFF = 0.5;
 

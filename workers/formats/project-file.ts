@@ -805,7 +805,7 @@ function readAlphaAndSamplingKeys(
   const present = (value: unknown): boolean => value !== undefined && value !== null;
   const finite = (where: string, value: unknown): number => {
     if (typeof value !== 'number' || !Number.isFinite(value)) r.fail(where, notA(value, 'a finite number'));
-    return value as number;
+    return value;
   };
   const pair = (where: string, value: unknown): [number, number] => {
     if (!Array.isArray(value) || value.length !== 2) r.fail(where, notA(value, 'two numbers'));
@@ -838,7 +838,7 @@ function readAlphaAndSamplingKeys(
       if (nullable && value === null) return null;
       if (typeof value !== 'number' || !allowed.includes(value))
         r.fail(`${S}.${key}`, notA(value, `one of ${allowed.join(', ')}${nullable ? ' or null' : ''}`));
-      return value as number;
+      return value;
     };
     out.sampler = {
       wrapS: one('wrapS', WRAP_MODES, false)!,
