@@ -4,7 +4,7 @@
  * (only where they differ from glTF's defaults) and written back onto one. The value sets the project file checks.
  */
 import type { Document, GLTF, Material, TextureInfo } from '@gltf-transform/core';
-import { KHRTextureTransform, type Transform } from '@gltf-transform/extensions';
+import type { KHRTextureTransform, Transform } from '@gltf-transform/extensions';
 import type { MaterialLook, TextureSampler, TextureTransform } from './types.ts';
 
 /** glTF's wrap modes (WebGL enums). */
@@ -23,15 +23,28 @@ export const MAG_FILTERS: readonly number[] = [FILTER.NEAREST, FILTER.LINEAR];
 export const MIN_FILTERS: readonly number[] = Object.values(FILTER);
 export const ALPHA_MODES = ['OPAQUE', 'MASK', 'BLEND'] as const;
 
-/** The extensions a look's materials may use, for the writer to register. */
-export const LOOK_EXTENSIONS = [KHRTextureTransform];
+const TEXTURE_TRANSFORM = 'KHR_texture_transform';
+
+/**
+ * The extension classes a look's materials need to be written (KHR_texture_transform where one has a transform),
+ * loaded on demand: the page imports the export module for its defaults and does not carry extension code.
+ */
+export interface LookExtensions {
+  textureTransform: typeof KHRTextureTransform | null;
+}
+
+export async function lookExtensions(materials: readonly MaterialLook[]): Promise<LookExtensions> {
+  if (!materials.some((m) => m.textureTransform)) return { textureTransform: null };
+  const { KHRTextureTransform } = await import('@gltf-transform/extensions');
+  return { textureTransform: KHRTextureTransform };
+}
 
 /** glTF's default alphaCutoff (§5.19). */
 export const DEFAULT_ALPHA_CUTOFF = 0.5;
 
 /** The base colour texture info's KHR_texture_transform, or null. */
 function transformOf(info: TextureInfo | null): Transform | null {
-  return info?.getExtension<Transform>(KHRTextureTransform.EXTENSION_NAME) ?? null;
+  return info?.getExtension<Transform>(TEXTURE_TRANSFORM) ?? null;
 }
 
 /** The TEXCOORD_n set the base colour texture reads: its transform's texCoord override, else the texture info's. */
@@ -69,9 +82,10 @@ export function readAlphaAndSampling(material: Material): Pick<MaterialLook, 'al
 
 /**
  * Writes a look's alpha coverage onto a material, and its sampler and texture transform onto the material's base
- * colour texture info (the texture must be set first; without one only the alpha coverage is written).
+ * colour texture info (the texture must be set first; without one only the alpha coverage is written). A transform
+ * needs `extensions.textureTransform` (lookExtensions); the writer must register the document's extensions.
  */
-export function writeAlphaAndSampling(doc: Document, material: Material, look: MaterialLook): void {
+export function writeAlphaAndSampling(doc: Document, material: Material, look: MaterialLook, extensions: LookExtensions): void {
   material.setAlphaMode(look.alphaMode ?? 'OPAQUE');
   material.setAlphaCutoff(look.alphaCutoff ?? DEFAULT_ALPHA_CUTOFF);
   const info = material.getBaseColorTexture() ? material.getBaseColorTextureInfo() : null;
@@ -83,12 +97,15 @@ export function writeAlphaAndSampling(doc: Document, material: Material, look: M
       .setMagFilter(look.sampler.magFilter as GLTF.TextureMagFilter | null)
       .setMinFilter(look.sampler.minFilter as GLTF.TextureMinFilter | null);
   }
-  if (look.textureTransform) {
-    const t: TextureTransform = look.textureTransform;
-    const extension = doc.createExtension(KHRTextureTransform);
-    info.setExtension(
-      KHRTextureTransform.EXTENSION_NAME,
-      extension.createTransform().setOffset([t.offset[0], t.offset[1]]).setRotation(t.rotation).setScale([t.scale[0], t.scale[1]]),
-    );
+  const t: TextureTransform | undefined = look.textureTransform;
+  if (t) {
+    if (!extensions.textureTransform) throw new Error(`material "${look.name}": KHR_texture_transform was not loaded (lookExtensions)`);
+    const transform = doc
+      .createExtension(extensions.textureTransform)
+      .createTransform()
+      .setOffset([t.offset[0], t.offset[1]])
+      .setRotation(t.rotation)
+      .setScale([t.scale[0], t.scale[1]]);
+    info.setExtension(TEXTURE_TRANSFORM, transform);
   }
 }
