@@ -1,6 +1,7 @@
 /**
  * The asset's own look in the viewport (the Look view): one three.js material per glTF material (base colour factor
- * × base-colour texture, sRGB, glTF's UV convention: no flip), the app's default material for parts without one, and
+ * × base-colour texture, sRGB, glTF's UV convention: no flip; its alpha mode, sampler and KHR_texture_transform),
+ * the app's default material for parts without one, and
  * the draw groups that give each part of the one vertex list its material. Images are decoded in the page
  * (createImageBitmap), once per image however many views show them; a material shows its base colour until its
  * image is decoded, and keeps it when the image cannot be decoded (the reason is reported, naming the material).
@@ -135,9 +136,8 @@ export class LookMaterials {
         texture.colorSpace = THREE.SRGBColorSpace;
         // glTF's texture coordinates start at the image's top left, as the decoded image's rows do.
         texture.flipY = false;
-        texture.wrapS = THREE.RepeatWrapping;
-        texture.wrapT = THREE.RepeatWrapping;
         texture.anisotropy = 4;
+        applySampling(texture, m);
         texture.needsUpdate = true;
         this.textures.push(texture);
         own[i].map = texture;
@@ -164,7 +164,7 @@ export class LookMaterials {
   }
 }
 
-/** A material's base colour factor (linear) and sides; the texture is set once decoded. */
+/** A material's base colour factor (linear), alpha and sides; the texture is set once decoded. */
 function materialOf(look: MaterialLook): THREE.MeshStandardMaterial {
   const [r, g, b] = look.baseColor;
   const material = new THREE.MeshStandardMaterial({
@@ -174,5 +174,77 @@ function materialOf(look: MaterialLook): THREE.MeshStandardMaterial {
   });
   material.color.setRGB(r, g, b, THREE.LinearSRGBColorSpace);
   material.name = look.name;
+  applyAlphaMode(material, look);
   return material;
+}
+
+/**
+ * glTF's alpha coverage (§3.9.4) on a three.js material; alpha is the factor's alpha × the texel's (three.js's
+ * opacity × map alpha). OPAQUE: alpha ignored (an opaque material writes alpha 1). MASK: a fragment whose alpha is
+ * below the cutoff is discarded (three.js's alphaTest discards alpha < alphaTest), the rest drawn opaque. BLEND:
+ * drawn after the opaque meshes, blended over them, without writing depth (as glTF viewers draw blended meshes).
+ */
+export function applyAlphaMode(material: THREE.MeshStandardMaterial, look: MaterialLook): void {
+  const mode = look.alphaMode ?? 'OPAQUE';
+  material.opacity = look.baseColor[3];
+  material.transparent = mode === 'BLEND';
+  material.depthWrite = mode !== 'BLEND';
+  material.alphaTest = mode === 'MASK' ? (look.alphaCutoff ?? 0.5) : 0;
+}
+
+/** glTF wrap modes (WebGL enums) as three.js's. */
+const WRAPS = new Map<number, THREE.Wrapping>([
+  [10497, THREE.RepeatWrapping],
+  [33071, THREE.ClampToEdgeWrapping],
+  [33648, THREE.MirroredRepeatWrapping],
+]);
+/** glTF filters (WebGL enums) as three.js's. */
+const FILTERS = new Map<number, THREE.TextureFilter>([
+  [9728, THREE.NearestFilter],
+  [9729, THREE.LinearFilter],
+  [9984, THREE.NearestMipmapNearestFilter],
+  [9985, THREE.LinearMipmapNearestFilter],
+  [9986, THREE.NearestMipmapLinearFilter],
+  [9987, THREE.LinearMipmapLinearFilter],
+]);
+const MIPMAP_FILTERS = new Set<THREE.TextureFilter>([
+  THREE.NearestMipmapNearestFilter,
+  THREE.LinearMipmapNearestFilter,
+  THREE.NearestMipmapLinearFilter,
+  THREE.LinearMipmapLinearFilter,
+]);
+
+/**
+ * glTF's KHR_texture_transform as the 3 × 3 matrix three.js applies to uv (column vector, homogeneous):
+ * uv' = T · R · S · uv with T = [1 0 ox; 0 1 oy], R = [cos r  sin r; −sin r  cos r] (rows), S = diag(sx, sy). The
+ * extension's own example fixes R's signs: offset (0, 1), rotation π/2, scale 0.5 takes uv in [0, 1]² to the
+ * image's lower left quadrant (u' = v / 2, v' = 1 − u / 2; v runs down the image). The texture's
+ * image is not flipped (flipY false), so glTF's uv goes to the shader as it is and the matrix needs no change of
+ * origin. three.js's own offset/repeat/rotation build S · R instead (scale after rotation), which differs when the
+ * scale is not uniform, so the matrix is set directly.
+ */
+export function textureTransformMatrix(transform: NonNullable<MaterialLook['textureTransform']>): THREE.Matrix3 {
+  const [ox, oy] = transform.offset;
+  const [sx, sy] = transform.scale;
+  const c = Math.cos(transform.rotation);
+  const s = Math.sin(transform.rotation);
+  // Matrix3.set takes rows.
+  return new THREE.Matrix3().set(c * sx, s * sy, ox, -s * sx, c * sy, oy, 0, 0, 1);
+}
+
+/**
+ * The material's sampler and texture transform on its texture: wrap modes, filters (mipmaps made only for a mipmap
+ * minification filter; glTF leaves filters without a value to the viewer: linear, trilinear), the uv matrix.
+ */
+export function applySampling(texture: THREE.Texture, look: MaterialLook): void {
+  const sampler = look.sampler;
+  texture.wrapS = WRAPS.get(sampler?.wrapS ?? 10497) ?? THREE.RepeatWrapping;
+  texture.wrapT = WRAPS.get(sampler?.wrapT ?? 10497) ?? THREE.RepeatWrapping;
+  texture.magFilter = sampler?.magFilter === 9728 ? THREE.NearestFilter : THREE.LinearFilter;
+  texture.minFilter = (sampler?.minFilter != null ? FILTERS.get(sampler.minFilter) : undefined) ?? THREE.LinearMipmapLinearFilter;
+  texture.generateMipmaps = MIPMAP_FILTERS.has(texture.minFilter);
+  if (look.textureTransform) {
+    texture.matrixAutoUpdate = false;
+    texture.matrix.copy(textureTransformMatrix(look.textureTransform));
+  }
 }

@@ -7,8 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as THREE from 'three';
-import type { MeshPart, SurfaceLook } from '../../workers/formats/types.ts';
+import type { MaterialLook, MeshPart, SurfaceLook } from '../../workers/formats/types.ts';
 import {
+  applyAlphaMode,
+  applySampling,
+  textureTransformMatrix,
   ImageCache,
   LookMaterials,
   defaultMaterial,
@@ -206,4 +209,97 @@ test('a view disposed before its images arrive puts no texture on its materials'
   await view.ready;
   assert.ok(view.materials.every((m) => m.map === null));
   assert.equal(changes, 0);
+});
+
+/** uv through a three.js uv matrix, as the shader does: (M · (u, v, 1)).xy */
+function mapUv(matrix: THREE.Matrix3, u: number, v: number): [number, number] {
+  const p = new THREE.Vector3(u, v, 1).applyMatrix3(matrix);
+  return [p.x, p.y];
+}
+
+function assertClose(actual: readonly number[], expected: readonly number[], what: string): void {
+  assert.equal(actual.length, expected.length, what);
+  actual.forEach((a, i) => assert.ok(Math.abs(a - expected[i]) < 1e-12, `${what}: [${actual.join(', ')}] vs [${expected.join(', ')}]`));
+}
+
+test('KHR_texture_transform: the extension’s own example (lower left quadrant, turned) and T·R·S, not three.js’s S·R', () => {
+  // KHR_texture_transform's example: offset (0, 1), rotation π/2, scale 0.5 shows only the image's lower left
+  // quadrant (v runs down): uv' = (v / 2, 1 − u / 2).
+  const example = textureTransformMatrix({ offset: [0, 1], rotation: Math.PI / 2, scale: [0.5, 0.5] });
+  for (const [u, v] of [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [1, 1],
+    [0.25, 0.75],
+  ])
+    assertClose(mapUv(example, u, v), [v / 2, 1 - u / 2], `example at ${u},${v}`);
+  // Offset 0.5, scale 2, rotation 90°: u' = 2v + 0.5, v' = −2u + 0.5.
+  assertClose(mapUv(textureTransformMatrix({ offset: [0.5, 0.5], rotation: Math.PI / 2, scale: [2, 2] }), 0.25, 0.125), [0.75, 0], '90°');
+  // With a uniform scale three.js's own offset/repeat/rotation (centre 0) give the same matrix: a second construction.
+  const three = new THREE.Matrix3().setUvTransform(0.3, -0.2, 1.5, 1.5, 0.7, 0, 0);
+  assertClose(textureTransformMatrix({ offset: [0.3, -0.2], rotation: 0.7, scale: [1.5, 1.5] }).elements, three.elements, 'uniform scale');
+  // Not with a non-uniform one: glTF scales first, then rotates (R · S); three.js's repeat comes after its rotation.
+  const glTF = textureTransformMatrix({ offset: [0, 0], rotation: Math.PI / 2, scale: [2, 1] });
+  assertClose(mapUv(glTF, 1, 0), [0, -2], 'R · S takes (1, 0) to (2, 0) then turns it');
+  assertClose(mapUv(new THREE.Matrix3().setUvTransform(0, 0, 2, 1, Math.PI / 2, 0, 0), 1, 0), [0, -1], 'S · R differs');
+});
+
+function materialLook(extra: Partial<MaterialLook>): MaterialLook {
+  return { name: 'm', baseColor: [1, 1, 1, 0.25], baseColorTexture: null, doubleSided: false, ...extra };
+}
+
+test('alpha modes on the three.js material: OPAQUE ignores alpha, MASK tests against the cutoff, BLEND blends without depth writes', () => {
+  const state = (look: MaterialLook) => {
+    const material = new THREE.MeshStandardMaterial();
+    applyAlphaMode(material, look);
+    return [material.opacity, material.transparent, material.alphaTest, material.depthWrite];
+  };
+  // Opacity carries the factor's alpha in every mode; three.js writes alpha 1 for a material that is not transparent.
+  assert.deepEqual(state(materialLook({})), [0.25, false, 0, true]);
+  assert.deepEqual(state(materialLook({ alphaMode: 'OPAQUE', alphaCutoff: 0.9 })), [0.25, false, 0, true]);
+  assert.deepEqual(state(materialLook({ alphaMode: 'MASK' })), [0.25, false, 0.5, true]);
+  assert.deepEqual(state(materialLook({ alphaMode: 'MASK', alphaCutoff: 0.3 })), [0.25, false, 0.3, true]);
+  assert.deepEqual(state(materialLook({ alphaMode: 'BLEND', alphaCutoff: 0.3 })), [0.25, true, 0, false]);
+});
+
+test('samplers on the texture: wrap modes, filters, mipmaps only for a mipmap filter; the transform as a fixed matrix', () => {
+  const sampled = (look: MaterialLook) => {
+    const texture = new THREE.Texture();
+    applySampling(texture, look);
+    return texture;
+  };
+  const plain = sampled(materialLook({}));
+  assert.deepEqual(
+    [plain.wrapS, plain.wrapT, plain.magFilter, plain.minFilter, plain.generateMipmaps, plain.matrixAutoUpdate],
+    [THREE.RepeatWrapping, THREE.RepeatWrapping, THREE.LinearFilter, THREE.LinearMipmapLinearFilter, true, true],
+  );
+  const rows: [number, number, number | null, number | null, unknown[]][] = [
+    [33071, 33648, 9728, 9728, [THREE.ClampToEdgeWrapping, THREE.MirroredRepeatWrapping, THREE.NearestFilter, THREE.NearestFilter, false]],
+    [10497, 33071, 9729, 9729, [THREE.RepeatWrapping, THREE.ClampToEdgeWrapping, THREE.LinearFilter, THREE.LinearFilter, false]],
+    [
+      33648,
+      10497,
+      null,
+      9984,
+      [THREE.MirroredRepeatWrapping, THREE.RepeatWrapping, THREE.LinearFilter, THREE.NearestMipmapNearestFilter, true],
+    ],
+    [10497, 10497, 9728, 9985, [THREE.RepeatWrapping, THREE.RepeatWrapping, THREE.NearestFilter, THREE.LinearMipmapNearestFilter, true]],
+    [10497, 10497, 9729, 9986, [THREE.RepeatWrapping, THREE.RepeatWrapping, THREE.LinearFilter, THREE.NearestMipmapLinearFilter, true]],
+    [10497, 10497, null, 9987, [THREE.RepeatWrapping, THREE.RepeatWrapping, THREE.LinearFilter, THREE.LinearMipmapLinearFilter, true]],
+  ];
+  for (const [wrapS, wrapT, magFilter, minFilter, expected] of rows) {
+    const t = sampled(materialLook({ sampler: { wrapS, wrapT, magFilter, minFilter } }));
+    assert.deepEqual(
+      [t.wrapS, t.wrapT, t.magFilter, t.minFilter, t.generateMipmaps],
+      expected,
+      `${wrapS} ${wrapT} ${magFilter} ${minFilter}`,
+    );
+  }
+  const transform = { offset: [0.5, 0.25] as [number, number], rotation: 1, scale: [2, 3] as [number, number] };
+  const moved = sampled(materialLook({ textureTransform: transform }));
+  assert.equal(moved.matrixAutoUpdate, false, 'three.js must not rebuild the matrix from offset/repeat/rotation');
+  // As three.js's renderer refreshes the map's uniform (WebGLMaterials: updateMatrix only when matrixAutoUpdate).
+  if (moved.matrixAutoUpdate) moved.updateMatrix();
+  assertClose(moved.matrix.elements, textureTransformMatrix(transform).elements, 'the texture holds the transform');
 });

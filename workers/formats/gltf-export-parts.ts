@@ -9,6 +9,7 @@
 import type { Document, Material } from '@gltf-transform/core';
 import type { MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
+import { writeAlphaAndSampling, type LookExtensions } from './material-look.ts';
 
 type Fail = (where: string, reason: string) => never;
 
@@ -158,10 +159,17 @@ export function partLayout(part: MeshPart, triangles: Uint32Array, corners: ObjC
 const CORE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg']);
 
 /**
- * The look's materials as glTF materials (base colour factor, base colour texture on TEXCOORD_0, double-sided).
- * An image of a type core glTF cannot hold is left out with a warning.
+ * The look's materials as glTF materials (base colour factor, base colour texture on TEXCOORD_0 with its sampler and
+ * KHR_texture_transform, alpha mode and cutoff, double-sided).
+ * An image of a type core glTF cannot hold is left out with a warning. Materials with a texture transform need
+ * `extensions` from lookExtensions.
  */
-export function lookMaterials(doc: Document, materials: readonly MaterialLook[], warnings: string[]): Material[] {
+export function lookMaterials(
+  doc: Document,
+  materials: readonly MaterialLook[],
+  warnings: string[],
+  extensions: LookExtensions = { textureTransform: null },
+): Material[] {
   return materials.map((look) => {
     const material = doc
       .createMaterial(look.name)
@@ -173,6 +181,7 @@ export function lookMaterials(doc: Document, materials: readonly MaterialLook[],
     } else if (image) {
       warnings.push(`material "${look.name}": its ${image.mimeType} base colour image is left out (glTF holds PNG and JPEG)`);
     }
+    writeAlphaAndSampling(doc, material, look, extensions);
     return material;
   });
 }

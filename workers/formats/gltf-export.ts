@@ -30,6 +30,7 @@ import {
   Format,
   WebIO,
   type Accessor,
+  type Extension,
   type Animation,
   type Mesh as GltfMesh,
   type Node as GltfNode,
@@ -41,6 +42,7 @@ import type { GltfCompression } from './gltf-extensions.ts';
 import { quantizeSkinWeights, type GltfWeightComponent } from './gltf-skin-weights.ts';
 import { vertexAnimationCost, type GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import { checkCorners, checkedParts, checkLook, gridJointPositions, lookMaterials, partLayout } from './gltf-export-parts.ts';
+import { lookExtensions } from './material-look.ts';
 import type { DenseMatrix, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
 import { identityPose, samplePose, type PoseSequence } from '../rig/pose-sequence.ts';
@@ -289,7 +291,7 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   const meshName = rig.name ?? 'mesh';
   const scene = doc.createScene(meshName);
   doc.getRoot().setDefaultScene(scene);
-  const materials = look ? lookMaterials(doc, look.materials, warnings) : [];
+  const materials = look ? lookMaterials(doc, look.materials, warnings, await lookExtensions(look.materials)) : [];
   // One mesh node per part, over its own vertices (split per OBJ corner); skinned parts share the one skin.
   for (const part of parts)
     if (part.triangleCount === 0) warnings.push(`mesh "${part.name}" has no triangles, so it is left out (glTF has no empty meshes)`);
@@ -446,7 +448,13 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     for (const part of morphed) part.mesh.setWeights([...defaults]);
   }
 
-  const io = new WebIO().setLogger(new CollectingLogger(warnings));
+  // The extensions the document uses (a material's KHR_texture_transform) are written with it.
+  const io = new WebIO().setLogger(new CollectingLogger(warnings)).registerExtensions(
+    doc
+      .getRoot()
+      .listExtensionsUsed()
+      .map((extension) => extension.constructor as typeof Extension),
+  );
   try {
     // Loaded on demand: the page imports this module for its defaults and should not carry the extensions.
     if (opts.compression !== 'none') await (await import('./gltf-extensions.ts')).compressOnWrite(doc, io, opts.compression);

@@ -41,6 +41,7 @@ import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, SurfaceLook, Tria
 import type { Skeleton } from '../rig/skeleton.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
 import { boundingBox } from '../mesh/bounds.ts';
+import { baseColorTexCoord, readAlphaAndSampling } from './material-look.ts';
 
 /** A rig read from glTF. Bone b is skin joint b. */
 export interface GltfImportResult {
@@ -358,8 +359,10 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
           fail(`${where}/attributes/${semantic}`, `${accessor.getCount()} elements for the primitive's ${count} positions`);
       }
       if (normal) expectType(normal, 'NORMAL', ['VEC3']);
-      const texcoord = primitive.getAttribute('TEXCOORD_0');
-      if (texcoord) expectType(texcoord, 'TEXCOORD_0', ['VEC2']);
+      // The set the base colour texture reads (TEXCOORD_0 unless its material names another).
+      const uvSet = `TEXCOORD_${baseColorTexCoord(primitive.getMaterial())}`;
+      const texcoord = primitive.getAttribute(uvSet);
+      if (texcoord) expectType(texcoord, uvSet, ['VEC2']);
       for (let i = 0; i < count; i++) {
         readElement(position, i, element, 0, fail, `${pointer(position)} (POSITION)`);
         positions.push(...transformPoint(placement, element));
@@ -370,7 +373,7 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
           normalsIn.push(0, 0, 0);
         }
         if (texcoord) {
-          readElement(texcoord, i, element, 0, fail, `${pointer(texcoord)} (TEXCOORD_0)`);
+          readElement(texcoord, i, element, 0, fail, `${pointer(texcoord)} (${uvSet})`);
           texcoords.push(element[0], element[1]);
         } else {
           texcoords.push(0, 0);
@@ -476,7 +479,7 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   return { name, mesh, normals, skeleton, boneNames, weights, clips, parts, look, gltfSource, warnings };
 }
 
-/** A material's base colour, as the viewport and the export need it. */
+/** A material's base colour, alpha coverage, texture transform and sampler, as the viewport and the export need them. */
 function materialLook(material: Material, m: number): MaterialLook {
   const texture = material.getBaseColorTexture();
   const image = texture?.getImage();
@@ -486,6 +489,7 @@ function materialLook(material: Material, m: number): MaterialLook {
     baseColor: [factor[0], factor[1], factor[2], factor[3]],
     baseColorTexture: texture && image ? { bytes: image.slice(), mimeType: texture.getMimeType() } : null,
     doubleSided: material.getDoubleSided(),
+    ...readAlphaAndSampling(material),
   };
 }
 

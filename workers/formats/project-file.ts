@@ -32,6 +32,7 @@
 import { FormatError } from './format-error.ts';
 import { exportGltf, type GltfClip } from './gltf-export.ts';
 import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
+import { ALPHA_MODES, MAG_FILTERS, MIN_FILTERS, WRAP_MODES } from './material-look.ts';
 import { buildSkeleton, type Skeleton } from '../rig/skeleton.ts';
 import type { PoseSequence } from '../rig/pose-sequence.ts';
 import type { KeyframeCurves } from '../rig/keyframe-curves.ts';
@@ -336,6 +337,18 @@ function assetJson(scene: ProjectScene, arrays: ArrayWriter): Record<string, unk
         baseColorTexture: m.baseColorTexture
           ? { mimeType: m.baseColorTexture.mimeType, bytes: arrays.add(m.baseColorTexture.bytes, 'uint8') }
           : null,
+        ...(m.alphaMode !== undefined ? { alphaMode: m.alphaMode } : {}),
+        ...(m.alphaCutoff !== undefined ? { alphaCutoff: m.alphaCutoff } : {}),
+        ...(m.textureTransform
+          ? {
+              textureTransform: {
+                offset: [...m.textureTransform.offset],
+                rotation: m.textureTransform.rotation,
+                scale: [...m.textureTransform.scale],
+              },
+            }
+          : {}),
+        ...(m.sampler ? { sampler: { ...m.sampler } } : {}),
       })),
     };
   }
@@ -783,6 +796,64 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectCon
 }
 
 /**
+ * A look material's optional keys: alphaMode one of OPAQUE, MASK, BLEND; alphaCutoff a number ≥ 0; textureTransform
+ * finite offset[2], rotation, scale[2]; sampler glTF wrap modes and filters (filters may be null).
+ */
+function readAlphaAndSamplingKeys(
+  r: ProjectReader,
+  at: string,
+  m: Record<string, unknown>,
+): Pick<MaterialLook, 'alphaMode' | 'alphaCutoff' | 'textureTransform' | 'sampler'> {
+  const out: Pick<MaterialLook, 'alphaMode' | 'alphaCutoff' | 'textureTransform' | 'sampler'> = {};
+  const present = (value: unknown): boolean => value !== undefined && value !== null;
+  const finite = (where: string, value: unknown): number => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) r.fail(where, notA(value, 'a finite number'));
+    return value;
+  };
+  const pair = (where: string, value: unknown): [number, number] => {
+    if (!Array.isArray(value) || value.length !== 2) r.fail(where, notA(value, 'two numbers'));
+    const list = value as unknown[];
+    return [finite(`${where}[0]`, list[0]), finite(`${where}[1]`, list[1])];
+  };
+  if (present(m.alphaMode)) {
+    if (!(ALPHA_MODES as readonly unknown[]).includes(m.alphaMode)) r.fail(`${at}.alphaMode`, notA(m.alphaMode, 'OPAQUE, MASK or BLEND'));
+    out.alphaMode = m.alphaMode as MaterialLook['alphaMode'];
+  }
+  if (present(m.alphaCutoff)) {
+    const cutoff = finite(`${at}.alphaCutoff`, m.alphaCutoff);
+    if (cutoff < 0) r.fail(`${at}.alphaCutoff`, notA(cutoff, 'a number ≥ 0'));
+    out.alphaCutoff = cutoff;
+  }
+  if (present(m.textureTransform)) {
+    const T = `${at}.textureTransform`;
+    const t = r.object(T, m.textureTransform);
+    out.textureTransform = {
+      offset: pair(`${T}.offset`, t.offset),
+      rotation: finite(`${T}.rotation`, t.rotation),
+      scale: pair(`${T}.scale`, t.scale),
+    };
+  }
+  if (present(m.sampler)) {
+    const S = `${at}.sampler`;
+    const s = r.object(S, m.sampler);
+    const one = (key: 'wrapS' | 'wrapT' | 'magFilter' | 'minFilter', allowed: readonly number[], nullable: boolean): number | null => {
+      const value = s[key];
+      if (nullable && value === null) return null;
+      if (typeof value !== 'number' || !allowed.includes(value))
+        r.fail(`${S}.${key}`, notA(value, `one of ${allowed.join(', ')}${nullable ? ' or null' : ''}`));
+      return value;
+    };
+    out.sampler = {
+      wrapS: one('wrapS', WRAP_MODES, false)!,
+      wrapT: one('wrapT', WRAP_MODES, false)!,
+      magFilter: one('magFilter', MAG_FILTERS, true),
+      minFilter: one('minFilter', MIN_FILTERS, true),
+    };
+  }
+  return out;
+}
+
+/**
  * The optional asset keys of the scene section, each checked against the mesh and skeleton: parts cover the
  * vertices and triangles in order and keep their triangles inside their vertices; materials in range; uvs #V × 2
  * finite; corners #F × 3 naming existing vt/vn; joint nodes #B, not negative.
@@ -829,6 +900,7 @@ function readAsset(
         baseColor: color as [number, number, number, number],
         baseColorTexture,
         doubleSided: m.doubleSided,
+        ...readAlphaAndSamplingKeys(r, at, m),
       };
     });
     materialCount = materials.length;

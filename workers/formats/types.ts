@@ -56,11 +56,40 @@ export interface MaterialLook {
   /** the base colour image as stored in the file (PNG, JPEG, …), or null */
   baseColorTexture: { bytes: Uint8Array; mimeType: string } | null;
   doubleSided: boolean;
+  /** glTF alphaMode (absent: 'OPAQUE'): OPAQUE ignores alpha, MASK keeps texels with alpha ≥ alphaCutoff, BLEND blends */
+  alphaMode?: 'OPAQUE' | 'MASK' | 'BLEND';
+  /** glTF alphaCutoff, used by MASK (absent: 0.5); alpha = baseColor[3] × the texel's alpha */
+  alphaCutoff?: number;
+  /**
+   * KHR_texture_transform on the base colour texture (absent: none): uv' = T(offset) · R(rotation) · S(scale) · uv,
+   * rotation in radians about the uv origin (the image's top left), counter-clockwise as glTF defines it
+   */
+  textureTransform?: TextureTransform;
+  /** the base colour texture's sampler (absent: REPEAT both ways, filters left to the viewer) */
+  sampler?: TextureSampler;
+}
+
+/** KHR_texture_transform's offset, rotation (radians) and scale. */
+export interface TextureTransform {
+  offset: [number, number];
+  rotation: number;
+  scale: [number, number];
+}
+
+/** A glTF sampler: wrap modes 33071 CLAMP_TO_EDGE, 33648 MIRRORED_REPEAT, 10497 REPEAT; WebGL filter enums or null. */
+export interface TextureSampler {
+  wrapS: number;
+  wrapT: number;
+  magFilter: number | null;
+  minFilter: number | null;
 }
 
 /** How the asset looks: texture coordinates per vertex and the materials the meshes use. */
 export interface SurfaceLook {
-  /** #V × 2 texture coordinates (glTF TEXCOORD_0: origin top left, v down), or null */
+  /**
+   * #V × 2 texture coordinates (glTF: origin top left, v down), or null: per mesh the set its base colour texture
+   * reads (TEXCOORD_n, n from the texture info or its KHR_texture_transform texCoord), TEXCOORD_0 otherwise
+   */
   uvs: Float32Array | null;
   materials: MaterialLook[];
 }
