@@ -11,12 +11,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { Document, WebIO, type Accessor, type Node as GltfNode } from '@gltf-transform/core';
 import { exportGltf, type GltfClip } from '../../workers/formats/gltf-export.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { fileKeyTimes, fileSkinned, mul, normalize, scalars, trs, worldMatrices, type Mat, type Vec } from './gltf-appendix-c.ts';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
+import { dataFile } from './shared-data.ts';
 
 const axisAngle = (axis: Vec, angle: number): Vec => [...normalize(axis).map((x) => x * Math.sin(angle / 2)), Math.cos(angle / 2)];
 
@@ -396,4 +398,35 @@ test('a joint moved by an animated node between joints keeps LINEAR at the keys,
   assert.match(notice, /the pose at every key is exact/);
   const atKeys = worstOver(source, written, a, keys, diagonal);
   assert.ok(atKeys <= 1e-6, `between joints: off by ${atKeys} at a key`);
+});
+
+test('CesiumMan: joints keyed with scales at float32 round-off of 1 keep their LINEAR curves, with no notice, and pose as the original between keys', async () => {
+  const bytes = readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'));
+  const source = await new WebIO().readBinary(bytes);
+  const rig = await importGltf(bytes, 'CesiumMan.glb');
+  const out = await exportGltf({ ...rig }, 'CesiumMan-fresh.glb');
+  await assertValidGltf(out.bytes, 'CesiumMan-fresh.glb');
+  assert.ok(!out.warnings.some((w) => w.startsWith('clip ')), out.warnings.join('\n'));
+  const written = await new WebIO().readBinary(out.bytes);
+  const rotations = written
+    .getRoot()
+    .listAnimations()[0]
+    .listChannels()
+    .filter((c) => c.getTargetPath() === 'rotation');
+  assert.equal(rotations.length, rig.boneNames.length);
+  for (const c of rotations) assert.equal(c.getSampler()!.getInterpolation(), 'LINEAR', c.getTargetNode()!.getName());
+  const diagonal = boundingBox(rig.mesh.positions).diagonal;
+  const keys = fileKeyTimes(source, 0);
+  const inside = sampleTimes(keys, 2).inside.filter((_, i) => i % 3 === 0);
+  const atKeys = worstOver(
+    source,
+    written,
+    0,
+    keys.filter((_, k) => k % 3 === 0),
+    diagonal,
+  );
+  const gaps = worstOver(source, written, 0, inside, diagonal);
+  console.log(`CesiumMan: posed mesh off by ${atKeys.toExponential(2)} at keys, ${gaps.toExponential(2)} between keys (of the diagonal)`);
+  assert.ok(atKeys <= 1e-6, `CesiumMan: off by ${atKeys} at a key`);
+  assert.ok(gaps <= 1e-6, `CesiumMan: off by ${gaps} between keys`);
 });

@@ -10,7 +10,7 @@
  * h_j = F⁻¹ · IBM_j⁻¹ · 0.
  * Let the only channels that move anything on the path from n up to n_p (n_p excluded; for a root, up to the scene
  * root) be n's own rotation q(t) and translation u(t), and let no node from n up to the scene root have animated
- * scale. With M the fixed product of the local matrices strictly between n_p and n,
+ * scale (keys at float32 round-off of one scale count as unanimated, as the app's rigid poses leave them out). With M the fixed product of the local matrices strictly between n_p and n,
  *   G_n = G_{n_p} · M · T(u) · R(q) · S_n   and   G_{n_p} = A_p · F⁻¹ · IBM_p⁻¹,
  * so A_j = A_p · K · T(u) · R(q) · S_n · IBM_j · F with the fixed affine K = F⁻¹ · IBM_p⁻¹ · M (a root: A_p = I
  * and K = M, the fixed global matrix of n's parent).
@@ -68,8 +68,12 @@ export interface ClipFrames {
 const SIMILARITY_TOLERANCE = 1e-5;
 /** Largest entry difference of a mapped key's rotation matrix from the stored frame's. */
 const ROTATION_TOLERANCE = 1e-7;
-/** Largest difference of a mapped key's translation from the stored frame's, relative to the skeleton's size. */
-const TRANSLATION_TOLERANCE = 1e-7;
+/**
+ * Largest difference of a mapped key's translation from the stored frame's, relative to the skeleton's size: scale
+ * keys at float32 round-off of 1 (which `holds` lets through) move joints by about 1e-6 of their distances, a wrong
+ * map by the whole bone.
+ */
+const TRANSLATION_TOLERANCE = 1e-6;
 
 /**
  * Bone b's channels in the exported file, or null when one channel per joint cannot say them exactly (animated
@@ -94,7 +98,7 @@ export function exactJointCurves(curves: KeyframeCurves, b: number, restLocal: A
   const seen = new Set<string>();
   for (const channel of curves.channels) {
     const key = `${channel.node} ${channel.path}`;
-    const moving = !isConstant(channel);
+    const moving = !holds(channel);
     if (channel.node === n && seen.has(key)) return null;
     seen.add(key);
     if (!moving) continue;
@@ -112,7 +116,7 @@ export function exactJointCurves(curves: KeyframeCurves, b: number, restLocal: A
   const rotation = curves.restRotation.slice();
   const scale = curves.restScale.slice();
   for (const channel of curves.channels) {
-    if (!isConstant(channel)) continue;
+    if (!holds(channel)) continue;
     const width = channel.path === 'rotation' ? 4 : 3;
     const first = channel.interpolation === 'CUBICSPLINE' ? width : 0;
     const target = channel.path === 'rotation' ? rotation : channel.path === 'translation' ? translation : scale;
@@ -244,6 +248,27 @@ function similarity(m: Float64Array): { scale: number; quaternion: Float64Array 
   const quaternion = new Float64Array(4);
   matrixToQuat(rotation, 0, quaternion, 0);
   return { scale: s, quaternion };
+}
+
+/**
+ * Whether the channel holds one value: constant, or a scale whose keys differ from its first only by float32
+ * round-off (within SIMILARITY_TOLERANCE; some exporters key a scale of 1 as 0.9999986 … 1.0000011 on every joint).
+ * Rigid poses leave such scaling out in the app too; every mapped key is still checked against the stored frames.
+ */
+function holds(channel: KeyframeChannel): boolean {
+  if (isConstant(channel)) return true;
+  if (channel.path !== 'scale') return false;
+  const { values } = channel;
+  const cubic = channel.interpolation === 'CUBICSPLINE';
+  const first = cubic ? 3 : 0;
+  for (let i = 0; i < values.length; i += 3) {
+    const tangent = cubic && (i / 3) % 3 !== 1;
+    for (let c = 0; c < 3; c++) {
+      const size = Math.abs(values[first + c]);
+      if (!(Math.abs(values[i + c] - (tangent ? 0 : values[first + c])) <= SIMILARITY_TOLERANCE * size)) return false;
+    }
+  }
+  return true;
 }
 
 /** Whether the key times strictly increase (glTF sampler inputs must). */
