@@ -345,6 +345,28 @@ test('fresh export writes CUBICSPLINE, STEP and LINEAR joint curves as they are:
     assert.ok(gaps <= 1e-6, `${name}: off by ${gaps} between keys`);
     assert.ok(outside <= 1e-6, `${name}: off by ${outside} outside the keys`);
   }
+  // The chest's LINEAR keys, stored on alternating hemispheres, are written on one (SLERP poses them alike).
+  const chestKeys = (doc: Document): Accessor =>
+    doc
+      .getRoot()
+      .listAnimations()[1]
+      .listChannels()
+      .find((c) => c.getTargetNode()!.getName() === 'chest' && c.getTargetPath() === 'rotation')!
+      .getSampler()!
+      .getOutput()!;
+  const dots = (keys: Accessor): number[] =>
+    Array.from({ length: keys.getCount() - 1 }, (_, k) => {
+      const [p, q] = [keys.getElement(k, []), keys.getElement(k + 1, [])];
+      return p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
+    });
+  assert.ok(
+    dots(chestKeys(source)).every((d) => d < 0),
+    'the source alternates hemispheres',
+  );
+  assert.ok(
+    dots(chestKeys(written)).every((d) => d > 0),
+    'the written keys are on one hemisphere',
+  );
   // glTF-Transform's own node matrices (LINEAR and STEP only) agree on the STEP and LINEAR clip.
   let second = 0;
   for (const t of sampleTimes(fileKeyTimes(source, 1), 5).inside)

@@ -174,6 +174,15 @@ export function exactJointCurves(curves: KeyframeCurves, b: number, restLocal: A
       quatMultiply(x.quaternion, 0, ownRotation.values, i, values, i);
       quatMultiply(values, i, y.quaternion, 0, values, i);
     }
+    // LINEAR keys on one hemisphere, so that a player interpolating components (not SLERP) takes the short way too;
+    // SLERP itself takes it whatever the signs (Appendix C), and a CUBICSPLINE key's sign is part of its curve.
+    if (ownRotation.interpolation === 'LINEAR') {
+      for (let i = 4; i < values.length; i += 4) {
+        const dot =
+          values[i] * values[i - 4] + values[i + 1] * values[i - 3] + values[i + 2] * values[i - 2] + values[i + 3] * values[i - 1];
+        if (dot < 0) for (let c = 0; c < 4; c++) values[i + c] = -values[i + c];
+      }
+    }
     const stride = ownRotation.interpolation === 'CUBICSPLINE' ? 12 : 4;
     const first = ownRotation.interpolation === 'CUBICSPLINE' ? 4 : 0;
     const matrix = new Float64Array(9);
