@@ -265,6 +265,15 @@ function similarity(m: Float64Array): { scale: number; quaternion: Float64Array 
  * Rigid poses leave such scaling out in the app too; every mapped key is still checked against the stored frames.
  */
 function holds(channel: KeyframeChannel): boolean {
+  let known = held.get(channel);
+  if (known === undefined) held.set(channel, (known = holdsOneValue(channel)));
+  return known;
+}
+
+/** holds, remembered per channel: every joint of a clip asks about every channel. */
+const held = new WeakMap<KeyframeChannel, boolean>();
+
+function holdsOneValue(channel: KeyframeChannel): boolean {
   if (isConstant(channel)) return true;
   if (channel.path !== 'scale') return false;
   const { values } = channel;

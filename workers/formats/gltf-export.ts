@@ -620,7 +620,7 @@ function addRotationClip(
   if (curves && changed.length > 0) {
     const kinds = [...new Set(curves.channels.map((c) => c.interpolation))].sort().join(' and ');
     warnings.push(
-      `clip "${clip.name}": ${changed.length} joint${changed.length === 1 ? '' : 's'} (${changed.slice(0, 4).join(', ')}${changed.length > 4 ? ', …' : ''}) move between keys in a way one curve per joint cannot say (animated nodes between joints, animated scale, or STEP mixed with other curves; the file's ${kinds} curves${curves.channels.some((c) => c.path === 'scale') ? ', scale' : ''}); they are written LINEAR at the clip's ${frameCount} key times: the pose at every key is exact, between keys it is SLERP`,
+      `clip "${clip.name}": ${changed.length} joint${changed.length === 1 ? '' : 's'} (${changed.slice(0, 4).join(', ')}${changed.length > 4 ? ', …' : ''}) move between keys in a way one curve per joint cannot say (animated nodes between joints, animated or non-uniform scale; the file's ${kinds} curves${curves.channels.some((c) => c.path === 'scale') ? ', scale' : ''}); they are written LINEAR at the clip's ${frameCount} key times: the pose at every key is exact, between keys it is SLERP`,
     );
   }
   const result = { animation, input };
