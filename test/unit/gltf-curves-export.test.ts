@@ -2,8 +2,9 @@
  * Curves as they are on the fresh glTF export: a glTF clip used on the imported mesh (exportGltf, no source file to
  * edit in place) is written with the source's interpolation, key times and tangents wherever one channel per joint
  * says it exactly, so the written file poses as the source at its keys AND between them. Both files are evaluated by
- * the tests' own Appendix C evaluator (gltf-appendix-c.ts: samplers, node graph, glTF skinning) and, for the STEP and
- * LINEAR clip, by glTF-Transform's node matrices too (gltf-skinning-reference.ts).
+ * the tests' own Appendix C evaluator (gltf-appendix-c.ts: samplers, node graph, glTF skinning), for the STEP and
+ * LINEAR clip by glTF-Transform's node matrices too (gltf-skinning-reference.ts), and by three.js's GLTFLoader and
+ * AnimationMixer, a player that knows nothing of our code.
  *
  * The generated asset makes the map from the source node's rotation to the exported joint's non-trivial: a Z-up
  * armature node (rotated, scaled 2) above the joints, a rest rotation on every joint node, a fixed non-joint node
@@ -12,6 +13,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import * as THREE from 'three';
+import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { Document, WebIO, type Accessor, type Node as GltfNode } from '@gltf-transform/core';
 import { exportGltf, type GltfClip } from '../../workers/formats/gltf-export.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
@@ -420,6 +423,56 @@ test('a joint moved by an animated node between joints keeps LINEAR at the keys,
   assert.match(notice, /the pose at every key is exact/);
   const atKeys = worstOver(source, written, a, keys, diagonal);
   assert.ok(atKeys <= 1e-6, `between joints: off by ${atKeys} at a key`);
+});
+
+/** three.js's GLTFLoader + AnimationMixer: the skinned mesh's world vertex positions at each time of clip `name`. */
+async function threePosed(bytes: Uint8Array, name: string, times: number[]): Promise<Float64Array[]> {
+  const gltf = await new Promise<GLTF>((resolve, reject) => {
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    new GLTFLoader().parse(buffer, '', resolve, reject);
+  });
+  let skinned: THREE.SkinnedMesh | null = null;
+  gltf.scene.traverse((o) => {
+    if (o instanceof THREE.SkinnedMesh) skinned = o;
+  });
+  assert.ok(skinned, 'a skinned mesh');
+  const mesh = skinned as THREE.SkinnedMesh;
+  const mixer = new THREE.AnimationMixer(gltf.scene);
+  mixer.clipAction(gltf.animations.find((c) => c.name === name)!).play();
+  const vertex = new THREE.Vector3();
+  const count = mesh.geometry.getAttribute('position').count;
+  return times.map((t) => {
+    mixer.setTime(t);
+    gltf.scene.updateMatrixWorld(true);
+    mesh.skeleton.update();
+    const posed = new Float64Array(3 * count);
+    for (let v = 0; v < count; v++) {
+      mesh.getVertexPosition(v, vertex);
+      vertex.applyMatrix4(mesh.matrixWorld);
+      posed.set([vertex.x, vertex.y, vertex.z], 3 * v);
+    }
+    return posed;
+  });
+}
+
+test("three.js's GLTFLoader and AnimationMixer play the exported CUBICSPLINE, STEP and LINEAR clips as the source between keys (1e-6 of the diagonal)", async () => {
+  const bytes = await armatureAsset();
+  const rig = await importGltf(bytes, 'armature.glb');
+  const out = await exportGltf({ ...rig }, 'armature-fresh.glb');
+  const source = await new WebIO().readBinary(bytes);
+  const diagonal = boundingBox(rig.mesh.positions).diagonal;
+  for (const [a, name] of [
+    [0, 'cubic'],
+    [1, 'step linear'],
+  ] as const) {
+    // Inside the clip (the mixer loops, so its last key is left out); STEP keys are approached from the left.
+    const times = sampleTimes(fileKeyTimes(source, a), 4).inside;
+    const [ofSource, ofExport] = await Promise.all([threePosed(bytes, name, times), threePosed(out.bytes, name, times)]);
+    let worst = 0;
+    times.forEach((_, i) => (worst = Math.max(worst, maxDistance(ofExport[i], ofSource[i]) / diagonal)));
+    console.log(`three.js, ${name}: ${times.length} times between keys, posed mesh off by ${worst.toExponential(2)} of the diagonal`);
+    assert.ok(worst <= 1e-6, `three.js, ${name}: off by ${worst}`);
+  }
 });
 
 test('CesiumMan: joints keyed with scales at float32 round-off of 1 keep their LINEAR curves, with no notice, and pose as the original between keys', async () => {
