@@ -3,6 +3,8 @@
  * exactly: the source's interpolation (STEP, LINEAR, CUBICSPLINE), its key times, and its values and tangents mapped
  * into the exported joint's frame, so that between keys the written file poses as the source's curves do.
  *
+ * Exported side (gltf-export.ts): bone j's joint node has no rest rotation, rest translation r_j − r_parent and inverse
+ * bind matrix T(−r_j), so its animated rotation IS the relative rotation R_j and its translation r_j − r_parent + t_j.
  * Source side (gltf-import.ts, keyframe-curves.ts). Bone j has joint node n; its parent bone p has joint node n_p
  * (a root: none). The joint matrix is A_j = G_n · IBM_j · F (F = C⁻¹ maps the world back to the file's bind
  * space), Q_j is the rotation of A_j's linear part (polar decomposition), R_j = Q_pᵀ Q_j, and the start-joint
@@ -10,7 +12,8 @@
  * h_j = F⁻¹ · IBM_j⁻¹ · 0.
  * Let the only channels that move anything on the path from n up to n_p (n_p excluded; for a root, up to the scene
  * root) be n's own rotation q(t) and translation u(t), and let no node from n up to the scene root have animated
- * scale (keys at float32 round-off of one scale count as unanimated, as the app's rigid poses leave them out). With M the fixed product of the local matrices strictly between n_p and n,
+ * scale (keys at float32 round-off of one scale count as unanimated: the app's rigid poses leave them out). With M
+ * the fixed product of the local matrices strictly between n_p and n,
  *   G_n = G_{n_p} · M · T(u) · R(q) · S_n   and   G_{n_p} = A_p · F⁻¹ · IBM_p⁻¹,
  * so A_j = A_p · K · T(u) · R(q) · S_n · IBM_j · F with the fixed affine K = F⁻¹ · IBM_p⁻¹ · M (a root: A_p = I
  * and K = M, the fixed global matrix of n's parent).
@@ -104,7 +107,8 @@ export function exactJointCurves(curves: KeyframeCurves, b: number, restLocal: A
     if (!moving) continue;
     if (channel.path === 'scale' && (channel.node === n || above.has(channel.node))) return null;
     if (chain.has(channel.node) && channel.node !== n) return null;
-    if (channel.node === n && channel.path !== 'scale') {
+    // A single key holds its value whatever its tangents: the stored frames say it as well.
+    if (channel.node === n && channel.path !== 'scale' && channel.times.length > 1) {
       if (!increasing(channel.times)) return null;
       own[channel.path] = channel;
     }
