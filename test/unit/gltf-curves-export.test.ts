@@ -335,6 +335,12 @@ test('fresh export writes CUBICSPLINE, STEP and LINEAR joint curves as they are:
       assert.equal(got.interpolation, channel.interpolation, `${name}: ${target} interpolation`);
       assert.deepEqual(got.times, channel.times, `${name}: ${target} key times`);
     }
+    if (a === 0)
+      assert.deepEqual(
+        [...exported].filter(([, c]) => c.interpolation === 'CUBICSPLINE').map(([target]) => target),
+        ['pelvis rotation', 'spine rotation', 'chest rotation', 'neck rotation', 'pelvis translation', 'neck translation'],
+        'the CUBICSPLINE samplers written',
+      );
     assert.deepEqual(fileKeyTimes(written, a), fileKeyTimes(source, a), `${name}: the clip's key times`);
     const { atKeys, inside } = sampleTimes(fileKeyTimes(source, a), BETWEEN);
     const keys = worstOver(source, written, a, atKeys, diagonal);
