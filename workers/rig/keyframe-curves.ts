@@ -213,7 +213,7 @@ export function boneInterpolation(curves: KeyframeCurves, b: number): 'STEP' | '
 }
 
 /** Whether every key of the channel holds the same value (and, for cubic curves, zero tangents). */
-function isConstant(channel: KeyframeChannel): boolean {
+export function isConstant(channel: KeyframeChannel): boolean {
   const { values, interpolation } = channel;
   const width = channel.path === 'rotation' ? 4 : 3;
   const cubic = interpolation === 'CUBICSPLINE';
