@@ -12,6 +12,13 @@ import { FormatError } from '../../workers/formats/format-error.ts';
 import { imageMimeType, isMaterialFile, objLook } from '../../renderer/document/obj-materials.ts';
 import { drawnTriangles, seamSplit } from '../../renderer/view/seam-split.ts';
 import type { ObjCorners } from '../../workers/formats/types.ts';
+import type { IoClient } from '../../renderer/io/io-client.ts';
+import { loadIntoDocument } from '../../renderer/document/load-files.ts';
+import { LoadError, demoDocument } from '../../renderer/document/scene-document.ts';
+import { readRigFile } from '../../workers/formats/read-file.ts';
+import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
+import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
+import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 
 const LIBRARY = [
   '# Blender MTL File',
@@ -258,4 +265,62 @@ test('seam split: a v with two vt is drawn twice, the copy numbered after the ri
   assert.equal(drawnTriangles(triangles, triangles, split), split.triangles);
   // No vt anywhere: nothing to split.
   assert.equal(seamSplit(triangles, 5, { ...corners, cornerTexcoords: new Int32Array(6).fill(-1) }), null);
+});
+
+/** The io worker's API, called in-process. */
+const io = {
+  readRigFile: async (name: string, bytes: Uint8Array) => readRigFile(name, bytes),
+  weightsFromDmat: async (...args: Parameters<typeof weightsFromDmat>) => weightsFromDmat(...args),
+  handlesFromDmat: async (...args: Parameters<typeof handlesFromDmat>) => handlesFromDmat(...args),
+  boneDistanceWeights: async (...args: Parameters<typeof boneDistanceWeights>) => boneDistanceWeights(...args),
+} as unknown as IoClient;
+
+test('loading: OBJ files with their .mtl and images get a look; materials of joined files are numbered in file order', async () => {
+  const body = 'mtllib body.mtl\no Body\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nusemtl Eye\nf 1/1 2/2 3/3\n';
+  const hat = 'mtllib hat.mtl\nv 0 0 1\nv 1 0 1\nv 0 1 1\nusemtl felt\nf 1 2 3\n';
+  const files = [
+    { name: 'body.obj', bytes: encode(body) },
+    { name: 'hat.obj', bytes: encode(hat) },
+    { name: 'body.mtl', bytes: encode('newmtl Eye\nKd 0.1 0.2 0.3\nmap_Kd eye.jpg\n') },
+    { name: 'hat.mtl', bytes: encode('newmtl felt\nKd 0.4 0.5 0.6\nd 0.5\n') },
+    { name: 'eye.jpg', bytes: JPEG_BYTES },
+  ];
+  const doc = await loadIntoDocument(demoDocument(), files, io);
+  assert.deepEqual(doc.warnings, []);
+  assert.deepEqual(
+    doc.parts?.map((p) => [p.name, p.material]),
+    [
+      ['body.obj', 0],
+      ['hat.obj', 1],
+    ],
+  );
+  assert.deepEqual(doc.look, {
+    uvs: null,
+    materials: [
+      { name: 'Eye', baseColor: [1, 1, 1, 1], baseColorTexture: { bytes: JPEG_BYTES, mimeType: 'image/jpeg' }, doubleSided: true },
+      { name: 'felt', baseColor: [0.4, 0.5, 0.6, 0.5], baseColorTexture: null, doubleSided: true },
+    ],
+  });
+  // A weights file opened into the scene keeps its look.
+  const weights = writeDmatAscii({
+    rows: 6,
+    cols: doc.skeleton.parents.length,
+    data: new Float64Array(6 * doc.skeleton.parents.length).fill(0),
+  });
+  const weighted = await loadIntoDocument(doc, [{ name: 'w.dmat', bytes: encode(weights) }], io);
+  assert.equal(weighted.look, doc.look);
+
+  // Without the library: a notice, no look; a library alone is refused, naming it.
+  const bare = await loadIntoDocument(demoDocument(), [files[0]], io);
+  assert.equal(bare.look, undefined);
+  assert.deepEqual(bare.warnings, [
+    "body.obj: material library 'body.mtl' was not among the files opened; open it with the OBJ to see its materials",
+    "body.obj: material 'Eye' is in none of the material files opened; it is drawn with the default material",
+  ]);
+  await assert.rejects(
+    loadIntoDocument(demoDocument(), [files[2], files[4]], io),
+    (error: unknown) =>
+      error instanceof LoadError &&
+      error.message === 'body.mtl, eye.jpg: material files and images go with the OBJ that uses them; open them together',
+  );
 });
