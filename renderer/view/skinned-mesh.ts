@@ -148,6 +148,7 @@ export class SkinnedMeshView {
     const drawCount = this.vertexCount + (this.seam?.copyOf.length ?? 0);
 
     this.geometry = new THREE.BufferGeometry();
+    this.geometry.userData.rigVertexCount = this.vertexCount;
     if (this.seam && this.seam.copyOf.length > 0) this.mirrorSeamCopies(this.geometry, drawCount);
     const drawn = (values: ArrayLike<number>, itemSize: number): Float32Array => {
       const out = new Float32Array(itemSize * drawCount);

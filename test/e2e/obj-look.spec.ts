@@ -9,6 +9,8 @@
  * - at points inside each painted quad (also next to the seam) the rendered colour is the quadrant's texel colour,
  *   lit as the plain shading at the same point is lit (a per-vertex uv would blend red, green, blue and yellow across
  *   the right quad), and the tinted quad is Kd lit alike;
+ * - the heat map is one colour on both sides of the seam (the weight view's inputs reach the seam copies), and hiding
+ *   the tinted mesh draws the painted quads alone, pixel for pixel as before;
  * - the GPU readback, per rig vertex, equals the CPU reference (10 vertices, not the 12 drawn);
  * - the glTF export carries the material, its PNG bytes and the per-corner texture coordinates.
  * Opened without the PNG, a notice names the image and the material keeps its colour.
@@ -248,6 +250,34 @@ test('an OBJ with its .mtl and PNG: parts per material, the texture drawn per co
     ).toBeLessThanOrEqual(6);
   });
   console.log(`OBJ look: |predicted − rendered| (sRGB 0–255) at 3 red, 4 yellow and 1 tinted points: ${report.join(', ')}`);
+
+  // The weight view's per-vertex inputs reach the seam copies: with one bone every weight is 1, so the heat map is one
+  // colour on both sides of the seam (a copy without its rig vertex's entries would show another).
+  const across = projectAll(camera, [
+    [-0.65, 1.0, 0],
+    [-0.55, 1.0, 0],
+    [-0.1, 1.0, 0],
+  ]);
+  await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    h.command('bone.select', 0);
+    h.command('view.mode', 'heatmap');
+  });
+  const heat: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), across);
+  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'look'));
+  for (const pixel of heat.slice(1))
+    expect(
+      Math.max(...[0, 1, 2].map((c) => Math.abs(pixel[c] - heat[0][c]))),
+      `heat map ${heat.map(String).join(' | ')}`,
+    ).toBeLessThanOrEqual(3);
+  // Hiding the tinted mesh leaves the painted quads' 4 triangles drawn (the seam copies' triangles among them).
+  await page.evaluate(() => (window as any).__rigwright.command('meshes.toggle', 'Panel (tinted)'));
+  expect(await page.evaluate(() => (window as any).__rigwright.meshes.drawnTriangles())).toBe(4);
+  const hidden: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
+  expect(hidden.slice(0, 7)).toEqual(shown.slice(0, 7));
+  expect(hidden[7]).not.toEqual(shown[7]);
+  await page.evaluate(() => (window as any).__rigwright.command('meshes.toggle', 'Panel (tinted)'));
+  expect(await page.evaluate(() => (window as any).__rigwright.meshes.drawnTriangles())).toBe(6);
 
   // The GPU skins the rig's 10 vertices (the 2 seam copies are drawn, not read back) as the CPU does, at rest and posed
   // (a final-pose quaternion file: 0.6 rad about z, reached from the rest pose over the clip).
