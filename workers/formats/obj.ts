@@ -71,7 +71,7 @@ export interface ObjFile {
   /** positions #V × 3 (the `v` records in order), triangles #F × 3 (0-based) */
   mesh: TriangleMesh;
   report: MeshFileReport;
-  /** the objects (or groups) as parts, in vertex order; null when the file is one mesh */
+  /** the objects (or groups; split per material where it can be) as parts, in vertex order; null when the file is one mesh without a material */
   parts: MeshPart[] | null;
   /** `vt`/`vn` of every triangle corner; null when no face corner names one */
   corners: ObjCorners | null;
@@ -88,7 +88,8 @@ export interface ObjFile {
  * @returns mesh: positions #V × 3, triangles #F × 3 (0-based, fan-triangulated polygons keep their corner order,
  *          faces grouped by part); report: polygons triangulated, `vt`/`vn` counts, warnings (unknown records, no
  *          faces, corners naming a missing `vt`/`vn`, objects merged because they share vertices); parts (two or
- *          more objects or groups) and corners (see ObjFile)
+ *          more objects or groups, or any part with a material) and corners, `usemtl` names and `mtllib` files (see
+ *          ObjFile)
  * @throws FormatError naming the line for: a vertex with fewer than 3 coordinates (mentioning truncation when the
  *         file ends inside the line), a non-numeric, NaN or infinite coordinate (of `v`, `vt` or `vn`), a `vt` without
  *         coordinates, a `vn` with fewer than 3, a face with fewer than 3 corners, a vertex index that is 0,
