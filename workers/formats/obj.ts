@@ -71,7 +71,10 @@ export interface ObjFile {
   /** positions #V × 3 (the `v` records in order), triangles #F × 3 (0-based) */
   mesh: TriangleMesh;
   report: MeshFileReport;
-  /** the objects (or groups; split per material where it can be) as parts, in vertex order; null when the file is one mesh without a material */
+  /**
+   * the objects (or groups; split per material where their vertices allow) as parts, in vertex order; null when the
+   * file is one mesh without a material
+   */
   parts: MeshPart[] | null;
   /** `vt`/`vn` of every triangle corner; null when no face corner names one */
   corners: ObjCorners | null;
