@@ -123,7 +123,14 @@ export function objLook(
       return lookMaterials.length - 1;
     });
     for (const library of named) used.add(library);
-    return obj.parts ? obj.parts.map((part) => ({ ...part, material: part.material >= 0 ? index[part.material] : -1 })) : null;
+    const look = (material: number): number => (material >= 0 ? index[material] : -1);
+    return obj.parts
+      ? obj.parts.map((part) => ({
+          ...part,
+          material: look(part.material),
+          ...(part.materialRanges ? { materialRanges: part.materialRanges.map((r) => ({ ...r, material: look(r.material) })) } : {}),
+        }))
+      : null;
   });
   for (const library of libraries) if (!used.has(library)) warnings.push(`${library.name}: no OBJ opened with it uses its materials`);
   const usedImages = new Set([...textures.keys()]);

@@ -13,7 +13,8 @@
  *   the tinted mesh draws the painted quads alone, pixel for pixel as before;
  * - the GPU readback, per rig vertex, equals the CPU reference (10 vertices, not the 12 drawn);
  * - the glTF export carries the material, its PNG bytes and the per-corner texture coordinates.
- * Opened without the PNG, a notice names the image and the material keeps its colour.
+ * Opened without the PNG, a notice names the image and the material keeps its colour. With the tinted quad on the
+ * painted quads' vertices, the object is one mesh whose triangles are drawn in a run per material.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -132,13 +133,19 @@ const MTL_TEXT = [
   '',
 ].join('\n');
 
-function writeAsset(withImage: boolean): string[] {
+/** The same panel with the tinted quad on the painted quads' right edge (v3, v6) and two vertices of its own. */
+const SHARED_OBJ_TEXT = OBJ_TEXT.replace(
+  /^v 0\.6 0\.5 0\nv 1\.6 0\.5 0\nv 1\.6 1\.5 0\nv 0\.6 1\.5 0\n/m,
+  'v 1.4 0.5 0\nv 1.4 1.5 0\n',
+).replace('f 7//1 8//1 9//1 10//1', 'f 3//1 7//1 8//1 6//1');
+
+function writeAsset(withImage: boolean, obj = OBJ_TEXT): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'rigwright-obj-look-'));
   const image = new Uint8Array(64 * 64 * 4);
   for (let y = 0; y < 64; y++)
     for (let x = 0; x < 64; x++) image.set([...QUADRANTS[2 * (y >= 32 ? 1 : 0) + (x >= 32 ? 1 : 0)], 255], 4 * (64 * y + x));
   const files: [string, string | Uint8Array][] = [
-    ['panel.obj', OBJ_TEXT],
+    ['panel.obj', obj],
     ['panel.mtl', MTL_TEXT],
     // One bone along the panel's left edge (the provisional weights bind every vertex to it).
     ['panel.tgf', '1 -1.7 0.4 0\n2 -1.7 1.6 0\n#\n1 2\n'],
@@ -355,5 +362,44 @@ test('an OBJ with its .mtl but without the PNG: a notice names the image, the ma
   const notice = page.locator('.notice:not([hidden])');
   await expect(notice).toHaveCount(1);
   await expect(notice).toContainText("panel.mtl: material 'painted': its image 'quadrants.png' was not among the files opened");
+  expect(errors).toEqual([]);
+});
+
+test('materials sharing vertices: one mesh, its triangles drawn in a run per material', async ({ page }) => {
+  expect(SHARED_OBJ_TEXT).toContain('f 3//1 7//1 8//1 6//1');
+  expect(SHARED_OBJ_TEXT).not.toContain('v 0.6 0.5 0');
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await open(page, writeAsset(true, SHARED_OBJ_TEXT));
+  const look: LookState = await page.evaluate(() => (window as any).__rigwright.look.state());
+  const meshes = await page.evaluate(() => (window as any).__rigwright.meshes.state());
+  expect(meshes.parts).toEqual([{ name: 'Panel', vertexStart: 0, vertexCount: 8, triangleStart: 0, triangleCount: 6 }]);
+  // Runs in the order the materials first come: painted (both painted quads: 4 triangles), then tinted (2).
+  expect(look.groups).toEqual([
+    { start: 0, count: 12, materialIndex: 1 },
+    { start: 12, count: 6, materialIndex: 2 },
+  ]);
+  expect(await page.locator('.notice:not([hidden])').count()).toBe(0);
+  const world = [
+    [-1.1, 1.0, 0],
+    [-0.1, 1.0, 0],
+    [0.9, 1.0, 0],
+  ];
+  const camera = await page.evaluate(() => (window as any).__rigwright.look.camera());
+  const points = projectAll(camera, world);
+  const shown: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
+  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'shaded'));
+  const shaded: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
+  const albedos = [QUADRANTS[0].map((c) => srgbToLinear(c / 255)), QUADRANTS[3].map((c) => srgbToLinear(c / 255)), TINT];
+  albedos.forEach((albedo, i) => {
+    const want = [0, 1, 2].map(
+      (c) => 255 * linearToSrgb((srgbToLinear(shaded[i][c] / 255) * albedo[c]) / srgbToLinear(DEFAULT_ALBEDO[c] / 255)),
+    );
+    const error = Math.max(...[0, 1, 2].map((c) => Math.abs(want[c] - shown[i][c])));
+    expect(
+      error,
+      `point ${i}: rendered ${shown[i].slice(0, 3).join(',')}, expected ${want.map((c) => c.toFixed(1)).join(',')}`,
+    ).toBeLessThanOrEqual(6);
+  });
   expect(errors).toEqual([]);
 });

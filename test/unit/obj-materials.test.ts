@@ -11,6 +11,7 @@ import { libraryNames, readObj } from '../../workers/formats/obj.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { imageMimeType, isMaterialFile, objLook } from '../../renderer/document/obj-materials.ts';
 import { drawnTriangles, seamSplit } from '../../renderer/view/seam-split.ts';
+import { partDrawGroups } from '../../renderer/view/surface-look.ts';
 import type { ObjCorners } from '../../workers/formats/types.ts';
 import type { IoClient } from '../../renderer/io/io-client.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
@@ -19,6 +20,11 @@ import { readRigFile } from '../../workers/formats/read-file.ts';
 import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
+import { WebIO } from '@gltf-transform/core';
+import { exportGltf } from '../../workers/formats/gltf-export.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { defaultProjectSettings, PROJECT_FORMAT_VERSION, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
+import { assertValidGltf } from './gltf-skinning-reference.ts';
 
 const LIBRARY = [
   '# Blender MTL File',
@@ -145,7 +151,7 @@ test('OBJ usemtl: an object whose materials use disjoint vertex blocks becomes a
   assert.deepEqual(report.warnings, []);
 });
 
-test('OBJ usemtl: materials sharing vertices stay one part with the material of most triangles, and say so', () => {
+test('OBJ usemtl: materials sharing vertices stay one part, its triangles ordered into a run per material', () => {
   const text = [
     'v 0 0 0',
     'v 1 0 0',
@@ -156,17 +162,37 @@ test('OBJ usemtl: materials sharing vertices stay one part with the material of 
     'f 1 3 4',
     'usemtl blue',
     'f 1 2 4',
+    'usemtl red',
     'f 2 3 4',
     '',
   ].join('\n');
-  const { parts, materials, report } = readObj(text, 'quad.obj');
+  const { mesh, parts, materials, report } = readObj(text, 'quad.obj');
   assert.deepEqual(materials, ['red', 'blue']);
-  // One part (the file's name): blue has 2 triangles, red 1, none 1.
+  // Runs in the order each material first comes: none (f1), red (f2, f4), blue (f3); the part's material is red's (2).
+  assert.deepEqual(Array.from(mesh.triangles), [0, 1, 2, 0, 2, 3, 1, 2, 3, 0, 1, 3]);
   assert.deepEqual(parts, [
-    { name: 'quad', vertexStart: 0, vertexCount: 4, triangleStart: 0, triangleCount: 4, material: 1, source: null, skinned: true },
+    {
+      name: 'quad',
+      vertexStart: 0,
+      vertexCount: 4,
+      triangleStart: 0,
+      triangleCount: 4,
+      material: 0,
+      source: null,
+      skinned: true,
+      materialRanges: [
+        { triangleCount: 1, material: -1 },
+        { triangleCount: 2, material: 0 },
+        { triangleCount: 1, material: 1 },
+      ],
+    },
   ]);
-  assert.deepEqual(report.warnings, [
-    "'quad': materials none, 'red' share vertices with material 'blue', so the mesh is drawn with that one",
+  assert.deepEqual(report.warnings, []);
+  // The draw groups follow the runs.
+  assert.deepEqual(partDrawGroups(parts ?? undefined, 4, 2), [
+    { start: 0, count: 3, materialIndex: 0 },
+    { start: 3, count: 6, materialIndex: 1 },
+    { start: 9, count: 3, materialIndex: 2 },
   ]);
   // One material on the whole file: one part with it; no usemtl: no parts.
   assert.equal(readObj('usemtl m\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n', 'one.obj').parts?.[0].material, 0);
@@ -322,5 +348,88 @@ test('loading: OBJ files with their .mtl and images get a look; materials of joi
     (error: unknown) =>
       error instanceof LoadError &&
       error.message === 'body.mtl, eye.jpg: material files and images go with the OBJ that uses them; open them together',
+  );
+});
+
+/** A quad whose four triangles use no material, red, blue, red (sharing vertices): one part with three runs. */
+const RUNS_OBJ = [
+  'v 0 0 0',
+  'v 1 0 0',
+  'v 1 1 0',
+  'v 0 1 0',
+  'f 1 2 3',
+  'usemtl red',
+  'f 1 3 4',
+  'usemtl blue',
+  'f 1 2 4',
+  'usemtl red',
+  'f 2 3 4',
+  '',
+].join('\n');
+const RUNS_LOOK = {
+  uvs: null,
+  materials: [
+    { name: 'red', baseColor: [1, 0, 0, 1] as [number, number, number, number], baseColorTexture: null, doubleSided: true },
+    { name: 'blue', baseColor: [0, 0, 1, 1] as [number, number, number, number], baseColorTexture: null, doubleSided: true },
+  ],
+};
+
+test('material runs: the glTF export writes a primitive per run on the one mesh, sharing its vertices; the project file keeps them', async () => {
+  const { mesh, parts } = readObj(RUNS_OBJ, 'quad.obj');
+  const skeleton = buildSkeleton({ joints: Float64Array.of(0, 0, 0, 0, 1, 0), bones: Uint32Array.of(0, 1) }, 'quad.tgf');
+  const weights = { rows: 4, cols: 1, data: new Float64Array(4).fill(1) };
+  const { bytes, warnings } = await exportGltf({ mesh, skeleton, weights, parts: parts!, look: RUNS_LOOK, name: 'quad' }, 'quad.glb');
+  assert.deepEqual(warnings, []);
+  await assertValidGltf(bytes, 'quad.glb');
+  const root = (await new WebIO().readBinary(bytes)).getRoot();
+  assert.equal(root.listMeshes().length, 1);
+  const primitives = root.listMeshes()[0].listPrimitives();
+  // Runs: none (triangle 0), red (triangles 1, 2 of the reordered list), blue (3); the file's own triangles, in order.
+  assert.deepEqual(
+    primitives.map((p) => [p.getMaterial()?.getName() ?? null, Array.from(p.getIndices()!.getArray() as ArrayLike<number>)]),
+    [
+      [null, [0, 1, 2]],
+      ['red', [0, 2, 3, 1, 2, 3]],
+      ['blue', [0, 1, 3]],
+    ],
+  );
+  for (const p of primitives) assert.equal(p.getAttribute('POSITION'), primitives[0].getAttribute('POSITION'), 'one vertex list');
+
+  const contents = {
+    formatVersion: PROJECT_FORMAT_VERSION,
+    scene: {
+      name: 'quad.obj',
+      meshFiles: ['quad.obj'],
+      mesh,
+      skeletonFile: 'quad.tgf',
+      skeleton,
+      boneNames: ['bone'],
+      weights,
+      weightsSource: 'quad',
+      poses: null,
+      posesFile: null,
+      clips: [],
+      handles: null,
+      handlesFile: null,
+      boneScales: null,
+      warnings: [],
+      examples: [],
+      parts: parts!,
+      look: RUNS_LOOK,
+    },
+    settings: defaultProjectSettings(4, 1),
+  };
+  const saved = await writeProjectFile(contents, 'quad.rig.glb');
+  assert.deepEqual(readProjectFile(saved, 'quad.rig.glb').scene.parts, parts);
+  // Runs that do not cover the mesh's triangles are refused, naming the place.
+  const broken = await writeProjectFile(
+    { ...contents, scene: { ...contents.scene, parts: [{ ...parts![0], materialRanges: [{ triangleCount: 3, material: 0 }] }] } },
+    'quad.rig.glb',
+  );
+  assert.throws(
+    () => readProjectFile(broken, 'bad.rig.glb'),
+    (error: unknown) =>
+      error instanceof FormatError &&
+      /^bad\.rig\.glb: .*parts\[0\]\.materialRanges: the runs cover 3 of the mesh's 4 triangles$/.test(error.message),
   );
 });

@@ -385,8 +385,8 @@ function permuteTriangles<T extends Uint32Array | Int32Array>(values: T, order: 
  * are merged (one warning each); the merged spans in vertex order, stretched to cover the vertices between them
  * (loose vertices join the part before them, leading ones the first). Faces are then ordered by part, stably.
  * A named part is an object (or group) with one material: an object whose materials cover disjoint vertex blocks
- * becomes a part per material, `NAME (MATERIAL)`; materials that share vertices stay one part, which takes the
- * material of most of its triangles (with a warning naming the others, drawn with it).
+ * becomes a part per material, `NAME (MATERIAL)`; materials that share vertices stay one part whose triangles are
+ * ordered into a run per material (MeshPart.materialRanges), its `material` the one of most of its triangles.
  * @param triangleParts  #F named part of each triangle, as read
  * @param named          per named part its object or group name and material (index into materialNames, -1: none)
  * @returns parts (null for fewer than two without materials) and the new triangle order (null when it is the file's)
@@ -413,7 +413,6 @@ function groupParts(
     }
   }
   const used = names.map((_, p) => p).filter((p) => low[p] <= high[p]);
-  const materialOf = (p: number): string => (materials[p] >= 0 ? `'${excerpt(materialNames[materials[p]])}'` : 'none');
   if (used.length === 0 || (used.length === 1 && materials[used[0]] < 0)) return { parts: null, order: null };
   used.sort((a, b) => low[a] - low[b] || a - b);
   // Sweep in vertex order, merging every part whose span starts inside the current merged span.
@@ -440,36 +439,47 @@ function groupParts(
     }
     return best;
   });
-  merged.forEach((group, g) => {
+  merged.forEach((group) => {
     const objects = [...new Set(group.members.map((p) => names[p]))];
     if (objects.length > 1) {
       const list = objects.map((name) => `'${excerpt(name)}'`).join(', ');
       warnings.push(`${kind} ${list} share vertices (or their vertices interleave), so they load as one mesh`);
     }
-    const others = [...new Set(group.members.map((p) => materials[p]))].filter((m) => m !== groupMaterial[g]);
-    if (others.length > 0) {
-      const list = others.map((m) => (m >= 0 ? `'${excerpt(materialNames[m])}'` : 'none')).join(', ');
-      warnings.push(
-        `${objects.map((name) => `'${excerpt(name)}'`).join(' + ')}: materials ${list} share vertices with material ${materialOf(group.members.find((p) => materials[p] === groupMaterial[g])!)}, so the mesh is drawn with that one`,
-      );
-    }
   });
   if (merged.length < 2 && groupMaterial[0] < 0) return { parts: null, order: null };
-  const groupOfPart = new Uint32Array(names.length);
-  merged.forEach((group, g) => group.members.forEach((p) => (groupOfPart[p] = g)));
-  // Counting sort of triangles by group: stable, and the identity when the file lists its parts in vertex order.
-  const counts = new Uint32Array(merged.length + 1);
-  for (let t = 0; t < triangleCount; t++) counts[groupOfPart[triangleParts[t]] + 1]++;
-  for (let g = 0; g < merged.length; g++) counts[g + 1] += counts[g];
-  const triangleStarts = counts.slice(0, merged.length);
-  const next = counts.slice(0, merged.length);
+  // Runs: each group's materials, in the order their first triangles come in the file; a named part is in one run.
+  const firstTriangle = new Float64Array(names.length).fill(Infinity);
+  for (let t = triangleCount - 1; t >= 0; t--) firstTriangle[triangleParts[t]] = t;
+  const runs: { group: number; material: number }[] = [];
+  const runOfPart = new Uint32Array(names.length);
+  const groupRuns: number[][] = merged.map(() => []);
+  merged.forEach((group, g) => {
+    const members = [...group.members].sort((a, b) => firstTriangle[a] - firstTriangle[b]);
+    for (const p of members) {
+      let run = groupRuns[g].find((r) => runs[r].material === materials[p]);
+      if (run === undefined) {
+        run = runs.length;
+        runs.push({ group: g, material: materials[p] });
+        groupRuns[g].push(run);
+      }
+      runOfPart[p] = run;
+    }
+  });
+  // Counting sort of triangles by run (group by group): stable, and the identity when the file lists its parts in
+  // vertex order and each object's materials one after the other.
+  const counts = new Uint32Array(runs.length + 1);
+  for (let t = 0; t < triangleCount; t++) counts[runOfPart[triangleParts[t]] + 1]++;
+  for (let r = 0; r < runs.length; r++) counts[r + 1] += counts[r];
+  const runStarts = counts.slice(0, runs.length);
+  const next = counts.slice(0, runs.length);
   const order = new Uint32Array(triangleCount);
   let identity = true;
   for (let t = 0; t < triangleCount; t++) {
-    const at = next[groupOfPart[triangleParts[t]]]++;
+    const at = next[runOfPart[triangleParts[t]]]++;
     order[at] = t;
     if (at !== t) identity = false;
   }
+  const runEnd = (r: number): number => (r + 1 < runs.length ? runStarts[r + 1] : triangleCount);
   // An object split by material: its parts are named after both.
   const split = new Set<string>();
   const groupObjects = merged.map((group) => [...new Set(group.members.map((p) => names[p]))].join(' + '));
@@ -483,17 +493,20 @@ function groupParts(
     taken.add(name);
     const vertexStart = g === 0 ? 0 : group.low;
     const vertexEnd = g + 1 < merged.length ? merged[g + 1].low : vertexCount;
-    const triangleEnd = g + 1 < merged.length ? triangleStarts[g + 1] : triangleCount;
-    return {
+    const own = groupRuns[g];
+    const triangleStart = runStarts[own[0]];
+    const part: MeshPart = {
       name,
       vertexStart,
       vertexCount: vertexEnd - vertexStart,
-      triangleStart: triangleStarts[g],
-      triangleCount: triangleEnd - triangleStarts[g],
+      triangleStart,
+      triangleCount: runEnd(own[own.length - 1]) - triangleStart,
       material,
       source: null,
       skinned: true,
     };
+    if (own.length > 1) part.materialRanges = own.map((r) => ({ triangleCount: runEnd(r) - runStarts[r], material: runs[r].material }));
+    return part;
   });
   return { parts, order: identity ? null : order };
 }
