@@ -12,7 +12,8 @@
  * - the heat map is one colour on both sides of the seam (the weight view's inputs reach the seam copies), and hiding
  *   the tinted mesh draws the painted quads alone, pixel for pixel as before;
  * - the GPU readback, per rig vertex, equals the CPU reference (10 vertices, not the 12 drawn);
- * - the glTF export carries the material, its PNG bytes and the per-corner texture coordinates.
+ * - the glTF export validates (Khronos validator) and carries the material, its PNG bytes and the per-corner texture
+ *   coordinates.
  * Opened without the PNG, a notice names the image and the material keeps its colour. With the tinted quad on the
  * painted quads' vertices, the object is one mesh whose triangles are drawn in a run per material.
  */
@@ -23,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { deflateSync } from 'node:zlib';
 import { NodeIO } from '@gltf-transform/core';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
+import { assertValidGltf } from '../unit/gltf-skinning-reference.ts';
 import { gpuCpuDeviation, openApp } from './app-driver.ts';
 
 /** the app's default material, sRGB 0xb9c2cf (surface-look.ts defaultMaterial) */
@@ -314,7 +316,9 @@ test('an OBJ with its .mtl and PNG: parts per material, the texture drawn per co
   await expect(dialog).toBeVisible();
   await dialog.getByRole('radio', { name: /GLB/ }).check({ force: true });
   const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()]);
-  const exported = await new NodeIO().readBinary(new Uint8Array(readFileSync(await download.path())));
+  const exportedBytes = new Uint8Array(readFileSync(await download.path()));
+  await assertValidGltf(exportedBytes, 'panel.glb exported from the app');
+  const exported = await new NodeIO().readBinary(exportedBytes);
   const root = exported.getRoot();
   const materials = root.listMaterials();
   expect(materials.map((m) => m.getName())).toEqual(['painted', 'tinted']);
