@@ -11,7 +11,8 @@
  *   the right quad), and the tinted quad is Kd lit alike;
  * - the heat map is one colour on both sides of the seam (the weight view's inputs reach the seam copies), and hiding
  *   the tinted mesh draws the painted quads alone, pixel for pixel as before;
- * - the GPU readback, per rig vertex, equals the CPU reference (10 vertices, not the 12 drawn);
+ * - the GPU readback, per rig vertex, equals the CPU reference (10 vertices, not the 12 drawn), also for the split
+ *   view's second half;
  * - the glTF export validates (Khronos validator) and carries the material, its PNG bytes and the per-corner texture
  *   coordinates.
  * Opened without the PNG, a notice names the image and the material keeps its colour. With the tinted quad on the
@@ -297,6 +298,7 @@ test('an OBJ with its .mtl and PNG: parts per material, the texture drawn per co
   writeFileSync(poseFile, writeDmatAscii({ rows: 4, cols: 1, data: Float64Array.of(0, 0, Math.sin(0.3), Math.cos(0.3)) }));
   await page.setInputFiles('#file-input', poseFile);
   await page.waitForFunction(() => (window as any).__rigwright.snapshot().posesFile === 'panel-pose.dmat');
+  const posedErrors: string[] = [];
   for (const method of ['lbs', 'dqs']) {
     await page.evaluate((m) => {
       const h = (window as any).__rigwright;
@@ -308,7 +310,32 @@ test('an OBJ with its .mtl and PNG: parts per material, the texture drawn per co
     const moved = Math.max(...posed.gpu.map((x, i) => Math.abs(x - rest.gpu[i])));
     expect(moved, `${method}: the pose moves the panel`).toBeGreaterThan(0.005);
     expect(posed.maxError, method).toBeLessThanOrEqual(1e-5 * posed.diagonal);
+    posedErrors.push(`${method} ${(posed.maxError / posed.diagonal).toExponential(2)}`);
   }
+
+  // The split view's second half is a view of its own, split at the seam too: its readback, per rig vertex, is its
+  // method's CPU reference.
+  await page.evaluate(() => {
+    const h = (window as any).__rigwright;
+    h.command('skin.method', 'lbs');
+    h.setSplit('dqs');
+  });
+  await page.evaluate(() => (window as any).__rigwright.look.ready());
+  const split = await page.evaluate(async () => {
+    const h = (window as any).__rigwright;
+    const gpu: number[] = await h.gpuSplitPositions();
+    const cpu: number[] = h.cpuPositionsOf('dqs');
+    let worst = 0;
+    for (let i = 0; i < cpu.length; i += 3)
+      worst = Math.max(worst, Math.hypot(gpu[i] - cpu[i], gpu[i + 1] - cpu[i + 1], gpu[i + 2] - cpu[i + 2]));
+    return { worst, count: gpu.length / 3 };
+  });
+  console.log(
+    `OBJ look GPU − CPU / diagonal: rest ${(rest.maxError / rest.diagonal).toExponential(2)}, ${posedErrors.join(', ')}, split dqs ${(split.worst / rest.diagonal).toExponential(2)}`,
+  );
+  expect(split.count).toBe(10);
+  expect(split.worst).toBeLessThanOrEqual(1e-5 * rest.diagonal);
+  await page.evaluate(() => (window as any).__rigwright.setSplit(null));
 
   // The fresh glTF export: the material with its PNG, and one glTF vertex per distinct (v, vt) corner.
   await page.keyboard.press('Control+e');
