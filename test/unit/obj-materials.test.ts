@@ -77,6 +77,11 @@ test('MTL: colours outside 0 … 1 are clamped, a name defined twice keeps the f
     materials: [],
     warnings: ["no materials: the file has no 'newmtl' lines"],
   });
+  // Statements in another case, as some exporters write them.
+  assert.deepEqual(readMtl('NEWMTL Hat\nKD 0.5 0.25 1\nTR 0.5\nmap_kd hat.png\nMAP_BUMP n.png\n', 'case.mtl'), {
+    materials: [{ name: 'Hat', line: 1, diffuse: [0.5, 0.25, 1], alpha: 0.5, diffuseMap: 'hat.png' }],
+    warnings: [],
+  });
 });
 
 test('MTL: malformed lines are FormatErrors naming the file, the line and the reason', () => {

@@ -37,40 +37,38 @@ export interface MtlFile {
   warnings: string[];
 }
 
-/** Statements of the format that carry nothing the look uses. */
+/** Statements of the format that carry nothing the look uses (in lower case: statements are matched ignoring case). */
 const IGNORED_STATEMENTS = new Set([
-  'Ka',
-  'Ks',
-  'Ke',
-  'Tf',
-  'Ns',
-  'Ni',
+  'ka',
+  'ks',
+  'ke',
+  'tf',
+  'ns',
+  'ni',
   'illum',
   'sharpness',
-  'map_Ka',
-  'map_Ks',
-  'map_Ke',
-  'map_Ns',
+  'map_ka',
+  'map_ks',
+  'map_ke',
+  'map_ns',
   'map_d',
   'map_aat',
-  'map_Bump',
   'map_bump',
   'bump',
   'disp',
   'decal',
   'refl',
   'norm',
-  'Pr',
-  'Pm',
-  'Ps',
-  'Pc',
-  'Pcr',
+  'pr',
+  'pm',
+  'ps',
+  'pc',
+  'pcr',
   'aniso',
   'anisor',
-  'map_Pr',
-  'map_Pm',
-  'map_Ps',
-  'map_Ke',
+  'map_pr',
+  'map_pm',
+  'map_ps',
   'map_refl',
 ]);
 
@@ -149,7 +147,9 @@ export function readMtl(text: string, file: string): MtlFile {
     }
     const keyword = scanner.peekToken();
     scanner.pos += keyword.length;
-    switch (keyword) {
+    // Exporters differ in case (`map_kd`, `KD`): statements are matched ignoring it.
+    const statement = keyword.toLowerCase();
+    switch (statement) {
       case 'newmtl': {
         const name = restOfLine();
         if (!name) scanner.failShort("'newmtl' has no material name");
@@ -166,7 +166,7 @@ export function readMtl(text: string, file: string): MtlFile {
         current = material;
         break;
       }
-      case 'Kd': {
+      case 'kd': {
         if (!scanner.hasToken()) scanner.failShort("'Kd' has no colour, needs r g b");
         const token = scanner.peekToken();
         if (token === 'spectral' || token === 'xyz') {
@@ -184,18 +184,18 @@ export function readMtl(text: string, file: string): MtlFile {
         break;
       }
       case 'd':
-      case 'Tr': {
-        if (keyword === 'd' && scanner.hasToken() && scanner.peekToken() === '-halo') {
+      case 'tr': {
+        if (statement === 'd' && scanner.hasToken() && scanner.peekToken() === '-halo') {
           scanner.pos += 5;
           warnings.push(`line ${scanner.line}: 'd -halo' (alpha by viewing angle) is read as a plain alpha`);
         }
         if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs one number`);
-        const value = finite(keyword === 'd' ? 'dissolve (d)' : 'transparency (Tr)');
+        const value = finite(statement === 'd' ? 'dissolve (d)' : 'transparency (Tr)');
         const material = target(keyword);
-        if (material) material.alpha = unit(keyword === 'd' ? value : 1 - value, keyword === 'd' ? 'dissolve (d)' : 'alpha (1 − Tr)');
+        if (material) material.alpha = unit(statement === 'd' ? value : 1 - value, statement === 'd' ? 'dissolve (d)' : 'alpha (1 − Tr)');
         break;
       }
-      case 'map_Kd': {
+      case 'map_kd': {
         const skipped: string[] = [];
         for (;;) {
           if (!scanner.hasToken()) scanner.failShort("'map_Kd' has no image file name");
@@ -226,7 +226,7 @@ export function readMtl(text: string, file: string): MtlFile {
         break;
       }
       default:
-        if (!IGNORED_STATEMENTS.has(keyword) && !unknown.has(keyword) && unknown.size < MAX_UNKNOWN_WARNINGS) {
+        if (!IGNORED_STATEMENTS.has(statement) && !unknown.has(keyword) && unknown.size < MAX_UNKNOWN_WARNINGS) {
           unknown.add(keyword);
           warnings.push(`line ${scanner.line}: unknown statement '${excerpt(keyword)}' ignored`);
         }
