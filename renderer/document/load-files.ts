@@ -6,8 +6,9 @@
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
-import type { MeshPart, ObjCorners, TriangleMesh } from '../../workers/formats/types.ts';
+import type { MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from '../../workers/formats/types.ts';
 import { joinCorners, joinMeshes } from './mesh-parts.ts';
+import { isMaterialFile, objLook } from './obj-materials.ts';
 import { dmatRole, type DmatRole } from '../../workers/formats/dmat-role.ts';
 import type { IoClient } from '../io/io-client.ts';
 import { gltfIntoDocument, isGltfBatch } from './gltf-document.ts';
@@ -28,25 +29,49 @@ type MeshFile = Extract<RigFile, { kind: 'mesh' }>;
 /**
  * The scene's mesh from the batch's mesh files: one file as it is, with its own parts (an OBJ's objects or groups) and
  * corners; several joined in batch order into one vertex list (joinMeshes) with a part per file, or per object of
- * a file that has several, so weights and handle DMATs of the same batch index the joined vertices.
+ * a file that has several, so weights and handle DMATs of the same batch index the joined vertices. The OBJ files'
+ * materials come from the batch's .mtl files and images (obj-materials.ts): the look, or none when no OBJ names one.
  */
-function sceneMesh(files: readonly MeshFile[]): {
+function sceneMesh(
+  files: readonly MeshFile[],
+  materialFiles: readonly OpenedFile[],
+): {
   name: string;
   names: string[];
   mesh: TriangleMesh;
   parts: MeshPart[] | undefined;
   corners: ObjCorners | undefined;
+  look: SurfaceLook | undefined;
   warnings: string[];
 } {
   const warnings = files.flatMap((f) => f.report.warnings.map((w) => `${f.name}: ${w}`));
   const names = files.map((f) => f.name);
+  const materials = objLook(
+    files.map((f) => ({
+      name: f.name,
+      materials: f.materials ?? [],
+      materialLibraries: f.materialLibraries ?? [],
+      parts: f.parts ?? null,
+    })),
+    materialFiles,
+  );
+  warnings.push(...materials.warnings);
+  const look = materials.look ?? undefined;
   if (files.length === 1) {
     const [file] = files;
-    return { name: file.name, names, mesh: file.mesh, parts: file.parts ?? undefined, corners: file.corners ?? undefined, warnings };
+    return {
+      name: file.name,
+      names,
+      mesh: file.mesh,
+      parts: materials.parts[0] ?? undefined,
+      corners: file.corners ?? undefined,
+      look,
+      warnings,
+    };
   }
-  const { mesh, parts } = joinMeshes(files.map((f) => ({ name: f.name, mesh: f.mesh, parts: f.parts ?? undefined })));
+  const { mesh, parts } = joinMeshes(files.map((f, i) => ({ name: f.name, mesh: f.mesh, parts: materials.parts[i] ?? undefined })));
   const corners = joinCorners(files.map((f) => ({ corners: f.corners ?? null, triangleCount: f.mesh.triangles.length / 3 })));
-  return { name: names.join(' + '), names, mesh, parts, corners, warnings };
+  return { name: names.join(' + '), names, mesh, parts, corners, look, warnings };
 }
 
 function single<T extends { name: string }>(items: T[], what: string): T | null {
@@ -78,8 +103,16 @@ export async function loadIntoDocument(
   options: ExampleLoadOptions = {},
 ): Promise<SceneDocument> {
   if (isGltfBatch(files)) return gltfIntoDocument(files, io);
-  const settled = await Promise.allSettled(files.map((f) => io.readRigFile(f.name, f.bytes)));
-  const failures = settled.flatMap((s, i) => (s.status === 'rejected' ? [fileErrorMessage(s.reason, files[i].name)] : []));
+  // Material libraries and images go with the OBJ files of the batch; the rest are rig files.
+  const materialFiles = files.filter((f) => isMaterialFile(f.name));
+  const rigFiles = files.filter((f) => !isMaterialFile(f.name));
+  if (rigFiles.length === 0) {
+    throw new LoadError(
+      `${materialFiles.map((f) => f.name).join(', ')}: material files and images go with the OBJ that uses them; open them together`,
+    );
+  }
+  const settled = await Promise.allSettled(rigFiles.map((f) => io.readRigFile(f.name, f.bytes)));
+  const failures = settled.flatMap((s, i) => (s.status === 'rejected' ? [fileErrorMessage(s.reason, rigFiles[i].name)] : []));
   if (failures.length > 0) throw new LoadError(failures.join('\n'));
   const { examples: exampleFiles, others: parsed } = partitionExamples(
     settled.map((s) => (s as PromiseFulfilledResult<RigFile>).value),
@@ -87,7 +120,7 @@ export async function loadIntoDocument(
   );
 
   const meshFiles = parsed.filter((f): f is MeshFile => f.kind === 'mesh');
-  const meshFile = meshFiles.length > 0 ? sceneMesh(meshFiles) : null;
+  const meshFile = meshFiles.length > 0 ? sceneMesh(meshFiles, materialFiles) : null;
   const skeletonFile = single(
     parsed.filter((f) => f.kind === 'skeleton'),
     'skeletons',
@@ -99,6 +132,10 @@ export async function loadIntoDocument(
   const vertexCount = mesh.positions.length / 3;
   const boneCount = skeleton.parents.length;
   const warnings = meshFile ? [...meshFile.warnings] : [];
+  if (!meshFile && materialFiles.length > 0)
+    warnings.push(
+      `${materialFiles.map((f) => f.name).join(', ')}: material files and images are read with the OBJ that uses them; open them together`,
+    );
 
   const byRole = { weights: [] as MatrixFile[], poses: [] as MatrixFile[], handles: [] as MatrixFile[] };
   for (const m of matrices) {
@@ -161,6 +198,7 @@ export async function loadIntoDocument(
     meshFiles: meshFile ? meshFile.names : current.meshFiles,
     mesh,
     parts: meshFile ? meshFile.parts : current.parts,
+    look: meshFile ? meshFile.look : current.look,
     objCorners: meshFile ? meshFile.corners : current.objCorners,
     skeletonFile: skeletonFile ? skeletonFile.name : current.skeletonFile,
     skeleton,

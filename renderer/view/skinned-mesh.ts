@@ -8,6 +8,12 @@
 (surface-look.ts) through the same chunks: only the fragment colour differs. A readback pass
  * runs the same chunk over the vertices as points into a float render target, so the GPU's skinned positions
  * can be compared with the CPU reference.
+ *
+ * OBJ texture coordinates are per triangle corner: where one `v` has several `vt` (a UV seam) the drawn geometry has
+ * a copy of the vertex per extra `vt` (seam-split.ts), numbered after the rig's vertices. A copy is skinned as its
+ * rig vertex (the `rigVertex` attribute, compiled in only when there are copies) and every per-vertex attribute on
+ * the geometry — this view's and the weight view's — has the copies' entries copied from their rig vertex whenever
+ * it is marked for upload, so only the texture coordinates differ. The readback draws the rig's vertices only.
  */
 import * as THREE from 'three';
 import lbsChunk from '../../shaders/lbs.glsl?raw';
@@ -32,6 +38,7 @@ import {
 import type { Influences } from '../../workers/skinning/influences.ts';
 import type { SceneDocument } from '../document/scene-document.ts';
 import { ImageCache, LookMaterials, defaultMaterial, pageImageDecoder, partDrawGroups } from './surface-look.ts';
+import { drawnTriangles, seamSplit, type SeamSplit } from './seam-split.ts';
 
 const LBS_HEADER = `#define LBS_TEXTURE_WIDTH_LOG2 ${JOINT_TEXTURE_WIDTH_LOG2}\n${lbsChunk}\n${dqsChunk}\n${contextChunk}\n${skinSelectChunk}\n`;
 
@@ -106,6 +113,11 @@ export class SkinnedMeshView {
   private readonly jointPixels: Float32Array;
   private readonly boneCount: number;
   private readonly vertexCount: number;
+  /** the drawn geometry split at OBJ UV seams, or null (draw vertices are the rig's vertices) */
+  private readonly seam: SeamSplit | null;
+  /** the scene's triangles and the ones last given to setTriangles (rig vertices) */
+  private readonly ownTriangles: Uint32Array;
+  private shownTriangles: Uint32Array;
 
   private readonly readbackScene = new THREE.Scene();
   private readonly readbackCamera = new THREE.OrthographicCamera();
@@ -130,20 +142,39 @@ export class SkinnedMeshView {
     const { positions, triangles } = doc.mesh;
     this.vertexCount = positions.length / 3;
     this.boneCount = doc.skeleton.parents.length;
+    this.ownTriangles = triangles;
+    this.shownTriangles = triangles;
+    this.seam = doc.look && doc.objCorners ? seamSplit(triangles, this.vertexCount, doc.objCorners) : null;
+    const drawCount = this.vertexCount + (this.seam?.copyOf.length ?? 0);
 
     this.geometry = new THREE.BufferGeometry();
-    this.restPositions = new Float32Array(positions);
-    this.restNormalValues = new Float32Array(doc.restNormals);
-    const position = new THREE.BufferAttribute(new Float32Array(positions), 3);
+    this.geometry.userData.rigVertexCount = this.vertexCount;
+    if (this.seam && this.seam.copyOf.length > 0) this.mirrorSeamCopies(this.geometry, drawCount);
+    const drawn = (values: ArrayLike<number>, itemSize: number): Float32Array => {
+      const out = new Float32Array(itemSize * drawCount);
+      out.set(values);
+      return out;
+    };
+    this.restPositions = drawn(positions, 3);
+    this.restNormalValues = drawn(doc.restNormals, 3);
+    const position = new THREE.BufferAttribute(this.restPositions.slice(), 3);
     this.positionAttribute = position;
-    this.normalAttribute = new THREE.BufferAttribute(new Float32Array(doc.restNormals), 3);
+    this.normalAttribute = new THREE.BufferAttribute(this.restNormalValues.slice(), 3);
     this.geometry.setAttribute('position', position);
     this.geometry.setAttribute('normal', this.normalAttribute);
-    this.blendAttribute = new THREE.BufferAttribute(new Float32Array(this.vertexCount), 1);
-    this.distortionAttribute = new THREE.BufferAttribute(new Float32Array(this.vertexCount), 1);
+    this.blendAttribute = new THREE.BufferAttribute(new Float32Array(drawCount), 1);
+    this.distortionAttribute = new THREE.BufferAttribute(new Float32Array(drawCount), 1);
     this.geometry.setAttribute('skinBlend', this.blendAttribute);
     this.geometry.setAttribute('skinDistortion', this.distortionAttribute);
-    this.geometry.setIndex(new THREE.BufferAttribute(triangles, 1));
+    this.geometry.setIndex(new THREE.BufferAttribute(this.seam ? this.seam.triangles : triangles, 1));
+    if (this.seam && this.seam.copyOf.length > 0) {
+      // The copies' rest positions and normals are their rig vertices'.
+      this.mirror(this.restPositions, 3);
+      this.mirror(this.restNormalValues, 3);
+      const rigVertex = new Float32Array(drawCount);
+      for (let d = 0; d < drawCount; d++) rigVertex[d] = d < this.vertexCount ? d : this.seam.copyOf[d - this.vertexCount];
+      this.geometry.setAttribute('rigVertex', new THREE.BufferAttribute(rigVertex, 1));
+    }
 
     const jointSize = jointTextureSize(this.boneCount);
     this.jointTexture = floatTexture(jointSize.width, jointSize.height);
@@ -162,14 +193,14 @@ export class SkinnedMeshView {
 
     this.material = defaultMaterial();
     this.prepareMaterial(this.material);
-    if (doc.look?.uvs && doc.look.uvs.length === 2 * this.vertexCount) {
-      this.geometry.setAttribute('uv', new THREE.BufferAttribute(doc.look.uvs, 2));
-    }
+    // Texture coordinates: the OBJ corners' (split at seams), else the look's per vertex (glTF).
+    const uvs = this.seam ? this.seam.uvs : doc.look?.uvs && doc.look.uvs.length === 2 * this.vertexCount ? doc.look.uvs : null;
+    if (uvs) this.geometry.setAttribute('uv', new THREE.BufferAttribute(uvs, 2));
     for (const group of partDrawGroups(doc.parts, triangles.length / 3, doc.look?.materials.length ?? 0)) {
       this.geometry.addGroup(group.start, group.count, group.materialIndex);
     }
     this.look = doc.look
-      ? new LookMaterials(doc.look, this.material, images, (material) => this.prepareMaterial(material), onLookChange)
+      ? new LookMaterials({ ...doc.look, uvs }, this.material, images, (material) => this.prepareMaterial(material), onLookChange)
       : null;
     this.mesh = new THREE.Mesh<THREE.BufferGeometry, THREE.MeshStandardMaterial | THREE.MeshStandardMaterial[]>(
       this.geometry,
@@ -181,6 +212,8 @@ export class SkinnedMeshView {
     // Points without an index, sharing the position buffer, so gl_VertexID runs over the vertices once each.
     this.readbackGeometry = new THREE.BufferGeometry();
     this.readbackGeometry.setAttribute('position', position);
+    // Seam copies (after the rig's vertices) are skinned like their rig vertex: the readback needs the rig's only.
+    this.readbackGeometry.setDrawRange(0, this.vertexCount);
     const readbackRows = Math.max(1, Math.ceil(this.vertexCount / READBACK_WIDTH));
     this.readbackGeometry.setAttribute('skinBlend', this.blendAttribute);
     this.readbackMaterial = new THREE.ShaderMaterial({
@@ -207,18 +240,56 @@ export class SkinnedMeshView {
     this.setInfluences(influences);
   }
 
+  /** Copies each seam copy's entries (itemSize per vertex) from its rig vertex, in an array over the draw vertices. */
+  private mirror(array: THREE.TypedArray, itemSize: number): void {
+    const copyOf = this.seam?.copyOf;
+    if (!copyOf) return;
+    const base = this.vertexCount * itemSize;
+    for (let i = 0; i < copyOf.length; i++)
+      for (let k = 0; k < itemSize; k++) array[base + i * itemSize + k] = array[copyOf[i] * itemSize + k];
+  }
+
+  /**
+   * Every attribute over the draw vertices set on the geometry from now on (this view's and the weight view's) gets
+   * its seam copies' entries from their rig vertices each time it is marked for upload; when only ranges of it are
+   * to be uploaded, the copies' range goes with them.
+   */
+  private mirrorSeamCopies(geometry: THREE.BufferGeometry, drawCount: number): void {
+    const setAttribute = geometry.setAttribute.bind(geometry);
+    const mirrored = (name: string, attribute: THREE.BufferAttribute | THREE.InterleavedBufferAttribute): THREE.BufferGeometry => {
+      if (attribute instanceof THREE.BufferAttribute && attribute.count === drawCount && name !== 'uv' && name !== 'rigVertex') {
+        const copies = drawCount - this.vertexCount;
+        const itemSize = attribute.itemSize;
+        Object.defineProperty(attribute, 'needsUpdate', {
+          configurable: true,
+          set: (value: boolean) => {
+            if (value !== true) return;
+            this.mirror(attribute.array, itemSize);
+            if (attribute.updateRanges.length > 0) attribute.addUpdateRange(this.vertexCount * itemSize, copies * itemSize);
+            attribute.version++;
+          },
+        });
+        this.mirror(attribute.array, itemSize);
+      }
+      return setAttribute(name, attribute);
+    };
+    geometry.setAttribute = mirrored;
+  }
+
   /** The skinning chunks and the heat map go into a material's own shader (the same for every material). */
   private prepareMaterial(material: THREE.MeshStandardMaterial): void {
+    const seamCopies = this.seam !== null && this.seam.copyOf.length > 0;
+    material.defines = { ...material.defines, RW_SEAM_COPIES: seamCopies ? 1 : 0 };
     material.onBeforeCompile = (shader) => {
       Object.assign(shader.uniforms, this.uniforms);
       shader.vertexShader = shader.vertexShader
         .replace(
           '#include <common>',
-          `#include <common>\n${LBS_HEADER}\n#if SKIN_HEATMAP\nattribute float skinDistortion;\nvarying float vSkinDistortion;\n#endif`,
+          `#include <common>\n${LBS_HEADER}\n#if SKIN_HEATMAP\nattribute float skinDistortion;\nvarying float vSkinDistortion;\n#endif\n#if RW_SEAM_COPIES\nattribute float rigVertex;\n#define RW_RIG_VERTEX int(rigVertex + 0.5)\n#else\n#define RW_RIG_VERTEX gl_VertexID\n#endif`,
         )
         .replace(
           '#include <beginnormal_vertex>',
-          '#include <beginnormal_vertex>\nvec3 skinnedPosition = position;\nskinVertex(gl_VertexID, skinnedPosition, objectNormal);\n#if SKIN_HEATMAP\nvSkinDistortion = skinDistortion;\n#endif',
+          '#include <beginnormal_vertex>\nvec3 skinnedPosition = position;\nskinVertex(RW_RIG_VERTEX, skinnedPosition, objectNormal);\n#if SKIN_HEATMAP\nvSkinDistortion = skinDistortion;\n#endif',
         )
         .replace('#include <begin_vertex>', '#include <begin_vertex>\ntransformed = skinnedPosition;');
       shader.fragmentShader = shader.fragmentShader
@@ -232,7 +303,7 @@ export class SkinnedMeshView {
         );
     };
     material.customProgramCacheKey = () =>
-      `rigwright-skin-${this.texelsPerVertex}-${this.skinMethod}-${this.perVertexSigns}-${this.nonRigid}-${this.heatMap}-${this.contextExamples}`;
+      `rigwright-skin-${this.texelsPerVertex}-${this.skinMethod}-${this.perVertexSigns}-${this.nonRigid}-${this.heatMap}-${this.contextExamples}-${seamCopies ? 1 : 0}`;
   }
 
   /** Every material the mesh can draw with: the default one, then the look's. */
@@ -442,6 +513,12 @@ export class SkinnedMeshView {
 
   /** The triangles drawn (#F × 3, the rest mesh's vertex numbers): hidden meshes' triangles degenerate, none dropped. */
   setTriangles(triangles: Uint32Array): void {
+    if (this.seam) {
+      if (this.shownTriangles === triangles) return;
+      this.shownTriangles = triangles;
+      this.geometry.setIndex(new THREE.BufferAttribute(drawnTriangles(triangles, this.ownTriangles, this.seam), 1));
+      return;
+    }
     if (this.geometry.index?.array === triangles) return;
     this.geometry.setIndex(new THREE.BufferAttribute(triangles, 1));
   }

@@ -23,8 +23,8 @@ export function materialSlot(material: number, materialCount: number): number {
 }
 
 /**
- * The draw groups of a mesh whose parts are triangle ranges of one index buffer: the parts in triangle order, each
- * with its material's slot, neighbours with the same slot merged into one group; triangles no part covers are drawn
+ * The draw groups of a mesh whose parts are triangle ranges of one index buffer: the parts in triangle order (a part
+ * with material ranges as one range per run), each with its material's slot, neighbours with the same slot merged into one group; triangles no part covers are drawn
  * with the default material, so every triangle is drawn exactly once.
  * @param parts          the scene's parts (absent: one mesh, all of it, with the default material)
  * @param triangleCount  #F of the index buffer
@@ -33,9 +33,14 @@ export function materialSlot(material: number, materialCount: number): number {
 export function partDrawGroups(parts: readonly MeshPart[] | undefined, triangleCount: number, materialCount: number): DrawGroup[] {
   const ranges: { first: number; end: number; slot: number }[] = [];
   for (const part of parts ?? []) {
-    const first = Math.max(0, part.triangleStart);
-    const end = Math.min(triangleCount, part.triangleStart + part.triangleCount);
-    if (end > first) ranges.push({ first, end, slot: materialSlot(part.material, materialCount) });
+    // A part's runs of triangles with their own materials (MeshPart.materialRanges), else all of it with its material.
+    let start = part.triangleStart;
+    for (const run of part.materialRanges ?? [{ triangleCount: part.triangleCount, material: part.material }]) {
+      const first = Math.max(0, start);
+      const end = Math.min(triangleCount, start + run.triangleCount, part.triangleStart + part.triangleCount);
+      if (end > first) ranges.push({ first, end, slot: materialSlot(run.material, materialCount) });
+      start += run.triangleCount;
+    }
   }
   ranges.sort((a, b) => a.first - b.first);
   const groups: DrawGroup[] = [];

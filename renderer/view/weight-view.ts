@@ -97,7 +97,9 @@ export class WeightView {
   readonly vertexCount: number;
 
   /**
-   * @param geometry   the skinned mesh's geometry: it gains four #V float attributes
+   * @param geometry   the skinned mesh's geometry: it gains four float attributes, one entry per drawn vertex (the rig's
+   *                   #V, then any copies drawn at UV seams, whose entries the geometry keeps equal to their rig vertex's:
+   *                   see skinned-mesh.ts); `userData.rigVertexCount` gives #V when it has such copies
    * @param materials  every material the mesh draws with (the default one and the Look view's): each gets the view chunks
    */
   constructor(
@@ -105,7 +107,7 @@ export class WeightView {
     private readonly materials: readonly THREE.Material[],
   ) {
     const vertexCount = geometry.getAttribute('position').count;
-    this.vertexCount = vertexCount;
+    this.vertexCount = (geometry.userData.rigVertexCount as number | undefined) ?? vertexCount;
     const attribute = (name: string, fill: number) => {
       const a = new THREE.BufferAttribute(new Float32Array(vertexCount).fill(fill), 1);
       a.setUsage(THREE.DynamicDrawUsage);

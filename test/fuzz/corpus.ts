@@ -12,7 +12,8 @@ import { dataFile, repoRoot } from '../unit/shared-data.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 
-export const FUZZ_FORMATS = ['obj', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf', 'project'] as const;
+// New formats go last: a format's inputs are drawn from a stream seeded by its place in this list.
+export const FUZZ_FORMATS = ['obj', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf', 'project', 'mtl'] as const;
 export type FuzzFormat = (typeof FUZZ_FORMATS)[number];
 
 /** How a DMAT seed is also read as the rig file it is (poses, weights, handles), with the sizes it was made for. */
@@ -65,6 +66,41 @@ export async function projectSeedWithExamples(fixture: Uint8Array): Promise<Uint
   });
   contents.scene.examples = [example('bent', 0, false), example('raised', 1, true)];
   return writeProjectFile(contents, `project-v${PROJECT_FORMAT_VERSION}.rig.glb`);
+}
+
+/**
+ * A material library as exporters write them (the shared data has none): Blender-style materials with every
+ * statement it writes, a texture with map_Kd options, one-value and clamped colours, Tr, unknown statements.
+ */
+export function mtlSeed(): string {
+  return [
+    '# Blender MTL File',
+    '# Material Count: 3',
+    '',
+    'newmtl body',
+    'Ns 250.000000',
+    'Ka 1.000000 1.000000 1.000000',
+    'Kd 0.800000 0.552000 0.412000',
+    'Ks 0.500000 0.500000 0.500000',
+    'Ke 0.000000 0.000000 0.000000',
+    'Ni 1.450000',
+    'd 1.000000',
+    'illum 2',
+    'map_Kd -blendu on -s 1 1 1 -o 0 0 0 textures/body color.png',
+    'map_Bump -bm 0.500000 textures/body_normal.png',
+    '',
+    'newmtl eye',
+    'Kd 0.9',
+    'Tr 0.25',
+    'map_Kd eye.jpg',
+    'refl -type sphere sky.png',
+    '',
+    'newmtl cloth',
+    'Kd 1.2 0.3 -0.1',
+    'd -halo 0.5',
+    'Pr 0.4',
+    '',
+  ].join('\n');
 }
 
 /**
@@ -178,6 +214,7 @@ export async function loadSeeds(): Promise<Seed[]> {
   add('obj', ['libigl', 'arm.obj']);
   add('obj', ['libigl', 'elephant.obj']);
   seeds.push({ format: 'obj', name: 'two-objects.obj', bytes: new TextEncoder().encode(objSeedWithParts()) });
+  seeds.push({ format: 'mtl', name: 'materials.mtl', bytes: new TextEncoder().encode(mtlSeed()) });
   add('off', ['libigl', 'decimated-knight.off']);
   add('off', ['hand', 'hand.off']);
   add('tgf', ['hand', 'hand.tgf']);

@@ -9,6 +9,7 @@ import { gltfResourceUris } from '../../workers/formats/gltf-resource-uris.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { readProjectFile, type ProjectContents } from '../../workers/formats/project-file.ts';
 import { readRigFile, type RigFile } from '../../workers/formats/read-file.ts';
+import { readMtl, type MtlFile } from '../../workers/formats/mtl.ts';
 import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
 import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import type { DmatRole, FuzzFormat } from './corpus.ts';
@@ -89,6 +90,18 @@ function checkRigFile(file: RigFile): string {
   return checkArray('value', data);
 }
 
+function checkMtl(file: MtlFile): string {
+  const names = new Set<string>();
+  for (const m of file.materials) {
+    if (!m.name || names.has(m.name)) return `material name ${JSON.stringify(m.name)} is empty or repeated`;
+    names.add(m.name);
+    const problem = checkArray(`material ${m.name} colour`, [...(m.diffuse ?? []), m.alpha], 0, 1);
+    if (problem) return problem;
+    if (m.diffuseMap !== null && !m.diffuseMap.trim()) return `material ${m.name}: empty image name`;
+  }
+  return '';
+}
+
 function checkGltf(rig: GltfImportResult): string {
   const { mesh, normals, skeleton, weights, clips, boneNames } = rig;
   const vertexCount = mesh.positions.length / 3;
@@ -155,6 +168,8 @@ export async function runOne(
     let problem: string;
     if (format === 'project') {
       problem = checkProject(readProjectFile(bytes, name));
+    } else if (format === 'mtl') {
+      problem = checkMtl(readMtl(new TextDecoder().decode(bytes), name));
     } else if (format === 'glb' || format === 'gltf') {
       const available: Record<string, Uint8Array> = {};
       for (const uri of gltfResourceUris(bytes, name)) if (resources?.[uri]) available[uri] = resources[uri];

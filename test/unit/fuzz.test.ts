@@ -17,7 +17,7 @@ test(`fuzz: ${INPUTS_PER_FORMAT} mutated inputs per format end in a sound result
   const seeds = await loadSeeds();
   const formats = FUZZ_FORMATS.filter((format) => seeds.some((s) => s.format === format));
   // Every format Rigwright reads has real files to start from (the project file once its fixture exists).
-  for (const format of ['obj', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf'] as const)
+  for (const format of ['obj', 'mtl', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf'] as const)
     assert.ok(formats.includes(format), format);
   const report = await runFuzz({ count: INPUTS_PER_FORMAT, formats, seed: 15, timeoutMs: 20000 });
   process.stdout.write(`${formatReport(report)}\n`);

@@ -39,8 +39,9 @@ test('OBJ: objects with their own vertex blocks become parts; vt/vn per corner f
   const { mesh, parts, corners, report } = readObj(TWO_OBJECTS, 'scene.obj');
   assert.deepEqual(Array.from(mesh.triangles), [0, 1, 2, 0, 2, 3, 4, 7, 6, 4, 6, 5]);
   assert.deepEqual(parts, [
-    { name: 'Body', vertexStart: 0, vertexCount: 4, triangleStart: 0, triangleCount: 2, material: -1, source: null, skinned: true },
-    { name: 'Eye', vertexStart: 4, vertexCount: 4, triangleStart: 2, triangleCount: 2, material: -1, source: null, skinned: true },
+    // `usemtl skin` holds on into the next object, as OBJ's state does.
+    { name: 'Body', vertexStart: 0, vertexCount: 4, triangleStart: 0, triangleCount: 2, material: 0, source: null, skinned: true },
+    { name: 'Eye', vertexStart: 4, vertexCount: 4, triangleStart: 2, triangleCount: 2, material: 0, source: null, skinned: true },
   ]);
   assert.ok(corners);
   assert.deepEqual(Array.from(corners.texcoords), [0, 0, 1, 0, 1, 1, 0, 1, 0.5, 0.5]);

@@ -56,6 +56,16 @@ export function checkedParts(
     if (vertexEnd > vertexCount || triangleEnd > triangleCount) fail(where, 'it reaches past the end of the mesh');
     if (!Number.isInteger(part.material) || part.material < -1 || part.material >= materialCount)
       fail(where, `material ${part.material} is not one of the ${materialCount} materials`);
+    if (part.materialRanges) {
+      let covered = 0;
+      for (const run of part.materialRanges) {
+        if (!Number.isInteger(run.material) || run.material < -1 || run.material >= materialCount)
+          fail(where, `material ${run.material} of a run of its triangles is not one of the ${materialCount} materials`);
+        if (!(Number.isInteger(run.triangleCount) && run.triangleCount >= 0)) fail(where, `a run of ${run.triangleCount} triangles`);
+        covered += run.triangleCount;
+      }
+      if (covered !== part.triangleCount) fail(where, `its material runs cover ${covered} of its ${part.triangleCount} triangles`);
+    }
     for (let i = 3 * part.triangleStart; i < 3 * triangleEnd; i++) {
       const v = mesh.triangles[i];
       if (v < part.vertexStart || v >= vertexEnd)

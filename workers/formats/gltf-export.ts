@@ -315,8 +315,7 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
       const primitive = doc
         .createPrimitive()
         .setAttribute('POSITION', accessor('VEC3', positions))
-        .setAttribute('NORMAL', accessor('VEC3', unitNormals(normals)))
-        .setIndices(accessor('SCALAR', n <= 65535 ? Uint16Array.from(layout.indices) : layout.indices));
+        .setAttribute('NORMAL', accessor('VEC3', unitNormals(normals)));
       const material = part.material >= 0 ? materials[part.material] : null;
       let uvs: Float32Array | null = null;
       if (layout.texcoord && layout.texcoord.some((t) => t >= 0)) {
@@ -344,7 +343,6 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
         warnings.push(`mesh "${part.name}": its material has a texture but the mesh has no texture coordinates; all are (0, 0)`);
       }
       if (uvs) primitive.setAttribute('TEXCOORD_0', accessor('VEC2', uvs));
-      if (material) primitive.setMaterial(material);
       if (part.skinned) {
         for (let set = 0; set < slotCount / 4; set++) {
           primitive.setAttribute(`JOINTS_${set}`, accessor('VEC4', gatherSet(stored.joints, slotCount, set, map)));
@@ -354,10 +352,25 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
           );
         }
       }
-      const gltfMesh = doc.createMesh(part.name).addPrimitive(primitive);
+      // A part whose triangles come in runs of several materials: a primitive per run, sharing the vertex accessors.
+      const runs = part.materialRanges ?? [{ triangleCount: part.triangleCount, material: part.material }];
+      const primitives: Primitive[] = [];
+      let first = 0;
+      for (const run of runs) {
+        if (run.triangleCount === 0) continue;
+        const indices = layout.indices.subarray(3 * first, 3 * (first + run.triangleCount));
+        first += run.triangleCount;
+        const runPrimitive = primitives.length === 0 ? primitive : primitive.clone();
+        runPrimitive.setIndices(accessor('SCALAR', n <= 65535 ? Uint16Array.from(indices) : indices.slice()));
+        const runMaterial = run.material >= 0 ? materials[run.material] : null;
+        runPrimitive.setMaterial(runMaterial);
+        primitives.push(runPrimitive);
+      }
+      const gltfMesh = doc.createMesh(part.name);
+      for (const p of primitives) gltfMesh.addPrimitive(p);
       const node = doc.createNode(part.name).setMesh(gltfMesh);
       scene.addChild(node);
-      return { node, mesh: gltfMesh, primitive, map, skinned: part.skinned };
+      return { node, mesh: gltfMesh, primitives, map, skinned: part.skinned };
     });
   // Morph targets (examples, baked vertex animations) move skinned vertices only.
   const morphed = written.filter((w) => w.skinned);
@@ -392,12 +405,10 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   }
   const addTarget = (name: string, delta: Float32Array, normalDelta: Float32Array): void => {
     for (const part of morphed) {
-      part.primitive.addTarget(
-        doc
-          .createPrimitiveTarget(name)
-          .setAttribute('POSITION', accessor('VEC3', gather3(delta, part.map)))
-          .setAttribute('NORMAL', accessor('VEC3', gather3(normalDelta, part.map))),
-      );
+      const position = accessor('VEC3', gather3(delta, part.map));
+      const normal = accessor('VEC3', gather3(normalDelta, part.map));
+      for (const primitive of part.primitives)
+        primitive.addTarget(doc.createPrimitiveTarget(name).setAttribute('POSITION', position).setAttribute('NORMAL', normal));
     }
   };
   /** A `weights` channel on every morphed mesh node, keyed at `input`. */
@@ -511,11 +522,11 @@ function gather3(values: Float32Array, map: Uint32Array): Float32Array {
   return out;
 }
 
-/** A part as written: its mesh node, mesh, primitive and glTF vertex → scene vertex map. */
+/** A part as written: its mesh node, mesh, primitives (one per material run) and glTF vertex → scene vertex map. */
 interface WrittenPart {
   node: GltfNode;
   mesh: GltfMesh;
-  primitive: Primitive;
+  primitives: Primitive[];
   map: Uint32Array;
   skinned: boolean;
 }

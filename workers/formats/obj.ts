@@ -8,7 +8,9 @@
  * is its latest `o` name when the file has `o` records (groups inside an object are material or smoothing sets that
  * share its vertices), else its latest `g` name. Objects whose vertex blocks overlap or interleave are merged into
  * one part named after all of them (with a warning), so every part stays one range. Faces are stably sorted by part
- * (no change for a file whose objects come one after the other).
+ * (no change for a file whose objects come one after the other). `usemtl` gives the faces after it their material
+ * (named by first use in ObjFile.materials; the `mtllib` files are listed for the loader, which reads them, see
+ * mtl.ts): an object with several materials on disjoint vertex blocks becomes a part per material.
  */
 import { FormatError } from './format-error.ts';
 import { TextScanner, describeNonFinite, exactNumberText, excerpt } from './text-scanner.ts';
@@ -31,8 +33,6 @@ const IGNORED_RECORDS = new Set([
   'l',
   'p',
   'vp',
-  'usemtl',
-  'mtllib',
   'usemap',
   'maplib',
   'shadow_obj',
@@ -71,10 +71,17 @@ export interface ObjFile {
   /** positions #V × 3 (the `v` records in order), triangles #F × 3 (0-based) */
   mesh: TriangleMesh;
   report: MeshFileReport;
-  /** the objects (or groups) as parts, in vertex order; null when the file is one mesh */
+  /**
+   * the objects (or groups; split per material where their vertices allow) as parts, in vertex order; null when the
+   * file is one mesh without a material
+   */
   parts: MeshPart[] | null;
   /** `vt`/`vn` of every triangle corner; null when no face corner names one */
   corners: ObjCorners | null;
+  /** the `usemtl` names in order of first use: parts' `material` index this list */
+  materials: string[];
+  /** the `mtllib` files, as written (folders included), in order, each once */
+  materialLibraries: string[];
 }
 
 /**
@@ -84,7 +91,8 @@ export interface ObjFile {
  * @returns mesh: positions #V × 3, triangles #F × 3 (0-based, fan-triangulated polygons keep their corner order,
  *          faces grouped by part); report: polygons triangulated, `vt`/`vn` counts, warnings (unknown records, no
  *          faces, corners naming a missing `vt`/`vn`, objects merged because they share vertices); parts (two or
- *          more objects or groups) and corners (see ObjFile)
+ *          more objects or groups, or any part with a material) and corners, `usemtl` names and `mtllib` files (see
+ *          ObjFile)
  * @throws FormatError naming the line for: a vertex with fewer than 3 coordinates (mentioning truncation when the
  *         file ends inside the line), a non-numeric, NaN or infinite coordinate (of `v`, `vt` or `vn`), a `vt` without
  *         coordinates, a `vn` with fewer than 3, a face with fewer than 3 corners, a vertex index that is 0,
@@ -111,22 +119,29 @@ export function readObj(text: string, file: string): ObjFile {
   let badCorners = 0;
   const warnings: string[] = [];
   const unknownRecords = new Set<string>();
-  // Parts: the key of the current face (the latest `o` name, or `g` name while the file has no `o`).
+  // Parts: the key of the current face (the latest `o` name, or `g` name while the file has no `o`; and its material).
   const partNames: string[] = [];
-  const partByName = new Map<string, number>();
+  const partMaterials: number[] = [];
+  const partByKey = new Map<string, number>();
   let currentObject: string | null = null;
   let currentGroup: string | null = null;
   let sawObject = false;
   let currentPart = -1;
+  // Materials: `usemtl` names in order of first use, the current one (-1: none yet), and the `mtllib` files.
+  const materialNames: string[] = [];
+  const materialByName = new Map<string, number>();
+  let currentMaterial = -1;
+  const materialLibraries: string[] = [];
 
   const partOf = (): number => {
-    const name = sawObject ? currentObject : currentGroup;
-    const key = name ?? '';
-    let part = partByName.get(key);
+    const name = (sawObject ? currentObject : currentGroup) ?? '';
+    const key = `${currentMaterial} ${name}`;
+    let part = partByKey.get(key);
     if (part === undefined) {
       part = partNames.length;
-      partByName.set(key, part);
-      partNames.push(key);
+      partByKey.set(key, part);
+      partNames.push(name);
+      partMaterials.push(currentMaterial);
     }
     return part;
   };
@@ -273,6 +288,21 @@ export function readObj(text: string, file: string): ObjFile {
           currentObject = name || 'object';
         } else currentGroup = name || 'default';
         currentPart = -1;
+      } else if (keyword === 'usemtl') {
+        scanner.pos += keyword.length;
+        const name = restOfLine();
+        let material = name ? materialByName.get(name) : -1;
+        if (material === undefined) {
+          material = materialNames.length;
+          materialByName.set(name, material);
+          materialNames.push(name);
+        }
+        if (!name) warnings.push(`line ${scanner.line}: 'usemtl' without a name: the faces after it have no material`);
+        currentMaterial = material;
+        currentPart = -1;
+      } else if (keyword === 'mtllib') {
+        scanner.pos += keyword.length;
+        for (const library of libraryNames(restOfLine())) if (!materialLibraries.includes(library)) materialLibraries.push(library);
       } else if (!IGNORED_RECORDS.has(keyword) && !unknownRecords.has(keyword) && unknownRecords.size < MAX_UNKNOWN_RECORD_WARNINGS) {
         unknownRecords.add(keyword);
         warnings.push(`line ${scanner.line}: unknown record '${excerpt(keyword)}' ignored`);
@@ -296,7 +326,13 @@ export function readObj(text: string, file: string): ObjFile {
   // Before any `o` (or `g`), faces belong to a part named after the file.
   const baseName = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1).replace(/\.obj$/i, '') || 'mesh';
   const names = partNames.map((name) => name || baseName);
-  const grouped = groupParts(mesh, trianglePart.subarray(0, triangleCount), names, sawObject ? 'objects' : 'groups', warnings);
+  const grouped = groupParts(
+    mesh,
+    trianglePart.subarray(0, triangleCount),
+    { names, materials: partMaterials, materialNames },
+    sawObject ? 'objects' : 'groups',
+    warnings,
+  );
   if (grouped.order) {
     mesh.triangles = permuteTriangles(mesh.triangles, grouped.order);
     if (corners) {
@@ -312,7 +348,19 @@ export function readObj(text: string, file: string): ObjFile {
     report: { polygonsTriangulated, texcoords: texcoordCount, normals: normalCount, warnings },
     parts: grouped.parts,
     corners,
+    materials: materialNames,
+    materialLibraries,
   };
+}
+
+/**
+ * The files of an `mtllib` line: names separated by spaces, as the format has it, unless that would cut a name
+ * ending in `.mtl` apart (`mtllib my scene.mtl`, as some exporters write names with spaces): then the whole line.
+ */
+export function libraryNames(rest: string): string[] {
+  if (!rest) return [];
+  const tokens = rest.split(/\s+/);
+  return tokens.every((t) => /\.mtl$/i.test(t)) ? tokens : [rest];
 }
 
 function grow<T extends Float64Array | Uint32Array | Int32Array>(array: T, length: number): T {
@@ -336,16 +384,21 @@ function permuteTriangles<T extends Uint32Array | Int32Array>(values: T, order: 
  * The parts of a file: each named part's vertex span (the lowest and highest `v` its faces use); spans that overlap
  * are merged (one warning each); the merged spans in vertex order, stretched to cover the vertices between them
  * (loose vertices join the part before them, leading ones the first). Faces are then ordered by part, stably.
+ * A named part is an object (or group) with one material: an object whose materials cover disjoint vertex blocks
+ * becomes a part per material, `NAME (MATERIAL)`; materials that share vertices stay one part whose triangles are
+ * ordered into a run per material (MeshPart.materialRanges), its `material` the one of most of its triangles.
  * @param triangleParts  #F named part of each triangle, as read
- * @returns parts (null for fewer than two) and the new triangle order (null when it is the file's)
+ * @param named          per named part its object or group name and material (index into materialNames, -1: none)
+ * @returns parts (null for fewer than two without materials) and the new triangle order (null when it is the file's)
  */
 function groupParts(
   mesh: TriangleMesh,
   triangleParts: Uint32Array,
-  names: readonly string[],
+  named: { names: readonly string[]; materials: readonly number[]; materialNames: readonly string[] },
   kind: 'objects' | 'groups',
   warnings: string[],
 ): { parts: MeshPart[] | null; order: Uint32Array | null } {
+  const { names, materials, materialNames } = named;
   const { triangles } = mesh;
   const vertexCount = mesh.positions.length / 3;
   const triangleCount = triangles.length / 3;
@@ -360,7 +413,7 @@ function groupParts(
     }
   }
   const used = names.map((_, p) => p).filter((p) => low[p] <= high[p]);
-  if (used.length < 2) return { parts: null, order: null };
+  if (used.length === 0 || (used.length === 1 && materials[used[0]] < 0)) return { parts: null, order: null };
   used.sort((a, b) => low[a] - low[b] || a - b);
   // Sweep in vertex order, merging every part whose span starts inside the current merged span.
   const merged: { members: number[]; low: number; high: number }[] = [];
@@ -371,46 +424,89 @@ function groupParts(
       last.high = Math.max(last.high, high[p]);
     } else merged.push({ members: [p], low: low[p], high: high[p] });
   }
-  for (const group of merged) {
-    if (group.members.length > 1) {
-      const list = group.members.map((p) => `'${excerpt(names[p])}'`).join(', ');
+  const triangleCounts = new Uint32Array(names.length);
+  for (let t = 0; t < triangleCount; t++) triangleCounts[triangleParts[t]]++;
+  const groupMaterial = merged.map((group) => {
+    let best = materials[group.members[0]];
+    let bestCount = 0;
+    const counts = new Map<number, number>();
+    for (const p of group.members) counts.set(materials[p], (counts.get(materials[p]) ?? 0) + triangleCounts[p]);
+    for (const [material, count] of counts) {
+      if (count > bestCount) {
+        bestCount = count;
+        best = material;
+      }
+    }
+    return best;
+  });
+  merged.forEach((group) => {
+    const objects = [...new Set(group.members.map((p) => names[p]))];
+    if (objects.length > 1) {
+      const list = objects.map((name) => `'${excerpt(name)}'`).join(', ');
       warnings.push(`${kind} ${list} share vertices (or their vertices interleave), so they load as one mesh`);
     }
-  }
-  if (merged.length < 2) return { parts: null, order: null };
-  const groupOfPart = new Uint32Array(names.length);
-  merged.forEach((group, g) => group.members.forEach((p) => (groupOfPart[p] = g)));
-  // Counting sort of triangles by group: stable, and the identity when the file lists its parts in vertex order.
-  const counts = new Uint32Array(merged.length + 1);
-  for (let t = 0; t < triangleCount; t++) counts[groupOfPart[triangleParts[t]] + 1]++;
-  for (let g = 0; g < merged.length; g++) counts[g + 1] += counts[g];
-  const triangleStarts = counts.slice(0, merged.length);
-  const next = counts.slice(0, merged.length);
+  });
+  if (merged.length < 2 && groupMaterial[0] < 0) return { parts: null, order: null };
+  // Runs: each group's materials, in the order their first triangles come in the file; a named part is in one run.
+  const firstTriangle = new Float64Array(names.length).fill(Infinity);
+  for (let t = triangleCount - 1; t >= 0; t--) firstTriangle[triangleParts[t]] = t;
+  const runs: { group: number; material: number }[] = [];
+  const runOfPart = new Uint32Array(names.length);
+  const groupRuns: number[][] = merged.map(() => []);
+  merged.forEach((group, g) => {
+    const members = [...group.members].sort((a, b) => firstTriangle[a] - firstTriangle[b]);
+    for (const p of members) {
+      let run = groupRuns[g].find((r) => runs[r].material === materials[p]);
+      if (run === undefined) {
+        run = runs.length;
+        runs.push({ group: g, material: materials[p] });
+        groupRuns[g].push(run);
+      }
+      runOfPart[p] = run;
+    }
+  });
+  // Counting sort of triangles by run (group by group): stable, and the identity when the file lists its parts in
+  // vertex order and each object's materials one after the other.
+  const counts = new Uint32Array(runs.length + 1);
+  for (let t = 0; t < triangleCount; t++) counts[runOfPart[triangleParts[t]] + 1]++;
+  for (let r = 0; r < runs.length; r++) counts[r + 1] += counts[r];
+  const runStarts = counts.slice(0, runs.length);
+  const next = counts.slice(0, runs.length);
   const order = new Uint32Array(triangleCount);
   let identity = true;
   for (let t = 0; t < triangleCount; t++) {
-    const at = next[groupOfPart[triangleParts[t]]]++;
+    const at = next[runOfPart[triangleParts[t]]]++;
     order[at] = t;
     if (at !== t) identity = false;
   }
+  const runEnd = (r: number): number => (r + 1 < runs.length ? runStarts[r + 1] : triangleCount);
+  // An object split by material: its parts are named after both.
+  const split = new Set<string>();
+  const groupObjects = merged.map((group) => [...new Set(group.members.map((p) => names[p]))].join(' + '));
+  groupObjects.forEach((name, g) => (groupObjects.indexOf(name) !== g ? split.add(name) : undefined));
   const taken = new Set<string>();
   const parts = merged.map((group, g): MeshPart => {
-    let name = group.members.map((p) => names[p]).join(' + ');
-    for (let k = 2; taken.has(name); k++) name = `${group.members.map((p) => names[p]).join(' + ')} (${k})`;
+    const material = groupMaterial[g];
+    const base = split.has(groupObjects[g]) && material >= 0 ? `${groupObjects[g]} (${materialNames[material]})` : groupObjects[g];
+    let name = base;
+    for (let k = 2; taken.has(name); k++) name = `${base} (${k})`;
     taken.add(name);
     const vertexStart = g === 0 ? 0 : group.low;
     const vertexEnd = g + 1 < merged.length ? merged[g + 1].low : vertexCount;
-    const triangleEnd = g + 1 < merged.length ? triangleStarts[g + 1] : triangleCount;
-    return {
+    const own = groupRuns[g];
+    const triangleStart = runStarts[own[0]];
+    const part: MeshPart = {
       name,
       vertexStart,
       vertexCount: vertexEnd - vertexStart,
-      triangleStart: triangleStarts[g],
-      triangleCount: triangleEnd - triangleStarts[g],
-      material: -1,
+      triangleStart,
+      triangleCount: runEnd(own[own.length - 1]) - triangleStart,
+      material,
       source: null,
       skinned: true,
     };
+    if (own.length > 1) part.materialRanges = own.map((r) => ({ triangleCount: runEnd(r) - runStarts[r], material: runs[r].material }));
+    return part;
   });
   return { parts, order: identity ? null : order };
 }

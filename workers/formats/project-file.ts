@@ -24,8 +24,9 @@
  *             is part of the skinning method (`settings.skin.method`, `context-perface-eq9` / `-eq10`) in both.
  *
  * Optional scene keys (format 2; an older reader ignores them and still reads the geometry and rig right):
- *   `parts` (the meshes: name, vertex and triangle ranges, material, glTF source, skinned), `look` (uvs float32
- *   #V × 2 or null; materials: name, baseColor, doubleSided, baseColorTexture { mimeType, bytes uint8 } or null),
+ *   `parts` (the meshes: name, vertex and triangle ranges, material, optional materialRanges [{ triangleCount,
+ *   material }], glTF source, skinned), `look` (uvs float32 #V × 2 or null; materials: name, baseColor, doubleSided,
+ *   baseColorTexture { mimeType, bytes uint8 } or null),
  *   `objCorners` (texcoords, normals float64; cornerTexcoords, cornerNormals int32 #F × 3) and `gltfSource` (file,
  *   bytes uint8, resources [{ uri, bytes }], jointNodes int32 #B): the asset kept whole, as the document holds it.
  */
@@ -945,7 +946,7 @@ function readAsset(
           primitive: r.count(`${at}.source.primitive`, from.primitive),
         };
       }
-      return {
+      const part: MeshPart = {
         name,
         vertexStart,
         vertexCount: partVertices,
@@ -955,6 +956,21 @@ function readAsset(
         source,
         skinned: p.skinned,
       };
+      if (present(p.materialRanges)) {
+        const R = `${at}.materialRanges`;
+        if (!Array.isArray(p.materialRanges)) r.fail(R, notA(p.materialRanges, 'a list'));
+        let covered = 0;
+        part.materialRanges = (p.materialRanges as unknown[]).map((item, k) => {
+          const run = r.object(`${R}[${k}]`, item);
+          const count = r.count(`${R}[${k}].triangleCount`, run.triangleCount);
+          if (!Number.isInteger(run.material) || (run.material as number) < -1 || (run.material as number) >= materialCount)
+            r.fail(`${R}[${k}].material`, notA(run.material, `-1 or one of the ${materialCount} materials`));
+          covered += count;
+          return { triangleCount: count, material: run.material as number };
+        });
+        if (covered !== partTriangles) r.fail(R, `the runs cover ${covered} of the mesh's ${partTriangles} triangles`);
+      }
+      return part;
     });
     if (vertexEnd !== vertexCount || triangleEnd !== triangleCount)
       r.fail(P, `the meshes cover ${vertexEnd} of ${vertexCount} vertices and ${triangleEnd} of ${triangleCount} triangles`);

@@ -20,6 +20,9 @@ export type RigFile =
       parts?: MeshPart[] | null;
       /** OBJ `vt`/`vn` per triangle corner (absent or null: none) */
       corners?: ObjCorners | null;
+      /** OBJ `usemtl` names in order of first use (parts' `material` index them) and `mtllib` files (absent: none) */
+      materials?: string[];
+      materialLibraries?: string[];
     }
   | { kind: 'skeleton'; name: string; skeleton: TgfSkeleton }
   | { kind: 'matrix'; name: string; matrix: DenseMatrix };
@@ -70,8 +73,8 @@ export function readRigFile(name: string, bytes: Uint8Array): RigFile {
   const extension = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
   switch (extension) {
     case 'obj': {
-      const { mesh, report, parts, corners } = readObj(decodeText(bytes), name);
-      return { kind: 'mesh', name, mesh, report, parts, corners };
+      const { mesh, report, parts, corners, materials, materialLibraries } = readObj(decodeText(bytes), name);
+      return { kind: 'mesh', name, mesh, report, parts, corners, materials, materialLibraries };
     }
     case 'off': {
       const { mesh, report } = readOff(decodeText(bytes), name);

@@ -40,12 +40,25 @@ export interface MeshPart {
   vertexCount: number;
   triangleStart: number;
   triangleCount: number;
-  /** index into SurfaceLook.materials; -1: the default material */
+  /** index into SurfaceLook.materials; -1: the default material (with materialRanges: the one most triangles use) */
   material: number;
+  /**
+   * The part's triangles as consecutive runs, each with its own material (an OBJ object whose materials share
+   * vertices, so they cannot be parts of their own); the runs cover the part's triangles in order. Absent: every
+   * triangle of the part has `material`.
+   */
+  materialRanges?: readonly MaterialRange[];
   /** where it came from in the glTF file the scene was imported from; null for other formats */
   source: { node: number; mesh: number; primitive: number } | null;
   /** false: the file had it without a skin; it stays unskinned on export until it is bound */
   skinned: boolean;
+}
+
+/** A run of a part's triangles drawn and exported with one material (see MeshPart.materialRanges). */
+export interface MaterialRange {
+  triangleCount: number;
+  /** index into SurfaceLook.materials; -1: the default material */
+  material: number;
 }
 
 /** A material as the viewport and the export need it: the base colour, from a factor and an optional image. */
