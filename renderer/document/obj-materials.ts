@@ -162,5 +162,7 @@ function materialLook(
     }
   }
   const [r, g, b] = texture ? [1, 1, 1] : (material.diffuse ?? [1, 1, 1]);
-  return { name: material.name, baseColor: [r, g, b, material.alpha], baseColorTexture: texture, doubleSided: true };
+  // A dissolve below 1 is see-through: blended, as glTF's BLEND (alpha from the colour times the image's).
+  const blend = material.alpha < 1 ? { alphaMode: 'BLEND' as const } : {};
+  return { name: material.name, baseColor: [r, g, b, material.alpha], baseColorTexture: texture, doubleSided: true, ...blend };
 }

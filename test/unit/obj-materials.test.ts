@@ -226,7 +226,9 @@ test('OBJ look: usemtl names found in the libraries opened, map_Kd images by bas
   );
   assert.ok(look);
   assert.equal(look.uvs, null);
-  assert.deepEqual(look.materials, [{ name: 'Skin', baseColor: [0.8, 0.5, 0.4, 0.75], baseColorTexture: null, doubleSided: true }]);
+  assert.deepEqual(look.materials, [
+    { name: 'Skin', baseColor: [0.8, 0.5, 0.4, 0.75], baseColorTexture: null, doubleSided: true, alphaMode: 'BLEND' },
+  ]);
   assert.deepEqual(
     parts?.[0]?.map((p) => [p.name, p.material]),
     [
@@ -249,7 +251,13 @@ test('OBJ look: usemtl names found in the libraries opened, map_Kd images by bas
     [{ name: 'body.mtl', bytes: encode(LIBRARY) }, ...images],
   );
   assert.deepEqual(textured.look?.materials, [
-    { name: 'Cloth Blue', baseColor: [1, 1, 1, 0.9], baseColorTexture: { bytes: PNG_BYTES, mimeType: 'image/png' }, doubleSided: true },
+    {
+      name: 'Cloth Blue',
+      baseColor: [1, 1, 1, 0.9],
+      baseColorTexture: { bytes: PNG_BYTES, mimeType: 'image/png' },
+      doubleSided: true,
+      alphaMode: 'BLEND',
+    },
     { name: 'Eye', baseColor: [1, 1, 1, 1], baseColorTexture: { bytes: JPEG_BYTES, mimeType: 'image/jpeg' }, doubleSided: true },
   ]);
   // A library that cannot be read, and an image that is neither PNG nor JPEG: notices, the colour stays.
@@ -329,7 +337,7 @@ test('loading: OBJ files with their .mtl and images get a look; materials of joi
     uvs: null,
     materials: [
       { name: 'Eye', baseColor: [1, 1, 1, 1], baseColorTexture: { bytes: JPEG_BYTES, mimeType: 'image/jpeg' }, doubleSided: true },
-      { name: 'felt', baseColor: [0.4, 0.5, 0.6, 0.5], baseColorTexture: null, doubleSided: true },
+      { name: 'felt', baseColor: [0.4, 0.5, 0.6, 0.5], baseColorTexture: null, doubleSided: true, alphaMode: 'BLEND' },
     ],
   });
   // A weights file opened into the scene keeps its look.
