@@ -187,8 +187,13 @@ function readKind<K extends RigFile['kind']>(file: string, kind: K, what: string
   return read as Extract<RigFile, { kind: K }>;
 }
 
+/** A mesh file as the app reads it: the mesh, and for OBJ its objects, texture coordinates and materials. */
+export function readMeshFile(file: string): Extract<RigFile, { kind: 'mesh' }> {
+  return readKind(file, 'mesh', 'a mesh (.obj or .off)');
+}
+
 export function readMesh(file: string): TriangleMesh {
-  return readKind(file, 'mesh', 'a mesh (.obj or .off)').mesh;
+  return readMeshFile(file).mesh;
 }
 
 /** The joints and bones as the TGF file has them, without the hierarchy. */
@@ -208,13 +213,14 @@ export function readMatrix(file: string, purpose: string): DenseMatrix {
 
 /** A mesh, its skeleton and their weights, checked against each other; weight warnings go to stderr. */
 export function readBoundRig(meshFile: string, skeletonFile: string, weightsFile: string, stderr: CliStreams['stderr']) {
-  const mesh = readMesh(meshFile);
+  const meshRead = readMeshFile(meshFile);
+  const mesh = meshRead.mesh;
   const skeleton = readSkeleton(skeletonFile);
   const vertexCount = mesh.positions.length / 3;
   const boneCount = skeleton.parents.length;
   const { weights, warnings } = weightsFromDmat(readMatrix(weightsFile, 'skinning weights'), vertexCount, boneCount, weightsFile);
   for (const warning of warnings) stderr.write(`rigwright: warning: ${weightsFile}: ${warning}\n`);
-  return { mesh, skeleton, vertexCount, boneCount, weights };
+  return { mesh, meshRead, skeleton, vertexCount, boneCount, weights };
 }
 
 /** A number in at most `significantDigits` digits, without trailing zeros. */

@@ -8,7 +8,7 @@ import type { RigFile } from '../../workers/formats/read-file.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import type { MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from '../../workers/formats/types.ts';
 import { joinCorners, joinMeshes } from './mesh-parts.ts';
-import { isMaterialFile, objLook } from './obj-materials.ts';
+import { isMaterialFile, objLook } from '../../workers/formats/obj-materials.ts';
 import { dmatRole, type DmatRole } from '../../workers/formats/dmat-role.ts';
 import type { IoClient } from '../io/io-client.ts';
 import { gltfIntoDocument, isGltfBatch } from './gltf-document.ts';
@@ -30,7 +30,7 @@ type MeshFile = Extract<RigFile, { kind: 'mesh' }>;
  * The scene's mesh from the batch's mesh files: one file as it is, with its own parts (an OBJ's objects or groups) and
  * corners; several joined in batch order into one vertex list (joinMeshes) with a part per file, or per object of
  * a file that has several, so weights and handle DMATs of the same batch index the joined vertices. The OBJ files'
- * materials come from the batch's .mtl files and images (obj-materials.ts): the look, or none when no OBJ names one.
+ * materials come from the batch's .mtl files and images (workers/formats/obj-materials.ts): the look, or none when no OBJ names one.
  */
 function sceneMesh(
   files: readonly MeshFile[],

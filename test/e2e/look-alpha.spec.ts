@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { Document, NodeIO, type Material, type Texture } from '@gltf-transform/core';
 import { KHRTextureTransform } from '@gltf-transform/extensions';
 import { artifactsDir, openApp } from './app-driver.ts';
-import { DEFAULT_ALBEDO, linearToSrgb, png, projectAll, srgbToLinear } from './look-pixels.ts';
+import { DEFAULT_ALBEDO, linearToSrgb, projectAll, srgbToLinear } from './look-pixels.ts';
+import { png } from '../unit/png-file.ts';
 
 /** The quadrants' sRGB colours and alphas (0–255): top left, top right, bottom left, bottom right. */
 const QUADRANTS = [

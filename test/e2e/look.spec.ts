@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { artifactsDir, dataFile, openApp } from './app-driver.ts';
-import { DEFAULT_ALBEDO, linearToSrgb, png, projectAll, srgbToLinear } from './look-pixels.ts';
+import { DEFAULT_ALBEDO, linearToSrgb, projectAll, srgbToLinear } from './look-pixels.ts';
+import { png } from '../unit/png-file.ts';
 
 const CESIUM_MAN = () => dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
 

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readRigFile } from '../../workers/formats/read-file.ts';
@@ -21,6 +21,7 @@ import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinnin
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { NodeIO } from '@gltf-transform/core';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
+import { png } from './png-file.ts';
 import { repoRoot, dataFile } from './shared-data.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-cli-gltf-'));
@@ -197,4 +198,104 @@ test('rigwright import of a walk with root motion writes its translations; skin 
   const wrong = rigwright('skin', ...args, '--translations', path.join(outDir, `${base}-weights.dmat`), '--frame', '0', '--out', posedFile);
   assert.equal(wrong.status, 1);
   assert.match(wrong.stderr, /weights\.dmat: translations for 30 bones × \d+ frames are \d+ × 3, not 1728 × 30/);
+});
+
+test('rigwright export --mesh A.obj keeps its objects, vt and mtllib materials with their images, as the app does', async () => {
+  const dir = mkdtempSync(path.join(work, 'obj-materials-'));
+  mkdirSync(path.join(dir, 'tex'));
+  const texels = Uint8Array.of(255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 0, 255);
+  const image = png(2, 2, texels);
+  writeFileSync(path.join(dir, 'tex', 'skin.png'), image);
+  const vt = [
+    [0, 0],
+    [1, 0],
+    [1, 1],
+    [0, 1],
+  ];
+  writeFileSync(
+    path.join(dir, 'a.obj'),
+    [
+      'mtllib a.mtl',
+      'o body',
+      'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0',
+      ...vt.map(([u, v]) => `vt ${u} ${v}`),
+      'usemtl skin',
+      'f 1/1 2/2 3/3\nf 1/1 3/3 4/4',
+      'o hat',
+      'v 0 2 0\nv 1 2 0\nv 1 3 0',
+      'usemtl felt',
+      'f 5 6 7',
+      '',
+    ].join('\n'),
+  );
+  // The image path as Windows exporters write it, under a folder next to the library.
+  writeFileSync(path.join(dir, 'a.mtl'), 'newmtl skin\nKd 0.8 0.6 0.5\nmap_Kd tex\\skin.png\nnewmtl felt\nKd 0.2 0.2 0.6\nd 0.5\n');
+  writeFileSync(path.join(dir, 's.tgf'), '1 0 0 0\n2 0 2 0\n3 0 3 0\n#\n1 2\n2 3\n');
+  const weights = new Float64Array(7 * 2);
+  for (let v = 0; v < 7; v++) weights[v * 2 + (v < 4 ? 0 : 1)] = 1;
+  writeFileSync(path.join(dir, 'w.dmat'), writeDmatAscii({ rows: 7, cols: 2, data: weights }));
+  const out = path.join(dir, 'a.glb');
+  const run = rigwright(
+    'export',
+    '--mesh',
+    path.join(dir, 'a.obj'),
+    '--skeleton',
+    path.join(dir, 's.tgf'),
+    '--weights',
+    path.join(dir, 'w.dmat'),
+    '--out',
+    out,
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stderr, '');
+  assert.match(run.stdout, /7 vertices in 2 meshes, 2 materials, 2 joints/);
+  const bytes = new Uint8Array(readFileSync(out));
+  await assertValidGltf(bytes, 'an OBJ with materials exported by the CLI');
+  const doc = await new NodeIO().readBinary(bytes);
+  const meshes = doc.getRoot().listMeshes();
+  assert.equal(meshes.length, 2);
+  assert.equal(doc.getRoot().listSkins().length, 1);
+  const [body, hat] = meshes.map((mesh) => mesh.listPrimitives()[0]);
+  assert.equal(body.getMaterial()?.getName(), 'skin');
+  assert.deepEqual(Buffer.from(body.getMaterial()!.getBaseColorTexture()!.getImage()!), Buffer.from(image), 'the PNG as it is');
+  assert.equal(hat.getMaterial()?.getName(), 'felt');
+  assert.equal(hat.getMaterial()?.getAlphaMode(), 'BLEND');
+  assert.deepEqual(
+    Array.from(hat.getMaterial()!.getBaseColorFactor(), (c) => Math.fround(c)),
+    Array.from(Float32Array.of(0.2, 0.2, 0.6, 0.5)),
+  );
+  // Each written vertex's texture coordinate is an OBJ vt with v flipped (glTF's origin is top left).
+  const uv = body.getAttribute('TEXCOORD_0')!;
+  const position = body.getAttribute('POSITION')!;
+  // The body's OBJ vertex k sits at the corners (0,0) (1,0) (1,1) (0,1) and uses vt k.
+  const corners = [
+    [0, 0],
+    [1, 0],
+    [1, 1],
+    [0, 1],
+  ];
+  assert.equal(uv.getCount(), 4);
+  for (let i = 0; i < uv.getCount(); i++) {
+    const [x, y] = position.getElement(i, [0, 0, 0]);
+    const k = corners.findIndex(([cx, cy]) => cx === x && cy === y);
+    assert.ok(k >= 0, `vertex ${i} at (${x}, ${y})`);
+    assert.deepEqual(uv.getElement(i, [0, 0]), [vt[k][0], 1 - vt[k][1]], `vertex ${i}`);
+  }
+  assert.equal(hat.getAttribute('TEXCOORD_0'), null, 'the hat has no vt');
+
+  // Without its image the material keeps its colour, and the warning names the image.
+  rmSync(path.join(dir, 'tex', 'skin.png'));
+  const bare = rigwright(
+    'export',
+    '--mesh',
+    path.join(dir, 'a.obj'),
+    '--skeleton',
+    path.join(dir, 's.tgf'),
+    '--weights',
+    path.join(dir, 'w.dmat'),
+    '--out',
+    out,
+  );
+  assert.equal(bare.status, 0, bare.stderr);
+  assert.match(bare.stderr, /material 'skin': its image 'tex\\skin\.png' was not among the files opened/);
 });

@@ -1,6 +1,6 @@
 /**
  * OBJ materials: the .mtl reader (workers/formats/mtl.ts), `usemtl` faces becoming parts with materials
- * (workers/formats/obj.ts), the batch's libraries and images becoming the look (renderer/document/obj-materials.ts),
+ * (workers/formats/obj.ts), the batch's libraries and images becoming the look (workers/formats/obj-materials.ts),
  * and the draw vertices split at UV seams (renderer/view/seam-split.ts). Expected values are written out by hand
  * from the small files below.
  */
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readMtl } from '../../workers/formats/mtl.ts';
 import { libraryNames, readObj } from '../../workers/formats/obj.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
-import { imageMimeType, isMaterialFile, objLook } from '../../renderer/document/obj-materials.ts';
+import { imageMimeType, isMaterialFile, objLook } from '../../workers/formats/obj-materials.ts';
 import { drawnTriangles, seamSplit } from '../../renderer/view/seam-split.ts';
 import { partDrawGroups } from '../../renderer/view/surface-look.ts';
 import type { ObjCorners } from '../../workers/formats/types.ts';

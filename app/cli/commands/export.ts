@@ -1,6 +1,9 @@
 /** `rigwright export`: a skinned, animated glTF 2.0 asset from a mesh, a skeleton, weights and poses. */
 import path from 'node:path';
-import { exportGltf, GLTF_EXPORT_DEFAULTS, type GltfClip, type GltfPoseSpace } from '../../../workers/formats/gltf-export.ts';
+import { exportGltf, GLTF_EXPORT_DEFAULTS, type GltfClip, type GltfPoseSpace, type GltfRig } from '../../../workers/formats/gltf-export.ts';
+import { readMtl } from '../../../workers/formats/mtl.ts';
+import type { RigFile } from '../../../workers/formats/read-file.ts';
+import { objLook, type BatchFile } from '../../../workers/formats/obj-materials.ts';
 import type { GltfCompression } from '../../../workers/formats/gltf-extensions.ts';
 import type { GltfWeightComponent } from '../../../workers/formats/gltf-skin-weights.ts';
 import { vertexNormals } from '../../../workers/mesh/vertex-normals.ts';
@@ -53,7 +56,8 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
                        textures, names, other nodes, clips and extensions stay; the weights (#vertices of all its
                        meshes × its joints, or the imported TGF's bones whose extra connector columns are zero), the
                        skeleton (its joints moved to the TGF's bone heads) and the poses (a new clip) replace the file's
-  --mesh FILE          mesh, .obj or .off
+  --mesh FILE          mesh, .obj or .off; an OBJ's objects and groups become meshes on the one skin with their
+                       vt/vn, and the materials of its mtllib files (next to it) with their map_Kd images
   --skeleton FILE      TGF skeleton
   --weights FILE       DMAT skinning weights, #vertices × #bones
   --poses FILE         DMAT pose file for this skeleton (optional)
@@ -108,7 +112,8 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     if (!COMPRESSIONS.includes(compression))
       throw new UsageError(`--compress must be ${COMPRESSIONS.join(', ')}; not "${values.compress}"`);
 
-    const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
+    const { mesh, meshRead, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
+    const asset = objAsset(meshRead, meshFile, (warning) => stderr.write(`rigwright: warning: ${warning}\n`));
     const examples = values.examples === undefined ? [] : readExamples(values.examples, mesh, boneCount);
     let poseSpace: GltfPoseSpace | undefined;
     if (examples.length > 0) {
@@ -136,6 +141,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
         clips,
         poseSpace,
         name: path.basename(meshFile).replace(/\.[^.]*$/, ''),
+        ...asset,
       },
       out,
       { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename, compression },
@@ -147,11 +153,63 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     writeFiles(files);
     const written = [out, ...files.slice(0, -1).map((f) => f.path)];
     stdout.write(
-      `wrote ${written.join(' and ')}: ${vertexCount} vertices, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}, up to ${influences} influences per vertex (${weightComponent} weights${compression === 'none' ? '' : `, ${compression}-compressed`})${examples.length > 0 ? `, ${examples.length} example morph target${examples.length === 1 ? '' : 's'} (${kernel} RBF weights)` : ''}\n`,
+      `wrote ${written.join(' and ')}: ${vertexCount} vertices${asset.parts && asset.parts.length > 1 ? ` in ${asset.parts.length} meshes` : ''}${asset.look ? `, ${asset.look.materials.length} material${asset.look.materials.length === 1 ? '' : 's'}` : ''}, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}, up to ${influences} influences per vertex (${weightComponent} weights${compression === 'none' ? '' : `, ${compression}-compressed`})${examples.length > 0 ? `, ${examples.length} example morph target${examples.length === 1 ? '' : 's'} (${kernel} RBF weights)` : ''}\n`,
     );
     return 0;
   },
 };
+
+/**
+ * What an OBJ brings besides its vertices, as the app keeps it: its objects and groups as meshes, its vt/vn, and
+ * the materials of its `mtllib` files (next to the OBJ) with their `map_Kd` images (next to the library; a path
+ * that is not there is also looked for by its base name there), through the app's objLook.
+ */
+function objAsset(
+  read: Extract<RigFile, { kind: 'mesh' }>,
+  meshFile: string,
+  warn: (warning: string) => void,
+): Pick<GltfRig, 'parts' | 'look' | 'objCorners'> {
+  const asset: Pick<GltfRig, 'parts' | 'look' | 'objCorners'> = {};
+  if (read.corners) asset.objCorners = read.corners;
+  if (read.parts) asset.parts = read.parts;
+  const libraries = read.materialLibraries ?? [];
+  if ((read.materials ?? []).length === 0 && libraries.length === 0) return asset;
+  const files: BatchFile[] = [];
+  const tryRead = (file: string): Uint8Array | null => {
+    try {
+      return readBytes(file);
+    } catch {
+      return null;
+    }
+  };
+  for (const library of libraries) {
+    const libraryPath = path.resolve(path.dirname(meshFile), library.replace(/\\/g, '/'));
+    const bytes = tryRead(libraryPath);
+    if (!bytes) continue;
+    files.push({ name: library, bytes });
+    let maps: string[] = [];
+    try {
+      maps = readMtl(new TextDecoder().decode(bytes), library).materials.flatMap((m) => (m.diffuseMap ? [m.diffuseMap] : []));
+    } catch {
+      // objLook reports the library's error.
+    }
+    for (const map of new Set(maps)) {
+      const relative = map.replace(/\\/g, '/');
+      const image =
+        tryRead(path.resolve(path.dirname(libraryPath), relative)) ??
+        tryRead(path.resolve(path.dirname(libraryPath), path.basename(relative)));
+      if (image && !files.some((f) => f.name === map)) files.push({ name: map, bytes: image });
+    }
+  }
+  const look = objLook(
+    [{ name: meshFile, materials: read.materials ?? [], materialLibraries: libraries, parts: read.parts ?? null }],
+    files,
+  );
+  for (const warning of look.warnings) warn(warning);
+  if (look.look) asset.look = look.look;
+  if (look.parts[0]) asset.parts = look.parts[0];
+  return asset;
+}
 
 /**
  * `export --base B.glb`: B imported as `rigwright import` reads it, the given weights, skeleton heads and poses put

@@ -9,9 +9,9 @@
  * d; with a map_Kd image the image is the colour and Kd is not multiplied in (as Blender's OBJ importer does: its
  * exporter writes a grey Kd beside the image). OBJ has no face culling, so materials are double-sided.
  */
-import { readMtl, baseName, type MtlMaterial } from '../../workers/formats/mtl.ts';
-import type { MaterialLook, MeshPart, SurfaceLook } from '../../workers/formats/types.ts';
-import { fileErrorMessage } from './scene-document.ts';
+import { FormatError } from './format-error.ts';
+import { readMtl, baseName, type MtlMaterial } from './mtl.ts';
+import type { MaterialLook, MeshPart, SurfaceLook } from './types.ts';
 
 /** A file of the batch by name and bytes. */
 export interface BatchFile {
@@ -78,7 +78,8 @@ export function objLook(
         materials = file.materials;
         warnings.push(...file.warnings.map((w) => `${library.name}: ${w}`));
       } catch (error) {
-        warnings.push(`${fileErrorMessage(error, library.name)}; its materials are drawn with the default material`);
+        const reason = error instanceof FormatError ? error.message : `${library.name}: could not be read (${String(error)})`;
+        warnings.push(`${reason}; its materials are drawn with the default material`);
         materials = [];
       }
       read.set(library, materials);
