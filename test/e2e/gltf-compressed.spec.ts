@@ -14,6 +14,7 @@ import draco3d from 'draco3dgltf';
 import { MeshoptEncoder } from 'meshoptimizer/encoder';
 import { CONTENT_SECURITY_POLICY } from '../../app/app-scheme.ts';
 import { assertValidGltf, maxDistance } from '../unit/gltf-skinning-reference.ts';
+import { glbJson } from '../unit/glb-json.ts';
 import { dataFile, openApp } from './app-driver.ts';
 
 interface Loaded {
@@ -148,7 +149,5 @@ test('the export dialog compresses with Draco or meshopt: each file validates, r
 
 /** The file's extensionsRequired. */
 function requiredOf(glb: Uint8Array): string[] {
-  const jsonLength = new DataView(glb.buffer, glb.byteOffset).getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as { extensionsRequired?: string[] };
-  return json.extensionsRequired ?? [];
+  return glbJson<{ extensionsRequired?: string[] }>(glb).extensionsRequired ?? [];
 }

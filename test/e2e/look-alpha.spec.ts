@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { Document, NodeIO, type Material, type Texture } from '@gltf-transform/core';
 import { KHRTextureTransform } from '@gltf-transform/extensions';
 import { artifactsDir, openApp } from './app-driver.ts';
-import { DEFAULT_ALBEDO, linearToSrgb, projectAll, srgbToLinear } from './look-pixels.ts';
+import { DEFAULT_ALBEDO, linearToSrgb, openInLook, projectAll, srgbToLinear } from './look-pixels.ts';
 import { png } from '../unit/png-file.ts';
 
 /** The quadrants' sRGB colours and alphas (0–255): top left, top right, bottom left, bottom right. */
@@ -216,17 +216,7 @@ async function openLookAsset(page: Page, errors: string[]): Promise<void> {
   await openApp(page, errors, { paused: true });
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-look-alpha-')), 'look-alpha.glb');
   writeFileSync(file, await lookAsset());
-  await page.setInputFiles('#file-input', file);
-  await page.waitForFunction(() => {
-    const s = (window as any).__rigwright.state();
-    return s.error !== null || s.sceneName === 'look-alpha.glb';
-  });
-  expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
-  await page.evaluate(async () => {
-    const h = (window as any).__rigwright;
-    await h.look.ready();
-    h.command('view.skeleton');
-  });
+  await openInLook(page, file, 'look-alpha.glb');
   const look = await page.evaluate(() => (window as any).__rigwright.look.state());
   expect(look.view).toBe('look');
   expect(look.problems).toEqual([]);

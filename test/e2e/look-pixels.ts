@@ -2,6 +2,7 @@
  * Helpers the Look view's specs share: sRGB transfer functions, the app's default albedo, projecting posed vertices
  * into the page with the view's camera (PNG files for generated textures: test/unit/png-file.ts).
  */
+import { expect, type Page } from '@playwright/test';
 
 /** the app's default material, sRGB 0xb9c2cf (surface-look.ts defaultMaterial) */
 export const DEFAULT_ALBEDO = [0xb9, 0xc2, 0xcf];
@@ -28,4 +29,22 @@ export function projectAll(
     out[4 * v + 3] = 1 / cw;
   }
   return out;
+}
+
+/**
+ * Opens `files` through the file input, waits for the scene `sceneName` and its look's textures, and hides the
+ * skeleton so that only the meshes are drawn.
+ */
+export async function openInLook(page: Page, files: string | string[], sceneName: string): Promise<void> {
+  await page.setInputFiles('#file-input', files);
+  await page.waitForFunction((name) => {
+    const s = (window as any).__rigwright.state();
+    return s.error !== null || s.sceneName === name;
+  }, sceneName);
+  expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
+  await page.evaluate(async () => {
+    const h = (window as any).__rigwright;
+    await h.look.ready();
+    h.command('view.skeleton');
+  });
 }

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { artifactsDir, dataFile, openApp } from './app-driver.ts';
-import { DEFAULT_ALBEDO, linearToSrgb, projectAll, srgbToLinear } from './look-pixels.ts';
+import { DEFAULT_ALBEDO, linearToSrgb, openInLook, projectAll, srgbToLinear } from './look-pixels.ts';
 import { png } from '../unit/png-file.ts';
 
 const CESIUM_MAN = () => dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
@@ -522,17 +522,7 @@ test('three meshes, two materials and none: each part is drawn with its own mate
   const asset = await threePartAsset();
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-look-')), 'three-parts.glb');
   writeFileSync(file, asset.bytes);
-  await page.setInputFiles('#file-input', file);
-  await page.waitForFunction(() => {
-    const s = (window as any).__rigwright.state();
-    return s.error !== null || s.sceneName === 'three-parts.glb';
-  });
-  expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
-  await page.evaluate(async () => {
-    const h = (window as any).__rigwright;
-    await h.look.ready();
-    h.command('view.skeleton');
-  });
+  await openInLook(page, file, 'three-parts.glb');
   const look: LookState = await page.evaluate(() => (window as any).__rigwright.look.state());
   expect(look.view).toBe('look');
   expect(look.materials.map((m) => [m.name, m.textured])).toEqual([

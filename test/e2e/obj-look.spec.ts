@@ -26,6 +26,7 @@ import { NodeIO } from '@gltf-transform/core';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { assertValidGltf } from '../unit/gltf-skinning-reference.ts';
 import { png } from '../unit/png-file.ts';
+import { openInLook } from './look-pixels.ts';
 import { gpuCpuDeviation, openApp } from './app-driver.ts';
 
 /** the app's default material, sRGB 0xb9c2cf (surface-look.ts defaultMaterial) */
@@ -138,17 +139,7 @@ function projectAll(camera: { viewProjection: number[]; left: number; top: numbe
 }
 
 async function open(page: Page, files: string[]): Promise<void> {
-  await page.setInputFiles('#file-input', files);
-  await page.waitForFunction(() => {
-    const s = (window as any).__rigwright.state();
-    return s.error !== null || s.sceneName === 'panel.obj';
-  });
-  expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
-  await page.evaluate(async () => {
-    const h = (window as any).__rigwright;
-    await h.look.ready();
-    h.command('view.skeleton');
-  });
+  await openInLook(page, files, 'panel.obj');
 }
 
 interface LookState {

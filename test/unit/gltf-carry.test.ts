@@ -12,6 +12,7 @@ import { exportGltfInPlace, type GltfEdit } from '../../workers/formats/gltf-edi
 import type { GltfImportResult } from '../../workers/formats/gltf-import.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { bakePoseSequence } from '../../workers/rig/pose-sequence.ts';
+import { glbBin, glbJson } from './glb-json.ts';
 import { dataFile } from './shared-data.ts';
 
 interface ChannelJson {
@@ -105,11 +106,7 @@ interface Glb {
 }
 
 function readGlb(glb: Uint8Array): Glb {
-  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
-  const jsonLength = view.getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as Json;
-  const binLength = view.getUint32(20 + jsonLength, true);
-  return { json, bin: glb.subarray(28 + jsonLength, 28 + jsonLength + binLength) };
+  return { json: glbJson<Json>(glb), bin: glbBin(glb) };
 }
 
 const WIDTH: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };

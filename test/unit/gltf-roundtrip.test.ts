@@ -14,6 +14,7 @@ import { exportGltfInPlace, type GltfEdit } from '../../workers/formats/gltf-edi
 import type { GltfImportResult } from '../../workers/formats/gltf-import.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
+import { glbJson, withGlbJson } from './glb-json.ts';
 import { dataFile } from './shared-data.ts';
 
 async function readDoc(bytes: Uint8Array): Promise<Document> {
@@ -505,36 +506,13 @@ async function twoSkinAsset(extension?: string): Promise<Uint8Array> {
   const glb = await new WebIO().writeBinary(doc);
   if (!extension) return glb;
   // An extension no reader knows, on the root, a node, a material and a primitive (used, not required).
-  const json = glbJson(glb);
+  const json = glbJson<GltfJsonShape>(glb);
   json.extensionsUsed = [extension];
   json.extensions = { [extension]: { version: 3 } };
   json.nodes[0].extensions = { [extension]: { tag: 'armature', list: [1, 2] } };
   json.materials[1].extensions = { [extension]: { glow: 0.5 } };
   json.meshes[0].primitives[0].extensions = { [extension]: { lod: 2 } };
-  return glbWithJson(glb, json);
-}
-
-/** The GLB's JSON chunk. */
-function glbJson(glb: Uint8Array): GltfJsonShape {
-  const jsonLength = new DataView(glb.buffer, glb.byteOffset).getUint32(12, true);
-  return JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as GltfJsonShape;
-}
-
-/** The GLB with its JSON chunk replaced by `json` (the binary chunk as it was). */
-function glbWithJson(glb: Uint8Array, json: unknown): Uint8Array {
-  const jsonLength = new DataView(glb.buffer, glb.byteOffset).getUint32(12, true);
-  let text = JSON.stringify(json);
-  while (text.length % 4 !== 0) text += ' ';
-  const jsonBytes = new TextEncoder().encode(text);
-  const bin = glb.subarray(20 + jsonLength);
-  const out = new Uint8Array(20 + jsonBytes.length + bin.length);
-  out.set(glb.subarray(0, 12));
-  new DataView(out.buffer).setUint32(8, out.length, true);
-  new DataView(out.buffer).setUint32(12, jsonBytes.length, true);
-  new DataView(out.buffer).setUint32(16, 0x4e4f534a, true);
-  out.set(jsonBytes, 20);
-  out.set(bin, 20 + jsonBytes.length);
-  return out;
+  return withGlbJson(glb, json);
 }
 
 /** glTF's skinning of every mesh node (each with its own skin; unskinned ones by their world matrix), spine rotation set. */
@@ -677,7 +655,7 @@ test('an unknown extension on the root, a node, a material and a primitive passe
   const bytes = await twoSkinAsset(name);
   const rig = await importGltf(bytes, 'probe.glb');
   const result = await exportGltfInPlace(editOf(rig), 'probe-out.glb');
-  const json = glbJson(result.bytes);
+  const json = glbJson<GltfJsonShape>(result.bytes);
   assert.ok(json.extensionsUsed?.includes(name));
   assert.deepEqual(json.extensions?.[name], { version: 3 });
   assert.deepEqual(json.nodes[0].extensions?.[name], { tag: 'armature', list: [1, 2] });
@@ -690,15 +668,15 @@ test('an unknown extension on a texture and a sampler (CesiumMan) passes through
   const name = 'EXT_rigwright_probe';
   type Item = { extensions?: Record<string, unknown>; source?: number; sampler?: number; magFilter?: number };
   const original = new Uint8Array(readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb')));
-  const json = glbJson(original) as GltfJsonShape & { textures: Item[]; samplers: Item[] };
+  const json = glbJson<GltfJsonShape>(original) as GltfJsonShape & { textures: Item[]; samplers: Item[] };
   json.extensionsUsed = [...(json.extensionsUsed ?? []), name];
   json.textures[0].extensions = { [name]: { channel: 'albedo' } };
   json.samplers[0].extensions = { [name]: { anisotropy: 4 } };
-  const bytes = glbWithJson(original, json);
+  const bytes = withGlbJson(original, json);
   const rig = await importGltf(bytes, 'probe.glb');
   const result = await exportGltfInPlace(editOf(rig), 'probe-out.glb');
   assert.ok(!result.warnings.some((w) => w.includes('left out')), result.warnings.join('; '));
-  const out = glbJson(result.bytes) as GltfJsonShape & { textures: Item[]; samplers: Item[] };
+  const out = glbJson<GltfJsonShape>(result.bytes) as GltfJsonShape & { textures: Item[]; samplers: Item[] };
   assert.ok(out.extensionsUsed?.includes(name));
   const texture = out.textures.find((t) => t.source === json.textures[0].source)!;
   assert.deepEqual(texture.extensions?.[name], { channel: 'albedo' });

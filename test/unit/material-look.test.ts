@@ -23,6 +23,7 @@ import {
 } from '../../workers/formats/project-file.ts';
 import type { MaterialLook } from '../../workers/formats/types.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
+import { glbJson, withGlbJson } from './glb-json.ts';
 
 /** A 1 × 1 PNG (a red texel), enough for a texture the importer keeps as bytes. */
 const PNG_1X1 = Uint8Array.from(
@@ -151,16 +152,14 @@ test('fresh export writes alpha mode, cutoff, sampler and KHR_texture_transform 
   );
   assert.deepEqual(warnings, []);
   await assertValidGltf(bytes, 'look-out.glb');
-  const json = JSON.parse(
-    new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true))),
-  ) as {
+  const json = glbJson<{
     extensionsUsed?: string[];
     materials: {
       name: string;
       alphaMode?: string;
       pbrMetallicRoughness: { baseColorTexture?: { texCoord?: number; extensions?: unknown } };
     }[];
-  };
+  }>(bytes);
   assert.deepEqual(json.extensionsUsed, ['KHR_texture_transform']);
   // The export writes the uvs the texture read as TEXCOORD_0, so no texCoord override is written.
   const mask = json.materials.find((m) => m.name === 'mask')!;
@@ -202,23 +201,9 @@ function contentsOf(rig: GltfImportResult): ProjectContents {
 
 /** The GLB with its project JSON changed by `edit` (same binary chunk). */
 function withMaterials(bytes: Uint8Array, edit: (materials: Record<string, unknown>[]) => void): Uint8Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const jsonLength = view.getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength))) as {
-    extensions: Record<string, { scene: { look: { materials: Record<string, unknown>[] } } }>;
-  };
+  const json = glbJson<{ extensions: Record<string, { scene: { look: { materials: Record<string, unknown>[] } } }> }>(bytes);
   edit(json.extensions[PROJECT_EXTENSION].scene.look.materials);
-  const text = new TextEncoder().encode(JSON.stringify(json));
-  const padded = (text.length + 3) & ~3;
-  const rest = bytes.subarray(20 + jsonLength);
-  const out = new Uint8Array(20 + padded + rest.length);
-  out.set(bytes.subarray(0, 20));
-  out.set(text, 20);
-  out.fill(0x20, 20 + text.length, 20 + padded);
-  out.set(rest, 20 + padded);
-  new DataView(out.buffer).setUint32(8, out.length, true);
-  new DataView(out.buffer).setUint32(12, padded, true);
-  return out;
+  return withGlbJson(bytes, json);
 }
 
 test('the project file keeps alpha mode, cutoff, sampler and transform, and refuses damaged ones naming the place', async () => {

@@ -25,6 +25,7 @@ import { FIXTURE_PATH } from '../make-project-fixture.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { seededRandom } from './seeded-random.ts';
 import { dataFile } from './shared-data.ts';
+import { glbJson, withGlbJson } from './glb-json.ts';
 
 const bits = (array: ArrayBufferView): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 function assertSameBits(actual: ArrayBufferView | null | undefined, expected: ArrayBufferView | null | undefined, what: string): void {
@@ -187,23 +188,9 @@ interface Json {
 
 /** The GLB with its JSON changed by `edit` (same binary chunk). */
 function withJson(bytes: Uint8Array, edit: (scene: Json) => void): Uint8Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const jsonLength = view.getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength))) as {
-    extensions: Record<string, { scene: Json }>;
-  };
+  const json = glbJson<{ extensions: Record<string, { scene: Json }> }>(bytes);
   edit(json.extensions[PROJECT_EXTENSION].scene);
-  const text = new TextEncoder().encode(JSON.stringify(json));
-  const padded = (text.length + 3) & ~3;
-  const rest = bytes.subarray(20 + jsonLength);
-  const out = new Uint8Array(20 + padded + rest.length);
-  out.set(bytes.subarray(0, 20));
-  out.set(text, 20);
-  out.fill(0x20, 20 + text.length, 20 + padded);
-  out.set(rest, 20 + padded);
-  new DataView(out.buffer).setUint32(8, out.length, true);
-  new DataView(out.buffer).setUint32(12, padded, true);
-  return out;
+  return withGlbJson(bytes, json);
 }
 
 test('a damaged asset section is refused naming the file, the place and the reason', async () => {
