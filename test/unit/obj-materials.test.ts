@@ -82,6 +82,16 @@ test('MTL: colours outside 0 … 1 are clamped, a name defined twice keeps the f
     materials: [{ name: 'Hat', line: 1, diffuse: [0.5, 0.25, 1], alpha: 0.5, diffuseMap: 'hat.png' }],
     warnings: [],
   });
+  // d and Tr on one material (some exporters write Tr as an opacity): d is the alpha, in either order.
+  const both = readMtl('newmtl a\nd 1\nTr 1\nnewmtl b\nTr 0.25\nd 0.75\nnewmtl c\nTr 1\nd 1\n', 'both.mtl');
+  assert.deepEqual(
+    both.materials.map((m) => m.alpha),
+    [1, 0.75, 1],
+  );
+  assert.deepEqual(both.warnings, [
+    "line 3: material 'a' has d and Tr that disagree (alpha 1 from d on line 2, 0 from Tr); d is used",
+    "line 9: material 'c' has d and Tr that disagree (alpha 1 from d, 0 from Tr on line 8); d is used",
+  ]);
 });
 
 test('MTL: malformed lines are FormatErrors naming the file, the line and the reason', () => {
@@ -202,6 +212,13 @@ test('OBJ usemtl: materials sharing vertices stay one part, its triangles ordere
   // One material on the whole file: one part with it; no usemtl: no parts.
   assert.equal(readObj('usemtl m\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n', 'one.obj').parts?.[0].material, 0);
   assert.equal(readObj('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n', 'one.obj').parts, null);
+  // Most triangles without a material, one with: the one still gets its run (and the part the default material).
+  const mostlyBare = readObj('v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\nf 1 2 4\nusemtl red\nf 2 3 4\n', 'bare.obj');
+  assert.deepEqual(mostlyBare.parts?.[0].materialRanges, [
+    { triangleCount: 3, material: -1 },
+    { triangleCount: 1, material: 0 },
+  ]);
+  assert.equal(mostlyBare.parts?.[0].material, -1);
   assert.deepEqual(libraryNames('my scene.mtl'), ['my scene.mtl']);
   assert.deepEqual(libraryNames('a.mtl  b.MTL'), ['a.mtl', 'b.MTL']);
 });

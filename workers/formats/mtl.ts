@@ -112,6 +112,8 @@ export function readMtl(text: string, file: string): MtlFile {
   const source = scanner.text;
   const materials: MtlMaterial[] = [];
   const byName = new Map<string, MtlMaterial>();
+  /** the statement (d or Tr) that set each material's alpha, for materials that have both */
+  const alphaStatement = new Map<MtlMaterial, { statement: string; alpha: number; line: number }>();
   const warnings: string[] = [];
   const unknown = new Set<string>();
   let current: MtlMaterial | null = null;
@@ -192,7 +194,17 @@ export function readMtl(text: string, file: string): MtlFile {
         if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs one number`);
         const value = finite(statement === 'd' ? 'dissolve (d)' : 'transparency (Tr)');
         const material = target(keyword);
-        if (material) material.alpha = unit(statement === 'd' ? value : 1 - value, statement === 'd' ? 'dissolve (d)' : 'alpha (1 − Tr)');
+        if (!material) break;
+        const alpha = unit(statement === 'd' ? value : 1 - value, statement === 'd' ? 'dissolve (d)' : 'alpha (1 − Tr)');
+        // Some exporters write Tr as an opacity: when a material has both, d is the alpha.
+        const earlier = alphaStatement.get(material);
+        if (earlier && earlier.statement !== statement && Math.abs(earlier.alpha - alpha) > 1e-6)
+          warnings.push(
+            `line ${scanner.line}: material '${excerpt(material.name)}' has d and Tr that disagree (alpha ${statement === 'd' ? `${alpha} from d, ${earlier.alpha} from Tr on line ${earlier.line}` : `${earlier.alpha} from d on line ${earlier.line}, ${alpha} from Tr`}); d is used`,
+          );
+        if (statement === 'tr' && earlier?.statement === 'd') break;
+        material.alpha = alpha;
+        alphaStatement.set(material, { statement, alpha, line: scanner.line });
         break;
       }
       case 'map_kd': {

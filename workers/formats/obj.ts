@@ -446,7 +446,8 @@ function groupParts(
       warnings.push(`${kind} ${list} share vertices (or their vertices interleave), so they load as one mesh`);
     }
   });
-  if (merged.length < 2 && groupMaterial[0] < 0) return { parts: null, order: null };
+  // One mesh without any material is the whole mesh (no parts); one whose triangles name a material keeps its runs.
+  if (merged.length === 1 && merged[0].members.every((p) => materials[p] < 0)) return { parts: null, order: null };
   // Runs: each group's materials, in the order their first triangles come in the file; a named part is in one run.
   const firstTriangle = new Float64Array(names.length).fill(Infinity);
   for (let t = triangleCount - 1; t >= 0; t--) firstTriangle[triangleParts[t]] = t;
