@@ -131,3 +131,78 @@ test('with example targets as well, the bake’s targets come after them and eve
   const error = maxDistance(morphedAtRest(after, 1, 20), baked) / diagonal;
   assert.ok(error < 1e-6, `${error} of the diagonal`);
 });
+
+/** glTF's skin of `vectors` (#V × 3, added to POSITION) minus that of POSITION: the skin's linear part per vertex. */
+function skinnedVectors(doc: Document, animation: number | null, time: number, vectors: ArrayLike<number>): Float64Array {
+  const position = doc.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION')!;
+  const base = position.getArray() as Float32Array;
+  const at = gltfPosedPositions(doc, animation, time);
+  position.setArray(Float32Array.from(base, (x, i) => x + vectors[i]));
+  const moved = gltfPosedPositions(doc, animation, time);
+  position.setArray(base);
+  return moved.map((x, i) => x - at[i]);
+}
+
+/** The angle between corresponding vectors, per vertex. */
+function angles(a: Float64Array, b: Float64Array): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < a.length; i += 3) {
+    const dot = a[i] * b[i] + a[i + 1] * b[i + 1] + a[i + 2] * b[i + 2];
+    out.push(Math.acos(Math.max(-1, Math.min(1, dot / (Math.hypot(a[i], a[i + 1], a[i + 2]) * Math.hypot(b[i], b[i + 1], b[i + 2]))))));
+  }
+  return out;
+}
+
+test('CesiumMan: the baked clip shades as the file: its normal targets turn the file’s own normals as the clip turns them', async () => {
+  const bytes = readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'));
+  const rig = await importGltf(bytes, 'CesiumMan.glb');
+  const bake = skinningVertexAnimation(
+    rig.mesh.positions,
+    rig.skeleton,
+    rig.weights,
+    { name: 'walk (lbs baked)', method: 'lbs', poses: rig.clips[0].poses, influences: 4 },
+    30,
+  );
+  const result = await exportGltfInPlace({ ...editOf(rig), vertexAnimations: [bake] }, 'baked.glb');
+  const after = await new WebIO().readBinary(result.bytes);
+  const primitive = after.getRoot().listMeshes()[0].listPrimitives()[0];
+  const fileNormals = primitive.getAttribute('NORMAL')!.getArray() as Float32Array;
+  const targets = primitive.listTargets();
+  // Vertices whose whole surround hangs on one joint: there the clip turns the surface rigidly, so the baked
+  // normal must be the clip's skinned normal itself.
+  const B = rig.weights.cols;
+  const single = (v: number) => Array.from(rig.weights.data.subarray(v * B, (v + 1) * B)).findIndex((w) => w === 1);
+  const rigid = new Set<number>();
+  const T = rig.mesh.triangles;
+  for (let v = 0; v < rig.weights.rows; v++) if (single(v) >= 0) rigid.add(v);
+  for (let t = 0; t < T.length; t += 3)
+    if (!(single(T[t]) >= 0 && single(T[t]) === single(T[t + 1]) && single(T[t]) === single(T[t + 2])))
+      for (let k = 0; k < 3; k++) rigid.delete(T[t + k]);
+  assert.ok(rigid.size > 300, `${rigid.size} vertices in rigid surrounds`);
+  let worstRigid = 0;
+  let worstMedian = 0;
+  let withoutTargets = 0;
+  for (const f of [7, 20, 40]) {
+    // What a player shows for the file's own clip at that key: its normals through the clip's skin.
+    const expected = skinnedVectors(after, 0, bake.times![f], fileNormals);
+    const delta = targets[f].getAttribute('NORMAL')!.getArray() as Float32Array;
+    const rendered = skinnedVectors(
+      after,
+      null,
+      0,
+      Float32Array.from(fileNormals, (n, i) => n + delta[i]),
+    );
+    const each = angles(rendered, expected);
+    for (const v of rigid) worstRigid = Math.max(worstRigid, each[v]);
+    const sorted = [...each].sort((a, b) => a - b);
+    worstMedian = Math.max(worstMedian, sorted[Math.floor(sorted.length / 2)]);
+    const bare = angles(skinnedVectors(after, null, 0, fileNormals), expected).sort((a, b) => a - b);
+    withoutTargets = Math.max(withoutTargets, bare[Math.floor(bare.length / 2)]);
+  }
+  console.log(
+    `baked normals vs the clip's: rigid surrounds worst ${worstRigid.toExponential(2)} rad, all vertices median ${worstMedian.toExponential(2)} rad; without normal targets median ${withoutTargets.toFixed(2)} rad`,
+  );
+  assert.ok(worstRigid < 1e-3, `rigid surrounds off by ${worstRigid} rad`);
+  assert.ok(worstMedian < 0.02, `median ${worstMedian} rad`);
+  assert.ok(withoutTargets > 0.2, 'the targets carry the turn');
+});

@@ -4,9 +4,13 @@
  * the joints' rest nodes need not be the bind pose: while a baked clip plays (it keys morph weights only), every
  * joint stands at its rest node, and glTF skins the morphed vertex with the blend of those joint matrices
  * (glTF 2.0 §3.7.3):  x = S_v · (p_v + δ_v),  S_v = Σ_k w_vk · G_jk · IBM_jk.
- * So the target that gives the baked position P_v back is  δ_v = S_v⁻¹ · P_v − p_v, and the normal target is the
- * baked normal taken back the same way, δn_v = normalize(S_v⁻¹ n_v) − n_rest (the linear part; rigid blends keep
- * normals unit within rounding). A vertex whose blend is singular cannot be reached: it is reported.
+ * So the target that gives the baked position P_v back is  δ_v = S_v⁻¹ · P_v − p_v. For normals the file's own
+ * (smoothed or creased as the artist made them) are turned as the surface around the vertex turned: R_v is the
+ * rotation that best takes the vertex's edges and computed normal on the scene's rest mesh to the frame's
+ * (orthogonal Procrustes: the polar factor of Σ f eᵀ), and the target is δn_v = normalize(S_v⁻¹ R_v C n_file,v) −
+ * n_file,v with C the skin's bind-to-world map (linear parts): a player skins normals with S_v's linear part, so it
+ * shows R_v C n_file,v, the file's normal turned by the bake. A vertex whose blend is
+ * singular cannot be reached: it is reported.
  *
  * Targets go on every skinned part's primitive whose mesh has no targets of its own (the examples' targets, when
  * added just before, are not its own: the bake's come after them, and the weights the examples key are padded with
@@ -17,6 +21,7 @@ import { invertAffine } from './gltf-numbers.ts';
 import type { GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import type { MeshPart, TriangleMesh } from './types.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
+import { polarDecomposition } from '../math/polar-decomposition.ts';
 
 /** What the bake needs of the edit in progress. */
 export interface BakeInPlace {
@@ -27,10 +32,12 @@ export interface BakeInPlace {
   partPrimitives: readonly ({ node: GltfNode; primitive: Primitive } | null)[];
   /** #J × 16 column-major G_j · IBM_j of a skin's joints, at their rest nodes, as the file will have them */
   jointMatrices: (skin: Skin) => Float64Array;
+  /** 16 column-major C_s: a skin's bind space into the world the scene's rest mesh is in */
+  bindToWorld: (skin: Skin) => Float64Array;
   /** mesh nodes that took the examples' targets just before, and how many */
   exampleNodes: ReadonlySet<GltfNode>;
   exampleTargetCount: number;
-  /** seconds per frame of a bake without times */
+  /** the rate of a bake without times (frame f at f / framesPerSecond seconds) */
   framesPerSecond: number;
   warnings: string[];
   fail: (where: string, reason: string) => never;
@@ -43,7 +50,14 @@ export function addBakedMorphs(input: BakeInPlace, bakes: readonly GltfVertexAni
   for (const bake of bakes)
     if (!(bake.frameCount >= 1 && Number.isInteger(bake.frameCount)))
       fail(`clip "${bake.name}"`, `frame count must be a whole number ≥ 1, not ${bake.frameCount}`);
-  const chosen: { part: MeshPart; node: GltfNode; primitive: Primitive; inverse: Float64Array; restNormals: Float64Array | null }[] = [];
+  const chosen: {
+    part: MeshPart;
+    node: GltfNode;
+    primitive: Primitive;
+    inverse: Float64Array;
+    fileNormals: Float64Array | null;
+    toWorld: Float64Array;
+  }[] = [];
   const nodes = new Set<GltfNode>();
   let skipped = 0;
   let singular = 0;
@@ -60,8 +74,8 @@ export function addBakedMorphs(input: BakeInPlace, bakes: readonly GltfVertexAni
     const blend = blendInverses(primitive, input.jointMatrices(skin), part.vertexCount);
     singular += blend.singular;
     const normal = primitive.getAttribute('NORMAL');
-    const restNormals = normal ? readVec3(normal) : null;
-    chosen.push({ part, node, primitive, inverse: blend.inverse, restNormals });
+    const fileNormals = normal ? readVec3(normal) : null;
+    chosen.push({ part, node, primitive, inverse: blend.inverse, fileNormals, toWorld: input.bindToWorld(skin) });
     nodes.add(node);
   });
   if (skipped > 0) warnings.push(`${skipped} meshes have morph targets of their own; the baked clips are not added to them`);
@@ -74,17 +88,21 @@ export function addBakedMorphs(input: BakeInPlace, bakes: readonly GltfVertexAni
 
   const E = input.exampleTargetCount;
   const F = bakes.reduce((sum, bake) => sum + bake.frameCount, 0);
+  const element: number[] = [];
   const posed = new Float64Array(mesh.positions.length);
   const posedNormals = new Float64Array(mesh.positions.length);
-  const element: number[] = [];
+  // The surface's turn at each vertex is fitted between the scene's rest mesh and the frame (world space).
+  const restNormals = vertexNormals(mesh.positions, mesh.triangles);
+  const neighbours = vertexNeighbours(mesh.triangles, mesh.positions.length / 3);
+  const rotation = new Float64Array(9);
   for (const bake of bakes)
     for (let f = 0; f < bake.frameCount; f++) {
       bake.positionsAt(f, posed);
       vertexNormals(posed, mesh.triangles, posedNormals);
-      for (const { part, primitive, inverse, restNormals } of chosen) {
+      for (const { part, primitive, inverse, fileNormals, toWorld } of chosen) {
         const position = primitive.getAttribute('POSITION')!;
         const delta = new Float32Array(3 * part.vertexCount);
-        const normalDelta = restNormals ? new Float32Array(3 * part.vertexCount) : null;
+        const normalDelta = fileNormals ? new Float32Array(3 * part.vertexCount) : null;
         for (let v = 0; v < part.vertexCount; v++) {
           const o = 3 * (part.vertexStart + v);
           const m = inverse.subarray(16 * v, 16 * v + 16);
@@ -92,11 +110,16 @@ export function addBakedMorphs(input: BakeInPlace, bakes: readonly GltfVertexAni
           if (!Number.isFinite(x + y + z)) fail(`clip "${bake.name}" frame ${f}`, `vertex ${part.vertexStart + v} has no finite position`);
           const p = position.getElement(v, element);
           for (let r = 0; r < 3; r++) delta[3 * v + r] = m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r] - p[r];
-          if (!normalDelta || !restNormals) continue;
-          const [nx, ny, nz] = [posedNormals[o], posedNormals[o + 1], posedNormals[o + 2]];
-          const n = [0, 1, 2].map((r) => m[r] * nx + m[4 + r] * ny + m[8 + r] * nz);
-          const length = Math.hypot(n[0], n[1], n[2]) || 1;
-          for (let r = 0; r < 3; r++) normalDelta[3 * v + r] = n[r] / length - restNormals[3 * v + r];
+          if (!normalDelta || !fileNormals) continue;
+          // The file's normal in the world (bind pose), turned as the surface around the vertex turned, taken back
+          // through the rest-node skin's linear part, so that a player's skinned normal is the turned one.
+          const n = fileNormals.subarray(3 * v, 3 * v + 3);
+          const world = [0, 1, 2].map((r) => toWorld[r] * n[0] + toWorld[4 + r] * n[1] + toWorld[8 + r] * n[2]);
+          const turn = localTurn(part.vertexStart + v, neighbours, mesh.positions, restNormals, posed, posedNormals, rotation);
+          const t = [0, 1, 2].map((r) => turn[3 * r] * world[0] + turn[3 * r + 1] * world[1] + turn[3 * r + 2] * world[2]);
+          const back = [0, 1, 2].map((r) => m[r] * t[0] + m[4 + r] * t[1] + m[8 + r] * t[2]);
+          const length = Math.hypot(back[0], back[1], back[2]) || 1;
+          for (let r = 0; r < 3; r++) normalDelta[3 * v + r] = back[r] / length - n[r];
         }
         const buffer = position.getBuffer();
         const target = doc.createPrimitiveTarget(`${bake.name} ${f}`);
@@ -191,6 +214,53 @@ function blendInverses(primitive: Primitive, joints: Float64Array, count: number
     }
   }
   return { inverse, singular };
+}
+
+/** Each vertex's neighbours along the triangles' edges. */
+function vertexNeighbours(triangles: Uint32Array, vertexCount: number): number[][] {
+  const out: number[][] = Array.from({ length: vertexCount }, () => []);
+  for (let t = 0; t < triangles.length; t += 3)
+    for (let k = 0; k < 3; k++) {
+      const a = triangles[t + k];
+      const b = triangles[t + ((k + 1) % 3)];
+      if (!out[a].includes(b)) out[a].push(b);
+      if (!out[b].includes(a)) out[b].push(a);
+    }
+  return out;
+}
+
+/**
+ * The rotation (3×3 row-major, in `out`) that best takes the vertex's rest surround to the frame's: the orthogonal
+ * Procrustes fit (polar factor of Σ f eᵀ) of its edges e → f and of its computed normal, scaled to the edges' size
+ * so that a flat surround still fixes the turn about the normal.
+ */
+function localTurn(
+  v: number,
+  neighbours: readonly number[][],
+  rest: Float64Array,
+  restNormals: Float64Array,
+  posed: Float64Array,
+  posedNormals: Float64Array,
+  out: Float64Array,
+): Float64Array {
+  const h = new Float64Array(9);
+  const add = (e: ArrayLike<number>, f: ArrayLike<number>, weight: number): void => {
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) h[3 * r + c] += weight * f[r] * e[c];
+  };
+  let size = 0;
+  for (const j of neighbours[v]) {
+    const e = [0, 1, 2].map((r) => rest[3 * j + r] - rest[3 * v + r]);
+    const f = [0, 1, 2].map((r) => posed[3 * j + r] - posed[3 * v + r]);
+    size += e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+    add(e, f, 1);
+  }
+  const unit = (a: Float64Array, i: number): number[] => {
+    const length = Math.hypot(a[i], a[i + 1], a[i + 2]) || 1;
+    return [a[i] / length, a[i + 1] / length, a[i + 2] / length];
+  };
+  add(unit(restNormals, 3 * v), unit(posedNormals, 3 * v), neighbours[v].length > 0 ? size / neighbours[v].length : 1);
+  polarDecomposition(h, 0, out, 0, new Float64Array(9), 0);
+  return out;
 }
 
 function readVec3(accessor: Accessor): Float64Array {

@@ -439,6 +439,7 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
         skin.listJoints().forEach((joint, k) => multiply(worldMatrix(joint), 0, ibm, 16 * k, out, 16 * k));
         return out;
       },
+      bindToWorld: (skin) => skinToWorld.get(skin) ?? identity(),
       exampleNodes: morphs?.nodes ?? new Set(),
       exampleTargetCount: morphs?.targetCount ?? 0,
       framesPerSecond: opts.framesPerSecond,
