@@ -241,7 +241,7 @@ test('a removed clip takes its pointer channels with a notice; a pointer whose t
     ['Bend'],
   );
   assert.ok(result2.warnings.some((w) => w.includes('/cameras/0/perspective/yfov') && w.includes('not in the written file')));
-  assert.ok(result2.warnings.some((w) => w.includes('1 animations that were left with no channel are removed')));
+  assert.ok(result2.warnings.some((w) => w.includes('1 animation that was left with no channel is removed')));
 });
 
 test('cameras, lights, unskinned nodes and extras pass through in-place export, with and without edits', async () => {

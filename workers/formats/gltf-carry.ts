@@ -255,7 +255,10 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
         (animation) => !isRecord(animation) || (Array.isArray(animation.channels) && animation.channels.length > 0),
       );
       if (kept.length < out.animations.length) {
-        warnings.push(`${out.animations.length - kept.length} animations that were left with no channel are removed`);
+        const gone = out.animations.length - kept.length;
+        warnings.push(
+          `${gone === 1 ? '1 animation that was' : `${gone} animations that were`} left with no channel ${gone === 1 ? 'is' : 'are'} removed`,
+        );
         if (kept.length > 0) out.animations = kept;
         else delete out.animations;
       }

@@ -31,6 +31,7 @@ import {
   Logger,
   WebIO,
   Format,
+  type Accessor,
   type Animation,
   type AnimationSampler,
   type Document,
@@ -177,7 +178,7 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
   );
   if (removedNodes.size > 0)
     warnings.push(
-      `${removedNodes.size} joints are no longer bones (${[...removedNodes].map((n) => n.getName() || '(unnamed)').join(', ')}); their nodes stay as plain nodes and leave the skins`,
+      `${removedNodes.size === 1 ? '1 joint is no longer a bone' : `${removedNodes.size} joints are no longer bones`} (${[...removedNodes].map((n) => n.getName() || '(unnamed)').join(', ')}); their nodes stay as plain nodes and leave the skins`,
     );
 
   // Skeleton: parents first; nodes for new bones, moved heads, changed parents.
@@ -246,6 +247,7 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
   const boneOfNode = new Map<GltfNode, number>();
   jointNodes.forEach((node, b) => boneOfNode.set(node!, b));
   const partPrimitives = parts.map((part) => primitiveOf(part, nodes, fail));
+  const partPrimitiveSet = new Set(partPrimitives.map((found) => found?.primitive));
   parts.forEach((part, i) => {
     if (!part.skinned || !partPrimitives[i]) return;
     const node = partPrimitives[i].node;
@@ -285,6 +287,21 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
       multiply(inverse, 0, c, 0, ibm, 16 * k);
     });
     if (!changed) continue;
+    if (before.some((node) => removedNodes.has(node))) {
+      // The parts' JOINTS are written again below; a skinned primitive the scene does not hold (lines, points, a
+      // node outside the default scene) has its slots renumbered here, a removed joint's going to its nearest
+      // joint ancestor, as the scene moves a removed bone's weight to its parent.
+      const slot = before.map((node) => {
+        let up: GltfNode | null = node;
+        while (up && !joints.includes(up)) up = up.getParentNode();
+        return up ? joints.indexOf(up) : 0;
+      });
+      for (const node of nodes) {
+        if (node.getSkin() !== skin) continue;
+        for (const primitive of node.getMesh()?.listPrimitives() ?? [])
+          if (!partPrimitiveSet.has(primitive)) renumberJoints(primitive, slot);
+      }
+    }
     for (const node of before) if (removedNodes.has(node)) skin.removeJoint(node);
     for (const node of joints) if (!before.includes(node)) skin.addJoint(node);
     const accessor = doc
@@ -495,6 +512,41 @@ function primitiveOf(
   if (!node || !primitive)
     return fail(`part "${part.name}"`, `node ${part.source.node} primitive ${part.source.primitive} is not in the source`);
   return { node, primitive };
+}
+
+/**
+ * A primitive's JOINTS_n renumbered by `slot` (old skin slot → new), with the weights of slots that come to name one
+ * joint added together (glTF wants each joint once per vertex); new accessors, so others sharing them keep theirs.
+ */
+function renumberJoints(primitive: Primitive, slot: readonly number[]): void {
+  const sets: { joints: Accessor; weights: Accessor }[] = [];
+  for (let set = 0; primitive.getAttribute(`JOINTS_${set}`) && primitive.getAttribute(`WEIGHTS_${set}`); set++)
+    sets.push({ joints: primitive.getAttribute(`JOINTS_${set}`)!.clone(), weights: primitive.getAttribute(`WEIGHTS_${set}`)!.clone() });
+  if (sets.length === 0) return;
+  const js: number[] = [];
+  const ws: number[] = [];
+  for (let v = 0; v < sets[0].joints.getCount(); v++) {
+    const merged = new Map<number, number>();
+    for (const { joints, weights } of sets) {
+      joints.getElement(v, js);
+      weights.getElement(v, ws);
+      for (let k = 0; k < 4; k++) if (ws[k] !== 0) merged.set(slot[js[k]] ?? 0, (merged.get(slot[js[k]] ?? 0) ?? 0) + ws[k]);
+    }
+    const entries = [...merged];
+    sets.forEach(({ joints, weights }, set) => {
+      const part = entries.slice(4 * set, 4 * set + 4);
+      while (part.length < 4) part.push([0, 0]);
+      joints.setElement(
+        v,
+        part.map(([joint]) => joint),
+      );
+      weights.setElement(
+        v,
+        part.map(([, weight]) => weight),
+      );
+    });
+  }
+  sets.forEach(({ joints, weights }, set) => primitive.setAttribute(`JOINTS_${set}`, joints).setAttribute(`WEIGHTS_${set}`, weights));
 }
 
 function sameRows(weights: DenseMatrix, start: number, original: GltfImportResult, originalStart: number, count: number): boolean {
