@@ -329,3 +329,44 @@ test('a clip baked from an animation takes that animation’s pointer channels i
     assert.equal(sampler.extras, undefined);
   }
 });
+
+test('a channel’s unknown extension stays on its channel when a pointer channel before it is left out and put back', async () => {
+  const bytes = pointerAsset((json) => {
+    const bend = json.animations[0];
+    // The pointer channel first, then the joint's, each with an entry of its own.
+    const [rotation, pointer] = bend.channels;
+    (rotation as unknown as Record<string, unknown>).extensions = { [PROBE]: { channel: 'rotation' } };
+    (pointer as unknown as Record<string, unknown>).extensions = { [PROBE]: { channel: 'colour' } };
+    bend.channels = [pointer, rotation];
+  });
+  const rig = await importGltf(bytes, 'order.gltf');
+  const result = await exportGltfInPlace(editOf(rig), 'order-out.glb');
+  await assertValidGltf(result.bytes, 'the export with channel entries');
+  const out = readGlb(result.bytes);
+  const channels = out.json.animations[0].channels as (ChannelJson & { extensions?: Record<string, unknown> })[];
+  const rotation = channels.find((c) => c.target.path === 'rotation')!;
+  const colour = channels.find((c) => c.target.path === 'pointer')!;
+  assert.deepEqual(rotation.extensions, { [PROBE]: { channel: 'rotation' } });
+  assert.deepEqual(colour.extensions, { [PROBE]: { channel: 'colour' } });
+  assert.equal(channels.length, 2);
+});
+
+test('two clips baked from one animation each get its pointer channels', async () => {
+  const rig = await importGltf(pointerAsset(), 'pointer.gltf');
+  const bend = rig.clips[0];
+  const clips = [
+    { name: 'Bend', poses: bakePoseSequence(bend.poses, 10), from: 0 },
+    { name: 'Bend slow', poses: bakePoseSequence(bend.poses, 4), from: 0 },
+    rig.clips[1],
+  ];
+  const result = await exportGltfInPlace({ ...editOf(rig), clips }, 'two-bakes.glb');
+  await assertValidGltf(result.bytes, 'two clips baked from one animation');
+  const out = readGlb(result.bytes);
+  for (const name of ['Bend', 'Bend slow']) {
+    const animation = out.json.animations.find((a) => a.name === name)!;
+    const [channel] = pointerChannels(animation);
+    assert.equal(channel?.target.extensions?.KHR_animation_pointer?.pointer, COLOUR, name);
+    assert.deepEqual(floats(out, animation.samplers[channel.sampler].input), KEY_TIMES, name);
+  }
+  assert.ok(!result.warnings.some((w) => w.includes('go with it')), result.warnings.join(' | '));
+});

@@ -24,9 +24,8 @@
  */
 import type { Accessor, AnimationSampler } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { NODE_TRS_POINTER } from './gltf-extensions.ts';
-import { gltfJson, isGlb, parseJsonText } from './gltf-resource-uris.ts';
-import { parseGlb } from './gltf-validate.ts';
+import { otherPointerOf } from './gltf-extensions.ts';
+import { gltfJson } from './gltf-resource-uris.ts';
 import type { GltfSource } from './types.ts';
 
 type Json = Record<string, unknown>;
@@ -39,6 +38,8 @@ export interface CarrySources {
   accessorArrays: ReadonlyMap<number, ArrayLike<number>>;
   /** each animation's samplers right after reading, in file order (a disposed one is not written) */
   samplers: readonly (readonly AnimationSampler[])[];
+  /** copies of a read sampler given to further clips made from its animation (each gets the pointer channels) */
+  samplerCopies?: ReadonlyMap<AnimationSampler, readonly AnimationSampler[]>;
   /** source animation index → index in the written file, for the animations kept */
   animationIndex: ReadonlyMap<number, number>;
 }
@@ -65,9 +66,7 @@ const TAG = 'rigwrightCarry';
 
 /** The source file's JSON. */
 export function sourceJson(source: GltfSource): Json {
-  return (
-    isGlb(source.bytes) ? parseJsonText(parseGlb(source.bytes, source.file).jsonBytes, source.file) : gltfJson(source.bytes, source.file)
-  ) as Json;
+  return gltfJson(source.bytes, source.file) as Json;
 }
 
 const names = (value: unknown): string[] => (Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : []);
@@ -151,21 +150,17 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
   const animations = Array.isArray(json.animations) ? (json.animations as unknown[]) : [];
   animations.forEach((animation, a) => {
     if (!isRecord(animation) || !Array.isArray(animation.channels)) return;
-    const pointers = (animation.channels as unknown[]).filter(
-      (channel): channel is Json =>
-        isRecord(channel) &&
-        isRecord(channel.target) &&
-        channel.target.path === 'pointer' &&
-        !NODE_TRS_POINTER.test(pointerOf(channel) ?? ''),
-    );
+    const pointers = (animation.channels as unknown[]).filter((channel): channel is Json => otherPointerOf(channel) !== null);
     const gone: string[] = [];
     for (const channel of pointers) {
       const sampler = sources.samplers[a]?.[channel.sampler as number];
-      if (!sampler || sampler.isDisposed()) {
-        gone.push(pointerOf(channel) ?? '?');
+      const copies = (sampler && sources.samplerCopies?.get(sampler)) ?? [];
+      const live = [sampler, ...copies].filter((s): s is AnimationSampler => s !== undefined && !s.isDisposed());
+      if (live.length === 0) {
+        gone.push(otherPointerOf(channel) || '?');
         continue;
       }
-      sampler.setExtras({ ...sampler.getExtras(), [TAG]: `${a}/${String(channel.sampler)}` });
+      for (const s of live) s.setExtras({ ...s.getExtras(), [TAG]: `${a}/${String(channel.sampler)}` });
       pointerChannels.push({ animation: a, sampler: channel.sampler as number, channel });
     }
     if (gone.length > 0) {
@@ -179,12 +174,14 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
   return (out: Json) => {
     const accessorAt = new Map<number, number>();
     if (Array.isArray(out.accessors)) out.accessors.forEach((accessor, i) => untag(accessor, (tag) => accessorAt.set(Number(tag), i)));
-    /** tag → [animation, sampler] in the written file: a kept animation's own, or moved into a clip made from it */
-    const samplerAt = new Map<string, [number, number]>();
+    /** tag → [animation, sampler] in the written file: a kept animation's own, or in each clip made from it */
+    const samplerAt = new Map<string, [number, number][]>();
     const outAnimations = Array.isArray(out.animations) ? (out.animations as unknown[]) : [];
     outAnimations.forEach((animation, at) => {
       if (isRecord(animation) && Array.isArray(animation.samplers))
-        animation.samplers.forEach((sampler, s) => untag(sampler, (tag) => samplerAt.set(String(tag), [at, s])));
+        animation.samplers.forEach((sampler, s) =>
+          untag(sampler, (tag) => samplerAt.set(String(tag), [...(samplerAt.get(String(tag)) ?? []), [at, s]])),
+        );
     });
 
     const written = renumbering(json, out);
@@ -209,7 +206,15 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
         if (at === undefined || !Array.isArray(items)) continue;
         target = items[at];
       }
-      for (const key of path) target = isRecord(target) || Array.isArray(target) ? (target as Json)[key] : undefined;
+      let steps = path;
+      if (collection === 'animations' && path[0] === 'channels') {
+        // The reader took the pointer channels out, so a later channel's index moved down; a pointer channel's own
+        // entries come back with the channel itself.
+        const moved = channelIndexAfterReading(json, index, Number(path[1]));
+        if (moved === null) continue;
+        steps = ['channels', String(moved), ...path.slice(2)];
+      }
+      for (const key of steps) target = isRecord(target) || Array.isArray(target) ? (target as Json)[key] : undefined;
       if (!isRecord(target)) continue;
       target.extensions = { ...(isRecord(target.extensions) ? target.extensions : {}), [name]: value };
     }
@@ -217,27 +222,25 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
     // Pointer channels back on their samplers.
     const leftOut = new Map<number, string[]>();
     let carriedPointers = 0;
-    for (const { animation, sampler, channel } of pointerChannels) {
-      const found = samplerAt.get(`${animation}/${sampler}`);
-      if (!found) continue;
-      const [at, s] = found;
-      const outAnimation = outAnimations[at];
-      const pointer = pointerOf(channel) ?? '';
-      const moved = pointerInWritten(pointer, out, written);
-      if (!isRecord(outAnimation) || moved === undefined) {
-        leftOut.set(at, [...(leftOut.get(at) ?? []), pointer || '(a channel without a pointer)']);
-        continue;
+    for (const { animation, sampler, channel } of pointerChannels)
+      for (const [at, s] of samplerAt.get(`${animation}/${sampler}`) ?? []) {
+        const outAnimation = outAnimations[at];
+        const pointer = otherPointerOf(channel) ?? '';
+        const moved = pointerInWritten(pointer, out, written);
+        if (!isRecord(outAnimation) || moved === undefined) {
+          leftOut.set(at, [...(leftOut.get(at) ?? []), pointer || '(a channel without a pointer)']);
+          continue;
+        }
+        const copy = structuredClone(channel);
+        copy.sampler = s;
+        ((copy.target as Json).extensions as Json)[POINTER] = {
+          ...(((copy.target as Json).extensions as Json)[POINTER] as Json),
+          pointer: moved,
+        };
+        if (!Array.isArray(outAnimation.channels)) outAnimation.channels = [];
+        (outAnimation.channels as unknown[]).push(copy);
+        carriedPointers++;
       }
-      const copy = structuredClone(channel);
-      copy.sampler = s;
-      ((copy.target as Json).extensions as Json)[POINTER] = {
-        ...(((copy.target as Json).extensions as Json)[POINTER] as Json),
-        pointer: moved,
-      };
-      if (!Array.isArray(outAnimation.channels)) outAnimation.channels = [];
-      (outAnimation.channels as unknown[]).push(copy);
-      carriedPointers++;
-    }
     if (carriedPointers > 0) {
       out.extensionsUsed = [...new Set([...names(out.extensionsUsed), POINTER])];
       if (required.includes(POINTER)) out.extensionsRequired = [...new Set([...names(out.extensionsRequired), POINTER])];
@@ -272,16 +275,16 @@ export function pointerSamplers(json: Json, a: number): number[] {
   if (!isRecord(animation) || !Array.isArray(animation.channels)) return [];
   const found = new Set<number>();
   for (const channel of animation.channels as unknown[])
-    if (isRecord(channel) && isRecord(channel.target) && channel.target.path === 'pointer' && typeof channel.sampler === 'number')
-      if (!NODE_TRS_POINTER.test(pointerOf(channel) ?? '')) found.add(channel.sampler);
+    if (otherPointerOf(channel) !== null && isRecord(channel) && typeof channel.sampler === 'number') found.add(channel.sampler);
   return [...found];
 }
 
-function pointerOf(channel: Json): string | undefined {
-  const target = channel.target;
-  const extensions = isRecord(target) ? target.extensions : undefined;
-  const pointer = isRecord(extensions) && isRecord(extensions[POINTER]) ? extensions[POINTER].pointer : undefined;
-  return typeof pointer === 'string' ? pointer : undefined;
+/** A channel's index once the reader has taken out the pointer channels it does not pose with; null for one of those. */
+function channelIndexAfterReading(json: Json, a: number, i: number): number | null {
+  const animation = Array.isArray(json.animations) ? (json.animations as unknown[])[a] : undefined;
+  const channels = isRecord(animation) && Array.isArray(animation.channels) ? (animation.channels as unknown[]) : [];
+  if (otherPointerOf(channels[i]) !== null) return null;
+  return i - channels.slice(0, i).filter((channel) => otherPointerOf(channel) !== null).length;
 }
 
 /** Takes the carry tag off a written object's extras (and the extras off when nothing else is in them). */

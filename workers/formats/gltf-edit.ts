@@ -410,14 +410,21 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
   // A clip made from an animation that is not kept (a bake) inherits the samplers of its channels the scene does
   // not pose with (gltf-carry.ts puts the channels back on them).
   const inherited = new Map<GltfClip, AnimationSampler[]>();
+  const samplerCopies = new Map<AnimationSampler, AnimationSampler[]>();
   animationsBefore.forEach((animation, a) => {
     if (kept.has(a)) {
       animationIndex.set(a, animationIndex.size);
       return;
     }
-    const heir = edit.clips.find((clip) => clip.source === undefined && clip.from === a);
-    const carried = heir ? pointerSamplers(fileJson, a).map((s) => samplersRead[a][s]) : [];
-    if (heir && carried.length > 0) inherited.set(heir, carried);
+    const heirs = edit.clips.filter((clip) => clip.source === undefined && clip.from === a);
+    const carried = heirs.length > 0 ? pointerSamplers(fileJson, a).map((s) => samplersRead[a][s]) : [];
+    if (carried.length > 0)
+      heirs.forEach((heir, h) => {
+        // The first clip made from it takes the samplers themselves, any other a copy on the same keys.
+        const own = h === 0 ? carried : carried.map((sampler) => sampler.clone());
+        if (h > 0) own.forEach((copy, k) => samplerCopies.set(carried[k], [...(samplerCopies.get(carried[k]) ?? []), copy]));
+        inherited.set(heir, own);
+      });
     for (const channel of animation.listChannels()) channel.dispose();
     for (const sampler of animation.listSamplers()) if (carried.includes(sampler)) animation.removeSampler(sampler);
     for (const sampler of animation.listSamplers()) sampler.dispose();
@@ -468,7 +475,11 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
   // Accessors only the replaced attributes, matrices and removed animations used.
   for (const accessor of root.listAccessors()) if (!unusedBefore.has(accessor) && accessor.listParents().length <= 1) accessor.dispose();
 
-  const carried = prepareCarry(fileJson, { accessors: accessorsRead, accessorArrays, samplers: samplersRead, animationIndex }, warnings);
+  const carried = prepareCarry(
+    fileJson,
+    { accessors: accessorsRead, accessorArrays, samplers: samplersRead, samplerCopies, animationIndex },
+    warnings,
+  );
   const io = new WebIO().setLogger(new CollectingLogger(warnings)).registerExtensions(ALL_EXTENSIONS);
   try {
     // A GLB holds one buffer: a .gltf source with several (SimpleSkin has four) has its accessors moved into one.

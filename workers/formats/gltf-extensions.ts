@@ -156,6 +156,18 @@ function checkRequiredExtensions(json: GltfJson, file: string, warnings: string[
 export const NODE_TRS_POINTER = /^\/nodes\/(\d+)\/(rotation|translation|scale)$/;
 
 /**
+ * A channel's KHR_animation_pointer pointer when the channel is a pointer channel the rig does not pose with (any
+ * target but a node's rotation, translation or scale): '' for one without a pointer; null for every other channel.
+ */
+export function otherPointerOf(channel: unknown): string | null {
+  if (!isRecord(channel) || !isRecord(channel.target) || channel.target.path !== 'pointer') return null;
+  const extensions = channel.target.extensions;
+  const pointer = isRecord(extensions) && isRecord(extensions.KHR_animation_pointer) ? extensions.KHR_animation_pointer.pointer : undefined;
+  if (typeof pointer !== 'string') return '';
+  return NODE_TRS_POINTER.test(pointer) ? null : pointer;
+}
+
+/**
  * KHR_animation_pointer: a channel whose pointer is `/nodes/N/rotation|translation|scale` animates that node
  * property exactly as a channel with `target: { node: N, path }` does, so it is rewritten to one. Other pointers
  * (materials, cameras, lights, morph weights, …) are left out of the clip and listed per clip (in-place export

@@ -4,7 +4,7 @@
  * the file uses and requires.
  */
 import type { Document, Node as GltfNode, Primitive } from '@gltf-transform/core';
-import { NODE_TRS_POINTER } from './gltf-extensions.ts';
+import { otherPointerOf } from './gltf-extensions.ts';
 
 /** How a clip's key times are spaced. */
 export type KeySpacing =
@@ -209,13 +209,8 @@ export function summarizeGltf(doc: Document, json?: unknown): GltfSummary {
 
 /** The KHR_animation_pointer channels of a file's animation other than node TRS. */
 function pointerChannelCount(animation: unknown): number {
-  const channels = (animation as { channels?: unknown }).channels;
-  if (!Array.isArray(channels)) return 0;
-  return channels.filter((channel: unknown) => {
-    const target = (channel as { target?: { path?: unknown; extensions?: { KHR_animation_pointer?: { pointer?: unknown } } } }).target;
-    const pointer = target?.extensions?.KHR_animation_pointer?.pointer;
-    return target?.path === 'pointer' && !(typeof pointer === 'string' && NODE_TRS_POINTER.test(pointer));
-  }).length;
+  const channels = (animation as { channels?: unknown } | undefined)?.channels;
+  return Array.isArray(channels) ? channels.filter((channel) => otherPointerOf(channel) !== null).length : 0;
 }
 
 /** Triangles of a primitive with `count` vertices, or null for points and lines. */
