@@ -12,7 +12,7 @@ import { FormatError } from '../../workers/formats/format-error.ts';
 import { imageMimeType, isMaterialFile, objLook } from '../../workers/formats/obj-materials.ts';
 import { drawnTriangles, seamSplit } from '../../renderer/view/seam-split.ts';
 import { partDrawGroups } from '../../renderer/view/surface-look.ts';
-import type { ObjCorners } from '../../workers/formats/types.ts';
+import type { MeshPart, ObjCorners } from '../../workers/formats/types.ts';
 import type { IoClient } from '../../renderer/io/io-client.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
 import { LoadError, demoDocument } from '../../renderer/document/scene-document.ts';
@@ -297,6 +297,29 @@ test('OBJ look: usemtl names found in the libraries opened, map_Kd images by bas
   ]);
   // An OBJ without materials has no look.
   assert.equal(objLook([{ name: 'c.obj', materials: [], materialLibraries: [], parts: null }], []).look, null);
+  // Two OBJ files using one library material share one look material.
+  const part = (name: string): MeshPart => ({
+    name,
+    vertexStart: 0,
+    vertexCount: 3,
+    triangleStart: 0,
+    triangleCount: 1,
+    material: 0,
+    source: null,
+    skinned: true,
+  });
+  const shared = objLook(
+    [
+      { name: 'left.obj', materials: ['felt'], materialLibraries: ['hats.mtl'], parts: [part('left')] },
+      { name: 'right.obj', materials: ['felt'], materialLibraries: ['hats.mtl'], parts: [part('right')] },
+    ],
+    [{ name: 'hats.mtl', bytes: encode('newmtl felt\nKd 0.4 0.5 0.6\n') }],
+  );
+  assert.equal(shared.look?.materials.length, 1);
+  assert.deepEqual(
+    shared.parts.map((parts) => parts?.[0].material),
+    [0, 0],
+  );
   assert.ok(isMaterialFile('a.MTL') && isMaterialFile('x/b.jpeg') && !isMaterialFile('c.obj'));
   assert.equal(imageMimeType(Uint8Array.of(1, 2, 3)), null);
 });

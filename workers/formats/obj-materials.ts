@@ -88,6 +88,8 @@ export function objLook(
   };
   const used = new Set<BatchFile>();
   const lookMaterials: MaterialLook[] = [];
+  // One look material per library material, however many OBJ files use it.
+  const lookIndex = new Map<MtlMaterial, number>();
   const textures = new Map<BatchFile, { bytes: Uint8Array; mimeType: string } | null>();
   const parts = objs.map((obj) => {
     if (obj.materials.length === 0 && obj.materialLibraries.length === 0) return obj.parts ? [...obj.parts] : null;
@@ -120,8 +122,12 @@ export function objLook(
         return -1;
       }
       used.add(found.library);
-      lookMaterials.push(materialLook(found.material, found.library, images, textures, warnings));
-      return lookMaterials.length - 1;
+      let at = lookIndex.get(found.material);
+      if (at === undefined) {
+        at = lookMaterials.push(materialLook(found.material, found.library, images, textures, warnings)) - 1;
+        lookIndex.set(found.material, at);
+      }
+      return at;
     });
     for (const library of named) used.add(library);
     const look = (material: number): number => (material >= 0 ? index[material] : -1);
