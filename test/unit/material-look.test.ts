@@ -13,17 +13,11 @@ import { FormatError } from '../../workers/formats/format-error.ts';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
 import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-import.ts';
 import { FILTER, WRAP } from '../../workers/formats/material-look.ts';
-import {
-  defaultProjectSettings,
-  PROJECT_EXTENSION,
-  PROJECT_FORMAT_VERSION,
-  readProjectFile,
-  writeProjectFile,
-  type ProjectContents,
-} from '../../workers/formats/project-file.ts';
+import { PROJECT_EXTENSION, readProjectFile, writeProjectFile, type ProjectContents } from '../../workers/formats/project-file.ts';
 import type { MaterialLook } from '../../workers/formats/types.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { glbJson, withGlbJson } from './glb-json.ts';
+import { projectContents } from './project-scene.ts';
 
 /** A 1 × 1 PNG (a red texel), enough for a texture the importer keeps as bytes. */
 const PNG_1X1 = Uint8Array.from(
@@ -172,31 +166,15 @@ test('fresh export writes alpha mode, cutoff, sampler and KHR_texture_transform 
 });
 
 function contentsOf(rig: GltfImportResult): ProjectContents {
-  const V = rig.mesh.positions.length / 3;
-  return {
-    formatVersion: PROJECT_FORMAT_VERSION,
-    scene: {
-      name: 'look.glb',
-      meshFiles: ['look.glb'],
-      mesh: rig.mesh,
-      skeletonFile: 'look.glb',
-      skeleton: rig.skeleton,
-      boneNames: rig.boneNames,
-      weights: rig.weights,
-      weightsSource: 'painted',
-      poses: null,
-      posesFile: null,
-      clips: [],
-      handles: null,
-      handlesFile: null,
-      boneScales: null,
-      warnings: [],
-      examples: [],
-      parts: rig.parts,
-      look: rig.look,
-    },
-    settings: defaultProjectSettings(V, rig.skeleton.parents.length),
-  };
+  return projectContents({
+    name: 'look.glb',
+    mesh: rig.mesh,
+    skeleton: rig.skeleton,
+    boneNames: rig.boneNames,
+    weights: rig.weights,
+    parts: rig.parts,
+    look: rig.look,
+  });
 }
 
 /** The GLB with its project JSON changed by `edit` (same binary chunk). */

@@ -23,8 +23,9 @@ import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { WebIO } from '@gltf-transform/core';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
-import { defaultProjectSettings, PROJECT_FORMAT_VERSION, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
+import { readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
+import { projectContents } from './project-scene.ts';
 
 const LIBRARY = [
   '# Blender MTL File',
@@ -448,30 +449,17 @@ test('material runs: the glTF export writes a primitive per run on the one mesh,
   );
   for (const p of primitives) assert.equal(p.getAttribute('POSITION'), primitives[0].getAttribute('POSITION'), 'one vertex list');
 
-  const contents = {
-    formatVersion: PROJECT_FORMAT_VERSION,
-    scene: {
-      name: 'quad.obj',
-      meshFiles: ['quad.obj'],
-      mesh,
-      skeletonFile: 'quad.tgf',
-      skeleton,
-      boneNames: ['bone'],
-      weights,
-      weightsSource: 'quad',
-      poses: null,
-      posesFile: null,
-      clips: [],
-      handles: null,
-      handlesFile: null,
-      boneScales: null,
-      warnings: [],
-      examples: [],
-      parts: parts!,
-      look: RUNS_LOOK,
-    },
-    settings: defaultProjectSettings(4, 1),
-  };
+  const contents = projectContents({
+    name: 'quad.obj',
+    mesh,
+    skeletonFile: 'quad.tgf',
+    skeleton,
+    boneNames: ['bone'],
+    weights,
+    weightsSource: 'quad',
+    parts: parts!,
+    look: RUNS_LOOK,
+  });
   const saved = await writeProjectFile(contents, 'quad.rig.glb');
   assert.deepEqual(readProjectFile(saved, 'quad.rig.glb').scene.parts, parts);
   // Runs that do not cover the mesh's triangles are refused, naming the place.

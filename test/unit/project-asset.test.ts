@@ -9,14 +9,7 @@ import { readFileSync } from 'node:fs';
 import { WebIO } from '@gltf-transform/core';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { readObj } from '../../workers/formats/obj.ts';
-import {
-  defaultProjectSettings,
-  PROJECT_EXTENSION,
-  PROJECT_FORMAT_VERSION,
-  readProjectFile,
-  writeProjectFile,
-  type ProjectContents,
-} from '../../workers/formats/project-file.ts';
+import { PROJECT_EXTENSION, readProjectFile, writeProjectFile, type ProjectContents } from '../../workers/formats/project-file.ts';
 import type { GltfSource, SurfaceLook } from '../../workers/formats/types.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { documentFromProject, projectSceneOf } from '../../renderer/project/project-document.ts';
@@ -26,6 +19,7 @@ import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { seededRandom } from './seeded-random.ts';
 import { dataFile } from './shared-data.ts';
 import { glbJson, withGlbJson } from './glb-json.ts';
+import { projectContents } from './project-scene.ts';
 
 const bits = (array: ArrayBufferView): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 function assertSameBits(actual: ArrayBufferView | null | undefined, expected: ArrayBufferView | null | undefined, what: string): void {
@@ -72,32 +66,18 @@ async function assetContents(): Promise<ProjectContents> {
     source: i === 0 ? { node: 2, mesh: 0, primitive: 0 } : null,
     skinned: i === 0,
   }));
-  return {
-    formatVersion: PROJECT_FORMAT_VERSION,
-    scene: {
-      name: 'two-objects.obj',
-      meshFiles: ['two-objects.obj'],
-      mesh: read.mesh,
-      skeletonFile: 'two.tgf',
-      skeleton,
-      boneNames: ['hip', 'knee'],
-      weights: { rows: V, cols: 2, data },
-      weightsSource: 'painted',
-      poses: null,
-      posesFile: null,
-      clips: [],
-      handles: null,
-      handlesFile: null,
-      boneScales: null,
-      warnings: [],
-      examples: [],
-      parts,
-      look,
-      objCorners: read.corners,
-      gltfSource,
-    },
-    settings: defaultProjectSettings(V, 2),
-  };
+  return projectContents({
+    name: 'two-objects.obj',
+    mesh: read.mesh,
+    skeletonFile: 'two.tgf',
+    skeleton,
+    boneNames: ['hip', 'knee'],
+    weights: { rows: V, cols: 2, data },
+    parts,
+    look,
+    objCorners: read.corners,
+    gltfSource,
+  });
 }
 
 function assertSameAsset(actual: ProjectContents['scene'], expected: ProjectContents['scene']): void {
