@@ -299,3 +299,40 @@ test('rigwright export --mesh A.obj keeps its objects, vt and mtllib materials w
   assert.equal(bare.status, 0, bare.stderr);
   assert.match(bare.stderr, /material 'skin': its image 'tex\\skin\.png' was not among the files opened/);
 });
+
+test('rigwright import writes the materials as an MTL library with the images; export --mesh of that OBJ gives the texture and UVs back bit for bit', async () => {
+  const dir = mkdtempSync(path.join(work, 'import-materials-'));
+  const source = dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
+  const imported = rigwright('import', source, '--out-dir', dir);
+  assert.equal(imported.status, 0, imported.stderr);
+  const original = await new NodeIO().read(source);
+  const originalPrimitive = original.getRoot().listMeshes()[0].listPrimitives()[0];
+  const originalImage = originalPrimitive.getMaterial()!.getBaseColorTexture()!.getImage()!;
+  const base = 'Cesium_Man';
+  const library = readFileSync(path.join(dir, `${base}.mtl`), 'utf8');
+  assert.match(library, /^newmtl Cesium_Man-effect\nKd 1 1 1\nmap_Kd Cesium_Man-texture-0\.jpg\n/);
+  assert.deepEqual(Buffer.from(readFileSync(path.join(dir, `${base}-texture-0.jpg`))), Buffer.from(originalImage));
+  assert.match(readFileSync(path.join(dir, `${base}.obj`), 'utf8'), /^mtllib Cesium_Man\.mtl\n[\s\S]*\nusemtl Cesium_Man-effect\nf /);
+
+  const out = path.join(dir, 'again.glb');
+  const exported = rigwright(
+    'export',
+    '--mesh',
+    path.join(dir, `${base}.obj`),
+    '--skeleton',
+    path.join(dir, `${base}.tgf`),
+    '--weights',
+    path.join(dir, `${base}-weights.dmat`),
+    '--out',
+    out,
+  );
+  assert.equal(exported.status, 0, exported.stderr);
+  const bytes = new Uint8Array(readFileSync(out));
+  await assertValidGltf(bytes, 'CesiumMan through import and export --mesh');
+  const again = (await new NodeIO().readBinary(bytes)).getRoot().listMeshes()[0].listPrimitives()[0];
+  assert.deepEqual(Buffer.from(again.getMaterial()!.getBaseColorTexture()!.getImage()!), Buffer.from(originalImage));
+  assert.deepEqual(
+    Array.from(again.getAttribute('TEXCOORD_0')!.getArray() as Float32Array),
+    Array.from(originalPrimitive.getAttribute('TEXCOORD_0')!.getArray() as Float32Array),
+  );
+});

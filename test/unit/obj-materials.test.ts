@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readMtl } from '../../workers/formats/mtl.ts';
-import { libraryNames, readObj } from '../../workers/formats/obj.ts';
+import { readMtl, writeMtl } from '../../workers/formats/mtl.ts';
+import { libraryNames, readObj, writeObj } from '../../workers/formats/obj.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { imageMimeType, isMaterialFile, objLook } from '../../workers/formats/obj-materials.ts';
 import { drawnTriangles, seamSplit } from '../../renderer/view/seam-split.ts';
@@ -472,5 +472,41 @@ test('material runs: the glTF export writes a primitive per run on the one mesh,
     (error: unknown) =>
       error instanceof FormatError &&
       /^bad\.rig\.glb: .*parts\[0\]\.materialRanges: the runs cover 3 of the mesh's 4 triangles$/.test(error.message),
+  );
+});
+
+test('writeMtl and writeObj with materials read back as written: names, colours, alpha, images, usemtl per object', () => {
+  const library = [
+    { name: 'Skin tone', diffuse: [0.8, 0.55, 0.4] as const, alpha: 1, diffuseMap: null },
+    { name: 'Glass', diffuse: [1, 1, 1] as const, alpha: 0.25, diffuseMap: 'glass texture.png' },
+  ];
+  assert.deepEqual(readMtl(writeMtl(library), 'out.mtl'), {
+    materials: library.map((m, k) => ({ ...m, diffuse: [...m.diffuse], line: [1, 4][k] })),
+    warnings: [],
+  });
+  const mesh = {
+    positions: Float64Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1),
+    triangles: Uint32Array.of(0, 1, 2, 3, 4, 5),
+  };
+  const parts = ['body', 'visor'].map((name, k) => ({
+    name,
+    vertexStart: 3 * k,
+    vertexCount: 3,
+    triangleStart: k,
+    triangleCount: 1,
+    material: 1 - k,
+    source: null,
+    skinned: true,
+  }));
+  const read = readObj(writeObj(mesh, { parts, materials: { library: 'out.mtl', names: library.map((m) => m.name) } }), 'out.obj');
+  assert.deepEqual(read.materialLibraries, ['out.mtl']);
+  // usemtl names in order of first use: Glass (the body's), then Skin tone.
+  assert.deepEqual(read.materials, ['Glass', 'Skin tone']);
+  assert.deepEqual(
+    read.parts?.map((p) => [p.name, read.materials[p.material]]),
+    [
+      ['body', 'Glass'],
+      ['visor', 'Skin tone'],
+    ],
   );
 });

@@ -248,3 +248,30 @@ export function readMtl(text: string, file: string): MtlFile {
   if (materials.length === 0) warnings.push("no materials: the file has no 'newmtl' lines");
   return { materials, warnings };
 }
+
+/** A material as `writeMtl` writes it. */
+export interface MtlWriteMaterial {
+  name: string;
+  /** diffuse colour, linear (as read back by readMtl) */
+  diffuse: readonly [number, number, number];
+  alpha: number;
+  /** the diffuse texture's file name, next to the library, or null */
+  diffuseMap: string | null;
+}
+
+/**
+ * A material library readMtl reads back: `newmtl`, `Kd`, `d` below 1 and `map_Kd`, numbers with the fewest digits
+ * that read back to the same doubles. Names are written as given (the rest of the line: spaces are kept; line
+ * breaks are not part of a name and become spaces).
+ */
+export function writeMtl(materials: readonly MtlWriteMaterial[]): string {
+  const lines: string[] = [];
+  for (const material of materials) {
+    lines.push(`newmtl ${material.name.replace(/[\r\n]+/g, ' ')}`);
+    lines.push(`Kd ${material.diffuse.map((c) => String(c)).join(' ')}`);
+    if (material.alpha < 1) lines.push(`d ${String(material.alpha)}`);
+    if (material.diffuseMap) lines.push(`map_Kd ${material.diffuseMap}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}

@@ -520,6 +520,8 @@ export interface ObjWriteOptions {
   uvs?: Float32Array | null;
   /** #V × 3 normals per vertex, written as `vn` */
   normals?: Float64Array | null;
+  /** the material library (`mtllib`) and the material names parts' `material` index (`usemtl` per part) */
+  materials?: { library: string; names: readonly string[] } | null;
 }
 
 /**
@@ -532,10 +534,15 @@ export interface ObjWriteOptions {
  */
 export function writeObj(mesh: TriangleMesh, options: ObjWriteOptions = {}): string {
   const { positions, triangles } = mesh;
-  const { parts, uvs, normals } = options;
+  const { parts, uvs, normals, materials } = options;
   const vertexCount = positions.length / 3;
   const triangleCount = triangles.length / 3;
   const lines: string[] = [];
+  if (materials) lines.push(`mtllib ${materials.library}`);
+  const useMaterial = (material: number): void => {
+    const name = materials && material >= 0 ? materials.names[material] : undefined;
+    if (name !== undefined) lines.push(`usemtl ${name.replace(/[\r\n]+/g, ' ')}`);
+  };
   const text = exactNumberText;
   for (let v = 0; v < vertexCount; v++)
     lines.push(`v ${text(positions[3 * v])} ${text(positions[3 * v + 1])} ${text(positions[3 * v + 2])}`);
@@ -552,9 +559,11 @@ export function writeObj(mesh: TriangleMesh, options: ObjWriteOptions = {}): str
     for (const part of parts) {
       // An object name is the rest of its line: line breaks cannot be part of it.
       lines.push(`o ${part.name.replace(/[\r\n]+/g, ' ')}`);
+      useMaterial(part.material);
       faces(part.triangleStart, part.triangleStart + part.triangleCount);
     }
   } else {
+    useMaterial(parts?.[0]?.material ?? -1);
     faces(0, triangleCount);
   }
   lines.push('');

@@ -6,9 +6,10 @@ import { FormatError } from '../../../workers/formats/format-error.ts';
 import { importGltf } from '../../../workers/formats/gltf-import.ts';
 import { gltfResourceUris } from '../../../workers/formats/gltf-resource-uris.ts';
 import { writeObj } from '../../../workers/formats/obj.ts';
+import { writeMtl, type MtlWriteMaterial } from '../../../workers/formats/mtl.ts';
 import { poseSequenceToDmat, translationsToDmat } from '../../../workers/formats/pose-file.ts';
 import { tgfWithConnectors, writeTgf } from '../../../workers/formats/tgf.ts';
-import type { DenseMatrix } from '../../../workers/formats/types.ts';
+import type { DenseMatrix, MaterialLook } from '../../../workers/formats/types.ts';
 import { withRestBones } from '../../../workers/rig/pose-sequence.ts';
 import { describeSystemError, readBytes, required, UsageError, writeFiles, type CliCommand } from '../cli-support.ts';
 
@@ -20,14 +21,17 @@ export const importCommand: CliCommand = {
 Reads a rigged glTF (a .gltf finds its .bin files next to it) and writes into D:
   NAME.obj                 every mesh node (skinned or not, of every skin) as an object, in the bind pose, in
                            the file's node order, with its texture coordinates and normals (the meshes and their
-                           vertex ranges are listed on the output too)
+                           vertex ranges are listed on the output too), usemtl per object when it has materials
+  NAME.mtl                 the materials (base colour as Kd, alpha as d, the base colour image as map_Kd)
+  NAME-texture-K.png|jpg   material K's base colour image, as the glTF holds it
   NAME.tgf                 one bone per joint of every skin (the first skin's in its order), from its joint to its
                            child joint
   NAME-weights.dmat        #vertices × #bones weights (rows sum to 1)
   NAME-pose-CLIP.dmat      per animation: relative rotations, 3·B·L × 3, one frame per key time of the clip
   NAME-translations-CLIP.dmat  per animation whose joints move (root motion): start-joint translations, B·L × 3
   NAME-times-CLIP.dmat     per animation: its key times in seconds, L × 1 (\`export --times\` keys the clip there)
-What the rig cannot hold (scale animation, morph targets, …) is reported as a warning. \`rigwright export --base\`
+What the rig cannot hold (scale animation, morph targets, …) and what MTL cannot say (a colour tinting its image,
+texture transforms, alpha cutoff) is reported as a warning. \`rigwright export --base\`
 writes such files back into the glTF, which keeps its materials, textures and UVs.
 
   --out-dir DIR    output folder (created when missing)
@@ -75,11 +79,26 @@ writes such files back into the glTF, which keeps its materials, textures and UV
     }
     const weights = extra === 0 ? rig.weights : padColumns(rig.weights, boneCount + extra);
     // Every output is written as one set: a failure halfway leaves the previous import's files as they were.
-    const outputs: { path: string; contents: string }[] = [];
-    const write = (name: string, text: string): void => {
-      outputs.push({ path: path.join(outDir, name), contents: text });
+    const outputs: { path: string; contents: string | Uint8Array }[] = [];
+    const write = (name: string, contents: string | Uint8Array): void => {
+      outputs.push({ path: path.join(outDir, name), contents });
     };
-    write(`${base}.obj`, writeObj(rig.mesh, { parts: rig.parts, uvs: rig.look.uvs, normals: rig.normals }));
+    // Materials as an MTL library next to the OBJ: base colour and alpha, the base colour image as a file.
+    const materials = rig.look.materials.length > 0 ? mtlOf(rig.look.materials, base) : null;
+    write(
+      `${base}.obj`,
+      writeObj(rig.mesh, {
+        parts: rig.parts,
+        uvs: rig.look.uvs,
+        normals: rig.normals,
+        materials: materials && { library: `${base}.mtl`, names: materials.names },
+      }),
+    );
+    if (materials) {
+      for (const warning of materials.warnings) stderr.write(`rigwright: warning: ${base}.mtl: ${warning}\n`);
+      write(`${base}.mtl`, writeMtl(materials.library));
+      for (const image of materials.images) write(image.name, image.bytes);
+    }
     write(`${base}.tgf`, writeTgf(tgf));
     write(`${base}-weights.dmat`, writeDmatAscii(weights));
     const used = new Set<string>();
@@ -102,6 +121,39 @@ writes such files back into the glTF, which keeps its materials, textures and UV
     return 0;
   },
 };
+
+/**
+ * The look's materials as MTL materials (unique names, the base colour as Kd and d; the base colour image as a file
+ * `BASE-texture-K.png|jpg` for map_Kd, where Kd is then white as the image is the colour).
+ */
+function mtlOf(
+  materials: readonly MaterialLook[],
+  base: string,
+): { names: string[]; library: MtlWriteMaterial[]; images: { name: string; bytes: Uint8Array }[]; warnings: string[] } {
+  const names: string[] = [];
+  const warnings: string[] = [];
+  const images: { name: string; bytes: Uint8Array }[] = [];
+  const library = materials.map((material, k): MtlWriteMaterial => {
+    let name = material.name.trim() || `material ${k}`;
+    if (names.includes(name)) name = `${name} ${k}`;
+    names.push(name);
+    const texture = material.baseColorTexture;
+    let diffuseMap: string | null = null;
+    if (texture) {
+      diffuseMap = `${base}-texture-${k}.${texture.mimeType === 'image/jpeg' ? 'jpg' : 'png'}`;
+      images.push({ name: diffuseMap, bytes: texture.bytes });
+    }
+    const [r, g, b, a] = material.baseColor;
+    if (texture && (r !== 1 || g !== 1 || b !== 1))
+      warnings.push(`material '${name}': its colour (${[r, g, b].join(', ')}) tints its image in glTF; OBJ readers take the image alone`);
+    if (material.textureTransform || material.alphaMode === 'MASK')
+      warnings.push(
+        `material '${name}': MTL cannot say its ${material.textureTransform ? 'texture transform' : 'alpha cutoff'}; it is left out`,
+      );
+    return { name, diffuse: texture ? [1, 1, 1] : [r, g, b], alpha: a, diffuseMap };
+  });
+  return { names, library, images, warnings };
+}
 
 /** A file name part from a clip or mesh name: letters, digits, - and _ only. */
 function fileNamePart(name: string, fallback: string): string {
