@@ -235,7 +235,7 @@ test('rigwright export --mesh A.obj keeps its objects, vt and mtllib materials w
   for (let v = 0; v < 7; v++) weights[v * 2 + (v < 4 ? 0 : 1)] = 1;
   writeFileSync(path.join(dir, 'w.dmat'), writeDmatAscii({ rows: 7, cols: 2, data: weights }));
   const out = path.join(dir, 'a.glb');
-  const run = rigwright(
+  const exportArgs = [
     'export',
     '--mesh',
     path.join(dir, 'a.obj'),
@@ -245,7 +245,8 @@ test('rigwright export --mesh A.obj keeps its objects, vt and mtllib materials w
     path.join(dir, 'w.dmat'),
     '--out',
     out,
-  );
+  ];
+  const run = rigwright(...exportArgs);
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stderr, '');
   assert.match(run.stdout, /7 vertices in 2 meshes, 2 materials, 2 joints/);
@@ -285,17 +286,7 @@ test('rigwright export --mesh A.obj keeps its objects, vt and mtllib materials w
 
   // Without its image the material keeps its colour, and the warning names the image.
   rmSync(path.join(dir, 'tex', 'skin.png'));
-  const bare = rigwright(
-    'export',
-    '--mesh',
-    path.join(dir, 'a.obj'),
-    '--skeleton',
-    path.join(dir, 's.tgf'),
-    '--weights',
-    path.join(dir, 'w.dmat'),
-    '--out',
-    out,
-  );
+  const bare = rigwright(...exportArgs);
   assert.equal(bare.status, 0, bare.stderr);
   assert.match(bare.stderr, /material 'skin': its image 'tex\\skin\.png' was not among the files opened/);
 });

@@ -167,22 +167,24 @@ test('OBJ usemtl: an object whose materials use disjoint vertex blocks becomes a
   assert.deepEqual(report.warnings, []);
 });
 
+/** A quad whose four triangles use no material, red, blue, red (sharing vertices): one part with three runs. */
+const RUNS_OBJ = [
+  'v 0 0 0',
+  'v 1 0 0',
+  'v 1 1 0',
+  'v 0 1 0',
+  'f 1 2 3',
+  'usemtl red',
+  'f 1 3 4',
+  'usemtl blue',
+  'f 1 2 4',
+  'usemtl red',
+  'f 2 3 4',
+  '',
+].join('\n');
+
 test('OBJ usemtl: materials sharing vertices stay one part, its triangles ordered into a run per material', () => {
-  const text = [
-    'v 0 0 0',
-    'v 1 0 0',
-    'v 1 1 0',
-    'v 0 1 0',
-    'f 1 2 3',
-    'usemtl red',
-    'f 1 3 4',
-    'usemtl blue',
-    'f 1 2 4',
-    'usemtl red',
-    'f 2 3 4',
-    '',
-  ].join('\n');
-  const { mesh, parts, materials, report } = readObj(text, 'quad.obj');
+  const { mesh, parts, materials, report } = readObj(RUNS_OBJ, 'quad.obj');
   assert.deepEqual(materials, ['red', 'blue']);
   // Runs in the order each material first comes: none (f1), red (f2, f4), blue (f3); the part's material is red's (2).
   assert.deepEqual(Array.from(mesh.triangles), [0, 1, 2, 0, 2, 3, 1, 2, 3, 0, 1, 3]);
@@ -405,21 +407,6 @@ test('loading: OBJ files with their .mtl and images get a look; materials of joi
   );
 });
 
-/** A quad whose four triangles use no material, red, blue, red (sharing vertices): one part with three runs. */
-const RUNS_OBJ = [
-  'v 0 0 0',
-  'v 1 0 0',
-  'v 1 1 0',
-  'v 0 1 0',
-  'f 1 2 3',
-  'usemtl red',
-  'f 1 3 4',
-  'usemtl blue',
-  'f 1 2 4',
-  'usemtl red',
-  'f 2 3 4',
-  '',
-].join('\n');
 const RUNS_LOOK = {
   uvs: null,
   materials: [
