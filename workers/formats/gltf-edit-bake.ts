@@ -16,7 +16,7 @@
  * added just before, are not its own: the bake's come after them, and the weights the examples key are padded with
  * zeros for the new targets). Each baked clip is a new animation keying weight 1 on its frame's target.
  */
-import type { Accessor, Document, Node as GltfNode, Primitive, Skin } from '@gltf-transform/core';
+import type { Accessor, Animation, Document, Mesh as GltfMesh, Node as GltfNode, Primitive, Skin } from '@gltf-transform/core';
 import { invertAffine } from './gltf-numbers.ts';
 import type { GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import type { MeshPart, TriangleMesh } from './types.ts';
@@ -132,17 +132,7 @@ export function addBakedMorphs(input: BakeInPlace, bakes: readonly GltfVertexAni
   // The other primitives of those meshes share the mesh's weights: they get empty targets up to the same count.
   for (const node of nodes) {
     const meshOf = node.getMesh()!;
-    for (const primitive of meshOf.listPrimitives()) {
-      const position = primitive.getAttribute('POSITION')!;
-      while (primitive.listTargets().length < E + F) {
-        const zero = doc
-          .createAccessor()
-          .setType('VEC3')
-          .setArray(new Float32Array(3 * position.getCount()))
-          .setBuffer(position.getBuffer());
-        primitive.addTarget(doc.createPrimitiveTarget(`rest ${primitive.listTargets().length}`).setAttribute('POSITION', zero));
-      }
-    }
+    padTargets(doc, meshOf, E + F, (t) => `rest ${t}`);
     const defaults = [...meshOf.getWeights()].slice(0, E);
     while (defaults.length < E) defaults.push(0);
     meshOf.setWeights([...defaults, ...new Array<number>(F).fill(0)]);
@@ -175,14 +165,41 @@ export function addBakedMorphs(input: BakeInPlace, bakes: readonly GltfVertexAni
     for (let f = 0; f < bake.frameCount; f++) values[f * (E + F) + first + f] = 1;
     const animation = doc.createAnimation(bake.name);
     const timesAccessor: Accessor = doc.createAccessor().setType('SCALAR').setArray(times).setBuffer(buffer);
-    for (const node of nodes) {
-      const output = doc.createAccessor().setType('SCALAR').setArray(values.slice()).setBuffer(buffer);
-      const sampler = doc.createAnimationSampler().setInput(timesAccessor).setOutput(output).setInterpolation('LINEAR');
-      animation
-        .addSampler(sampler)
-        .addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath('weights').setSampler(sampler));
-    }
+    addWeightsChannels(doc, animation, nodes, timesAccessor, values);
     first += bake.frameCount;
+  }
+}
+
+/**
+ * Pads every primitive of `mesh` with zero POSITION targets up to `count` (a mesh's primitives share its weights, so
+ * each needs as many targets); `name` names the target at an index.
+ */
+export function padTargets(doc: Document, mesh: GltfMesh, count: number, name: (index: number) => string): void {
+  for (const primitive of mesh.listPrimitives()) {
+    const position = primitive.getAttribute('POSITION')!;
+    while (primitive.listTargets().length < count) {
+      const zero = doc
+        .createAccessor()
+        .setType('VEC3')
+        .setArray(new Float32Array(3 * position.getCount()))
+        .setBuffer(position.getBuffer());
+      primitive.addTarget(doc.createPrimitiveTarget(name(primitive.listTargets().length)).setAttribute('POSITION', zero));
+    }
+  }
+}
+
+/** A LINEAR `weights` channel on each node, keying `values` (#keys × #targets) at the times `input`. */
+export function addWeightsChannels(
+  doc: Document,
+  animation: Animation,
+  nodes: Iterable<GltfNode>,
+  input: Accessor,
+  values: Float32Array,
+): void {
+  for (const node of nodes) {
+    const output = doc.createAccessor().setType('SCALAR').setArray(values.slice()).setBuffer(input.getBuffer());
+    const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation('LINEAR');
+    animation.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath('weights').setSampler(sampler));
   }
 }
 

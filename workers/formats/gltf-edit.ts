@@ -44,7 +44,7 @@ import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { accessorValues, accessorsWithUnknownExtensions, patchGlbJson, pointerSamplers, prepareCarry, sourceJson } from './gltf-carry.ts';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
 import { FormatError } from './format-error.ts';
-import { addBakedMorphs, hasMorphTargets } from './gltf-edit-bake.ts';
+import { addBakedMorphs, addWeightsChannels, hasMorphTargets, padTargets } from './gltf-edit-bake.ts';
 import { compressOnWrite } from './gltf-extensions.ts';
 import type { GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import {
@@ -905,18 +905,7 @@ function addExampleMorphs(
   for (const node of meshNodes) {
     const mesh = node.getMesh()!;
     // The primitives of a mesh share its weights: one that took no targets gets empty ones.
-    for (const primitive of mesh.listPrimitives()) {
-      if (primitive.listTargets().length > 0) continue;
-      const position = primitive.getAttribute('POSITION')!;
-      for (const target of targets) {
-        const zero = doc
-          .createAccessor()
-          .setType('VEC3')
-          .setArray(new Float32Array(3 * position.getCount()))
-          .setBuffer(position.getBuffer());
-        primitive.addTarget(doc.createPrimitiveTarget(target.name).setAttribute('POSITION', zero));
-      }
-    }
+    padTargets(doc, mesh, targets.length, (t) => targets[t].name);
     mesh.setWeights([...defaults]).setExtras({ ...mesh.getExtras(), targetNames: targets.map((target) => target.name) });
   }
   if (clips.some((clip) => clip.source !== undefined))
@@ -928,14 +917,7 @@ function addExampleMorphs(
     const keys = keyWeights.length / J;
     const values = new Float32Array(keys * targets.length);
     for (let k = 0; k < keys; k++) exampleTargetWeights(targets, keyWeights.subarray(k * J, (k + 1) * J), values, k * targets.length);
-    const input = animation.listSamplers()[0].getInput()!;
-    for (const node of meshNodes) {
-      const output = doc.createAccessor().setType('SCALAR').setArray(values.slice()).setBuffer(input.getBuffer());
-      const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation('LINEAR');
-      animation
-        .addSampler(sampler)
-        .addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath('weights').setSampler(sampler));
-    }
+    addWeightsChannels(doc, animation, meshNodes, animation.listSamplers()[0].getInput()!, values);
   };
   return { key, nodes: meshNodes, targetCount: targets.length };
 }
