@@ -126,7 +126,7 @@ export const ioApi = {
   /**
    * The scene's source glTF written back with the scene's changes (gltf-edit.ts); `examples` become new morph
    * targets driven by their pose-space weights, unposed here with the influences the file stores; each of `bakes`
-   * adds a clip of morph targets skinned on the CPU (gltf-edit-bake.ts), set up as in exportGltf.
+   * adds a clip of morph targets skinned on the CPU (gltf-edit-morphs.ts), set up as in exportGltf.
    */
   async exportGltfInPlace(
     edit: Omit<GltfEdit, 'poseSpace' | 'vertexAnimations'>,

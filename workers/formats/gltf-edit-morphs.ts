@@ -1,5 +1,8 @@
 /**
- * Baked deformation (gltf-vertex-animation.ts) written into the file an in-place export edits. A fresh export's
+ * New morph targets written into the file an in-place export edits (gltf-edit.ts): the examples' shapes
+ * (addExampleMorphs) and baked deformation (addBakedMorphs).
+ *
+ * Baked deformation (gltf-vertex-animation.ts): A fresh export's
  * rest pose is its bind pose, so a bake's morph targets there are plain position deltas. In the file being edited,
  * the joints' rest nodes need not be the bind pose: while a baked clip plays (it keys morph weights only), every
  * joint stands at its rest node, and glTF skins the morphed vertex with the blend of those joint matrices
@@ -17,11 +20,14 @@
  * zeros for the new targets). Each baked clip is a new animation keying weight 1 on its frame's target.
  */
 import type { Accessor, Animation, Document, Mesh as GltfMesh, Node as GltfNode, Primitive, Skin } from '@gltf-transform/core';
+import { exampleTargetWeights, planExampleTargets, type ExampleTarget, type GltfClip, type GltfPoseSpace } from './gltf-export.ts';
 import { invertAffine } from './gltf-numbers.ts';
 import type { GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import type { MeshPart, TriangleMesh } from './types.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
 import { polarDecomposition } from '../math/polar-decomposition.ts';
+import { poseSpaceWeights } from '../posespace/pose-space-weights.ts';
+import { samplePose } from '../rig/pose-sequence.ts';
 
 /** What the bake needs of the edit in progress. */
 export interface BakeInPlace {
@@ -41,6 +47,101 @@ export interface BakeInPlace {
   framesPerSecond: number;
   warnings: string[];
   fail: (where: string, reason: string) => never;
+}
+
+/**
+ * Example shapes as new morph targets, planned as exportGltf plans them (GltfPoseSpace, planExampleTargets): on every
+ * skinned part's primitive that has no targets yet, one POSITION target per planned target holding the part's
+ * displacements moved into its skin's bind space (δ_bind = C_s⁻¹ δ, linear part); the meshes' default weights are
+ * those of the rest pose. Clips kept from the file are left as they are, so under them the targets keep their
+ * rest-pose weights; the returned `key` keys the target weights of a new clip at its keys.
+ * @returns that function, the mesh nodes that took the targets and how many, or null when no primitive took them
+ */
+export function addExampleMorphs(
+  doc: Document,
+  poseSpace: GltfPoseSpace,
+  clips: readonly GltfClip[],
+  parts: readonly MeshPart[],
+  partPrimitives: ({ node: GltfNode; primitive: Primitive } | null)[],
+  skinToWorld: Map<Skin, Float64Array>,
+  firstSkin: Skin,
+  warnings: string[],
+  fail: (where: string, reason: string) => never,
+): { key: (animation: Animation, clip: GltfClip) => void; nodes: ReadonlySet<GltfNode>; targetCount: number } | null {
+  const J = poseSpace.names.length;
+  if (J === 0) return null;
+  const weightsOf = (poses: readonly Float64Array[]): Float64Array => {
+    const out = new Float64Array(poses.length * J);
+    poses.forEach((pose, k) => poseSpaceWeights(poseSpace.interpolator, pose, out.subarray(k * J, (k + 1) * J)));
+    const bad = out.findIndex((a) => !Number.isFinite(a));
+    if (bad >= 0) fail(`example "${poseSpace.names[bad % J]}"`, 'its pose-space weight is not a finite number');
+    return out;
+  };
+  const keyPoses = (clip: GltfClip): Float64Array[] => {
+    const { poses } = clip;
+    const keys = poses.kind === 'matrices' ? poses.frameCount : 2;
+    return Array.from({ length: keys }, (_, k) => {
+      const pose = new Float64Array(9 * poses.boneCount);
+      samplePose(poses, k, pose);
+      return pose;
+    });
+  };
+  const boneCount = poseSpace.interpolator.boneCount;
+  const rest = new Float64Array(9 * boneCount);
+  for (let b = 0; b < boneCount; b++) rest[9 * b] = rest[9 * b + 4] = rest[9 * b + 8] = 1;
+  const restWeights = weightsOf([rest]);
+  const clipWeights = new Map(clips.filter((clip) => clip.source === undefined).map((clip) => [clip, weightsOf(keyPoses(clip))]));
+  const targets: ExampleTarget[] = planExampleTargets(poseSpace.names, [restWeights, ...clipWeights.values()]);
+  const n = poseSpace.displacements.length / J;
+  const meshNodes = new Set<GltfNode>();
+  let skipped = 0;
+  parts.forEach((part, i) => {
+    const found = partPrimitives[i];
+    if (!part.skinned || !found) return;
+    const { node, primitive } = found;
+    if (hasMorphTargets(node)) {
+      skipped++;
+      return;
+    }
+    const toBind = new Float64Array(16);
+    invertAffine(skinToWorld.get(node.getSkin() ?? firstSkin)!, 0, toBind, 0);
+    const buffer = primitive.getAttribute('POSITION')!.getBuffer();
+    for (const target of targets) {
+      const delta = new Float32Array(3 * part.vertexCount);
+      for (let v = 0; v < part.vertexCount; v++) {
+        const o = target.example * n + 3 * (part.vertexStart + v);
+        const x = target.scale * poseSpace.displacements[o];
+        const y = target.scale * poseSpace.displacements[o + 1];
+        const z = target.scale * poseSpace.displacements[o + 2];
+        for (let r = 0; r < 3; r++) delta[3 * v + r] = toBind[r] * x + toBind[4 + r] * y + toBind[8 + r] * z;
+      }
+      const accessor = doc.createAccessor().setType('VEC3').setArray(delta).setBuffer(buffer);
+      primitive.addTarget(doc.createPrimitiveTarget(target.name).setAttribute('POSITION', accessor));
+    }
+    meshNodes.add(node);
+  });
+  if (skipped > 0) warnings.push(`${skipped} meshes have morph targets of their own; the examples are not added to them`);
+  if (meshNodes.size === 0) return null;
+  const defaults = new Float32Array(targets.length);
+  exampleTargetWeights(targets, restWeights, defaults, 0);
+  for (const node of meshNodes) {
+    const mesh = node.getMesh()!;
+    // The primitives of a mesh share its weights: one that took no targets gets empty ones.
+    padTargets(doc, mesh, targets.length, (t) => targets[t].name);
+    mesh.setWeights([...defaults]).setExtras({ ...mesh.getExtras(), targetNames: targets.map((target) => target.name) });
+  }
+  if (clips.some((clip) => clip.source !== undefined))
+    warnings.push(
+      'clips kept from the file do not animate the example morph targets; under them the examples keep their rest-pose weights',
+    );
+  const key = (animation: Animation, clip: GltfClip): void => {
+    const keyWeights = clipWeights.get(clip)!;
+    const keys = keyWeights.length / J;
+    const values = new Float32Array(keys * targets.length);
+    for (let k = 0; k < keys; k++) exampleTargetWeights(targets, keyWeights.subarray(k * J, (k + 1) * J), values, k * targets.length);
+    addWeightsChannels(doc, animation, meshNodes, animation.listSamplers()[0].getInput()!, values);
+  };
+  return { key, nodes: meshNodes, targetCount: targets.length };
 }
 
 /** Adds the bakes' morph targets and animations (see the module comment). */
