@@ -48,3 +48,20 @@ export async function openInLook(page: Page, files: string | string[], sceneName
     h.command('view.skeleton');
   });
 }
+
+/**
+ * The split view's second half read back from the GPU against `method`'s CPU reference: the largest distance
+ * between a rig vertex's two positions (scene units) and how many vertices were read.
+ */
+export async function splitViewError(page: Page, method: string): Promise<{ worst: number; count: number }> {
+  await page.evaluate(() => (window as any).__rigwright.look.ready());
+  return page.evaluate(async (m) => {
+    const h = (window as any).__rigwright;
+    const gpu: number[] = await h.gpuSplitPositions();
+    const cpu: number[] = h.cpuPositionsOf(m);
+    let worst = 0;
+    for (let i = 0; i < cpu.length; i += 3)
+      worst = Math.max(worst, Math.hypot(gpu[i] - cpu[i], gpu[i + 1] - cpu[i + 1], gpu[i + 2] - cpu[i + 2]));
+    return { worst, count: gpu.length / 3 };
+  }, method);
+}

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { artifactsDir, dataFile, openApp } from './app-driver.ts';
-import { DEFAULT_ALBEDO, linearToSrgb, openInLook, projectAll, srgbToLinear } from './look-pixels.ts';
+import { DEFAULT_ALBEDO, linearToSrgb, openInLook, projectAll, splitViewError, srgbToLinear } from './look-pixels.ts';
 import { png } from '../unit/png-file.ts';
 
 const CESIUM_MAN = () => dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
@@ -415,16 +415,7 @@ test('with the textured material on, the GPU readback equals the CPU reference f
     h.setMethod('lbs');
     h.setSplit('dqs');
   });
-  await page.evaluate(() => (window as any).__rigwright.look.ready());
-  const split = await page.evaluate(async () => {
-    const h = (window as any).__rigwright;
-    const gpu: number[] = await h.gpuSplitPositions();
-    const cpu: number[] = h.cpuPositionsOf('dqs');
-    let worst = 0;
-    for (let i = 0; i < cpu.length; i += 3)
-      worst = Math.max(worst, Math.hypot(gpu[i] - cpu[i], gpu[i + 1] - cpu[i + 1], gpu[i + 2] - cpu[i + 2]));
-    return worst;
-  });
+  const split = (await splitViewError(page, 'dqs')).worst;
   expect(split).toBeLessThanOrEqual(1e-4 * diagonal);
   const left = colouredCount(await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), grid(camera, 'left', 6)));
   const right = colouredCount(await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), grid(camera, 'right', 6)));

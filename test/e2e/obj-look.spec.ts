@@ -26,7 +26,7 @@ import { NodeIO } from '@gltf-transform/core';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { assertValidGltf } from '../unit/gltf-skinning-reference.ts';
 import { png } from '../unit/png-file.ts';
-import { openInLook } from './look-pixels.ts';
+import { openInLook, splitViewError } from './look-pixels.ts';
 import { gpuCpuDeviation, openApp } from './app-driver.ts';
 
 /** the app's default material, sRGB 0xb9c2cf (surface-look.ts defaultMaterial) */
@@ -277,16 +277,7 @@ test('an OBJ with its .mtl and PNG: parts per material, the texture drawn per co
     h.command('skin.method', 'lbs');
     h.setSplit('dqs');
   });
-  await page.evaluate(() => (window as any).__rigwright.look.ready());
-  const split = await page.evaluate(async () => {
-    const h = (window as any).__rigwright;
-    const gpu: number[] = await h.gpuSplitPositions();
-    const cpu: number[] = h.cpuPositionsOf('dqs');
-    let worst = 0;
-    for (let i = 0; i < cpu.length; i += 3)
-      worst = Math.max(worst, Math.hypot(gpu[i] - cpu[i], gpu[i + 1] - cpu[i + 1], gpu[i + 2] - cpu[i + 2]));
-    return { worst, count: gpu.length / 3 };
-  });
+  const split = await splitViewError(page, 'dqs');
   console.log(
     `OBJ look GPU − CPU / diagonal: rest ${(rest.maxError / rest.diagonal).toExponential(2)}, ${posedErrors.join(', ')}, split dqs ${(split.worst / rest.diagonal).toExponential(2)}`,
   );
