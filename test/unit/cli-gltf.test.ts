@@ -326,4 +326,22 @@ test('rigwright import writes the materials as an MTL library with the images; e
     Array.from(again.getAttribute('TEXCOORD_0')!.getArray() as Float32Array),
     Array.from(originalPrimitive.getAttribute('TEXCOORD_0')!.getArray() as Float32Array),
   );
+
+  // What MTL cannot say is a warning naming the material: a colour tinting the image, an alpha cutoff, an image
+  // type other than PNG or JPEG (written as it is, under its own extension).
+  const material = originalPrimitive.getMaterial()!;
+  material.setBaseColorFactor([0.5, 0.25, 1, 1]).setAlphaMode('MASK');
+  material.getBaseColorTexture()!.setMimeType('image/webp');
+  const changed = path.join(dir, 'changed.glb');
+  writeFileSync(changed, await new NodeIO().writeBinary(original));
+  const warned = rigwright('import', changed, '--out-dir', path.join(dir, 'changed'));
+  assert.equal(warned.status, 0, warned.stderr);
+  const warnings = warned.stderr.split('\n').filter((line) => line.includes('.mtl: '));
+  assert.deepEqual(warnings, [
+    "rigwright: warning: Cesium_Man.mtl: material 'Cesium_Man-effect': its image is image/webp; most OBJ readers read PNG and JPEG only",
+    "rigwright: warning: Cesium_Man.mtl: material 'Cesium_Man-effect': its colour (0.5, 0.25, 1) tints its image in glTF; OBJ readers take the image alone",
+    "rigwright: warning: Cesium_Man.mtl: material 'Cesium_Man-effect': MTL cannot say its alpha cutoff; it is left out",
+  ]);
+  assert.match(readFileSync(path.join(dir, 'changed', `${base}.mtl`), 'utf8'), /\nmap_Kd Cesium_Man-texture-0\.webp\n/);
+  assert.deepEqual(Buffer.from(readFileSync(path.join(dir, 'changed', `${base}-texture-0.webp`))), Buffer.from(originalImage));
 });

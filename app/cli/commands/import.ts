@@ -124,7 +124,7 @@ writes such files back into the glTF, which keeps its materials, textures and UV
 
 /**
  * The look's materials as MTL materials (unique names, the base colour as Kd and d; the base colour image as a file
- * `BASE-texture-K.png|jpg` for map_Kd, where Kd is then white as the image is the colour).
+ * `BASE-texture-K.png|jpg` (or the image's own type) for map_Kd, where Kd is then white as the image is the colour).
  */
 function mtlOf(
   materials: readonly MaterialLook[],
@@ -140,8 +140,13 @@ function mtlOf(
     const texture = material.baseColorTexture;
     let diffuseMap: string | null = null;
     if (texture) {
-      diffuseMap = `${base}-texture-${k}.${texture.mimeType === 'image/jpeg' ? 'jpg' : 'png'}`;
+      const kind = /^image\/([a-z0-9]+)$/.exec(texture.mimeType)?.[1] ?? 'bin';
+      diffuseMap = `${base}-texture-${k}.${kind === 'jpeg' ? 'jpg' : kind}`;
       images.push({ name: diffuseMap, bytes: texture.bytes });
+      if (kind !== 'png' && kind !== 'jpeg')
+        warnings.push(
+          `material '${name}': its image is ${texture.mimeType || 'of no stated type'}; most OBJ readers read PNG and JPEG only`,
+        );
     }
     const [r, g, b, a] = material.baseColor;
     if (texture && (r !== 1 || g !== 1 || b !== 1))
