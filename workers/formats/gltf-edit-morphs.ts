@@ -2,8 +2,8 @@
  * New morph targets written into the file an in-place export edits (gltf-edit.ts): the examples' shapes
  * (addExampleMorphs) and baked deformation (addBakedMorphs).
  *
- * Baked deformation (gltf-vertex-animation.ts): A fresh export's
- * rest pose is its bind pose, so a bake's morph targets there are plain position deltas. In the file being edited,
+ * Baked deformation (gltf-vertex-animation.ts). A fresh export's rest pose is its bind pose, so a bake's morph
+ * targets there are plain position deltas. In the file being edited,
  * the joints' rest nodes need not be the bind pose: while a baked clip plays (it keys morph weights only), every
  * joint stands at its rest node, and glTF skins the morphed vertex with the blend of those joint matrices
  * (glTF 2.0 §3.7.3):  x = S_v · (p_v + δ_v),  S_v = Σ_k w_vk · G_jk · IBM_jk.
