@@ -21,7 +21,7 @@
  */
 import type { Accessor, Animation, Document, Mesh as GltfMesh, Node as GltfNode, Primitive, Skin } from '@gltf-transform/core';
 import { exampleTargetWeights, planExampleTargets, type ExampleTarget, type GltfClip, type GltfPoseSpace } from './gltf-export.ts';
-import { invertAffine } from './gltf-numbers.ts';
+import { identity, invertAffine } from './gltf-numbers.ts';
 import type { GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import type { MeshPart, TriangleMesh } from './types.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
@@ -328,7 +328,7 @@ function blendInverses(primitive: Primitive, joints: Float64Array, count: number
     }
     if (!invertAffine(blend, 0, inverse, 16 * v)) {
       singular++;
-      inverse.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], 16 * v);
+      inverse.set(identity(), 16 * v);
     }
   }
   return { inverse, singular };

@@ -57,7 +57,7 @@ import {
   type GltfPoseSpace,
 } from './gltf-export.ts';
 import { importGltf, readCheckedGltf, type GltfImportResult } from './gltf-import.ts';
-import { composeTrs, invertAffine, multiply } from './gltf-numbers.ts';
+import { composeTrs, identity, invertAffine, multiply, transformPoint } from './gltf-numbers.ts';
 import { quantizeSkinWeights } from './gltf-skin-weights.ts';
 import type { DenseMatrix, GltfSource, MeshPart, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
@@ -225,7 +225,7 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     const parentWorld = node.getParentNode() ? worldMatrix(node.getParentNode()!) : identity();
     const inverse = new Float64Array(16);
     if (!invertAffine(parentWorld, 0, inverse, 0)) fail(`bone ${b}`, "its parent node's world matrix is singular");
-    const t = transformPoint(inverse, target[0], target[1], target[2]);
+    const t = transformPoint(inverse, target);
     // Rounded to what the file stores, so that the inverse bind matrices are computed from the written transform.
     node.setTranslation([Math.fround(t[0]), Math.fround(t[1]), Math.fround(t[2])]);
     replaced.add(node);
@@ -600,12 +600,6 @@ function detach(node: GltfNode, scenes: readonly Scene[]): void {
   for (const scene of scenes) scene.removeChild(node);
 }
 
-function identity(): Float64Array {
-  const m = new Float64Array(16);
-  m[0] = m[5] = m[10] = m[15] = 1;
-  return m;
-}
-
 function localMatrix(node: GltfNode): Float64Array {
   const m = new Float64Array(16);
   composeTrs(
@@ -626,10 +620,6 @@ function worldMatrix(node: GltfNode): Float64Array {
   const m = localMatrix(node);
   for (let parent = node.getParentNode(); parent; parent = parent.getParentNode()) multiply(localMatrix(parent), 0, m, 0, m, 0);
   return m;
-}
-
-function transformPoint(m: Float64Array, x: number, y: number, z: number): [number, number, number] {
-  return [m[0] * x + m[4] * y + m[8] * z + m[12], m[1] * x + m[5] * y + m[9] * z + m[13], m[2] * x + m[6] * y + m[10] * z + m[14]];
 }
 
 function sameMatrix(a: Float64Array, b: Float64Array, diagonal: number): boolean {
@@ -848,8 +838,7 @@ function bindPart(doc: Document, node: GltfNode, primitive: Primitive, skin: Ski
   const position = target.getAttribute('POSITION')!;
   const element: number[] = [];
   const positions = new Float32Array(3 * position.getCount());
-  for (let i = 0; i < position.getCount(); i++)
-    positions.set(transformPoint(toBind, ...(position.getElement(i, element) as [number, number, number])), 3 * i);
+  for (let i = 0; i < position.getCount(); i++) positions.set(transformPoint(toBind, position.getElement(i, element)), 3 * i);
   target.setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(positions).setBuffer(position.getBuffer()));
   const normal = target.getAttribute('NORMAL');
   if (normal) {

@@ -36,7 +36,7 @@
  * the importer computed by the polar decomposition itself); a disagreement means the conditions missed something,
  * and the joint keeps the export's general path.
  */
-import { composeTrs, invertAffine, multiply } from './gltf-numbers.ts';
+import { composeTrs, identity, invertAffine, multiply } from './gltf-numbers.ts';
 import { polarDecomposition } from '../math/polar-decomposition.ts';
 import { matrixToQuat, quatMultiply, quatToMatrix } from '../math/quaternion.ts';
 import { isConstant, type KeyframeChannel, type KeyframeCurves, type KeyInterpolation } from '../rig/keyframe-curves.ts';
@@ -232,12 +232,6 @@ export function exactJointCurves(curves: KeyframeCurves, b: number, restLocal: A
     translationCurve = { interpolation: ownTranslation.interpolation, times: ownTranslation.times, values };
   }
   return { rotation: rotationCurve, translation: translationCurve };
-}
-
-function identity(): Float64Array {
-  const m = new Float64Array(16);
-  m[0] = m[5] = m[10] = m[15] = 1;
-  return m;
 }
 
 /**

@@ -21,6 +21,13 @@ export function readElement(
   }
 }
 
+/** A new 4×4 identity matrix. */
+export function identity(): Float64Array {
+  const m = new Float64Array(16);
+  m[0] = m[5] = m[10] = m[15] = 1;
+  return m;
+}
+
 export function composeTrs(
   t: Float64Array,
   ti: number,
