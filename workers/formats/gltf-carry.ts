@@ -25,7 +25,8 @@
 import type { Accessor, AnimationSampler } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { otherPointerOf } from './gltf-extensions.ts';
-import { gltfJson } from './gltf-resource-uris.ts';
+import { gltfJson, parseJsonText } from './gltf-resource-uris.ts';
+import { buildGlb, parseGlb } from './gltf-validate.ts';
 import type { GltfSource } from './types.ts';
 
 type Json = Record<string, unknown>;
@@ -364,30 +365,11 @@ function pointerInWritten(
   return '/' + steps.map((step) => step.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 }
 
-/** A GLB with its JSON chunk changed by `edit` (the binary chunk stays as written). */
-export function patchGlbJson(glb: Uint8Array, edit: (json: Json) => void): Uint8Array {
-  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
-  const jsonLength = view.getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as Json;
+/** A GLB with its JSON chunk changed by `edit` (the binary chunk stays as written); `file` names it in errors. */
+export function patchGlbJson(glb: Uint8Array, edit: (json: Json) => void, file: string): Uint8Array {
+  const { jsonBytes, bin } = parseGlb(glb, file);
+  const json = parseJsonText(jsonBytes, file) as Json;
   const before = JSON.stringify(json);
   edit(json);
-  const text = JSON.stringify(json);
-  if (text === before) return glb;
-  let jsonBytes = new TextEncoder().encode(text);
-  const padded = Math.ceil(jsonBytes.length / 4) * 4;
-  if (padded !== jsonBytes.length) {
-    const bytes = new Uint8Array(padded).fill(0x20);
-    bytes.set(jsonBytes);
-    jsonBytes = bytes;
-  }
-  const rest = glb.subarray(20 + jsonLength);
-  const out = new Uint8Array(12 + 8 + jsonBytes.length + rest.length);
-  const outView = new DataView(out.buffer);
-  out.set(glb.subarray(0, 12));
-  outView.setUint32(8, out.length, true);
-  outView.setUint32(12, jsonBytes.length, true);
-  outView.setUint32(16, 0x4e4f534a, true);
-  out.set(jsonBytes, 20);
-  out.set(rest, 20 + jsonBytes.length);
-  return out;
+  return JSON.stringify(json) === before ? glb : buildGlb(json, bin ?? new Uint8Array(0));
 }

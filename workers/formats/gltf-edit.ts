@@ -488,7 +488,7 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     if (used.includes('KHR_draco_mesh_compression')) await compressOnWrite(doc, io, 'draco');
     if (used.includes('EXT_meshopt_compression')) await compressOnWrite(doc, io, 'meshopt');
     if (opts.compression !== 'none') await compressOnWrite(doc, io, opts.compression);
-    if (opts.format === 'glb') return { bytes: patchGlbJson(await io.writeBinary(doc), carried), resources: {}, warnings };
+    if (opts.format === 'glb') return { bytes: patchGlbJson(await io.writeBinary(doc), carried, file), resources: {}, warnings };
     const { json, resources } = await io.writeJSON(doc, { format: Format.GLTF, basename: opts.basename });
     carried(json as unknown as Record<string, unknown>);
     return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };

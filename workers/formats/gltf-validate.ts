@@ -106,6 +106,30 @@ export function parseGlb(bytes: Uint8Array, file: string): GlbParts {
   return { jsonBytes, bin };
 }
 
+/** A GLB of the JSON and the binary chunk (left out when empty); both chunks padded to 4 bytes (spaces, zeros). */
+export function buildGlb(json: object, bin: Uint8Array): Uint8Array {
+  const jsonBytes = new TextEncoder().encode(JSON.stringify(json));
+  const jsonPadded = (jsonBytes.length + 3) & ~3;
+  const binPadded = (bin.length + 3) & ~3;
+  const total = 12 + 8 + jsonPadded + (bin.length > 0 ? 8 + binPadded : 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, GLB_MAGIC, true);
+  view.setUint32(4, 2, true);
+  view.setUint32(8, total, true);
+  view.setUint32(12, jsonPadded, true);
+  view.setUint32(16, JSON_CHUNK, true);
+  out.set(jsonBytes, 20);
+  out.fill(0x20, 20 + jsonBytes.length, 20 + jsonPadded);
+  if (bin.length > 0) {
+    const at = 20 + jsonPadded;
+    view.setUint32(at, binPadded, true);
+    view.setUint32(at + 4, BIN_CHUNK, true);
+    out.set(bin, at + 8);
+  }
+  return out;
+}
+
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isIndex = (value: unknown, length: number): value is number =>
   Number.isInteger(value) && (value as number) >= 0 && (value as number) < length;

@@ -32,6 +32,7 @@
  */
 import { FormatError } from './format-error.ts';
 import { exportGltf, type GltfClip } from './gltf-export.ts';
+import { buildGlb } from './gltf-validate.ts';
 import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import { ALPHA_MODES, MAG_FILTERS, MIN_FILTERS, WRAP_MODES } from './material-look.ts';
 import { buildSkeleton, type Skeleton } from '../rig/skeleton.ts';
@@ -226,29 +227,6 @@ function parseGlb(bytes: Uint8Array, file: string): Glb {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function buildGlb(json: object, bin: Uint8Array): Uint8Array {
-  const jsonBytes = new TextEncoder().encode(JSON.stringify(json));
-  const jsonPadded = (jsonBytes.length + 3) & ~3;
-  const binPadded = (bin.length + 3) & ~3;
-  const total = 12 + 8 + jsonPadded + (bin.length > 0 ? 8 + binPadded : 0);
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, GLB_MAGIC, true);
-  view.setUint32(4, 2, true);
-  view.setUint32(8, total, true);
-  view.setUint32(12, jsonPadded, true);
-  view.setUint32(16, CHUNK_JSON, true);
-  out.set(jsonBytes, 20);
-  out.fill(0x20, 20 + jsonBytes.length, 20 + jsonPadded);
-  if (bin.length > 0) {
-    const at = 20 + jsonPadded;
-    view.setUint32(at, binPadded, true);
-    view.setUint32(at + 4, CHUNK_BIN, true);
-    out.set(bin, at + 8);
-  }
-  return out;
 }
 
 /** True for a GLB whose JSON names the project extension (reads the header and the JSON chunk's text only). */
