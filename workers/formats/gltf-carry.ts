@@ -73,9 +73,12 @@ export function sourceJson(source: GltfSource): Json {
 const names = (value: unknown): string[] => (Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : []);
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The extensions the file uses that glTF-Transform does not read (the pointer channels are carried apart). */
+const unknownExtensions = (json: Json): string[] => names(json.extensionsUsed).filter((name) => !READABLE.has(name) && name !== POINTER);
+
 /** The indices of the source's accessors that carry an entry of an extension glTF-Transform does not read. */
 export function accessorsWithUnknownExtensions(json: Json): number[] {
-  const unknown = names(json.extensionsUsed).filter((name) => !READABLE.has(name) && name !== POINTER);
+  const unknown = unknownExtensions(json);
   const accessors = Array.isArray(json.accessors) ? (json.accessors as unknown[]) : [];
   const found: number[] = [];
   accessors.forEach((accessor, i) => {
@@ -91,7 +94,7 @@ export function accessorsWithUnknownExtensions(json: Json): number[] {
  * @param warnings  receives a sentence for each thing that cannot be carried
  */
 export function prepareCarry(json: Json, sources: CarrySources, warnings: string[]): (out: Json) => void {
-  const unknown = names(json.extensionsUsed).filter((name) => !READABLE.has(name) && name !== POINTER);
+  const unknown = unknownExtensions(json);
   const required = names(json.extensionsRequired);
   /** [collection or '', index, path inside the object, extension name, value] */
   const found: [string, number, string[], string, unknown][] = [];
