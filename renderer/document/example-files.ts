@@ -10,6 +10,7 @@
  * or a chosen frame of the loaded sequence). An example must have the rest mesh's vertex count and triangles, and
  * its pose one relative rotation per bone; otherwise the batch is refused, naming the file and the first difference.
  */
+import { baseName as nameWithoutFolders } from '../../workers/formats/file-name.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
 import type { TriangleMesh } from '../../workers/formats/types.ts';
 import { checkExampleMesh } from '../../workers/posespace/unpose.ts';
@@ -34,7 +35,7 @@ export interface ExampleLoadOptions {
 
 /** `dir/eg0.obj` → `eg0` */
 export function baseName(file: string): string {
-  const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+  const name = nameWithoutFolders(file);
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(0, dot) : name;
 }

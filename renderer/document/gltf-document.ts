@@ -6,6 +6,7 @@
  * candidate is validated like any other before the caller swaps it in.
  */
 import type { OpenedFile } from '../../app/ipc-contract.ts';
+import { baseName, fileExtension } from '../../workers/formats/file-name.ts';
 import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import type { IoClient } from '../io/io-client.ts';
@@ -15,18 +16,9 @@ const GLTF_EXTENSIONS = ['glb', 'gltf'];
 /** Files a .gltf may name as resources: buffers and the common image types. */
 const RESOURCE_EXTENSIONS = ['bin', 'png', 'jpg', 'jpeg', 'webp', 'ktx2'];
 
-function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-}
-
-function baseName(uri: string): string {
-  return uri.slice(Math.max(uri.lastIndexOf('/'), uri.lastIndexOf('\\')) + 1);
-}
-
 /** Whether a batch is (or tries to be) a glTF asset: it holds a .glb/.gltf, or a .bin buffer that only a .gltf can use. */
 export function isGltfBatch(files: readonly OpenedFile[]): boolean {
-  return files.some((f) => GLTF_EXTENSIONS.includes(extensionOf(f.name)) || extensionOf(f.name) === 'bin');
+  return files.some((f) => GLTF_EXTENSIONS.includes(fileExtension(f.name)) || fileExtension(f.name) === 'bin');
 }
 
 /**
@@ -37,7 +29,7 @@ export function isGltfBatch(files: readonly OpenedFile[]): boolean {
  * @throws LoadError or FormatError naming the file, the place and the reason
  */
 export async function gltfIntoDocument(files: readonly OpenedFile[], io: IoClient): Promise<SceneDocument> {
-  const assets = files.filter((f) => GLTF_EXTENSIONS.includes(extensionOf(f.name)));
+  const assets = files.filter((f) => GLTF_EXTENSIONS.includes(fileExtension(f.name)));
   if (assets.length === 0) {
     const names = files.map((f) => f.name).join(', ');
     throw new LoadError(`${names}: glTF buffers need the .gltf file that names them; open them together`);
@@ -46,7 +38,7 @@ export async function gltfIntoDocument(files: readonly OpenedFile[], io: IoClien
     throw new LoadError(`${assets.map((f) => f.name).join(', ')}: ${assets.length} glTF files at once; open one at a time`);
   const asset = assets[0];
   const others = files.filter((f) => f !== asset);
-  const strangers = others.filter((f) => !RESOURCE_EXTENSIONS.includes(extensionOf(f.name)));
+  const strangers = others.filter((f) => !RESOURCE_EXTENSIONS.includes(fileExtension(f.name)));
   if (strangers.length > 0) {
     throw new LoadError(
       `${strangers.map((f) => f.name).join(', ')}: a glTF file replaces the whole scene; open ${asset.name} on its own (with its .bin and images)`,
@@ -55,7 +47,7 @@ export async function gltfIntoDocument(files: readonly OpenedFile[], io: IoClien
 
   const warnings: string[] = [];
   const resources: Record<string, Uint8Array> = {};
-  if (extensionOf(asset.name) === 'gltf') {
+  if (fileExtension(asset.name) === 'gltf') {
     const json = gltfJson(asset.bytes, asset.name) as { buffers?: { uri?: unknown }[]; images?: { uri?: unknown }[] };
     const byName = new Map(others.map((f) => [f.name, f.bytes]));
     const attach = (entries: { uri?: unknown }[] | undefined, kind: 'buffer' | 'image'): void => {

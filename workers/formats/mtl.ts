@@ -92,11 +92,6 @@ const MAP_OPTIONS: Record<string, { min: number; max: number; numeric: boolean; 
 const MAX_UNKNOWN_WARNINGS = 20;
 const NUMBER_TOKEN = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/** The base name of a path written with `/` or `\` separators. */
-export function baseName(path: string): string {
-  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-}
-
 /**
  * Reads a .mtl file.
  * @param text  the file's text

@@ -10,7 +10,8 @@
  * exporter writes a grey Kd beside the image). OBJ has no face culling, so materials are double-sided.
  */
 import { FormatError } from './format-error.ts';
-import { readMtl, baseName, type MtlMaterial } from './mtl.ts';
+import { baseName, fileExtension } from './file-name.ts';
+import { readMtl, type MtlMaterial } from './mtl.ts';
 import type { MaterialLook, MeshPart, SurfaceLook } from './types.ts';
 
 /** A file of the batch by name and bytes. */
@@ -31,14 +32,8 @@ const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg'];
 
 /** True for the files this module reads: .mtl libraries and PNG/JPEG images. */
 export function isMaterialFile(name: string): boolean {
-  const extension = extensionOf(name);
+  const extension = fileExtension(name);
   return extension === 'mtl' || IMAGE_EXTENSIONS.includes(extension);
-}
-
-function extensionOf(name: string): string {
-  const base = baseName(name);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
 }
 
 /** The image's type from its first bytes (PNG and JPEG signatures), or null. */
@@ -66,8 +61,8 @@ export function objLook(
   materialFiles: readonly BatchFile[],
 ): { look: SurfaceLook | null; parts: (MeshPart[] | null)[]; warnings: string[] } {
   const warnings: string[] = [];
-  const libraries = materialFiles.filter((f) => extensionOf(f.name) === 'mtl');
-  const images = materialFiles.filter((f) => extensionOf(f.name) !== 'mtl');
+  const libraries = materialFiles.filter((f) => fileExtension(f.name) === 'mtl');
+  const images = materialFiles.filter((f) => fileExtension(f.name) !== 'mtl');
   // Each library read once, however many OBJ files name it.
   const read = new Map<BatchFile, MtlMaterial[]>();
   const readLibrary = (library: BatchFile): MtlMaterial[] => {

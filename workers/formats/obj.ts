@@ -12,6 +12,7 @@
  * (named by first use in ObjFile.materials; the `mtllib` files are listed for the loader, which reads them, see
  * mtl.ts): an object with several materials on disjoint vertex blocks becomes a part per material.
  */
+import { baseName } from './file-name.ts';
 import { FormatError } from './format-error.ts';
 import { TextScanner, describeNonFinite, exactNumberText, excerpt } from './text-scanner.ts';
 import type { MeshFileReport, MeshPart, ObjCorners, TriangleMesh } from './types.ts';
@@ -324,8 +325,8 @@ export function readObj(text: string, file: string): ObjFile {
       }
     : null;
   // Before any `o` (or `g`), faces belong to a part named after the file.
-  const baseName = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1).replace(/\.obj$/i, '') || 'mesh';
-  const names = partNames.map((name) => name || baseName);
+  const fileName = baseName(file).replace(/\.obj$/i, '') || 'mesh';
+  const names = partNames.map((name) => name || fileName);
   const grouped = groupParts(
     mesh,
     trianglePart.subarray(0, triangleCount),

@@ -3,6 +3,7 @@
  * by extension.
  */
 import { readDmat } from './dmat.ts';
+import { fileExtension } from './file-name.ts';
 import { FormatError } from './format-error.ts';
 import { readObj } from './obj.ts';
 import { readOff } from './off.ts';
@@ -68,9 +69,7 @@ export const RIG_FILE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat'] as const;
  */
 export function readRigFile(name: string, bytes: Uint8Array): RigFile {
   checkFileSize(name, bytes.length);
-  const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
-  const dot = base.lastIndexOf('.');
-  const extension = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+  const extension = fileExtension(name);
   switch (extension) {
     case 'obj': {
       const { mesh, report, parts, corners, materials, materialLibraries } = readObj(decodeText(bytes), name);
