@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { Document, NodeIO, type Material, type Texture } from '@gltf-transform/core';
 import { KHRTextureTransform } from '@gltf-transform/extensions';
 import { artifactsDir, openApp } from './app-driver.ts';
-import { DEFAULT_ALBEDO, linearToSrgb, openInLook, projectAll, srgbToLinear } from './look-pixels.ts';
+import { litColour, lookAndShaded, openInLook, projectAll, rgbDistance, texelAlbedo } from './look-pixels.ts';
 import { png } from '../unit/png-file.ts';
 
 /** The quadrants' sRGB colours and alphas (0–255): top left, top right, bottom left, bottom right. */
@@ -204,14 +204,6 @@ function samplePoints(camera: { viewProjection: number[]; left: number; top: num
  */
 const TOLERANCE = 8;
 
-/** The lit colour of an opaque albedo (linear) at a point the plain shading draws as `shaded` (sRGB 0–255). */
-const lit = (shaded: number[], albedo: number[]) =>
-  [0, 1, 2].map(
-    (c) => 255 * linearToSrgb(Math.min(1, (srgbToLinear(shaded[c] / 255) * albedo[c]) / srgbToLinear(DEFAULT_ALBEDO[c] / 255))),
-  );
-const texelAlbedo = (rgb: number[]) => rgb.slice(0, 3).map((c) => srgbToLinear(c / 255));
-const distance = (a: number[], b: number[]) => Math.max(...[0, 1, 2].map((c) => Math.abs(a[c] - b[c])));
-
 async function openLookAsset(page: Page, errors: string[]): Promise<void> {
   await openApp(page, errors, { paused: true });
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-look-alpha-')), 'look-alpha.glb');
@@ -226,10 +218,7 @@ async function openLookAsset(page: Page, errors: string[]): Promise<void> {
 /** The Look pixels at the points, then the plain shading's and the background's (every mesh hidden) at the same points. */
 async function threePixelSets(page: Page, points: { x: number; y: number }[]) {
   const pixels = (): Promise<number[][]> => page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
-  const look = await pixels();
-  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'shaded'));
-  const shaded = await pixels();
-  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'look'));
+  const { look, shaded } = await lookAndShaded(page, points);
   const toggleAll = () =>
     page.evaluate((n) => {
       for (let i = 0; i < n; i++) (window as any).__rigwright.command('meshes.toggle', i);
@@ -261,17 +250,17 @@ test('alpha coverage: OPAQUE ignores alpha, MASK cuts texels below the cutoff ou
   samples.forEach((s, i) => {
     const quad = QUADS[s.quad];
     const texel = QUADRANTS[quadrantAt(...s.uv)];
-    const opaque = lit(shaded[i], texelAlbedo(texel));
+    const opaque = litColour(shaded[i], texelAlbedo(texel));
     const bg = background[i];
     // The background must differ from the texel's colour for the check to tell them apart.
-    expect(distance(opaque, bg), `${quad.name} at ${s.uv.join(',')}: texel and background differ`).toBeGreaterThan(40);
+    expect(rgbDistance(opaque, bg), `${quad.name} at ${s.uv.join(',')}: texel and background differ`).toBeGreaterThan(40);
     const alpha = (quad.alpha ?? 1) * (texel[3] / 255);
     let expected: number[];
     let kind: string;
     if (quad.alphaMode === 'OPAQUE') [expected, kind] = [opaque, 'opaque'];
     else if (quad.alphaMode === 'MASK') [expected, kind] = alpha >= (quad.alphaCutoff ?? 0.5) ? [opaque, 'mask kept'] : [bg, 'mask cut'];
     else [expected, kind] = [[0, 1, 2].map((c) => alpha * opaque[c] + (1 - alpha) * bg[c]), `blend ${alpha.toFixed(2)}`];
-    const error = distance(look[i], expected);
+    const error = rgbDistance(look[i], expected);
     note(kind, error);
     expect(
       error,
@@ -303,8 +292,8 @@ test('KHR_texture_transform and wrap modes move the pattern as glTF defines; CLA
   samples.forEach((s, i) => {
     const quad = QUADS[s.quad];
     const quadrant = quadrantAt(...s.uv);
-    const expected = lit(shaded[i], texelAlbedo(QUADRANTS[quadrant]));
-    const error = distance(look[i], expected);
+    const expected = litColour(shaded[i], texelAlbedo(QUADRANTS[quadrant]));
+    const error = rgbDistance(look[i], expected);
     (errorsBy[quad.name] ??= []).push(error);
     expect(
       error,
@@ -327,7 +316,7 @@ test('KHR_texture_transform and wrap modes move the pattern as glTF defines; CLA
       const j = at.get(`${other} ${s.a.toFixed(1)} ${s.b.toFixed(1)}`);
       if (j === undefined || quadrantAt(...samples[j].uv) === quadrantAt(...s.uv)) continue;
       pairs[other] = (pairs[other] ?? 0) + 1;
-      expect(distance(look[j], look[samples.indexOf(s)]), `repeat and ${other} at ${s.a.toFixed(1)}, ${s.b.toFixed(1)}`).toBeGreaterThan(
+      expect(rgbDistance(look[j], look[samples.indexOf(s)]), `repeat and ${other} at ${s.a.toFixed(1)}, ${s.b.toFixed(1)}`).toBeGreaterThan(
         40,
       );
     }
@@ -370,8 +359,8 @@ test('magnification filters: NEAREST shows whole texels, LINEAR interpolates bet
     // t = clamp(2u − 1/2, 0, 1), on the decoded (linear) values of the sRGB texture.
     const t = Math.min(1, Math.max(0, 2 * p.u - 0.5));
     const albedo = QUADS[p.q].filter === 'NEAREST' ? (p.u < 0.5 ? left : right) : [0, 1, 2].map((c) => (1 - t) * left[c] + t * right[c]);
-    const expected = lit(shaded[i], albedo);
-    const error = distance(look[i], expected);
+    const expected = litColour(shaded[i], albedo);
+    const error = rgbDistance(look[i], expected);
     report.push(error.toFixed(1));
     expect(
       error,
@@ -379,7 +368,7 @@ test('magnification filters: NEAREST shows whole texels, LINEAR interpolates bet
     ).toBeLessThanOrEqual(TOLERANCE);
   });
   // Where LINEAR mixes (u = 0.3, 0.4, 0.6, 0.7) it differs from NEAREST.
-  for (const k of [1, 2, 3, 4]) expect(distance(look[k], look[along.length + k]), `u ${along[k]}`).toBeGreaterThan(15);
+  for (const k of [1, 2, 3, 4]) expect(rgbDistance(look[k], look[along.length + k]), `u ${along[k]}`).toBeGreaterThan(15);
   console.log(`filters: |expected − rendered| (sRGB 0–255) nearest then linear: ${report.join(', ')}`);
   expect(errors).toEqual([]);
 });

@@ -1,14 +1,15 @@
 /**
- * Helpers the Look view's specs share: sRGB transfer functions, the app's default albedo, projecting posed vertices
- * into the page with the view's camera (PNG files for generated textures: test/unit/png-file.ts).
+ * Helpers the Look view's specs share: projecting points into the page with the view's camera, reading the Look and
+ * plain-shading pixels there, and the colour the Look view should show (the plain shading's light on the material's
+ * albedo); the split view's readback (PNG files for generated textures: test/unit/png-file.ts).
  */
 import { expect, type Page } from '@playwright/test';
 
 /** the app's default material, sRGB 0xb9c2cf (surface-look.ts defaultMaterial) */
-export const DEFAULT_ALBEDO = [0xb9, 0xc2, 0xcf];
+const DEFAULT_ALBEDO = [0xb9, 0xc2, 0xcf];
 
-export const srgbToLinear = (c: number) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-export const linearToSrgb = (c: number) => (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);
+const srgbToLinear = (c: number) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+const linearToSrgb = (c: number) => (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);
 
 /** Every posed vertex in the page: x, y (CSS pixels), NDC depth, 1/w. */
 export function projectAll(
@@ -29,6 +30,40 @@ export function projectAll(
     out[4 * v + 3] = 1 / cw;
   }
   return out;
+}
+
+/** Each world point's page position (CSS pixels) with the view's camera. */
+export function projectPoints(
+  camera: { viewProjection: number[]; left: number; top: number; width: number; height: number },
+  world: number[][],
+): { x: number; y: number }[] {
+  const screen = projectAll(camera, world.flat());
+  return world.map((_, i) => ({ x: screen[4 * i], y: screen[4 * i + 1] }));
+}
+
+/** A texel's sRGB colour (0–255; a fourth value is ignored) as linear albedo. */
+export const texelAlbedo = (rgb: number[]): number[] => rgb.slice(0, 3).map((c) => srgbToLinear(c / 255));
+
+/**
+ * The Look view's colour (sRGB 0–255) of an opaque `albedo` (linear) at a point the plain shading draws as `shaded`:
+ * the same light on another albedo, linear(shaded) × albedo / default albedo, clamped as the display does.
+ */
+export const litColour = (shaded: number[], albedo: number[]): number[] =>
+  [0, 1, 2].map(
+    (c) => 255 * linearToSrgb(Math.min(1, (srgbToLinear(shaded[c] / 255) * albedo[c]) / srgbToLinear(DEFAULT_ALBEDO[c] / 255))),
+  );
+
+/** The largest difference of two colours' red, green and blue. */
+export const rgbDistance = (a: number[], b: number[]): number => Math.max(...[0, 1, 2].map((c) => Math.abs(a[c] - b[c])));
+
+/** The Look pixels at the page points, then the plain shading's at the same points; the view is left in Look. */
+export async function lookAndShaded(page: Page, points: { x: number; y: number }[]): Promise<{ look: number[][]; shaded: number[][] }> {
+  const pixels = (): Promise<number[][]> => page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
+  const look = await pixels();
+  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'shaded'));
+  const shaded = await pixels();
+  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'look'));
+  return { look, shaded };
 }
 
 /**

@@ -16,7 +16,16 @@ import { tmpdir } from 'node:os';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { artifactsDir, dataFile, openApp } from './app-driver.ts';
-import { DEFAULT_ALBEDO, linearToSrgb, openInLook, projectAll, splitViewError, srgbToLinear } from './look-pixels.ts';
+import {
+  litColour,
+  lookAndShaded,
+  openInLook,
+  projectAll,
+  projectPoints,
+  rgbDistance,
+  splitViewError,
+  texelAlbedo,
+} from './look-pixels.ts';
 import { png } from '../unit/png-file.ts';
 
 const CESIUM_MAN = () => dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
@@ -257,18 +266,18 @@ test('CesiumMan opens in the Look view; each sampled pixel is the texture at its
     const shown = lookPixels[i];
     if (shaded.slice(0, 3).some((c) => c >= 250) || shown.slice(0, 3).some((c) => c >= 250)) continue;
     const predict = (colour: number[]) =>
-      [0, 1, 2].map((c) => {
-        const albedo = srgbToLinear(colour[c] / 255) * file.baseColor[c];
-        return 255 * linearToSrgb(Math.min(1, (srgbToLinear(shaded[c] / 255) * albedo) / srgbToLinear(DEFAULT_ALBEDO[c] / 255)));
-      });
+      litColour(
+        shaded,
+        texelAlbedo(colour).map((a, c) => a * file.baseColor[c]),
+      );
     const predicted = predict(samples[i].texel);
     if (predicted.some((c) => c >= 250)) continue;
     compared++;
-    const error = Math.max(...[0, 1, 2].map((c) => Math.abs(predicted[c] - shown[c])));
+    const error = rgbDistance(predicted, shown);
     errorsPerPoint.push(error);
     // The control: the same prediction with the image upside down (v up, OpenGL's convention) misses.
     const flipped = predict(texel(image, samples[i].uv[0], 1 - samples[i].uv[1]));
-    flippedErrors.push(Math.max(...[0, 1, 2].map((c) => Math.abs(flipped[c] - shown[c]))));
+    flippedErrors.push(rgbDistance(flipped, shown));
     if (saturation(samples[i].texel) > 60) {
       coloured++;
       // Where the texture is coloured, the plain shading is not: the pixel's colour comes from the texture.
@@ -537,22 +546,14 @@ test('three meshes, two materials and none: each part is drawn with its own mate
     [1.2, 1, 0],
   ];
   const camera = await page.evaluate(() => (window as any).__rigwright.look.camera());
-  const screen = projectAll(camera, world.flat());
-  const points = world.map((_, i) => ({ x: screen[4 * i], y: screen[4 * i + 1] }));
-  const shown: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
-  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'shaded'));
-  const shaded: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
-  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'look'));
+  const { look: shown, shaded } = await lookAndShaded(page, projectPoints(camera, world));
 
-  const expected = (shadedPixel: number[], albedo: number[]) =>
-    [0, 1, 2].map((c) => 255 * linearToSrgb((srgbToLinear(shadedPixel[c] / 255) * albedo[c]) / srgbToLinear(DEFAULT_ALBEDO[c] / 255)));
-  const texelAlbedo = (rgb: number[]) => rgb.map((c) => srgbToLinear(c / 255));
   // The uv's v runs down the image: the grid's top row (y = 1.5) has v = 0, the image's top row.
   const albedos = [asset.tint.slice(0, 3), ...QUADRANTS.map(texelAlbedo)];
   const report: string[] = [];
   albedos.forEach((albedo, i) => {
-    const want = expected(shaded[i], albedo);
-    const error = Math.max(...[0, 1, 2].map((c) => Math.abs(want[c] - shown[i][c])));
+    const want = litColour(shaded[i], albedo);
+    const error = rgbDistance(want, shown[i]);
     report.push(error.toFixed(2));
     expect(
       error,

@@ -26,13 +26,8 @@ import { NodeIO } from '@gltf-transform/core';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { assertValidGltf } from '../unit/gltf-skinning-reference.ts';
 import { png } from '../unit/png-file.ts';
-import { openInLook, splitViewError } from './look-pixels.ts';
+import { litColour, lookAndShaded, openInLook, projectPoints, rgbDistance, splitViewError, texelAlbedo } from './look-pixels.ts';
 import { gpuCpuDeviation, openApp } from './app-driver.ts';
-
-/** the app's default material, sRGB 0xb9c2cf (surface-look.ts defaultMaterial) */
-const DEFAULT_ALBEDO = [0xb9, 0xc2, 0xcf];
-const srgbToLinear = (c: number) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-const linearToSrgb = (c: number) => (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);
 
 /** The PNG's quadrants, sRGB: top left, top right, bottom left, bottom right (as the image's rows run, top first). */
 const QUADRANTS = [
@@ -128,16 +123,6 @@ function writeAsset(withImage: boolean, obj = OBJ_TEXT): string[] {
   });
 }
 
-function projectAll(camera: { viewProjection: number[]; left: number; top: number; width: number; height: number }, world: number[][]) {
-  const m = camera.viewProjection;
-  return world.map(([x, y, z]) => {
-    const cx = m[0] * x + m[4] * y + m[8] * z + m[12];
-    const cy = m[1] * x + m[5] * y + m[9] * z + m[13];
-    const cw = m[3] * x + m[7] * y + m[11] * z + m[15];
-    return { x: camera.left + ((cx / cw + 1) / 2) * camera.width, y: camera.top + ((1 - cy / cw) / 2) * camera.height };
-  });
-}
-
 async function open(page: Page, files: string[]): Promise<void> {
   await openInLook(page, files, 'panel.obj');
 }
@@ -195,21 +180,15 @@ test('an OBJ with its .mtl and PNG: parts per material, the texture drawn per co
   const tinted = [[1.1, 1.0, 0]];
   const world = [...left, ...right, ...tinted];
   const camera = await page.evaluate(() => (window as any).__rigwright.look.camera());
-  const points = projectAll(camera, world);
-  const shown: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
-  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'shaded'));
-  const shaded: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
-  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'look'));
+  const points = projectPoints(camera, world);
+  const { look: shown, shaded } = await lookAndShaded(page, points);
 
   // Same light, another albedo: linear(shaded) × albedo / default albedo, back to sRGB.
-  const expected = (shadedPixel: number[], albedo: number[]) =>
-    [0, 1, 2].map((c) => 255 * linearToSrgb((srgbToLinear(shadedPixel[c] / 255) * albedo[c]) / srgbToLinear(DEFAULT_ALBEDO[c] / 255)));
-  const texelAlbedo = (rgb: number[]) => rgb.map((c) => srgbToLinear(c / 255));
   const albedos = [...left.map(() => texelAlbedo(QUADRANTS[0])), ...right.map(() => texelAlbedo(QUADRANTS[3])), TINT];
   const report: string[] = [];
   albedos.forEach((albedo, i) => {
-    const want = expected(shaded[i], albedo);
-    const error = Math.max(...[0, 1, 2].map((c) => Math.abs(want[c] - shown[i][c])));
+    const want = litColour(shaded[i], albedo);
+    const error = rgbDistance(want, shown[i]);
     report.push(error.toFixed(2));
     expect(
       error,
@@ -220,7 +199,7 @@ test('an OBJ with its .mtl and PNG: parts per material, the texture drawn per co
 
   // The weight view's per-vertex inputs reach the seam copies: with one bone every weight is 1, so the heat map is one
   // colour on both sides of the seam (a copy without its rig vertex's entries would show another).
-  const across = projectAll(camera, [
+  const across = projectPoints(camera, [
     [-0.65, 1.0, 0],
     [-0.55, 1.0, 0],
     [-0.1, 1.0, 0],
@@ -232,11 +211,7 @@ test('an OBJ with its .mtl and PNG: parts per material, the texture drawn per co
   });
   const heat: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), across);
   await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'look'));
-  for (const pixel of heat.slice(1))
-    expect(
-      Math.max(...[0, 1, 2].map((c) => Math.abs(pixel[c] - heat[0][c]))),
-      `heat map ${heat.map(String).join(' | ')}`,
-    ).toBeLessThanOrEqual(3);
+  for (const pixel of heat.slice(1)) expect(rgbDistance(pixel, heat[0]), `heat map ${heat.map(String).join(' | ')}`).toBeLessThanOrEqual(3);
   // Hiding the tinted mesh leaves the painted quads' 4 triangles drawn (the seam copies' triangles among them).
   await page.evaluate(() => (window as any).__rigwright.command('meshes.toggle', 'Panel (tinted)'));
   expect(await page.evaluate(() => (window as any).__rigwright.meshes.drawnTriangles())).toBe(4);
@@ -365,16 +340,11 @@ test('materials sharing vertices: one mesh, its triangles drawn in a run per mat
     [0.9, 1.0, 0],
   ];
   const camera = await page.evaluate(() => (window as any).__rigwright.look.camera());
-  const points = projectAll(camera, world);
-  const shown: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
-  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'shaded'));
-  const shaded: number[][] = await page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);
-  const albedos = [QUADRANTS[0].map((c) => srgbToLinear(c / 255)), QUADRANTS[3].map((c) => srgbToLinear(c / 255)), TINT];
+  const { look: shown, shaded } = await lookAndShaded(page, projectPoints(camera, world));
+  const albedos = [texelAlbedo(QUADRANTS[0]), texelAlbedo(QUADRANTS[3]), TINT];
   albedos.forEach((albedo, i) => {
-    const want = [0, 1, 2].map(
-      (c) => 255 * linearToSrgb((srgbToLinear(shaded[i][c] / 255) * albedo[c]) / srgbToLinear(DEFAULT_ALBEDO[c] / 255)),
-    );
-    const error = Math.max(...[0, 1, 2].map((c) => Math.abs(want[c] - shown[i][c])));
+    const want = litColour(shaded[i], albedo);
+    const error = rgbDistance(want, shown[i]);
     expect(
       error,
       `point ${i}: rendered ${shown[i].slice(0, 3).join(',')}, expected ${want.map((c) => c.toFixed(1)).join(',')}`,
