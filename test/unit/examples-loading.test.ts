@@ -12,13 +12,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { readRigFile } from '../../workers/formats/read-file.ts';
-import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
-import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
-import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
-import type { IoClient } from '../../renderer/io/io-client.ts';
 import { demoDocument, examplesOf, type SceneDocument } from '../../renderer/document/scene-document.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
 import { baseName, partitionExamples } from '../../renderer/document/example-files.ts';
+import { inProcessIo as io, textFile } from './in-process-io.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
@@ -29,15 +26,6 @@ function bodyFile(name: string): OpenedFile {
   return { name, bytes: new Uint8Array(readFileSync(file)) };
 }
 const textOf = (file: OpenedFile) => new TextDecoder().decode(file.bytes);
-const textFile = (name: string, text: string): OpenedFile => ({ name, bytes: new TextEncoder().encode(text) });
-
-const io = {
-  readRigFile: async (name: string, bytes: Uint8Array) => readRigFile(name, bytes),
-  weightsFromDmat: async (...args: Parameters<typeof weightsFromDmat>) => weightsFromDmat(...args),
-  poseSequenceFromDmat: async (...args: Parameters<typeof poseSequenceFromDmat>) => poseSequenceFromDmat(...args),
-  handlesFromDmat: async (...args: Parameters<typeof handlesFromDmat>) => handlesFromDmat(...args),
-  boneDistanceWeights: async (...args: Parameters<typeof boneDistanceWeights>) => boneDistanceWeights(...args),
-} as unknown as IoClient;
 
 const BODY = ['reference.obj', 'skeleton.tgf', 'all_frames.dmat'].map(bodyFile);
 const EXAMPLES = [0, 1, 2, 3].flatMap((i) => [bodyFile(`eg${i}.obj`), bodyFile(`eg${i}.dmat`)]);

@@ -32,11 +32,8 @@ import { jointDistanceHandles } from '../../workers/weights/automatic-handles.ts
 import { gatherDab } from '../../workers/paint/paint-dab.ts';
 import { createVertexGrid } from '../../workers/paint/vertex-grid.ts';
 import type { TriangleMesh } from '../../workers/formats/types.ts';
-import type { OpenedFile } from '../../app/ipc-contract.ts';
-import type { IoClient } from '../../renderer/io/io-client.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
-import { readRigFile } from '../../workers/formats/read-file.ts';
-import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
+import { inProcessIo as io, textFile } from './in-process-io.ts';
 
 /** A closed-ring tube along x from x0 to x1: `rings` rings of `segments` vertices, radius r. */
 function tube(x0: number, x1: number, rings: number, segments: number, r: number): TriangleMesh {
@@ -354,16 +351,6 @@ test('part sub-mesh and weights merge: a triangle leaving its part is an error n
   assert.ok(merged.data.subarray(2 * b.vertexStart).every((w) => w === 0.5));
   assert.throws(() => withPartWeights(doc.weights, b, new Float64Array(2)), /right\.obj: 1 weight rows for \d+ vertices/);
 });
-
-/** The io worker's API, called in-process. */
-const io = {
-  readRigFile: async (name: string, bytes: Uint8Array) => readRigFile(name, bytes),
-  weightsFromDmat: async (...args: Parameters<typeof weightsFromDmat>) => weightsFromDmat(...args),
-  handlesFromDmat: async (...args: Parameters<typeof handlesFromDmat>) => handlesFromDmat(...args),
-  boneDistanceWeights: async (...args: Parameters<typeof boneDistanceWeights>) => boneDistanceWeights(...args),
-} as unknown as IoClient;
-
-const textFile = (name: string, text: string): OpenedFile => ({ name, bytes: new TextEncoder().encode(text) });
 
 /** An OBJ with two objects, each a triangle with texture coordinates on every corner and a normal on the first. */
 const twoObjects = [

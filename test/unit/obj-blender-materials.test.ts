@@ -14,10 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
 import { demoDocument } from '../../renderer/document/scene-document.ts';
-import type { IoClient } from '../../renderer/io/io-client.ts';
-import { readRigFile } from '../../workers/formats/read-file.ts';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
-import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { repoRoot } from './shared-data.ts';
 
 const blenderVersion = spawnSync('blender', ['--version'], { encoding: 'utf8', timeout: 60_000 });
@@ -48,11 +45,7 @@ for i, polygon in enumerate(cube.data.polygons):
     polygon.material_index = 0 if i < 3 else 1
 bpy.ops.wm.obj_export(filepath=${JSON.stringify(path.join(dir, 'cube.obj'))}, export_materials=True, path_mode='RELATIVE')
 `;
-
-const io = {
-  readRigFile: async (name: string, bytes: Uint8Array) => readRigFile(name, bytes),
-  boneDistanceWeights: async (...args: Parameters<typeof boneDistanceWeights>) => boneDistanceWeights(...args),
-} as unknown as IoClient;
+import { inProcessIo as io } from './in-process-io.ts';
 
 const blender = (args: string[]) => spawnSync('blender', args, { encoding: 'utf8', timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
 

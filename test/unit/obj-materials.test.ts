@@ -13,12 +13,8 @@ import { imageMimeType, isMaterialFile, objLook } from '../../workers/formats/ob
 import { drawnTriangles, seamSplit } from '../../renderer/view/seam-split.ts';
 import { partDrawGroups } from '../../renderer/view/surface-look.ts';
 import type { MeshPart, ObjCorners } from '../../workers/formats/types.ts';
-import type { IoClient } from '../../renderer/io/io-client.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
 import { LoadError, demoDocument } from '../../renderer/document/scene-document.ts';
-import { readRigFile } from '../../workers/formats/read-file.ts';
-import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
-import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { WebIO } from '@gltf-transform/core';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
@@ -26,6 +22,7 @@ import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { projectContents } from './project-scene.ts';
+import { inProcessIo as io } from './in-process-io.ts';
 
 const LIBRARY = [
   '# Blender MTL File',
@@ -348,14 +345,6 @@ test('seam split: a v with two vt is drawn twice, the copy numbered after the ri
   // No vt anywhere: nothing to split.
   assert.equal(seamSplit(triangles, 5, { ...corners, cornerTexcoords: new Int32Array(6).fill(-1) }), null);
 });
-
-/** The io worker's API, called in-process. */
-const io = {
-  readRigFile: async (name: string, bytes: Uint8Array) => readRigFile(name, bytes),
-  weightsFromDmat: async (...args: Parameters<typeof weightsFromDmat>) => weightsFromDmat(...args),
-  handlesFromDmat: async (...args: Parameters<typeof handlesFromDmat>) => handlesFromDmat(...args),
-  boneDistanceWeights: async (...args: Parameters<typeof boneDistanceWeights>) => boneDistanceWeights(...args),
-} as unknown as IoClient;
 
 test('loading: OBJ files with their .mtl and images get a look; materials of joined files are numbered in file order', async () => {
   const body = 'mtllib body.mtl\no Body\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nusemtl Eye\nf 1/1 2/2 3/3\n';

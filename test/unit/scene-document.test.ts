@@ -10,11 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { readRigFile } from '../../workers/formats/read-file.ts';
-import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
-import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
-import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
-import type { IoClient } from '../../renderer/io/io-client.ts';
 import {
   PROVISIONAL_WEIGHTS,
   boneCountOf,
@@ -24,6 +20,7 @@ import {
   vertexCountOf,
 } from '../../renderer/document/scene-document.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
+import { inProcessIo as io, textFile } from './in-process-io.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
@@ -33,17 +30,6 @@ function dataFile(...parts: string[]): OpenedFile {
   if (!existsSync(file)) throw new Error(`shared data missing: ${file} (set RIGWRIGHT_DATA to the data folder)`);
   return { name: path.basename(file), bytes: new Uint8Array(readFileSync(file)) };
 }
-
-const textFile = (name: string, text: string): OpenedFile => ({ name, bytes: new TextEncoder().encode(text) });
-
-/** The worker's API, called directly. */
-const io = {
-  readRigFile: async (name: string, bytes: Uint8Array) => readRigFile(name, bytes),
-  weightsFromDmat: async (...args: Parameters<typeof weightsFromDmat>) => weightsFromDmat(...args),
-  poseSequenceFromDmat: async (...args: Parameters<typeof poseSequenceFromDmat>) => poseSequenceFromDmat(...args),
-  handlesFromDmat: async (...args: Parameters<typeof handlesFromDmat>) => handlesFromDmat(...args),
-  boneDistanceWeights: async (...args: Parameters<typeof boneDistanceWeights>) => boneDistanceWeights(...args),
-} as unknown as IoClient;
 
 const demo = demoDocument();
 
