@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import test from 'node:test';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
-import { exportGltfInPlace, type GltfEdit } from '../../workers/formats/gltf-edit.ts';
-import type { GltfImportResult } from '../../workers/formats/gltf-import.ts';
+import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { bakePoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { glbBin, glbJson } from './glb-json.ts';
 import { dataFile } from './shared-data.ts';
+import { editOf } from './gltf-edit-input.ts';
 
 interface ChannelJson {
   sampler: number;
@@ -94,10 +94,6 @@ function pointerAsset(edit: (json: Json) => void = () => {}): Uint8Array {
   json.extensionsRequired = ['KHR_animation_pointer'];
   edit(json);
   return new TextEncoder().encode(JSON.stringify(json));
-}
-
-function editOf(rig: GltfImportResult): GltfEdit {
-  return { source: rig.gltfSource, mesh: rig.mesh, skeleton: rig.skeleton, weights: rig.weights, clips: rig.clips, parts: rig.parts };
 }
 
 interface Glb {

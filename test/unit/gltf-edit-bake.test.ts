@@ -9,17 +9,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import test from 'node:test';
 import { WebIO, type Document } from '@gltf-transform/core';
-import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-import.ts';
-import { exportGltfInPlace, type GltfEdit } from '../../workers/formats/gltf-edit.ts';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
 import { examplePoseSpace } from '../../workers/formats/gltf-export.ts';
 import { skinningVertexAnimation } from '../../workers/formats/gltf-skinning-bake.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
 import { dataFile } from './shared-data.ts';
-
-function editOf(rig: GltfImportResult): GltfEdit {
-  return { source: rig.gltfSource, mesh: rig.mesh, skeleton: rig.skeleton, weights: rig.weights, clips: rig.clips, parts: rig.parts };
-}
+import { editOf } from './gltf-edit-input.ts';
 
 /** glTF's pose of the file at the rest nodes, morphed by animation `a`'s weights at key `k` (keys are one-hot here). */
 function morphedAtRest(doc: Document, a: number, k: number): Float64Array {

@@ -11,18 +11,14 @@ import test from 'node:test';
 import { WebIO, type Animation, type Document, type Node as GltfNode } from '@gltf-transform/core';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { exportGltfInPlace, type GltfEdit } from '../../workers/formats/gltf-edit.ts';
-import type { GltfImportResult } from '../../workers/formats/gltf-import.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
 import { glbJson, withGlbJson } from './glb-json.ts';
 import { dataFile } from './shared-data.ts';
+import { editOf } from './gltf-edit-input.ts';
 
 async function readDoc(bytes: Uint8Array): Promise<Document> {
   return new WebIO().readBinary(Uint8Array.from(bytes));
-}
-
-function editOf(rig: GltfImportResult): GltfEdit {
-  return { source: rig.gltfSource, mesh: rig.mesh, skeleton: rig.skeleton, weights: rig.weights, clips: rig.clips, parts: rig.parts };
 }
 
 /** Key times of every sampler of every animation, in order. */
