@@ -7,7 +7,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,12 +22,11 @@ import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { repoRoot, dataFile } from './shared-data.ts';
+import { blenderMissing, blenderReport } from './blender.ts';
 
 const script = path.join(repoRoot, 'test/blender/inspect-gltf.py');
 
-const blenderVersion = spawnSync('blender', ['--version'], { encoding: 'utf8', timeout: 60_000 });
-const blenderMissing = blenderVersion.error || blenderVersion.status !== 0;
-if (blenderMissing) console.log('SKIP blender: no `blender` on the PATH; the glTF-in-Blender check did not run');
+const noBlender = blenderMissing('the glTF-in-Blender check');
 
 interface BlenderReport {
   bones: string[];
@@ -40,7 +38,7 @@ interface BlenderReport {
 
 test(
   'Blender imports our GLB with our bones, one vertex group per bone, the clip and the same posed mesh; we import the GLB Blender writes back',
-  { skip: blenderMissing ? 'blender is not installed' : false },
+  { skip: noBlender ? 'blender is not installed' : false },
   async () => {
     const mesh = readObj(readFileSync(dataFile('libigl', 'arm.obj'), 'utf8'), 'arm.obj').mesh;
     const skeleton = buildSkeleton(readTgf(readFileSync(dataFile('libigl', 'arm.tgf'), 'utf8'), 'arm.tgf'), 'arm.tgf');
@@ -63,34 +61,10 @@ test(
     const frames = [0, 3, 7];
     const blenderFile = path.join(path.dirname(file), 'from-blender.glb');
     const started = performance.now();
-    const run = spawnSync(
-      'blender',
-      [
-        '-b',
-        '--factory-startup',
-        '--python-exit-code',
-        '1',
-        '--python',
-        script,
-        '--',
-        file,
-        'wave',
-        '--export',
-        blenderFile,
-        ...frames.map(String),
-      ],
-      {
-        encoding: 'utf8',
-        timeout: 300_000,
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    );
+    const report = blenderReport<BlenderReport>(script, [file, 'wave', '--export', blenderFile, ...frames.map(String)]);
     console.log(
       `blender: import, ${frames.length} posed frames and GLB export took ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-    const line = run.stdout.split('\n').find((l) => l.startsWith('RIGWRIGHT_JSON '));
-    assert.ok(run.status === 0 && line, `blender failed (exit ${run.status}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
-    const report = JSON.parse(line.slice('RIGWRIGHT_JSON '.length)) as BlenderReport;
 
     assert.deepEqual(report.bones.slice().sort(), boneNames.slice().sort());
     assert.deepEqual(report.vertexGroups.slice().sort(), boneNames.slice().sort());

@@ -6,7 +6,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +20,7 @@ import { withDerived } from '../../renderer/document/scene-document.ts';
 import type { IoClient } from '../../renderer/io/io-client.ts';
 import type { RigwrightBridge } from '../../app/ipc-contract.ts';
 import { dataFile, repoRoot } from './shared-data.ts';
+import { blenderMissing, blenderReport } from './blender.ts';
 
 /**
  * Three objects. Body: a 4 × 2 strip of three quads with a texture seam and a hard edge at x = 2 (the right quad
@@ -223,13 +223,11 @@ async function cesiumImage(): Promise<{ bytes: Uint8Array; mimeType: string }> {
   return { bytes: texture.getImage()!, mimeType: texture.getMimeType() };
 }
 
-const blenderVersion = spawnSync('blender', ['--version'], { encoding: 'utf8', timeout: 60_000 });
-const blenderMissing = blenderVersion.error || blenderVersion.status !== 0;
-if (blenderMissing) console.log('SKIP blender: no `blender` on the PATH; the two-mesh Blender check did not run');
+const noBlender = blenderMissing('the two-mesh Blender check');
 
 test(
   'two OBJ objects export as two skinned meshes on one skin, with materials; the validator gives 0/0 and Blender imports one armature deforming both',
-  { skip: blenderMissing ? 'blender is not installed' : false },
+  { skip: noBlender ? 'blender is not installed' : false },
   async () => {
     const text = OBJ.slice(0, OBJ.indexOf('o Hat'));
     const read = readObj(text, 'two.obj');
@@ -270,15 +268,7 @@ test(
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-blender-')), 'two.glb');
     writeFileSync(file, bytes);
     const started = performance.now();
-    const run = spawnSync(
-      'blender',
-      ['-b', '--factory-startup', '--python-exit-code', '1', '--python', path.join(repoRoot, 'test/blender/inspect-meshes.py'), '--', file],
-      { encoding: 'utf8', timeout: 300_000, maxBuffer: 64 * 1024 * 1024 },
-    );
-    console.log(`blender: import of two meshes took ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const line = run.stdout.split('\n').find((l) => l.startsWith('RIGWRIGHT_JSON '));
-    assert.ok(run.status === 0 && line, `blender failed (exit ${run.status}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
-    const report = JSON.parse(line.slice('RIGWRIGHT_JSON '.length)) as {
+    const report = blenderReport<{
       armatures: { name: string; bones: string[] }[];
       meshes: {
         name: string;
@@ -289,7 +279,8 @@ test(
         materials: { name: string | null; image: boolean }[];
         moved: number;
       }[];
-    };
+    }>(path.join(repoRoot, 'test/blender/inspect-meshes.py'), [file]);
+    console.log(`blender: import of two meshes took ${((performance.now() - started) / 1000).toFixed(1)} s`);
     console.log(`blender: ${JSON.stringify(report)}`);
     assert.equal(report.armatures.length, 1, 'one armature');
     assert.deepEqual(report.armatures[0].bones.slice().sort(), ['root', 'tip']);

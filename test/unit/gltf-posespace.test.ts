@@ -7,7 +7,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,6 +25,7 @@ import { unposeExample } from '../../workers/posespace/unpose.ts';
 import { assertValidGltf, maxDistance } from './gltf-skinning-reference.ts';
 import { contextAwareBody } from './context-aware-data.ts';
 import { repoRoot } from './shared-data.ts';
+import { blenderMissing, blenderReport } from './blender.ts';
 
 const FRAMES = [60, 87, 100];
 const FPS = 30;
@@ -164,36 +164,20 @@ test("three.js's GLTFLoader and AnimationMixer pose the export like our CPU cont
   }
 });
 
-const blenderVersion = spawnSync('blender', ['--version'], { encoding: 'utf8', timeout: 60_000 });
-const blenderMissing = blenderVersion.error || blenderVersion.status !== 0;
-if (blenderMissing) console.log('SKIP blender: no `blender` on the PATH; the shape-key check did not run');
+const noBlender = blenderMissing('the shape-key check');
 
 test(
   "Blender's importer (shape keys + armature) poses the export like our CPU context LBS (1e-4 of the diagonal)",
-  { skip: blenderMissing ? 'blender is not installed' : false },
+  { skip: noBlender ? 'blender is not installed' : false },
   async () => {
     const { bytes } = await exported;
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-blender-posespace-')), 'body.glb');
     writeFileSync(file, bytes);
-    const run = spawnSync(
-      'blender',
-      [
-        '-b',
-        '--factory-startup',
-        '--python-exit-code',
-        '1',
-        '--python',
-        path.join(repoRoot, 'test/blender/inspect-gltf.py'),
-        '--',
-        file,
-        'all_frames',
-        ...FRAMES.map(String),
-      ],
-      { encoding: 'utf8', timeout: 300_000, maxBuffer: 256 * 1024 * 1024 },
+    const report = blenderReport<{ rest: number[]; posed: Record<string, number[]> }>(
+      path.join(repoRoot, 'test/blender/inspect-gltf.py'),
+      [file, 'all_frames', ...FRAMES.map(String)],
+      256 * 1024 * 1024,
     );
-    const line = run.stdout.split('\n').find((l) => l.startsWith('RIGWRIGHT_JSON '));
-    assert.ok(run.status === 0 && line, `blender failed (exit ${run.status}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
-    const report = JSON.parse(line.slice('RIGWRIGHT_JSON '.length)) as { rest: number[]; posed: Record<string, number[]> };
     // Blender keeps the vertices in file order here (no seams: one vertex per position); check it, then compare.
     assert.equal(report.rest.length, n);
     assert.ok(maxDistance(report.rest, rest) / diagonal < 1e-6, 'Blender kept the vertex order');

@@ -16,6 +16,7 @@ import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinnin
 import { glbJson, withGlbJson } from './glb-json.ts';
 import { dataFile } from './shared-data.ts';
 import { editOf } from './gltf-edit-input.ts';
+import { blenderMissing } from './blender.ts';
 
 async function readDoc(bytes: Uint8Array): Promise<Document> {
   return new WebIO().readBinary(Uint8Array.from(bytes));
@@ -831,9 +832,7 @@ test('app: a dropped Fox becomes a document with parts, look and its source; the
   assert.deepEqual(materialsOf(after), materialsOf(before));
 });
 
-const blender = spawnSync('blender', ['--version'], { encoding: 'utf8', timeout: 60_000 });
-const blenderMissing = blender.error !== undefined || blender.status !== 0;
-if (blenderMissing) console.log('SKIP blender: no `blender` on the PATH; the textured-import check did not run');
+const noBlender = blenderMissing('the textured-import check');
 
 /** Blender's view of a GLB: armatures with their bones, meshes with UV layers, materials with their base-colour image. */
 async function blenderReport(
@@ -870,7 +869,7 @@ async function blenderReport(
 
 test(
   'Blender imports the CesiumMan export (weights edited in place) textured, and the two-skin asset as one armature',
-  { skip: blenderMissing ? 'blender is not installed' : false },
+  { skip: noBlender ? 'blender is not installed' : false },
   async () => {
     const bytes = readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'));
     const rig = await importGltf(bytes, 'CesiumMan.glb');

@@ -8,7 +8,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,10 +15,10 @@ import { loadIntoDocument } from '../../renderer/document/load-files.ts';
 import { demoDocument } from '../../renderer/document/scene-document.ts';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
 import { repoRoot } from './shared-data.ts';
+import { inProcessIo as io } from './in-process-io.ts';
+import { blenderMissing, blenderReport, runBlender } from './blender.ts';
 
-const blenderVersion = spawnSync('blender', ['--version'], { encoding: 'utf8', timeout: 60_000 });
-const blenderMissing = blenderVersion.error || blenderVersion.status !== 0;
-if (blenderMissing) console.log('SKIP blender: no `blender` on the PATH; the OBJ-materials-from-Blender check did not run');
+const noBlender = blenderMissing('the OBJ-materials-from-Blender check');
 
 const MAKE_CUBE = (dir: string) => `
 import bpy
@@ -45,18 +44,15 @@ for i, polygon in enumerate(cube.data.polygons):
     polygon.material_index = 0 if i < 3 else 1
 bpy.ops.wm.obj_export(filepath=${JSON.stringify(path.join(dir, 'cube.obj'))}, export_materials=True, path_mode='RELATIVE')
 `;
-import { inProcessIo as io } from './in-process-io.ts';
-
-const blender = (args: string[]) => spawnSync('blender', args, { encoding: 'utf8', timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
 
 test(
   "Blender's OBJ + MTL + PNG load as one mesh with a run per material; our glTF of it shows both materials in Blender",
-  { skip: blenderMissing ? 'blender is not installed' : false },
+  { skip: noBlender ? 'blender is not installed' : false },
   async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'rigwright-blender-mtl-'));
     const script = path.join(dir, 'make.py');
     writeFileSync(script, MAKE_CUBE(dir));
-    const made = blender(['-b', '--factory-startup', '--python-exit-code', '1', '--python', script]);
+    const made = runBlender(script);
     assert.equal(made.status, 0, `blender failed:\n${made.stdout.slice(-2000)}\n${made.stderr.slice(-2000)}`);
     const files = ['cube.obj', 'cube.mtl', 'skin tex.png'].map((name) => ({
       name,
@@ -104,21 +100,9 @@ test(
     );
     const file = path.join(dir, 'cube.glb');
     writeFileSync(file, bytes);
-    const run = blender([
-      '-b',
-      '--factory-startup',
-      '--python-exit-code',
-      '1',
-      '--python',
-      path.join(repoRoot, 'test/blender/inspect-meshes.py'),
-      '--',
-      file,
-    ]);
-    const line = run.stdout.split('\n').find((l) => l.startsWith('RIGWRIGHT_JSON '));
-    assert.ok(run.status === 0 && line, `blender failed (exit ${run.status}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
-    const report = JSON.parse(line.slice('RIGWRIGHT_JSON '.length)) as {
+    const report = blenderReport<{
       meshes: { name: string; uvLayers: string[]; materials: { name: string | null; image: boolean }[] }[];
-    };
+    }>(path.join(repoRoot, 'test/blender/inspect-meshes.py'), [file]);
     assert.deepEqual(
       report.meshes.map((m) => [m.name, m.uvLayers.length, m.materials]),
       [
