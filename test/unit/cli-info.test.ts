@@ -245,17 +245,16 @@ test('info on generated clips says 37.5 fps, a grid with gaps, irregular and a s
   assert.match(both.stderr, /needs-codec\.gltf: extensionsRequired: [^\n]*EXT_mesh_ultra_codec/);
   assert.match(both.stdout, /bad files: 1 of 2/);
 
-  // Pointer channels the rig does not pose with are still counted, as the file has them.
+  // Pointer channels the rig does not pose with are still counted, as the file has them: a material's colour, and a
+  // node rotation of a node the file does not have (the importer leaves it out of the clip too).
   const pointer = path.join(work, 'pointer.gltf');
   const animations = json.animations as { channels: { sampler: number; target: unknown }[] }[];
-  animations[0].channels.push({
-    sampler: 0,
-    target: { path: 'pointer', extensions: { KHR_animation_pointer: { pointer: '/materials/0/pbrMetallicRoughness/baseColorFactor' } } },
-  });
+  for (const target of ['/materials/0/pbrMetallicRoughness/baseColorFactor', `/nodes/${(json.nodes as unknown[]).length}/rotation`])
+    animations[0].channels.push({ sampler: 0, target: { path: 'pointer', extensions: { KHR_animation_pointer: { pointer: target } } } });
   writeFileSync(pointer, JSON.stringify({ ...json, materials: [{ name: 'skin' }], extensionsUsed: ['KHR_animation_pointer'] }));
   const pointerRun = rigwright('info', pointer);
   assert.equal(pointerRun.status, 0, pointerRun.stderr);
-  assert.match(pointerRun.stdout, /clip "animation 0": 12 keys, [^\n]*; 2 channels \(1 rotation, 1 pointer\); LINEAR/);
+  assert.match(pointerRun.stdout, /clip "animation 0": 12 keys, [^\n]*; 3 channels \(1 rotation, 2 pointer\); LINEAR/);
 });
 
 test('info recognises the translations DMAT that import writes and checks it against the skeleton and its pose file', () => {

@@ -24,7 +24,7 @@
  */
 import type { Accessor, AnimationSampler } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { otherPointerOf } from './gltf-extensions.ts';
+import { nodeCountOf, otherPointerOf } from './gltf-extensions.ts';
 import { gltfJson, parseJsonText } from './gltf-resource-uris.ts';
 import { buildGlb, parseGlb } from './gltf-validate.ts';
 import type { GltfSource } from './types.ts';
@@ -96,6 +96,7 @@ export function accessorsWithUnknownExtensions(json: Json): number[] {
 export function prepareCarry(json: Json, sources: CarrySources, warnings: string[]): (out: Json) => void {
   const unknown = unknownExtensions(json);
   const required = names(json.extensionsRequired);
+  const nodeCount = nodeCountOf(json);
   /** [collection or '', index, path inside the object, extension name, value] */
   const found: [string, number, string[], string, unknown][] = [];
   const walk = (value: unknown, collection: string, index: number, path: string[]): void => {
@@ -154,14 +155,14 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
   const animations = Array.isArray(json.animations) ? (json.animations as unknown[]) : [];
   animations.forEach((animation, a) => {
     if (!isRecord(animation) || !Array.isArray(animation.channels)) return;
-    const pointers = (animation.channels as unknown[]).filter((channel): channel is Json => otherPointerOf(channel) !== null);
+    const pointers = (animation.channels as unknown[]).filter((channel): channel is Json => otherPointerOf(channel, nodeCount) !== null);
     const gone: string[] = [];
     for (const channel of pointers) {
       const sampler = sources.samplers[a]?.[channel.sampler as number];
       const copies = (sampler && sources.samplerCopies?.get(sampler)) ?? [];
       const live = [sampler, ...copies].filter((s): s is AnimationSampler => s !== undefined && !s.isDisposed());
       if (live.length === 0) {
-        gone.push(otherPointerOf(channel) || '?');
+        gone.push(otherPointerOf(channel, nodeCount) || '?');
         continue;
       }
       for (const s of live) s.setExtras({ ...s.getExtras(), [TAG]: `${a}/${String(channel.sampler)}` });
@@ -229,7 +230,7 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
     for (const { animation, sampler, channel } of pointerChannels)
       for (const [at, s] of samplerAt.get(`${animation}/${sampler}`) ?? []) {
         const outAnimation = outAnimations[at];
-        const pointer = otherPointerOf(channel) ?? '';
+        const pointer = otherPointerOf(channel, nodeCount) ?? '';
         const moved = pointerInWritten(pointer, out, written);
         if (!isRecord(outAnimation) || moved === undefined) {
           leftOut.set(at, [...(leftOut.get(at) ?? []), pointer || '(a channel without a pointer)']);
@@ -278,8 +279,9 @@ export function pointerSamplers(json: Json, a: number): number[] {
   const animation = Array.isArray(json.animations) ? (json.animations as unknown[])[a] : undefined;
   if (!isRecord(animation) || !Array.isArray(animation.channels)) return [];
   const found = new Set<number>();
+  const nodeCount = nodeCountOf(json);
   for (const channel of animation.channels as unknown[])
-    if (otherPointerOf(channel) !== null && isRecord(channel) && typeof channel.sampler === 'number') found.add(channel.sampler);
+    if (otherPointerOf(channel, nodeCount) !== null && isRecord(channel) && typeof channel.sampler === 'number') found.add(channel.sampler);
   return [...found];
 }
 
@@ -287,8 +289,9 @@ export function pointerSamplers(json: Json, a: number): number[] {
 function channelIndexAfterReading(json: Json, a: number, i: number): number | null {
   const animation = Array.isArray(json.animations) ? (json.animations as unknown[])[a] : undefined;
   const channels = isRecord(animation) && Array.isArray(animation.channels) ? (animation.channels as unknown[]) : [];
-  if (otherPointerOf(channels[i]) !== null) return null;
-  return i - channels.slice(0, i).filter((channel) => otherPointerOf(channel) !== null).length;
+  const nodeCount = nodeCountOf(json);
+  if (otherPointerOf(channels[i], nodeCount) !== null) return null;
+  return i - channels.slice(0, i).filter((channel) => otherPointerOf(channel, nodeCount) !== null).length;
 }
 
 /** Takes the carry tag off a written object's extras (and the extras off when nothing else is in them). */

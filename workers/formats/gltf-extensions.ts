@@ -153,18 +153,35 @@ function checkRequiredExtensions(json: GltfJson, file: string, warnings: string[
   }
 }
 
-export const NODE_TRS_POINTER = /^\/nodes\/(\d+)\/(rotation|translation|scale)$/;
+const NODE_TRS_POINTER = /^\/nodes\/(\d+)\/(rotation|translation|scale)$/;
+
+/** How many nodes a glTF JSON has (pointers name nodes by index). */
+export function nodeCountOf(json: unknown): number {
+  return isRecord(json) && Array.isArray(json.nodes) ? json.nodes.length : 0;
+}
 
 /**
- * A channel's KHR_animation_pointer pointer when the channel is a pointer channel the rig does not pose with (any
- * target but a node's rotation, translation or scale): '' for one without a pointer; null for every other channel.
+ * What a channel's KHR_animation_pointer targets: a node's rotation, translation or scale (a node of the file's
+ * `nodeCount`), which the importer reads as an ordinary channel; any other pointer, `other` ('' for a channel
+ * without one), which the rig does not pose with; null for a channel that is not a pointer channel.
  */
-export function otherPointerOf(channel: unknown): string | null {
+function pointerTarget(channel: unknown, nodeCount: number): { node: number; path: string } | { other: string } | null {
   if (!isRecord(channel) || !isRecord(channel.target) || channel.target.path !== 'pointer') return null;
   const extensions = channel.target.extensions;
   const pointer = isRecord(extensions) && isRecord(extensions.KHR_animation_pointer) ? extensions.KHR_animation_pointer.pointer : undefined;
-  if (typeof pointer !== 'string') return '';
-  return NODE_TRS_POINTER.test(pointer) ? null : pointer;
+  if (typeof pointer !== 'string') return { other: '' };
+  const match = NODE_TRS_POINTER.exec(pointer);
+  return match && Number(match[1]) < nodeCount ? { node: Number(match[1]), path: match[2] } : { other: pointer };
+}
+
+/**
+ * A channel's KHR_animation_pointer pointer when the channel is a pointer channel the rig does not pose with (any
+ * target but the rotation, translation or scale of one of the file's `nodeCount` nodes): '' for one without a
+ * pointer; null for every other channel.
+ */
+export function otherPointerOf(channel: unknown, nodeCount: number): string | null {
+  const target = pointerTarget(channel, nodeCount);
+  return target && 'other' in target ? target.other : null;
 }
 
 /**
@@ -177,7 +194,7 @@ export function otherPointerOf(channel: unknown): string | null {
 function readAnimationPointers(json: GltfJson, warnings: string[]): void {
   const used = names(json.extensionsUsed);
   if (!used.includes('KHR_animation_pointer')) return;
-  const nodeCount = Array.isArray(json.nodes) ? json.nodes.length : 0;
+  const nodeCount = nodeCountOf(json);
   const animations: unknown[] = Array.isArray(json.animations) ? (json.animations as unknown[]) : [];
   animations.forEach((animation, a) => {
     if (!isRecord(animation) || !Array.isArray(animation.channels)) return;
@@ -185,16 +202,13 @@ function readAnimationPointers(json: GltfJson, warnings: string[]): void {
     const leftOut: string[] = [];
     // A channel on a node's TRS becomes an ordinary channel; any other pointer channel is taken out of the clip.
     animation.channels = (animation.channels as unknown[]).filter((channel) => {
-      if (!isRecord(channel) || !isRecord(channel.target) || channel.target.path !== 'pointer') return true;
-      const extensions = channel.target.extensions;
-      const pointer =
-        isRecord(extensions) && isRecord(extensions.KHR_animation_pointer) ? extensions.KHR_animation_pointer.pointer : undefined;
-      const match = typeof pointer === 'string' ? NODE_TRS_POINTER.exec(pointer) : null;
-      if (match && Number(match[1]) < nodeCount) {
-        channel.target = { node: Number(match[1]), path: match[2] };
+      const target = pointerTarget(channel, nodeCount);
+      if (target === null) return true;
+      if ('node' in target) {
+        (channel as Record<string, unknown>).target = target;
         return true;
       }
-      leftOut.push(typeof pointer !== 'string' ? '(a channel without a pointer)' : pointer.length > 120 ? excerpt(pointer) : pointer);
+      leftOut.push(!target.other ? '(a channel without a pointer)' : target.other.length > 120 ? excerpt(target.other) : target.other);
       return false;
     });
     if (leftOut.length > 0) {

@@ -4,7 +4,7 @@
  * the file uses and requires.
  */
 import type { Document, Node as GltfNode, Primitive } from '@gltf-transform/core';
-import { otherPointerOf } from './gltf-extensions.ts';
+import { nodeCountOf, otherPointerOf } from './gltf-extensions.ts';
 
 /** How a clip's key times are spaced. */
 export type KeySpacing =
@@ -171,7 +171,7 @@ export function summarizeGltf(doc: Document, json?: unknown): GltfSummary {
       const path = channel.getTargetPath() ?? 'unknown';
       paths[path] = (paths[path] ?? 0) + 1;
     }
-    const pointers = pointerChannelCount(fileAnimations[a]);
+    const pointers = pointerChannelCount(fileAnimations[a], nodeCountOf(json));
     if (pointers > 0) paths.pointer = pointers;
     const interpolations = new Set<string>();
     const times = new Set<number>();
@@ -208,9 +208,9 @@ export function summarizeGltf(doc: Document, json?: unknown): GltfSummary {
 }
 
 /** The KHR_animation_pointer channels of a file's animation other than node TRS. */
-function pointerChannelCount(animation: unknown): number {
+function pointerChannelCount(animation: unknown, nodeCount: number): number {
   const channels = (animation as { channels?: unknown } | undefined)?.channels;
-  return Array.isArray(channels) ? channels.filter((channel) => otherPointerOf(channel) !== null).length : 0;
+  return Array.isArray(channels) ? channels.filter((channel) => otherPointerOf(channel, nodeCount) !== null).length : 0;
 }
 
 /** Triangles of a primitive with `count` vertices, or null for points and lines. */
