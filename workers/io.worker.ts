@@ -19,8 +19,10 @@ import {
   type GltfExamples,
   type GltfExportOptions,
   type GltfExportResult,
+  type GltfPoseSpace,
   type GltfRig,
 } from './formats/gltf-export.ts';
+import type { GltfVertexAnimation } from './formats/gltf-vertex-animation.ts';
 import { exportGltfInPlace, type GltfEdit } from './formats/gltf-edit.ts';
 import { skinningVertexAnimation, type SkinningBake } from './formats/gltf-skinning-bake.ts';
 import { writeProjectFile, type ProjectContents } from './formats/project-file.ts';
@@ -94,13 +96,7 @@ export const ioApi = {
     return transferred(rig, arrays);
   },
 
-  /**
-   * A skinned glTF (gltf-export.ts); each of `bakes` adds a clip of morph targets skinned on the CPU
-   * (gltf-skinning-bake.ts), since a callback cannot cross into the worker; `examples` become morph targets driven
-   * by their pose-space weights (context LBS, examplePoseSpace), unposed here with the influences the file stores.
-   * A per-face bake is set up as the viewport's: fixed vertices from `handles` (the scene's, or null), and for per-face
-   * context the same `examples`, unposed per face on the bake's factor.
-   */
+  /** A skinned glTF (gltf-export.ts) of the scene, with its bakes and examples as morph targets (sceneMorphs). */
   async exportGltf(
     rig: Omit<GltfRig, 'vertexAnimations'>,
     file: string,
@@ -109,44 +105,27 @@ export const ioApi = {
     examples: GltfExamples | null = null,
     handles: Int32Array | null = null,
   ): Promise<GltfExportResult> {
-    const framesPerSecond = options.framesPerSecond ?? GLTF_EXPORT_DEFAULTS.framesPerSecond;
-    const perFace = { triangles: rig.mesh.triangles, handles, examples };
-    const vertexAnimations = bakes.map((bake) =>
-      skinningVertexAnimation(rig.mesh.positions, rig.skeleton, rig.weights, bake, framesPerSecond, perFace),
-    );
-    const exampleSpace =
-      examples && examples.names.length > 0
-        ? examplePoseSpace(rig, examples, options.influences ?? GLTF_EXPORT_DEFAULTS.influences)
-        : { poseSpace: undefined, warnings: [] };
-    const result = await exportGltf({ ...rig, vertexAnimations, poseSpace: exampleSpace.poseSpace }, file, options);
-    result.warnings.unshift(...exampleSpace.warnings);
+    const { vertexAnimations, poseSpace, warnings } = sceneMorphs(rig, options, bakes, examples, handles);
+    const result = await exportGltf({ ...rig, vertexAnimations, poseSpace }, file, options);
+    result.warnings.unshift(...warnings);
     return transferred(result, [result.bytes, ...Object.values(result.resources)]);
   },
 
   /**
-   * The scene's source glTF written back with the scene's changes (gltf-edit.ts); `examples` become new morph
-   * targets driven by their pose-space weights, unposed here with the influences the file stores; each of `bakes`
-   * adds a clip of morph targets skinned on the CPU (gltf-edit-morphs.ts), set up as in exportGltf.
+   * The scene's source glTF written back with the scene's changes (gltf-edit.ts), its bakes and examples as new
+   * morph targets (sceneMorphs, gltf-edit-morphs.ts).
    */
   async exportGltfInPlace(
     edit: Omit<GltfEdit, 'poseSpace' | 'vertexAnimations'>,
     file: string,
     options: GltfExportOptions,
+    bakes: SkinningBake[],
     examples: GltfExamples | null = null,
-    bakes: SkinningBake[] = [],
     handles: Int32Array | null = null,
   ): Promise<GltfExportResult> {
-    const framesPerSecond = options.framesPerSecond ?? GLTF_EXPORT_DEFAULTS.framesPerSecond;
-    const perFace = { triangles: edit.mesh.triangles, handles, examples };
-    const vertexAnimations = bakes.map((bake) =>
-      skinningVertexAnimation(edit.mesh.positions, edit.skeleton, edit.weights, bake, framesPerSecond, perFace),
-    );
-    const exampleSpace =
-      examples && examples.names.length > 0
-        ? examplePoseSpace(edit, examples, options.influences ?? GLTF_EXPORT_DEFAULTS.influences)
-        : { poseSpace: undefined, warnings: [] };
-    const result = await exportGltfInPlace({ ...edit, poseSpace: exampleSpace.poseSpace, vertexAnimations }, file, options);
-    result.warnings.unshift(...exampleSpace.warnings);
+    const { vertexAnimations, poseSpace, warnings } = sceneMorphs(edit, options, bakes, examples, handles);
+    const result = await exportGltfInPlace({ ...edit, vertexAnimations, poseSpace }, file, options);
+    result.warnings.unshift(...warnings);
     return transferred(result, [result.bytes, ...Object.values(result.resources)]);
   },
 
@@ -164,5 +143,29 @@ export const ioApi = {
 };
 
 export type IoApi = typeof ioApi;
+
+/**
+ * What both glTF exports add to the scene, computed here: each of `bakes` a clip of morph targets skinned on the CPU
+ * (gltf-skinning-bake.ts), since a callback cannot cross into the worker, and `examples` the pose space of their morph
+ * targets (context LBS, examplePoseSpace), unposed with the influences the file stores. A per-face bake is set up as
+ * the viewport's: fixed vertices from `handles` (the scene's, or null), and for per-face context the same
+ * `examples`, unposed per face on the bake's factor.
+ */
+function sceneMorphs(
+  scene: Pick<GltfRig, 'mesh' | 'skeleton' | 'weights'>,
+  options: GltfExportOptions,
+  bakes: SkinningBake[],
+  examples: GltfExamples | null,
+  handles: Int32Array | null,
+): { vertexAnimations: GltfVertexAnimation[]; poseSpace: GltfPoseSpace | undefined; warnings: string[] } {
+  const framesPerSecond = options.framesPerSecond ?? GLTF_EXPORT_DEFAULTS.framesPerSecond;
+  const perFace = { triangles: scene.mesh.triangles, handles, examples };
+  const vertexAnimations = bakes.map((bake) =>
+    skinningVertexAnimation(scene.mesh.positions, scene.skeleton, scene.weights, bake, framesPerSecond, perFace),
+  );
+  if (!examples || examples.names.length === 0) return { vertexAnimations, poseSpace: undefined, warnings: [] };
+  const { poseSpace, warnings } = examplePoseSpace(scene, examples, options.influences ?? GLTF_EXPORT_DEFAULTS.influences);
+  return { vertexAnimations, poseSpace, warnings };
+}
 
 expose(ioApi);

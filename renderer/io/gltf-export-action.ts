@@ -3,7 +3,8 @@
  * save dialog, or a download on the web): the GLB, or the .gltf followed by its .bin.
  */
 import type { RigwrightBridge } from '../../app/ipc-contract.ts';
-import type { GltfClip, GltfExamples, GltfRig } from '../../workers/formats/gltf-export.ts';
+import type { GltfEdit } from '../../workers/formats/gltf-edit.ts';
+import type { GltfClip, GltfExamples, GltfExportOptions } from '../../workers/formats/gltf-export.ts';
 import type { GltfSource } from '../../workers/formats/types.ts';
 import type { RbfKernel } from '../../workers/posespace/pose-space-weights.ts';
 import type { BakeableSkinMethod, SkinningBake } from '../../workers/formats/gltf-skinning-bake.ts';
@@ -59,39 +60,40 @@ export async function exportSceneAsGltf(
           },
         ]
       : [];
-  if (doc.gltfSource) return exportInPlace(doc, doc.gltfSource, choice, clipName, base, bake.kernel, bakes, io, bridge);
-  const rig: Omit<GltfRig, 'vertexAnimations'> = {
-    mesh: doc.mesh,
-    normals: doc.restNormals,
-    skeleton: doc.skeleton,
-    weights: doc.weights,
-    boneNames: doc.boneNames ? [...doc.boneNames] : undefined,
-    clips: choice.includeClip && doc.poses && clipName !== null ? [{ name: clipName, poses: doc.poses }] : [],
-    name: base,
-    // The asset as loaded: its meshes, texture coordinates, materials and OBJ vt/vn.
-    ...(doc.parts ? { parts: doc.parts } : {}),
-    ...(doc.look ? { look: doc.look } : {}),
-    ...(doc.objCorners ? { objCorners: doc.objCorners } : {}),
+  const options: GltfExportOptions = {
+    format: choice.format,
+    influences: choice.influences,
+    weightComponent: choice.weightComponent,
+    compression: choice.compression,
+    basename: base,
   };
   const shown = activeExamplesOf(doc);
   const examples: GltfExamples | null =
     shown.length > 0
       ? { names: shown.map((e) => e.name), positions: shown.map((e) => e.positions), poses: shown.map((e) => e.pose), kernel: bake.kernel }
       : null;
-  const result = await io.exportGltf(
-    rig,
-    choice.fileName,
-    {
-      format: choice.format,
-      influences: choice.influences,
-      weightComponent: choice.weightComponent,
-      compression: choice.compression,
-      basename: base,
-    },
-    bakes,
-    examples,
-    doc.handles,
-  );
+  const result = doc.gltfSource
+    ? await io.exportGltfInPlace(inPlaceEdit(doc, doc.gltfSource, choice, clipName), choice.fileName, options, bakes, examples, doc.handles)
+    : await io.exportGltf(
+        {
+          mesh: doc.mesh,
+          normals: doc.restNormals,
+          skeleton: doc.skeleton,
+          weights: doc.weights,
+          boneNames: doc.boneNames ? [...doc.boneNames] : undefined,
+          clips: choice.includeClip && doc.poses && clipName !== null ? [{ name: clipName, poses: doc.poses }] : [],
+          name: base,
+          // The asset as loaded: its meshes, texture coordinates, materials and OBJ vt/vn.
+          ...(doc.parts ? { parts: doc.parts } : {}),
+          ...(doc.look ? { look: doc.look } : {}),
+          ...(doc.objCorners ? { objCorners: doc.objCorners } : {}),
+        },
+        choice.fileName,
+        options,
+        bakes,
+        examples,
+        doc.handles,
+      );
   if (!(await bridge.saveFile({ suggestedName: choice.fileName, bytes: result.bytes }))) return result.warnings;
   for (const [uri, bytes] of Object.entries(result.resources)) await bridge.saveFile({ suggestedName: uri, bytes });
   return result.warnings;
@@ -103,47 +105,22 @@ export async function exportSceneAsGltf(
  * The examples not hidden become new morph targets (keyed on the new clips), and a baked skinning clip new morph
  * targets after them (gltf-edit-morphs.ts).
  */
-async function exportInPlace(
+function inPlaceEdit(
   doc: SceneDocument,
   source: GltfSource,
   choice: ExportChoice,
   clipName: string | null,
-  base: string,
-  kernel: RbfKernel,
-  bakes: SkinningBake[],
-  io: IoClient,
-  bridge: RigwrightBridge,
-): Promise<string[]> {
-  const shown = activeExamplesOf(doc);
+): Omit<GltfEdit, 'poseSpace' | 'vertexAnimations'> {
   const clips: GltfClip[] = [...(doc.clips ?? [])];
   if (choice.includeClip && doc.poses && clipName !== null && !clips.some((clip) => clip.poses === doc.poses))
     clips.push({ name: clips.some((clip) => clip.name === clipName) ? `${clipName} (edited)` : clipName, poses: doc.poses });
-  const result = await io.exportGltfInPlace(
-    {
-      source,
-      mesh: doc.mesh,
-      skeleton: doc.skeleton,
-      weights: doc.weights,
-      boneNames: doc.boneNames ? [...doc.boneNames] : undefined,
-      clips,
-      parts: doc.parts ? [...doc.parts] : undefined,
-    },
-    choice.fileName,
-    {
-      format: choice.format,
-      influences: choice.influences,
-      weightComponent: choice.weightComponent,
-      compression: choice.compression,
-      basename: base,
-    },
-    shown.length > 0
-      ? { names: shown.map((e) => e.name), positions: shown.map((e) => e.positions), poses: shown.map((e) => e.pose), kernel: kernel }
-      : null,
-    bakes,
-    doc.handles,
-  );
-  const warnings = [...result.warnings];
-  if (!(await bridge.saveFile({ suggestedName: choice.fileName, bytes: result.bytes }))) return warnings;
-  for (const [uri, bytes] of Object.entries(result.resources)) await bridge.saveFile({ suggestedName: uri, bytes });
-  return warnings;
+  return {
+    source,
+    mesh: doc.mesh,
+    skeleton: doc.skeleton,
+    weights: doc.weights,
+    boneNames: doc.boneNames ? [...doc.boneNames] : undefined,
+    clips,
+    parts: doc.parts ? [...doc.parts] : undefined,
+  };
 }

@@ -130,7 +130,7 @@ export interface GltfExamples {
  * @throws FormatError naming the examples when their pose-space weights cannot be solved (two with the same pose)
  */
 export function examplePoseSpace(
-  rig: GltfRig,
+  rig: Pick<GltfRig, 'mesh' | 'skeleton' | 'weights'>,
   examples: GltfExamples,
   influences: 4 | 8,
 ): { poseSpace: GltfPoseSpace; warnings: string[] } {
