@@ -7,6 +7,7 @@
  * image is decoded, and keeps it when the image cannot be decoded (the reason is reported, naming the material).
  */
 import * as THREE from 'three';
+import { DEFAULT_ALPHA_CUTOFF, FILTER, WRAP } from '../../workers/formats/material-look.ts';
 import type { MaterialLook, MeshPart, SurfaceLook } from '../../workers/formats/types.ts';
 
 /** A range of the index buffer drawn with one material: `start`, `count` in index entries (3 per triangle). */
@@ -194,23 +195,23 @@ export function applyAlphaMode(material: THREE.MeshStandardMaterial, look: Mater
   material.opacity = look.baseColor[3];
   material.transparent = mode === 'BLEND';
   material.depthWrite = mode !== 'BLEND';
-  material.alphaTest = mode === 'MASK' ? (look.alphaCutoff ?? 0.5) : 0;
+  material.alphaTest = mode === 'MASK' ? (look.alphaCutoff ?? DEFAULT_ALPHA_CUTOFF) : 0;
 }
 
 /** glTF wrap modes (WebGL enums) as three.js's. */
 const WRAPS = new Map<number, THREE.Wrapping>([
-  [10497, THREE.RepeatWrapping],
-  [33071, THREE.ClampToEdgeWrapping],
-  [33648, THREE.MirroredRepeatWrapping],
+  [WRAP.REPEAT, THREE.RepeatWrapping],
+  [WRAP.CLAMP_TO_EDGE, THREE.ClampToEdgeWrapping],
+  [WRAP.MIRRORED_REPEAT, THREE.MirroredRepeatWrapping],
 ]);
 /** glTF filters (WebGL enums) as three.js's. */
 const FILTERS = new Map<number, THREE.TextureFilter>([
-  [9728, THREE.NearestFilter],
-  [9729, THREE.LinearFilter],
-  [9984, THREE.NearestMipmapNearestFilter],
-  [9985, THREE.LinearMipmapNearestFilter],
-  [9986, THREE.NearestMipmapLinearFilter],
-  [9987, THREE.LinearMipmapLinearFilter],
+  [FILTER.NEAREST, THREE.NearestFilter],
+  [FILTER.LINEAR, THREE.LinearFilter],
+  [FILTER.NEAREST_MIPMAP_NEAREST, THREE.NearestMipmapNearestFilter],
+  [FILTER.LINEAR_MIPMAP_NEAREST, THREE.LinearMipmapNearestFilter],
+  [FILTER.NEAREST_MIPMAP_LINEAR, THREE.NearestMipmapLinearFilter],
+  [FILTER.LINEAR_MIPMAP_LINEAR, THREE.LinearMipmapLinearFilter],
 ]);
 const MIPMAP_FILTERS = new Set<THREE.TextureFilter>([
   THREE.NearestMipmapNearestFilter,
@@ -243,9 +244,9 @@ export function textureTransformMatrix(transform: NonNullable<MaterialLook['text
  */
 export function applySampling(texture: THREE.Texture, look: MaterialLook): void {
   const sampler = look.sampler;
-  texture.wrapS = WRAPS.get(sampler?.wrapS ?? 10497) ?? THREE.RepeatWrapping;
-  texture.wrapT = WRAPS.get(sampler?.wrapT ?? 10497) ?? THREE.RepeatWrapping;
-  texture.magFilter = sampler?.magFilter === 9728 ? THREE.NearestFilter : THREE.LinearFilter;
+  texture.wrapS = WRAPS.get(sampler?.wrapS ?? WRAP.REPEAT) ?? THREE.RepeatWrapping;
+  texture.wrapT = WRAPS.get(sampler?.wrapT ?? WRAP.REPEAT) ?? THREE.RepeatWrapping;
+  texture.magFilter = sampler?.magFilter === FILTER.NEAREST ? THREE.NearestFilter : THREE.LinearFilter;
   texture.minFilter = (sampler?.minFilter != null ? FILTERS.get(sampler.minFilter) : undefined) ?? THREE.LinearMipmapLinearFilter;
   texture.generateMipmaps = MIPMAP_FILTERS.has(texture.minFilter);
   if (look.textureTransform) {
