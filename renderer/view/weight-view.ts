@@ -168,7 +168,8 @@ export class WeightView {
   /** Heat-map input: column `bone` of the #V × #B row-major weights (zeros for bone -1). */
   setBoneWeights(weights: DenseMatrix, bone: number): void {
     const out = this.weight.array as Float32Array;
-    for (let v = 0; v < out.length; v++) out[v] = bone >= 0 ? weights.data[v * weights.cols + bone] : 0;
+    // The rig's vertices; the seam copies after them are kept equal by the geometry (skinned-mesh.ts).
+    for (let v = 0; v < this.vertexCount; v++) out[v] = bone >= 0 ? weights.data[v * weights.cols + bone] : 0;
     this.uploadAll(this.weight);
   }
 
@@ -176,7 +177,7 @@ export class WeightView {
   setDominant(weights: DenseMatrix): void {
     const out = this.dominant.array as Float32Array;
     const { cols, data } = weights;
-    for (let v = 0; v < out.length; v++) {
+    for (let v = 0; v < this.vertexCount; v++) {
       let best = 0;
       for (let b = 1; b < cols; b++) if (data[v * cols + b] > data[v * cols + best]) best = b;
       out[v] = best;
