@@ -144,7 +144,9 @@ export class SkinnedMeshView {
     this.boneCount = doc.skeleton.parents.length;
     this.ownTriangles = triangles;
     this.shownTriangles = triangles;
-    this.seam = doc.look && doc.objCorners ? seamSplit(triangles, this.vertexCount, doc.objCorners) : null;
+    // Seam copies only where a texture is drawn by the corners' texture coordinates: colours alone need none.
+    const textured = doc.look?.materials.some((material) => material.baseColorTexture) ?? false;
+    this.seam = textured && doc.objCorners ? seamSplit(triangles, this.vertexCount, doc.objCorners) : null;
     const drawCount = this.vertexCount + (this.seam?.copyOf.length ?? 0);
 
     this.geometry = new THREE.BufferGeometry();
