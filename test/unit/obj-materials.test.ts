@@ -320,6 +320,19 @@ test('OBJ look: usemtl names found in the libraries opened, map_Kd images by bas
     shared.parts.map((parts) => parts?.[0].material),
     [0, 0],
   );
+  // Files with folders (the command line's): two images of one base name in different folders are two images.
+  const folders = objLook(
+    [{ name: 'd.obj', materials: ['a', 'b'], materialLibraries: ['d.mtl'], parts: null }],
+    [
+      { name: 'd.mtl', bytes: encode('newmtl a\nmap_Kd left/skin.png\nnewmtl b\nmap_Kd right\\skin.png\n') },
+      { name: 'left/skin.png', bytes: PNG_BYTES },
+      { name: 'right\\skin.png', bytes: JPEG_BYTES },
+    ],
+  );
+  assert.deepEqual(
+    folders.look?.materials.map((m) => m.baseColorTexture?.mimeType),
+    ['image/png', 'image/jpeg'],
+  );
   assert.ok(isMaterialFile('a.MTL') && isMaterialFile('x/b.jpeg') && !isMaterialFile('c.obj'));
   assert.equal(imageMimeType(Uint8Array.of(1, 2, 3)), null);
 });

@@ -43,10 +43,17 @@ export function imageMimeType(bytes: Uint8Array): string | null {
   return null;
 }
 
-/** The batch file named `wanted` (a path as written in a file): same base name, else the same ignoring case. */
+/**
+ * The batch file named `wanted` (a path as written in a file): the file of that very name (the command line's files
+ * keep their folders), else of the same base name (dropped files carry none), else the same ignoring case.
+ */
 function findFile<T extends BatchFile>(files: readonly T[], wanted: string): T | undefined {
   const base = baseName(wanted);
-  return files.find((f) => baseName(f.name) === base) ?? files.find((f) => baseName(f.name).toLowerCase() === base.toLowerCase());
+  return (
+    files.find((f) => f.name === wanted) ??
+    files.find((f) => baseName(f.name) === base) ??
+    files.find((f) => baseName(f.name).toLowerCase() === base.toLowerCase())
+  );
 }
 
 /**
