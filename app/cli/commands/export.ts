@@ -171,9 +171,7 @@ function objAsset(
 ): Pick<GltfRig, 'parts' | 'look' | 'objCorners'> {
   const asset: Pick<GltfRig, 'parts' | 'look' | 'objCorners'> = {};
   if (read.corners) asset.objCorners = read.corners;
-  if (read.parts) asset.parts = read.parts;
   const libraries = read.materialLibraries ?? [];
-  if ((read.materials ?? []).length === 0 && libraries.length === 0) return asset;
   const files: BatchFile[] = [];
   const tryRead = (file: string): Uint8Array | null => {
     try {
