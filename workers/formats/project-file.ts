@@ -774,6 +774,15 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectCon
   return contents;
 }
 
+const present = (value: unknown): boolean => value !== undefined && value !== null;
+
+/** A part's or run's material: -1 (none) or the index of one of the look's `materialCount` materials. */
+function materialIndex(r: ProjectReader, where: string, value: unknown, materialCount: number): number {
+  if (!Number.isInteger(value) || (value as number) < -1 || (value as number) >= materialCount)
+    r.fail(where, notA(value, `-1 or one of the ${materialCount} materials`));
+  return value as number;
+}
+
 /**
  * A look material's optional keys: alphaMode one of OPAQUE, MASK, BLEND; alphaCutoff a number ≥ 0; textureTransform
  * finite offset[2], rotation, scale[2]; sampler glTF wrap modes and filters (filters may be null).
@@ -784,7 +793,6 @@ function readAlphaAndSamplingKeys(
   m: Record<string, unknown>,
 ): Pick<MaterialLook, 'alphaMode' | 'alphaCutoff' | 'textureTransform' | 'sampler'> {
   const out: Pick<MaterialLook, 'alphaMode' | 'alphaCutoff' | 'textureTransform' | 'sampler'> = {};
-  const present = (value: unknown): boolean => value !== undefined && value !== null;
   const finite = (where: string, value: unknown): number => {
     if (typeof value !== 'number' || !Number.isFinite(value)) r.fail(where, notA(value, 'a finite number'));
     return value;
@@ -847,7 +855,6 @@ function readAsset(
   const vertexCount = mesh.positions.length / 3;
   const triangleCount = mesh.triangles.length / 3;
   const out: Pick<ProjectScene, 'parts' | 'look' | 'objCorners' | 'gltfSource'> = {};
-  const present = (value: unknown): boolean => value !== undefined && value !== null;
 
   let materialCount = 0;
   if (present(scene.look)) {
@@ -912,8 +919,7 @@ function readAsset(
       for (let k = 3 * triangleStart; k < 3 * triangleEnd; k++)
         if (mesh.triangles[k] < vertexStart || mesh.triangles[k] >= vertexEnd)
           r.fail(at, `triangle ${Math.floor(k / 3)} names vertex ${mesh.triangles[k]}, outside the mesh's vertices`);
-      if (!Number.isInteger(p.material) || (p.material as number) < -1 || (p.material as number) >= materialCount)
-        r.fail(`${at}.material`, notA(p.material, `-1 or one of the ${materialCount} materials`));
+      const material = materialIndex(r, `${at}.material`, p.material, materialCount);
       if (typeof p.skinned !== 'boolean') r.fail(`${at}.skinned`, notA(p.skinned, 'true or false'));
       let source: MeshPart['source'] = null;
       if (present(p.source)) {
@@ -930,7 +936,7 @@ function readAsset(
         vertexCount: partVertices,
         triangleStart,
         triangleCount: partTriangles,
-        material: p.material as number,
+        material,
         source,
         skinned: p.skinned,
       };
@@ -941,10 +947,8 @@ function readAsset(
         part.materialRanges = (p.materialRanges as unknown[]).map((item, k) => {
           const run = r.object(`${R}[${k}]`, item);
           const count = r.count(`${R}[${k}].triangleCount`, run.triangleCount);
-          if (!Number.isInteger(run.material) || (run.material as number) < -1 || (run.material as number) >= materialCount)
-            r.fail(`${R}[${k}].material`, notA(run.material, `-1 or one of the ${materialCount} materials`));
           covered += count;
-          return { triangleCount: count, material: run.material as number };
+          return { triangleCount: count, material: materialIndex(r, `${R}[${k}].material`, run.material, materialCount) };
         });
         if (covered !== partTriangles) r.fail(R, `the runs cover ${covered} of the mesh's ${partTriangles} triangles`);
       }
