@@ -178,7 +178,7 @@ export function lookMaterials(
   doc: Document,
   materials: readonly MaterialLook[],
   warnings: string[],
-  extensions: LookExtensions = { textureTransform: null },
+  extensions: LookExtensions,
 ): Material[] {
   return materials.map((look) => {
     const material = doc

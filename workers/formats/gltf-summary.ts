@@ -110,7 +110,7 @@ export interface GltfSummary {
  * @param json  the file's JSON as written: the KHR_animation_pointer channels the reader leaves out (any pointer
  *              but a node's rotation, translation or scale) are counted from it, as path "pointer"
  */
-export function summarizeGltf(doc: Document, json?: unknown): GltfSummary {
+export function summarizeGltf(doc: Document, json: unknown): GltfSummary {
   const root = doc.getRoot();
   const nodes = root.listNodes();
   const skinsOfMesh = new Map<unknown, Set<string>>();
