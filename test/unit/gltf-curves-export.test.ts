@@ -13,8 +13,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import * as THREE from 'three';
-import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { Document, WebIO, type Accessor, type Node as GltfNode } from '@gltf-transform/core';
 import { exportGltf, type GltfClip } from '../../workers/formats/gltf-export.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
@@ -22,6 +20,7 @@ import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { fileKeyTimes, fileSkinned, mul, normalize, scalars, trs, worldMatrices, type Mat, type Vec } from './gltf-appendix-c.ts';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
 import { dataFile } from './shared-data.ts';
+import { threePlayer } from './three-player.ts';
 
 const axisAngle = (axis: Vec, angle: number): Vec => [...normalize(axis).map((x) => x * Math.sin(angle / 2)), Math.cos(angle / 2)];
 
@@ -433,32 +432,8 @@ test('a joint moved by an animated node between joints keeps LINEAR at the keys,
 
 /** three.js's GLTFLoader + AnimationMixer: the skinned mesh's world vertex positions at each time of clip `name`. */
 async function threePosed(bytes: Uint8Array, name: string, times: number[]): Promise<Float64Array[]> {
-  const gltf = await new Promise<GLTF>((resolve, reject) => {
-    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    new GLTFLoader().parse(buffer, '', resolve, reject);
-  });
-  let skinned: THREE.SkinnedMesh | null = null;
-  gltf.scene.traverse((o) => {
-    if (o instanceof THREE.SkinnedMesh) skinned = o;
-  });
-  assert.ok(skinned, 'a skinned mesh');
-  const mesh = skinned as THREE.SkinnedMesh;
-  const mixer = new THREE.AnimationMixer(gltf.scene);
-  mixer.clipAction(gltf.animations.find((c) => c.name === name)!).play();
-  const vertex = new THREE.Vector3();
-  const count = mesh.geometry.getAttribute('position').count;
-  return times.map((t) => {
-    mixer.setTime(t);
-    gltf.scene.updateMatrixWorld(true);
-    mesh.skeleton.update();
-    const posed = new Float64Array(3 * count);
-    for (let v = 0; v < count; v++) {
-      mesh.getVertexPosition(v, vertex);
-      vertex.applyMatrix4(mesh.matrixWorld);
-      posed.set([vertex.x, vertex.y, vertex.z], 3 * v);
-    }
-    return posed;
-  });
+  const { posedAt } = await threePlayer(bytes, name);
+  return times.map(posedAt);
 }
 
 test("three.js's GLTFLoader and AnimationMixer play the exported CUBICSPLINE, STEP and LINEAR clips as the source between keys (1e-6 of the diagonal)", async () => {

@@ -10,8 +10,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import * as THREE from 'three';
-import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { WebIO } from '@gltf-transform/core';
 import { examplePoseSpace, exportGltf } from '../../workers/formats/gltf-export.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
@@ -26,6 +24,7 @@ import { assertValidGltf, maxDistance } from './gltf-skinning-reference.ts';
 import { contextAwareBody } from './context-aware-data.ts';
 import { repoRoot } from './shared-data.ts';
 import { blenderMissing, blenderReport } from './blender.ts';
+import { threePlayer } from './three-player.ts';
 
 const FRAMES = [60, 87, 100];
 const FPS = 30;
@@ -126,32 +125,11 @@ test('context LBS export: valid glTF (0 errors, 0 warnings); its targets and sto
 
 test("three.js's GLTFLoader and AnimationMixer pose the export like our CPU context LBS (1e-4 of the diagonal)", async () => {
   const { bytes } = await exported;
-  const gltf = await new Promise<GLTF>((resolve, reject) => {
-    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    new GLTFLoader().parse(buffer, '', resolve, reject);
-  });
-  let skinned: THREE.SkinnedMesh | null = null;
-  gltf.scene.traverse((o) => {
-    if (o instanceof THREE.SkinnedMesh) skinned = o;
-  });
-  assert.ok(skinned, 'a skinned mesh');
-  const mesh = skinned as THREE.SkinnedMesh;
+  const { mesh, posedAt } = await threePlayer(bytes, 'all_frames');
   assert.deepEqual(Object.keys(mesh.morphTargetDictionary!).slice(0, 4), names);
-  const mixer = new THREE.AnimationMixer(gltf.scene);
-  mixer.clipAction(gltf.animations.find((c) => c.name === 'all_frames')!).play();
-  const vertex = new THREE.Vector3();
-  const posed = new Float64Array(n);
   for (const f of FRAMES) {
-    mixer.setTime(f / FPS);
-    gltf.scene.updateMatrixWorld(true);
-    mesh.skeleton.update();
-    for (let v = 0; v < n / 3; v++) {
-      mesh.getVertexPosition(v, vertex);
-      vertex.applyMatrix4(mesh.matrixWorld);
-      posed[3 * v] = vertex.x;
-      posed[3 * v + 1] = vertex.y;
-      posed[3 * v + 2] = vertex.z;
-    }
+    const posed = posedAt(f / FPS);
+    assert.equal(posed.length, n);
     const { context, plain, weights } = cpuAt(f);
     const error = maxDistance(posed, context) / diagonal;
     const correction = maxDistance(context, plain) / diagonal;
