@@ -21,8 +21,7 @@ import { fileKeyTimes, fileSkinned, mul, normalize, scalars, trs, worldMatrices,
 import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
 import { dataFile } from './shared-data.ts';
 import { threePlayer } from './three-player.ts';
-
-const axisAngle = (axis: Vec, angle: number): Vec => [...normalize(axis).map((x) => x * Math.sin(angle / 2)), Math.cos(angle / 2)];
+import { axisAngle, gltfBuilder } from './gltf-build.ts';
 
 /** Inverse of a 4×4 affine matrix (column-major), by cofactors. */
 function invertAffine(m: Mat): Mat {
@@ -46,9 +45,6 @@ function invertAffine(m: Mat): Mat {
 
 const apply = (m: Mat, p: Vec): Vec => [0, 1, 2].map((r) => m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r]);
 
-type Path = 'rotation' | 'translation';
-type Interpolation = 'STEP' | 'LINEAR' | 'CUBICSPLINE';
-
 /**
  * Armature (rotated −90° about x, scale 2) → pelvis → spine → offset (not a joint) → chest → neck → head, each joint
  * with a rest rotation; a tube of quads along the chain skinned to neighbouring joints. Clips:
@@ -61,9 +57,7 @@ type Interpolation = 'STEP' | 'LINEAR' | 'CUBICSPLINE';
  */
 async function armatureAsset(): Promise<Uint8Array> {
   const doc = new Document();
-  const buffer = doc.createBuffer();
-  const acc = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint16Array): Accessor =>
-    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const { acc, channel } = gltfBuilder(doc);
   const armature = doc
     .createNode('armature')
     .setTranslation([0.1, 0, 0.3])
@@ -151,21 +145,6 @@ async function armatureAsset(): Promise<Uint8Array> {
     .getDefaultScene()!
     .addChild(doc.createNode('body').setMesh(doc.createMesh('body').addPrimitive(prim)).setSkin(skin));
 
-  const channel = (
-    animation: ReturnType<Document['createAnimation']>,
-    target: GltfNode,
-    path: Path,
-    interpolation: Interpolation,
-    times: number[],
-    values: Vec[],
-  ): void => {
-    const sampler = doc
-      .createAnimationSampler()
-      .setInput(acc('SCALAR', Float32Array.from(times)))
-      .setOutput(acc(path === 'rotation' ? 'VEC4' : 'VEC3', Float32Array.from(values.flat())))
-      .setInterpolation(interpolation);
-    animation.addSampler(sampler).addChannel(doc.createAnimationChannel().setSampler(sampler).setTargetNode(target).setTargetPath(path));
-  };
   /** CUBICSPLINE rotation keys: unit values about a turning axis, tangents that bend the curve off the SLERP arc. */
   const cubicRotation = (times: number[], axis: Vec, amplitude: number, phase: number): Vec[] =>
     times.flatMap((t, k) => [

@@ -13,7 +13,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Document, WebIO, type Accessor, type Node as GltfNode } from '@gltf-transform/core';
+import { Document, WebIO } from '@gltf-transform/core';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
 import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-import.ts';
 import { poseForwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
@@ -35,8 +35,9 @@ import type { SceneDocument } from '../../renderer/document/scene-document.ts';
 import { defaultProjectSettings, PROJECT_FORMAT_VERSION, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { assertValidGltf, maxDistance } from './gltf-skinning-reference.ts';
-import { elements, fileKeyTimes, fileSkinned, invertRigid, normalize, worldMatrices, type Vec } from './gltf-appendix-c.ts';
+import { elements, fileKeyTimes, fileSkinned, invertRigid, worldMatrices } from './gltf-appendix-c.ts';
 import { dataFile } from './shared-data.ts';
+import { axisAngle, gltfBuilder } from './gltf-build.ts';
 
 // ---- our side ----------------------------------------------------------------------------------------------------
 
@@ -153,9 +154,7 @@ function scaleDeviation(doc: Document): number {
  */
 async function chainAsset(): Promise<Uint8Array> {
   const doc = new Document();
-  const buffer = doc.createBuffer();
-  const acc = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint16Array): Accessor =>
-    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const { acc, channel } = gltfBuilder(doc);
   const hip = doc.createNode('hip').setTranslation([0.25, 1, 0]);
   const spine = doc.createNode('spine').setTranslation([0, 1, 0]).setRotation([0, 1, 0, 0]);
   const neck = doc.createNode('neck').setTranslation([0, 1, 0]);
@@ -202,25 +201,6 @@ async function chainAsset(): Promise<Uint8Array> {
     .getDefaultScene()!
     .addChild(doc.createNode('strip').setMesh(doc.createMesh('strip').addPrimitive(prim)).setSkin(skin));
 
-  const channel = (
-    animation: ReturnType<Document['createAnimation']>,
-    node: GltfNode,
-    path: 'rotation' | 'translation',
-    interpolation: 'STEP' | 'LINEAR' | 'CUBICSPLINE',
-    times: number[],
-    values: Vec[],
-  ): void => {
-    const sampler = doc
-      .createAnimationSampler()
-      .setInput(acc('SCALAR', Float32Array.from(times)))
-      .setOutput(acc(path === 'rotation' ? 'VEC4' : 'VEC3', Float32Array.from(values.flat())))
-      .setInterpolation(interpolation);
-    animation.addSampler(sampler).addChannel(doc.createAnimationChannel().setSampler(sampler).setTargetNode(node).setTargetPath(path));
-  };
-  const axisAngle = (axis: Vec, angle: number): Vec => {
-    const n = normalize(axis);
-    return [...n.map((x) => x * Math.sin(angle / 2)), Math.cos(angle / 2)];
-  };
   const times375 = Array.from({ length: 46 }, (_, k) => k / 37.5);
   const mixed = doc.createAnimation('mixed');
   const hipKeys = [0, 0.13, 0.5, 0.77, 1.2];
