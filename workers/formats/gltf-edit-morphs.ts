@@ -20,14 +20,21 @@
  * zeros for the new targets). Each baked clip is a new animation keying weight 1 on its frame's target.
  */
 import type { Accessor, Animation, Document, Mesh as GltfMesh, Node as GltfNode, Primitive, Skin } from '@gltf-transform/core';
-import { exampleTargetWeights, planExampleTargets, type ExampleTarget, type GltfClip, type GltfPoseSpace } from './gltf-export.ts';
+import {
+  clipKeyPoses,
+  examplePoseWeights,
+  exampleTargetWeights,
+  planExampleTargets,
+  type ExampleTarget,
+  type GltfClip,
+  type GltfPoseSpace,
+} from './gltf-export.ts';
 import { identity, invertAffine } from './gltf-numbers.ts';
 import type { GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import type { MeshPart, TriangleMesh } from './types.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
 import { polarDecomposition } from '../math/polar-decomposition.ts';
-import { poseSpaceWeights } from '../posespace/pose-space-weights.ts';
-import { samplePose } from '../rig/pose-sequence.ts';
+import { identityPose } from '../rig/pose-sequence.ts';
 
 /** What the bake needs of the edit in progress. */
 export interface BakeInPlace {
@@ -70,27 +77,10 @@ export function addExampleMorphs(
 ): { key: (animation: Animation, clip: GltfClip) => void; nodes: ReadonlySet<GltfNode>; targetCount: number } | null {
   const J = poseSpace.names.length;
   if (J === 0) return null;
-  const weightsOf = (poses: readonly Float64Array[]): Float64Array => {
-    const out = new Float64Array(poses.length * J);
-    poses.forEach((pose, k) => poseSpaceWeights(poseSpace.interpolator, pose, out.subarray(k * J, (k + 1) * J)));
-    const bad = out.findIndex((a) => !Number.isFinite(a));
-    if (bad >= 0) fail(`example "${poseSpace.names[bad % J]}"`, 'its pose-space weight is not a finite number');
-    return out;
-  };
-  const keyPoses = (clip: GltfClip): Float64Array[] => {
-    const { poses } = clip;
-    const keys = poses.kind === 'matrices' ? poses.frameCount : 2;
-    return Array.from({ length: keys }, (_, k) => {
-      const pose = new Float64Array(9 * poses.boneCount);
-      samplePose(poses, k, pose);
-      return pose;
-    });
-  };
-  const boneCount = poseSpace.interpolator.boneCount;
-  const rest = new Float64Array(9 * boneCount);
-  for (let b = 0; b < boneCount; b++) rest[9 * b] = rest[9 * b + 4] = rest[9 * b + 8] = 1;
-  const restWeights = weightsOf([rest]);
-  const clipWeights = new Map(clips.filter((clip) => clip.source === undefined).map((clip) => [clip, weightsOf(keyPoses(clip))]));
+  const restWeights = examplePoseWeights(poseSpace, [identityPose(poseSpace.interpolator.boneCount)], fail);
+  const clipWeights = new Map(
+    clips.filter((clip) => clip.source === undefined).map((clip) => [clip, examplePoseWeights(poseSpace, clipKeyPoses(clip.poses), fail)]),
+  );
   const targets: ExampleTarget[] = planExampleTargets(poseSpace.names, [restWeights, ...clipWeights.values()]);
   const n = poseSpace.displacements.length / J;
   const meshNodes = new Set<GltfNode>();

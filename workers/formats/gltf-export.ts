@@ -239,15 +239,8 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   let clipExampleWeights: Float64Array[] = [];
   let exampleTargets: ExampleTarget[] = [];
   if (poseSpace && exampleCount > 0) {
-    const weightsOf = (poses: readonly Float64Array[]): Float64Array => {
-      const out = new Float64Array(poses.length * exampleCount);
-      poses.forEach((pose, k) => poseSpaceWeights(poseSpace.interpolator, pose, out.subarray(k * exampleCount, (k + 1) * exampleCount)));
-      const bad = out.findIndex((a) => !Number.isFinite(a));
-      if (bad >= 0) fail(`example "${poseSpace.names[bad % exampleCount]}"`, 'its pose-space weight is not a finite number');
-      return out;
-    };
-    restExampleWeights = weightsOf([identityPose(boneCount)]);
-    clipExampleWeights = (rig.clips ?? []).map((clip) => weightsOf(clipKeyPoses(clip.poses)));
+    restExampleWeights = examplePoseWeights(poseSpace, [identityPose(boneCount)], fail);
+    clipExampleWeights = (rig.clips ?? []).map((clip) => examplePoseWeights(poseSpace, clipKeyPoses(clip.poses), fail));
     exampleTargets = planExampleTargets(poseSpace.names, [restExampleWeights, ...clipExampleWeights]);
   }
   const bakedTargets = (rig.vertexAnimations ?? []).reduce((sum, bake) => sum + bake.frameCount, 0);
@@ -671,8 +664,25 @@ function addRotationClip(
   return result;
 }
 
+/**
+ * The examples' pose-space weights at each pose, #poses × J (the examples' target weights are keyed from them).
+ * @throws through `fail`, naming the example, when a weight is not a finite number
+ */
+export function examplePoseWeights(
+  poseSpace: GltfPoseSpace,
+  poses: readonly Float64Array[],
+  fail: (where: string, reason: string) => never,
+): Float64Array {
+  const J = poseSpace.names.length;
+  const out = new Float64Array(poses.length * J);
+  poses.forEach((pose, k) => poseSpaceWeights(poseSpace.interpolator, pose, out.subarray(k * J, (k + 1) * J)));
+  const bad = out.findIndex((a) => !Number.isFinite(a));
+  if (bad >= 0) fail(`example "${poseSpace.names[bad % J]}"`, 'its pose-space weight is not a finite number');
+  return out;
+}
+
 /** The relative rotations at each key of a clip, as addRotationClip keys it (frames; or t = 0 and t = 1). */
-function clipKeyPoses(poses: PoseSequence): Float64Array[] {
+export function clipKeyPoses(poses: PoseSequence): Float64Array[] {
   const keys = poses.kind === 'matrices' ? poses.frameCount : 2;
   return Array.from({ length: keys }, (_, k) => {
     const pose = new Float64Array(9 * poses.boneCount);
