@@ -2,10 +2,10 @@
  * What every end-to-end spec needs to reach the app: the shared rigging data and a page opened on the built
  * renderer with its test hook (`window.__rigwright`, renderer/test-hook.ts) ready. Test support, not a spec.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type FileChooser, type Page } from '@playwright/test';
+import { expect, type FileChooser, type Locator, type Page } from '@playwright/test';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
@@ -143,4 +143,10 @@ export async function assignHandlesAroundTopJoint(page: Page, bone: number): Pro
   await page.keyboard.press('l');
   await page.keyboard.press('b');
   return selected;
+}
+
+/** Presses the export dialog's Export button and returns the downloaded file's suggested name and bytes. */
+export async function exportFromDialog(page: Page, dialog: Locator): Promise<{ name: string; bytes: Uint8Array }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()]);
+  return { name: download.suggestedFilename(), bytes: new Uint8Array(readFileSync(await download.path())) };
 }

@@ -16,7 +16,7 @@ import { forwardKinematics, poseForwardKinematics } from '../../workers/rig/forw
 import { identityPose } from '../../workers/rig/pose-sequence.ts';
 import { NodeIO } from '@gltf-transform/core';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from '../unit/gltf-skinning-reference.ts';
-import { dataFile, openApp } from './app-driver.ts';
+import { dataFile, exportFromDialog, openApp } from './app-driver.ts';
 
 const CESIUM_MAN = () => dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
 const RIGGED_SIMPLE = () => dataFile('gltf', 'RiggedSimple', 'RiggedSimple.glb');
@@ -155,9 +155,8 @@ test('an export from the dialog validates and, read back in Node, poses like the
   await expect(dialog.locator('.export-cost')).toContainText('Adds');
   await dialog.locator('input[name="bake"]').uncheck();
   await page.screenshot({ path: '/tmp/gltf-export-dialog.png' });
-  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()]);
-  expect(download.suggestedFilename()).toBe('CesiumMan.glb');
-  const bytes = new Uint8Array(readFileSync(await download.path()));
+  const { name, bytes } = await exportFromDialog(page, dialog);
+  expect(name).toBe('CesiumMan.glb');
   await expect(dialog).toBeHidden();
   // The closed dialog hands the keyboard back: E toggles the "as exported" preview.
   await page.keyboard.press('e');
@@ -174,8 +173,7 @@ test('an export from the dialog validates and, read back in Node, poses like the
   // The file came from glTF, so it is edited in place; a bake goes in as morph targets and a clip of its own.
   await page.keyboard.press('Control+e');
   await dialog.locator('input[name="bake"]').check();
-  const [bakedDownload] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()]);
-  const baked = new Uint8Array(readFileSync(await bakedDownload.path()));
+  const { bytes: baked } = await exportFromDialog(page, dialog);
   await assertValidGltf(baked, 'CesiumMan.glb exported with a bake');
   const bakedDoc = await new NodeIO().readBinary(baked);
   const bakedClip = bakedDoc

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { Document, NodeIO, type Material, type Texture } from '@gltf-transform/core';
 import { KHRTextureTransform } from '@gltf-transform/extensions';
 import { artifactsDir, openApp } from './app-driver.ts';
-import { litColour, lookAndShaded, openInLook, projectAll, rgbDistance, texelAlbedo } from './look-pixels.ts';
+import { litColour, lookAndShaded, openInLook, projectAll, quadrantPng, rgbDistance, texelAlbedo } from './look-pixels.ts';
 import { png } from '../unit/png-file.ts';
 
 /** The quadrants' sRGB colours and alphas (0–255): top left, top right, bottom left, bottom right. */
@@ -82,15 +82,9 @@ async function lookAsset(): Promise<Uint8Array> {
     .setInverseBindMatrices(
       accessor('MAT4', Float32Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1)),
     );
-  const quadrants = new Uint8Array(64 * 64 * 4);
-  for (let y = 0; y < 64; y++)
-    for (let x = 0; x < 64; x++) quadrants.set(QUADRANTS[2 * (y >= 32 ? 1 : 0) + (x >= 32 ? 1 : 0)], 4 * (64 * y + x));
   const columns = Uint8Array.of(...COLUMNS[0], 255, ...COLUMNS[1], 255, ...COLUMNS[0], 255, ...COLUMNS[1], 255);
   const textures: Record<Quad['texture'], Texture> = {
-    quadrants: doc
-      .createTexture('quadrants')
-      .setImage(png(64, 64, quadrants))
-      .setMimeType('image/png'),
+    quadrants: doc.createTexture('quadrants').setImage(quadrantPng(QUADRANTS)).setMimeType('image/png'),
     columns: doc
       .createTexture('columns')
       .setImage(png(2, 2, columns))

@@ -4,6 +4,7 @@
  * albedo); the split view's readback (PNG files for generated textures: test/unit/png-file.ts).
  */
 import { expect, type Page } from '@playwright/test';
+import { png } from '../unit/png-file.ts';
 
 /** the app's default material, sRGB 0xb9c2cf (surface-look.ts defaultMaterial) */
 const DEFAULT_ALBEDO = [0xb9, 0xc2, 0xcf];
@@ -99,4 +100,23 @@ export async function splitViewError(page: Page, method: string): Promise<{ wors
       worst = Math.max(worst, Math.hypot(gpu[i] - cpu[i], gpu[i + 1] - cpu[i + 1], gpu[i + 2] - cpu[i + 2]));
     return { worst, count: gpu.length / 3 };
   }, method);
+}
+
+/** The generated texture's quadrants, sRGB: top left, top right, bottom left, bottom right (the image's rows run top first). */
+export const QUADRANTS = [
+  [230, 40, 40],
+  [40, 200, 60],
+  [40, 80, 220],
+  [240, 200, 30],
+];
+
+/** A 64 × 64 PNG in four flat quadrants of `colours` (in QUADRANTS' order; RGB, or RGBA with its alpha). */
+export function quadrantPng(colours: number[][]): Uint8Array {
+  const rgba = new Uint8Array(64 * 64 * 4);
+  for (let y = 0; y < 64; y++)
+    for (let x = 0; x < 64; x++) {
+      const colour = colours[2 * (y >= 32 ? 1 : 0) + (x >= 32 ? 1 : 0)];
+      rgba.set(colour.length === 3 ? [...colour, 255] : colour, 4 * (64 * y + x));
+    }
+  return png(64, 64, rgba);
 }

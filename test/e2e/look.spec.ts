@@ -17,16 +17,17 @@ import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { artifactsDir, dataFile, openApp } from './app-driver.ts';
 import {
+  QUADRANTS,
   litColour,
   lookAndShaded,
   openInLook,
   projectAll,
   projectPoints,
+  quadrantPng,
   rgbDistance,
   splitViewError,
   texelAlbedo,
 } from './look-pixels.ts';
-import { png } from '../unit/png-file.ts';
 
 const CESIUM_MAN = () => dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
 
@@ -439,14 +440,6 @@ test('with the textured material on, the GPU readback equals the CPU reference f
   expect(errors).toEqual([]);
 });
 
-/** The generated texture: 64 × 64 in four flat quadrants (sRGB), top left, top right, bottom left, bottom right. */
-const QUADRANTS = [
-  [230, 40, 40],
-  [40, 200, 60],
-  [40, 80, 220],
-  [240, 200, 30],
-];
-
 /**
  * A generated asset with three meshes on one skin, side by side in the plane z = 0, facing +z, each a 4 × 4 grid of
  * quads 1 unit wide: "tinted" with a base-colour-only material, "textured" with the four-colour PNG (base colour
@@ -469,13 +462,7 @@ async function threePartAsset(): Promise<{ bytes: Uint8Array; tint: number[] }> 
     );
   const tint = [0.6, 0.3, 0.05, 1];
   const tinted = doc.createMaterial('tinted').setBaseColorFactor(tint as [number, number, number, number]);
-  const image = new Uint8Array(64 * 64 * 4);
-  for (let y = 0; y < 64; y++)
-    for (let x = 0; x < 64; x++) image.set([...QUADRANTS[2 * (y >= 32 ? 1 : 0) + (x >= 32 ? 1 : 0)], 255], 4 * (64 * y + x));
-  const texture = doc
-    .createTexture('quadrants')
-    .setImage(png(64, 64, image))
-    .setMimeType('image/png');
+  const texture = doc.createTexture('quadrants').setImage(quadrantPng(QUADRANTS)).setMimeType('image/png');
   const textured = doc.createMaterial('textured').setBaseColorTexture(texture);
   const scene = doc.createScene('scene').addChild(hips);
   const cells = 4;

@@ -25,17 +25,19 @@ import { tmpdir } from 'node:os';
 import { NodeIO } from '@gltf-transform/core';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { assertValidGltf } from '../unit/gltf-skinning-reference.ts';
-import { png } from '../unit/png-file.ts';
-import { litColour, lookAndShaded, openInLook, projectPoints, rgbDistance, splitViewError, texelAlbedo } from './look-pixels.ts';
-import { gpuCpuDeviation, openApp } from './app-driver.ts';
+import {
+  QUADRANTS,
+  litColour,
+  lookAndShaded,
+  openInLook,
+  projectPoints,
+  quadrantPng,
+  rgbDistance,
+  splitViewError,
+  texelAlbedo,
+} from './look-pixels.ts';
+import { exportFromDialog, gpuCpuDeviation, openApp } from './app-driver.ts';
 
-/** The PNG's quadrants, sRGB: top left, top right, bottom left, bottom right (as the image's rows run, top first). */
-const QUADRANTS = [
-  [230, 40, 40],
-  [40, 200, 60],
-  [40, 80, 220],
-  [240, 200, 30],
-];
 const TINT = [0.6, 0.3, 0.05];
 
 const POSITIONS = [
@@ -106,16 +108,13 @@ const SHARED_OBJ_TEXT = OBJ_TEXT.replace(
 
 function writeAsset(withImage: boolean, obj = OBJ_TEXT): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'rigwright-obj-look-'));
-  const image = new Uint8Array(64 * 64 * 4);
-  for (let y = 0; y < 64; y++)
-    for (let x = 0; x < 64; x++) image.set([...QUADRANTS[2 * (y >= 32 ? 1 : 0) + (x >= 32 ? 1 : 0)], 255], 4 * (64 * y + x));
   const files: [string, string | Uint8Array][] = [
     ['panel.obj', obj],
     ['panel.mtl', MTL_TEXT],
     // One bone along the panel's left edge (the provisional weights bind every vertex to it).
     ['panel.tgf', '1 -1.7 0.4 0\n2 -1.7 1.6 0\n#\n1 2\n'],
   ];
-  if (withImage) files.push(['quadrants.png', png(64, 64, image)]);
+  if (withImage) files.push(['quadrants.png', quadrantPng(QUADRANTS)]);
   return files.map(([name, content]) => {
     const file = path.join(dir, name);
     writeFileSync(file, content);
@@ -265,8 +264,7 @@ test('an OBJ with its .mtl and PNG: parts per material, the texture drawn per co
   const dialog = page.locator('dialog.export-dialog');
   await expect(dialog).toBeVisible();
   await dialog.getByRole('radio', { name: /GLB/ }).check({ force: true });
-  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()]);
-  const exportedBytes = new Uint8Array(readFileSync(await download.path()));
+  const { bytes: exportedBytes } = await exportFromDialog(page, dialog);
   await assertValidGltf(exportedBytes, 'panel.glb exported from the app');
   const exported = await new NodeIO().readBinary(exportedBytes);
   const root = exported.getRoot();
