@@ -17,12 +17,11 @@ import { PROJECT_EXTENSION, readProjectFile, writeProjectFile, type ProjectConte
 import type { MaterialLook } from '../../workers/formats/types.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { glbJson, withGlbJson } from './glb-json.ts';
+import { png } from './png-file.ts';
 import { projectContents } from './project-scene.ts';
 
 /** A 1 × 1 PNG (a red texel), enough for a texture the importer keeps as bytes. */
-const PNG_1X1 = Uint8Array.from(
-  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64'),
-);
+const PNG_1X1 = png(1, 1, Uint8Array.of(255, 0, 0, 255));
 
 /**
  * Four one-quad meshes on one skin, each with its own material: "opaque" (default alpha, clamp × mirrored, nearest ×

@@ -24,6 +24,7 @@ import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { FIXTURE_NAME, FIXTURE_PATH, fixtureContents, type FormatOneContents } from '../make-project-fixture.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { seededRandom } from './seeded-random.ts';
+import { glbJson, withGlbJson } from './glb-json.ts';
 
 /** The bytes of a typed array, for bit-for-bit comparison (NaN and -0 included). */
 function bitsOf(array: ArrayBufferView | null | undefined): Buffer | null {
@@ -139,27 +140,13 @@ function jsonLengthOf(bytes: Uint8Array): number {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true);
 }
 
-function jsonOf(bytes: Uint8Array): ProjectJson {
-  return JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLengthOf(bytes)))) as ProjectJson;
-}
+const jsonOf = (bytes: Uint8Array): ProjectJson => glbJson<ProjectJson>(bytes);
 
 /** The GLB's JSON, changed by `edit`, put back with the same binary chunk. */
 function withJson(bytes: Uint8Array, edit: (json: ProjectJson) => void): Uint8Array {
-  const jsonLength = jsonLengthOf(bytes);
   const json = jsonOf(bytes);
   edit(json);
-  const text = new TextEncoder().encode(JSON.stringify(json));
-  const padded = (text.length + 3) & ~3;
-  const rest = bytes.subarray(20 + jsonLength);
-  const out = new Uint8Array(20 + padded + rest.length);
-  const outView = new DataView(out.buffer);
-  out.set(bytes.subarray(0, 20));
-  out.set(text, 20);
-  out.fill(0x20, 20 + text.length, 20 + padded);
-  out.set(rest, 20 + padded);
-  outView.setUint32(8, out.length, true);
-  outView.setUint32(12, padded, true);
-  return out;
+  return withGlbJson(bytes, json);
 }
 
 function refuses(run: () => unknown, message: RegExp): void {
