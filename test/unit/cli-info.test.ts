@@ -14,6 +14,7 @@ import { KHRDracoMeshCompression } from '@gltf-transform/extensions';
 import draco3d from 'draco3dgltf';
 import { keySpacing } from '../../workers/formats/gltf-summary.ts';
 import { repoRoot, dataFile } from './shared-data.ts';
+import { accessorFloats } from './glb-json.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-cli-info-'));
 
@@ -49,15 +50,8 @@ function readAsset(file: string): { json: Json; buffers: Uint8Array[] } {
 
 /** A float32 SCALAR accessor's values (key times). */
 function floats(asset: { json: Json; buffers: Uint8Array[] }, accessor: number): number[] {
-  const a = asset.json.accessors[accessor];
-  assert.equal(a.componentType, 5126);
-  assert.equal(a.type, 'SCALAR');
-  const view = asset.json.bufferViews[a.bufferView!];
-  const data = asset.buffers[view.buffer];
-  const start = data.byteOffset + (view.byteOffset ?? 0) + (a.byteOffset ?? 0);
-  const stride = view.byteStride ?? 4;
-  const dv = new DataView(data.buffer);
-  return Array.from({ length: a.count }, (_, i) => dv.getFloat32(start + i * stride, true));
+  assert.equal(asset.json.accessors[accessor].type, 'SCALAR');
+  return accessorFloats(asset.json, asset.buffers, accessor);
 }
 
 function escape(text: string): string {

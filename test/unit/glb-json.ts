@@ -1,4 +1,8 @@
-/** A GLB's JSON chunk, read and replaced, for tests that inspect what was written or damage it on purpose. */
+/**
+ * A GLB's JSON chunk, read and replaced, for tests that inspect what was written or damage it on purpose; and a float
+ * accessor's values read from the file's buffers.
+ */
+import assert from 'node:assert/strict';
 
 /** The JSON chunk of a GLB, parsed (the caller names the shape it reads). */
 export function glbJson<T>(glb: Uint8Array): T {
@@ -29,5 +33,27 @@ export function withGlbJson(glb: Uint8Array, json: unknown): Uint8Array {
   view.setUint32(8, out.length, true);
   view.setUint32(12, padded, true);
   view.setUint32(16, 0x4e4f534a, true);
+  return out;
+}
+
+/** The parts of a glTF's JSON that accessorFloats reads. */
+export interface AccessorJson {
+  accessors: { bufferView?: number; byteOffset?: number; count: number; componentType: number; type: string }[];
+  bufferViews: { buffer: number; byteOffset?: number; byteStride?: number }[];
+}
+
+const WIDTH: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
+
+/** A float accessor's values, element after element, from the file's buffers (a GLB's: its binary chunk). */
+export function accessorFloats(json: AccessorJson, buffers: readonly Uint8Array[], accessor: number): number[] {
+  const a = json.accessors[accessor];
+  assert.equal(a.componentType, 5126, `accessor ${accessor} holds floats`);
+  const view = json.bufferViews[a.bufferView ?? -1];
+  const width = WIDTH[a.type];
+  const stride = view.byteStride ?? 4 * width;
+  const bytes = buffers[view.buffer];
+  const data = new DataView(bytes.buffer, bytes.byteOffset + (view.byteOffset ?? 0) + (a.byteOffset ?? 0));
+  const out: number[] = [];
+  for (let i = 0; i < a.count; i++) for (let k = 0; k < width; k++) out.push(data.getFloat32(i * stride + 4 * k, true));
   return out;
 }

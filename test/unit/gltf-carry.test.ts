@@ -11,7 +11,7 @@ import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { bakePoseSequence } from '../../workers/rig/pose-sequence.ts';
-import { glbBin, glbJson } from './glb-json.ts';
+import { accessorFloats, glbBin, glbJson } from './glb-json.ts';
 import { dataFile } from './shared-data.ts';
 import { editOf } from './gltf-edit-input.ts';
 
@@ -105,20 +105,8 @@ function readGlb(glb: Uint8Array): Glb {
   return { json: glbJson<Json>(glb), bin: glbBin(glb) };
 }
 
-const WIDTH: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT4: 16 };
-
 /** A float accessor's values, read from the GLB's binary chunk. */
-function floats(glb: Glb, accessor: number): number[] {
-  const a = glb.json.accessors[accessor];
-  assert.equal(a.componentType, 5126, `accessor ${accessor} holds floats`);
-  const view = glb.json.bufferViews[a.bufferView ?? -1];
-  const width = WIDTH[a.type];
-  const stride = view.byteStride ?? 4 * width;
-  const data = new DataView(glb.bin.buffer, glb.bin.byteOffset + (view.byteOffset ?? 0) + (a.byteOffset ?? 0));
-  const out: number[] = [];
-  for (let i = 0; i < a.count; i++) for (let k = 0; k < width; k++) out.push(data.getFloat32(i * stride + 4 * k, true));
-  return out;
-}
+const floats = (glb: Glb, accessor: number): number[] => accessorFloats(glb.json, [glb.bin], accessor);
 
 function pointerChannels(animation: AnimationJson): ChannelJson[] {
   return animation.channels.filter((channel) => channel.target.path === 'pointer');
