@@ -183,16 +183,16 @@ export interface RigwrightBridge {
 }
 
 /**
- * Extensions (lowercase, no dot) the open dialog may offer. Main refuses any other in an `OpenFilesRequest`,
- * so a compromised page cannot turn the dialog into a way of reading arbitrary files.
- */
-export const OPENABLE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat', 'gltf', 'glb', 'bin', 'mtl', 'png', 'jpg', 'jpeg'] as const;
-/**
  * What the open dialog offers when a request names no extensions: the formats the app reads (a .gltf's buffers
  * are .bin files opened with it, an OBJ's material libraries and their PNG/JPEG images are opened with the OBJ). The
  * one list for the desktop dialog and the web file input.
  */
 export const RIG_FILE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat', 'glb', 'gltf', 'bin', 'mtl', 'png', 'jpg', 'jpeg'] as const;
+/**
+ * Extensions (lowercase, no dot) the open dialog may offer: the formats the app reads, no others. Main refuses any
+ * other in an `OpenFilesRequest`, so a compromised page cannot turn the dialog into a way of reading arbitrary files.
+ */
+export const OPENABLE_EXTENSIONS = RIG_FILE_EXTENSIONS;
 /** Extensions a `SaveFileRequest.suggestedName` may end in; the saved file keeps the chosen name's extension. */
 export const SAVEABLE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat', 'gltf', 'glb', 'bin', 'json', 'png'] as const;
 /** Largest file, in bytes, the bridge reads or writes: keeps a stray request from exhausting memory. */
