@@ -57,6 +57,29 @@ export const litColour = (shaded: number[], albedo: number[]): number[] =>
 /** The largest difference of two colours' red, green and blue. */
 export const rgbDistance = (a: number[], b: number[]): number => Math.max(...[0, 1, 2].map((c) => Math.abs(a[c] - b[c])));
 
+/**
+ * Each point's Look pixel (`shown`) against litColour of its albedo at the plain shading's pixel there (`shaded`):
+ * within `bound` (sRGB 0–255) each, the message naming the point by `label`.
+ * @returns the differences, point by point
+ */
+export function expectLitColours(
+  shown: number[][],
+  shaded: number[][],
+  albedos: number[][],
+  bound: number,
+  label: (i: number) => string = (i) => `point ${i}`,
+): number[] {
+  return albedos.map((albedo, i) => {
+    const want = litColour(shaded[i], albedo);
+    const error = rgbDistance(want, shown[i]);
+    expect(
+      error,
+      `${label(i)}: rendered ${shown[i].slice(0, 3).join(',')}, expected ${want.map((c) => c.toFixed(1)).join(',')}`,
+    ).toBeLessThanOrEqual(bound);
+    return error;
+  });
+}
+
 /** The Look pixels at the page points, then the plain shading's at the same points; the view is left in Look. */
 export async function lookAndShaded(page: Page, points: { x: number; y: number }[]): Promise<{ look: number[][]; shaded: number[][] }> {
   const pixels = (): Promise<number[][]> => page.evaluate((a) => (window as any).__rigwright.look.pixels(a), points);

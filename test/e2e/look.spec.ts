@@ -18,6 +18,7 @@ import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { artifactsDir, dataFile, openApp } from './app-driver.ts';
 import {
   QUADRANTS,
+  expectLitColours,
   litColour,
   lookAndShaded,
   openInLook,
@@ -537,17 +538,10 @@ test('three meshes, two materials and none: each part is drawn with its own mate
 
   // The uv's v runs down the image: the grid's top row (y = 1.5) has v = 0, the image's top row.
   const albedos = [asset.tint.slice(0, 3), ...QUADRANTS.map(texelAlbedo)];
-  const report: string[] = [];
-  albedos.forEach((albedo, i) => {
-    const want = litColour(shaded[i], albedo);
-    const error = rgbDistance(want, shown[i]);
-    report.push(error.toFixed(2));
-    expect(
-      error,
-      `point ${i}: rendered ${shown[i].slice(0, 3).join(',')}, expected ${want.map((c) => c.toFixed(1)).join(',')}`,
-    ).toBeLessThanOrEqual(6);
-  });
-  console.log(`three parts: |predicted − rendered| (sRGB 0–255) at the tinted centre and the four quadrants: ${report.join(', ')}`);
+  const report = expectLitColours(shown, shaded, albedos, 6);
+  console.log(
+    `three parts: |predicted − rendered| (sRGB 0–255) at the tinted centre and the four quadrants: ${report.map((e) => e.toFixed(2)).join(', ')}`,
+  );
   // The part without a material is drawn with the default material: the same pixel as in the weight views' shading.
   expect(shown[5]).toEqual(shaded[5]);
   expect(errors).toEqual([]);

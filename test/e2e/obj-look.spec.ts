@@ -27,7 +27,7 @@ import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { assertValidGltf } from '../unit/gltf-skinning-reference.ts';
 import {
   QUADRANTS,
-  litColour,
+  expectLitColours,
   lookAndShaded,
   openInLook,
   projectPoints,
@@ -184,17 +184,10 @@ test('an OBJ with its .mtl and PNG: parts per material, the texture drawn per co
 
   // Same light, another albedo: linear(shaded) × albedo / default albedo, back to sRGB.
   const albedos = [...left.map(() => texelAlbedo(QUADRANTS[0])), ...right.map(() => texelAlbedo(QUADRANTS[3])), TINT];
-  const report: string[] = [];
-  albedos.forEach((albedo, i) => {
-    const want = litColour(shaded[i], albedo);
-    const error = rgbDistance(want, shown[i]);
-    report.push(error.toFixed(2));
-    expect(
-      error,
-      `point ${i} (${world[i].join(', ')}): rendered ${shown[i].slice(0, 3).join(',')}, expected ${want.map((c) => c.toFixed(1)).join(',')}`,
-    ).toBeLessThanOrEqual(6);
-  });
-  console.log(`OBJ look: |predicted − rendered| (sRGB 0–255) at 3 red, 4 yellow and 1 tinted points: ${report.join(', ')}`);
+  const report = expectLitColours(shown, shaded, albedos, 6, (i) => `point ${i} (${world[i].join(', ')})`);
+  console.log(
+    `OBJ look: |predicted − rendered| (sRGB 0–255) at 3 red, 4 yellow and 1 tinted points: ${report.map((e) => e.toFixed(2)).join(', ')}`,
+  );
 
   // The weight view's per-vertex inputs reach the seam copies: with one bone every weight is 1, so the heat map is one
   // colour on both sides of the seam (a copy without its rig vertex's entries would show another).
@@ -340,13 +333,6 @@ test('materials sharing vertices: one mesh, its triangles drawn in a run per mat
   const camera = await page.evaluate(() => (window as any).__rigwright.look.camera());
   const { look: shown, shaded } = await lookAndShaded(page, projectPoints(camera, world));
   const albedos = [texelAlbedo(QUADRANTS[0]), texelAlbedo(QUADRANTS[3]), TINT];
-  albedos.forEach((albedo, i) => {
-    const want = litColour(shaded[i], albedo);
-    const error = rgbDistance(want, shown[i]);
-    expect(
-      error,
-      `point ${i}: rendered ${shown[i].slice(0, 3).join(',')}, expected ${want.map((c) => c.toFixed(1)).join(',')}`,
-    ).toBeLessThanOrEqual(6);
-  });
+  expectLitColours(shown, shaded, albedos, 6);
   expect(errors).toEqual([]);
 });
