@@ -11,6 +11,7 @@ import { PROJECT_FORMAT_VERSION, readProjectFile, writeProjectFile, type Project
 import { dataFile, repoRoot } from '../unit/shared-data.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { projectContents } from '../unit/project-scene.ts';
 
 // New formats go last: a format's inputs are drawn from a stream seeded by its place in this list.
 export const FUZZ_FORMATS = ['obj', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf', 'project', 'mtl'] as const;
@@ -149,9 +150,8 @@ export async function projectSeedWithAsset(fixture: Uint8Array): Promise<Uint8Ar
   settings.view.selectedBone = -1;
   return writeProjectFile(
     {
-      scene: {
+      ...projectContents({
         name: 'two-objects.obj',
-        meshFiles: ['two-objects.obj'],
         mesh: obj.mesh,
         skeletonFile: 'two.tgf',
         skeleton: buildSkeleton(
@@ -160,15 +160,6 @@ export async function projectSeedWithAsset(fixture: Uint8Array): Promise<Uint8Ar
         ),
         boneNames: ['hip', 'knee'],
         weights: { rows: V, cols: 2, data },
-        weightsSource: 'painted',
-        poses: null,
-        posesFile: null,
-        clips: [],
-        handles: null,
-        handlesFile: null,
-        boneScales: null,
-        warnings: [],
-        examples: [],
         parts: obj.parts!.map((part, i) => ({ ...part, material: i, source: i === 0 ? { node: 1, mesh: 0, primitive: 0 } : null })),
         look: {
           uvs: Float32Array.from({ length: 2 * V }, (_, i) => (i % 7) / 7),
@@ -189,7 +180,7 @@ export async function projectSeedWithAsset(fixture: Uint8Array): Promise<Uint8Ar
           resources: { 'extra.bin': Uint8Array.from([1, 2, 3, 4, 5]) },
           jointNodes: Int32Array.from([2, 3]),
         },
-      },
+      }),
       settings,
     },
     'project-asset.rig.glb',
