@@ -12,6 +12,7 @@ import { readObj } from '../../workers/formats/obj.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
 import { dataFile } from './shared-data.ts';
+import { seededRandom } from './seeded-random.ts';
 
 function dense(m: CscMatrix): Float64Array {
   const out = new Float64Array(m.rows * m.cols);
@@ -234,6 +235,139 @@ test('hand (20 bones) and body (28 bones) from the shared data: partition of uni
   assert.deepEqual(bodyResult.unhandledComponents, []);
   assert.deepEqual([...new Set(stages)], ['laplacian', 'ordering', 'factorization', 'solve', 'done']);
   for (const t of Object.values(bodyResult.timings)) assert.ok(t >= 0);
+});
+
+/**
+ * A planar `size` × `size` grid of unit squares with its inner vertices moved by up to ±`jitter` in x and y, each
+ * square split along a random diagonal: obtuse triangles at random, whose negative cotangent weights let a
+ * harmonic solution dip below zero.
+ */
+function jitteredGrid(size: number, jitter: number, seed: number) {
+  const random = seededRandom(seed);
+  const positions = new Float64Array(size * size * 3);
+  for (let j = 0; j < size; j++) {
+    for (let i = 0; i < size; i++) {
+      const inner = i > 0 && j > 0 && i < size - 1 && j < size - 1;
+      const dx = inner ? (2 * random() - 1) * jitter : 0;
+      const dy = inner ? (2 * random() - 1) * jitter : 0;
+      positions.set([i + dx, j + dy, 0], 3 * (j * size + i));
+    }
+  }
+  const triangles: number[] = [];
+  for (let j = 0; j + 1 < size; j++) {
+    for (let i = 0; i + 1 < size; i++) {
+      const a = j * size + i;
+      const b = a + 1;
+      const c = a + size;
+      const d = c + 1;
+      if (random() < 0.5) triangles.push(a, b, d, a, d, c);
+      else triangles.push(a, b, c, b, d, c);
+    }
+  }
+  return { positions, triangles: Uint32Array.from(triangles) };
+}
+
+/**
+ * The harmonic weights before any clamping, by a second method: the cotangent stiffness assembled densely from
+ * each corner's ½ cot (dot of its edges over twice the area), and the Dirichlet problem K_ff W_f = −K_fh E solved
+ * by Gaussian elimination with partial pivoting.
+ *
+ * @returns #V × #B row-major, handle rows their indicator rows
+ */
+function denseHarmonicWeights(positions: Float64Array, triangles: Uint32Array, handles: Int32Array, boneCount: number): Float64Array {
+  const n = handles.length;
+  const k = new Float64Array(n * n);
+  const at = (v: number) => [positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]];
+  for (let f = 0; f < triangles.length; f += 3) {
+    for (let corner = 0; corner < 3; corner++) {
+      const o = triangles[f + corner];
+      const i = triangles[f + ((corner + 1) % 3)];
+      const j = triangles[f + ((corner + 2) % 3)];
+      const [p, q, r] = [at(o), at(i), at(j)];
+      const e1 = q.map((x, c) => x - p[c]);
+      const e2 = r.map((x, c) => x - p[c]);
+      const cross = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+      const halfCot = (0.5 * (e1[0] * e2[0] + e1[1] * e2[1] + e1[2] * e2[2])) / Math.hypot(...cross);
+      k[i * n + j] -= halfCot;
+      k[j * n + i] -= halfCot;
+      k[i * n + i] += halfCot;
+      k[j * n + j] += halfCot;
+    }
+  }
+  const free = handles.reduce<number[]>((list, h, v) => (h < 0 ? [...list, v] : list), []);
+  const m = free.length;
+  const a = free.map((v) => free.map((u) => k[v * n + u]));
+  const b = free.map((v) => {
+    const row = new Array<number>(boneCount).fill(0);
+    for (let u = 0; u < n; u++) if (handles[u] >= 0) row[handles[u]] -= k[v * n + u];
+    return row;
+  });
+  for (let c = 0; c < m; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < m; r++) if (Math.abs(a[r][c]) > Math.abs(a[pivot][c])) pivot = r;
+    [a[c], a[pivot]] = [a[pivot], a[c]];
+    [b[c], b[pivot]] = [b[pivot], b[c]];
+    for (let r = c + 1; r < m; r++) {
+      const factor = a[r][c] / a[c][c];
+      for (let col = c; col < m; col++) a[r][col] -= factor * a[c][col];
+      for (let bone = 0; bone < boneCount; bone++) b[r][bone] -= factor * b[c][bone];
+    }
+  }
+  for (let r = m - 1; r >= 0; r--) {
+    for (let bone = 0; bone < boneCount; bone++) {
+      let sum = b[r][bone];
+      for (let col = r + 1; col < m; col++) sum -= a[r][col] * b[col][bone];
+      b[r][bone] = sum / a[r][r];
+    }
+  }
+  const weights = new Float64Array(n * boneCount);
+  for (let v = 0; v < n; v++) if (handles[v] >= 0) weights[v * boneCount + handles[v]] = 1;
+  free.forEach((v, r) => weights.set(b[r], v * boneCount));
+  return weights;
+}
+
+test('where the cotangent solution dips below zero, the weights are clamped to [0, 1] and rescaled to sum to 1', () => {
+  // Bone 0 on the left column, bone 1 on the right one, bone 2 on the centre vertex. At vertex 65, beside the centre,
+  // the obtuse triangles of this grid take bone 1's exact weight to −0.0495 and bone 2's to 1.0122.
+  const size = 10;
+  const { positions, triangles } = jitteredGrid(size, 0.4, 32);
+  const n = size * size;
+  for (let f = 0; f < triangles.length; f += 3) {
+    const [a, b, c] = [triangles[f], triangles[f + 1], triangles[f + 2]];
+    const cross =
+      (positions[3 * b] - positions[3 * a]) * (positions[3 * c + 1] - positions[3 * a + 1]) -
+      (positions[3 * b + 1] - positions[3 * a + 1]) * (positions[3 * c] - positions[3 * a]);
+    assert.ok(cross > 0, `face ${f / 3} keeps its orientation (doubled area ${cross}): the grid is a valid planar mesh`);
+  }
+  const handles = new Int32Array(n).fill(-1);
+  for (let j = 0; j < size; j++) {
+    handles[j * size] = 0;
+    handles[j * size + size - 1] = 1;
+  }
+  handles[(size / 2) * size + size / 2] = 2;
+
+  const exact = denseHarmonicWeights(positions, triangles, handles, 3);
+  assert.ok(Math.min(...exact) < -0.04, `the exact solution goes below zero (its least weight is ${Math.min(...exact)})`);
+  for (let v = 0; v < n; v++) {
+    const sum = exact[3 * v] + exact[3 * v + 1] + exact[3 * v + 2];
+    assert.ok(Math.abs(sum - 1) < 1e-9, `vertex ${v}: the exact solution is a partition of unity (row sum ${sum})`);
+  }
+
+  const result = harmonicWeights(positions, triangles, handles, 3);
+  assert.equal(result.laplacianUsed, 'cotan', 'the jittered grid is well-shaped enough for the cotangent Laplacian');
+  assert.ok(checkPartitionOfUnity(result.weights, n, 3) <= 1e-12, 'every row of the result is in [0, 1] and sums to 1');
+  for (let v = 0; v < n; v++) {
+    const kept = [0, 1, 2].map((b) => Math.min(Math.max(exact[3 * v + b], 0), 1));
+    const sum = kept[0] + kept[1] + kept[2];
+    for (let b = 0; b < 3; b++) {
+      const got = result.weights[3 * v + b];
+      if (exact[3 * v + b] < 0) {
+        assert.equal(got, 0, `vertex ${v} bone ${b}: the exact weight ${exact[3 * v + b]} is clamped to 0`);
+      } else {
+        assert.ok(Math.abs(got - kept[b] / sum) < 1e-9, `vertex ${v} bone ${b}: ${got}, expected ${kept[b] / sum} (clamped row rescaled)`);
+      }
+    }
+  }
 });
 
 test('a disconnected component without handles is reported (and optionally bound rigidly), never NaN', () => {
