@@ -10,11 +10,15 @@ export interface FuzzJob {
   bytes: Uint8Array;
   resources?: Record<string, Uint8Array>;
   role?: DmatRole;
+  /** a test of the time limit: the worker is busy this long before it reads the input, as a reader stuck in a loop */
+  stallMs?: number;
 }
 
 parentPort!.on('message', (job: FuzzJob) => {
   const start = performance.now();
+  if (job.stallMs) while (performance.now() - start < job.stallMs);
   void runOne(job.format, job.name, job.bytes, job.resources, job.role).then((outcome) => {
     parentPort!.postMessage({ id: job.id, outcome, ms: performance.now() - start });
   });
 });
+parentPort!.postMessage({ ready: true });

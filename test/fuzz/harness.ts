@@ -23,6 +23,8 @@ export interface FuzzOptions {
   only?: number[];
   /** called after every input */
   onProgress?: (format: FuzzFormat, done: number) => void;
+  /** a test of the time limit: how long the worker is busy before it reads an input (ms; 0 or absent: not at all) */
+  stallMs?: (format: FuzzFormat, index: number) => number;
 }
 
 export interface FuzzFailure {
@@ -63,58 +65,109 @@ export function makeInput(seed: number, format: FuzzFormat, index: number): { in
   if (seeds.length === 0) throw new Error(`fuzz: no seed files for ${format}`);
   const source = seeds[Math.floor(random() * seeds.length)];
   const input = mutate(source, random);
-  return { input, job: { format, name: input.name, bytes: input.bytes, resources: input.resources, role: source.dmat } };
+  return {
+    input,
+    job: { format, name: input.name, bytes: input.bytes, resources: input.resources, role: source.dmat },
+  };
 }
 
+/** What a worker posts: that it has loaded the readers, or how one input ended. */
+type WorkerMessage = { ready: true } | { id: number; outcome: Outcome; ms: number };
+type Answer = { outcome: Outcome; ms: number };
+
+/** Longest a worker may take to load the readers before it counts as crashed. */
+const START_LIMIT_MS = 120000;
+
+/**
+ * One worker thread and the input it is reading. Its events (answers, errors, its exit) settle only its own input,
+ * so a worker terminated for a hang cannot end the input its replacement is reading.
+ */
+class FuzzWorker {
+  private readonly worker = new Worker(new URL('./fuzz-worker.mjs', import.meta.url), {
+    resourceLimits: { maxOldGenerationSizeMb: 1536 },
+  });
+  /** resolves with '' once the readers are loaded, or with why the worker stopped first */
+  private readonly started: Promise<string>;
+  private pending: { id: number; settle: (answer: Answer) => void } | null = null;
+  /** why the worker stopped, once it has */
+  private stopped = '';
+
+  constructor() {
+    this.started = new Promise((resolve) => {
+      this.worker.on('message', (message: WorkerMessage) => {
+        if ('ready' in message) resolve('');
+        else if (this.pending?.id === message.id) this.pending.settle({ outcome: message.outcome, ms: message.ms });
+      });
+      const died = (why: string): void => {
+        this.stopped ||= why;
+        resolve(this.stopped);
+        this.pending?.settle({ outcome: { kind: 'crash', detail: this.stopped }, ms: 0 });
+      };
+      this.worker.on('error', (error) => died(`worker died: ${error.message}`));
+      this.worker.on('exit', (code) => died(`worker exited with code ${code}`));
+    });
+  }
+
+  /** Waits for the readers to load (up to START_LIMIT_MS); '' when they did, else why not. */
+  async start(): Promise<string> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve(`worker did not start within ${START_LIMIT_MS} ms`), START_LIMIT_MS);
+    });
+    const why = await Promise.race([this.started, late]);
+    clearTimeout(timer);
+    if (why) void this.stop(why);
+    return why;
+  }
+
+  /** Reads one input; past `timeoutMs` the worker is terminated and the input is a hang. */
+  read(job: FuzzJob, timeoutMs: number): Promise<Answer> {
+    if (this.stopped) return Promise.resolve({ outcome: { kind: 'crash', detail: this.stopped }, ms: 0 });
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        settle({ outcome: { kind: 'hang', detail: `no answer within ${timeoutMs} ms` }, ms: timeoutMs });
+        void this.stop('terminated after a hang');
+      }, timeoutMs);
+      const settle = (answer: Answer): void => {
+        clearTimeout(timer);
+        if (this.pending?.id === job.id) this.pending = null;
+        resolve(answer);
+      };
+      this.pending = { id: job.id, settle };
+      this.worker.postMessage(job, [job.bytes.buffer as ArrayBuffer]);
+    });
+  }
+
+  /** True while the worker can read another input. */
+  get alive(): boolean {
+    return !this.stopped;
+  }
+
+  stop(why = 'closed'): Promise<number> {
+    this.stopped ||= why;
+    return this.worker.terminate();
+  }
+}
+
+/** Reads inputs one at a time in a worker thread, starting a fresh one after a hang or a crash. */
 class Runner {
-  private worker: Worker | null = null;
-  private pending: { id: number; resolve: (o: { outcome: Outcome; ms: number }) => void; timer: NodeJS.Timeout } | null = null;
+  private current: FuzzWorker | null = null;
 
   constructor(private readonly timeoutMs: number) {}
 
-  private start(): Worker {
-    const worker = new Worker(new URL('./fuzz-worker.mjs', import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: 1536 },
-    });
-    worker.on('message', (message: { id: number; outcome: Outcome; ms: number }) => {
-      const pending = this.pending;
-      if (!pending || pending.id !== message.id) return;
-      clearTimeout(pending.timer);
-      this.pending = null;
-      pending.resolve({ outcome: message.outcome, ms: message.ms });
-    });
-    const died = (why: string): void => {
-      if (this.worker === worker) this.worker = null;
-      const pending = this.pending;
-      if (!pending) return;
-      clearTimeout(pending.timer);
-      this.pending = null;
-      pending.resolve({ outcome: { kind: 'crash', detail: why }, ms: 0 });
-    };
-    worker.on('error', (error) => died(`worker died: ${error.message}`));
-    worker.on('exit', (code) => died(`worker exited with code ${code}`));
-    this.worker = worker;
-    return worker;
-  }
-
-  run(job: FuzzJob): Promise<{ outcome: Outcome; ms: number }> {
-    const worker = this.worker ?? this.start();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending = null;
-        this.worker = null;
-        void worker.terminate();
-        resolve({ outcome: { kind: 'hang', detail: `no answer within ${this.timeoutMs} ms` }, ms: this.timeoutMs });
-      }, this.timeoutMs);
-      this.pending = { id: job.id, resolve, timer };
-      const transfer = [job.bytes.buffer as ArrayBuffer];
-      worker.postMessage(job, transfer);
-    });
+  async run(job: FuzzJob): Promise<Answer> {
+    if (!this.current?.alive) {
+      this.current = new FuzzWorker();
+      const why = await this.current.start();
+      if (why) return { outcome: { kind: 'crash', detail: why }, ms: 0 };
+    }
+    // The time limit counts from the input's posting to a started worker: starting one is not part of the read.
+    return this.current.read(job, this.timeoutMs);
   }
 
   async close(): Promise<void> {
-    await this.worker?.terminate();
-    this.worker = null;
+    await this.current?.stop();
+    this.current = null;
   }
 }
 
@@ -143,7 +196,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         while (cursor < indices.length) {
           const index = indices[cursor++];
           const { input, job } = makeInput(seed, format, index);
-          const { outcome, ms } = await runner.run({ id: nextId++, ...job });
+          const stallMs = options.stallMs?.(format, index) ?? 0;
+          const { outcome, ms } = await runner.run({ id: nextId++, ...job, ...(stallMs > 0 ? { stallMs } : {}) });
           tally.set(outcome.kind, (tally.get(outcome.kind) ?? 0) + 1);
           slowest.set(format, Math.max(slowest.get(format) ?? 0, ms));
           if (!GOOD_OUTCOMES.includes(outcome.kind)) {

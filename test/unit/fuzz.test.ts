@@ -31,6 +31,26 @@ test(`fuzz: ${INPUTS_PER_FORMAT} mutated inputs per format end in a sound result
   assert.deepEqual(report.failures.map(formatFailure), [], 'inputs that ended otherwise than in a result or a clear error');
 });
 
+test('fuzz: an input past the time limit is one hang, and the worker started after it reads the next input', async () => {
+  // Input 1 keeps its worker busy (as a reader stuck in a loop) far past the limit; inputs 0 and 2 are plain TGF files.
+  const report = await runFuzz({
+    count: 3,
+    formats: ['tgf'],
+    seed: 15,
+    timeoutMs: 2000,
+    stallMs: (_, index) => (index === 1 ? 600000 : 0),
+  });
+  const tally = report.counts.get('tgf');
+  assert.ok(tally, 'the TGF inputs were counted');
+  assert.equal(tally.get('hang'), 1, 'the stalled input is a hang');
+  assert.equal(tally.get('crash') ?? 0, 0, 'the terminated worker ended no other input');
+  assert.deepEqual(
+    report.failures.map((f) => [f.index, f.outcome.kind]),
+    [[1, 'hang']],
+    'only the stalled input failed; the one after it ended in a result or a clear error',
+  );
+});
+
 test('fuzz: the project file of the current format is a seed, and its mutants reach the examples section', async () => {
   const seeds = (await loadSeeds()).filter((s) => s.format === 'project');
   const current = seeds.find((s) => s.name === `project-v${PROJECT_FORMAT_VERSION}.rig.glb`);
