@@ -17,10 +17,11 @@ import type {
   WebContents,
 } from './electron-api.ts';
 import { IPC_CHANNELS, MAX_FILE_BYTES, type MenuItemModel, type MenuModel, type OpenedFile, type ProjectFileRef } from './ipc-contract.ts';
-import { saveRequestedFile } from './save-file.ts';
+import { saveRequestedAsset, saveRequestedFile } from './save-file.ts';
 import { APP_ENTRY_URL, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, resolveAppAsset } from './app-scheme.ts';
 import { ProjectFilesMain } from './project-files-main.ts';
 import { AutosaveFolder } from './autosave-folder.ts';
+import { answerPage } from './page-error.ts';
 import {
   IpcArgumentError,
   extensionOf,
@@ -222,14 +223,17 @@ function setMenu(_window: Window | null, argument: unknown): void {
 
 /**
  * Registers an invoke handler that accepts messages only from our own page and with at most one argument,
- * and passes the window that sent it (dialogs are modal to it).
+ * and passes the window that sent it (dialogs are modal to it). What it throws reaches the page with base names
+ * only, in our words (page-error.ts).
  */
 function handle(channel: string, handler: (window: Window | null, argument: unknown) => unknown): void {
-  ipcMain.handle(channel, (event: IpcMainInvokeEvent, ...args: unknown[]) => {
-    if (!isTrustedSenderUrl(event.senderFrame?.url)) throw new IpcArgumentError(channel, 'sender is not the Rigwright page');
-    if (args.length > 1) throw new IpcArgumentError(channel, 'expects at most one argument');
-    return handler(BrowserWindow.fromWebContents(event.sender), args[0]);
-  });
+  ipcMain.handle(channel, (event: IpcMainInvokeEvent, ...args: unknown[]) =>
+    answerPage(() => {
+      if (!isTrustedSenderUrl(event.senderFrame?.url)) throw new IpcArgumentError(channel, 'sender is not the Rigwright page');
+      if (args.length > 1) throw new IpcArgumentError(channel, 'expects at most one argument');
+      return handler(BrowserWindow.fromWebContents(event.sender), args[0]);
+    }),
+  );
 }
 
 // A second dialog while one is open (e.g. Open… chosen from the menu and by the page's Ctrl+O) gets nothing.
@@ -281,6 +285,20 @@ async function saveFile(window: Window | null, argument: unknown): Promise<boole
         title: 'Save',
         defaultPath: path.join(app.getPath('documents'), request.suggestedName),
         filters: [{ name: `${extension.toUpperCase()} file`, extensions: [extension] }],
+      });
+      return result.canceled || !result.filePath ? null : result.filePath;
+    }),
+  );
+}
+
+/** A .gltf and its resources: one Save dialog for the .gltf, the resources written relative to it (save-file.ts). */
+async function saveAsset(window: Window | null, argument: unknown): Promise<boolean> {
+  return withDialog(false, () =>
+    saveRequestedAsset(argument, async (request) => {
+      const result = await dialog.showSaveDialog(parentWindow(window), {
+        title: `Save ${request.suggestedName} and its ${request.resources.length} file${request.resources.length === 1 ? '' : 's'}`,
+        defaultPath: path.join(app.getPath('documents'), request.suggestedName),
+        filters: [{ name: 'glTF file', extensions: ['gltf'] }],
       });
       return result.canceled || !result.filePath ? null : result.filePath;
     }),
@@ -397,6 +415,7 @@ app
     lockDownSession();
     handle(IPC_CHANNELS.openFiles, openFiles);
     handle(IPC_CHANNELS.saveFile, saveFile);
+    handle(IPC_CHANNELS.saveAsset, saveAsset);
     handle(IPC_CHANNELS.setMenu, setMenu);
     handle(IPC_CHANNELS.openProject, openProject);
     handle(IPC_CHANNELS.saveProject, saveProject);

@@ -14,11 +14,33 @@ import {
   type OpenFilesRequest,
   type ProjectFileRef,
   type RigwrightBridge,
+  type SaveAssetRequest,
   type SaveFileRequest,
   type SaveProjectRequest,
 } from './ipc-contract.ts';
 
-const { contextBridge, ipcRenderer } = require('electron') as ElectronPreload;
+const electron = require('electron') as ElectronPreload;
+const { contextBridge } = electron;
+
+/**
+ * Electron rejects the invoke of a handler that threw with `Error invoking remote method '<channel>': <Name>:
+ * <message>`; the page gets main's message alone (main has already made it free of folders: app/page-error.ts).
+ */
+function invokeErrorMessage(channel: string, error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const prefix = `Error invoking remote method '${channel}': `;
+  return (text.startsWith(prefix) ? text.slice(prefix.length) : text).replace(/^[A-Za-z]*Error: /, '');
+}
+
+/** Electron's ipcRenderer, with an invoke that main refused rejecting with main's message alone. */
+const ipcRenderer: ElectronPreload['ipcRenderer'] = {
+  invoke: (channel, ...args) =>
+    electron.ipcRenderer.invoke(channel, ...args).catch((error: unknown) => {
+      throw new Error(invokeErrorMessage(channel, error));
+    }),
+  on: (channel, listener) => electron.ipcRenderer.on(channel, listener),
+  removeListener: (channel, listener) => electron.ipcRenderer.removeListener(channel, listener),
+};
 
 function isCommandId(value: unknown): value is string {
   return typeof value === 'string' && COMMAND_ID_PATTERN.test(value);
@@ -32,6 +54,9 @@ const bridge: RigwrightBridge = {
   },
   saveFile(request: SaveFileRequest): Promise<boolean> {
     return ipcRenderer.invoke(IPC_CHANNELS.saveFile, request) as Promise<boolean>;
+  },
+  saveAsset(request: SaveAssetRequest): Promise<boolean> {
+    return ipcRenderer.invoke(IPC_CHANNELS.saveAsset, request) as Promise<boolean>;
   },
   projects: {
     open(token?: string): Promise<(OpenedFile & { token: string }) | null> {

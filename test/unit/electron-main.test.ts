@@ -8,7 +8,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as fsPromises from 'node:fs/promises';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,6 +56,10 @@ const recorded = {
   invoked: [] as unknown[][],
   /** when set, the preload's `ipcRenderer.invoke` rejects with it (as when main refuses the message) */
   invokeFailure: undefined as Error | undefined,
+  /** when set, the preload's `ipcRenderer.invoke` reaches main's handler and answers as Electron does (pageInvoke) */
+  invokeMain: false,
+  /** when set, every write main makes to a temporary file fails with ENOSPC, as on a full disk */
+  diskFull: false,
   rendererListeners: new Map<string, Set<Listener>>(),
   quits: 0,
 };
@@ -164,6 +169,7 @@ const fakeElectron = {
     invoke: async (...args: unknown[]) => {
       recorded.invoked.push(args);
       if (recorded.invokeFailure) throw recorded.invokeFailure;
+      if (recorded.invokeMain) return pageInvoke(args[0] as string, args.slice(1));
       return args[0] === IPC_CHANNELS.saveFile ? true : [];
     },
     on(channel: string, listener: Listener) {
@@ -173,6 +179,35 @@ const fakeElectron = {
     removeListener(channel: string, listener: Listener) {
       recorded.rendererListeners.get(channel)?.delete(listener);
     },
+  },
+};
+
+/**
+ * What the page gets from `ipcRenderer.invoke` when main's handler runs: its value, or — when it throws — a rejection
+ * made as Electron makes it (main sends the error's `toString()`, the renderer prefixes the remote method).
+ */
+function pageInvoke(channel: string, args: unknown[]): Promise<unknown> {
+  return Promise.resolve()
+    .then(() => recorded.ipcHandlers.get(channel)!(trustedEvent(), ...args))
+    .catch((error: unknown) => {
+      throw new Error(`Error invoking remote method '${channel}': ${String(error)}`);
+    });
+}
+
+/** node:fs/promises for the bundled main: a full-disk stand-in whose writes to temporary files fail while `diskFull` is set. */
+const fsPromisesForMain = {
+  ...fsPromises,
+  open: async (...args: Parameters<typeof fsPromises.open>) => {
+    const handle = await fsPromises.open(...args);
+    if (!recorded.diskFull || !String(args[0]).endsWith('.tmp')) return handle;
+    return new Proxy(handle, {
+      get(target, key) {
+        if (key === 'write')
+          return () => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
   },
 };
 
@@ -191,7 +226,8 @@ async function loadBundled(entry: string, outfile: string): Promise<void> {
   const moduleInternals = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
   const originalLoad = moduleInternals._load;
   moduleInternals._load = function (request: string, ...rest: unknown[]) {
-    return request === 'electron' ? fakeElectron : originalLoad.call(this, request, ...rest);
+    if (request === 'electron') return fakeElectron;
+    return request === 'node:fs/promises' ? fsPromisesForMain : originalLoad.call(this, request, ...rest);
   };
   try {
     createRequire(import.meta.url)(outfile);
@@ -346,7 +382,7 @@ test('saveFile replaces an existing file atomically; a save that cannot be writt
   recorded.nextSave = { canceled: false, filePath: blocked };
   await assert.rejects(
     async () => saveFile(trustedEvent(), { suggestedName: 'rig.glb', bytes: new Uint8Array(64) }),
-    (error: unknown) => error instanceof Error && error.message === `cannot write ${blocked}: it is a folder`,
+    (error: unknown) => error instanceof Error && error.message === 'cannot save blocked.glb: it is a folder',
   );
   recorded.nextSave = { canceled: false, filePath: path.join(folder, 'missing', 'rig.glb') };
   await assert.rejects(
@@ -679,4 +715,66 @@ test("the preload's autosave and close calls go over their channels", async () =
   unsubscribe();
   for (const listener of recorded.rendererListeners.get(IPC_CHANNELS.closeRequested) ?? []) listener({ senderId: 0 });
   assert.equal(asked, 1);
+});
+
+/** The message of the error a bridge call rejects with in the page. */
+async function pageMessage(call: Promise<unknown>): Promise<string> {
+  let message = '';
+  await assert.rejects(call, (error: unknown) => {
+    assert.ok(error instanceof Error, `the page gets an Error, not ${String(error)}`);
+    message = error.message;
+    return true;
+  });
+  return message;
+}
+
+test('a failed save or open reaches the page in our words with the base name only: no folder, no error class, no remote-method prefix', async () => {
+  const bridge = recorded.exposed.get('rigwright') as RigwrightBridge;
+  const folder = mkdtempSync(path.join(work, 'full-disk-'));
+  const target = path.join(folder, 'scene.rig.glb');
+  const blocked = path.join(folder, 'blocked.glb');
+  mkdirSync(blocked);
+  const seen: string[] = [];
+  recorded.invokeMain = true;
+  try {
+    recorded.nextSave = { canceled: false, filePath: target };
+    const saved = await bridge.projects!.save({ suggestedName: 'scene.rig.glb', bytes: new TextEncoder().encode('first') });
+    assert.equal(saved?.name, 'scene.rig.glb');
+
+    // Save again to the same file on a full disk: the old file stays, the page is told why without the folder.
+    recorded.diskFull = true;
+    const full = await pageMessage(
+      bridge.projects!.save({ token: saved.token, suggestedName: 'scene.rig.glb', bytes: new Uint8Array(64) }),
+    );
+    recorded.diskFull = false;
+    assert.equal(full, 'cannot save scene.rig.glb: the disk is full');
+    assert.equal(readFileSync(target, 'utf8'), 'first', 'the old file stays whole');
+    assert.deepEqual(readdirSync(folder).sort(), ['blocked.glb', 'scene.rig.glb'], 'no temporary file stays');
+    seen.push(full);
+
+    // An export saved where a folder is in the way.
+    recorded.nextSave = { canceled: false, filePath: blocked };
+    const folderInTheWay = await pageMessage(bridge.saveFile({ suggestedName: 'blocked.glb', bytes: new Uint8Array(8) }));
+    assert.equal(folderInTheWay, 'cannot save blocked.glb: it is a folder');
+    seen.push(folderInTheWay);
+
+    // A recent project removed since: Node's ENOENT message quotes the whole path.
+    rmSync(target);
+    const gone = await pageMessage(bridge.projects!.open(saved.token));
+    assert.equal(gone, 'cannot read scene.rig.glb: no such file or folder');
+    seen.push(gone);
+
+    // A refused request keeps main's words, without Electron's prefix or the error's class.
+    const refused = await pageMessage(bridge.saveFile({ suggestedName: '../posed.obj', bytes: new Uint8Array(1) }));
+    assert.match(refused, /^rigwright:save-file: .*base name/);
+    seen.push(refused);
+  } finally {
+    recorded.invokeMain = false;
+    recorded.diskFull = false;
+  }
+  for (const message of seen.slice(0, 3)) {
+    assert.doesNotMatch(message, /[\\/]/, `${message}: no path separator`);
+    assert.ok(!message.includes(folder) && !message.includes(tmpdir()), `${message}: no folder of the disk`);
+    assert.doesNotMatch(message, /Error invoking|Error:/, `${message}: no remote-method prefix or error class`);
+  }
 });
