@@ -234,7 +234,10 @@ test('hand (20 bones) and body (28 bones) from the shared data: partition of uni
   for (const b of [1, 2, 12, 13]) for (let v = 0; v < n; v++) assert.equal(bodyResult.weights[v * 28 + b], 0);
   assert.deepEqual(bodyResult.unhandledComponents, []);
   assert.deepEqual([...new Set(stages)], ['laplacian', 'ordering', 'factorization', 'solve', 'done']);
-  for (const t of Object.values(bodyResult.timings)) assert.ok(t >= 0);
+  // The stages are timed as disjoint parts of the whole run.
+  const { totalMs, ...stageMs } = bodyResult.timings;
+  const stagesMs = Object.values(stageMs).reduce((sum, t) => sum + t, 0);
+  assert.ok(stagesMs <= totalMs + 1e-9, `the stages take ${stagesMs} ms together, within the total of ${totalMs} ms`);
 });
 
 /**
