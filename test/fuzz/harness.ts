@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { loadedSeeds, loadSeeds, FUZZ_FORMATS, type FuzzFormat } from './corpus.ts';
 import { mutate, type FuzzInput } from './mutators.ts';
-import type { Outcome, OutcomeKind } from './outcome.ts';
+import { GOOD_OUTCOMES, type Outcome, type OutcomeKind } from './outcome.ts';
 import type { FuzzJob } from './fuzz-worker.ts';
 import { seededRandom } from '../unit/seeded-random.ts';
 
@@ -46,9 +46,6 @@ export interface FuzzReport {
   seconds: number;
 }
 
-/** Outcomes that are not failures. */
-export const GOOD_OUTCOMES: readonly OutcomeKind[] = ['result', 'clear error'];
-
 const formatIndex = (format: FuzzFormat): number => FUZZ_FORMATS.indexOf(format);
 
 /** The random stream of one input: independent of every other input. */
@@ -67,7 +64,7 @@ export function makeInput(seed: number, format: FuzzFormat, index: number): { in
   const input = mutate(source, random);
   return {
     input,
-    job: { format, name: input.name, bytes: input.bytes, resources: input.resources, role: source.dmat },
+    job: { format, name: input.name, bytes: input.bytes, resources: input.resources, role: source.dmat, lineEnds: input.lineEnds },
   };
 }
 
@@ -221,8 +218,10 @@ export function formatReport(report: FuzzReport): string {
     'clear error',
     'other exception',
     'internal message',
-    'bad result',
-    'long message',
+    'bad message',
+    'accepted-insane',
+    'line endings',
+    'resource outside',
     'hang',
     'crash',
   ];

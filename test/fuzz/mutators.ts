@@ -6,6 +6,7 @@
  * Every mutation is driven by the given random source only, so an input is rebuilt from its seed and index.
  */
 import type { Seed } from './corpus.ts';
+import type { LineEnds } from './fuzz-worker.ts';
 
 export type Random = () => number;
 
@@ -15,6 +16,8 @@ export interface FuzzInput {
   bytes: Uint8Array;
   resources?: Record<string, Uint8Array>;
   mutations: string[];
+  /** the line ends a text input was rewritten to (every line end, after the other mutations) */
+  lineEnds?: LineEnds;
 }
 
 const int = (random: Random, n: number): number => Math.floor(random() * n);
@@ -258,6 +261,41 @@ const REFERENCE_KEYS = new Set([
 ]);
 const INTERESTING_JSON: unknown[] = [-1, 0, 1, 2, 3, 1e8, 4294967295, 2 ** 31, 1e300, 0.5, null, 'x', [], {}, true, -0.5, 1e9];
 
+const PNG_SIGNATURE = Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10]);
+const percentEncoded = (bytes: Uint8Array): string => Array.from(bytes, (b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+
+/**
+ * Resource URIs, made from the resource's own bytes (as base64) where they need them: a missing file; paths that
+ * leave the asset's folder (parent steps, absolute and drive paths, a UNC share, percent-encoded dots and slashes,
+ * another scheme), which a reader must refuse naming the URI; and data: URIs — the bytes themselves (sound), base64
+ * with `=` inside, not base64, too short, percent-encoded, without a comma, plain (not base64) and megabytes long.
+ */
+const RESOURCE_URIS: ((base64: string, bytes: Uint8Array) => string)[] = [
+  () => 'missing.bin',
+  () => '../x.bin',
+  () => 'textures/../../x.bin',
+  () => '../../../../../../etc/passwd',
+  () => '/etc/hostname',
+  () => '%2e%2e/x.bin',
+  () => '..%2Fx.bin',
+  () => '%252e%252e/x.bin',
+  () => 'C:\\x',
+  () => 'C:/Windows/win.ini',
+  () => '..\\x.bin',
+  () => '\\\\server\\share\\x.bin',
+  () => 'file:///etc/passwd',
+  (base64) => `data:application/octet-stream;base64,${base64}`,
+  (base64) => `data:application/octet-stream;base64,${base64.slice(0, 4)}=${base64.slice(4)}`,
+  (base64) => `data:application/octet-stream;base64,${base64.slice(0, 8)}==${base64.slice(8)}`,
+  () => 'data:application/octet-stream;base64,@@@',
+  () => 'data:application/octet-stream;base64,AAAA',
+  (base64) => `data:application/octet-stream;base64,${encodeURIComponent(base64)}`,
+  (base64) => `data:application/octet-stream;base64${base64}`,
+  (_, bytes) => `data:application/octet-stream,${percentEncoded(bytes.subarray(0, 4096))}`,
+  () => `data:application/octet-stream;base64,${'QUJD'.repeat(1 << 19)}`,
+  () => `data:${'x'.repeat(1 << 20)}`,
+];
+
 /** One structural mutation of a glTF asset; returns its description. */
 function mutateGltf(asset: Asset, random: Random): string {
   const { json } = asset;
@@ -380,6 +418,7 @@ function mutateGltf(asset: Asset, random: Random): string {
         [Infinity, 0, 0, 1],
         [3e38, 3e38, 3e38, 3e38],
         [1e-30, 0, 0, 0],
+        [-1, 1, 1, 1],
       ]);
       const k = int(random, accessors[output].count as number);
       writeFloats(asset, output, k, value);
@@ -465,15 +504,17 @@ function mutateGltf(asset: Asset, random: Random): string {
       return `interpolation → ${String(sampler.interpolation)}`;
     }
     case 19: {
-      const buffers = list(json, 'buffers');
-      if (!buffers[0]) return 'nothing';
-      buffers[0].uri = pick(random, [
-        'data:application/octet-stream;base64,@@@',
-        'data:application/octet-stream;base64,AAAA',
-        'missing.bin',
-        '../x.bin',
-      ]);
-      return `/buffers/0/uri → ${String(buffers[0].uri)}`;
+      // A buffer's or an image's URI: a file the asset lacks, paths out of its folder, data: URIs of every kind.
+      const images = list(json, 'images');
+      const onImage = images.length > 0 && random() < 0.3;
+      const targets = onImage ? images : list(json, 'buffers');
+      const k = int(random, targets.length);
+      if (!targets[k]) return 'nothing';
+      const own = onImage ? PNG_SIGNATURE : (asset.buffers.get(k) ?? new Uint8Array(0));
+      const uri = pick(random, RESOURCE_URIS)(Buffer.from(own).toString('base64'), own);
+      targets[k].uri = uri;
+      if (onImage) delete targets[k].bufferView;
+      return `/${onImage ? 'images' : 'buffers'}/${k}/uri → ${uri.length > 80 ? `${uri.slice(0, 60)}… (${uri.length} characters)` : uri}`;
     }
     case 20: {
       const skin = pick(random, skins);
@@ -613,20 +654,22 @@ function mutateProject(asset: Asset, random: Random): string {
       return `examples → ${JSON.stringify(value) ?? 'deleted'}`;
     }
     case 8: {
-      // Numbers in an example's data: non-finite or huge, in the binary chunk.
-      if (!example) return 'nothing';
-      const key = pick(random, ['positions', 'pose']);
-      const ref = example[key];
+      // A number in an example's positions or pose, or in a pose sequence's rotations or quaternions (the clips,
+      // the scene's poses): non-finite, huge, or finite but leaving a rotation no rotation.
+      const refs = projectRefs(ext, 'RIGWRIGHT_project').filter(
+        (r) => r.ref.type === 'float64' && /(examples\[\d+\]\.(positions|pose)|\.rotations|\.final)$/.test(r.path),
+      );
+      const target = pick(random, refs);
       const buffer = asset.buffers.get(0);
-      if (!isRef(ref) || !buffer) return 'nothing';
-      const view = views[ref.bufferView as number];
+      if (!target || !buffer) return 'nothing';
+      const view = views[target.ref.bufferView as number];
       if (!view) return 'nothing';
-      const k = int(random, ref.length as number);
+      const k = int(random, target.ref.length as number);
       const offset = ((view.byteOffset as number) ?? 0) + 8 * k;
-      const value = pick(random, [NaN, Infinity, -Infinity, 1e308, -0, 5e-324]);
+      const value = pick(random, [NaN, Infinity, -Infinity, 1e308, -0, 5e-324, 0.5, 2, -1, 1.01, 1.0001]);
       if (offset + 8 > buffer.length) return 'nothing';
       new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength).setFloat64(offset, value, true);
-      return `${at}.${key}[${k}] → ${value}`;
+      return `${target.path}[${k}] → ${value}`;
     }
     case 9: {
       // Any array reference of the extension: counts, offsets, types, missing fields.
@@ -758,5 +801,32 @@ export function mutate(seed: Seed, random: Random): FuzzInput {
     bytes = next;
     mutations.push(what);
   }
+  // Drawn after the other mutations, so that they are the same with or without it.
+  if (seed.format !== 'dmat-binary' && random() < 0.25) {
+    const lineEnds: LineEnds = random() < 0.5 ? '\r' : '\r\n';
+    mutations.push(`line ends → ${JSON.stringify(lineEnds)}`);
+    return { name: seed.name, bytes: withLineEnds(bytes, lineEnds), mutations, lineEnds };
+  }
   return { name: seed.name, bytes, mutations };
+}
+
+/**
+ * The text with every line end (`\r\n`, a lone `\r` or `\n`) written as `ends`: the same lines whatever the ends
+ * were. `withLineEnds(bytes, '\n')` of a text with `\r` or `\r\n` ends is the text as most files have it.
+ */
+export function withLineEnds(bytes: Uint8Array, ends: LineEnds | '\n'): Uint8Array {
+  const end = ascii(ends);
+  const out = new Uint8Array(bytes.length * end.length);
+  let o = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === 0x0d || c === 0x0a) {
+      if (c === 0x0d && bytes[i + 1] === 0x0a) i++;
+      out.set(end, o);
+      o += end.length;
+    } else {
+      out[o++] = c;
+    }
+  }
+  return out.slice(0, o);
 }

@@ -1,8 +1,11 @@
 /**
  * A short fuzz run as part of the unit tests: 300 mutated inputs per format made from the shared data (fixed seed,
  * so the same inputs every run), each read in a worker thread under a time limit. Every input must end in a result
- * whose data is finite and in range, or in a clear error (a FormatError naming the file, place and reason, short,
- * without engine-internal wording); the table of how the inputs ended is printed. `npm run fuzz` runs longer.
+ * whose data is finite and in range with rotations that are rotations, or in a clear error (a FormatError whose
+ * message is one printable line of at most 400 characters naming the file and a place, without engine-internal
+ * wording); a text with `\r` or `\r\n` line ends reads as it does with `\n`, and a glTF naming a resource outside
+ * its folder is refused naming the URI. The table of how the inputs ended is printed; `npm run fuzz` runs longer.
+ * The harness's checks themselves are tested in fuzz-outcome.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
