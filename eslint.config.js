@@ -102,6 +102,26 @@ export default defineConfig([
     rules: { 'no-restricted-globals': ['error', ...DOM_GLOBALS] },
   },
 
+  // A failing assert.ok(x) (or assert(x)) without a message makes Node read the test's source to describe the
+  // expression; under tsx that source is TypeScript at positions of the compiled code, and the search can take
+  // minutes, so a regression shows as a hang. The message says what was expected instead.
+  {
+    files: ['test/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "CallExpression[callee.name='assert'][arguments.length<2]",
+          "CallExpression[callee.object.name='assert'][callee.property.name=/^(ok|strict)$/][arguments.length<2]",
+          "CallExpression[callee.object.object.name='assert'][callee.object.property.name='strict'][callee.property.name='ok'][arguments.length<2]",
+        ].map((selector) => ({
+          selector,
+          message: 'assert.ok needs a message saying what was expected (without one, a failure makes Node re-read the source).',
+        })),
+      ],
+    },
+  },
+
   // page.evaluate code reaches into the page's untyped test hook, `(window as any).__rigwright`, and works with
   // what it returns.
   {

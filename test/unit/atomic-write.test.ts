@@ -74,7 +74,7 @@ test('a target that is a symbolic link is written through it: the link stays, th
   writeFileSync(real, 'old');
   symlinkSync(real, link);
   writeFileAtomicSync(link, 'new');
-  assert.ok(fs.lstatSync(link).isSymbolicLink());
+  assert.ok(fs.lstatSync(link).isSymbolicLink(), 'the link is still a symbolic link after the write through it');
   assert.equal(readFileSync(real, 'utf8'), 'new');
 });
 
@@ -95,7 +95,7 @@ test('a full disk while writing the second file of a set leaves both old files w
         { fs: io },
       ),
     (error: unknown) => {
-      assert.ok(error instanceof AtomicWriteError);
+      assert.ok(error instanceof AtomicWriteError, 'the failure is an AtomicWriteError');
       assert.equal(error.code, 'ENOSPC');
       assert.equal(error.file, bin);
       assert.equal(error.message, `cannot write ${bin}: the disk is full`);

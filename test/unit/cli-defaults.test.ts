@@ -38,7 +38,7 @@ test('weights --rule cylinder without --radius: AUTOMATIC_HANDLES_DEFAULTS.radiu
   const skeletonFile = dataFile('hand', 'hand.tgf');
   const mesh = read(meshFile);
   const skeleton = read(skeletonFile);
-  assert.ok(mesh.kind === 'mesh' && skeleton.kind === 'skeleton');
+  assert.ok(mesh.kind === 'mesh' && skeleton.kind === 'skeleton', 'hand.off reads as a mesh and hand.tgf as a skeleton');
   const radius = AUTOMATIC_HANDLES_DEFAULTS.radiusFraction * boundingBox(mesh.mesh.positions).diagonal;
   const expected = handleCount(boneCylinderHandles(mesh.mesh.positions, skeleton.skeleton, radius));
   const otherRadius = handleCount(boneCylinderHandles(mesh.mesh.positions, skeleton.skeleton, 1.25 * radius));

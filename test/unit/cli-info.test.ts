@@ -76,7 +76,7 @@ for (const parts of [
       let vertices = 0;
       let triangles = 0;
       for (const p of mesh.primitives) {
-        assert.ok(p.mode === undefined || p.mode === 4);
+        assert.ok(p.mode === undefined || p.mode === 4, 'every primitive of the sample is a triangle list (mode 4 or absent)');
         vertices += json.accessors[p.attributes.POSITION].count;
         triangles += (p.indices === undefined ? json.accessors[p.attributes.POSITION].count : json.accessors[p.indices].count) / 3;
       }

@@ -248,7 +248,10 @@ test('rigwright export --examples: a valid glTF whose morph targets are the exam
     .getSampler()!
     .getOutput()!
     .getArray() as Float32Array;
-  assert.ok(weights.every((w) => w >= 0 && w <= 1));
+  assert.ok(
+    weights.every((w) => w >= 0 && w <= 1),
+    'every exported morph target weight is in [0, 1]',
+  );
   const stored = targets.map((t) => t.getAttribute('POSITION')!.getArray() as Float32Array);
   const morphAt = (frame: number): Float64Array => {
     const out = new Float64Array(stored[0].length);
@@ -261,9 +264,15 @@ test('rigwright export --examples: a valid glTF whose morph targets are the exam
   const unposed = path.join(work, 'eg2-unposed-lbs.obj');
   succeeds(rigwright('unpose', ...rig, '--example', file('eg2.obj'), '--example-pose', file('eg2.dmat'), '--out', unposed));
   const eg2Displacement = positionsOf(unposed).map((x, i) => x - body.mesh.positions[i]);
-  assert.ok(maxDistance(morphAt(87), eg2Displacement) / diagonal < 1e-6);
+  assert.ok(
+    maxDistance(morphAt(87), eg2Displacement) / diagonal < 1e-6,
+    "the morph at frame 87 is eg2's unposed displacement (within 1e-6 of the diagonal)",
+  );
   // Frame 100 lies between the examples: a blend, not eg2's displacement.
-  assert.ok(maxDistance(morphAt(100), eg2Displacement) / diagonal > 1e-3);
+  assert.ok(
+    maxDistance(morphAt(100), eg2Displacement) / diagonal > 1e-3,
+    "the morph at frame 100 differs from eg2's displacement by more than 1e-3 of the diagonal",
+  );
   // Without --examples the same command writes no targets.
   const plain = path.join(work, 'plain.glb');
   succeeds(rigwright('export', ...rig, '--poses', file('all_frames.dmat'), '--out', plain));

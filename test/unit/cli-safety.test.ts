@@ -125,7 +125,10 @@ test('an unexpected error is one line naming the command and the reason, exit 3,
   assert.equal(typeError.status, EXIT_INTERNAL_ERROR);
   assert.equal(typeError.stdout, '');
   assert.equal(typeError.stderr.split('\n').length, 2, 'one line');
-  assert.ok(typeError.stderr.startsWith("rigwright boom: failed: TypeError: Cannot read properties of undefined (reading '000"));
+  assert.ok(
+    typeError.stderr.startsWith("rigwright boom: failed: TypeError: Cannot read properties of undefined (reading '000"),
+    'the internal error is reported as one line starting with the command and the TypeError',
+  );
   assert.ok(typeError.stderr.length < MAX_MESSAGE_CHARACTERS + 100, `${typeError.stderr.length} characters`);
   assert.match(typeError.stderr, /… \(\d+ more characters\)\n$/);
   assert.doesNotMatch(typeError.stderr, /^\s+at /m);
@@ -149,8 +152,11 @@ test('a FormatError quoting a huge token is cut to the limit, on one line, exit 
   });
   assert.equal(result.status, 1);
   assert.equal(result.stderr.split('\n').length, 2);
-  assert.ok(result.stderr.startsWith('rigwright: zeros.off: line 1: expected "OFF", found "000'));
-  assert.ok(result.stderr.length < MAX_MESSAGE_CHARACTERS + 100);
+  assert.ok(
+    result.stderr.startsWith('rigwright: zeros.off: line 1: expected "OFF", found "000'),
+    'the message names zeros.off, line 1 and what was expected',
+  );
+  assert.ok(result.stderr.length < MAX_MESSAGE_CHARACTERS + 100, 'the message is cut to about MAX_MESSAGE_CHARACTERS');
 });
 
 test('a file larger than Rigwright reads is refused from its size, before it is read', async () => {

@@ -246,7 +246,7 @@ test('fk on quaternion poses: --t 0 is the rest pose, --t 1 and --t 0.4 match qu
 
   const atZero = workFile('hand-t0.dmat');
   succeeds(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat(), '--t', '0', '--out', atZero));
-  assert.ok(maxDifference(parseDmat(readFileSync(atZero, 'utf8')), rest) <= 1e-12);
+  assert.ok(maxDifference(parseDmat(readFileSync(atZero, 'utf8')), rest) <= 1e-12, 'fk at t = 0 gives the rest pose (within 1e-12)');
 
   for (const [t, name] of [
     [1, 'hand-t1.dmat'],

@@ -119,7 +119,7 @@ test('the help rows and the README key table are exactly the keybinding table', 
   assert.equal(rows.length, KEYBINDINGS.length);
   rows.forEach((row, i) => {
     assert.equal(row.keys, displayChord(KEYBINDINGS[i].key));
-    assert.ok(row.action.startsWith(COMMANDS[KEYBINDINGS[i].command].label));
+    assert.ok(row.action.startsWith(COMMANDS[KEYBINDINGS[i].command].label), "each help row's action starts with its command's label");
   });
   const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
   const start = readme.indexOf('| key | action |');
@@ -153,8 +153,8 @@ test('the registry runs only enabled commands, knows missing handlers, and refus
   assert.deepEqual(ran, ['undo', 'frame']);
   assert.equal(registry.titleOf('edit.undo'), 'Undo Paint stroke');
   assert.equal(registry.titleOf('view.frameAll'), 'Frame all');
-  assert.ok(registry.missingHandlers().includes('edit.redo'));
-  assert.ok(!registry.missingHandlers().includes('edit.undo'));
+  assert.ok(registry.missingHandlers().includes('edit.redo'), 'redo has no handler, so it is listed as missing');
+  assert.ok(!registry.missingHandlers().includes('edit.undo'), 'undo has a handler, so it is not listed as missing');
 });
 
 test('a command that throws or rejects is reported, not thrown at the key or button that ran it', async () => {
@@ -191,5 +191,6 @@ test('menus group the commands in menu-bar order, keeping catalog order inside a
     { command: 'edit.redo', label: 'Redo', enabled: false },
   ]);
   assert.deepEqual(model[2].items[0], { command: 'view.wireframe', label: 'Wireframe', enabled: true, checked: false, accelerator: 'W' });
-  for (const info of Object.values(COMMANDS)) if (info.menu) assert.ok((MENUS as readonly string[]).includes(info.menu));
+  for (const info of Object.values(COMMANDS))
+    if (info.menu) assert.ok((MENUS as readonly string[]).includes(info.menu), "every command's menu is one of MENUS");
 });

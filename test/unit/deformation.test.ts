@@ -159,14 +159,17 @@ test('twist test: LBS collapses the middle towards 180°, DQS keeps its radius',
   assert.equal(twistDegreesAt(69), 181);
   const { demo, influences, transforms, dq } = twistAt(59);
   const rest = middleRadius(demo.mesh.positions);
-  assert.ok(rest > TWIST_RADIUS && rest < 1.1 * TWIST_RADIUS);
+  assert.ok(rest > TWIST_RADIUS && rest < 1.1 * TWIST_RADIUS, 'the middle radius at rest is between TWIST_RADIUS and 1.1 × TWIST_RADIUS');
   const lbs = new Float64Array(demo.mesh.positions.length);
   const dqs = new Float64Array(demo.mesh.positions.length);
   linearBlendSkinning(demo.mesh.positions, influences, transforms, lbs);
   dualQuaternionSkinning(demo.mesh.positions, influences, dq, dqs);
   // Half-way weights blend identity and a 177° turn: LBS scales every radius by |cos 88.5°|, DQS keeps it.
-  assert.ok(Math.abs(middleRadius(lbs) - Math.abs(Math.cos((88.5 * Math.PI) / 180)) * rest) < 1e-9);
-  assert.ok(Math.abs(middleRadius(dqs) - rest) < 1e-9);
+  assert.ok(
+    Math.abs(middleRadius(lbs) - Math.abs(Math.cos((88.5 * Math.PI) / 180)) * rest) < 1e-9,
+    'LBS scales the middle radius by |cos 88.5°| (within 1e-9)',
+  );
+  assert.ok(Math.abs(middleRadius(dqs) - rest) < 1e-9, 'DQS keeps the middle radius (within 1e-9)');
 });
 
 test('weight-blended skinning: β = 0 is LBS, β = 1 is DQS, β = ½ the midpoint', () => {
@@ -219,7 +222,10 @@ test('per-face skinning on the body: the rest pose returns the rest mesh, one ri
   const { mesh, skeleton, boneCount, n, handles, influences } = loadBody();
   const fixed = perFaceFixedVertices(skeleton.parents, influences, handles);
   // The body's three roots all start at the pelvis joint; their handles hold the mesh.
-  assert.ok(fixed.some((b) => b >= 0));
+  assert.ok(
+    fixed.some((b) => b >= 0),
+    'some bone has fixed vertices',
+  );
   for (let v = 0; v < n; v++) if (fixed[v] >= 0) assert.equal(skeleton.parents[fixed[v]], -1);
   const setup = perFaceSkinningSetup(mesh.positions, mesh.triangles, influences, boneCount, fixed);
   const out = new Float64Array(mesh.positions.length);

@@ -253,7 +253,7 @@ test('the point transform of Algorithm 1 equals the sandwich q̂ (1 + ε v) (q̂
     dualQuatDualConjugate(q, 0, bar, 0);
     const sandwich = product(product(q, vHat), conjugate(bar));
     assertClose(sandwich.subarray(0, 4), [0, 0, 0, 1], 1e-14, 'real part of the sandwich');
-    assert.ok(Math.abs(sandwich[7]) < 1e-14);
+    assert.ok(Math.abs(sandwich[7]) < 1e-14, "the dual part's w of the sandwich is 0 (within 1e-14)");
     const moved = new Float64Array(3);
     dualQuatTransformPoint(q, 0, v, 0, moved, 0);
     assertClose(moved, sandwich.subarray(4, 7), 1e-14, 'Algorithm 1 vs sandwich');
@@ -287,8 +287,11 @@ test('products compose transforms, the conjugate inverts, normalization projects
     assertClose(n, a, 1e-14, 'normalize(λ q̂ + ε c q₀) = q̂');
     const arbitrary = Float64Array.from({ length: 8 }, () => random() - 0.5);
     dualQuatNormalize(arbitrary, 0, n, 0);
-    assert.ok(Math.abs(Math.hypot(n[0], n[1], n[2], n[3]) - 1) < 1e-15);
-    assert.ok(Math.abs(n[0] * n[4] + n[1] * n[5] + n[2] * n[6] + n[3] * n[7]) < 1e-15);
+    assert.ok(Math.abs(Math.hypot(n[0], n[1], n[2], n[3]) - 1) < 1e-15, 'the normalized real part has unit length (within 1e-15)');
+    assert.ok(
+      Math.abs(n[0] * n[4] + n[1] * n[5] + n[2] * n[6] + n[3] * n[7]) < 1e-15,
+      'the normalized real and dual parts are orthogonal (within 1e-15)',
+    );
   }
 });
 
@@ -322,7 +325,7 @@ test('exp(log q̂) = q̂, including pure translations and half-angles on both si
   assertClose(log, [0, 0, 0, 0, 1.5, 2, 0, 0], 1e-15, 'log of a translation');
   const s = screw(translation);
   assert.equal(s.angle, 0);
-  assert.ok(Math.abs(s.translation - 5) < 1e-14);
+  assert.ok(Math.abs(s.translation - 5) < 1e-14, 'the screw of a translation by (3, 4, 0) moves 5 along its axis');
 });
 
 test('ScLERP: end points, constant speed along one screw, and SLERP for rotations about the origin', () => {
@@ -424,7 +427,7 @@ test('DLB yields a rigid transform: orthonormal blended 3×3 with det 1, distanc
     const weights = raw.map((w) => w / sum);
     const m = blendedAffine(dlb(dq), [0, 1, 2, 3], weights);
     assert.ok(orthonormalityError(m) < 1e-13, `orthonormal: ${orthonormalityError(m)}`);
-    assert.ok(Math.abs(determinant3(m) - 1) < 1e-13);
+    assert.ok(Math.abs(determinant3(m) - 1) < 1e-13, 'the blended rotation has determinant 1 (within 1e-13)');
     const lbs = blendedAffine((rest, inf, out) => linearBlendSkinning(rest, inf, transforms, out), [0, 1, 2, 3], weights);
     lbsWorst = Math.min(lbsWorst, determinant3(lbs));
 
@@ -715,7 +718,7 @@ test('179° vs 181° with per-bone signs: the middle of a 2-bone chain turns the
   for (const mode of ['per-bone', 'per-vertex'] as const) {
     assert.ok(Math.abs(turnOfMiddle(179, mode) - 89.5) < 1e-9, `179°, ${mode}: ${turnOfMiddle(179, mode)}`);
     assert.ok(Math.abs(turnOfMiddle(181, mode) + 89.5) < 1e-9, `181°, ${mode}: ${turnOfMiddle(181, mode)}`);
-    assert.ok(Math.abs(turnOfMiddle(90, mode) - 45) < 1e-9);
+    assert.ok(Math.abs(turnOfMiddle(90, mode) - 45) < 1e-9, `a 90° twist turns the middle by 45° in ${mode} mode`);
   }
 });
 
@@ -825,7 +828,7 @@ test('split of an affine transform into scale and rigid parts recomposes to the 
       for (let c = 0; c < r; c++) assert.ok(Math.abs(scale[4 * r + c] - scale[4 * c + r]) < 1e-15, 'symmetric scale');
     assertClose(composeAffine(rigid, scale), affine, 1e-13, 'P ∘ K = C');
     // A rotation has det 1, so det S = det M, and S is positive semi-definite when det M > 0 (√(MᵀM)).
-    assert.ok(Math.abs(determinant3(scale) - determinant3(affine)) < 1e-12);
+    assert.ok(Math.abs(determinant3(scale) - determinant3(affine)) < 1e-12, 'det S = det M (within 1e-12)');
   }
 
   // Known factors: A = R₀ S₀ with S₀ symmetric positive definite comes back as R₀, S₀.

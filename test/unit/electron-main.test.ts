@@ -340,7 +340,7 @@ test('openFiles reads the chosen files as base name and bytes, after checking se
   const files = (await openFiles(trustedEvent())) as OpenedFile[];
   assert.equal(files.length, 1);
   assert.equal(files[0].name, 'chosen.tgf');
-  assert.ok(files[0].bytes instanceof Uint8Array);
+  assert.ok(files[0].bytes instanceof Uint8Array, "the opened file's bytes are a Uint8Array");
   assert.equal(Buffer.from(files[0].bytes).toString('utf8'), readFileSync(chosen, 'utf8'));
   assert.deepEqual(await openFiles(trustedEvent(), { title: 'Open a skeleton', extensions: ['tgf'] }), files);
 

@@ -198,7 +198,7 @@ test('OBJ: numbers in every notation match Number()', () => {
   const lines = [];
   for (let i = 0; i < tokens.length; i += 3) lines.push(`v ${tokens[i]} ${tokens[i + 1]} ${tokens[i + 2]}`);
   const { mesh } = readObj(lines.join('\n'), 'numbers.obj');
-  assert.ok(bitEqual(mesh.positions, Float64Array.from(tokens.map(Number))));
+  assert.ok(bitEqual(mesh.positions, Float64Array.from(tokens.map(Number))), 'every number token reads back bit for bit');
 });
 
 test('OBJ: random decimal strings parse to the same doubles as Number()', () => {
@@ -213,14 +213,14 @@ test('OBJ: random decimal strings parse to the same doubles as Number()', () => 
   const lines = [];
   for (let i = 0; i < tokens.length; i += 3) lines.push(`v ${tokens[i]} ${tokens[i + 1]} ${tokens[i + 2]}`);
   const { mesh } = readObj(lines.join('\n'), 'random.obj');
-  assert.ok(bitEqual(mesh.positions, Float64Array.from(tokens.map(Number))));
+  assert.ok(bitEqual(mesh.positions, Float64Array.from(tokens.map(Number))), 'every random number token reads back bit for bit');
 });
 
 test('OBJ: write → read keeps positions bit-exact and triangles', () => {
   const positions = Float64Array.from([0.1, -0, 1 / 3, 1e-300, -5e-324, 1.7976931348623157e308, Math.PI, -Math.E, 42]);
   const triangles = Uint32Array.from([0, 1, 2, 2, 1, 0]);
   const { mesh } = readObj(writeObj({ positions, triangles }), 'roundtrip.obj');
-  assert.ok(bitEqual(mesh.positions, positions));
+  assert.ok(bitEqual(mesh.positions, positions), 'written positions read back bit for bit');
   assert.deepEqual(mesh.triangles, triangles);
 });
 
@@ -259,7 +259,7 @@ test('TGF: tab-separated nodes, edge flags ignored, write → read round trip', 
   assert.deepEqual(Array.from(skeleton.joints), [0, 0, 0, 0, 1.5, 0, 0, 2, -0]);
   assert.deepEqual(Array.from(skeleton.bones), [0, 1, 1, 2]);
   const again = readTgf(writeTgf(skeleton), 'tabs.tgf');
-  assert.ok(bitEqual(again.joints, skeleton.joints));
+  assert.ok(bitEqual(again.joints, skeleton.joints), 'joints read back bit for bit after writing');
   assert.deepEqual(again.bones, skeleton.bones);
 });
 
@@ -310,9 +310,9 @@ test('armadillo-weights.dmat (binary) equals its ASCII rewrite, and both writers
   assert.deepEqual([m.rows, m.cols], [43243, 5]);
   const ascii = readDmat(utf8(writeDmatAscii(m)), 'a.dmat');
   assert.deepEqual([ascii.rows, ascii.cols], [m.rows, m.cols]);
-  assert.ok(bitEqual(ascii.data, m.data));
+  assert.ok(bitEqual(ascii.data, m.data), 'the ASCII DMAT reads back bit for bit');
   const binary = readDmat(writeDmatBinary(m), 'b.dmat');
-  assert.ok(bitEqual(binary.data, m.data));
+  assert.ok(bitEqual(binary.data, m.data), 'the binary DMAT reads back bit for bit');
   assert.deepEqual(writeDmatBinary(m), dataBytes('libigl/armadillo-weights.dmat'), 'binary writer reproduces libigl bytes');
 });
 
@@ -366,10 +366,10 @@ test('hand matrot pose file: 34 frames of 20 bones, rotations as stored; back to
   if (seq.kind !== 'matrices') return;
   assert.equal(seq.boneCount, 20);
   assert.equal(seq.frameCount, 34);
-  assert.ok(bitEqual(seq.rotations, m.data));
+  assert.ok(bitEqual(seq.rotations, m.data), "the pose sequence's rotations are the DMAT's values bit for bit");
   const back = poseSequenceToDmat(seq);
   assert.deepEqual([back.rows, back.cols], [2040, 3]);
-  assert.ok(bitEqual(back.data, m.data));
+  assert.ok(bitEqual(back.data, m.data), 'the DMAT written from the pose sequence has the same values bit for bit');
 });
 
 test('hand quaternion pose file: 20 unit quaternions x y z w, bones 3, 4, 10 identity', () => {
@@ -380,7 +380,11 @@ test('hand quaternion pose file: 20 unit quaternions x y z w, bones 3, 4, 10 ide
   assert.equal(seq.final.length, 80);
   for (let b = 0; b < 20; b++) {
     assert.ok(Math.abs(Math.hypot(...seq.final.subarray(4 * b, 4 * b + 4)) - 1) < 1e-12, `bone ${b}`);
-    for (let k = 0; k < 4; k++) assert.ok(Math.abs(seq.final[4 * b + k] - m.data[4 * b + k]) < 1e-9);
+    for (let k = 0; k < 4; k++)
+      assert.ok(
+        Math.abs(seq.final[4 * b + k] - m.data[4 * b + k]) < 1e-9,
+        `bone ${b}: final quaternion component ${k} is the DMAT's (within 1e-9)`,
+      );
   }
   for (const b of [3, 4, 10]) assert.deepEqual(Array.from(seq.final.subarray(4 * b, 4 * b + 4)), [0, 0, 0, 1]);
   const back = poseSequenceToDmat(seq);
@@ -478,7 +482,10 @@ test('hand-handles.dmat: -1 or a bone 0..19 per vertex; other values are errors'
   const handles = handlesFromDmat(m, 4780, 20, 'hand-handles.dmat');
   assert.equal(handles.length, 4780);
   assert.equal(handles.filter((h) => h === -1).length, 2028);
-  assert.ok(handles.every((h) => h >= -1 && h < 20));
+  assert.ok(
+    handles.every((h) => h >= -1 && h < 20),
+    'every handle label is -1 or a bone below 20',
+  );
   assertFormatError(
     () => handlesFromDmat(m, 4780, 19, 'hand-handles.dmat'),
     'hand-handles.dmat',
@@ -500,10 +507,13 @@ test('readRigFile dispatches on the extension, in any case, and drops a byte-ord
   const mesh = readRigFile('dir/Hand.OFF', dataBytes('hand/hand.off'));
   assert.equal(mesh.kind, 'mesh');
   const obj = readRigFile('c:\\models\\tri.obj', utf8('\ufeffv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n'));
-  assert.ok(obj.kind === 'mesh' && obj.mesh.triangles.length === 3);
+  assert.ok(
+    obj.kind === 'mesh' && obj.mesh.triangles.length === 3,
+    'a BOM-prefixed OBJ with a backslash path reads as a mesh of one triangle',
+  );
   assert.equal(readRigFile('arm.tgf', dataBytes('libigl/arm.tgf')).kind, 'skeleton');
   const matrix = readRigFile('elephant-anim.dmat', dataBytes('libigl/elephant-anim.dmat'));
-  assert.ok(matrix.kind === 'matrix' && matrix.matrix.cols === 457);
+  assert.ok(matrix.kind === 'matrix' && matrix.matrix.cols === 457, 'elephant-anim.dmat reads as a matrix of 457 columns');
   assertFormatError(
     () => readRigFile('hand.mesh', new Uint8Array(0)),
     'hand.mesh',
@@ -517,7 +527,7 @@ test('readRigFile dispatches on the extension, in any case, and drops a byte-ord
 
 test('truncated OBJ: a face or vertex cut mid-line names the last line and says truncated', () => {
   const text = dataText('libigl/armadillo.obj');
-  assert.ok(text.endsWith('\n'));
+  assert.ok(text.endsWith('\n'), 'armadillo.obj ends with a line break (precondition for cutting it mid-line)');
   const cutFace = `${text}f 12 13`;
   assertFormatError(
     () => readObj(cutFace, 'armadillo.obj'),

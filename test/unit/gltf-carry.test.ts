@@ -121,7 +121,7 @@ test('in-place export with no edits puts the material-colour pointer channels ba
   const result = await exportGltfInPlace(editOf(rig), 'pointer-out.glb');
   await assertValidGltf(result.bytes, 'the export with pointer channels');
   const out = readGlb(result.bytes);
-  assert.ok(out.json.extensionsUsed?.includes('KHR_animation_pointer'));
+  assert.ok(out.json.extensionsUsed?.includes('KHR_animation_pointer'), 'the export lists KHR_animation_pointer in extensionsUsed');
   assert.ok(out.json.extensionsRequired?.includes('KHR_animation_pointer'), 'still required, as the file had it');
   const [bend, glow] = out.json.animations;
   assert.equal(bend.name, 'Bend');
@@ -174,12 +174,15 @@ test('unknown extensions on accessors follow their data; a replaced accessor and
     out.json.accessors.every((a) => a.extras === undefined),
     'no tag is left behind',
   );
-  assert.ok(out.json.bufferViews.every((v) => v.extensions === undefined));
+  assert.ok(
+    out.json.bufferViews.every((v) => v.extensions === undefined),
+    'no buffer view keeps an extension',
+  );
   assert.ok(
     unchanged.warnings.some((w) => w.includes(PROBE) && w.includes('bufferViews') && w.includes('lays them out afresh')),
     unchanged.warnings.join(' | '),
   );
-  assert.ok(!unchanged.warnings.some((w) => /accessor \d+ .*left out/.test(w)));
+  assert.ok(!unchanged.warnings.some((w) => /accessor \d+ .*left out/.test(w)), 'no accessor is reported as left out');
 
   // New weights replace WEIGHTS_0: its entry described the old data, so it is left out, by name.
   const weights = { ...rig.weights, data: rig.weights.data.slice() };
@@ -224,8 +227,14 @@ test('a removed clip takes its pointer channels with a notice; a pointer whose t
     out2.json.animations.map((a) => a.name),
     ['Bend'],
   );
-  assert.ok(result2.warnings.some((w) => w.includes('/cameras/0/perspective/yfov') && w.includes('not in the written file')));
-  assert.ok(result2.warnings.some((w) => w.includes('1 animation that was left with no channel is removed')));
+  assert.ok(
+    result2.warnings.some((w) => w.includes('/cameras/0/perspective/yfov') && w.includes('not in the written file')),
+    "a warning says the camera's yfov pointer is not in the written file",
+  );
+  assert.ok(
+    result2.warnings.some((w) => w.includes('1 animation that was left with no channel is removed')),
+    'a warning says the animation left with no channel is removed',
+  );
 });
 
 test('cameras, lights, unskinned nodes and extras pass through in-place export, with and without edits', async () => {
@@ -296,7 +305,7 @@ test('a clip baked from an animation takes that animation’s pointer channels i
       ['Glow', 'Bend'],
     );
     const written = out.json.animations[1];
-    assert.ok(written.channels.filter((c) => c.target.path === 'rotation').length > 0);
+    assert.ok(written.channels.filter((c) => c.target.path === 'rotation').length > 0, 'the written animation keeps its rotation channels');
     const gone = result.warnings.some((w) => w.startsWith('animation "Bend" is not written as it was') && w.includes(COLOUR));
     if (from === undefined) {
       assert.equal(pointerChannels(written).length, 0);

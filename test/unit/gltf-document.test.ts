@@ -49,7 +49,7 @@ test('a .gltf without a buffer it names, a lone .bin, or a glTF with other rig f
   const withoutBins = dataFiles(['gltf', 'SimpleSkin', 'glTF'], ['SimpleSkin.gltf']);
   await assert.rejects(gltfIntoDocument(withoutBins, io), /SimpleSkin\.gltf: buffer 0 is in "\w+\.bin", which was not opened/);
   const bin: OpenedFile = { name: 'skin.bin', bytes: new Uint8Array(8) };
-  assert.ok(isGltfBatch([bin]));
+  assert.ok(isGltfBatch([bin]), 'a .bin file on its own counts as a glTF batch');
   await assert.rejects(loadIntoDocument(demoDocument(), [bin], io), /skin\.bin: glTF buffers need the \.gltf file/);
   const glb = dataFiles(['gltf', 'RiggedSimple'], ['RiggedSimple.glb']);
   const obj: OpenedFile = { name: 'extra.obj', bytes: new TextEncoder().encode('v 0 0 0\n') };
@@ -66,6 +66,9 @@ test('Fox.glb: three clips, the first shown, bone names from the joint nodes', a
     ['Survey', 'Walk', 'Run'],
   );
   assert.equal(doc.posesFile, 'Survey');
-  assert.ok(doc.boneNames?.includes('b_Hip_01'));
-  assert.ok(doc.warnings.every((w) => w.startsWith('Fox.glb: ')));
+  assert.ok(doc.boneNames?.includes('b_Hip_01'), 'the bone names include b_Hip_01');
+  assert.ok(
+    doc.warnings.every((w) => w.startsWith('Fox.glb: ')),
+    'every warning starts with the file name Fox.glb',
+  );
 });

@@ -150,7 +150,7 @@ function boneWeights(primitive: Primitive, i: number, boneCount: number): number
 
 test('every OBJ vt/vn survives load → export: each corner of every object has its uv (v flipped) and unit normal to float32, weights of its v', async () => {
   const read = readObj(OBJ, 'seams.obj');
-  assert.ok(read.parts && read.corners);
+  assert.ok(read.parts && read.corners, 'the OBJ reads with parts and corners');
   const skeleton = twoBones();
   const weights = sharedWeights(read.mesh.positions);
   const rig: GltfRig = {
@@ -501,7 +501,7 @@ test("the app's fresh export passes the scene's parts, look and OBJ corners to t
     bake: false,
   } as const;
   await exportSceneAsGltf(doc, choice, { method: 'lbs', influences: 4, antipodality: 'per-vertex', kernel: 'gaussian' }, io, bridge);
-  assert.ok(passed);
+  assert.ok(passed, 'the export passed a rig to the io worker');
   assert.equal((passed as GltfRig).parts, doc.parts);
   assert.equal((passed as GltfRig).look, doc.look);
   assert.equal((passed as GltfRig).objCorners, doc.objCorners);

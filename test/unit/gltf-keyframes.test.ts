@@ -511,7 +511,7 @@ test('Bake clip is one undoable edit: the baked clip replaces the clip, without 
   const history = new UndoHistory();
   const store = new SceneStore(doc, history);
   const clip = bakeableClip(store.doc);
-  assert.ok(clip);
+  assert.ok(clip, 'the scene has a bakeable clip');
   assert.equal(clip.keyCount, 18);
   assert.equal(clip.framesAt(60), Math.ceil((clip.end - clip.start) * 60 - 1e-6) + 1);
   const { label, fields } = bakeClipEdit(store.doc, 60);
@@ -587,7 +587,7 @@ test('a project keeps its clips’ key times (bit for bit) and refuses key times
   assert.throws(
     () => readProjectFile(bad, 'bad.rig.glb'),
     (error: unknown) => {
-      assert.ok(error instanceof FormatError);
+      assert.ok(error instanceof FormatError, 'the refusal is a FormatError');
       assert.match(error.message, /bad\.rig\.glb.*clips\[0\]\.poses\.times.*time 4 \(.*\) does not come after time 3/);
       return true;
     },
@@ -632,14 +632,14 @@ test('a project keeps a clip’s keyframe curves and its animation index: reopen
   }
   // A channel pointing past the curves' nodes is refused, naming the place.
   const curves = rig.clips[0].poses.kind === 'matrices' ? rig.clips[0].poses.curves! : null;
-  assert.ok(curves);
+  assert.ok(curves, 'the imported clip keeps its curves');
   const broken = { ...curves, channels: [{ ...curves.channels[0], node: curves.parents.length }] };
   const badScene = { ...scene, clips: [{ ...rig.clips[0], poses: { ...rig.clips[0].poses, curves: broken } as PoseSequence }] };
   const bad = await writeProjectFile({ ...contents, scene: badScene }, 'bad.rig.glb');
   assert.throws(
     () => readProjectFile(bad, 'bad.rig.glb'),
     (error: unknown) => {
-      assert.ok(error instanceof FormatError);
+      assert.ok(error instanceof FormatError, 'the refusal is a FormatError');
       assert.match(error.message, /bad\.rig\.glb.*clips\[0\]\.poses\.curves\.channels\[0\]\.node/);
       return true;
     },

@@ -215,6 +215,7 @@ test('examples and a baked vertex animation share the mesh: example targets firs
     ) /
       diagonal <
       1e-6,
+    "the bake's first target is its first frame's displacement from the rest mesh (within 1e-6 of the diagonal)",
   );
 });
 

@@ -179,7 +179,7 @@ test('CesiumMan: weights recomputed for one bone export in place: 0/0, the same 
   // Bone 5 gives half its weight to its parent on every vertex it moves (a recompute for one bone).
   const bone = 5;
   const parent = rig.skeleton.parents[bone];
-  assert.ok(parent >= 0);
+  assert.ok(parent >= 0, 'bone 5 has a parent');
   const weights = { ...rig.weights, data: rig.weights.data.slice() };
   let changed = 0;
   for (let v = 0; v < weights.rows; v++) {
@@ -206,7 +206,10 @@ test('CesiumMan: weights recomputed for one bone export in place: 0/0, the same 
   for (let i = 0; i < weights.data.length; i++) worst = Math.max(worst, Math.abs(again.weights.data[i] - weights.data[i]));
   // The file keeps four influences per vertex, quantized to 2⁻²⁴ (CesiumMan's rows have at most four).
   assert.ok(worst < 1e-6, `weights read back off by ${worst}`);
-  assert.ok(Math.abs(again.weights.data[0 * B + bone] - weights.data[0 * B + bone]) < 1e-6);
+  assert.ok(
+    Math.abs(again.weights.data[0 * B + bone] - weights.data[0 * B + bone]) < 1e-6,
+    'vertex 0 keeps its weight on the edited bone (within 1e-6)',
+  );
 });
 
 test('CesiumMan: a moved joint gets a new translation; inverse bind matrices written equal the rest joints’ inverses (float32 of the exact value)', async () => {
@@ -245,7 +248,10 @@ test('CesiumMan: a moved joint gets a new translation; inverse bind matrices wri
   const again = await importGltf(result.bytes, 'moved.glb');
   const d = Math.hypot(...[0, 1, 2].map((k) => again.skeleton.joints[3 * moved + k] - joints[h + k]));
   assert.ok(d < 1e-6 * diagonal, `moved joint lands ${d / diagonal} of the diagonal away`);
-  assert.ok(maxDistance(again.mesh.positions, rig.mesh.positions) < 1e-6 * diagonal);
+  assert.ok(
+    maxDistance(again.mesh.positions, rig.mesh.positions) < 1e-6 * diagonal,
+    'the mesh does not move with the joint (within 1e-6 of the diagonal)',
+  );
   assert.deepEqual(again.boneNames, rig.boneNames);
 });
 
@@ -265,7 +271,7 @@ test('CesiumMan: a removed bone leaves the skin, its node stays as a plain node,
   const gone = 7;
   const parent = rig.skeleton.parents[gone];
   const child = Array.from(rig.skeleton.parents).indexOf(gone);
-  assert.ok(parent >= 0 && child >= 0);
+  assert.ok(parent >= 0 && child >= 0, 'bone 7 has a parent and a child');
   const keep = Array.from({ length: B }, (_, b) => b).filter((b) => b !== gone);
   const newIndex = new Int32Array(B).fill(-1);
   keep.forEach((b, k) => (newIndex[b] = k));
@@ -621,7 +627,10 @@ test('two skins and an unskinned mesh import as one skeleton with every mesh; th
   const again = await importGltf(result.bytes, 'again.glb');
   assert.deepEqual(again.boneNames, rig.boneNames);
   assert.deepEqual(again.parts, rig.parts);
-  assert.ok(maxDistance(gltfWorldPositions(after, 0.8), gltfWorldPositions(doc, 0.8)) < 1e-6 * diagonal);
+  assert.ok(
+    maxDistance(gltfWorldPositions(after, 0.8), gltfWorldPositions(doc, 0.8)) < 1e-6 * diagonal,
+    'the world positions at 0.8 s are those of the original (within 1e-6 of the diagonal)',
+  );
 });
 
 test('painting the body onto the head joint adds it to the body skin; binding the hat makes it skinned where it was', async () => {
@@ -650,8 +659,11 @@ test('painting the body onto the head joint adds it to the body skin; binding th
   const again = await importGltf(result.bytes, 'again.glb');
   const diagonal = boundingBox(rig.mesh.positions).diagonal;
   assert.ok(maxDistance(again.mesh.positions, rig.mesh.positions) < 1e-6 * diagonal, 'the hat stays where it was');
-  assert.ok(Math.abs(again.weights.data[3 * 2 + 2] - 1) < 1e-7);
-  assert.ok(again.parts.every((p) => p.skinned));
+  assert.ok(Math.abs(again.weights.data[3 * 2 + 2] - 1) < 1e-7, 'vertex 2 keeps weight 1 on bone 2 (within 1e-7)');
+  assert.ok(
+    again.parts.every((p) => p.skinned),
+    'every part is skinned',
+  );
 });
 
 test('an unknown extension on the root, a node, a material and a primitive passes through in-place export', async () => {
@@ -660,7 +672,7 @@ test('an unknown extension on the root, a node, a material and a primitive passe
   const rig = await importGltf(bytes, 'probe.glb');
   const result = await exportGltfInPlace(editOf(rig), 'probe-out.glb');
   const json = glbJson<GltfJsonShape>(result.bytes);
-  assert.ok(json.extensionsUsed?.includes(name));
+  assert.ok(json.extensionsUsed?.includes(name), `the export lists ${name} in extensionsUsed`);
   assert.deepEqual(json.extensions?.[name], { version: 3 });
   assert.deepEqual(json.nodes[0].extensions?.[name], { tag: 'armature', list: [1, 2] });
   assert.deepEqual(json.materials[1].extensions?.[name], { glow: 0.5 });
@@ -681,7 +693,7 @@ test('an unknown extension on a texture and a sampler (CesiumMan) passes through
   const result = await exportGltfInPlace(editOf(rig), 'probe-out.glb');
   assert.ok(!result.warnings.some((w) => w.includes('left out')), result.warnings.join('; '));
   const out = glbJson<GltfJsonShape>(result.bytes) as GltfJsonShape & { textures: Item[]; samplers: Item[] };
-  assert.ok(out.extensionsUsed?.includes(name));
+  assert.ok(out.extensionsUsed?.includes(name), `the export lists ${name} in extensionsUsed`);
   const texture = out.textures.find((t) => t.source === json.textures[0].source)!;
   assert.deepEqual(texture.extensions?.[name], { channel: 'albedo' });
   assert.deepEqual(out.samplers[texture.sampler!].extensions?.[name], { anisotropy: 4 });
@@ -918,7 +930,7 @@ test('CesiumMan: an example sculpted at a pose becomes new morph targets; at tha
     example[3 * v] += 0.01 * diagonal;
     bulged++;
   }
-  assert.ok(bulged > 100);
+  assert.ok(bulged > 100, 'more than 100 vertices are bulged');
   const pose = poses.rotations.slice(9 * B * key, 9 * B * (key + 1));
   const { poseSpace } = examplePoseSpace(
     { mesh: rig.mesh, skeleton: rig.skeleton, weights: rig.weights },
@@ -931,7 +943,7 @@ test('CesiumMan: an example sculpted at a pose becomes new morph targets; at tha
   const mesh = after.getRoot().listMeshes()[0];
   const primitive = mesh.listPrimitives()[0];
   const targets = primitive.listTargets();
-  assert.ok(targets.length >= 1);
+  assert.ok(targets.length >= 1, 'the exported mesh has at least one morph target');
   const channel = after
     .getRoot()
     .listAnimations()[0]
@@ -992,6 +1004,6 @@ test('CLI: export --times refuses key times that do not fit the pose file, namin
   assert.equal(good.status, 0, good.stderr);
   const written = await importGltf(readFileSync(path.join(work, 'out.glb')), 'out.glb');
   const added = written.clips.find((clip) => clip.name === 'pose')!;
-  assert.ok(added.poses.kind === 'matrices' && added.poses.times);
+  assert.ok(added.poses.kind === 'matrices' && added.poses.times, "the added clip 'pose' holds matrices with key times");
   assert.deepEqual(Array.from(added.poses.times), [0.5, 0.75]);
 });

@@ -283,7 +283,7 @@ for (const parts of SAMPLES) {
     const { bytes, resources, doc } = await readSample(parts);
     const rig = await importGltf(bytes, parts[parts.length - 1], resources);
     const diagonal = boundingBox(rig.mesh.positions).diagonal;
-    assert.ok(rig.clips.length >= 1);
+    assert.ok(rig.clips.length >= 1, 'the sample has at least one clip');
     const again = await exportGltf({ ...rig, boneNames: rig.boneNames }, 'again.glb');
     await assertValidGltf(again.bytes, `${parts.join('/')} re-exported`);
     const againDoc = await new WebIO().readBinary(again.bytes);
@@ -338,17 +338,20 @@ test('Fox: the walk’s root motion becomes start-joint translations; missing no
     );
   }
   assert.ok(travelled > 0.01 * diagonal, `the hip moves (${travelled / diagonal} of the diagonal)`);
-  assert.ok(rig.warnings.some((w) => /no normals; area-weighted vertex normals were computed/.test(w)));
+  assert.ok(
+    rig.warnings.some((w) => /no normals; area-weighted vertex normals were computed/.test(w)),
+    'a warning says area-weighted vertex normals were computed',
+  );
   assert.equal(rig.skeleton.parents.length, 24);
   assert.equal(rig.weights.cols, 24, 'one weight column per bone');
   const computed = vertexNormals(rig.mesh.positions, rig.mesh.triangles);
-  assert.ok(maxDistance(rig.normals, computed) < 1e-12);
+  assert.ok(maxDistance(rig.normals, computed) < 1e-12, 'the normals are the computed area-weighted vertex normals (within 1e-12)');
 });
 
 test('SimpleSkin: the embedded and the external-buffer files import identically', async () => {
   const embedded = await readSample(['SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf']);
   const external = await readSample(['SimpleSkin', 'glTF', 'SimpleSkin.gltf']);
-  assert.ok(Object.keys(external.resources).length >= 1);
+  assert.ok(Object.keys(external.resources).length >= 1, 'the external-buffer sample comes with its .bin files');
   const a = await importGltf(embedded.bytes, 'SimpleSkin.gltf');
   const b = await importGltf(external.bytes, 'SimpleSkin.gltf', external.resources);
   assert.deepEqual(Array.from(a.mesh.positions), Array.from(b.mesh.positions));
@@ -389,7 +392,7 @@ test('import: weights that do not sum to one are normalized and reported', async
   );
   for (let v = 0; v < original.length; v++) {
     const row = Array.from(rig.weights.data.subarray(2 * v, 2 * v + 2));
-    assert.ok(Math.abs(row[0] + row[1] - 1) < 1e-12);
+    assert.ok(Math.abs(row[0] + row[1] - 1) < 1e-12, `vertex ${v}: its two weights sum to 1 (within 1e-12)`);
     const total = original[v].reduce((a, b) => a + b, 0);
     assert.ok(Math.abs(row[0] - original[v][0] / total) < 1e-6, `vertex ${v}`);
   }

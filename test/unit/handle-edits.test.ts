@@ -51,5 +51,8 @@ test('the shared hand handles survive a DMAT round trip and overlap themselves f
   assert.equal(text.split('\n')[0], '1 4780');
   const back = handlesFromDmat(readDmat(new TextEncoder().encode(text), 'again.dmat'), 4780, 20, 'again.dmat');
   assert.deepEqual(back, handles);
-  assert.ok(handleOverlap(handles, back, 20).every((r) => r.jaccard === 1));
+  assert.ok(
+    handleOverlap(handles, back, 20).every((r) => r.jaccard === 1),
+    "every bone's handles read back with Jaccard index 1",
+  );
 });

@@ -73,9 +73,9 @@ test('cotangent Laplacian: hand-derived values on an equilateral triangle and a 
   }
   // Right angle at vertex 0: the hypotenuse 1–2 gets ½ cot 90° = 0, the legs ½ cot 45° = ½.
   const right = dense(cotangentLaplacian(new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), Uint32Array.from([0, 1, 2])));
-  assert.ok(Math.abs(right[1 * 3 + 2]) < 1e-15);
-  assert.ok(Math.abs(right[0 * 3 + 1] + 0.5) < 1e-15);
-  assert.ok(Math.abs(right[0 * 3 + 2] + 0.5) < 1e-15);
+  assert.ok(Math.abs(right[1 * 3 + 2]) < 1e-15, "the hypotenuse's weight is ½ cot 90° = 0");
+  assert.ok(Math.abs(right[0 * 3 + 1] + 0.5) < 1e-15, 'the leg 0–1 has weight −½ cot 45° = −½');
+  assert.ok(Math.abs(right[0 * 3 + 2] + 0.5) < 1e-15, 'the leg 0–2 has weight −½ cot 45° = −½');
 });
 
 test('cotangent Laplacian is symmetric with zero row sums, and finite on degenerate and obtuse triangles', () => {
@@ -168,7 +168,7 @@ test('tube with a handle ring at each end: weights are linear in height', () => 
     for (let v = 0; v < n; v++) {
       const t = positions[3 * v + 2] / 4;
       assert.ok(Math.abs(result.weights[2 * v + 1] - t) < 1e-10, `${ordering}, vertex ${v}: ${result.weights[2 * v + 1]} vs height ${t}`);
-      assert.ok(Math.abs(result.weights[2 * v] - (1 - t)) < 1e-10);
+      assert.ok(Math.abs(result.weights[2 * v] - (1 - t)) < 1e-10, `${ordering}, vertex ${v}: bone 0's weight is 1 − height`);
     }
   }
   assert.deepEqual(HARMONIC_WEIGHTS_DEFAULTS, { laplacian: 'cotan', unhandledComponents: 'report', ordering: 'amd' });
@@ -186,7 +186,10 @@ test('a mirror-symmetric mesh with mirrored handles gets mirrored weights', () =
   const faces = new Set<string>();
   for (let f = 0; f < triangles.length; f += 3) faces.add(key(triangles[f], triangles[f + 1], triangles[f + 2]));
   for (let f = 0; f < triangles.length; f += 3)
-    assert.ok(faces.has(key(mirror(triangles[f]), mirror(triangles[f + 1]), mirror(triangles[f + 2]))));
+    assert.ok(
+      faces.has(key(mirror(triangles[f]), mirror(triangles[f + 1]), mirror(triangles[f + 2]))),
+      'the mirror image of every face is a face',
+    );
   // Bone 0 at the bottom ring, bone 1 at the top ring, bone 2 on the middle ring (its own mirror image).
   const handles = new Int32Array(n).fill(-1);
   for (let s = 0; s < segments; s++) {
@@ -215,7 +218,10 @@ test('hand (20 bones) and body (28 bones) from the shared data: partition of uni
     'hand-handles.dmat',
   );
   const handResult = harmonicWeights(hand.positions, hand.triangles, handHandles, 20);
-  assert.ok(checkPartitionOfUnity(handResult.weights, hand.positions.length / 3, 20) <= 1e-9);
+  assert.ok(
+    checkPartitionOfUnity(handResult.weights, hand.positions.length / 3, 20) <= 1e-9,
+    "the hand's weights are a partition of unity (within 1e-9)",
+  );
   assert.deepEqual(handResult.bonesWithoutHandles, []);
   assert.deepEqual(handResult.unhandledComponents, []);
 
@@ -229,7 +235,7 @@ test('hand (20 bones) and body (28 bones) from the shared data: partition of uni
   );
   const stages: string[] = [];
   const bodyResult = harmonicWeights(body.positions, body.triangles, bodyHandles, 28, {}, (stage) => stages.push(stage));
-  assert.ok(checkPartitionOfUnity(bodyResult.weights, n, 28) <= 1e-9);
+  assert.ok(checkPartitionOfUnity(bodyResult.weights, n, 28) <= 1e-9, "the body's weights are a partition of unity (within 1e-9)");
   assert.deepEqual(bodyResult.bonesWithoutHandles, [1, 2, 12, 13]);
   for (const b of [1, 2, 12, 13]) for (let v = 0; v < n; v++) assert.equal(bodyResult.weights[v * 28 + b], 0);
   assert.deepEqual(bodyResult.unhandledComponents, []);
@@ -389,13 +395,19 @@ test('a disconnected component without handles is reported (and optionally bound
   const reported = harmonicWeights(positions, triangles, handles, 3);
   assert.deepEqual(reported.unhandledComponents, [{ vertexCount: 18, nearestBone: 1, firstVertex: offset }]);
   assert.deepEqual(reported.bonesWithoutHandles, [2]);
-  for (const w of reported.weights) assert.ok(Number.isFinite(w));
+  for (const w of reported.weights) assert.ok(Number.isFinite(w), 'every weight is finite');
   for (let v = offset; v < n; v++) for (let k = 0; k < 3; k++) assert.equal(reported.weights[v * 3 + k], 0);
-  assert.ok(checkPartitionOfUnity(reported.weights, n, 3, (v) => v < offset) <= 1e-9);
+  assert.ok(
+    checkPartitionOfUnity(reported.weights, n, 3, (v) => v < offset) <= 1e-9,
+    "the handled component's weights are a partition of unity (within 1e-9)",
+  );
 
   const bound = harmonicWeights(positions, triangles, handles, 3, { unhandledComponents: 'bind-rigidly' });
   for (let v = offset; v < n; v++) assert.deepEqual([...bound.weights.subarray(v * 3, v * 3 + 3)], [0, 1, 0]);
-  assert.ok(checkPartitionOfUnity(bound.weights, n, 3) <= 1e-9);
+  assert.ok(
+    checkPartitionOfUnity(bound.weights, n, 3) <= 1e-9,
+    'all weights are a partition of unity once the unhandled component is bound rigidly (within 1e-9)',
+  );
 });
 
 test('a free vertex held only by a zero-area face falls back to the uniform Laplacian instead of failing', () => {
@@ -412,7 +424,10 @@ test('a free vertex held only by a zero-area face falls back to the uniform Lapl
   }
   const result = harmonicWeights(all, tris, handles, 2);
   assert.equal(result.laplacianUsed, 'uniform');
-  assert.ok(checkPartitionOfUnity(result.weights, n + 1, 2) <= 1e-9);
+  assert.ok(
+    checkPartitionOfUnity(result.weights, n + 1, 2) <= 1e-9,
+    "the uniform Laplacian's weights are a partition of unity (within 1e-9)",
+  );
   const uniform = harmonicWeights(all, tris, handles, 2, { laplacian: 'uniform' });
   assert.deepEqual(uniform.weights, result.weights);
 });

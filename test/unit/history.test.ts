@@ -99,11 +99,17 @@ test('store edits put back the very arrays they replaced; a key merges consecuti
   assert.equal(store.doc.handles, start.handles);
   assert.equal(store.doc.handlesFile, start.handlesFile);
   assert.equal(store.doc.boneScales, start.boneScales);
-  assert.ok(changes.every((c) => c.kind === 'document' && !c.newScene));
+  assert.ok(
+    changes.every((c) => c.kind === 'document' && !c.newScene),
+    'the edits and their undos change the document, never the scene',
+  );
   const other = demoDocument();
   store.open(other, 'opened the demo');
   assert.equal(store.doc, other);
   assert.equal(history.canUndo || history.canRedo, false);
   const last = changes.at(-1)!;
-  assert.ok(last.kind === 'document' && last.newScene && last.previous.mesh === start.mesh);
+  assert.ok(
+    last.kind === 'document' && last.newScene && last.previous.mesh === start.mesh,
+    'opening a document starts a new scene whose previous mesh is the one before',
+  );
 });

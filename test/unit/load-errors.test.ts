@@ -36,7 +36,7 @@ test('every failing file of a batch is named once, whatever the reader threw', a
     'c.dmat': new WorkerCrashError('file-reading worker', 'Reading c.dmat', 'RangeError: Array buffer allocation failed'),
   });
   await assert.rejects(loadIntoDocument(demoDocument(), [file('a.off'), file('b.tgf'), file('c.dmat')], io), (error: unknown) => {
-    assert.ok(error instanceof Error);
+    assert.ok(error instanceof Error, 'the rejection is an Error');
     assert.equal(error.name, 'LoadError');
     assert.deepEqual(error.message.split('\n'), [
       'a.off: line 3: face names vertex 9, but vertices are numbered 0 to 2',
@@ -61,7 +61,7 @@ test("a glTF importer's fault is named with the file; a comlink-copied FormatErr
 test('a message quoting a huge token is cut to the limit, saying how much was left out', () => {
   const token = '0'.repeat(5_000_000);
   const message = fileErrorMessage(new FormatError('zeros.off', 'line 1', `expected "OFF", found "${token}"`), 'zeros.off');
-  assert.ok(message.startsWith('zeros.off: line 1: expected "OFF", found "000'));
+  assert.ok(message.startsWith('zeros.off: line 1: expected "OFF", found "000'), 'the cut message keeps the file, the line and the reason');
   assert.ok(message.length < MAX_FILE_ERROR_CHARACTERS + 40, `${message.length} characters`);
   assert.match(message, /… \(\d+ more characters\)$/);
 });

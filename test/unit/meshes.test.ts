@@ -148,7 +148,10 @@ test('tool vertex masks and the triangles drawn follow the active and the hidden
   assert.equal(visibleTriangles(doc.mesh.triangles, parts, [false, false]), doc.mesh.triangles);
   const shown = visibleTriangles(doc.mesh.triangles, parts, [true, false]);
   assert.equal(shown.length, doc.mesh.triangles.length);
-  assert.ok(shown.subarray(0, 3 * a.triangleCount).every((v) => v === 0));
+  assert.ok(
+    shown.subarray(0, 3 * a.triangleCount).every((v) => v === 0),
+    "the hidden part's triangles are all vertex 0",
+  );
   assert.deepEqual(shown.subarray(3 * b.triangleStart), doc.mesh.triangles.subarray(3 * b.triangleStart));
 
   const indices = Uint32Array.of(3, b.vertexStart, 5, b.vertexStart + 4);
@@ -171,7 +174,7 @@ test('meshes controller: active mesh, hide, show all, isolate; view state only; 
   assert.equal(meshes.vertexMask()![0], 0);
   meshes.isolate();
   assert.deepEqual(meshes.hidden, [true, false]);
-  assert.ok(meshes.isolated);
+  assert.ok(meshes.isolated, 'isolating sets the isolated flag');
   assert.equal(meshes.visibleTriangles()[0], 0);
   meshes.isolate();
   assert.deepEqual(meshes.hidden, [false, false], 'isolating the only mesh shown shows all');
@@ -184,7 +187,7 @@ test('meshes controller: active mesh, hide, show all, isolate; view state only; 
   meshes.showAll();
   assert.deepEqual(meshes.hidden, [false, false]);
   assert.equal(history.undoCount, 0, 'hiding and choosing are no undo steps');
-  assert.ok(changes >= 7);
+  assert.ok(changes >= 7, 'each visibility and choice change was reported (at least 7)');
   assert.throws(() => meshes.indexOf('eyes.obj'), /no mesh eyes\.obj in the scene/);
   // An edit that keeps the meshes keeps the choice; another scene starts with all active and shown.
   meshes.setActive(0);
@@ -333,7 +336,10 @@ test('binding a mesh without handles says so, naming it; automatic handles for o
   assert.match(errors[0], /right\.obj has no handle vertices/);
   await binding.startBind({ source: 'distance' }, b);
   assert.deepEqual(store.doc.handles!.subarray(0, a.vertexCount), handles.subarray(0, a.vertexCount), 'the other mesh keeps its handles');
-  assert.ok(store.doc.handles!.subarray(b.vertexStart).some((h) => h >= 0));
+  assert.ok(
+    store.doc.handles!.subarray(b.vertexStart).some((h) => h >= 0),
+    'the bound mesh gets handle vertices',
+  );
   assert.deepEqual(store.doc.weights.data.subarray(0, 2 * a.vertexCount), doc.weights.data.subarray(0, 2 * a.vertexCount));
 });
 
@@ -348,7 +354,10 @@ test('part sub-mesh and weights merge: a triangle leaving its part is an error n
   assert.throws(() => partMesh(broken, doc.handles!, b), /right\.obj: triangle \d+ uses vertex 0, outside the mesh/);
   const merged = withPartWeights(doc.weights, b, new Float64Array(2 * b.vertexCount).fill(0.5));
   assert.deepEqual(merged.data.subarray(0, 2 * a.vertexCount), doc.weights.data.subarray(0, 2 * a.vertexCount));
-  assert.ok(merged.data.subarray(2 * b.vertexStart).every((w) => w === 0.5));
+  assert.ok(
+    merged.data.subarray(2 * b.vertexStart).every((w) => w === 0.5),
+    "the part's weights are the new ones (0.5)",
+  );
   assert.throws(() => withPartWeights(doc.weights, b, new Float64Array(2)), /right\.obj: 1 weight rows for \d+ vertices/);
 });
 

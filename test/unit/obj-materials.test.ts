@@ -241,7 +241,7 @@ test('OBJ look: usemtl names found in the libraries opened, map_Kd images by bas
     [{ name: 'body.obj', materials: obj.materials, materialLibraries: obj.materialLibraries, parts: obj.parts }],
     [{ name: 'body.mtl', bytes: encode(LIBRARY) }, ...images],
   );
-  assert.ok(look);
+  assert.ok(look, 'the materials give a look');
   assert.equal(look.uvs, null);
   assert.deepEqual(look.materials, [
     { name: 'Skin', baseColor: [0.8, 0.5, 0.4, 0.75], baseColorTexture: null, doubleSided: true, alphaMode: 'BLEND' },
@@ -333,7 +333,10 @@ test('OBJ look: usemtl names found in the libraries opened, map_Kd images by bas
     folders.look?.materials.map((m) => m.baseColorTexture?.mimeType),
     ['image/png', 'image/jpeg'],
   );
-  assert.ok(isMaterialFile('a.MTL') && isMaterialFile('x/b.jpeg') && !isMaterialFile('c.obj'));
+  assert.ok(
+    isMaterialFile('a.MTL') && isMaterialFile('x/b.jpeg') && !isMaterialFile('c.obj'),
+    '.MTL and .jpeg are material files, .obj is not',
+  );
   assert.equal(imageMimeType(Uint8Array.of(1, 2, 3)), null);
 });
 
@@ -347,7 +350,7 @@ test('seam split: a v with two vt is drawn twice, the copy numbered after the ri
     cornerNormals: Int32Array.of(-1, -1, -1, -1, -1, -1),
   };
   const split = seamSplit(triangles, 5, corners);
-  assert.ok(split);
+  assert.ok(split, 'a vertex with two texture coordinates needs a seam split');
   assert.deepEqual(Array.from(split.copyOf), [1]);
   assert.deepEqual(Array.from(split.triangles), [0, 1, 2, 5, 3, 2]);
   // Vertex 4 is unused: (0, 0). Copy 5 of vertex 1 has vt 3 = (0.75, 0.25) → (0.75, 0.75).

@@ -43,7 +43,7 @@ test('OBJ: objects with their own vertex blocks become parts; vt/vn per corner f
     { name: 'Body', vertexStart: 0, vertexCount: 4, triangleStart: 0, triangleCount: 2, material: 0, source: null, skinned: true },
     { name: 'Eye', vertexStart: 4, vertexCount: 4, triangleStart: 2, triangleCount: 2, material: 0, source: null, skinned: true },
   ]);
-  assert.ok(corners);
+  assert.ok(corners, 'the OBJ reads with its corners');
   assert.deepEqual(Array.from(corners.texcoords), [0, 0, 1, 0, 1, 1, 0, 1, 0.5, 0.5]);
   assert.deepEqual(Array.from(corners.normals), [0, 0, 1, 0, 0, -1]);
   // Eye face: corners (v, vt, vn) = (5, 5, 2) (8, 1, 2) (7, 2, 2) (6, 3, 1), 1-based; fan (0 1 2) (0 2 3).
@@ -52,7 +52,7 @@ test('OBJ: objects with their own vertex blocks become parts; vt/vn per corner f
   assert.deepEqual(report, { polygonsTriangulated: 2, texcoords: 5, normals: 2, warnings: [] });
   // readRigFile hands them on.
   const file = readRigFile('scene.obj', new TextEncoder().encode(TWO_OBJECTS));
-  assert.ok(file.kind === 'mesh');
+  assert.ok(file.kind === 'mesh', 'readRigFile reads the OBJ as a mesh');
   assert.deepEqual(file.parts, parts);
   assert.deepEqual(file.corners, corners);
 });

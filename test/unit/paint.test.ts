@@ -91,8 +91,8 @@ test('falloff profiles: end values, midpoint, monotone, continuous', () => {
     }
   }
   // The smooth profile has zero slope at both ends (blends in without a crease): f(h) ≈ 1 − 3h², f(1 − h) ≈ 3h².
-  assert.ok(Math.abs(brushFalloff('smooth', 1e-3) - (1 - 3e-6)) < 1e-8);
-  assert.ok(Math.abs(brushFalloff('smooth', 1 - 1e-3) - 3e-6) < 1e-8);
+  assert.ok(Math.abs(brushFalloff('smooth', 1e-3) - (1 - 3e-6)) < 1e-8, 'the smooth falloff near 0 is 1 − 3h² (within 1e-8)');
+  assert.ok(Math.abs(brushFalloff('smooth', 1 - 1e-3) - 3e-6) < 1e-8, 'the smooth falloff near 1 is 3h² (within 1e-8)');
 });
 
 test('grid query returns exactly the vertices within the radius (brute force)', () => {
@@ -118,6 +118,7 @@ test('grid query returns exactly the vertices within the radius (brute force)', 
       const v = indices[i];
       assert.ok(
         Math.abs(distances[i] - Math.hypot(positions[3 * v] - c[0], positions[3 * v + 1] - c[1], positions[3 * v + 2] - c[2])) < 1e-12,
+        `vertex ${v}: the reported distance is its distance to the centre (within 1e-12)`,
       );
     }
     // A too small output reports the full count without writing past its end.
@@ -304,7 +305,8 @@ test('smoothing converges toward the harmonic weights of the same handles', () =
   for (let i = 1; i < errors.length; i++)
     assert.ok(errors[i] < errors[i - 1], `error ${errors[i]} after more iterations is not below ${errors[i - 1]}`);
   assert.ok(errors.at(-1)! < 1e-3, `final error ${errors.at(-1)}`);
-  for (let v = 0; v < n; v++) assert.ok(Math.abs(w.data[2 * v] + w.data[2 * v + 1] - 1) < 1e-6);
+  for (let v = 0; v < n; v++)
+    assert.ok(Math.abs(w.data[2 * v] + w.data[2 * v + 1] - 1) < 1e-6, `vertex ${v}: its two weights sum to 1 (within 1e-6)`);
 });
 
 test('closest point on a triangle agrees with dense sampling', () => {
@@ -316,9 +318,15 @@ test('closest point on a triangle agrees with dense sampling', () => {
     if (trial % 20 === 0) x.set(x.subarray(0, 3), 6); // degenerate: two corners coincide
     const p = [rand() * 4 - 2, rand() * 4 - 2, rand() * 4 - 2];
     const d2 = closestPointOnTriangle(p, 0, x, 0, 1, 2, out, 0);
-    assert.ok(Math.abs(out[0] + out[1] + out[2] - 1) < 1e-12 && out.every((b) => b >= -1e-12));
+    assert.ok(
+      Math.abs(out[0] + out[1] + out[2] - 1) < 1e-12 && out.every((b) => b >= -1e-12),
+      'the barycentric coordinates sum to 1 and are not negative',
+    );
     const q = [0, 1, 2].map((k) => out[0] * x[k] + out[1] * x[3 + k] + out[2] * x[6 + k]);
-    assert.ok(Math.abs(Math.hypot(q[0] - p[0], q[1] - p[1], q[2] - p[2]) ** 2 - d2) < 1e-9);
+    assert.ok(
+      Math.abs(Math.hypot(q[0] - p[0], q[1] - p[1], q[2] - p[2]) ** 2 - d2) < 1e-9,
+      'the squared distance is that to the point at the barycentric coordinates',
+    );
     let sampled = Infinity;
     const steps = 60;
     for (let i = 0; i <= steps; i++) {
@@ -374,7 +382,7 @@ test('mirror matching on an asymmetric tube finds the partners and flags the bum
     if (nearBump(v)) continue;
     assert.ok(!flagged.has(v), `vertex ${v} away from the bump is flagged (distance ${map.distance[v]})`);
     assert.equal(map.partner[v], mirrorOf(v), `vertex ${v}`);
-    assert.ok(map.distance[v] < 3 * jitter);
+    assert.ok(map.distance[v] < 3 * jitter, `vertex ${v}: its partner is within 3 × the jitter`);
   }
 
   // Mirroring weights: bone 0 on the +x half, bone 1 on the −x half, paired with each other; a centre bone 2.
@@ -385,16 +393,19 @@ test('mirror matching on an asymmetric tube finds the partners and flags the bum
     w.data.set(x > 0 ? [t * 0.5, 0, 1 - t * 0.5] : [0, 0.3, 0.7], 3 * v);
   }
   const written = mirrorWeights(w, mesh.positions, mesh.triangles, map, Int32Array.of(1, 0, 2), 0, -1, settings(3));
-  assert.ok(written.length > 0);
+  assert.ok(written.length > 0, 'mirroring writes some vertices');
   for (const v of written) {
-    assert.ok(mesh.positions[3 * v] < 0);
+    assert.ok(mesh.positions[3 * v] < 0, `vertex ${v}: mirroring writes only the −x side`);
     // Triangles straddling the plane also read −x vertices, whose bone 1 lands on bone 0: look away from it.
     if (mesh.positions[3 * v] > -0.15) continue;
     const m = mirrorOf(v);
     // The partner's bone 0 weight arrives on bone 1 (interpolated near the partner, so within the jitter's effect).
     assert.ok(Math.abs(w.data[3 * v + 1] - w.data[3 * m]) < 0.02, `vertex ${v}: ${w.data[3 * v + 1]} vs ${w.data[3 * m]}`);
     assert.equal(w.data[3 * v], 0);
-    assert.ok(Math.abs(w.data[3 * v] + w.data[3 * v + 1] + w.data[3 * v + 2] - 1) < 1e-6);
+    assert.ok(
+      Math.abs(w.data[3 * v] + w.data[3 * v + 1] + w.data[3 * v + 2] - 1) < 1e-6,
+      `vertex ${v}: the mirrored weights sum to 1 (within 1e-6)`,
+    );
   }
 });
 
@@ -439,7 +450,7 @@ test('symmetry painting repeats each dab on the mirror partners and the paired b
     for (let i = 0; i < context.count; i++) painted.add(context.indices[i]);
   }
   const recorded = new Set(endStroke(history));
-  assert.ok(painted.size > 20);
+  assert.ok(painted.size > 20, 'the stroke paints more than 20 vertices');
   let changedMirrored = 0;
   for (let v = 0; v < n; v++) {
     const m = mirrorOf(v);
@@ -449,7 +460,10 @@ test('symmetry painting repeats each dab on the mirror partners and the paired b
       `vertex ${v}: bone 0 ${w.data[3 * v]}, mirror's bone 1 ${w.data[3 * m + 1]}`,
     );
     assert.ok(Math.abs(w.data[3 * v + 2] - w.data[3 * m + 2]) < 1e-6, `vertex ${v}: bone 2`);
-    assert.ok(Math.abs(w.data[3 * v] + w.data[3 * v + 1] + w.data[3 * v + 2] - 1) < 1e-6);
+    assert.ok(
+      Math.abs(w.data[3 * v] + w.data[3 * v + 1] + w.data[3 * v + 2] - 1) < 1e-6,
+      `vertex ${v}: its weights sum to 1 (within 1e-6)`,
+    );
   }
   assert.ok(changedMirrored >= painted.size * 0.5, 'the mirrored side changed');
   // The stroke's record holds both sides, each vertex once: putting its rows back takes back both.
@@ -458,7 +472,7 @@ test('symmetry painting repeats each dab on the mirror partners and the paired b
   const mirroredStroke = Float32Array.from(w.data);
   beginStroke(history);
   paintDab(context, 0, { centre: [0.4, 1, 0], radius: 0.25, strength: 0.3, falloff: 'smooth', mode: 'add', value: 0 });
-  assert.ok(context.mirroredCount > 0);
+  assert.ok(context.mirroredCount > 0, 'the dab is mirrored onto some vertices');
   assert.notDeepEqual(w.data, mirroredStroke);
   cancelStroke(history);
   assert.deepEqual(w.data, mirroredStroke);
@@ -516,7 +530,7 @@ test('a paint session hands each changed vertex once to the views and the surfac
   const small = (x: number) => x > 0 && x < 0.5;
   const prune = session.prune(0.5)!;
   const expected = [...Array(n).keys()].filter((v) => small(painted[2 * v]) || small(painted[2 * v + 1]));
-  assert.ok(expected.length > 0);
+  assert.ok(expected.length > 0, 'some vertices have small weights to prune (precondition)');
   assert.deepEqual([...prune.vertices], expected);
   for (const v of expected)
     assert.deepEqual([dense.data[2 * v], dense.data[2 * v + 1]], painted[2 * v] > painted[2 * v + 1] ? [1, 0] : [0, 1]);
@@ -605,8 +619,8 @@ test('a stroke record lists each changed row once; cancelling puts every row bac
       for (const v of changed) assert.ok(recorded.includes(v), `changed vertex ${v} is recorded`);
     } else {
       // Cancelled: every row, changed by any dab of the stroke, mirrored or not, is back bit for bit.
-      assert.ok(changed.length > 10);
-      assert.ok(cancelStroke(history).length >= changed.length);
+      assert.ok(changed.length > 10, 'the cancelled stroke changed more than 10 vertices');
+      assert.ok(cancelStroke(history).length >= changed.length, 'cancelling restores at least every changed vertex');
       assert.deepEqual(bits(w.data), bits(before));
     }
   }

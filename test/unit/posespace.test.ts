@@ -123,8 +123,14 @@ test('near-singular LBS blends (two opposed rotations 50/50) are reported and ge
     }
   }
   // The rigid vertex: R_x(90°)ᵀ (0, 0, 1.5) = (0, 1.5, 0).
-  assert.ok(Math.abs(unposed[3] - 0) < 1e-15 && Math.abs(unposed[4] - 1.5) < 1e-15 && Math.abs(unposed[5]) < 1e-15);
-  assert.ok(Number.isFinite(displacements[9]) && Math.abs(displacements[10]) < 10);
+  assert.ok(
+    Math.abs(unposed[3] - 0) < 1e-15 && Math.abs(unposed[4] - 1.5) < 1e-15 && Math.abs(unposed[5]) < 1e-15,
+    'the rigid vertex unposes to (0, 1.5, 0) (within 1e-15)',
+  );
+  assert.ok(
+    Number.isFinite(displacements[9]) && Math.abs(displacements[10]) < 10,
+    'the well-conditioned vertex 3 gets a finite, bounded displacement',
+  );
 
   // DQS with per-bone signs taken as given: q and −q of the same 180° turn cancel to a zero real part.
   const dq = new Float64Array([1, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0]);
@@ -160,7 +166,10 @@ test('body: unposing eg0…eg3 then posing them again returns each example (1e-9
       assert.equal(singularVertices.length, 0, `${example.name} ${method}: no near-singular vertex on the body`);
       assert.equal(progress.length, Math.ceil(n / UNPOSE_PROGRESS_STEP));
       assert.equal(progress.at(-1), n);
-      assert.ok(progress.every((d, i) => i === 0 || d > progress[i - 1]));
+      assert.ok(
+        progress.every((d, i) => i === 0 || d > progress[i - 1]),
+        'progress increases at every report',
+      );
       const reposed = new Float64Array(rest.length);
       if (method === 'lbs') {
         linearBlendSkinning(unposed, influence, transforms[j], reposed);
@@ -213,7 +222,10 @@ test('body with scaled bones: DQS unposing inverts the first phase too (Kavan Se
   // LBS unposing takes the scaled affine transforms as they are.
   const lbs = unposeExample(rest, example, influence, affine, { method: 'lbs' });
   linearBlendSkinning(lbs.unposed, influence, affine, reposed);
-  assert.ok(maxDistance(reposed, example) / diagonal <= 1e-9);
+  assert.ok(
+    maxDistance(reposed, example) / diagonal <= 1e-9,
+    'LBS of the unposed example gives back the example (within 1e-9 of the diagonal)',
+  );
 });
 
 test('pose distance is the chordal distance 2√2 sin(θ/2) per bone; kernels are the documented functions', () => {
@@ -222,7 +234,7 @@ test('pose distance is the chordal distance 2√2 sin(θ/2) per bone; kernels ar
   b.set(axisAngle([0, 0, 1], 1.2), 0);
   b.set(axisAngle([0.6, 0.8, 0], 2.5), 9);
   const expected = Math.hypot(2 * Math.SQRT2 * Math.sin(0.6), 2 * Math.SQRT2 * Math.sin(1.25));
-  assert.ok(Math.abs(poseDistance(a, 0, b, 0, 2) - expected) < 1e-14);
+  assert.ok(Math.abs(poseDistance(a, 0, b, 0, 2) - expected) < 1e-14, 'the pose distance is the hand-derived one (within 1e-14)');
   assert.equal(poseDistance(b, 0, b, 0, 2), 0);
   assert.equal(rbfKernel('gaussian', 2, 4), Math.exp(-0.25));
   assert.equal(rbfKernel('linear', 2.5, 0), 2.5);
@@ -259,13 +271,13 @@ test('body: a_j(P_i) = δ_ij at the examples and Σ_j a_j = 1 on all 394 frames,
   body.exampleFrames.forEach((f, j) => assert.deepEqual(body.examples[j].pose, frames.rotations.subarray(9 * B * f, 9 * B * (f + 1))));
   for (const kernel of ['gaussian', 'linear'] as const) {
     const ip = poseSpaceInterpolator(poses, B, names, { kernel });
-    if (kernel === 'gaussian') assert.ok(ip.width > 0);
+    if (kernel === 'gaussian') assert.ok(ip.width > 0, 'the Gaussian kernel has a positive width');
     const times = Array.from({ length: frames.frameCount }, (_, f) => f);
     const a = poseSpaceWeightsOfSequence(ip, frames, times);
     for (let f = 0; f < frames.frameCount; f++) {
       let sum = 0;
       for (let j = 0; j < 4; j++) {
-        assert.ok(Number.isFinite(a[4 * f + j]));
+        assert.ok(Number.isFinite(a[4 * f + j]), `frame ${f}: example ${j}'s weight is finite`);
         sum += a[4 * f + j];
       }
       assert.ok(Math.abs(sum - 1) < 1e-12, `${kernel} frame ${f}: Σ a = ${sum}`);
@@ -351,8 +363,11 @@ test('body: at each example pose, context LBS and DQS equal the example (1e-6 of
       `${example.name}: max error / diagonal — context LBS ${lbsError.toExponential(2)}, LBS ${plainLbsError.toExponential(2)}, ` +
         `context DQS ${dqsError.toExponential(2)}, DQS ${plainDqsError.toExponential(2)}, displacement after the transform ${afterError.toExponential(2)}`,
     );
-    assert.ok(lbsError <= 1e-6 && dqsError <= 1e-6);
-    assert.ok(plainLbsError > 1e-3 && plainDqsError > 1e-3 && afterError > 1e-3);
+    assert.ok(lbsError <= 1e-6 && dqsError <= 1e-6, 'context LBS and DQS reproduce the example (within 1e-6 of the diagonal)');
+    assert.ok(
+      plainLbsError > 1e-3 && plainDqsError > 1e-3 && afterError > 1e-3,
+      'plain LBS, plain DQS and the displacement after the transform miss the example by more than 1e-3',
+    );
   }
 });
 

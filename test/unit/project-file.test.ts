@@ -159,7 +159,7 @@ function refuses(run: () => unknown, message: RegExp): void {
 
 test('the fixture written by format 1 reads back every value its script put in, migrated to no examples and the default kernel', () => {
   const bytes = new Uint8Array(readFileSync(FIXTURE_PATH));
-  assert.ok(isProjectFile(bytes));
+  assert.ok(isProjectFile(bytes), 'the format-1 fixture is recognised as a project file');
   assert.equal(jsonOf(bytes).extensions[PROJECT_EXTENSION].formatVersion, 1, "the fixture is the first version's file");
   assert.equal(jsonOf(bytes).extensions[PROJECT_EXTENSION].examples, undefined, 'format 1 has no examples section');
   const read = readProjectFile(bytes, FIXTURE_NAME);
@@ -191,8 +191,8 @@ test('a glTF viewer sees the rig: the Khronos validator accepts the fixture, whi
     json.animations.map((a: { name: string }) => a.name),
     ['walk', 'wave'],
   );
-  assert.ok(json.extensionsUsed.includes(PROJECT_EXTENSION));
-  assert.ok(!(json.extensionsRequired ?? []).includes(PROJECT_EXTENSION));
+  assert.ok(json.extensionsUsed.includes(PROJECT_EXTENSION), 'the file lists the project extension in extensionsUsed');
+  assert.ok(!(json.extensionsRequired ?? []).includes(PROJECT_EXTENSION), 'the project extension is not required');
 });
 
 /** A scene of `V` vertices and a chain of `B` bones whose weights have 5 to B influences per vertex. */
@@ -258,7 +258,10 @@ test('write then read: every array bit for bit, float64 weights with 5 to 7 infl
   );
   const bytes = await writeProjectFile(contents, 'random.rig.glb');
   const read = readProjectFile(bytes, 'random.rig.glb');
-  assert.ok(read.scene.weights.data.every((w) => Number.isFinite(w)));
+  assert.ok(
+    read.scene.weights.data.every((w) => Number.isFinite(w)),
+    'every weight reads back finite',
+  );
   assertSameContents(read, contents);
   const again = await writeProjectFile(read, 'random.rig.glb');
   assert.ok(Buffer.from(again).equals(Buffer.from(bytes)), 'the same contents write the same bytes');
@@ -286,7 +289,10 @@ function withExamples(contents: ProjectContents, seed: number): ProjectContents 
 
 test('write then read with two examples: positions and poses bit for bit, names, sources, hidden flags and the kernel', async () => {
   const contents = withExamples(randomContents(12, 30, 6), 12);
-  assert.ok(contents.scene.examples[0].positions.some((x) => Math.fround(x) !== x));
+  assert.ok(
+    contents.scene.examples[0].positions.some((x) => Math.fround(x) !== x),
+    'some example position is not a float32 (precondition: the file keeps float64)',
+  );
   const bytes = await writeProjectFile(contents, 'examples.rig.glb');
   const json = jsonOf(bytes).extensions[PROJECT_EXTENSION];
   assert.equal(json.formatVersion, 2);

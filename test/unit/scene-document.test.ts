@@ -36,10 +36,10 @@ const demo = demoDocument();
 test('the demo document is complete: weights #V × #B, an animation for its bones', () => {
   assert.equal(demo.weights.rows, vertexCountOf(demo));
   assert.equal(demo.weights.cols, boneCountOf(demo));
-  assert.ok(boneCountOf(demo) >= 4);
+  assert.ok(boneCountOf(demo) >= 4, 'the demo has at least 4 bones');
   assert.equal(demo.poses?.kind, 'matrices');
   assert.equal(demo.poses?.boneCount, boneCountOf(demo));
-  assert.ok(demo.diagonal > 0);
+  assert.ok(demo.diagonal > 0, 'the demo has a positive diagonal');
 });
 
 test('hand mesh + skeleton + rotation matrices: provisional weights, 34-frame sequence', async () => {
@@ -129,7 +129,7 @@ test('parse errors of several files are all reported, each with file and line', 
 test('two meshes in one batch make one scene: vertices joined in batch order, a part per file, DMATs index the joined vertices', async () => {
   const arm = readRigFile('arm.obj', dataFile('libigl', 'arm.obj').bytes);
   const hand = readRigFile('hand.off', dataFile('hand', 'hand.off').bytes);
-  assert.ok(arm.kind === 'mesh' && hand.kind === 'mesh');
+  assert.ok(arm.kind === 'mesh' && hand.kind === 'mesh', 'arm.obj and hand.off read as meshes');
   const va = arm.mesh.positions.length / 3;
   const vh = hand.mesh.positions.length / 3;
   // Handles: the first vertex of each file, on bones 0 and 1 of a two-bone skeleton.

@@ -191,7 +191,10 @@ test('a look without texture coordinates shows base colours and says why the tex
     view.problems.filter((p) => p.startsWith('material skin:')),
     ['material skin: its texture is not shown, the mesh has no texture coordinates'],
   );
-  assert.ok(view.materials.every((m) => m.map === null));
+  assert.ok(
+    view.materials.every((m) => m.map === null),
+    'no material shows a texture',
+  );
 });
 
 test('a view disposed before its images arrive puts no texture on its materials', async () => {
@@ -207,7 +210,10 @@ test('a view disposed before its images arrive puts no texture on its materials'
   view.dispose();
   decoder.release();
   await view.ready;
-  assert.ok(view.materials.every((m) => m.map === null));
+  assert.ok(
+    view.materials.every((m) => m.map === null),
+    'a view disposed before its images decode shows no texture',
+  );
   assert.equal(changes, 0);
 });
 

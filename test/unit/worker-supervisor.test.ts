@@ -90,7 +90,7 @@ test('a crash rejects the calls in flight naming their work, is reported once, a
   const handled = FakeWorker.created[0].crash('Uncaught RangeError: Array buffer allocation failed');
   assert.equal(handled, true, 'the error is handled, not left as an uncaught page error');
   await assert.rejects(reading, (error: unknown) => {
-    assert.ok(error instanceof WorkerCrashError);
+    assert.ok(error instanceof WorkerCrashError, 'the rejection is a WorkerCrashError');
     assert.equal(
       error.message,
       'Reading hand.off failed: the file-reading worker stopped (RangeError: Array buffer allocation failed); it is restarted for the next task',
