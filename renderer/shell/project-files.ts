@@ -112,7 +112,13 @@ export class ProjectFiles {
     this.applySettings(contents.settings);
     this.session.markOpened(name, target);
     app.renderNow();
-    if (doc.warnings.length > 0) app.notice.show(`Opened ${name} with ${doc.warnings.length} earlier warnings`, [...doc.warnings]);
+    // What reading corrected (rotations renormalised, weight rows made to sum to 1) comes before the earlier warnings.
+    const { notices } = contents;
+    if (notices.length > 0 || doc.warnings.length > 0) {
+      const corrected = notices.length > 0 ? `${notices.length} correction${notices.length === 1 ? '' : 's'}` : '';
+      const earlier = doc.warnings.length > 0 ? `${doc.warnings.length} earlier warnings` : '';
+      app.notice.show(`Opened ${name} with ${[corrected, earlier].filter(Boolean).join(' and ')}`, [...notices, ...doc.warnings]);
+    }
     await Promise.resolve();
   }
 

@@ -25,6 +25,7 @@ import { FIXTURE_NAME, FIXTURE_PATH, fixtureContents, type FormatOneContents } f
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { seededRandom } from './seeded-random.ts';
 import { glbJson, withGlbJson } from './glb-json.ts';
+import { dataFile } from './shared-data.ts';
 
 /** The bytes of a typed array, for bit-for-bit comparison (NaN and -0 included). */
 function bitsOf(array: ArrayBufferView | null | undefined): Buffer | null {
@@ -129,7 +130,13 @@ interface ProjectJson {
     string,
     {
       formatVersion: number;
-      scene: { weights: { rows: number; data: Ref }; handles: Ref };
+      scene: {
+        weights: { rows: number; data: Ref };
+        handles: Ref;
+        clips: { poses: { rotations?: Ref; final?: Ref } }[];
+        poses: { rotations?: Ref } | { clip: number } | null;
+        gltfSource?: { jointNodes: Ref };
+      };
       examples?: { name: string; positions: Ref; pose: Ref; hidden: unknown }[];
       settings?: { view: { wireframe: unknown } };
     }
@@ -271,14 +278,20 @@ test('write then read: every array bit for bit, float64 weights with 5 to 7 infl
 function withExamples(contents: ProjectContents, seed: number): ProjectContents {
   const random = seededRandom(seed);
   const B = contents.scene.skeleton.parents.length;
+  /** #B rotations about z by random angles, row-major. */
+  const randomPose = (): Float64Array => {
+    const pose = new Float64Array(9 * B);
+    for (let b = 0; b < B; b++) {
+      const angle = random() * Math.PI;
+      pose.set([Math.cos(angle), -Math.sin(angle), 0, Math.sin(angle), Math.cos(angle), 0, 0, 0, 1], 9 * b);
+    }
+    return pose;
+  };
   const example = (name: string, hidden: boolean) => ({
     name,
     file: `${name}.obj`,
     positions: contents.scene.mesh.positions.map((x) => x + (random() - 0.5) * 0.1),
-    pose: Float64Array.from({ length: 9 * B }, (_, i) => {
-      const angle = random() * Math.PI;
-      return [Math.cos(angle), -Math.sin(angle), 0, Math.sin(angle), Math.cos(angle), 0, 0, 0, 1][i % 9];
-    }),
+    pose: randomPose(),
     poseSource: hidden ? 'frame 3 of random-poses.dmat' : `${name}.dmat`,
     hidden,
   });
@@ -420,5 +433,143 @@ test('broken project files are refused with the file, the place and the reason',
     readProjectFile(noSettings, 'old.rig.glb').settings.view,
     defaultProjectSettings(6, 3).view,
     'missing settings take defaults',
+  );
+});
+
+/** The file with entry `index` of the array `ref` (in the binary chunk) set to `value`: one number changed. */
+function withNumber(bytes: Uint8Array, ref: Ref, index: number, value: number, type: 'float64' | 'int32' = 'float64'): Uint8Array {
+  const view = jsonOf(bytes).bufferViews[ref.bufferView];
+  const out = bytes.slice();
+  const at = 20 + jsonLengthOf(bytes) + 8 + view.byteOffset;
+  const data = new DataView(out.buffer);
+  if (type === 'float64') data.setFloat64(at + 8 * index, value, true);
+  else data.setInt32(at + 4 * index, value, true);
+  return out;
+}
+
+const fixtureBytes = (): Uint8Array => new Uint8Array(readFileSync(FIXTURE_PATH));
+const fixtureScene = (bytes: Uint8Array) => jsonOf(bytes).extensions[PROJECT_EXTENSION].scene;
+
+test('a block that is not a rotation or a quaternion that is not a unit one is refused, naming the clip, frame and bone', () => {
+  const bytes = fixtureBytes();
+  const walk = fixtureScene(bytes).clips[0].poses.rotations!;
+  const wave = fixtureScene(bytes).clips[1].poses.final!;
+  // walk, frame 1, bone 2 is R_z(30°) = [c −s 0; s c 0; 0 0 1] (block 5, from value 45). Its c doubled: row 0 · row 0
+  // = 4c² + s² = 3.25, so R·Rᵀ is off I by 2.25; det = 2c·c + s·s = 1.75.
+  refuses(
+    () => readProjectFile(withNumber(bytes, walk, 45, 2 * Math.cos(Math.PI / 6)), 'v1.rig.glb'),
+    /^v1\.rig\.glb: RIGWRIGHT_project\.scene\.clips\[0\]\.poses\.rotations: frame 1, bone 2 is not a rotation: R·Rᵀ differs from the identity by 2\.25 \(det 1\.750\)$/,
+  );
+  // walk, frame 0, bone 1 is I (block 1): its last entry −1 makes a reflection, orthonormal with det −1.
+  refuses(
+    () => readProjectFile(withNumber(bytes, walk, 9 + 8, -1), 'v1.rig.glb'),
+    /^v1\.rig\.glb: RIGWRIGHT_project\.scene\.clips\[0\]\.poses\.rotations: frame 0, bone 1 is not a rotation: det -1\.000, should be 1 \(a reflection\)$/,
+  );
+  // wave's bone 0 is the identity quaternion (0, 0, 0, 1): w = 2 makes it of length 2.
+  refuses(
+    () => readProjectFile(withNumber(bytes, wave, 3, 2), 'v1.rig.glb'),
+    /^v1\.rig\.glb: RIGWRIGHT_project\.scene\.clips\[1\]\.poses\.final: bone 0: the quaternion \(0, 0, 0, 2\) has length 2\.000, not 1$/,
+  );
+  assert.deepEqual(readProjectFile(bytes, 'v1.rig.glb').notices, [], 'the fixture itself needs no correction');
+});
+
+test('a rotation or quaternion slightly off is renormalised with a notice; the others keep their bits', () => {
+  const bytes = fixtureBytes();
+  const walk = fixtureScene(bytes).clips[0].poses.rotations!;
+  const wave = fixtureScene(bytes).clips[1].poses.final!;
+  // walk, frame 0, bone 0 = diag(1.0004, 1, 1): R·Rᵀ off I by 1.0004² − 1 = 8.0016e-4 (within 1e-3), det 1.0004.
+  // The nearest rotation (polar decomposition of a positive diagonal matrix) is I.
+  const read = readProjectFile(withNumber(bytes, walk, 0, 1.0004), 'v1.rig.glb');
+  assert.deepEqual(read.notices, [
+    'v1.rig.glb: RIGWRIGHT_project.scene.clips[0].poses.rotations: 1 rotation was off by up to 8.0e-4 (the first: frame 0, bone 0); renormalised',
+  ]);
+  const expected = fixtureContents().scene.clips[0].poses;
+  assert.equal(expected.kind, 'matrices');
+  assertSameBits(read.scene.clips[0].poses.kind === 'matrices' ? read.scene.clips[0].poses.rotations : null, expected.rotations, 'walk');
+  assert.equal(read.scene.poses, read.scene.clips[0].poses, 'the clip shown is the renormalised one');
+
+  // wave's bone 1 is (0, 0, sin 0.3, cos 0.3): its w scaled by 1.0005 gives a length of √(sin² 0.3 + 1.0005² cos² 0.3),
+  // about 1 + 0.0005 cos² 0.3 = 1 + 4.6e-4.
+  const w = Math.cos(0.3) * 1.0005;
+  const length = Math.hypot(Math.sin(0.3), w);
+  const nearly = readProjectFile(withNumber(bytes, wave, 7, w), 'v1.rig.glb');
+  assert.deepEqual(nearly.notices, [
+    'v1.rig.glb: RIGWRIGHT_project.scene.clips[1].poses.final: 1 quaternion was off unit length by up to 4.6e-4 (the first: bone 1); renormalised',
+  ]);
+  const final = nearly.scene.clips[1].poses.kind === 'quaternions' ? nearly.scene.clips[1].poses.final : new Float64Array(0);
+  assert.deepEqual(Array.from(final), [0, 0, 0, 1, 0, 0, Math.sin(0.3) / length, w / length, 0, 0, 0, 1]);
+});
+
+test('a weight row that breaks the partition of unity is normalised as import does, with a notice; rows within tolerance keep their bits', () => {
+  const bytes = fixtureBytes();
+  const weights = fixtureScene(bytes).weights.data;
+  // Row 0 is (1, 0, 0): 0.5 in its first entry makes it sum to 0.5; divided by its sum it is (1, 0, 0) again.
+  const half = readProjectFile(withNumber(bytes, weights, 0, 0.5), 'v1.rig.glb');
+  assert.deepEqual(half.notices, [
+    'v1.rig.glb: RIGWRIGHT_project.scene.weights.data: 1 vertices have weights that do not sum to 1 (farthest: 0.5000); normalized',
+  ]);
+  assertSameBits(half.scene.weights.data, fixtureContents().scene.weights.data, 'weights normalised back');
+  // Row 1 is (0.9, 0.1, 0): −0.2 in its last entry is set to 0, the row sums to 1 again (0.9 + 0.1).
+  const negative = readProjectFile(withNumber(bytes, weights, 5, -0.2), 'v1.rig.glb');
+  assert.deepEqual(negative.notices, ['v1.rig.glb: RIGWRIGHT_project.scene.weights.data: 1 negative weights were set to 0']);
+  assert.deepEqual(Array.from(negative.scene.weights.data.subarray(3, 6)), [0.9, 0.1, 0]);
+  // Row 5 is (0, 1e-7, 1 − 1e-7): −1e-7 in its first entry is round-off (above −1e-6, sum off 1 by 1e-7): kept.
+  const roundOff = readProjectFile(withNumber(bytes, weights, 15, -1e-7), 'v1.rig.glb');
+  assert.deepEqual(roundOff.notices, []);
+  assert.equal(roundOff.scene.weights.data[15], -1e-7);
+});
+
+test("an example's pose and the scene's own poses are checked as the clips are", async () => {
+  const contents = withExamples(randomContents(16, 30, 6), 16);
+  const own = contents.scene.poses;
+  assert.ok(own?.kind === 'matrices', 'the random scene shows rotation matrices');
+  // The shown poses as a sequence of their own (not one of the clips), written beside them.
+  contents.scene.poses = { ...own, rotations: own.rotations.slice() };
+  const bytes = await writeProjectFile(contents, 'ex.rig.glb');
+  const ext = jsonOf(bytes).extensions[PROJECT_EXTENSION];
+  assert.ok(ext.scene.poses !== null && 'rotations' in ext.scene.poses, 'the scene has poses of its own');
+  // Example 1's bone 2 is a rotation about z: its last entry −1 makes a reflection.
+  refuses(
+    () => readProjectFile(withNumber(bytes, ext.examples![1].pose, 9 * 2 + 8, -1), 'ex.rig.glb'),
+    /^ex\.rig\.glb: RIGWRIGHT_project\.examples\[1\]\.pose: bone 2 is not a rotation: det -1\.000, should be 1 \(a reflection\)$/,
+  );
+  // The own poses' frame 2, bone 3 (block 15) with its last entry 0: R·Rᵀ has 0 where I has 1, det 0.
+  refuses(
+    () => readProjectFile(withNumber(bytes, (ext.scene.poses as { rotations: Ref }).rotations, 9 * 15 + 8, 0), 'ex.rig.glb'),
+    /^ex\.rig\.glb: RIGWRIGHT_project\.scene\.poses\.rotations: frame 2, bone 3 is not a rotation: R·Rᵀ differs from the identity by 1\.00 \(det 0\.000\)$/,
+  );
+  assert.deepEqual(readProjectFile(bytes, 'ex.rig.glb').notices, []);
+});
+
+test("the kept glTF's joint nodes are checked against it: nodes it has, joints of its skin, none twice", async () => {
+  // CesiumMan has 22 nodes; its one skin's joints are nodes 3 … 21, the first seven 3, 12, 13, 20, 21, 17, 14.
+  const contents = randomContents(17, 12, 7);
+  const glb = new Uint8Array(readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb')));
+  assert.deepEqual(glbJson<{ skins: { joints: number[] }[] }>(glb).skins[0].joints.slice(0, 7), [3, 12, 13, 20, 21, 17, 14]);
+  contents.scene.gltfSource = {
+    file: 'CesiumMan.glb',
+    bytes: glb,
+    resources: {},
+    jointNodes: Int32Array.from([3, 12, 13, 20, 21, 17, 14]),
+  };
+  const bytes = await writeProjectFile(contents, 'cesium.rig.glb');
+  assert.deepEqual(Array.from(readProjectFile(bytes, 'cesium.rig.glb').scene.gltfSource!.jointNodes), [3, 12, 13, 20, 21, 17, 14]);
+  const jointNodes = jsonOf(bytes).extensions[PROJECT_EXTENSION].scene.gltfSource!.jointNodes;
+  const P = 'cesium\\.rig\\.glb: RIGWRIGHT_project\\.scene\\.gltfSource\\.jointNodes';
+  refuses(
+    () => readProjectFile(withNumber(bytes, jointNodes, 3, 22, 'int32'), 'cesium.rig.glb'),
+    new RegExp(`^${P}: bone 3 names node 22; CesiumMan\\.glb has nodes 0 to 21$`),
+  );
+  refuses(
+    () => readProjectFile(withNumber(bytes, jointNodes, 3, 1, 'int32'), 'cesium.rig.glb'),
+    new RegExp(`^${P}: bone 3 names node 1, which is not a joint of a skin in CesiumMan\\.glb$`),
+  );
+  refuses(
+    () => readProjectFile(withNumber(bytes, jointNodes, 3, 3, 'int32'), 'cesium.rig.glb'),
+    new RegExp(`^${P}: bone 3 names node 3, as bone 0 does$`),
+  );
+  refuses(
+    () => readProjectFile(withNumber(bytes, jointNodes, 6, -1, 'int32'), 'cesium.rig.glb'),
+    new RegExp(`^${P}: bone 6 names node -1; CesiumMan\\.glb has nodes 0 to 21$`),
   );
 });

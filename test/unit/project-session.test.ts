@@ -108,7 +108,10 @@ test('a document with examples survives the project file: names, files, pose sou
     name,
     file: `${name}.obj`,
     positions: demo.mesh.positions.map((x, i) => x + shift * Math.sin(i)),
-    pose: Float64Array.from({ length: 9 * B }, (_, i) => (i % 9 === 0 ? Math.cos(shift) : i % 9 === 4 || i % 9 === 8 ? 1 : 0)),
+    pose: Float64Array.from(
+      { length: 9 * B },
+      (_, i) => [Math.cos(shift), -Math.sin(shift), 0, Math.sin(shift), Math.cos(shift), 0, 0, 0, 1][i % 9],
+    ),
     poseSource: `frame ${V % 7} of the demo`,
     hidden,
   });

@@ -36,6 +36,7 @@ import { gltfJson, isGlb, parseJsonText } from './gltf-resource-uris.ts';
 import { checkGltf, parseGlb } from './gltf-validate.ts';
 import { checkFileSize } from './read-file.ts';
 import { excerpt } from './text-scanner.ts';
+import { normalizeWeightRows } from './weights-file.ts';
 import type { GltfClip } from './gltf-export.ts';
 import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
@@ -426,7 +427,7 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
 
   const weights: DenseMatrix = { rows: vertexCount, cols: boneCount, data: new Float64Array(vertexCount * boneCount) };
   weightRows.forEach((row, v) => weights.data.set(row, v * boneCount));
-  normalizeWeights(weights, warnings);
+  warnings.push(...normalizeWeightRows(weights, false));
 
   const diagonal = boundingBox(mesh.positions).diagonal || 1;
   const skeleton = buildImportedSkeleton(toWorld, inverseBind, parentBone, diagonal, (j) =>
@@ -530,32 +531,6 @@ function readWeights(
     }
   }
   return rows;
-}
-
-/** Rows scaled to sum 1; negative weights become 0. Reports rows that needed it. */
-function normalizeWeights(weights: DenseMatrix, warnings: string[]): void {
-  const { rows, cols, data } = weights;
-  let off = 0;
-  let worst = 1;
-  let negative = 0;
-  for (let v = 0; v < rows; v++) {
-    let sum = 0;
-    for (let b = 0; b < cols; b++) {
-      if (data[v * cols + b] < 0) {
-        data[v * cols + b] = 0;
-        negative++;
-      }
-      sum += data[v * cols + b];
-    }
-    if (sum === 0) continue;
-    if (Math.abs(sum - 1) > TOLERANCE) {
-      off++;
-      if (Math.abs(sum - 1) > Math.abs(worst - 1)) worst = sum;
-    }
-    for (let b = 0; b < cols; b++) data[v * cols + b] /= sum;
-  }
-  if (negative > 0) warnings.push(`${negative} negative weights were set to 0`);
-  if (off > 0) warnings.push(`${off} vertices have weights that do not sum to 1 (farthest: ${worst.toPrecision(4)}); normalized`);
 }
 
 function triangleList(

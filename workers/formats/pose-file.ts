@@ -7,6 +7,7 @@
 import { FormatError } from './format-error.ts';
 import type { DenseMatrix } from './types.ts';
 import type { PoseSequence } from '../rig/pose-sequence.ts';
+import { polarDecomposition } from '../math/polar-decomposition.ts';
 
 /** Largest entrywise deviation of R·Rᵀ from I that still counts as a rotation. */
 const ROTATION_TOLERANCE = 1e-3;
@@ -14,6 +15,15 @@ const ROTATION_TOLERANCE = 1e-3;
 const DETERMINANT_TOLERANCE = 3e-3;
 /** Quaternions shorter than this cannot be normalized meaningfully. */
 const MIN_QUATERNION_LENGTH = 1e-8;
+/** Largest |‖q‖ − 1| of a quaternion stored as a unit one (a project file's final poses) that still counts as a rotation. */
+const QUATERNION_TOLERANCE = 1e-3;
+/**
+ * Largest deviation a stored rotation keeps as it is — of R·Rᵀ from I per entry, of a unit quaternion's length
+ * from 1 — beyond which, within the tolerances above, a reader renormalises it: what rounding leaves, in float64
+ * products (about 1e-15) and in decimals written with six or more digits (the context-aware data's poses are off
+ * by up to 5.5e-7).
+ */
+export const ROTATION_ROUNDING = 1e-5;
 
 /**
  * Interprets a DMAT matrix as the pose sequence of a skeleton with `boneCount` bones.
@@ -83,8 +93,8 @@ function fitsWhat(rows: number, cols: number, boneCount: number): string {
   return 'which fits no skeleton (pose files are 3·B·L × 3 or 4B × 1)';
 }
 
-/** Why the 3×3 row-major block at data[o..o+9) is not a rotation, or '' when it is one. */
-function rotationProblem(data: Float64Array, o: number): string {
+/** Largest entry of |R·Rᵀ − I| for the 3×3 row-major block at data[o..o+9); NaN when an entry is not finite. */
+export function rotationDeviation(data: Float64Array, o: number): number {
   let worst = 0;
   for (let i = 0; i < 3; i++) {
     for (let j = i; j < 3; j++) {
@@ -93,6 +103,15 @@ function rotationProblem(data: Float64Array, o: number): string {
       if (!(deviation <= worst)) worst = deviation;
     }
   }
+  return worst;
+}
+
+/**
+ * Why the 3×3 row-major block at data[o..o+9) is not a rotation, or '' when it is one: R·Rᵀ off I by more than
+ * ROTATION_TOLERANCE per entry, or det not +1 (a reflection) within DETERMINANT_TOLERANCE.
+ */
+export function rotationProblem(data: Float64Array, o: number): string {
+  const worst = rotationDeviation(data, o);
   const det =
     data[o] * (data[o + 4] * data[o + 8] - data[o + 5] * data[o + 7]) -
     data[o + 1] * (data[o + 3] * data[o + 8] - data[o + 5] * data[o + 6]) +
@@ -100,6 +119,28 @@ function rotationProblem(data: Float64Array, o: number): string {
   if (!(worst <= ROTATION_TOLERANCE)) return `R·Rᵀ differs from the identity by ${worst.toPrecision(3)} (det ${det.toPrecision(4)})`;
   if (!(Math.abs(det - 1) <= DETERMINANT_TOLERANCE)) return `det ${det.toPrecision(4)}, should be 1${det < 0 ? ' (a reflection)' : ''}`;
   return '';
+}
+
+const nearest = new Float64Array(9);
+const stretch = new Float64Array(9);
+
+/**
+ * Replaces the 3×3 row-major block at data[o..o+9), a rotation by rotationProblem, with the nearest rotation: R of
+ * its polar decomposition (orthonormal to rounding, det +1).
+ */
+export function renormalizeRotation(data: Float64Array, o: number): void {
+  polarDecomposition(data, o, nearest, 0, stretch, 0);
+  data.set(nearest, o);
+}
+
+/**
+ * Why the quaternion at data[o..o+4) (x y z w), stored as a unit one, is not a rotation, or '' when it is one: its
+ * length off 1 by more than QUATERNION_TOLERANCE.
+ */
+export function quaternionProblem(data: Float64Array, o: number): string {
+  const length = Math.hypot(data[o], data[o + 1], data[o + 2], data[o + 3]);
+  if (Math.abs(length - 1) <= QUATERNION_TOLERANCE) return '';
+  return `the quaternion (${data[o]}, ${data[o + 1]}, ${data[o + 2]}, ${data[o + 3]}) has length ${length.toPrecision(4)}, not 1`;
 }
 
 /**

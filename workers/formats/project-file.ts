@@ -35,6 +35,9 @@ import { exportGltf, type GltfClip } from './gltf-export.ts';
 import { buildGlb } from './gltf-validate.ts';
 import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import { ALPHA_MODES, MAG_FILTERS, MIN_FILTERS, WRAP_MODES } from './material-look.ts';
+import { gltfJson } from './gltf-resource-uris.ts';
+import { ROTATION_ROUNDING, quaternionProblem, renormalizeRotation, rotationDeviation, rotationProblem } from './pose-file.ts';
+import { normalizeWeightRows } from './weights-file.ts';
 import { buildSkeleton, type Skeleton } from '../rig/skeleton.ts';
 import type { PoseSequence } from '../rig/pose-sequence.ts';
 import type { KeyframeCurves } from '../rig/keyframe-curves.ts';
@@ -134,6 +137,15 @@ export interface ProjectContents {
   formatVersion: number;
   scene: ProjectScene;
   settings: ProjectSettings;
+}
+
+/** What readProjectFile gives: the contents, and what it had to correct to read them. */
+export interface ReadProject extends ProjectContents {
+  /**
+   * One line per correction, naming the file and the place (`arm.rig.glb: RIGWRIGHT_project.scene.weights.data: …`):
+   * rotations and quaternions renormalised, weight rows made to sum to 1. Writers ignore it.
+   */
+  notices: string[];
 }
 
 /** The pose-space kernel of a project that names none (workers/posespace/pose-space-weights.ts RBF_KERNELS). */
@@ -485,6 +497,9 @@ export const MIGRATIONS: Record<number, (extension: Record<string, unknown>) => 
 
 /** Reads the JSON and the arrays of one file, each check failing with the place in the file. */
 class ProjectReader {
+  /** corrections made while reading (ReadProject.notices) */
+  readonly notices: string[] = [];
+
   constructor(
     readonly file: string,
     private readonly glb: Glb,
@@ -492,6 +507,59 @@ class ProjectReader {
 
   fail(where: string, reason: string): never {
     throw new FormatError(this.file, where, reason);
+  }
+
+  notice(where: string, text: string): void {
+    this.notices.push(`${this.file}: ${where}: ${text}`);
+  }
+
+  /**
+   * Rotation blocks (9 numbers each, row-major) checked as the DMAT pose reader checks them (pose-file.ts): each a
+   * rotation (R·Rᵀ = I within its tolerance, det +1), else refused naming `place(block)`; one off by more than
+   * rounding (ROTATION_ROUNDING) is replaced by the nearest rotation, with a notice.
+   */
+  rotations(where: string, data: Float64Array, place: (block: number) => string): void {
+    let renormalised = 0;
+    let worst = 0;
+    let first = 0;
+    for (let block = 0; 9 * block < data.length; block++) {
+      const problem = rotationProblem(data, 9 * block);
+      if (problem) this.fail(where, `${place(block)} is not a rotation: ${problem}`);
+      const deviation = rotationDeviation(data, 9 * block);
+      if (deviation <= ROTATION_ROUNDING) continue;
+      if (renormalised++ === 0) first = block;
+      worst = Math.max(worst, deviation);
+      renormalizeRotation(data, 9 * block);
+    }
+    if (renormalised > 0)
+      this.notice(
+        where,
+        `${renormalised} rotation${renormalised === 1 ? ' was' : 's were'} off by up to ${worst.toExponential(1)} (the first: ${place(first)}); renormalised`,
+      );
+  }
+
+  /**
+   * Unit quaternions (x y z w per bone): each of length 1 within its tolerance (pose-file.ts), else refused naming the
+   * bone; one off by more than rounding (ROTATION_ROUNDING) is scaled to length 1, with a notice.
+   */
+  quaternions(where: string, data: Float64Array): void {
+    let renormalised = 0;
+    let worst = 0;
+    let first = 0;
+    for (let b = 0; 4 * b < data.length; b++) {
+      const problem = quaternionProblem(data, 4 * b);
+      if (problem) this.fail(where, `bone ${b}: ${problem}`);
+      const length = Math.hypot(data[4 * b], data[4 * b + 1], data[4 * b + 2], data[4 * b + 3]);
+      if (Math.abs(length - 1) <= ROTATION_ROUNDING) continue;
+      if (renormalised++ === 0) first = b;
+      worst = Math.max(worst, Math.abs(length - 1));
+      for (let k = 0; k < 4; k++) data[4 * b + k] /= length;
+    }
+    if (renormalised > 0)
+      this.notice(
+        where,
+        `${renormalised} quaternion${renormalised === 1 ? ' was' : 's were'} off unit length by up to ${worst.toExponential(1)} (the first: bone ${first}); renormalised`,
+      );
   }
 
   array(where: string, ref: unknown, type: ArrayType, expectedLength?: number): TypedArray {
@@ -560,6 +628,7 @@ class ProjectReader {
     if (pose.kind === 'quaternions') {
       const final = this.array(`${where}.final`, pose.final, 'float64', 4 * bones) as Float64Array;
       this.finite(`${where}.final`, final);
+      this.quaternions(`${where}.final`, final);
       return { kind: 'quaternions', boneCount: bones, final };
     }
     if (pose.kind !== 'matrices') this.fail(`${where}.kind`, notA(pose.kind, '"matrices" or "quaternions"'));
@@ -567,6 +636,7 @@ class ProjectReader {
     if (frames < 1) this.fail(`${where}.frameCount`, 'a pose sequence needs at least one frame');
     const rotations = this.array(`${where}.rotations`, pose.rotations, 'float64', 9 * bones * frames) as Float64Array;
     this.finite(`${where}.rotations`, rotations);
+    this.rotations(`${where}.rotations`, rotations, (block) => `frame ${Math.floor(block / bones)}, bone ${block % bones}`);
     const times = this.keyTimes(`${where}.times`, pose.times, frames);
     if (pose.curves !== undefined && pose.curves !== null) {
       if (!times.times) this.fail(`${where}.curves`, 'keyframe curves need the key times of the frames');
@@ -653,15 +723,20 @@ class ProjectReader {
 }
 
 /**
- * Reads a project file, upgrading an older format version first.
+ * Reads a project file, upgrading an older format version first. Rotations are checked as the DMAT pose reader
+ * checks them: every 3×3 block of the clips, the scene's own poses and the examples' poses a rotation (R·Rᵀ = I
+ * within 1e-3 per entry, det +1), every final quaternion of length 1 within 1e-3; one off by more than rounding
+ * (1e-5) is renormalised, with a notice. Weight rows that have a weight below −1e-6 or do not sum to 1 within 1e-3
+ * are normalised as glTF import does (negative weights 0, the row divided by its sum), with a notice; a row of
+ * zeros stays (the vertex stays at rest). The kept glTF's joint nodes must be distinct joints of its skins.
  * @param bytes     the file
  * @param fileName  for messages
- * @returns the scene and settings; formatVersion is the file's own version
+ * @returns the scene and settings, and what was corrected (notices); formatVersion is the file's own version
  * @throws FormatError naming the file, the place (`RIGWRIGHT_project.scene.weights`, `chunk 1`…) and the reason:
  *   not a GLB, no project extension, a newer format version, or any field missing, of the wrong type or size,
- *   non-finite, or out of range
+ *   non-finite, out of range, a block that is not a rotation or a quaternion that is not a unit one
  */
-export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectContents {
+export function readProjectFile(bytes: Uint8Array, fileName: string): ReadProject {
   const glb = parseGlb(bytes, fileName);
   const r = new ProjectReader(fileName, glb);
   const P = PROJECT_EXTENSION;
@@ -709,6 +784,8 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectCon
     r.fail(`${S}.weights`, `${rows} × ${cols} weights, the scene needs ${vertexCount} × ${boneCount}`);
   const weightData = r.array(`${S}.weights.data`, weightsJson.data, 'float64', rows * cols) as Float64Array;
   r.finite(`${S}.weights.data`, weightData);
+  // Rows that break the partition of unity are made one as import makes them; the others keep their bits.
+  for (const change of normalizeWeightRows({ rows, cols, data: weightData }, true)) r.notice(`${S}.weights.data`, change);
 
   if (!Array.isArray(scene.clips)) r.fail(`${S}.clips`, 'expected a list');
   const clips = (scene.clips as unknown[]).map((clip, i) => {
@@ -748,7 +825,7 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectCon
         r.fail(`${S}.boneScales`, `bone ${Math.floor(i / 3)} has scale ${boneScales[i]}`);
   }
 
-  const contents: ProjectContents = {
+  const contents: ReadProject = {
     formatVersion,
     scene: {
       name: r.string(`${S}.name`, scene.name),
@@ -770,6 +847,7 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ProjectCon
       ...readAsset(r, scene, { positions, triangles }, boneCount),
     },
     settings: readSettings(r, ext.settings, vertexCount, boneCount),
+    notices: r.notices,
   };
   return contents;
 }
@@ -843,7 +921,7 @@ function readAlphaAndSamplingKeys(
 /**
  * The optional asset keys of the scene section, each checked against the mesh and skeleton: parts cover the
  * vertices and triangles in order and keep their triangles inside their vertices; materials in range; uvs #V × 2
- * finite; corners #F × 3 naming existing vt/vn; joint nodes #B, not negative.
+ * finite; corners #F × 3 naming existing vt/vn; joint nodes #B, distinct joints of the kept glTF's skins.
  */
 function readAsset(
   r: ProjectReader,
@@ -999,16 +1077,45 @@ function readAsset(
         configurable: true,
       });
     });
+    const file = r.string(`${G}.file`, g.file);
+    const bytes = r.array(`${G}.bytes`, g.bytes, 'uint8') as Uint8Array;
     const jointNodes = r.array(`${G}.jointNodes`, g.jointNodes, 'int32', boneCount) as Int32Array;
-    for (let b = 0; b < boneCount; b++) if (jointNodes[b] < 0) r.fail(`${G}.jointNodes`, `bone ${b} names node ${jointNodes[b]}`);
-    out.gltfSource = {
-      file: r.string(`${G}.file`, g.file),
-      bytes: r.array(`${G}.bytes`, g.bytes, 'uint8') as Uint8Array,
-      resources,
-      jointNodes,
-    };
+    checkJointNodes(r, G, jointNodes, gltfSkinJoints(r, G, bytes, file), file);
+    out.gltfSource = { file, bytes, resources, jointNodes };
   }
   return out;
+}
+
+/** The kept glTF's node count and the nodes its skins name as joints; a glTF that cannot be read is refused. */
+function gltfSkinJoints(r: ProjectReader, where: string, bytes: Uint8Array, file: string): { nodeCount: number; joints: Set<unknown> } {
+  let json: unknown;
+  try {
+    json = gltfJson(bytes, file);
+  } catch (error) {
+    r.fail(`${where}.bytes`, `the kept glTF cannot be read (${error instanceof FormatError ? error.reason : String(error)})`);
+  }
+  const list = (owner: unknown, key: string): unknown[] => (isObject(owner) && Array.isArray(owner[key]) ? (owner[key] as unknown[]) : []);
+  const joints = new Set<unknown>(list(json, 'skins').flatMap((skin) => list(skin, 'joints')));
+  return { nodeCount: list(json, 'nodes').length, joints };
+}
+
+/** Each bone's joint node (gltfSource.jointNodes, #B already): a node of the kept glTF, a joint of one of its skins, no node twice. */
+function checkJointNodes(
+  r: ProjectReader,
+  where: string,
+  jointNodes: Int32Array,
+  gltf: { nodeCount: number; joints: Set<unknown> },
+  file: string,
+): void {
+  const boneOfNode = new Map<number, number>();
+  jointNodes.forEach((node, b) => {
+    const at = `${where}.jointNodes`;
+    if (node < 0 || node >= gltf.nodeCount) r.fail(at, `bone ${b} names node ${node}; ${file} has nodes 0 to ${gltf.nodeCount - 1}`);
+    if (!gltf.joints.has(node)) r.fail(at, `bone ${b} names node ${node}, which is not a joint of a skin in ${file}`);
+    const earlier = boneOfNode.get(node);
+    if (earlier !== undefined) r.fail(at, `bone ${b} names node ${node}, as bone ${earlier} does`);
+    boneOfNode.set(node, b);
+  });
 }
 
 /** The examples section: each example's vertices match the mesh's, its pose the skeleton's, every number finite. */
@@ -1032,6 +1139,7 @@ function readExamples(r: ProjectReader, value: unknown, vertexCount: number, bon
       r.fail(`${at}.pose`, `a pose for ${(poseRef.length as number) / 9} bones, the skeleton has ${boneCount}`);
     const pose = r.array(`${at}.pose`, poseRef, 'float64', 9 * boneCount) as Float64Array;
     r.finite(`${at}.pose`, pose);
+    r.rotations(`${at}.pose`, pose, (b) => `bone ${b}`);
     if (typeof example.hidden !== 'boolean') r.fail(`${at}.hidden`, notA(example.hidden, 'true or false'));
     return {
       name,

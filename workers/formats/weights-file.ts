@@ -92,6 +92,52 @@ export function weightsFromDmat(
 }
 
 /**
+ * Makes weight rows partitions of unity as glTF import does: negative weights become 0, then the row is divided by
+ * its sum; a row without positive weight stays all 0 (its vertex stays at rest).
+ * @param weights  #V × #B, changed in place
+ * @param onlyOff  false: every row (glTF import); true: only the rows that break the invariants — a weight below
+ *                 −NEGATIVE_TOLERANCE or a sum further than ROW_SUM_TOLERANCE from 1 — the others keep their bits
+ *                 (a project file's weights are the scene's own)
+ * @returns what was changed, one sentence each: weights set to 0, rows that did not sum to 1 (none: [])
+ */
+export function normalizeWeightRows(weights: DenseMatrix, onlyOff: boolean): string[] {
+  const { rows, cols, data } = weights;
+  let off = 0;
+  let worst = 1;
+  let negative = 0;
+  for (let v = 0; v < rows; v++) {
+    const row = v * cols;
+    if (onlyOff) {
+      let sum = 0;
+      let smallest = 0;
+      for (let b = 0; b < cols; b++) {
+        sum += data[row + b];
+        smallest = Math.min(smallest, data[row + b]);
+      }
+      if (smallest >= -NEGATIVE_TOLERANCE && (sum === 0 || Math.abs(sum - 1) <= ROW_SUM_TOLERANCE)) continue;
+    }
+    let sum = 0;
+    for (let b = 0; b < cols; b++) {
+      if (data[row + b] < 0) {
+        data[row + b] = 0;
+        negative++;
+      }
+      sum += data[row + b];
+    }
+    if (sum === 0) continue;
+    if (Math.abs(sum - 1) > ROW_SUM_TOLERANCE) {
+      off++;
+      if (Math.abs(sum - 1) > Math.abs(worst - 1)) worst = sum;
+    }
+    for (let b = 0; b < cols; b++) data[row + b] /= sum;
+  }
+  const changes: string[] = [];
+  if (negative > 0) changes.push(`${negative} negative weights were set to 0`);
+  if (off > 0) changes.push(`${off} vertices have weights that do not sum to 1 (farthest: ${worst.toPrecision(4)}); normalized`);
+  return changes;
+}
+
+/**
  * Reads handle assignments: one entry per vertex, −1 for a free vertex or the 0-based bone index it is bound to.
  * @param m           the matrix as read: #V × 1
  * @param vertexCount #V of the mesh
