@@ -14,6 +14,9 @@
  * can leave some targets new and some old (each still complete). A target that is a symbolic link is written
  * through the link (the file it points to is replaced, the link stays); an existing target keeps its mode.
  *
+ * With `createFolders`, the targets' missing folders are made first, one level at a time, and removed again when the
+ * write fails (makeFoldersSync says why a folder cannot be made, in words).
+ *
  * The file-system calls are injectable (AtomicWriteOptions.fs) so tests can make a write fail with ENOSPC halfway.
  */
 import * as fs from 'node:fs';
@@ -30,15 +33,30 @@ export interface AtomicFile {
 /** The node:fs calls the synchronous writer makes; node:fs itself fits. */
 export type AtomicSyncFs = Pick<
   typeof fs,
-  'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'renameSync' | 'unlinkSync' | 'statSync' | 'fchmodSync' | 'realpathSync'
+  | 'openSync'
+  | 'writeSync'
+  | 'fsyncSync'
+  | 'closeSync'
+  | 'renameSync'
+  | 'unlinkSync'
+  | 'statSync'
+  | 'fchmodSync'
+  | 'realpathSync'
+  | 'mkdirSync'
+  | 'rmdirSync'
 >;
 
 /** The node:fs/promises calls the asynchronous writer makes; node:fs/promises itself fits. */
-export type AtomicAsyncFs = Pick<typeof fsPromises, 'open' | 'rename' | 'unlink' | 'stat' | 'realpath'>;
+export type AtomicAsyncFs = Pick<typeof fsPromises, 'open' | 'rename' | 'unlink' | 'stat' | 'realpath' | 'mkdir' | 'rmdir'>;
 
 export interface AtomicWriteOptions<F> {
   /** the file-system calls to make (tests inject failures); default node:fs or node:fs/promises */
   fs?: F;
+  /**
+   * create the targets' missing folders first (a .gltf's `textures/`), one level at a time; the folders made are
+   * removed again when the write fails. Default false: a missing folder fails the write.
+   */
+  createFolders?: boolean;
 }
 
 /** A write that failed; the targets are untouched (see the module comment for the rename window of a set). */
@@ -78,6 +96,10 @@ export function describeFileSystemError(error: unknown): string {
       return 'the file is larger than this system allows (file size limit)';
     case 'EROFS':
       return 'the file system is read-only';
+    case 'ENOTDIR':
+      return 'a part of the path is a file, not a folder';
+    case 'EEXIST':
+      return 'a file of that name is already there';
     default:
       return error instanceof Error ? error.message : String(error);
   }
@@ -115,6 +137,94 @@ function checkDistinct(files: readonly AtomicFile[]): void {
 /** Folders whose entries changed: fsync'd so the renames are durable. Some systems cannot (Windows): ignored. */
 const UNSYNCABLE_FOLDER = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'ENOTSUP', 'EBADF']);
 
+/**
+ * Makes a folder and its missing parents, one level at a time below the nearest one that exists. (A recursive mkdir
+ * is not used: where the system refuses a folder, as in /proc, it retries for ever.)
+ * @returns the folders made, outermost first; none when the folder is there
+ * @throws AtomicWriteError naming the folder asked for, with the reason in words: a file in the way, a folder the
+ *         system does not allow, no permission, …
+ */
+export function makeFoldersSync(folder: string, io: Pick<AtomicSyncFs, 'statSync' | 'mkdirSync' | 'rmdirSync'> = fs): string[] {
+  const top = path.resolve(folder);
+  const missing: string[] = [];
+  for (let at = top; ; at = path.dirname(at)) {
+    let info: fs.Stats | undefined;
+    try {
+      info = io.statSync(at, { throwIfNoEntry: false });
+    } catch (error) {
+      if (errorCode(error) !== 'ENOTDIR') throw folderFailure(top, at, error);
+    }
+    if (info?.isDirectory()) break;
+    if (info) throw folderFailure(top, at, Object.assign(new Error('not a folder'), { code: at === top ? 'EEXIST' : 'ENOTDIR' }));
+    missing.unshift(at);
+    if (path.dirname(at) === at) break;
+  }
+  const made: string[] = [];
+  for (const at of missing) {
+    try {
+      io.mkdirSync(at);
+    } catch (error) {
+      removeFoldersQuietlySync(io, made);
+      throw folderFailure(top, at, error);
+    }
+    made.push(at);
+  }
+  return made;
+}
+
+/** Asynchronous makeFoldersSync (Electron main). */
+export async function makeFolders(folder: string, io: Pick<AtomicAsyncFs, 'stat' | 'mkdir' | 'rmdir'> = fsPromises): Promise<string[]> {
+  const top = path.resolve(folder);
+  const missing: string[] = [];
+  for (let at = top; ; at = path.dirname(at)) {
+    const info = await io.stat(at).catch((error: unknown) => {
+      const code = errorCode(error);
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw folderFailure(top, at, error);
+    });
+    if (info?.isDirectory()) break;
+    if (info) throw folderFailure(top, at, Object.assign(new Error('not a folder'), { code: at === top ? 'EEXIST' : 'ENOTDIR' }));
+    missing.unshift(at);
+    if (path.dirname(at) === at) break;
+  }
+  const made: string[] = [];
+  for (const at of missing) {
+    try {
+      await io.mkdir(at);
+    } catch (error) {
+      for (const folder of made.reverse()) await io.rmdir(folder).catch(() => undefined);
+      throw folderFailure(top, at, error);
+    }
+    made.push(at);
+  }
+  return made;
+}
+
+/**
+ * Why folder `at` (on the way to `top`) could not be made. mkdir says ENOENT where the system allows no folder
+ * although the parent exists (/proc): said as that.
+ */
+function folderFailure(top: string, at: string, error: unknown): AtomicWriteError {
+  const code = errorCode(error);
+  const reason =
+    code === 'ENOENT'
+      ? 'the system does not allow a folder there'
+      : code === 'ENOTDIR' && at !== top
+        ? `${at} is a file, not a folder`
+        : describeFileSystemError(error);
+  return new AtomicWriteError(top, code, reason, { cause: error });
+}
+
+function removeFoldersQuietlySync(io: Pick<AtomicSyncFs, 'rmdirSync'>, made: readonly string[]): void {
+  for (const folder of [...made].reverse()) {
+    try {
+      io.rmdirSync(folder);
+    } catch {
+      // something else was put there meanwhile: it stays
+    }
+  }
+}
+
 /** Writes one file atomically; see writeFilesAtomicSync. */
 export function writeFileAtomicSync(file: string, contents: string | Uint8Array, options: AtomicWriteOptions<AtomicSyncFs> = {}): void {
   writeFilesAtomicSync([{ path: file, contents }], options);
@@ -129,8 +239,10 @@ export function writeFilesAtomicSync(files: readonly AtomicFile[], options: Atom
   const io = options.fs ?? fs;
   checkDistinct(files);
   const staged: { target: string; temporary: string }[] = [];
+  const made: string[] = [];
   let current = files[0]?.path ?? '';
   try {
+    if (options.createFolders) for (const file of files) made.push(...makeFoldersSync(path.dirname(file.path), io));
     for (const file of files) {
       current = file.path;
       const target = resolveTargetSync(io, file.path);
@@ -151,6 +263,7 @@ export function writeFilesAtomicSync(files: readonly AtomicFile[], options: Atom
     }
   } catch (error) {
     for (const { temporary } of staged) removeQuietlySync(io, temporary);
+    removeFoldersQuietlySync(io, made);
     throw failure(current, error);
   }
   let renamed = 0;
@@ -228,8 +341,10 @@ export async function writeFilesAtomic(files: readonly AtomicFile[], options: At
   const io = options.fs ?? fsPromises;
   checkDistinct(files);
   const staged: { target: string; temporary: string }[] = [];
+  const made: string[] = [];
   let current = files[0]?.path ?? '';
   try {
+    if (options.createFolders) for (const file of files) made.push(...(await makeFolders(path.dirname(file.path), io)));
     for (const file of files) {
       current = file.path;
       const target = await io.realpath(file.path).catch(() => file.path);
@@ -252,6 +367,7 @@ export async function writeFilesAtomic(files: readonly AtomicFile[], options: At
     }
   } catch (error) {
     for (const { temporary } of staged) await io.unlink(temporary).catch(() => undefined);
+    for (const folder of made.reverse()) await io.rmdir(folder).catch(() => undefined);
     throw failure(current, error);
   }
   let renamed = 0;

@@ -8,6 +8,7 @@
 export const IPC_CHANNELS = {
   openFiles: 'rigwright:open-files',
   saveFile: 'rigwright:save-file',
+  saveAsset: 'rigwright:save-asset',
   menuCommand: 'rigwright:menu-command',
   setMenu: 'rigwright:set-menu',
   openProject: 'rigwright:open-project',
@@ -42,6 +43,29 @@ export interface SaveFileRequest {
   suggestedName: string;
   bytes: Uint8Array;
 }
+
+/**
+ * A glTF asset saved as one: the .gltf and the files it names (buffers, images), written relative to wherever the
+ * user saves the .gltf, subfolders made, all or none. Each resource's `uri` is the URI the .gltf names it by, which
+ * must lead to a file inside that folder (workers/formats/resource-path.ts); main checks every one.
+ */
+export interface SaveAssetRequest {
+  /** base name offered in the dialog, ending in .gltf */
+  suggestedName: string;
+  bytes: Uint8Array;
+  /**
+   * at most MAX_ASSET_RESOURCES, each URI ending in one of ASSET_RESOURCE_EXTENSIONS; all the bytes together, the
+   * .gltf's included, at most MAX_FILE_BYTES
+   */
+  resources: { uri: string; bytes: Uint8Array }[];
+}
+
+/** Extensions a resource of a SaveAssetRequest may end in: glTF buffers and the image types a .gltf names. */
+export const ASSET_RESOURCE_EXTENSIONS = ['bin', 'png', 'jpg', 'jpeg', 'webp', 'ktx2'] as const;
+/** Most resources one SaveAssetRequest may carry. */
+export const MAX_ASSET_RESOURCES = 256;
+/** Longest resource URI a SaveAssetRequest may carry. */
+export const MAX_RESOURCE_URI_LENGTH = 1024;
 
 /**
  * The desktop menus as the renderer describes them (made from its command catalog and keybinding table): main
@@ -163,6 +187,11 @@ export interface RigwrightBridge {
   openFiles(request?: OpenFilesRequest): Promise<OpenedFile[]>;
   /** Resolves true when written, false when the user cancelled. */
   saveFile(request: SaveFileRequest): Promise<boolean>;
+  /**
+   * A .gltf with its resources, saved as one: one question where (the desktop's Save dialog; on the web a folder,
+   * or downloads), every file written. Resolves true when written, false when the user cancelled.
+   */
+  saveAsset(request: SaveAssetRequest): Promise<boolean>;
   /** Subscribes to application-menu commands (command ids); returns the unsubscribe function. */
   onMenuCommand(listener: (command: string) => void): () => void;
   /** Replaces the desktop menus (the web page has none and ignores it). */

@@ -4,8 +4,10 @@
  * values and size before main touches a dialog or the file system. Pure functions; main.ts calls them.
  */
 import {
+  ASSET_RESOURCE_EXTENSIONS,
   AUTOSAVE_ID_PATTERN,
   COMMAND_ID_PATTERN,
+  MAX_ASSET_RESOURCES,
   MAX_FILE_BYTES,
   MAX_AUTOSAVE_NAME_LENGTH,
   MAX_AUTOSAVE_REMOVE,
@@ -13,6 +15,7 @@ import {
   MAX_MENU_ITEMS,
   MAX_MENU_LABEL_LENGTH,
   MAX_MENUS,
+  MAX_RESOURCE_URI_LENGTH,
   OPENABLE_EXTENSIONS,
   PROJECT_TOKEN_PATTERN,
   RIG_FILE_EXTENSIONS,
@@ -25,6 +28,8 @@ import {
   type SaveProjectRequest,
 } from './ipc-contract.ts';
 import { APP_HOST, APP_SCHEME } from './app-scheme.ts';
+import { FormatError } from '../workers/formats/format-error.ts';
+import { resourcePath } from '../workers/formats/resource-path.ts';
 
 /** An IPC argument that does not match its channel's contract. The message names the channel and the reason. */
 export class IpcArgumentError extends Error {
@@ -157,6 +162,65 @@ export function validateSaveFileRequest(channel: string, value: unknown): SaveFi
     throw new IpcArgumentError(channel, `file is larger than ${MAX_FILE_BYTES} bytes`);
   }
   return { suggestedName, bytes };
+}
+
+/** A SaveAssetRequest checked, each resource with the file it is relative to the .gltf's folder. */
+export interface ValidSaveAssetRequest {
+  suggestedName: string;
+  bytes: Uint8Array;
+  /** `path`: resourcePath of the URI, `/`-separated, inside the folder; no two alike (ignoring case) */
+  resources: { uri: string; path: string; bytes: Uint8Array }[];
+}
+
+/**
+ * Validates the argument of `saveAsset`: the same rule for the URIs as the readers and the CLI apply, so a page that
+ * was made to send `../…` or an absolute path cannot write outside the folder the user chooses.
+ * @param value  what the page sent: { suggestedName: a base name ending in .gltf, bytes: Uint8Array, resources: an
+ *               array of at most MAX_ASSET_RESOURCES { uri, bytes } }, no other fields; each uri a string of at most
+ *               MAX_RESOURCE_URI_LENGTH naming a file inside the folder (resourcePath) whose name ends in one of
+ *               ASSET_RESOURCE_EXTENSIONS, no two naming the same file (ignoring case, as Windows and macOS do);
+ *               all the bytes together at most MAX_FILE_BYTES
+ * @returns the same fields, each resource with its path
+ * @throws IpcArgumentError naming the field at fault (`resources[2].uri: …`)
+ */
+export function validateSaveAssetRequest(channel: string, value: unknown): ValidSaveAssetRequest {
+  if (!isPlainObject(value)) throw new IpcArgumentError(channel, 'request must be an object');
+  refuseUnknownKeys(channel, value, ['suggestedName', 'bytes', 'resources']);
+  const suggestedName = validateBaseName(channel, value.suggestedName);
+  if (extensionOf(suggestedName) !== 'gltf') throw new IpcArgumentError(channel, 'an asset with resources is a .gltf file');
+  const { bytes, resources } = value;
+  if (!(bytes instanceof Uint8Array)) throw new IpcArgumentError(channel, 'bytes must be a Uint8Array');
+  if (!Array.isArray(resources)) throw new IpcArgumentError(channel, 'resources must be an array');
+  if (resources.length > MAX_ASSET_RESOURCES) throw new IpcArgumentError(channel, `at most ${MAX_ASSET_RESOURCES} resources`);
+  let total = bytes.byteLength;
+  const seen = new Set<string>();
+  const valid = resources.map((resource: unknown, i) => {
+    const place = `resources[${i}]`;
+    if (!isPlainObject(resource)) throw new IpcArgumentError(channel, `${place}: must be an object`);
+    refuseUnknownKeys(channel, resource, ['uri', 'bytes'], place);
+    const { uri } = resource;
+    if (typeof uri !== 'string') throw new IpcArgumentError(channel, `${place}.uri must be a string`);
+    if (uri.length > MAX_RESOURCE_URI_LENGTH)
+      throw new IpcArgumentError(channel, `${place}.uri is longer than ${MAX_RESOURCE_URI_LENGTH} characters`);
+    let path: string;
+    try {
+      path = resourcePath(uri, suggestedName);
+    } catch (error) {
+      if (error instanceof FormatError) throw new IpcArgumentError(channel, `${place}.uri: ${error.reason}`);
+      throw error;
+    }
+    if (!(ASSET_RESOURCE_EXTENSIONS as readonly string[]).includes(extensionOf(path.slice(path.lastIndexOf('/') + 1))))
+      throw new IpcArgumentError(channel, `${place}.uri must end in one of .${ASSET_RESOURCE_EXTENSIONS.join(', .')}`);
+    const key = path.toLowerCase();
+    if (seen.has(key)) throw new IpcArgumentError(channel, `${place}.uri names a file an earlier resource names`);
+    seen.add(key);
+    const data = resource.bytes;
+    if (!(data instanceof Uint8Array)) throw new IpcArgumentError(channel, `${place}.bytes must be a Uint8Array`);
+    total += data.byteLength;
+    if (total > MAX_FILE_BYTES) throw new IpcArgumentError(channel, `the asset is larger than ${MAX_FILE_BYTES} bytes`);
+    return { uri, path, bytes: data };
+  });
+  return { suggestedName, bytes, resources: valid };
 }
 
 /** Far longer than any id in the command catalog; keeps what an error message quotes short. */

@@ -17,7 +17,7 @@ import type {
   WebContents,
 } from './electron-api.ts';
 import { IPC_CHANNELS, MAX_FILE_BYTES, type MenuItemModel, type MenuModel, type OpenedFile, type ProjectFileRef } from './ipc-contract.ts';
-import { saveRequestedFile } from './save-file.ts';
+import { saveRequestedAsset, saveRequestedFile } from './save-file.ts';
 import { APP_ENTRY_URL, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, resolveAppAsset } from './app-scheme.ts';
 import { ProjectFilesMain } from './project-files-main.ts';
 import { AutosaveFolder } from './autosave-folder.ts';
@@ -291,6 +291,20 @@ async function saveFile(window: Window | null, argument: unknown): Promise<boole
   );
 }
 
+/** A .gltf and its resources: one Save dialog for the .gltf, the resources written relative to it (save-file.ts). */
+async function saveAsset(window: Window | null, argument: unknown): Promise<boolean> {
+  return withDialog(false, () =>
+    saveRequestedAsset(argument, async (request) => {
+      const result = await dialog.showSaveDialog(parentWindow(window), {
+        title: `Save ${request.suggestedName} and its ${request.resources.length} file${request.resources.length === 1 ? '' : 's'}`,
+        defaultPath: path.join(app.getPath('documents'), request.suggestedName),
+        filters: [{ name: 'glTF file', extensions: ['gltf'] }],
+      });
+      return result.canceled || !result.filePath ? null : result.filePath;
+    }),
+  );
+}
+
 // Project files: the page names them by token; paths and the recent list stay here (userData/recent-projects.json).
 let projectFiles: ProjectFilesMain | null = null;
 function projects(): ProjectFilesMain {
@@ -401,6 +415,7 @@ app
     lockDownSession();
     handle(IPC_CHANNELS.openFiles, openFiles);
     handle(IPC_CHANNELS.saveFile, saveFile);
+    handle(IPC_CHANNELS.saveAsset, saveAsset);
     handle(IPC_CHANNELS.setMenu, setMenu);
     handle(IPC_CHANNELS.openProject, openProject);
     handle(IPC_CHANNELS.saveProject, saveProject);

@@ -14,6 +14,7 @@ import {
   type OpenFilesRequest,
   type ProjectFileRef,
   type RigwrightBridge,
+  type SaveAssetRequest,
   type SaveFileRequest,
   type SaveProjectRequest,
 } from './ipc-contract.ts';
@@ -53,6 +54,9 @@ const bridge: RigwrightBridge = {
   },
   saveFile(request: SaveFileRequest): Promise<boolean> {
     return ipcRenderer.invoke(IPC_CHANNELS.saveFile, request) as Promise<boolean>;
+  },
+  saveAsset(request: SaveAssetRequest): Promise<boolean> {
+    return ipcRenderer.invoke(IPC_CHANNELS.saveAsset, request) as Promise<boolean>;
   },
   projects: {
     open(token?: string): Promise<(OpenedFile & { token: string }) | null> {

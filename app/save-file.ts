@@ -3,9 +3,11 @@
  * with a Save dialog), write atomically. Kept free of `electron` so the same code runs in a plain Node process, where
  * a test kills it at random moments and checks the target is always the whole old file or the whole new one.
  */
-import { writeFileAtomic } from './atomic-write.ts';
+import path from 'node:path';
+import { resourceTargets } from './asset-resources.ts';
+import { writeFileAtomic, writeFilesAtomic } from './atomic-write.ts';
 import { IPC_CHANNELS, type SaveFileRequest } from './ipc-contract.ts';
-import { validateSaveFileRequest } from './ipc-validate.ts';
+import { validateSaveAssetRequest, validateSaveFileRequest, type ValidSaveAssetRequest } from './ipc-validate.ts';
 
 /**
  * @param argument     the page's request, as received (validated here)
@@ -21,5 +23,30 @@ export async function saveRequestedFile(
   const target = await chooseTarget(request);
   if (target === null) return false;
   await writeFileAtomic(target, request.bytes);
+  return true;
+}
+
+/**
+ * The main process's handler for saving a .gltf with its resources: one question where the .gltf goes, its resources
+ * written relative to it (subfolders made), all the files as one atomic set. Every URI is checked twice: by name
+ * (validateSaveAssetRequest: inside the folder) and on disk (resourceTargets: no symbolic link in the chosen folder
+ * leads the write out of it), before anything is written.
+ * @param argument     the page's request, as received (validated here)
+ * @param chooseTarget where to write the .gltf; null when the user cancels
+ * @returns whether the files were written
+ * @throws IpcArgumentError for a bad request, FormatError (naming the .gltf by its base name and the URI) for a
+ *         resource a link would take out of the folder, AtomicWriteError when a file cannot be written (none changed)
+ */
+export async function saveRequestedAsset(
+  argument: unknown,
+  chooseTarget: (request: ValidSaveAssetRequest) => Promise<string | null>,
+): Promise<boolean> {
+  const request = validateSaveAssetRequest(IPC_CHANNELS.saveAsset, argument);
+  const target = await chooseTarget(request);
+  if (target === null) return false;
+  const resources = Object.fromEntries(request.resources.map((resource) => [resource.uri, resource.bytes]));
+  const files = resourceTargets(path.dirname(target), resources, path.basename(target));
+  files.push({ path: target, contents: request.bytes });
+  await writeFilesAtomic(files, { createFolders: true });
   return true;
 }

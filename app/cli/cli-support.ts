@@ -167,18 +167,16 @@ export function writeFile(file: string, contents: string | Uint8Array): void {
 /**
  * Writes a set of files as one: all are written and flushed before any replaces its old file, so a failure (a full
  * disk, a missing permission) leaves every old file as it was. List a file that refers to others last.
+ * @param createFolders  make the files' missing folders first (resources in subfolders); default: they must exist
  */
-export function writeFiles(files: readonly AtomicFile[]): void {
+export function writeFiles(files: readonly AtomicFile[], createFolders = false): void {
   try {
-    writeFilesAtomicSync(files);
+    writeFilesAtomicSync(files, { createFolders });
   } catch (error) {
     if (error instanceof AtomicWriteError) throw new FormatError(error.file, '', `cannot write the file: ${error.reason}`);
     throw error;
   }
 }
-
-/** A node:fs error in words, without the errno jargon for the common cases. */
-export { describeFileSystemError as describeSystemError };
 
 /** The file read by the app's readers, or a FormatError naming it when it holds something other than `kind`. */
 function readKind<K extends RigFile['kind']>(file: string, kind: K, what: string): Extract<RigFile, { kind: K }> {

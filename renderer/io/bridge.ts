@@ -8,8 +8,10 @@ import {
   type OpenedFile,
   type OpenFilesRequest,
   type RigwrightBridge,
+  type SaveAssetRequest,
   type SaveFileRequest,
 } from '../../app/ipc-contract.ts';
+import { saveAssetOnTheWeb, type WebFolderAccess } from './web-asset-save.ts';
 import { WebProjectFiles } from './web-project-files.ts';
 
 declare global {
@@ -27,6 +29,8 @@ export async function readBrowserFiles(files: Iterable<File>): Promise<OpenedFil
  * The web implementation of the bridge.
  * - openFiles: opens the hidden `<input type="file" id="file-input">`; resolves with [] on cancel.
  * - saveFile: downloads a Blob (the browser decides where it goes, so it always reports true).
+ * - saveAsset: a .gltf with its resources: downloads, or one folder picker when resources sit in subfolders
+ *   (web-asset-save.ts).
  * - onMenuCommand: the page's toolbar and keyboard call `dispatchMenuCommand`, standing in for the desktop menu.
  * - setMenu: the page has no desktop menu; the latest model is kept as `lastMenu`, so tests can read what the
  *   desktop menu would show.
@@ -71,6 +75,10 @@ export class WebBridge implements RigwrightBridge {
     // The download has started by the time the click returns; the URL can go after the current task.
     setTimeout(() => URL.revokeObjectURL(url), 0);
     return Promise.resolve(true);
+  }
+
+  saveAsset(request: SaveAssetRequest): Promise<boolean> {
+    return saveAssetOnTheWeb(request, window as unknown as WebFolderAccess, (name, bytes) => this.saveFile({ suggestedName: name, bytes }));
   }
 
   onMenuCommand(listener: (command: string) => void): () => void {

@@ -1,6 +1,7 @@
 /**
- * Runs a glTF export of the scene in the io worker and saves the result through the bridge (the desktop shell's
- * save dialog, or a download on the web): the GLB, or the .gltf followed by its .bin.
+ * Runs a glTF export of the scene in the io worker and saves the result through the bridge: a GLB as one file (the
+ * desktop shell's save dialog, or a download on the web), a .gltf with its .bin and images as one asset (one
+ * question where, the images at their URIs beside it: RigwrightBridge.saveAsset).
  */
 import type { RigwrightBridge } from '../../app/ipc-contract.ts';
 import type { GltfEdit } from '../../workers/formats/gltf-edit.ts';
@@ -94,8 +95,9 @@ export async function exportSceneAsGltf(
         examples,
         doc.handles,
       );
-  if (!(await bridge.saveFile({ suggestedName: choice.fileName, bytes: result.bytes }))) return result.warnings;
-  for (const [uri, bytes] of Object.entries(result.resources)) await bridge.saveFile({ suggestedName: uri, bytes });
+  const resources = Object.entries(result.resources).map(([uri, bytes]) => ({ uri, bytes }));
+  if (resources.length === 0) await bridge.saveFile({ suggestedName: choice.fileName, bytes: result.bytes });
+  else await bridge.saveAsset({ suggestedName: choice.fileName, bytes: result.bytes, resources });
   return result.warnings;
 }
 

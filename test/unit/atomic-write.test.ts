@@ -184,3 +184,49 @@ catch (error) { console.log(error.message); process.exitCode = 1; }`;
   assert.deepEqual(new Uint8Array(readFileSync(target)), old);
   assert.deepEqual(readdirSync(folder), ['big.glb']);
 });
+
+test('createFolders makes the missing folders of a set; a write that fails removes the folders it made and every temporary file', async () => {
+  const folder = freshFolder();
+  const gltf = path.join(folder, 'out', 'asset.gltf');
+  const image = path.join(folder, 'out', 'textures', 'skin.png');
+  writeFilesAtomicSync(
+    [
+      { path: image, contents: 'png' },
+      { path: gltf, contents: '{}' },
+    ],
+    { createFolders: true },
+  );
+  assert.equal(readFileSync(image, 'utf8'), 'png');
+  assert.equal(readFileSync(gltf, 'utf8'), '{}');
+
+  // A full disk on the last file: the folders this write made are gone again, the existing ones stay as they were.
+  const deep = path.join(folder, 'out', 'new', 'deeper', 'x.bin');
+  assert.throws(
+    () =>
+      writeFilesAtomicSync(
+        [
+          { path: deep, contents: 'x' },
+          { path: path.join(folder, 'out', 'other', 'big.bin'), contents: new Uint8Array(5000) },
+        ],
+        { fs: fullDiskSync('big.bin', 1000), createFolders: true },
+      ),
+    (error: unknown) => error instanceof AtomicWriteError && error.code === 'ENOSPC',
+    'the full disk is reported',
+  );
+  assert.deepEqual(readdirSync(path.join(folder, 'out')).sort(), ['asset.gltf', 'textures'], 'new/, new/deeper/ and other/ were removed');
+  await writeFilesAtomic([{ path: deep, contents: 'x' }], { createFolders: true });
+  assert.equal(readFileSync(deep, 'utf8'), 'x');
+
+  // Without it a missing folder still fails; a file where a folder must go is said in words.
+  assert.throws(
+    () => writeFileAtomicSync(path.join(folder, 'missing', 'x.obj'), 'a'),
+    /no such file or folder/,
+    'no folder is made unasked',
+  );
+  assert.throws(
+    () => writeFilesAtomicSync([{ path: path.join(gltf, 'x.png'), contents: 'a' }], { createFolders: true }),
+    (error: unknown) => error instanceof AtomicWriteError && error.message === `cannot write ${gltf}: a file of that name is already there`,
+    'a file in the way of a folder',
+  );
+  assert.deepEqual(readdirSync(folder), ['out']);
+});

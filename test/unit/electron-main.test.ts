@@ -393,6 +393,40 @@ test('saveFile replaces an existing file atomically; a save that cannot be writt
   assert.deepEqual(readdirSync(blocked), []);
 });
 
+test('saveAsset asks once where the .gltf goes and writes its resources beside it, subfolders made; a URI out of the folder writes nothing', async () => {
+  const saveAsset = recorded.ipcHandlers.get(IPC_CHANNELS.saveAsset)!;
+  const folder = mkdtempSync(path.join(work, 'asset-'));
+  const target = path.join(folder, 'fox.gltf');
+  recorded.nextSave = { canceled: false, filePath: target };
+  const gltf = new TextEncoder().encode('{"asset":{"version":"2.0"}}');
+  const bin = new Uint8Array([1, 2, 3]);
+  const image = new Uint8Array([137, 80, 78, 71]);
+  const resources = [
+    { uri: 'fox.bin', bytes: bin },
+    { uri: 'textures/fur.png', bytes: image },
+  ];
+  assert.equal(await saveAsset(trustedEvent(), { suggestedName: 'fox.gltf', bytes: gltf, resources }), true);
+  assert.deepEqual(readdirSync(folder).sort(), ['fox.bin', 'fox.gltf', 'textures']);
+  assert.deepEqual(new Uint8Array(readFileSync(path.join(folder, 'textures', 'fur.png'))), image);
+  assert.deepEqual(new Uint8Array(readFileSync(path.join(folder, 'fox.bin'))), bin);
+
+  const hostile = mkdtempSync(path.join(work, 'asset-hostile-'));
+  recorded.nextSave = { canceled: false, filePath: path.join(hostile, 'inner', 'fox.gltf') };
+  mkdirSync(path.join(hostile, 'inner'));
+  for (const uri of ['../fox.bin', '/tmp/fox.bin', '%2e%2e/fox.bin', 'textures/../../fox.bin']) {
+    await assert.rejects(
+      async () => saveAsset(trustedEvent(), { suggestedName: 'fox.gltf', bytes: gltf, resources: [{ uri, bytes: bin }] }),
+      (error: unknown) =>
+        error instanceof Error && error.message.includes('resources[0].uri') && error.message.includes(JSON.stringify(uri)),
+      uri,
+    );
+  }
+  assert.deepEqual(readdirSync(hostile), ['inner'], 'nothing was written');
+  assert.deepEqual(readdirSync(path.join(hostile, 'inner')), []);
+  recorded.nextSave = { canceled: true, filePath: '' };
+  assert.equal(await saveAsset(trustedEvent(), { suggestedName: 'fox.gltf', bytes: gltf, resources }), false);
+});
+
 test('project files: the dialog chooses once, a token saves the same file again without one, recent files reopen by token', async () => {
   const openProject = recorded.ipcHandlers.get(IPC_CHANNELS.openProject)!;
   const saveProject = recorded.ipcHandlers.get(IPC_CHANNELS.saveProject)!;

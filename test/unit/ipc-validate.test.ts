@@ -13,9 +13,11 @@ import {
   validateBaseName,
   validateMenuModel,
   validateOpenFilesRequest,
+  validateSaveAssetRequest,
   validateSaveFileRequest,
 } from '../../app/ipc-validate.ts';
 import {
+  MAX_ASSET_RESOURCES,
   MAX_FILE_BYTES,
   MAX_FILE_NAME_LENGTH,
   MAX_MENU_ITEMS,
@@ -137,6 +139,108 @@ test('saveFile: wrong shapes, names, types and sizes are refused', () => {
   const huge = { byteLength: MAX_FILE_BYTES + 1 };
   Object.setPrototypeOf(huge, Uint8Array.prototype);
   refuses(() => validateSaveFileRequest(CHANNEL, { suggestedName: 'a.obj', bytes: huge }), /larger than/);
+});
+
+test('saveAsset: a .gltf with resources at URIs inside its folder, each with its path', () => {
+  const gltf = new Uint8Array([123, 125]);
+  const bin = new Uint8Array(8);
+  const image = new Uint8Array(3);
+  const valid = validateSaveAssetRequest(CHANNEL, {
+    suggestedName: 'fox.gltf',
+    bytes: gltf,
+    resources: [
+      { uri: 'fox.bin', bytes: bin },
+      { uri: 'textures/fur%20dark.PNG', bytes: image },
+      { uri: './textures/../eyes.jpg', bytes: image },
+    ],
+  });
+  assert.equal(valid.suggestedName, 'fox.gltf');
+  assert.equal(valid.bytes, gltf);
+  assert.deepEqual(valid.resources, [
+    { uri: 'fox.bin', path: 'fox.bin', bytes: bin },
+    { uri: 'textures/fur%20dark.PNG', path: 'textures/fur dark.PNG', bytes: image },
+    { uri: './textures/../eyes.jpg', path: 'eyes.jpg', bytes: image },
+  ]);
+  const many = Array.from({ length: MAX_ASSET_RESOURCES }, (_, i) => ({ uri: `t/${i}.png`, bytes: image }));
+  assert.equal(
+    validateSaveAssetRequest(CHANNEL, { suggestedName: 'a.gltf', bytes: gltf, resources: many }).resources.length,
+    MAX_ASSET_RESOURCES,
+  );
+});
+
+test('saveAsset: URIs out of the folder, absolute, with a scheme, NUL or of other file types are refused, naming the resource', () => {
+  const bytes = new Uint8Array(4);
+  const asset = (uri: unknown) => ({
+    suggestedName: 'fox.gltf',
+    bytes,
+    resources: [
+      { uri: 'fox.bin', bytes },
+      { uri, bytes },
+    ],
+  });
+  refuses(
+    () => validateSaveAssetRequest(CHANNEL, asset('../x.png')),
+    /^resources\[1\]\.uri: resource URI "\.\.\/x\.png" leads out of the asset's folder$/,
+  );
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('%2e%2e/x.png')), /^resources\[1\]\.uri: .* leads out of the asset's folder$/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('textures/../../x.png')), /leads out of the asset's folder/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('..\\x.png')), /leads out of the asset's folder/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('/home/artist/.ssh/id_rsa.png')), /is an absolute path/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('\\\\server\\share\\x.png')), /is an absolute path/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('C:\\Windows\\x.png')), /drive letter/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('file:///etc/x.png')), /is a file: URI/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('x.png\u0000.bin')), /control character/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('textures/')), /names a folder/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('run.sh')), /^resources\[1\]\.uri must end in one of \.bin, \.png/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('.bashrc')), /must end in one of/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('textures/x.gltf')), /must end in one of/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('FOX.BIN')), /^resources\[1\]\.uri names a file an earlier resource names$/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset('./fox.bin')), /names a file an earlier resource names/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset(42)), /^resources\[1\]\.uri must be a string$/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, asset(`${'a/'.repeat(600)}x.png`)), /longer than 1024/);
+});
+
+test('saveAsset: wrong shapes, names, types and sizes are refused', () => {
+  const bytes = new Uint8Array(4);
+  const resources = [{ uri: 'a.bin', bytes }];
+  refuses(() => validateSaveAssetRequest(CHANNEL, null), /object/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, { suggestedName: 'a.glb', bytes, resources }), /\.gltf/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, { suggestedName: '../a.gltf', bytes, resources }), /base name/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, { suggestedName: 'a.gltf', bytes: 'x', resources }), /Uint8Array/);
+  refuses(() => validateSaveAssetRequest(CHANNEL, { suggestedName: 'a.gltf', bytes }), /resources must be an array/);
+  refuses(
+    () => validateSaveAssetRequest(CHANNEL, { suggestedName: 'a.gltf', bytes, resources, folder: '/tmp' }),
+    /unexpected field "folder"/,
+  );
+  refuses(
+    () => validateSaveAssetRequest(CHANNEL, { suggestedName: 'a.gltf', bytes, resources: ['a.bin'] }),
+    /resources\[0\]: must be an object/,
+  );
+  refuses(
+    () => validateSaveAssetRequest(CHANNEL, { suggestedName: 'a.gltf', bytes, resources: [{ uri: 'a.bin', bytes, path: '/x' }] }),
+    /resources\[0\]: unexpected field "path"/,
+  );
+  refuses(
+    () => validateSaveAssetRequest(CHANNEL, { suggestedName: 'a.gltf', bytes, resources: [{ uri: 'a.bin', bytes: [1] }] }),
+    /resources\[0\]\.bytes must be a Uint8Array/,
+  );
+  const tooMany = Array.from({ length: MAX_ASSET_RESOURCES + 1 }, (_, i) => ({ uri: `${i}.png`, bytes }));
+  refuses(() => validateSaveAssetRequest(CHANNEL, { suggestedName: 'a.gltf', bytes, resources: tooMany }), /at most 256 resources/);
+  // Together over the limit, each under it; views that claim their size are not allocated.
+  const half = { byteLength: MAX_FILE_BYTES / 2 + 1 };
+  Object.setPrototypeOf(half, Uint8Array.prototype);
+  refuses(
+    () =>
+      validateSaveAssetRequest(CHANNEL, {
+        suggestedName: 'a.gltf',
+        bytes,
+        resources: [
+          { uri: 'a.bin', bytes: half },
+          { uri: 'b.bin', bytes: half },
+        ],
+      }),
+    /the asset is larger than/,
+  );
 });
 
 test('sender URLs: only our own page counts', () => {

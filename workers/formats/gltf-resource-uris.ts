@@ -1,5 +1,6 @@
 import { FormatError } from './format-error.ts';
 import { parseGlb } from './gltf-validate.ts';
+import { resourcePath } from './resource-path.ts';
 
 const GLB_MAGIC = 0x46546c67;
 
@@ -8,33 +9,66 @@ export function isGlb(bytes: Uint8Array): boolean {
   return bytes.length >= 12 && new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true) === GLB_MAGIC;
 }
 
+/** An external file a glTF asset names: its URI as written, and the file it is inside the asset's folder. */
+export interface GltfResource {
+  /** the URI as the file writes it: the key importGltf's `resources` take it by */
+  uri: string;
+  /** the file relative to the asset's folder, `/`-separated (resourcePath: percent-decoded once, checked inside) */
+  path: string;
+}
+
 /**
- * The external files a glTF asset names (buffer and image URIs that are not `data:` URIs), decoded, in file order
- * and without repeats, so that a caller with file access can load them before importGltf.
+ * The external files a glTF asset names (buffer and image URIs that are not `data:` URIs), in file order and without
+ * repeats, so that a caller with file access can load them before importGltf. Every URI must name a file inside the
+ * asset's folder (resource-path.ts); the first that does not is refused.
  * @param bytes  a .gltf (JSON) or .glb file
  * @param file   file name for error messages
- * @returns relative URIs as written in the file, percent-decoded
- * @throws FormatError when the bytes are neither GLB nor glTF JSON
+ * @throws FormatError when the bytes are neither GLB nor glTF JSON, or naming the URI that leaves the folder
  */
-export function gltfResourceUris(bytes: Uint8Array, file: string): string[] {
+export function gltfResources(bytes: Uint8Array, file: string): GltfResource[] {
   const json = gltfJson(bytes, file) as { buffers?: unknown; images?: unknown } | null;
-  const uris: string[] = [];
+  const resources: GltfResource[] = [];
+  const seen = new Set<string>();
   const entries = (key: 'buffers' | 'images'): unknown[] => {
     const value = typeof json === 'object' && json !== null ? json[key] : undefined;
     return Array.isArray(value) ? value : [];
   };
   for (const entry of [...entries('buffers'), ...entries('images')]) {
     const uri = typeof entry === 'object' && entry !== null ? (entry as { uri?: unknown }).uri : undefined;
-    if (typeof uri !== 'string' || uri.startsWith('data:')) continue;
-    let decoded = uri;
-    try {
-      decoded = decodeURIComponent(uri);
-    } catch {
-      // A malformed escape is kept as written; the loader reports the file as missing if it is.
-    }
-    if (!uris.includes(decoded)) uris.push(decoded);
+    if (typeof uri !== 'string' || uri.startsWith('data:') || seen.has(uri)) continue;
+    seen.add(uri);
+    resources.push({ uri, path: resourcePath(uri, file) });
   }
-  return uris;
+  return resources;
+}
+
+/**
+ * The URIs of gltfResources, as the file writes them (the keys importGltf's `resources` take).
+ * @throws FormatError as gltfResources does
+ */
+export function gltfResourceUris(bytes: Uint8Array, file: string): string[] {
+  return gltfResources(bytes, file).map((resource) => resource.uri);
+}
+
+/**
+ * The .gltf with buffer and image URIs replaced, everything else as it was (the JSON written again).
+ * @param bytes    .gltf JSON
+ * @param renamed  new URI by old URI as written; URIs not in it stay
+ * @param file     file name for error messages
+ * @throws FormatError when the bytes are not glTF JSON
+ */
+export function withResourceUris(bytes: Uint8Array, renamed: ReadonlyMap<string, string>, file: string): Uint8Array {
+  const json = parseJsonText(bytes, file) as { buffers?: unknown; images?: unknown } | null;
+  for (const key of ['buffers', 'images'] as const) {
+    const entries = typeof json === 'object' && json !== null ? json[key] : undefined;
+    if (!Array.isArray(entries)) continue;
+    for (const entry of entries as unknown[]) {
+      if (typeof entry !== 'object' || entry === null) continue;
+      const uri = (entry as { uri?: unknown }).uri;
+      if (typeof uri === 'string' && renamed.has(uri)) (entry as { uri: string }).uri = renamed.get(uri)!;
+    }
+  }
+  return new TextEncoder().encode(JSON.stringify(json));
 }
 
 /**

@@ -23,7 +23,10 @@ import {
 } from '../cli-support.ts';
 import { exportGltfInPlace } from '../../../workers/formats/gltf-edit.ts';
 import { importGltf } from '../../../workers/formats/gltf-import.ts';
-import { gltfResourceUris } from '../../../workers/formats/gltf-resource-uris.ts';
+import { gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
+import { baseName } from '../../../workers/formats/file-name.ts';
+import { quoted, referencedPath } from '../../../workers/formats/resource-path.ts';
+import { resourceFile, resourceTargets } from '../../asset-resources.ts';
 import { FormatError } from '../../../workers/formats/format-error.ts';
 import { weightsFromDmat } from '../../../workers/formats/weights-file.ts';
 import type { DenseMatrix } from '../../../workers/formats/types.ts';
@@ -47,7 +50,8 @@ export const exportCommand: CliCommand = {
 Writes a skinned glTF 2.0 asset: one joint node per bone at its start joint, inverse bind matrices, the four
 (or eight) strongest weights per vertex summing exactly to 1, and the poses as an animation clip named after the
 pose file (rotation matrices: one keyframe per frame, at its --times or at ${GLTF_EXPORT_DEFAULTS.framesPerSecond} fps; quaternions: t = 0 rest, t = 1 s final pose).
-A .gltf output also writes its buffer next to it as a .bin file with the same name.
+A .gltf output also writes its buffer next to it as a .bin file with the same name (and with --base the images
+the base names, at their URIs inside the output's folder, subfolders made; a URI that leads out of it is refused).
 With --examples, context-aware LBS (course handout Sec. 8.1) the way every glTF player can play it: each example,
 unposed through LBS, becomes a morph target holding its rest-space displacement, and the clip animates the
 targets' weights with the RBF pose-space weights a_j of each keyframe's pose (glTF morphs before skinning).
@@ -148,9 +152,9 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     );
     for (const warning of result.warnings) stderr.write(`rigwright: warning: ${out}: ${warning}\n`);
     // One set, the .bin before the .gltf that refers to it: a failure leaves the old pair as it was.
-    const files = Object.entries(result.resources).map(([uri, bytes]) => ({ path: path.join(path.dirname(out), uri), contents: bytes }));
+    const files = resourceTargets(path.dirname(out), result.resources, out);
     files.push({ path: out, contents: result.bytes });
-    writeFiles(files);
+    writeFiles(files, true);
     const written = [out, ...files.slice(0, -1).map((f) => f.path)];
     stdout.write(
       `wrote ${written.join(' and ')}: ${vertexCount} vertices${asset.parts && asset.parts.length > 1 ? ` in ${asset.parts.length} meshes` : ''}${asset.look ? `, ${asset.look.materials.length} material${asset.look.materials.length === 1 ? '' : 's'}` : ''}, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}, up to ${influences} influences per vertex (${weightComponent} weights${compression === 'none' ? '' : `, ${compression}-compressed`})${examples.length > 0 ? `, ${examples.length} example morph target${examples.length === 1 ? '' : 's'} (${kernel} RBF weights)` : ''}\n`,
@@ -162,7 +166,10 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
 /**
  * What an OBJ brings besides its vertices, as the app keeps it: its objects and groups as meshes, its vt/vn, and
  * the materials of its `mtllib` files (next to the OBJ) with their `map_Kd` images (next to the library; a path
- * that is not there is also looked for by its base name there), through the app's objLook.
+ * that is not there is also looked for by its base name there), through the app's objLook. Like a glTF's URIs,
+ * these names are read only inside the OBJ's folder (referencedPath; no symbolic link out of it): a library named
+ * outside it is not read, with a warning; an image path outside it (often a Windows exporter's absolute path) is
+ * looked for by its base name next to the library.
  */
 function objAsset(
   read: Extract<RigFile, { kind: 'mesh' }>,
@@ -173,16 +180,30 @@ function objAsset(
   if (read.corners) asset.objCorners = read.corners;
   const libraries = read.materialLibraries ?? [];
   const files: BatchFile[] = [];
-  const tryRead = (file: string): Uint8Array | null => {
+  const folder = path.dirname(meshFile);
+  /** The file at `relative` inside the OBJ's folder; null when it is not there, or (with a warning) leads out. */
+  const tryRead = (name: string, relative: string): Uint8Array | null => {
+    let source: string;
     try {
-      return readBytes(file);
+      source = resourceFile(folder, { uri: name, path: relative }, meshFile);
+    } catch (error) {
+      if (!(error instanceof FormatError)) throw error;
+      warn(error.message);
+      return null;
+    }
+    try {
+      return readBytes(source);
     } catch {
       return null;
     }
   };
   for (const library of libraries) {
-    const libraryPath = path.resolve(path.dirname(meshFile), library.replace(/\\/g, '/'));
-    const bytes = tryRead(libraryPath);
+    const libraryPath = referencedPath(library, '');
+    if (typeof libraryPath !== 'string') {
+      warn(`${meshFile}: mtllib ${quoted(library)} ${libraryPath.reason}; it is not read`);
+      continue;
+    }
+    const bytes = tryRead(library, libraryPath);
     if (!bytes) continue;
     files.push({ name: library, bytes });
     let maps: string[] = [];
@@ -191,11 +212,11 @@ function objAsset(
     } catch {
       // objLook reports the library's error.
     }
+    const libraryFolder = libraryPath.includes('/') ? libraryPath.slice(0, libraryPath.lastIndexOf('/')) : '';
     for (const map of new Set(maps)) {
-      const relative = map.replace(/\\/g, '/');
-      const image =
-        tryRead(path.resolve(path.dirname(libraryPath), relative)) ??
-        tryRead(path.resolve(path.dirname(libraryPath), path.basename(relative)));
+      const exact = referencedPath(map, libraryFolder);
+      const byName = referencedPath(baseName(map), libraryFolder);
+      const image = (typeof exact === 'string' ? tryRead(map, exact) : null) ?? (typeof byName === 'string' ? tryRead(map, byName) : null);
       if (image && !files.some((f) => f.name === map)) files.push({ name: map, bytes: image });
     }
   }
@@ -231,9 +252,10 @@ async function exportOntoBase(line: CommandLine, stdout: CliStreams['stdout'], s
 
   const bytes = readBytes(baseFile);
   const resources: Record<string, Uint8Array> = {};
-  for (const uri of gltfResourceUris(bytes, baseFile)) {
+  for (const resource of gltfResources(bytes, baseFile)) {
+    const source = resourceFile(path.dirname(baseFile), resource, baseFile);
     try {
-      resources[uri] = readBytes(path.resolve(path.dirname(baseFile), uri));
+      resources[resource.uri] = readBytes(source);
     } catch (error) {
       stderr.write(`rigwright: warning: ${baseFile}: ${error instanceof Error ? error.message : String(error)}\n`);
     }
@@ -285,9 +307,10 @@ async function exportOntoBase(line: CommandLine, stdout: CliStreams['stdout'], s
     { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename, compression },
   );
   for (const warning of result.warnings) stderr.write(`rigwright: warning: ${out}: ${warning}\n`);
-  const files = Object.entries(result.resources).map(([uri, data]) => ({ path: path.join(path.dirname(out), uri), contents: data }));
+  // The base's images at their URIs (subfolders made), checked inside the output's folder before anything is written.
+  const files = resourceTargets(path.dirname(out), result.resources, out);
   files.push({ path: out, contents: result.bytes });
-  writeFiles(files);
+  writeFiles(files, true);
   stdout.write(
     `wrote ${[out, ...files.slice(0, -1).map((f) => f.path)].join(' and ')}: ${baseFile} edited in place, ${vertexCount} vertices in ${rig.parts.length} mesh${rig.parts.length === 1 ? '' : 'es'}, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}\n`,
   );

@@ -1,24 +1,26 @@
 /** `rigwright import`: mesh, skeleton, weights and poses from a rigged glTF, as OBJ, TGF and DMAT files. */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
 import { FormatError } from '../../../workers/formats/format-error.ts';
 import { importGltf } from '../../../workers/formats/gltf-import.ts';
-import { gltfResourceUris } from '../../../workers/formats/gltf-resource-uris.ts';
+import { gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
 import { writeObj } from '../../../workers/formats/obj.ts';
 import { writeMtl, type MtlWriteMaterial } from '../../../workers/formats/mtl.ts';
 import { poseSequenceToDmat, translationsToDmat } from '../../../workers/formats/pose-file.ts';
 import { tgfWithConnectors, writeTgf } from '../../../workers/formats/tgf.ts';
 import type { DenseMatrix, MaterialLook } from '../../../workers/formats/types.ts';
 import { withRestBones } from '../../../workers/rig/pose-sequence.ts';
-import { describeSystemError, readBytes, required, UsageError, writeFiles, type CliCommand } from '../cli-support.ts';
+import { AtomicWriteError, makeFoldersSync } from '../../atomic-write.ts';
+import { resourceFile } from '../../asset-resources.ts';
+import { readBytes, required, UsageError, writeFiles, type CliCommand } from '../cli-support.ts';
 
 export const importCommand: CliCommand = {
   name: 'import',
   summary: 'mesh, skeleton, weights and poses from a rigged glTF',
   usage: `Usage: rigwright import A.glb|A.gltf --out-dir D
 
-Reads a rigged glTF (a .gltf finds its .bin files next to it) and writes into D:
+Reads a rigged glTF (a .gltf finds its .bin files and images in its folder: a URI that leads out of it, by \`..\`,
+an absolute path or a symbolic link, is refused) and writes into D:
   NAME.obj                 every mesh node (skinned or not, of every skin) as an object, in the bind pose, in
                            the file's node order, with its texture coordinates and normals (the meshes and their
                            vertex ranges are listed on the output too), usemtl per object when it has materials
@@ -47,22 +49,25 @@ writes such files back into the glTF, which keeps its materials, textures and UV
     const outDir = required(line, 'out-dir');
     const bytes = readBytes(file);
     const resources: Record<string, Uint8Array> = {};
-    for (const uri of gltfResourceUris(bytes, file)) {
-      const resource = path.resolve(path.dirname(file), uri);
+    for (const resource of gltfResources(bytes, file)) {
+      const source = resourceFile(path.dirname(file), resource, file);
       try {
-        resources[uri] = readBytes(resource);
+        resources[resource.uri] = readBytes(source);
       } catch (error) {
         // Missing images are fine (the rig needs none); a missing buffer fails in the importer, which names it.
         stderr.write(`rigwright: warning: ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
       }
     }
+    // The folder before the import's work: a file in its place, or a place where the system allows no folder (/proc),
+    // fails now, in words. A file refused above made none.
+    try {
+      makeFoldersSync(outDir);
+    } catch (error) {
+      if (error instanceof AtomicWriteError) throw new FormatError(outDir, '', `cannot create the folder: ${error.reason}`);
+      throw error;
+    }
     const rig = await importGltf(bytes, path.basename(file), resources);
     for (const warning of rig.warnings) stderr.write(`rigwright: warning: ${file}: ${warning}\n`);
-    try {
-      mkdirSync(outDir, { recursive: true });
-    } catch (error) {
-      throw new FormatError(outDir, '', `cannot create the folder: ${describeSystemError(error)}`);
-    }
 
     const base = fileNamePart(rig.name, 'model');
     const { tgf, connectedBones } = tgfWithConnectors(rig.skeleton, `${base}.tgf`);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { canBeTranslations, dmatFits, dmatReadings, type DmatReading, type DmatRole } from '../../../workers/formats/dmat-role.ts';
 import { FormatError } from '../../../workers/formats/format-error.ts';
 import { importGltf, readCheckedGltf } from '../../../workers/formats/gltf-import.ts';
-import { gltfJson, gltfResourceUris } from '../../../workers/formats/gltf-resource-uris.ts';
+import { gltfJson, gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
 import { summarizeGltf, type GltfSummary, type KeySpacing } from '../../../workers/formats/gltf-summary.ts';
 import { poseSequenceFromDmat, withTranslationsFromDmat } from '../../../workers/formats/pose-file.ts';
 import { readRigFile } from '../../../workers/formats/read-file.ts';
@@ -16,6 +16,7 @@ import type { DenseMatrix, MeshFileReport, TriangleMesh } from '../../../workers
 import { handlesFromDmat, weightsFromDmat } from '../../../workers/formats/weights-file.ts';
 import { boundingBox } from '../../../workers/mesh/bounds.ts';
 import { buildSkeleton, type Skeleton } from '../../../workers/rig/skeleton.ts';
+import { resourceFile } from '../../asset-resources.ts';
 import { formatNumber, readBytes, UsageError, type CliCommand } from '../cli-support.ts';
 
 export const infoCommand: CliCommand = {
@@ -217,9 +218,10 @@ async function readGltfEntry(file: string): Promise<InfoEntry> {
   const bytes = readBytes(file);
   const lines: string[] = [];
   const resources: Record<string, Uint8Array> = {};
-  for (const uri of gltfResourceUris(bytes, file)) {
+  for (const resource of gltfResources(bytes, file)) {
+    const source = resourceFile(path.dirname(file), resource, file);
     try {
-      resources[uri] = readBytes(path.resolve(path.dirname(file), uri));
+      resources[resource.uri] = readBytes(source);
     } catch (error) {
       lines.push(`warning: ${error instanceof Error ? error.message : String(error)}`);
     }
