@@ -130,6 +130,53 @@ export const MAX_AUTOSAVE_NAME_LENGTH = 255;
 /** Most ids one autosaveRemove may name. */
 export const MAX_AUTOSAVE_REMOVE = 256;
 
+// C0 and C1 control characters, DEL and the line and paragraph separators: none belongs in a one-line label.
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to refuse
+export const LABEL_CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * Why `value` is not an autosave session or version id (a string of AUTOSAVE_ID_PATTERN), or null when it is one.
+ * @param what  its name in the reason ('id', 'session', 'info.id')
+ */
+export function autosaveIdProblem(value: unknown, what = 'id'): string | null {
+  if (typeof value !== 'string') return `${what} must be a string`;
+  if (!AUTOSAVE_ID_PATTERN.test(value))
+    return `${what} ${JSON.stringify(value.slice(0, 40))} is not letters, digits and dashes (at most 80)`;
+  return null;
+}
+
+/**
+ * Why `value` is not an AutosaveInfo, or null when it is one: a plain object with exactly { id, session, sequence,
+ * savedAt, name, vertexCount, boneCount, editCount, byteLength }, id being `<session>-<sequence>`, name a one-line
+ * string of at most MAX_AUTOSAVE_NAME_LENGTH, the counts whole numbers ≥ 0, savedAt a time in milliseconds,
+ * byteLength at most MAX_FILE_BYTES. Main checks what the page sends with it (ipc-validate.ts); the web page's
+ * autosave storage checks what it reads back from IndexedDB.
+ */
+export function autosaveInfoProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'info must be an object';
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return 'info must be an object';
+  const info = value as Record<string, unknown>;
+  const fields = ['id', 'session', 'sequence', 'savedAt', 'name', 'vertexCount', 'boneCount', 'editCount', 'byteLength'];
+  const unknown = Object.keys(info).find((key) => !fields.includes(key));
+  if (unknown !== undefined) return `info: unexpected field "${unknown.slice(0, 40)}"`;
+  const count = (field: string) => {
+    const n = info[field];
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? null : `info.${field} must be a whole number ≥ 0`;
+  };
+  const problem = autosaveIdProblem(info.id, 'info.id') ?? autosaveIdProblem(info.session, 'info.session') ?? count('sequence');
+  if (problem !== null) return problem;
+  if (info.id !== `${info.session as string}-${info.sequence as number}`) return 'info.id must be the session and the sequence number';
+  const { name } = info;
+  if (typeof name !== 'string' || name.length === 0) return 'info.name must be a non-empty string';
+  if (name.length > MAX_AUTOSAVE_NAME_LENGTH) return `info.name is longer than ${MAX_AUTOSAVE_NAME_LENGTH} characters`;
+  if (LABEL_CONTROL_CHARACTERS.test(name)) return 'info.name has control characters';
+  const counts = count('savedAt') ?? count('byteLength') ?? count('vertexCount') ?? count('boneCount') ?? count('editCount');
+  if (counts !== null) return counts;
+  if ((info.byteLength as number) > MAX_FILE_BYTES) return `info.byteLength is larger than ${MAX_FILE_BYTES}`;
+  return null;
+}
+
 /**
  * Autosave storage: the desktop app's, in its data folder (userData/autosave), each call validated by main; the web
  * page keeps the same contract in IndexedDB (renderer/project/autosave-storage.ts).

@@ -5,11 +5,10 @@
  */
 import {
   ASSET_RESOURCE_EXTENSIONS,
-  AUTOSAVE_ID_PATTERN,
   COMMAND_ID_PATTERN,
+  LABEL_CONTROL_CHARACTERS,
   MAX_ASSET_RESOURCES,
   MAX_FILE_BYTES,
-  MAX_AUTOSAVE_NAME_LENGTH,
   MAX_AUTOSAVE_REMOVE,
   MAX_FILE_NAME_LENGTH,
   MAX_MENU_ITEMS,
@@ -20,6 +19,8 @@ import {
   PROJECT_TOKEN_PATTERN,
   RIG_FILE_EXTENSIONS,
   SAVEABLE_EXTENSIONS,
+  autosaveIdProblem,
+  autosaveInfoProblem,
   type AutosaveInfo,
   type MenuItemModel,
   type MenuModel,
@@ -226,10 +227,6 @@ export function validateSaveAssetRequest(channel: string, value: unknown): Valid
 /** Far longer than any id in the command catalog; keeps what an error message quotes short. */
 const MAX_COMMAND_ID_LENGTH = 100;
 
-// C0 and C1 control characters, DEL and the line and paragraph separators: none belongs in a one-line label.
-// eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to refuse
-const LABEL_CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
 /**
  * The Electron accelerators a menu model may show: modifiers from CmdOrCtrl, Ctrl, Shift and Alt, then one key —
  * an uppercase letter, a digit, F1–F24, Space, an arrow, Esc, Enter, Delete, Backspace, '/' or '?'. Each modifier
@@ -326,54 +323,19 @@ export function validateMenuModel(channel: string, value: unknown): MenuModel {
  * @param what  'session' or 'id', said in the message
  */
 export function validateAutosaveId(channel: string, value: unknown, what = 'id'): string {
-  if (typeof value !== 'string') throw new IpcArgumentError(channel, `${what} must be a string`);
-  if (!AUTOSAVE_ID_PATTERN.test(value)) {
-    throw new IpcArgumentError(channel, `${what} ${JSON.stringify(value.slice(0, 40))} is not letters, digits and dashes (at most 80)`);
-  }
-  return value;
-}
-
-function countIn(channel: string, value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new IpcArgumentError(channel, `info.${field} must be a whole number ≥ 0`);
-  }
-  return value;
+  const problem = autosaveIdProblem(value, what);
+  if (problem !== null) throw new IpcArgumentError(channel, problem);
+  return value as string;
 }
 
 /**
- * Validates an autosave version's info: { id, session, sequence, savedAt, name, vertexCount, boneCount, editCount,
- * byteLength }, id being `<session>-<sequence>`, name a one-line string of at most MAX_AUTOSAVE_NAME_LENGTH, the
- * counts whole numbers, savedAt a time in milliseconds, byteLength at most MAX_FILE_BYTES. No other fields.
- * @returns a fresh copy with only those fields
+ * Validates an autosave version's info (autosaveInfoProblem in ipc-contract.ts says what it must be).
+ * @returns a fresh copy with only its fields
  */
 export function validateAutosaveInfo(channel: string, value: unknown): AutosaveInfo {
-  if (!isPlainObject(value)) throw new IpcArgumentError(channel, 'info must be an object');
-  const fields = ['id', 'session', 'sequence', 'savedAt', 'name', 'vertexCount', 'boneCount', 'editCount', 'byteLength'];
-  refuseUnknownKeys(channel, value, fields, 'info');
-  const id = validateAutosaveId(channel, value.id, 'info.id');
-  const session = validateAutosaveId(channel, value.session, 'info.session');
-  const sequence = countIn(channel, value.sequence, 'sequence');
-  if (id !== `${session}-${sequence}`) throw new IpcArgumentError(channel, 'info.id must be the session and the sequence number');
-  const savedAt = countIn(channel, value.savedAt, 'savedAt');
-  const { name } = value;
-  if (typeof name !== 'string' || name.length === 0) throw new IpcArgumentError(channel, 'info.name must be a non-empty string');
-  if (name.length > MAX_AUTOSAVE_NAME_LENGTH) {
-    throw new IpcArgumentError(channel, `info.name is longer than ${MAX_AUTOSAVE_NAME_LENGTH} characters`);
-  }
-  if (LABEL_CONTROL_CHARACTERS.test(name)) throw new IpcArgumentError(channel, 'info.name has control characters');
-  const byteLength = countIn(channel, value.byteLength, 'byteLength');
-  if (byteLength > MAX_FILE_BYTES) throw new IpcArgumentError(channel, `info.byteLength is larger than ${MAX_FILE_BYTES}`);
-  return {
-    id,
-    session,
-    sequence,
-    savedAt,
-    name,
-    vertexCount: countIn(channel, value.vertexCount, 'vertexCount'),
-    boneCount: countIn(channel, value.boneCount, 'boneCount'),
-    editCount: countIn(channel, value.editCount, 'editCount'),
-    byteLength,
-  };
+  const problem = autosaveInfoProblem(value);
+  if (problem !== null) throw new IpcArgumentError(channel, problem);
+  return { ...(value as AutosaveInfo) };
 }
 
 /**

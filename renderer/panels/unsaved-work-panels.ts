@@ -1,7 +1,8 @@
 /**
- * The panels about unsaved work: the recovery prompt shown at start after a crash (when and what was autosaved,
- * Recover or Discard), the Save / Discard / Cancel dialog before unsaved changes go, and the autosave settings
- * (idle delay, versions kept). DOM only; the shell gives them their texts and actions.
+ * The panels about unsaved work: the recovery prompt shown at start after a crash (the kept autosaves, newest first,
+ * when and what each holds, the damaged ones marked; Recover or Discard), the Save / Discard / Cancel dialog before
+ * unsaved changes go, and the autosave settings (idle delay, maximum wait, versions kept). DOM only; the shell gives
+ * them their texts and actions.
  */
 import { element } from './controls.ts';
 import './export-dialog.css';
@@ -16,15 +17,32 @@ function button(parent: HTMLElement, text: string, primary = false): HTMLButtonE
   return node;
 }
 
-/** A card at the top of the viewport: "Recover unsaved work?", when, what, Recover / Discard. Not modal. */
+/** One kept autosave as the recovery prompt lists it. */
+export interface RecoveryChoice {
+  id: string;
+  /** e.g. 'hand.rig.glb: 3,485 vertices, 20 bones, 7 edits' */
+  what: string;
+  /** e.g. 'Autosaved at 14:03 (3 minutes ago)' */
+  when: string;
+  /** why it cannot be opened, or null */
+  damaged: string | null;
+}
+
+/**
+ * A card at the top of the viewport: "Recover unsaved work?", the kept autosaves (a list when there are several,
+ * newest first; damaged ones marked and not selectable), when and what the selected one holds, Recover / Discard.
+ * Not modal.
+ */
 export class RecoveryPrompt {
   readonly element: HTMLElement;
+  private readonly versions: HTMLSelectElement;
   private readonly when: HTMLElement;
   private readonly what: HTMLElement;
   private readonly message: HTMLElement;
   private readonly recoverButton: HTMLButtonElement;
   private readonly discardButton: HTMLButtonElement;
-  private actions: { recover: () => Promise<void>; discard: () => Promise<void> } | null = null;
+  private choices: RecoveryChoice[] = [];
+  private actions: { recover: (id: string) => Promise<void>; discard: () => Promise<void> } | null = null;
 
   constructor(container: HTMLElement) {
     this.element = element('section', 'recovery-prompt');
@@ -39,6 +57,10 @@ export class RecoveryPrompt {
       'recovery-intro',
       'Rigwright did not close normally last time. An autosave of the work that was not saved is kept:',
     );
+    this.versions = element('select', 'recovery-versions');
+    this.versions.id = 'recovery-versions';
+    this.versions.setAttribute('aria-label', 'Kept autosaves, newest first');
+    this.versions.addEventListener('change', () => this.showSelected());
     this.what = element('p', 'recovery-what');
     this.when = element('p', 'recovery-when');
     this.message = element('p', 'recovery-message');
@@ -46,10 +68,10 @@ export class RecoveryPrompt {
     this.discardButton = button(footer, 'Discard');
     this.discardButton.title = 'Start without it; the autosave stays on disk until later autosaves replace it';
     this.recoverButton = button(footer, 'Recover', true);
-    this.recoverButton.title = 'Open the autosave as the scene, with unsaved changes';
+    this.recoverButton.title = 'Open the selected autosave as the scene, with unsaved changes';
     this.recoverButton.addEventListener('click', () => void this.run('recover'));
     this.discardButton.addEventListener('click', () => void this.run('discard'));
-    this.element.append(title, intro, this.what, this.when, this.message, footer);
+    this.element.append(title, intro, this.versions, this.what, this.when, this.message, footer);
     container.append(this.element);
   }
 
@@ -57,18 +79,41 @@ export class RecoveryPrompt {
     return !this.element.hidden;
   }
 
+  /** the id of the version Recover opens, or null when none can be opened */
+  get selected(): string | null {
+    const choice = this.choices.find((c) => c.id === this.versions.value);
+    return choice && choice.damaged === null ? choice.id : null;
+  }
+
   /**
-   * @param what  e.g. 'hand.rig.glb: 3,485 vertices, 20 bones, 7 edits'
-   * @param when  e.g. 'Autosaved at 14:03 (3 minutes ago)'
+   * @param choices   the kept autosaves, newest first
+   * @param selected  the one selected at first (null: none can be opened)
+   * @param message   what went wrong so far ('' for nothing)
    */
-  show(what: string, when: string, actions: { recover: () => Promise<void>; discard: () => Promise<void> }): void {
-    this.what.textContent = what;
-    this.when.textContent = when;
-    this.message.textContent = '';
+  show(
+    choices: RecoveryChoice[],
+    selected: string | null,
+    message: string,
+    actions: { recover: (id: string) => Promise<void>; discard: () => Promise<void> },
+  ): void {
+    this.choices = choices;
+    this.versions.replaceChildren(
+      ...choices.map((choice) => {
+        const option = element('option', '', `${choice.when} — ${choice.what}${choice.damaged === null ? '' : ' (damaged)'}`);
+        option.value = choice.id;
+        option.disabled = choice.damaged !== null;
+        if (choice.damaged !== null) option.title = choice.damaged;
+        return option;
+      }),
+    );
+    this.versions.value = selected ?? choices[0]?.id ?? '';
+    this.versions.hidden = choices.length < 2;
+    this.message.textContent = message;
     this.actions = actions;
     this.setBusy(false);
+    this.showSelected();
     this.element.hidden = false;
-    this.recoverButton.focus({ preventScroll: true });
+    (this.selected === null ? this.discardButton : this.recoverButton).focus({ preventScroll: true });
   }
 
   hide(): void {
@@ -77,12 +122,20 @@ export class RecoveryPrompt {
     if (this.element.contains(document.activeElement)) (document.activeElement as HTMLElement).blur();
   }
 
+  private showSelected(): void {
+    const choice = this.choices.find((c) => c.id === this.versions.value);
+    this.what.textContent = choice?.what ?? '';
+    this.when.textContent = choice ? `${choice.when}${choice.damaged === null ? '' : ` — cannot be opened: ${choice.damaged}`}` : '';
+    this.recoverButton.disabled = this.selected === null;
+  }
+
   private async run(action: 'recover' | 'discard'): Promise<void> {
     const actions = this.actions;
-    if (!actions) return;
+    const selected = this.selected;
+    if (!actions || (action === 'recover' && selected === null)) return;
     this.setBusy(true);
     try {
-      await actions[action]();
+      await (action === 'recover' ? actions.recover(selected!) : actions.discard());
       this.hide();
     } catch (error) {
       this.message.textContent = error instanceof Error ? error.message : String(error);
@@ -91,7 +144,7 @@ export class RecoveryPrompt {
   }
 
   private setBusy(busy: boolean): void {
-    this.recoverButton.disabled = busy;
+    this.recoverButton.disabled = busy || this.selected === null;
     this.discardButton.disabled = busy;
   }
 }
@@ -145,13 +198,17 @@ export class SaveChangesDialog {
   }
 }
 
-/** Autosave settings: seconds of idleness before a version is written (0 = off) and versions kept. */
+/**
+ * Autosave settings: seconds of idleness before a version is written (0 = off), seconds after a change by which one is
+ * written however busy the user is, and versions kept.
+ */
 export class AutosaveSettingsDialog {
   readonly dialog: HTMLDialogElement;
   private readonly delay: HTMLInputElement;
+  private readonly maxWait: HTMLInputElement;
   private readonly versions: HTMLInputElement;
 
-  constructor(apply: (settings: { delaySeconds: number; versions: number }) => void) {
+  constructor(apply: (settings: { delaySeconds: number; maxWaitSeconds: number; versions: number }) => void) {
     this.dialog = element('dialog', 'work-dialog autosave-settings-dialog');
     this.dialog.id = 'autosave-settings';
     const form = element('form', 'export-form');
@@ -175,26 +232,39 @@ export class AutosaveSettingsDialog {
     this.delay.max = '3600';
     this.delay.step = '1';
     this.delay.name = 'autosave-delay';
+    this.maxWait = element('input');
+    this.maxWait.type = 'number';
+    this.maxWait.min = '1';
+    this.maxWait.max = '3600';
+    this.maxWait.step = '1';
+    this.maxWait.name = 'autosave-max-wait';
     this.versions = element('input');
     this.versions.type = 'number';
     this.versions.min = '1';
     this.versions.max = '50';
     this.versions.step = '1';
     this.versions.name = 'autosave-versions';
-    body.append(field('Idle seconds (0: off)', this.delay), field('Versions kept', this.versions));
+    body.append(
+      field('Idle seconds (0: off)', this.delay),
+      field('At the latest, seconds after a change', this.maxWait),
+      field('Versions kept', this.versions),
+    );
     const footer = element('div', 'export-footer');
     const cancel = button(footer, 'Cancel');
     cancel.addEventListener('click', () => this.dialog.close());
     const ok = button(footer, 'Apply', true);
     ok.type = 'submit';
-    form.addEventListener('submit', () => apply({ delaySeconds: Number(this.delay.value), versions: Number(this.versions.value) }));
+    form.addEventListener('submit', () =>
+      apply({ delaySeconds: Number(this.delay.value), maxWaitSeconds: Number(this.maxWait.value), versions: Number(this.versions.value) }),
+    );
     form.append(header, body, footer);
     this.dialog.append(form);
     document.body.append(this.dialog);
   }
 
-  open(settings: { delaySeconds: number; versions: number }): void {
+  open(settings: { delaySeconds: number; maxWaitSeconds: number; versions: number }): void {
     this.delay.value = String(settings.delaySeconds);
+    this.maxWait.value = String(settings.maxWaitSeconds);
     this.versions.value = String(settings.versions);
     if (!this.dialog.open) this.dialog.showModal();
   }

@@ -6,8 +6,12 @@
  *
  * The storage logic is written over two small seams — a few-store key-value database and a set of held locks — so
  * Node tests run it on in-memory stand-ins, and the page on IndexedDB and navigator.locks.
+ *
+ * What the database holds is read as untrusted (another version of the app, a browser extension or a damaged profile
+ * may have written it): an info or a mark that is not what this version writes is skipped, with a notice once per
+ * record, and bytes that are not a byte array are refused when read.
  */
-import type { AutosaveInfo, AutosaveListing } from '../../app/ipc-contract.ts';
+import { autosaveIdProblem, autosaveInfoProblem, type AutosaveInfo, type AutosaveListing } from '../../app/ipc-contract.ts';
 import type { AutosaveStorage } from './autosave.ts';
 
 export type AutosaveStoreName = 'infos' | 'bytes' | 'marks';
@@ -38,11 +42,36 @@ interface SessionMark {
 
 const lockName = (session: string) => `rigwright-autosave-session:${session}`;
 
+/** Where the records are, as notices name it. */
+const PLACE = 'IndexedDB rigwright-autosave';
+
+/** A value read from the database, in a few words for a notice (never its contents). */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (ArrayBuffer.isView(value)) return value.constructor.name;
+  return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : typeof value;
+}
+
+/** Why a stored mark is not a SessionMark, or null. */
+function markProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return `mark must be an object, not ${kindOf(value)}`;
+  const mark = value as Record<string, unknown>;
+  return autosaveIdProblem(mark.session, 'mark.session');
+}
+
 export class WebAutosaveStorage implements AutosaveStorage {
+  /** records already said to be skipped (each is said once) */
+  private readonly reported = new Set<string>();
+
+  /**
+   * @param skipped  told once per record that is skipped, with a one-line message naming the store and the reason
+   */
   constructor(
     private readonly db: KeyValueDatabase,
     private readonly locks: SessionLocks,
     private readonly now: () => number = () => Date.now(),
+    private readonly skipped: (message: string) => void = () => undefined,
   ) {}
 
   begin(session: string): Promise<void> {
@@ -62,16 +91,20 @@ export class WebAutosaveStorage implements AutosaveStorage {
   }
 
   async list(): Promise<AutosaveListing> {
-    const [versions, marks, held] = await Promise.all([
-      this.db.getAll<AutosaveInfo>('infos'),
-      this.db.getAll<SessionMark>('marks'),
-      this.locks.held(),
-    ]);
-    return { versions, marked: marks.map((m) => ({ session: m.session, alive: held.has(lockName(m.session)) })) };
+    const [infos, marks, held] = await Promise.all([this.db.getAll<unknown>('infos'), this.db.getAll<unknown>('marks'), this.locks.held()]);
+    const versions = infos.filter((info, index): info is AutosaveInfo => this.valid('infos', index, info, autosaveInfoProblem(info)));
+    const marked = marks
+      .filter((mark, index): mark is SessionMark => this.valid('marks', index, mark, markProblem(mark)))
+      .map((m) => ({ session: m.session, alive: held.has(lockName(m.session)) }));
+    return { versions, marked };
   }
 
+  /** @throws when the stored bytes are not a byte array (the version is damaged) */
   async read(id: string): Promise<Uint8Array | null> {
-    return (await this.db.get<Uint8Array>('bytes', id)) ?? null;
+    const bytes = await this.db.get<unknown>('bytes', id);
+    if (bytes === undefined) return null;
+    if (!(bytes instanceof Uint8Array)) throw new Error(`${PLACE}, bytes of ${id}: not a byte array but ${kindOf(bytes)}`);
+    return bytes;
   }
 
   remove(ids: string[]): Promise<void> {
@@ -86,6 +119,19 @@ export class WebAutosaveStorage implements AutosaveStorage {
 
   unmark(session: string): Promise<void> {
     return this.db.update([], [{ store: 'marks', key: session }]);
+  }
+
+  /** False for a record with a problem, said once per record (its id when it has one, else its place in the store). */
+  private valid(store: AutosaveStoreName, index: number, record: unknown, problem: string | null): boolean {
+    if (problem === null) return true;
+    const id = (record as { id?: unknown; session?: unknown } | null)?.[store === 'infos' ? 'id' : 'session'];
+    const which = typeof id === 'string' && autosaveIdProblem(id) === null ? id : `record ${index + 1}`;
+    const key = `${store} ${which} ${problem}`;
+    if (!this.reported.has(key)) {
+      this.reported.add(key);
+      this.skipped(`${PLACE}, ${store} ${which}: skipped, ${problem}`);
+    }
+    return false;
   }
 }
 
@@ -105,13 +151,20 @@ export class IndexedDbDatabase implements KeyValueDatabase {
 
   private open(): Promise<IDBDatabase> {
     this.opened ??= new Promise((resolve, reject) => {
-      const request = indexedDB.open(DATABASE_NAME, 1);
+      let request: IDBOpenDBRequest;
+      try {
+        request = indexedDB.open(DATABASE_NAME, 1);
+      } catch (error) {
+        // No IndexedDB here (a private window of some browsers, storage turned off): refused before any request.
+        reject(new Error(`${PLACE} cannot be opened: ${error instanceof Error ? error.message : String(error)}`));
+        return;
+      }
       request.onupgradeneeded = () => {
         for (const store of STORES) if (!request.result.objectStoreNames.contains(store)) request.result.createObjectStore(store);
       };
       request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error ?? new Error('cannot open IndexedDB'));
-      request.onblocked = () => reject(new Error('IndexedDB is blocked by another tab holding an older version'));
+      request.onerror = () => reject(new Error(`${PLACE} cannot be opened: ${request.error?.message ?? 'the browser refused it'}`));
+      request.onblocked = () => reject(new Error(`${PLACE} cannot be opened: another tab holds an older version of it`));
     });
     return this.opened;
   }

@@ -1,14 +1,16 @@
 /**
  * Autosave: after a change, once the user has been idle for a while (default 30 s, a setting), the scene is
  * serialized as a project file and stored as a new version in the autosave storage (the desktop app's data folder,
- * or the web page's IndexedDB); a bounded number of versions is kept per session, oldest dropped. A session whose
- * unsaved work is stored is "marked"; saving the project or discarding the changes clears the mark, so only work
- * that was never saved or discarded — a crash, a killed process, a page closed without saving — is offered for
- * recovery at the next start (recovery.ts).
+ * or the web page's IndexedDB); a bounded number of versions is kept per session, oldest dropped. Input postpones
+ * the write, but never past a maximum wait after the first change not yet written (default 60 s, a setting): an
+ * artist who paints without pause still has a version at most that old. A session whose unsaved work is stored is
+ * "marked"; saving the project or discarding the changes clears the mark, so only work that was never saved or
+ * discarded — a crash, a killed process, a page closed without saving — is offered for recovery at the next start
+ * (recovery.ts).
  *
- * Never in the way of painting: the timer only counts while nothing happens (any change or input restarts the
- * idle wait, and a gesture in progress postpones it), nothing is written when nothing changed since the last
- * version, and the serializer it is given runs off the page's thread (the io worker).
+ * Never in the way of painting: nothing is written in the middle of a gesture (a stroke, a lasso: the write waits
+ * for its end, and then runs at once if the maximum wait has passed), nothing is written when nothing changed since
+ * the last version, and the serializer it is given runs off the page's thread (the io worker).
  *
  * No DOM: the clock, the storage and the serializer are given, so Node tests drive it with a fake clock and an
  * in-memory storage.
@@ -18,13 +20,16 @@ import type { AutosaveBridge, AutosaveInfo, AutosaveListing } from '../../app/ip
 export interface AutosaveOptions {
   /** seconds of idleness after a change before a version is written; 0 turns autosave off */
   delaySeconds?: number;
+  /** seconds after the first change not yet written by which a version is written, however busy the user is */
+  maxWaitSeconds?: number;
   /** versions kept per session, newest first */
   versions?: number;
 }
 
-export const AUTOSAVE_DEFAULTS: Required<AutosaveOptions> = { delaySeconds: 30, versions: 5 };
+export const AUTOSAVE_DEFAULTS: Required<AutosaveOptions> = { delaySeconds: 30, maxWaitSeconds: 60, versions: 5 };
 /** Bounds of the settings the user may choose. */
 export const AUTOSAVE_DELAY_RANGE = { min: 0, max: 3600 } as const;
+export const AUTOSAVE_MAX_WAIT_RANGE = { min: 1, max: 3600 } as const;
 export const AUTOSAVE_VERSIONS_RANGE = { min: 1, max: 50 } as const;
 
 /** The settings with defaults filled in and out-of-range or non-numeric values brought back into range. */
@@ -36,6 +41,7 @@ export function autosaveSettings(options: AutosaveOptions = {}): Required<Autosa
   };
   return {
     delaySeconds: clampTo(options.delaySeconds, AUTOSAVE_DELAY_RANGE, AUTOSAVE_DEFAULTS.delaySeconds, false),
+    maxWaitSeconds: clampTo(options.maxWaitSeconds, AUTOSAVE_MAX_WAIT_RANGE, AUTOSAVE_DEFAULTS.maxWaitSeconds, false),
     versions: clampTo(options.versions, AUTOSAVE_VERSIONS_RANGE, AUTOSAVE_DEFAULTS.versions, true),
   };
 }
@@ -59,36 +65,46 @@ export const SYSTEM_CLOCK: Clock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** How often a run that is due looks again whether the gesture that holds it back has ended. */
+export const GESTURE_POLL_MS = 100;
+
 /**
- * Runs a task once the user has been idle for `delayMs` after a change. Input only records the time (cheap enough
- * for every pointer move); the one timer, when it fires early, waits out the rest. Runs never overlap: a change
- * during a run arms the timer again once the run has ended.
+ * Runs a task once the user has been idle for `delayMs` after a change, or `maxWaitMs` after the first change not
+ * yet run, whichever comes first. Input only records the time (cheap enough for every pointer move); the one timer,
+ * when it fires early, waits out the rest. A run that is due while a gesture is in progress waits for its end,
+ * looking again every GESTURE_POLL_MS. Runs never overlap: a change during a run arms the timer again once the run
+ * has ended, and its maximum wait counts from that change.
  */
 export class IdleScheduler {
   private pending = false;
   private running = false;
   private lastActivity = 0;
+  /** when the first change not yet run came */
+  private firstChange = 0;
   private timer: unknown = null;
 
   /**
-   * @param task   what to run when idle; may be asynchronous
-   * @param ready  false postpones the run by another full delay (a gesture in progress)
+   * @param task       what to run when idle; may be asynchronous
+   * @param ready      false holds a due run back (a gesture in progress)
+   * @param maxWaitMs  the longest a change waits, however busy the user is (Infinity: no limit)
    */
   constructor(
     private delayMs: number,
     private readonly task: () => void | Promise<void>,
     private readonly clock: Clock = SYSTEM_CLOCK,
     private readonly ready: () => boolean = () => true,
+    private maxWaitMs = Infinity,
   ) {}
 
-  /** Something changed: run once the user has been idle for the delay. */
+  /** Something changed: run once the user has been idle for the delay, or when the maximum wait is up. */
   changed(): void {
+    if (!this.pending) this.firstChange = this.clock.now();
     this.pending = true;
     this.activity();
-    this.arm(this.delayMs);
+    this.arm();
   }
 
-  /** The user did something (a key, a pointer move): the idle wait restarts. */
+  /** The user did something (a key, a pointer move): the idle wait restarts; the maximum wait does not. */
   activity(): void {
     this.lastActivity = this.clock.now();
   }
@@ -98,11 +114,20 @@ export class IdleScheduler {
     return this.pending;
   }
 
-  /** @param ms  the new delay; 0 or less stops running (changes still count and run once a delay is set again) */
-  setDelay(ms: number): void {
+  /** A run is in progress. */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /**
+   * @param ms         the new idle delay; 0 or less stops running (changes still count and run once a delay is set again)
+   * @param maxWaitMs  the new maximum wait
+   */
+  setDelay(ms: number, maxWaitMs = this.maxWaitMs): void {
     this.delayMs = ms;
+    this.maxWaitMs = maxWaitMs;
     this.disarm();
-    if (this.pending) this.arm(ms);
+    if (this.pending) this.arm();
   }
 
   /** Runs now if a change waits (e.g. before recovery unmarks the old session); resolves when the run has ended. */
@@ -116,7 +141,12 @@ export class IdleScheduler {
     this.pending = false;
   }
 
-  private arm(ms: number): void {
+  /** When the waiting change is due: idle for the delay, or the maximum wait up. */
+  private dueAt(): number {
+    return Math.min(this.lastActivity + this.delayMs, this.firstChange + this.maxWaitMs);
+  }
+
+  private arm(ms = Math.max(0, this.dueAt() - this.clock.now())): void {
     if (this.timer !== null || this.running || this.delayMs <= 0) return;
     this.timer = this.clock.setTimeout(() => this.fire(), ms);
   }
@@ -129,12 +159,9 @@ export class IdleScheduler {
   private fire(): void {
     this.timer = null;
     if (!this.pending) return;
-    const idle = this.clock.now() - this.lastActivity;
-    if (idle < this.delayMs) return this.arm(this.delayMs - idle);
-    if (!this.ready()) {
-      this.activity();
-      return this.arm(this.delayMs);
-    }
+    const wait = this.dueAt() - this.clock.now();
+    if (wait > 0) return this.arm(wait);
+    if (!this.ready()) return this.arm(GESTURE_POLL_MS);
     void this.run();
   }
 
@@ -145,7 +172,7 @@ export class IdleScheduler {
       await this.task();
     } finally {
       this.running = false;
-      if (this.pending) this.arm(Math.max(0, this.delayMs - (this.clock.now() - this.lastActivity)));
+      if (this.pending) this.arm();
     }
   }
 }
@@ -213,6 +240,8 @@ export class Autosave {
   latest: AutosaveInfo | null = null;
   /** versions written by this session (tests and the status line) */
   written = 0;
+  /** why autosave is off for this page (its storage cannot be used), or null */
+  offReason: string | null = null;
 
   constructor(
     readonly session: string,
@@ -227,6 +256,7 @@ export class Autosave {
       () => this.write(),
       clock,
       () => host.idle(),
+      this.settings.maxWaitSeconds * 1000,
     );
   }
 
@@ -234,13 +264,19 @@ export class Autosave {
     return this.settings;
   }
 
+  /** A version is being written now. */
+  get writing(): boolean {
+    return this.scheduler.isRunning;
+  }
+
   setOptions(options: AutosaveOptions): void {
     this.settings = autosaveSettings({ ...this.settings, ...options });
-    this.scheduler.setDelay(this.settings.delaySeconds * 1000);
+    this.scheduler.setDelay(this.settings.delaySeconds * 1000, this.settings.maxWaitSeconds * 1000);
   }
 
   /** The scene changed (an edit, an undo, a new scene, a stroke's rows). */
   changed(): void {
+    if (this.offReason !== null) return;
     this.revision++;
     this.scheduler.changed();
   }
@@ -264,6 +300,12 @@ export class Autosave {
     await this.storage.unmark(this.session);
   }
 
+  /** Nothing more is written by this page: its storage cannot be used (`reason` says why). */
+  turnOff(reason: string): void {
+    this.offReason = reason;
+    this.scheduler.dispose();
+  }
+
   dispose(): void {
     this.scheduler.dispose();
   }
@@ -272,6 +314,8 @@ export class Autosave {
     if (!this.host.unsaved() || this.revision === this.writtenRevision) return;
     const revision = this.revision;
     try {
+      // What the version holds is said as the scene is taken: an edit made while it is serialized is not in it.
+      const summary = this.host.summary();
       const bytes = await this.host.serialize();
       const savedAt = this.clock.now();
       const sequence = ++this.sequence;
@@ -280,7 +324,7 @@ export class Autosave {
         session: this.session,
         sequence,
         savedAt,
-        ...this.host.summary(),
+        ...summary,
         byteLength: bytes.byteLength,
       };
       // Saved or discarded while serializing: this version is of work nobody needs back.

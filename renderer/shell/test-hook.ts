@@ -93,17 +93,25 @@ export interface WorkTestHook {
     unsaved: boolean;
     /** versions this page has written */
     written: number;
+    /** a version is being written now */
+    writing: boolean;
     latest: { id: string; name: string; savedAt: number; vertexCount: number; boneCount: number; editCount: number } | null;
-    settings: { delaySeconds: number; versions: number };
-    /** what the recovery prompt offers, or null */
+    settings: { delaySeconds: number; maxWaitSeconds: number; versions: number };
+    /** the version the recovery prompt offers (selected: the newest readable), or null */
     offered: { id: string; name: string; savedAt: number; vertexCount: number; boneCount: number; editCount: number } | null;
+    /** ids of every version the prompt lists, newest first */
+    offeredVersions: string[];
+    /** ids of the listed versions found damaged */
+    damaged: string[];
+    /** why autosave is off for this page (its storage cannot be used), or null */
+    off: string | null;
     promptShown: boolean;
     saveDialogOpen: boolean;
     /** milliseconds the page's thread spent on the latest autosave (the rest runs in the io worker) */
     pauseMs: number;
   };
   /** the autosave settings (kept in local storage, as the settings dialog does) */
-  setAutosave(options: { delaySeconds?: number; versions?: number }): void;
+  setAutosave(options: { delaySeconds?: number; maxWaitSeconds?: number; versions?: number }): void;
   /** writes now what waits to be written */
   flush(): Promise<void>;
   /** what an in-app action asks before replacing a scene with unsaved changes (Save / Discard / Cancel dialog) */

@@ -2,21 +2,25 @@
  * Nothing is lost on close or crash: the wiring of autosave (project/autosave.ts), crash recovery
  * (project/recovery.ts) and the close guard (project/close-guard.ts) to the app, its storage and its panels.
  *
- * - Autosave: every scene change counts; after the user has been idle for the set delay the scene (with its
- *   settings) is serialized as a project file in the io worker and stored — the desktop app's data folder
- *   through the bridge, or the page's IndexedDB. The delay and the versions kept are a setting (File ›
- *   Autosave settings…), kept in the page's local storage.
- * - Recovery: at start, work left by a session that ended without saving or discarding it is offered.
+ * - Autosave: every scene change counts; after the user has been idle for the set delay, or at the latest the set
+ *   maximum wait after the first change not yet stored, the scene (with its settings) is serialized as a project
+ *   file in the io worker and stored — the desktop app's data folder through the bridge, or the page's IndexedDB.
+ *   The delay, the maximum wait and the versions kept are a setting (File › Autosave settings…), kept in the page's
+ *   local storage. A storage that cannot be used turns autosave off for the page, with a notice saying why.
+ * - Recovery: at start, work left by a session that ended without saving or discarding it is offered: every kept
+ *   version, newest first; one that cannot be read as a project is marked damaged and the newest readable offered.
  * - Close guard: beforeunload on the web, the window's close and the app's quit on the desktop, and
  *   `guard.mayDiscard()` before an in-app action replaces a scene with unsaved changes.
  */
-import { boneCountOf, vertexCountOf } from '../document/scene-document.ts';
+import type { AutosaveInfo } from '../../app/ipc-contract.ts';
+import { readProjectFile } from '../../workers/formats/project-file.ts';
+import { boneCountOf, errorMessage, fileErrorMessage, vertexCountOf } from '../document/scene-document.ts';
 import { getIoClient } from '../io/io-client.ts';
 import { AutosaveSettingsDialog, RecoveryPrompt, SaveChangesDialog } from '../panels/unsaved-work-panels.ts';
 import { Autosave, autosaveSettings, type AutosaveOptions, type AutosaveStorage } from '../project/autosave.ts';
 import { IndexedDbDatabase, WebAutosaveStorage, WebSessionLocks } from '../project/autosave-storage.ts';
 import { CloseGuard } from '../project/close-guard.ts';
-import { contentsText, findRecoverable, savedAtText, type Recoverable } from '../project/recovery.ts';
+import { contentsText, findRecoverable, firstReadable, readVersion, savedAtText, type Recoverable } from '../project/recovery.ts';
 import type { App } from './app.ts';
 
 /** Local-storage key of the autosave settings. */
@@ -25,6 +29,15 @@ export const AUTOSAVE_SETTINGS_KEY = 'rigwright.autosave';
 export const RECOVERED_REASON = 'Recovered';
 /** Input that shows the user is busy: the idle wait starts over. */
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel'] as const;
+
+/** Whether an autosave can be opened: its bytes read as a project file (throws, naming the file, when not). */
+function checkProject(bytes: Uint8Array, version: AutosaveInfo): void {
+  try {
+    readProjectFile(bytes, version.name);
+  } catch (error) {
+    throw new Error(fileErrorMessage(error, version.name), { cause: error });
+  }
+}
 
 function storedSettings(): AutosaveOptions {
   try {
@@ -43,6 +56,8 @@ export class UnsavedWork {
   readonly prompt: RecoveryPrompt;
   /** what the recovery prompt offers, while it does */
   recoverable: Recoverable | null = null;
+  /** the offered version Recover opens unless another is picked (the newest readable), or null when none is */
+  selected: AutosaveInfo | null = null;
   /** resolves once the start-up look for work to recover is done */
   readonly started: Promise<void>;
   /** milliseconds the page's thread spent on the latest autosave (the scene copied to the worker) */
@@ -54,10 +69,14 @@ export class UnsavedWork {
   private settling: Promise<void> = Promise.resolve();
   private readonly saveDialog = new SaveChangesDialog();
   private readonly settingsDialog: AutosaveSettingsDialog;
+  /** records of the web storage skipped as malformed, as the notice lists them */
+  private readonly skippedRecords: string[] = [];
 
   constructor(private readonly app: App) {
     const { bridge, project } = app;
-    this.storage = bridge.autosave ?? new WebAutosaveStorage(new IndexedDbDatabase(), new WebSessionLocks(navigator.locks));
+    this.storage =
+      bridge.autosave ??
+      new WebAutosaveStorage(new IndexedDbDatabase(), new WebSessionLocks(navigator.locks), undefined, (message) => this.skipped(message));
     this.autosave = new Autosave(
       this.session,
       this.storage,
@@ -116,9 +135,7 @@ export class UnsavedWork {
         () => bridge.answerClose?.(false),
       );
     });
-    this.started = this.start().catch((error: unknown) => {
-      console.error('Rigwright: cannot look for autosaved work:', error);
-    });
+    this.started = this.start().catch((error: unknown) => this.turnOff(error));
   }
 
   get settings(): Readonly<Required<AutosaveOptions>> {
@@ -139,15 +156,33 @@ export class UnsavedWork {
     this.settingsDialog.open(this.autosave.options);
   }
 
-  /** Opens the offered autosave as the scene, with unsaved changes; this session then holds the work. */
-  async recover(): Promise<void> {
+  /**
+   * Opens an offered autosave (by default the selected one) as the scene, with unsaved changes; this session then
+   * holds the work. One that cannot be opened is marked damaged and the next readable one selected.
+   * @throws saying which version could not be opened, why, and which is selected now
+   */
+  async recover(id = this.selected?.id): Promise<void> {
     const found = this.recoverable;
-    if (!found) return;
-    const { version } = found;
-    const bytes = await this.storage.read(version.id);
-    if (!bytes) throw new Error(`The autosave of ${version.name} is gone (another window may have replaced it)`);
+    const version = found?.versions.find((v) => v.id === id);
+    if (!found || !version) return;
     const { project } = this.app;
-    await project.openBytes(version.name, bytes, null, RECOVERED_REASON);
+    const bytes = await readVersion(this.storage, found, version, checkProject);
+    try {
+      if (!bytes) throw new Error(found.damaged.get(version.id));
+      await project.openBytes(version.name, bytes, null, RECOVERED_REASON);
+    } catch (error) {
+      if (bytes) found.damaged.set(version.id, fileErrorMessage(error, version.name));
+      const next =
+        (await firstReadable(this.storage, found, checkProject, version)) ?? (await firstReadable(this.storage, found, checkProject));
+      this.selected = next?.version ?? null;
+      const now = Date.now();
+      const then = next
+        ? `The one autosaved at ${savedAtText(next.version.savedAt, now)} is selected.`
+        : 'No other kept autosave can be opened.';
+      const message = `The autosave of ${savedAtText(version.savedAt, now)} cannot be opened: ${found.damaged.get(version.id)}. ${then}`;
+      this.showOffer(message);
+      throw new Error(message, { cause: error });
+    }
     project.session.markRecovered(version.name === 'untitled' ? null : version.name);
     this.edits = version.editCount;
     this.autosave.changed();
@@ -155,6 +190,7 @@ export class UnsavedWork {
     await this.autosave.flush();
     for (const session of found.sessions) await this.storage.unmark(session);
     this.recoverable = null;
+    this.selected = null;
     this.prompt.hide();
   }
 
@@ -164,6 +200,7 @@ export class UnsavedWork {
     if (!found) return;
     for (const session of found.sessions) await this.storage.unmark(session);
     this.recoverable = null;
+    this.selected = null;
     this.prompt.hide();
   }
 
@@ -172,10 +209,51 @@ export class UnsavedWork {
     const found = await findRecoverable(this.storage, this.session);
     if (!found) return;
     this.recoverable = found;
-    this.prompt.show(contentsText(found.version), `Autosaved at ${savedAtText(found.version.savedAt, Date.now())}`, {
-      recover: () => this.recover(),
+    this.selected = (await firstReadable(this.storage, found, checkProject))?.version ?? null;
+    const newest = found.versions[0];
+    const damaged = found.damaged.get(newest.id);
+    const now = Date.now();
+    const then = this.selected
+      ? `The newest that can, autosaved at ${savedAtText(this.selected.savedAt, now)}, is selected.`
+      : 'None of the kept autosaves can be opened.';
+    this.showOffer(
+      damaged === undefined ? '' : `The newest autosave, of ${savedAtText(newest.savedAt, now)}, cannot be opened: ${damaged}. ${then}`,
+    );
+  }
+
+  /** The recovery prompt with the kept versions as known now (damaged ones marked) and the selected one. */
+  private showOffer(message: string): void {
+    const found = this.recoverable;
+    if (!found) return;
+    const now = Date.now();
+    const choices = found.versions.map((v) => ({
+      id: v.id,
+      what: contentsText(v),
+      when: `Autosaved at ${savedAtText(v.savedAt, now)}`,
+      damaged: found.damaged.get(v.id) ?? null,
+    }));
+    this.prompt.show(choices, this.selected?.id ?? null, message, {
+      recover: (id) => this.recover(id),
       discard: () => this.discardRecovery(),
     });
+  }
+
+  /** The autosave storage cannot be used (IndexedDB refused, the data folder unreadable): autosave is off, and said so. */
+  private turnOff(error: unknown): void {
+    const reason = errorMessage(error);
+    console.warn('Rigwright: autosave is off:', reason);
+    this.autosave.turnOff(reason);
+    this.app.notice.show('Autosave is off', [
+      reason,
+      'Nothing of your work is kept if this page closes or crashes: save the project to keep it.',
+    ]);
+  }
+
+  /** A malformed record of the web storage was skipped: listed in a notice (each record once). */
+  private skipped(message: string): void {
+    console.warn(`Rigwright: ${message}`);
+    this.skippedRecords.push(message);
+    this.app.notice.show('Autosave records skipped (not written by this version of Rigwright, or damaged)', this.skippedRecords);
   }
 
   private unsavedChanged(): void {

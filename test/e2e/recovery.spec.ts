@@ -5,8 +5,11 @@
  * weights, handles, bone scales and poses — with unsaved changes. The recovering page's own work, ended the same way,
  * is offered in turn; Discard starts without it and it is not offered again. On the context-aware body with two example
  * shapes, one hidden (an edit), recovery restores the examples' positions and poses bit for bit, their names and hidden
- * flags. Closing asks first only with unsaved changes (the browser's beforeunload prompt), and the app's Save / Discard /
- * Cancel dialog answers for in-app actions. Uses `window.__rigwright.work`.
+ * flags. Autosave while the artist paints without pause (a stroke every 10 s for 3 minutes, on Playwright's clock):
+ * versions are written at the maximum wait, recovery offers them newest first and restores the newest bit for bit, and
+ * a damaged newest version is marked and the one before it offered and restored. A browser storage that cannot be
+ * opened is said in the app. Closing asks first only with unsaved changes (the browser's beforeunload prompt), and the
+ * app's Save / Discard / Cancel dialog answers for in-app actions. Uses `window.__rigwright.work`.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -22,11 +25,44 @@ async function autosaved(page: Page, edits?: number): Promise<void> {
   await page.waitForFunction((n) => (window as any).__rigwright.work.state().latest?.editCount === n, edits, { timeout: 30_000 });
 }
 
-async function stroke(page: Page, from: { x: number; y: number }, dx: number): Promise<void> {
+async function stroke(page: Page, from: { x: number; y: number }, dx: number, steps = 8): Promise<void> {
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
-  await page.mouse.move(from.x + dx, from.y, { steps: 8 });
+  await page.mouse.move(from.x + dx, from.y, { steps });
   await page.mouse.up();
+}
+
+/** The scene's weights as the bytes of their float64 values (base64): equal strings are equal bit for bit. */
+const weightBits = (page: Page): Promise<string> =>
+  page.evaluate(() => {
+    const bytes = new Uint8Array(new Float64Array((window as any).__rigwright.work.scene().weights as number[]).buffer);
+    let text = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(text);
+  });
+
+/** The autosave versions in the page's storage, with their sessions. */
+const stored = (page: Page): Promise<{ versions: { id: string; session: string }[]; marked: { session: string; alive: boolean }[] }> =>
+  page.evaluate(() => (window as any).__rigwright.work.stored());
+
+/** Replaces a version's bytes in the page's IndexedDB with their first half, as a write cut short leaves them. */
+async function truncateStoredVersion(page: Page, id: string): Promise<void> {
+  await page.evaluate(async (key) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('rigwright-autosave');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error ?? new Error('rigwright-autosave: cannot be opened'));
+    });
+    const transaction = db.transaction('bytes', 'readwrite');
+    const store = transaction.objectStore('bytes');
+    const read = store.get(key);
+    read.onsuccess = () => store.put((read.result as Uint8Array).slice(0, read.result.length >> 1), key);
+    await new Promise((resolve, reject) => {
+      transaction.oncomplete = resolve;
+      transaction.onerror = () => reject(transaction.error ?? new Error('rigwright-autosave: the write failed'));
+    });
+    db.close();
+  }, id);
 }
 
 /** Opens a fresh page of the same browser context (so IndexedDB and local storage are shared) and waits for the recovery check. */
@@ -147,6 +183,118 @@ test('hand: handles, a stroke and a bone scale, closed without saving: recovery 
   expect(errors).toEqual([]);
 });
 
+test('autosave while painting without pause: versions at the maximum wait; recovery offers them and falls back past a damaged one', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const errors: string[] = [];
+  // The page's timers and Date run on Playwright's clock: 3 minutes of work pass in a few seconds (workers keep real time).
+  await page.clock.install();
+  await openApp(page, errors, { paused: true });
+  await page.evaluate(() => (window as any).__rigwright.work.setAutosave({ delaySeconds: 30, maxWaitSeconds: 60 }));
+  await loadFiles(page, [dataFile('hand/hand.off'), dataFile('hand/hand.tgf'), dataFile('hand/hand-handles.dmat')], 'hand.off');
+  expect((await page.evaluate(() => (window as any).__rigwright.state())).error).toBeNull();
+  await page.keyboard.press('p');
+  await page.evaluate(() => (window as any).__rigwright.paint.setBrush({ mode: 'add', strength: 0.3, radius: 40 }));
+  // The viewport's draws are held while painting (the page does the rest of its work): SwiftShader's frames are slow.
+  await page.evaluate(() => (window as any).__rigwright.holdDraws(true));
+  const box = (await page.locator('canvas').first().boundingBox())!;
+  /** the weights after each count of edits, as the artist left them (weightBits) */
+  const weightsAt = new Map<number, string>();
+  /**
+   * One stroke across the hand (bone and height varying), then `seconds` of the clock.
+   * @param editsBefore  edits the page's project had before its history began (a recovered version's)
+   */
+  const paintFor = async (p: Page, i: number, seconds: number, editsBefore = 0) => {
+    await p.evaluate((b) => (window as any).__rigwright.paint.selectBone(b), i % 5);
+    await stroke(p, { x: box.x + box.width / 2 - 60, y: box.y + box.height / 2 - 60 + 12 * (i % 10) }, 120, 3);
+    weightsAt.set(editsBefore + (await history(p)).length, await weightBits(p));
+    await p.clock.fastForward(seconds * 1000);
+  };
+  /** Waits until no version is being written (a write the clock started runs on in real time). */
+  const writesDone = (p: Page) => p.waitForFunction(() => !(window as any).__rigwright.work.state().writing);
+
+  // A stroke every 10 s for 3 minutes: the idle delay (30 s) never passes, the maximum wait (60 s) writes anyway.
+  for (let i = 0; i < 18; i++) await paintFor(page, i, 10);
+  await writesDone(page);
+  expect(await history(page)).toEqual(Array(18).fill('Paint stroke'));
+  const first = await work(page);
+  const session = first.session;
+  const mine = (await stored(page)).versions.filter((v) => v.session === session);
+  expect(first.written, 'versions written while painting').toBeGreaterThanOrEqual(2);
+  expect(mine.length, 'versions kept').toBe(first.written);
+  const newest = first.latest;
+  expect(weightsAt.has(newest.editCount), 'the newest version holds a whole number of strokes').toBe(true);
+
+  // Killed (no beforeunload): a fresh page offers every version, newest first, and restores the newest bit for bit.
+  await page.close({ runBeforeUnload: false });
+  const second = await reopen(page, errors);
+  const offer = await work(second);
+  expect(offer.offered, 'the newest version is selected').toEqual(newest);
+  expect(offer.offeredVersions, 'every version, newest first').toEqual(
+    mine.map((v) => v.id).sort((a, b) => Number(b.split('-').at(-1)) - Number(a.split('-').at(-1))),
+  );
+  expect(offer.damaged).toEqual([]);
+  const prompt = second.locator('#recovery-prompt');
+  await expect(prompt).toBeVisible();
+  await expect(prompt.locator('#recovery-versions option')).toHaveCount(mine.length);
+  await expect(prompt).toContainText(`${newest.editCount} edits`);
+  await prompt.locator('button', { hasText: 'Recover' }).click();
+  await expect(prompt).toBeHidden();
+  expect(await weightBits(second), 'the newest version, bit for bit').toBe(weightsAt.get(newest.editCount));
+
+  // The recovering page paints on (a stroke, a minute's pause: a version each), its newest version is damaged as it
+  // is killed: the next page marks it, says so, and offers the one before, which restores bit for bit.
+  await second.keyboard.press('p');
+  await second.evaluate(() => (window as any).__rigwright.holdDraws(true));
+  const before = (await work(second)).written;
+  weightsAt.clear();
+  for (let i = 0; i < 2; i++) {
+    await paintFor(second, 18 + i, 60, newest.editCount);
+    await writesDone(second);
+  }
+  const ended = await work(second);
+  expect(ended.written - before, 'a version per stroke').toBe(2);
+  expect(ended.latest.editCount).toBe(newest.editCount + 2);
+  const versions = (await stored(second)).versions.filter((v) => v.session === ended.session);
+  expect(versions.length).toBeGreaterThanOrEqual(3);
+  await truncateStoredVersion(second, ended.latest.id);
+  await second.close({ runBeforeUnload: false });
+  const third = await reopen(page, errors);
+  const fallback = await work(third);
+  expect(fallback.offeredVersions[0], 'the damaged version is still listed first').toBe(ended.latest.id);
+  expect(fallback.damaged).toEqual([ended.latest.id]);
+  expect(fallback.offered.editCount, 'the version before it is selected').toBe(ended.latest.editCount - 1);
+  const thirdPrompt = third.locator('#recovery-prompt');
+  await expect(thirdPrompt).toContainText('cannot be opened');
+  await expect(thirdPrompt.locator('#recovery-versions option').first()).toBeDisabled();
+  await expect(thirdPrompt.locator('#recovery-versions option').first()).toContainText('(damaged)');
+  await thirdPrompt.locator('button', { hasText: 'Recover' }).click();
+  await expect(thirdPrompt).toBeHidden();
+  expect(await weightBits(third), 'the version before the damaged one, bit for bit').toBe(weightsAt.get(fallback.offered.editCount));
+  expect(errors).toEqual([]);
+});
+
+test('autosave says in the app when the browser storage cannot be opened, and stays off', async ({ page }) => {
+  const errors: string[] = [];
+  await page.addInitScript(() => {
+    IDBFactory.prototype.open = () => {
+      throw new DOMException('The user denied permission to access the database.', 'SecurityError');
+    };
+  });
+  await openApp(page, errors, { paused: true });
+  await page.evaluate(() => (window as any).__rigwright.work.started());
+  const notice = page.locator('.notice');
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText('Autosave is off');
+  await expect(notice).toContainText('IndexedDB rigwright-autosave cannot be opened: The user denied permission to access the database.');
+  expect((await work(page)).off).toMatch(/^IndexedDB rigwright-autosave cannot be opened/);
+  await page.evaluate(() => (window as any).__rigwright.setBoneScale(1, [1.5, 1.5, 1.5]));
+  await page.evaluate(() => (window as any).__rigwright.work.flush());
+  expect((await work(page)).written, 'nothing written').toBe(0);
+  expect(errors).toEqual([]);
+});
+
 test('context-aware body with two examples, one hidden, closed without saving: recovery restores the examples bit for bit', async ({
   page,
 }) => {
@@ -241,16 +389,17 @@ test('closing asks first only with unsaved changes; the in-app dialog discards o
   const second = await page.context().newPage();
   await openApp(second, errors, { paused: true });
   await second.evaluate(() => (window as any).__rigwright.work.started());
-  // The idle delay is a setting (File › Autosave settings…), kept for the next start.
-  expect((await work(second)).settings).toEqual({ delaySeconds: 30, versions: 5 });
+  // The idle delay and the maximum wait are a setting (File › Autosave settings…), kept for the next start.
+  expect((await work(second)).settings).toEqual({ delaySeconds: 30, maxWaitSeconds: 60, versions: 5 });
   expect(await second.evaluate(() => (window as any).__rigwright.command('file.autosaveSettings'))).toBe(true);
   const settings = second.locator('#autosave-settings');
   await expect(settings).toBeVisible();
   await settings.locator('input[name="autosave-delay"]').fill('1');
+  await settings.locator('input[name="autosave-max-wait"]').fill('90');
   await settings.locator('input[name="autosave-versions"]').fill('3');
   await settings.locator('button', { hasText: 'Apply' }).click();
   await expect(settings).toBeHidden();
-  expect((await work(second)).settings).toEqual({ delaySeconds: 1, versions: 3 });
+  expect((await work(second)).settings).toEqual({ delaySeconds: 1, maxWaitSeconds: 90, versions: 3 });
   const kinds: string[] = [];
   let leave = false;
   second.on('dialog', (dialog) => {
@@ -308,6 +457,6 @@ test('closing asks first only with unsaved changes; the in-app dialog discards o
   await openApp(third, errors, { paused: true });
   await third.evaluate(() => (window as any).__rigwright.work.started());
   expect((await work(third)).promptShown, 'discarded work is not offered').toBe(false);
-  expect((await work(third)).settings, 'the setting is kept').toEqual({ delaySeconds: 1, versions: 3 });
+  expect((await work(third)).settings, 'the setting is kept').toEqual({ delaySeconds: 1, maxWaitSeconds: 90, versions: 3 });
   expect(errors).toEqual([]);
 });

@@ -1,7 +1,8 @@
 /**
- * Recovery and the close guard (renderer/project/recovery.ts, close-guard.ts): which autosave is offered at start
- * (the newest version of a session that ended with its work marked; never this page's own, never a live page's,
- * never saved or discarded work; marks without versions cleared), how "when" and "what" read, and what the
+ * Recovery and the close guard (renderer/project/recovery.ts, close-guard.ts): which autosaves are offered at start
+ * (every version of the sessions that ended with their work marked, newest first; never this page's own, never a live
+ * page's, never saved or discarded work; marks without versions cleared), which one is selected (the newest that can be
+ * read as a project; the damaged ones marked with the reason, in order), how "when" and "what" read, and what the
  * Save / Discard / Cancel question does (asks nothing without unsaved changes, one dialog for concurrent asks,
  * Save's outcome decides, Discard clears the mark, beforeunload only with unsaved changes).
  */
@@ -9,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AutosaveInfo, AutosaveListing } from '../../app/ipc-contract.ts';
 import type { AutosaveStorage } from '../../renderer/project/autosave.ts';
-import { contentsText, findRecoverable, savedAtText, timeAgo } from '../../renderer/project/recovery.ts';
+import { contentsText, findRecoverable, firstReadable, savedAtText, timeAgo } from '../../renderer/project/recovery.ts';
 import { CloseGuard, type CloseChoice } from '../../renderer/project/close-guard.ts';
 
 const info = (session: string, sequence: number, savedAt: number, extra: Partial<AutosaveInfo> = {}): AutosaveInfo => ({
@@ -39,7 +40,7 @@ function listingStorage(listing: AutosaveListing): AutosaveStorage & { unmarked:
   };
 }
 
-test('recovery offers the newest version of the sessions that ended with unsaved work', async () => {
+test('recovery offers every version of the sessions that ended with unsaved work, newest first', async () => {
   const storage = listingStorage({
     versions: [
       info('crashed', 1, 100),
@@ -58,12 +59,86 @@ test('recovery offers the newest version of the sessions that ended with unsaved
     ],
   });
   const found = await findRecoverable(storage, 'me');
-  assert.deepEqual(found?.version, info('crashed', 2, 300));
-  assert.deepEqual(found?.sessions.sort(), ['crashed', 'killed']);
+  assert.deepEqual(
+    found?.versions,
+    [info('crashed', 2, 300), info('killed', 7, 200), info('crashed', 1, 100)],
+    "the ended sessions' versions, newest first",
+  );
+  assert.deepEqual(found?.sessions.sort(), ['crashed', 'killed'], 'the sessions unmarked once answered');
   assert.deepEqual(storage.unmarked, ['no-versions'], 'a mark without versions is cleared: nothing to offer');
   // Nothing ended: nothing offered.
   assert.equal(await findRecoverable(listingStorage({ versions: [info('a', 1, 1)], marked: [{ session: 'a', alive: true }] }), 'me'), null);
   assert.equal(await findRecoverable(listingStorage({ versions: [info('a', 1, 1)], marked: [] }), 'me'), null, 'saved or discarded');
+});
+
+/** Bytes a check takes for a project: they start with 'P'. */
+const PROJECT = Uint8Array.of(0x50, 1, 2, 3);
+function projectCheck(bytes: Uint8Array, version: AutosaveInfo): void {
+  if (bytes[0] !== 0x50) throw new Error(`${version.name}: not a project file (starts with byte ${bytes[0]})`);
+}
+
+test('recovery: a damaged newest version is marked with the reason and the next readable one is selected, in order', async () => {
+  const versions = [
+    info('ended', 1, 100),
+    info('ended', 2, 200, { name: 'a.rig.glb' }),
+    info('ended', 3, 300),
+    info('ended', 4, 300),
+    info('other', 1, 250),
+    info('ended', 5, 400),
+  ];
+  const stored = new Map<string, Uint8Array>([
+    ['ended-1', PROJECT],
+    ['ended-2', Uint8Array.of(0, 0, 0)],
+    ['ended-3', PROJECT],
+    ['other-1', PROJECT],
+    ['ended-5', Uint8Array.of(0x67, 0x6c)],
+  ]);
+  const reads: string[] = [];
+  const storage: AutosaveStorage = {
+    ...listingStorage({
+      versions,
+      marked: [
+        { session: 'ended', alive: false },
+        { session: 'other', alive: false },
+      ],
+    }),
+    read: async (id) => {
+      reads.push(id);
+      if (id === 'ended-3') throw new Error('IndexedDB rigwright-autosave, bytes of ended-3: not a byte array but Array');
+      return stored.get(id) ?? null;
+    },
+  };
+  const found = (await findRecoverable(storage, 'me'))!;
+  // 400 (5), then the two of 300 by sequence (4 before 3), 250 (other-1), 200 (2), 100 (1).
+  assert.deepEqual(
+    found.versions.map((v) => v.id),
+    ['ended-5', 'ended-4', 'ended-3', 'other-1', 'ended-2', 'ended-1'],
+    'newest first, the sequence deciding between equal times',
+  );
+  const first = await firstReadable(storage, found, projectCheck);
+  assert.equal(first?.version.id, 'other-1', 'the newest readable version');
+  assert.deepEqual(first?.bytes, PROJECT, 'its bytes');
+  assert.deepEqual(reads, ['ended-5', 'ended-4', 'ended-3', 'other-1'], 'read newest first, stopping at the first readable');
+  assert.deepEqual(
+    [...found.damaged],
+    [
+      ['ended-5', 'untitled: not a project file (starts with byte 103)'],
+      ['ended-4', 'its bytes are gone (another window may have removed them)'],
+      ['ended-3', 'IndexedDB rigwright-autosave, bytes of ended-3: not a byte array but Array'],
+    ],
+    'the damaged ones, each with its reason',
+  );
+
+  // other-1 fails to open after all: the next readable after it, skipping the damaged ended-2, is ended-1.
+  found.damaged.set('other-1', 'opened but refused');
+  const next = await firstReadable(storage, found, projectCheck, first?.version);
+  assert.equal(next?.version.id, 'ended-1', 'the next readable one');
+  assert.equal(found.damaged.get('ended-2'), 'a.rig.glb: not a project file (starts with byte 0)', 'ended-2 found damaged on the way');
+  // Versions known to be damaged are not read again; none left: null.
+  reads.length = 0;
+  found.damaged.set('ended-1', 'opened but refused');
+  assert.equal(await firstReadable(storage, found, projectCheck), null, 'nothing readable');
+  assert.deepEqual(reads, [], 'damaged versions are not read again');
 });
 
 test('when and what, in words', () => {

@@ -77,12 +77,24 @@ class FakeClock implements Clock {
   }
 }
 
-test('settings: defaults 30 s and 5 versions; out-of-range and non-numbers come back into range', () => {
-  assert.deepEqual(autosaveSettings(), { delaySeconds: 30, versions: 5 });
-  assert.deepEqual(AUTOSAVE_DEFAULTS, { delaySeconds: 30, versions: 5 });
-  assert.deepEqual(autosaveSettings({ delaySeconds: -4, versions: 500 }), { delaySeconds: 0, versions: 50 });
-  assert.deepEqual(autosaveSettings({ delaySeconds: NaN, versions: 2.6 }), { delaySeconds: 30, versions: 3 });
-  assert.deepEqual(autosaveSettings({ delaySeconds: '7' as unknown as number }), { delaySeconds: 30, versions: 5 });
+test('settings: defaults 30 s idle, 60 s at most and 5 versions; out-of-range and non-numbers come back into range', () => {
+  assert.deepEqual(autosaveSettings(), { delaySeconds: 30, maxWaitSeconds: 60, versions: 5 });
+  assert.deepEqual(AUTOSAVE_DEFAULTS, { delaySeconds: 30, maxWaitSeconds: 60, versions: 5 });
+  assert.deepEqual(autosaveSettings({ delaySeconds: -4, maxWaitSeconds: 0, versions: 500 }), {
+    delaySeconds: 0,
+    maxWaitSeconds: 1,
+    versions: 50,
+  });
+  assert.deepEqual(autosaveSettings({ delaySeconds: NaN, maxWaitSeconds: 7200, versions: 2.6 }), {
+    delaySeconds: 30,
+    maxWaitSeconds: 3600,
+    versions: 3,
+  });
+  assert.deepEqual(autosaveSettings({ delaySeconds: '7' as unknown as number, maxWaitSeconds: Infinity }), {
+    delaySeconds: 30,
+    maxWaitSeconds: 60,
+    versions: 5,
+  });
 });
 
 test('idle scheduler: a change runs the task once the user has been idle for the whole delay', async () => {
@@ -316,13 +328,91 @@ test('autosave: writes after idle only with unsaved changes and a change since t
   await clock.advance(30_000);
   assert.equal(autosave.written, 7);
 
-  // A longer delay set by the user applies to the next change.
-  autosave.setOptions({ delaySeconds: 120 });
+  // A longer delay set by the user applies to the next change (the maximum wait set longer too: it would come first).
+  autosave.setOptions({ delaySeconds: 120, maxWaitSeconds: 300 });
   autosave.changed();
   await clock.advance(119_000);
   assert.equal(autosave.written, 7);
   await clock.advance(1000);
   assert.equal(autosave.written, 8);
+  autosave.dispose();
+});
+
+/**
+ * An autosave with the default settings (idle 30 s, at most 60 s) on the web storage's in-memory stand-ins;
+ * `written` holds the times of its writes, in ms from the start.
+ */
+function busyArtist() {
+  const clock = new FakeClock();
+  const start = clock.now();
+  const storage = new WebAutosaveStorage(new MemoryDatabase(), new MemoryLocks(), () => clock.now());
+  const state = { unsaved: true, busy: false, edits: 0 };
+  const written: number[] = [];
+  const host: AutosaveHost = {
+    ...fakeHost(state, []),
+    serialize: async () => {
+      written.push(clock.now() - start);
+      return Uint8Array.of(written.length);
+    },
+  };
+  const autosave = new Autosave('artist', storage, host, {}, clock);
+  return { clock, state, autosave, written, elapsed: () => clock.now() - start };
+}
+
+test('autosave under continuous work: input every 100 ms for 5 minutes writes within 60 s of the first change, and every 60 s after', async () => {
+  const { clock, state, autosave, written } = busyArtist();
+  // A pointer move every 100 ms for 5 minutes, an edit (a dab, a stroke's rows) every 500 ms for the first 4.5.
+  for (let t = 0; t < 300_000; t += 100) {
+    autosave.activity();
+    if (t % 500 === 0 && t < 270_000) {
+      state.edits++;
+      autosave.changed();
+    }
+    await clock.advance(100);
+  }
+  // The first change (0 s) is due at 60 s; that write (the timer fires before the edit of the same millisecond) takes
+  // the changes up to 59.5 s, the next change (60 s) is due 60 s later, and so on: 60, 120, 180, 240 s, and at 300 s
+  // the changes from 240 to 269.5 s. The idle delay (30 s) never passes while the pointer moves.
+  assert.deepEqual(written, [60_000, 120_000, 180_000, 240_000, 300_000], 'one version per maximum wait');
+  assert.equal(autosave.written, 5, 'versions stored');
+
+  // The pointer keeps moving for 2 more minutes without an edit: nothing changed, nothing written.
+  for (let t = 0; t < 120_000; t += 100) {
+    autosave.activity();
+    await clock.advance(100);
+  }
+  assert.equal(autosave.written, 5, 'nothing more without a change');
+  autosave.dispose();
+});
+
+test('autosave under continuous work: a stroke in progress when the maximum wait is up defers the write to its end', async () => {
+  const { clock, state, autosave, written, elapsed } = busyArtist();
+  state.edits = 1;
+  autosave.changed();
+  // The pointer moves every 50 ms for 90 s (the idle delay never passes); a stroke from 50 s to 75.05 s holds the
+  // maximum wait's end (60 s).
+  while (elapsed() < 90_000) {
+    state.busy = elapsed() >= 50_000 && elapsed() < 75_050;
+    autosave.activity();
+    await clock.advance(50);
+    if (state.busy) assert.deepEqual(written, [], `nothing written in the middle of the stroke (${elapsed()} ms)`);
+  }
+  // The stroke's end is seen at the next look (every 100 ms from 60 s on: 75.1 s) and the version written then.
+  assert.deepEqual(written, [75_100], 'written as soon as the stroke ended');
+
+  // A change at 90 s, 20 s without input, a 15 s stroke: idle would be due 30 s after the stroke (155 s), the
+  // maximum wait 60 s after the change (150 s) comes first and finds no stroke in progress.
+  state.edits = 2;
+  autosave.changed();
+  await clock.advance(20_000);
+  state.busy = true;
+  while (elapsed() < 125_000) {
+    autosave.activity();
+    await clock.advance(100);
+  }
+  state.busy = false;
+  await clock.advance(40_000);
+  assert.deepEqual(written, [75_100, 150_000], 'at the maximum wait after the change');
   autosave.dispose();
 });
 
@@ -346,6 +436,52 @@ test('web storage: a session whose lock is gone is not alive; unmark and remove 
   await storage.remove(['dead-1']);
   assert.equal(await storage.read('dead-1'), null);
   assert.deepEqual(await storage.read('live-1'), Uint8Array.of(9, 9, 9, 9));
+});
+
+test('web storage: records that are not what this version writes are skipped, each said once; bytes must be bytes', async () => {
+  const db = new MemoryDatabase();
+  const skipped: string[] = [];
+  const storage = new WebAutosaveStorage(
+    db,
+    new MemoryLocks(),
+    () => 42,
+    (message) => skipped.push(message),
+  );
+  await storage.write(info('good', 1, 1), Uint8Array.of(1, 2, 3, 4));
+  const infos = db.stores.get('infos')!;
+  infos.set('k1', { ...info('noname', 1, 1), name: undefined });
+  infos.set('k2', 'a string');
+  infos.set('k3', { ...info('extra', 2, 1), script: 'alert(1)' });
+  infos.set('k4', { ...info('twolines', 1, 1), name: 'a\nb' });
+  infos.set('k5', { ...info('count', 1, 1), vertexCount: -3 });
+  infos.set('k6', { ...info('mismatch', 1, 1), id: 'other-1' });
+  const marks = db.stores.get('marks')!;
+  marks.set('m1', { session: 5, markedAt: 1 });
+  marks.set('m2', null);
+  db.stores.get('bytes')!.set('good-2', [1, 2, 3, 4]);
+
+  const listing = await storage.list();
+  assert.deepEqual(listing.versions, [info('good', 1, 1)], 'only the record that checks');
+  assert.deepEqual(listing.marked, [{ session: 'good', alive: false }], 'only the mark that checks');
+  assert.deepEqual(
+    skipped,
+    [
+      'IndexedDB rigwright-autosave, infos noname-1: skipped, info.name must be a non-empty string',
+      'IndexedDB rigwright-autosave, infos record 3: skipped, info must be an object',
+      'IndexedDB rigwright-autosave, infos extra-2: skipped, info: unexpected field "script"',
+      'IndexedDB rigwright-autosave, infos twolines-1: skipped, info.name has control characters',
+      'IndexedDB rigwright-autosave, infos count-1: skipped, info.vertexCount must be a whole number ≥ 0',
+      'IndexedDB rigwright-autosave, infos other-1: skipped, info.id must be the session and the sequence number',
+      'IndexedDB rigwright-autosave, marks record 2: skipped, mark.session must be a string',
+      'IndexedDB rigwright-autosave, marks record 3: skipped, mark must be an object, not null',
+    ],
+    'each skipped record named with the reason, in store order',
+  );
+  await storage.list();
+  assert.equal(skipped.length, 8, 'a record is said once, not at every listing');
+  await assert.rejects(storage.read('good-2'), /^Error: IndexedDB rigwright-autosave, bytes of good-2: not a byte array but an array$/);
+  assert.deepEqual(await storage.read('good-1'), Uint8Array.of(1, 2, 3, 4), 'stored bytes read back');
+  assert.equal(await storage.read('none-1'), null, 'absent bytes: null');
 });
 
 test('desktop folder: versions as atomic files, liveness by page and process, bad files skipped', async () => {
