@@ -644,4 +644,45 @@ test('a project keeps a clip’s keyframe curves and its animation index: reopen
       return true;
     },
   );
+  // A rotation key or rest rotation of length 0 has no direction: refused, naming the key or node. The file's own
+  // quaternions are kept as they are (playback normalises them), so a long one reads back with its bits.
+  const rotationChannel = curves.channels.findIndex((c) => c.path === 'rotation');
+  assert.ok(rotationChannel >= 0, 'the chain clip keys rotations');
+  const withCurves = async (changed: typeof curves, name: string) =>
+    readProjectFile(
+      await writeProjectFile(
+        {
+          ...contents,
+          scene: { ...scene, clips: [{ ...rig.clips[0], poses: { ...rig.clips[0].poses, curves: changed } as PoseSequence }] },
+        },
+        name,
+      ),
+      name,
+    );
+  const channel = curves.channels[rotationChannel];
+  const stride = channel.interpolation === 'CUBICSPLINE' ? 12 : 4;
+  const first = channel.interpolation === 'CUBICSPLINE' ? 4 : 0;
+  const zeroKey = channel.values.slice();
+  zeroKey.fill(0, stride + first, stride + first + 4);
+  const zeroChannels = curves.channels.map((c, k) => (k === rotationChannel ? { ...c, values: zeroKey } : c));
+  await assert.rejects(
+    withCurves({ ...curves, channels: zeroChannels }, 'zero.rig.glb'),
+    new RegExp(
+      `zero\\.rig\\.glb: RIGWRIGHT_project\\.scene\\.clips\\[0\\]\\.poses\\.curves\\.channels\\[${rotationChannel}\\]\\.values: key 1: a quaternion of length 0\\.00 is not a rotation$`,
+    ),
+  );
+  const zeroRest = curves.restRotation.slice();
+  zeroRest.fill(0, 4, 8);
+  await assert.rejects(
+    withCurves({ ...curves, restRotation: zeroRest }, 'rest.rig.glb'),
+    /rest\.rig\.glb: RIGWRIGHT_project\.scene\.clips\[0\]\.poses\.curves\.restRotation: node 1: a quaternion of length 0\.00 is not a rotation$/,
+  );
+  const longKey = channel.values.slice();
+  for (let c = 0; c < 4; c++) longKey[first + c] *= 2;
+  const long = await withCurves(
+    { ...curves, channels: curves.channels.map((c, k) => (k === rotationChannel ? { ...c, values: longKey } : c)) },
+    'long.rig.glb',
+  );
+  const kept = long.scene.clips[0].poses.kind === 'matrices' ? long.scene.clips[0].poses.curves!.channels[rotationChannel].values : null;
+  assert.deepEqual(kept && Array.from(kept), Array.from(longKey), 'a key of length 2 is kept as the file has it');
 });

@@ -14,7 +14,7 @@ const ROTATION_TOLERANCE = 1e-3;
 /** det² = det(R·Rᵀ), so orthonormality within 1e-3 per entry allows |det| to stray by about 1.5e-3 from 1. */
 const DETERMINANT_TOLERANCE = 3e-3;
 /** Quaternions shorter than this cannot be normalized meaningfully. */
-const MIN_QUATERNION_LENGTH = 1e-8;
+export const MIN_QUATERNION_LENGTH = 1e-8;
 /** Largest |‖q‖ − 1| of a quaternion stored as a unit one (a project file's final poses) that still counts as a rotation. */
 const QUATERNION_TOLERANCE = 1e-3;
 /**

@@ -36,7 +36,14 @@ import { buildGlb } from './gltf-validate.ts';
 import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import { ALPHA_MODES, MAG_FILTERS, MIN_FILTERS, WRAP_MODES } from './material-look.ts';
 import { gltfJson } from './gltf-resource-uris.ts';
-import { ROTATION_ROUNDING, quaternionProblem, renormalizeRotation, rotationDeviation, rotationProblem } from './pose-file.ts';
+import {
+  MIN_QUATERNION_LENGTH,
+  ROTATION_ROUNDING,
+  quaternionProblem,
+  renormalizeRotation,
+  rotationDeviation,
+  rotationProblem,
+} from './pose-file.ts';
 import { normalizeWeightRows } from './weights-file.ts';
 import { buildSkeleton, type Skeleton } from '../rig/skeleton.ts';
 import type { PoseSequence } from '../rig/pose-sequence.ts';
@@ -562,6 +569,21 @@ class ProjectReader {
       );
   }
 
+  /**
+   * Quaternions a file's curves key (x y z w at `offset` in every `stride` numbers): kept as the file has them, since
+   * playback normalises each (keyframe-curves.ts), but one too short to have a direction is no rotation and is
+   * refused naming `place(k)`.
+   * @returns data
+   */
+  keyedQuaternions(where: string, data: Float64Array, stride: number, offset: number, place: (k: number) => string): Float64Array {
+    for (let k = 0, o = offset; o < data.length; k++, o += stride) {
+      const length = Math.hypot(data[o], data[o + 1], data[o + 2], data[o + 3]);
+      if (!(length >= MIN_QUATERNION_LENGTH))
+        this.fail(where, `${place(k)}: a quaternion of length ${length.toPrecision(3)} is not a rotation`);
+    }
+    return data;
+  }
+
   array(where: string, ref: unknown, type: ArrayType, expectedLength?: number): TypedArray {
     if (!isObject(ref)) return this.fail(where, 'missing (expected an array reference { bufferView, type, length })');
     const { bufferView, length } = ref;
@@ -675,7 +697,7 @@ class ProjectReader {
     const curves: KeyframeCurves = {
       parents,
       restTranslation: floats('restTranslation', 3 * N),
-      restRotation: floats('restRotation', 4 * N),
+      restRotation: this.keyedQuaternions(`${where}.restRotation`, floats('restRotation', 4 * N), 4, 0, (n) => `node ${n}`),
       restScale: floats('restScale', 3 * N),
       jointNode: indices('jointNode', bones, 0, N),
       inverseBind: floats('inverseBind', 16 * bones),
@@ -706,6 +728,7 @@ class ProjectReader {
       const perKey = (path === 'rotation' ? 4 : 3) * (interpolation === 'CUBICSPLINE' ? 3 : 1);
       const values = this.array(`${at}.values`, channel.values, 'float64', perKey * times.length) as Float64Array;
       this.finite(`${at}.values`, values);
+      if (path === 'rotation') this.keyedQuaternions(`${at}.values`, values, perKey, perKey === 12 ? 4 : 0, (k) => `key ${k}`);
       curves.channels.push({ node: channel.node as number, path, interpolation, times, values });
     });
     return curves;
