@@ -95,6 +95,13 @@ async function texturedAsset(): Promise<{ json: { images: { uri: string }[] }; b
   return { json: json as unknown as { images: { uri: string }[] }, bin: resources['asset.bin'] };
 }
 
+/** A weights DMAT (3 vertices × 1 bone, every weight 1: the asset's one joint), written in `folder`. */
+function weightsFile(folder: string): string {
+  const file = path.join(folder, 'weights.dmat');
+  writeFileSync(file, '1 3\n1\n1\n1\n');
+  return file;
+}
+
 /** Writes the asset into `folder` (`asset.gltf`, `asset.bin`, `textures/skin.png`) with its image named by `imageUri`. */
 async function writeAsset(folder: string, imageUri = 'textures/skin.png'): Promise<string> {
   const { json, bin } = await texturedAsset();
@@ -224,23 +231,35 @@ test('export --base of a .gltf with its image in textures/ into a new folder: th
   mkdirSync(out);
   const result = rigwright('export', '--base', file, '--out', path.join(out, 'edited.gltf'));
   assert.equal(result.status, 0, result.stderr);
-  // The in-place export keeps the base's buffer URI.
+  // The buffer is named after the output, the image keeps its URI.
   assert.deepEqual(
     Object.keys(tree(out)),
-    ['asset.bin', 'edited.gltf', 'textures/', 'textures/skin.png'],
+    ['edited.bin', 'edited.gltf', 'textures/', 'textures/skin.png'],
     'the .gltf, its .bin and textures/',
   );
   assert.deepEqual(readFileSync(path.join(out, 'textures', 'skin.png')), Buffer.from(TEXTURE), 'the image as the base had it');
   const written = readFileSync(path.join(out, 'edited.gltf'));
   assert.deepEqual(gltfResources(written, 'edited.gltf'), [
-    { uri: 'asset.bin', path: 'asset.bin' },
+    { uri: 'edited.bin', path: 'edited.bin' },
     { uri: 'textures/skin.png', path: 'textures/skin.png' },
   ]);
   const again = await importGltf(written, 'edited.gltf', {
-    'asset.bin': readFileSync(path.join(out, 'asset.bin')),
+    'edited.bin': readFileSync(path.join(out, 'edited.bin')),
     'textures/skin.png': readFileSync(path.join(out, 'textures', 'skin.png')),
   });
   assert.deepEqual(Buffer.from(again.look.materials[0].baseColorTexture?.bytes ?? []), TEXTURE, 'the re-read asset draws the same image');
+
+  // Beside the base, under another name: the base's own files stay as they were (its .bin is not the export's).
+  const before = tree(path.join(root, 'asset'));
+  const beside = rigwright('export', '--base', file, '--weights', weightsFile(root), '--out', path.join(root, 'asset', 'edited.gltf'));
+  assert.equal(beside.status, 0, beside.stderr);
+  const after = tree(path.join(root, 'asset'));
+  for (const [name, bytes] of Object.entries(before)) assert.equal(after[name], bytes, `${name} is unchanged by an export beside it`);
+  assert.deepEqual(
+    Object.keys(after).filter((name) => !(name in before)),
+    ['edited.bin', 'edited.gltf'],
+    'the export beside the base adds its .gltf and its own .bin',
+  );
 
   // In place over itself: the same files again.
   const inPlace = rigwright('export', '--base', file, '--out', file);

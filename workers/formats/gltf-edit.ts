@@ -489,6 +489,10 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     if (used.includes('EXT_meshopt_compression')) await compressOnWrite(doc, io, 'meshopt');
     if (opts.compression !== 'none') await compressOnWrite(doc, io, opts.compression);
     if (opts.format === 'glb') return { bytes: patchGlbJson(await io.writeBinary(doc), carried, file), resources: {}, warnings };
+    // The buffers are named after the output, as a fresh export names its one: kept under the source's names, an
+    // export next to the source would write its changed data into the files the source still refers to.
+    const buffers = root.listBuffers();
+    buffers.forEach((buffer, k) => buffer.setURI(buffers.length === 1 ? `${opts.basename}.bin` : `${opts.basename}_${k}.bin`));
     const { json, resources } = await io.writeJSON(doc, { format: Format.GLTF, basename: opts.basename });
     carried(json as unknown as Record<string, unknown>);
     return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };
