@@ -55,7 +55,19 @@ test('the desktop window shows the viewport with the bridge and without Node.js'
     }));
     expect(pageGlobals).toEqual({ require: 'undefined', process: 'undefined', module: 'undefined' });
     const bridgeKeys = await page.evaluate(() => Object.keys((window as unknown as { rigwright: object }).rigwright).sort());
-    expect(bridgeKeys).toEqual(['onMenuCommand', 'openFiles', 'platform', 'saveFile', 'setMenu']);
+    expect(bridgeKeys).toEqual([
+      'answerClose',
+      'autosave',
+      'onCloseRequest',
+      'onMenuCommand',
+      'openFiles',
+      'platform',
+      'projects',
+      'saveAsset',
+      'saveFile',
+      'setMenu',
+      'setUnsaved',
+    ]);
     // Navigation away from the app and new windows are refused.
     await page.evaluate(() => {
       window.open('https://example.com/');
