@@ -4,12 +4,14 @@
  * Layout: the first line is `cols rows` (columns first). ASCII files then list the cols·rows values in
  * column-major order, separated by any whitespace. Binary files start with the line `0 0`, then `cols rows\n`,
  * then cols·rows little-endian float64 values, also column-major. In memory we keep the row-major DenseMatrix.
+ * Header lines end at `\n`, `\r\n` or a lone `\r`, as the lines of the ASCII values do.
  */
 import { FormatError } from './format-error.ts';
-import { TextScanner, describeNonFinite, exactNumberText, excerpt } from './text-scanner.ts';
+import { MAX_EXCERPT_LENGTH, TextScanner, describeNonFinite, exactNumberText, excerpt } from './text-scanner.ts';
 import type { DenseMatrix } from './types.ts';
 
 const LF = 10;
+const CR = 13;
 
 /**
  * Reads a DMAT file, ASCII or binary.
@@ -20,13 +22,24 @@ const LF = 10;
  *         a NaN or infinite value (names row and column, 1-based), or truncated binary data
  */
 export function readDmat(bytes: Uint8Array, file: string): DenseMatrix {
-  const firstBreak = bytes.indexOf(LF);
+  const firstBreak = lineBreak(bytes, 0);
   const firstLine = latin1(bytes, 0, firstBreak < 0 ? bytes.length : firstBreak);
   const [cols, rows] = parseHeader(firstLine, file, 1);
-  if (cols === 0 && rows === 0 && firstBreak >= 0 && firstBreak + 1 < bytes.length) {
-    return readBinaryBody(bytes, firstBreak + 1, file);
+  if (cols === 0 && rows === 0 && firstBreak >= 0 && afterLineBreak(bytes, firstBreak) < bytes.length) {
+    return readBinaryBody(bytes, afterLineBreak(bytes, firstBreak), file);
   }
   return readAsciiBody(new TextDecoder().decode(bytes), cols, rows, file);
+}
+
+/** Index of the first `\n` or `\r` at or after `from`, or -1. */
+function lineBreak(bytes: Uint8Array, from: number): number {
+  for (let i = from; i < bytes.length; i++) if (bytes[i] === LF || bytes[i] === CR) return i;
+  return -1;
+}
+
+/** Index just past the line break at `at` (`\r\n` is one break). */
+function afterLineBreak(bytes: Uint8Array, at: number): number {
+  return at + (bytes[at] === CR && bytes[at + 1] === LF ? 2 : 1);
 }
 
 /** Decodes a short ASCII header without going through TextDecoder. */
@@ -37,10 +50,11 @@ function latin1(bytes: Uint8Array, start: number, end: number): string {
 }
 
 function parseHeader(line: string, file: string, lineNumber: number): [cols: number, rows: number] {
-  const match = /^[ \t]*(\d+)[ \t]+(\d+)[ \t\r]*$/.exec(line);
+  const match = /^[ \t]*(\d+)[ \t]+(\d+)[ \t]*$/.exec(line);
   if (!match) {
-    const shown = line.length > 40 ? `${line.slice(0, 40)}…` : line;
-    throw new FormatError(file, `line ${lineNumber}`, `a DMAT header must be two whole numbers 'columns rows', found '${shown.trim()}'`);
+    const trimmed = line.trim();
+    const shown = trimmed.length > MAX_EXCERPT_LENGTH ? `${excerpt(trimmed.slice(0, MAX_EXCERPT_LENGTH))}…` : excerpt(trimmed);
+    throw new FormatError(file, `line ${lineNumber}`, `a DMAT header must be two whole numbers 'columns rows', found '${shown}'`);
   }
   const cols = Number(match[1]);
   const rows = Number(match[2]);
@@ -98,13 +112,17 @@ function readAsciiBody(text: string, cols: number, rows: number, file: string): 
 }
 
 function readBinaryBody(bytes: Uint8Array, start: number, file: string): DenseMatrix {
-  const secondBreak = bytes.indexOf(LF, start);
+  const secondBreak = lineBreak(bytes, start);
   if (secondBreak < 0) {
     throw new FormatError(file, 'line 2', 'binary DMAT (header 0 0) but the second header line with columns and rows is missing');
   }
   const [cols, rows] = parseHeader(latin1(bytes, start, secondBreak), file, 2);
   const count = cols * rows;
-  const dataStart = secondBreak + 1;
+  // `\r` then a first data byte 0x0A reads like `\r\n`: the data's size tells which it is.
+  let dataStart = afterLineBreak(bytes, secondBreak);
+  if (dataStart === secondBreak + 2 && bytes.length - dataStart !== count * 8 && bytes.length - secondBreak - 1 === count * 8) {
+    dataStart = secondBreak + 1;
+  }
   const available = bytes.length - dataStart;
   if (available < count * 8) {
     throw new FormatError(

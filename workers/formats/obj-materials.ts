@@ -12,6 +12,7 @@
 import { FormatError } from './format-error.ts';
 import { baseName, fileExtension } from './file-name.ts';
 import { readMtl, type MtlMaterial } from './mtl.ts';
+import { excerpt } from './text-scanner.ts';
 import type { MaterialLook, MeshPart, SurfaceLook } from './types.ts';
 
 /** A file of the batch by name and bytes. */
@@ -70,19 +71,19 @@ export function objLook(
   const warnings: string[] = [];
   const libraries = materialFiles.filter((f) => fileExtension(f.name) === 'mtl');
   const images = materialFiles.filter((f) => fileExtension(f.name) !== 'mtl');
-  // Each library read once, however many OBJ files name it.
-  const read = new Map<BatchFile, MtlMaterial[]>();
-  const readLibrary = (library: BatchFile): MtlMaterial[] => {
+  // Each library read once, however many OBJ files name it; its materials by name (each name once: the first).
+  const read = new Map<BatchFile, Map<string, MtlMaterial>>();
+  const readLibrary = (library: BatchFile): Map<string, MtlMaterial> => {
     let materials = read.get(library);
     if (!materials) {
+      materials = new Map();
       try {
         const file = readMtl(new TextDecoder().decode(library.bytes), library.name);
-        materials = file.materials;
+        for (const material of file.materials) if (!materials.has(material.name)) materials.set(material.name, material);
         warnings.push(...file.warnings.map((w) => `${library.name}: ${w}`));
       } catch (error) {
         const reason = error instanceof FormatError ? error.message : `${library.name}: could not be read (${String(error)})`;
         warnings.push(`${reason}; its materials are drawn with the default material`);
-        materials = [];
       }
       read.set(library, materials);
     }
@@ -96,21 +97,20 @@ export function objLook(
   const parts = objs.map((obj) => {
     if (obj.materials.length === 0 && obj.materialLibraries.length === 0) return obj.parts ? [...obj.parts] : null;
     // The libraries the OBJ names, in its order, then the batch's others.
-    const named: BatchFile[] = [];
+    const named = new Set<BatchFile>();
     for (const wanted of obj.materialLibraries) {
       const library = findFile(libraries, wanted);
-      if (library) {
-        if (!named.includes(library)) named.push(library);
-      } else
+      if (library) named.add(library);
+      else
         warnings.push(
-          `${obj.name}: material library '${wanted}' was not among the files opened; open it with the OBJ to see its materials`,
+          `${obj.name}: material library '${excerpt(wanted)}' was not among the files opened; open it with the OBJ to see its materials`,
         );
     }
-    const searched = [...named, ...libraries.filter((l) => !named.includes(l))];
+    const searched = [...named, ...libraries.filter((l) => !named.has(l))];
     const index = obj.materials.map((name) => {
       let found: { material: MtlMaterial; library: BatchFile } | null = null;
       for (const library of searched) {
-        const material = readLibrary(library).find((m) => m.name === name);
+        const material = readLibrary(library).get(name);
         if (material) {
           found = { material, library };
           break;
@@ -119,7 +119,7 @@ export function objLook(
       if (!found) {
         if (name)
           warnings.push(
-            `${obj.name}: material '${name}' is in none of the material files opened${searched.length ? ` (${searched.map((l) => l.name).join(', ')})` : ''}; it is drawn with the default material`,
+            `${obj.name}: material '${excerpt(name)}' is in none of the material files opened${searched.length ? ` (${searched.map((l) => l.name).join(', ')})` : ''}; it is drawn with the default material`,
           );
         return -1;
       }
@@ -159,12 +159,12 @@ function materialLook(
     const image = findFile(images, material.diffuseMap);
     if (!image) {
       warnings.push(
-        `${library.name}: material '${material.name}': its image '${material.diffuseMap}' was not among the files opened (PNG or JPEG); the material shows its colour only`,
+        `${library.name}: material '${excerpt(material.name)}': its image '${excerpt(material.diffuseMap)}' was not among the files opened (PNG or JPEG); the material shows its colour only`,
       );
     } else {
       if (!textures.has(image)) {
         const mimeType = imageMimeType(image.bytes);
-        if (!mimeType) warnings.push(`${image.name}: not a PNG or JPEG image; material '${material.name}' shows its colour only`);
+        if (!mimeType) warnings.push(`${image.name}: not a PNG or JPEG image; material '${excerpt(material.name)}' shows its colour only`);
         textures.set(image, mimeType ? { bytes: image.bytes, mimeType } : null);
       }
       texture = textures.get(image) ?? null;

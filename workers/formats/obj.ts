@@ -133,6 +133,7 @@ export function readObj(text: string, file: string): ObjFile {
   const materialByName = new Map<string, number>();
   let currentMaterial = -1;
   const materialLibraries: string[] = [];
+  const libraryNamesSeen = new Set<string>();
 
   const partOf = (): number => {
     const name = (sawObject ? currentObject : currentGroup) ?? '';
@@ -157,10 +158,7 @@ export function readObj(text: string, file: string): ObjFile {
     }
     return -1;
   };
-  const restOfLine = (): string => {
-    const end = text.indexOf('\n', scanner.pos);
-    return text.slice(scanner.pos, end < 0 ? text.length : end).trim();
-  };
+  const restOfLine = (): string => scanner.restOfLine();
 
   while (!scanner.atEnd()) {
     if (!scanner.hasToken()) {
@@ -303,7 +301,11 @@ export function readObj(text: string, file: string): ObjFile {
         currentPart = -1;
       } else if (keyword === 'mtllib') {
         scanner.pos += keyword.length;
-        for (const library of libraryNames(restOfLine())) if (!materialLibraries.includes(library)) materialLibraries.push(library);
+        for (const library of libraryNames(restOfLine())) {
+          if (libraryNamesSeen.has(library)) continue;
+          libraryNamesSeen.add(library);
+          materialLibraries.push(library);
+        }
       } else if (!IGNORED_RECORDS.has(keyword) && !unknownRecords.has(keyword) && unknownRecords.size < MAX_UNKNOWN_RECORD_WARNINGS) {
         unknownRecords.add(keyword);
         warnings.push(`line ${scanner.line}: unknown record '${excerpt(keyword)}' ignored`);
@@ -485,7 +487,8 @@ function groupParts(
   // An object split by material: its parts are named after both.
   const split = new Set<string>();
   const groupObjects = merged.map((group) => [...new Set(group.members.map((p) => names[p]))].join(' + '));
-  groupObjects.forEach((name, g) => (groupObjects.indexOf(name) !== g ? split.add(name) : undefined));
+  const seen = new Set<string>();
+  for (const name of groupObjects) (seen.has(name) ? split : seen).add(name);
   const taken = new Set<string>();
   const parts = merged.map((group, g): MeshPart => {
     const material = groupMaterial[g];

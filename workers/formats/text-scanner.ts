@@ -31,25 +31,32 @@ const NON_FINITE_LITERAL = /^[+-]?(?:1\.#)?(?:q?nan|inf|infinity|ind)(?:\(.*\))?
 /** Characters of a token an error message shows; longer tokens are cut and their length given. */
 export const MAX_EXCERPT_LENGTH = 40;
 
+/** Characters an excerpt shows as `\uXXXX`: controls (tabs and line breaks too), format characters, lone surrogates. */
+const NOT_SHOWN = /^[\p{C}\p{Zl}\p{Zp}]$/u;
+
 /**
- * A token as an error message may quote it: at most MAX_EXCERPT_LENGTH characters, control characters shown as
- * `\uXXXX`, and for a longer one the count of characters left out (a file of 300 MB of zeros must not print them).
+ * A token as an error message may quote it: at most MAX_EXCERPT_LENGTH characters, control and other non-printable
+ * characters shown as `\uXXXX`, and for a longer one the count of characters left out (a file of 300 MB of zeros
+ * must not print them).
  */
 export function excerpt(token: string): string {
   const shown = token.length > MAX_EXCERPT_LENGTH ? token.slice(0, MAX_EXCERPT_LENGTH) : token;
   let visible = '';
-  for (let k = 0; k < shown.length; k++) {
-    const c = shown.charCodeAt(k);
-    visible += c < 32 || c === 127 ? `\\u${c.toString(16).padStart(4, '0')}` : shown[k];
+  for (const char of shown) {
+    // A pair cut in two by the slice is a lone surrogate here, and shown as one.
+    const code = char.codePointAt(0)!;
+    if (!NOT_SHOWN.test(char)) visible += char;
+    else visible += code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
   }
   return token.length > MAX_EXCERPT_LENGTH ? `${visible}… (${token.length} characters)` : visible;
 }
 
 /**
- * A cursor over the text of a line-oriented file (OBJ, OFF, TGF, ASCII DMAT) that reads numbers without
+ * A cursor over the text of a line-oriented file (OBJ, OFF, TGF, ASCII DMAT, MTL) that reads numbers without
  * allocating and knows its line number, so every error can name `file: line N`.
  *
- * Lines end at `\n`; `\r`, spaces and tabs separate tokens.
+ * Lines end at `\n`, `\r\n` or a lone `\r` (Unix, Windows and classic Mac OS files read alike); spaces and tabs
+ * separate tokens. Every method reads each character a bounded number of times, so the time is linear in the text.
  */
 export class TextScanner {
   readonly text: string;
@@ -76,14 +83,14 @@ export class TextScanner {
     return this.pos < this.length ? this.text.charCodeAt(this.pos) : -1;
   }
 
-  /** Skips spaces, tabs and carriage returns, staying on the current line. */
+  /** Skips spaces and tabs, staying on the current line. */
   skipSpaces(): void {
     const text = this.text;
     const length = this.length;
     let i = this.pos;
     while (i < length) {
       const c = text.charCodeAt(i);
-      if (c !== SPACE && c !== TAB && c !== CR) break;
+      if (c !== SPACE && c !== TAB) break;
       i++;
     }
     this.pos = i;
@@ -96,29 +103,49 @@ export class TextScanner {
   hasToken(hashIsComment = false): boolean {
     this.skipSpaces();
     const c = this.peek();
-    return c !== -1 && c !== LF && !(hashIsComment && c === HASH);
+    return c !== -1 && c !== LF && c !== CR && !(hashIsComment && c === HASH);
+  }
+
+  /** Index of the line break (`\n` or `\r`) that ends the current line, or the text's length for the last line. */
+  lineEnd(): number {
+    const text = this.text;
+    const length = this.length;
+    let i = this.pos;
+    while (i < length) {
+      const c = text.charCodeAt(i);
+      if (c === LF || c === CR) break;
+      i++;
+    }
+    return i;
+  }
+
+  /** The rest of the current line from `pos`, without its line break and surrounding whitespace; does not move. */
+  restOfLine(): string {
+    return this.text.slice(this.pos, this.lineEnd()).trim();
   }
 
   /** Moves past the end of the current line (or to the end of the text). */
   nextLine(): void {
-    const next = this.text.indexOf('\n', this.pos);
-    if (next < 0) {
+    const end = this.lineEnd();
+    if (end >= this.length) {
       this.pos = this.length;
-    } else {
-      this.pos = next + 1;
-      this.line++;
+      return;
     }
+    this.pos = end + (this.text.charCodeAt(end) === CR && this.text.charCodeAt(end + 1) === LF ? 2 : 1);
+    this.line++;
   }
 
-  /** Skips whitespace including line breaks, counting lines. */
+  /** Skips whitespace including line breaks, counting lines (`\r\n` is one). */
   skipWhitespace(): void {
     const text = this.text;
     const length = this.length;
     let i = this.pos;
     while (i < length) {
       const c = text.charCodeAt(i);
-      if (c === LF) this.line++;
-      else if (c !== SPACE && c !== TAB && c !== CR) break;
+      if (c === LF) {
+        if (i === 0 || text.charCodeAt(i - 1) !== CR) this.line++;
+      } else if (c === CR) this.line++;
+      else if (c !== SPACE && c !== TAB) break;
       i++;
     }
     this.pos = i;
@@ -261,7 +288,9 @@ export class TextScanner {
    * the usual sign of a file cut off during a copy or download.
    */
   onUnterminatedLastLine(): boolean {
-    return this.text.indexOf('\n', this.pos) < 0 && this.length > 0 && this.text.charCodeAt(this.length - 1) !== LF;
+    if (this.length === 0 || this.lineEnd() < this.length) return false;
+    const last = this.text.charCodeAt(this.length - 1);
+    return last !== LF && last !== CR;
   }
 
   /** Throws a FormatError for the current line. */
