@@ -374,7 +374,7 @@ function pointerInWritten(
 /** A GLB with its JSON chunk changed by `edit` (the binary chunk stays as written); `file` names it in errors. */
 export function patchGlbJson(glb: Uint8Array, edit: (json: Json) => void, file: string): Uint8Array {
   const { jsonBytes, bin } = parseGlb(glb, file);
-  const json = parseJsonText(jsonBytes, file) as Json;
+  const json = parseJsonText(jsonBytes, file, true) as Json;
   const before = JSON.stringify(json);
   edit(json);
   return JSON.stringify(json) === before ? glb : buildGlb(json, bin ?? new Uint8Array(0));

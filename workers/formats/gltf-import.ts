@@ -98,7 +98,7 @@ export async function readCheckedGltf(
   let glbBin: Uint8Array | null = null;
   if (isGlb(bytes)) {
     const parts = parseGlb(bytes, file);
-    json = parseJsonText(parts.jsonBytes, file);
+    json = parseJsonText(parts.jsonBytes, file, true);
     glbBin = parts.bin;
   } else {
     json = gltfJson(bytes, file);

@@ -1,5 +1,5 @@
-import { FormatError } from './format-error.ts';
 import { parseGlb } from './gltf-validate.ts';
+import { parseGltfJsonText } from './json-text.ts';
 import { resourcePath } from './resource-path.ts';
 
 const GLB_MAGIC = 0x46546c67;
@@ -76,19 +76,13 @@ export function withResourceUris(bytes: Uint8Array, renamed: ReadonlyMap<string,
  * @throws FormatError for a truncated GLB, a GLB without a JSON chunk, or text that is not JSON
  */
 export function gltfJson(bytes: Uint8Array, file: string): unknown {
-  return parseJsonText(isGlb(bytes) ? parseGlb(bytes, file).jsonBytes : bytes, file);
+  return isGlb(bytes) ? parseJsonText(parseGlb(bytes, file).jsonBytes, file, true) : parseJsonText(bytes, file);
 }
 
 /**
- * Parses glTF JSON text (UTF-8, a byte-order mark is dropped).
- * @throws FormatError when it is not JSON, quoting at most a short excerpt of the parser's message
+ * Parses glTF JSON text (UTF-8, a byte-order mark is dropped): a .gltf file, or with `inGlb` a GLB's JSON chunk.
+ * @throws FormatError when it is not JSON, in our words with its line and column (json-text.ts)
  */
-export function parseJsonText(bytes: Uint8Array, file: string): unknown {
-  const text = new TextDecoder().decode(bytes);
-  try {
-    return JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new FormatError(file, '', `neither GLB nor glTF JSON (${message.length > 160 ? `${message.slice(0, 160)}…` : message})`);
-  }
+export function parseJsonText(bytes: Uint8Array, file: string, inGlb = false): unknown {
+  return parseGltfJsonText(bytes, file, inGlb);
 }

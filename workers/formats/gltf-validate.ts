@@ -14,9 +14,11 @@
  * What the rig does not need and glTF-Transform cannot read is left out with a notice instead of refusing the file:
  * a camera that is not sound, an image whose file is missing, a material's reference to a texture without image.
  *
- * Also: the GLB container (header, chunk lengths) and data: URIs (decoded here).
+ * Also: the GLB container (header, chunk lengths) and data: URIs (decoded here, by data-uri.ts).
  */
+import { decodeDataUri, isDataUri, type DataUri } from './data-uri.ts';
 import { FormatError } from './format-error.ts';
+import { excerpt } from './text-scanner.ts';
 
 type Json = Record<string, unknown>;
 type Fail = (where: string, reason: string) => never;
@@ -63,6 +65,33 @@ const LIGHT_TYPES = new Set(['directional', 'point', 'spot']);
 const COMPONENT_SIZE: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
 const TYPE_SIZE: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
 const SPARSE_INDEX_TYPES = new Set([5121, 5123, 5125]);
+const COMPONENT_NAME: Record<number, string> = {
+  5120: 'bytes',
+  5121: 'unsigned bytes',
+  5122: 'shorts',
+  5123: 'unsigned shorts',
+  5125: 'unsigned ints',
+  5126: 'floats',
+};
+/**
+ * The component types an attribute may have, as `componentType` with `n` for normalized: glTF 2.0 §3.7.2.1 (mesh
+ * attributes) and §3.7.2.2 (morph targets), and what KHR_mesh_quantization adds. JOINTS_n and WEIGHTS_n are checked by
+ * the importer; attributes not named here (custom `_NAME` ones, morphed TEXCOORD_n and COLOR_n) are not restricted.
+ */
+const ATTRIBUTE_COMPONENTS: Record<string, { core: string[]; quantized: string[] }> = {
+  POSITION: { core: ['5126'], quantized: ['5120', '5120n', '5121', '5121n', '5122', '5122n', '5123', '5123n'] },
+  NORMAL: { core: ['5126'], quantized: ['5120n', '5122n'] },
+  TANGENT: { core: ['5126'], quantized: ['5120n', '5122n'] },
+  TEXCOORD: { core: ['5126', '5121n', '5123n'], quantized: ['5120', '5120n', '5121', '5122', '5122n', '5123'] },
+  COLOR: { core: ['5126', '5121n', '5123n'], quantized: [] },
+};
+const TARGET_COMPONENTS: Record<string, { core: string[]; quantized: string[] }> = {
+  POSITION: { core: ['5126'], quantized: ['5120', '5120n', '5122', '5122n'] },
+  NORMAL: { core: ['5126'], quantized: ['5120n', '5122n'] },
+  TANGENT: { core: ['5126'], quantized: ['5120n', '5122n'] },
+};
+/** `floats`, `normalized unsigned bytes`: an accessor's components in words, from their key in the tables above. */
+const componentWords = (key: string): string => `${key.endsWith('n') ? 'normalized ' : ''}${COMPONENT_NAME[parseInt(key, 10)]}`;
 const INTERPOLATIONS = new Set(['LINEAR', 'STEP', 'CUBICSPLINE']);
 const PATHS = new Set(['translation', 'rotation', 'scale', 'weights']);
 
@@ -142,16 +171,10 @@ function shown(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-/** Decodes a base64 data: URI, or null when it is not one. */
-function decodeDataUri(uri: string): Uint8Array | null {
-  const comma = uri.indexOf(',');
-  if (comma < 0 || !uri.slice(0, comma).endsWith(';base64')) return null;
-  const text = uri.slice(comma + 1);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) return null;
-  const binary = atob(text);
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
+/** A data: URI's media type and bytes (decoded by data-uri.ts), or a failure naming the URI, cut short, and the problem. */
+function dataUri(uri: string, where: string, fail: Fail): DataUri {
+  const result = decodeDataUri(uri);
+  return result.ok ? result.uri : fail(where, `the data: URI '${excerpt(uri)}' is not valid: ${result.problem}`);
 }
 
 /** The JSON and resources to give glTF-Transform, checked; see the module comment. */
@@ -350,8 +373,8 @@ export function checkGltf(
       bytes = glbBin;
     } else if (typeof uri !== 'string') {
       fail(`${where}/uri`, `must be a string, found ${shown(uri)}`);
-    } else if (uri.startsWith('data:')) {
-      bytes = decodeDataUri(uri) ?? fail(`${where}/uri`, 'the data: URI is not valid base64 data');
+    } else if (isDataUri(uri)) {
+      bytes = dataUri(uri, `${where}/uri`, fail).bytes;
       key = `__data${b}.bin`;
     } else {
       bytes = resource(uri) ?? fail(`${where}/uri`, `the buffer file "${shown(uri).slice(1, -1)}" was not found`);
@@ -532,12 +555,11 @@ export function checkGltf(
     }
     if (uri === undefined) fail(where, 'an image needs a uri or a buffer view');
     if (typeof uri !== 'string') fail(`${where}/uri`, `must be a string, found ${shown(uri)}`);
-    if (uri.startsWith('data:')) {
-      const bytes = decodeDataUri(uri) ?? fail(`${where}/uri`, 'the data: URI is not valid base64 data');
-      const mimeType = /^data:([\w.+-]+\/[\w.+-]+)[;,]/.exec(uri)?.[1];
+    if (isDataUri(uri)) {
+      const { bytes, mediaType } = dataUri(uri, `${where}/uri`, fail);
       const key = `__image${i}`;
       outResources[key] = bytes;
-      return { ...rest, uri: key, ...(rest.mimeType === undefined && mimeType ? { mimeType } : {}) };
+      return { ...rest, uri: key, ...(rest.mimeType === undefined && mediaType ? { mimeType: mediaType } : {}) };
     }
     const bytes = resource(uri);
     if (!bytes) {
@@ -624,6 +646,27 @@ export function checkGltf(
     );
   });
 
+  /**
+   * An attribute's accessor `a` (a valid index) has component types its semantic allows (`TEXCOORD_1` goes by
+   * `TEXCOORD`), those of KHR_mesh_quantization only when the file uses it.
+   */
+  const components = (a: number, semantic: string, table: typeof ATTRIBUTE_COMPONENTS, where: string): void => {
+    const rule = table[semantic.replace(/_\d+$/, '')];
+    if (!rule || semantic.startsWith('_')) return;
+    const accessor = accessors[a];
+    const key = `${accessor.componentType as number}${accessor.normalized === true ? 'n' : ''}`;
+    if (rule.core.includes(key)) return;
+    const quantization = used.has('KHR_mesh_quantization');
+    if (quantization && rule.quantized.includes(key)) return;
+    const allowed = [...rule.core, ...(quantization ? rule.quantized : [])].map(componentWords).join(', ');
+    fail(
+      where,
+      !quantization && rule.quantized.includes(key)
+        ? `${semantic} holds ${componentWords(key)} (accessor ${a}), which only KHR_mesh_quantization allows, and the file does not use it`
+        : `${semantic} holds ${componentWords(key)} (accessor ${a}); glTF allows ${allowed}`,
+    );
+  };
+
   // Meshes.
   const meshes = array('meshes');
   const outMeshes = meshes.map((mesh, m): Json => {
@@ -634,8 +677,14 @@ export function checkGltf(
       const at = `${where}/primitives/${p}`;
       if (!isObject(primitive)) fail(at, 'must be an object');
       if (!isObject(primitive.attributes)) fail(`${at}/attributes`, 'missing: a primitive needs its attributes');
-      for (const [semantic, a] of Object.entries(primitive.attributes))
-        index(a, accessors.length, `${at}/attributes/${semantic}`, 'accessor');
+      for (const [semantic, a] of Object.entries(primitive.attributes)) {
+        components(
+          index(a, accessors.length, `${at}/attributes/${semantic}`, 'accessor'),
+          semantic,
+          ATTRIBUTE_COMPONENTS,
+          `${at}/attributes/${semantic}`,
+        );
+      }
       optionalIndex(primitive, 'indices', accessors.length, at, 'accessor');
       if (primitive.mode !== undefined && !isIndex(primitive.mode, 7))
         fail(`${at}/mode`, `${shown(primitive.mode)} is not a primitive mode (0 to 6)`);
@@ -645,7 +694,10 @@ export function checkGltf(
         tooLong(targets, `${at}/targets`);
         targets.forEach((target, t) => {
           if (!isObject(target)) fail(`${at}/targets/${t}`, 'must be an object');
-          for (const [semantic, a] of Object.entries(target)) index(a, accessors.length, `${at}/targets/${t}/${semantic}`, 'accessor');
+          for (const [semantic, a] of Object.entries(target)) {
+            const where = `${at}/targets/${t}/${semantic}`;
+            components(index(a, accessors.length, where, 'accessor'), semantic, TARGET_COMPONENTS, where);
+          }
         });
       }
       optionalIndex(primitive, 'material', materials.length, at, 'material');
@@ -763,6 +815,15 @@ export function checkGltf(
       seen.add(n);
     });
     optionalIndex(skin, 'inverseBindMatrices', accessors.length, where, 'accessor');
+    if (skin.inverseBindMatrices !== undefined) {
+      // glTF 2.0 §5.26: MAT4 of floats (no extension quantizes them).
+      const ibm = accessors[skin.inverseBindMatrices as number];
+      if (ibm.componentType !== 5126 || ibm.normalized === true)
+        fail(
+          `${where}/inverseBindMatrices`,
+          `the inverse bind matrices hold ${componentWords(`${ibm.componentType as number}${ibm.normalized === true ? 'n' : ''}`)} (accessor ${skin.inverseBindMatrices as number}); glTF allows floats only`,
+        );
+    }
     optionalIndex(skin, 'skeleton', nodes.length, where, 'node');
   });
 

@@ -30,6 +30,7 @@
  *   `objCorners` (texcoords, normals float64; cornerTexcoords, cornerNormals int32 #F × 3) and `gltfSource` (file,
  *   bytes uint8, resources [{ uri, bytes }], jointNodes int32 #B): the asset kept whole, as the document holds it.
  */
+import { describeJsonError } from './json-text.ts';
 import { FormatError } from './format-error.ts';
 import { exportGltf, type GltfClip } from './gltf-export.ts';
 import { buildGlb } from './gltf-validate.ts';
@@ -230,10 +231,13 @@ function parseGlb(bytes: Uint8Array, file: string): Glb {
     if (chunk === 0) {
       if (type !== CHUNK_JSON) fail('chunk 0', 'the first chunk is not JSON');
       let parsed: unknown;
+      let text: string | undefined;
       try {
-        parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data));
-      } catch (error) {
-        fail('JSON chunk', `not valid JSON (${error instanceof Error ? error.message.slice(0, 120) : 'unreadable'})`);
+        text = new TextDecoder('utf-8', { fatal: true }).decode(data);
+        parsed = JSON.parse(text);
+      } catch {
+        // In our words: the engine's message quotes the file's bytes.
+        fail('JSON chunk', text === undefined ? 'not valid UTF-8 text' : describeJsonError(text));
       }
       if (!isObject(parsed)) fail('JSON chunk', 'is not a JSON object');
       json = parsed as Record<string, unknown>;
