@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AtomicWriteError, describeFileSystemError, writeFilesAtomicSync, type AtomicFile } from '../atomic-write.ts';
-import { FormatError } from '../../workers/formats/format-error.ts';
+import { FormatError, printableLine } from '../../workers/formats/format-error.ts';
 import { checkFileSize, readRigFile, type RigFile } from '../../workers/formats/read-file.ts';
 import { weightsFromDmat } from '../../workers/formats/weights-file.ts';
 import type { DenseMatrix, TgfSkeleton, TriangleMesh } from '../../workers/formats/types.ts';
@@ -219,6 +219,33 @@ export function readBoundRig(meshFile: string, skeletonFile: string, weightsFile
   const { weights, warnings } = weightsFromDmat(readMatrix(weightsFile, 'skinning weights'), vertexCount, boneCount, weightsFile);
   for (const warning of warnings) stderr.write(`rigwright: warning: ${weightsFile}: ${warning}\n`);
   return { mesh, meshRead, skeleton, vertexCount, boneCount, weights };
+}
+
+/** The longest error message printed; the rest is cut, saying how much. */
+export const MAX_MESSAGE_CHARACTERS = 400;
+
+/** The exit code of an error that is neither bad input nor a bad command line. */
+export const EXIT_INTERNAL_ERROR = 3;
+
+/** The longest line a command prints to stdout: a line of hundreds of bone names fits, a name of megabytes does not. */
+export const MAX_OUTPUT_LINE_CHARACTERS = 10000;
+
+/**
+ * A message as the tool prints it: one line of printable characters (a file's escape sequences and line breaks
+ * never reach the terminal), at most MAX_MESSAGE_CHARACTERS long.
+ */
+export function clampMessage(message: string): string {
+  return printableLine(message, MAX_MESSAGE_CHARACTERS);
+}
+
+/** An unexpected error in words: the system's limits named plainly, the rest as its type and message. */
+export function describeUnexpected(error: unknown): string {
+  if (error instanceof RangeError && /call stack/i.test(error.message)) return 'the input nests too deeply (stack overflow)';
+  if (error instanceof RangeError && /array length|allocation failed|buffer/i.test(error.message)) {
+    return `out of memory: ${error.message}`;
+  }
+  if (error instanceof Error) return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message;
+  return String(error);
 }
 
 /** A number in at most `significantDigits` digits, without trailing zeros. */

@@ -4,10 +4,21 @@
  * exit-code policy: 0 success, 1 bad input (the message names the file, the place and the reason), 2 bad command
  * line (a usage message follows), 3 anything else (a fault of the tool, or the system refusing: out of memory, …),
  * as one line naming the command and the reason. No stack trace unless RIGWRIGHT_DEBUG=1; no message longer than
- * MAX_MESSAGE_CHARACTERS (an input's token can be megabytes long).
+ * MAX_MESSAGE_CHARACTERS (an input's token can be megabytes long) and none with a character a terminal acts on
+ * (a file can hold escape sequences): clampMessage.
  */
-import { FormatError } from '../../workers/formats/format-error.ts';
-import { parseCommandLine, UsageError, type CliCommand, type CliStreams } from './cli-support.ts';
+import { FormatError, printableLine } from '../../workers/formats/format-error.ts';
+import {
+  clampMessage,
+  describeUnexpected,
+  EXIT_INTERNAL_ERROR,
+  MAX_MESSAGE_CHARACTERS,
+  MAX_OUTPUT_LINE_CHARACTERS,
+  parseCommandLine,
+  UsageError,
+  type CliCommand,
+  type CliStreams,
+} from './cli-support.ts';
 import { infoCommand } from './commands/info.ts';
 import { fkCommand } from './commands/fk.ts';
 import { skinCommand } from './commands/skin.ts';
@@ -17,12 +28,7 @@ import { weightsCommand } from './commands/weights.ts';
 import { unposeCommand } from './commands/unpose.ts';
 
 export type { CliStreams } from './cli-support.ts';
-
-/** The longest error message printed; the rest is cut, saying how much. */
-export const MAX_MESSAGE_CHARACTERS = 400;
-
-/** The exit code of an error that is neither bad input nor a bad command line. */
-export const EXIT_INTERNAL_ERROR = 3;
+export { clampMessage, EXIT_INTERNAL_ERROR, MAX_MESSAGE_CHARACTERS } from './cli-support.ts';
 
 const COMMANDS: readonly CliCommand[] = [infoCommand, fkCommand, skinCommand, exportCommand, importCommand, weightsCommand, unposeCommand];
 
@@ -65,7 +71,7 @@ export async function runCli(argv: string[], streams: CliStreams, options: RunCl
       streams.stdout.write(command.usage);
       return 0;
     }
-    return await command.run(line, streams);
+    return await command.run(line, printableStreams(streams));
   } catch (error) {
     if (error instanceof UsageError) {
       streams.stderr.write(`rigwright: ${clampMessage(error.message)}\n\n${command?.usage ?? USAGE}`);
@@ -81,19 +87,19 @@ export async function runCli(argv: string[], streams: CliStreams, options: RunCl
   }
 }
 
-/** An unexpected error in words: the system's limits named plainly, the rest as its type and message. */
-function describeUnexpected(error: unknown): string {
-  if (error instanceof RangeError && /call stack/i.test(error.message)) return 'the input nests too deeply (stack overflow)';
-  if (error instanceof RangeError && /array length|allocation failed|buffer/i.test(error.message)) {
-    return `out of memory: ${error.message}`;
-  }
-  if (error instanceof Error) return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message;
-  return String(error);
-}
-
-/** The message on one line and at most MAX_MESSAGE_CHARACTERS long. */
-export function clampMessage(message: string): string {
-  const line = message.replace(/\s*\n\s*/g, ' ');
-  if (line.length <= MAX_MESSAGE_CHARACTERS) return line;
-  return `${line.slice(0, MAX_MESSAGE_CHARACTERS)}… (${line.length - MAX_MESSAGE_CHARACTERS} more characters)`;
+/**
+ * The streams as a command gets them: every line it writes is made printable (printableLine), so that names, tokens
+ * and warnings quoted from a file cannot move the cursor, recolour or retitle the terminal; stderr lines (messages)
+ * at most MAX_MESSAGE_CHARACTERS long, stdout lines MAX_OUTPUT_LINE_CHARACTERS.
+ */
+function printableStreams(streams: CliStreams): CliStreams {
+  const printable = (text: string, max: number): string =>
+    text
+      .split('\n')
+      .map((line) => printableLine(line, max))
+      .join('\n');
+  return {
+    stdout: { write: (text: string) => streams.stdout.write(printable(text, MAX_OUTPUT_LINE_CHARACTERS)) },
+    stderr: { write: (text: string) => streams.stderr.write(printable(text, MAX_MESSAGE_CHARACTERS)) },
+  };
 }

@@ -1,7 +1,7 @@
 /** `rigwright import`: mesh, skeleton, weights and poses from a rigged glTF, as OBJ, TGF and DMAT files. */
 import path from 'node:path';
 import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
-import { FormatError } from '../../../workers/formats/format-error.ts';
+import { FormatError, printableLine } from '../../../workers/formats/format-error.ts';
 import { importGltf } from '../../../workers/formats/gltf-import.ts';
 import { gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
 import { writeObj } from '../../../workers/formats/obj.ts';
@@ -76,7 +76,7 @@ writes such files back into the glTF, which keeps its materials, textures and UV
     if (extra > 0) {
       const listed = connectedBones
         .slice(0, 4)
-        .map((b) => `${b} (${rig.boneNames[b]})`)
+        .map((b) => `${b} (${printableLine(rig.boneNames[b], 80)})`)
         .join(', ');
       stderr.write(
         `rigwright: warning: ${base}.tgf: ${extra} bones start away from their parent's end (bones ${listed}${extra > 4 ? ', …' : ''}); TGF says parents only by shared joints, so each has a connector bone from its parent's end (bones ${boneCount}–${boneCount + extra - 1}: no weight, at rest in the pose files)\n`,
@@ -121,7 +121,7 @@ writes such files back into the glTF, which keeps its materials, textures and UV
     writeFiles(outputs);
     const written = outputs.map((o) => o.path);
     stdout.write(
-      `read ${file}: ${rig.mesh.positions.length / 3} vertices, ${rig.mesh.triangles.length / 3} triangles, ${rig.skeleton.parents.length} bones, ${rig.clips.length} animations\n${rig.parts.map((part) => `mesh ${part.name}: vertices ${part.vertexStart}–${part.vertexStart + part.vertexCount - 1}${part.skinned ? '' : ' (unskinned: bound rigidly to its parent joint)'}\n`).join('')}${written.map((w) => `wrote ${w}\n`).join('')}`,
+      `read ${file}: ${rig.mesh.positions.length / 3} vertices, ${rig.mesh.triangles.length / 3} triangles, ${rig.skeleton.parents.length} bones, ${rig.clips.length} animations\n${rig.parts.map((part) => `mesh ${printableLine(part.name, 200)}: vertices ${part.vertexStart}–${part.vertexStart + part.vertexCount - 1}${part.skinned ? '' : ' (unskinned: bound rigidly to its parent joint)'}\n`).join('')}${written.map((w) => `wrote ${w}\n`).join('')}`,
     );
     return 0;
   },
@@ -166,9 +166,14 @@ function mtlOf(
 }
 
 /** A file name part from a clip or mesh name: letters, digits, - and _ only. */
-function fileNamePart(name: string, fallback: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
-  return cleaned || fallback;
+export function fileNamePart(name: string, fallback: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_-]+/g, '_');
+  // Trimmed by index: the pattern /_+$/ tries every `_` of a long run and takes time quadratic in its length.
+  let start = 0;
+  let end = cleaned.length;
+  while (start < end && cleaned.charCodeAt(start) === 95) start++;
+  while (end > start && cleaned.charCodeAt(end - 1) === 95) end--;
+  return cleaned.slice(start, end) || fallback;
 }
 
 /** The matrix with zero columns appended up to `cols`. */

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { canBeTranslations, dmatFits, dmatReadings, type DmatReading, type DmatRole } from '../../../workers/formats/dmat-role.ts';
-import { FormatError } from '../../../workers/formats/format-error.ts';
+import { FormatError, printableLine } from '../../../workers/formats/format-error.ts';
 import { importGltf, readCheckedGltf } from '../../../workers/formats/gltf-import.ts';
 import { gltfJson, gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
 import { summarizeGltf, type GltfSummary, type KeySpacing } from '../../../workers/formats/gltf-summary.ts';
@@ -17,7 +17,15 @@ import { handlesFromDmat, weightsFromDmat } from '../../../workers/formats/weigh
 import { boundingBox } from '../../../workers/mesh/bounds.ts';
 import { buildSkeleton, type Skeleton } from '../../../workers/rig/skeleton.ts';
 import { resourceFile } from '../../asset-resources.ts';
-import { formatNumber, readBytes, UsageError, type CliCommand } from '../cli-support.ts';
+import {
+  describeUnexpected,
+  EXIT_INTERNAL_ERROR,
+  formatNumber,
+  MAX_OUTPUT_LINE_CHARACTERS,
+  readBytes,
+  UsageError,
+  type CliCommand,
+} from '../cli-support.ts';
 
 export const infoCommand: CliCommand = {
   name: 'info',
@@ -31,7 +39,7 @@ triangle counts, skins with their joints, clips with key counts and key rate, ma
 required, and what \`rigwright import\` reads from it), and what is wrong with it. Given together, files are also
 checked against each other: weights and handles against the mesh and skeleton, poses against the skeleton,
 translations against the skeleton and the pose file (when exactly one of each is given).
-Exits with 1 when any file is bad, after reporting all of them.
+Exits with 1 when any file is bad, after reporting all of them (3 when the tool itself failed on one).
 
   -h, --help       this help
 `,
@@ -62,6 +70,7 @@ Exits with 1 when any file is bad, after reporting all of them.
     }
 
     let bad = 0;
+    let failed = 0;
     for (const entry of entries) {
       let heading: string = entry.kind;
       let lines: string[] = [];
@@ -93,19 +102,22 @@ Exits with 1 when any file is bad, after reporting all of them.
       }
       if (error) {
         bad++;
+        if (entry.kind === 'unreadable' && entry.internal) failed++;
         stderr.write(`rigwright: ${error.message}\n`);
         lines.push(`error: ${error.message}`);
       }
-      stdout.write(`${entry.file}: ${heading}\n${lines.map((line) => `  ${line}\n`).join('')}`);
+      // Line by line: a name from the file that holds a line break cannot start a line of its own.
+      stdout.write(`${shownLine(entry.file)}: ${heading}\n${lines.map((line) => `  ${shownLine(line)}\n`).join('')}`);
     }
     if (bad > 0) stdout.write(`bad files: ${bad} of ${entries.length}\n`);
-    return bad > 0 ? 1 : 0;
+    return failed > 0 ? EXIT_INTERNAL_ERROR : bad > 0 ? 1 : 0;
   },
 };
 
 /** A file read for `info`, with what it is for the cross-checks. */
 type InfoEntry =
-  | { file: string; kind: 'unreadable'; error: FormatError }
+  /** `internal`: the tool failed on it (not the file's fault); the other files are reported all the same */
+  | { file: string; kind: 'unreadable'; error: FormatError; internal?: boolean }
   | { file: string; kind: 'mesh'; mesh: TriangleMesh; report: MeshFileReport }
   | { file: string; kind: 'skeleton'; skeleton: Skeleton }
   | { file: string; kind: 'matrix'; matrix: DenseMatrix }
@@ -126,8 +138,13 @@ async function readInfoEntry(file: string): Promise<InfoEntry> {
     }
   } catch (error) {
     if (error instanceof FormatError) return { file, kind: 'unreadable', error };
-    throw error;
+    return { file, kind: 'unreadable', error: new FormatError(file, '', `failed: ${describeUnexpected(error)}`), internal: true };
   }
+}
+
+/** A line as `info` prints it: printable characters only (printableLine), at most MAX_OUTPUT_LINE_CHARACTERS long. */
+function shownLine(line: string): string {
+  return printableLine(line, MAX_OUTPUT_LINE_CHARACTERS);
 }
 
 function describeReading(reading: DmatReading): string {
