@@ -293,3 +293,35 @@ test('info recognises the translations DMAT that import writes and checks it aga
     ),
   );
 });
+
+test('info reports every file on its own: a glTF with a bad data: URI, names with escape sequences, an OBJ with \\r line ends', () => {
+  // Once: atob's InvalidCharacterError ended the run with exit 3, without the file's name and without the other files;
+  // names from a file reached the terminal with their escape sequences; the OBJ read as one vertex.
+  const simpleSkin = JSON.parse(readFileSync(dataFile('gltf', 'SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf'), 'utf8')) as {
+    buffers: { uri: string }[];
+    nodes: { name?: string }[];
+    meshes: { name?: string }[];
+  };
+  const bad = structuredClone(simpleSkin);
+  bad.buffers[1].uri = 'data:application/gltf-buffer;base64,AAAAAA=';
+  writeFileSync(path.join(work, 'bad-uri.gltf'), JSON.stringify(bad));
+  const named = structuredClone(simpleSkin);
+  named.nodes[1].name = 'root\u001b]0;owned\u0007\u001b[2J';
+  named.meshes[0].name = 'body\nbad file: none\u202e';
+  writeFileSync(path.join(work, 'escapes.gltf'), JSON.stringify(named));
+  writeFileSync(path.join(work, 'mac.obj'), 'v 0 0 0\rv 2 0 0\rv 0 1 0\rf 1 2 3\r');
+
+  const run = rigwright('info', ...['bad-uri.gltf', 'escapes.gltf', 'mac.obj'].map((f) => path.join(work, f)));
+  assert.equal(run.status, 1, run.stderr);
+  const badMessage = `${path.join(work, 'bad-uri.gltf')}: /buffers/1/uri: glTF import: the data: URI 'data:application/gltf-buffer;base64,AAAA… (43 characters)' is not valid: its 6 base64 digits and 1 '=' do not make whole groups of four`;
+  assert.equal(run.stderr, `rigwright: ${badMessage}\n`);
+  assert.ok(run.stdout.includes(`bad-uri.gltf: unreadable\n  error: ${badMessage}\n`), run.stdout);
+  assert.ok(run.stdout.includes('  joint 0 "root\\u001b]0;owned\\u0007\\u001b[2J", root\n'), run.stdout);
+  assert.ok(run.stdout.includes('  mesh "body bad file: none\\u202e": 10 vertices'), run.stdout);
+  assert.ok(
+    run.stdout.includes('mac.obj: mesh\n  3 vertices, 1 triangles\n  bounds (0, 0, 0) to (2, 1, 0), diagonal 2.23607\n'),
+    run.stdout,
+  );
+  assert.ok(run.stdout.endsWith('bad files: 1 of 3\n'), run.stdout);
+  for (const text of [run.stdout, run.stderr]) assert.doesNotMatch(text.replace(/\n/g, ''), /[\p{C}\p{Zl}\p{Zp}]/u);
+});
