@@ -7,7 +7,9 @@
  */
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { baseName, fileExtension } from '../../workers/formats/file-name.ts';
+import { isDataUri } from '../../workers/formats/data-uri.ts';
 import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
+import { resourcePath } from '../../workers/formats/resource-path.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import type { IoClient } from '../io/io-client.ts';
 import { LoadError, assertConsistent, fileErrorMessage, type SceneDocument } from './scene-document.ts';
@@ -53,7 +55,9 @@ export async function gltfIntoDocument(files: readonly OpenedFile[], io: IoClien
     const attach = (entries: { uri?: unknown }[] | undefined, kind: 'buffer' | 'image'): void => {
       (entries ?? []).forEach((entry, i) => {
         const uri = entry?.uri;
-        if (typeof uri !== 'string' || uri.startsWith('data:')) return;
+        if (typeof uri !== 'string' || isDataUri(uri)) return;
+        // The same rule as where files are read from disk: a URI that leaves the asset's folder is refused, naming it.
+        resourcePath(uri, asset.name);
         let decoded = uri;
         try {
           decoded = decodeURIComponent(uri);

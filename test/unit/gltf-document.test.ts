@@ -59,6 +59,22 @@ test('a .gltf without a buffer it names, a lone .bin, or a glTF with other rig f
   await assert.rejects(gltfIntoDocument([broken], io), /broken\.glb/);
 });
 
+test('a .gltf naming a buffer outside its folder is refused naming the URI, even when a file of that base name is opened with it', async () => {
+  const files = dataFiles(['gltf', 'SimpleSkin', 'glTF']);
+  const gltf = files.find((f) => f.name === 'SimpleSkin.gltf')!;
+  const json = JSON.parse(new TextDecoder().decode(gltf.bytes)) as { buffers: { uri: string }[] };
+  const first = json.buffers[0].uri;
+  for (const uri of [`../${first}`, `%2e%2e/${first}`, `/tmp/${first}`]) {
+    json.buffers[0].uri = uri;
+    const changed = { name: 'SimpleSkin.gltf', bytes: new TextEncoder().encode(JSON.stringify(json)) };
+    await assert.rejects(
+      gltfIntoDocument([changed, ...files.filter((f) => f !== gltf)], io),
+      (error: Error) => error.message.startsWith('SimpleSkin.gltf: ') && error.message.includes(uri),
+      `${uri} is refused, naming it`,
+    );
+  }
+});
+
 test('Fox.glb: three clips, the first shown, bone names from the joint nodes', async () => {
   const doc = await loadIntoDocument(demoDocument(), dataFiles(['gltf', 'Fox'], ['Fox.glb']), io);
   assert.deepEqual(

@@ -1,6 +1,7 @@
 import { parseGlb } from './gltf-validate.ts';
 import { parseGltfJsonText } from './json-text.ts';
 import { resourcePath } from './resource-path.ts';
+import { isDataUri } from './data-uri.ts';
 
 const GLB_MAGIC = 0x46546c67;
 
@@ -35,7 +36,7 @@ export function gltfResources(bytes: Uint8Array, file: string): GltfResource[] {
   };
   for (const entry of [...entries('buffers'), ...entries('images')]) {
     const uri = typeof entry === 'object' && entry !== null ? (entry as { uri?: unknown }).uri : undefined;
-    if (typeof uri !== 'string' || uri.startsWith('data:') || seen.has(uri)) continue;
+    if (typeof uri !== 'string' || isDataUri(uri) || seen.has(uri)) continue;
     seen.add(uri);
     resources.push({ uri, path: resourcePath(uri, file) });
   }
