@@ -11,7 +11,7 @@ import { clampMessage, MAX_MESSAGE_CHARACTERS } from '../../app/cli/main.ts';
 import { fileNamePart } from '../../app/cli/commands/import.ts';
 import { decodeDataUri } from '../../workers/formats/data-uri.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
-import { FormatError, MAX_REASON_SHOWN, printableLine } from '../../workers/formats/format-error.ts';
+import { FormatError, MAX_MESSAGE_SHOWN, printableLine } from '../../workers/formats/format-error.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
 import { jsonSyntaxError } from '../../workers/formats/json-text.ts';
@@ -298,13 +298,20 @@ test('time: a glTF data: URI of megabytes with a bad character at its end is ref
 
 test('messages: FormatError shows what it quotes on one printable line, cut to its limits', () => {
   const error = new FormatError('evil\u001b]0;title\u0007.obj', 'line\n3', `bad token '\u001b[2J\r\nrm -rf\u202e' ${'z'.repeat(1000)}`);
-  // 35 characters shown before the z's (the escape and the override as \uXXXX, the line break as one space): 365 z's
-  // reach the limit of 400, and 1000 − 365 are left out.
+  // The file shows as 28 characters and the place as 6: with the separators the reason has 400 − 38 − 36 (room for
+  // the note of what was cut) = 326 characters. 35 are shown before the z's (the escape and the override as \uXXXX,
+  // the line break as one space): 291 z's, and 1000 − 291 = 709 are left out.
   assert.equal(
     error.message,
-    `evil\\u001b]0;title\\u0007.obj: line 3: bad token '\\u001b[2J rm -rf\\u202e' ${'z'.repeat(365)}… (635 more characters)`,
+    `evil\\u001b]0;title\\u0007.obj: line 3: bad token '\\u001b[2J rm -rf\\u202e' ${'z'.repeat(291)}… (709 more characters)`,
   );
-  assert.equal(MAX_REASON_SHOWN, 400);
+  assert.ok(error.message.length <= MAX_MESSAGE_SHOWN, `the message is ${error.message.length} characters, at most ${MAX_MESSAGE_SHOWN}`);
+  const longest = new FormatError('f'.repeat(10_000), 'p'.repeat(10_000), 'r'.repeat(10_000)).message;
+  assert.ok(
+    longest.length <= MAX_MESSAGE_SHOWN,
+    `file, place and reason all cut: ${longest.length} characters, at most ${MAX_MESSAGE_SHOWN}`,
+  );
+  assert.match(longest, /^f{120}… \(9880 more characters\): p{80}… \(9920 more characters\): r+… \(\d+ more characters\)$/);
   assert.doesNotMatch(error.message, NOT_PRINTABLE);
   assert.equal(error.file, 'evil\\u001b]0;title\\u0007.obj');
   assert.equal(error.where, 'line 3');

@@ -1,9 +1,11 @@
+/** The most characters a whole message has, the notes of what was cut included. */
+export const MAX_MESSAGE_SHOWN = 400;
 /** The most characters of a file name a message shows; a longer one is cut, saying how much. */
-export const MAX_FILE_NAME_SHOWN = 160;
+export const MAX_FILE_NAME_SHOWN = 120;
 /** The most characters of a place (`line 12`, `/accessors/3`) a message shows. */
-export const MAX_PLACE_SHOWN = 120;
-/** The most characters of a reason a message shows. */
-export const MAX_REASON_SHOWN = 400;
+export const MAX_PLACE_SHOWN = 80;
+/** Room for printableLine's note of what was cut, `… (N more characters)`, N up to 16 digits. */
+const CUT_NOTE_ROOM = 36;
 
 /** Whitespace that is not a plain space (tabs, line and paragraph breaks): a message shows one space for a run of them. */
 const OTHER_SPACE = /^[\t\n\v\f\r\u0085\u2028\u2029]$/;
@@ -48,7 +50,8 @@ export function printableLine(text: string, max: number): string {
  * The one error type every reader throws on bad input. Its message always names the file, the place
  * (line, or entry) and the reason, e.g. `hand.off: line 12: face has 2 vertex indices, needs at least 3`, on one
  * line of printable characters: whatever the parts quote from a file (names, tokens, URIs) is passed through
- * printableLine and clamped (MAX_FILE_NAME_SHOWN, MAX_PLACE_SHOWN, MAX_REASON_SHOWN). Callers (UI, CLI) show
+ * printableLine and clamped (MAX_FILE_NAME_SHOWN, MAX_PLACE_SHOWN; the reason to what they leave of
+ * MAX_MESSAGE_SHOWN), so the whole message is at most MAX_MESSAGE_SHOWN characters. Callers (UI, CLI) show
  * `message` as it is.
  */
 export class FormatError extends Error {
@@ -67,7 +70,9 @@ export class FormatError extends Error {
   constructor(file: string, where: string, reason: string) {
     const shownFile = printableLine(file, MAX_FILE_NAME_SHOWN);
     const shownWhere = printableLine(where, MAX_PLACE_SHOWN);
-    const shownReason = printableLine(reason, MAX_REASON_SHOWN);
+    // The reason gets what file and place leave of MAX_MESSAGE_SHOWN (at least 400 − 2·36 − 120 − 80 − 4 = 124).
+    const prefix = shownFile.length + (shownWhere ? shownWhere.length + 2 : 0) + 2;
+    const shownReason = printableLine(reason, MAX_MESSAGE_SHOWN - prefix - CUT_NOTE_ROOM);
     super(shownWhere ? `${shownFile}: ${shownWhere}: ${shownReason}` : `${shownFile}: ${shownReason}`);
     this.file = shownFile;
     this.where = shownWhere;
