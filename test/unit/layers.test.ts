@@ -126,8 +126,12 @@ test('each layer rule reports a deliberately wrong import, and type imports pass
     }
     // The project's packages, so 'three' resolves as in the real tree (its types to @types/three).
     symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-    const found = await importViolations(dir, ['app', 'renderer', 'workers']);
-    assert.deepEqual([...found].sort(), EXPECTED_VIOLATIONS);
+    // `electron` resolves into node_modules where its package is installed (the optional download worked) and stays
+    // a bare name where it is not: the rule is broken either way.
+    const found = (await importViolations(dir, ['app', 'renderer', 'workers'])).map((v) =>
+      v.replace(/→ node_modules\/electron\/index\.js$/, '→ electron'),
+    );
+    assert.deepEqual([...found].sort(), EXPECTED_VIOLATIONS, 'the wrong tree breaks every rule where it was meant to');
 
     const { ruleSet } = await extractDepcruiseOptions(depcruiseConfig);
     const untested = (ruleSet?.forbidden ?? []).map((rule) => rule.name).filter((name) => !found.some((v) => v.startsWith(`${name}:`)));

@@ -53,8 +53,7 @@ export function referencedPath(name: string, from: string): string | { reason: s
 
 /** `path` (relative to the folder whose segments `base` holds) as a normalized path inside the root, or why not. */
 function insideFolder(base: readonly string[], path: string): string | { reason: string } {
-  // eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to refuse
-  if (/[\u0000-\u001f\u007f]/.test(path)) return { reason: 'has a control character' };
+  if (/\p{Cc}/u.test(path)) return { reason: 'has a control character' };
   const slashed = path.replace(/\\/g, '/');
   if (slashed.startsWith('/')) return { reason: 'is an absolute path' };
   if (/^[A-Za-z]:/.test(slashed)) return { reason: 'is an absolute path (a drive letter)' };
