@@ -143,3 +143,38 @@ test('sparse indices and values whose byteOffset is not aligned to their compone
   assertRefused(shifted(1, 4), 'bounds.gltf: /accessors/0/sparse/indices/byteOffset: 1 is not aligned to its component size');
   assertRefused(shifted(2, 2), 'bounds.gltf: /accessors/0/sparse/values/byteOffset: 2 is not aligned to its component size');
 });
+
+test("an accessor or sparse part whose buffer view starts off alignment is refused: the view's and the accessor's offsets together must align", () => {
+  // A VEC3 float from byte 0 of a view that starts at byte 2 of the buffer: the accessor's own offset is
+  // aligned, the 2 + 0 = 2 bytes into the buffer are not (glTF 2.0 §3.6.2.4); at 4 they are.
+  const viewAt = (viewOffset: number, accessorOffset = 0) =>
+    asset(
+      [{ buffer: 0, byteOffset: viewOffset, byteLength: 16 }],
+      [{ bufferView: 0, byteOffset: accessorOffset, componentType: FLOAT, type: 'VEC3', count: 1 }],
+    );
+  assert.equal((check(viewAt(4)).accessors as Json[]).length, 1, 'a float view at byte 4 of the buffer is aligned');
+  assert.equal(
+    (check(viewAt(8, 4)).accessors as Json[]).length,
+    1,
+    'a view at byte 8 with an accessor at 4 of it starts at byte 12: aligned',
+  );
+  assertRefused(
+    viewAt(2),
+    'bounds.gltf: /accessors/0: starts at byte 2 of its buffer (buffer view 0 at 2, plus 0), not a multiple of the component size 4',
+  );
+  assertRefused(
+    viewAt(6, 4),
+    'bounds.gltf: /accessors/0: starts at byte 10 of its buffer (buffer view 0 at 6, plus 4), not a multiple of the component size 4',
+  );
+  // Sparse values on a view moved from byte 32 to byte 34: 2 floats from byte 0 of it start at byte 34 of the buffer.
+  const input = sparseAsset(UNSIGNED_SHORT, [0, 1]);
+  (input.json.bufferViews as Json[])[2].byteOffset = 34;
+  assertRefused(input, 'bounds.gltf: /accessors/0/sparse/values: starts at byte 34 of its buffer, not a multiple of its component size 4');
+  // Sparse indices (unsigned shorts) on a view moved from byte 16 to byte 17.
+  const indices = sparseAsset(UNSIGNED_SHORT, [0, 1]);
+  (indices.json.bufferViews as Json[])[1].byteOffset = 17;
+  assertRefused(
+    indices,
+    'bounds.gltf: /accessors/0/sparse/indices: starts at byte 17 of its buffer, not a multiple of its component size 2',
+  );
+});

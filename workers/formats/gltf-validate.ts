@@ -476,6 +476,13 @@ export function checkGltf(
       const view = views[index(accessor.bufferView, views.length, `${where}/bufferView`, 'buffer view')];
       const offset = wholeNumber(accessor, 'byteOffset', where, 0, 0);
       if (offset % componentSize !== 0) fail(`${where}/byteOffset`, `${offset} is not a multiple of the component size ${componentSize}`);
+      // glTF 2.0 §3.6.2.4: the offset into the buffer (the view's and the accessor's together) is aligned as well.
+      const viewOffset = typeof view.byteOffset === 'number' ? view.byteOffset : 0;
+      if ((viewOffset + offset) % componentSize !== 0)
+        fail(
+          where,
+          `starts at byte ${viewOffset + offset} of its buffer (buffer view ${accessor.bufferView as number} at ${viewOffset}, plus ${offset}), not a multiple of the component size ${componentSize}`,
+        );
       const stride = (view.byteStride as number | undefined) ?? elementSize;
       if (stride < elementSize) fail(where, `elements of ${elementSize} bytes do not fit the buffer view's stride of ${stride} bytes`);
       const end = offset + stride * (count - 1) + elementSize;
@@ -511,8 +518,11 @@ export function checkGltf(
           fail(`${at}/componentType`, `${shown(def.componentType)} is not an unsigned integer type`);
         size = COMPONENT_SIZE[def.componentType as number];
       }
-      if (offset % (part === 'indices' ? size : componentSize) !== 0)
-        fail(`${at}/byteOffset`, `${offset} is not aligned to its component size`);
+      const alignment = part === 'indices' ? size : componentSize;
+      if (offset % alignment !== 0) fail(`${at}/byteOffset`, `${offset} is not aligned to its component size`);
+      const sparseViewOffset = typeof view.byteOffset === 'number' ? view.byteOffset : 0;
+      if ((sparseViewOffset + offset) % alignment !== 0)
+        fail(at, `starts at byte ${sparseViewOffset + offset} of its buffer, not a multiple of its component size ${alignment}`);
       const end = offset + sparseCount * size;
       if (end > (view.byteLength as number))
         fail(
