@@ -175,6 +175,13 @@ test('line endings: errors name the same line with \\n, \\r\\n and \\r, and a fi
       "cr.mtl: line 3: 'Kd' has 2 values, needs r g b (or one value for grey)",
       shown,
     );
+    // A header announcing 10 values for a file of 8 characters ('2 5', '1', '2', each line break counted once,
+    // whichever it is): refused alike.
+    assert.equal(
+      formatErrorOf(() => readDmat(utf8(withEndings('2 5\n1\n2\n', ending)), 'few.dmat')).message,
+      'few.dmat: line 1: header announces 2 columns × 5 rows = 10 values, but the file is only 8 characters long (a line break counted as one)',
+      shown,
+    );
     // The last line ends with a line break: complete, not truncated.
     assert.equal(
       formatErrorOf(() => readObj(withEndings('v 0 0 0\nv 1 2\n', ending), 'short.obj')).message,

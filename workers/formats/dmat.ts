@@ -66,12 +66,15 @@ function parseHeader(line: string, file: string, lineNumber: number): [cols: num
 
 function readAsciiBody(text: string, cols: number, rows: number, file: string): DenseMatrix {
   const count = cols * rows;
-  // Every value needs at least one character and a separator: reject impossible headers before allocating.
-  if (count > text.length) {
+  // Every value needs at least one character and a separator: reject impossible headers before allocating. A \r\n
+  // line end counts as one character, so that \n, \r\n and \r files give the same answer.
+  let length = text.length;
+  for (let at = text.indexOf('\r\n'); at !== -1; at = text.indexOf('\r\n', at + 2)) length--;
+  if (count > length) {
     throw new FormatError(
       file,
       'line 1',
-      `header announces ${cols} columns × ${rows} rows = ${count} values, but the file is only ${text.length} characters long`,
+      `header announces ${cols} columns × ${rows} rows = ${count} values, but the file is only ${length} characters long (a line break counted as one)`,
     );
   }
   const scanner: TextScanner = new TextScanner(text, file);
