@@ -4,7 +4,7 @@
  * Khronos validator and, read back in Node, poses like the app; the "as exported" preview with 8-bit weights
  * stays within the quantization bound of full-precision LBS and equals a Node evaluation of the quantized weights.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Download, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
@@ -16,6 +16,7 @@ import { forwardKinematics, poseForwardKinematics } from '../../workers/rig/forw
 import { identityPose } from '../../workers/rig/pose-sequence.ts';
 import { NodeIO } from '@gltf-transform/core';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from '../unit/gltf-skinning-reference.ts';
+import { TEXTURE, texturedAsset } from '../unit/gltf-build.ts';
 import { dataFile, exportFromDialog, openApp } from './app-driver.ts';
 
 const CESIUM_MAN = () => dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
@@ -337,5 +338,74 @@ test('glTF + bin export downloads both files, which validate together', async ({
   });
   const reread = await importGltf(files['RiggedSimple.gltf'], 'RiggedSimple.gltf', { 'RiggedSimple.bin': files['RiggedSimple.bin'] });
   expect(reread.mesh.positions.length / 3).toBe((await state(page)).vertexCount);
+  expect(errors).toEqual([]);
+});
+
+/** Exports the scene as glTF + bin under the name `edited`, waits for `count` downloads and returns them by name. */
+async function exportAsGltfFiles(page: Page, count: number): Promise<Record<string, Uint8Array>> {
+  const downloads: Promise<[string, Uint8Array]>[] = [];
+  const listener = (download: Download) =>
+    downloads.push(download.path().then((file) => [download.suggestedFilename(), new Uint8Array(readFileSync(file))]));
+  page.on('download', listener);
+  await page.keyboard.press('Control+e');
+  const dialog = page.locator('dialog.export-dialog');
+  await dialog.getByRole('radio', { name: /glTF \+ bin/ }).check({ force: true });
+  await dialog.getByLabel('File name').fill('edited');
+  await dialog.getByRole('button', { name: 'Export' }).click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => downloads.length).toBe(count);
+  page.off('download', listener);
+  return Object.fromEntries(await Promise.all(downloads));
+}
+
+test('a .gltf with its image in textures/ exports from the web page as one asset: into a chosen folder, or as downloads that name each other', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  // The folder picker answers with a folder of the origin's private file system: the page writes through the real
+  // File System Access API, and the test reads the folder back.
+  await page.addInitScript(() => {
+    (window as any).showDirectoryPicker = async () =>
+      (await navigator.storage.getDirectory()).getDirectoryHandle('chosen', { create: true });
+  });
+  await openApp(page, errors);
+  // asset.gltf, asset.bin and the image whose URI is textures/skin.png (dropped files carry no folders: it is found by
+  // its base name).
+  const { json, bin } = await texturedAsset();
+  await page.setInputFiles('#file-input', [
+    { name: 'asset.gltf', mimeType: 'model/gltf+json', buffer: Buffer.from(JSON.stringify(json)) },
+    { name: 'asset.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bin) },
+    { name: 'skin.png', mimeType: 'image/png', buffer: Buffer.from(TEXTURE) },
+  ]);
+  await page.waitForFunction(() => (window as any).__rigwright.state().sceneName === 'asset.gltf');
+
+  expect(Object.keys(await exportAsGltfFiles(page, 0)), 'nothing is downloaded when a folder was chosen').toEqual([]);
+  const readChosen = (): Promise<Record<string, number[]>> =>
+    page.evaluate(async () => {
+      const files: Record<string, number[]> = {};
+      const walk = async (folder: any, prefix: string): Promise<void> => {
+        for await (const [name, handle] of folder.entries()) {
+          if (handle.kind === 'directory') await walk(handle, `${prefix}${name}/`);
+          else files[`${prefix}${name}`] = Array.from(new Uint8Array(await (await handle.getFile()).arrayBuffer()));
+        }
+      };
+      await walk(await (await navigator.storage.getDirectory()).getDirectoryHandle('chosen'), '');
+      return files;
+    });
+  // The .gltf is written last: once it is there, the set is whole.
+  await expect.poll(async () => Object.keys(await readChosen()).sort()).toEqual(['edited.bin', 'edited.gltf', 'textures/skin.png']);
+  const written = await readChosen();
+  const chosen = Object.fromEntries(Object.entries(written).map(([name, bytes]) => [name, Uint8Array.from(bytes)]));
+  expect(Buffer.from(chosen['textures/skin.png']).equals(Buffer.from(TEXTURE)), 'the image byte for byte').toBe(true);
+  const reread = await importGltf(chosen['edited.gltf'], 'edited.gltf', chosen);
+  expect(Buffer.from(reread.look.materials[0].baseColorTexture?.bytes ?? []).equals(Buffer.from(TEXTURE))).toBe(true);
+
+  // Without a folder picker: downloads, the image's path flattened into its name, and the .gltf naming it so.
+  await page.evaluate(() => delete (window as any).showDirectoryPicker);
+  const downloaded = await exportAsGltfFiles(page, 3);
+  expect(Object.keys(downloaded).sort()).toEqual(['edited.bin', 'edited.gltf', 'textures_skin.png']);
+  expect(Buffer.from(downloaded['textures_skin.png']).equals(Buffer.from(TEXTURE)), 'the image byte for byte').toBe(true);
+  const again = await importGltf(downloaded['edited.gltf'], 'edited.gltf', downloaded);
+  expect(Buffer.from(again.look.materials[0].baseColorTexture?.bytes ?? []).equals(Buffer.from(TEXTURE))).toBe(true);
   expect(errors).toEqual([]);
 });

@@ -23,13 +23,14 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Document, NodeIO } from '@gltf-transform/core';
+import { NodeIO } from '@gltf-transform/core';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { gltfResources } from '../../workers/formats/gltf-resource-uris.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { referencedPath, resourcePath } from '../../workers/formats/resource-path.ts';
 import { saveAssetOnTheWeb, type WebFolderHandle } from '../../renderer/io/web-asset-save.ts';
 import { saveRequestedAsset } from '../../app/save-file.ts';
+import { TEXTURE, texturedAsset } from './gltf-build.ts';
 import { png } from './png-file.ts';
 import { repoRoot } from './shared-data.ts';
 
@@ -58,41 +59,6 @@ function tree(folder: string): Record<string, string> {
   };
   walk(folder, '');
   return entries;
-}
-
-/** A 2 × 2 PNG of known pixels: the texture the asset names. */
-const TEXTURE = png(2, 2, Uint8Array.from([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]));
-
-/**
- * A skinned triangle on one joint with a textured material, as a .gltf (JSON) and its .bin; the image's URI is
- * `textures/skin.png` and its bytes TEXTURE.
- */
-async function texturedAsset(): Promise<{ json: { images: { uri: string }[] }; bin: Uint8Array }> {
-  const doc = new Document();
-  const buffer = doc.createBuffer();
-  const acc = (type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint16Array) =>
-    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
-  const joint = doc.createNode('root');
-  const skin = doc
-    .createSkin('skin')
-    .addJoint(joint)
-    .setInverseBindMatrices(acc('MAT4', Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])));
-  const texture = doc.createTexture('skin').setImage(TEXTURE).setMimeType('image/png').setURI('textures/skin.png');
-  const primitive = doc
-    .createPrimitive()
-    .setAttribute('POSITION', acc('VEC3', Float32Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0])))
-    .setAttribute('TEXCOORD_0', acc('VEC2', Float32Array.from([0, 0, 1, 0, 0, 1])))
-    .setAttribute('JOINTS_0', acc('VEC4', new Uint16Array(12)))
-    .setAttribute('WEIGHTS_0', acc('VEC4', Float32Array.from([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])))
-    .setIndices(acc('SCALAR', Uint16Array.from([0, 1, 2])))
-    .setMaterial(doc.createMaterial('skin').setBaseColorTexture(texture));
-  doc
-    .createScene()
-    .addChild(joint)
-    .addChild(doc.createNode('body').setMesh(doc.createMesh('triangle').addPrimitive(primitive)).setSkin(skin));
-  const { json, resources } = await new NodeIO().writeJSON(doc, { basename: 'asset' });
-  assert.deepEqual(Object.keys(resources).sort(), ['asset.bin', 'textures/skin.png'], 'the generated asset names its .bin and its image');
-  return { json: json as unknown as { images: { uri: string }[] }, bin: resources['asset.bin'] };
 }
 
 /** A weights DMAT (3 vertices × 1 bone, every weight 1: the asset's one joint), written in `folder`. */

@@ -1,6 +1,10 @@
-/** Building generated glTF assets in the tests with glTF-Transform: accessors on one buffer, animation channels. */
-import type { Accessor, Animation, Document, Node as GltfNode } from '@gltf-transform/core';
+/**
+ * Building generated glTF assets in the tests with glTF-Transform: accessors on one buffer, animation channels, and a
+ * textured asset whose image sits in a subfolder.
+ */
+import { Document, NodeIO, type Accessor, type Animation, type Node as GltfNode } from '@gltf-transform/core';
 import { normalize, type Vec } from './gltf-appendix-c.ts';
+import { png } from './png-file.ts';
 
 /** The unit quaternion (x, y, z, w) of a turn by `angle` radians about `axis`. */
 export const axisAngle = (axis: Vec, angle: number): Vec => [...normalize(axis).map((x) => x * Math.sin(angle / 2)), Math.cos(angle / 2)];
@@ -10,7 +14,7 @@ export const axisAngle = (axis: Vec, angle: number): Vec => [...normalize(axis).
  * times and values (CUBICSPLINE: in-tangent, value, out-tangent per key) animating a node's rotation or translation.
  */
 export function gltfBuilder(doc: Document): {
-  acc: (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint16Array) => Accessor;
+  acc: (type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint16Array) => Accessor;
   channel: (
     animation: Animation,
     target: GltfNode,
@@ -21,7 +25,7 @@ export function gltfBuilder(doc: Document): {
   ) => void;
 } {
   const buffer = doc.createBuffer();
-  const acc = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint16Array): Accessor =>
+  const acc = (type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint16Array): Accessor =>
     doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
   return {
     acc,
@@ -34,4 +38,38 @@ export function gltfBuilder(doc: Document): {
       animation.addSampler(sampler).addChannel(doc.createAnimationChannel().setSampler(sampler).setTargetNode(target).setTargetPath(path));
     },
   };
+}
+
+/** A 2 × 2 PNG of known pixels: the texture texturedAsset names. */
+export const TEXTURE = png(2, 2, Uint8Array.from([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]));
+
+/**
+ * A skinned triangle on one joint with a textured material, as a .gltf (JSON) and its `asset.bin`; the image's URI is
+ * `textures/skin.png` and its bytes TEXTURE.
+ */
+export async function texturedAsset(): Promise<{ json: { images: { uri: string }[] }; bin: Uint8Array }> {
+  const doc = new Document();
+  const { acc } = gltfBuilder(doc);
+  const joint = doc.createNode('root');
+  const skin = doc
+    .createSkin('skin')
+    .addJoint(joint)
+    .setInverseBindMatrices(acc('MAT4', Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])));
+  const texture = doc.createTexture('skin').setImage(TEXTURE).setMimeType('image/png').setURI('textures/skin.png');
+  const primitive = doc
+    .createPrimitive()
+    .setAttribute('POSITION', acc('VEC3', Float32Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0])))
+    .setAttribute('TEXCOORD_0', acc('VEC2', Float32Array.from([0, 0, 1, 0, 0, 1])))
+    .setAttribute('JOINTS_0', acc('VEC4', new Uint16Array(12)))
+    .setAttribute('WEIGHTS_0', acc('VEC4', Float32Array.from([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])))
+    .setIndices(acc('SCALAR', Uint16Array.from([0, 1, 2])))
+    .setMaterial(doc.createMaterial('skin').setBaseColorTexture(texture));
+  doc
+    .createScene()
+    .addChild(joint)
+    .addChild(doc.createNode('body').setMesh(doc.createMesh('triangle').addPrimitive(primitive)).setSkin(skin));
+  const { json, resources } = await new NodeIO().writeJSON(doc, { basename: 'asset' });
+  const names = Object.keys(resources).sort().join(', ');
+  if (names !== 'asset.bin, textures/skin.png') throw new Error(`the generated asset names ${names}, not its .bin and its image`);
+  return { json: json as unknown as { images: { uri: string }[] }, bin: resources['asset.bin'] };
 }
