@@ -9,13 +9,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as fsPromises from 'node:fs/promises';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { BrowserWindowOptions, MenuItemOptions } from '../../app/electron-api.ts';
+import { fullDiskPromises } from './full-disk.ts';
 import {
   IPC_CHANNELS,
   type AutosaveInfo,
@@ -195,21 +195,7 @@ function pageInvoke(channel: string, args: unknown[]): Promise<unknown> {
 }
 
 /** node:fs/promises for the bundled main: a full-disk stand-in whose writes to temporary files fail while `diskFull` is set. */
-const fsPromisesForMain = {
-  ...fsPromises,
-  open: async (...args: Parameters<typeof fsPromises.open>) => {
-    const handle = await fsPromises.open(...args);
-    if (!recorded.diskFull || !String(args[0]).endsWith('.tmp')) return handle;
-    return new Proxy(handle, {
-      get(target, key) {
-        if (key === 'write')
-          return () => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
-        const value: unknown = Reflect.get(target, key, target);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-  },
-};
+const fsPromisesForMain = fullDiskPromises((file) => recorded.diskFull && file.endsWith('.tmp'));
 
 /** Bundles an app/ entry like app/build.mjs does and loads it with `electron` replaced by the stand-in. */
 async function loadBundled(entry: string, outfile: string): Promise<void> {

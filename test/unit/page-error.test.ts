@@ -9,9 +9,10 @@ import * as fsPromises from 'node:fs/promises';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AtomicWriteError, writeFileAtomic, type AtomicAsyncFs } from '../../app/atomic-write.ts';
+import { AtomicWriteError, writeFileAtomic } from '../../app/atomic-write.ts';
 import { IpcArgumentError } from '../../app/ipc-validate.ts';
 import { answerPage, pageError, pageErrorMessage, withoutFolders } from '../../app/page-error.ts';
+import { fullDiskPromises } from './full-disk.ts';
 
 /** The error a promise rejects with. */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -24,21 +25,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 /** node:fs/promises whose writes to files opened for writing fail with ENOSPC, as on a full disk. */
-const fullDisk: AtomicAsyncFs = {
-  ...fsPromises,
-  open: async (...args: Parameters<typeof fsPromises.open>) => {
-    const handle = await fsPromises.open(...args);
-    if (args[1] !== 'wx') return handle;
-    return new Proxy(handle, {
-      get(target, key) {
-        if (key === 'write')
-          return () => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
-        const value: unknown = Reflect.get(target, key, target);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-  },
-};
+const fullDisk = fullDiskPromises((_file, flags) => flags === 'wx');
 
 test('a save that fails on a full disk reads `cannot save <base name>: the disk is full`', async () => {
   const folder = mkdtempSync(path.join(tmpdir(), 'rigwright-page-error-'));
