@@ -182,6 +182,12 @@ test('line endings: errors name the same line with \\n, \\r\\n and \\r, and a fi
       'few.dmat: line 1: header announces 2 columns × 5 rows = 10 values, but the file is only 8 characters long (a line break counted as one)',
       shown,
     );
+    // The same for OFF: 3 + 9 = 12 lines announced in a file of 10 characters ('OFF', '3 9 0', each line break once).
+    assert.equal(
+      formatErrorOf(() => readOff(withEndings('OFF\n3 9 0\n', ending), 'few.off')).message,
+      'few.off: line 2: the header announces 3 vertices and 9 faces, more than a file of 10 characters can hold',
+      shown,
+    );
     // The last line ends with a line break: complete, not truncated.
     assert.equal(
       formatErrorOf(() => readObj(withEndings('v 0 0 0\nv 1 2\n', ending), 'short.obj')).message,

@@ -7,7 +7,7 @@
  * Header lines end at `\n`, `\r\n` or a lone `\r`, as the lines of the ASCII values do.
  */
 import { FormatError } from './format-error.ts';
-import { MAX_EXCERPT_LENGTH, TextScanner, describeNonFinite, exactNumberText, excerpt } from './text-scanner.ts';
+import { MAX_EXCERPT_LENGTH, TextScanner, describeNonFinite, exactNumberText, excerpt, withNewlines } from './text-scanner.ts';
 import type { DenseMatrix } from './types.ts';
 
 const LF = 10;
@@ -28,7 +28,7 @@ export function readDmat(bytes: Uint8Array, file: string): DenseMatrix {
   if (cols === 0 && rows === 0 && firstBreak >= 0 && afterLineBreak(bytes, firstBreak) < bytes.length) {
     return readBinaryBody(bytes, afterLineBreak(bytes, firstBreak), file);
   }
-  return readAsciiBody(new TextDecoder().decode(bytes), cols, rows, file);
+  return readAsciiBody(withNewlines(new TextDecoder().decode(bytes)), cols, rows, file);
 }
 
 /** Index of the first `\n` or `\r` at or after `from`, or -1. */
@@ -66,10 +66,8 @@ function parseHeader(line: string, file: string, lineNumber: number): [cols: num
 
 function readAsciiBody(text: string, cols: number, rows: number, file: string): DenseMatrix {
   const count = cols * rows;
-  // Every value needs at least one character and a separator: reject impossible headers before allocating. A \r\n
-  // line end counts as one character, so that \n, \r\n and \r files give the same answer.
-  let length = text.length;
-  for (let at = text.indexOf('\r\n'); at !== -1; at = text.indexOf('\r\n', at + 2)) length--;
+  // Every value needs at least one character and a separator: reject impossible headers before allocating.
+  const length = text.length;
   if (count > length) {
     throw new FormatError(
       file,

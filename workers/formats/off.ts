@@ -4,7 +4,7 @@
  * then one face per line as `n i0 … i(n−1)` with 0-based indices. `#` starts a comment anywhere.
  */
 import { FormatError } from './format-error.ts';
-import { TextScanner, describeNonFinite, excerpt } from './text-scanner.ts';
+import { TextScanner, describeNonFinite, excerpt, withNewlines } from './text-scanner.ts';
 import type { MeshFileReport, TriangleMesh } from './types.ts';
 
 const OFF_KEYWORD = /^(ST)?C?N?(4)?(n)?OFF$/;
@@ -24,7 +24,7 @@ function toContent(scanner: TextScanner): boolean {
 
 /**
  * Reads an ASCII OFF file.
- * @param text the file's text
+ * @param source the file's text (any of the three line ends)
  * @param file file name for error messages
  * @returns mesh: positions #V × 3, triangles #F × 3 (0-based, polygons fan-triangulated in corner order);
  *          report: polygons triangulated, warnings (content after the announced faces)
@@ -32,7 +32,9 @@ function toContent(scanner: TextScanner): boolean {
  *         a file that ends before the announced vertices or faces, a vertex with fewer than 3 coordinates or a
  *         non-numeric, NaN or infinite one, a face with fewer than 3 corners or an index outside 0..#V−1
  */
-export function readOff(text: string, file: string): { mesh: TriangleMesh; report: MeshFileReport } {
+export function readOff(source: string, file: string): { mesh: TriangleMesh; report: MeshFileReport } {
+  // The counts are checked against the file's length: one line break, one character.
+  const text = withNewlines(source);
   const scanner: TextScanner = new TextScanner(text, file);
   if (!toContent(scanner)) throw new FormatError(file, '', "the file is empty (expected the header 'OFF')");
   const keyword = scanner.peekToken();

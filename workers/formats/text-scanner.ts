@@ -52,6 +52,14 @@ export function excerpt(token: string): string {
 }
 
 /**
+ * The text with every line break as `\n` (`\r\n` and a lone `\r` replaced), line for line: for readers that judge
+ * a file by its length (how many values it can hold), so that \n, \r\n and \r files get the same answer.
+ */
+export function withNewlines(text: string): string {
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+/**
  * A cursor over the text of a line-oriented file (OBJ, OFF, TGF, ASCII DMAT, MTL) that reads numbers without
  * allocating and knows its line number, so every error can name `file: line N`.
  *
