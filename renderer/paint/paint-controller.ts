@@ -147,8 +147,7 @@ export class PaintController {
         oneRing: vertexOneRing(doc.mesh.positions.length / 3, doc.mesh.triangles),
       };
     }
-    if (this.skeletonSettings?.skeleton !== doc.skeleton)
-      this.skeletonSettings = { skeleton: doc.skeleton, settings: defaultPaintSettings(doc.skeleton.parents.length) };
+    const settings = this.settings;
     const { maps, oneRing } = this.meshCache;
     const session = new PaintSession(
       doc.weights,
@@ -158,7 +157,7 @@ export class PaintController {
       doc.boneNames ?? null,
       doc.diagonal,
       maps,
-      this.skeletonSettings.settings,
+      settings,
       oneRing,
     );
     this.current = session;
@@ -174,8 +173,17 @@ export class PaintController {
     this.changed();
   }
 
+  /**
+   * The locks and influence limit: the current session's, or those the next session will take (kept per skeleton).
+   * Reading them makes no session (a project's contents need them, and a session of a large mesh takes tens of
+   * milliseconds to make).
+   */
   get settings(): PaintSettings {
-    return this.ensureSession().settings;
+    const { skeleton, weights } = this.host.store.doc;
+    if (this.current?.dense === weights) return this.current.settings;
+    if (this.skeletonSettings?.skeleton !== skeleton)
+      this.skeletonSettings = { skeleton, settings: defaultPaintSettings(skeleton.parents.length) };
+    return this.skeletonSettings.settings;
   }
 
   /** Called when anything the panel shows changed. */

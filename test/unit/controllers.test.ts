@@ -107,6 +107,22 @@ test('new weights keep the symmetry in use', async () => {
   assert.equal(matched, 1, 'from the cached match');
 });
 
+test('the locks and influence limit are read without making a paint session; the session made later paints with them', () => {
+  const { store, controller } = paintSetup();
+  const settings = controller.settings;
+  assert.equal(controller.session, null, 'reading the settings (as a project’s contents do) made no session');
+  settings.locked[2] = 1;
+  settings.maxInfluences = 3;
+  const session = controller.ensureSession();
+  assert.equal(session.settings, settings, 'the session takes the settings read before it');
+  assert.equal(controller.settings, settings, 'and they are the session’s');
+  const weights = store.doc.weights;
+  store.edit('Compute weights', { weights: { ...weights, data: weights.data.slice() } });
+  assert.equal(controller.session, null, 'new weights: no session until one is needed');
+  assert.equal(controller.settings, settings, 'the same skeleton keeps its settings');
+  assert.equal(controller.ensureSession().settings.locked[2], 1, 'the lock holds in the new session');
+});
+
 test('Escape adds no step; a whole-mesh command and a lock toggle are one each, undone exactly', async () => {
   const { history, store, controller } = paintSetup();
   const data = store.doc.weights.data.slice();
