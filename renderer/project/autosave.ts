@@ -10,9 +10,12 @@
  *
  * Never in the way of painting: nothing is written in the middle of a gesture (a stroke, a lasso: the write waits
  * for its end, and then runs at once if the maximum wait has passed), nothing is written when nothing changed since
- * the last version, and the serializer it is given runs off the page's thread (the io worker).
+ * the last version, and no task of the page's thread does much of it. The scene is copied a slice at a time
+ * (SlicedCopy, SNAPSHOT_SLICE_BYTES per task), starting over when the scene changes meanwhile, so the copy is the
+ * scene at one moment; the encoder it is given runs off the page's thread (the io worker), and the web storage
+ * hands the bytes to IndexedDB in chunks (autosave-storage.ts).
  *
- * No DOM: the clock, the storage and the serializer are given, so Node tests drive it with a fake clock and an
+ * No DOM: the clock, the storage and the encoder are given, so Node tests drive it with a fake clock and an
  * in-memory storage.
  */
 import type { AutosaveBridge, AutosaveInfo, AutosaveListing } from '../../app/ipc-contract.ts';
@@ -57,12 +60,27 @@ export interface Clock {
   now(): number;
   setTimeout(run: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** resolves in a later task of this thread: what waits (a frame, input) runs first */
+  nextTask(): Promise<void>;
+}
+
+/** A task posted through a MessageChannel: not clamped like a nested setTimeout 0, and queued behind a frame. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }
 
 export const SYSTEM_CLOCK: Clock = {
   now: () => Date.now(),
   setTimeout: (run, ms) => setTimeout(run, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  nextTask,
 };
 
 /** How often a run that is due looks again whether the gesture that holds it back has ended. */
@@ -205,6 +223,112 @@ export function versionsToDrop(listing: AutosaveListing, session: string, keep: 
   return dropped;
 }
 
+/** Bytes of the scene copied in one task of the page's thread. */
+export const SNAPSHOT_SLICE_BYTES = 2 * 1024 * 1024;
+/** Copies started over because the scene changed meanwhile, after which the next is taken whole in one task. */
+export const SNAPSHOT_RESTARTS = 2;
+
+type TypedArray =
+  | Float64Array
+  | Float32Array
+  | Int32Array
+  | Uint32Array
+  | Int16Array
+  | Uint16Array
+  | Int8Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | BigInt64Array
+  | BigUint64Array;
+type TypedArrayType = new (length: number) => TypedArray;
+
+/**
+ * A deep copy of a value (the scene's contents: plain objects, arrays, strings, numbers and typed arrays), whose typed
+ * arrays are filled a slice at a time by `step`, so that no single task copies much. What the copy shares keeps its
+ * identity (an object or typed array referenced twice is copied once and referenced twice, as a structured clone
+ * does), and each typed array of the copy has a buffer of its own, holding only its elements: they can be moved to a
+ * worker (`buffers`). Other objects (a Map, a Date) are structured-cloned as the copy is set up; an object of a class
+ * becomes a plain one with its own fields, as in a structured clone.
+ *
+ * The copy is of the source as it is while the steps run: the caller makes sure nothing writes into the source's
+ * arrays in between (Autosave starts over when the scene changes).
+ */
+export class SlicedCopy<T> {
+  /** the copy, complete once `done` */
+  readonly value: T;
+  /** the copy's typed arrays' buffers, one each */
+  readonly buffers: ArrayBuffer[] = [];
+  /** bytes copied so far, and in all */
+  copiedBytes = 0;
+  readonly totalBytes: number;
+  /** typed arrays still to fill, in the order met, and the elements of the first already filled */
+  private readonly fills: { from: TypedArray; to: TypedArray }[] = [];
+  private next = 0;
+  private filled = 0;
+
+  constructor(source: T) {
+    this.value = this.copy(source, new Map()) as T;
+    this.totalBytes = this.fills.reduce((sum, f) => sum + f.to.byteLength, 0);
+  }
+
+  get done(): boolean {
+    return this.next === this.fills.length;
+  }
+
+  /**
+   * Copies about `maxBytes` more (at least one element when any is left; Infinity: all the rest).
+   * @returns whether the copy is complete
+   */
+  step(maxBytes: number): boolean {
+    let budget = maxBytes;
+    while (this.next < this.fills.length && budget > 0) {
+      const { from, to } = this.fills[this.next];
+      const count = Math.min(from.length - this.filled, Math.max(1, Math.floor(budget / from.BYTES_PER_ELEMENT)));
+      // `to` is of `from`'s own type (the union's members each take only their own kind of elements).
+      (to as Float64Array).set(from.subarray(this.filled, this.filled + count) as unknown as Float64Array, this.filled);
+      this.filled += count;
+      const bytes = count * from.BYTES_PER_ELEMENT;
+      this.copiedBytes += bytes;
+      budget -= bytes;
+      if (this.filled === from.length) {
+        this.next++;
+        this.filled = 0;
+      }
+    }
+    return this.done;
+  }
+
+  private copy(value: unknown, copies: Map<object, unknown>): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    const known = copies.get(value);
+    if (known !== undefined) return known;
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+      const from = value as TypedArray;
+      const to = new (from.constructor as TypedArrayType)(from.length);
+      copies.set(value, to);
+      this.buffers.push(to.buffer as ArrayBuffer);
+      if (from.length > 0) this.fills.push({ from, to });
+      return to;
+    }
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      copies.set(value, out);
+      for (const item of value) out.push(this.copy(item, copies));
+      return out;
+    }
+    if (Object.prototype.toString.call(value) !== '[object Object]') {
+      // A Map, a Date, an ArrayBuffer: as a structured clone copies it (ordinary objects, of any class, are copied below).
+      const cloned = structuredClone(value);
+      copies.set(value, cloned);
+      return cloned;
+    }
+    const out: Record<string, unknown> = {};
+    copies.set(value, out);
+    for (const [key, item] of Object.entries(value)) out[key] = this.copy(item, copies);
+    return out;
+  }
+}
+
 /** What a version holds, as recovery shows it. */
 export interface AutosaveSummary {
   /** the project's file name, or 'untitled' */
@@ -215,9 +339,35 @@ export interface AutosaveSummary {
   editCount: number;
 }
 
-export interface AutosaveHost {
-  /** the scene as project-file bytes, serialized off the page's thread */
-  serialize(): Promise<Uint8Array>;
+/** What an autosave hands its encoder: the scene at one moment, in buffers of its own. */
+export interface AutosaveSnapshot<C> {
+  /** a copy of `contents()` */
+  contents: C;
+  /** the copy's buffers (nothing else refers to them: they can be moved to a worker) */
+  buffers: ArrayBuffer[];
+}
+
+/** What the latest autosave did on the page's thread. */
+export interface AutosaveSnapshotStats {
+  /** bytes of the scene copied */
+  bytes: number;
+  /** tasks the copy took */
+  slices: number;
+  /** copies started over because the scene changed meanwhile */
+  restarts: number;
+  /** the longest task of the copy, ms */
+  longestSliceMs: number;
+}
+
+export interface AutosaveHost<C = unknown> {
+  /**
+   * The scene now, as a version holds it: cheap to take (it may share the scene's own arrays, which some edits write
+   * into in place: the autosave copies them before anything else runs, or starts over — every such write is a
+   * change, `Autosave.changed`).
+   */
+  contents(): C;
+  /** the copied contents as project-file bytes, encoded off the page's thread (the buffers may be moved there) */
+  encode(snapshot: AutosaveSnapshot<C>): Promise<Uint8Array>;
   summary(): AutosaveSummary;
   /** whether the scene has changes that are not saved in a project file */
   unsaved(): boolean;
@@ -228,7 +378,7 @@ export interface AutosaveHost {
 }
 
 /** Writes versions of the scene while it has unsaved changes; see the module comment. */
-export class Autosave {
+export class Autosave<C = unknown> {
   private settings: Required<AutosaveOptions>;
   private readonly scheduler: IdleScheduler;
   /** changes seen, and the count at the latest version written */
@@ -240,13 +390,15 @@ export class Autosave {
   latest: AutosaveInfo | null = null;
   /** versions written by this session (tests and the status line) */
   written = 0;
+  /** how the latest version's copy of the scene went, or null before the first */
+  snapshotStats: AutosaveSnapshotStats | null = null;
   /** why autosave is off for this page (its storage cannot be used), or null */
   offReason: string | null = null;
 
   constructor(
     readonly session: string,
     private readonly storage: AutosaveStorage,
-    private readonly host: AutosaveHost,
+    private readonly host: AutosaveHost<C>,
     options: AutosaveOptions = {},
     private readonly clock: Clock = SYSTEM_CLOCK,
   ) {
@@ -312,11 +464,9 @@ export class Autosave {
 
   private async write(): Promise<void> {
     if (!this.host.unsaved() || this.revision === this.writtenRevision) return;
-    const revision = this.revision;
     try {
-      // What the version holds is said as the scene is taken: an edit made while it is serialized is not in it.
-      const summary = this.host.summary();
-      const bytes = await this.host.serialize();
+      const { snapshot, summary, revision } = await this.snapshot();
+      const bytes = await this.host.encode(snapshot);
       const savedAt = this.clock.now();
       const sequence = ++this.sequence;
       const info: AutosaveInfo = {
@@ -340,6 +490,36 @@ export class Autosave {
       const message = `Autosave failed: ${error instanceof Error ? error.message : String(error)}`;
       if (message !== this.lastError) this.host.failed(message);
       this.lastError = message;
+    }
+  }
+
+  /**
+   * The scene at one moment, copied SNAPSHOT_SLICE_BYTES per task of the page's thread. A change between two tasks
+   * (an edit, an undo, a stroke's rows written into the weights) starts the copy over, since part of it is of the
+   * scene before; after SNAPSHOT_RESTARTS restarts the next copy is taken whole in one task. The summary and
+   * the change count are taken with the scene, so an edit made while the version is written is not counted in it.
+   */
+  private async snapshot(): Promise<{ snapshot: AutosaveSnapshot<C>; summary: AutosaveSummary; revision: number }> {
+    let slices = 0;
+    let longestSliceMs = 0;
+    for (let restarts = 0; ; restarts++) {
+      const revision = this.revision;
+      let start = performance.now();
+      const summary = this.host.summary();
+      const copy = new SlicedCopy(this.host.contents());
+      const slice = restarts < SNAPSHOT_RESTARTS ? SNAPSHOT_SLICE_BYTES : Infinity;
+      for (;;) {
+        const done = copy.step(slice);
+        slices++;
+        longestSliceMs = Math.max(longestSliceMs, performance.now() - start);
+        if (done) {
+          this.snapshotStats = { bytes: copy.totalBytes, slices, restarts, longestSliceMs };
+          return { snapshot: { contents: copy.value, buffers: copy.buffers }, summary, revision };
+        }
+        await this.clock.nextTask();
+        if (this.revision !== revision) break;
+        start = performance.now();
+      }
     }
   }
 }

@@ -257,6 +257,7 @@ function workHook(app: App): WorkTestHook {
       promptShown: work.prompt.isOpen,
       saveDialogOpen: document.querySelector<HTMLDialogElement>('#save-changes-dialog')?.open ?? false,
       pauseMs: work.pauseMs,
+      snapshot: work.autosave.snapshotStats && { ...work.autosave.snapshotStats },
     }),
     setAutosave: (options) => work.setSettings(options),
     flush: () => work.autosave.flush(),

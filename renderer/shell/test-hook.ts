@@ -107,8 +107,13 @@ export interface WorkTestHook {
     off: string | null;
     promptShown: boolean;
     saveDialogOpen: boolean;
-    /** milliseconds the page's thread spent on the latest autosave (the rest runs in the io worker) */
+    /**
+     * the longest the page's thread was held at once by the latest autosave's own steps (a slice of the scene's copy,
+     * its hand-over to the io worker), ms
+     */
     pauseMs: number;
+    /** the latest autosave's copy of the scene: bytes, tasks, restarts (the scene changed meanwhile), longest task in ms */
+    snapshot: { bytes: number; slices: number; restarts: number; longestSliceMs: number } | null;
   };
   /** the autosave settings (kept in local storage, as the settings dialog does) */
   setAutosave(options: { delaySeconds?: number; maxWaitSeconds?: number; versions?: number }): void;

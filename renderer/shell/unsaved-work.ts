@@ -3,8 +3,9 @@
  * (project/recovery.ts) and the close guard (project/close-guard.ts) to the app, its storage and its panels.
  *
  * - Autosave: every scene change counts; after the user has been idle for the set delay, or at the latest the set
- *   maximum wait after the first change not yet stored, the scene (with its settings) is serialized as a project
- *   file in the io worker and stored — the desktop app's data folder through the bridge, or the page's IndexedDB.
+ *   maximum wait after the first change not yet stored, the scene (with its settings) is copied a slice per task,
+ *   its copy moved to the io worker and encoded there as a project file, and stored — the desktop app's data folder
+ *   through the bridge, or the page's IndexedDB in chunks.
  *   The delay, the maximum wait and the versions kept are a setting (File › Autosave settings…), kept in the page's
  *   local storage. A storage that cannot be used turns autosave off for the page, with a notice saying why.
  * - Recovery: at start, work left by a session that ended without saving or discarding it is offered: every kept
@@ -12,8 +13,9 @@
  * - Close guard: beforeunload on the web, the window's close and the app's quit on the desktop, and
  *   `guard.mayDiscard()` before an in-app action replaces a scene with unsaved changes.
  */
+import { transfer } from 'comlink';
 import type { AutosaveInfo } from '../../app/ipc-contract.ts';
-import { readProjectFile } from '../../workers/formats/project-file.ts';
+import { readProjectFile, type ProjectContents } from '../../workers/formats/project-file.ts';
 import { boneCountOf, errorMessage, fileErrorMessage, vertexCountOf } from '../document/scene-document.ts';
 import { getIoClient } from '../io/io-client.ts';
 import { AutosaveSettingsDialog, RecoveryPrompt, SaveChangesDialog } from '../panels/unsaved-work-panels.ts';
@@ -22,6 +24,8 @@ import { IndexedDbDatabase, WebAutosaveStorage, WebSessionLocks } from '../proje
 import { CloseGuard } from '../project/close-guard.ts';
 import { contentsText, findRecoverable, firstReadable, readVersion, savedAtText, type Recoverable } from '../project/recovery.ts';
 import type { App } from './app.ts';
+
+type ProjectContentsToWrite = Omit<ProjectContents, 'formatVersion'>;
 
 /** Local-storage key of the autosave settings. */
 export const AUTOSAVE_SETTINGS_KEY = 'rigwright.autosave';
@@ -51,7 +55,7 @@ export class UnsavedWork {
   /** this page's autosave session */
   readonly session = crypto.randomUUID();
   readonly storage: AutosaveStorage;
-  readonly autosave: Autosave;
+  readonly autosave: Autosave<ProjectContentsToWrite>;
   readonly guard: CloseGuard;
   readonly prompt: RecoveryPrompt;
   /** what the recovery prompt offers, while it does */
@@ -60,7 +64,10 @@ export class UnsavedWork {
   selected: AutosaveInfo | null = null;
   /** resolves once the start-up look for work to recover is done */
   readonly started: Promise<void>;
-  /** milliseconds the page's thread spent on the latest autosave (the scene copied to the worker) */
+  /**
+   * the longest the page's thread was held at once by the latest autosave's own steps (a slice of the scene's copy,
+   * or its hand-over to the worker), ms
+   */
   pauseMs = 0;
   /** edits since the project was opened or saved (undo takes one back) */
   private edits = 0;
@@ -81,12 +88,15 @@ export class UnsavedWork {
       this.session,
       this.storage,
       {
-        serialize: () => {
-          const start = performance.now();
+        contents: () => {
           app.paint.flush();
-          // The contents are cloned into the worker as the call is made: later edits do not reach this version.
-          const bytes = getIoClient().encodeProject(project.contents(), project.suggestedName());
-          this.pauseMs = performance.now() - start;
+          return project.contents();
+        },
+        encode: (snapshot) => {
+          const start = performance.now();
+          // The copy's buffers move to the worker: only the small objects around them are cloned.
+          const bytes = getIoClient().encodeProject(transfer(snapshot.contents, snapshot.buffers), project.suggestedName());
+          this.pauseMs = Math.max(performance.now() - start, this.autosave.snapshotStats?.longestSliceMs ?? 0);
           return bytes;
         },
         summary: () => {

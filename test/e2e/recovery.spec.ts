@@ -45,9 +45,12 @@ const weightBits = (page: Page): Promise<string> =>
 const stored = (page: Page): Promise<{ versions: { id: string; session: string }[]; marked: { session: string; alive: boolean }[] }> =>
   page.evaluate(() => (window as any).__rigwright.work.stored());
 
-/** Replaces a version's bytes in the page's IndexedDB with their first half, as a write cut short leaves them. */
-async function truncateStoredVersion(page: Page, id: string): Promise<void> {
-  await page.evaluate(async (key) => {
+/**
+ * Cuts a version's bytes in the page's IndexedDB short, as a write cut short leaves them: its last chunk (keyed
+ * `<id>/<number>`) keeps its first half. @returns the version's chunks
+ */
+async function truncateStoredVersion(page: Page, id: string): Promise<number> {
+  return page.evaluate(async (key) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const request = indexedDB.open('rigwright-autosave');
       request.onsuccess = () => resolve(request.result);
@@ -55,13 +58,19 @@ async function truncateStoredVersion(page: Page, id: string): Promise<void> {
     });
     const transaction = db.transaction('bytes', 'readwrite');
     const store = transaction.objectStore('bytes');
-    const read = store.get(key);
-    read.onsuccess = () => store.put((read.result as Uint8Array).slice(0, read.result.length >> 1), key);
+    const chunks = IDBKeyRange.bound(`${key}/`, `${key}/\uffff`);
+    const count = store.count(chunks);
+    const last = store.openCursor(chunks, 'prev');
+    last.onsuccess = () => {
+      const chunk = last.result?.value as Uint8Array | undefined;
+      if (chunk) last.result!.update(chunk.slice(0, chunk.length >> 1));
+    };
     await new Promise((resolve, reject) => {
       transaction.oncomplete = resolve;
       transaction.onerror = () => reject(transaction.error ?? new Error('rigwright-autosave: the write failed'));
     });
     db.close();
+    return count.result;
   }, id);
 }
 
@@ -258,7 +267,7 @@ test('autosave while painting without pause: versions at the maximum wait; recov
   expect(ended.latest.editCount).toBe(newest.editCount + 2);
   const versions = (await stored(second)).versions.filter((v) => v.session === ended.session);
   expect(versions.length).toBeGreaterThanOrEqual(3);
-  await truncateStoredVersion(second, ended.latest.id);
+  expect(await truncateStoredVersion(second, ended.latest.id), 'the version is stored in chunks').toBeGreaterThan(0);
   await second.close({ runBeforeUnload: false });
   const third = await reopen(page, errors);
   const fallback = await work(third);

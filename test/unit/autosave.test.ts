@@ -15,6 +15,9 @@ import {
   AUTOSAVE_DEFAULTS,
   Autosave,
   IdleScheduler,
+  SNAPSHOT_RESTARTS,
+  SNAPSHOT_SLICE_BYTES,
+  SlicedCopy,
   autosaveSettings,
   versionsToDrop,
   type AutosaveHost,
@@ -22,11 +25,14 @@ import {
   type Clock,
 } from '../../renderer/project/autosave.ts';
 import {
+  AUTOSAVE_CHUNK_BYTES,
   WebAutosaveStorage,
   type AutosaveStoreName,
   type KeyValueDatabase,
+  type KeyValueDelete,
   type SessionLocks,
 } from '../../renderer/project/autosave-storage.ts';
+import { findRecoverable, firstReadable } from '../../renderer/project/recovery.ts';
 import { AutosaveFolder } from '../../app/autosave-folder.ts';
 import type { AutosaveInfo, AutosaveListing } from '../../app/ipc-contract.ts';
 import {
@@ -55,6 +61,22 @@ class FakeClock implements Clock {
 
   clearTimeout(handle: unknown): void {
     this.timers = this.timers.filter((t) => t.id !== handle);
+  }
+
+  /** Tasks that wait for the next task of the thread: `runTask` runs the first (none run by themselves). */
+  readonly tasks: (() => void)[] = [];
+
+  nextTask(): Promise<void> {
+    return new Promise((resolve) => this.tasks.push(resolve));
+  }
+
+  /** Runs the first waiting task and lets its promises settle. @returns whether one waited */
+  async runTask(): Promise<boolean> {
+    const task = this.tasks.shift();
+    if (!task) return false;
+    task();
+    await new Promise((resolve) => setImmediate(resolve));
+    return true;
   }
 
   get pendingTimers(): number {
@@ -233,13 +255,30 @@ class MemoryDatabase implements KeyValueDatabase {
     return this.stores.get(store)!.get(key) as T | undefined;
   }
 
-  async update(puts: { store: AutosaveStoreName; key: string; value: unknown }[], deletes: { store: AutosaveStoreName; key: string }[]) {
+  async getPrefixed<T>(store: AutosaveStoreName, prefix: string): Promise<T[]> {
+    const keys = [...this.stores.get(store)!.keys()].filter((key) => key.startsWith(prefix)).sort();
+    return keys.map((key) => this.stores.get(store)!.get(key)) as T[];
+  }
+
+  /** the byte length of each value put, in order, as IndexedDB would clone it (a view with its whole buffer) */
+  readonly clonedBytes: number[] = [];
+
+  async update(puts: { store: AutosaveStoreName; key: string; value: unknown }[], deletes: KeyValueDelete[]) {
     if (this.failNext) {
       this.failNext = false;
       throw new Error('QuotaExceededError');
     }
-    for (const { store, key, value } of puts) this.stores.get(store)!.set(key, structuredClone(value));
-    for (const { store, key } of deletes) this.stores.get(store)!.delete(key);
+    for (const entry of deletes) {
+      const records = this.stores.get(entry.store)!;
+      if ('key' in entry) records.delete(entry.key);
+      else for (const key of [...records.keys()]) if (key.startsWith(entry.prefix)) records.delete(key);
+    }
+    for (const { store, key, value } of puts) {
+      // As IndexedDbDatabase stores a view: its own bytes.
+      const own = value instanceof Uint8Array ? value.slice() : value;
+      this.clonedBytes.push(own instanceof Uint8Array ? own.byteLength : 0);
+      this.stores.get(store)!.set(key, structuredClone(own));
+    }
   }
 }
 
@@ -256,7 +295,8 @@ class MemoryLocks implements SessionLocks {
 function fakeHost(state: { unsaved: boolean; busy?: boolean; edits: number }, failures: string[]): AutosaveHost {
   let serial = 0;
   return {
-    serialize: async () => Uint8Array.of(1, 2, 3, ++serial),
+    contents: () => ({}),
+    encode: async () => Uint8Array.of(1, 2, 3, ++serial),
     summary: () => ({ name: 'hand.rig.glb', vertexCount: 3, boneCount: 2, editCount: state.edits }),
     unsaved: () => state.unsaved,
     idle: () => !state.busy,
@@ -350,7 +390,7 @@ function busyArtist() {
   const written: number[] = [];
   const host: AutosaveHost = {
     ...fakeHost(state, []),
-    serialize: async () => {
+    encode: async () => {
       written.push(clock.now() - start);
       return Uint8Array.of(written.length);
     },
@@ -482,6 +522,216 @@ test('web storage: records that are not what this version writes are skipped, ea
   await assert.rejects(storage.read('good-2'), /^Error: IndexedDB rigwright-autosave, bytes of good-2: not a byte array but an array$/);
   assert.deepEqual(await storage.read('good-1'), Uint8Array.of(1, 2, 3, 4), 'stored bytes read back');
   assert.equal(await storage.read('none-1'), null, 'absent bytes: null');
+});
+
+/** The bytes of a typed array's own elements. */
+const bytesOf = (array: ArrayBufferView) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+
+test('sliced copy: equal bits in buffers of its own, shared objects and arrays shared in the copy, at most a slice per step', () => {
+  // Weights of 2.5 slices; bit patterns a value comparison would miss (NaN payloads, -0); a view into a larger buffer.
+  const weights = new Float64Array((5 * SNAPSHOT_SLICE_BYTES) / 16);
+  for (let i = 0; i < weights.length; i++) weights[i] = Math.sin(i) * 1e3;
+  weights[1] = -0;
+  new DataView(weights.buffer).setBigUint64(16, 0x7ff8_0000_0000_1234n, true); // element 2: a quiet NaN with a payload
+  const whole = new Float32Array(100).map((_, i) => i + 0.5);
+  const view = whole.subarray(10, 40);
+  const poses = { kind: 'matrices', rotations: new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]) };
+  const source = {
+    scene: { weights: { rows: 4, cols: 2, data: weights }, poses, clips: [{ name: 'walk', poses }], handles: new Int32Array([-1, 3, 7]) },
+    settings: {
+      blend: view,
+      again: view,
+      locked: new Uint8Array(0),
+      ids: new BigInt64Array([1n, -2n]),
+      names: ['a', 'b'],
+      when: new Date(5),
+      none: null,
+    },
+  };
+  const copy = new SlicedCopy(source);
+  const out = copy.value;
+  assert.equal(copy.totalBytes, weights.byteLength + 72 + 12 + 120 + 16, 'each distinct typed array counted once, a view by its own bytes');
+  assert.equal(copy.done, false, 'nothing copied before the first step');
+
+  const steps: number[] = [];
+  while (!copy.done) {
+    const before = copy.copiedBytes;
+    copy.step(SNAPSHOT_SLICE_BYTES);
+    steps.push(copy.copiedBytes - before);
+  }
+  assert.deepEqual(steps, [SNAPSHOT_SLICE_BYTES, SNAPSHOT_SLICE_BYTES, SNAPSHOT_SLICE_BYTES / 2 + 72 + 12 + 120 + 16], 'a slice per step');
+
+  assert.deepEqual(bytesOf(out.scene.weights.data), bytesOf(weights), 'weights bit for bit (-0 and the NaN payload)');
+  assert.equal(new DataView(out.scene.weights.data.buffer).getBigUint64(16, true), 0x7ff8_0000_0000_1234n, 'the NaN payload kept');
+  assert.deepEqual(bytesOf(out.settings.blend), bytesOf(view), 'the view: its own elements');
+  assert.equal(out.settings.blend.byteLength, out.settings.blend.buffer.byteLength, 'the view copied into a buffer of its size');
+  assert.ok(out.settings.blend instanceof Float32Array && out.scene.handles instanceof Int32Array, 'element types kept');
+  assert.deepEqual([...out.scene.handles], [-1, 3, 7], 'handles');
+  assert.equal(out.scene.clips[0].poses, out.scene.poses, 'the shown poses are the clip’s poses in the copy too');
+  assert.equal(out.settings.again, out.settings.blend, 'an array referenced twice is copied once');
+  assert.notEqual(out.scene.weights.data, weights, 'a copy, not the source');
+  assert.deepEqual(out.settings.names, ['a', 'b'], 'plain arrays');
+  assert.ok(out.settings.when instanceof Date && out.settings.when.getTime() === 5, 'a Date cloned');
+  assert.equal(out.settings.none, null, 'null');
+  assert.equal(out.settings.locked.length, 0, 'an empty array');
+  assert.deepEqual([...out.settings.ids], [1n, -2n], 'bigint elements');
+  const sources = new Set<ArrayBufferLike>([weights.buffer, whole.buffer, poses.rotations.buffer, source.scene.handles.buffer]);
+  assert.equal(copy.buffers.length, 6, 'a buffer per distinct typed array, the empty one too');
+  assert.equal(new Set(copy.buffers).size, 6, 'no buffer shared');
+  assert.ok(
+    copy.buffers.every((b) => !sources.has(b)),
+    'no buffer of the source among them',
+  );
+  weights[0] = 42;
+  assert.notEqual(out.scene.weights.data[0], 42, 'later writes into the source do not reach the copy');
+});
+
+/** An autosave of a scene whose weights (3 slices of the copy) a test can write into in place, as a stroke's end does. */
+function slicedScene() {
+  const clock = new FakeClock();
+  const db = new MemoryDatabase();
+  const storage = new WebAutosaveStorage(db, new MemoryLocks(), () => clock.now());
+  const state = { unsaved: true, edits: 1 };
+  const weights = new Float64Array((3 * SNAPSHOT_SLICE_BYTES) / 8).fill(1);
+  const scene = { weights: { data: weights } };
+  const host: AutosaveHost<typeof scene> = {
+    contents: () => scene,
+    encode: async ({ contents, buffers }) => {
+      assert.ok(buffers.length === 1 && buffers[0] === contents.weights.data.buffer, 'the copy’s buffer goes to the encoder');
+      return bytesOf(contents.weights.data).slice();
+    },
+    summary: () => ({ name: 'hand.rig.glb', vertexCount: 3, boneCount: 2, editCount: state.edits }),
+    unsaved: () => state.unsaved,
+    idle: () => true,
+    failed: (message) => assert.fail(message),
+  };
+  const autosave = new Autosave('s', storage, host, { delaySeconds: 1 }, clock);
+  /** A stroke's end: its rows written into the weights in place, then the change told. */
+  const edit = (value: number) => {
+    weights.fill(value, 1000, 400_000);
+    state.edits++;
+    autosave.changed();
+  };
+  /** The weights of the version stored as `id`. */
+  const storedWeights = async (id: string) => new Float64Array((await storage.read(id))!.slice().buffer);
+  return { clock, autosave, weights, edit, storedWeights };
+}
+
+test('autosave: the scene is copied a slice per task; an edit between two starts the copy over, so a version is the scene at one moment', async () => {
+  const { clock, autosave, weights, edit, storedWeights } = slicedScene();
+  edit(1);
+  await clock.advance(1000);
+  assert.equal(clock.tasks.length, 1, 'a slice copied, the rest waits for the next task');
+  assert.equal(autosave.written, 0);
+  await clock.runTask();
+  assert.equal(clock.tasks.length, 1, 'a second slice, then the next task again');
+
+  // A stroke ends between two slices: its rows go into the weights in place.
+  edit(2);
+  let tasks = 0;
+  while (await clock.runTask()) tasks++;
+  assert.equal(autosave.written, 1);
+  const version = autosave.latest!;
+  const stored = await storedWeights(version.id);
+  assert.deepEqual(stored, weights, 'the version holds the scene after the edit, whole (no slice from before it)');
+  assert.equal(version.editCount, 3, 'the summary taken with the copy that was kept');
+  const stats = autosave.snapshotStats!;
+  assert.deepEqual(
+    [stats.bytes, stats.slices, stats.restarts],
+    [weights.byteLength, 5, 1],
+    'two slices, then three of the copy started over',
+  );
+  assert.equal(tasks, 3, 'the copy started over: three more tasks');
+
+  // The edit is in that version: nothing is left to write.
+  await clock.advance(60_000);
+  assert.equal(autosave.written, 1, 'no second version of the same scene');
+  assert.equal(clock.tasks.length, 0);
+  autosave.dispose();
+});
+
+test('autosave: a scene edited at every task is copied whole in one task after two restarts, as it is then', async () => {
+  const { clock, autosave, weights, edit, storedWeights } = slicedScene();
+  edit(1);
+  await clock.advance(1000);
+  let value = 1;
+  while (clock.tasks.length > 0) {
+    edit(++value);
+    await clock.runTask();
+  }
+  assert.equal(value, 1 + SNAPSHOT_RESTARTS, 'an edit at each of the first tasks of each copy until the last restart');
+  assert.equal(autosave.written, 1);
+  assert.equal(autosave.snapshotStats!.restarts, SNAPSHOT_RESTARTS);
+  assert.equal(autosave.snapshotStats!.slices, SNAPSHOT_RESTARTS + 1, 'a slice per copy started over, then the whole copy in one');
+  assert.deepEqual(await storedWeights(autosave.latest!.id), weights, 'the scene as the last edit left it');
+  assert.equal(autosave.latest!.editCount, 2 + SNAPSHOT_RESTARTS);
+  autosave.dispose();
+});
+
+test('web storage: a version is stored in chunks of at most 1 MiB in one update and read back whole; removing it removes them', async () => {
+  const db = new MemoryDatabase();
+  const storage = new WebAutosaveStorage(db, new MemoryLocks(), () => 42);
+  const bytes = new Uint8Array(2.5 * AUTOSAVE_CHUNK_BYTES + 3).map((_, i) => (i * 7919) % 251);
+  await storage.write({ ...info('big', 1, 1), byteLength: bytes.byteLength }, bytes);
+  assert.deepEqual(
+    db.clonedBytes,
+    [AUTOSAVE_CHUNK_BYTES, AUTOSAVE_CHUNK_BYTES, AUTOSAVE_CHUNK_BYTES / 2 + 3, 0, 0],
+    'three chunks, then the info and the mark: no clone of more than a chunk',
+  );
+  assert.deepEqual([...db.stores.get('bytes')!.keys()], ['big-1/000000', 'big-1/000001', 'big-1/000002']);
+  assert.deepEqual(await storage.read('big-1'), bytes, 'read back whole');
+  await storage.write(info('small', 1, 2), Uint8Array.of(1, 2, 3, 4));
+  await storage.remove(['big-1']);
+  assert.deepEqual([...db.stores.get('bytes')!.keys()], ['small-1/000000'], 'the chunks of the removed version gone, the other kept');
+  assert.deepEqual(await storage.read('small-1'), Uint8Array.of(1, 2, 3, 4));
+  assert.equal(await storage.read('big-1'), null, 'removed: no bytes');
+});
+
+test('web storage: a chunk missing or cut short is a damaged version, which recovery passes for the one before; old one-record versions read', async () => {
+  const db = new MemoryDatabase();
+  const locks = new MemoryLocks();
+  const storage = new WebAutosaveStorage(db, locks, () => 42);
+  const bytes = (fill: number) => new Uint8Array(2 * AUTOSAVE_CHUNK_BYTES + 10).fill(fill);
+  const write = (sequence: number, fill: number) =>
+    storage.write({ ...info('gone', sequence, sequence), byteLength: bytes(fill).length }, bytes(fill));
+  await write(1, 0x50);
+  await write(2, 0x51);
+  await write(3, 0x52);
+  const chunks = db.stores.get('bytes')!;
+  chunks.delete('gone-3/000001');
+  await assert.rejects(
+    storage.read('gone-3'),
+    new Error(
+      `IndexedDB rigwright-autosave, bytes of gone-3: ${AUTOSAVE_CHUNK_BYTES + 10} bytes in 2 chunks where ${2 * AUTOSAVE_CHUNK_BYTES + 10} were written (a chunk is missing or cut short)`,
+    ),
+  );
+  chunks.set('gone-2/000002', new Uint8Array(5));
+  await assert.rejects(storage.read('gone-2'), /bytes of gone-2: 2097157 bytes in 3 chunks where 2097162 were written/);
+  chunks.set('gone-1/000001', [1, 2]);
+  await assert.rejects(
+    storage.read('gone-1'),
+    /^Error: IndexedDB rigwright-autosave, bytes of gone-1, chunk 2: not a byte array but an array$/,
+  );
+
+  // A version stored before chunks: all its bytes in one record under its id.
+  const old = Uint8Array.of(0x50, 9, 8, 7);
+  chunks.set('gone-0', old);
+  db.stores.get('infos')!.set('gone-0', info('gone', 0, 0));
+  assert.deepEqual(await storage.read('gone-0'), old, 'an old version reads as it was stored');
+
+  // Recovery lists them newest first, marks the damaged ones with the reason and selects the old one.
+  const found = (await findRecoverable(storage, 'me'))!;
+  assert.deepEqual(
+    found.versions.map((v) => v.id),
+    ['gone-3', 'gone-2', 'gone-1', 'gone-0'],
+  );
+  const readable = await firstReadable(storage, found, (b) => assert.equal(b[0], 0x50, 'a project'));
+  assert.equal(readable?.version.id, 'gone-0', 'the newest readable: the old one');
+  assert.deepEqual([...found.damaged.keys()], ['gone-3', 'gone-2', 'gone-1']);
+  assert.match(found.damaged.get('gone-3')!, /a chunk is missing or cut short/);
+
+  await storage.remove(['gone-0']);
+  assert.equal(chunks.has('gone-0'), false, 'an old version removed');
 });
 
 test('desktop folder: versions as atomic files, liveness by page and process, bad files skipped', async () => {
