@@ -34,7 +34,8 @@ function realPathOrNull(file: string): string | null {
  * @param file      the asset, for the message
  * @returns the resource's real path when it exists (inside the real folder), else its path in the folder, so that
  *          reading it reports it missing
- * @throws FormatError naming the file and the URI when a symbolic link leads the resource out of the folder
+ * @throws FormatError naming the file and the URI when a symbolic link leads the resource out of the folder, or when
+ *         it is not a plain file (a folder, a named pipe, a device)
  */
 export function resourceFile(folder: string, resource: GltfResource, file: string): string {
   const target = path.join(folder, ...resource.path.split('/'));
@@ -43,6 +44,9 @@ export function resourceFile(folder: string, resource: GltfResource, file: strin
   const realFolder = realPathOrNull(folder) ?? path.resolve(folder);
   if (!isInsideFolder(real, realFolder))
     throw new FormatError(file, '', `resource URI ${quoted(resource.uri)} leads out of the asset's folder through a symbolic link`);
+  // A named pipe or a device would keep a reader waiting for ever: only plain files are read.
+  if (!statSync(real).isFile())
+    throw new FormatError(file, '', `resource URI ${quoted(resource.uri)} names a folder, pipe or device, not a file`);
   return real;
 }
 

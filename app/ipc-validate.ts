@@ -30,7 +30,7 @@ import {
 } from './ipc-contract.ts';
 import { APP_HOST, APP_SCHEME } from './app-scheme.ts';
 import { FormatError } from '../workers/formats/format-error.ts';
-import { resourcePath } from '../workers/formats/resource-path.ts';
+import { WINDOWS_DEVICE_NAME, resourcePath } from '../workers/formats/resource-path.ts';
 
 /** An IPC argument that does not match its channel's contract. The message names the channel and the reason. */
 export class IpcArgumentError extends Error {
@@ -56,7 +56,6 @@ export const DEFAULT_OPEN_TITLE = 'Open mesh, skeleton, weights or poses';
 // Control characters and the characters Windows forbids in names; a name with them cannot be saved portably.
 // eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to refuse
 const FORBIDDEN_NAME_CHARACTERS = /[\u0000-\u001f\u007f<>:"/\\|?*]/;
-const WINDOWS_RESERVED_NAME = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -95,7 +94,7 @@ export function validateBaseName(channel: string, value: unknown): string {
   if (FORBIDDEN_NAME_CHARACTERS.test(value)) {
     throw new IpcArgumentError(channel, 'file name must be a base name without directories or reserved characters');
   }
-  if (value === '.' || value === '..' || /[. ]$/.test(value) || WINDOWS_RESERVED_NAME.test(value)) {
+  if (value === '.' || value === '..' || /[. ]$/.test(value) || WINDOWS_DEVICE_NAME.test(value)) {
     throw new IpcArgumentError(channel, `"${value}" is not a usable file name`);
   }
   return value;

@@ -91,7 +91,7 @@ test('resourcePath: a URI names a file inside the folder, percent-decoded once; 
     ['%252e%252e/x.png', '%2e%2e/x.png'],
     // A malformed escape is a literal '%'.
     ['100%.bin', '100%.bin'],
-    ['textures/a:b.png', 'textures/a:b.png'],
+    ['textures/con-art.png', 'textures/con-art.png'],
   ];
   for (const [uri, expected] of accepted) assert.equal(resourcePath(uri, 'asset.gltf'), expected, uri);
 
@@ -108,6 +108,15 @@ test('resourcePath: a URI names a file inside the folder, percent-decoded once; 
     ['//server/share/x.png', 'is an absolute path'],
     ['C:\\Users\\x.png', 'is an absolute path (a drive letter)'],
     ['c:x.png', 'is an absolute path (a drive letter)'],
+    // Names Windows reads as something else: a data stream, devices, a trailing dot or space dropped.
+    ['textures/a:b.png', 'has ":" in a name, which Windows allows in no file name'],
+    ['x.png:stream', 'has ":" in a name, which Windows allows in no file name'],
+    ['textures/skin?.png', 'has "?" in a name, which Windows allows in no file name'],
+    ['CON.png', 'names the device CON, not a file'],
+    ['textures/nul.bin', 'names the device NUL, not a file'],
+    ['com1', 'names the device COM1, not a file'],
+    ['sub./x.png', 'has a name ending in a dot or a space, which Windows drops'],
+    ['x.png ', 'has a name ending in a dot or a space, which Windows drops'],
     ['C%3A/x.png', 'is an absolute path (a drive letter)'],
     ['file:///etc/hostname', "is a file: URI, not a file in the asset's folder"],
     ['HTTP://example.com/x.png', "is a http: URI, not a file in the asset's folder"],
@@ -189,6 +198,25 @@ for (const escape of ESCAPES) {
     assert.deepEqual(tree(root), before, 'no file or folder was written, changed or made anywhere');
   });
 }
+
+test('a resource that is a named pipe is refused naming its URI, at once (reading it would wait for ever)', async () => {
+  const root = path.join(work, 'pipe');
+  const file = await writeAsset(path.join(root, 'asset'), 'textures/pipe.png');
+  const made = spawnSync('mkfifo', [path.join(root, 'asset', 'textures', 'pipe.png')]);
+  assert.equal(made.status, 0, `mkfifo: ${String(made.stderr)}`);
+  for (const args of [
+    ['info', file],
+    ['import', file, '--out-dir', path.join(root, 'imported')],
+  ]) {
+    const result = rigwright(...args);
+    assert.equal(result.status, 1, `${args[0]}: ${result.stderr}`);
+    assert.equal(
+      result.stderr,
+      `rigwright: ${file}: resource URI "textures/pipe.png" names a folder, pipe or device, not a file\n`,
+      `${args[0]} names the URI`,
+    );
+  }
+});
 
 test('export --base of a .gltf with its image in textures/ into a new folder: the subfolder is made, the image byte for byte', async () => {
   const root = path.join(work, 'textures-round-trip');

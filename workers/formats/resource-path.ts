@@ -9,8 +9,9 @@
  * browsers read it, so it cannot hide a `..`), `.` and empty segments dropped, a `..` allowed while it stays inside
  * (`textures/../skin.png` is `skin.png`). Refused: an absolute path (`/etc/hostname`, `\\server\share`, `C:\…`,
  * `C:skin.png`), any URI scheme (`file:`, `http:`, …; a glTF's `data:` URIs are decoded by the reader and never
- * come here), a `..` that leaves the folder, control characters (NUL included), and a name of no file (empty, or
- * ending in `/`, `.` or `..`).
+ * come here), a `..` that leaves the folder, control characters (NUL included), a name of no file (empty, or
+ * ending in `/`, `.` or `..`), and names Windows reads otherwise: with `< > : " | ? *` (a `:` is a drive or a data
+ * stream), a device (`CON`, `NUL.png`, `COM1`, …) or a trailing dot or space.
  *
  * glTF URIs are percent-decoded exactly once before the rule is applied (`%2e%2e/x.png` is `../x.png`, refused;
  * `%252e` is the file name `%2e`); a URI with a malformed escape (`100%.bin`) is taken as written. OBJ and MTL names
@@ -20,6 +21,10 @@ import { FormatError } from './format-error.ts';
 
 /** Longest part of a refused name a message quotes. */
 const MAX_QUOTED = 120;
+/** Characters Windows allows in no file or folder name (a `:` names a drive or an NTFS data stream). */
+const WINDOWS_FORBIDDEN_CHARACTER = /[<>:"|?*]/;
+/** Windows device names, with any extension: such a name is a device, not a file (reading `CON` waits on the console). */
+export const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 
 /**
  * The file a glTF buffer or image URI names, as a path inside the asset's folder.
@@ -57,7 +62,7 @@ function insideFolder(base: readonly string[], path: string): string | { reason:
   const slashed = path.replace(/\\/g, '/');
   if (slashed.startsWith('/')) return { reason: 'is an absolute path' };
   if (/^[A-Za-z]:/.test(slashed)) return { reason: 'is an absolute path (a drive letter)' };
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(slashed);
+  const scheme = /^([A-Za-z][A-Za-z0-9+-]*):/.exec(slashed);
   if (scheme) return { reason: `is a ${scheme[1].toLowerCase()}: URI, not a file in the asset's folder` };
   const segments = [...base];
   const parts = slashed.split('/');
@@ -67,6 +72,10 @@ function insideFolder(base: readonly string[], path: string): string | { reason:
       if (segments.length === 0) return { reason: "leads out of the asset's folder" };
       segments.pop();
     } else {
+      const forbidden = WINDOWS_FORBIDDEN_CHARACTER.exec(part);
+      if (forbidden) return { reason: `has "${forbidden[0]}" in a name, which Windows allows in no file name` };
+      if (WINDOWS_DEVICE_NAME.test(part)) return { reason: `names the device ${part.split('.')[0].toUpperCase()}, not a file` };
+      if (/[. ]$/.test(part)) return { reason: 'has a name ending in a dot or a space, which Windows drops' };
       segments.push(part);
     }
   }
