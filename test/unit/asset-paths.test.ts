@@ -261,6 +261,52 @@ test('export --base of a .gltf with its image in textures/ into a new folder: th
   assert.deepEqual(readFileSync(path.join(root, 'asset', 'textures', 'skin.png')), Buffer.from(TEXTURE));
 });
 
+test("a .gltf's buffer is named after it, percent-encoded: a '#' or '%' in the output's name stays in its .bin's name", async () => {
+  const root = path.join(work, 'odd-names');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(path.join(root, 'm.obj'), 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
+  writeFileSync(path.join(root, 's.tgf'), '1 0 0 0\n2 0 1 0\n#\n1 2\n');
+  const weights = weightsFile(root);
+  for (const [name, uri] of [
+    ['x#1', 'x%231.bin'],
+    ['a%2fb', 'a%252fb.bin'],
+    ['50% off', '50%25%20off.bin'],
+  ]) {
+    const out = path.join(root, `${name}.gltf`);
+    const fresh = rigwright(
+      'export',
+      '--mesh',
+      path.join(root, 'm.obj'),
+      '--skeleton',
+      path.join(root, 's.tgf'),
+      '--weights',
+      weights,
+      '--out',
+      out,
+    );
+    assert.equal(fresh.status, 0, `${name}: ${fresh.stderr}`);
+    const written = readFileSync(out);
+    assert.deepEqual(gltfResources(written, `${name}.gltf`), [{ uri, path: `${name}.bin` }], `${name}.gltf names ${name}.bin`);
+    assert.ok(existsSync(path.join(root, `${name}.bin`)), `${name}.bin is written beside it`);
+    const rig = await importGltf(written, `${name}.gltf`, { [uri]: readFileSync(path.join(root, `${name}.bin`)) });
+    assert.equal(rig.mesh.positions.length, 9, `${name}.gltf reads back with its .bin`);
+    // The same for an in-place export of it.
+    const edited = path.join(root, `${name} (edited).gltf`);
+    const inPlace = rigwright('export', '--base', out, '--out', edited);
+    assert.equal(inPlace.status, 0, `${name} in place: ${inPlace.stderr}`);
+    assert.deepEqual(
+      gltfResources(readFileSync(edited), 'edited.gltf').map((r) => r.path),
+      [`${name} (edited).bin`],
+      `the in-place export of ${name}.gltf names its own .bin`,
+    );
+  }
+  assert.deepEqual(
+    readdirSync(root).filter((entry) => lstatSync(path.join(root, entry)).isDirectory()),
+    [],
+    'no folder is made from a name with an encoded slash',
+  );
+});
+
 test('export --base refuses to write a resource through a linked subfolder of the output folder, before writing anything', async () => {
   const root = path.join(work, 'linked-output');
   const file = await writeAsset(path.join(root, 'asset'));

@@ -43,6 +43,7 @@ import {
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { accessorValues, accessorsWithUnknownExtensions, patchGlbJson, pointerSamplers, prepareCarry, sourceJson } from './gltf-carry.ts';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
+import { bufferUris } from './gltf-resource-uris.ts';
 import { FormatError } from './format-error.ts';
 import { addBakedMorphs, addExampleMorphs } from './gltf-edit-morphs.ts';
 import { compressOnWrite } from './gltf-extensions.ts';
@@ -492,7 +493,8 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     // The buffers are named after the output, as a fresh export names its one: kept under the source's names, an
     // export next to the source would write its changed data into the files the source still refers to.
     const buffers = root.listBuffers();
-    buffers.forEach((buffer, k) => buffer.setURI(buffers.length === 1 ? `${opts.basename}.bin` : `${opts.basename}_${k}.bin`));
+    const uris = bufferUris(opts.basename, buffers.length);
+    buffers.forEach((buffer, k) => buffer.setURI(uris[k]));
     const { json, resources } = await io.writeJSON(doc, { format: Format.GLTF, basename: opts.basename });
     carried(json as unknown as Record<string, unknown>);
     return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };

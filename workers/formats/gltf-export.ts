@@ -37,6 +37,7 @@ import {
   type Primitive,
 } from '@gltf-transform/core';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
+import { bufferUris } from './gltf-resource-uris.ts';
 import { FormatError } from './format-error.ts';
 import type { GltfCompression } from './gltf-extensions.ts';
 import { quantizeSkinWeights, type GltfWeightComponent } from './gltf-skin-weights.ts';
@@ -464,6 +465,9 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     // Loaded on demand: the page imports this module for its defaults and should not carry the extensions.
     if (opts.compression !== 'none') await (await import('./gltf-extensions.ts')).compressOnWrite(doc, io, opts.compression);
     if (opts.format === 'glb') return { bytes: await io.writeBinary(doc), resources: {}, warnings };
+    const buffers = doc.getRoot().listBuffers();
+    const uris = bufferUris(opts.basename, buffers.length);
+    buffers.forEach((buffer, k) => buffer.setURI(uris[k]));
     const { json, resources } = await io.writeJSON(doc, { format: Format.GLTF, basename: opts.basename });
     return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };
   } catch (error) {

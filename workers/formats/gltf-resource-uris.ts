@@ -87,3 +87,14 @@ export function gltfJson(bytes: Uint8Array, file: string): unknown {
 export function parseJsonText(bytes: Uint8Array, file: string, inGlb = false): unknown {
   return parseGltfJsonText(bytes, file, inGlb);
 }
+
+/**
+ * The URIs of a written .gltf's buffers, named after it: `model.bin`, or `model_0.bin`, `model_1.bin`, … for several,
+ * percent-encoded, so that a `%`, `#` or `?` in the file's name stays part of the name its .gltf refers to.
+ * @param basename  the .gltf's file name without `.gltf`
+ * @param count     how many buffers it has
+ */
+export function bufferUris(basename: string, count: number): string[] {
+  const name = encodeURIComponent(basename);
+  return Array.from({ length: count }, (_, k) => (count === 1 ? `${name}.bin` : `${name}_${k}.bin`));
+}
