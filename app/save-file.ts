@@ -8,6 +8,7 @@ import { resourceTargets } from './asset-resources.ts';
 import { writeFileAtomic, writeFilesAtomic } from './atomic-write.ts';
 import { IPC_CHANNELS, type SaveFileRequest } from './ipc-contract.ts';
 import { validateSaveAssetRequest, validateSaveFileRequest, type ValidSaveAssetRequest } from './ipc-validate.ts';
+import { bufferUris, withResourceUris } from '../workers/formats/gltf-resource-uris.ts';
 
 /**
  * @param argument     the page's request, as received (validated here)
@@ -30,7 +31,8 @@ export async function saveRequestedFile(
  * The main process's handler for saving a .gltf with its resources: one question where the .gltf goes, its resources
  * written relative to it (subfolders made), all the files as one atomic set. Every URI is checked twice: by name
  * (validateSaveAssetRequest: inside the folder) and on disk (resourceTargets: no symbolic link in the chosen folder
- * leads the write out of it), before anything is written.
+ * leads the write out of it), before anything is written. Its buffers are renamed after the name chosen
+ * (buffersNamedAfter).
  * @param argument     the page's request, as received (validated here)
  * @param chooseTarget where to write the .gltf; null when the user cancels
  * @returns whether the files were written
@@ -44,9 +46,28 @@ export async function saveRequestedAsset(
   const request = validateSaveAssetRequest(IPC_CHANNELS.saveAsset, argument);
   const target = await chooseTarget(request);
   if (target === null) return false;
-  const resources = Object.fromEntries(request.resources.map((resource) => [resource.uri, resource.bytes]));
+  const { bytes, resources } = buffersNamedAfter(request, path.basename(target));
   const files = resourceTargets(path.dirname(target), resources, path.basename(target));
-  files.push({ path: target, contents: request.bytes });
+  files.push({ path: target, contents: bytes });
   await writeFilesAtomic(files, { createFolders: true });
   return true;
+}
+
+/**
+ * The asset with its buffers named after the name the user chose: the page names them after the name it suggested
+ * (bufferUris), and kept so they would land on the files of another asset, e.g. the .bin of the source the export
+ * was made from, beside which the user saved it under a new name. Images keep their URIs.
+ */
+function buffersNamedAfter(
+  request: ValidSaveAssetRequest,
+  chosenName: string,
+): { bytes: Uint8Array; resources: Record<string, Uint8Array> } {
+  const stem = (name: string) => name.replace(/\.gltf$/i, '');
+  const binaries = request.resources.filter((resource) => resource.path.toLowerCase().endsWith('.bin')).length;
+  const suggested = bufferUris(stem(request.suggestedName), binaries);
+  const chosen = bufferUris(stem(chosenName), binaries);
+  const renamed = new Map(suggested.map((uri, k): [string, string] => [uri, chosen[k]]).filter(([from, to]) => from !== to));
+  const resources = Object.fromEntries(request.resources.map((resource) => [renamed.get(resource.uri) ?? resource.uri, resource.bytes]));
+  if (renamed.size === 0 || !request.resources.some((resource) => renamed.has(resource.uri))) return { bytes: request.bytes, resources };
+  return { bytes: withResourceUris(request.bytes, renamed, chosenName), resources };
 }

@@ -542,4 +542,25 @@ test('the desktop save of a .gltf with resources refuses a chosen folder whose s
   assert.equal(await saveRequestedAsset(request, () => Promise.resolve(path.join(chosen, 'asset.gltf'))), true);
   assert.deepEqual(Object.keys(tree(chosen)), ['asset.bin', 'asset.gltf', 'textures/', 'textures/skin.png']);
   assert.deepEqual(readFileSync(path.join(chosen, 'textures', 'skin.png')), TEXTURE);
+
+  // Saved under another name beside it: the buffer goes by the new name and the .gltf refers to it; the first asset's
+  // files stay as they were.
+  const { json, bin } = await texturedAsset();
+  const saved = {
+    ...request,
+    bytes: new TextEncoder().encode(JSON.stringify(json)),
+    resources: [{ uri: 'asset.bin', bytes: bin }, request.resources[1]],
+  };
+  const first = tree(chosen);
+  assert.equal(await saveRequestedAsset(saved, () => Promise.resolve(path.join(chosen, 'hero edited.gltf'))), true);
+  const after = tree(chosen);
+  for (const [name, bytes] of Object.entries(first))
+    if (name !== 'textures/skin.png') assert.equal(after[name], bytes, `${name} unchanged`);
+  const written = readFileSync(path.join(chosen, 'hero edited.gltf'));
+  assert.deepEqual(
+    gltfResources(written, 'hero edited.gltf').map((r) => r.uri),
+    ['hero%20edited.bin', 'textures/skin.png'],
+    'the .gltf names the .bin saved with it',
+  );
+  assert.deepEqual(readFileSync(path.join(chosen, 'hero edited.bin')), Buffer.from(bin), 'the buffer under the chosen name');
 });
