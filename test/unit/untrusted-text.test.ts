@@ -311,12 +311,12 @@ test('time: a glTF data: URI of megabytes with a bad character at its end is ref
 
 test('messages: FormatError shows what it quotes on one printable line, cut to its limits', () => {
   const error = new FormatError('evil\u001b]0;title\u0007.obj', 'line\n3', `bad token '\u001b[2J\r\nrm -rf\u202e' ${'z'.repeat(1000)}`);
-  // The file shows as 28 characters and the place as 6: with the separators the reason has 400 − 38 − 36 (room for
-  // the note of what was cut) = 326 characters. 35 are shown before the z's (the escape and the override as \uXXXX,
-  // the line break as one space): 291 z's, and 1000 − 291 = 709 are left out.
+  // The file shows as 28 characters and the place as 6: with the separators the reason has 400 − 38 − 44 (room for
+  // the note of what was cut) = 318 characters. 35 are shown before the z's (the escape and the override as \uXXXX,
+  // the line break as one space): 283 z's, and 1000 − 283 = 717 are left out.
   assert.equal(
     error.message,
-    `evil\\u001b]0;title\\u0007.obj: line 3: bad token '\\u001b[2J rm -rf\\u202e' ${'z'.repeat(291)}… (709 more characters)`,
+    `evil\\u001b]0;title\\u0007.obj: line 3: bad token '\\u001b[2J rm -rf\\u202e' ${'z'.repeat(283)}… (717 more characters)`,
   );
   assert.ok(error.message.length <= MAX_MESSAGE_SHOWN, `the message is ${error.message.length} characters, at most ${MAX_MESSAGE_SHOWN}`);
   const longest = new FormatError('f'.repeat(10_000), 'p'.repeat(10_000), 'r'.repeat(10_000)).message;
@@ -325,6 +325,9 @@ test('messages: FormatError shows what it quotes on one printable line, cut to i
     `file, place and reason all cut: ${longest.length} characters, at most ${MAX_MESSAGE_SHOWN}`,
   );
   assert.match(longest, /^f{120}… \(9880 more characters\): p{80}… \(9920 more characters\): r+… \(\d+ more characters\)$/);
+  // Escapes of astral characters (10 characters each) may pass the cut by a few: the whole message still fits.
+  const astral = new FormatError('a.obj', 'line 1', '\u{f0000}'.repeat(10_000)).message;
+  assert.ok(astral.length <= MAX_MESSAGE_SHOWN, `astral escapes cut: ${astral.length} characters, at most ${MAX_MESSAGE_SHOWN}`);
   assert.doesNotMatch(error.message, NOT_PRINTABLE);
   assert.equal(error.file, 'evil\\u001b]0;title\\u0007.obj');
   assert.equal(error.where, 'line 3');

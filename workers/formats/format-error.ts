@@ -4,8 +4,11 @@ export const MAX_MESSAGE_SHOWN = 400;
 export const MAX_FILE_NAME_SHOWN = 120;
 /** The most characters of a place (`line 12`, `/accessors/3`) a message shows. */
 export const MAX_PLACE_SHOWN = 80;
-/** Room for printableLine's note of what was cut, `… (N more characters)`, N up to 16 digits. */
-const CUT_NOTE_ROOM = 36;
+/**
+ * Room for what printableLine may add past its limit: the last character's escape (`\u{f0000}`, up to 8 more) and the
+ * note of what was cut, `… (N more characters)` (20 characters and N's digits, up to 16).
+ */
+const CUT_NOTE_ROOM = 44;
 
 /** Whitespace that is not a plain space (tabs, line and paragraph breaks): a message shows one space for a run of them. */
 const OTHER_SPACE = /^[\t\n\v\f\r\u0085\u2028\u2029]$/;
@@ -70,7 +73,7 @@ export class FormatError extends Error {
   constructor(file: string, where: string, reason: string) {
     const shownFile = printableLine(file, MAX_FILE_NAME_SHOWN);
     const shownWhere = printableLine(where, MAX_PLACE_SHOWN);
-    // The reason gets what file and place leave of MAX_MESSAGE_SHOWN (at least 400 − 2·36 − 120 − 80 − 4 = 124).
+    // The reason gets what file and place leave of MAX_MESSAGE_SHOWN, less the room for its own cut.
     const prefix = shownFile.length + (shownWhere ? shownWhere.length + 2 : 0) + 2;
     const shownReason = printableLine(reason, MAX_MESSAGE_SHOWN - prefix - CUT_NOTE_ROOM);
     super(shownWhere ? `${shownFile}: ${shownWhere}: ${shownReason}` : `${shownFile}: ${shownReason}`);
