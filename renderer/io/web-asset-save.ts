@@ -15,7 +15,8 @@
  */
 import type { SaveAssetRequest } from '../../app/ipc-contract.ts';
 import { withResourceUris } from '../../workers/formats/gltf-resource-uris.ts';
-import { resourcePath } from '../../workers/formats/resource-path.ts';
+import { FormatError } from '../../workers/formats/format-error.ts';
+import { quoted, resourcePath } from '../../workers/formats/resource-path.ts';
 
 /** The File System Access API's folder handle, as used here (not yet in TypeScript's DOM library). */
 export interface WebFolderHandle {
@@ -37,10 +38,18 @@ export type WebDownload = (name: string, bytes: Uint8Array) => Promise<boolean>;
 /**
  * Saves the .gltf and its resources (see the module comment for how).
  * @returns true when written or downloaded, false when the user cancelled the folder picker
- * @throws FormatError naming the .gltf and the URI for a resource outside its folder (nothing saved then)
+ * @throws FormatError naming the .gltf and the URI for a resource outside its folder, or for two naming one file (nothing
+ *         saved then)
  */
 export async function saveAssetOnTheWeb(request: SaveAssetRequest, access: WebFolderAccess, download: WebDownload): Promise<boolean> {
   const resources = request.resources.map((resource) => ({ ...resource, path: resourcePath(resource.uri, request.suggestedName) }));
+  // Two URIs for one file (`a.png` and `A.png` on a file system that ignores case, or `a%2Epng`) would write it twice.
+  const seen = new Set([request.suggestedName.toLowerCase()]);
+  for (const resource of resources) {
+    if (seen.has(resource.path.toLowerCase()))
+      throw new FormatError(request.suggestedName, '', `resource URI ${quoted(resource.uri)} names a file another one names`);
+    seen.add(resource.path.toLowerCase());
+  }
   if (!resources.some((resource) => resource.path.includes('/'))) {
     for (const resource of resources) if (!(await download(resource.path, resource.bytes))) return false;
     return download(request.suggestedName, request.bytes);

@@ -440,6 +440,16 @@ test('the web page saves a .gltf with its resources as one set: a folder where i
     /asset\.gltf: resource URI "\.\.\/x\.png" leads out of the asset's folder/,
   );
   assert.equal(downloads.length, 0, 'nothing was downloaded');
+  // Two URIs for one file (by case, or by an escape) are refused before anything is saved.
+  for (const twin of ['TEXTURES/Skin.png', 'textures/skin%2Epng']) {
+    await assert.rejects(
+      saveAssetOnTheWeb({ ...request, resources: [...request.resources, { uri: twin, bytes: TEXTURE }] }, access, download),
+      (error: unknown) =>
+        error instanceof FormatError && error.message === `asset.gltf: resource URI ${JSON.stringify(twin)} names a file another one names`,
+      twin,
+    );
+  }
+  assert.equal(downloads.length, 0, 'nothing was downloaded for the twins');
 });
 
 test("export --mesh: an OBJ's mtllib and map_Kd are read inside its folder only; outside ones are not read (the image by base name next to the library)", async () => {
