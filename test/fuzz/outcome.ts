@@ -7,7 +7,7 @@
  */
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-import.ts';
-import { gltfJson, gltfResourceUris } from '../../workers/formats/gltf-resource-uris.ts';
+import { gltfJson, gltfResources } from '../../workers/formats/gltf-resource-uris.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { readProjectFile, type ProjectContents } from '../../workers/formats/project-file.ts';
 import { readRigFile, type RigFile } from '../../workers/formats/read-file.ts';
@@ -355,9 +355,9 @@ async function readChecked(
       value = file;
       problem = checkMtl(file);
     } else if (format === 'glb' || format === 'gltf') {
-      // As a loader does: the files gltfResourceUris lists, here from the input's own resources (its folder).
+      // As a loader does: the files gltfResources lists, here from the input's own resources (its folder).
       const available: Record<string, Uint8Array> = {};
-      for (const uri of gltfResourceUris(bytes, name)) {
+      for (const { uri } of gltfResources(bytes, name)) {
         if (leavesFolder(uri))
           return {
             outcome: { kind: 'resource outside', detail: `${JSON.stringify(uri)}, outside the asset's folder, is listed to be read` },

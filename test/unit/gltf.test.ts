@@ -16,7 +16,7 @@ import { FormatError } from '../../workers/formats/format-error.ts';
 import { poseSequenceFromDmat, poseSequenceToDmat } from '../../workers/formats/pose-file.ts';
 import { exportGltf, type GltfRig } from '../../workers/formats/gltf-export.ts';
 import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-import.ts';
-import { gltfResourceUris } from '../../workers/formats/gltf-resource-uris.ts';
+import { gltfResources } from '../../workers/formats/gltf-resource-uris.ts';
 import { quantizeSkinWeights } from '../../workers/formats/gltf-skin-weights.ts';
 import { vertexAnimationCost } from '../../workers/formats/gltf-vertex-animation.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
@@ -221,7 +221,7 @@ test('arm: export (GLB and .gltf + .bin, every weight type) validates, poses lik
   }
   const gltf = await exportGltf(rig, 'arm.gltf', { format: 'gltf', basename: 'arm' });
   assert.deepEqual(Object.keys(gltf.resources), ['arm.bin']);
-  assert.deepEqual(gltfResourceUris(gltf.bytes, 'arm.gltf'), ['arm.bin']);
+  assert.deepEqual(gltfResources(gltf.bytes, 'arm.gltf'), [{ uri: 'arm.bin', path: 'arm.bin' }]);
   await assertValidGltf(gltf.bytes, 'arm.gltf', gltf.resources);
   const imported = await importGltf(gltf.bytes, 'arm.gltf', gltf.resources);
   const error = maxDistance(importedPosed(imported, 0, 7), expected[2]) / diagonal;
@@ -274,7 +274,7 @@ async function readSample(parts: string[]): Promise<{ bytes: Uint8Array; resourc
   const file = dataFile('gltf', ...parts);
   const bytes = readFileSync(file);
   const resources: Record<string, Uint8Array> = {};
-  for (const uri of gltfResourceUris(bytes, file)) resources[uri] = readFileSync(path.join(path.dirname(file), uri));
+  for (const { uri, path: relative } of gltfResources(bytes, file)) resources[uri] = readFileSync(path.join(path.dirname(file), relative));
   return { bytes, resources, doc: await new NodeIO().read(file) };
 }
 

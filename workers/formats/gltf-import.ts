@@ -112,7 +112,7 @@ export async function readCheckedGltf(
  * Reads a rigged glTF asset.
  * @param bytes      .glb, or .gltf JSON (UTF-8)
  * @param file       file name for messages
- * @param resources  external files the .gltf names (see gltfResourceUris), by URI as written; `data:` URIs and
+ * @param resources  external files the .gltf names (see gltfResources), by URI as written; `data:` URIs and
  *                   GLB binary chunks need nothing here
  * @throws FormatError (naming the import, the file, the place and the reason) for unreadable files, files without
  *         a skinned mesh, joint indices past the skin, or non-finite data, and files requiring an extension that

@@ -44,14 +44,6 @@ export function gltfResources(bytes: Uint8Array, file: string): GltfResource[] {
 }
 
 /**
- * The URIs of gltfResources, as the file writes them (the keys importGltf's `resources` take).
- * @throws FormatError as gltfResources does
- */
-export function gltfResourceUris(bytes: Uint8Array, file: string): string[] {
-  return gltfResources(bytes, file).map((resource) => resource.uri);
-}
-
-/**
  * The .gltf with buffer and image URIs replaced, everything else as it was (the JSON written again).
  * @param bytes    .gltf JSON
  * @param renamed  new URI by old URI as written; URIs not in it stay
