@@ -15,6 +15,7 @@ export const IPC_CHANNELS = {
   saveProject: 'rigwright:save-project',
   recentProjects: 'rigwright:recent-projects',
   autosaveBegin: 'rigwright:autosave-begin',
+  autosaveChunk: 'rigwright:autosave-chunk',
   autosaveWrite: 'rigwright:autosave-write',
   autosaveList: 'rigwright:autosave-list',
   autosaveRead: 'rigwright:autosave-read',
@@ -127,6 +128,24 @@ export interface AutosaveListing {
 export const AUTOSAVE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]{0,79}$/;
 /** Longest name an AutosaveInfo may carry. */
 export const MAX_AUTOSAVE_NAME_LENGTH = 255;
+/**
+ * Largest chunk of a version's bytes one autosaveChunk carries. The desktop bridge sends a version as chunks of this
+ * size, one invoke each, then autosaveWrite with its info: the page's thread structured-clones at most this much at
+ * once, however large the project.
+ */
+export const AUTOSAVE_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * One chunk of a version's bytes on its way to main: `index` 0 begins the version (main drops any version of the
+ * same window still pending), each next chunk has the next index. At most AUTOSAVE_CHUNK_BYTES bytes.
+ */
+export interface AutosaveChunk {
+  /** the version's id (AutosaveInfo.id) */
+  id: string;
+  index: number;
+  bytes: Uint8Array;
+}
+
 /** Most ids one autosaveRemove may name. */
 export const MAX_AUTOSAVE_REMOVE = 256;
 

@@ -5,6 +5,7 @@
  */
 import {
   ASSET_RESOURCE_EXTENSIONS,
+  AUTOSAVE_CHUNK_BYTES,
   COMMAND_ID_PATTERN,
   LABEL_CONTROL_CHARACTERS,
   MAX_ASSET_RESOURCES,
@@ -21,6 +22,7 @@ import {
   SAVEABLE_EXTENSIONS,
   autosaveIdProblem,
   autosaveInfoProblem,
+  type AutosaveChunk,
   type AutosaveInfo,
   type MenuItemModel,
   type MenuModel,
@@ -337,19 +339,27 @@ export function validateAutosaveInfo(channel: string, value: unknown): AutosaveI
   return { ...(value as AutosaveInfo) };
 }
 
+/** Most chunks one autosaved version may be sent in: MAX_FILE_BYTES in chunks of AUTOSAVE_CHUNK_BYTES. */
+export const MAX_AUTOSAVE_CHUNKS = Math.ceil(MAX_FILE_BYTES / AUTOSAVE_CHUNK_BYTES);
+
 /**
- * Validates the argument of autosaveWrite: { info (validateAutosaveInfo), bytes: Uint8Array of info.byteLength }.
+ * Validates the argument of autosaveChunk: { id (AUTOSAVE_ID_PATTERN), index: a whole number below
+ * MAX_AUTOSAVE_CHUNKS, bytes: a Uint8Array of at most AUTOSAVE_CHUNK_BYTES }, no other fields. Whether the chunk
+ * comes in order is main's to check (autosave-upload.ts).
  */
-export function validateAutosaveWrite(channel: string, value: unknown): { info: AutosaveInfo; bytes: Uint8Array } {
-  if (!isPlainObject(value)) throw new IpcArgumentError(channel, 'request must be an object');
-  refuseUnknownKeys(channel, value, ['info', 'bytes']);
-  const info = validateAutosaveInfo(channel, value.info);
-  const { bytes } = value;
-  if (!(bytes instanceof Uint8Array)) throw new IpcArgumentError(channel, 'bytes must be a Uint8Array');
-  if (bytes.byteLength !== info.byteLength) {
-    throw new IpcArgumentError(channel, `bytes hold ${bytes.byteLength} bytes, info.byteLength says ${info.byteLength}`);
+export function validateAutosaveChunk(channel: string, value: unknown): AutosaveChunk {
+  if (!isPlainObject(value)) throw new IpcArgumentError(channel, 'chunk must be an object');
+  refuseUnknownKeys(channel, value, ['id', 'index', 'bytes']);
+  const id = validateAutosaveId(channel, value.id);
+  const { index, bytes } = value;
+  if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0 || index >= MAX_AUTOSAVE_CHUNKS) {
+    throw new IpcArgumentError(channel, `index must be a whole number from 0 to ${MAX_AUTOSAVE_CHUNKS - 1}`);
   }
-  return { info, bytes };
+  if (!(bytes instanceof Uint8Array)) throw new IpcArgumentError(channel, 'bytes must be a Uint8Array');
+  if (bytes.byteLength > AUTOSAVE_CHUNK_BYTES) {
+    throw new IpcArgumentError(channel, `chunk ${index} of ${id} holds ${bytes.byteLength} bytes, more than ${AUTOSAVE_CHUNK_BYTES}`);
+  }
+  return { id, index, bytes };
 }
 
 /** Validates the argument of autosaveRemove: an array of at most MAX_AUTOSAVE_REMOVE version ids. */

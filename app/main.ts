@@ -21,6 +21,7 @@ import { saveRequestedAsset, saveRequestedFile } from './save-file.ts';
 import { APP_ENTRY_URL, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, resolveAppAsset } from './app-scheme.ts';
 import { ProjectFilesMain } from './project-files-main.ts';
 import { AutosaveFolder } from './autosave-folder.ts';
+import { AutosaveUploads } from './autosave-upload.ts';
 import { answerPage } from './page-error.ts';
 import {
   IpcArgumentError,
@@ -28,7 +29,6 @@ import {
   isTrustedSenderUrl,
   validateAutosaveId,
   validateAutosaveRemove,
-  validateAutosaveWrite,
   validateBoolean,
   validateMenuModel,
   validateOpenFilesRequest,
@@ -349,6 +349,8 @@ let quitting = false;
 let autosaveFolder: AutosaveFolder | null = null;
 /** autosave sessions begun by each window's page, ended when the page's process goes */
 const pageSessions = new WeakMap<Window, Set<string>>();
+/** each window's autosaved version whose chunks have come and whose info has not yet */
+const autosaveUploads = new AutosaveUploads<Window>();
 
 function autosave(): AutosaveFolder {
   autosaveFolder ??= new AutosaveFolder(path.join(app.getPath('userData'), 'autosave'));
@@ -363,6 +365,7 @@ function guardClose(window: Window): void {
   });
   window.webContents.on('render-process-gone', () => {
     unsavedWindows.delete(window);
+    autosaveUploads.drop(window);
     for (const session of pageSessions.get(window) ?? []) autosave().end(session);
   });
 }
@@ -392,8 +395,20 @@ function beginAutosave(window: Window | null, argument: unknown): Promise<void> 
   return autosave().begin(session);
 }
 
-function writeAutosave(_window: Window | null, argument: unknown): Promise<void> {
-  const { info, bytes } = validateAutosaveWrite(IPC_CHANNELS.autosaveWrite, argument);
+/** The owner of a page's pending autosave: the window that sent it (a sender without one cannot autosave). */
+function uploadOwner(channel: string, window: Window | null): Window {
+  if (!window) throw new IpcArgumentError(channel, 'the sender has no window');
+  return window;
+}
+
+/** One chunk of a version's bytes (AutosaveUploads checks it and its order). */
+function receiveAutosaveChunk(window: Window | null, argument: unknown): void {
+  autosaveUploads.receive(IPC_CHANNELS.autosaveChunk, uploadOwner(IPC_CHANNELS.autosaveChunk, window), argument);
+}
+
+/** A version's info, after its chunks: the version is written atomically from the chunks, which are then freed. */
+function writeAutosave(window: Window | null, argument: unknown): Promise<void> {
+  const { info, bytes } = autosaveUploads.take(IPC_CHANNELS.autosaveWrite, uploadOwner(IPC_CHANNELS.autosaveWrite, window), argument);
   return autosave().write(info, bytes);
 }
 
@@ -423,6 +438,7 @@ app
     handle(IPC_CHANNELS.setUnsaved, setUnsaved);
     handle(IPC_CHANNELS.answerClose, answerClose);
     handle(IPC_CHANNELS.autosaveBegin, beginAutosave);
+    handle(IPC_CHANNELS.autosaveChunk, receiveAutosaveChunk);
     handle(IPC_CHANNELS.autosaveWrite, writeAutosave);
     handle(IPC_CHANNELS.autosaveList, () => autosave().list());
     handle(IPC_CHANNELS.autosaveRead, (_window, id) => autosave().read(validateAutosaveId(IPC_CHANNELS.autosaveRead, id)));

@@ -5,6 +5,7 @@
  */
 import type { ElectronPreload, IpcRendererEvent } from './electron-api.ts';
 import {
+  AUTOSAVE_CHUNK_BYTES,
   COMMAND_ID_PATTERN,
   type AutosaveInfo,
   type AutosaveListing,
@@ -46,6 +47,21 @@ function isCommandId(value: unknown): value is string {
   return typeof value === 'string' && COMMAND_ID_PATTERN.test(value);
 }
 
+/**
+ * Sends a version to main as chunks of at most AUTOSAVE_CHUNK_BYTES, one invoke after another, then its info, on
+ * which main writes the version atomically: the page's thread structured-clones one chunk at a time, never the whole
+ * project. Each chunk is a copy (slice): a view (subarray) would be cloned with its whole buffer.
+ */
+async function writeAutosave(info: AutosaveInfo, bytes: Uint8Array): Promise<void> {
+  const count = Math.max(1, Math.ceil(bytes.byteLength / AUTOSAVE_CHUNK_BYTES));
+  for (let index = 0; index < count; index++) {
+    const start = index * AUTOSAVE_CHUNK_BYTES;
+    const chunk = bytes.slice(start, start + AUTOSAVE_CHUNK_BYTES);
+    await ipcRenderer.invoke(IPC_CHANNELS.autosaveChunk, { id: info.id, index, bytes: chunk });
+  }
+  await ipcRenderer.invoke(IPC_CHANNELS.autosaveWrite, info);
+}
+
 const bridge: RigwrightBridge = {
   platform: 'electron',
   openFiles(request?: OpenFilesRequest): Promise<OpenedFile[]> {
@@ -72,7 +88,7 @@ const bridge: RigwrightBridge = {
   },
   autosave: {
     begin: (session: string) => ipcRenderer.invoke(IPC_CHANNELS.autosaveBegin, session) as Promise<void>,
-    write: (info: AutosaveInfo, bytes: Uint8Array) => ipcRenderer.invoke(IPC_CHANNELS.autosaveWrite, { info, bytes }) as Promise<void>,
+    write: writeAutosave,
     list: () => ipcRenderer.invoke(IPC_CHANNELS.autosaveList) as Promise<AutosaveListing>,
     read: (id: string) => ipcRenderer.invoke(IPC_CHANNELS.autosaveRead, id) as Promise<Uint8Array | null>,
     remove: (ids: string[]) => ipcRenderer.invoke(IPC_CHANNELS.autosaveRemove, ids) as Promise<void>,

@@ -685,7 +685,9 @@ test("autosave goes to the data folder's autosave/ through IPC, checked, and a p
     byteLength: 3,
   };
   await call(IPC_CHANNELS.autosaveBegin, session);
-  await call(IPC_CHANNELS.autosaveWrite, { info, bytes: Uint8Array.of(7, 8, 9) });
+  await call(IPC_CHANNELS.autosaveChunk, { id: info.id, index: 0, bytes: Uint8Array.of(7, 8) });
+  await call(IPC_CHANNELS.autosaveChunk, { id: info.id, index: 1, bytes: Uint8Array.of(9) });
+  await call(IPC_CHANNELS.autosaveWrite, info);
   assert.deepEqual(readFileSync(path.join(work, 'autosave', `${session}-1.rig.glb`)), Buffer.from([7, 8, 9]));
   assert.deepEqual(await call(IPC_CHANNELS.autosaveList), { versions: [info], marked: [{ session, alive: true }] });
   assert.deepEqual(await call(IPC_CHANNELS.autosaveRead, info.id), Uint8Array.of(7, 8, 9));
@@ -695,7 +697,8 @@ test("autosave goes to the data folder's autosave/ through IPC, checked, and a p
   assert.deepEqual(((await call(IPC_CHANNELS.autosaveList)) as AutosaveListing).marked, [{ session, alive: false }]);
 
   await assert.rejects(async () => call(IPC_CHANNELS.autosaveRead, '../../secret'), /letters, digits and dashes/);
-  await assert.rejects(async () => call(IPC_CHANNELS.autosaveWrite, { info, bytes: Uint8Array.of(1) }), /1 bytes, info.byteLength says 3/);
+  await call(IPC_CHANNELS.autosaveChunk, { id: info.id, index: 0, bytes: Uint8Array.of(1) });
+  await assert.rejects(async () => call(IPC_CHANNELS.autosaveWrite, info), /1 bytes, info.byteLength says 3/);
   await assert.rejects(async () => call(IPC_CHANNELS.autosaveRemove, 'x-1'), /ids must be an array/);
   await call(IPC_CHANNELS.autosaveUnmark, session);
   await call(IPC_CHANNELS.autosaveRemove, [info.id]);
@@ -724,7 +727,8 @@ test("the preload's autosave and close calls go over their channels", async () =
   bridge.answerClose!(false);
   assert.deepEqual(recorded.invoked, [
     [IPC_CHANNELS.autosaveBegin, 'a'],
-    [IPC_CHANNELS.autosaveWrite, { info, bytes }],
+    [IPC_CHANNELS.autosaveChunk, { id: 'a-1', index: 0, bytes }],
+    [IPC_CHANNELS.autosaveWrite, info],
     [IPC_CHANNELS.autosaveUnmark, 'a'],
     [IPC_CHANNELS.setUnsaved, true],
     [IPC_CHANNELS.answerClose, false],
@@ -735,6 +739,173 @@ test("the preload's autosave and close calls go over their channels", async () =
   unsubscribe();
   for (const listener of recorded.rendererListeners.get(IPC_CHANNELS.closeRequested) ?? []) listener({ senderId: 0 });
   assert.equal(asked, 1);
+});
+
+/** An autosave info for a version of `byteLength` bytes, session `session`, sequence `sequence`. */
+function autosaveInfo(session: string, sequence: number, byteLength: number): AutosaveInfo {
+  return {
+    id: `${session}-${sequence}`,
+    session,
+    sequence,
+    savedAt: 1_700_000_000_000 + sequence,
+    name: 'body.rig.glb',
+    vertexCount: 295_218,
+    boneCount: 28,
+    editCount: sequence,
+    byteLength,
+  };
+}
+
+/**
+ * About how many bytes the page's structured clone of `value` copies: a typed array is cloned with its whole buffer
+ * (the renderer's serializer writes the ArrayBuffer, then the view's offset and length), a string as UTF-16.
+ */
+function clonedBytes(value: unknown): number {
+  if (ArrayBuffer.isView(value)) return value.buffer.byteLength;
+  if (typeof value === 'string') return 2 * value.length;
+  if (typeof value === 'object' && value !== null) return Object.values(value).reduce((sum: number, item) => sum + clonedBytes(item), 0);
+  return 8;
+}
+
+/** The autosave folder's files, sorted ([] when it does not exist). */
+function autosaveFiles(): string[] {
+  try {
+    return readdirSync(path.join(work, 'autosave')).sort();
+  } catch {
+    return [];
+  }
+}
+
+test('the preload sends a version to main in chunks of at most 1 MiB, one invoke after another, and it reads back bit for bit', async () => {
+  const bridge = recorded.exposed.get('rigwright') as RigwrightBridge;
+  const MiB = 1024 * 1024;
+  // 2.5 MiB and 3 bytes of a pattern no chunk boundary lines up with (a prime stride over 0–250).
+  const bytes = new Uint8Array(2 * MiB + MiB / 2 + 3);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 251;
+  const info = autosaveInfo('c4a1f0e2-7b3d-4e5f-9a8b-1c2d3e4f5a6b', 3, bytes.byteLength);
+  // Invokes one at a time: each one ends before the next begins.
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const originalInvoke = fakeElectron.ipcRenderer.invoke;
+  fakeElectron.ipcRenderer.invoke = async (...args: unknown[]) => {
+    mostInFlight = Math.max(mostInFlight, ++inFlight);
+    try {
+      return await originalInvoke(...args);
+    } finally {
+      inFlight--;
+    }
+  };
+  recorded.invoked.length = 0;
+  recorded.invokeMain = true;
+  try {
+    await bridge.autosave!.begin(info.session);
+    await bridge.autosave!.write(info, bytes);
+  } finally {
+    recorded.invokeMain = false;
+    fakeElectron.ipcRenderer.invoke = originalInvoke;
+  }
+  assert.equal(mostInFlight, 1, 'one invoke at a time');
+  const chunks = recorded.invoked.filter(([channel]) => channel === IPC_CHANNELS.autosaveChunk);
+  assert.deepEqual(
+    chunks.map(([, chunk]) => [(chunk as { index: number }).index, (chunk as { bytes: Uint8Array }).bytes.byteLength]),
+    [
+      [0, MiB],
+      [1, MiB],
+      [2, MiB / 2 + 3],
+    ],
+  );
+  assert.deepEqual(recorded.invoked.at(-1), [IPC_CHANNELS.autosaveWrite, info], 'the info comes last, without the bytes');
+  for (const [channel, ...args] of recorded.invoked) {
+    const cloned = clonedBytes(args);
+    assert.ok(cloned <= MiB + 256, `${String(channel)}: ${cloned} bytes cloned, more than 1 MiB`);
+  }
+  const stored = readFileSync(path.join(work, 'autosave', `${info.id}.rig.glb`));
+  assert.equal(stored.byteLength, bytes.byteLength);
+  assert.ok(Buffer.compare(stored, bytes) === 0, 'the version on disk is the bytes the page gave, bit for bit');
+  const read = (await recorded.ipcHandlers.get(IPC_CHANNELS.autosaveRead)!(trustedEvent(), info.id)) as Uint8Array;
+  assert.ok(Buffer.compare(read, bytes) === 0, 'main reads the version back as the page gave it');
+  await rm(info);
+});
+
+/** Removes a version written by a test and its session's mark, straight through main's handlers. */
+async function rm(info: AutosaveInfo): Promise<void> {
+  await recorded.ipcHandlers.get(IPC_CHANNELS.autosaveRemove)!(trustedEvent(), [info.id]);
+  await recorded.ipcHandlers.get(IPC_CHANNELS.autosaveUnmark)!(trustedEvent(), info.session);
+}
+
+test('main refuses autosave chunks out of order, oversized or of another version, and a write that does not match them; nothing is written', async () => {
+  const call = (channel: string, argument?: unknown) =>
+    Promise.resolve().then(() => recorded.ipcHandlers.get(channel)!(trustedEvent(), argument));
+  const chunk = (id: string, index: number, bytes: Uint8Array) => call(IPC_CHANNELS.autosaveChunk, { id, index, bytes });
+  const write = (info: AutosaveInfo) => call(IPC_CHANNELS.autosaveWrite, info);
+  const session = '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9';
+  const before = autosaveFiles();
+
+  // Out of order: chunk 2 after chunk 0 is refused, and the version is dropped.
+  const skipped = autosaveInfo(session, 1, 3);
+  await chunk(skipped.id, 0, Uint8Array.of(1));
+  await assert.rejects(
+    chunk(skipped.id, 2, Uint8Array.of(2)),
+    /^IpcArgumentError: rigwright:autosave-chunk: chunk 2 of .*-1 is out of order: chunk 1 is next$/,
+  );
+  await assert.rejects(chunk(skipped.id, 1, Uint8Array.of(2)), /chunk 1 of .*-1: no version is pending/);
+  await assert.rejects(write(skipped), /^IpcArgumentError: rigwright:autosave-write: no chunks of .*-1 are pending$/);
+
+  // A chunk without chunk 0 before it.
+  await assert.rejects(chunk(skipped.id, 1, Uint8Array.of(2)), /no version is pending \(chunk 0 begins one\)/);
+
+  // Oversized: one byte more than 1 MiB; the version begun before it is dropped too.
+  const large = autosaveInfo(session, 2, 1024 * 1024 + 1);
+  await chunk(large.id, 0, new Uint8Array(1));
+  await assert.rejects(chunk(large.id, 1, new Uint8Array(1024 * 1024 + 1)), /chunk 1 of .*-2 holds 1048577 bytes, more than 1048576/);
+  await assert.rejects(chunk(large.id, 0, new Uint8Array(1024 * 1024 + 1)), /holds 1048577 bytes/);
+  await assert.rejects(write(autosaveInfo(session, 2, 1)), /no chunks of .*-2 are pending/);
+
+  // Mismatched length: the chunks hold 3 bytes, the info says 4; the chunks are freed, so the right info comes too late.
+  const short = autosaveInfo(session, 3, 3);
+  await chunk(short.id, 0, Uint8Array.of(1, 2));
+  await chunk(short.id, 1, Uint8Array.of(3));
+  await assert.rejects(write({ ...short, byteLength: 4 }), /the chunks of .*-3 hold 3 bytes, info.byteLength says 4/);
+  await assert.rejects(write(short), /no chunks of .*-3 are pending/);
+
+  // No chunks at all, and chunks of another version.
+  await assert.rejects(write(autosaveInfo(session, 4, 0)), /no chunks of .*-4 are pending/);
+  await chunk(`${session}-5`, 0, Uint8Array.of(5));
+  await assert.rejects(chunk(`${session}-6`, 1, Uint8Array.of(6)), /chunk 1 of .*-6: the version pending is .*-5/);
+  await chunk(`${session}-5`, 0, Uint8Array.of(5));
+  await assert.rejects(write(autosaveInfo(session, 6, 1)), /the chunks pending are of .*-5, not .*-6/);
+
+  // A new version drops the one pending: its info finds the new one's chunks, not its own.
+  await chunk(`${session}-7`, 0, Uint8Array.of(7));
+  await chunk(`${session}-8`, 0, Uint8Array.of(8));
+  await assert.rejects(write(autosaveInfo(session, 7, 1)), /the chunks pending are of .*-8, not .*-7/);
+
+  // A malformed info frees the chunks as well.
+  await chunk(`${session}-9`, 0, Uint8Array.of(9));
+  await assert.rejects(write({ ...autosaveInfo(session, 9, 1), sequence: 10 }), /info.id must be the session and the sequence number/);
+  await assert.rejects(write(autosaveInfo(session, 9, 1)), /no chunks of .*-9 are pending/);
+
+  assert.deepEqual(autosaveFiles(), before, 'nothing was written');
+
+  // After all that, a well-formed version is written.
+  const whole = autosaveInfo(session, 11, 2);
+  await chunk(whole.id, 0, Uint8Array.of(11, 12));
+  await write(whole);
+  assert.deepEqual(readFileSync(path.join(work, 'autosave', `${whole.id}.rig.glb`)), Buffer.from([11, 12]));
+  await rm(whole);
+  assert.deepEqual(autosaveFiles(), before);
+});
+
+test("a version pending when the page's process goes is dropped: its info then writes nothing", async () => {
+  const call = (channel: string, argument?: unknown) =>
+    Promise.resolve().then(() => recorded.ipcHandlers.get(channel)!(trustedEvent(), argument));
+  const info = autosaveInfo('9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', 1, 2);
+  const before = autosaveFiles();
+  await call(IPC_CHANNELS.autosaveChunk, { id: info.id, index: 0, bytes: Uint8Array.of(1) });
+  recorded.windows[0].webContents.listeners.get('render-process-gone')!({}, { reason: 'crashed' });
+  await assert.rejects(call(IPC_CHANNELS.autosaveChunk, { id: info.id, index: 1, bytes: Uint8Array.of(2) }), /no version is pending/);
+  await assert.rejects(call(IPC_CHANNELS.autosaveWrite, info), /no chunks of .*-1 are pending/);
+  assert.deepEqual(autosaveFiles(), before, 'nothing was written');
 });
 
 /** The message of the error a bridge call rejects with in the page. */

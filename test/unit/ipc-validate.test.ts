@@ -7,9 +7,11 @@ import assert from 'node:assert/strict';
 import {
   DEFAULT_OPEN_TITLE,
   IpcArgumentError,
+  MAX_AUTOSAVE_CHUNKS,
   MAX_TITLE_LENGTH,
   extensionOf,
   isTrustedSenderUrl,
+  validateAutosaveChunk,
   validateBaseName,
   validateMenuModel,
   validateOpenFilesRequest,
@@ -17,6 +19,7 @@ import {
   validateSaveFileRequest,
 } from '../../app/ipc-validate.ts';
 import {
+  AUTOSAVE_CHUNK_BYTES,
   MAX_ASSET_RESOURCES,
   MAX_FILE_BYTES,
   MAX_FILE_NAME_LENGTH,
@@ -452,4 +455,28 @@ test('menu model: accelerators are modifiers and one key, strictly', () => {
   for (const accelerator of ['Shift+Shift+A', 'CmdOrCtrl+Alt+CmdOrCtrl+Z']) {
     refuses(() => validateMenuModel(CHANNEL, withRedo({ accelerator })), /^menu 2 item 2: accelerator ".*" repeats a modifier$/);
   }
+});
+
+test('an autosave chunk is an id, an index and at most 1 MiB of bytes, nothing else', () => {
+  // 512 MiB in chunks of 1 MiB: indices 0 to 511.
+  assert.equal(AUTOSAVE_CHUNK_BYTES, 1_048_576);
+  assert.equal(MAX_AUTOSAVE_CHUNKS, 512);
+  const bytes = new Uint8Array(AUTOSAVE_CHUNK_BYTES);
+  assert.deepEqual(validateAutosaveChunk(CHANNEL, { id: 'a1-7', index: 0, bytes }), { id: 'a1-7', index: 0, bytes });
+  assert.equal(validateAutosaveChunk(CHANNEL, { id: 'a1-7', index: 511, bytes: new Uint8Array(0) }).index, 511);
+  refuses(
+    () => validateAutosaveChunk(CHANNEL, { id: 'a1-7', index: 0, bytes: new Uint8Array(AUTOSAVE_CHUNK_BYTES + 1) }),
+    /^chunk 0 of a1-7 holds 1048577 bytes, more than 1048576$/,
+  );
+  refuses(() => validateAutosaveChunk(CHANNEL, { id: 'a1-7', index: 512, bytes }), /^index must be a whole number from 0 to 511$/);
+  for (const index of [-1, 1.5, '0', Number.NaN, undefined]) {
+    refuses(() => validateAutosaveChunk(CHANNEL, { id: 'a1-7', index, bytes }), /^index must be a whole number/);
+  }
+  refuses(() => validateAutosaveChunk(CHANNEL, { id: '../a1-7', index: 0, bytes }), /^id "\.\.\/a1-7" is not letters, digits and dashes/);
+  refuses(() => validateAutosaveChunk(CHANNEL, { id: 7, index: 0, bytes }), /^id must be a string$/);
+  refuses(() => validateAutosaveChunk(CHANNEL, { id: 'a1-7', index: 0, bytes: [1, 2] }), /^bytes must be a Uint8Array$/);
+  refuses(() => validateAutosaveChunk(CHANNEL, { id: 'a1-7', index: 0, bytes: bytes.buffer }), /^bytes must be a Uint8Array$/);
+  refuses(() => validateAutosaveChunk(CHANNEL, { id: 'a1-7', index: 0, bytes, info: {} }), /^unexpected field "info"$/);
+  refuses(() => validateAutosaveChunk(CHANNEL, [bytes]), /^chunk must be an object$/);
+  refuses(() => validateAutosaveChunk(CHANNEL, null), /^chunk must be an object$/);
 });
