@@ -124,7 +124,14 @@ export class ToolManager {
   }
 
   private readonly down = (event: PointerEvent): void => {
-    if (event.target !== this.options.canvas || this.captured >= 0) return;
+    if (event.target !== this.options.canvas) return;
+    if (this.captured >= 0) {
+      // Another pointer (a second finger, a pen beside the mouse) while a gesture holds one: neither the tool nor the
+      // camera takes it, so a stroke or lasso is not turned into an orbit half-way.
+      event.stopPropagation();
+      event.preventDefault();
+      return;
+    }
     const taken = this.activeTool.current.onPointerDown?.(this.pointer(event)) ?? false;
     if (!taken) return;
     event.stopPropagation();
@@ -135,14 +142,15 @@ export class ToolManager {
 
   private readonly move = (event: PointerEvent): void => {
     const mine = event.pointerId === this.captured;
-    if (!mine && event.target !== this.options.canvas) return;
+    // While a gesture holds a pointer, only that pointer drives it; otherwise moves over the canvas hover.
+    if (!mine && (this.captured >= 0 || event.target !== this.options.canvas)) return;
     if (mine) event.stopPropagation();
     this.activeTool.current.onPointerMove?.(this.pointer(event));
   };
 
   private readonly up = (event: PointerEvent): void => {
     const mine = event.pointerId === this.captured;
-    if (!mine && event.target !== this.options.canvas) return;
+    if (!mine && (this.captured >= 0 || event.target !== this.options.canvas)) return;
     if (mine) {
       event.stopPropagation();
       this.release();

@@ -181,14 +181,21 @@ test('brush: a lost pointer (pointercancel) during a drag restores the weights a
   assert.equal(h.brush.state, 'pointing', 'the next press starts a new gesture');
 });
 
-test('brush: a second pointer pressed during a stroke is not taken; the first one’s release commits the stroke', () => {
+test('brush: a second pointer during a stroke drives nothing (no dab, no end, no camera); the first one’s release commits the stroke', () => {
   const h = brushHarness();
   h.pointerDown(100, 100);
   h.pointerMove(140, 100);
+  const painted = paintBuffer(h);
   const second = h.pointerDown(50, 50, { pointerId: 2 });
-  assert.equal(second.reachedCanvas, true, 'the brush does not take a second press');
+  assert.equal(second.reachedCanvas, false, 'the camera does not get a second press in the middle of a stroke');
   assert.equal(h.brush.state, 'painting', 'the stroke goes on');
   assert.equal(h.canvas.hasPointerCapture(2), false, 'the second pointer is not captured');
+  h.pointerMove(20, 180, { pointerId: 2 });
+  h.pointerMove(10, 190, { pointerId: 2 });
+  assert.deepEqual(paintBuffer(h), painted, 'the second pointer’s moves lay no dab');
+  h.pointerUp(10, 190, { pointerId: 2 });
+  assert.equal(h.brush.state, 'painting', 'the second pointer’s release does not end the stroke');
+  assert.deepEqual(h.history.undoLabels(), [], 'nothing committed yet');
   h.pointerUp(140, 100);
   assert.equal(h.brush.state, 'idle', 'the first pointer’s release ends the stroke');
   assert.deepEqual(h.history.undoLabels(), ['Paint stroke'], 'one undo step');
@@ -373,6 +380,11 @@ test('lasso: a drag goes idle → drawing → idle and hands the polygon over; t
   assert.equal(svg.style.display, '', 'the outline shows');
   assert.equal(svg.dataset.combine, 'replace', 'no modifier replaces');
   assert.deepEqual(h.lassos, [], 'nothing is handed over before the release');
+  // A second pointer adds no point and does not close the polygon.
+  h.pointerMove(20, 20, { pointerId: 2 });
+  h.pointerUp(20, 20, { pointerId: 2 });
+  assert.deepEqual(h.lasso.points, [50, 50, 80, 50, 80, 90], 'a second pointer adds no point');
+  assert.deepEqual(h.lassos, [], 'a second pointer’s release hands nothing over');
   h.pointerUp(80, 90);
   assert.deepEqual(states, ['drawing', 'idle'], 'states of a lasso');
   assert.deepEqual(h.lassos, [{ polygon: [50, 50, 80, 50, 80, 90], combine: 'replace' }], 'the closed polygon');
