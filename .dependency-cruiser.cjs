@@ -4,7 +4,8 @@
  * Top level: workers/ is pure computation (no app/, renderer/, three, electron, node:*); renderer/ is the page
  * (no node:*, no electron, from app/ only RENDERER_MAY_IMPORT_FROM_APP); app/ is the Node side (no three, no
  * renderer/). Inside renderer/: shell → panels, tools → controllers (bind, paint, deform, posespace, scripting, meshes),
- * history, view → document → workers/; only shell/ wires things together. No cycles anywhere.
+ * view → document → workers/ (the scene model itself, its store and undo history, is workers/scene/); only shell/ wires
+ * things together. No cycles anywhere.
  *
  * "At run time" rules let `import type` through: a type import is erased, so it loads nothing. An import with
  * only inline `type` specifiers (`import { type A } from …`) is kept as `import {} from …` under
@@ -24,7 +25,7 @@ const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** renderer/ folders by role (a folder that does not exist yet matches nothing). */
 const CONTROLLERS = 'renderer/(bind|paint|deform|posespace|scripting|meshes)/';
 /** The page's code without a DOM: runs in Node tests. */
-const DOM_FREE = 'renderer/(document|history|commands|bind|paint|deform|posespace|scripting|meshes)/';
+const DOM_FREE = 'renderer/(document|commands|bind|paint|deform|posespace|scripting|meshes)/';
 
 module.exports = {
   forbidden: [
@@ -125,17 +126,17 @@ module.exports = {
     {
       name: 'renderer-dom-free-not-to-ui',
       comment:
-        'document/, history/, commands/ and the controllers run without a DOM (Node tests): they import no panels/ or tools/, which are DOM and pointer code.',
+        'document/, commands/ and the controllers run without a DOM (Node tests): they import no panels/ or tools/, which are DOM and pointer code.',
       severity: 'error',
       from: { path: `^${DOM_FREE}` },
       to: { path: '^renderer/(panels|tools)/' },
     },
     {
       name: 'renderer-document-below-controllers',
-      comment: 'Import direction controllers, history, view → document: document/ imports none of them.',
+      comment: 'Import direction controllers, view → document: document/ imports none of them.',
       severity: 'error',
       from: { path: '^renderer/document/' },
-      to: { path: `^(${CONTROLLERS}|renderer/(history|view)/)` },
+      to: { path: `^(${CONTROLLERS}|renderer/view/)` },
     },
     {
       name: 'renderer-view-not-to-ui',

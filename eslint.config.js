@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * Browser globals that code without a DOM must not use: workers/ (which also runs in Node tests and the CLI) and
- * the renderer's document, history, commands and controllers (which run in Node tests). These are value uses
+ * the renderer's document, commands and controllers (which run in Node tests). These are value uses
  * (`document.title`, `x instanceof HTMLElement`); a DOM type in a type position is erased and not flagged, and
  * workers/tsconfig.json has no DOM types at all. What Node and web workers share (performance, TextEncoder,
  * EventTarget and Event, setTimeout, console) stays allowed.
@@ -90,7 +90,6 @@ export default defineConfig([
     files: [
       'workers/**',
       'renderer/document/**',
-      'renderer/history/**',
       'renderer/commands/**',
       'renderer/bind/**',
       'renderer/paint/**',

@@ -1,5 +1,5 @@
 /** Boot: the viewport, the timeline and the bridge, then the app and its test hook; a failure is shown, not thrown. */
-import { errorMessage } from './document/scene-document.ts';
+import { errorMessage } from '../workers/scene/scene-document.ts';
 import { getBridge } from './io/bridge.ts';
 import { Timeline } from './panels/timeline.ts';
 import { App } from './shell/app.ts';

@@ -17,8 +17,8 @@ import {
 } from '../../workers/weights/handle-edits.ts';
 import { bindingReport } from '../../workers/weights/binding-report.ts';
 import { HARMONIC_WEIGHTS_DEFAULTS, type HarmonicWeightsResult } from '../../workers/weights/harmonic-weights.ts';
-import { errorMessage, vertexCountOf, boneCountOf } from '../document/scene-document.ts';
-import type { SceneStore } from '../history/scene-store.ts';
+import { errorMessage, vertexCountOf, boneCountOf } from '../../workers/scene/scene-document.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { BindingClient } from '../io/binding-client.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
 import type { DenseMatrix, MeshPart } from '../../workers/formats/types.ts';

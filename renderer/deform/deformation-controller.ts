@@ -24,7 +24,7 @@ import {
 } from '../../workers/skinning/per-face-skinning.ts';
 import { dualQuatsFromRigidMatrices } from '../../workers/math/dual-quaternion.ts';
 import { oneRingAreaChange, oneRingAreas } from '../../workers/mesh/one-ring-area-change.ts';
-import type { SceneDocument } from '../document/scene-document.ts';
+import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { PoseEvaluator } from './pose-evaluator.ts';
 import { SkinnedMeshView, type GpuSkinMethod } from '../view/skinned-mesh.ts';
 import type { Viewport } from '../view/viewport.ts';
@@ -37,7 +37,7 @@ import {
   type PerFaceExamples,
 } from '../../workers/posespace/per-face-context.ts';
 import { poseDistance } from '../../workers/posespace/pose-space-weights.ts';
-import type { ExampleShape } from '../document/scene-document.ts';
+import type { ExampleShape } from '../../workers/scene/scene-document.ts';
 import { METHOD_CYCLE, contextBaseOf, isPerFace, perFaceBlendOf, type SkinMethod } from './skin-methods.ts';
 
 const drawingSize = new THREE.Vector2();

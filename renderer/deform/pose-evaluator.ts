@@ -6,7 +6,7 @@
 import { posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
 import { scaledForwardKinematics } from '../../workers/rig/scaled-forward-kinematics.ts';
 import { identityPose, poseDuration, samplePose, samplePoseTranslations } from '../../workers/rig/pose-sequence.ts';
-import type { SceneDocument } from '../document/scene-document.ts';
+import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 
 export type PoseKind = 'matrices' | 'quaternions' | 'rest';
 

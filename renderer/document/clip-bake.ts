@@ -6,7 +6,7 @@
  */
 import type { GltfClip } from '../../workers/formats/gltf-export.ts';
 import { bakePoseSequence, bakedFrameCount, frameSeconds, poseDuration } from '../../workers/rig/pose-sequence.ts';
-import type { SceneDocument } from './scene-document.ts';
+import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 
 /** The current clip's name, first and last key time and key count, or null when there is no clip to bake. */
 export function bakeableClip(

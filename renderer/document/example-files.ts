@@ -15,7 +15,7 @@ import type { RigFile } from '../../workers/formats/read-file.ts';
 import type { TriangleMesh } from '../../workers/formats/types.ts';
 import { checkExampleMesh } from '../../workers/posespace/unpose.ts';
 import type { IoClient } from '../io/io-client.ts';
-import { LoadError, type ExampleShape } from './scene-document.ts';
+import { LoadError, type ExampleShape } from '../../workers/scene/scene-document.ts';
 
 type MeshFile = Extract<RigFile, { kind: 'mesh' }>;
 type MatrixFile = Extract<RigFile, { kind: 'matrix' }>;

@@ -12,7 +12,7 @@ import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
 import { resourcePath } from '../../workers/formats/resource-path.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import type { IoClient } from '../io/io-client.ts';
-import { LoadError, assertConsistent, fileErrorMessage, type SceneDocument } from './scene-document.ts';
+import { LoadError, assertConsistent, fileErrorMessage, type SceneDocument } from '../../workers/scene/scene-document.ts';
 
 const GLTF_EXTENSIONS = ['glb', 'gltf'];
 /** Files a .gltf may name as resources: buffers and the common image types. */

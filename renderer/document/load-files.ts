@@ -21,7 +21,7 @@ import {
   fileErrorMessage,
   withDerived,
   type SceneDocument,
-} from './scene-document.ts';
+} from '../../workers/scene/scene-document.ts';
 
 type MatrixFile = Extract<RigFile, { kind: 'matrix' }>;
 type MeshFile = Extract<RigFile, { kind: 'mesh' }>;

@@ -12,7 +12,7 @@ import type { BakeableSkinMethod, SkinningBake } from '../../workers/formats/glt
 import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
 import type { ExportChoice } from '../panels/export-dialog.ts';
 import type { IoClient } from './io-client.ts';
-import { activeExamplesOf, type SceneDocument } from '../document/scene-document.ts';
+import { activeExamplesOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 
 /** How the scene is being skinned, for the bake. */
 export interface BakeSettings {

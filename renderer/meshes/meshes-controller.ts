@@ -5,7 +5,7 @@
  * active and all shown; an edit of the same meshes keeps the choice.
  */
 import type { MeshPart } from '../../workers/formats/types.ts';
-import type { SceneStore } from '../history/scene-store.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import { partsOf, sameMeshes, toolVertexMask, visibleTriangles } from '../document/mesh-parts.ts';
 
 export class MeshesController {

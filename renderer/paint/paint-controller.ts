@@ -13,8 +13,8 @@ import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { defaultPaintSettings, type PaintSettings } from '../../workers/paint/paint-weights.ts';
 import { vertexOneRing, type VertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
-import type { SceneStore } from '../history/scene-store.ts';
-import { bytesOf } from '../history/undo-history.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import { bytesOf } from '../../workers/scene/undo-history.ts';
 import { PaintSession, type WeightRowsEdit } from './paint-session.ts';
 
 export interface BrushSettings {

@@ -7,7 +7,7 @@ import './bind-panel.css';
 import type { HandleOverlap } from '../../workers/weights/handle-edits.ts';
 import { formatLength, type BindingController, type HandleSource } from '../bind/binding-controller.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
-import type { SceneDocument } from '../document/scene-document.ts';
+import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { ViewMode } from '../view/view-modes.ts';
 import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section } from './controls.ts';
 

@@ -6,7 +6,7 @@
  */
 import './examples-panel.css';
 import type { CommandRegistry } from '../commands/command-registry.ts';
-import type { SceneDocument } from '../document/scene-document.ts';
+import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { ExamplesController } from '../posespace/examples-controller.ts';
 import { CONTEXT_BASE_LABELS, type PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section } from './controls.ts';

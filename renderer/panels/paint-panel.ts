@@ -8,7 +8,7 @@ import './paint-panel.css';
 import type { BrushFalloff } from '../../workers/paint/brush-falloff.ts';
 import type { DabMode } from '../../workers/paint/apply-dab.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
-import type { SceneDocument } from '../document/scene-document.ts';
+import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { PaintController } from '../paint/paint-controller.ts';
 import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section, slider, toolButton } from './controls.ts';
 

@@ -6,8 +6,8 @@
  */
 import { samplePose } from '../../workers/rig/pose-sequence.ts';
 import type { DefaultExamplePose, ExampleLoadOptions } from '../document/example-files.ts';
-import { examplesOf, type ExampleShape } from '../document/scene-document.ts';
-import type { SceneStore } from '../history/scene-store.ts';
+import { examplesOf, type ExampleShape } from '../../workers/scene/scene-document.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
 
 /** The pose an example without a pose file takes: the one shown in the viewport, or a frame of the loaded sequence. */
 export type ExamplePoseChoice = { kind: 'viewport' } | { kind: 'frame'; frame: number };

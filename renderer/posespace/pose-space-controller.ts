@@ -25,7 +25,7 @@ import {
 } from '../../workers/posespace/pose-space-weights.ts';
 import { poseDuration } from '../../workers/rig/pose-sequence.ts';
 import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
-import { activeExamplesOf, type ExampleShape, type SceneDocument } from '../document/scene-document.ts';
+import { activeExamplesOf, type ExampleShape, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { Unposer } from '../io/posespace-client.ts';
 
 /** The per-vertex skinning a correction rides on. */

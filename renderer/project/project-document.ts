@@ -4,7 +4,7 @@
  * corners, the glTF source); derived fields (normals, bounds) are recomputed.
  */
 import type { ProjectScene } from '../../workers/formats/project-file.ts';
-import { assertConsistent, examplesOf, withDerived, type SceneDocument } from '../document/scene-document.ts';
+import { assertConsistent, examplesOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
 
 /** The project's scene section of a document (the same arrays, no copies: the writer only reads them). */
 export function projectSceneOf(doc: SceneDocument): ProjectScene {

@@ -8,8 +8,8 @@
  * project then names it with `markOpened`. An edit merged into the saved step (a slider still being dragged)
  * makes the scene dirty until the next save. Settings (method, view, brush) are not edits and do not.
  */
-import type { SceneStore } from '../history/scene-store.ts';
-import type { HistoryEntry, UndoHistory } from '../history/undo-history.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import type { HistoryEntry, UndoHistory } from '../../workers/scene/undo-history.ts';
 
 /** Where Save writes without asking: a token the desktop shell maps to a path, or a web File System Access handle. */
 export type ProjectTarget = { kind: 'token'; token: string } | { kind: 'handle'; handle: unknown };

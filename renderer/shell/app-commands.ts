@@ -11,7 +11,7 @@ import type { CommandHandler } from '../commands/command-registry.ts';
 import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import { INFLUENCE_CHOICES } from '../panels/app-chrome.ts';
-import { vertexCountOf } from '../document/scene-document.ts';
+import { vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { bakeClipEdit, bakeableClip } from '../document/clip-bake.ts';
 import { BakeDialog } from '../panels/bake-dialog.ts';
 import { clipNameOf, exportSceneAsGltf } from '../io/gltf-export-action.ts';

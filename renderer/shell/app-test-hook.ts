@@ -3,12 +3,12 @@ import type { AutosaveInfo } from '../../app/ipc-contract.ts';
 import { WebBridge } from '../io/bridge.ts';
 import { isCommandId } from '../commands/command-registry.ts';
 import { KEYBINDINGS, displayChord } from '../commands/keybindings.ts';
-import { boneCountOf, jointCountOf, triangleCountOf, vertexCountOf } from '../document/scene-document.ts';
+import { boneCountOf, jointCountOf, triangleCountOf, vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
 import type { App } from './app.ts';
 import { pagePosition } from './joint-picking.ts';
-import { examplesOf } from '../document/scene-document.ts';
+import { examplesOf } from '../../workers/scene/scene-document.ts';
 import type * as THREE from 'three';
 import { projectTestHook } from './project-test-hook.ts';
 import type {

@@ -22,9 +22,9 @@ import {
   twistDemoDocument,
   vertexCountOf,
   type SceneDocument,
-} from '../document/scene-document.ts';
-import { SceneStore, type SceneChange } from '../history/scene-store.ts';
-import { UndoHistory, type HistoryEvent } from '../history/undo-history.ts';
+} from '../../workers/scene/scene-document.ts';
+import { SceneStore, type SceneChange } from '../../workers/scene/scene-store.ts';
+import { UndoHistory, type HistoryEvent } from '../../workers/scene/undo-history.ts';
 import { WebBridge } from '../io/bridge.ts';
 import type { PaintController } from '../paint/paint-controller.ts';
 import { padInfluences } from '../paint/pad-influences.ts';

@@ -7,7 +7,7 @@ import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { isProjectFile } from '../../workers/formats/project-file.ts';
 import type { ExampleLoadOptions } from '../document/example-files.ts';
 import { loadIntoDocument } from '../document/load-files.ts';
-import { LoadError, errorMessage, examplesOf, type SceneDocument } from '../document/scene-document.ts';
+import { LoadError, errorMessage, examplesOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { readBrowserFiles } from '../io/bridge.ts';
 import { getIoClient } from '../io/io-client.ts';
 import { gpuLimitProblem } from '../view/skinned-mesh.ts';

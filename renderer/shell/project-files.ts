@@ -18,7 +18,7 @@ import type { BrushFalloff } from '../../workers/paint/brush-falloff.ts';
 import type { DabMode } from '../../workers/paint/apply-dab.ts';
 import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
-import { boneCountOf, errorMessage, vertexCountOf } from '../document/scene-document.ts';
+import { boneCountOf, errorMessage, vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { INFLUENCE_CHOICES } from '../panels/app-chrome.ts';
 import { documentFromProject, projectSceneOf } from '../project/project-document.ts';
 import { ProjectSession, type ProjectTarget } from '../project/project-session.ts';

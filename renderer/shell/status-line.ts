@@ -1,4 +1,4 @@
-import { boneCountOf, triangleCountOf, vertexCountOf, type SceneDocument } from '../document/scene-document.ts';
+import { boneCountOf, triangleCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { formatCount } from '../panels/app-chrome.ts';
 import type { App } from './app.ts';
 

@@ -16,7 +16,7 @@
 import { transfer } from 'comlink';
 import type { AutosaveInfo } from '../../app/ipc-contract.ts';
 import { readProjectFile, type ProjectContents } from '../../workers/formats/project-file.ts';
-import { boneCountOf, errorMessage, fileErrorMessage, vertexCountOf } from '../document/scene-document.ts';
+import { boneCountOf, errorMessage, fileErrorMessage, vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { getIoClient } from '../io/io-client.ts';
 import { AutosaveSettingsDialog, RecoveryPrompt, SaveChangesDialog } from '../panels/unsaved-work-panels.ts';
 import { Autosave, autosaveSettings, type AutosaveOptions, type AutosaveStorage } from '../project/autosave.ts';

@@ -6,7 +6,7 @@
  */
 import type * as THREE from 'three';
 import type { Influences } from '../../workers/skinning/influences.ts';
-import type { SceneDocument } from '../document/scene-document.ts';
+import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SkeletonOverlay } from './skeleton-overlay.ts';
 import { SkinnedMeshView } from './skinned-mesh.ts';
 import type { ViewMode } from './view-modes.ts';

@@ -36,7 +36,7 @@ import {
   packJointTransforms,
 } from '../../workers/skinning/joint-texture-layout.ts';
 import type { Influences } from '../../workers/skinning/influences.ts';
-import type { SceneDocument } from '../document/scene-document.ts';
+import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { ImageCache, LookMaterials, defaultMaterial, pageImageDecoder, partDrawGroups } from './surface-look.ts';
 import { drawnTriangles, seamSplit, type SeamSplit } from './seam-split.ts';
 

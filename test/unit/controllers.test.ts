@@ -7,9 +7,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { demoDocument, type SceneDocument } from '../../renderer/document/scene-document.ts';
-import { UndoHistory } from '../../renderer/history/undo-history.ts';
-import { SceneStore } from '../../renderer/history/scene-store.ts';
+import { demoDocument, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { PaintController, type MirrorMatcher } from '../../renderer/paint/paint-controller.ts';
 import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { BindingController } from '../../renderer/bind/binding-controller.ts';

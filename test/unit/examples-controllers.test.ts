@@ -9,9 +9,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { demoDocument, examplesOf, type ExampleShape } from '../../renderer/document/scene-document.ts';
-import { UndoHistory } from '../../renderer/history/undo-history.ts';
-import { SceneStore } from '../../renderer/history/scene-store.ts';
+import { demoDocument, examplesOf, type ExampleShape } from '../../workers/scene/scene-document.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { ExamplesController } from '../../renderer/posespace/examples-controller.ts';
 import { PoseSpaceController } from '../../renderer/posespace/pose-space-controller.ts';
 import type { Unposer } from '../../renderer/io/posespace-client.ts';

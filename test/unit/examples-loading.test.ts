@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { readRigFile } from '../../workers/formats/read-file.ts';
-import { demoDocument, examplesOf, type SceneDocument } from '../../renderer/document/scene-document.ts';
+import { demoDocument, examplesOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
 import { baseName, partitionExamples } from '../../renderer/document/example-files.ts';
 import { inProcessIo as io, textFile } from './in-process-io.ts';

@@ -12,7 +12,7 @@ import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import type { IoClient } from '../../renderer/io/io-client.ts';
 import { gltfIntoDocument, isGltfBatch } from '../../renderer/document/gltf-document.ts';
-import { boneCountOf, demoDocument, vertexCountOf } from '../../renderer/document/scene-document.ts';
+import { boneCountOf, demoDocument, vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -16,7 +16,7 @@ import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
 import type { DenseMatrix, MaterialLook, MeshPart } from '../../workers/formats/types.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { exportSceneAsGltf } from '../../renderer/io/gltf-export-action.ts';
-import { withDerived } from '../../renderer/document/scene-document.ts';
+import { withDerived } from '../../workers/scene/scene-document.ts';
 import type { IoClient } from '../../renderer/io/io-client.ts';
 import type { RigwrightBridge } from '../../app/ipc-contract.ts';
 import { dataFile, repoRoot } from './shared-data.ts';

@@ -28,10 +28,10 @@ import {
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
-import { SceneStore } from '../../renderer/history/scene-store.ts';
-import { UndoHistory } from '../../renderer/history/undo-history.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { bakeClipEdit, bakeableClip } from '../../renderer/document/clip-bake.ts';
-import type { SceneDocument } from '../../renderer/document/scene-document.ts';
+import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { defaultProjectSettings, PROJECT_FORMAT_VERSION, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { assertValidGltf, maxDistance } from './gltf-skinning-reference.ts';

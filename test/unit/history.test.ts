@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UndoHistory, bytesOf, type HistoryEvent } from '../../renderer/history/undo-history.ts';
-import { SceneStore, type SceneChange } from '../../renderer/history/scene-store.ts';
-import { demoDocument } from '../../renderer/document/scene-document.ts';
+import { UndoHistory, bytesOf, type HistoryEvent } from '../../workers/scene/undo-history.ts';
+import { SceneStore, type SceneChange } from '../../workers/scene/scene-store.ts';
+import { demoDocument } from '../../workers/scene/scene-document.ts';
 
 function counter(log: string[], name: string, bytes = 0) {
   let value = 0;

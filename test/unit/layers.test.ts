@@ -58,11 +58,10 @@ const WRONG_TREE: Record<string, string> = {
   'renderer/shell/boot.ts': `import { panel } from '../panels/ok-panel.ts';\nexport function boot(): void { panel(); }\n`,
   'renderer/document/scene.ts': [
     `import path from 'node:path';`,
-    `import { undo } from '../history/undo.ts';`,
+    `import { overlay } from '../view/overlay.ts';`,
     `import { ROOT } from '../../workers/rig/skeleton.ts';`,
-    `export const scene = [path, undo, ROOT];`,
+    `export const scene = [path, overlay, ROOT];`,
   ].join('\n'),
-  'renderer/history/undo.ts': `export const undo = 1;\n`,
   'renderer/io/bridge.ts': [
     `import 'electron';`,
     `import type { Channel } from '../../app/ipc-contract.ts';`,
@@ -100,7 +99,7 @@ const EXPECTED_VIOLATIONS = [
   'app-not-to-renderer: app/main.ts → renderer/view/overlay.ts',
   'app-not-to-three: app/main.ts → node_modules/three/build/three.module.js',
   'no-circular: renderer/bind/a.ts → renderer/bind/b.ts → renderer/bind/a.ts',
-  'renderer-document-below-controllers: renderer/document/scene.ts → renderer/history/undo.ts',
+  'renderer-document-below-controllers: renderer/document/scene.ts → renderer/view/overlay.ts',
   'renderer-dom-free-not-to-ui: renderer/paint/session.ts → renderer/panels/ok-panel.ts',
   'renderer-not-to-electron: renderer/io/bridge.ts → electron',
   'renderer-not-to-node: renderer/document/scene.ts → path',
@@ -145,7 +144,6 @@ test('each layer rule reports a deliberately wrong import, and type imports pass
 const DOM_FREE_FOLDERS = [
   'workers',
   'renderer/document',
-  'renderer/history',
   'renderer/commands',
   'renderer/bind',
   'renderer/paint',

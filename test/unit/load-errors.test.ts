@@ -10,7 +10,7 @@ import type { OpenedFile } from '../../app/ipc-contract.ts';
 import type { IoClient } from '../../renderer/io/io-client.ts';
 import { WorkerCrashError } from '../../renderer/io/worker-supervisor.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
-import { MAX_FILE_ERROR_CHARACTERS, demoDocument, fileErrorMessage } from '../../renderer/document/scene-document.ts';
+import { MAX_FILE_ERROR_CHARACTERS, demoDocument, fileErrorMessage } from '../../workers/scene/scene-document.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { readRigFile } from '../../workers/formats/read-file.ts';
 

@@ -6,9 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withDerived, type SceneDocument } from '../../renderer/document/scene-document.ts';
-import { UndoHistory } from '../../renderer/history/undo-history.ts';
-import { SceneStore } from '../../renderer/history/scene-store.ts';
+import { withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { BindingController } from '../../renderer/bind/binding-controller.ts';
 import { MeshesController } from '../../renderer/meshes/meshes-controller.ts';
 import {

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
-import { demoDocument } from '../../renderer/document/scene-document.ts';
+import { demoDocument } from '../../workers/scene/scene-document.ts';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
 import { repoRoot } from './shared-data.ts';
 import { inProcessIo as io } from './in-process-io.ts';

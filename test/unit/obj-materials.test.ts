@@ -14,7 +14,7 @@ import { drawnTriangles, seamSplit } from '../../renderer/view/seam-split.ts';
 import { partDrawGroups } from '../../renderer/view/surface-look.ts';
 import type { MeshPart, ObjCorners } from '../../workers/formats/types.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
-import { LoadError, demoDocument } from '../../renderer/document/scene-document.ts';
+import { LoadError, demoDocument } from '../../workers/scene/scene-document.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { WebIO } from '@gltf-transform/core';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';

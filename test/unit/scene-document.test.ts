@@ -1,5 +1,5 @@
 /**
- * Loading batches of files into the scene document (renderer/scene-document.ts) with the real readers, run
+ * Loading batches of files into the scene document (workers/scene/scene-document.ts) with the real readers, run
  * in-process instead of in the worker: how each DMAT is classified by shape, provisional binding, rest pose for
  * a new skeleton, and that a bad batch is refused as a whole with a message naming the file.
  */
@@ -18,7 +18,7 @@ import {
   jointCountOf,
   triangleCountOf,
   vertexCountOf,
-} from '../../renderer/document/scene-document.ts';
+} from '../../workers/scene/scene-document.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
 import { inProcessIo as io, textFile } from './in-process-io.ts';
 

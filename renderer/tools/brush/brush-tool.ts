@@ -11,7 +11,7 @@
 import * as THREE from 'three';
 import { gatherDab } from '../../../workers/paint/paint-dab.ts';
 import { keepMasked } from '../../document/mesh-parts.ts';
-import type { SceneStore } from '../../history/scene-store.ts';
+import type { SceneStore } from '../../../workers/scene/scene-store.ts';
 import { record, type PaintController } from '../../paint/paint-controller.ts';
 import type { BrushRing } from '../../view/brush-ring.ts';
 import { PaintSurface } from '../../view/paint-surface.ts';

@@ -3,14 +3,14 @@
  * invariants every document keeps. Documents are values: an edit makes a new document (scene-store.ts), so a
  * view can tell what changed by comparing fields.
  */
-import type { DenseMatrix, GltfSource, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from '../../workers/formats/types.ts';
-import { buildDemoScene, type DemoScene } from '../../workers/demo/demo-scene.ts';
-import { buildTwistDemo } from '../../workers/demo/twist-demo.ts';
-import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
-import { poseDuration, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
-import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
-import { boundingBox } from '../../workers/mesh/bounds.ts';
-import type { GltfClip } from '../../workers/formats/gltf-export.ts';
+import type { DenseMatrix, GltfSource, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from '../formats/types.ts';
+import { buildDemoScene, type DemoScene } from '../demo/demo-scene.ts';
+import { buildTwistDemo } from '../demo/twist-demo.ts';
+import { buildSkeleton, type Skeleton } from '../rig/skeleton.ts';
+import { poseDuration, type PoseSequence } from '../rig/pose-sequence.ts';
+import { vertexNormals } from '../mesh/vertex-normals.ts';
+import { boundingBox } from '../mesh/bounds.ts';
+import type { GltfClip } from '../formats/gltf-export.ts';
 
 export const PROVISIONAL_WEIGHTS = 'bone distance (provisional)';
 

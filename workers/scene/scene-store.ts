@@ -9,7 +9,7 @@
  * its own history entries and announces the rows with `weightRowsEdited`.
  */
 import { bytesOf, type UndoHistory } from './undo-history.ts';
-import type { SceneDocument } from '../document/scene-document.ts';
+import type { SceneDocument } from './scene-document.ts';
 
 export type SceneChange =
   /**
