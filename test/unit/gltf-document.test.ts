@@ -9,11 +9,10 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenedFile } from '../../app/ipc-contract.ts';
-import { importGltf } from '../../workers/formats/gltf-import.ts';
-import type { IoClient } from '../../renderer/io/io-client.ts';
 import { gltfIntoDocument, isGltfBatch } from '../../renderer/document/gltf-document.ts';
 import { boneCountOf, demoDocument, vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
+import { inProcessIo } from './in-process-io.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
@@ -27,10 +26,7 @@ function dataFiles(folder: string[], names?: string[]): OpenedFile[] {
   }));
 }
 
-/** The worker's importGltf, called directly. */
-const io = {
-  importGltf: async (name: string, bytes: Uint8Array, resources: Record<string, Uint8Array>) => importGltf(bytes, name, resources),
-} as unknown as IoClient;
+const io = inProcessIo;
 
 test('SimpleSkin.gltf with its four .bin files equals the embedded version', async () => {
   const separate = await gltfIntoDocument(dataFiles(['gltf', 'SimpleSkin', 'glTF']), io);

@@ -11,6 +11,7 @@ import { poseDuration, type PoseSequence } from '../rig/pose-sequence.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
 import { boundingBox } from '../mesh/bounds.ts';
 import type { GltfClip } from '../formats/gltf-export.ts';
+import { boneFieldMismatch } from './bone-fields.ts';
 
 export const PROVISIONAL_WEIGHTS = 'bone distance (provisional)';
 
@@ -143,6 +144,9 @@ export function assertConsistent(doc: SceneDocument): void {
     if (example.pose.length !== 9 * B)
       throw new LoadError(`${example.poseSource}: a pose for ${example.pose.length / 9} bones, the skeleton has ${B}`);
   }
+  // Every other bone-indexed field, from the one list of them.
+  const mismatch = boneFieldMismatch(doc);
+  if (mismatch) throw new LoadError(`${doc.name}: ${mismatch.where} holds ${mismatch.bones} bones, the skeleton has ${B}`);
 }
 
 export function errorMessage(error: unknown): string {
