@@ -103,6 +103,24 @@ test('store edits put back the very arrays they replaced; a key merges consecuti
     changes.every((c) => c.kind === 'document' && !c.newScene),
     'the edits and their undos change the document, never the scene',
   );
+  // Each change names the fields it replaced: the handles edit two, each bone-scale edit (merged or not) and every
+  // undo and redo of one the bone scales alone.
+  const fieldsOf = (c: SceneChange): string[] => (c.kind === 'document' ? [...c.fields].sort() : []);
+  assert.deepEqual(fieldsOf(changes[0]), ['handles', 'handlesFile'], 'assigning handles changes the handles and their source');
+  assert.deepEqual(fieldsOf(changes[1]), ['boneScales'], 'a bone scale changes the bone scales only');
+  assert.deepEqual(
+    changes.slice(1).map(fieldsOf),
+    [
+      ...Array.from({ length: 3 }, () => ['boneScales']), // 1.1, 1.2, 1.5 (two merged)
+      ['boneScales'], // undo
+      ['boneScales'], // redo
+      ['boneScales'], // 2
+      ['boneScales'], // undo 2 (the pushed paint step changes no field)
+      ['boneScales'], // undo the merged step
+      ['handles', 'handlesFile'], // undo the handles
+    ],
+    'every change says exactly the fields it replaced',
+  );
   const other = demoDocument();
   store.open(other, 'opened the demo');
   assert.equal(store.doc, other);
@@ -111,5 +129,9 @@ test('store edits put back the very arrays they replaced; a key merges consecuti
   assert.ok(
     last.kind === 'document' && last.newScene && last.previous.mesh === start.mesh,
     'opening a document starts a new scene whose previous mesh is the one before',
+  );
+  assert.ok(
+    last.kind === 'document' && (['mesh', 'skeleton', 'weights', 'name'] as const).every((field) => last.fields.has(field)),
+    'a new scene changes every field',
   );
 });

@@ -13,10 +13,11 @@ import type { SceneDocument } from './scene-document.ts';
 
 export type SceneChange =
   /**
-   * a different document: a new scene, an edit, or an edit undone or redone; `merged`: an edit merged into the
-   * newest undo step (no new step)
+   * a different document: a new scene, an edit, or an edit undone or redone; `fields`: the fields whose values are
+   * not the previous document's (every field of a new scene), so a view can react to the ones it draws; `merged`:
+   * an edit merged into the newest undo step (no new step)
    */
-  | { kind: 'document'; previous: SceneDocument; newScene: boolean; merged?: boolean }
+  | { kind: 'document'; previous: SceneDocument; newScene: boolean; fields: ReadonlySet<keyof SceneDocument>; merged?: boolean }
   /** rows of doc.weights changed in place (null: any row may have) */
   | { kind: 'weight-rows'; vertices: ArrayLike<number> | null; count: number };
 
@@ -47,7 +48,8 @@ export class SceneStore {
     const previous = this.current;
     this.current = doc;
     this.history.clear(reason);
-    this.emit({ kind: 'document', previous, newScene: true });
+    const fields = new Set([...Object.keys(previous), ...Object.keys(doc)] as (keyof SceneDocument)[]);
+    this.emit({ kind: 'document', previous, newScene: true, fields });
   }
 
   /**
@@ -91,7 +93,7 @@ export class SceneStore {
   private set(doc: SceneDocument, merged = false): void {
     const previous = this.current;
     this.current = doc;
-    this.emit({ kind: 'document', previous, newScene: false, ...(merged ? { merged } : {}) });
+    this.emit({ kind: 'document', previous, newScene: false, fields: changedFields(previous, doc), ...(merged ? { merged } : {}) });
   }
 
   private emit(change: SceneChange): void {
@@ -108,4 +110,10 @@ function arraysIn(value: unknown): unknown[] {
     );
   if (value && typeof value === 'object' && 'data' in value) return [value.data];
   return [];
+}
+
+/** The fields whose values differ between two documents (by identity: documents are values). */
+function changedFields(previous: SceneDocument, next: SceneDocument): Set<keyof SceneDocument> {
+  const keys = new Set([...Object.keys(previous), ...Object.keys(next)] as (keyof SceneDocument)[]);
+  return new Set([...keys].filter((key) => previous[key] !== next[key]));
 }
