@@ -226,24 +226,19 @@ export class AutosaveSettingsDialog {
       row.append(element('span', 'export-field-label', label), body);
       return row;
     };
-    this.delay = element('input');
-    this.delay.type = 'number';
-    this.delay.min = '0';
-    this.delay.max = '3600';
-    this.delay.step = '1';
-    this.delay.name = 'autosave-delay';
-    this.maxWait = element('input');
-    this.maxWait.type = 'number';
-    this.maxWait.min = '1';
-    this.maxWait.max = '3600';
-    this.maxWait.step = '1';
-    this.maxWait.name = 'autosave-max-wait';
-    this.versions = element('input');
-    this.versions.type = 'number';
-    this.versions.min = '1';
-    this.versions.max = '50';
-    this.versions.step = '1';
-    this.versions.name = 'autosave-versions';
+    /** A whole-number field from `min` to `max`. */
+    const wholeNumber = (name: string, min: number, max: number): HTMLInputElement => {
+      const input = element('input');
+      input.type = 'number';
+      input.min = String(min);
+      input.max = String(max);
+      input.step = '1';
+      input.name = name;
+      return input;
+    };
+    this.delay = wholeNumber('autosave-delay', 0, 3600);
+    this.maxWait = wholeNumber('autosave-max-wait', 1, 3600);
+    this.versions = wholeNumber('autosave-versions', 1, 50);
     body.append(
       field('Idle seconds (0: off)', this.delay),
       field('At the latest, seconds after a change', this.maxWait),
