@@ -30,7 +30,6 @@
 import {
   Logger,
   WebIO,
-  Format,
   type Accessor,
   type Animation,
   type AnimationSampler,
@@ -43,7 +42,6 @@ import {
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { accessorValues, accessorsWithUnknownExtensions, patchGlbJson, pointerSamplers, prepareCarry, sourceJson } from './gltf-carry.ts';
 import { CollectingLogger } from './gltf-collecting-logger.ts';
-import { bufferUris } from './gltf-resource-uris.ts';
 import { FormatError } from './format-error.ts';
 import { addBakedMorphs, addExampleMorphs } from './gltf-edit-morphs.ts';
 import { compressOnWrite } from './gltf-extensions.ts';
@@ -56,6 +54,7 @@ import {
   type GltfExportOptions,
   type GltfExportResult,
   type GltfPoseSpace,
+  writeGltfJson,
 } from './gltf-export.ts';
 import { importGltf, readCheckedGltf, type GltfImportResult } from './gltf-import.ts';
 import { composeTrs, identity, invertAffine, multiply, transformPoint } from './gltf-numbers.ts';
@@ -490,12 +489,7 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     if (used.includes('EXT_meshopt_compression')) await compressOnWrite(doc, io, 'meshopt');
     if (opts.compression !== 'none') await compressOnWrite(doc, io, opts.compression);
     if (opts.format === 'glb') return { bytes: patchGlbJson(await io.writeBinary(doc), carried, file), resources: {}, warnings };
-    // The buffers are named after the output, as a fresh export names its one: kept under the source's names, an
-    // export next to the source would write its changed data into the files the source still refers to.
-    const buffers = root.listBuffers();
-    const uris = bufferUris(opts.basename, buffers.length);
-    buffers.forEach((buffer, k) => buffer.setURI(uris[k]));
-    const { json, resources } = await io.writeJSON(doc, { format: Format.GLTF, basename: opts.basename });
+    const { json, resources } = await writeGltfJson(io, doc, opts.basename);
     carried(json as unknown as Record<string, unknown>);
     return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };
   } catch (error) {

@@ -465,14 +465,23 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     // Loaded on demand: the page imports this module for its defaults and should not carry the extensions.
     if (opts.compression !== 'none') await (await import('./gltf-extensions.ts')).compressOnWrite(doc, io, opts.compression);
     if (opts.format === 'glb') return { bytes: await io.writeBinary(doc), resources: {}, warnings };
-    const buffers = doc.getRoot().listBuffers();
-    const uris = bufferUris(opts.basename, buffers.length);
-    buffers.forEach((buffer, k) => buffer.setURI(uris[k]));
-    const { json, resources } = await io.writeJSON(doc, { format: Format.GLTF, basename: opts.basename });
+    const { json, resources } = await writeGltfJson(io, doc, opts.basename);
     return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };
   } catch (error) {
     return fail('', `cannot write the file: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/**
+ * The document as a .gltf (JSON) and its resources, for the fresh and the in-place export alike. Its buffers are named
+ * after the file (bufferUris): kept under a source's names, an export next to that source would write its data into
+ * the files the source still refers to.
+ */
+export function writeGltfJson(io: WebIO, doc: Document, basename: string): ReturnType<WebIO['writeJSON']> {
+  const buffers = doc.getRoot().listBuffers();
+  const uris = bufferUris(basename, buffers.length);
+  buffers.forEach((buffer, k) => buffer.setURI(uris[k]));
+  return io.writeJSON(doc, { format: Format.GLTF, basename });
 }
 
 /** Float32 normals renormalized after rounding, so that every stored normal is unit within float32 precision. */
