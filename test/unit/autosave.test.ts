@@ -17,7 +17,6 @@ import {
   IdleScheduler,
   SNAPSHOT_RESTARTS,
   SNAPSHOT_SLICE_BYTES,
-  SlicedCopy,
   autosaveSettings,
   versionsToDrop,
   type AutosaveHost,
@@ -42,6 +41,7 @@ import {
   validateAutosaveRemove,
   validateBoolean,
 } from '../../app/ipc-validate.ts';
+import { SlicedCopy } from '../../renderer/project/sliced-copy.ts';
 
 /** A clock whose time moves only when the test says; timers fire in time order. */
 class FakeClock implements Clock {
