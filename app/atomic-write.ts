@@ -137,6 +137,11 @@ function checkDistinct(files: readonly AtomicFile[]): void {
 /** Folders whose entries changed: fsync'd so the renames are durable. Some systems cannot (Windows): ignored. */
 const UNSYNCABLE_FOLDER = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'ENOTSUP', 'EBADF']);
 
+/** The failure for `at`, on the way to folder `top`, being a file: where the folder itself should be, or above it. */
+function notAFolder(top: string, at: string): AtomicWriteError {
+  return folderFailure(top, at, Object.assign(new Error('not a folder'), { code: at === top ? 'EEXIST' : 'ENOTDIR' }));
+}
+
 /**
  * Makes a folder and its missing parents, one level at a time below the nearest one that exists. (A recursive mkdir
  * is not used: where the system refuses a folder, as in /proc, it retries for ever.)
@@ -155,7 +160,7 @@ export function makeFoldersSync(folder: string, io: Pick<AtomicSyncFs, 'statSync
       if (errorCode(error) !== 'ENOTDIR') throw folderFailure(top, at, error);
     }
     if (info?.isDirectory()) break;
-    if (info) throw folderFailure(top, at, Object.assign(new Error('not a folder'), { code: at === top ? 'EEXIST' : 'ENOTDIR' }));
+    if (info) throw notAFolder(top, at);
     missing.unshift(at);
     if (path.dirname(at) === at) break;
   }
@@ -183,7 +188,7 @@ export async function makeFolders(folder: string, io: Pick<AtomicAsyncFs, 'stat'
       throw folderFailure(top, at, error);
     });
     if (info?.isDirectory()) break;
-    if (info) throw folderFailure(top, at, Object.assign(new Error('not a folder'), { code: at === top ? 'EEXIST' : 'ENOTDIR' }));
+    if (info) throw notAFolder(top, at);
     missing.unshift(at);
     if (path.dirname(at) === at) break;
   }
