@@ -5,6 +5,7 @@
  * character is refused. Every problem is returned in words with its character position, never thrown by a decoder
  * of the platform (`atob` throws an InvalidCharacterError that names neither the file nor the place).
  */
+import { namedCharacter } from './format-error.ts';
 
 /** A decoded data: URI. */
 export interface DataUri {
@@ -29,11 +30,6 @@ const MEDIA_TYPE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+\/[!#$%&'*+\-.^_`|~0-9A-Za-z]+$
 /** True for a URI with the `data:` scheme (scheme names ignore case). */
 export function isDataUri(uri: string): boolean {
   return uri.length >= 5 && uri.slice(0, 5).toLowerCase() === 'data:';
-}
-
-/** An ASCII character for a message: itself when printable, else its code. */
-function shownCharacter(c: number): string {
-  return c > 32 && c < 127 ? `'${String.fromCharCode(c)}'` : `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /**
@@ -128,7 +124,7 @@ function base64Decoded(text: Uint8Array, at: (k: number) => number): Uint8Array 
     }
     const value = c < 128 ? BASE64[c] : -1;
     if (value < 0)
-      return `${c < 128 ? shownCharacter(c) : 'a non-ASCII character'} at character ${at(k)} is not a base64 digit (A–Z, a–z, 0–9, +, /)`;
+      return `${c < 128 ? namedCharacter(c) : 'a non-ASCII character'} at character ${at(k)} is not a base64 digit (A–Z, a–z, 0–9, +, /)`;
     if (padding > 0) return `the '=' at character ${at(firstPadding)} is inside the base64 data ('=' may only pad its end)`;
     accumulator = ((accumulator << 6) | value) & 0xffffff;
     bits += 6;

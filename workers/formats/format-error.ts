@@ -20,6 +20,21 @@ const OTHER_SPACE = /^[\t\n\v\f\r\u0085\u2028\u2029]$/;
 const NON_PRINTABLE = /^[\p{C}\p{Zl}\p{Zp}]$/u;
 
 /**
+ * One character (a code point) as a message shows it: itself when printable, else its code as `\uXXXX` (`\u{XXXXX}`
+ * above the BMP), so that a terminal or a page shows it and plays none.
+ */
+export function printableCharacter(char: string): string {
+  if (!NON_PRINTABLE.test(char)) return char;
+  const code = char.codePointAt(0)!;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** A character a message names, by code point: `'x'` when it is printable ASCII, else `U+XXXX`. */
+export function namedCharacter(code: number): string {
+  return code > 32 && code < 127 ? `'${String.fromCharCode(code)}'` : `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
  * Text as one printable line of at most `max` characters (plus the note of what was cut): a run of whitespace
  * with tabs or line breaks in it becomes one space (plain spaces stay as they are), other non-printable characters are shown as `\uXXXX` (`\u{XXXXX}` above the BMP), and a
  * longer text is cut, saying how much, so that a file of escape sequences or megabytes of one token cannot
@@ -43,8 +58,7 @@ export function printableLine(text: string, max: number): string {
     }
     if (char === ' ' && inRun) continue;
     inRun = false;
-    if (NON_PRINTABLE.test(char)) out += code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += char;
+    out += printableCharacter(char);
   }
   return i < text.length ? `${out}… (${text.length - i} more characters)` : out;
 }

@@ -7,7 +7,7 @@
  * A text longer than MAX_TEXT_FILE_BYTES is refused from its byte length, before it is decoded (a string of more
  * than about 512 M characters cannot be made, and the engine's error names no file).
  */
-import { FormatError } from './format-error.ts';
+import { FormatError, namedCharacter } from './format-error.ts';
 import { MAX_TEXT_FILE_BYTES } from './read-file.ts';
 
 /** Where a JSON text stops being JSON: the index of the character at fault and why. */
@@ -21,12 +21,6 @@ export interface JsonSyntaxError {
 
 const OBJECT = 1;
 const ARRAY = 2;
-
-/** A character for a message: printable ASCII as itself in quotes, anything else by its code point. */
-function shownCharacter(text: string, index: number): string {
-  const code = text.codePointAt(index)!;
-  return code > 32 && code < 127 ? `'${String.fromCharCode(code)}'` : `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-}
 
 const isJsonSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -50,7 +44,8 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | null {
     while (k < n) {
       const c = text.charCodeAt(k);
       if (c === 34) return k + 1;
-      if (c < 32) return fail(k, `a control character (${shownCharacter(text, k)}) inside a string; write it as an escape such as \\n`);
+      if (c < 32)
+        return fail(k, `a control character (${namedCharacter(text.codePointAt(k)!)}) inside a string; write it as an escape such as \\n`);
       if (c === 92) {
         const e = k + 1 < n ? text.charCodeAt(k + 1) : -1;
         if (e === 117) {
@@ -64,7 +59,10 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | null {
           k += 2;
           continue;
         }
-        return fail(k, e < 0 ? 'the text ends inside a string' : `'\\' followed by ${shownCharacter(text, k + 1)} is not a JSON escape`);
+        return fail(
+          k,
+          e < 0 ? 'the text ends inside a string' : `'\\' followed by ${namedCharacter(text.codePointAt(k + 1)!)} is not a JSON escape`,
+        );
       }
       k++;
     }
@@ -120,7 +118,7 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | null {
           const literal = ['true', 'false', 'null'].find((word) => text.startsWith(word, i));
           if (literal) end = i + literal.length;
         }
-        if (end === undefined) return fail(i, `${shownCharacter(text, i)} where a value should be`);
+        if (end === undefined) return fail(i, `${namedCharacter(text.codePointAt(i)!)} where a value should be`);
         if (typeof end !== 'number') return end;
         i = end;
         expect = 'next';
@@ -134,7 +132,7 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | null {
           expect = 'next';
           break;
         }
-        if (c !== 34) return fail(i, `${shownCharacter(text, i)} where a key (a string in double quotes) should be`);
+        if (c !== 34) return fail(i, `${namedCharacter(text.codePointAt(i)!)} where a key (a string in double quotes) should be`);
         const end = stringEnd(i);
         if (typeof end !== 'number') return end;
         i = end;
@@ -142,12 +140,12 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | null {
         break;
       }
       case 'colon':
-        if (c !== 58) return fail(i, `':' expected after the key, found ${shownCharacter(text, i)}`);
+        if (c !== 58) return fail(i, `':' expected after the key, found ${namedCharacter(text.codePointAt(i)!)}`);
         i++;
         expect = 'value';
         break;
       case 'next': {
-        if (stack.length === 0) return fail(i, `${shownCharacter(text, i)} after the end of the JSON value`, true);
+        if (stack.length === 0) return fail(i, `${namedCharacter(text.codePointAt(i)!)} after the end of the JSON value`, true);
         const object = stack[stack.length - 1] === OBJECT;
         if (c === 44) {
           i++;
@@ -155,7 +153,7 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | null {
         } else if (c === (object ? 125 : 93)) {
           stack.pop();
           i++;
-        } else return fail(i, `',' or '${object ? '}' : ']'}' expected in ${container()}, found ${shownCharacter(text, i)}`);
+        } else return fail(i, `',' or '${object ? '}' : ']'}' expected in ${container()}, found ${namedCharacter(text.codePointAt(i)!)}`);
         break;
       }
     }

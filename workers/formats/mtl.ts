@@ -118,7 +118,6 @@ export function readMtl(text: string, file: string): MtlFile {
   let current: MtlMaterial | null = null;
   let orphanWarned = false;
 
-  const restOfLine = (): string => scanner.restOfLine();
   const finite = (what: string): number => {
     const value = scanner.number(what);
     if (!Number.isFinite(value)) scanner.fail(`${what} ${describeNonFinite(value)}`);
@@ -149,7 +148,7 @@ export function readMtl(text: string, file: string): MtlFile {
     const statement = keyword.toLowerCase();
     switch (statement) {
       case 'newmtl': {
-        const name = restOfLine();
+        const name = scanner.restOfLine();
         if (!name) scanner.failShort("'newmtl' has no material name");
         const material: MtlMaterial = { name, line: scanner.line, diffuse: null, alpha: 1, diffuseMap: null };
         const earlier = byName.get(name);
@@ -222,7 +221,7 @@ export function readMtl(text: string, file: string): MtlFile {
           if (count < spec.min) scanner.failShort(`map_Kd option '${option}' needs ${spec.min} value${spec.min === 1 ? '' : 's'}`);
           if (spec.changesPlacement) skipped.push(option);
         }
-        const name = restOfLine();
+        const name = scanner.restOfLine();
         const material = target(keyword);
         if (material) {
           material.diffuseMap = name;

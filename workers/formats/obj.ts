@@ -158,7 +158,6 @@ export function readObj(text: string, file: string): ObjFile {
     }
     return -1;
   };
-  const restOfLine = (): string => scanner.restOfLine();
 
   while (!scanner.atEnd()) {
     if (!scanner.hasToken()) {
@@ -281,7 +280,7 @@ export function readObj(text: string, file: string): ObjFile {
       const keyword = scanner.peekToken();
       if (keyword === 'o' || keyword === 'g') {
         scanner.pos += 1;
-        const name = restOfLine().replace(/\s+/g, ' ');
+        const name = scanner.restOfLine().replace(/\s+/g, ' ');
         if (keyword === 'o') {
           sawObject = true;
           currentObject = name || 'object';
@@ -289,7 +288,7 @@ export function readObj(text: string, file: string): ObjFile {
         currentPart = -1;
       } else if (keyword === 'usemtl') {
         scanner.pos += keyword.length;
-        const name = restOfLine();
+        const name = scanner.restOfLine();
         let material = name ? materialByName.get(name) : -1;
         if (material === undefined) {
           material = materialNames.length;
@@ -301,7 +300,7 @@ export function readObj(text: string, file: string): ObjFile {
         currentPart = -1;
       } else if (keyword === 'mtllib') {
         scanner.pos += keyword.length;
-        for (const library of libraryNames(restOfLine())) {
+        for (const library of libraryNames(scanner.restOfLine())) {
           if (libraryNamesSeen.has(library)) continue;
           libraryNamesSeen.add(library);
           materialLibraries.push(library);

@@ -1,4 +1,4 @@
-import { FormatError } from './format-error.ts';
+import { FormatError, printableCharacter } from './format-error.ts';
 
 const SPACE = 32;
 const TAB = 9;
@@ -31,9 +31,6 @@ const NON_FINITE_LITERAL = /^[+-]?(?:1\.#)?(?:q?nan|inf|infinity|ind)(?:\(.*\))?
 /** Characters of a token an error message shows; longer tokens are cut and their length given. */
 export const MAX_EXCERPT_LENGTH = 40;
 
-/** Characters an excerpt shows as `\uXXXX`: controls (tabs and line breaks too), format characters, lone surrogates. */
-const NOT_SHOWN = /^[\p{C}\p{Zl}\p{Zp}]$/u;
-
 /**
  * A token as an error message may quote it: at most MAX_EXCERPT_LENGTH characters, control and other non-printable
  * characters shown as `\uXXXX`, and for a longer one the count of characters left out (a file of 300 MB of zeros
@@ -42,12 +39,8 @@ const NOT_SHOWN = /^[\p{C}\p{Zl}\p{Zp}]$/u;
 export function excerpt(token: string): string {
   const shown = token.length > MAX_EXCERPT_LENGTH ? token.slice(0, MAX_EXCERPT_LENGTH) : token;
   let visible = '';
-  for (const char of shown) {
-    // A pair cut in two by the slice is a lone surrogate here, and shown as one.
-    const code = char.codePointAt(0)!;
-    if (!NOT_SHOWN.test(char)) visible += char;
-    else visible += code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  }
+  // Tabs and line breaks too are shown as codes (printableCharacter); a pair cut in two by the slice is a lone surrogate.
+  for (const char of shown) visible += printableCharacter(char);
   return token.length > MAX_EXCERPT_LENGTH ? `${visible}… (${token.length} characters)` : visible;
 }
 
