@@ -135,3 +135,28 @@ test('store edits put back the very arrays they replaced; a key merges consecuti
     'a new scene changes every field',
   );
 });
+
+test('a store edit of the skeleton is an undo step, not a new scene; an edit that breaks an invariant changes nothing', () => {
+  const history = new UndoHistory();
+  const start = demoDocument();
+  const store = new SceneStore(start, history);
+  const changes: SceneChange[] = [];
+  store.subscribe((change) => changes.push(change));
+  const joints = start.skeleton.joints.slice();
+  joints[0] += 0.25;
+  const skeleton = { ...start.skeleton, joints };
+  store.edit('Move joint 0', { skeleton });
+  const change = changes.at(-1)!;
+  assert.ok(change.kind === 'document' && !change.newScene, 'a skeleton edit is not a new scene');
+  assert.deepEqual(change.kind === 'document' ? [...change.fields] : [], ['skeleton']);
+  assert.deepEqual(history.undoLabels(), ['Move joint 0']);
+  history.undo();
+  assert.equal(store.doc.skeleton, start.skeleton, 'undo puts the very skeleton back');
+  const B = start.skeleton.parents.length;
+  assert.throws(
+    () => store.edit('Bad scales', { boneScales: new Float64Array(3 * (B + 1)) }),
+    new RegExp(`boneScales holds ${B + 1} bones, the skeleton has ${B}`),
+  );
+  assert.equal(store.doc.skeleton, start.skeleton, 'a refused edit leaves the document');
+  assert.deepEqual(history.undoLabels(), [], 'and the history');
+});

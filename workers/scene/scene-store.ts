@@ -9,7 +9,7 @@
  * its own history entries and announces the rows with `weightRowsEdited`.
  */
 import { bytesOf, type UndoHistory } from './undo-history.ts';
-import type { SceneDocument } from './scene-document.ts';
+import { assertConsistent, type SceneDocument } from './scene-document.ts';
 
 export type SceneChange =
   /**
@@ -21,7 +21,9 @@ export type SceneChange =
   /** rows of doc.weights changed in place (null: any row may have) */
   | { kind: 'weight-rows'; vertices: ArrayLike<number> | null; count: number };
 
-type Fields = Partial<Omit<SceneDocument, 'mesh' | 'skeleton' | 'restNormals' | 'diagonal'>>;
+/** What an edit may replace: any field but the mesh (a new mesh is a new scene) and what is derived from it. */
+export type SceneFields = Partial<Omit<SceneDocument, 'mesh' | 'restNormals' | 'diagonal'>>;
+type Fields = SceneFields;
 
 export class SceneStore {
   private current: SceneDocument;
@@ -53,13 +55,16 @@ export class SceneStore {
   }
 
   /**
-   * Replaces some fields of the document as one undoable step (mesh and skeleton never change this way: a new
-   * mesh or skeleton is a new scene).
+   * Replaces some fields of the document as one undoable step. The mesh never changes this way (a new mesh is a new
+   * scene); the skeleton does, with every bone-indexed field in the same edit (workers/rig/bone-edits.ts).
+   * @throws LoadError when the edited document breaks an invariant (assertConsistent); the document is then unchanged
    * @param label     what the step did, e.g. 'Assign handles'
    * @param mergeKey  edits with the same key in a row are one step (a value typed digit by digit, a slider dragged):
    *                  the step keeps the first edit's "before" and takes the latest "after"
    */
   edit(label: string, fields: Fields, mergeKey?: string): void {
+    if ('mesh' in fields) throw new Error('SceneStore.edit: a new mesh is a new scene (open it)');
+    assertConsistent({ ...this.current, ...fields });
     const merging = this.mergeable;
     if (mergeKey && merging?.key === mergeKey && this.history.newest === merging.entry) {
       Object.assign(merging.after, fields);
