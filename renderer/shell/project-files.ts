@@ -20,7 +20,7 @@ import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weight
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import { boneCountOf, errorMessage, vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { INFLUENCE_CHOICES } from '../panels/app-chrome.ts';
-import { documentFromProject, projectSceneOf } from '../project/project-document.ts';
+import { documentFromProject, projectSceneOf } from '../../workers/scene/project-document.ts';
 import { ProjectSession, type ProjectTarget } from '../project/project-session.ts';
 import { VIEW_MODES, type ViewMode } from '../view/view-modes.ts';
 import type { App } from './app.ts';

@@ -12,7 +12,7 @@ import { readObj } from '../../workers/formats/obj.ts';
 import { PROJECT_EXTENSION, readProjectFile, writeProjectFile, type ProjectContents } from '../../workers/formats/project-file.ts';
 import type { GltfSource, SurfaceLook } from '../../workers/formats/types.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
-import { documentFromProject, projectSceneOf } from '../../renderer/project/project-document.ts';
+import { documentFromProject, projectSceneOf } from '../../workers/scene/project-document.ts';
 import { objSeedWithParts } from '../fuzz/corpus.ts';
 import { FIXTURE_PATH } from '../make-project-fixture.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';

@@ -12,7 +12,7 @@ import { demoDocument, twistDemoDocument } from '../../workers/scene/scene-docum
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { ProjectSession } from '../../renderer/project/project-session.ts';
-import { documentFromProject, projectSceneOf } from '../../renderer/project/project-document.ts';
+import { documentFromProject, projectSceneOf } from '../../workers/scene/project-document.ts';
 import { ProjectFilesMain } from '../../app/project-files-main.ts';
 import { IpcArgumentError, validateOpenProjectRequest, validateSaveProjectRequest } from '../../app/ipc-validate.ts';
 import { readProjectFile, writeProjectFile, defaultProjectSettings } from '../../workers/formats/project-file.ts';

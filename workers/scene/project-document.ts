@@ -3,8 +3,8 @@
  * project's scene section (workers/formats/project-file.ts), including the asset kept whole (parts, look, OBJ
  * corners, the glTF source); derived fields (normals, bounds) are recomputed.
  */
-import type { ProjectScene } from '../../workers/formats/project-file.ts';
-import { assertConsistent, examplesOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import type { ProjectScene } from '../formats/project-file.ts';
+import { assertConsistent, examplesOf, withDerived, type SceneDocument } from './scene-document.ts';
 
 /** The project's scene section of a document (the same arrays, no copies: the writer only reads them). */
 export function projectSceneOf(doc: SceneDocument): ProjectScene {
