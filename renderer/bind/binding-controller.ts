@@ -98,13 +98,15 @@ export class BindingController {
     host.store.subscribe((change) => {
       if (change.kind !== 'document') return;
       const doc = host.store.doc;
-      if (change.newScene || doc.mesh !== change.previous.mesh || doc.skeleton !== change.previous.skeleton) this.reset();
+      if (change.newScene || change.fields.has('mesh')) this.reset();
+      // An edited skeleton keeps the selection and the report; a solve for the skeleton before it is cancelled.
+      else if (change.fields.has('skeleton') && this.progress.running) this.host.client.cancel();
       if (this.lastResult && this.lastResult.weights !== doc.weights) this.lastResult = null;
       this.changed();
     });
   }
 
-  /** A new mesh or skeleton: nothing selected, no report, no computation. */
+  /** A new scene or mesh: nothing selected, no report, no computation. */
   private reset(): void {
     const n = vertexCountOf(this.host.store.doc);
     this.selection = new Uint8Array(n);

@@ -14,7 +14,9 @@ import type { BindingController } from '../bind/binding-controller.ts';
 import { CommandRegistry, isCommandId } from '../commands/command-registry.ts';
 import type { WhenContext } from '../commands/when-clause.ts';
 import { DeformationController } from '../deform/deformation-controller.ts';
-import { PoseEvaluator } from '../deform/pose-evaluator.ts';
+import type { PoseEvaluator } from '../deform/pose-evaluator.ts';
+import { BoneSelection } from '../skeleton/bone-selection.ts';
+import { PosePlayback } from '../skeleton/pose-playback.ts';
 import {
   boneCountOf,
   demoDocument,
@@ -83,9 +85,10 @@ export class App {
   readonly unposedDisplay: UnposedDisplay;
   influenceSetting = INFLUENCE_DEFAULTS.maxInfluences;
   influences: Influences;
-  evaluator: PoseEvaluator;
+  /** the pose shown and the timeline it plays on */
+  readonly playback: PosePlayback;
+  readonly boneSelection: BoneSelection;
   readonly views: SceneView;
-  selectedBone = -1;
   error: string | null = null;
   /** "As exported" preview: LBS with the export's strongest influences, quantized as the file stores them */
   asExported = false;
@@ -117,7 +120,8 @@ export class App {
       (_, error) => this.setError(errorMessage(error)),
     );
     this.influences = influencesFromWeights(doc.weights, this.influenceSetting);
-    this.evaluator = new PoseEvaluator(doc);
+    this.boneSelection = new BoneSelection(this.store);
+    this.playback = new PosePlayback(this.store, timeline, () => this.frames?.markPose());
     this.views = new SceneView(viewport.scene, doc, this.influences, this.selectedBone, new Uint8Array(vertexCountOf(doc)), () =>
       this.viewport.invalidate(),
     );
@@ -131,7 +135,7 @@ export class App {
       viewport,
       timeline,
       deformation: this.deformation,
-      evaluator: () => this.evaluator,
+      evaluator: () => this.playback.evaluator,
       overlay: () => this.views.overlay,
       posed: () => {
         this.tools?.tool<BrushTool>('brush').poseChanged();
@@ -161,6 +165,7 @@ export class App {
     this.menu = new DesktopMenu(this.commands, bridge);
 
     this.store.subscribe((change) => this.sceneChanged(change));
+    this.boneSelection.onChange(() => this.boneSelected());
     this.history.subscribe((event) => this.historyChanged(event));
     this.binding.onChange(() => this.bindingChanged());
     this.tools.onChange(() => this.toolChanged());
@@ -170,7 +175,6 @@ export class App {
     onWorkerCrash((crash) => this.workerCrashed(crash));
     bridge.onMenuCommand((command) => this.runMenuCommand(command));
     if (bridge instanceof WebBridge) bridge.onUnrequestedFiles((files) => void this.files.load(files));
-    timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true, this.evaluator.times);
     this.frameAll();
     this.chrome.setInfluences(this.influenceSetting);
     this.refreshClips();
@@ -207,31 +211,24 @@ export class App {
       this.refreshChrome();
       return;
     }
-    const { previous } = change;
+    // Per field: an edit of the skeleton rebuilds what draws it and keeps the camera, the selection and the time.
+    const { fields, newScene } = change;
     const doc = this.store.doc;
-    if (doc.skeleton !== previous.skeleton) this.selectedBone = -1;
-    if (doc.mesh !== previous.mesh || doc.skeleton !== previous.skeleton || doc.weights !== previous.weights) {
+    if (fields.has('mesh') || fields.has('skeleton') || fields.has('weights')) {
       this.influences = this.influencesFor(doc.weights);
       const { selection, selectionVersion } = this.binding;
       this.views.rebuild(doc, this.influences, this.selectedBone, selection);
       this.selectionShown = { selection, version: selectionVersion };
       this.deformation.setDocument(doc, this.influences, this.views.skinned);
-      if (doc.mesh !== previous.mesh) this.showLookOf(doc);
+      if (fields.has('mesh')) this.showLookOf(doc);
       this.showTriangles();
-    } else if (doc.handles !== previous.handles) {
+    } else if (fields.has('handles')) {
       this.views.weightView.setHandles(doc.handles);
       this.deformation.setHandles(doc);
     }
-    if (doc.poses !== previous.poses || doc.skeleton !== previous.skeleton) {
-      this.evaluator = new PoseEvaluator(doc);
-      this.timeline.setSequence(this.evaluator.kind, this.evaluator.duration, true, this.evaluator.times);
-    }
-    this.evaluator.boneScales.fill(1);
-    if (doc.boneScales) this.evaluator.boneScales.set(doc.boneScales);
-    this.frames.markPose();
     this.refreshClips();
-    if (doc.mesh !== previous.mesh || doc.skeleton !== previous.skeleton) this.frameAll();
-    if (doc.parts !== previous.parts && this.meshes.list.length > 1) this.meshesPanel.setOpen(true);
+    if (newScene || fields.has('mesh')) this.frameAll();
+    if (fields.has('parts') && this.meshes.list.length > 1) this.meshesPanel.setOpen(true);
     this.refreshChrome();
     this.viewport.invalidate();
   }
@@ -348,9 +345,23 @@ export class App {
     this.renderNow();
   }
 
+  /** the selected bone, or -1 for none */
+  get selectedBone(): number {
+    return this.boneSelection.bone;
+  }
+
+  /** the pose shown (its buffers are the scene's bones') */
+  get evaluator(): PoseEvaluator {
+    return this.playback.evaluator;
+  }
+
   selectBone(bone: number): void {
-    this.selectedBone = bone;
-    this.views.selectBone(this.store.doc, bone);
+    this.boneSelection.select(bone);
+  }
+
+  /** Another bone selected (by a command, or none after a new scene): the views and panels show it. */
+  private boneSelected(): void {
+    this.views.selectBone(this.store.doc, this.selectedBone);
     this.paint.changed();
     this.refreshChrome();
     this.viewport.invalidate();

@@ -1,0 +1,72 @@
+/**
+ * The pose shown: the evaluator of the scene's pose sequence, and the timeline it plays on. A new scene, or another
+ * sequence (a clip chosen or poses loaded: another `posesFile`; a clip baked: other frames), starts the timeline
+ * over; an edit that keeps the sequence — a bone inserted, deleted or moved, which rewrites every pose's arrays but
+ * not its file or its frames — keeps the time and whether it plays. The evaluator is made anew whenever the skeleton or the poses change (its buffers are sized
+ * by bone), and takes the bone scales.
+ */
+import { PoseEvaluator, type PoseKind } from '../deform/pose-evaluator.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+
+/** The timeline as this needs it: a new sequence to play from its start. */
+export interface SequenceTimeline {
+  setSequence(kind: PoseKind, duration: number, autoplay: boolean, times: Float64Array | null): void;
+}
+
+export class PosePlayback {
+  private current: PoseEvaluator;
+
+  /**
+   * @param timeline  told of every new sequence (it then plays from time 0)
+   * @param posed     the pose to show changed: it is evaluated again before the next draw
+   */
+  constructor(
+    private readonly store: SceneStore,
+    private readonly timeline: SequenceTimeline,
+    private readonly posed: () => void,
+  ) {
+    this.current = this.evaluatorOfScene();
+    this.showSequence();
+    store.subscribe((change) => {
+      if (change.kind !== 'document') return;
+      const { fields } = change;
+      if (change.newScene || fields.has('poses') || fields.has('skeleton')) {
+        const previous = this.current;
+        this.current = this.evaluatorOfScene();
+        const another = change.newScene || fields.has('posesFile') || !sameTiming(previous, this.current);
+        if (another) this.showSequence();
+      } else if (fields.has('boneScales')) this.takeScales();
+      this.posed();
+    });
+  }
+
+  get evaluator(): PoseEvaluator {
+    return this.current;
+  }
+
+  private evaluatorOfScene(): PoseEvaluator {
+    const evaluator = new PoseEvaluator(this.store.doc);
+    this.current = evaluator;
+    this.takeScales();
+    return evaluator;
+  }
+
+  private takeScales(): void {
+    const { boneScales } = this.store.doc;
+    this.current.boneScales.fill(1);
+    if (boneScales) this.current.boneScales.set(boneScales);
+  }
+
+  private showSequence(): void {
+    const e = this.current;
+    this.timeline.setSequence(e.kind, e.duration, true, e.times);
+  }
+}
+
+/** Whether two evaluators play on the same timeline: kind, length and key times (values, not identity). */
+function sameTiming(a: PoseEvaluator, b: PoseEvaluator): boolean {
+  if (a.kind !== b.kind || a.duration !== b.duration) return false;
+  if (a.times === b.times) return true;
+  if (!a.times || !b.times || a.times.length !== b.times.length) return false;
+  return a.times.every((t, i) => t === b.times![i]);
+}

@@ -1,0 +1,143 @@
+/**
+ * How the controllers react to a change of the scene, per field: an edit of the skeleton is not a new scene, so the
+ * selected bone, the binding's lasso selection, the paint locks and the playback time are kept; a new scene resets
+ * them. The controllers run in Node against the real store and history.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BindingController } from '../../renderer/bind/binding-controller.ts';
+import { BoneSelection } from '../../renderer/skeleton/bone-selection.ts';
+import { PosePlayback, type SequenceTimeline } from '../../renderer/skeleton/pose-playback.ts';
+import { demoDocument, twistDemoDocument, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+
+/** A timeline that keeps time as the app's does: a new sequence starts at 0; otherwise time is what it was set to. */
+class RecordingTimeline implements SequenceTimeline {
+  time = 0;
+  sequences = 0;
+  setSequence(): void {
+    this.time = 0;
+    this.sequences++;
+  }
+}
+
+/** The document with its rest joints moved (every bone-indexed field unchanged: the same bones). */
+function withJointMoved(doc: SceneDocument, joint: number, dx: number): SceneDocument['skeleton'] {
+  const joints = doc.skeleton.joints.slice();
+  joints[3 * joint] += dx;
+  return buildSkeleton({ joints, bones: doc.skeleton.bones }, doc.name);
+}
+
+function bindingController(store: SceneStore, hang: { cancelled: number }) {
+  let running = false;
+  let reject: ((error: unknown) => void) | null = null;
+  return new BindingController({
+    store,
+    client: {
+      get running() {
+        return running;
+      },
+      cancel: () => {
+        hang.cancelled++;
+        running = false;
+        reject?.(new DOMException('cancelled', 'AbortError'));
+      },
+      automaticHandles: () => Promise.reject(new Error('unused')),
+      harmonicWeights: () => {
+        running = true;
+        return new Promise((_, r) => (reject = r));
+      },
+    },
+    io: { readRigFile: () => Promise.reject(new Error('unused')), handlesFromDmat: () => Promise.reject(new Error('unused')) },
+    bridge: { openFiles: () => Promise.resolve([]), saveFile: () => Promise.resolve(true) },
+    posedPositions: () => store.doc.mesh.positions,
+    viewProjection: () => ({ elements: [], width: 1, height: 1 }),
+    selectedBone: () => 0,
+    load: () => Promise.resolve(),
+    showError: () => undefined,
+    computed: () => undefined,
+    vertexMask: () => null,
+    shownTriangles: () => store.doc.mesh.triangles,
+  });
+}
+
+test('an edit of the skeleton keeps the selected bone, the lasso selection and the playback time; a new scene resets them', async () => {
+  const store = new SceneStore(demoDocument(), new UndoHistory());
+  const timeline = new RecordingTimeline();
+  let posed = 0;
+  const playback = new PosePlayback(store, timeline, () => posed++);
+  const selection = new BoneSelection(store);
+  const hang = { cancelled: 0 };
+  const binding = bindingController(store, hang);
+  assert.equal(timeline.sequences, 1, 'the first scene is shown on the timeline');
+
+  selection.select(2);
+  const lasso = binding.selection;
+  lasso[4] = lasso[9] = 1;
+  binding.selectedCount = 2;
+  timeline.time = 7.5;
+  const evaluatorBefore = playback.evaluator;
+
+  // A solve running while the skeleton changes belongs to the skeleton before: it is cancelled.
+  store.edit('Assign handles', { handles: new Int32Array(store.doc.mesh.positions.length / 3).fill(0) });
+  const solving = binding.startBind();
+  assert.equal(binding.progress.running, true, 'the solve runs');
+  store.edit('Move joint 1', { skeleton: withJointMoved(store.doc, 1, 0.1) });
+  await solving;
+
+  assert.equal(selection.bone, 2, 'the selected bone is kept');
+  assert.equal(binding.selection, lasso, 'the lasso selection is the same array');
+  assert.equal(binding.selectedCount, 2);
+  assert.deepEqual([lasso[4], lasso[9]], [1, 1]);
+  assert.equal(timeline.time, 7.5, 'the playback time is kept');
+  assert.equal(timeline.sequences, 1, 'the sequence did not start over');
+  assert.notEqual(playback.evaluator, evaluatorBefore, 'the pose is evaluated on the new skeleton');
+  assert.ok(posed > 0, 'the pose was marked to be shown again');
+  assert.equal(hang.cancelled, 1, 'the solve for the skeleton before was cancelled');
+  assert.equal(binding.progress.running, false);
+
+  store.history.undo();
+  assert.equal(selection.bone, 2, 'undo keeps the selection too');
+  assert.equal(timeline.time, 7.5);
+
+  store.open(twistDemoDocument(), 'opened the twist test');
+  assert.equal(selection.bone, -1, 'a new scene selects no bone');
+  assert.equal(binding.selectedCount, 0, 'a new scene clears the lasso selection');
+  assert.equal(timeline.time, 0, 'a new scene plays from the start');
+  assert.equal(timeline.sequences, 2);
+});
+
+test('the bone selection follows its bone through a renumbering and never names a bone the skeleton lacks', () => {
+  const store = new SceneStore(demoDocument(), new UndoHistory());
+  const selection = new BoneSelection(store);
+  const B = store.doc.skeleton.parents.length;
+  assert.throws(() => selection.select(B), new RegExp(`bone ${B} is not a bone of the skeleton \\(0 to ${B - 1}`));
+  selection.select(B - 1);
+  // Bones renumbered: old bone b is new bone B - 1 - b.
+  selection.follow(Array.from({ length: B }, (_, b) => B - 1 - b));
+  assert.equal(selection.bone, 0);
+  // The selected bone deleted: the selection goes to the fallback (its parent).
+  selection.follow([-1, ...Array.from({ length: B - 1 }, (_, b) => b)], 5);
+  assert.equal(selection.bone, 5);
+});
+
+test('another sequence starts the timeline over; the same sequence rewritten by a bone edit does not', () => {
+  const store = new SceneStore(demoDocument(), new UndoHistory());
+  const timeline = new RecordingTimeline();
+  new PosePlayback(store, timeline, () => undefined);
+  const poses = store.doc.poses!;
+  assert.equal(poses.kind, 'matrices');
+  timeline.time = 3;
+  // The same frames, arrays rewritten (what deleting or inserting a bone does to every pose).
+  store.edit('Rewrite', { poses: { ...poses, rotations: poses.kind === 'matrices' ? poses.rotations.slice() : new Float64Array() } });
+  assert.equal(timeline.time, 3, 'the same sequence keeps its time');
+  store.edit('Another file', { poses: { ...poses }, posesFile: 'walk.dmat' });
+  assert.equal(timeline.time, 0, 'poses from another file start over');
+  timeline.time = 2;
+  const shorter =
+    poses.kind === 'matrices' ? { ...poses, frameCount: 2, rotations: poses.rotations.slice(0, 2 * 9 * poses.boneCount) } : poses;
+  store.edit('Bake', { poses: shorter });
+  assert.equal(timeline.time, 0, 'other frames start over');
+});
