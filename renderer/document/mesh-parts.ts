@@ -4,6 +4,7 @@
  * Pure functions over typed arrays: loading, the meshes controller, the brush, the lasso and binding use them.
  */
 import type { DenseMatrix, MeshPart, ObjCorners, TriangleMesh } from '../../workers/formats/types.ts';
+import { withRows } from '../../workers/scene/bone-data.ts';
 
 /** The parts of a scene: its own, or one part covering every vertex and triangle. */
 export function partsOf(doc: { name: string; mesh: TriangleMesh; parts?: readonly MeshPart[] }): readonly MeshPart[] {
@@ -196,9 +197,7 @@ export function withPartWeights(weights: DenseMatrix, part: MeshPart, partWeight
   const nb = weights.cols;
   if (partWeights.length !== part.vertexCount * nb)
     throw new Error(`${part.name}: ${partWeights.length / nb} weight rows for ${part.vertexCount} vertices`);
-  const data = weights.data.slice();
-  data.set(partWeights, part.vertexStart * nb);
-  return { rows: weights.rows, cols: nb, data };
+  return withRows(weights, part.vertexStart, partWeights);
 }
 
 /** The scene's handles with one part's entries replaced (a new array). */

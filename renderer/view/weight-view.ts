@@ -13,6 +13,7 @@ import handleColorsChunk from '../../shaders/handle-colors.glsl?raw';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 
 import type { ViewMode } from './view-modes.ts';
+import { boneColumn, dominantBone } from '../../workers/scene/bone-data.ts';
 
 /** rwViewMode of each view: 0 leaves the material's colour (the plain and the asset's), the others replace it. */
 const VIEW_CODES: Record<ViewMode, number> = { look: 0, shaded: 0, heatmap: 1, dominant: 2, handles: 3 };
@@ -169,19 +170,14 @@ export class WeightView {
   setBoneWeights(weights: DenseMatrix, bone: number): void {
     const out = this.weight.array as Float32Array;
     // The rig's vertices; the seam copies after them are kept equal by the geometry (skinned-mesh.ts).
-    for (let v = 0; v < this.vertexCount; v++) out[v] = bone >= 0 ? weights.data[v * weights.cols + bone] : 0;
+    boneColumn(weights, bone, out, this.vertexCount);
     this.uploadAll(this.weight);
   }
 
   /** Dominant-bone input: each vertex's largest-weight bone (the first one on ties). */
   setDominant(weights: DenseMatrix): void {
     const out = this.dominant.array as Float32Array;
-    const { cols, data } = weights;
-    for (let v = 0; v < this.vertexCount; v++) {
-      let best = 0;
-      for (let b = 1; b < cols; b++) if (data[v * cols + b] > data[v * cols + best]) best = b;
-      out[v] = best;
-    }
+    for (let v = 0; v < this.vertexCount; v++) out[v] = dominantBone(weights, v);
     this.uploadAll(this.dominant);
   }
 

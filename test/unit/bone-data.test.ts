@@ -1,0 +1,39 @@
+/**
+ * The scene layer's access to bone-indexed data (workers/scene/bone-data.ts) against values worked out by hand on a
+ * 3 × 2 weight matrix.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { boneColumn, boneRotation, dominantBone, weightAt, withRows } from '../../workers/scene/bone-data.ts';
+
+// Rows: vertex 0 (0.25, 0.75), vertex 1 (0.5, 0.5), vertex 2 (1, 0).
+const weights = { rows: 3, cols: 2, data: new Float64Array([0.25, 0.75, 0.5, 0.5, 1, 0]) };
+
+test('a weight, a column and the strongest bone read the row-major matrix', () => {
+  assert.equal(weightAt(weights, 0, 1), 0.75);
+  assert.equal(weightAt(weights, 2, 0), 1);
+  assert.equal(weightAt(weights, 1, -1), 0, 'no bone weighs 0');
+  const column = new Float32Array(3);
+  boneColumn(weights, 1, column);
+  assert.deepEqual([...column], [0.75, 0.5, 0]);
+  const two = new Float64Array(3).fill(9);
+  boneColumn(weights, 0, two, 2);
+  assert.deepEqual([...two], [0.25, 0.5, 9], 'only the first `count` vertices');
+  boneColumn(weights, -1, two);
+  assert.deepEqual([...two], [0, 0, 0]);
+  assert.deepEqual(
+    [0, 1, 2].map((v) => dominantBone(weights, v)),
+    [1, 0, 0],
+    'a tie goes to the first bone',
+  );
+});
+
+test('rows replaced make a new matrix; the rest is copied and the input kept', () => {
+  const next = withRows(weights, 1, [0, 1]);
+  assert.deepEqual([...next.data], [0.25, 0.75, 0, 1, 1, 0]);
+  assert.deepEqual([...weights.data], [0.25, 0.75, 0.5, 0.5, 1, 0], 'the input is not modified');
+  assert.throws(() => withRows(weights, 2, [0, 1, 1, 0]), /4 weights are not whole rows of 2 bones from vertex 2 of 3/);
+  assert.throws(() => withRows(weights, 0, [1]), /1 weights are not whole rows/);
+  const pose = Float64Array.from({ length: 18 }, (_, i) => i);
+  assert.deepEqual([...boneRotation(pose, 1)], [9, 10, 11, 12, 13, 14, 15, 16, 17]);
+});
