@@ -14,6 +14,7 @@ import type { BindingController } from '../bind/binding-controller.ts';
 import { CommandRegistry, isCommandId } from '../commands/command-registry.ts';
 import type { WhenContext } from '../commands/when-clause.ts';
 import { DeformationController } from '../deform/deformation-controller.ts';
+import { SkinnedDeformationViews, type ViewportDeformation } from '../view/deformation-views.ts';
 import type { PoseEvaluator } from '../deform/pose-evaluator.ts';
 import { BoneSelection } from '../skeleton/bone-selection.ts';
 import { PosePlayback } from '../skeleton/pose-playback.ts';
@@ -68,7 +69,7 @@ export class App {
   readonly tools: ToolManager;
   readonly paint: PaintController;
   readonly binding: BindingController;
-  readonly deformation: DeformationController;
+  readonly deformation: ViewportDeformation;
   readonly chrome: AppChrome;
   readonly bindPanel: BindPanel;
   readonly paintPanel: PaintPanel;
@@ -127,7 +128,8 @@ export class App {
     );
     const container = viewport.renderer.domElement.parentElement!;
     const canvas = viewport.renderer.domElement;
-    this.deformation = new DeformationController(viewport, doc, this.influences, this.views.skinned, () => {
+    const deformationViews = new SkinnedDeformationViews(viewport, doc, this.influences, this.views.skinned);
+    this.deformation = new DeformationController(deformationViews, doc, this.influences, () => {
       this.viewport.invalidate();
       this.refreshDeformationChrome();
     });

@@ -1,0 +1,106 @@
+/**
+ * The per-vertex values the skinned views colour the mesh with: the distortion heat map (each vertex's one-ring
+ * area change from the rest shape) and the examples' maps (the displacement applied now, or the distance to an
+ * example at its own pose). Values in [0, 1] for the views' colour ramp; buffers kept per mesh, so a frame
+ * allocates nothing. DOM-free and without three.js.
+ */
+import { oneRingAreaChange, oneRingAreas } from '../../workers/mesh/one-ring-area-change.ts';
+import { poseDistance } from '../../workers/posespace/pose-space-weights.ts';
+import type { SceneDocument } from '../../workers/scene/scene-document.ts';
+import type { ContextSource } from './context-source.ts';
+import type { ExampleMapMode } from './deformation-settings.ts';
+import { contextBaseOf, type SkinMethod } from './skin-methods.ts';
+
+export class VertexMaps {
+  private mesh: SceneDocument['mesh'] | null = null;
+  private restAreas: Float64Array = new Float64Array(0);
+  private scratchAreas = new Float64Array(0);
+  private distortionValues = new Float32Array(0);
+  private magnitudes = new Float32Array(0);
+
+  constructor(private doc: SceneDocument) {
+    this.setDocument(doc);
+  }
+
+  /** A new document: the rest areas are measured again when its mesh is another one. */
+  setDocument(doc: SceneDocument): void {
+    this.doc = doc;
+    if (doc.mesh === this.mesh) return;
+    this.mesh = doc.mesh;
+    const n = doc.mesh.positions.length / 3;
+    this.restAreas = oneRingAreas(doc.mesh.positions, doc.mesh.triangles, new Float64Array(n));
+    this.scratchAreas = new Float64Array(n);
+    this.distortionValues = new Float32Array(n);
+  }
+
+  /**
+   * The distortion heat map of posed positions: each vertex's one-ring area change (oneRingAreaChange).
+   * @returns #V values (a buffer reused by the next call)
+   */
+  distortion(positions: ArrayLike<number>): Float32Array {
+    oneRingAreaChange(this.restAreas, positions, this.doc.mesh.triangles, this.distortionValues, this.scratchAreas);
+    return this.distortionValues;
+  }
+
+  /**
+   * The examples' map of a method at a pose. 'displacement': |Σ_j a_j δ_j| through the method's base (full scale:
+   * the largest |δ| of any example); 'error': at an example's own pose, each vertex's distance to that example
+   * (full scale: 0.1% of the bounding-box diagonal).
+   * @param posed  the method's CPU reference at the pose (asked for only in 'error' mode, at an example's pose)
+   * @returns #V values in [0, 1] (a buffer reused by the next call) and what they show, in words (their scale, or
+   *          why they are blank)
+   */
+  exampleMap(
+    mode: Exclude<ExampleMapMode, 'off'>,
+    method: SkinMethod,
+    rotations: Float64Array,
+    context: ContextSource | null,
+    posed: () => ArrayLike<number>,
+  ): { values: Float32Array; note: string } {
+    const n = this.doc.mesh.positions.length / 3;
+    if (this.magnitudes.length !== n) this.magnitudes = new Float32Array(n);
+    const values = this.magnitudes.fill(0);
+    if (!context || context.active.length === 0) return { values, note: 'no examples shown' };
+    if (mode === 'displacement') {
+      const base = contextBaseOf(method) ?? (method === 'dqs' ? 'dqs' : 'lbs');
+      const displacements = context.displacements(base);
+      if (!displacements) return { values, note: 'waiting for unposing' };
+      let scale = 0;
+      for (let i = 0; i < displacements.length; i += 3)
+        scale = Math.max(scale, Math.hypot(displacements[i], displacements[i + 1], displacements[i + 2]));
+      const { weights } = context;
+      for (let v = 0; v < n; v++) {
+        let x = 0,
+          y = 0,
+          z = 0;
+        for (let j = 0; j < weights.length; j++) {
+          const o = 3 * (j * n + v);
+          x += weights[j] * displacements[o];
+          y += weights[j] * displacements[o + 1];
+          z += weights[j] * displacements[o + 2];
+        }
+        values[v] = scale > 0 ? Math.hypot(x, y, z) / scale : 0;
+      }
+      return { values, note: `|Σ a_j δ_j| through ${base.toUpperCase()}; full scale ${scale.toPrecision(3)} (the largest |δ|)` };
+    }
+    const B = this.doc.skeleton.parents.length;
+    const example = context.active.find((e) => poseDistance(e.pose, 0, rotations, 0, B) < 1e-9);
+    if (!example) return { values, note: 'not at an example’s pose: go to one (its frame) to see the error against it' };
+    const positions = posed();
+    const scale = 1e-3 * this.doc.diagonal;
+    let worst = 0;
+    for (let v = 0; v < n; v++) {
+      const d = Math.hypot(
+        positions[3 * v] - example.positions[3 * v],
+        positions[3 * v + 1] - example.positions[3 * v + 1],
+        positions[3 * v + 2] - example.positions[3 * v + 2],
+      );
+      worst = Math.max(worst, d);
+      values[v] = d / scale;
+    }
+    return {
+      values,
+      note: `distance to ${example.name}: largest ${(worst / this.doc.diagonal).toExponential(2)} of the diagonal; full scale 0.1%`,
+    };
+  }
+}
