@@ -139,6 +139,14 @@ module.exports = {
       to: { path: `^(${CONTROLLERS}|renderer/view/)` },
     },
     {
+      name: 'renderer-controllers-not-to-view',
+      comment:
+        'Controllers (renderer/**/*-controller.ts) and all of deform/ are state and workflow without three.js: they import neither three nor view/, not even types; they are given narrow view interfaces (e.g. PaintViews, DeformationViews) that view/ implements.',
+      severity: 'error',
+      from: { path: ['^renderer/.+-controller\\.ts$', '^renderer/deform/'] },
+      to: { path: [THREE, '^renderer/view/'] },
+    },
+    {
       name: 'renderer-view-not-to-ui',
       comment: 'view/ is three.js objects below tools and panels: it imports neither.',
       severity: 'error',

@@ -92,6 +92,13 @@ const WRONG_TREE: Record<string, string> = {
     `import { overlay } from '../view/overlay.ts';`,
     `export const wrong = [Mesh, ROOT, overlay];`,
   ].join('\n'),
+  // a controller with three and a view type, and a deform/ module (any name) with a view at run time
+  'renderer/posespace/pose-controller.ts': [
+    `import { Mesh } from 'three';`,
+    `import type { overlay } from '../view/overlay.ts';`,
+    `export const pose = (view?: typeof overlay) => [Mesh, view];`,
+  ].join('\n'),
+  'renderer/deform/views-part.ts': `import { overlay } from '../view/overlay.ts';\nexport const part = overlay;\n`,
   'renderer/tools/pick/pick-idle.ts': `import { panel } from '../../panels/ok-panel.ts';\nexport const pick = panel;\n`,
 };
 
@@ -99,6 +106,9 @@ const EXPECTED_VIOLATIONS = [
   'app-not-to-renderer: app/main.ts → renderer/view/overlay.ts',
   'app-not-to-three: app/main.ts → node_modules/three/build/three.module.js',
   'no-circular: renderer/bind/a.ts → renderer/bind/b.ts → renderer/bind/a.ts',
+  'renderer-controllers-not-to-view: renderer/deform/views-part.ts → renderer/view/overlay.ts',
+  'renderer-controllers-not-to-view: renderer/posespace/pose-controller.ts → node_modules/three/build/three.module.js',
+  'renderer-controllers-not-to-view: renderer/posespace/pose-controller.ts → renderer/view/overlay.ts',
   'renderer-document-below-controllers: renderer/document/scene.ts → renderer/view/overlay.ts',
   'renderer-dom-free-not-to-ui: renderer/paint/session.ts → renderer/panels/ok-panel.ts',
   'renderer-not-to-electron: renderer/io/bridge.ts → electron',
