@@ -60,7 +60,7 @@ import { UnposedDisplay } from './unposed-display.ts';
 import { UnsavedWork } from './unsaved-work.ts';
 import { jointAt } from './joint-picking.ts';
 import { DesktopMenu } from './menu-model.ts';
-import { appStatus } from './status-line.ts';
+import { statusParts } from './status-line.ts';
 
 export class App {
   readonly history = new UndoHistory();
@@ -506,7 +506,7 @@ export class App {
     this.chrome.setSceneName(this.store.doc.name);
     this.project.showTitle();
     this.chrome.setRecent(this.project.recent.map((r) => r.name));
-    this.chrome.setStatus(appStatus(this));
+    this.chrome.setStatus(this.status());
     this.chrome.refreshCommands();
     this.bindPanel.refresh();
     this.paintPanel.refresh();
@@ -516,6 +516,29 @@ export class App {
     this.refreshCurves();
     this.refreshDeformationChrome();
     this.menu.update();
+  }
+
+  /** The status line's fields now. */
+  private status(): string[] {
+    const doc = this.store.doc;
+    const { influences, weightComponent } = this.exportDialog.settings;
+    return statusParts({
+      doc,
+      loadingNames: this.files.loading,
+      painted: this.paintedWeights === doc.weights,
+      influenceSetting: this.influenceSetting,
+      influenceStride: this.influences.stride,
+      handles: this.binding.handleCount(),
+      selectedBone: this.selectedBone,
+      scaled: this.evaluator.scaled,
+      asExported: this.asExported ? `${influences} × ${weightComponent.replace('-', ' ')}` : null,
+      undoLabel: this.history.undoLabel,
+      meshes: {
+        count: this.meshes.list.length,
+        active: this.meshes.activePart?.name ?? null,
+        hidden: this.meshes.hidden.filter(Boolean).length,
+      },
+    });
   }
 
   /** The examples' weights along the sequence, over the timeline's slider. */

@@ -3,7 +3,10 @@
  * another. A new mesh or skeleton opens a new scene (and a new undo history); weights, poses or handles opened
  * into the current scene are one undoable step. A batch that fails anywhere changes nothing.
  */
-import type { OpenedFile } from '../../app/ipc-contract.ts';
+import type { OpenedFile, RigwrightBridge } from '../../app/ipc-contract.ts';
+import type { DenseMatrix } from '../../workers/formats/types.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import type { Influences } from '../../workers/skinning/influences.ts';
 import { isProjectFile } from '../../workers/formats/project-file.ts';
 import type { ExampleLoadOptions } from '../document/example-files.ts';
 import { loadIntoDocument } from '../document/load-files.ts';
@@ -11,14 +14,29 @@ import { LoadError, errorMessage, examplesOf, type SceneDocument } from '../../w
 import { readBrowserFiles } from '../io/bridge.ts';
 import { getIoClient } from '../io/io-client.ts';
 import { gpuLimitProblem } from '../view/skinned-mesh.ts';
-import type { App } from './app.ts';
+
+/** What loading files needs of the app. */
+export interface FileLoadingHost {
+  readonly store: SceneStore;
+  readonly viewport: { readonly maxTextureSize: number; invalidate(): void };
+  readonly bridge: Pick<RigwrightBridge, 'openFiles'>;
+  readonly notice: { show(title: string, lines: readonly string[]): void };
+  readonly examples: { loadOptions(asExamples: boolean): ExampleLoadOptions };
+  /** the question before unsaved work goes */
+  readonly work: { readonly guard: { mayDiscard(): Promise<boolean> } };
+  readonly project: { openDropped(file: OpenedFile): Promise<void> };
+  setError(message: string | null): void;
+  refreshChrome(): void;
+  /** the influences the viewport would skin these weights with (the GPU's limits are checked on them) */
+  influencesFor(weights: DenseMatrix): Influences;
+}
 
 export class FileLoading {
   /** the names of the batch being read, for the status line */
   loading: string[] = [];
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly app: App) {}
+  constructor(private readonly app: FileLoadingHost) {}
 
   /**
    * Loads a batch of files; batches run one after another, each swapping the scene whole or not at all.

@@ -1,6 +1,5 @@
 import { boneCountOf, triangleCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { formatCount } from '../panels/app-chrome.ts';
-import type { App } from './app.ts';
 
 export interface StatusInput {
   doc: SceneDocument;
@@ -34,7 +33,8 @@ export function statusParts(s: StatusInput): string[] {
   if (s.handles.count > 0) parts.push(`handles: ${formatCount(s.handles.count)} vertices${s.handles.name ? ` (${s.handles.name})` : ''}`);
   if (s.selectedBone >= 0) {
     const [start, end] = doc.skeleton.bones.subarray(2 * s.selectedBone, 2 * s.selectedBone + 2);
-    parts.push(`bone ${s.selectedBone} (joint ${start} → ${end})`);
+    const name = doc.boneNames?.[s.selectedBone];
+    parts.push(`bone ${s.selectedBone}${name ? ` ${name}` : ''} (joint ${start} → ${end})`);
   }
   if (s.meshes && s.meshes.count > 1) {
     const hidden = s.meshes.hidden > 0 ? `, ${s.meshes.hidden} hidden` : '';
@@ -45,27 +45,4 @@ export function statusParts(s: StatusInput): string[] {
   if (doc.warnings.length > 0) parts.push(`${doc.warnings.length} warning${doc.warnings.length > 1 ? 's' : ''} in the console`);
   if (s.undoLabel) parts.push(`undo: ${s.undoLabel}`);
   return parts;
-}
-
-/** The status line of the app as it is now. */
-export function appStatus(app: App): string[] {
-  const doc = app.store.doc;
-  const { influences, weightComponent } = app.exportDialog.settings;
-  return statusParts({
-    doc,
-    loadingNames: app.files.loading,
-    painted: app.paintedWeights === doc.weights,
-    influenceSetting: app.influenceSetting,
-    influenceStride: app.influences.stride,
-    handles: app.binding.handleCount(),
-    selectedBone: app.selectedBone,
-    scaled: app.evaluator.scaled,
-    asExported: app.asExported ? `${influences} × ${weightComponent.replace('-', ' ')}` : null,
-    undoLabel: app.history.undoLabel,
-    meshes: {
-      count: app.meshes.list.length,
-      active: app.meshes.activePart?.name ?? null,
-      hidden: app.meshes.hidden.filter(Boolean).length,
-    },
-  });
 }

@@ -4,10 +4,23 @@
  * skeleton step aside while the row is shown; unposing is asked for if it has not run yet, and the row fills in
  * when it has.
  */
-import { contextBaseOf } from '../deform/skin-methods.ts';
-import type { ContextBase } from '../posespace/pose-space-controller.ts';
+import type * as THREE from 'three';
+import { contextBaseOf, type SkinMethod } from '../deform/skin-methods.ts';
+import type { ContextBase, PoseSpaceController } from '../posespace/pose-space-controller.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UnposedRow } from '../view/unposed-row.ts';
-import type { App } from './app.ts';
+
+/** What showing the unposed examples needs of the app. */
+export interface UnposedHost {
+  readonly store: SceneStore;
+  readonly viewport: { readonly scene: THREE.Scene; frame(min: readonly number[], max: readonly number[]): void; invalidate(): void };
+  /** the skinned mesh steps aside while the row is shown */
+  readonly deformation: { readonly method: SkinMethod; hidden: boolean };
+  readonly posespace: Pick<PoseSpaceController, 'active' | 'require' | 'unposed'>;
+  readonly meshes: { visibleTriangles(): Uint32Array };
+  readonly views: { readonly skinned: { readonly mesh: THREE.Object3D }; readonly overlay: { visible: boolean } };
+  frameAll(): void;
+}
 
 const PER_PAGE = 3;
 
@@ -20,7 +33,7 @@ export class UnposedDisplay {
   /** the skeleton's visibility before the row hid it */
   private overlayWasVisible = true;
 
-  constructor(private readonly app: App) {
+  constructor(private readonly app: UnposedHost) {
     this.row = new UnposedRow(app.viewport.scene);
   }
 

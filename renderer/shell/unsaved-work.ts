@@ -14,7 +14,9 @@
  *   `guard.mayDiscard()` before an in-app action replaces a scene with unsaved changes.
  */
 import { transfer } from 'comlink';
-import type { AutosaveInfo } from '../../app/ipc-contract.ts';
+import type { AutosaveInfo, RigwrightBridge } from '../../app/ipc-contract.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import type { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { readProjectFile, type ProjectContents } from '../../workers/formats/project-file.ts';
 import { boneCountOf, errorMessage, fileErrorMessage, vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { getIoClient } from '../io/io-client.ts';
@@ -23,7 +25,27 @@ import { Autosave, autosaveSettings, type AutosaveOptions, type AutosaveStorage 
 import { IndexedDbDatabase, WebAutosaveStorage, WebSessionLocks } from '../project/autosave-storage.ts';
 import { CloseGuard } from '../project/close-guard.ts';
 import { contentsText, findRecoverable, firstReadable, readVersion, savedAtText, type Recoverable } from '../project/recovery.ts';
-import type { App } from './app.ts';
+import type { ProjectSession, ProjectTarget } from '../project/project-session.ts';
+
+/** What autosave, recovery and the close guard need of the app. */
+export interface UnsavedWorkHost {
+  readonly store: SceneStore;
+  readonly history: UndoHistory;
+  readonly bridge: RigwrightBridge;
+  readonly viewport: { readonly renderer: { readonly domElement: HTMLElement } };
+  readonly notice: { show(title: string, lines: readonly string[]): void };
+  /** painting in progress reaches the scene's weights */
+  readonly paint: { flush(): void };
+  readonly tools: { context(): { toolBusy?: boolean } };
+  /** the project file: what it holds, how it is named, opened and saved */
+  readonly project: {
+    readonly session: ProjectSession;
+    contents(): Omit<ProjectContents, 'formatVersion'>;
+    suggestedName(): string;
+    save(): Promise<boolean>;
+    openBytes(name: string, bytes: Uint8Array, target: ProjectTarget | null, reason?: string): Promise<void>;
+  };
+}
 
 type ProjectContentsToWrite = Omit<ProjectContents, 'formatVersion'>;
 
@@ -79,7 +101,7 @@ export class UnsavedWork {
   /** records of the web storage skipped as malformed, as the notice lists them */
   private readonly skippedRecords: string[] = [];
 
-  constructor(private readonly app: App) {
+  constructor(private readonly app: UnsavedWorkHost) {
     const { bridge, project } = app;
     this.storage =
       bridge.autosave ??
