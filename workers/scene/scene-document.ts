@@ -40,6 +40,11 @@ export interface SceneDocument {
   readonly handlesFile: string | null;
   /** non-fatal observations from the readers, each naming its file */
   readonly warnings: readonly string[];
+  /**
+   * #B weight-paint locks, 1 = locked: painting leaves a locked bone's weights as they are and takes what it moves
+   * from the unlocked ones; absent = no bone locked
+   */
+  readonly paintLocks?: Uint8Array;
   /** #B bone names (glTF joint node names), when the file had them */
   readonly boneNames?: readonly string[];
   /** every animation clip of the file (glTF); `poses` is one of them */
