@@ -1,0 +1,278 @@
+/**
+ * Edits of the skeleton as pure functions on a scene document: each returns the label and fields of one
+ * SceneStore.edit (one undo step), or throws a BoneEditError saying why the edit is refused. The input document and
+ * its arrays are never changed. Every bone-indexed field is rewritten through the one list of them
+ * (workers/scene/bone-fields.ts, BonePlan), and the new skeleton is made by buildSkeleton, so parents and order are
+ * derived and checked again.
+ *
+ * Poses: every edit keeps each bone's posed world rotation at every frame, and where a sequence has start-joint
+ * translations its whole posed transform (BonePlan). Without translations, a bone whose start joint moved (a child
+ * re-attached to a deleted bone's start, a bone re-parented) turns about its new start joint.
+ */
+import type { SceneFields } from '../scene/scene-store.ts';
+import { boneCountOf, jointCountOf, type SceneDocument } from '../scene/scene-document.ts';
+import { NEW_BONE, rewriteBoneFields, type BonePlan } from '../scene/bone-fields.ts';
+import { buildSkeleton } from './skeleton.ts';
+
+/** An edit the document cannot take; the message says why. */
+export class BoneEditError extends Error {
+  override readonly name = 'BoneEditError';
+}
+
+/** The fields and label of one store edit. */
+export interface BoneEdit {
+  label: string;
+  fields: SceneFields;
+}
+
+export type Vec3 = readonly [number, number, number];
+
+export interface InsertBoneOptions {
+  /** the bone the new one hangs from (it starts at its end joint), or null for a new root */
+  parent: number | null;
+  /** the new bone's end joint (a new joint) */
+  tip: Vec3;
+  /** a new root's start joint (a new joint); required for a root, refused otherwise */
+  head?: Vec3;
+  /** children of `parent` that now start at the new tip, so they become the new bone's children */
+  takeChildren?: readonly number[];
+  /** the new bone's name; default `bone <index>` (a name is only kept where the document has names or one is given) */
+  name?: string;
+}
+
+/**
+ * A new bone, appended as bone #B, from `parent`'s end joint (or a new joint at `head`) to a new joint at `tip`. Its
+ * weight column is 0 (rows keep their sums), its pose is the rest relative to its parent (identity, no
+ * translation), scale 1, unlocked; the taken children keep their posed world rotation. In the kept glTF it has no
+ * node (jointNodes -1): in-place export makes one under its parent bone's node.
+ */
+export function insertBone(doc: SceneDocument, options: InsertBoneOptions): BoneEdit {
+  const { parent, tip, head, takeChildren = [], name } = options;
+  const { skeleton } = doc;
+  const B = boneCountOf(doc);
+  const J = jointCountOf(doc);
+  if (parent !== null) checkBone(doc, parent, 'parent');
+  checkPoint(tip, 'tip');
+  if (parent === null && head === undefined) throw new BoneEditError('a new root bone needs a head (its start joint)');
+  if (parent !== null && head !== undefined)
+    throw new BoneEditError(`a bone under bone ${parent} starts at its end joint; it takes no head`);
+  if (head !== undefined) checkPoint(head, 'head');
+  if (parent === null && takeChildren.length > 0) throw new BoneEditError('a new root bone has no parent to take children from');
+  for (const c of takeChildren) {
+    checkBone(doc, c, 'child');
+    if (skeleton.parents[c] !== parent) throw new BoneEditError(`bone ${c} is not a child of bone ${parent}`);
+  }
+  if (new Set(takeChildren).size !== takeChildren.length) throw new BoneEditError('a child is listed twice');
+  if (name !== undefined) checkName(doc, name, -1);
+
+  const joints = new Float64Array(3 * J + (head ? 6 : 3));
+  joints.set(skeleton.joints);
+  let start: number;
+  let end = J;
+  if (head) {
+    joints.set(head, 3 * J);
+    start = J;
+    end = J + 1;
+  } else {
+    start = skeleton.bones[2 * parent! + 1];
+  }
+  joints.set(tip, 3 * end);
+  const bones = new Uint32Array(2 * (B + 1));
+  bones.set(skeleton.bones);
+  bones[2 * B] = start;
+  bones[2 * B + 1] = end;
+  for (const c of takeChildren) bones[2 * c] = end;
+  const source = Int32Array.from({ length: B + 1 }, (_, b) => (b < B ? b : NEW_BONE));
+  const names = name === undefined ? undefined : new Map([[B, name]]);
+  return planned(doc, `Insert ${name ?? `bone ${B}`}`, joints, bones, { source, absorbs: new Map(), names, keepsClipSources: true });
+}
+
+/**
+ * Removes a bone. Its children re-attach to its parent: they start at its start joint, and its end joint (then
+ * unused) goes, with the joints after it renumbered. Its weight column is added to its parent's (a root's to its
+ * first child's, by index), so every row keeps its sum up to rounding; weight-solver handles on it move the same
+ * way. Its children's relative rotations become R_deleted · R_child (their posed world rotation is kept); the glTF
+ * keyframe curves' parentBone of the children becomes the deleted bone's parent, which makes the curves evaluate
+ * the same. Refused for the last bone and for a root without children (its weight would have nowhere to go).
+ */
+export function deleteBone(doc: SceneDocument, bone: number): BoneEdit {
+  checkBone(doc, bone, 'bone');
+  const { skeleton } = doc;
+  const B = boneCountOf(doc);
+  if (B === 1) throw new BoneEditError('the only bone of the skeleton cannot be deleted');
+  const parent = skeleton.parents[bone];
+  const children = childrenOf(doc, bone);
+  if (parent < 0 && children.length === 0)
+    throw new BoneEditError(`bone ${bone} is a root without children: its weights would have no bone to go to`);
+  const heir = parent >= 0 ? parent : children[0];
+  const start = skeleton.bones[2 * bone];
+  const kept = Array.from({ length: B }, (_, b) => b).filter((b) => b !== bone);
+  const bones = new Uint32Array(2 * (B - 1));
+  kept.forEach((o, b) => {
+    bones[2 * b] = children.includes(o) ? start : skeleton.bones[2 * o];
+    bones[2 * b + 1] = skeleton.bones[2 * o + 1];
+  });
+  const source = Int32Array.from(kept);
+  const absorbs = new Map([[kept.indexOf(heir), [bone]]]);
+  const { joints, bones: renumbered } = dropUnusedJoints(skeleton.joints, skeleton.bones, bones);
+  return planned(doc, `Delete ${boneName(doc, bone)}`, joints, renumbered, { source, absorbs, keepsClipSources: true });
+}
+
+/**
+ * Moves a bone (with its subtree) under another parent, or makes it a root. Rest joints do not move: the bone now
+ * reaches from the new parent's end joint to its own end joint (a new root keeps its start position as a joint of
+ * its own); an old start joint nothing uses any more goes. Poses: the bone keeps its posed world rotation at every
+ * frame (R' = Q_newParentᵀ · Q_bone; at the final pose of a quaternion pose), and its subtree, whose relative
+ * rotations stay, follows it; with start-joint translations its whole posed transform is kept. The clips are then no
+ * longer what the file's animations say (its node would animate under another parent), so they lose `source`.
+ * Refused when the new parent is the bone or below it (a cycle) or is already its parent.
+ */
+export function reparentBone(doc: SceneDocument, bone: number, newParent: number | null): BoneEdit {
+  checkBone(doc, bone, 'bone');
+  const { skeleton } = doc;
+  const B = boneCountOf(doc);
+  const J = jointCountOf(doc);
+  const parent = skeleton.parents[bone];
+  if (newParent === null) {
+    if (parent < 0) throw new BoneEditError(`bone ${bone} is already a root`);
+  } else {
+    checkBone(doc, newParent, 'new parent');
+    if (newParent === parent) throw new BoneEditError(`bone ${newParent} is already the parent of bone ${bone}`);
+    for (let x = newParent; x >= 0; x = skeleton.parents[x])
+      if (x === bone) throw new BoneEditError(`bone ${newParent} is bone ${bone} or below it: re-parenting would create a cycle`);
+  }
+  const bones = Uint32Array.from(skeleton.bones);
+  let joints = skeleton.joints;
+  if (newParent === null) {
+    const s = 3 * skeleton.bones[2 * bone];
+    joints = new Float64Array(3 * J + 3);
+    joints.set(skeleton.joints);
+    joints.set(skeleton.joints.subarray(s, s + 3), 3 * J);
+    bones[2 * bone] = J;
+  } else {
+    bones[2 * bone] = skeleton.bones[2 * newParent + 1];
+  }
+  const source = Int32Array.from({ length: B }, (_, b) => b);
+  const compact = dropUnusedJoints(skeleton.joints, skeleton.bones, bones, joints);
+  const label = `Re-parent ${boneName(doc, bone)} ${newParent === null ? 'to the root' : `under ${boneName(doc, newParent)}`}`;
+  return planned(doc, label, compact.joints, compact.bones, { source, absorbs: new Map(), keepsClipSources: false });
+}
+
+/**
+ * New rest positions of some joints. Bones keep their numbers, and nothing else changes: poses stay as they are
+ * (relative rotations turn about the moved joints), and the glTF keyframe curves keep the file's bone heads, so
+ * they still evaluate to the stored frames.
+ */
+export function moveJoints(doc: SceneDocument, moves: readonly { joint: number; position: Vec3 }[]): BoneEdit {
+  const J = jointCountOf(doc);
+  if (moves.length === 0) throw new BoneEditError('no joint to move');
+  const seen = new Set<number>();
+  const joints = Float64Array.from(doc.skeleton.joints);
+  for (const { joint, position } of moves) {
+    if (!Number.isInteger(joint) || joint < 0 || joint >= J)
+      throw new BoneEditError(`joint ${joint} is out of range: the skeleton has ${J} joints`);
+    if (seen.has(joint)) throw new BoneEditError(`joint ${joint} is moved twice`);
+    seen.add(joint);
+    checkPoint(position, `joint ${joint}'s position`);
+    joints.set(position, 3 * joint);
+  }
+  const skeleton = buildSkeleton({ joints, bones: doc.skeleton.bones }, skeletonFileOf(doc));
+  return { label: moves.length === 1 ? `Move joint ${moves[0].joint}` : `Move ${moves.length} joints`, fields: { skeleton } };
+}
+
+/** A new name for a bone. The document gets names (`bone 0`, `bone 1`, …) when it had none. */
+export function renameBone(doc: SceneDocument, bone: number, name: string): BoneEdit {
+  checkBone(doc, bone, 'bone');
+  checkName(doc, name, bone);
+  const old = boneName(doc, bone);
+  const boneNames = doc.boneNames ? [...doc.boneNames] : Array.from(doc.skeleton.parents, (_, b) => `bone ${b}`);
+  boneNames[bone] = name;
+  return { label: `Rename ${old} to ${name}`, fields: { boneNames } };
+}
+
+/**
+ * Numbers the bones anew: new bone i is old bone order[i]. Every bone-indexed field is permuted the same way; joints
+ * keep their numbers, poses their values.
+ */
+export function reorderBones(doc: SceneDocument, order: readonly number[]): BoneEdit {
+  const B = boneCountOf(doc);
+  if (order.length !== B) throw new BoneEditError(`the order lists ${order.length} bones, the skeleton has ${B}`);
+  const seen = new Uint8Array(B);
+  for (const o of order) {
+    if (!Number.isInteger(o) || o < 0 || o >= B) throw new BoneEditError(`bone ${o} is out of range: the skeleton has ${B} bones`);
+    if (seen[o]) throw new BoneEditError(`bone ${o} is listed twice: the order must name every bone once`);
+    seen[o] = 1;
+  }
+  const bones = new Uint32Array(2 * B);
+  order.forEach((o, b) => bones.set(doc.skeleton.bones.subarray(2 * o, 2 * o + 2), 2 * b));
+  const source = Int32Array.from(order);
+  return planned(doc, 'Reorder bones', doc.skeleton.joints, bones, { source, absorbs: new Map(), keepsClipSources: true });
+}
+
+/** The edit's fields: the new skeleton and every bone-indexed field rewritten for the plan. */
+function planned(doc: SceneDocument, label: string, joints: Float64Array, bones: Uint32Array, plan: Omit<BonePlan, 'skeleton'>): BoneEdit {
+  const skeleton = buildSkeleton({ joints, bones }, skeletonFileOf(doc));
+  return { label, fields: { skeleton, ...rewriteBoneFields(doc, { ...plan, skeleton }) } };
+}
+
+/**
+ * Joints the edit left unused (used by `before`, by no bone of `after`) removed, the others renumbered in order.
+ * Joints no bone used before stay, as the file had them.
+ * @param joints  the joints `after` indexes (the old ones, or the old ones with new ones appended)
+ */
+function dropUnusedJoints(
+  oldJoints: Float64Array,
+  before: Uint32Array,
+  after: Uint32Array,
+  joints: Float64Array = oldJoints,
+): { joints: Float64Array; bones: Uint32Array } {
+  const J = joints.length / 3;
+  const used = new Uint8Array(J);
+  for (const j of after) used[j] = 1;
+  const drop = new Uint8Array(J);
+  for (const j of before) if (!used[j]) drop[j] = 1;
+  if (!drop.includes(1)) return { joints, bones: after };
+  const index = new Int32Array(J);
+  const kept: number[] = [];
+  for (let j = 0; j < J; j++) {
+    index[j] = kept.length;
+    if (!drop[j]) kept.push(j);
+  }
+  const out = new Float64Array(3 * kept.length);
+  kept.forEach((j, k) => out.set(joints.subarray(3 * j, 3 * j + 3), 3 * k));
+  return { joints: out, bones: after.map((j) => index[j]) };
+}
+
+function childrenOf(doc: SceneDocument, bone: number): number[] {
+  const children: number[] = [];
+  doc.skeleton.parents.forEach((p, b) => {
+    if (p === bone) children.push(b);
+  });
+  return children;
+}
+
+const skeletonFileOf = (doc: SceneDocument): string => doc.skeletonFile ?? doc.name;
+
+/** How messages and labels call a bone: its name, or `bone <index>`. */
+function boneName(doc: SceneDocument, bone: number): string {
+  return doc.boneNames?.[bone] ?? `bone ${bone}`;
+}
+
+function checkBone(doc: SceneDocument, bone: number, what: string): void {
+  const B = boneCountOf(doc);
+  if (!Number.isInteger(bone) || bone < 0 || bone >= B)
+    throw new BoneEditError(`${what} ${bone} is out of range: the skeleton has ${B} bones`);
+}
+
+function checkPoint(point: Vec3, what: string): void {
+  if (point.length !== 3 || !point.every((x) => Number.isFinite(x)))
+    throw new BoneEditError(`the ${what} must be three finite numbers, not ${JSON.stringify(point)}`);
+}
+
+/** A usable name for `bone` (-1: a new bone): not empty, not another bone's. */
+function checkName(doc: SceneDocument, name: string, bone: number): void {
+  if (name.trim() === '') throw new BoneEditError('a bone name cannot be empty');
+  const names = doc.boneNames ?? Array.from(doc.skeleton.parents, (_, b) => `bone ${b}`);
+  const other = names.indexOf(name);
+  if (other >= 0 && other !== bone) throw new BoneEditError(`the name “${name}” is already used by bone ${other}`);
+}
