@@ -27,6 +27,14 @@ export interface CommandLine {
   /** every boolean `--name` given */
   flags: ReadonlySet<string>;
   positionals: string[];
+  /** every option in the order given, with its values (from a command's own `parse`, when the order matters) */
+  sequence?: readonly OptionUse[];
+}
+
+/** One option as given: `--bone-scale 3 1 2 1` is { name: 'bone-scale', values: ['3', '1', '2', '1'] }. */
+export interface OptionUse {
+  readonly name: string;
+  readonly values: readonly string[];
 }
 
 /** One `rigwright` command. main.ts parses its options, answers -h/--help with `usage`, and runs it. */
@@ -40,6 +48,11 @@ export interface CliCommand {
   readonly options: Readonly<Record<string, 'string' | 'boolean'>>;
   /** whether it takes operands (file names) besides options */
   readonly allowPositionals: boolean;
+  /**
+   * Parses the command line instead of parseCommandLine, for a command whose options take several values or apply
+   * in the order given (parseOptionSequence).
+   */
+  parse?(args: string[]): CommandLine & { help: boolean };
   /**
    * @returns the exit code, 0 when done; bad input throws FormatError, a bad command line UsageError
    */
@@ -75,6 +88,53 @@ export function parseCommandLine(command: CliCommand, args: string[]): CommandLi
     else if (value === true && name !== 'help') flags.add(name);
   }
   return { values, flags, positionals: parsed.positionals, help: parsed.values.help === true };
+}
+
+/**
+ * A command line whose options apply in the order given and may take several values each (`--bone-scale B X Y Z`):
+ * `--name` takes the next `arity[name]` arguments as they are (a value may start with `-`), `--name=value` gives an
+ * option of one value, `--` ends the options, anything else is an operand. -h/--help asks for the help.
+ * @param arity  every option of the command by name (without --): how many values it takes (0 = a flag)
+ * @returns the sequence in order; also `values` (the last value of each one-value option) and `flags`
+ */
+export function parseOptionSequence(args: readonly string[], arity: Readonly<Record<string, number>>): CommandLine & { help: boolean } {
+  const sequence: OptionUse[] = [];
+  const positionals: string[] = [];
+  const values: Partial<Record<string, string>> = {};
+  const flags = new Set<string>();
+  let help = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg === '-h' || arg === '--help') {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const equals = arg.indexOf('=');
+    const name = arg.slice(2, equals < 0 ? undefined : equals);
+    const count = Object.hasOwn(arity, name) && arg.startsWith('--') ? arity[name] : undefined;
+    if (count === undefined) throw new UsageError(`unknown option '${equals < 0 ? arg : arg.slice(0, equals)}'`);
+    let given: string[];
+    if (equals >= 0) {
+      if (count !== 1) throw new UsageError(`--${name} ${count === 0 ? 'takes no value' : `takes ${count} values`}`);
+      given = [arg.slice(equals + 1)];
+    } else {
+      given = args.slice(i + 1, i + 1 + count);
+      if (given.length < count) throw new UsageError(`--${name} needs ${count === 1 ? 'a value' : `${count} values`}`);
+      i += count;
+    }
+    sequence.push({ name, values: given });
+    if (count === 0) flags.add(name);
+    else if (count === 1) values[name] = given[0];
+  }
+  return { values, flags, positionals, sequence, help };
 }
 
 /** The value of `--name`, or a usage error when it is missing or empty. */

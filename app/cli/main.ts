@@ -26,11 +26,21 @@ import { exportCommand } from './commands/export.ts';
 import { importCommand } from './commands/import.ts';
 import { weightsCommand } from './commands/weights.ts';
 import { unposeCommand } from './commands/unpose.ts';
+import { editCommand } from './commands/edit.ts';
 
 export type { CliStreams } from './cli-support.ts';
 export { clampMessage, EXIT_INTERNAL_ERROR, MAX_MESSAGE_CHARACTERS } from './cli-support.ts';
 
-const COMMANDS: readonly CliCommand[] = [infoCommand, fkCommand, skinCommand, exportCommand, importCommand, weightsCommand, unposeCommand];
+const COMMANDS: readonly CliCommand[] = [
+  infoCommand,
+  fkCommand,
+  skinCommand,
+  exportCommand,
+  importCommand,
+  weightsCommand,
+  unposeCommand,
+  editCommand,
+];
 
 const NAME_WIDTH = Math.max(...COMMANDS.map((c) => c.name.length)) + 3;
 
@@ -39,7 +49,7 @@ const USAGE = `Usage: rigwright <command> [options]
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(NAME_WIDTH)}${c.summary}\n`).join('')}
 Run \`rigwright <command> --help\` for a command's options.
-Files: meshes .obj .off, skeletons .tgf, weights / handles / poses .dmat (libigl).
+Files: meshes .obj .off, skeletons .tgf, weights / handles / poses .dmat (libigl), projects .rig.glb.
 `;
 
 export interface RunCliOptions {
@@ -66,7 +76,7 @@ export async function runCli(argv: string[], streams: CliStreams, options: RunCl
   try {
     if (name === undefined) throw new UsageError('no command given');
     if (command === undefined) throw new UsageError(`unknown command "${name}"`);
-    const line = parseCommandLine(command, args);
+    const line = command.parse ? command.parse(args) : parseCommandLine(command, args);
     if (line.help) {
       streams.stdout.write(command.usage);
       return 0;

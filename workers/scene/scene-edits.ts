@@ -1,0 +1,219 @@
+/**
+ * Whole-mesh edits of a scene document — normalize, limit total, prune, smooth a bone, mirror across an axis, scale
+ * a bone — as functions that return the fields to replace, for `SceneStore.edit`. The command-line tool applies them
+ * to a project; the weight edits give the very weights the paint panel's commands give (renderer/paint/
+ * paint-session.ts), bit for bit, because they take the same steps on the same workers/paint functions:
+ *
+ *   1. the document's float64 weights are copied into a float32 paint buffer (paintWeightsFromDense);
+ *   2. the operation runs on the whole buffer, honouring the locks and the influence limit;
+ *   3. a row counts as changed when any of its values differs (Object.is, so 0 and -0 differ); a changed row outside
+ *      the vertex mask is put back as it was;
+ *   4. the changed rows take the buffer's float32 values, every other row keeps the document's own float64 values.
+ *
+ * Unlike the paint panel, which writes those rows into the document's weights in place and keeps them for undo
+ * itself, an edit here makes new weights, so the store's history holds the document's arrays whole.
+ */
+import type { DenseMatrix } from '../formats/types.ts';
+import { limitTotalInfluences } from '../paint/limit-total-influences.ts';
+import { mirrorBonePairs } from '../paint/mirror-bone-pairs.ts';
+import { mirrorVertexMap, type MirrorVertexMap } from '../paint/mirror-vertex-map.ts';
+import { mirrorWeights } from '../paint/mirror-weights.ts';
+import { normalizeAllWeights } from '../paint/normalize-all-weights.ts';
+import {
+  PAINT_SETTINGS_MAX_INFLUENCES_DEFAULT,
+  paintWeightsFromDense,
+  type PaintSettings,
+  type PaintWeights,
+} from '../paint/paint-weights.ts';
+import { pruneSmallWeights } from '../paint/prune-small-weights.ts';
+import { smoothBoneWeights } from '../paint/smooth-bone-weights.ts';
+import { vertexOneRing, type VertexOneRing } from '../paint/vertex-one-ring.ts';
+import { boneCountOf, vertexCountOf, type SceneDocument } from './scene-document.ts';
+import type { SceneFields } from './scene-store.ts';
+
+/** One edit for `store.edit(label, fields)`. */
+export interface SceneEdit {
+  /** what the undo history calls it; the paint panel's label for the same command */
+  readonly label: string;
+  readonly fields: SceneFields;
+  /** a weight edit's count of vertices whose rows it changed */
+  readonly vertices?: number;
+}
+
+/** What a weight edit respects besides its own arguments. */
+export interface WeightEditOptions {
+  /** #B flags, 1 = locked: the bone's weights never change; absent or null: none locked */
+  locked?: Uint8Array | null;
+  /** the most non-zero weights a vertex keeps (0 = no limit), re-applied on the rows an edit changes */
+  maxInfluences?: number;
+  /** #V flags, 1 = the edit may change the vertex's row (the meshes the tools act on); absent or null: every vertex */
+  vertexMask?: Uint8Array | null;
+}
+
+export const WEIGHT_EDIT_DEFAULTS: Required<WeightEditOptions> = {
+  locked: null,
+  maxInfluences: PAINT_SETTINGS_MAX_INFLUENCES_DEFAULT,
+  vertexMask: null,
+};
+
+/** Smoothing as the paint panel's Smooth bone runs it: Jacobi steps of the uniform Laplacian and their factor λ. */
+export const SMOOTH_BONE_DEFAULTS = { iterations: 10, factor: 0.5 } as const;
+
+/** Thrown for an edit that cannot apply to this document (a bone out of range, a threshold outside [0, 1]). */
+export class SceneEditError extends Error {
+  override readonly name = 'SceneEditError';
+}
+
+/** The locks and limit as the paint operations take them, checked against the document. */
+function paintSettingsOf(doc: SceneDocument, options: WeightEditOptions): PaintSettings {
+  const B = boneCountOf(doc);
+  const { locked, maxInfluences } = { ...WEIGHT_EDIT_DEFAULTS, ...options };
+  if (locked && locked.length !== B) throw new SceneEditError(`locks for ${locked.length} bones, the skeleton has ${B}`);
+  if (!(Number.isSafeInteger(maxInfluences) && maxInfluences >= 0))
+    throw new SceneEditError(`influence limit ${maxInfluences} is not a whole number ≥ 0`);
+  const mask = options.vertexMask;
+  if (mask && mask.length !== vertexCountOf(doc))
+    throw new SceneEditError(`a vertex mask of ${mask.length} vertices, the mesh has ${vertexCountOf(doc)}`);
+  return { locked: locked ?? new Uint8Array(B), maxInfluences };
+}
+
+/**
+ * Runs `operation` on a float32 copy of the document's weights (steps 1–4 of the file's comment).
+ * @returns the new weights and how many rows changed, or null when no row within the mask changed
+ */
+function weightsAfter(
+  doc: SceneDocument,
+  mask: Uint8Array | null,
+  operation: (paint: PaintWeights) => void,
+): { weights: DenseMatrix; vertices: number } | null {
+  const paint = paintWeightsFromDense(doc.weights);
+  const { data, boneCount: nb, vertexCount } = paint;
+  const before = data.slice();
+  operation(paint);
+  const next = doc.weights.data.slice();
+  let changed = 0;
+  for (let v = 0; v < vertexCount; v++) {
+    const o = v * nb;
+    let differs = false;
+    for (let b = 0; b < nb; b++) {
+      if (!Object.is(data[o + b], before[o + b])) {
+        differs = true;
+        break;
+      }
+    }
+    if (!differs || (mask && !mask[v])) continue;
+    for (let b = 0; b < nb; b++) next[o + b] = data[o + b];
+    changed++;
+  }
+  return changed === 0 ? null : { weights: { rows: doc.weights.rows, cols: doc.weights.cols, data: next }, vertices: changed };
+}
+
+function weightEdit(label: string, after: { weights: DenseMatrix; vertices: number } | null): SceneEdit | null {
+  return after && { label, fields: { weights: after.weights }, vertices: after.vertices };
+}
+
+/**
+ * Normalize: every row to Σ w = 1 around the locked bones (normalizeAllWeights).
+ * @returns the edit, or null when no row changes
+ */
+export function normalizeWeightsEdit(doc: SceneDocument, options: WeightEditOptions = {}): SceneEdit | null {
+  const settings = paintSettingsOf(doc, options);
+  return weightEdit(
+    'Normalize',
+    weightsAfter(doc, options.vertexMask ?? null, (paint) => normalizeAllWeights(paint, settings)),
+  );
+}
+
+/**
+ * Limit total: every vertex keeps at most `maxInfluences` non-zero weights (limitTotalInfluences).
+ * @throws SceneEditError when there is no limit (maxInfluences 0)
+ */
+export function limitTotalEdit(doc: SceneDocument, options: WeightEditOptions = {}): SceneEdit | null {
+  const settings = paintSettingsOf(doc, options);
+  if (settings.maxInfluences < 1) throw new SceneEditError('limit total needs an influence limit of at least 1 (it is 0: no limit)');
+  return weightEdit(
+    'Limit total',
+    weightsAfter(doc, options.vertexMask ?? null, (paint) => limitTotalInfluences(paint, settings)),
+  );
+}
+
+/**
+ * Prune: unlocked weights below `threshold` become 0, rows renormalized (pruneSmallWeights).
+ * @param threshold  in [0, 1]
+ * @throws SceneEditError for a threshold outside [0, 1]
+ */
+export function pruneWeightsEdit(doc: SceneDocument, threshold: number, options: WeightEditOptions = {}): SceneEdit | null {
+  if (!(threshold >= 0 && threshold <= 1)) throw new SceneEditError(`prune threshold ${threshold} is not in [0, 1]`);
+  const settings = paintSettingsOf(doc, options);
+  return weightEdit(
+    `Prune weights < ${threshold}`,
+    weightsAfter(doc, options.vertexMask ?? null, (paint) => pruneSmallWeights(paint, threshold, settings)),
+  );
+}
+
+/**
+ * Smooth bone: SMOOTH_BONE_DEFAULTS steps of one-ring smoothing of one bone's weights (smoothBoneWeights).
+ * @param oneRing  the mesh's one-rings, when the caller keeps them (they depend on the mesh only)
+ * @throws SceneEditError for a bone out of range
+ */
+export function smoothBoneEdit(
+  doc: SceneDocument,
+  bone: number,
+  options: WeightEditOptions = {},
+  oneRing: VertexOneRing = vertexOneRing(vertexCountOf(doc), doc.mesh.triangles),
+): SceneEdit | null {
+  checkBone(doc, bone);
+  const settings = paintSettingsOf(doc, options);
+  const { iterations, factor } = SMOOTH_BONE_DEFAULTS;
+  return weightEdit(
+    `Smooth bone ${bone}`,
+    weightsAfter(doc, options.vertexMask ?? null, (paint) => smoothBoneWeights(paint, bone, oneRing, iterations, factor, null, settings)),
+  );
+}
+
+/** How far a reflected vertex may be from the surface and still match: 1% of the bounding-box diagonal (as painting). */
+export const mirrorToleranceOf = (doc: SceneDocument): number => 0.01 * doc.diagonal;
+
+/**
+ * Mirror: the vertices on the `targetSide` of the plane axis = 0 (rest pose) take the weights of their mirror
+ * images, each bone moved to its pair (mirrorBonePairs by name, then by position; mirrorWeights).
+ * @param map  the mirror match across `axis` at mirrorToleranceOf(doc), when the caller has it; computed otherwise
+ */
+export function mirrorWeightsEdit(
+  doc: SceneDocument,
+  axis: 0 | 1 | 2,
+  targetSide: -1 | 1,
+  options: WeightEditOptions = {},
+  map: MirrorVertexMap = mirrorVertexMap(doc.mesh.positions, doc.mesh.triangles, axis, mirrorToleranceOf(doc)),
+): SceneEdit | null {
+  const settings = paintSettingsOf(doc, options);
+  const bonePairs = mirrorBonePairs(doc.boneNames ? [...doc.boneNames] : null, doc.skeleton, axis);
+  const name = 'xyz'[axis];
+  const [from, to] = targetSide === 1 ? ['−', '+'] : ['+', '−'];
+  const { positions, triangles } = doc.mesh;
+  return weightEdit(
+    `Mirror ${from}${name} → ${to}${name}`,
+    weightsAfter(doc, options.vertexMask ?? null, (paint) =>
+      mirrorWeights(paint, positions, triangles, map, bonePairs, axis, targetSide, settings),
+    ),
+  );
+}
+
+/**
+ * Scale bone: the bone's local scale about its start joint (the other bones keep theirs; a document without scales
+ * has 1 everywhere).
+ * @param scale  x, y, z factors, finite and positive
+ */
+export function boneScaleEdit(doc: SceneDocument, bone: number, scale: readonly [number, number, number]): SceneEdit {
+  checkBone(doc, bone);
+  if (!scale.every((s) => Number.isFinite(s) && s > 0))
+    throw new SceneEditError(`bone scale ${scale.join(' ')} is not three positive numbers`);
+  const scales = doc.boneScales ? doc.boneScales.slice() : new Float64Array(3 * boneCountOf(doc)).fill(1);
+  scales.set(scale, 3 * bone);
+  return { label: `Scale bone ${bone}`, fields: { boneScales: scales } };
+}
+
+function checkBone(doc: SceneDocument, bone: number): void {
+  const B = boneCountOf(doc);
+  if (!(Number.isSafeInteger(bone) && bone >= 0 && bone < B)) throw new SceneEditError(`bone ${bone} is not one of the skeleton's ${B}`);
+}
