@@ -14,6 +14,7 @@ import { defaultPaintSettings, type PaintSettings } from '../../workers/paint/pa
 import { vertexOneRing, type VertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { bytesOf } from '../../workers/scene/undo-history.ts';
 import { PaintSession, type WeightRowsEdit } from './paint-session.ts';
 
@@ -117,13 +118,20 @@ export class PaintController {
   private readonly listeners = new Set<() => void>();
   /** kept across sessions of one mesh: its mirror matches by axis and its one-rings */
   private meshCache: { positions: Float64Array; maps: (MirrorVertexMap | undefined)[]; oneRing: VertexOneRing } | null = null;
-  /** kept across sessions of one skeleton: locks and the influence limit */
-  private skeletonSettings: { skeleton: object; settings: PaintSettings } | null = null;
+  /**
+   * the locks (the document's paintLocks, as the paint functions read them) and the influence limit (a setting of the
+   * session, kept until a new scene); the current session works with this same object
+   */
+  private sceneSettings: PaintSettings;
 
   constructor(private readonly host: PaintHost) {
+    this.sceneSettings = { ...defaultPaintSettings(0), locked: locksOf(host.store.doc) };
     host.store.subscribe((change) => {
       if (change.kind !== 'document') return;
       const doc = host.store.doc;
+      if (change.newScene) this.sceneSettings = { ...defaultPaintSettings(0), locked: locksOf(doc) };
+      // A lock toggled, undone, or the bones edited: the locks are the document's (never written in place).
+      else if (change.fields.has('paintLocks') || change.fields.has('skeleton')) this.sceneSettings.locked = locksOf(doc);
       if (doc.mesh !== change.previous.mesh && this.matchJob) this.cancelMatching();
       if (doc.weights !== change.previous.weights) this.dropSession();
       // A new mesh keeps the symmetry asked for: its mirror match is computed anew.
@@ -174,16 +182,16 @@ export class PaintController {
   }
 
   /**
-   * The locks and influence limit: the current session's, or those the next session will take (kept per skeleton).
-   * Reading them makes no session (a project's contents need them, and a session of a large mesh takes tens of
-   * milliseconds to make).
+   * The locks (the document's) and the influence limit, which every session of the scene shares. Reading them makes
+   * no session (a project's contents need them, and a session of a large mesh takes tens of milliseconds to make).
    */
   get settings(): PaintSettings {
-    const { skeleton, weights } = this.host.store.doc;
-    if (this.current?.dense === weights) return this.current.settings;
-    if (this.skeletonSettings?.skeleton !== skeleton)
-      this.skeletonSettings = { skeleton, settings: defaultPaintSettings(skeleton.parents.length) };
-    return this.skeletonSettings.settings;
+    return this.sceneSettings;
+  }
+
+  /** Whether `bone` is locked (painting and commands keep its weights). */
+  isLocked(bone: number): boolean {
+    return this.sceneSettings.locked[bone] === 1;
   }
 
   /** Called when anything the panel shows changed. */
@@ -254,21 +262,20 @@ export class PaintController {
     }
   }
 
-  /** Locks (painting and commands keep its weights) or unlocks a bone, as one undo step. */
+  /** Locks (painting and commands keep its weights) or unlocks a bone: an edit of the document's locks, one undo step. */
   setLocked(bone: number, locked: boolean): void {
-    const settings = this.ensureSession().settings;
-    if (!!settings.locked[bone] === locked) return;
-    const apply = (on: boolean) => {
-      settings.locked[bone] = on ? 1 : 0;
-      this.changed();
-    };
-    apply(locked);
-    this.host.store.history.push({
-      label: `${locked ? 'Lock' : 'Unlock'} bone ${bone}`,
-      bytes: 0,
-      undo: () => apply(!locked),
-      redo: () => apply(locked),
+    const doc = this.host.store.doc;
+    const B = doc.skeleton.parents.length;
+    if (!Number.isInteger(bone) || bone < 0 || bone >= B)
+      throw new RangeError(`bone ${bone} is not a bone of the skeleton (0 to ${B - 1})`);
+    if (this.isLocked(bone) === locked) return;
+    const next = doc.paintLocks ? doc.paintLocks.slice() : new Uint8Array(B);
+    next[bone] = locked ? 1 : 0;
+    const name = doc.boneNames?.[bone];
+    this.host.store.edit(`${locked ? 'Lock' : 'Unlock'} bone ${name ?? bone}`, {
+      paintLocks: next.some((x) => x === 1) ? next : undefined,
     });
+    this.changed();
   }
 
   private pushEdit(label: string, edit: WeightRowsEdit | null): void {
@@ -412,4 +419,9 @@ export class PaintController {
 export function record(times: number[], ms: number): void {
   if (times.length === TIMES_KEPT) times.shift();
   times.push(ms);
+}
+
+/** The document's locks as the paint functions read them: #B flags, a new array of 0 when it has none. */
+function locksOf(doc: SceneDocument): Uint8Array {
+  return doc.paintLocks ?? new Uint8Array(doc.skeleton.parents.length);
 }

@@ -76,7 +76,7 @@ export class ProjectFiles {
       paint: {
         brush: { ...app.paint.brush },
         symmetry: app.paint.wantedSymmetry,
-        locked: paintSettings.locked.length === boneCountOf(doc) ? paintSettings.locked.slice() : new Uint8Array(boneCountOf(doc)),
+        locked: doc.paintLocks ? doc.paintLocks.slice() : new Uint8Array(boneCountOf(doc)),
         maxInfluences: paintSettings.maxInfluences,
       },
       export: { format: 'glb', ...app.exportDialog.settings },
@@ -105,7 +105,10 @@ export class ProjectFiles {
    */
   async openBytes(name: string, bytes: Uint8Array, target: ProjectTarget | null, reason = OPENED_REASON): Promise<void> {
     const contents = readProjectFile(bytes, name);
-    const doc = documentFromProject(contents.scene);
+    const scene = documentFromProject(contents.scene);
+    // The locks are the document's (undoable, renumbered with the bones); the file keeps them with the settings.
+    const { locked } = contents.settings.paint;
+    const doc = locked.length === boneCountOf(scene) && locked.some((x) => x === 1) ? { ...scene, paintLocks: locked.slice() } : scene;
     const { app } = this;
     app.setError(null);
     app.store.open(doc, reason);
@@ -234,9 +237,7 @@ export class ProjectFiles {
     brush.value = paint.brush.value;
     brush.spacing = paint.brush.spacing > 0 ? paint.brush.spacing : brush.spacing;
     brush.throughMesh = paint.brush.throughMesh;
-    const paintSettings = app.paint.settings;
-    if (paint.locked.length === paintSettings.locked.length) paintSettings.locked.set(paint.locked);
-    paintSettings.maxInfluences = paint.maxInfluences;
+    app.paint.settings.maxInfluences = paint.maxInfluences;
     void app.paint.setSymmetry(paint.symmetry);
     const exportSettings = app.exportDialog.settings;
     exportSettings.influences = settings.export.influences === 8 ? 8 : 4;

@@ -111,8 +111,9 @@ test('the locks and influence limit are read without making a paint session; the
   const { store, controller } = paintSetup();
   const settings = controller.settings;
   assert.equal(controller.session, null, 'reading the settings (as a project’s contents do) made no session');
-  settings.locked[2] = 1;
+  controller.setLocked(2, true);
   settings.maxInfluences = 3;
+  assert.equal(controller.session, null, 'locking a bone made no session either');
   const session = controller.ensureSession();
   assert.equal(session.settings, settings, 'the session takes the settings read before it');
   assert.equal(controller.settings, settings, 'and they are the session’s');

@@ -12,6 +12,8 @@ import { demoDocument, twistDemoDocument, type SceneDocument } from '../../worke
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { PaintController } from '../../renderer/paint/paint-controller.ts';
+import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 
 /** A timeline that keeps time as the app's does: a new sequence starts at 0; otherwise time is what it was set to. */
 class RecordingTimeline implements SequenceTimeline {
@@ -140,4 +142,53 @@ test('another sequence starts the timeline over; the same sequence rewritten by 
     poses.kind === 'matrices' ? { ...poses, frameCount: 2, rotations: poses.rotations.slice(0, 2 * 9 * poses.boneCount) } : poses;
   store.edit('Bake', { poses: shorter });
   assert.equal(timeline.time, 0, 'other frames start over');
+});
+
+function paintController(store: SceneStore): PaintController {
+  let influences = influencesFromWeights(store.doc.weights, 4);
+  return new PaintController({
+    store,
+    matcher: { mirrorVertexMap: () => Promise.reject(new Error('unused')), cancel: () => undefined },
+    selectedBone: () => 1,
+    weightsChanged: () => undefined,
+    weightsSettled: () => undefined,
+    schedule: (callback) => queueMicrotask(callback),
+    views: {
+      influences: () => influences,
+      padInfluences: (stride) => (influences = influencesFromWeights(store.doc.weights, stride)),
+      skinned: () => ({ packInfluenceRow: () => undefined, commitInfluenceRows: () => undefined }),
+      weightView: () => ({ updateVertex: () => undefined, commitVertices: () => undefined }),
+    },
+  });
+}
+
+test('paint locks are the document’s: a toggle is an edit, a skeleton edit keeps them, undo after it still works', () => {
+  const store = new SceneStore(demoDocument(), new UndoHistory());
+  const paint = paintController(store);
+  const B = store.doc.skeleton.parents.length;
+  paint.setLocked(3, true);
+  assert.deepEqual(store.history.undoLabels(), ['Lock bone 3']);
+  assert.deepEqual(
+    [...store.doc.paintLocks!].map((x, b) => (x ? b : -1)).filter((b) => b >= 0),
+    [3],
+  );
+  assert.equal(paint.isLocked(3), true);
+  assert.equal(paint.settings.locked, store.doc.paintLocks, 'the paint functions read the document’s locks');
+
+  store.edit('Move joint 1', { skeleton: withJointMoved(store.doc, 1, 0.1) });
+  assert.equal(paint.isLocked(3), true, 'a skeleton edit keeps the lock');
+  paint.setLocked(5, true);
+  store.history.undo(); // the lock of bone 5
+  store.history.undo(); // the joint move
+  assert.equal(paint.isLocked(5), false);
+  assert.equal(paint.isLocked(3), true, 'undoing the skeleton edit keeps the earlier lock');
+  store.history.undo(); // the lock of bone 3
+  assert.equal(store.doc.paintLocks, undefined, 'no lock left: the document has none');
+  assert.equal(paint.isLocked(3), false);
+  store.history.redo();
+  assert.equal(paint.isLocked(3), true, 'redo locks it again');
+  assert.throws(() => paint.setLocked(B, true), new RegExp(`bone ${B} is not a bone of the skeleton`));
+
+  store.open(twistDemoDocument(), 'opened the twist test');
+  assert.equal(paint.isLocked(0), false, 'a new scene has its own locks (none)');
 });
