@@ -4,6 +4,10 @@
  * from one list, in Node tests as in the app. What a command does is registered by the shell (shell/app-commands.ts).
  */
 import type { MenuName } from './menus.ts';
+import { arg, type Schema, type TypeOf } from './command-schema.ts';
+import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
+import { VIEW_MODES } from '../view/view-modes.ts';
+import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
 
 export interface CommandInfo {
   /** what the action is, as menus and the help overlay show it */
@@ -15,10 +19,24 @@ export interface CommandInfo {
   enabledWhen?: string;
   /** menus leave the command out while it cannot run (the recent files not there) */
   hideWhenDisabled?: boolean;
+  /** what the command takes (checked before it runs); absent = nothing */
+  argument?: Schema;
+  /** what the command gives back to a script; absent = nothing */
+  result?: Schema;
 }
 
 /** A gesture in progress (a lasso being drawn, a stroke being painted) blocks everything that edits or reads the scene. */
 const IDLE = '!toolBusy';
+
+/** The skinning methods the viewport offers (deform/skin-methods.ts). */
+const SKIN_METHODS = Object.keys(METHOD_LABELS) as SkinMethod[];
+/** Influences per vertex the view offers: 1 … 8, 0 = all (the chrome's INFLUENCE_CHOICES). */
+export const INFLUENCE_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 0] as const;
+/** The brush's modes and falloffs (workers/paint/apply-dab.ts, brush-falloff.ts). */
+export const BRUSH_MODES = ['add', 'subtract', 'set', 'smooth', 'sample'] as const;
+export const BRUSH_FALLOFFS = ['smooth', 'linear', 'constant'] as const;
+/** A toggle gives back whether its thing is on now. */
+const ON = arg.boolean;
 
 const CATALOG = {
   'file.openProject': { label: 'Open project…', menu: 'File', description: 'Open a Rigwright project (.rig.glb)', enabledWhen: IDLE },
@@ -50,36 +68,38 @@ const CATALOG = {
   'edit.undo': { label: 'Undo', menu: 'Edit', enabledWhen: IDLE },
   'edit.redo': { label: 'Redo', menu: 'Edit', enabledWhen: IDLE },
   'view.frameAll': { label: 'Frame all', menu: 'View' },
-  'view.wireframe': { label: 'Wireframe', menu: 'View' },
-  'view.skeleton': { label: 'Show skeleton', menu: 'View' },
+  'view.wireframe': { label: 'Wireframe', menu: 'View', result: ON },
+  'view.skeleton': { label: 'Show skeleton', menu: 'View', result: ON },
   'view.look': {
     label: 'Look',
     menu: 'View',
     description: 'The asset’s own materials and textures, or back to the weight view shown before',
   },
   'view.nextWeightView': { label: 'Next view: look, shaded, weight map, dominant bone, handles', menu: 'View' },
-  'view.isoLines': { label: 'Iso-lines on the weight map', menu: 'View' },
+  'view.isoLines': { label: 'Iso-lines on the weight map', menu: 'View', result: ON },
   'view.asExported': {
     label: 'Preview as exported',
     menu: 'View',
     description: 'What a linear-blend engine draws from the export: its strongest influences, quantized',
+    result: ON,
   },
   'view.dismiss': { label: 'Close help and messages', enabledWhen: IDLE },
-  'help.keys': { label: 'Keyboard shortcuts', menu: 'Help' },
+  'help.keys': { label: 'Keyboard shortcuts', menu: 'Help', result: ON },
   'skin.nextMethod': { label: 'Next skinning method: linear blend, dual quaternion, per-face', menu: 'Skin' },
   'skin.heatMap': {
     label: 'Distortion heat map',
     menu: 'Skin',
     description: 'Heat map of the local area change against the rest pose: blue shrinks, red grows',
+    result: ON,
   },
-  'bind.panel': { label: 'Bind panel', menu: 'Bind', description: 'Handles and harmonic weights' },
+  'bind.panel': { label: 'Bind panel', menu: 'Bind', description: 'Handles and harmonic weights', result: ON },
   'tool.lasso': {
     label: 'Lasso',
     menu: 'Bind',
     description: 'Draw a lasso to select vertices; Shift adds, Ctrl/⌘ removes, Esc cancels',
     enabledWhen: 'bindPanel',
   },
-  'bind.xray': { label: 'X-ray: select hidden vertices too', menu: 'Bind', enabledWhen: 'bindPanel' },
+  'bind.xray': { label: 'X-ray: select hidden vertices too', menu: 'Bind', enabledWhen: 'bindPanel', result: ON },
   'bind.assign': {
     label: 'Assign the selection to the bone',
     menu: 'Bind',
@@ -149,25 +169,63 @@ const CATALOG = {
   'skin.method': {
     label: 'Skinning method',
     description: 'Linear blend, dual quaternion, per-face or weight blended (argument: the method)',
+    argument: arg.oneOf(SKIN_METHODS),
   },
-  'skin.antipodality': { label: 'Dual quaternion signs', description: 'Antipodality per vertex or per bone (argument: the mode)' },
-  'skin.split': { label: 'Split view', description: 'A second method on the right, same camera and pose (argument: the method, or null)' },
-  'skin.blend': { label: 'Weight-blended DQS amount', description: 'LBS ↔ DQS blend on every vertex (argument: 0 … 1)' },
+  'skin.antipodality': {
+    label: 'Dual quaternion signs',
+    description: 'Antipodality per vertex or per bone (argument: the mode)',
+    argument: arg.oneOf(['per-vertex', 'per-bone']),
+  },
+  'skin.split': {
+    label: 'Split view',
+    description: 'A second method on the right, same camera and pose (argument: the method, or null)',
+    argument: arg.nullable(arg.oneOf(SKIN_METHODS)),
+  },
+  'skin.blend': {
+    label: 'Weight-blended DQS amount',
+    description: 'LBS ↔ DQS blend on every vertex (argument: 0 … 1)',
+    argument: arg.number(0, 1),
+  },
   'view.influences': {
     label: 'Influences per vertex',
     description: 'Largest weights kept per vertex, renormalized (argument: 1 … 8, 0 = all)',
+    argument: arg.oneOf(INFLUENCE_COUNTS),
   },
-  'view.mode': { label: 'View', description: 'Look, shaded, weight map, dominant bone or handles (argument: the view)' },
-  'bone.select': { label: 'Select a bone', description: 'Argument: the bone, or -1 for none', enabledWhen: IDLE },
-  'bone.scale': { label: 'Scale the bone', description: 'About its start joint (argument: { bone, scale: [x, y, z] })', enabledWhen: IDLE },
-  'playback.clip': { label: 'Animation clip', description: 'Show one of the scene’s clips (argument: its index)', enabledWhen: IDLE },
-  'paint.brushMode': { label: 'Brush mode', description: 'Add, subtract, set, smooth or sample (argument: the mode)' },
-  'paint.symmetry': { label: 'Symmetry', description: 'Paint mirrored across x, y or z = 0 (argument: 0, 1, 2 or null)' },
+  'view.mode': {
+    label: 'View',
+    description: 'Look, shaded, weight map, dominant bone or handles (argument: the view)',
+    argument: arg.oneOf(VIEW_MODES),
+  },
+  'bone.select': { label: 'Select a bone', description: 'Argument: the bone, or -1 for none', enabledWhen: IDLE, argument: arg.bone(true) },
+  'bone.scale': {
+    label: 'Scale the bone',
+    description: 'About its start joint (argument: { bone, scale: [x, y, z] })',
+    enabledWhen: IDLE,
+    argument: arg.object({ bone: arg.bone(), scale: arg.numbers(3, arg.number(0.05, 10)) }),
+  },
+  'playback.clip': {
+    label: 'Animation clip',
+    description: 'Show one of the scene’s clips (argument: its index)',
+    enabledWhen: IDLE,
+    argument: arg.integer(0),
+  },
+  'paint.brushMode': {
+    label: 'Brush mode',
+    description: 'Add, subtract, set, smooth or sample (argument: the mode)',
+    argument: arg.oneOf(BRUSH_MODES),
+  },
+  'paint.symmetry': {
+    label: 'Symmetry',
+    description: 'Paint mirrored across x, y or z = 0 (argument: 0, 1, 2 or null)',
+    argument: arg.nullable(arg.oneOf([0, 1, 2])),
+  },
   'paint.cancelMatching': { label: 'Stop mirror matching', description: 'The symmetry in use stays' },
   'paint.lock': {
     label: 'Lock or unlock a bone',
-    description: 'Painting and commands keep a locked bone (argument: the bone)',
+    description: 'Painting and commands keep a locked bone (argument: the bone); gives back whether it is locked now',
     enabledWhen: IDLE,
+    argument: arg.bone(),
+    result: ON,
   },
   'bind.computeRigid': {
     label: 'Bind parts without handles rigidly and recompute',
@@ -178,6 +236,7 @@ const CATALOG = {
     label: 'Examples panel',
     menu: 'Skin',
     description: 'Example shapes sculpted in known poses: context-aware deformation (unposing, pose-space weights)',
+    result: ON,
   },
   'examples.add': {
     label: 'Add examples…',
@@ -185,30 +244,45 @@ const CATALOG = {
     description: 'Open example meshes, each with its pose (eg0.obj with eg0.dmat); without one, the chosen pose',
     enabledWhen: IDLE,
   },
-  'examples.remove': { label: 'Remove an example', description: 'Argument: the example’s name', enabledWhen: IDLE },
+  'examples.remove': {
+    label: 'Remove an example',
+    description: 'Argument: the example’s name',
+    enabledWhen: IDLE,
+    argument: arg.string(true),
+  },
   'examples.toggle': {
     label: 'Hide or show an example',
     description: 'A hidden example takes no part (argument: its name)',
     enabledWhen: IDLE,
+    argument: arg.string(true),
   },
-  'examples.rename': { label: 'Rename an example', description: 'Argument: { name, newName }', enabledWhen: IDLE },
+  'examples.rename': {
+    label: 'Rename an example',
+    description: 'Argument: { name, newName }',
+    enabledWhen: IDLE,
+    argument: arg.object({ name: arg.string(true), newName: arg.string() }),
+  },
   'examples.pose': {
     label: 'Pose of examples without a pose file',
     description: 'The pose shown in the viewport, or a frame of the loaded sequence (argument: "viewport" or the frame)',
+    argument: arg.union(arg.oneOf(['viewport']), arg.integer(0)),
   },
   'examples.kernel': {
     label: 'Pose-space kernel',
-    description: 'Radial basis function of the pose-space weights: gaussian, linear or cubic (argument: the kernel)',
+    description: 'Radial basis function of the pose-space weights (argument: the kernel)',
+    argument: arg.oneOf(RBF_KERNELS),
   },
   'examples.map': {
     label: 'Example heat map',
     description:
       'Colour the mesh by the displacement the examples apply now, or, at an example’s own pose, by the distance to it (argument: off, displacement or error)',
+    argument: arg.oneOf(['off', 'displacement', 'error']),
   },
   'examples.showUnposed': {
     label: 'Show the unposed examples',
     menu: 'Skin',
     description: 'The rest mesh with the examples unposed beside it, three at a time',
+    result: ON,
   },
   'examples.nextUnposed': { label: 'Next three unposed examples', enabledWhen: 'unposedShown' },
   'examples.cancelUnpose': { label: 'Cancel unposing', description: 'Stop unposing the examples; context skinning waits for it' },
@@ -216,13 +290,21 @@ const CATALOG = {
     label: 'Meshes panel',
     menu: 'View',
     description: 'The scene’s meshes: which one the brush, the lasso and binding act on; hide, show, isolate',
+    result: ON,
   },
   'meshes.active': {
     label: 'Active mesh',
     description: 'The mesh the brush, the lasso and “Bind this mesh” act on (argument: its index or name; -1 = all)',
     enabledWhen: IDLE,
+    argument: arg.mesh(true),
   },
-  'meshes.toggle': { label: 'Hide or show a mesh', description: 'Argument: its index or name', enabledWhen: IDLE },
+  'meshes.toggle': {
+    label: 'Hide or show a mesh',
+    description: 'Argument: its index or name; gives back whether it is shown now',
+    enabledWhen: IDLE,
+    argument: arg.mesh(),
+    result: ON,
+  },
   'meshes.hide': { label: 'Hide the active mesh', menu: 'View', enabledWhen: `meshActive && ${IDLE}` },
   'meshes.showAll': { label: 'Show all meshes', menu: 'View', enabledWhen: `meshHidden && ${IDLE}` },
   'meshes.isolate': {
@@ -243,10 +325,20 @@ const CATALOG = {
   'playback.bakeClip': {
     label: 'Bake clip…',
     menu: 'Playback',
-    description: 'Sample the clip at a rate you choose; its keys become evenly spaced frames (argument: frames per second)',
+    description:
+      'Sample the clip at a rate you choose; its keys become evenly spaced frames (argument: frames per second; without one, a dialog asks)',
     enabledWhen: IDLE,
+    argument: arg.optional(arg.number(0.01, 10000)),
   },
 } as const satisfies Record<string, CommandInfo>;
 
-export type CommandId = keyof typeof CATALOG;
+type Catalog = typeof CATALOG;
+export type CommandId = keyof Catalog;
 export const COMMANDS: Readonly<Record<CommandId, CommandInfo>> = CATALOG;
+
+/** The argument a command takes (undefined: none). */
+export type ArgumentOf<K extends CommandId> = Catalog[K] extends { argument: infer S } ? TypeOf<S> : undefined;
+/** What a command gives back (void: nothing). */
+export type ResultOf<K extends CommandId> = Catalog[K] extends { result: infer S } ? TypeOf<S> : void;
+/** The arguments after the id of `execute(id, …)`: none, an optional one, or a required one. */
+export type ArgumentList<K extends CommandId> = undefined extends ArgumentOf<K> ? [argument?: ArgumentOf<K>] : [argument: ArgumentOf<K>];

@@ -74,3 +74,42 @@ export function whenKeys(clause: string | undefined): Map<string, Set<string>> {
   }
   return keys;
 }
+
+/**
+ * Why each context key stops a command, in words: `whenTrue` when the clause needs the key off and it is on,
+ * `whenFalse` when it needs it on and it is off. A script that runs a command at the wrong moment is told this.
+ */
+const KEY_REASONS: Readonly<Record<string, { whenTrue: (context: WhenContext) => string; whenFalse: string }>> = {
+  toolBusy: {
+    whenTrue: (context) => (context.tool === 'brush' ? 'a paint stroke is in progress' : 'a gesture is in progress'),
+    whenFalse: 'no gesture is in progress',
+  },
+  binding: { whenTrue: () => 'weights are being computed', whenFalse: 'no weights are being computed' },
+  boneSelected: { whenTrue: () => 'a bone is selected', whenFalse: 'no bone selected' },
+  bindPanel: { whenTrue: () => 'the bind panel is open', whenFalse: 'the bind panel is closed' },
+  unposedShown: { whenTrue: () => 'the unposed examples are shown', whenFalse: 'the unposed examples are not shown' },
+  meshActive: { whenTrue: () => 'a mesh is active', whenFalse: 'no mesh is active (all meshes are)' },
+  meshHidden: { whenTrue: () => 'a mesh is hidden', whenFalse: 'no mesh is hidden' },
+  helpOpen: { whenTrue: () => 'the help is open', whenFalse: 'the help is not open' },
+};
+
+/** What a context key is called in a comparison's reason ('the tool is lasso, not brush'). */
+const KEY_NOUNS: Readonly<Record<string, string>> = { tool: 'the tool', toolState: 'the tool’s state' };
+
+/**
+ * Why `clause` does not hold in `context`: the reason of its first term that fails, in words; null when it holds.
+ * Keys without a reason of their own are named with their value.
+ */
+export function whyNot(clause: string | undefined, context: WhenContext): string | null {
+  if (!clause) return null;
+  for (const term of parseWhen(clause)) {
+    const value = context[term.key];
+    const reasons = KEY_REASONS[term.key];
+    const noun = KEY_NOUNS[term.key] ?? term.key;
+    if (term.op === 'truthy' && !value) return reasons?.whenFalse ?? `${term.key} is off`;
+    if (term.op === 'falsy' && value) return reasons?.whenTrue(context) ?? `${term.key} is on`;
+    if (term.op === '==' && String(value) !== term.value) return `${noun} is ${String(value)}, not ${term.value}`;
+    if (term.op === '!=' && String(value) === term.value) return `${noun} is ${term.value}`;
+  }
+  return null;
+}

@@ -78,7 +78,7 @@ export function commandButton(
   id: CommandId,
   options: { label?: string; className?: string; showTitle?: boolean } = {},
 ): HTMLButtonElement {
-  const node = toolButton(parent, options.label ?? commands.titleOf(id), tooltipOf(id), () => void commands.execute(id), options.className);
+  const node = toolButton(parent, options.label ?? commands.titleOf(id), tooltipOf(id), () => void commands.invoke(id), options.className);
   node.dataset.command = id;
   if (options.showTitle) node.dataset.showTitle = '1';
   return node;

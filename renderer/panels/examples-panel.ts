@@ -82,7 +82,7 @@ export class ExamplesPanel {
     this.frameInput.value = '0';
     const choosePose = () => {
       const frame = Number(this.frameInput.value);
-      void commands.execute('examples.pose', this.poseSelect.value === 'viewport' ? 'viewport' : frame);
+      void commands.invoke('examples.pose', this.poseSelect.value === 'viewport' ? 'viewport' : frame);
       this.refresh();
     };
     this.poseSelect.addEventListener('change', () => {
@@ -96,7 +96,7 @@ export class ExamplesPanel {
     this.kernelSelect = element('select', 'kernel-select');
     for (const kernel of host.posespace.kernels) this.kernelSelect.add(new Option(KERNEL_LABELS[kernel] ?? kernel, kernel));
     this.kernelSelect.addEventListener('change', () => {
-      void commands.execute('examples.kernel', this.kernelSelect.value);
+      void commands.invoke('examples.kernel', this.kernelSelect.value);
       this.kernelSelect.blur();
     });
     this.kernelSelect.title = KERNEL_TITLE;
@@ -122,7 +122,7 @@ export class ExamplesPanel {
     ])
       this.mapSelect.add(new Option(text, value));
     this.mapSelect.addEventListener('change', () => {
-      void commands.execute('examples.map', this.mapSelect.value);
+      void commands.invoke('examples.map', this.mapSelect.value);
       this.mapSelect.blur();
     });
     labelled(see, 'Heat map ', this.mapSelect);
@@ -210,18 +210,18 @@ export class ExamplesPanel {
         visible.type = 'checkbox';
         visible.checked = !example.hidden;
         visible.title = 'Shown examples take part in the deformation';
-        visible.addEventListener('change', () => void commands.execute('examples.toggle', example.name));
+        visible.addEventListener('change', () => void commands.invoke('examples.toggle', example.name));
         const name = element('input', 'example-name');
         name.value = example.name;
         name.title = `${example.file}, posed by ${example.poseSource}`;
         name.addEventListener('change', () => {
-          void commands.execute('examples.rename', { name: example.name, newName: name.value });
+          void commands.invoke('examples.rename', { name: example.name, newName: name.value });
           name.blur();
         });
         const remove = element('button', 'icon-button example-remove', '×');
         remove.type = 'button';
         remove.title = `Remove ${example.name}`;
-        remove.addEventListener('click', () => void commands.execute('examples.remove', example.name));
+        remove.addEventListener('click', () => void commands.invoke('examples.remove', example.name));
         const track = element('div', 'weight-track');
         const bar = element('div', 'weight-bar');
         const shownIndex = examples.filter((e) => !e.hidden).indexOf(example);

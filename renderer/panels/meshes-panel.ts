@@ -81,13 +81,13 @@ export class MeshesPanel {
       active.type = 'radio';
       active.name = 'active-mesh';
       active.title = index < 0 ? 'The brush, the lasso and binding act on every mesh' : `The brush, the lasso and binding act on ${name}`;
-      active.addEventListener('change', () => void commands.execute('meshes.active', index));
+      active.addEventListener('change', () => void commands.invoke('meshes.active', index));
       node.append(active);
       if (index >= 0) {
         const visible = element('input', 'mesh-visible');
         visible.type = 'checkbox';
         visible.title = 'Shown (a hidden mesh is not drawn, painted or lassoed)';
-        visible.addEventListener('change', () => void commands.execute('meshes.toggle', index));
+        visible.addEventListener('change', () => void commands.invoke('meshes.toggle', index));
         node.append(visible);
       }
       node.append(element('span', 'mesh-name', name), element('span', 'dim mesh-size', size));
@@ -97,8 +97,8 @@ export class MeshesPanel {
         isolate.title = `Work on ${name} alone: make it active and show only it (again: show all)`;
         isolate.addEventListener('click', () => {
           // The mesh isolated is the one the tools act on.
-          commands.execute('meshes.active', index);
-          commands.execute('meshes.isolate');
+          commands.invoke('meshes.active', index);
+          commands.invoke('meshes.isolate');
         });
         node.append(isolate);
       }

@@ -55,7 +55,7 @@ export class PaintPanel {
         modes,
         mode[0].toUpperCase() + mode.slice(1),
         `${mode} brush`,
-        () => void commands.execute('paint.brushMode', mode),
+        () => void commands.invoke('paint.brushMode', mode),
       );
       button.dataset.mode = mode;
       this.modeButtons.push(button);
@@ -99,7 +99,7 @@ export class PaintPanel {
     ])
       this.symmetry.add(new Option(label, value));
     this.symmetry.addEventListener('change', () => {
-      commands.execute('paint.symmetry', this.symmetry.value === '' ? null : Number(this.symmetry.value));
+      commands.invoke('paint.symmetry', this.symmetry.value === '' ? null : Number(this.symmetry.value));
       this.symmetry.blur();
     });
     labelled(brushSection, 'symmetry ', this.symmetry);
@@ -201,7 +201,7 @@ export class PaintPanel {
           null,
           isLocked ? 'locked' : 'lock',
           isLocked ? 'Unlock: painting may change this bone' : 'Lock: painting and commands keep this bone',
-          () => void this.host.commands.execute('paint.lock', b),
+          () => void this.host.commands.invoke('paint.lock', b),
           'paint-lock',
         );
         lock.setAttribute('aria-pressed', String(isLocked));

@@ -7,10 +7,8 @@ import { BAKEABLE_SKIN_METHODS, bakeFrameCount, type BakeableSkinMethod } from '
 import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
 import { vertexAnimationCost } from '../../workers/formats/gltf-vertex-animation.ts';
 import type { CommandId } from '../commands/command-catalog.ts';
-import type { CommandHandler } from '../commands/command-registry.ts';
-import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
+import type { HandlerOf } from '../commands/command-registry.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
-import { INFLUENCE_CHOICES } from '../panels/app-chrome.ts';
 import { vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { bakeClipEdit, bakeableClip } from '../document/clip-bake.ts';
 import { BakeDialog } from '../panels/bake-dialog.ts';
@@ -18,16 +16,19 @@ import { clipNameOf, exportSceneAsGltf } from '../io/gltf-export-action.ts';
 import { getIoClient } from '../io/io-client.ts';
 import type { ExportChoice } from '../panels/export-dialog.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
-import { VIEW_MODES, nextViewMode } from '../view/view-modes.ts';
+import { nextViewMode } from '../view/view-modes.ts';
 import type { App } from './app.ts';
 
-export function appCommands(app: App): Record<CommandId, CommandHandler> {
+const PROJECT_BUSY = 'a project is being opened or saved';
+const NO_SELECTION = 'no vertices are selected';
+
+export function appCommands(app: App): { [K in CommandId]: HandlerOf<K> } {
   const { history, tools, binding, paint, deformation, timeline } = app;
   const undoTitle = (verb: string, label: string | null) => (label ? `${verb} ${label}` : verb);
   return {
-    'file.openProject': { run: () => app.project.open(), canRun: () => !app.project.busy },
-    'file.save': { run: () => void app.project.save(), canRun: () => !app.project.busy },
-    'file.saveAs': { run: () => void app.project.saveAs(), canRun: () => !app.project.busy },
+    'file.openProject': { run: () => app.project.open(), canRun: () => !app.project.busy, refusal: PROJECT_BUSY },
+    'file.save': { run: () => void app.project.save(), canRun: () => !app.project.busy, refusal: PROJECT_BUSY },
+    'file.saveAs': { run: () => void app.project.saveAs(), canRun: () => !app.project.busy, refusal: PROJECT_BUSY },
     'file.recentFirst': recentFile(app, 0),
     'file.recentSecond': recentFile(app, 1),
     'file.recentThird': recentFile(app, 2),
@@ -41,33 +42,47 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
         if (await app.work.guard.mayDiscard()) app.loadTwistDemo();
       },
     },
-    'edit.undo': { run: () => void history.undo(), canRun: () => history.canUndo, title: () => undoTitle('Undo', history.undoLabel) },
-    'edit.redo': { run: () => void history.redo(), canRun: () => history.canRedo, title: () => undoTitle('Redo', history.redoLabel) },
+    'edit.undo': {
+      run: () => void history.undo(),
+      canRun: () => history.canUndo,
+      refusal: 'nothing to undo',
+      title: () => undoTitle('Undo', history.undoLabel),
+    },
+    'edit.redo': {
+      run: () => void history.redo(),
+      canRun: () => history.canRedo,
+      refusal: 'nothing to redo',
+      title: () => undoTitle('Redo', history.redoLabel),
+    },
     'view.frameAll': { run: () => app.frameAll() },
-    'view.wireframe': { run: () => app.setWireframe(!app.views.wireframe), checked: () => app.views.wireframe },
-    'view.skeleton': { run: () => app.setSkeletonVisible(!app.views.overlay.visible), checked: () => app.views.overlay.visible },
+    'view.wireframe': { run: () => toggled(!app.views.wireframe, (on) => app.setWireframe(on)), checked: () => app.views.wireframe },
+    'view.skeleton': {
+      run: () => toggled(!app.views.overlay.visible, (on) => app.setSkeletonVisible(on)),
+      checked: () => app.views.overlay.visible,
+    },
     'view.nextWeightView': { run: () => app.setView(nextViewMode(app.views.viewMode, app.store.doc.look !== undefined)) },
     'view.look': {
       run: () => app.setView(app.views.viewMode === 'look' ? app.views.lastWeightView : 'look'),
       canRun: () => app.store.doc.look !== undefined,
+      refusal: 'the scene has no look of its own',
       checked: () => app.views.viewMode === 'look',
     },
-    'view.isoLines': { run: () => app.setIsoLines(!app.views.isoLines), checked: () => app.views.isoLines },
-    'view.asExported': { run: () => app.setAsExported(!app.asExported), checked: () => app.asExported },
+    'view.isoLines': { run: () => toggled(!app.views.isoLines, (on) => app.setIsoLines(on)), checked: () => app.views.isoLines },
+    'view.asExported': { run: () => toggled(!app.asExported, (on) => app.setAsExported(on)), checked: () => app.asExported },
     'view.dismiss': {
       run: () => {
         app.chrome.toggleHelp(false);
         app.setError(null);
       },
     },
-    'help.keys': { run: () => app.chrome.toggleHelp(), checked: () => app.chrome.helpOpen },
+    'help.keys': { run: () => toggled(!app.chrome.helpOpen, (on) => app.chrome.toggleHelp(on)), checked: () => app.chrome.helpOpen },
     'skin.nextMethod': { run: () => deformation.cycleMethod() },
-    'skin.heatMap': { run: () => deformation.setHeatMap(!deformation.heatMap), checked: () => deformation.heatMap },
-    'bind.panel': { run: () => app.setBindPanel(!app.bindPanel.open), checked: () => app.bindPanel.open },
+    'skin.heatMap': { run: () => toggled(!deformation.heatMap, (on) => deformation.setHeatMap(on)), checked: () => deformation.heatMap },
+    'bind.panel': { run: () => toggled(!app.bindPanel.open, (on) => app.setBindPanel(on)), checked: () => app.bindPanel.open },
     'tool.lasso': { run: () => tools.toggle('lasso'), checked: () => tools.active.id === 'lasso' },
-    'bind.xray': { run: () => binding.setXray(!binding.xray), checked: () => binding.xray },
-    'bind.assign': { run: () => binding.assignSelection(), canRun: () => binding.selectedCount > 0 },
-    'bind.clear': { run: () => binding.clearSelection(), canRun: () => binding.selectedCount > 0 },
+    'bind.xray': { run: () => toggled(!binding.xray, (on) => binding.setXray(on)), checked: () => binding.xray },
+    'bind.assign': { run: () => binding.assignSelection(), canRun: () => binding.selectedCount > 0, refusal: NO_SELECTION },
+    'bind.clear': { run: () => binding.clearSelection(), canRun: () => binding.selectedCount > 0, refusal: NO_SELECTION },
     'bind.loadHandles': { run: () => binding.openHandles() },
     'bind.saveHandles': { run: () => binding.saveHandles() },
     'bind.compareHandles': { run: () => binding.compareHandles() },
@@ -84,44 +99,40 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
     'paint.mirrorToNegative': { run: () => paint.run('mirror-') },
     'tool.cancel': { run: () => tools.active.cancel() },
     'tool.confirm': { run: () => tools.active.current.onConfirm?.() },
-    'skin.method': { run: (m) => deformation.setMethod(oneOf('skin.method', m, Object.keys(METHOD_LABELS) as SkinMethod[])) },
-    'skin.antipodality': { run: (a) => deformation.setAntipodality(oneOf('skin.antipodality', a, ['per-vertex', 'per-bone'] as const)) },
-    'skin.split': {
-      run: (m) => deformation.setSplit(m === null ? null : oneOf('skin.split', m, Object.keys(METHOD_LABELS) as SkinMethod[])),
-    },
-    'skin.blend': { run: (value) => app.setBlendWeights(numberIn('skin.blend', value, 0, 1)) },
-    'view.influences': { run: (count) => app.setInfluences(oneOf('view.influences', count, INFLUENCE_CHOICES)) },
-    'view.mode': { run: (mode) => app.setView(oneOf('view.mode', mode, VIEW_MODES)) },
-    'bone.select': { run: (bone) => app.selectBone(boneIndex(app, 'bone.select', bone, true)) },
-    'bone.scale': {
-      run: (argument) => {
-        const { bone, scale } = (argument ?? {}) as { bone?: unknown; scale?: unknown };
-        if (!Array.isArray(scale) || scale.length !== 3) throw new Error('bone.scale: scale must be [x, y, z]');
-        app.setBoneScale(
-          boneIndex(app, 'bone.scale', bone, false),
-          scale.map((x) => numberIn('bone.scale', x, 0.05, 10)),
-        );
+    'skin.method': { run: (method) => deformation.setMethod(method) },
+    'skin.antipodality': { run: (mode) => deformation.setAntipodality(mode) },
+    'skin.split': { run: (method) => deformation.setSplit(method) },
+    'skin.blend': { run: (value) => app.setBlendWeights(value) },
+    'view.influences': { run: (count) => app.setInfluences(count) },
+    'view.mode': { run: (mode) => app.setView(mode) },
+    'bone.select': { run: (bone) => app.selectBone(bone) },
+    'bone.scale': { run: ({ bone, scale }) => app.setBoneScale(bone, scale) },
+    'playback.clip': {
+      run: (index) => {
+        const count = app.store.doc.clips?.length ?? 0;
+        if (index >= count) throw new Error(`playback.clip: argument must be a clip from 0 to ${count - 1}, got ${index}`);
+        app.selectClip(index);
       },
     },
-    'playback.clip': { run: (index) => app.selectClip(numberIn('playback.clip', index, 0, (app.store.doc.clips?.length ?? 1) - 1)) },
     'paint.brushMode': {
       run: (mode) => {
-        paint.brush.mode = oneOf('paint.brushMode', mode, ['add', 'subtract', 'set', 'smooth', 'sample'] as const);
+        paint.brush.mode = mode;
         paint.changed();
       },
     },
-    'paint.symmetry': { run: (axis) => paint.setSymmetry(axis === null ? null : oneOf('paint.symmetry', axis, [0, 1, 2] as const)) },
+    'paint.symmetry': { run: (axis) => paint.setSymmetry(axis) },
     'paint.cancelMatching': {
       run: () => {
         paint.cancelMatching();
         return paint.setSymmetry(paint.session?.symmetry?.axis ?? null);
       },
       canRun: () => paint.matchJob !== null,
+      refusal: 'no mirror match is being computed',
     },
     'paint.lock': {
       run: (bone) => {
-        const b = boneIndex(app, 'paint.lock', bone, false);
-        paint.setLocked(b, !paint.settings.locked[b]);
+        paint.setLocked(bone, !paint.settings.locked[bone]);
+        return !!paint.settings.locked[bone];
       },
     },
     'bind.computeRigid': {
@@ -130,56 +141,69 @@ export function appCommands(app: App): Record<CommandId, CommandHandler> {
         return binding.startBind();
       },
     },
-    'meshes.panel': { run: () => app.meshesPanel.setOpen(!app.meshesPanel.open), checked: () => app.meshesPanel.open },
-    'meshes.active': { run: (part) => app.meshes.setActive(part === -1 ? -1 : meshIndex(app, 'meshes.active', part)) },
+    'meshes.panel': { run: () => toggled(!app.meshesPanel.open, (on) => app.meshesPanel.setOpen(on)), checked: () => app.meshesPanel.open },
+    'meshes.active': { run: (part) => app.meshes.setActive(part === -1 ? -1 : app.meshes.indexOf(part)) },
     'meshes.toggle': {
       run: (part) => {
-        const index = meshIndex(app, 'meshes.toggle', part);
+        const index = app.meshes.indexOf(part);
         app.meshes.setHidden(index, !app.meshes.hidden[index]);
+        return !app.meshes.hidden[index];
       },
     },
     'meshes.hide': { run: () => app.meshes.hideActive() },
     'meshes.showAll': { run: () => app.meshes.showAll() },
     'meshes.isolate': { run: () => app.meshes.isolate(), checked: () => app.meshes.isolated },
-    'bind.computePart': { run: () => binding.startBind({}, app.meshes.activePart), canRun: () => app.meshes.activePart !== null },
-    'examples.panel': { run: () => app.examplesPanel.setOpen(!app.examplesPanel.open), checked: () => app.examplesPanel.open },
+    'bind.computePart': {
+      run: () => binding.startBind({}, app.meshes.activePart),
+      canRun: () => app.meshes.activePart !== null,
+      refusal: 'the active mesh has no part of its own',
+    },
+    'examples.panel': {
+      run: () => toggled(!app.examplesPanel.open, (on) => app.examplesPanel.setOpen(on)),
+      checked: () => app.examplesPanel.open,
+    },
     'examples.add': { run: () => app.examples.add() },
-    'examples.remove': { run: (name) => app.examples.remove(text('examples.remove', name)) },
-    'examples.toggle': { run: (name) => app.examples.toggle(text('examples.toggle', name)) },
-    'examples.rename': {
-      run: (argument) => {
-        const { name, newName } = (argument ?? {}) as { name?: unknown; newName?: unknown };
-        app.examples.rename(text('examples.rename', name), text('examples.rename', newName));
-      },
-    },
-    'examples.pose': {
-      run: (choice) => app.examples.setPoseChoice(choice === 'viewport' ? 'viewport' : numberIn('examples.pose', choice, 0, Infinity)),
-    },
-    'examples.kernel': { run: (kernel) => app.posespace.setKernel(oneOf('examples.kernel', kernel, RBF_KERNELS)) },
+    'examples.remove': { run: (name) => app.examples.remove(name) },
+    'examples.toggle': { run: (name) => app.examples.toggle(name) },
+    'examples.rename': { run: ({ name, newName }) => app.examples.rename(name, newName) },
+    'examples.pose': { run: (choice) => app.examples.setPoseChoice(choice) },
+    'examples.kernel': { run: (kernel) => app.posespace.setKernel(kernel) },
     'examples.map': {
       run: (mode) => {
-        deformation.setExampleMap(oneOf('examples.map', mode, ['off', 'displacement', 'error'] as const));
+        deformation.setExampleMap(mode);
         app.renderNow();
       },
     },
-    'examples.showUnposed': { run: () => app.unposedDisplay.toggle(), checked: () => app.unposedDisplay.shown },
+    'examples.showUnposed': {
+      run: () => {
+        app.unposedDisplay.toggle();
+        return app.unposedDisplay.shown;
+      },
+      checked: () => app.unposedDisplay.shown,
+    },
     'examples.nextUnposed': { run: () => app.unposedDisplay.next() },
-    'examples.cancelUnpose': { run: () => app.posespace.cancel(), canRun: () => app.posespace.progress.running },
+    'examples.cancelUnpose': {
+      run: () => app.posespace.cancel(),
+      canRun: () => app.posespace.progress.running,
+      refusal: 'no examples are being unposed',
+    },
     'playback.toggle': { run: () => timeline.toggle(), checked: () => timeline.playing },
     'playback.previousFrame': { run: () => timeline.step(-1) },
     'playback.nextFrame': { run: () => timeline.step(1) },
     'playback.bakeClip': {
-      run: (rate) => (rate === undefined ? openBake(app) : bakeClip(app, numberIn('playback.bakeClip', rate, 0.01, 10000))),
+      run: (rate) => (rate === undefined ? openBake(app) : bakeClip(app, rate)),
       canRun: () => bakeableClip(app.store.doc) !== null,
+      refusal: 'no clip with keyframes is shown',
     },
   };
 }
 
 /** Recent project file `index` (0 = the newest): its name in the File menu, present only when there is one. */
-function recentFile(app: App, index: number): CommandHandler {
+function recentFile(app: App, index: number): HandlerOf<'file.recentFirst'> {
   return {
     run: () => app.project.openRecent(index),
     canRun: () => !app.project.busy && index < app.project.recent.length,
+    refusal: () => (app.project.busy ? PROJECT_BUSY : `there is no recent project ${index + 1}`),
     title: () => `${index + 1}. ${shortName(app.project.recent[index]?.name ?? '')}`,
   };
 }
@@ -189,40 +213,10 @@ function shortName(name: string): string {
   return name.length > 100 ? `${name.slice(0, 99)}…` : name;
 }
 
-/** The argument if it is one of `choices`, else an error naming the command and the choices. */
-function oneOf<T extends string | number>(command: string, value: unknown, choices: readonly T[]): T {
-  if (!choices.includes(value as T)) throw new Error(`${command}: expected one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
-  return value as T;
-}
-
-/** A mesh of the scene by index or name. @throws Error naming the command and what is not a mesh */
-function meshIndex(app: App, command: string, value: unknown): number {
-  if (typeof value !== 'number' && typeof value !== 'string')
-    throw new Error(`${command}: expected a mesh index or name, got ${JSON.stringify(value)}`);
-  try {
-    return app.meshes.indexOf(value);
-  } catch (error) {
-    throw new Error(`${command}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-}
-
-function text(command: string, value: unknown): string {
-  if (typeof value !== 'string') throw new Error(`${command}: expected a name, got ${JSON.stringify(value)}`);
-  return value;
-}
-
-function numberIn(command: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !(value >= min && value <= max))
-    throw new Error(`${command}: expected a number from ${min} to ${max}, got ${JSON.stringify(value)}`);
-  return value;
-}
-
-function boneIndex(app: App, command: string, value: unknown, noneAllowed: boolean): number {
-  const count = app.store.doc.skeleton.parents.length;
-  if (!Number.isInteger(value) || (value as number) < (noneAllowed ? -1 : 0) || (value as number) >= count) {
-    throw new Error(`${command}: expected a bone from ${noneAllowed ? -1 : 0} to ${count - 1}, got ${JSON.stringify(value)}`);
-  }
-  return value as number;
+/** A toggle's handler body: sets the thing to `on` and gives back `on` (a script learns the new state). */
+function toggled(on: boolean, set: (on: boolean) => void): boolean {
+  set(on);
+  return on;
 }
 
 let bakeDialog: BakeDialog | null = null;

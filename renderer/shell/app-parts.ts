@@ -131,7 +131,7 @@ export function toolManager(app: App, container: HTMLElement, canvas: HTMLCanvas
     shownTriangles: () => app.meshes.visibleTriangles(),
   });
   return new ToolManager({ container, canvas, commands: app.commands, context: () => app.context() }, [
-    new SelectTool({ pickBoneAt: (x, y) => void app.commands.execute('bone.select', app.jointBoneAt(x, y)) }),
+    new SelectTool({ pickBoneAt: (x, y) => void app.commands.invoke('bone.select', app.jointBoneAt(x, y)) }),
     new LassoTool({ lassoed: (polygon, combine) => app.binding.lassoed(polygon, combine) }, container, canvas),
     brush,
   ]);
@@ -140,7 +140,7 @@ export function toolManager(app: App, container: HTMLElement, canvas: HTMLCanvas
 export function createPanels(app: App, container: HTMLElement) {
   const toolbar = document.getElementById('toolbar')!;
   const chrome = new AppChrome(app.commands, {
-    setInfluences: (count) => void app.commands.execute('view.influences', count),
+    setInfluences: (count) => void app.commands.invoke('view.influences', count),
     dropFiles: (files) => app.files.dropFiles(files),
     dismissError: () => app.setError(null),
     openRecent: (index) => void app.project.openRecent(index),
@@ -149,11 +149,11 @@ export function createPanels(app: App, container: HTMLElement) {
     toolbar,
     container,
     {
-      setMethod: (m) => void app.commands.execute('skin.method', m),
-      setAntipodality: (a) => void app.commands.execute('skin.antipodality', a),
-      setSplit: (m) => void app.commands.execute('skin.split', m),
-      setBoneScale: (bone, scale) => void app.commands.execute('bone.scale', { bone, scale }),
-      setUniformBlend: (value) => void app.commands.execute('skin.blend', value),
+      setMethod: (m) => void app.commands.invoke('skin.method', m),
+      setAntipodality: (a) => void app.commands.invoke('skin.antipodality', a),
+      setSplit: (m) => void app.commands.invoke('skin.split', m),
+      setBoneScale: (bone, scale) => void app.commands.invoke('bone.scale', { bone, scale }),
+      setUniformBlend: (value) => void app.commands.invoke('skin.blend', value),
     },
     app.commands,
   );
@@ -162,12 +162,12 @@ export function createPanels(app: App, container: HTMLElement) {
     commands: app.commands,
     document: () => app.store.doc,
     selectedBone: () => app.selectedBone,
-    selectBone: (bone) => void app.commands.execute('bone.select', bone),
+    selectBone: (bone) => void app.commands.invoke('bone.select', bone),
     viewModes: () => VIEW_MODES.map((mode) => ({ mode, label: VIEW_LABELS[mode] })),
     view: () => app.views.viewMode,
-    setView: (mode) => void app.commands.execute('view.mode', mode),
+    setView: (mode) => void app.commands.invoke('view.mode', mode),
     isoLines: () => app.views.isoLines,
-    setIsoLines: (on) => void (on !== app.views.isoLines && app.commands.execute('view.isoLines')),
+    setIsoLines: (on) => void (on !== app.views.isoLines && app.commands.invoke('view.isoLines')),
     lassoActive: () => app.tools.active.id === 'lasso',
   });
   const paintPanel = new PaintPanel(container, {
@@ -175,7 +175,7 @@ export function createPanels(app: App, container: HTMLElement) {
     commands: app.commands,
     document: () => app.store.doc,
     selectedBone: () => app.selectedBone,
-    selectBone: (bone) => void app.commands.execute('bone.select', bone),
+    selectBone: (bone) => void app.commands.invoke('bone.select', bone),
     resizing: () => app.tools.active.state === 'resizing',
     undoCount: () => app.history.undoCount,
   });
@@ -196,7 +196,7 @@ export function createPanels(app: App, container: HTMLElement) {
     toolbar,
     document.getElementById('timeline')!,
     app.commands,
-    (index) => void app.commands.execute('playback.clip', index),
+    (index) => void app.commands.invoke('playback.clip', index),
   );
   const examplesPanel = new ExamplesPanel(toolbar, container, {
     commands: app.commands,

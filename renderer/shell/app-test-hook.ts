@@ -28,7 +28,7 @@ export function appTestHook(app: App): RigwrightTestHook {
     ready: () => frames.firstFrame,
     command: (id, argument) => {
       if (!isCommandId(id)) throw new Error(`unknown command ${id}`);
-      return app.commands.execute(id, argument).ran;
+      return app.commands.invoke(id, argument).ran;
     },
     examples: examplesHook(app),
     look: lookHook(app),
@@ -221,8 +221,8 @@ function paintHook(app: App): PaintTestHook {
     },
     surfacePositions: () => Array.from(brush().surfacePositions()),
     cameraPosition: () => app.viewport.camera.position.toArray(),
-    undo: () => void app.commands.execute('edit.undo'),
-    redo: () => void app.commands.execute('edit.redo'),
+    undo: () => void app.commands.invoke('edit.undo'),
+    redo: () => void app.commands.invoke('edit.redo'),
     takeTimes: () => ({ dabs: paint.times.dabs.splice(0), flushes: paint.times.flushes.splice(0), hovers: paint.times.hovers.splice(0) }),
     command: (name, threshold, axis) => paint.run(name, threshold, axis),
   };

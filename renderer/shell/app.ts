@@ -119,6 +119,8 @@ export class App {
     this.commands = new CommandRegistry(
       () => this.context(),
       (_, error) => this.setError(errorMessage(error)),
+      // Bone and mesh arguments are checked against the scene shown now.
+      { boneCount: () => boneCountOf(this.store.doc), meshIndex: (value) => this.meshes.indexOf(value) },
     );
     this.influences = influencesFromWeights(doc.weights, this.influenceSetting);
     this.boneSelection = new BoneSelection(this.store);
@@ -202,7 +204,7 @@ export class App {
   /** A desktop-menu click: the same command a key or button runs (an id the catalog lacks is ignored). */
   private runMenuCommand(command: string): void {
     if (!isCommandId(command)) return;
-    this.commands.execute(command);
+    this.commands.invoke(command);
   }
 
   // --- scene changes ----------------------------------------------------------------------------------------

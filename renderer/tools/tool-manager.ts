@@ -180,6 +180,6 @@ export class ToolManager {
     if (!binding) return;
     event.preventDefault();
     event.stopPropagation();
-    this.options.commands.execute(binding.command);
+    this.options.commands.invoke(binding.command);
   };
 }

@@ -142,14 +142,14 @@ test('the registry runs only enabled commands, knows missing handlers, and refus
   registry.register('view.frameAll', { run: () => void ran.push('frame') });
   assert.throws(() => registry.register('edit.undo', { run: () => undefined }), /registered twice/);
   assert.throws(() => registry.register('no.such' as CommandId, { run: () => undefined }), /not in the command catalog/);
-  assert.throws(() => registry.execute('edit.redo'), /no handler/);
-  assert.equal(registry.execute('edit.undo').ran, false, 'nothing to undo');
+  assert.throws(() => registry.invoke('edit.redo'), /no handler/);
+  assert.equal(registry.invoke('edit.undo').ran, false, 'nothing to undo');
   undoable = true;
   context.toolBusy = true;
-  assert.equal(registry.execute('edit.undo').ran, false, 'disabled during a drag (enabledWhen)');
+  assert.equal(registry.invoke('edit.undo').ran, false, 'disabled during a drag (enabledWhen)');
   context.toolBusy = false;
-  assert.equal(registry.execute('edit.undo').ran, true);
-  assert.equal(registry.execute('view.frameAll').ran, true);
+  assert.equal(registry.invoke('edit.undo').ran, true);
+  assert.equal(registry.invoke('view.frameAll').ran, true);
   assert.deepEqual(ran, ['undo', 'frame']);
   assert.equal(registry.titleOf('edit.undo'), 'Undo Paint stroke');
   assert.equal(registry.titleOf('view.frameAll'), 'Frame all');
@@ -169,10 +169,10 @@ test('a command that throws or rejects is reported, not thrown at the key or but
     },
   });
   registry.register('paint.symmetry', { run: () => Promise.reject(new Error('mirror matching failed')) });
-  assert.deepEqual(registry.execute('skin.method', 'lbs'), { ran: true });
-  assert.equal(registry.execute('skin.method', 'nonsense').ran, true);
-  await registry.execute('paint.symmetry', 0).result;
-  assert.deepEqual(reported, ['skin.method: expected one of lbs, got "nonsense"', 'paint.symmetry: mirror matching failed']);
+  assert.deepEqual(registry.invoke('skin.method', 'lbs'), { ran: true });
+  assert.equal(registry.invoke('skin.method', 'dqs').ran, true);
+  await registry.invoke('paint.symmetry', 0).result;
+  assert.deepEqual(reported, ['skin.method: expected one of lbs, got "dqs"', 'paint.symmetry: mirror matching failed']);
 });
 
 test('menus group the commands in menu-bar order, keeping catalog order inside a menu', () => {
