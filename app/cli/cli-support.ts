@@ -127,7 +127,14 @@ export function parseOptionSequence(args: readonly string[], arity: Readonly<Rec
       given = [arg.slice(equals + 1)];
     } else {
       given = args.slice(i + 1, i + 1 + count);
-      if (given.length < count) throw new UsageError(`--${name} needs ${count === 1 ? 'a value' : `${count} values`}`);
+      // A value may start with - (a negative number), but the next option is no value: `--prune --out x`.
+      const isOption = (value: string): boolean =>
+        value === '--' ||
+        value === '-h' ||
+        value === '--help' ||
+        (value.startsWith('--') && Object.hasOwn(arity, value.slice(2).split('=')[0]));
+      const short = given.length < count || given.some(isOption);
+      if (short) throw new UsageError(`--${name} needs ${count === 1 ? 'a value' : `${count} values`}`);
       i += count;
     }
     sequence.push({ name, values: given });

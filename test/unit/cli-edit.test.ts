@@ -7,12 +7,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../app/cli/main.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { readObj } from '../../workers/formats/obj.ts';
+import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import {
   defaultProjectSettings,
   PROJECT_EXTENSION,
@@ -257,4 +258,154 @@ test('the scene edits with a vertex mask change the rows the paint panel changes
     assert.ok(made.vertices! > 0 && made.vertices! <= V >> 1, `${command}: ${made.vertices} rows changed, all inside the mask`);
     assert.notEqual(made.fields.weights, doc.weights, `${command}: the edit makes new weights, the document's stay`);
   }
+});
+
+test('a project read into a document and written back keeps every array and the locks; the two files are the same bytes', async () => {
+  const doc = bodyOnce();
+  const V = vertexCountOf(doc);
+  const B = boneCountOf(doc);
+  const frames = poseSequenceFromDmat(
+    readDmat(new Uint8Array(readFileSync(dataFile('context-aware', 'all_frames.dmat'))), 'all_frames.dmat'),
+    B,
+    'all_frames.dmat',
+  );
+  const example = readObj(readFileSync(dataFile('context-aware', 'eg0.obj'), 'utf8'), 'eg0.obj').mesh;
+  const examplePose = poseSequenceFromDmat(
+    readDmat(new Uint8Array(readFileSync(dataFile('context-aware', 'eg0.dmat'))), 'eg0.dmat'),
+    B,
+    'eg0.dmat',
+  );
+  assert.ok(examplePose.kind === 'matrices', 'eg0.dmat holds rotation matrices');
+  const boneScales = new Float64Array(3 * B).fill(1);
+  boneScales.set([1.25, 0.5, 2], 3 * 7);
+  const full: SceneDocument = {
+    ...doc,
+    poses: frames,
+    posesFile: 'all_frames.dmat',
+    boneScales,
+    boneNames: Array.from({ length: B }, (_, b) => `bone ${b}`),
+    examples: [
+      { name: 'eg0', file: 'eg0.obj', positions: example.positions, pose: examplePose.rotations, poseSource: 'eg0.dmat', hidden: false },
+    ],
+  };
+  const settings = defaultProjectSettings(V, B);
+  settings.paint.locked[LOCKED_BONE] = 1;
+  settings.paint.locked[B - 1] = 1;
+  settings.skin.blend = Float32Array.from({ length: V }, (_, v) => (v % 7) / 7);
+  const first = await writeProjectFile({ scene: projectSceneOf(full), settings }, 'body.rig.glb');
+
+  const read = readProjectFile(first, 'body.rig.glb');
+  assert.deepEqual(read.notices, [], 'the body’s weights are read as written');
+  const opened = documentFromProject(read.scene);
+  const second = await writeProjectFile({ scene: projectSceneOf(opened), settings: read.settings }, 'body.rig.glb');
+  assert.ok(Buffer.from(second).equals(Buffer.from(first)), 'written again, the project is the same bytes');
+
+  assertSameBits(opened.mesh.positions, full.mesh.positions, 'mesh positions');
+  assertSameBits(opened.mesh.triangles, full.mesh.triangles, 'mesh triangles');
+  assertSameBits(opened.skeleton.joints, full.skeleton.joints, 'skeleton joints');
+  assertSameBits(opened.skeleton.bones, full.skeleton.bones, 'skeleton bones');
+  assertSameBits(opened.weights.data, full.weights.data, 'weights');
+  assertSameBits(opened.handles, full.handles, 'handles');
+  assertSameBits(opened.boneScales, full.boneScales, 'bone scales');
+  assert.ok(opened.poses?.kind === 'matrices' && frames.kind === 'matrices', 'the poses are rotation matrices');
+  assertSameBits(opened.poses.rotations, frames.rotations, 'poses');
+  assertSameBits(opened.examples?.[0].positions, example.positions, 'example positions');
+  assertSameBits(opened.examples?.[0].pose, examplePose.rotations, 'example pose');
+  assert.deepEqual(opened.boneNames, full.boneNames, 'bone names');
+  assertSameBits(read.settings.paint.locked, settings.paint.locked, 'paint locks');
+  assertSameBits(read.settings.skin.blend, settings.skin.blend, 'skin blend');
+});
+
+test('edit --bone-scale, by name or number, is a step of the store on the bone scales; the rest of the project is kept', async () => {
+  const B = boneCountOf(bodyOnce());
+  const names = Array.from({ length: B }, (_, b) => `bone ${b}`);
+  names[2] = '7';
+  const file = path.join(work, 'named.rig.glb');
+  const doc = { ...bodyOnce(), boneNames: names };
+  const settings = defaultProjectSettings(vertexCountOf(doc), B);
+  settings.paint.maxInfluences = 3;
+  writeFileSync(file, await writeProjectFile({ scene: projectSceneOf(doc), settings }, 'named.rig.glb'));
+  const out = path.join(work, 'named-scaled.rig.glb');
+  // "7" is bone 2's name: a name wins over a number; bone 5 by its number; the last edit of a bone wins.
+  const run = await rigwright(
+    'edit',
+    file,
+    '--bone-scale',
+    '7',
+    '2',
+    '1',
+    '0.5',
+    '--bone-scale',
+    '5',
+    '3',
+    '3',
+    '3',
+    '--bone-scale',
+    'bone 9',
+    '1',
+    '1',
+    '4',
+    '--bone-scale',
+    '5',
+    '1.5',
+    '1',
+    '1',
+    '--out',
+    out,
+  );
+  assert.equal(run.status, 0, `exit ${run.status}: ${run.stderr}`);
+  assert.match(run.stdout, /Scale bone 2\nScale bone 5\nScale bone 9\nScale bone 5\nwrote .*: 4 edits/);
+  const written = readProjectFile(fileBytes(out), out);
+  const expected = new Float64Array(3 * B).fill(1);
+  expected.set([2, 1, 0.5], 6);
+  expected.set([1.5, 1, 1], 15);
+  expected.set([1, 1, 4], 27);
+  assertSameBits(written.scene.boneScales, expected, 'bone scales');
+  assertSameBits(written.scene.weights.data, doc.weights.data, 'weights kept');
+  assertSameBits(written.scene.handles, doc.handles, 'handles kept');
+  assert.equal(written.settings.paint.maxInfluences, 3, 'the influence limit is kept');
+});
+
+test('edit refuses bad input naming the file or the argument, and writes nothing', async () => {
+  const { file } = await bodyProject('errors.rig.glb');
+  const out = path.join(work, 'never-written.rig.glb');
+  const cases: { args: string[]; status: number; message: RegExp }[] = [
+    { args: [file, '--smooth', 'elbow'], status: 1, message: /errors\.rig\.glb: --smooth "elbow": [^\n]*no bone names[^\n]*bones 0–27/ },
+    { args: [file, '--smooth', '28'], status: 1, message: /errors\.rig\.glb: --smooth "28": / },
+    { args: [file, '--normalize', '--bone-scale', '-1', '1', '1', '1'], status: 1, message: /errors\.rig\.glb: --bone-scale "-1": / },
+    { args: [file, '--prune', '1.5'], status: 2, message: /--prune must be a number in \[0, 1\], not "1\.5"/ },
+    { args: [file, '--prune', 'abc'], status: 2, message: /--prune must be a number in \[0, 1\], not "abc"/ },
+    { args: [file, '--prune'], status: 2, message: /--prune needs a value/ },
+    { args: [file, '--mirror', 'w'], status: 2, message: /--mirror must be x, y or z/ },
+    { args: [file, '--bone-scale', '2', '1', '0', '1'], status: 2, message: /--bone-scale 2: the scale must be three positive numbers/ },
+    { args: [file, '--max-influences', '2.5', '--limit'], status: 2, message: /--max-influences must be a whole number/ },
+    {
+      args: [file, '--max-influences', '0', '--limit'],
+      status: 1,
+      message: /errors\.rig\.glb: --limit: the project sets no influence limit/,
+    },
+    {
+      args: [file, '--mesh', 'arm', '--normalize'],
+      status: 1,
+      message: /errors\.rig\.glb: --mesh "arm": no mesh of that name \(the scene has "reference\.obj"\)/,
+    },
+    { args: [file, '--flatten'], status: 2, message: /unknown option '--flatten'/ },
+    { args: [file], status: 2, message: /no edit given/ },
+    { args: [dataFile('hand', 'hand.off'), '--normalize'], status: 1, message: /hand\.off: not a Rigwright project/ },
+    {
+      args: [dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'), '--normalize'],
+      status: 1,
+      message: /CesiumMan\.glb: not a Rigwright project/,
+    },
+    { args: [path.join(work, 'missing.rig.glb'), '--normalize'], status: 1, message: /missing\.rig\.glb: cannot read the file/ },
+  ];
+  for (const { args, status, message } of cases) {
+    const run = await rigwright('edit', ...args, '--out', out);
+    assert.equal(run.status, status, `${args.slice(1).join(' ')}: exit ${run.status}: ${run.stderr}`);
+    assert.match(run.stderr, message, `${args.slice(1).join(' ')}`);
+    assert.ok(!existsSync(out), `${args.slice(1).join(' ')}: an output was written`);
+  }
+  const noOut = await rigwright('edit', file, '--normalize');
+  assert.equal(noOut.status, 2, 'no --out is a usage error');
+  assert.match(noOut.stderr, /missing --out/);
 });
