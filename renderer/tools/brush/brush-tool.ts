@@ -15,11 +15,7 @@ import type { SceneStore } from '../../../workers/scene/scene-store.ts';
 import { record, type PaintController } from '../../paint/paint-controller.ts';
 import type { BrushRing } from '../../view/brush-ring.ts';
 import { PaintSurface } from '../../view/paint-surface.ts';
-import { Tool, type ToolPointer } from '../tool.ts';
-import { BrushIdle } from './brush-idle.ts';
-import { BrushPainting } from './brush-painting.ts';
-import { BrushPointing } from './brush-pointing.ts';
-import { BrushResizing } from './brush-resizing.ts';
+import { CLICK_SLOP, Tool, type ToolPointer, type ToolState } from '../tool.ts';
 import { BrushVisibility } from './brush-visibility.ts';
 
 export interface BrushHost {
@@ -291,5 +287,172 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
     this.updateSurface();
     this.updateRing(pointer.x, pointer.y);
     record(this.host.controller.times.hovers, performance.now() - start);
+  }
+}
+
+/** Hovering: the ring follows the surface. A left press starts pointing; in sample mode it picks up the weight under it. */
+class BrushIdle implements ToolState {
+  readonly name = 'idle';
+
+  constructor(private readonly tool: () => BrushTool) {}
+
+  onPointerDown(pointer: ToolPointer): boolean {
+    if (pointer.button !== 0) return false;
+    const tool = this.tool();
+    tool.track(pointer);
+    tool.pressure = pointer.pointerType === 'pen' && pointer.pressure > 0 ? pointer.pressure : 1;
+    tool.downAt.x = pointer.x;
+    tool.downAt.y = pointer.y;
+    const brush = tool.brush;
+    const bone = tool.host.selectedBone();
+    if (brush.mode === 'sample') {
+      if (bone < 0) return true;
+      tool.updateSurface();
+      const value = tool.dabAt(pointer.x, pointer.y, bone);
+      if (!Number.isNaN(value)) brush.value = Math.round(value * 1000) / 1000;
+      brush.mode = 'set';
+      tool.host.controller.changed();
+      return true;
+    }
+    tool.transition('pointing');
+    return true;
+  }
+
+  onPointerMove(pointer: ToolPointer): void {
+    const tool = this.tool();
+    tool.track(pointer);
+    if (pointer.buttons === 0) tool.hover(pointer);
+  }
+}
+
+/**
+ * The button is down and has not moved far: a release here is a click (on a joint it picks the joint's bone,
+ * elsewhere it lays one dab); moving past a few pixels opens the stroke.
+ */
+class BrushPointing implements ToolState {
+  readonly name = 'pointing';
+
+  constructor(private readonly tool: () => BrushTool) {}
+
+  onPointerMove(pointer: ToolPointer): void {
+    const tool = this.tool();
+    tool.track(pointer);
+    if (Math.hypot(pointer.x - tool.downAt.x, pointer.y - tool.downAt.y) < CLICK_SLOP) return;
+    const bone = tool.host.selectedBone();
+    if (bone < 0) return;
+    tool.openStroke(bone);
+    tool.transition('painting');
+    tool.current.onPointerMove?.(pointer);
+  }
+
+  onPointerUp(pointer: ToolPointer): void {
+    const tool = this.tool();
+    tool.transition('idle');
+    const joint = tool.host.jointBoneAt(pointer.clientX, pointer.clientY);
+    if (joint >= 0) {
+      tool.host.selectBone(joint);
+      return;
+    }
+    const bone = tool.host.selectedBone();
+    if (bone < 0) return;
+    tool.openStroke(bone);
+    tool.host.controller.endStroke();
+  }
+
+  /** Nothing was painted yet. */
+  onCancel(): void {
+    this.tool().transition('idle');
+  }
+}
+
+/** A stroke: a dab every `spacing` × radius along the drag; release makes it one undo step, Escape takes it back. */
+class BrushPainting implements ToolState {
+  readonly name = 'painting';
+
+  constructor(private readonly tool: () => BrushTool) {}
+
+  onPointerMove(pointer: ToolPointer): void {
+    const tool = this.tool();
+    tool.track(pointer);
+    if (pointer.pointerType === 'pen' && pointer.pressure > 0) tool.pressure = pointer.pressure;
+    const bone = tool.host.selectedBone();
+    const brush = tool.brush;
+    const step = Math.max(1, brush.spacing * brush.radius);
+    const last = tool.last;
+    let length = Math.hypot(pointer.x - last.x, pointer.y - last.y);
+    while (length >= step) {
+      const t = step / length;
+      last.x += t * (pointer.x - last.x);
+      last.y += t * (pointer.y - last.y);
+      tool.dabAt(last.x, last.y, bone);
+      length -= step;
+    }
+    tool.updateRing(pointer.x, pointer.y);
+  }
+
+  onPointerUp(): void {
+    const tool = this.tool();
+    tool.transition('idle');
+    tool.host.controller.endStroke();
+  }
+
+  onCancel(): void {
+    const tool = this.tool();
+    tool.host.controller.cancelStroke();
+    tool.transition('idle');
+  }
+}
+
+/** Smallest and largest brush radius, CSS px. */
+const RADIUS_RANGE = [2, 400] as const;
+
+/**
+ * Resizing the brush (Blender's radial control): the cursor sits on the rim of the ring, whose centre stays put;
+ * moving sets the radius, a left click or Enter confirms, another button or Escape puts the old radius back.
+ */
+class BrushResizing implements ToolState {
+  readonly name = 'resizing';
+  private readonly centre = { x: 0, y: 0 };
+  private from = 0;
+
+  constructor(private readonly tool: () => BrushTool) {}
+
+  onEnter(): void {
+    const tool = this.tool();
+    this.from = tool.brush.radius;
+    this.centre.x = tool.cursor.x - tool.brush.radius;
+    this.centre.y = tool.cursor.y;
+    tool.host.controller.changed();
+  }
+
+  onExit(): void {
+    this.tool().host.controller.changed();
+  }
+
+  onPointerMove(pointer: ToolPointer): void {
+    const tool = this.tool();
+    tool.track(pointer);
+    tool.brush.radius = Math.max(
+      RADIUS_RANGE[0],
+      Math.min(RADIUS_RANGE[1], Math.hypot(pointer.x - this.centre.x, pointer.y - this.centre.y)),
+    );
+    tool.updateRing(this.centre.x, this.centre.y);
+    tool.host.controller.changed();
+  }
+
+  onPointerDown(pointer: ToolPointer): boolean {
+    if (pointer.button !== 0) this.tool().brush.radius = this.from;
+    this.tool().transition('idle');
+    return true;
+  }
+
+  onConfirm(): void {
+    this.tool().transition('idle');
+  }
+
+  onCancel(): void {
+    const tool = this.tool();
+    tool.brush.radius = this.from;
+    tool.transition('idle');
   }
 }

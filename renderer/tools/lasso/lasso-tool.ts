@@ -5,9 +5,7 @@
  * adds, Ctrl/Cmd removes, none replaces.
  */
 import type { LassoCombine } from '../../bind/binding-controller.ts';
-import { Tool } from '../tool.ts';
-import { LassoDrawing } from './lasso-drawing.ts';
-import { LassoIdle } from './lasso-idle.ts';
+import { Tool, type ToolPointer, type ToolState } from '../tool.ts';
 
 export interface LassoHost {
   /** the closed polygon (x0 y0 x1 y1 …, canvas CSS px) with its combination */
@@ -67,5 +65,58 @@ export class LassoTool extends Tool<'drawing'> {
     this.outline.setAttribute('points', text);
     this.svg.dataset.combine = this.combine;
     this.svg.style.display = '';
+  }
+}
+
+/** Armed: a left press starts a polygon, combined as the modifiers held now say. */
+class LassoIdle implements ToolState {
+  readonly name = 'idle';
+
+  constructor(private readonly tool: () => LassoTool) {}
+
+  onPointerDown(pointer: ToolPointer): boolean {
+    if (pointer.button !== 0) return false;
+    const tool = this.tool();
+    tool.combine = pointer.ctrlKey || pointer.metaKey ? 'remove' : pointer.shiftKey ? 'add' : 'replace';
+    tool.points = [pointer.x, pointer.y];
+    tool.transition('drawing');
+    return true;
+  }
+}
+
+/** Points closer than this (CSS px) to the previous one are not recorded. */
+const MIN_SEGMENT = 2;
+
+/** The polygon follows the pointer; release hands it over, Escape drops it. Nothing in the scene changes before release. */
+class LassoDrawing implements ToolState {
+  readonly name = 'drawing';
+
+  constructor(private readonly tool: () => LassoTool) {}
+
+  onEnter(): void {
+    this.tool().drawOutline();
+  }
+
+  onPointerMove(pointer: ToolPointer): void {
+    const tool = this.tool();
+    const n = tool.points.length;
+    if (Math.hypot(pointer.x - tool.points[n - 2], pointer.y - tool.points[n - 1]) < MIN_SEGMENT) return;
+    tool.points.push(pointer.x, pointer.y);
+    tool.drawOutline();
+  }
+
+  onPointerUp(): void {
+    const tool = this.tool();
+    const polygon = tool.points;
+    const combine = tool.combine;
+    this.onCancel();
+    if (polygon.length >= 6) tool.host.lassoed(polygon, combine);
+  }
+
+  onCancel(): void {
+    const tool = this.tool();
+    tool.points = [];
+    tool.drawOutline();
+    tool.transition('idle');
   }
 }
