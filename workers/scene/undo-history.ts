@@ -3,6 +3,9 @@
  * or command, a handle edit, a weight computation, a bone scale — is one labelled entry with undo() and redo().
  * Memory is bounded: entries say how many bytes they hold, and the oldest are dropped past `maxBytes` (the newest
  * is always kept, however large), with a notice. Loading a new scene starts a new history.
+ *
+ * Several edits can be one step: `group(label, fn)` folds every entry pushed while fn runs (store edits, paint
+ * strokes and commands) into one entry, so a script's "normalize, smooth, prune" is undone with one Undo.
  */
 
 export interface HistoryEntry {
@@ -32,6 +35,8 @@ export class UndoHistory {
   private readonly redoStack: HistoryEntry[] = [];
   private heldBytes = 0;
   private start: string | null = null;
+  /** the entries pushed inside each open group, outermost first */
+  private readonly open: HistoryEntry[][] = [];
   private readonly listeners = new Set<(event: HistoryEvent) => void>();
 
   constructor(options: UndoHistoryOptions = {}) {
@@ -54,9 +59,19 @@ export class UndoHistory {
     return this.redoStack.at(-1)?.label ?? null;
   }
 
-  /** the entry Undo would undo now */
+  /**
+   * The entry Undo would undo now; inside a group, the newest entry pushed in the innermost group (undefined when it
+   * has none yet). The store merges an edit into the newest entry only, so an edit inside a group never merges into
+   * a step outside it, and a group's own entry, being new, is never merged into.
+   */
   get newest(): HistoryEntry | undefined {
-    return this.undoStack.at(-1);
+    const group = this.open.at(-1);
+    return group ? group.at(-1) : this.undoStack.at(-1);
+  }
+
+  /** whether a group is open (its entries are pushed as one when it closes) */
+  get grouping(): boolean {
+    return this.open.length > 0;
   }
 
   /** what the history starts from: the reason of the last clear ('Opened', 'opened hand.off'), or null */
@@ -82,8 +97,13 @@ export class UndoHistory {
     return this.undoStack.map((e) => e.label);
   }
 
-  /** Records an edit that has already been applied; the redo stack is discarded. */
+  /** Records an edit that has already been applied; the redo stack is discarded. Inside a group, the group keeps it. */
   push(entry: HistoryEntry): void {
+    const group = this.open.at(-1);
+    if (group) {
+      group.push(entry);
+      return;
+    }
     for (const undone of this.redoStack) this.heldBytes -= undone.bytes;
     this.redoStack.length = 0;
     this.undoStack.push(entry);
@@ -100,8 +120,62 @@ export class UndoHistory {
     if (count > 0) this.emit({ kind: 'dropped', count, bytes });
   }
 
-  /** Undoes the newest entry. @returns false when there is nothing to undo */
+  /**
+   * Runs `fn` and makes every entry pushed meanwhile one entry labelled `label`: its undo undoes them newest first,
+   * its redo redoes them in order, its bytes are theirs. A group inside a group folds into the outer one; a group in
+   * which nothing was pushed pushes nothing. If fn throws, what it pushed is undone (newest first) and the error
+   * rethrown, so the scene is as before.
+   *
+   * fn must be synchronous: only what is pushed before it returns can be grouped, so a promise returned is refused
+   * (its synchronous part rolled back). Paint commands other than mirroring push before their first await.
+   * @returns what fn returns
+   * @throws Error when fn returns a promise; whatever fn throws
+   */
+  group<T>(label: string, fn: () => T): T {
+    const entries: HistoryEntry[] = [];
+    this.open.push(entries);
+    let result: T;
+    try {
+      result = fn();
+      if (result instanceof Promise) {
+        // The promise may push later, outside the group: nothing of it is kept.
+        result.catch(() => undefined);
+        throw new Error(`history.group(${JSON.stringify(label)}): the function must be synchronous, it returned a promise`);
+      }
+    } catch (error) {
+      this.close(entries);
+      for (let i = entries.length - 1; i >= 0; i--) entries[i].undo();
+      throw error;
+    }
+    this.close(entries);
+    if (entries.length === 0) return result;
+    if (this.open.length > 0) {
+      // Nested: the outer group takes them as they are (its own entry is the one step).
+      this.open[this.open.length - 1].push(...entries);
+      return result;
+    }
+    this.push({
+      label,
+      bytes: entries.reduce((sum, entry) => sum + entry.bytes, 0),
+      undo: () => {
+        for (let i = entries.length - 1; i >= 0; i--) entries[i].undo();
+      },
+      redo: () => {
+        for (const entry of entries) entry.redo();
+      },
+    });
+    return result;
+  }
+
+  /** Closes the innermost group, which must be `entries` (groups close in the order they opened). */
+  private close(entries: HistoryEntry[]): void {
+    if (this.open.at(-1) !== entries) throw new Error('history.group: groups closed out of order');
+    this.open.pop();
+  }
+
+  /** Undoes the newest entry. @returns false when there is nothing to undo @throws Error inside a group */
   undo(): boolean {
+    if (this.open.length > 0) throw new Error('history: cannot undo while a group of edits is open');
     const entry = this.undoStack.pop();
     if (!entry) return false;
     entry.undo();
@@ -110,8 +184,9 @@ export class UndoHistory {
     return true;
   }
 
-  /** Redoes the newest undone entry. @returns false when there is nothing to redo */
+  /** Redoes the newest undone entry. @returns false when there is nothing to redo @throws Error inside a group */
   redo(): boolean {
+    if (this.open.length > 0) throw new Error('history: cannot redo while a group of edits is open');
     const entry = this.redoStack.pop();
     if (!entry) return false;
     entry.redo();
@@ -126,6 +201,8 @@ export class UndoHistory {
     this.undoStack.length = 0;
     this.redoStack.length = 0;
     this.heldBytes = 0;
+    // A new scene inside a group: what the group had pushed belongs to the scene that is gone.
+    for (const group of this.open) group.length = 0;
     this.start = reason;
     this.emit({ kind: 'cleared', reason, count });
   }
