@@ -1,42 +1,15 @@
 /**
  * The one list of bone-indexed fields (workers/scene/bone-fields.ts): a real glTF scene (CesiumMan: bone names, a
- * clip with its file's keyframe curves, the kept glTF's joint nodes) with bone scales and an example holds one entry
- * per bone in every field, and a document with any one field a bone short is refused by assertConsistent naming
- * that field, so no entry of the list goes unchecked.
+ * clip with its file's keyframe curves, the kept glTF's joint nodes) with bone scales, paint locks and an example
+ * holds one entry per bone in every field, and a document with any one field a bone short is refused by
+ * assertConsistent naming that field, so no entry of the list goes unchecked.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gltfIntoDocument } from '../../renderer/document/gltf-document.ts';
 import { BONE_FIELDS } from '../../workers/scene/bone-fields.ts';
 import { assertConsistent, boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
-import { inProcessIo } from './in-process-io.ts';
-import { dataFile } from './shared-data.ts';
-
-/** CesiumMan as the app opens it, with bone scales and one example (its rest mesh in the first clip's first pose). */
-async function fullScene(): Promise<SceneDocument> {
-  const file = dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
-  const doc = await gltfIntoDocument([{ name: path.basename(file), bytes: new Uint8Array(readFileSync(file)) }], inProcessIo);
-  const B = boneCountOf(doc);
-  const first = doc.clips?.[0]?.poses;
-  assert.ok(first?.kind === 'matrices' && first.curves, 'CesiumMan’s clip keeps its keyframe curves');
-  return {
-    ...doc,
-    boneScales: new Float64Array(3 * B).fill(1),
-    examples: [
-      {
-        name: 'eg',
-        file: 'eg.obj',
-        positions: doc.mesh.positions,
-        pose: first.rotations.slice(0, 9 * B),
-        poseSource: 'frame 0',
-        hidden: false,
-      },
-    ],
-  };
-}
+import { fullCesiumMan as fullScene } from './full-documents.ts';
 
 /** `poses` with every per-bone array of its keyframe curves one bone short. */
 const curvesShort = (poses: PoseSequence): PoseSequence =>
@@ -59,9 +32,9 @@ test('every bone-indexed field of a full glTF scene holds one entry per bone', a
   assert.equal(B, 19, 'CesiumMan’s skin has 19 joints');
   assert.doesNotThrow(() => assertConsistent(doc), 'the full scene is consistent');
   const instances = BONE_FIELDS.flatMap((field) => field.instances(doc));
-  // weights, bone scales, bone names, the shown poses and their 4 curve arrays, the clip's the same, the example's
-  // pose, the joint nodes: 1 + 1 + 1 + 5 + 5 + 1 + 1.
-  assert.equal(instances.length, 15, `instances: ${instances.map((i) => i.where).join(', ')}`);
+  // weights, bone scales, bone names, paint locks, the shown poses and their 4 curve arrays, the clip's the same, the
+  // example's pose, the joint nodes: 1 + 1 + 1 + 1 + 5 + 5 + 1 + 1.
+  assert.equal(instances.length, 16, `instances: ${instances.map((i) => i.where).join(', ')}`);
   for (const instance of instances) assert.equal(instance.bones, B, `${instance.where} holds one entry per bone`);
 });
 
@@ -72,6 +45,7 @@ test('a document with any one bone-indexed field a bone short is refused, naming
   const short: [string, SceneDocument][] = [
     ['boneScales', { ...doc, boneScales: doc.boneScales!.slice(3) }],
     ['boneNames', { ...doc, boneNames: doc.boneNames!.slice(1) }],
+    ['paintLocks', { ...doc, paintLocks: doc.paintLocks!.slice(1) }],
     ['clips[0].poses.curves.jointNode', { ...doc, clips: [{ ...clip, poses: curvesShort(clip.poses) }] }],
     ['gltfSource.jointNodes', { ...doc, gltfSource: { ...doc.gltfSource!, jointNodes: doc.gltfSource!.jointNodes.slice(1) } }],
     ['poses.curves.jointNode', { ...doc, poses: curvesShort(doc.poses!) }],

@@ -84,7 +84,9 @@ export function insertBone(doc: SceneDocument, options: InsertBoneOptions): Bone
   for (const c of takeChildren) bones[2 * c] = end;
   const source = Int32Array.from({ length: B + 1 }, (_, b) => (b < B ? b : NEW_BONE));
   const names = name === undefined ? undefined : new Map([[B, name]]);
-  return planned(doc, `Insert ${name ?? `bone ${B}`}`, joints, bones, { source, absorbs: new Map(), names, keepsClipSources: true });
+  const parentOf = new Map([[B, parent ?? -1], ...takeChildren.map((c): [number, number] => [c, B])]);
+  const plan = { source, absorbs: new Map<number, number[]>(), names, keepsClipSources: true };
+  return planned(doc, `Insert ${name ?? `bone ${B}`}`, joints, bones, plan, parentOf);
 }
 
 /**
@@ -155,7 +157,8 @@ export function reparentBone(doc: SceneDocument, bone: number, newParent: number
   const source = Int32Array.from({ length: B }, (_, b) => b);
   const compact = dropUnusedJoints(skeleton.joints, skeleton.bones, bones, joints);
   const label = `Re-parent ${boneName(doc, bone)} ${newParent === null ? 'to the root' : `under ${boneName(doc, newParent)}`}`;
-  return planned(doc, label, compact.joints, compact.bones, { source, absorbs: new Map(), keepsClipSources: false });
+  const plan = { source, absorbs: new Map<number, number[]>(), keepsClipSources: false };
+  return planned(doc, label, compact.joints, compact.bones, plan, new Map([[bone, newParent ?? -1]]));
 }
 
 /**
@@ -176,7 +179,8 @@ export function moveJoints(doc: SceneDocument, moves: readonly { joint: number; 
     checkPoint(position, `joint ${joint}'s position`);
     joints.set(position, 3 * joint);
   }
-  const skeleton = buildSkeleton({ joints, bones: doc.skeleton.bones }, skeletonFileOf(doc));
+  // The bones and their hierarchy stay; a new skeleton object, so views see that it changed.
+  const skeleton = { ...doc.skeleton, joints };
   return { label: moves.length === 1 ? `Move joint ${moves[0].joint}` : `Move ${moves.length} joints`, fields: { skeleton } };
 }
 
@@ -206,13 +210,54 @@ export function reorderBones(doc: SceneDocument, order: readonly number[]): Bone
   const bones = new Uint32Array(2 * B);
   order.forEach((o, b) => bones.set(doc.skeleton.bones.subarray(2 * o, 2 * o + 2), 2 * b));
   const source = Int32Array.from(order);
-  return planned(doc, 'Reorder bones', doc.skeleton.joints, bones, { source, absorbs: new Map(), keepsClipSources: true });
+  return planned(doc, 'Reorder bones', doc.skeleton.joints, bones, {
+    source,
+    absorbs: new Map<number, number[]>(),
+    keepsClipSources: true,
+  });
 }
 
-/** The edit's fields: the new skeleton and every bone-indexed field rewritten for the plan. */
-function planned(doc: SceneDocument, label: string, joints: Float64Array, bones: Uint32Array, plan: Omit<BonePlan, 'skeleton'>): BoneEdit {
-  const skeleton = buildSkeleton({ joints, bones }, skeletonFileOf(doc));
+/**
+ * The edit's fields: the new skeleton and every bone-indexed field rewritten for the plan. The skeleton is made by
+ * buildSkeleton, which checks joints and bones and derives the parents from them. A document whose hierarchy is not
+ * the one its joints imply (a glTF skeleton: a bone's later children start at their own heads, not at its end) keeps
+ * its own: each new bone's parent is its source's parent renumbered (a deleted parent's parent in its place), or
+ * the one the edit gives it in `parentOf`.
+ */
+function planned(
+  doc: SceneDocument,
+  label: string,
+  joints: Float64Array,
+  bones: Uint32Array,
+  plan: Omit<BonePlan, 'skeleton'>,
+  parentOf: ReadonlyMap<number, number> = new Map(),
+): BoneEdit {
+  const built = buildSkeleton({ joints, bones }, skeletonFileOf(doc));
+  const newIndex = new Int32Array(boneCountOf(doc)).fill(-1);
+  plan.source.forEach((o, b) => {
+    if (o !== NEW_BONE) newIndex[o] = b;
+  });
+  const oldParents = doc.skeleton.parents;
+  const parents = Int32Array.from(plan.source, (o, b) => {
+    const given = parentOf.get(b);
+    if (given !== undefined) return given;
+    let p = o === NEW_BONE ? -1 : oldParents[o];
+    while (p >= 0 && newIndex[p] < 0) p = oldParents[p];
+    return p >= 0 ? newIndex[p] : -1;
+  });
+  const skeleton = parents.every((p, b) => p === built.parents[b]) ? built : { ...built, parents, order: parentsFirst(parents) };
   return { label, fields: { skeleton, ...rewriteBoneFields(doc, { ...plan, skeleton }) } };
+}
+
+/** Bones parents first, as buildSkeleton orders them: the roots by index, then breadth-first, children by index. */
+function parentsFirst(parents: Int32Array): Uint32Array {
+  const B = parents.length;
+  const order = new Uint32Array(B);
+  let count = 0;
+  for (let b = 0; b < B; b++) if (parents[b] < 0) order[count++] = b;
+  for (let head = 0; head < count; head++) for (let c = 0; c < B; c++) if (parents[c] === order[head]) order[count++] = c;
+  if (count < B) throw new BoneEditError('the edit would make the bones a cycle');
+  return order;
 }
 
 /**
