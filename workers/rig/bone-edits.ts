@@ -2,8 +2,8 @@
  * Edits of the skeleton as pure functions on a scene document: each returns the label and fields of one
  * SceneStore.edit (one undo step), or throws a BoneEditError saying why the edit is refused. The input document and
  * its arrays are never changed. Every bone-indexed field is rewritten through the one list of them
- * (workers/scene/bone-fields.ts, BonePlan), and the new skeleton is made by buildSkeleton, so parents and order are
- * derived and checked again.
+ * (workers/scene/bone-fields.ts, BonePlan), and the new skeleton is made by buildSkeleton, so joints and bones are
+ * checked and parents and order derived again (a glTF skeleton keeps its own hierarchy: see `planned`).
  *
  * Poses: every edit keeps each bone's posed world rotation at every frame, and where a sequence has start-joint
  * translations its whole posed transform (BonePlan). Without translations, a bone whose start joint moved (a child
