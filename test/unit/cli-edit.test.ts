@@ -14,18 +14,12 @@ import { runCli } from '../../app/cli/main.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
-import {
-  defaultProjectSettings,
-  PROJECT_EXTENSION,
-  readProjectFile,
-  writeProjectFile,
-  type ProjectSettings,
-} from '../../workers/formats/project-file.ts';
+import { defaultProjectSettings, PROJECT_EXTENSION, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
 import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
-import { documentFromProject, projectSceneOf } from '../../workers/scene/project-document.ts';
+import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../workers/scene/project-document.ts';
 import { boneCountOf, vertexCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { normalizeWeightsEdit, pruneWeightsEdit, smoothBoneEdit } from '../../workers/scene/scene-edits.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
@@ -73,12 +67,11 @@ const bodyOnce = (): SceneDocument => (body ??= bodyDocument());
 /** The bone locked in the comparisons: a side bone with a mirrored partner, heavy on a few thousand vertices. */
 const LOCKED_BONE = 3;
 
-/** The body saved as a project with LOCKED_BONE locked, in the work folder. @returns its path and its bytes */
-async function bodyProject(name: string, settings?: (s: ProjectSettings) => void): Promise<{ file: string; bytes: Uint8Array }> {
+/** The body saved as a project in the work folder, LOCKED_BONE locked unless `locked` is false. @returns its path and bytes */
+async function bodyProject(name: string, locked = true): Promise<{ file: string; bytes: Uint8Array }> {
   const doc = bodyOnce();
   const projectSettings = defaultProjectSettings(vertexCountOf(doc), boneCountOf(doc));
-  projectSettings.paint.locked[LOCKED_BONE] = 1;
-  settings?.(projectSettings);
+  projectSettings.paint.locked[LOCKED_BONE] = locked ? 1 : 0;
   const bytes = await writeProjectFile({ scene: projectSceneOf(doc), settings: projectSettings }, name);
   const file = path.join(work, name);
   writeFileSync(file, bytes);
@@ -170,32 +163,38 @@ interface Comparison {
   app: { command: PaintCommand; bone?: number; threshold?: number; axis?: 0 | 1 | 2 }[];
   /** the same as `rigwright edit` options */
   cli: string[];
+  /** where LOCKED_BONE is locked: saved in the project, or locked in the Paint panel and with --lock */
+  lock: 'project' | 'edit';
 }
 
 const COMPARISONS: Comparison[] = [
-  { name: 'normalize', app: [{ command: 'normalize' }], cli: ['--normalize'] },
-  { name: 'prune', app: [{ command: 'prune', threshold: 0.05 }], cli: ['--prune', '0.05'] },
-  { name: 'smooth', app: [{ command: 'smooth', bone: 5 }], cli: ['--smooth', '5'] },
-  { name: 'mirror', app: [{ command: 'mirror+', axis: 0 }], cli: ['--mirror', 'x+'] },
-  { name: 'mirror the other way', app: [{ command: 'mirror-', axis: 0 }], cli: ['--mirror', 'x-'] },
+  { name: 'normalize', app: [{ command: 'normalize' }], cli: ['--normalize'], lock: 'project' },
+  { name: 'prune', app: [{ command: 'prune', threshold: 0.05 }], cli: ['--prune', '0.05'], lock: 'project' },
+  { name: 'smooth', app: [{ command: 'smooth', bone: 5 }], cli: ['--smooth', '5'], lock: 'edit' },
+  { name: 'mirror', app: [{ command: 'mirror+', axis: 0 }], cli: ['--mirror', 'x+'], lock: 'project' },
+  { name: 'mirror the other way', app: [{ command: 'mirror-', axis: 0 }], cli: ['--mirror', 'x-'], lock: 'edit' },
   {
     name: 'limit, prune, smooth the locked bone’s partner and mirror, in a row',
     app: [{ command: 'limit' }, { command: 'prune', threshold: 0.1 }, { command: 'smooth', bone: 4 }, { command: 'mirror-', axis: 0 }],
     cli: ['--limit', '--prune', '0.1', '--smooth', '4', '--mirror', 'x-'],
+    lock: 'project',
   },
 ];
 
-for (const { name, app, cli } of COMPARISONS) {
+for (const { name, app, cli: edits, lock } of COMPARISONS) {
+  const cli = lock === 'edit' ? ['--lock', String(LOCKED_BONE), ...edits] : edits;
   test(`edit ${cli.join(' ')} gives the weights of the paint panel's ${name}, bit for bit, with a bone locked`, async () => {
-    const { file, bytes } = await bodyProject(`${name.replace(/\W+/g, '-')}.rig.glb`);
+    const { file, bytes } = await bodyProject(`${name.replace(/\W+/g, '-')}.rig.glb`, lock === 'project');
     const out = path.join(work, `${name.replace(/\W+/g, '-')}-out.rig.glb`);
 
-    // The app: the project opened as the app opens it, the bone locked in the Paint panel, the commands run.
+    // The app: the project opened as the app opens it (its locks into the document), or the bone locked in the
+    // Paint panel, then the commands run.
     const opened = readProjectFile(bytes, file);
-    const start = documentFromProject(opened.scene);
+    const start = documentFromProject(opened.scene, opened.settings);
+    assert.equal(start.paintLocks?.[LOCKED_BONE] === 1, lock === 'project', `${name}: the project's lock is the document's`);
     const startWeights = start.weights.data.slice();
     const { store, paint, select } = appPainter(start);
-    paint.setLocked(LOCKED_BONE, true);
+    if (lock === 'edit') paint.setLocked(LOCKED_BONE, true);
     for (const step of app) {
       select(step.bone ?? -1);
       await paint.run(step.command, step.threshold, step.axis);
@@ -217,7 +216,7 @@ for (const { name, app, cli } of COMPARISONS) {
         `${name}: locked bone changed`,
       );
     assert.equal(written.settings.paint.locked[LOCKED_BONE], 1, `${name}: the lock is saved`);
-    assert.match(run.stdout, new RegExp(`wrote .*: ${app.length} edits`));
+    assert.match(run.stdout, new RegExp(`wrote .*: ${cli.filter((a) => a.startsWith('--')).length} edits`));
     // Rows the lock left short of 1 (nothing unlocked beside it to fill the rest) are said on stderr, as the
     // project's reader says it corrects them.
     assert.equal(
@@ -260,7 +259,7 @@ test('the scene edits with a vertex mask change the rows the paint panel changes
   }
 });
 
-test('a project read into a document and written back keeps every array and the locks; the two files are the same bytes', async () => {
+test('a project read into a document and written back keeps every array, and the locks through the document; the two files are the same bytes', async () => {
   const doc = bodyOnce();
   const V = vertexCountOf(doc);
   const B = boneCountOf(doc);
@@ -296,9 +295,19 @@ test('a project read into a document and written back keeps every array and the 
 
   const read = readProjectFile(first, 'body.rig.glb');
   assert.deepEqual(read.notices, [], 'the body’s weights are read as written');
-  const opened = documentFromProject(read.scene);
-  const second = await writeProjectFile({ scene: projectSceneOf(opened), settings: read.settings }, 'body.rig.glb');
+  const opened = documentFromProject(read.scene, read.settings);
+  assertSameBits(opened.paintLocks, settings.paint.locked, 'the locks are the document’s');
+  // The locks written are the document's: the settings handed to the writer have none.
+  const unlocked = { ...read.settings, paint: { ...read.settings.paint, locked: new Uint8Array(B) } };
+  const second = await writeProjectFile({ scene: projectSceneOf(opened), settings: projectSettingsOf(opened, unlocked) }, 'body.rig.glb');
   assert.ok(Buffer.from(second).equals(Buffer.from(first)), 'written again, the project is the same bytes');
+  // No lock in the project: none in the document, and none written back.
+  const none = documentFromProject(read.scene, unlocked);
+  assert.equal(none.paintLocks, undefined, 'a project without locks opens without paintLocks');
+  assert.ok(
+    projectSettingsOf(none, read.settings).paint.locked.every((x) => x === 0),
+    'a document without locks saves none',
+  );
 
   assertSameBits(opened.mesh.positions, full.mesh.positions, 'mesh positions');
   assertSameBits(opened.mesh.triangles, full.mesh.triangles, 'mesh triangles');
@@ -408,4 +417,75 @@ test('edit refuses bad input naming the file or the argument, and writes nothing
   const noOut = await rigwright('edit', file, '--normalize');
   assert.equal(noOut.status, 2, 'no --out is a usage error');
   assert.match(noOut.stderr, /missing --out/);
+});
+
+test('edit --rename-bone, --delete-bone, --lock and --unlock are steps of the store on the skeleton, names and locks', async () => {
+  const doc = bodyOnce();
+  const B = boneCountOf(doc);
+  const { file } = await bodyProject('bones.rig.glb', false);
+  const out = path.join(work, 'bones-out.rig.glb');
+  // Bone 5's parent is bone 2 (skeleton.tgf); bone 8 hangs from bone 5. After bone 5 goes, bone 27 is bone 26.
+  assert.equal(doc.skeleton.parents[5], 2, 'bone 5 hangs from bone 2');
+  assert.equal(doc.skeleton.parents[8], 5, 'bone 8 hangs from bone 5');
+  const run = await rigwright(
+    'edit',
+    file,
+    '--rename-bone',
+    '27',
+    'toe.R',
+    '--lock',
+    'toe.R',
+    '--lock',
+    '2',
+    '--delete-bone',
+    '5',
+    '--unlock',
+    'bone 2',
+    '--out',
+    out,
+  );
+  assert.equal(run.status, 0, `exit ${run.status}: ${run.stderr}`);
+  assert.match(
+    run.stdout,
+    /Rename bone 27 to toe\.R\nLock bone toe\.R\nLock bone bone 2\nDelete bone 5\nUnlock bone bone 2\nwrote .*: 5 edits/,
+  );
+  const written = readProjectFile(fileBytes(out), out);
+  const names = Array.from({ length: B }, (_, b) => `bone ${b}`);
+  names[27] = 'toe.R';
+  names.splice(5, 1);
+  assert.deepEqual(written.scene.boneNames, names, 'names: bone 27 renamed, bone 5 gone');
+  const expectedLocks = new Uint8Array(B - 1);
+  expectedLocks[26] = 1;
+  assertSameBits(written.settings.paint.locked, expectedLocks, 'locks follow the bones: toe.R still locked, bone 2 unlocked');
+  assert.equal(written.scene.skeleton.parents.length, B - 1, 'one bone fewer');
+  assert.equal(written.scene.skeleton.parents[7], 2, 'bone 8, now 7, hangs from bone 5’s parent');
+  // Bone 5's weights went to bone 2; every other bone keeps its column, every row its sum.
+  const before = doc.weights.data;
+  const after = written.scene.weights.data;
+  const V = vertexCountOf(doc);
+  let worst = 0;
+  for (let v = 0; v < V; v++) {
+    for (let b = 0; b < B - 1; b++) {
+      const old = b < 5 ? b : b + 1;
+      const expected = before[v * B + old] + (b === 2 ? before[v * B + 5] : 0);
+      worst = Math.max(worst, Math.abs(after[v * (B - 1) + b] - expected));
+    }
+  }
+  assert.ok(worst <= 1e-15, `weights after deleting bone 5 are off by ${worst}`);
+});
+
+test('edit refuses bone edits the scene cannot take, naming the file and the option', async () => {
+  const { file } = await bodyProject('bone-errors.rig.glb', false);
+  const out = path.join(work, 'bone-errors-out.rig.glb');
+  const cases: { args: string[]; message: RegExp }[] = [
+    { args: ['--rename-bone', '3', 'bone 4', '--rename-bone', '5', 'bone 4'], message: /bone-errors\.rig\.glb: --rename-bone: / },
+    { args: ['--delete-bone', 'hip'], message: /bone-errors\.rig\.glb: --delete-bone "hip": / },
+    { args: ['--lock', '40'], message: /bone-errors\.rig\.glb: --lock "40": / },
+  ];
+  for (const { args, message } of cases) {
+    const run = await rigwright('edit', file, ...args, '--out', out);
+    assert.equal(run.status, 1, `${args.join(' ')}: exit ${run.status}: ${run.stderr}`);
+    assert.match(run.stderr, message, args.join(' '));
+    assert.ok(!existsSync(out), `${args.join(' ')}: an output was written`);
+  }
 });

@@ -1,10 +1,12 @@
 /**
  * The scene document as a project file holds it, and back: the document's stored fields map one to one onto the
  * project's scene section (workers/formats/project-file.ts), including the asset kept whole (parts, look, OBJ
- * corners, the glTF source); derived fields (normals, bounds) are recomputed.
+ * corners, the glTF source); derived fields (normals, bounds) are recomputed. The paint locks, a field of the
+ * document, are kept in the project's settings (`settings.paint.locked`, #B): they go into the document when it is
+ * opened and come back from it when it is saved.
  */
-import type { ProjectScene } from '../formats/project-file.ts';
-import { assertConsistent, examplesOf, withDerived, type SceneDocument } from './scene-document.ts';
+import type { ProjectScene, ProjectSettings } from '../formats/project-file.ts';
+import { assertConsistent, boneCountOf, examplesOf, withDerived, type SceneDocument } from './scene-document.ts';
 
 /** The project's scene section of a document (the same arrays, no copies: the writer only reads them). */
 export function projectSceneOf(doc: SceneDocument): ProjectScene {
@@ -33,10 +35,21 @@ export function projectSceneOf(doc: SceneDocument): ProjectScene {
 }
 
 /**
+ * The project's settings to save with `doc`: `settings` with the document's paint locks (none locked when it has
+ * none), the rest as given.
+ */
+export function projectSettingsOf(doc: SceneDocument, settings: ProjectSettings): ProjectSettings {
+  return { ...settings, paint: { ...settings.paint, locked: doc.paintLocks ?? new Uint8Array(boneCountOf(doc)) } };
+}
+
+/**
  * The document of a project's scene, checked like every document.
+ * @param settings  the project's settings, for the paint locks (a copy; absent from the document when none is
+ *                  locked); without them the document has no locks
  * @throws LoadError when the parts do not fit together (the reader has checked each on its own)
  */
-export function documentFromProject(scene: ProjectScene): SceneDocument {
+export function documentFromProject(scene: ProjectScene, settings?: Pick<ProjectSettings, 'paint'>): SceneDocument {
+  const locked = settings?.paint.locked;
   const doc = withDerived({
     name: scene.name,
     meshFiles: scene.meshFiles,
@@ -58,6 +71,7 @@ export function documentFromProject(scene: ProjectScene): SceneDocument {
     ...(scene.look ? { look: scene.look } : {}),
     ...(scene.objCorners ? { objCorners: scene.objCorners } : {}),
     ...(scene.gltfSource ? { gltfSource: scene.gltfSource } : {}),
+    ...(locked?.some((l) => l !== 0) ? { paintLocks: locked.slice() } : {}),
   });
   assertConsistent(doc);
   return doc;

@@ -1,6 +1,6 @@
 /**
  * Whole-mesh edits of a scene document — normalize, limit total, prune, smooth a bone, mirror across an axis, scale
- * a bone — as functions that return the fields to replace, for `SceneStore.edit`. The command-line tool applies them
+ * a bone, lock a bone — as functions that return the fields to replace, for `SceneStore.edit`. The command-line tool applies them
  * to a project; the weight edits give the very weights the paint panel's commands give (renderer/paint/
  * paint-session.ts), bit for bit, because they take the same steps on the same workers/paint functions:
  *
@@ -42,7 +42,7 @@ export interface SceneEdit {
 
 /** What a weight edit respects besides its own arguments. */
 export interface WeightEditOptions {
-  /** #B flags, 1 = locked: the bone's weights never change; absent or null: none locked */
+  /** #B flags, 1 = locked: the bone's weights never change; absent: the document's paintLocks; null: none locked */
   locked?: Uint8Array | null;
   /** the most non-zero weights a vertex keeps (0 = no limit), re-applied on the rows an edit changes */
   maxInfluences?: number;
@@ -50,8 +50,7 @@ export interface WeightEditOptions {
   vertexMask?: Uint8Array | null;
 }
 
-export const WEIGHT_EDIT_DEFAULTS: Required<WeightEditOptions> = {
-  locked: null,
+export const WEIGHT_EDIT_DEFAULTS: Required<Omit<WeightEditOptions, 'locked'>> = {
   maxInfluences: PAINT_SETTINGS_MAX_INFLUENCES_DEFAULT,
   vertexMask: null,
 };
@@ -67,7 +66,8 @@ export class SceneEditError extends Error {
 /** The locks and limit as the paint operations take them, checked against the document. */
 function paintSettingsOf(doc: SceneDocument, options: WeightEditOptions): PaintSettings {
   const B = boneCountOf(doc);
-  const { locked, maxInfluences } = { ...WEIGHT_EDIT_DEFAULTS, ...options };
+  const { maxInfluences } = { ...WEIGHT_EDIT_DEFAULTS, ...options };
+  const locked = options.locked === undefined ? doc.paintLocks : options.locked;
   if (locked && locked.length !== B) throw new SceneEditError(`locks for ${locked.length} bones, the skeleton has ${B}`);
   if (!(Number.isSafeInteger(maxInfluences) && maxInfluences >= 0))
     throw new SceneEditError(`influence limit ${maxInfluences} is not a whole number ≥ 0`);
@@ -211,6 +211,21 @@ export function boneScaleEdit(doc: SceneDocument, bone: number, scale: readonly 
   const scales = doc.boneScales ? doc.boneScales.slice() : new Float64Array(3 * boneCountOf(doc)).fill(1);
   scales.set(scale, 3 * bone);
   return { label: `Scale bone ${bone}`, fields: { boneScales: scales } };
+}
+
+/**
+ * Lock or unlock a bone for weight edits and painting (the document's paintLocks, absent when none is locked).
+ * @returns the edit, or null when the bone already is so
+ */
+export function paintLockEdit(doc: SceneDocument, bone: number, locked: boolean): SceneEdit | null {
+  checkBone(doc, bone);
+  if ((doc.paintLocks?.[bone] === 1) === locked) return null;
+  const next = doc.paintLocks ? doc.paintLocks.slice() : new Uint8Array(boneCountOf(doc));
+  next[bone] = locked ? 1 : 0;
+  return {
+    label: `${locked ? 'Lock' : 'Unlock'} bone ${doc.boneNames?.[bone] ?? bone}`,
+    fields: { paintLocks: next.some((x) => x === 1) ? next : undefined },
+  };
 }
 
 function checkBone(doc: SceneDocument, bone: number): void {

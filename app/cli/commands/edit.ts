@@ -5,13 +5,14 @@
  */
 import path from 'node:path';
 import { FormatError } from '../../../workers/formats/format-error.ts';
-import { isProjectFile, readProjectFile, writeProjectFile, type ProjectSettings } from '../../../workers/formats/project-file.ts';
+import { isProjectFile, readProjectFile, writeProjectFile } from '../../../workers/formats/project-file.ts';
 import { normalizeWeightRows } from '../../../workers/formats/weights-file.ts';
 import type { MirrorVertexMap } from '../../../workers/paint/mirror-vertex-map.ts';
 import type { VertexOneRing } from '../../../workers/paint/vertex-one-ring.ts';
 import { vertexOneRing } from '../../../workers/paint/vertex-one-ring.ts';
 import { mirrorVertexMap } from '../../../workers/paint/mirror-vertex-map.ts';
-import { documentFromProject, projectSceneOf } from '../../../workers/scene/project-document.ts';
+import { deleteBone, renameBone, BoneEditError } from '../../../workers/rig/bone-edits.ts';
+import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../../workers/scene/project-document.ts';
 import { boneCountOf, errorMessage, vertexCountOf, type SceneDocument } from '../../../workers/scene/scene-document.ts';
 import {
   boneScaleEdit,
@@ -19,6 +20,7 @@ import {
   mirrorToleranceOf,
   mirrorWeightsEdit,
   normalizeWeightsEdit,
+  paintLockEdit,
   pruneWeightsEdit,
   SceneEditError,
   smoothBoneEdit,
@@ -50,36 +52,46 @@ const ARITY: Readonly<Record<string, number>> = {
   smooth: 1,
   mirror: 1,
   'bone-scale': 4,
+  lock: 1,
+  unlock: 1,
+  'rename-bone': 2,
+  'delete-bone': 1,
 };
 
 /** The options that are edits, applied in the order given; the others are settings of the whole run. */
-const EDITS = new Set(['normalize', 'limit', 'prune', 'smooth', 'mirror', 'bone-scale']);
+const EDITS = new Set(['normalize', 'limit', 'prune', 'smooth', 'mirror', 'bone-scale', 'lock', 'unlock', 'rename-bone', 'delete-bone']);
 
 /** An edit as given, checked as far as the command line alone allows (bones are looked up in the project). */
 type EditRequest =
   | { kind: 'normalize' | 'limit' }
   | { kind: 'prune'; threshold: number }
-  | { kind: 'smooth'; bone: string }
+  | { kind: 'smooth' | 'lock' | 'unlock' | 'delete-bone'; bone: string }
   | { kind: 'mirror'; axis: 0 | 1 | 2; side: -1 | 1 }
-  | { kind: 'bone-scale'; bone: string; scale: [number, number, number] };
+  | { kind: 'bone-scale'; bone: string; scale: [number, number, number] }
+  | { kind: 'rename-bone'; bone: string; name: string };
 
 export const editCommand: CliCommand = {
   name: 'edit',
-  summary: 'edit a project: normalize, limit, prune, smooth, mirror weights, scale bones',
+  summary: 'edit a project: weights (normalize, limit, prune, smooth, mirror), locks and bones',
   usage: `Usage: rigwright edit IN.rig.glb [edits…] [--mesh NAME]… [--max-influences K] --out OUT.rig.glb
 
 Opens a Rigwright project, applies the edits in the order given, each as the app applies it (the weight edits
 give the very weights of the paint panel's commands: locked bones keep their weights, rows keep at most the
-influence limit), and writes the project with its settings to OUT (which may be IN).
+influence limit), as one undo step, and writes the project with its settings to OUT (which may be IN).
 
-Edits (any number, in order; BONE is a bone's name or its number from 0):
+Edits (any number, in order; BONE is a bone's name or else its number from 0, as the scene is at that edit):
   --normalize          every vertex's weights to sum 1 around the locked bones
   --limit              every vertex keeps at most the influence limit of non-zero weights
   --prune T            unlocked weights below T (in [0, 1]) become 0, rows renormalized
   --smooth BONE        smooth one bone's weights over the mesh (10 steps, factor 0.5)
   --mirror AXIS        x, y or z with + or - (x means x+): x+ copies the weights of the -x side onto the +x side,
                        each bone taken by its mirrored bone (by name, else by position), x- the other way
+  --lock BONE          the weight edits after it (and painting in the app) keep the bone's weights
+  --unlock BONE        undoes --lock, or a lock saved in the project
   --bone-scale BONE X Y Z  the bone's local scale about its start joint (positive numbers)
+  --rename-bone BONE NAME  a new name for the bone (unique; a scene without names gets \`bone 0\`, \`bone 1\`, …)
+  --delete-bone BONE   the bone goes; its weights go to its parent (a root's to its first child), its children
+                       hang from its parent, every bone after it is numbered one less
 Settings:
   --mesh NAME          weight edits change the vertices of this mesh only (repeat for several); default all
   --max-influences K   the influence limit (a whole number ≥ 0, 0 = none), saved with the project; default the
@@ -111,74 +123,37 @@ Settings:
     for (const notice of read.notices) stderr.write(`rigwright: warning: ${notice}\n`);
     let doc: SceneDocument;
     try {
-      doc = documentFromProject(read.scene);
+      doc = documentFromProject(read.scene, read.settings);
     } catch (error) {
       throw new FormatError(file, '', errorMessage(error));
     }
-    const store = new SceneStore(doc, new UndoHistory());
-    const settings = read.settings;
-    const options: WeightEditOptions = {
-      locked: settings.paint.locked,
-      maxInfluences: maxInfluences ?? settings.paint.maxInfluences,
+    const history = new UndoHistory();
+    const store = new SceneStore(doc, history);
+    const editor = new ProjectEditor(file, {
+      maxInfluences: maxInfluences ?? read.settings.paint.maxInfluences,
       vertexMask: meshMask(doc, meshNames, file),
-    };
-    // What depends on the mesh alone, made once for every edit that needs it (the mesh never changes here).
-    let oneRing: VertexOneRing | undefined;
-    const mirrorMaps: (MirrorVertexMap | undefined)[] = [];
-
+    });
     const lines: string[] = [];
-    for (const request of requests) {
-      const current = store.doc;
-      let edit: SceneEdit | null;
-      try {
-        switch (request.kind) {
-          case 'normalize':
-            edit = normalizeWeightsEdit(current, options);
-            break;
-          case 'limit':
-            if (options.maxInfluences === 0)
-              throw new SceneEditError('the project sets no influence limit (0); give --max-influences K with K ≥ 1');
-            edit = limitTotalEdit(current, options);
-            break;
-          case 'prune':
-            edit = pruneWeightsEdit(current, request.threshold, options);
-            break;
-          case 'smooth':
-            oneRing ??= vertexOneRing(vertexCountOf(current), current.mesh.triangles);
-            edit = smoothBoneEdit(current, boneOf(current, request.bone, '--smooth', file), options, oneRing);
-            break;
-          case 'mirror': {
-            const { axis, side } = request;
-            const map = (mirrorMaps[axis] ??= mirrorVertexMap(
-              current.mesh.positions,
-              current.mesh.triangles,
-              axis,
-              mirrorToleranceOf(current),
-            ));
-            edit = mirrorWeightsEdit(current, axis, side, options, map);
-            break;
-          }
-          case 'bone-scale':
-            edit = boneScaleEdit(current, boneOf(current, request.bone, '--bone-scale', file), request.scale);
-            break;
+    let applied = 0;
+    const applyAll = (): void => {
+      for (const request of requests) {
+        const edit = editor.edit(store.doc, request);
+        if (!edit) {
+          lines.push(`--${request.kind}: changed nothing`);
+          continue;
         }
-      } catch (error) {
-        if (error instanceof SceneEditError) throw new FormatError(file, '', `--${request.kind}: ${error.message}`);
-        throw error;
+        store.edit(edit.label, edit.fields);
+        applied++;
+        lines.push(`${edit.label}${edit.vertices === undefined ? '' : `: ${edit.vertices} vertices changed`}`);
       }
-      if (!edit) {
-        lines.push(`--${request.kind}: changed nothing`);
-        continue;
-      }
-      store.edit(edit.label, edit.fields);
-      lines.push(`${edit.label}${edit.vertices === undefined ? '' : `: ${edit.vertices} vertices changed`}`);
-    }
-
-    const written: ProjectSettings = {
-      ...settings,
-      paint: { ...settings.paint, locked: options.locked ?? settings.paint.locked, maxInfluences: options.maxInfluences! },
     };
-    writeFile(out, await writeProjectFile({ scene: projectSceneOf(store.doc), settings: written }, path.basename(out)));
+    applyAll();
+
+    const settings = projectSettingsOf(store.doc, {
+      ...read.settings,
+      paint: { ...read.settings.paint, maxInfluences: editor.options.maxInfluences! },
+    });
+    writeFile(out, await writeProjectFile({ scene: projectSceneOf(store.doc), settings }, path.basename(out)));
     // A row whose locked weights sum below 1 with nothing unlocked beside them stays short of 1, in the app as here;
     // opening the project normalizes it (the reader's check, run on a copy), so the user hears of it now.
     const weights = store.doc.weights;
@@ -186,10 +161,65 @@ Settings:
       stderr.write(
         `rigwright: warning: ${out}: after the edits, ${change} when the project is opened (locked bones left nothing unlocked to take the rest)\n`,
       );
-    stdout.write(`${lines.join('\n')}\nwrote ${out}: ${store.history.undoCount} edits\n`);
+    stdout.write(`${lines.join('\n')}\nwrote ${out}: ${applied} edits\n`);
     return 0;
   },
 };
+
+/** Makes each requested edit of the document as it is at that edit; what depends on the mesh alone is made once. */
+class ProjectEditor {
+  private oneRing: VertexOneRing | undefined;
+  private readonly mirrorMaps: (MirrorVertexMap | undefined)[] = [];
+
+  constructor(
+    private readonly file: string,
+    /** the influence limit and the meshes' vertex mask; the locks are the document's */
+    readonly options: WeightEditOptions,
+  ) {}
+
+  /**
+   * @returns the edit, or null when it changes nothing
+   * @throws FormatError naming the project and the option when the document cannot take it
+   */
+  edit(doc: SceneDocument, request: EditRequest): SceneEdit | null {
+    const { options, file } = this;
+    const bone = (text: string): number => boneOf(doc, text, `--${request.kind}`, file);
+    try {
+      switch (request.kind) {
+        case 'normalize':
+          return normalizeWeightsEdit(doc, options);
+        case 'limit':
+          if (options.maxInfluences === 0)
+            throw new SceneEditError('the project sets no influence limit (0); give --max-influences K with K ≥ 1');
+          return limitTotalEdit(doc, options);
+        case 'prune':
+          return pruneWeightsEdit(doc, request.threshold, options);
+        case 'smooth':
+          this.oneRing ??= vertexOneRing(vertexCountOf(doc), doc.mesh.triangles);
+          return smoothBoneEdit(doc, bone(request.bone), options, this.oneRing);
+        case 'mirror': {
+          const { axis, side } = request;
+          const { positions, triangles } = doc.mesh;
+          const map = (this.mirrorMaps[axis] ??= mirrorVertexMap(positions, triangles, axis, mirrorToleranceOf(doc)));
+          return mirrorWeightsEdit(doc, axis, side, options, map);
+        }
+        case 'lock':
+        case 'unlock':
+          return paintLockEdit(doc, bone(request.bone), request.kind === 'lock');
+        case 'bone-scale':
+          return boneScaleEdit(doc, bone(request.bone), request.scale);
+        case 'rename-bone':
+          return renameBone(doc, bone(request.bone), request.name);
+        case 'delete-bone':
+          return deleteBone(doc, bone(request.bone));
+      }
+    } catch (error) {
+      if (error instanceof SceneEditError || error instanceof BoneEditError)
+        throw new FormatError(file, '', `--${request.kind}: ${error.message}`);
+      throw error;
+    }
+  }
+}
 
 /** An edit option as an edit, its values checked; a bad value is a usage error naming the option. */
 function editRequest(use: OptionUse): EditRequest {
@@ -204,7 +234,12 @@ function editRequest(use: OptionUse): EditRequest {
       return { kind: 'prune', threshold };
     }
     case 'smooth':
-      return { kind: 'smooth', bone: first };
+    case 'lock':
+    case 'unlock':
+    case 'delete-bone':
+      return { kind: use.name, bone: first };
+    case 'rename-bone':
+      return { kind: 'rename-bone', bone: first, name: use.values[1] };
     case 'mirror': {
       const match = /^([xyz])([+-]?)$/.exec(first);
       if (!match) throw new UsageError(`--mirror must be x, y or z, optionally followed by + or -, not "${first}"`);
