@@ -147,7 +147,8 @@ Settings:
         lines.push(`${edit.label}${edit.vertices === undefined ? '' : `: ${edit.vertices} vertices changed`}`);
       }
     };
-    applyAll();
+    // All the edits are one step, as a script's are in the app.
+    history.group(`Edit ${path.basename(file)}`, applyAll);
 
     const settings = projectSettingsOf(store.doc, {
       ...read.settings,
