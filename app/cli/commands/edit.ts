@@ -7,11 +7,9 @@ import path from 'node:path';
 import { FormatError } from '../../../workers/formats/format-error.ts';
 import { isProjectFile, readProjectFile, writeProjectFile } from '../../../workers/formats/project-file.ts';
 import { normalizeWeightRows } from '../../../workers/formats/weights-file.ts';
-import type { MirrorVertexMap } from '../../../workers/paint/mirror-vertex-map.ts';
-import type { VertexOneRing } from '../../../workers/paint/vertex-one-ring.ts';
-import { vertexOneRing } from '../../../workers/paint/vertex-one-ring.ts';
-import { mirrorVertexMap } from '../../../workers/paint/mirror-vertex-map.ts';
-import { deleteBone, renameBone, BoneEditError } from '../../../workers/rig/bone-edits.ts';
+import { mirrorVertexMap, type MirrorVertexMap } from '../../../workers/paint/mirror-vertex-map.ts';
+import { vertexOneRing, type VertexOneRing } from '../../../workers/paint/vertex-one-ring.ts';
+import { BoneEditError, deleteBone, renameBone } from '../../../workers/rig/bone-edits.ts';
 import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../../workers/scene/project-document.ts';
 import { boneCountOf, errorMessage, vertexCountOf, type SceneDocument } from '../../../workers/scene/scene-document.ts';
 import {
