@@ -26,7 +26,7 @@ import { ExamplesController } from '../posespace/examples-controller.ts';
 import { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import { BrushRing } from '../view/brush-ring.ts';
 import { VIEW_LABELS, VIEW_MODES } from '../view/view-modes.ts';
-import { exportGltf } from './app-commands.ts';
+import { exportGltf } from './file-commands.ts';
 import type { App } from './app.ts';
 
 export function paintController(app: App): PaintController {

@@ -1,0 +1,76 @@
+/**
+ * The binding commands: the bind panel and the lasso, handles (assign, free, load, save, compare) and the harmonic
+ * weight computation (all meshes, the active mesh alone, or with parts without handles bound rigidly).
+ */
+import type { HandlersFor } from '../commands/command-handlers.ts';
+import { toggled } from '../commands/command-handlers.ts';
+import type { MeshPart } from '../../workers/formats/types.ts';
+import type { BindingController } from './binding-controller.ts';
+
+/** What the binding commands use of the app. */
+export interface BindCommandsHost {
+  readonly binding: Pick<
+    BindingController,
+    | 'xray'
+    | 'setXray'
+    | 'selectedCount'
+    | 'assignSelection'
+    | 'clearSelection'
+    | 'openHandles'
+    | 'saveHandles'
+    | 'compareHandles'
+    | 'startBind'
+    | 'cancelBind'
+    | 'saveWeights'
+    | 'options'
+  >;
+  readonly bindPanel: { readonly open: boolean };
+  setBindPanel(open: boolean): void;
+  readonly tools: { readonly active: { readonly id: string }; toggle(id: 'lasso'): void };
+  readonly meshes: { readonly activePart: MeshPart | null };
+}
+
+export type BindCommandId =
+  | 'bind.panel'
+  | 'tool.lasso'
+  | 'bind.xray'
+  | 'bind.assign'
+  | 'bind.clear'
+  | 'bind.loadHandles'
+  | 'bind.saveHandles'
+  | 'bind.compareHandles'
+  | 'bind.compute'
+  | 'bind.cancel'
+  | 'bind.saveWeights'
+  | 'bind.computeRigid'
+  | 'bind.computePart';
+
+const NO_SELECTION = 'no vertices are selected';
+
+export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> {
+  const { binding, tools } = app;
+  return {
+    'bind.panel': { run: () => toggled(!app.bindPanel.open, (on) => app.setBindPanel(on)), checked: () => app.bindPanel.open },
+    'tool.lasso': { run: () => tools.toggle('lasso'), checked: () => tools.active.id === 'lasso' },
+    'bind.xray': { run: () => toggled(!binding.xray, (on) => binding.setXray(on)), checked: () => binding.xray },
+    'bind.assign': { run: () => binding.assignSelection(), canRun: () => binding.selectedCount > 0, refusal: NO_SELECTION },
+    'bind.clear': { run: () => binding.clearSelection(), canRun: () => binding.selectedCount > 0, refusal: NO_SELECTION },
+    'bind.loadHandles': { run: () => binding.openHandles() },
+    'bind.saveHandles': { run: () => binding.saveHandles() },
+    'bind.compareHandles': { run: () => binding.compareHandles() },
+    'bind.compute': { run: () => binding.startBind() },
+    'bind.cancel': { run: () => binding.cancelBind() },
+    'bind.saveWeights': { run: () => binding.saveWeights() },
+    'bind.computeRigid': {
+      run: () => {
+        binding.options.bindUnhandled = true;
+        return binding.startBind();
+      },
+    },
+    'bind.computePart': {
+      run: () => binding.startBind({}, app.meshes.activePart),
+      canRun: () => app.meshes.activePart !== null,
+      refusal: 'the active mesh has no part of its own',
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The weight-paint commands: the brush tool, the brush's settings, the whole-mesh paint commands (each one undo
+ * step), symmetry and bone locks. What each command is lives in commands/command-catalog.ts.
+ */
+import type { HandlersFor } from '../commands/command-handlers.ts';
+import type { PaintController } from './paint-controller.ts';
+
+/** What the paint commands use of the app. */
+export interface PaintCommandsHost {
+  readonly paint: Pick<
+    PaintController,
+    'brush' | 'settings' | 'session' | 'matchJob' | 'run' | 'changed' | 'setSymmetry' | 'cancelMatching' | 'setLocked'
+  >;
+  /** the brush tool (the shell passes the tool manager's brush) */
+  readonly brushTool: {
+    readonly active: boolean;
+    toggle(): void;
+    /** starts resizing the brush (F) */
+    resize(): void;
+  };
+}
+
+export type PaintCommandId =
+  | 'tool.brush'
+  | 'paint.resizeBrush'
+  | 'paint.normalize'
+  | 'paint.limit'
+  | 'paint.prune'
+  | 'paint.smooth'
+  | 'paint.mirrorToPositive'
+  | 'paint.mirrorToNegative'
+  | 'paint.brushMode'
+  | 'paint.symmetry'
+  | 'paint.cancelMatching'
+  | 'paint.lock';
+
+export function paintCommands({ paint, brushTool }: PaintCommandsHost): HandlersFor<PaintCommandId> {
+  return {
+    'tool.brush': { run: () => brushTool.toggle(), checked: () => brushTool.active },
+    'paint.resizeBrush': { run: () => brushTool.resize() },
+    'paint.normalize': { run: () => paint.run('normalize') },
+    'paint.limit': { run: () => paint.run('limit') },
+    'paint.prune': { run: () => paint.run('prune', 0.01) },
+    'paint.smooth': { run: () => paint.run('smooth') },
+    'paint.mirrorToPositive': { run: () => paint.run('mirror+') },
+    'paint.mirrorToNegative': { run: () => paint.run('mirror-') },
+    'paint.brushMode': {
+      run: (mode) => {
+        paint.brush.mode = mode;
+        paint.changed();
+      },
+    },
+    'paint.symmetry': { run: (axis) => paint.setSymmetry(axis) },
+    'paint.cancelMatching': {
+      run: () => {
+        paint.cancelMatching();
+        return paint.setSymmetry(paint.session?.symmetry?.axis ?? null);
+      },
+      canRun: () => paint.matchJob !== null,
+      refusal: 'no mirror match is being computed',
+    },
+    'paint.lock': {
+      run: (bone) => {
+        paint.setLocked(bone, !paint.settings.locked[bone]);
+        return !!paint.settings.locked[bone];
+      },
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The view, bone, tool and playback commands: what the viewport shows (wireframe, skeleton, weight views, iso-lines,
+ * influences, the preview as exported), the help, the selected bone and bone scales, cancelling or confirming what
+ * the active tool does, and the timeline (play, step, clips, baking a clip).
+ */
+import { bakeClipEdit, bakeableClip } from '../document/clip-bake.ts';
+import type { HandlersFor } from '../commands/command-handlers.ts';
+import { toggled } from '../commands/command-handlers.ts';
+import { BakeDialog } from '../panels/bake-dialog.ts';
+import { nextViewMode } from '../view/view-modes.ts';
+import type { App } from './app.ts';
+
+/** What the view commands use of the app. */
+export type ViewCommandsHost = Pick<
+  App,
+  | 'views'
+  | 'store'
+  | 'chrome'
+  | 'tools'
+  | 'timeline'
+  | 'asExported'
+  | 'frameAll'
+  | 'setWireframe'
+  | 'setSkeletonVisible'
+  | 'setView'
+  | 'setIsoLines'
+  | 'setAsExported'
+  | 'setError'
+  | 'setInfluences'
+  | 'selectBone'
+  | 'setBoneScale'
+  | 'selectClip'
+  | 'renderNow'
+>;
+
+export type ViewCommandId =
+  | 'view.frameAll'
+  | 'view.wireframe'
+  | 'view.skeleton'
+  | 'view.nextWeightView'
+  | 'view.look'
+  | 'view.isoLines'
+  | 'view.asExported'
+  | 'view.dismiss'
+  | 'help.keys'
+  | 'view.influences'
+  | 'view.mode'
+  | 'bone.select'
+  | 'bone.scale'
+  | 'tool.cancel'
+  | 'tool.confirm'
+  | 'playback.toggle'
+  | 'playback.previousFrame'
+  | 'playback.nextFrame'
+  | 'playback.clip'
+  | 'playback.bakeClip';
+
+export function viewCommands(app: ViewCommandsHost): HandlersFor<ViewCommandId> {
+  const { tools, timeline } = app;
+  return {
+    'view.frameAll': { run: () => app.frameAll() },
+    'view.wireframe': { run: () => toggled(!app.views.wireframe, (on) => app.setWireframe(on)), checked: () => app.views.wireframe },
+    'view.skeleton': {
+      run: () => toggled(!app.views.overlay.visible, (on) => app.setSkeletonVisible(on)),
+      checked: () => app.views.overlay.visible,
+    },
+    'view.nextWeightView': { run: () => app.setView(nextViewMode(app.views.viewMode, app.store.doc.look !== undefined)) },
+    'view.look': {
+      run: () => app.setView(app.views.viewMode === 'look' ? app.views.lastWeightView : 'look'),
+      canRun: () => app.store.doc.look !== undefined,
+      refusal: 'the scene has no look of its own',
+      checked: () => app.views.viewMode === 'look',
+    },
+    'view.isoLines': { run: () => toggled(!app.views.isoLines, (on) => app.setIsoLines(on)), checked: () => app.views.isoLines },
+    'view.asExported': { run: () => toggled(!app.asExported, (on) => app.setAsExported(on)), checked: () => app.asExported },
+    'view.dismiss': {
+      run: () => {
+        app.chrome.toggleHelp(false);
+        app.setError(null);
+      },
+    },
+    'help.keys': { run: () => toggled(!app.chrome.helpOpen, (on) => app.chrome.toggleHelp(on)), checked: () => app.chrome.helpOpen },
+    'view.influences': { run: (count) => app.setInfluences(count) },
+    'view.mode': { run: (mode) => app.setView(mode) },
+    'bone.select': { run: (bone) => app.selectBone(bone) },
+    'bone.scale': { run: ({ bone, scale }) => app.setBoneScale(bone, scale) },
+    'tool.cancel': { run: () => tools.active.cancel() },
+    'tool.confirm': { run: () => tools.active.current.onConfirm?.() },
+    'playback.toggle': { run: () => timeline.toggle(), checked: () => timeline.playing },
+    'playback.previousFrame': { run: () => timeline.step(-1) },
+    'playback.nextFrame': { run: () => timeline.step(1) },
+    'playback.clip': {
+      run: (index) => {
+        const count = app.store.doc.clips?.length ?? 0;
+        if (index >= count) throw new Error(`playback.clip: argument must be a clip from 0 to ${count - 1}, got ${index}`);
+        app.selectClip(index);
+      },
+    },
+    'playback.bakeClip': {
+      run: (rate) => (rate === undefined ? openBake(app) : bakeClip(app, rate)),
+      canRun: () => bakeableClip(app.store.doc) !== null,
+      refusal: 'no clip with keyframes is shown',
+    },
+  };
+}
+
+let bakeDialog: BakeDialog | null = null;
+
+/** Opens the Bake clip dialog for the current clip (made on first use). */
+function openBake(app: Pick<App, 'store' | 'renderNow'>): void {
+  const clip = bakeableClip(app.store.doc);
+  if (!clip) return;
+  bakeDialog ??= new BakeDialog((rate) => bakeClip(app, rate));
+  bakeDialog.open({ clipName: clip.name, start: clip.start, end: clip.end, keyCount: clip.keyCount, framesAt: clip.framesAt });
+}
+
+/** Bakes the current clip at `framesPerSecond` frames per second: one undoable edit. */
+function bakeClip(app: Pick<App, 'store' | 'renderNow'>, framesPerSecond: number): void {
+  const { label, fields } = bakeClipEdit(app.store.doc, framesPerSecond);
+  app.store.edit(label, fields);
+  app.renderNow();
+}
