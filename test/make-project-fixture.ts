@@ -27,11 +27,11 @@ import { buildSkeleton } from '../workers/rig/skeleton.ts';
 export const FIXTURE_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'project-v1.rig.glb');
 export const FIXTURE_NAME = 'project-v1.rig.glb';
 
-/** What a format 1 project holds: the scene without examples, the settings without the pose-space ones. */
+/** What a format 1 project holds: the scene without examples, the settings without the pose-space and binding ones. */
 export interface FormatOneContents {
   formatVersion: 1;
   scene: Omit<ProjectScene, 'examples'>;
-  settings: Omit<ProjectSettings, 'posespace'>;
+  settings: Omit<ProjectSettings, 'posespace' | 'binding'>;
 }
 
 /** The values the fixture was written from (fresh arrays on each call). */

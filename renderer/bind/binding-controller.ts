@@ -24,8 +24,10 @@ import type { RigFile } from '../../workers/formats/read-file.ts';
 import type { DenseMatrix, MeshPart } from '../../workers/formats/types.ts';
 import { lassoSelect } from './lasso-selection.ts';
 import { partMesh, withPartHandles, withPartWeights, withSkinned } from '../document/mesh-parts.ts';
+import { pick, type SettingsSection } from '../project/settings-store.ts';
 
 export type HandleSource = 'current' | 'distance' | 'cylinder';
+export const HANDLE_SOURCES: readonly HandleSource[] = ['current', 'distance', 'cylinder'];
 export type LassoCombine = 'replace' | 'add' | 'remove';
 
 export interface BindOptions {
@@ -92,6 +94,19 @@ export class BindingController {
   solveStarted = 0;
   private freeHandles: Int32Array = new Int32Array(0);
   private readonly listeners = new Set<() => void>();
+
+  /** The binding settings a project saves: how Compute weights runs. */
+  readonly settingsSection: SettingsSection<'binding'> = {
+    save: () => ({ ...this.options }),
+    restore: (saved) => {
+      const options = this.options;
+      options.source = pick(saved.source, HANDLE_SOURCES, options.source);
+      options.laplacian = pick(saved.laplacian, ['cotan', 'uniform'] as const, options.laplacian);
+      options.radiusFraction = saved.radiusFraction > 0 ? saved.radiusFraction : options.radiusFraction;
+      options.bindUnhandled = saved.bindUnhandled;
+      this.changed();
+    },
+  };
 
   constructor(private readonly host: BindingHost) {
     this.reset();

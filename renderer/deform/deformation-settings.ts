@@ -5,7 +5,11 @@
  * repeated menu choice re-applies it); the deformation controller feeds the views from them. No three.js, no DOM.
  */
 import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
-import { METHOD_CYCLE, isPerFace, type SkinMethod } from './skin-methods.ts';
+import { METHOD_CYCLE, METHOD_LABELS, isPerFace, type SkinMethod } from './skin-methods.ts';
+import { pick, type SettingsSection } from '../project/settings-store.ts';
+
+const SKIN_METHODS = Object.keys(METHOD_LABELS) as SkinMethod[];
+const ANTIPODALITIES: readonly DualQuaternionAntipodality[] = ['per-vertex', 'per-bone'];
 
 /** The examples' maps (DeformationController.exampleMap): off, the displacement applied now, or the error at an example's pose. */
 export type ExampleMapMode = 'off' | 'displacement' | 'error';
@@ -125,6 +129,27 @@ export class DeformationSettings {
   startMesh(vertexCount: number): void {
     this.blend = new Float32Array(vertexCount);
   }
+
+  /**
+   * The skinning settings a project saves (the blend map only when some vertex blends); a method this version does
+   * not know keeps the current one.
+   */
+  readonly section: SettingsSection<'skin'> = {
+    save: () => ({
+      method: this.currentMethod,
+      antipodality: this.currentAntipodality,
+      split: this.currentSplit,
+      heatMap: this.currentHeatMap,
+      blend: this.blend.some((x) => x !== 0) ? this.blend.slice() : null,
+    }),
+    restore: (saved) => {
+      this.setMethod(pick(saved.method, SKIN_METHODS, this.currentMethod));
+      this.setAntipodality(pick(saved.antipodality, ANTIPODALITIES, this.currentAntipodality));
+      this.setSplit(pick(saved.split as SkinMethod | null, [...SKIN_METHODS, null], null));
+      this.setHeatMap(saved.heatMap);
+      if (saved.blend && saved.blend.length === this.blend.length) this.setBlendWeights(saved.blend);
+    },
+  };
 
   private notify(setting: DeformationSetting): void {
     for (const listener of this.listeners) listener(setting);

@@ -15,6 +15,7 @@ import { vertexOneRing, type VertexOneRing } from '../../workers/paint/vertex-on
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
+import { pick, type SettingsSection } from '../project/settings-store.ts';
 import { bytesOf } from '../../workers/scene/undo-history.ts';
 import { PaintSession, type WeightRowsEdit } from './paint-session.ts';
 
@@ -40,6 +41,10 @@ export const BRUSH_DEFAULTS: Required<BrushSettings> = {
   spacing: 0.25,
   throughMesh: false,
 };
+
+/** The brush modes and falloffs (the names a project may hold). */
+export const DAB_MODES: readonly DabMode[] = ['add', 'subtract', 'set', 'smooth', 'sample'];
+export const BRUSH_FALLOFFS: readonly BrushFalloff[] = ['smooth', 'linear', 'constant'];
 
 export type PaintCommand = 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-';
 
@@ -193,6 +198,33 @@ export class PaintController {
   isLocked(bone: number): boolean {
     return this.sceneSettings.locked[bone] === 1;
   }
+
+  /** The paint settings a project saves: the brush, the symmetry asked for, the locks (the document's) and the limit. */
+  readonly settingsSection: SettingsSection<'paint'> = {
+    save: () => {
+      const doc = this.host.store.doc;
+      return {
+        brush: { ...this.brush },
+        symmetry: this.wantedSymmetry,
+        locked: doc.paintLocks ? doc.paintLocks.slice() : new Uint8Array(doc.skeleton.parents.length),
+        maxInfluences: this.sceneSettings.maxInfluences,
+      };
+    },
+    // The locks open with the document (they are part of it); the rest is the session's.
+    restore: ({ brush, symmetry, maxInfluences }) => {
+      const mine = this.brush;
+      mine.mode = pick(brush.mode, DAB_MODES, mine.mode);
+      mine.falloff = pick(brush.falloff, BRUSH_FALLOFFS, mine.falloff);
+      mine.radius = brush.radius > 0 ? brush.radius : mine.radius;
+      mine.strength = brush.strength;
+      mine.value = brush.value;
+      mine.spacing = brush.spacing > 0 ? brush.spacing : mine.spacing;
+      mine.throughMesh = brush.throughMesh;
+      this.sceneSettings.maxInfluences = maxInfluences;
+      void this.setSymmetry(symmetry);
+      this.changed();
+    },
+  };
 
   /** Called when anything the panel shows changed. */
   onChange(listener: () => void): () => void {

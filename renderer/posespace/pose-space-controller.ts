@@ -27,6 +27,7 @@ import { poseDuration } from '../../workers/rig/pose-sequence.ts';
 import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
 import { activeExamplesOf, type ExampleShape, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { Unposer } from '../io/posespace-client.ts';
+import { pick, type SettingsSection } from '../project/settings-store.ts';
 
 /** The per-vertex skinning a correction rides on. */
 export type ContextBase = 'lbs' | 'dqs';
@@ -125,6 +126,12 @@ export class PoseSpaceController {
     this.basis = { ...this.basis, influences: null };
     this.refresh();
   }
+
+  /** The pose-space settings a project saves: the kernel. */
+  readonly settingsSection: SettingsSection<'posespace'> = {
+    save: () => ({ kernel: this.kernel }),
+    restore: (saved) => this.setKernel(pick(saved.kernel, this.kernels, this.kernel)),
+  };
 
   setKernel(kernel: RbfKernel): void {
     this.kernel = kernel;

@@ -61,9 +61,13 @@ import { UnsavedWork } from './unsaved-work.ts';
 import { jointAt } from './joint-picking.ts';
 import { DesktopMenu } from './menu-model.ts';
 import { statusParts } from './status-line.ts';
+import { SettingsStore } from '../project/settings-store.ts';
+import { exportSettingsSection, viewSettingsSection } from './view-settings.ts';
 
 export class App {
   readonly history = new UndoHistory();
+  /** the session's settings saved with the project, a section per feature */
+  readonly settings = new SettingsStore();
   readonly store: SceneStore;
   readonly commands: CommandRegistry;
   readonly tools: ToolManager;
@@ -163,6 +167,12 @@ export class App {
     this.meshesPanel = panels.meshesPanel;
     this.unposedDisplay = new UnposedDisplay(this);
 
+    this.settings.register('skin', this.deformation.settings.section);
+    this.settings.register('paint', this.paint.settingsSection);
+    this.settings.register('binding', this.binding.settingsSection);
+    this.settings.register('posespace', this.posespace.settingsSection);
+    this.settings.register('export', exportSettingsSection(this.exportDialog.settings));
+    this.settings.register('view', viewSettingsSection(this));
     this.project = new ProjectFiles(this);
     this.work = new UnsavedWork(this);
     this.commands.registerAll(appCommands(this));

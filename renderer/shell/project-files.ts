@@ -5,34 +5,34 @@
  * Eq. 10 among them —, view, brush, locks, the per-vertex blend map, export settings, the pose-space kernel). Opening one is a new scene whose undo history starts at "Opened"; a file that fails to read
  * changes nothing.
  */
-import type { OpenedFile, ProjectFileRef } from '../../app/ipc-contract.ts';
-import {
-  PROJECT_FILE_SUFFIX,
-  readProjectFile,
-  writeProjectFile,
-  type ProjectContents,
-  type ProjectSettings,
-} from '../../workers/formats/project-file.ts';
-import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
-import type { BrushFalloff } from '../../workers/paint/brush-falloff.ts';
-import type { DabMode } from '../../workers/paint/apply-dab.ts';
-import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
-import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
-import { boneCountOf, errorMessage, vertexCountOf } from '../../workers/scene/scene-document.ts';
-import { INFLUENCE_CHOICES } from '../panels/app-chrome.ts';
+import type { OpenedFile, ProjectFileRef, RigwrightBridge } from '../../app/ipc-contract.ts';
+import { PROJECT_FILE_SUFFIX, readProjectFile, writeProjectFile, type ProjectContents } from '../../workers/formats/project-file.ts';
+import { errorMessage } from '../../workers/scene/scene-document.ts';
 import { documentFromProject, projectSceneOf } from '../../workers/scene/project-document.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import type { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { ProjectSession, type ProjectTarget } from '../project/project-session.ts';
-import { VIEW_MODES, type ViewMode } from '../view/view-modes.ts';
-import type { App } from './app.ts';
+import type { SettingsStore } from '../project/settings-store.ts';
 
 /** The history's first step after a project is opened. */
 export const OPENED_REASON = 'Opened';
 
-const SKIN_METHODS = Object.keys(METHOD_LABELS) as SkinMethod[];
-const ANTIPODALITIES: readonly DualQuaternionAntipodality[] = ['per-vertex', 'per-bone'];
-const DAB_MODES: readonly DabMode[] = ['add', 'subtract', 'set', 'smooth', 'sample'];
-const FALLOFFS: readonly BrushFalloff[] = ['smooth', 'linear', 'constant'];
-const WEIGHT_COMPONENTS: readonly GltfWeightComponent[] = ['float', 'unsigned-byte', 'unsigned-short'];
+/** What project files need of the app. */
+export interface ProjectFilesHost {
+  readonly store: SceneStore;
+  readonly history: UndoHistory;
+  /** the session's settings: a project saves their snapshot and gives its own back */
+  readonly settings: SettingsStore;
+  readonly bridge: Pick<RigwrightBridge, 'projects' | 'openFiles' | 'saveFile'>;
+  readonly notice: { show(title: string, lines: readonly string[]): void };
+  /** the question before unsaved work goes */
+  readonly work: { readonly guard: { mayDiscard(): Promise<boolean> } };
+  /** painting in progress reaches the scene's weights */
+  readonly paint: { flush(): void };
+  setError(message: string | null): void;
+  refreshChrome(): void;
+  renderNow(): void;
+}
 
 export class ProjectFiles {
   readonly session: ProjectSession;
@@ -41,7 +41,7 @@ export class ProjectFiles {
   /** a save or open in progress */
   busy = false;
 
-  constructor(private readonly app: App) {
+  constructor(private readonly app: ProjectFilesHost) {
     this.session = new ProjectSession(app.store, app.history);
     this.session.onChange(() => {
       this.showTitle();
@@ -52,37 +52,7 @@ export class ProjectFiles {
 
   /** The scene and the settings it is shown with, now (the arrays are the scene's own: do not change them). */
   contents(): Omit<ProjectContents, 'formatVersion'> {
-    const { app } = this;
-    const doc = app.store.doc;
-    const paintSettings = app.paint.settings;
-    const blend = app.deformation.blendWeights;
-    const settings: ProjectSettings = {
-      skin: {
-        method: app.deformation.method,
-        antipodality: app.deformation.antipodality,
-        split: app.deformation.splitMethod,
-        heatMap: app.deformation.heatMap,
-        blend: blend.length === vertexCountOf(doc) && blend.some((x) => x !== 0) ? blend.slice() : null,
-      },
-      view: {
-        mode: app.views.viewMode,
-        isoLines: app.views.isoLines,
-        wireframe: app.views.wireframe,
-        skeleton: app.views.overlay.visible,
-        influences: app.influenceSetting,
-        asExported: app.asExported,
-        selectedBone: app.selectedBone,
-      },
-      paint: {
-        brush: { ...app.paint.brush },
-        symmetry: app.paint.wantedSymmetry,
-        locked: doc.paintLocks ? doc.paintLocks.slice() : new Uint8Array(boneCountOf(doc)),
-        maxInfluences: paintSettings.maxInfluences,
-      },
-      export: { format: 'glb', ...app.exportDialog.settings },
-      posespace: { kernel: app.posespace.kernel },
-    };
-    return { scene: projectSceneOf(doc), settings };
+    return { scene: projectSceneOf(this.app.store.doc), settings: this.app.settings.snapshot() };
   }
 
   /** The project file of the scene now. */
@@ -105,14 +75,12 @@ export class ProjectFiles {
    */
   async openBytes(name: string, bytes: Uint8Array, target: ProjectTarget | null, reason = OPENED_REASON): Promise<void> {
     const contents = readProjectFile(bytes, name);
-    const scene = documentFromProject(contents.scene);
     // The locks are the document's (undoable, renumbered with the bones); the file keeps them with the settings.
-    const { locked } = contents.settings.paint;
-    const doc = locked.length === boneCountOf(scene) && locked.some((x) => x === 1) ? { ...scene, paintLocks: locked.slice() } : scene;
+    const doc = documentFromProject(contents.scene, contents.settings);
     const { app } = this;
     app.setError(null);
     app.store.open(doc, reason);
-    this.applySettings(contents.settings);
+    app.settings.restore(contents.settings);
     this.session.markOpened(name, target);
     app.renderNow();
     // What reading corrected (rotations renormalised, weight rows made to sum to 1) comes before the earlier warnings.
@@ -211,44 +179,4 @@ export class ProjectFiles {
   showTitle(): void {
     if (typeof document !== 'undefined') document.title = this.session.title(this.app.store.doc.name);
   }
-
-  /** The settings a project was saved with; a name this version does not know keeps the current setting. */
-  private applySettings(settings: ProjectSettings): void {
-    const { app } = this;
-    const doc = app.store.doc;
-    const { skin, view, paint } = settings;
-    const deformation = app.deformation;
-    deformation.setMethod(pick(skin.method, SKIN_METHODS, deformation.method));
-    deformation.setAntipodality(pick(skin.antipodality, ANTIPODALITIES, deformation.antipodality));
-    deformation.setSplit(SKIN_METHODS.includes(skin.split as SkinMethod) ? (skin.split as SkinMethod) : null);
-    deformation.setHeatMap(skin.heatMap);
-    if (skin.blend) app.setBlendWeights(skin.blend);
-    app.setInfluences(pick(view.influences, INFLUENCE_CHOICES, app.influenceSetting));
-    app.setView(pick<ViewMode>(view.mode, VIEW_MODES, app.views.viewMode));
-    app.setIsoLines(view.isoLines);
-    app.setWireframe(view.wireframe);
-    app.setSkeletonVisible(view.skeleton);
-    if (view.selectedBone < boneCountOf(doc)) app.selectBone(view.selectedBone);
-    const brush = app.paint.brush;
-    brush.mode = pick(paint.brush.mode, DAB_MODES, brush.mode);
-    brush.falloff = pick(paint.brush.falloff, FALLOFFS, brush.falloff);
-    brush.radius = paint.brush.radius > 0 ? paint.brush.radius : brush.radius;
-    brush.strength = paint.brush.strength;
-    brush.value = paint.brush.value;
-    brush.spacing = paint.brush.spacing > 0 ? paint.brush.spacing : brush.spacing;
-    brush.throughMesh = paint.brush.throughMesh;
-    app.paint.settings.maxInfluences = paint.maxInfluences;
-    void app.paint.setSymmetry(paint.symmetry);
-    const exportSettings = app.exportDialog.settings;
-    exportSettings.influences = settings.export.influences === 8 ? 8 : 4;
-    exportSettings.weightComponent = pick(settings.export.weightComponent, WEIGHT_COMPONENTS, exportSettings.weightComponent);
-    app.posespace.setKernel(pick(settings.posespace.kernel, app.posespace.kernels, app.posespace.kernel));
-    if (view.asExported !== app.asExported) app.setAsExported(view.asExported);
-    else app.showExportSettings();
-    app.paint.changed();
-  }
-}
-
-function pick<T extends string | number | null>(value: unknown, choices: readonly T[], fallback: T): T {
-  return choices.includes(value as T) ? (value as T) : fallback;
 }

@@ -110,9 +110,21 @@ function assertSameContents(actual: ProjectContents, expected: ProjectContents):
   });
 }
 
-/** What a format 2 reader must make of format 1 contents: no examples and the Gaussian kernel, all else as it was. */
+/**
+ * What a format 2 reader must make of format 1 contents: no examples, the Gaussian kernel and the binding defaults
+ * (written out here: cotan Laplacian, the handles as they are, cylinders of 0.04 × the diagonal, nothing bound
+ * rigidly), all else as it was.
+ */
 function migratedFromFormatOne(v1: FormatOneContents): ProjectContents {
-  return { formatVersion: 1, scene: { ...v1.scene, examples: [] }, settings: { ...v1.settings, posespace: { kernel: 'gaussian' } } };
+  return {
+    formatVersion: 1,
+    scene: { ...v1.scene, examples: [] },
+    settings: {
+      ...v1.settings,
+      posespace: { kernel: 'gaussian' },
+      binding: { source: 'current', laplacian: 'cotan', radiusFraction: 0.04, bindUnhandled: false },
+    },
+  };
 }
 
 interface Ref {

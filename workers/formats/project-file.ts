@@ -31,6 +31,8 @@
  *   bytes uint8, resources [{ uri, bytes }], jointNodes int32 #B): the asset kept whole, as the document holds it.
  */
 import { describeJsonError } from './json-text.ts';
+import { AUTOMATIC_HANDLES_DEFAULTS } from '../weights/automatic-handles.ts';
+import { HARMONIC_WEIGHTS_DEFAULTS } from '../weights/harmonic-weights.ts';
 import { FormatError } from './format-error.ts';
 import { exportGltf, type GltfClip } from './gltf-export.ts';
 import { buildGlb } from './gltf-validate.ts';
@@ -138,6 +140,12 @@ export interface ProjectSettings {
   export: { format: string; influences: number; weightComponent: string };
   /** pose-space weights of the examples (format 2) */
   posespace: { kernel: string };
+  /**
+   * how Compute weights runs: the handles (`current`, or chosen by the `distance` or `cylinder` rule), the Laplacian,
+   * the cylinder radius as a fraction of the bounding diagonal, and whether parts without handles are bound rigidly.
+   * A file without it takes the defaults.
+   */
+  binding: { source: string; laplacian: string; radiusFraction: number; bindUnhandled: boolean };
 }
 
 export interface ProjectContents {
@@ -172,6 +180,12 @@ export function defaultProjectSettings(vertexCount: number, boneCount: number): 
     },
     export: { format: 'glb', influences: 4, weightComponent: 'float' },
     posespace: { kernel: DEFAULT_RBF_KERNEL },
+    binding: {
+      source: 'current',
+      laplacian: HARMONIC_WEIGHTS_DEFAULTS.laplacian,
+      radiusFraction: AUTOMATIC_HANDLES_DEFAULTS.radiusFraction,
+      bindUnhandled: HARMONIC_WEIGHTS_DEFAULTS.unhandledComponents === 'bind-rigidly',
+    },
   };
 }
 
@@ -467,6 +481,7 @@ export async function writeProjectFile(
       paint: { ...settings.paint, brush: settings.paint.brush, locked: arrays.add(settings.paint.locked, 'uint8') },
       export: settings.export,
       posespace: settings.posespace,
+      binding: settings.binding,
     },
   };
   const buffer = arrays.buffer(bin);
@@ -1226,5 +1241,8 @@ function readSettings(r: ProjectReader, value: unknown, vertexCount: number, bon
   }
   pick(`${W}.export`, out.export, section('export'));
   pick(`${W}.posespace`, out.posespace, section('posespace'));
+  pick(`${W}.binding`, out.binding, section('binding'));
+  if (!(out.binding.radiusFraction > 0))
+    r.fail(`${W}.binding.radiusFraction`, `expected a number above 0, got ${out.binding.radiusFraction}`);
   return out;
 }
