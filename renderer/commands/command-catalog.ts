@@ -214,6 +214,11 @@ const CATALOG = {
     description: 'Add, subtract, set, smooth or sample (argument: the mode)',
     argument: arg.oneOf(BRUSH_MODES),
   },
+  'paint.brushRadius': {
+    label: 'Brush radius',
+    description: 'The brush’s radius on screen, in CSS pixels (argument: 2 … 400)',
+    argument: arg.number(2, 400),
+  },
   'paint.symmetry': {
     label: 'Symmetry',
     description: 'Paint mirrored across x, y or z = 0 (argument: 0, 1, 2 or null)',

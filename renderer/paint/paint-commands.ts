@@ -30,6 +30,7 @@ export type PaintCommandId =
   | 'paint.mirrorToPositive'
   | 'paint.mirrorToNegative'
   | 'paint.brushMode'
+  | 'paint.brushRadius'
   | 'paint.symmetry'
   | 'paint.cancelMatching'
   | 'paint.lock';
@@ -47,6 +48,12 @@ export function paintCommands({ paint, brushTool }: PaintCommandsHost): Handlers
     'paint.brushMode': {
       run: (mode) => {
         paint.brush.mode = mode;
+        paint.changed();
+      },
+    },
+    'paint.brushRadius': {
+      run: (radius) => {
+        paint.brush.radius = radius;
         paint.changed();
       },
     },
