@@ -585,3 +585,13 @@ test("the kept glTF's joint nodes are checked against it: nodes it has, joints o
     new RegExp(`^${P}: bone 6 names node -1; CesiumMan\\.glb has nodes 0 to 21$`),
   );
 });
+
+test('a project read from a Node Buffer (what readFileSync gives) reads the same arrays as from a plain Uint8Array', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { FIXTURE_PATH } = await import('../make-project-fixture.ts');
+  const buffer = readFileSync(FIXTURE_PATH);
+  const fromBuffer = readProjectFile(buffer, 'fixture.rig.glb');
+  const fromCopy = readProjectFile(new Uint8Array(buffer), 'fixture.rig.glb');
+  assert.deepEqual(fromBuffer.scene.weights, fromCopy.scene.weights);
+  assert.deepEqual(fromBuffer.scene.mesh.positions, fromCopy.scene.mesh.positions);
+});

@@ -628,7 +628,9 @@ class ProjectReader {
       );
     if ((offset as number) + byteLength > this.glb.bin.length)
       this.fail(where, `bufferView ${bufferView as number} runs past the end of the binary chunk`);
-    const copy = this.glb.bin.slice(offset as number, (offset as number) + byteLength);
+    // A copy of its own (aligned for the typed array), whatever the bytes are: a Node Buffer's slice would share them.
+    const copy = new Uint8Array(byteLength);
+    copy.set(this.glb.bin.subarray(offset as number, (offset as number) + byteLength));
     return ARRAY_TYPES[type].make(copy.buffer);
   }
 
