@@ -117,7 +117,7 @@ function appPainter(doc: SceneDocument, vertexMask: Uint8Array | null = null) {
   return { store, history, paint, select };
 }
 
-/** A file's bytes as a plain Uint8Array (a Node Buffer's slice() shares memory, which the project reader does not expect). */
+/** A file's bytes as a plain Uint8Array over the file's Buffer (storedWeights reads its raw bytes). */
 function fileBytes(file: string): Uint8Array {
   const buffer = readFileSync(file);
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);

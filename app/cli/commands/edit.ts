@@ -112,10 +112,7 @@ Settings:
     const meshNames = (line.sequence ?? []).filter((use) => use.name === 'mesh').map((use) => use.values[0]);
     const maxInfluences = line.values['max-influences'] === undefined ? undefined : wholeNumber(line.values['max-influences']);
 
-    // A plain Uint8Array over the file's Buffer: the project reader copies arrays out with slice(), which on a
-    // Node Buffer would share memory instead of copying.
-    const fileBuffer = readBytes(file);
-    const bytes = new Uint8Array(fileBuffer.buffer, fileBuffer.byteOffset, fileBuffer.byteLength);
+    const bytes = readBytes(file);
     if (!isProjectFile(bytes)) throw new FormatError(file, '', 'not a Rigwright project (a .glb the app saved as a project)');
     const read = readProjectFile(bytes, file);
     for (const notice of read.notices) stderr.write(`rigwright: warning: ${notice}\n`);
