@@ -219,6 +219,36 @@ const CATALOG = {
     description: 'The brush’s radius on screen, in CSS pixels (argument: 2 … 400)',
     argument: arg.number(2, 400),
   },
+  'paint.brushStrength': {
+    label: 'Brush strength',
+    description: 'How much one dab adds or takes (argument: 0 … 1)',
+    argument: arg.number(0, 1),
+  },
+  'paint.brushValue': {
+    label: 'Brush set value',
+    description: 'The weight the set brush paints (argument: 0 … 1)',
+    argument: arg.number(0, 1),
+  },
+  'paint.brushSpacing': {
+    label: 'Brush spacing',
+    description: 'Distance between dabs as a fraction of the radius (argument: 0.05 … 1)',
+    argument: arg.number(0.05, 1),
+  },
+  'paint.brushFalloff': {
+    label: 'Brush falloff',
+    description: 'Smooth, linear or constant (argument: the falloff)',
+    argument: arg.oneOf(BRUSH_FALLOFFS),
+  },
+  'paint.throughMesh': {
+    label: 'Paint through the mesh',
+    description: 'The brush reaches vertices hidden behind the surface too (argument: true or false)',
+    argument: arg.boolean,
+  },
+  'paint.maxInfluences': {
+    label: 'Max influences',
+    description: 'At most this many bones per vertex when limiting (argument: 0 … 16, 0 = no limit)',
+    argument: arg.integer(0, 16),
+  },
   'paint.symmetry': {
     label: 'Symmetry',
     description: 'Paint mirrored across x, y or z = 0 (argument: 0, 1, 2 or null)',

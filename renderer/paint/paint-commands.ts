@@ -3,7 +3,7 @@
  * step), symmetry and bone locks. What each command is lives in commands/command-catalog.ts.
  */
 import type { HandlersFor } from '../commands/command-handlers.ts';
-import type { PaintController } from './paint-controller.ts';
+import type { BrushSettings, PaintController } from './paint-controller.ts';
 
 /** What the paint commands use of the app. */
 export interface PaintCommandsHost {
@@ -31,11 +31,21 @@ export type PaintCommandId =
   | 'paint.mirrorToNegative'
   | 'paint.brushMode'
   | 'paint.brushRadius'
+  | 'paint.brushStrength'
+  | 'paint.brushValue'
+  | 'paint.brushSpacing'
+  | 'paint.brushFalloff'
+  | 'paint.throughMesh'
+  | 'paint.maxInfluences'
   | 'paint.symmetry'
   | 'paint.cancelMatching'
   | 'paint.lock';
 
 export function paintCommands({ paint, brushTool }: PaintCommandsHost): HandlersFor<PaintCommandId> {
+  const setBrush = (settings: Partial<BrushSettings>) => {
+    Object.assign(paint.brush, settings);
+    paint.changed();
+  };
   return {
     'tool.brush': { run: () => brushTool.toggle(), checked: () => brushTool.active },
     'paint.resizeBrush': { run: () => brushTool.resize() },
@@ -54,6 +64,17 @@ export function paintCommands({ paint, brushTool }: PaintCommandsHost): Handlers
     'paint.brushRadius': {
       run: (radius) => {
         paint.brush.radius = radius;
+        paint.changed();
+      },
+    },
+    'paint.brushStrength': { run: (strength) => setBrush({ strength }) },
+    'paint.brushValue': { run: (value) => setBrush({ value }) },
+    'paint.brushSpacing': { run: (spacing) => setBrush({ spacing }) },
+    'paint.brushFalloff': { run: (falloff) => setBrush({ falloff }) },
+    'paint.throughMesh': { run: (throughMesh) => setBrush({ throughMesh }) },
+    'paint.maxInfluences': {
+      run: (count) => {
+        paint.settings.maxInfluences = count;
         paint.changed();
       },
     },

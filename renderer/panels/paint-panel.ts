@@ -5,7 +5,6 @@
  * it owns no state of its own.
  */
 import './paint-panel.css';
-import type { BrushFalloff } from '../../workers/paint/brush-falloff.ts';
 import type { DabMode } from '../../workers/paint/apply-dab.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
@@ -61,16 +60,19 @@ export class PaintPanel {
       this.modeButtons.push(button);
     }
     brushSection.append(modes);
-    const add = (label: string, min: number, max: number, step: number, key: 'radius' | 'strength' | 'value' | 'spacing') => {
+    const SLIDER_COMMANDS = {
+      radius: 'paint.brushRadius',
+      strength: 'paint.brushStrength',
+      value: 'paint.brushValue',
+      spacing: 'paint.brushSpacing',
+    } as const;
+    const add = (label: string, min: number, max: number, step: number, key: keyof typeof SLIDER_COMMANDS) => {
       const input = slider(
         min,
         max,
         step,
         () => brush[key],
-        (x) => {
-          brush[key] = x;
-          controller.changed();
-        },
+        (x) => void commands.invoke(SLIDER_COMMANDS[key], x),
       );
       this.sliders.push(input);
       labelled(brushSection, label, input);
@@ -82,13 +84,13 @@ export class PaintPanel {
     this.falloff = element('select', 'paint-falloff');
     for (const f of ['smooth', 'linear', 'constant']) this.falloff.add(new Option(f, f));
     this.falloff.addEventListener('change', () => {
-      brush.falloff = this.falloff.value as BrushFalloff;
+      commands.invoke('paint.brushFalloff', this.falloff.value);
       this.falloff.blur();
     });
     labelled(brushSection, 'falloff ', this.falloff);
     this.through = element('input', 'paint-through');
     this.through.type = 'checkbox';
-    this.through.addEventListener('change', () => (brush.throughMesh = this.through.checked));
+    this.through.addEventListener('change', () => void commands.invoke('paint.throughMesh', this.through.checked));
     labelled(brushSection, 'through the mesh ', this.through);
     this.symmetry = element('select', 'paint-symmetry');
     for (const [label, value] of [
@@ -117,7 +119,7 @@ export class PaintPanel {
     this.limit.max = '16';
     this.limit.addEventListener(
       'change',
-      () => (controller.settings.maxInfluences = Math.max(0, Math.round(Number(this.limit.value) || 0))),
+      () => void commands.invoke('paint.maxInfluences', Math.min(16, Math.max(0, Math.round(Number(this.limit.value) || 0)))),
     );
     labelled(brushSection, 'max influences ', this.limit);
 

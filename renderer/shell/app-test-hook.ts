@@ -2,6 +2,8 @@
 import type { AutosaveInfo } from '../../app/ipc-contract.ts';
 import { WebBridge } from '../io/bridge.ts';
 import { isCommandId } from '../commands/command-registry.ts';
+import type { CommandId } from '../commands/command-catalog.ts';
+import type { BrushSettings } from '../paint/paint-controller.ts';
 import { KEYBINDINGS, displayChord } from '../commands/keybindings.ts';
 import { boneCountOf, jointCountOf, triangleCountOf, vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
@@ -188,20 +190,39 @@ function bindingHook(app: App): BindingTestHook {
   };
 }
 
+/** The command that sets each brush setting (the test hook's setBrush runs them). */
+const BRUSH_COMMANDS: Readonly<Partial<Record<keyof BrushSettings, CommandId>>> = {
+  mode: 'paint.brushMode',
+  radius: 'paint.brushRadius',
+  strength: 'paint.brushStrength',
+  value: 'paint.brushValue',
+  spacing: 'paint.brushSpacing',
+  falloff: 'paint.brushFalloff',
+  throughMesh: 'paint.throughMesh',
+};
+
 function paintHook(app: App): PaintTestHook {
   const { paint, tools, history } = app;
   const brush = () => tools.tool<BrushTool>('brush');
   return {
     setPaintMode: (on) => tools.activate(on ? 'brush' : 'select'),
     setBrush: (settings) => {
-      Object.assign(paint.brush, settings);
-      paint.changed();
+      for (const [key, value] of Object.entries(settings) as [keyof typeof settings, unknown][]) {
+        const command = BRUSH_COMMANDS[key];
+        if (command) void (app.commands.execute as (id: CommandId, argument: unknown) => unknown)(command, value);
+        // Settings without a command of their own (none today) would be refused here rather than written around it.
+        else throw new Error(`setBrush: ${key} has no command`);
+      }
     },
-    setSymmetry: (axis) => paint.setSymmetry(axis),
+    setSymmetry: async (axis) => {
+      await app.commands.execute('paint.symmetry', axis);
+    },
     matching: () => (paint.matchJob ? { axis: paint.matchJob.axis, fraction: paint.matchJob.fraction } : null),
     cancelMatching: () => paint.cancelMatching(),
-    selectBone: (bone) => app.selectBone(bone),
-    setLocked: (bone, locked) => paint.setLocked(bone, locked),
+    selectBone: (bone) => void app.commands.execute('bone.select', bone),
+    setLocked: (bone, locked) => {
+      if (!!paint.settings.locked[bone] !== locked) void app.commands.execute('paint.lock', bone);
+    },
     state: () => {
       const session = paint.session;
       return {
