@@ -203,6 +203,26 @@ test('meshes controller: active mesh, hide, show all, isolate; view state only; 
   assert.equal(meshes.vertexMask(), null);
 });
 
+test('a subscriber that reacts to a new scene before the meshes controller reads the new scene’s meshes', () => {
+  const store = new SceneStore(twoTubeScene(), new UndoHistory());
+  const seen: { triangles: Uint32Array; parts: number; hidden: readonly boolean[] }[] = [];
+  // Subscribed first: it runs before the controller's own handler.
+  store.subscribe(() => seen.push({ triangles: meshes.visibleTriangles(), parts: meshes.list.length, hidden: meshes.hidden }));
+  const meshes = new MeshesController(store);
+  meshes.setHidden(1, true);
+  const one = withDerived({
+    ...twoTubeScene(),
+    parts: undefined,
+    mesh: left,
+    weights: boneDistanceWeights(left.positions, skeleton),
+    handles: null,
+  });
+  store.open(one, 'test');
+  assert.equal(seen.at(-1)!.triangles, one.mesh.triangles, 'the new mesh’s triangles, all shown');
+  assert.equal(seen.at(-1)!.parts, 1);
+  assert.deepEqual(seen.at(-1)!.hidden, [false]);
+});
+
 test('a brush dab with one mesh active paints it alone; with all active it crosses the boundary', () => {
   const run = (active: number) => {
     const store = new SceneStore(twoTubeScene(), new UndoHistory());
