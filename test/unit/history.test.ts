@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UndoHistory, bytesOf, type HistoryEvent } from '../../workers/scene/undo-history.ts';
 import { SceneStore, type SceneChange } from '../../workers/scene/scene-store.ts';
-import { demoDocument } from '../../workers/scene/scene-document.ts';
+import { demoDocument, twistDemoDocument } from '../../workers/scene/scene-document.ts';
 
 function counter(log: string[], name: string, bytes = 0) {
   let value = 0;
@@ -159,4 +159,15 @@ test('a store edit of the skeleton is an undo step, not a new scene; an edit tha
   );
   assert.equal(store.doc.skeleton, start.skeleton, 'a refused edit leaves the document');
   assert.deepEqual(history.undoLabels(), [], 'and the history');
+});
+
+test('an edit may carry the whole document (files loaded into the scene) while its mesh is the scene’s; another mesh is refused', () => {
+  const store = new SceneStore(demoDocument(), new UndoHistory());
+  const start = store.doc;
+  store.edit('Load weights', { ...start, weightsSource: 'w.dmat' });
+  assert.equal(store.doc.weightsSource, 'w.dmat');
+  assert.equal(store.doc.mesh, start.mesh);
+  const other = twistDemoDocument();
+  assert.throws(() => store.edit('Load a mesh', { ...start, mesh: other.mesh } as never), /a new mesh is a new scene \(open it\)/);
+  assert.equal(store.doc.weightsSource, 'w.dmat', 'the refused edit changed nothing');
 });

@@ -63,7 +63,9 @@ export class SceneStore {
    *                  the step keeps the first edit's "before" and takes the latest "after"
    */
   edit(label: string, fields: Fields, mergeKey?: string): void {
-    if ('mesh' in fields) throw new Error('SceneStore.edit: a new mesh is a new scene (open it)');
+    // A whole document may come back as the fields (files loaded into the scene): its mesh must be the scene's.
+    if ('mesh' in fields && (fields as { mesh?: unknown }).mesh !== this.current.mesh)
+      throw new Error('SceneStore.edit: a new mesh is a new scene (open it)');
     assertConsistent({ ...this.current, ...fields });
     const merging = this.mergeable;
     if (mergeKey && merging?.key === mergeKey && this.history.newest === merging.entry) {
