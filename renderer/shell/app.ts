@@ -7,8 +7,6 @@
  */
 import type { RigwrightBridge } from '../../app/ipc-contract.ts';
 import { INFLUENCE_DEFAULTS, influencesFromWeights, type Influences } from '../../workers/skinning/influences.ts';
-import { boundingBox } from '../../workers/mesh/bounds.ts';
-import { exportedInfluences } from '../../workers/formats/gltf-exported-influences.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import type { BindingController } from '../bind/binding-controller.ts';
 import { CommandRegistry, isCommandId } from '../commands/command-registry.ts';
@@ -30,7 +28,6 @@ import { SceneStore, type SceneChange } from '../../workers/scene/scene-store.ts
 import { UndoHistory, type HistoryEvent } from '../../workers/scene/undo-history.ts';
 import { WebBridge } from '../io/bridge.ts';
 import type { PaintController } from '../paint/paint-controller.ts';
-import { padInfluences } from '../paint/pad-influences.ts';
 import type { AppChrome } from '../panels/app-chrome.ts';
 import type { BindPanel } from '../panels/bind-panel.ts';
 import type { DeformationPanel } from '../panels/deformation-panel.ts';
@@ -49,6 +46,7 @@ import type { ViewMode } from '../view/view-modes.ts';
 import type { Viewport } from '../view/viewport.ts';
 import { SceneView } from '../view/scene-view.ts';
 import { MeshesController } from '../meshes/meshes-controller.ts';
+import { SceneFeed } from '../view/scene-feed.ts';
 import type { MeshesPanel } from '../panels/meshes-panel.ts';
 import { appCommands } from './app-commands.ts';
 import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager } from './app-parts.ts';
@@ -88,15 +86,13 @@ export class App {
   readonly meshes: MeshesController;
   readonly meshesPanel: MeshesPanel;
   readonly unposedDisplay: UnposedDisplay;
-  influenceSetting = INFLUENCE_DEFAULTS.maxInfluences;
-  influences: Influences;
   /** the pose shown and the timeline it plays on */
   readonly playback: PosePlayback;
   readonly boneSelection: BoneSelection;
   readonly views: SceneView;
+  /** what the viewport draws, kept up with the scene: the views, the deformation, the influences */
+  readonly feed: SceneFeed;
   error: string | null = null;
-  /** "As exported" preview: LBS with the export's strongest influences, quantized as the file stores them */
-  asExported = false;
   readonly frames: FrameLoop;
   readonly files = new FileLoading(this);
   /** the project file: open, save, recent files, the page title */
@@ -105,8 +101,6 @@ export class App {
   readonly work: UnsavedWork;
   /** the weights painting has changed (the status line says so) */
   paintedWeights: DenseMatrix | null = null;
-  /** the selection the weight view shows, and its version (the lasso edits it in place) */
-  private selectionShown: { selection: Uint8Array; version: number } | null = null;
   private readonly menu: DesktopMenu;
   /** a chrome redraw is queued for the end of this task */
   private chromePending = false;
@@ -117,7 +111,6 @@ export class App {
     readonly bridge: RigwrightBridge,
   ) {
     this.store = new SceneStore(demoDocument(), this.history);
-    // Before every other subscriber: the views and tools read its state of the new scene.
     this.meshes = new MeshesController(this.store);
     const doc = this.store.doc;
     this.commands = new CommandRegistry(
@@ -126,16 +119,16 @@ export class App {
       // Bone and mesh arguments are checked against the scene shown now.
       { boneCount: () => boneCountOf(this.store.doc), meshIndex: (value) => this.meshes.indexOf(value) },
     );
-    this.influences = influencesFromWeights(doc.weights, this.influenceSetting);
+    const influences = influencesFromWeights(doc.weights, INFLUENCE_DEFAULTS.maxInfluences);
     this.boneSelection = new BoneSelection(this.store);
     this.playback = new PosePlayback(this.store, timeline, () => this.frames?.markPose());
-    this.views = new SceneView(viewport.scene, doc, this.influences, this.selectedBone, new Uint8Array(vertexCountOf(doc)), () =>
+    this.views = new SceneView(viewport.scene, doc, influences, this.selectedBone, new Uint8Array(vertexCountOf(doc)), () =>
       this.viewport.invalidate(),
     );
     const container = viewport.renderer.domElement.parentElement!;
     const canvas = viewport.renderer.domElement;
-    const deformationViews = new SkinnedDeformationViews(viewport, doc, this.influences, this.views.skinned);
-    this.deformation = new DeformationController(deformationViews, doc, this.influences, () => {
+    const deformationViews = new SkinnedDeformationViews(viewport, doc, influences, this.views.skinned);
+    this.deformation = new DeformationController(deformationViews, doc, influences, () => {
       this.viewport.invalidate();
       this.refreshDeformationChrome();
     });
@@ -166,6 +159,16 @@ export class App {
     this.examplesPanel = panels.examplesPanel;
     this.meshesPanel = panels.meshesPanel;
     this.unposedDisplay = new UnposedDisplay(this);
+    this.feed = new SceneFeed(
+      {
+        store: this.store,
+        meshes: this.meshes,
+        binding: this.binding,
+        bones: this.boneSelection,
+        exportSettings: () => this.exportDialog.settings,
+      },
+      { views: this.views, deformation: this.deformation, viewport, markPose: () => this.frames.markPose() },
+    );
 
     this.settings.register('skin', this.deformation.settings.section);
     this.settings.register('paint', this.paint.settingsSection);
@@ -178,13 +181,18 @@ export class App {
     this.commands.registerAll(appCommands(this));
     this.menu = new DesktopMenu(this.commands, bridge);
 
+    // The views feed themselves (SceneFeed); the app keeps its chrome — panels, status, menus — up to date.
     this.store.subscribe((change) => this.sceneChanged(change));
-    this.boneSelection.onChange(() => this.boneSelected());
+    this.feed.onRebuilt((rebuilt, newMesh) => newMesh && this.showLookOf(rebuilt));
+    this.boneSelection.onChange(() => {
+      this.paint.changed();
+      this.refreshChrome();
+    });
     this.history.subscribe((event) => this.historyChanged(event));
-    this.binding.onChange(() => this.bindingChanged());
+    this.binding.onChange(() => this.refreshChrome());
     this.tools.onChange(() => this.toolChanged());
     this.paint.onChange(() => this.refreshChrome());
-    this.meshes.onChange(() => this.meshesChanged());
+    this.meshes.onChange(() => this.refreshChrome());
     this.commands.onExecuted(() => this.refreshChrome());
     onWorkerCrash((crash) => this.workerCrashed(crash));
     bridge.onMenuCommand((command) => this.runMenuCommand(command));
@@ -225,26 +233,9 @@ export class App {
       this.refreshChrome();
       return;
     }
-    // Per field: an edit of the skeleton rebuilds what draws it and keeps the camera, the selection and the time.
-    const { fields, newScene } = change;
-    const doc = this.store.doc;
-    if (fields.has('mesh') || fields.has('skeleton') || fields.has('weights')) {
-      this.influences = this.influencesFor(doc.weights);
-      const { selection, selectionVersion } = this.binding;
-      this.views.rebuild(doc, this.influences, this.selectedBone, selection);
-      this.selectionShown = { selection, version: selectionVersion };
-      this.deformation.setDocument(doc, this.influences, this.views.skinned);
-      if (fields.has('mesh')) this.showLookOf(doc);
-      this.showTriangles();
-    } else if (fields.has('handles')) {
-      this.views.weightView.setHandles(doc.handles);
-      this.deformation.setHandles(doc);
-    }
     this.refreshClips();
-    if (newScene || fields.has('mesh')) this.frameAll();
-    if (fields.has('parts') && this.meshes.list.length > 1) this.meshesPanel.setOpen(true);
+    if (change.fields.has('parts') && this.meshes.list.length > 1) this.meshesPanel.setOpen(true);
     this.refreshChrome();
-    this.viewport.invalidate();
   }
 
   /**
@@ -285,33 +276,6 @@ export class App {
     this.refreshChrome();
   }
 
-  private bindingChanged(): void {
-    // A new scene reaches the controllers first; the views of the new mesh take the selection when they are made.
-    if (this.views.weightView.vertexCount !== vertexCountOf(this.store.doc)) return;
-    const { selection, selectionVersion } = this.binding;
-    if (selection !== this.selectionShown?.selection || selectionVersion !== this.selectionShown.version) {
-      this.selectionShown = { selection, version: selectionVersion };
-      this.views.weightView.setSelection(selection);
-      this.viewport.invalidate();
-    }
-    this.refreshChrome();
-  }
-
-  /** The triangles of the meshes shown, to every view of the mesh (the split view's second half too). */
-  private showTriangles(): void {
-    const triangles = this.meshes.visibleTriangles();
-    this.views.setTriangles(triangles);
-    this.deformation.setTriangles(triangles);
-  }
-
-  /** Another active mesh, or meshes hidden or shown: view state, no undo step. */
-  private meshesChanged(): void {
-    // A new scene reaches this controller first; the views of the new mesh take its triangles when they are made.
-    if (this.views.weightView.vertexCount === vertexCountOf(this.store.doc)) this.showTriangles();
-    this.refreshChrome();
-    this.viewport.invalidate();
-  }
-
   private toolChanged(): void {
     const tool = this.tools.active.id;
     this.paintPanel.setVisible(tool === 'brush');
@@ -321,12 +285,23 @@ export class App {
 
   // --- actions (the commands' handlers call these) ----------------------------------------------------------
 
+  /** largest weights kept per vertex on screen (0 = all) */
+  get influenceSetting(): number {
+    return this.feed.influenceSetting;
+  }
+
+  /** the influences the viewport skins with now */
+  get influences(): Influences {
+    return this.feed.influences;
+  }
+
+  /** "As exported" preview: LBS with the export's strongest influences, quantized as the file stores them */
+  get asExported(): boolean {
+    return this.feed.asExported;
+  }
+
   setInfluences(count: number): void {
-    this.influenceSetting = count;
-    this.influences = this.influencesFor(this.store.doc.weights);
-    this.views.skinned.setInfluences(this.influences);
-    this.deformation.setInfluences(this.influences);
-    this.frames.markPose();
+    this.feed.setInfluenceSetting(count);
     this.chrome.setInfluences(count);
     this.refreshChrome();
     this.renderNow();
@@ -334,10 +309,7 @@ export class App {
 
   padInfluences(stride: number): void {
     if (this.asExported) this.setAsExported(false);
-    this.influences = padInfluences(this.influences, stride);
-    this.views.skinned.setInfluences(this.influences);
-    this.deformation.setInfluences(this.influences);
-    this.frames.markPose();
+    this.feed.padInfluences(stride);
   }
 
   /** Local scale of a bone about its start joint, one undo step per bone while it is edited. */
@@ -373,14 +345,6 @@ export class App {
     this.boneSelection.select(bone);
   }
 
-  /** Another bone selected (by a command, or none after a new scene): the views and panels show it. */
-  private boneSelected(): void {
-    this.views.selectBone(this.store.doc, this.selectedBone);
-    this.paint.changed();
-    this.refreshChrome();
-    this.viewport.invalidate();
-  }
-
   setView(mode: ViewMode): void {
     this.views.setMode(mode);
     this.deformation.setLook(mode === 'look');
@@ -405,14 +369,7 @@ export class App {
   }
 
   frameAll(): void {
-    const doc = this.store.doc;
-    const box = boundingBox(doc.mesh.positions);
-    const joints = doc.skeleton.joints;
-    for (let i = 0; i < joints.length; i++) {
-      box.min[i % 3] = Math.min(box.min[i % 3], joints[i]);
-      box.max[i % 3] = Math.max(box.max[i % 3], joints[i]);
-    }
-    this.viewport.frame(box.min, box.max);
+    this.feed.frameAll();
   }
 
   /** The bone of the joint drawn under a page point, or -1. */
@@ -430,18 +387,16 @@ export class App {
 
   /** The influences the viewport skins with: the influence setting, or the export's stored ones when previewing it. */
   influencesFor(weights: DenseMatrix): Influences {
-    const { influences, weightComponent } = this.exportDialog?.settings ?? { influences: 4, weightComponent: 'float' };
-    return this.asExported
-      ? exportedInfluences(weights, influences, weightComponent)
-      : influencesFromWeights(weights, this.influenceSetting);
+    return this.feed.influencesFor(weights);
   }
 
   /** On: linear blend with the export's stored influences; leaving linear blend (M, the Skin menu) turns it off. */
   setAsExported(on: boolean): void {
-    this.asExported = on;
     if (on) this.deformation.setMethod('lbs');
+    this.feed.setAsExported(on);
     this.showExportSettings();
-    this.setInfluences(this.influenceSetting);
+    this.refreshChrome();
+    this.renderNow();
   }
 
   showExportSettings(): void {
