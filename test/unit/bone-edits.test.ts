@@ -490,3 +490,22 @@ test('an inserted root bone plays at rest; the clips lose the curves (no node fo
   );
   assert.equal(after.boneNames![B], `bone ${B}`, 'a default name');
 });
+
+test('an edit that numbers the bones anew says where each old bone went; one that keeps the numbers says nothing', () => {
+  const doc = handDocument();
+  const B = boneCountOf(doc);
+  const leaf = doc.skeleton.parents.findIndex((_, b) => !doc.skeleton.parents.includes(b) && b < B - 1);
+  assert.ok(leaf >= 0, 'the hand has a leaf bone that is not the last');
+  const deleted = deleteBone(doc, leaf).newIndexOf!;
+  assert.deepEqual(
+    [...deleted],
+    Array.from({ length: B }, (_, b) => (b < leaf ? b : b === leaf ? -1 : b - 1)),
+    'the bones after the deleted one move down by one',
+  );
+  const order = Array.from({ length: B }, (_, i) => (i + 3) % B);
+  const reordered = reorderBones(doc, order).newIndexOf!;
+  for (let i = 0; i < B; i++) assert.equal(reordered[order[i]], i, `old bone ${order[i]} is new bone ${i}`);
+  assert.equal(renameBone(doc, 0, 'palm').newIndexOf, undefined, 'a rename keeps every number');
+  const inserted = insertBone(doc, { parent: 0, tip: [0, 0, 0] });
+  assert.equal(inserted.newIndexOf, undefined, 'an inserted bone is appended: the others keep their numbers');
+});

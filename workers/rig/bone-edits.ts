@@ -23,6 +23,11 @@ export class BoneEditError extends Error {
 export interface BoneEdit {
   label: string;
   fields: SceneFields;
+  /**
+   * #B old bones' new indices (-1 for a bone the edit removed), when the edit numbers the bones anew: what follows a
+   * bone (the selection) follows it here; absent when every bone keeps its number
+   */
+  newIndexOf?: Int32Array;
 }
 
 export type Vec3 = readonly [number, number, number];
@@ -246,7 +251,8 @@ function planned(
     return p >= 0 ? newIndex[p] : -1;
   });
   const skeleton = parents.every((p, b) => p === built.parents[b]) ? built : { ...built, parents, order: parentsFirst(parents) };
-  return { label, fields: { skeleton, ...rewriteBoneFields(doc, { ...plan, skeleton }) } };
+  const renumbered = newIndex.some((n, o) => n !== o);
+  return { label, fields: { skeleton, ...rewriteBoneFields(doc, { ...plan, skeleton }) }, ...(renumbered ? { newIndexOf: newIndex } : {}) };
 }
 
 /** Bones parents first, as buildSkeleton orders them: the roots by index, then breadth-first, children by index. */
