@@ -203,6 +203,42 @@ const CATALOG = {
     enabledWhen: IDLE,
     argument: arg.object({ bone: arg.bone(), scale: arg.numbers(3, arg.number(0.05, 10)) }),
   },
+  'bone.rename': {
+    label: 'Rename a bone',
+    description: 'Argument: { bone, name } (a name no other bone has)',
+    enabledWhen: IDLE,
+    argument: arg.object({ bone: arg.bone(), name: arg.string(true) }),
+  },
+  'bone.insert': {
+    label: 'Insert a bone',
+    description:
+      'A new bone from the end of `parent` to `tip` (a new root from `head` to `tip` when parent is null), weighing nothing yet (argument: { parent, tip: [x, y, z], head?: [x, y, z] }; result: the new bone)',
+    enabledWhen: IDLE,
+    argument: arg.object({
+      parent: arg.nullable(arg.bone()),
+      tip: arg.numbers(3, arg.number(-1e9, 1e9)),
+      head: arg.optional(arg.numbers(3, arg.number(-1e9, 1e9))),
+    }),
+    result: arg.integer(0),
+  },
+  'bone.delete': {
+    label: 'Delete a bone',
+    description: 'Its children re-attach to its parent and its weight goes to the parent; every row still sums to 1 (argument: the bone)',
+    enabledWhen: IDLE,
+    argument: arg.bone(),
+  },
+  'bone.reparent': {
+    label: 'Re-parent a bone',
+    description: 'The bone and its subtree hang from another bone, or become a root (argument: { bone, parent: a bone or null })',
+    enabledWhen: IDLE,
+    argument: arg.object({ bone: arg.bone(), parent: arg.nullable(arg.bone()) }),
+  },
+  'bone.moveJoint': {
+    label: 'Move a rest joint',
+    description: 'Argument: { joint, position: [x, y, z] }',
+    enabledWhen: IDLE,
+    argument: arg.object({ joint: arg.integer(0), position: arg.numbers(3, arg.number(-1e9, 1e9)) }),
+  },
   'playback.clip': {
     label: 'Animation clip',
     description: 'Show one of the scene’s clips (argument: its index)',

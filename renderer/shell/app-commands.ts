@@ -11,6 +11,7 @@ import { skinCommands } from '../deform/skin-commands.ts';
 import { meshesCommands } from '../meshes/meshes-commands.ts';
 import { paintCommands } from '../paint/paint-commands.ts';
 import { examplesCommands } from '../posespace/examples-commands.ts';
+import { skeletonCommands } from '../skeleton/skeleton-commands.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
 import type { App } from './app.ts';
 import { fileCommands } from './file-commands.ts';
@@ -34,5 +35,6 @@ export function appCommands(app: App): { [K in CommandId]: HandlerOf<K> } {
     }),
     ...meshesCommands(app),
     ...examplesCommands(app),
+    ...skeletonCommands(app),
   };
 }

@@ -1,0 +1,50 @@
+/**
+ * The skeleton's commands: rename, insert, delete and re-parent a bone, move a rest joint. Each is one edit of the
+ * scene store (one undo step) made by the pure bone edits of workers/rig/bone-edits.ts, which carry every
+ * bone-indexed field along; the selected bone follows its bone when the bones are numbered anew (a deleted bone's
+ * selection goes to its parent). Nothing else resets: the camera, playback, the lasso selection and the locks stay.
+ */
+import type { HandlersFor } from '../commands/command-handlers.ts';
+import { deleteBone, insertBone, moveJoints, renameBone, reparentBone, type BoneEdit } from '../../workers/rig/bone-edits.ts';
+import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import type { BoneSelection } from './bone-selection.ts';
+
+/** What the skeleton commands use of the app. */
+export interface SkeletonCommandsHost {
+  readonly store: SceneStore;
+  readonly boneSelection: Pick<BoneSelection, 'bone' | 'follow' | 'select'>;
+}
+
+export type SkeletonCommandId = 'bone.rename' | 'bone.insert' | 'bone.delete' | 'bone.reparent' | 'bone.moveJoint';
+
+export function skeletonCommands({ store, boneSelection }: SkeletonCommandsHost): HandlersFor<SkeletonCommandId> {
+  /**
+   * One store edit; the selection follows renumbered bones (a removed one's goes to `fallback`, an old index). It
+   * follows before the edit applies, so the store's change already finds it on a bone of the new skeleton; a refused
+   * edit puts it back.
+   */
+  const apply = (make: (doc: SceneDocument) => BoneEdit, fallback = -1): void => {
+    const edit = make(store.doc);
+    const selected = boneSelection.bone;
+    if (edit.newIndexOf) boneSelection.follow(edit.newIndexOf, fallback >= 0 ? edit.newIndexOf[fallback] : -1);
+    try {
+      store.edit(edit.label, edit.fields);
+    } catch (error) {
+      boneSelection.select(selected);
+      throw error;
+    }
+  };
+  return {
+    'bone.rename': { run: ({ bone, name }) => apply((doc) => renameBone(doc, bone, name)) },
+    'bone.insert': {
+      run: ({ parent, tip, head }) => {
+        apply((doc) => insertBone(doc, { parent, tip, ...(head ? { head } : {}) }));
+        return boneCountOf(store.doc) - 1;
+      },
+    },
+    'bone.delete': { run: (bone) => apply((doc) => deleteBone(doc, bone), store.doc.skeleton.parents[bone]) },
+    'bone.reparent': { run: ({ bone, parent }) => apply((doc) => reparentBone(doc, bone, parent)) },
+    'bone.moveJoint': { run: ({ joint, position }) => apply((doc) => moveJoints(doc, [{ joint, position }])) },
+  };
+}
