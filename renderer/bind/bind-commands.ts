@@ -1,7 +1,9 @@
 /**
- * The binding commands: the bind panel and the lasso, handles (assign, free, load, save, compare) and the harmonic
- * weight computation (all meshes, the active mesh alone, or with parts without handles bound rigidly).
+ * The binding commands: the bind panel and the lasso, handles (assign, free, load, save, compare), the options of
+ * the harmonic weight computation, and the computation itself (all meshes, the active mesh alone, or with parts
+ * without handles bound rigidly).
  */
+import type { ArgumentOf } from '../commands/command-catalog.ts';
 import type { HandlersFor } from '../commands/command-handlers.ts';
 import { toggled } from '../commands/command-handlers.ts';
 import type { MeshPart } from '../../workers/formats/types.ts';
@@ -42,6 +44,7 @@ export type BindCommandId =
   | 'bind.compute'
   | 'bind.cancel'
   | 'bind.saveWeights'
+  | 'bind.options'
   | 'bind.computeRigid'
   | 'bind.computePart';
 
@@ -49,6 +52,14 @@ const NO_SELECTION = 'no vertices are selected';
 
 export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> {
   const { binding, tools } = app;
+  /** The one place the binding options change (the panel's controls and "bind them rigidly" both come here). */
+  const setOptions = ({ source, radiusFraction, laplacian, bindUnhandled }: ArgumentOf<'bind.options'>) => {
+    const options = binding.options;
+    if (source !== undefined) options.source = source;
+    if (radiusFraction !== undefined) options.radiusFraction = radiusFraction;
+    if (laplacian !== undefined) options.laplacian = laplacian;
+    if (bindUnhandled !== undefined) options.bindUnhandled = bindUnhandled;
+  };
   return {
     'bind.panel': { run: () => toggled(!app.bindPanel.open, (on) => app.setBindPanel(on)), checked: () => app.bindPanel.open },
     'tool.lasso': { run: () => tools.toggle('lasso'), checked: () => tools.active.id === 'lasso' },
@@ -61,9 +72,10 @@ export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> 
     'bind.compute': { run: () => binding.startBind() },
     'bind.cancel': { run: () => binding.cancelBind() },
     'bind.saveWeights': { run: () => binding.saveWeights() },
+    'bind.options': { run: (options) => setOptions(options) },
     'bind.computeRigid': {
       run: () => {
-        binding.options.bindUnhandled = true;
+        setOptions({ bindUnhandled: true });
         return binding.startBind();
       },
     },

@@ -3,11 +3,17 @@
  * Pure data, so the keybinding table, the help overlay, the desktop menus and the README's key table are all made
  * from one list, in Node tests as in the app. What a command does is registered by the shell (shell/app-commands.ts).
  */
-import type { MenuName } from './menus.ts';
 import { arg, type Schema, type TypeOf } from './command-schema.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
+import type { HandleSource } from '../bind/binding-controller.ts';
 import { VIEW_MODES } from '../view/view-modes.ts';
+import { AUTOSAVE_DELAY_RANGE, AUTOSAVE_MAX_WAIT_RANGE, AUTOSAVE_VERSIONS_RANGE } from '../project/autosave.ts';
 import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
+import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
+
+/** The desktop menus, in menu-bar order (menus.ts builds them; each command names the one it appears in). */
+export const MENUS = ['File', 'Edit', 'View', 'Skin', 'Bind', 'Paint', 'Playback', 'Help'] as const;
+export type MenuName = (typeof MENUS)[number];
 
 export interface CommandInfo {
   /** what the action is, as menus and the help overlay show it */
@@ -35,6 +41,12 @@ export const INFLUENCE_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 0] as const;
 /** The brush's modes and falloffs (workers/paint/apply-dab.ts, brush-falloff.ts). */
 export const BRUSH_MODES = ['add', 'subtract', 'set', 'smooth', 'sample'] as const;
 export const BRUSH_FALLOFFS = ['smooth', 'linear', 'constant'] as const;
+/** Where Compute weights takes its handles from (bind/binding-controller.ts HANDLE_SOURCES). */
+export const HANDLE_SOURCE_CHOICES = ['current', 'distance', 'cylinder'] as const satisfies readonly HandleSource[];
+/** The Laplacians harmonic weights can be solved with. */
+export const LAPLACIANS = ['cotan', 'uniform'] as const;
+/** How a glTF export stores its weights (the export dialog's choices). */
+export const WEIGHT_COMPONENTS = ['float', 'unsigned-short', 'unsigned-byte'] as const satisfies readonly GltfWeightComponent[];
 /** A toggle gives back whether its thing is on now. */
 const ON = arg.boolean;
 
@@ -58,6 +70,22 @@ const CATALOG = {
     label: 'Autosave settings…',
     menu: 'File',
     description: 'How long after the last change autosave waits for you to be idle, and how many versions it keeps',
+  },
+  'file.autosave': {
+    label: 'Autosave timing and versions',
+    description:
+      'Seconds of idleness before a version is written (0: off), the longest wait while busy, and versions kept (argument: { delaySeconds?, maxWaitSeconds?, versions? }; fields left out stay)',
+    argument: arg.object({
+      delaySeconds: arg.optional(arg.number(AUTOSAVE_DELAY_RANGE.min, AUTOSAVE_DELAY_RANGE.max)),
+      maxWaitSeconds: arg.optional(arg.number(AUTOSAVE_MAX_WAIT_RANGE.min, AUTOSAVE_MAX_WAIT_RANGE.max)),
+      versions: arg.optional(arg.integer(AUTOSAVE_VERSIONS_RANGE.min, AUTOSAVE_VERSIONS_RANGE.max)),
+    }),
+  },
+  'file.exportSettings': {
+    label: 'Export weight settings',
+    description:
+      'Influences per vertex and weight storage of the glTF export, which the “as exported” preview shows (argument: { influences?, weightComponent? }; fields left out stay)',
+    argument: arg.object({ influences: arg.optional(arg.oneOf([4, 8])), weightComponent: arg.optional(arg.oneOf(WEIGHT_COMPONENTS)) }),
   },
   'file.twistDemo': {
     label: 'Open the twist test',
@@ -141,7 +169,13 @@ const CATALOG = {
   },
   'paint.normalize': { label: 'Normalize', menu: 'Paint', description: 'Every vertex sums to 1 (locked bones kept)', enabledWhen: IDLE },
   'paint.limit': { label: 'Limit total', menu: 'Paint', description: 'At most the max influences per vertex', enabledWhen: IDLE },
-  'paint.prune': { label: 'Prune < 0.01', menu: 'Paint', description: 'Drop weights below 0.01', enabledWhen: IDLE },
+  'paint.prune': {
+    label: 'Prune < 0.01',
+    menu: 'Paint',
+    description: 'Drop weights below a threshold (argument: 0 … 1; 0.01 when left out)',
+    enabledWhen: IDLE,
+    argument: arg.optional(arg.number(0, 1)),
+  },
   'paint.smooth': {
     label: 'Smooth bone',
     menu: 'Paint',
@@ -151,14 +185,18 @@ const CATALOG = {
   'paint.mirrorToPositive': {
     label: 'Mirror − → +',
     menu: 'Paint',
-    description: 'Copy the − side onto the + side, bones swapped with their mirrored pairs',
+    description:
+      'Copy the − side onto the + side, bones swapped with their mirrored pairs (argument: the axis 0, 1 or 2; the symmetry axis, or x, when left out)',
     enabledWhen: IDLE,
+    argument: arg.optional(arg.oneOf([0, 1, 2])),
   },
   'paint.mirrorToNegative': {
     label: 'Mirror + → −',
     menu: 'Paint',
-    description: 'Copy the + side onto the − side, bones swapped with their mirrored pairs',
+    description:
+      'Copy the + side onto the − side, bones swapped with their mirrored pairs (argument: the axis 0, 1 or 2; the symmetry axis, or x, when left out)',
     enabledWhen: IDLE,
+    argument: arg.optional(arg.oneOf([0, 1, 2])),
   },
   'tool.cancel': {
     label: 'Cancel what the tool is doing',
@@ -185,6 +223,11 @@ const CATALOG = {
     label: 'Weight-blended DQS amount',
     description: 'LBS ↔ DQS blend on every vertex (argument: 0 … 1)',
     argument: arg.number(0, 1),
+  },
+  'skin.blendMap': {
+    label: 'Weight-blended DQS amount per vertex',
+    description: 'LBS ↔ DQS blend of each vertex (argument: one value 0 … 1 per vertex)',
+    argument: arg.perVertex(arg.number(0, 1)),
   },
   'view.influences': {
     label: 'Influences per vertex',
@@ -302,6 +345,17 @@ const CATALOG = {
     label: 'Bind parts without handles rigidly and recompute',
     description: 'Parts without handles follow their nearest bone',
     enabledWhen: `!binding && ${IDLE}`,
+  },
+  'bind.options': {
+    label: 'Binding options',
+    description:
+      'How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly (argument: { source?, radiusFraction?, laplacian?, bindUnhandled? }; fields left out stay)',
+    argument: arg.object({
+      source: arg.optional(arg.oneOf(HANDLE_SOURCE_CHOICES)),
+      radiusFraction: arg.optional(arg.number(0.001, 1)),
+      laplacian: arg.optional(arg.oneOf(LAPLACIANS)),
+      bindUnhandled: arg.optional(arg.boolean),
+    }),
   },
   'examples.panel': {
     label: 'Examples panel',

@@ -6,9 +6,11 @@
  * type-checked), and the command reference and the script API's declarations are written from it.
  */
 
-/** What the checks may ask of the scene: its bone count, and which mesh an index or name is. */
+/** What the checks may ask of the scene: its bone and vertex counts, and which mesh an index or name is. */
 export interface ArgumentScene {
   boneCount(): number;
+  /** without it, a per-vertex argument is checked for its form only (its handler checks the count) */
+  vertexCount?(): number;
   /** the mesh's index, @throws Error saying why `value` is not a mesh of the scene */
   meshIndex?(value: number | string): number;
 }
@@ -25,13 +27,17 @@ export type SchemaNode =
   | { readonly kind: 'optional'; readonly inner: Schema }
   | { readonly kind: 'union'; readonly options: readonly Schema[] }
   | { readonly kind: 'object'; readonly fields: Readonly<Record<string, Schema>> }
-  | { readonly kind: 'numbers'; readonly length: number; readonly item: Schema };
+  | { readonly kind: 'numbers'; readonly length: number; readonly item: Schema }
+  | { readonly kind: 'perVertex'; readonly item: Schema };
 
-/** A schema whose values have TypeScript type T (`type` is never set: it only carries T). */
-export type Schema<T = unknown> = SchemaNode & { readonly type?: T };
+/**
+ * A schema whose values have TypeScript type T (`type` is never set: it only carries T, as a function's result so
+ * that inference keeps an optional schema's undefined, which an optional property's own type would drop).
+ */
+export type Schema<T = unknown> = SchemaNode & { readonly type?: () => T };
 
 /** The TypeScript type of the values a schema accepts. */
-export type TypeOf<S> = S extends { readonly type?: infer T } ? T : never;
+export type TypeOf<S> = S extends { readonly type?: () => infer T } ? T : never;
 
 /** Builders of schemas. */
 export const arg = {
@@ -52,10 +58,21 @@ export const arg = {
   /** the argument may be left out (undefined) */
   optional: <T>(inner: Schema<T>): Schema<T | undefined> => ({ kind: 'optional', inner }),
   union: <A, B>(a: Schema<A>, b: Schema<B>): Schema<A | B> => ({ kind: 'union', options: [a, b] }),
-  object: <F extends Record<string, Schema>>(fields: F): Schema<{ [K in keyof F]: TypeOf<F[K]> }> => ({ kind: 'object', fields }),
+  /** an object with exactly these fields; a field whose schema is optional may be left out */
+  object: <F extends Record<string, Schema>>(fields: F): Schema<ObjectOf<F>> => ({ kind: 'object', fields }),
   /** an array of exactly `length` numbers, each as `item` says */
   numbers: <N extends number>(length: N, item: Schema<number>): Schema<NumberTuple<N>> => ({ kind: 'numbers', length, item }),
+  /** an array of one number per vertex of the scene, each as `item` says */
+  perVertex: (item: Schema<number>): Schema<number[]> => ({ kind: 'perVertex', item }),
 };
+
+/** The object type of an object schema's fields: those that accept undefined are optional keys. */
+type ObjectOf<F extends Record<string, Schema>> = Flatten<
+  { [K in keyof F as undefined extends TypeOf<F[K]> ? never : K]: TypeOf<F[K]> } & {
+    [K in keyof F as undefined extends TypeOf<F[K]> ? K : never]?: TypeOf<F[K]>;
+  }
+>;
+type Flatten<T> = { [K in keyof T]: T[K] };
 
 /** Arrays of 2, 3 or 4 numbers as tuples; other lengths as number[]. */
 export type NumberTuple<N extends number> = N extends 2
@@ -148,6 +165,17 @@ function check(schema: Schema, value: unknown, field: string, command: string, s
       (value as unknown[]).forEach((item, i) => check(schema.item, item, `${field || 'argument'}[${i}]`, command, scene));
       return;
     }
+    case 'perVertex': {
+      const count = scene?.vertexCount?.();
+      if (!Array.isArray(value) || (count !== undefined && value.length !== count))
+        fail(
+          count === undefined
+            ? describe(schema)
+            : `an array of ${count} numbers (one per vertex), each ${describe(schema.item).replace(/^an? /, '')}`,
+        );
+      (value as unknown[]).forEach((item, i) => check(schema.item, item, `${field || 'argument'}[${i}]`, command, scene));
+      return;
+    }
   }
 }
 
@@ -183,6 +211,8 @@ export function describe(schema: Schema): string {
         .join('; ')} }`;
     case 'numbers':
       return `an array of ${schema.length} numbers, each ${describe(schema.item).replace(/^an? /, '')}`;
+    case 'perVertex':
+      return `an array of one number per vertex, each ${describe(schema.item).replace(/^an? /, '')}`;
   }
 }
 
@@ -210,10 +240,12 @@ export function typeText(schema: Schema): string {
       return schema.options.map(typeText).join(' | ');
     case 'object':
       return `{ ${Object.entries(schema.fields)
-        .map(([name, field]) => `${name}: ${typeText(field)}`)
+        .map(([name, field]) => `${name}${field.kind === 'optional' ? '?' : ''}: ${typeText(field)}`)
         .join('; ')} }`;
     case 'numbers':
       return schema.length <= 4 ? `[${Array.from({ length: schema.length }, () => 'number').join(', ')}]` : 'number[]';
+    case 'perVertex':
+      return 'number[]';
   }
 }
 

@@ -41,6 +41,9 @@ export type PaintCommandId =
   | 'paint.cancelMatching'
   | 'paint.lock';
 
+/** What Prune drops below when no threshold is given (the menu's "Prune < 0.01"). */
+export const PRUNE_THRESHOLD = 0.01;
+
 export function paintCommands({ paint, brushTool }: PaintCommandsHost): HandlersFor<PaintCommandId> {
   const setBrush = (settings: Partial<BrushSettings>) => {
     Object.assign(paint.brush, settings);
@@ -51,10 +54,11 @@ export function paintCommands({ paint, brushTool }: PaintCommandsHost): Handlers
     'paint.resizeBrush': { run: () => brushTool.resize() },
     'paint.normalize': { run: () => paint.run('normalize') },
     'paint.limit': { run: () => paint.run('limit') },
-    'paint.prune': { run: () => paint.run('prune', 0.01) },
+    'paint.prune': { run: (threshold = PRUNE_THRESHOLD) => paint.run('prune', threshold) },
     'paint.smooth': { run: () => paint.run('smooth') },
-    'paint.mirrorToPositive': { run: () => paint.run('mirror+') },
-    'paint.mirrorToNegative': { run: () => paint.run('mirror-') },
+    // Without an axis the controller mirrors across the symmetry axis (x when symmetry is off).
+    'paint.mirrorToPositive': { run: (axis) => paint.run('mirror+', undefined, axis) },
+    'paint.mirrorToNegative': { run: (axis) => paint.run('mirror-', undefined, axis) },
     'paint.brushMode': {
       run: (mode) => {
         paint.brush.mode = mode;

@@ -1,7 +1,8 @@
 /**
  * The Bind panel (B): the bone and the view, the handles (lasso, x-ray, assign, free, load, save, compare with a
  * reference), and harmonic weights (handle source, Laplacian, parts without handles) with progress, Cancel, the
- * solver's report and Undo. It shows the binding controller's state and acts through commands; it owns nothing.
+ * solver's report and Undo. It shows the binding controller's state and acts through commands (its options through
+ * bind.options); it owns nothing.
  */
 import './bind-panel.css';
 import type { HandleOverlap } from '../../workers/weights/handle-edits.ts';
@@ -127,10 +128,7 @@ export class BindPanel {
       radio.type = 'radio';
       radio.name = 'handle-source';
       radio.value = source;
-      radio.addEventListener('change', () => {
-        options.source = source;
-        this.refresh();
-      });
+      radio.addEventListener('change', () => void commands.invoke('bind.options', { source }));
       this.sourceRadios.set(source, radio);
       const row = element('label', 'check');
       row.append(radio, ` ${label}`);
@@ -142,10 +140,10 @@ export class BindPanel {
     this.radiusSlider.max = '0.15';
     this.radiusSlider.step = '0.005';
     this.radiusSlider.value = String(options.radiusFraction);
-    this.radiusSlider.addEventListener('input', () => {
-      options.radiusFraction = Number(this.radiusSlider.value);
-      this.refresh();
-    });
+    this.radiusSlider.addEventListener(
+      'input',
+      () => void commands.invoke('bind.options', { radiusFraction: Number(this.radiusSlider.value) }),
+    );
     this.radiusText = element('span', 'dim');
     labelled(computeSection, 'radius ', this.radiusSlider).append(this.radiusText);
     this.laplacianSelect = element('select');
@@ -153,14 +151,17 @@ export class BindPanel {
     this.laplacianSelect.add(new Option('uniform', 'uniform'));
     this.laplacianSelect.value = options.laplacian;
     this.laplacianSelect.addEventListener('change', () => {
-      options.laplacian = this.laplacianSelect.value as 'cotan' | 'uniform';
+      void commands.invoke('bind.options', { laplacian: this.laplacianSelect.value });
       this.laplacianSelect.blur();
     });
     labelled(computeSection, 'Laplacian ', this.laplacianSelect);
     this.bindUnhandled = element('input');
     this.bindUnhandled.type = 'checkbox';
     this.bindUnhandled.checked = options.bindUnhandled;
-    this.bindUnhandled.addEventListener('change', () => (options.bindUnhandled = this.bindUnhandled.checked));
+    this.bindUnhandled.addEventListener(
+      'change',
+      () => void commands.invoke('bind.options', { bindUnhandled: this.bindUnhandled.checked }),
+    );
     const unhandledRow = element('label', 'check');
     unhandledRow.append(this.bindUnhandled, ' bind parts without handles rigidly to the nearest bone');
     computeSection.append(unhandledRow);
@@ -216,6 +217,8 @@ export class BindPanel {
     this.radiusText.textContent = ` ${formatLength(options.radiusFraction * doc.diagonal)}`;
     this.radiusSlider.disabled = options.source !== 'cylinder';
     for (const [source, radio] of this.sourceRadios) radio.checked = source === options.source;
+    this.radiusSlider.value = String(options.radiusFraction);
+    this.laplacianSelect.value = options.laplacian;
     this.bindUnhandled.checked = options.bindUnhandled;
     const { running, fraction } = controller.progress;
     this.progressBox.hidden = !running;

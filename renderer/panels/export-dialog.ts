@@ -2,6 +2,8 @@
  * The glTF export dialog: file format, influences per vertex, weight storage, compression, the current pose sequence as a clip,
  * and the current skinning method baked as vertex animation — with the bake's size shown before anything is
  * written (vertexAnimationCost). It only gathers choices; the caller runs the export and reports the outcome.
+ * Influences and weight storage outlive the dialog (the "as exported" preview shows them, a project saves them):
+ * the dialog asks for a change through the command its opener hands it, and shows what `applySettings` sets.
  */
 import type { GltfCompression } from '../../workers/formats/gltf-extensions.ts';
 import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
@@ -112,6 +114,8 @@ export class ExportDialog {
   private readonly message: HTMLElement;
   private readonly exportButton: HTMLButtonElement;
   private context: ExportContext | null = null;
+  /** asks for new influences or weight storage (the opener's command); applySettings is what it ends in */
+  private changeSettings: ((settings: ExportedWeightSettings) => void) | null = null;
   private format: 'glb' | 'gltf';
   private compression: GltfCompression = 'none';
 
@@ -221,12 +225,16 @@ export class ExportDialog {
     return this.dialog.open;
   }
 
-  open(context: ExportContext): void {
+  /**
+   * @param changeSettings  what a change of influences or weight storage in the dialog runs (the export settings
+   *                        command, which calls applySettings)
+   */
+  open(context: ExportContext, changeSettings: (settings: ExportedWeightSettings) => void): void {
     this.context = context;
+    this.changeSettings = changeSettings;
     this.nameInput.value = context.baseName;
     this.formats.get(this.format)!.checked = true;
-    this.influenceInputs.get(String(this.settings.influences) as '4' | '8')!.checked = true;
-    this.componentSelect.value = this.settings.weightComponent;
+    this.showSettings();
     this.compressions.get(this.compression)!.checked = true;
     this.clipInput.disabled = context.clipName === null;
     this.clipInput.checked = context.clipName !== null;
@@ -249,10 +257,27 @@ export class ExportDialog {
     if (document.activeElement instanceof HTMLElement && this.dialog.contains(document.activeElement)) document.activeElement.blur();
   }
 
-  private settingsChanged(): void {
-    this.settings.influences = this.influenceInputs.get('8')!.checked ? 8 : 4;
-    this.settings.weightComponent = this.componentSelect.value as GltfWeightComponent;
+  /** The export's influences and weight storage become these (fields left out stay); the preview follows. */
+  applySettings(settings: Partial<ExportedWeightSettings>): void {
+    if (settings.influences !== undefined) this.settings.influences = settings.influences;
+    if (settings.weightComponent !== undefined) this.settings.weightComponent = settings.weightComponent;
+    this.showSettings();
     this.onSettingsChange(this.settings);
+    this.refresh();
+  }
+
+  private showSettings(): void {
+    this.influenceInputs.get(String(this.settings.influences) as '4' | '8')!.checked = true;
+    this.componentSelect.value = this.settings.weightComponent;
+  }
+
+  /** The user changed influences or weight storage: asked for through the command; a refused change shows the settings back. */
+  private settingsChanged(): void {
+    this.changeSettings?.({
+      influences: this.influenceInputs.get('8')!.checked ? 8 : 4,
+      weightComponent: this.componentSelect.value as GltfWeightComponent,
+    });
+    this.showSettings();
     this.refresh();
   }
 

@@ -3,7 +3,7 @@ import type { AutosaveInfo } from '../../app/ipc-contract.ts';
 import { WebBridge } from '../io/bridge.ts';
 import { isCommandId } from '../commands/command-registry.ts';
 import type { CommandId } from '../commands/command-catalog.ts';
-import type { BrushSettings } from '../paint/paint-controller.ts';
+import type { BrushSettings, PaintCommand } from '../paint/paint-controller.ts';
 import { KEYBINDINGS, displayChord } from '../commands/keybindings.ts';
 import { boneCountOf, jointCountOf, triangleCountOf, vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
@@ -24,8 +24,17 @@ import type {
   WorkTestHook,
 } from './test-hook.ts';
 
+/**
+ * Runs a command with an argument the hook's caller typed loosely (a method name as a string): the registry checks
+ * it against the command's schema and throws saying what was expected.
+ */
+function runner(app: App): (id: CommandId, argument: unknown) => unknown {
+  return (id, argument) => (app.commands.execute as (id: CommandId, argument: unknown) => unknown)(id, argument);
+}
+
 export function appTestHook(app: App): RigwrightTestHook {
   const { store, frames, timeline, deformation, history, tools } = app;
+  const run = runner(app);
   return {
     ready: () => frames.firstFrame,
     command: (id, argument) => {
@@ -82,7 +91,7 @@ export function appTestHook(app: App): RigwrightTestHook {
     pause: () => timeline.pause(),
     play: () => timeline.play(),
     setTime: (time) => timeline.seek(time),
-    setInfluences: (k) => app.setInfluences(k),
+    setInfluences: (k) => void run('view.influences', k),
     gpuPositions: async () => {
       if (frames.dirty) app.renderNow();
       await deformation.settled();
@@ -100,29 +109,29 @@ export function appTestHook(app: App): RigwrightTestHook {
       frames.ensurePose();
       return Array.from(deformation.cpuReference(method as SkinMethod, app.evaluator));
     },
+    // The setters run the commands a panel or a script runs (a bad argument throws naming the command), then draw.
     setMethod: (method) => {
-      if (!(method in METHOD_LABELS)) throw new Error(`unknown skinning method ${method}`);
-      deformation.setMethod(method as SkinMethod);
+      void run('skin.method', method);
       app.renderNow();
     },
     setAntipodality: (mode) => {
-      deformation.setAntipodality(mode);
+      void app.commands.execute('skin.antipodality', mode);
       app.renderNow();
     },
     setSplit: (method) => {
-      deformation.setSplit(method as SkinMethod | null);
+      void run('skin.split', method);
       app.renderNow();
     },
     setHeatMap: (on) => {
-      deformation.setHeatMap(on);
+      if (deformation.heatMap !== on) void app.commands.execute('skin.heatMap');
       app.renderNow();
     },
-    setBoneScale: (bone, scale) => app.setBoneScale(bone, scale),
-    setBlendWeights: (blend) => app.setBlendWeights(blend),
+    setBoneScale: (bone, scale) => void app.commands.execute('bone.scale', { bone, scale }),
+    setBlendWeights: (blend) => void (typeof blend === 'number' ? app.commands.execute('skin.blend', blend) : run('skin.blendMap', blend)),
     loadTwistDemo: () => app.loadTwistDemo(),
     setAsExported: (on, settings) => {
-      if (settings) Object.assign(app.exportDialog.settings, settings);
-      app.setAsExported(on);
+      if (settings) void app.commands.execute('file.exportSettings', settings);
+      if (app.asExported !== on) void app.commands.execute('view.asExported');
       app.renderNow();
     },
     selectClip: (index) => app.selectClip(index),
@@ -180,9 +189,14 @@ function bindingHook(app: App): BindingTestHook {
         source: binding.options.source,
       };
     },
-    setView: (view) => app.setView(view),
-    setPanelOpen: (open) => app.setBindPanel(open),
-    setLasso: (armed) => (armed ? app.tools.activate('lasso') : app.tools.activate('select')),
+    setView: (view) => void app.commands.execute('view.mode', view),
+    setPanelOpen: (open) => {
+      if (app.bindPanel.open !== open) void app.commands.execute('bind.panel');
+    },
+    // The lasso is armed from the Bind panel (tool.lasso runs while it is open); putting it down goes back to select.
+    setLasso: (armed) => {
+      if ((app.tools.active.id === 'lasso') !== armed) void app.commands.execute('tool.lasso');
+    },
     assignSelection: () => binding.assignSelection(),
     startBind: (options) => binding.startBind(options),
     cancelBind: () => binding.cancelBind(),
@@ -201,11 +215,23 @@ const BRUSH_COMMANDS: Readonly<Partial<Record<keyof BrushSettings, CommandId>>> 
   throughMesh: 'paint.throughMesh',
 };
 
+/** The command of each whole-mesh paint command the hook's `command` takes. */
+const PAINT_COMMANDS = {
+  normalize: 'paint.normalize',
+  limit: 'paint.limit',
+  prune: 'paint.prune',
+  smooth: 'paint.smooth',
+  'mirror+': 'paint.mirrorToPositive',
+  'mirror-': 'paint.mirrorToNegative',
+} as const satisfies Record<PaintCommand, CommandId>;
+
 function paintHook(app: App): PaintTestHook {
   const { paint, tools, history } = app;
   const brush = () => tools.tool<BrushTool>('brush');
   return {
-    setPaintMode: (on) => tools.activate(on ? 'brush' : 'select'),
+    setPaintMode: (on) => {
+      if ((tools.active.id === 'brush') !== on) void app.commands.execute('tool.brush');
+    },
     setBrush: (settings) => {
       for (const [key, value] of Object.entries(settings) as [keyof typeof settings, unknown][]) {
         const command = BRUSH_COMMANDS[key];
@@ -218,7 +244,7 @@ function paintHook(app: App): PaintTestHook {
       await app.commands.execute('paint.symmetry', axis);
     },
     matching: () => (paint.matchJob ? { axis: paint.matchJob.axis, fraction: paint.matchJob.fraction } : null),
-    cancelMatching: () => paint.cancelMatching(),
+    cancelMatching: () => void app.commands.execute('paint.cancelMatching'),
     selectBone: (bone) => void app.commands.execute('bone.select', bone),
     setLocked: (bone, locked) => {
       if (!!paint.settings.locked[bone] !== locked) void app.commands.execute('paint.lock', bone);
@@ -245,7 +271,12 @@ function paintHook(app: App): PaintTestHook {
     undo: () => void app.commands.invoke('edit.undo'),
     redo: () => void app.commands.invoke('edit.redo'),
     takeTimes: () => ({ dabs: paint.times.dabs.splice(0), flushes: paint.times.flushes.splice(0), hovers: paint.times.hovers.splice(0) }),
-    command: (name, threshold, axis) => paint.run(name, threshold, axis),
+    command: async (name, threshold, axis) => {
+      const command = PAINT_COMMANDS[name];
+      if (command === 'paint.prune') await app.commands.execute(command, threshold);
+      else if (command === 'paint.mirrorToPositive' || command === 'paint.mirrorToNegative') await app.commands.execute(command, axis);
+      else await app.commands.execute(command);
+    },
   };
 }
 
@@ -280,7 +311,7 @@ function workHook(app: App): WorkTestHook {
       pauseMs: work.pauseMs,
       snapshot: work.autosave.snapshotStats && { ...work.autosave.snapshotStats },
     }),
-    setAutosave: (options) => work.setSettings(options),
+    setAutosave: (options) => void app.commands.execute('file.autosave', options),
     flush: () => work.autosave.flush(),
     mayDiscard: () => work.guard.mayDiscard(),
     stored: async () => {

@@ -1,24 +1,49 @@
 /**
- * The file and edit commands: projects (open, save, recent), imports, the glTF export, autosave settings, the
- * twist demo, and undo / redo of the one history.
+ * The file and edit commands: projects (open, save, recent), imports, the glTF export and its weight settings,
+ * autosave settings, the twist demo, and undo / redo of the one history.
  */
 import { BAKEABLE_SKIN_METHODS, bakeFrameCount, type BakeableSkinMethod } from '../../workers/formats/gltf-skinning-bake.ts';
 import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
 import { vertexAnimationCost } from '../../workers/formats/gltf-vertex-animation.ts';
 import { vertexCountOf } from '../../workers/scene/scene-document.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import type { UndoHistory } from '../../workers/scene/undo-history.ts';
+import type { RigwrightBridge } from '../../app/ipc-contract.ts';
+import type { ArgumentOf } from '../commands/command-catalog.ts';
 import type { HandlerOf } from '../commands/command-registry.ts';
 import type { HandlersFor } from '../commands/command-handlers.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import { clipNameOf, exportSceneAsGltf } from '../io/gltf-export-action.ts';
 import { getIoClient } from '../io/io-client.ts';
-import type { ExportChoice } from '../panels/export-dialog.ts';
-import type { App } from './app.ts';
+import type { ExportChoice, ExportDialog } from '../panels/export-dialog.ts';
+import type { Notice } from '../panels/notice.ts';
+import type { PoseSpaceController } from '../posespace/pose-space-controller.ts';
+import type { ViewportDeformation } from '../view/deformation-views.ts';
+import type { FileLoading } from './file-loading.ts';
+import type { ProjectFiles } from './project-files.ts';
+import type { UnsavedWork } from './unsaved-work.ts';
 
 /** What the file commands use of the app. */
-export type FileCommandsHost = Pick<App, 'project' | 'files' | 'work' | 'history' | 'loadTwistDemo'> & ExportHost;
+export interface FileCommandsHost extends ExportHost {
+  readonly project: Pick<ProjectFiles, 'open' | 'save' | 'saveAs' | 'openRecent' | 'recent' | 'busy'>;
+  readonly files: Pick<FileLoading, 'openFiles'>;
+  readonly work: Pick<UnsavedWork, 'openSettings' | 'setSettings' | 'guard'>;
+  readonly history: Pick<UndoHistory, 'undo' | 'redo' | 'canUndo' | 'canRedo' | 'undoLabel' | 'redoLabel'>;
+  loadTwistDemo(): void;
+  /** the export dialog asks for new weight settings through the command, as a script does */
+  readonly commands: { invoke(id: 'file.exportSettings', argument: ArgumentOf<'file.exportSettings'>): unknown };
+}
 
 /** What the export dialog and the export use of the app. */
-export type ExportHost = Pick<App, 'exportDialog' | 'deformation' | 'store' | 'influenceSetting' | 'posespace' | 'bridge' | 'notice'>;
+export interface ExportHost {
+  readonly exportDialog: Pick<ExportDialog, 'isOpen' | 'open' | 'applySettings'>;
+  readonly deformation: Pick<ViewportDeformation, 'method' | 'antipodality'>;
+  readonly store: Pick<SceneStore, 'doc'>;
+  readonly influenceSetting: number;
+  readonly posespace: Pick<PoseSpaceController, 'kernel'>;
+  readonly bridge: RigwrightBridge;
+  readonly notice: Pick<Notice, 'show' | 'hide'>;
+}
 
 export type FileCommandId =
   | 'file.openProject'
@@ -32,6 +57,8 @@ export type FileCommandId =
   | 'file.open'
   | 'file.export'
   | 'file.autosaveSettings'
+  | 'file.autosave'
+  | 'file.exportSettings'
   | 'file.twistDemo'
   | 'edit.undo'
   | 'edit.redo';
@@ -52,7 +79,9 @@ export function fileCommands(app: FileCommandsHost): HandlersFor<FileCommandId> 
     'file.recentFifth': recentFile(app, 4),
     'file.open': { run: () => app.files.openFiles() },
     'file.export': { run: () => openExport(app) },
+    'file.exportSettings': { run: (settings) => app.exportDialog.applySettings(settings) },
     'file.autosaveSettings': { run: () => app.work.openSettings() },
+    'file.autosave': { run: (options) => app.work.setSettings(options) },
     'file.twistDemo': {
       run: async () => {
         if (await app.work.guard.mayDiscard()) app.loadTwistDemo();
@@ -74,7 +103,7 @@ export function fileCommands(app: FileCommandsHost): HandlersFor<FileCommandId> 
 }
 
 /** Recent project file `index` (0 = the newest): its name in the File menu, present only when there is one. */
-function recentFile(app: Pick<App, 'project'>, index: number): HandlerOf<'file.recentFirst'> {
+function recentFile(app: Pick<FileCommandsHost, 'project'>, index: number): HandlerOf<'file.recentFirst'> {
   return {
     run: () => app.project.openRecent(index),
     canRun: () => !app.project.busy && index < app.project.recent.length,
@@ -89,23 +118,26 @@ function shortName(name: string): string {
 }
 
 /** Opens the export dialog with the scene's facts (size, clip, whether the skinning on screen can be baked). */
-function openExport(app: ExportHost): void {
+function openExport(app: FileCommandsHost): void {
   if (app.exportDialog.isOpen) return;
   const method = app.deformation.method;
   const bakeable = bakeableMethod(method) !== null;
   const doc = app.store.doc;
   const bakeFrames = doc.poses ? bakeFrameCount(doc.poses, GLTF_EXPORT_DEFAULTS.framesPerSecond) : 0;
-  app.exportDialog.open({
-    baseName: doc.name.replace(/\.[^.]+$/, '') || 'rig',
-    vertexCount: vertexCountOf(doc),
-    clipName: clipNameOf(doc),
-    bakeFrames,
-    bakeCost: vertexAnimationCost(vertexCountOf(doc), [bakeFrames]),
-    methodLabel: METHOD_LABELS[method],
-    bakeProblem: bakeable
-      ? null
-      : `${METHOD_LABELS[method]} skinning does not bake yet; switch to linear blend, dual quaternion, per-face (M) or context per-face to bake.`,
-  });
+  app.exportDialog.open(
+    {
+      baseName: doc.name.replace(/\.[^.]+$/, '') || 'rig',
+      vertexCount: vertexCountOf(doc),
+      clipName: clipNameOf(doc),
+      bakeFrames,
+      bakeCost: vertexAnimationCost(vertexCountOf(doc), [bakeFrames]),
+      methodLabel: METHOD_LABELS[method],
+      bakeProblem: bakeable
+        ? null
+        : `${METHOD_LABELS[method]} skinning does not bake yet; switch to linear blend, dual quaternion, per-face (M) or context per-face to bake.`,
+    },
+    (settings) => void app.commands.invoke('file.exportSettings', settings),
+  );
 }
 
 /** The viewport's method as a bake (gltf-skinning-bake.ts), or null when it does not bake. */
