@@ -26,10 +26,73 @@ import { ExamplesController } from '../posespace/examples-controller.ts';
 import { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import { BrushRing } from '../view/brush-ring.ts';
 import { VIEW_LABELS, VIEW_MODES } from '../view/view-modes.ts';
-import { exportGltf } from './file-commands.ts';
-import type { App } from './app.ts';
+import { exportGltf, type ExportHost } from './file-commands.ts';
+import type { RigwrightBridge } from '../../app/ipc-contract.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import type { UndoHistory } from '../../workers/scene/undo-history.ts';
+import type { Influences } from '../../workers/skinning/influences.ts';
+import type { CommandRegistry } from '../commands/command-registry.ts';
+import type { WhenContext } from '../commands/when-clause.ts';
+import type { PoseEvaluator } from '../deform/pose-evaluator.ts';
+import type { MeshesController } from '../meshes/meshes-controller.ts';
+import type { Timeline } from '../panels/timeline.ts';
+import type { SceneView } from '../view/scene-view.ts';
+import type { ViewMode } from '../view/view-modes.ts';
+import type { Viewport } from '../view/viewport.ts';
+import type { ViewportDeformation } from '../view/deformation-views.ts';
+import type { FileLoading } from './file-loading.ts';
+import type { FrameLoop } from './frame-loop.ts';
+import type { ProjectFiles } from './project-files.ts';
 
-export function paintController(app: App): PaintController {
+/**
+ * What the parts are built from: the app's scene, views and actions. The parts made here (paint, binding, tools…)
+ * are read back from it by their callbacks, once the app has them.
+ */
+export interface AppPartsHost extends ExportHost {
+  readonly store: SceneStore;
+  readonly history: UndoHistory;
+  readonly commands: CommandRegistry;
+  readonly viewport: Viewport;
+  readonly timeline: Timeline;
+  readonly bridge: RigwrightBridge;
+  readonly frames: FrameLoop;
+  readonly views: SceneView;
+  readonly deformation: ViewportDeformation;
+  readonly meshes: MeshesController;
+  readonly files: FileLoading;
+  readonly project: ProjectFiles;
+  readonly evaluator: PoseEvaluator;
+  readonly influences: Influences;
+  readonly influenceSetting: number;
+  readonly asExported: boolean;
+  readonly selectedBone: number;
+  readonly paint: PaintController;
+  readonly binding: BindingController;
+  readonly posespace: PoseSpaceController;
+  readonly examples: ExamplesController;
+  readonly tools: ToolManager;
+  readonly bindPanel: BindPanel;
+  readonly notice: Notice;
+  context(): WhenContext;
+  refreshChrome(): void;
+  setError(message: string | null): void;
+  setView(mode: ViewMode): void;
+  setInfluences(count: number): void;
+  showExportSettings(): void;
+  selectBone(bone: number): void;
+  /** the bone of the joint drawn under a page point, or -1 */
+  jointBoneAt(pageX: number, pageY: number): number;
+  /** #V × 3 positions at the pose and method on screen */
+  posedPositions(): Float64Array;
+  padInfluences(stride: number): void;
+}
+
+/** A panel that shows the app's state: redrawn, once per task, after anything changed. */
+export interface ShownPanel {
+  refresh(): void;
+}
+
+export function paintController(app: AppPartsHost): PaintController {
   return new PaintController({
     store: app.store,
     matcher: new BindingClient(),
@@ -51,7 +114,7 @@ export function paintController(app: App): PaintController {
   });
 }
 
-export function bindingController(app: App, canvas: HTMLCanvasElement): BindingController {
+export function bindingController(app: AppPartsHost, canvas: HTMLCanvasElement): BindingController {
   const viewport = app.viewport;
   return new BindingController({
     store: app.store,
@@ -81,7 +144,7 @@ export function bindingController(app: App, canvas: HTMLCanvasElement): BindingC
 }
 
 /** The examples (edited through the store) and the pose-space state the context methods ride on. */
-export function poseSpaceControllers(app: App): { examples: ExamplesController; posespace: PoseSpaceController } {
+export function poseSpaceControllers(app: AppPartsHost): { examples: ExamplesController; posespace: PoseSpaceController } {
   const examples = new ExamplesController({
     store: app.store,
     shownPose: () => {
@@ -107,7 +170,7 @@ export function poseSpaceControllers(app: App): { examples: ExamplesController; 
   return { examples, posespace };
 }
 
-export function toolManager(app: App, container: HTMLElement, canvas: HTMLCanvasElement): ToolManager {
+export function toolManager(app: AppPartsHost, container: HTMLElement, canvas: HTMLCanvasElement): ToolManager {
   const viewport = app.viewport;
   const brush = new BrushTool({
     controller: app.paint,
@@ -137,7 +200,7 @@ export function toolManager(app: App, container: HTMLElement, canvas: HTMLCanvas
   ]);
 }
 
-export function createPanels(app: App, container: HTMLElement) {
+export function createPanels(app: AppPartsHost, container: HTMLElement) {
   const toolbar = document.getElementById('toolbar')!;
   const chrome = new AppChrome(app.commands, {
     setInfluences: (count) => void app.commands.invoke('view.influences', count),
@@ -207,5 +270,7 @@ export function createPanels(app: App, container: HTMLElement) {
     perFaceUnposing: () => app.deformation.perFaceUnposing,
   });
   const meshesPanel = new MeshesPanel(toolbar, container, { commands: app.commands, meshes: app.meshes });
-  return { chrome, deformationPanel, bindPanel, paintPanel, notice, exportDialog, gltfControls, examplesPanel, meshesPanel };
+  // The panels that show the app's state redraw in one loop (App.redrawChrome): a new panel is added here.
+  const shown: ShownPanel[] = [bindPanel, paintPanel, examplesPanel, meshesPanel];
+  return { chrome, deformationPanel, bindPanel, paintPanel, notice, exportDialog, gltfControls, examplesPanel, meshesPanel, shown };
 }

@@ -49,7 +49,7 @@ import { MeshesController } from '../meshes/meshes-controller.ts';
 import { SceneFeed } from '../view/scene-feed.ts';
 import type { MeshesPanel } from '../panels/meshes-panel.ts';
 import { appCommands } from './app-commands.ts';
-import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager } from './app-parts.ts';
+import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager, type ShownPanel } from './app-parts.ts';
 import { onWorkerCrash, type WorkerCrash } from '../io/worker-supervisor.ts';
 import { FileLoading } from './file-loading.ts';
 import { FrameLoop } from './frame-loop.ts';
@@ -102,6 +102,8 @@ export class App {
   /** the weights painting has changed (the status line says so) */
   paintedWeights: DenseMatrix | null = null;
   private readonly menu: DesktopMenu;
+  /** the panels redrawn with the chrome */
+  private readonly shownPanels: readonly ShownPanel[];
   /** a chrome redraw is queued for the end of this task */
   private chromePending = false;
 
@@ -159,6 +161,7 @@ export class App {
     this.examplesPanel = panels.examplesPanel;
     this.meshesPanel = panels.meshesPanel;
     this.unposedDisplay = new UnposedDisplay(this);
+    this.shownPanels = [...panels.shown, this.unposedDisplay];
     this.feed = new SceneFeed(
       {
         store: this.store,
@@ -475,11 +478,7 @@ export class App {
     this.chrome.setRecent(this.project.recent.map((r) => r.name));
     this.chrome.setStatus(this.status());
     this.chrome.refreshCommands();
-    this.bindPanel.refresh();
-    this.paintPanel.refresh();
-    this.examplesPanel.refresh();
-    this.meshesPanel.refresh();
-    this.unposedDisplay.refresh();
+    for (const panel of this.shownPanels) panel.refresh();
     this.refreshCurves();
     this.refreshDeformationChrome();
     this.menu.update();
