@@ -4,11 +4,10 @@
  * to the desktop shell (app/ipc-contract.ts MenuModel), which builds the native menu from it.
  */
 import type { MenuModel } from '../../app/ipc-contract.ts';
-import type { CommandId } from './command-catalog.ts';
+import { MENUS, type CommandId, type MenuName } from './command-catalog.ts';
 
-/** The desktop menus, in menu-bar order. */
-export const MENUS = ['File', 'Edit', 'View', 'Skin', 'Bind', 'Paint', 'Playback', 'Help'] as const;
-export type MenuName = (typeof MENUS)[number];
+// The menu names live in the catalog (each command names its menu there); they are offered here too.
+export { MENUS, type MenuName };
 
 export interface MenuCommandState {
   id: CommandId;

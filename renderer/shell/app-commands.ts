@@ -1,23 +1,41 @@
 /**
  * Every command's handler, as the shell registers them: each feature's commands live in a module next to its
  * controller (paint/paint-commands.ts, bind/bind-commands.ts, deform/skin-commands.ts,
- * posespace/examples-commands.ts, meshes/meshes-commands.ts, shell/file-commands.ts, shell/view-commands.ts), each
- * taking only what its handlers use of the app. The type makes sure every catalog command has a handler.
+ * posespace/examples-commands.ts, meshes/meshes-commands.ts, skeleton/skeleton-commands.ts, shell/file-commands.ts,
+ * shell/view-commands.ts), each
+ * declaring the narrow host it uses; the shell's host is all of them together. The type makes sure every catalog
+ * command has a handler.
  */
 import type { CommandId } from '../commands/command-catalog.ts';
 import type { HandlerOf } from '../commands/command-registry.ts';
-import { bindCommands } from '../bind/bind-commands.ts';
-import { skinCommands } from '../deform/skin-commands.ts';
-import { meshesCommands } from '../meshes/meshes-commands.ts';
-import { paintCommands } from '../paint/paint-commands.ts';
-import { examplesCommands } from '../posespace/examples-commands.ts';
-import { skeletonCommands } from '../skeleton/skeleton-commands.ts';
+import { bindCommands, type BindCommandsHost } from '../bind/bind-commands.ts';
+import { skinCommands, type SkinCommandsHost } from '../deform/skin-commands.ts';
+import { meshesCommands, type MeshesCommandsHost } from '../meshes/meshes-commands.ts';
+import { paintCommands, type PaintCommandsHost } from '../paint/paint-commands.ts';
+import { examplesCommands, type ExamplesCommandsHost } from '../posespace/examples-commands.ts';
+import { skeletonCommands, type SkeletonCommandsHost } from '../skeleton/skeleton-commands.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
-import type { App } from './app.ts';
-import { fileCommands } from './file-commands.ts';
-import { viewCommands } from './view-commands.ts';
+import type { ToolManager } from '../tools/tool-manager.ts';
+import { fileCommands, type FileCommandsHost } from './file-commands.ts';
+import { viewCommands, type ViewCommandsHost } from './view-commands.ts';
 
-export function appCommands(app: App): { [K in CommandId]: HandlerOf<K> } {
+/** What the paint commands use, as the shell has it: the brush tool is the tool manager's. */
+export interface PaintShellHost {
+  readonly paint: PaintCommandsHost['paint'];
+  readonly tools: Pick<ToolManager, 'active' | 'toggle' | 'tool'>;
+}
+
+/** What all the commands use of the app: the feature modules' hosts together. */
+export type AppCommandsHost = FileCommandsHost &
+  ViewCommandsHost &
+  SkinCommandsHost &
+  BindCommandsHost &
+  MeshesCommandsHost &
+  ExamplesCommandsHost &
+  SkeletonCommandsHost &
+  PaintShellHost;
+
+export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf<K> } {
   return {
     ...fileCommands(app),
     ...viewCommands(app),

@@ -7,31 +7,34 @@ import { bakeClipEdit, bakeableClip } from '../document/clip-bake.ts';
 import type { HandlersFor } from '../commands/command-handlers.ts';
 import { toggled } from '../commands/command-handlers.ts';
 import { BakeDialog } from '../panels/bake-dialog.ts';
-import { nextViewMode } from '../view/view-modes.ts';
-import type { App } from './app.ts';
+import { nextViewMode, type ViewMode } from '../view/view-modes.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import type { AppChrome } from '../panels/app-chrome.ts';
+import type { Timeline } from '../panels/timeline.ts';
+import type { SceneView } from '../view/scene-view.ts';
+import type { ToolManager } from '../tools/tool-manager.ts';
 
 /** What the view commands use of the app. */
-export type ViewCommandsHost = Pick<
-  App,
-  | 'views'
-  | 'store'
-  | 'chrome'
-  | 'tools'
-  | 'timeline'
-  | 'asExported'
-  | 'frameAll'
-  | 'setWireframe'
-  | 'setSkeletonVisible'
-  | 'setView'
-  | 'setIsoLines'
-  | 'setAsExported'
-  | 'setError'
-  | 'setInfluences'
-  | 'selectBone'
-  | 'setBoneScale'
-  | 'selectClip'
-  | 'renderNow'
->;
+export interface ViewCommandsHost {
+  readonly views: Pick<SceneView, 'wireframe' | 'overlay' | 'viewMode' | 'lastWeightView' | 'isoLines'>;
+  readonly store: Pick<SceneStore, 'doc' | 'edit'>;
+  readonly chrome: Pick<AppChrome, 'toggleHelp' | 'helpOpen'>;
+  readonly tools: Pick<ToolManager, 'active'>;
+  readonly timeline: Pick<Timeline, 'toggle' | 'playing' | 'step'>;
+  readonly asExported: boolean;
+  frameAll(): void;
+  setWireframe(on: boolean): void;
+  setSkeletonVisible(on: boolean): void;
+  setView(mode: ViewMode): void;
+  setIsoLines(on: boolean): void;
+  setAsExported(on: boolean): void;
+  setError(message: string | null): void;
+  setInfluences(count: number): void;
+  selectBone(bone: number): void;
+  setBoneScale(bone: number, scale: readonly number[]): void;
+  selectClip(index: number): void;
+  renderNow(): void;
+}
 
 export type ViewCommandId =
   | 'view.frameAll'
@@ -107,7 +110,7 @@ export function viewCommands(app: ViewCommandsHost): HandlersFor<ViewCommandId> 
 let bakeDialog: BakeDialog | null = null;
 
 /** Opens the Bake clip dialog for the current clip (made on first use). */
-function openBake(app: Pick<App, 'store' | 'renderNow'>): void {
+function openBake(app: Pick<ViewCommandsHost, 'store' | 'renderNow'>): void {
   const clip = bakeableClip(app.store.doc);
   if (!clip) return;
   bakeDialog ??= new BakeDialog((rate) => bakeClip(app, rate));
@@ -115,7 +118,7 @@ function openBake(app: Pick<App, 'store' | 'renderNow'>): void {
 }
 
 /** Bakes the current clip at `framesPerSecond` frames per second: one undoable edit. */
-function bakeClip(app: Pick<App, 'store' | 'renderNow'>, framesPerSecond: number): void {
+function bakeClip(app: Pick<ViewCommandsHost, 'store' | 'renderNow'>, framesPerSecond: number): void {
   const { label, fields } = bakeClipEdit(app.store.doc, framesPerSecond);
   app.store.edit(label, fields);
   app.renderNow();
