@@ -158,10 +158,18 @@ module.exports = {
     {
       name: 'no-circular',
       comment:
-        "No import cycles: a cycle means two modules are one, or one is in the wrong folder. A type import breaks a cycle (it loads nothing), so a tool state may name its tool's type.",
+        'No import cycles: a cycle means two modules are one, or one is in the wrong folder. Outside renderer/ a type import breaks a cycle (it loads nothing); inside it, renderer-no-circular-types refuses those too.',
       severity: 'error',
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'renderer-no-circular-types',
+      comment:
+        'No import cycles inside renderer/, type-only ones included: a module that names the App (or any module that imports it back) is tied to all of it; it declares the narrow interface it needs instead.',
+      severity: 'error',
+      from: { path: '^renderer/' },
+      to: { path: '^renderer/', circular: true },
     },
   ],
 

@@ -71,7 +71,9 @@ const WRONG_TREE: Record<string, string> = {
   // a run-time cycle a → b → a
   'renderer/bind/a.ts': `import { b } from './b.ts';\nexport const a = () => b;\n`,
   'renderer/bind/b.ts': `import { a } from './a.ts';\nexport const b = () => a;\n`,
-  // a cycle through a type import only: loads nothing, so allowed
+  // a cycle through a type import only: loads nothing, so allowed outside renderer/ (workers/rig), refused inside it
+  'workers/rig/pose.ts': `import type { Chain } from './chain.ts';\nexport const POSE: Chain[] = [];\n`,
+  'workers/rig/chain.ts': `import { POSE } from './pose.ts';\nexport type Chain = string;\nexport const CHAINS = POSE;\n`,
   'renderer/commands/catalog.ts': `import type { MenuName } from './menus.ts';\nexport const CATALOG: MenuName[] = [];\n`,
   'renderer/commands/menus.ts': `import { CATALOG } from './catalog.ts';\nexport type MenuName = string;\nexport const MENUS = CATALOG;\n`,
   'renderer/paint/session.ts': [
@@ -111,6 +113,9 @@ const EXPECTED_VIOLATIONS = [
   'renderer-controllers-not-to-view: renderer/posespace/pose-controller.ts → renderer/view/overlay.ts',
   'renderer-document-below-controllers: renderer/document/scene.ts → renderer/view/overlay.ts',
   'renderer-dom-free-not-to-ui: renderer/paint/session.ts → renderer/panels/ok-panel.ts',
+  'renderer-no-circular-types: renderer/bind/a.ts → renderer/bind/b.ts → renderer/bind/a.ts',
+  'renderer-no-circular-types: renderer/commands/catalog.ts → renderer/commands/menus.ts → renderer/commands/catalog.ts',
+  'renderer-no-circular-types: renderer/panels/ok-panel.ts → renderer/view/overlay.ts → renderer/tools/pick/pick-idle.ts → renderer/panels/ok-panel.ts',
   'renderer-not-to-electron: renderer/io/bridge.ts → electron',
   'renderer-not-to-node: renderer/document/scene.ts → path',
   'renderer-panels-not-to-three: renderer/panels/wrong-panel.ts → node_modules/three/build/three.module.js',
