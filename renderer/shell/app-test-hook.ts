@@ -11,6 +11,7 @@ import type { BrushTool } from '../tools/brush/brush-tool.ts';
 import type { App } from './app.ts';
 import { pagePosition } from './joint-picking.ts';
 import { examplesOf } from '../../workers/scene/scene-document.ts';
+import { denseWeights } from '../../workers/scene/bone-data.ts';
 import type * as THREE from 'three';
 import { projectTestHook } from './project-test-hook.ts';
 import type {
@@ -49,7 +50,7 @@ export function appTestHook(app: App): RigwrightTestHook {
     snapshot: () => {
       const doc = store.doc;
       return {
-        weights: Array.from(doc.weights.data),
+        weights: Array.from(denseWeights(doc.weights)),
         weightsSource: doc.weightsSource,
         handles: doc.handles ? Array.from(doc.handles) : null,
         handlesFile: doc.handlesFile,
@@ -260,7 +261,7 @@ function paintHook(app: App): PaintTestHook {
         unmatched: session?.symmetry ? session.symmetry.map.unmatched.length : 0,
       };
     },
-    weightsSnapshot: () => Array.from(app.store.doc.weights.data),
+    weightsSnapshot: () => Array.from(denseWeights(app.store.doc.weights)),
     strokeWorldPositions: () => paint.lastStroke.slice(),
     posedPositions: () => {
       paint.flush();
@@ -327,7 +328,7 @@ function workHook(app: App): WorkTestHook {
         triangles: Array.from(doc.mesh.triangles),
         joints: Array.from(doc.skeleton.joints),
         bones: Array.from(doc.skeleton.bones),
-        weights: Array.from(doc.weights.data),
+        weights: Array.from(denseWeights(doc.weights)),
         handles: doc.handles ? Array.from(doc.handles) : null,
         boneScales: doc.boneScales ? Array.from(doc.boneScales) : null,
         poses: poses ? Array.from(poses.kind === 'matrices' ? poses.rotations : poses.final) : null,

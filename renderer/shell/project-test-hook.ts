@@ -4,7 +4,16 @@
  * bytes, so a test compares them bit for bit.
  */
 import type { ProjectContents } from '../../workers/formats/project-file.ts';
-import type { App } from './app.ts';
+import { denseWeights } from '../../workers/scene/bone-data.ts';
+import type { UndoHistory } from '../../workers/scene/undo-history.ts';
+import type { ProjectFiles } from './project-files.ts';
+
+/** What the project hook reads of the app. */
+export interface ProjectTestHost {
+  readonly project: Pick<ProjectFiles, 'session' | 'recent' | 'contents' | 'busy'>;
+  readonly history: Pick<UndoHistory, 'origin' | 'undoLabels'>;
+  readonly error: string | null;
+}
 
 export interface ProjectTestState {
   fileName: string | null;
@@ -46,7 +55,7 @@ export function projectArrays({ scene, settings }: Pick<ProjectContents, 'scene'
     triangles: base64(scene.mesh.triangles),
     joints: base64(scene.skeleton.joints),
     bones: base64(scene.skeleton.bones),
-    weights: base64(scene.weights.data),
+    weights: base64(denseWeights(scene.weights)),
     handles: base64(scene.handles),
     boneScales: base64(scene.boneScales),
     blend: base64(settings.skin.blend),
@@ -68,7 +77,7 @@ export function projectArrays({ scene, settings }: Pick<ProjectContents, 'scene'
   return out;
 }
 
-export function projectTestHook(app: App): ProjectTestHook {
+export function projectTestHook(app: ProjectTestHost): ProjectTestHook {
   const project = app.project;
   return {
     state: () => ({

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { boneColumn, boneRotation, dominantBone, weightAt, withRows } from '../../workers/scene/bone-data.ts';
+import { boneColumn, boneRotation, denseWeights, dominantBone, weightAt, withRows } from '../../workers/scene/bone-data.ts';
 
 // Rows: vertex 0 (0.25, 0.75), vertex 1 (0.5, 0.5), vertex 2 (1, 0).
 const weights = { rows: 3, cols: 2, data: new Float64Array([0.25, 0.75, 0.5, 0.5, 1, 0]) };
@@ -36,4 +36,15 @@ test('rows replaced make a new matrix; the rest is copied and the input kept', (
   assert.throws(() => withRows(weights, 0, [1]), /1 weights are not whole rows/);
   const pose = Float64Array.from({ length: 18 }, (_, i) => i);
   assert.deepEqual([...boneRotation(pose, 1)], [9, 10, 11, 12, 13, 14, 15, 16, 17]);
+});
+
+test('the dense weights are the rows one after another, in a copy of their own', () => {
+  const dense = denseWeights(weights);
+  assert.ok(dense instanceof Float64Array, 'float64, as the scene keeps them');
+  // Vertex v's weight of bone b at v · 2 + b: rows (0.25, 0.75), (0.5, 0.5), (1, 0) in order.
+  assert.deepEqual([...dense], [0.25, 0.75, 0.5, 0.5, 1, 0]);
+  for (let v = 0; v < 3; v++) for (let b = 0; b < 2; b++) assert.equal(dense[v * 2 + b], weightAt(weights, v, b), `vertex ${v}, bone ${b}`);
+  dense[1] = 9;
+  assert.equal(weightAt(weights, 0, 1), 0.75, 'changing the copy leaves the scene’s weights');
+  assert.equal(denseWeights({ rows: 0, cols: 4, data: new Float64Array(0) }).length, 0, 'no vertices, no weights');
 });

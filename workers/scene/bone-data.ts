@@ -47,6 +47,14 @@ export function withRows(weights: DenseMatrix, firstVertex: number, rows: ArrayL
   return { rows: weights.rows, cols: nb, data };
 }
 
+/**
+ * All the weights as one dense #V × #B row-major array (vertex v's weight of bone b at v · #B + b), for what needs
+ * them whole: a file's bytes, a test's snapshot. A copy: the caller may keep or change it, the scene's stay as they are.
+ */
+export function denseWeights(weights: DenseMatrix): Float64Array {
+  return weights.data.slice();
+}
+
 /** Bone `bone`'s 3 × 3 row-major rotation in a #B × 9 pose (a view of it, not a copy). */
 export function boneRotation(pose: Float64Array, bone: number): Float64Array {
   return pose.subarray(9 * bone, 9 * bone + 9);
