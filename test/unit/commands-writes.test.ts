@@ -45,7 +45,7 @@ test('bind.options takes any of its four fields, each checked, and nothing else'
   assert.ok((LAPLACIANS as readonly string[]).includes(BIND_DEFAULTS.laplacian), 'the default Laplacian is one the command offers');
   // Scripts see the fields as optional.
   assert.match(
-    typeText(COMMANDS['bind.options'].argument),
+    typeText(COMMANDS['bind.options'].argument!),
     /^\{ source\?: "current" \| "distance" \| "cylinder" \| undefined; radiusFraction\?: number/,
   );
 });
