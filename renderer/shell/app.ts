@@ -74,11 +74,11 @@ export class App {
   readonly deformation: ViewportDeformation;
   readonly chrome: AppChrome;
   readonly bindPanel: BindPanel;
-  readonly paintPanel: PaintPanel;
+  private readonly paintPanel: PaintPanel;
   readonly exportDialog: ExportDialog;
   readonly notice: Notice;
-  readonly deformationPanel: DeformationPanel;
-  readonly gltfControls: GltfControls;
+  private readonly deformationPanel: DeformationPanel;
+  private readonly gltfControls: GltfControls;
   readonly examples: ExamplesController;
   readonly posespace: PoseSpaceController;
   readonly examplesPanel: ExamplesPanel;
@@ -87,11 +87,11 @@ export class App {
   readonly meshesPanel: MeshesPanel;
   readonly unposedDisplay: UnposedDisplay;
   /** the pose shown and the timeline it plays on */
-  readonly playback: PosePlayback;
+  private readonly playback: PosePlayback;
   readonly boneSelection: BoneSelection;
   readonly views: SceneView;
   /** what the viewport draws, kept up with the scene: the views, the deformation, the influences */
-  readonly feed: SceneFeed;
+  private readonly feed: SceneFeed;
   error: string | null = null;
   readonly frames: FrameLoop;
   readonly files = new FileLoading(this);
@@ -100,7 +100,7 @@ export class App {
   /** autosave, crash recovery and the question before unsaved changes go */
   readonly work: UnsavedWork;
   /** the weights painting has changed (the status line says so) */
-  paintedWeights: DenseMatrix | null = null;
+  private paintedWeights: DenseMatrix | null = null;
   private readonly menu: DesktopMenu;
   /** the panels redrawn with the chrome */
   private readonly shownPanels: readonly ShownPanel[];
