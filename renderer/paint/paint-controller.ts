@@ -16,6 +16,7 @@ import type { DenseMatrix } from '../../workers/formats/types.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { pick, type SettingsSection } from '../project/settings-store.ts';
+import { paintLockEdit } from '../../workers/scene/scene-edits.ts';
 import { bytesOf } from '../../workers/scene/undo-history.ts';
 import { PaintSession, type WeightRowsEdit } from './paint-session.ts';
 
@@ -294,19 +295,15 @@ export class PaintController {
     }
   }
 
-  /** Locks (painting and commands keep its weights) or unlocks a bone: an edit of the document's locks, one undo step. */
+  /**
+   * Locks (painting and commands keep its weights) or unlocks a bone: an edit of the document's locks, one undo step
+   * (the same edit `rigwright edit --lock` makes).
+   * @throws SceneEditError for a bone the skeleton does not have
+   */
   setLocked(bone: number, locked: boolean): void {
-    const doc = this.host.store.doc;
-    const B = doc.skeleton.parents.length;
-    if (!Number.isInteger(bone) || bone < 0 || bone >= B)
-      throw new RangeError(`bone ${bone} is not a bone of the skeleton (0 to ${B - 1})`);
-    if (this.isLocked(bone) === locked) return;
-    const next = doc.paintLocks ? doc.paintLocks.slice() : new Uint8Array(B);
-    next[bone] = locked ? 1 : 0;
-    const name = doc.boneNames?.[bone];
-    this.host.store.edit(`${locked ? 'Lock' : 'Unlock'} bone ${name ?? bone}`, {
-      paintLocks: next.some((x) => x === 1) ? next : undefined,
-    });
+    const edit = paintLockEdit(this.host.store.doc, bone, locked);
+    if (!edit) return;
+    this.host.store.edit(edit.label, edit.fields);
     this.changed();
   }
 

@@ -47,6 +47,7 @@ import type { Viewport } from '../view/viewport.ts';
 import { SceneView } from '../view/scene-view.ts';
 import { MeshesController } from '../meshes/meshes-controller.ts';
 import { SceneFeed } from '../view/scene-feed.ts';
+import { boneScaleEdit } from '../../workers/scene/scene-edits.ts';
 import type { MeshesPanel } from '../panels/meshes-panel.ts';
 import { appCommands } from './app-commands.ts';
 import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager, type ShownPanel } from './app-parts.ts';
@@ -317,11 +318,9 @@ export class App {
 
   /** Local scale of a bone about its start joint, one undo step per bone while it is edited. */
   setBoneScale(bone: number, scale: readonly number[]): void {
-    const doc = this.store.doc;
-    if (bone < 0 || bone >= boneCountOf(doc)) return;
-    const scales = doc.boneScales ? doc.boneScales.slice() : new Float64Array(3 * boneCountOf(doc)).fill(1);
-    scales.set(scale.slice(0, 3), 3 * bone);
-    this.store.edit(`Scale bone ${bone}`, { boneScales: scales }, `scale bone ${bone}`);
+    // The same edit as `rigwright edit --bone-scale`.
+    const { label, fields } = boneScaleEdit(this.store.doc, bone, [scale[0], scale[1], scale[2]]);
+    this.store.edit(label, fields, `scale bone ${bone}`);
     this.renderNow();
   }
 

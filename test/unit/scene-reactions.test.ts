@@ -187,7 +187,7 @@ test('paint locks are the document’s: a toggle is an edit, a skeleton edit kee
   assert.equal(paint.isLocked(3), false);
   store.history.redo();
   assert.equal(paint.isLocked(3), true, 'redo locks it again');
-  assert.throws(() => paint.setLocked(B, true), new RegExp(`bone ${B} is not a bone of the skeleton`));
+  assert.throws(() => paint.setLocked(B, true), new RegExp(`bone ${B} is not one of the skeleton's ${B}`));
 
   store.open(twistDemoDocument(), 'opened the twist test');
   assert.equal(paint.isLocked(0), false, 'a new scene has its own locks (none)');
