@@ -8,7 +8,27 @@ import { KEYBINDINGS, displayChord } from '../commands/keybindings.ts';
 import { boneCountOf, jointCountOf, triangleCountOf, vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
-import type { App } from './app.ts';
+import type { RigwrightBridge } from '../../app/ipc-contract.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import type { UndoHistory } from '../../workers/scene/undo-history.ts';
+import type { BindingController } from '../bind/binding-controller.ts';
+import type { CommandRegistry } from '../commands/command-registry.ts';
+import type { PoseEvaluator } from '../deform/pose-evaluator.ts';
+import type { MeshesController } from '../meshes/meshes-controller.ts';
+import type { PaintController } from '../paint/paint-controller.ts';
+import type { BindPanel } from '../panels/bind-panel.ts';
+import type { ExamplesPanel } from '../panels/examples-panel.ts';
+import type { MeshesPanel } from '../panels/meshes-panel.ts';
+import type { Timeline } from '../panels/timeline.ts';
+import type { PoseSpaceController } from '../posespace/pose-space-controller.ts';
+import type { ToolManager } from '../tools/tool-manager.ts';
+import type { ViewportDeformation } from '../view/deformation-views.ts';
+import type { SceneView } from '../view/scene-view.ts';
+import type { Viewport } from '../view/viewport.ts';
+import type { FrameLoop } from './frame-loop.ts';
+import type { UnposedDisplay } from './unposed-display.ts';
+import type { UnsavedWork } from './unsaved-work.ts';
+import type { ProjectTestHost } from './project-test-hook.ts';
 import { pagePosition } from './joint-picking.ts';
 import { examplesOf } from '../../workers/scene/scene-document.ts';
 import { denseWeights } from '../../workers/scene/bone-data.ts';
@@ -25,15 +45,45 @@ import type {
   WorkTestHook,
 } from './test-hook.ts';
 
+/** What the test hook reads and runs of the app: it changes state only through `commands`. */
+export interface TestedApp extends ProjectTestHost {
+  readonly store: SceneStore;
+  readonly history: UndoHistory;
+  readonly commands: CommandRegistry;
+  readonly frames: FrameLoop;
+  readonly timeline: Timeline;
+  readonly deformation: ViewportDeformation;
+  readonly tools: ToolManager;
+  readonly views: SceneView;
+  readonly viewport: Viewport;
+  readonly bridge: RigwrightBridge;
+  readonly binding: BindingController;
+  readonly bindPanel: Pick<BindPanel, 'open'>;
+  readonly paint: PaintController;
+  readonly work: UnsavedWork;
+  readonly posespace: PoseSpaceController;
+  readonly meshes: MeshesController;
+  readonly meshesPanel: Pick<MeshesPanel, 'open'>;
+  readonly examplesPanel: Pick<ExamplesPanel, 'open'>;
+  readonly unposedDisplay: UnposedDisplay;
+  readonly evaluator: PoseEvaluator;
+  readonly influenceSetting: number;
+  readonly selectedBone: number;
+  readonly asExported: boolean;
+  renderNow(): void;
+  posedPositions(): Float64Array;
+  loadTwistDemo(): void;
+}
+
 /**
  * Runs a command with an argument the hook's caller typed loosely (a method name as a string): the registry checks
  * it against the command's schema and throws saying what was expected.
  */
-function runner(app: App): (id: CommandId, argument: unknown) => unknown {
+function runner(app: TestedApp): (id: CommandId, argument: unknown) => unknown {
   return (id, argument) => (app.commands.execute as (id: CommandId, argument: unknown) => unknown)(id, argument);
 }
 
-export function appTestHook(app: App): RigwrightTestHook {
+export function appTestHook(app: TestedApp): RigwrightTestHook {
   const { store, frames, timeline, deformation, history, tools } = app;
   const run = runner(app);
   return {
@@ -135,7 +185,7 @@ export function appTestHook(app: App): RigwrightTestHook {
       if (app.asExported !== on) void app.commands.execute('view.asExported');
       app.renderNow();
     },
-    selectClip: (index) => app.selectClip(index),
+    selectClip: (index) => void app.commands.execute('playback.clip', index),
     binding: bindingHook(app),
     paint: paintHook(app),
     project: projectTestHook(app),
@@ -164,7 +214,7 @@ export function appTestHook(app: App): RigwrightTestHook {
   };
 }
 
-function bindingHook(app: App): BindingTestHook {
+function bindingHook(app: TestedApp): BindingTestHook {
   const binding = app.binding;
   return {
     state: () => {
@@ -226,7 +276,7 @@ const PAINT_COMMANDS = {
   'mirror-': 'paint.mirrorToNegative',
 } as const satisfies Record<PaintCommand, CommandId>;
 
-function paintHook(app: App): PaintTestHook {
+function paintHook(app: TestedApp): PaintTestHook {
   const { paint, tools, history } = app;
   const brush = () => tools.tool<BrushTool>('brush');
   return {
@@ -281,7 +331,7 @@ function paintHook(app: App): PaintTestHook {
   };
 }
 
-function workHook(app: App): WorkTestHook {
+function workHook(app: TestedApp): WorkTestHook {
   const { work } = app;
   const version = (info: AutosaveInfo | null | undefined) =>
     info
@@ -341,7 +391,7 @@ function workHook(app: App): WorkTestHook {
   };
 }
 
-function examplesHook(app: App): ExamplesTestHook {
+function examplesHook(app: TestedApp): ExamplesTestHook {
   const find = (name: string) => {
     const example = examplesOf(app.store.doc).find((e) => e.name === name);
     if (!example) throw new Error(`no example ${name}`);
@@ -372,7 +422,7 @@ function examplesHook(app: App): ExamplesTestHook {
  * Draws a frame now and reads the whole drawing buffer (RGBA, rows bottom up), in one read before the browser
  * presents (and may clear) it.
  */
-function drawnFrame(app: App): { frame: Uint8Array; width: number; height: number } {
+function drawnFrame(app: TestedApp): { frame: Uint8Array; width: number; height: number } {
   app.renderNow();
   const gl = app.viewport.renderer.getContext();
   const { drawingBufferWidth: width, drawingBufferHeight: height } = gl;
@@ -381,7 +431,7 @@ function drawnFrame(app: App): { frame: Uint8Array; width: number; height: numbe
   return { frame, width, height };
 }
 
-function lookHook(app: App): LookTestHook {
+function lookHook(app: TestedApp): LookTestHook {
   return {
     state: () => {
       const skinned = app.views.skinned;
@@ -436,7 +486,7 @@ function lookHook(app: App): LookTestHook {
   };
 }
 
-function meshesHook(app: App): MeshesTestHook {
+function meshesHook(app: TestedApp): MeshesTestHook {
   return {
     state: () => ({
       parts: app.meshes.list.map(({ name, vertexStart, vertexCount, triangleStart, triangleCount }) => ({
