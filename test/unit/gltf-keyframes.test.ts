@@ -31,6 +31,8 @@ import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { bakeClipEdit, bakeableClip } from '../../renderer/document/clip-bake.ts';
+import { gltfIntoDocument } from '../../renderer/document/gltf-document.ts';
+import { inProcessIo } from './in-process-io.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { defaultProjectSettings, PROJECT_FORMAT_VERSION, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
@@ -499,15 +501,15 @@ test('a pose file without key times plays at 30 fps as before', () => {
 });
 
 test('Bake clip is one undoable edit: the baked clip replaces the clip, without source, and undo brings the keys back', async () => {
-  const rig = await importGltf(readFileSync(dataFile('gltf', 'Fox', 'Fox.glb')), 'Fox.glb');
-  const clips = rig.clips.map((c, i) => ({ ...c, source: i }));
+  // The Fox as the app opens it (a whole document: every edit is checked against it), showing its Walk clip.
+  const opened = await gltfIntoDocument(
+    [{ name: 'Fox.glb', bytes: new Uint8Array(readFileSync(dataFile('gltf', 'Fox', 'Fox.glb'))) }],
+    inProcessIo,
+  );
+  const clips = opened.clips!;
   const walk = clips[1];
-  const doc = {
-    name: 'Fox.glb',
-    poses: walk.poses,
-    posesFile: walk.name,
-    clips,
-  } as unknown as SceneDocument;
+  assert.equal(walk.source, 1, 'the clip is animation 1 of the file');
+  const doc: SceneDocument = { ...opened, poses: walk.poses, posesFile: walk.name };
   const history = new UndoHistory();
   const store = new SceneStore(doc, history);
   const clip = bakeableClip(store.doc);
