@@ -120,7 +120,11 @@ export class App {
       () => this.context(),
       (_, error) => this.setError(errorMessage(error)),
       // Bone and mesh arguments are checked against the scene shown now.
-      { boneCount: () => boneCountOf(this.store.doc), meshIndex: (value) => this.meshes.indexOf(value) },
+      {
+        boneCount: () => boneCountOf(this.store.doc),
+        vertexCount: () => vertexCountOf(this.store.doc),
+        meshIndex: (value) => this.meshes.indexOf(value),
+      },
     );
     const influences = influencesFromWeights(doc.weights, INFLUENCE_DEFAULTS.maxInfluences);
     this.boneSelection = new BoneSelection(this.store);
