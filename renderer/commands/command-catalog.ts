@@ -445,6 +445,17 @@ const CATALOG = {
     enabledWhen: `meshActive && !binding && ${IDLE}`,
   },
   'playback.toggle': { label: 'Play / pause', menu: 'Playback' },
+  'playback.playing': {
+    label: 'Play or pause',
+    description: 'Argument: true plays, false pauses (result: whether it plays; a sequence of one pose never plays)',
+    argument: arg.boolean,
+    result: ON,
+  },
+  'playback.seek': {
+    label: 'Go to a time',
+    description: 'Argument: the time in the sequence’s frames (its SLERP parameter for a final pose), clamped to the sequence',
+    argument: arg.number(0, Number.MAX_SAFE_INTEGER),
+  },
   'playback.previousFrame': { label: 'Previous frame', menu: 'Playback' },
   'playback.nextFrame': { label: 'Next frame', menu: 'Playback' },
   'playback.bakeClip': {

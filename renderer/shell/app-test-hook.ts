@@ -139,9 +139,9 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
         clipName: doc.posesFile,
       };
     },
-    pause: () => timeline.pause(),
-    play: () => timeline.play(),
-    setTime: (time) => timeline.seek(time),
+    pause: () => void app.commands.execute('playback.playing', false),
+    play: () => void app.commands.execute('playback.playing', true),
+    setTime: (time) => void app.commands.execute('playback.seek', time),
     setInfluences: (k) => void run('view.influences', k),
     gpuPositions: async () => {
       if (frames.dirty) app.renderNow();

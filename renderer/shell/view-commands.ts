@@ -20,7 +20,7 @@ export interface ViewCommandsHost {
   readonly store: Pick<SceneStore, 'doc' | 'edit'>;
   readonly chrome: Pick<AppChrome, 'toggleHelp' | 'helpOpen'>;
   readonly tools: Pick<ToolManager, 'active'>;
-  readonly timeline: Pick<Timeline, 'toggle' | 'playing' | 'step'>;
+  readonly timeline: Pick<Timeline, 'toggle' | 'playing' | 'step' | 'play' | 'pause' | 'seek'>;
   readonly asExported: boolean;
   frameAll(): void;
   setWireframe(on: boolean): void;
@@ -53,6 +53,8 @@ export type ViewCommandId =
   | 'tool.cancel'
   | 'tool.confirm'
   | 'playback.toggle'
+  | 'playback.playing'
+  | 'playback.seek'
   | 'playback.previousFrame'
   | 'playback.nextFrame'
   | 'playback.clip'
@@ -90,6 +92,15 @@ export function viewCommands(app: ViewCommandsHost): HandlersFor<ViewCommandId> 
     'tool.cancel': { run: () => tools.active.cancel() },
     'tool.confirm': { run: () => tools.active.current.onConfirm?.() },
     'playback.toggle': { run: () => timeline.toggle(), checked: () => timeline.playing },
+    'playback.playing': {
+      run: (on) => {
+        if (on) timeline.play();
+        else timeline.pause();
+        return timeline.playing;
+      },
+      checked: () => timeline.playing,
+    },
+    'playback.seek': { run: (time) => timeline.seek(time) },
     'playback.previousFrame': { run: () => timeline.step(-1) },
     'playback.nextFrame': { run: () => timeline.step(1) },
     'playback.clip': {
