@@ -276,6 +276,12 @@ const CATALOG = {
     enabledWhen: IDLE,
     argument: arg.object({ bone: arg.bone(), parent: arg.nullable(arg.bone()) }),
   },
+  'bone.reorder': {
+    label: 'Number the bones anew',
+    description: 'New bone i is old bone order[i]; every bone-indexed field follows (argument: the order, one bone per bone)',
+    enabledWhen: IDLE,
+    argument: arg.perBone(arg.bone()),
+  },
   'bone.moveJoint': {
     label: 'Move a rest joint',
     description: 'Argument: { joint, position: [x, y, z] }',

@@ -28,7 +28,7 @@ export type SchemaNode =
   | { readonly kind: 'union'; readonly options: readonly Schema[] }
   | { readonly kind: 'object'; readonly fields: Readonly<Record<string, Schema>> }
   | { readonly kind: 'numbers'; readonly length: number; readonly item: Schema }
-  | { readonly kind: 'perVertex'; readonly item: Schema };
+  | { readonly kind: 'each'; readonly per: 'vertex' | 'bone'; readonly item: Schema };
 
 /**
  * A schema whose values have TypeScript type T (`type` is never set: it only carries T, as a function's result so
@@ -63,7 +63,9 @@ export const arg = {
   /** an array of exactly `length` numbers, each as `item` says */
   numbers: <N extends number>(length: N, item: Schema<number>): Schema<NumberTuple<N>> => ({ kind: 'numbers', length, item }),
   /** an array of one number per vertex of the scene, each as `item` says */
-  perVertex: (item: Schema<number>): Schema<number[]> => ({ kind: 'perVertex', item }),
+  perVertex: (item: Schema<number>): Schema<number[]> => ({ kind: 'each', per: 'vertex', item }),
+  /** an array of one number per bone of the skeleton, each as `item` says */
+  perBone: (item: Schema<number>): Schema<number[]> => ({ kind: 'each', per: 'bone', item }),
 };
 
 /** The object type of an object schema's fields: those that accept undefined are optional keys. */
@@ -165,13 +167,13 @@ function check(schema: Schema, value: unknown, field: string, command: string, s
       (value as unknown[]).forEach((item, i) => check(schema.item, item, `${field || 'argument'}[${i}]`, command, scene));
       return;
     }
-    case 'perVertex': {
-      const count = scene?.vertexCount?.();
+    case 'each': {
+      const count = schema.per === 'vertex' ? scene?.vertexCount?.() : scene?.boneCount();
       if (!Array.isArray(value) || (count !== undefined && value.length !== count))
         fail(
           count === undefined
             ? describe(schema)
-            : `an array of ${count} numbers (one per vertex), each ${describe(schema.item).replace(/^an? /, '')}`,
+            : `an array of ${count} numbers (one per ${schema.per}), each ${describe(schema.item).replace(/^an? /, '')}`,
         );
       (value as unknown[]).forEach((item, i) => check(schema.item, item, `${field || 'argument'}[${i}]`, command, scene));
       return;
@@ -211,8 +213,8 @@ export function describe(schema: Schema): string {
         .join('; ')} }`;
     case 'numbers':
       return `an array of ${schema.length} numbers, each ${describe(schema.item).replace(/^an? /, '')}`;
-    case 'perVertex':
-      return `an array of one number per vertex, each ${describe(schema.item).replace(/^an? /, '')}`;
+    case 'each':
+      return `an array of one number per ${schema.per}, each ${describe(schema.item).replace(/^an? /, '')}`;
   }
 }
 
@@ -244,7 +246,7 @@ export function typeText(schema: Schema): string {
         .join('; ')} }`;
     case 'numbers':
       return schema.length <= 4 ? `[${Array.from({ length: schema.length }, () => 'number').join(', ')}]` : 'number[]';
-    case 'perVertex':
+    case 'each':
       return 'number[]';
   }
 }

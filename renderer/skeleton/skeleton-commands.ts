@@ -5,7 +5,7 @@
  * selection goes to its parent). Nothing else resets: the camera, playback, the lasso selection and the locks stay.
  */
 import type { HandlersFor } from '../commands/command-handlers.ts';
-import { deleteBone, insertBone, moveJoints, renameBone, reparentBone, type BoneEdit } from '../../workers/rig/bone-edits.ts';
+import { deleteBone, insertBone, moveJoints, renameBone, reorderBones, reparentBone, type BoneEdit } from '../../workers/rig/bone-edits.ts';
 import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { BoneSelection } from './bone-selection.ts';
@@ -16,7 +16,7 @@ export interface SkeletonCommandsHost {
   readonly boneSelection: Pick<BoneSelection, 'bone' | 'follow' | 'select'>;
 }
 
-export type SkeletonCommandId = 'bone.rename' | 'bone.insert' | 'bone.delete' | 'bone.reparent' | 'bone.moveJoint';
+export type SkeletonCommandId = 'bone.rename' | 'bone.insert' | 'bone.delete' | 'bone.reparent' | 'bone.reorder' | 'bone.moveJoint';
 
 export function skeletonCommands({ store, boneSelection }: SkeletonCommandsHost): HandlersFor<SkeletonCommandId> {
   /**
@@ -45,6 +45,7 @@ export function skeletonCommands({ store, boneSelection }: SkeletonCommandsHost)
     },
     'bone.delete': { run: (bone) => apply((doc) => deleteBone(doc, bone), store.doc.skeleton.parents[bone]) },
     'bone.reparent': { run: ({ bone, parent }) => apply((doc) => reparentBone(doc, bone, parent)) },
+    'bone.reorder': { run: (order) => apply((doc) => reorderBones(doc, order)) },
     'bone.moveJoint': { run: ({ joint, position }) => apply((doc) => moveJoints(doc, [{ joint, position }])) },
   };
 }

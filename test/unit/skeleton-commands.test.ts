@@ -71,3 +71,22 @@ test('insert gives the new bone; a bad argument names it; a refused edit says wh
   assert.equal(store.doc, before, 'the refused edit changed nothing');
   assert.equal(store.history.undoLabels().length, 1);
 });
+
+test('reorder takes one bone per bone: the selection follows its bone; a short order names the count', () => {
+  const { store, boneSelection, commands } = setup();
+  const B = boneCountOf(store.doc);
+  const order = Array.from({ length: B }, (_, i) => B - 1 - i);
+  boneSelection.select(2);
+  void commands.execute('bone.reorder', order);
+  assert.equal(boneSelection.bone, B - 3, 'old bone 2 is new bone B - 3');
+  assert.deepEqual(store.history.undoLabels().length, 1);
+  assert.throws(() => commands.execute('bone.reorder', order.slice(1)), new RegExp(`an array of ${B} numbers \\(one per bone\\)`));
+  assert.throws(
+    () =>
+      commands.execute(
+        'bone.reorder',
+        order.map(() => 0),
+      ),
+    /bone 0 is listed twice/,
+  );
+});
