@@ -3,6 +3,8 @@
  * 3 × 2 weight matrix.
  */
 import { test } from 'node:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { boneColumn, boneRotation, denseWeights, dominantBone, weightAt, withRows } from '../../workers/scene/bone-data.ts';
 
@@ -47,4 +49,26 @@ test('the dense weights are the rows one after another, in a copy of their own',
   dense[1] = 9;
   assert.equal(weightAt(weights, 0, 1), 0.75, 'changing the copy leaves the scene’s weights');
   assert.equal(denseWeights({ rows: 0, cols: 4, data: new Float64Array(0) }).length, 0, 'no vertices, no weights');
+});
+
+test('no renderer module indexes the scene’s weights matrix itself: it goes through the scene layer', () => {
+  // The paint controller's flush reads the paint session's own float32 buffer (workers/paint/paint-weights.ts), a
+  // copy the session keeps while painting, not the document's matrix.
+  const OWN_BUFFER = new Set([path.join('renderer', 'paint', 'paint-controller.ts')]);
+  const offenders: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.name.endsWith('.ts') && !OWN_BUFFER.has(file) && /weights\.data\b/.test(readFileSync(file, 'utf8')))
+        offenders.push(file);
+    }
+  };
+  walk('renderer');
+  assert.deepEqual(offenders, [], 'renderer modules reading weights.data directly');
+  assert.match(
+    readFileSync(path.join('renderer', 'paint', 'paint-controller.ts'), 'utf8'),
+    /session\.weights\.data/,
+    'the exception is still the paint buffer (drop it from OWN_BUFFER when it goes)',
+  );
 });
