@@ -24,9 +24,9 @@ import { boneCountOf, vertexCountOf, withDerived, type SceneDocument } from '../
 import { normalizeWeightsEdit, pruneWeightsEdit, smoothBoneEdit } from '../../workers/scene/scene-edits.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
-import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
-import { PaintController, type PaintCommand } from '../../renderer/paint/paint-controller.ts';
+import type { PaintCommand } from '../../renderer/paint/paint-controller.ts';
+import { headlessPaintController } from './headless-hosts.ts';
 import { dataFile } from './shared-data.ts';
 import { glbBin, glbJson } from './glb-json.ts';
 
@@ -93,24 +93,13 @@ function appPainter(doc: SceneDocument, vertexMask: Uint8Array | null = null) {
   let selectedBone = -1;
   const history = new UndoHistory();
   const store = new SceneStore(doc, history);
-  let influences = influencesFromWeights(doc.weights, 4);
-  const paint = new PaintController({
-    store,
+  const paint = headlessPaintController(store, {
     matcher: {
       mirrorVertexMap: (positions, triangles, axis, tolerance) => Promise.resolve(mirrorVertexMap(positions, triangles, axis, tolerance)),
       cancel: () => undefined,
     },
     selectedBone: () => selectedBone,
-    weightsChanged: () => undefined,
-    weightsSettled: () => undefined,
-    schedule: () => undefined,
     vertexMask: () => vertexMask,
-    views: {
-      influences: () => influences,
-      padInfluences: (stride) => (influences = influencesFromWeights(store.doc.weights, stride)),
-      skinned: () => ({ packInfluenceRow: () => undefined, commitInfluenceRows: () => undefined }),
-      weightView: () => ({ updateVertex: () => undefined, commitVertices: () => undefined }),
-    },
   });
   /** the bone selected in the Paint panel (Smooth bone smooths it) */
   const select = (bone: number): void => void (selectedBone = bone);

@@ -10,12 +10,11 @@ import assert from 'node:assert/strict';
 import { demoDocument, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
-import { PaintController, type MirrorMatcher } from '../../renderer/paint/paint-controller.ts';
+import type { PaintController, MirrorMatcher } from '../../renderer/paint/paint-controller.ts';
 import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
-import { BindingController } from '../../renderer/bind/binding-controller.ts';
+import { headlessBindingController, headlessPaintController } from './headless-hosts.ts';
 import { gatherDab } from '../../workers/paint/paint-dab.ts';
 import { createVertexGrid } from '../../workers/paint/vertex-grid.ts';
-import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { jointDistanceHandles } from '../../workers/weights/automatic-handles.ts';
 
@@ -24,22 +23,8 @@ function paintSetup(
 ) {
   const history = new UndoHistory();
   const store = new SceneStore(demoDocument(), history);
-  let influences = influencesFromWeights(store.doc.weights, 4);
   const packed = new Set<number>();
-  const controller = new PaintController({
-    store,
-    matcher,
-    selectedBone: () => 1,
-    weightsChanged: () => undefined,
-    weightsSettled: () => undefined,
-    schedule: (callback) => queueMicrotask(callback),
-    views: {
-      influences: () => influences,
-      padInfluences: (stride) => (influences = influencesFromWeights(store.doc.weights, stride)),
-      skinned: () => ({ packInfluenceRow: (_, v) => void packed.add(v), commitInfluenceRows: () => undefined }),
-      weightView: () => ({ updateVertex: () => undefined, commitVertices: () => undefined }),
-    },
-  });
+  const controller = headlessPaintController(store, { matcher, packed, schedule: (callback) => queueMicrotask(callback) });
   return { history, store, controller, packed };
 }
 
@@ -164,9 +149,9 @@ function bindingSetup(fail = false) {
   const store = new SceneStore(demoDocument(), history);
   const errors: string[] = [];
   let running = false;
-  const controller = new BindingController({
+  const controller = headlessBindingController(
     store,
-    client: {
+    {
       get running() {
         return running;
       },
@@ -180,17 +165,8 @@ function bindingSetup(fail = false) {
         return result.finally(() => (running = false));
       },
     },
-    io: { readRigFile: () => Promise.reject(new Error('unused')), handlesFromDmat: () => Promise.reject(new Error('unused')) },
-    bridge: { openFiles: () => Promise.resolve([]), saveFile: () => Promise.resolve(true) },
-    posedPositions: () => store.doc.mesh.positions,
-    viewProjection: () => ({ elements: [], width: 1, height: 1 }),
-    selectedBone: () => 3,
-    load: () => Promise.resolve(),
-    showError: (message) => void errors.push(message),
-    computed: () => undefined,
-    vertexMask: () => null,
-    shownTriangles: () => store.doc.mesh.triangles,
-  });
+    { selectedBone: () => 3, showError: (message) => void errors.push(message) },
+  );
   return { history, store, controller, errors };
 }
 

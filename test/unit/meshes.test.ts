@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
-import { BindingController } from '../../renderer/bind/binding-controller.ts';
+import { headlessBindingController, headlessPaintController } from './headless-hosts.ts';
 import { MeshesController } from '../../renderer/meshes/meshes-controller.ts';
 import {
   joinCorners,
@@ -24,7 +24,7 @@ import {
   withPartWeights,
   withSkinned,
 } from '../../renderer/document/mesh-parts.ts';
-import { PaintController } from '../../renderer/paint/paint-controller.ts';
+import type { PaintController } from '../../renderer/paint/paint-controller.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
@@ -285,9 +285,9 @@ function bindingSetup(doc: SceneDocument) {
   const store = new SceneStore(doc, history);
   const errors: string[] = [];
   let running = false;
-  const binding = new BindingController({
+  const binding = headlessBindingController(
     store,
-    client: {
+    {
       get running() {
         return running;
       },
@@ -300,17 +300,8 @@ function bindingSetup(doc: SceneDocument) {
         ).finally(() => (running = false));
       },
     },
-    io: { readRigFile: () => Promise.reject(new Error('unused')), handlesFromDmat: () => Promise.reject(new Error('unused')) },
-    bridge: { openFiles: () => Promise.resolve([]), saveFile: () => Promise.resolve(true) },
-    posedPositions: () => store.doc.mesh.positions,
-    viewProjection: () => ({ elements: [], width: 1, height: 1 }),
-    selectedBone: () => 0,
-    load: () => Promise.resolve(),
-    showError: (message) => void errors.push(message),
-    computed: () => undefined,
-    vertexMask: () => null,
-    shownTriangles: () => store.doc.mesh.triangles,
-  });
+    { showError: (message) => void errors.push(message) },
+  );
   return { history, store, binding, errors };
 }
 
@@ -496,19 +487,5 @@ test('binding a mesh the file had without a skin makes it skinned; the meshes co
  * matcher that do nothing (not under test).
  */
 function paintControllerOn(store: SceneStore, bone: number, vertexMask: () => Uint8Array | null = () => null): PaintController {
-  return new PaintController({
-    store,
-    vertexMask,
-    matcher: { mirrorVertexMap: () => Promise.reject(new Error('unused')), cancel: () => undefined },
-    selectedBone: () => bone,
-    weightsChanged: () => undefined,
-    weightsSettled: () => undefined,
-    schedule: (callback) => callback(),
-    views: {
-      influences: () => ({ stride: 2, bones: new Int32Array(0), weights: new Float32Array(0) }) as never,
-      padInfluences: () => undefined,
-      skinned: () => ({ packInfluenceRow: () => undefined, commitInfluenceRows: () => undefined }),
-      weightView: () => ({ updateVertex: () => undefined, commitVertices: () => undefined }),
-    },
-  });
+  return headlessPaintController(store, { selectedBone: () => bone, vertexMask, schedule: (callback) => callback(), stride: 2 });
 }

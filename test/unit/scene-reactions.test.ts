@@ -5,15 +5,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BindingController } from '../../renderer/bind/binding-controller.ts';
 import { BoneSelection } from '../../renderer/skeleton/bone-selection.ts';
 import { PosePlayback, type SequenceTimeline } from '../../renderer/skeleton/pose-playback.ts';
 import { demoDocument, twistDemoDocument, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
-import { PaintController } from '../../renderer/paint/paint-controller.ts';
-import { influencesFromWeights } from '../../workers/skinning/influences.ts';
+import { headlessBindingController, headlessPaintController } from './headless-hosts.ts';
 
 /** A timeline that keeps time as the app's does: a new sequence starts at 0; otherwise time is what it was set to. */
 class RecordingTimeline implements SequenceTimeline {
@@ -35,33 +33,21 @@ function withJointMoved(doc: SceneDocument, joint: number, dx: number): SceneDoc
 function bindingController(store: SceneStore, hang: { cancelled: number }) {
   let running = false;
   let reject: ((error: unknown) => void) | null = null;
-  return new BindingController({
-    store,
-    client: {
-      get running() {
-        return running;
-      },
-      cancel: () => {
-        hang.cancelled++;
-        running = false;
-        reject?.(new DOMException('cancelled', 'AbortError'));
-      },
-      automaticHandles: () => Promise.reject(new Error('unused')),
-      harmonicWeights: () => {
-        running = true;
-        return new Promise((_, r) => (reject = r));
-      },
+  // A solve that runs until it is cancelled.
+  return headlessBindingController(store, {
+    get running() {
+      return running;
     },
-    io: { readRigFile: () => Promise.reject(new Error('unused')), handlesFromDmat: () => Promise.reject(new Error('unused')) },
-    bridge: { openFiles: () => Promise.resolve([]), saveFile: () => Promise.resolve(true) },
-    posedPositions: () => store.doc.mesh.positions,
-    viewProjection: () => ({ elements: [], width: 1, height: 1 }),
-    selectedBone: () => 0,
-    load: () => Promise.resolve(),
-    showError: () => undefined,
-    computed: () => undefined,
-    vertexMask: () => null,
-    shownTriangles: () => store.doc.mesh.triangles,
+    cancel: () => {
+      hang.cancelled++;
+      running = false;
+      reject?.(new DOMException('cancelled', 'AbortError'));
+    },
+    automaticHandles: () => Promise.reject(new Error('unused')),
+    harmonicWeights: () => {
+      running = true;
+      return new Promise((_, r) => (reject = r));
+    },
   });
 }
 
@@ -144,27 +130,9 @@ test('another sequence starts the timeline over; the same sequence rewritten by 
   assert.equal(timeline.time, 0, 'other frames start over');
 });
 
-function paintController(store: SceneStore): PaintController {
-  let influences = influencesFromWeights(store.doc.weights, 4);
-  return new PaintController({
-    store,
-    matcher: { mirrorVertexMap: () => Promise.reject(new Error('unused')), cancel: () => undefined },
-    selectedBone: () => 1,
-    weightsChanged: () => undefined,
-    weightsSettled: () => undefined,
-    schedule: (callback) => queueMicrotask(callback),
-    views: {
-      influences: () => influences,
-      padInfluences: (stride) => (influences = influencesFromWeights(store.doc.weights, stride)),
-      skinned: () => ({ packInfluenceRow: () => undefined, commitInfluenceRows: () => undefined }),
-      weightView: () => ({ updateVertex: () => undefined, commitVertices: () => undefined }),
-    },
-  });
-}
-
 test('paint locks are the document’s: a toggle is an edit, a skeleton edit keeps them, undo after it still works', () => {
   const store = new SceneStore(demoDocument(), new UndoHistory());
-  const paint = paintController(store);
+  const paint = headlessPaintController(store);
   const B = store.doc.skeleton.parents.length;
   paint.setLocked(3, true);
   assert.deepEqual(store.history.undoLabels(), ['Lock bone 3']);

@@ -17,14 +17,14 @@ import type { WhenContext } from '../../renderer/commands/when-clause.ts';
 import { withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
-import { PaintController } from '../../renderer/paint/paint-controller.ts';
+import type { PaintController } from '../../renderer/paint/paint-controller.ts';
 import type { LassoCombine } from '../../renderer/bind/binding-controller.ts';
 import { BrushTool } from '../../renderer/tools/brush/brush-tool.ts';
 import { LassoTool } from '../../renderer/tools/lasso/lasso-tool.ts';
 import { SelectTool } from '../../renderer/tools/select/select-tool.ts';
 import { ToolManager } from '../../renderer/tools/tool-manager.ts';
 import type { BrushRing } from '../../renderer/view/brush-ring.ts';
-import { influencesFromWeights } from '../../workers/skinning/influences.ts';
+import { headlessPaintController } from './headless-hosts.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 
 /** Grid side in vertices, and the step between them. */
@@ -257,22 +257,8 @@ export class ToolHarness {
     this.camera.lookAt(0, 0, 0);
     this.camera.updateMatrixWorld();
     const store = this.store;
-    let influences = influencesFromWeights(store.doc.weights, 2);
-    this.paint = new PaintController({
-      store,
-      matcher: { mirrorVertexMap: () => Promise.reject(new Error('no mirror matching here')), cancel: () => undefined },
-      selectedBone: () => this.selectedBone,
-      weightsChanged: () => undefined,
-      weightsSettled: () => undefined,
-      // The frame never comes: a stroke's end, Escape and the surface's update flush themselves.
-      schedule: () => undefined,
-      views: {
-        influences: () => influences,
-        padInfluences: (stride) => (influences = influencesFromWeights(store.doc.weights, stride)),
-        skinned: () => ({ packInfluenceRow: () => undefined, commitInfluenceRows: () => undefined }),
-        weightView: () => ({ updateVertex: () => undefined, commitVertices: () => undefined }),
-      },
-    });
+    // The frame never comes (schedule): a stroke's end, Escape and the surface's update flush themselves.
+    this.paint = headlessPaintController(store, { selectedBone: () => this.selectedBone, stride: 2 });
     const ring = {
       place: () => void this.ring.push('place'),
       hide: () => void this.ring.push('hide'),
