@@ -47,7 +47,6 @@ import type { Viewport } from '../view/viewport.ts';
 import { SceneView } from '../view/scene-view.ts';
 import { MeshesController } from '../meshes/meshes-controller.ts';
 import { SceneFeed } from '../view/scene-feed.ts';
-import { boneScaleEdit } from '../../workers/scene/scene-edits.ts';
 import type { MeshesPanel } from '../panels/meshes-panel.ts';
 import { appCommands } from './app-commands.ts';
 import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager, type ShownPanel } from './app-parts.ts';
@@ -320,14 +319,6 @@ export class App {
     this.feed.padInfluences(stride);
   }
 
-  /** Local scale of a bone about its start joint, one undo step per bone while it is edited. */
-  setBoneScale(bone: number, scale: readonly number[]): void {
-    // The same edit as `rigwright edit --bone-scale`.
-    const { label, fields } = boneScaleEdit(this.store.doc, bone, [scale[0], scale[1], scale[2]]);
-    this.store.edit(label, fields, `scale bone ${bone}`);
-    this.renderNow();
-  }
-
   /** The weight-blended method's per-vertex LBS ↔ DQS blend: one value for every vertex, or #V values. */
   setBlendWeights(blend: number | ArrayLike<number>): void {
     const n = vertexCountOf(this.store.doc);
@@ -408,15 +399,6 @@ export class App {
   showExportSettings(): void {
     const { influences, weightComponent } = this.exportDialog.settings;
     this.gltfControls.setAsExportedTitle(`${influences} × ${weightComponent.replace('-', ' ')}, LBS`);
-  }
-
-  /** Shows clip `index` of the scene's clips (glTF files can hold several); not an edit of the scene. */
-  selectClip(index: number): void {
-    const doc = this.store.doc;
-    const clip = doc.clips?.[index];
-    if (!clip || clip.poses === doc.poses) return;
-    this.store.edit(`Show clip ${clip.name}`, { poses: clip.poses, posesFile: clip.name });
-    this.renderNow();
   }
 
   private refreshClips(): void {

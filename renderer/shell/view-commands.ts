@@ -13,6 +13,7 @@ import type { AppChrome } from '../panels/app-chrome.ts';
 import type { Timeline } from '../panels/timeline.ts';
 import type { SceneView } from '../view/scene-view.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
+import { boneScaleEdit } from '../../workers/scene/scene-edits.ts';
 
 /** What the view commands use of the app. */
 export interface ViewCommandsHost {
@@ -31,8 +32,6 @@ export interface ViewCommandsHost {
   setError(message: string | null): void;
   setInfluences(count: number): void;
   selectBone(bone: number): void;
-  setBoneScale(bone: number, scale: readonly number[]): void;
-  selectClip(index: number): void;
   renderNow(): void;
 }
 
@@ -88,7 +87,14 @@ export function viewCommands(app: ViewCommandsHost): HandlersFor<ViewCommandId> 
     'view.influences': { run: (count) => app.setInfluences(count) },
     'view.mode': { run: (mode) => app.setView(mode) },
     'bone.select': { run: (bone) => app.selectBone(bone) },
-    'bone.scale': { run: ({ bone, scale }) => app.setBoneScale(bone, scale) },
+    // One undo step per bone while it is edited; the same edit as `rigwright edit --bone-scale`.
+    'bone.scale': {
+      run: ({ bone, scale }) => {
+        const { label, fields } = boneScaleEdit(app.store.doc, bone, scale);
+        app.store.edit(label, fields, `scale bone ${bone}`);
+        app.renderNow();
+      },
+    },
     'tool.cancel': { run: () => tools.active.cancel() },
     'tool.confirm': { run: () => tools.active.current.onConfirm?.() },
     'playback.toggle': { run: () => timeline.toggle(), checked: () => timeline.playing },
@@ -107,7 +113,12 @@ export function viewCommands(app: ViewCommandsHost): HandlersFor<ViewCommandId> 
       run: (index) => {
         const count = app.store.doc.clips?.length ?? 0;
         if (index >= count) throw new Error(`playback.clip: argument must be a clip from 0 to ${count - 1}, got ${index}`);
-        app.selectClip(index);
+        // Showing another clip of the file is an undoable step, as every change of the shown poses is.
+        const { doc } = app.store;
+        const clip = doc.clips![index];
+        if (clip.poses === doc.poses) return;
+        app.store.edit(`Show clip ${clip.name}`, { poses: clip.poses, posesFile: clip.name });
+        app.renderNow();
       },
     },
     'playback.bakeClip': {
