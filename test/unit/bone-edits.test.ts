@@ -120,6 +120,18 @@ function assertWorldKept(
     }
 }
 
+/** The documents' own pose sequences keep each bone's posed world transform (assertWorldKept on every frame). */
+function assertPosesKept(
+  doc: SceneDocument,
+  after: SceneDocument,
+  source: (b: number) => number,
+  bones: Iterable<number>,
+  what: string,
+  { positions = false, tolerance = 1e-12 }: { positions?: boolean; tolerance?: number } = {},
+): void {
+  assertWorldKept(worldTransforms(doc, doc.poses!), worldTransforms(after, after.poses!), source, bones, positions, tolerance, what);
+}
+
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
 test('deleting a bone gives its weight to its parent, keeps every row sum, and keeps posed world rotations (hand)', () => {
@@ -163,15 +175,7 @@ test('deleting a bone gives its weight to its parent, keeps every row sum, and k
     const expected = h < 0 ? h : h === d ? newIndex(p) : newIndex(h);
     assert.equal(after.handles![v], expected, `vertex ${v}: its handle follows its bone (a deleted bone’s to the parent)`);
   }
-  assertWorldKept(
-    worldTransforms(doc, doc.poses!),
-    worldTransforms(after, after.poses!),
-    (b) => kept[b],
-    range(B - 1),
-    false,
-    1e-12,
-    'hand delete',
-  );
+  assertPosesKept(doc, after, (b) => kept[b], range(B - 1), 'hand delete');
 });
 
 test('deleting a bone keeps each weight row’s sum on the body’s harmonic weights, which are not exactly 1-summing', () => {
@@ -206,15 +210,7 @@ test('deleting a bone keeps each weight row’s sum on the body’s harmonic wei
         `example ${e}`,
       );
     }
-    assertWorldKept(
-      worldTransforms(doc, doc.poses!),
-      worldTransforms(after, after.poses!),
-      (b) => kept[b],
-      range(B - 1),
-      false,
-      1e-12,
-      `body delete ${d}`,
-    );
+    assertPosesKept(doc, after, (b) => kept[b], range(B - 1), `body delete ${d}`);
   }
 });
 
@@ -225,15 +221,7 @@ test('deleting a bone of the quaternion hand pose composes the children’s quat
   for (const d of range(B).filter((b) => parents.includes(b))) {
     const after = applied(doc, (x) => deleteBone(x, d));
     const kept = range(B).filter((b) => b !== d);
-    assertWorldKept(
-      worldTransforms(doc, doc.poses!),
-      worldTransforms(after, after.poses!),
-      (b) => kept[b],
-      range(B - 1),
-      false,
-      1e-12,
-      `quaternion delete ${d}`,
-    );
+    assertPosesKept(doc, after, (b) => kept[b], range(B - 1), `quaternion delete ${d}`);
   }
 });
 
@@ -253,15 +241,7 @@ test('deleting a root gives its weight to its first child, the children becoming
       doc.weights.data[v * B + children[0]] + doc.weights.data[v * B + root],
       `vertex ${v}`,
     );
-  assertWorldKept(
-    worldTransforms(doc, doc.poses!),
-    worldTransforms(after, after.poses!),
-    (b) => kept[b],
-    range(B - 1),
-    false,
-    1e-12,
-    'root delete',
-  );
+  assertPosesKept(doc, after, (b) => kept[b], range(B - 1), 'root delete');
 });
 
 test('inserting a bone and deleting it again is the identity on every field', async () => {
@@ -284,15 +264,7 @@ test('inserting a bone and deleting it again is the identity on every field', as
       if (doc.gltfSource) assert.equal(inserted.gltfSource!.jointNodes[B], -1, 'the new bone has no node in the file');
       const hasTranslations = doc.poses?.kind === 'matrices' && doc.poses.translations !== undefined;
       // The taken children keep their posed world rotation (and transform, where translations say it).
-      assertWorldKept(
-        worldTransforms(doc, doc.poses!),
-        worldTransforms(inserted, inserted.poses!),
-        (b) => b,
-        range(B),
-        hasTranslations,
-        1e-9,
-        'insert',
-      );
+      assertPosesKept(doc, inserted, (b) => b, range(B), 'insert', { positions: hasTranslations, tolerance: 1e-9 });
       const back = applied(inserted, (x) => deleteBone(x, B));
       if (hasTranslations && takeChildren.length > 0) {
         // Translations of the children are re-expressed twice: equal up to rounding.
@@ -331,15 +303,7 @@ test('reordering by a permutation and then by its inverse is the identity and ke
     const inverse = new Array<number>(B);
     order.forEach((o, i) => (inverse[o] = i));
     const permuted = applied(doc, (x) => reorderBones(x, order));
-    assertWorldKept(
-      worldTransforms(doc, doc.poses!),
-      worldTransforms(permuted, permuted.poses!),
-      (b) => order[b],
-      range(B),
-      true,
-      1e-12,
-      'reorder',
-    );
+    assertPosesKept(doc, permuted, (b) => order[b], range(B), 'reorder', { positions: true });
     if (doc.boneNames) assert.equal(permuted.boneNames![0], doc.boneNames[order[0]], 'names follow their bones');
     const back = applied(permuted, (x) => reorderBones(x, inverse));
     assert.deepStrictEqual(boneState(back), boneState(doc), `${doc.name}: reorder then the inverse is the identity`);
@@ -355,15 +319,7 @@ test('CesiumMan: a delete keeps every bone’s posed transform, and the keyframe
     .slice(0, 3)) {
     const after = applied(doc, (x) => deleteBone(x, d));
     const kept = range(B).filter((b) => b !== d);
-    assertWorldKept(
-      worldTransforms(doc, doc.poses!),
-      worldTransforms(after, after.poses!),
-      (b) => kept[b],
-      range(B - 1),
-      true,
-      1e-9,
-      `delete ${d}`,
-    );
+    assertPosesKept(doc, after, (b) => kept[b], range(B - 1), `delete ${d}`, { positions: true, tolerance: 1e-9 });
     const seq = after.poses!;
     assert.ok(seq.kind === 'matrices' && seq.curves && seq.times && seq.translations, 'the curves are kept');
     assert.equal(after.clips![0].poses, seq, 'the shown poses are still the clip’s');
@@ -404,11 +360,11 @@ test('re-parenting keeps the bone’s posed world rotation, its subtree followin
   const target = doc.skeleton.order[0];
   const after = applied(doc, (x) => reparentBone(x, bone, target));
   assert.equal(after.skeleton.parents[bone], target, 'the new parent');
-  assertWorldKept(worldTransforms(doc, doc.poses!), worldTransforms(after, after.poses!), (b) => b, range(B), false, 1e-12, 're-parent');
+  assertPosesKept(doc, after, (b) => b, range(B), 're-parent');
   const rooted = applied(doc, (x) => reparentBone(x, bone, null));
   assert.equal(rooted.skeleton.parents[bone], -1, 'a root');
   assert.equal(rooted.skeleton.joints.length, doc.skeleton.joints.length + 3, 'with a start joint of its own');
-  assertWorldKept(worldTransforms(doc, doc.poses!), worldTransforms(rooted, rooted.poses!), (b) => b, range(B), false, 1e-12, 'to root');
+  assertPosesKept(doc, rooted, (b) => b, range(B), 'to root');
   const child = range(B).find((b) => parents[b] === bone)!;
   assert.throws(() => reparentBone(doc, bone, child), /cycle/, 'under its own child');
   assert.throws(() => reparentBone(doc, bone, bone), /cycle/, 'under itself');
@@ -417,15 +373,7 @@ test('re-parenting keeps the bone’s posed world rotation, its subtree followin
   const cesium = await fullCesiumMan();
   const cb = range(boneCountOf(cesium)).find((b) => cesium.skeleton.parents[b] > 0)!;
   const moved = applied(cesium, (x) => reparentBone(x, cb, 0));
-  assertWorldKept(
-    worldTransforms(cesium, cesium.poses!),
-    worldTransforms(moved, moved.poses!),
-    (b) => b,
-    range(boneCountOf(cesium)),
-    true,
-    1e-9,
-    'CesiumMan re-parent',
-  );
+  assertPosesKept(cesium, moved, (b) => b, range(boneCountOf(cesium)), 'CesiumMan re-parent', { positions: true, tolerance: 1e-9 });
   assert.equal(moved.clips![0].source, undefined, 'the clip no longer is the file’s animation');
   assert.equal(moved.clips![0].from, cesium.clips![0].source, 'it says which it came from');
 });
@@ -480,7 +428,7 @@ test('an inserted root bone plays at rest; the clips lose the curves (no node fo
   const after = applied(doc, (x) => insertBone(x, { parent: null, head: [0, 0, 0], tip: [0, 0, 1] }));
   const seq = after.poses!;
   assert.ok(seq.kind === 'matrices' && !seq.curves, 'no curves');
-  assertWorldKept(worldTransforms(doc, doc.poses!), worldTransforms(after, after.poses!), (b) => b, range(B), true, 1e-15, 'root insert');
+  assertPosesKept(doc, after, (b) => b, range(B), 'root insert', { positions: true, tolerance: 1e-15 });
   const transforms = new Float64Array(12 * (B + 1));
   forwardKinematics(after.skeleton, seq.rotations.subarray(0, 9 * (B + 1)), transforms, seq.translations!.subarray(0, 3 * (B + 1)));
   assert.deepStrictEqual(
