@@ -1,7 +1,9 @@
 /**
  * What each command is: its label, the desktop menu it appears in, its tooltip text and when it is enabled.
  * Pure data, so the keybinding table, the help overlay, the desktop menus and the README's key table are all made
- * from one list, in Node tests as in the app. What a command does is registered by the shell (shell/app-commands.ts).
+ * from one list, in Node tests as in the app; its argument and result schemas check what a script or key passes and
+ * give the script API's declarations. What a command does lives in its feature's command module (paint/paint-commands.ts,
+ * skeleton/skeleton-commands.ts, …), gathered by shell/app-commands.ts.
  */
 import { arg, type Schema, type TypeOf } from './command-schema.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';

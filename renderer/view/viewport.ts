@@ -16,7 +16,7 @@ export class Viewport {
   private grid: THREE.GridHelper | null = null;
   /**
    * Draws the frame instead of the plain full-canvas render when it returns true (the split view of
-   * renderer/deformation-controller.ts); sizes are the canvas's CSS size, as WebGLRenderer.setViewport takes.
+   * renderer/view/deformation-views.ts); sizes are the canvas's CSS size, as WebGLRenderer.setViewport takes.
    */
   renderHook: ((renderer: THREE.WebGLRenderer, scene: THREE.Scene, camera: THREE.PerspectiveCamera) => boolean) | null = null;
   private dirty = true;
