@@ -69,7 +69,7 @@ export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> 
     'bind.loadHandles': { run: () => binding.openHandles() },
     'bind.saveHandles': { run: () => binding.saveHandles() },
     'bind.compareHandles': { run: () => binding.compareHandles() },
-    'bind.compute': { run: () => binding.startBind() },
+    'bind.compute': { run: (overrides) => binding.startBind(overrides ?? {}) },
     'bind.cancel': { run: () => binding.cancelBind() },
     'bind.saveWeights': { run: () => binding.saveWeights() },
     'bind.options': { run: (options) => setOptions(options) },

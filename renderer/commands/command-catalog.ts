@@ -52,6 +52,14 @@ export const WEIGHT_COMPONENTS = ['float', 'unsigned-short', 'unsigned-byte'] as
 /** A toggle gives back whether its thing is on now. */
 const ON = arg.boolean;
 
+/** How Compute weights runs: what bind.options sets, and what one bind.compute may take for that run alone. */
+const BIND_OPTIONS = arg.object({
+  source: arg.optional(arg.oneOf(HANDLE_SOURCE_CHOICES)),
+  radiusFraction: arg.optional(arg.number(0.001, 1)),
+  laplacian: arg.optional(arg.oneOf(LAPLACIANS)),
+  bindUnhandled: arg.optional(arg.boolean),
+});
+
 const CATALOG = {
   'file.openProject': { label: 'Open project…', menu: 'File', description: 'Open a Rigwright project (.rig.glb)', enabledWhen: IDLE },
   'file.save': { label: 'Save', menu: 'File', description: 'Save the project to its file (asks where the first time)', enabledWhen: IDLE },
@@ -148,8 +156,9 @@ const CATALOG = {
   'bind.compute': {
     label: 'Compute weights',
     menu: 'Bind',
-    description: 'Harmonic weights from the handles',
+    description: 'Harmonic weights from the handles (argument, optional: binding options for this run alone, as bind.options takes them)',
     enabledWhen: `!binding && ${IDLE}`,
+    argument: arg.optional(BIND_OPTIONS),
   },
   'bind.cancel': {
     label: 'Cancel the computation',
@@ -358,12 +367,7 @@ const CATALOG = {
     label: 'Binding options',
     description:
       'How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly (argument: { source?, radiusFraction?, laplacian?, bindUnhandled? }; fields left out stay)',
-    argument: arg.object({
-      source: arg.optional(arg.oneOf(HANDLE_SOURCE_CHOICES)),
-      radiusFraction: arg.optional(arg.number(0.001, 1)),
-      laplacian: arg.optional(arg.oneOf(LAPLACIANS)),
-      bindUnhandled: arg.optional(arg.boolean),
-    }),
+    argument: BIND_OPTIONS,
   },
   'examples.panel': {
     label: 'Examples panel',

@@ -248,9 +248,11 @@ function bindingHook(app: TestedApp): BindingTestHook {
     setLasso: (armed) => {
       if ((app.tools.active.id === 'lasso') !== armed) void app.commands.execute('tool.lasso');
     },
-    assignSelection: () => binding.assignSelection(),
-    startBind: (options) => binding.startBind(options),
-    cancelBind: () => binding.cancelBind(),
+    assignSelection: () => void app.commands.invoke('bind.assign'),
+    startBind: async (options) => {
+      await app.commands.execute('bind.compute', options);
+    },
+    cancelBind: () => void app.commands.invoke('bind.cancel'),
     handles: () => Array.from(binding.handles),
   };
 }

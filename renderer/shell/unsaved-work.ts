@@ -37,6 +37,7 @@ export interface UnsavedWorkHost {
   /** painting in progress reaches the scene's weights */
   readonly paint: { flush(): void };
   readonly tools: { context(): { toolBusy?: boolean } };
+  readonly commands: { invoke(id: 'file.autosave', settings: AutosaveOptions): unknown };
   /** the project file: what it holds, how it is named, opened and saved */
   readonly project: {
     readonly session: ProjectSession;
@@ -146,7 +147,8 @@ export class UnsavedWork {
       discarded: () => this.autosave.settled(),
     });
     this.prompt = new RecoveryPrompt(app.viewport.renderer.domElement.parentElement!);
-    this.settingsDialog = new AutosaveSettingsDialog((settings) => this.setSettings(settings));
+    // The dialog changes the settings as a script would: through the command.
+    this.settingsDialog = new AutosaveSettingsDialog((settings) => void app.commands.invoke('file.autosave', settings));
 
     app.store.subscribe(() => this.autosave.changed());
     app.history.subscribe((event) => {
