@@ -68,10 +68,11 @@ const bodyOnce = (): SceneDocument => (body ??= bodyDocument());
 const LOCKED_BONE = 3;
 
 /** The body saved as a project in the work folder, LOCKED_BONE locked unless `locked` is false. @returns its path and bytes */
-async function bodyProject(name: string, locked = true): Promise<{ file: string; bytes: Uint8Array }> {
+async function bodyProject(name: string, locked = true, selectedBone = -1): Promise<{ file: string; bytes: Uint8Array }> {
   const doc = bodyOnce();
   const projectSettings = defaultProjectSettings(vertexCountOf(doc), boneCountOf(doc));
   projectSettings.paint.locked[LOCKED_BONE] = locked ? 1 : 0;
+  projectSettings.view.selectedBone = selectedBone;
   const bytes = await writeProjectFile({ scene: projectSceneOf(doc), settings: projectSettings }, name);
   const file = path.join(work, name);
   writeFileSync(file, bytes);
@@ -411,7 +412,8 @@ test('edit refuses bad input naming the file or the argument, and writes nothing
 test('edit --rename-bone, --delete-bone, --lock and --unlock are steps of the store on the skeleton, names and locks', async () => {
   const doc = bodyOnce();
   const B = boneCountOf(doc);
-  const { file } = await bodyProject('bones.rig.glb', false);
+  // Bone 27 selected: it is bone 26 once bone 5 is gone.
+  const { file } = await bodyProject('bones.rig.glb', false, 27);
   const out = path.join(work, 'bones-out.rig.glb');
   // Bone 5's parent is bone 2 (skeleton.tgf); bone 8 hangs from bone 5. After bone 5 goes, bone 27 is bone 26.
   assert.equal(doc.skeleton.parents[5], 2, 'bone 5 hangs from bone 2');
@@ -447,6 +449,7 @@ test('edit --rename-bone, --delete-bone, --lock and --unlock are steps of the st
   expectedLocks[26] = 1;
   assertSameBits(written.settings.paint.locked, expectedLocks, 'locks follow the bones: toe.R still locked, bone 2 unlocked');
   assert.equal(written.scene.skeleton.parents.length, B - 1, 'one bone fewer');
+  assert.equal(written.settings.view.selectedBone, 26, 'the selected bone followed its bone');
   assert.equal(written.scene.skeleton.parents[7], 2, 'bone 8, now 7, hangs from bone 5’s parent');
   // Bone 5's weights went to bone 2; every other bone keeps its column, every row its sum.
   const before = doc.weights.data;

@@ -9,7 +9,7 @@ import { isProjectFile, readProjectFile, writeProjectFile } from '../../../worke
 import { normalizeWeightRows } from '../../../workers/formats/weights-file.ts';
 import { mirrorVertexMap, type MirrorVertexMap } from '../../../workers/paint/mirror-vertex-map.ts';
 import { vertexOneRing, type VertexOneRing } from '../../../workers/paint/vertex-one-ring.ts';
-import { BoneEditError, deleteBone, renameBone } from '../../../workers/rig/bone-edits.ts';
+import { BoneEditError, deleteBone, renameBone, type BoneEdit } from '../../../workers/rig/bone-edits.ts';
 import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../../workers/scene/project-document.ts';
 import { boneCountOf, errorMessage, vertexCountOf, type SceneDocument } from '../../../workers/scene/scene-document.ts';
 import {
@@ -130,6 +130,7 @@ Settings:
     });
     const lines: string[] = [];
     let applied = 0;
+    let selectedBone = read.settings.view.selectedBone;
     const applyAll = (): void => {
       for (const request of requests) {
         const edit = editor.edit(store.doc, request);
@@ -138,8 +139,10 @@ Settings:
           continue;
         }
         store.edit(edit.label, edit.fields);
+        // The selected bone the project saves follows its bone when the bones are numbered anew (gone: none).
+        if ('newIndexOf' in edit && edit.newIndexOf && selectedBone >= 0) selectedBone = edit.newIndexOf[selectedBone] ?? -1;
         applied++;
-        lines.push(`${edit.label}${edit.vertices === undefined ? '' : `: ${edit.vertices} vertices changed`}`);
+        lines.push(`${edit.label}${'vertices' in edit && edit.vertices !== undefined ? `: ${edit.vertices} vertices changed` : ''}`);
       }
     };
     // All the edits are one step, as a script's are in the app.
@@ -147,6 +150,7 @@ Settings:
 
     const settings = projectSettingsOf(store.doc, {
       ...read.settings,
+      view: { ...read.settings.view, selectedBone },
       paint: { ...read.settings.paint, maxInfluences: editor.options.maxInfluences! },
     });
     writeFile(out, await writeProjectFile({ scene: projectSceneOf(store.doc), settings }, path.basename(out)));
@@ -177,7 +181,7 @@ class ProjectEditor {
    * @returns the edit, or null when it changes nothing
    * @throws FormatError naming the project and the option when the document cannot take it
    */
-  edit(doc: SceneDocument, request: EditRequest): SceneEdit | null {
+  edit(doc: SceneDocument, request: EditRequest): SceneEdit | BoneEdit | null {
     const { options, file } = this;
     const bone = (text: string): number => boneOf(doc, text, `--${request.kind}`, file);
     try {
