@@ -164,7 +164,7 @@ function check(schema: Schema, value: unknown, field: string, command: string, s
     }
     case 'numbers': {
       if (!Array.isArray(value) || value.length !== schema.length) fail(describe(schema));
-      (value as unknown[]).forEach((item, i) => check(schema.item, item, `${field || 'argument'}[${i}]`, command, scene));
+      checkItems(schema.item, value as unknown[], field, command, scene);
       return;
     }
     case 'each': {
@@ -175,10 +175,15 @@ function check(schema: Schema, value: unknown, field: string, command: string, s
             ? describe(schema)
             : `an array of ${count} numbers (one per ${schema.per}), each ${describe(schema.item).replace(/^an? /, '')}`,
         );
-      (value as unknown[]).forEach((item, i) => check(schema.item, item, `${field || 'argument'}[${i}]`, command, scene));
+      checkItems(schema.item, value as unknown[], field, command, scene);
       return;
     }
   }
+}
+
+/** Every item of an array, holes included (a sparse array's hole is undefined, which no number schema takes). */
+function checkItems(item: Schema, values: readonly unknown[], field: string, command: string, scene: ArgumentScene | undefined): void {
+  for (let i = 0; i < values.length; i++) check(item, values[i], `${field || 'argument'}[${i}]`, command, scene);
 }
 
 /** What a schema expects, in words: 'a number from 0 to 1', 'one of "lbs", "dqs"'. */

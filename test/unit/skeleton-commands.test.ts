@@ -12,6 +12,8 @@ import { assertConsistent, boneCountOf } from '../../workers/scene/scene-documen
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { handDocument } from './full-documents.ts';
+import { insertBone } from '../../workers/rig/bone-edits.ts';
+import { boneScaleEdit } from '../../workers/scene/scene-edits.ts';
 
 function setup() {
   const store = new SceneStore(handDocument(), new UndoHistory());
@@ -89,4 +91,15 @@ test('reorder takes one bone per bone: the selection follows its bone; a short o
       ),
     /bone 0 is listed twice/,
   );
+});
+
+test('a sparse array is refused: its hole is no number, so no NaN reaches the skeleton or the scales', () => {
+  const { store, commands } = setup();
+  const before = store.doc;
+  // eslint-disable-next-line no-sparse-arrays
+  const holed = [0.1, , 0.3];
+  assert.throws(() => commands.execute('bone.insert', { parent: 0, tip: holed as never }), /tip\[1\] must be a number/);
+  assert.throws(() => insertBone(before, { parent: 0, tip: holed as never }), /the tip must be three finite numbers/);
+  assert.throws(() => boneScaleEdit(before, 0, holed as never), /is not three positive numbers/);
+  assert.equal(store.doc, before, 'nothing changed');
 });

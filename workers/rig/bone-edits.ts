@@ -316,7 +316,8 @@ function checkBone(doc: SceneDocument, bone: number, what: string): void {
 }
 
 function checkPoint(point: Vec3, what: string): void {
-  if (point.length !== 3 || !point.every((x) => Number.isFinite(x)))
+  // An index loop: every() skips the holes of a sparse array.
+  if (point.length !== 3 || ![0, 1, 2].every((i) => Number.isFinite(point[i])))
     throw new BoneEditError(`the ${what} must be three finite numbers, not ${JSON.stringify(point)}`);
 }
 

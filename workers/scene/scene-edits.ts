@@ -206,7 +206,8 @@ export function mirrorWeightsEdit(
  */
 export function boneScaleEdit(doc: SceneDocument, bone: number, scale: readonly [number, number, number]): SceneEdit {
   checkBone(doc, bone);
-  if (!scale.every((s) => Number.isFinite(s) && s > 0))
+  // An index loop: every() skips the holes of a sparse array.
+  if (scale.length !== 3 || ![0, 1, 2].every((i) => Number.isFinite(scale[i]) && scale[i] > 0))
     throw new SceneEditError(`bone scale ${scale.join(' ')} is not three positive numbers`);
   const scales = doc.boneScales ? doc.boneScales.slice() : new Float64Array(3 * boneCountOf(doc)).fill(1);
   scales.set(scale, 3 * bone);
