@@ -210,6 +210,8 @@ export async function loadIntoDocument(
     handlesFile: handlesName,
     warnings,
     boneNames: skeletonFile ? undefined : current.boneNames,
+    // The locks are the skeleton's bones': a new skeleton has none locked.
+    paintLocks: skeletonFile ? undefined : current.paintLocks,
     clips: skeletonFile || posesFile ? undefined : current.clips,
     examples: examples.length > 0 ? examples : undefined,
   });

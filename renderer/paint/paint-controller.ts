@@ -135,11 +135,17 @@ export class PaintController {
     host.store.subscribe((change) => {
       if (change.kind !== 'document') return;
       const doc = host.store.doc;
-      if (change.newScene) this.sceneSettings = { ...defaultPaintSettings(0), locked: locksOf(doc) };
+      // A new scene starts with the default limit, unless only the mesh was replaced (the skeleton object kept).
+      if (change.newScene) {
+        const { maxInfluences } = doc.skeleton === change.previous.skeleton ? this.sceneSettings : defaultPaintSettings(0);
+        this.sceneSettings = { locked: locksOf(doc), maxInfluences };
+      }
       // A lock toggled, undone, or the bones edited: the locks are the document's (never written in place).
       else if (change.fields.has('paintLocks') || change.fields.has('skeleton')) this.sceneSettings.locked = locksOf(doc);
       if (doc.mesh !== change.previous.mesh && this.matchJob) this.cancelMatching();
-      if (doc.weights !== change.previous.weights) this.dropSession();
+      // A session paints with the skeleton and names it was made with (symmetry pairs bones by them): new ones, a new session.
+      const { fields } = change;
+      if (fields.has('weights') || fields.has('skeleton') || fields.has('boneNames')) this.dropSession();
       // A new mesh keeps the symmetry asked for: its mirror match is computed anew.
       if (doc.mesh !== change.previous.mesh && this.wantedSymmetry !== null) void this.setSymmetry(this.wantedSymmetry);
     });

@@ -12,6 +12,8 @@ import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { headlessBindingController, headlessPaintController } from './headless-hosts.ts';
+import { loadIntoDocument } from '../../renderer/document/load-files.ts';
+import { inProcessIo, textFile } from './in-process-io.ts';
 
 /** A timeline that keeps time as the app's does: a new sequence starts at 0; otherwise time is what it was set to. */
 class RecordingTimeline implements SequenceTimeline {
@@ -160,3 +162,45 @@ test('paint locks are the document’s: a toggle is an edit, a skeleton edit kee
   store.open(twistDemoDocument(), 'opened the twist test');
   assert.equal(paint.isLocked(0), false, 'a new scene has its own locks (none)');
 });
+
+test('a paint session follows the bones: a rename or a skeleton edit makes a new one (symmetry pairs bones by them)', () => {
+  const store = new SceneStore(demoDocument(), new UndoHistory());
+  const paint = headlessPaintController(store);
+  const first = paint.ensureSession();
+  store.edit('Rename', {
+    boneNames: store.doc.skeleton.parents.length > 0 ? Array.from(store.doc.skeleton.parents, (_, b) => `b${b}`) : [],
+  });
+  assert.equal(paint.session, null, 'the session of the old names is dropped');
+  assert.notEqual(paint.ensureSession(), first);
+  const second = paint.session;
+  store.edit('Move joint 1', { skeleton: withJointMoved(store.doc, 1, 0.1) });
+  assert.equal(paint.session, null, 'and that of the old skeleton');
+  assert.notEqual(paint.ensureSession(), second);
+});
+
+test('the influence limit and the locks stay when only the mesh is replaced; another skeleton starts over', async () => {
+  const store = new SceneStore(demoDocument(), new UndoHistory());
+  const paint = headlessPaintController(store);
+  paint.settings.maxInfluences = 2;
+  paint.setLocked(1, true);
+  // Only a mesh file opened: the scene is new, its skeleton the same object (load-files.ts keeps it and its locks).
+  const current = store.doc;
+  const meshOnly = await loadIntoDocument(current, [textFile('demo.off', offText(current))], inProcessIo);
+  assert.equal(meshOnly.skeleton, current.skeleton, 'the skeleton is kept');
+  assert.equal(meshOnly.paintLocks, current.paintLocks, 'and its locks');
+  store.open(meshOnly, 'opened demo.off');
+  assert.equal(paint.settings.maxInfluences, 2, 'the influence limit stays');
+  assert.equal(paint.isLocked(1), true, 'the lock stays');
+  store.open(twistDemoDocument(), 'opened the twist test');
+  assert.equal(paint.settings.maxInfluences, 4, 'another skeleton: the default limit');
+  assert.equal(paint.isLocked(1), false, 'and no lock');
+});
+
+/** The document's mesh as an OFF file. */
+function offText(doc: SceneDocument): string {
+  const { positions, triangles } = doc.mesh;
+  const lines = ['OFF', `${positions.length / 3} ${triangles.length / 3} 0`];
+  for (let v = 0; v < positions.length; v += 3) lines.push(`${positions[v]} ${positions[v + 1]} ${positions[v + 2]}`);
+  for (let t = 0; t < triangles.length; t += 3) lines.push(`3 ${triangles[t]} ${triangles[t + 1]} ${triangles[t + 2]}`);
+  return `${lines.join('\n')}\n`;
+}
