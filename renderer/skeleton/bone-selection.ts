@@ -1,8 +1,8 @@
 /**
  * The selected bone: what the heat map shows, what the brush paints and smooth acts on, what the Bind panel assigns
- * handles to. A new scene starts with no bone selected; an edit of the skeleton keeps the selection (a bone deleted
- * or renumbered is followed by the command that did it, through `follow`), and an index the skeleton no longer has
- * reads as none, whichever subscriber asks first.
+ * handles to. A new scene starts with no bone selected; an edit of the skeleton keeps the selection (a command that
+ * numbers the bones anew moves it to its bone's new number, and back on undo: skeleton-commands.ts), and an index the
+ * skeleton no longer has reads as none, whichever subscriber asks first.
  */
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 
@@ -31,13 +31,11 @@ export class BoneSelection {
   }
 
   /**
-   * After a bone edit: the selection follows its bone to the new numbering.
-   * @param newIndexOf  the new index of each old bone, -1 for one that is gone (its selection goes to `fallback`)
+   * Puts a selection back as an undo step recorded it, unchecked: an index of the skeleton the step gives back (a bone
+   * the current skeleton lacks reads as none until then).
    */
-  follow(newIndexOf: ArrayLike<number>, fallback = -1): void {
-    if (this.value < 0) return;
-    const next = this.value < newIndexOf.length ? newIndexOf[this.value] : -1;
-    this.set(next >= 0 ? next : fallback);
+  restore(bone: number): void {
+    this.set(bone);
   }
 
   onChange(listener: () => void): () => void {

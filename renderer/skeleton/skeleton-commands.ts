@@ -13,27 +13,36 @@ import type { BoneSelection } from './bone-selection.ts';
 /** What the skeleton commands use of the app. */
 export interface SkeletonCommandsHost {
   readonly store: SceneStore;
-  readonly boneSelection: Pick<BoneSelection, 'bone' | 'follow' | 'select'>;
+  readonly boneSelection: Pick<BoneSelection, 'bone' | 'restore'>;
 }
 
 export type SkeletonCommandId = 'bone.rename' | 'bone.insert' | 'bone.delete' | 'bone.reparent' | 'bone.reorder' | 'bone.moveJoint';
 
 export function skeletonCommands({ store, boneSelection }: SkeletonCommandsHost): HandlersFor<SkeletonCommandId> {
   /**
-   * One store edit; the selection follows renumbered bones (a removed one's goes to `fallback`, an old index). It
-   * follows before the edit applies, so the store's change already finds it on a bone of the new skeleton; a refused
-   * edit puts it back.
+   * One store edit, one undo step. When the edit numbers the bones anew, the selection moves to its bone's new number
+   * (a removed bone's to `fallback`'s, an old index) in the same step: it moves before the skeleton does, so the
+   * store's change finds it on a bone of the new skeleton, and undo and redo move it back and forth with the bones.
    */
   const apply = (make: (doc: SceneDocument) => BoneEdit, fallback = -1): void => {
     const edit = make(store.doc);
-    const selected = boneSelection.bone;
-    if (edit.newIndexOf) boneSelection.follow(edit.newIndexOf, fallback >= 0 ? edit.newIndexOf[fallback] : -1);
-    try {
+    const map = edit.newIndexOf;
+    const before = boneSelection.bone;
+    if (!map || before < 0) {
       store.edit(edit.label, edit.fields);
-    } catch (error) {
-      boneSelection.select(selected);
-      throw error;
+      return;
     }
+    const after = map[before] >= 0 ? map[before] : fallback >= 0 ? map[fallback] : -1;
+    store.history.group(edit.label, () => {
+      boneSelection.restore(after);
+      store.history.push({
+        label: edit.label,
+        bytes: 0,
+        undo: () => boneSelection.restore(before),
+        redo: () => boneSelection.restore(after),
+      });
+      store.edit(edit.label, edit.fields);
+    });
   };
   return {
     'bone.rename': { run: ({ bone, name }) => apply((doc) => renameBone(doc, bone, name)) },

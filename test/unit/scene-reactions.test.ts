@@ -99,18 +99,18 @@ test('an edit of the skeleton keeps the selected bone, the lasso selection and t
   assert.equal(timeline.sequences, 2);
 });
 
-test('the bone selection follows its bone through a renumbering and never names a bone the skeleton lacks', () => {
+test('the bone selection never names a bone the skeleton lacks; a selection put back waits for its skeleton', () => {
   const store = new SceneStore(demoDocument(), new UndoHistory());
   const selection = new BoneSelection(store);
   const B = store.doc.skeleton.parents.length;
   assert.throws(() => selection.select(B), new RegExp(`bone ${B} is not a bone of the skeleton \\(0 to ${B - 1}`));
   selection.select(B - 1);
-  // Bones renumbered: old bone b is new bone B - 1 - b.
-  selection.follow(Array.from({ length: B }, (_, b) => B - 1 - b));
-  assert.equal(selection.bone, 0);
-  // The selected bone deleted: the selection goes to the fallback (its parent).
-  selection.follow([-1, ...Array.from({ length: B - 1 }, (_, b) => b)], 5);
-  assert.equal(selection.bone, 5);
+  assert.equal(selection.bone, B - 1);
+  // An undo step puts back a bone of the skeleton it restores: until then it reads as none.
+  selection.restore(B + 2);
+  assert.equal(selection.bone, -1, 'a bone the skeleton lacks reads as none');
+  selection.restore(3);
+  assert.equal(selection.bone, 3);
 });
 
 test('another sequence starts the timeline over; the same sequence rewritten by a bone edit does not', () => {

@@ -46,7 +46,13 @@ test('rename and delete are one undo step each; undo gives back the same arrays;
   assert.equal(store.history.undoCount, 2, 'one step per command');
 
   store.history.undo();
+  assert.equal(boneSelection.bone, after, 'undoing the delete gives the selection back to its bone’s old number');
+  store.history.redo();
+  assert.equal(boneSelection.bone, after - 1, 'redo moves it again');
+  assert.equal(store.doc.boneNames?.[boneSelection.bone], 'pinky tip', 'on the same bone');
   store.history.undo();
+  store.history.undo();
+  assert.equal(boneSelection.bone, after);
   for (const key of Object.keys(start) as (keyof typeof start)[]) assert.equal(store.doc[key], start[key], `undo gives back ${key}`);
 
   // Deleting the selected bone selects its parent.
