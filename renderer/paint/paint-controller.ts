@@ -278,15 +278,23 @@ export class PaintController {
   // --- commands ---------------------------------------------------------------------------------------------
 
   /**
-   * A whole-mesh command as one undo step, on the meshes the tools act on; mirroring goes across `axis`, by default
-   * the symmetry axis (x when symmetry is off), once that axis's mirror match is known.
+   * A whole-mesh command as one undo step, on the meshes the tools act on. Normalize, limit, prune and smooth run at
+   * once (a history group around them holds their step); mirroring goes across `axis`, by default the symmetry axis
+   * (x when symmetry is off), once that axis's mirror match is known, so it returns a promise.
    */
-  async run(command: PaintCommand, threshold = 0.01, axis: 0 | 1 | 2 = this.current?.symmetry?.axis ?? 0): Promise<void> {
-    let session = this.ensureSession();
-    if (command === 'mirror+' || command === 'mirror-') {
-      if (!(await this.mirrorMapFor(axis)) || this.current !== session) return;
-      session = this.ensureSession();
-    }
+  run(command: PaintCommand, threshold = 0.01, axis: 0 | 1 | 2 = this.current?.symmetry?.axis ?? 0): Promise<void> | void {
+    if (command === 'mirror+' || command === 'mirror-') return this.mirror(command, axis);
+    this.runNow(command, threshold, axis);
+  }
+
+  private async mirror(command: 'mirror+' | 'mirror-', axis: 0 | 1 | 2): Promise<void> {
+    const session = this.ensureSession();
+    if (!(await this.mirrorMapFor(axis)) || this.current !== session) return;
+    this.runNow(command, 0, axis);
+  }
+
+  private runNow(command: PaintCommand, threshold: number, axis: 0 | 1 | 2): void {
+    const session = this.ensureSession();
     if (session.strokeOpen) return;
     const bone = this.host.selectedBone();
     session.commandMask = this.host.vertexMask?.() ?? null;

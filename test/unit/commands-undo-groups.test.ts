@@ -153,11 +153,14 @@ function untidyHarness(): ToolHarness {
   return harness;
 }
 
-/** Normalize, smooth bone 1, prune below 0.1 (smoothing lifts the weights below 0.01; one stays below 0.1). */
+/**
+ * Normalize, smooth bone 1, prune below 0.1 (smoothing lifts the weights below 0.01; one stays below 0.1), through
+ * the registry as a script runs them: each returns at once, having made its step.
+ */
 function cleanUp(harness: ToolHarness): void {
-  void harness.paint.run('normalize');
-  void harness.paint.run('smooth');
-  void harness.paint.run('prune', 0.1);
+  void harness.commands.execute('paint.normalize');
+  void harness.commands.execute('paint.smooth');
+  void harness.commands.execute('paint.prune', 0.1);
 }
 
 test('normalize + smooth + prune on a real paint controller in one group: one step, undone and redone bit for bit', () => {
@@ -187,4 +190,7 @@ test('normalize + smooth + prune on a real paint controller in one group: one st
   assert.deepEqual(Array.from(store.doc.weights.data), Array.from(grouped), 'redo gives the grouped result bit for bit');
   history.undo();
   assert.deepEqual(Array.from(store.doc.weights.data), Array.from(before));
+  // The one-line form a script writes: the command's own outcome is what the group's function returns.
+  void history.group('Normalize', () => harness.commands.execute('paint.normalize'));
+  assert.equal(history.undoLabel, 'Normalize', 'a whole-mesh paint command returns at once, its step made');
 });

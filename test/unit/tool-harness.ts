@@ -23,6 +23,7 @@ import { BrushTool } from '../../renderer/tools/brush/brush-tool.ts';
 import { LassoTool } from '../../renderer/tools/lasso/lasso-tool.ts';
 import { SelectTool } from '../../renderer/tools/select/select-tool.ts';
 import { ToolManager } from '../../renderer/tools/tool-manager.ts';
+import { paintCommands } from '../../renderer/paint/paint-commands.ts';
 import type { BrushRing } from '../../renderer/view/brush-ring.ts';
 import { headlessPaintController } from './headless-hosts.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
@@ -294,13 +295,22 @@ export class ToolHarness {
         throw new Error(`command ${id} failed: ${String(error)}`);
       },
     );
-    // As the shell registers them (renderer/shell/app-commands.ts); other commands a key reaches are recorded.
+    // The paint commands as the shell registers them (renderer/paint/paint-commands.ts), the tools' as the shell's
+    // handlers do; other commands a key reaches are recorded.
     const tools = (): ToolManager => this.manager;
     this.commands.registerAll({
+      ...paintCommands({
+        paint: this.paint,
+        brushTool: {
+          get active() {
+            return tools().active.id === 'brush';
+          },
+          toggle: () => tools().toggle('brush'),
+          resize: () => tools().tool<BrushTool>('brush').transition('resizing'),
+        },
+      }),
       'tool.cancel': { run: () => tools().active.cancel() },
       'tool.confirm': { run: () => tools().active.current.onConfirm?.() },
-      'paint.resizeBrush': { run: () => tools().tool<BrushTool>('brush').transition('resizing') },
-      'tool.brush': { run: () => tools().toggle('brush') },
       'tool.lasso': { run: () => tools().toggle('lasso') },
       'view.dismiss': { run: () => void this.ran.push('view.dismiss') },
       'view.frameAll': { run: () => void this.ran.push('view.frameAll') },
