@@ -28,6 +28,11 @@ export class CloseGuard {
 
   constructor(private readonly host: CloseGuardHost) {}
 
+  /** Whether replacing the scene now would ask first (it has unsaved changes). */
+  get unsaved(): boolean {
+    return this.host.unsaved();
+  }
+
   /** The dialog, whatever the state (the caller decides when to ask). */
   ask(): Promise<CloseChoice> {
     return this.host.ask();

@@ -179,7 +179,7 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
     },
     setBoneScale: (bone, scale) => void app.commands.execute('bone.scale', { bone, scale }),
     setBlendWeights: (blend) => void (typeof blend === 'number' ? app.commands.execute('skin.blend', blend) : run('skin.blendMap', blend)),
-    loadTwistDemo: () => app.loadTwistDemo(),
+    loadTwistDemo: () => void app.commands.execute('file.twistDemo'),
     setAsExported: (on, settings) => {
       if (settings) void app.commands.execute('file.exportSettings', settings);
       if (app.asExported !== on) void app.commands.execute('view.asExported');

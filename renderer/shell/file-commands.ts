@@ -83,8 +83,12 @@ export function fileCommands(app: FileCommandsHost): HandlersFor<FileCommandId> 
     'file.autosaveSettings': { run: () => app.work.openSettings() },
     'file.autosave': { run: (options) => app.work.setSettings(options) },
     'file.twistDemo': {
-      run: async () => {
-        if (await app.work.guard.mayDiscard()) app.loadTwistDemo();
+      // Nothing unsaved: the twist test opens at once; otherwise once the question is answered.
+      run: () => {
+        if (!app.work.guard.unsaved) return app.loadTwistDemo();
+        return app.work.guard.mayDiscard().then((discard) => {
+          if (discard) app.loadTwistDemo();
+        });
       },
     },
     'edit.undo': {
