@@ -1,8 +1,9 @@
 /**
- * The skeleton's commands: rename, insert, delete and re-parent a bone, move a rest joint. Each is one edit of the
- * scene store (one undo step) made by the pure bone edits of workers/rig/bone-edits.ts, which carry every
- * bone-indexed field along; the selected bone follows its bone when the bones are numbered anew (a deleted bone's
- * selection goes to its parent). Nothing else resets: the camera, playback, the lasso selection and the locks stay.
+ * The skeleton's commands: rename, insert, delete and re-parent a bone, number the bones anew, move a rest joint.
+ * Each is one edit of the scene store (one undo step) made by the pure bone edits of workers/rig/bone-edits.ts, which
+ * carry every bone-indexed field along; the selected bone follows its bone when the bones are numbered anew (a
+ * deleted bone's selection goes to its parent). Nothing else resets: the camera, playback, the lasso selection and
+ * the locks stay.
  */
 import type { HandlersFor } from '../commands/command-handlers.ts';
 import { deleteBone, insertBone, moveJoints, renameBone, reorderBones, reparentBone, type BoneEdit } from '../../workers/rig/bone-edits.ts';
