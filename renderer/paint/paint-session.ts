@@ -11,12 +11,18 @@ import type { Skeleton } from '../../workers/rig/skeleton.ts';
 import type { Dab } from '../../workers/paint/apply-dab.ts';
 import { createPaintContext, paintGathered, type PaintContext } from '../../workers/paint/paint-dab.ts';
 import { beginStroke, cancelStroke, createPaintHistory, endStroke, type PaintHistory } from '../../workers/paint/paint-history.ts';
-import { defaultPaintSettings, paintWeightsFromDense, type PaintSettings, type PaintWeights } from '../../workers/paint/paint-weights.ts';
+import {
+  defaultPaintSettings,
+  paintWeightsFromDense,
+  runOnRows,
+  type PaintSettings,
+  type PaintWeights,
+} from '../../workers/paint/paint-weights.ts';
 import { vertexOneRing, type VertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
 import { normalizeAllWeights } from '../../workers/paint/normalize-all-weights.ts';
 import { limitTotalInfluences } from '../../workers/paint/limit-total-influences.ts';
 import { pruneSmallWeights } from '../../workers/paint/prune-small-weights.ts';
-import { smoothBoneWeights } from '../../workers/paint/smooth-bone-weights.ts';
+import { SMOOTH_BONE_DEFAULTS, smoothBoneWeights } from '../../workers/paint/smooth-bone-weights.ts';
 import { mirrorVertexMap, type MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { mirrorBonePairs } from '../../workers/paint/mirror-bone-pairs.ts';
 import { mirrorWeights } from '../../workers/paint/mirror-weights.ts';
@@ -168,21 +174,7 @@ export class PaintSession {
    * those: the rest keep the document's own values), or null when it changed nothing
    */
   command(run: () => void): WeightRowsEdit | null {
-    const { data, boneCount: nb, vertexCount } = this.weights;
-    const mask = this.commandMask;
-    const before = data.slice();
-    run();
-    const changed: number[] = [];
-    for (let v = 0; v < vertexCount; v++) {
-      for (let b = 0, o = v * nb; b < nb; b++) {
-        if (!Object.is(data[o + b], before[o + b])) {
-          if (mask && !mask[v]) data.set(before.subarray(o, o + nb), o);
-          else changed.push(v);
-          break;
-        }
-      }
-    }
-    const vertices = Uint32Array.from(changed);
+    const vertices = runOnRows(this.weights, this.commandMask, run);
     this.markDirty(vertices, vertices.length);
     return this.finishEdit(vertices);
   }
@@ -199,7 +191,7 @@ export class PaintSession {
     return this.command(() => pruneSmallWeights(this.weights, threshold, this.settings));
   }
 
-  smoothBone(bone: number, iterations = 10, factor = 0.5): WeightRowsEdit | null {
+  smoothBone(bone: number, { iterations, factor } = SMOOTH_BONE_DEFAULTS): WeightRowsEdit | null {
     return this.command(() => smoothBoneWeights(this.weights, bone, this.oneRing, iterations, factor, null, this.settings));
   }
 

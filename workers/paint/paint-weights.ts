@@ -50,3 +50,28 @@ export function paintWeightsFromDense(weights: DenseMatrix): PaintWeights {
 export function paintWeightsToDense(weights: PaintWeights): DenseMatrix {
   return { rows: weights.vertexCount, cols: weights.boneCount, data: Float64Array.from(weights.data) };
 }
+
+/**
+ * Runs a whole-mesh operation (normalize, limit, prune, smooth, mirror) on the buffer, kept to the rows `mask` allows:
+ * a row it changed outside the mask is put back as it was. A row counts as changed when any of its values differs
+ * (Object.is, so 0 and -0 differ). The Paint panel's commands and the scene edits of the command line both run their
+ * operations through here, so they change the same rows the same way.
+ * @param mask  #V flags, 1 = the operation may change the vertex's row; null: every vertex
+ * @returns the vertices whose rows it changed (within the mask), in order
+ */
+export function runOnRows(weights: PaintWeights, mask: Uint8Array | null, operation: () => void): Uint32Array {
+  const { data, boneCount: nb, vertexCount } = weights;
+  const before = data.slice();
+  operation();
+  const changed: number[] = [];
+  for (let v = 0; v < vertexCount; v++) {
+    for (let b = 0, o = v * nb; b < nb; b++) {
+      if (!Object.is(data[o + b], before[o + b])) {
+        if (mask && !mask[v]) data.set(before.subarray(o, o + nb), o);
+        else changed.push(v);
+        break;
+      }
+    }
+  }
+  return Uint32Array.from(changed);
+}

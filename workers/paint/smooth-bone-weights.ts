@@ -2,6 +2,9 @@ import { enforceWeightInvariants } from './enforce-weight-invariants.ts';
 import type { PaintSettings, PaintWeights } from './paint-weights.ts';
 import type { VertexOneRing } from './vertex-one-ring.ts';
 
+/** Smoothing as the Paint panel's Smooth bone runs it: Jacobi steps of the uniform Laplacian and their factor λ. */
+export const SMOOTH_BONE_DEFAULTS = { iterations: 10, factor: 0.5 } as const;
+
 /**
  * Whole-mesh smoothing of one bone's weights: `iterations` Jacobi steps of uniform Laplacian smoothing on the
  * selected vertices, w ← w + λ·(mean of the one-ring − w), each followed by the invariants with the smoothed bone

@@ -1,14 +1,14 @@
 /**
  * Whole-mesh edits of a scene document — normalize, limit total, prune, smooth a bone, mirror across an axis, scale
- * a bone, lock a bone — as functions that return the fields to replace, for `SceneStore.edit`. The command-line tool applies them
- * to a project; the weight edits give the very weights the paint panel's commands give (renderer/paint/
+ * a bone, lock a bone — as functions that return the fields to replace, for `SceneStore.edit`. The command-line tool
+ * applies them to a project; the weight edits give the very weights the paint panel's commands give (renderer/paint/
  * paint-session.ts), bit for bit, because they take the same steps on the same workers/paint functions:
  *
  *   1. the document's float64 weights are copied into a float32 paint buffer (paintWeightsFromDense);
- *   2. the operation runs on the whole buffer, honouring the locks and the influence limit;
- *   3. a row counts as changed when any of its values differs (Object.is, so 0 and -0 differ); a changed row outside
- *      the vertex mask is put back as it was;
- *   4. the changed rows take the buffer's float32 values, every other row keeps the document's own float64 values.
+ *   2. the operation runs on the whole buffer, honouring the locks and the influence limit, through runOnRows (the
+ *      paint session runs its commands through it too): a row counts as changed when any of its values differs
+ *      (Object.is, so 0 and -0 differ), and a changed row outside the vertex mask is put back as it was;
+ *   3. the changed rows take the buffer's float32 values, every other row keeps the document's own float64 values.
  *
  * Unlike the paint panel, which writes those rows into the document's weights in place and keeps them for undo
  * itself, an edit here makes new weights, so the store's history holds the document's arrays whole.
@@ -22,11 +22,12 @@ import { normalizeAllWeights } from '../paint/normalize-all-weights.ts';
 import {
   PAINT_SETTINGS_MAX_INFLUENCES_DEFAULT,
   paintWeightsFromDense,
+  runOnRows,
   type PaintSettings,
   type PaintWeights,
 } from '../paint/paint-weights.ts';
 import { pruneSmallWeights } from '../paint/prune-small-weights.ts';
-import { smoothBoneWeights } from '../paint/smooth-bone-weights.ts';
+import { SMOOTH_BONE_DEFAULTS, smoothBoneWeights } from '../paint/smooth-bone-weights.ts';
 import { vertexOneRing, type VertexOneRing } from '../paint/vertex-one-ring.ts';
 import { boneCountOf, vertexCountOf, type SceneDocument } from './scene-document.ts';
 import type { SceneFields } from './scene-store.ts';
@@ -55,9 +56,6 @@ export const WEIGHT_EDIT_DEFAULTS: Required<Omit<WeightEditOptions, 'locked'>> =
   vertexMask: null,
 };
 
-/** Smoothing as the paint panel's Smooth bone runs it: Jacobi steps of the uniform Laplacian and their factor λ. */
-export const SMOOTH_BONE_DEFAULTS = { iterations: 10, factor: 0.5 } as const;
-
 /** Thrown for an edit that cannot apply to this document (a bone out of range, a threshold outside [0, 1]). */
 export class SceneEditError extends Error {
   override readonly name = 'SceneEditError';
@@ -78,7 +76,7 @@ function paintSettingsOf(doc: SceneDocument, options: WeightEditOptions): PaintS
 }
 
 /**
- * Runs `operation` on a float32 copy of the document's weights (steps 1–4 of the file's comment).
+ * Runs `operation` on a float32 copy of the document's weights (steps 1–3 of the file's comment).
  * @returns the new weights and how many rows changed, or null when no row within the mask changed
  */
 function weightsAfter(
@@ -87,25 +85,12 @@ function weightsAfter(
   operation: (paint: PaintWeights) => void,
 ): { weights: DenseMatrix; vertices: number } | null {
   const paint = paintWeightsFromDense(doc.weights);
-  const { data, boneCount: nb, vertexCount } = paint;
-  const before = data.slice();
-  operation(paint);
+  const changed = runOnRows(paint, mask, () => operation(paint));
+  if (changed.length === 0) return null;
+  const nb = paint.boneCount;
   const next = doc.weights.data.slice();
-  let changed = 0;
-  for (let v = 0; v < vertexCount; v++) {
-    const o = v * nb;
-    let differs = false;
-    for (let b = 0; b < nb; b++) {
-      if (!Object.is(data[o + b], before[o + b])) {
-        differs = true;
-        break;
-      }
-    }
-    if (!differs || (mask && !mask[v])) continue;
-    for (let b = 0; b < nb; b++) next[o + b] = data[o + b];
-    changed++;
-  }
-  return changed === 0 ? null : { weights: { rows: doc.weights.rows, cols: doc.weights.cols, data: next }, vertices: changed };
+  for (const v of changed) next.set(paint.data.subarray(v * nb, v * nb + nb), v * nb);
+  return { weights: { rows: doc.weights.rows, cols: doc.weights.cols, data: next }, vertices: changed.length };
 }
 
 function weightEdit(label: string, after: { weights: DenseMatrix; vertices: number } | null): SceneEdit | null {
