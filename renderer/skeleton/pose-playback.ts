@@ -44,17 +44,17 @@ export class PosePlayback {
     return this.current;
   }
 
+  /** A new evaluator of the scene's poses, with its bone scales. */
   private evaluatorOfScene(): PoseEvaluator {
     const evaluator = new PoseEvaluator(this.store.doc);
-    this.current = evaluator;
-    this.takeScales();
+    this.takeScales(evaluator);
     return evaluator;
   }
 
-  private takeScales(): void {
+  private takeScales(evaluator: PoseEvaluator = this.current): void {
     const { boneScales } = this.store.doc;
-    this.current.boneScales.fill(1);
-    if (boneScales) this.current.boneScales.set(boneScales);
+    evaluator.boneScales.fill(1);
+    if (boneScales) evaluator.boneScales.set(boneScales);
   }
 
   private showSequence(): void {
