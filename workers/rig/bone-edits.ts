@@ -11,7 +11,7 @@
  */
 import type { SceneFields } from '../scene/scene-store.ts';
 import { boneCountOf, jointCountOf, type SceneDocument } from '../scene/scene-document.ts';
-import { NEW_BONE, rewriteBoneFields, type BonePlan } from '../scene/bone-fields.ts';
+import { NEW_BONE, boneNamesOf, rewriteBoneFields, type BonePlan } from '../scene/bone-fields.ts';
 import { buildSkeleton } from './skeleton.ts';
 
 /** An edit the document cannot take; the message says why. */
@@ -194,7 +194,7 @@ export function renameBone(doc: SceneDocument, bone: number, name: string): Bone
   checkBone(doc, bone, 'bone');
   checkName(doc, name, bone);
   const old = boneName(doc, bone);
-  const boneNames = doc.boneNames ? [...doc.boneNames] : Array.from(doc.skeleton.parents, (_, b) => `bone ${b}`);
+  const boneNames = [...boneNamesOf(doc)];
   boneNames[bone] = name;
   return { label: `Rename ${old} to ${name}`, fields: { boneNames } };
 }
@@ -324,7 +324,6 @@ function checkPoint(point: Vec3, what: string): void {
 /** A usable name for `bone` (-1: a new bone): not empty, not another bone's. */
 function checkName(doc: SceneDocument, name: string, bone: number): void {
   if (name.trim() === '') throw new BoneEditError('a bone name cannot be empty');
-  const names = doc.boneNames ?? Array.from(doc.skeleton.parents, (_, b) => `bone ${b}`);
-  const other = names.indexOf(name);
+  const other = boneNamesOf(doc).indexOf(name);
   if (other >= 0 && other !== bone) throw new BoneEditError(`the name “${name}” is already used by bone ${other}`);
 }

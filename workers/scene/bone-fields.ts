@@ -85,6 +85,11 @@ function poseInstances(poses: PoseSequence | null | undefined, where: string): B
   return found;
 }
 
+/** How messages, labels and new names call each bone: its name from the file, or `bone <index>`. */
+export function boneNamesOf(doc: SceneDocument): readonly string[] {
+  return doc.boneNames ?? Array.from(doc.skeleton.parents, (_, b) => `bone ${b}`);
+}
+
 export const BONE_FIELDS: readonly BoneField[] = [
   {
     name: 'weights',
@@ -115,7 +120,7 @@ export const BONE_FIELDS: readonly BoneField[] = [
     instances: (doc) => (doc.boneNames ? [{ where: 'boneNames', bones: doc.boneNames.length }] : []),
     rewrite: (doc, plan) => {
       if (!doc.boneNames && !plan.names?.size) return doc.boneNames;
-      const old = doc.boneNames ?? Array.from(doc.skeleton.parents, (_, b) => `bone ${b}`);
+      const old = boneNamesOf(doc);
       const names = Array.from(plan.source, (o) => (o === NEW_BONE ? '' : old[o]));
       const used = new Set(names);
       plan.source.forEach((o, b) => {
