@@ -46,13 +46,20 @@ export class PoseEvaluator {
 
   /**
    * @param time  frame number (matrices; between two frames of a clip with curves, the file's interpolation at the
-   *              seconds between their key times) or t ∈ [0, 1] (quaternions); clamped by samplePose; ignored at rest
+   *              seconds between their key times) or t ∈ [0, 1] (quaternions); clamped by samplePose; ignored at rest.
+   *              Bones posed by hand (the document's posedBones) show their own rotation at every time.
    */
   evaluate(time: number): void {
     let moved = false;
     if (this.doc.poses) {
       samplePose(this.doc.poses, time, this.rotations);
       moved = samplePoseTranslations(this.doc.poses, time, this.translations);
+    }
+    const posed = this.doc.posedBones;
+    if (posed) {
+      for (let b = 0; b < posed.bones.length; b++) {
+        if (posed.bones[b]) this.rotations.set(posed.rotations.subarray(9 * b, 9 * b + 9), 9 * b);
+      }
     }
     scaledForwardKinematics(this.doc.skeleton, this.rotations, this.boneScales, this.transforms, moved ? this.translations : null);
     posedJointPositions(this.doc.skeleton, this.transforms, this.joints);

@@ -14,6 +14,9 @@ import { evaluateKeyframeCurves, type KeyframeCurves } from './keyframe-curves.t
  *   Optionally `curves` (with `times`): the clip as its file keys it, so that poses between frames follow the file's
  *   interpolation (keyframe-curves.ts) instead of SLERP between neighbouring frames. Frame f is always the stored
  *   frame, which is the curves' pose at times[f].
+ *   Optionally `keys`, L·B flags (keys[f·B + b] = 1): frame f of bone b is a key the user set (a keyed clip,
+ *   workers/rig/keyed-clip.ts); the frames between a bone's keys are SLERP between them. Absent: every frame is as
+ *   its file stored it.
  * - `quaternions`: only the final pose, one unit quaternion per bone, x y z w; in-between poses are SLERP from identity.
  */
 export type PoseSequence =
@@ -25,6 +28,7 @@ export type PoseSequence =
       translations?: Float64Array;
       times?: Float64Array;
       curves?: KeyframeCurves;
+      keys?: Uint8Array;
     }
   | { kind: 'quaternions'; boneCount: number; final: Float64Array };
 

@@ -73,6 +73,8 @@ export type BoneField = {
 function poseInstances(poses: PoseSequence | null | undefined, where: string): BoneFieldInstance[] {
   if (!poses) return [];
   const found: BoneFieldInstance[] = [{ where, bones: poses.boneCount }];
+  if (poses.kind === 'matrices' && poses.keys)
+    found.push({ where: `${where}.keys`, bones: poses.keys.length / Math.max(1, poses.frameCount) });
   if (poses.kind === 'matrices' && poses.curves) {
     const { jointNode, inverseBind, parentBone, heads } = poses.curves;
     found.push(
@@ -168,6 +170,22 @@ export const BONE_FIELDS: readonly BoneField[] = [
         const posed = rewritePoses(doc, seq, plan);
         return { ...example, pose: (posed as { rotations: Float64Array }).rotations };
       }),
+  },
+  {
+    name: 'posedBones',
+    key: 'posedBones',
+    instances: (doc) =>
+      doc.posedBones
+        ? [
+            { where: 'posedBones.rotations', bones: doc.posedBones.rotations.length / 9 },
+            { where: 'posedBones.bones', bones: doc.posedBones.bones.length },
+          ]
+        : [],
+    rewrite: (doc, plan) =>
+      doc.posedBones && {
+        rotations: perBone(doc.posedBones.rotations, 9, plan, [1, 0, 0, 0, 1, 0, 0, 0, 1]),
+        bones: perBone(doc.posedBones.bones, 1, plan, [0]),
+      },
   },
   {
     // A new bone has no node in the file (-1): in-place export makes one under its parent bone's (gltf-edit.ts).
@@ -410,6 +428,15 @@ function rewritePoses(doc: SceneDocument, seq: PoseSequence, plan: BonePlan): Po
       });
     }
     const curves = seq.curves && rewriteCurves(seq.curves, rules, plan);
+    // A key stays a key of its bone; an inserted bone has none.
+    let keys: Uint8Array | undefined;
+    if (seq.keys) {
+      keys = new Uint8Array(B2 * frameCount);
+      for (let f = 0; f < frameCount; f++)
+        rules.forEach((rule, b) => {
+          if (rule.kind !== 'rest') keys![B2 * f + b] = seq.keys![B * f + rule.source];
+        });
+    }
     result = {
       kind: 'matrices',
       boneCount: B2,
@@ -418,6 +445,7 @@ function rewritePoses(doc: SceneDocument, seq: PoseSequence, plan: BonePlan): Po
       ...(T2 ? { translations: T2 } : {}),
       ...(seq.times ? { times: seq.times } : {}),
       ...(curves ? { curves } : {}),
+      ...(keys ? { keys } : {}),
     };
   }
   memo.set(seq, result);

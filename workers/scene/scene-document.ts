@@ -59,6 +59,24 @@ export interface SceneDocument {
   readonly objCorners?: ObjCorners;
   /** the glTF file the scene was imported from: export edits it in place */
   readonly gltfSource?: GltfSource;
+  /** bones posed by hand (the gizmo, IK) over the shown pose; absent = none */
+  readonly posedBones?: PosedBones;
+  /**
+   * true when the skeleton's topology or rest joints changed after the weights and handles were made: they still
+   * deform the mesh, but a rebind is due (status line, Bind panel); absent = up to date
+   */
+  readonly bindingStale?: boolean;
+}
+
+/**
+ * Hand-posed bones: where `bones[b]` is 1, bone b shows `rotations` (row-major relative rotation, the pose
+ * sequence's convention) instead of the shown sequence's pose at the current time, until keyed or reset.
+ */
+export interface PosedBones {
+  /** #B × 9 row-major relative rotations (identity where not posed) */
+  readonly rotations: Float64Array;
+  /** #B flags, 1 = posed by hand */
+  readonly bones: Uint8Array;
 }
 
 /**
