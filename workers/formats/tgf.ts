@@ -95,6 +95,17 @@ export function writeTgf(s: TgfSkeleton): string {
 }
 
 /**
+ * Writes a TGF from its arrays, as readTgf reads it back: joints and bones exactly as given (finite coordinates are
+ * written in full precision, so they read back bit for bit), 1-based in the file.
+ * @param joints #J × 3 rest joint positions, row-major
+ * @param bones  #B × 2 (start joint, end joint), 0-based, in bone order
+ * @returns the file text
+ */
+export function formatTgf(joints: Float64Array, bones: Uint32Array): string {
+  return writeTgf({ joints, bones });
+}
+
+/**
  * A skeleton as TGF, which says a bone's parent only by a shared joint (the parent ends where the child starts):
  * every bone whose start is away from its parent's end gets a connector bone from the parent's end joint to its
  * start joint, appended after the skeleton's own bones. Posed with the identity rotation and no weight, a
