@@ -132,7 +132,10 @@ export class CpuReference {
    */
   positions(method: SkinMethod, pose: ReferencePose, settings: ReferenceSettings): Float64Array {
     const out = this.out;
-    if (isPerFace(method)) {
+    if (isPerFace(method) && this.doc.skeleton.parents.length === 0) {
+      // No bone moves anything (a mesh without a skeleton yet), and the stitching has no fixed vertex: the rest mesh.
+      out.set(this.doc.mesh.positions);
+    } else if (isPerFace(method)) {
       const { doc } = this;
       this.perFaceSetup ??= perFaceSkinningSetup(
         doc.mesh.positions,

@@ -98,6 +98,9 @@ export class PerFaceSolver {
    * @returns the method's last result, to show until this pose is solved
    */
   request(method: SkinMethod, poseNumber: number, pose: ReferencePose): PerFaceResult | undefined {
+    // No bone moves anything (a mesh without a skeleton yet): the rest mesh, and nothing to solve.
+    const { doc } = this.host.scene();
+    if (doc.skeleton.parents.length === 0) return { positions: doc.mesh.positions, normals: doc.restNormals };
     const state = (this.state ??= this.setUp());
     const context = this.host.context();
     if (perFaceBlendOf(method) && context) this.giveExamples(state, context.active);

@@ -6,6 +6,7 @@
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { parseBoneNames } from '../../workers/formats/bone-names.ts';
 import type { MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from '../../workers/formats/types.ts';
 import { joinCorners, joinMeshes } from './mesh-parts.ts';
 import { isMaterialFile, objLook } from '../../workers/formats/obj-materials.ts';
@@ -15,6 +16,7 @@ import { gltfIntoDocument, isGltfBatch } from './gltf-document.ts';
 import { partitionExamples, readExamples, type ExampleLoadOptions } from './example-files.ts';
 import {
   LoadError,
+  NO_SKELETON_WEIGHTS,
   PROVISIONAL_WEIGHTS,
   assertConsistent,
   examplesOf,
@@ -25,6 +27,7 @@ import {
 
 type MatrixFile = Extract<RigFile, { kind: 'matrix' }>;
 type MeshFile = Extract<RigFile, { kind: 'mesh' }>;
+type NamesFile = Extract<RigFile, { kind: 'names' }>;
 
 /**
  * The scene's mesh from the batch's mesh files: one file as it is, with its own parts (an OBJ's objects or groups) and
@@ -83,9 +86,12 @@ function single<T extends { name: string }>(items: T[], what: string): T | null 
 
 /**
  * Reads a batch of files into a candidate document based on `current`.
- * Meshes (.obj/.off) and skeletons (.tgf) apply first; then each .dmat is read against the candidate's sizes:
+ * Meshes (.obj/.off) and skeletons (.tgf, with their bone names from a .names file of the batch, else `bone N`)
+ * apply first; then each .dmat is read against the candidate's sizes:
  * #V × #B → weights, 3·B·L × 3 or 4B × 1 → poses, #V × 1 → handles. A new mesh or skeleton without weights
- * in the batch is bound provisionally by bone distance; a new skeleton without poses starts in the rest pose.
+ * in the batch is bound provisionally by bone distance; a new skeleton without poses starts in the rest pose. A mesh
+ * without a skeleton in the batch, other than the scene's own mesh again, starts with no skeleton (0 bones, #V × 0
+ * weights), to be built on it with the skeleton tool.
  * Example shapes and their poses are picked out first (example-files.ts) and added to the scene's examples; a new
  * mesh or skeleton drops the scene's examples (they belong to the old one).
  * @param current  the scene now shown (never modified)
@@ -125,12 +131,27 @@ export async function loadIntoDocument(
     parsed.filter((f) => f.kind === 'skeleton'),
     'skeletons',
   );
+  const namesFile = single(
+    parsed.filter((f): f is NamesFile => f.kind === 'names'),
+    'bone names files',
+  );
+  if (namesFile && !skeletonFile) {
+    throw new LoadError(`${namesFile.name}: a bone names file names the bones of its skeleton; open it together with its .tgf`);
+  }
   const matrices = parsed.filter((f): f is MatrixFile => f.kind === 'matrix');
 
   const mesh = meshFile ? meshFile.mesh : current.mesh;
-  const skeleton = skeletonFile ? buildSkeleton(skeletonFile.skeleton, skeletonFile.name) : current.skeleton;
+  // A mesh opened without a skeleton starts with none, unless it is the scene's own mesh again (same vertices and
+  // triangles, moved or not: a re-export after a sculpt), which keeps the skeleton it is rigged with.
+  const bare = meshFile !== null && !skeletonFile && !sameTopology(meshFile.mesh, current.mesh);
+  const skeleton = skeletonFile
+    ? buildSkeleton(skeletonFile.skeleton, skeletonFile.name)
+    : bare
+      ? buildSkeleton({ joints: new Float64Array(0), bones: new Uint32Array(0) }, meshFile.name)
+      : current.skeleton;
   const vertexCount = mesh.positions.length / 3;
   const boneCount = skeleton.parents.length;
+  const fileBoneNames = namesFile ? parseBoneNames(namesFile.text, namesFile.name, boneCount) : undefined;
   const warnings = meshFile ? [...meshFile.warnings] : [];
   if (!meshFile && materialFiles.length > 0)
     warnings.push(
@@ -149,9 +170,13 @@ export async function loadIntoDocument(
   const handlesFile = single(byRole.handles, 'handle files');
 
   const rigChanged = meshFile !== null || skeletonFile !== null;
+  const skeletonChanged = skeletonFile !== null || bare;
   let weights = current.weights;
   let weightsSource = current.weightsSource;
-  if (weightsFile) {
+  if (bare) {
+    weights = { rows: vertexCount, cols: 0, data: new Float64Array(0) };
+    weightsSource = NO_SKELETON_WEIGHTS;
+  } else if (weightsFile) {
     const read = await io.weightsFromDmat(weightsFile.matrix, vertexCount, boneCount, weightsFile.name);
     weights = read.weights;
     weightsSource = weightsFile.name;
@@ -166,7 +191,7 @@ export async function loadIntoDocument(
   if (posesFile) {
     poses = await io.poseSequenceFromDmat(posesFile.matrix, boneCount, posesFile.name);
     posesName = posesFile.name;
-  } else if (skeletonFile) {
+  } else if (skeletonChanged) {
     poses = null;
     posesName = null;
   }
@@ -200,7 +225,7 @@ export async function loadIntoDocument(
     parts: meshFile ? meshFile.parts : current.parts,
     look: meshFile ? meshFile.look : current.look,
     objCorners: meshFile ? meshFile.corners : current.objCorners,
-    skeletonFile: skeletonFile ? skeletonFile.name : current.skeletonFile,
+    skeletonFile: skeletonFile ? skeletonFile.name : bare ? null : current.skeletonFile,
     skeleton,
     weights,
     weightsSource,
@@ -209,14 +234,23 @@ export async function loadIntoDocument(
     handles,
     handlesFile: handlesName,
     warnings,
-    boneNames: skeletonFile ? undefined : current.boneNames,
+    boneNames: skeletonChanged ? fileBoneNames : current.boneNames,
     // The locks are the skeleton's bones': a new skeleton has none locked.
-    paintLocks: skeletonFile ? undefined : current.paintLocks,
-    clips: skeletonFile || posesFile ? undefined : current.clips,
+    paintLocks: skeletonChanged ? undefined : current.paintLocks,
+    clips: skeletonChanged || posesFile ? undefined : current.clips,
     examples: examples.length > 0 ? examples : undefined,
+    // Weights made anew (read, or bound by bone distance to a new rig) fit the skeleton; kept ones stay as they were.
+    bindingStale: weightsFile || rigChanged ? undefined : current.bindingStale,
   });
   assertConsistent(candidate);
   return candidate;
+}
+
+/** Whether two meshes are the same mesh, its vertices maybe moved: as many vertices, the same triangles. */
+function sameTopology(a: TriangleMesh, b: TriangleMesh): boolean {
+  if (a.positions.length !== b.positions.length || a.triangles.length !== b.triangles.length) return false;
+  for (let i = 0; i < a.triangles.length; i++) if (a.triangles[i] !== b.triangles[i]) return false;
+  return true;
 }
 
 function readAs(io: IoClient, role: DmatRole, file: MatrixFile, vertexCount: number, boneCount: number): Promise<unknown> {

@@ -10,7 +10,7 @@
  * re-attached to a deleted bone's start, a bone re-parented) turns about its new start joint.
  */
 import type { SceneFields } from '../scene/scene-store.ts';
-import { boneCountOf, jointCountOf, type SceneDocument } from '../scene/scene-document.ts';
+import { PROVISIONAL_WEIGHTS, boneCountOf, jointCountOf, type SceneDocument } from '../scene/scene-document.ts';
 import { NEW_BONE, boneNamesOf, rewriteBoneFields, type BonePlan } from '../scene/bone-fields.ts';
 import { buildSkeleton } from './skeleton.ts';
 
@@ -47,7 +47,8 @@ export interface InsertBoneOptions {
 
 /**
  * A new bone, appended as bone #B, from `parent`'s end joint (or a new joint at `head`) to a new joint at `tip`. Its
- * weight column is 0 (rows keep their sums), its pose is the rest relative to its parent (identity, no
+ * weight column is 0 (rows keep their sums), or 1 everywhere when it is the first bone of a skeleton-less scene (the
+ * rows summed to 0), its pose is the rest relative to its parent (identity, no
  * translation), scale 1, unlocked; the taken children keep their posed world rotation. In the kept glTF it has no
  * node (jointNodes -1): in-place export makes one under its parent bone's node.
  */
@@ -91,7 +92,12 @@ export function insertBone(doc: SceneDocument, options: InsertBoneOptions): Bone
   const names = name === undefined ? undefined : new Map([[B, name]]);
   const parentOf = new Map([[B, parent ?? -1], ...takeChildren.map((c): [number, number] => [c, B])]);
   const plan = { source, absorbs: new Map<number, number[]>(), names, keepsClipSources: true };
-  return planned(doc, `Insert ${name ?? `bone ${B}`}`, joints, bones, plan, parentOf);
+  const edit = planned(doc, `Insert ${name ?? `bone ${B}`}`, joints, bones, plan, parentOf);
+  if (B > 0) return edit;
+  // The first bone of a bare mesh moves every vertex: its weight is 1 everywhere (bone distance to one bone).
+  const V = doc.weights.rows;
+  const weights = { rows: V, cols: 1, data: new Float64Array(V).fill(1) };
+  return { ...edit, fields: { ...edit.fields, weights, weightsSource: PROVISIONAL_WEIGHTS } };
 }
 
 /**

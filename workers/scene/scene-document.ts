@@ -14,6 +14,8 @@ import type { GltfClip } from '../formats/gltf-export.ts';
 import { boneFieldMismatch } from './bone-fields.ts';
 
 export const PROVISIONAL_WEIGHTS = 'bone distance (provisional)';
+/** The weights source of a scene without bones yet (#V × 0 weights): a mesh opened without a skeleton. */
+export const NO_SKELETON_WEIGHTS = 'none (no skeleton yet)';
 
 export interface SceneDocument {
   /** shown in the toolbar: the mesh file name, or the demo's name */
