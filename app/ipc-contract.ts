@@ -278,18 +278,18 @@ export interface RigwrightBridge {
 }
 
 /**
- * What the open dialog offers when a request names no extensions: the formats the app reads (a .gltf's buffers
- * are .bin files opened with it, an OBJ's material libraries and their PNG/JPEG images are opened with the OBJ). The
- * one list for the desktop dialog and the web file input.
+ * What the open dialog offers when a request names no extensions: the formats the app reads (a TGF's .names file of
+ * bone names is opened with it, a .gltf's buffers are .bin files opened with it, an OBJ's material libraries and
+ * their PNG/JPEG images are opened with the OBJ). The one list for the desktop dialog and the web file input.
  */
-export const RIG_FILE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat', 'glb', 'gltf', 'bin', 'mtl', 'png', 'jpg', 'jpeg'] as const;
+export const RIG_FILE_EXTENSIONS = ['obj', 'off', 'tgf', 'names', 'dmat', 'glb', 'gltf', 'bin', 'mtl', 'png', 'jpg', 'jpeg'] as const;
 /**
  * Extensions (lowercase, no dot) the open dialog may offer: the formats the app reads, no others. Main refuses any
  * other in an `OpenFilesRequest`, so a compromised page cannot turn the dialog into a way of reading arbitrary files.
  */
 export const OPENABLE_EXTENSIONS = RIG_FILE_EXTENSIONS;
 /** Extensions a `SaveFileRequest.suggestedName` may end in; the saved file keeps the chosen name's extension. */
-export const SAVEABLE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat', 'gltf', 'glb', 'bin', 'json', 'png'] as const;
+export const SAVEABLE_EXTENSIONS = ['obj', 'off', 'tgf', 'names', 'dmat', 'gltf', 'glb', 'bin', 'json', 'png'] as const;
 /** Largest file, in bytes, the bridge reads or writes: keeps a stray request from exhausting memory. */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 /** Longest base name accepted, in UTF-16 code units (the common file-system limit is 255 bytes). */

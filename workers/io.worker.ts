@@ -42,11 +42,13 @@ function rigFileArrays(file: RigFile): ArrayBufferView[] {
       return [file.skeleton.joints, file.skeleton.bones];
     case 'matrix':
       return [file.matrix.data];
+    case 'names':
+      return [];
   }
 }
 
 export const ioApi = {
-  /** Reads one .obj/.off/.tgf/.dmat file (see workers/formats/read-file.ts). */
+  /** Reads one .obj/.off/.tgf/.names/.dmat file (see workers/formats/read-file.ts). */
   readRigFile(name: string, bytes: Uint8Array): RigFile {
     const file = readRigFile(name, bytes);
     return transferred(file, rigFileArrays(file));

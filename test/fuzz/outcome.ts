@@ -152,6 +152,7 @@ function checkRigFile(file: RigFile): string {
     for (let b = 0; b < bones.length; b += 2) if (bones[b] === bones[b + 1]) return `bone ${b / 2} joins a joint to itself`;
     return checkArray('joint', joints) || checkArray('bone', bones, 0, joints.length / 3 - 1);
   }
+  if (file.kind === 'names') return typeof file.text === 'string' ? '' : 'names text is not a string';
   const { rows, cols, data } = file.matrix;
   if (data.length !== rows * cols) return `matrix data ${data.length} for ${rows} × ${cols}`;
   return checkArray('value', data);

@@ -518,9 +518,15 @@ test('readRigFile dispatches on the extension, in any case, and drops a byte-ord
     () => readRigFile('hand.mesh', new Uint8Array(0)),
     'hand.mesh',
     '',
-    /unsupported file type: '\.mesh'.*\.obj, \.off, \.tgf, \.dmat/,
+    /unsupported file type: '\.mesh'.*\.obj, \.off, \.tgf, \.names, \.dmat/,
   );
   assertFormatError(() => readRigFile('README', new Uint8Array(0)), 'README', '', /unsupported file type: a file without extension/);
+  const names = readRigFile('hand.names', utf8('\ufeffwrist\nthumb\n'));
+  assert.deepEqual(
+    names,
+    { kind: 'names', name: 'hand.names', text: 'wrist\nthumb\n' },
+    'a names file is kept as text, its byte-order mark dropped',
+  );
 });
 
 // ---------------------------------------------------------------- bad input

@@ -2,6 +2,7 @@
  * One entry point for every file a user can drop on the window or name on the command line: picks the reader
  * by extension.
  */
+import { BONE_NAMES_EXTENSION } from './bone-names.ts';
 import { readDmat } from './dmat.ts';
 import { fileExtension } from './file-name.ts';
 import { FormatError } from './format-error.ts';
@@ -26,7 +27,9 @@ export type RigFile =
       materialLibraries?: string[];
     }
   | { kind: 'skeleton'; name: string; skeleton: TgfSkeleton }
-  | { kind: 'matrix'; name: string; matrix: DenseMatrix };
+  | { kind: 'matrix'; name: string; matrix: DenseMatrix }
+  /** a TGF's bone names file (bone-names.ts), read with its skeleton, whose bone count it is checked against */
+  | { kind: 'names'; name: string; text: string };
 
 /**
  * Largest text file read (OBJ, OFF, TGF, DMAT, .gltf): the whole text becomes one string, and JavaScript strings
@@ -56,10 +59,11 @@ export function checkFileSize(name: string, byteLength: number): void {
 }
 
 /** Extensions readRigFile understands, for file dialogs. */
-export const RIG_FILE_EXTENSIONS = ['obj', 'off', 'tgf', 'dmat'] as const;
+export const RIG_FILE_EXTENSIONS = ['obj', 'off', 'tgf', 'names', 'dmat'] as const;
 
 /**
- * Reads a mesh (.obj, .off), skeleton (.tgf) or matrix (.dmat: weights, handles, poses) from its bytes.
+ * Reads a mesh (.obj, .off), skeleton (.tgf), bone names file (.names, kept as text: its names are checked when it is
+ * paired with its skeleton, see parseBoneNames) or matrix (.dmat: weights, handles, poses) from its bytes.
  * Text formats are decoded as UTF-8 (a byte-order mark is dropped).
  * @param name  file name (a path is fine); its extension, in any case, selects the format
  * @param bytes the whole file
@@ -81,6 +85,8 @@ export function readRigFile(name: string, bytes: Uint8Array): RigFile {
     }
     case 'tgf':
       return { kind: 'skeleton', name, skeleton: readTgf(decodeText(bytes), name) };
+    case BONE_NAMES_EXTENSION:
+      return { kind: 'names', name, text: decodeText(bytes) };
     case 'dmat':
       return { kind: 'matrix', name, matrix: readDmat(bytes, name) };
     default: {

@@ -11,6 +11,7 @@ import { importGltf, readCheckedGltf } from '../../../workers/formats/gltf-impor
 import { gltfJson, gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
 import { summarizeGltf, type GltfSummary, type KeySpacing } from '../../../workers/formats/gltf-summary.ts';
 import { poseSequenceFromDmat, withTranslationsFromDmat } from '../../../workers/formats/pose-file.ts';
+import { parseBoneNames } from '../../../workers/formats/bone-names.ts';
 import { readRigFile } from '../../../workers/formats/read-file.ts';
 import type { DenseMatrix, MeshFileReport, TriangleMesh } from '../../../workers/formats/types.ts';
 import { handlesFromDmat, weightsFromDmat } from '../../../workers/formats/weights-file.ts';
@@ -33,11 +34,11 @@ export const infoCommand: CliCommand = {
   usage: `Usage: rigwright info FILE…
 
 Reports for each file what it holds: a mesh (vertices, triangles, bounds), a skeleton (joints, bones, parents,
-roots, bounds), a DMAT matrix (rows × cols and what it can be: weights, poses, handles, or the start-joint
-translations that go with a pose file) or a glTF asset (.glb, or .gltf with its files: meshes with vertex and
+roots, bounds), a TGF's bone names file (.names), a DMAT matrix (rows × cols and what it can be: weights, poses,
+handles, or the start-joint translations that go with a pose file) or a glTF asset (.glb, or .gltf with its files: meshes with vertex and
 triangle counts, skins with their joints, clips with key counts and key rate, materials, extensions used and
 required, and what \`rigwright import\` reads from it), and what is wrong with it. Given together, files are also
-checked against each other: weights and handles against the mesh and skeleton, poses against the skeleton,
+checked against each other: weights and handles against the mesh and skeleton, poses and names against the skeleton,
 translations against the skeleton and the pose file (when exactly one of each is given).
 Exits with 1 when any file is bad, after reporting all of them (3 when the tool itself failed on one).
 
@@ -77,6 +78,15 @@ Exits with 1 when any file is bad, after reporting all of them (3 when the tool 
       let error = entry.kind === 'unreadable' ? entry.error : undefined;
       if (entry.kind === 'mesh') lines = describeMesh(entry.mesh, entry.report);
       if (entry.kind === 'skeleton') lines = describeSkeleton(entry.skeleton);
+      if (entry.kind === 'names') {
+        heading = 'bone names';
+        try {
+          lines = describeBoneNames(entry.text, entry.file, context.skeleton);
+        } catch (failure) {
+          if (!(failure instanceof FormatError)) throw failure;
+          error = failure;
+        }
+      }
       if (entry.kind === 'gltf') {
         heading = 'glTF';
         lines = entry.lines;
@@ -121,6 +131,8 @@ type InfoEntry =
   | { file: string; kind: 'mesh'; mesh: TriangleMesh; report: MeshFileReport }
   | { file: string; kind: 'skeleton'; skeleton: Skeleton }
   | { file: string; kind: 'matrix'; matrix: DenseMatrix }
+  /** a bone names file, its text: read against the skeleton when one is given with it */
+  | { file: string; kind: 'names'; text: string }
   /** described already; `error` when Rigwright cannot import it (the description says what it holds regardless) */
   | { file: string; kind: 'gltf'; lines: string[]; error?: FormatError };
 
@@ -135,11 +147,31 @@ async function readInfoEntry(file: string): Promise<InfoEntry> {
         return { file, kind: 'skeleton', skeleton: buildSkeleton(read.skeleton, file) };
       case 'matrix':
         return { file, kind: 'matrix', matrix: read.matrix };
+      case 'names':
+        return { file, kind: 'names', text: read.text };
     }
   } catch (error) {
     if (error instanceof FormatError) return { file, kind: 'unreadable', error };
     return { file, kind: 'unreadable', error: new FormatError(file, '', `failed: ${describeUnexpected(error)}`), internal: true };
   }
+}
+
+/**
+ * A names file: checked against the one skeleton given with it (count, empty and repeated names), else only for empty
+ * and repeated names.
+ * @throws FormatError from parseBoneNames
+ */
+function describeBoneNames(text: string, file: string, skeleton: InfoContext['skeleton']): string[] {
+  if (skeleton) {
+    const names = parseBoneNames(text, file, skeleton.boneCount);
+    const shown = `${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''}`;
+    return [`${names.length} names, one for each bone of ${skeleton.file}`, `first: ${shown}`];
+  }
+  const lines = text.split(/\r\n|\r|\n/);
+  let count = lines.length;
+  while (count > 0 && lines[count - 1].trim() === '') count--;
+  const names = parseBoneNames(text, file, count);
+  return [`${names.length} names (give the skeleton with it to check them against its bones)`];
 }
 
 /** A line as `info` prints it: printable characters only (printableLine), at most MAX_OUTPUT_LINE_CHARACTERS long. */
