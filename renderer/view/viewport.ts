@@ -89,6 +89,16 @@ export class Viewport {
     this.invalidate();
   }
 
+  /**
+   * Looks along `view` (a world direction; the front view is [0, 0, -1]) at a bounding box, fitted as `frame` fits it.
+   * The camera's up stays the world's +y.
+   */
+  lookAlong(view: readonly [number, number, number], min: readonly number[], max: readonly number[]): void {
+    scratchVector.set(view[0], view[1], view[2]).normalize();
+    this.camera.position.copy(this.controls.target).sub(scratchVector);
+    this.frame(min, max);
+  }
+
   private placeGrid(center: THREE.Vector3, radius: number, floor: number): void {
     if (this.grid) {
       this.scene.remove(this.grid);
@@ -112,6 +122,19 @@ export class Viewport {
     out.y = rect.top + ((1 - scratchVector.y) / 2) * rect.height;
     out.z = scratchVector.z;
     return out;
+  }
+
+  /**
+   * The view ray through a page point (CSS pixels): from the camera through the point, its direction of unit length.
+   * @returns origin and direction, world units
+   */
+  rayThrough(pageX: number, pageY: number): { origin: [number, number, number]; direction: [number, number, number] } {
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    this.camera.updateMatrixWorld();
+    scratchVector.set(((pageX - rect.left) / rect.width) * 2 - 1, 1 - ((pageY - rect.top) / rect.height) * 2, 0.5).unproject(this.camera);
+    const origin = this.camera.position;
+    scratchVector.sub(origin).normalize();
+    return { origin: [origin.x, origin.y, origin.z], direction: [scratchVector.x, scratchVector.y, scratchVector.z] };
   }
 
   private resize(): void {
