@@ -1,0 +1,200 @@
+/**
+ * Keyed clips (workers/rig/keyed-clip.ts): the frames between two keys are the quaternion SLERP formula of course
+ * handout Eq. 1, slerp(q0, q1, t) = sin((1−t)θ)/sin θ · q0 + sin(tθ)/sin θ · q1, written out here independently (axis–
+ * angle to quaternion, no library code), at t = 0.25, 0.5, 0.75; the first key is held before it and the last after
+ * it; a bone without keys rests; moving, deleting and trimming keys; a file's sequence keyed for the first time keeps
+ * every frame; inputs never change; the DMAT written by poseSequenceToDmat reads back as the same frames.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { deleteKeys, keyedFrames, moveKeys, newKeyedClip, setKeys, trimClip } from '../../workers/rig/keyed-clip.ts';
+import { identityPose, samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
+import { poseSequenceFromDmat, poseSequenceToDmat } from '../../workers/formats/pose-file.ts';
+import { readDmat, writeDmatAscii, writeDmatBinary } from '../../workers/formats/dmat.ts';
+import { seededRandom } from './seeded-random.ts';
+
+type Matrices = Extract<PoseSequence, { kind: 'matrices' }>;
+
+/** Quaternion [x, y, z, w] of a rotation by `angle` about `axis` (handout Sec. 1.2). */
+function axisAngle(axis: number[], angle: number): number[] {
+  const n = Math.hypot(axis[0], axis[1], axis[2]);
+  const s = Math.sin(angle / 2) / n;
+  return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
+}
+
+/** The rotation matrix of a unit quaternion, row-major (the textbook formula). */
+function matrixOf([x, y, z, w]: number[]): number[] {
+  return [
+    1 - 2 * (y * y + z * z),
+    2 * (x * y - w * z),
+    2 * (x * z + w * y),
+    2 * (x * y + w * z),
+    1 - 2 * (x * x + z * z),
+    2 * (y * z - w * x),
+    2 * (x * z - w * y),
+    2 * (y * z + w * x),
+    1 - 2 * (x * x + y * y),
+  ];
+}
+
+/** Eq. 1 of the handout, on the shorter arc. */
+function slerpFormula(q0: number[], q1In: number[], t: number): number[] {
+  let dot = q0.reduce((s, x, i) => s + x * q1In[i], 0);
+  const q1 = dot < 0 ? q1In.map((x) => -x) : q1In;
+  dot = Math.abs(dot);
+  const theta = Math.acos(Math.min(1, dot));
+  return q0.map((x, i) => (Math.sin((1 - t) * theta) / Math.sin(theta)) * x + (Math.sin(t * theta) / Math.sin(theta)) * q1[i]);
+}
+
+const frameOf = (seq: PoseSequence, f: number, b: number): Float64Array =>
+  (seq as Matrices).rotations.subarray(9 * (seq.boneCount * f + b), 9 * (seq.boneCount * f + b) + 9);
+
+function assertMatrix(actual: ArrayLike<number>, expected: ArrayLike<number>, tolerance: number, what: string): void {
+  for (let i = 0; i < 9; i++)
+    assert.ok(Math.abs(actual[i] - expected[i]) <= tolerance, `${what}: entry ${i} is ${actual[i]}, expected ${expected[i]}`);
+}
+
+/** A pose of B bones with bone b's rotation set from a quaternion. */
+function poseWith(B: number, entries: [number, number[]][]): Float64Array {
+  const pose = identityPose(B);
+  for (const [b, q] of entries) pose.set(matrixOf(q), 9 * b);
+  return pose;
+}
+
+test('in-between frames of two keys are the SLERP formula (handout Eq. 1) at t = 0.25, 0.5, 0.75, held before and after', () => {
+  const random = seededRandom(11);
+  for (let trial = 0; trial < 20; trial++) {
+    const q0 = axisAngle([random() - 0.5, random() - 0.5, random() - 0.5], 3 * random());
+    const q1 = axisAngle([random() - 0.5, random() - 0.5, random() - 0.5], 3 * random());
+    let seq = newKeyedClip(3, 10);
+    seq = setKeys(seq, 2, [1], poseWith(3, [[1, q0]]));
+    seq = setKeys(seq, 6, [1], poseWith(3, [[1, q1]]));
+    assert.deepStrictEqual(keyedFrames(seq, 1), [2, 6], 'bone 1 is keyed at frames 2 and 6');
+    assert.deepStrictEqual(keyedFrames(seq), [2, 6], 'the clip has keys at frames 2 and 6');
+    for (const [f, t] of [
+      [3, 0.25],
+      [4, 0.5],
+      [5, 0.75],
+    ])
+      assertMatrix(frameOf(seq, f, 1), matrixOf(slerpFormula(q0, q1, t)), 1e-12, `trial ${trial}: frame ${f} (t = ${t})`);
+    for (const f of [0, 1, 2]) assertMatrix(frameOf(seq, f, 1), matrixOf(q0), 1e-12, `trial ${trial}: frame ${f} holds the first key`);
+    for (const f of [6, 7, 8, 9]) assertMatrix(frameOf(seq, f, 1), matrixOf(q1), 1e-12, `trial ${trial}: frame ${f} holds the last key`);
+    for (let f = 0; f < 10; f++)
+      for (const b of [0, 2]) assertMatrix(frameOf(seq, f, b), [1, 0, 0, 0, 1, 0, 0, 0, 1], 0, `frame ${f}: unkeyed bone ${b} rests`);
+  }
+});
+
+test('moving, deleting and trimming keys re-make the in-between frames; the inputs never change', () => {
+  const qa = axisAngle([0, 0, 1], Math.PI / 2);
+  const qb = axisAngle([1, 0, 0], Math.PI / 3);
+  const qc = axisAngle([0, 1, 0], -Math.PI / 4);
+  let seq = newKeyedClip(2, 13);
+  seq = setKeys(seq, 0, [0, 1], poseWith(2, [[0, qa]]));
+  seq = setKeys(seq, 4, [0], poseWith(2, [[0, qb]]));
+  seq = setKeys(
+    seq,
+    8,
+    [0, 1],
+    poseWith(2, [
+      [0, qc],
+      [1, qb],
+    ]),
+  );
+  assert.deepStrictEqual(keyedFrames(seq), [0, 4, 8], 'keys at 0, 4 and 8');
+  assert.deepStrictEqual(keyedFrames(seq, 1), [0, 8], 'bone 1 at 0 and 8');
+  const before = (seq as Matrices).rotations.slice();
+  const keysBefore = (seq as Matrices).keys!.slice();
+
+  // Move bone 0's key from 4 to 6: frames 1…5 SLERP from qa to qb over 6 frames, 7 between qb and qc.
+  const moved = moveKeys(seq, 4, 6, [0]);
+  assert.deepStrictEqual(keyedFrames(moved, 0), [0, 6, 8], 'the key moved to frame 6');
+  assertMatrix(frameOf(moved, 3, 0), matrixOf(slerpFormula(qa, qb, 0.5)), 1e-12, 'frame 3 is half way from frame 0 to 6');
+  assertMatrix(frameOf(moved, 7, 0), matrixOf(slerpFormula(qb, qc, 0.5)), 1e-12, 'frame 7 is half way from frame 6 to 8');
+  assertMatrix(frameOf(moved, 6, 0), matrixOf(qb), 1e-15, 'the moved key keeps its pose');
+  assert.deepStrictEqual((seq as Matrices).rotations, before, 'moveKeys leaves its input as it was');
+  assert.deepStrictEqual((seq as Matrices).keys, keysBefore, 'moveKeys leaves its input keys as they were');
+  // Without bones: every bone keyed at the frame moves.
+  assert.deepStrictEqual(keyedFrames(moveKeys(seq, 8, 12), 1), [0, 12], 'bone 1 moves with the whole frame');
+  assert.throws(() => moveKeys(seq, 4, 5, [1]), /moveKeys: no key at frame 4 of bone 1/);
+
+  // Delete bone 0's key at 4: frame 4 is half way between qa and qc again.
+  const deleted = deleteKeys(seq, 4);
+  assert.deepStrictEqual(keyedFrames(deleted), [0, 8], 'the key at 4 is gone');
+  assertMatrix(frameOf(deleted, 4, 0), matrixOf(slerpFormula(qa, qc, 0.5)), 1e-12, 'frame 4 is re-made from frames 0 and 8');
+  assertMatrix(frameOf(deleted, 2, 0), matrixOf(slerpFormula(qa, qc, 0.25)), 1e-12, 'frame 2 is a quarter of the way');
+  assert.throws(() => deleteKeys(seq, 5), /deleteKeys: no key at frame 5/);
+  // A bone left without keys rests.
+  const bare = deleteKeys(deleteKeys(seq, 0, [1]), 8, [1]);
+  assert.deepStrictEqual(keyedFrames(bare, 1), [], 'bone 1 has no key left');
+  for (let f = 0; f < 13; f++) assertMatrix(frameOf(bare, f, 1), [1, 0, 0, 0, 1, 0, 0, 0, 1], 0, `frame ${f}: bone 1 rests`);
+
+  // Trim to 2…6: bone 0 gets keys at the cuts (it had keys before 2 and after 6), the kept frames play as before.
+  const trimmed = trimClip(seq, 2, 6);
+  assert.equal(trimmed.kind === 'matrices' && trimmed.frameCount, 5, 'five frames kept');
+  assert.deepStrictEqual(keyedFrames(trimmed, 0), [0, 2, 4], 'bone 0: the cut at 2, its key at 4, the cut at 6');
+  assert.deepStrictEqual(keyedFrames(trimmed, 1), [0, 4], 'bone 1: keys made at both cuts');
+  for (let f = 0; f < 5; f++)
+    for (let b = 0; b < 2; b++) assertMatrix(frameOf(trimmed, f, b), frameOf(seq, f + 2, b), 0, `trimmed frame ${f} bone ${b}`);
+  // Keying its middle key again re-makes the frames between the cuts and it: they lie on the same arcs.
+  const rekeyed = setKeys(trimmed, 2, [0], poseWith(2, [[0, qb]]));
+  for (let f = 0; f < 5; f++) assertMatrix(frameOf(rekeyed, f, 0), frameOf(seq, f + 2, 0), 1e-12, `re-keyed trimmed frame ${f}`);
+  assert.throws(() => trimClip(seq, 6, 2), /trimClip: the first frame 6 is after the last 2/);
+  assert.throws(() => setKeys(seq, 13, [0], identityPose(2)), /setKeys: frame 13 is out of range: the clip has 13 frames \(0–12\)/);
+  assert.throws(() => setKeys(seq, 1, [2], identityPose(2)), /setKeys: bone 2 is out of range/);
+});
+
+test('a sequence without keys keyed for the first time keeps every frame it had', () => {
+  const random = seededRandom(3);
+  const B = 2;
+  const L = 6;
+  const rotations = new Float64Array(9 * B * L);
+  for (let i = 0; i < B * L; i++) rotations.set(matrixOf(axisAngle([random(), random(), random() - 0.5], 2 * random())), 9 * i);
+  const file: PoseSequence = { kind: 'matrices', boneCount: B, frameCount: L, rotations };
+  assert.deepStrictEqual(keyedFrames(file), [], 'a file sequence has no keys');
+  const q = axisAngle([0, 1, 0], 1);
+  const keyed = setKeys(file, 3, [1], poseWith(B, [[1, q]]));
+  assert.deepStrictEqual(keyedFrames(keyed, 1), [0, 1, 2, 3, 4, 5], 'every frame is a key');
+  for (let f = 0; f < L; f++)
+    for (let b = 0; b < B; b++)
+      if (f !== 3 || b !== 1) assertMatrix(frameOf(keyed, f, b), frameOf(file, f, b), 0, `frame ${f} bone ${b} stays as the file had it`);
+  assertMatrix(frameOf(keyed, 3, 1), matrixOf(q), 1e-15, 'the new key is set');
+  assert.equal(file.keys, undefined, 'the input gets no keys');
+});
+
+test('a keyed clip written by poseSequenceToDmat reads back as the same frames (ASCII and binary DMAT)', () => {
+  let seq = newKeyedClip(3, 7);
+  seq = setKeys(
+    seq,
+    0,
+    [0, 1, 2],
+    poseWith(3, [
+      [0, axisAngle([1, 2, 3], 0.7)],
+      [2, axisAngle([0, 0, 1], -1.2)],
+    ]),
+  );
+  seq = setKeys(
+    seq,
+    6,
+    [0, 2],
+    poseWith(3, [
+      [0, axisAngle([3, -1, 0], 2.1)],
+      [2, axisAngle([0, 1, 1], 0.4)],
+    ]),
+  );
+  const dmat = poseSequenceToDmat(seq);
+  assert.deepStrictEqual([dmat.rows, dmat.cols], [3 * 3 * 7, 3], 'the DMAT is 3·B·L × 3');
+  for (const [bytes, kind] of [
+    [new TextEncoder().encode(writeDmatAscii(dmat)), 'ASCII'],
+    [writeDmatBinary(dmat), 'binary'],
+  ] as const) {
+    const back = poseSequenceFromDmat(readDmat(bytes, 'clip.dmat'), 3, 'clip.dmat');
+    assert.equal(back.kind === 'matrices' && back.frameCount, 7, `${kind}: seven frames`);
+    const a = new Float64Array(27);
+    const b = new Float64Array(27);
+    for (let f = 0; f < 7; f++) {
+      samplePose(seq, f, a);
+      samplePose(back, f, b);
+      for (let i = 0; i < 27; i++) assert.ok(Math.abs(a[i] - b[i]) < 1e-12, `${kind}: frame ${f} entry ${i} reads back`);
+    }
+  }
+});
