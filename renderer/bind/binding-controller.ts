@@ -299,6 +299,8 @@ export class BindingController {
         weightsSource: source,
         ...handleFields,
         ...partFields,
+        // Weights of the whole mesh fit the skeleton as it is now; one part's leave the others' as stale as they were.
+        ...(part ? {} : { bindingStale: undefined }),
       });
       // The report points at scene vertices.
       const unhandledComponents = result.unhandledComponents.map((c) => ({ ...c, firstVertex: c.firstVertex + (part?.vertexStart ?? 0) }));

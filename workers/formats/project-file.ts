@@ -29,6 +29,7 @@
  *   baseColorTexture { mimeType, bytes uint8 } or null),
  *   `objCorners` (texcoords, normals float64; cornerTexcoords, cornerNormals int32 #F × 3) and `gltfSource` (file,
  *   bytes uint8, resources [{ uri, bytes }], jointNodes int32 #B): the asset kept whole, as the document holds it.
+ *   `bindingStale` (true, or absent): the skeleton changed after the weights were made; a rebind is due.
  */
 import { describeJsonError } from './json-text.ts';
 import { AUTOMATIC_HANDLES_DEFAULTS } from '../weights/automatic-handles.ts';
@@ -83,6 +84,8 @@ export interface ProjectScene {
   /** #B × 3 */
   boneScales: Float64Array | null;
   warnings: string[];
+  /** true when the skeleton changed after the weights and handles were made (SceneDocument.bindingStale); absent: not */
+  bindingStale?: boolean;
   /** example shapes, in the document's order (stored in the extension's `examples` section, format 2) */
   examples: ProjectExample[];
   /** the meshes of the scene, in vertex order; absent or null: one mesh */
@@ -465,6 +468,7 @@ export async function writeProjectFile(
       handlesFile: scene.handlesFile,
       boneScales: scene.boneScales === null ? null : arrays.add(scene.boneScales, 'float64'),
       warnings: scene.warnings,
+      ...(scene.bindingStale ? { bindingStale: true } : {}),
       ...assetJson(scene, arrays),
     },
     examples: scene.examples.map((example) => ({
@@ -869,6 +873,9 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ReadProjec
         r.fail(`${S}.boneScales`, `bone ${Math.floor(i / 3)} has scale ${boneScales[i]}`);
   }
 
+  const stale = scene.bindingStale;
+  if (stale !== undefined && stale !== null && typeof stale !== 'boolean') r.fail(`${S}.bindingStale`, notA(stale, 'true or false'));
+
   const contents: ReadProject = {
     formatVersion,
     scene: {
@@ -887,6 +894,7 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ReadProjec
       handlesFile: r.optionalString(`${S}.handlesFile`, scene.handlesFile),
       boneScales,
       warnings: r.strings(`${S}.warnings`, scene.warnings ?? []),
+      ...(stale === true ? { bindingStale: true } : {}),
       examples: readExamples(r, ext.examples, vertexCount, boneCount),
       ...readAsset(r, scene, { positions, triangles }, boneCount),
     },

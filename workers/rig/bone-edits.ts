@@ -8,6 +8,10 @@
  * Poses: every edit keeps each bone's posed world rotation at every frame, and where a sequence has start-joint
  * translations its whole posed transform (BonePlan). Without translations, a bone whose start joint moved (a child
  * re-attached to a deleted bone's start, a bone re-parented) turns about its new start joint.
+ *
+ * Binding: an edit of the skeleton's topology or rest joints (insert, delete, re-parent, move joints) marks the
+ * weights and handles stale (`bindingStale`): they are kept, carried to the new bone numbering, and still deform the
+ * mesh until the user binds again. A rename or a reorder leaves the binding as it is.
  */
 import type { SceneFields } from '../scene/scene-store.ts';
 import { PROVISIONAL_WEIGHTS, boneCountOf, jointCountOf, type SceneDocument } from '../scene/scene-document.ts';
@@ -92,7 +96,7 @@ export function insertBone(doc: SceneDocument, options: InsertBoneOptions): Bone
   const names = name === undefined ? undefined : new Map([[B, name]]);
   const parentOf = new Map([[B, parent ?? -1], ...takeChildren.map((c): [number, number] => [c, B])]);
   const plan = { source, absorbs: new Map<number, number[]>(), names, keepsClipSources: true };
-  const edit = planned(doc, `Insert ${name ?? `bone ${B}`}`, joints, bones, plan, parentOf);
+  const edit = staleBinding(planned(doc, `Insert ${name ?? `bone ${B}`}`, joints, bones, plan, parentOf));
   if (B > 0) return edit;
   // The first bone of a bare mesh moves every vertex: its weight is 1 everywhere (bone distance to one bone).
   const V = doc.weights.rows;
@@ -128,7 +132,7 @@ export function deleteBone(doc: SceneDocument, bone: number): BoneEdit {
   const source = Int32Array.from(kept);
   const absorbs = new Map([[kept.indexOf(heir), [bone]]]);
   const { joints, bones: renumbered } = dropUnusedJoints(skeleton.joints, skeleton.bones, bones);
-  return planned(doc, `Delete ${boneName(doc, bone)}`, joints, renumbered, { source, absorbs, keepsClipSources: true });
+  return staleBinding(planned(doc, `Delete ${boneName(doc, bone)}`, joints, renumbered, { source, absorbs, keepsClipSources: true }));
 }
 
 /**
@@ -169,13 +173,13 @@ export function reparentBone(doc: SceneDocument, bone: number, newParent: number
   const compact = dropUnusedJoints(skeleton.joints, skeleton.bones, bones, joints);
   const label = `Re-parent ${boneName(doc, bone)} ${newParent === null ? 'to the root' : `under ${boneName(doc, newParent)}`}`;
   const plan = { source, absorbs: new Map<number, number[]>(), keepsClipSources: false };
-  return planned(doc, label, compact.joints, compact.bones, plan, new Map([[bone, newParent ?? -1]]));
+  return staleBinding(planned(doc, label, compact.joints, compact.bones, plan, new Map([[bone, newParent ?? -1]])));
 }
 
 /**
- * New rest positions of some joints. Bones keep their numbers, and nothing else changes: poses stay as they are
- * (relative rotations turn about the moved joints), and the glTF keyframe curves keep the file's bone heads, so
- * they still evaluate to the stored frames.
+ * New rest positions of some joints. Bones keep their numbers, and nothing else changes but the binding, now stale:
+ * poses stay as they are (relative rotations turn about the moved joints), and the glTF keyframe curves keep the
+ * file's bone heads, so they still evaluate to the stored frames.
  */
 export function moveJoints(doc: SceneDocument, moves: readonly { joint: number; position: Vec3 }[]): BoneEdit {
   const J = jointCountOf(doc);
@@ -192,7 +196,8 @@ export function moveJoints(doc: SceneDocument, moves: readonly { joint: number; 
   }
   // The bones and their hierarchy stay; a new skeleton object, so views see that it changed.
   const skeleton = { ...doc.skeleton, joints };
-  return { label: moves.length === 1 ? `Move joint ${moves[0].joint}` : `Move ${moves.length} joints`, fields: { skeleton } };
+  const label = moves.length === 1 ? `Move joint ${moves[0].joint}` : `Move ${moves.length} joints`;
+  return { label, fields: { skeleton, bindingStale: true } };
 }
 
 /** A new name for a bone. The document gets names (`bone 0`, `bone 1`, …) when it had none. */
@@ -259,6 +264,14 @@ function planned(
   const skeleton = parents.every((p, b) => p === built.parents[b]) ? built : { ...built, parents, order: parentsFirst(parents) };
   const renumbered = newIndex.some((n, o) => n !== o);
   return { label, fields: { skeleton, ...rewriteBoneFields(doc, { ...plan, skeleton }) }, ...(renumbered ? { newIndexOf: newIndex } : {}) };
+}
+
+/**
+ * The edit, marking the binding stale: it changes the skeleton's topology or rest joints, which the weights and
+ * handles were made for. They are kept (and carried by the edit) until the user binds again.
+ */
+function staleBinding(edit: BoneEdit): BoneEdit {
+  return { ...edit, fields: { ...edit.fields, bindingStale: true } };
 }
 
 /** Bones parents first, as buildSkeleton orders them: the roots by index, then breadth-first, children by index. */

@@ -26,6 +26,7 @@ export function projectSceneOf(doc: SceneDocument): ProjectScene {
     handlesFile: doc.handlesFile,
     boneScales: doc.boneScales ?? null,
     warnings: [...doc.warnings],
+    ...(doc.bindingStale ? { bindingStale: true } : {}),
     examples: examplesOf(doc).map((e) => ({ ...e })),
     ...(doc.parts ? { parts: doc.parts } : {}),
     ...(doc.look ? { look: doc.look } : {}),
@@ -72,6 +73,7 @@ export function documentFromProject(scene: ProjectScene, settings?: Pick<Project
     ...(scene.objCorners ? { objCorners: scene.objCorners } : {}),
     ...(scene.gltfSource ? { gltfSource: scene.gltfSource } : {}),
     ...(locked?.some((l) => l !== 0) ? { paintLocks: locked.slice() } : {}),
+    ...(scene.bindingStale ? { bindingStale: true } : {}),
   });
   assertConsistent(doc);
   return doc;
