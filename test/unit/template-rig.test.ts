@@ -1,0 +1,255 @@
+/**
+ * Template skeletons fitted from markers (workers/rig/template-rig.ts).
+ *
+ * Humanoid, on the course body (context-aware/reference.obj: a T-pose, +y up, facing +z, its left arm toward +x).
+ * The markers are where a user would click in the front view, found from the mesh's own vertices by these rules,
+ * then projected as the user's click is (the surface point a ray along the view, −z, hits first):
+ * - groin: 5 mm above the lowest vertex within 1 cm of the mid-plane x = 0 (the top of the gap between the legs);
+ * - chin: the lowest vertex within 1 cm of the mid-plane among those within 1 cm of the face's front-most depth (the
+ *   front-most vertex near the mid-plane in the top 30 % of the height);
+ * - wrists and elbows: at 77 % and 49 % of the way from the mid-plane to the tip of each arm (the extreme x on that
+ *   side), at the middle of the arm's vertical extent there;
+ * - knees: at 29 % of the height above the soles, at the middle of that leg's horizontal extent there.
+ * Checked: every joint inside the mesh (winding number > 1/2), with and without fingers; left mirrors right across
+ * the plane through the groin and chin markers within 1e-6, and central joints lie on it; one root; the joints the
+ * markers stand for, and the shoulders and hips derived from proportions, near the data set's own hand-made
+ * skeleton (skeleton.tgf); the same fit from the back view.
+ * Quadruped, on a box animal built here (body, four legs, head, tail: each a closed box): joints inside, symmetric,
+ * spine on the body's middle height, tail on the tail's, legs on the legs' axes. Missing markers are named in the error.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { readObj } from '../../workers/formats/obj.ts';
+import { readTgf } from '../../workers/formats/tgf.ts';
+import type { TriangleMesh } from '../../workers/formats/types.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { fitTemplate, TEMPLATE_MARKERS, type FittedSkeleton } from '../../workers/rig/template-rig.ts';
+import { rayHits, windingNumber, type Vec3 } from '../../workers/rig/volume-ray.ts';
+import { dataFile } from './shared-data.ts';
+
+const body = readObj(readFileSync(dataFile('context-aware', 'reference.obj'), 'utf8'), 'reference.obj').mesh;
+const tgf = readTgf(readFileSync(dataFile('context-aware', 'skeleton.tgf'), 'utf8'), 'skeleton.tgf');
+
+function vertexes(mesh: TriangleMesh): Vec3[] {
+  const out: Vec3[] = [];
+  for (let i = 0; i < mesh.positions.length; i += 3) out.push([mesh.positions[i], mesh.positions[i + 1], mesh.positions[i + 2]]);
+  return out;
+}
+
+/** The surface point a click at (x, y) in the front view lands on: the first hit of a ray along −z. */
+function click(mesh: TriangleMesh, x: number, y: number): Vec3 {
+  const hits = rayHits(mesh, [x, y, 10], [0, 0, -1]);
+  assert.ok(hits.length > 0, `a click at (${x}, ${y}) lands on the mesh`);
+  return [x, y, 10 - hits[0].t];
+}
+
+function middle(values: number[]): number {
+  return (Math.min(...values) + Math.max(...values)) / 2;
+}
+
+/** The humanoid markers on the course body, by the rules in the header. */
+function bodyMarkers(): Record<string, Vec3> {
+  const vs = vertexes(body);
+  const ys = vs.map((v) => v[1]);
+  const [bottom, top] = [Math.min(...ys), Math.max(...ys)];
+  const height = top - bottom;
+  const nearMid = vs.filter((v) => Math.abs(v[0]) < 0.01);
+  const lowestMid = nearMid.reduce((a, b) => (b[1] < a[1] ? b : a));
+  const head = nearMid.filter((v) => v[1] > top - 0.3 * height);
+  const faceFront = Math.max(...head.map((v) => v[2]));
+  const chin = head.filter((v) => v[2] > faceFront - 0.01).reduce((a, b) => (b[1] < a[1] ? b : a));
+  const markers: Record<string, Vec3> = { groin: click(body, lowestMid[0], lowestMid[1] + 0.005), chin: click(body, chin[0], chin[1]) };
+  for (const [suffix, sign] of [
+    ['L', 1],
+    ['R', -1],
+  ] as const) {
+    const tip = sign * Math.max(...vs.map((v) => sign * v[0]));
+    for (const [id, fraction] of [
+      ['wrist', 0.77],
+      ['elbow', 0.49],
+    ] as const) {
+      const x = fraction * tip;
+      markers[`${id}.${suffix}`] = click(body, x, middle(vs.filter((v) => Math.abs(v[0] - x) < 0.005).map((v) => v[1])));
+    }
+    const kneeHeight = bottom + 0.29 * height;
+    const leg = vs.filter((v) => Math.abs(v[1] - kneeHeight) < 0.005 && sign * v[0] > 0);
+    markers[`knee.${suffix}`] = click(body, middle(leg.map((v) => v[0])), kneeHeight);
+  }
+  return markers;
+}
+
+const joint = (s: FittedSkeleton, j: number): Vec3 => [s.joints[3 * j], s.joints[3 * j + 1], s.joints[3 * j + 2]];
+const endOf = (s: FittedSkeleton, name: string): Vec3 => {
+  const b = s.names.indexOf(name);
+  assert.ok(b >= 0, `bone ${name} exists`);
+  return joint(s, s.bones[2 * b + 1]);
+};
+const distance = (a: Vec3, b: Vec3): number => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+
+function assertInside(mesh: TriangleMesh, s: FittedSkeleton, what: string): void {
+  for (let j = 0; j < s.joints.length / 3; j++) {
+    const w = windingNumber(mesh, joint(s, j));
+    assert.ok(w > 0.5, `${what}: joint ${j} (${joint(s, j).join(', ')}) is inside: winding number ${w}`);
+  }
+}
+
+/** Every `.L` bone has a `.R` bone whose joints are its mirror image across x = plane; other bones lie on the plane. */
+function assertSymmetric(s: FittedSkeleton, plane: number, what: string): void {
+  let pairs = 0;
+  s.names.forEach((name, b) => {
+    if (name.endsWith('.R')) return;
+    if (!name.endsWith('.L')) {
+      const end = joint(s, s.bones[2 * b + 1]);
+      assert.ok(Math.abs(end[0] - plane) < 1e-6, `${what}: central bone ${name} ends on the plane (x = ${end[0]}, plane ${plane})`);
+      return;
+    }
+    const m = s.names.indexOf(name.slice(0, -2) + '.R');
+    assert.ok(m >= 0, `${what}: ${name} has a right twin`);
+    for (const k of [0, 1]) {
+      const l = joint(s, s.bones[2 * b + k]);
+      const r = joint(s, s.bones[2 * m + k]);
+      const error = Math.max(Math.abs(l[0] - plane + (r[0] - plane)), Math.abs(l[1] - r[1]), Math.abs(l[2] - r[2]));
+      assert.ok(error < 1e-6, `${what}: ${name} mirrors its twin within 1e-6 (${error})`);
+    }
+    pairs++;
+  });
+  assert.ok(pairs > 0, `${what}: has side bones`);
+}
+
+function assertOneRoot(s: FittedSkeleton, what: string): void {
+  const skeleton = buildSkeleton({ joints: s.joints, bones: s.bones }, what);
+  const roots = [...skeleton.parents.keys()].filter((b) => skeleton.parents[b] < 0).map((b) => s.names[b]);
+  assert.deepEqual(roots, ['hips'], `${what}: the hips bone is the one root`);
+  assert.equal(new Set(s.names).size, s.names.length, `${what}: names are unique`);
+}
+
+test('template: the humanoid fitted on the course body is inside the mesh and symmetric, with and without fingers', () => {
+  const markers = bodyMarkers();
+  const plane = (markers.groin[0] + markers.chin[0]) / 2;
+  for (const fingers of [false, true]) {
+    const what = fingers ? 'with fingers' : 'without fingers';
+    const s = fitTemplate(body, 'humanoid', markers, { fingers });
+    // 6 central bones; per side shoulder, upper arm, forearm, hand, pelvis, thigh, shin, foot, toe (+ 5 × 3 fingers)
+    assert.equal(s.names.length, 6 + 2 * (9 + (fingers ? 15 : 0)), `${what}: bone count`);
+    assert.equal(s.bones.length, 2 * s.names.length, `${what}: two joints per bone`);
+    assertInside(body, s, what);
+    assertSymmetric(s, plane, what);
+    assertOneRoot(s, what);
+  }
+});
+
+test('template: the humanoid’s joints land near the course body’s own skeleton', () => {
+  const s = fitTemplate(body, 'humanoid', bodyMarkers());
+  const reference = (j: number): Vec3 => [tgf.joints[3 * (j - 1)], tgf.joints[3 * (j - 1) + 1], tgf.joints[3 * (j - 1) + 2]];
+  // skeleton.tgf's nodes (1-based): left/right elbow 19/20, wrist 21/22, knee 5/6, ankle 8/9, shoulder 17/18, hip 2/3
+  const expected: [string, number, number, number][] = [
+    ['upperarm.L', 19, 20, 0.04],
+    ['forearm.L', 21, 22, 0.04],
+    ['thigh.L', 5, 6, 0.04],
+    ['shin.L', 8, 9, 0.06],
+    ['shoulder.L', 17, 18, 0.06],
+    ['pelvis.L', 2, 3, 0.1],
+  ];
+  for (const [name, left, right, tolerance] of expected) {
+    const l = distance(endOf(s, name), reference(left));
+    const r = distance(endOf(s, name.replace('.L', '.R')), reference(right));
+    assert.ok(l < tolerance && r < tolerance, `${name}: ${l.toFixed(3)} / ${r.toFixed(3)} from the data set's joint, at most ${tolerance}`);
+  }
+});
+
+test('template: the same markers fitted from the back view give the same skeleton', () => {
+  const markers = bodyMarkers();
+  const front = fitTemplate(body, 'humanoid', markers);
+  const back = fitTemplate(body, 'humanoid', markers, { view: [0, 0, 1] });
+  assert.deepEqual(back.names, front.names, 'same bones');
+  for (let i = 0; i < front.joints.length; i++) {
+    assert.ok(Math.abs(front.joints[i] - back.joints[i]) < 1e-9, `joint coordinate ${i}: ${front.joints[i]} vs ${back.joints[i]}`);
+  }
+});
+
+/** A closed box, CCW seen from outside, appended to positions and triangles. */
+function addBox(positions: number[], triangles: number[], min: Vec3, max: Vec3): void {
+  const base = positions.length / 3;
+  for (let k = 0; k < 8; k++) positions.push(k & 1 ? max[0] : min[0], k & 2 ? max[1] : min[1], k & 4 ? max[2] : min[2]);
+  const quads = [
+    [0, 2, 3, 1], // −z
+    [4, 5, 7, 6], // +z
+    [0, 1, 5, 4], // −y
+    [2, 6, 7, 3], // +y
+    [0, 4, 6, 2], // −x
+    [1, 3, 7, 5], // +x
+  ];
+  for (const [a, b, c, d] of quads) triangles.push(base + a, base + b, base + c, base + a, base + c, base + d);
+}
+
+/** A box animal facing +z: body, four legs (reaching 5 cm into the body), a head and a tail. */
+function boxAnimal(): TriangleMesh {
+  const positions: number[] = [];
+  const triangles: number[] = [];
+  addBox(positions, triangles, [-0.25, 0.5, -1], [0.25, 0.9, 1]);
+  for (const x of [-1, 1]) {
+    for (const z of [-1, 1]) {
+      const [x0, x1] = x > 0 ? [0.1, 0.25] : [-0.25, -0.1];
+      const [z0, z1] = z > 0 ? [0.6, 0.85] : [-0.85, -0.6];
+      addBox(positions, triangles, [x0, 0, z0], [x1, 0.55, z1]);
+    }
+  }
+  addBox(positions, triangles, [-0.12, 0.75, 0.9], [0.12, 1.2, 1.4]);
+  addBox(positions, triangles, [-0.04, 0.8, -1.4], [0.04, 0.86, -0.95]);
+  return { positions: Float64Array.from(positions), triangles: Uint32Array.from(triangles) };
+}
+
+test('template: the quadruped on a box animal has its spine in the body’s middle and its legs on the legs’ axes', () => {
+  const mesh = boxAnimal();
+  const markers: Record<string, Vec3> = {
+    snout: [0, 1, 1.4],
+    withers: [0, 0.9, 0.7],
+    tail: [0, 0.86, -1],
+    tailtip: [0, 0.83, -1.4],
+    'frontfoot.L': [0.175, 0, 0.725],
+    'frontfoot.R': [-0.175, 0, 0.725],
+    'backfoot.L': [0.175, 0, -0.725],
+    'backfoot.R': [-0.175, 0, -0.725],
+  };
+  const s = fitTemplate(mesh, 'quadruped', markers);
+  assertInside(mesh, s, 'box animal');
+  assertSymmetric(s, 0, 'box animal');
+  assertOneRoot(s, 'box animal');
+  for (const name of ['hips', 'spine.001', 'spine.002', 'spine.003']) {
+    assert.ok(Math.abs(endOf(s, name)[1] - 0.7) < 1e-9, `${name} ends at the body's middle height 0.7 (${endOf(s, name)[1]})`);
+  }
+  for (const name of ['tail.002', 'tail.003']) {
+    assert.ok(Math.abs(endOf(s, name)[1] - 0.83) < 1e-9, `${name} ends at the tail's middle height 0.83 (${endOf(s, name)[1]})`);
+  }
+  for (const [name, z] of [
+    ['upperarm.L', 0.725],
+    ['forearm.L', 0.725],
+    ['hand.L', 0.725],
+    ['thigh.L', -0.725],
+    ['shin.L', -0.725],
+    ['foot.L', -0.725],
+  ] as const) {
+    const p = endOf(s, name);
+    assert.ok(Math.abs(p[0] - 0.175) < 1e-9 && Math.abs(p[2] - z) < 1e-9, `${name} ends on the leg's axis (${p.join(', ')})`);
+  }
+  assert.deepEqual(
+    TEMPLATE_MARKERS.quadruped.map((m) => m.id),
+    Object.keys(markers),
+    'the markers asked for are the ones given',
+  );
+});
+
+test('template: missing or broken markers are named in the error', () => {
+  const markers = bodyMarkers();
+  const { chin: _chin, ['knee.R']: _knee, ...rest } = markers;
+  assert.throws(
+    () => fitTemplate(body, 'humanoid', rest),
+    (e: Error) => e.message === 'fitTemplate humanoid: missing markers: chin, knee.R',
+  );
+  assert.throws(
+    () => fitTemplate(body, 'humanoid', { ...markers, 'wrist.L': [0, Number.NaN, 0] }),
+    /marker wrist\.L must be three finite numbers/,
+  );
+  assert.throws(() => fitTemplate(body, 'humanoid', markers, { view: [0, 1, 0] }), /view and up must be/);
+});
