@@ -14,7 +14,8 @@ import { pruneSmallWeights } from '../../workers/paint/prune-small-weights.ts';
 import { closestPointOnTriangle } from '../../workers/paint/closest-point-on-triangle.ts';
 import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { mirrorWeights } from '../../workers/paint/mirror-weights.ts';
-import { mirrorBonePairs, mirroredBoneName } from '../../workers/paint/mirror-bone-pairs.ts';
+import { mirrorBonePairs } from '../../workers/paint/mirror-bone-pairs.ts';
+import { mirroredName } from '../../workers/rig/side-names.ts';
 import { beginStroke, cancelStroke, createPaintHistory, endStroke, recordRows } from '../../workers/paint/paint-history.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
@@ -553,7 +554,7 @@ test('bone pairs by name and by mirrored joint positions', () => {
     ['Root', null],
     ['pelvis', null],
   ];
-  for (const [name, mirrored] of cases) assert.equal(mirroredBoneName(name), mirrored, name);
+  for (const [name, mirrored] of cases) assert.equal(mirroredName(name), mirrored, name);
 
   // spine, left arm, right arm, left forearm, right forearm (slightly off), an extra bone with no mirror image.
   const joints = Float64Array.of(0, 0, 0, 0, 1, 0, 0.5, 1, 0, -0.5, 1, 0, 1, 1, 0.1, -1.01, 1, 0.1, 2, 3, 4);

@@ -1,43 +1,10 @@
 import type { Skeleton } from '../rig/skeleton.ts';
-
-/** Side markers recognized in bone names, each with its opposite: whole tokens between separators or ends. */
-const TOKEN_SWAP: Record<string, string> = {
-  L: 'R',
-  R: 'L',
-  l: 'r',
-  r: 'l',
-  Left: 'Right',
-  Right: 'Left',
-  left: 'right',
-  right: 'left',
-  LEFT: 'RIGHT',
-  RIGHT: 'LEFT',
-};
-const TOKEN = /(^|[._\-\s:|])(L|R|l|r|Left|Right|left|right|LEFT|RIGHT)(?=$|[._\-\s:|0-9])/g;
-const CAMEL_WORD = /(Left|Right)(?=[A-Z0-9_.]|$)/g;
+import { mirroredName } from '../rig/side-names.ts';
 
 /**
- * The name with its side swapped, or null when it names no side. Tried in order: side tokens delimited by
- * separators or the ends (`.L`/`.R`, `_l`/`_r`, `_L`/`_R`, `l_`/`r_` and `L_` prefixes, `Left`/`Right` words), then
- * camel-case `Left`/`Right` (`LeftArm`, `armLeft`), then a capital `L`/`R` glued to a lowercase letter at the end
- * (`armL`) or to a capital at the start (`LArm`).
- */
-export function mirroredBoneName(name: string): string | null {
-  let swapped = name.replace(TOKEN, (_, before: string, side: string) => before + TOKEN_SWAP[side]);
-  if (swapped !== name) return swapped;
-  swapped = name.replace(CAMEL_WORD, (side: string) => TOKEN_SWAP[side]);
-  if (swapped !== name) return swapped;
-  const suffix = /^(.*[a-z])([LR])$/.exec(name);
-  if (suffix) return suffix[1] + TOKEN_SWAP[suffix[2]];
-  const prefix = /^([LR])([A-Z].*)$/.exec(name);
-  if (prefix) return TOKEN_SWAP[prefix[1]] + prefix[2];
-  return null;
-}
-
-/**
- * Pairs every bone with its mirror image across the plane `axis = 0`. By name when names are given and the
- * swapped name exists (mirroredBoneName); a bone whose name has no side is its own pair. Bones left over (no names,
- * or a side name whose partner is missing) are paired by position: the bone whose start and end joints are
+ * Pairs every bone with its mirror image across the plane `axis = plane`. By name when names are given and the
+ * swapped name exists (mirroredName, workers/rig/side-names.ts); a bone whose name has no side is its own pair. Bones
+ * left over (no names, or a side name whose partner is missing) are paired by position: the bone whose start and end joints are
  * nearest to this bone's reflected joints (sum of the two distances), accepted within `tolerance`; a bone
  * nearest to itself lies on the plane and is its own pair.
  * @param names     #B bone names, or null (TGF skeletons have none)
@@ -46,9 +13,16 @@ export function mirroredBoneName(name: string): string | null {
  * @param tolerance largest accepted sum of joint distances, world units (default 5% of the skeleton's extent:
  *                  hand-placed rigs are symmetric only roughly — the context-aware body's spine sits 0.4% of its
  *                  height off the plane and its arms pair at 1%)
+ * @param plane     where the plane crosses the axis (default 0)
  * @returns #B: the mirrored bone of each bone, itself for centre bones, -1 when nothing matches
  */
-export function mirrorBonePairs(names: readonly string[] | null, skeleton: Skeleton, axis: 0 | 1 | 2, tolerance?: number): Int32Array {
+export function mirrorBonePairs(
+  names: readonly string[] | null,
+  skeleton: Skeleton,
+  axis: 0 | 1 | 2,
+  tolerance?: number,
+  plane = 0,
+): Int32Array {
   const { joints, bones } = skeleton;
   const nb = bones.length / 2;
   if (names && names.length !== nb) throw new RangeError(`mirrorBonePairs: ${names.length} names for ${nb} bones`);
@@ -57,7 +31,7 @@ export function mirrorBonePairs(names: readonly string[] | null, skeleton: Skele
     const byName = new Map<string, number>();
     names.forEach((name, b) => byName.set(name, b));
     for (let b = 0; b < nb; b++) {
-      const mirrored = mirroredBoneName(names[b]);
+      const mirrored = mirroredName(names[b]);
       if (mirrored === null) pairs[b] = b;
       else if (byName.has(mirrored)) pairs[b] = byName.get(mirrored)!;
     }
@@ -73,7 +47,7 @@ export function mirrorBonePairs(names: readonly string[] | null, skeleton: Skele
     if (high > low) extent = Math.max(extent, high - low);
   }
   const accept = tolerance ?? 0.05 * extent;
-  const reflected = (joint: number, k: number) => (k === axis ? -joints[3 * joint + k] : joints[3 * joint + k]);
+  const reflected = (joint: number, k: number) => (k === axis ? 2 * plane - joints[3 * joint + k] : joints[3 * joint + k]);
   for (let b = 0; b < nb; b++) {
     if (pairs[b] >= 0) continue;
     const s = bones[2 * b],
