@@ -9,9 +9,9 @@
  * translations its whole posed transform (BonePlan). Without translations, a bone whose start joint moved (a child
  * re-attached to a deleted bone's start, a bone re-parented) turns about its new start joint.
  *
- * Binding: an edit of the skeleton's topology or rest joints (insert, delete, re-parent, move joints) marks the
- * weights and handles stale (`bindingStale`): they are kept, carried to the new bone numbering, and still deform the
- * mesh until the user binds again. A rename or a reorder leaves the binding as it is.
+ * Binding: an edit of the skeleton's topology or rest joints (insert, delete, split, re-parent, move joints; the
+ * mirror of mirror-bones.ts) marks the weights and handles stale (`bindingStale`): they are kept, carried to the new
+ * bone numbering, and still deform the mesh until the user binds again. A rename or a reorder leaves the binding as it is.
  */
 import type { SceneFields } from '../scene/scene-store.ts';
 import { PROVISIONAL_WEIGHTS, boneCountOf, jointCountOf, type SceneDocument } from '../scene/scene-document.ts';
@@ -234,13 +234,53 @@ export function reorderBones(doc: SceneDocument, order: readonly number[]): Bone
 }
 
 /**
+ * Splits a bone in two at a new joint `at` of the way from its start to its end. The first half keeps the bone's
+ * number, name, weight column, handles, scale and pose; the second half is appended as bone #B, from the new joint to
+ * the old end, with the old bone's children under it (they keep their start joint and pose). Weights: the second
+ * half's column is 0 (rows keep their sums; a rebind shares the weight out); poses: it is at rest relative to the
+ * first half, so every bone keeps its posed transform. Names, where the document has them: the second half is the
+ * first's name with the first free `.001`, `.002`, … suffix. The binding is then stale (the rest joints changed).
+ * @param at  where along the bone the new joint goes, strictly between 0 (start) and 1 (end)
+ */
+export function splitBone(doc: SceneDocument, bone: number, at = 0.5): BoneEdit {
+  checkBone(doc, bone, 'bone');
+  if (!(at > 0 && at < 1)) throw new BoneEditError(`a bone splits strictly between its start (0) and its end (1), not at ${at}`);
+  const { skeleton } = doc;
+  const B = boneCountOf(doc);
+  const J = jointCountOf(doc);
+  const s = skeleton.bones[2 * bone];
+  const e = skeleton.bones[2 * bone + 1];
+  const joints = new Float64Array(3 * J + 3);
+  joints.set(skeleton.joints);
+  for (let k = 0; k < 3; k++)
+    joints[3 * J + k] = skeleton.joints[3 * s + k] + at * (skeleton.joints[3 * e + k] - skeleton.joints[3 * s + k]);
+  const bones = new Uint32Array(2 * (B + 1));
+  bones.set(skeleton.bones);
+  bones[2 * bone + 1] = J;
+  bones[2 * B] = J;
+  bones[2 * B + 1] = e;
+  const source = Int32Array.from({ length: B + 1 }, (_, b) => (b < B ? b : NEW_BONE));
+  let names: Map<number, string> | undefined;
+  if (doc.boneNames) {
+    const used = new Set(doc.boneNames);
+    let k = 1;
+    while (used.has(`${doc.boneNames[bone]}.${String(k).padStart(3, '0')}`)) k++;
+    names = new Map([[B, `${doc.boneNames[bone]}.${String(k).padStart(3, '0')}`]]);
+  }
+  const parentOf = new Map([[B, bone], ...childrenOf(doc, bone).map((c): [number, number] => [c, B])]);
+  const plan = { source, absorbs: new Map<number, number[]>(), names, keepsClipSources: true };
+  return staleBinding(planned(doc, `Split ${boneName(doc, bone)}`, joints, bones, plan, parentOf));
+}
+
+/**
  * The edit's fields: the new skeleton and every bone-indexed field rewritten for the plan. The skeleton is made by
  * buildSkeleton, which checks joints and bones and derives the parents from them. A document whose hierarchy is not
  * the one its joints imply (a glTF skeleton: a bone's later children start at their own heads, not at its end) keeps
  * its own: each new bone's parent is its source's parent renumbered (a deleted parent's parent in its place), or
- * the one the edit gives it in `parentOf`.
+ * the one the edit gives it in `parentOf`. Edits kept in modules of their own (mirror-bones.ts) make their fields here
+ * too.
  */
-function planned(
+export function planned(
   doc: SceneDocument,
   label: string,
   joints: Float64Array,
