@@ -13,6 +13,7 @@ import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-qua
 import type { ExportChoice } from '../panels/export-dialog.ts';
 import type { IoClient } from './io-client.ts';
 import { activeExamplesOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 
 /** How the scene is being skinned, for the bake. */
 export interface BakeSettings {
@@ -81,7 +82,7 @@ export async function exportSceneAsGltf(
           normals: doc.restNormals,
           skeleton: doc.skeleton,
           weights: doc.weights,
-          boneNames: doc.boneNames ? [...doc.boneNames] : undefined,
+          boneNames: [...boneNamesOf(doc)],
           clips: choice.includeClip && doc.poses && clipName !== null ? [{ name: clipName, poses: doc.poses }] : [],
           name: base,
           // The asset as loaded: its meshes, texture coordinates, materials and OBJ vt/vn.
@@ -121,7 +122,7 @@ function inPlaceEdit(
     mesh: doc.mesh,
     skeleton: doc.skeleton,
     weights: doc.weights,
-    boneNames: doc.boneNames ? [...doc.boneNames] : undefined,
+    boneNames: [...boneNamesOf(doc)],
     clips,
     parts: doc.parts ? [...doc.parts] : undefined,
   };

@@ -74,7 +74,7 @@ export interface GltfEdit {
   skeleton: Skeleton;
   /** #V × #B */
   weights: DenseMatrix;
-  /** #B, for new joint nodes; default the node's name */
+  /** #B, for new joint nodes and renamed bones (a name other than the file's renames its node); default the node's name */
   boneNames?: readonly string[];
   clips: readonly GltfClip[];
   /** absent: the parts the file gives */
@@ -215,6 +215,9 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     // The head goes where the scene has it: only the local translation changes. A joint the user did not move
     // but whose parent moved keeps its world position (the file's, which may differ from the bind pose).
     const ob = originalBone[b];
+    // A bone renamed in the scene renames its node; a name as the file had it leaves the node as it is.
+    const name = edit.boneNames?.[b];
+    if (ob >= 0 && name !== undefined && name !== original.boneNames[ob]) node.setName(name);
     const was = ob >= 0 ? originalHeads.subarray(3 * original.skeleton.bones[2 * ob], 3 * original.skeleton.bones[2 * ob] + 3) : null;
     const moved = !was || Math.hypot(head[0] - was[0], head[1] - was[1], head[2] - was[2]) > MOVED * diagonal;
     let ancestorMoved = false;
