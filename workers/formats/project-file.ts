@@ -30,6 +30,8 @@
  *   `objCorners` (texcoords, normals float64; cornerTexcoords, cornerNormals int32 #F × 3) and `gltfSource` (file,
  *   bytes uint8, resources [{ uri, bytes }], jointNodes int32 #B): the asset kept whole, as the document holds it.
  *   `bindingStale` (true, or absent): the skeleton changed after the weights were made; a rebind is due.
+ *   A pose sequence (a clip's `poses`, the scene's own) may have `keys` (uint8 #L × #B, 1 where the user keyed that
+ *   bone at that frame: a keyed clip); an older reader drops them and keeps every frame's pose.
  */
 import { describeJsonError } from './json-text.ts';
 import { AUTOMATIC_HANDLES_DEFAULTS } from '../weights/automatic-handles.ts';
@@ -317,6 +319,7 @@ function poseJson(poses: PoseSequence, arrays: ArrayWriter): object {
     ...(poses.translations ? { translations: arrays.add(poses.translations, 'float64') } : {}),
     ...(poses.times ? { times: arrays.add(poses.times, 'float64') } : {}),
     ...(poses.curves ? { curves: curvesJson(poses.curves, arrays) } : {}),
+    ...(poses.keys ? { keys: arrays.add(poses.keys, 'uint8') } : {}),
   };
 }
 
@@ -689,6 +692,7 @@ class ProjectReader {
       if (!times.times) this.fail(`${where}.curves`, 'keyframe curves need the key times of the frames');
       Object.assign(times, { curves: this.curves(`${where}.curves`, pose.curves, bones) });
     }
+    Object.assign(times, this.keyFlags(`${where}.keys`, pose.keys, frames, bones));
     if (pose.translations === undefined || pose.translations === null)
       return { kind: 'matrices', boneCount: bones, frameCount: frames, rotations, ...times };
     const translations = this.array(`${where}.translations`, pose.translations, 'float64', 3 * bones * frames) as Float64Array;
@@ -757,6 +761,15 @@ class ProjectReader {
       curves.channels.push({ node: channel.node as number, path, interpolation, times, values });
     });
     return curves;
+  }
+
+  /** A keyed clip's key flags (PoseSequence.keys): absent, or one 0 or 1 per frame and bone, frame-major. */
+  keyFlags(where: string, ref: unknown, frames: number, bones: number): { keys?: Uint8Array } {
+    if (ref === undefined || ref === null) return {};
+    const keys = this.array(where, ref, 'uint8', frames * bones) as Uint8Array;
+    const bad = keys.findIndex((k) => k > 1);
+    if (bad >= 0) this.fail(where, `frame ${Math.floor(bad / bones)}, bone ${bad % bones}: ${keys[bad]} is not a key flag (0 or 1)`);
+    return { keys };
   }
 
   /** A clip's key times (PoseSequence.times): absent, or one finite, strictly increasing time per frame. */
