@@ -27,6 +27,8 @@ import { importCommand } from './commands/import.ts';
 import { weightsCommand } from './commands/weights.ts';
 import { unposeCommand } from './commands/unpose.ts';
 import { editCommand } from './commands/edit.ts';
+import { clipCommand } from './commands/clip.ts';
+import { poseCommand } from './commands/pose.ts';
 
 export type { CliStreams } from './cli-support.ts';
 export { clampMessage, EXIT_INTERNAL_ERROR, MAX_MESSAGE_CHARACTERS } from './cli-support.ts';
@@ -40,6 +42,8 @@ const COMMANDS: readonly CliCommand[] = [
   weightsCommand,
   unposeCommand,
   editCommand,
+  poseCommand,
+  clipCommand,
 ];
 
 const NAME_WIDTH = Math.max(...COMMANDS.map((c) => c.name.length)) + 3;
