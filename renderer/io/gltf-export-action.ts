@@ -32,7 +32,7 @@ export function clipNameOf(doc: SceneDocument): string | null {
 }
 
 /**
- * @param doc     the scene to write (its mesh, rest normals, skeleton, weights, bone names, current pose sequence,
+ * @param doc     the scene to write (its mesh, rest normals, skeleton, weights, bone names, clips (sceneClips),
  *                its meshes (parts), look and OBJ corners, and its examples not hidden, as morph targets driven by
  *                their pose-space weights: context LBS)
  * @param choice  from the export dialog
@@ -83,7 +83,7 @@ export async function exportSceneAsGltf(
           skeleton: doc.skeleton,
           weights: doc.weights,
           boneNames: [...boneNamesOf(doc)],
-          clips: choice.includeClip && doc.poses && clipName !== null ? [{ name: clipName, poses: doc.poses }] : [],
+          clips: choice.includeClip ? sceneClips(doc, clipName) : [],
           name: base,
           // The asset as loaded: its meshes, texture coordinates, materials and OBJ vt/vn.
           ...(doc.parts ? { parts: doc.parts } : {}),
@@ -103,6 +103,17 @@ export async function exportSceneAsGltf(
 }
 
 /**
+ * The clips an export writes: every clip of the scene (keyed clips included), and the current pose sequence as a new
+ * clip when it is none of them (under its name, or `<name> (edited)` when a clip has that name).
+ */
+export function sceneClips(doc: SceneDocument, clipName: string | null): GltfClip[] {
+  const clips: GltfClip[] = [...(doc.clips ?? [])];
+  if (doc.poses && clipName !== null && !clips.some((clip) => clip.poses === doc.poses))
+    clips.push({ name: clips.some((clip) => clip.name === clipName) ? `${clipName} (edited)` : clipName, poses: doc.poses });
+  return clips;
+}
+
+/**
  * A scene imported from glTF goes back into its file (workers/formats/gltf-edit.ts): every clip of the scene (the
  * file's unchanged ones stay as they are), and the current pose sequence as a new clip when it is none of them.
  * The examples not hidden become new morph targets (keyed on the new clips), and a baked skinning clip new morph
@@ -114,9 +125,7 @@ function inPlaceEdit(
   choice: ExportChoice,
   clipName: string | null,
 ): Omit<GltfEdit, 'poseSpace' | 'vertexAnimations'> {
-  const clips: GltfClip[] = [...(doc.clips ?? [])];
-  if (choice.includeClip && doc.poses && clipName !== null && !clips.some((clip) => clip.poses === doc.poses))
-    clips.push({ name: clips.some((clip) => clip.name === clipName) ? `${clipName} (edited)` : clipName, poses: doc.poses });
+  const clips = choice.includeClip ? sceneClips(doc, clipName) : [...(doc.clips ?? [])];
   return {
     source,
     mesh: doc.mesh,
