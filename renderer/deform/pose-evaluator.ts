@@ -6,9 +6,21 @@
 import { posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
 import { scaledForwardKinematics } from '../../workers/rig/scaled-forward-kinematics.ts';
 import { identityPose, poseDuration, samplePose, samplePoseTranslations } from '../../workers/rig/pose-sequence.ts';
-import type { SceneDocument } from '../../workers/scene/scene-document.ts';
+import type { PosedBones, SceneDocument } from '../../workers/scene/scene-document.ts';
 
 export type PoseKind = 'matrices' | 'quaternions' | 'rest';
+
+/**
+ * What the viewport shows over the document's pose, outside the undo history: the rest pose (a view toggle), and the
+ * bones a gesture is posing before it becomes an edit (the gizmo or IK while dragging). One per app, shared by every
+ * evaluator the app makes.
+ */
+export interface PoseView {
+  /** show the rest pose: every bone unrotated, whatever the sequence and the posed bones say */
+  rest: boolean;
+  /** while a gesture poses bones: shown instead of the document's posedBones; null otherwise */
+  live: PosedBones | null;
+}
 
 export class PoseEvaluator {
   /** #B × 9 row-major relative rotations at the last evaluated time */
@@ -32,7 +44,11 @@ export class PoseEvaluator {
   /** seconds of every frame, for a clip with key times (the timeline plays them); null otherwise */
   readonly times: Float64Array | null;
 
-  constructor(private readonly doc: SceneDocument) {
+  /** @param view  the rest toggle and the gesture's live pose (a fresh one shows the document as it is) */
+  constructor(
+    private readonly doc: SceneDocument,
+    readonly view: PoseView = { rest: false, live: null },
+  ) {
     const boneCount = doc.skeleton.parents.length;
     this.rotations = identityPose(boneCount);
     this.translations = new Float64Array(3 * boneCount);
@@ -47,15 +63,23 @@ export class PoseEvaluator {
   /**
    * @param time  frame number (matrices; between two frames of a clip with curves, the file's interpolation at the
    *              seconds between their key times) or t ∈ [0, 1] (quaternions); clamped by samplePose; ignored at rest.
-   *              Bones posed by hand (the document's posedBones) show their own rotation at every time.
+   *              Bones posed by hand (the document's posedBones, or the view's live ones) show their own rotation at
+   *              every time; the view's rest toggle shows every bone unrotated.
    */
   evaluate(time: number): void {
     let moved = false;
+    if (this.view.rest) {
+      const r = this.rotations;
+      for (let k = 0; k < r.length; k++) r[k] = (k % 9) % 4 === 0 ? 1 : 0;
+      scaledForwardKinematics(this.doc.skeleton, this.rotations, this.boneScales, this.transforms, null);
+      posedJointPositions(this.doc.skeleton, this.transforms, this.joints);
+      return;
+    }
     if (this.doc.poses) {
       samplePose(this.doc.poses, time, this.rotations);
       moved = samplePoseTranslations(this.doc.poses, time, this.translations);
     }
-    const posed = this.doc.posedBones;
+    const posed = this.view.live ?? this.doc.posedBones;
     if (posed) {
       for (let b = 0; b < posed.bones.length; b++) {
         if (posed.bones[b]) this.rotations.set(posed.rotations.subarray(9 * b, 9 * b + 9), 9 * b);

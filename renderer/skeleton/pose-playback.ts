@@ -2,10 +2,11 @@
  * The pose shown: the evaluator of the scene's pose sequence, and the timeline it plays on. A new scene, or another
  * sequence (a clip chosen or poses loaded: another `posesFile`; a clip baked: other frames), starts the timeline
  * over; an edit that keeps the sequence — a bone inserted, deleted or moved, which rewrites every pose's arrays but
- * not its file or its frames — keeps the time and whether it plays. The evaluator is made anew whenever the skeleton or the poses change (its buffers are sized
- * by bone), and takes the bone scales.
+ * not its file or its frames — keeps the time and whether it plays. The evaluator is made anew whenever the skeleton,
+ * the poses or the bones posed by hand change (its buffers are sized by bone; it reads the document it was made
+ * with), and takes the bone scales.
  */
-import { PoseEvaluator, type PoseKind } from '../deform/pose-evaluator.ts';
+import { PoseEvaluator, type PoseKind, type PoseView } from '../deform/pose-evaluator.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 
 /** The timeline as this needs it: a new sequence to play from its start. */
@@ -15,6 +16,8 @@ export interface SequenceTimeline {
 
 export class PosePlayback {
   private current: PoseEvaluator;
+  /** the rest toggle and a gesture's live pose, kept across the evaluators made for new skeletons and sequences */
+  readonly view: PoseView = { rest: false, live: null };
 
   /**
    * @param timeline  told of every new sequence (it then plays from time 0)
@@ -30,7 +33,7 @@ export class PosePlayback {
     store.subscribe((change) => {
       if (change.kind !== 'document') return;
       const { fields } = change;
-      if (change.newScene || fields.has('poses') || fields.has('skeleton')) {
+      if (change.newScene || fields.has('poses') || fields.has('skeleton') || fields.has('posedBones')) {
         const previous = this.current;
         this.current = this.evaluatorOfScene();
         const another = change.newScene || fields.has('posesFile') || !sameTiming(previous, this.current);
@@ -46,7 +49,7 @@ export class PosePlayback {
 
   /** A new evaluator of the scene's poses, with its bone scales. */
   private evaluatorOfScene(): PoseEvaluator {
-    const evaluator = new PoseEvaluator(this.store.doc);
+    const evaluator = new PoseEvaluator(this.store.doc, this.view);
     this.takeScales(evaluator);
     return evaluator;
   }
