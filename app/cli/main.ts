@@ -27,6 +27,7 @@ import { importCommand } from './commands/import.ts';
 import { weightsCommand } from './commands/weights.ts';
 import { unposeCommand } from './commands/unpose.ts';
 import { editCommand } from './commands/edit.ts';
+import { skeletonCommand } from './commands/skeleton.ts';
 import { clipCommand } from './commands/clip.ts';
 import { poseCommand } from './commands/pose.ts';
 
@@ -42,6 +43,7 @@ const COMMANDS: readonly CliCommand[] = [
   weightsCommand,
   unposeCommand,
   editCommand,
+  skeletonCommand,
   poseCommand,
   clipCommand,
 ];

@@ -35,6 +35,8 @@ export interface CommandInfo {
 
 /** A gesture in progress (a lasso being drawn, a stroke being painted) blocks everything that edits or reads the scene. */
 const IDLE = '!toolBusy';
+/** Weights, binding, painting and export need bones: a mesh opened alone has none until the skeleton tool builds them. */
+const BONES = 'hasSkeleton';
 
 /** The skinning methods the viewport offers (deform/skin-methods.ts). */
 const SKIN_METHODS = Object.keys(METHOD_LABELS) as SkinMethod[];
@@ -75,7 +77,7 @@ const CATALOG = {
   'file.recentThird': { label: 'Recent project 3', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
   'file.recentFourth': { label: 'Recent project 4', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
   'file.recentFifth': { label: 'Recent project 5', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
-  'file.export': { label: 'Export glTF…', menu: 'File', description: 'Export the rig as glTF', enabledWhen: IDLE },
+  'file.export': { label: 'Export glTF…', menu: 'File', description: 'Export the rig as glTF', enabledWhen: `${BONES} && ${IDLE}` },
   'file.autosaveSettings': {
     label: 'Autosave settings…',
     menu: 'File',
@@ -157,7 +159,7 @@ const CATALOG = {
     label: 'Compute weights',
     menu: 'Bind',
     description: 'Harmonic weights from the handles (argument, optional: binding options for this run alone, as bind.options takes them)',
-    enabledWhen: `!binding && ${IDLE}`,
+    enabledWhen: `${BONES} && !binding && ${IDLE}`,
     argument: arg.optional(BIND_OPTIONS),
   },
   'bind.cancel': {
@@ -166,11 +168,12 @@ const CATALOG = {
     description: 'Stop the computation; the current weights stay',
     enabledWhen: 'binding',
   },
-  'bind.saveWeights': { label: 'Save weights…', menu: 'Bind', description: 'Save the weights as DMAT (#V × #B)' },
+  'bind.saveWeights': { label: 'Save weights…', menu: 'Bind', description: 'Save the weights as DMAT (#V × #B)', enabledWhen: BONES },
   'tool.brush': {
     label: 'Weight paint mode',
     menu: 'Paint',
     description: 'Drag paints the selected bone on the posed mesh; click a joint to pick its bone',
+    enabledWhen: BONES,
   },
   'paint.resizeBrush': {
     label: 'Resize the brush',
@@ -178,8 +181,13 @@ const CATALOG = {
     description: 'Move, click or Enter confirms, Esc cancels',
     enabledWhen: 'tool == brush && toolState == idle',
   },
-  'paint.normalize': { label: 'Normalize', menu: 'Paint', description: 'Every vertex sums to 1 (locked bones kept)', enabledWhen: IDLE },
-  'paint.limit': { label: 'Limit total', menu: 'Paint', description: 'At most the max influences per vertex', enabledWhen: IDLE },
+  'paint.normalize': {
+    label: 'Normalize',
+    menu: 'Paint',
+    description: 'Every vertex sums to 1 (locked bones kept)',
+    enabledWhen: `${BONES} && ${IDLE}`,
+  },
+  'paint.limit': { label: 'Limit total', menu: 'Paint', description: 'At most the max influences per vertex', enabledWhen: `${BONES} && ${IDLE}` },
   'paint.prune': {
     label: 'Prune < 0.01',
     menu: 'Paint',
@@ -208,6 +216,17 @@ const CATALOG = {
       'Copy the + side onto the − side, bones swapped with their mirrored pairs (argument: the axis 0, 1 or 2; the symmetry axis, or x, when left out)',
     enabledWhen: IDLE,
     argument: arg.optional(arg.oneOf([0, 1, 2])),
+  },
+  'tool.skeleton': {
+    label: 'Skeleton tool',
+    menu: 'Edit',
+    description:
+      'Click on the mesh to place joints inside it and chain bones, click a joint to branch, drag a joint to move it (Shift: to the middle), Alt-drag onto another to re-parent; Esc ends the chain',
+  },
+  'skeleton.endChain': {
+    label: 'End the chain',
+    description: 'The next click on the mesh starts a new chain; the bones made stay',
+    enabledWhen: 'toolState == chaining',
   },
   'tool.cancel': {
     label: 'Cancel what the tool is doing',
@@ -277,9 +296,10 @@ const CATALOG = {
   },
   'bone.delete': {
     label: 'Delete a bone',
-    description: 'Its children re-attach to its parent and its weight goes to the parent; every row still sums to 1 (argument: the bone)',
+    description:
+      'Its children re-attach to its parent and its weight goes to the parent; every row still sums to 1 (argument, optional: the bone; the selected one when left out)',
     enabledWhen: IDLE,
-    argument: arg.bone(),
+    argument: arg.optional(arg.bone()),
   },
   'bone.reparent': {
     label: 'Re-parent a bone',
@@ -361,7 +381,7 @@ const CATALOG = {
   'bind.computeRigid': {
     label: 'Bind parts without handles rigidly and recompute',
     description: 'Parts without handles follow their nearest bone',
-    enabledWhen: `!binding && ${IDLE}`,
+    enabledWhen: `${BONES} && !binding && ${IDLE}`,
   },
   'bind.options': {
     label: 'Binding options',
@@ -454,7 +474,7 @@ const CATALOG = {
     label: 'Bind the active mesh',
     menu: 'Bind',
     description: 'Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights',
-    enabledWhen: `meshActive && !binding && ${IDLE}`,
+    enabledWhen: `${BONES} && meshActive && !binding && ${IDLE}`,
   },
   'playback.toggle': { label: 'Play / pause', menu: 'Playback' },
   'playback.playing': {

@@ -35,6 +35,7 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'E', command: 'view.asExported' },
   { key: '?', command: 'help.keys' },
   { key: 'Escape', command: 'tool.cancel', when: 'toolBusy' },
+  { key: 'Escape', command: 'skeleton.endChain', when: 'toolState == chaining' },
   { key: 'Escape', command: 'view.dismiss', when: '!toolBusy' },
   { key: 'Enter', command: 'tool.confirm', when: 'toolState == resizing' },
   { key: 'Mod+Z', command: 'edit.undo' },
@@ -44,6 +45,10 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'V', command: 'view.nextWeightView' },
   { key: 'T', command: 'view.look' },
   { key: 'I', command: 'view.isoLines' },
+  { key: 'J', command: 'tool.skeleton' },
+  { key: 'Delete', command: 'bone.delete', when: 'tool == skeleton' },
+  { key: 'Backspace', command: 'bone.delete', when: 'tool == skeleton' },
+  { key: 'X', command: 'bone.delete', when: 'tool == skeleton' },
   { key: 'L', command: 'tool.lasso', when: 'bindPanel' },
   { key: 'X', command: 'bind.xray', when: 'bindPanel' },
   { key: 'A', command: 'bind.assign', when: 'bindPanel' },
@@ -152,6 +157,8 @@ const WHEN_WORDS: Record<string, string> = {
   'tool == brush': 'paint mode',
   'tool != brush': 'outside paint mode',
   'toolState == resizing': 'resizing the brush',
+  'tool == skeleton': 'skeleton tool',
+  'toolState == chaining': 'building a chain',
 };
 
 /** A when-clause in words: 'tool == brush' → 'paint mode'; terms without words are shown as written. */

@@ -91,6 +91,7 @@ const KEY_REASONS: Readonly<Record<string, { whenTrue: (context: WhenContext) =>
   meshActive: { whenTrue: () => 'a mesh is active', whenFalse: 'no mesh is active (all meshes are)' },
   meshHidden: { whenTrue: () => 'a mesh is hidden', whenFalse: 'no mesh is hidden' },
   helpOpen: { whenTrue: () => 'the help is open', whenFalse: 'the help is not open' },
+  hasSkeleton: { whenTrue: () => 'the scene has a skeleton', whenFalse: 'no skeleton yet: build one with the skeleton tool (J)' },
 };
 
 /** What a context key is called in a comparison's reason ('the tool is lasso, not brush'). */

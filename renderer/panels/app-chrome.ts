@@ -71,6 +71,8 @@ export class AppChrome {
     const edit = element('div', 'tool-group edit-group');
     commandButton(edit, commands, 'edit.undo', { showTitle: true });
     commandButton(edit, commands, 'edit.redo', { showTitle: true });
+    const build = element('div', 'tool-group');
+    commandButton(build, commands, 'tool.skeleton', { label: 'Build skeleton' });
     const view = element('div', 'tool-group');
     commandButton(view, commands, 'view.frameAll');
     commandButton(view, commands, 'view.wireframe', { label: 'Wireframe' });
@@ -91,7 +93,7 @@ export class AppChrome {
     this.sceneName = element('span', 'scene-name');
     const helpGroup = element('div', 'tool-group');
     commandButton(helpGroup, commands, 'help.keys', { label: '?' });
-    this.toolbar.append(files, edit, view, skinning, this.sceneName, helpGroup);
+    this.toolbar.append(files, edit, build, view, skinning, this.sceneName, helpGroup);
 
     this.status = required('status', HTMLElement);
     this.errorBanner = required('error-banner', HTMLElement);

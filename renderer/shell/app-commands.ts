@@ -15,6 +15,7 @@ import { paintCommands, type PaintCommandsHost } from '../paint/paint-commands.t
 import { examplesCommands, type ExamplesCommandsHost } from '../posespace/examples-commands.ts';
 import { skeletonCommands, type SkeletonCommandsHost } from '../skeleton/skeleton-commands.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
+import type { SkeletonTool } from '../tools/skeleton/skeleton-tool.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
 import { fileCommands, type FileCommandsHost } from './file-commands.ts';
 import { viewCommands, type ViewCommandsHost } from './view-commands.ts';
@@ -32,7 +33,7 @@ export type AppCommandsHost = FileCommandsHost &
   BindCommandsHost &
   MeshesCommandsHost &
   ExamplesCommandsHost &
-  SkeletonCommandsHost &
+  Omit<SkeletonCommandsHost, 'skeletonTool'> &
   PaintShellHost;
 
 export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf<K> } {
@@ -53,6 +54,17 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
     }),
     ...meshesCommands(app),
     ...examplesCommands(app),
-    ...skeletonCommands(app),
+    ...skeletonCommands({ store: app.store, boneSelection: app.boneSelection, skeletonTool: skeletonToolControl(app.tools) }),
+  };
+}
+
+/** The skeleton tool's switch and chain, as its commands use them. */
+function skeletonToolControl(tools: PaintShellHost['tools']): SkeletonCommandsHost['skeletonTool'] {
+  return {
+    get active() {
+      return tools.active.id === 'skeleton';
+    },
+    toggle: () => tools.toggle('skeleton'),
+    endChain: () => tools.tool<SkeletonTool>('skeleton').endChain(),
   };
 }

@@ -18,6 +18,7 @@ import { PaintPanel } from '../panels/paint-panel.ts';
 import { BrushTool } from '../tools/brush/brush-tool.ts';
 import { LassoTool } from '../tools/lasso/lasso-tool.ts';
 import { SelectTool } from '../tools/select/select-tool.ts';
+import { SkeletonTool } from '../tools/skeleton/skeleton-tool.ts';
 import { ToolManager } from '../tools/tool-manager.ts';
 import { PosespaceClient } from '../io/posespace-client.ts';
 import { ExamplesPanel } from '../panels/examples-panel.ts';
@@ -84,6 +85,8 @@ export interface AppPartsHost extends ExportHost {
   jointBoneAt(pageX: number, pageY: number): number;
   /** #V × 3 positions at the pose and method on screen */
   posedPositions(): Float64Array;
+  /** the joint drawn under a page point, or -1 */
+  jointAt(pageX: number, pageY: number): number;
   padInfluences(stride: number): void;
 }
 
@@ -197,7 +200,31 @@ export function toolManager(app: AppPartsHost, container: HTMLElement, canvas: H
     new SelectTool({ pickBoneAt: (x, y) => void app.commands.invoke('bone.select', app.jointBoneAt(x, y)) }),
     new LassoTool({ lassoed: (polygon, combine) => app.binding.lassoed(polygon, combine) }, container, canvas),
     brush,
+    skeletonTool(app, canvas),
   ]);
+}
+
+/** The skeleton tool: joints placed inside the rest mesh by view rays; each bone edit one bone command. */
+function skeletonTool(app: AppPartsHost, canvas: HTMLCanvasElement): SkeletonTool {
+  const page = (x: number, y: number): [number, number] => {
+    const rect = canvas.getBoundingClientRect();
+    return [x + rect.left, y + rect.top];
+  };
+  return new SkeletonTool({
+    doc: () => app.store.doc,
+    camera: app.viewport.camera,
+    jointAt: (x, y) => app.jointAt(...page(x, y)),
+    insertBone: ({ parent, tip, head }) =>
+      app.commands.execute('bone.insert', { parent, tip: [...tip], ...(head ? { head: [...head] } : {}) }) as number,
+    moveJoint: (joint, position) => void app.commands.execute('bone.moveJoint', { joint, position: [...position] }),
+    reparentBone: (bone, parent) => void app.commands.execute('bone.reparent', { bone, parent }),
+    selectBone: (bone) => void app.commands.execute('bone.select', bone),
+    showGuides: (guides) => {
+      app.views.overlay.showGuides(guides);
+      app.viewport.invalidate();
+    },
+    tell: (message) => app.setError(message),
+  });
 }
 
 export function createPanels(app: AppPartsHost, container: HTMLElement) {

@@ -32,6 +32,7 @@ import type { ProjectTestHost } from './project-test-hook.ts';
 import { pagePosition } from './joint-picking.ts';
 import { examplesOf } from '../../workers/scene/scene-document.ts';
 import { denseWeights } from '../../workers/scene/bone-data.ts';
+import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import type * as THREE from 'three';
 import { projectTestHook } from './project-test-hook.ts';
 import type {
@@ -97,6 +98,15 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
     meshes: meshesHook(app),
     history: () => ({ undo: history.undoLabels(), redo: history.redoCount, bytes: history.bytes }),
     tool: () => ({ id: tools.active.id, state: tools.active.state }),
+    skeleton: () => {
+      const { skeleton } = store.doc;
+      return {
+        joints: Array.from(skeleton.joints),
+        bones: Array.from(skeleton.bones),
+        parents: Array.from(skeleton.parents),
+        names: [...boneNamesOf(store.doc)],
+      };
+    },
     snapshot: () => {
       const doc = store.doc;
       return {

@@ -220,6 +220,7 @@ export class App {
       boneSelected: this.selectedBone >= 0,
       binding: this.binding?.progress.running ?? false,
       meshActive: (this.meshes?.active ?? -1) >= 0,
+      hasSkeleton: boneCountOf(this.store.doc) > 0,
       meshHidden: this.meshes?.hidden.some(Boolean) ?? false,
       helpOpen: this.chrome?.helpOpen ?? false,
       platform: this.bridge.platform,
@@ -376,6 +377,12 @@ export class App {
     return joint < 0 ? -1 : boneForJoint(this.store.doc.skeleton.bones, joint);
   }
 
+  /** The joint drawn under a page point, or -1. */
+  jointAt(pageX: number, pageY: number): number {
+    const overlay = this.views.overlay;
+    return overlay.visible ? jointAt(this.viewport, this.evaluator.joints, overlay.jointRadius, pageX, pageY) : -1;
+  }
+
   /** #V × 3 positions at the pose and method on screen (CPU reference). */
   posedPositions(): Float64Array {
     this.frames.ensurePose();
@@ -484,6 +491,7 @@ export class App {
       scaled: this.evaluator.scaled,
       asExported: this.asExported ? `${influences} × ${weightComponent.replace('-', ' ')}` : null,
       undoLabel: this.history.undoLabel,
+      toolHint: this.tools.active.hint(),
       meshes: {
         count: this.meshes.list.length,
         active: this.meshes.activePart?.name ?? null,

@@ -272,6 +272,8 @@ export interface RigwrightTestHook {
   history(): { undo: string[]; redo: number; bytes: number };
   /** the active tool and its state */
   tool(): { id: string; state: string };
+  /** the rest skeleton, copied: #J × 3 joints, #B × 2 start and end joints, #B parents, #B names (`bone <index>` unnamed) */
+  skeleton(): { joints: number[]; bones: number[]; parents: number[]; names: string[] };
   /** the scene's editable state, copied */
   snapshot(): SceneSnapshot;
   /** what the desktop menus would show (the web bridge keeps the model it was sent), or null on the desktop */

@@ -1,5 +1,6 @@
 /**
- * The skeleton's commands: rename, insert, delete and re-parent a bone, number the bones anew, move a rest joint.
+ * The skeleton's commands: rename, insert, delete and re-parent a bone, number the bones anew, move a rest joint, and
+ * the skeleton tool's switch and chain end.
  * Each is one edit of the scene store (one undo step) made by the pure bone edits of workers/rig/bone-edits.ts, which
  * carry every bone-indexed field along; the selected bone follows its bone when the bones are numbered anew (a
  * deleted bone's selection goes to its parent). Nothing else resets: the camera, playback, the lasso selection and
@@ -11,15 +12,33 @@ import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-docum
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { BoneSelection } from './bone-selection.ts';
 
+/** The skeleton tool as its commands use it (the shell gives the tool manager's). */
+export interface SkeletonToolControl {
+  readonly active: boolean;
+  /** makes it the active tool, or goes back to the default one */
+  toggle(): void;
+  /** ends the open chain */
+  endChain(): void;
+}
+
 /** What the skeleton commands use of the app. */
 export interface SkeletonCommandsHost {
   readonly store: SceneStore;
   readonly boneSelection: Pick<BoneSelection, 'bone' | 'restore'>;
+  readonly skeletonTool: SkeletonToolControl;
 }
 
-export type SkeletonCommandId = 'bone.rename' | 'bone.insert' | 'bone.delete' | 'bone.reparent' | 'bone.reorder' | 'bone.moveJoint';
+export type SkeletonCommandId =
+  | 'bone.rename'
+  | 'bone.insert'
+  | 'bone.delete'
+  | 'bone.reparent'
+  | 'bone.reorder'
+  | 'bone.moveJoint'
+  | 'tool.skeleton'
+  | 'skeleton.endChain';
 
-export function skeletonCommands({ store, boneSelection }: SkeletonCommandsHost): HandlersFor<SkeletonCommandId> {
+export function skeletonCommands({ store, boneSelection, skeletonTool }: SkeletonCommandsHost): HandlersFor<SkeletonCommandId> {
   /**
    * One store edit, one undo step. When the edit numbers the bones anew, the selection moves to its bone's new number
    * (a removed bone's to `fallback`'s, an old index) in the same step: it moves before the skeleton does, so the
@@ -53,9 +72,17 @@ export function skeletonCommands({ store, boneSelection }: SkeletonCommandsHost)
         return boneCountOf(store.doc) - 1;
       },
     },
-    'bone.delete': { run: (bone) => apply((doc) => deleteBone(doc, bone), store.doc.skeleton.parents[bone]) },
+    'bone.delete': {
+      run: (argument) => {
+        const bone = argument ?? boneSelection.bone;
+        if (bone < 0) throw new Error('bone.delete: no bone selected; click a joint to select its bone, or name the bone');
+        apply((doc) => deleteBone(doc, bone), store.doc.skeleton.parents[bone]);
+      },
+    },
     'bone.reparent': { run: ({ bone, parent }) => apply((doc) => reparentBone(doc, bone, parent)) },
     'bone.reorder': { run: (order) => apply((doc) => reorderBones(doc, order)) },
     'bone.moveJoint': { run: ({ joint, position }) => apply((doc) => moveJoints(doc, [{ joint, position }])) },
+    'tool.skeleton': { run: () => skeletonTool.toggle(), checked: () => skeletonTool.active },
+    'skeleton.endChain': { run: () => skeletonTool.endChain() },
   };
 }

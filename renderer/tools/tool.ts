@@ -5,7 +5,7 @@
  * current state's `cancel`, which restores whatever that state changed and goes back to idle.
  */
 
-export type ToolId = 'select' | 'lasso' | 'brush';
+export type ToolId = 'select' | 'lasso' | 'brush' | 'skeleton';
 
 /** CSS pixels a press may move before release and still count as a click. */
 export const CLICK_SLOP = 4;
@@ -103,4 +103,9 @@ export class Tool<S extends string = string> {
 
   /** Called when another tool becomes active, after any gesture was cancelled. */
   deactivate(): void {}
+
+  /** What a click or drag does now, for the status line; null when the tool has nothing to say. */
+  hint(): string | null {
+    return null;
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * The skeleton drawn over the mesh and visible through it: bones as thin octahedra from start to end joint,
  * joints as spheres, both instanced, depth test off and drawn last. Follows the posed joints every frame
- * without allocating; the selected bone and its joints are highlighted.
+ * without allocating; the selected bone and its joints are highlighted. The skeleton tool's guides are drawn here
+ * too: a pending joint (a chain's first, no bone's yet), a rubber-band bone to the pointer, a joint shown moved.
  */
 import * as THREE from 'three';
 import type { Skeleton } from '../../workers/rig/skeleton.ts';
@@ -9,6 +10,7 @@ import type { Skeleton } from '../../workers/rig/skeleton.ts';
 const BONE_COLOR = new THREE.Color(0x7fa7e6);
 const JOINT_COLOR = new THREE.Color(0xe2e8f2);
 const SELECTED_COLOR = new THREE.Color(0xffa53d);
+const GUIDE_COLOR = 0x6fe3a4;
 /** Joint sphere radius and the largest bone half-width, as fractions of the scene's size. */
 const JOINT_RADIUS = 0.011;
 const BONE_WIDTH = 0.018;
@@ -64,6 +66,12 @@ export class SkeletonOverlay {
   private readonly joints: THREE.InstancedMesh;
   private readonly boneWidth: number;
   private selected = -1;
+  private readonly pending: THREE.Mesh;
+  private readonly band: THREE.Line;
+  /** the posed joints last drawn (the evaluator's buffer), and a joint the skeleton tool shows moved */
+  private lastJoints: Float64Array | null = null;
+  private shownJoints = new Float64Array(0);
+  private moved: { joint: number; position: readonly number[] } | null = null;
 
   /**
    * @param skeleton  rest skeleton (bone b runs from joint bones[2b] to joint bones[2b+1])
@@ -89,7 +97,43 @@ export class SkeletonOverlay {
       mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
       this.group.add(mesh);
     }
+    const guideMaterial = overlayMaterial();
+    guideMaterial.color.set(GUIDE_COLOR);
+    this.pending = new THREE.Mesh(new THREE.SphereGeometry(1, 14, 10), guideMaterial);
+    this.pending.scale.setScalar(1.3 * this.jointRadius);
+    const bandGeometry = new THREE.BufferGeometry();
+    bandGeometry.setAttribute('position', new THREE.Float32BufferAttribute(new Float32Array(6), 3));
+    this.band = new THREE.Line(bandGeometry, new THREE.LineBasicMaterial({ color: GUIDE_COLOR, depthTest: false, transparent: true }));
+    for (const guide of [this.pending, this.band]) {
+      guide.visible = false;
+      guide.frustumCulled = false;
+      guide.renderOrder = JOINT_RENDER_ORDER;
+      this.group.add(guide);
+    }
     this.applyColors();
+  }
+
+  /**
+   * The skeleton tool's guides (null: none of each): the pending joint, the rubber-band bone, and a joint drawn at
+   * another position than its own while it is dragged (the scene is unchanged until the drag ends).
+   */
+  showGuides(guides: {
+    pending: readonly number[] | null;
+    band: { from: readonly number[]; to: readonly number[] } | null;
+    moved: { joint: number; position: readonly number[] } | null;
+  }): void {
+    const { pending, band, moved } = guides;
+    this.pending.visible = pending !== null;
+    if (pending) this.pending.position.set(pending[0], pending[1], pending[2]);
+    this.band.visible = band !== null;
+    if (band) {
+      const attribute = this.band.geometry.getAttribute('position') as THREE.BufferAttribute;
+      attribute.setXYZ(0, band.from[0], band.from[1], band.from[2]);
+      attribute.setXYZ(1, band.to[0], band.to[1], band.to[2]);
+      attribute.needsUpdate = true;
+    }
+    this.moved = moved;
+    if (this.lastJoints) this.update(this.lastJoints);
   }
 
   get visible(): boolean {
@@ -102,6 +146,14 @@ export class SkeletonOverlay {
 
   /** @param posedJoints  #J × 3 posed joint positions */
   update(posedJoints: Float64Array): void {
+    this.lastJoints = posedJoints;
+    const moved = this.moved;
+    if (moved && moved.joint < posedJoints.length / 3) {
+      if (this.shownJoints.length !== posedJoints.length) this.shownJoints = new Float64Array(posedJoints.length);
+      this.shownJoints.set(posedJoints);
+      this.shownJoints.set(moved.position, 3 * moved.joint);
+      posedJoints = this.shownJoints;
+    }
     const { bones } = this.skeleton;
     const boneCount = bones.length / 2;
     for (let b = 0; b < boneCount; b++) {
@@ -154,6 +206,10 @@ export class SkeletonOverlay {
       mesh.geometry.dispose();
       (mesh.material as THREE.Material).dispose();
       mesh.dispose();
+    }
+    for (const guide of [this.pending, this.band]) {
+      guide.geometry.dispose();
+      (guide.material as THREE.Material).dispose();
     }
   }
 }

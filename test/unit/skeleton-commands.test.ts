@@ -22,7 +22,8 @@ function setup() {
     boneCount: () => boneCountOf(store.doc),
     meshIndex: () => 0,
   });
-  const handlers = skeletonCommands({ store, boneSelection });
+  const skeletonTool = { active: false, toggle: () => undefined, endChain: () => undefined };
+  const handlers = skeletonCommands({ store, boneSelection, skeletonTool });
   for (const id of Object.keys(handlers) as (keyof typeof handlers)[]) commands.register(id, handlers[id] as never);
   return { store, boneSelection, commands };
 }

@@ -17,6 +17,11 @@ import { rayHits, windingNumber, type Vec3 } from './volume-ray.ts';
 
 export type TemplateKind = 'humanoid' | 'quadruped';
 
+/** Markers or options a fit cannot take; the message names the template and what is wrong. */
+export class TemplateFitError extends Error {
+  override readonly name = 'TemplateFitError';
+}
+
 /** A point the user places on the mesh before fitting. */
 export interface TemplateMarker {
   /** the key of its position in fitTemplate's markers, e.g. `wrist.L` */
@@ -80,7 +85,7 @@ export interface FittedSkeleton {
  * @param markers  surface points by marker id (TEMPLATE_MARKERS[kind]), in the mesh's units
  * @param options  fingers, view and up (FIT_DEFAULTS)
  * @returns joints #J × 3, bones #B × 2 (each bone starts at its parent's end joint), names #B
- * @throws Error naming the missing markers, or a marker with a non-finite coordinate, or a view parallel to up
+ * @throws TemplateFitError naming the missing markers, or a marker with a non-finite coordinate, or a view parallel to up
  */
 export function fitTemplate(
   mesh: TriangleMesh,
@@ -89,16 +94,18 @@ export function fitTemplate(
   options: FitOptions = {},
 ): FittedSkeleton {
   const wanted = TEMPLATE_MARKERS[kind] as readonly TemplateMarker[] | undefined;
-  if (!wanted) throw new Error(`fitTemplate: unknown template "${String(kind)}" (humanoid or quadruped)`);
+  if (!wanted) throw new TemplateFitError(`fitTemplate: unknown template "${String(kind)}" (humanoid or quadruped)`);
   const missing = wanted.filter((m) => !Object.hasOwn(markers, m.id)).map((m) => m.id);
-  if (missing.length > 0) throw new Error(`fitTemplate ${kind}: missing markers: ${missing.join(', ')}`);
+  if (missing.length > 0) throw new TemplateFitError(`fitTemplate ${kind}: missing markers: ${missing.join(', ')}`);
   for (const { id } of wanted) {
     const p = markers[id];
     if (!Array.isArray(p) || p.length !== 3 || !p.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-      throw new Error(`fitTemplate ${kind}: marker ${id} must be three finite numbers`);
+      throw new TemplateFitError(`fitTemplate ${kind}: marker ${id} must be three finite numbers`);
     }
   }
-  const { fingers, view, up } = { ...FIT_DEFAULTS, ...options };
+  const fingers = options.fingers ?? FIT_DEFAULTS.fingers;
+  const view = options.view ?? FIT_DEFAULTS.view;
+  const up = options.up ?? FIT_DEFAULTS.up;
   const frame = makeFrame(view, up, kind, markers);
   const fit = new Fit(mesh, frame);
   if (kind === 'humanoid') fitHumanoid(fit, markers, fingers);
@@ -134,7 +141,7 @@ const CENTRAL_MARKERS: Record<TemplateKind, readonly string[]> = {
 function makeFrame(view: Vec3, up: Vec3, kind: TemplateKind, markers: Readonly<Record<string, Vec3>>): Frame {
   const v = normalize(view);
   const u = v && normalize(sub(up, scale(v, dot(up, v))));
-  if (!v || !u) throw new Error(`fitTemplate: view and up must be finite, non-zero and not parallel`);
+  if (!v || !u) throw new TemplateFitError(`fitTemplate: view and up must be finite, non-zero and not parallel`);
   const right = cross(v, u);
   const central = CENTRAL_MARKERS[kind].map((id) => markers[id]);
   const centre = scale(central.reduce(add), 1 / central.length);
@@ -349,7 +356,7 @@ function fitHumanoid(fit: Fit, markers: Readonly<Record<string, Vec3>>, fingers:
   const groin = fit.onPlane(markers.groin);
   const chin = fit.onPlane(markers.chin);
   const torso = fit.coords(chin)[1] - fit.coords(groin)[1];
-  if (!(torso > 0)) throw new Error('fitTemplate humanoid: the chin marker must be above the groin marker');
+  if (!(torso > 0)) throw new TemplateFitError('fitTemplate humanoid: the chin marker must be above the groin marker');
   const above = (p: Vec3, fraction: number): Vec3 => add(p, scale(up, fraction * torso));
   const centralInside = (p: Vec3): Vec3 => fit.onPlane(fit.inside(p, view));
 

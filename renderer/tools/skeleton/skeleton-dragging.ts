@@ -1,0 +1,47 @@
+/**
+ * A joint follows the pointer in the view plane through its rest position (with Shift held, to the middle of the
+ * volume under the pointer), drawn moved while the scene stays as it was; the release moves it in one undo step
+ * (`bone.moveJoint`), Escape or a lost pointer puts it back and changes nothing.
+ */
+import type { ToolPointer, ToolState } from '../tool.ts';
+import type { SkeletonTool } from './skeleton-tool.ts';
+
+export class SkeletonDragging implements ToolState {
+  readonly name = 'dragging';
+
+  constructor(private readonly tool: () => SkeletonTool) {}
+
+  onPointerMove(pointer: ToolPointer): void {
+    const tool = this.tool();
+    const drag = tool.drag!;
+    tool.track(pointer);
+    const { position, snapped } = tool.dragTarget(pointer);
+    drag.to = position;
+    drag.snapped = snapped;
+    tool.press.shift = pointer.shiftKey;
+    tool.showGuides();
+  }
+
+  onPointerUp(pointer: ToolPointer): void {
+    const tool = this.tool();
+    this.onPointerMove(pointer);
+    const { joint, from, to } = tool.drag!;
+    this.finish();
+    if (to.every((v, i) => v === from[i])) return;
+    try {
+      tool.host.moveJoint(joint, to);
+    } catch (error) {
+      tool.host.tell(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  onCancel(): void {
+    this.finish();
+  }
+
+  private finish(): void {
+    const tool = this.tool();
+    tool.drag = null;
+    tool.afterClick();
+  }
+}
