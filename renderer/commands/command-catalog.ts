@@ -321,7 +321,7 @@ const CATALOG = {
   },
   'playback.clip': {
     label: 'Animation clip',
-    description: 'Show one of the scene’s clips (argument: its index)',
+    description: 'Show one of the scene’s clips, keyed ones included; what is shown is not an edit (argument: its index)',
     enabledWhen: IDLE,
     argument: arg.integer(0),
   },
@@ -497,6 +497,68 @@ const CATALOG = {
       'Sample the clip at a rate you choose; its keys become evenly spaced frames (argument: frames per second; without one, a dialog asks)',
     enabledWhen: IDLE,
     argument: arg.optional(arg.number(0.01, 10000)),
+  },
+  'key.insert': {
+    label: 'Key the selected bone',
+    menu: 'Playback',
+    description:
+      'Key the pose on screen at the current frame into the clip shown (a new clip "Action" when it has no keys) (argument, optional: "selected" or "all"; without one, the selected bone, or all bones when none is; result: the frame keyed)',
+    enabledWhen: IDLE,
+    argument: arg.optional(arg.oneOf(['selected', 'all'])),
+    result: arg.integer(0),
+  },
+  'key.insertAll': {
+    label: 'Key all bones',
+    menu: 'Playback',
+    description: 'Key every bone’s pose on screen at the current frame (result: the frame keyed)',
+    enabledWhen: IDLE,
+    result: arg.integer(0),
+  },
+  'key.delete': {
+    label: 'Delete keys',
+    menu: 'Playback',
+    description:
+      'Delete the keys at the current frame (argument, optional: { frame?, bones?: "selected" or "all" }; without bones, the selected bone’s, or every bone’s when none is selected)',
+    enabledWhen: IDLE,
+    argument: arg.optional(arg.object({ frame: arg.optional(arg.integer(0)), bones: arg.optional(arg.oneOf(['selected', 'all'])) })),
+  },
+  'key.move': {
+    label: 'Move keys',
+    description: 'Move the keys at one frame to another (argument: { from, to, bones?: "selected" or "all" }; without bones, every bone’s)',
+    enabledWhen: IDLE,
+    argument: arg.object({ from: arg.integer(0), to: arg.integer(0), bones: arg.optional(arg.oneOf(['selected', 'all'])) }),
+  },
+  'clip.new': {
+    label: 'New clip',
+    menu: 'Playback',
+    description: 'A new clip at rest, without keys, shown (argument, optional: { name?, frames? }; result: its index)',
+    enabledWhen: IDLE,
+    argument: arg.optional(arg.object({ name: arg.optional(arg.string(true)), frames: arg.optional(arg.integer(1, 108000)) })),
+    result: arg.integer(0),
+  },
+  'clip.rename': {
+    label: 'Rename a clip',
+    description: 'Argument: { clip: its index, name } (a name no other clip has)',
+    enabledWhen: IDLE,
+    argument: arg.object({ clip: arg.integer(0), name: arg.string(true) }),
+  },
+  'clip.trim': {
+    label: 'Trim the clip',
+    description: 'Keep frames first … last of the keyed clip shown; it then starts at first (argument: { first, last })',
+    enabledWhen: IDLE,
+    argument: arg.object({ first: arg.integer(0), last: arg.integer(0) }),
+  },
+  'clip.length': {
+    label: 'Clip length',
+    description: 'Make the keyed clip shown this many frames long; new frames hold the last keys (argument: the frames)',
+    enabledWhen: IDLE,
+    argument: arg.integer(1, 108000),
+  },
+  'file.saveClip': {
+    label: 'Save clip as DMAT…',
+    menu: 'File',
+    description: 'Save the clip shown as a 3·B·L × 3 pose DMAT (relative rotations, frame-major)',
+    enabledWhen: IDLE,
   },
 } as const satisfies Record<string, CommandInfo>;
 

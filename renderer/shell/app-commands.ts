@@ -14,6 +14,7 @@ import { meshesCommands, type MeshesCommandsHost } from '../meshes/meshes-comman
 import { paintCommands, type PaintCommandsHost } from '../paint/paint-commands.ts';
 import { examplesCommands, type ExamplesCommandsHost } from '../posespace/examples-commands.ts';
 import { skeletonCommands, type SkeletonCommandsHost } from '../skeleton/skeleton-commands.ts';
+import { keyCommands, type KeyCommandsHost } from '../skeleton/key-commands.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
 import type { SkeletonTool } from '../tools/skeleton/skeleton-tool.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
@@ -34,6 +35,7 @@ export type AppCommandsHost = FileCommandsHost &
   MeshesCommandsHost &
   ExamplesCommandsHost &
   Omit<SkeletonCommandsHost, 'skeletonTool'> &
+  KeyCommandsHost &
   PaintShellHost;
 
 export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf<K> } {
@@ -55,6 +57,7 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
     ...meshesCommands(app),
     ...examplesCommands(app),
     ...skeletonCommands({ store: app.store, boneSelection: app.boneSelection, skeletonTool: skeletonToolControl(app.tools) }),
+    ...keyCommands(app),
   };
 }
 

@@ -14,11 +14,12 @@ import type { Timeline } from '../panels/timeline.ts';
 import type { SceneView } from '../view/scene-view.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
 import { boneScaleEdit } from '../../workers/scene/scene-edits.ts';
+import { showClipFields } from '../../workers/scene/clip-edits.ts';
 
 /** What the view commands use of the app. */
 export interface ViewCommandsHost {
   readonly views: Pick<SceneView, 'wireframe' | 'overlay' | 'viewMode' | 'lastWeightView' | 'isoLines'>;
-  readonly store: Pick<SceneStore, 'doc' | 'edit'>;
+  readonly store: Pick<SceneStore, 'doc' | 'edit' | 'show'>;
   readonly chrome: Pick<AppChrome, 'toggleHelp' | 'helpOpen'>;
   readonly tools: Pick<ToolManager, 'active'>;
   readonly timeline: Pick<Timeline, 'toggle' | 'playing' | 'step' | 'play' | 'pause' | 'seek'>;
@@ -113,11 +114,10 @@ export function viewCommands(app: ViewCommandsHost): HandlersFor<ViewCommandId> 
       run: (index) => {
         const count = app.store.doc.clips?.length ?? 0;
         if (index >= count) throw new Error(`playback.clip: argument must be a clip from 0 to ${count - 1}, got ${index}`);
-        // Showing another clip of the file is an undoable step, as every change of the shown poses is.
-        const { doc } = app.store;
-        const clip = doc.clips![index];
-        if (clip.poses === doc.poses) return;
-        app.store.edit(`Show clip ${clip.name}`, { poses: clip.poses, posesFile: clip.name });
+        // Choosing what to view is not an edit: no undo step, and the scene stays saved.
+        const fields = showClipFields(app.store.doc, index);
+        if (fields.poses === app.store.doc.poses) return;
+        app.store.show(fields);
         app.renderNow();
       },
     },

@@ -87,6 +87,17 @@ export class SceneStore {
     this.mergeable = mergeKey ? { key: mergeKey, entry, after } : null;
   }
 
+  /**
+   * Replaces fields that say what is shown rather than what the scene is (which of its clips plays: `poses` and
+   * `posesFile`), with no undo step: choosing what to view neither takes an undo step nor makes the scene unsaved.
+   * Views hear of it as of any change.
+   * @throws LoadError when the document would break an invariant (assertConsistent); the document is then unchanged
+   */
+  show(fields: Pick<SceneFields, 'poses' | 'posesFile'>): void {
+    assertConsistent({ ...this.current, ...fields });
+    this.set({ ...this.current, ...fields });
+  }
+
   /** Announces rows of doc.weights changed in place (painting, or its undo). @param vertices  null: any row */
   weightRowsEdited(vertices: ArrayLike<number> | null, count: number): void {
     this.emit({ kind: 'weight-rows', vertices, count });
