@@ -505,7 +505,7 @@ test('fk and skin refuse inputs that do not fit, naming the file and the reason 
 
 test('command-line mistakes print the usage and exit 2; --help prints it and exits 0', () => {
   fails(rigwright(), 2, /no command/, /Usage: rigwright <command>/);
-  fails(rigwright('pose'), 2, /unknown command "pose"/, /Usage: rigwright <command>/);
+  fails(rigwright('posture'), 2, /unknown command "posture"/, /Usage: rigwright <command>/);
   fails(rigwright('fk', '--skeleton', hand.tgf(), '--bogus'), 2, /--bogus/, /Usage: rigwright fk/);
   fails(rigwright('fk', '--skeleton', hand.tgf(), '--poses', hand.quat()), 2, /missing --out/);
   fails(rigwright('fk', hand.tgf()), 2, /Unexpected argument|positional/i, /Usage: rigwright fk/);
