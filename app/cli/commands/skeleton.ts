@@ -83,7 +83,6 @@ mesh (provisional weights by bone distance, ready to bind in the app), or both.
 
     const files: { path: string; contents: string | Uint8Array }[] = [];
     if (out !== undefined) {
-      buildSkeleton({ joints: skeleton.joints, bones: skeleton.bones }, joints ?? out);
       const namesFile = boneNamesFileFor(out);
       files.push(
         { path: namesFile, contents: formatBoneNames(skeleton.names) },
