@@ -77,7 +77,7 @@ const CATALOG = {
   'file.recentThird': { label: 'Recent project 3', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
   'file.recentFourth': { label: 'Recent project 4', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
   'file.recentFifth': { label: 'Recent project 5', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
-  'file.export': { label: 'Export glTF…', menu: 'File', description: 'Export the rig as glTF', enabledWhen: `${BONES} && ${IDLE}` },
+  'file.export': { label: 'Export glTF…', menu: 'File', description: 'Export the rig as glTF', enabledWhen: `${IDLE} && ${BONES}` },
   'file.autosaveSettings': {
     label: 'Autosave settings…',
     menu: 'File',
@@ -159,7 +159,7 @@ const CATALOG = {
     label: 'Compute weights',
     menu: 'Bind',
     description: 'Harmonic weights from the handles (argument, optional: binding options for this run alone, as bind.options takes them)',
-    enabledWhen: `${BONES} && !binding && ${IDLE}`,
+    enabledWhen: `!binding && ${IDLE} && ${BONES}`,
     argument: arg.optional(BIND_OPTIONS),
   },
   'bind.cancel': {
@@ -185,9 +185,14 @@ const CATALOG = {
     label: 'Normalize',
     menu: 'Paint',
     description: 'Every vertex sums to 1 (locked bones kept)',
-    enabledWhen: `${BONES} && ${IDLE}`,
+    enabledWhen: `${IDLE} && ${BONES}`,
   },
-  'paint.limit': { label: 'Limit total', menu: 'Paint', description: 'At most the max influences per vertex', enabledWhen: `${BONES} && ${IDLE}` },
+  'paint.limit': {
+    label: 'Limit total',
+    menu: 'Paint',
+    description: 'At most the max influences per vertex',
+    enabledWhen: `${IDLE} && ${BONES}`,
+  },
   'paint.prune': {
     label: 'Prune < 0.01',
     menu: 'Paint',
@@ -381,7 +386,7 @@ const CATALOG = {
   'bind.computeRigid': {
     label: 'Bind parts without handles rigidly and recompute',
     description: 'Parts without handles follow their nearest bone',
-    enabledWhen: `${BONES} && !binding && ${IDLE}`,
+    enabledWhen: `!binding && ${IDLE} && ${BONES}`,
   },
   'bind.options': {
     label: 'Binding options',
@@ -474,7 +479,7 @@ const CATALOG = {
     label: 'Bind the active mesh',
     menu: 'Bind',
     description: 'Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights',
-    enabledWhen: `${BONES} && meshActive && !binding && ${IDLE}`,
+    enabledWhen: `meshActive && !binding && ${IDLE} && ${BONES}`,
   },
   'playback.toggle': { label: 'Play / pause', menu: 'Playback' },
   'playback.playing': {

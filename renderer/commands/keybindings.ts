@@ -38,8 +38,8 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'E', command: 'view.asExported' },
   { key: '?', command: 'help.keys' },
   { key: 'Escape', command: 'tool.cancel', when: 'toolBusy' },
-  { key: 'Escape', command: 'skeleton.endChain', when: 'toolState == chaining' },
-  { key: 'Escape', command: 'view.dismiss', when: '!toolBusy' },
+  { key: 'Escape', command: 'skeleton.endChain', when: '!toolBusy && toolState == chaining' },
+  { key: 'Escape', command: 'view.dismiss', when: '!toolBusy && toolState != chaining' },
   { key: 'Enter', command: 'tool.confirm', when: 'toolState == resizing' },
   { key: 'Mod+Z', command: 'edit.undo' },
   { key: 'Mod+Shift+Z', command: 'edit.redo' },
@@ -49,9 +49,8 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'T', command: 'view.look' },
   { key: 'I', command: 'view.isoLines' },
   { key: 'J', command: 'tool.skeleton' },
-  { key: 'Delete', command: 'bone.delete', when: 'tool == skeleton' },
-  { key: 'Backspace', command: 'bone.delete', when: 'tool == skeleton' },
-  { key: 'X', command: 'bone.delete', when: 'tool == skeleton' },
+  { key: 'Delete', command: 'bone.delete', when: 'tool == skeleton && !bindPanel' },
+  { key: 'Backspace', command: 'bone.delete', when: 'tool == skeleton && !bindPanel' },
   { key: 'L', command: 'tool.lasso', when: 'bindPanel' },
   { key: 'X', command: 'bind.xray', when: 'bindPanel' },
   { key: 'A', command: 'bind.assign', when: 'bindPanel' },
@@ -162,6 +161,8 @@ const WHEN_WORDS: Record<string, string> = {
   'toolState == resizing': 'resizing the brush',
   'tool == skeleton': 'skeleton tool',
   'toolState == chaining': 'building a chain',
+  'toolState != chaining': 'no chain open',
+  '!bindPanel': 'Bind panel closed',
 };
 
 /** A when-clause in words: 'tool == brush' → 'paint mode'; terms without words are shown as written. */

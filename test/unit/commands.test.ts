@@ -25,10 +25,14 @@ import { parseWhen, whenHolds, whenKeys, type WhenContext } from '../../renderer
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Commands whose action has two keys by platform habit (Redo: Ctrl+Y on Windows; Clear: Mac keyboards' Delete is Backspace). */
+/**
+ * Commands whose action has two keys by platform habit (Redo: Ctrl+Y on Windows; Clear and Delete: Mac keyboards'
+ * Delete is Backspace).
+ */
 const ALTERNATIVE_KEYS: Partial<Record<CommandId, string[]>> = {
   'edit.redo': ['Mod+Shift+Z', 'Mod+Y'],
   'bind.clear': ['Delete', 'Backspace'],
+  'bone.delete': ['Delete', 'Backspace'],
 };
 
 /** Every combination of the values the table's when-clauses and the catalog's enabled-when read. */

@@ -14,7 +14,7 @@ import * as THREE from 'three';
 import { CommandRegistry } from '../../renderer/commands/command-registry.ts';
 import type { CommandId } from '../../renderer/commands/command-catalog.ts';
 import type { WhenContext } from '../../renderer/commands/when-clause.ts';
-import { withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { boneCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import type { PaintController } from '../../renderer/paint/paint-controller.ts';
@@ -324,7 +324,12 @@ export class ToolHarness {
 
   /** The app's context keys as the shell gives them (tool keys from the manager). */
   context(): WhenContext {
-    return { ...this.manager.context(), bindPanel: true, boneSelected: this.selectedBone >= 0 };
+    return {
+      ...this.manager.context(),
+      bindPanel: true,
+      boneSelected: this.selectedBone >= 0,
+      hasSkeleton: boneCountOf(this.store.doc) > 0,
+    };
   }
 
   private jointAt(clientX: number, clientY: number): number {

@@ -4,12 +4,12 @@
  * changed, so the tool is not busy: undo and the other commands run.
  */
 import type { ToolPointer, ToolState } from '../tool.ts';
-import type { SkeletonTool } from './skeleton-tool.ts';
+import type { SkeletonGesture } from './skeleton-gesture.ts';
 
 export class SkeletonChaining implements ToolState {
   readonly name = 'chaining';
 
-  constructor(private readonly tool: () => SkeletonTool) {}
+  constructor(private readonly tool: () => SkeletonGesture) {}
 
   onEnter(): void {
     this.tool().showGuides();

@@ -4,12 +4,12 @@
  * (`bone.moveJoint`), Escape or a lost pointer puts it back and changes nothing.
  */
 import type { ToolPointer, ToolState } from '../tool.ts';
-import type { SkeletonTool } from './skeleton-tool.ts';
+import type { SkeletonGesture } from './skeleton-gesture.ts';
 
 export class SkeletonDragging implements ToolState {
   readonly name = 'dragging';
 
-  constructor(private readonly tool: () => SkeletonTool) {}
+  constructor(private readonly tool: () => SkeletonGesture) {}
 
   onPointerMove(pointer: ToolPointer): void {
     const tool = this.tool();

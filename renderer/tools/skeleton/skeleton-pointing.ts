@@ -3,12 +3,12 @@
  * that places a joint on the mesh; a drag was the camera's orbit and places nothing.
  */
 import { CLICK_SLOP, type ToolPointer, type ToolState } from '../tool.ts';
-import type { SkeletonTool } from './skeleton-tool.ts';
+import type { SkeletonGesture } from './skeleton-gesture.ts';
 
 export class SkeletonPointing implements ToolState {
   readonly name = 'pointing';
 
-  constructor(private readonly tool: () => SkeletonTool) {}
+  constructor(private readonly tool: () => SkeletonGesture) {}
 
   onPointerUp(pointer: ToolPointer): void {
     const tool = this.tool();

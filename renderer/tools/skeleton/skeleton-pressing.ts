@@ -3,12 +3,12 @@
  * chain's last one; moved past a few pixels, it drags the joint, or with Alt re-parents its bone.
  */
 import { CLICK_SLOP, type ToolPointer, type ToolState } from '../tool.ts';
-import { jointPosition, type SkeletonTool } from './skeleton-tool.ts';
+import { jointPosition, type SkeletonGesture } from './skeleton-gesture.ts';
 
 export class SkeletonPressing implements ToolState {
   readonly name = 'pressing';
 
-  constructor(private readonly tool: () => SkeletonTool) {}
+  constructor(private readonly tool: () => SkeletonGesture) {}
 
   onPointerMove(pointer: ToolPointer): void {
     const tool = this.tool();

@@ -4,12 +4,12 @@
  * becomes a root; released elsewhere, or Escape, changes nothing.
  */
 import type { ToolPointer, ToolState } from '../tool.ts';
-import type { SkeletonTool } from './skeleton-tool.ts';
+import type { SkeletonGesture } from './skeleton-gesture.ts';
 
 export class SkeletonReparenting implements ToolState {
   readonly name = 'reparenting';
 
-  constructor(private readonly tool: () => SkeletonTool) {}
+  constructor(private readonly tool: () => SkeletonGesture) {}
 
   onPointerMove(pointer: ToolPointer): void {
     const tool = this.tool();

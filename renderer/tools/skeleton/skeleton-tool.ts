@@ -15,8 +15,18 @@
 import * as THREE from 'three';
 import type { SceneDocument } from '../../../workers/scene/scene-document.ts';
 import { volumeMidpoint } from '../../../workers/rig/volume-ray.ts';
-import type { Vec3 } from '../../../workers/rig/bone-edits.ts';
 import { Tool, type ToolPointer } from '../tool.ts';
+import {
+  jointPosition,
+  onViewPlane,
+  type ChainEnd,
+  type SkeletonGesture,
+  type SkeletonGuides,
+  type SkeletonStateName,
+  type SkeletonToolHost,
+  type Vec3,
+  type ViewRay,
+} from './skeleton-gesture.ts';
 import { SkeletonIdle } from './skeleton-idle.ts';
 import { SkeletonChaining } from './skeleton-chaining.ts';
 import { SkeletonPointing } from './skeleton-pointing.ts';
@@ -24,48 +34,7 @@ import { SkeletonPressing } from './skeleton-pressing.ts';
 import { SkeletonDragging } from './skeleton-dragging.ts';
 import { SkeletonReparenting } from './skeleton-reparenting.ts';
 
-export type { Vec3 };
-
-/** A view ray in world units: from the eye (`origin`) along `direction`. */
-export interface ViewRay {
-  origin: Vec3;
-  direction: Vec3;
-}
-
-/** What the skeleton tool uses of the app. Points are canvas CSS px; positions are world (rest mesh) units. */
-export interface SkeletonToolHost {
-  /** the scene now: its rest mesh takes the joints, its rest skeleton is edited */
-  doc(): SceneDocument;
-  /** the viewport's camera: view rays and the view plane come from it */
-  readonly camera: THREE.Camera;
-  /** the joint drawn under a canvas point, or -1 */
-  jointAt(x: number, y: number): number;
-  /** runs a bone command as a key or button would, and gives back its result; throws saying why it was refused */
-  insertBone(argument: { parent: number | null; tip: Vec3; head?: Vec3 }): number;
-  moveJoint(joint: number, position: Vec3): void;
-  reparentBone(bone: number, parent: number | null): void;
-  selectBone(bone: number): void;
-  /**
-   * draws the tool's guides: the pending joint (a chain's first joint, not yet a bone's), the rubber-band bone from
-   * the chain's last joint to the pointer, and a joint shown moved while it is dragged (null: none of each)
-   */
-  showGuides(guides: SkeletonGuides): void;
-  /** says why a click did nothing (a miss with no depth to use, a refused edit) */
-  tell(message: string): void;
-}
-
-export interface SkeletonGuides {
-  pending: Vec3 | null;
-  band: { from: Vec3; to: Vec3 } | null;
-  moved: { joint: number; position: Vec3 } | null;
-}
-
-/** Where the next bone of an open chain starts: the end of a bone, or a pending joint no bone has yet. */
-export type ChainEnd = { bone: number } | { joint: number } | { point: Vec3 };
-
-type SkeletonStateName = 'chaining' | 'pointing' | 'pressing' | 'dragging' | 'reparenting';
-
-export class SkeletonTool extends Tool<SkeletonStateName> {
+export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGesture {
   /** the open chain's last joint, or null (no chain) */
   chain: ChainEnd | null = null;
   /** the press: canvas px, modifiers, and the joint pressed on (-1: none) */
@@ -259,20 +228,4 @@ const raycaster = new THREE.Raycaster();
 const scratch = new THREE.Vector3();
 const vec3 = (v: THREE.Vector3): Vec3 => [v.x, v.y, v.z];
 
-/** Joint j of a #J × 3 array. */
-export function jointPosition(joints: Float64Array, joint: number): Vec3 {
-  return [joints[3 * joint], joints[3 * joint + 1], joints[3 * joint + 2]];
-}
-
-/**
- * Where a view ray meets the plane through `point` facing the camera (normal `view`), or null when the ray runs
- * parallel to it or meets it behind the eye.
- */
-export function onViewPlane(ray: ViewRay, point: Vec3, view: Vec3): Vec3 | null {
-  const { origin: o, direction: d } = ray;
-  const denominator = d[0] * view[0] + d[1] * view[1] + d[2] * view[2];
-  if (Math.abs(denominator) < 1e-12) return null;
-  const t = ((point[0] - o[0]) * view[0] + (point[1] - o[1]) * view[1] + (point[2] - o[2]) * view[2]) / denominator;
-  if (!(t > 0)) return null;
-  return [o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2]];
-}
+export type { ChainEnd, SkeletonGuides, SkeletonToolHost, Vec3, ViewRay };
