@@ -198,3 +198,39 @@ test('a keyed clip written by poseSequenceToDmat reads back as the same frames (
     }
   }
 });
+
+test('start-joint translations go linearly between the same keys and are held outside them; trimming shifts key times', () => {
+  const B = 1;
+  const L = 5;
+  const rotations = new Float64Array(9 * L);
+  for (let f = 0; f < L; f++) rotations.set(matrixOf(axisAngle([0, 0, 1], 0.1 * f)), 9 * f);
+  const translations = Float64Array.from({ length: 3 * L }, (_, i) => i * 0.5);
+  const times = Float64Array.of(0, 0.1, 0.2, 0.3, 0.4);
+  const file: PoseSequence = { kind: 'matrices', boneCount: B, frameCount: L, rotations, translations, times };
+  // Keyed the first time (every frame a key), then the keys at 1, 2 and 3 deleted: 1–3 are re-made from 0 and 4.
+  let seq = deleteKeys(file, 1);
+  seq = deleteKeys(seq, 2);
+  seq = deleteKeys(seq, 3);
+  const m = seq as Matrices;
+  assert.deepStrictEqual(keyedFrames(seq), [0, 4], 'keys left at 0 and 4');
+  for (let f = 1; f < 4; f++)
+    for (let c = 0; c < 3; c++) {
+      const expected = (1 - f / 4) * translations[c] + (f / 4) * translations[12 + c];
+      assert.ok(Math.abs(m.translations![3 * f + c] - expected) < 1e-12, `frame ${f} translation ${c} is linear between the keys`);
+    }
+  assert.deepStrictEqual(m.times, times, 'key times are kept');
+  const held = moveKeys(seq, 0, 2);
+  for (const f of [0, 1])
+    assert.deepStrictEqual(
+      (held as Matrices).translations!.subarray(3 * f, 3 * f + 3),
+      translations.subarray(0, 3),
+      `frame ${f} holds the moved first key's translation`,
+    );
+  const trimmed = trimClip(file, 1, 3) as Matrices;
+  assert.deepStrictEqual(
+    Array.from(trimmed.times!),
+    [0, 0.1, 0.2].map((t, i) => times[i + 1] - times[1]),
+    'trimmed key times start at 0',
+  );
+  assert.equal(trimmed.keys, undefined, 'a sequence without keys is cut without getting any');
+});
