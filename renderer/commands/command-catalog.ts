@@ -8,6 +8,7 @@
 import { arg, type Schema, type TypeOf } from './command-schema.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import type { HandleSource } from '../bind/binding-controller.ts';
+import type { TemplateKind } from '../skeleton/template-controller.ts';
 import { VIEW_MODES } from '../view/view-modes.ts';
 import { AUTOSAVE_DELAY_RANGE, AUTOSAVE_MAX_WAIT_RANGE, AUTOSAVE_VERSIONS_RANGE } from '../project/autosave.ts';
 import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
@@ -47,6 +48,8 @@ export const BRUSH_MODES = ['add', 'subtract', 'set', 'smooth', 'sample'] as con
 export const BRUSH_FALLOFFS = ['smooth', 'linear', 'constant'] as const;
 /** Where Compute weights takes its handles from (bind/binding-controller.ts HANDLE_SOURCES). */
 export const HANDLE_SOURCE_CHOICES = ['current', 'distance', 'cylinder'] as const satisfies readonly HandleSource[];
+/** The templates the Template panel fits (skeleton/template-controller.ts TEMPLATE_KINDS). */
+export const TEMPLATE_KIND_CHOICES = ['humanoid', 'quadruped'] as const satisfies readonly TemplateKind[];
 /** The Laplacians harmonic weights can be solved with. */
 export const LAPLACIANS = ['cotan', 'uniform'] as const;
 /** How a glTF export stores its weights (the export dialog's choices). */
@@ -480,6 +483,40 @@ const CATALOG = {
     menu: 'Bind',
     description: 'Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights',
     enabledWhen: `meshActive && !binding && ${IDLE} && ${BONES}`,
+  },
+  'template.panel': {
+    label: 'Template panel',
+    menu: 'Bind',
+    description: 'A named skeleton (humanoid or quadruped) fitted inside the mesh from a few markers dragged onto it in a front view',
+    result: ON,
+  },
+  'template.options': {
+    label: 'Template options',
+    description: 'Which template the markers fit, with finger chains or not (argument: { kind?, fingers? }; fields left out stay)',
+    argument: arg.object({ kind: arg.optional(arg.oneOf(TEMPLATE_KIND_CHOICES)), fingers: arg.optional(arg.boolean) }),
+  },
+  'template.frontView': {
+    label: 'Front view',
+    menu: 'View',
+    description: 'Look along −z at the whole mesh (where the template markers are placed)',
+  },
+  'template.marker': {
+    label: 'Place a template marker',
+    description: 'Put a marker on a surface point of the mesh (argument: { marker: its id, point: [x, y, z] })',
+    argument: arg.object({ marker: arg.string(true), point: arg.numbers(3, arg.number(-1e9, 1e9)) }),
+  },
+  'template.resetMarkers': { label: 'Markers to their defaults', description: 'Every template marker back where it starts on this mesh' },
+  'template.fit': {
+    label: 'Fit the template',
+    menu: 'Bind',
+    description: 'Replace the skeleton by the template fitted inside the mesh at the markers (provisional weights until bound)',
+    enabledWhen: `!binding && ${IDLE}`,
+  },
+  'template.fitAndBind': {
+    label: 'Fit and bind',
+    menu: 'Bind',
+    description: 'Fit the template, then compute harmonic weights from automatic handles (two undo steps: the fit, the weights)',
+    enabledWhen: `!binding && ${IDLE}`,
   },
   'playback.toggle': { label: 'Play / pause', menu: 'Playback' },
   'playback.playing': {

@@ -62,6 +62,7 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'H', command: 'meshes.hide' },
   { key: 'Alt+H', command: 'meshes.showAll' },
   { key: '/', command: 'meshes.isolate' },
+  { key: 'Shift+T', command: 'template.panel' },
 ];
 
 /** What a key event says, in the fields chordOf reads (KeyboardEvent has them all). */

@@ -14,6 +14,7 @@ import { meshesCommands, type MeshesCommandsHost } from '../meshes/meshes-comman
 import { paintCommands, type PaintCommandsHost } from '../paint/paint-commands.ts';
 import { examplesCommands, type ExamplesCommandsHost } from '../posespace/examples-commands.ts';
 import { skeletonCommands, type SkeletonCommandsHost } from '../skeleton/skeleton-commands.ts';
+import { templateCommands, type TemplateCommandsHost } from '../skeleton/template-commands.ts';
 import { keyCommands, type KeyCommandsHost } from '../skeleton/key-commands.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
 import type { SkeletonTool } from '../tools/skeleton/skeleton-tool.ts';
@@ -36,6 +37,7 @@ export type AppCommandsHost = FileCommandsHost &
   ExamplesCommandsHost &
   Omit<SkeletonCommandsHost, 'skeletonTool'> &
   KeyCommandsHost &
+  TemplateCommandsHost &
   PaintShellHost;
 
 export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf<K> } {
@@ -58,6 +60,7 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
     ...examplesCommands(app),
     ...skeletonCommands({ store: app.store, boneSelection: app.boneSelection, skeletonTool: skeletonToolControl(app.tools) }),
     ...keyCommands(app),
+    ...templateCommands(app),
   };
 }
 

@@ -15,6 +15,7 @@ import { ExportDialog } from '../panels/export-dialog.ts';
 import { GltfControls } from '../panels/gltf-controls.ts';
 import { Notice } from '../panels/notice.ts';
 import { PaintPanel } from '../panels/paint-panel.ts';
+import { TemplatePanel } from '../panels/template-panel.ts';
 import { BrushTool } from '../tools/brush/brush-tool.ts';
 import { LassoTool } from '../tools/lasso/lasso-tool.ts';
 import { SelectTool } from '../tools/select/select-tool.ts';
@@ -36,6 +37,7 @@ import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { WhenContext } from '../commands/when-clause.ts';
 import type { PoseEvaluator } from '../deform/pose-evaluator.ts';
 import type { MeshesController } from '../meshes/meshes-controller.ts';
+import type { TemplateController } from '../skeleton/template-controller.ts';
 import type { Timeline } from '../panels/timeline.ts';
 import type { SceneView } from '../view/scene-view.ts';
 import type { ViewMode } from '../view/view-modes.ts';
@@ -71,6 +73,7 @@ export interface AppPartsHost extends ExportHost {
   readonly binding: BindingController;
   readonly posespace: PoseSpaceController;
   readonly examples: ExamplesController;
+  readonly template: TemplateController;
   readonly tools: ToolManager;
   readonly bindPanel: BindPanel;
   readonly notice: Notice;
@@ -297,7 +300,32 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     perFaceUnposing: () => app.deformation.perFaceUnposing,
   });
   const meshesPanel = new MeshesPanel(toolbar, container, { commands: app.commands, meshes: app.meshes });
+  const projected = { x: 0, y: 0, z: 0 };
+  const templatePanel = new TemplatePanel(toolbar, container, {
+    commands: app.commands,
+    template: app.template,
+    pagePosition: ([x, y, z]) => {
+      // The camera may have moved since the last draw (the front view, an orbit): project with where it is now.
+      app.viewport.camera.updateMatrixWorld();
+      app.viewport.projectToPage(x, y, z, projected);
+      return { x: projected.x, y: projected.y, visible: projected.z >= -1 && projected.z <= 1 };
+    },
+  });
+  // The marker dots follow the camera as it orbits.
+  app.viewport.controls.addEventListener('change', () => templatePanel.placeDots());
   // The panels that show the app's state redraw in one loop (App.redrawChrome): a new panel is added here.
-  const shown: ShownPanel[] = [bindPanel, paintPanel, examplesPanel, meshesPanel];
-  return { chrome, deformationPanel, bindPanel, paintPanel, notice, exportDialog, gltfControls, examplesPanel, meshesPanel, shown };
+  const shown: ShownPanel[] = [bindPanel, paintPanel, examplesPanel, meshesPanel, templatePanel];
+  return {
+    chrome,
+    deformationPanel,
+    bindPanel,
+    paintPanel,
+    notice,
+    exportDialog,
+    gltfControls,
+    examplesPanel,
+    meshesPanel,
+    templatePanel,
+    shown,
+  };
 }

@@ -19,6 +19,8 @@ import type { PaintController } from '../paint/paint-controller.ts';
 import type { BindPanel } from '../panels/bind-panel.ts';
 import type { ExamplesPanel } from '../panels/examples-panel.ts';
 import type { MeshesPanel } from '../panels/meshes-panel.ts';
+import type { TemplatePanel } from '../panels/template-panel.ts';
+import type { TemplateController } from '../skeleton/template-controller.ts';
 import type { Timeline } from '../panels/timeline.ts';
 import type { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
@@ -43,6 +45,7 @@ import type {
   PaintState,
   PaintTestHook,
   RigwrightTestHook,
+  TemplateTestHook,
   WorkTestHook,
 } from './test-hook.ts';
 
@@ -65,6 +68,8 @@ export interface TestedApp extends ProjectTestHost {
   readonly posespace: PoseSpaceController;
   readonly meshes: MeshesController;
   readonly meshesPanel: Pick<MeshesPanel, 'open'>;
+  readonly template: Pick<TemplateController, 'kind' | 'fingers' | 'markers'>;
+  readonly templatePanel: Pick<TemplatePanel, 'open'>;
   readonly examplesPanel: Pick<ExamplesPanel, 'open'>;
   readonly unposedDisplay: UnposedDisplay;
   readonly evaluator: PoseEvaluator;
@@ -96,6 +101,7 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
     examples: examplesHook(app),
     look: lookHook(app),
     meshes: meshesHook(app),
+    template: templateHook(app),
     history: () => ({ undo: history.undoLabels(), redo: history.redoCount, bytes: history.bytes }),
     tool: () => ({ id: tools.active.id, state: tools.active.state }),
     skeleton: () => {
@@ -494,6 +500,23 @@ function lookHook(app: TestedApp): LookTestHook {
         width: rect.width,
         height: rect.height,
       };
+    },
+  };
+}
+
+function templateHook(app: TestedApp): TemplateTestHook {
+  const projected = { x: 0, y: 0, z: 0 };
+  return {
+    state: () => ({
+      panelOpen: app.templatePanel.open,
+      kind: app.template.kind,
+      fingers: app.template.fingers,
+      markers: app.template.markers().map(({ id, label, point }) => ({ id, label, point: point ? [...point] : null })),
+      bones: [...boneNamesOf(app.store.doc)],
+    }),
+    pagePosition: ([x, y, z]) => {
+      app.viewport.projectToPage(x, y, z, projected);
+      return { x: projected.x, y: projected.y };
     },
   };
 }

@@ -48,6 +48,9 @@ import { SceneView } from '../view/scene-view.ts';
 import { MeshesController } from '../meshes/meshes-controller.ts';
 import { SceneFeed } from '../view/scene-feed.ts';
 import type { MeshesPanel } from '../panels/meshes-panel.ts';
+import type { TemplatePanel } from '../panels/template-panel.ts';
+import { TEMPLATE_VIEW, TemplateController } from '../skeleton/template-controller.ts';
+import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { appCommands } from './app-commands.ts';
 import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager, type ShownPanel } from './app-parts.ts';
 import { onWorkerCrash, type WorkerCrash } from '../io/worker-supervisor.ts';
@@ -85,6 +88,9 @@ export class App {
   /** which mesh the tools act on, which are shown */
   readonly meshes: MeshesController;
   readonly meshesPanel: MeshesPanel;
+  /** the template rig's markers and fit, and its panel */
+  readonly template: TemplateController;
+  readonly templatePanel: TemplatePanel;
   readonly unposedDisplay: UnposedDisplay;
   /** the pose shown and the timeline it plays on */
   private readonly playback: PosePlayback;
@@ -153,6 +159,12 @@ export class App {
     this.deformation.context = this.posespace;
     this.paint = paintController(this);
     this.binding = bindingController(this, canvas);
+    this.template = new TemplateController({
+      store: this.store,
+      rayAt: (x, y) => viewport.rayThrough(x, y),
+      cameraAxes: () => viewport.viewAxes(),
+      selection: this.boneSelection,
+    });
     this.tools = toolManager(this, container, canvas);
     const panels = createPanels(this, container);
     this.chrome = panels.chrome;
@@ -164,6 +176,7 @@ export class App {
     this.gltfControls = panels.gltfControls;
     this.examplesPanel = panels.examplesPanel;
     this.meshesPanel = panels.meshesPanel;
+    this.templatePanel = panels.templatePanel;
     this.unposedDisplay = new UnposedDisplay(this);
     this.shownPanels = [...panels.shown, this.unposedDisplay];
     this.feed = new SceneFeed(
@@ -200,6 +213,7 @@ export class App {
     this.tools.onChange(() => this.toolChanged());
     this.paint.onChange(() => this.refreshChrome());
     this.meshes.onChange(() => this.refreshChrome());
+    this.template.onChange(() => this.refreshChrome());
     this.commands.onExecuted(() => this.refreshChrome());
     onWorkerCrash((crash) => this.workerCrashed(crash));
     bridge.onMenuCommand((command) => this.runMenuCommand(command));
@@ -368,6 +382,12 @@ export class App {
 
   frameAll(): void {
     this.feed.frameAll();
+  }
+
+  /** The camera looks along −z at the whole mesh: the front view the template's markers are placed in. */
+  frontView(): void {
+    const { min, max } = boundingBox(this.store.doc.mesh.positions);
+    this.viewport.lookAlong(TEMPLATE_VIEW, min, max);
   }
 
   /** The bone of the joint drawn under a page point, or -1. */

@@ -259,7 +259,24 @@ export interface MeshesTestHook {
   coveredPixels(): number;
 }
 
+/** The Template panel: the template, its markers on the rest mesh, and page positions to drag their dots to. */
+export interface TemplateTestHook {
+  state(): {
+    panelOpen: boolean;
+    kind: string;
+    fingers: boolean;
+    /** the markers in the template's order: each one's surface point (world units), or null while off the mesh */
+    markers: { id: string; label: string; point: number[] | null }[];
+    /** the scene's bone names, in bone order (`bone <index>` where the skeleton has none) */
+    bones: string[];
+  };
+  /** a world point's page position (CSS px) as the camera shows it now */
+  pagePosition(point: [number, number, number]): { x: number; y: number };
+}
+
 export interface RigwrightTestHook {
+  /** the Template panel and its markers */
+  template: TemplateTestHook;
   /** the Look view */
   look: LookTestHook;
   /** the scene's meshes */

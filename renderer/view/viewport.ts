@@ -137,6 +137,16 @@ export class Viewport {
     return { origin: [origin.x, origin.y, origin.z], direction: [scratchVector.x, scratchVector.y, scratchVector.z] };
   }
 
+  /** The camera's view direction and up in the world, unit vectors. */
+  viewAxes(): { view: [number, number, number]; up: [number, number, number] } {
+    this.camera.updateMatrixWorld();
+    const e = this.camera.matrixWorld.elements;
+    const view = scratchVector.set(-e[8], -e[9], -e[10]).normalize();
+    const v: [number, number, number] = [view.x, view.y, view.z];
+    const up = scratchVector.set(e[4], e[5], e[6]).normalize();
+    return { view: v, up: [up.x, up.y, up.z] };
+  }
+
   private resize(): void {
     const width = Math.max(1, this.container.clientWidth);
     const height = Math.max(1, this.container.clientHeight);
