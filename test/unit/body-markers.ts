@@ -2,11 +2,11 @@
  * The humanoid template's markers on the course body (context-aware/reference.obj: a T-pose, +y up, facing +z, its
  * left arm toward +x), where a user would click in the front view. Test support, not a test file.
  *
- * They are found from the mesh's own vertices by these rules,
- * then projected as the user's click is (the surface point a ray along the view, −z, hits first):
+ * They are found from the mesh's own vertices by these rules, then projected as the user's click is (the surface point
+ * a ray along the view, −z, hits first):
  * - groin: 5 mm above the lowest vertex within 1 cm of the mid-plane x = 0 (the top of the gap between the legs);
- * - chin: the lowest vertex within 1 cm of the mid-plane among those within 1 cm of the face's front-most depth (the
- *   front-most vertex near the mid-plane in the top 30 % of the height);
+ * - chin: among the vertices within 1 cm of the mid-plane in the top 15 % of the height (the head), the lowest of
+ *   those within 1 cm of the front-most one's depth (the face);
  * - wrists and elbows: at 77 % and 49 % of the way from the mid-plane to the tip of each arm (the extreme x on that
  *   side), at the middle of the arm's vertical extent there;
  * - knees: at 29 % of the height above the soles, at the middle of that leg's horizontal extent there.
@@ -46,7 +46,7 @@ export function bodyMarkers(): Record<string, Vec3> {
   const height = top - bottom;
   const nearMid = vs.filter((v) => Math.abs(v[0]) < 0.01);
   const lowestMid = nearMid.reduce((a, b) => (b[1] < a[1] ? b : a));
-  const head = nearMid.filter((v) => v[1] > top - 0.3 * height);
+  const head = nearMid.filter((v) => v[1] > top - 0.15 * height);
   const faceFront = Math.max(...head.map((v) => v[2]));
   const chin = head.filter((v) => v[2] > faceFront - 0.01).reduce((a, b) => (b[1] < a[1] ? b : a));
   const markers: Record<string, Vec3> = { groin: click(body, lowestMid[0], lowestMid[1] + 0.005), chin: click(body, chin[0], chin[1]) };

@@ -7,7 +7,7 @@
  * Checked: every joint inside the mesh (winding number > 1/2), with and without fingers; left mirrors right across
  * the plane through the groin and chin markers within 1e-6, and central joints lie on it; one root; the joints the
  * markers stand for, and the shoulders and hips derived from proportions, near the data set's own hand-made
- * skeleton (skeleton.tgf); the same fit from the back view.
+ * skeleton (skeleton.tgf); the same fit from the back view, and the fit turned with the mesh, markers and view.
  * Quadruped, on a box animal built here (body, four legs, head, tail: each a closed box): joints inside, symmetric,
  * spine on the body's middle height, tail on the tail's, legs on the legs' axes. Missing markers are named in the error.
  */
@@ -94,12 +94,44 @@ test('template: the humanoid’s joints land near the course body’s own skelet
     ['thigh.L', 5, 6, 0.04],
     ['shin.L', 8, 9, 0.06],
     ['shoulder.L', 17, 18, 0.06],
-    ['pelvis.L', 2, 3, 0.1],
+    ['pelvis.L', 2, 3, 0.07],
+    // central: the head's base, and the top of the hips bone (the pelvis), each the same joint on both sides
+    ['neck', 13, 13, 0.1],
+    ['hips', 1, 1, 0.1],
   ];
   for (const [name, left, right, tolerance] of expected) {
     const l = distance(endOf(s, name), reference(left));
-    const r = distance(endOf(s, name.replace('.L', '.R')), reference(right));
+    const r = name.endsWith('.L') ? distance(endOf(s, name.replace('.L', '.R')), reference(right)) : l;
     assert.ok(l < tolerance && r < tolerance, `${name}: ${l.toFixed(3)} / ${r.toFixed(3)} from the data set's joint, at most ${tolerance}`);
+  }
+});
+
+test('template: the body and its markers turned, with the view and up turned alike, give the skeleton turned alike', () => {
+  const markers = bodyMarkers();
+  // about y by 0.7, then about x by −0.4 radians
+  const [ca, sa, cb, sb] = [Math.cos(0.7), Math.sin(0.7), Math.cos(-0.4), Math.sin(-0.4)];
+  const turn = (p: ArrayLike<number>): Vec3 => {
+    const x = ca * p[0] + sa * p[2];
+    const z = -sa * p[0] + ca * p[2];
+    return [x, cb * p[1] - sb * z, sb * p[1] + cb * z];
+  };
+  const positions = new Float64Array(body.positions.length);
+  for (let i = 0; i < positions.length; i += 3) positions.set(turn(body.positions.subarray(i, i + 3)), i);
+  const turnedMarkers = Object.fromEntries(Object.entries(markers).map(([id, p]) => [id, turn(p)]));
+  for (const fingers of [false, true]) {
+    const s = fitTemplate(body, 'humanoid', markers, { fingers });
+    const turned = fitTemplate({ positions, triangles: body.triangles }, 'humanoid', turnedMarkers, {
+      fingers,
+      view: turn([0, 0, -1]),
+      up: turn([0, 1, 0]),
+    });
+    assert.deepEqual(turned.names, s.names, 'same bones');
+    assert.deepEqual(turned.bones, s.bones, 'same bones');
+    for (let j = 0; j < s.joints.length / 3; j++) {
+      const expected = turn(s.joints.subarray(3 * j, 3 * j + 3));
+      const error = distance(expected, joint(turned, j));
+      assert.ok(error < 1e-6, `${fingers ? 'with fingers' : 'without'}: joint ${j} is the turned joint within 1e-6 (${error})`);
+    }
   }
 });
 
