@@ -6,8 +6,12 @@
  * (pose files) play at 30 fps; a clip with key times (glTF, baked) plays in its own seconds: the slider and the
  * readout are in seconds, ticks mark the keys, and the time between two keys is a fractional frame (linear in
  * seconds between the keys' times), which the pose evaluator turns back into seconds.
+ *
+ * A keyed clip shows its keys as diamonds over the slider (the selected bone's filled): click one to go to its frame,
+ * drag it to move its keys (one move when released), right-click it or press Delete on it to delete them.
  */
 import type { PoseKind } from '../deform/pose-evaluator.ts';
+import './timeline-keys.css';
 
 const FRAMES_PER_SECOND = 30;
 const QUATERNION_SECONDS = 2;
@@ -27,6 +31,22 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
   node.className = className;
   parent.append(node);
   return node;
+}
+
+/** What the key marks do: the shell runs the key commands. */
+export interface KeyMarkActions {
+  /** the keys at frame `from` go to frame `to` */
+  move(from: number, to: number): void;
+  /** the keys at `frame` are deleted */
+  remove(frame: number): void;
+}
+
+/** A keyed clip's keys as the timeline marks them. */
+export interface KeyMarks {
+  /** frames with a key of any bone, ascending */
+  readonly frames: readonly number[];
+  /** frames with a key of the selected bone */
+  readonly selected: readonly number[];
 }
 
 export class Timeline {
@@ -50,6 +70,10 @@ export class Timeline {
   private readonly loopButton: HTMLButtonElement;
   /** what the readout and slider show now, to touch the DOM only when it changes */
   private shownKey = Number.NaN;
+  private readonly keyMarks: HTMLDivElement;
+  /** the marks drawn now, to redraw only new ones */
+  private shownMarks = '';
+  private keyActions: KeyMarkActions | null = null;
 
   /** @param onSeek  called after the user (or a shortcut) moved the time or paused, so the caller redraws */
   constructor(
@@ -74,7 +98,9 @@ export class Timeline {
     this.ticks.setAttribute('viewBox', `0 0 ${CURVE_WIDTH} 10`);
     this.ticks.setAttribute('preserveAspectRatio', 'none');
     this.ticks.setAttribute('aria-hidden', 'true');
-    track.append(this.curves, this.ticks);
+    this.keyMarks = document.createElement('div');
+    this.keyMarks.className = 'key-marks';
+    track.append(this.curves, this.ticks, this.keyMarks);
     this.slider = element('input', 'scrubber', track);
     this.slider.type = 'range';
     this.slider.min = '0';
@@ -145,6 +171,92 @@ export class Timeline {
     );
   }
 
+  /** What dragging, right-clicking or pressing Delete on a key mark does. */
+  setKeyActions(actions: KeyMarkActions): void {
+    this.keyActions = actions;
+  }
+
+  /** Draws a keyed clip's key marks (frames 0 … duration along the slider), or removes them (null). */
+  setKeyMarks(marks: KeyMarks | null): void {
+    const shown =
+      marks && this.kind === 'matrices' && !this.times ? `${this.duration}:${marks.frames.join()}:${marks.selected.join()}` : '';
+    if (shown === this.shownMarks) return;
+    this.shownMarks = shown;
+    this.keyMarks.classList.toggle('shown', shown !== '');
+    if (!marks || shown === '') {
+      this.keyMarks.replaceChildren();
+      return;
+    }
+    const selected = new Set(marks.selected);
+    this.keyMarks.replaceChildren(...marks.frames.map((frame) => this.keyMark(frame, selected.has(frame))));
+  }
+
+  /** One diamond: click goes to its frame, drag moves its keys, right-click or Delete deletes them. */
+  private keyMark(frame: number, selected: boolean): HTMLButtonElement {
+    const mark = document.createElement('button');
+    mark.type = 'button';
+    mark.className = selected ? 'key-mark selected' : 'key-mark';
+    mark.dataset.frame = String(frame);
+    mark.title = `Keys at frame ${frame}: drag to move, right-click or Delete to delete`;
+    mark.setAttribute('aria-label', `Keys at frame ${frame}`);
+    this.placeMark(mark, frame);
+    let target = frame;
+    let dragging = false;
+    mark.addEventListener('pointerdown', (event) => {
+      if (event.button !== 0) return;
+      event.preventDefault();
+      mark.setPointerCapture(event.pointerId);
+      dragging = true;
+      target = frame;
+    });
+    mark.addEventListener('pointermove', (event) => {
+      if (!dragging) return;
+      target = this.frameAtX(event.clientX);
+      this.placeMark(mark, target);
+    });
+    const release = (event: PointerEvent, commit: boolean) => {
+      if (!dragging) return;
+      dragging = false;
+      if (mark.hasPointerCapture(event.pointerId)) mark.releasePointerCapture(event.pointerId);
+      if (commit && target !== frame) this.keyActions?.move(frame, target);
+      else {
+        this.placeMark(mark, frame);
+        if (commit) {
+          this.pause();
+          this.seek(frame);
+        }
+      }
+    };
+    mark.addEventListener('pointerup', (event) => release(event, true));
+    mark.addEventListener('pointercancel', (event) => release(event, false));
+    mark.addEventListener('contextmenu', (event) => {
+      event.preventDefault();
+      this.keyActions?.remove(frame);
+    });
+    mark.addEventListener('keydown', (event) => {
+      if (event.key !== 'Delete' && event.key !== 'Backspace') return;
+      // The mark's own key: not also a shortcut of the window's.
+      event.preventDefault();
+      event.stopPropagation();
+      this.keyActions?.remove(frame);
+    });
+    return mark;
+  }
+
+  /** Puts a mark over the slider at a frame (inset like the slider thumb's travel). */
+  private placeMark(mark: HTMLElement, frame: number): void {
+    const fraction = this.duration > 0 ? frame / this.duration : 0;
+    mark.style.left = `calc(8px + (100% - 16px) * ${fraction})`;
+  }
+
+  /** The whole frame under a page x on the slider's track. */
+  private frameAtX(clientX: number): number {
+    const box = this.keyMarks.getBoundingClientRect();
+    const width = box.width - 16;
+    const fraction = width > 0 ? (clientX - box.left - 8) / width : 0;
+    return Math.min(Math.max(Math.round(fraction * this.duration), 0), this.duration);
+  }
+
   /**
    * Shows a new pose sequence from time 0, playing if `autoplay` and it has something to play.
    * @param times  seconds of each of the duration + 1 frames, strictly increasing (a clip with key times), or null
@@ -171,6 +283,9 @@ export class Timeline {
       }),
     );
     this.ticks.classList.toggle('shown', this.times !== null);
+    this.shownMarks = '';
+    this.keyMarks.replaceChildren();
+    this.keyMarks.classList.remove('shown');
     this.shownKey = Number.NaN;
     this.refreshControls();
   }

@@ -13,6 +13,7 @@ import { BindPanel } from '../panels/bind-panel.ts';
 import { DeformationPanel } from '../panels/deformation-panel.ts';
 import { ExportDialog } from '../panels/export-dialog.ts';
 import { GltfControls } from '../panels/gltf-controls.ts';
+import { ClipMenu, type ClipMenuState } from '../panels/clip-menu.ts';
 import { Notice } from '../panels/notice.ts';
 import { PaintPanel } from '../panels/paint-panel.ts';
 import { TemplatePanel } from '../panels/template-panel.ts';
@@ -31,6 +32,8 @@ import { VIEW_LABELS, VIEW_MODES } from '../view/view-modes.ts';
 import { exportGltf, type ExportHost } from './file-commands.ts';
 import type { RigwrightBridge } from '../../app/ipc-contract.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import type { SceneDocument } from '../../workers/scene/scene-document.ts';
+import { isKeyedClip, keyMarksOf, shownClipIndex } from '../../workers/scene/clip-edits.ts';
 import type { UndoHistory } from '../../workers/scene/undo-history.ts';
 import type { Influences } from '../../workers/skinning/influences.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
@@ -96,6 +99,19 @@ export interface AppPartsHost extends ExportHost {
 /** A panel that shows the app's state: redrawn, once per task, after anything changed. */
 export interface ShownPanel {
   refresh(): void;
+}
+
+/** The clip menu's view of the scene: the clips, the one shown, its length and key marks when it can be keyed. */
+function clipMenuState(doc: SceneDocument, bone: number): ClipMenuState {
+  const names = (doc.clips ?? []).map((clip) => clip.name);
+  const shown = shownClipIndex(doc);
+  return {
+    names,
+    shown,
+    other: shown < 0 && doc.poses ? (doc.posesFile ?? 'poses') : null,
+    frames: isKeyedClip(doc.poses) ? doc.poses.frameCount : null,
+    marks: keyMarksOf(doc, bone),
+  };
 }
 
 export function paintController(app: AppPartsHost): PaintController {
@@ -285,12 +301,16 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
       if (app.asExported) app.setInfluences(app.influenceSetting);
     },
   );
-  const gltfControls = new GltfControls(
-    toolbar,
-    document.getElementById('timeline')!,
-    app.commands,
-    (index) => void app.commands.invoke('playback.clip', index),
-  );
+  const gltfControls = new GltfControls(toolbar, app.commands);
+  const clipMenu = new ClipMenu(document.getElementById('timeline')!, {
+    commands: app.commands,
+    timeline: app.timeline,
+    state: () => clipMenuState(app.store.doc, app.selectedBone),
+  });
+  app.timeline.setKeyActions({
+    move: (from, to) => void app.commands.invoke('key.move', { from, to }),
+    remove: (frame) => void app.commands.invoke('key.delete', { frame, bones: 'all' }),
+  });
   const examplesPanel = new ExamplesPanel(toolbar, container, {
     commands: app.commands,
     examples: app.examples,
@@ -314,7 +334,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
   // The marker dots follow the camera as it orbits.
   app.viewport.controls.addEventListener('change', () => templatePanel.placeDots());
   // The panels that show the app's state redraw in one loop (App.redrawChrome): a new panel is added here.
-  const shown: ShownPanel[] = [bindPanel, paintPanel, examplesPanel, meshesPanel, templatePanel];
+  const shown: ShownPanel[] = [clipMenu, bindPanel, paintPanel, examplesPanel, meshesPanel, templatePanel];
   return {
     chrome,
     deformationPanel,

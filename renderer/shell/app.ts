@@ -220,7 +220,6 @@ export class App {
     if (bridge instanceof WebBridge) bridge.onUnrequestedFiles((files) => void this.files.load(files));
     this.frameAll();
     this.chrome.setInfluences(this.influenceSetting);
-    this.refreshClips();
     this.refreshChrome();
     this.frames.start();
   }
@@ -255,7 +254,6 @@ export class App {
       this.refreshChrome();
       return;
     }
-    this.refreshClips();
     if (change.fields.has('parts') && this.meshes.list.length > 1) this.meshesPanel.setOpen(true);
     this.refreshChrome();
   }
@@ -426,15 +424,6 @@ export class App {
   showExportSettings(): void {
     const { influences, weightComponent } = this.exportDialog.settings;
     this.gltfControls.setAsExportedTitle(`${influences} × ${weightComponent.replace('-', ' ')}, LBS`);
-  }
-
-  private refreshClips(): void {
-    const doc = this.store.doc;
-    const clips = doc.clips ?? [];
-    this.gltfControls.setClips(
-      clips.map((c) => c.name),
-      clips.findIndex((c) => c.poses === doc.poses),
-    );
   }
 
   /** Opens the twist test (a tube, two bones, the second twisting past 180°) as a new scene. */

@@ -1,0 +1,201 @@
+/**
+ * Keying poses into a clip on the course body, with real keys and mouse: a bone posed by its command, keyed at frame 0
+ * with Alt+I; posed again, keyed at frame 20 and its key mark dragged to frame 30 with the mouse; played, and the
+ * pose between the keys is SLERP (for two rotations about one axis, the rotation at the linearly interpolated angle);
+ * a right-click on a mark deletes its keys; the clip menu makes, renames and trims clips and reaches Bake clip…;
+ * exported as GLB and imported again (in Node and in the app), the clip comes back with the same bones, names and
+ * frames. Undo takes every step back to the bare rig.
+ */
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { dataFile, exportFromDialog, loadFiles, openApp } from './app-driver.ts';
+
+const body = (name: string) => dataFile('context-aware', name);
+/** A bone of the left arm in skeleton.tgf, below the shoulder: keying it moves the arm. */
+const BONE = 15;
+const AXIS = [0.48, 0.6, 0.64];
+const A0 = 0.2;
+const A1 = 1.4;
+
+/** Row-major rotation by `angle` radians about the unit `axis` (Rodrigues). */
+function axisAngle(axis: readonly number[], angle: number): number[] {
+  const [x, y, z] = axis;
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  const t = 1 - c;
+  return [
+    t * x * x + c,
+    t * x * y - s * z,
+    t * x * z + s * y,
+    t * x * y + s * z,
+    t * y * y + c,
+    t * y * z - s * x,
+    t * x * z - s * y,
+    t * y * z + s * x,
+    t * z * z + c,
+  ];
+}
+
+const hook = (page: Page) => ({
+  state: () => page.evaluate(() => (window as any).__rigwright.state()),
+  command: (id: string, argument?: unknown) =>
+    page.evaluate(([i, a]) => (window as any).__rigwright.command(i, a), [id, argument] as const),
+  /** bone BONE's relative rotation on screen, 9 numbers */
+  rotation: () => page.evaluate((b) => (window as any).__rigwright.pose.shownRotations().slice(9 * b, 9 * b + 9), BONE),
+  setTime: (t: number) => page.evaluate((time) => (window as any).__rigwright.setTime(time), t),
+  history: () => page.evaluate(() => (window as any).__rigwright.history()),
+});
+
+function maxDifference(a: readonly number[], b: readonly number[]): number {
+  return Math.max(...a.map((v, i) => Math.abs(v - b[i])));
+}
+
+/** The page point of a key mark's centre. */
+async function markCentre(page: Page, frame: number): Promise<{ x: number; y: number }> {
+  const box = (await page.locator(`.key-mark[data-frame="${frame}"]`).boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+test('keys: key two poses into a clip by keyboard and mouse, play the SLERP between them, export and re-import the clip', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await loadFiles(page, [body('reference.obj'), body('skeleton.tgf')], 'reference.obj');
+  const h = hook(page);
+  const bare = await h.history();
+  expect((await h.state()).clipName).toBeNull();
+
+  // Pose the bone and key it with the keyboard at frame 0: a new clip "Action", paused at the key.
+  await h.command('bone.select', BONE);
+  await h.command('pose.rotate', { bone: BONE, rotation: axisAngle(AXIS, A0) });
+  await page.keyboard.press('Alt+i');
+  let s = await h.state();
+  expect(s.error).toBeNull();
+  expect(s.clipName).toBe('Action');
+  expect(s.clips).toEqual(['Action']);
+  expect(s.duration).toBe(59);
+  expect(s.playing).toBe(false);
+  await expect(page.locator('.key-mark')).toHaveCount(1);
+  await expect(page.locator('.key-mark.selected')).toHaveCount(1);
+
+  // A second pose keyed at frame 20, its mark dragged to frame 30 with the mouse: one undo step.
+  await h.setTime(20);
+  await h.command('pose.rotate', { bone: BONE, rotation: axisAngle(AXIS, A1) });
+  await page.keyboard.press('Alt+i');
+  await expect(page.locator('.key-mark')).toHaveCount(2);
+  const from = await markCentre(page, 20);
+  const zero = await markCentre(page, 0);
+  const perFrame = (from.x - zero.x) / 20;
+  const steps = (await h.history()).undo.length;
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 5 * perFrame, from.y, { steps: 4 });
+  await page.mouse.move(from.x + 10 * perFrame, from.y, { steps: 4 });
+  await page.mouse.up();
+  await expect(page.locator('.key-mark[data-frame="30"]')).toHaveCount(1);
+  await expect(page.locator('.key-mark[data-frame="20"]')).toHaveCount(0);
+  expect((await h.history()).undo.length).toBe(steps + 1);
+
+  // Play, then look between the keys: the rotation at the interpolated angle, at whole and fractional frames.
+  await page.keyboard.press('Space');
+  await page.waitForTimeout(300);
+  expect((await h.state()).playing).toBe(true);
+  await page.keyboard.press('Space');
+  for (const frame of [0, 7.5, 15, 22.5, 30, 45]) {
+    await h.setTime(frame);
+    const t = Math.min(frame / 30, 1);
+    const error = maxDifference(await h.rotation(), axisAngle(AXIS, A0 + t * (A1 - A0)));
+    expect(error, `frame ${frame}`).toBeLessThan(1e-9);
+  }
+
+  // A third key, deleted by a right-click on its mark; the clip menu renames the clip.
+  await h.setTime(50);
+  await page.keyboard.press('Alt+Shift+i');
+  await expect(page.locator('.key-mark')).toHaveCount(3);
+  const third = await markCentre(page, 50);
+  await page.mouse.click(third.x, third.y, { button: 'right' });
+  await expect(page.locator('.key-mark')).toHaveCount(2);
+  await page.locator('.clip-menu-button').click();
+  const menu = page.locator('.clip-menu-popover');
+  await expect(menu).toBeVisible();
+  await menu.locator('input.clip-name').fill('Wave');
+  await menu.locator('button.clip-rename').click();
+  expect((await h.state()).clipName).toBe('Wave');
+  await expect(page.locator('button.clip-bake')).toBeEnabled();
+  await page.keyboard.press('Escape');
+
+  // Export as GLB; the file holds the clip with the bones' names and the frames on screen.
+  const names: string[] = await page.evaluate(() => (window as any).__rigwright.bones?.names?.() ?? null);
+  await page.keyboard.press('Control+e');
+  const dialog = page.locator('dialog.export-dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('radio', { name: /GLB/ }).check({ force: true });
+  await expect(dialog.locator('input[name="include-clip"]')).toBeChecked();
+  const { bytes } = await exportFromDialog(page, dialog);
+  const rig = await importGltf(bytes, 'keys.glb');
+  const boneCount = (await h.state()).boneCount;
+  expect(rig.boneNames.length).toBe(boneCount);
+  if (names) expect(rig.boneNames).toEqual(names);
+  else expect(rig.boneNames).toEqual(Array.from({ length: boneCount }, (_, b) => `bone ${b}`));
+  const clip = rig.clips.find((c) => c.name === 'Wave');
+  expect(clip, 'the keyed clip is in the file').toBeTruthy();
+  const poses = clip!.poses;
+  if (poses.kind !== 'matrices') throw new Error('the clip is frames');
+  expect(poses.frameCount).toBe(60);
+  for (const frame of [0, 15, 30, 59]) {
+    await h.setTime(frame);
+    const shown: number[] = await page.evaluate(() => (window as any).__rigwright.pose.shownRotations());
+    const stored = Array.from(poses.rotations.subarray(9 * boneCount * frame, 9 * boneCount * (frame + 1)));
+    expect(maxDifference(stored, shown), `frame ${frame} of the file`).toBeLessThan(1e-6);
+  }
+
+  // Undo goes back to the bare rig, step by step; then the exported file opens in the app with its clip.
+  while ((await h.history()).undo.length > bare.undo.length) await page.keyboard.press('Control+z');
+  s = await h.state();
+  expect(s.clips).toEqual([]);
+  expect(s.clipName).toBeNull();
+  const dir = mkdtempSync(path.join(tmpdir(), 'keys-'));
+  const file = path.join(dir, 'keys.glb');
+  writeFileSync(file, bytes);
+  await loadFiles(page, [file], 'keys.glb');
+  s = await h.state();
+  expect(s.error).toBeNull();
+  expect(s.boneCount).toBe(boneCount);
+  expect(s.clips).toContain('Wave');
+  expect(errors).toEqual([]);
+});
+
+test('clip menu: new clip, trim and length by mouse; choosing a clip is no undo step', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await loadFiles(page, [body('reference.obj'), body('skeleton.tgf')], 'reference.obj');
+  const h = hook(page);
+  await page.locator('.clip-menu-button').click();
+  const menu = page.locator('.clip-menu-popover');
+  await menu.getByRole('button', { name: 'New clip' }).click();
+  await menu.getByRole('button', { name: 'New clip' }).click();
+  let s = await h.state();
+  expect(s.clips).toEqual(['Action', 'Action.001']);
+  expect(s.clipName).toBe('Action.001');
+  await page.locator('.clip-menu-button').click();
+  await page.locator('.clip-menu-button').click();
+  await menu.locator('input.clip-first').fill('10');
+  await menu.locator('input.clip-last').fill('39');
+  await menu.locator('button.clip-trim').click();
+  expect((await h.state()).duration).toBe(29);
+  await menu.locator('input.clip-length').fill('90');
+  await menu.locator('button.clip-set-length').click();
+  expect((await h.state()).duration).toBe(89);
+
+  const steps = (await h.history()).undo.length;
+  await page.locator('select.clip-select').selectOption('0');
+  s = await h.state();
+  expect(s.clipName).toBe('Action');
+  expect(s.duration).toBe(59);
+  expect((await h.history()).undo.length, 'choosing a clip is no undo step').toBe(steps);
+  expect(errors).toEqual([]);
+});
