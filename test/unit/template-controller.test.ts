@@ -3,7 +3,8 @@
  * the mesh; a dot let go over the mesh puts its marker on the first surface the view ray meets (outside just before
  * it, inside just after it, by the winding number); one let go beside the mesh is off it and the fit refuses, naming
  * it, with the scene unchanged; markers dragged to the places the course skeleton has its joints fit a template whose
- * every joint is inside the mesh, in one undo step that undo takes back; "Fit and bind" binds with automatic handles.
+ * every joint is inside the mesh, in one undo step that undo takes back; the defaults alone fit the body (fingers or not)
+ * and the elephant as a quadruped with every joint inside; "Fit and bind" binds with automatic handles.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -209,4 +210,43 @@ test('template markers: the view they were placed in goes to the fit, snapped to
   template.resetMarkers();
   template.markers();
   assert.deepEqual(template.view, { view: [0, 0, -1], up: [0, 1, 0] }, 'markers reset: the front view again');
+});
+
+test('template fit from the defaults alone: the body as a humanoid, with and without fingers, and the elephant as a quadruped', async () => {
+  const insideCount = (store: SceneStore) => {
+    const { joints } = store.doc.skeleton;
+    let inside = 0;
+    for (let j = 0; j < joints.length / 3; j++)
+      if (windingNumber(store.doc.mesh, [joints[3 * j], joints[3 * j + 1], joints[3 * j + 2]]) > 0.5) inside++;
+    return { inside, joints: joints.length / 3 };
+  };
+  const store = await bareBody();
+  const template = new TemplateController(frontHost(store));
+  template.fit();
+  const plain = boneCountOf(store.doc);
+  let counted = insideCount(store);
+  assert.equal(counted.inside, counted.joints, `${counted.inside} of ${counted.joints} joints inside the body`);
+  template.setFingers(true);
+  template.fit();
+  // Five finger chains of three bones on each hand.
+  assert.equal(boneCountOf(store.doc), plain + 2 * 5 * 3);
+  counted = insideCount(store);
+  assert.equal(counted.inside, counted.joints, `${counted.inside} of ${counted.joints} joints inside the body, fingers too`);
+  assert.deepEqual(store.history.undoLabels(), ['Fit the humanoid template', 'Fit the humanoid template with fingers']);
+
+  const elephantFile = textFile('elephant.obj', readFileSync(dataFile('libigl', 'elephant.obj'), 'utf8'));
+  const elephant = new SceneStore(await loadIntoDocument(demoDocument(), [elephantFile], io), new UndoHistory());
+  const quadruped = new TemplateController(frontHost(elephant));
+  quadruped.setKind('quadruped');
+  quadruped.fit();
+  counted = insideCount(elephant);
+  assert.equal(counted.inside, counted.joints, `${counted.inside} of ${counted.joints} joints inside the elephant`);
+  const names = elephant.doc.boneNames ?? [];
+  const left = names.filter((n) => n.endsWith('.L'));
+  assert.ok(left.length >= 4, `four legs' bones on the left (${left.join(', ')})`);
+  assert.deepEqual(
+    names.filter((n) => n.endsWith('.R')),
+    left.map((n) => n.replace(/\.L$/, '.R')),
+    'each left bone has its right twin',
+  );
 });
