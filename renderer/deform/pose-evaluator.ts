@@ -68,18 +68,15 @@ export class PoseEvaluator {
    */
   evaluate(time: number): void {
     let moved = false;
-    if (this.view.rest) {
+    // Without a sequence every bone starts at rest each time: a gesture's live bones must not stay once it ends.
+    if (this.view.rest || !this.doc.poses) {
       const r = this.rotations;
       for (let k = 0; k < r.length; k++) r[k] = (k % 9) % 4 === 0 ? 1 : 0;
-      scaledForwardKinematics(this.doc.skeleton, this.rotations, this.boneScales, this.transforms, null);
-      posedJointPositions(this.doc.skeleton, this.transforms, this.joints);
-      return;
-    }
-    if (this.doc.poses) {
+    } else {
       samplePose(this.doc.poses, time, this.rotations);
       moved = samplePoseTranslations(this.doc.poses, time, this.translations);
     }
-    const posed = this.view.live ?? this.doc.posedBones;
+    const posed = this.view.rest ? null : (this.view.live ?? this.doc.posedBones);
     if (posed) {
       for (let b = 0; b < posed.bones.length; b++) {
         if (posed.bones[b]) this.rotations.set(posed.rotations.subarray(9 * b, 9 * b + 9), 9 * b);
