@@ -8,17 +8,20 @@
  * the plane through the groin and chin markers within 1e-6, and central joints lie on it; one root; the joints the
  * markers stand for, and the shoulders and hips derived from proportions, near the data set's own hand-made
  * skeleton (skeleton.tgf); the same fit from the back view, and the fit turned with the mesh, markers and view.
+ * Humanoid on the libigl elephant (standing on its hind legs, its trunk in front of its chest), markers clicked over
+ * its own skeleton's joints: inside, symmetric, the spine in the chest.
  * Quadruped, on a box animal built here (body, four legs, head, tail: each a closed box): joints inside, symmetric,
  * spine on the body's middle height, tail on the tail's, legs on the legs' axes. Missing markers are named in the error.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { readObj } from '../../workers/formats/obj.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import type { TriangleMesh } from '../../workers/formats/types.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { fitTemplate, TEMPLATE_MARKERS, type FittedSkeleton } from '../../workers/rig/template-rig.ts';
-import { windingNumber, type Vec3 } from '../../workers/rig/volume-ray.ts';
+import { rayHits, windingNumber, type Vec3 } from '../../workers/rig/volume-ray.ts';
 import { body, bodyMarkers } from './body-markers.ts';
 import { dataFile } from './shared-data.ts';
 
@@ -104,6 +107,41 @@ test('template: the humanoid’s joints land near the course body’s own skelet
     const r = name.endsWith('.L') ? distance(endOf(s, name.replace('.L', '.R')), reference(right)) : l;
     assert.ok(l < tolerance && r < tolerance, `${name}: ${l.toFixed(3)} / ${r.toFixed(3)} from the data set's joint, at most ${tolerance}`);
   }
+});
+
+test('template: on the elephant (a biped with a trunk hanging in front of its chest) the joints are inside and symmetric', () => {
+  const mesh = readObj(readFileSync(dataFile('libigl', 'elephant.obj'), 'utf8'), 'elephant.obj').mesh;
+  const own = readTgf(readFileSync(dataFile('libigl', 'elephant.tgf'), 'utf8'), 'elephant.tgf');
+  const click = (x: number, y: number): Vec3 => {
+    const hits = rayHits(mesh, [x, y, 1000], [0, 0, -1]);
+    assert.ok(hits.length > 0, `a click at (${x}, ${y}) lands on the elephant`);
+    return [x, y, 1000 - hits[0].t];
+  };
+  // Clicks over the data set's own joints (0-based nodes of elephant.tgf): elbows 8/12, wrists 9/13, knees 16/21, the
+  // chin at the neck joint 5; the groin 0.5 above the lowest vertex within 1 of the mid-plane x = 0.
+  const at = (j: number): Vec3 => click(own.joints[3 * j], own.joints[3 * j + 1]);
+  let lowest: Vec3 = [0, Infinity, 0];
+  for (let i = 0; i < mesh.positions.length; i += 3)
+    if (Math.abs(mesh.positions[i]) < 1 && mesh.positions[i + 1] < lowest[1]) lowest = [mesh.positions[i], mesh.positions[i + 1], 0];
+  const markers = {
+    groin: click(lowest[0], lowest[1] + 0.5),
+    chin: at(5),
+    'elbow.L': at(8),
+    'elbow.R': at(12),
+    'wrist.L': at(9),
+    'wrist.R': at(13),
+    'knee.L': at(16),
+    'knee.R': at(21),
+  };
+  const plane = (markers.groin[0] + markers.chin[0]) / 2;
+  for (const fingers of [false, true]) {
+    const s = fitTemplate(mesh, 'humanoid', markers, { fingers });
+    assertInside(mesh, s, `elephant, ${fingers ? 'with' : 'without'} fingers`);
+    assertSymmetric(s, plane, 'elephant');
+  }
+  // the spine runs through the chest, not the trunk in front of it: within the chest's depth about the hips
+  const spine = endOf(fitTemplate(mesh, 'humanoid', markers), 'spine.002');
+  assert.ok(Math.abs(spine[2] - own.joints[3 * 3 + 2]) < 5, `spine.002 at depth ${spine[2]}, the data set's spine at ${own.joints[11]}`);
 });
 
 test('template: the body and its markers turned, with the view and up turned alike, give the skeleton turned alike', () => {

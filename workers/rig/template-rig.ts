@@ -155,9 +155,9 @@ function makeFrame(view: Vec3, up: Vec3, kind: TemplateKind, markers: Readonly<R
 
 // ---- fitting state -----------------------------------------------------------------------------------------------
 
-/** How much to step along up, in units of the model's scale, when a point's line misses the mesh. */
-const SEARCH_STEP = 0.005;
-const SEARCH_STEPS = 60;
+/** How far to step along up, in units of the model's size, when a point's line misses the mesh: up to 5 %. */
+const SEARCH_STEP = 0.0025;
+const SEARCH_STEPS = 20;
 
 /** Joints and bones of the left and central half as they are fitted; mirrored() makes the whole skeleton. */
 class Fit {
@@ -209,17 +209,22 @@ class Fit {
    * meets the mesh.
    */
   inside(p: Vec3, ...directions: Vec3[]): Vec3 {
-    let q = p;
-    for (const [i, direction] of directions.entries()) {
-      let centred = centreAlong(this.mesh, q, direction, this.size);
-      for (let k = 1; !centred && i === 0 && k <= SEARCH_STEPS; k++) {
-        for (const sign of [-1, 1]) {
-          centred ??= centreAlong(this.mesh, add(q, scale(this.frame.up, sign * k * SEARCH_STEP * this.size)), direction, this.size);
-        }
+    return directions.reduce((q, direction, i) => this.centred(q, direction, 'nearest', i === 0) ?? q, p);
+  }
+
+  /** The middle of the longest part of the volume along the line through p (the torso, not an arm in front of it). */
+  deepest(p: Vec3, direction: Vec3): Vec3 {
+    return this.centred(p, direction, 'longest', true) ?? p;
+  }
+
+  private centred(p: Vec3, direction: Vec3, choice: PartChoice, search: boolean): Vec3 | null {
+    let centred = centreAlong(this.mesh, p, direction, this.size, choice);
+    for (let k = 1; !centred && search && k <= SEARCH_STEPS; k++) {
+      for (const sign of [-1, 1]) {
+        centred ??= centreAlong(this.mesh, add(p, scale(this.frame.up, sign * k * SEARCH_STEP * this.size)), direction, this.size, choice);
       }
-      if (centred) q = centred;
     }
-    return q;
+    return centred;
   }
 
   /** the distance from p to where the volume ends along the direction (p inside), or 0 */
@@ -358,7 +363,7 @@ function fitHumanoid(fit: Fit, markers: Readonly<Record<string, Vec3>>, fingers:
   const torso = fit.coords(chin)[1] - fit.coords(groin)[1];
   if (!(torso > 0)) throw new TemplateFitError('fitTemplate humanoid: the chin marker must be above the groin marker');
   const above = (p: Vec3, fraction: number): Vec3 => add(p, scale(up, fraction * torso));
-  const centralInside = (p: Vec3): Vec3 => fit.onPlane(fit.inside(p, view));
+  const centralInside = (p: Vec3): Vec3 => fit.onPlane(fit.deepest(p, view));
 
   const root = fit.joint(centralInside(above(groin, 0.05)), true);
   const pelvisPoint = centralInside(above(groin, 0.2));
@@ -372,7 +377,7 @@ function fitHumanoid(fit: Fit, markers: Readonly<Record<string, Vec3>>, fingers:
     previous = next;
   }
   const neckBase = previous;
-  const headBasePoint = centralInside(above(chin, 0.05));
+  const headBasePoint = fit.onPlane(fit.inside(above(chin, 0.05), view));
   const headBase = fit.joint(headBasePoint, true);
   fit.bone(neckBase, headBase, 'neck');
   const headTop = fit.joint(add(headBasePoint, scale(up, Math.min(0.3 * torso, 0.8 * fit.reach(headBasePoint, up)))), true);
@@ -423,21 +428,27 @@ function fitHumanoid(fit: Fit, markers: Readonly<Record<string, Vec3>>, fingers:
   const descent = -dot(legDown, up);
   const ankleDrop = kneeAboveSole * (1 - 0.12);
   const ankleGuess = descent > 0.3 ? add(kneePoint, scale(legDown, ankleDrop / descent)) : add(kneePoint, scale(up, -ankleDrop));
-  const anklePoint = fit.inside(ankleGuess, view);
+  const anklePoint = fit.inside(ankleGuess, fit.frame.side, view);
   const ankle = fit.joint(anklePoint);
   fit.bone(kneeJoint, ankle, 'shin');
   // the foot: the line toward the viewer at 6 % of the knee's height above the soles runs from heel to toes
   const ankleCoords = fit.coords(anklePoint);
   const footLine = fit.point([ankleCoords[0], fit.lowest + 0.06 * kneeAboveSole, ankleCoords[2]]);
-  const footPart = fit.part(fit.inside(footLine, view), toward);
+  const footPart = fit.part(footLine, toward);
   const { forward } = fit.frame;
   let ball: Vec3, toeTip: Vec3;
   if (footPart) {
-    const footCentre = fit.inside(footLine, view);
+    const footCentre = footLine;
     const [heel, toes] = dot(forward, toward) > 0 ? [footPart[0], footPart[1]] : [-footPart[1], -footPart[0]];
     const length = toes - heel;
-    ball = fit.inside(add(footCentre, scale(forward, heel + 0.7 * length)), up);
-    toeTip = fit.inside(add(footCentre, scale(forward, heel + 0.9 * length)), up);
+    // over the sole, in the middle of the foot's thickness but no higher than 5 % of the knee's height (where the leg
+    // stands on it, the volume above goes on up the leg)
+    const overSole = (q: Vec3): Vec3 => {
+      const part = fit.part(q, up);
+      return part ? add(q, scale(up, part[0] + Math.min((part[1] - part[0]) / 2, 0.05 * kneeAboveSole))) : q;
+    };
+    ball = overSole(add(footCentre, scale(forward, heel + 0.7 * length)));
+    toeTip = overSole(add(footCentre, scale(forward, heel + 0.9 * length)));
   } else {
     ball = fit.inside(add(anklePoint, scale(up, -0.5 * (ankleCoords[1] - fit.lowest))), view);
     toeTip = ball;
@@ -506,13 +517,16 @@ function fitQuadruped(fit: Fit, markers: Readonly<Record<string, Vec3>>): void {
 
 // ---- lines through the volume ------------------------------------------------------------------------------------
 
+/** Which part of the volume along a line: the one containing the point (or nearest to it), or the longest. */
+type PartChoice = 'nearest' | 'longest';
+
 /**
- * The part of the volume along the line p + t·direction (unit direction) that contains p, or else the one nearest
- * to it: hits from far behind p are counted as in volumeMidpoint (one level in for the first hit's orientation, one
- * out for the other), each part running from a hit at depth 0 → 1 to the hit back to 0; an unclosed rest pairs its
- * hits in order. Returns [start, end] relative to p, or null when the line misses the mesh.
+ * A part of the volume along the line p + t·direction (unit direction): the one that contains p, or else the one
+ * nearest to it; or the longest. Hits from far behind p are counted as in volumeMidpoint (one level in for the first
+ * hit's orientation, one out for the other), each part running from a hit at depth 0 → 1 to the hit back to 0; an
+ * unclosed rest pairs its hits in order. Returns [start, end] relative to p, or null when the line misses the mesh.
  */
-function partAlong(mesh: TriangleMesh, p: Vec3, direction: Vec3, size: number): [number, number] | null {
+function partAlong(mesh: TriangleMesh, p: Vec3, direction: Vec3, size: number, choice: PartChoice = 'nearest'): [number, number] | null {
   const unit = normalize(direction);
   if (!unit) return null;
   const back = 2 * size + Math.hypot(...p);
@@ -521,9 +535,7 @@ function partAlong(mesh: TriangleMesh, p: Vec3, direction: Vec3, size: number): 
   const parts: [number, number][] = [];
   let depth = 0;
   let start = 0;
-  let i = 0;
-  for (; i < hits.length; i++) {
-    const h = hits[i];
+  for (const h of hits) {
     if (depth === 0) start = h.t;
     depth += h.entering === hits[0].entering ? 1 : -1;
     if (depth === 0) parts.push([start - back, h.t - back]);
@@ -536,15 +548,15 @@ function partAlong(mesh: TriangleMesh, p: Vec3, direction: Vec3, size: number): 
   let best: [number, number] | null = null;
   let bestGap = Infinity;
   for (const part of parts) {
-    const gap = part[0] > 0 ? part[0] : part[1] < 0 ? -part[1] : 0;
+    const gap = choice === 'longest' ? part[0] - part[1] : part[0] > 0 ? part[0] : part[1] < 0 ? -part[1] : 0;
     if (gap < bestGap) [best, bestGap] = [part, gap];
   }
   return best;
 }
 
-function centreAlong(mesh: TriangleMesh, p: Vec3, direction: Vec3, size: number): Vec3 | null {
+function centreAlong(mesh: TriangleMesh, p: Vec3, direction: Vec3, size: number, choice: PartChoice = 'nearest'): Vec3 | null {
   const unit = normalize(direction);
-  const part = unit && partAlong(mesh, p, unit, size);
+  const part = unit && partAlong(mesh, p, unit, size, choice);
   return part && unit ? add(p, scale(unit, (part[0] + part[1]) / 2)) : null;
 }
 
