@@ -1,10 +1,11 @@
 /**
  * The pose shown: the evaluator of the scene's pose sequence, and the timeline it plays on. A new scene, or another
- * sequence (a clip chosen or poses loaded: another `posesFile`; a clip baked: other frames), starts the timeline
- * over; an edit that keeps the sequence — a bone inserted, deleted or moved, which rewrites every pose's arrays but
- * not its file or its frames — keeps the time and whether it plays. The evaluator is made anew whenever the skeleton,
- * the poses or the bones posed by hand change (its buffers are sized by bone; it reads the document it was made
- * with), and takes the bone scales.
+ * sequence (a clip chosen or poses loaded: another `posesFile`), starts the timeline over and plays; the same clip
+ * with other frames (baked, trimmed, made longer, or such an edit undone) starts it over paused; an edit that keeps
+ * the sequence's timing (a key set; a bone inserted, deleted or moved, which rewrites every pose's arrays but not
+ * its file or its frames) keeps the time and whether it plays. The evaluator is made anew whenever the skeleton, the
+ * poses or the bones posed by hand change (its buffers are sized by bone; it reads the document it was made with),
+ * and takes the bone scales.
  */
 import { PoseEvaluator, type PoseKind, type PoseView } from '../deform/pose-evaluator.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
@@ -36,8 +37,9 @@ export class PosePlayback {
       if (change.newScene || fields.has('poses') || fields.has('skeleton') || fields.has('posedBones')) {
         const previous = this.current;
         this.current = this.evaluatorOfScene();
-        const another = change.newScene || fields.has('posesFile') || !sameTiming(previous, this.current);
-        if (another) this.showSequence();
+        // Another clip plays from its start; the same clip made longer or shorter (trimmed, baked, undone) starts paused.
+        const another = change.newScene || fields.has('posesFile');
+        if (another || !sameTiming(previous, this.current)) this.showSequence(another);
       } else if (fields.has('boneScales')) this.takeScales();
       this.posed();
     });
@@ -60,9 +62,9 @@ export class PosePlayback {
     if (boneScales) evaluator.boneScales.set(boneScales);
   }
 
-  private showSequence(): void {
+  private showSequence(autoplay = true): void {
     const e = this.current;
-    this.timeline.setSequence(e.kind, e.duration, true, e.times);
+    this.timeline.setSequence(e.kind, e.duration, autoplay, e.times);
   }
 }
 

@@ -13,10 +13,11 @@ import { BoneSelection } from '../../renderer/skeleton/bone-selection.ts';
 import { keyCommands } from '../../renderer/skeleton/key-commands.ts';
 import { PosePlayback } from '../../renderer/skeleton/pose-playback.ts';
 import { ProjectSession } from '../../renderer/project/project-session.ts';
-import { sceneClips } from '../../renderer/io/gltf-export-action.ts';
+import { clipNameOf, sceneClips } from '../../renderer/io/gltf-export-action.ts';
 import type { PoseKind } from '../../renderer/deform/pose-evaluator.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
+import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { defaultProjectSettings, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
@@ -26,7 +27,7 @@ import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../wo
 import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
-import { handDocument } from './full-documents.ts';
+import { fullCesiumMan, handDocument } from './full-documents.ts';
 
 /** The timeline as the commands and the pose playback use it, without a page. */
 class FakeTimeline {
@@ -317,4 +318,49 @@ test('file.saveClip writes the shown clip as a 3·B·L × 3 DMAT that reads back
   const read = poseSequenceFromDmat(matrix, B, 'Action.dmat');
   assert.ok(read.kind === 'matrices', 'rotation matrices');
   assert.deepEqual(read.rotations, (s.store.doc.poses as Extract<PoseSequence, { kind: 'matrices' }>).rotations);
+});
+
+test('the in-place glTF export keeps the file’s clip and adds the keyed one, which re-imports with its frames and the bone names', async () => {
+  const s = setup(await fullCesiumMan());
+  const bone = 4;
+  keyTwoPoses(s, bone);
+  const doc = s.store.doc;
+  assert.deepEqual(
+    doc.clips?.map((c) => c.name),
+    [(await fullCesiumMan()).clips![0].name, 'Action'],
+    'a glTF clip (key times and curves) cannot be keyed: the key made a new clip beside it',
+  );
+  const { bytes } = await exportGltfInPlace(
+    {
+      source: doc.gltfSource!,
+      mesh: doc.mesh,
+      skeleton: doc.skeleton,
+      weights: doc.weights,
+      boneNames: doc.boneNames ? [...doc.boneNames] : undefined,
+      clips: sceneClips(doc, clipNameOf(doc)),
+      parts: doc.parts ? [...doc.parts] : undefined,
+    },
+    'CesiumMan.glb',
+    { format: 'glb' },
+  );
+  const rig = await importGltf(bytes, 'CesiumMan.glb');
+  assert.deepEqual(rig.boneNames, doc.boneNames, 'the bones’ names come back');
+  assert.deepEqual(
+    rig.clips.map((c) => c.name),
+    doc.clips.map((c) => c.name),
+    'the file’s clip and the keyed one',
+  );
+  const keyed = doc.poses as Extract<PoseSequence, { kind: 'matrices' }>;
+  const action = rig.clips[1].poses;
+  assert.ok(action.kind === 'matrices' && action.frameCount === keyed.frameCount, 'one key per frame');
+  // The file's rest rotations are kept in place: compare the poses the clip gives, frame by frame.
+  const B = boneCountOf(doc);
+  const [a, b] = [new Float64Array(9 * B), new Float64Array(9 * B)];
+  let error = 0;
+  for (let f = 0; f < keyed.frameCount; f++) {
+    samplePose(keyed, f, a);
+    samplePose(action, f, b);
+    error = Math.max(error, maxDifference(a, b));
+  }
+  assert.ok(error < 1e-6, `every frame within 1e-6 (${error})`);
 });

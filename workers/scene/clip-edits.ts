@@ -57,14 +57,16 @@ export function shownPose(doc: SceneDocument, time: number): Float64Array {
 
 /**
  * The frame of the keyed clip a key set at `time` lands on: the nearest frame of a shown keyed clip; for another
- * clip, the frame at its seconds at 30 frames per second (the new clip's frame), within the new clip; 0 at rest.
+ * clip, the frame at its seconds since its start at 30 frames per second (the new clip's frame), within the new
+ * clip; 0 at rest.
  */
 export function keyFrameAt(doc: SceneDocument, time: number): number {
   const seq = doc.poses;
   const t = Number.isFinite(time) ? Math.max(0, time) : 0;
   if (seq?.kind !== 'matrices') return 0;
   if (isKeyedClip(seq)) return Math.min(Math.round(t), seq.frameCount - 1);
-  return Math.min(Math.round(frameSeconds(seq, t) * UNTIMED_FRAMES_PER_SECOND), NEW_CLIP_DEFAULTS.frames - 1);
+  const seconds = frameSeconds(seq, t) - frameSeconds(seq, 0);
+  return Math.min(Math.round(seconds * UNTIMED_FRAMES_PER_SECOND), NEW_CLIP_DEFAULTS.frames - 1);
 }
 
 /**
