@@ -19,6 +19,7 @@ import { bindingReport } from '../../workers/weights/binding-report.ts';
 import { HARMONIC_WEIGHTS_DEFAULTS, type HarmonicWeightsResult } from '../../workers/weights/harmonic-weights.ts';
 import { errorMessage, vertexCountOf, boneCountOf } from '../../workers/scene/scene-document.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import type { BindingClient } from '../io/binding-client.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
 import type { DenseMatrix, MeshPart } from '../../workers/formats/types.ts';
@@ -195,7 +196,8 @@ export class BindingController {
       return;
     }
     if (this.selectedCount === 0) return;
-    this.editHandles(`Assign ${this.selectedCount} handles to bone ${bone}`, assignHandles(this.handles, this.selection, bone));
+    const name = boneNamesOf(this.host.store.doc)[bone];
+    this.editHandles(`Assign ${this.selectedCount} handles to ${name}`, assignHandles(this.handles, this.selection, bone));
   }
 
   /** Frees the selected vertices (one undo step); the selection is consumed. */
@@ -374,6 +376,9 @@ export class BindingController {
     }
   }
 }
+
+/** What the status line and the Bind panel say while the binding is stale (SceneDocument.bindingStale). */
+export const STALE_BINDING_TEXT = 'Skeleton changed since binding — rebind to update the weights';
 
 export function formatLength(x: number): string {
   return Number(x.toPrecision(3)).toString();

@@ -81,6 +81,12 @@ const CATALOG = {
   'file.recentFourth': { label: 'Recent project 4', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
   'file.recentFifth': { label: 'Recent project 5', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
   'file.export': { label: 'Export glTF…', menu: 'File', description: 'Export the rig as glTF', enabledWhen: `${IDLE} && ${BONES}` },
+  'file.saveSkeleton': {
+    label: 'Save skeleton…',
+    menu: 'File',
+    description: 'Save the skeleton as a TGF with its bone names file beside it (body.tgf, body.names)',
+    enabledWhen: `${BONES} && ${IDLE}`,
+  },
   'file.autosaveSettings': {
     label: 'Autosave settings…',
     menu: 'File',
@@ -451,6 +457,12 @@ const CATALOG = {
   },
   'examples.nextUnposed': { label: 'Next three unposed examples', enabledWhen: 'unposedShown' },
   'examples.cancelUnpose': { label: 'Cancel unposing', description: 'Stop unposing the examples; context skinning waits for it' },
+  'panel.bones': {
+    label: 'Bone list',
+    menu: 'View',
+    description: 'The bones as a tree: search, select, rename (double-click or F2), drag to re-parent, Delete',
+    result: ON,
+  },
   'meshes.panel': {
     label: 'Meshes panel',
     menu: 'View',

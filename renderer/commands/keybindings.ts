@@ -59,6 +59,7 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'P', command: 'tool.brush' },
   { key: 'F', command: 'paint.resizeBrush', when: 'tool == brush' },
   { key: 'G', command: 'examples.panel' },
+  { key: 'O', command: 'panel.bones' },
   { key: 'H', command: 'meshes.hide' },
   { key: 'Alt+H', command: 'meshes.showAll' },
   { key: '/', command: 'meshes.isolate' },

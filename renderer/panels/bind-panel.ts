@@ -6,7 +6,7 @@
  */
 import './bind-panel.css';
 import type { HandleOverlap } from '../../workers/weights/handle-edits.ts';
-import { formatLength, type BindingController, type HandleSource } from '../bind/binding-controller.ts';
+import { STALE_BINDING_TEXT, formatLength, type BindingController, type HandleSource } from '../bind/binding-controller.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { ViewMode } from '../view/view-modes.ts';
@@ -18,6 +18,8 @@ export interface BindPanelHost {
   document(): SceneDocument;
   selectedBone(): number;
   selectBone(bone: number): void;
+  /** #B bone names, by bone index (the file's names, or `bone <index>`) */
+  boneNames(): readonly string[];
   /** the views the mesh can show, in the order V cycles them */
   viewModes(): { mode: ViewMode; label: string }[];
   view(): ViewMode;
@@ -204,11 +206,10 @@ export class BindPanel {
     const total = counts.reduce((a, b) => a + b, 0);
     const without = counts.flatMap((c, b) => (c === 0 ? [b] : []));
     const name = controller.handlesName;
+    const names = this.host.boneNames();
     this.handleSummary.textContent =
       `${total} handle vertices${name ? ` (${name})` : ''}` +
-      (without.length > 0 && without.length < counts.length
-        ? ` · no handles on bone${without.length > 1 ? 's' : ''} ${without.join(', ')}`
-        : '') +
+      (without.length > 0 && without.length < counts.length ? ` · no handles on ${without.map((b) => names[b]).join(', ')}` : '') +
       (total === 0 ? ' · draw them with the lasso, load a file or use automatic handles' : '');
     this.selectionText.textContent = this.host.lassoActive()
       ? `${controller.selectedCount} vertices selected · drag to lasso${controller.xray ? ' (x-ray: hidden vertices too)' : ' (visible vertices)'} · Shift adds · Ctrl/⌘ removes`
@@ -231,13 +232,14 @@ export class BindPanel {
 
   private refreshBones(doc: SceneDocument, counts: number[]): void {
     const selected = this.host.selectedBone();
-    const key = `${counts.join(',')}|${doc.skeleton.bones.length}`;
+    const names = this.host.boneNames();
+    const key = `${counts.join(',')}|${doc.skeleton.bones.length}|${names.join('\n')}`;
     if (key !== this.boneListKey) {
       this.boneListKey = key;
       this.boneSelect.replaceChildren(new Option('— no bone —', '-1'));
       for (let b = 0; b < counts.length; b++) {
         const [start, end] = doc.skeleton.bones.subarray(2 * b, 2 * b + 2);
-        const option = new Option(`bone ${b} · joint ${start} → ${end} · ${counts[b]} handles`, String(b));
+        const option = new Option(`${names[b]} · joint ${start} → ${end} · ${counts[b]} handles`, String(b));
         option.style.color = boneColorCss(b);
         this.boneSelect.add(option);
       }
@@ -250,6 +252,7 @@ export class BindPanel {
     const { controller } = this.host;
     const last = controller.lastResult;
     this.reportBox.replaceChildren();
+    if (doc.bindingStale) this.reportBox.append(element('p', 'warn bind-stale', `⚠ ${STALE_BINDING_TEXT}.`));
     if (!last) {
       this.reportBox.append(element('p', 'dim', `Current weights: ${doc.weightsSource}.`));
       return;
@@ -277,7 +280,7 @@ export class BindPanel {
       const bone = element('td');
       const swatch = element('span', 'swatch');
       swatch.style.background = boneColorCss(row.bone);
-      bone.append(swatch, String(row.bone));
+      bone.append(swatch, this.host.boneNames()[row.bone] ?? String(row.bone));
       const score = element('td', row.jaccard >= 0.9 ? 'ok' : row.jaccard >= 0.5 ? '' : 'warn', row.jaccard.toFixed(2));
       tr.append(bone, element('td', undefined, String(row.ours)), element('td', undefined, String(row.reference)), score);
       table.append(tr);

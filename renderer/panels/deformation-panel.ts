@@ -195,12 +195,15 @@ export class DeformationPanel {
     }
   }
 
-  /** @param scale  the bone's current scale, when a bone is selected */
-  showBone(bone: number, scale: ArrayLike<number> | null): void {
+  /**
+   * @param scale  the bone's current scale, when a bone is selected
+   * @param name   the bone's name, as every panel shows it
+   */
+  showBone(bone: number, scale: ArrayLike<number> | null, name = `bone ${bone}`): void {
     this.bone = bone;
     this.scalePanel.hidden = bone < 0 || scale === null;
     if (bone < 0 || scale === null) return;
-    this.scaleTitle.textContent = `Bone ${bone} scale`;
+    this.scaleTitle.textContent = `Scale of ${name}`;
     this.scaleInputs.forEach((input, i) => (input.value = String(Number(scale[i].toFixed(4)))));
   }
 

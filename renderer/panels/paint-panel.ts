@@ -17,6 +17,8 @@ export interface PaintPanelHost {
   document(): SceneDocument;
   selectedBone(): number;
   selectBone(bone: number): void;
+  /** #B bone names, by bone index (the file's names, or `bone <index>`) */
+  boneNames(): readonly string[];
   /** whether the brush is being resized (F) */
   resizing(): boolean;
   undoCount(): number;
@@ -187,13 +189,14 @@ export class PaintPanel {
     const selected = this.host.selectedBone();
     const pairs = controller.session?.symmetry?.bonePairs;
     const locked = controller.settings.locked;
+    const names = this.host.boneNames();
     this.boneList.replaceChildren(
       ...Array.from({ length: doc.skeleton.parents.length }, (_, b) => {
         const row = element('div', 'paint-bone');
         row.setAttribute('aria-selected', String(b === selected));
         const name = toolButton(
           row,
-          `${doc.boneNames?.[b] ?? `bone ${b}`}${pairs ? `  ↔ ${pairs[b] < 0 ? '—' : pairs[b]}` : ''}`,
+          `${names[b]}${pairs ? `  ↔ ${pairs[b] < 0 ? '—' : names[pairs[b]]}` : ''}`,
           'Paint this bone',
           () => this.host.selectBone(b),
           'paint-bone-name',

@@ -16,6 +16,8 @@ import { examplesCommands, type ExamplesCommandsHost } from '../posespace/exampl
 import { skeletonCommands, type SkeletonCommandsHost } from '../skeleton/skeleton-commands.ts';
 import { templateCommands, type TemplateCommandsHost } from '../skeleton/template-commands.ts';
 import { keyCommands, type KeyCommandsHost } from '../skeleton/key-commands.ts';
+import { boneListCommands, type BoneListCommandsHost } from '../skeleton/bone-list-commands.ts';
+import { skeletonFileCommands, type SkeletonFilesHost } from '../skeleton/skeleton-files.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
 import type { SkeletonTool } from '../tools/skeleton/skeleton-tool.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
@@ -37,6 +39,8 @@ export type AppCommandsHost = FileCommandsHost &
   ExamplesCommandsHost &
   Omit<SkeletonCommandsHost, 'skeletonTool'> &
   KeyCommandsHost &
+  BoneListCommandsHost &
+  SkeletonFilesHost &
   TemplateCommandsHost &
   PaintShellHost;
 
@@ -60,6 +64,8 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
     ...examplesCommands(app),
     ...skeletonCommands({ store: app.store, boneSelection: app.boneSelection, skeletonTool: skeletonToolControl(app.tools) }),
     ...keyCommands(app),
+    ...boneListCommands(app),
+    ...skeletonFileCommands(app),
     ...templateCommands(app),
   };
 }

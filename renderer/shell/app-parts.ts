@@ -4,6 +4,7 @@
  * interfaces they declare, not the app.
  */
 import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
+import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { BindingController } from '../bind/binding-controller.ts';
 import { BindingClient } from '../io/binding-client.ts';
 import { getIoClient } from '../io/io-client.ts';
@@ -25,6 +26,7 @@ import { ToolManager } from '../tools/tool-manager.ts';
 import { PosespaceClient } from '../io/posespace-client.ts';
 import { ExamplesPanel } from '../panels/examples-panel.ts';
 import { MeshesPanel } from '../panels/meshes-panel.ts';
+import { BoneList } from '../panels/bone-list.ts';
 import { ExamplesController } from '../posespace/examples-controller.ts';
 import { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import { BrushRing } from '../view/brush-ring.ts';
@@ -272,6 +274,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     document: () => app.store.doc,
     selectedBone: () => app.selectedBone,
     selectBone: (bone) => void app.commands.invoke('bone.select', bone),
+    boneNames: () => boneNamesOf(app.store.doc),
     viewModes: () => VIEW_MODES.map((mode) => ({ mode, label: VIEW_LABELS[mode] })),
     view: () => app.views.viewMode,
     setView: (mode) => void app.commands.invoke('view.mode', mode),
@@ -285,6 +288,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     document: () => app.store.doc,
     selectedBone: () => app.selectedBone,
     selectBone: (bone) => void app.commands.invoke('bone.select', bone),
+    boneNames: () => boneNamesOf(app.store.doc),
     resizing: () => app.tools.active.state === 'resizing',
     undoCount: () => app.history.undoCount,
   });
@@ -320,6 +324,12 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     perFaceUnposing: () => app.deformation.perFaceUnposing,
   });
   const meshesPanel = new MeshesPanel(toolbar, container, { commands: app.commands, meshes: app.meshes });
+  const boneList = new BoneList(toolbar, container, {
+    commands: app.commands,
+    document: () => app.store.doc,
+    boneNames: () => boneNamesOf(app.store.doc),
+    selectedBone: () => app.selectedBone,
+  });
   const projected = { x: 0, y: 0, z: 0 };
   const templatePanel = new TemplatePanel(toolbar, container, {
     commands: app.commands,
@@ -334,7 +344,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
   // The marker dots follow the camera as it orbits.
   app.viewport.controls.addEventListener('change', () => templatePanel.placeDots());
   // The panels that show the app's state redraw in one loop (App.redrawChrome): a new panel is added here.
-  const shown: ShownPanel[] = [clipMenu, bindPanel, paintPanel, examplesPanel, meshesPanel, templatePanel];
+  const shown: ShownPanel[] = [clipMenu, bindPanel, paintPanel, examplesPanel, meshesPanel, boneList, templatePanel];
   return {
     chrome,
     deformationPanel,
@@ -345,6 +355,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     gltfControls,
     examplesPanel,
     meshesPanel,
+    boneList,
     templatePanel,
     shown,
   };

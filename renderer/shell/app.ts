@@ -25,6 +25,7 @@ import {
   type SceneDocument,
 } from '../../workers/scene/scene-document.ts';
 import { SceneStore, type SceneChange } from '../../workers/scene/scene-store.ts';
+import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { UndoHistory, type HistoryEvent } from '../../workers/scene/undo-history.ts';
 import { WebBridge } from '../io/bridge.ts';
 import type { PaintController } from '../paint/paint-controller.ts';
@@ -48,6 +49,7 @@ import { SceneView } from '../view/scene-view.ts';
 import { MeshesController } from '../meshes/meshes-controller.ts';
 import { SceneFeed } from '../view/scene-feed.ts';
 import type { MeshesPanel } from '../panels/meshes-panel.ts';
+import type { BoneList } from '../panels/bone-list.ts';
 import type { TemplatePanel } from '../panels/template-panel.ts';
 import { TEMPLATE_VIEW, TemplateController } from '../skeleton/template-controller.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
@@ -88,6 +90,7 @@ export class App {
   /** which mesh the tools act on, which are shown */
   readonly meshes: MeshesController;
   readonly meshesPanel: MeshesPanel;
+  readonly boneList: BoneList;
   /** the template rig's markers and fit, and its panel */
   readonly template: TemplateController;
   readonly templatePanel: TemplatePanel;
@@ -176,6 +179,7 @@ export class App {
     this.gltfControls = panels.gltfControls;
     this.examplesPanel = panels.examplesPanel;
     this.meshesPanel = panels.meshesPanel;
+    this.boneList = panels.boneList;
     this.templatePanel = panels.templatePanel;
     this.unposedDisplay = new UnposedDisplay(this);
     this.shownPanels = [...panels.shown, this.unposedDisplay];
@@ -521,7 +525,7 @@ export class App {
     this.deformationPanel?.show(d);
     this.examplesPanel?.refresh();
     const scale = this.selectedBone >= 0 ? this.evaluator.boneScales.subarray(3 * this.selectedBone, 3 * this.selectedBone + 3) : null;
-    this.deformationPanel?.showBone(this.selectedBone, scale);
+    this.deformationPanel?.showBone(this.selectedBone, scale, boneNamesOf(this.store.doc)[this.selectedBone]);
     const error = d.perFaceError;
     if (error && this.error !== error) this.setError(error);
   }

@@ -1,4 +1,6 @@
 import { boneCountOf, triangleCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
+import { STALE_BINDING_TEXT } from '../bind/binding-controller.ts';
 import { formatCount } from '../panels/app-chrome.ts';
 
 export interface StatusInput {
@@ -22,7 +24,10 @@ export interface StatusInput {
   meshes?: { count: number; active: string | null; hidden: number };
 }
 
-/** The status line's fields: files, sizes, weights and influences, handles, the bone, modes, the undo step. */
+/**
+ * The status line's fields: files, sizes, weights and influences (or that they are stale), handles, the bone by
+ * name, modes, the undo step.
+ */
 export function statusParts(s: StatusInput): string[] {
   const { doc } = s;
   const files = [...new Set([...doc.meshFiles, doc.skeletonFile, doc.posesFile].filter((f): f is string => !!f))];
@@ -31,13 +36,13 @@ export function statusParts(s: StatusInput): string[] {
     s.loadingNames.length > 0 ? `loading ${s.loadingNames.join(', ')}…` : files.length > 0 ? files.join(' · ') : 'built-in demo',
     `${formatCount(vertexCountOf(doc))} vertices · ${formatCount(triangleCountOf(doc))} triangles · ${boneCountOf(doc) > 0 ? `${boneCountOf(doc)} bones` : 'no skeleton yet (J builds one)'}`,
     `weights: ${doc.weightsSource}${s.painted ? ', painted' : ''}`,
+    ...(doc.bindingStale ? [STALE_BINDING_TEXT] : []),
     `influences: ${s.influenceSetting === 0 ? `all (${s.influenceStride})` : s.influenceSetting}`,
   ];
   if (s.handles.count > 0) parts.push(`handles: ${formatCount(s.handles.count)} vertices${s.handles.name ? ` (${s.handles.name})` : ''}`);
   if (s.selectedBone >= 0) {
     const [start, end] = doc.skeleton.bones.subarray(2 * s.selectedBone, 2 * s.selectedBone + 2);
-    const name = doc.boneNames?.[s.selectedBone];
-    parts.push(`bone ${s.selectedBone}${name ? ` ${name}` : ''} (joint ${start} → ${end})`);
+    parts.push(`bone: ${boneNamesOf(doc)[s.selectedBone]} (joint ${start} → ${end})`);
   }
   if (s.meshes && s.meshes.count > 1) {
     const hidden = s.meshes.hidden > 0 ? `, ${s.meshes.hidden} hidden` : '';

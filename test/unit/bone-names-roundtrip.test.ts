@@ -1,7 +1,8 @@
 /**
  * Bone names from file to file: a TGF's names file names its bones when opened with it (and is refused alone or with
  * the wrong count); the names, a renamed bone's included, survive a glTF export (fresh and in place, through the
- * app's export action) and re-import, and a project save and reopen. On the course hand and body and CesiumMan.
+ * app's export action) and re-import, a project save and reopen, and Save skeleton (TGF + names) and reopen. On the
+ * course hand and body and CesiumMan.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,12 +12,15 @@ import { gltfIntoDocument } from '../../renderer/document/gltf-document.ts';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
 import { exportSceneAsGltf } from '../../renderer/io/gltf-export-action.ts';
 import type { IoClient } from '../../renderer/io/io-client.ts';
-import { formatBoneNames } from '../../workers/formats/bone-names.ts';
+import { formatBoneNames, parseBoneNames } from '../../workers/formats/bone-names.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { exportGltfInPlace, type GltfEdit } from '../../workers/formats/gltf-edit.ts';
 import { exportGltf, type GltfExportOptions, type GltfRig } from '../../workers/formats/gltf-export.ts';
 import { defaultProjectSettings, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { renameBone } from '../../workers/rig/bone-edits.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { readTgf } from '../../workers/formats/tgf.ts';
+import { skeletonFilesOf } from '../../renderer/skeleton/skeleton-files.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../workers/scene/project-document.ts';
 import { demoDocument, type SceneDocument } from '../../workers/scene/scene-document.ts';
@@ -139,4 +143,38 @@ test('names, a renamed bone’s included, survive a project save and reopen (han
   assert.deepEqual(reopened.boneNames, boneNamesOf(named));
   assert.equal(reopened.boneNames?.[5], 'forearm.L');
   assert.equal(reopened.boneNames?.[0], 'bone 0', 'a rename gives an unnamed scene the default names of the others');
+});
+
+test('Save skeleton writes a TGF and its names file that open as the same bones and names (connectors named for glTF)', async () => {
+  const hand = renamed(await openHand(), 7, 'index tip');
+  const files = skeletonFilesOf(hand);
+  assert.deepEqual([files.tgf.name, files.names.name], ['hand.tgf', 'hand.names']);
+  const reopened = await loadIntoDocument(
+    demoDocument(),
+    [dataBytes('hand', 'hand.off'), text(files.tgf.name, files.tgf.text), text(files.names.name, files.names.text)],
+    inProcessIo,
+  );
+  assert.deepEqual(reopened.boneNames, boneNamesOf(hand));
+  assert.deepEqual(Array.from(reopened.skeleton.joints), Array.from(hand.skeleton.joints));
+  assert.deepEqual(Array.from(reopened.skeleton.parents), Array.from(hand.skeleton.parents));
+
+  const cesium = await gltfIntoDocument([dataBytes('gltf', 'CesiumMan', 'CesiumMan.glb')], inProcessIo);
+  const B = cesium.skeleton.parents.length;
+  const saved = skeletonFilesOf(cesium);
+  const tgf = readTgf(saved.tgf.text, saved.tgf.name);
+  const names = parseBoneNames(saved.names.text, saved.names.name, tgf.bones.length / 2);
+  assert.deepEqual(names.slice(0, B), boneNamesOf(cesium), 'the bones keep their names and numbers');
+  const connectors = names.slice(B);
+  assert.ok(connectors.length > 0, 'CesiumMan has bones that start away from their parent’s end');
+  assert.ok(
+    connectors.every((name) => / \(connector( \d+)?\)$/.test(name)),
+    `connector bones are named after the bone they connect: ${connectors.join(', ')}`,
+  );
+  const rebuilt = buildSkeleton(tgf, saved.tgf.name);
+  for (let b = 0; b < B; b++) {
+    const p = cesium.skeleton.parents[b];
+    // A bone's parent is its parent again, or a connector whose parent it is.
+    const q = rebuilt.parents[b];
+    assert.equal(q >= B ? rebuilt.parents[q] : q, p, `bone ${b} hangs from bone ${p} (through a connector or not)`);
+  }
 });
