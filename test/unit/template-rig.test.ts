@@ -11,11 +11,14 @@
  * Humanoid on the libigl elephant (standing on its hind legs, its trunk in front of its chest), markers clicked over
  * its own skeleton's joints: inside, symmetric, the spine in the chest.
  * Quadruped, on a box animal built here (body, four legs, head, tail: each a closed box): joints inside, symmetric,
- * spine on the body's middle height, tail on the tail's, legs on the legs' axes. Missing markers are named in the error.
+ * spine on the body's middle height, tail on the tail's, legs on the legs' axes; and on the Khronos Fox (markers from
+ * its vertices): inside, symmetric, its front leg's elbow and wrist near the Fox's own. Missing markers are named in
+ * the error.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import type { TriangleMesh } from '../../workers/formats/types.ts';
@@ -253,6 +256,65 @@ test('template: the quadruped on a box animal has its spine in the body’s midd
     Object.keys(markers),
     'the markers asked for are the ones given',
   );
+});
+
+test('template: the quadruped on the Khronos Fox (a triangle soup) is inside and symmetric, its front legs near the Fox’s own', async () => {
+  const file = dataFile('gltf', 'Fox', 'Fox.glb');
+  const fox = await importGltf(new Uint8Array(readFileSync(file)), 'Fox.glb');
+  const vs: Vec3[] = [];
+  for (let i = 0; i < fox.mesh.positions.length; i += 3)
+    vs.push([fox.mesh.positions[i], fox.mesh.positions[i + 1], fox.mesh.positions[i + 2]]);
+  // The Fox stands on y = 0 facing +z, its left toward +x. Markers: vertices found by these rules.
+  const most = (keep: (v: Vec3) => boolean, score: (v: Vec3) => number): Vec3 =>
+    vs.filter(keep).reduce((a, b) => (score(b) > score(a) ? b : a));
+  const mid = (v: Vec3): boolean => Math.abs(v[0]) < 1;
+  const markers: Record<string, Vec3> = {
+    snout: most(mid, (v) => v[2]), // the front-most vertex on the mid-plane
+    withers: most(
+      (v) => mid(v) && Math.abs(v[2] - 18) < 5,
+      (v) => v[1],
+    ), // the back's top above the front feet (z ≈ 18)
+    tail: most(
+      (v) => mid(v) && Math.abs(v[2] + 40) < 3,
+      (v) => v[1],
+    ), // the top where the tail leaves the body (z ≈ −40)
+    tailtip: most(mid, (v) => -v[2]), // the back-most vertex on the mid-plane
+    'frontfoot.L': most(
+      (v) => v[0] > 0 && v[2] > 0,
+      (v) => -v[1],
+    ), // the lowest vertex of each quarter
+    'frontfoot.R': most(
+      (v) => v[0] < 0 && v[2] > 0,
+      (v) => -v[1],
+    ),
+    'backfoot.L': most(
+      (v) => v[0] > 0 && v[2] < 0,
+      (v) => -v[1],
+    ),
+    'backfoot.R': most(
+      (v) => v[0] < 0 && v[2] < 0,
+      (v) => -v[1],
+    ),
+  };
+  const s = fitTemplate(fox.mesh, 'quadruped', markers);
+  assertInside(fox.mesh, s, 'Fox');
+  const plane = (markers.snout[0] + markers.withers[0] + markers.tail[0] + markers.tailtip[0]) / 4;
+  assertSymmetric(s, plane, 'Fox');
+  assertOneRoot(s, 'Fox');
+  // the Fox's own front leg: b_LeftForeArm_010 starts at its elbow, b_LeftHand_011 at its wrist
+  const own = (name: string): Vec3 => {
+    const b = fox.boneNames.indexOf(name);
+    const j = fox.skeleton.bones[2 * b];
+    return [fox.skeleton.joints[3 * j], fox.skeleton.joints[3 * j + 1], fox.skeleton.joints[3 * j + 2]];
+  };
+  const size = Math.max(...vs.map((v) => v[1])); // the Fox's height
+  for (const [name, ownName] of [
+    ['upperarm.L', 'b_LeftForeArm_010'],
+    ['forearm.L', 'b_LeftHand_011'],
+  ] as const) {
+    const d = distance(endOf(s, name), own(ownName));
+    assert.ok(d < 0.1 * size, `${name} ends ${d.toFixed(1)} from the Fox's ${ownName}, at most a tenth of its height ${size.toFixed(1)}`);
+  }
 });
 
 test('template: missing or broken markers are named in the error', () => {
