@@ -333,6 +333,22 @@ const CATALOG = {
     enabledWhen: IDLE,
     argument: arg.object({ joint: arg.integer(0), position: arg.numbers(3, arg.number(-1e9, 1e9)) }),
   },
+  'bone.split': {
+    label: 'Split the bone',
+    menu: 'Edit',
+    description:
+      'In two at a new joint; the second half takes the children and weighs nothing until a rebind (argument, optional: { bone?, at? }: the selected bone, at its middle, when left out)',
+    enabledWhen: IDLE,
+    argument: arg.optional(arg.object({ bone: arg.optional(arg.bone()), at: arg.optional(arg.number(0.001, 0.999)) })),
+  },
+  'bone.mirror': {
+    label: 'Mirror the limb',
+    menu: 'Edit',
+    description:
+      'Copy the limb of the bone across the symmetry plane, with side names (.L/.R, _l/_r, Left/Right, L_/R_) (argument, optional: { bone?, axis? }: the selected bone, across x, when left out)',
+    enabledWhen: IDLE,
+    argument: arg.optional(arg.object({ bone: arg.optional(arg.bone()), axis: arg.optional(arg.oneOf([0, 1, 2])) })),
+  },
   'playback.clip': {
     label: 'Animation clip',
     description: 'Show one of the scene’s clips, keyed ones included; what is shown is not an edit (argument: its index)',

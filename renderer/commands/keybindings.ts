@@ -51,6 +51,8 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'J', command: 'tool.skeleton' },
   { key: 'Delete', command: 'bone.delete', when: 'tool == skeleton && !bindPanel' },
   { key: 'Backspace', command: 'bone.delete', when: 'tool == skeleton && !bindPanel' },
+  { key: 'S', command: 'bone.split', when: 'tool == skeleton' },
+  { key: 'Shift+M', command: 'bone.mirror', when: 'tool == skeleton' },
   { key: 'L', command: 'tool.lasso', when: 'bindPanel' },
   { key: 'X', command: 'bind.xray', when: 'bindPanel' },
   { key: 'A', command: 'bind.assign', when: 'bindPanel' },

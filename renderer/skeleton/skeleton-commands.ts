@@ -1,13 +1,24 @@
 /**
- * The skeleton's commands: rename, insert, delete and re-parent a bone, number the bones anew, move a rest joint, and
- * the skeleton tool's switch and chain end.
- * Each is one edit of the scene store (one undo step) made by the pure bone edits of workers/rig/bone-edits.ts, which
+ * The skeleton's commands: rename, insert, delete, re-parent and split a bone, mirror a limb, number the bones anew,
+ * move a rest joint, and the skeleton tool's switch and chain end.
+ * Each is one edit of the scene store (one undo step) made by the pure bone edits of workers/rig/bone-edits.ts and
+ * mirror-bones.ts, which
  * carry every bone-indexed field along; the selected bone follows its bone when the bones are numbered anew (a
  * deleted bone's selection goes to its parent). Nothing else resets: the camera, playback, the lasso selection and
  * the locks stay.
  */
 import type { HandlersFor } from '../commands/command-handlers.ts';
-import { deleteBone, insertBone, moveJoints, renameBone, reorderBones, reparentBone, type BoneEdit } from '../../workers/rig/bone-edits.ts';
+import {
+  deleteBone,
+  insertBone,
+  moveJoints,
+  renameBone,
+  reorderBones,
+  reparentBone,
+  splitBone,
+  type BoneEdit,
+} from '../../workers/rig/bone-edits.ts';
+import { mirrorBones, symmetryPlane } from '../../workers/rig/mirror-bones.ts';
 import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { BoneSelection } from './bone-selection.ts';
@@ -35,6 +46,8 @@ export type SkeletonCommandId =
   | 'bone.reparent'
   | 'bone.reorder'
   | 'bone.moveJoint'
+  | 'bone.split'
+  | 'bone.mirror'
   | 'tool.skeleton'
   | 'skeleton.endChain';
 
@@ -82,7 +95,37 @@ export function skeletonCommands({ store, boneSelection, skeletonTool }: Skeleto
     'bone.reparent': { run: ({ bone, parent }) => apply((doc) => reparentBone(doc, bone, parent)) },
     'bone.reorder': { run: (order) => apply((doc) => reorderBones(doc, order)) },
     'bone.moveJoint': { run: ({ joint, position }) => apply((doc) => moveJoints(doc, [{ joint, position }])) },
+    'bone.split': {
+      run: (argument) => {
+        const bone = argument?.bone ?? boneSelection.bone;
+        if (bone < 0) throw new Error('bone.split: no bone selected; click a joint to select its bone, or name the bone');
+        apply((doc) => splitBone(doc, bone, argument?.at ?? 0.5));
+      },
+    },
+    'bone.mirror': {
+      run: (argument) => {
+        const bone = argument?.bone ?? boneSelection.bone;
+        if (bone < 0) throw new Error('bone.mirror: no bone selected; click a joint of the limb to mirror, or name a bone');
+        const axis = argument?.axis ?? 0;
+        apply((doc) => mirrorBones(doc, [limbRoot(doc, bone, axis)], { axis }));
+      },
+    },
     'tool.skeleton': { run: () => skeletonTool.toggle(), checked: () => skeletonTool.active },
     'skeleton.endChain': { run: () => skeletonTool.endChain() },
   };
+}
+
+/**
+ * The first bone of the limb `bone` belongs to: up its parents while the parent lies wholly on the bone's side of the
+ * symmetry plane, so a click on any bone of an arm mirrors the whole arm and not the spine it hangs from.
+ * @param axis  the mirror axis (0 = x)
+ */
+export function limbRoot(doc: SceneDocument, bone: number, axis: 0 | 1 | 2): number {
+  const { joints, bones, parents } = doc.skeleton;
+  const plane = symmetryPlane(doc, axis);
+  const side = (joint: number): number => Math.sign(joints[3 * joint + axis] - plane);
+  const own = side(bones[2 * bone + 1]);
+  let root = bone;
+  for (let p = parents[root]; p >= 0 && side(bones[2 * p]) === own && side(bones[2 * p + 1]) === own; p = parents[p]) root = p;
+  return root;
 }

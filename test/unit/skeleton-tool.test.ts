@@ -1,0 +1,387 @@
+/**
+ * The skeleton tool without a browser: the real ToolManager, CommandRegistry, skeleton commands, scene store and undo
+ * history over a closed box (x −1.5…1.5, y −0.5…0.5, z −0.5…0.5) seen by an orthographic camera at z = 10 through a
+ * 200 × 200 canvas: canvas pixel (x, y) lies over the point ((x − 100) / 50, (100 − y) / 50), and every view ray
+ * runs along −z, so the middle of the volume under a click is at z = 0.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as THREE from 'three';
+import { CommandRegistry } from '../../renderer/commands/command-registry.ts';
+import { skeletonCommands } from '../../renderer/skeleton/skeleton-commands.ts';
+import { BoneSelection } from '../../renderer/skeleton/bone-selection.ts';
+import { ToolManager } from '../../renderer/tools/tool-manager.ts';
+import { SkeletonTool, type SkeletonGuides, type Vec3 } from '../../renderer/tools/skeleton/skeleton-tool.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { NO_SKELETON_WEIGHTS, boneCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
+import { FakeElement } from './tool-harness.ts';
+
+const SIZE = 200;
+
+/** A closed box, its triangles wound counter-clockwise seen from outside. */
+function box(): { positions: Float64Array; triangles: Uint32Array } {
+  const [x, y, z] = [1.5, 0.5, 0.5];
+  const positions = new Float64Array([-x, -y, -z, x, -y, -z, x, y, -z, -x, y, -z, -x, -y, z, x, -y, z, x, y, z, -x, y, z]);
+  // prettier-ignore
+  const triangles = new Uint32Array([
+    0, 2, 1, 0, 3, 2, // back (−z)
+    4, 5, 6, 4, 6, 7, // front (+z)
+    0, 1, 5, 0, 5, 4, // bottom (−y)
+    3, 7, 6, 3, 6, 2, // top (+y)
+    0, 4, 7, 0, 7, 3, // left (−x)
+    1, 2, 6, 1, 6, 5, // right (+x)
+  ]);
+  return { positions, triangles };
+}
+
+function bareBox(): SceneDocument {
+  const mesh = box();
+  return withDerived({
+    name: 'box.obj',
+    meshFiles: ['box.obj'],
+    mesh,
+    skeletonFile: null,
+    skeleton: buildSkeleton({ joints: new Float64Array(0), bones: new Uint32Array(0) }, 'box.obj'),
+    weights: { rows: 8, cols: 0, data: new Float64Array(0) },
+    weightsSource: NO_SKELETON_WEIGHTS,
+    poses: null,
+    posesFile: null,
+    handles: null,
+    handlesFile: null,
+    warnings: [],
+  });
+}
+
+/** The canvas pixel over a world point (the camera looks along −z). */
+const pixel = (p: Vec3): [number, number] => [100 + 50 * p[0], 100 - 50 * p[1]];
+
+interface Fake {
+  type: string;
+  target: unknown;
+  defaultPrevented: boolean;
+  stopped: boolean;
+  preventDefault(): void;
+  stopPropagation(): void;
+  [field: string]: unknown;
+}
+
+function setup() {
+  const g = globalThis as Record<string, unknown>;
+  for (const name of ['HTMLElement', 'HTMLInputElement', 'HTMLSelectElement', 'HTMLTextAreaElement']) g[name] ??= class {};
+  const window = new FakeElement();
+  g.window = window;
+  g.document = { querySelector: () => null };
+  const container = new FakeElement({ left: 0, top: 0, width: 400, height: 300 });
+  const canvas = new FakeElement({ left: 10, top: 20, width: SIZE, height: SIZE });
+  canvas.parentElement = container;
+  const camera = new THREE.OrthographicCamera(-2, 2, 2, -2, 0.1, 100);
+  camera.position.set(0, 0, 10);
+  camera.lookAt(0, 0, 0);
+  camera.updateMatrixWorld();
+
+  const history = new UndoHistory();
+  const store = new SceneStore(bareBox(), history);
+  const boneSelection = new BoneSelection(store);
+  const told: string[] = [];
+  let guides: SkeletonGuides = { pending: null, band: null, moved: null };
+  const tool: SkeletonTool = new SkeletonTool({
+    doc: () => store.doc,
+    camera,
+    jointAt: (x, y) => {
+      const { joints } = store.doc.skeleton;
+      for (let j = 0; j < joints.length / 3; j++) {
+        const [px, py] = pixel([joints[3 * j], joints[3 * j + 1], joints[3 * j + 2]]);
+        if (Math.hypot(px - x, py - y) <= 6) return j;
+      }
+      return -1;
+    },
+    insertBone: ({ parent, tip, head }) =>
+      commands.execute('bone.insert', { parent, tip: [...tip], ...(head ? { head: [...head] } : {}) }) as number,
+    moveJoint: (joint, position) => void commands.execute('bone.moveJoint', { joint, position: [...position] }),
+    reparentBone: (bone, parent) => void commands.execute('bone.reparent', { bone, parent }),
+    selectBone: (bone) => void commands.execute('bone.select', bone),
+    showGuides: (shown) => (guides = shown),
+    tell: (message) => void told.push(message),
+  });
+  const context = () => ({ ...manager.context(), hasSkeleton: boneCountOf(store.doc) > 0, bindPanel: false });
+  const commands: CommandRegistry = new CommandRegistry(
+    context,
+    (id, error) => {
+      throw new Error(`command ${id} failed: ${String(error)}`);
+    },
+    { boneCount: () => boneCountOf(store.doc) },
+  );
+  const manager: ToolManager = new ToolManager(
+    { container: container as unknown as HTMLElement, canvas: canvas as unknown as HTMLCanvasElement, commands, context },
+    [tool],
+  );
+  const skeletonTool = { active: true, toggle: () => undefined, endChain: () => tool.endChain() };
+  const handlers = skeletonCommands({ store, boneSelection, skeletonTool });
+  for (const id of Object.keys(handlers) as (keyof typeof handlers)[]) commands.register(id, handlers[id] as never);
+  commands.register('bone.select', { run: (bone) => boneSelection.select(bone) });
+  commands.register('tool.cancel', { run: () => manager.active.cancel() });
+  commands.register('view.dismiss', { run: () => undefined });
+
+  let held = 0;
+  const event = (type: string, target: unknown, fields: Record<string, unknown>): Fake => {
+    const e: Fake = {
+      type,
+      target,
+      defaultPrevented: false,
+      stopped: false,
+      preventDefault() {
+        e.defaultPrevented = true;
+      },
+      stopPropagation() {
+        e.stopped = true;
+      },
+      ...fields,
+    };
+    return e;
+  };
+  const pointer = (type: string, x: number, y: number, modifiers: { shiftKey?: boolean; altKey?: boolean } = {}): boolean => {
+    if (type === 'pointerdown') held = 1;
+    if (type === 'pointerup') held = 0;
+    const e = event(type, canvas, {
+      clientX: x + 10,
+      clientY: y + 20,
+      button: type === 'pointermove' ? -1 : 0,
+      buttons: held,
+      pointerId: 1,
+      pointerType: 'mouse',
+      pressure: held ? 0.5 : 0,
+      shiftKey: modifiers.shiftKey ?? false,
+      ctrlKey: false,
+      metaKey: false,
+      altKey: modifiers.altKey ?? false,
+    });
+    for (const listener of container.listeners.get(type) ?? []) listener(e);
+    return e.stopped;
+  };
+  const at = (p: Vec3) => pixel(p);
+  const click = (p: Vec3): void => {
+    const [x, y] = at(p);
+    pointer('pointerdown', x, y);
+    pointer('pointerup', x, y);
+  };
+  const drag = (from: Vec3, to: Vec3, modifiers: { shiftKey?: boolean; altKey?: boolean } = {}, release = true): void => {
+    const [x0, y0] = at(from);
+    const [x1, y1] = at(to);
+    pointer('pointerdown', x0, y0, modifiers);
+    pointer('pointermove', (x0 + x1) / 2, (y0 + y1) / 2, modifiers);
+    pointer('pointermove', x1, y1, modifiers);
+    if (release) pointer('pointerup', x1, y1, modifiers);
+  };
+  const key = (name: string, shiftKey = false): void => {
+    const e = event(
+      'keydown',
+      {},
+      { key: name, shiftKey, ctrlKey: false, metaKey: false, altKey: false, repeat: false, isComposing: false },
+    );
+    for (const listener of window.listeners.get('keydown') ?? []) listener(e);
+  };
+  manager.activate('skeleton');
+  return { store, history, tool, commands, boneSelection, told, guides: () => guides, pointer, click, drag, key };
+}
+
+const joint = (doc: SceneDocument, j: number): number[] => Array.from(doc.skeleton.joints.subarray(3 * j, 3 * j + 3));
+
+function assertClose(actual: ArrayLike<number>, expected: ArrayLike<number>, what: string, tolerance = 1e-9): void {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  for (let i = 0; i < actual.length; i++)
+    assert.ok(Math.abs(actual[i] - expected[i]) <= tolerance, `${what}: [${i}] is ${actual[i]}, expected ${expected[i]}`);
+}
+
+test('skeleton tool: the first click places a pending joint, each next click one bone.insert from the chain’s end, in the volume’s middle', () => {
+  const { store, history, tool, click, guides } = setup();
+  assert.match(tool.hint(), /place the first joint/);
+  click([-1, 0.2, 0.5]);
+  assert.equal(boneCountOf(store.doc), 0, 'no bone from one click');
+  assert.equal(tool.state, 'chaining');
+  assert.equal(tool.busy, false, 'an open chain is no gesture');
+  assertClose(guides().pending!, [-1, 0.2, 0], 'the pending joint, in the middle of the box (z = 0)');
+  assert.match(tool.hint(), /add a bone.*Esc ends the chain/);
+
+  click([0, 0.2, 0.5]);
+  assert.equal(boneCountOf(store.doc), 1);
+  assertClose(store.doc.skeleton.joints, [-1, 0.2, 0, 0, 0.2, 0], 'a root from the pending joint to the click');
+  assert.deepEqual([...store.doc.weights.data], new Array(8).fill(1), 'the first bone weighs 1 at every vertex');
+  assert.equal(guides().pending, null, 'the pending joint became the bone’s start');
+
+  click([1, -0.2, -0.5]);
+  assert.equal(boneCountOf(store.doc), 2);
+  assert.deepEqual([...store.doc.skeleton.parents], [-1, 0], 'the second bone hangs from the first');
+  assert.deepEqual([...store.doc.skeleton.bones], [0, 1, 1, 2], 'and starts at its end joint');
+  assertClose(joint(store.doc, 2), [1, -0.2, 0], 'the third joint');
+  assert.deepEqual(history.undoLabels(), ['Insert bone 0', 'Insert bone 1'], 'one undo step per bone');
+
+  store.history.undo();
+  assert.equal(boneCountOf(store.doc), 1, 'undo takes the last bone back');
+  store.history.undo();
+  assert.equal(boneCountOf(store.doc), 0, 'and the first: the bare mesh again');
+  assert.deepEqual([store.doc.weights.rows, store.doc.weights.cols], [8, 0]);
+});
+
+test('skeleton tool: a click on a joint branches from it; Escape ends the chain and the next click starts a new one', () => {
+  const { store, tool, click, key, guides } = setup();
+  click([-1, 0, 0]);
+  click([0, 0, 0]);
+  click([1, 0, 0]);
+  // Branch from the middle joint (the end of bone 0): the new bone hangs from bone 0.
+  click([0, 0, 0]);
+  assert.equal(boneCountOf(store.doc), 2, 'a click on a joint adds no bone');
+  assert.equal(tool.state, 'chaining');
+  click([0, 0.4, 0]);
+  assert.deepEqual([...store.doc.skeleton.parents], [-1, 0, 0], 'the branch hangs from the bone ending at the joint');
+  assertClose(joint(store.doc, 3), [0, 0.4, 0], 'the branch’s tip');
+
+  key('Escape');
+  assert.equal(tool.state, 'idle', 'Escape ends the chain');
+  assert.equal(guides().band, null);
+  assert.equal(boneCountOf(store.doc), 3, 'the bones made stay');
+  click([-1, -0.4, 0]);
+  assert.equal(boneCountOf(store.doc), 3, 'a new chain starts with a pending joint');
+  click([-0.5, -0.4, 0]);
+  assert.equal(store.doc.skeleton.parents[3], -1, 'its first bone is a new root');
+
+  // A click on a root's start joint branches a new root from the same place.
+  key('Escape');
+  click([-1, 0, 0]);
+  click([-1, 0.4, 0]);
+  const b = boneCountOf(store.doc) - 1;
+  assert.equal(store.doc.skeleton.parents[b], -1);
+  assertClose(joint(store.doc, store.doc.skeleton.bones[2 * b]), [-1, 0, 0], 'it starts where the root starts');
+});
+
+test('skeleton tool: a click off the mesh places at the chain’s depth, or says why it placed nothing', () => {
+  const { store, tool, click, told } = setup();
+  click([1.8, 1.5, 0]);
+  assert.equal(tool.state, 'idle');
+  assert.match(told[0], /missed the mesh/);
+  click([0, 0, 0]);
+  click([1.8, 1.5, 0]);
+  assert.equal(boneCountOf(store.doc), 1, 'off the mesh with a chain open: a bone at the chain’s depth');
+  assertClose(joint(store.doc, 1), [1.8, 1.5, 0], 'the tip, on the view plane through the chain’s last joint');
+});
+
+test('skeleton tool: the rubber band follows the pointer from the chain’s last joint; hovering changes nothing', () => {
+  const { store, pointer, click, guides, history } = setup();
+  click([0, 0, 0]);
+  pointer('pointermove', ...pixel([1, 0.5, 0]));
+  assertClose(guides().band!.from, [0, 0, 0], 'from the pending joint');
+  assertClose(guides().band!.to, [1, 0.5, 0], 'to the pointer on the view plane');
+  assert.equal(history.undoCount, 0);
+  assert.equal(boneCountOf(store.doc), 0);
+});
+
+test('skeleton tool: a drag moves a joint in the view plane, shown live, one bone.moveJoint at release; Escape puts it back', () => {
+  const { store, history, tool, click, drag, pointer, key, guides } = setup();
+  click([-1, 0, 0]);
+  click([0, 0, 0]);
+  click([1, 0, 0]);
+  key('Escape');
+  // Off the middle in depth first (a command), so the view plane through the joint is not z = 0.
+  store.edit('Move joint 1', { skeleton: { ...store.doc.skeleton, joints: Float64Array.from([-1, 0, 0, 0, 0, 0.3, 1, 0, 0]) } });
+  const steps = history.undoCount;
+  const before = store.doc;
+
+  drag([0, 0, 0.3], [0.5, 0.4, 0.3], {}, false);
+  assert.equal(tool.state, 'dragging');
+  assert.equal(store.doc, before, 'the scene is unchanged while dragging');
+  assertClose(guides().moved!.position, [0.5, 0.4, 0.3], 'the joint is shown under the pointer, at its depth');
+  assert.match(tool.hint(), /view plane/);
+  key('Escape');
+  assert.equal(tool.state, 'idle');
+  assert.equal(store.doc, before, 'Escape changes nothing');
+  assert.equal(guides().moved, null, 'and draws the joint back in place');
+  pointer('pointerup', ...pixel([0.5, 0.4, 0.3]));
+  assert.equal(history.undoCount, steps, 'the release after Escape does nothing');
+
+  drag([0, 0, 0.3], [0.5, 0.4, 0.3]);
+  assert.equal(history.undoCount, steps + 1, 'one undo step');
+  assert.equal(history.undoLabel, 'Move joint 1');
+  assertClose(joint(store.doc, 1), [0.5, 0.4, 0.3], 'moved in the view plane');
+  history.undo();
+  assertClose(joint(store.doc, 1), [0, 0, 0.3], 'undo puts it back');
+
+  drag([0, 0, 0.3], [0.5, 0.4, 0.3], { shiftKey: true });
+  assertClose(joint(store.doc, 1), [0.5, 0.4, 0], 'with Shift, the middle of the volume along the view ray');
+});
+
+test('skeleton tool: Alt-drag from a joint onto another re-parents the bone ending at the first under the bone ending at the second', () => {
+  const { store, history, click, key, drag } = setup();
+  click([-1, 0, 0]);
+  click([0, 0, 0]);
+  click([1, 0, 0]);
+  key('Escape');
+  click([-1, 0.4, 0]);
+  click([-0.5, 0.4, 0]);
+  key('Escape');
+  assert.deepEqual([...store.doc.skeleton.parents], [-1, 0, -1]);
+  const steps = history.undoCount;
+  drag([-0.5, 0.4, 0], [0, 0, 0], { altKey: true });
+  assert.deepEqual([...store.doc.skeleton.parents], [-1, 0, 0], 'bone 2 now hangs from bone 0');
+  assert.equal(history.undoCount, steps + 1, 'one undo step');
+  assert.match(history.undoLabel!, /^Re-parent/);
+});
+
+test('skeleton tool: Delete deletes the selected bone, S splits it, Shift+M mirrors its limb, each one undo step', () => {
+  const { store, history, click, key, boneSelection } = setup();
+  click([0.2, 0, 0]);
+  click([0.8, 0, 0]);
+  click([1.3, 0.2, 0]);
+  key('Escape');
+  assert.equal(boneSelection.bone, 1, 'the last bone made is selected');
+  key('s');
+  assert.equal(boneCountOf(store.doc), 3, 'S splits the selected bone');
+  assertClose(joint(store.doc, store.doc.skeleton.bones[2 * 2]), [1.05, 0.1, 0], 'at its middle');
+  boneSelection.select(0);
+  key('M', true);
+  assert.equal(boneCountOf(store.doc), 6, 'Shift+M mirrors the whole limb of the bone');
+  const names = store.doc.boneNames!;
+  assert.deepEqual(
+    names.slice(3).map((n) => n.endsWith('.R')),
+    [true, true, true],
+    `the copies are right-side names: ${names.join(', ')}`,
+  );
+  for (let b = 3; b < 6; b++) {
+    const o = b - 3;
+    const original = joint(store.doc, store.doc.skeleton.bones[2 * o + 1]);
+    const copy = joint(store.doc, store.doc.skeleton.bones[2 * b + 1]);
+    assertClose(copy, [-original[0], original[1], original[2]], `bone ${b} mirrors bone ${o} across x = 0`);
+  }
+  boneSelection.select(5);
+  key('Delete');
+  assert.equal(boneCountOf(store.doc), 5, 'Delete deletes the selected bone');
+  const labels = history.undoLabels();
+  assert.equal(labels.length, 5, `one step each: ${labels.join(', ')}`);
+  while (history.undoCount > 0) history.undo();
+  assert.equal(boneCountOf(store.doc), 0, 'undo all the way: the bare mesh');
+});
+
+test('skeleton tool: undo while a chain is open is allowed; a chain whose bone is gone starts over with a pending joint', () => {
+  const { store, history, tool, click } = setup();
+  click([-1, 0, 0]);
+  click([0, 0, 0]);
+  click([1, 0, 0]);
+  assert.equal(tool.busy, false);
+  history.undo();
+  history.undo();
+  assert.equal(boneCountOf(store.doc), 0);
+  click([0.5, 0.3, 0]);
+  assert.equal(boneCountOf(store.doc), 0, 'the chain’s bone is gone: this click is a new chain’s first joint');
+  click([1, 0.3, 0]);
+  assert.equal(boneCountOf(store.doc), 1);
+  assertClose(store.doc.skeleton.joints, [0.5, 0.3, 0, 1, 0.3, 0], 'a fresh root');
+});
+
+test('skeleton tool: bone commands from a key are refused while a joint is dragged (a gesture holds the scene)', () => {
+  const { tool, click, drag, commands } = setup();
+  click([-1, 0, 0]);
+  click([0, 0, 0]);
+  drag([0, 0, 0], [0.5, 0.2, 0], {}, false);
+  assert.equal(tool.busy, true);
+  assert.throws(() => commands.execute('bone.delete', 0), /a gesture is in progress/);
+});
