@@ -32,6 +32,8 @@ export interface ExportContext {
   vertexCount: number;
   /** the current pose sequence's clip name, or null in the rest pose */
   clipName: string | null;
+  /** how many clips the export writes with the animation included (the scene's clips and the shown sequence) */
+  clipCount: number;
   /** keyframes a bake of the current sequence writes (bakeFrameCount) */
   bakeFrames: number;
   /** the skinning method shown, e.g. 'Dual quaternion' */
@@ -292,7 +294,9 @@ export class ExportDialog {
     this.clipLabel.textContent =
       context.clipName === null
         ? 'Include the pose sequence (the scene is in its rest pose)'
-        : `Include the pose sequence as clip “${context.clipName}”`;
+        : context.clipCount > 1
+          ? `Include the ${context.clipCount} clips (“${context.clipName}” shown)`
+          : `Include the pose sequence as clip “${context.clipName}”`;
     this.bakeLabel.textContent = `Bake ${context.methodLabel.toLowerCase()} skinning as vertex animation (one morph target per keyframe)`;
     if (context.bakeProblem !== null) {
       this.bakeCost.textContent = context.bakeProblem;

@@ -13,7 +13,7 @@ import type { ArgumentOf } from '../commands/command-catalog.ts';
 import type { HandlerOf } from '../commands/command-registry.ts';
 import type { HandlersFor } from '../commands/command-handlers.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
-import { clipNameOf, exportSceneAsGltf } from '../io/gltf-export-action.ts';
+import { clipNameOf, exportSceneAsGltf, sceneClips } from '../io/gltf-export-action.ts';
 import { getIoClient } from '../io/io-client.ts';
 import type { ExportChoice, ExportDialog } from '../panels/export-dialog.ts';
 import type { Notice } from '../panels/notice.ts';
@@ -133,6 +133,7 @@ function openExport(app: FileCommandsHost): void {
       baseName: doc.name.replace(/\.[^.]+$/, '') || 'rig',
       vertexCount: vertexCountOf(doc),
       clipName: clipNameOf(doc),
+      clipCount: sceneClips(doc, clipNameOf(doc)).length,
       bakeFrames,
       bakeCost: vertexAnimationCost(vertexCountOf(doc), [bakeFrames]),
       methodLabel: METHOD_LABELS[method],
