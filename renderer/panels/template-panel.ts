@@ -157,6 +157,8 @@ export class TemplatePanel {
     for (const { id, label } of markers) {
       const dot = element('div', 'template-dot');
       dot.dataset.marker = id;
+      // A right-side marker is on the viewer's left in a front view: its label goes to that side, clear of its twin.
+      dot.classList.toggle('label-left', id.endsWith('.R'));
       dot.title = `${label}: drag onto the mesh`;
       dot.append(element('span', 'template-dot-label', label));
       dot.addEventListener('pointerdown', (event) => this.grab(event, id, dot));
