@@ -15,7 +15,7 @@ import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
 import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
 
 /** The desktop menus, in menu-bar order (menus.ts builds them; each command names the one it appears in). */
-export const MENUS = ['File', 'Edit', 'View', 'Skin', 'Bind', 'Paint', 'Playback', 'Help'] as const;
+export const MENUS = ['File', 'Edit', 'View', 'Skin', 'Bind', 'Paint', 'Pose', 'Playback', 'Help'] as const;
 export type MenuName = (typeof MENUS)[number];
 
 export interface CommandInfo {
@@ -348,6 +348,71 @@ const CATALOG = {
       'Copy the limb of the bone across the symmetry plane, with side names (.L/.R, _l/_r, Left/Right, L_/R_) (argument, optional: { bone?, axis? }: the selected bone, across x, when left out)',
     enabledWhen: IDLE,
     argument: arg.optional(arg.object({ bone: arg.optional(arg.bone()), axis: arg.optional(arg.oneOf([0, 1, 2])) })),
+  },
+  'tool.pose': {
+    label: 'Pose tool',
+    menu: 'Pose',
+    description: 'Click a joint to pick its bone, turn it with the rotation gizmo, or drag its end joint by IK; Esc cancels a drag',
+  },
+  'pose.space': {
+    label: 'Gizmo in local or global axes',
+    menu: 'Pose',
+    description:
+      'The gizmo and the numbers turn the bone about its own axes (local) or the world’s (global) (argument, optional: the space; without one, the other)',
+    argument: arg.optional(arg.oneOf(['local', 'global'])),
+    result: arg.oneOf(['local', 'global']),
+  },
+  'pose.rotate': {
+    label: 'Rotate a bone',
+    description:
+      'Pose a bone by hand at a rotation relative to its parent: 9 numbers row-major, or a quaternion x, y, z, w (argument: { bone, rotation? , quaternion? })',
+    enabledWhen: IDLE,
+    argument: arg.object({
+      bone: arg.bone(),
+      rotation: arg.optional(arg.numbers(9, arg.number(-1.000001, 1.000001))),
+      quaternion: arg.optional(arg.numbers(4, arg.number(-1e9, 1e9))),
+    }),
+  },
+  'pose.reset': {
+    label: 'Reset the bone to rest',
+    menu: 'Pose',
+    description: 'The bone, posed by hand, turns back to its rest rotation (argument, optional: the bone; the selected one when left out)',
+    enabledWhen: IDLE,
+    argument: arg.optional(arg.bone()),
+  },
+  'pose.resetAll': {
+    label: 'Reset the whole pose',
+    menu: 'Pose',
+    description: 'Every bone posed by hand lets go: the rest pose, or the clip shown',
+    enabledWhen: IDLE,
+  },
+  'pose.rest': { label: 'Show the rest pose', menu: 'Pose', description: 'The rest pose on screen; the pose is kept', result: ON },
+  'pose.copy': { label: 'Copy the pose', menu: 'Pose', description: 'Copy the pose shown, every bone' },
+  'pose.pasteMirrored': {
+    label: 'Paste the pose mirrored',
+    menu: 'Pose',
+    description:
+      'Every bone takes the copied rotation of its mirror partner (by side names, else by position), reflected across the symmetry plane (argument, optional: the axis 0, 1 or 2; x when left out)',
+    enabledWhen: IDLE,
+    argument: arg.optional(arg.oneOf([0, 1, 2])),
+  },
+  'pose.ik': {
+    label: 'Reach a point by IK',
+    description:
+      'Two-bone IK: the bone and its parent turn so that the bone’s end joint reaches the target, the bend in the plane through the pole, or the plane it bends in now (argument: { bone, target: [x, y, z], pole?: [x, y, z] }; result: whether the target was within reach)',
+    enabledWhen: IDLE,
+    argument: arg.object({
+      bone: arg.bone(),
+      target: arg.numbers(3, arg.number(-1e9, 1e9)),
+      pole: arg.optional(arg.numbers(3, arg.number(-1e9, 1e9))),
+    }),
+    result: ON,
+  },
+  'pose.ikMode': {
+    label: 'IK mode',
+    menu: 'Pose',
+    description: 'In the pose tool, drag the selected bone’s end joint: it and its parent bend to reach it (two-bone IK)',
+    result: ON,
   },
   'playback.clip': {
     label: 'Animation clip',

@@ -65,6 +65,14 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'H', command: 'meshes.hide' },
   { key: 'Alt+H', command: 'meshes.showAll' },
   { key: '/', command: 'meshes.isolate' },
+  { key: 'R', command: 'tool.pose' },
+  { key: 'Alt+R', command: 'pose.reset' },
+  { key: 'Alt+Shift+R', command: 'pose.resetAll' },
+  { key: 'Shift+R', command: 'pose.rest' },
+  { key: 'Mod+Shift+C', command: 'pose.copy' },
+  { key: 'Mod+Shift+V', command: 'pose.pasteMirrored' },
+  { key: 'Shift+O', command: 'pose.space', when: 'tool == pose' },
+  { key: 'Shift+I', command: 'pose.ikMode' },
   { key: 'Shift+T', command: 'template.panel' },
 ];
 
@@ -162,6 +170,7 @@ const WHEN_WORDS: Record<string, string> = {
   '!toolBusy': 'otherwise',
   'tool == brush': 'paint mode',
   'tool != brush': 'outside paint mode',
+  'tool == pose': 'pose tool',
   'toolState == resizing': 'resizing the brush',
   'tool == skeleton': 'skeleton tool',
   'toolState == chaining': 'building a chain',

@@ -16,9 +16,11 @@ import { examplesCommands, type ExamplesCommandsHost } from '../posespace/exampl
 import { skeletonCommands, type SkeletonCommandsHost } from '../skeleton/skeleton-commands.ts';
 import { templateCommands, type TemplateCommandsHost } from '../skeleton/template-commands.ts';
 import { keyCommands, type KeyCommandsHost } from '../skeleton/key-commands.ts';
+import { poseCommands, type PoseCommandsHost } from '../skeleton/pose-commands.ts';
 import { boneListCommands, type BoneListCommandsHost } from '../skeleton/bone-list-commands.ts';
 import { skeletonFileCommands, type SkeletonFilesHost } from '../skeleton/skeleton-files.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
+import type { PoseTool } from '../tools/pose/pose-tool.ts';
 import type { SkeletonTool } from '../tools/skeleton/skeleton-tool.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
 import { fileCommands, type FileCommandsHost } from './file-commands.ts';
@@ -38,11 +40,12 @@ export type AppCommandsHost = FileCommandsHost &
   MeshesCommandsHost &
   ExamplesCommandsHost &
   Omit<SkeletonCommandsHost, 'skeletonTool'> &
+  TemplateCommandsHost &
   KeyCommandsHost &
   BoneListCommandsHost &
   SkeletonFilesHost &
-  TemplateCommandsHost &
-  PaintShellHost;
+  PaintShellHost &
+  Omit<PoseCommandsHost, 'poseTool'>;
 
 export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf<K> } {
   return {
@@ -63,10 +66,18 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
     ...meshesCommands(app),
     ...examplesCommands(app),
     ...skeletonCommands({ store: app.store, boneSelection: app.boneSelection, skeletonTool: skeletonToolControl(app.tools) }),
+    ...poseCommands({
+      store: app.store,
+      boneSelection: app.boneSelection,
+      poseView: app.poseView,
+      shown: () => app.shown(),
+      poseViewChanged: () => app.poseViewChanged(),
+      poseTool: poseToolControl(app.tools),
+    }),
+    ...templateCommands(app),
     ...keyCommands(app),
     ...boneListCommands(app),
     ...skeletonFileCommands(app),
-    ...templateCommands(app),
   };
 }
 
@@ -78,5 +89,24 @@ function skeletonToolControl(tools: PaintShellHost['tools']): SkeletonCommandsHo
     },
     toggle: () => tools.toggle('skeleton'),
     endChain: () => tools.tool<SkeletonTool>('skeleton').endChain(),
+  };
+}
+
+/** The pose tool's switch and settings, as its commands use them. */
+function poseToolControl(tools: PaintShellHost['tools']): PoseCommandsHost['poseTool'] {
+  const tool = (): PoseTool => tools.tool<PoseTool>('pose');
+  return {
+    get active() {
+      return tools.active.id === 'pose';
+    },
+    toggle: () => tools.toggle('pose'),
+    get space() {
+      return tool().space;
+    },
+    setSpace: (space) => tool().setSpace(space),
+    get ik() {
+      return tool().ik;
+    },
+    setIk: (on) => tool().setIk(on),
   };
 }

@@ -21,7 +21,13 @@ import { TemplatePanel } from '../panels/template-panel.ts';
 import { BrushTool } from '../tools/brush/brush-tool.ts';
 import { LassoTool } from '../tools/lasso/lasso-tool.ts';
 import { SelectTool } from '../tools/select/select-tool.ts';
+import { PoseTool } from '../tools/pose/pose-tool.ts';
 import { SkeletonTool } from '../tools/skeleton/skeleton-tool.ts';
+import { PoseGizmo } from '../view/pose-gizmo.ts';
+import { PosePanel } from '../panels/pose-panel.ts';
+import { reachedPose, withBonePosed, type ShownPose } from '../skeleton/pose-commands.ts';
+import { boneRotationIn, eulerXyzToMatrix, matrixToEulerXyz, relativeRotationFrom } from '../../workers/rig/bone-rotations.ts';
+import type { PosedBones } from '../../workers/scene/scene-document.ts';
 import { ToolManager } from '../tools/tool-manager.ts';
 import { PosespaceClient } from '../io/posespace-client.ts';
 import { ExamplesPanel } from '../panels/examples-panel.ts';
@@ -93,6 +99,10 @@ export interface AppPartsHost extends ExportHost {
   jointBoneAt(pageX: number, pageY: number): number;
   /** #V × 3 positions at the pose and method on screen */
   posedPositions(): Float64Array;
+  /** the pose on screen, brought up to date (the evaluator's buffers) */
+  shown(): ShownPose & { readonly joints: Float64Array };
+  /** shows `posed` over the document while a pose gesture drags (null: the document's posed bones again) */
+  showLive(posed: PosedBones | null): void;
   /** the joint drawn under a page point, or -1 */
   jointAt(pageX: number, pageY: number): number;
   padInfluences(stride: number): void;
@@ -221,6 +231,7 @@ export function toolManager(app: AppPartsHost, container: HTMLElement, canvas: H
     new SelectTool({ pickBoneAt: (x, y) => void app.commands.invoke('bone.select', app.jointBoneAt(x, y)) }),
     new LassoTool({ lassoed: (polygon, combine) => app.binding.lassoed(polygon, combine) }, container, canvas),
     brush,
+    poseTool(app),
     skeletonTool(app, canvas),
   ]);
 }
@@ -245,6 +256,60 @@ function skeletonTool(app: AppPartsHost, canvas: HTMLCanvasElement): SkeletonToo
       app.viewport.invalidate();
     },
     tell: (message) => app.setError(message),
+  });
+}
+
+/** The pose tool: the rotation gizmo on the selected bone, IK on its end joint; each drag one pose command. */
+function poseTool(app: AppPartsHost): PoseTool {
+  return new PoseTool({
+    gizmo: new PoseGizmo(app.viewport.scene, app.viewport.camera),
+    selectedBone: () => app.selectedBone,
+    pickBoneAt: (x, y) => void app.commands.invoke('bone.select', app.jointBoneAt(x, y)),
+    jointAt: (x, y) => app.jointAt(x, y),
+    skeleton: () => app.store.doc.skeleton,
+    shown: () => app.shown(),
+    evaluated: () => app.evaluator,
+    live: (posed) => app.showLive(posed),
+    withBone: (bone, rotation) => withBonePosed(app.store.doc, bone, rotation),
+    reached: (bone, target, pole, from) =>
+      app.store.doc.skeleton.parents[bone] < 0 ? null : reachedPose(app.store.doc, from, bone, target, pole).posedBones,
+    rotate: (bone, rotation) => void app.commands.invoke('pose.rotate', { bone, rotation: [...rotation] }),
+    reach: (bone, target, pole) =>
+      void app.commands.invoke('pose.ik', {
+        bone,
+        target: [target[0], target[1], target[2]],
+        ...(pole ? { pole: [pole[0], pole[1], pole[2]] as [number, number, number] } : {}),
+      }),
+    redraw: () => app.viewport.invalidate(),
+  });
+}
+
+/** The Pose panel: the selected bone's rotation in the pose tool's space, as X/Y/Z degrees. */
+function posePanel(app: AppPartsHost, container: HTMLElement): PosePanel {
+  const tool = (): PoseTool => app.tools.tool<PoseTool>('pose');
+  const scratch = new Float64Array(9);
+  return new PosePanel(container, {
+    commands: app.commands,
+    boneName: () => (app.selectedBone >= 0 ? boneNamesOf(app.store.doc)[app.selectedBone] : null),
+    space: () => tool().space,
+    angles: () => {
+      const bone = app.selectedBone;
+      if (bone < 0) return null;
+      boneRotationIn(app.store.doc.skeleton, app.shown().rotations, bone, tool().space, scratch);
+      const [x, y, z] = matrixToEulerXyz(scratch);
+      return [(x * 180) / Math.PI, (y * 180) / Math.PI, (z * 180) / Math.PI];
+    },
+    setAngles: (degrees) => {
+      const bone = app.selectedBone;
+      if (bone < 0) return;
+      eulerXyzToMatrix(
+        degrees.map((d) => (d * Math.PI) / 180),
+        scratch,
+      );
+      const rotation = new Float64Array(9);
+      relativeRotationFrom(app.store.doc.skeleton, app.shown().rotations, bone, tool().space, scratch, rotation);
+      void app.commands.invoke('pose.rotate', { bone, rotation: [...rotation] });
+    },
   });
 }
 
@@ -344,7 +409,8 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
   // The marker dots follow the camera as it orbits.
   app.viewport.controls.addEventListener('change', () => templatePanel.placeDots());
   // The panels that show the app's state redraw in one loop (App.redrawChrome): a new panel is added here.
-  const shown: ShownPanel[] = [clipMenu, bindPanel, paintPanel, examplesPanel, meshesPanel, boneList, templatePanel];
+  const posePanelShown = posePanel(app, container);
+  const shown: ShownPanel[] = [clipMenu, bindPanel, paintPanel, examplesPanel, meshesPanel, boneList, templatePanel, posePanelShown];
   return {
     chrome,
     deformationPanel,
@@ -357,6 +423,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     meshesPanel,
     boneList,
     templatePanel,
+    posePanel: posePanelShown,
     shown,
   };
 }

@@ -37,6 +37,7 @@ import { denseWeights } from '../../workers/scene/bone-data.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import type * as THREE from 'three';
 import { projectTestHook } from './project-test-hook.ts';
+import { poseTestHook, type PoseTestHost } from './pose-test-hook.ts';
 import type {
   BindingTestHook,
   ExamplesTestHook,
@@ -50,7 +51,7 @@ import type {
 } from './test-hook.ts';
 
 /** What the test hook reads and runs of the app: it changes state only through `commands`. */
-export interface TestedApp extends ProjectTestHost {
+export interface TestedApp extends ProjectTestHost, PoseTestHost {
   readonly store: SceneStore;
   readonly history: UndoHistory;
   readonly commands: CommandRegistry;
@@ -205,6 +206,7 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
     binding: bindingHook(app),
     paint: paintHook(app),
     project: projectTestHook(app),
+    pose: poseTestHook(app),
     work: workHook(app),
     settled: () => deformation.settled(),
     jointScreenPosition: (joint) => pagePosition(app.viewport, app.evaluator.joints, joint),

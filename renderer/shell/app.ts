@@ -41,6 +41,10 @@ import type { Notice } from '../panels/notice.ts';
 import type { PaintPanel } from '../panels/paint-panel.ts';
 import type { Timeline } from '../panels/timeline.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
+import type { PoseTool } from '../tools/pose/pose-tool.ts';
+import type { PosePanel } from '../panels/pose-panel.ts';
+import type { PoseView } from '../deform/pose-evaluator.ts';
+import type { PosedBones } from '../../workers/scene/scene-document.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
 import { boneForJoint } from '../view/skeleton-overlay.ts';
 import type { ViewMode } from '../view/view-modes.ts';
@@ -80,6 +84,7 @@ export class App {
   readonly chrome: AppChrome;
   readonly bindPanel: BindPanel;
   private readonly paintPanel: PaintPanel;
+  private readonly posePanel: PosePanel;
   readonly exportDialog: ExportDialog;
   readonly notice: Notice;
   private readonly deformationPanel: DeformationPanel;
@@ -155,6 +160,7 @@ export class App {
       overlay: () => this.views.overlay,
       posed: () => {
         this.tools?.tool<BrushTool>('brush').poseChanged();
+        this.tools?.tool<PoseTool>('pose').refresh(this.tools.active.id === 'pose');
         this.examplesPanel?.refreshWeights();
       },
     });
@@ -174,6 +180,7 @@ export class App {
     this.deformationPanel = panels.deformationPanel;
     this.bindPanel = panels.bindPanel;
     this.paintPanel = panels.paintPanel;
+    this.posePanel = panels.posePanel;
     this.notice = panels.notice;
     this.exportDialog = panels.exportDialog;
     this.gltfControls = panels.gltfControls;
@@ -209,6 +216,7 @@ export class App {
     this.store.subscribe((change) => this.sceneChanged(change));
     this.feed.onRebuilt((rebuilt, newMesh) => newMesh && this.showLookOf(rebuilt));
     this.boneSelection.onChange(() => {
+      this.tools.tool<PoseTool>('pose').refresh(this.tools.active.id === 'pose');
       this.paint.changed();
       this.refreshChrome();
     });
@@ -303,6 +311,7 @@ export class App {
   private toolChanged(): void {
     const tool = this.tools.active.id;
     this.paintPanel.setVisible(tool === 'brush');
+    this.posePanel.setVisible(tool === 'pose');
     if (tool === 'lasso' && (this.views.viewMode === 'shaded' || this.views.viewMode === 'look')) this.setView('handles');
     this.refreshChrome();
   }
@@ -403,6 +412,29 @@ export class App {
   jointAt(pageX: number, pageY: number): number {
     const overlay = this.views.overlay;
     return overlay.visible ? jointAt(this.viewport, this.evaluator.joints, overlay.jointRadius, pageX, pageY) : -1;
+  }
+
+  /** the rest toggle and a pose gesture's live bones (pose-evaluator.ts PoseView) */
+  get poseView(): PoseView {
+    return this.playback.view;
+  }
+
+  /** The pose on screen, brought up to date: the evaluator, whose buffers hold it. */
+  shown(): PoseEvaluator {
+    this.frames.ensurePose();
+    return this.evaluator;
+  }
+
+  /** Shows `posed` over the document while a pose gesture drags (null: the document's posed bones again). */
+  showLive(posed: PosedBones | null): void {
+    this.playback.view.live = posed;
+    this.frames.markPose();
+  }
+
+  /** The rest toggle changed, or a pose edit turned it off: evaluate and draw again. */
+  poseViewChanged(): void {
+    this.frames.markPose();
+    this.refreshChrome();
   }
 
   /** #V × 3 positions at the pose and method on screen (CPU reference). */

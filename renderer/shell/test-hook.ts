@@ -11,6 +11,7 @@ import type { HandleOverlap } from '../../workers/weights/handle-edits.ts';
 import type { ViewMode } from '../view/view-modes.ts';
 import type { MenuModel } from '../../app/ipc-contract.ts';
 import type { ProjectTestHook } from './project-test-hook.ts';
+import type { PoseTestHook } from './pose-test-hook.ts';
 
 export interface BindingTestState {
   view: ViewMode;
@@ -303,6 +304,8 @@ export interface RigwrightTestHook {
   paint: PaintTestHook;
   /** project files: the session, the title, the scene and settings as saved (shell/project-test-hook.ts) */
   project: ProjectTestHook;
+  /** posing: the pose tool, the bones posed by hand, the gizmo's rings on the page */
+  pose: PoseTestHook;
   /** autosave, crash recovery, the close guard */
   work: WorkTestHook;
   /** resolves once the first frame has rendered */

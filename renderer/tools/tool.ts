@@ -5,7 +5,7 @@
  * current state's `cancel`, which restores whatever that state changed and goes back to idle.
  */
 
-export type ToolId = 'select' | 'lasso' | 'brush' | 'skeleton';
+export type ToolId = 'select' | 'lasso' | 'brush' | 'pose' | 'skeleton';
 
 /** CSS pixels a press may move before release and still count as a click. */
 export const CLICK_SLOP = 4;

@@ -1,0 +1,105 @@
+/**
+ * The pose tool: click a joint to pick its bone; the selected bone carries a rotation gizmo at its posed start joint,
+ * in the bone's own axes or the world's; dragging a ring turns the bone live and makes one undo step at release. In IK
+ * mode, dragging the selected bone's end joint moves it in the view plane and turns the bone and its parent to reach
+ * it (two-bone IK), again one undo step at release. Escape during a drag puts the pose back. A press off the gizmo and
+ * the end joint goes to the camera controls (they orbit), and a click there picks a joint's bone, as the select tool
+ * does.
+ *
+ * States: idle → pointing (a press the camera also gets) → idle; idle → rotating (a gizmo ring) → idle; idle →
+ * reaching (the end joint, IK mode) → idle.
+ */
+import { Tool } from '../tool.ts';
+import { boneRestFrame, multiply3, parentWorldRotation, type PoseSpace } from '../../../workers/rig/bone-rotations.ts';
+import { PoseIdle } from './pose-idle.ts';
+import { PosePointing } from './pose-pointing.ts';
+import { PoseRotating } from './pose-rotating.ts';
+import { PoseReaching } from './pose-reaching.ts';
+import type { PoseGesture, PoseStateName, PoseToolHost } from './pose-gesture.ts';
+
+const scratchParent = new Float64Array(9);
+const scratchWorld = new Float64Array(9);
+const scratchRest = new Float64Array(9);
+const scratchFrame = new Float64Array(9);
+
+export class PoseTool extends Tool<PoseStateName> implements PoseGesture {
+  /** where the button went down, page px */
+  readonly downAt = { x: 0, y: 0 };
+  /** the axes the gizmo turns about */
+  private spaceShown: PoseSpace = 'local';
+  /** dragging the end joint solves two-bone IK instead of showing the gizmo */
+  private ikMode = false;
+  /** a pole point the bend plane goes through (world), or null: the bend plane the limb has now */
+  pole: number[] | null = null;
+
+  constructor(readonly host: PoseToolHost) {
+    super('pose', {
+      idle: new PoseIdle(() => this),
+      pointing: new PosePointing(() => this),
+      rotating: new PoseRotating(() => this),
+      reaching: new PoseReaching(() => this),
+    });
+  }
+
+  get space(): PoseSpace {
+    return this.spaceShown;
+  }
+
+  setSpace(space: PoseSpace): void {
+    if (space === this.spaceShown) return;
+    this.spaceShown = space;
+    this.host.gizmo.setSpace(space);
+  }
+
+  get ik(): boolean {
+    return this.ikMode;
+  }
+
+  setIk(on: boolean): void {
+    if (on === this.ikMode) return;
+    this.cancel();
+    this.ikMode = on;
+    this.refresh();
+  }
+
+  override activate(): void {
+    this.host.gizmo.setSpace(this.spaceShown);
+    this.refresh();
+  }
+
+  override deactivate(): void {
+    this.host.gizmo.hide();
+    this.host.redraw();
+  }
+
+  /**
+   * Puts the gizmo on the selected bone as posed now (hidden without one, in IK mode, or when another tool is
+   * active); during a drag the gizmo keeps the frame it turns.
+   */
+  refresh(active = true): void {
+    const { host } = this;
+    const bone = host.selectedBone();
+    if (!active || bone < 0 || this.ikMode) {
+      if (host.gizmo.visible) {
+        host.gizmo.hide();
+        host.redraw();
+      }
+      return;
+    }
+    const { rotations, joints } = host.evaluated();
+    const skeleton = host.skeleton();
+    const start = 3 * skeleton.bones[2 * bone];
+    host.gizmo.show(joints.subarray(start, start + 3), this.posedFrame(bone, rotations, scratchFrame));
+    host.redraw();
+  }
+
+  /** The bone's posed axes, Q_b · F (world rotation times rest frame), as a 3×3 whose columns are the axes. */
+  posedFrame(bone: number, rotations: Float64Array, out: Float64Array): Float64Array {
+    const skeleton = this.host.skeleton();
+    parentWorldRotation(skeleton, rotations, bone, scratchParent);
+    multiply3(scratchParent, 0, rotations, 9 * bone, scratchWorld, 0);
+    boneRestFrame(skeleton, bone, scratchRest);
+    multiply3(scratchWorld, 0, scratchRest, 0, out, 0);
+    return out;
+  }
+}
