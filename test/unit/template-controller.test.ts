@@ -250,3 +250,19 @@ test('template fit from the defaults alone: the body as a humanoid, with and wit
     'each left bone has its right twin',
   );
 });
+
+test('template fit: a selected bone is one the fit replaces, so the selection goes to none in the same undo step', async () => {
+  const store = await bareBody();
+  const host = frontHost(store);
+  const template = new TemplateController(host);
+  template.fit();
+  host.selection.select(3);
+  template.setFingers(true);
+  template.fit();
+  assert.equal(host.selection.bone, -1, 'no bone selected after the new fit');
+  assert.deepEqual(store.history.undoLabels(), ['Fit the humanoid template', 'Fit the humanoid template with fingers']);
+  store.history.undo();
+  assert.equal(host.selection.bone, 3, 'undo selects the bone again');
+  store.history.redo();
+  assert.equal(host.selection.bone, -1, 'redo: none again');
+});
