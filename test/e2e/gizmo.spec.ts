@@ -4,7 +4,7 @@
  * pose tool (R) picks the forearm by a click on its end joint; dragging the gizmo's ring turns the forearm about that
  * ring's axis as one undo step (Escape mid-drag puts it back); typing 90 in the Pose panel's X field and Enter turns it
  * exactly 90° about its own x axis; the GPU-skinned mesh then equals the CPU reference within 1e-4 of the diagonal
- * for every skinning method. In IK mode (Shift+I) dragging the wrist puts it on the point under the pointer in the view
+ * for every skinning method, and paint mode paints on the posed mesh. In IK mode (Shift+I) dragging the wrist puts it on the point under the pointer in the view
  * plane (1e-6 of the diagonal) with the elbow in the bend plane it had; undo gives the pose back.
  */
 import { test, expect, type Page } from '@playwright/test';
@@ -189,8 +189,17 @@ test('gizmo: pick the forearm by its joint, turn it by a ring, set 90° by numbe
     expect(maxError / diagonal, `${method}: GPU = CPU`).toBeLessThanOrEqual(1e-4);
   }
 
-  // Undo both steps (out of the number field, keys are shortcuts): the body is at rest again.
+  // Out of the number field, keys are shortcuts again. Paint mode paints on the posed mesh, the pose kept.
   await page.locator('#pose-panel .pose-angle[data-axis="Z"]').blur();
+  await page.keyboard.press('p');
+  expect(await hook(page, (h) => h.pose.state().active)).toBe(false);
+  const surface: number[] = await hook(page, (h) => h.paint.surfacePositions());
+  const cpu: number[] = await hook(page, (h) => h.cpuPositions());
+  expect(surface, 'the brush paints on the posed mesh').toEqual(cpu);
+  expect(await hook(page, (h) => h.pose.joints())).toEqual(posed);
+  await page.keyboard.press('r');
+
+  // Undo both steps: the body is at rest again.
   await page.keyboard.press('Control+z');
   await page.keyboard.press('Control+z');
   expect(await hook(page, (h) => h.pose.state().posed)).toBeNull();
