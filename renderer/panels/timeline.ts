@@ -197,6 +197,8 @@ export class Timeline {
     mark.type = 'button';
     mark.className = selected ? 'key-mark selected' : 'key-mark';
     mark.dataset.frame = String(frame);
+    // Delete on a mark is the mark's, not the window's shortcut (tool-manager.ts).
+    mark.dataset.ownKeys = 'Delete Backspace';
     mark.title = `Keys at frame ${frame}: drag to move, right-click or Delete to delete`;
     mark.setAttribute('aria-label', `Keys at frame ${frame}`);
     this.placeMark(mark, frame);
@@ -205,6 +207,8 @@ export class Timeline {
     mark.addEventListener('pointerdown', (event) => {
       if (event.button !== 0) return;
       event.preventDefault();
+      // Focused (its Delete deletes it); the prevented press would not focus it.
+      mark.focus();
       mark.setPointerCapture(event.pointerId);
       dragging = true;
       target = frame;
@@ -235,9 +239,7 @@ export class Timeline {
     });
     mark.addEventListener('keydown', (event) => {
       if (event.key !== 'Delete' && event.key !== 'Backspace') return;
-      // The mark's own key: not also a shortcut of the window's.
       event.preventDefault();
-      event.stopPropagation();
       this.keyActions?.remove(frame);
     });
     return mark;

@@ -174,6 +174,8 @@ export class ToolManager {
     if (event.defaultPrevented || event.isComposing || (event.repeat && event.key === 'Escape')) return;
     // Typing in a text field, and anything inside a modal dialog (which handles its own Escape), is not a shortcut.
     if (isTypingTarget(event.target) || document.querySelector('dialog[open]')) return;
+    // A control that handles some keys itself keeps them (data-own-keys lists them: a timeline key mark's Delete).
+    if (event.target instanceof HTMLElement && event.target.dataset.ownKeys?.split(' ').includes(event.key)) return;
     const chord = chordOf(event);
     if (!chord) return;
     const binding = resolveKey(chord, this.options.context());

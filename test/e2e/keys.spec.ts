@@ -119,6 +119,18 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   const third = await markCentre(page, 50);
   await page.mouse.click(third.x, third.y, { button: 'right' });
   await expect(page.locator('.key-mark')).toHaveCount(2);
+  // Keyed again and deleted with Delete on its mark, the Bind panel open (where Delete alone clears handles).
+  await page.keyboard.press('Alt+Shift+i');
+  await page.keyboard.press('b');
+  await expect(page.locator('.key-mark')).toHaveCount(3);
+  await h.setTime(0);
+  const again = await markCentre(page, 50);
+  await page.mouse.click(again.x, again.y);
+  expect((await h.state()).time, 'a click on a mark goes to its frame').toBe(50);
+  await page.keyboard.press('Delete');
+  await expect(page.locator('.key-mark')).toHaveCount(2);
+  expect((await h.history()).undo.at(-1)).toBe('Delete keys at frame 50 of Action');
+  await page.keyboard.press('b');
   await page.locator('.clip-menu-button').click();
   const menu = page.locator('.clip-menu-popover');
   await expect(menu).toBeVisible();
