@@ -1,0 +1,135 @@
+/**
+ * The bone list (outliner) and bone names, with real mouse and key events: the course hand opened with a names file
+ * written beside its TGF shows the names in the list and the status line; the search box filters by name and keeps
+ * each match's ancestors; a double-click and typing renames a bone; dragging a row onto another re-parents it, and
+ * onto the list's empty area makes it a root; undo gives back each step, and the list follows without losing its
+ * search. Uses `window.__rigwright` to read the skeleton the app holds.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect, type Page } from '@playwright/test';
+import { dataFile, loadFiles, openApp } from './app-driver.ts';
+
+const FINGERS = ['thumb', 'index', 'middle', 'ring', 'pinky'];
+/** The hand's 20 bones named by finger and number; bone 10 (the root) is the wrist. */
+const NAMES = Array.from({ length: 20 }, (_, b) => (b === 10 ? 'wrist' : `${FINGERS[b % 5]}_${b}`));
+
+type Skeleton = { parents: number[]; names: string[] };
+const skeleton = (page: Page): Promise<Skeleton> => page.evaluate(() => (window as any).__rigwright.skeleton());
+const command = (page: Page, id: string, argument?: unknown): Promise<boolean> =>
+  page.evaluate(([i, a]) => (window as any).__rigwright.command(i, a), [id, argument] as const);
+const row = (page: Page, bone: number) => page.locator(`#bone-list .bone-row[data-bone="${bone}"]`);
+/** The bones the list shows, in its order. */
+const listed = (page: Page): Promise<number[]> =>
+  page.locator('#bone-list .bone-row').evaluateAll((rows) => rows.map((r) => Number((r as HTMLElement).dataset.bone)));
+/** A row's indentation in pixels, the depth of its bone in the tree. */
+const indent = (page: Page, bone: number): Promise<number> =>
+  row(page, bone).evaluate((r) => parseFloat((r as HTMLElement).style.paddingLeft));
+
+/** Drags row `from` with the mouse, in steps, to the middle of `to` (a locator) and releases. */
+async function dragRow(page: Page, from: number, to: ReturnType<Page['locator']>, toOffsetY = 0): Promise<void> {
+  // The rows as the user sees them: both in the list's visible part.
+  await row(page, from).scrollIntoViewIfNeeded();
+  await to.scrollIntoViewIfNeeded();
+  const a = (await row(page, from).boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2 + 8, { steps: 3 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2 + toOffsetY, { steps: 8 });
+  await page.mouse.up();
+}
+
+test('outliner and bone names: names from the names file in the list and status line; search, rename, drag re-parent, undo', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'rigwright-names-'));
+  const namesFile = path.join(folder, 'hand.names');
+  writeFileSync(namesFile, `${NAMES.join('\n')}\n`);
+  await loadFiles(page, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf'), namesFile], 'hand.off');
+  expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
+  const rest = await skeleton(page);
+  expect(rest.names).toEqual(NAMES);
+
+  // O opens the list: every bone, by name, as a tree (a child one level deeper than its parent).
+  await page.locator('canvas').first().hover();
+  await page.keyboard.press('o');
+  await expect(page.locator('#bone-list')).toBeVisible();
+  expect((await listed(page)).sort((x, y) => x - y)).toEqual(NAMES.map((_, b) => b));
+  for (let b = 0; b < NAMES.length; b++) {
+    await expect(row(page, b).locator('.bone-name')).toHaveText(NAMES[b]);
+    const p = rest.parents[b];
+    expect(await indent(page, b), `bone ${b} sits one level under its parent`).toBe(p < 0 ? 4 : (await indent(page, p)) + 14);
+  }
+
+  // A click selects the bone: the status line names it.
+  const picked = NAMES.indexOf('index_6');
+  await row(page, picked).click();
+  await expect(row(page, picked)).toHaveClass(/selected/);
+  await expect(page.locator('#status')).toContainText('bone: index_6');
+  expect(await page.evaluate(() => (window as any).__rigwright.state().selectedBone)).toBe(picked);
+
+  // The search keeps the matches and their ancestors, and nothing else.
+  await page.locator('#bone-list .bone-search').fill('THUMB');
+  const matches = NAMES.flatMap((name, b) => (name.includes('thumb') ? [b] : []));
+  const expected = new Set<number>();
+  for (const m of matches) for (let b = m; b >= 0 && !expected.has(b); b = rest.parents[b]) expected.add(b);
+  expect((await listed(page)).sort((x, y) => x - y)).toEqual([...expected].sort((x, y) => x - y));
+  for (const b of expected) await expect(row(page, b)).toHaveClass(matches.includes(b) ? /^(?!.*ancestor)/ : /ancestor/);
+
+  // A double-click renames in place; Enter commits, as one undo step. The search stays.
+  const renamed = matches[0];
+  await row(page, renamed).locator('.bone-name').dblclick();
+  const field = page.locator('#bone-list .bone-rename');
+  await expect(field).toBeFocused();
+  await field.fill('thumb_tip_renamed');
+  await field.press('Enter');
+  await expect(row(page, renamed).locator('.bone-name')).toHaveText('thumb_tip_renamed');
+  expect((await skeleton(page)).names[renamed]).toBe('thumb_tip_renamed');
+  await expect(page.locator('#bone-list .bone-search')).toHaveValue('THUMB');
+  // Escape cancels a rename.
+  await row(page, renamed).locator('.bone-name').dblclick();
+  await page.locator('#bone-list .bone-rename').fill('not kept');
+  await page.locator('#bone-list .bone-rename').press('Escape');
+  await expect(row(page, renamed).locator('.bone-name')).toHaveText('thumb_tip_renamed');
+  await page.locator('#bone-list .bone-search').fill('');
+
+  // Dragging a leaf's row onto the root's re-parents it under the root; onto the empty area makes it a root.
+  const root = rest.parents.indexOf(-1);
+  const leaf = rest.parents.findIndex((p, b) => p >= 0 && p !== root && !rest.parents.includes(b));
+  expect(leaf, 'the hand has a fingertip whose parent is not the root').toBeGreaterThanOrEqual(0);
+  await dragRow(page, leaf, row(page, root));
+  await expect.poll(async () => (await skeleton(page)).parents[leaf]).toBe(root);
+  expect(await indent(page, leaf)).toBe((await indent(page, root)) + 14);
+  const tree = page.locator('#bone-list .bone-tree');
+  const treeBox = (await tree.boundingBox())!;
+  const lastRow = (await page.locator('#bone-list .bone-row').last().boundingBox())!;
+  // Below the last row: the list's empty area.
+  await dragRow(page, leaf, tree, lastRow.y + lastRow.height + 10 - (treeBox.y + treeBox.height / 2));
+  await expect.poll(async () => (await skeleton(page)).parents[leaf]).toBe(-1);
+  expect(await indent(page, leaf)).toBe(4);
+
+  const labels: string[] = await page.evaluate(() => (window as any).__rigwright.history().undo);
+  expect(labels).toEqual([
+    `Rename ${NAMES[renamed]} to thumb_tip_renamed`,
+    `Re-parent ${NAMES[leaf]} under wrist`,
+    `Re-parent ${NAMES[leaf]} to the root`,
+  ]);
+
+  // Undo gives back each step, and the list follows.
+  expect(await command(page, 'edit.undo')).toBe(true);
+  await expect.poll(async () => (await skeleton(page)).parents[leaf]).toBe(root);
+  expect(await indent(page, leaf)).toBe((await indent(page, root)) + 14);
+  expect(await command(page, 'edit.undo')).toBe(true);
+  await expect.poll(async () => (await skeleton(page)).parents[leaf]).toBe(rest.parents[leaf]);
+  expect(await indent(page, leaf)).toBe((await indent(page, rest.parents[leaf])) + 14);
+  expect(await command(page, 'edit.undo')).toBe(true);
+  await expect(row(page, renamed).locator('.bone-name')).toHaveText(NAMES[renamed]);
+  expect(await skeleton(page)).toEqual(rest);
+  // The double-click selected the renamed bone: the status line has its name back.
+  await expect(page.locator('#status')).toContainText(`bone: ${NAMES[renamed]} (`);
+  expect(errors).toEqual([]);
+});
