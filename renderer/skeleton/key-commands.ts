@@ -20,6 +20,7 @@ import {
 } from '../../workers/scene/clip-edits.ts';
 import type { SceneEdit } from '../../workers/scene/scene-edits.ts';
 import { boneCountOf } from '../../workers/scene/scene-document.ts';
+import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { HandlersFor } from '../commands/command-handlers.ts';
 import type { Timeline } from '../panels/timeline.ts';
@@ -86,7 +87,13 @@ export function keyCommands(app: KeyCommandsHost): HandlersFor<KeyCommandId> {
   };
 
   return {
-    'key.insert': { run: (which) => insert(which) },
+    'key.insert': {
+      run: (which) => insert(which),
+      title: () => {
+        const bone = app.boneSelection.bone;
+        return bone >= 0 ? `Key ${boneNamesOf(store.doc)[bone]}` : 'Key all bones';
+      },
+    },
     'key.insertAll': { run: () => insert('all') },
     'key.delete': {
       run: (argument) => apply(deleteKeysEdit(store.doc, argument?.frame ?? currentFrame(), bonesOf(argument?.bones, 'key.delete'))),

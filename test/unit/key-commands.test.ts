@@ -23,6 +23,7 @@ import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { defaultProjectSettings, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { showClipFields } from '../../workers/scene/clip-edits.ts';
+import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../workers/scene/project-document.ts';
 import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
@@ -203,8 +204,10 @@ test('keys: delete, move, trim and length act on the keys; at rest they are refu
   const s = setup();
   assert.throws(() => s.commands.execute('key.delete'), /cannot be keyed/, 'nothing to delete at rest');
   assert.throws(() => s.commands.execute('key.insert', 'selected'), /key\.insert: no bone is selected/);
+  assert.equal(s.commands.titleOf('key.insert'), 'Key all bones', 'the menu says what Alt+I keys: all bones with none selected');
   const bone = 2;
   keyTwoPoses(s, bone);
+  assert.equal(s.commands.titleOf('key.insert'), `Key ${boneNamesOf(s.store.doc)[bone]}`, 'and the selected bone by its name');
   const B = boneCountOf(s.store.doc);
   const keysOf = () => {
     const p = s.store.doc.poses as Extract<PoseSequence, { kind: 'matrices' }>;

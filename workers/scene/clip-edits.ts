@@ -144,6 +144,7 @@ export function moveKeysEdit(doc: SceneDocument, from: number, to: number, bones
  */
 export function newClipEdit(doc: SceneDocument, name?: string, frames: number = NEW_CLIP_DEFAULTS.frames): SceneEdit & { clip: number } {
   const clips = [...(doc.clips ?? [])];
+  if (boneCountOf(doc) === 0) throw new ClipEditError('New clip: the scene has no bones to animate');
   checkFrameCount('New clip', frames);
   const clipName = name === undefined ? uniqueClipName(clips, NEW_CLIP_DEFAULTS.name) : checkedName('New clip', clips, name, -1);
   const poses = newKeyedClip(boneCountOf(doc), frames);
