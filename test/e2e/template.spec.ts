@@ -171,6 +171,10 @@ test('template: markers dragged onto the bare body fit a skeleton inside it; fit
   expect(moved, 'the arm moved').toBeGreaterThan(0.1 * diagonal);
   const gpu = await gpuCpuDeviation(page);
   expect(gpu.maxError).toBeLessThan(1e-4 * gpu.diagonal);
+  // The wrist is on the target: its posed joint is drawn where the target projects.
+  const wristShown: { x: number; y: number } = await page.evaluate((j) => (window as any).__rigwright.jointScreenPosition(j), wristJoint);
+  const targetShown = await app.pagePosition(target);
+  expect(Math.hypot(wristShown.x - targetShown.x, wristShown.y - targetShown.y), 'the wrist on the target (px)').toBeLessThan(0.5);
   console.log(
     `IK pose: largest vertex move ${(moved / diagonal).toFixed(3)} of the diagonal, GPU − CPU ${(gpu.maxError / gpu.diagonal).toExponential(2)}`,
   );
