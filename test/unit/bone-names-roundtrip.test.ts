@@ -17,7 +17,7 @@ import { FormatError } from '../../workers/formats/format-error.ts';
 import { exportGltfInPlace, type GltfEdit } from '../../workers/formats/gltf-edit.ts';
 import { exportGltf, type GltfExportOptions, type GltfRig } from '../../workers/formats/gltf-export.ts';
 import { defaultProjectSettings, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
-import { renameBone } from '../../workers/rig/bone-edits.ts';
+import { renameBone, reparentBone } from '../../workers/rig/bone-edits.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { skeletonFilesOf } from '../../renderer/skeleton/skeleton-files.ts';
@@ -177,4 +177,15 @@ test('Save skeleton writes a TGF and its names file that open as the same bones 
     const q = rebuilt.parents[b];
     assert.equal(q >= B ? rebuilt.parents[q] : q, p, `bone ${b} hangs from bone ${p} (through a connector or not)`);
   }
+});
+
+test('a refused bone edit names the bones by their names', async () => {
+  const hand = await openHand();
+  const root = hand.skeleton.parents.indexOf(-1);
+  const child = hand.skeleton.parents.indexOf(root);
+  assert.throws(() => reparentBone(hand, child, root), { message: `wrist is already the parent of ${HAND_NAMES[child]}` });
+  assert.throws(() => reparentBone(hand, root, null), { message: 'wrist is already a root' });
+  assert.throws(() => reparentBone(hand, root, child), {
+    message: `${HAND_NAMES[child]} is wrist or below it: re-parenting would create a cycle`,
+  });
 });

@@ -65,12 +65,13 @@ export function insertBone(doc: SceneDocument, options: InsertBoneOptions): Bone
   checkPoint(tip, 'tip');
   if (parent === null && head === undefined) throw new BoneEditError('a new root bone needs a head (its start joint)');
   if (parent !== null && head !== undefined)
-    throw new BoneEditError(`a bone under bone ${parent} starts at its end joint; it takes no head`);
+    throw new BoneEditError(`a bone under ${boneName(doc, parent)} starts at its end joint; it takes no head`);
   if (head !== undefined) checkPoint(head, 'head');
   if (parent === null && takeChildren.length > 0) throw new BoneEditError('a new root bone has no parent to take children from');
   for (const c of takeChildren) {
     checkBone(doc, c, 'child');
-    if (skeleton.parents[c] !== parent) throw new BoneEditError(`bone ${c} is not a child of bone ${parent}`);
+    if (skeleton.parents[c] !== parent)
+      throw new BoneEditError(`${boneName(doc, c)} is not a child of ${parent === null ? 'a root' : boneName(doc, parent)}`);
   }
   if (new Set(takeChildren).size !== takeChildren.length) throw new BoneEditError('a child is listed twice');
   if (name !== undefined) checkName(doc, name, -1);
@@ -120,7 +121,7 @@ export function deleteBone(doc: SceneDocument, bone: number): BoneEdit {
   const parent = skeleton.parents[bone];
   const children = childrenOf(doc, bone);
   if (parent < 0 && children.length === 0)
-    throw new BoneEditError(`bone ${bone} is a root without children: its weights would have no bone to go to`);
+    throw new BoneEditError(`${boneName(doc, bone)} is a root without children: its weights would have no bone to go to`);
   const heir = parent >= 0 ? parent : children[0];
   const start = skeleton.bones[2 * bone];
   const kept = Array.from({ length: B }, (_, b) => b).filter((b) => b !== bone);
@@ -151,12 +152,13 @@ export function reparentBone(doc: SceneDocument, bone: number, newParent: number
   const J = jointCountOf(doc);
   const parent = skeleton.parents[bone];
   if (newParent === null) {
-    if (parent < 0) throw new BoneEditError(`bone ${bone} is already a root`);
+    if (parent < 0) throw new BoneEditError(`${boneName(doc, bone)} is already a root`);
   } else {
     checkBone(doc, newParent, 'new parent');
-    if (newParent === parent) throw new BoneEditError(`bone ${newParent} is already the parent of bone ${bone}`);
+    if (newParent === parent) throw new BoneEditError(`${boneName(doc, newParent)} is already the parent of ${boneName(doc, bone)}`);
     for (let x = newParent; x >= 0; x = skeleton.parents[x])
-      if (x === bone) throw new BoneEditError(`bone ${newParent} is bone ${bone} or below it: re-parenting would create a cycle`);
+      if (x === bone)
+        throw new BoneEditError(`${boneName(doc, newParent)} is ${boneName(doc, bone)} or below it: re-parenting would create a cycle`);
   }
   const bones = Uint32Array.from(skeleton.bones);
   let joints = skeleton.joints;
