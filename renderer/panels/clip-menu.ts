@@ -102,16 +102,17 @@ export class ClipMenu {
     length.classList.add('clip-set-length');
     this.keyedOnly.push(this.firstInput, this.lastInput, trim, this.lengthInput, length);
 
-    // A click elsewhere, or Escape in the menu, closes it.
+    // A click elsewhere, or Escape (whatever else it does), closes it.
     document.addEventListener('pointerdown', (event) => {
-      if (!this.popover.hidden && !this.root.contains(event.target as Node)) this.setOpen(false);
+      if (this.open && !this.root.contains(event.target as Node)) this.setOpen(false);
     });
-    this.popover.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape') {
-        event.stopPropagation();
-        this.setOpen(false);
-      }
-    });
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        if (event.key === 'Escape' && this.open) this.setOpen(false);
+      },
+      { capture: true },
+    );
   }
 
   get open(): boolean {

@@ -139,6 +139,7 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   expect((await h.state()).clipName).toBe('Wave');
   await expect(page.locator('button.clip-bake')).toBeEnabled();
   await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
 
   // Export as GLB; the file holds the clip with the bones' names and the frames on screen.
   const names: string[] = await page.evaluate(() => (window as any).__rigwright.skeleton().names);
