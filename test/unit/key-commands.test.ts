@@ -29,6 +29,7 @@ import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-docum
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { fullCesiumMan, handDocument } from './full-documents.ts';
+import { glbJson } from './glb-json.ts';
 
 /** The timeline as the commands and the pose playback use it, without a page. */
 class FakeTimeline {
@@ -366,4 +367,27 @@ test('the in-place glTF export keeps the file’s clip and adds the keyed one, w
     error = Math.max(error, maxDifference(a, b));
   }
   assert.ok(error < 1e-6, `every frame within 1e-6 (${error})`);
+});
+
+test('a project whose key flags are not 0 or 1 is refused, naming the file, the clip, the frame and the bone', async () => {
+  const s = setup();
+  keyTwoPoses(s, 6);
+  const doc = s.store.doc;
+  const bytes = await writeProjectFile({
+    scene: projectSceneOf(doc),
+    settings: projectSettingsOf(doc, defaultProjectSettings(doc.weights.rows, doc.weights.cols)),
+  });
+  const json = glbJson<{
+    bufferViews: { byteOffset: number }[];
+    extensions: Record<string, { scene: { clips: { poses: { keys: { bufferView: number } } }[] } }>;
+  }>(bytes);
+  const keys = json.extensions.RIGWRIGHT_project.scene.clips[0].poses.keys;
+  const B = boneCountOf(doc);
+  const jsonLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true);
+  const bad = bytes.slice();
+  bad[20 + jsonLength + 8 + json.bufferViews[keys.bufferView].byteOffset + 40 * B + 6] = 2;
+  assert.throws(
+    () => readProjectFile(bad, 'keys.rig.glb'),
+    /^FormatError: keys\.rig\.glb: RIGWRIGHT_project\.scene\.clips\[0\]\.poses\.keys: frame 40, bone 6: 2 is not a key flag \(0 or 1\)$/,
+  );
 });
