@@ -408,6 +408,12 @@ const CATALOG = {
     }),
     result: ON,
   },
+  'pose.pole': {
+    label: 'IK pole',
+    description:
+      'A world point the limb’s bend plane goes through when the pose tool’s IK drags, or null to keep the plane it bends in now (argument: [x, y, z] or null)',
+    argument: arg.nullable(arg.numbers(3, arg.number(-1e9, 1e9))),
+  },
   'pose.ikMode': {
     label: 'IK mode',
     menu: 'Pose',

@@ -10,7 +10,6 @@
 import './bone-list.css';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
-import { searchMatches, treeOrder } from '../skeleton/bone-tree.ts';
 import { commandButton, element, floatingPanel, refreshCommandButtons } from './controls.ts';
 
 export interface BoneListHost {
@@ -26,6 +25,37 @@ export interface BoneListHost {
 const DRAG_THRESHOLD = 4;
 /** Indentation per level of the tree, in pixels. */
 const INDENT = 14;
+
+/** The bones in tree order (roots by index, each followed by its subtree, children by index) with their depth. */
+export function treeOrder(parents: ArrayLike<number>): { bone: number; depth: number }[] {
+  const children: number[][] = Array.from({ length: parents.length }, () => []);
+  const roots: number[] = [];
+  for (let b = 0; b < parents.length; b++) (parents[b] >= 0 ? children[parents[b]] : roots).push(b);
+  const out: { bone: number; depth: number }[] = [];
+  const stack = roots.reverse().map((bone) => ({ bone, depth: 0 }));
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    out.push(next);
+    for (let i = children[next.bone].length - 1; i >= 0; i--) stack.push({ bone: children[next.bone][i], depth: next.depth + 1 });
+  }
+  return out;
+}
+
+/**
+ * The bones a search shows: those whose name holds the query (any case) and their ancestors; null for no query.
+ * @returns for each bone, 2 = a match, 1 = an ancestor of one, 0 = hidden; or null when every bone shows
+ */
+export function searchMatches(names: readonly string[], parents: ArrayLike<number>, query: string): Uint8Array | null {
+  const q = query.trim().toLowerCase();
+  if (q === '') return null;
+  const shown = new Uint8Array(names.length);
+  names.forEach((name, b) => {
+    if (!name.toLowerCase().includes(q)) return;
+    shown[b] = 2;
+    for (let up = parents[b]; up >= 0 && shown[up] === 0; up = parents[up]) shown[up] = 1;
+  });
+  return shown;
+}
 
 export class BoneList {
   readonly root: HTMLElement;

@@ -20,6 +20,8 @@ export interface PosePanelHost {
   angles(): PanelAngles | null;
   /** sets the selected bone's rotation to X/Y/Z degrees in the space shown: one undo step */
   setAngles(degrees: PanelAngles): void;
+  /** the IK pole in words: a point, or the bend plane kept */
+  pole(): string;
 }
 
 const AXES = ['X', 'Y', 'Z'] as const;
@@ -28,6 +30,7 @@ export class PosePanel {
   readonly root: HTMLElement;
   private readonly bone: HTMLElement;
   private readonly spaceNote: HTMLElement;
+  private readonly poleNote: HTMLElement;
   private readonly inputs: HTMLInputElement[];
 
   /** @param container  the viewport element the panel floats over */
@@ -68,7 +71,8 @@ export class PosePanel {
     commandButton(resets, commands, 'pose.resetAll', { label: 'Reset all' });
     commandButton(resets, commands, 'pose.copy', { label: 'Copy' });
     commandButton(resets, commands, 'pose.pasteMirrored', { label: 'Paste mirrored' });
-    this.root.append(switches, resets);
+    this.poleNote = element('div', 'dim pose-pole-note');
+    this.root.append(switches, this.poleNote, resets);
     container.append(this.root);
   }
 
@@ -95,6 +99,7 @@ export class PosePanel {
     const name = host.boneName();
     this.bone.textContent = name ?? 'Click a joint to pick its bone';
     this.spaceNote.textContent = host.space() === 'local' ? 'In the bone’s own axes (relative to its parent)' : 'In the world’s axes';
+    this.poleNote.textContent = `IK pole: ${host.pole()}`;
     const angles = host.angles();
     const editing = this.inputs.some((input) => input === document.activeElement);
     this.inputs.forEach((input, k) => {

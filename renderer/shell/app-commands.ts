@@ -108,5 +108,9 @@ function poseToolControl(tools: PaintShellHost['tools']): PoseCommandsHost['pose
       return tool().ik;
     },
     setIk: (on) => tool().setIk(on),
+    get pole() {
+      return tool().pole;
+    },
+    setPole: (pole) => (tool().pole = pole ? [...pole] : null),
   };
 }

@@ -292,6 +292,10 @@ function posePanel(app: AppPartsHost, container: HTMLElement): PosePanel {
     commands: app.commands,
     boneName: () => (app.selectedBone >= 0 ? boneNamesOf(app.store.doc)[app.selectedBone] : null),
     space: () => tool().space,
+    pole: () => {
+      const { pole } = tool();
+      return pole ? `through (${pole.map((v) => v.toFixed(3)).join(', ')})` : 'the bend plane the limb has';
+    },
     angles: () => {
       const bone = app.selectedBone;
       if (bone < 0) return null;

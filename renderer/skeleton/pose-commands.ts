@@ -47,12 +47,16 @@ export interface PoseToolControl {
   setSpace(space: PoseSpace): void;
   readonly ik: boolean;
   setIk(on: boolean): void;
+  /** the pole IK drags use (a world point), or null: the bend plane the limb has */
+  readonly pole: readonly number[] | null;
+  setPole(pole: readonly number[] | null): void;
 }
 
 export type PoseCommandId =
   | 'tool.pose'
   | 'pose.space'
   | 'pose.ikMode'
+  | 'pose.pole'
   | 'pose.rotate'
   | 'pose.reset'
   | 'pose.resetAll'
@@ -181,6 +185,7 @@ export function poseCommands(app: PoseCommandsHost): HandlersFor<PoseCommandId> 
       },
     },
     'pose.ikMode': { run: () => toggled(!poseTool.ik, (on) => poseTool.setIk(on)), checked: () => poseTool.ik },
+    'pose.pole': { run: (pole) => poseTool.setPole(pole) },
     'pose.rotate': {
       run: (argument) => {
         const rotation = rotationOfArgument(argument);

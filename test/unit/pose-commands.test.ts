@@ -49,6 +49,7 @@ function setup(doc: SceneDocument = bodyDocument()) {
   let space: PoseSpace = 'local';
   let ik = false;
   let active = false;
+  let pole: readonly number[] | null = null;
   const poseTool: PoseToolControl = {
     get active() {
       return active;
@@ -62,6 +63,10 @@ function setup(doc: SceneDocument = bodyDocument()) {
       return ik;
     },
     setIk: (on) => (ik = on),
+    get pole() {
+      return pole;
+    },
+    setPole: (p) => (pole = p),
   };
   const commands = new CommandRegistry(() => ({}), undefined, { boneCount: () => boneCountOf(store.doc) });
   const handlers = poseCommands({ store, boneSelection, poseView, shown, poseViewChanged: () => viewChanges++, poseTool });
@@ -71,6 +76,7 @@ function setup(doc: SceneDocument = bodyDocument()) {
     boneSelection,
     poseView,
     commands,
+    poseTool,
     shown,
     seek: (t: number) => (time = t),
     viewChanges: () => viewChanges,
@@ -422,4 +428,20 @@ test('without a clip, a gesture’s live bones leave no trace once it ends', () 
   playback.view.live = null;
   playback.evaluator.evaluate(0);
   assert.deepEqual(Array.from(playback.evaluator.joints), Array.from(store.doc.skeleton.joints), 'the rest pose again, every joint');
+});
+
+test('the tool commands: the gizmo’s space toggles or is set, IK mode toggles, the pole is set and cleared; none is an edit', () => {
+  const { commands, poseTool, store } = setup();
+  assert.equal(commands.execute('pose.space'), 'global', 'toggled from local');
+  assert.equal(commands.execute('pose.space', 'global'), 'global', 'set');
+  assert.equal(commands.execute('pose.space'), 'local');
+  assert.equal(commands.execute('pose.ikMode'), true);
+  assert.equal(poseTool.ik, true);
+  void commands.execute('pose.pole', [0.1, -0.2, 0.3]);
+  assert.deepEqual(poseTool.pole, [0.1, -0.2, 0.3]);
+  void commands.execute('pose.pole', null);
+  assert.equal(poseTool.pole, null);
+  assert.throws(() => commands.execute('pose.pole', [0, 0] as never), /pose\.pole/);
+  assert.throws(() => commands.execute('pose.space', 'world' as never), /pose\.space/);
+  assert.equal(store.history.undoCount, 0, 'settings, not edits');
 });

@@ -67,7 +67,16 @@ function setup() {
     poseView: view,
     shown,
     poseViewChanged: () => undefined,
-    poseTool: { active: true, toggle: () => undefined, space: 'local', setSpace: () => undefined, ik: false, setIk: () => undefined },
+    poseTool: {
+      active: true,
+      toggle: () => undefined,
+      space: 'local',
+      setSpace: () => undefined,
+      ik: false,
+      setIk: () => undefined,
+      pole: null,
+      setPole: () => undefined,
+    },
   });
   for (const id of Object.keys(handlers) as (keyof typeof handlers)[]) commands.register(id, handlers[id] as never);
   const tool: PoseTool = new PoseTool({
