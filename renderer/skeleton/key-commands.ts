@@ -75,10 +75,10 @@ export function keyCommands(app: KeyCommandsHost): HandlersFor<KeyCommandId> {
 
   const insert = (which: KeyBones): number => {
     const bones = bonesOf(which, 'key.insert') ?? allBones();
-    const before = store.doc.posesFile;
-    const shownKeyed = isKeyedClip(store.doc.poses);
-    const edit = insertKeysEdit(store.doc, timeline.time, bones);
-    if (shownKeyed && before === store.doc.posesFile) apply(edit);
+    const { doc } = store;
+    const edit = insertKeysEdit(doc, timeline.time, bones);
+    // Keyed into the clip shown, the time stays; a clip made for the key is shown at the keyed frame.
+    if (isKeyedClip(doc.poses) && edit.fields.posesFile === doc.posesFile) apply(edit);
     else {
       store.edit(edit.label, edit.fields);
       showAt(edit.frame);

@@ -391,3 +391,30 @@ test('a project whose key flags are not 0 or 1 is refused, naming the file, the 
     /^FormatError: keys\.rig\.glb: RIGWRIGHT_project\.scene\.clips\[0\]\.poses\.keys: frame 40, bone 6: 2 is not a key flag \(0 or 1\)$/,
   );
 });
+
+test('a key set into a pose file shown changes only its frame: the others stay as the file has them, and it becomes a clip', () => {
+  const s = setup(handDocument());
+  const file = s.store.doc.poses as Extract<PoseSequence, { kind: 'matrices' }>;
+  const B = boneCountOf(s.store.doc);
+  const L = file.frameCount;
+  assert.ok(L > 2, 'the hand’s pose file has frames to keep');
+  s.timeline.seek(1);
+  s.boneSelection.select(2);
+  poseByHand(s.store, 2, axisAngle(AXIS, A1));
+  assert.equal(s.commands.execute('key.insert'), 1);
+  const doc = s.store.doc;
+  const keyed = doc.poses as Extract<PoseSequence, { kind: 'matrices' }>;
+  assert.equal(doc.posesFile, 'hand-pose_matrot.dmat', 'the same sequence, keyed');
+  assert.equal(s.timeline.time, 1, 'the time stays');
+  assert.deepEqual(
+    doc.clips?.map((c) => c.name),
+    ['hand-pose_matrot.dmat'],
+    'listed with the clips now',
+  );
+  for (let f = 0; f < L; f++)
+    for (let b = 0; b < B; b++) {
+      const at = 9 * (B * f + b);
+      const expected = f === 1 && b === 2 ? axisAngle(AXIS, A1) : file.rotations.subarray(at, at + 9);
+      assert.deepEqual(keyed.rotations.subarray(at, at + 9), Float64Array.from(expected), `frame ${f}, bone ${b}`);
+    }
+});
