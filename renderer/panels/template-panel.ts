@@ -28,7 +28,8 @@ export class TemplatePanel {
   private readonly toolbarGroup: HTMLElement;
   private readonly kindRadios = new Map<TemplateKind, HTMLInputElement>();
   private readonly fingers: HTMLInputElement;
-  private readonly list: HTMLElement;
+  /** which markers are off the mesh, or that none is */
+  private readonly status: HTMLElement;
   /** the dots over the viewport, one per marker */
   private readonly layer: HTMLElement;
   private readonly dots = new Map<string, HTMLElement>();
@@ -73,21 +74,20 @@ export class TemplatePanel {
     kindSection.append(fingerRow);
 
     const markerSection = section(this.root, 'Markers');
-    markerSection.append(
-      element('p', 'dim', 'Look from the front, then drag each dot onto its place: it sits where it first meets the mesh.'),
-    );
+    markerSection.append(element('p', 'dim', 'Drag each dot onto its place: it sits where it first meets the rest mesh.'));
     const viewRow = element('div', 'row');
     commandButton(viewRow, commands, 'template.frontView');
+    commandButton(viewRow, commands, 'pose.rest', { label: 'Rest pose' });
     commandButton(viewRow, commands, 'template.resetMarkers', { label: 'Reset markers' });
-    this.list = element('ul', 'template-markers-list');
-    markerSection.append(viewRow, this.list);
+    this.status = element('p', 'template-status');
+    markerSection.append(viewRow, this.status);
 
     const fitSection = section(this.root, 'Fit');
     const fitRow = element('div', 'row');
     commandButton(fitRow, commands, 'template.fit', { label: 'Fit', className: 'tool-button primary' });
     commandButton(fitRow, commands, 'template.fitAndBind', { label: 'Fit and bind' });
     commandButton(fitRow, commands, 'edit.undo', { showTitle: true });
-    fitSection.append(fitRow, element('p', 'dim', 'Fit and bind: the fit, then harmonic weights from automatic handles (two undo steps).'));
+    fitSection.append(fitRow, element('p', 'dim', 'Fit and bind: then harmonic weights from automatic handles (two undo steps).'));
 
     this.layer = element('div', 'template-dots');
     this.layer.hidden = true;
@@ -104,7 +104,7 @@ export class TemplatePanel {
     this.refresh();
   }
 
-  /** Redraws the panel, the marker list and the dots from the state. */
+  /** Redraws the panel, the markers' status and the dots from the state. */
   refresh(): void {
     const { commands, template } = this.host;
     refreshCommandButtons(this.toolbarGroup, commands);
@@ -114,13 +114,9 @@ export class TemplatePanel {
     const markers = template.markers();
     const key = `${template.kind}|${markers.map((m) => m.id).join(',')}`;
     if (key !== this.builtFor) this.build(markers, key);
-    for (const marker of markers) {
-      const row = this.list.querySelector<HTMLElement>(`[data-marker="${CSS.escape(marker.id)}"]`);
-      if (row) {
-        row.classList.toggle('off', marker.point === null);
-        row.querySelector('.template-marker-state')!.textContent = marker.point ? 'on the mesh' : 'off the mesh';
-      }
-    }
+    const off = markers.filter((m) => m.point === null).map((m) => m.label);
+    this.status.classList.toggle('off', off.length > 0);
+    this.status.textContent = off.length > 0 ? `Off the mesh: ${off.join(', ')}` : `All ${markers.length} markers on the mesh`;
     this.placeDots(markers);
     refreshCommandButtons(this.root, commands);
   }
@@ -144,14 +140,6 @@ export class TemplatePanel {
   private build(markers: readonly TemplateMarker[], key: string): void {
     this.builtFor = key;
     this.offAt.clear();
-    this.list.replaceChildren(
-      ...markers.map(({ id, label }) => {
-        const row = element('li', 'template-marker-row');
-        row.dataset.marker = id;
-        row.append(element('span', 'template-marker-name', label), element('span', 'dim template-marker-state'));
-        return row;
-      }),
-    );
     this.layer.replaceChildren();
     this.dots.clear();
     for (const { id, label } of markers) {
