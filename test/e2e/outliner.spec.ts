@@ -1,9 +1,9 @@
 /**
  * The bone list (outliner) and bone names, with real mouse and key events: the course hand opened with a names file
  * written beside its TGF shows the names in the list and the status line; the search box filters by name and keeps
- * each match's ancestors; a double-click and typing renames a bone; dragging a row onto another re-parents it, and
- * onto the list's empty area makes it a root; undo gives back each step, and the list follows without losing its
- * search. Uses `window.__rigwright` to read the skeleton the app holds.
+ * each match's ancestors; a double-click and typing renames a bone (F2 too); dragging a row onto another re-parents
+ * it, and onto the list's empty area makes it a root; Delete deletes; undo gives back each step, and the list follows
+ * without losing its search. Uses `window.__rigwright` to read the skeleton the app holds.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -131,5 +131,26 @@ test('outliner and bone names: names from the names file in the list and status 
   expect(await skeleton(page)).toEqual(rest);
   // The double-click selected the renamed bone: the status line has its name back.
   await expect(page.locator('#status')).toContainText(`bone: ${NAMES[renamed]} (`);
+
+  // F2 on the focused row renames it; Delete deletes the bone (its weight goes to the parent); undo gives both back.
+  const fingertip = rest.parents.findIndex((p, b) => p >= 0 && !rest.parents.includes(b));
+  await row(page, fingertip).click();
+  await page.keyboard.press('F2');
+  await expect(page.locator('#bone-list .bone-rename')).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('nail');
+  await page.keyboard.press('Enter');
+  await expect(row(page, fingertip).locator('.bone-name')).toHaveText('nail');
+  await expect(page.locator('#status')).toContainText('bone: nail (');
+  await row(page, fingertip).focus();
+  await page.keyboard.press('Delete');
+  await expect(page.locator('#bone-list .bone-row')).toHaveCount(19);
+  expect((await skeleton(page)).names).not.toContain('nail');
+  expect(await command(page, 'edit.undo')).toBe(true);
+  await expect(page.locator('#bone-list .bone-row')).toHaveCount(20);
+  await expect(row(page, fingertip).locator('.bone-name')).toHaveText('nail');
+  expect(await command(page, 'edit.undo')).toBe(true);
+  await expect(row(page, fingertip).locator('.bone-name')).toHaveText(NAMES[fingertip]);
+  expect(await skeleton(page)).toEqual(rest);
   expect(errors).toEqual([]);
 });
