@@ -5,9 +5,13 @@
  * ring's axis as one undo step (Escape mid-drag puts it back); typing 90 in the Pose panel's X field and Enter turns it
  * exactly 90° about its own x axis; the GPU-skinned mesh then equals the CPU reference within 1e-4 of the diagonal
  * for every skinning method, and paint mode paints on the posed mesh. In IK mode (Shift+I) dragging the wrist puts it on the point under the pointer in the view
- * plane (1e-6 of the diagonal) with the elbow in the bend plane it had; undo gives the pose back.
+ * plane (1e-6 of the diagonal) with the elbow in the bend plane it had; undo gives the pose back. The libigl elephant,
+ * which has no pose file, is flexed the same way.
  */
 import { test, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { readTgf } from '../../workers/formats/tgf.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { dataFile, gpuCpuDeviation, loadFiles, openApp } from './app-driver.ts';
 
 /** skeleton.tgf (PROVENANCE.md): bone 17 runs from joint 16 (shoulder) to 18 (elbow), bone 19 from 18 to 20 (wrist). */
@@ -274,5 +278,72 @@ test('IK: drag the wrist to a point in the view plane; it reaches it and the elb
   await page.keyboard.press('Control+z');
   const undone: number[] = await hook(page, (h) => h.pose.joints());
   expect(norm(sub(joint(undone, WRIST), c))).toBeLessThan(1e-12);
+  expect(errors).toEqual([]);
+});
+
+test('gizmo and IK flex the elephant, a mesh without a pose file: GPU mesh equals the CPU reference', async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const elephant = (name: string) => dataFile('libigl', name);
+  await loadFiles(page, [elephant('elephant.obj'), elephant('elephant.tgf'), elephant('elephant-weights.dmat')], 'elephant.obj');
+  expect(await hook(page, (h) => h.state().error)).toBeNull();
+  expect(await hook(page, (h) => h.state().poseKind)).toBe('rest');
+  const { joints, bones, parents } = buildSkeleton(readTgf(readFileSync(elephant('elephant.tgf'), 'utf8'), 'elephant.tgf'), 'elephant.tgf');
+  // A leaf bone with a parent whose end joint stands clear of every other joint on screen: a click there picks it.
+  const onPage: { x: number; y: number }[] = await page.evaluate(
+    (count) => Array.from({ length: count }, (_, j) => (window as any).__rigwright.jointScreenPosition(j)),
+    joints.length / 3,
+  );
+  let bone = -1;
+  let clearance = 0;
+  for (let b = 0; b < parents.length; b++) {
+    const end = bones[2 * b + 1];
+    if (parents[b] < 0 || Array.from(bones).some((j, k) => k % 2 === 0 && j === end)) continue;
+    const gap = Math.min(...onPage.map((p, j) => (j === end ? Infinity : Math.hypot(p.x - onPage[end].x, p.y - onPage[end].y))));
+    if (gap > clearance) [bone, clearance] = [b, gap];
+  }
+  expect(clearance, 'a leaf joint stands clear on screen').toBeGreaterThan(12);
+  const end = bones[2 * bone + 1];
+  await page.keyboard.press('r');
+  await clickJoint(page, end);
+  expect(await hook(page, (h) => h.state().selectedBone)).toBe(bone);
+  const rest: number[] = await hook(page, (h) => h.pose.joints());
+
+  await page.fill('#pose-panel .pose-angle[data-axis="X"]', '40');
+  await page.press('#pose-panel .pose-angle[data-axis="X"]', 'Enter');
+  await page.locator('#pose-panel .pose-angle[data-axis="X"]').blur();
+  const flexed: number[] = await hook(page, (h) => h.pose.joints());
+  const diagonal: number = await hook(page, (h) => h.boundingDiagonal());
+  expect(norm(sub(joint(flexed, end), joint(rest, end))) / diagonal, 'the bone turned').toBeGreaterThan(1e-3);
+  for (const method of ['lbs', 'dqs']) {
+    await page.evaluate((m) => (window as any).__rigwright.setMethod(m), method);
+    const { maxError } = await gpuCpuDeviation(page);
+    expect(maxError / diagonal, `${method}: GPU = CPU`).toBeLessThanOrEqual(1e-4);
+  }
+
+  // IK: the end joint dragged 25 px toward its parent's start on screen reaches the view-plane point under the pointer.
+  await page.keyboard.press('Shift+I');
+  const start: { x: number; y: number } = await page.evaluate((j) => (window as any).__rigwright.jointScreenPosition(j), end);
+  const root: { x: number; y: number } = await page.evaluate(
+    (j) => (window as any).__rigwright.jointScreenPosition(j),
+    bones[2 * parents[bone]],
+  );
+  const length = Math.hypot(root.x - start.x, root.y - start.y);
+  const to = { x: start.x + (25 * (root.x - start.x)) / length, y: start.y + (25 * (root.y - start.y)) / length };
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 5; k++) await page.mouse.move(start.x + ((to.x - start.x) * k) / 5, start.y + ((to.y - start.y) * k) / 5);
+  await page.mouse.up();
+  const camera = await hook(page, (h) => h.look.camera());
+  const ray = pageRay(camera, to.x, to.y);
+  const n = viewDirection(camera);
+  const t = dot(sub(joint(flexed, end), ray.origin), n) / dot(ray.direction, n);
+  const target = add(ray.origin, scale(ray.direction, t));
+  const reached: number[] = await hook(page, (h) => h.pose.joints());
+  expect(norm(sub(joint(reached, end), target)) / diagonal, 'the end joint is on the target').toBeLessThan(1e-6);
+  const { maxError } = await gpuCpuDeviation(page);
+  expect(maxError / diagonal, 'GPU = CPU after IK').toBeLessThanOrEqual(1e-4);
+  expect(await hook(page, (h) => h.history().undo.length)).toBe(2);
   expect(errors).toEqual([]);
 });
