@@ -59,11 +59,12 @@ export class PoseGizmo {
 
   /**
    * Shows the gizmo at a joint, turned to a frame.
-   * @param position  world position of the pivot (the bone's posed start joint)
+   * @param points    world points, x y z each (the posed joints)
+   * @param at        the pivot's point (the bone's posed start joint): its x at 3·at
    * @param frame     3×3 row-major rotation whose columns are the bone's posed axes
    */
-  show(position: ArrayLike<number>, frame: ArrayLike<number>): void {
-    this.pivot.position.set(position[0], position[1], position[2]);
+  show(points: ArrayLike<number>, at: number, frame: ArrayLike<number>): void {
+    this.pivot.position.set(points[3 * at], points[3 * at + 1], points[3 * at + 2]);
     if (!this.controls.dragging) this.pivot.quaternion.setFromRotationMatrix(matrixOf(frame));
     this.pivot.updateMatrixWorld();
     this.helper.visible = true;

@@ -88,8 +88,7 @@ export class PoseTool extends Tool<PoseStateName> implements PoseGesture {
     }
     const { rotations, joints } = host.evaluated();
     const skeleton = host.skeleton();
-    const start = 3 * skeleton.bones[2 * bone];
-    host.gizmo.show(joints.subarray(start, start + 3), this.posedFrame(bone, rotations, scratchFrame));
+    host.gizmo.show(joints, skeleton.bones[2 * bone], this.posedFrame(bone, rotations, scratchFrame));
     host.redraw();
   }
 
