@@ -51,12 +51,15 @@ export interface SaveFileRequest {
  * must lead to a file inside that folder (workers/formats/resource-path.ts); main checks every one.
  */
 export interface SaveAssetRequest {
-  /** base name offered in the dialog, ending in .gltf */
+  /**
+   * base name offered in the dialog: a .gltf (with its buffers and images), or a .tgf skeleton (with its bone names
+   * file, `<name>.names`, the one resource, saved under the name chosen for the TGF)
+   */
   suggestedName: string;
   bytes: Uint8Array;
   /**
-   * at most MAX_ASSET_RESOURCES, each URI ending in one of ASSET_RESOURCE_EXTENSIONS; all the bytes together, the
-   * .gltf's included, at most MAX_FILE_BYTES
+   * at most MAX_ASSET_RESOURCES, each URI ending in one of ASSET_RESOURCE_EXTENSIONS (a .tgf's: exactly its .names
+   * file beside it); all the bytes together, the main file's included, at most MAX_FILE_BYTES
    */
   resources: { uri: string; bytes: Uint8Array }[];
 }

@@ -31,6 +31,7 @@ import {
   type SaveProjectRequest,
 } from './ipc-contract.ts';
 import { APP_HOST, APP_SCHEME } from './app-scheme.ts';
+import { boneNamesFileFor } from '../workers/formats/bone-names.ts';
 import { FormatError } from '../workers/formats/format-error.ts';
 import { WINDOWS_DEVICE_NAME, resourcePath } from '../workers/formats/resource-path.ts';
 
@@ -181,7 +182,8 @@ export interface ValidSaveAssetRequest {
  *               array of at most MAX_ASSET_RESOURCES { uri, bytes } }, no other fields; each uri a string of at most
  *               MAX_RESOURCE_URI_LENGTH naming a file inside the folder (resourcePath) whose name ends in one of
  *               ASSET_RESOURCE_EXTENSIONS, no two naming the same file (ignoring case, as Windows and macOS do);
- *               all the bytes together at most MAX_FILE_BYTES
+ *               all the bytes together at most MAX_FILE_BYTES. Or a .tgf skeleton whose one resource is its names
+ *               file beside it (boneNamesFileFor)
  * @returns the same fields, each resource with its path
  * @throws IpcArgumentError naming the field at fault (`resources[2].uri: …`)
  */
@@ -189,11 +191,16 @@ export function validateSaveAssetRequest(channel: string, value: unknown): Valid
   if (!isPlainObject(value)) throw new IpcArgumentError(channel, 'request must be an object');
   refuseUnknownKeys(channel, value, ['suggestedName', 'bytes', 'resources']);
   const suggestedName = validateBaseName(channel, value.suggestedName);
-  if (extensionOf(suggestedName) !== 'gltf') throw new IpcArgumentError(channel, 'an asset with resources is a .gltf file');
+  const skeleton = extensionOf(suggestedName) === 'tgf';
+  if (extensionOf(suggestedName) !== 'gltf' && !skeleton)
+    throw new IpcArgumentError(channel, 'an asset with resources is a .gltf file, or a .tgf skeleton with its .names file');
   const { bytes, resources } = value;
   if (!(bytes instanceof Uint8Array)) throw new IpcArgumentError(channel, 'bytes must be a Uint8Array');
   if (!Array.isArray(resources)) throw new IpcArgumentError(channel, 'resources must be an array');
   if (resources.length > MAX_ASSET_RESOURCES) throw new IpcArgumentError(channel, `at most ${MAX_ASSET_RESOURCES} resources`);
+  const namesFile = boneNamesFileFor(suggestedName);
+  if (skeleton && resources.length !== 1)
+    throw new IpcArgumentError(channel, `a .tgf skeleton has one resource, its names file ${namesFile}`);
   let total = bytes.byteLength;
   const seen = new Set<string>();
   const valid = resources.map((resource: unknown, i) => {
@@ -211,7 +218,8 @@ export function validateSaveAssetRequest(channel: string, value: unknown): Valid
       if (error instanceof FormatError) throw new IpcArgumentError(channel, `${place}.uri: ${error.reason}`);
       throw error;
     }
-    if (!(ASSET_RESOURCE_EXTENSIONS as readonly string[]).includes(extensionOf(path.slice(path.lastIndexOf('/') + 1))))
+    if (skeleton && path !== namesFile) throw new IpcArgumentError(channel, `${place}.uri must be the skeleton's names file ${namesFile}`);
+    if (!skeleton && !(ASSET_RESOURCE_EXTENSIONS as readonly string[]).includes(extensionOf(path.slice(path.lastIndexOf('/') + 1))))
       throw new IpcArgumentError(channel, `${place}.uri must end in one of .${ASSET_RESOURCE_EXTENSIONS.join(', .')}`);
     const key = path.toLowerCase();
     if (seen.has(key)) throw new IpcArgumentError(channel, `${place}.uri names a file an earlier resource names`);

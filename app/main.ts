@@ -291,14 +291,21 @@ async function saveFile(window: Window | null, argument: unknown): Promise<boole
   );
 }
 
-/** A .gltf and its resources: one Save dialog for the .gltf, the resources written relative to it (save-file.ts). */
+/**
+ * A .gltf and its resources, or a TGF skeleton and its names file: one Save dialog for the main file, the resources
+ * written relative to it (save-file.ts).
+ */
 async function saveAsset(window: Window | null, argument: unknown): Promise<boolean> {
   return withDialog(false, () =>
     saveRequestedAsset(argument, async (request) => {
+      const skeleton = /\.tgf$/i.test(request.suggestedName);
+      const count = request.resources.length;
       const result = await dialog.showSaveDialog(parentWindow(window), {
-        title: `Save ${request.suggestedName} and its ${request.resources.length} file${request.resources.length === 1 ? '' : 's'}`,
+        title: skeleton
+          ? `Save ${request.suggestedName} and its bone names`
+          : `Save ${request.suggestedName} and its ${count} file${count === 1 ? '' : 's'}`,
         defaultPath: path.join(app.getPath('documents'), request.suggestedName),
-        filters: [{ name: 'glTF file', extensions: ['gltf'] }],
+        filters: [skeleton ? { name: 'TGF skeleton', extensions: ['tgf'] } : { name: 'glTF file', extensions: ['gltf'] }],
       });
       return result.canceled || !result.filePath ? null : result.filePath;
     }),

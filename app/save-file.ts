@@ -9,6 +9,7 @@ import { writeFileAtomic, writeFilesAtomic } from './atomic-write.ts';
 import { IPC_CHANNELS, type SaveFileRequest } from './ipc-contract.ts';
 import { validateSaveAssetRequest, validateSaveFileRequest, type ValidSaveAssetRequest } from './ipc-validate.ts';
 import { bufferUris, withResourceUris } from '../workers/formats/gltf-resource-uris.ts';
+import { boneNamesFileFor } from '../workers/formats/bone-names.ts';
 
 /**
  * @param argument     the page's request, as received (validated here)
@@ -32,7 +33,8 @@ export async function saveRequestedFile(
  * written relative to it (subfolders made), all the files as one atomic set. Every URI is checked twice: by name
  * (validateSaveAssetRequest: inside the folder) and on disk (resourceTargets: no symbolic link in the chosen folder
  * leads the write out of it), before anything is written. Its buffers are renamed after the name chosen
- * (buffersNamedAfter).
+ * (buffersNamedAfter); a TGF skeleton's names file is written beside it under the name chosen for it (`arm.tgf` →
+ * `arm.names`).
  * @param argument     the page's request, as received (validated here)
  * @param chooseTarget where to write the .gltf; null when the user cancels
  * @returns whether the files were written
@@ -46,7 +48,10 @@ export async function saveRequestedAsset(
   const request = validateSaveAssetRequest(IPC_CHANNELS.saveAsset, argument);
   const target = await chooseTarget(request);
   if (target === null) return false;
-  const { bytes, resources } = buffersNamedAfter(request, path.basename(target));
+  const chosen = path.basename(target);
+  const { bytes, resources } = /\.tgf$/i.test(request.suggestedName)
+    ? { bytes: request.bytes, resources: { [boneNamesFileFor(chosen)]: request.resources[0].bytes } }
+    : buffersNamedAfter(request, chosen);
   const files = resourceTargets(path.dirname(target), resources, path.basename(target));
   files.push({ path: target, contents: bytes });
   await writeFilesAtomic(files, { createFolders: true });

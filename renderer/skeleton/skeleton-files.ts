@@ -47,18 +47,24 @@ export function skeletonFilesOf(doc: SceneDocument): { tgf: SkeletonFile; names:
 /** What the command uses of the app. */
 export interface SkeletonFilesHost {
   readonly store: Pick<SceneStore, 'doc'>;
-  readonly bridge: Pick<RigwrightBridge, 'saveFile'>;
+  readonly bridge: Pick<RigwrightBridge, 'saveAsset'>;
 }
 
-/** `file.saveSkeleton`: the TGF, then (unless its save was cancelled) the names file. */
+/**
+ * `file.saveSkeleton`: the TGF with its names file as one save (the desktop asks once, where the TGF goes, and writes
+ * the names file beside it under the name chosen; the web page downloads both).
+ */
 export function skeletonFileCommands(app: SkeletonFilesHost): HandlersFor<'file.saveSkeleton'> {
   return {
     'file.saveSkeleton': {
       run: async () => {
         const { tgf, names } = skeletonFilesOf(app.store.doc);
         const utf8 = new TextEncoder();
-        if (!(await app.bridge.saveFile({ suggestedName: tgf.name, bytes: utf8.encode(tgf.text) }))) return;
-        await app.bridge.saveFile({ suggestedName: names.name, bytes: utf8.encode(names.text) });
+        await app.bridge.saveAsset({
+          suggestedName: tgf.name,
+          bytes: utf8.encode(tgf.text),
+          resources: [{ uri: encodeURIComponent(names.name), bytes: utf8.encode(names.text) }],
+        });
       },
       canRun: () => boneCountOf(app.store.doc) > 0,
       refusal: 'the scene has no bones to save',

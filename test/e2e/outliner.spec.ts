@@ -3,9 +3,9 @@
  * written beside its TGF shows the names in the list and the status line; the search box filters by name and keeps
  * each match's ancestors; a double-click and typing renames a bone (F2 too); dragging a row onto another re-parents
  * it, and onto the list's empty area makes it a root; Delete deletes; undo gives back each step, and the list follows
- * without losing its search. Uses `window.__rigwright` to read the skeleton the app holds.
+ * without losing its search. Save skeleton downloads the TGF and its names file, which open again as the same rig. Uses `window.__rigwright` to read the skeleton the app holds.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
@@ -152,5 +152,21 @@ test('outliner and bone names: names from the names file in the list and status 
   expect(await command(page, 'edit.undo')).toBe(true);
   await expect(row(page, fingertip).locator('.bone-name')).toHaveText(NAMES[fingertip]);
   expect(await skeleton(page)).toEqual(rest);
+
+  // File → Save skeleton… downloads the TGF and its names file, which open again as the same bones and names.
+  const downloads: { name: string; text: string }[] = [];
+  page.on('download', (download) => {
+    void download.path().then((file) => downloads.push({ name: download.suggestedFilename(), text: readFileSync(file, 'utf8') }));
+  });
+  expect(await command(page, 'file.saveSkeleton')).toBe(true);
+  await expect.poll(() => downloads.length).toBe(2);
+  const saved = Object.fromEntries(downloads.map((d) => [d.name, d.text]));
+  expect(Object.keys(saved).sort()).toEqual(['hand.names', 'hand.tgf']);
+  expect(saved['hand.names']).toBe(`${NAMES.join('\n')}\n`);
+  const again = mkdtempSync(path.join(os.tmpdir(), 'rigwright-saved-'));
+  for (const [name, text] of Object.entries(saved)) writeFileSync(path.join(again, name), text);
+  await loadFiles(page, [path.join(again, 'hand.tgf'), path.join(again, 'hand.names')]);
+  await expect.poll(async () => (await skeleton(page)).names).toEqual(NAMES);
+  expect((await skeleton(page)).parents).toEqual(rest.parents);
   expect(errors).toEqual([]);
 });

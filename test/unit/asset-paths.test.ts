@@ -574,3 +574,15 @@ test('the desktop save of a .gltf with resources refuses a chosen folder whose s
   );
   assert.deepEqual(readFileSync(path.join(chosen, 'hero edited.bin')), Buffer.from(bin), 'the buffer under the chosen name');
 });
+
+test('the desktop save of a TGF skeleton writes its names file beside it under the name chosen for the TGF', async () => {
+  const chosen = path.join(work, 'skeleton-save');
+  mkdirSync(chosen);
+  const tgf = new TextEncoder().encode('1 0 0 0\n2 0 1 0\n#\n1 2\n#\n');
+  const names = new TextEncoder().encode('upper arm.L\n');
+  const request = { suggestedName: 'body.tgf', bytes: tgf, resources: [{ uri: 'body.names', bytes: names }] };
+  assert.equal(await saveRequestedAsset(request, () => Promise.resolve(path.join(chosen, 'arm.tgf'))), true);
+  assert.deepEqual(Object.keys(tree(chosen)), ['arm.names', 'arm.tgf']);
+  assert.deepEqual(new Uint8Array(readFileSync(path.join(chosen, 'arm.tgf'))), tgf);
+  assert.deepEqual(new Uint8Array(readFileSync(path.join(chosen, 'arm.names'))), names);
+});

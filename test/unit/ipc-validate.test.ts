@@ -480,3 +480,48 @@ test('an autosave chunk is an id, an index and at most 1 MiB of bytes, nothing e
   refuses(() => validateAutosaveChunk(CHANNEL, [bytes]), /^chunk must be an object$/);
   refuses(() => validateAutosaveChunk(CHANNEL, null), /^chunk must be an object$/);
 });
+
+test('saveAsset: a .tgf skeleton with exactly its names file beside it; any other resource is refused', () => {
+  const bytes = new Uint8Array(4);
+  const names = new Uint8Array(2);
+  const valid = validateSaveAssetRequest(CHANNEL, { suggestedName: 'arm.tgf', bytes, resources: [{ uri: 'arm.names', bytes: names }] });
+  assert.deepEqual(valid.resources, [{ uri: 'arm.names', path: 'arm.names', bytes: names }]);
+  const spaced = validateSaveAssetRequest(CHANNEL, { suggestedName: 'my rig.tgf', bytes, resources: [{ uri: 'my%20rig.names', bytes }] });
+  assert.equal(spaced.resources[0].path, 'my rig.names');
+  refuses(
+    () => validateSaveAssetRequest(CHANNEL, { suggestedName: 'arm.tgf', bytes, resources: [{ uri: 'leg.names', bytes }] }),
+    /^resources\[0\]\.uri must be the skeleton's names file arm\.names$/,
+  );
+  refuses(
+    () => validateSaveAssetRequest(CHANNEL, { suggestedName: 'arm.tgf', bytes, resources: [{ uri: 'arm.bin', bytes }] }),
+    /must be the skeleton's names file arm\.names/,
+  );
+  refuses(
+    () => validateSaveAssetRequest(CHANNEL, { suggestedName: 'arm.tgf', bytes, resources: [{ uri: 'sub/arm.names', bytes }] }),
+    /must be the skeleton's names file/,
+  );
+  refuses(
+    () => validateSaveAssetRequest(CHANNEL, { suggestedName: 'arm.tgf', bytes, resources: [] }),
+    /one resource, its names file arm\.names/,
+  );
+  refuses(
+    () =>
+      validateSaveAssetRequest(CHANNEL, {
+        suggestedName: 'arm.tgf',
+        bytes,
+        resources: [
+          { uri: 'arm.names', bytes },
+          { uri: 'arm.names', bytes },
+        ],
+      }),
+    /one resource/,
+  );
+  refuses(
+    () => validateSaveAssetRequest(CHANNEL, { suggestedName: 'fox.gltf', bytes, resources: [{ uri: 'fox.names', bytes }] }),
+    /must end in one of \.bin/,
+  );
+  refuses(
+    () => validateSaveAssetRequest(CHANNEL, { suggestedName: 'arm.obj', bytes, resources: [] }),
+    /a \.gltf file, or a \.tgf skeleton/,
+  );
+});
