@@ -28,6 +28,7 @@ import { PosePanel } from '../panels/pose-panel.ts';
 import { reachedPose, withBonePosed, type ShownPose } from '../skeleton/pose-commands.ts';
 import { boneRotationIn, eulerXyzToMatrix, matrixToEulerXyz, relativeRotationFrom } from '../../workers/rig/bone-rotations.ts';
 import type { PosedBones } from '../../workers/scene/scene-document.ts';
+import type { PoseView } from '../deform/pose-evaluator.ts';
 import { ToolManager } from '../tools/tool-manager.ts';
 import { PosespaceClient } from '../io/posespace-client.ts';
 import { ExamplesPanel } from '../panels/examples-panel.ts';
@@ -105,6 +106,8 @@ export interface AppPartsHost extends ExportHost {
   showLive(posed: PosedBones | null): void;
   /** the joint drawn under a page point, or -1 */
   jointAt(pageX: number, pageY: number): number;
+  /** the rest toggle and a pose gesture's live bones */
+  readonly poseView: PoseView;
   padInfluences(stride: number): void;
 }
 
@@ -264,6 +267,7 @@ function poseTool(app: AppPartsHost): PoseTool {
   return new PoseTool({
     gizmo: new PoseGizmo(app.viewport.scene, app.viewport.camera),
     selectedBone: () => app.selectedBone,
+    restShown: () => app.poseView.rest,
     pickBoneAt: (x, y) => void app.commands.invoke('bone.select', app.jointBoneAt(x, y)),
     jointAt: (x, y) => app.jointAt(x, y),
     skeleton: () => app.store.doc.skeleton,

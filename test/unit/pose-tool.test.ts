@@ -82,6 +82,7 @@ function setup() {
   const tool: PoseTool = new PoseTool({
     gizmo,
     selectedBone: () => boneSelection.bone,
+    restShown: () => view.rest,
     pickBoneAt: (x, y) => {
       const j = jointAt(x, y);
       boneSelection.select(j < 0 ? -1 : boneForJoint(store.doc.skeleton.bones, j));
@@ -203,4 +204,22 @@ test('IK mode: a drag of the wrist is one pose.ik step that puts the wrist on th
   const onPage = page([...reached]);
   assert.ok(Math.hypot(onPage.x - end.x, onPage.y - end.y) < 1e-6, 'the wrist is under the pointer');
   assert.ok(Math.abs(reached[2] - wrist[2]) < 1e-9, 'in the view plane through where it was');
+});
+
+test('while the rest pose is shown the gizmo is hidden and a press on its ring is the camera’s', () => {
+  const { tool, gizmo, page, pointer, boneSelection, view, store } = setup();
+  boneSelection.select(FOREARM);
+  tool.refresh();
+  assert.ok(gizmo.visible, 'the gizmo shows on the selected bone');
+  const ring = page(gizmo.ringPoint(2, Math.PI / 4));
+  view.rest = true;
+  tool.refresh();
+  assert.equal(gizmo.visible, false, 'hidden at rest');
+  assert.equal(tool.current.onPointerDown!(pointer(ring)), false, 'the press goes to the camera');
+  tool.current.onPointerUp!(pointer({ x: ring.x + 30, y: ring.y }));
+  assert.equal(boneSelection.bone, FOREARM, 'a drag (the camera’s) keeps the selection');
+  assert.equal(store.history.undoCount, 0);
+  view.rest = false;
+  tool.refresh();
+  assert.ok(gizmo.visible, 'shown again');
 });

@@ -13,6 +13,8 @@ export interface PoseToolHost {
   readonly gizmo: PoseGizmo;
   /** the selected bone, or -1 */
   selectedBone(): number;
+  /** the rest pose is shown (a view): nothing is posed until it is turned off */
+  restShown(): boolean;
   /** selects the bone of the joint drawn under a page point (none when no joint is there) */
   pickBoneAt(clientX: number, clientY: number): void;
   /** the joint drawn under a page point, or -1 */

@@ -23,7 +23,7 @@ export class PoseIdle implements ToolState {
         return true;
       }
     }
-    if (bone >= 0 && tool.ik && host.skeleton().parents[bone] >= 0) {
+    if (bone >= 0 && tool.ik && !host.restShown() && host.skeleton().parents[bone] >= 0) {
       const end = host.skeleton().bones[2 * bone + 1];
       if (host.jointAt(pointer.clientX, pointer.clientY) === end) {
         tool.transition('reaching');

@@ -2,7 +2,8 @@
  * The pose tool: click a joint to pick its bone; the selected bone carries a rotation gizmo at its posed start joint,
  * in the bone's own axes or the world's; dragging a ring turns the bone live and makes one undo step at release. In IK
  * mode, dragging the selected bone's end joint moves it in the view plane and turns the bone and its parent to reach
- * it (two-bone IK), again one undo step at release. Escape during a drag puts the pose back. A press off the gizmo and
+ * it (two-bone IK), again one undo step at release. Escape during a drag puts the pose back. While the rest pose is
+ * shown (a view), neither the gizmo nor IK is offered: what they turned would not be on screen. A press off the gizmo and
  * the end joint goes to the camera controls (they orbit), and a click there picks a joint's bone, as the select tool
  * does.
  *
@@ -79,7 +80,7 @@ export class PoseTool extends Tool<PoseStateName> implements PoseGesture {
   refresh(active = true): void {
     const { host } = this;
     const bone = host.selectedBone();
-    if (!active || bone < 0 || this.ikMode) {
+    if (!active || bone < 0 || this.ikMode || host.restShown()) {
       if (host.gizmo.visible) {
         host.gizmo.hide();
         host.redraw();
