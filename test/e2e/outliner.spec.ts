@@ -104,6 +104,11 @@ test('outliner and bone names: names from the names file in the list and status 
   await dragRow(page, leaf, row(page, root));
   await expect.poll(async () => (await skeleton(page)).parents[leaf]).toBe(root);
   expect(await indent(page, leaf)).toBe((await indent(page, root)) + 14);
+  // A re-parent changes the rest skeleton the weights were made for: the status line and the Bind panel say so.
+  const stale = 'Skeleton changed since binding — rebind to update the weights';
+  await expect(page.locator('#status')).toContainText(stale);
+  expect(await command(page, 'bind.panel')).toBe(true);
+  await expect(page.locator('#bind-panel .bind-stale')).toContainText(stale);
   const tree = page.locator('#bone-list .bone-tree');
   const treeBox = (await tree.boundingBox())!;
   const lastRow = (await page.locator('#bone-list .bone-row').last().boundingBox())!;
@@ -129,6 +134,9 @@ test('outliner and bone names: names from the names file in the list and status 
   expect(await command(page, 'edit.undo')).toBe(true);
   await expect(row(page, renamed).locator('.bone-name')).toHaveText(NAMES[renamed]);
   expect(await skeleton(page)).toEqual(rest);
+  await expect(page.locator('#status')).not.toContainText(stale);
+  await expect(page.locator('#bind-panel .bind-stale')).toHaveCount(0);
+  expect(await command(page, 'bind.panel')).toBe(true);
   // The double-click selected the renamed bone: the status line has its name back.
   await expect(page.locator('#status')).toContainText(`bone: ${NAMES[renamed]} (`);
 
