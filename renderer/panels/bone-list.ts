@@ -10,6 +10,7 @@
 import './bone-list.css';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
+import { searchMatches, treeOrder } from '../skeleton/bone-tree.ts';
 import { commandButton, element, floatingPanel, refreshCommandButtons } from './controls.ts';
 
 export interface BoneListHost {
@@ -26,37 +27,6 @@ const DRAG_THRESHOLD = 4;
 /** Indentation per level of the tree, in pixels. */
 const INDENT = 14;
 
-/** The bones in tree order (roots by index, each followed by its subtree, children by index) with their depth. */
-export function treeOrder(parents: ArrayLike<number>): { bone: number; depth: number }[] {
-  const children: number[][] = Array.from({ length: parents.length }, () => []);
-  const roots: number[] = [];
-  for (let b = 0; b < parents.length; b++) (parents[b] >= 0 ? children[parents[b]] : roots).push(b);
-  const out: { bone: number; depth: number }[] = [];
-  const stack = roots.reverse().map((bone) => ({ bone, depth: 0 }));
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    out.push(next);
-    for (let i = children[next.bone].length - 1; i >= 0; i--) stack.push({ bone: children[next.bone][i], depth: next.depth + 1 });
-  }
-  return out;
-}
-
-/**
- * The bones a search shows: those whose name holds the query (any case) and their ancestors; null for no query.
- * @returns for each bone, 2 = a match, 1 = an ancestor of one, 0 = hidden; or null when every bone shows
- */
-export function searchMatches(names: readonly string[], parents: ArrayLike<number>, query: string): Uint8Array | null {
-  const q = query.trim().toLowerCase();
-  if (q === '') return null;
-  const shown = new Uint8Array(names.length);
-  names.forEach((name, b) => {
-    if (!name.toLowerCase().includes(q)) return;
-    shown[b] = 2;
-    for (let up = parents[b]; up >= 0 && shown[up] === 0; up = parents[up]) shown[up] = 1;
-  });
-  return shown;
-}
-
 export class BoneList {
   readonly root: HTMLElement;
   private readonly toolbarGroup: HTMLElement;
@@ -68,6 +38,8 @@ export class BoneList {
   private built: { skeleton: unknown; names: unknown; query: string } | null = null;
   /** the row being renamed, while its field is open */
   private editing: { bone: number; input: HTMLInputElement } | null = null;
+  /** the selected bone the rows last showed */
+  private shownSelection = -1;
   /** a press on a row: the bone, where it started, and whether it has become a drag */
   private press: { bone: number; x: number; y: number; dragging: boolean; pointer: number } | null = null;
 
@@ -138,7 +110,10 @@ export class BoneList {
       const isSelected = Number(row.dataset.bone) === selected;
       row.classList.toggle('selected', isSelected);
       row.setAttribute('aria-selected', String(isSelected));
+      // A bone picked elsewhere (a joint clicked in the view) comes into sight; the list scrolls no further.
+      if (isSelected && selected !== this.shownSelection) row.scrollIntoView({ block: 'nearest' });
     }
+    this.shownSelection = selected;
   }
 
   private rebuild(doc: SceneDocument, names: readonly string[], query: string): void {
