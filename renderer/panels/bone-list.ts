@@ -127,6 +127,8 @@ export class BoneList {
         const row = element('li', 'bone-row');
         row.dataset.bone = String(bone);
         row.tabIndex = 0;
+        // The row's own keys: not the window's shortcuts (Delete there deletes the selected bone or clears handles).
+        row.dataset.ownKeys = 'F2 Delete Enter';
         row.setAttribute('role', 'treeitem');
         row.style.paddingLeft = `${4 + depth * INDENT}px`;
         if (shown && shown[bone] === 1) row.classList.add('ancestor');
@@ -205,8 +207,7 @@ export class BoneList {
   }
 
   private rowKey(event: KeyboardEvent): void {
-    // The window's shortcuts see keys first: one that was a shortcut there is not also the row's.
-    if (event.defaultPrevented || this.editing) return;
+    if (this.editing) return;
     const bone = this.boneAt(event.target);
     if (bone === null) return;
     if (event.key === 'F2') this.startRename(bone);

@@ -150,10 +150,15 @@ test('outliner and bone names: names from the names file in the list and status 
   await page.keyboard.press('Enter');
   await expect(row(page, fingertip).locator('.bone-name')).toHaveText('nail');
   await expect(page.locator('#status')).toContainText('bone: nail (');
+  // With the Bind panel open, Delete is also its shortcut (clear handles): on the row it is the row's.
+  expect(await command(page, 'bind.panel')).toBe(true);
+  const steps: string[] = await page.evaluate(() => (window as any).__rigwright.history().undo);
   await row(page, fingertip).focus();
   await page.keyboard.press('Delete');
   await expect(page.locator('#bone-list .bone-row')).toHaveCount(19);
   expect((await skeleton(page)).names).not.toContain('nail');
+  expect(await page.evaluate(() => (window as any).__rigwright.history().undo)).toEqual([...steps, 'Delete nail']);
+  expect(await command(page, 'bind.panel')).toBe(true);
   expect(await command(page, 'edit.undo')).toBe(true);
   await expect(page.locator('#bone-list .bone-row')).toHaveCount(20);
   await expect(row(page, fingertip).locator('.bone-name')).toHaveText('nail');
