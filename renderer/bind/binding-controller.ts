@@ -225,7 +225,9 @@ export class BindingController {
   /** The last solve's warnings (bones without handles, parts without handles), one line each. */
   reportLines(): string[] {
     const last = this.lastResult;
-    return last ? bindingReport(last.result.bonesWithoutHandles, last.result.unhandledComponents, last.boundRigidly) : [];
+    if (!last) return [];
+    const names = boneNamesOf(this.host.store.doc);
+    return bindingReport(last.result.bonesWithoutHandles, last.result.unhandledComponents, last.boundRigidly, names);
   }
 
   /** How many vertices are handles, and where they came from. */

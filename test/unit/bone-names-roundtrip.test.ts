@@ -26,6 +26,7 @@ import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../wo
 import { demoDocument, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { bodyDocument } from './full-documents.ts';
 import { inProcessIo } from './in-process-io.ts';
+import { bindingReport } from '../../workers/weights/binding-report.ts';
 import { dataFile } from './shared-data.ts';
 
 const dataBytes = (...parts: string[]): OpenedFile => ({ name: parts.at(-1)!, bytes: new Uint8Array(readFileSync(dataFile(...parts))) });
@@ -188,4 +189,16 @@ test('a refused bone edit names the bones by their names', async () => {
   assert.throws(() => reparentBone(hand, root, child), {
     message: `${HAND_NAMES[child]} is wrist or below it: re-parenting would create a cycle`,
   });
+});
+
+test('the binding report calls bones by name when given names, and bone <index> without', () => {
+  const parts = [{ vertexCount: 12, nearestBone: 10, firstVertex: 40 }];
+  assert.deepEqual(bindingReport([3, 5], parts, true, HAND_NAMES), [
+    `${HAND_NAMES[3]}, ${HAND_NAMES[5]} have no handle vertices: weight 0 everywhere`,
+    'a part of the mesh without handles: 12 vertices from vertex 40, nearest wrist; bound rigidly to wrist',
+  ]);
+  assert.deepEqual(bindingReport([3], parts, false), [
+    'bone 3 has no handle vertices: weight 0 everywhere',
+    'a part of the mesh without handles: 12 vertices from vertex 40, nearest bone 10; weights left at 0',
+  ]);
 });
