@@ -128,8 +128,14 @@ export class AppChrome {
   }
 
   /** @param parts  status fields, shown separated */
-  setStatus(parts: string[]): void {
-    this.status.replaceChildren(...parts.map((text) => element('span', 'status-field', text)));
+  /**
+   * @param parts  the fields, wrapped as the width allows
+   * @param hint   what the active tool's click does now, on a line of its own so that a gesture changing it never
+   *               reflows the fields (and resizes the viewport under the pointer)
+   */
+  setStatus(parts: string[], hint: string | null = null): void {
+    const fields = parts.map((text) => element('span', 'status-field', text));
+    this.status.replaceChildren(...(hint ? [element('span', 'status-hint', hint)] : []), ...fields);
   }
 
   showError(message: string): void {

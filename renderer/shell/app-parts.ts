@@ -248,7 +248,11 @@ function skeletonTool(app: AppPartsHost, canvas: HTMLCanvasElement): SkeletonToo
   return new SkeletonTool({
     doc: () => app.store.doc,
     camera: app.viewport.camera,
-    jointAt: (x, y) => app.jointAt(...page(x, y)),
+    jointAt: (x, y) => {
+      // The joints drawn: a bone edit makes a new evaluator, posed at the next frame; a click may come first.
+      app.frames.ensurePose();
+      return app.jointAt(...page(x, y));
+    },
     insertBone: ({ parent, tip, head }) =>
       app.commands.execute('bone.insert', { parent, tip: [...tip], ...(head ? { head: [...head] } : {}) }) as number,
     moveJoint: (joint, position) => void app.commands.execute('bone.moveJoint', { joint, position: [...position] }),

@@ -209,7 +209,10 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
     pose: poseTestHook(app),
     work: workHook(app),
     settled: () => deformation.settled(),
-    jointScreenPosition: (joint) => pagePosition(app.viewport, app.evaluator.joints, joint),
+    jointScreenPosition: (joint) => {
+      frames.ensurePose();
+      return pagePosition(app.viewport, app.evaluator.joints, joint);
+    },
     boundingDiagonal: () => store.doc.diagonal,
     holdDraws: (on) => {
       frames.drawsHeld = on;

@@ -513,7 +513,7 @@ export class App {
     this.chrome.setSceneName(this.store.doc.name);
     this.project.showTitle();
     this.chrome.setRecent(this.project.recent.map((r) => r.name));
-    this.chrome.setStatus(this.status());
+    this.chrome.setStatus(this.status(), this.tools.active.hint());
     this.chrome.refreshCommands();
     for (const panel of this.shownPanels) panel.refresh();
     this.refreshCurves();
@@ -536,7 +536,6 @@ export class App {
       scaled: this.evaluator.scaled,
       asExported: this.asExported ? `${influences} × ${weightComponent.replace('-', ' ')}` : null,
       undoLabel: this.history.undoLabel,
-      toolHint: this.tools.active.hint(),
       meshes: {
         count: this.meshes.list.length,
         active: this.meshes.activePart?.name ?? null,

@@ -18,8 +18,6 @@ export interface StatusInput {
   asExported: string | null;
   /** what Undo would undo, or null */
   undoLabel: string | null;
-  /** what a click of the active tool does now, or null */
-  toolHint?: string | null;
   /** the scene's meshes: how many, the one the tools act on (null: all), how many are hidden */
   meshes?: { count: number; active: string | null; hidden: number };
 }
@@ -32,7 +30,6 @@ export function statusParts(s: StatusInput): string[] {
   const { doc } = s;
   const files = [...new Set([...doc.meshFiles, doc.skeletonFile, doc.posesFile].filter((f): f is string => !!f))];
   const parts = [
-    ...(s.toolHint ? [s.toolHint] : []),
     s.loadingNames.length > 0 ? `loading ${s.loadingNames.join(', ')}…` : files.length > 0 ? files.join(' · ') : 'built-in demo',
     `${formatCount(vertexCountOf(doc))} vertices · ${formatCount(triangleCountOf(doc))} triangles · ${boneCountOf(doc) > 0 ? `${boneCountOf(doc)} bones` : 'no skeleton yet (J builds one)'}`,
     `weights: ${doc.weightsSource}${s.painted ? ', painted' : ''}`,
