@@ -20,6 +20,8 @@ import { BoneEditError, deleteBone, insertBone } from '../../workers/rig/bone-ed
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import { defaultProjectSettings, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
+import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../workers/scene/project-document.ts';
 import { inProcessIo as io, textFile } from './in-process-io.ts';
 import { dataFile } from './shared-data.ts';
 
@@ -103,4 +105,25 @@ test('bare mesh: the first bone is a root from a new head joint to a new tip, we
   const two = { ...one, ...second.fields };
   assert.deepEqual([...two.skeleton.parents], [-1, 0]);
   assert.deepEqual([...two.weights.data], [1, 0, 1, 0, 1, 0, 1, 0]);
+});
+
+test('bare mesh: a project with no skeleton saves and reopens with 0 bones, and with its first bone after an insert', async () => {
+  const doc = await loadIntoDocument(demoDocument(), [textFile('shape.obj', TRIANGLE_OBJ)], io);
+  const settings = defaultProjectSettings(4, 0);
+  const bytes = await writeProjectFile({ scene: projectSceneOf(doc), settings: projectSettingsOf(doc, settings) }, 'shape.rig.glb');
+  const read = readProjectFile(bytes, 'shape.rig.glb');
+  const reopened = documentFromProject(read.scene, read.settings);
+  assert.equal(boneCountOf(reopened), 0);
+  assert.deepEqual([reopened.weights.rows, reopened.weights.cols], [4, 0]);
+  assert.deepEqual([...reopened.mesh.positions], [...doc.mesh.positions]);
+  assert.doesNotThrow(() => assertConsistent(reopened));
+
+  const one = { ...reopened, ...insertBone(reopened, { parent: null, head: [0, 0, 0], tip: [0, 0, 1] }).fields };
+  const again = readProjectFile(
+    await writeProjectFile({ scene: projectSceneOf(one), settings: projectSettingsOf(one, defaultProjectSettings(4, 1)) }, 'one.rig.glb'),
+    'one.rig.glb',
+  );
+  const withBone = documentFromProject(again.scene, again.settings);
+  assert.deepEqual([...withBone.skeleton.joints], [0, 0, 0, 0, 0, 1]);
+  assert.deepEqual([...withBone.weights.data], [1, 1, 1, 1]);
 });
