@@ -15,7 +15,7 @@ import { paintCommands, PRUNE_THRESHOLD, type PaintCommandsHost } from '../../re
 import { AUTOSAVE_DELAY_RANGE, AUTOSAVE_MAX_WAIT_RANGE, AUTOSAVE_VERSIONS_RANGE } from '../../renderer/project/autosave.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 
-const IDLE = { toolBusy: false, binding: false, bindPanel: true, boneSelected: true };
+const IDLE = { toolBusy: false, binding: false, bindPanel: true, boneSelected: true, hasSkeleton: true };
 
 /** Checks `value` as the registry would for command `id`. */
 function check(id: keyof typeof COMMANDS, value: unknown, scene: ArgumentScene = { boneCount: () => 3 }): void {
