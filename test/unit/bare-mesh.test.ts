@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
+import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
+import { whyNot } from '../../renderer/commands/when-clause.ts';
 import {
   NO_SKELETON_WEIGHTS,
   PROVISIONAL_WEIGHTS,
@@ -126,4 +128,23 @@ test('bare mesh: a project with no skeleton saves and reopens with 0 bones, and 
   const withBone = documentFromProject(again.scene, again.settings);
   assert.deepEqual([...withBone.skeleton.joints], [0, 0, 0, 0, 0, 1]);
   assert.deepEqual([...withBone.weights.data], [1, 1, 1, 1]);
+});
+
+test('bare mesh: what needs bones refuses, saying the skeleton tool builds them', () => {
+  const context = { toolBusy: false, binding: false, meshActive: true, bindPanel: true, hasSkeleton: false };
+  const needBones: CommandId[] = [
+    'bind.compute',
+    'bind.computeRigid',
+    'bind.computePart',
+    'bind.saveWeights',
+    'tool.brush',
+    'paint.normalize',
+    'paint.limit',
+    'file.export',
+  ];
+  for (const id of needBones) {
+    assert.equal(whyNot(COMMANDS[id].enabledWhen, context), 'no skeleton yet: build one with the skeleton tool (J)', id);
+    assert.equal(whyNot(COMMANDS[id].enabledWhen, { ...context, hasSkeleton: true }), null, `${id} runs with a skeleton`);
+  }
+  assert.equal(whyNot(COMMANDS['tool.skeleton'].enabledWhen, context), null, 'the skeleton tool needs none');
 });
