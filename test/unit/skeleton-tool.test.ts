@@ -361,8 +361,8 @@ test('skeleton tool: Delete deletes the selected bone, S splits it, Shift+M mirr
   assert.equal(boneCountOf(store.doc), 0, 'undo all the way: the bare mesh');
 });
 
-test('skeleton tool: undo while a chain is open is allowed; a chain whose bone is gone starts over with a pending joint', () => {
-  const { store, history, tool, click } = setup();
+test('skeleton tool: undo while a chain is open is allowed; a chain whose bone is gone, or whose scene is, starts over', () => {
+  const { store, history, tool, click, guides } = setup();
   click([-1, 0, 0]);
   click([0, 0, 0]);
   click([1, 0, 0]);
@@ -375,6 +375,12 @@ test('skeleton tool: undo while a chain is open is allowed; a chain whose bone i
   click([1, 0.3, 0]);
   assert.equal(boneCountOf(store.doc), 1);
   assertClose(store.doc.skeleton.joints, [0.5, 0.3, 0, 1, 0.3, 0], 'a fresh root');
+
+  // Another scene opened while the chain is open: the chain ends with it.
+  store.open(bareBox(), 'opened box.obj');
+  click([-1, 0, 0]);
+  assert.equal(boneCountOf(store.doc), 0, 'the first click in the new scene is a new chain’s pending joint');
+  assertClose(guides().pending!, [-1, 0, 0], 'shown as such');
 });
 
 test('skeleton tool: bone commands from a key are refused while a joint is dragged (a gesture holds the scene)', () => {

@@ -14,6 +14,7 @@
  */
 import * as THREE from 'three';
 import type { SceneDocument } from '../../../workers/scene/scene-document.ts';
+import type { TriangleMesh } from '../../../workers/formats/types.ts';
 import { volumeMidpoint } from '../../../workers/rig/volume-ray.ts';
 import { Tool, type ToolPointer } from '../tool.ts';
 import {
@@ -35,8 +36,9 @@ import { SkeletonDragging } from './skeleton-dragging.ts';
 import { SkeletonReparenting } from './skeleton-reparenting.ts';
 
 export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGesture {
-  /** the open chain's last joint, or null (no chain) */
-  chain: ChainEnd | null = null;
+  private chainEnd: ChainEnd | null = null;
+  /** the mesh the chain was built on: another scene ends it */
+  private chainMesh: TriangleMesh | null = null;
   /** the press: canvas px, modifiers, and the joint pressed on (-1: none) */
   readonly press = { x: 0, y: 0, joint: -1, shift: false, alt: false };
   /** the joint being dragged: its rest position before the drag and where it is shown now */
@@ -55,6 +57,16 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
       dragging: new SkeletonDragging(() => this),
       reparenting: new SkeletonReparenting(() => this),
     });
+  }
+
+  /** the open chain's last joint, or null (no chain, or another scene opened since) */
+  get chain(): ChainEnd | null {
+    return this.chainEnd && this.host.doc().mesh === this.chainMesh ? this.chainEnd : null;
+  }
+
+  set chain(end: ChainEnd | null) {
+    this.chainEnd = end;
+    this.chainMesh = end ? this.host.doc().mesh : null;
   }
 
   /** A press in progress; an open chain is not a gesture (undo and the other commands run meanwhile). */
