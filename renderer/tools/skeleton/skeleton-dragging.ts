@@ -15,10 +15,7 @@ export class SkeletonDragging implements ToolState {
     const tool = this.tool();
     const drag = tool.drag!;
     tool.track(pointer);
-    const { position, snapped } = tool.dragTarget(pointer);
-    drag.to = position;
-    drag.snapped = snapped;
-    tool.press.shift = pointer.shiftKey;
+    drag.to = tool.dragTarget(pointer);
     tool.showGuides();
   }
 

@@ -57,9 +57,9 @@ export interface SkeletonGesture {
   /** the open chain's last joint, or null (no chain) */
   chain: ChainEnd | null;
   /** the press: canvas px, modifiers, and the joint pressed on (-1: none) */
-  readonly press: { x: number; y: number; joint: number; shift: boolean; alt: boolean };
+  readonly press: { x: number; y: number; joint: number; alt: boolean };
   /** the joint being dragged: its rest position before the drag and where it is shown now */
-  drag: { joint: number; from: Vec3; to: Vec3; snapped: boolean } | null;
+  drag: { joint: number; from: Vec3; to: Vec3 } | null;
   /** the pointer's last canvas position over the canvas, for the rubber band */
   hover: { x: number; y: number } | null;
   track(pointer: ToolPointer): void;
@@ -68,7 +68,7 @@ export interface SkeletonGesture {
   branchFrom(joint: number): void;
   afterClick(): void;
   endChain(): void;
-  dragTarget(pointer: ToolPointer): { position: Vec3; snapped: boolean };
+  dragTarget(pointer: ToolPointer): Vec3;
   showGuides(): void;
 }
 

@@ -18,7 +18,7 @@ export class SkeletonPressing implements ToolState {
       return;
     }
     const from = jointPosition(tool.host.doc().skeleton.joints, tool.press.joint);
-    tool.drag = { joint: tool.press.joint, from, to: from, snapped: false };
+    tool.drag = { joint: tool.press.joint, from, to: from };
     tool.transition('dragging');
     tool.current.onPointerMove?.(pointer);
   }

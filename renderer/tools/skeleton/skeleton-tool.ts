@@ -40,9 +40,9 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
   /** the mesh the chain was built on: another scene ends it */
   private chainMesh: TriangleMesh | null = null;
   /** the press: canvas px, modifiers, and the joint pressed on (-1: none) */
-  readonly press = { x: 0, y: 0, joint: -1, shift: false, alt: false };
+  readonly press = { x: 0, y: 0, joint: -1, alt: false };
   /** the joint being dragged: its rest position before the drag and where it is shown now */
-  drag: { joint: number; from: Vec3; to: Vec3; snapped: boolean } | null = null;
+  drag: { joint: number; from: Vec3; to: Vec3 } | null = null;
   /** the pointer's last canvas position over the canvas, for the rubber band */
   hover: { x: number; y: number } | null = null;
   /** the canvas size at the latest pointer event, CSS px */
@@ -92,9 +92,7 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
       case 'pressing':
         return 'Skeleton: release to place, drag to move';
       case 'dragging':
-        return this.press.shift
-          ? 'Skeleton: moving the joint to the middle of the volume under the pointer (Shift); Esc puts it back'
-          : 'Skeleton: moving the joint in the view plane (Shift: to the middle of the volume); Esc puts it back';
+        return 'Skeleton: moving the joint in the view plane; hold Shift to put it in the middle of the volume under the pointer; Esc puts it back';
       case 'reparenting':
         return 'Skeleton: release on the joint the bone should hang from; Esc cancels';
     }
@@ -143,7 +141,7 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
     this.track(pointer);
     if (pointer.button !== 0) return false;
     const joint = this.host.jointAt(pointer.x, pointer.y);
-    Object.assign(this.press, { x: pointer.x, y: pointer.y, joint, shift: pointer.shiftKey, alt: pointer.altKey });
+    Object.assign(this.press, { x: pointer.x, y: pointer.y, joint, alt: pointer.altKey });
     this.transition(joint >= 0 ? 'pressing' : 'pointing');
     return joint >= 0;
   }
@@ -209,14 +207,14 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
   }
 
   /** Where the dragged joint goes for a pointer: the view plane through its start, or with Shift the volume's middle. */
-  dragTarget(pointer: ToolPointer): { position: Vec3; snapped: boolean } {
+  dragTarget(pointer: ToolPointer): Vec3 {
     const drag = this.drag!;
     const ray = this.rayAt(pointer.x, pointer.y);
     if (pointer.shiftKey) {
       const hit = volumeMidpoint(this.host.doc().mesh, ray.origin, ray.direction);
-      if (hit) return { position: hit.point, snapped: true };
+      if (hit) return hit.point;
     }
-    return { position: onViewPlane(ray, drag.from, this.viewDirection()) ?? drag.from, snapped: false };
+    return onViewPlane(ray, drag.from, this.viewDirection()) ?? drag.from;
   }
 
   /** Draws the pending joint, the rubber band and the dragged joint as the tool has them now. */
