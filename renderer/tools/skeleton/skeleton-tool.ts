@@ -89,8 +89,11 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
       case 'chaining':
         return 'Skeleton: click on the mesh to add a bone, on a joint to branch from it; Esc ends the chain';
       case 'pointing':
+        return 'Skeleton: release here to place a joint; a drag turns the view';
       case 'pressing':
-        return 'Skeleton: release to place, drag to move';
+        return this.press.alt
+          ? 'Skeleton: drag onto the joint the bone should hang from'
+          : 'Skeleton: release to branch from this joint, drag to move it';
       case 'dragging':
         return 'Skeleton: moving the joint in the view plane; hold Shift to put it in the middle of the volume under the pointer; Esc puts it back';
       case 'reparenting':
