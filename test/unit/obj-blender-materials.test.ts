@@ -14,6 +14,7 @@ import path from 'node:path';
 import { loadIntoDocument } from '../../renderer/document/load-files.ts';
 import { demoDocument } from '../../workers/scene/scene-document.ts';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
+import { insertBone } from '../../workers/rig/bone-edits.ts';
 import { repoRoot } from './shared-data.ts';
 import { inProcessIo as io } from './in-process-io.ts';
 import { blenderMissing, blenderReport, runBlender } from './blender.ts';
@@ -60,8 +61,11 @@ test(
     }));
     assert.match(new TextDecoder().decode(files[1].bytes), /^map_Kd skin tex\.png$/m);
 
-    const doc = await loadIntoDocument(demoDocument(), files, io);
-    assert.deepEqual(doc.warnings, []);
+    const bare = await loadIntoDocument(demoDocument(), files, io);
+    assert.deepEqual(bare.warnings, []);
+    // A mesh opened alone has no skeleton; a glTF export needs one, so the cube gets one bone as a user would add it.
+    assert.equal(bare.skeleton.parents.length, 0, 'the OBJ alone opens without a skeleton');
+    const doc = { ...bare, ...insertBone(bare, { parent: null, head: [0, 0, 0], tip: [0, 1, 0] }).fields };
     // 6 faces = 12 triangles; Skin (faces 0–2) comes first in the file, Cloth after; the 8 corners are shared.
     assert.deepEqual(
       doc.parts?.map((p) => [p.name, p.vertexCount, p.triangleCount, p.materialRanges]),
