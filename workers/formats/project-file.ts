@@ -30,6 +30,8 @@
  *   `objCorners` (texcoords, normals float64; cornerTexcoords, cornerNormals int32 #F × 3) and `gltfSource` (file,
  *   bytes uint8, resources [{ uri, bytes }], jointNodes int32 #B): the asset kept whole, as the document holds it.
  *   `bindingStale` (true, or absent): the skeleton changed after the weights were made; a rebind is due.
+ *   `posedBones` ({ rotations float64 #B × 9 row-major relative rotations, bones uint8 #B, 1 = posed by hand }, or
+ *   absent): the bones posed by hand over the shown pose (the gizmo, IK), not yet keyed.
  *   A pose sequence (a clip's `poses`, the scene's own) may have `keys` (uint8 #L × #B, 1 where the user keyed that
  *   bone at that frame: a keyed clip); an older reader drops them and keeps every frame's pose.
  */
@@ -88,6 +90,8 @@ export interface ProjectScene {
   warnings: string[];
   /** true when the skeleton changed after the weights and handles were made (SceneDocument.bindingStale); absent: not */
   bindingStale?: boolean;
+  /** bones posed by hand over the shown pose (SceneDocument.posedBones); absent: none */
+  posedBones?: { rotations: Float64Array; bones: Uint8Array };
   /** example shapes, in the document's order (stored in the extension's `examples` section, format 2) */
   examples: ProjectExample[];
   /** the meshes of the scene, in vertex order; absent or null: one mesh */
@@ -472,6 +476,14 @@ export async function writeProjectFile(
       boneScales: scene.boneScales === null ? null : arrays.add(scene.boneScales, 'float64'),
       warnings: scene.warnings,
       ...(scene.bindingStale ? { bindingStale: true } : {}),
+      ...(scene.posedBones
+        ? {
+            posedBones: {
+              rotations: arrays.add(scene.posedBones.rotations, 'float64'),
+              bones: arrays.add(scene.posedBones.bones, 'uint8'),
+            },
+          }
+        : {}),
       ...assetJson(scene, arrays),
     },
     examples: scene.examples.map((example) => ({
@@ -888,6 +900,17 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ReadProjec
 
   const stale = scene.bindingStale;
   if (stale !== undefined && stale !== null && typeof stale !== 'boolean') r.fail(`${S}.bindingStale`, notA(stale, 'true or false'));
+  let posedBones: { rotations: Float64Array; bones: Uint8Array } | undefined;
+  if (present(scene.posedBones)) {
+    const posed = r.object(`${S}.posedBones`, scene.posedBones);
+    const rotations = r.array(`${S}.posedBones.rotations`, posed.rotations, 'float64', 9 * boneCount) as Float64Array;
+    const bones = r.array(`${S}.posedBones.bones`, posed.bones, 'uint8', boneCount) as Uint8Array;
+    const bad = rotations.findIndex((x) => !Number.isFinite(x));
+    if (bad >= 0) r.fail(`${S}.posedBones.rotations`, `bone ${Math.floor(bad / 9)} has ${rotations[bad]} in its rotation`);
+    const flag = bones.findIndex((x) => x > 1);
+    if (flag >= 0) r.fail(`${S}.posedBones.bones`, `bone ${flag} is marked ${bones[flag]}, not 0 or 1`);
+    posedBones = { rotations, bones };
+  }
 
   const contents: ReadProject = {
     formatVersion,
@@ -908,6 +931,7 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ReadProjec
       boneScales,
       warnings: r.strings(`${S}.warnings`, scene.warnings ?? []),
       ...(stale === true ? { bindingStale: true } : {}),
+      ...(posedBones ? { posedBones } : {}),
       examples: readExamples(r, ext.examples, vertexCount, boneCount),
       ...readAsset(r, scene, { positions, triangles }, boneCount),
     },

@@ -27,6 +27,7 @@ export function projectSceneOf(doc: SceneDocument): ProjectScene {
     boneScales: doc.boneScales ?? null,
     warnings: [...doc.warnings],
     ...(doc.bindingStale ? { bindingStale: true } : {}),
+    ...(doc.posedBones ? { posedBones: doc.posedBones } : {}),
     examples: examplesOf(doc).map((e) => ({ ...e })),
     ...(doc.parts ? { parts: doc.parts } : {}),
     ...(doc.look ? { look: doc.look } : {}),
@@ -74,6 +75,7 @@ export function documentFromProject(scene: ProjectScene, settings?: Pick<Project
     ...(scene.gltfSource ? { gltfSource: scene.gltfSource } : {}),
     ...(locked?.some((l) => l !== 0) ? { paintLocks: locked.slice() } : {}),
     ...(scene.bindingStale ? { bindingStale: true } : {}),
+    ...(scene.posedBones ? { posedBones: scene.posedBones } : {}),
   });
   assertConsistent(doc);
   return doc;
