@@ -5,8 +5,9 @@
  * column on the first half (the second gets 0, rows keep their sums) and the children on the second half, names it
  * `NAME.001`, and marks the binding stale — on the context-aware body and on CesiumMan (its own glTF hierarchy). Side
  * names in every style both ways. Mirroring a 3-bone arm chain gives joints mirrored within 1e-12 and mirrored names
- * under the spine; a second mirror is refused; mirroredPose twice is the identity, and the posed mirrored skeleton's
- * joints are the mirror of the original's posed joints (forward kinematics, 1e-9).
+ * under the spine, names that already say a side kept (even on the other side); a second mirror is refused;
+ * mirroredPose twice is the identity, and the posed mirrored skeleton's joints are the mirror of the original's posed
+ * joints (forward kinematics, 1e-9).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -250,6 +251,13 @@ test('mirroring a 3-bone arm chain gives mirrored joints within 1e-12 and mirror
   const styled = applied(armDocument(0, ['spine', 'upperarm_l', 'forearm', 'hand']), (d) => mirrorBones(d, [2]));
   assert.deepStrictEqual(styled.boneNames!.slice(2), ['forearm_l', 'hand_l', 'forearm_r', 'hand_r'], 'the names keep the skeleton’s style');
   assert.deepStrictEqual(Array.from(styled.skeleton.parents).slice(4), [1, 4], 'upperarm_l has no partner: the copy hangs from it');
+  // A chain named for the right side but lying on the left (+x) keeps its names; the copies take the other side's.
+  const wrongSide = applied(armDocument(0, ['spine', 'upperarm.R', 'forearm_r', 'hand']), (d) => mirrorBones(d, [1]));
+  assert.deepStrictEqual(
+    wrongSide.boneNames,
+    ['spine', 'upperarm.R', 'forearm_r', 'hand.L', 'upperarm.L', 'forearm_l', 'hand.R'],
+    'names that say a side keep it; a name without one gets the side it lies on',
+  );
 });
 
 test('mirroredPose twice is the identity, and the posed mirrored skeleton is the mirror of the posed original', () => {

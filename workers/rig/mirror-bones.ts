@@ -8,7 +8,7 @@ import { mirrorBonePairs } from '../paint/mirror-bone-pairs.ts';
 import { NEW_BONE, boneNamesOf } from '../scene/bone-fields.ts';
 import { boneCountOf, type SceneDocument } from '../scene/scene-document.ts';
 import { BoneEditError, planned, type BoneEdit } from './bone-edits.ts';
-import { mirroredName, sideStyleOf, withSide, type Side } from './side-names.ts';
+import { mirroredName, sideOfName, sideStyleOf, withSide, type Side } from './side-names.ts';
 
 export interface MirrorOptions {
   /** the axis across which to mirror: 0 = x (default), 1 = y, 2 = z */
@@ -34,7 +34,8 @@ export function symmetryPlane(doc: SceneDocument, axis: 0 | 1 | 2 = 0): number {
  * root of the subtree hangs from its parent's mirror partner, or from the same parent when that lies on the plane
  * (the spine) or has no partner; a copy starts where its parent ends when the original did, else at the reflected
  * start joint. Names: the originals that say no side get one by where they are (`.L` on the +axis side, in the style
- * the skeleton's names already use, `.L` by default) and the copies the mirrored names. The copies' weight columns
+ * the skeleton's names already use, `.L` by default), those that say one keep it (even on the other side of the
+ * plane), and the copies get the mirrored names. The copies' weight columns
  * are 0 and their poses rest relative to their parents (as inserted bones); the binding is then stale.
  * @throws BoneEditError when a bone is out of range, a copied bone lies on the plane, or a name the edit gives is
  *         another bone's already (the limb was mirrored before)
@@ -99,8 +100,9 @@ export function mirrorBones(doc: SceneDocument, bones: readonly number[], option
   for (const o of copies) {
     const s = skeleton.bones[2 * o];
     const e = skeleton.bones[2 * o + 1];
+    // A name that says a side keeps it, whichever side the bone lies on: renaming the original is not the mirror's to do.
     const side: Side = (joints[3 * s + axis] + joints[3 * e + axis]) / 2 >= plane ? 'L' : 'R';
-    boneNames[o] = withSide(names[o], side, style);
+    if (sideOfName(names[o]) === null) boneNames[o] = withSide(names[o], side, style);
     newNames.set(copyOf[o], mirroredName(boneNames[o])!);
   }
   for (const [b, name] of newNames) boneNames[b] = name;
