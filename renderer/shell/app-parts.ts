@@ -274,6 +274,8 @@ function poseTool(app: AppPartsHost): PoseTool {
     restShown: () => app.poseView.rest,
     pickBoneAt: (x, y) => void app.commands.invoke('bone.select', app.jointBoneAt(x, y)),
     jointAt: (x, y) => app.jointAt(x, y),
+    rayThrough: (x, y) => app.viewport.rayThrough(x, y),
+    viewDirection: () => app.viewport.viewAxes().view,
     skeleton: () => app.store.doc.skeleton,
     shown: () => app.shown(),
     evaluated: () => app.evaluator,

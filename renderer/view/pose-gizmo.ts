@@ -9,9 +9,7 @@ import { TransformControls } from 'three/addons/controls/TransformControls.js';
 import type { PoseSpace } from '../../workers/rig/bone-rotations.ts';
 
 const scratchMatrix = new THREE.Matrix4();
-const scratchRaycaster = new THREE.Raycaster();
 const scratchVector = new THREE.Vector3();
-const scratchPoint = new THREE.Vector2();
 const pointer = { x: 0, y: 0, button: 0 };
 
 export class PoseGizmo {
@@ -143,20 +141,6 @@ export class PoseGizmo {
     const c = Math.cos(angle),
       s = Math.sin(angle);
     return [center.x + r * (c * u[0] + s * v[0]), center.y + r * (c * u[1] + s * v[1]), center.z + r * (c * u[2] + s * v[2])];
-  }
-
-  /** The view ray through a pointer: origin and unit direction, world units. */
-  ray(x: number, y: number): { origin: number[]; direction: number[] } {
-    this.camera.updateMatrixWorld();
-    scratchRaycaster.setFromCamera(scratchPoint.set(x, y), this.camera);
-    const { origin, direction } = scratchRaycaster.ray;
-    return { origin: [origin.x, origin.y, origin.z], direction: [direction.x, direction.y, direction.z] };
-  }
-
-  /** The camera's unit viewing direction, world axes. */
-  viewDirection(): number[] {
-    this.camera.getWorldDirection(scratchVector);
-    return [scratchVector.x, scratchVector.y, scratchVector.z];
   }
 
   dispose(): void {

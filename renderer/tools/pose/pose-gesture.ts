@@ -19,6 +19,10 @@ export interface PoseToolHost {
   pickBoneAt(clientX: number, clientY: number): void;
   /** the joint drawn under a page point, or -1 */
   jointAt(clientX: number, clientY: number): number;
+  /** the view ray through a page point: origin and unit direction, world units (Viewport.rayThrough) */
+  rayThrough(clientX: number, clientY: number): { origin: [number, number, number]; direction: [number, number, number] };
+  /** the camera's unit viewing direction, world axes */
+  viewDirection(): [number, number, number];
   skeleton(): Skeleton;
   /** the pose on screen, brought up to date (its rotations, translations, scales, and #J × 3 posed joints) */
   shown(): ShownPose & { readonly joints: Float64Array };

@@ -5,7 +5,7 @@
  */
 import type { ToolPointer, ToolState } from '../tool.ts';
 import type { ShownPose } from '../../skeleton/pose-commands.ts';
-import { ndcOf, type PoseGesture } from './pose-gesture.ts';
+import type { PoseGesture } from './pose-gesture.ts';
 
 export class PoseReaching implements ToolState {
   readonly name = 'reaching';
@@ -33,14 +33,13 @@ export class PoseReaching implements ToolState {
       boneScales: Float64Array.from(shown.boneScales),
     };
     for (let k = 0; k < 3; k++) this.planePoint[k] = joints[end + k];
-    const view = host.gizmo.viewDirection();
+    const view = host.viewDirection();
     for (let k = 0; k < 3; k++) this.planeNormal[k] = view[k];
   }
 
   onPointerMove(pointer: ToolPointer): void {
     const tool = this.tool();
-    const { x, y } = ndcOf(pointer);
-    const { origin, direction } = tool.host.gizmo.ray(x, y);
+    const { origin, direction } = tool.host.rayThrough(pointer.clientX, pointer.clientY);
     const n = this.planeNormal;
     const facing = direction[0] * n[0] + direction[1] * n[1] + direction[2] * n[2];
     if (Math.abs(facing) < 1e-9) return;
