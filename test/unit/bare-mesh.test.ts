@@ -102,11 +102,13 @@ test('bare mesh: the first bone is a root from a new head joint to a new tip, we
   assert.deepEqual([...one.skeleton.parents], [-1]);
   assert.deepEqual([one.weights.rows, one.weights.cols, [...one.weights.data]], [4, 1, [1, 1, 1, 1]]);
   assert.equal(one.weightsSource, PROVISIONAL_WEIGHTS);
+  assert.ok(!('bindingStale' in first.fields) && one.bindingStale === undefined, 'nothing was bound: the first bone stales no binding');
   // The second bone hangs from the first and weighs nothing yet: every row still sums to 1.
   const second = insertBone(one, { parent: 0, tip: [0, 2, 0] });
   const two = { ...one, ...second.fields };
   assert.deepEqual([...two.skeleton.parents], [-1, 0]);
   assert.deepEqual([...two.weights.data], [1, 0, 1, 0, 1, 0, 1, 0]);
+  assert.equal(two.bindingStale, true, 'the second bone changes a skeleton the weights were made for');
 });
 
 test('bare mesh: a project with no skeleton saves and reopens with 0 bones, and with its first bone after an insert', async () => {

@@ -54,7 +54,8 @@ export interface InsertBoneOptions {
  * weight column is 0 (rows keep their sums), or 1 everywhere when it is the first bone of a skeleton-less scene (the
  * rows summed to 0), its pose is the rest relative to its parent (identity, no
  * translation), scale 1, unlocked; the taken children keep their posed world rotation. In the kept glTF it has no
- * node (jointNodes -1): in-place export makes one under its parent bone's node.
+ * node (jointNodes -1): in-place export makes one under its parent bone's node. The binding is then stale, except
+ * after the first bone (nothing was bound before it).
  */
 export function insertBone(doc: SceneDocument, options: InsertBoneOptions): BoneEdit {
   const { parent, tip, head, takeChildren = [], name } = options;
@@ -97,9 +98,10 @@ export function insertBone(doc: SceneDocument, options: InsertBoneOptions): Bone
   const names = name === undefined ? undefined : new Map([[B, name]]);
   const parentOf = new Map([[B, parent ?? -1], ...takeChildren.map((c): [number, number] => [c, B])]);
   const plan = { source, absorbs: new Map<number, number[]>(), names, keepsClipSources: true };
-  const edit = staleBinding(planned(doc, `Insert ${name ?? `bone ${B}`}`, joints, bones, plan, parentOf));
-  if (B > 0) return edit;
-  // The first bone of a bare mesh moves every vertex: its weight is 1 everywhere (bone distance to one bone).
+  const edit = planned(doc, `Insert ${name ?? `bone ${B}`}`, joints, bones, plan, parentOf);
+  if (B > 0) return staleBinding(edit);
+  // The first bone of a bare mesh moves every vertex: its weight is 1 everywhere (bone distance to one bone). Nothing
+  // was bound before it, so no binding goes stale.
   const V = doc.weights.rows;
   const weights = { rows: V, cols: 1, data: new Float64Array(V).fill(1) };
   return { ...edit, fields: { ...edit.fields, weights, weightsSource: PROVISIONAL_WEIGHTS } };
