@@ -34,6 +34,8 @@ export class PoseEvaluator {
   /** #J × 3 posed joint positions at the last evaluated time */
   readonly joints: Float64Array;
   readonly kind: PoseKind;
+  /** #B × 9 identity rotations: the rest pose, copied in where no sequence or the rest toggle says so */
+  private readonly restRotations: Float64Array;
 
   /** Whether any bone is scaled (a non-rigid joint). */
   get scaled(): boolean {
@@ -50,6 +52,7 @@ export class PoseEvaluator {
     readonly view: PoseView = { rest: false, live: null },
   ) {
     const boneCount = doc.skeleton.parents.length;
+    this.restRotations = identityPose(boneCount);
     this.rotations = identityPose(boneCount);
     this.translations = new Float64Array(3 * boneCount);
     this.transforms = new Float64Array(12 * boneCount);
@@ -70,8 +73,7 @@ export class PoseEvaluator {
     let moved = false;
     // Without a sequence every bone starts at rest each time: a gesture's live bones must not stay once it ends.
     if (this.view.rest || !this.doc.poses) {
-      const r = this.rotations;
-      for (let k = 0; k < r.length; k++) r[k] = (k % 9) % 4 === 0 ? 1 : 0;
+      this.rotations.set(this.restRotations);
     } else {
       samplePose(this.doc.poses, time, this.rotations);
       moved = samplePoseTranslations(this.doc.poses, time, this.translations);

@@ -14,6 +14,7 @@ import type { PoseView } from '../deform/pose-evaluator.ts';
 import { quatToMatrix } from '../../workers/math/quaternion.ts';
 import { ROTATION_TOLERANCE, rotationDefect, type PoseSpace } from '../../workers/rig/bone-rotations.ts';
 import { mirroredPose } from '../../workers/rig/mirror-bones.ts';
+import { identityPose } from '../../workers/rig/pose-sequence.ts';
 import { defaultPole, solveTwoBoneIk } from '../../workers/rig/two-bone-ik.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { boneCountOf, type PosedBones, type SceneDocument } from '../../workers/scene/scene-document.ts';
@@ -78,7 +79,7 @@ export interface ShownPose {
  */
 export function withBonePosed(doc: SceneDocument, bone: number, rotation: ArrayLike<number>): PosedBones {
   const B = boneCountOf(doc);
-  const rotations = doc.posedBones ? Float64Array.from(doc.posedBones.rotations) : identityRotations(B);
+  const rotations = doc.posedBones ? Float64Array.from(doc.posedBones.rotations) : identityPose(B);
   const bones = doc.posedBones ? Uint8Array.from(doc.posedBones.bones) : new Uint8Array(B);
   for (let k = 0; k < 9; k++) rotations[9 * bone + k] = rotation[k];
   bones[bone] = 1;
@@ -89,15 +90,6 @@ export function withBonePosed(doc: SceneDocument, bone: number, rotation: ArrayL
 export function allBonesPosed(rotations: Float64Array): PosedBones {
   return { rotations: Float64Array.from(rotations), bones: new Uint8Array(rotations.length / 9).fill(1) };
 }
-
-/** #B identity rotations, 9 numbers each. */
-export function identityRotations(boneCount: number): Float64Array {
-  const out = new Float64Array(9 * boneCount);
-  for (let b = 0; b < boneCount; b++) out[9 * b] = out[9 * b + 4] = out[9 * b + 8] = 1;
-  return out;
-}
-
-const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 
 /**
  * The posed bones after two-bone IK puts `bone`'s end joint on `target` from the pose shown: the bone and its parent
@@ -195,7 +187,7 @@ export function poseCommands(app: PoseCommandsHost): HandlersFor<PoseCommandId> 
     'pose.reset': {
       run: (bone) => {
         const b = boneOf('pose.reset', bone);
-        pose(`Reset ${nameOf(b)} to rest`, withBonePosed(store.doc, b, IDENTITY));
+        pose(`Reset ${nameOf(b)} to rest`, withBonePosed(store.doc, b, identityPose(1)));
       },
     },
     'pose.resetAll': {

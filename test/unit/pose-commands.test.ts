@@ -10,7 +10,7 @@ import { CommandRegistry } from '../../renderer/commands/command-registry.ts';
 import { PoseEvaluator, type PoseView } from '../../renderer/deform/pose-evaluator.ts';
 import { BoneSelection } from '../../renderer/skeleton/bone-selection.ts';
 import { PosePlayback } from '../../renderer/skeleton/pose-playback.ts';
-import { identityRotations, poseCommands, type PoseToolControl } from '../../renderer/skeleton/pose-commands.ts';
+import { poseCommands, type PoseToolControl } from '../../renderer/skeleton/pose-commands.ts';
 import {
   boneRestFrame,
   boneRotationIn,
@@ -23,6 +23,7 @@ import {
   type PoseSpace,
 } from '../../workers/rig/bone-rotations.ts';
 import { forwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
+import { identityPose } from '../../workers/rig/pose-sequence.ts';
 import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
@@ -385,10 +386,10 @@ test('the app’s pose playback shows a pose edit at once, keeps the timeline, a
   const playback = new PosePlayback(store, { setSequence: (_kind, duration) => void sequences.push(duration) }, () => posed++);
   const rotation = axisAngle([1, 0, 0], 0.5);
   store.edit('Pose', {
-    posedBones: { rotations: identityRotations(boneCountOf(store.doc)), bones: new Uint8Array(boneCountOf(store.doc)) },
+    posedBones: { rotations: identityPose(boneCountOf(store.doc)), bones: new Uint8Array(boneCountOf(store.doc)) },
   });
   const before = posed;
-  const posedBones = { rotations: identityRotations(boneCountOf(store.doc)), bones: new Uint8Array(boneCountOf(store.doc)) };
+  const posedBones = { rotations: identityPose(boneCountOf(store.doc)), bones: new Uint8Array(boneCountOf(store.doc)) };
   posedBones.rotations.set(rotation, 9 * FOREARM);
   posedBones.bones[FOREARM] = 1;
   store.edit('Pose the forearm', { posedBones });
@@ -397,7 +398,7 @@ test('the app’s pose playback shows a pose edit at once, keeps the timeline, a
   playback.evaluator.evaluate(120);
   assert.deepEqual(Array.from(playback.evaluator.rotations.subarray(9 * FOREARM, 9 * FOREARM + 9)), rotation, 'the edit shows');
   // A gesture's live pose shows over the document until it is cleared.
-  const live = { rotations: identityRotations(boneCountOf(store.doc)), bones: new Uint8Array(boneCountOf(store.doc)) };
+  const live = { rotations: identityPose(boneCountOf(store.doc)), bones: new Uint8Array(boneCountOf(store.doc)) };
   live.bones[UPPER_ARM] = 1;
   playback.view.live = live;
   playback.evaluator.evaluate(120);
@@ -419,7 +420,7 @@ test('without a clip, a gesture’s live bones leave no trace once it ends', () 
   const body = bodyDocument();
   const store = new SceneStore({ ...body, poses: null, posesFile: null }, new UndoHistory());
   const playback = new PosePlayback(store, { setSequence: () => undefined }, () => undefined);
-  const live = { rotations: identityRotations(boneCountOf(store.doc)), bones: new Uint8Array(boneCountOf(store.doc)) };
+  const live = { rotations: identityPose(boneCountOf(store.doc)), bones: new Uint8Array(boneCountOf(store.doc)) };
   live.rotations.set(axisAngle([0, 0, 1], 0.9), 9 * UPPER_ARM);
   live.bones[UPPER_ARM] = 1;
   playback.view.live = live;
