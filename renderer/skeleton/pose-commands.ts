@@ -15,6 +15,7 @@ import { quatToMatrix } from '../../workers/math/quaternion.ts';
 import { ROTATION_TOLERANCE, rotationDefect, type PoseSpace } from '../../workers/rig/bone-rotations.ts';
 import { mirroredPose } from '../../workers/rig/mirror-bones.ts';
 import { identityPose } from '../../workers/rig/pose-sequence.ts';
+import type { Skeleton } from '../../workers/rig/skeleton.ts';
 import { defaultPole, solveTwoBoneIk } from '../../workers/rig/two-bone-ik.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { boneCountOf, type PosedBones, type SceneDocument } from '../../workers/scene/scene-document.ts';
@@ -23,7 +24,7 @@ import type { BoneSelection } from './bone-selection.ts';
 
 /** What the pose commands use of the app. */
 export interface PoseCommandsHost {
-  readonly store: Pick<SceneStore, 'doc' | 'edit'>;
+  readonly store: Pick<SceneStore, 'doc' | 'edit' | 'subscribe'>;
   readonly boneSelection: Pick<BoneSelection, 'bone'>;
   /** the rest toggle (and a gesture's live pose, which the commands leave alone) */
   readonly poseView: PoseView;
@@ -152,8 +153,14 @@ export function rotationOfArgument(argument: { rotation?: readonly number[]; qua
 
 export function poseCommands(app: PoseCommandsHost): HandlersFor<PoseCommandId> {
   const { store, poseView } = app;
-  /** the pose last copied (#B × 9 relative rotations), for a paste */
-  const clipboard: { rotations: Float64Array | null } = { rotations: null };
+  /**
+   * the pose last copied (#B × 9 relative rotations) and the skeleton it was copied from (a paste onto any other, even
+   * with as many bones, would put rotations on bones they were not made for); a new scene forgets it
+   */
+  let clipboard: { rotations: Float64Array; skeleton: Skeleton } | null = null;
+  store.subscribe((change) => {
+    if (change.kind === 'document' && change.newScene) clipboard = null;
+  });
   const nameOf = (bone: number): string => boneNamesOf(store.doc)[bone];
   /** the bone an argument names, else the selected one */
   const boneOf = (command: string, bone: number | undefined): number => {
@@ -205,13 +212,16 @@ export function poseCommands(app: PoseCommandsHost): HandlersFor<PoseCommandId> 
     },
     'pose.copy': {
       run: () => {
-        clipboard.rotations = Float64Array.from(app.shown().rotations);
+        clipboard = { rotations: Float64Array.from(app.shown().rotations), skeleton: store.doc.skeleton };
       },
     },
     'pose.pasteMirrored': {
-      run: (axis) => pose('Paste the pose mirrored', allBonesPosed(mirroredPose(store.doc, clipboard.rotations!, axis))),
-      canRun: () => clipboard.rotations !== null && clipboard.rotations.length === 9 * boneCountOf(store.doc),
-      refusal: () => (clipboard.rotations ? 'the pose copied is for another skeleton' : 'no pose has been copied'),
+      run: (axis) => pose('Paste the pose mirrored', allBonesPosed(mirroredPose(store.doc, clipboard!.rotations, axis))),
+      canRun: () => clipboard !== null && clipboard.skeleton === store.doc.skeleton,
+      refusal: () =>
+        clipboard
+          ? 'the pose was copied from another skeleton (its bones have been edited since): copy the pose again'
+          : 'no pose has been copied',
     },
     'pose.ik': {
       run: ({ bone, target, pole }) => {

@@ -23,6 +23,7 @@ import {
   type PoseSpace,
 } from '../../workers/rig/bone-rotations.ts';
 import { forwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
+import { moveJoints, reorderBones } from '../../workers/rig/bone-edits.ts';
 import { identityPose } from '../../workers/rig/pose-sequence.ts';
 import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
@@ -377,6 +378,32 @@ test('copy and paste mirrored: the left arm takes the right arm’s turn reflect
   store.history.redo();
   store.history.redo();
   assert.equal(store.doc.posedBones, pasted.posedBones, 'redo gives back the second paste');
+});
+
+test('a pose copied from one skeleton does not paste onto another with as many bones; a new scene forgets the copy', () => {
+  const { commands, store } = setup();
+  void commands.execute('pose.copy');
+  const B = boneCountOf(store.doc);
+  // The same bones numbered the other way round: as many bones, each rotation now on another bone.
+  const reordered = reorderBones(
+    store.doc,
+    Array.from({ length: B }, (_, b) => B - 1 - b),
+  );
+  store.edit(reordered.label, reordered.fields);
+  assert.equal(boneCountOf(store.doc), B, 'as many bones as the copy has rotations');
+  assert.throws(() => commands.execute('pose.pasteMirrored'), /pose was copied from another skeleton.*copy the pose again/);
+  const moved = moveJoints(store.doc, [{ joint: 3, position: [0.1, 0.2, 0.3] }]);
+  store.edit(moved.label, moved.fields);
+  assert.throws(() => commands.execute('pose.pasteMirrored'), /another skeleton/, 'nor after a rest joint moved');
+  store.history.undo();
+  store.history.undo();
+  const steps = store.history.undoCount;
+  void commands.execute('pose.pasteMirrored');
+  assert.equal(store.history.undoCount, steps + 1, 'the skeleton it was copied from again (undo): the paste is one step');
+  // Another file with the very same bone count opens: the copy is gone.
+  store.open(bodyDocument(), 'opened reference.obj');
+  assert.equal(boneCountOf(store.doc), B);
+  assert.throws(() => commands.execute('pose.pasteMirrored'), /no pose has been copied/);
 });
 
 test('the app’s pose playback shows a pose edit at once, keeps the timeline, and shows a gesture’s live bones', () => {
