@@ -389,6 +389,9 @@ test('moving joints and renaming bones are one step each, and names are made whe
   assert.equal(named.boneNames![0], 'bone 0', 'the others named by index');
   assert.throws(() => renameBone(named, 4, 'index tip'), /already used by bone 3/, 'a duplicate name');
   assert.throws(() => renameBone(named, 4, '  '), /cannot be empty/, 'an empty name');
+  // A name a names file could not hold is refused here, not later when the skeleton is saved.
+  assert.throws(() => renameBone(named, 4, 'a\nb'), /a bone name cannot hold a line break: “a\\u000ab”/, 'a line break');
+  assert.throws(() => insertBone(named, { parent: 0, tip: [0, 0, 0], name: '\ufeffx' }), /byte-order mark/, 'a leading byte-order mark');
   assert.throws(() => moveJoints(doc, [{ joint: 99, position: [0, 0, 0] }]), /joint 99 is out of range/, 'a joint out of range');
 });
 

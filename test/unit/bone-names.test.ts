@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { boneNamesFileFor, formatBoneNames, parseBoneNames } from '../../workers/formats/bone-names.ts';
+import { boneNameProblem, boneNamesFileFor, formatBoneNames, parseBoneNames } from '../../workers/formats/bone-names.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { formatTgf, readTgf } from '../../workers/formats/tgf.ts';
 import { dataFile } from './shared-data.ts';
@@ -46,8 +46,9 @@ test('names file: one name per line, any line ending, a byte-order mark and trai
 test('names file errors name the file, the line and the reason', () => {
   assertFormatError(() => parseBoneNames('a\nb\n', 'hand.names', 3), 'hand.names', 'line 3', /names 2 bones, but the skeleton has 3/);
   assertFormatError(() => parseBoneNames('a\nb\nc\nd\n', 'hand.names', 3), 'hand.names', 'line 4', /names 4 bones, but the skeleton has 3/);
-  assertFormatError(() => parseBoneNames('a\n\nc\n', 'hand.names', 3), 'hand.names', 'line 2', /bone 1 has no name/);
-  assertFormatError(() => parseBoneNames('a\n \t\nc\n', 'hand.names', 3), 'hand.names', 'line 2', /bone 1 has no name/);
+  assertFormatError(() => parseBoneNames('a\n\nc\n', 'hand.names', 3), 'hand.names', 'line 2', /bone 1: a bone name cannot be empty/);
+  assertFormatError(() => parseBoneNames('a\n \t\nc\n', 'hand.names', 3), 'hand.names', 'line 2', /bone 1: a bone name cannot be empty/);
+  assertFormatError(() => parseBoneNames('a\n\ufeffb\n', 'hand.names', 2), 'hand.names', 'line 2', /bone 1: .*byte-order mark/);
   assertFormatError(() => parseBoneNames('a\nb\na\n', 'hand.names', 3), 'hand.names', 'line 3', /'a' is already bone 0's \(line 1\)/);
   assertFormatError(() => parseBoneNames('', 'empty.names', 2), 'empty.names', 'line 1', /names 0 bones, but the skeleton has 2/);
 });
@@ -57,10 +58,23 @@ test('names file: write → read gives the same names; names a file cannot hold 
   const text = formatBoneNames(names);
   assert.equal(text, 'root\nspine 1\n spaced \nÉpaule_l\n手首.R\nbone 5\n');
   assert.deepEqual(parseBoneNames(text, 'x.names', names.length), names);
-  assert.throws(() => formatBoneNames(['a', '']), /bone 1 has an empty name/);
-  assert.throws(() => formatBoneNames(['a', 'b\nc']), /bone 1's name 'b\\u000ac' has a line break/);
+  assert.throws(() => formatBoneNames(['a', '']), /bone 1's name '': a bone name cannot be empty/);
+  assert.throws(() => formatBoneNames(['a', 'b\nc']), /bone 1's name 'b\\u000ac': a bone name cannot hold a line break/);
   assert.throws(() => formatBoneNames(['a', 'b', 'a']), /bones 0 and 2 are both named 'a'/);
   assert.throws(() => formatBoneNames(['\ufeffa']), /byte-order mark/);
+});
+
+test('one rule for bone names: not empty or blank, no line break, no leading byte-order mark; spaces and any script kept', () => {
+  for (const name of ['root', ' padded ', 'upper arm.L', '手首.R', 'a\tb', 'x\ufeff'])
+    assert.equal(boneNameProblem(name), null, `${JSON.stringify(name)} is a bone name`);
+  const refused: [string, RegExp][] = [
+    ['', /cannot be empty or blank/],
+    [' \t ', /cannot be empty or blank/],
+    ['a\nb', /cannot hold a line break/],
+    ['a\rb', /cannot hold a line break/],
+    ['\ufeffa', /cannot start with a byte-order mark/],
+  ];
+  for (const [name, reason] of refused) assert.match(boneNameProblem(name) ?? 'accepted', reason, JSON.stringify(name));
 });
 
 test('formatTgf: 1-based node and edge lines that read back bit for bit (negative zero and 17 digits included)', () => {

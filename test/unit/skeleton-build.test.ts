@@ -112,7 +112,9 @@ test('skeleton from a joint tree: bad input is refused, naming the file and the 
     [{ ...ok, parents: [-1, -1, -1, -1] }, 'bad.json: parents: every joint is a root'],
     [{ ...ok, names: ['a', 'b', 'c'] }, 'bad.json: names: has 3 entries, but there are 4 joints'],
     [{ ...ok, names: ['a', 'b', 'c', 'b'] }, "bad.json: names[3]: the name 'b' is already joint 1's"],
-    [{ ...ok, names: ['a', 'b', ' ', 'd'] }, 'bad.json: names[2]: must be a non-empty name on one line'],
+    [{ ...ok, names: ['a', 'b', ' ', 'd'] }, 'bad.json: names[2]: a bone name cannot be empty or blank'],
+    [{ ...ok, names: ['a', 'b', 'c\nd', 'e'] }, 'bad.json: names[2]: a bone name cannot hold a line break'],
+    [{ ...ok, names: ['a', 'b', 7, 'e'] }, 'bad.json: names[2]: must be a string'],
   ];
   for (const [input, message] of cases) {
     assert.throws(
@@ -216,6 +218,10 @@ test('replace skeleton: names must be one per bone and distinct', () => {
   assert.throws(
     () => replaceSkeleton(doc, { ...skeleton, names: ['a', 'b', 'a'] }, 's.tgf', 'x'),
     /s\.tgf: bone 2: the name 'a' is already bone 0's/,
+  );
+  assert.throws(
+    () => replaceSkeleton(doc, { ...skeleton, names: ['a', 'b\nc', 'd'] }, 's.tgf', 'x'),
+    /s\.tgf: bone 1: a bone name cannot hold a line break/,
   );
   assert.throws(
     () => replaceSkeleton(doc, { ...skeleton, bones: Uint32Array.from([0, 1, 2, 1, 1, 3]) }, 's.tgf', 'x'),

@@ -4,7 +4,8 @@
  * skeleton saved as TGF keeps them here, and a TGF loaded without one has the default names `bone <index>`.
  *
  * A name is the whole line as written (spaces inside and around it kept), so names read back exactly as they were
- * saved; it cannot be empty or blank, contain a line break, or be another bone's name.
+ * saved; it cannot be empty or blank, contain a line break, start with a byte-order mark (boneNameProblem), or be
+ * another bone's name.
  */
 import { baseName } from './file-name.ts';
 import { FormatError } from './format-error.ts';
@@ -14,6 +15,21 @@ import { excerpt } from './text-scanner.ts';
 export const BONE_NAMES_EXTENSION = 'names';
 
 const BYTE_ORDER_MARK = '\ufeff';
+
+/**
+ * What keeps a string from being a bone name, or null when nothing does: the one rule every place that takes a name
+ * follows (a rename, a new bone, a names file, a skeleton from joints, a fitted template), so a name accepted
+ * anywhere can be saved in a names file and read back the same. A name cannot be empty or blank, hold a line break
+ * (a names file has one name per line) or start with a byte-order mark (a names file's reader drops one); spaces
+ * inside and around it are kept. Whether another bone has it already is the caller's to check.
+ * @returns the reason, a sentence starting `a bone name cannot`, or null
+ */
+export function boneNameProblem(name: string): string | null {
+  if (name.trim() === '') return 'a bone name cannot be empty or blank';
+  if (/[\r\n]/.test(name)) return 'a bone name cannot hold a line break';
+  if (name.startsWith(BYTE_ORDER_MARK)) return 'a bone name cannot start with a byte-order mark';
+  return null;
+}
 
 /**
  * The names file of a TGF, in the same folder: `a/body.tgf` → `a/body.names` (a name without `.tgf` gets `.names`
@@ -38,15 +54,14 @@ export function boneNamesFileFor(tgfName: string): string {
  *         or the file has fewer or more names than the skeleton has bones
  */
 export function parseBoneNames(text: string, file: string, boneCount: number): string[] {
-  const lines = (text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text).split(/\r\n|\r|\n/);
-  let count = lines.length;
-  while (count > 0 && lines[count - 1].trim() === '') count--;
-  const names = lines.slice(0, count);
+  const names = linesWithoutTrailingBlanks(text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text);
   const lineOf = new Map<string, number>();
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
-    if (name.trim() === '') {
-      throw new FormatError(file, `line ${i + 1}`, `bone ${i} has no name: a names file has one name per line, without blank lines`);
+    const problem = boneNameProblem(name);
+    if (problem !== null) {
+      const blank = name.trim() === '' ? ' (a names file has one name per line, without blank lines)' : '';
+      throw new FormatError(file, `line ${i + 1}`, `bone ${i}: ${problem}${blank}`);
     }
     const earlier = lineOf.get(name);
     if (earlier !== undefined) {
@@ -73,20 +88,28 @@ export function parseBoneNames(text: string, file: string, boneCount: number): s
  * Writes a names file: one name per line, in bone order, with a line break after the last.
  * @param names #B bone names, by bone index
  * @returns the file text (to be saved as UTF-8)
- * @throws RangeError when a name is empty or blank, holds a line break, or repeats an earlier one: such a file would
- *         not read back as the same names
+ * @throws RangeError when a name is no bone name (boneNameProblem) or repeats an earlier one: such a file would not
+ *         read back as the same names
  */
 export function formatBoneNames(names: readonly string[]): string {
   const seen = new Map<string, number>();
   names.forEach((name, bone) => {
-    if (name.trim() === '') throw new RangeError(`bone ${bone} has an empty name, which a names file cannot hold`);
-    if (/[\r\n]/.test(name))
-      throw new RangeError(`bone ${bone}'s name '${excerpt(name)}' has a line break, which a names file cannot hold`);
-    if (bone === 0 && name.startsWith(BYTE_ORDER_MARK))
-      throw new RangeError(`bone 0's name starts with a byte-order mark, which a names file drops`);
+    const problem = boneNameProblem(name);
+    if (problem !== null) throw new RangeError(`bone ${bone}'s name '${excerpt(name)}': ${problem}`);
     const earlier = seen.get(name);
     if (earlier !== undefined) throw new RangeError(`bones ${earlier} and ${bone} are both named '${excerpt(name)}'`);
     seen.set(name, bone);
   });
   return names.map((name) => `${name}\n`).join('');
+}
+
+/**
+ * The lines of a text (ending at `\n`, `\r\n` or a lone `\r`) without the blank lines at its end (an editor's last
+ * line break, trailing empty lines).
+ */
+export function linesWithoutTrailingBlanks(text: string): string[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  let count = lines.length;
+  while (count > 0 && lines[count - 1].trim() === '') count--;
+  return lines.slice(0, count);
 }

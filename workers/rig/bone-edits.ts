@@ -16,6 +16,8 @@
 import type { SceneFields } from '../scene/scene-store.ts';
 import { PROVISIONAL_WEIGHTS, boneCountOf, jointCountOf, type SceneDocument } from '../scene/scene-document.ts';
 import { NEW_BONE, boneNamesOf, rewriteBoneFields, type BonePlan } from '../scene/bone-fields.ts';
+import { boneNameProblem } from '../formats/bone-names.ts';
+import { excerpt } from '../formats/text-scanner.ts';
 import { buildSkeleton } from './skeleton.ts';
 
 /** An edit the document cannot take; the message says why. */
@@ -384,9 +386,10 @@ function checkPoint(point: Vec3, what: string): void {
     throw new BoneEditError(`the ${what} must be three finite numbers, not ${JSON.stringify(point)}`);
 }
 
-/** A usable name for `bone` (-1: a new bone): not empty, not another bone's. */
+/** A usable name for `bone` (-1: a new bone): a bone name (boneNameProblem), not another bone's. */
 function checkName(doc: SceneDocument, name: string, bone: number): void {
-  if (name.trim() === '') throw new BoneEditError('a bone name cannot be empty');
+  const problem = boneNameProblem(name);
+  if (problem !== null) throw new BoneEditError(`${problem}: “${excerpt(name)}”`);
   const other = boneNamesOf(doc).indexOf(name);
   if (other >= 0 && other !== bone) throw new BoneEditError(`the name “${name}” is already used by bone ${other}`);
 }

@@ -3,6 +3,7 @@
  * or given (a fitted template), and put into the document as one bone edit that replaces the old skeleton with
  * everything indexed by its bones.
  */
+import { boneNameProblem } from '../formats/bone-names.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { PROVISIONAL_WEIGHTS, boneCountOf, type SceneDocument } from '../scene/scene-document.ts';
 import { boneDistanceWeights } from '../weights/bone-distance-weights.ts';
@@ -28,7 +29,8 @@ export interface NamedSkeleton {
  * @returns joints #J × 3, bones #B × 2 (B = the non-root joints), names #B
  * @throws FormatError naming the file and the entry (`joints[3]`, `parents[5]`, `names[2]`) when an entry is not three
  *         finite numbers, a parent is not an integer joint index or -1, a joint is its own ancestor (a cycle), a name
- *         is empty, not a string or repeated, the arrays' lengths differ, or no joint has a parent (no bone)
+ *         is not a string, no bone name (boneNameProblem) or repeated, the arrays' lengths differ, or no joint has a
+ *         parent (no bone)
  */
 export function skeletonFromJointTree(input: { joints: number[][]; parents: number[]; names?: string[] }, file: string): NamedSkeleton {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
@@ -71,8 +73,9 @@ export function skeletonFromJointTree(input: { joints: number[][]; parents: numb
   for (let j = 0; j < J; j++) {
     if (parentOf[j] < 0) continue;
     const name: unknown = names ? names[j] : `bone ${bones.length / 2}`;
-    if (typeof name !== 'string' || name.trim() === '' || /[\r\n]/.test(name))
-      throw new FormatError(file, `names[${j}]`, 'must be a non-empty name on one line');
+    if (typeof name !== 'string') throw new FormatError(file, `names[${j}]`, 'must be a string');
+    const problem = boneNameProblem(name);
+    if (problem !== null) throw new FormatError(file, `names[${j}]`, problem);
     const other = usedBy.get(name);
     if (other !== undefined)
       throw new FormatError(file, `names[${j}]`, `the name '${name}' is already joint ${other}'s: bone names must differ`);
@@ -99,7 +102,7 @@ export function skeletonFromJointTree(input: { joints: number[][]; parents: numb
  * @returns the edit; newIndexOf maps every old bone to -1 (none of them is kept)
  * @throws FormatError naming `file` when the skeleton's bones name missing joints, a joint ends two bones or the
  *         bones form a cycle (buildSkeleton), when there are no bones, or when the names are not one per bone,
- *         non-empty and distinct
+ *         bone names (boneNameProblem) and distinct
  */
 export function replaceSkeleton(
   doc: SceneDocument,
@@ -113,7 +116,9 @@ export function replaceSkeleton(
   if (skeleton.names.length !== B) throw new FormatError(file, 'names', `${skeleton.names.length} names for ${B} bones`);
   const seen = new Map<string, number>();
   skeleton.names.forEach((name, b) => {
-    if (typeof name !== 'string' || name.trim() === '') throw new FormatError(file, `bone ${b}`, 'has no name');
+    if (typeof name !== 'string') throw new FormatError(file, `bone ${b}`, 'its name must be a string');
+    const problem = boneNameProblem(name);
+    if (problem !== null) throw new FormatError(file, `bone ${b}`, problem);
     const other = seen.get(name);
     if (other !== undefined)
       throw new FormatError(file, `bone ${b}`, `the name '${name}' is already bone ${other}'s: bone names must differ`);

@@ -11,7 +11,7 @@ import { importGltf, readCheckedGltf } from '../../../workers/formats/gltf-impor
 import { gltfJson, gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
 import { summarizeGltf, type GltfSummary, type KeySpacing } from '../../../workers/formats/gltf-summary.ts';
 import { poseSequenceFromDmat, withTranslationsFromDmat } from '../../../workers/formats/pose-file.ts';
-import { parseBoneNames } from '../../../workers/formats/bone-names.ts';
+import { linesWithoutTrailingBlanks, parseBoneNames } from '../../../workers/formats/bone-names.ts';
 import { readRigFile } from '../../../workers/formats/read-file.ts';
 import type { DenseMatrix, MeshFileReport, TriangleMesh } from '../../../workers/formats/types.ts';
 import { handlesFromDmat, weightsFromDmat } from '../../../workers/formats/weights-file.ts';
@@ -167,10 +167,7 @@ function describeBoneNames(text: string, file: string, skeleton: InfoContext['sk
     const shown = `${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''}`;
     return [`${names.length} names, one for each bone of ${skeleton.file}`, `first: ${shown}`];
   }
-  const lines = text.split(/\r\n|\r|\n/);
-  let count = lines.length;
-  while (count > 0 && lines[count - 1].trim() === '') count--;
-  const names = parseBoneNames(text, file, count);
+  const names = parseBoneNames(text, file, linesWithoutTrailingBlanks(text).length);
   return [`${names.length} names (give the skeleton with it to check them against its bones)`];
 }
 
