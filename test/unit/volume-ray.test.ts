@@ -3,7 +3,9 @@
  * section is a regular polygon with an even number of sides, so the prism is symmetric about every point of its
  * axis, and any ray through an axis point that crosses only the side wall has its chord's middle exactly at that
  * point. Rays across the cylinder give that middle within 1e-6 of the radius; hits through shared edges count once;
- * a doubled surface, a mesh wound inside out and an open surface still give a point. Winding numbers are 1 inside
+ * a shell nested inside, a mesh wound inside out and an open surface still give a point; a ray from inside gives the
+ * middle between its origin and the wall it leaves by, inside the volume, with another limb beyond, wound inside out
+ * or inside a nested shell. Winding numbers are 1 inside
  * and 0 outside the closed cylinder (a point is inside exactly when it is within the polygon and between the caps),
  * −1 inside the inside-out copy, and 1 / 0 for points of the course body placed by its own surface.
  */
@@ -52,11 +54,34 @@ function flipped(mesh: TriangleMesh): TriangleMesh {
   return { positions: mesh.positions, triangles };
 }
 
-function doubled(mesh: TriangleMesh): TriangleMesh {
-  const triangles = new Uint32Array(2 * mesh.triangles.length);
-  triangles.set(mesh.triangles);
-  triangles.set(mesh.triangles, mesh.triangles.length);
-  return { positions: mesh.positions, triangles };
+/** The meshes' vertices and triangles in one mesh, in order. */
+function joined(...meshes: TriangleMesh[]): TriangleMesh {
+  const positions: number[] = [];
+  const triangles: number[] = [];
+  for (const m of meshes) {
+    const base = positions.length / 3;
+    positions.push(...m.positions);
+    triangles.push(...Array.from(m.triangles, (v) => v + base));
+  }
+  return { positions: Float64Array.from(positions), triangles: Uint32Array.from(triangles) };
+}
+
+/** The mesh moved by `dx` along x. */
+function shiftedX(mesh: TriangleMesh, dx: number): TriangleMesh {
+  const positions = mesh.positions.slice();
+  for (let i = 0; i < positions.length; i += 3) positions[i] += dx;
+  return { positions, triangles: mesh.triangles };
+}
+
+/**
+ * The cylinder with a second, smaller shell nested inside it (0.8 of the radius, from z = 0.25 to 1.75): a ray across
+ * both enters twice and leaves twice, so only depth counting finds the outer wall as the exit.
+ */
+function nested(): TriangleMesh {
+  const inner = cylinder(0.8 * RADIUS, HEIGHT - 0.5, SIDES);
+  const raised = inner.positions.slice();
+  for (let i = 2; i < raised.length; i += 3) raised[i] += 0.25;
+  return joined(cylinder(RADIUS, HEIGHT, SIDES), { positions: raised, triangles: inner.triangles });
 }
 
 const distanceToAxis = (p: Vec3): number => Math.hypot(p[0], p[1]);
@@ -130,19 +155,13 @@ test('a ray through an edge or a vertex shared by triangles crosses the surface 
   assert.equal(volumeMidpoint(mesh, [1, 1, 1], [1, 0, 0]), null, 'no midpoint for a miss');
 });
 
-test('a doubled surface, an inside-out mesh and two limbs on one ray still give the first limb’s middle', () => {
+test('a nested second shell, an inside-out mesh and two limbs on one ray still give the first limb’s middle', () => {
   const random = seededRandom(5);
   const mesh = cylinder(RADIUS, HEIGHT, SIDES);
   // a second cylinder 1 unit along +x: a ray along +x from the left crosses the first, then the second
-  const second = cylinder(RADIUS, HEIGHT, SIDES);
-  const shifted = second.positions.slice();
-  for (let i = 0; i < shifted.length; i += 3) shifted[i] += 1;
-  const two: TriangleMesh = {
-    positions: Float64Array.from([...mesh.positions, ...shifted]),
-    triangles: Uint32Array.from([...mesh.triangles, ...Array.from(second.triangles, (v) => v + mesh.positions.length / 3)]),
-  };
+  const two = joined(mesh, shiftedX(mesh, 1));
   for (const [name, m] of [
-    ['doubled', doubled(mesh)],
+    ['nested shell', nested()],
     ['inside out', flipped(mesh)],
     ['two cylinders', two],
   ] as const) {
@@ -153,7 +172,46 @@ test('a doubled surface, an inside-out mesh and two limbs on one ray still give 
       assert.ok(found, `${name}: the ray hits`);
       // a horizontal chord at height y is symmetric about x = 0 (the polygon is symmetric about the y axis)
       assert.ok(Math.abs(found.point[0]) < 1e-9 && found.point[1] === y, `${name}, ray ${k}: middle ${found.point.join(', ')} on x = 0`);
-      assert.ok(found.exit[0] > 0 && found.exit[0] <= RADIUS + 1e-12, `${name}, ray ${k}: the exit leaves the first cylinder`);
+      // the exit is the outer wall's (beyond the nested shell's radius), not the second cylinder's
+      assert.ok(found.exit[0] > 0.8 * RADIUS && found.exit[0] <= RADIUS + 1e-12, `${name}, ray ${k}: the exit leaves the first cylinder`);
+    }
+  }
+  const hits = rayHits(nested(), [-2, 0.1 * RADIUS, 1], [1, 0, 0]);
+  assert.deepEqual(
+    hits.map((h) => h.entering),
+    [true, true, false, false],
+    'the ray enters both shells before leaving either',
+  );
+});
+
+test('a ray from inside the volume (the eye zoomed into the mesh) puts the joint between the eye and the wall it leaves by', () => {
+  const random = seededRandom(17);
+  const mesh = cylinder(RADIUS, HEIGHT, SIDES);
+  // Beyond the wall the ray leaves by lies a second limb: the middle between the two would be empty space.
+  for (const [name, m, inner] of [
+    ['one cylinder', mesh, false],
+    ['a second limb beyond', joined(mesh, shiftedX(mesh, 1)), false],
+    ['inside out', flipped(joined(mesh, shiftedX(mesh, 1))), false],
+    ['inside a nested shell', nested(), true],
+  ] as const) {
+    for (let k = 0; k < 20; k++) {
+      const origin: Vec3 = [(2 * random() - 1) * 0.5 * RADIUS, (2 * random() - 1) * 0.5 * RADIUS, 0.5 + random()];
+      const direction: Vec3 = [1, 0.2 * (2 * random() - 1), 0];
+      const found = volumeMidpoint(m, origin, direction);
+      assert.ok(found, `${name}: the ray hits`);
+      // The wall the ray leaves by: the outer cylinder's side, whose crossing the plain cylinder gives as its only hit.
+      const [wall] = rayHits(mesh, origin, direction);
+      assert.equal(rayHits(mesh, origin, direction).length, 1, `${name}, ray ${k}: from inside the plain cylinder one wall is hit`);
+      const expected = origin.map((o, i) => o + (wall.t / 2) * direction[i]);
+      for (let i = 0; i < 3; i++)
+        assert.ok(
+          Math.abs(found.point[i] - expected[i]) < 1e-12,
+          `${name}, ray ${k}: coordinate ${i} is ${found.point[i]}, the middle of the eye and the wall ${expected[i]}`,
+        );
+      assert.deepEqual(found.entry, origin, `${name}, ray ${k}: the part starts at the eye`);
+      const w = windingNumber(m, found.point);
+      assert.ok(Math.abs(w) > 0.5, `${name}, ray ${k}: the joint is inside (winding number ${w})`);
+      if (inner) assert.ok(Math.abs(windingNumber(m, origin) - 2) < 1e-9, `${name}: the eye is inside both shells`);
     }
   }
 });

@@ -99,34 +99,46 @@ function mergeCoincident(hits: RayHit[]): RayHit[] {
 }
 
 /**
- * Where a joint placed along this ray goes: the middle of the first entry into the volume and the exit that leaves
- * that part of it. The hits are counted from the first one: a hit with the first hit's orientation goes one level
- * deeper, one with the other orientation one level out, and the exit is the hit that brings the depth back to 0,
- * so a limb seen through a doubled (coincident) surface or through another limb nested inside still gives that
- * limb's middle, and a mesh wound inside out works too. When no hit closes the first one (an open surface), or the
- * closing hit lies on the entry itself, the first two hits at distinct t are used; a single hit gives that point.
+ * Where a joint placed along this ray goes: the middle of the part of the volume the ray crosses first. Seen from
+ * outside (the generalized winding number at the origin at most 1/2 in size), that part runs from the first hit into
+ * the volume to the exit that leaves it: the hits are counted from the first one, a hit with the first hit's
+ * orientation one level deeper, one with the other orientation one level out, and the exit is the hit that brings
+ * the depth back to 0, so a limb seen through a second shell nested in it, or through another limb nested inside,
+ * still gives that limb's middle, and a mesh wound inside out works too. From inside the volume (the camera zoomed
+ * into the mesh) the part starts at the origin itself, at the depth the winding number there gives (rounded; its
+ * sign says whether the mesh is wound outward or inside out), and ends at the hit that brings that depth to 0, so
+ * the joint lands inside the volume the eye is in rather than between it and the next part. When no hit closes the
+ * part (an open surface), or the closing hit lies on its start, the first two hits at distinct t are used (from
+ * inside: the origin and the first hit); a single hit from outside gives that point.
  * @param mesh       positions #V × 3, triangles #F × 3
  * @param origin     the ray's start (the eye, or a point in front of the mesh)
  * @param direction  the ray's direction
- * @returns the midpoint and the entry and exit points, or null when the ray misses the mesh
+ * @returns the midpoint and the entry and exit points (from inside: the entry is the origin), or null when the ray
+ *          misses the mesh
  */
 export function volumeMidpoint(mesh: TriangleMesh, origin: Vec3, direction: Vec3): { point: Vec3; entry: Vec3; exit: Vec3 } | null {
   const hits = rayHits(mesh, origin, direction);
   if (hits.length === 0) return null;
+  const winding = windingNumber(mesh, origin);
+  const inside = Math.abs(winding) > 0.5;
   const first = hits[0];
-  const distinct = (t: number): boolean => t - first.t > MERGE_TOLERANCE * (1 + Math.abs(first.t));
+  // From outside the first hit enters, whichever way the mesh is wound; from inside, the winding number's sign says
+  // which orientation goes deeper (an outward-wound mesh is entered against its normals).
+  const deeper = inside ? winding > 0 : first.entering;
+  const entryT = inside ? 0 : first.t;
+  const distinct = (t: number): boolean => t - entryT > MERGE_TOLERANCE * (1 + Math.abs(entryT));
   let exitT: number | null = null;
-  let depth = 0;
+  let depth = inside ? Math.round(Math.abs(winding)) : 0;
   for (const hit of hits) {
-    depth += hit.entering === first.entering ? 1 : -1;
+    depth += hit.entering === deeper ? 1 : -1;
     if (depth === 0) {
       if (distinct(hit.t)) exitT = hit.t;
       break;
     }
   }
-  if (exitT === null) exitT = hits.find((h) => distinct(h.t))?.t ?? first.t;
+  if (exitT === null) exitT = hits.find((h) => distinct(h.t))?.t ?? entryT;
   const at = (t: number): Vec3 => [origin[0] + t * direction[0], origin[1] + t * direction[1], origin[2] + t * direction[2]];
-  return { point: at((first.t + exitT) / 2), entry: at(first.t), exit: at(exitT) };
+  return { point: at((entryT + exitT) / 2), entry: at(entryT), exit: at(exitT) };
 }
 
 /**
