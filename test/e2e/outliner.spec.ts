@@ -2,8 +2,10 @@
  * The bone list (outliner) and bone names, with real mouse and key events: the course hand opened with a names file
  * written beside its TGF shows the names in the list and the status line; the search box filters by name and keeps
  * each match's ancestors; a double-click and typing renames a bone (F2 too); dragging a row onto another re-parents
- * it, and onto the list's empty area makes it a root; Delete deletes; undo gives back each step, and the list follows
- * without losing its search. Save skeleton downloads the TGF and its names file, which open again as the same rig. Uses `window.__rigwright` to read the skeleton the app holds.
+ * it, and onto the list's empty area makes it a root; Delete deletes a bone, its parent's weights gaining its weights
+ * (every row still summing to 1); undo gives back each step, and the list follows without losing its search. Save
+ * skeleton downloads the TGF and its names file, which open again as the same rig. Uses `window.__rigwright` to read
+ * the skeleton and the weights the app holds.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,6 +19,14 @@ const NAMES = Array.from({ length: 20 }, (_, b) => (b === 10 ? 'wrist' : `${FING
 
 type Skeleton = { parents: number[]; names: string[] };
 const skeleton = (page: Page): Promise<Skeleton> => page.evaluate(() => (window as any).__rigwright.skeleton());
+/** The weights the app holds: #V × #B, row-major. */
+const weights = (page: Page): Promise<{ vertices: number; bones: number; values: number[] }> =>
+  page.evaluate(() => {
+    const hook = (window as any).__rigwright;
+    const values: number[] = hook.snapshot().weights;
+    const bones: number = hook.state().boneCount;
+    return { vertices: values.length / bones, bones, values };
+  });
 const command = (page: Page, id: string, argument?: unknown): Promise<boolean> =>
   page.evaluate(([i, a]) => (window as any).__rigwright.command(i, a), [id, argument] as const);
 const row = (page: Page, bone: number) => page.locator(`#bone-list .bone-row[data-bone="${bone}"]`);
@@ -153,15 +163,42 @@ test('outliner and bone names: names from the names file in the list and status 
   // With the Bind panel open, Delete is also its shortcut (clear handles): on the row it is the row's.
   expect(await command(page, 'bind.panel')).toBe(true);
   const steps: string[] = await page.evaluate(() => (window as any).__rigwright.history().undo);
+  const before = await weights(page);
   await row(page, fingertip).focus();
   await page.keyboard.press('Delete');
   await expect(page.locator('#bone-list .bone-row')).toHaveCount(19);
   expect((await skeleton(page)).names).not.toContain('nail');
   expect(await page.evaluate(() => (window as any).__rigwright.history().undo)).toEqual([...steps, 'Delete nail']);
+  // The weights: the parent's column gained the deleted bone's, every other column is as it was (the bones after the
+  // deleted one a column to the left), and every row still sums to 1.
+  const after = await weights(page);
+  const parent = rest.parents[fingertip];
+  const column = (b: number) => (b < fingertip ? b : b - 1);
+  expect([after.vertices, after.bones]).toEqual([before.vertices, 19]);
+  let handed = 0;
+  let worstColumn = 0;
+  let worstSum = 0;
+  for (let v = 0; v < before.vertices; v++) {
+    const was = (b: number) => before.values[20 * v + b];
+    const now = (b: number) => after.values[19 * v + column(b)];
+    handed = Math.max(handed, was(fingertip));
+    worstColumn = Math.max(worstColumn, Math.abs(now(parent) - (was(parent) + was(fingertip))));
+    let sum = 0;
+    for (let b = 0; b < 20; b++) {
+      if (b === fingertip) continue;
+      sum += now(b);
+      if (b !== parent) worstColumn = Math.max(worstColumn, Math.abs(now(b) - was(b)));
+    }
+    worstSum = Math.max(worstSum, Math.abs(sum - 1));
+  }
+  expect(handed, 'the deleted bone had weight to hand on').toBeGreaterThan(0.1);
+  expect(worstColumn, `the parent (${NAMES[parent]}) gained the deleted bone's weights, the others kept theirs`).toBeLessThan(1e-12);
+  expect(worstSum, 'every row still sums to 1').toBeLessThan(1e-12);
   expect(await command(page, 'bind.panel')).toBe(true);
   expect(await command(page, 'edit.undo')).toBe(true);
   await expect(page.locator('#bone-list .bone-row')).toHaveCount(20);
   await expect(row(page, fingertip).locator('.bone-name')).toHaveText('nail');
+  expect(await weights(page), 'undo gives the weights back').toEqual(before);
   expect(await command(page, 'edit.undo')).toBe(true);
   await expect(row(page, fingertip).locator('.bone-name')).toHaveText(NAMES[fingertip]);
   expect(await skeleton(page)).toEqual(rest);
