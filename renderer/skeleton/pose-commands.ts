@@ -155,11 +155,14 @@ export function poseCommands(app: PoseCommandsHost): HandlersFor<PoseCommandId> 
   const { store, poseView } = app;
   /**
    * the pose last copied (#B × 9 relative rotations) and the skeleton it was copied from (a paste onto any other, even
-   * with as many bones, would put rotations on bones they were not made for); a new scene forgets it
+   * with as many bones, would put rotations on bones they were not made for); a new scene forgets it, and the IK pole
+   * (a point near the old scene's limbs)
    */
   let clipboard: { rotations: Float64Array; skeleton: Skeleton } | null = null;
   store.subscribe((change) => {
-    if (change.kind === 'document' && change.newScene) clipboard = null;
+    if (change.kind !== 'document' || !change.newScene) return;
+    clipboard = null;
+    app.poseTool.setPole(null);
   });
   const nameOf = (bone: number): string => boneNamesOf(store.doc)[bone];
   /** the bone an argument names, else the selected one */

@@ -469,6 +469,9 @@ test('the tool commands: the gizmo’s space toggles or is set, IK mode toggles,
   assert.deepEqual(poseTool.pole, [0.1, -0.2, 0.3]);
   void commands.execute('pose.pole', null);
   assert.equal(poseTool.pole, null);
+  void commands.execute('pose.pole', [0.1, -0.2, 0.3]);
+  store.open(bodyDocument(), 'opened reference.obj');
+  assert.equal(poseTool.pole, null, 'a new scene lets the pole go');
   assert.throws(() => commands.execute('pose.pole', [0, 0] as never), /pose\.pole/);
   assert.throws(() => commands.execute('pose.space', 'world' as never), /pose\.space/);
   assert.equal(store.history.undoCount, 0, 'settings, not edits');

@@ -17,6 +17,7 @@ import type { ToolPointer } from '../../renderer/tools/tool.ts';
 import { PoseTool } from '../../renderer/tools/pose/pose-tool.ts';
 import { PoseGizmo } from '../../renderer/view/pose-gizmo.ts';
 import { boneForJoint } from '../../renderer/view/skeleton-overlay.ts';
+import { moveJoints, renameBone } from '../../workers/rig/bone-edits.ts';
 import { worldRotations } from '../../workers/rig/bone-rotations.ts';
 import { boneCountOf } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
@@ -238,4 +239,22 @@ test('while the rest pose is shown the gizmo is hidden and a press on its ring i
   view.rest = false;
   tool.refresh();
   assert.ok(gizmo.visible, 'shown again');
+});
+
+test('the IK pole belongs to the skeleton it was set for: a bone edit or another skeleton lets it go', () => {
+  const { store, tool } = setup();
+  tool.pole = [0.4, -0.3, 0.5];
+  assert.deepEqual(tool.pole, [0.4, -0.3, 0.5], 'set');
+  const renamed = renameBone(store.doc, FOREARM, 'forearm.L');
+  store.edit(renamed.label, renamed.fields);
+  assert.deepEqual(tool.pole, [0.4, -0.3, 0.5], 'a rename keeps the skeleton, and the pole');
+  const moved = moveJoints(store.doc, [{ joint: WRIST, position: [0.7, 0.2, 0.1] }]);
+  store.edit(moved.label, moved.fields);
+  assert.equal(tool.pole, null, 'a rest joint moved: the pole goes');
+  store.history.undo();
+  assert.equal(tool.pole, null, 'and stays gone after an undo');
+  tool.pole = [0.4, -0.3, 0.5];
+  const fitted = { ...store.doc.skeleton, joints: Float64Array.from(store.doc.skeleton.joints) };
+  store.open({ ...store.doc, skeleton: fitted }, 'opened reference.obj');
+  assert.equal(tool.pole, null, 'another scene with a skeleton of its own: the pole goes');
 });

@@ -12,6 +12,7 @@
  */
 import { Tool } from '../tool.ts';
 import { boneRestFrame, multiply3, parentWorldRotation, type PoseSpace } from '../../../workers/rig/bone-rotations.ts';
+import type { Skeleton } from '../../../workers/rig/skeleton.ts';
 import { PoseIdle } from './pose-idle.ts';
 import { PosePointing } from './pose-pointing.ts';
 import { PoseRotating } from './pose-rotating.ts';
@@ -30,8 +31,8 @@ export class PoseTool extends Tool<PoseStateName> implements PoseGesture {
   private spaceShown: PoseSpace = 'local';
   /** dragging the end joint solves two-bone IK instead of showing the gizmo */
   private ikMode = false;
-  /** a pole point the bend plane goes through (world), or null: the bend plane the limb has now */
-  pole: number[] | null = null;
+  /** the pole point set and the skeleton it was set for */
+  private poleSet: { point: number[]; skeleton: Skeleton } | null = null;
 
   constructor(readonly host: PoseToolHost) {
     super('pose', {
@@ -50,6 +51,19 @@ export class PoseTool extends Tool<PoseStateName> implements PoseGesture {
     if (space === this.spaceShown) return;
     this.spaceShown = space;
     this.host.gizmo.setSpace(space);
+  }
+
+  /**
+   * A pole point the bend plane goes through (world), or null: the bend plane the limb has now. A pole belongs to the
+   * skeleton it was set for: another scene, or a bone edit (which makes a new skeleton), lets it go.
+   */
+  get pole(): number[] | null {
+    if (this.poleSet && this.poleSet.skeleton !== this.host.skeleton()) this.poleSet = null;
+    return this.poleSet ? this.poleSet.point : null;
+  }
+
+  set pole(point: readonly number[] | null) {
+    this.poleSet = point ? { point: [point[0], point[1], point[2]], skeleton: this.host.skeleton() } : null;
   }
 
   get ik(): boolean {
