@@ -2,7 +2,8 @@
  * Keyed clips (workers/rig/keyed-clip.ts): the frames between two keys are the quaternion SLERP formula of course
  * handout Eq. 1, slerp(q0, q1, t) = sin((1−t)θ)/sin θ · q0 + sin(tθ)/sin θ · q1, written out here independently (axis–
  * angle to quaternion, no library code), at t = 0.25, 0.5, 0.75; the first key is held before it and the last after
- * it; a bone without keys rests; moving, deleting and trimming keys; a file's sequence keyed for the first time keeps
+ * it; a bone without keys rests; with key times the SLERP parameter is the fraction of the seconds between the keys;
+ * moving, deleting and trimming keys; a file's sequence keyed for the first time keeps
  * every frame; inputs never change; the DMAT written by poseSequenceToDmat reads back as the same frames.
  */
 import { test } from 'node:test';
@@ -227,10 +228,41 @@ test('start-joint translations go linearly between the same keys and are held ou
       `frame ${f} holds the moved first key's translation`,
     );
   const trimmed = trimClip(file, 1, 3) as Matrices;
-  assert.deepStrictEqual(
-    Array.from(trimmed.times!),
-    [0, 0.1, 0.2].map((t, i) => times[i + 1] - times[1]),
-    'trimmed key times start at 0',
-  );
+  const shifted = [0, 0.1, 0.2];
+  assert.equal(trimmed.times!.length, shifted.length, 'one key time per kept frame');
+  for (let f = 0; f < shifted.length; f++)
+    assert.ok(Math.abs(trimmed.times![f] - shifted[f]) < 1e-15, `trimmed key time ${f} is ${trimmed.times![f]}, expected ${shifted[f]}`);
   assert.equal(trimmed.keys, undefined, 'a sequence without keys is cut without getting any');
+});
+
+test('with uneven key times the in-between frames SLERP by the seconds between the keys, not by the frame count', () => {
+  const times = Float64Array.of(0, 0.1, 0.5, 0.6, 1);
+  const L = times.length;
+  const q0 = axisAngle([0.2, -1, 0.4], 0.3);
+  const q1 = axisAngle([1, 0.5, -0.3], 2.2);
+  const rotations = new Float64Array(9 * L);
+  for (let f = 0; f < L; f++) rotations.set(matrixOf(f === L - 1 ? q1 : q0), 9 * f);
+  const translations = new Float64Array(3 * L);
+  translations.set([1, -2, 4], 3 * (L - 1));
+  const file: PoseSequence = { kind: 'matrices', boneCount: 1, frameCount: L, rotations, translations, times };
+  // Every frame is a key the first time; deleting 1, 2 and 3 leaves keys at 0 s (q0) and 1 s (q1).
+  const seq = deleteKeys(deleteKeys(deleteKeys(file, 1), 2), 3) as Matrices;
+  assert.deepStrictEqual(keyedFrames(seq), [0, L - 1], 'keys left at the first and last frame');
+  // The keys are 1 s apart, so frame f is the fraction times[f] of the way: 0.1, 0.5, 0.6.
+  for (const [f, t] of [
+    [1, 0.1],
+    [2, 0.5],
+    [3, 0.6],
+  ]) {
+    assertMatrix(frameOf(seq, f, 0), matrixOf(slerpFormula(q0, q1, t)), 1e-12, `frame ${f} at ${t} s`);
+    const expected = [t * 1, t * -2, t * 4];
+    for (let c = 0; c < 3; c++)
+      assert.ok(Math.abs(seq.translations![3 * f + c] - expected[c]) < 1e-12, `frame ${f} translation ${c} is ${t} of the way`);
+  }
+  // Trimmed (times shifted to start at 0) and keyed again, the seconds still decide.
+  const trimmed = trimClip(seq, 1, 4) as Matrices;
+  const rekeyed = setKeys(trimmed, 0, [0], poseWith(1, [[0, q0]])) as Matrices;
+  // Keys at 0 s (q0) and 0.9 s (q1): frame 1 is at 0.4 s, frame 2 at 0.5 s.
+  assertMatrix(frameOf(rekeyed, 1, 0), matrixOf(slerpFormula(q0, q1, 0.4 / 0.9)), 1e-12, 'trimmed frame 1 at 0.4 of 0.9 s');
+  assertMatrix(frameOf(rekeyed, 2, 0), matrixOf(slerpFormula(q0, q1, 0.5 / 0.9)), 1e-12, 'trimmed frame 2 at 0.5 of 0.9 s');
 });

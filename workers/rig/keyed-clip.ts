@@ -1,9 +1,10 @@
 /**
  * Keys on a rotation-matrix pose sequence (PoseSequence kind 'matrices' with `keys`): the poses a user set at some
  * frames, per bone, with every other frame of a bone made from its keys — SLERP (course handout Eq. 1) between its
- * two neighbouring keys, the first key held before it and the last after it. Start-joint translations, where the
- * sequence has them, go linearly between the same keys and are held the same way. A bone without keys is at rest
- * (identity rotation, no translation) in every frame.
+ * two neighbouring keys, the first key held before it and the last after it. The SLERP parameter of a frame is how far
+ * it is from one key to the next in time: in seconds for a sequence with key times, in frames without. Start-joint
+ * translations, where the sequence has them, go linearly between the same keys and are held the same way. A bone
+ * without keys is at rest (identity rotation, no translation) in every frame.
  *
  * A sequence without `keys` (a pose file's, a glTF clip's) keyed for the first time: every frame it has becomes a
  * key of every bone, so nothing it had changes and a new key only changes its own frame. An edited sequence drops
@@ -182,9 +183,12 @@ const scratchA = new Float64Array(4);
 const scratchB = new Float64Array(4);
 const scratchC = new Float64Array(4);
 
-/** Bone b's frames that are not keys, made from its keys: SLERP between neighbours, held outside, rest without. */
+/**
+ * Bone b's frames that are not keys, made from its keys: SLERP between neighbours, held outside, rest without. The
+ * SLERP parameter is the fraction of the way from one key to the next in seconds (key times), or in frames (without).
+ */
 function rebuildBone(seq: MatrixSequence & { keys: Uint8Array }, b: number): void {
-  const { boneCount: B, frameCount: L, rotations: R, translations: T, keys } = seq;
+  const { boneCount: B, frameCount: L, rotations: R, translations: T, times, keys } = seq;
   const frames = keyedFrames(seq, b);
   const setRest = (f: number): void => {
     R.set(IDENTITY, 9 * (B * f + b));
@@ -208,7 +212,7 @@ function rebuildBone(seq: MatrixSequence & { keys: Uint8Array }, b: number): voi
     matrixToQuat(R, 9 * (B * k1 + b), scratchB, 0);
     for (let f = k0 + 1; f < k1; f++) {
       if (keys[B * f + b]) continue;
-      const t = (f - k0) / (k1 - k0);
+      const t = times ? (times[f] - times[k0]) / (times[k1] - times[k0]) : (f - k0) / (k1 - k0);
       quatSlerp(scratchA, 0, scratchB, 0, t, scratchC, 0);
       quatToMatrix(scratchC, 0, R, 9 * (B * f + b));
       if (T) for (let c = 0; c < 3; c++) T[3 * (B * f + b) + c] = (1 - t) * T[3 * (B * k0 + b) + c] + t * T[3 * (B * k1 + b) + c];
