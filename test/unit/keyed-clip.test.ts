@@ -3,12 +3,13 @@
  * handout Eq. 1, slerp(q0, q1, t) = sin((1−t)θ)/sin θ · q0 + sin(tθ)/sin θ · q1, written out here independently (axis–
  * angle to quaternion, no library code), at t = 0.25, 0.5, 0.75; the first key is held before it and the last after
  * it; a bone without keys rests; with key times the SLERP parameter is the fraction of the seconds between the keys;
- * moving, deleting and trimming keys; a file's sequence keyed for the first time keeps
+ * moving, deleting and trimming keys; many keys set at once equal the same keys set frame by frame; a file's sequence
+ * keyed for the first time keeps
  * every frame; inputs never change; the DMAT written by poseSequenceToDmat reads back as the same frames.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deleteKeys, keyedFrames, moveKeys, newKeyedClip, setKeys, trimClip } from '../../workers/rig/keyed-clip.ts';
+import { deleteKeys, keyedFrames, moveKeys, newKeyedClip, setKeys, setKeysAt, trimClip } from '../../workers/rig/keyed-clip.ts';
 import { identityPose, samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { poseSequenceFromDmat, poseSequenceToDmat } from '../../workers/formats/pose-file.ts';
 import { readDmat, writeDmatAscii, writeDmatBinary } from '../../workers/formats/dmat.ts';
@@ -265,4 +266,58 @@ test('with uneven key times the in-between frames SLERP by the seconds between t
   // Keys at 0 s (q0) and 0.9 s (q1): frame 1 is at 0.4 s, frame 2 at 0.5 s.
   assertMatrix(frameOf(rekeyed, 1, 0), matrixOf(slerpFormula(q0, q1, 0.4 / 0.9)), 1e-12, 'trimmed frame 1 at 0.4 of 0.9 s');
   assertMatrix(frameOf(rekeyed, 2, 0), matrixOf(slerpFormula(q0, q1, 0.5 / 0.9)), 1e-12, 'trimmed frame 2 at 0.5 of 0.9 s');
+});
+
+test('setKeysAt sets keys at many frames in one copy: the same clip as setting them frame by frame, the SLERP formula between', () => {
+  const random = seededRandom(5);
+  const B = 4;
+  const L = 40;
+  const entries: { frame: number; bone: number; rotation: number[] }[] = [];
+  const quaternions = new Map<string, number[]>();
+  for (const frame of [0, 7, 19, 30, 39])
+    for (let bone = 0; bone < B; bone++) {
+      if (bone === 3 || random() < 0.3) continue;
+      const q = axisAngle([random() - 0.5, random() - 0.5, random() - 0.5], 3 * random());
+      quaternions.set(`${frame} ${bone}`, q);
+      entries.push({ frame, bone, rotation: matrixOf(q) });
+    }
+  const empty = newKeyedClip(B, L);
+  const before = (empty as Matrices).rotations.slice();
+  const atOnce = setKeysAt(empty, entries) as Matrices;
+  let byFrame = empty;
+  for (const { frame, bone, rotation } of entries) {
+    const pose = identityPose(B);
+    pose.set(rotation, 9 * bone);
+    byFrame = setKeys(byFrame, frame, [bone], pose);
+  }
+  assert.deepStrictEqual(atOnce.rotations, (byFrame as Matrices).rotations, 'the same frames as one key at a time');
+  assert.deepStrictEqual(atOnce.keys, (byFrame as Matrices).keys, 'the same keys as one key at a time');
+  assert.deepStrictEqual((empty as Matrices).rotations, before, 'the input is unchanged');
+  // Between two neighbouring keys of a bone, the formula.
+  for (let bone = 0; bone < 3; bone++) {
+    const frames = keyedFrames(atOnce, bone);
+    for (let k = 0; k + 1 < frames.length; k++) {
+      const [k0, k1] = [frames[k], frames[k + 1]];
+      const f = Math.floor((k0 + k1) / 2);
+      if (f === k0) continue;
+      const expected = slerpFormula(quaternions.get(`${k0} ${bone}`)!, quaternions.get(`${k1} ${bone}`)!, (f - k0) / (k1 - k0));
+      assertMatrix(frameOf(atOnce, f, bone), matrixOf(expected), 1e-12, `bone ${bone} frame ${f} between keys ${k0} and ${k1}`);
+    }
+  }
+  for (let f = 0; f < L; f++) assertMatrix(frameOf(atOnce, f, 3), [1, 0, 0, 0, 1, 0, 0, 0, 1], 0, `frame ${f}: unkeyed bone 3 rests`);
+  const rotation = matrixOf([0, 0, 0, 1]);
+  assert.throws(() => setKeysAt(empty, [{ frame: L, bone: 0, rotation }]), /setKeysAt: frame 40 is out of range: the clip has 40 frames/);
+  assert.throws(() => setKeysAt(empty, [{ frame: 0, bone: B, rotation }]), /setKeysAt: bone 4 is out of range: the clip has 4 bones/);
+  assert.throws(
+    () =>
+      setKeysAt(empty, [
+        { frame: 3, bone: 1, rotation },
+        { frame: 3, bone: 1, rotation },
+      ]),
+    /setKeysAt: entry 1 keys bone 1 at frame 3 again \(entry 0 too\)/,
+  );
+  assert.throws(
+    () => setKeysAt(empty, [{ frame: 0, bone: 0, rotation: [1, 0, 0] }]),
+    /setKeysAt: entry 0 has 3 numbers, not a 3×3 rotation \(9\)/,
+  );
 });

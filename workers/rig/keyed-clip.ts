@@ -51,13 +51,58 @@ export function setKeys(seq: PoseSequence, frame: number, bones: readonly number
   checkBones(m, bones, 'setKeys');
   if (rotations.length !== 9 * m.boneCount)
     throw new Error(`setKeys: ${rotations.length / 9} rotations given for a clip of ${m.boneCount} bones`);
-  const out = editable(m);
+  return withKeys(
+    m,
+    bones.map((bone) => ({ frame, bone, rotation: rotations.subarray(9 * bone, 9 * bone + 9) })),
+  );
+}
+
+/** One key: bone `bone` at frame `frame` turned by `rotation`. */
+export interface KeyEntry {
+  /** integer frame, 0 … L − 1 */
+  readonly frame: number;
+  /** bone index, 0 … B − 1 */
+  readonly bone: number;
+  /** the bone's relative rotation, 3 × 3 row-major (9 numbers) */
+  readonly rotation: ArrayLike<number>;
+}
+
+/**
+ * Sets keys at any frames in one go (what setKeys does for one frame): the sequence is copied once, every key set,
+ * then each bone that got a key has its other frames made again from its keys, once. A key already there is replaced.
+ * @param seq      a 'matrices' sequence of B bones, L frames
+ * @param entries  the keys, each (frame, bone) at most once
+ * @throws Error for a final-pose sequence, a frame or bone out of range, a (frame, bone) given twice, or a rotation
+ *         that is not 9 numbers; the message names the entry
+ */
+export function setKeysAt(seq: PoseSequence, entries: readonly KeyEntry[]): PoseSequence {
+  const m = matricesOf(seq, 'setKeysAt');
   const B = m.boneCount;
-  for (const b of bones) {
-    out.rotations.set(rotations.subarray(9 * b, 9 * b + 9), 9 * (B * frame + b));
-    out.keys[B * frame + b] = 1;
-    rebuildBone(out, b);
+  const seen = new Map<number, number>();
+  for (let i = 0; i < entries.length; i++) {
+    const { frame, bone, rotation } = entries[i];
+    checkFrame(m, frame, 'setKeysAt');
+    if (!Number.isInteger(bone) || bone < 0 || bone >= B)
+      throw new Error(`setKeysAt: bone ${bone} is out of range: the clip has ${B} bones`);
+    if (rotation.length !== 9) throw new Error(`setKeysAt: entry ${i} has ${rotation.length} numbers, not a 3×3 rotation (9)`);
+    const earlier = seen.get(B * frame + bone);
+    if (earlier !== undefined) throw new Error(`setKeysAt: entry ${i} keys bone ${bone} at frame ${frame} again (entry ${earlier} too)`);
+    seen.set(B * frame + bone, i);
   }
+  return withKeys(m, entries);
+}
+
+/** A copy of `seq` with the (checked) keys set and each keyed bone's other frames made again once. */
+function withKeys(seq: MatrixSequence, entries: readonly KeyEntry[]): PoseSequence {
+  const out = editable(seq);
+  const B = seq.boneCount;
+  const touched = new Uint8Array(B);
+  for (const { frame, bone, rotation } of entries) {
+    out.rotations.set(rotation, 9 * (B * frame + bone));
+    out.keys[B * frame + bone] = 1;
+    touched[bone] = 1;
+  }
+  for (let b = 0; b < B; b++) if (touched[b]) rebuildBone(out, b);
   return out;
 }
 

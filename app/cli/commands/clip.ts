@@ -3,13 +3,10 @@ import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
 import { FormatError } from '../../../workers/formats/format-error.ts';
 import { poseSequenceToDmat } from '../../../workers/formats/pose-file.ts';
 import { quatToMatrix } from '../../../workers/math/quaternion.ts';
-import { newKeyedClip, setKeys } from '../../../workers/rig/keyed-clip.ts';
-import { identityPose } from '../../../workers/rig/pose-sequence.ts';
+import { newKeyedClip, setKeysAt } from '../../../workers/rig/keyed-clip.ts';
+import { MAX_CLIP_FRAMES } from '../../../workers/scene/clip-edits.ts';
 import { outputExtension, required, UsageError, writeFile, type CliCommand } from '../cli-support.ts';
 import { readRotatedBones, readRotations } from '../rotation-input.ts';
-
-/** Most frames a clip may have (an hour at 30 frames per second), as in the app. */
-const MAX_FRAMES = 108_000;
 
 export const clipCommand: CliCommand = {
   name: 'clip',
@@ -42,15 +39,15 @@ bone's rotation relative to its parent (libigl's convention: about the bone's re
     outputExtension(out, ['dmat']);
     let frames: number | undefined;
     if (values.frames !== undefined) {
-      if (!/^\d+$/.test(values.frames) || Number(values.frames) < 1 || Number(values.frames) > MAX_FRAMES)
-        throw new UsageError(`--frames must be a whole number from 1 to ${MAX_FRAMES}, not "${values.frames}"`);
+      if (!/^\d+$/.test(values.frames) || Number(values.frames) < 1 || Number(values.frames) > MAX_CLIP_FRAMES)
+        throw new UsageError(`--frames must be a whole number from 1 to ${MAX_CLIP_FRAMES}, not "${values.frames}"`);
       frames = Number(values.frames);
     }
 
     const bones = readRotatedBones(positionals[0], stderr);
     const keys = readRotations(keysFile, bones, true);
     if (keys.length === 0) throw new FormatError(keysFile, '', 'no keys: the list is empty');
-    const last = keys.reduce((k, key) => (key.frame > keys[k].frame ? keys.indexOf(key) : k), 0);
+    const last = keys.reduce((k, key, i) => (key.frame > keys[k].frame ? i : k), 0);
     const frameCount = frames ?? keys[last].frame + 1;
     if (keys[last].frame >= frameCount)
       throw new FormatError(
@@ -58,26 +55,22 @@ bone's rotation relative to its parent (libigl's convention: about the bone's re
         `entry ${last}`,
         `frame ${keys[last].frame} is past the clip's last frame ${frameCount - 1} (--frames ${frameCount})`,
       );
-    if (frameCount > MAX_FRAMES)
-      throw new FormatError(keysFile, `entry ${last}`, `frame ${keys[last].frame} makes a clip longer than ${MAX_FRAMES} frames`);
+    if (frameCount > MAX_CLIP_FRAMES)
+      throw new FormatError(keysFile, `entry ${last}`, `frame ${keys[last].frame} makes a clip longer than ${MAX_CLIP_FRAMES} frames`);
 
     const B = bones.boneCount;
-    let clip = newKeyedClip(B, frameCount);
-    const byFrame = new Map<number, typeof keys>();
-    for (const key of keys) byFrame.set(key.frame, [...(byFrame.get(key.frame) ?? []), key]);
-    for (const [frame, atFrame] of [...byFrame].sort((a, b) => a[0] - b[0])) {
-      const rotations = identityPose(B);
-      for (const key of atFrame) quatToMatrix(key.quaternion, 0, rotations, 9 * key.bone);
-      clip = setKeys(
-        clip,
-        frame,
-        atFrame.map((key) => key.bone),
-        rotations,
-      );
-    }
+    const clip = setKeysAt(
+      newKeyedClip(B, frameCount),
+      keys.map(({ frame, bone, quaternion }) => {
+        const rotation = new Float64Array(9);
+        quatToMatrix(quaternion, 0, rotation, 0);
+        return { frame, bone, rotation };
+      }),
+    );
+    const keyedFrames = new Set(keys.map((key) => key.frame)).size;
     writeFile(out, writeDmatAscii(poseSequenceToDmat(clip)));
     stdout.write(
-      `wrote ${out}: ${frameCount} frames × ${B} bones (${3 * B * frameCount} × 3), ${keys.length} keys at ${byFrame.size} frames\n`,
+      `wrote ${out}: ${frameCount} frames × ${B} bones (${3 * B * frameCount} × 3), ${keys.length} keys at ${keyedFrames} frames\n`,
     );
     return 0;
   },
