@@ -3,13 +3,22 @@
  * handout Eq. 1, slerp(q0, q1, t) = sin((1−t)θ)/sin θ · q0 + sin(tθ)/sin θ · q1, written out here independently (axis–
  * angle to quaternion, no library code), at t = 0.25, 0.5, 0.75; the first key is held before it and the last after
  * it; a bone without keys rests; with key times the SLERP parameter is the fraction of the seconds between the keys;
- * moving, deleting and trimming keys; many keys set at once equal the same keys set frame by frame; a file's sequence
- * keyed for the first time keeps
- * every frame; inputs never change; the DMAT written by poseSequenceToDmat reads back as the same frames.
+ * moving, deleting, trimming and lengthening; many keys set at once equal the same keys set frame by frame; a file's
+ * sequence keyed for the first time keeps every frame; inputs never change; the DMAT written by poseSequenceToDmat
+ * reads back as the same frames.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deleteKeys, keyedFrames, moveKeys, newKeyedClip, setKeys, setKeysAt, trimClip } from '../../workers/rig/keyed-clip.ts';
+import {
+  deleteKeys,
+  keyedFrames,
+  lengthenClip,
+  moveKeys,
+  newKeyedClip,
+  setKeys,
+  setKeysAt,
+  trimClip,
+} from '../../workers/rig/keyed-clip.ts';
 import { identityPose, samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { poseSequenceFromDmat, poseSequenceToDmat } from '../../workers/formats/pose-file.ts';
 import { readDmat, writeDmatAscii, writeDmatBinary } from '../../workers/formats/dmat.ts';
@@ -320,4 +329,40 @@ test('setKeysAt sets keys at many frames in one copy: the same clip as setting t
     () => setKeysAt(empty, [{ frame: 0, bone: 0, rotation: [1, 0, 0] }]),
     /setKeysAt: entry 0 has 3 numbers, not a 3×3 rotation \(9\)/,
   );
+});
+
+test('lengthenClip: the new frames hold each bone’s last pose and are not keys; key times go on at 30 frames per second', () => {
+  const qa = axisAngle([0, 0, 1], 0.8);
+  const qb = axisAngle([1, 1, 0], -1.1);
+  let seq = newKeyedClip(2, 6);
+  seq = setKeys(seq, 1, [0], poseWith(2, [[0, qa]]));
+  seq = setKeys(seq, 3, [0], poseWith(2, [[0, qb]]));
+  const longer = lengthenClip(seq, 10) as Matrices;
+  assert.equal(longer.frameCount, 10, 'ten frames');
+  assert.deepStrictEqual(keyedFrames(longer), [1, 3], 'the keys stay where they were, and only they are keys');
+  for (let f = 0; f < 6; f++)
+    for (let b = 0; b < 2; b++) assertMatrix(frameOf(longer, f, b), frameOf(seq, f, b), 0, `frame ${f} bone ${b} as before`);
+  for (let f = 6; f < 10; f++) {
+    assertMatrix(frameOf(longer, f, 0), matrixOf(qb), 1e-15, `new frame ${f}: bone 0 holds its last key`);
+    assertMatrix(frameOf(longer, f, 1), [1, 0, 0, 0, 1, 0, 0, 0, 1], 0, `new frame ${f}: bone 1 rests`);
+  }
+  // A key at a new frame SLERPs from the last key to it.
+  const keyed = setKeys(longer, 9, [0], poseWith(2, [[0, qa]]));
+  assertMatrix(frameOf(keyed, 6, 0), matrixOf(slerpFormula(qb, qa, 0.5)), 1e-12, 'frame 6 is half way from frame 3 to 9');
+
+  const timed: PoseSequence = {
+    kind: 'matrices',
+    boneCount: 1,
+    frameCount: 2,
+    rotations: Float64Array.of(...matrixOf(qa), ...matrixOf(qb)),
+    translations: Float64Array.of(0, 0, 0, 1, 2, 3),
+    times: Float64Array.of(0.5, 0.7),
+  };
+  const timedLonger = lengthenClip(timed, 4) as Matrices;
+  const expectedTimes = [0.5, 0.7, 0.7 + 1 / 30, 0.7 + 2 / 30];
+  for (let f = 0; f < 4; f++) assert.ok(Math.abs(timedLonger.times![f] - expectedTimes[f]) < 1e-15, `key time ${f}`);
+  assert.deepStrictEqual(Array.from(timedLonger.translations!.subarray(9)), [1, 2, 3], 'the last translation is held');
+  assert.equal(timedLonger.keys, undefined, 'a sequence without keys gets none');
+  assert.throws(() => lengthenClip(seq, 5), /lengthenClip: 5 frames is shorter than the clip's 6 \(trimClip shortens\)/);
+  assert.throws(() => lengthenClip(seq, 7.5), /lengthenClip: 7.5 is not a whole number of frames/);
 });

@@ -14,7 +14,7 @@
  * Every function returns a new sequence and never changes its input.
  */
 import { matrixToQuat, quatSlerp, quatToMatrix } from '../math/quaternion.ts';
-import { identityPose, type PoseSequence } from './pose-sequence.ts';
+import { UNTIMED_FRAMES_PER_SECOND, identityPose, type PoseSequence } from './pose-sequence.ts';
 
 type MatrixSequence = Extract<PoseSequence, { kind: 'matrices' }>;
 
@@ -182,6 +182,49 @@ export function trimClip(seq: PoseSequence, first: number, last: number): PoseSe
     kind: 'matrices',
     boneCount: B,
     frameCount: L,
+    rotations,
+    ...(translations ? { translations } : {}),
+    ...(times ? { times } : {}),
+    ...(keys ? { keys } : {}),
+  };
+}
+
+/**
+ * The clip made `frameCount` frames long (trimClip shortens one): its new frames hold its last frame, which is each
+ * bone's pose after its last key (or at rest, for a bone without keys), and are not keys. Key times, where the
+ * sequence has them, go on at UNTIMED_FRAMES_PER_SECOND after the last; the file's curves are dropped (the sequence
+ * plays its frames with SLERP). A sequence without keys stays without.
+ * @param frameCount  whole number ≥ the clip's frame count
+ * @throws Error for a final-pose sequence or a frame count that is not a whole number at least the clip's
+ */
+export function lengthenClip(seq: PoseSequence, frameCount: number): PoseSequence {
+  const m = matricesOf(seq, 'lengthenClip');
+  if (!Number.isInteger(frameCount)) throw new Error(`lengthenClip: ${frameCount} is not a whole number of frames`);
+  const { boneCount: B, frameCount: L } = m;
+  if (frameCount < L) throw new Error(`lengthenClip: ${frameCount} frames is shorter than the clip's ${L} (trimClip shortens)`);
+  const rotations = new Float64Array(9 * B * frameCount);
+  rotations.set(m.rotations);
+  const translations = m.translations && new Float64Array(3 * B * frameCount);
+  translations?.set(m.translations!);
+  for (let f = L; f < frameCount; f++) {
+    rotations.copyWithin(9 * B * f, 9 * B * (L - 1), 9 * B * L);
+    translations?.copyWithin(3 * B * f, 3 * B * (L - 1), 3 * B * L);
+  }
+  let times: Float64Array | undefined;
+  if (m.times) {
+    times = new Float64Array(frameCount);
+    times.set(m.times);
+    for (let f = L; f < frameCount; f++) times[f] = m.times[L - 1] + (f - L + 1) / UNTIMED_FRAMES_PER_SECOND;
+  }
+  let keys: Uint8Array | undefined;
+  if (m.keys) {
+    keys = new Uint8Array(B * frameCount);
+    keys.set(m.keys);
+  }
+  return {
+    kind: 'matrices',
+    boneCount: B,
+    frameCount,
     rotations,
     ...(translations ? { translations } : {}),
     ...(times ? { times } : {}),

@@ -11,7 +11,7 @@
  * screen into it.
  */
 import type { GltfClip } from '../formats/gltf-export.ts';
-import { deleteKeys, keyedFrames, moveKeys, newKeyedClip, setKeys, trimClip } from '../rig/keyed-clip.ts';
+import { deleteKeys, keyedFrames, lengthenClip, moveKeys, newKeyedClip, setKeys, trimClip } from '../rig/keyed-clip.ts';
 import { UNTIMED_FRAMES_PER_SECOND, frameSeconds, identityPose, samplePose, type PoseSequence } from '../rig/pose-sequence.ts';
 import { boneNamesOf } from './bone-fields.ts';
 import { boneCountOf, type PosedBones, type SceneDocument } from './scene-document.ts';
@@ -194,32 +194,7 @@ export function clipLengthEdit(doc: SceneDocument, frames: number): SceneEdit {
   checkFrameCount('Clip length', frames);
   if (frames === seq.frameCount) throw new ClipEditError(`Clip length: ${name} is ${frames} frames long already`);
   const label = `Make ${name} ${frames} frames long`;
-  if (frames < seq.frameCount) return replaceShown(doc, label, trimClip(seq, 0, frames - 1));
-  // Longer: after its last key a bone holds that key (keyed-clip.ts), so every new frame is the last frame again.
-  const B = seq.boneCount;
-  const L = seq.frameCount;
-  const rotations = new Float64Array(9 * B * frames);
-  rotations.set(seq.rotations);
-  const translations = seq.translations && new Float64Array(3 * B * frames);
-  translations?.set(seq.translations!);
-  for (let f = L; f < frames; f++) {
-    rotations.copyWithin(9 * B * f, 9 * B * (L - 1), 9 * B * L);
-    translations?.copyWithin(3 * B * f, 3 * B * (L - 1), 3 * B * L);
-  }
-  let keys: Uint8Array | undefined;
-  if (seq.keys) {
-    keys = new Uint8Array(B * frames);
-    keys.set(seq.keys);
-  }
-  const poses: PoseSequence = {
-    kind: 'matrices',
-    boneCount: B,
-    frameCount: frames,
-    rotations,
-    ...(translations ? { translations } : {}),
-    ...(keys ? { keys } : {}),
-  };
-  return replaceShown(doc, label, poses);
+  return replaceShown(doc, label, frames < seq.frameCount ? trimClip(seq, 0, frames - 1) : lengthenClip(seq, frames));
 }
 
 /**
