@@ -7,8 +7,8 @@
  * and an edit replaces both (the clip list's entry and the shown poses) so they stay one object. A clip can be keyed
  * when it is frames played at UNTIMED_FRAMES_PER_SECOND (isKeyedClip): a keyed clip, or a pose file's frames (which
  * become keys of every bone the first time, keyed-clip.ts). Keying while the scene shows the rest pose, a final pose
- * or a glTF clip (with its own key times and curves) makes a new keyed clip (NEW_CLIP_DEFAULTS) and keys the pose on
- * screen into it.
+ * or a glTF clip (with its own key times and curves) makes a new keyed clip (NEW_CLIP_DEFAULTS, or longer, to reach
+ * the frame keyed) and keys the pose on screen into it.
  */
 import type { GltfClip } from '../formats/gltf-export.ts';
 import { deleteKeys, keyedFrames, lengthenClip, moveKeys, newKeyedClip, setKeys, trimClip } from '../rig/keyed-clip.ts';
@@ -57,8 +57,8 @@ export function shownPose(doc: SceneDocument, time: number): Float64Array {
 
 /**
  * The frame of the keyed clip a key set at `time` lands on: the nearest frame of a shown keyed clip; for another
- * clip, the frame at its seconds since its start at 30 frames per second (the new clip's frame), within the new
- * clip; 0 at rest.
+ * clip, the frame at its seconds since its start at 30 frames per second (the new clip's frame; insertKeysEdit makes
+ * the new clip long enough to hold it, and refuses one past MAX_CLIP_FRAMES); 0 at rest.
  */
 export function keyFrameAt(doc: SceneDocument, time: number): number {
   const seq = doc.poses;
@@ -66,7 +66,7 @@ export function keyFrameAt(doc: SceneDocument, time: number): number {
   if (seq?.kind !== 'matrices') return 0;
   if (isKeyedClip(seq)) return Math.min(Math.round(t), seq.frameCount - 1);
   const seconds = frameSeconds(seq, t) - frameSeconds(seq, 0);
-  return Math.min(Math.round(seconds * UNTIMED_FRAMES_PER_SECOND), NEW_CLIP_DEFAULTS.frames - 1);
+  return Math.round(seconds * UNTIMED_FRAMES_PER_SECOND);
 }
 
 /**
@@ -74,7 +74,7 @@ export function keyFrameAt(doc: SceneDocument, time: number): number {
  * cannot be keyed; the keyed bones stop being posed by hand (their pose is the clip's now).
  * @param bones  the bones to key, each once
  * @returns the edit, the frame keyed and the clip's index in the new clip list
- * @throws ClipEditError for no bones, or a bone outside the skeleton
+ * @throws ClipEditError for no bones, a bone outside the skeleton, or a new clip's frame past MAX_CLIP_FRAMES
  */
 export function insertKeysEdit(doc: SceneDocument, time: number, bones: readonly number[]): SceneEdit & { frame: number; clip: number } {
   const B = boneCountOf(doc);
@@ -90,7 +90,12 @@ export function insertKeysEdit(doc: SceneDocument, time: number, bones: readonly
     seq = doc.poses;
     name = doc.posesFile ?? uniqueClipName(clips, NEW_CLIP_DEFAULTS.name);
   } else {
-    seq = newKeyedClip(B, NEW_CLIP_DEFAULTS.frames) as KeyedClip;
+    if (frame >= MAX_CLIP_FRAMES)
+      throw new ClipEditError(
+        `Key: ${(frame / UNTIMED_FRAMES_PER_SECOND).toFixed(3)} s into ${doc.posesFile ?? 'poses'} is frame ${frame} of a new clip, ` +
+          `past the longest clip (${MAX_CLIP_FRAMES} frames, an hour at ${UNTIMED_FRAMES_PER_SECOND} frames per second)`,
+      );
+    seq = newKeyedClip(B, Math.max(NEW_CLIP_DEFAULTS.frames, frame + 1)) as KeyedClip;
     name = uniqueClipName(clips, NEW_CLIP_DEFAULTS.name);
     index = -1;
   }
