@@ -108,6 +108,8 @@ export interface AppPartsHost extends ExportHost {
   jointAt(pageX: number, pageY: number): number;
   /** the rest toggle and a pose gesture's live bones */
   readonly poseView: PoseView;
+  /** the rest toggle changed: evaluate and draw again */
+  poseViewChanged(): void;
   padInfluences(stride: number): void;
 }
 
@@ -247,12 +249,17 @@ function skeletonTool(app: AppPartsHost, canvas: HTMLCanvasElement): SkeletonToo
   };
   return new SkeletonTool({
     doc: () => app.store.doc,
-    camera: app.viewport.camera,
-    jointAt: (x, y) => {
-      // The joints drawn: a bone edit makes a new evaluator, posed at the next frame; a click may come first.
-      app.frames.ensurePose();
-      return app.jointAt(...page(x, y));
+    rayThrough: (x, y) => app.viewport.rayThrough(...page(x, y)),
+    viewDirection: () => app.viewport.viewAxes().view,
+    showRest: (on) => {
+      const before = app.poseView.rest;
+      if (on !== before) {
+        app.poseView.rest = on;
+        app.poseViewChanged();
+      }
+      return before;
     },
+    jointAt: (x, y) => app.jointAt(...page(x, y)),
     insertBone: ({ parent, tip, head }) =>
       app.commands.execute('bone.insert', { parent, tip: [...tip], ...(head ? { head: [...head] } : {}) }) as number,
     moveJoint: (joint, position) => void app.commands.execute('bone.moveJoint', { joint, position: [...position] }),

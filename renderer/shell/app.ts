@@ -403,15 +403,19 @@ export class App {
 
   /** The bone of the joint drawn under a page point, or -1. */
   jointBoneAt(pageX: number, pageY: number): number {
-    const overlay = this.views.overlay;
-    const joint = overlay.visible ? jointAt(this.viewport, this.evaluator.joints, overlay.jointRadius, pageX, pageY) : -1;
+    const joint = this.jointAt(pageX, pageY);
     return joint < 0 ? -1 : boneForJoint(this.store.doc.skeleton.bones, joint);
   }
 
-  /** The joint drawn under a page point, or -1. */
+  /**
+   * The joint drawn under a page point, or -1. Every joint pick comes here: the pose is brought up to date first (a
+   * bone or pose edit makes a new evaluator, posed only at the next frame; a click may come before it).
+   */
   jointAt(pageX: number, pageY: number): number {
     const overlay = this.views.overlay;
-    return overlay.visible ? jointAt(this.viewport, this.evaluator.joints, overlay.jointRadius, pageX, pageY) : -1;
+    if (!overlay.visible) return -1;
+    this.frames.ensurePose();
+    return jointAt(this.viewport, this.evaluator.joints, overlay.jointRadius, pageX, pageY);
   }
 
   /** the rest toggle and a pose gesture's live bones (pose-evaluator.ts PoseView) */

@@ -2,16 +2,16 @@
  * The skeleton tool without a browser: the real ToolManager, CommandRegistry, skeleton commands, scene store and undo
  * history over a closed box (x −1.5…1.5, y −0.5…0.5, z −0.5…0.5) seen by an orthographic camera at z = 10 through a
  * 200 × 200 canvas: canvas pixel (x, y) lies over the point ((x − 100) / 50, (100 − y) / 50), and every view ray
- * runs along −z, so the middle of the volume under a click is at z = 0.
+ * runs along −z from z = 10, so the middle of the volume under a click is at z = 0.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as THREE from 'three';
 import { CommandRegistry } from '../../renderer/commands/command-registry.ts';
 import { skeletonCommands } from '../../renderer/skeleton/skeleton-commands.ts';
 import { BoneSelection } from '../../renderer/skeleton/bone-selection.ts';
 import { ToolManager } from '../../renderer/tools/tool-manager.ts';
 import { SkeletonTool, type SkeletonGuides, type Vec3 } from '../../renderer/tools/skeleton/skeleton-tool.ts';
+import { Tool } from '../../renderer/tools/tool.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { NO_SKELETON_WEIGHTS, boneCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
@@ -76,10 +76,8 @@ function setup() {
   const container = new FakeElement({ left: 0, top: 0, width: 400, height: 300 });
   const canvas = new FakeElement({ left: 10, top: 20, width: SIZE, height: SIZE });
   canvas.parentElement = container;
-  const camera = new THREE.OrthographicCamera(-2, 2, 2, -2, 0.1, 100);
-  camera.position.set(0, 0, 10);
-  camera.lookAt(0, 0, 0);
-  camera.updateMatrixWorld();
+  /** the pose view's rest toggle, as the app keeps it */
+  const view = { rest: false };
 
   const history = new UndoHistory();
   const store = new SceneStore(bareBox(), history);
@@ -88,7 +86,13 @@ function setup() {
   let guides: SkeletonGuides = { pending: null, band: null, moved: null };
   const tool: SkeletonTool = new SkeletonTool({
     doc: () => store.doc,
-    camera,
+    rayThrough: (x, y) => ({ origin: [(x - 100) / 50, (100 - y) / 50, 10], direction: [0, 0, -1] }),
+    viewDirection: () => [0, 0, -1],
+    showRest: (on) => {
+      const before = view.rest;
+      view.rest = on;
+      return before;
+    },
     jointAt: (x, y) => {
       const { joints } = store.doc.skeleton;
       for (let j = 0; j < joints.length / 3; j++) {
@@ -115,7 +119,8 @@ function setup() {
   );
   const manager: ToolManager = new ToolManager(
     { container: container as unknown as HTMLElement, canvas: canvas as unknown as HTMLCanvasElement, commands, context },
-    [tool],
+    // A default tool first, as in the app: switching to the skeleton tool activates it, switching back leaves it.
+    [new Tool('select', { idle: { name: 'idle' } }), tool],
   );
   const skeletonTool = { active: true, toggle: () => undefined, endChain: () => tool.endChain() };
   const handlers = skeletonCommands({ store, boneSelection, skeletonTool });
@@ -183,7 +188,7 @@ function setup() {
     for (const listener of window.listeners.get('keydown') ?? []) listener(e);
   };
   manager.activate('skeleton');
-  return { store, history, tool, commands, boneSelection, told, guides: () => guides, pointer, click, drag, key };
+  return { store, history, tool, manager, view, commands, boneSelection, told, guides: () => guides, pointer, click, drag, key };
 }
 
 const joint = (doc: SceneDocument, j: number): number[] => Array.from(doc.skeleton.joints.subarray(3 * j, 3 * j + 3));
@@ -390,4 +395,116 @@ test('skeleton tool: bone commands from a key are refused while a joint is dragg
   drag([0, 0, 0], [0.5, 0.2, 0], {}, false);
   assert.equal(tool.busy, true);
   assert.throws(() => commands.execute('bone.delete', 0), /a gesture is in progress/);
+});
+
+/** Three bones along x from a chain left open: joints (−1, 0, 0), (−0.4, 0, 0), (0.2, 0, 0), (0.8, 0, 0). */
+function openChain(rig: ReturnType<typeof setup>): void {
+  for (const x of [-1, -0.4, 0.2, 0.8]) rig.click([x, 0, 0]);
+  assert.equal(boneCountOf(rig.store.doc), 3, 'three bones');
+  assert.equal(rig.tool.state, 'chaining', 'the chain is still open');
+}
+
+/** The next click off the joints adds no bone and shows a pending joint: the chain ended, a new one starts. */
+function assertChainEnded(rig: ReturnType<typeof setup>, what: string): void {
+  const bones = boneCountOf(rig.store.doc);
+  rig.click([1.3, 0.3, 0]);
+  assert.equal(boneCountOf(rig.store.doc), bones, `${what}: the next click adds no bone to the old chain`);
+  assertClose(rig.guides().pending!, [1.3, 0.3, 0], `${what}: it is a new chain's pending joint`);
+}
+
+test('skeleton tool: shows the rest pose while active and puts the rest toggle back as it was when left', () => {
+  const rig = setup();
+  assert.equal(rig.view.rest, true, 'the rest pose is shown while the tool is active');
+  rig.click([-1, 0, 0]);
+  rig.click([0, 0, 0]);
+  assert.match(rig.tool.hint(), /./, 'the tool has a hint');
+  rig.key('Escape');
+  assert.match(rig.tool.hint(), /rest pose shown/, `the hint says so: ${rig.tool.hint()}`);
+  rig.manager.activate('select');
+  assert.equal(rig.view.rest, false, 'leaving the tool shows the pose again');
+
+  rig.view.rest = true;
+  rig.manager.activate('skeleton');
+  rig.manager.activate('select');
+  assert.equal(rig.view.rest, true, 'a rest toggle that was on before stays on');
+});
+
+test('skeleton tool: a split of the chain’s bone ends the chain (it would grow from the split’s middle joint)', () => {
+  const rig = setup();
+  openChain(rig);
+  rig.key('s');
+  assert.equal(boneCountOf(rig.store.doc), 4, 'S split the selected (last) bone');
+  assertChainEnded(rig, 'after a split');
+});
+
+test('skeleton tool: a bone deleted or the bones re-ordered from the bone list end the chain', () => {
+  const rig = setup();
+  openChain(rig);
+  void rig.commands.execute('bone.delete', 0);
+  assertChainEnded(rig, 'after a delete');
+
+  const other = setup();
+  openChain(other);
+  void other.commands.execute('bone.reorder', [2, 1, 0]);
+  assert.deepEqual([...other.store.doc.skeleton.parents], [1, 2, -1], 'the bones are numbered anew');
+  assertChainEnded(other, 'after a re-order');
+});
+
+test('skeleton tool: a fitted template or a skeleton file opened onto the same mesh ends the chain', () => {
+  // Another skeleton with as many bones: a bone number alone would still look valid in it.
+  const replacement = buildSkeleton(
+    { joints: new Float64Array([0, -0.4, 0, 0, -0.2, 0, 0, 0, 0, 0, 0.2, 0]), bones: new Uint32Array([0, 1, 1, 2, 2, 3]) },
+    'other.tgf',
+  );
+  const rig = setup();
+  openChain(rig);
+  rig.store.edit('Fit the template', { skeleton: replacement });
+  assertChainEnded(rig, 'after a template fit');
+
+  const other = setup();
+  openChain(other);
+  const mesh = other.store.doc.mesh;
+  other.store.open(withDerived({ ...other.store.doc, skeleton: replacement, skeletonFile: 'other.tgf' }), 'opened other.tgf');
+  assert.equal(other.store.doc.mesh, mesh, 'the same mesh');
+  assertChainEnded(other, 'after a skeleton file opened onto the mesh');
+});
+
+test('skeleton tool: undo of the chain’s last bone ends the chain; the tool’s own joint drag keeps it', () => {
+  const rig = setup();
+  openChain(rig);
+  rig.history.undo();
+  assert.equal(boneCountOf(rig.store.doc), 2);
+  assertChainEnded(rig, 'after an undo');
+
+  const other = setup();
+  openChain(other);
+  other.drag([0.8, 0, 0], [0.8, 0.3, 0]);
+  assertClose(joint(other.store.doc, 3), [0.8, 0.3, 0], 'the chain’s last joint moved');
+  assert.equal(other.tool.state, 'chaining', 'the chain is still open');
+  other.click([1.3, 0.3, 0]);
+  assert.equal(boneCountOf(other.store.doc), 4, 'the next click adds a bone');
+  assert.deepEqual([...other.store.doc.skeleton.parents], [-1, 0, 1, 2], 'from the moved end of the chain');
+});
+
+test('skeleton tool: an Alt-drag draws a band from the dragged joint to the joint under the pointer, and leaves no band after', () => {
+  const rig = setup();
+  for (const x of [-1, 0, 1]) rig.click([x, 0, 0]);
+  rig.key('Escape');
+  rig.click([-1, 0.4, 0]);
+  rig.click([-0.5, 0.4, 0]);
+  rig.drag([-0.5, 0.4, 0], [0.3, 0.2, 0], { altKey: true }, false);
+  assert.equal(rig.tool.state, 'reparenting');
+  assertClose(rig.guides().band!.from, [-0.5, 0.4, 0], 'the band starts at the dragged joint');
+  assertClose(rig.guides().band!.to, [0.3, 0.2, 0], 'and follows the pointer off the joints');
+  rig.pointer('pointermove', ...pixel([0, 0, 0]), { altKey: true });
+  assertClose(rig.guides().band!.to, [0, 0, 0], 'over a joint it ends at the joint');
+  rig.pointer('pointerup', ...pixel([0, 0, 0]), { altKey: true });
+  assert.deepEqual([...rig.store.doc.skeleton.parents], [-1, 0, 0], 're-parented');
+  assert.equal(rig.guides().band, null, 'no band once released');
+  assert.equal(rig.tool.hover, null, 'and no pointer position left for a later rubber band');
+
+  rig.drag([-0.5, 0.4, 0], [0.3, 0.2, 0], { altKey: true }, false);
+  rig.key('Escape');
+  assert.equal(rig.guides().band, null, 'Escape takes the band away too');
+  assert.equal(rig.tool.hover, null);
 });

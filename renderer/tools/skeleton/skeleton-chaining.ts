@@ -22,7 +22,6 @@ export class SkeletonChaining implements ToolState {
   onPointerMove(pointer: ToolPointer): void {
     if (pointer.buttons !== 0) return;
     const tool = this.tool();
-    tool.track(pointer);
     tool.hover = { x: pointer.x, y: pointer.y };
     tool.showGuides();
   }

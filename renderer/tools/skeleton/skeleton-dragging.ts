@@ -14,7 +14,6 @@ export class SkeletonDragging implements ToolState {
   onPointerMove(pointer: ToolPointer): void {
     const tool = this.tool();
     const drag = tool.drag!;
-    tool.track(pointer);
     drag.to = tool.dragTarget(pointer);
     tool.showGuides();
   }
@@ -25,8 +24,12 @@ export class SkeletonDragging implements ToolState {
     const { joint, from, to } = tool.drag!;
     this.finish();
     if (to.every((v, i) => v === from[i])) return;
+    // Moving a joint numbers no bone anew: an open chain goes on from its (moved) last joint.
+    const chain = tool.chain;
     try {
       tool.host.moveJoint(joint, to);
+      tool.chain = chain;
+      tool.showGuides();
     } catch (error) {
       tool.host.tell(error instanceof Error ? error.message : String(error));
     }

@@ -4,7 +4,6 @@
  */
 import type { SceneDocument } from '../../../workers/scene/scene-document.ts';
 import type { Vec3 } from '../../../workers/rig/bone-edits.ts';
-import type * as THREE from 'three';
 import type { ToolPointer, ToolState } from '../tool.ts';
 
 export type { Vec3 };
@@ -19,8 +18,16 @@ export interface ViewRay {
 export interface SkeletonToolHost {
   /** the scene now: its rest mesh takes the joints, its rest skeleton is edited */
   doc(): SceneDocument;
-  /** the viewport's camera: view rays and the view plane come from it */
-  readonly camera: THREE.Camera;
+  /** the view ray through a canvas point (CSS px): from the eye through the point, its direction of unit length */
+  rayThrough(x: number, y: number): ViewRay;
+  /** the camera's viewing direction, a unit vector: the normal of the view plane a joint is dragged in */
+  viewDirection(): Vec3;
+  /**
+   * shows the rest pose (true) or puts back the rest toggle as it was (the value `showRest(true)` returned): the
+   * tool edits rest joints, so it shows them while it is active
+   * @returns whether the rest pose was shown before
+   */
+  showRest(on: boolean): boolean;
   /** the joint drawn under a canvas point, or -1 */
   jointAt(x: number, y: number): number;
   /** runs a bone command as a key or button would, and gives back its result; throws saying why it was refused */
@@ -60,9 +67,8 @@ export interface SkeletonGesture {
   readonly press: { x: number; y: number; joint: number; alt: boolean };
   /** the joint being dragged: its rest position before the drag and where it is shown now */
   drag: { joint: number; from: Vec3; to: Vec3 } | null;
-  /** the pointer's last canvas position over the canvas, for the rubber band */
+  /** the pointer's last canvas position over the canvas, for the rubber band (a chain's, or an Alt-drag's) */
   hover: { x: number; y: number } | null;
-  track(pointer: ToolPointer): void;
   pressAt(pointer: ToolPointer): boolean;
   clickAt(x: number, y: number): void;
   branchFrom(joint: number): void;

@@ -15,6 +15,7 @@ export class SkeletonPressing implements ToolState {
     if (Math.hypot(pointer.x - tool.press.x, pointer.y - tool.press.y) <= CLICK_SLOP) return;
     if (tool.press.alt) {
       tool.transition('reparenting');
+      tool.current.onPointerMove?.(pointer);
       return;
     }
     const from = jointPosition(tool.host.doc().skeleton.joints, tool.press.joint);

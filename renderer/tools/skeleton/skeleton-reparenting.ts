@@ -1,8 +1,10 @@
 /**
- * An Alt-drag from a joint: released on another joint, the bone that ends at the first joint (or starts there)
- * hangs from the bone that ends at the second (`bone.reparent`, one undo step); released on a root's start joint it
- * becomes a root; released elsewhere, or Escape, changes nothing.
+ * An Alt-drag from a joint: a band runs from the dragged joint to the pointer (to the joint under it, when there is
+ * one); released on another joint, the bone that ends at the first joint (or starts there) hangs from the bone that
+ * ends at the second (`bone.reparent`, one undo step); released on a root's start joint it becomes a root; released
+ * elsewhere, or Escape, changes nothing.
  */
+import { boneForJoint } from '../../view/skeleton-overlay.ts';
 import type { ToolPointer, ToolState } from '../tool.ts';
 import type { SkeletonGesture } from './skeleton-gesture.ts';
 
@@ -14,20 +16,22 @@ export class SkeletonReparenting implements ToolState {
   onPointerMove(pointer: ToolPointer): void {
     const tool = this.tool();
     tool.hover = { x: pointer.x, y: pointer.y };
+    tool.showGuides();
   }
 
   onPointerUp(pointer: ToolPointer): void {
     const tool = this.tool();
     const target = tool.host.jointAt(pointer.x, pointer.y);
-    const { skeleton } = tool.host.doc();
+    const { bones } = tool.host.doc().skeleton;
     const from = tool.press.joint;
-    tool.afterClick();
+    this.finish();
     if (target < 0 || target === from) return;
-    const bone = boneAt(skeleton.bones, from, 1) >= 0 ? boneAt(skeleton.bones, from, 1) : boneAt(skeleton.bones, from, 0);
-    const parent = boneAt(skeleton.bones, target, 1);
+    const bone = boneForJoint(bones, from);
+    // The new parent is the bone ending at the target; a joint only bones start at (a root's start) has none.
+    const parent = boneForJoint(bones, target);
     if (bone < 0) return;
     try {
-      tool.host.reparentBone(bone, parent >= 0 ? parent : null);
+      tool.host.reparentBone(bone, parent >= 0 && bones[2 * parent + 1] === target ? parent : null);
       tool.host.selectBone(bone);
     } catch (error) {
       tool.host.tell(error instanceof Error ? error.message : String(error));
@@ -35,12 +39,13 @@ export class SkeletonReparenting implements ToolState {
   }
 
   onCancel(): void {
-    this.tool().afterClick();
+    this.finish();
   }
-}
 
-/** The first bone whose joint `end` (0: start, 1: end) is `joint`, or -1. */
-function boneAt(bones: Uint32Array, joint: number, end: 0 | 1): number {
-  for (let b = 0; b < bones.length / 2; b++) if (bones[2 * b + end] === joint) return b;
-  return -1;
+  /** The band goes: the pointer's place is not a chain's rubber band. */
+  private finish(): void {
+    const tool = this.tool();
+    tool.hover = null;
+    tool.afterClick();
+  }
 }

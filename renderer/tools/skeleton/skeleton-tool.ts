@@ -5,17 +5,21 @@
  * joint (`bone.insert`, one undo step each); a click on a joint makes it the chain's last joint (a branch); Escape
  * ends the chain. A drag on a joint moves it in the view plane (`bone.moveJoint` at release, one undo step; Escape
  * restores), with Shift to the volume's middle along the view ray; Alt-drag from a joint onto another re-parents the
- * first joint's bone under the bone ending at the second (`bone.reparent`).
+ * first joint's bone under the bone ending at the second (`bone.reparent`). The tool edits the rest skeleton, so
+ * it shows the rest pose while it is active (the pose view's rest toggle, put back as it was when the tool is left).
  *
  * States, one file each: idle (no chain) and chaining (a chain is open) wait for a press; pointing (a press off the
  * joints: a click places a joint, a drag is the camera's), pressing (a press on a joint: a click branches from it, a
  * drag moves it), dragging (a joint follows the pointer) and reparenting (an Alt-drag looks for the new parent).
- * Only a press in progress makes the tool busy: an open chain lets undo, the bone list and the other commands run.
+ * Only a press in progress makes the tool busy: an open chain lets undo, the bone list and the other commands run;
+ * the chain ends when the skeleton is no longer the one the tool's own last edit left (an undo, a split, a delete or
+ * re-order from the bone list, a fitted template, another skeleton or scene opened).
  */
-import * as THREE from 'three';
 import type { SceneDocument } from '../../../workers/scene/scene-document.ts';
 import type { TriangleMesh } from '../../../workers/formats/types.ts';
+import type { Skeleton } from '../../../workers/rig/skeleton.ts';
 import { volumeMidpoint } from '../../../workers/rig/volume-ray.ts';
+import { boneForJoint } from '../../view/skeleton-overlay.ts';
 import { Tool, type ToolPointer } from '../tool.ts';
 import {
   jointPosition,
@@ -37,16 +41,20 @@ import { SkeletonReparenting } from './skeleton-reparenting.ts';
 
 export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGesture {
   private chainEnd: ChainEnd | null = null;
-  /** the mesh the chain was built on: another scene ends it */
+  /**
+   * the skeleton and mesh the chain's bone numbers and points belong to (what the tool's own last edit left): any
+   * other skeleton (an undo, a split, a delete or re-order, a template, a file opened) or mesh ends the chain
+   */
+  private chainSkeleton: Skeleton | null = null;
   private chainMesh: TriangleMesh | null = null;
+  /** whether the rest pose was shown before the tool became active (put back when it is left) */
+  private restBefore = false;
   /** the press: canvas px, modifiers, and the joint pressed on (-1: none) */
   readonly press = { x: 0, y: 0, joint: -1, alt: false };
   /** the joint being dragged: its rest position before the drag and where it is shown now */
   drag: { joint: number; from: Vec3; to: Vec3 } | null = null;
-  /** the pointer's last canvas position over the canvas, for the rubber band */
+  /** the pointer's last canvas position over the canvas, for the rubber band (a chain's, or an Alt-drag's) */
   hover: { x: number; y: number } | null = null;
-  /** the canvas size at the latest pointer event, CSS px */
-  private readonly canvasSize = { width: 1, height: 1 };
 
   constructor(readonly host: SkeletonToolHost) {
     super('skeleton', {
@@ -59,14 +67,18 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
     });
   }
 
-  /** the open chain's last joint, or null (no chain, or another scene opened since) */
+  /** the open chain's last joint, or null (no chain, or the skeleton or the scene changed since the tool set it) */
   get chain(): ChainEnd | null {
-    return this.chainEnd && this.host.doc().mesh === this.chainMesh ? this.chainEnd : null;
+    const doc = this.host.doc();
+    return this.chainEnd && doc.skeleton === this.chainSkeleton && doc.mesh === this.chainMesh ? this.chainEnd : null;
   }
 
+  /** Sets the chain's last joint, on the skeleton and mesh the scene has now. */
   set chain(end: ChainEnd | null) {
+    const doc = this.host.doc();
     this.chainEnd = end;
-    this.chainMesh = end ? this.host.doc().mesh : null;
+    this.chainSkeleton = end ? doc.skeleton : null;
+    this.chainMesh = end ? doc.mesh : null;
   }
 
   /** A press in progress; an open chain is not a gesture (undo and the other commands run meanwhile). */
@@ -74,9 +86,15 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
     return this.state !== 'idle' && this.state !== 'chaining';
   }
 
-  /** Leaving the tool ends the chain. */
+  /** The tool edits rest joints: it shows the rest pose while active. */
+  override activate(): void {
+    this.restBefore = this.host.showRest(true);
+  }
+
+  /** Leaving the tool ends the chain and puts the rest toggle back as it was. */
   override deactivate(): void {
     this.endChain();
+    this.host.showRest(this.restBefore);
   }
 
   /** What a click does now, for the status line. */
@@ -85,7 +103,7 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
       case 'idle':
         return boneCount(this.host.doc()) === 0
           ? 'Skeleton: click on the mesh to place the first joint inside it'
-          : 'Skeleton: click on the mesh to start a chain, on a joint to branch from it; drag a joint to move it (Shift: to the middle), Alt-drag onto another to re-parent';
+          : 'Skeleton (rest pose shown): click on the mesh to start a chain, on a joint to branch from it; drag a joint to move it (Shift: to the middle), Alt-drag onto another to re-parent';
       case 'chaining':
         return 'Skeleton: click on the mesh to add a bone, on a joint to branch from it; Esc ends the chain';
       case 'pointing':
@@ -99,26 +117,6 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
       case 'reparenting':
         return 'Skeleton: release on the joint the bone should hang from; Esc cancels';
     }
-  }
-
-  /** Keeps the canvas size of a pointer event: view rays are made for it. */
-  track(pointer: ToolPointer): void {
-    this.canvasSize.width = pointer.width;
-    this.canvasSize.height = pointer.height;
-  }
-
-  /** The view ray through a canvas point (CSS px), in world units. */
-  rayAt(x: number, y: number): ViewRay {
-    const { camera } = this.host;
-    camera.updateMatrixWorld();
-    ndc.set((x / this.canvasSize.width) * 2 - 1, 1 - (y / this.canvasSize.height) * 2);
-    raycaster.setFromCamera(ndc, camera);
-    return { origin: vec3(raycaster.ray.origin), direction: vec3(raycaster.ray.direction) };
-  }
-
-  /** The camera's viewing direction: the normal of the view plane a joint is dragged in. */
-  viewDirection(): Vec3 {
-    return vec3(this.host.camera.getWorldDirection(scratch));
   }
 
   /** Ends the open chain, if any (Escape, a tool switch). */
@@ -139,9 +137,14 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
     return joint >= 0 && joint < skeleton.joints.length / 3 ? jointPosition(skeleton.joints, joint) : null;
   }
 
+  /** Where joint `joint` is (rest position), or null when the skeleton has no such joint. */
+  private jointPoint(joint: number): Vec3 | null {
+    const { joints } = this.host.doc().skeleton;
+    return joint >= 0 && joint < joints.length / 3 ? jointPosition(joints, joint) : null;
+  }
+
   /** Starts a press on a joint (taken: the camera does not orbit) or elsewhere (left to the camera until released). */
   pressAt(pointer: ToolPointer): boolean {
-    this.track(pointer);
     if (pointer.button !== 0) return false;
     const joint = this.host.jointAt(pointer.x, pointer.y);
     Object.assign(this.press, { x: pointer.x, y: pointer.y, joint, alt: pointer.altKey });
@@ -157,11 +160,11 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
   clickAt(x: number, y: number): void {
     // Not busy any more before the edit: the bone commands wait for no gesture.
     this.transition(this.chain ? 'chaining' : 'idle');
-    const ray = this.rayAt(x, y);
+    const ray = this.host.rayThrough(x, y);
     const from = this.chainPoint();
     if (this.chain && !from) this.chain = null;
     const hit = volumeMidpoint(this.host.doc().mesh, ray.origin, ray.direction);
-    const point = hit ? hit.point : from ? onViewPlane(ray, from, this.viewDirection()) : null;
+    const point = hit ? hit.point : from ? onViewPlane(ray, from, this.host.viewDirection()) : null;
     if (!point) {
       this.host.tell('Skeleton: the click missed the mesh; click on the mesh to place a joint inside it');
       this.afterClick();
@@ -190,16 +193,10 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
    */
   branchFrom(joint: number): void {
     this.transition(this.chain ? 'chaining' : 'idle');
-    const { skeleton } = this.host.doc();
-    const boneCount = skeleton.bones.length / 2;
-    let ending = -1;
-    let starting = -1;
-    for (let b = boneCount - 1; b >= 0; b--) {
-      if (skeleton.bones[2 * b + 1] === joint) ending = b;
-      if (skeleton.bones[2 * b] === joint) starting = b;
-    }
-    this.chain = ending >= 0 ? { bone: ending } : { joint };
-    this.host.selectBone(ending >= 0 ? ending : starting);
+    const { bones } = this.host.doc().skeleton;
+    const bone = boneForJoint(bones, joint);
+    this.chain = bone >= 0 && bones[2 * bone + 1] === joint ? { bone } : { joint };
+    this.host.selectBone(bone);
     this.afterClick();
   }
 
@@ -212,21 +209,27 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
   /** Where the dragged joint goes for a pointer: the view plane through its start, or with Shift the volume's middle. */
   dragTarget(pointer: ToolPointer): Vec3 {
     const drag = this.drag!;
-    const ray = this.rayAt(pointer.x, pointer.y);
+    const ray = this.host.rayThrough(pointer.x, pointer.y);
     if (pointer.shiftKey) {
       const hit = volumeMidpoint(this.host.doc().mesh, ray.origin, ray.direction);
       if (hit) return hit.point;
     }
-    return onViewPlane(ray, drag.from, this.viewDirection()) ?? drag.from;
+    return onViewPlane(ray, drag.from, this.host.viewDirection()) ?? drag.from;
   }
 
-  /** Draws the pending joint, the rubber band and the dragged joint as the tool has them now. */
+  /**
+   * Draws the pending joint, the rubber band and the dragged joint as the tool has them now. The band runs from the
+   * chain's last joint to the pointer while a chain is open, and from the Alt-dragged joint to the joint under the
+   * pointer (or the pointer) while re-parenting.
+   */
   showGuides(): void {
-    const from = this.chainPoint();
     const pending = this.chain && 'point' in this.chain ? this.chain.point : null;
     let band: SkeletonGuides['band'] = null;
-    if (from && this.hover && this.state === 'chaining') {
-      const to = onViewPlane(this.rayAt(this.hover.x, this.hover.y), from, this.viewDirection());
+    const from = this.state === 'chaining' ? this.chainPoint() : this.state === 'reparenting' ? this.jointPoint(this.press.joint) : null;
+    if (from && this.hover) {
+      const { x, y } = this.hover;
+      const over = this.state === 'reparenting' ? this.host.jointAt(x, y) : -1;
+      const to = over >= 0 ? this.jointPoint(over) : onViewPlane(this.host.rayThrough(x, y), from, this.host.viewDirection());
       if (to) band = { from, to };
     }
     const moved = this.drag ? { joint: this.drag.joint, position: this.drag.to } : null;
@@ -235,10 +238,5 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
 }
 
 const boneCount = (doc: SceneDocument): number => doc.skeleton.bones.length / 2;
-
-const ndc = new THREE.Vector2();
-const raycaster = new THREE.Raycaster();
-const scratch = new THREE.Vector3();
-const vec3 = (v: THREE.Vector3): Vec3 => [v.x, v.y, v.z];
 
 export type { ChainEnd, SkeletonGuides, SkeletonToolHost, Vec3, ViewRay };
