@@ -6,13 +6,14 @@
 import type { ToolPointer, ToolState } from '../tool.ts';
 import type { ShownPose } from '../../skeleton/pose-commands.ts';
 import type { PoseGesture } from './pose-gesture.ts';
+import { onViewPlane } from '../skeleton/skeleton-gesture.ts';
 
 export class PoseReaching implements ToolState {
   readonly name = 'reaching';
   private bone = -1;
   /** the view plane: a point on it (the end joint when the drag began) and its unit normal (the view direction) */
-  private readonly planePoint = [0, 0, 0];
-  private readonly planeNormal = [0, 0, 1];
+  private readonly planePoint: [number, number, number] = [0, 0, 0];
+  private readonly planeNormal: [number, number, number] = [0, 0, 1];
   /** where the end joint is asked to go, or null before the first move */
   private target: number[] | null = null;
   /** the pose when the drag began, which every move solves from */
@@ -39,13 +40,10 @@ export class PoseReaching implements ToolState {
 
   onPointerMove(pointer: ToolPointer): void {
     const tool = this.tool();
-    const { origin, direction } = tool.host.rayThrough(pointer.clientX, pointer.clientY);
-    const n = this.planeNormal;
-    const facing = direction[0] * n[0] + direction[1] * n[1] + direction[2] * n[2];
-    if (Math.abs(facing) < 1e-9) return;
-    const p = this.planePoint;
-    const t = ((p[0] - origin[0]) * n[0] + (p[1] - origin[1]) * n[1] + (p[2] - origin[2]) * n[2]) / facing;
-    this.target = [0, 1, 2].map((k) => origin[k] + t * direction[k]);
+    // A ray along the plane, or meeting it behind the eye, leaves the target where it was.
+    const target = onViewPlane(tool.host.rayThrough(pointer.clientX, pointer.clientY), this.planePoint, this.planeNormal);
+    if (!target) return;
+    this.target = [...target];
     const posed = tool.host.reached(this.bone, this.target, tool.pole, this.from!);
     if (posed) tool.host.live(posed);
   }
