@@ -110,7 +110,7 @@ function assertSameDocument(actual: SceneDocument, expected: SceneDocument, what
 }
 
 test('pose.rotate, pose.reset, pose.resetAll and pose.ik are one undo step each; undo gives back the very document', () => {
-  const { store, commands, boneSelection } = setup();
+  const { store, commands, boneSelection, shown } = setup();
   const start = store.doc;
   const rotation = axisAngle([0, 0, 1], 0.7);
   void commands.execute('pose.rotate', { bone: FOREARM, rotation });
@@ -134,9 +134,33 @@ test('pose.rotate, pose.reset, pose.resetAll and pose.ik are one undo step each;
   assert.equal(store.doc.posedBones!.bones[FOREARM], 1, 'a reset bone stays posed, at rest, over the clip');
   const afterReset = store.doc;
 
-  const ikResult = commands.execute('pose.ik', { bone: FOREARM, target: [0.6, 0.4, 0.1] });
-  assert.equal(typeof ikResult, 'boolean', 'pose.ik says whether it reached');
+  // IK over the clip's frame 0, the forearm at rest: the wrist to a point a third of the way to the shoulder, moved off
+  // the arm's line, the elbow bending toward a pole below and behind the shoulder. The clip's matrices are rotations
+  // only within 1e-6 (PROVENANCE.md), and the chain's lengths carry that error: 1e-6 of the diagonal here; at rest the
+  // solve is exact to 1e-9 (the IK test below).
+  const { bones } = store.doc.skeleton;
+  const at = (j: number, joints: Float64Array) => [joints[3 * j], joints[3 * j + 1], joints[3 * j + 2]];
+  const before = shown().joints;
+  const shoulder = at(bones[2 * UPPER_ARM], before);
+  const wrist = at(bones[2 * FOREARM + 1], before);
+  const target = [0, 1, 2].map((k) => wrist[k] + (shoulder[k] - wrist[k]) / 3 + (k === 1 ? 0.04 : 0)) as [number, number, number];
+  const pole: [number, number, number] = [shoulder[0] + 0.1, shoulder[1] - 0.4, shoulder[2] - 0.3];
+  assert.equal(commands.execute('pose.ik', { bone: FOREARM, target, pole }), true, 'pose.ik says the target was within reach');
   assert.equal(store.history.undoCount, 3, 'pose.ik is one step');
+  const after = shown().joints;
+  const end = at(bones[2 * FOREARM + 1], after);
+  const miss = Math.hypot(end[0] - target[0], end[1] - target[1], end[2] - target[2]) / store.doc.diagonal;
+  assert.ok(miss < 1e-6, `the wrist is on the target within 1e-6 of the diagonal (off by ${miss})`);
+  const u = target.map((x, k) => x - shoulder[k]);
+  const v = pole.map((x, k) => x - shoulder[k]);
+  const normal = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+  const offPlane = (joints: Float64Array) => {
+    const elbow = at(bones[2 * FOREARM], joints);
+    return normal.reduce((sum, n, k) => sum + n * (elbow[k] - shoulder[k]), 0) / Math.hypot(...normal) / store.doc.diagonal;
+  };
+  assert.ok(Math.abs(offPlane(before)) > 1e-3, 'the elbow was off that plane before');
+  const off = offPlane(after);
+  assert.ok(Math.abs(off) < 1e-6, `the elbow is in the plane through the shoulder, the target and the pole (off by ${off})`);
   void commands.execute('pose.resetAll');
   assert.equal(store.history.undoCount, 4, 'pose.resetAll is one step');
   assert.equal(store.doc.posedBones, undefined, 'reset all lets every bone go');
