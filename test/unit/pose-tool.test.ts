@@ -258,3 +258,38 @@ test('the IK pole belongs to the skeleton it was set for: a bone edit or another
   store.open({ ...store.doc, skeleton: fitted }, 'opened reference.obj');
   assert.equal(tool.pole, null, 'another scene with a skeleton of its own: the pole goes');
 });
+
+test('the status hint says what a click or a drag does in each mode and state', () => {
+  const { tool, boneSelection, view, gizmo, page, pointer, shown } = setup();
+  assert.match(tool.hint(), /click a joint to pick its bone/, 'no bone: pick one');
+  boneSelection.select(FOREARM);
+  tool.refresh();
+  assert.match(tool.hint(), /drag a ring of the gizmo to turn the bone in its own axes/);
+  tool.setSpace('global');
+  assert.match(tool.hint(), /in the world’s axes/);
+  tool.setSpace('local');
+  let angle = Math.PI / 4;
+  const ringAt = (t: number) => page(gizmo.ringPoint(2, t));
+  for (let tries = 1; !gizmo.hover((ringAt(angle).x / SIZE) * 2 - 1, 1 - (ringAt(angle).y / SIZE) * 2); tries++) {
+    assert.ok(tries * 0.2 < 2 * Math.PI, 'some point of the z ring is picked as the z ring within a turn');
+    angle += 0.2;
+  }
+  assert.equal(tool.current.onPointerDown!(pointer(ringAt(angle))), true, 'the ring takes the press');
+  assert.match(tool.hint(), /turning the bone about the ring’s axis.*Esc puts it back/);
+  tool.cancel();
+  const away = { x: 5, y: 5 };
+  assert.equal(tool.current.onPointerDown!(pointer(away)), false);
+  assert.match(tool.hint(), /release here to pick the bone/);
+  tool.current.onPointerUp!(pointer({ x: 60, y: 5 }));
+  assert.equal(boneSelection.bone, FOREARM, 'a drag turned the view and kept the bone');
+  tool.setIk(true);
+  assert.match(tool.hint(), /IK.*drag the bone’s end joint/);
+  const wrist = page([...shown().joints.subarray(3 * WRIST, 3 * WRIST + 3)]);
+  assert.equal(tool.current.onPointerDown!(pointer(wrist)), true);
+  assert.match(tool.hint(), /end joint follows the pointer.*Esc puts it back/);
+  tool.cancel();
+  boneSelection.select(0);
+  assert.match(tool.hint(), /has no parent/, 'a root bone cannot reach by IK');
+  view.rest = true;
+  assert.match(tool.hint(), /rest pose is shown; turn Rest off to pose/);
+});

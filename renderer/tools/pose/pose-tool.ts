@@ -77,6 +77,29 @@ export class PoseTool extends Tool<PoseStateName> implements PoseGesture {
     this.refresh();
   }
 
+  /** What a click or a drag does now, for the status line. */
+  override hint(): string {
+    switch (this.state) {
+      case 'pointing':
+        return 'Pose: release here to pick the bone of the joint under the pointer; a drag turns the view';
+      case 'rotating':
+        return 'Pose: turning the bone about the ring’s axis; release to keep the turn (one undo step), Esc puts it back';
+      case 'reaching':
+        return 'Pose: the end joint follows the pointer in the view plane, the bone and its parent reach for it (IK); release to keep it, Esc puts it back';
+      case 'idle': {
+        const { host } = this;
+        const bone = host.selectedBone();
+        if (host.restShown()) return 'Pose: the rest pose is shown; turn Rest off to pose; click a joint to pick its bone';
+        if (bone < 0) return 'Pose: click a joint to pick its bone; a drag turns the view';
+        if (!this.ikMode)
+          return `Pose: drag a ring of the gizmo to turn the bone in ${this.spaceShown === 'local' ? 'its own' : 'the world’s'} axes; click another joint to pick its bone; a drag elsewhere turns the view`;
+        return host.skeleton().parents[bone] < 0
+          ? 'Pose (IK): the bone has no parent, so IK cannot turn it; pick a bone that has one, or leave IK mode'
+          : 'Pose (IK): drag the bone’s end joint to reach with it and its parent; click another joint to pick its bone; a drag elsewhere turns the view';
+      }
+    }
+  }
+
   override activate(): void {
     this.host.gizmo.setSpace(this.spaceShown);
     this.refresh();
