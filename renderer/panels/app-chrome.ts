@@ -73,6 +73,7 @@ export class AppChrome {
     commandButton(edit, commands, 'edit.redo', { showTitle: true });
     const build = element('div', 'tool-group');
     commandButton(build, commands, 'tool.skeleton', { label: 'Build skeleton' });
+    commandButton(build, commands, 'tool.pose', { label: 'Pose' });
     const view = element('div', 'tool-group');
     commandButton(view, commands, 'view.frameAll');
     commandButton(view, commands, 'view.wireframe', { label: 'Wireframe' });
