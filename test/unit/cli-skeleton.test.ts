@@ -201,6 +201,10 @@ test('rigwright skeleton: bad input exits 1 naming the file, the entry and the r
       'short.json: chin: must be three finite numbers',
     ],
     [['--joints', path.join(work, 'absent.json')], 'absent.json: cannot read the file'],
+    [
+      ['--template', 'humanoid', '--markers', json('off.json', { ...markers, 'knee.R': [markers['knee.R'][0], markers['knee.R'][1], 5] })],
+      "off.json: fitTemplate humanoid: marker knee.R is 4.82 from the mesh's surface",
+    ],
   ];
   for (const [args, message] of cases) {
     const run = await rigwright('skeleton', bodyFile, ...args, '--out', out);

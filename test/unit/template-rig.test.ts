@@ -12,8 +12,9 @@
  * its own skeleton's joints: inside, symmetric, the spine in the chest.
  * Quadruped, on a box animal built here (body, four legs, head, tail: each a closed box): joints inside, symmetric,
  * spine on the body's middle height, tail on the tail's, legs on the legs' axes; and on the Khronos Fox (markers from
- * its vertices): inside, symmetric, its front leg's elbow and wrist near the Fox's own. Missing markers are named in
- * the error.
+ * its vertices): inside, symmetric, its front leg's elbow and wrist near the Fox's own. Missing markers and markers
+ * off the mesh are named in the error; on a box figure, a groin marker placed low on a leg leaves the root between the
+ * legs, and the fit is refused naming the bone and the marker.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -329,4 +330,55 @@ test('template: missing or broken markers are named in the error', () => {
     /marker wrist\.L must be three finite numbers/,
   );
   assert.throws(() => fitTemplate(body, 'humanoid', markers, { view: [0, 1, 0] }), /view and up must be/);
+  // A marker 10 cm in front of the body (the body is about 1.8 m tall): off the mesh, named with its distance.
+  const chin = markers.chin;
+  assert.throws(
+    () => fitTemplate(body, 'humanoid', { ...markers, chin: [chin[0], chin[1], chin[2] + 0.1] }),
+    (e: Error) =>
+      e.name === 'TemplateFitError' &&
+      /^fitTemplate humanoid: marker chin is 0\.\d+ from the mesh's surface: a marker sits on the mesh/.test(e.message),
+  );
+});
+
+/**
+ * A box figure (+y up, facing +z): torso, head, arms out to the sides, and two legs with a gap between them below the
+ * torso, from y = 0 to 1.
+ */
+function boxFigure(): TriangleMesh {
+  const positions: number[] = [];
+  const triangles: number[] = [];
+  addBox(positions, triangles, [-0.3, 1, -0.15], [0.3, 1.6, 0.15]);
+  addBox(positions, triangles, [-0.1, 1.6, -0.1], [0.1, 1.9, 0.1]);
+  for (const x of [-1, 1]) {
+    addBox(positions, triangles, x > 0 ? [0.05, 0, -0.1] : [-0.25, 0, -0.1], x > 0 ? [0.25, 1, 0.1] : [-0.05, 1, 0.1]);
+    addBox(positions, triangles, x > 0 ? [0.3, 1.45, -0.05] : [-1, 1.45, -0.05], x > 0 ? [1, 1.55, 0.05] : [-0.3, 1.55, 0.05]);
+  }
+  return { positions: Float64Array.from(positions), triangles: Uint32Array.from(triangles) };
+}
+
+test('template: a joint the fit cannot put inside the mesh is refused, naming its bone and the markers it came from', () => {
+  const mesh = boxFigure();
+  const onFront = (x: number, y: number, z: number): Vec3 => [x, y, z];
+  const markers: Record<string, Vec3> = {
+    chin: onFront(0, 1.65, 0.1),
+    'wrist.L': onFront(0.8, 1.5, 0.05),
+    'wrist.R': onFront(-0.8, 1.5, 0.05),
+    'elbow.L': onFront(0.55, 1.5, 0.05),
+    'elbow.R': onFront(-0.55, 1.5, 0.05),
+    'knee.L': onFront(0.15, 0.5, 0.1),
+    'knee.R': onFront(-0.15, 0.5, 0.1),
+    groin: onFront(0, 1, 0.1),
+  };
+  // Placed well: every joint inside.
+  assertInside(mesh, fitTemplate(mesh, 'humanoid', markers), 'box figure');
+  // The groin marker clicked halfway down the inner side of the left leg: the root lands in the gap between the legs,
+  // where no line along the view meets the mesh.
+  assert.throws(
+    () => fitTemplate(mesh, 'humanoid', { ...markers, groin: [0.05, 0.5, 0] }),
+    (e: Error) =>
+      e.name === 'TemplateFitError' &&
+      e.message.startsWith(
+        'fitTemplate humanoid: the start of bone hips lies outside the mesh (winding number 0.00); it is placed from marker groin',
+      ),
+  );
 });

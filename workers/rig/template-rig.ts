@@ -13,6 +13,7 @@
  */
 import type { TriangleMesh } from '../formats/types.ts';
 import { boundingBox } from '../mesh/bounds.ts';
+import { closestPointOnTriangle } from '../paint/closest-point-on-triangle.ts';
 import { rayHits, windingNumber, type Vec3 } from './volume-ray.ts';
 
 export type TemplateKind = 'humanoid' | 'quadruped';
@@ -85,7 +86,9 @@ export interface FittedSkeleton {
  * @param markers  surface points by marker id (TEMPLATE_MARKERS[kind]), in the mesh's units
  * @param options  fingers, view and up (FIT_DEFAULTS)
  * @returns joints #J × 3, bones #B × 2 (each bone starts at its parent's end joint), names #B
- * @throws TemplateFitError naming the missing markers, or a marker with a non-finite coordinate, or a view parallel to up
+ * @throws TemplateFitError naming the missing markers, a marker with a non-finite coordinate, markers off the mesh
+ *         (farther than MARKER_SURFACE_TOLERANCE of its size from its surface), a view parallel to up, or a joint the
+ *         fit could not put inside the mesh (winding number at most 1/2) with its bone and the markers it came from
  */
 export function fitTemplate(
   mesh: TriangleMesh,
@@ -103,6 +106,12 @@ export function fitTemplate(
       throw new TemplateFitError(`fitTemplate ${kind}: marker ${id} must be three finite numbers`);
     }
   }
+  const off = markersOffMesh(mesh, wanted, markers);
+  if (off.length > 0)
+    throw new TemplateFitError(
+      `fitTemplate ${kind}: ${off.map(({ id, distance }) => `marker ${id} is ${distance.toPrecision(3)} from the mesh's surface`).join(', ')}: ` +
+        `a marker sits on the mesh (within ${MARKER_SURFACE_TOLERANCE * 100} % of its size); move ${off.length > 1 ? 'them' : 'it'} onto it`,
+    );
   const fingers = options.fingers ?? FIT_DEFAULTS.fingers;
   const view = options.view ?? FIT_DEFAULTS.view;
   const up = options.up ?? FIT_DEFAULTS.up;
@@ -111,7 +120,36 @@ export function fitTemplate(
   if (kind === 'humanoid') fitHumanoid(fit, markers, fingers);
   else fitQuadruped(fit, markers);
   fit.keepInside();
+  fit.assertInside(kind);
   return fit.mirrored();
+}
+
+/** How far from the mesh's surface a marker may be, in units of the mesh's bounding-box diagonal: 1 %. */
+export const MARKER_SURFACE_TOLERANCE = 0.01;
+
+/**
+ * The markers farther from the mesh's surface than MARKER_SURFACE_TOLERANCE of its size (a marker typed in the wrong
+ * units or axes, or left where the mesh is not), with their distances, in the template's order.
+ */
+function markersOffMesh(
+  mesh: TriangleMesh,
+  wanted: readonly TemplateMarker[],
+  markers: Readonly<Record<string, Vec3>>,
+): { id: string; distance: number }[] {
+  const { positions, triangles } = mesh;
+  const tolerance = MARKER_SURFACE_TOLERANCE * boundingBox(positions).diagonal;
+  const barycentric = new Float64Array(3);
+  const off: { id: string; distance: number }[] = [];
+  for (const { id } of wanted) {
+    let nearest = Infinity;
+    for (let f = 0; f < triangles.length && nearest > tolerance * tolerance; f += 3)
+      nearest = Math.min(
+        nearest,
+        closestPointOnTriangle(markers[id], 0, positions, triangles[f], triangles[f + 1], triangles[f + 2], barycentric, 0),
+      );
+    if (nearest > tolerance * tolerance) off.push({ id, distance: Math.sqrt(nearest) });
+  }
+  return off;
 }
 
 // ---- frame -------------------------------------------------------------------------------------------------------
@@ -249,25 +287,56 @@ class Fit {
   }
 
   /**
-   * Pulls each bone's end joint toward its start joint, in tenths of the bone, until it and its mirror image are
-   * both inside the mesh (winding number above 1/2), where the mesh is not quite symmetric, a marker sat on the
-   * surface or a proportion overshot a thin part (a finger, the top of the head); parents first, so a child starts
-   * from its parent's final end.
+   * Pulls each bone's end joint toward its start joint, in tenths of the bone (onto the start at worst: a finger
+   * beyond a mitten hand), until it and its mirror image are both inside the mesh (winding number above 1/2), where
+   * the mesh is not quite symmetric, a marker sat on the surface or a proportion overshot a thin part (a finger, the
+   * top of the head); parents first, so a child starts from its parent's final end. A joint that no tenth brings
+   * inside (its start is outside too) stays where it was, for assertInside to report.
    */
   keepInside(): void {
-    const isInside = (p: Vec3): boolean => windingNumber(this.mesh, p) > 0.5;
     for (const [start, end] of this.bones) {
       const from = this.joints[start];
       const to = this.joints[end];
       for (let k = 10; k >= 0; k--) {
         const p = lerp(from, to, k / 10);
         const c = this.coords(p);
-        if (isInside(p) && isInside(this.point([-c[0], c[1], c[2]]))) {
+        if (this.isInside(p) && this.isInside(this.point([-c[0], c[1], c[2]]))) {
           this.joints[end] = p;
           break;
         }
       }
     }
+  }
+
+  /**
+   * Throws when a joint (the root's start included) or its mirror image is outside the mesh (winding number at most
+   * 1/2), naming the bone it ends (or starts, for the root) and the markers it was placed from.
+   */
+  assertInside(kind: TemplateKind): void {
+    this.joints.forEach((p, j) => {
+      const c = this.coords(p);
+      // A central joint is its own mirror image; the side is then not part of the bone's name.
+      const images = [{ point: p, side: '.L' }];
+      if (!this.central[j]) images.push({ point: this.point([-c[0], c[1], c[2]]), side: '.R' });
+      for (const { point, side } of images) {
+        const winding = windingNumber(this.mesh, point);
+        if (winding > 0.5) continue;
+        const ending = this.bones.find(([, end]) => end === j);
+        const [, end, name] = ending ?? this.bones.find(([start]) => start === j)!;
+        const bone = `${name}${this.central[end] ? '' : side}`;
+        const sources = markersPlacing(kind, name, ending === undefined);
+        throw new TemplateFitError(
+          `fitTemplate ${kind}: the ${ending ? 'end' : 'start'} of bone ${bone} lies outside the mesh (winding number ` +
+            `${winding.toFixed(2).replace(/^-(0\.00)$/, '$1')}); it is placed from marker${sources.length > 1 ? 's' : ''} ` +
+            `${sources.join(', ')}: check that ${sources.length > 1 ? 'they sit' : 'it sits'} where the template asks, seen in ` +
+            `the view the markers were placed in`,
+        );
+      }
+    });
+  }
+
+  private isInside(p: Vec3): boolean {
+    return windingNumber(this.mesh, p) > 0.5;
   }
 
   /** The central joints once, every side joint and bone twice: as fitted (`.L`) and mirrored (`.R`). */
@@ -301,6 +370,60 @@ class Fit {
     }
     return { joints: Float64Array.from(out), bones: Uint32Array.from(bones), names };
   }
+}
+
+// ---- which markers place which joint ------------------------------------------------------------------------------
+
+/**
+ * The markers each bone's end joint is placed from (directly, or through a length or direction they give), by the
+ * bone's name without its `.NNN` / `.0N` number; `start` for the root's start joint. Side markers are named without
+ * their side: both sides' markers place a side joint (the left averaged with the mirrored right).
+ */
+const PLACING_MARKERS: Record<TemplateKind, Readonly<Record<string, readonly string[]>>> = {
+  humanoid: {
+    start: ['groin'],
+    hips: ['groin', 'chin'],
+    spine: ['groin', 'chin'],
+    neck: ['chin'],
+    head: ['chin'],
+    shoulder: ['elbow', 'wrist'],
+    upperarm: ['elbow'],
+    forearm: ['wrist'],
+    hand: ['wrist', 'elbow'],
+    thumb: ['wrist', 'elbow'],
+    index: ['wrist', 'elbow'],
+    middle: ['wrist', 'elbow'],
+    ring: ['wrist', 'elbow'],
+    pinky: ['wrist', 'elbow'],
+    pelvis: ['groin', 'chin', 'knee'],
+    thigh: ['knee'],
+    shin: ['knee', 'groin'],
+    foot: ['knee'],
+    toe: ['knee'],
+  },
+  quadruped: {
+    start: ['tail', 'withers'],
+    hips: ['tail', 'withers'],
+    spine: ['tail', 'withers'],
+    neck: ['withers', 'snout'],
+    head: ['snout', 'withers'],
+    tail: ['tail', 'tailtip'],
+    shoulder: ['withers', 'frontfoot'],
+    upperarm: ['withers', 'frontfoot'],
+    forearm: ['withers', 'frontfoot'],
+    hand: ['withers', 'frontfoot'],
+    pelvis: ['tail', 'withers', 'backfoot'],
+    thigh: ['tail', 'withers', 'backfoot'],
+    shin: ['tail', 'withers', 'backfoot'],
+    foot: ['tail', 'withers', 'backfoot'],
+  },
+};
+
+/** The marker ids that place the end (or with `start`, the start) of the bone named `name` (fitted, without side). */
+function markersPlacing(kind: TemplateKind, name: string, start: boolean): string[] {
+  const ids = new Set(TEMPLATE_MARKERS[kind].map((m) => m.id));
+  const bases = PLACING_MARKERS[kind][start ? 'start' : name.split('.')[0]] ?? [];
+  return bases.flatMap((base) => (ids.has(base) ? [base] : [`${base}.L`, `${base}.R`]));
 }
 
 // ---- humanoid ----------------------------------------------------------------------------------------------------
@@ -350,8 +473,8 @@ const FINGERS: readonly { name: string; joints: readonly (readonly [number, numb
 ];
 
 /**
- * Proportions, in units of the groin-to-chin height T: the hips bone runs from 0.03 T to 0.15 T above the groin,
- * the hip joints 0.08 T above it and at most 0.13 T to the side; the neck starts 0.1 T below the chin and the head
+ * Proportions, in units of the groin-to-chin height T: the hips bone runs from 0.05 T to 0.2 T above the groin,
+ * the hip joints 0.15 T above it and at most 0.13 T to the side (no farther out than the knees); the neck starts 0.1 T below the chin and the head
  * 0.05 T above it and reaches at most 0.3 T higher. The upper arm is 1.1 times the forearm; the ankle is 12 % of the
  * knee's height above the soles, the foot's bones at 6 % of it.
  */
