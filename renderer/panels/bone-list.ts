@@ -2,13 +2,17 @@
  * The bone list (O): the skeleton as an indented tree of bone names. A search box filters by name, keeping each
  * match's ancestors visible (dimmed) so the tree still reads as one; a click selects the bone; a double-click or F2
  * renames it in place (Enter or leaving the field commits, Escape cancels); dragging a row onto another re-parents the
- * bone under it, onto the list's empty area below the rows makes it a root; Delete deletes it. Every change goes
- * through a command (bone.select, bone.rename, bone.reparent, bone.delete), so each is one undo step and the list
- * follows the store: it is rebuilt when the skeleton or the names change (an edit, an undo), keeping its scroll
- * position and its search.
+ * bone under it, onto the list's empty area below the rows makes it a root (Escape during the drag cancels it);
+ * Delete deletes it. The header's buttons split, mirror and delete the selected bone and save the skeleton, each
+ * disabled with the reason as its tooltip when it cannot run. Every change goes through a command (bone.select,
+ * bone.rename, bone.reparent, bone.delete, bone.split, bone.mirror, file.saveSkeleton), so each is one undo step and
+ * the list follows the store: it is rebuilt when the skeleton or the names change (an edit, an undo), keeping its
+ * scroll position and its search.
  */
 import './bone-list.css';
+import type { CommandId } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
+import { tooltipOf } from '../commands/keybindings.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { searchMatches, treeOrder } from '../skeleton/bone-tree.ts';
 import { commandButton, element, floatingPanel, refreshCommandButtons } from './controls.ts';
@@ -24,8 +28,19 @@ export interface BoneListHost {
 
 /** Pixels the pointer moves with the button down before a press on a row becomes a drag. */
 const DRAG_THRESHOLD = 4;
+/** The keys a focused row handles itself (the window's shortcuts leave them alone there). */
+const ROW_KEYS = 'F2 Delete Enter';
 /** Indentation per level of the tree, in pixels. */
 const INDENT = 14;
+/** The header's buttons: the command, its short label, and whether it works on the selected bone. */
+const ACTIONS: readonly { id: CommandId; label: string; onSelected: boolean }[] = [
+  { id: 'bone.split', label: 'Split', onSelected: true },
+  { id: 'bone.mirror', label: 'Mirror', onSelected: true },
+  { id: 'bone.delete', label: 'Delete', onSelected: true },
+  { id: 'file.saveSkeleton', label: 'Save…', onSelected: false },
+];
+/** Why a button on the selected bone cannot run while no bone is selected. */
+const NO_BONE_SELECTED = 'no bone selected: click a bone in the list or its joint in the view';
 
 export class BoneList {
   readonly root: HTMLElement;
@@ -34,6 +49,7 @@ export class BoneList {
   private readonly tree: HTMLElement;
   private readonly list: HTMLElement;
   private readonly emptyNote: HTMLElement;
+  private readonly actions: HTMLElement;
   /** the skeleton, the document's names (absent: the defaults) and the search the rows were built for */
   private built: { skeleton: unknown; names: unknown; query: string } | null = null;
   /** the row being renamed, while its field is open */
@@ -57,6 +73,10 @@ export class BoneList {
     this.toolbarGroup = group;
     commandButton(group, commands, 'panel.bones', { label: 'Bones' });
     this.root = floatingPanel('bone-list', 'bind-panel bone-list-panel', 'Bones', commands, 'panel.bones');
+    this.actions = element('div', 'bone-actions');
+    for (const { id, label } of ACTIONS) commandButton(this.actions, commands, id, { label, className: 'tool-button bone-action' });
+    const header = this.root.querySelector('header')!;
+    header.insertBefore(this.actions, header.lastElementChild);
     this.search = element('input', 'bone-search');
     this.search.type = 'search';
     this.search.placeholder = 'Search bones';
@@ -96,6 +116,7 @@ export class BoneList {
     refreshCommandButtons(this.toolbarGroup, this.host.commands);
     if (this.root.hidden) return;
     refreshCommandButtons(this.root, this.host.commands);
+    this.refreshActions();
     const doc = this.host.document();
     const names = this.host.boneNames();
     const query = this.search.value;
@@ -116,6 +137,18 @@ export class BoneList {
     this.shownSelection = selected;
   }
 
+  /** The header's buttons: disabled, with the reason as tooltip, when their command cannot run now. */
+  private refreshActions(): void {
+    const { commands } = this.host;
+    const selected = this.host.selectedBone();
+    for (const { id, onSelected } of ACTIONS) {
+      const button = this.actions.querySelector<HTMLButtonElement>(`button[data-command="${id}"]`)!;
+      const refusal = commands.refusal(id) ?? (onSelected && selected < 0 ? NO_BONE_SELECTED : null);
+      button.disabled = refusal !== null;
+      button.title = refusal === null ? tooltipOf(id) : `${tooltipOf(id)}. Cannot run now: ${refusal}`;
+    }
+  }
+
   private rebuild(doc: SceneDocument, names: readonly string[], query: string): void {
     this.built = { skeleton: doc.skeleton, names: doc.boneNames, query };
     const scroll = this.tree.scrollTop;
@@ -128,7 +161,7 @@ export class BoneList {
         row.dataset.bone = String(bone);
         row.tabIndex = 0;
         // The row's own keys: not the window's shortcuts (Delete there deletes the selected bone or clears handles).
-        row.dataset.ownKeys = 'F2 Delete Enter';
+        row.dataset.ownKeys = ROW_KEYS;
         row.setAttribute('role', 'treeitem');
         row.style.paddingLeft = `${4 + depth * INDENT}px`;
         if (shown && shown[bone] === 1) row.classList.add('ancestor');
@@ -168,6 +201,12 @@ export class BoneList {
       press.dragging = true;
       this.list.setPointerCapture(press.pointer);
       this.root.classList.add('dragging');
+      // Escape cancels the drag: the dragged row has the key, not the window's shortcuts (rowKey takes it).
+      const row = this.rowOf(press.bone);
+      if (row) {
+        row.dataset.ownKeys = `${ROW_KEYS} Escape`;
+        row.focus();
+      }
     }
     const over = this.dropTarget(event);
     for (const row of this.list.querySelectorAll<HTMLElement>('.bone-row'))
@@ -200,13 +239,26 @@ export class BoneList {
 
   private endDrag(): void {
     if (this.press && this.list.hasPointerCapture(this.press.pointer)) this.list.releasePointerCapture(this.press.pointer);
+    const row = this.press ? this.rowOf(this.press.bone) : null;
+    if (row) row.dataset.ownKeys = ROW_KEYS;
     this.press = null;
     this.root.classList.remove('dragging');
     this.tree.classList.remove('drop-root');
     for (const row of this.list.querySelectorAll('.drop-target')) row.classList.remove('drop-target');
   }
 
+  private rowOf(bone: number): HTMLElement | null {
+    return this.list.querySelector<HTMLElement>(`.bone-row[data-bone="${bone}"]`);
+  }
+
   private rowKey(event: KeyboardEvent): void {
+    if (event.key === 'Escape' && this.press?.dragging) {
+      // The release that follows finds no press and re-parents nothing.
+      this.endDrag();
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
     if (this.editing) return;
     const bone = this.boneAt(event.target);
     if (bone === null) return;

@@ -220,3 +220,75 @@ test('outliner and bone names: names from the names file in the list and status 
   expect((await skeleton(page)).parents).toEqual(rest.parents);
   expect(errors).toEqual([]);
 });
+
+test('outliner: Escape cancels a row drag; the header’s Split, Mirror, Delete and Save skeleton… buttons run their commands, disabled with the reason when they cannot', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'rigwright-names-'));
+  const namesFile = path.join(folder, 'hand.names');
+  writeFileSync(namesFile, `${NAMES.join('\n')}\n`);
+  await loadFiles(page, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf'), namesFile], 'hand.off');
+  const rest = await skeleton(page);
+  await page.locator('canvas').first().hover();
+  await page.keyboard.press('o');
+  await expect(page.locator('#bone-list')).toBeVisible();
+  const button = (label: string) => page.locator('#bone-list header .bone-actions button', { hasText: label });
+  const undoLabels = (): Promise<string[]> => page.evaluate(() => (window as any).__rigwright.history().undo);
+
+  // Nothing selected: the buttons on the selected bone say why they cannot run; saving the skeleton can.
+  expect(await page.evaluate(() => (window as any).__rigwright.state().selectedBone)).toBe(-1);
+  for (const label of ['Split', 'Mirror', 'Delete']) {
+    await expect(button(label)).toBeDisabled();
+    await expect(button(label)).toHaveAttribute('title', /Cannot run now: no bone selected/);
+  }
+  await expect(button('Save…')).toBeEnabled();
+
+  // A row dragged onto another and Escape pressed before the release: nothing changes.
+  const root = rest.parents.indexOf(-1);
+  const leaf = rest.parents.findIndex((p, b) => p >= 0 && p !== root && !rest.parents.includes(b));
+  const a = (await row(page, leaf).boundingBox())!;
+  await row(page, root).scrollIntoViewIfNeeded();
+  const b = (await row(page, root).boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2 + 8, { steps: 3 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
+  await expect(row(page, root)).toHaveClass(/drop-target/);
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#bone-list .drop-target')).toHaveCount(0);
+  await page.mouse.up();
+  expect((await skeleton(page)).parents, 'Escape cancelled the re-parent').toEqual(rest.parents);
+  expect(await undoLabels()).toEqual([]);
+
+  // A bone selected: Split, Mirror and Delete run on it, each one undo step.
+  await row(page, leaf).click();
+  await expect(button('Split')).toBeEnabled();
+  await expect(button('Split')).toHaveAttribute('title', /^In two at a new joint.*\(S\)$/);
+  await button('Split').click();
+  await expect(page.locator('#bone-list .bone-row')).toHaveCount(21);
+  expect((await undoLabels()).length).toBe(1);
+  await button('Delete').click();
+  await expect(page.locator('#bone-list .bone-row')).toHaveCount(20);
+  expect((await undoLabels()).length).toBe(2);
+  await row(page, leaf).click();
+  await button('Mirror').click();
+  await expect.poll(async () => (await skeleton(page)).parents.length).toBeGreaterThan(20);
+  expect((await undoLabels()).length).toBe(3);
+  for (let step = 0; step < 3; step++) expect(await command(page, 'edit.undo')).toBe(true);
+  expect(await skeleton(page)).toEqual(rest);
+
+  // Save skeleton… downloads the TGF and its names file.
+  const downloads: string[] = [];
+  page.on('download', (download) => void downloads.push(download.suggestedFilename()));
+  await button('Save…').click();
+  await expect.poll(() => downloads.sort()).toEqual(['hand.names', 'hand.tgf']);
+
+  // Another mesh opened alone has no bones: Save skeleton… says why it cannot run.
+  await loadFiles(page, [dataFile('context-aware/reference.obj')], 'reference.obj');
+  await expect(page.locator('#bone-list .bone-row')).toHaveCount(0);
+  await expect(button('Save…')).toBeDisabled();
+  await expect(button('Save…')).toHaveAttribute('title', /Cannot run now: /);
+  expect(errors).toEqual([]);
+});
