@@ -1,11 +1,11 @@
 /**
  * The skeleton's commands: rename, insert, delete, re-parent and split a bone, mirror a limb, number the bones anew,
  * move a rest joint, and the skeleton tool's switch and chain end.
- * Each is one edit of the scene store (one undo step) made by the pure bone edits of workers/rig/bone-edits.ts and
- * mirror-bones.ts, which
- * carry every bone-indexed field along; the selected bone follows its bone when the bones are numbered anew (a
- * deleted bone's selection goes to its parent). Nothing else resets: the camera, playback, the lasso selection and
- * the locks stay.
+ * Each bone command is one edit of the scene store (one undo step) made by the pure bone edits of
+ * workers/rig/bone-edits.ts and mirror-bones.ts, which carry every bone-indexed field along; the selected bone
+ * follows its bone when the bones are numbered anew (a deleted bone's selection goes to its parent). Nothing else
+ * resets: the camera, playback, the lasso selection and the locks stay. The tool's switch (tool.skeleton) and its
+ * chain end (skeleton.endChain) edit nothing and make no undo step.
  */
 import type { HandlersFor } from '../commands/command-handlers.ts';
 import {
