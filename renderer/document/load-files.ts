@@ -16,11 +16,11 @@ import { gltfIntoDocument, isGltfBatch } from './gltf-document.ts';
 import { partitionExamples, readExamples, type ExampleLoadOptions } from './example-files.ts';
 import {
   LoadError,
-  NO_SKELETON_WEIGHTS,
   PROVISIONAL_WEIGHTS,
   assertConsistent,
   examplesOf,
   fileErrorMessage,
+  noSkeleton,
   withDerived,
   type SceneDocument,
 } from '../../workers/scene/scene-document.ts';
@@ -144,12 +144,9 @@ export async function loadIntoDocument(
   // A mesh opened without a skeleton starts with none, unless it is the scene's own mesh again (same vertices and
   // triangles, moved or not: a re-export after a sculpt), which keeps the skeleton it is rigged with.
   const bare = meshFile !== null && !skeletonFile && !sameTopology(meshFile.mesh, current.mesh);
-  const skeleton = skeletonFile
-    ? buildSkeleton(skeletonFile.skeleton, skeletonFile.name)
-    : bare
-      ? buildSkeleton({ joints: new Float64Array(0), bones: new Uint32Array(0) }, meshFile.name)
-      : current.skeleton;
   const vertexCount = mesh.positions.length / 3;
+  const none = bare ? noSkeleton(meshFile.name, vertexCount) : null;
+  const skeleton = skeletonFile ? buildSkeleton(skeletonFile.skeleton, skeletonFile.name) : (none?.skeleton ?? current.skeleton);
   const boneCount = skeleton.parents.length;
   const fileBoneNames = namesFile ? parseBoneNames(namesFile.text, namesFile.name, boneCount) : undefined;
   const warnings = meshFile ? [...meshFile.warnings] : [];
@@ -173,9 +170,8 @@ export async function loadIntoDocument(
   const skeletonChanged = skeletonFile !== null || bare;
   let weights = current.weights;
   let weightsSource = current.weightsSource;
-  if (bare) {
-    weights = { rows: vertexCount, cols: 0, data: new Float64Array(0) };
-    weightsSource = NO_SKELETON_WEIGHTS;
+  if (none) {
+    ({ weights, weightsSource } = none);
   } else if (weightsFile) {
     const read = await io.weightsFromDmat(weightsFile.matrix, vertexCount, boneCount, weightsFile.name);
     weights = read.weights;

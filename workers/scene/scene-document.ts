@@ -136,6 +136,56 @@ function builtInDocument(demo: DemoScene): SceneDocument {
   });
 }
 
+/**
+ * What a scene without a skeleton has in place of one: no skeleton file, 0 joints and bones, #V × 0 weights from
+ * NO_SKELETON_WEIGHTS.
+ * @param name         the mesh's name, for the empty skeleton's messages
+ * @param vertexCount  #V
+ */
+export function noSkeleton(
+  name: string,
+  vertexCount: number,
+): Pick<SceneDocument, 'skeletonFile' | 'skeleton' | 'weights' | 'weightsSource'> {
+  return {
+    skeletonFile: null,
+    skeleton: buildSkeleton({ joints: new Float64Array(0), bones: new Uint32Array(0) }, name),
+    weights: { rows: vertexCount, cols: 0, data: new Float64Array(0) },
+    weightsSource: NO_SKELETON_WEIGHTS,
+  };
+}
+
+/**
+ * A scene of a mesh alone (noSkeleton, the rest pose, no handles), to be rigged with the skeleton tool, a template
+ * or `rigwright skeleton`.
+ * @param mesh  the mesh with its name (its file's), and what came with it: the files (default [name]), parts, look,
+ *              OBJ corners and the readers' warnings (default none)
+ */
+export function bareDocument(mesh: {
+  name: string;
+  mesh: TriangleMesh;
+  meshFiles?: readonly string[];
+  parts?: readonly MeshPart[];
+  look?: SurfaceLook;
+  objCorners?: ObjCorners;
+  warnings?: readonly string[];
+}): SceneDocument {
+  const { name, meshFiles = [name], warnings = [], parts, look, objCorners } = mesh;
+  return withDerived({
+    name,
+    meshFiles,
+    mesh: mesh.mesh,
+    ...noSkeleton(name, mesh.mesh.positions.length / 3),
+    poses: null,
+    posesFile: null,
+    handles: null,
+    handlesFile: null,
+    warnings,
+    ...(parts ? { parts } : {}),
+    ...(look ? { look } : {}),
+    ...(objCorners ? { objCorners } : {}),
+  });
+}
+
 export function withDerived(doc: Omit<SceneDocument, 'restNormals' | 'diagonal'>): SceneDocument {
   return {
     ...doc,

@@ -8,12 +8,11 @@ import { FormatError } from '../../../workers/formats/format-error.ts';
 import { describeJsonError } from '../../../workers/formats/json-text.ts';
 import { defaultProjectSettings, writeProjectFile } from '../../../workers/formats/project-file.ts';
 import { formatTgf } from '../../../workers/formats/tgf.ts';
-import { buildSkeleton } from '../../../workers/rig/skeleton.ts';
 import { replaceSkeleton, skeletonFromJointTree, type NamedSkeleton } from '../../../workers/rig/skeleton-build.ts';
 import { fitTemplate, TEMPLATE_MARKERS, TemplateFitError, type TemplateKind } from '../../../workers/rig/template-rig.ts';
 import type { Vec3 } from '../../../workers/rig/volume-ray.ts';
 import { projectSceneOf, projectSettingsOf } from '../../../workers/scene/project-document.ts';
-import { boneCountOf, NO_SKELETON_WEIGHTS, vertexCountOf, withDerived } from '../../../workers/scene/scene-document.ts';
+import { bareDocument, boneCountOf, vertexCountOf } from '../../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../../workers/scene/undo-history.ts';
 import { outputExtension, readBytes, readMeshFile, UsageError, writeFiles, type CliCommand } from '../cli-support.ts';
@@ -92,21 +91,12 @@ mesh (provisional weights by bone distance, ready to bind in the app), or both.
     }
     if (project !== undefined) {
       const name = path.basename(meshFile);
-      const bare = withDerived({
+      const bare = bareDocument({
         name,
-        meshFiles: [name],
         mesh: read.mesh,
-        skeletonFile: null,
-        skeleton: buildSkeleton({ joints: new Float64Array(0), bones: new Uint32Array(0) }, name),
-        weights: { rows: read.mesh.positions.length / 3, cols: 0, data: new Float64Array(0) },
-        weightsSource: NO_SKELETON_WEIGHTS,
-        poses: null,
-        posesFile: null,
-        handles: null,
-        handlesFile: null,
         warnings: read.report.warnings.map((w) => `${name}: ${w}`),
-        ...(read.parts ? { parts: read.parts } : {}),
-        ...(read.corners ? { objCorners: read.corners } : {}),
+        parts: read.parts ?? undefined,
+        objCorners: read.corners ?? undefined,
       });
       const store = new SceneStore(bare, new UndoHistory());
       const skeletonFile = out === undefined ? source : path.basename(out);
