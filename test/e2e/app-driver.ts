@@ -150,3 +150,39 @@ export async function exportFromDialog(page: Page, dialog: Locator): Promise<{ n
   const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export' }).click()]);
   return { name: download.suggestedFilename(), bytes: new Uint8Array(readFileSync(await download.path())) };
 }
+
+/** The page point (CSS px) a world point is drawn at, from the camera's view-projection matrix (column-major 4×4). */
+export async function pagePoint(page: Page, p: readonly number[]): Promise<{ x: number; y: number }> {
+  const camera = await page.evaluate(() => (window as any).__rigwright.look.camera());
+  const m: number[] = camera.viewProjection;
+  const w = m[3] * p[0] + m[7] * p[1] + m[11] * p[2] + m[15];
+  const x = (m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12]) / w;
+  const y = (m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13]) / w;
+  return { x: camera.left + ((x + 1) / 2) * camera.width, y: camera.top + ((1 - y) / 2) * camera.height };
+}
+
+/**
+ * Finds a point on the pose gizmo's ring `axis` (0, 1, 2) that the gizmo picks as that axis (`name`: 'X', 'Y', 'Z'),
+ * by hovering the mouse over candidates around the ring; the mouse is left there.
+ * @returns the point's angle around the ring (radians) and its page position
+ */
+export async function grabRing(page: Page, axis: number, name: string): Promise<{ angle: number; x: number; y: number }> {
+  for (let k = 0; k < 16; k++) {
+    const angle = Math.PI / 4 + (k * Math.PI) / 8;
+    const p = await page.evaluate(([a, t]) => (window as any).__rigwright.pose.ringPoint(a, t), [axis, angle] as const);
+    await page.mouse.move(p.x, p.y);
+    if ((await page.evaluate(() => (window as any).__rigwright.pose.state().gizmo.axis)) === name) return { angle, ...p };
+  }
+  throw new Error(`no point of the ${name} ring picks it`);
+}
+
+/** Presses the mouse where it is and drags it along the gizmo's ring `axis` from `from` radians to `to`, in 8 moves; releases unless told not to. */
+export async function dragRing(page: Page, axis: number, from: number, to: number, release = true): Promise<void> {
+  await page.mouse.down();
+  for (let k = 1; k <= 8; k++) {
+    const t = from + ((to - from) * k) / 8;
+    const p = await page.evaluate(([a, tt]) => (window as any).__rigwright.pose.ringPoint(a, tt), [axis, t] as const);
+    await page.mouse.move(p.x, p.y);
+  }
+  if (release) await page.mouse.up();
+}

@@ -12,7 +12,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
-import { dataFile, gpuCpuDeviation, loadFiles, openApp } from './app-driver.ts';
+import { dataFile, dragRing, gpuCpuDeviation, grabRing, loadFiles, openApp } from './app-driver.ts';
 
 /** skeleton.tgf (PROVENANCE.md): bone 17 runs from joint 16 (shoulder) to 18 (elbow), bone 19 from 18 to 20 (wrist). */
 const UPPER_ARM = 17;
@@ -105,28 +105,6 @@ function invert4(m: number[]): number[] {
   return out;
 }
 
-/** Finds a point on a gizmo ring that the gizmo picks as that axis, by hovering the mouse over candidates. */
-async function grabPoint(page: Page, axis: number, name: string): Promise<{ angle: number; x: number; y: number }> {
-  for (let k = 0; k < 16; k++) {
-    const angle = Math.PI / 4 + (k * Math.PI) / 8;
-    const p = await page.evaluate(([a, t]) => (window as any).__rigwright.pose.ringPoint(a, t), [axis, angle] as const);
-    await page.mouse.move(p.x, p.y);
-    if ((await hook(page, (h) => h.pose.state().gizmo.axis)) === name) return { angle, ...p };
-  }
-  throw new Error(`no point of the ${name} ring picks it`);
-}
-
-/** Drags along a gizmo ring from `from` radians to `to`, with the mouse. */
-async function dragRing(page: Page, axis: number, from: number, to: number, release = true): Promise<void> {
-  await page.mouse.down();
-  for (let k = 1; k <= 8; k++) {
-    const t = from + ((to - from) * k) / 8;
-    const p = await page.evaluate(([a, tt]) => (window as any).__rigwright.pose.ringPoint(a, tt), [axis, t] as const);
-    await page.mouse.move(p.x, p.y);
-  }
-  if (release) await page.mouse.up();
-}
-
 test('gizmo: pick the forearm by its joint, turn it by a ring, set 90° by number; GPU mesh equals the CPU reference', async ({ page }) => {
   test.setTimeout(240_000);
   const errors: string[] = [];
@@ -142,7 +120,7 @@ test('gizmo: pick the forearm by its joint, turn it by a ring, set 90° by numbe
   // Drag the local z ring; the forearm turns about the gizmo's z axis, one undo step.
   const zAxis: number[] = await hook(page, (h) => h.pose.gizmoAxis(2));
   const worldBefore: number[] = await hook(page, (h) => h.pose.worldRotations());
-  const grab = await grabPoint(page, 2, 'Z');
+  const grab = await grabRing(page, 2, 'Z');
   await dragRing(page, 2, grab.angle, grab.angle + 0.6);
   const worldAfter: number[] = await hook(page, (h) => h.pose.worldRotations());
   const turn = axisAngleOf(timesTransposed(worldAfter, 9 * FOREARM, worldBefore, 9 * FOREARM));
@@ -155,7 +133,7 @@ test('gizmo: pick the forearm by its joint, turn it by a ring, set 90° by numbe
 
   // Escape in the middle of a drag puts the bone back and makes no step.
   const posedBefore: number[] = await hook(page, (h) => h.pose.state().rotations);
-  const again = await grabPoint(page, 2, 'Z');
+  const again = await grabRing(page, 2, 'Z');
   await dragRing(page, 2, again.angle, again.angle - 0.5, false);
   expect(await hook(page, (h) => h.pose.state().toolState)).toBe('rotating');
   await page.keyboard.press('Escape');

@@ -8,7 +8,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { dataFile, gpuCpuDeviation, loadFiles, openApp } from './app-driver.ts';
+import { dataFile, gpuCpuDeviation, loadFiles, openApp, pagePoint } from './app-driver.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { windingNumber } from '../../workers/rig/volume-ray.ts';
 
@@ -20,16 +20,6 @@ const command = (page: Page, id: string, argument?: unknown): Promise<boolean> =
   page.evaluate(([i, a]) => (window as any).__rigwright.command(i, a), [id, argument] as const);
 const skeleton = (page: Page): Promise<{ joints: number[]; bones: number[]; parents: number[]; names: string[] }> =>
   page.evaluate(() => (window as any).__rigwright.skeleton());
-
-/** The page point (CSS px) a world point is drawn at, from the camera's view-projection matrix. */
-async function pagePoint(page: Page, p: Vec3): Promise<{ x: number; y: number }> {
-  const camera = await page.evaluate(() => (window as any).__rigwright.look.camera());
-  const m: number[] = camera.viewProjection;
-  const w = m[3] * p[0] + m[7] * p[1] + m[11] * p[2] + m[15];
-  const x = (m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12]) / w;
-  const y = (m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13]) / w;
-  return { x: camera.left + ((x + 1) / 2) * camera.width, y: camera.top + ((1 - y) / 2) * camera.height };
-}
 
 async function clickAt(page: Page, p: Vec3): Promise<void> {
   const { x, y } = await pagePoint(page, p);
@@ -108,7 +98,7 @@ test('skeleton: a chain along the left arm and a bone along the spine built by c
   // Each joint lies on the view ray of its click: drawn where the click was.
   const clicked = [...LEFT_ARM, ...SPINE];
   for (const [j, p] of clicked.entries()) {
-    const [at, drawn] = [await pagePoint(page, p), await pagePoint(page, built.joints.slice(3 * j, 3 * j + 3) as Vec3)];
+    const [at, drawn] = [await pagePoint(page, p), await pagePoint(page, built.joints.slice(3 * j, 3 * j + 3))];
     expect(Math.hypot(at.x - drawn.x, at.y - drawn.y), `joint ${j} under its click`).toBeLessThan(1);
   }
   console.log(`joints: ${built.joints.map((v) => v.toFixed(3)).join(' ')}`);
@@ -134,7 +124,7 @@ test('skeleton: a chain along the left arm and a bone along the spine built by c
   expect((await history(page)).undo.length, 'one undo step').toBe(steps + 1);
   expect(dragged.joints[3], 'the elbow moved right').toBeGreaterThan(built.joints[3]);
   expect(dragged.joints[4], 'and up').toBeGreaterThan(built.joints[4]);
-  const shown = await pagePoint(page, dragged.joints.slice(3, 6) as Vec3);
+  const shown = await pagePoint(page, dragged.joints.slice(3, 6));
   expect(Math.hypot(shown.x - (elbow.x + 8), shown.y - (elbow.y - 6)), 'the elbow is where the pointer let go').toBeLessThan(0.5);
   expect(windingNumber(body, dragged.joints.slice(3, 6) as Vec3)).toBeGreaterThan(0.5);
 
