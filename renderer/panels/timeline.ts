@@ -8,7 +8,8 @@
  * seconds between the keys' times), which the pose evaluator turns back into seconds.
  *
  * A keyed clip shows its keys as diamonds over the slider (the selected bone's filled): click one to go to its frame,
- * drag it to move its keys (one move when released), right-click it or press Delete on it to delete them.
+ * drag it to move its keys (one move when released; Escape during the drag puts it back and moves nothing), right-click
+ * it or press Delete on it to delete them.
  */
 import type { PoseKind } from '../deform/pose-evaluator.ts';
 import './timeline-keys.css';
@@ -191,26 +192,30 @@ export class Timeline {
     this.keyMarks.replaceChildren(...marks.frames.map((frame) => this.keyMark(frame, selected.has(frame))));
   }
 
-  /** One diamond: click goes to its frame, drag moves its keys, right-click or Delete deletes them. */
+  /** One diamond: click goes to its frame, drag moves its keys (Escape cancels the drag), right-click or Delete deletes them. */
   private keyMark(frame: number, selected: boolean): HTMLButtonElement {
     const mark = document.createElement('button');
     mark.type = 'button';
     mark.className = selected ? 'key-mark selected' : 'key-mark';
     mark.dataset.frame = String(frame);
-    // Delete on a mark is the mark's, not the window's shortcut (tool-manager.ts).
-    mark.dataset.ownKeys = 'Delete Backspace';
-    mark.title = `Keys at frame ${frame}: drag to move, right-click or Delete to delete`;
+    // Delete on a mark, and Escape while it is dragged, are the mark's, not the window's shortcuts (tool-manager.ts).
+    const ownKeys = 'Delete Backspace';
+    mark.dataset.ownKeys = ownKeys;
+    mark.title = `Keys at frame ${frame}: drag to move (Escape cancels), right-click or Delete to delete`;
     mark.setAttribute('aria-label', `Keys at frame ${frame}`);
     this.placeMark(mark, frame);
     let target = frame;
     let dragging = false;
+    let pointer = -1;
     mark.addEventListener('pointerdown', (event) => {
       if (event.button !== 0) return;
       event.preventDefault();
-      // Focused (its Delete deletes it); the prevented press would not focus it.
+      // Focused (its Delete deletes it, and Escape cancels its drag); the prevented press would not focus it.
       mark.focus();
       mark.setPointerCapture(event.pointerId);
       dragging = true;
+      pointer = event.pointerId;
+      mark.dataset.ownKeys = `${ownKeys} Escape`;
       target = frame;
     });
     mark.addEventListener('pointermove', (event) => {
@@ -218,10 +223,11 @@ export class Timeline {
       target = this.frameAtX(event.clientX);
       this.placeMark(mark, target);
     });
-    const release = (event: PointerEvent, commit: boolean) => {
+    const release = (commit: boolean) => {
       if (!dragging) return;
       dragging = false;
-      if (mark.hasPointerCapture(event.pointerId)) mark.releasePointerCapture(event.pointerId);
+      mark.dataset.ownKeys = ownKeys;
+      if (mark.hasPointerCapture(pointer)) mark.releasePointerCapture(pointer);
       if (commit && target !== frame) this.keyActions?.move(frame, target);
       else {
         this.placeMark(mark, frame);
@@ -231,13 +237,19 @@ export class Timeline {
         }
       }
     };
-    mark.addEventListener('pointerup', (event) => release(event, true));
-    mark.addEventListener('pointercancel', (event) => release(event, false));
+    mark.addEventListener('pointerup', () => release(true));
+    mark.addEventListener('pointercancel', () => release(false));
     mark.addEventListener('contextmenu', (event) => {
       event.preventDefault();
       this.keyActions?.remove(frame);
     });
     mark.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        if (!dragging) return;
+        event.preventDefault();
+        release(false);
+        return;
+      }
       if (event.key !== 'Delete' && event.key !== 'Backspace') return;
       event.preventDefault();
       this.keyActions?.remove(frame);

@@ -1,10 +1,10 @@
 /**
  * Keying poses into a clip on the course body, with real keys and mouse: a bone posed by its command, keyed at frame 0
- * with Alt+I; posed again, keyed at frame 20 and its key mark dragged to frame 30 with the mouse; played, and the
- * pose between the keys is SLERP (for two rotations about one axis, the rotation at the linearly interpolated angle);
- * a right-click on a mark deletes its keys; the clip menu makes, renames and trims clips and reaches Bake clip…;
- * exported as GLB and imported again (in Node and in the app), the clip comes back with the same bones, names and
- * frames. Undo takes every step back to the bare rig.
+ * with Alt+I; posed again, keyed at frame 20 and its key mark dragged to frame 30 with the mouse (a drag cancelled by
+ * Escape moves nothing); played, and the pose between the keys is SLERP (for two rotations about one axis, the
+ * rotation at the linearly interpolated angle); a right-click on a mark deletes its keys; the clip menu makes, renames
+ * and trims clips and reaches Bake clip…; exported as GLB and imported again (in Node and in the app), the clip comes
+ * back with the same bones, names and frames. Undo takes every step back to the bare rig.
  */
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,6 +99,21 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   await expect(page.locator('.key-mark[data-frame="30"]')).toHaveCount(1);
   await expect(page.locator('.key-mark[data-frame="20"]')).toHaveCount(0);
   expect((await h.history()).undo.length).toBe(steps + 1);
+
+  // A drag of that mark cancelled by Escape: the mark follows the pointer, then goes back, and nothing moves.
+  const at30 = await markCentre(page, 30);
+  await page.mouse.move(at30.x, at30.y);
+  await page.mouse.down();
+  await page.mouse.move(at30.x + 10 * perFrame, at30.y, { steps: 4 });
+  expect((await markCentre(page, 30)).x, 'the dragged mark follows the pointer').toBeGreaterThan(at30.x + 5 * perFrame);
+  await page.keyboard.press('Escape');
+  expect(Math.abs((await markCentre(page, 30)).x - at30.x), 'Escape puts the mark back').toBeLessThan(1);
+  await page.mouse.move(at30.x + 15 * perFrame, at30.y, { steps: 2 });
+  await page.mouse.up();
+  await expect(page.locator('.key-mark[data-frame="30"]')).toHaveCount(1);
+  expect(Math.abs((await markCentre(page, 30)).x - at30.x), 'the mark stays after the release').toBeLessThan(1);
+  expect((await h.history()).undo.length, 'a cancelled drag is no undo step').toBe(steps + 1);
+  expect((await h.state()).time, 'nor does it move the time').toBe(30);
 
   // Play, then look between the keys: the rotation at the interpolated angle, at whole and fractional frames.
   await page.keyboard.press('Space');
