@@ -1,12 +1,22 @@
 /**
- * The clip menu at the end of the timeline bar: a picker of the scene's clips (keyed ones included), a menu of clip
- * edits — new clip, rename, trim to a first and last frame, length, save as DMAT — and Bake clip…. Every action runs
- * a command; the menu shows the clip state the shell gives it and hands the shown clip's key marks to the timeline.
+ * The clip menu at the end of the timeline bar: buttons that key the pose on screen (the selected bone, all bones) and
+ * delete keys at the current frame, a picker of the scene's clips (keyed ones included), a menu of clip edits — new
+ * clip, rename, trim to a first and last frame, length, save as DMAT — and Bake clip…. Every action runs a command; a
+ * key button that cannot run now is disabled and its tooltip says why. The menu shows the clip state the shell gives it
+ * and hands the shown clip's key marks to the timeline.
  */
 import type { CommandId, ArgumentOf } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
+import { displayKeys } from '../commands/keybindings.ts';
 import { childElement, commandButton, refreshCommandButtons, toolButton } from './controls.ts';
 import type { KeyMarks, Timeline } from './timeline.ts';
+
+/** The key commands offered as buttons beside the clip picker: command, button text, class. */
+const KEY_BUTTONS = [
+  ['key.insert', 'Key', 'clip-key'],
+  ['key.insertAll', 'Key all', 'clip-key-all'],
+  ['key.delete', 'Delete key', 'clip-key-delete'],
+] as const;
 
 /** The clips as the menu shows them. */
 export interface ClipMenuState {
@@ -39,6 +49,7 @@ export class ClipMenu {
   private readonly lastInput: HTMLInputElement;
   private readonly lengthInput: HTMLInputElement;
   private readonly keyedOnly: HTMLElement[] = [];
+  private readonly keyButtons: HTMLButtonElement[] = [];
   /** the option list drawn now, to rebuild it only when it changes */
   private shownOptions = '';
 
@@ -48,6 +59,8 @@ export class ClipMenu {
     private readonly host: ClipMenuHost,
   ) {
     this.root = childElement('div', 'clip-menu', timelineBar);
+    for (const [id, label, className] of KEY_BUTTONS)
+      this.keyButtons.push(commandButton(this.root, host.commands, id, { label, className: `tool-button ${className}` }));
     const picker = childElement('label', 'clip-picker', this.root, 'Clip ');
     this.select = childElement('select', 'clip-select', picker);
     this.select.setAttribute('aria-label', 'Animation clip');
@@ -139,7 +152,18 @@ export class ClipMenu {
     this.renameButton.disabled = state.shown < 0;
     if (!this.open) this.fill(state);
     refreshCommandButtons(this.root, this.host.commands);
+    for (const button of this.keyButtons) button.title = this.keyTooltip(button.dataset.command as CommandId);
     this.host.timeline.setKeyMarks(state.marks);
+  }
+
+  /** What a key button does now ('Key forearm.L (Alt+I)'), or why it cannot ('Delete keys: the clip shown …'). */
+  private keyTooltip(id: CommandId): string {
+    const { commands } = this.host;
+    const title = commands.titleOf(id);
+    const refusal = commands.refusal(id);
+    if (refusal !== null) return `${title}: ${refusal}`;
+    const keys = displayKeys(id);
+    return keys ? `${title} (${keys})` : title;
   }
 
   /** Opens or closes the menu; opening fills its fields with the shown clip's name and frames. */

@@ -42,6 +42,7 @@ export type KeyCommandId =
 export type KeyBones = 'selected' | 'all' | undefined;
 
 const NO_KEYED_CLIP = 'the clip shown cannot be keyed (key a pose or make a new clip first)';
+const NO_BONES = 'the scene has no bones to key (build a skeleton first)';
 
 export function keyCommands(app: KeyCommandsHost): HandlersFor<KeyCommandId> {
   const { store, timeline } = app;
@@ -55,6 +56,7 @@ export function keyCommands(app: KeyCommandsHost): HandlersFor<KeyCommandId> {
   /** The timeline's frame, a whole frame of the shown keyed clip. */
   const currentFrame = (): number => keyFrameAt(store.doc, timeline.time);
   const keyed = { canRun: () => isKeyedClip(store.doc.poses), refusal: NO_KEYED_CLIP };
+  const hasBones = { canRun: () => boneCountOf(store.doc) > 0, refusal: NO_BONES };
 
   /** One store edit; the time stays where it was (clamped to the clip), paused if the clip's length changed. */
   const apply = (edit: SceneEdit): void => {
@@ -93,8 +95,9 @@ export function keyCommands(app: KeyCommandsHost): HandlersFor<KeyCommandId> {
         const bone = app.boneSelection.bone;
         return bone >= 0 ? `Key ${boneNamesOf(store.doc)[bone]}` : 'Key all bones';
       },
+      ...hasBones,
     },
-    'key.insertAll': { run: () => insert('all') },
+    'key.insertAll': { run: () => insert('all'), ...hasBones },
     'key.delete': {
       run: (argument) => apply(deleteKeysEdit(store.doc, argument?.frame ?? currentFrame(), bonesOf(argument?.bones, 'key.delete'))),
       ...keyed,

@@ -1,10 +1,11 @@
 /**
  * Keying poses into a clip on the course body, with real keys and mouse: a bone posed by its command, keyed at frame 0
- * with Alt+I; posed again, keyed at frame 20 and its key mark dragged to frame 30 with the mouse (a drag cancelled by
- * Escape moves nothing); played, and the pose between the keys is SLERP (for two rotations about one axis, the
- * rotation at the linearly interpolated angle); a right-click on a mark deletes its keys; the clip menu makes, renames
- * and trims clips and reaches Bake clip…; exported as GLB and imported again (in Node and in the app), the clip comes
- * back with the same bones, names and frames. Undo takes every step back to the bare rig.
+ * with Alt+I; posed again, keyed at frame 20 with the Key button and its key mark dragged to frame 30 with the mouse
+ * (a drag cancelled by Escape moves nothing); played, and the pose between the keys is SLERP (for two rotations about
+ * one axis, the rotation at the linearly interpolated angle); a right-click on a mark deletes its keys, and so does the
+ * Delete key button; the key buttons say why when they cannot run; the clip menu makes, renames and trims clips and
+ * reaches Bake clip…; exported as GLB and imported again (in Node and in the app), the clip comes back with the same
+ * bones, names and frames. Undo takes every step back to the bare rig.
  */
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,9 +69,20 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   const h = hook(page);
   const bare = await h.history();
   expect((await h.state()).clipName).toBeNull();
+  const names: string[] = await page.evaluate(() => (window as any).__rigwright.skeleton().names);
+
+  // The key buttons by the clip menu: Delete key is disabled at rest and its tooltip says why.
+  const keyButton = page.locator('button.clip-key');
+  const deleteKeyButton = page.locator('button.clip-key-delete');
+  await expect(deleteKeyButton).toBeDisabled();
+  await expect(deleteKeyButton).toHaveAttribute('title', /^Delete keys: the clip shown cannot be keyed/);
+  // (the keys as the help shows them: Alt, Shift and I with a separator between)
+  await expect(page.locator('button.clip-key-all')).toHaveAttribute('title', /^Key all bones \(Alt\W+Shift\W+I\)$/);
 
   // Pose the bone and key it with the keyboard at frame 0: a new clip "Action", paused at the key.
   await h.command('bone.select', BONE);
+  const escaped = names[BONE].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await expect(keyButton).toHaveAttribute('title', new RegExp(`^Key ${escaped} \\(Alt\\W+I\\)$`));
   await h.command('pose.rotate', { bone: BONE, rotation: axisAngle(AXIS, A0) });
   await page.keyboard.press('Alt+i');
   let s = await h.state();
@@ -82,11 +94,13 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   await expect(page.locator('.key-mark')).toHaveCount(1);
   await expect(page.locator('.key-mark.selected')).toHaveCount(1);
 
-  // A second pose keyed at frame 20, its mark dragged to frame 30 with the mouse: one undo step.
+  // A second pose keyed at frame 20 with the Key button, its mark dragged to frame 30 with the mouse: one undo step.
   await h.setTime(20);
   await h.command('pose.rotate', { bone: BONE, rotation: axisAngle(AXIS, A1) });
-  await page.keyboard.press('Alt+i');
+  await expect(deleteKeyButton).toBeEnabled();
+  await keyButton.click();
   await expect(page.locator('.key-mark')).toHaveCount(2);
+  expect((await h.history()).undo.at(-1)).toBe(`Key ${names[BONE]} at frame 20 of Action`);
   const from = await markCentre(page, 20);
   const zero = await markCentre(page, 0);
   const perFrame = (from.x - zero.x) / 20;
@@ -146,6 +160,13 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   await expect(page.locator('.key-mark')).toHaveCount(2);
   expect((await h.history()).undo.at(-1)).toBe('Delete keys at frame 50 of Action');
   await page.keyboard.press('b');
+  // The Delete key button deletes the selected bone's key at the current frame; undo brings it back.
+  await h.setTime(30);
+  await deleteKeyButton.click();
+  await expect(page.locator('.key-mark')).toHaveCount(1);
+  expect((await h.history()).undo.at(-1)).toBe('Delete keys at frame 30 of Action');
+  await page.keyboard.press('Control+z');
+  await expect(page.locator('.key-mark')).toHaveCount(2);
   await page.locator('.clip-menu-button').click();
   const menu = page.locator('.clip-menu-popover');
   await expect(menu).toBeVisible();
@@ -157,7 +178,6 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   await expect(menu).toBeHidden();
 
   // Export as GLB; the file holds the clip with the bones' names and the frames on screen.
-  const names: string[] = await page.evaluate(() => (window as any).__rigwright.skeleton().names);
   await page.keyboard.press('Control+e');
   const dialog = page.locator('dialog.export-dialog');
   await expect(dialog).toBeVisible();

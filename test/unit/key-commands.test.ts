@@ -22,6 +22,7 @@ import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { defaultProjectSettings, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { showClipFields } from '../../workers/scene/clip-edits.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../workers/scene/project-document.ts';
@@ -234,6 +235,17 @@ test('keys: delete, move, trim and length act on the keys; at rest they are refu
   void s.commands.execute('key.delete');
   assert.deepEqual(keysOf(), [0], 'Delete at the current frame takes the selected bone’s key');
   assert.throws(() => s.commands.execute('clip.length', 0), /clip\.length: argument/);
+});
+
+test('keys: with no bones the key commands are refused saying so (the key buttons show it as their tooltip)', () => {
+  const bare = buildSkeleton({ joints: new Float64Array(0), bones: new Uint32Array(0) }, 'hand.off');
+  const s = setup({ ...restHand(), skeleton: bare });
+  for (const id of ['key.insert', 'key.insertAll'] as const) {
+    assert.equal(s.commands.refusal(id), 'the scene has no bones to key (build a skeleton first)', `${id} says why`);
+    assert.throws(() => s.commands.execute(id), /cannot run now: the scene has no bones to key/, `${id} is refused`);
+  }
+  assert.equal(s.commands.refusal('key.delete'), 'the clip shown cannot be keyed (key a pose or make a new clip first)');
+  assert.equal(s.history.undoCount, 0, 'nothing was edited');
 });
 
 test('clips: a new clip is shown; choosing a clip is no undo step and leaves the project saved', () => {
