@@ -1,11 +1,12 @@
 /**
  * Keying poses into a clip on the course body, with real keys and mouse: a bone posed by its command, keyed at frame 0
  * with Alt+I; posed again, keyed at frame 20 with the Key button and its key mark dragged to frame 30 with the mouse
- * (a drag cancelled by Escape moves nothing); played, and the pose between the keys is SLERP (for two rotations about
- * one axis, the rotation at the linearly interpolated angle); a right-click on a mark deletes its keys, and so does the
- * Delete key button; the key buttons say why when they cannot run; the clip menu makes, renames and trims clips and
- * reaches Bake clip…; exported as GLB and imported again (in Node and in the app), the clip comes back with the same
- * bones, names and frames. Undo takes every step back to the bare rig.
+ * (a drag cancelled by Escape moves nothing); played, the bone turns as the time advances, and the pose between the
+ * keys is SLERP (for two rotations about one axis, the rotation at the linearly interpolated angle); a right-click on
+ * a mark deletes its keys, and so does the Delete key button; the key buttons say why when they cannot run; the clip
+ * menu makes, renames and trims clips and reaches Bake clip…; exported as GLB and imported again (in Node and in the
+ * app), the clip comes back with the same bones (joints, parents), names and frames. Undo takes every step back to
+ * the bare rig.
  */
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,11 +130,24 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   expect((await h.history()).undo.length, 'a cancelled drag is no undo step').toBe(steps + 1);
   expect((await h.state()).time, 'nor does it move the time').toBe(30);
 
-  // Play, then look between the keys: the rotation at the interpolated angle, at whole and fractional frames.
+  // Play from frame 0: the time advances and the bone turns, as the SLERP between the keys at that time.
+  await h.setTime(0);
   await page.keyboard.press('Space');
-  await page.waitForTimeout(300);
-  expect((await h.state()).playing).toBe(true);
+  await page.waitForFunction(() => (window as any).__rigwright.state().time >= 4);
   await page.keyboard.press('Space');
+  // Two frames drawn after the pause, so the pose shown is the one at the time shown.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const played = await page.evaluate((b) => {
+    const hook = (window as any).__rigwright;
+    return { state: hook.state(), rotation: hook.pose.shownRotations().slice(9 * b, 9 * b + 9) as number[] };
+  }, BONE);
+  expect(played.state.playing).toBe(false);
+  expect(played.state.time, 'the time advanced while playing').toBeGreaterThanOrEqual(4);
+  expect(maxDifference(played.rotation, axisAngle(AXIS, A0)), 'the bone turned from its first key').toBeGreaterThan(1e-3);
+  const playedAngle = A0 + Math.min(played.state.time / 30, 1) * (A1 - A0);
+  expect(maxDifference(played.rotation, axisAngle(AXIS, playedAngle)), `the SLERP at frame ${played.state.time}`).toBeLessThan(1e-9);
+
+  // Then look between the keys: the rotation at the interpolated angle, at whole and fractional frames.
   for (const frame of [0, 7.5, 15, 22.5, 30, 45]) {
     await h.setTime(frame);
     const t = Math.min(frame / 30, 1);
@@ -178,6 +192,10 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   await expect(menu).toBeHidden();
 
   // Export as GLB; the file holds the clip with the bones' names and the frames on screen.
+  const skeleton: { joints: number[]; bones: number[]; parents: number[]; names: string[] } = await page.evaluate(() =>
+    (window as any).__rigwright.skeleton(),
+  );
+  expect(skeleton.names).toEqual(names);
   await page.keyboard.press('Control+e');
   const dialog = page.locator('dialog.export-dialog');
   await expect(dialog).toBeVisible();
@@ -212,7 +230,19 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   s = await h.state();
   expect(s.error).toBeNull();
   expect(s.boneCount).toBe(boneCount);
-  expect(await page.evaluate(() => (window as any).__rigwright.skeleton().names)).toEqual(names);
+  const back: typeof skeleton = await page.evaluate(() => (window as any).__rigwright.skeleton());
+  expect(back.names).toEqual(names);
+  expect(back.parents, 'the same parents').toEqual(skeleton.parents);
+  // The same joints, bone by bone, within the file's float32 precision: every bone's start, and the end of every bone
+  // another one starts at (glTF stores joints, not bone tails: a leaf bone's end is made on import).
+  const scale = Math.max(...skeleton.joints.map(Math.abs));
+  const starts = new Set(skeleton.bones.filter((_, i) => i % 2 === 0));
+  for (let b = 0; b < boneCount; b++)
+    for (const end of starts.has(skeleton.bones[2 * b + 1]) ? [0, 1] : [0]) {
+      const [j, k] = [skeleton.bones[2 * b + end], back.bones[2 * b + end]];
+      const error = maxDifference(skeleton.joints.slice(3 * j, 3 * j + 3), back.joints.slice(3 * k, 3 * k + 3));
+      expect(error, `bone ${b} ${end ? 'end' : 'start'} joint`).toBeLessThan(1e-6 * scale);
+    }
   expect(s.clips).toContain('Wave');
   // The clip read back poses the bone between its keys as the keyed clip did (float32 in the file).
   await h.command('playback.clip', s.clips.indexOf('Wave'));
