@@ -411,8 +411,14 @@ const CATALOG = {
   'pose.pole': {
     label: 'IK pole',
     description:
-      'A world point the limb’s bend plane goes through when the pose tool’s IK drags, or null to keep the plane it bends in now (argument: [x, y, z] or null)',
-    argument: arg.nullable(arg.numbers(3, arg.number(-1e9, 1e9))),
+      'A world point the limb’s bend plane goes through when the pose tool’s IK drags; null or none clears it, keeping the plane the limb bends in now (argument: [x, y, z], null, or none)',
+    argument: arg.optional(arg.nullable(arg.numbers(3, arg.number(-1e9, 1e9)))),
+  },
+  'pose.poleFromView': {
+    label: 'IK pole toward the view',
+    menu: 'Pose',
+    description:
+      'The IK pole in front of the selected bone’s start joint (the knee or elbow), toward the camera: IK drags bend that joint toward the view',
   },
   'pose.ikMode': {
     label: 'IK mode',

@@ -1,8 +1,9 @@
 /**
  * The Pose panel, shown while the pose tool is active: the selected bone, its rotation as X/Y/Z degrees in the axes
- * the gizmo uses (the bone's own or the world's), editable (Enter applies the three numbers as one undo step), and
- * the pose tool's switches and resets as command buttons. It shows the host's state and acts through it; it owns
- * nothing.
+ * the gizmo uses (the bone's own or the world's), editable (Enter applies the three numbers as one undo step) except
+ * while the rest pose is shown (the numbers would be the rest pose's, not the pose's), the IK pole (set toward the
+ * view, or cleared), and the pose tool's switches and resets as command buttons. It shows the host's state and acts
+ * through it; it owns nothing.
  */
 import './pose-panel.css';
 import type { CommandRegistry } from '../commands/command-registry.ts';
@@ -22,6 +23,8 @@ export interface PosePanelHost {
   setAngles(degrees: PanelAngles): void;
   /** the IK pole in words: a point, or the bend plane kept */
   pole(): string;
+  /** whether the rest pose is shown (a view: the pose is kept, and the numbers are not its) */
+  restShown(): boolean;
 }
 
 const AXES = ['X', 'Y', 'Z'] as const;
@@ -72,7 +75,10 @@ export class PosePanel {
     commandButton(resets, commands, 'pose.copy', { label: 'Copy' });
     commandButton(resets, commands, 'pose.pasteMirrored', { label: 'Paste mirrored' });
     this.poleNote = element('div', 'dim pose-pole-note');
-    this.root.append(switches, this.poleNote, resets);
+    const pole = element('div', 'row');
+    commandButton(pole, commands, 'pose.poleFromView', { label: 'Pole toward view' });
+    commandButton(pole, commands, 'pose.pole', { label: 'Clear pole' });
+    this.root.append(switches, this.poleNote, pole, resets);
     container.append(this.root);
   }
 
@@ -98,9 +104,14 @@ export class PosePanel {
     const { host } = this;
     const name = host.boneName();
     this.bone.textContent = name ?? 'Click a joint to pick its bone';
-    this.spaceNote.textContent = host.space() === 'local' ? 'In the bone’s own axes (relative to its parent)' : 'In the world’s axes';
+    const rest = host.restShown();
+    this.spaceNote.textContent = rest
+      ? 'The rest pose is shown: turn Rest off to see and set the pose’s numbers'
+      : host.space() === 'local'
+        ? 'In the bone’s own axes (relative to its parent)'
+        : 'In the world’s axes';
     this.poleNote.textContent = `IK pole: ${host.pole()}`;
-    const angles = host.angles();
+    const angles = rest ? null : host.angles();
     const editing = this.inputs.some((input) => input === document.activeElement);
     this.inputs.forEach((input, k) => {
       input.disabled = angles === null;

@@ -112,5 +112,6 @@ function poseToolControl(tools: PaintShellHost['tools']): PoseCommandsHost['pose
       return tool().pole;
     },
     setPole: (pole) => (tool().pole = pole ? [...pole] : null),
+    viewDirection: () => tool().host.viewDirection(),
   };
 }

@@ -313,6 +313,7 @@ function posePanel(app: AppPartsHost, container: HTMLElement): PosePanel {
       const { pole } = tool();
       return pole ? `through (${pole.map((v) => v.toFixed(3)).join(', ')})` : 'the bend plane the limb has';
     },
+    restShown: () => app.poseView.rest,
     angles: () => {
       const bone = app.selectedBone;
       if (bone < 0) return null;

@@ -30,9 +30,9 @@ export interface PoseCommandsHost {
   readonly poseView: PoseView;
   /**
    * the pose on screen now, brought up to date: #B × 9 relative rotations, #B × 3 start-joint translations (zero
-   * without), #B × 3 bone scales
+   * without), #B × 3 bone scales, #J × 3 posed joints
    */
-  shown(): ShownPose;
+  shown(): ShownPose & { readonly joints: Float64Array };
   /** the pose view changed: evaluate and draw again */
   poseViewChanged(): void;
   /** the pose tool's switch and settings */
@@ -52,6 +52,8 @@ export interface PoseToolControl {
   /** the pole IK drags use (a world point), or null: the bend plane the limb has */
   readonly pole: readonly number[] | null;
   setPole(pole: readonly number[] | null): void;
+  /** the camera's unit viewing direction, world axes */
+  viewDirection(): readonly number[];
 }
 
 export type PoseCommandId =
@@ -59,6 +61,7 @@ export type PoseCommandId =
   | 'pose.space'
   | 'pose.ikMode'
   | 'pose.pole'
+  | 'pose.poleFromView'
   | 'pose.rotate'
   | 'pose.reset'
   | 'pose.resetAll'
@@ -127,6 +130,31 @@ export function reachedPose(
 }
 
 /**
+ * A pole in front of a bone's start joint (the knee or elbow of the bone and its parent) toward the viewer: that joint
+ * moved against the view direction by the two bones' posed lengths, so two-bone IK bends it toward the camera.
+ * @param joints  #J × 3 posed joints, world units
+ * @param view    the camera's unit viewing direction
+ * @returns a world point, or null when the bone has no parent (IK turns a bone and its parent)
+ */
+export function poleTowardView(
+  skeleton: Skeleton,
+  joints: ArrayLike<number>,
+  bone: number,
+  view: readonly number[],
+): [number, number, number] | null {
+  const upper = skeleton.parents[bone];
+  if (upper < 0) return null;
+  const { bones } = skeleton;
+  const [a, b, c] = [bones[2 * upper], bones[2 * bone], bones[2 * bone + 1]].map((j) => [
+    joints[3 * j],
+    joints[3 * j + 1],
+    joints[3 * j + 2],
+  ]);
+  const reach = Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]) + Math.hypot(c[0] - b[0], c[1] - b[1], c[2] - b[2]);
+  return [b[0] - reach * view[0], b[1] - reach * view[1], b[2] - reach * view[2]];
+}
+
+/**
  * The relative rotation a pose.rotate argument gives: the 9 numbers (row-major) when they are a rotation, or the
  * quaternion's (x, y, z, w; normalized).
  * @throws Error naming the command, the field and the reason
@@ -187,7 +215,17 @@ export function poseCommands(app: PoseCommandsHost): HandlersFor<PoseCommandId> 
       },
     },
     'pose.ikMode': { run: () => toggled(!poseTool.ik, (on) => poseTool.setIk(on)), checked: () => poseTool.ik },
-    'pose.pole': { run: (pole) => poseTool.setPole(pole) },
+    'pose.pole': { run: (pole) => poseTool.setPole(pole ?? null) },
+    'pose.poleFromView': {
+      run: () => {
+        const bone = boneOf('pose.poleFromView', undefined);
+        const pole = poleTowardView(store.doc.skeleton, app.shown().joints, bone, poseTool.viewDirection());
+        if (!pole) throw new Error(`pose.poleFromView: ${nameOf(bone)} has no parent bone; two-bone IK turns a bone and its parent`);
+        poseTool.setPole(pole);
+      },
+      canRun: () => app.boneSelection.bone >= 0 && !poseView.rest,
+      refusal: () => (poseView.rest ? 'the rest pose is shown: the pole goes by the pose, turn Rest off first' : 'no bone is selected'),
+    },
     'pose.rotate': {
       run: (argument) => {
         const rotation = rotationOfArgument(argument);

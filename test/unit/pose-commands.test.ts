@@ -33,6 +33,8 @@ import { bodyDocument } from './full-documents.ts';
 /** The course body's forearm (elbow → wrist on the +x arm) and its upper arm (skeleton.tgf edges 20→22, 18→20). */
 const FOREARM = 19;
 const UPPER_ARM = 17;
+/** The test camera's viewing direction: down −z, turned a little (unit length). */
+const VIEW = [0.28, 0, -0.96];
 
 function setup(doc: SceneDocument = bodyDocument()) {
   const store = new SceneStore(doc, new UndoHistory());
@@ -69,6 +71,7 @@ function setup(doc: SceneDocument = bodyDocument()) {
       return pole;
     },
     setPole: (p) => (pole = p),
+    viewDirection: () => VIEW,
   };
   const commands = new CommandRegistry(() => ({}), undefined, { boneCount: () => boneCountOf(store.doc) });
   const handlers = poseCommands({ store, boneSelection, poseView, shown, poseViewChanged: () => viewChanges++, poseTool });
@@ -499,4 +502,33 @@ test('the tool commands: the gizmo’s space toggles or is set, IK mode toggles,
   assert.throws(() => commands.execute('pose.pole', [0, 0] as never), /pose\.pole/);
   assert.throws(() => commands.execute('pose.space', 'world' as never), /pose\.space/);
   assert.equal(store.history.undoCount, 0, 'settings, not edits');
+});
+
+test('pose.poleFromView puts the pole in front of the elbow toward the camera; pose.pole without an argument clears it', () => {
+  const body = bodyDocument();
+  const { commands, poseTool, boneSelection, shown, poseView, store } = setup({ ...body, poses: null, posesFile: null });
+  assert.throws(() => commands.execute('pose.poleFromView'), /no bone is selected/);
+  boneSelection.select(FOREARM);
+  void commands.execute('pose.rotate', { bone: FOREARM, rotation: axisAngle([0, 0, 1], 0.6) });
+  void commands.execute('pose.poleFromView');
+  const { bones } = store.doc.skeleton;
+  const joints = shown().joints;
+  const at = (j: number) => [joints[3 * j], joints[3 * j + 1], joints[3 * j + 2]];
+  const shoulder = at(bones[2 * UPPER_ARM]);
+  const elbow = at(bones[2 * FOREARM]);
+  const wrist = at(bones[2 * FOREARM + 1]);
+  const reach = Math.hypot(...elbow.map((x, k) => x - shoulder[k])) + Math.hypot(...wrist.map((x, k) => x - elbow[k]));
+  // Where the camera sits from the elbow (−VIEW), as far as the arm reaches.
+  const expected = elbow.map((x, k) => x - reach * VIEW[k]);
+  const pole = poseTool.pole!;
+  for (let k = 0; k < 3; k++) assert.ok(Math.abs(pole[k] - expected[k]) < 1e-12, `pole coordinate ${k}: elbow − reach · view`);
+  assert.equal(store.history.undoCount, 1, 'a setting, not an edit');
+  void commands.execute('pose.pole');
+  assert.equal(poseTool.pole, null, 'no argument clears the pole');
+  boneSelection.select(0);
+  assert.throws(() => commands.execute('pose.poleFromView'), /pose\.poleFromView: bone 0 has no parent bone/);
+  boneSelection.select(FOREARM);
+  poseView.rest = true;
+  assert.throws(() => commands.execute('pose.poleFromView'), /the rest pose is shown/);
+  assert.equal(poseTool.pole, null, 'the refusals set nothing');
 });

@@ -77,6 +77,7 @@ function setup() {
       setIk: () => undefined,
       pole: null,
       setPole: () => undefined,
+      viewDirection: () => [0, 0, -1],
     },
   });
   for (const id of Object.keys(handlers) as (keyof typeof handlers)[]) commands.register(id, handlers[id] as never);
