@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AtomicWriteError, describeFileSystemError, writeFilesAtomicSync, type AtomicFile } from '../atomic-write.ts';
 import { FormatError, printableLine } from '../../workers/formats/format-error.ts';
+import { describeJsonError } from '../../workers/formats/json-text.ts';
 import { checkFileSize, readRigFile, type RigFile } from '../../workers/formats/read-file.ts';
 import { weightsFromDmat } from '../../workers/formats/weights-file.ts';
 import type { DenseMatrix, TgfSkeleton, TriangleMesh } from '../../workers/formats/types.ts';
@@ -220,6 +221,19 @@ export function readBytes(file: string): Uint8Array {
     return readFileSync(file);
   } catch (error) {
     throw new FormatError(file, '', `cannot read the file: ${describeFileSystemError(error)}`);
+  }
+}
+
+/**
+ * A JSON file's value (UTF-8; TextDecoder drops a byte-order mark), or a FormatError naming the file, and the line and
+ * column where the text stops being JSON (describeJsonError), or that it cannot be read.
+ */
+export function readJsonFile(file: string): unknown {
+  const text = new TextDecoder().decode(readBytes(file));
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new FormatError(file, '', describeJsonError(text));
   }
 }
 

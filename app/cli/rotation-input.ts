@@ -6,12 +6,11 @@
 import { existsSync } from 'node:fs';
 import { boneNamesFileFor, parseBoneNames } from '../../workers/formats/bone-names.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
-import { describeJsonError } from '../../workers/formats/json-text.ts';
 import { MIN_QUATERNION_LENGTH } from '../../workers/formats/pose-file.ts';
 import { isProjectFile, readProjectFile } from '../../workers/formats/project-file.ts';
 import { documentFromProject } from '../../workers/scene/project-document.ts';
 import { errorMessage } from '../../workers/scene/scene-document.ts';
-import { readBytes, readSkeleton, type CliStreams } from './cli-support.ts';
+import { readBytes, readJsonFile, readSkeleton, type CliStreams } from './cli-support.ts';
 
 /** The bones rotations are given for. */
 export interface RotatedBones {
@@ -30,9 +29,17 @@ export interface GivenRotation {
 /**
  * The bones of a TGF skeleton (names from the names file beside it, when there is one: `body.tgf` → `body.names`) or
  * of a project (`.rig.glb`).
- * @throws FormatError naming the file for a file that is neither, or whose skeleton or names do not read
+ * @throws FormatError naming the file for a file that is neither, whose skeleton or names do not read, or whose
+ *         skeleton has no bones (a project of a mesh alone)
  */
 export function readRotatedBones(file: string, stderr: CliStreams['stderr']): RotatedBones {
+  const bones = readBones(file, stderr);
+  if (bones.boneCount === 0)
+    throw new FormatError(file, '', 'the skeleton has no bones: give it bones first (rigwright skeleton, or the skeleton tool)');
+  return bones;
+}
+
+function readBones(file: string, stderr: CliStreams['stderr']): RotatedBones {
   if (/\.glb$/i.test(file)) {
     const bytes = readBytes(file);
     if (!isProjectFile(bytes)) throw new FormatError(file, '', 'not a Rigwright project (a .glb the app saved as a project)');
@@ -61,13 +68,7 @@ export function readRotatedBones(file: string, stderr: CliStreams['stderr']): Ro
  *         bone given twice at one frame
  */
 export function readRotations(file: string, bones: RotatedBones, withFrames: boolean): GivenRotation[] {
-  const text = new TextDecoder().decode(readBytes(file));
-  let value: unknown;
-  try {
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch {
-    throw new FormatError(file, '', describeJsonError(text));
-  }
+  const value = readJsonFile(file);
   const shape = withFrames ? '{ "frame": F, "bone": B, "quaternion": [x, y, z, w] }' : '{ "bone": B, "quaternion": [x, y, z, w] }';
   if (!Array.isArray(value)) throw new FormatError(file, '', `expected a list of ${shape}`);
   const seen = new Map<string, number>();

@@ -2,12 +2,13 @@
  * `rigwright clip` and `rigwright pose` on the libigl arm (4 bones), with bone names from a names file beside the TGF
  * and from a project. The clip's in-between frames are checked against rotations about z written out with cos and sin
  * (SLERP between two rotations about one axis turns by the angle in proportion); frames before the first key and after
- * the last hold them; unkeyed bones rest; `rigwright fk` reads the written clip; bad keys are refused naming the file
- * and the entry.
+ * the last hold them; unkeyed bones rest; `rigwright fk` reads the written clip and gives the joints of forward
+ * kinematics with the rotations expected at its frame; bad keys, and a project without bones, are refused naming the
+ * file and the entry.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../app/cli/main.ts';
@@ -16,9 +17,10 @@ import { readObj } from '../../workers/formats/obj.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { defaultProjectSettings, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
+import { forwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { projectSceneOf } from '../../workers/scene/project-document.ts';
-import { withDerived } from '../../workers/scene/scene-document.ts';
+import { bareDocument, withDerived } from '../../workers/scene/scene-document.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { dataFile } from './shared-data.ts';
 
@@ -85,6 +87,22 @@ test('rigwright clip keys named and numbered bones and SLERPs between keys; rigw
   const joints = path.join(work, 'joints.json');
   const fk = await rigwright('fk', '--skeleton', tgf, '--poses', out, '--frame', '4', '--out', joints);
   assert.equal(fk.status, 0, `rigwright fk reads the clip: ${fk.stderr}`);
+  // Frame 4: the shoulder at its key (0.6 about z), the forearm half way (45° about z), the others at rest; the joints
+  // are those of forward kinematics with these rotations.
+  const skeleton = buildSkeleton(readTgf(readFileSync(tgf, 'utf8'), tgf), tgf);
+  const rotations = Float64Array.from([...aboutZ(0.6), ...IDENTITY, ...aboutZ(Math.PI / 4), ...IDENTITY]);
+  const transforms = new Float64Array(12 * 4);
+  forwardKinematics(skeleton, rotations, transforms);
+  const expected = new Float64Array(skeleton.joints.length);
+  posedJointPositions(skeleton, transforms, expected);
+  const written = (JSON.parse(readFileSync(joints, 'utf8')) as { frame: number; joints: number[][] }).joints.flat();
+  assert.equal(written.length, expected.length, 'one row per joint');
+  for (let i = 0; i < expected.length; i++)
+    assert.ok(Math.abs(written[i] - expected[i]) < 1e-12, `joint coordinate ${i}: ${written[i]}, forward kinematics gives ${expected[i]}`);
+  assert.ok(
+    Math.hypot(...[0, 1, 2].map((k) => expected[3 * 3 + k] - skeleton.joints[3 * 3 + k])) > 1e-3,
+    'the posed forearm end is not at rest: the comparison sees the pose',
+  );
 
   // Without --frames the clip ends at the last key.
   const short = await rigwright('clip', tgf, '--keys', keys, '--out', out);
@@ -179,4 +197,23 @@ test('rigwright pose writes one pose as matrices or quaternions; bones of a proj
   assert.deepStrictEqual([m.rows, m.cols], [16, 1], '4B × 1');
   const expected = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, Math.SQRT1_2, Math.SQRT1_2, 0, 0, 0, 1];
   for (let i = 0; i < 16; i++) assert.ok(Math.abs(m.data[i] - expected[i]) < 1e-15, `quaternion entry ${i}`);
+});
+
+test('rigwright pose and clip refuse a project without bones (a mesh alone), naming the project', async () => {
+  const { mesh } = readObj(readFileSync(dataFile('libigl', 'arm.obj'), 'utf8'), 'arm.obj');
+  const project = path.join(work, 'bare.rig.glb');
+  const doc = bareDocument({ name: 'arm.obj', mesh });
+  const settings = defaultProjectSettings(mesh.positions.length / 3, 0);
+  writeFileSync(project, await writeProjectFile({ scene: projectSceneOf(doc), settings }, 'bare.rig.glb'));
+  const rotations = writeJson('none.json', [{ bone: 0, quaternion: [0, 0, 0, 1] }]);
+  const out = path.join(work, 'never.dmat');
+  for (const args of [
+    ['pose', project, '--rotations', rotations, '--out', out],
+    ['clip', project, '--keys', writeJson('none-keys.json', [{ frame: 0, bone: 0, quaternion: [0, 0, 0, 1] }]), '--out', out],
+  ]) {
+    const run = await rigwright(...args);
+    assert.equal(run.status, 1, `${args[0]}: exit 1 (${run.stderr})`);
+    assert.ok(run.stderr.startsWith(`rigwright: ${project}: the skeleton has no bones`), `${args[0]}: ${run.stderr}`);
+  }
+  assert.ok(!existsSync(out), 'nothing written');
 });

@@ -5,7 +5,6 @@
 import path from 'node:path';
 import { boneNamesFileFor, formatBoneNames } from '../../../workers/formats/bone-names.ts';
 import { FormatError } from '../../../workers/formats/format-error.ts';
-import { describeJsonError } from '../../../workers/formats/json-text.ts';
 import { defaultProjectSettings, writeProjectFile } from '../../../workers/formats/project-file.ts';
 import { formatTgf } from '../../../workers/formats/tgf.ts';
 import { replaceSkeleton, skeletonFromJointTree, type NamedSkeleton } from '../../../workers/rig/skeleton-build.ts';
@@ -15,7 +14,7 @@ import { projectSceneOf, projectSettingsOf } from '../../../workers/scene/projec
 import { bareDocument, boneCountOf, vertexCountOf } from '../../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../../workers/scene/undo-history.ts';
-import { outputExtension, readBytes, readMeshFile, UsageError, writeFiles, type CliCommand } from '../cli-support.ts';
+import { outputExtension, readJsonFile, readMeshFile, UsageError, writeFiles, type CliCommand } from '../cli-support.ts';
 
 const TEMPLATES: readonly TemplateKind[] = ['humanoid', 'quadruped'];
 
@@ -64,7 +63,7 @@ mesh (provisional weights by bone distance, ready to bind in the app), or both.
     let skeleton: NamedSkeleton;
     let source: string;
     if (joints !== undefined) {
-      skeleton = skeletonFromJointTree(readJson(joints) as Parameters<typeof skeletonFromJointTree>[0], joints);
+      skeleton = skeletonFromJointTree(readJsonFile(joints) as Parameters<typeof skeletonFromJointTree>[0], joints);
       source = path.basename(joints);
     } else {
       const kind = template as TemplateKind;
@@ -113,24 +112,13 @@ mesh (provisional weights by bone distance, ready to bind in the app), or both.
   },
 };
 
-/** A JSON file's value (UTF-8, a byte-order mark dropped); a FormatError naming the file and the place when it is not JSON. */
-function readJson(file: string): unknown {
-  const decoded = new TextDecoder().decode(readBytes(file));
-  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new FormatError(file, '', describeJsonError(text));
-  }
-}
-
 /**
  * The markers file: an object of marker positions by id, with optional `view` and `up` directions.
  * @throws FormatError naming the file and the key for a value that is not three finite numbers or a key that is no
  *         marker of the template (missing markers are named by fitTemplate)
  */
 function readMarkers(file: string, kind: TemplateKind): { points: Record<string, Vec3>; view?: Vec3; up?: Vec3 } {
-  const value = readJson(file);
+  const value = readJsonFile(file);
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new FormatError(file, '', 'expected an object of marker positions: {"chin": [x, y, z], …}');
   const ids = new Set(TEMPLATE_MARKERS[kind].map((m) => m.id));
