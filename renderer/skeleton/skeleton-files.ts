@@ -6,7 +6,7 @@
  */
 import { boneNamesFileFor, formatBoneNames } from '../../workers/formats/bone-names.ts';
 import { baseName } from '../../workers/formats/file-name.ts';
-import { formatTgf, tgfWithConnectors } from '../../workers/formats/tgf.ts';
+import { tgfWithConnectors, writeTgf } from '../../workers/formats/tgf.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
@@ -39,7 +39,7 @@ export function skeletonFilesOf(doc: SceneDocument): { tgf: SkeletonFile; names:
     names.push(name);
   }
   return {
-    tgf: { name: tgfName, text: formatTgf(tgf.joints, tgf.bones) },
+    tgf: { name: tgfName, text: writeTgf(tgf) },
     names: { name: boneNamesFileFor(tgfName), text: formatBoneNames(names) },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The names file of a TGF skeleton (workers/formats/bone-names.ts) and the TGF writer by arrays: the names file's
+ * The names file of a TGF skeleton (workers/formats/bone-names.ts) and the TGF writer: the names file's
  * path beside its TGF, reading with its line endings and errors, and write → read round trips, on hand-written
  * inputs and the shared hand skeleton.
  */
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { boneNameProblem, boneNamesFileFor, formatBoneNames, parseBoneNames } from '../../workers/formats/bone-names.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
-import { formatTgf, readTgf } from '../../workers/formats/tgf.ts';
+import { readTgf, writeTgf } from '../../workers/formats/tgf.ts';
 import { dataFile } from './shared-data.ts';
 
 /** Asserts that `fn` throws a FormatError for `file` at `where` whose reason matches. */
@@ -77,10 +77,10 @@ test('one rule for bone names: not empty or blank, no line break, no leading byt
   for (const [name, reason] of refused) assert.match(boneNameProblem(name) ?? 'accepted', reason, JSON.stringify(name));
 });
 
-test('formatTgf: 1-based node and edge lines that read back bit for bit (negative zero and 17 digits included)', () => {
+test('writeTgf: 1-based node and edge lines that read back bit for bit (negative zero and 17 digits included)', () => {
   const joints = Float64Array.from([0, 0, 0, 0.1, -0, 1 / 3, 1e-300, -2.5e17, Math.PI]);
   const bones = Uint32Array.from([0, 1, 1, 2]);
-  const text = formatTgf(joints, bones);
+  const text = writeTgf({ joints, bones });
   const lines = text.split('\n');
   assert.deepEqual(lines.slice(3), ['#', '1 2', '2 3', '#', '']);
   assert.ok(lines[0].startsWith('1 ') && lines[2].startsWith('3 '), `nodes numbered from 1: ${lines.slice(0, 3).join(' | ')}`);
@@ -92,9 +92,9 @@ test('formatTgf: 1-based node and edge lines that read back bit for bit (negativ
   assert.deepEqual(Array.from(again.bones), Array.from(bones));
 });
 
-test('formatTgf on the shared hand skeleton reads back to the same joints and bones', () => {
+test('writeTgf on the shared hand skeleton reads back to the same joints and bones', () => {
   const hand = readTgf(readFileSync(dataFile('hand', 'hand.tgf'), 'utf8'), 'hand.tgf');
-  const again = readTgf(formatTgf(hand.joints, hand.bones), 'hand.tgf');
+  const again = readTgf(writeTgf(hand), 'hand.tgf');
   assert.deepEqual(Array.from(again.joints), Array.from(hand.joints));
   assert.deepEqual(Array.from(again.bones), Array.from(hand.bones));
 });

@@ -78,8 +78,9 @@ export function readTgf(text: string, file: string): TgfSkeleton {
 }
 
 /**
- * Writes a TGF: node lines `i x y z` (1-based, full precision), `#`, edge lines `a b` (1-based), `#`.
- * @param s joints #J × 3, bones #B × 2, 0-based
+ * Writes a TGF, as readTgf reads it back: node lines `i x y z` (1-based; finite coordinates in full precision, so they
+ * read back bit for bit), `#`, edge lines `a b` (1-based), `#`.
+ * @param s joints #J × 3 rest joint positions, row-major; bones #B × 2 (start joint, end joint), 0-based, in bone order
  * @returns the file text
  */
 export function writeTgf(s: TgfSkeleton): string {
@@ -92,17 +93,6 @@ export function writeTgf(s: TgfSkeleton): string {
   for (let b = 0; b < bones.length / 2; b++) lines.push(`${bones[2 * b] + 1} ${bones[2 * b + 1] + 1}`);
   lines.push('#', '');
   return lines.join('\n');
-}
-
-/**
- * Writes a TGF from its arrays, as readTgf reads it back: joints and bones exactly as given (finite coordinates are
- * written in full precision, so they read back bit for bit), 1-based in the file.
- * @param joints #J × 3 rest joint positions, row-major
- * @param bones  #B × 2 (start joint, end joint), 0-based, in bone order
- * @returns the file text
- */
-export function formatTgf(joints: Float64Array, bones: Uint32Array): string {
-  return writeTgf({ joints, bones });
 }
 
 /**

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { boneNamesFileFor, formatBoneNames } from '../../../workers/formats/bone-names.ts';
 import { FormatError } from '../../../workers/formats/format-error.ts';
 import { defaultProjectSettings, writeProjectFile } from '../../../workers/formats/project-file.ts';
-import { formatTgf } from '../../../workers/formats/tgf.ts';
+import { writeTgf } from '../../../workers/formats/tgf.ts';
 import { replaceSkeleton, skeletonFromJointTree, type NamedSkeleton } from '../../../workers/rig/skeleton-build.ts';
 import { fitTemplate, TEMPLATE_MARKERS, TemplateFitError, type TemplateKind } from '../../../workers/rig/template-rig.ts';
 import type { Vec3 } from '../../../workers/rig/volume-ray.ts';
@@ -82,10 +82,7 @@ mesh (provisional weights by bone distance, ready to bind in the app), or both.
     const files: { path: string; contents: string | Uint8Array }[] = [];
     if (out !== undefined) {
       const namesFile = boneNamesFileFor(out);
-      files.push(
-        { path: namesFile, contents: formatBoneNames(skeleton.names) },
-        { path: out, contents: formatTgf(skeleton.joints, skeleton.bones) },
-      );
+      files.push({ path: namesFile, contents: formatBoneNames(skeleton.names) }, { path: out, contents: writeTgf(skeleton) });
       lines.push(`wrote ${out} and ${namesFile}`);
     }
     if (project !== undefined) {
