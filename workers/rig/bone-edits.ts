@@ -16,6 +16,7 @@
 import type { SceneFields } from '../scene/scene-store.ts';
 import { PROVISIONAL_WEIGHTS, boneCountOf, jointCountOf, type SceneDocument } from '../scene/scene-document.ts';
 import { NEW_BONE, boneNamesOf, rewriteBoneFields, type BonePlan } from '../scene/bone-fields.ts';
+import { uniqueName } from '../scene/unique-name.ts';
 import { boneNameProblem } from '../formats/bone-names.ts';
 import { excerpt } from '../formats/text-scanner.ts';
 import { buildSkeleton } from './skeleton.ts';
@@ -266,13 +267,8 @@ export function splitBone(doc: SceneDocument, bone: number, at = 0.5): BoneEdit 
   bones[2 * B] = J;
   bones[2 * B + 1] = e;
   const source = Int32Array.from({ length: B + 1 }, (_, b) => (b < B ? b : NEW_BONE));
-  let names: Map<number, string> | undefined;
-  if (doc.boneNames) {
-    const used = new Set(doc.boneNames);
-    let k = 1;
-    while (used.has(`${doc.boneNames[bone]}.${String(k).padStart(3, '0')}`)) k++;
-    names = new Map([[B, `${doc.boneNames[bone]}.${String(k).padStart(3, '0')}`]]);
-  }
+  // The bone's own name is taken, so the second half gets the first free suffix.
+  const names = doc.boneNames && new Map([[B, uniqueName(new Set(doc.boneNames), doc.boneNames[bone])]]);
   const parentOf = new Map([[B, bone], ...childrenOf(doc, bone).map((c): [number, number] => [c, B])]);
   const plan = { source, absorbs: new Map<number, number[]>(), names, keepsClipSources: true };
   return staleBinding(planned(doc, `Split ${boneName(doc, bone)}`, joints, bones, plan, parentOf));

@@ -16,6 +16,7 @@ import { UNTIMED_FRAMES_PER_SECOND, frameSeconds, identityPose, samplePose, type
 import { boneNamesOf } from './bone-fields.ts';
 import { boneCountOf, type PosedBones, type SceneDocument } from './scene-document.ts';
 import type { SceneEdit } from './scene-edits.ts';
+import { uniqueName } from './unique-name.ts';
 
 /** A new clip: its name (made unique with `.001`, `.002`, … as needed) and length in frames, at 30 frames per second. */
 export const NEW_CLIP_DEFAULTS = { name: 'Action', frames: 60 } as const;
@@ -215,12 +216,7 @@ export function showClipFields(doc: SceneDocument, index: number): Pick<SceneDoc
 
 /** `base`, or `base.001`, `base.002`, … : the first name no clip has. */
 export function uniqueClipName(clips: readonly GltfClip[], base: string): string {
-  const taken = new Set(clips.map((clip) => clip.name));
-  if (!taken.has(base)) return base;
-  for (let n = 1; ; n++) {
-    const name = `${base}.${String(n).padStart(3, '0')}`;
-    if (!taken.has(name)) return name;
-  }
+  return uniqueName(new Set(clips.map((clip) => clip.name)), base);
 }
 
 function shownKeyedClip(operation: string, doc: SceneDocument): { seq: KeyedClip; name: string } {
