@@ -18,7 +18,7 @@ import {
   splitBone,
   type BoneEdit,
 } from '../../workers/rig/bone-edits.ts';
-import { mirrorBones, symmetryPlane } from '../../workers/rig/mirror-bones.ts';
+import { limbRoot, mirrorBones } from '../../workers/rig/mirror-bones.ts';
 import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { BoneSelection } from './bone-selection.ts';
@@ -113,19 +113,4 @@ export function skeletonCommands({ store, boneSelection, skeletonTool }: Skeleto
     'tool.skeleton': { run: () => skeletonTool.toggle(), checked: () => skeletonTool.active },
     'skeleton.endChain': { run: () => skeletonTool.endChain() },
   };
-}
-
-/**
- * The first bone of the limb `bone` belongs to: up its parents while the parent lies wholly on the bone's side of the
- * symmetry plane, so a click on any bone of an arm mirrors the whole arm and not the spine it hangs from.
- * @param axis  the mirror axis (0 = x)
- */
-export function limbRoot(doc: SceneDocument, bone: number, axis: 0 | 1 | 2): number {
-  const { joints, bones, parents } = doc.skeleton;
-  const plane = symmetryPlane(doc, axis);
-  const side = (joint: number): number => Math.sign(joints[3 * joint + axis] - plane);
-  const own = side(bones[2 * bone + 1]);
-  let root = bone;
-  for (let p = parents[root]; p >= 0 && side(bones[2 * p]) === own && side(bones[2 * p + 1]) === own; p = parents[p]) root = p;
-  return root;
 }

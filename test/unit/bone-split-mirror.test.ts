@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { splitBone, type BoneEdit } from '../../workers/rig/bone-edits.ts';
 import { forwardKinematics, poseForwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
-import { mirrorBones, mirroredPose, symmetryPlane } from '../../workers/rig/mirror-bones.ts';
+import { limbRoot, mirrorBones, mirroredPose, symmetryPlane } from '../../workers/rig/mirror-bones.ts';
 import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { mirroredName, sideOfName, sideStyleOf, withSide } from '../../workers/rig/side-names.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
@@ -243,6 +243,14 @@ test('mirroring a 3-bone arm chain gives mirrored joints within 1e-12 and mirror
       /mirroring would name both bone 4 \(upperarm\.R\) and the mirror of upperarm\.L “upperarm\.R”/,
     );
     assert.throws(() => mirrorBones(doc, [0]), /spine lies on the mirror plane/);
+    // Up the parents lying wholly on the bone's side: the upper arm starts on the plane (the spine's end).
+    for (const [bone, root] of [
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [3, 2],
+    ])
+      assert.equal(limbRoot(doc, bone, 0), root, `centre ${centre}: bone ${bone}'s limb starts at bone ${root}`);
   }
   // Without names: the skeleton's bones get `.L`, the copies `.R`; a chain named in another style keeps it.
   const unnamed = applied(armDocument(0, null), (d) => mirrorBones(d, [2]));

@@ -29,6 +29,22 @@ export function symmetryPlane(doc: SceneDocument, axis: 0 | 1 | 2 = 0): number {
 }
 
 /**
+ * The first bone of the limb `bone` belongs to: up its parents while the parent lies wholly on the bone's side of the
+ * symmetry plane, so a click on any bone of an arm mirrors the whole arm and not the spine it hangs from.
+ * @param axis  the mirror axis (0 = x)
+ * @returns a bone index
+ */
+export function limbRoot(doc: SceneDocument, bone: number, axis: 0 | 1 | 2): number {
+  const { joints, bones, parents } = doc.skeleton;
+  const plane = symmetryPlane(doc, axis);
+  const side = (joint: number): number => Math.sign(joints[3 * joint + axis] - plane);
+  const own = side(bones[2 * bone + 1]);
+  let root = bone;
+  for (let p = parents[root]; p >= 0 && side(bones[2 * p]) === own && side(bones[2 * p + 1]) === own; p = parents[p]) root = p;
+  return root;
+}
+
+/**
  * One edit: copies of `bones` and all their descendants (pass a chain's or subtree's root), mirrored across the
  * plane, appended after the last bone in parents-first order. A copy hangs from the copy of its parent; the copy of a
  * root of the subtree hangs from its parent's mirror partner, or from the same parent when that lies on the plane
