@@ -59,9 +59,9 @@ export function worldRotations(skeleton: Skeleton, relative: Float64Array, out: 
 }
 
 /**
- * A bone's own axes at rest, as the columns of a rotation: y along the bone (start → end joint), x perpendicular to
- * it in the plane of y and the world's z axis (the world's x for a bone along z), z = x × y. A bone of length zero
- * gets the world's axes.
+ * A bone's own axes at rest, as the columns of a rotation: y along the bone (start → end joint), x = y × ẑ normalized
+ * (perpendicular to both the bone and the world's z axis; y × x̂ for a bone within about 26° of z, |y_z| > 0.9, where
+ * y × ẑ would be too short to trust), z = x × y. A bone of length zero gets the world's axes.
  * @param skeleton  rest skeleton
  * @param bone      the bone
  * @param out,oi    3×3 written at oi, columns x, y, z
@@ -81,7 +81,7 @@ export function boneRestFrame(skeleton: Skeleton, bone: number, out: Vec, oi = 0
   yx /= length;
   yy /= length;
   yz /= length;
-  // x = y × reference, the reference being the world axis least aligned with the bone (z, else x).
+  // x = y × reference, the reference being the world's z axis, or its x axis when the bone runs nearly along z.
   const alongZ = Math.abs(yz) > 0.9;
   let xx = alongZ ? 0 : yy,
     xy = alongZ ? yz : -yx,
