@@ -220,3 +220,28 @@ export function gridJointPositions(skeleton: Skeleton): Float64Array {
   for (let b = 0; b < boneCount; b++) for (let c = 0; c < 3; c++) out[3 * b + c] = Math.round(joints[3 * bones[2 * b] + c] / grid) * grid;
   return out;
 }
+
+/**
+ * The joint node extras key holding a bone's end (its tail) in the joint's bind frame, [x, y, z]: written for the
+ * bones whose end a reader cannot tell from their children (bonesWithoutChildTail), read back by the importer.
+ */
+export const BONE_TAIL_EXTRA = 'rigwrightBoneTail';
+
+/**
+ * The bones whose end joint is not the head of their first child (by index) that starts away from their own head:
+ * a leaf, or a bone whose children start elsewhere. For the others a reader finds the end from the children.
+ */
+export function bonesWithoutChildTail(skeleton: Skeleton): number[] {
+  const { joints, bones, parents } = skeleton;
+  const B = parents.length;
+  const same = (a: number, b: number): boolean =>
+    joints[3 * a] === joints[3 * b] && joints[3 * a + 1] === joints[3 * b + 1] && joints[3 * a + 2] === joints[3 * b + 2];
+  const firstChild = new Int32Array(B).fill(-1);
+  for (let c = 0; c < B; c++) {
+    const p = parents[c];
+    if (p >= 0 && firstChild[p] < 0 && !same(bones[2 * c], bones[2 * p])) firstChild[p] = c;
+  }
+  const out: number[] = [];
+  for (let b = 0; b < B; b++) if (firstChild[b] < 0 || !same(bones[2 * firstChild[b]], bones[2 * b + 1])) out.push(b);
+  return out;
+}

@@ -42,7 +42,16 @@ import { FormatError } from './format-error.ts';
 import type { GltfCompression } from './gltf-extensions.ts';
 import { quantizeSkinWeights, type GltfWeightComponent } from './gltf-skin-weights.ts';
 import { vertexAnimationCost, type GltfVertexAnimation } from './gltf-vertex-animation.ts';
-import { checkCorners, checkedParts, checkLook, gridJointPositions, lookMaterials, partLayout } from './gltf-export-parts.ts';
+import {
+  BONE_TAIL_EXTRA,
+  bonesWithoutChildTail,
+  checkCorners,
+  checkedParts,
+  checkLook,
+  gridJointPositions,
+  lookMaterials,
+  partLayout,
+} from './gltf-export-parts.ts';
 import { lookExtensions } from './material-look.ts';
 import type { DenseMatrix, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
@@ -391,6 +400,13 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     inverseBind[m + 12] = -at[s];
     inverseBind[m + 13] = -at[s + 1];
     inverseBind[m + 14] = -at[s + 2];
+  }
+  // glTF keeps joints, not bone ends: where a reader could not find a bone's end from its children (a leaf, or a
+  // bone whose first child starts elsewhere), the joint node says it in its extras (BONE_TAIL_EXTRA).
+  for (const b of bonesWithoutChildTail(skeleton)) {
+    const e = 3 * skeleton.bones[2 * b + 1];
+    const tail = [0, 1, 2].map((c) => skeleton.joints[e + c] - at[3 * b + c]);
+    jointNodes[b].setExtras({ ...jointNodes[b].getExtras(), [BONE_TAIL_EXTRA]: tail });
   }
   if (morphed.length > 0) {
     const skin = doc.createSkin(`${meshName} skin`).setInverseBindMatrices(accessor('MAT4', inverseBind));

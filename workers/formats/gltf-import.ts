@@ -38,6 +38,7 @@ import { checkFileSize } from './read-file.ts';
 import { excerpt } from './text-scanner.ts';
 import { normalizeWeightRows } from './weights-file.ts';
 import type { GltfClip } from './gltf-export.ts';
+import { BONE_TAIL_EXTRA } from './gltf-export-parts.ts';
 import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
@@ -430,7 +431,13 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   warnings.push(...normalizeWeightRows(weights, false));
 
   const diagonal = boundingBox(mesh.positions).diagonal || 1;
-  const skeleton = buildImportedSkeleton(toWorld, inverseBind, parentBone, diagonal, (j) =>
+  const tails = jointNodes.map((node) => {
+    const tail = (node.getExtras() as Record<string, unknown> | null)?.[BONE_TAIL_EXTRA];
+    return Array.isArray(tail) && tail.length === 3 && tail.every((x) => typeof x === 'number' && Number.isFinite(x))
+      ? (tail as number[])
+      : null;
+  });
+  const skeleton = buildImportedSkeleton(toWorld, inverseBind, parentBone, diagonal, tails, (j) =>
     fail(`${skinWhere}/joints/${j}`, `the inverse bind matrix of joint ${j} ("${excerpt(boneNames[j])}") is singular`),
   );
   checkRestPose(global, jointIndex, inverseBind, fromWorld, skeleton, boneNames, diagonal, warnings);
@@ -560,8 +567,9 @@ function triangleList(
 }
 
 /**
- * Bones in skin order: head of bone j = joint j = C · IBM_j⁻¹ · 0. Tail: the head of the first child whose head
- * is elsewhere; for a leaf, its parent's direction continued by the parent's length; for a lone root, the bind
+ * Bones in skin order: head of bone j = joint j = C · IBM_j⁻¹ · 0. Tail: where the joint node's extras give it
+ * (BONE_TAIL_EXTRA, [x, y, z] in the bind frame, as Rigwright writes it), C · IBM_j⁻¹ · tail; else the head of the
+ * first child whose head is elsewhere; for a leaf, its parent's direction continued by the parent's length; for a lone root, the bind
  * frame's +Y axis (glTF and Blender bones point along local +Y) at a tenth of the mesh diagonal.
  */
 function buildImportedSkeleton(
@@ -569,6 +577,7 @@ function buildImportedSkeleton(
   inverseBind: Float64Array,
   parents: Int32Array,
   diagonal: number,
+  tails: readonly (readonly number[] | null)[],
   singular: (joint: number) => never,
 ): Skeleton {
   const boneCount = parents.length;
@@ -589,6 +598,15 @@ function buildImportedSkeleton(
   const bones = new Uint32Array(2 * boneCount);
   for (let j = 0; j < boneCount; j++) {
     bones[2 * j] = j;
+    const given = tails[j];
+    if (given) {
+      const f = 16 * j;
+      const [tx, ty, tz] = given;
+      bones[2 * j + 1] = joints.length / 3;
+      for (let r = 0; r < 3; r++)
+        joints.push(bindFrame[f + r] * tx + bindFrame[f + 4 + r] * ty + bindFrame[f + 8 + r] * tz + bindFrame[f + 12 + r]);
+      continue;
+    }
     let tail = -1;
     for (let c = 0; c < boneCount && tail < 0; c++) if (parents[c] === j && distance(c, j) > near) tail = c;
     if (tail >= 0) {
