@@ -3,7 +3,10 @@
  * random reachable targets are reached within 1e-9 with the middle joint in the plane of the upper start, the target
  * and the pole (on the pole's side); each bone turns by a rotation about an axis across it (its twist is kept); other
  * bones keep their rotations; out-of-reach targets leave the chain straight toward the target, too-near ones folded
- * on the line to it; scaled bones and start-joint translations are reached too; a wrong chain is refused.
+ * on the line to it; scaled bones and start-joint translations are reached too; a wrong chain is refused. Degenerate
+ * chains: a target at the upper start (unequal bones fold along the present end's direction, equal bones reach it), a
+ * pole on the line to the target (the present bend plane is kept), a zero-length lower bone (finite rotations, the
+ * upper bone pointing at the target).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -219,4 +222,95 @@ test('IK refuses a lower bone that is not the child of the upper one, and bones 
   assert.throws(() => solveTwoBoneIk({ ...chain, upper: 0, lower: 2 }), /bone 2 is not a child of bone 0 \(its parent is bone 1\)/);
   assert.throws(() => solveTwoBoneIk({ ...chain, upper: 1, lower: 3 }), /lower bone 3 is out of range: the skeleton has 3 bones/);
   assert.throws(() => solveTwoBoneIk({ ...chain, upper: 1, lower: 2, target: [Number.NaN, 0, 0] }), /target must be three finite numbers/);
+});
+
+/** A spine (0), an upper (1) and a lower bone (2), the lower's joints given. */
+function chain(lowerStart: V, lowerEnd: V): Skeleton {
+  const joints = Float64Array.of(0, 0, 0, 0, 1, 0, ...lowerStart, ...lowerEnd);
+  return buildSkeleton({ joints, bones: Uint32Array.of(0, 1, 1, 2, 2, 3) }, 'chain');
+}
+
+const finite = (rotations: Float64Array): boolean => rotations.every((x) => Number.isFinite(x));
+
+test('IK with the target at the upper start: folded along the present end’s direction, or reached by equal bones', () => {
+  const random = seededRandom(31);
+  for (let trial = 0; trial < 20; trial++) {
+    // Unequal bones (l1 > l2): the target is nearer than l1 − l2, so the chain folds along the line to the present end.
+    const skeleton = arm();
+    const rotations = randomPose(random);
+    const before = posedJoints(skeleton, rotations);
+    const a = before[1];
+    const l1 = norm(sub(before[2], a));
+    const l2 = norm(sub(before[3], before[2]));
+    const pole: V = [a[0] + 1, a[1], a[2] + 1];
+    const folded = solveTwoBoneIk({ skeleton, rotations, upper: 1, lower: 2, target: a, pole });
+    assert.equal(folded.reached, false, `trial ${trial}: the upper start is nearer than l1 − l2`);
+    assert.ok(finite(folded.rotations), `trial ${trial}: finite rotations`);
+    const toEnd = unit(sub(before[3], a));
+    const after = posedJoints(skeleton, folded.rotations);
+    const expected = a.map((x, k) => x + (l1 - l2) * toEnd[k]);
+    assert.ok(norm(sub(after[3], expected)) < 1e-9, `trial ${trial}: the end folds back to l1 − l2 toward the present end`);
+
+    // Equal bones: the target at the start is reached, the middle joint off the line toward the pole.
+    const equal = chain([1, 1, 0], [1, 1, 1]);
+    const eq = randomPose(random);
+    const start = posedJoints(equal, eq)[1];
+    const equalPole: V = [start[0] + 2 * random() - 1, start[1] + 2 * random() - 1, start[2] + 2 * random() - 1];
+    const reached = solveTwoBoneIk({ skeleton: equal, rotations: eq, upper: 1, lower: 2, target: start, pole: equalPole });
+    assert.equal(reached.reached, true, `trial ${trial}: equal bones reach their own start`);
+    const joints = posedJoints(equal, reached.rotations);
+    assert.ok(norm(sub(joints[3], start)) < 1e-9, `trial ${trial}: the end is back at the start (${norm(sub(joints[3], start))})`);
+    assert.ok(Math.abs(norm(sub(joints[2], start)) - 1) < 1e-12, `trial ${trial}: the upper bone keeps its length`);
+  }
+});
+
+test('IK with the pole on the line to the target keeps the present bend plane', () => {
+  const skeleton = arm();
+  const random = seededRandom(47);
+  for (let trial = 0; trial < 50; trial++) {
+    const rotations = randomPose(random);
+    const before = posedJoints(skeleton, rotations);
+    const [a, middle0] = [before[1], before[2]];
+    const l1 = norm(sub(middle0, a));
+    const l2 = norm(sub(before[3], middle0));
+    const d = l1 - l2 + (0.05 + 0.9 * random()) * 2 * l2;
+    const direction = randomUnit(random);
+    const target: V = [a[0] + d * direction[0], a[1] + d * direction[1], a[2] + d * direction[2]];
+    const pole: V = [a[0] + 3 * d * direction[0], a[1] + 3 * d * direction[1], a[2] + 3 * d * direction[2]];
+    const { rotations: solved, reached } = solveTwoBoneIk({ skeleton, rotations, upper: 1, lower: 2, target, pole });
+    assert.equal(reached, true, `trial ${trial}: reachable`);
+    const after = posedJoints(skeleton, solved);
+    assert.ok(norm(sub(after[3], target)) < 1e-9, `trial ${trial}: the target is reached`);
+    // The middle joint lies in the plane of the start, the target and the present middle joint, on its side.
+    const normal = cross(sub(target, a), sub(middle0, a));
+    if (norm(normal) < 1e-6) continue;
+    const m = sub(after[2], a);
+    assert.ok(
+      Math.abs(dot(m, unit(normal))) < 1e-9,
+      `trial ${trial}: the middle joint is ${dot(m, unit(normal))} off the present bend plane`,
+    );
+    const side = cross(unit(normal), direction); // in the plane, across the line
+    assert.ok(dot(m, side) * dot(sub(middle0, a), side) >= 0, `trial ${trial}: the elbow bends the way it did`);
+  }
+});
+
+test('IK with a zero-length lower bone points the upper bone at the target, with finite rotations', () => {
+  const skeleton = chain([1, 1, 0], [1, 1, 0]);
+  const random = seededRandom(59);
+  for (let trial = 0; trial < 20; trial++) {
+    const rotations = randomPose(random);
+    const a = posedJoints(skeleton, rotations)[1];
+    const direction = randomUnit(random);
+    // Only a target exactly 1 away is reachable; nearer or farther, the upper bone points at it.
+    for (const d of [2 + random(), 0.9 * random()]) {
+      const target: V = [a[0] + d * direction[0], a[1] + d * direction[1], a[2] + d * direction[2]];
+      const { rotations: solved, reached } = solveTwoBoneIk({ skeleton, rotations, upper: 1, lower: 2, target, pole: [5, 5, 5] });
+      assert.equal(reached, false, `trial ${trial}: a target ${d} away is out of reach of a bone of length 1`);
+      assert.ok(finite(solved), `trial ${trial}: finite rotations`);
+      const after = posedJoints(skeleton, solved);
+      const expected = a.map((x, k) => x + direction[k]);
+      assert.ok(norm(sub(after[2], expected)) < 1e-9, `trial ${trial}: the upper bone points at the target (distance ${d})`);
+      assert.ok(norm(sub(after[3], after[2])) < 1e-12, `trial ${trial}: the lower bone stays of length 0`);
+    }
+  }
 });

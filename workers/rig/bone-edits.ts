@@ -19,6 +19,7 @@ import { NEW_BONE, boneNamesOf, rewriteBoneFields, type BonePlan } from '../scen
 import { uniqueName } from '../scene/unique-name.ts';
 import { boneNameProblem } from '../formats/bone-names.ts';
 import { excerpt } from '../formats/text-scanner.ts';
+import type { Vec3 } from '../math/vec3.ts';
 import { buildSkeleton } from './skeleton.ts';
 
 /** An edit the document cannot take; the message says why. */
@@ -37,7 +38,7 @@ export interface BoneEdit {
   newIndexOf?: Int32Array;
 }
 
-export type Vec3 = readonly [number, number, number];
+export type { Vec3 };
 
 export interface InsertBoneOptions {
   /** the bone the new one hangs from (it starts at its end joint), or null for a new root */

@@ -14,6 +14,7 @@
 import type { TriangleMesh } from '../formats/types.ts';
 import { boundingBox } from '../mesh/bounds.ts';
 import { closestPointOnTriangle } from '../paint/closest-point-on-triangle.ts';
+import { add, cross, distance, dot, lerp, normalize, scale, sub } from '../math/vec3.ts';
 import { rayHits, windingNumber, type Vec3 } from './volume-ray.ts';
 
 export type TemplateKind = 'humanoid' | 'quadruped';
@@ -681,33 +682,4 @@ function centreAlong(mesh: TriangleMesh, p: Vec3, direction: Vec3, size: number,
   const unit = normalize(direction);
   const part = unit && partAlong(mesh, p, unit, size, choice);
   return part && unit ? add(p, scale(unit, (part[0] + part[1]) / 2)) : null;
-}
-
-// ---- small vector helpers ----------------------------------------------------------------------------------------
-
-function add(a: Vec3, b: Vec3): Vec3 {
-  return [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-}
-function sub(a: Vec3, b: Vec3): Vec3 {
-  return [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-}
-function scale(a: Vec3, s: number): Vec3 {
-  return [a[0] * s, a[1] * s, a[2] * s];
-}
-function dot(a: Vec3, b: Vec3): number {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-function cross(a: Vec3, b: Vec3): Vec3 {
-  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-}
-function lerp(a: Vec3, b: Vec3, t: number): Vec3 {
-  return add(a, scale(sub(b, a), t));
-}
-function distance(a: Vec3, b: Vec3): number {
-  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-}
-/** the unit vector along a, or null for a zero or non-finite vector */
-function normalize(a: Vec3): Vec3 | null {
-  const length = Math.hypot(...a);
-  return length > 0 && Number.isFinite(length) ? scale(a, 1 / length) : null;
 }

@@ -6,9 +6,11 @@
  * (forward-kinematics.ts): a bone's relative rotation R_b turns it about its rest start joint, composed with its
  * parent's absolute rotation, Q_b = Q_parent · R_b.
  */
+import { quatToMatrix } from '../math/quaternion.ts';
+import { add, cross, dot, norm, normalize, scale, sub, transform, type Vec3 } from '../math/vec3.ts';
+import { boneRotationIn, multiply3, multiplyTransposed3, parentWorldRotation } from './bone-rotations.ts';
 import type { Skeleton } from './skeleton.ts';
 import { scaledForwardKinematics } from './scaled-forward-kinematics.ts';
-import type { Vec3 } from './bone-edits.ts';
 
 export interface TwoBoneIk {
   skeleton: Skeleton;
@@ -34,9 +36,10 @@ const DEGENERATE = 1e-12;
 /**
  * The rotations that put the lower bone's end joint on the target. Only `upper` and `lower` change; the upper bone's
  * start joint stays where its parent puts it. The chain's posed lengths (scales and translations included) are kept.
- * @returns rotations: a new #B × 9 array; reached: false when the target is out of reach — farther than the two
- *          bones' lengths together (the chain then points straight at it) or nearer than their difference (the chain
- *          then folds back on itself, its end on the line toward the target)
+ * @returns rotations: a new #B × 9 array; reached: false when the target is out of reach, beyond rounding (1e-12 of
+ *          the chain's length) — farther than the two bones' lengths together (the chain then points straight at it)
+ *          or nearer than their difference (the chain then folds back on itself, its end on the line toward the
+ *          target)
  * @throws Error when a bone is out of range or `lower`'s parent is not `upper`, or the target or pole is not three
  *         finite numbers
  */
@@ -45,46 +48,50 @@ export function solveTwoBoneIk(input: TwoBoneIk): { rotations: Float64Array; rea
   checkPoint(input.target, 'target', 'solveTwoBoneIk');
   checkPoint(input.pole, 'pole', 'solveTwoBoneIk');
   const { a, b, c, l1, l2 } = chain;
-  const target = [...input.target];
+  const target = input.target;
   const toTarget = sub(target, a);
   const d = norm(toTarget);
-  const scale = l1 + l2;
+  const reach = l1 + l2;
   // The direction toward the target; at the upper start itself, the chain's present direction.
-  let u = d > DEGENERATE * scale ? mul(toTarget, 1 / d) : normalized(sub(c, a));
-  if (u === null) u = normalized(sub(b, a)) ?? [1, 0, 0];
+  const u = (d > DEGENERATE * reach ? scale(toTarget, 1 / d) : null) ?? normalize(sub(c, a)) ?? normalize(sub(b, a)) ?? [1, 0, 0];
   // The bend direction: the pole's offset from the line, else the present middle joint's, else any perpendicular.
-  const v = perpendicular(sub([...input.pole], a), u) ?? perpendicular(sub(b, a), u) ?? anyPerpendicular(u);
+  const v = perpendicular(sub(input.pole, a), u) ?? perpendicular(sub(b, a), u) ?? anyPerpendicular(u);
 
+  // Reach is judged up to rounding of the posed lengths, so a target exactly at a limit (a chain of equal bones
+  // folded onto its start, a zero-length bone) counts as reached.
+  const slack = DEGENERATE * reach;
   let reached = true;
-  let middle: number[];
-  let end: number[];
-  if (d > scale) {
+  let middle: Vec3;
+  let end: Vec3;
+  if (d > reach + slack) {
     reached = false;
-    middle = add(a, mul(u, l1));
-    end = add(a, mul(u, scale));
-  } else if (d < Math.abs(l1 - l2)) {
+    middle = add(a, scale(u, l1));
+    end = add(a, scale(u, reach));
+  } else if (d < Math.abs(l1 - l2) - slack) {
     reached = false;
     // Folded: the longer bone points at the target, the shorter one back along it.
     const s = l1 >= l2 ? 1 : -1;
-    middle = add(a, mul(u, s * l1));
-    end = add(middle, mul(u, -s * l2));
+    middle = add(a, scale(u, s * l1));
+    end = add(middle, scale(u, -s * l2));
   } else {
     // Law of cosines: the middle joint's distance along u and off the line.
     const along = d > 0 ? (d * d + l1 * l1 - l2 * l2) / (2 * d) : 0;
     const off = Math.sqrt(Math.max(0, l1 * l1 - along * along));
-    middle = add(add(a, mul(u, along)), mul(v, off));
+    middle = add(add(a, scale(u, along)), scale(v, off));
     end = target;
   }
 
   const rotations = Float64Array.from(input.rotations);
   const { skeleton } = input;
-  const parentQ = absoluteRotation(skeleton, input.rotations, skeleton.parents[input.upper]);
+  const parentQ = new Float64Array(9);
+  parentWorldRotation(skeleton, input.rotations, input.upper, parentQ);
   // Upper: Q_u' = Δ1 Q_u, so R_u' = Q_pᵀ Δ1 Q_p R_u.
   const delta1 = minimalRotation(sub(b, a), sub(middle, a));
   setRelative(rotations, input.upper, parentQ, delta1);
   // Lower: after the upper turned, its bone points along Δ1 (c − b); Q_l' = Δ2 Q_u' R_l, so R_l' = Q_u'ᵀ Δ2 Q_u' R_l.
-  const upperQ = multiply(parentQ, rotations.subarray(9 * input.upper, 9 * input.upper + 9));
-  const delta2 = minimalRotation(apply(delta1, sub(c, b)), sub(end, middle));
+  const upperQ = new Float64Array(9);
+  boneRotationIn(skeleton, rotations, input.upper, 'global', upperQ);
+  const delta2 = minimalRotation(transform(delta1, sub(c, b)), sub(end, middle));
   setRelative(rotations, input.lower, upperQ, delta2);
   return { rotations, reached };
 }
@@ -100,25 +107,22 @@ export function solveTwoBoneIk(input: TwoBoneIk): { rotations: Float64Array; rea
  */
 export function defaultPole(input: Omit<TwoBoneIk, 'target' | 'pole'>): Vec3 {
   const { a, b, c, l1, l2 } = chainOf(input, 'defaultPole');
-  const line = normalized(sub(c, a)) ?? normalized(sub(b, a)) ?? [1, 0, 0];
+  const line = normalize(sub(c, a)) ?? normalize(sub(b, a)) ?? [1, 0, 0];
   let v = perpendicular(sub(b, a), line);
   if (v === null) {
     const { joints, bones } = input.skeleton;
-    const rest = (j: number): number[] => [joints[3 * j], joints[3 * j + 1], joints[3 * j + 2]];
+    const rest = (j: number): Vec3 => [joints[3 * j], joints[3 * j + 1], joints[3 * j + 2]];
     const ra = rest(bones[2 * input.upper]);
-    const restBend = perpendicular(sub(rest(bones[2 * input.lower]), ra), normalized(sub(rest(bones[2 * input.lower + 1]), ra)) ?? line);
-    const upperQ = absoluteRotation(input.skeleton, input.rotations, input.upper);
-    v = (restBend && perpendicular(apply(upperQ, restBend), line)) ?? anyPerpendicular(line);
+    const restBend = perpendicular(sub(rest(bones[2 * input.lower]), ra), normalize(sub(rest(bones[2 * input.lower + 1]), ra)) ?? line);
+    const upperQ = new Float64Array(9);
+    boneRotationIn(input.skeleton, input.rotations, input.upper, 'global', upperQ);
+    v = (restBend && perpendicular(transform(upperQ, restBend), line)) ?? anyPerpendicular(line);
   }
-  const pole = add(b, mul(v, l1 + l2));
-  return [pole[0], pole[1], pole[2]];
+  return add(b, scale(v, l1 + l2));
 }
 
 /** The chain's posed joints: upper start a, middle b (the lower bone's start), lower end c; lengths |b − a|, |c − b|. */
-function chainOf(
-  input: Omit<TwoBoneIk, 'target' | 'pole'>,
-  what: string,
-): { a: number[]; b: number[]; c: number[]; l1: number; l2: number } {
+function chainOf(input: Omit<TwoBoneIk, 'target' | 'pole'>, what: string): { a: Vec3; b: Vec3; c: Vec3; l1: number; l2: number } {
   const { skeleton, rotations, upper, lower } = input;
   const B = skeleton.parents.length;
   for (const [bone, name] of [
@@ -135,14 +139,14 @@ function chainOf(
   const transforms = new Float64Array(12 * B);
   scaledForwardKinematics(skeleton, rotations, input.boneScales ?? null, transforms, input.translations ?? null);
   const { joints, bones } = skeleton;
-  const posed = (bone: number, joint: number): number[] => {
+  const posed = (bone: number, joint: number): Vec3 => {
     const x = joints[3 * joint],
       y = joints[3 * joint + 1],
       z = joints[3 * joint + 2];
     const o = 12 * bone;
-    return [0, 1, 2].map(
-      (r) => transforms[o + 4 * r] * x + transforms[o + 4 * r + 1] * y + transforms[o + 4 * r + 2] * z + transforms[o + 4 * r + 3],
-    );
+    const row = (r: number): number =>
+      transforms[o + 4 * r] * x + transforms[o + 4 * r + 1] * y + transforms[o + 4 * r + 2] * z + transforms[o + 4 * r + 3];
+    return [row(0), row(1), row(2)];
   };
   const a = posed(upper, bones[2 * upper]);
   const b = posed(lower, bones[2 * lower]);
@@ -150,56 +154,28 @@ function chainOf(
   return { a, b, c, l1: norm(sub(b, a)), l2: norm(sub(c, b)) };
 }
 
-/** Q_b = Q_parent · R_b up the chain, row-major 3×3; the identity for -1 (the world). */
-function absoluteRotation(skeleton: Skeleton, rotations: Float64Array, bone: number): Float64Array {
-  const path: number[] = [];
-  for (let x = bone; x >= 0; x = skeleton.parents[x]) path.push(x);
-  let q: Float64Array = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);
-  for (let i = path.length - 1; i >= 0; i--) q = multiply(q, rotations.subarray(9 * path[i], 9 * path[i] + 9));
-  return q;
-}
-
 /** R_b ← Q_pᵀ · Δ · Q_p · R_b: bone b's absolute rotation turned by Δ in world axes, with Q_p its parent's. */
 function setRelative(rotations: Float64Array, bone: number, parentQ: Float64Array, delta: Float64Array): void {
-  const relative = rotations.slice(9 * bone, 9 * bone + 9);
-  const turned = multiply(transpose(parentQ), multiply(delta, multiply(parentQ, relative)));
-  rotations.set(turned, 9 * bone);
+  const turned = new Float64Array(9);
+  const other = new Float64Array(9);
+  multiply3(parentQ, 0, rotations, 9 * bone, turned, 0); // Q_p R_b
+  multiply3(delta, 0, turned, 0, other, 0); // Δ Q_p R_b
+  multiplyTransposed3(parentQ, 0, other, 0, rotations, 9 * bone); // Q_pᵀ Δ Q_p R_b
 }
 
 /**
- * The smallest rotation taking direction `from` to direction `to` (about their cross product), row-major 3×3, via
- * the half-way quaternion [from × to, 1 + from · to] normalized; opposite directions turn half a turn about a
- * perpendicular; a zero vector gives the identity.
+ * The smallest rotation taking direction `from` to direction `to` (about their cross product), row-major 3×3, from
+ * the half-way quaternion [from × to, 1 + from · to] (quatToMatrix normalizes it); opposite directions turn half a
+ * turn about a perpendicular; a zero vector gives the identity.
  */
-function minimalRotation(from: number[], to: number[]): Float64Array {
-  const f = normalized(from);
-  const t = normalized(to);
-  if (f === null || t === null) return Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);
+function minimalRotation(from: Vec3, to: Vec3): Float64Array {
+  const out = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);
+  const f = normalize(from);
+  const t = normalize(to);
+  if (f === null || t === null) return out;
   const w = 1 + dot(f, t);
-  let x: number, y: number, z: number, s: number;
-  if (w < 1e-15) {
-    [x, y, z] = anyPerpendicular(f);
-    s = 0;
-  } else {
-    [x, y, z] = cross(f, t);
-    s = w;
-  }
-  const n = Math.hypot(x, y, z, s);
-  x /= n;
-  y /= n;
-  z /= n;
-  s /= n;
-  return Float64Array.of(
-    1 - 2 * (y * y + z * z),
-    2 * (x * y - s * z),
-    2 * (x * z + s * y),
-    2 * (x * y + s * z),
-    1 - 2 * (x * x + z * z),
-    2 * (y * z - s * x),
-    2 * (x * z - s * y),
-    2 * (y * z + s * x),
-    1 - 2 * (x * x + y * y),
-  );
+  quatToMatrix(w < 1e-15 ? [...anyPerpendicular(f), 0] : [...cross(f, t), w], 0, out, 0);
+  return out;
 }
 
 function checkPoint(point: Vec3, what: string, where: string): void {
@@ -207,48 +183,17 @@ function checkPoint(point: Vec3, what: string, where: string): void {
     throw new Error(`${where}: the ${what} must be three finite numbers, not ${JSON.stringify(point)}`);
 }
 
-const sub = (p: readonly number[], q: readonly number[]): number[] => [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
-const add = (p: readonly number[], q: readonly number[]): number[] => [p[0] + q[0], p[1] + q[1], p[2] + q[2]];
-const mul = (p: readonly number[], s: number): number[] => [p[0] * s, p[1] * s, p[2] * s];
-const dot = (p: readonly number[], q: readonly number[]): number => p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
-const cross = (p: readonly number[], q: readonly number[]): number[] => [
-  p[1] * q[2] - p[2] * q[1],
-  p[2] * q[0] - p[0] * q[2],
-  p[0] * q[1] - p[1] * q[0],
-];
-const norm = (p: readonly number[]): number => Math.hypot(p[0], p[1], p[2]);
-
-function normalized(p: readonly number[]): number[] | null {
-  const n = norm(p);
-  return n > 0 && Number.isFinite(n) ? mul(p, 1 / n) : null;
-}
-
 /** The unit part of `p` perpendicular to unit `u`, or null when `p` lies on u's line (within rounding). */
-function perpendicular(p: readonly number[], u: readonly number[]): number[] | null {
-  const off = sub(p, mul(u, dot(p, u)));
+function perpendicular(p: Vec3, u: Vec3): Vec3 | null {
+  const off = sub(p, scale(u, dot(p, u)));
   const n = norm(off);
-  return n > 1e-9 * norm(p) && n > 0 ? mul(off, 1 / n) : null;
+  return n > 1e-9 * norm(p) && n > 0 ? scale(off, 1 / n) : null;
 }
 
 /** A unit vector perpendicular to unit `u`: its cross product with the world axis least along it. */
-function anyPerpendicular(u: readonly number[]): number[] {
+function anyPerpendicular(u: Vec3): Vec3 {
   const k = [0, 1, 2].reduce((best, i) => (Math.abs(u[i]) < Math.abs(u[best]) ? i : best), 0);
-  const axis = [0, 0, 0];
+  const axis: [number, number, number] = [0, 0, 0];
   axis[k] = 1;
-  return normalized(cross(u, axis))!;
-}
-
-function multiply(p: ArrayLike<number>, q: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(9);
-  for (let r = 0; r < 3; r++)
-    for (let c = 0; c < 3; c++) out[3 * r + c] = p[3 * r] * q[c] + p[3 * r + 1] * q[3 + c] + p[3 * r + 2] * q[6 + c];
-  return out;
-}
-
-function transpose(p: ArrayLike<number>): Float64Array {
-  return Float64Array.of(p[0], p[3], p[6], p[1], p[4], p[7], p[2], p[5], p[8]);
-}
-
-function apply(m: ArrayLike<number>, p: readonly number[]): number[] {
-  return [0, 1, 2].map((r) => m[3 * r] * p[0] + m[3 * r + 1] * p[1] + m[3 * r + 2] * p[2]);
+  return normalize(cross(u, axis))!;
 }
