@@ -18,6 +18,7 @@ import { documentFromProject } from '../../workers/scene/project-document.ts';
 import { PROVISIONAL_WEIGHTS, boneCountOf } from '../../workers/scene/scene-document.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { body, bodyMarkers } from './body-markers.ts';
+import { assertNearestBoneWeighsMost } from './nearest-bone.ts';
 import { dataFile } from './shared-data.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-skeleton-'));
@@ -109,6 +110,12 @@ test('rigwright skeleton --template humanoid: the fitted skeleton as TGF and nam
   assert.equal(doc.skeletonFile, 'body.tgf');
   assert.equal(doc.weightsSource, PROVISIONAL_WEIGHTS);
   assert.deepEqual(doc.weights.data, boneDistanceWeights(body.positions, doc.skeleton).data, 'weights by bone distance');
+  for (let v = 0; v < doc.weights.rows; v++) {
+    let sum = 0;
+    for (let b = 0; b < B; b++) sum += doc.weights.data[B * v + b];
+    if (!(Math.abs(sum - 1) < 1e-12)) assert.fail(`vertex ${v}: weights sum to ${sum}`);
+  }
+  assertNearestBoneWeighsMost(body.positions, doc.skeleton, doc.weights, 'the template project');
   assert.equal(doc.poses, null);
 });
 

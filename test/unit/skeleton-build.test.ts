@@ -14,6 +14,7 @@ import { PROVISIONAL_WEIGHTS, assertConsistent, boneCountOf, withDerived, type S
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
+import { assertNearestBoneWeighsMost } from './nearest-bone.ts';
 import { bodyDocument } from './full-documents.ts';
 import { dataFile } from './shared-data.ts';
 
@@ -163,6 +164,7 @@ function assertReplaced(doc: SceneDocument, label: string): void {
   assert.equal(after.skeletonFile, 'chain.json');
   assert.equal(after.weightsSource, PROVISIONAL_WEIGHTS);
   assert.deepEqual(after.weights, boneDistanceWeights(doc.mesh.positions, after.skeleton), 'weights by bone distance');
+  assertNearestBoneWeighsMost(doc.mesh.positions, after.skeleton, after.weights, label);
   for (let v = 0; v < after.weights.rows; v++) {
     const row = after.weights.data.subarray(3 * v, 3 * v + 3);
     assert.ok(Math.abs(row[0] + row[1] + row[2] - 1) < 1e-12, `vertex ${v}: weights sum to 1`);
