@@ -31,9 +31,9 @@ mesh (provisional weights by bone distance, ready to bind in the app), or both.
                      per joint (-1 for a root); each joint with a parent gets one bone from its parent to it, named
                      by its entry of the optional "names" (default \`bone <index>\`), in joint order
   --template KIND    humanoid or quadruped: a named skeleton fitted inside the mesh from the markers, symmetric
-  --markers FILE     JSON {"MARKER": [x, y, z], …}: points on the mesh's surface, as placed in a front view;
-                     optional "view" (the direction the view looks along, default [0, 0, -1]) and "up" (default
-                     [0, 1, 0]). Markers: humanoid ${TEMPLATE_MARKERS.humanoid.map((m) => m.id).join(', ')};
+  --markers FILE     JSON {"MARKER": [x, y, z], …}: points on the mesh's surface (within 1 % of its size), as
+                     placed in a front view; optional "view" (the direction the view looks along, default
+                     [0, 0, -1]) and "up" (default [0, 1, 0]). Markers: humanoid ${TEMPLATE_MARKERS.humanoid.map((m) => m.id).join(', ')};
                      quadruped ${TEMPLATE_MARKERS.quadruped.map((m) => m.id).join(', ')}
   --fingers          humanoid: three bones for each finger and thumb
   --out FILE         the skeleton as .tgf, and its bone names beside it (S.names, one name per line, in bone order)
