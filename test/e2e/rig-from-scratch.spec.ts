@@ -112,19 +112,10 @@ function maxDifference(a: readonly number[], b: readonly number[]): number {
 
 const IDENTITY = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 
-/**
- * Largest distance between corresponding joints of two skeletons with the same bones: each bone's start joint, and its
- * end joint where a child bone starts there (`ends: 'inner'`) or where none does (`ends: 'leaf'`).
- */
-function boneJointDistance(a: Rig, b: { joints: ArrayLike<number>; bones: ArrayLike<number> }, ends: 'inner' | 'leaf'): number {
+/** Largest distance between each bone's start joints, and between its end joints, in two skeletons with the same bones. */
+function boneJointDistance(a: Rig, b: { joints: ArrayLike<number>; bones: ArrayLike<number> }): number {
   let worst = 0;
-  for (let k = 0; k < a.bones.length; k++) {
-    const end = k % 2 === 1;
-    const inner = a.bones.some((j, i) => i % 2 === 0 && j === a.bones[k]);
-    if (end && inner !== (ends === 'inner')) continue;
-    if (!end && ends === 'leaf') continue;
-    worst = Math.max(worst, norm(sub(point(a.joints, a.bones[k]), point(b.joints, b.bones[k]))));
-  }
+  for (let k = 0; k < a.bones.length; k++) worst = Math.max(worst, norm(sub(point(a.joints, a.bones[k]), point(b.joints, b.bones[k]))));
   return worst;
 }
 
@@ -307,9 +298,7 @@ test('skeleton, gizmo and keys: a rig built on the bare body by mouse, bound, po
     await checkPoseAt(`frame ${frame}`);
   }
 
-  // Export as GLB from the export dialog: the file holds the same bones, names and clip. A glTF joint is a node with a
-  // head and no tail: a bone's end joint comes back where a child bone starts; a leaf bone's end joint is placed by
-  // the importer (gltf-import.ts), so only the joints the file holds are compared and the leaf ends' distance printed.
+  // Export as GLB from the export dialog: the file holds the same bones (both ends of each), names and clip.
   const names = rig.names;
   await page.keyboard.press('Control+e');
   const dialog = page.locator('dialog.export-dialog');
@@ -320,9 +309,8 @@ test('skeleton, gizmo and keys: a rig built on the bare body by mouse, bound, po
   const file = await importGltf(bytes, 'rig.glb');
   expect(file.boneNames).toEqual(names);
   expect(Array.from(file.skeleton.parents)).toEqual(rig.parents);
-  const jointError = boneJointDistance(rig, file.skeleton, 'inner');
-  expect(jointError, 'each bone’s start joint and each end joint where a child starts, in the file').toBeLessThan(1e-6);
-  console.log(`leaf bones' end joints in the file: ${boneJointDistance(rig, file.skeleton, 'leaf').toExponential(3)} away`);
+  const jointError = boneJointDistance(rig, file.skeleton);
+  expect(jointError, 'each bone’s start and end joints in the file').toBeLessThan(1e-6);
   const clip = file.clips.find((c) => c.name === 'Action');
   expect(clip, 'the keyed clip is in the file').toBeTruthy();
   if (clip!.poses.kind !== 'matrices') throw new Error('the exported clip is read back as frames of rotation matrices');
@@ -361,7 +349,7 @@ test('skeleton, gizmo and keys: a rig built on the bare body by mouse, bound, po
   const again = await app.skeleton();
   expect(again.names).toEqual(names);
   expect(again.parents).toEqual(rig.parents);
-  expect(boneJointDistance(rig, again, 'inner'), 'each bone’s joints in the app').toBeLessThan(1e-6);
+  expect(boneJointDistance(rig, again), 'each bone’s joints in the app').toBeLessThan(1e-6);
   expect(reopened.clips).toContain('Action');
   await page.evaluate((i) => (window as any).__rigwright.selectClip(i), reopened.clips.indexOf('Action'));
   await page.evaluate(() => (window as any).__rigwright.pause());
