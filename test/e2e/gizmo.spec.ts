@@ -6,10 +6,15 @@
  * exactly 90° about its own x axis; the GPU-skinned mesh then equals the CPU reference within 1e-4 of the diagonal
  * for every skinning method, and paint mode paints on the posed mesh. In IK mode (Shift+I) dragging the wrist puts it on the point under the pointer in the view
  * plane (1e-6 of the diagonal) with the elbow in the bend plane it had; undo gives the pose back. The libigl elephant,
- * which has no pose file, is flexed the same way.
+ * which has no pose file, is flexed the same way. The tool starts from the toolbar's Pose button and the status line
+ * says what a click does; the panel's angles are off while the rest pose is shown; Pole toward view puts the pole in
+ * front of the elbow toward the camera and Clear pole lets it go; a hand pose saved in a project opens again bit for
+ * bit.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { dataFile, dragRing, gpuCpuDeviation, grabRing, loadFiles, openApp } from './app-driver.ts';
@@ -109,11 +114,16 @@ test('gizmo: pick the forearm by its joint, turn it by a ring, set 90° by numbe
   test.setTimeout(240_000);
   const errors: string[] = [];
   await openBody(page, errors);
-  await page.keyboard.press('r');
+  // The toolbar's Pose button, as a mouse user starts the tool; the status line says what a click does.
+  const poseButton = page.locator('#toolbar button[data-command="tool.pose"]');
+  await poseButton.click();
   expect(await hook(page, (h) => h.pose.state().active)).toBe(true);
+  await expect(poseButton).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('#status .status-hint')).toContainText('click a joint to pick its bone');
   await clickJoint(page, WRIST);
   expect(await hook(page, (h) => h.state().selectedBone)).toBe(FOREARM);
   expect(await hook(page, (h) => h.pose.state().gizmo.visible)).toBe(true);
+  await expect(page.locator('#status .status-hint')).toContainText('drag a ring of the gizmo to turn the bone in its own axes');
   const undoBefore: number = await hook(page, (h) => h.history().undo.length);
   const rest: number[] = await hook(page, (h) => h.pose.joints());
 
@@ -164,6 +174,29 @@ test('gizmo: pick the forearm by its joint, turn it by a ring, set 90° by numbe
   const shownAngles = await page.$$eval('#pose-panel .pose-angle', (inputs) => inputs.map((i) => Number((i as HTMLInputElement).value)));
   expect(shownAngles).toEqual([90, 0, 0]);
 
+  // While the rest pose is shown the numbers are off and blank (they would be the rest pose's, and a turn typed there
+  // would be taken against it); Rest off again shows the pose's numbers.
+  const angleFields = () =>
+    page.$$eval('#pose-panel .pose-angle', (inputs) =>
+      inputs.map((i) => [(i as HTMLInputElement).disabled, (i as HTMLInputElement).value]),
+    );
+  await page.click('#pose-panel button[data-command="pose.rest"]');
+  expect(await hook(page, (h) => h.pose.state().rest)).toBe(true);
+  expect(await angleFields()).toEqual([
+    [true, ''],
+    [true, ''],
+    [true, ''],
+  ]);
+  await expect(page.locator('#pose-panel .pose-space-note')).toContainText('The rest pose is shown');
+  await expect(page.locator('#status .status-hint')).toContainText('the rest pose is shown');
+  await page.click('#pose-panel button[data-command="pose.rest"]');
+  expect(await angleFields()).toEqual([
+    [false, '90'],
+    [false, '0'],
+    [false, '0'],
+  ]);
+  expect(await hook(page, (h) => h.history().undo.length), 'the rest toggle is no step').toBe(undoBefore + 2);
+
   // The GPU-skinned mesh equals the CPU reference in every method.
   for (const method of ['lbs', 'dqs', 'perface', 'blend']) {
     await page.evaluate((m) => (window as any).__rigwright.setMethod(m), method);
@@ -213,8 +246,10 @@ test('IK: drag the wrist to a point in the view plane; it reaches it and the elb
   const a = joint(before, SHOULDER);
   const b = joint(before, ELBOW);
   const c = joint(before, WRIST);
-  // The bend plane now: through the shoulder, the elbow and the wrist (defaultPole keeps it).
-  const normalBefore = unit(cross(sub(b, a), sub(c, a)));
+  // The arm is bent (50° at the elbow), so it has a bend plane for the drag to keep: the sine of the angle at the
+  // shoulder between the upper arm and the shoulder–wrist line is well away from 0.
+  const bendSine = norm(cross(sub(b, a), sub(c, a))) / (norm(sub(b, a)) * norm(sub(c, a)));
+  expect(bendSine, 'the arm is bent before the drag').toBeGreaterThan(0.2);
   const undoBefore: number = await hook(page, (h) => h.history().undo.length);
   const start = await page.evaluate((j) => (window as any).__rigwright.jointScreenPosition(j), WRIST);
   const shoulderOnPage = await page.evaluate((j) => (window as any).__rigwright.jointScreenPosition(j), SHOULDER);
@@ -243,7 +278,6 @@ test('IK: drag the wrist to a point in the view plane; it reaches it and the elb
   const pole = add(b, scale(bend, norm(sub(b, a)) + norm(sub(c, b))));
   const plane = unit(cross(sub(target, a), sub(pole, a)));
   expect(Math.abs(dot(sub(joint(after, ELBOW), a), plane)) / diagonal, 'the elbow is in the pole plane').toBeLessThan(1e-6);
-  expect(norm(normalBefore)).toBeGreaterThan(0.5);
   const state = await hook(page, (h) => h.pose.state());
   expect(
     state.posed.reduce((s: number, f: number) => s + f, 0),
@@ -253,9 +287,66 @@ test('IK: drag the wrist to a point in the view plane; it reaches it and the elb
   const { maxError } = await gpuCpuDeviation(page);
   expect(maxError / diagonal, 'GPU = CPU after IK').toBeLessThanOrEqual(1e-4);
 
+  // The pole toward the view: in front of the elbow as posed, toward the camera, as far as the arm reaches.
+  await page.click('#pose-panel button[data-command="pose.poleFromView"]');
+  const note = (await page.locator('#pose-panel .pose-pole-note').textContent()) ?? '';
+  const shown = /through \((-?[\d.]+), (-?[\d.]+), (-?[\d.]+)\)/.exec(note);
+  expect(shown, `the note gives the pole (${note})`).not.toBeNull();
+  const elbowNow = joint(after, ELBOW);
+  const reach = norm(sub(elbowNow, joint(after, SHOULDER))) + norm(sub(joint(after, WRIST), elbowNow));
+  const expectedPole = sub(elbowNow, scale(n, reach));
+  for (let k = 0; k < 3; k++) expect(Math.abs(Number(shown![k + 1]) - expectedPole[k]), `pole coordinate ${k}`).toBeLessThan(1e-3);
+  await page.click('#pose-panel button[data-command="pose.pole"]');
+  await expect(page.locator('#pose-panel .pose-pole-note')).toContainText('the bend plane the limb has');
+  expect(await hook(page, (h) => h.history().undo.length), 'pole settings are no steps').toBe(undoBefore + 1);
+
   await page.keyboard.press('Control+z');
   const undone: number[] = await hook(page, (h) => h.pose.joints());
   expect(norm(sub(joint(undone, WRIST), c))).toBeLessThan(1e-12);
+  expect(errors).toEqual([]);
+});
+
+test('gizmo pose saved in a project and opened again: the bones posed by hand come back bit for bit', async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors: string[] = [];
+  // This page cannot write files itself: Save downloads the project.
+  await page.addInitScript(() => {
+    delete (window as any).showSaveFilePicker;
+    delete (window as any).showOpenFilePicker;
+  });
+  await openBody(page, errors);
+  await page.keyboard.press('r');
+  await clickJoint(page, WRIST);
+  await page.fill('#pose-panel .pose-angle[data-axis="X"]', '30');
+  await page.fill('#pose-panel .pose-angle[data-axis="Y"]', '-20');
+  await page.fill('#pose-panel .pose-angle[data-axis="Z"]', '45');
+  await page.press('#pose-panel .pose-angle[data-axis="Z"]', 'Enter');
+  await page.locator('#pose-panel .pose-angle[data-axis="Z"]').blur();
+  const posed = await hook(page, (h) => h.pose.state());
+  expect(posed.posed[FOREARM]).toBe(1);
+  const joints: number[] = await hook(page, (h) => h.pose.joints());
+
+  const download = page.waitForEvent('download');
+  await page.keyboard.press('Control+s');
+  const file = await download;
+  const saved = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-pose-')), file.suggestedFilename());
+  await file.saveAs(saved);
+  await page.evaluate(() => (window as any).__rigwright.project.idle());
+  // Reset the pose so that what shows after opening can only come from the file.
+  await page.keyboard.press('Alt+Shift+R');
+  expect(await hook(page, (h) => h.pose.state().posed)).toBeNull();
+
+  expect(await hook(page, (h) => h.history().undo.length)).toBe(2);
+  // Opening is a new scene: its history starts over.
+  await page.setInputFiles('#file-input', saved);
+  // The reset is not saved: the page asks first, and Discard lets it go.
+  await page.locator('#save-changes-dialog button', { hasText: 'Discard' }).click();
+  await page.waitForFunction(() => (window as any).__rigwright.history().undo.length === 0);
+  await page.evaluate(() => (window as any).__rigwright.project.idle());
+  const opened = await hook(page, (h) => h.pose.state());
+  expect(opened.posed, 'the posed flags').toEqual(posed.posed);
+  expect(opened.rotations, 'their rotations, bit for bit').toEqual(posed.rotations);
+  expect(await hook(page, (h) => h.pose.joints()), 'the same pose on screen').toEqual(joints);
   expect(errors).toEqual([]);
 });
 
