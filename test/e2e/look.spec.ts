@@ -200,11 +200,17 @@ async function flatTexturePoints(page: Page, image: { width: number; height: num
       if (!hit) continue;
       let fair = true;
       let reach = 0;
+      // Neighbours 2 and 3 px away: an edge nearer than that is blended into the pixel by antialiasing, which mixes
+      // two surfaces (and two albedos), so the pixel is no one texel's colour.
       for (const [dx, dy] of [
         [2, 0],
         [-2, 0],
         [0, 2],
         [0, -2],
+        [3, 0],
+        [-3, 0],
+        [0, 3],
+        [0, -3],
       ]) {
         const near = surfaceAt(x + dx, y + dy, triangles, uvs, screen);
         if (!near || Math.abs(near.depth - hit.depth) > 1e-3) {
