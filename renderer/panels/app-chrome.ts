@@ -71,7 +71,8 @@ export class AppChrome {
     const edit = element('div', 'tool-group edit-group');
     commandButton(edit, commands, 'edit.undo', { showTitle: true });
     commandButton(edit, commands, 'edit.redo', { showTitle: true });
-    const build = element('div', 'tool-group');
+    // The rig tools; the bone list and the template add their buttons here.
+    const build = element('div', 'tool-group rig-group');
     commandButton(build, commands, 'tool.skeleton', { label: 'Build skeleton' });
     commandButton(build, commands, 'tool.pose', { label: 'Pose' });
     const view = element('div', 'tool-group');

@@ -69,7 +69,7 @@ export class BoneList {
     private readonly host: BoneListHost,
   ) {
     const { commands } = host;
-    const group = toolbar.querySelector<HTMLElement>('.deform-group') ?? toolbar;
+    const group = toolbar.querySelector<HTMLElement>('.rig-group') ?? toolbar;
     this.toolbarGroup = group;
     commandButton(group, commands, 'panel.bones', { label: 'Bones' });
     this.root = floatingPanel('bone-list', 'bind-panel bone-list-panel', 'Bones', commands, 'panel.bones');

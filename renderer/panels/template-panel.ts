@@ -49,9 +49,8 @@ export class TemplatePanel {
     private readonly host: TemplatePanelHost,
   ) {
     const { commands } = host;
-    this.toolbarGroup = element('div', 'tool-group');
+    this.toolbarGroup = toolbar.querySelector<HTMLElement>('.rig-group') ?? toolbar;
     commandButton(this.toolbarGroup, commands, 'template.panel', { label: 'Template' });
-    toolbar.insertBefore(this.toolbarGroup, toolbar.querySelector('.scene-name'));
 
     this.root = floatingPanel('template-panel', 'bind-panel template-panel', 'Template', commands, 'template.panel');
     const kindSection = section(this.root, 'Template');
