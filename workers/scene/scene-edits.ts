@@ -28,6 +28,7 @@ import {
 } from '../paint/paint-weights.ts';
 import { pruneSmallWeights } from '../paint/prune-small-weights.ts';
 import { SMOOTH_BONE_DEFAULTS, smoothBoneWeights } from '../paint/smooth-bone-weights.ts';
+import { boneNamesOf } from './bone-fields.ts';
 import { vertexOneRing, type VertexOneRing } from '../paint/vertex-one-ring.ts';
 import { boneCountOf, vertexCountOf, type SceneDocument } from './scene-document.ts';
 import type { SceneFields } from './scene-store.ts';
@@ -151,7 +152,7 @@ export function smoothBoneEdit(
   const settings = paintSettingsOf(doc, options);
   const { iterations, factor } = SMOOTH_BONE_DEFAULTS;
   return weightEdit(
-    `Smooth bone ${bone}`,
+    `Smooth ${boneNamesOf(doc)[bone]}`,
     weightsAfter(doc, options.vertexMask ?? null, (paint) => smoothBoneWeights(paint, bone, oneRing, iterations, factor, null, settings)),
   );
 }
@@ -196,7 +197,7 @@ export function boneScaleEdit(doc: SceneDocument, bone: number, scale: readonly 
     throw new SceneEditError(`bone scale ${scale.join(' ')} is not three positive numbers`);
   const scales = doc.boneScales ? doc.boneScales.slice() : new Float64Array(3 * boneCountOf(doc)).fill(1);
   scales.set(scale, 3 * bone);
-  return { label: `Scale bone ${bone}`, fields: { boneScales: scales } };
+  return { label: `Scale ${boneNamesOf(doc)[bone]}`, fields: { boneScales: scales } };
 }
 
 /**
@@ -209,7 +210,7 @@ export function paintLockEdit(doc: SceneDocument, bone: number, locked: boolean)
   const next = doc.paintLocks ? doc.paintLocks.slice() : new Uint8Array(boneCountOf(doc));
   next[bone] = locked ? 1 : 0;
   return {
-    label: `${locked ? 'Lock' : 'Unlock'} bone ${doc.boneNames?.[bone] ?? bone}`,
+    label: `${locked ? 'Lock' : 'Unlock'} ${boneNamesOf(doc)[bone]}`,
     fields: { paintLocks: next.some((x) => x === 1) ? next : undefined },
   };
 }
