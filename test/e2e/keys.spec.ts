@@ -14,6 +14,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { dataFile, exportFromDialog, loadFiles, openApp } from './app-driver.ts';
+import { axisAngleMatrix } from '../unit/rotation-matrix.ts';
 
 const body = (name: string) => dataFile('context-aware', name);
 /** A bone of the left arm in skeleton.tgf, below the shoulder: keying it moves the arm. */
@@ -21,25 +22,6 @@ const BONE = 15;
 const AXIS = [0.48, 0.6, 0.64];
 const A0 = 0.2;
 const A1 = 1.4;
-
-/** Row-major rotation by `angle` radians about the unit `axis` (Rodrigues). */
-function axisAngle(axis: readonly number[], angle: number): number[] {
-  const [x, y, z] = axis;
-  const c = Math.cos(angle);
-  const s = Math.sin(angle);
-  const t = 1 - c;
-  return [
-    t * x * x + c,
-    t * x * y - s * z,
-    t * x * z + s * y,
-    t * x * y + s * z,
-    t * y * y + c,
-    t * y * z - s * x,
-    t * x * z - s * y,
-    t * y * z + s * x,
-    t * z * z + c,
-  ];
-}
 
 const hook = (page: Page) => ({
   state: () => page.evaluate(() => (window as any).__rigwright.state()),
@@ -84,7 +66,7 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   await h.command('bone.select', BONE);
   const escaped = names[BONE].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   await expect(keyButton).toHaveAttribute('title', new RegExp(`^Key ${escaped} \\(Alt\\W+I\\)$`));
-  await h.command('pose.rotate', { bone: BONE, rotation: axisAngle(AXIS, A0) });
+  await h.command('pose.rotate', { bone: BONE, rotation: axisAngleMatrix(AXIS, A0) });
   await page.keyboard.press('Alt+i');
   let s = await h.state();
   expect(s.error).toBeNull();
@@ -97,7 +79,7 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
 
   // A second pose keyed at frame 20 with the Key button, its mark dragged to frame 30 with the mouse: one undo step.
   await h.setTime(20);
-  await h.command('pose.rotate', { bone: BONE, rotation: axisAngle(AXIS, A1) });
+  await h.command('pose.rotate', { bone: BONE, rotation: axisAngleMatrix(AXIS, A1) });
   await expect(deleteKeyButton).toBeEnabled();
   await keyButton.click();
   await expect(page.locator('.key-mark')).toHaveCount(2);
@@ -143,15 +125,15 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   }, BONE);
   expect(played.state.playing).toBe(false);
   expect(played.state.time, 'the time advanced while playing').toBeGreaterThanOrEqual(4);
-  expect(maxDifference(played.rotation, axisAngle(AXIS, A0)), 'the bone turned from its first key').toBeGreaterThan(1e-3);
+  expect(maxDifference(played.rotation, axisAngleMatrix(AXIS, A0)), 'the bone turned from its first key').toBeGreaterThan(1e-3);
   const playedAngle = A0 + Math.min(played.state.time / 30, 1) * (A1 - A0);
-  expect(maxDifference(played.rotation, axisAngle(AXIS, playedAngle)), `the SLERP at frame ${played.state.time}`).toBeLessThan(1e-9);
+  expect(maxDifference(played.rotation, axisAngleMatrix(AXIS, playedAngle)), `the SLERP at frame ${played.state.time}`).toBeLessThan(1e-9);
 
   // Then look between the keys: the rotation at the interpolated angle, at whole and fractional frames.
   for (const frame of [0, 7.5, 15, 22.5, 30, 45]) {
     await h.setTime(frame);
     const t = Math.min(frame / 30, 1);
-    const error = maxDifference(await h.rotation(), axisAngle(AXIS, A0 + t * (A1 - A0)));
+    const error = maxDifference(await h.rotation(), axisAngleMatrix(AXIS, A0 + t * (A1 - A0)));
     expect(error, `frame ${frame}`).toBeLessThan(1e-9);
   }
 
@@ -248,7 +230,7 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   await h.command('playback.clip', s.clips.indexOf('Wave'));
   await page.evaluate(() => (window as any).__rigwright.pause());
   await h.setTime(15);
-  expect(maxDifference(await h.rotation(), axisAngle(AXIS, A0 + 0.5 * (A1 - A0)))).toBeLessThan(1e-6);
+  expect(maxDifference(await h.rotation(), axisAngleMatrix(AXIS, A0 + 0.5 * (A1 - A0)))).toBeLessThan(1e-6);
   expect(errors).toEqual([]);
 });
 

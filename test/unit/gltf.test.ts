@@ -32,6 +32,7 @@ import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
 import { assertValidGltf, gltfNodeWorldPosition, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
 import { dataFile } from './shared-data.ts';
+import { axisAngleMatrix } from './rotation-matrix.ts';
 
 const TOLERANCE = 1e-4;
 
@@ -76,22 +77,11 @@ function loadArm(): { rig: GltfRig; poses: PoseSequence } {
       const angle = 0.7 * Math.sin((2 * Math.PI * f) / frameCount + b);
       const axis = [Math.sin(b), Math.cos(b), 0.5];
       const n = Math.hypot(...axis);
-      const [x, y, z] = axis.map((a) => a / n);
-      const c = Math.cos(angle),
-        s = Math.sin(angle),
-        t = 1 - c;
       rotations.set(
-        [
-          t * x * x + c,
-          t * x * y - s * z,
-          t * x * z + s * y,
-          t * x * y + s * z,
-          t * y * y + c,
-          t * y * z - s * x,
-          t * x * z - s * y,
-          t * y * z + s * x,
-          t * z * z + c,
-        ],
+        axisAngleMatrix(
+          axis.map((a) => a / n),
+          angle,
+        ),
         9 * (f * boneCount + b),
       );
     }

@@ -31,6 +31,7 @@ import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { fullCesiumMan, handDocument } from './full-documents.ts';
 import { glbJson } from './glb-json.ts';
+import { axisAngleMatrix } from './rotation-matrix.ts';
 
 /** The timeline as the commands and the pose playback use it, without a page. */
 class FakeTimeline {
@@ -82,26 +83,8 @@ function setup(doc: SceneDocument = restHand()) {
 }
 
 /** Row-major rotation by `angle` radians about the unit `axis` (Rodrigues). */
-function axisAngle(axis: readonly number[], angle: number): Float64Array {
-  const [x, y, z] = axis;
-  const c = Math.cos(angle);
-  const s = Math.sin(angle);
-  const t = 1 - c;
-  return Float64Array.of(
-    t * x * x + c,
-    t * x * y - s * z,
-    t * x * z + s * y,
-    t * x * y + s * z,
-    t * y * y + c,
-    t * y * z - s * x,
-    t * x * z - s * y,
-    t * y * z + s * x,
-    t * z * z + c,
-  );
-}
-
 /** Poses `bone` by hand at `rotation`, as the gizmo does (a store edit of posedBones). */
-function poseByHand(store: SceneStore, bone: number, rotation: Float64Array): void {
+function poseByHand(store: SceneStore, bone: number, rotation: ArrayLike<number>): void {
   const B = boneCountOf(store.doc);
   const rotations = store.doc.posedBones?.rotations.slice() ?? new Float64Array(9 * B);
   const bones = store.doc.posedBones?.bones.slice() ?? new Uint8Array(B);
@@ -124,10 +107,10 @@ function maxDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
 /** Keys bone `bone` at frames 0 and 40 by hand poses A0 and A1 about AXIS (key.insert of the selected bone). */
 function keyTwoPoses(s: ReturnType<typeof setup>, bone: number): void {
   s.boneSelection.select(bone);
-  poseByHand(s.store, bone, axisAngle(AXIS, A0));
+  poseByHand(s.store, bone, axisAngleMatrix(AXIS, A0));
   assert.equal(s.commands.execute('key.insert', 'selected'), 0, 'keyed at frame 0');
   s.timeline.seek(40);
-  poseByHand(s.store, bone, axisAngle(AXIS, A1));
+  poseByHand(s.store, bone, axisAngleMatrix(AXIS, A1));
   assert.equal(s.commands.execute('key.insert'), 40, 'keyed at frame 40 (the selected bone by default)');
 }
 
@@ -136,7 +119,7 @@ test('keys: two keys in a new clip Action; the frames between are SLERP; the key
   const B = boneCountOf(s.store.doc);
   const bone = 3;
   s.boneSelection.select(bone);
-  poseByHand(s.store, bone, axisAngle(AXIS, A0));
+  poseByHand(s.store, bone, axisAngleMatrix(AXIS, A0));
   const steps = s.history.undoCount;
   void s.commands.execute('key.insert', 'selected');
   const doc = s.store.doc;
@@ -150,7 +133,7 @@ test('keys: two keys in a new clip Action; the frames between are SLERP; the key
   assert.equal(s.timeline.playing, false, 'paused at the key');
 
   s.timeline.seek(40);
-  poseByHand(s.store, bone, axisAngle(AXIS, A1));
+  poseByHand(s.store, bone, axisAngleMatrix(AXIS, A1));
   void s.commands.execute('key.insert');
   const poses = s.store.doc.poses as Extract<PoseSequence, { kind: 'matrices' }>;
   assert.equal(s.timeline.time, 40, 'keying into the shown clip keeps the time');
@@ -163,11 +146,11 @@ test('keys: two keys in a new clip Action; the frames between are SLERP; the key
   const out = new Float64Array(9 * B);
   for (const t of [0, 0.25, 0.5, 0.75, 1]) {
     samplePose(poses, 40 * t, out);
-    const error = maxDifference(out.subarray(9 * bone, 9 * bone + 9), axisAngle(AXIS, A0 + t * (A1 - A0)));
+    const error = maxDifference(out.subarray(9 * bone, 9 * bone + 9), axisAngleMatrix(AXIS, A0 + t * (A1 - A0)));
     assert.ok(error < 1e-12, `t = ${t}: the rotation at the interpolated angle (error ${error})`);
   }
   samplePose(poses, 55, out);
-  assert.ok(maxDifference(out.subarray(9 * bone, 9 * bone + 9), axisAngle(AXIS, A1)) < 1e-15, 'after the last key the bone holds it');
+  assert.ok(maxDifference(out.subarray(9 * bone, 9 * bone + 9), axisAngleMatrix(AXIS, A1)) < 1e-15, 'after the last key the bone holds it');
   samplePose(poses, 20, out);
   assert.ok(maxDifference(out.subarray(0, 9), [1, 0, 0, 0, 1, 0, 0, 0, 1]) === 0, 'a bone without keys stays at rest');
 });
@@ -219,18 +202,18 @@ test('keys: delete, move, trim and length act on the keys; at rest they are refu
   assert.deepEqual(keysOf(), [0, 20]);
   const out = new Float64Array(9 * B);
   samplePose(s.store.doc.poses!, 10, out);
-  assert.ok(maxDifference(out.subarray(9 * bone, 9 * bone + 9), axisAngle(AXIS, (A0 + A1) / 2)) < 1e-12, 'half way to the moved key');
+  assert.ok(maxDifference(out.subarray(9 * bone, 9 * bone + 9), axisAngleMatrix(AXIS, (A0 + A1) / 2)) < 1e-12, 'half way to the moved key');
   void s.commands.execute('clip.trim', { first: 10, last: 29 });
   assert.equal(s.timeline.duration, 19, 'the timeline shows the trimmed length');
   assert.deepEqual(keysOf(), [0, 10], 'the pose at the first kept frame became a key; the moved key is at 10 now');
   samplePose(s.store.doc.poses!, 0, out);
   assert.ok(
-    maxDifference(out.subarray(9 * bone, 9 * bone + 9), axisAngle(AXIS, (A0 + A1) / 2)) < 1e-12,
+    maxDifference(out.subarray(9 * bone, 9 * bone + 9), axisAngleMatrix(AXIS, (A0 + A1) / 2)) < 1e-12,
     'the trimmed clip starts where frame 10 was',
   );
   void s.commands.execute('clip.length', 30);
   samplePose(s.store.doc.poses!, 29, out);
-  assert.ok(maxDifference(out.subarray(9 * bone, 9 * bone + 9), axisAngle(AXIS, A1)) < 1e-12, 'the new frames hold the last key');
+  assert.ok(maxDifference(out.subarray(9 * bone, 9 * bone + 9), axisAngleMatrix(AXIS, A1)) < 1e-12, 'the new frames hold the last key');
   s.timeline.seek(10);
   void s.commands.execute('key.delete');
   assert.deepEqual(keysOf(), [0], 'Delete at the current frame takes the selected bone’s key');
@@ -412,7 +395,7 @@ test('a key set into a pose file shown changes only its frame: the others stay a
   assert.ok(L > 2, 'the hand’s pose file has frames to keep');
   s.timeline.seek(1);
   s.boneSelection.select(2);
-  poseByHand(s.store, 2, axisAngle(AXIS, A1));
+  poseByHand(s.store, 2, axisAngleMatrix(AXIS, A1));
   assert.equal(s.commands.execute('key.insert'), 1);
   const doc = s.store.doc;
   const keyed = doc.poses as Extract<PoseSequence, { kind: 'matrices' }>;
@@ -426,7 +409,7 @@ test('a key set into a pose file shown changes only its frame: the others stay a
   for (let f = 0; f < L; f++)
     for (let b = 0; b < B; b++) {
       const at = 9 * (B * f + b);
-      const expected = f === 1 && b === 2 ? axisAngle(AXIS, A1) : file.rotations.subarray(at, at + 9);
+      const expected = f === 1 && b === 2 ? axisAngleMatrix(AXIS, A1) : file.rotations.subarray(at, at + 9);
       assert.deepEqual(keyed.rotations.subarray(at, at + 9), Float64Array.from(expected), `frame ${f}, bone ${b}`);
     }
 });

@@ -29,6 +29,7 @@ import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-docum
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { bodyDocument } from './full-documents.ts';
+import { axisAngleMatrix } from './rotation-matrix.ts';
 
 /** The course body's forearm (elbow → wrist on the +x arm) and its upper arm (skeleton.tgf edges 20→22, 18→20). */
 const FOREARM = 19;
@@ -88,25 +89,6 @@ function setup(doc: SceneDocument = bodyDocument()) {
   };
 }
 
-/** A rotation by `angle` radians about a unit axis (Rodrigues' formula), 3×3 row-major. */
-function axisAngle(axis: readonly number[], angle: number): number[] {
-  const [x, y, z] = axis;
-  const c = Math.cos(angle),
-    s = Math.sin(angle),
-    t = 1 - c;
-  return [
-    t * x * x + c,
-    t * x * y - s * z,
-    t * x * z + s * y,
-    t * x * y + s * z,
-    t * y * y + c,
-    t * y * z - s * x,
-    t * x * z - s * y,
-    t * y * z + s * x,
-    t * z * z + c,
-  ];
-}
-
 function assertSameDocument(actual: SceneDocument, expected: SceneDocument, what: string): void {
   for (const key of new Set([...Object.keys(actual), ...Object.keys(expected)]) as Set<keyof SceneDocument>)
     assert.equal(actual[key], expected[key], `${what}: ${key} is the same value as before`);
@@ -115,7 +97,7 @@ function assertSameDocument(actual: SceneDocument, expected: SceneDocument, what
 test('pose.rotate, pose.reset, pose.resetAll and pose.ik are one undo step each; undo gives back the very document', () => {
   const { store, commands, boneSelection, shown } = setup();
   const start = store.doc;
-  const rotation = axisAngle([0, 0, 1], 0.7);
+  const rotation = axisAngleMatrix([0, 0, 1], 0.7);
   void commands.execute('pose.rotate', { bone: FOREARM, rotation });
   assert.equal(store.history.undoCount, 1, 'pose.rotate is one step');
   assert.deepEqual(
@@ -182,7 +164,7 @@ test('pose.rotate, pose.reset, pose.resetAll and pose.ik are one undo step each;
 
 test('a rotated bone shows its rotation over the clip at every time, and forward kinematics follows', () => {
   const { commands, shown, seek, store } = setup();
-  const rotation = axisAngle([0, 1, 0], -1.1);
+  const rotation = axisAngleMatrix([0, 1, 0], -1.1);
   void commands.execute('pose.rotate', { bone: FOREARM, rotation });
   const transforms = new Float64Array(12 * boneCountOf(store.doc));
   const joints = new Float64Array(store.doc.skeleton.joints.length);
@@ -237,7 +219,7 @@ test('pose.rotate takes a quaternion as the rotation it is, and refuses what is 
   // A quaternion scaled by 2 is the same rotation.
   const q = [...axis.map((a) => 2 * a * Math.sin(half)), 2 * Math.cos(half)];
   void commands.execute('pose.rotate', { bone: 3, quaternion: q as [number, number, number, number] });
-  const expected = axisAngle(axis, 2 * half);
+  const expected = axisAngleMatrix(axis, 2 * half);
   const got = store.doc.posedBones!.rotations.subarray(27, 36);
   for (let k = 0; k < 9; k++) assert.ok(Math.abs(got[k] - expected[k]) < 1e-15, `entry ${k} equals Rodrigues' formula`);
   const before = store.doc;
@@ -331,7 +313,7 @@ test('the Pose panel’s angles: set 90° about the local x axis, read back 90°
   const F = new Float64Array(9);
   boneRestFrame(skeleton, FOREARM, F);
   const xAxis = [F[0], F[3], F[6]];
-  const expected = axisAngle(xAxis, Math.PI / 2);
+  const expected = axisAngleMatrix(xAxis, Math.PI / 2);
   for (let k = 0; k < 9; k++)
     assert.ok(Math.abs(relative[k] - expected[k]) < 1e-12, `F·Rx·Fᵀ is the turn about the bone's own x axis (entry ${k})`);
   // The rest frame: y along the bone, right-handed, orthonormal.
@@ -363,8 +345,8 @@ test('Euler angles: XYZ angles and back, away from gimbal lock, against the prod
     eulerXyzToMatrix(angles, m);
     const product = new Float64Array(9);
     const xy = new Float64Array(9);
-    multiply3(axisAngle([1, 0, 0], angles[0]), 0, axisAngle([0, 1, 0], angles[1]), 0, xy, 0);
-    multiply3(xy, 0, axisAngle([0, 0, 1], angles[2]), 0, product, 0);
+    multiply3(axisAngleMatrix([1, 0, 0], angles[0]), 0, axisAngleMatrix([0, 1, 0], angles[1]), 0, xy, 0);
+    multiply3(xy, 0, axisAngleMatrix([0, 0, 1], angles[2]), 0, product, 0);
     for (let k = 0; k < 9; k++) assert.ok(Math.abs(m[k] - product[k]) < 1e-15, `Rx·Ry·Rz entry ${k}`);
     const back = matrixToEulerXyz(m);
     for (let k = 0; k < 3; k++) assert.ok(Math.abs(back[k] - angles[k]) < 1e-12, `angle ${k} back`);
@@ -438,7 +420,7 @@ test('the app’s pose playback shows a pose edit at once, keeps the timeline, a
   const sequences: number[] = [];
   let posed = 0;
   const playback = new PosePlayback(store, { setSequence: (_kind, duration) => void sequences.push(duration) }, () => posed++);
-  const rotation = axisAngle([1, 0, 0], 0.5);
+  const rotation = axisAngleMatrix([1, 0, 0], 0.5);
   store.edit('Pose', {
     posedBones: { rotations: identityPose(boneCountOf(store.doc)), bones: new Uint8Array(boneCountOf(store.doc)) },
   });
@@ -475,7 +457,7 @@ test('without a clip, a gesture’s live bones leave no trace once it ends', () 
   const store = new SceneStore({ ...body, poses: null, posesFile: null }, new UndoHistory());
   const playback = new PosePlayback(store, { setSequence: () => undefined }, () => undefined);
   const live = { rotations: identityPose(boneCountOf(store.doc)), bones: new Uint8Array(boneCountOf(store.doc)) };
-  live.rotations.set(axisAngle([0, 0, 1], 0.9), 9 * UPPER_ARM);
+  live.rotations.set(axisAngleMatrix([0, 0, 1], 0.9), 9 * UPPER_ARM);
   live.bones[UPPER_ARM] = 1;
   playback.view.live = live;
   playback.evaluator.evaluate(0);
@@ -509,7 +491,7 @@ test('pose.poleFromView puts the pole in front of the elbow toward the camera; p
   const { commands, poseTool, boneSelection, shown, poseView, store } = setup({ ...body, poses: null, posesFile: null });
   assert.throws(() => commands.execute('pose.poleFromView'), /no bone is selected/);
   boneSelection.select(FOREARM);
-  void commands.execute('pose.rotate', { bone: FOREARM, rotation: axisAngle([0, 0, 1], 0.6) });
+  void commands.execute('pose.rotate', { bone: FOREARM, rotation: axisAngleMatrix([0, 0, 1], 0.6) });
   void commands.execute('pose.poleFromView');
   const { bones } = store.doc.skeleton;
   const joints = shown().joints;

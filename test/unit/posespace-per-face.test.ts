@@ -38,6 +38,7 @@ import {
 import { poseSpaceInterpolator, poseSpaceWeights } from '../../workers/posespace/pose-space-weights.ts';
 import { samplePose } from '../../workers/rig/pose-sequence.ts';
 import { dataFile, repoRoot } from './shared-data.ts';
+import { axisAngleMatrix } from './rotation-matrix.ts';
 
 function diagonalOf(positions: Float64Array): number {
   return boundingBox(positions).diagonal;
@@ -60,22 +61,10 @@ function maxAbs(a: ArrayLike<number>, b: ArrayLike<number>): number {
 
 function rotation(axis: [number, number, number], degrees: number): number[] {
   const n = Math.hypot(...axis);
-  const [x, y, z] = axis.map((c) => c / n);
-  const a = (degrees * Math.PI) / 180;
-  const c = Math.cos(a),
-    s = Math.sin(a),
-    t = 1 - c;
-  return [
-    t * x * x + c,
-    t * x * y - s * z,
-    t * x * z + s * y,
-    t * x * y + s * z,
-    t * y * y + c,
-    t * y * z - s * x,
-    t * x * z - s * y,
-    t * y * z + s * x,
-    t * z * z + c,
-  ];
+  return axisAngleMatrix(
+    axis.map((c) => c / n),
+    (degrees * Math.PI) / 180,
+  );
 }
 
 function transformAll(positions: Float64Array, m: number[]): Float64Array {
