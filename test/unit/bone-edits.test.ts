@@ -422,7 +422,22 @@ test('refusals name the reason', () => {
   assert.equal(lone.weights.cols, 1, 'one weight column');
   for (let v = 0; v < lone.weights.rows; v++)
     assert.ok(Math.abs(lone.weights.data[v] - 1) <= 1e-12, `vertex ${v}: the last bone has all the weight`);
-  assert.throws(() => deleteBone(lone, 0), /the only bone/, 'the last bone');
+  // The only bone deleted: the mesh is bare again, with nothing left that belonged to the bones; undo brings it back.
+  const store = new SceneStore(lone, new UndoHistory());
+  const edit = deleteBone(lone, 0);
+  assert.deepEqual(Array.from(edit.newIndexOf!), [-1], 'the selected bone goes');
+  store.edit(edit.label, edit.fields);
+  const bare = store.doc;
+  assert.equal(boneCountOf(bare), 0, 'no bones');
+  assert.equal(bare.skeleton.joints.length, 0, 'no joints');
+  assert.deepEqual([bare.weights.rows, bare.weights.cols, bare.weights.data.length], [lone.weights.rows, 0, 0], '#V × 0 weights');
+  assert.equal(bare.poses, null, 'the rest pose');
+  assert.equal(bare.clips, undefined, 'no clips');
+  assert.equal(bare.mesh, lone.mesh, 'the mesh stays');
+  store.history.undo();
+  assert.equal(store.doc.skeleton, lone.skeleton, 'undo: the bone back');
+  assert.equal(store.doc.weights, lone.weights, 'undo: its weights back');
+  assert.equal(store.doc.handles, lone.handles, 'undo: the handles back');
 });
 
 test('an inserted root bone plays at rest; the clips lose the curves (no node for it) but keep their frames', async () => {

@@ -14,7 +14,7 @@
  * bone numbering, and still deform the mesh until the user binds again. A rename or a reorder leaves the binding as it is.
  */
 import type { SceneFields } from '../scene/scene-store.ts';
-import { PROVISIONAL_WEIGHTS, boneCountOf, jointCountOf, type SceneDocument } from '../scene/scene-document.ts';
+import { PROVISIONAL_WEIGHTS, boneCountOf, jointCountOf, noSkeleton, vertexCountOf, type SceneDocument } from '../scene/scene-document.ts';
 import { NEW_BONE, boneNamesOf, rewriteBoneFields, type BonePlan } from '../scene/bone-fields.ts';
 import { uniqueName } from '../scene/unique-name.ts';
 import { boneNameProblem } from '../formats/bone-names.ts';
@@ -117,13 +117,14 @@ export function insertBone(doc: SceneDocument, options: InsertBoneOptions): Bone
  * first child's, by index), so every row keeps its sum up to rounding; weight-solver handles on it move the same
  * way. Its children's relative rotations become R_deleted · R_child (their posed world rotation is kept); the glTF
  * keyframe curves' parentBone of the children becomes the deleted bone's parent, which makes the curves evaluate
- * the same. Refused for the last bone and for a root without children (its weight would have nowhere to go).
+ * the same. Refused for a root without children beside other bones (its weight would have nowhere to go); the only
+ * bone deleted leaves the mesh bare (lastBoneDeleted).
  */
 export function deleteBone(doc: SceneDocument, bone: number): BoneEdit {
   checkBone(doc, bone, 'bone');
   const { skeleton } = doc;
   const B = boneCountOf(doc);
-  if (B === 1) throw new BoneEditError('the only bone of the skeleton cannot be deleted');
+  if (B === 1) return lastBoneDeleted(doc);
   const parent = skeleton.parents[bone];
   const children = childrenOf(doc, bone);
   if (parent < 0 && children.length === 0)
@@ -140,6 +141,33 @@ export function deleteBone(doc: SceneDocument, bone: number): BoneEdit {
   const absorbs = new Map([[kept.indexOf(heir), [bone]]]);
   const { joints, bones: renumbered } = dropUnusedJoints(skeleton.joints, skeleton.bones, bones);
   return staleBinding(planned(doc, `Delete ${boneName(doc, bone)}`, joints, renumbered, { source, absorbs, keepsClipSources: true }));
+}
+
+/**
+ * The only bone deleted: the mesh is bare again (noSkeleton, the rest pose), and what belonged to the bones goes with
+ * them — weights, handles, poses and clips, examples, names, locks, scales, hand poses; a kept glTF source stays for
+ * its materials and images (in-place export then has no joints of the file's to keep).
+ */
+function lastBoneDeleted(doc: SceneDocument): BoneEdit {
+  return {
+    label: `Delete ${boneName(doc, 0)}`,
+    fields: {
+      ...noSkeleton(doc.name, vertexCountOf(doc)),
+      poses: null,
+      posesFile: null,
+      handles: null,
+      handlesFile: null,
+      clips: undefined,
+      examples: undefined,
+      boneNames: undefined,
+      paintLocks: undefined,
+      boneScales: undefined,
+      posedBones: undefined,
+      bindingStale: undefined,
+      ...(doc.gltfSource ? { gltfSource: { ...doc.gltfSource, jointNodes: new Int32Array(0) } } : {}),
+    },
+    newIndexOf: Int32Array.of(-1),
+  };
 }
 
 /**
