@@ -18,6 +18,7 @@ import { dataFile, dragRing, exportFromDialog, gpuCpuDeviation, grabRing, loadFi
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { windingNumber, type Vec3 } from '../../workers/rig/volume-ray.ts';
+import { quaternionMatrix } from '../unit/rotation-matrix.ts';
 
 /** Points inside the body's left arm (+x: the body faces +z) and spine, from the course's own skeleton for it. */
 const LEFT_ARM: Vec3[] = [
@@ -79,21 +80,6 @@ function quaternionOf(m: readonly number[]): number[] {
   }
   const s = 2 * Math.sqrt(1 + m[8] - m[0] - m[4]);
   return [(m[2] + m[6]) / s, (m[5] + m[7]) / s, s / 4, (m[3] - m[1]) / s];
-}
-
-/** 3×3 row-major rotation of a unit quaternion [x, y, z, w]. */
-function matrixOf([x, y, z, w]: readonly number[]): number[] {
-  return [
-    1 - 2 * (y * y + z * z),
-    2 * (x * y - z * w),
-    2 * (x * z + y * w),
-    2 * (x * y + z * w),
-    1 - 2 * (x * x + z * z),
-    2 * (y * z - x * w),
-    2 * (x * z - y * w),
-    2 * (y * z + x * w),
-    1 - 2 * (x * x + y * y),
-  ];
 }
 
 /** SLERP (Shoemake 1985) of two unit quaternions along the shorter arc: sin((1−t)θ)/sin θ · a + sin(tθ)/sin θ · b. */
@@ -274,7 +260,7 @@ test('skeleton, gizmo and keys: a rig built on the bare body by mouse, bound, po
 
   // Between the keys the forearm turns by SLERP, every other bone at rest; after the last key it holds.
   const [q0, q1] = [quaternionOf(firstKey), quaternionOf(secondKey)];
-  const expectedAt = (time: number) => matrixOf(slerp(q0, q1, Math.min(Math.max(time / SECOND_KEY, 0), 1)));
+  const expectedAt = (time: number) => quaternionMatrix(slerp(q0, q1, Math.min(Math.max(time / SECOND_KEY, 0), 1)));
   const checkPoseAt = async (what: string) => {
     const { time } = await app.state();
     const shown = await app.rotations();

@@ -22,6 +22,7 @@ import { assertConsistent, boneCountOf, withDerived, type SceneDocument } from '
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { bodyDocument, fullCesiumMan } from './full-documents.ts';
+import { quaternionMatrix } from './rotation-matrix.ts';
 import { seededRandom } from './seeded-random.ts';
 
 /** Applies the edit through a store: one undo step, consistent, undo gives back the same fields; the input is unchanged. */
@@ -197,18 +198,7 @@ function armDocument(centre: number, names: string[] | null): SceneDocument {
 function randomRotation(random: () => number): number[] {
   const q = [random() - 0.5, random() - 0.5, random() - 0.5, random() - 0.5];
   const n = Math.hypot(...q);
-  const [x, y, z, w] = q.map((c) => c / n);
-  return [
-    1 - 2 * (y * y + z * z),
-    2 * (x * y - w * z),
-    2 * (x * z + w * y),
-    2 * (x * y + w * z),
-    1 - 2 * (x * x + z * z),
-    2 * (y * z - w * x),
-    2 * (x * z - w * y),
-    2 * (y * z + w * x),
-    1 - 2 * (x * x + y * y),
-  ];
+  return quaternionMatrix(q.map((c) => c / n));
 }
 
 test('mirroring a 3-bone arm chain gives mirrored joints within 1e-12 and mirrored names under the spine', () => {

@@ -22,6 +22,7 @@ import {
 import { identityPose, samplePose, type PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { poseSequenceFromDmat, poseSequenceToDmat } from '../../workers/formats/pose-file.ts';
 import { readDmat, writeDmatAscii, writeDmatBinary } from '../../workers/formats/dmat.ts';
+import { quaternionMatrix } from './rotation-matrix.ts';
 import { seededRandom } from './seeded-random.ts';
 
 type Matrices = Extract<PoseSequence, { kind: 'matrices' }>;
@@ -31,21 +32,6 @@ function axisAngle(axis: number[], angle: number): number[] {
   const n = Math.hypot(axis[0], axis[1], axis[2]);
   const s = Math.sin(angle / 2) / n;
   return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
-}
-
-/** The rotation matrix of a unit quaternion, row-major (the textbook formula). */
-function matrixOf([x, y, z, w]: number[]): number[] {
-  return [
-    1 - 2 * (y * y + z * z),
-    2 * (x * y - w * z),
-    2 * (x * z + w * y),
-    2 * (x * y + w * z),
-    1 - 2 * (x * x + z * z),
-    2 * (y * z - w * x),
-    2 * (x * z - w * y),
-    2 * (y * z + w * x),
-    1 - 2 * (x * x + y * y),
-  ];
 }
 
 /** Eq. 1 of the handout, on the shorter arc. */
@@ -68,7 +54,7 @@ function assertMatrix(actual: ArrayLike<number>, expected: ArrayLike<number>, to
 /** A pose of B bones with bone b's rotation set from a quaternion. */
 function poseWith(B: number, entries: [number, number[]][]): Float64Array {
   const pose = identityPose(B);
-  for (const [b, q] of entries) pose.set(matrixOf(q), 9 * b);
+  for (const [b, q] of entries) pose.set(quaternionMatrix(q), 9 * b);
   return pose;
 }
 
@@ -87,9 +73,11 @@ test('in-between frames of two keys are the SLERP formula (handout Eq. 1) at t =
       [4, 0.5],
       [5, 0.75],
     ])
-      assertMatrix(frameOf(seq, f, 1), matrixOf(slerpFormula(q0, q1, t)), 1e-12, `trial ${trial}: frame ${f} (t = ${t})`);
-    for (const f of [0, 1, 2]) assertMatrix(frameOf(seq, f, 1), matrixOf(q0), 1e-12, `trial ${trial}: frame ${f} holds the first key`);
-    for (const f of [6, 7, 8, 9]) assertMatrix(frameOf(seq, f, 1), matrixOf(q1), 1e-12, `trial ${trial}: frame ${f} holds the last key`);
+      assertMatrix(frameOf(seq, f, 1), quaternionMatrix(slerpFormula(q0, q1, t)), 1e-12, `trial ${trial}: frame ${f} (t = ${t})`);
+    for (const f of [0, 1, 2])
+      assertMatrix(frameOf(seq, f, 1), quaternionMatrix(q0), 1e-12, `trial ${trial}: frame ${f} holds the first key`);
+    for (const f of [6, 7, 8, 9])
+      assertMatrix(frameOf(seq, f, 1), quaternionMatrix(q1), 1e-12, `trial ${trial}: frame ${f} holds the last key`);
     for (let f = 0; f < 10; f++)
       for (const b of [0, 2]) assertMatrix(frameOf(seq, f, b), [1, 0, 0, 0, 1, 0, 0, 0, 1], 0, `frame ${f}: unkeyed bone ${b} rests`);
   }
@@ -119,9 +107,9 @@ test('moving, deleting and trimming keys re-make the in-between frames; the inpu
   // Move bone 0's key from 4 to 6: frames 1…5 SLERP from qa to qb over 6 frames, 7 between qb and qc.
   const moved = moveKeys(seq, 4, 6, [0]);
   assert.deepStrictEqual(keyedFrames(moved, 0), [0, 6, 8], 'the key moved to frame 6');
-  assertMatrix(frameOf(moved, 3, 0), matrixOf(slerpFormula(qa, qb, 0.5)), 1e-12, 'frame 3 is half way from frame 0 to 6');
-  assertMatrix(frameOf(moved, 7, 0), matrixOf(slerpFormula(qb, qc, 0.5)), 1e-12, 'frame 7 is half way from frame 6 to 8');
-  assertMatrix(frameOf(moved, 6, 0), matrixOf(qb), 1e-15, 'the moved key keeps its pose');
+  assertMatrix(frameOf(moved, 3, 0), quaternionMatrix(slerpFormula(qa, qb, 0.5)), 1e-12, 'frame 3 is half way from frame 0 to 6');
+  assertMatrix(frameOf(moved, 7, 0), quaternionMatrix(slerpFormula(qb, qc, 0.5)), 1e-12, 'frame 7 is half way from frame 6 to 8');
+  assertMatrix(frameOf(moved, 6, 0), quaternionMatrix(qb), 1e-15, 'the moved key keeps its pose');
   assert.deepStrictEqual((seq as Matrices).rotations, before, 'moveKeys leaves its input as it was');
   assert.deepStrictEqual((seq as Matrices).keys, keysBefore, 'moveKeys leaves its input keys as they were');
   // Without bones: every bone keyed at the frame moves.
@@ -131,8 +119,8 @@ test('moving, deleting and trimming keys re-make the in-between frames; the inpu
   // Delete bone 0's key at 4: frame 4 is half way between qa and qc again.
   const deleted = deleteKeys(seq, 4);
   assert.deepStrictEqual(keyedFrames(deleted), [0, 8], 'the key at 4 is gone');
-  assertMatrix(frameOf(deleted, 4, 0), matrixOf(slerpFormula(qa, qc, 0.5)), 1e-12, 'frame 4 is re-made from frames 0 and 8');
-  assertMatrix(frameOf(deleted, 2, 0), matrixOf(slerpFormula(qa, qc, 0.25)), 1e-12, 'frame 2 is a quarter of the way');
+  assertMatrix(frameOf(deleted, 4, 0), quaternionMatrix(slerpFormula(qa, qc, 0.5)), 1e-12, 'frame 4 is re-made from frames 0 and 8');
+  assertMatrix(frameOf(deleted, 2, 0), quaternionMatrix(slerpFormula(qa, qc, 0.25)), 1e-12, 'frame 2 is a quarter of the way');
   assert.throws(() => deleteKeys(seq, 5), /deleteKeys: no key at frame 5/);
   // A bone left without keys rests.
   const bare = deleteKeys(deleteKeys(seq, 0, [1]), 8, [1]);
@@ -159,7 +147,7 @@ test('a sequence without keys keyed for the first time keeps every frame it had'
   const B = 2;
   const L = 6;
   const rotations = new Float64Array(9 * B * L);
-  for (let i = 0; i < B * L; i++) rotations.set(matrixOf(axisAngle([random(), random(), random() - 0.5], 2 * random())), 9 * i);
+  for (let i = 0; i < B * L; i++) rotations.set(quaternionMatrix(axisAngle([random(), random(), random() - 0.5], 2 * random())), 9 * i);
   const file: PoseSequence = { kind: 'matrices', boneCount: B, frameCount: L, rotations };
   assert.deepStrictEqual(keyedFrames(file), [], 'a file sequence has no keys');
   const q = axisAngle([0, 1, 0], 1);
@@ -168,7 +156,7 @@ test('a sequence without keys keyed for the first time keeps every frame it had'
   for (let f = 0; f < L; f++)
     for (let b = 0; b < B; b++)
       if (f !== 3 || b !== 1) assertMatrix(frameOf(keyed, f, b), frameOf(file, f, b), 0, `frame ${f} bone ${b} stays as the file had it`);
-  assertMatrix(frameOf(keyed, 3, 1), matrixOf(q), 1e-15, 'the new key is set');
+  assertMatrix(frameOf(keyed, 3, 1), quaternionMatrix(q), 1e-15, 'the new key is set');
   assert.equal(file.keys, undefined, 'the input gets no keys');
 });
 
@@ -214,7 +202,7 @@ test('start-joint translations go linearly between the same keys and are held ou
   const B = 1;
   const L = 5;
   const rotations = new Float64Array(9 * L);
-  for (let f = 0; f < L; f++) rotations.set(matrixOf(axisAngle([0, 0, 1], 0.1 * f)), 9 * f);
+  for (let f = 0; f < L; f++) rotations.set(quaternionMatrix(axisAngle([0, 0, 1], 0.1 * f)), 9 * f);
   const translations = Float64Array.from({ length: 3 * L }, (_, i) => i * 0.5);
   const times = Float64Array.of(0, 0.1, 0.2, 0.3, 0.4);
   const file: PoseSequence = { kind: 'matrices', boneCount: B, frameCount: L, rotations, translations, times };
@@ -251,7 +239,7 @@ test('with uneven key times the in-between frames SLERP by the seconds between t
   const q0 = axisAngle([0.2, -1, 0.4], 0.3);
   const q1 = axisAngle([1, 0.5, -0.3], 2.2);
   const rotations = new Float64Array(9 * L);
-  for (let f = 0; f < L; f++) rotations.set(matrixOf(f === L - 1 ? q1 : q0), 9 * f);
+  for (let f = 0; f < L; f++) rotations.set(quaternionMatrix(f === L - 1 ? q1 : q0), 9 * f);
   const translations = new Float64Array(3 * L);
   translations.set([1, -2, 4], 3 * (L - 1));
   const file: PoseSequence = { kind: 'matrices', boneCount: 1, frameCount: L, rotations, translations, times };
@@ -264,7 +252,7 @@ test('with uneven key times the in-between frames SLERP by the seconds between t
     [2, 0.5],
     [3, 0.6],
   ]) {
-    assertMatrix(frameOf(seq, f, 0), matrixOf(slerpFormula(q0, q1, t)), 1e-12, `frame ${f} at ${t} s`);
+    assertMatrix(frameOf(seq, f, 0), quaternionMatrix(slerpFormula(q0, q1, t)), 1e-12, `frame ${f} at ${t} s`);
     const expected = [t * 1, t * -2, t * 4];
     for (let c = 0; c < 3; c++)
       assert.ok(Math.abs(seq.translations![3 * f + c] - expected[c]) < 1e-12, `frame ${f} translation ${c} is ${t} of the way`);
@@ -273,8 +261,8 @@ test('with uneven key times the in-between frames SLERP by the seconds between t
   const trimmed = trimClip(seq, 1, 4) as Matrices;
   const rekeyed = setKeys(trimmed, 0, [0], poseWith(1, [[0, q0]])) as Matrices;
   // Keys at 0 s (q0) and 0.9 s (q1): frame 1 is at 0.4 s, frame 2 at 0.5 s.
-  assertMatrix(frameOf(rekeyed, 1, 0), matrixOf(slerpFormula(q0, q1, 0.4 / 0.9)), 1e-12, 'trimmed frame 1 at 0.4 of 0.9 s');
-  assertMatrix(frameOf(rekeyed, 2, 0), matrixOf(slerpFormula(q0, q1, 0.5 / 0.9)), 1e-12, 'trimmed frame 2 at 0.5 of 0.9 s');
+  assertMatrix(frameOf(rekeyed, 1, 0), quaternionMatrix(slerpFormula(q0, q1, 0.4 / 0.9)), 1e-12, 'trimmed frame 1 at 0.4 of 0.9 s');
+  assertMatrix(frameOf(rekeyed, 2, 0), quaternionMatrix(slerpFormula(q0, q1, 0.5 / 0.9)), 1e-12, 'trimmed frame 2 at 0.5 of 0.9 s');
 });
 
 test('setKeysAt sets keys at many frames in one copy: the same clip as setting them frame by frame, the SLERP formula between', () => {
@@ -288,7 +276,7 @@ test('setKeysAt sets keys at many frames in one copy: the same clip as setting t
       if (bone === 3 || random() < 0.3) continue;
       const q = axisAngle([random() - 0.5, random() - 0.5, random() - 0.5], 3 * random());
       quaternions.set(`${frame} ${bone}`, q);
-      entries.push({ frame, bone, rotation: matrixOf(q) });
+      entries.push({ frame, bone, rotation: quaternionMatrix(q) });
     }
   const empty = newKeyedClip(B, L);
   const before = (empty as Matrices).rotations.slice();
@@ -310,11 +298,11 @@ test('setKeysAt sets keys at many frames in one copy: the same clip as setting t
       const f = Math.floor((k0 + k1) / 2);
       if (f === k0) continue;
       const expected = slerpFormula(quaternions.get(`${k0} ${bone}`)!, quaternions.get(`${k1} ${bone}`)!, (f - k0) / (k1 - k0));
-      assertMatrix(frameOf(atOnce, f, bone), matrixOf(expected), 1e-12, `bone ${bone} frame ${f} between keys ${k0} and ${k1}`);
+      assertMatrix(frameOf(atOnce, f, bone), quaternionMatrix(expected), 1e-12, `bone ${bone} frame ${f} between keys ${k0} and ${k1}`);
     }
   }
   for (let f = 0; f < L; f++) assertMatrix(frameOf(atOnce, f, 3), [1, 0, 0, 0, 1, 0, 0, 0, 1], 0, `frame ${f}: unkeyed bone 3 rests`);
-  const rotation = matrixOf([0, 0, 0, 1]);
+  const rotation = quaternionMatrix([0, 0, 0, 1]);
   assert.throws(() => setKeysAt(empty, [{ frame: L, bone: 0, rotation }]), /setKeysAt: frame 40 is out of range: the clip has 40 frames/);
   assert.throws(() => setKeysAt(empty, [{ frame: 0, bone: B, rotation }]), /setKeysAt: bone 4 is out of range: the clip has 4 bones/);
   assert.throws(
@@ -343,18 +331,18 @@ test('lengthenClip: the new frames hold each bone’s last pose and are not keys
   for (let f = 0; f < 6; f++)
     for (let b = 0; b < 2; b++) assertMatrix(frameOf(longer, f, b), frameOf(seq, f, b), 0, `frame ${f} bone ${b} as before`);
   for (let f = 6; f < 10; f++) {
-    assertMatrix(frameOf(longer, f, 0), matrixOf(qb), 1e-15, `new frame ${f}: bone 0 holds its last key`);
+    assertMatrix(frameOf(longer, f, 0), quaternionMatrix(qb), 1e-15, `new frame ${f}: bone 0 holds its last key`);
     assertMatrix(frameOf(longer, f, 1), [1, 0, 0, 0, 1, 0, 0, 0, 1], 0, `new frame ${f}: bone 1 rests`);
   }
   // A key at a new frame SLERPs from the last key to it.
   const keyed = setKeys(longer, 9, [0], poseWith(2, [[0, qa]]));
-  assertMatrix(frameOf(keyed, 6, 0), matrixOf(slerpFormula(qb, qa, 0.5)), 1e-12, 'frame 6 is half way from frame 3 to 9');
+  assertMatrix(frameOf(keyed, 6, 0), quaternionMatrix(slerpFormula(qb, qa, 0.5)), 1e-12, 'frame 6 is half way from frame 3 to 9');
 
   const timed: PoseSequence = {
     kind: 'matrices',
     boneCount: 1,
     frameCount: 2,
-    rotations: Float64Array.of(...matrixOf(qa), ...matrixOf(qb)),
+    rotations: Float64Array.of(...quaternionMatrix(qa), ...quaternionMatrix(qb)),
     translations: Float64Array.of(0, 0, 0, 1, 2, 3),
     times: Float64Array.of(0.5, 0.7),
   };
