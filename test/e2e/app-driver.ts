@@ -161,6 +161,28 @@ export async function pagePoint(page: Page, p: readonly number[]): Promise<{ x: 
   return { x: camera.left + ((x + 1) / 2) * camera.width, y: camera.top + ((1 - y) / 2) * camera.height };
 }
 
+/** Clicks the page point a world point is drawn at (see pagePoint). */
+export async function clickAt(page: Page, p: readonly number[]): Promise<void> {
+  const { x, y } = await pagePoint(page, p);
+  await page.mouse.click(x, y);
+}
+
+/**
+ * World points inside the left arm (+x: the body faces +z) and the spine of the body mesh
+ * (context-aware/reference.obj), from the course's own skeleton for it: where a spec clicks to build a skeleton on it.
+ */
+export const BODY_LEFT_ARM: readonly (readonly [number, number, number])[] = [
+  [0.176, 0.236, -0.02],
+  [0.448, 0.219, -0.046],
+  [0.705, 0.228, -0.047],
+  [0.787, 0.219, -0.06],
+];
+/** See BODY_LEFT_ARM. */
+export const BODY_SPINE: readonly (readonly [number, number, number])[] = [
+  [-0.003, -0.215, 0.02],
+  [0.002, 0.03, 0.002],
+];
+
 /**
  * Finds a point on the pose gizmo's ring `axis` (0, 1, 2) that the gizmo picks as that axis (`name`: 'X', 'Y', 'Z'),
  * by hovering the mouse over candidates around the ring; the mouse is left there.

@@ -14,23 +14,23 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
-import { dataFile, dragRing, exportFromDialog, gpuCpuDeviation, grabRing, loadFiles, openApp, pagePoint } from './app-driver.ts';
+import {
+  BODY_LEFT_ARM,
+  BODY_SPINE,
+  clickAt,
+  dataFile,
+  dragRing,
+  exportFromDialog,
+  gpuCpuDeviation,
+  grabRing,
+  loadFiles,
+  openApp,
+} from './app-driver.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { windingNumber, type Vec3 } from '../../workers/rig/volume-ray.ts';
 import { quaternionMatrix } from '../unit/rotation-matrix.ts';
 
-/** Points inside the body's left arm (+x: the body faces +z) and spine, from the course's own skeleton for it. */
-const LEFT_ARM: Vec3[] = [
-  [0.176, 0.236, -0.02],
-  [0.448, 0.219, -0.046],
-  [0.705, 0.228, -0.047],
-  [0.787, 0.219, -0.06],
-];
-const SPINE: Vec3[] = [
-  [-0.003, -0.215, 0.02],
-  [0.002, 0.03, 0.002],
-];
 /** Bone 1 runs from the elbow (joint 1) to the wrist (joint 2): clicked last in its chain, the forearm. */
 const FOREARM = 1;
 const ELBOW = 1;
@@ -123,15 +123,13 @@ test('skeleton, gizmo and keys: a rig built on the bare body by mouse, bound, po
 
   // The skeleton tool: a chain of three bones along the left arm, Escape, one bone along the spine.
   await page.keyboard.press('j');
-  for (const [i, p] of LEFT_ARM.entries()) {
-    const at = await pagePoint(page, p);
-    await page.mouse.click(at.x, at.y);
+  for (const [i, p] of BODY_LEFT_ARM.entries()) {
+    await clickAt(page, p);
     if (i > 0) await record(`arm click ${i + 1}`);
   }
   await page.keyboard.press('Escape');
-  for (const [i, p] of SPINE.entries()) {
-    const at = await pagePoint(page, p);
-    await page.mouse.click(at.x, at.y);
+  for (const [i, p] of BODY_SPINE.entries()) {
+    await clickAt(page, p);
     if (i > 0) await record('spine');
   }
   await page.keyboard.press('Escape');

@@ -8,7 +8,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { dataFile, gpuCpuDeviation, loadFiles, openApp, pagePoint } from './app-driver.ts';
+import { BODY_LEFT_ARM, BODY_SPINE, clickAt, dataFile, gpuCpuDeviation, loadFiles, openApp, pagePoint } from './app-driver.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { windingNumber } from '../../workers/rig/volume-ray.ts';
 
@@ -20,23 +20,6 @@ const command = (page: Page, id: string, argument?: unknown): Promise<boolean> =
   page.evaluate(([i, a]) => (window as any).__rigwright.command(i, a), [id, argument] as const);
 const skeleton = (page: Page): Promise<{ joints: number[]; bones: number[]; parents: number[]; names: string[] }> =>
   page.evaluate(() => (window as any).__rigwright.skeleton());
-
-async function clickAt(page: Page, p: Vec3): Promise<void> {
-  const { x, y } = await pagePoint(page, p);
-  await page.mouse.click(x, y);
-}
-
-/** Points inside the body's left arm (+x: the body faces +z) and spine, from the course's own skeleton for it. */
-const LEFT_ARM: Vec3[] = [
-  [0.176, 0.236, -0.02],
-  [0.448, 0.219, -0.046],
-  [0.705, 0.228, -0.047],
-  [0.787, 0.219, -0.06],
-];
-const SPINE: Vec3[] = [
-  [-0.003, -0.215, 0.02],
-  [0.002, 0.03, 0.002],
-];
 
 const body = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj').mesh;
 
@@ -78,7 +61,7 @@ test('skeleton: a chain along the left arm and a bone along the spine built by c
   expect(await page.evaluate(() => (window as any).__rigwright.tool())).toEqual({ id: 'skeleton', state: 'idle' });
   await expect(page.locator('#status')).toContainText('click on the mesh to place the first joint');
 
-  for (const [i, point] of LEFT_ARM.entries()) {
+  for (const [i, point] of BODY_LEFT_ARM.entries()) {
     await clickAt(page, point);
     expect((await state(page)).boneCount, `after click ${i + 1} on the arm`).toBe(i);
   }
@@ -86,7 +69,7 @@ test('skeleton: a chain along the left arm and a bone along the spine built by c
   await expect(page.locator('#status')).toContainText('Esc ends the chain');
   await page.keyboard.press('Escape');
   expect((await page.evaluate(() => (window as any).__rigwright.tool())).state).toBe('idle');
-  for (const point of SPINE) await clickAt(page, point);
+  for (const point of BODY_SPINE) await clickAt(page, point);
   await page.keyboard.press('Escape');
 
   const built = await skeleton(page);
@@ -96,7 +79,7 @@ test('skeleton: a chain along the left arm and a bone along the spine built by c
     expect(windingNumber(body, joint), `joint ${j} at ${joint.join(', ')} is inside the body`).toBeGreaterThan(0.5);
   }
   // Each joint lies on the view ray of its click: drawn where the click was.
-  const clicked = [...LEFT_ARM, ...SPINE];
+  const clicked = [...BODY_LEFT_ARM, ...BODY_SPINE];
   for (const [j, p] of clicked.entries()) {
     const [at, drawn] = [await pagePoint(page, p), await pagePoint(page, built.joints.slice(3 * j, 3 * j + 3))];
     expect(Math.hypot(at.x - drawn.x, at.y - drawn.y), `joint ${j} under its click`).toBeLessThan(1);
