@@ -14,7 +14,7 @@ import { Tool } from '../tool.ts';
 import { boneRestFrame, multiply3, parentWorldRotation, type PoseSpace } from '../../../workers/rig/bone-rotations.ts';
 import type { Skeleton } from '../../../workers/rig/skeleton.ts';
 import { PoseIdle } from './pose-idle.ts';
-import { PosePointing } from './pose-pointing.ts';
+import { SelectPointing } from '../select/select-tool.ts';
 import { PoseRotating } from './pose-rotating.ts';
 import { PoseReaching } from './pose-reaching.ts';
 import type { PoseGesture, PoseStateName, PoseToolHost } from './pose-gesture.ts';
@@ -37,7 +37,7 @@ export class PoseTool extends Tool<PoseStateName> implements PoseGesture {
   constructor(readonly host: PoseToolHost) {
     super('pose', {
       idle: new PoseIdle(() => this),
-      pointing: new PosePointing(() => this),
+      pointing: new SelectPointing(() => this),
       rotating: new PoseRotating(() => this),
       reaching: new PoseReaching(() => this),
     });

@@ -38,11 +38,19 @@ class SelectIdle implements ToolState {
   }
 }
 
+/** What the pointing state needs of its tool (the select tool's, and the pose tool's off its gizmo). */
+export interface PointingTool {
+  readonly host: SelectHost;
+  /** where the button went down, page px */
+  readonly downAt: { x: number; y: number };
+  transition(to: 'idle'): void;
+}
+
 /** The left button is down: released near where it went down, it is a click that picks a joint's bone. */
-class SelectPointing implements ToolState {
+export class SelectPointing implements ToolState {
   readonly name = 'pointing';
 
-  constructor(private readonly tool: () => SelectTool) {}
+  constructor(private readonly tool: () => PointingTool) {}
 
   onPointerUp(pointer: ToolPointer): void {
     const tool = this.tool();
