@@ -16,7 +16,7 @@ import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { NO_SKELETON_WEIGHTS, boneCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
-import { FakeElement } from './tool-harness.ts';
+import { FakeElement, fakeEvent } from './tool-harness.ts';
 
 const SIZE = 200;
 
@@ -56,16 +56,6 @@ function bareBox(): SceneDocument {
 
 /** The canvas pixel over a world point (the camera looks along −z). */
 const pixel = (p: Vec3): [number, number] => [100 + 50 * p[0], 100 - 50 * p[1]];
-
-interface Fake {
-  type: string;
-  target: unknown;
-  defaultPrevented: boolean;
-  stopped: boolean;
-  preventDefault(): void;
-  stopPropagation(): void;
-  [field: string]: unknown;
-}
 
 function setup() {
   const g = globalThis as Record<string, unknown>;
@@ -130,26 +120,10 @@ function setup() {
   commands.register('view.dismiss', { run: () => undefined });
 
   let held = 0;
-  const event = (type: string, target: unknown, fields: Record<string, unknown>): Fake => {
-    const e: Fake = {
-      type,
-      target,
-      defaultPrevented: false,
-      stopped: false,
-      preventDefault() {
-        e.defaultPrevented = true;
-      },
-      stopPropagation() {
-        e.stopped = true;
-      },
-      ...fields,
-    };
-    return e;
-  };
   const pointer = (type: string, x: number, y: number, modifiers: { shiftKey?: boolean; altKey?: boolean } = {}): boolean => {
     if (type === 'pointerdown') held = 1;
     if (type === 'pointerup') held = 0;
-    const e = event(type, canvas, {
+    const e = fakeEvent(type, canvas, {
       clientX: x + 10,
       clientY: y + 20,
       button: type === 'pointermove' ? -1 : 0,
@@ -180,7 +154,7 @@ function setup() {
     if (release) pointer('pointerup', x1, y1, modifiers);
   };
   const key = (name: string, shiftKey = false): void => {
-    const e = event(
+    const e = fakeEvent(
       'keydown',
       {},
       { key: name, shiftKey, ctrlKey: false, metaKey: false, altKey: false, repeat: false, isComposing: false },

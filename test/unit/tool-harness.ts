@@ -36,7 +36,8 @@ export const CANVAS_RECT = { left: 10, top: 20, width: 200, height: 200 };
 
 type Listener = (event: FakeEvent) => void;
 
-interface FakeEvent {
+/** Stands for a DOM event: what the tool manager's listeners read, and whether they stopped or prevented it. */
+export interface FakeEvent {
   type: string;
   target: unknown;
   defaultPrevented: boolean;
@@ -44,6 +45,27 @@ interface FakeEvent {
   preventDefault(): void;
   stopPropagation(): void;
   [field: string]: unknown;
+}
+
+/**
+ * A fake event of `type` at `target`, with the event's own `fields` (clientX, key, shiftKey…).
+ * @param fields - Copied onto the event as they are.
+ */
+export function fakeEvent(type: string, target: unknown, fields: Record<string, unknown>): FakeEvent {
+  const event: FakeEvent = {
+    type,
+    target,
+    defaultPrevented: false,
+    stopped: false,
+    preventDefault() {
+      event.defaultPrevented = true;
+    },
+    stopPropagation() {
+      event.stopped = true;
+    },
+    ...fields,
+  };
+  return event;
 }
 
 /** Stands for HTMLElement where there is none (Node): the key listener asks `instanceof HTMLElement`. */
@@ -361,7 +383,7 @@ export class ToolHarness {
     const bit = [1, 4, 2][button] ?? 0;
     if (type === 'pointerdown') this.held |= bit;
     if (type === 'pointerup' || type === 'pointercancel') this.held &= ~bit;
-    const event = this.event(type, options.target ?? this.canvas, {
+    const event = fakeEvent(type, options.target ?? this.canvas, {
       clientX: x + CANVAS_RECT.left,
       clientY: y + CANVAS_RECT.top,
       button,
@@ -396,7 +418,7 @@ export class ToolHarness {
 
   /** A key press (`key` as KeyboardEvent.key says it: 'Escape', 'Enter', 'f'). */
   key(key: string, options: KeyOptions = {}): Dispatched {
-    const event = this.event('keydown', options.target ?? this.document.body, {
+    const event = fakeEvent('keydown', options.target ?? this.document.body, {
       key,
       shiftKey: options.shiftKey ?? false,
       ctrlKey: options.ctrlKey ?? false,
@@ -412,22 +434,5 @@ export class ToolHarness {
   /** Opens (or closes, with false) a modal dialog on the page. */
   dialog(open: boolean): void {
     this.document.openDialog = open ? new FakeElement() : null;
-  }
-
-  private event(type: string, target: unknown, fields: Record<string, unknown>): FakeEvent {
-    const event: FakeEvent = {
-      type,
-      target,
-      defaultPrevented: false,
-      stopped: false,
-      preventDefault() {
-        event.defaultPrevented = true;
-      },
-      stopPropagation() {
-        event.stopped = true;
-      },
-      ...fields,
-    };
-    return event;
   }
 }
