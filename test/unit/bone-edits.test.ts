@@ -8,62 +8,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deleteBone, insertBone, moveJoints, renameBone, reorderBones, reparentBone, type BoneEdit } from '../../workers/rig/bone-edits.ts';
+import { deleteBone, insertBone, moveJoints, renameBone, reorderBones, reparentBone } from '../../workers/rig/bone-edits.ts';
 import { forwardKinematics, poseForwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import { evaluateKeyframeCurves } from '../../workers/rig/keyframe-curves.ts';
 import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
-import { assertConsistent, boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
-import { bodyDocument, fullCesiumMan, handDocument } from './full-documents.ts';
+import { appliedEdit, bodyDocument, fullCesiumMan, handDocument } from './full-documents.ts';
 import { seededRandom } from './seeded-random.ts';
-
-type TypedArray = Float64Array | Float32Array | Uint32Array | Int32Array | Uint8Array;
-
-/** Every typed array reachable from the document, each with a copy taken now. */
-function snapshot(doc: SceneDocument): [TypedArray, TypedArray][] {
-  const found: [TypedArray, TypedArray][] = [];
-  const seen = new Set<unknown>();
-  const walk = (value: unknown): void => {
-    if (!value || typeof value !== 'object' || seen.has(value)) return;
-    seen.add(value);
-    if (ArrayBuffer.isView(value)) {
-      const array = value as TypedArray;
-      found.push([array, array.slice()]);
-      return;
-    }
-    for (const item of Array.isArray(value) ? value : Object.values(value)) walk(item);
-  };
-  walk(doc);
-  return found;
-}
-
-function assertUnchanged(taken: [TypedArray, TypedArray][], what: string): void {
-  for (const [array, copy] of taken) assert.deepStrictEqual(array, copy, `${what}: an array of the input document changed`);
-}
-
-/**
- * Applies the edit through a store with a real history: one step, the result consistent, undo gives back the very
- * same field values, redo the edit's. The input document is checked unchanged.
- * @returns the edited document
- */
-function applied(doc: SceneDocument, make: (doc: SceneDocument) => BoneEdit): SceneDocument {
-  const taken = snapshot(doc);
-  const edit = make(doc);
-  const store = new SceneStore(doc, new UndoHistory());
-  store.edit(edit.label, edit.fields);
-  assert.equal(store.history.undoCount, 1, `${edit.label}: one undo step`);
-  const after = store.doc;
-  assert.doesNotThrow(() => assertConsistent(after), `${edit.label}: the result is consistent`);
-  assert.ok(store.history.undo(), `${edit.label}: undoes`);
-  for (const key of Object.keys({ ...doc, ...after }) as (keyof SceneDocument)[])
-    assert.ok(store.doc[key] === doc[key], `${edit.label}: undo gives back the same ${key}`);
-  assert.ok(store.history.redo(), `${edit.label}: redoes`);
-  for (const key of Object.keys(edit.fields) as (keyof SceneDocument)[])
-    assert.ok(store.doc[key] === after[key], `${edit.label}: redo gives back the edit's ${key}`);
-  assertUnchanged(taken, edit.label);
-  return after;
-}
 
 /** The fields a bone edit may change, for comparing documents. */
 function boneState(doc: SceneDocument): unknown {
@@ -143,7 +96,7 @@ test('deleting a bone gives its weight to its parent, keeps every row sum, and k
   assert.ok(d !== undefined, 'the hand has a bone with a parent and a child');
   const p = parents[d];
   const children = range(B).filter((b) => parents[b] === d);
-  const after = applied(doc, (x) => deleteBone(x, d));
+  const after = appliedEdit(doc, (x) => deleteBone(x, d));
   const kept = range(B).filter((b) => b !== d);
   const newIndex = (o: number): number => kept.indexOf(o);
   assert.equal(boneCountOf(after), B - 1, 'one bone fewer');
@@ -190,7 +143,7 @@ test('deleting a bone keeps each weight row’s sum on the body’s harmonic wei
     'the course weights do not all sum to exactly 1, so the check below is not trivially about 1',
   );
   for (const d of [1, B - 1, doc.skeleton.order[0]]) {
-    const after = applied(doc, (x) => deleteBone(x, d));
+    const after = appliedEdit(doc, (x) => deleteBone(x, d));
     const rows = sums(after.weights.data, B - 1);
     for (let v = 0; v < V; v++)
       assert.ok(Math.abs(rows[v] - before[v]) <= 1e-12, `bone ${d} deleted: row ${v} sums to ${rows[v]}, was ${before[v]}`);
@@ -219,7 +172,7 @@ test('deleting a bone of the quaternion hand pose composes the children’s quat
   const B = boneCountOf(doc);
   const { parents } = doc.skeleton;
   for (const d of range(B).filter((b) => parents.includes(b))) {
-    const after = applied(doc, (x) => deleteBone(x, d));
+    const after = appliedEdit(doc, (x) => deleteBone(x, d));
     const kept = range(B).filter((b) => b !== d);
     assertPosesKept(doc, after, (b) => kept[b], range(B - 1), `quaternion delete ${d}`);
   }
@@ -231,7 +184,7 @@ test('deleting a root gives its weight to its first child, the children becoming
   const root = doc.skeleton.order[0];
   const children = range(B).filter((b) => doc.skeleton.parents[b] === root);
   assert.ok(children.length > 0, 'the hand’s root has children');
-  const after = applied(doc, (x) => deleteBone(x, root));
+  const after = appliedEdit(doc, (x) => deleteBone(x, root));
   const kept = range(B).filter((b) => b !== root);
   const first = kept.indexOf(children[0]);
   for (const c of children) assert.equal(after.skeleton.parents[kept.indexOf(c)], -1, `bone ${c} is a root now`);
@@ -253,7 +206,7 @@ test('inserting a bone and deleting it again is the identity on every field', as
     const p = range(B).find((b) => parents.filter((x) => x === b).length >= 2) ?? range(B).find((b) => parents.includes(b))!;
     const children = range(B).filter((b) => parents[b] === p);
     for (const takeChildren of [[], children.slice(0, 1)]) {
-      const inserted = applied(doc, (x) =>
+      const inserted = appliedEdit(doc, (x) =>
         insertBone(x, { parent: p, tip: [0.01, 0.02, 0.03], takeChildren, ...(doc.boneNames ? { name: 'extra' } : {}) }),
       );
       assert.equal(boneCountOf(inserted), B + 1, 'one bone more');
@@ -265,7 +218,7 @@ test('inserting a bone and deleting it again is the identity on every field', as
       const hasTranslations = doc.poses?.kind === 'matrices' && doc.poses.translations !== undefined;
       // The taken children keep their posed world rotation (and transform, where translations say it).
       assertPosesKept(doc, inserted, (b) => b, range(B), 'insert', { positions: hasTranslations, tolerance: 1e-9 });
-      const back = applied(inserted, (x) => deleteBone(x, B));
+      const back = appliedEdit(inserted, (x) => deleteBone(x, B));
       if (hasTranslations && takeChildren.length > 0) {
         // Translations of the children are re-expressed twice: equal up to rounding.
         const exact = (d: SceneDocument): unknown => {
@@ -302,10 +255,10 @@ test('reordering by a permutation and then by its inverse is the identity and ke
     }
     const inverse = new Array<number>(B);
     order.forEach((o, i) => (inverse[o] = i));
-    const permuted = applied(doc, (x) => reorderBones(x, order));
+    const permuted = appliedEdit(doc, (x) => reorderBones(x, order));
     assertPosesKept(doc, permuted, (b) => order[b], range(B), 'reorder', { positions: true });
     if (doc.boneNames) assert.equal(permuted.boneNames![0], doc.boneNames[order[0]], 'names follow their bones');
-    const back = applied(permuted, (x) => reorderBones(x, inverse));
+    const back = appliedEdit(permuted, (x) => reorderBones(x, inverse));
     assert.deepStrictEqual(boneState(back), boneState(doc), `${doc.name}: reorder then the inverse is the identity`);
   }
 });
@@ -317,7 +270,7 @@ test('CesiumMan: a delete keeps every bone’s posed transform, and the keyframe
   for (const d of range(B)
     .filter((b) => parents[b] >= 0 && parents.includes(b))
     .slice(0, 3)) {
-    const after = applied(doc, (x) => deleteBone(x, d));
+    const after = appliedEdit(doc, (x) => deleteBone(x, d));
     const kept = range(B).filter((b) => b !== d);
     assertPosesKept(doc, after, (b) => kept[b], range(B - 1), `delete ${d}`, { positions: true, tolerance: 1e-9 });
     const seq = after.poses!;
@@ -358,10 +311,10 @@ test('re-parenting keeps the bone’s posed world rotation, its subtree followin
   const { parents } = doc.skeleton;
   const bone = range(B).find((b) => parents[b] >= 0 && parents[parents[b]] >= 0 && parents.includes(b))!;
   const target = doc.skeleton.order[0];
-  const after = applied(doc, (x) => reparentBone(x, bone, target));
+  const after = appliedEdit(doc, (x) => reparentBone(x, bone, target));
   assert.equal(after.skeleton.parents[bone], target, 'the new parent');
   assertPosesKept(doc, after, (b) => b, range(B), 're-parent');
-  const rooted = applied(doc, (x) => reparentBone(x, bone, null));
+  const rooted = appliedEdit(doc, (x) => reparentBone(x, bone, null));
   assert.equal(rooted.skeleton.parents[bone], -1, 'a root');
   assert.equal(rooted.skeleton.joints.length, doc.skeleton.joints.length + 3, 'with a start joint of its own');
   assertPosesKept(doc, rooted, (b) => b, range(B), 'to root');
@@ -372,7 +325,7 @@ test('re-parenting keeps the bone’s posed world rotation, its subtree followin
 
   const cesium = await fullCesiumMan();
   const cb = range(boneCountOf(cesium)).find((b) => cesium.skeleton.parents[b] > 0)!;
-  const moved = applied(cesium, (x) => reparentBone(x, cb, 0));
+  const moved = appliedEdit(cesium, (x) => reparentBone(x, cb, 0));
   assertPosesKept(cesium, moved, (b) => b, range(boneCountOf(cesium)), 'CesiumMan re-parent', { positions: true, tolerance: 1e-9 });
   assert.equal(moved.clips![0].source, undefined, 'the clip no longer is the file’s animation');
   assert.equal(moved.clips![0].from, cesium.clips![0].source, 'it says which it came from');
@@ -380,10 +333,10 @@ test('re-parenting keeps the bone’s posed world rotation, its subtree followin
 
 test('moving joints and renaming bones are one step each, and names are made when the document had none', () => {
   const doc = handDocument();
-  const moved = applied(doc, (x) => moveJoints(x, [{ joint: 2, position: [0.1, 0.2, 0.3] }]));
+  const moved = appliedEdit(doc, (x) => moveJoints(x, [{ joint: 2, position: [0.1, 0.2, 0.3] }]));
   assert.deepStrictEqual(Array.from(moved.skeleton.joints.slice(6, 9)), [0.1, 0.2, 0.3], 'the joint moved');
   assert.equal(moved.poses, doc.poses, 'poses stay');
-  const named = applied(doc, (x) => renameBone(x, 3, 'index tip'));
+  const named = appliedEdit(doc, (x) => renameBone(x, 3, 'index tip'));
   assert.equal(named.boneNames!.length, boneCountOf(doc), 'a name per bone');
   assert.equal(named.boneNames![3], 'index tip', 'the new name');
   assert.equal(named.boneNames![0], 'bone 0', 'the others named by index');
@@ -410,14 +363,14 @@ test('refusals name the reason', () => {
   );
   assert.throws(() => reorderBones(doc, range(B - 1)), /lists 19 bones, the skeleton has 20/, 'an order too short');
   assert.throws(() => reorderBones(doc, [0, ...range(B - 1)]), /listed twice/, 'not a permutation');
-  const withRoot = applied(doc, (x) => insertBone(x, { parent: null, head: [1, 1, 1], tip: [1, 2, 1] }));
+  const withRoot = appliedEdit(doc, (x) => insertBone(x, { parent: null, head: [1, 1, 1], tip: [1, 2, 1] }));
   assert.throws(() => deleteBone(withRoot, B), /root without children/, 'a lone root');
   assert.throws(() => reparentBone(withRoot, B, null), /already a root/, 'a root to the root');
   // The last bone: delete bones with a parent until the root alone is left.
   let lone = doc;
   while (boneCountOf(lone) > 1) {
     const b = lone.skeleton.parents.findIndex((p) => p >= 0);
-    lone = applied(lone, (x) => deleteBone(x, b));
+    lone = appliedEdit(lone, (x) => deleteBone(x, b));
   }
   assert.equal(lone.weights.cols, 1, 'one weight column');
   for (let v = 0; v < lone.weights.rows; v++)
@@ -443,7 +396,7 @@ test('refusals name the reason', () => {
 test('an inserted root bone plays at rest; the clips lose the curves (no node for it) but keep their frames', async () => {
   const doc = await fullCesiumMan();
   const B = boneCountOf(doc);
-  const after = applied(doc, (x) => insertBone(x, { parent: null, head: [0, 0, 0], tip: [0, 0, 1] }));
+  const after = appliedEdit(doc, (x) => insertBone(x, { parent: null, head: [0, 0, 0], tip: [0, 0, 1] }));
   const seq = after.poses!;
   assert.ok(seq.kind === 'matrices' && !seq.curves, 'no curves');
   assertPosesKept(doc, after, (b) => b, range(B), 'root insert', { positions: true, tolerance: 1e-15 });

@@ -11,37 +11,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitBone, type BoneEdit } from '../../workers/rig/bone-edits.ts';
+import { splitBone } from '../../workers/rig/bone-edits.ts';
 import { forwardKinematics, poseForwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
 import { limbRoot, mirrorBones, mirroredPose, symmetryPlane } from '../../workers/rig/mirror-bones.ts';
 import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { mirroredName, sideOfName, sideStyleOf, withSide } from '../../workers/rig/side-names.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
-import { assertConsistent, boneCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
-import { SceneStore } from '../../workers/scene/scene-store.ts';
-import { UndoHistory } from '../../workers/scene/undo-history.ts';
-import { bodyDocument, fullCesiumMan } from './full-documents.ts';
+import { boneCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { appliedEdit, bodyDocument, fullCesiumMan } from './full-documents.ts';
 import { quaternionMatrix } from './rotation-matrix.ts';
 import { seededRandom } from './seeded-random.ts';
-
-/** Applies the edit through a store: one undo step, consistent, undo gives back the same fields; the input is unchanged. */
-function applied(doc: SceneDocument, make: (doc: SceneDocument) => BoneEdit): SceneDocument {
-  const joints = doc.skeleton.joints.slice();
-  const weights = doc.weights.data.slice();
-  const edit = make(doc);
-  const store = new SceneStore(doc, new UndoHistory());
-  store.edit(edit.label, edit.fields);
-  assert.equal(store.history.undoCount, 1, `${edit.label}: one undo step`);
-  const after = store.doc;
-  assert.doesNotThrow(() => assertConsistent(after), `${edit.label}: the result is consistent`);
-  assert.ok(store.history.undo(), `${edit.label}: undoes`);
-  for (const key of Object.keys({ ...doc, ...after }) as (keyof SceneDocument)[])
-    assert.ok(store.doc[key] === doc[key], `${edit.label}: undo gives back the same ${key}`);
-  assert.deepStrictEqual(doc.skeleton.joints, joints, `${edit.label}: the input joints are unchanged`);
-  assert.deepStrictEqual(doc.weights.data, weights, `${edit.label}: the input weights are unchanged`);
-  return after;
-}
 
 /** World transforms (#B × 12) at every frame of the document's poses. */
 function worldTransforms(doc: SceneDocument, seq: PoseSequence): Float64Array[] {
@@ -60,7 +40,7 @@ function assertSplit(doc: SceneDocument, bone: number, at: number, what: string)
   const B = boneCountOf(doc);
   const J = doc.skeleton.joints.length / 3;
   const children = Array.from(doc.skeleton.parents.keys()).filter((b) => doc.skeleton.parents[b] === bone);
-  const after = applied(doc, (d) => splitBone(d, bone, at));
+  const after = appliedEdit(doc, (d) => splitBone(d, bone, at));
   assert.equal(boneCountOf(after), B + 1, `${what}: one bone more`);
   assert.equal(after.bindingStale, true, `${what}: the binding is stale`);
   const [s, e] = [doc.skeleton.bones[2 * bone], doc.skeleton.bones[2 * bone + 1]];
@@ -117,7 +97,7 @@ test('splitting a CesiumMan bone keeps its glTF hierarchy and names the second h
   const name = doc.boneNames![bone];
   assert.equal(after.boneNames![boneCountOf(doc)], `${name}.001`, 'the second half is NAME.001');
   assert.equal(after.boneNames![bone], name, 'the first half keeps the name');
-  const again = applied(after, (d) => splitBone(d, bone));
+  const again = appliedEdit(after, (d) => splitBone(d, bone));
   assert.equal(again.boneNames![boneCountOf(after)], `${name}.002`, 'a second split takes the next free suffix');
 });
 
@@ -205,7 +185,7 @@ test('mirroring a 3-bone arm chain gives mirrored joints within 1e-12 and mirror
   for (const centre of [0, 4.25]) {
     const doc = armDocument(centre, ['spine', 'upperarm', 'forearm', 'hand']);
     assert.equal(symmetryPlane(doc), centre, 'the default plane is the middle of the mesh');
-    const after = applied(doc, (d) => mirrorBones(d, [1]));
+    const after = appliedEdit(doc, (d) => mirrorBones(d, [1]));
     assert.equal(boneCountOf(after), 7, `centre ${centre}: three copies`);
     assert.equal(after.bindingStale, true, 'the binding is stale');
     assert.deepStrictEqual(after.boneNames, ['spine', 'upperarm.L', 'forearm.L', 'hand.L', 'upperarm.R', 'forearm.R', 'hand.R'], 'names');
@@ -243,14 +223,14 @@ test('mirroring a 3-bone arm chain gives mirrored joints within 1e-12 and mirror
       assert.equal(limbRoot(doc, bone, 0), root, `centre ${centre}: bone ${bone}'s limb starts at bone ${root}`);
   }
   // Without names: the skeleton's bones get `.L`, the copies `.R`; a chain named in another style keeps it.
-  const unnamed = applied(armDocument(0, null), (d) => mirrorBones(d, [2]));
+  const unnamed = appliedEdit(armDocument(0, null), (d) => mirrorBones(d, [2]));
   assert.deepStrictEqual(unnamed.boneNames, ['bone 0', 'bone 1', 'bone 2.L', 'bone 3.L', 'bone 2.R', 'bone 3.R'], 'default names');
   assert.deepStrictEqual(Array.from(unnamed.skeleton.parents).slice(4), [1, 4], 'the copied forearm hangs from the upper arm (no partner)');
-  const styled = applied(armDocument(0, ['spine', 'upperarm_l', 'forearm', 'hand']), (d) => mirrorBones(d, [2]));
+  const styled = appliedEdit(armDocument(0, ['spine', 'upperarm_l', 'forearm', 'hand']), (d) => mirrorBones(d, [2]));
   assert.deepStrictEqual(styled.boneNames!.slice(2), ['forearm_l', 'hand_l', 'forearm_r', 'hand_r'], 'the names keep the skeleton’s style');
   assert.deepStrictEqual(Array.from(styled.skeleton.parents).slice(4), [1, 4], 'upperarm_l has no partner: the copy hangs from it');
   // A chain named for the right side but lying on the left (+x) keeps its names; the copies take the other side's.
-  const wrongSide = applied(armDocument(0, ['spine', 'upperarm.R', 'forearm_r', 'hand']), (d) => mirrorBones(d, [1]));
+  const wrongSide = appliedEdit(armDocument(0, ['spine', 'upperarm.R', 'forearm_r', 'hand']), (d) => mirrorBones(d, [1]));
   assert.deepStrictEqual(
     wrongSide.boneNames,
     ['spine', 'upperarm.R', 'forearm_r', 'hand.L', 'upperarm.L', 'forearm_l', 'hand.R'],
@@ -259,7 +239,7 @@ test('mirroring a 3-bone arm chain gives mirrored joints within 1e-12 and mirror
 });
 
 test('mirroredPose twice is the identity, and the posed mirrored skeleton is the mirror of the posed original', () => {
-  const doc = applied(armDocument(1.5, ['spine', 'upperarm', 'forearm', 'hand']), (d) => mirrorBones(d, [1]));
+  const doc = appliedEdit(armDocument(1.5, ['spine', 'upperarm', 'forearm', 'hand']), (d) => mirrorBones(d, [1]));
   const B = boneCountOf(doc);
   const random = seededRandom(41);
   const { skeleton } = doc;

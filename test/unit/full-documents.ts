@@ -3,6 +3,7 @@
  * and of the bone edits: CesiumMan as the app opens it (names, a clip with keyframe curves, the kept glTF) with bone
  * scales, paint locks and an example; the course hand with its rotation-matrix poses and weight-solver handles (and a
  * variant with its quaternion pose); the context-aware body with its harmonic weights, 394 frames and four examples.
+ * appliedEdit applies a bone edit to one through a real store and checks the undo step it makes.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,9 +14,12 @@ import { readOff } from '../../workers/formats/off.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
+import type { BoneEdit } from '../../workers/rig/bone-edits.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
-import { boneCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { assertConsistent, boneCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { contextAwareBody } from './context-aware-data.ts';
 import { inProcessIo } from './in-process-io.ts';
 import { dataFile } from './shared-data.ts';
@@ -101,4 +105,51 @@ export function bodyDocument(): SceneDocument {
       hidden: false,
     })),
   });
+}
+
+type TypedArray = Float64Array | Float32Array | Uint32Array | Int32Array | Uint8Array;
+
+/** Every typed array reachable from the document, each with a copy taken now. */
+function snapshot(doc: SceneDocument): [TypedArray, TypedArray][] {
+  const found: [TypedArray, TypedArray][] = [];
+  const seen = new Set<unknown>();
+  const walk = (value: unknown): void => {
+    if (!value || typeof value !== 'object' || seen.has(value)) return;
+    seen.add(value);
+    if (ArrayBuffer.isView(value)) {
+      const array = value as TypedArray;
+      found.push([array, array.slice()]);
+      return;
+    }
+    for (const item of Array.isArray(value) ? value : Object.values(value)) walk(item);
+  };
+  walk(doc);
+  return found;
+}
+
+function assertUnchanged(taken: [TypedArray, TypedArray][], what: string): void {
+  for (const [array, copy] of taken) assert.deepStrictEqual(array, copy, `${what}: an array of the input document changed`);
+}
+
+/**
+ * Applies the edit through a store with a real history: one step, the result consistent, undo gives back the very
+ * same field values, redo the edit's. The input document is checked unchanged.
+ * @returns the edited document
+ */
+export function appliedEdit(doc: SceneDocument, make: (doc: SceneDocument) => BoneEdit): SceneDocument {
+  const taken = snapshot(doc);
+  const edit = make(doc);
+  const store = new SceneStore(doc, new UndoHistory());
+  store.edit(edit.label, edit.fields);
+  assert.equal(store.history.undoCount, 1, `${edit.label}: one undo step`);
+  const after = store.doc;
+  assert.doesNotThrow(() => assertConsistent(after), `${edit.label}: the result is consistent`);
+  assert.ok(store.history.undo(), `${edit.label}: undoes`);
+  for (const key of Object.keys({ ...doc, ...after }) as (keyof SceneDocument)[])
+    assert.ok(store.doc[key] === doc[key], `${edit.label}: undo gives back the same ${key}`);
+  assert.ok(store.history.redo(), `${edit.label}: redoes`);
+  for (const key of Object.keys(edit.fields) as (keyof SceneDocument)[])
+    assert.ok(store.doc[key] === after[key], `${edit.label}: redo gives back the edit's ${key}`);
+  assertUnchanged(taken, edit.label);
+  return after;
 }
