@@ -26,13 +26,11 @@ export class SkeletonDragging implements ToolState {
     if (to.every((v, i) => v === from[i])) return;
     // Moving a joint numbers no bone anew: an open chain goes on from its (moved) last joint.
     const chain = tool.chain;
-    try {
+    tool.tryEdit(() => {
       tool.host.moveJoint(joint, to);
       tool.chain = chain;
       tool.showGuides();
-    } catch (error) {
-      tool.host.tell(error instanceof Error ? error.message : String(error));
-    }
+    });
   }
 
   onCancel(): void {

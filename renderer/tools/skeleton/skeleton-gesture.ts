@@ -73,6 +73,8 @@ export interface SkeletonGesture {
   clickAt(x: number, y: number): void;
   branchFrom(joint: number): void;
   afterClick(): void;
+  /** runs a bone command through the host; a refusal is told (host.tell, its message) instead of thrown */
+  tryEdit(edit: () => void): void;
   endChain(): void;
   dragTarget(pointer: ToolPointer): Vec3;
   showGuides(): void;

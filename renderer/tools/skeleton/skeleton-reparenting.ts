@@ -30,12 +30,10 @@ export class SkeletonReparenting implements ToolState {
     // The new parent is the bone ending at the target; a joint only bones start at (a root's start) has none.
     const parent = boneForJoint(bones, target);
     if (bone < 0) return;
-    try {
+    tool.tryEdit(() => {
       tool.host.reparentBone(bone, parent >= 0 && bones[2 * parent + 1] === target ? parent : null);
       tool.host.selectBone(bone);
-    } catch (error) {
-      tool.host.tell(error instanceof Error ? error.message : String(error));
-    }
+    });
   }
 
   onCancel(): void {

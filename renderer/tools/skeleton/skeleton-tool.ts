@@ -15,7 +15,7 @@
  * the chain ends when the skeleton is no longer the one the tool's own last edit left (an undo, a split, a delete or
  * re-order from the bone list, a fitted template, another skeleton or scene opened).
  */
-import type { SceneDocument } from '../../../workers/scene/scene-document.ts';
+import { errorMessage, type SceneDocument } from '../../../workers/scene/scene-document.ts';
 import type { TriangleMesh } from '../../../workers/formats/types.ts';
 import type { Skeleton } from '../../../workers/rig/skeleton.ts';
 import { volumeMidpoint } from '../../../workers/rig/volume-ray.ts';
@@ -173,16 +173,14 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
     const chain = this.chain;
     if (!chain) this.chain = { point };
     else {
-      try {
+      this.tryEdit(() => {
         const bone =
           'bone' in chain
             ? this.host.insertBone({ parent: chain.bone, tip: point })
             : this.host.insertBone({ parent: null, head: 'point' in chain ? chain.point : from!, tip: point });
         this.chain = { bone };
         this.host.selectBone(bone);
-      } catch (error) {
-        this.host.tell(error instanceof Error ? error.message : String(error));
-      }
+      });
     }
     this.afterClick();
   }
@@ -204,6 +202,14 @@ export class SkeletonTool extends Tool<SkeletonStateName> implements SkeletonGes
   afterClick(): void {
     this.transition(this.chain ? 'chaining' : 'idle');
     this.showGuides();
+  }
+
+  tryEdit(edit: () => void): void {
+    try {
+      edit();
+    } catch (error) {
+      this.host.tell(errorMessage(error));
+    }
   }
 
   /** Where the dragged joint goes for a pointer: the view plane through its start, or with Shift the volume's middle. */
