@@ -290,7 +290,7 @@ test('skeleton tool: a drag moves a joint in the view plane, shown live, one bon
 });
 
 test('skeleton tool: Alt-drag from a joint onto another re-parents the bone ending at the first under the bone ending at the second', () => {
-  const { store, history, click, key, drag } = setup();
+  const { store, history, click, key, drag, told } = setup();
   click([-1, 0, 0]);
   click([0, 0, 0]);
   click([1, 0, 0]);
@@ -304,6 +304,12 @@ test('skeleton tool: Alt-drag from a joint onto another re-parents the bone endi
   assert.deepEqual([...store.doc.skeleton.parents], [-1, 0, 0], 'bone 2 now hangs from bone 0');
   assert.equal(history.undoCount, steps + 1, 'one undo step');
   assert.match(history.undoLabel!, /^Re-parent/);
+  // The same re-parent again is refused: the tool says why and the scene keeps its bones and its undo steps.
+  assert.equal(told.length, 0, 'nothing told before');
+  drag([-0.5, 0.4, 0], [0, 0, 0], { altKey: true });
+  assert.match(told.at(-1) ?? '', /already the parent/, 'the refusal is told');
+  assert.deepEqual([...store.doc.skeleton.parents], [-1, 0, 0], 'the bones as they were');
+  assert.equal(history.undoCount, steps + 1, 'no undo step for a refusal');
 });
 
 test('skeleton tool: Delete deletes the selected bone, S splits it, Shift+M mirrors its limb, each one undo step', () => {
