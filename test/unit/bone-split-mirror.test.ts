@@ -213,14 +213,18 @@ test('mirroring a 3-bone arm chain gives mirrored joints within 1e-12 and mirror
       /mirroring would name both bone 4 \(upperarm\.R\) and the mirror of upperarm\.L “upperarm\.R”/,
     );
     assert.throws(() => mirrorBones(doc, [0]), /spine lies on the mirror plane/);
-    // Up the parents lying wholly on the bone's side: the upper arm starts on the plane (the spine's end).
+    // Up the parents on the bone's side: the upper arm, starting on the plane (the spine's end), is the arm's first
+    // bone, so any bone of the arm mirrors the whole arm; the spine, on the plane, is no limb's.
     for (const [bone, root] of [
       [0, 0],
       [1, 1],
-      [2, 2],
-      [3, 2],
+      [2, 1],
+      [3, 1],
     ])
       assert.equal(limbRoot(doc, bone, 0), root, `centre ${centre}: bone ${bone}'s limb starts at bone ${root}`);
+    // Mirror on the hand: the copies are the whole arm's, the copied upper arm hanging from the spine as the original.
+    const fromHand = appliedEdit(doc, (d) => mirrorBones(d, [limbRoot(d, 3, 0)]));
+    assert.deepStrictEqual(Array.from(fromHand.skeleton.parents), [-1, 0, 1, 2, 0, 4, 5], `centre ${centre}: mirrored from the hand`);
   }
   // Without names: the skeleton's bones get `.L`, the copies `.R`; a chain named in another style keeps it.
   const unnamed = appliedEdit(armDocument(0, null), (d) => mirrorBones(d, [2]));

@@ -29,18 +29,28 @@ export function symmetryPlane(doc: SceneDocument, axis: 0 | 1 | 2 = 0): number {
 }
 
 /**
- * The first bone of the limb `bone` belongs to: up its parents while the parent lies wholly on the bone's side of the
- * symmetry plane, so a click on any bone of an arm mirrors the whole arm and not the spine it hangs from.
+ * The first bone of the limb `bone` belongs to: up its parents while the parent ends on the bone's side of the
+ * symmetry plane and starts on that side or on the plane (a limb's first bone starts at the spine), so a click on any
+ * bone of an arm mirrors the whole arm and not the spine it hangs from. A joint within mirrorBones' tolerance of the
+ * plane is on it.
  * @param axis  the mirror axis (0 = x)
  * @returns a bone index
  */
 export function limbRoot(doc: SceneDocument, bone: number, axis: 0 | 1 | 2): number {
   const { joints, bones, parents } = doc.skeleton;
   const plane = symmetryPlane(doc, axis);
-  const side = (joint: number): number => Math.sign(joints[3 * joint + axis] - plane);
+  const tolerance = 1e-9 * Math.max(doc.diagonal, boundingBox(joints).diagonal);
+  const side = (joint: number): number => {
+    const d = joints[3 * joint + axis] - plane;
+    return Math.abs(d) <= tolerance ? 0 : Math.sign(d);
+  };
   const own = side(bones[2 * bone + 1]);
   let root = bone;
-  for (let p = parents[root]; p >= 0 && side(bones[2 * p]) === own && side(bones[2 * p + 1]) === own; p = parents[p]) root = p;
+  for (let p = parents[root]; p >= 0; p = parents[p]) {
+    const start = side(bones[2 * p]);
+    if (side(bones[2 * p + 1]) !== own || (start !== own && start !== 0)) break;
+    root = p;
+  }
   return root;
 }
 
