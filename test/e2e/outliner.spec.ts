@@ -37,6 +37,14 @@ const listed = (page: Page): Promise<number[]> =>
 const indent = (page: Page, bone: number): Promise<number> =>
   row(page, bone).evaluate((r) => parseFloat((r as HTMLElement).style.paddingLeft));
 
+/** Opens the course hand (hand.off, hand.tgf) with NAMES as its bones' names file, written to a new temporary folder. */
+async function loadNamedHand(page: Page): Promise<void> {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'rigwright-names-'));
+  const namesFile = path.join(folder, 'hand.names');
+  writeFileSync(namesFile, `${NAMES.join('\n')}\n`);
+  await loadFiles(page, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf'), namesFile], 'hand.off');
+}
+
 /** Drags row `from` with the mouse, in steps, to the middle of `to` (a locator) and releases. */
 async function dragRow(page: Page, from: number, to: ReturnType<Page['locator']>, toOffsetY = 0): Promise<void> {
   // The rows as the user sees them: both in the list's visible part.
@@ -56,10 +64,7 @@ test('outliner and bone names: names from the names file in the list and status 
 }) => {
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'rigwright-names-'));
-  const namesFile = path.join(folder, 'hand.names');
-  writeFileSync(namesFile, `${NAMES.join('\n')}\n`);
-  await loadFiles(page, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf'), namesFile], 'hand.off');
+  await loadNamedHand(page);
   expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
   const rest = await skeleton(page);
   expect(rest.names).toEqual(NAMES);
@@ -226,10 +231,7 @@ test('outliner: Escape cancels a row drag; the header’s Split, Mirror, Delete 
 }) => {
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'rigwright-names-'));
-  const namesFile = path.join(folder, 'hand.names');
-  writeFileSync(namesFile, `${NAMES.join('\n')}\n`);
-  await loadFiles(page, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf'), namesFile], 'hand.off');
+  await loadNamedHand(page);
   const rest = await skeleton(page);
   await page.locator('canvas').first().hover();
   await page.keyboard.press('o');
