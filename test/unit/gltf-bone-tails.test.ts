@@ -7,11 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bonesWithoutChildTail, BONE_TAIL_EXTRA } from '../../workers/formats/gltf-export-parts.ts';
+import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { insertBone } from '../../workers/rig/bone-edits.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
-import { bodyDocument } from './full-documents.ts';
+import { bodyDocument, fullCesiumMan } from './full-documents.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { glbJson, withGlbJson } from './glb-json.ts';
 
@@ -52,4 +53,44 @@ test("the course body's leaf ends survive a glTF export and import; the file val
   for (const node of json.nodes) delete node.extras?.[BONE_TAIL_EXTRA];
   const guessed = (await importGltf(withGlbJson(bytes, json), 'body.glb')).skeleton;
   assert.ok(boneJointDistance(skeleton, guessed) > 1e-3 * diagonal, 'without the extras a leaf end is only a guess');
+});
+
+test('in place, the ends stay true: a moved leaf end is written anew, a no-op export keeps the numbers, a file without them gains none', async () => {
+  const body = bodyDocument();
+  const { bytes } = await exportGltf({ mesh: body.mesh, skeleton: body.skeleton, weights: body.weights, name: 'body' }, 'body.glb');
+  const read = await importGltf(bytes, 'body.glb');
+  const edit = { source: read.gltfSource, mesh: read.mesh, skeleton: read.skeleton, weights: read.weights, clips: read.clips };
+  const tailsOf = (glb: Uint8Array): unknown[] =>
+    glbJson<{ nodes: { extras?: Record<string, unknown> }[] }>(glb).nodes.map((n) => n.extras?.[BONE_TAIL_EXTRA] ?? null);
+
+  // Nothing changed: the same extras, number for number.
+  const same = await exportGltfInPlace(edit, 'same.glb');
+  assert.deepEqual(tailsOf(same.bytes), tailsOf(bytes), 'a no-op export keeps every tail as the file had it');
+
+  // A leaf's end moved (its bone's length and direction change): re-import finds it where it was moved to.
+  const leaf = Array.from(read.skeleton.parents.keys()).find((b) => !read.skeleton.parents.includes(b))!;
+  const joints = read.skeleton.joints.slice();
+  const e = 3 * read.skeleton.bones[2 * leaf + 1];
+  joints[e] += 0.05;
+  joints[e + 1] -= 0.02;
+  const moved = { ...read.skeleton, joints };
+  const out = await exportGltfInPlace({ ...edit, skeleton: moved }, 'moved.glb');
+  const back = (await importGltf(out.bytes, 'moved.glb')).skeleton;
+  const b = 3 * back.bones[2 * leaf + 1];
+  assert.ok(
+    Math.hypot(back.joints[b] - joints[e], back.joints[b + 1] - joints[e + 1], back.joints[b + 2] - joints[e + 2]) < 1e-6 * body.diagonal,
+    'the moved leaf end comes back where it was moved to',
+  );
+
+  // A file that never had them (CesiumMan) gains none in a no-op export.
+  const cesium = await fullCesiumMan();
+  const source = cesium.gltfSource!;
+  const plain = await exportGltfInPlace(
+    { source, mesh: cesium.mesh, skeleton: cesium.skeleton, weights: cesium.weights, clips: cesium.clips ?? [] },
+    'CesiumMan.glb',
+  );
+  assert.ok(
+    tailsOf(plain.bytes).every((t) => t === null),
+    'no tails written into a file that had none',
+  );
 });

@@ -57,6 +57,7 @@ import {
   writeGltfJson,
 } from './gltf-export.ts';
 import { importGltf, readCheckedGltf, type GltfImportResult } from './gltf-import.ts';
+import { BONE_TAIL_EXTRA, bonesWithoutChildTail } from './gltf-export-parts.ts';
 import { composeTrs, identity, invertAffine, multiply, transformPoint } from './gltf-numbers.ts';
 import { quantizeSkinWeights } from './gltf-skin-weights.ts';
 import type { DenseMatrix, GltfSource, MeshPart, TriangleMesh } from './types.ts';
@@ -431,6 +432,7 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
   });
   const restWorld = new Map<GltfNode, Float64Array>();
   const bindFrames = bindFramesOf(jointNodes, skins, skinToWorld);
+  writeBoneTails(skeleton, jointNodes as GltfNode[], bindFrames, newBones, diagonal);
   const morphs = edit.poseSpace
     ? addExampleMorphs(doc, edit.poseSpace, edit.clips, parts, partPrimitives, skinToWorld, firstSkin, warnings, fail)
     : null;
@@ -671,6 +673,45 @@ function setLocalFromWorld(node: GltfNode, world: Float64Array): void {
   const { t, r, s } = decompose(local);
   const stored = <T extends number[]>(values: T): T => values.map(Math.fround) as T;
   node.setTranslation(stored(t)).setRotation(stored(r)).setScale(stored(s));
+}
+
+/**
+ * The bone ends a fresh export writes (BONE_TAIL_EXTRA, exportGltf) kept true in place: a joint node that has one gets
+ * the bone's present end in its bind frame (B_b⁻¹ · end), or loses it where the children now give the end; a new
+ * joint node gets one where they do not. A file's joint without one keeps its extras as they are (a no-op export
+ * changes nothing; its end is the importer's to find, as when it was read).
+ */
+function writeBoneTails(
+  skeleton: Skeleton,
+  jointNodes: GltfNode[],
+  bindFrames: Float64Array[],
+  newBones: readonly number[],
+  diagonal: number,
+): void {
+  const wanted = new Set(bonesWithoutChildTail(skeleton));
+  const inverse = new Float64Array(16);
+  jointNodes.forEach((node, b) => {
+    const extras = { ...node.getExtras() };
+    const has = BONE_TAIL_EXTRA in extras;
+    if (!wanted.has(b)) {
+      if (!has) return;
+      delete extras[BONE_TAIL_EXTRA];
+      node.setExtras(extras);
+      return;
+    }
+    if (!has && !newBones.includes(b)) return;
+    const e = 3 * skeleton.bones[2 * b + 1];
+    const end = skeleton.joints.subarray(e, e + 3);
+    const old = extras[BONE_TAIL_EXTRA];
+    if (Array.isArray(old) && old.length === 3) {
+      // Still where the file says: the file's numbers stay, bit for bit.
+      const at = transformPoint(bindFrames[b], old as number[]);
+      if (Math.hypot(at[0] - end[0], at[1] - end[1], at[2] - end[2]) <= 1e-9 * diagonal) return;
+    }
+    if (!invertAffine(bindFrames[b], 0, inverse, 0)) return;
+    extras[BONE_TAIL_EXTRA] = transformPoint(inverse, end);
+    node.setExtras(extras);
+  });
 }
 
 /**
