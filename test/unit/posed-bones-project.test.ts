@@ -65,6 +65,16 @@ test('broken posed bones are refused, naming the field and the bone', async () =
   const badRotation = await saved({ ...doc, posedBones: { ...doc.posedBones!, rotations } });
   assert.throws(
     () => readProjectFile(badRotation, 'hand.rig.glb'),
-    (error: unknown) => error instanceof FormatError && error.where.endsWith('posedBones.rotations') && /bone 4/.test(error.reason),
+    (error: unknown) =>
+      error instanceof FormatError && error.where.endsWith('posedBones.rotations') && /bone 4 is not a rotation/.test(error.reason),
+  );
+  // A matrix that is no rotation (a scale) is refused as a pose file's would be.
+  const scaled = doc.posedBones!.rotations.slice();
+  for (const k of [0, 4, 8]) scaled[9 * 5 + k] *= 2;
+  const badScale = await saved({ ...doc, posedBones: { ...doc.posedBones!, rotations: scaled } });
+  assert.throws(
+    () => readProjectFile(badScale, 'hand.rig.glb'),
+    (error: unknown) =>
+      error instanceof FormatError && error.where.endsWith('posedBones.rotations') && /bone 5 is not a rotation/.test(error.reason),
   );
 });

@@ -905,8 +905,7 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ReadProjec
     const posed = r.object(`${S}.posedBones`, scene.posedBones);
     const rotations = r.array(`${S}.posedBones.rotations`, posed.rotations, 'float64', 9 * boneCount) as Float64Array;
     const bones = r.array(`${S}.posedBones.bones`, posed.bones, 'uint8', boneCount) as Uint8Array;
-    const bad = rotations.findIndex((x) => !Number.isFinite(x));
-    if (bad >= 0) r.fail(`${S}.posedBones.rotations`, `bone ${Math.floor(bad / 9)} has ${rotations[bad]} in its rotation`);
+    r.rotations(`${S}.posedBones.rotations`, rotations, (block) => `bone ${block}`);
     const flag = bones.findIndex((x) => x > 1);
     if (flag >= 0) r.fail(`${S}.posedBones.bones`, `bone ${flag} is marked ${bones[flag]}, not 0 or 1`);
     posedBones = { rotations, bones };
