@@ -284,6 +284,10 @@ function poseTool(app: AppPartsHost): PoseTool {
     rayThrough: (x, y) => app.viewport.rayThrough(x, y),
     viewDirection: () => app.viewport.viewAxes().view,
     skeleton: () => app.store.doc.skeleton,
+    onSkeletonChange: (listener) =>
+      void app.store.subscribe((change) => {
+        if (change.kind === 'document' && change.previous.skeleton !== app.store.doc.skeleton) listener();
+      }),
     shown: () => app.shown(),
     evaluated: () => app.evaluator,
     live: (posed) => app.showLive(posed),

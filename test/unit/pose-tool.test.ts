@@ -104,6 +104,10 @@ function setup() {
       return [view.x, view.y, view.z];
     },
     skeleton: () => store.doc.skeleton,
+    onSkeletonChange: (listener) =>
+      void store.subscribe((change) => {
+        if (change.kind === 'document' && change.previous.skeleton !== store.doc.skeleton) listener();
+      }),
     shown,
     evaluated: () => evaluator,
     live: (posed) => (view.live = posed),
@@ -249,11 +253,25 @@ test('the IK pole belongs to the skeleton it was set for: a bone edit or another
   const renamed = renameBone(store.doc, FOREARM, 'forearm.L');
   store.edit(renamed.label, renamed.fields);
   assert.deepEqual(tool.pole, [0.4, -0.3, 0.5], 'a rename keeps the skeleton, and the pole');
-  const moved = moveJoints(store.doc, [{ joint: WRIST, position: [0.7, 0.2, 0.1] }]);
-  store.edit(moved.label, moved.fields);
+  const move = () => {
+    const moved = moveJoints(store.doc, [{ joint: WRIST, position: [0.7, 0.2, 0.1] }]);
+    store.edit(moved.label, moved.fields);
+  };
+  move();
   assert.equal(tool.pole, null, 'a rest joint moved: the pole goes');
   store.history.undo();
   assert.equal(tool.pole, null, 'and stays gone after an undo');
+  // Nothing reads the pole between the edit and its undo, which brings back the skeleton the pole was set for.
+  tool.pole = [0.4, -0.3, 0.5];
+  move();
+  store.history.undo();
+  assert.equal(tool.pole, null, 'unread until after the undo: still gone');
+  // Set on the edited skeleton, then the edit undone (the skeleton the pole was set for goes), then redone.
+  store.history.redo();
+  tool.pole = [0.4, -0.3, 0.5];
+  store.history.undo();
+  store.history.redo();
+  assert.equal(tool.pole, null, 'an undo lets it go too, and a redo does not bring it back');
   tool.pole = [0.4, -0.3, 0.5];
   const fitted = { ...store.doc.skeleton, joints: Float64Array.from(store.doc.skeleton.joints) };
   store.open({ ...store.doc, skeleton: fitted }, 'opened reference.obj');

@@ -24,6 +24,8 @@ export interface PoseToolHost {
   /** the camera's unit viewing direction, world axes */
   viewDirection(): [number, number, number];
   skeleton(): Skeleton;
+  /** calls `listener` after every change of the document's skeleton (a bone edit, its undo or redo, another scene) */
+  onSkeletonChange(listener: () => void): void;
   /** the pose on screen, brought up to date (its rotations, translations, scales, and #J × 3 posed joints) */
   shown(): ShownPose & { readonly joints: Float64Array };
   /** the pose last evaluated, as it is (refresh runs while a new pose is being applied) */

@@ -12,7 +12,6 @@
  */
 import { Tool } from '../tool.ts';
 import { boneRestFrame, multiply3, parentWorldRotation, type PoseSpace } from '../../../workers/rig/bone-rotations.ts';
-import type { Skeleton } from '../../../workers/rig/skeleton.ts';
 import { PoseIdle } from './pose-idle.ts';
 import { SelectPointing } from '../select/select-tool.ts';
 import { PoseRotating } from './pose-rotating.ts';
@@ -31,8 +30,8 @@ export class PoseTool extends Tool<PoseStateName> implements PoseGesture {
   private spaceShown: PoseSpace = 'local';
   /** dragging the end joint solves two-bone IK instead of showing the gizmo */
   private ikMode = false;
-  /** the pole point set and the skeleton it was set for */
-  private poleSet: { point: number[]; skeleton: Skeleton } | null = null;
+  /** the pole point set, world; null: none (the skeleton changed since it was set) */
+  private poleSet: number[] | null = null;
 
   constructor(readonly host: PoseToolHost) {
     super('pose', {
@@ -41,6 +40,8 @@ export class PoseTool extends Tool<PoseStateName> implements PoseGesture {
       rotating: new PoseRotating(() => this),
       reaching: new PoseReaching(() => this),
     });
+    // Let go at the change itself: an undo may later bring back the skeleton the pole was set for, not its pole.
+    host.onSkeletonChange(() => (this.poleSet = null));
   }
 
   get space(): PoseSpace {
@@ -55,15 +56,14 @@ export class PoseTool extends Tool<PoseStateName> implements PoseGesture {
 
   /**
    * A pole point the bend plane goes through (world), or null: the bend plane the limb has now. A pole belongs to the
-   * skeleton it was set for: another scene, or a bone edit (which makes a new skeleton), lets it go.
+   * skeleton it was set for: any change of the skeleton (another scene, a bone edit, its undo or redo) lets it go.
    */
   get pole(): number[] | null {
-    if (this.poleSet && this.poleSet.skeleton !== this.host.skeleton()) this.poleSet = null;
-    return this.poleSet ? this.poleSet.point : null;
+    return this.poleSet;
   }
 
   set pole(point: readonly number[] | null) {
-    this.poleSet = point ? { point: [point[0], point[1], point[2]], skeleton: this.host.skeleton() } : null;
+    this.poleSet = point ? [point[0], point[1], point[2]] : null;
   }
 
   get ik(): boolean {
