@@ -223,8 +223,13 @@ export function poseCommands(app: PoseCommandsHost): HandlersFor<PoseCommandId> 
         if (!pole) throw new Error(`pose.poleFromView: ${nameOf(bone)} has no parent bone; two-bone IK turns a bone and its parent`);
         poseTool.setPole(pole);
       },
-      canRun: () => app.boneSelection.bone >= 0 && !poseView.rest,
-      refusal: () => (poseView.rest ? 'the rest pose is shown: the pole goes by the pose, turn Rest off first' : 'no bone is selected'),
+      canRun: () => app.boneSelection.bone >= 0 && !poseView.rest && store.doc.skeleton.parents[app.boneSelection.bone] >= 0,
+      refusal: () =>
+        poseView.rest
+          ? 'the rest pose is shown: the pole goes by the pose, turn Rest off first'
+          : app.boneSelection.bone < 0
+            ? 'no bone is selected'
+            : `${nameOf(app.boneSelection.bone)} has no parent bone; two-bone IK turns a bone and its parent`,
     },
     'pose.rotate': {
       run: (argument) => {

@@ -508,7 +508,9 @@ test('pose.poleFromView puts the pole in front of the elbow toward the camera; p
   void commands.execute('pose.pole');
   assert.equal(poseTool.pole, null, 'no argument clears the pole');
   boneSelection.select(0);
-  assert.throws(() => commands.execute('pose.poleFromView'), /pose\.poleFromView: bone 0 has no parent bone/);
+  assert.equal(commands.isEnabled('pose.poleFromView'), false, 'greyed on a root bone');
+  assert.equal(commands.refusal('pose.poleFromView'), 'bone 0 has no parent bone; two-bone IK turns a bone and its parent');
+  assert.throws(() => commands.execute('pose.poleFromView'), /pose\.poleFromView.*bone 0 has no parent bone/);
   boneSelection.select(FOREARM);
   poseView.rest = true;
   assert.throws(() => commands.execute('pose.poleFromView'), /the rest pose is shown/);
