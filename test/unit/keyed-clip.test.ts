@@ -303,8 +303,15 @@ test('setKeysAt sets keys at many frames in one copy: the same clip as setting t
   }
   for (let f = 0; f < L; f++) assertMatrix(frameOf(atOnce, f, 3), [1, 0, 0, 0, 1, 0, 0, 0, 1], 0, `frame ${f}: unkeyed bone 3 rests`);
   const rotation = quaternionMatrix([0, 0, 0, 1]);
-  assert.throws(() => setKeysAt(empty, [{ frame: L, bone: 0, rotation }]), /setKeysAt: frame 40 is out of range: the clip has 40 frames/);
-  assert.throws(() => setKeysAt(empty, [{ frame: 0, bone: B, rotation }]), /setKeysAt: bone 4 is out of range: the clip has 4 bones/);
+  const good = { frame: 2, bone: 1, rotation };
+  assert.throws(
+    () => setKeysAt(empty, [good, { frame: L, bone: 0, rotation }]),
+    /setKeysAt: entry 1: frame 40 is out of range: the clip has 40 frames/,
+  );
+  assert.throws(
+    () => setKeysAt(empty, [good, { frame: 5, bone: 0, rotation }, { frame: 0, bone: B, rotation }]),
+    /setKeysAt: entry 2: bone 4 is out of range: the clip has 4 bones/,
+  );
   assert.throws(
     () =>
       setKeysAt(empty, [

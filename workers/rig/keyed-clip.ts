@@ -81,9 +81,9 @@ export function setKeysAt(seq: PoseSequence, entries: readonly KeyEntry[]): Pose
   const seen = new Map<number, number>();
   for (let i = 0; i < entries.length; i++) {
     const { frame, bone, rotation } = entries[i];
-    checkFrame(m, frame, 'setKeysAt');
+    checkFrame(m, frame, `setKeysAt: entry ${i}`);
     if (!Number.isInteger(bone) || bone < 0 || bone >= B)
-      throw new Error(`setKeysAt: bone ${bone} is out of range: the clip has ${B} bones`);
+      throw new Error(`setKeysAt: entry ${i}: bone ${bone} is out of range: the clip has ${B} bones`);
     if (rotation.length !== 9) throw new Error(`setKeysAt: entry ${i} has ${rotation.length} numbers, not a 3×3 rotation (9)`);
     const earlier = seen.get(B * frame + bone);
     if (earlier !== undefined) throw new Error(`setKeysAt: entry ${i} keys bone ${bone} at frame ${frame} again (entry ${earlier} too)`);
