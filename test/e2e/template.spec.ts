@@ -12,18 +12,7 @@ import { dataFile, gpuCpuDeviation, loadFiles, openApp } from './app-driver.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { windingNumber, type Vec3 } from '../../workers/rig/volume-ray.ts';
-
-/** 0-based joints of the course skeleton (skeleton.tgf) at each humanoid marker's place on the body. */
-const COURSE_JOINTS: Record<string, number> = {
-  chin: 12,
-  'wrist.L': 20,
-  'wrist.R': 21,
-  'elbow.L': 18,
-  'elbow.R': 19,
-  'knee.L': 4,
-  'knee.R': 5,
-  groin: 0,
-};
+import { COURSE_JOINTS } from '../unit/body-markers.ts';
 
 interface TemplateState {
   panelOpen: boolean;

@@ -21,6 +21,18 @@ import { dataFile } from './shared-data.ts';
 /** The course body's mesh. */
 export const body: TriangleMesh = readObj(readFileSync(dataFile('context-aware', 'reference.obj'), 'utf8'), 'reference.obj').mesh;
 
+/** 0-based joints of the course skeleton (skeleton.tgf) at each humanoid marker's place on the body. */
+export const COURSE_JOINTS: Record<string, number> = {
+  chin: 12,
+  'wrist.L': 20,
+  'wrist.R': 21,
+  'elbow.L': 18,
+  'elbow.R': 19,
+  'knee.L': 4,
+  'knee.R': 5,
+  groin: 0,
+};
+
 function vertexes(mesh: TriangleMesh): Vec3[] {
   const out: Vec3[] = [];
   for (let i = 0; i < mesh.positions.length; i += 3) out.push([mesh.positions[i], mesh.positions[i + 1], mesh.positions[i + 2]]);

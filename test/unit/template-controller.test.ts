@@ -27,6 +27,7 @@ import { boneCountOf, demoDocument } from '../../workers/scene/scene-document.ts
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
+import { COURSE_JOINTS } from './body-markers.ts';
 import { inProcessIo as io, textFile } from './in-process-io.ts';
 import { dataFile } from './shared-data.ts';
 
@@ -44,18 +45,6 @@ const frontHost = (store: SceneStore) => ({
   cameraAxes: () => ({ view: [0, 0, -1] as Vec3, up: [0, 1, 0] as Vec3 }),
   selection: new BoneSelection(store),
 });
-
-/** 0-based joints of the course skeleton (skeleton.tgf) each humanoid marker goes to: its place on the body. */
-const COURSE_JOINTS: Record<string, number> = {
-  chin: 12,
-  'wrist.L': 20,
-  'wrist.R': 21,
-  'elbow.L': 18,
-  'elbow.R': 19,
-  'knee.L': 4,
-  'knee.R': 5,
-  groin: 0,
-};
 
 async function bareBody(): Promise<SceneStore> {
   const body = textFile('reference.obj', readFileSync(dataFile('context-aware', 'reference.obj'), 'utf8'));
