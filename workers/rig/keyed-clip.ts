@@ -117,9 +117,7 @@ export function deleteKeys(seq: PoseSequence, frame: number, bones?: readonly nu
   if (bones) checkBones(m, bones, 'deleteKeys');
   const out = editable(m);
   const B = m.boneCount;
-  const keyed = (bones ?? allBones(B)).filter((b) => out.keys[B * frame + b]);
-  if (keyed.length === 0)
-    throw new Error(`deleteKeys: no key at frame ${frame}${bones ? ` of bone${bones.length === 1 ? '' : 's'} ${bones.join(', ')}` : ''}`);
+  const keyed = keyedBonesAt(out, frame, bones, 'deleteKeys');
   for (const b of keyed) {
     out.keys[B * frame + b] = 0;
     rebuildBone(out, b);
@@ -139,9 +137,7 @@ export function moveKeys(seq: PoseSequence, from: number, to: number, bones?: re
   if (bones) checkBones(m, bones, 'moveKeys');
   const out = editable(m);
   const B = m.boneCount;
-  const keyed = (bones ?? allBones(B)).filter((b) => out.keys[B * from + b]);
-  if (keyed.length === 0)
-    throw new Error(`moveKeys: no key at frame ${from}${bones ? ` of bone${bones.length === 1 ? '' : 's'} ${bones.join(', ')}` : ''}`);
+  const keyed = keyedBonesAt(out, from, bones, 'moveKeys');
   if (from === to) return out;
   for (const b of keyed) {
     out.rotations.copyWithin(9 * (B * to + b), 9 * (B * from + b), 9 * (B * from + b) + 9);
@@ -311,6 +307,24 @@ function rebuildBone(seq: MatrixSequence & { keys: Uint8Array }, b: number): voi
 const IDENTITY = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);
 
 const allBones = (B: number): number[] => Array.from({ length: B }, (_, b) => b);
+
+/**
+ * The bones of `bones` (default: every bone) with a key at `frame`.
+ * @param what - The operation, for the error's message.
+ * @throws Error, naming `what`, the frame and the bones asked for, when none of them has a key there
+ */
+function keyedBonesAt(
+  seq: MatrixSequence & { keys: Uint8Array },
+  frame: number,
+  bones: readonly number[] | undefined,
+  what: string,
+): number[] {
+  const B = seq.boneCount;
+  const keyed = (bones ?? allBones(B)).filter((b) => seq.keys[B * frame + b]);
+  if (keyed.length === 0)
+    throw new Error(`${what}: no key at frame ${frame}${bones ? ` of bone${bones.length === 1 ? '' : 's'} ${bones.join(', ')}` : ''}`);
+  return keyed;
+}
 
 function checkFrame(seq: MatrixSequence, frame: number, what: string): void {
   if (!Number.isInteger(frame) || frame < 0 || frame >= seq.frameCount)
