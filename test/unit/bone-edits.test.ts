@@ -9,13 +9,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deleteBone, insertBone, moveJoints, renameBone, reorderBones, reparentBone } from '../../workers/rig/bone-edits.ts';
-import { forwardKinematics, poseForwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import { evaluateKeyframeCurves } from '../../workers/rig/keyframe-curves.ts';
 import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
-import { appliedEdit, bodyDocument, fullCesiumMan, handDocument } from './full-documents.ts';
+import { appliedEdit, bodyDocument, fullCesiumMan, handDocument, worldTransforms } from './full-documents.ts';
 import { seededRandom } from './seeded-random.ts';
 
 /** The fields a bone edit may change, for comparing documents. */
@@ -33,19 +33,6 @@ function boneState(doc: SceneDocument): unknown {
     examples: doc.examples,
     jointNodes: doc.gltfSource?.jointNodes,
   };
-}
-
-/** World transforms (#B × 12) of every frame of a pose sequence (a quaternion pose: its final pose). */
-function worldTransforms(doc: SceneDocument, seq: PoseSequence): Float64Array[] {
-  const B = boneCountOf(doc);
-  const frames = seq.kind === 'matrices' ? seq.frameCount : 1;
-  const rotations = new Float64Array(9 * B);
-  const translations = new Float64Array(3 * B);
-  return Array.from({ length: frames }, (_, f) => {
-    const out = new Float64Array(12 * B);
-    poseForwardKinematics(doc.skeleton, seq, seq.kind === 'matrices' ? f : 1, rotations, translations, out);
-    return out;
-  });
 }
 
 /**

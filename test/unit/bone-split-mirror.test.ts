@@ -12,29 +12,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { splitBone } from '../../workers/rig/bone-edits.ts';
-import { forwardKinematics, poseForwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
+import { forwardKinematics, posedJointPositions } from '../../workers/rig/forward-kinematics.ts';
 import { limbRoot, mirrorBones, mirroredPose, symmetryPlane } from '../../workers/rig/mirror-bones.ts';
-import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { mirroredName, sideOfName, sideStyleOf, withSide } from '../../workers/rig/side-names.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { boneCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
-import { appliedEdit, bodyDocument, fullCesiumMan } from './full-documents.ts';
+import { appliedEdit, bodyDocument, fullCesiumMan, worldTransforms } from './full-documents.ts';
 import { quaternionMatrix } from './rotation-matrix.ts';
 import { seededRandom } from './seeded-random.ts';
-
-/** World transforms (#B × 12) at every frame of the document's poses. */
-function worldTransforms(doc: SceneDocument, seq: PoseSequence): Float64Array[] {
-  const B = boneCountOf(doc);
-  const frames = seq.kind === 'matrices' ? seq.frameCount : 1;
-  const rotations = new Float64Array(9 * B);
-  const translations = new Float64Array(3 * B);
-  return Array.from({ length: frames }, (_, f) => {
-    const out = new Float64Array(12 * B);
-    poseForwardKinematics(doc.skeleton, seq, seq.kind === 'matrices' ? f : 1, rotations, translations, out);
-    return out;
-  });
-}
 
 function assertSplit(doc: SceneDocument, bone: number, at: number, what: string): SceneDocument {
   const B = boneCountOf(doc);

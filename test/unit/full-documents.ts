@@ -15,6 +15,8 @@ import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
 import type { BoneEdit } from '../../workers/rig/bone-edits.ts';
+import { poseForwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { assertConsistent, boneCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
@@ -152,4 +154,17 @@ export function appliedEdit(doc: SceneDocument, make: (doc: SceneDocument) => Bo
     assert.ok(store.doc[key] === after[key], `${edit.label}: redo gives back the edit's ${key}`);
   assertUnchanged(taken, edit.label);
   return after;
+}
+
+/** World transforms (#B × 12) of every frame of a pose sequence (a quaternion pose: its final pose). */
+export function worldTransforms(doc: SceneDocument, seq: PoseSequence): Float64Array[] {
+  const B = boneCountOf(doc);
+  const frames = seq.kind === 'matrices' ? seq.frameCount : 1;
+  const rotations = new Float64Array(9 * B);
+  const translations = new Float64Array(3 * B);
+  return Array.from({ length: frames }, (_, f) => {
+    const out = new Float64Array(12 * B);
+    poseForwardKinematics(doc.skeleton, seq, seq.kind === 'matrices' ? f : 1, rotations, translations, out);
+    return out;
+  });
 }
