@@ -27,9 +27,18 @@ export function exampleColor(index: number): string {
   return `hsl(${(index * 137.5 + 28) % 360}, 75%, 62%)`;
 }
 
-const KERNEL_LABELS: Record<string, string> = { gaussian: 'Gaussian', linear: 'linear φ = r', cubic: 'cubic φ = r³' };
-const KERNEL_TITLE =
-  'Radial basis function over the pose distance: Gaussian exp(−(r/σ)²) with σ = the mean distance from each example to its nearest other; linear and cubic have no width';
+type RbfKernel = PoseSpaceController['kernel'];
+
+/** Each kernel's option label and its part of the list's tooltip (r: the pose distance). */
+const KERNEL_TEXT: Record<RbfKernel, { label: string; title: string }> = {
+  gaussian: { label: 'Gaussian', title: 'Gaussian exp(−(r/σ)²) with σ = the mean distance from each example to its nearest other' },
+  linear: { label: 'linear φ = r', title: 'linear φ = r, no width' },
+};
+
+/** The Kernel list's tooltip: the kernels offered, and only those. */
+function kernelTitle(kernels: readonly RbfKernel[]): string {
+  return `Radial basis function over the pose distance r: ${kernels.map((k) => KERNEL_TEXT[k].title).join('; ')}`;
+}
 
 export class ExamplesPanel {
   readonly root: HTMLElement;
@@ -94,12 +103,12 @@ export class ExamplesPanel {
 
     const weights = section(this.root, 'Pose-space weights');
     this.kernelSelect = element('select', 'kernel-select');
-    for (const kernel of host.posespace.kernels) this.kernelSelect.add(new Option(KERNEL_LABELS[kernel] ?? kernel, kernel));
+    for (const kernel of host.posespace.kernels) this.kernelSelect.add(new Option(KERNEL_TEXT[kernel].label, kernel));
     this.kernelSelect.addEventListener('change', () => {
       void commands.invoke('examples.kernel', this.kernelSelect.value);
       this.kernelSelect.blur();
     });
-    this.kernelSelect.title = KERNEL_TITLE;
+    this.kernelSelect.title = kernelTitle(host.posespace.kernels);
     labelled(weights, 'Kernel ', this.kernelSelect);
     weights.append(
       element('p', 'dim', 'Bars: each example’s weight a_j at the frame shown (Eq. 8, sums to 1). Context LBS / DQS under Skin use them.'),

@@ -21,8 +21,10 @@ import { samplePose } from '../rig/pose-sequence.ts';
  * 'gaussian'  φ(r) = exp(−(r/σ)²), width σ (see PoseSpaceOptions.width)
  * 'linear'    φ(r) = r, the polyharmonic spline of order 1: no width; Φ is non-singular for distinct poses
  * Higher polyharmonic kernels without their polynomial term are not offered: the thin plate r² ln r vanishes at
- * r = 1 (two examples at distance 1 give a singular Φ), and on the body's 394 frames the cubic r³ lets the raw sum
- * Σ_j a_j come within 3e-3 of zero, so that Eq. 8 scales the weights up to 2000.
+ * r = 1 (two examples at distance 1 give a singular Φ); the cubic r³ is conditionally positive definite only of
+ * order 2, so without the linear polynomial term (which the handout's J-by-J system does not have) Φ is singular
+ * for some sets of distinct poses, and on the body's 394 frames it lets the raw sum Σ_j a_j come within 3e-3 of
+ * zero, so that Eq. 8 scales the weights up to 2000.
  */
 export type RbfKernel = 'gaussian' | 'linear';
 
