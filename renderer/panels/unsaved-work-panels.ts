@@ -149,10 +149,14 @@ export class RecoveryPrompt {
   }
 }
 
-/** The modal question before unsaved changes go: Save, Discard or Cancel (Escape cancels). */
+/**
+ * The modal question before unsaved changes go: Save, Discard or Cancel. Save has the focus, so Enter keeps the work;
+ * Escape cancels.
+ */
 export class SaveChangesDialog {
   readonly dialog: HTMLDialogElement;
   private readonly question: HTMLElement;
+  private readonly saveButton: HTMLButtonElement;
   private resolve: ((choice: SaveChoice) => void) | null = null;
 
   constructor() {
@@ -164,14 +168,21 @@ export class SaveChangesDialog {
     const footer = element('div', 'export-footer');
     const discard = button(footer, 'Discard');
     const cancel = button(footer, 'Cancel');
-    const save = button(footer, 'Save', true);
+    this.saveButton = button(footer, 'Save', true);
+    // Opened, the dialog focuses Save (not its first button, Discard): Enter must never throw work away.
+    this.saveButton.autofocus = true;
     discard.classList.add('save-changes-discard');
     discard.addEventListener('click', () => this.answer('discard'));
     cancel.addEventListener('click', () => this.answer('cancel'));
-    save.addEventListener('click', () => this.answer('save'));
+    this.saveButton.addEventListener('click', () => this.answer('save'));
     this.dialog.addEventListener('cancel', (event) => {
       event.preventDefault();
       this.answer('cancel');
+    });
+    // Closed any other way while asking (the browser may close it on Escape without a cancelable 'cancel'): Cancel.
+    // The event comes a task after the close, so a dialog opened again meanwhile is a new question and stays.
+    this.dialog.addEventListener('close', () => {
+      if (this.resolve && !this.dialog.open) this.answer('cancel');
     });
     this.dialog.append(header, footer);
     document.body.append(this.dialog);
@@ -186,6 +197,7 @@ export class SaveChangesDialog {
     this.resolve?.('cancel');
     this.question.textContent = `Save changes to ${name}?`;
     if (!this.dialog.open) this.dialog.showModal();
+    this.saveButton.focus({ preventScroll: true });
     return new Promise((resolve) => (this.resolve = resolve));
   }
 
