@@ -47,6 +47,14 @@ export const BRUSH_DEFAULTS: Required<BrushSettings> = {
 export const DAB_MODES: readonly DabMode[] = ['add', 'subtract', 'set', 'smooth', 'sample'];
 export const BRUSH_FALLOFFS: readonly BrushFalloff[] = ['smooth', 'linear', 'constant'];
 
+/** A stroke's undo step, by the brush mode it painted with. */
+export const STROKE_LABELS: Readonly<Record<Exclude<DabMode, 'sample'>, string>> = {
+  add: 'Paint stroke',
+  subtract: 'Subtract stroke',
+  set: 'Set stroke',
+  smooth: 'Smooth stroke',
+};
+
 export type PaintCommand = 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-';
 
 /** The skinned mesh's influence texture: a vertex's row, then the upload of the rows packed. */
@@ -117,6 +125,8 @@ export class PaintController {
   message: string | null = null;
   /** world positions of the last stroke's dabs (x y z …) */
   lastStroke: number[] = [];
+  /** the brush mode of the open stroke's first dab (its undo step's name), or null before one */
+  private strokeMode: Exclude<DabMode, 'sample'> | null = null;
   /** durations (ms) of the latest dabs, flushes and cursor moves outside strokes */
   readonly times = { dabs: [] as number[], flushes: [] as number[], hovers: [] as number[] };
   private current: PaintSession | null = null;
@@ -247,23 +257,30 @@ export class PaintController {
 
   beginStroke(): void {
     this.lastStroke = [];
+    this.strokeMode = null;
     this.ensureSession().beginStroke();
   }
 
   /** One dab (its vertices gathered into the session's context; a stroke is open unless sampling). @returns the sampled weight */
   dab(bone: number, dab: Dab): number {
-    if (dab.mode !== 'sample') this.lastStroke.push(dab.centre[0], dab.centre[1], dab.centre[2]);
+    if (dab.mode !== 'sample') {
+      this.lastStroke.push(dab.centre[0], dab.centre[1], dab.centre[2]);
+      this.strokeMode ??= dab.mode;
+    }
     const value = this.ensureSession().dab(bone, dab);
     this.queueFlush();
     return value;
   }
 
-  /** Ends the open stroke as one undo step ("Paint stroke"). */
+  /**
+   * Ends the open stroke as one undo step named by the brush mode of its first dab ("Paint stroke", "Smooth stroke",
+   * see STROKE_LABELS); a stroke that changed no weight (all under locked bones, say) adds no step.
+   */
   endStroke(): void {
     const session = this.current;
     if (!session?.strokeOpen) return;
     this.flush();
-    this.pushEdit('Paint stroke', session.endStroke());
+    this.pushEdit(STROKE_LABELS[this.strokeMode ?? 'add'], session.endStroke());
   }
 
   /** Escape: the open stroke's rows go back; nothing reaches the document or the history. */

@@ -631,3 +631,19 @@ test('a stroke record lists each changed row once; cancelling puts every row bac
   assert.throws(() => endStroke(history), /no open stroke/);
   assert.throws(() => recordRows(history, [0], 1), /no open stroke/);
 });
+
+test('a stroke ends with the rows it changed: rows it recorded but kept (a locked bone), or put back, are left out', () => {
+  const w: PaintWeights = { vertexCount: 4, boneCount: 2, data: Float32Array.of(1, 0, 0.5, 0.5, 0.25, 0.75, 0, 1) };
+  const history = createPaintHistory(w);
+  beginStroke(history);
+  recordRows(history, [0, 1, 2, 3], 4);
+  w.data[2] = 0.75; // row 1 changed
+  w.data[3] = 0.25;
+  w.data[5] = 0.5; // row 2 changed, then put back to its bits
+  w.data[5] = 0.75;
+  w.data[6] = -0; // row 3: -0 where 0 was is a different bit pattern, a change
+  assert.deepEqual(Array.from(endStroke(history)), [1, 3], 'rows 1 and 3 changed; rows 0 and 2 are as saved');
+  beginStroke(history);
+  recordRows(history, null, 0);
+  assert.equal(endStroke(history).length, 0, 'every row recorded, none changed: nothing to keep');
+});

@@ -80,11 +80,28 @@ export function recordRows(history: PaintHistory, rows: ArrayLike<number> | null
   history.openCount = c;
 }
 
-/** Completes the open stroke. @returns the vertices it recorded, each once (empty when it changed nothing) */
+/**
+ * Completes the open stroke.
+ * @returns the vertices whose rows it changed, each once (a recorded row that is back to its saved bits, or was never
+ *   changed, as under a locked bone, is left out: empty when the stroke changed nothing)
+ */
 export function endStroke(history: PaintHistory): Uint32Array {
   if (!history.open) throw new Error('endStroke: no open stroke');
   history.open = false;
-  return history.openVertices.slice(0, history.openCount);
+  const { openVertices, openRows, openCount } = history;
+  const { data, boneCount: nb } = history.weights;
+  const changed = new Uint32Array(openCount);
+  let c = 0;
+  for (let i = 0; i < openCount; i++) {
+    const v = openVertices[i];
+    for (let b = 0, o = v * nb, r = i * nb; b < nb; b++) {
+      if (!Object.is(data[o + b], openRows[r + b])) {
+        changed[c++] = v;
+        break;
+      }
+    }
+  }
+  return changed.slice(0, c);
 }
 
 /**
