@@ -197,13 +197,16 @@ export class BindingController {
     }
     if (this.selectedCount === 0) return;
     const name = boneNamesOf(this.host.store.doc)[bone];
-    this.editHandles(`Assign ${this.selectedCount} handles to ${name}`, assignHandles(this.handles, this.selection, bone));
+    this.editHandles(
+      `Assign ${this.selectedCount} handle${this.selectedCount === 1 ? '' : 's'} to ${name}`,
+      assignHandles(this.handles, this.selection, bone),
+    );
   }
 
   /** Frees the selected vertices (one undo step); the selection is consumed. */
   clearSelection(): void {
     if (this.selectedCount === 0) return;
-    this.editHandles(`Free ${this.selectedCount} handles`, clearHandles(this.handles, this.selection));
+    this.editHandles(`Free ${this.selectedCount} handle${this.selectedCount === 1 ? '' : 's'}`, clearHandles(this.handles, this.selection));
   }
 
   private editHandles(label: string, handles: Int32Array): void {

@@ -37,6 +37,11 @@ export function formatCount(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
 }
 
+/** A count with its noun, singular for one: '1 undo step', '12 345 vertices' (`plural` where 's' is not it). */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(n)} ${n === 1 ? noun : plural}`;
+}
+
 export class AppChrome {
   private readonly toolbar: HTMLElement;
   private readonly influenceSelect: HTMLSelectElement;

@@ -11,6 +11,7 @@ import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { ViewMode } from '../view/view-modes.ts';
 import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section } from './controls.ts';
+import { countOf } from './app-chrome.ts';
 
 export interface BindPanelHost {
   readonly controller: BindingController;
@@ -212,8 +213,8 @@ export class BindPanel {
       (without.length > 0 && without.length < counts.length ? ` · no handles on ${without.map((b) => names[b]).join(', ')}` : '') +
       (total === 0 ? ' · draw them with the lasso, load a file or use automatic handles' : '');
     this.selectionText.textContent = this.host.lassoActive()
-      ? `${controller.selectedCount} vertices selected · drag to lasso${controller.xray ? ' (x-ray: hidden vertices too)' : ' (visible vertices)'} · Shift adds · Ctrl/⌘ removes`
-      : `${controller.selectedCount} vertices selected · L: lasso`;
+      ? `${countOf(controller.selectedCount, 'vertex', 'vertices')} selected · drag to lasso${controller.xray ? ' (x-ray: hidden vertices too)' : ' (visible vertices)'} · Shift adds · Ctrl/⌘ removes`
+      : `${countOf(controller.selectedCount, 'vertex', 'vertices')} selected · L: lasso`;
     const options = controller.options;
     this.radiusText.textContent = ` ${formatLength(options.radiusFraction * doc.diagonal)}`;
     this.radiusSlider.disabled = options.source !== 'cylinder';
@@ -239,7 +240,7 @@ export class BindPanel {
       this.boneSelect.replaceChildren(new Option('— no bone —', '-1'));
       for (let b = 0; b < counts.length; b++) {
         const [start, end] = doc.skeleton.bones.subarray(2 * b, 2 * b + 2);
-        const option = new Option(`${names[b]} · joint ${start} → ${end} · ${counts[b]} handles`, String(b));
+        const option = new Option(`${names[b]} · joint ${start} → ${end} · ${countOf(counts[b], 'handle')}`, String(b));
         option.style.color = boneColorCss(b);
         this.boneSelect.add(option);
       }

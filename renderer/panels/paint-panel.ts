@@ -10,6 +10,7 @@ import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { PaintController } from '../paint/paint-controller.ts';
 import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section, slider, toolButton } from './controls.ts';
+import { countOf } from './app-chrome.ts';
 
 export interface PaintPanelHost {
   readonly controller: PaintController;
@@ -177,10 +178,12 @@ export class PaintPanel {
     });
     refreshCommandButtons(this.root, commands);
     this.refreshBones();
-    const unmatched = session?.symmetry ? ` · ${session.symmetry.map.unmatched.length} vertices without a mirror match` : '';
+    const unmatched = session?.symmetry
+      ? ` · ${countOf(session.symmetry.map.unmatched.length, 'vertex', 'vertices')} without a mirror match`
+      : '';
     this.info.textContent =
       (controller.message ? `${controller.message} · ` : '') +
-      `${this.host.resizing() ? 'resizing: move, click to confirm, Esc cancels · ' : ''}radius ${Math.round(brush.radius)} px · ${this.host.undoCount()} undo steps${unmatched}`;
+      `${this.host.resizing() ? 'resizing: move, click to confirm, Esc cancels · ' : ''}radius ${Math.round(brush.radius)} px · ${countOf(this.host.undoCount(), 'undo step')}${unmatched}`;
   }
 
   private refreshBones(): void {

@@ -13,6 +13,7 @@ import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { ProjectSession, type ProjectTarget } from '../project/project-session.ts';
 import type { SettingsStore } from '../project/settings-store.ts';
+import { countOf } from '../panels/app-chrome.ts';
 
 /** The history's first step after a project is opened. */
 export const OPENED_REASON = 'Opened';
@@ -86,8 +87,8 @@ export class ProjectFiles {
     // What reading corrected (rotations renormalised, weight rows made to sum to 1) comes before the earlier warnings.
     const { notices } = contents;
     if (notices.length > 0 || doc.warnings.length > 0) {
-      const corrected = notices.length > 0 ? `${notices.length} correction${notices.length === 1 ? '' : 's'}` : '';
-      const earlier = doc.warnings.length > 0 ? `${doc.warnings.length} earlier warnings` : '';
+      const corrected = notices.length > 0 ? countOf(notices.length, 'correction') : '';
+      const earlier = doc.warnings.length > 0 ? countOf(doc.warnings.length, 'earlier warning') : '';
       app.notice.show(`Opened ${name} with ${[corrected, earlier].filter(Boolean).join(' and ')}`, [...notices, ...doc.warnings]);
     }
     await Promise.resolve();

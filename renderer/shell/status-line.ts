@@ -1,7 +1,7 @@
 import { boneCountOf, triangleCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { STALE_BINDING_TEXT } from '../bind/binding-controller.ts';
-import { formatCount } from '../panels/app-chrome.ts';
+import { countOf } from '../panels/app-chrome.ts';
 
 export interface StatusInput {
   doc: SceneDocument;
@@ -31,12 +31,13 @@ export function statusParts(s: StatusInput): string[] {
   const files = [...new Set([...doc.meshFiles, doc.skeletonFile, doc.posesFile].filter((f): f is string => !!f))];
   const parts = [
     s.loadingNames.length > 0 ? `loading ${s.loadingNames.join(', ')}…` : files.length > 0 ? files.join(' · ') : 'built-in demo',
-    `${formatCount(vertexCountOf(doc))} vertices · ${formatCount(triangleCountOf(doc))} triangles · ${boneCountOf(doc) > 0 ? `${boneCountOf(doc)} bones` : 'no skeleton yet (J builds one)'}`,
+    `${countOf(vertexCountOf(doc), 'vertex', 'vertices')} · ${countOf(triangleCountOf(doc), 'triangle')} · ${boneCountOf(doc) > 0 ? countOf(boneCountOf(doc), 'bone') : 'no skeleton yet (J builds one)'}`,
     `weights: ${doc.weightsSource}${s.painted ? ', painted' : ''}`,
     ...(doc.bindingStale ? [STALE_BINDING_TEXT] : []),
     `influences: ${s.influenceSetting === 0 ? `all (${s.influenceStride})` : s.influenceSetting}`,
   ];
-  if (s.handles.count > 0) parts.push(`handles: ${formatCount(s.handles.count)} vertices${s.handles.name ? ` (${s.handles.name})` : ''}`);
+  if (s.handles.count > 0)
+    parts.push(`handles: ${countOf(s.handles.count, 'vertex', 'vertices')}${s.handles.name ? ` (${s.handles.name})` : ''}`);
   if (s.selectedBone >= 0) {
     const [start, end] = doc.skeleton.bones.subarray(2 * s.selectedBone, 2 * s.selectedBone + 2);
     parts.push(`bone: ${boneNamesOf(doc)[s.selectedBone]} (joint ${start} → ${end})`);
