@@ -4,10 +4,17 @@
  */
 const SHOWN_ITEMS = 12;
 
+/** A button in the notice: what the user may do about it (the notice closes once it is pressed). */
+export interface NoticeAction {
+  label: string;
+  run(): void;
+}
+
 export class Notice {
   readonly element: HTMLElement;
   private readonly title: HTMLElement;
   private readonly list: HTMLUListElement;
+  private readonly actions: HTMLElement;
 
   constructor(container: HTMLElement) {
     this.element = document.createElement('div');
@@ -17,18 +24,23 @@ export class Notice {
     this.title = document.createElement('p');
     this.title.className = 'notice-title';
     this.list = document.createElement('ul');
+    this.actions = document.createElement('div');
+    this.actions.className = 'notice-actions';
     const dismiss = document.createElement('button');
     dismiss.type = 'button';
     dismiss.className = 'notice-dismiss';
     dismiss.setAttribute('aria-label', 'Dismiss');
     dismiss.textContent = '×';
     dismiss.addEventListener('click', () => this.hide());
-    this.element.append(this.title, this.list, dismiss);
+    this.element.append(this.title, this.list, this.actions, dismiss);
     container.append(this.element);
   }
 
-  /** @param items  one sentence each; beyond SHOWN_ITEMS, a count stands for the rest */
-  show(title: string, items: readonly string[]): void {
+  /**
+   * @param items  one sentence each; beyond SHOWN_ITEMS, a count stands for the rest
+   * @param actions  buttons under the list, in order
+   */
+  show(title: string, items: readonly string[], actions: readonly NoticeAction[] = []): void {
     this.title.textContent = title;
     const shown = items.slice(0, SHOWN_ITEMS).map((text) => {
       const li = document.createElement('li');
@@ -41,6 +53,19 @@ export class Notice {
       shown.push(more);
     }
     this.list.replaceChildren(...shown);
+    this.actions.replaceChildren(
+      ...actions.map((action) => {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.textContent = action.label;
+        button.addEventListener('click', () => {
+          this.hide();
+          action.run();
+        });
+        return button;
+      }),
+    );
+    this.actions.hidden = actions.length === 0;
     this.element.hidden = false;
   }
 
