@@ -243,6 +243,11 @@ export interface ProjectBridge {
   save(request: SaveProjectRequest): Promise<ProjectFileRef | null>;
   /** Recent project files, newest first, at most MAX_RECENT_PROJECTS. */
   recent(): Promise<ProjectFileRef[]>;
+  /**
+   * Takes a file out of the recent list (the file is not touched). Only where the list can keep a file that is
+   * gone (the web page's handles); the desktop's list leaves out files that no longer exist.
+   */
+  forget?(token: string): Promise<void>;
 }
 
 /** Project tokens: letters, digits and dashes. */

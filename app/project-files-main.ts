@@ -11,6 +11,14 @@ import { writeFileAtomic } from './atomic-write.ts';
 import { MAX_FILE_BYTES, MAX_RECENT_PROJECTS, type OpenedFile, type ProjectFileRef } from './ipc-contract.ts';
 import { IpcArgumentError, validateOpenProjectRequest, validateSaveProjectRequest } from './ipc-validate.ts';
 
+/** Why a file could not be read, in words (Node's message names the path, not what happened to the file). */
+function unreadableReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return 'it is no longer there (moved, renamed or deleted since it was last opened)';
+  if (code === 'EACCES' || code === 'EPERM') return 'the app is not allowed to read it';
+  return error instanceof Error ? error.message : String(error);
+}
+
 export class ProjectFilesMain {
   /** token → absolute path, for this run */
   private readonly paths = new Map<string, string>();
@@ -32,7 +40,9 @@ export class ProjectFilesMain {
     const file = token === undefined ? await choosePath() : this.pathOf(channel, token);
     if (file === null) return null;
     const name = path.basename(file);
-    const info = await stat(file);
+    const info = await stat(file).catch((error: unknown) => {
+      throw new Error(`${name} could not be opened: ${unreadableReason(error)}`, { cause: error });
+    });
     if (!info.isFile()) throw new Error(`${name} is not a file`);
     if (info.size > MAX_FILE_BYTES) throw new Error(`${name} is larger than ${MAX_FILE_BYTES} bytes`);
     const data = await readFile(file);

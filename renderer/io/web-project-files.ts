@@ -131,8 +131,25 @@ export class WebProjectFiles implements ProjectBridge {
     return Promise.resolve(readRecent());
   }
 
+  /** Takes a file out of the recent list and lets go of its handle (the file itself is not touched). */
+  async forget(token: string): Promise<void> {
+    writeRecent(readRecent().filter((r) => r.token !== token));
+    this.handles.delete(token);
+    await deleteHandle(token);
+  }
+
+  /**
+   * The file behind a handle, whole.
+   * @throws Error naming the file and why it cannot be read (gone, or not allowed), instead of the browser's
+   *   DOMException, which names neither
+   */
   private async read(handle: FileHandle, token: string): Promise<OpenedFile & { token: string }> {
-    const file = await handle.getFile();
+    let file: File;
+    try {
+      file = await handle.getFile();
+    } catch (error) {
+      throw new Error(`${handle.name} could not be opened: ${unreadableReason(error)}`, { cause: error });
+    }
     return { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()), token };
   }
 
@@ -152,12 +169,7 @@ export class WebProjectFiles implements ProjectBridge {
   private async remember(ref: ProjectFileRef, handle: FileHandle | null): Promise<void> {
     const list = readRecent().filter((r) => (ref.token ? r.token !== ref.token : r.name !== ref.name || r.token !== ''));
     list.unshift({ name: ref.name, token: ref.token });
-    const kept = list.slice(0, MAX_RECENT_PROJECTS);
-    try {
-      localStorage.setItem(RECENT_KEY, JSON.stringify(kept));
-    } catch {
-      // storage full or disabled: the list is not remembered, the file is still saved
-    }
+    writeRecent(list.slice(0, MAX_RECENT_PROJECTS));
     if (handle && ref.token) {
       this.handles.set(ref.token, handle);
       await storeHandle(ref.token, handle);
@@ -180,6 +192,23 @@ export class WebProjectFiles implements ProjectBridge {
         return ref.token;
     }
     return null;
+  }
+}
+
+/** Why the browser could not read a file, in words (the DOMException's own message names no file). */
+function unreadableReason(error: unknown): string {
+  const name = error instanceof DOMException ? error.name : '';
+  if (name === 'NotFoundError') return 'it is no longer there (moved, renamed or deleted since it was last opened)';
+  if (name === 'NotAllowedError' || name === 'SecurityError') return 'the browser did not allow reading it';
+  if (name === 'NotReadableError') return 'it could not be read (in use by another program, or a disk error)';
+  return error instanceof Error ? error.message : String(error);
+}
+
+function writeRecent(list: readonly ProjectFileRef[]): void {
+  try {
+    localStorage.setItem(RECENT_KEY, JSON.stringify(list));
+  } catch {
+    // storage full or disabled: the list is not remembered, the file is still saved
   }
 }
 
@@ -215,6 +244,21 @@ async function storeHandle(token: string, handle: FileHandle): Promise<void> {
     try {
       const transaction = db.transaction(STORE, 'readwrite');
       transaction.objectStore(STORE).put(handle, token);
+      transaction.oncomplete = transaction.onerror = transaction.onabort = () => resolve();
+    } catch {
+      resolve();
+    }
+  });
+  db.close();
+}
+
+async function deleteHandle(token: string): Promise<void> {
+  const db = await database();
+  if (!db) return;
+  await new Promise<void>((resolve) => {
+    try {
+      const transaction = db.transaction(STORE, 'readwrite');
+      transaction.objectStore(STORE).delete(token);
       transaction.oncomplete = transaction.onerror = transaction.onabort = () => resolve();
     } catch {
       resolve();

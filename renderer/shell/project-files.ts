@@ -13,6 +13,7 @@ import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { ProjectSession, type ProjectTarget } from '../project/project-session.ts';
 import type { SettingsStore } from '../project/settings-store.ts';
+import type { NoticeAction } from '../panels/notice.ts';
 import { countOf } from '../panels/app-chrome.ts';
 
 /** The history's first step after a project is opened. */
@@ -25,7 +26,7 @@ export interface ProjectFilesHost {
   /** the session's settings: a project saves their snapshot and gives its own back */
   readonly settings: SettingsStore;
   readonly bridge: Pick<RigwrightBridge, 'projects' | 'openFiles' | 'saveFile'>;
-  readonly notice: { show(title: string, lines: readonly string[]): void };
+  readonly notice: { show(title: string, lines: readonly string[], actions?: readonly NoticeAction[]): void };
   /** the question before unsaved work goes */
   readonly work: { readonly guard: { mayDiscard(): Promise<boolean> } };
   /** painting in progress reaches the scene's weights */
@@ -110,11 +111,44 @@ export class ProjectFiles {
     await this.refreshRecent();
   }
 
-  /** Recent file `index` (0 = the newest). */
-  openRecent(index: number): Promise<void> {
+  /**
+   * Recent file `index` (0 = the newest). One that cannot be read (moved, renamed, deleted, not allowed) changes
+   * nothing and is named in a notice with the reason and, where the list can keep it (the web page), an offer to
+   * remove it from the list.
+   */
+  async openRecent(index: number): Promise<void> {
     const ref = this.recent[index];
-    if (!ref) return Promise.resolve();
-    return this.open(ref.token || undefined);
+    if (!ref) return;
+    const projects = this.app.bridge.projects;
+    if (!ref.token || !projects) return this.open();
+    if (!(await this.app.work.guard.mayDiscard())) return;
+    await this.guard(async () => {
+      let file: Awaited<ReturnType<typeof projects.open>>;
+      try {
+        file = await projects.open(ref.token);
+      } catch (error) {
+        this.unreadableRecent(ref, error);
+        return;
+      }
+      if (file) await this.openBytes(file.name, file.bytes, file.token ? { kind: 'token', token: file.token } : null);
+    });
+    await this.refreshRecent();
+  }
+
+  /** Removes a file from the recent list (the file itself is not touched). */
+  async forgetRecent(ref: ProjectFileRef): Promise<void> {
+    await this.app.bridge.projects?.forget?.(ref.token);
+    await this.refreshRecent();
+  }
+
+  /** The notice for a recent file that could not be read: its name, the bridge's reason, and Remove where it can. */
+  private unreadableRecent(ref: ProjectFileRef, error: unknown): void {
+    const remove = { label: 'Remove from recent files', run: () => void this.forgetRecent(ref) };
+    this.app.notice.show(
+      `The recent project ${ref.name} could not be opened`,
+      [errorMessage(error)],
+      this.app.bridge.projects?.forget ? [remove] : [],
+    );
   }
 
   /** A dropped or imported project file (no way to write it again: Save asks). */

@@ -1,0 +1,55 @@
+/**
+ * A recent file that is no longer there, in Chromium with the File System Access API: the project is saved (its
+ * handle kept in IndexedDB), the file is deleted, and choosing it from the recent list says which file could not be
+ * opened and why, and offers to remove it; removed, it is gone from the list, after a reload too. The picker hands
+ * out a real file handle of the origin's private file system (a picker dialog cannot be driven here).
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { openApp } from './app-driver.ts';
+
+const FILE = 'gone.rig.glb';
+
+const recentNames = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__rigwright.project.state().recent);
+
+test('a missing recent file is named with the reason, and Remove takes it out of the recent list for good', async ({ page }) => {
+  const errors: string[] = [];
+  await page.context().addInitScript((name: string) => {
+    const w = window as any;
+    const handle = async () => (await navigator.storage.getDirectory()).getFileHandle(name, { create: true });
+    w.showSaveFilePicker = handle;
+    w.showOpenFilePicker = async () => [await handle()];
+  }, FILE);
+  await openApp(page, errors, { paused: true });
+  await page.keyboard.press('Control+s');
+  await page.waitForFunction((name) => (window as any).__rigwright.project.state().fileName === name, FILE);
+  await page.evaluate(() => (window as any).__rigwright.project.idle());
+  expect(await recentNames(page)).toEqual([FILE]);
+
+  // The file goes away behind the app's back; a fresh page still lists it.
+  await page.evaluate(async (name) => (await navigator.storage.getDirectory()).removeEntry(name), FILE);
+  await page.reload();
+  await page.waitForFunction(() => (window as any).__rigwright !== undefined);
+  await page.evaluate(() => (window as any).__rigwright.ready());
+  const list = page.locator('select.recent-projects');
+  await expect(list.locator('option').nth(1)).toHaveText(FILE);
+  await list.selectOption({ index: 1 });
+
+  const notice = page.locator('.notice');
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText(FILE);
+  await expect(notice).toContainText(/moved, renamed or deleted/);
+  await expect(page.locator('#error-banner')).toBeHidden();
+  expect(await page.evaluate(() => (window as any).__rigwright.project.state().fileName)).toBeNull();
+
+  await notice.getByRole('button', { name: 'Remove from recent files' }).click();
+  await expect(notice).toBeHidden();
+  await expect(list).toBeHidden();
+  expect(await recentNames(page)).toEqual([]);
+
+  await page.reload();
+  await page.waitForFunction(() => (window as any).__rigwright !== undefined);
+  await page.evaluate(() => (window as any).__rigwright.ready());
+  expect(await recentNames(page)).toEqual([]);
+  await expect(list).toBeHidden();
+  expect(errors).toEqual([]);
+});
