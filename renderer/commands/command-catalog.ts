@@ -133,6 +133,11 @@ const CATALOG = {
     result: ON,
   },
   'view.dismiss': { label: 'Close help and messages', enabledWhen: IDLE },
+  'view.warnings': {
+    label: 'Scene warnings',
+    menu: 'View',
+    description: 'What reading the scene’s files noticed (a clamped value, a skipped field), listed in a notice',
+  },
   'help.keys': { label: 'Keyboard shortcuts', menu: 'Help', result: ON },
   'skin.nextMethod': { label: 'Next skinning method: linear blend, dual quaternion, per-face', menu: 'Skin' },
   'skin.heatMap': {

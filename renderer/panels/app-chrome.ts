@@ -4,6 +4,7 @@
  * keybinding table, and it shows what it is told.
  */
 import type { CommandRegistry } from '../commands/command-registry.ts';
+import type { CommandId } from '../commands/command-catalog.ts';
 import { helpRows } from '../commands/keybindings.ts';
 import { commandButton, element, refreshCommandButtons } from './controls.ts';
 
@@ -36,6 +37,9 @@ function required<T extends HTMLElement>(id: string, type: new () => T): T {
 export function formatCount(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
 }
+
+/** A status line field: its text, or its text and the command a click on it runs. */
+export type StatusField = string | { text: string; command: CommandId };
 
 /** A count with its noun, singular for one: '1 undo step', '12 345 vertices' (`plural` where 's' is not it). */
 export function countOf(n: number, noun: string, plural = `${noun}s`): string {
@@ -140,8 +144,15 @@ export class AppChrome {
    * @param hint   what the active tool's click does now, on a line of its own so that a gesture changing it never
    *               reflows the fields (and resizes the viewport under the pointer)
    */
-  setStatus(parts: string[], hint: string | null = null): void {
-    const fields = parts.map((text) => element('span', 'status-field', text));
+  setStatus(parts: readonly StatusField[], hint: string | null = null): void {
+    const fields = parts.map((part) => {
+      if (typeof part === 'string') return element('span', 'status-field', part);
+      const link = element('button', 'status-field status-link', part.text);
+      link.type = 'button';
+      link.title = this.commands.titleOf(part.command);
+      link.addEventListener('click', () => void this.commands.invoke(part.command));
+      return link;
+    });
     this.status.replaceChildren(...(hint ? [element('span', 'status-hint', hint)] : []), ...fields);
   }
 

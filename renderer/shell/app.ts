@@ -29,7 +29,7 @@ import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { UndoHistory, type HistoryEvent } from '../../workers/scene/undo-history.ts';
 import { WebBridge } from '../io/bridge.ts';
 import type { PaintController } from '../paint/paint-controller.ts';
-import type { AppChrome } from '../panels/app-chrome.ts';
+import type { AppChrome, StatusField } from '../panels/app-chrome.ts';
 import type { BindPanel } from '../panels/bind-panel.ts';
 import type { DeformationPanel } from '../panels/deformation-panel.ts';
 import { exampleColor, type ExamplesPanel } from '../panels/examples-panel.ts';
@@ -526,7 +526,7 @@ export class App {
   }
 
   /** The status line's fields now. */
-  private status(): string[] {
+  private status(): StatusField[] {
     const doc = this.store.doc;
     const { influences, weightComponent } = this.exportDialog.settings;
     return statusParts({

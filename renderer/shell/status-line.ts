@@ -1,7 +1,7 @@
 import { boneCountOf, triangleCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { STALE_BINDING_TEXT } from '../bind/binding-controller.ts';
-import { countOf } from '../panels/app-chrome.ts';
+import { countOf, type StatusField } from '../panels/app-chrome.ts';
 
 export interface StatusInput {
   doc: SceneDocument;
@@ -24,12 +24,12 @@ export interface StatusInput {
 
 /**
  * The status line's fields: files, sizes, weights and influences (or that they are stale), handles, the bone by
- * name, modes, the undo step.
+ * name, modes, the undo step; the scene's warnings as a count that lists them when clicked.
  */
-export function statusParts(s: StatusInput): string[] {
+export function statusParts(s: StatusInput): StatusField[] {
   const { doc } = s;
   const files = [...new Set([...doc.meshFiles, doc.skeletonFile, doc.posesFile].filter((f): f is string => !!f))];
-  const parts = [
+  const parts: StatusField[] = [
     s.loadingNames.length > 0 ? `loading ${s.loadingNames.join(', ')}…` : files.length > 0 ? files.join(' · ') : 'built-in demo',
     `${countOf(vertexCountOf(doc), 'vertex', 'vertices')} · ${countOf(triangleCountOf(doc), 'triangle')} · ${boneCountOf(doc) > 0 ? countOf(boneCountOf(doc), 'bone') : 'no skeleton yet (J builds one)'}`,
     `weights: ${doc.weightsSource}${s.painted ? ', painted' : ''}`,
@@ -48,7 +48,7 @@ export function statusParts(s: StatusInput): string[] {
   }
   if (s.scaled) parts.push('scaled bones: DQS with non-rigid joints (two-phase)');
   if (s.asExported) parts.push(`as exported: ${s.asExported}, LBS`);
-  if (doc.warnings.length > 0) parts.push(`${doc.warnings.length} warning${doc.warnings.length > 1 ? 's' : ''} in the console`);
+  if (doc.warnings.length > 0) parts.push({ text: countOf(doc.warnings.length, 'warning'), command: 'view.warnings' });
   if (s.undoLabel) parts.push(`undo: ${s.undoLabel}`);
   return parts;
 }

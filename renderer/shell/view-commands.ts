@@ -9,7 +9,8 @@ import { toggled } from '../commands/command-handlers.ts';
 import { BakeDialog } from '../panels/bake-dialog.ts';
 import { nextViewMode, type ViewMode } from '../view/view-modes.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
-import type { AppChrome } from '../panels/app-chrome.ts';
+import { countOf, type AppChrome } from '../panels/app-chrome.ts';
+import type { Notice } from '../panels/notice.ts';
 import type { Timeline } from '../panels/timeline.ts';
 import type { SceneView } from '../view/scene-view.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
@@ -21,6 +22,7 @@ export interface ViewCommandsHost {
   readonly views: Pick<SceneView, 'wireframe' | 'overlay' | 'viewMode' | 'lastWeightView' | 'isoLines'>;
   readonly store: Pick<SceneStore, 'doc' | 'edit' | 'show'>;
   readonly chrome: Pick<AppChrome, 'toggleHelp' | 'helpOpen'>;
+  readonly notice: Pick<Notice, 'show'>;
   readonly tools: Pick<ToolManager, 'active'>;
   readonly timeline: Pick<Timeline, 'toggle' | 'playing' | 'step' | 'play' | 'pause' | 'seek'>;
   readonly asExported: boolean;
@@ -45,6 +47,7 @@ export type ViewCommandId =
   | 'view.isoLines'
   | 'view.asExported'
   | 'view.dismiss'
+  | 'view.warnings'
   | 'help.keys'
   | 'view.influences'
   | 'view.mode'
@@ -83,6 +86,14 @@ export function viewCommands(app: ViewCommandsHost): HandlersFor<ViewCommandId> 
         app.chrome.toggleHelp(false);
         app.setError(null);
       },
+    },
+    'view.warnings': {
+      run: () => {
+        const { name, warnings } = app.store.doc;
+        app.notice.show(`${name}: ${countOf(warnings.length, 'warning')}`, warnings);
+      },
+      canRun: () => app.store.doc.warnings.length > 0,
+      refusal: 'the scene has no warnings',
     },
     'help.keys': { run: () => toggled(!app.chrome.helpOpen, (on) => app.chrome.toggleHelp(on)), checked: () => app.chrome.helpOpen },
     'view.influences': { run: (count) => app.setInfluences(count) },

@@ -1,8 +1,11 @@
 /**
  * What painting tells the artist, with real mouse and keys: a stroke over a locked bone changes no weight and adds no
  * undo step; each stroke's undo step is named by its brush mode ("Smooth stroke"); counts read in the singular for
- * one ("1 undo step").
+ * one ("1 undo step"); the status line's count of the scene's warnings opens them in the app, not in the console.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
 import { dataFile, loadFiles, openApp } from './app-driver.ts';
 
@@ -56,4 +59,33 @@ test('paint stroke over a locked bone adds no undo step; a smooth stroke is name
   expect(await snapshot(page), 'the smooth stroke changed weights').not.toEqual(painted);
   expect(await undoLabels(page)).toEqual(['Lock bone 1', 'Paint stroke', 'Smooth stroke']);
   await expect(page.locator('#status')).toContainText('undo: Smooth stroke');
+});
+
+test('scene warnings: the status line counts them and a click on the count lists them in the app, not in the console', async ({ page }) => {
+  // SimpleSkin with an image whose file is not opened with it: reading keeps the rest and warns.
+  const gltf = JSON.parse(readFileSync(dataFile('gltf', 'SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf'), 'utf8'));
+  gltf.images = [{ uri: 'skin-colour.png' }];
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-warnings-')), 'SimpleSkin.gltf');
+  writeFileSync(file, JSON.stringify(gltf));
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await loadFiles(page, [file], 'SimpleSkin.gltf');
+
+  // Opening lists them once; the artist closes that notice and wants them back later.
+  const notice = page.locator('.notice');
+  await expect(notice).toBeVisible();
+  const warnings = await notice.locator('li').allTextContents();
+  expect(warnings).toContain('SimpleSkin.gltf: image 0 ("skin-colour.png") was not opened and is left out');
+  await notice.locator('.notice-dismiss').click();
+  await expect(notice).toBeHidden();
+
+  const status = page.locator('#status');
+  await expect(status).not.toContainText('console');
+  const count = status.locator('.status-link');
+  await expect(count).toHaveText(`${warnings.length} warnings`);
+  await count.click();
+  await expect(notice).toBeVisible();
+  await expect(notice.locator('.notice-title')).toHaveText(`SimpleSkin.gltf: ${warnings.length} warnings`);
+  await expect(notice.locator('li')).toHaveText(warnings);
+  expect(errors).toEqual([]);
 });
