@@ -2,8 +2,6 @@
  * A small dismissable notice in a corner of the viewport listing non-fatal observations (a file's warnings, an
  * export's caveats). Errors keep using the error banner; this is for what the user may want to know but need not act on.
  */
-const SHOWN_ITEMS = 12;
-
 /** A button in the notice: what the user may do about it (the notice closes once it is pressed). */
 export interface NoticeAction {
   label: string;
@@ -37,21 +35,16 @@ export class Notice {
   }
 
   /**
-   * @param items  one sentence each; beyond SHOWN_ITEMS, a count stands for the rest
+   * @param items  one sentence each, all of them (the notice scrolls): none is left to a console the user cannot open
    * @param actions  buttons under the list, in order
    */
   show(title: string, items: readonly string[], actions: readonly NoticeAction[] = []): void {
     this.title.textContent = title;
-    const shown = items.slice(0, SHOWN_ITEMS).map((text) => {
+    const shown = items.map((text) => {
       const li = document.createElement('li');
       li.textContent = text;
       return li;
     });
-    if (items.length > SHOWN_ITEMS) {
-      const more = document.createElement('li');
-      more.textContent = `… and ${items.length - SHOWN_ITEMS} more (see the console)`;
-      shown.push(more);
-    }
     this.list.replaceChildren(...shown);
     this.actions.replaceChildren(
       ...actions.map((action) => {

@@ -62,9 +62,11 @@ test('paint stroke over a locked bone adds no undo step; a smooth stroke is name
 });
 
 test('scene warnings: the status line counts them and a click on the count lists them in the app, not in the console', async ({ page }) => {
-  // SimpleSkin with an image whose file is not opened with it: reading keeps the rest and warns.
+  // SimpleSkin with 13 images whose files are not opened with it: reading keeps the rest and warns of each, more
+  // warnings than a notice used to list before pointing at the console.
   const gltf = JSON.parse(readFileSync(dataFile('gltf', 'SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf'), 'utf8'));
-  gltf.images = [{ uri: 'skin-colour.png' }];
+  const images = Array.from({ length: 13 }, (_, i) => `skin-${i}.png`);
+  gltf.images = images.map((uri) => ({ uri }));
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-warnings-')), 'SimpleSkin.gltf');
   writeFileSync(file, JSON.stringify(gltf));
   const errors: string[] = [];
@@ -75,7 +77,9 @@ test('scene warnings: the status line counts them and a click on the count lists
   const notice = page.locator('.notice');
   await expect(notice).toBeVisible();
   const warnings = await notice.locator('li').allTextContents();
-  expect(warnings).toContain('SimpleSkin.gltf: image 0 ("skin-colour.png") was not opened and is left out');
+  for (const [i, uri] of images.entries())
+    expect(warnings).toContain(`SimpleSkin.gltf: image ${i} ("${uri}") was not opened and is left out`);
+  expect(warnings.join('\n')).not.toContain('console');
   await notice.locator('.notice-dismiss').click();
   await expect(notice).toBeHidden();
 
