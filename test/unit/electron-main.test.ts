@@ -949,10 +949,10 @@ test('a failed save or open reaches the page in our words with the base name onl
     assert.equal(folderInTheWay, 'cannot save blocked.glb: it is a folder');
     seen.push(folderInTheWay);
 
-    // A recent project removed since: Node's ENOENT message quotes the whole path.
+    // A recent project removed since: Node's ENOENT message quotes the whole path; the page gets the base name and why.
     rmSync(target);
     const gone = await pageMessage(bridge.projects!.open(saved.token));
-    assert.equal(gone, 'cannot read scene.rig.glb: no such file or folder');
+    assert.equal(gone, 'scene.rig.glb could not be opened: it is no longer there (moved, renamed or deleted since it was last opened)');
     seen.push(gone);
 
     // A refused request keeps main's words, without Electron's prefix or the error's class.
