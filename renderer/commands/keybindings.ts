@@ -10,6 +10,8 @@
  */
 import { COMMANDS, type CommandId } from './command-catalog.ts';
 import { whenHolds, type WhenContext } from './when-clause.ts';
+import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
+import { boneCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 
 export interface Keybinding {
   key: string;
@@ -195,4 +197,26 @@ export function helpRows(table: readonly Keybinding[] = KEYBINDINGS): { keys: st
     keys: displayChord(b.key),
     action: b.when ? `${COMMANDS[b.command].label} (${describeWhen(b.when)})` : COMMANDS[b.command].label,
   }));
+}
+
+/**
+ * The help's line about the bone the commands act on: the selected bone by name with the keys of its commands, or how
+ * to select one, or how to build a skeleton on a bare mesh.
+ */
+export function helpBoneLine(doc: SceneDocument, bone: number): string {
+  if (boneCountOf(doc) === 0)
+    return `No skeleton yet: ${displayKeys('tool.skeleton')} builds one on the mesh, ${displayKeys('template.panel')} fits a template.`;
+  if (bone < 0 || bone >= boneCountOf(doc))
+    return `No bone selected: click a joint, or a row of the bone list (${displayKeys('panel.bones')}).`;
+  const keys = (
+    [
+      ['tool.pose', 'poses it'],
+      ['bone.split', 'splits it'],
+      ['bone.mirror', 'mirrors its limb'],
+      ['key.insert', 'keys it'],
+    ] as const
+  )
+    .map(([command, what]) => `${displayKeys(command)} ${what}`)
+    .join(', ');
+  return `Selected bone: ${boneNamesOf(doc)[bone]} (${keys}).`;
 }

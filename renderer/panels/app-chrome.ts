@@ -56,6 +56,7 @@ export class AppChrome {
   private readonly errorBanner: HTMLElement;
   private readonly errorText: HTMLElement;
   private readonly help: HTMLElement;
+  private readonly helpBone = element('p', 'help-bone');
   private readonly dropOverlay: HTMLElement;
 
   constructor(
@@ -174,8 +175,10 @@ export class AppChrome {
     return !this.help.hidden;
   }
 
-  toggleHelp(show = this.help.hidden): void {
+  /** @param bone  the help's line about the selected bone (helpBoneLine), shown under the title */
+  toggleHelp(show = this.help.hidden, bone = ''): void {
     this.help.hidden = !show;
+    if (show) this.helpBone.textContent = bone;
   }
 
   private buildHelp(): void {
@@ -194,9 +197,9 @@ export class AppChrome {
     const hint = element(
       'p',
       undefined,
-      'Drop .obj/.off meshes, .tgf skeletons, .dmat weights, poses or handles, or a .glb / .gltf (with its .bin) anywhere — several at once.',
+      'Drop .obj/.off meshes, .tgf skeletons (with their .names), .dmat weights, poses or handles, or a .glb / .gltf (with its .bin) anywhere — several at once.',
     );
-    this.help.append(element('h2', undefined, 'Keyboard and mouse'), keys, pointer, hint);
+    this.help.append(element('h2', undefined, 'Keyboard and mouse'), this.helpBone, keys, pointer, hint);
     this.help.addEventListener('click', () => this.toggleHelp(false));
   }
 

@@ -16,6 +16,7 @@ import type { SceneView } from '../view/scene-view.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
 import { boneScaleEdit } from '../../workers/scene/scene-edits.ts';
 import { showClipFields } from '../../workers/scene/clip-edits.ts';
+import { helpBoneLine } from '../commands/keybindings.ts';
 
 /** What the view commands use of the app. */
 export interface ViewCommandsHost {
@@ -36,6 +37,7 @@ export interface ViewCommandsHost {
   setInfluences(count: number): void;
   selectBone(bone: number): void;
   renderNow(): void;
+  readonly boneSelection: { readonly bone: number };
 }
 
 export type ViewCommandId =
@@ -95,7 +97,10 @@ export function viewCommands(app: ViewCommandsHost): HandlersFor<ViewCommandId> 
       canRun: () => app.store.doc.warnings.length > 0,
       refusal: 'the scene has no warnings',
     },
-    'help.keys': { run: () => toggled(!app.chrome.helpOpen, (on) => app.chrome.toggleHelp(on)), checked: () => app.chrome.helpOpen },
+    'help.keys': {
+      run: () => toggled(!app.chrome.helpOpen, (on) => app.chrome.toggleHelp(on, helpBoneLine(app.store.doc, app.boneSelection.bone))),
+      checked: () => app.chrome.helpOpen,
+    },
     'view.influences': { run: (count) => app.setInfluences(count) },
     'view.mode': { run: (mode) => app.setView(mode) },
     'bone.select': { run: (bone) => app.selectBone(bone) },
