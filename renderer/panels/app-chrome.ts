@@ -154,7 +154,12 @@ export class AppChrome {
       link.addEventListener('click', () => void this.commands.invoke(part.command));
       return link;
     });
-    this.status.replaceChildren(...(hint ? [element('span', 'status-hint', hint)] : []), ...fields);
+    // The fields keep to one line (clipped, the whole text in the tooltip): a longer field never adds a line and
+    // moves the viewport under the pointer.
+    const line = element('div', 'status-fields');
+    line.append(...fields);
+    line.title = fields.map((field) => field.textContent).join(' | ');
+    this.status.replaceChildren(...(hint ? [element('span', 'status-hint', hint)] : []), line);
   }
 
   showError(message: string): void {

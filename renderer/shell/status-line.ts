@@ -23,8 +23,8 @@ export interface StatusInput {
 }
 
 /**
- * The status line's fields: files, sizes, weights and influences (or that they are stale), handles, the bone by
- * name, modes, the undo step; the scene's warnings as a count that lists them when clicked.
+ * The status line's fields: files, sizes, the scene's warnings as a count that lists them when clicked, weights and
+ * influences (or that they are stale), handles, the bone by name, modes, the undo step.
  */
 export function statusParts(s: StatusInput): StatusField[] {
   const { doc } = s;
@@ -32,6 +32,8 @@ export function statusParts(s: StatusInput): StatusField[] {
   const parts: StatusField[] = [
     s.loadingNames.length > 0 ? `loading ${s.loadingNames.join(', ')}…` : files.length > 0 ? files.join(' · ') : 'built-in demo',
     `${countOf(vertexCountOf(doc), 'vertex', 'vertices')} · ${countOf(triangleCountOf(doc), 'triangle')} · ${boneCountOf(doc) > 0 ? countOf(boneCountOf(doc), 'bone') : 'no skeleton yet (J builds one)'}`,
+    // Near the front: the line keeps to one line, and what comes late may be clipped on a narrow window.
+    ...(doc.warnings.length > 0 ? [{ text: countOf(doc.warnings.length, 'warning'), command: 'view.warnings' } as const] : []),
     `weights: ${doc.weightsSource}${s.painted ? ', painted' : ''}`,
     ...(doc.bindingStale ? [STALE_BINDING_TEXT] : []),
     `influences: ${s.influenceSetting === 0 ? `all (${s.influenceStride})` : s.influenceSetting}`,
@@ -48,7 +50,6 @@ export function statusParts(s: StatusInput): StatusField[] {
   }
   if (s.scaled) parts.push('scaled bones: DQS with non-rigid joints (two-phase)');
   if (s.asExported) parts.push(`as exported: ${s.asExported}, LBS`);
-  if (doc.warnings.length > 0) parts.push({ text: countOf(doc.warnings.length, 'warning'), command: 'view.warnings' });
   if (s.undoLabel) parts.push(`undo: ${s.undoLabel}`);
   return parts;
 }
