@@ -151,22 +151,30 @@ export function deleteBone(doc: SceneDocument, bone: number): BoneEdit {
 function lastBoneDeleted(doc: SceneDocument): BoneEdit {
   return {
     label: `Delete ${boneName(doc, 0)}`,
-    fields: {
-      ...noSkeleton(doc.name, vertexCountOf(doc)),
-      poses: null,
-      posesFile: null,
-      handles: null,
-      handlesFile: null,
-      clips: undefined,
-      examples: undefined,
-      boneNames: undefined,
-      paintLocks: undefined,
-      boneScales: undefined,
-      posedBones: undefined,
-      bindingStale: undefined,
-      ...(doc.gltfSource ? { gltfSource: { ...doc.gltfSource, jointNodes: new Int32Array(0) } } : {}),
-    },
+    fields: { ...noSkeleton(doc.name, vertexCountOf(doc)), ...bonesReplacedFields(doc, 0), boneNames: undefined },
     newIndexOf: Int32Array.of(-1),
+  };
+}
+
+/**
+ * The fields of an edit that replaces every bone of `doc` by `boneCount` new ones, none kept (the only bone deleted, a
+ * new skeleton: skeleton-build.ts): what belonged to the old bones goes — poses and clips, hand poses, weight-solver
+ * handles, examples, paint locks, bone scales, the stale mark; a kept glTF source stays for its materials and images,
+ * with no joint node for any new bone. The skeleton, its weights and names are the caller's.
+ */
+export function bonesReplacedFields(doc: SceneDocument, boneCount: number): SceneFields {
+  return {
+    poses: null,
+    posesFile: null,
+    posedBones: undefined,
+    handles: null,
+    handlesFile: null,
+    clips: undefined,
+    examples: undefined,
+    paintLocks: undefined,
+    boneScales: null,
+    bindingStale: undefined,
+    ...(doc.gltfSource ? { gltfSource: { ...doc.gltfSource, jointNodes: new Int32Array(boneCount).fill(-1) } } : {}),
   };
 }
 

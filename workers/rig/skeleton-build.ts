@@ -7,7 +7,7 @@ import { boneNameProblem } from '../formats/bone-names.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { PROVISIONAL_WEIGHTS, boneCountOf, type SceneDocument } from '../scene/scene-document.ts';
 import { boneDistanceWeights } from '../weights/bone-distance-weights.ts';
-import type { BoneEdit } from './bone-edits.ts';
+import { bonesReplacedFields, type BoneEdit } from './bone-edits.ts';
 import { buildSkeleton } from './skeleton.ts';
 
 /** A skeleton as joints, bones and one name per bone. */
@@ -125,7 +125,6 @@ export function replaceSkeleton(
     seen.set(name, b);
   });
   const weights = boneDistanceWeights(doc.mesh.positions, built);
-  const gltfSource = doc.gltfSource && { ...doc.gltfSource, jointNodes: new Int32Array(B).fill(-1) };
   return {
     label,
     fields: {
@@ -134,17 +133,7 @@ export function replaceSkeleton(
       boneNames: [...skeleton.names],
       weights,
       weightsSource: PROVISIONAL_WEIGHTS,
-      poses: null,
-      posesFile: null,
-      posedBones: undefined,
-      handles: null,
-      handlesFile: null,
-      clips: undefined,
-      examples: undefined,
-      paintLocks: undefined,
-      boneScales: null,
-      bindingStale: undefined,
-      gltfSource,
+      ...bonesReplacedFields(doc, B),
     },
     newIndexOf: new Int32Array(boneCountOf(doc)).fill(-1),
   };
