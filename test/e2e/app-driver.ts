@@ -151,6 +151,16 @@ export async function exportFromDialog(page: Page, dialog: Locator): Promise<{ n
   return { name: download.suggestedFilename(), bytes: new Uint8Array(readFileSync(await download.path())) };
 }
 
+/** Opens the export dialog with Ctrl+E, chooses GLB, checks the clip is included, exports: the file's bytes. */
+export async function exportGlbWithClip(page: Page): Promise<Uint8Array> {
+  await page.keyboard.press('Control+e');
+  const dialog = page.locator('dialog.export-dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('radio', { name: /GLB/ }).check({ force: true });
+  await expect(dialog.locator('input[name="include-clip"]')).toBeChecked();
+  return (await exportFromDialog(page, dialog)).bytes;
+}
+
 /** The page point (CSS px) a world point is drawn at, from the camera's view-projection matrix (column-major 4×4). */
 export async function pagePoint(page: Page, p: readonly number[]): Promise<{ x: number; y: number }> {
   const camera = await page.evaluate(() => (window as any).__rigwright.look.camera());

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
-import { dataFile, exportFromDialog, loadFiles, openApp } from './app-driver.ts';
+import { dataFile, exportGlbWithClip, loadFiles, openApp } from './app-driver.ts';
 import { axisAngleMatrix } from '../unit/rotation-matrix.ts';
 
 const body = (name: string) => dataFile('context-aware', name);
@@ -178,12 +178,7 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
     (window as any).__rigwright.skeleton(),
   );
   expect(skeleton.names).toEqual(names);
-  await page.keyboard.press('Control+e');
-  const dialog = page.locator('dialog.export-dialog');
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole('radio', { name: /GLB/ }).check({ force: true });
-  await expect(dialog.locator('input[name="include-clip"]')).toBeChecked();
-  const { bytes } = await exportFromDialog(page, dialog);
+  const bytes = await exportGlbWithClip(page);
   const rig = await importGltf(bytes, 'keys.glb');
   const boneCount = (await h.state()).boneCount;
   expect(names.length).toBe(boneCount);

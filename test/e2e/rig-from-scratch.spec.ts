@@ -20,7 +20,7 @@ import {
   clickAt,
   dataFile,
   dragRing,
-  exportFromDialog,
+  exportGlbWithClip,
   gpuCpuDeviation,
   grabRing,
   loadFiles,
@@ -284,12 +284,7 @@ test('skeleton, gizmo and keys: a rig built on the bare body by mouse, bound, po
 
   // Export as GLB from the export dialog: the file holds the same bones (both ends of each), names and clip.
   const names = rig.names;
-  await page.keyboard.press('Control+e');
-  const dialog = page.locator('dialog.export-dialog');
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole('radio', { name: /GLB/ }).check({ force: true });
-  await expect(dialog.locator('input[name="include-clip"]')).toBeChecked();
-  const { bytes } = await exportFromDialog(page, dialog);
+  const bytes = await exportGlbWithClip(page);
   const file = await importGltf(bytes, 'rig.glb');
   expect(file.boneNames).toEqual(names);
   expect(Array.from(file.skeleton.parents)).toEqual(rig.parents);
