@@ -14,8 +14,12 @@ import { AUTOSAVE_DELAY_RANGE, AUTOSAVE_MAX_WAIT_RANGE, AUTOSAVE_VERSIONS_RANGE 
 import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
 import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
 
-/** The desktop menus, in menu-bar order (menus.ts builds them; each command names the one it appears in). */
-export const MENUS = ['File', 'Edit', 'View', 'Skin', 'Bind', 'Paint', 'Pose', 'Playback', 'Help'] as const;
+/**
+ * The menus, in menu-bar order (menus.ts builds them; each command names the one it appears in): the desktop's native
+ * menu and the web page's menu bar show the same. How the mesh is skinned and coloured is in View; binding, the
+ * template, posing and the example shapes are in Rig.
+ */
+export const MENUS = ['File', 'Edit', 'View', 'Rig', 'Paint', 'Playback', 'Help'] as const;
 export type MenuName = (typeof MENUS)[number];
 
 export interface CommandInfo {
@@ -139,50 +143,50 @@ const CATALOG = {
     description: 'What reading the scene’s files noticed (a clamped value, a skipped field), listed in a notice',
   },
   'help.keys': { label: 'Keyboard shortcuts', menu: 'Help', result: ON },
-  'skin.nextMethod': { label: 'Next skinning method: linear blend, dual quaternion, per-face', menu: 'Skin' },
+  'skin.nextMethod': { label: 'Next skinning method: linear blend, dual quaternion, per-face', menu: 'View' },
   'skin.heatMap': {
     label: 'Distortion heat map',
-    menu: 'Skin',
+    menu: 'View',
     description: 'Heat map of the local area change against the rest pose: blue shrinks, red grows',
     result: ON,
   },
-  'bind.panel': { label: 'Bind panel', menu: 'Bind', description: 'Handles and harmonic weights', result: ON },
+  'bind.panel': { label: 'Bind panel', menu: 'Rig', description: 'Handles and harmonic weights', result: ON },
   'tool.lasso': {
     label: 'Lasso',
-    menu: 'Bind',
+    menu: 'Rig',
     description: 'Draw a lasso to select vertices; Shift adds, Ctrl/⌘ removes, Esc cancels',
     enabledWhen: 'bindPanel',
   },
-  'bind.xray': { label: 'X-ray: select hidden vertices too', menu: 'Bind', enabledWhen: 'bindPanel', result: ON },
+  'bind.xray': { label: 'X-ray: select hidden vertices too', menu: 'Rig', enabledWhen: 'bindPanel', result: ON },
   'bind.assign': {
     label: 'Assign the selection to the bone',
-    menu: 'Bind',
+    menu: 'Rig',
     description: 'Make the selected vertices handles of the selected bone',
     enabledWhen: `bindPanel && ${IDLE}`,
   },
   'bind.clear': {
     label: 'Free the selected vertices',
-    menu: 'Bind',
+    menu: 'Rig',
     description: 'The selected vertices are no longer handles',
     enabledWhen: `bindPanel && ${IDLE}`,
   },
-  'bind.loadHandles': { label: 'Load handles…', menu: 'Bind', description: 'Open a handle file (#V × 1 DMAT)', enabledWhen: IDLE },
-  'bind.saveHandles': { label: 'Save handles…', menu: 'Bind', description: 'Save the handles as DMAT (#V × 1)' },
-  'bind.compareHandles': { label: 'Compare handles…', menu: 'Bind', description: 'Overlap with a reference handle file, per bone' },
+  'bind.loadHandles': { label: 'Load handles…', menu: 'Rig', description: 'Open a handle file (#V × 1 DMAT)', enabledWhen: IDLE },
+  'bind.saveHandles': { label: 'Save handles…', menu: 'Rig', description: 'Save the handles as DMAT (#V × 1)' },
+  'bind.compareHandles': { label: 'Compare handles…', menu: 'Rig', description: 'Overlap with a reference handle file, per bone' },
   'bind.compute': {
     label: 'Compute weights',
-    menu: 'Bind',
+    menu: 'Rig',
     description: 'Harmonic weights from the handles (argument, optional: binding options for this run alone, as bind.options takes them)',
     enabledWhen: `!binding && ${IDLE} && ${BONES}`,
     argument: arg.optional(BIND_OPTIONS),
   },
   'bind.cancel': {
     label: 'Cancel the computation',
-    menu: 'Bind',
+    menu: 'Rig',
     description: 'Stop the computation; the current weights stay',
     enabledWhen: 'binding',
   },
-  'bind.saveWeights': { label: 'Save weights…', menu: 'Bind', description: 'Save the weights as DMAT (#V × #B)', enabledWhen: BONES },
+  'bind.saveWeights': { label: 'Save weights…', menu: 'Rig', description: 'Save the weights as DMAT (#V × #B)', enabledWhen: BONES },
   'tool.brush': {
     label: 'Weight paint mode',
     menu: 'Paint',
@@ -356,12 +360,12 @@ const CATALOG = {
   },
   'tool.pose': {
     label: 'Pose tool',
-    menu: 'Pose',
+    menu: 'Rig',
     description: 'Click a joint to pick its bone, turn it with the rotation gizmo, or drag its end joint by IK; Esc cancels a drag',
   },
   'pose.space': {
     label: 'Gizmo in local or global axes',
-    menu: 'Pose',
+    menu: 'Rig',
     description:
       'The gizmo and the numbers turn the bone about its own axes (local) or the world’s (global) (argument, optional: the space; without one, the other)',
     argument: arg.optional(arg.oneOf(['local', 'global'])),
@@ -380,22 +384,22 @@ const CATALOG = {
   },
   'pose.reset': {
     label: 'Reset the bone to rest',
-    menu: 'Pose',
+    menu: 'Rig',
     description: 'The bone, posed by hand, turns back to its rest rotation (argument, optional: the bone; the selected one when left out)',
     enabledWhen: IDLE,
     argument: arg.optional(arg.bone()),
   },
   'pose.resetAll': {
     label: 'Reset the whole pose',
-    menu: 'Pose',
+    menu: 'Rig',
     description: 'Every bone posed by hand lets go: the rest pose, or the clip shown',
     enabledWhen: IDLE,
   },
-  'pose.rest': { label: 'Show the rest pose', menu: 'Pose', description: 'The rest pose on screen; the pose is kept', result: ON },
-  'pose.copy': { label: 'Copy the pose', menu: 'Pose', description: 'Copy the pose shown, every bone' },
+  'pose.rest': { label: 'Show the rest pose', menu: 'Rig', description: 'The rest pose on screen; the pose is kept', result: ON },
+  'pose.copy': { label: 'Copy the pose', menu: 'Rig', description: 'Copy the pose shown, every bone' },
   'pose.pasteMirrored': {
     label: 'Paste the pose mirrored',
-    menu: 'Pose',
+    menu: 'Rig',
     description:
       'Every bone takes the copied rotation of its mirror partner (by side names, else by position), reflected across the symmetry plane (argument, optional: the axis 0, 1 or 2; x when left out)',
     enabledWhen: IDLE,
@@ -421,13 +425,13 @@ const CATALOG = {
   },
   'pose.poleFromView': {
     label: 'IK pole toward the view',
-    menu: 'Pose',
+    menu: 'Rig',
     description:
       'The IK pole in front of the selected bone’s start joint (the knee or elbow), toward the camera: IK drags bend that joint toward the view',
   },
   'pose.ikMode': {
     label: 'IK mode',
-    menu: 'Pose',
+    menu: 'Rig',
     description: 'In the pose tool, drag the selected bone’s end joint: it and its parent bend to reach it (two-bone IK)',
     result: ON,
   },
@@ -503,13 +507,13 @@ const CATALOG = {
   },
   'examples.panel': {
     label: 'Examples panel',
-    menu: 'Skin',
+    menu: 'Rig',
     description: 'Example shapes sculpted in known poses: context-aware deformation (unposing, pose-space weights)',
     result: ON,
   },
   'examples.add': {
     label: 'Add examples…',
-    menu: 'Skin',
+    menu: 'Rig',
     description: 'Open example meshes, each with its pose (eg0.obj with eg0.dmat); without one, the chosen pose',
     enabledWhen: IDLE,
   },
@@ -549,7 +553,7 @@ const CATALOG = {
   },
   'examples.showUnposed': {
     label: 'Show the unposed examples',
-    menu: 'Skin',
+    menu: 'Rig',
     description: 'The rest mesh with the examples unposed beside it, three at a time',
     result: ON,
   },
@@ -590,13 +594,13 @@ const CATALOG = {
   },
   'bind.computePart': {
     label: 'Bind the active mesh',
-    menu: 'Bind',
+    menu: 'Rig',
     description: 'Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights',
     enabledWhen: `meshActive && !binding && ${IDLE} && ${BONES}`,
   },
   'template.panel': {
     label: 'Template panel',
-    menu: 'Bind',
+    menu: 'Rig',
     description: 'A named skeleton (humanoid or quadruped) fitted inside the mesh from a few markers dragged onto it in a front view',
     result: ON,
   },
@@ -618,13 +622,13 @@ const CATALOG = {
   'template.resetMarkers': { label: 'Markers to their defaults', description: 'Every template marker back where it starts on this mesh' },
   'template.fit': {
     label: 'Fit the template',
-    menu: 'Bind',
+    menu: 'Rig',
     description: 'Replace the skeleton by the template fitted inside the mesh at the markers (provisional weights until bound)',
     enabledWhen: `!binding && ${IDLE}`,
   },
   'template.fitAndBind': {
     label: 'Fit and bind',
-    menu: 'Bind',
+    menu: 'Rig',
     description: 'Fit the template, then compute harmonic weights from automatic handles (two undo steps: the fit, the weights)',
     enabledWhen: `!binding && ${IDLE}`,
   },

@@ -452,7 +452,7 @@ export class App {
     return this.feed.influencesFor(weights);
   }
 
-  /** On: linear blend with the export's stored influences; leaving linear blend (M, the Skin menu) turns it off. */
+  /** On: linear blend with the export's stored influences; leaving linear blend (M, or View → Next skinning method) turns it off. */
   setAsExported(on: boolean): void {
     if (on) this.deformation.setMethod('lbs');
     this.feed.setAsExported(on);
