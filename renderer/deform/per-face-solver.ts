@@ -6,11 +6,11 @@
  * while a solve runs only the newest pose waits, so the view never lags more than one solve. Errors (no fixed
  * vertex, a worker that dies) are kept to be shown. DOM-free; the worker is made by a function given to it.
  */
-import { proxy, transfer, type Remote } from 'comlink';
+import { transfer, type Remote } from 'comlink';
 import type { DeformApi } from '../../workers/deform.worker.ts';
 import type { Influences } from '../../workers/skinning/influences.ts';
 import type { ExampleShape, SceneDocument } from '../../workers/scene/scene-document.ts';
-import { SupervisedWorker, supervisedRemote } from '../io/worker-supervisor.ts';
+import { callWithProgress, SupervisedWorker, supervisedRemote } from '../io/worker-supervisor.ts';
 import type { ContextSource } from './context-source.ts';
 import { perFaceFixedBones, perFaceUnposeInputs, sameList, type ReferencePose } from './cpu-reference.ts';
 import { isPerFace, perFaceBlendOf, type SkinMethod } from './skin-methods.ts';
@@ -151,15 +151,18 @@ export class PerFaceSolver {
     state.examples = examples;
     const inputs = perFaceUnposeInputs(this.host.scene().doc.skeleton, examples);
     const worker = this.worker!;
-    const progress = proxy((done: number, total: number) => {
+    const progress = (done: number, total: number) => {
       if (state !== this.state) return;
       this.unposing = total > 0 ? done / total : 0;
       this.host.changed();
-    });
+    };
     state.examplesReady = state.ready
       .then(async () => {
         this.unposing = examples.length > 0 ? 0 : null;
-        const unposed = examples.length > 0 ? (await worker.unposePerFace(inputs, {}, progress)).map((r) => r.unposed) : [];
+        const unposed =
+          examples.length > 0
+            ? (await callWithProgress(progress, (report) => worker.unposePerFace(inputs, {}, report))).map((r) => r.unposed)
+            : [];
         await worker.setPerFaceExamples(unposed);
       })
       .catch((error: unknown) => {

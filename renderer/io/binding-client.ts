@@ -9,12 +9,12 @@
  * Inputs are copied once into new buffers that are then transferred (the document keeps its own arrays);
  * results come back transferred.
  */
-import { proxy, transfer, type Remote } from 'comlink';
+import { transfer, type Remote } from 'comlink';
 import type { AutomaticHandleRule, BindingApi } from '../../workers/binding.worker.ts';
 import type { HarmonicWeightsOptions, HarmonicWeightsResult } from '../../workers/weights/harmonic-weights.ts';
 import type { TgfSkeleton } from '../../workers/formats/types.ts';
 import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
-import { SupervisedWorker } from './worker-supervisor.ts';
+import { callWithProgress, SupervisedWorker } from './worker-supervisor.ts';
 
 export interface BindRequest {
   positions: Float64Array;
@@ -48,29 +48,30 @@ export class BindingClient {
 
   /**
    * Harmonic weights in the worker.
-   * @param onProgress  stage name and overall fraction in [0, 1]
+   * @param onProgress  stage name and overall fraction in [0, 1]; not called once the returned promise has settled
    * @throws DOMException AbortError after `cancel`; the solver's own errors otherwise
    */
   harmonicWeights(request: BindRequest, onProgress: (stage: string, fraction: number) => void): Promise<HarmonicWeightsResult> {
     const positions = request.positions.slice();
     const triangles = request.triangles.slice();
     const handles = request.handles.slice();
-    const progress = proxy(onProgress);
-    return this.run('Computing harmonic weights', (remote) =>
-      remote.harmonicWeights(
-        transfer(positions, [positions.buffer]),
-        transfer(triangles, [triangles.buffer]),
-        transfer(handles, [handles.buffer]),
-        request.boneCount,
-        request.options,
-        progress,
+    return callWithProgress(onProgress, (progress) =>
+      this.run('Computing harmonic weights', (remote) =>
+        remote.harmonicWeights(
+          transfer(positions, [positions.buffer]),
+          transfer(triangles, [triangles.buffer]),
+          transfer(handles, [handles.buffer]),
+          request.boneCount,
+          request.options,
+          progress,
+        ),
       ),
     );
   }
 
   /**
    * Mirror partners for symmetric painting in the worker (copies the inputs, transfers the copies).
-   * @param onProgress  fraction of vertices matched, in [0, 1]
+   * @param onProgress  fraction of vertices matched, in [0, 1]; not called once the returned promise has settled
    * @throws DOMException AbortError after `cancel`
    */
   mirrorVertexMap(
@@ -82,9 +83,10 @@ export class BindingClient {
   ): Promise<MirrorVertexMap> {
     const p = positions.slice();
     const t = triangles.slice();
-    const progress = proxy(onProgress);
-    return this.run('Matching mirror vertices', (remote) =>
-      remote.mirrorVertexMap(transfer(p, [p.buffer]), transfer(t, [t.buffer]), axis, tolerance, progress),
+    return callWithProgress(onProgress, (progress) =>
+      this.run('Matching mirror vertices', (remote) =>
+        remote.mirrorVertexMap(transfer(p, [p.buffer]), transfer(t, [t.buffer]), axis, tolerance, progress),
+      ),
     );
   }
 

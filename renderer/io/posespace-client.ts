@@ -5,13 +5,14 @@
  * Inputs are copied into new buffers that are transferred (the document keeps its own arrays); results come back
  * transferred.
  */
-import { proxy, transfer } from 'comlink';
+import { transfer } from 'comlink';
 import type { PosespaceApi, UnposeJob } from '../../workers/posespace.worker.ts';
 import type { UnposeResult } from '../../workers/posespace/unpose.ts';
-import { SupervisedWorker } from './worker-supervisor.ts';
+import { callWithProgress, SupervisedWorker } from './worker-supervisor.ts';
 
 /** What the pose-space controller needs from a worker (tests give it an in-process one). */
 export interface Unposer {
+  /** @param onProgress  never called once the returned promise has settled, whatever order the worker's messages arrive in */
   unpose(job: UnposeJob, onProgress: (done: number, total: number) => void): Promise<UnposeResult>;
   /** Stops the running unposing at once (its promise rejects with AbortError); no-op when idle. */
   cancel(): void;
@@ -42,7 +43,9 @@ export class PosespaceClient implements Unposer {
     const done = () => {
       if (this.running === token) this.running = null;
     };
-    const call = this.worker.call('unposing an example', (remote) => remote.unpose(transfer(copy, buffers), proxy(onProgress)));
+    const call = callWithProgress(onProgress, (progress) =>
+      this.worker.call('unposing an example', (remote) => remote.unpose(transfer(copy, buffers), progress)),
+    );
     call.then(done, done);
     return call;
   }

@@ -5,7 +5,7 @@
  * call with a WorkerCrashError naming the work that failed, tells the listeners of onWorkerCrash (the shell shows a
  * notice), and starts a fresh worker for the next call. The scene is the page's: nothing in it depends on a worker.
  */
-import { wrap, type Remote } from 'comlink';
+import { proxy, wrap, type ProxyMarked, type Remote } from 'comlink';
 
 /** A call whose worker died under it. */
 export class WorkerCrashError extends Error {
@@ -157,4 +157,45 @@ export function supervisedRemote<T>(supervisor: SupervisedWorker<T>, describe: (
         );
     },
   });
+}
+
+/** A progress callback as a worker receives it (a comlink proxy: its calls come back as messages). */
+export type WorkerProgress<A extends unknown[]> = ((...args: A) => void) & ProxyMarked;
+
+/**
+ * Runs one worker call that reports progress, so that its progress ends when its result arrives. The worker posts
+ * progress through a port of its own (a comlink proxy), and the page reads the ports in no set order: a report
+ * posted just before the result, or before a cancel, can arrive after it and would show a finished job as running.
+ * Once the call settles (answered, failed, cancelled, its worker stopped) `onProgress` is called no more.
+ * @param onProgress  what the page does with each report
+ * @param run         starts the call, handing the worker the proxied callback
+ * @returns the call's own promise, settled after the callback was closed
+ */
+export function callWithProgress<R, A extends unknown[]>(
+  onProgress: (...args: A) => void,
+  run: (progress: WorkerProgress<A>) => Promise<R>,
+): Promise<R> {
+  let open = true;
+  const progress = proxy((...args: A) => {
+    if (open) onProgress(...args);
+  });
+  let call: Promise<R>;
+  try {
+    call = run(progress);
+  } catch (error) {
+    call = Promise.reject(asError(error));
+  }
+  const close = () => {
+    open = false;
+  };
+  return call.then(
+    (value) => {
+      close();
+      return value;
+    },
+    (error: unknown) => {
+      close();
+      throw error;
+    },
+  );
 }

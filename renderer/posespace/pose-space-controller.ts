@@ -85,6 +85,8 @@ export class PoseSpaceController {
   private curveCache: { interpolator: PoseSpaceInterpolator; poses: unknown; values: Float64Array; frames: number } | null = null;
   private lastPose: Float64Array | null = null;
   private idleWaiters: (() => void)[] = [];
+  /** the job whose progress is shown; a report of any other (late, after its result or a cancel) is dropped */
+  private job: object | null = null;
 
   constructor(private readonly host: PoseSpaceHost) {}
 
@@ -145,11 +147,30 @@ export class PoseSpaceController {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Stops unposing; context skinning shows the plain method until unposing is asked for again. */
+  /**
+   * Stops unposing; context skinning shows the plain method until unposing is asked for again. The progress is
+   * cleared at once, whether or not a job was still running.
+   */
   cancel(): void {
-    if (!this.running) return;
-    this.cancelled = true;
-    this.host.unposer.cancel();
+    if (this.running) {
+      this.cancelled = true;
+      this.host.unposer.cancel();
+    }
+    this.endProgress();
+  }
+
+  /**
+   * A new scene: the unposing of the previous one stops, its results and progress go, and the new scene unposes
+   * what its own examples need when asked.
+   */
+  sceneOpened(): void {
+    if (this.running) this.host.unposer.cancel();
+    this.job = null;
+    this.results.clear();
+    this.packed.clear();
+    this.basis = { mesh: null, influences: null, antipodality: 'per-vertex' };
+    this.cancelled = false;
+    this.endProgress();
   }
 
   /** a_j at this pose (#B × 9 relative rotations), into `weights`. */
@@ -278,7 +299,10 @@ export class PoseSpaceController {
     const doc = this.host.document();
     const basis = this.basis;
     const { base, example, index, count } = job;
+    const token = {};
+    this.job = token;
     const setProgress = (fraction: number) => {
+      if (this.job !== token) return;
       this.progress = { running: true, example: example.name, base, fraction: (index + fraction) / count };
       this.host.progressed();
     };
@@ -319,10 +343,19 @@ export class PoseSpaceController {
       }
     } finally {
       this.running = false;
+      if (this.job === token) this.job = null;
       this.progress = IDLE;
     }
     this.host.changed();
     void this.pump();
+  }
+
+  /** No job's progress is shown any more (a late report of one is dropped). */
+  private endProgress(): void {
+    this.job = null;
+    if (!this.progress.running) return;
+    this.progress = IDLE;
+    this.host.progressed();
   }
 }
 

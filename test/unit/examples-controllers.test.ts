@@ -5,7 +5,8 @@
  * choice for meshes without a pose file is the viewport's or a chosen frame; unposing in the (here in-process)
  * worker recovers each bump (a second computation of the same δ), the weights are 1 at an example's own pose and
  * 0 for the others, cancelling leaves no displacements, near-singular vertices are reported with their count, and
- * two examples with the same pose are reported by name.
+ * two examples with the same pose are reported by name. Unposing progress ends with each result, even when a report
+ * arrives after it, and Cancel and a new scene always clear it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -218,6 +219,64 @@ test('cancel stops unposing and leaves no displacements; near-singular vertices 
     'Unposing eg1 (LBS): 3 near-singular vertices',
     'Unposing eg2 (LBS): 3 near-singular vertices',
   ]);
+});
+
+test('unposing progress ends with each result even when a report arrives after it; Cancel and a new scene always clear it', async () => {
+  // An unposer whose last report of each job comes after the job's result (the worker's ports read in another order).
+  const late: (() => void)[] = [];
+  const reversed: Unposer = {
+    unpose: (job, onProgress) => {
+      onProgress(1, 2);
+      late.push(() => onProgress(2, 2));
+      return Promise.resolve({
+        unposed: job.restPositions.slice(),
+        displacements: new Float64Array(job.restPositions.length),
+        singularVertices: new Uint32Array(0),
+      });
+    },
+    cancel: () => undefined,
+  };
+  const { posespace, store } = setup(reversed);
+  posespace.require(['dqs']);
+  await posespace.idle();
+  assert.equal(late.length, 3, 'one job per example');
+  for (const report of late) report();
+  assert.deepEqual(posespace.progress, { running: false, example: '', base: 'lbs', fraction: 0 }, 'no job runs after every result is in');
+  assert.ok(posespace.displacements('dqs') !== null, 'the displacements are ready');
+
+  // Cancel clears the bar also when no job runs (nothing to stop), and a job cancelled mid-way reports no more.
+  let reportHanging: ((done: number, total: number) => void) | null = null;
+  let rejectPending: ((error: unknown) => void) | null = null;
+  const hanging: Unposer = {
+    unpose: (_job, onProgress) => {
+      reportHanging = onProgress;
+      return new Promise((_, reject) => (rejectPending = reject));
+    },
+    cancel: () => rejectPending?.(new DOMException('cancelled', 'AbortError')),
+  };
+  const cancelled = setup(hanging);
+  cancelled.posespace.require(['lbs']);
+  reportHanging!(1, 4);
+  assert.equal(cancelled.posespace.progress.fraction, 0.25 / 3, 'a quarter of the first of three jobs');
+  cancelled.posespace.cancel();
+  assert.equal(cancelled.posespace.progress.running, false, 'cleared at once, before the worker answers');
+  reportHanging!(2, 4);
+  assert.equal(cancelled.posespace.progress.running, false, 'a report after the cancel is dropped');
+  await cancelled.posespace.idle();
+  cancelled.posespace.cancel();
+  assert.equal(cancelled.posespace.progress.running, false);
+
+  // A new scene stops the previous scene's unposing and clears its progress; its results go.
+  const next = setup(hanging);
+  next.posespace.require(['lbs']);
+  assert.equal(next.posespace.progress.running, true);
+  next.posespace.sceneOpened();
+  assert.equal(next.posespace.progress.running, false, 'the new scene shows no unposing of the old one');
+  reportHanging!(3, 4);
+  assert.equal(next.posespace.progress.running, false, 'the old job’s late report is dropped');
+  assert.equal(posespace.unposed(examplesOf(store.doc)[0], 'dqs') !== null, true, 'the other controller keeps its results');
+  posespace.sceneOpened();
+  assert.equal(posespace.unposed(examplesOf(store.doc)[0], 'dqs'), null, 'a new scene drops the old scene’s unposed examples');
 });
 
 test('two examples with the same pose are reported by name; the weights are then all 0', () => {

@@ -230,3 +230,80 @@ test('the pose-space client: a crash rejects the unposing naming it and the next
     (globalThis as { Worker?: unknown }).Worker = previous;
   }
 });
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('a job’s progress ends when its result arrives, whatever order the worker’s messages come in; a cancel ends it too', async () => {
+  const answer = { unposed: new Float64Array(3), displacements: new Float64Array(3), singularVertices: new Uint32Array(0) };
+  // Like the real workers, each reports through its own port; the last report is posted after the result, as the
+  // page may read it when the ports are read in another order.
+  const posespaceApi = {
+    unpose: async (_job: unknown, progress: (done: number, total: number) => void) => {
+      progress(1, 2);
+      await pause(20);
+      setTimeout(() => progress(2, 2), 5);
+      return answer;
+    },
+  };
+  const bindingApi = {
+    harmonicWeights: async (...args: unknown[]) => {
+      const progress = args[5] as (stage: string, fraction: number) => void;
+      progress('factorizing', 0.5);
+      await pause(20);
+      setTimeout(() => progress('solving', 1), 5);
+      return { weights: new Float64Array(3), laplacianUsed: 'cotan', unhandledComponents: [] };
+    },
+    mirrorVertexMap: (...args: unknown[]) => {
+      const progress = args[4] as (fraction: number) => void;
+      setTimeout(() => progress(0.25), 30);
+      return neverAnswers();
+    },
+  };
+  const previous = (globalThis as { Worker?: unknown }).Worker;
+  (globalThis as { Worker?: unknown }).Worker = class {
+    constructor(url: URL) {
+      return new FakeWorker(url.pathname.endsWith('binding.worker.ts') ? bindingApi : posespaceApi);
+    }
+  };
+  try {
+    const { PosespaceClient } = await import('../../renderer/io/posespace-client.ts');
+    const unposer = new PosespaceClient();
+    const job = {
+      restPositions: new Float64Array(3),
+      examplePositions: new Float64Array(3),
+      influences: { stride: 1, bones: new Int32Array(1), weights: new Float32Array([1]) },
+      pose: new Float64Array(9),
+    } as unknown as Parameters<typeof unposer.unpose>[0];
+    const unposeReports: { done: number; settled: boolean }[] = [];
+    let unposed = false;
+    await unposer.unpose(job, (done) => void unposeReports.push({ done, settled: unposed }));
+    unposed = true;
+    await pause(40);
+    assert.deepEqual(unposeReports, [{ done: 1, settled: false }], 'the report before the result arrives, the one after it does not');
+
+    const { BindingClient } = await import('../../renderer/io/binding-client.ts');
+    const client = new BindingClient();
+    const request = {
+      positions: new Float64Array(9),
+      triangles: new Uint32Array([0, 1, 2]),
+      handles: new Int32Array(3),
+      boneCount: 1,
+      options: {},
+    };
+    const stages: { stage: string; settled: boolean }[] = [];
+    let solved = false;
+    await client.harmonicWeights(request, (stage) => void stages.push({ stage, settled: solved }));
+    solved = true;
+    await pause(40);
+    assert.deepEqual(stages, [{ stage: 'factorizing', settled: false }], 'no binding report after the weights');
+
+    const matched: number[] = [];
+    const matching = client.mirrorVertexMap(new Float64Array(9), new Uint32Array([0, 1, 2]), 0, 1e-6, (f) => void matched.push(f));
+    client.cancel();
+    await assert.rejects(matching, (error: unknown) => error instanceof DOMException && error.name === 'AbortError');
+    await pause(50);
+    assert.deepEqual(matched, [], 'a report posted before the cancel reached the page is dropped');
+  } finally {
+    (globalThis as { Worker?: unknown }).Worker = previous;
+  }
+});
