@@ -192,11 +192,34 @@ export function describeWhen(clause: string): string {
  * The key table as people read it (the help overlay and the README): one row per binding, in table order, with
  * the command's label and, for a binding that holds only sometimes, when.
  */
-export function helpRows(table: readonly Keybinding[] = KEYBINDINGS): { keys: string; action: string }[] {
+export function helpRows(table: readonly Keybinding[] = KEYBINDINGS): HelpRow[] {
   return table.map((b) => ({
     keys: displayChord(b.key),
     action: b.when ? `${COMMANDS[b.command].label} (${describeWhen(b.when)})` : COMMANDS[b.command].label,
+    command: b.command,
   }));
+}
+
+/** A row of the key table as people read it: the keys, the action (label and when), and the command it runs. */
+export interface HelpRow {
+  keys: string;
+  action: string;
+  command?: CommandId;
+}
+
+/**
+ * Whether a help row answers a search: every word of `query` (case ignored) is in its keys, its action, or its
+ * command's description or id, and a word of one character is one of its keys ('p' finds P, not every row with a p
+ * in it); an empty query matches every row. 'paint' finds 'Weight paint mode' (P) and what holds only in paint mode;
+ * 'ctrl z' finds Undo.
+ */
+export function helpRowMatches(row: HelpRow, query: string): boolean {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const keys = row.keys.toLowerCase().split(/[\s/+]+/);
+  const info = row.command ? COMMANDS[row.command] : undefined;
+  const text = [row.keys, row.action, info?.description ?? '', row.command ?? ''].join(' ').toLowerCase();
+  return words.every((word) => ([...word].length === 1 ? keys.includes(word) || row.keys === word : text.includes(word)));
 }
 
 /**

@@ -5,8 +5,8 @@
  */
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { CommandId } from '../commands/command-catalog.ts';
-import { helpRows } from '../commands/keybindings.ts';
 import { commandButton, element, refreshCommandButtons } from './controls.ts';
+import { HelpOverlay } from './help-overlay.ts';
 
 export interface ChromeActions {
   /** 0 = all influences */
@@ -18,14 +18,6 @@ export interface ChromeActions {
 }
 
 export const INFLUENCE_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 0] as const;
-
-/** What the mouse does in the viewport (keys are in the keybinding table). */
-export const POINTER_HELP: readonly [string, string][] = [
-  ['Left drag', 'orbit (the lasso draws, the brush paints)'],
-  ['Right drag', 'pan'],
-  ['Wheel', 'zoom'],
-  ['Click a joint', 'select its bone'],
-];
 
 function required<T extends HTMLElement>(id: string, type: new () => T): T {
   const node = document.getElementById(id);
@@ -55,8 +47,7 @@ export class AppChrome {
   private readonly status: HTMLElement;
   private readonly errorBanner: HTMLElement;
   private readonly errorText: HTMLElement;
-  private readonly help: HTMLElement;
-  private readonly helpBone = element('p', 'help-bone');
+  private readonly help: HelpOverlay;
   private readonly dropOverlay: HTMLElement;
 
   constructor(
@@ -111,8 +102,7 @@ export class AppChrome {
     this.errorBanner = required('error-banner', HTMLElement);
     this.errorText = this.errorBanner.querySelector('.error-message') as HTMLElement;
     (this.errorBanner.querySelector('.error-dismiss') as HTMLElement).addEventListener('click', () => actions.dismissError());
-    this.help = required('help-overlay', HTMLElement);
-    this.buildHelp();
+    this.help = new HelpOverlay(required('help-overlay', HTMLElement), () => void commands.invoke('help.keys'));
     this.dropOverlay = required('drop-overlay', HTMLElement);
     this.installDropTarget();
   }
@@ -177,35 +167,12 @@ export class AppChrome {
   }
 
   get helpOpen(): boolean {
-    return !this.help.hidden;
+    return this.help.open;
   }
 
   /** @param bone  the help's line about the selected bone (helpBoneLine), shown under the title */
-  toggleHelp(show = this.help.hidden, bone = ''): void {
-    this.help.hidden = !show;
-    if (show) this.helpBone.textContent = bone;
-  }
-
-  private buildHelp(): void {
-    const keys = element('dl', 'help-keys');
-    for (const row of helpRows()) {
-      const dt = element('dt');
-      dt.append(element('kbd', undefined, row.keys));
-      keys.append(dt, element('dd', undefined, row.action));
-    }
-    const pointer = element('dl', 'help-pointer');
-    for (const [gesture, action] of POINTER_HELP) {
-      const dt = element('dt');
-      dt.append(element('kbd', undefined, gesture));
-      pointer.append(dt, element('dd', undefined, action));
-    }
-    const hint = element(
-      'p',
-      undefined,
-      'Drop .obj/.off meshes, .tgf skeletons (with their .names), .dmat weights, poses or handles, or a .glb / .gltf (with its .bin) anywhere — several at once.',
-    );
-    this.help.append(element('h2', undefined, 'Keyboard and mouse'), this.helpBone, keys, pointer, hint);
-    this.help.addEventListener('click', () => this.toggleHelp(false));
+  toggleHelp(show = !this.help.open, bone = ''): void {
+    this.help.show(show, bone);
   }
 
   private installDropTarget(): void {

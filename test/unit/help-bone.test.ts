@@ -1,10 +1,10 @@
 /**
  * The keyboard help names the bone the commands act on: the selected bone by its name with its commands' keys, how to
- * select one, or, on a bare mesh, how to build a skeleton.
+ * select one, or, on a bare mesh, how to build a skeleton; and its search field finds rows by key, name or description.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { helpBoneLine } from '../../renderer/commands/keybindings.ts';
+import { helpBoneLine, helpRowMatches } from '../../renderer/commands/keybindings.ts';
 import { renameBone } from '../../workers/rig/bone-edits.ts';
 import { bareDocument } from '../../workers/scene/scene-document.ts';
 import { handDocument } from './full-documents.ts';
@@ -17,4 +17,25 @@ test('the help names the selected bone with its keys, says how to select one, an
   assert.equal(helpBoneLine(hand, -1), 'No bone selected: click a joint, or a row of the bone list (O).');
   const bare = bareDocument({ name: 'body.obj', mesh: hand.mesh });
   assert.equal(helpBoneLine(bare, -1), 'No skeleton yet: J builds one on the mesh, Shift T fits a template.');
+});
+
+test('the help search matches a row by key, command name, when or description; a single letter only by key', () => {
+  const undo = { keys: 'Ctrl/⌘ Z', action: 'Undo', command: 'edit.undo' } as const;
+  const brush = { keys: 'P', action: 'Weight paint mode', command: 'tool.brush' } as const;
+  const frame = { keys: 'F', action: 'Frame all (outside paint mode)', command: 'view.frameAll' } as const;
+  const pan = { keys: 'Right drag', action: 'pan' };
+  assert.equal(helpRowMatches(undo, ''), true, 'an empty search keeps every row');
+  assert.equal(helpRowMatches(undo, '  '), true, 'a blank search keeps every row');
+  assert.equal(helpRowMatches(brush, 'PAINT'), true, 'by the command name, case ignored');
+  assert.equal(helpRowMatches(frame, 'paint'), true, 'by the words of its when-clause');
+  assert.equal(helpRowMatches(brush, 'selected bone'), true, "by the command's description (Drag paints the selected bone …)");
+  assert.equal(helpRowMatches(brush, 'tool.brush'), true, 'by the command id');
+  assert.equal(helpRowMatches(undo, 'paint'), false, 'Undo is not about painting');
+  assert.equal(helpRowMatches(undo, 'ctrl z'), true, 'by its chord, word by word');
+  assert.equal(helpRowMatches(undo, 'z'), true, 'a single letter is a key');
+  assert.equal(helpRowMatches(brush, 'a'), false, "a single letter is a key, not any 'a' in the text");
+  assert.equal(helpRowMatches(brush, 'p'), true, 'P is the key of paint mode');
+  assert.equal(helpRowMatches(pan, 'right'), true, 'a mouse row by its gesture');
+  assert.equal(helpRowMatches(pan, 'right zoom'), false, 'every word must match');
+  assert.equal(helpRowMatches({ keys: '/', action: 'Isolate the active mesh', command: 'meshes.isolate' }, '/'), true, 'the / key');
 });
