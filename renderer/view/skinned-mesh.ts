@@ -4,7 +4,7 @@
  * layout of workers/skinning/joint-texture-layout.ts (joint transforms and dual quaternions, updated every
  * frame; per-vertex influences, rebuilt when the influence count changes). Per-face skinning is solved on the
  * CPU and streamed into the position buffer instead (method 'streamed'). An optional distortion heat map
- * colours the surface (shaders/distortion-heatmap.glsl). The Look view draws each part with the asset's material
+ * colours the surface (DISTORTION_COLOUR_MAP, colour-maps.ts). The Look view draws each part with the asset's material
 (surface-look.ts) through the same chunks: only the fragment colour differs. A readback pass
  * runs the same chunk over the vertices as points into a float render target, so the GPU's skinned positions
  * can be compared with the CPU reference.
@@ -22,8 +22,7 @@ import readbackFragment from '../../shaders/skinned-readback.frag.glsl?raw';
 import dqsChunk from '../../shaders/dqs.glsl?raw';
 import skinSelectChunk from '../../shaders/skin-select.glsl?raw';
 import contextChunk from '../../shaders/context-displacement.glsl?raw';
-import distortionChunk from '../../shaders/distortion-heatmap.glsl?raw';
-import magnitudeChunk from '../../shaders/displacement-heatmap.glsl?raw';
+import { DISTORTION_COLOUR_MAP, MAGNITUDE_COLOUR_MAP, colourMapGlsl } from './colour-maps.ts';
 import {
   JOINT_TEXTURE_WIDTH,
   JOINT_TEXTURE_WIDTH_LOG2,
@@ -297,7 +296,7 @@ export class SkinnedMeshView {
       shader.fragmentShader = shader.fragmentShader
         .replace(
           '#include <common>',
-          `#include <common>\n${distortionChunk}\n${magnitudeChunk}\n#if SKIN_HEATMAP\nvarying float vSkinDistortion;\n#endif`,
+          `#include <common>\n${colourMapGlsl(DISTORTION_COLOUR_MAP)}\n${colourMapGlsl(MAGNITUDE_COLOUR_MAP)}\n#if SKIN_HEATMAP\nvarying float vSkinDistortion;\n#endif`,
         )
         .replace(
           '#include <color_fragment>',
@@ -360,7 +359,7 @@ export class SkinnedMeshView {
 
   /**
    * Shows a heat map, or hides it (null): 'distortion' from #V log2 ratios of one-ring area / rest area
-   * (shaders/distortion-heatmap.glsl), 'magnitude' from #V values in [0, 1] (shaders/displacement-heatmap.glsl).
+   * (DISTORTION_COLOUR_MAP), 'magnitude' from #V values in [0, 1] (MAGNITUDE_COLOUR_MAP; colour-maps.ts).
    */
   setDistortion(values: Float32Array | null, kind: 'distortion' | 'magnitude' = 'distortion'): void {
     if (values) {

@@ -1,6 +1,6 @@
 /**
  * How the skinned mesh is coloured: by its material (the asset's in the Look view, the plain one when shaded), the
- * selected bone's weight as a heat map (shaders/weight-heatmap.glsl, optional iso-lines), each vertex's dominant
+ * selected bone's weight as a heat map (WEIGHT_COLOUR_MAP, optional iso-lines from shaders/weight-heatmap.glsl), each vertex's dominant
  * bone, or the handles in one colour per bone (shaders/handle-colors.glsl); the lasso selection is tinted in every
  * view. Per-vertex inputs are float attributes on the mesh's geometry; each material's own shader compilation is
  * extended, not replaced, so skinning and lighting stay as they are. The view's attributes and varyings are compiled
@@ -9,6 +9,7 @@
  */
 import * as THREE from 'three';
 import heatmapChunk from '../../shaders/weight-heatmap.glsl?raw';
+import { WEIGHT_COLOUR_MAP, colourMapGlsl } from './colour-maps.ts';
 import handleColorsChunk from '../../shaders/handle-colors.glsl?raw';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 
@@ -47,6 +48,7 @@ vRwColor = rwViewMode == 2 ? rwBoneColor(rwDominant) : (rwHandle >= 0.0 ? rwBone
 
 const FRAGMENT_DECLARATIONS = `
 #if RW_WEIGHT_VIEW
+${colourMapGlsl(WEIGHT_COLOUR_MAP)}
 ${heatmapChunk}
 uniform int rwViewMode;
 uniform float rwIsoLines;
