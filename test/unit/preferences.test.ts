@@ -1,0 +1,175 @@
+/**
+ * The user's preferences: defaults when nothing is stored, values saved and read back by a second store (a reload),
+ * a stored value that cannot be used falling back to its default with a warning naming it, a feature's own entry.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  PREFERENCE_DEFAULTS,
+  PREFERENCES_STORAGE_KEY,
+  PREFERENCES_VERSION,
+  PreferenceStore,
+  numberPreference,
+  type PreferenceStorage,
+} from '../../renderer/project/preferences.ts';
+
+/** localStorage's contract over a Map. */
+function memoryStorage(initial: Record<string, string> = {}): PreferenceStorage & { map: Map<string, string> } {
+  const map = new Map(Object.entries(initial));
+  return { map, getItem: (key) => map.get(key) ?? null, setItem: (key, value) => void map.set(key, value) };
+}
+
+const stored = (values: unknown, version = PREFERENCES_VERSION) => ({ [PREFERENCES_STORAGE_KEY]: JSON.stringify({ version, values }) });
+
+test('with nothing stored every preference is its default, and nothing is written until one is set', () => {
+  const storage = memoryStorage();
+  const store = new PreferenceStore(storage);
+  assert.equal(store.core.theme.get(), 'dark');
+  assert.deepEqual(store.core.lengthUnits.get(), { unit: 'scene', metresPerUnit: 1 });
+  assert.equal(store.core.defaultInfluences.get(), 4);
+  assert.deepEqual(store.core.brush.get(), { mode: 'add', radius: 40, strength: 0.3, falloff: 'smooth' });
+  assert.deepEqual(store.core.keys.get(), {});
+  assert.deepEqual(store.warnings, []);
+  assert.equal(storage.map.size, 0, 'reading writes nothing');
+});
+
+test('a value set is saved, told to subscribers, and read back by the next store (a reload)', () => {
+  const storage = memoryStorage();
+  const store = new PreferenceStore(storage);
+  const seen: string[] = [];
+  const unsubscribe = store.core.theme.subscribe((theme) => seen.push(theme));
+  store.core.theme.set('light');
+  store.core.brush.set({ mode: 'smooth', radius: 64, strength: 0.5, falloff: 'linear' });
+  store.core.keys.set({ 'view.frameAll': ['Q'] });
+  unsubscribe();
+  store.core.theme.set('dark');
+  store.core.theme.set('light');
+  assert.deepEqual(seen, ['light'], 'subscribed until unsubscribed');
+  const saved = JSON.parse(storage.map.get(PREFERENCES_STORAGE_KEY)!) as { version: number; values: Record<string, unknown> };
+  assert.equal(saved.version, 1);
+  assert.equal(saved.values.theme, 'light');
+  const reloaded = new PreferenceStore(storage);
+  assert.equal(reloaded.core.theme.get(), 'light');
+  assert.deepEqual(reloaded.core.brush.get(), { mode: 'smooth', radius: 64, strength: 0.5, falloff: 'linear' });
+  assert.deepEqual(reloaded.core.keys.get(), { 'view.frameAll': ['Q'] });
+  assert.deepEqual(reloaded.warnings, []);
+});
+
+test('a value the entry does not take is refused with an error naming the preference, and nothing changes', () => {
+  const storage = memoryStorage();
+  const store = new PreferenceStore(storage);
+  assert.throws(() => store.core.theme.set('purple' as 'dark'), /preference theme: "purple" is not one of "dark", "light"/);
+  assert.throws(
+    () => store.core.brush.set({ ...PREFERENCE_DEFAULTS.brush, radius: 1000 }),
+    /preference brush: radius 1000 is not a number in 2 … 400/,
+  );
+  assert.equal(store.core.theme.get(), 'dark');
+  assert.equal(storage.map.size, 0);
+});
+
+test('storage that is not JSON, not { version, values }, or unreadable gives every default with one warning', () => {
+  for (const [text, reason] of [
+    ['{not json', /not JSON/],
+    ['[1, 2]', /not \{ version, values \}/],
+    ['{"values": {"theme": "light"}}', /not \{ version, values \}/],
+  ] as const) {
+    const store = new PreferenceStore(memoryStorage({ [PREFERENCES_STORAGE_KEY]: text }));
+    assert.equal(store.core.theme.get(), 'dark', text);
+    assert.equal(store.warnings.length, 1, text);
+    assert.match(store.warnings[0], reason);
+  }
+  const throwing: PreferenceStorage = {
+    getItem: () => {
+      throw new Error('access denied');
+    },
+    setItem: () => {
+      throw new Error('quota exceeded');
+    },
+  };
+  const warned: string[] = [];
+  const store = new PreferenceStore(throwing, (message) => warned.push(message));
+  assert.deepEqual(warned, ['Preferences could not be read (access denied); the defaults are used']);
+  store.core.theme.set('light');
+  assert.equal(store.core.theme.get(), 'light', 'the value holds for this page');
+  assert.match(warned[1], /could not be saved \(quota exceeded\); they hold for this page only/);
+});
+
+test('each bad stored value falls back to its own default with a warning naming it; the good ones are kept', () => {
+  const store = new PreferenceStore(
+    memoryStorage(
+      stored({
+        theme: 'purple',
+        lengthUnits: { unit: 'cm', metresPerUnit: 0.01 },
+        defaultInfluences: 5,
+        brush: { mode: 'add', radius: -3, strength: 0.3, falloff: 'smooth' },
+        keys: { 'no.suchCommand': ['Q'] },
+      }),
+    ),
+  );
+  assert.equal(store.core.theme.get(), 'dark');
+  assert.deepEqual(store.core.lengthUnits.get(), { unit: 'cm', metresPerUnit: 0.01 });
+  assert.equal(store.core.defaultInfluences.get(), 5);
+  assert.deepEqual(store.core.brush.get(), PREFERENCE_DEFAULTS.brush);
+  assert.deepEqual(store.core.keys.get(), {});
+  assert.deepEqual(store.warnings, [
+    'Preference “Theme” could not be read ("purple" is not one of "dark", "light"); the default is used',
+    'Preference “Brush” could not be read (radius -3 is not a number in 2 … 400); the default is used',
+    'Preference “Keys” could not be read ("no.suchCommand" is not a command); the default is used',
+  ]);
+});
+
+test('stored keys must be lists of chords', () => {
+  const store = new PreferenceStore(memoryStorage(stored({ keys: { 'view.frameAll': 'Q' } })));
+  assert.deepEqual(store.core.keys.get(), {});
+  assert.match(store.warnings[0], /the keys of view\.frameAll, "Q", are not a list of keys/);
+  const good = new PreferenceStore(memoryStorage(stored({ keys: { 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'], 'view.wireframe': [] } })));
+  assert.deepEqual(good.core.keys.get(), { 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'], 'view.wireframe': [] });
+});
+
+test('a newer version is read entry by entry, with a warning', () => {
+  const store = new PreferenceStore(memoryStorage(stored({ theme: 'light' }, PREFERENCES_VERSION + 1)));
+  assert.equal(store.core.theme.get(), 'light');
+  assert.match(store.warnings[0], /saved by a newer version \(2; this one reads 1\)/);
+});
+
+test("a feature registers its own preference: its stored value is used, it is listed after the core ones, and saving keeps others'", () => {
+  const storage = memoryStorage(stored({ 'influences.max': 6, 'feature.notYetRegistered': 'kept' }));
+  const store = new PreferenceStore(storage);
+  const listed: string[] = [];
+  store.onRegistered((entry) => listed.push(entry.key));
+  const entry = numberPreference({
+    key: 'influences.max',
+    label: 'Max influences',
+    section: 'New scene',
+    default: 4,
+    min: 0,
+    max: 16,
+    step: 1,
+  });
+  const max = store.register(entry);
+  assert.equal(max.get(), 6);
+  assert.deepEqual(listed, ['influences.max']);
+  assert.deepEqual(
+    store.entries().map((e) => e.key),
+    ['theme', 'lengthUnits', 'defaultInfluences', 'brush', 'keys', 'influences.max'],
+  );
+  assert.throws(() => store.register(entry), /preference influences\.max is registered twice/);
+  assert.throws(() => max.set(2.5), /preference influences\.max: 2\.5 is not a whole number/);
+  max.set(8);
+  const saved = JSON.parse(storage.map.get(PREFERENCES_STORAGE_KEY)!) as { values: Record<string, unknown> };
+  assert.equal(saved.values['influences.max'], 8);
+  assert.equal(saved.values['feature.notYetRegistered'], 'kept', 'a value no feature registered yet is kept');
+  const bad = new PreferenceStore(memoryStorage(stored({ 'influences.max': 99 })));
+  assert.equal(bad.register(entry).get(), 4);
+  assert.match(bad.warnings[0], /“Max influences” could not be read \(99 is outside 0 … 16\)/);
+});
+
+test('reset all brings every preference back to its default and saves that', () => {
+  const storage = memoryStorage();
+  const store = new PreferenceStore(storage);
+  store.core.theme.set('light');
+  store.core.keys.set({ 'view.frameAll': ['Q'] });
+  store.resetAll();
+  assert.equal(store.core.theme.get(), 'dark');
+  assert.deepEqual(new PreferenceStore(storage).core.keys.get(), {});
+});
