@@ -78,6 +78,21 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'Shift+T', command: 'template.panel' },
 ];
 
+let activeTable: readonly Keybinding[] = KEYBINDINGS;
+
+/**
+ * The table in use: KEYBINDINGS with the user's keys in place of a command's (commands/user-keymap.ts). The lookups
+ * below read it by default, so the key listener, the help, tooltips, menus and the palette show the user's keys.
+ */
+export function activeKeybindings(): readonly Keybinding[] {
+  return activeTable;
+}
+
+/** Puts a table in use (the shell, from the preferences' keys). */
+export function useKeybindings(table: readonly Keybinding[]): void {
+  activeTable = table;
+}
+
 /** What a key event says, in the fields chordOf reads (KeyboardEvent has them all). */
 export interface KeyPress {
   key: string;
@@ -112,7 +127,7 @@ export function chordOf(press: KeyPress): string | null {
 }
 
 /** The binding a chord triggers in a context: the first one in the table whose when-clause holds, or null. */
-export function resolveKey(chord: string, context: WhenContext, table: readonly Keybinding[] = KEYBINDINGS): Keybinding | null {
+export function resolveKey(chord: string, context: WhenContext, table: readonly Keybinding[] = activeKeybindings()): Keybinding | null {
   for (const binding of table) {
     if (binding.key === chord && whenHolds(binding.when, context)) return binding;
   }
@@ -120,7 +135,7 @@ export function resolveKey(chord: string, context: WhenContext, table: readonly 
 }
 
 /** The bindings of a command, in table order. */
-export function bindingsOf(command: CommandId, table: readonly Keybinding[] = KEYBINDINGS): Keybinding[] {
+export function bindingsOf(command: CommandId, table: readonly Keybinding[] = activeKeybindings()): Keybinding[] {
   return table.filter((b) => b.command === command);
 }
 
@@ -142,21 +157,21 @@ export function displayChord(chord: string): string {
 }
 
 /** A command's keys as shown in tooltips and help: 'Ctrl/⌘ Shift Z or Ctrl/⌘ Y'; '' when it has none. */
-export function displayKeys(command: CommandId, table: readonly Keybinding[] = KEYBINDINGS): string {
+export function displayKeys(command: CommandId, table: readonly Keybinding[] = activeKeybindings()): string {
   return bindingsOf(command, table)
     .map((b) => displayChord(b.key))
     .join(' or ');
 }
 
 /** Tooltip text of a command: its description (or label) and its keys, e.g. 'Frame all (F)'. */
-export function tooltipOf(command: CommandId, table: readonly Keybinding[] = KEYBINDINGS): string {
+export function tooltipOf(command: CommandId, table: readonly Keybinding[] = activeKeybindings()): string {
   const info = COMMANDS[command];
   const keys = displayKeys(command, table);
   return keys ? `${info.description ?? info.label} (${keys})` : (info.description ?? info.label);
 }
 
 /** Electron accelerator of a command's first binding ('Mod+Shift+Z' → 'CmdOrCtrl+Shift+Z'), or undefined. */
-export function acceleratorOf(command: CommandId, table: readonly Keybinding[] = KEYBINDINGS): string | undefined {
+export function acceleratorOf(command: CommandId, table: readonly Keybinding[] = activeKeybindings()): string | undefined {
   const [first] = bindingsOf(command, table);
   if (!first) return undefined;
   const names: Record<string, string> = { Mod: 'CmdOrCtrl', ArrowLeft: 'Left', ArrowRight: 'Right', Escape: 'Esc', '?': 'Shift+/' };
@@ -192,7 +207,7 @@ export function describeWhen(clause: string): string {
  * The key table as people read it (the help overlay and the README): one row per binding, in table order, with
  * the command's label and, for a binding that holds only sometimes, when.
  */
-export function helpRows(table: readonly Keybinding[] = KEYBINDINGS): HelpRow[] {
+export function helpRows(table: readonly Keybinding[] = activeKeybindings()): HelpRow[] {
   return table.map((b) => ({
     keys: displayChord(b.key),
     action: b.when ? `${COMMANDS[b.command].label} (${describeWhen(b.when)})` : COMMANDS[b.command].label,

@@ -14,6 +14,7 @@
  * No DOM: the storage is given (localStorage in the page, a Map in Node tests).
  */
 import { BRUSH_FALLOFFS, BRUSH_MODES, COMMANDS, INFLUENCE_COUNTS } from '../commands/command-catalog.ts';
+import { keymapProblems, type KeyOverrides } from '../commands/user-keymap.ts';
 
 /** Local-storage key of the preferences. */
 export const PREFERENCES_STORAGE_KEY = 'rigwright.preferences';
@@ -79,11 +80,7 @@ export interface BrushDefaults {
   falloff: (typeof BRUSH_FALLOFFS)[number];
 }
 
-/**
- * The user's keys: per command, the chords that replace the command's keys of the keybinding table ([] = none).
- * Commands not named keep the table's keys (commands/user-keymap.ts builds the table in use from it).
- */
-export type KeyOverrides = Readonly<Record<string, readonly string[]>>;
+export type { KeyOverrides };
 
 /** The core preferences' values. */
 export interface CorePreferences {
@@ -92,6 +89,7 @@ export interface CorePreferences {
   /** influences per vertex a new scene is viewed with (1 … 8, 0 = all) */
   defaultInfluences: (typeof INFLUENCE_COUNTS)[number];
   brush: BrushDefaults;
+  /** the user's keys: per command, the chords that replace its keys in the keybinding table (commands/user-keymap.ts) */
   keys: KeyOverrides;
 }
 
@@ -215,7 +213,8 @@ export const CORE_ENTRIES: { readonly [K in keyof CorePreferences]: PreferenceEn
         if (!Array.isArray(chords) || !chords.every((chord) => typeof chord === 'string' && CHORD.test(chord)))
           return { problem: `the keys of ${command}, ${shown(chords)}, are not a list of keys such as "Mod+Shift+Z"` };
       }
-      return stored as KeyOverrides;
+      const problems = keymapProblems(stored);
+      return problems.length > 0 ? { problem: problems.join('; ') } : (stored);
     },
   },
 };

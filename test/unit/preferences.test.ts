@@ -122,6 +122,9 @@ test('stored keys must be lists of chords', () => {
   const store = new PreferenceStore(memoryStorage(stored({ keys: { 'view.frameAll': 'Q' } })));
   assert.deepEqual(store.core.keys.get(), {});
   assert.match(store.warnings[0], /the keys of view\.frameAll, "Q", are not a list of keys/);
+  const clashing = new PreferenceStore(memoryStorage(stored({ keys: { 'view.frameAll': ['W'] } })));
+  assert.deepEqual(clashing.core.keys.get(), {});
+  assert.match(clashing.warnings[0], /W runs both “Frame all” and “Wireframe”/);
   const good = new PreferenceStore(memoryStorage(stored({ keys: { 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'], 'view.wireframe': [] } })));
   assert.deepEqual(good.core.keys.get(), { 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'], 'view.wireframe': [] });
 });
