@@ -333,6 +333,17 @@ export class App {
     return this.feed.asExported;
   }
 
+  /** whether the scene's weights were painted since they were computed or loaded (saved with the project) */
+  get weightsPainted(): boolean {
+    return this.paintedWeights === this.store.doc.weights;
+  }
+
+  /** A project says its weights were painted: the status line says so again. */
+  markWeightsPainted(): void {
+    this.paintedWeights = this.store.doc.weights;
+    this.refreshChrome();
+  }
+
   setInfluences(count: number): void {
     this.feed.setInfluenceSetting(count);
     this.chrome.setInfluences(count);

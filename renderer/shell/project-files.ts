@@ -31,6 +31,10 @@ export interface ProjectFilesHost {
   readonly work: { readonly guard: { mayDiscard(): Promise<boolean> } };
   /** painting in progress reaches the scene's weights */
   readonly paint: { flush(): void };
+  /** the weights were painted since they were computed or loaded (the status line's ", painted") */
+  readonly weightsPainted: boolean;
+  /** an opened project's weights were painted */
+  markWeightsPainted(): void;
   setError(message: string | null): void;
   refreshChrome(): void;
   renderNow(): void;
@@ -54,7 +58,7 @@ export class ProjectFiles {
 
   /** The scene and the settings it is shown with, now (the arrays are the scene's own: do not change them). */
   contents(): Omit<ProjectContents, 'formatVersion'> {
-    return { scene: projectSceneOf(this.app.store.doc), settings: this.app.settings.snapshot() };
+    return { scene: projectSceneOf(this.app.store.doc, this.app.weightsPainted), settings: this.app.settings.snapshot() };
   }
 
   /** The project file of the scene now. */
@@ -82,6 +86,7 @@ export class ProjectFiles {
     const { app } = this;
     app.setError(null);
     app.store.open(doc, reason);
+    if (contents.scene.weightsPainted) app.markWeightsPainted();
     app.settings.restore(contents.settings);
     this.session.markOpened(name, target);
     app.renderNow();

@@ -143,7 +143,7 @@ interface ProjectJson {
     {
       formatVersion: number;
       scene: {
-        weights: { rows: number; data: Ref };
+        weights: { rows: number; data: Ref; painted?: unknown };
         handles: Ref;
         clips: { poses: { rotations?: Ref; final?: Ref } }[];
         poses: { rotations?: Ref } | { clip: number } | null;
@@ -284,6 +284,24 @@ test('write then read: every array bit for bit, float64 weights with 5 to 7 infl
   assertSameContents(read, contents);
   const again = await writeProjectFile(read, 'random.rig.glb');
   assert.ok(Buffer.from(again).equals(Buffer.from(bytes)), 'the same contents write the same bytes');
+});
+
+test('the weights’ painted mark is saved and read back; a file without it is not painted; a mark that is not a boolean is refused', async () => {
+  const contents = randomContents(16, 12, 6);
+  const plainBytes = await writeProjectFile(contents, 'plain.rig.glb');
+  assert.equal('painted' in jsonOf(plainBytes).extensions[PROJECT_EXTENSION].scene.weights, false, 'unpainted weights write no mark');
+  assert.equal(readProjectFile(plainBytes, 'plain.rig.glb').scene.weightsPainted, undefined);
+
+  const painted = { ...contents, scene: { ...contents.scene, weightsPainted: true } };
+  const bytes = await writeProjectFile(painted, 'painted.rig.glb');
+  assert.equal(jsonOf(bytes).extensions[PROJECT_EXTENSION].scene.weights.painted, true);
+  const read = readProjectFile(bytes, 'painted.rig.glb');
+  assert.equal(read.scene.weightsPainted, true, 'the mark comes back');
+  assertSameContents(read, painted);
+  assert.ok(Buffer.from(await writeProjectFile(read, 'painted.rig.glb')).equals(Buffer.from(bytes)), 'written again, the same bytes');
+
+  const bad = withJson(bytes, (j) => (j.extensions[PROJECT_EXTENSION].scene.weights.painted = 'yes'));
+  refuses(() => readProjectFile(bad, 'bad.rig.glb'), /^bad\.rig\.glb: RIGWRIGHT_project\.scene\.weights\.painted: .*"yes".*true or false/);
 });
 
 /** Two examples of a random scene: moved vertices (float64 that float32 cannot hold) and random rotations per bone. */

@@ -30,6 +30,7 @@
  *   `objCorners` (texcoords, normals float64; cornerTexcoords, cornerNormals int32 #F × 3) and `gltfSource` (file,
  *   bytes uint8, resources [{ uri, bytes }], jointNodes int32 #B): the asset kept whole, as the document holds it.
  *   `bindingStale` (true, or absent): the skeleton changed after the weights were made; a rebind is due.
+ *   `weights.painted` (true, or absent): the weights were painted after they were computed or loaded.
  *   `posedBones` ({ rotations float64 #B × 9 row-major relative rotations, bones uint8 #B, 1 = posed by hand }, or
  *   absent): the bones posed by hand over the shown pose (the gizmo, IK), not yet keyed.
  *   A pose sequence (a clip's `poses`, the scene's own) may have `keys` (uint8 #L × #B, 1 where the user keyed that
@@ -78,6 +79,11 @@ export interface ProjectScene {
   /** #V × #B float64, every influence */
   weights: DenseMatrix;
   weightsSource: string;
+  /**
+   * true when the weights were painted after they were computed or loaded (the status line's ", painted"); stored as
+   * `weights.painted`, absent: not
+   */
+  weightsPainted?: boolean;
   /** the pose sequence shown; when it is one of `clips`, the very same object */
   poses: PoseSequence | null;
   posesFile: string | null;
@@ -462,6 +468,7 @@ export async function writeProjectFile(
         cols: scene.weights.cols,
         data: arrays.add(scene.weights.data, 'float64'),
         source: scene.weightsSource,
+        ...(scene.weightsPainted ? { painted: true } : {}),
       },
       clips: scene.clips.map((clip) => ({
         name: clip.name,
@@ -900,6 +907,9 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ReadProjec
 
   const stale = scene.bindingStale;
   if (stale !== undefined && stale !== null && typeof stale !== 'boolean') r.fail(`${S}.bindingStale`, notA(stale, 'true or false'));
+  const painted = weightsJson.painted;
+  if (painted !== undefined && painted !== null && typeof painted !== 'boolean')
+    r.fail(`${S}.weights.painted`, notA(painted, 'true or false'));
   let posedBones: { rotations: Float64Array; bones: Uint8Array } | undefined;
   if (present(scene.posedBones)) {
     const posed = r.object(`${S}.posedBones`, scene.posedBones);
@@ -922,6 +932,7 @@ export function readProjectFile(bytes: Uint8Array, fileName: string): ReadProjec
       boneNames,
       weights: { rows, cols, data: weightData },
       weightsSource: r.string(`${S}.weights.source`, weightsJson.source),
+      ...(painted === true ? { weightsPainted: true } : {}),
       poses,
       posesFile: r.optionalString(`${S}.posesFile`, scene.posesFile),
       clips,

@@ -8,8 +8,11 @@
 import type { ProjectScene, ProjectSettings } from '../formats/project-file.ts';
 import { assertConsistent, boneCountOf, examplesOf, withDerived, type SceneDocument } from './scene-document.ts';
 
-/** The project's scene section of a document (the same arrays, no copies: the writer only reads them). */
-export function projectSceneOf(doc: SceneDocument): ProjectScene {
+/**
+ * The project's scene section of a document (the same arrays, no copies: the writer only reads them).
+ * @param weightsPainted  the weights were painted after they were computed or loaded (the status line's ", painted")
+ */
+export function projectSceneOf(doc: SceneDocument, weightsPainted = false): ProjectScene {
   return {
     name: doc.name,
     meshFiles: [...doc.meshFiles],
@@ -19,6 +22,7 @@ export function projectSceneOf(doc: SceneDocument): ProjectScene {
     boneNames: doc.boneNames ? [...doc.boneNames] : null,
     weights: doc.weights,
     weightsSource: doc.weightsSource,
+    ...(weightsPainted ? { weightsPainted: true } : {}),
     poses: doc.poses,
     posesFile: doc.posesFile,
     clips: doc.clips ? [...doc.clips] : [],
