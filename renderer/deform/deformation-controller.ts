@@ -20,7 +20,7 @@ import { DeformationSettings, type DeformationSetting, type ExampleMapMode } fro
 import { PerFaceSolver, type DeformWorker, type PerFaceResult } from './per-face-solver.ts';
 import type { PoseEvaluator } from './pose-evaluator.ts';
 import { contextBaseOf, isPerFace, type SkinMethod } from './skin-methods.ts';
-import { VertexMaps } from './vertex-maps.ts';
+import { VertexMaps, valueRange } from './vertex-maps.ts';
 
 export type { ContextSource } from './context-source.ts';
 
@@ -84,6 +84,8 @@ export class DeformationController<View = unknown, Renderer = unknown> {
   readonly settings: DeformationSettings;
   /** what the example map shows now, in words (its scale, or why it is blank) */
   exampleMapNote = '';
+  /** each view's vertex map now: the lowest and highest value it was given, and the examples' full scale */
+  private readonly mapRanges = new Map<SkinnedFeed, { min: number; max: number; fullScale: number }>();
   /** the examples' displacements and weights, for the context methods */
   context: ContextSource | null = null;
 
@@ -156,6 +158,27 @@ export class DeformationController<View = unknown, Renderer = unknown> {
    */
   get exampleMap(): ExampleMapMode {
     return this.settings.exampleMap;
+  }
+
+  /**
+   * The vertex map on screen (the distortion or an examples' map) and the values it colours with now, over the views
+   * shown (both halves of the split view): the lowest and highest, in the map's own units (log2 of the area ratio;
+   * mesh units for the examples' maps), and the full scale the colours saturate at in those units (1 for the
+   * distortion, ±1: half or double the area). null when no vertex map is on or no view has one yet.
+   */
+  get vertexMapShown(): { map: 'distortion' | Exclude<ExampleMapMode, 'off'>; min: number; max: number; fullScale: number } | null {
+    const { vertexMap, exampleMap } = this.settings;
+    if (vertexMap === 'none') return null;
+    const ranges = this.shownFeeds().flatMap(([feed]) => this.mapRanges.get(feed) ?? []);
+    if (ranges.length === 0) return null;
+    // The examples' values are fractions of their full scale; in mesh units they are those times the scale.
+    const unit = (r: { fullScale: number }) => (vertexMap === 'example' ? r.fullScale : 1);
+    return {
+      map: exampleMap === 'off' ? 'distortion' : exampleMap,
+      min: Math.min(...ranges.map((r) => r.min * unit(r))),
+      max: Math.max(...ranges.map((r) => r.max * unit(r))),
+      fullScale: Math.max(...ranges.map((r) => r.fullScale)),
+    };
   }
 
   /** #V LBS ↔ DQS blend of method 'blend' (0 = LBS) */
@@ -312,12 +335,13 @@ export class DeformationController<View = unknown, Renderer = unknown> {
       if (isPerFace(method)) {
         const last = this.perFace.request(method, this.poseCounter, evaluator);
         if (last) feed.setStreamedPositions(last.positions, last.normals);
-      } else if (vertexMap === 'distortion') feed.setDistortion(this.maps.distortion(this.cpuReference(method, evaluator)));
+      } else if (vertexMap === 'distortion') this.showDistortion(feed, this.cpuReference(method, evaluator));
       if (exampleMap !== 'off') {
-        const { values, note } = this.maps.exampleMap(exampleMap, method, evaluator.rotations, context, () =>
+        const { values, fullScale, note } = this.maps.exampleMap(exampleMap, method, evaluator.rotations, context, () =>
           this.cpuReference(method, evaluator),
         );
         this.exampleMapNote = note;
+        this.mapRanges.set(feed, { ...valueRange(values), fullScale });
         feed.setDistortion(values, 'magnitude');
       }
     }
@@ -382,8 +406,15 @@ export class DeformationController<View = unknown, Renderer = unknown> {
   private configureViews(): void {
     if (this.settings.splitMethod !== null && !this.views.secondary) this.views.openSplit(this.settings.blendWeights);
     if (this.settings.vertexMap === 'none') for (const [feed] of this.shownFeeds()) feed.setDistortion(null);
+    this.mapRanges.clear();
     if (this.lastEvaluator) this.applyPose(this.lastEvaluator);
     this.onChange();
+  }
+
+  private showDistortion(feed: SkinnedFeed, positions: ArrayLike<number>): void {
+    const values = this.maps.distortion(positions);
+    this.mapRanges.set(feed, { ...valueRange(values), fullScale: 1 });
+    feed.setDistortion(values);
   }
 
   /** The newest pose asked for is solved per face: each view of a per-face method takes its result. */
@@ -393,7 +424,7 @@ export class DeformationController<View = unknown, Renderer = unknown> {
       const result = results.get(method);
       if (!result) continue;
       feed.setStreamedPositions(result.positions, result.normals);
-      if (distortion) feed.setDistortion(this.maps.distortion(result.positions));
+      if (distortion) this.showDistortion(feed, result.positions);
     }
     this.onChange();
   }

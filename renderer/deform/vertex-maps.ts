@@ -11,6 +11,19 @@ import type { ContextSource } from './context-source.ts';
 import type { ExampleMapMode } from './deformation-settings.ts';
 import { contextBaseOf, type SkinMethod } from './skin-methods.ts';
 
+/** The lowest and highest of some values (0 and 0 for none). */
+export function valueRange(values: ArrayLike<number>): { min: number; max: number } {
+  if (values.length === 0) return { min: 0, max: 0 };
+  let min = Infinity,
+    max = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i];
+    if (x < min) min = x;
+    if (x > max) max = x;
+  }
+  return { min, max };
+}
+
 export class VertexMaps {
   private mesh: SceneDocument['mesh'] | null = null;
   private restAreas: Float64Array = new Float64Array(0);
@@ -47,8 +60,8 @@ export class VertexMaps {
    * the largest |δ| of any example); 'error': at an example's own pose, each vertex's distance to that example
    * (full scale: 0.1% of the bounding-box diagonal).
    * @param posed  the method's CPU reference at the pose (asked for only in 'error' mode, at an example's pose)
-   * @returns #V values in [0, 1] (a buffer reused by the next call) and what they show, in words (their scale, or
-   *          why they are blank)
+   * @returns #V values in [0, 1] (a buffer reused by the next call), the full scale they are over (mesh units; 0
+   *          while blank) and what they show, in words (their scale, or why they are blank)
    */
   exampleMap(
     mode: Exclude<ExampleMapMode, 'off'>,
@@ -56,15 +69,15 @@ export class VertexMaps {
     rotations: Float64Array,
     context: ContextSource | null,
     posed: () => ArrayLike<number>,
-  ): { values: Float32Array; note: string } {
+  ): { values: Float32Array; fullScale: number; note: string } {
     const n = this.doc.mesh.positions.length / 3;
     if (this.magnitudes.length !== n) this.magnitudes = new Float32Array(n);
     const values = this.magnitudes.fill(0);
-    if (!context || context.active.length === 0) return { values, note: 'no examples shown' };
+    if (!context || context.active.length === 0) return { values, fullScale: 0, note: 'no examples shown' };
     if (mode === 'displacement') {
       const base = contextBaseOf(method) ?? (method === 'dqs' ? 'dqs' : 'lbs');
       const displacements = context.displacements(base);
-      if (!displacements) return { values, note: 'waiting for unposing' };
+      if (!displacements) return { values, fullScale: 0, note: 'waiting for unposing' };
       let scale = 0;
       for (let i = 0; i < displacements.length; i += 3)
         scale = Math.max(scale, Math.hypot(displacements[i], displacements[i + 1], displacements[i + 2]));
@@ -81,11 +94,15 @@ export class VertexMaps {
         }
         values[v] = scale > 0 ? Math.hypot(x, y, z) / scale : 0;
       }
-      return { values, note: `|Σ a_j δ_j| through ${base.toUpperCase()}; full scale ${scale.toPrecision(3)} (the largest |δ|)` };
+      return {
+        values,
+        fullScale: scale,
+        note: `|Σ a_j δ_j| through ${base.toUpperCase()}; full scale ${scale.toPrecision(3)} (the largest |δ|)`,
+      };
     }
     const B = this.doc.skeleton.parents.length;
     const example = context.active.find((e) => poseDistance(e.pose, 0, rotations, 0, B) < 1e-9);
-    if (!example) return { values, note: 'not at an example’s pose: go to one (its frame) to see the error against it' };
+    if (!example) return { values, fullScale: 0, note: 'not at an example’s pose: go to one (its frame) to see the error against it' };
     const positions = posed();
     const scale = 1e-3 * this.doc.diagonal;
     let worst = 0;
@@ -100,6 +117,7 @@ export class VertexMaps {
     }
     return {
       values,
+      fullScale: scale,
       note: `distance to ${example.name}: largest ${(worst / this.doc.diagonal).toExponential(2)} of the diagonal; full scale 0.1%`,
     };
   }

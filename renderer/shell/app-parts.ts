@@ -34,6 +34,8 @@ import { PosespaceClient } from '../io/posespace-client.ts';
 import { ExamplesPanel } from '../panels/examples-panel.ts';
 import { MeshesPanel } from '../panels/meshes-panel.ts';
 import { BoneList } from '../panels/bone-list.ts';
+import { HeatMapLegend } from '../panels/heat-map-legend.ts';
+import { HeatMapLegendFeed } from './heat-map-legend-feed.ts';
 import { ExamplesController } from '../posespace/examples-controller.ts';
 import { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import { BrushRing } from '../view/brush-ring.ts';
@@ -436,6 +438,12 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
   app.viewport.controls.addEventListener('change', () => templatePanel.placeDots());
   // The panels that show the app's state redraw in one loop (App.redrawChrome): a new panel is added here.
   const posePanelShown = posePanel(app, container);
+  const heatMapLegend = new HeatMapLegendFeed(new HeatMapLegend(container), () => ({
+    doc: app.store.doc,
+    viewMode: app.views.viewMode,
+    selectedBone: app.selectedBone,
+    deformation: app.deformation,
+  }));
   const shown: ShownPanel[] = [clipMenu, bindPanel, paintPanel, examplesPanel, meshesPanel, boneList, templatePanel, posePanelShown];
   return {
     chrome,
@@ -450,6 +458,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     boneList,
     templatePanel,
     posePanel: posePanelShown,
+    heatMapLegend,
     shown,
   };
 }

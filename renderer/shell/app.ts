@@ -59,6 +59,7 @@ import { TEMPLATE_VIEW, TemplateController } from '../skeleton/template-controll
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { appCommands } from './app-commands.ts';
 import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager, type ShownPanel } from './app-parts.ts';
+import type { HeatMapLegendFeed } from './heat-map-legend-feed.ts';
 import { onWorkerCrash, type WorkerCrash } from '../io/worker-supervisor.ts';
 import { FileLoading } from './file-loading.ts';
 import { FrameLoop } from './frame-loop.ts';
@@ -99,6 +100,7 @@ export class App {
   /** the template rig's markers and fit, and its panel */
   readonly template: TemplateController;
   readonly templatePanel: TemplatePanel;
+  private readonly heatMapLegend: HeatMapLegendFeed;
   readonly unposedDisplay: UnposedDisplay;
   /** the pose shown and the timeline it plays on */
   private readonly playback: PosePlayback;
@@ -162,6 +164,7 @@ export class App {
         this.tools?.tool<BrushTool>('brush').poseChanged();
         this.tools?.tool<PoseTool>('pose').refresh(this.tools.active.id === 'pose');
         this.examplesPanel?.refreshWeights();
+        this.heatMapLegend?.refresh();
       },
     });
     ({ examples: this.examples, posespace: this.posespace } = poseSpaceControllers(this));
@@ -188,8 +191,9 @@ export class App {
     this.meshesPanel = panels.meshesPanel;
     this.boneList = panels.boneList;
     this.templatePanel = panels.templatePanel;
+    this.heatMapLegend = panels.heatMapLegend;
     this.unposedDisplay = new UnposedDisplay(this);
-    this.shownPanels = [...panels.shown, this.unposedDisplay];
+    this.shownPanels = [...panels.shown, this.unposedDisplay, this.heatMapLegend];
     this.feed = new SceneFeed(
       {
         store: this.store,
@@ -570,6 +574,7 @@ export class App {
     if (this.asExported && d.method !== 'lbs') this.setAsExported(false);
     this.deformationPanel?.show(d);
     this.examplesPanel?.refresh();
+    this.heatMapLegend?.refresh();
     const scale = this.selectedBone >= 0 ? this.evaluator.boneScales.subarray(3 * this.selectedBone, 3 * this.selectedBone + 3) : null;
     this.deformationPanel?.showBone(this.selectedBone, scale, boneNamesOf(this.store.doc)[this.selectedBone]);
     const error = d.perFaceError;

@@ -1,0 +1,194 @@
+/**
+ * legend: every heat map shows a colour legend while it is on, with its range and units, and the range of values on
+ * the mesh now, which the spec works out itself from the data read through the test hook:
+ * - the weight map (View → Weight map): the selected bone's column of the weights; another bone, another range;
+ * - the area change (Skin → Heat map): log2 of each vertex's one-ring area, posed (the CPU reference at the pose)
+ *   over at rest, computed here from the triangles; another frame, another range;
+ * - the examples' error at eg2's pose: each vertex's distance to eg2, over 0 … 0.1% of the diagonal;
+ * - the examples' correction at rest: |context LBS − LBS| per vertex (at rest LBS moves nothing, so the difference is
+ *   Σ_j a_j δ_j itself).
+ * Each is turned on with the mouse; turning it off hides the legend. A screenshot at 1440×900 goes to
+ * test/e2e/screenshots/legend.png.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { dataFile, loadExamples, loadFiles, openApp, repoRoot } from './app-driver.ts';
+
+const legend = (page: Page) => page.locator('#heat-map-legend');
+
+/** The legend's numbers: the bar's ends and the data range it reports, as the page holds them. */
+async function legendNumbers(page: Page): Promise<{ kind: string; min: number; max: number; dataMin: number; dataMax: number }> {
+  const d = await legend(page).evaluate((node: HTMLElement) => ({ ...node.dataset }));
+  return { kind: d.kind ?? '', min: Number(d.min), max: Number(d.max), dataMin: Number(d.dataMin), dataMax: Number(d.dataMax) };
+}
+
+const hook = <T>(page: Page, body: string): Promise<T> => page.evaluate<T>(`(() => { const h = window.__rigwright; ${body} })()`);
+
+function closeTo(actual: number, expected: number, tolerance: number, what: string): void {
+  expect(Math.abs(actual - expected), `${what}: ${actual} against ${expected}`).toBeLessThanOrEqual(tolerance);
+}
+
+function range(values: number[]): [number, number] {
+  return [Math.min(...values), Math.max(...values)];
+}
+
+/** Each vertex's one-ring area (the sum of its triangles' areas), from #V × 3 positions and #F × 3 indices. */
+function oneRingAreas(positions: number[], triangles: number[]): number[] {
+  const areas = new Array<number>(positions.length / 3).fill(0);
+  for (let f = 0; f < triangles.length; f += 3) {
+    const [a, b, c] = [triangles[f], triangles[f + 1], triangles[f + 2]];
+    const u = [0, 1, 2].map((k) => positions[3 * b + k] - positions[3 * a + k]);
+    const v = [0, 1, 2].map((k) => positions[3 * c + k] - positions[3 * a + k]);
+    const area = 0.5 * Math.hypot(u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]);
+    areas[a] += area;
+    areas[b] += area;
+    areas[c] += area;
+  }
+  return areas;
+}
+
+/** The lowest and highest posed-over-rest area ratio of the current method at the current pose. */
+async function areaRatioRange(page: Page): Promise<[number, number]> {
+  const { positions, triangles, posed } = await hook<{ positions: number[]; triangles: number[]; posed: number[] }>(
+    page,
+    'const s = h.work.scene(); return { positions: s.positions, triangles: s.triangles, posed: h.cpuPositions() };',
+  );
+  const rest = oneRingAreas(positions, triangles);
+  const now = oneRingAreas(posed, triangles);
+  return range(rest.flatMap((r, v) => (r > 0 && now[v] > 0 ? [now[v] / r] : [])));
+}
+
+async function weightRange(page: Page): Promise<[number, number]> {
+  const { weights, bones, bone } = await hook<{ weights: number[]; bones: number; bone: number }>(
+    page,
+    'const s = h.state(); return { weights: h.paint.weightsSnapshot(), bones: s.boneCount, bone: s.selectedBone };',
+  );
+  return range(weights.filter((_, i) => i % bones === bone));
+}
+
+test('legend: the weight map and the area change show a legend whose range is the data’s, and follow the data', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await expect(legend(page)).toBeHidden();
+
+  await page.locator('.view-select').selectOption('heatmap');
+  await expect(legend(page)).toBeVisible();
+  await expect(legend(page).locator('.legend-title')).toHaveText(/^Weight of /);
+  await expect(legend(page).locator('.legend-units')).toHaveText('weight');
+  let shown = await legendNumbers(page);
+  expect(shown.kind).toBe('weight');
+  expect([shown.min, shown.max]).toEqual([0, 1]);
+  const [low, high] = await weightRange(page);
+  closeTo(shown.dataMin, low, 1e-12, 'weight map: lowest weight');
+  closeTo(shown.dataMax, high, 1e-12, 'weight map: highest weight');
+
+  // Another bone: the legend follows its weights.
+  const bones: number = await hook(page, 'return h.state().boneCount;');
+  const other = (await hook<number>(page, 'return h.state().selectedBone;')) === bones - 1 ? 0 : bones - 1;
+  await hook(page, `h.paint.selectBone(${other});`);
+  await expect.poll(() => hook<number>(page, 'return h.state().selectedBone;')).toBe(other);
+  const [otherLow, otherHigh] = await weightRange(page);
+  await expect.poll(async () => (await legendNumbers(page)).dataMax).toBeCloseTo(otherHigh, 12);
+  closeTo((await legendNumbers(page)).dataMin, otherLow, 1e-12, 'weight map of another bone: lowest weight');
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const screenshots = path.join(repoRoot, 'test/e2e/screenshots');
+  mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: path.join(screenshots, 'legend.png') });
+
+  await page.locator('.view-select').selectOption('shaded');
+  await expect(legend(page)).toBeHidden();
+
+  // The area change, at a frame where the demo bends.
+  await hook(page, 'h.setTime(Math.floor(h.state().duration / 2));');
+  await page.locator('button[data-command="skin.heatMap"]').click();
+  await expect(legend(page)).toBeVisible();
+  await expect(legend(page).locator('.legend-units')).toHaveText('× area');
+  shown = await legendNumbers(page);
+  expect(shown.kind).toBe('distortion');
+  expect([shown.min, shown.max]).toEqual([0.5, 2]);
+  const [shrink, grow] = await areaRatioRange(page);
+  expect(grow - shrink, 'the pose changes some areas').toBeGreaterThan(1e-3);
+  // The app's values are single-precision log2 ratios.
+  closeTo(shown.dataMin, shrink, 1e-5 * shrink, 'area change: smallest ratio');
+  closeTo(shown.dataMax, grow, 1e-5 * grow, 'area change: largest ratio');
+
+  await hook(page, 'h.setTime(0);');
+  const [restShrink, restGrow] = await areaRatioRange(page);
+  await expect.poll(async () => (await legendNumbers(page)).dataMax).toBeCloseTo(restGrow, 4);
+  closeTo((await legendNumbers(page)).dataMin, restShrink, 1e-5 * restShrink, 'area change at frame 0: smallest ratio');
+
+  await page.locator('button[data-command="skin.heatMap"]').click();
+  await expect(legend(page)).toBeHidden();
+  expect(errors).toEqual([]);
+});
+
+const body = (name: string) => dataFile('context-aware', name);
+
+test('legend: the examples’ error and correction maps show their full scale in mesh units and the data’s range', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await loadFiles(page, [body('reference.obj'), body('skeleton.tgf'), body('all_frames.dmat')], 'reference.obj');
+  await loadExamples(
+    page,
+    [0, 1, 2, 3].flatMap((i) => [body(`eg${i}.obj`), body(`eg${i}.dmat`)]),
+    4,
+  );
+  await hook(page, "h.pause(); h.command('skin.method', 'context-lbs'); h.setTime(87);");
+  await page.evaluate(() => (window as any).__rigwright.examples.unposed());
+  await page.keyboard.press('g');
+  await page.locator('.example-map-select').selectOption('error');
+  await expect(legend(page)).toBeVisible();
+  await expect(legend(page).locator('.legend-units')).toHaveText('mesh units');
+  await expect.poll(async () => (await legendNumbers(page)).kind).toBe('error');
+
+  const diagonal: number = await hook(page, 'return h.boundingDiagonal();');
+  const distances = await hook<number[]>(
+    page,
+    `const p = h.cpuPositions(), e = h.examples.positions('eg2'), d = [];
+     for (let i = 0; i < e.length; i += 3) d.push(Math.hypot(p[i] - e[i], p[i + 1] - e[i + 1], p[i + 2] - e[i + 2]));
+     return d;`,
+  );
+  let shown = await legendNumbers(page);
+  closeTo(shown.min, 0, 0, 'error map: low end');
+  closeTo(shown.max, 1e-3 * diagonal, 1e-9 * diagonal, 'error map: full scale, 0.1% of the diagonal');
+  const [near, far] = range(distances);
+  // Single-precision fractions of the full scale, times the scale.
+  closeTo(shown.dataMin, near, 1e-6 * shown.max, 'error map: nearest vertex');
+  closeTo(shown.dataMax, far, 1e-6 * shown.max, 'error map: farthest vertex');
+
+  // Plain LBS at the same pose is much farther from eg2: the legend's data follows.
+  await hook(page, "h.command('skin.method', 'lbs');");
+  const lbsFar = Math.max(
+    ...(await hook<number[]>(
+      page,
+      `const p = h.cpuPositions(), e = h.examples.positions('eg2'), d = [];
+       for (let i = 0; i < e.length; i += 3) d.push(Math.hypot(p[i] - e[i], p[i + 1] - e[i + 1], p[i + 2] - e[i + 2]));
+       return d;`,
+    )),
+  );
+  expect(lbsFar).toBeGreaterThan(10 * far);
+  await expect.poll(async () => (await legendNumbers(page)).dataMax).toBeCloseTo(lbsFar, 6);
+
+  // The correction applied at rest: LBS moves nothing there, so context LBS − LBS is Σ_j a_j δ_j.
+  await hook(page, "h.command('skin.method', 'context-lbs'); h.command('pose.rest');");
+  await page.locator('.example-map-select').selectOption('displacement');
+  await expect.poll(async () => (await legendNumbers(page)).kind).toBe('displacement');
+  const corrections = await hook<number[]>(
+    page,
+    `const c = h.cpuPositionsOf('context-lbs'), p = h.cpuPositionsOf('lbs'), d = [];
+     for (let i = 0; i < c.length; i += 3) d.push(Math.hypot(c[i] - p[i], c[i + 1] - p[i + 1], c[i + 2] - p[i + 2]));
+     return d;`,
+  );
+  const [least, most] = range(corrections);
+  expect(most, 'the examples correct the rest shape somewhere').toBeGreaterThan(0);
+  await expect.poll(async () => (await legendNumbers(page)).dataMax).toBeCloseTo(most, 6);
+  shown = await legendNumbers(page);
+  closeTo(shown.dataMin, least, 1e-6 * shown.max, 'correction map: least corrected vertex');
+  expect(shown.max, 'full scale: the largest correction of any example').toBeGreaterThanOrEqual(most * (1 - 1e-6));
+
+  await page.locator('.example-map-select').selectOption('off');
+  await expect(legend(page)).toBeHidden();
+  expect(errors).toEqual([]);
+});
