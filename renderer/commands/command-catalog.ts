@@ -48,7 +48,7 @@ const SKIN_METHODS = Object.keys(METHOD_LABELS) as SkinMethod[];
 /** Influences per vertex the view offers: 1 … 8, 0 = all (the chrome's INFLUENCE_CHOICES). */
 export const INFLUENCE_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 0] as const;
 /** The brush's modes and falloffs (workers/paint/apply-dab.ts, brush-falloff.ts). */
-export const BRUSH_MODES = ['add', 'subtract', 'set', 'smooth', 'sample'] as const;
+export const BRUSH_MODES = ['add', 'subtract', 'set', 'smooth', 'blur', 'relax', 'gradient', 'sample'] as const;
 export const BRUSH_FALLOFFS = ['smooth', 'linear', 'constant'] as const;
 /** Where Compute weights takes its handles from (bind/binding-controller.ts HANDLE_SOURCES). */
 export const HANDLE_SOURCE_CHOICES = ['current', 'distance', 'cylinder'] as const satisfies readonly HandleSource[];
@@ -223,6 +223,13 @@ const CATALOG = {
     menu: 'Paint',
     description: "Smooth the selected bone's weights",
     enabledWhen: `boneSelected && ${IDLE}`,
+  },
+  'paint.flood': {
+    label: 'Flood fill',
+    menu: 'Paint',
+    description:
+      "The brush's mode on the selected bone over the whole active mesh at once: Set fills it with the set value, Add and Subtract change it by the strength, Smooth, Blur and Relax take one step",
+    enabledWhen: `boneSelected && ${IDLE} && ${BONES}`,
   },
   'paint.mirrorToPositive': {
     label: 'Mirror − → +',
@@ -443,7 +450,7 @@ const CATALOG = {
   },
   'paint.brushMode': {
     label: 'Brush mode',
-    description: 'Add, subtract, set, smooth or sample (argument: the mode)',
+    description: 'Add, subtract, set, smooth, blur, relax, gradient or sample (argument: the mode)',
     argument: arg.oneOf(BRUSH_MODES),
   },
   'paint.brushRadius': {

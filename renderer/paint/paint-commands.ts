@@ -27,6 +27,7 @@ export type PaintCommandId =
   | 'paint.limit'
   | 'paint.prune'
   | 'paint.smooth'
+  | 'paint.flood'
   | 'paint.mirrorToPositive'
   | 'paint.mirrorToNegative'
   | 'paint.brushMode'
@@ -56,6 +57,7 @@ export function paintCommands({ paint, brushTool }: PaintCommandsHost): Handlers
     'paint.limit': { run: () => paint.run('limit') },
     'paint.prune': { run: (threshold = PRUNE_THRESHOLD) => paint.run('prune', threshold) },
     'paint.smooth': { run: () => paint.run('smooth') },
+    'paint.flood': { run: () => paint.run('flood') },
     // Without an axis the controller mirrors across the symmetry axis (x when symmetry is off).
     'paint.mirrorToPositive': { run: (axis) => paint.run('mirror+', undefined, axis) },
     'paint.mirrorToNegative': { run: (axis) => paint.run('mirror-', undefined, axis) },

@@ -9,6 +9,7 @@ import type { Influences } from '../../workers/skinning/influences.ts';
 import { writeInfluenceRow } from '../../workers/skinning/influences.ts';
 import type { BrushFalloff } from '../../workers/paint/brush-falloff.ts';
 import type { Dab, DabMode } from '../../workers/paint/apply-dab.ts';
+import type { WeightGradient } from '../../workers/paint/apply-gradient.ts';
 import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { defaultPaintSettings, type PaintSettings } from '../../workers/paint/paint-weights.ts';
 import { vertexOneRing, type VertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
@@ -20,8 +21,14 @@ import { paintLockEdit } from '../../workers/scene/scene-edits.ts';
 import { bytesOf } from '../../workers/scene/undo-history.ts';
 import { PaintSession, type WeightRowsEdit } from './paint-session.ts';
 
+/**
+ * What a drag of the brush does: a dab mode (apply-dab.ts), or 'gradient': the drag from A to B lays a linear
+ * gradient of the set value on the vertices within the brush radius of the segment (apply-gradient.ts).
+ */
+export type BrushMode = DabMode | 'gradient';
+
 export interface BrushSettings {
-  mode: DabMode;
+  mode: BrushMode;
   /** CSS pixels */
   radius: number;
   strength: number;
@@ -44,18 +51,21 @@ export const BRUSH_DEFAULTS: Required<BrushSettings> = {
 };
 
 /** The brush modes and falloffs (the names a project may hold). */
-export const DAB_MODES: readonly DabMode[] = ['add', 'subtract', 'set', 'smooth', 'sample'];
+export const DAB_MODES: readonly BrushMode[] = ['add', 'subtract', 'set', 'smooth', 'blur', 'relax', 'gradient', 'sample'];
 export const BRUSH_FALLOFFS: readonly BrushFalloff[] = ['smooth', 'linear', 'constant'];
 
 /** A stroke's undo step, by the brush mode it painted with. */
-export const STROKE_LABELS: Readonly<Record<Exclude<DabMode, 'sample'>, string>> = {
+export const STROKE_LABELS: Readonly<Record<Exclude<BrushMode, 'sample'>, string>> = {
   add: 'Paint stroke',
   subtract: 'Subtract stroke',
   set: 'Set stroke',
   smooth: 'Smooth stroke',
+  blur: 'Blur stroke',
+  relax: 'Relax stroke',
+  gradient: 'Gradient',
 };
 
-export type PaintCommand = 'normalize' | 'limit' | 'prune' | 'smooth' | 'mirror+' | 'mirror-';
+export type PaintCommand = 'normalize' | 'limit' | 'prune' | 'smooth' | 'flood' | 'mirror+' | 'mirror-';
 
 /** The skinned mesh's influence texture: a vertex's row, then the upload of the rows packed. */
 export interface InfluenceRows {
@@ -105,7 +115,7 @@ export interface PaintHost {
   vertexMask?(): Uint8Array | null;
 }
 
-const COMMAND_LABELS: Record<Exclude<PaintCommand, 'mirror+' | 'mirror-'>, string> = {
+const COMMAND_LABELS: Record<Exclude<PaintCommand, 'mirror+' | 'mirror-' | 'flood'>, string> = {
   normalize: 'Normalize',
   limit: 'Limit total',
   prune: 'Prune small weights',
@@ -126,7 +136,7 @@ export class PaintController {
   /** world positions of the last stroke's dabs (x y z …) */
   lastStroke: number[] = [];
   /** the brush mode of the open stroke's first dab (its undo step's name), or null before one */
-  private strokeMode: Exclude<DabMode, 'sample'> | null = null;
+  private strokeMode: Exclude<BrushMode, 'sample'> | null = null;
   /** durations (ms) of the latest dabs, flushes and cursor moves outside strokes */
   readonly times = { dabs: [] as number[], flushes: [] as number[], hovers: [] as number[] };
   private current: PaintSession | null = null;
@@ -273,6 +283,24 @@ export class PaintController {
   }
 
   /**
+   * The gradient being dragged, from its start to where the pointer is now: the rows a previous call of the same drag
+   * changed go back first, so the open stroke always holds this one gradient (one undo step, "Gradient", at
+   * endStroke; Escape takes it back with cancelStroke). The bone's weights follow the gradient's value, strength and
+   * falloff; `gradient.radius` limits it around the segment.
+   * @returns the number of vertices it reached
+   */
+  gradient(bone: number, gradient: WeightGradient): number {
+    const session = this.ensureSession();
+    if (session.strokeOpen) session.cancelStroke();
+    session.beginStroke();
+    this.strokeMode = 'gradient';
+    this.lastStroke = [gradient.start[0], gradient.start[1], gradient.start[2], gradient.end[0], gradient.end[1], gradient.end[2]];
+    const count = session.gradient(bone, gradient);
+    this.queueFlush();
+    return count;
+  }
+
+  /**
    * Ends the open stroke as one undo step named by the brush mode of its first dab ("Paint stroke", "Smooth stroke",
    * see STROKE_LABELS); a stroke that changed no weight (all under locked bones, say) adds no step.
    */
@@ -319,6 +347,7 @@ export class PaintController {
     else if (command === 'limit') this.pushEdit(COMMAND_LABELS.limit, session.limitTotal());
     else if (command === 'prune') this.pushEdit(`Prune weights < ${threshold}`, session.prune(threshold));
     else if (command === 'smooth' && bone >= 0) this.pushEdit(`${COMMAND_LABELS.smooth} ${bone}`, session.smoothBone(bone));
+    else if (command === 'flood' && bone >= 0) this.pushEdit(floodLabel(this.brush), session.flood(bone, floodDab(this.brush)));
     else if (command === 'mirror+' || command === 'mirror-') {
       const [from, to] = command === 'mirror+' ? ['−', '+'] : ['+', '−'];
       const name = 'xyz'[axis];
@@ -484,4 +513,20 @@ export function record(times: number[], ms: number): void {
 /** The document's locks as the paint functions read them: #B flags, a new array of 0 when it has none. */
 function locksOf(doc: SceneDocument): Uint8Array {
   return doc.paintLocks ?? new Uint8Array(doc.skeleton.parents.length);
+}
+
+/**
+ * Flood fill's dab: the brush's mode and strength; Set, and the modes that need a drag (gradient, sample), set the
+ * brush value at full strength (Blender's Set Weight).
+ */
+export function floodDab(brush: BrushSettings): Dab {
+  const mode = brush.mode === 'gradient' || brush.mode === 'sample' ? 'set' : brush.mode;
+  return { centre: [0, 0, 0], radius: 1, strength: mode === 'set' ? 1 : brush.strength, falloff: 'constant', mode, value: brush.value };
+}
+
+/** Flood fill's undo step: "Flood fill (set 0.5)", "Flood fill (add 0.3)", "Flood fill (blur)". */
+export function floodLabel(brush: BrushSettings): string {
+  const { mode, strength } = floodDab(brush);
+  const amount = mode === 'set' ? ` ${brush.value}` : mode === 'add' || mode === 'subtract' ? ` ${strength}` : '';
+  return `Flood fill (${mode}${amount})`;
 }

@@ -8,8 +8,9 @@
  */
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import type { Skeleton } from '../../workers/rig/skeleton.ts';
-import type { Dab } from '../../workers/paint/apply-dab.ts';
-import { createPaintContext, paintGathered, type PaintContext } from '../../workers/paint/paint-dab.ts';
+import { applyDab, type Dab } from '../../workers/paint/apply-dab.ts';
+import type { WeightGradient } from '../../workers/paint/apply-gradient.ts';
+import { createPaintContext, paintGathered, paintGradient, type PaintContext } from '../../workers/paint/paint-dab.ts';
 import { beginStroke, cancelStroke, createPaintHistory, endStroke, type PaintHistory } from '../../workers/paint/paint-history.ts';
 import {
   defaultPaintSettings,
@@ -134,6 +135,17 @@ export class PaintSession {
     return sampled;
   }
 
+  /**
+   * A gradient within the open stroke (paintGradient), on the grid the brush tool set in the context.
+   * @returns the number of vertices it reached
+   */
+  gradient(bone: number, gradient: WeightGradient): number {
+    const context = this.context;
+    const count = paintGradient(context, bone, gradient);
+    this.markDirty(context.indices, count);
+    return count;
+  }
+
   /** Ends the stroke: its rows go into the document weights. @returns the edit, or null when it changed nothing */
   endStroke(): WeightRowsEdit | null {
     return this.finishEdit(endStroke(this.history));
@@ -193,6 +205,20 @@ export class PaintSession {
 
   smoothBone(bone: number, { iterations, factor } = SMOOTH_BONE_DEFAULTS): WeightRowsEdit | null {
     return this.command(() => smoothBoneWeights(this.weights, bone, this.oneRing, iterations, factor, null, this.settings));
+  }
+
+  /**
+   * Flood fill: one dab over every vertex of commandMask (all when null) at full falloff, so each vertex gets the
+   * dab's change as the brush centre would (applyDab, with the locks and the invariants).
+   * @param dab the dab (its centre, radius and falloff are not used)
+   */
+  flood(bone: number, dab: Dab): WeightRowsEdit | null {
+    const mask = this.commandMask;
+    const all = new Uint32Array(this.weights.vertexCount);
+    let count = 0;
+    for (let v = 0; v < all.length; v++) if (!mask || mask[v]) all[count++] = v;
+    const flat: Dab = { ...dab, centre: [0, 0, 0], radius: 1, falloff: 'constant' };
+    return this.command(() => applyDab(this.weights, bone, flat, all, new Float64Array(count), count, this.settings, this.oneRing));
   }
 
   /** Copies the weights of the side opposite `targetSide` onto it, bones swapped with their pairs. */

@@ -5,10 +5,9 @@
  * it owns no state of its own.
  */
 import './paint-panel.css';
-import type { DabMode } from '../../workers/paint/apply-dab.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
-import type { PaintController } from '../paint/paint-controller.ts';
+import type { BrushMode, PaintController } from '../paint/paint-controller.ts';
 import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section, slider, toolButton } from './controls.ts';
 import { countOf } from './app-chrome.ts';
 
@@ -25,7 +24,17 @@ export interface PaintPanelHost {
   undoCount(): number;
 }
 
-const MODES: DabMode[] = ['add', 'subtract', 'set', 'smooth', 'sample'];
+/** The brush modes with their tooltips (what each does to the selected bone's weights). */
+const MODES: readonly [BrushMode, string][] = [
+  ['add', 'Add: each dab adds the strength'],
+  ['subtract', 'Subtract: each dab takes the strength away'],
+  ['set', 'Set: each dab moves the weight toward the set value'],
+  ['smooth', 'Smooth: each vertex moves toward the mean of its neighbours'],
+  ['blur', 'Blur: the brush area moves toward its mean weight (Gaussian-weighted around the centre)'],
+  ['relax', 'Relax: smooths like Smooth but keeps the total weight under the brush, so the weight does not shrink'],
+  ['gradient', 'Gradient: drag from where the set value should be to where the weight should reach 0'],
+  ['sample', 'Sample: a click picks up the weight under the brush as the set value'],
+];
 
 export class PaintPanel {
   private readonly root: HTMLElement;
@@ -52,13 +61,8 @@ export class PaintPanel {
 
     const brushSection = section(this.root, 'Brush');
     const modes = element('div', 'row paint-modes');
-    for (const mode of MODES) {
-      const button = toolButton(
-        modes,
-        mode[0].toUpperCase() + mode.slice(1),
-        `${mode} brush`,
-        () => void commands.invoke('paint.brushMode', mode),
-      );
+    for (const [mode, tooltip] of MODES) {
+      const button = toolButton(modes, mode[0].toUpperCase() + mode.slice(1), tooltip, () => void commands.invoke('paint.brushMode', mode));
       button.dataset.mode = mode;
       this.modeButtons.push(button);
     }
@@ -128,7 +132,8 @@ export class PaintPanel {
 
     const whole = section(this.root, 'Whole mesh');
     const row = element('div', 'row');
-    for (const id of ['paint.normalize', 'paint.limit', 'paint.prune', 'paint.smooth'] as const) commandButton(row, commands, id);
+    for (const id of ['paint.normalize', 'paint.limit', 'paint.prune', 'paint.smooth', 'paint.flood'] as const)
+      commandButton(row, commands, id);
     this.mirrorButtons = [commandButton(row, commands, 'paint.mirrorToPositive'), commandButton(row, commands, 'paint.mirrorToNegative')];
     const history = element('div', 'row');
     commandButton(history, commands, 'edit.undo', { showTitle: true });

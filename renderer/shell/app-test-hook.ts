@@ -295,6 +295,7 @@ const PAINT_COMMANDS = {
   limit: 'paint.limit',
   prune: 'paint.prune',
   smooth: 'paint.smooth',
+  flood: 'paint.flood',
   'mirror+': 'paint.mirrorToPositive',
   'mirror-': 'paint.mirrorToNegative',
 } as const satisfies Record<PaintCommand, CommandId>;

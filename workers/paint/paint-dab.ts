@@ -1,4 +1,5 @@
 import { applyDab, type Dab } from './apply-dab.ts';
+import { applyGradient, gatherGradient, type WeightGradient } from './apply-gradient.ts';
 import { recordRows, type PaintHistory } from './paint-history.ts';
 import type { PaintSettings, PaintWeights } from './paint-weights.ts';
 import { queryVertexGrid, type VertexGrid } from './vertex-grid.ts';
@@ -152,4 +153,37 @@ export function paintGathered(context: PaintContext, bone: number, dab: Dab): nu
   if (context.history) recordRows(context.history, mirrored, m);
   applyDab(context.weights, pair, dab, mirrored, mirroredDistances, m, context.settings, context.oneRing);
   return sampled;
+}
+
+/**
+ * Paints a gradient (applyGradient) on the vertices within its radius of the segment A–B on the context's grid,
+ * those outside `context.vertexMask` left out, recording their rows for undo first. The vertices are left in
+ * `context.indices` (first `context.count`) with their parameters t along A → B in `context.distances`. The mirrored
+ * side is not painted: a gradient is dragged where it is wanted, on each side.
+ * @returns the number of vertices the gradient reached
+ */
+export function paintGradient(context: PaintContext, bone: number, gradient: WeightGradient): number {
+  const { grid } = context;
+  if (!grid) throw new Error('paintGradient: the paint context has no vertex grid');
+  let count = gatherGradient(grid, gradient, context.indices, context.distances);
+  if (count > context.indices.length) {
+    context.indices = new Uint32Array(count);
+    context.distances = new Float64Array(count);
+    count = gatherGradient(grid, gradient, context.indices, context.distances);
+  }
+  const { indices, distances, vertexMask } = context;
+  if (vertexMask) {
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      if (!vertexMask[indices[i]]) continue;
+      indices[kept] = indices[i];
+      distances[kept++] = distances[i];
+    }
+    count = kept;
+  }
+  context.count = count;
+  context.mirroredCount = 0;
+  if (context.history) recordRows(context.history, indices, count);
+  applyGradient(context.weights, bone, gradient, indices, distances, count, context.settings);
+  return count;
 }

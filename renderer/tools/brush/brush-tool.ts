@@ -5,8 +5,11 @@
  * "through the mesh" is on; the paint controller edits them and records the stroke as one undo step.
  *
  * idle (hover: the ring follows the surface) → pointing (button down: a click on a joint picks its bone,
- * elsewhere lays one dab) → painting (dabs every `spacing` × radius along the drag) → idle. F enters resizing
- * (the cursor sits on the rim of the brush being resized: move, click or Enter confirms, Esc cancels).
+ * elsewhere lays one dab) → painting (dabs every `spacing` × radius along the drag) → idle. In gradient mode a drag
+ * goes to gradient instead: from the surface point where the button went down (A) to the point under the pointer
+ * (B), the selected bone's weights follow a gradient of the set value, redone at every move, one undo step on
+ * release. F enters resizing (the cursor sits on the rim of the brush being resized: move, click or Enter
+ * confirms, Esc cancels).
  */
 import * as THREE from 'three';
 import { gatherDab } from '../../../workers/paint/paint-dab.ts';
@@ -46,8 +49,9 @@ export interface BrushHost {
 const ndc = new THREE.Vector2();
 const raycaster = new THREE.Raycaster();
 const scratch = new THREE.Vector3();
+const plane = new THREE.Plane();
 
-export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
+export class BrushTool extends Tool<'pointing' | 'painting' | 'gradient' | 'resizing'> {
   /** the last pointer position over the canvas, CSS px */
   readonly cursor = { x: 0, y: 0 };
   /** where the button went down, and the pressure of a pen */
@@ -74,6 +78,7 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
       idle: new BrushIdle(() => this),
       pointing: new BrushPointing(() => this),
       painting: new BrushPainting(() => this),
+      gradient: new BrushGradient(() => this),
       resizing: new BrushResizing(() => this),
     });
     host.store.subscribe((change) => {
@@ -210,7 +215,8 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
       radius: this.worldRadius(hit.distance),
       strength: brush.strength * this.pressure,
       falloff: brush.falloff,
-      mode: brush.mode,
+      // A gradient is dragged, never dabbed (BrushGradient): a click in gradient mode samples nothing and changes nothing.
+      mode: brush.mode === 'gradient' ? ('sample' as const) : brush.mode,
       value: brush.value,
     };
     const context = controller.ensureSession().context;
@@ -251,6 +257,46 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'resizing'> {
       context.distances,
       context.count,
     );
+  }
+
+  /**
+   * Where a gradient drag starts: the surface point under the press and the brush's world radius there (how far from
+   * the segment it reaches), or null off the mesh.
+   */
+  gradientStart(): { point: THREE.Vector3; radius: number } | null {
+    this.updateSurface();
+    const hit = this.hit(this.downAt.x, this.downAt.y);
+    return hit && { point: hit.point.clone(), radius: this.worldRadius(hit.distance) };
+  }
+
+  /**
+   * Lays the gradient from `start` to the point under the canvas point: on the surface where the pointer is over
+   * it, else on the plane through the start facing the camera (the drag may end off the mesh).
+   * @returns the number of vertices it reached
+   */
+  gradientTo(bone: number, start: { point: THREE.Vector3; radius: number }, x: number, y: number): number {
+    const hit = this.hit(x, y);
+    let end: THREE.Vector3 | null = hit ? hit.point : null;
+    if (!end) {
+      ndc.set((x / this.canvasSize.width) * 2 - 1, 1 - (y / this.canvasSize.height) * 2);
+      raycaster.setFromCamera(ndc, this.host.camera);
+      plane.setFromNormalAndCoplanarPoint(this.host.camera.getWorldDirection(scratch), start.point);
+      end = raycaster.ray.intersectPlane(plane, scratch);
+    }
+    if (!end || end.distanceTo(start.point) === 0) return 0;
+    const { controller } = this.host;
+    const context = controller.ensureSession().context;
+    context.grid = this.surface!.grid;
+    context.vertexMask = this.host.vertexMask();
+    const brush = this.brush;
+    return controller.gradient(bone, {
+      start: start.point.toArray(),
+      end: end.toArray(),
+      radius: start.radius,
+      value: brush.value,
+      strength: brush.strength,
+      falloff: brush.falloff,
+    });
   }
 
   /** Opens the stroke and lays the first dab where the pointer went down. */
@@ -340,6 +386,11 @@ class BrushPointing implements ToolState {
     if (Math.hypot(pointer.x - tool.downAt.x, pointer.y - tool.downAt.y) < CLICK_SLOP) return;
     const bone = tool.host.selectedBone();
     if (bone < 0) return;
+    if (tool.brush.mode === 'gradient') {
+      tool.transition('gradient');
+      tool.current.onPointerMove?.(pointer);
+      return;
+    }
     tool.openStroke(bone);
     tool.transition('painting');
     tool.current.onPointerMove?.(pointer);
@@ -354,7 +405,7 @@ class BrushPointing implements ToolState {
       return;
     }
     const bone = tool.host.selectedBone();
-    if (bone < 0) return;
+    if (bone < 0 || tool.brush.mode === 'gradient') return;
     tool.openStroke(bone);
     tool.host.controller.endStroke();
   }
@@ -387,6 +438,42 @@ class BrushPainting implements ToolState {
       tool.dabAt(last.x, last.y, bone);
       length -= step;
     }
+    tool.updateRing(pointer.x, pointer.y);
+  }
+
+  onPointerUp(): void {
+    const tool = this.tool();
+    tool.transition('idle');
+    tool.host.controller.endStroke();
+  }
+
+  onCancel(): void {
+    const tool = this.tool();
+    tool.host.controller.cancelStroke();
+    tool.transition('idle');
+  }
+}
+
+/**
+ * A gradient drag: from where the button went down (A) to the pointer (B), laid again at every move (the open
+ * stroke holds the latest one); release makes it one undo step ("Gradient"), Escape takes it back. A press off the
+ * mesh has no A: the drag does nothing.
+ */
+class BrushGradient implements ToolState {
+  readonly name = 'gradient';
+  private start: { point: THREE.Vector3; radius: number } | null = null;
+
+  constructor(private readonly tool: () => BrushTool) {}
+
+  onEnter(): void {
+    this.start = this.tool().gradientStart();
+  }
+
+  onPointerMove(pointer: ToolPointer): void {
+    const tool = this.tool();
+    tool.track(pointer);
+    const bone = tool.host.selectedBone();
+    if (this.start && bone >= 0) tool.gradientTo(bone, this.start, pointer.x, pointer.y);
     tool.updateRing(pointer.x, pointer.y);
   }
 
