@@ -7,6 +7,7 @@ import { expose, transfer } from 'comlink';
 import { readRigFile, type RigFile } from './formats/read-file.ts';
 import { weightsFromDmat, handlesFromDmat } from './formats/weights-file.ts';
 import { poseSequenceFromDmat } from './formats/pose-file.ts';
+import { poseSequenceFromTransforms, type TransformAnimationClip } from './formats/transform-animation.ts';
 import { boneDistanceWeights } from './weights/bone-distance-weights.ts';
 import type { DenseMatrix } from './formats/types.ts';
 import type { PoseSequence } from './rig/pose-sequence.ts';
@@ -64,6 +65,15 @@ export const ioApi = {
   poseSequenceFromDmat(matrix: DenseMatrix, boneCount: number, file: string): PoseSequence {
     const poses = poseSequenceFromDmat(matrix, boneCount, file);
     return transferred(poses, [poses.kind === 'matrices' ? poses.rotations : poses.final]);
+  },
+
+  /** A clip for the skeleton from libigl's animation of absolute bone transforms, a `12·B × L` DMAT (transform-animation.ts). */
+  poseSequenceFromTransforms(matrix: DenseMatrix, skeleton: Skeleton, file: string): TransformAnimationClip {
+    const clip = poseSequenceFromTransforms(matrix, skeleton, file);
+    const { poses } = clip;
+    const arrays: ArrayBufferView[] = poses.kind === 'matrices' ? [poses.rotations] : [poses.final];
+    if (poses.kind === 'matrices' && poses.translations) arrays.push(poses.translations);
+    return transferred(clip, arrays);
   },
 
   /** #V handle bone indices (-1 = free) from a `#V × 1` DMAT. */

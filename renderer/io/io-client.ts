@@ -23,6 +23,8 @@ function describeIoCall(method: string, args: unknown[]): string {
       return `Reading the weights${named(3)}`;
     case 'poseSequenceFromDmat':
       return `Reading the poses${named(2)}`;
+    case 'poseSequenceFromTransforms':
+      return `Reading the animation${named(2)}`;
     case 'handlesFromDmat':
       return `Reading the handles${named(3)}`;
     case 'exportGltf':

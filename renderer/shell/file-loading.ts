@@ -1,7 +1,8 @@
 /**
  * Files into the scene: batches from the Open dialog, drag and drop, or the desktop shell, read one batch after
  * another. A new mesh or skeleton opens a new scene (and a new undo history); weights, poses or handles opened
- * into the current scene are one undoable step. A batch that fails anywhere changes nothing.
+ * into the current scene are one undoable step. The files of a batch that fit are loaded together; those that do
+ * not are listed with the reason in one notice. A batch of which nothing fits changes nothing.
  */
 import type { OpenedFile, RigwrightBridge } from '../../app/ipc-contract.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
@@ -9,7 +10,8 @@ import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { Influences } from '../../workers/skinning/influences.ts';
 import { isProjectFile } from '../../workers/formats/project-file.ts';
 import type { ExampleLoadOptions } from '../document/example-files.ts';
-import { loadIntoDocument } from '../document/load-files.ts';
+import { loadBatchIntoDocument } from '../document/load-files.ts';
+import { countOf } from '../panels/app-chrome.ts';
 import { LoadError, errorMessage, examplesOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { readBrowserFiles } from '../io/bridge.ts';
 import { getIoClient } from '../io/io-client.ts';
@@ -62,7 +64,7 @@ export class FileLoading {
 
   /**
    * A new mesh or skeleton is a new scene (a new undo history); weights, poses or handles opened into the scene
-   * are one undoable step.
+   * are one undoable step. Files left out and warnings are shown in one notice.
    */
   private async loadNow(files: OpenedFile[], asExamples: boolean): Promise<void> {
     this.app.setError(null);
@@ -71,28 +73,34 @@ export class FileLoading {
     try {
       const options = this.app.examples.loadOptions(asExamples);
       let base = this.app.store.doc;
-      let candidate = await loadIntoDocument(base, files, getIoClient(), options);
+      let { document: candidate, refused } = await loadBatchIntoDocument(base, files, getIoClient(), options);
       // The scene changed while the files were read: read them again onto the new scene, so the load does not
       // silently undo that change.
       while (this.app.store.doc !== base) {
         base = this.app.store.doc;
-        candidate = await loadIntoDocument(base, files, getIoClient(), options);
+        ({ document: candidate, refused } = await loadBatchIntoDocument(base, files, getIoClient(), options));
       }
       const influences = this.app.influencesFor(candidate.weights);
       const problem = gpuLimitProblem(candidate, influences.stride, this.app.viewport.maxTextureSize);
       if (problem) throw new LoadError(problem);
-      const names = files.map((f) => f.name).join(', ');
+      const refusedNames = new Set(refused.map((r) => r.file));
+      const names = files
+        .filter((f) => !refusedNames.has(f.name))
+        .map((f) => f.name)
+        .join(', ');
       if (candidate.mesh !== base.mesh || candidate.skeleton !== base.skeleton) {
         // A new scene replaces the current one: unsaved changes are saved or let go first, or nothing happens.
         if (!(await this.app.work.guard.mayDiscard()) || this.app.store.doc !== base) return;
         this.app.store.open(candidate, `opened ${names}`);
       } else this.app.store.edit(editLabel(base, candidate, names), candidate);
       for (const warning of candidate.warnings) console.warn(warning);
-      if (candidate.warnings.length > 0)
-        this.app.notice.show(
-          `Opened ${candidate.name} with ${candidate.warnings.length} warning${candidate.warnings.length > 1 ? 's' : ''}`,
-          candidate.warnings,
-        );
+      const notLoaded = refused.map((r) => `Not loaded: ${r.message}`);
+      const problems = [
+        ...(refused.length > 0 ? [`${countOf(refused.length, 'file')} not loaded`] : []),
+        ...(candidate.warnings.length > 0 ? [countOf(candidate.warnings.length, 'warning')] : []),
+      ];
+      if (problems.length > 0)
+        this.app.notice.show(`Opened ${candidate.name} with ${problems.join(' and ')}`, [...notLoaded, ...candidate.warnings]);
     } catch (error) {
       this.app.setError(errorMessage(error));
     } finally {

@@ -6,6 +6,7 @@ import type { OpenedFile } from '../../app/ipc-contract.ts';
 import type { IoClient } from '../../renderer/io/io-client.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { readRigFile } from '../../workers/formats/read-file.ts';
+import { poseSequenceFromTransforms } from '../../workers/formats/transform-animation.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { handlesFromDmat, weightsFromDmat } from '../../workers/formats/weights-file.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
@@ -15,6 +16,7 @@ export const inProcessIo = {
   weightsFromDmat: async (...args: Parameters<typeof weightsFromDmat>) => weightsFromDmat(...args),
   poseSequenceFromDmat: async (...args: Parameters<typeof poseSequenceFromDmat>) => poseSequenceFromDmat(...args),
   handlesFromDmat: async (...args: Parameters<typeof handlesFromDmat>) => handlesFromDmat(...args),
+  poseSequenceFromTransforms: async (...args: Parameters<typeof poseSequenceFromTransforms>) => poseSequenceFromTransforms(...args),
   boneDistanceWeights: async (...args: Parameters<typeof boneDistanceWeights>) => boneDistanceWeights(...args),
   importGltf: async (name: string, bytes: Uint8Array, resources: Record<string, Uint8Array>) => importGltf(bytes, name, resources),
 } as unknown as IoClient;

@@ -1,8 +1,10 @@
 /**
- * What a libigl DMAT matrix is for. The file format does not say; Rigwright reads three kinds:
+ * What a libigl DMAT matrix is for. The file format does not say; Rigwright reads four kinds:
  *   weights  #V × #B, rows summing to 1 (weights-file.ts)
  *   poses    3·B·L × 3 relative rotation matrices, L frames of B bones, or 4B × 1 quaternions x y z w (pose-file.ts)
  *   handles  #V × 1, the bone of each handle vertex or -1 (weights-file.ts)
+ *   animation  12·B × L absolute bone transforms, one column per frame, as libigl's tutorial 408 stores them
+ *            (transform-animation.ts), read as a clip
  * dmatReadings judges a matrix alone, by shape and values; dmatFits and dmatRole judge it against a mesh with #V
  * vertices and a skeleton with #B bones, by shape. A fourth kind belongs to a pose file and is read with it:
  *   translations  B·L × 3 start-joint translations of a clip's poses (pose-file.ts withTranslationsFromDmat), which
@@ -10,16 +12,18 @@
  */
 import { FormatError } from './format-error.ts';
 import { poseSequenceFromDmat } from './pose-file.ts';
+import { fitsTransformAnimation, readsAsTransformAnimation, TRANSFORM_ENTRIES } from './transform-animation.ts';
 import { weightsFromDmat } from './weights-file.ts';
 import type { DenseMatrix } from './types.ts';
 
-export type DmatRole = 'weights' | 'poses' | 'handles';
+export type DmatRole = 'weights' | 'poses' | 'handles' | 'animation';
 
 /** One way a matrix can be read, with the counts it implies. */
 export type DmatReading =
   | { role: 'poses'; layout: 'rotation-matrices'; rotationCount: number }
   | { role: 'poses'; layout: 'quaternions'; boneCount: number }
   | { role: 'handles'; vertexCount: number; largestBone: number; freeVertexCount: number }
+  | { role: 'animation'; boneCount: number; frameCount: number }
   | { role: 'weights'; vertexCount: number; boneCount: number };
 
 /** Largest deviation of a quaternion's length from 1 for a column to read as final-pose quaternions. */
@@ -32,6 +36,7 @@ const UNNAMED = 'matrix';
  *   poses, rotation matrices  3k × 3 and every 3×3 block a rotation (k = B·L)
  *   poses, quaternions        4k × 1 and every quaternion of unit length to within 1e-3 (k = B)
  *   handles                   n × 1 of whole numbers ≥ -1, at least one of them a bone (≥ 0)
+ *   animation                 12·B × L and every bone's 3×3 part in every column a rotation (readsAsTransformAnimation)
  *   weights                   n × m of finite values that weightsFromDmat takes without a warning (no negative
  *                             weight, rows summing to 1)
  * @param m  the matrix as read (row-major)
@@ -60,6 +65,7 @@ export function dmatReadings(m: DenseMatrix): DmatReading[] {
     }
     if (largestBone >= 0) readings.push({ role: 'handles', vertexCount: rows, largestBone, freeVertexCount });
   }
+  if (readsAsTransformAnimation(m)) readings.push({ role: 'animation', boneCount: rows / TRANSFORM_ENTRIES, frameCount: cols });
   // weightsFromDmat throws on a value that is not finite; readDmat never returns one, but other callers might.
   if (data.every(Number.isFinite) && weightsFromDmat(m, rows, cols, UNNAMED).warnings.length === 0) {
     readings.push({ role: 'weights', vertexCount: rows, boneCount: cols });
@@ -89,7 +95,7 @@ function acceptsAsPoses(m: DenseMatrix): boolean {
 
 /**
  * Whether a matrix has the shape of `role` for this mesh and skeleton (values are the readers' to check):
- * weights #V × #B; poses 3·B·L × 3 for some L ≥ 1, or 4B × 1; handles #V × 1.
+ * weights #V × #B; poses 3·B·L × 3 for some L ≥ 1, or 4B × 1; handles #V × 1; animation 12·B × L for some L ≥ 1.
  * @param m            the matrix as read
  * @param role         the reading to test
  * @param vertexCount  #V of the mesh
@@ -104,16 +110,19 @@ export function dmatFits(m: DenseMatrix, role: DmatRole, vertexCount: number, bo
       return (cols === 3 && rows > 0 && rows % (3 * boneCount) === 0) || (cols === 1 && rows === 4 * boneCount);
     case 'handles':
       return cols === 1 && rows === vertexCount;
+    case 'animation':
+      return fitsTransformAnimation(m, boneCount);
   }
 }
 
-const ROLES_BY_PRECEDENCE: readonly DmatRole[] = ['weights', 'poses', 'handles'];
+const ROLES_BY_PRECEDENCE: readonly DmatRole[] = ['weights', 'poses', 'handles', 'animation'];
 
 /**
- * What a DMAT loaded with a mesh and skeleton is: the first exact fit among weights, poses and handles (so a
- * 12 × 1 matrix with 12 vertices and 3 bones is a quaternion pose), else the closest reading with `fits` false,
- * whose reader then refuses it with a message naming both sizes. Closest: #V rows → weights; one column → handles
- * when every entry is a whole number ≥ -1, else poses; three columns → poses; anything else → weights.
+ * What a DMAT loaded with a mesh and skeleton is: the first exact fit among weights, poses, handles and animation (so
+ * a 12 × 1 matrix with 12 vertices and 3 bones is a quaternion pose), else the closest reading with `fits` false,
+ * whose reader then refuses it with a message naming both sizes. Closest: #V rows → weights; a matrix that reads as
+ * an animation of absolute transforms on its own (readsAsTransformAnimation) → animation; one column → handles when
+ * every entry is a whole number ≥ -1, else poses; three columns → poses; anything else → weights.
  * @param m            the matrix as read
  * @param vertexCount  #V of the mesh
  * @param boneCount    #B of the skeleton
@@ -122,6 +131,7 @@ const ROLES_BY_PRECEDENCE: readonly DmatRole[] = ['weights', 'poses', 'handles']
 export function dmatRole(m: DenseMatrix, vertexCount: number, boneCount: number): { role: DmatRole; fits: boolean } {
   for (const role of ROLES_BY_PRECEDENCE) if (dmatFits(m, role, vertexCount, boneCount)) return { role, fits: true };
   if (m.rows === vertexCount) return { role: 'weights', fits: false };
+  if (readsAsTransformAnimation(m)) return { role: 'animation', fits: false };
   if (m.cols === 1) return { role: isHandleColumn(m.data) ? 'handles' : 'poses', fits: false };
   return { role: m.cols === 3 ? 'poses' : 'weights', fits: false };
 }

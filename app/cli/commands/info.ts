@@ -13,6 +13,7 @@ import { summarizeGltf, type GltfSummary, type KeySpacing } from '../../../worke
 import { poseSequenceFromDmat, withTranslationsFromDmat } from '../../../workers/formats/pose-file.ts';
 import { linesWithoutTrailingBlanks, parseBoneNames } from '../../../workers/formats/bone-names.ts';
 import { readRigFile } from '../../../workers/formats/read-file.ts';
+import { poseSequenceFromTransforms } from '../../../workers/formats/transform-animation.ts';
 import type { DenseMatrix, MeshFileReport, TriangleMesh } from '../../../workers/formats/types.ts';
 import { handlesFromDmat, weightsFromDmat } from '../../../workers/formats/weights-file.ts';
 import { boundingBox } from '../../../workers/mesh/bounds.ts';
@@ -35,7 +36,8 @@ export const infoCommand: CliCommand = {
 
 Reports for each file what it holds: a mesh (vertices, triangles, bounds), a skeleton (joints, bones, parents,
 roots, bounds), a TGF's bone names file (.names), a DMAT matrix (rows × cols and what it can be: weights, poses,
-handles, or the start-joint translations that go with a pose file) or a glTF asset (.glb, or .gltf with its files: meshes with vertex and
+handles, an animation of absolute bone transforms (libigl's 12·B × L, one column per frame), or the start-joint
+translations that go with a pose file) or a glTF asset (.glb, or .gltf with its files: meshes with vertex and
 triangle counts, skins with their joints, clips with key counts and key rate, materials, extensions used and
 required, and what \`rigwright import\` reads from it), and what is wrong with it. Given together, files are also
 checked against each other: weights and handles against the mesh and skeleton, poses and names against the skeleton,
@@ -56,7 +58,8 @@ Exits with 1 when any file is bad, after reporting all of them (3 when the tool 
     const meshes = entries.filter((e) => e.kind === 'mesh');
     const skeletons = entries.filter((e) => e.kind === 'skeleton');
     if (meshes.length === 1) context.mesh = { file: meshes[0].file, vertexCount: meshes[0].mesh.positions.length / 3 };
-    if (skeletons.length === 1) context.skeleton = { file: skeletons[0].file, boneCount: skeletons[0].skeleton.parents.length };
+    if (skeletons.length === 1)
+      context.skeleton = { file: skeletons[0].file, boneCount: skeletons[0].skeleton.parents.length, skeleton: skeletons[0].skeleton };
     if (context.skeleton) {
       const boneCount = context.skeleton.boneCount;
       const poseFiles = entries.filter(
@@ -101,7 +104,9 @@ Exits with 1 when any file is bad, after reporting all of them (3 when the tool 
         if (translations)
           lines.push(`could be start-joint translations for ${m.rows} bone-frames (B·L × 3, with a pose file of L frames of B bones)`);
         if (lines.length === 0)
-          lines.push('fits nothing Rigwright reads (weights #V × #B, poses 3·B·L × 3 or 4B × 1, handles #V × 1, translations B·L × 3)');
+          lines.push(
+            'fits nothing Rigwright reads (weights #V × #B, poses 3·B·L × 3 or 4B × 1, handles #V × 1, animation 12·B × L, translations B·L × 3)',
+          );
         try {
           lines.push(...checkAgainstContext(m, entry.file, readings, context));
           if (translations && !readings.some((r) => canCheck(r.role, context))) lines.push(...checkTranslations(m, entry.file, context));
@@ -186,19 +191,24 @@ function describeReading(reading: DmatReading): string {
       return `handles for ${reading.vertexCount} vertices: bones 0–${reading.largestBone}, ${reading.freeVertexCount} vertices without a handle`;
     case 'weights':
       return `skinning weights for ${reading.vertexCount} vertices × ${reading.boneCount} bones (rows sum to 1)`;
+    case 'animation':
+      return `an animation of absolute bone transforms: ${reading.frameCount} frames of ${reading.boneCount} bones (12·B × L, one column per frame)`;
   }
 }
 
 /** The only mesh, skeleton and rotation-matrix pose file given to `info`, used to check matrices against them. */
 interface InfoContext {
   mesh?: { file: string; vertexCount: number };
-  skeleton?: { file: string; boneCount: number };
+  skeleton?: { file: string; boneCount: number; skeleton: Skeleton };
   poses?: { file: string; matrix: DenseMatrix };
 }
 
-/** Whether the files given hold what a reading is checked against: poses a skeleton, handles a mesh, weights both. */
+/**
+ * Whether the files given hold what a reading is checked against: poses and animations a skeleton, handles a mesh,
+ * weights both.
+ */
 function canCheck(role: DmatRole, context: InfoContext): boolean {
-  if (role === 'poses') return context.skeleton !== undefined;
+  if (role === 'poses' || role === 'animation') return context.skeleton !== undefined;
   if (role === 'weights') return context.skeleton !== undefined && context.mesh !== undefined;
   return context.mesh !== undefined;
 }
@@ -228,6 +238,14 @@ function checkAgainstContext(m: DenseMatrix, file: string, readings: DmatReading
     case 'weights': {
       const { warnings } = weightsFromDmat(m, mesh!.vertexCount, skeleton!.boneCount, file);
       return [`fits ${mesh!.file} and ${skeleton!.file} as skinning weights`, ...warnings.map((w) => `warning: ${w}`)];
+    }
+    case 'animation': {
+      const { poses, warnings } = poseSequenceFromTransforms(m, skeleton!.skeleton, file);
+      const frames = poses.kind === 'matrices' ? poses.frameCount : 1;
+      return [
+        `fits ${skeleton!.file} as an animation: ${frames} frames of ${poses.boneCount} bones`,
+        ...warnings.map((w) => `warning: ${w}`),
+      ];
     }
     case 'handles': {
       // Without a skeleton, any bone index is accepted; the shape check against the mesh still applies.
