@@ -10,7 +10,7 @@ import { STALE_BINDING_TEXT, formatLength, type BindingController, type HandleSo
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { ViewMode } from '../view/view-modes.ts';
-import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section } from './controls.ts';
+import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section, slider, type Slider } from './controls.ts';
 import { countOf } from './app-chrome.ts';
 
 export interface BindPanelHost {
@@ -59,7 +59,7 @@ export class BindPanel {
   private readonly selectionText: HTMLElement;
   private readonly handleSummary: HTMLElement;
   private readonly sourceRadios = new Map<HandleSource, HTMLInputElement>();
-  private readonly radiusSlider: HTMLInputElement;
+  private readonly radiusSlider: Slider;
   private readonly radiusText: HTMLElement;
   private readonly laplacianSelect: HTMLSelectElement;
   private readonly bindUnhandled: HTMLInputElement;
@@ -137,16 +137,14 @@ export class BindPanel {
       row.append(radio, ` ${label}`);
       computeSection.append(row);
     }
-    this.radiusSlider = element('input');
-    this.radiusSlider.type = 'range';
-    this.radiusSlider.min = '0.005';
-    this.radiusSlider.max = '0.15';
-    this.radiusSlider.step = '0.005';
-    this.radiusSlider.value = String(options.radiusFraction);
-    this.radiusSlider.addEventListener(
-      'input',
-      () => void commands.invoke('bind.options', { radiusFraction: Number(this.radiusSlider.value) }),
+    this.radiusSlider = slider(
+      0.005,
+      0.15,
+      0.005,
+      () => this.host.controller.options.radiusFraction,
+      (radiusFraction) => void commands.invoke('bind.options', { radiusFraction }),
     );
+    this.radiusSlider.title = 'Automatic handles’ cylinder radius, as a fraction of the mesh’s bounding-box diagonal';
     this.radiusText = element('span', 'dim');
     labelled(computeSection, 'radius ', this.radiusSlider).append(this.radiusText);
     this.laplacianSelect = element('select');
@@ -218,8 +216,9 @@ export class BindPanel {
     const options = controller.options;
     this.radiusText.textContent = ` ${formatLength(options.radiusFraction * doc.diagonal)}`;
     this.radiusSlider.disabled = options.source !== 'cylinder';
+    this.radiusSlider.valueField.input.disabled = this.radiusSlider.disabled;
     for (const [source, radio] of this.sourceRadios) radio.checked = source === options.source;
-    this.radiusSlider.value = String(options.radiusFraction);
+    this.radiusSlider.sync();
     this.laplacianSelect.value = options.laplacian;
     this.bindUnhandled.checked = options.bindUnhandled;
     const { running, fraction } = controller.progress;

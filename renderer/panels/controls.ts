@@ -6,6 +6,7 @@
 import type { CommandId } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { displayKeys, tooltipOf } from '../commands/keybindings.ts';
+import './controls.css';
 
 export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -107,29 +108,131 @@ export function section(parent: HTMLElement, title: string): HTMLElement {
   return node;
 }
 
-/** A labelled row holding one input. */
+/** A labelled row holding one input (a slider with its value field beside it). */
 export function labelled(parent: HTMLElement, label: string, input: HTMLElement, className = 'slider-row'): HTMLLabelElement {
   const row = element('label', className);
   row.append(label, input);
+  if (input instanceof HTMLInputElement && isSlider(input)) {
+    row.append(input.valueField.root);
+    input.valueField.input.setAttribute('aria-label', `${label.trim()} value`);
+  }
   parent.append(row);
   return row;
 }
 
-/** A range input that calls `set` as it moves and shows `get()` when synced. */
-export function slider(
-  min: number,
-  max: number,
-  step: number,
-  get: () => number,
-  set: (x: number) => void,
-): HTMLInputElement & { sync(): void } {
-  const input = element('input') as HTMLInputElement & { sync(): void };
-  input.type = 'range';
+/**
+ * The editable number beside a slider: typing a value and pressing Enter (or leaving the field) sets it once, as one
+ * move of the slider does; a value outside the slider's range is clamped to it and a note beside the field says so,
+ * something that is not a number is refused with a note and the field shows the value again.
+ */
+export interface ValueField {
+  /** the field and its note, to place beside the slider */
+  readonly root: HTMLElement;
+  readonly input: HTMLInputElement;
+  /** the note shown after a clamped or refused entry ('' when none) */
+  readonly note: HTMLElement;
+  /** shows `value`, unless the user is typing in the field */
+  show(value: number): void;
+}
+
+/** Digits enough for `step` (0.005 → 3), so the field shows what the slider holds without float noise. */
+function decimalsOf(step: number): number {
+  const text = String(step);
+  const exponent = /e-(\d+)$/.exec(text);
+  if (exponent) return Number(exponent[1]);
+  return text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
+}
+
+/**
+ * A number field for values in [min, max] that calls `set` once per entry with the clamped value.
+ * @param step  the slider's step: the field's arrow keys step by it, and it sets the digits shown
+ */
+export function valueField(min: number, max: number, step: number, set: (x: number) => void): ValueField {
+  const root = element('span', 'value-field');
+  const input = element('input', 'slider-value');
+  input.type = 'number';
   input.min = String(min);
   input.max = String(max);
   input.step = String(step);
-  input.addEventListener('input', () => set(Number(input.value)));
-  input.sync = () => (input.value = String(get()));
+  const note = element('span', 'value-note');
+  note.setAttribute('role', 'status');
+  note.hidden = true;
+  root.append(input, note);
+  const decimals = decimalsOf(step);
+  const format = (x: number) => String(Number(x.toFixed(Math.max(decimals, 2))));
+  let shown = min;
+  const say = (text: string) => {
+    note.textContent = text;
+    note.hidden = text === '';
+  };
+  const enter = () => {
+    const typed = input.value.trim() === '' ? NaN : Number(input.value);
+    if (!Number.isFinite(typed)) {
+      say(`not a number: kept ${format(shown)}`);
+      input.value = format(shown);
+      return;
+    }
+    const value = Math.min(Math.max(typed, min), max);
+    say(value !== typed ? `${format(typed)} is outside ${format(min)} to ${format(max)}: set to ${format(value)}` : '');
+    shown = value;
+    input.value = format(value);
+    set(value);
+  };
+  input.addEventListener('change', enter);
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      input.blur();
+    } else if (event.key === 'Escape') {
+      input.value = format(shown);
+      say('');
+      input.blur();
+    }
+  });
+  return {
+    root,
+    input,
+    note,
+    show: (value) => {
+      shown = value;
+      if (document.activeElement !== input) input.value = format(value);
+    },
+  };
+}
+
+export type Slider = HTMLInputElement & { sync(): void; readonly valueField: ValueField };
+
+function isSlider(input: HTMLInputElement): input is Slider {
+  return 'valueField' in input;
+}
+
+/**
+ * A range input that calls `set` as it moves and shows `get()` when synced, with its value in an editable number
+ * field beside it (valueField; `labelled` places it in the row): typing a value moves the slider and the setting.
+ */
+export function slider(min: number, max: number, step: number, get: () => number, set: (x: number) => void): Slider {
+  const range = element('input');
+  range.type = 'range';
+  range.min = String(min);
+  range.max = String(max);
+  range.step = String(step);
+  const field = valueField(min, max, step, (x) => {
+    range.value = String(x);
+    set(x);
+  });
+  range.addEventListener('input', () => {
+    field.note.hidden = true;
+    field.show(Number(range.value));
+    set(Number(range.value));
+  });
+  const input = Object.assign(range, {
+    valueField: field,
+    sync: () => {
+      const value = get();
+      range.value = String(value);
+      field.show(value);
+    },
+  });
   input.sync();
   return input;
 }

@@ -7,7 +7,7 @@
 import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
-import { commandButton } from './controls.ts';
+import { commandButton, valueField, type ValueField } from './controls.ts';
 
 export interface DeformationPanelActions {
   setMethod(method: SkinMethod): void;
@@ -58,7 +58,9 @@ export class DeformationPanel {
   private readonly splitLabels: HTMLElement;
   private readonly blendField: HTMLLabelElement;
   private readonly blend: HTMLInputElement;
-  private readonly blendValue: HTMLOutputElement;
+  private readonly blendValue: ValueField;
+  /** the blend's lowest and highest value when it varies over the vertices */
+  private readonly blendRange: HTMLOutputElement;
   private readonly scalePanel: HTMLElement;
   private readonly scaleTitle: HTMLElement;
   private readonly scaleInputs: HTMLInputElement[];
@@ -98,18 +100,21 @@ export class DeformationPanel {
     this.split = split.input;
     this.blendField = document.createElement('label');
     this.blendField.className = 'deform-field blend-field';
-    this.blendField.title = 'Weight blended: how much dual quaternion against linear blend, on every vertex (0 = LBS, 1 = DQS)';
-    this.blendField.append('DQS ');
+    this.blendField.title =
+      'Weight blended: how much dual quaternion against linear blend, on every vertex (0 = linear blend, LBS; 1 = dual quaternion, DQS)';
+    this.blendField.append('Dual quaternion amount ');
     this.blend = document.createElement('input');
     this.blend.type = 'range';
     this.blend.min = '0';
     this.blend.max = '1';
     this.blend.step = '0.05';
     this.blend.id = 'blend-amount';
-    this.blendValue = document.createElement('output');
+    this.blendValue = valueField(0, 1, 0.05, (value) => actions.setUniformBlend(value));
+    this.blendValue.input.setAttribute('aria-label', 'Dual quaternion amount value');
+    this.blendRange = document.createElement('output');
     this.blend.addEventListener('input', () => actions.setUniformBlend(Number(this.blend.value)));
     this.blend.addEventListener('change', () => this.blend.blur());
-    this.blendField.append(this.blend, this.blendValue);
+    this.blendField.append(this.blend, this.blendValue.root, this.blendRange);
     this.blendField.hidden = true;
     group.append(method.root, signs.root, split.root, this.blendField);
     commandButton(group, commands, 'skin.heatMap', { label: 'Heat map' });
@@ -190,8 +195,10 @@ export class DeformationPanel {
         highest = Math.max(highest, blend[i]);
       }
       const uniform = blend.length === 0 || lowest === highest;
-      if (document.activeElement !== this.blend) this.blend.value = String(uniform ? (blend[0] ?? 0) : (lowest + highest) / 2);
-      this.blendValue.value = uniform ? (blend[0] ?? 0).toFixed(2) : `${lowest.toFixed(2)}–${highest.toFixed(2)}`;
+      const shown = uniform ? (blend[0] ?? 0) : (lowest + highest) / 2;
+      if (document.activeElement !== this.blend) this.blend.value = String(shown);
+      this.blendValue.show(shown);
+      this.blendRange.value = uniform ? '' : `varies: ${lowest.toFixed(2)} to ${highest.toFixed(2)}`;
     }
   }
 

@@ -192,3 +192,85 @@ test('legend: the examples’ error and correction maps show their full scale in
   await expect(legend(page)).toBeHidden();
   expect(errors).toEqual([]);
 });
+
+test('legend: every slider shows its value in a field; typing a value moves the slider and the setting, out of range clamps with a note', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const brush = () => hook<Record<string, number>>(page, 'return h.paint.state().brush;');
+
+  await page.keyboard.press('p');
+  const paint = page.locator('#paint-panel');
+  await expect(paint).toBeVisible();
+  const rows = paint.locator('.slider-row:has(input[type="range"])');
+  const sliderCount = await rows.count();
+  expect(sliderCount, 'the paint panel has its sliders').toBeGreaterThanOrEqual(4);
+  for (let k = 0; k < sliderCount; k++) {
+    const range = rows.nth(k).locator('input[type="range"]');
+    const field = rows.nth(k).locator('input.slider-value');
+    await expect(field, `slider ${k} has a value field`).toBeVisible();
+    expect(Number(await field.inputValue()), `slider ${k}'s field shows its value`).toBeCloseTo(Number(await range.inputValue()), 6);
+  }
+
+  const strength = paint.getByRole('spinbutton', { name: 'strength value' });
+  await strength.click();
+  await strength.fill('0.37');
+  await strength.press('Enter');
+  await expect.poll(async () => (await brush()).strength).toBeCloseTo(0.37, 12);
+  await expect(paint.locator('.slider-row:has(input[aria-label="strength value"]) input[type="range"]')).toHaveValue('0.37');
+
+  await strength.click();
+  await strength.fill('5');
+  await strength.press('Enter');
+  await expect.poll(async () => (await brush()).strength).toBe(1);
+  await expect(strength).toHaveValue('1');
+  const note = paint.locator('.slider-row:has(input[aria-label="strength value"]) .value-note');
+  await expect(note).toBeVisible();
+  await expect(note).toHaveText('5 is outside 0 to 1: set to 1');
+
+  // The slider moved by keys: the field follows, the note goes.
+  const strengthSlider = paint.locator('.slider-row:has(input[aria-label="strength value"]) input[type="range"]');
+  await strengthSlider.focus();
+  await page.keyboard.press('Home');
+  await expect.poll(async () => (await brush()).strength).toBe(0);
+  await expect(strength).toHaveValue('0');
+  await expect(note).toBeHidden();
+
+  const radius = paint.getByRole('spinbutton', { name: 'radius px value' });
+  await radius.click();
+  // A number field takes no letters: an emptied field is what is left to refuse.
+  await radius.fill('');
+  await radius.press('Enter');
+  await expect(paint.locator('.slider-row:has(input[aria-label="radius px value"]) .value-note')).toHaveText(/^not a number: kept \d+/);
+  const radiusBefore = (await brush()).radius;
+  await radius.fill('64');
+  await radius.press('Enter');
+  await expect.poll(async () => (await brush()).radius).toBe(64);
+  expect(radiusBefore).not.toBe(64);
+  await page.keyboard.press('p');
+
+  // The Bind panel's cylinder radius: its field is off with the slider until cylinders are the handle source.
+  await page.keyboard.press('b');
+  const bind = page.locator('#bind-panel');
+  const cylinderRadius = bind.getByRole('spinbutton', { name: 'radius value' });
+  await expect(cylinderRadius).toBeDisabled();
+  await bind.getByLabel('Automatic: bone cylinders').check();
+  await expect(cylinderRadius).toBeEnabled();
+  await cylinderRadius.fill('0.06');
+  await cylinderRadius.press('Enter');
+  // The slider is redrawn from the binding options, so its value is the setting's.
+  await expect(bind.locator('.slider-row:has(input[aria-label="radius value"]) input[type="range"]')).toHaveValue('0.06');
+  await page.keyboard.press('b');
+
+  // The weight-blended method's amount, in the toolbar.
+  await page.selectOption('#skinning-method', 'blend');
+  const amount = page.getByRole('spinbutton', { name: 'Dual quaternion amount value' });
+  await expect(amount).toHaveValue('0');
+  await amount.click();
+  await amount.fill('0.6');
+  await amount.press('Enter');
+  await expect(page.locator('#blend-amount')).toHaveValue('0.6');
+  expect(await hook<number>(page, 'return h.state().framesRendered;')).toBeGreaterThan(0);
+  expect(errors).toEqual([]);
+});
