@@ -148,14 +148,16 @@ export class BindPanel {
     this.radiusText = element('span', 'dim');
     labelled(computeSection, 'radius ', this.radiusSlider).append(this.radiusText);
     this.laplacianSelect = element('select');
-    this.laplacianSelect.add(new Option('cotangent', 'cotan'));
-    this.laplacianSelect.add(new Option('uniform', 'uniform'));
+    this.laplacianSelect.add(new Option('surface-aware (cotangent)', 'cotan'));
+    this.laplacianSelect.add(new Option('even (uniform)', 'uniform'));
+    this.laplacianSelect.title =
+      'How the weights spread over the surface: surface-aware follows the triangles’ shapes, even treats every edge alike (the Laplacian of the harmonic solve: cotangent or uniform; Jacobson 2011)';
     this.laplacianSelect.value = options.laplacian;
     this.laplacianSelect.addEventListener('change', () => {
       void commands.invoke('bind.options', { laplacian: this.laplacianSelect.value });
       this.laplacianSelect.blur();
     });
-    labelled(computeSection, 'Laplacian ', this.laplacianSelect);
+    labelled(computeSection, 'Smoothness ', this.laplacianSelect);
     this.bindUnhandled = element('input');
     this.bindUnhandled.type = 'checkbox';
     this.bindUnhandled.checked = options.bindUnhandled;
@@ -259,7 +261,11 @@ export class BindPanel {
     }
     const { result, boundRigidly } = last;
     this.reportBox.append(
-      element('p', 'ok', `Done in ${(result.timings.totalMs / 1000).toFixed(2)} s · ${result.laplacianUsed} Laplacian`),
+      element(
+        'p',
+        'ok',
+        `Done in ${(result.timings.totalMs / 1000).toFixed(2)} s · ${result.laplacianUsed === 'uniform' ? 'even' : 'surface-aware'} smoothness`,
+      ),
     );
     for (const line of controller.reportLines()) this.reportBox.append(element('p', 'warn', `⚠ ${line}`));
     if (result.unhandledComponents.length > 0 && !boundRigidly) {

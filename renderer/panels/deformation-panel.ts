@@ -82,19 +82,19 @@ export class DeformationPanel {
     this.method = method.input;
     this.method.id = 'skinning-method';
     const signs = select<DualQuaternionAntipodality>(
-      'Signs',
-      'Dual quaternion antipodality: per vertex (Kavan 2008 Alg. 2) or per bone along the skeleton (Sec. 4.1; flips past 180°)',
+      'Flip guard',
+      'How dual quaternion skinning keeps a joint from flipping the long way round: per vertex, or per bone along the skeleton, which flips past 180° (dual quaternion antipodality, Kavan 2008 Alg. 2 and Sec. 4.1)',
       [
         ['per-vertex', 'per vertex'],
-        ['per-bone', 'per bone'],
+        ['per-bone', 'along the skeleton'],
       ],
       (a) => actions.setAntipodality(a),
     );
     this.antipodality = signs.input;
     const split = select<SkinMethod | 'off'>(
-      'Split',
-      'Split view: a second method on the right, same camera and pose',
-      [['off', 'off'], ...methods],
+      'Compare with',
+      'Split view: a second method on the right half, same camera and pose',
+      [['off', 'nothing'], ...methods],
       (m) => actions.setSplit(m === 'off' ? null : m),
     );
     this.split = split.input;
