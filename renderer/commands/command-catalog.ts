@@ -270,8 +270,8 @@ const CATALOG = {
     argument: arg.oneOf(SKIN_METHODS),
   },
   'skin.antipodality': {
-    label: 'Dual quaternion signs',
-    description: 'Antipodality per vertex or per bone (argument: the mode)',
+    label: 'Dual quaternion flip guard',
+    description: 'Keeps joints from flipping, per vertex or per bone along the skeleton: dual quaternion antipodality (argument: the mode)',
     argument: arg.oneOf(['per-vertex', 'per-bone']),
   },
   'skin.split': {
@@ -280,7 +280,7 @@ const CATALOG = {
     argument: arg.nullable(arg.oneOf(SKIN_METHODS)),
   },
   'skin.blend': {
-    label: 'Weight-blended DQS amount',
+    label: 'Dual quaternion amount (weight blended)',
     description: 'LBS ↔ DQS blend on every vertex (argument: 0 … 1)',
     argument: arg.number(0, 1),
   },
@@ -548,7 +548,7 @@ const CATALOG = {
     argument: arg.union(arg.oneOf(['viewport']), arg.integer(0)),
   },
   'examples.kernel': {
-    label: 'Pose-space kernel',
+    label: 'Falloff between poses (pose-space kernel)',
     description: 'Radial basis function of the pose-space weights (argument: the kernel)',
     argument: arg.oneOf(RBF_KERNELS),
   },

@@ -31,13 +31,16 @@ type RbfKernel = PoseSpaceController['kernel'];
 
 /** Each kernel's option label and its part of the list's tooltip (r: the pose distance). */
 const KERNEL_TEXT: Record<RbfKernel, { label: string; title: string }> = {
-  gaussian: { label: 'Gaussian', title: 'Gaussian exp(−(r/σ)²) with σ = the mean distance from each example to its nearest other' },
-  linear: { label: 'linear φ = r', title: 'linear φ = r, no width' },
+  gaussian: {
+    label: 'smooth (Gaussian)',
+    title: 'Gaussian exp(−(r/σ)²) with σ = the mean distance from each example to its nearest other',
+  },
+  linear: { label: 'straight (linear φ = r)', title: 'linear φ = r, no width' },
 };
 
 /** The Kernel list's tooltip: the kernels offered, and only those. */
 function kernelTitle(kernels: readonly RbfKernel[]): string {
-  return `Radial basis function over the pose distance r: ${kernels.map((k) => KERNEL_TEXT[k].title).join('; ')}`;
+  return `How an example’s influence falls off as the pose moves away from it, a radial basis function (RBF kernel) of the pose distance r: ${kernels.map((k) => KERNEL_TEXT[k].title).join('; ')}`;
 }
 
 export class ExamplesPanel {
@@ -109,10 +112,14 @@ export class ExamplesPanel {
       this.kernelSelect.blur();
     });
     this.kernelSelect.title = kernelTitle(host.posespace.kernels);
-    labelled(weights, 'Kernel ', this.kernelSelect);
-    weights.append(
-      element('p', 'dim', 'Bars: each example’s weight a_j at the frame shown (Eq. 8, sums to 1). Context LBS / DQS under Skin use them.'),
+    labelled(weights, 'Falloff between poses ', this.kernelSelect);
+    const bars = element(
+      'p',
+      'dim',
+      'Bars: how much each example counts at the frame shown (they add up to 1). The “Context” methods under Skin use them.',
     );
+    bars.title = 'Each bar is the example’s pose-space weight a_j (Eq. 8), a radial basis function (RBF) of the distance between poses';
+    weights.append(bars);
     this.problem = element('p', 'example-problem');
     this.problem.hidden = true;
     weights.append(this.problem);
@@ -123,11 +130,12 @@ export class ExamplesPanel {
     commandButton(row, commands, 'examples.nextUnposed', { label: 'Next three' });
     see.append(row);
     this.mapSelect = element('select', 'example-map-select');
-    this.mapSelect.title = 'Colour the mesh by the displacement the examples apply now, or by the distance to an example at its own pose';
+    this.mapSelect.title =
+      'Colour the mesh by the correction the examples apply now (the displacement |Σ a_j δ_j|, Eq. 7), or by the distance to an example at its own pose';
     for (const [value, text] of [
       ['off', 'off'],
-      ['displacement', 'displacement |Σ a_j δ_j|'],
-      ['error', 'error against the example at its pose'],
+      ['displacement', 'correction applied now'],
+      ['error', 'distance to the example at its pose'],
     ])
       this.mapSelect.add(new Option(text, value));
     this.mapSelect.addEventListener('change', () => {

@@ -274,3 +274,36 @@ test('legend: every slider shows its value in a field; typing a value moves the 
   expect(await hook<number>(page, 'return h.state().framesRendered;')).toBeGreaterThan(0);
   expect(errors).toEqual([]);
 });
+
+test('legend: plain labels name what a setting does, with the paper’s term in the tooltip', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const field = (text: string) => page.locator('label.deform-field', { hasText: text });
+  await expect(field('Flip guard')).toHaveAttribute('title', /antipodality, Kavan 2008/);
+  await expect(field('Compare with')).toHaveAttribute('title', /^Split view/);
+  await expect(field('Compare with').locator('option[value="off"]')).toHaveText('nothing');
+  await expect(page.locator('label.deform-field', { hasText: /^Signs/ })).toHaveCount(0);
+  await expect(page.locator('label.deform-field', { hasText: /^Split/ })).toHaveCount(0);
+
+  await page.keyboard.press('b');
+  const smoothness = page.locator('#bind-panel .slider-row', { hasText: 'Smoothness' }).locator('select');
+  await expect(smoothness).toHaveAttribute('title', /Laplacian of the harmonic solve: cotangent or uniform/);
+  expect(await smoothness.locator('option').allTextContents()).toEqual(['surface-aware (cotangent)', 'even (uniform)']);
+  await expect(page.locator('#bind-panel')).not.toContainText('Laplacian');
+  await page.keyboard.press('b');
+
+  await page.keyboard.press('g');
+  const examples = page.locator('#examples-panel');
+  await expect(examples.locator('.slider-row', { hasText: 'Falloff between poses' }).locator('select')).toHaveAttribute(
+    'title',
+    /radial basis function \(RBF kernel\)/,
+  );
+  await expect(examples.locator('p', { hasText: /^Bars: how much each example counts/ })).toHaveAttribute('title', /a_j \(Eq\. 8\)/);
+  expect(await examples.locator('.example-map-select option').allTextContents()).toEqual([
+    'off',
+    'correction applied now',
+    'distance to the example at its pose',
+  ]);
+  await expect(examples).not.toContainText('Eq. 8');
+  expect(errors).toEqual([]);
+});
