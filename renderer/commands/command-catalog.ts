@@ -558,6 +558,11 @@ const CATALOG = {
       'Colour the mesh by the displacement the examples apply now, or, at an example’s own pose, by the distance to it (argument: off, displacement or error)',
     argument: arg.oneOf(['off', 'displacement', 'error']),
   },
+  'examples.mapOff': {
+    label: 'Switch off the example heat map',
+    menu: 'View',
+    description: 'The mesh shows its own colours again (the status line names the map while it is on)',
+  },
   'examples.showUnposed': {
     label: 'Show the unposed examples',
     menu: 'Rig',

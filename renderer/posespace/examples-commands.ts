@@ -21,7 +21,7 @@ export interface ExamplesCommandsHost {
     setKernel(kernel: ArgumentOf<'examples.kernel'>): void;
     cancel(): void;
   };
-  readonly deformation: { setExampleMap(mode: ArgumentOf<'examples.map'>): void };
+  readonly deformation: { readonly exampleMap: ArgumentOf<'examples.map'>; setExampleMap(mode: ArgumentOf<'examples.map'>): void };
   readonly examplesPanel: { readonly open: boolean; setOpen(open: boolean): void };
   readonly unposedDisplay: { readonly shown: boolean; toggle(): void; next(): void };
   renderNow(): void;
@@ -36,6 +36,7 @@ export type ExamplesCommandId =
   | 'examples.pose'
   | 'examples.kernel'
   | 'examples.map'
+  | 'examples.mapOff'
   | 'examples.showUnposed'
   | 'examples.nextUnposed'
   | 'examples.cancelUnpose';
@@ -58,6 +59,14 @@ export function examplesCommands(app: ExamplesCommandsHost): HandlersFor<Example
         app.deformation.setExampleMap(mode);
         app.renderNow();
       },
+    },
+    'examples.mapOff': {
+      run: () => {
+        app.deformation.setExampleMap('off');
+        app.renderNow();
+      },
+      canRun: () => app.deformation.exampleMap !== 'off',
+      refusal: 'no example heat map is on',
     },
     'examples.showUnposed': {
       run: () => {

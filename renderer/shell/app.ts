@@ -69,6 +69,7 @@ import { UnsavedWork } from './unsaved-work.ts';
 import { jointAt } from './joint-picking.ts';
 import { DesktopMenu } from './menu-model.ts';
 import { statusParts } from './status-line.ts';
+import { overlayFields, resetSceneBoundState } from './scene-bound-state.ts';
 import { SettingsStore } from '../project/settings-store.ts';
 import { exportSettingsSection, viewSettingsSection } from './view-settings.ts';
 
@@ -271,6 +272,7 @@ export class App {
       return;
     }
     if (change.fields.has('parts') && this.meshes.list.length > 1) this.meshesPanel.setOpen(true);
+    if (change.newScene) resetSceneBoundState(this);
     this.refreshChrome();
   }
 
@@ -560,6 +562,7 @@ export class App {
         active: this.meshes.activePart?.name ?? null,
         hidden: this.meshes.hidden.filter(Boolean).length,
       },
+      overlays: overlayFields(this),
     });
   }
 

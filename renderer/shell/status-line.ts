@@ -20,11 +20,14 @@ export interface StatusInput {
   undoLabel: string | null;
   /** the scene's meshes: how many, the one the tools act on (null: all), how many are hidden */
   meshes?: { count: number; active: string | null; hidden: number };
+  /** the overlays on now, each a field that switches it off (scene-bound-state.ts overlayFields) */
+  overlays?: readonly StatusField[];
 }
 
 /**
- * The status line's fields: files, sizes, the scene's warnings as a count that lists them when clicked, weights and
- * influences (or that they are stale), handles, the bone by name, modes, the undo step.
+ * The status line's fields: files, sizes, the scene's warnings as a count that lists them when clicked, the overlays
+ * on (each switched off by a click), weights and influences (or that they are stale), handles, the bone by name,
+ * modes, the undo step.
  */
 export function statusParts(s: StatusInput): StatusField[] {
   const { doc } = s;
@@ -34,6 +37,8 @@ export function statusParts(s: StatusInput): StatusField[] {
     `${countOf(vertexCountOf(doc), 'vertex', 'vertices')} · ${countOf(triangleCountOf(doc), 'triangle')} · ${boneCountOf(doc) > 0 ? countOf(boneCountOf(doc), 'bone') : 'no skeleton yet (J builds one)'}`,
     // Near the front: the line keeps to one line, and what comes late may be clipped on a narrow window.
     ...(doc.warnings.length > 0 ? [{ text: countOf(doc.warnings.length, 'warning'), command: 'view.warnings' } as const] : []),
+    // An overlay hides the mesh's own colours: said early, where it is not clipped.
+    ...(s.overlays ?? []),
     `weights: ${doc.weightsSource}${s.painted ? ', painted' : ''}`,
     ...(doc.bindingStale ? [STALE_BINDING_TEXT] : []),
     `influences: ${s.influenceSetting === 0 ? `all (${s.influenceStride})` : s.influenceSetting}`,
