@@ -26,6 +26,11 @@ export interface CommandInfo {
   /** what the action is, as menus and the help overlay show it */
   label: string;
   menu?: MenuName;
+  /**
+   * Why the command is in no menu, for one that has none: where the mouse reaches it instead (a panel's control, a
+   * drag) or why a menu cannot (it acts during a drag). A test fails on a command with neither.
+   */
+  noMenu?: string;
   /** longer text for tooltips; the label when absent */
   description?: string;
   /** when-clause over the context keys (when-clause.ts); absent = always enabled */
@@ -98,6 +103,7 @@ const CATALOG = {
   },
   'file.autosave': {
     label: 'Autosave timing and versions',
+    noMenu: 'File → Autosave settings… sets it in a dialog',
     description:
       'Seconds of idleness before a version is written (0: off), the longest wait while busy, and versions kept (argument: { delaySeconds?, maxWaitSeconds?, versions? }; fields left out stay)',
     argument: arg.object({
@@ -108,6 +114,7 @@ const CATALOG = {
   },
   'file.exportSettings': {
     label: 'Export weight settings',
+    noMenu: 'the Weight storage list of the Export glTF… dialog',
     description:
       'Influences per vertex and weight storage of the glTF export, which the “as exported” preview shows (argument: { influences?, weightComponent? }; fields left out stay)',
     argument: arg.object({ influences: arg.optional(arg.oneOf([4, 8])), weightComponent: arg.optional(arg.oneOf(WEIGHT_COMPONENTS)) }),
@@ -136,7 +143,11 @@ const CATALOG = {
     description: 'What a linear-blend engine draws from the export: its strongest influences, quantized',
     result: ON,
   },
-  'view.dismiss': { label: 'Close help and messages', enabledWhen: IDLE },
+  'view.dismiss': {
+    label: 'Close help and messages',
+    enabledWhen: IDLE,
+    noMenu: 'Esc; with the mouse, a click closes the help and the × closes a message',
+  },
   'view.warnings': {
     label: 'Scene warnings',
     menu: 'View',
@@ -255,65 +266,87 @@ const CATALOG = {
   },
   'skeleton.endChain': {
     label: 'End the chain',
+    menu: 'Edit',
     description: 'The next click on the mesh starts a new chain; the bones made stay',
     enabledWhen: 'toolState == chaining',
   },
   'tool.cancel': {
     label: 'Cancel what the tool is doing',
+    noMenu: 'Esc while a drag (a lasso, a stroke, a joint) holds the mouse, when no menu can be opened',
     description: 'Escape restores what the gesture changed',
     enabledWhen: 'toolBusy',
   },
-  'tool.confirm': { label: 'Confirm the brush size', enabledWhen: 'toolState == resizing' },
+  'tool.confirm': {
+    label: 'Confirm the brush size',
+    enabledWhen: 'toolState == resizing',
+    noMenu: 'the click that ends resizing the brush confirms it (Enter too)',
+  },
   'skin.method': {
     label: 'Skinning method',
+    noMenu: 'the Skin list of the toolbar; View → Next skinning method steps through them',
     description: 'Linear blend, dual quaternion, per-face or weight blended (argument: the method)',
     argument: arg.oneOf(SKIN_METHODS),
   },
   'skin.antipodality': {
     label: 'Dual quaternion flip guard',
+    noMenu: 'the Flip guard list of the toolbar',
     description: 'Keeps joints from flipping, per vertex or per bone along the skeleton: dual quaternion antipodality (argument: the mode)',
     argument: arg.oneOf(['per-vertex', 'per-bone']),
   },
   'skin.split': {
     label: 'Split view',
+    noMenu: 'the Compare with list of the toolbar (split view)',
     description: 'A second method on the right, same camera and pose (argument: the method, or null)',
     argument: arg.nullable(arg.oneOf(SKIN_METHODS)),
   },
   'skin.blend': {
     label: 'Dual quaternion amount (weight blended)',
+    noMenu: 'the Dual quaternion amount slider of the toolbar (weight-blended skinning)',
     description: 'LBS ↔ DQS blend on every vertex (argument: 0 … 1)',
     argument: arg.number(0, 1),
   },
   'skin.blendMap': {
     label: 'Weight-blended DQS amount per vertex',
+    noMenu: 'takes one value per vertex, which only a script can give',
     description: 'LBS ↔ DQS blend of each vertex (argument: one value 0 … 1 per vertex)',
     argument: arg.perVertex(arg.number(0, 1)),
   },
   'view.influences': {
     label: 'Influences per vertex',
+    noMenu: 'the Influences list of the toolbar',
     description: 'Largest weights kept per vertex, renormalized (argument: 1 … 8, 0 = all)',
     argument: arg.oneOf(INFLUENCE_COUNTS),
   },
   'view.mode': {
     label: 'View',
+    noMenu: 'the view list of the Bind panel; View → Next view steps through them',
     description: 'Look, shaded, weight map, dominant bone or handles (argument: the view)',
     argument: arg.oneOf(VIEW_MODES),
   },
-  'bone.select': { label: 'Select a bone', description: 'Argument: the bone, or -1 for none', enabledWhen: IDLE, argument: arg.bone(true) },
+  'bone.select': {
+    label: 'Select a bone',
+    noMenu: 'a click on a joint, or on a row of the bone list',
+    description: 'Argument: the bone, or -1 for none',
+    enabledWhen: IDLE,
+    argument: arg.bone(true),
+  },
   'bone.scale': {
     label: 'Scale the bone',
+    noMenu: 'the fields of the bone-scale panel shown for the selected bone',
     description: 'About its start joint (argument: { bone, scale: [x, y, z] })',
     enabledWhen: IDLE,
     argument: arg.object({ bone: arg.bone(), scale: arg.numbers(3, arg.number(0.05, 10)) }),
   },
   'bone.rename': {
     label: 'Rename a bone',
+    noMenu: 'double-click (or F2) on a row of the bone list',
     description: 'Argument: { bone, name } (a name no other bone has)',
     enabledWhen: IDLE,
     argument: arg.object({ bone: arg.bone(), name: arg.string(true) }),
   },
   'bone.insert': {
     label: 'Insert a bone',
+    noMenu: 'a click on the mesh with the skeleton tool (Edit → Skeleton tool)',
     description:
       'A new bone from the end of `parent` to `tip` (a new root from `head` to `tip` when parent is null), weighing nothing yet (argument: { parent, tip: [x, y, z], head?: [x, y, z] }; result: the new bone)',
     enabledWhen: IDLE,
@@ -326,6 +359,7 @@ const CATALOG = {
   },
   'bone.delete': {
     label: 'Delete a bone',
+    menu: 'Edit',
     description:
       'Its children re-attach to its parent and its weight goes to the parent; every row still sums to 1 (argument, optional: the bone; the selected one when left out)',
     enabledWhen: IDLE,
@@ -333,18 +367,21 @@ const CATALOG = {
   },
   'bone.reparent': {
     label: 'Re-parent a bone',
+    noMenu: 'drag a row of the bone list onto another, or Alt-drag a joint onto another with the skeleton tool',
     description: 'The bone and its subtree hang from another bone, or become a root (argument: { bone, parent: a bone or null })',
     enabledWhen: IDLE,
     argument: arg.object({ bone: arg.bone(), parent: arg.nullable(arg.bone()) }),
   },
   'bone.reorder': {
     label: 'Number the bones anew',
+    noMenu: 'takes the whole new order, which only a script can give',
     description: 'New bone i is old bone order[i]; every bone-indexed field follows (argument: the order, one bone per bone)',
     enabledWhen: IDLE,
     argument: arg.perBone(arg.bone()),
   },
   'bone.moveJoint': {
     label: 'Move a rest joint',
+    noMenu: 'drag a joint with the skeleton tool (Edit → Skeleton tool)',
     description: 'Argument: { joint, position: [x, y, z] }',
     enabledWhen: IDLE,
     argument: arg.object({ joint: arg.integer(0), position: arg.numbers(3, arg.number(-1e9, 1e9)) }),
@@ -380,6 +417,7 @@ const CATALOG = {
   },
   'pose.rotate': {
     label: 'Rotate a bone',
+    noMenu: 'the rotation gizmo and the angle fields of the pose tool (Rig → Pose tool)',
     description:
       'Pose a bone by hand at a rotation relative to its parent: 9 numbers row-major, or a quaternion x, y, z, w (argument: { bone, rotation? , quaternion? })',
     enabledWhen: IDLE,
@@ -414,6 +452,7 @@ const CATALOG = {
   },
   'pose.ik': {
     label: 'Reach a point by IK',
+    noMenu: "drag a bone's end joint with the pose tool in IK mode (Rig → IK mode)",
     description:
       'Two-bone IK: the bone and its parent turn so that the bone’s end joint reaches the target, the bend in the plane through the pole, or the plane it bends in now (argument: { bone, target: [x, y, z], pole?: [x, y, z] }; result: whether the target was within reach)',
     enabledWhen: IDLE,
@@ -426,6 +465,7 @@ const CATALOG = {
   },
   'pose.pole': {
     label: 'IK pole',
+    noMenu: 'Rig → IK pole toward the view sets it; the Pose panel’s Clear pole clears it',
     description:
       'A world point the limb’s bend plane goes through when the pose tool’s IK drags; null or none clears it, keeping the plane the limb bends in now (argument: [x, y, z], null, or none)',
     argument: arg.optional(arg.nullable(arg.numbers(3, arg.number(-1e9, 1e9)))),
@@ -444,58 +484,69 @@ const CATALOG = {
   },
   'playback.clip': {
     label: 'Animation clip',
+    noMenu: "the clip menu at the timeline's end",
     description: 'Show one of the scene’s clips, keyed ones included; what is shown is not an edit (argument: its index)',
     enabledWhen: IDLE,
     argument: arg.integer(0),
   },
   'paint.brushMode': {
     label: 'Brush mode',
+    noMenu: 'the mode buttons of the Paint panel (Paint → Weight paint mode)',
     description: 'Add, subtract, set, smooth, blur, relax, gradient or sample (argument: the mode)',
     argument: arg.oneOf(BRUSH_MODES),
   },
   'paint.brushRadius': {
     label: 'Brush radius',
+    noMenu: 'the radius slider of the Paint panel, or Paint → Resize the brush',
     description: 'The brush’s radius on screen, in CSS pixels (argument: 2 … 400)',
     argument: arg.number(2, 400),
   },
   'paint.brushStrength': {
     label: 'Brush strength',
+    noMenu: 'the strength slider of the Paint panel',
     description: 'How much one dab adds or takes (argument: 0 … 1)',
     argument: arg.number(0, 1),
   },
   'paint.brushValue': {
     label: 'Brush set value',
+    noMenu: 'the value slider of the Paint panel',
     description: 'The weight the set brush paints (argument: 0 … 1)',
     argument: arg.number(0, 1),
   },
   'paint.brushSpacing': {
     label: 'Brush spacing',
+    noMenu: 'the spacing slider of the Paint panel',
     description: 'Distance between dabs as a fraction of the radius (argument: 0.05 … 1)',
     argument: arg.number(0.05, 1),
   },
   'paint.brushFalloff': {
     label: 'Brush falloff',
+    noMenu: 'the falloff list of the Paint panel',
     description: 'Smooth, linear or constant (argument: the falloff)',
     argument: arg.oneOf(BRUSH_FALLOFFS),
   },
   'paint.throughMesh': {
     label: 'Paint through the mesh',
+    noMenu: 'the through-the-mesh check box of the Paint panel',
     description: 'The brush reaches vertices hidden behind the surface too (argument: true or false)',
     argument: arg.boolean,
   },
   'paint.maxInfluences': {
     label: 'Max influences',
+    noMenu: 'the max influences field of the Paint panel',
     description: 'At most this many bones per vertex when limiting (argument: 0 … 16, 0 = no limit)',
     argument: arg.integer(0, 16),
   },
   'paint.symmetry': {
     label: 'Symmetry',
+    noMenu: 'the symmetry list of the Paint panel',
     description: 'Paint mirrored across x, y or z = 0 (argument: 0, 1, 2 or null)',
     argument: arg.nullable(arg.oneOf([0, 1, 2])),
   },
-  'paint.cancelMatching': { label: 'Stop mirror matching', description: 'The symmetry in use stays' },
+  'paint.cancelMatching': { label: 'Stop mirror matching', menu: 'Paint', description: 'The symmetry in use stays' },
   'paint.lock': {
     label: 'Lock or unlock a bone',
+    noMenu: "the lock button of a bone's row in the Paint panel",
     description: 'Painting and commands keep a locked bone (argument: the bone); gives back whether it is locked now',
     enabledWhen: IDLE,
     argument: arg.bone(),
@@ -503,11 +554,13 @@ const CATALOG = {
   },
   'bind.computeRigid': {
     label: 'Bind parts without handles rigidly and recompute',
+    menu: 'Rig',
     description: 'Parts without handles follow their nearest bone',
     enabledWhen: `!binding && ${IDLE} && ${BONES}`,
   },
   'bind.options': {
     label: 'Binding options',
+    noMenu: 'the controls of the Bind panel (Rig → Bind panel)',
     description:
       'How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly (argument: { source?, radiusFraction?, laplacian?, bindUnhandled? }; fields left out stay)',
     argument: BIND_OPTIONS,
@@ -526,34 +579,40 @@ const CATALOG = {
   },
   'examples.remove': {
     label: 'Remove an example',
+    noMenu: "the remove button of the example's row in the Examples panel",
     description: 'Argument: the example’s name',
     enabledWhen: IDLE,
     argument: arg.string(true),
   },
   'examples.toggle': {
     label: 'Hide or show an example',
+    noMenu: "the check box of the example's row in the Examples panel",
     description: 'A hidden example takes no part (argument: its name)',
     enabledWhen: IDLE,
     argument: arg.string(true),
   },
   'examples.rename': {
     label: 'Rename an example',
+    noMenu: "the name field of the example's row in the Examples panel",
     description: 'Argument: { name, newName }',
     enabledWhen: IDLE,
     argument: arg.object({ name: arg.string(true), newName: arg.string() }),
   },
   'examples.pose': {
     label: 'Pose of examples without a pose file',
+    noMenu: 'the pose list of the Examples panel',
     description: 'The pose shown in the viewport, or a frame of the loaded sequence (argument: "viewport" or the frame)',
     argument: arg.union(arg.oneOf(['viewport']), arg.integer(0)),
   },
   'examples.kernel': {
     label: 'Falloff between poses (pose-space kernel)',
+    noMenu: 'the Falloff between poses list of the Examples panel',
     description: 'Radial basis function of the pose-space weights (argument: the kernel)',
     argument: arg.oneOf(RBF_KERNELS),
   },
   'examples.map': {
     label: 'Example heat map',
+    noMenu: 'the heat map list of the Examples panel',
     description:
       'Colour the mesh by the displacement the examples apply now, or, at an example’s own pose, by the distance to it (argument: off, displacement or error)',
     argument: arg.oneOf(['off', 'displacement', 'error']),
@@ -569,8 +628,12 @@ const CATALOG = {
     description: 'The rest mesh with the examples unposed beside it, three at a time',
     result: ON,
   },
-  'examples.nextUnposed': { label: 'Next three unposed examples', enabledWhen: 'unposedShown' },
-  'examples.cancelUnpose': { label: 'Cancel unposing', description: 'Stop unposing the examples; context skinning waits for it' },
+  'examples.nextUnposed': { label: 'Next three unposed examples', menu: 'Rig', enabledWhen: 'unposedShown' },
+  'examples.cancelUnpose': {
+    label: 'Cancel unposing',
+    menu: 'Rig',
+    description: 'Stop unposing the examples; context skinning waits for it',
+  },
   'panel.bones': {
     label: 'Bone list',
     menu: 'View',
@@ -585,12 +648,14 @@ const CATALOG = {
   },
   'meshes.active': {
     label: 'Active mesh',
+    noMenu: 'the active button of a row of the Meshes panel',
     description: 'The mesh the brush, the lasso and “Bind this mesh” act on (argument: its index or name; -1 = all)',
     enabledWhen: IDLE,
     argument: arg.mesh(true),
   },
   'meshes.toggle': {
     label: 'Hide or show a mesh',
+    noMenu: 'the visibility check box of a row of the Meshes panel',
     description: 'Argument: its index or name; gives back whether it is shown now',
     enabledWhen: IDLE,
     argument: arg.mesh(),
@@ -618,6 +683,7 @@ const CATALOG = {
   },
   'template.options': {
     label: 'Template options',
+    noMenu: 'the kind buttons and the fingers check box of the Template panel',
     description: 'Which template the markers fit, with finger chains or not (argument: { kind?, fingers? }; fields left out stay)',
     argument: arg.object({ kind: arg.optional(arg.oneOf(TEMPLATE_KIND_CHOICES)), fingers: arg.optional(arg.boolean) }),
   },
@@ -628,10 +694,15 @@ const CATALOG = {
   },
   'template.marker': {
     label: 'Place a template marker',
+    noMenu: 'drag a marker of the Template panel onto the mesh',
     description: 'Put a marker on a surface point of the mesh (argument: { marker: its id, point: [x, y, z] })',
     argument: arg.object({ marker: arg.string(true), point: arg.numbers(3, arg.number(-1e9, 1e9)) }),
   },
-  'template.resetMarkers': { label: 'Markers to their defaults', description: 'Every template marker back where it starts on this mesh' },
+  'template.resetMarkers': {
+    label: 'Markers to their defaults',
+    menu: 'Rig',
+    description: 'Every template marker back where it starts on this mesh',
+  },
   'template.fit': {
     label: 'Fit the template',
     menu: 'Rig',
@@ -647,12 +718,14 @@ const CATALOG = {
   'playback.toggle': { label: 'Play / pause', menu: 'Playback' },
   'playback.playing': {
     label: 'Play or pause',
+    noMenu: 'the play button of the timeline, or Playback → Play / pause',
     description: 'Argument: true plays, false pauses (result: whether it plays; a sequence of one pose never plays)',
     argument: arg.boolean,
     result: ON,
   },
   'playback.seek': {
     label: 'Go to a time',
+    noMenu: "drag the timeline's slider",
     description: 'Argument: the time in the sequence’s frames (its SLERP parameter for a final pose), clamped to the sequence',
     argument: arg.number(0, Number.MAX_SAFE_INTEGER),
   },
@@ -692,6 +765,7 @@ const CATALOG = {
   },
   'key.move': {
     label: 'Move keys',
+    noMenu: 'drag a key mark on the timeline',
     description: 'Move the keys at one frame to another (argument: { from, to, bones?: "selected" or "all" }; without bones, every bone’s)',
     enabledWhen: IDLE,
     argument: arg.object({ from: arg.integer(0), to: arg.integer(0), bones: arg.optional(arg.oneOf(['selected', 'all'])) }),
@@ -706,18 +780,21 @@ const CATALOG = {
   },
   'clip.rename': {
     label: 'Rename a clip',
+    noMenu: "the Rename row of the clip menu at the timeline's end",
     description: 'Argument: { clip: its index, name } (a name no other clip has)',
     enabledWhen: IDLE,
     argument: arg.object({ clip: arg.integer(0), name: arg.string(true) }),
   },
   'clip.trim': {
     label: 'Trim the clip',
+    noMenu: "the Frames row (Trim) of the clip menu at the timeline's end",
     description: 'Keep frames first … last of the keyed clip shown; it then starts at first (argument: { first, last })',
     enabledWhen: IDLE,
     argument: arg.object({ first: arg.integer(0), last: arg.integer(0) }),
   },
   'clip.length': {
     label: 'Clip length',
+    noMenu: "the Length row of the clip menu at the timeline's end",
     description: 'Make the keyed clip shown this many frames long; new frames hold the last keys (argument: the frames)',
     enabledWhen: IDLE,
     argument: arg.integer(1, 108000),
