@@ -4,6 +4,8 @@
  */
 import { FormatError } from '../../workers/formats/format-error.ts';
 import { poseSequenceFromDmat, withTranslationsFromDmat } from '../../workers/formats/pose-file.ts';
+import { dmatRole } from '../../workers/formats/dmat-role.ts';
+import { poseSequenceFromTransforms } from '../../workers/formats/transform-animation.ts';
 import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { poseForwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import type { Skeleton } from '../../workers/rig/skeleton.ts';
@@ -19,15 +21,40 @@ export interface PoseTime {
 
 /**
  * The --poses file, with the --translations file (start-joint translations, B·L × 3) and the --times file (the
- * frames' key times in seconds, L × 1, strictly increasing, as `import` writes them) when given.
+ * frames' key times in seconds, L × 1, strictly increasing, as `import` writes them) when given. With `rig`, the
+ * --poses file may also be libigl's animation of absolute bone transforms (12·B × L, transform-animation.ts), which
+ * carries its own translations; its warnings go to `rig.warn`.
  */
-export function readPoses(posesFile: string, translationsFile: string | undefined, boneCount: number, timesFile?: string): PoseSequence {
-  let seq = poseSequenceFromDmat(readMatrix(posesFile, 'a pose file'), boneCount, posesFile);
+export function readPoses(
+  posesFile: string,
+  translationsFile: string | undefined,
+  boneCount: number,
+  timesFile?: string,
+  rig?: { skeleton: Skeleton; warn(message: string): void },
+): PoseSequence {
+  const matrix = readMatrix(posesFile, 'a pose file');
+  // As the app tells them apart (dmatRole): a pose file's shape first, then an animation's.
+  if (rig && dmatRole(matrix, 0, boneCount).role === 'animation') {
+    if (translationsFile !== undefined)
+      throw new UsageError(
+        `--translations does not apply: ${posesFile} is an animation of absolute bone transforms, which places every bone itself`,
+      );
+    const { poses, warnings } = poseSequenceFromTransforms(matrix, rig.skeleton, posesFile);
+    for (const warning of warnings) rig.warn(warning);
+    return timesFile === undefined ? poses : withKeyTimes(poses, posesFile, timesFile);
+  }
+  let seq = poseSequenceFromDmat(matrix, boneCount, posesFile);
   if ((translationsFile !== undefined || timesFile !== undefined) && seq.kind !== 'matrices')
     throw new UsageError(`--translations and --times need rotation-matrix poses; ${posesFile} holds final-pose quaternions`);
   if (translationsFile !== undefined)
     seq = withTranslationsFromDmat(readMatrix(translationsFile, 'a translations file'), seq, translationsFile);
   if (timesFile === undefined || seq.kind !== 'matrices') return seq;
+  return withKeyTimes(seq, posesFile, timesFile);
+}
+
+/** A rotation-matrix sequence with the --times file's key times (L × 1 seconds, strictly increasing). */
+function withKeyTimes(seq: PoseSequence, posesFile: string, timesFile: string): PoseSequence {
+  if (seq.kind !== 'matrices') return seq;
   const times = readMatrix(timesFile, 'a key times file');
   if (times.cols !== 1 || times.rows !== seq.frameCount)
     throw new FormatError(

@@ -13,7 +13,7 @@ Writes the posed joint positions, #joints × 3 in TGF node order: an ASCII DMAT,
 { "joints": [[x, y, z], …] } with the frame or t it was taken at.
 
   --skeleton FILE  TGF skeleton
-  --poses FILE     DMAT pose file for this skeleton
+  --poses FILE     DMAT pose file for this skeleton, or libigl's animation of absolute bone transforms (12·B × L)
   --translations FILE  DMAT start-joint translations for those poses, B·L × 3 (as rigwright import writes)
   --frame N        frame of a rotation-matrix pose file (3·B·L × 3), 0-based; default: the last frame
   --t T            SLERP parameter in [0, 1] from the rest pose to a quaternion pose (4B × 1); default: 1
@@ -23,7 +23,7 @@ Writes the posed joint positions, #joints × 3 in TGF node order: an ASCII DMAT,
   options: { skeleton: 'string', poses: 'string', translations: 'string', frame: 'string', t: 'string', out: 'string' },
   allowPositionals: false,
 
-  run(line, { stdout }) {
+  run(line, { stdout, stderr }) {
     const { values } = line;
     const skeletonFile = required(line, 'skeleton');
     const posesFile = required(line, 'poses');
@@ -32,7 +32,10 @@ Writes the posed joint positions, #joints × 3 in TGF node order: an ASCII DMAT,
     if (values.frame !== undefined && values.t !== undefined) throw new UsageError('give either --frame or --t, not both');
 
     const skeleton = readSkeleton(skeletonFile);
-    const seq = readPoses(posesFile, values.translations, skeleton.parents.length);
+    const seq = readPoses(posesFile, values.translations, skeleton.parents.length, undefined, {
+      skeleton,
+      warn: (warning) => stderr.write(`rigwright: warning: ${warning}\n`),
+    });
     const at = poseTime(seq, posesFile, values.frame, values.t);
     const transforms = poseTransforms(skeleton, seq, at.time);
     const jointCount = skeleton.joints.length / 3;

@@ -35,7 +35,7 @@ rotation before stitching.
   --mesh FILE        mesh, .obj or .off
   --skeleton FILE    TGF skeleton
   --weights FILE     DMAT skinning weights, #vertices × #bones
-  --poses FILE       DMAT pose file for this skeleton
+  --poses FILE       DMAT pose file for this skeleton, or libigl's animation of absolute bone transforms (12·B × L)
   --translations FILE  DMAT start-joint translations for those poses, B·L × 3 (as rigwright import writes)
   --frame N          frame of a rotation-matrix pose file (3·B·L × 3), 0-based; default: the last frame
   --t T              SLERP parameter in [0, 1] from the rest pose to a quaternion pose (4B × 1); default: 1
@@ -88,7 +88,10 @@ rotation before stitching.
     const blend = perFaceBlendOption(values['per-face-blend']);
 
     const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
-    const seq = readPoses(posesFile, values.translations, boneCount);
+    const seq = readPoses(posesFile, values.translations, boneCount, undefined, {
+      skeleton,
+      warn: (warning) => stderr.write(`rigwright: warning: ${warning}\n`),
+    });
     const at = poseTime(seq, posesFile, values.frame, values.t);
 
     const transforms = poseTransforms(skeleton, seq, at.time);
