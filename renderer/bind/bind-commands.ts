@@ -1,6 +1,6 @@
 /**
  * The binding commands: the bind panel and the lasso, handles (assign, free, load, save, compare), the options of
- * the harmonic weight computation, and the computation itself (all meshes, the active mesh alone, or with parts
+ * the harmonic weight computation, the scene's max influences, and the computation itself (all meshes, the active mesh alone, or with parts
  * without handles bound rigidly).
  */
 import type { ArgumentOf } from '../commands/command-catalog.ts';
@@ -8,6 +8,7 @@ import type { HandlersFor } from '../commands/command-handlers.ts';
 import { toggled } from '../commands/command-handlers.ts';
 import type { MeshPart } from '../../workers/formats/types.ts';
 import type { BindingController } from './binding-controller.ts';
+import type { MaxInfluences } from './max-influences.ts';
 
 /** What the binding commands use of the app. */
 export interface BindCommandsHost {
@@ -26,6 +27,7 @@ export interface BindCommandsHost {
     | 'saveWeights'
     | 'options'
   >;
+  readonly maxInfluences: Pick<MaxInfluences, 'set'>;
   readonly bindPanel: { readonly open: boolean };
   setBindPanel(open: boolean): void;
   readonly tools: { readonly active: { readonly id: string }; toggle(id: 'lasso'): void };
@@ -45,6 +47,7 @@ export type BindCommandId =
   | 'bind.cancel'
   | 'bind.saveWeights'
   | 'bind.options'
+  | 'bind.maxInfluences'
   | 'bind.computeRigid'
   | 'bind.computePart';
 
@@ -73,6 +76,7 @@ export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> 
     'bind.cancel': { run: () => binding.cancelBind() },
     'bind.saveWeights': { run: () => binding.saveWeights() },
     'bind.options': { run: (options) => setOptions(options) },
+    'bind.maxInfluences': { run: (count) => app.maxInfluences.set(count) },
     'bind.computeRigid': {
       run: () => {
         setOptions({ bindUnhandled: true });

@@ -69,6 +69,8 @@ export interface BindingHost {
   vertexMask(): Uint8Array | null;
   /** #F × 3 the triangles shown (hidden meshes' ones degenerate): only they hide what is behind them */
   shownTriangles(): Uint32Array;
+  /** computed weights limited to the scene's max influences (max-influences.ts); absent: kept as solved */
+  limitWeights?(weights: DenseMatrix): DenseMatrix;
 }
 
 export const STAGE_TEXT: Record<string, string> = {
@@ -241,9 +243,9 @@ export class BindingController {
   }
 
   /**
-   * Computes harmonic weights with the current options (overridden by `overrides`) and makes them the scene's, as
-   * one undo step ("Compute weights"; automatic handles come with it). Never rejects: errors are shown, Cancel
-   * leaves everything as it was.
+   * Computes harmonic weights with the current options (overridden by `overrides`), limited to the scene's max
+   * influences, and makes them the scene's, as one undo step ("Compute weights"; automatic handles come with it).
+   * Never rejects: errors are shown, Cancel leaves everything as it was.
    * @param part  one mesh of the scene: the weights are solved on it alone (its triangles, its handles; bones
    *              without handles on it get zero there) and only its rows change, the other meshes' stay bit for bit;
    *              null: the whole scene
@@ -291,9 +293,9 @@ export class BindingController {
       // A new mesh or skeleton meanwhile: these weights belong to a scene that is gone.
       if (store.doc.mesh !== doc.mesh || store.doc.skeleton !== doc.skeleton) return;
       const seconds = (performance.now() - this.solveStarted) / 1000;
-      const weights = part
-        ? withPartWeights(doc.weights, part, result.weights)
-        : { rows: vertexCountOf(doc), cols: boneCount, data: result.weights };
+      const solvedRows = part ? part.vertexCount : vertexCountOf(doc);
+      const limited = this.host.limitWeights?.({ rows: solvedRows, cols: boneCount, data: result.weights }).data ?? result.weights;
+      const weights = part ? withPartWeights(doc.weights, part, limited) : { rows: vertexCountOf(doc), cols: boneCount, data: limited };
       const solved = `harmonic (${result.laplacianUsed}, ${handleName}, ${seconds.toFixed(seconds < 10 ? 1 : 0)} s)`;
       const source = part ? `${doc.weightsSource}; ${part.name}: ${solved}` : solved;
       const sceneHandles = part ? withPartHandles(this.handles, part, handles) : handles;

@@ -153,6 +153,11 @@ const CATALOG = {
     menu: 'View',
     description: 'What reading the scene’s files noticed (a clamped value, a skipped field), listed in a notice',
   },
+  'view.commandPalette': {
+    label: 'Command palette…',
+    menu: 'View',
+    description: 'Find any command by its name or menu, see its keys, and run it',
+  },
   'help.keys': { label: 'Keyboard shortcuts', menu: 'Help', result: ON },
   'skin.nextMethod': { label: 'Next skinning method: linear blend, dual quaternion, per-face', menu: 'View' },
   'skin.heatMap': {

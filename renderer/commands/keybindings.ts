@@ -39,6 +39,7 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'Mod+E', command: 'file.export' },
   { key: 'E', command: 'view.asExported' },
   { key: '?', command: 'help.keys' },
+  { key: 'Mod+Shift+P', command: 'view.commandPalette' },
   { key: 'Escape', command: 'tool.cancel', when: 'toolBusy' },
   { key: 'Escape', command: 'skeleton.endChain', when: '!toolBusy && toolState == chaining' },
   { key: 'Escape', command: 'view.dismiss', when: '!toolBusy && toolState != chaining' },

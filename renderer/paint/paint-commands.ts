@@ -37,7 +37,6 @@ export type PaintCommandId =
   | 'paint.brushSpacing'
   | 'paint.brushFalloff'
   | 'paint.throughMesh'
-  | 'paint.maxInfluences'
   | 'paint.symmetry'
   | 'paint.cancelMatching'
   | 'paint.lock';
@@ -78,12 +77,6 @@ export function paintCommands({ paint, brushTool }: PaintCommandsHost): Handlers
     'paint.brushSpacing': { run: (spacing) => setBrush({ spacing }) },
     'paint.brushFalloff': { run: (falloff) => setBrush({ falloff }) },
     'paint.throughMesh': { run: (throughMesh) => setBrush({ throughMesh }) },
-    'paint.maxInfluences': {
-      run: (count) => {
-        paint.settings.maxInfluences = count;
-        paint.changed();
-      },
-    },
     'paint.symmetry': { run: (axis) => paint.setSymmetry(axis) },
     'paint.cancelMatching': {
       run: () => {

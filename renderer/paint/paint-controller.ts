@@ -11,13 +11,14 @@ import type { BrushFalloff } from '../../workers/paint/brush-falloff.ts';
 import type { Dab, DabMode } from '../../workers/paint/apply-dab.ts';
 import type { WeightGradient } from '../../workers/paint/apply-gradient.ts';
 import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
-import { defaultPaintSettings, type PaintSettings } from '../../workers/paint/paint-weights.ts';
+import type { PaintSettings } from '../../workers/paint/paint-weights.ts';
 import { vertexOneRing, type VertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { pick, type SettingsSection } from '../project/settings-store.ts';
 import { paintLockEdit } from '../../workers/scene/scene-edits.ts';
+import { MAX_INFLUENCE_CHOICES, MAX_INFLUENCES_DEFAULT } from '../../workers/weights/limit-influences.ts';
 import { bytesOf } from '../../workers/scene/undo-history.ts';
 import { PaintSession, type WeightRowsEdit } from './paint-session.ts';
 
@@ -113,6 +114,8 @@ export interface PaintHost {
   schedule(callback: () => void): void;
   /** #V flags of the vertices whole-mesh commands act on (the meshes the tools act on), or null for all */
   vertexMask?(): Uint8Array | null;
+  /** the max influences a new scene starts with (the user's preference); absent: MAX_INFLUENCES_DEFAULT */
+  defaultMaxInfluences?(): number;
 }
 
 const COMMAND_LABELS: Record<Exclude<PaintCommand, 'mirror+' | 'mirror-' | 'flood'>, string> = {
@@ -151,13 +154,16 @@ export class PaintController {
   private sceneSettings: PaintSettings;
 
   constructor(private readonly host: PaintHost) {
-    this.sceneSettings = { ...defaultPaintSettings(0), locked: locksOf(host.store.doc) };
+    this.sceneSettings = { locked: locksOf(host.store.doc), maxInfluences: host.defaultMaxInfluences?.() ?? MAX_INFLUENCES_DEFAULT };
     host.store.subscribe((change) => {
       if (change.kind !== 'document') return;
       const doc = host.store.doc;
       // A new scene starts with the default limit, unless only the mesh was replaced (the skeleton object kept).
       if (change.newScene) {
-        const { maxInfluences } = doc.skeleton === change.previous.skeleton ? this.sceneSettings : defaultPaintSettings(0);
+        const maxInfluences =
+          doc.skeleton === change.previous.skeleton
+            ? this.sceneSettings.maxInfluences
+            : (host.defaultMaxInfluences?.() ?? MAX_INFLUENCES_DEFAULT);
         this.sceneSettings = { locked: locksOf(doc), maxInfluences };
       }
       // A lock toggled, undone, or the bones edited: the locks are the document's (never written in place).
@@ -247,7 +253,8 @@ export class PaintController {
       mine.value = brush.value;
       mine.spacing = brush.spacing > 0 ? brush.spacing : mine.spacing;
       mine.throughMesh = brush.throughMesh;
-      this.sceneSettings.maxInfluences = maxInfluences;
+      // The scene's max influences (1 … 8); a file's 0 (no limit) or more than glTF stores keeps the most it stores.
+      this.sceneSettings.maxInfluences = pick(maxInfluences, MAX_INFLUENCE_CHOICES, MAX_INFLUENCE_CHOICES.at(-1)!);
       void this.setSymmetry(symmetry);
       this.changed();
     },

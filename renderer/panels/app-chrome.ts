@@ -9,15 +9,11 @@ import { commandButton, element, refreshCommandButtons } from './controls.ts';
 import { HelpOverlay } from './help-overlay.ts';
 
 export interface ChromeActions {
-  /** 0 = all influences */
-  setInfluences(count: number): void;
   dropFiles(files: File[]): void;
   dismissError(): void;
   /** recent project `index` (0 = the newest) */
   openRecent(index: number): void;
 }
-
-export const INFLUENCE_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 0] as const;
 
 function required<T extends HTMLElement>(id: string, type: new () => T): T {
   const node = document.getElementById(id);
@@ -40,7 +36,6 @@ export function countOf(n: number, noun: string, plural = `${noun}s`): string {
 
 export class AppChrome {
   private readonly toolbar: HTMLElement;
-  private readonly influenceSelect: HTMLSelectElement;
   private readonly sceneName: HTMLSpanElement;
   private readonly recentSelect: HTMLSelectElement;
   private recentShown = '';
@@ -82,21 +77,10 @@ export class AppChrome {
     commandButton(view, commands, 'view.skeleton', { label: 'Skeleton' });
     commandButton(view, commands, 'view.look', { label: 'Look' });
 
-    const skinning = element('label', 'tool-group influence-picker');
-    skinning.title = 'Largest weights kept per vertex, renormalized';
-    skinning.append('Influences ');
-    this.influenceSelect = element('select');
-    for (const k of INFLUENCE_CHOICES) this.influenceSelect.add(new Option(k === 0 ? 'all' : String(k), String(k)));
-    this.influenceSelect.addEventListener('change', () => {
-      actions.setInfluences(Number(this.influenceSelect.value));
-      this.influenceSelect.blur();
-    });
-    skinning.append(this.influenceSelect);
-
     this.sceneName = element('span', 'scene-name');
     const helpGroup = element('div', 'tool-group');
     commandButton(helpGroup, commands, 'help.keys', { label: '?' });
-    this.toolbar.append(files, edit, build, view, skinning, this.sceneName, helpGroup);
+    this.toolbar.append(files, edit, build, view, this.sceneName, helpGroup);
 
     this.status = required('status', HTMLElement);
     this.errorBanner = required('error-banner', HTMLElement);
@@ -110,10 +94,6 @@ export class AppChrome {
   /** Every command button on the page shows its command's current title, enabled and pressed state. */
   refreshCommands(): void {
     refreshCommandButtons(document.body, this.commands);
-  }
-
-  setInfluences(count: number): void {
-    this.influenceSelect.value = String(count);
   }
 
   setSceneName(name: string): void {

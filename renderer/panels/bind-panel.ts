@@ -12,6 +12,7 @@ import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { ViewMode } from '../view/view-modes.ts';
 import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section, slider, type Slider } from './controls.ts';
 import { countOf } from './app-chrome.ts';
+import { MAX_INFLUENCE_CHOICES, type MaxInfluences } from '../bind/max-influences.ts';
 
 export interface BindPanelHost {
   readonly controller: BindingController;
@@ -29,6 +30,8 @@ export interface BindPanelHost {
   setIsoLines(on: boolean): void;
   /** whether the lasso is the active tool */
   lassoActive(): boolean;
+  /** the scene's max influences, and how many vertices of its weights have more */
+  readonly maxInfluences: Pick<MaxInfluences, 'value' | 'verticesOver'>;
 }
 
 /** CSS twin of rwBoneColor in shaders/handle-colors.glsl, for the swatches. */
@@ -63,6 +66,8 @@ export class BindPanel {
   private readonly radiusText: HTMLElement;
   private readonly laplacianSelect: HTMLSelectElement;
   private readonly bindUnhandled: HTMLInputElement;
+  private readonly maxInfluencesSelect: HTMLSelectElement;
+  private readonly maxInfluencesNote: HTMLElement;
   private readonly progressBox: HTMLElement;
   private readonly progressBar: HTMLElement;
   private readonly progressText: HTMLElement;
@@ -168,6 +173,17 @@ export class BindPanel {
     const unhandledRow = element('label', 'check');
     unhandledRow.append(this.bindUnhandled, ' bind parts without handles rigidly to the nearest bone');
     computeSection.append(unhandledRow);
+    this.maxInfluencesSelect = element('select', 'max-influences');
+    this.maxInfluencesSelect.title =
+      'The most bones per vertex (as Maya’s max influences, maintained): computed weights, paint strokes, the view and the glTF export keep it; lowering it limits the weights (one undo step)';
+    for (const count of MAX_INFLUENCE_CHOICES) this.maxInfluencesSelect.add(new Option(String(count), String(count)));
+    this.maxInfluencesSelect.addEventListener('change', () => {
+      void commands.invoke('bind.maxInfluences', Number(this.maxInfluencesSelect.value));
+      this.maxInfluencesSelect.blur();
+    });
+    labelled(computeSection, 'Max influences ', this.maxInfluencesSelect).append(element('span', 'dim', ' bones per vertex'));
+    this.maxInfluencesNote = element('p', 'warn max-influences-note');
+    computeSection.append(this.maxInfluencesNote);
     const actions = element('div', 'row');
     commandButton(actions, commands, 'bind.compute', { className: 'tool-button primary' });
     commandButton(actions, commands, 'edit.undo', { showTitle: true });
@@ -223,6 +239,7 @@ export class BindPanel {
     this.radiusSlider.sync();
     this.laplacianSelect.value = options.laplacian;
     this.bindUnhandled.checked = options.bindUnhandled;
+    this.refreshMaxInfluences();
     const { running, fraction } = controller.progress;
     this.progressBox.hidden = !running;
     this.progressBar.style.width = `${Math.round(100 * fraction)}%`;
@@ -230,6 +247,16 @@ export class BindPanel {
     refreshCommandButtons(this.root, commands);
     this.renderReport(doc);
     this.renderOverlap(controller.overlap);
+  }
+
+  private refreshMaxInfluences(): void {
+    const limit = this.host.maxInfluences;
+    const value = limit.value;
+    this.maxInfluencesSelect.value = String(value);
+    const over = limit.verticesOver();
+    this.maxInfluencesNote.hidden = over === 0;
+    if (over > 0)
+      this.maxInfluencesNote.textContent = `${countOf(over, 'vertex has', 'vertices have')} more than ${value} (weights from before or from a file): Paint → Limit total limits them; the view and the export use the ${value} largest.`;
   }
 
   private refreshBones(doc: SceneDocument, counts: number[]): void {

@@ -1,9 +1,10 @@
 /**
- * The glTF export dialog: file format, influences per vertex, weight storage, compression, the current pose sequence as a clip,
+ * The glTF export dialog: file format, what happens to the influences, weight storage, compression, the current pose sequence as a clip,
  * and the current skinning method baked as vertex animation — with the bake's size shown before anything is
  * written (vertexAnimationCost). It only gathers choices; the caller runs the export and reports the outcome.
  * Influences and weight storage outlive the dialog (the "as exported" preview shows them, a project saves them):
- * the dialog asks for a change through the command its opener hands it, and shows what `applySettings` sets.
+ * the influences are the scene's max influences, which the dialog states with what the export does to weights over
+ * it; the weight storage is asked for through the command its opener hands it, and shows what `applySettings` sets.
  */
 import type { GltfCompression } from '../../workers/formats/gltf-extensions.ts';
 import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
@@ -17,7 +18,8 @@ export interface ExportChoice {
   /** base name with extension .glb or .gltf */
   fileName: string;
   format: 'glb' | 'gltf';
-  influences: 4 | 8;
+  /** the scene's max influences (1 … 8): four or fewer write one joint set, more write two */
+  influences: number;
   weightComponent: GltfWeightComponent;
   /** geometry compression, written as a required extension */
   compression: GltfCompression;
@@ -42,11 +44,13 @@ export interface ExportContext {
   bakeProblem: string | null;
   /** what baking the sequence would add to the file (vertexAnimationCost) */
   bakeCost: VertexAnimationCost;
+  /** what the export does with the influences (exportInfluenceNote: the limit, the vertices over it, the joint sets) */
+  influenceNote: string;
 }
 
-/** The export's stored influences, which the "as exported" preview mirrors. */
+/** The export's stored influences (the scene's max influences), which the "as exported" preview mirrors. */
 export interface ExportedWeightSettings {
-  influences: 4 | 8;
+  influences: number;
   weightComponent: GltfWeightComponent;
 }
 
@@ -103,7 +107,7 @@ export class ExportDialog {
   private readonly nameInput: HTMLInputElement;
   private readonly extension: HTMLSpanElement;
   private readonly formats: Map<'glb' | 'gltf', HTMLInputElement>;
-  private readonly influenceInputs: Map<'4' | '8', HTMLInputElement>;
+  private readonly influenceNote: HTMLElement;
   private readonly influenceWarning: HTMLElement;
   private readonly compressionNote: HTMLElement;
   private readonly componentSelect: HTMLSelectElement;
@@ -116,8 +120,8 @@ export class ExportDialog {
   private readonly message: HTMLElement;
   private readonly exportButton: HTMLButtonElement;
   private context: ExportContext | null = null;
-  /** asks for new influences or weight storage (the opener's command); applySettings is what it ends in */
-  private changeSettings: ((settings: ExportedWeightSettings) => void) | null = null;
+  /** asks for a new weight storage (the opener's command); applySettings is what it ends in */
+  private changeSettings: ((settings: Pick<ExportedWeightSettings, 'weightComponent'>) => void) | null = null;
   private format: 'glb' | 'gltf';
   private compression: GltfCompression = 'none';
 
@@ -155,10 +159,9 @@ export class ExportDialog {
       ['glb', 'GLB', 'one binary file'],
       ['gltf', 'glTF + bin', 'JSON and a .bin buffer'],
     ]);
-    this.influenceInputs = radioRow(field(body, 'Influences'), 'export-influences', [
-      ['4', '4 per vertex', 'JOINTS_0 / WEIGHTS_0'],
-      ['8', '8 per vertex', 'adds JOINTS_1 / WEIGHTS_1'],
-    ]);
+    const influences = field(body, 'Influences');
+    this.influenceNote = el('p', 'export-note export-influences', influences);
+    this.influenceNote.title = 'Max influences is set in the Bind panel (Rig → Bind panel)';
     this.influenceWarning = el(
       'p',
       'export-note export-warning',
@@ -206,7 +209,6 @@ export class ExportDialog {
     this.exportButton.type = 'submit';
 
     for (const input of this.formats.values()) input.addEventListener('change', () => this.refresh());
-    for (const input of this.influenceInputs.values()) input.addEventListener('change', () => this.settingsChanged());
     this.componentSelect.addEventListener('change', () => this.settingsChanged());
     for (const input of this.compressions.values()) input.addEventListener('change', () => this.refresh());
     this.bakeInput.addEventListener('change', () => this.refresh());
@@ -228,10 +230,10 @@ export class ExportDialog {
   }
 
   /**
-   * @param changeSettings  what a change of influences or weight storage in the dialog runs (the export settings
-   *                        command, which calls applySettings)
+   * @param changeSettings  what a change of weight storage in the dialog runs (the export settings command, which
+   *                        calls applySettings)
    */
-  open(context: ExportContext, changeSettings: (settings: ExportedWeightSettings) => void): void {
+  open(context: ExportContext, changeSettings: (settings: Pick<ExportedWeightSettings, 'weightComponent'>) => void): void {
     this.context = context;
     this.changeSettings = changeSettings;
     this.nameInput.value = context.baseName;
@@ -269,16 +271,12 @@ export class ExportDialog {
   }
 
   private showSettings(): void {
-    this.influenceInputs.get(String(this.settings.influences) as '4' | '8')!.checked = true;
     this.componentSelect.value = this.settings.weightComponent;
   }
 
-  /** The user changed influences or weight storage: asked for through the command; a refused change shows the settings back. */
+  /** The user changed the weight storage: asked for through the command; a refused change shows the settings back. */
   private settingsChanged(): void {
-    this.changeSettings?.({
-      influences: this.influenceInputs.get('8')!.checked ? 8 : 4,
-      weightComponent: this.componentSelect.value as GltfWeightComponent,
-    });
+    this.changeSettings?.({ weightComponent: this.componentSelect.value as GltfWeightComponent });
     this.showSettings();
     this.refresh();
   }
@@ -288,7 +286,8 @@ export class ExportDialog {
     if (!context) return;
     this.format = this.formats.get('gltf')!.checked ? 'gltf' : 'glb';
     this.extension.textContent = this.format === 'glb' ? '.glb' : '.gltf + .bin';
-    this.influenceWarning.hidden = !this.influenceInputs.get('8')!.checked;
+    this.influenceNote.textContent = context.influenceNote;
+    this.influenceWarning.hidden = this.settings.influences <= 4;
     for (const [value, input] of this.compressions) if (input.checked) this.compression = value;
     this.compressionNote.hidden = this.compression === 'none';
     this.clipLabel.textContent =

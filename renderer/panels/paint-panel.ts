@@ -45,7 +45,8 @@ export class PaintPanel {
   private readonly falloff: HTMLSelectElement;
   private readonly through: HTMLInputElement;
   private readonly symmetry: HTMLSelectElement;
-  private readonly limit: HTMLInputElement;
+  /** the scene's max influences, which strokes keep (set in the Bind panel) */
+  private readonly limit: HTMLElement;
   private readonly matchingRow: HTMLElement;
   private readonly matchingText: HTMLElement;
   private readonly matchingBar: HTMLProgressElement;
@@ -120,15 +121,9 @@ export class PaintPanel {
     this.matchingRow.append(this.matchingText, this.matchingBar);
     commandButton(this.matchingRow, commands, 'paint.cancelMatching', { label: 'Cancel' });
     brushSection.append(this.matchingRow);
-    this.limit = element('input', 'paint-limit');
-    this.limit.type = 'number';
-    this.limit.min = '0';
-    this.limit.max = '16';
-    this.limit.addEventListener(
-      'change',
-      () => void commands.invoke('paint.maxInfluences', Math.min(16, Math.max(0, Math.round(Number(this.limit.value) || 0)))),
-    );
-    labelled(brushSection, 'max influences ', this.limit);
+    this.limit = element('p', 'dim paint-limit');
+    this.limit.title = 'Strokes and Limit total keep at most this many bones per vertex; set it in the Bind panel (Max influences)';
+    brushSection.append(this.limit);
 
     const whole = section(this.root, 'Whole mesh');
     const row = element('div', 'row');
@@ -168,7 +163,7 @@ export class PaintPanel {
     this.falloff.value = brush.falloff;
     this.through.checked = brush.throughMesh;
     this.symmetry.value = controller.wantedSymmetry === null ? '' : String(controller.wantedSymmetry);
-    this.limit.value = String(controller.settings.maxInfluences);
+    this.limit.textContent = `Max influences ${controller.settings.maxInfluences} (Bind panel)`;
     const job = controller.matchJob;
     this.matchingRow.hidden = !job;
     if (job) {

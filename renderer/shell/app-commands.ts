@@ -25,6 +25,7 @@ import type { SkeletonTool } from '../tools/skeleton/skeleton-tool.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
 import { fileCommands, type FileCommandsHost } from './file-commands.ts';
 import { viewCommands, type ViewCommandsHost } from './view-commands.ts';
+import { paletteCommands, type PaletteCommandsHost } from './menu-model.ts';
 
 /** What the paint commands use, as the shell has it: the brush tool is the tool manager's. */
 export interface PaintShellHost {
@@ -45,6 +46,7 @@ export type AppCommandsHost = FileCommandsHost &
   BoneListCommandsHost &
   SkeletonFilesHost &
   PaintShellHost &
+  PaletteCommandsHost &
   Omit<PoseCommandsHost, 'poseTool'>;
 
 export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf<K> } {
@@ -78,6 +80,7 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
     ...keyCommands(app),
     ...boneListCommands(app),
     ...skeletonFileCommands(app),
+    ...paletteCommands(app),
   };
 }
 

@@ -47,6 +47,7 @@ import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { isKeyedClip, keyMarksOf, shownClipIndex } from '../../workers/scene/clip-edits.ts';
 import type { UndoHistory } from '../../workers/scene/undo-history.ts';
 import type { Influences } from '../../workers/skinning/influences.ts';
+import type { MaxInfluences } from '../bind/max-influences.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { WhenContext } from '../commands/when-clause.ts';
 import type { PoseEvaluator } from '../deform/pose-evaluator.ts';
@@ -85,6 +86,8 @@ export interface AppPartsHost extends ExportHost {
   readonly selectedBone: number;
   readonly paint: PaintController;
   readonly binding: BindingController;
+  /** the scene's max influences (computed weights are limited to it) */
+  readonly maxInfluences: MaxInfluences;
   readonly posespace: PoseSpaceController;
   readonly examples: ExamplesController;
   readonly template: TemplateController;
@@ -181,6 +184,7 @@ export function bindingController(app: AppPartsHost, canvas: HTMLCanvasElement):
     },
     vertexMask: () => app.meshes.vertexMask(),
     shownTriangles: () => app.meshes.visibleTriangles(),
+    limitWeights: (weights) => app.maxInfluences.limit(weights),
   });
 }
 
@@ -344,7 +348,6 @@ function posePanel(app: AppPartsHost, container: HTMLElement): PosePanel {
 export function createPanels(app: AppPartsHost, container: HTMLElement) {
   const toolbar = document.getElementById('toolbar')!;
   const chrome = new AppChrome(app.commands, {
-    setInfluences: (count) => void app.commands.invoke('view.influences', count),
     dropFiles: (files) => app.files.dropFiles(files),
     dismissError: () => app.setError(null),
     openRecent: (index) => void app.project.openRecent(index),
@@ -374,6 +377,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     isoLines: () => app.views.isoLines,
     setIsoLines: (on) => void (on !== app.views.isoLines && app.commands.invoke('view.isoLines')),
     lassoActive: () => app.tools.active.id === 'lasso',
+    maxInfluences: app.maxInfluences,
   });
   const paintPanel = new PaintPanel(container, {
     controller: app.paint,

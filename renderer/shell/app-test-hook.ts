@@ -2,7 +2,7 @@
 import type { AutosaveInfo } from '../../app/ipc-contract.ts';
 import { WebBridge } from '../io/bridge.ts';
 import { isCommandId } from '../commands/command-registry.ts';
-import type { CommandId } from '../commands/command-catalog.ts';
+import type { ArgumentOf, CommandId } from '../commands/command-catalog.ts';
 import type { BrushSettings, PaintCommand } from '../paint/paint-controller.ts';
 import { KEYBINDINGS, displayChord } from '../commands/keybindings.ts';
 import { boneCountOf, jointCountOf, triangleCountOf, vertexCountOf } from '../../workers/scene/scene-document.ts';
@@ -198,7 +198,9 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
     setBlendWeights: (blend) => void (typeof blend === 'number' ? app.commands.execute('skin.blend', blend) : run('skin.blendMap', blend)),
     loadTwistDemo: () => void app.commands.execute('file.twistDemo'),
     setAsExported: (on, settings) => {
-      if (settings) void app.commands.execute('file.exportSettings', settings);
+      if (settings?.influences !== undefined)
+        void app.commands.execute('bind.maxInfluences', settings.influences as ArgumentOf<'bind.maxInfluences'>);
+      if (settings) void app.commands.execute('file.exportSettings', { weightComponent: settings.weightComponent });
       if (app.asExported !== on) void app.commands.execute('view.asExported');
       app.renderNow();
     },

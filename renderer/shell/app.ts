@@ -67,7 +67,9 @@ import { ProjectFiles } from './project-files.ts';
 import { UnposedDisplay } from './unposed-display.ts';
 import { UnsavedWork } from './unsaved-work.ts';
 import { jointAt } from './joint-picking.ts';
-import { DesktopMenu } from './menu-model.ts';
+import { DesktopMenu, paletteEntries } from './menu-model.ts';
+import { MenuBar } from '../panels/menu-bar.ts';
+import { CommandPalette } from '../panels/command-palette.ts';
 import { statusParts } from './status-line.ts';
 import { overlayFields, resetSceneBoundState } from './scene-bound-state.ts';
 import { SettingsStore } from '../project/settings-store.ts';
@@ -119,6 +121,10 @@ export class App {
   /** the weights painting has changed (the status line says so) */
   private paintedWeights: DenseMatrix | null = null;
   private readonly menu: DesktopMenu;
+  /** the web page's menu bar (the desktop has its native menu, from the same model); null in the desktop app */
+  readonly menuBar: MenuBar | null;
+  /** every command by name (Ctrl/⌘ Shift P) */
+  readonly palette: CommandPalette;
   /** the panels redrawn with the chrome */
   private readonly shownPanels: readonly ShownPanel[];
   /** a chrome redraw is queued for the end of this task */
@@ -214,8 +220,14 @@ export class App {
     this.settings.register('view', viewSettingsSection(this));
     this.project = new ProjectFiles(this);
     this.work = new UnsavedWork(this);
+    this.palette = new CommandPalette(
+      () => paletteEntries(this.commands),
+      (command) => this.runMenuCommand(command),
+    );
     this.commands.registerAll(appCommands(this));
-    this.menu = new DesktopMenu(this.commands, bridge);
+    this.menuBar =
+      bridge instanceof WebBridge ? new MenuBar(document.getElementById('app')!, (command) => this.runMenuCommand(command)) : null;
+    this.menu = new DesktopMenu(this.commands, bridge, (model) => this.menuBar?.show(model));
 
     // The views feed themselves (SceneFeed); the app keeps its chrome — panels, status, menus — up to date.
     this.store.subscribe((change) => this.sceneChanged(change));
@@ -257,7 +269,7 @@ export class App {
     };
   }
 
-  /** A desktop-menu click: the same command a key or button runs (an id the catalog lacks is ignored). */
+  /** A menu click (desktop or web) or a palette choice: the same command a key or button runs (an id the catalog lacks is ignored). */
   private runMenuCommand(command: string): void {
     if (!isCommandId(command)) return;
     this.commands.invoke(command);

@@ -10,6 +10,7 @@ import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { UndoHistory } from '../../workers/scene/undo-history.ts';
 import type { RigwrightBridge } from '../../app/ipc-contract.ts';
 import type { ArgumentOf } from '../commands/command-catalog.ts';
+import type { MaxInfluences } from '../bind/max-influences.ts';
 import type { HandlerOf } from '../commands/command-registry.ts';
 import type { HandlersFor } from '../commands/command-handlers.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
@@ -40,6 +41,8 @@ export interface ExportHost {
   readonly deformation: Pick<ViewportDeformation, 'method' | 'antipodality'>;
   readonly store: Pick<SceneStore, 'doc'>;
   readonly influenceSetting: number;
+  /** the scene's max influences: the export keeps it, and its dialog says what that does to the weights */
+  readonly maxInfluences: Pick<MaxInfluences, 'exportNote'>;
   readonly posespace: Pick<PoseSpaceController, 'kernel'>;
   readonly bridge: RigwrightBridge;
   readonly notice: Pick<Notice, 'show' | 'hide'>;
@@ -140,6 +143,7 @@ function openExport(app: FileCommandsHost): void {
       bakeProblem: bakeable
         ? null
         : `${METHOD_LABELS[method]} skinning does not bake yet; switch to linear blend, dual quaternion, per-face (M) or context per-face to bake.`,
+      influenceNote: app.maxInfluences.exportNote(),
     },
     (settings) => void app.commands.invoke('file.exportSettings', settings),
   );

@@ -336,10 +336,10 @@ export interface RigwrightTestHook {
   /** per-vertex LBS ↔ DQS blend (0 = LBS) of method 'blend': one value for all vertices or #V values */
   setBlendWeights(blend: number | number[]): void;
   /**
-   * "As exported" preview on or off; `settings` (influences 4 | 8, weightComponent 'float' | 'unsigned-short' |
+   * "As exported" preview on or off; `settings` (influences: the scene's max influences 1 … 8, weightComponent 'float' | 'unsigned-short' |
    * 'unsigned-byte') also become the export dialog's choices
    */
-  setAsExported(on: boolean, settings?: { influences: 4 | 8; weightComponent: 'float' | 'unsigned-short' | 'unsigned-byte' }): void;
+  setAsExported(on: boolean, settings?: { influences?: number; weightComponent: 'float' | 'unsigned-short' | 'unsigned-byte' }): void;
   /** shows clip `index` of state().clips */
   selectClip(index: number): void;
   /** replaces the scene with the twist test tube */

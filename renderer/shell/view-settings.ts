@@ -1,10 +1,10 @@
 /**
  * The settings sections the shell owns (settings-store.ts): how the scene is viewed — view mode, iso-lines,
- * wireframe, skeleton, influences per vertex, the as-exported preview, the selected bone — and the export's stored
- * influences. Their values live in the views and the app; these read them for a project and put a project's back.
+ * wireframe, skeleton, the as-exported preview, the selected bone — and the export's weight storage. Their values
+ * live in the views and the app; these read them for a project and put a project's back. The influences the view
+ * and the export use are saved with them but follow the scene's one max influences (the paint section's) back.
  */
 import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
-import { INFLUENCE_CHOICES } from '../panels/app-chrome.ts';
 import { pick, type SettingsSection } from '../project/settings-store.ts';
 import { VIEW_MODES, type ViewMode } from '../view/view-modes.ts';
 
@@ -25,7 +25,8 @@ export interface ViewSettingsHost {
   setIsoLines(on: boolean): void;
   setWireframe(on: boolean): void;
   setSkeletonVisible(on: boolean): void;
-  setInfluences(count: number): void;
+  /** the view and the export take the scene's max influences (restored with the paint settings) */
+  followMaxInfluences(): void;
   setAsExported(on: boolean): void;
   selectBone(bone: number): void;
   /** the as-exported preview's title follows the export settings */
@@ -43,9 +44,9 @@ export function viewSettingsSection(host: ViewSettingsHost): SettingsSection<'vi
       asExported: host.asExported,
       selectedBone: host.selectedBone,
     }),
-    // After the export section: the preview shows the export's stored influences.
+    // After the paint and export sections: the view and the preview show the scene's max influences.
     restore: (view) => {
-      host.setInfluences(pick(view.influences, INFLUENCE_CHOICES, host.influenceSetting as (typeof INFLUENCE_CHOICES)[number]));
+      host.followMaxInfluences();
       host.setView(pick<ViewMode>(view.mode, VIEW_MODES, host.views.viewMode));
       host.setIsoLines(view.isoLines);
       host.setWireframe(view.wireframe);
@@ -58,12 +59,11 @@ export function viewSettingsSection(host: ViewSettingsHost): SettingsSection<'vi
   };
 }
 
-/** The export's stored influences, as the export dialog keeps them. */
-export function exportSettingsSection(settings: { influences: 4 | 8; weightComponent: GltfWeightComponent }): SettingsSection<'export'> {
+/** The export's weight storage, as the export dialog keeps it (its influences are the scene's max influences). */
+export function exportSettingsSection(settings: { influences: number; weightComponent: GltfWeightComponent }): SettingsSection<'export'> {
   return {
     save: () => ({ format: 'glb', ...settings }),
     restore: (saved) => {
-      settings.influences = saved.influences === 8 ? 8 : 4;
       settings.weightComponent = pick(saved.weightComponent, WEIGHT_COMPONENTS, settings.weightComponent);
     },
   };

@@ -27,7 +27,7 @@ export interface FeedSources {
   readonly binding: { readonly selection: Uint8Array; readonly selectionVersion: number; onChange: Subscribe };
   readonly bones: { readonly bone: number; onChange: Subscribe };
   /** the export's stored influences, for the as-exported preview */
-  exportSettings(): { influences: 4 | 8; weightComponent: GltfWeightComponent };
+  exportSettings(): { influences: number; weightComponent: GltfWeightComponent };
 }
 
 /** What the feed keeps up to date. */

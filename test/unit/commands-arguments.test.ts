@@ -6,11 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COMMANDS, INFLUENCE_COUNTS } from '../../renderer/commands/command-catalog.ts';
+import { COMMANDS } from '../../renderer/commands/command-catalog.ts';
 import { arg, checkArgument, describe } from '../../renderer/commands/command-schema.ts';
 import { CommandRefused, CommandRegistry } from '../../renderer/commands/command-registry.ts';
 import { whyNot } from '../../renderer/commands/when-clause.ts';
-import { INFLUENCE_CHOICES } from '../../renderer/panels/app-chrome.ts';
 import { METHOD_LABELS } from '../../renderer/deform/skin-methods.ts';
 
 test('a bad argument throws naming the command, the field and what was expected', () => {
@@ -76,8 +75,7 @@ test('each kind of schema accepts what it says and refuses the rest', () => {
   assert.throws(() => checkArgument(arg.mesh(), 'leg', 'meshes.toggle', meshes), { message: 'meshes.toggle: argument: no mesh "leg"' });
 });
 
-test('the catalog’s choices are the app’s: skinning methods and influence counts', () => {
-  assert.deepEqual([...INFLUENCE_COUNTS], [...INFLUENCE_CHOICES]);
+test('the catalog’s choices are the app’s: skinning methods', () => {
   const methods = COMMANDS['skin.method'].argument!;
   assert.ok(methods.kind === 'oneOf', 'skin.method takes one of a list');
   assert.deepEqual([...methods.values].sort(), Object.keys(METHOD_LABELS).sort());

@@ -71,10 +71,12 @@ test('bind.options changes only the fields it is given, and "bind them rigidly" 
 });
 
 test('file.exportSettings and file.autosave: optional fields, the export’s choices and the autosave dialog’s ranges', () => {
-  check('file.exportSettings', { influences: 8 });
   check('file.exportSettings', { weightComponent: 'unsigned-short' });
-  check('file.exportSettings', { influences: 4, weightComponent: 'float' });
-  assert.throws(() => check('file.exportSettings', { influences: 6 }), /file\.exportSettings: influences must be one of 4, 8/);
+  check('file.exportSettings', {});
+  // The export's influences are the scene's max influences, set by bind.maxInfluences alone.
+  assert.throws(() => check('file.exportSettings', { influences: 8 }), /file\.exportSettings: argument: influences is not a field/);
+  check('bind.maxInfluences', 6);
+  assert.throws(() => check('bind.maxInfluences', 0), /bind\.maxInfluences: argument must be one of 1, 2, 3, 4, 5, 6, 7, 8/);
   assert.throws(
     () => check('file.exportSettings', { weightComponent: 'half' }),
     /weightComponent must be one of "float", "unsigned-short", "unsigned-byte"/,

@@ -109,7 +109,8 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     fail('weights', `${weights.rows} × ${weights.cols} weights do not fit ${vertexCount} vertices × ${boneCount} bones`);
   if (source.jointNodes.length !== boneCount)
     fail('', `the skeleton has ${boneCount} bones, its source ${source.file} names joints for ${source.jointNodes.length}`);
-  if (opts.influences !== 4 && opts.influences !== 8) fail('', `influences must be 4 or 8, not ${String(opts.influences)}`);
+  if (!(Number.isInteger(opts.influences) && opts.influences >= 1 && opts.influences <= 8))
+    fail('', `influences must be a whole number from 1 to 8 (up to 4: one joint set, above: two), not ${String(opts.influences)}`);
   if (!(opts.framesPerSecond > 0)) fail('', `frames per second must be positive, not ${opts.framesPerSecond}`);
   for (const clip of edit.clips)
     if (clip.poses.boneCount !== boneCount)

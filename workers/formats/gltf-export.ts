@@ -142,7 +142,7 @@ export interface GltfExamples {
 export function examplePoseSpace(
   rig: Pick<GltfRig, 'mesh' | 'skeleton' | 'weights'>,
   examples: GltfExamples,
-  influences: 4 | 8,
+  influences: number,
 ): { poseSpace: GltfPoseSpace; warnings: string[] } {
   const B = rig.skeleton.parents.length;
   const poses = new Float64Array(examples.poses.length * 9 * B);
@@ -168,8 +168,11 @@ export function examplePoseSpace(
 export interface GltfExportOptions {
   /** 'glb': one binary file; 'gltf': JSON plus one .bin resource */
   format?: 'glb' | 'gltf';
-  /** influences per vertex: 4 (JOINTS_0/WEIGHTS_0) or 8 (adds JOINTS_1/WEIGHTS_1, which many viewers ignore) */
-  influences?: 4 | 8;
+  /**
+   * most influences per vertex, 1 … 8: the largest kept, renormalized; up to 4 are stored in JOINTS_0/WEIGHTS_0, more
+   * add JOINTS_1/WEIGHTS_1 (which many viewers ignore)
+   */
+  influences?: number;
   /** stored type of WEIGHTS_n; integers are normalized and sum exactly to 255 / 65535 per vertex */
   weightComponent?: GltfWeightComponent;
   /** keyframe rate of rotation-matrix pose sequences and vertex animations without key times (pose files) */
@@ -222,7 +225,8 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   }
   if (rig.normals && rig.normals.length !== mesh.positions.length)
     fail('normals', `${rig.normals.length / 3} normals for ${vertexCount} vertices`);
-  if (opts.influences !== 4 && opts.influences !== 8) fail('', `influences must be 4 or 8, not ${String(opts.influences)}`);
+  if (!(Number.isInteger(opts.influences) && opts.influences >= 1 && opts.influences <= 8))
+    fail('', `influences must be a whole number from 1 to 8 (up to 4: one joint set, above: two), not ${String(opts.influences)}`);
   if (!(opts.framesPerSecond > 0)) fail('', `frames per second must be positive, not ${opts.framesPerSecond}`);
   for (let i = 0; i < mesh.triangles.length; i++) {
     if (mesh.triangles[i] >= vertexCount)

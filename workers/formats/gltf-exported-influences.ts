@@ -10,11 +10,11 @@ import type { DenseMatrix } from './types.ts';
 
 /**
  * @param weights    #V × #B weights, row-major
- * @param keep       influences per vertex in the file: 4 or 8
+ * @param keep       most influences per vertex in the file, 1 … 8 (4 slots up to 4, else 8)
  * @param component  stored type of WEIGHTS_n
  * @returns influences with stride 4 or 8 (the file's slot count), weights as the file decodes them (float32)
  */
-export function exportedInfluences(weights: DenseMatrix, keep: 4 | 8, component: GltfWeightComponent): Influences {
+export function exportedInfluences(weights: DenseMatrix, keep: number, component: GltfWeightComponent): Influences {
   const kept = influencesFromWeights(weights, keep);
   const slotCount = kept.stride <= 4 ? 4 : 8;
   const stored = quantizeSkinWeights(kept, slotCount, component, weights.cols);

@@ -87,6 +87,18 @@ export function verticesOverInfluences(weights: DenseMatrix, maxInfluences: numb
   return count;
 }
 
+/**
+ * The most non-zero weights any vertex has: with a limit K, an export keeps min(K, this) per vertex, which decides
+ * whether one joint set of four is enough.
+ * @param weights  #V × #B weights, row-major
+ */
+export function mostInfluences(weights: DenseMatrix): number {
+  const { rows, cols, data } = weights;
+  let most = 0;
+  for (let v = 0; v < rows; v++) most = Math.max(most, nonZeroCount(data, v * cols, cols));
+  return most;
+}
+
 /** Non-zero (or NaN) entries of one row. */
 function nonZeroCount(data: ArrayLike<number>, o: number, cols: number): number {
   let count = 0;

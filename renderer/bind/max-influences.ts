@@ -1,0 +1,115 @@
+/**
+ * The scene's "Max influences" (Maya's skinCluster max influences with "maintain max influences" on): the most bones
+ * a vertex's weights may use. It is one setting, saved with the project (the paint settings' maxInfluences, which
+ * strokes and paint commands keep), and everything that makes or shows weights follows it: Compute weights limits
+ * what it solves, painting keeps it, the viewport skins with it, and the glTF export stores it (one set of joints up
+ * to four, two sets above). Lowering it limits the scene's weights at once; the change and the limiting are one undo
+ * step. No DOM: the Bind panel shows it, the `bind.maxInfluences` command changes it.
+ */
+import type { DenseMatrix } from '../../workers/formats/types.ts';
+import type { PaintSettings } from '../../workers/paint/paint-weights.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import { limitInfluences, mostInfluences, verticesOverInfluences } from '../../workers/weights/limit-influences.ts';
+
+export { MAX_INFLUENCE_CHOICES } from '../../workers/weights/limit-influences.ts';
+
+export interface MaxInfluencesHost {
+  readonly store: SceneStore;
+  /** the paint settings every paint session of the scene shares: the limit lives in its maxInfluences, the locks in locked */
+  paintSettings(): PaintSettings;
+  /** the limit changed (set, undone, redone): the view, the export and the panels follow */
+  changed(count: number): void;
+}
+
+export class MaxInfluences {
+  /** verticesOver's answer for the weights and limit it was counted for, and the most any vertex has, until the weights change */
+  private counted: { weights: DenseMatrix; limit: number; over: number; most: number } | null = null;
+
+  constructor(private readonly host: MaxInfluencesHost) {
+    host.store.subscribe(() => (this.counted = null));
+  }
+
+  /** K, the most non-zero weights a vertex keeps (1 … 8) */
+  get value(): number {
+    return this.host.paintSettings().maxInfluences;
+  }
+
+  /**
+   * Makes K the scene's limit as one undo step ("Max influences 4 → 3"). Where the scene's weights have more than K
+   * non-zero weights on a vertex, its smallest unlocked ones are dropped and the rest renormalised in the same step
+   * ("…, 1 234 vertices limited"); raising K drops nothing and brings nothing back.
+   */
+  set(count: number): void {
+    const before = this.value;
+    if (count === before) return;
+    const { store } = this.host;
+    const doc = store.doc;
+    const { weights, limited } = limitInfluences(doc.weights, count, doc.paintLocks ?? null);
+    const label = `Max influences ${before} → ${count}${limited > 0 ? `, ${formatThousands(limited)} ${limited === 1 ? 'vertex' : 'vertices'} limited` : ''}`;
+    store.history.group(label, () => {
+      this.apply(count);
+      store.history.push({ label, bytes: 0, undo: () => this.apply(before), redo: () => this.apply(count) });
+      if (limited > 0) store.edit(label, { weights });
+    });
+  }
+
+  /**
+   * Weights limited to K, for weights about to become the scene's (a computation's): a new matrix, rows within the
+   * limit copied as they are, locked bones kept.
+   * @param weights  #V × #B, row-major
+   */
+  limit(weights: DenseMatrix): DenseMatrix {
+    const doc = this.host.store.doc;
+    const locked = doc.paintLocks && doc.paintLocks.length === weights.cols ? doc.paintLocks : null;
+    return limitInfluences(weights, this.value, locked).weights;
+  }
+
+  /** Vertices of the scene's weights with more than K non-zero weights (weights loaded from a file, say). */
+  verticesOver(): number {
+    return this.count().over;
+  }
+
+  /** What the glTF export does with the scene's weights, as its dialog says it (exportInfluenceNote). */
+  exportNote(): string {
+    const { over, most } = this.count();
+    return exportInfluenceNote(this.value, over, most);
+  }
+
+  private count(): { over: number; most: number } {
+    const { weights } = this.host.store.doc;
+    const limit = this.value;
+    if (this.counted?.weights !== weights || this.counted.limit !== limit)
+      this.counted = { weights, limit, over: verticesOverInfluences(weights, limit), most: mostInfluences(weights) };
+    return this.counted;
+  }
+
+  private apply(count: number): void {
+    this.host.paintSettings().maxInfluences = count;
+    this.host.changed(count);
+  }
+}
+
+/**
+ * What the glTF export does with the influences, as its dialog says it before exporting: the limit, how many
+ * vertices have more (`over`, from verticesOverInfluences) and what happens to them, and the joint sets written:
+ * one set of four while no vertex keeps more than four (min(K, `most`), `most` from mostInfluences), else two.
+ */
+export function exportInfluenceNote(maxInfluences: number, over: number, most: number): string {
+  const each = `Weights are limited to ${maxInfluences} influence${maxInfluences === 1 ? '' : 's'} per vertex`;
+  const what =
+    over === 0
+      ? `: every vertex has ${maxInfluences} or fewer`
+      : `: ${formatThousands(over)} ${over === 1 ? 'vertex has' : 'vertices have'} more; their smallest weights are dropped and the rest renormalised`;
+  const sets =
+    maxInfluences <= 4
+      ? 'one joint set (JOINTS_0 / WEIGHTS_0)'
+      : most <= 4
+        ? 'one joint set (JOINTS_0 / WEIGHTS_0): no vertex has more than 4'
+        : 'two joint sets (JOINTS_0 / WEIGHTS_0 and JOINTS_1 / WEIGHTS_1)';
+  return `${each}${what}. Written as ${sets}.`;
+}
+
+/** 2 070, grouped by thin spaces as the app writes counts (formatCount). */
+function formatThousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+}

@@ -1,0 +1,172 @@
+/**
+ * The menu bar and the command palette, as the catalog makes them: every command is in a menu or says why not (and a
+ * reason that points at a menu item names one that is there); the menus are the issue's seven, each small enough for
+ * the desktop's native menu; the palette lists every command with its key, greys what takes an argument or cannot run
+ * now with the reason, and its search finds commands by words of their title, their menu or their id, and by letters
+ * in order.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MAX_MENU_ITEMS } from '../../app/ipc-contract.ts';
+import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
+import { CommandRegistry, type CommandHandlers } from '../../renderer/commands/command-registry.ts';
+import { resolveKey } from '../../renderer/commands/keybindings.ts';
+import { MENUS, searchCommands, type PaletteEntry } from '../../renderer/commands/menus.ts';
+import { menuModel, paletteEntries } from '../../renderer/shell/menu-model.ts';
+
+const IDS = Object.keys(COMMANDS) as CommandId[];
+
+/** A registry with a do-nothing handler for every command, in the context given. */
+function registryWith(context: Record<string, string | boolean>, extra: CommandHandlers = {}): CommandRegistry {
+  const registry = new CommandRegistry(() => context);
+  for (const id of IDS) registry.register(id, (extra[id] ?? { run: () => undefined }) as never);
+  return registry;
+}
+
+test('menu bar: every command is in a menu, or the catalog says why it is not', () => {
+  const missing = IDS.filter((id) => !COMMANDS[id].menu && !COMMANDS[id].noMenu?.trim());
+  assert.deepEqual(missing, [], `commands with no menu entry and no noMenu reason: ${missing.join(', ')}`);
+  const both = IDS.filter((id) => COMMANDS[id].menu && COMMANDS[id].noMenu);
+  assert.deepEqual(both, [], `commands in a menu that also say why they are in none: ${both.join(', ')}`);
+  // The commands the issue found unreachable by mouse in the web build are in its menus.
+  for (const [id, menu] of [
+    ['playback.bakeClip', 'Playback'],
+    ['file.autosaveSettings', 'File'],
+    ['file.saveAs', 'File'],
+    ['tool.brush', 'Paint'],
+    ['view.commandPalette', 'View'],
+  ] as const)
+    assert.equal(COMMANDS[id].menu, menu, `${id} is in the ${menu} menu`);
+});
+
+test('menu bar: a reason pointing at a menu item ("Rig → Pose tool") names an item of that menu', () => {
+  const arrows = /\b([A-Z][a-z]+) → ([^,;()]+?)(?=$|[,;()]| sets| steps)/g;
+  let checked = 0;
+  for (const id of IDS) {
+    for (const [, menu, label] of (COMMANDS[id].noMenu ?? '').matchAll(arrows)) {
+      assert.ok((MENUS as readonly string[]).includes(menu), `${id}: "${menu}" in its noMenu reason is a menu`);
+      // A long label is named by its part before the colon ('Next view' for 'Next view: look, shaded, …').
+      const item = IDS.find((other) => COMMANDS[other].menu === menu && COMMANDS[other].label.split(':')[0] === label.trim());
+      assert.ok(item, `${id}: its noMenu reason names "${menu} → ${label.trim()}", which is an item of that menu`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 8, `the reasons name ${checked} menu items`);
+});
+
+test('menu bar: the menus are File, Edit, View, Rig, Paint, Playback, Help, each within what the desktop menu takes', () => {
+  assert.deepEqual([...MENUS], ['File', 'Edit', 'View', 'Rig', 'Paint', 'Playback', 'Help']);
+  const model = menuModel(registryWith({ toolBusy: false, hasSkeleton: true }));
+  assert.deepEqual(
+    model.map((menu) => menu.label),
+    [...MENUS],
+  );
+  for (const menu of model) assert.ok(menu.items.length <= MAX_MENU_ITEMS, `${menu.label}: ${menu.items.length} items`);
+  // Every command with a menu is in it once (the recent files only while there are some: hideWhenDisabled).
+  const shown = model.flatMap((menu) => menu.items.map((item) => `${menu.label}/${item.command}`));
+  const expected = MENUS.flatMap((menu) => IDS.filter((id) => COMMANDS[id].menu === menu).map((id) => `${menu}/${id}`));
+  assert.deepEqual(shown, expected);
+  // Undo and Redo lead Edit; the File menu starts with opening and saving.
+  assert.deepEqual(
+    model[1].items.slice(0, 2).map((item) => item.command),
+    ['edit.undo', 'edit.redo'],
+  );
+  assert.deepEqual(
+    model[0].items.slice(0, 4).map((item) => item.label),
+    ['Open project…', 'Save', 'Save as…', 'Import…'],
+  );
+});
+
+test('command palette: Ctrl/⌘ Shift P opens it, whatever the tool', () => {
+  for (const tool of ['select', 'brush', 'pose', 'skeleton', 'lasso'])
+    assert.equal(resolveKey('Mod+Shift+P', { tool, toolBusy: false })?.command, 'view.commandPalette', tool);
+});
+
+test('command palette: lists every command with its menu and key; greys what takes an argument or cannot run now, saying why', () => {
+  const registry = registryWith(
+    { toolBusy: false, hasSkeleton: true, bindPanel: false },
+    { 'edit.undo': { run: () => undefined, canRun: () => false, refusal: 'nothing to undo', title: () => 'Undo' } },
+  );
+  const entries = paletteEntries(registry);
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  // The recent files are left out while there are none (their handler's canRun is absent here: they show).
+  assert.equal(entries.length, IDS.length);
+  assert.deepEqual(byId.get('file.saveAs'), {
+    id: 'file.saveAs',
+    title: 'Save as…',
+    menu: 'File',
+    keys: 'Ctrl/⌘ Shift S',
+    enabled: true,
+    note: null,
+  });
+  assert.deepEqual(byId.get('edit.undo'), {
+    id: 'edit.undo',
+    title: 'Undo',
+    menu: 'Edit',
+    keys: 'Ctrl/⌘ Z',
+    enabled: false,
+    note: 'nothing to undo',
+  });
+  // A when-clause refusal: the lasso needs the Bind panel open.
+  assert.equal(byId.get('tool.lasso')?.enabled, false);
+  assert.equal(byId.get('tool.lasso')?.note, 'the bind panel is closed');
+  // Takes an argument: listed, not run, with where the mouse sets it.
+  assert.deepEqual(byId.get('paint.brushRadius'), {
+    id: 'paint.brushRadius',
+    title: 'Brush radius',
+    menu: null,
+    keys: '',
+    enabled: false,
+    note: COMMANDS['paint.brushRadius'].noMenu,
+  });
+  // An optional argument runs without one (Prune < 0.01).
+  assert.equal(byId.get('paint.prune')?.enabled, true);
+  assert.equal(byId.get('view.commandPalette')?.keys, 'Ctrl/⌘ Shift P');
+});
+
+/** Palette entries made from the catalog's labels and menus, all enabled. */
+const CATALOG_ENTRIES: PaletteEntry[] = IDS.map((id) => ({
+  id,
+  title: COMMANDS[id].label,
+  menu: COMMANDS[id].menu ?? null,
+  keys: '',
+  enabled: true,
+  note: null,
+}));
+
+const search = (query: string): CommandId[] => searchCommands(CATALOG_ENTRIES, query).map((entry) => entry.id);
+
+test('command palette: search finds by words of the title, the menu or the id, and by letters in order', () => {
+  assert.equal(search('').length, IDS.length, 'an empty search lists every command');
+  assert.deepEqual(search(''), IDS, 'in catalog order');
+  assert.equal(search('bake')[0], 'playback.bakeClip');
+  assert.equal(search('BAKE CLIP')[0], 'playback.bakeClip', 'case is ignored');
+  assert.equal(search('autosave')[0], 'file.autosaveSettings', "'Autosave settings…' starts with the word");
+  assert.equal(search('save as')[0], 'file.saveAs');
+  // Every word must fit: 'weight paint' finds the brush's mode, not every weight command.
+  assert.equal(search('paint weight')[0], 'tool.brush');
+  for (const id of search('paint weight'))
+    assert.ok(/paint/i.test(`${COMMANDS[id].label} ${COMMANDS[id].menu} ${id}`), `${id} fits 'paint'`);
+  // Letters in order ('bkcl' is B-a-K-e C-L-ip), as VS Code's palette finds them.
+  assert.ok(search('bkcl').includes('playback.bakeClip'), 'letters in order find Bake clip…');
+  assert.equal(search('bkcl').includes('file.save'), false, "'Save' lacks the letters");
+  // A word of the title beats the same word in the menu only: 'rig' puts nothing named rig first, every Rig item fits.
+  const rig = search('rig');
+  for (const id of IDS.filter((id) => COMMANDS[id].menu === 'Rig')) assert.ok(rig.includes(id), `${id} is in the Rig menu`);
+  assert.equal(search('rigidly')[0], 'bind.computeRigid', 'a word inside the title');
+  assert.deepEqual(search('zzqx'), [], 'nothing fits');
+  // A word starting a word of the title beats one inside a word: 'pose' ranks 'Pose tool' over 'Unposing'.
+  const pose = search('pose');
+  assert.ok(pose.indexOf('tool.pose') < pose.indexOf('examples.cancelUnpose'), "'Pose tool' before 'Cancel unposing'");
+  // A command of a menu ranks before one a panel sets: 'paint' puts Weight paint mode before Paint through the mesh.
+  const paint = search('paint');
+  assert.ok(paint.indexOf('tool.brush') < paint.indexOf('paint.throughMesh'), 'Weight paint mode first');
+});
+
+test('command palette: a title that says the state is found by the catalog label too', () => {
+  const entries = CATALOG_ENTRIES.map((entry) => (entry.id === 'edit.undo' ? { ...entry, title: 'Undo Paint stroke' } : entry));
+  assert.equal(searchCommands(entries, 'paint stroke')[0].id, 'edit.undo', 'by its title now');
+  const keyed = CATALOG_ENTRIES.map((entry) => (entry.id === 'key.insert' ? { ...entry, title: 'Key Spine' } : entry));
+  assert.equal(searchCommands(keyed, 'key the selected bone')[0].id, 'key.insert', 'by its label');
+  assert.equal(searchCommands(keyed, 'spine')[0].id, 'key.insert', 'by the state in its title');
+});
