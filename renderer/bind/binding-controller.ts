@@ -71,6 +71,46 @@ export interface BindingHost {
   shownTriangles(): Uint32Array;
   /** computed weights limited to the scene's max influences (max-influences.ts); absent: kept as solved */
   limitWeights?(weights: DenseMatrix): DenseMatrix;
+  /** tells the artist what a computation replaced, with the way back (a notice with Undo) */
+  notify?(title: string, items: string[], actions: { label: string; run: () => void }[]): void;
+}
+
+/** What automatic handles took the place of: bones whose handles changed, and the handle vertices they had. */
+export interface ReplacedHandles {
+  bones: number;
+  vertices: number;
+}
+
+/**
+ * The bones whose handles `next` changes among those with handles in `previous`, and how many handle vertices they
+ * had: what the artist loses when automatic handles replace drawn (or loaded) ones.
+ * @param previous  #V labels before (bone, or -1)
+ * @param next      #V labels after
+ */
+export function replacedHandles(previous: Int32Array, next: Int32Array, boneCount: number): ReplacedHandles {
+  const had = new Int32Array(boneCount);
+  const changed = new Uint8Array(boneCount);
+  for (let v = 0; v < previous.length; v++) {
+    const before = previous[v];
+    const after = next[v];
+    if (before >= 0 && before < boneCount) had[before]++;
+    if (before === after) continue;
+    if (before >= 0 && before < boneCount) changed[before] = 1;
+    if (after >= 0 && after < boneCount) changed[after] = 1;
+  }
+  let bones = 0;
+  let vertices = 0;
+  for (let b = 0; b < boneCount; b++) {
+    if (had[b] === 0 || !changed[b]) continue;
+    bones++;
+    vertices += had[b];
+  }
+  return { bones, vertices };
+}
+
+/** Whether handles named `name` (SceneDocument.handlesFile) came from a rule unchanged since: nothing drawn to lose. */
+function automaticUnedited(name: string | null): boolean {
+  return name !== null && name.startsWith('automatic') && !name.endsWith(', edited');
 }
 
 export const STAGE_TEXT: Record<string, string> = {
@@ -211,11 +251,16 @@ export class BindingController {
     this.editHandles(`Free ${this.selectedCount} handle${this.selectedCount === 1 ? '' : 's'}`, clearHandles(this.handles, this.selection));
   }
 
+  /**
+   * An edit of the scene's handles (one undo step). The next Compute weights uses the handles as edited: a rule
+   * chosen as the handle source gives way to the current handles.
+   */
   private editHandles(label: string, handles: Int32Array): void {
     const name = this.handlesName;
     this.selection = new Uint8Array(this.selection.length);
     this.selectedCount = 0;
     this.selectionVersion++;
+    this.options.source = 'current';
     this.host.store.edit(label, {
       handles,
       handlesFile: name && !name.endsWith(', edited') ? `${name}, edited` : (name ?? 'drawn handles'),
@@ -245,7 +290,8 @@ export class BindingController {
   /**
    * Computes harmonic weights with the current options (overridden by `overrides`), limited to the scene's max
    * influences, and makes them the scene's, as one undo step ("Compute weights"; automatic handles come with it).
-   * Never rejects: errors are shown, Cancel leaves everything as it was.
+   * Automatic handles that replace drawn or loaded ones are named in a notice with Undo (which takes back the whole
+   * step). Never rejects: errors are shown, Cancel leaves everything as it was.
    * @param part  one mesh of the scene: the weights are solved on it alone (its triangles, its handles; bones
    *              without handles on it get zero there) and only its rows change, the other meshes' stay bit for bit;
    *              null: the whole scene
@@ -300,6 +346,8 @@ export class BindingController {
       const source = part ? `${doc.weightsSource}; ${part.name}: ${solved}` : solved;
       const sceneHandles = part ? withPartHandles(this.handles, part, handles) : handles;
       const handleFields = options.source === 'current' ? {} : { handles: sceneHandles, handlesFile: handleName };
+      const replaced =
+        options.source === 'current' || automaticUnedited(this.handlesName) ? null : replacedHandles(this.handles, sceneHandles, boneCount);
       // A mesh the file had without a skin is skinned once it is bound.
       const parts = doc.parts && withSkinned(doc.parts, part);
       const partFields = parts !== doc.parts ? { parts } : {};
@@ -314,6 +362,7 @@ export class BindingController {
       // The report points at scene vertices.
       const unhandledComponents = result.unhandledComponents.map((c) => ({ ...c, firstVertex: c.firstVertex + (part?.vertexStart ?? 0) }));
       this.lastResult = { result: { ...result, unhandledComponents }, boundRigidly: options.bindUnhandled, weights };
+      if (replaced && replaced.bones > 0) this.tellReplaced(replaced, doc.handlesFile ?? 'drawn handles', handleName);
       this.host.computed();
     } catch (error) {
       if (!(error instanceof DOMException && error.name === 'AbortError')) {
@@ -323,6 +372,22 @@ export class BindingController {
     } finally {
       this.setProgress(false, '', 0);
     }
+  }
+
+  /** The notice after automatic handles replaced drawn ones: how many bones' handles went, and Undo for the step. */
+  private tellReplaced(replaced: ReplacedHandles, previousName: string, handleName: string): void {
+    const history = this.host.store.history;
+    const step = history.newest;
+    const bones = `${replaced.bones} bone${replaced.bones === 1 ? '' : 's'}`;
+    const vertices = `${replaced.vertices} handle ${replaced.vertices === 1 ? 'vertex' : 'vertices'}`;
+    this.host.notify?.(
+      `Automatic handles replaced the handles of ${bones}`,
+      [
+        `${vertices} (${previousName}) gave way to ${handleName}.`,
+        'Undo puts them and the weights before back; choose “Handles above” to compute with the handles you draw.',
+      ],
+      [{ label: 'Undo', run: () => void (history.newest === step && history.undo()) }],
+    );
   }
 
   cancelBind(): void {

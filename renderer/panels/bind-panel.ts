@@ -68,6 +68,8 @@ export class BindPanel {
   private readonly bindUnhandled: HTMLInputElement;
   private readonly maxInfluencesSelect: HTMLSelectElement;
   private readonly maxInfluencesNote: HTMLElement;
+  /** what Compute weights will replace: drawn handles, when a rule is the handle source */
+  private readonly replaceNote: HTMLElement;
   private readonly progressBox: HTMLElement;
   private readonly progressBar: HTMLElement;
   private readonly progressText: HTMLElement;
@@ -183,7 +185,8 @@ export class BindPanel {
     });
     labelled(computeSection, 'Max influences ', this.maxInfluencesSelect).append(element('span', 'dim', ' bones per vertex'));
     this.maxInfluencesNote = element('p', 'warn max-influences-note');
-    computeSection.append(this.maxInfluencesNote);
+    this.replaceNote = element('p', 'warn replace-note');
+    computeSection.append(this.maxInfluencesNote, this.replaceNote);
     const actions = element('div', 'row');
     commandButton(actions, commands, 'bind.compute', { className: 'tool-button primary' });
     commandButton(actions, commands, 'edit.undo', { showTitle: true });
@@ -240,6 +243,10 @@ export class BindPanel {
     this.laplacianSelect.value = options.laplacian;
     this.bindUnhandled.checked = options.bindUnhandled;
     this.refreshMaxInfluences();
+    const replacing = options.source !== 'current' && total > 0 && !(name?.startsWith('automatic') && !name.endsWith(', edited'));
+    this.replaceNote.hidden = !replacing;
+    if (replacing)
+      this.replaceNote.textContent = `Compute replaces the ${countOf(total, 'handle vertex', 'handle vertices')} above (${name ?? 'drawn handles'}) with automatic ones; Undo brings them back.`;
     const { running, fraction } = controller.progress;
     this.progressBox.hidden = !running;
     this.progressBar.style.width = `${Math.round(100 * fraction)}%`;

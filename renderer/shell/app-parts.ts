@@ -185,6 +185,7 @@ export function bindingController(app: AppPartsHost, canvas: HTMLCanvasElement):
     vertexMask: () => app.meshes.vertexMask(),
     shownTriangles: () => app.meshes.visibleTriangles(),
     limitWeights: (weights) => app.maxInfluences.limit(weights),
+    notify: (title, items, actions) => app.notice.show(title, items, actions),
   });
 }
 

@@ -1,0 +1,279 @@
+/**
+ * Max influences: limiting a row keeps the largest unlocked weights and renormalises them around the locked ones
+ * (checked by hand, against the paint invariants' float32 limiter, and on the context-aware body's harmonic weights);
+ * the count the export dialog states is a direct count of the body's rows; setting the scene's limit is one undo
+ * step with its weights; Compute weights is limited to it. Automatic handles that replace drawn ones are named in a
+ * notice whose Undo takes the whole step back, and editing handles makes the current handles the source.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { limitInfluences, mostInfluences, verticesOverInfluences } from '../../workers/weights/limit-influences.ts';
+import { enforceWeightInvariants } from '../../workers/paint/enforce-weight-invariants.ts';
+import { allRows } from '../../workers/paint/normalize-all-weights.ts';
+import { exportInfluenceNote, MaxInfluences } from '../../renderer/bind/max-influences.ts';
+import { replacedHandles } from '../../renderer/bind/binding-controller.ts';
+import { demoDocument, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
+import type { DenseMatrix } from '../../workers/formats/types.ts';
+import type { PaintSettings } from '../../workers/paint/paint-weights.ts';
+import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
+import { jointDistanceHandles } from '../../workers/weights/automatic-handles.ts';
+import { contextAwareBody } from './context-aware-data.ts';
+import { headlessBindingController } from './headless-hosts.ts';
+import { seededRandom } from './seeded-random.ts';
+
+function nonZeroPerRow(weights: DenseMatrix): number[] {
+  const counts: number[] = [];
+  for (let v = 0; v < weights.rows; v++)
+    counts.push(Array.from(weights.data.subarray(v * weights.cols, (v + 1) * weights.cols)).filter((w) => w !== 0).length);
+  return counts;
+}
+
+function rowSum(weights: DenseMatrix, v: number): number {
+  let sum = 0;
+  for (let b = 0; b < weights.cols; b++) sum += weights.data[v * weights.cols + b];
+  return sum;
+}
+
+test('a row over the limit keeps its largest weights, renormalised around the locked ones (by hand)', () => {
+  const weights = { rows: 3, cols: 4, data: Float64Array.from([0.4, 0.3, 0.2, 0.1, 0.5, 0.5, 0, 0, 0.1, 0.2, 0.3, 0.4]) };
+  const free = limitInfluences(weights, 2, null);
+  assert.equal(free.limited, 2, 'rows 0 and 2 have four weights, row 1 two');
+  const expected = [0.4 / 0.7, 0.3 / 0.7, 0, 0, 0.5, 0.5, 0, 0, 0, 0, 0.3 / 0.7, 0.4 / 0.7];
+  expected.forEach((w, i) => assert.ok(Math.abs(free.weights.data[i] - w) < 1e-15, `entry ${i}: ${free.weights.data[i]} against ${w}`));
+  assert.equal(weights.data[3], 0.1, 'the input is not written');
+
+  // Bone 3 locked at 0.1 in row 0: it stays, and the one other weight kept (0.4) takes the remaining 0.9.
+  const locked = limitInfluences(weights, 2, Uint8Array.from([0, 0, 0, 1]));
+  assert.deepEqual(Array.from(locked.weights.data.subarray(0, 4)), [0.9, 0, 0, 0.1]);
+  // Row 2: bone 3 (0.4) locked, the largest unlocked (bone 2, 0.3) scaled to 0.6.
+  assert.ok(Math.abs(locked.weights.data[10] - 0.6) < 1e-15 && locked.weights.data[11] === 0.4, 'row 2 around its lock');
+  assert.equal(locked.unrepaired, 0);
+
+  // More locked weights than the limit: a row cannot keep its sum, and says so; its locked weights stay.
+  const tooMany = limitInfluences(weights, 1, Uint8Array.from([1, 1, 0, 0]));
+  assert.equal(tooMany.unrepaired, 3, 'every row holds two non-zero locked weights under a limit of one');
+  assert.deepEqual(Array.from(tooMany.weights.data.subarray(0, 4)), [0.4, 0.3, 0, 0], 'row 0 keeps its locked weights only');
+  assert.throws(
+    () => limitInfluences(weights, 0, null),
+    /limitInfluences: the influence limit must be a whole number of at least 1, not 0/,
+  );
+  assert.throws(() => limitInfluences(weights, 2, new Uint8Array(3)), /limitInfluences: 3 lock flags for 4 bones/);
+});
+
+test('limiting agrees with the paint invariants’ limiter (Limit total), locks included', () => {
+  const rand = seededRandom(27);
+  const rows = 400;
+  const cols = 9;
+  const data = new Float64Array(rows * cols);
+  for (let v = 0; v < rows; v++) {
+    let sum = 0;
+    for (let b = 0; b < cols; b++) sum += data[v * cols + b] = rand() < 0.3 ? 0 : rand();
+    for (let b = 0; b < cols; b++) data[v * cols + b] /= sum;
+  }
+  const locked = Uint8Array.from([0, 1, 0, 0, 0, 0, 1, 0, 0]);
+  for (const k of [1, 3, 4, 6]) {
+    const ours = limitInfluences({ rows, cols, data }, k, locked);
+    const paint = { vertexCount: rows, boneCount: cols, data: Float32Array.from(data) };
+    const settings: PaintSettings = { locked, maxInfluences: k };
+    const failed = enforceWeightInvariants(paint, allRows(rows), rows, -1, settings);
+    assert.equal(ours.unrepaired, failed, `K = ${k}: the same rows cannot be repaired`);
+    let worst = 0;
+    for (let v = 0; v < rows; v++) {
+      if (rowSumOf(data, v, cols, locked) >= 1) continue;
+      for (let b = 0; b < cols; b++) worst = Math.max(worst, Math.abs(ours.weights.data[v * cols + b] - paint.data[v * cols + b]));
+    }
+    assert.ok(worst < 1e-6, `K = ${k}: the two limiters differ by ${worst} at most (float32 rounding)`);
+  }
+});
+
+function rowSumOf(data: Float64Array, v: number, cols: number, locked: Uint8Array): number {
+  let sum = 0;
+  for (let b = 0; b < cols; b++) if (locked[b]) sum += data[v * cols + b];
+  return sum;
+}
+
+test('the body: the export dialog’s count is a direct count, and limiting keeps a partition of unity and the locks', () => {
+  const body = contextAwareBody();
+  const weights = body.weights;
+  const direct = nonZeroPerRow(weights).filter((count) => count > 4).length;
+  assert.ok(direct > 1000, `the body's harmonic weights have ${direct} vertices with more than 4 influences`);
+  assert.equal(verticesOverInfluences(weights, 4), direct);
+  const note = exportInfluenceNote(4, verticesOverInfluences(weights, 4), mostInfluences(weights));
+  const grouped = String(direct).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+  assert.ok(
+    note.startsWith(`Weights are limited to 4 influences per vertex: ${grouped} vertices have more; their smallest weights are dropped`),
+    note,
+  );
+  assert.match(note, /one joint set \(JOINTS_0 \/ WEIGHTS_0\)/);
+  assert.match(exportInfluenceNote(6, 0, 6), /every vertex has 6 or fewer\. Written as two joint sets/);
+  assert.equal(mostInfluences(weights), Math.max(...nonZeroPerRow(weights)), 'the most any vertex of the body has');
+  // A limit above four writes a second set only where a vertex keeps more than four.
+  assert.match(exportInfluenceNote(6, 0, 3), /Written as one joint set \(JOINTS_0 \/ WEIGHTS_0\): no vertex has more than 4\.$/);
+
+  const locked = new Uint8Array(body.boneCount);
+  locked[5] = 1;
+  locked[20] = 1;
+  const { weights: limited, limited: count, unrepaired } = limitInfluences(weights, 4, locked);
+  assert.equal(count, direct, 'every row over the limit is limited, no other');
+  assert.equal(verticesOverInfluences(limited, 4), 0);
+  let worstSum = 0;
+  for (let v = 0; v < limited.rows; v++) {
+    if (rowSumOf(weights.data, v, weights.cols, locked) >= 1) continue;
+    worstSum = Math.max(worstSum, Math.abs(rowSum(limited, v) - 1));
+    for (const b of [5, 20])
+      assert.equal(limited.data[v * weights.cols + b], weights.data[v * weights.cols + b], `vertex ${v}: locked bone ${b} kept`);
+  }
+  assert.ok(worstSum < 1e-12, `rows sum to 1 within ${worstSum}`);
+  assert.ok(unrepaired < 10, `${unrepaired} rows hold more than 4 locked weights or locked weights summing to 1`);
+  for (let i = 0; i < limited.data.length; i++) assert.ok(limited.data[i] >= 0, `weight ${i} is not negative`);
+});
+
+function limitSetup(doc: SceneDocument = demoDocument()) {
+  const history = new UndoHistory();
+  const store = new SceneStore(doc, history);
+  const settings: PaintSettings = { locked: new Uint8Array(doc.skeleton.parents.length), maxInfluences: 4 };
+  const heard: number[] = [];
+  const limit = new MaxInfluences({ store, paintSettings: () => settings, changed: (count) => void heard.push(count) });
+  return { history, store, settings, heard, limit };
+}
+
+test('setting the max influences limits the weights in the same undo step; undo and redo bring both back', () => {
+  const body = contextAwareBody();
+  const doc = withDerived({
+    ...demoDocument(),
+    name: 'body',
+    mesh: body.mesh,
+    skeleton: body.skeleton,
+    weights: body.weights,
+    handles: null,
+    poses: null,
+  });
+  const { history, store, settings, heard, limit } = limitSetup(doc);
+  const before = store.doc.weights;
+  const over3 = nonZeroPerRow(before).filter((count) => count > 3).length;
+  assert.equal(limit.verticesOver(), nonZeroPerRow(before).filter((count) => count > 4).length);
+
+  limit.set(3);
+  const grouped = String(over3).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+  assert.deepEqual(history.undoLabels(), [`Max influences 4 → 3, ${grouped} vertices limited`]);
+  assert.equal(settings.maxInfluences, 3);
+  assert.equal(limit.verticesOver(), 0, 'no vertex has more than 3 now');
+  assert.equal(verticesOverInfluences(store.doc.weights, 3), 0);
+  const limited = store.doc.weights;
+
+  limit.set(5);
+  assert.deepEqual(history.undoLabels().at(-1), 'Max influences 3 → 5', 'raising drops nothing');
+  assert.equal(store.doc.weights, limited, 'raising keeps the weights');
+
+  history.undo();
+  history.undo();
+  assert.equal(settings.maxInfluences, 4);
+  assert.equal(store.doc.weights, before, 'undo puts the weights before back');
+  history.redo();
+  assert.equal(store.doc.weights, limited);
+  assert.equal(settings.maxInfluences, 3);
+  assert.deepEqual(heard, [3, 5, 3, 4, 3], 'every change is heard, undo and redo included');
+
+  limit.set(3);
+  assert.equal(history.undoLabels().length, 1, 'setting the value it has is no step');
+});
+
+function bindingSetup(limit?: MaxInfluences, store = new SceneStore(demoDocument(), new UndoHistory())) {
+  const notices: { title: string; items: string[]; actions: { label: string; run: () => void }[] }[] = [];
+  let running = false;
+  const controller = headlessBindingController(
+    store,
+    {
+      get running() {
+        return running;
+      },
+      cancel: () => undefined,
+      automaticHandles: (positions, skeleton) => Promise.resolve(jointDistanceHandles(positions, skeleton)),
+      harmonicWeights: (request) => {
+        running = true;
+        return Promise.resolve(
+          harmonicWeights(request.positions, request.triangles, request.handles, request.boneCount, request.options),
+        ).finally(() => (running = false));
+      },
+    },
+    {
+      selectedBone: () => 1,
+      ...(limit ? { limitWeights: (weights: DenseMatrix) => limit.limit(weights) } : {}),
+      notify: (title, items, actions) => void notices.push({ title, items, actions }),
+    },
+  );
+  return { store, controller, notices };
+}
+
+test('Compute weights is limited to the max influences, renormalised', async () => {
+  const { store, limit } = limitSetup();
+  limit.set(1);
+  const { controller } = bindingSetup(limit, store);
+  const unlimited = bindingSetup();
+  await controller.startBind({ source: 'distance' });
+  await unlimited.controller.startBind({ source: 'distance' });
+  const free = unlimited.store.doc.weights;
+  assert.ok(verticesOverInfluences(free, 1) > 100, 'the solve alone gives the demo’s joints two bones per vertex');
+  const weights = store.doc.weights;
+  assert.equal(verticesOverInfluences(weights, 1), 0, 'the scene’s weights have one bone per vertex');
+  for (let v = 0; v < weights.rows; v++) assert.ok(Math.abs(rowSum(weights, v) - 1) < 1e-12, `vertex ${v} sums to 1`);
+  assert.deepEqual(Array.from(weights.data), Array.from(limitInfluences(free, 1, null).weights.data), 'the solve, then the limit');
+});
+
+test('automatic handles name the drawn handles they replace, with Undo; an edit of handles makes them the source', async () => {
+  const { store, controller, notices } = bindingSetup();
+  const n = store.doc.mesh.positions.length / 3;
+  controller.selection = new Uint8Array(n);
+  for (const v of [5, 6, 7]) controller.selection[v] = 1;
+  controller.selectedCount = 3;
+  controller.assignSelection();
+  const drawn = store.doc.handles!;
+
+  controller.options.source = 'distance';
+  await controller.startBind();
+  const automatic = store.doc.handles!;
+  const expected = replacedHandles(drawn, automatic, store.doc.skeleton.parents.length);
+  assert.deepEqual(expected, { bones: 1, vertices: 3 }, 'bone 1 had three drawn handle vertices, which the rule does not give it');
+  assert.equal(notices.length, 1);
+  assert.equal(notices[0].title, 'Automatic handles replaced the handles of 1 bone');
+  assert.match(notices[0].items[0], /^3 handle vertices \(drawn handles\) gave way to automatic, distance rule\./);
+  assert.deepEqual(
+    notices[0].actions.map((a) => a.label),
+    ['Undo'],
+  );
+  notices[0].actions[0].run();
+  assert.equal(store.doc.handles, drawn, 'Undo brings the drawn handles back');
+  assert.deepEqual(store.history.undoLabels(), ['Assign 3 handles to bone 1'], 'with the weights: one step');
+  notices[0].actions[0].run();
+  assert.equal(store.doc.handles, drawn, 'a second Undo from the same notice does nothing');
+
+  // Automatic handles replacing automatic ones lose nothing: no notice.
+  await controller.startBind();
+  await controller.startBind();
+  assert.equal(notices.length, 2, 'only the first of the two replaced drawn handles');
+
+  // An edit of the automatic handles (the lasso's assign) makes the handles above the source.
+  assert.equal(controller.options.source, 'distance');
+  controller.selection = new Uint8Array(n);
+  controller.selection[9] = 1;
+  controller.selectedCount = 1;
+  controller.assignSelection();
+  assert.equal(controller.options.source, 'current');
+  assert.equal(store.doc.handlesFile, 'automatic, distance rule, edited');
+  const edited = store.doc.handles;
+  await controller.startBind();
+  assert.equal(store.doc.handles, edited, 'the next Compute uses the edited handles');
+  assert.equal(notices.length, 2);
+});
+
+test('replacedHandles counts the bones whose handles changed and the handle vertices they had', () => {
+  const previous = Int32Array.from([0, 0, 1, 1, 1, -1, 2, -1]);
+  const next = Int32Array.from([0, 0, 1, -1, 1, 1, -1, 2]);
+  // Bone 0 unchanged; bone 1 loses vertex 3 and gains 5 (had 3); bone 2 moves from 6 to 7 (had 1).
+  assert.deepEqual(replacedHandles(previous, next, 3), { bones: 2, vertices: 4 });
+  assert.deepEqual(replacedHandles(previous, previous, 3), { bones: 0, vertices: 0 });
+  // A bone that had no handles is nothing lost.
+  assert.deepEqual(replacedHandles(Int32Array.from([-1, -1]), Int32Array.from([0, 1]), 2), { bones: 0, vertices: 0 });
+});
