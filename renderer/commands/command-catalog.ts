@@ -153,6 +153,12 @@ const CATALOG = {
     menu: 'View',
     description: 'What reading the scene’s files noticed (a clamped value, a skipped field), listed in a notice',
   },
+  'view.messages': {
+    label: 'Messages',
+    menu: 'View',
+    description: 'Every message shown this session, newest first, with its scene and time (notices go by themselves; this list keeps them)',
+    result: ON,
+  },
   'view.commandPalette': {
     label: 'Command palette…',
     menu: 'View',

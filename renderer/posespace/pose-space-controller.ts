@@ -39,8 +39,8 @@ export interface PoseSpaceHost {
   influences(): Influences;
   antipodality(): DualQuaternionAntipodality;
   readonly unposer: Unposer;
-  /** a non-fatal observation to show (near-singular vertices) */
-  notice(title: string, items: string[]): void;
+  /** a non-fatal observation to show (near-singular vertices), or a failure (`error`: it stays until dismissed) */
+  notice(title: string, items: string[], error?: boolean): void;
   /** new displacements or weights: the deformation shown changes */
   changed(): void;
   /** only the unposing progress changed */
@@ -339,7 +339,7 @@ export class PoseSpaceController {
     } catch (error) {
       if (!(error instanceof DOMException && error.name === 'AbortError')) {
         this.cancelled = true;
-        this.host.notice(`Unposing ${example.name} failed`, [error instanceof Error ? error.message : String(error)]);
+        this.host.notice(`Unposing ${example.name} failed`, [error instanceof Error ? error.message : String(error)], true);
       }
     } finally {
       this.running = false;

@@ -206,7 +206,7 @@ export function poseSpaceControllers(app: AppPartsHost): { examples: ExamplesCon
     influences: () => app.influences,
     antipodality: () => app.deformation.antipodality,
     unposer: new PosespaceClient(),
-    notice: (title, items) => app.notice.show(title, items),
+    notice: (title, items, error) => app.notice.show(title, items, [], { error }),
     changed: () => {
       app.frames.markPose();
       app.refreshChrome();
@@ -390,7 +390,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     resizing: () => app.tools.active.state === 'resizing',
     undoCount: () => app.history.undoCount,
   });
-  const notice = new Notice(container);
+  const notice = new Notice(container, () => app.store.doc.name);
   const exportDialog = new ExportDialog(
     {
       format: GLTF_EXPORT_DEFAULTS.format,

@@ -72,6 +72,7 @@ import { MenuBar } from '../panels/menu-bar.ts';
 import { CommandPalette } from '../panels/command-palette.ts';
 import { statusParts } from './status-line.ts';
 import { overlayFields, resetSceneBoundState } from './scene-bound-state.ts';
+import { dockPanels } from '../panels/panel-dock.ts';
 import { SettingsStore } from '../project/settings-store.ts';
 import { exportSettingsSection, viewSettingsSection } from './view-settings.ts';
 
@@ -186,6 +187,7 @@ export class App {
     });
     this.tools = toolManager(this, container, canvas);
     const panels = createPanels(this, container);
+    dockPanels(container);
     this.chrome = panels.chrome;
     this.deformationPanel = panels.deformationPanel;
     this.bindPanel = panels.bindPanel;
@@ -245,6 +247,7 @@ export class App {
     this.template.onChange(() => this.refreshChrome());
     this.commands.onExecuted(() => this.refreshChrome());
     onWorkerCrash((crash) => this.workerCrashed(crash));
+    this.notice.onChange(() => this.refreshChrome());
     bridge.onMenuCommand((command) => this.runMenuCommand(command));
     if (bridge instanceof WebBridge) bridge.onUnrequestedFiles((files) => void this.files.load(files));
     this.frameAll();
@@ -305,14 +308,18 @@ export class App {
   /** A worker died: the calls it ran have failed (their callers say so too); the scene, the page's, is unchanged. */
   private workerCrashed(crash: WorkerCrash): void {
     const work = crash.work.length > 0 ? crash.work.join(', ') : 'A background task';
-    this.notice.show(`${work} failed: the ${crash.worker} stopped`, [
-      `Reason: ${crash.reason}.`,
-      'The scene and its undo history are unchanged; the worker starts again for the next task.',
-    ]);
+    this.notice.show(
+      `${work} failed: the ${crash.worker} stopped`,
+      [`Reason: ${crash.reason}.`, 'The scene and its undo history are unchanged; the worker starts again for the next task.'],
+      [],
+      { error: true },
+    );
     this.refreshChrome();
   }
 
   private historyChanged(event: HistoryEvent): void {
+    // The history starts over for a new scene: the previous scene's notice goes (the messages list keeps it).
+    if (event.kind === 'cleared') this.notice.sceneOpened();
     if (event.kind === 'dropped')
       this.notice.show(
         `Undo history: the ${event.count} oldest step${event.count > 1 ? 's' : ''} no longer fit in its ${this.history.maxBytes / 2 ** 20} MiB and were dropped`,
@@ -575,6 +582,7 @@ export class App {
         hidden: this.meshes.hidden.filter(Boolean).length,
       },
       overlays: overlayFields(this),
+      messages: this.notice.records.length,
     });
   }
 

@@ -22,12 +22,14 @@ export interface StatusInput {
   meshes?: { count: number; active: string | null; hidden: number };
   /** the overlays on now, each a field that switches it off (scene-bound-state.ts overlayFields) */
   overlays?: readonly StatusField[];
+  /** messages shown this session (the notices' list, opened by a click) */
+  messages?: number;
 }
 
 /**
  * The status line's fields: files, sizes, the scene's warnings as a count that lists them when clicked, the overlays
- * on (each switched off by a click), weights and influences (or that they are stale), handles, the bone by name,
- * modes, the undo step.
+ * on (each switched off by a click), the messages shown (listed when clicked), weights and influences (or that they
+ * are stale), handles, the bone by name, modes, the undo step.
  */
 export function statusParts(s: StatusInput): StatusField[] {
   const { doc } = s;
@@ -39,6 +41,7 @@ export function statusParts(s: StatusInput): StatusField[] {
     ...(doc.warnings.length > 0 ? [{ text: countOf(doc.warnings.length, 'warning'), command: 'view.warnings' } as const] : []),
     // An overlay hides the mesh's own colours: said early, where it is not clipped.
     ...(s.overlays ?? []),
+    ...(s.messages ? [{ text: countOf(s.messages, 'message'), command: 'view.messages' } as const] : []),
     `weights: ${doc.weightsSource}${s.painted ? ', painted' : ''}`,
     ...(doc.bindingStale ? [STALE_BINDING_TEXT] : []),
     `influences: ${s.influenceSetting === 0 ? `all (${s.influenceStride})` : s.influenceSetting}`,

@@ -23,7 +23,7 @@ export interface ViewCommandsHost {
   readonly views: Pick<SceneView, 'wireframe' | 'overlay' | 'viewMode' | 'lastWeightView' | 'isoLines'>;
   readonly store: Pick<SceneStore, 'doc' | 'edit' | 'show'>;
   readonly chrome: Pick<AppChrome, 'toggleHelp' | 'helpOpen'>;
-  readonly notice: Pick<Notice, 'show'>;
+  readonly notice: Pick<Notice, 'show' | 'listOpen' | 'setListOpen'>;
   readonly tools: Pick<ToolManager, 'active'>;
   readonly timeline: Pick<Timeline, 'toggle' | 'playing' | 'step' | 'play' | 'pause' | 'seek'>;
   readonly asExported: boolean;
@@ -50,6 +50,7 @@ export type ViewCommandId =
   | 'view.asExported'
   | 'view.dismiss'
   | 'view.warnings'
+  | 'view.messages'
   | 'help.keys'
   | 'view.influences'
   | 'view.mode'
@@ -96,6 +97,10 @@ export function viewCommands(app: ViewCommandsHost): HandlersFor<ViewCommandId> 
       },
       canRun: () => app.store.doc.warnings.length > 0,
       refusal: 'the scene has no warnings',
+    },
+    'view.messages': {
+      run: () => toggled(!app.notice.listOpen, (on) => app.notice.setListOpen(on)),
+      checked: () => app.notice.listOpen,
     },
     'help.keys': {
       run: () => toggled(!app.chrome.helpOpen, (on) => app.chrome.toggleHelp(on, helpBoneLine(app.store.doc, app.boneSelection.bone))),

@@ -85,7 +85,7 @@ test('scene warnings: the status line counts them and a click on the count lists
 
   const status = page.locator('#status');
   await expect(status).not.toContainText('console');
-  const count = status.locator('.status-link');
+  const count = status.locator('.status-link', { hasText: 'warning' });
   await expect(count).toHaveText(`${warnings.length} warnings`);
   await count.click();
   await expect(notice).toBeVisible();
