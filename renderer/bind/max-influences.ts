@@ -9,7 +9,7 @@
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import type { PaintSettings } from '../../workers/paint/paint-weights.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
-import { limitInfluences, mostInfluences, verticesOverInfluences } from '../../workers/weights/limit-influences.ts';
+import { MAX_INFLUENCE_CHOICES, limitInfluences, mostInfluences, verticesOverInfluences } from '../../workers/weights/limit-influences.ts';
 
 export { MAX_INFLUENCE_CHOICES } from '../../workers/weights/limit-influences.ts';
 
@@ -51,6 +51,18 @@ export class MaxInfluences {
       store.history.push({ label, bytes: 0, undo: () => this.apply(before), redo: () => this.apply(count) });
       if (limited > 0) store.edit(label, { weights });
     });
+  }
+
+  /**
+   * K for a scene just opened, from the user's "Default max influences" preference: no undo step (a new scene's history
+   * starts empty) and its weights stay as they came (the Bind panel counts any over K). A project opened afterwards
+   * restores its own value over it.
+   * @throws RangeError naming the setting when `count` is not one of MAX_INFLUENCE_CHOICES
+   */
+  startWith(count: number): void {
+    if (!(MAX_INFLUENCE_CHOICES as readonly number[]).includes(count))
+      throw new RangeError(`Default max influences: ${count} is not one of ${MAX_INFLUENCE_CHOICES.join(', ')}`);
+    if (count !== this.value) this.apply(count);
   }
 
   /**

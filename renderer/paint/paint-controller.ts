@@ -114,8 +114,6 @@ export interface PaintHost {
   schedule(callback: () => void): void;
   /** #V flags of the vertices whole-mesh commands act on (the meshes the tools act on), or null for all */
   vertexMask?(): Uint8Array | null;
-  /** the max influences a new scene starts with (the user's preference); absent: MAX_INFLUENCES_DEFAULT */
-  defaultMaxInfluences?(): number;
 }
 
 const COMMAND_LABELS: Record<Exclude<PaintCommand, 'mirror+' | 'mirror-' | 'flood'>, string> = {
@@ -154,16 +152,14 @@ export class PaintController {
   private sceneSettings: PaintSettings;
 
   constructor(private readonly host: PaintHost) {
-    this.sceneSettings = { locked: locksOf(host.store.doc), maxInfluences: host.defaultMaxInfluences?.() ?? MAX_INFLUENCES_DEFAULT };
+    this.sceneSettings = { locked: locksOf(host.store.doc), maxInfluences: MAX_INFLUENCES_DEFAULT };
     host.store.subscribe((change) => {
       if (change.kind !== 'document') return;
       const doc = host.store.doc;
       // A new scene starts with the default limit, unless only the mesh was replaced (the skeleton object kept).
       if (change.newScene) {
-        const maxInfluences =
-          doc.skeleton === change.previous.skeleton
-            ? this.sceneSettings.maxInfluences
-            : (host.defaultMaxInfluences?.() ?? MAX_INFLUENCES_DEFAULT);
+        // (The user's default max influences, when set, follows: MaxInfluences.startWith.)
+        const maxInfluences = doc.skeleton === change.previous.skeleton ? this.sceneSettings.maxInfluences : MAX_INFLUENCES_DEFAULT;
         this.sceneSettings = { locked: locksOf(doc), maxInfluences };
       }
       // A lock toggled, undone, or the bones edited: the locks are the document's (never written in place).

@@ -180,6 +180,18 @@ test('setting the max influences limits the weights in the same undo step; undo 
   assert.equal(history.undoLabels().length, 1, 'setting the value it has is no step');
 });
 
+test('a new scene starts with the user’s default max influences: no undo step, the weights as they came', () => {
+  const { history, store, settings, heard, limit } = limitSetup();
+  const weights = store.doc.weights;
+  limit.startWith(1);
+  assert.equal(settings.maxInfluences, 1);
+  assert.deepEqual(heard, [1]);
+  assert.equal(history.undoLabels().length, 0, 'no undo step');
+  assert.equal(store.doc.weights, weights, 'the weights stay as they came');
+  assert.equal(limit.verticesOver(), verticesOverInfluences(weights, 1), 'the panel counts the vertices over it');
+  assert.throws(() => limit.startWith(0), /Default max influences: 0 is not one of 1, 2, 3, 4, 5, 6, 7, 8/);
+});
+
 function bindingSetup(limit?: MaxInfluences, store = new SceneStore(demoDocument(), new UndoHistory())) {
   const notices: { title: string; items: string[]; actions: { label: string; run: () => void }[] }[] = [];
   let running = false;
