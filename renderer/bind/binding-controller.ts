@@ -26,7 +26,6 @@ import type { DenseMatrix, MeshPart } from '../../workers/formats/types.ts';
 import { lassoSelect } from './lasso-selection.ts';
 import { partMesh, withPartHandles, withPartWeights, withSkinned } from '../document/mesh-parts.ts';
 import { pick, type SettingsSection } from '../project/settings-store.ts';
-import { formatLength } from '../project/length-units.ts';
 
 export type HandleSource = 'current' | 'distance' | 'cylinder';
 export const HANDLE_SOURCES: readonly HandleSource[] = ['current', 'distance', 'cylinder'];
@@ -216,6 +215,15 @@ export class BindingController {
       xray: this.xray,
       diagonal: doc.diagonal,
     });
+    this.selectVertices(inside, combine);
+  }
+
+  /**
+   * Vertices combined into the selection (the lasso's, or those a bone weighs): only those the lasso may select (the
+   * active mesh, not hidden) count.
+   * @param inside  #V 1 = chosen (masked in place)
+   */
+  selectVertices(inside: Uint8Array, combine: LassoCombine): void {
     const mask = this.host.vertexMask();
     if (mask) for (let v = 0; v < inside.length; v++) inside[v] &= mask[v];
     const selection = this.selection;
@@ -453,5 +461,6 @@ export class BindingController {
 /** What the status line and the Bind panel say while the binding is stale (SceneDocument.bindingStale). */
 export const STALE_BINDING_TEXT = 'Skeleton changed since binding — rebind to update the weights';
 
-/** Lengths are shown in the user's units (project/length-units.ts). */
-export { formatLength };
+export function formatLength(x: number): string {
+  return Number(x.toPrecision(3)).toString();
+}

@@ -816,6 +816,31 @@ const CATALOG = {
     description: 'Save the clip shown as a 3·B·L × 3 pose DMAT (relative rotations, frame-major)',
     enabledWhen: IDLE,
   },
+  'bone.isolateWeights': {
+    label: 'Isolate the bone’s weights',
+    menu: 'Paint',
+    description:
+      'Select the bone and show its weights alone as the weight map (argument, optional: the bone; the selected one when left out)',
+    enabledWhen: `${IDLE} && ${BONES}`,
+    argument: arg.optional(arg.bone()),
+  },
+  'paint.sampleWeights': {
+    label: 'Sample the weights under the pointer',
+    menu: 'Paint',
+    description:
+      'List the bones that weigh on the vertex under the pointer (where it last was over the viewport), with their weights (argument, optional: the vertex)',
+    enabledWhen: BONES,
+    argument: arg.optional(arg.integer(0)),
+  },
+  'bind.selectByWeight': {
+    label: 'Select vertices by weight',
+    menu: 'Paint',
+    description:
+      'Select the vertices the bone weighs at least min on (0.5 when left out), for Assign or Free in the Bind panel (argument, optional: { bone?, min? }; the selected bone when left out; result: how many are selected)',
+    enabledWhen: `${IDLE} && ${BONES}`,
+    argument: arg.optional(arg.object({ bone: arg.optional(arg.bone()), min: arg.optional(arg.number(0, 1)) })),
+    result: arg.integer(0),
+  },
 } as const satisfies Record<string, CommandInfo>;
 
 type Catalog = typeof CATALOG;

@@ -12,6 +12,7 @@ import './help-overlay.css';
 export const POINTER_HELP: readonly HelpRow[] = [
   { keys: 'Left drag', action: 'orbit (the lasso draws, the brush paints)' },
   { keys: 'Right drag', action: 'pan' },
+  { keys: 'Right click', action: 'the commands for what is under the pointer: a joint, the mesh, a row of a list' },
   { keys: 'Wheel', action: 'zoom' },
   { keys: 'Click a joint', action: 'select its bone' },
 ];

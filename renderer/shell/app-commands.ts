@@ -25,6 +25,7 @@ import type { SkeletonTool } from '../tools/skeleton/skeleton-tool.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
 import { fileCommands, type FileCommandsHost } from './file-commands.ts';
 import { viewCommands, type ViewCommandsHost } from './view-commands.ts';
+import { contextCommands, type ContextCommandsHost } from './context-commands.ts';
 import { paletteCommands, type PaletteCommandsHost } from './menu-model.ts';
 
 /** What the paint commands use, as the shell has it: the brush tool is the tool manager's. */
@@ -46,6 +47,7 @@ export type AppCommandsHost = FileCommandsHost &
   BoneListCommandsHost &
   SkeletonFilesHost &
   PaintShellHost &
+  ContextCommandsHost &
   PaletteCommandsHost &
   Omit<PoseCommandsHost, 'poseTool'>;
 
@@ -53,6 +55,7 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
   return {
     ...fileCommands(app),
     ...viewCommands(app),
+    ...contextCommands(app),
     ...skinCommands(app),
     ...bindCommands(app),
     ...paintCommands({

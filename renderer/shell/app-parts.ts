@@ -30,6 +30,7 @@ import { boneRotationIn, eulerXyzToMatrix, matrixToEulerXyz, relativeRotationFro
 import type { PosedBones } from '../../workers/scene/scene-document.ts';
 import type { PoseView } from '../deform/pose-evaluator.ts';
 import { ToolManager } from '../tools/tool-manager.ts';
+import type { ToolPointer } from '../tools/tool.ts';
 import { PosespaceClient } from '../io/posespace-client.ts';
 import { ExamplesPanel } from '../panels/examples-panel.ts';
 import { MeshesPanel } from '../panels/meshes-panel.ts';
@@ -103,6 +104,8 @@ export interface AppPartsHost extends ExportHost {
   selectBone(bone: number): void;
   /** the bone of the joint drawn under a page point, or -1 */
   jointBoneAt(pageX: number, pageY: number): number;
+  /** a right click in the viewport at a page point: the menu for what is drawn there */
+  openContextMenu(pageX: number, pageY: number): void;
   /** #V × 3 positions at the pose and method on screen */
   posedPositions(): Float64Array;
   /** the pose on screen, brought up to date (the evaluator's buffers) */
@@ -239,7 +242,8 @@ export function toolManager(app: AppPartsHost, container: HTMLElement, canvas: H
     vertexMask: () => app.meshes.vertexMask(),
     shownTriangles: () => app.meshes.visibleTriangles(),
   });
-  return new ToolManager({ container, canvas, commands: app.commands, context: () => app.context() }, [
+  const contextMenu = (pointer: ToolPointer) => app.openContextMenu(pointer.clientX, pointer.clientY);
+  return new ToolManager({ container, canvas, commands: app.commands, context: () => app.context(), contextMenu }, [
     new SelectTool({ pickBoneAt: (x, y) => void app.commands.invoke('bone.select', app.jointBoneAt(x, y)) }),
     new LassoTool({ lassoed: (polygon, combine) => app.binding.lassoed(polygon, combine) }, container, canvas),
     brush,

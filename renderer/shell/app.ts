@@ -67,6 +67,7 @@ import { ProjectFiles } from './project-files.ts';
 import { UnposedDisplay } from './unposed-display.ts';
 import { UnsavedWork } from './unsaved-work.ts';
 import { jointAt } from './joint-picking.ts';
+import { ContextMenus } from './context-menus.ts';
 import { DesktopMenu, paletteEntries } from './menu-model.ts';
 import { MenuBar } from '../panels/menu-bar.ts';
 import { CommandPalette } from '../panels/command-palette.ts';
@@ -126,6 +127,8 @@ export class App {
   readonly menuBar: MenuBar | null;
   /** every command by name (Ctrl/⌘ Shift P) */
   readonly palette: CommandPalette;
+  /** the right-click menus of the viewport and the lists */
+  readonly contextMenus: ContextMenus;
   /** the panels redrawn with the chrome */
   private readonly shownPanels: readonly ShownPanel[];
   /** a chrome redraw is queued for the end of this task */
@@ -202,6 +205,7 @@ export class App {
     this.templatePanel = panels.templatePanel;
     this.heatMapLegend = panels.heatMapLegend;
     this.unposedDisplay = new UnposedDisplay(this);
+    this.contextMenus = new ContextMenus(this, canvas);
     this.shownPanels = [...panels.shown, this.unposedDisplay, this.heatMapLegend];
     this.feed = new SceneFeed(
       {
@@ -438,6 +442,16 @@ export class App {
   }
 
   /** The bone of the joint drawn under a page point, or -1. */
+  /** A right click in the viewport at a page point: the menu for what is drawn there. */
+  openContextMenu(pageX: number, pageY: number): void {
+    this.contextMenus.atViewport(pageX, pageY);
+  }
+
+  /** The vertex under the pointer where it last was over the viewport, or -1. */
+  vertexUnderPointer(): number {
+    return this.contextMenus.vertexUnderPointer();
+  }
+
   jointBoneAt(pageX: number, pageY: number): number {
     const joint = this.jointAt(pageX, pageY);
     return joint < 0 ? -1 : boneForJoint(this.store.doc.skeleton.bones, joint);

@@ -10,7 +10,7 @@
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { chordOf, resolveKey } from '../commands/keybindings.ts';
 import type { WhenContext } from '../commands/when-clause.ts';
-import type { Tool, ToolId, ToolPointer } from './tool.ts';
+import { CLICK_SLOP, type Tool, type ToolId, type ToolPointer } from './tool.ts';
 
 export interface ToolManagerOptions {
   /** the viewport element holding the canvas */
@@ -19,6 +19,11 @@ export interface ToolManagerOptions {
   commands: CommandRegistry;
   /** the app's context keys now; the manager adds `tool`, `toolState` and `toolBusy` */
   context(): WhenContext;
+  /**
+   * A right click on the canvas (press and release within CLICK_SLOP, no tool taking the press): the context menu for
+   * what is under the pointer. A right drag stays the camera's pan.
+   */
+  contextMenu?(pointer: ToolPointer): void;
 }
 
 /** Whether a key event belongs to a text field (or select) rather than to the app's shortcuts. */
@@ -36,6 +41,8 @@ export class ToolManager {
   private readonly tools = new Map<ToolId, Tool>();
   private activeTool: Tool;
   private captured = -1;
+  /** a right press no tool took, where it went down (page px): a release near it is a right click */
+  private rightPress: { pointerId: number; x: number; y: number } | null = null;
   private readonly listeners = new Set<() => void>();
 
   /** @param tools  every tool; the first is the default, active at the start and after another is switched off */
@@ -133,6 +140,7 @@ export class ToolManager {
       return;
     }
     const taken = this.activeTool.current.onPointerDown?.(this.pointer(event)) ?? false;
+    this.rightPress = !taken && event.button === 2 ? { pointerId: event.pointerId, x: event.clientX, y: event.clientY } : null;
     if (!taken) return;
     event.stopPropagation();
     event.preventDefault();
@@ -149,6 +157,12 @@ export class ToolManager {
   };
 
   private readonly up = (event: PointerEvent): void => {
+    const press = this.rightPress;
+    if (press && event.pointerId === press.pointerId && event.button === 2) {
+      this.rightPress = null;
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) <= CLICK_SLOP) this.options.contextMenu?.(this.pointer(event));
+      return;
+    }
     const mine = event.pointerId === this.captured;
     if (!mine && (this.captured >= 0 || event.target !== this.options.canvas)) return;
     if (mine) {

@@ -1,0 +1,159 @@
+/**
+ * Right-click context menus, with the real mouse on the built-in demo (a worm of 7 bones with its weights): on a joint
+ * (select its bone, lock and unlock its weights, isolate them as the weight map), on the mesh (sample the weights at
+ * the vertex under the pointer, select the vertices the selected bone weighs), on rows of the bone list and the meshes
+ * panel and on the clip picker; the menu stays inside the window and closes on Escape and on a press outside; a right
+ * drag still pans the camera and opens no menu. Uses `window.__rigwright` to read the scene.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { openApp, pagePoint } from './app-driver.ts';
+
+const hook = (page: Page) => ({
+  state: () => page.evaluate(() => (window as any).__rigwright.state()),
+  skeleton: (): Promise<{ joints: number[]; bones: number[]; names: string[] }> =>
+    page.evaluate(() => (window as any).__rigwright.skeleton()),
+  weights: (): Promise<number[]> => page.evaluate(() => (window as any).__rigwright.snapshot().weights),
+  posed: (): Promise<number[]> => page.evaluate(() => (window as any).__rigwright.cpuPositions()),
+  joint: (j: number): Promise<{ x: number; y: number }> => page.evaluate((jj) => (window as any).__rigwright.jointScreenPosition(jj), j),
+  undoLabels: (): Promise<string[]> => page.evaluate(() => (window as any).__rigwright.history().undo),
+  binding: () => page.evaluate(() => (window as any).__rigwright.binding.state()),
+  meshes: () => page.evaluate(() => (window as any).__rigwright.meshes.state()),
+  camera: (): Promise<number[]> => page.evaluate(() => (window as any).__rigwright.paint.cameraPosition()),
+});
+
+/** Whether a box lies wholly inside the page's viewport. */
+function inside(page: Page, box: { x: number; y: number; width: number; height: number }): boolean {
+  const { width, height } = page.viewportSize()!;
+  return box.x >= 0 && box.y >= 0 && box.x + box.width <= width && box.y + box.height <= height;
+}
+
+test('context menu: on a joint, on the mesh, on list rows; right drag still pans', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const app = hook(page);
+  const menu = page.getByRole('menu');
+  const { bones, names } = await app.skeleton();
+  const B = names.length;
+  // The tip of the worm: a joint that ends a bone and starts none; its bone is the one a click on it selects.
+  const starts = new Set(bones.filter((_, i) => i % 2 === 0));
+  const tipBone = bones.findIndex((j, i) => i % 2 === 1 && !starts.has(j)) >> 1;
+  const tip = await app.joint(bones[2 * tipBone + 1]);
+
+  // On a joint: the bone's menu; Select bone selects it.
+  await page.mouse.click(tip.x, tip.y, { button: 'right' });
+  await expect(menu).toBeVisible();
+  await expect(menu).toContainText(`Bone ${names[tipBone]}`);
+  expect(inside(page, (await menu.boundingBox())!), 'the menu is inside the window').toBe(true);
+  await menu.getByRole('menuitem', { name: 'Select bone' }).click();
+  await expect(menu).toBeHidden();
+  expect((await app.state()).selectedBone).toBe(tipBone);
+
+  // Lock its weights: one undo step named for the bone; the next menu offers Unlock; Escape closes without a change.
+  await page.mouse.click(tip.x, tip.y, { button: 'right' });
+  await menu.getByRole('menuitem', { name: 'Lock its weights', exact: true }).click();
+  expect((await app.undoLabels()).at(-1)).toBe(`Lock ${names[tipBone]}`);
+  await page.mouse.click(tip.x, tip.y, { button: 'right' });
+  await expect(menu.getByRole('menuitem', { name: 'Unlock its weights', exact: true })).toBeVisible();
+  await expect(menu.getByRole('menuitem', { name: 'Select bone' }), 'the first item has the keys').toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'Unlock its weights', exact: true }), 'the arrow keys move between items').toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  expect((await app.undoLabels()).at(-1), 'Escape ran nothing').toBe(`Lock ${names[tipBone]}`);
+  await page.mouse.click(tip.x, tip.y, { button: 'right' });
+  await menu.getByRole('menuitem', { name: 'Unlock its weights', exact: true }).click();
+  expect((await app.undoLabels()).at(-1)).toBe(`Unlock ${names[tipBone]}`);
+
+  // Isolate another bone's weights: it is selected and the weight map shows it.
+  const other = (tipBone + 1) % B;
+  const otherJoint = await app.joint(bones[2 * other + 1]);
+  await page.mouse.click(otherJoint.x, otherJoint.y, { button: 'right' });
+  const otherTitle = (await menu.locator('.context-menu-title').textContent())!;
+  const otherBone = names.indexOf(otherTitle.replace(/^Bone /, ''));
+  expect(otherBone, `${otherTitle} names a bone`).toBeGreaterThanOrEqual(0);
+  await menu.getByRole('menuitem', { name: 'Isolate its weights' }).click();
+  expect((await app.state()).selectedBone).toBe(otherBone);
+  expect((await app.binding()).view).toBe('heatmap');
+
+  // On the mesh, halfway between two joints of a middle bone (away from both): the vertex under the pointer.
+  const mid = (bones.length / 2) >> 1;
+  const [a, b] = [await app.joint(bones[2 * mid]), await app.joint(bones[2 * mid + 1])];
+  const at = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  await page.mouse.click(at.x, at.y, { button: 'right' });
+  const title = (await menu.locator('.context-menu-title').textContent())!;
+  expect(title).toMatch(/^Vertex \d+$/);
+  const vertex = Number(title.slice('Vertex '.length));
+  const posed = await app.posed();
+  const drawn = await pagePoint(page, posed.slice(3 * vertex, 3 * vertex + 3));
+  expect(Math.hypot(drawn.x - at.x, drawn.y - at.y), 'the vertex is drawn under the pointer').toBeLessThan(15);
+
+  // Sample weights here: the notice lists the bones that weigh on it, largest first, as the scene's weights say.
+  const weights = await app.weights();
+  const row = names
+    .map((name, bone) => ({ name, weight: weights[vertex * B + bone] }))
+    .filter((w) => w.weight >= 5e-4)
+    .sort((p, q) => q.weight - p.weight);
+  await menu.getByRole('menuitem', { name: 'Sample weights here' }).click();
+  const notice = page.locator('.notice');
+  await expect(notice).toBeVisible();
+  await expect(notice.locator('.notice-title')).toHaveText(`Vertex ${vertex}: ${row.length === 1 ? '1 bone' : `${row.length} bones`}`);
+  expect(await notice.locator('li').allTextContents()).toEqual(row.map((w) => `${w.name}: ${w.weight.toFixed(3)}`));
+
+  // Select vertices by weight of the selected bone: the Bind panel's selection is every vertex it weighs ≥ 0.5.
+  await page.mouse.click(at.x, at.y, { button: 'right' });
+  await menu.getByRole('menuitem', { name: `Select vertices ${names[otherBone]} weighs ≥ 0.5` }).click();
+  const expected = Array.from({ length: weights.length / B }, (_, v) => weights[v * B + otherBone]).filter((w) => w >= 0.5).length;
+  expect(expected, 'the bone leads somewhere').toBeGreaterThan(0);
+  const bind = await app.binding();
+  expect(bind.selectedVertexCount).toBe(expected);
+  expect(bind.panelOpen, 'the selection is the Bind panel’s').toBe(true);
+
+  // A press outside closes the menu and runs nothing.
+  const labels = await app.undoLabels();
+  await page.mouse.click(tip.x, tip.y, { button: 'right' });
+  await expect(menu).toBeVisible();
+  await page.locator('#status').click();
+  await expect(menu).toBeHidden();
+  expect(await app.undoLabels()).toEqual(labels);
+
+  // Near the window's corner the menu moves in to stay inside it.
+  const canvas = (await page.locator('canvas').first().boundingBox())!;
+  await page.mouse.click(canvas.x + canvas.width - 3, canvas.y + canvas.height - 3, { button: 'right' });
+  await expect(menu).toBeVisible();
+  expect(inside(page, (await menu.boundingBox())!), 'the corner menu is inside the window').toBe(true);
+  await page.keyboard.press('Escape');
+
+  // A right drag pans: the camera moves and no menu opens.
+  const camera = await app.camera();
+  await page.mouse.move(canvas.x + canvas.width * 0.3, canvas.y + canvas.height * 0.3);
+  await page.mouse.down({ button: 'right' });
+  await page.mouse.move(canvas.x + canvas.width * 0.3 + 80, canvas.y + canvas.height * 0.3 + 30, { steps: 6 });
+  await page.mouse.up({ button: 'right' });
+  await expect(menu).toBeHidden();
+  expect(await app.camera(), 'the right drag panned the camera').not.toEqual(camera);
+
+  // The bone list: a row's menu selects that row's bone.
+  await page.keyboard.press('o');
+  const boneRow = page.locator(`.bone-row[data-bone="${tipBone}"]`);
+  await boneRow.click({ button: 'right' });
+  await expect(menu).toContainText(`Bone ${names[tipBone]}`);
+  await menu.getByRole('menuitem', { name: 'Select bone' }).click();
+  expect((await app.state()).selectedBone).toBe(tipBone);
+  await page.keyboard.press('o');
+
+  // The meshes panel: a mesh row's menu makes it the active mesh.
+  await page.evaluate(() => (window as any).__rigwright.command('meshes.panel'));
+  const meshRow = page.locator('.mesh-row[data-index="0"]');
+  await meshRow.click({ button: 'right' });
+  await menu.getByRole('menuitem', { name: 'Make it the active mesh' }).click();
+  expect((await app.meshes()).active).toBe(0);
+
+  // The clip picker: the clip edits for the clip shown; Key all bones keys the current frame.
+  expect(await page.evaluate(() => (window as any).__rigwright.command('clip.new', { name: 'Walk' })), 'a new clip').toBe(true);
+  await page.locator('.clip-picker').click({ button: 'right' });
+  await expect(menu.locator('.context-menu-title')).toHaveText('Clip Walk');
+  await menu.getByRole('menuitem', { name: 'Key all bones' }).click();
+  await expect(menu).toBeHidden();
+  expect((await app.undoLabels()).at(-1), 'Key all bones keyed the frame shown').toMatch(/^Key .* at frame \d+ of Walk$/);
+  expect(errors).toEqual([]);
+});

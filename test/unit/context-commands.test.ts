@@ -1,0 +1,173 @@
+/**
+ * The right-click menus' commands and items, without DOM: the weights at a vertex and the vertices a bone weighs (on a
+ * hand-written 4 × 3 weight matrix), what each command does to the app it is given, the errors that name the command,
+ * and every menu item's argument fitting its command's schema in the catalog.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { COMMANDS } from '../../renderer/commands/command-catalog.ts';
+import { checkArgument } from '../../renderer/commands/command-schema.ts';
+import type { ContextMenuEntries } from '../../renderer/panels/context-menu.ts';
+import {
+  boneMenu,
+  clipMenu,
+  contextCommands,
+  meshMenu,
+  meshRowMenu,
+  verticesWeighted,
+  viewMenu,
+  weightsAtVertex,
+  type ContextCommandsHost,
+} from '../../renderer/shell/context-commands.ts';
+import type { ViewMode } from '../../renderer/view/view-modes.ts';
+import { boneCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { handDocument } from './full-documents.ts';
+
+/** 4 vertices × 3 bones, row-major; each row sums to 1. */
+const WEIGHTS = {
+  rows: 4,
+  cols: 3,
+  data: Float64Array.from([0.7, 0.3, 0, 0.5, 0.0004, 0.4996, 0, 0, 1, 0.2, 0.5, 0.3]),
+};
+const NAMES = ['hip', 'knee', 'foot'];
+
+test('the weights at a vertex: bones weighing at least the threshold, largest first', () => {
+  assert.deepEqual(weightsAtVertex(WEIGHTS, NAMES, 0), [
+    { bone: 0, name: 'hip', weight: 0.7 },
+    { bone: 1, name: 'knee', weight: 0.3 },
+  ]);
+  // 0.0004 is under the 5e-4 shown; the rest sorted by weight.
+  assert.deepEqual(
+    weightsAtVertex(WEIGHTS, NAMES, 1).map((w) => w.name),
+    ['hip', 'foot'],
+  );
+  assert.deepEqual(
+    weightsAtVertex(WEIGHTS, NAMES, 1, 0).map((w) => w.name),
+    ['hip', 'foot', 'knee'],
+    'with threshold 0 every bone is listed',
+  );
+  assert.deepEqual(weightsAtVertex(WEIGHTS, NAMES, 2), [{ bone: 2, name: 'foot', weight: 1 }]);
+});
+
+test('the vertices a bone weighs at least min on', () => {
+  assert.deepEqual([...verticesWeighted(WEIGHTS, 0, 0.5)], [1, 1, 0, 0]);
+  assert.deepEqual([...verticesWeighted(WEIGHTS, 1, 0.5)], [0, 0, 0, 1], 'exactly 0.5 counts');
+  assert.deepEqual([...verticesWeighted(WEIGHTS, 2, 0.3)], [0, 1, 1, 1]);
+  assert.deepEqual([...verticesWeighted(WEIGHTS, 2, 0)], [1, 1, 1, 1], 'min 0: every vertex');
+});
+
+/** A host that records what the commands do to it. */
+function recordingHost(doc: SceneDocument, selected: number, underPointer = -1) {
+  const calls = {
+    selected: [] as number[],
+    views: [] as ViewMode[],
+    bindPanel: [] as boolean[],
+    selection: null as Uint8Array | null,
+    notices: [] as { title: string; items: readonly string[] }[],
+  };
+  const host: ContextCommandsHost = {
+    store: { doc },
+    boneSelection: { bone: selected },
+    binding: {
+      selectVertices: (inside) => (calls.selection = inside.slice()),
+      get selectedCount() {
+        return calls.selection ? calls.selection.reduce((n, s) => n + s, 0) : 0;
+      },
+    },
+    notice: { show: (title, items) => calls.notices.push({ title, items }) },
+    selectBone: (bone) => calls.selected.push(bone),
+    setView: (mode) => calls.views.push(mode),
+    setBindPanel: (open) => calls.bindPanel.push(open),
+    vertexUnderPointer: () => underPointer,
+  };
+  return { host, calls };
+}
+
+test('the context commands: isolate, sample and select by weight act on the app, and name the command when they cannot', () => {
+  const hand = handDocument();
+  const doc: SceneDocument = {
+    ...hand,
+    weights: { rows: vertexCountOf(hand), cols: boneCountOf(hand), data: new Float64Array(hand.weights.data) },
+  };
+  const B = boneCountOf(doc);
+  // Vertex 0 is weighed by bones 2 (0.75) and 5 (0.25); vertex 1 entirely by bone 2.
+  doc.weights.data.fill(0, 0, 2 * B);
+  doc.weights.data[2] = 0.75;
+  doc.weights.data[5] = 0.25;
+  doc.weights.data[B + 2] = 1;
+  const { host, calls } = recordingHost(doc, -1, 0);
+  const commands = contextCommands(host);
+
+  void commands['bone.isolateWeights'].run(4);
+  assert.deepEqual(calls.selected, [4]);
+  assert.deepEqual(calls.views, ['heatmap']);
+  assert.throws(() => commands['bone.isolateWeights'].run(undefined), /^Error: bone\.isolateWeights: no bone given and none is selected/);
+
+  void commands['paint.sampleWeights'].run(undefined);
+  assert.deepEqual(calls.notices.at(-1), { title: 'Vertex 0: 2 bones', items: ['bone 2: 0.750', 'bone 5: 0.250'] });
+  void commands['paint.sampleWeights'].run(1);
+  assert.deepEqual(calls.notices.at(-1), { title: 'Vertex 1: 1 bone', items: ['bone 2: 1.000'] });
+  assert.throws(() => commands['paint.sampleWeights'].run(vertexCountOf(doc)), /paint\.sampleWeights: argument must be a vertex from 0 to/);
+  const away = contextCommands(recordingHost(doc, -1, -1).host);
+  assert.throws(() => away['paint.sampleWeights'].run(undefined), /paint\.sampleWeights: the pointer is not over the mesh/);
+
+  const expected = Array.from({ length: vertexCountOf(doc) }, (_, v) => (doc.weights.data[v * B + 2] >= 0.5 ? 1 : 0));
+  const count = commands['bind.selectByWeight'].run({ bone: 2 });
+  assert.deepEqual([...calls.selection!], expected);
+  assert.equal(
+    count,
+    expected.reduce<number>((n, s) => n + s, 0),
+    'gives back how many are selected',
+  );
+  assert.deepEqual(calls.bindPanel, [true], 'the Bind panel opens on the selection');
+  void commands['bind.selectByWeight'].run({ bone: 2, min: 0.8 });
+  assert.equal(calls.selection![0], 0, 'vertex 0 (0.75) is under min 0.8');
+  assert.equal(calls.selection![1], 1, 'vertex 1 (1) is over it');
+  assert.throws(() => commands['bind.selectByWeight'].run(undefined), /^Error: bind\.selectByWeight: no bone given and none is selected/);
+  const selected = recordingHost(doc, 2);
+  void contextCommands(selected.host)['bind.selectByWeight'].run(undefined);
+  assert.deepEqual([...selected.calls.selection!], expected, 'without a bone: the selected one');
+});
+
+test('every menu item runs a catalog command with an argument its schema takes', () => {
+  const doc = handDocument();
+  const scene = {
+    boneCount: () => boneCountOf(doc),
+    vertexCount: () => vertexCountOf(doc),
+    meshIndex: (value: number | string) => Number(value),
+  };
+  const menus: [string, ContextMenuEntries][] = [
+    ['bone', boneMenu(3, { doc, locked: false }).entries],
+    ['mesh', meshMenu(7, doc, -1).entries],
+    ['mesh, bone selected', meshMenu(7, doc, 2).entries],
+    ['view', viewMenu().entries],
+    ['mesh row', meshRowMenu(0, 'body').entries],
+    ['all meshes row', meshRowMenu(-1, '').entries],
+    ['clip', clipMenu('Walk').entries],
+  ];
+  for (const [name, entries] of menus) {
+    assert.ok(
+      entries.some((entry) => entry !== null),
+      `the ${name} menu has items`,
+    );
+    for (const entry of entries) {
+      if (entry === null) continue;
+      assert.ok(entry.command in COMMANDS, `${name} menu: ${entry.command} is a catalog command`);
+      assert.doesNotThrow(() => checkArgument(COMMANDS[entry.command].argument ?? { kind: 'none' }, entry.argument, entry.command, scene));
+    }
+  }
+  assert.equal(boneMenu(3, { doc, locked: false }).title, 'Bone bone 3');
+  const labels = (entries: ContextMenuEntries) => entries.flatMap((entry) => (entry ? [entry.label] : []));
+  assert.ok(labels(boneMenu(3, { doc, locked: true }).entries).includes('Unlock its weights'), 'a locked bone offers Unlock');
+  assert.ok(labels(boneMenu(3, { doc, locked: false }).entries).includes('Lock its weights'), 'an unlocked bone offers Lock');
+  // Without a selected bone, the mesh menu offers the vertex's strongest bone.
+  const B = boneCountOf(doc);
+  const row = Array.from({ length: B }, (_, b) => doc.weights.data[7 * B + b]);
+  const strongest = row.indexOf(Math.max(...row));
+  assert.ok(
+    meshMenu(7, doc, -1).entries.some(
+      (entry) => entry?.command === 'bind.selectByWeight' && (entry.argument as { bone: number }).bone === strongest,
+    ),
+    'select by weight of the strongest bone at the vertex',
+  );
+});
