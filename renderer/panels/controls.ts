@@ -146,6 +146,8 @@ function decimalsOf(step: number): number {
 /**
  * A number field for values in [min, max] that calls `set` once per entry with the clamped value.
  * @param step  the slider's step: the field's arrow keys step by it, and it sets the digits shown
+ * The bounds are the field's `min` and `max` attributes when an entry is made, so an owner whose range changes (a
+ * clip's length) sets those.
  */
 export function valueField(min: number, max: number, step: number, set: (x: number) => void): ValueField {
   const root = element('span', 'value-field');
@@ -172,8 +174,10 @@ export function valueField(min: number, max: number, step: number, set: (x: numb
       input.value = format(shown);
       return;
     }
-    const value = Math.min(Math.max(typed, min), max);
-    say(value !== typed ? `${format(typed)} is outside ${format(min)} to ${format(max)}: set to ${format(value)}` : '');
+    const lo = Number(input.min),
+      hi = Number(input.max);
+    const value = Math.min(Math.max(typed, lo), hi);
+    say(value !== typed ? `${format(typed)} is outside ${format(lo)} to ${format(hi)}: set to ${format(value)}` : '');
     shown = value;
     input.value = format(value);
     set(value);

@@ -13,6 +13,7 @@
  */
 import type { PoseKind } from '../deform/pose-evaluator.ts';
 import './timeline-keys.css';
+import { valueField, type ValueField } from './controls.ts';
 
 const FRAMES_PER_SECOND = 30;
 const QUATERNION_SECONDS = 2;
@@ -67,6 +68,8 @@ export class Timeline {
   /** the curve values drawn now, to redraw only new ones */
   private curveValues: Float64Array | null = null;
   private readonly readout: HTMLSpanElement;
+  /** the frame shown, editable: typing one goes there (clips of frames; hidden for t and the rest pose) */
+  private readonly frameField: ValueField;
   private readonly speedSelect: HTMLSelectElement;
   private readonly loopButton: HTMLButtonElement;
   /** what the readout and slider show now, to touch the DOM only when it changes */
@@ -114,6 +117,15 @@ export class Timeline {
     // Hand the keyboard back to the shortcuts (Space, arrows) once a drag or key press on the slider is done.
     this.slider.addEventListener('change', () => this.slider.blur());
 
+    this.frameField = valueField(0, 0, 1, (frame) => {
+      this.pause();
+      this.seek(frame);
+    });
+    this.frameField.root.classList.add('frame-field');
+    this.frameField.root.hidden = true;
+    this.frameField.input.setAttribute('aria-label', 'Frame');
+    this.frameField.input.title = 'The frame shown: type one and press Enter to go there';
+    container.append(this.frameField.root);
     this.readout = element('span', 'time-readout', container);
 
     const speedLabel = element('label', 'speed', container);
@@ -285,6 +297,8 @@ export class Timeline {
     this.slider.max = String(this.times ? this.times[duration] : duration);
     this.slider.step = this.times ? 'any' : kind === 'matrices' ? '1' : '0.001';
     this.slider.disabled = duration === 0;
+    this.frameField.input.max = String(duration);
+    this.frameField.root.hidden = kind !== 'matrices' || duration === 0;
     this.ticks.replaceChildren(
       ...Array.from(this.times ?? [], (_, k) => {
         const line = document.createElementNS(SVG, 'line');
@@ -388,6 +402,7 @@ export class Timeline {
       this.slider.value = String(seconds);
       const frame = Math.floor(this.time + 1e-9);
       const onKey = Math.abs(this.time - Math.round(this.time)) < 1e-9;
+      this.frameField.show(frame);
       this.readout.textContent = `${seconds.toFixed(3)} s · ${onKey ? `key ${Math.round(this.time)}` : `keys ${frame}–${frame + 1}`} / ${this.duration}`;
       return;
     }
@@ -395,6 +410,7 @@ export class Timeline {
     if (key === this.shownKey) return;
     this.shownKey = key;
     this.slider.value = String(this.kind === 'matrices' ? key : this.time);
+    if (this.kind === 'matrices') this.frameField.show(key);
     if (this.kind === 'matrices') this.readout.textContent = `frame ${key} / ${this.duration}`;
     else if (this.kind === 'quaternions') this.readout.textContent = `t ${this.time.toFixed(3)}`;
     else this.readout.textContent = 'rest pose';

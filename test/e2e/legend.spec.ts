@@ -263,6 +263,19 @@ test('legend: every slider shows its value in a field; typing a value moves the 
   await expect(bind.locator('.slider-row:has(input[aria-label="radius value"]) input[type="range"]')).toHaveValue('0.06');
   await page.keyboard.press('b');
 
+  // The timeline's frame: typing one goes there; past the clip's end it stops at the last frame and says so.
+  const frame = page.getByRole('spinbutton', { name: 'Frame' });
+  const duration = await hook<number>(page, 'return h.state().duration;');
+  await frame.fill('40');
+  await frame.press('Enter');
+  await expect.poll(() => hook<number>(page, 'return h.state().time;')).toBe(40);
+  await expect(page.getByRole('slider', { name: 'Time' })).toHaveValue('40');
+  await expect(page.locator('.time-readout')).toHaveText(`frame 40 / ${duration}`);
+  await frame.fill(String(duration + 100));
+  await frame.press('Enter');
+  await expect.poll(() => hook<number>(page, 'return h.state().time;')).toBe(duration);
+  await expect(page.locator('.frame-field .value-note')).toHaveText(`${duration + 100} is outside 0 to ${duration}: set to ${duration}`);
+
   // The weight-blended method's amount, in the toolbar.
   await page.selectOption('#skinning-method', 'blend');
   const amount = page.getByRole('spinbutton', { name: 'Dual quaternion amount value' });
