@@ -12,15 +12,18 @@ import { readObj } from '../../workers/formats/obj.ts';
 
 const FILES = ['elephant.obj', 'elephant.tgf', 'elephant-weights.dmat', 'elephant-anim.dmat'];
 
-/** Drops files on the window as a user's drag and drop does: a DataTransfer with File objects. */
+/**
+ * Drops files on the window as a user's drag and drop does: a DataTransfer with File objects (their bytes travel to
+ * the page as base64, which megabytes of DMAT need to arrive in seconds).
+ */
 async function dropFiles(page: Page, files: { name: string; bytes: Uint8Array }[]): Promise<void> {
   await page.evaluate(
     (list) => {
       const transfer = new DataTransfer();
-      for (const { name, bytes } of list) transfer.items.add(new File([new Uint8Array(bytes)], name));
+      for (const { name, base64 } of list) transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
       window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
     },
-    files.map((f) => ({ name: f.name, bytes: Array.from(f.bytes) })),
+    files.map((f) => ({ name: f.name, base64: Buffer.from(f.bytes).toString('base64') })),
   );
 }
 
