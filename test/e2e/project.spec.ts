@@ -59,12 +59,15 @@ test('hand: edits and settings saved with Ctrl+S, opened in a fresh page with Ct
   await page.mouse.up();
   await page.keyboard.press('p');
 
-  // A bone scale, a lock, and settings: dual quaternions, the weight map, a per-vertex blend map, 3 influences.
+  // A bone scale, a lock, and settings: dual quaternions, the weight map, a per-vertex blend map, 3 max influences
+  // (in the Bind panel: an undo step with the weights it limits).
   await page.evaluate(() => (window as any).__rigwright.setBoneScale(2, [1.25, 0.8, 1.1]));
   await page.evaluate(() => (window as any).__rigwright.paint.setLocked(1, true));
   await page.evaluate(() => (window as any).__rigwright.setMethod('dqs'));
   await page.evaluate(() => (window as any).__rigwright.binding.setView('heatmap'));
-  await page.evaluate(() => (window as any).__rigwright.setInfluences(3));
+  await page.keyboard.press('b');
+  await page.locator('.bind-panel select.max-influences').selectOption('3');
+  await page.keyboard.press('b');
   await page.evaluate(() => {
     const h = (window as any).__rigwright;
     const n = h.state().vertexCount;
@@ -73,9 +76,10 @@ test('hand: edits and settings saved with Ctrl+S, opened in a fresh page with Ct
   await page.evaluate(() => (window as any).__rigwright.paint.selectBone(2));
 
   const edited = await project(page);
-  expect(edited.undo).toHaveLength(4);
+  expect(edited.undo).toHaveLength(5);
   expect(edited.undo[0]).toMatch(/^Assign \d+ handles to bone 3$/);
-  expect(edited.undo.slice(1)).toEqual(['Paint stroke', 'Scale bone 2', 'Lock bone 1']);
+  expect(edited.undo.slice(1, 4)).toEqual(['Paint stroke', 'Scale bone 2', 'Lock bone 1']);
+  expect(edited.undo[4]).toMatch(/^Max influences 4 → 3/);
   expect(edited).toMatchObject({ dirty: true, title: '• hand.off — Rigwright' });
   const before = await arrays(page);
   const beforeValues = await values(page);
@@ -85,7 +89,8 @@ test('hand: edits and settings saved with Ctrl+S, opened in a fresh page with Ct
   expect(beforeValues).toMatchObject({
     skin: { method: 'dqs' },
     view: { mode: 'heatmap', influences: 3, selectedBone: 2 },
-    paint: { brush: { falloff: 'linear', strength: 0.5, radius: 30 } },
+    paint: { brush: { falloff: 'linear', strength: 0.5, radius: 30 }, maxInfluences: 3 },
+    export: { influences: 3 },
   });
 
   // Ctrl+S: no file yet, so Save as; this page downloads it.
@@ -196,7 +201,8 @@ test('the fixture of format 1, dropped on the page, opens with the values its sc
       locked: null,
       maxInfluences: 3,
     },
-    export: { format: 'glb', influences: 8, weightComponent: 'unsigned-short' },
+    // The export's influences are the scene's max influences (the paint settings' 3), not the 8 the file's export held.
+    export: { format: 'glb', influences: 3, weightComponent: 'unsigned-short' },
     // Format 1 had no examples: the file opens with none and the default kernel.
     posespace: { kernel: 'gaussian' },
     examples: [],
