@@ -9,10 +9,22 @@ export const METHOD_LABELS: Record<SkinMethod, string> = {
   dqs: 'Dual quaternion',
   perface: 'Per-face',
   blend: 'Weight blended',
-  'context-lbs': 'Context LBS',
-  'context-dqs': 'Context DQS',
-  'context-perface-eq9': 'Context per-face (Eq. 9)',
-  'context-perface-eq10': 'Context per-face (Eq. 10)',
+  'context-lbs': 'Linear blend + examples',
+  'context-dqs': 'Dual quaternion + examples',
+  'context-perface-eq9': 'Per-face + examples (linear mix)',
+  'context-perface-eq10': 'Per-face + examples (rotation mix)',
+};
+
+/** Each method's name in the papers, for its tooltip: the labels above are the words an artist uses. */
+export const METHOD_TERMS: Record<SkinMethod, string> = {
+  lbs: 'Linear blend skinning (LBS)',
+  dqs: 'Dual quaternion skinning (DQS; Kavan 2008, DLB)',
+  perface: 'Per-face skinning: rotations blended in log-quaternion space, Poisson-stitched',
+  blend: 'LBS and DQS lerped per vertex by a blend weight',
+  'context-lbs': 'Context-aware LBS: the examples’ rest-space displacements Σ a_j δ_j added before LBS (Eq. 7)',
+  'context-dqs': 'Context-aware DQS: the examples’ rest-space displacements Σ a_j δ_j added before DQS (Eq. 7)',
+  'context-perface-eq9': 'Context-aware per-face skinning, the examples’ face gradients blended linearly (Eq. 9)',
+  'context-perface-eq10': 'Context-aware per-face skinning, the examples’ face gradients blended by polar decomposition (Eq. 10)',
 };
 
 /** The per-vertex method a context method corrects (its examples are unposed through it), or null. */

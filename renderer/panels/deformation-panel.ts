@@ -6,7 +6,7 @@
  */
 import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
-import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
+import { METHOD_LABELS, METHOD_TERMS, type SkinMethod } from '../deform/skin-methods.ts';
 import { commandButton, valueField, type ValueField } from './controls.ts';
 
 export interface DeformationPanelActions {
@@ -47,6 +47,7 @@ function select<T extends string>(
     onChange(input.value as T);
     input.blur();
   });
+  for (const option of input.options) if (option.value in METHOD_TERMS) option.title = METHOD_TERMS[option.value as SkinMethod];
   root.append(input);
   return { root, input };
 }

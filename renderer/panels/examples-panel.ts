@@ -116,7 +116,7 @@ export class ExamplesPanel {
     const bars = element(
       'p',
       'dim',
-      'Bars: how much each example counts at the frame shown (they add up to 1). The “Context” methods under Skin use them.',
+      'Bars: how much each example counts at the frame shown (they add up to 1). The “+ examples” methods under Skin use them.',
     );
     bars.title = 'Each bar is the example’s pose-space weight a_j (Eq. 8), a radial basis function (RBF) of the distance between poses';
     weights.append(bars);

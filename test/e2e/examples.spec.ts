@@ -195,7 +195,7 @@ test('the split view shows linear blend beside context LBS: at eg2’s pose the 
   await openBodyWithExamples(page, errors);
   await page.locator('#skinning-method').selectOption('lbs');
   await page.locator('.deform-group select').nth(2).selectOption('context-lbs');
-  await expect(page.locator('.split-labels')).toHaveText(/Linear blend\s*Context LBS/);
+  await expect(page.locator('.split-labels')).toHaveText(/Linear blend\s*Linear blend \+ examples/);
   await page.evaluate(() => (window as any).__rigwright.setTime(87));
   await page.evaluate(() => (window as any).__rigwright.examples.unposed());
   const result = await page.evaluate(async () => {

@@ -295,6 +295,13 @@ test('legend: plain labels name what a setting does, with the paper’s term in 
   await expect(field('Flip guard')).toHaveAttribute('title', /antipodality, Kavan 2008/);
   await expect(field('Compare with')).toHaveAttribute('title', /^Split view/);
   await expect(field('Compare with').locator('option[value="off"]')).toHaveText('nothing');
+  const methods = page.locator('#skinning-method option');
+  await expect(methods.filter({ hasText: 'Linear blend + examples' })).toHaveAttribute('title', /^Context-aware LBS: .*\(Eq\. 7\)$/);
+  await expect(methods.filter({ hasText: 'Per-face + examples (rotation mix)' })).toHaveAttribute(
+    'title',
+    /polar decomposition \(Eq\. 10\)$/,
+  );
+  expect((await methods.allTextContents()).filter((name) => /Eq\.|Context|LBS|DQS/.test(name))).toEqual([]);
   await expect(page.locator('label.deform-field', { hasText: /^Signs/ })).toHaveCount(0);
   await expect(page.locator('label.deform-field', { hasText: /^Split/ })).toHaveCount(0);
 
