@@ -83,3 +83,28 @@ test('an animation for another skeleton, and --translations with an animation, a
   assert.equal(extra.status, 2, extra.stderr);
   assert.match(extra.stderr, /--translations does not apply: .*elephant-anim\.dmat is an animation of absolute bone transforms/);
 });
+
+test('export writes the animation as a glTF clip: a rotation channel per bone, a translation channel per root', () => {
+  const out = path.join(work, 'elephant.glb');
+  const run = rigwright(
+    'export',
+    '--mesh',
+    dataFile('libigl', 'elephant.obj'),
+    '--skeleton',
+    skeletonFile,
+    '--weights',
+    dataFile('libigl', 'elephant-weights.dmat'),
+    '--poses',
+    animationFile,
+    '--out',
+    out,
+  );
+  assert.equal(run.status, 0, run.stderr);
+  const info = rigwright('info', out);
+  assert.equal(info.status, 0, info.stderr);
+  // 24 bones, of which 3 are roots (elephant.tgf's bones 0, 14 and 19); the file's 457 columns at 30 fps.
+  assert.ok(
+    info.stdout.includes('clip "elephant-anim": 457 keys, 30 fps, 0–15.2 s; 27 channels (24 rotation, 3 translation)'),
+    info.stdout,
+  );
+});

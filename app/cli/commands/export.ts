@@ -64,7 +64,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
                        vt/vn, and the materials of its mtllib files (next to it) with their map_Kd images
   --skeleton FILE      TGF skeleton
   --weights FILE       DMAT skinning weights, #vertices × #bones
-  --poses FILE         DMAT pose file for this skeleton (optional)
+  --poses FILE         DMAT pose file for this skeleton (optional), or libigl's 12·B × L absolute-transform animation
   --translations FILE  DMAT start-joint translations for those poses, B·L × 3: translation channels
   --times FILE         DMAT key times of those frames in seconds, L × 1 (what \`rigwright import\` writes)
   --influences K       4 (JOINTS_0/WEIGHTS_0) or 8 (adds a second set many viewers ignore); default ${GLTF_EXPORT_DEFAULTS.influences}
@@ -132,7 +132,10 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     }
     const clips: GltfClip[] = [];
     if (values.poses !== undefined) {
-      const poses = readPoses(values.poses, values.translations, boneCount, values.times);
+      const poses = readPoses(values.poses, values.translations, boneCount, values.times, {
+        skeleton,
+        warn: (warning) => stderr.write(`rigwright: warning: ${warning}\n`),
+      });
       clips.push({ name: path.basename(values.poses).replace(/\.dmat$/i, ''), poses });
     }
     const basename = path.basename(out).replace(/\.gltf$/i, '');
