@@ -174,3 +174,24 @@ test('dmatReadings: what fits nothing, without throwing', () => {
   );
   assert.deepEqual(dmatReadings({ rows: 0, cols: 1, data: new Float64Array(0) }), [], 'empty');
 });
+
+/** One bone's identity transform as libigl's animation stores it: a 12 × 1 column, rows c·4 + k of [I | 0]. */
+const restFrame = column([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]);
+
+test('dmatRole: 12·B × L is an animation of absolute transforms when nothing before it fits', () => {
+  assert.deepEqual(dmatRole(restFrame, 5, 1), { role: 'animation', fits: true }, '12 = 12 · 1 bone, one frame');
+  assert.deepEqual(dmatRole(restFrame, 5, 3), { role: 'poses', fits: true }, '12 = 4 · 3 bones: quaternions come first');
+  assert.deepEqual(dmatRole(restFrame, 5, 2), { role: 'animation', fits: false }, 'two bones need 24 rows');
+  // Its four-number groups (1,0,0,0), (0,1,0,0), (0,0,1,0) are unit quaternions, its entries bones 0 and 1.
+  assert.deepEqual(dmatReadings(restFrame), [
+    { role: 'poses', layout: 'quaternions', boneCount: 3 },
+    { role: 'handles', vertexCount: 12, largestBone: 1, freeVertexCount: 0 },
+    { role: 'animation', boneCount: 1, frameCount: 1 },
+  ]);
+  const stretched = column([2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]);
+  assert.equal(
+    dmatReadings(stretched).some((r) => r.role === 'animation'),
+    false,
+    'a matrix whose 3×3 parts are not rotations is no animation on its own',
+  );
+});
