@@ -125,6 +125,12 @@ const CATALOG = {
     description: 'A tube whose second bone twists 0° → 180° (then 179° → 181°): LBS collapses, DQS keeps its volume',
     enabledWhen: IDLE,
   },
+  'file.demo': {
+    label: 'Start from the demo',
+    menu: 'File',
+    description: 'A fresh copy of the built-in demo creature as a new scene, to rig',
+    enabledWhen: IDLE,
+  },
   'edit.undo': { label: 'Undo', menu: 'Edit', enabledWhen: IDLE },
   'edit.redo': { label: 'Redo', menu: 'Edit', enabledWhen: IDLE },
   'view.frameAll': { label: 'Frame all', menu: 'View' },
@@ -165,6 +171,7 @@ const CATALOG = {
     description: 'Find any command by its name or menu, see its keys, and run it',
   },
   'help.keys': { label: 'Keyboard shortcuts', menu: 'Help', result: ON },
+  'help.tour': { label: 'Tour of the toolbar', menu: 'Help', description: 'A few steps over the toolbar’s main controls' },
   'skin.nextMethod': { label: 'Next skinning method: linear blend, dual quaternion, per-face', menu: 'View' },
   'skin.heatMap': {
     label: 'Distortion heat map',

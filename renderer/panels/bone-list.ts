@@ -13,6 +13,7 @@ import './bone-list.css';
 import type { CommandId } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { tooltipOf } from '../commands/keybindings.ts';
+import { formatLength } from '../project/length-units.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { searchMatches, treeOrder } from '../skeleton/bone-tree.ts';
 import { commandButton, element, floatingPanel, refreshCommandButtons } from './controls.ts';
@@ -51,7 +52,7 @@ export class BoneList {
   private readonly emptyNote: HTMLElement;
   private readonly actions: HTMLElement;
   /** the skeleton, the document's names (absent: the defaults) and the search the rows were built for */
-  private built: { skeleton: unknown; names: unknown; query: string } | null = null;
+  private built: { skeleton: unknown; names: unknown; query: string; unit: string } | null = null;
   /** the row being renamed, while its field is open */
   private editing: { bone: number; input: HTMLInputElement } | null = null;
   /** the selected bone the rows last showed */
@@ -121,7 +122,9 @@ export class BoneList {
     const names = this.host.boneNames();
     const query = this.search.value;
     const built = this.built;
-    if (!built || built.skeleton !== doc.skeleton || built.names !== doc.boneNames || built.query !== query) {
+    // The rows' tooltips give each bone's length in the user's units (formatLength of one scene unit tells them apart).
+    const unit = formatLength(1);
+    if (!built || built.skeleton !== doc.skeleton || built.names !== doc.boneNames || built.query !== query || built.unit !== unit) {
       // A rename in progress stays open while the list is the same; an edit of the skeleton closes it.
       if (this.editing && built?.skeleton !== doc.skeleton) this.cancelRename();
       if (!this.editing) this.rebuild(doc, names, query);
@@ -150,7 +153,8 @@ export class BoneList {
   }
 
   private rebuild(doc: SceneDocument, names: readonly string[], query: string): void {
-    this.built = { skeleton: doc.skeleton, names: doc.boneNames, query };
+    this.built = { skeleton: doc.skeleton, names: doc.boneNames, query, unit: formatLength(1) };
+    const { joints, bones } = doc.skeleton;
     const scroll = this.tree.scrollTop;
     const { parents } = doc.skeleton;
     const shown = searchMatches(names, parents, query);
@@ -166,7 +170,9 @@ export class BoneList {
         row.style.paddingLeft = `${4 + depth * INDENT}px`;
         if (shown && shown[bone] === 1) row.classList.add('ancestor');
         const name = element('span', 'bone-name', names[bone]);
-        row.title = `bone ${bone}: click selects, double-click or F2 renames, drag onto a bone re-parents, Delete deletes`;
+        const [a, b] = [3 * bones[2 * bone], 3 * bones[2 * bone + 1]];
+        const length = Math.hypot(joints[b] - joints[a], joints[b + 1] - joints[a + 1], joints[b + 2] - joints[a + 2]);
+        row.title = `bone ${bone}, ${formatLength(length)} long: click selects, double-click or F2 renames, drag onto a bone re-parents, Delete deletes`;
         row.append(name, element('span', 'dim bone-index', String(bone)));
         return row;
       });

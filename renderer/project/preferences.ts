@@ -15,6 +15,7 @@
  */
 import { BRUSH_FALLOFFS, BRUSH_MODES, COMMANDS, INFLUENCE_COUNTS } from '../commands/command-catalog.ts';
 import { keymapProblems, type KeyOverrides } from '../commands/user-keymap.ts';
+import { LENGTH_UNITS, type LengthUnit, type LengthUnits } from './length-units.ts';
 
 /** Local-storage key of the preferences. */
 export const PREFERENCES_STORAGE_KEY = 'rigwright.preferences';
@@ -60,16 +61,6 @@ export interface Preference<T> {
 export type Theme = 'dark' | 'light';
 export const THEMES: readonly Theme[] = ['dark', 'light'];
 
-/** How lengths are shown: in the scene's own units, or in metric units given how many metres one scene unit is. */
-export type LengthUnit = 'scene' | 'm' | 'cm' | 'mm';
-export const LENGTH_UNITS: readonly LengthUnit[] = ['scene', 'm', 'cm', 'mm'];
-
-export interface LengthUnits {
-  unit: LengthUnit;
-  /** metres per scene unit (the scene's scale); used by m, cm and mm */
-  metresPerUnit: number;
-}
-
 /** The brush a new scene starts with (paint/paint-controller.ts BrushSettings; radius in CSS pixels). */
 export interface BrushDefaults {
   mode: (typeof BRUSH_MODES)[number];
@@ -80,7 +71,8 @@ export interface BrushDefaults {
   falloff: (typeof BRUSH_FALLOFFS)[number];
 }
 
-export type { KeyOverrides };
+export type { KeyOverrides, LengthUnit, LengthUnits };
+export { LENGTH_UNITS };
 
 /** The core preferences' values. */
 export interface CorePreferences {
@@ -214,7 +206,7 @@ export const CORE_ENTRIES: { readonly [K in keyof CorePreferences]: PreferenceEn
           return { problem: `the keys of ${command}, ${shown(chords)}, are not a list of keys such as "Mod+Shift+Z"` };
       }
       const problems = keymapProblems(stored);
-      return problems.length > 0 ? { problem: problems.join('; ') } : (stored);
+      return problems.length > 0 ? { problem: problems.join('; ') } : stored;
     },
   },
 };

@@ -25,6 +25,7 @@ import type { SkeletonTool } from '../tools/skeleton/skeleton-tool.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
 import { fileCommands, type FileCommandsHost } from './file-commands.ts';
 import { viewCommands, type ViewCommandsHost } from './view-commands.ts';
+import { firstStepCommands, type FirstStepCommandsHost } from './first-step-commands.ts';
 import { contextCommands, type ContextCommandsHost } from './context-commands.ts';
 import { paletteCommands, type PaletteCommandsHost } from './menu-model.ts';
 
@@ -37,6 +38,7 @@ export interface PaintShellHost {
 /** What all the commands use of the app: the feature modules' hosts together. */
 export type AppCommandsHost = FileCommandsHost &
   ViewCommandsHost &
+  FirstStepCommandsHost &
   SkinCommandsHost &
   BindCommandsHost &
   MeshesCommandsHost &
@@ -54,6 +56,7 @@ export type AppCommandsHost = FileCommandsHost &
 export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf<K> } {
   return {
     ...fileCommands(app),
+    ...firstStepCommands(app),
     ...viewCommands(app),
     ...contextCommands(app),
     ...skinCommands(app),

@@ -58,6 +58,7 @@ import type { TemplatePanel } from '../panels/template-panel.ts';
 import { TEMPLATE_VIEW, TemplateController } from '../skeleton/template-controller.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { appCommands } from './app-commands.ts';
+import { installFirstStep, type FirstStep } from './first-step-commands.ts';
 import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager, type ShownPanel } from './app-parts.ts';
 import type { HeatMapLegendFeed } from './heat-map-legend-feed.ts';
 import { onWorkerCrash, type WorkerCrash } from '../io/worker-supervisor.ts';
@@ -88,6 +89,8 @@ export class App {
   readonly binding: BindingController;
   readonly deformation: ViewportDeformation;
   readonly chrome: AppChrome;
+  /** the start hint over the viewport and the toolbar tour */
+  readonly firstStep: FirstStep;
   readonly bindPanel: BindPanel;
   private readonly paintPanel: PaintPanel;
   private readonly posePanel: PosePanel;
@@ -230,6 +233,7 @@ export class App {
       () => paletteEntries(this.commands),
       (command) => this.runMenuCommand(command),
     );
+    this.firstStep = installFirstStep(container, this.commands, this.store);
     this.commands.registerAll(appCommands(this));
     this.menuBar =
       bridge instanceof WebBridge ? new MenuBar(document.getElementById('app')!, (command) => this.runMenuCommand(command)) : null;

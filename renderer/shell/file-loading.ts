@@ -12,6 +12,7 @@ import { isProjectFile } from '../../workers/formats/project-file.ts';
 import type { ExampleLoadOptions } from '../document/example-files.ts';
 import { loadBatchIntoDocument } from '../document/load-files.ts';
 import { countOf } from '../panels/app-chrome.ts';
+import type { NoticeAction } from '../panels/notice.ts';
 import { LoadError, errorMessage, examplesOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { readBrowserFiles } from '../io/bridge.ts';
 import { getIoClient } from '../io/io-client.ts';
@@ -22,7 +23,10 @@ export interface FileLoadingHost {
   readonly store: SceneStore;
   readonly viewport: { readonly maxTextureSize: number; invalidate(): void };
   readonly bridge: Pick<RigwrightBridge, 'openFiles'>;
-  readonly notice: { show(title: string, lines: readonly string[]): void };
+  /** `error`: something failed (a file was not loaded), so the notice stays until it is dismissed */
+  readonly notice: {
+    show(title: string, lines: readonly string[], actions?: readonly NoticeAction[], options?: { error?: boolean }): void;
+  };
   readonly examples: { loadOptions(asExamples: boolean): ExampleLoadOptions };
   /** the question before unsaved work goes */
   readonly work: { readonly guard: { mayDiscard(): Promise<boolean> } };
@@ -100,7 +104,9 @@ export class FileLoading {
         ...(candidate.warnings.length > 0 ? [countOf(candidate.warnings.length, 'warning')] : []),
       ];
       if (problems.length > 0)
-        this.app.notice.show(`Opened ${candidate.name} with ${problems.join(' and ')}`, [...notLoaded, ...candidate.warnings]);
+        this.app.notice.show(`Opened ${candidate.name} with ${problems.join(' and ')}`, [...notLoaded, ...candidate.warnings], [], {
+          error: refused.length > 0,
+        });
     } catch (error) {
       this.app.setError(errorMessage(error));
     } finally {

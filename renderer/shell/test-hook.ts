@@ -49,7 +49,7 @@ export interface BindingTestHook {
   handles(): number[];
 }
 
-export type PaintState = 'off' | 'idle' | 'pointing' | 'painting' | 'resizing';
+export type PaintState = 'off' | 'idle' | 'pointing' | 'painting' | 'gradient' | 'resizing';
 
 export interface PaintTestHook {
   setPaintMode(on: boolean): void;

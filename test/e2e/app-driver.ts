@@ -20,13 +20,21 @@ export function dataFile(...parts: string[]): string {
 
 /**
  * Opens the app and waits for its first rendered frame. Console errors and uncaught page errors are appended
- * to `errors`, so a spec can assert that there were none.
+ * to `errors`, so a spec can assert that there were none. The page opens as for an artist who has been here before:
+ * the start hint turned off and the toolbar tour seen (the browser's storage says so, as the hint's "Show at
+ * startup" and the tour's Skip leave it), unless `firstStep` asks for a first visit.
  */
-export async function openApp(page: Page, errors: string[], options: { paused?: boolean } = {}): Promise<void> {
+export async function openApp(page: Page, errors: string[], options: { paused?: boolean; firstStep?: boolean } = {}): Promise<void> {
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(String(error)));
+  if (!options.firstStep) {
+    await page.addInitScript(() => {
+      localStorage.setItem('rigwright.startHint', 'off');
+      localStorage.setItem('rigwright.tourSeen', '1');
+    });
+  }
   await page.goto('/');
   await page.waitForFunction(() => (window as any).__rigwright !== undefined);
   await page.evaluate(() => (window as any).__rigwright.ready());

@@ -12,6 +12,7 @@ import {
   numberPreference,
   type PreferenceStorage,
 } from '../../renderer/project/preferences.ts';
+import { formatLength, showLengthsIn } from '../../renderer/project/length-units.ts';
 
 /** localStorage's contract over a Map. */
 function memoryStorage(initial: Record<string, string> = {}): PreferenceStorage & { map: Map<string, string> } {
@@ -175,4 +176,19 @@ test('reset all brings every preference back to its default and saves that', () 
   store.resetAll();
   assert.equal(store.core.theme.get(), 'dark');
   assert.deepEqual(new PreferenceStore(storage).core.keys.get(), {});
+});
+
+test('lengths are shown in scene units, or in m, cm or mm through the scene’s scale', () => {
+  assert.equal(formatLength(0.123456), '0.123');
+  assert.equal(formatLength(0.123456, { unit: 'cm', metresPerUnit: 1 }), '12.3 cm');
+  assert.equal(formatLength(0.123456, { unit: 'mm', metresPerUnit: 1 }), '123 mm');
+  // A scene modelled in centimetres: 12.3456 units are 12.3 cm, 0.123 m.
+  assert.equal(formatLength(12.3456, { unit: 'm', metresPerUnit: 0.01 }), '0.123 m');
+  assert.equal(formatLength(12.3456, { unit: 'cm', metresPerUnit: 0.01 }), '12.3 cm');
+  try {
+    showLengthsIn({ unit: 'mm', metresPerUnit: 0.01 });
+    assert.equal(formatLength(2), '20 mm');
+  } finally {
+    showLengthsIn(PREFERENCE_DEFAULTS.lengthUnits);
+  }
 });

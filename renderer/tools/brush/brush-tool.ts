@@ -260,12 +260,12 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'gradient' | 'resi
   }
 
   /**
-   * Where a gradient drag starts: the surface point under the press and the brush's world radius there (how far from
-   * the segment it reaches), or null off the mesh.
+   * Where a gradient drag starts: the surface point under a canvas point and the brush's world radius there (how far
+   * from the segment it reaches), or null off the mesh.
    */
-  gradientStart(): { point: THREE.Vector3; radius: number } | null {
+  gradientStart(x: number, y: number): { point: THREE.Vector3; radius: number } | null {
     this.updateSurface();
-    const hit = this.hit(this.downAt.x, this.downAt.y);
+    const hit = this.hit(x, y);
     return hit && { point: hit.point.clone(), radius: this.worldRadius(hit.distance) };
   }
 
@@ -457,7 +457,7 @@ class BrushPainting implements ToolState {
 /**
  * A gradient drag: from where the button went down (A) to the pointer (B), laid again at every move (the open
  * stroke holds the latest one); release makes it one undo step ("Gradient"), Escape takes it back. A press off the
- * mesh has no A: the drag does nothing.
+ * mesh takes as A the first point of the drag over the mesh.
  */
 class BrushGradient implements ToolState {
   readonly name = 'gradient';
@@ -466,13 +466,16 @@ class BrushGradient implements ToolState {
   constructor(private readonly tool: () => BrushTool) {}
 
   onEnter(): void {
-    this.start = this.tool().gradientStart();
+    const tool = this.tool();
+    this.start = tool.gradientStart(tool.downAt.x, tool.downAt.y);
   }
 
   onPointerMove(pointer: ToolPointer): void {
     const tool = this.tool();
     tool.track(pointer);
     const bone = tool.host.selectedBone();
+    // A press off the mesh: the gradient starts where the drag first reaches it.
+    this.start ??= tool.gradientStart(pointer.x, pointer.y);
     if (this.start && bone >= 0) tool.gradientTo(bone, this.start, pointer.x, pointer.y);
     tool.updateRing(pointer.x, pointer.y);
   }

@@ -1,0 +1,230 @@
+/**
+ * A new artist's first step: the start hint over the viewport while the start-up demo is shown (Import…, open a
+ * sample, start from the demo, take the tour; "Show at startup" can turn it off), and a short tour of the toolbar
+ * shown once (Next / Skip, remembered in the browser's storage), which Help → Tour of the toolbar shows again.
+ * DOM only: the buttons run commands, the shell decides when the hint goes.
+ */
+import './first-step.css';
+import type { CommandId } from '../commands/command-catalog.ts';
+import type { CommandRegistry } from '../commands/command-registry.ts';
+import { element } from './controls.ts';
+
+/** Storage key: 'off' once the artist unticked "Show at startup" on the start hint. */
+export const START_HINT_KEY = 'rigwright.startHint';
+/** Storage key: '1' once the tour was finished or skipped (it starts by itself only before that). */
+export const TOUR_SEEN_KEY = 'rigwright.tourSeen';
+
+/** The part of the browser's Storage the first step uses (localStorage, or null where it cannot be used). */
+export type FirstStepStorage = Pick<Storage, 'getItem' | 'setItem'> | null;
+
+/** One step of the tour: the toolbar control it points at (the button of `command`) and what it says. */
+export interface TourStep {
+  command: CommandId;
+  title: string;
+  text: string;
+}
+
+/** The tour, in toolbar order; a step whose control is not on the page is left out. */
+export const TOUR_STEPS: readonly TourStep[] = [
+  {
+    command: 'file.open',
+    title: 'Import',
+    text: 'Open a mesh with its skeleton (OBJ or OFF with TGF), weights or poses (DMAT), or a glTF. Dropping files on the viewport does the same.',
+  },
+  {
+    command: 'tool.skeleton',
+    title: 'Build a skeleton',
+    text: 'Click on the mesh to place joints, one bone after another; Escape ends a chain.',
+  },
+  {
+    command: 'tool.pose',
+    title: 'Pose',
+    text: 'Select a bone and turn it with the rings, or drag an end joint to bend the limb (IK).',
+  },
+  {
+    command: 'edit.undo',
+    title: 'Undo and redo',
+    text: 'Every edit — a stroke, a weight computation, a key — is one step, named on the button.',
+  },
+  {
+    command: 'help.keys',
+    title: 'Keys and mouse',
+    text: 'All shortcuts and mouse controls. Weight painting is P; Help → Tour of the toolbar shows this tour again.',
+  },
+];
+
+function read(storage: FirstStepStorage, key: string): string | null {
+  try {
+    return storage?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function write(storage: FirstStepStorage, key: string, value: string): void {
+  try {
+    storage?.setItem(key, value);
+  } catch {
+    // Storage refused (private mode, quota): the choice lasts for this page only.
+  }
+}
+
+/** The start hint: a card in the middle of the viewport; the rest of the viewport stays usable around it. */
+export class StartHint {
+  readonly root: HTMLElement;
+
+  constructor(
+    container: HTMLElement,
+    commands: CommandRegistry,
+    private readonly storage: FirstStepStorage,
+    startTour: () => void,
+  ) {
+    this.root = element('section', 'start-hint');
+    this.root.setAttribute('role', 'dialog');
+    this.root.setAttribute('aria-label', 'Start');
+    const close = element('button', 'start-hint-close', '×');
+    close.type = 'button';
+    close.title = 'Close (the demo stays)';
+    close.setAttribute('aria-label', 'Close');
+    close.addEventListener('click', () => this.hide());
+    const title = element('h2', undefined, 'Start rigging');
+    const text = element(
+      'p',
+      undefined,
+      'What you see is the built-in demo creature, weighted and animated. Import your own mesh and skeleton, open a sample, or rig a fresh copy of the demo.',
+    );
+    const actions = element('div', 'start-hint-actions');
+    const action = (label: string, command: CommandId, tooltip: string) => {
+      const button = element('button', 'tool-button', label);
+      button.type = 'button';
+      button.title = tooltip;
+      button.dataset.command = command;
+      button.addEventListener('click', () => void commands.invoke(command));
+      actions.append(button);
+    };
+    action('Import…', 'file.open', 'Open a mesh, skeleton, weights or a glTF');
+    action('Open a sample', 'file.twistDemo', 'The twist test: a tube whose second bone twists past 180°, where linear blending collapses');
+    action('Start from the demo', 'file.demo', 'A fresh copy of the demo, to rig');
+    const tour = element('button', 'start-hint-tour', 'Take the tour of the toolbar');
+    tour.type = 'button';
+    tour.addEventListener('click', startTour);
+    const atStartup = element('label', 'start-hint-startup');
+    const box = element('input');
+    box.type = 'checkbox';
+    box.checked = read(storage, START_HINT_KEY) !== 'off';
+    box.addEventListener('change', () => write(this.storage, START_HINT_KEY, box.checked ? 'on' : 'off'));
+    atStartup.append(box, ' Show at startup');
+    const footer = element('div', 'start-hint-footer');
+    footer.append(tour, atStartup);
+    this.root.append(close, title, text, actions, footer);
+    this.root.hidden = read(storage, START_HINT_KEY) === 'off';
+    container.append(this.root);
+  }
+
+  get visible(): boolean {
+    return !this.root.hidden;
+  }
+
+  hide(): void {
+    this.root.hidden = true;
+  }
+}
+
+/**
+ * The toolbar tour: a ring around one control at a time and a card beside it with Next (Done on the last step) and
+ * Skip tour. Finishing or skipping remembers that the tour was seen.
+ */
+export class ToolbarTour {
+  private readonly ring: HTMLElement;
+  private readonly card: HTMLElement;
+  private readonly counter: HTMLElement;
+  private readonly title: HTMLElement;
+  private readonly text: HTMLElement;
+  private readonly next: HTMLButtonElement;
+  private steps: { step: TourStep; target: HTMLElement }[] = [];
+  private index = -1;
+  private readonly place = () => this.show();
+
+  constructor(private readonly storage: FirstStepStorage) {
+    this.ring = element('div', 'tour-ring');
+    this.card = element('section', 'tour-card');
+    this.card.setAttribute('role', 'dialog');
+    this.card.setAttribute('aria-label', 'Tour of the toolbar');
+    this.counter = element('span', 'tour-counter');
+    this.title = element('h3');
+    this.text = element('p');
+    const buttons = element('div', 'tour-buttons');
+    const skip = element('button', 'tool-button tour-skip', 'Skip tour');
+    skip.type = 'button';
+    skip.addEventListener('click', () => this.end());
+    this.next = element('button', 'tool-button tour-next', 'Next');
+    this.next.type = 'button';
+    this.next.addEventListener('click', () => this.advance());
+    buttons.append(skip, this.next);
+    this.card.append(this.counter, this.title, this.text, buttons);
+    this.ring.hidden = this.card.hidden = true;
+    document.body.append(this.ring, this.card);
+  }
+
+  /** Whether the tour was finished or skipped before (it then starts only when asked). */
+  get seen(): boolean {
+    return read(this.storage, TOUR_SEEN_KEY) === '1';
+  }
+
+  get running(): boolean {
+    return this.index >= 0;
+  }
+
+  /** Starts the tour at its first step, over the controls on the page now. @returns whether any step could be shown */
+  start(): boolean {
+    this.steps = [];
+    for (const step of TOUR_STEPS) {
+      const target = document.querySelector<HTMLElement>(`#toolbar button[data-command="${step.command}"]`);
+      if (target && target.getClientRects().length > 0) this.steps.push({ step, target });
+    }
+    if (this.steps.length === 0) return false;
+    this.index = 0;
+    window.addEventListener('resize', this.place);
+    this.show();
+    this.next.focus();
+    return true;
+  }
+
+  private advance(): void {
+    if (this.index + 1 >= this.steps.length) this.end();
+    else {
+      this.index++;
+      this.show();
+    }
+  }
+
+  /** Ends the tour (Done or Skip) and remembers that it was seen. */
+  end(): void {
+    this.index = -1;
+    this.ring.hidden = this.card.hidden = true;
+    window.removeEventListener('resize', this.place);
+    write(this.storage, TOUR_SEEN_KEY, '1');
+  }
+
+  private show(): void {
+    if (this.index < 0) return;
+    const { step, target } = this.steps[this.index];
+    this.counter.textContent = `${this.index + 1} of ${this.steps.length}`;
+    this.title.textContent = step.title;
+    this.text.textContent = step.text;
+    this.next.textContent = this.index + 1 === this.steps.length ? 'Done' : 'Next';
+    this.card.dataset.command = step.command;
+    const box = target.getBoundingClientRect();
+    Object.assign(this.ring.style, {
+      left: `${box.left - 4}px`,
+      top: `${box.top - 4}px`,
+      width: `${box.width + 8}px`,
+      height: `${box.height + 8}px`,
+    });
+    this.ring.hidden = this.card.hidden = false;
+    // Below the control, kept inside the window.
+    const width = this.card.offsetWidth;
+    this.card.style.left = `${Math.max(8, Math.min(box.left, window.innerWidth - width - 8))}px`;
+    this.card.style.top = `${box.bottom + 10}px`;
+  }
+}

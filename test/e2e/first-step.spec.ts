@@ -1,0 +1,112 @@
+/**
+ * A new artist's first step, with real mouse: the start hint over the viewport (Import…, Open a sample, Start from
+ * the demo), gone once a scene is opened and shown again at the next start unless "Show at startup" is unticked;
+ * the toolbar tour shown on the first visit only, step by step over real controls, and again when asked for.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { chooseFiles, dataFile, openApp } from './app-driver.ts';
+
+const hint = (page: Page) => page.getByRole('dialog', { name: 'Start', exact: true });
+const tourCard = (page: Page) => page.getByRole('dialog', { name: 'Tour of the toolbar' });
+const undoLabels = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__rigwright.history().undo);
+
+async function reload(page: Page): Promise<void> {
+  await page.reload();
+  await page.waitForFunction(() => (window as any).__rigwright !== undefined);
+  await page.evaluate(() => (window as any).__rigwright.ready());
+}
+
+test('empty state: the start hint offers Import…, a sample and the demo, and goes once a scene is opened', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { firstStep: true });
+  // The first visit also starts the tour; skipping it leaves the hint.
+  await tourCard(page).getByRole('button', { name: 'Skip tour' }).click();
+  await expect(tourCard(page)).toBeHidden();
+  await expect(hint(page)).toBeVisible();
+  await expect(hint(page)).toContainText('Start rigging');
+  const demoName = await page.locator('.scene-name').textContent();
+
+  // Open a sample: the twist test replaces the demo, and the hint goes.
+  await hint(page).getByRole('button', { name: 'Open a sample' }).click();
+  await expect(hint(page)).toBeHidden();
+  await expect(page.locator('.scene-name')).not.toHaveText(demoName ?? '');
+
+  // Next start: the hint again (the tour was seen). Import… opens the file chooser; the hand replaces the demo.
+  await reload(page);
+  await expect(hint(page)).toBeVisible();
+  await expect(tourCard(page)).toBeHidden();
+  await chooseFiles(page, () => hint(page).getByRole('button', { name: 'Import…' }).click(), [
+    dataFile('hand', 'hand.off'),
+    dataFile('hand', 'hand.tgf'),
+  ]);
+  await expect(page.locator('.scene-name')).toContainText('hand');
+  await expect(hint(page)).toBeHidden();
+
+  // Start from the demo: a fresh demo as a new scene, with nothing to undo.
+  await reload(page);
+  await expect(hint(page)).toBeVisible();
+  await hint(page).getByRole('button', { name: 'Start from the demo' }).click();
+  await expect(hint(page)).toBeHidden();
+  await expect(page.locator('.scene-name')).toHaveText(demoName ?? '');
+  expect(await undoLabels(page)).toEqual([]);
+
+  // An edit of the start-up demo is a start too: the hint goes.
+  await reload(page);
+  await expect(hint(page)).toBeVisible();
+  await page.keyboard.press('p');
+  const panel = page.locator('#paint-panel');
+  await expect(panel).toBeVisible();
+  await panel.locator('.paint-lock').first().click();
+  await expect(hint(page)).toBeHidden();
+
+  // Unticking "Show at startup" is remembered.
+  await reload(page);
+  await hint(page).getByLabel('Show at startup').uncheck();
+  await reload(page);
+  await expect(page.locator('#viewport')).toBeVisible();
+  await expect(hint(page)).toBeHidden();
+  expect(errors).toEqual([]);
+});
+
+test('tour: shown once on the first visit, step by step over the toolbar, and again from the start hint', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { firstStep: true });
+  const card = tourCard(page);
+  await expect(card).toBeVisible();
+  const steps = Number((await card.locator('.tour-counter').textContent())!.split(' of ')[1]);
+  expect(steps, 'the tour has a few steps').toBeGreaterThanOrEqual(3);
+
+  // Each step rings a real toolbar control and places its card below it.
+  const seen: string[] = [];
+  for (let i = 1; i <= steps; i++) {
+    await expect(card.locator('.tour-counter')).toHaveText(`${i} of ${steps}`);
+    const command = (await card.getAttribute('data-command'))!;
+    seen.push(command);
+    const target = (await page.locator(`#toolbar button[data-command="${command}"]`).boundingBox())!;
+    const ring = (await page.locator('.tour-ring').boundingBox())!;
+    expect(ring.x, `${command}: the ring surrounds the control`).toBeLessThanOrEqual(target.x);
+    expect(ring.x + ring.width).toBeGreaterThanOrEqual(target.x + target.width);
+    expect(ring.y).toBeLessThanOrEqual(target.y);
+    expect(ring.y + ring.height).toBeGreaterThanOrEqual(target.y + target.height);
+    expect((await card.boundingBox())!.y, `${command}: the card is below it`).toBeGreaterThan(target.y + target.height);
+    await card.getByRole('button', { name: i === steps ? 'Done' : 'Next' }).click();
+  }
+  expect(seen[0]).toBe('file.open');
+  expect(new Set(seen).size, 'every step shows another control').toBe(steps);
+  await expect(card).toBeHidden();
+  await expect(page.locator('.tour-ring')).toBeHidden();
+
+  // Seen: the next start shows no tour; the start hint's link shows it again, and Skip ends it.
+  await reload(page);
+  await expect(hint(page)).toBeVisible();
+  await expect(card).toBeHidden();
+  await hint(page).getByRole('button', { name: 'Take the tour of the toolbar' }).click();
+  await expect(card).toBeVisible();
+  await expect(card.locator('.tour-counter')).toHaveText(`1 of ${steps}`);
+  await card.getByRole('button', { name: 'Skip tour' }).click();
+  await expect(card).toBeHidden();
+  await reload(page);
+  await expect(hint(page)).toBeVisible();
+  await expect(card).toBeHidden();
+  expect(errors).toEqual([]);
+});
