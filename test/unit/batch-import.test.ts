@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { loadBatchIntoDocument, loadIntoDocument } from '../../renderer/document/load-files.ts';
 import { readDmat, writeDmatBinary } from '../../workers/formats/dmat.ts';
+import { defaultProjectSettings, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
+import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../workers/scene/project-document.ts';
 import { PROVISIONAL_WEIGHTS, demoDocument } from '../../workers/scene/scene-document.ts';
 import { inProcessIo, textFile } from './in-process-io.ts';
 import { dataFile } from './shared-data.ts';
@@ -91,4 +93,16 @@ test('a batch of which nothing fits changes nothing and names every file', async
       return true;
     },
   );
+});
+
+test('the animation is kept in a project: saved and reopened, the clip is the same numbers', async () => {
+  const { document } = await loadBatchIntoDocument(demoDocument(), [obj, tgf, weights, anim], inProcessIo);
+  const settings = projectSettingsOf(document, defaultProjectSettings(6034, 24));
+  const bytes = await writeProjectFile({ scene: projectSceneOf(document), settings }, 'elephant.rig.glb');
+  const read = readProjectFile(bytes, 'elephant.rig.glb');
+  const reopened = documentFromProject(read.scene, read.settings);
+  assert.equal(reopened.posesFile, 'elephant-anim.dmat');
+  assert.ok(document.poses?.kind === 'matrices' && reopened.poses?.kind === 'matrices', 'a clip of frames, before and after');
+  assert.deepEqual(reopened.poses.rotations, document.poses.rotations, 'the rotations');
+  assert.deepEqual(reopened.poses.translations, document.poses.translations, 'the translations of the roots');
 });
