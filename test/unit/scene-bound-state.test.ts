@@ -1,0 +1,65 @@
+/**
+ * renderer/shell/scene-bound-state.ts in Node, with a stand-in app: a new scene switches off the examples' heat map,
+ * the distortion map and the unposed examples' row and stops the unposing; the status line lists each overlay on with
+ * the command that switches it off, and nothing when none is.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { overlayFields, resetSceneBoundState, type SceneBoundHost } from '../../renderer/shell/scene-bound-state.ts';
+import type { ExampleMapMode } from '../../renderer/deform/deformation-settings.ts';
+
+function standIn(exampleMap: ExampleMapMode, heatMap: boolean, unposedShown: boolean) {
+  const calls: string[] = [];
+  const app: SceneBoundHost = {
+    deformation: {
+      exampleMap,
+      heatMap,
+      setExampleMap(mode) {
+        calls.push(`exampleMap ${mode}`);
+        this.exampleMap = mode;
+      },
+      setHeatMap(on) {
+        calls.push(`heatMap ${on}`);
+        this.heatMap = on;
+      },
+    },
+    unposedDisplay: {
+      shown: unposedShown,
+      hide() {
+        calls.push('unposed hidden');
+        this.shown = false;
+      },
+    },
+    posespace: { sceneOpened: () => void calls.push('unposing stopped') },
+  };
+  return { app, calls };
+}
+
+test('the status line names each overlay on, each with the command that switches it off', () => {
+  assert.deepEqual(overlayFields(standIn('off', false, false).app), [], 'none on, no field');
+  assert.deepEqual(overlayFields(standIn('error', true, true).app), [
+    { text: 'overlay: example error map ×', command: 'examples.mapOff' },
+    { text: 'overlay: unposed examples ×', command: 'examples.showUnposed' },
+  ]);
+  assert.deepEqual(
+    overlayFields(standIn('displacement', false, false).app),
+    [{ text: 'overlay: example displacement map ×', command: 'examples.mapOff' }],
+    'the displacement map by its name',
+  );
+  assert.deepEqual(
+    overlayFields(standIn('off', true, false).app),
+    [{ text: 'overlay: distortion heat map ×', command: 'skin.heatMap' }],
+    'the distortion map shows when no example map takes its place',
+  );
+});
+
+test('a new scene switches every overlay off and stops the unposing; what is off is left alone', () => {
+  const on = standIn('error', true, true);
+  resetSceneBoundState(on.app);
+  assert.deepEqual(on.calls, ['exampleMap off', 'heatMap false', 'unposed hidden', 'unposing stopped']);
+  assert.deepEqual(overlayFields(on.app), [], 'nothing left for the status line');
+
+  const off = standIn('off', false, false);
+  resetSceneBoundState(off.app);
+  assert.deepEqual(off.calls, ['unposing stopped'], 'no setting is set again when it is already off');
+});
