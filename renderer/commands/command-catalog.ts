@@ -12,6 +12,7 @@ import type { TemplateKind } from '../skeleton/template-controller.ts';
 import { VIEW_MODES } from '../view/view-modes.ts';
 import { AUTOSAVE_DELAY_RANGE, AUTOSAVE_MAX_WAIT_RANGE, AUTOSAVE_VERSIONS_RANGE } from '../project/autosave.ts';
 import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
+import { MAX_INFLUENCE_CHOICES } from '../../workers/weights/limit-influences.ts';
 import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
 
 /**
@@ -50,7 +51,7 @@ const BONES = 'hasSkeleton';
 
 /** The skinning methods the viewport offers (deform/skin-methods.ts). */
 const SKIN_METHODS = Object.keys(METHOD_LABELS) as SkinMethod[];
-/** Influences per vertex the view offers: 1 … 8, 0 = all (the chrome's INFLUENCE_CHOICES). */
+/** Influences per vertex a script may preview: 1 … 8, 0 = all. */
 export const INFLUENCE_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 0] as const;
 /** The brush's modes and falloffs (workers/paint/apply-dab.ts, brush-falloff.ts). */
 export const BRUSH_MODES = ['add', 'subtract', 'set', 'smooth', 'blur', 'relax', 'gradient', 'sample'] as const;
@@ -116,8 +117,8 @@ const CATALOG = {
     label: 'Export weight settings',
     noMenu: 'the Weight storage list of the Export glTF… dialog',
     description:
-      'Influences per vertex and weight storage of the glTF export, which the “as exported” preview shows (argument: { influences?, weightComponent? }; fields left out stay)',
-    argument: arg.object({ influences: arg.optional(arg.oneOf([4, 8])), weightComponent: arg.optional(arg.oneOf(WEIGHT_COMPONENTS)) }),
+      'Weight storage of the glTF export, which the “as exported” preview shows; its influences are the scene’s max influences (bind.maxInfluences) (argument: { weightComponent? }; left out: stays)',
+    argument: arg.object({ weightComponent: arg.optional(arg.oneOf(WEIGHT_COMPONENTS)) }),
   },
   'file.twistDemo': {
     label: 'Open the twist test',
@@ -330,9 +331,11 @@ const CATALOG = {
     argument: arg.perVertex(arg.number(0, 1)),
   },
   'view.influences': {
-    label: 'Influences per vertex',
-    noMenu: 'the Influences list of the toolbar',
-    description: 'Largest weights kept per vertex, renormalized (argument: 1 … 8, 0 = all)',
+    label: 'Preview influences per vertex',
+    noMenu:
+      'a preview for scripts until the max influences changes; the Max influences list of the Bind panel sets what the view, painting and the export keep',
+    description:
+      'Largest weights kept per vertex on screen, renormalized, until the scene’s max influences (bind.maxInfluences) changes (argument: 1 … 8, 0 = all)',
     argument: arg.oneOf(INFLUENCE_COUNTS),
   },
   'view.mode': {
@@ -549,12 +552,6 @@ const CATALOG = {
     description: 'The brush reaches vertices hidden behind the surface too (argument: true or false)',
     argument: arg.boolean,
   },
-  'paint.maxInfluences': {
-    label: 'Max influences',
-    noMenu: 'the max influences field of the Paint panel',
-    description: 'At most this many bones per vertex when limiting (argument: 0 … 16, 0 = no limit)',
-    argument: arg.integer(0, 16),
-  },
   'paint.symmetry': {
     label: 'Symmetry',
     noMenu: 'the symmetry list of the Paint panel',
@@ -575,6 +572,13 @@ const CATALOG = {
     menu: 'Rig',
     description: 'Parts without handles follow their nearest bone',
     enabledWhen: `!binding && ${IDLE} && ${BONES}`,
+  },
+  'bind.maxInfluences': {
+    label: 'Max influences',
+    noMenu: 'the Max influences list of the Bind panel (Rig → Bind panel)',
+    description:
+      'The most bones per vertex: computed weights, paint strokes, the view and the glTF export keep it; lowering it limits the weights in the same undo step (argument: 1 … 8)',
+    argument: arg.oneOf(MAX_INFLUENCE_CHOICES),
   },
   'bind.options': {
     label: 'Binding options',

@@ -59,6 +59,7 @@ import { TEMPLATE_VIEW, TemplateController } from '../skeleton/template-controll
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { appCommands } from './app-commands.ts';
 import { installFirstStep, type FirstStep } from './first-step-commands.ts';
+import { MaxInfluences } from '../bind/max-influences.ts';
 import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager, type ShownPanel } from './app-parts.ts';
 import type { HeatMapLegendFeed } from './heat-map-legend-feed.ts';
 import { onWorkerCrash, type WorkerCrash } from '../io/worker-supervisor.ts';
@@ -87,6 +88,8 @@ export class App {
   readonly tools: ToolManager;
   readonly paint: PaintController;
   readonly binding: BindingController;
+  /** the scene's max influences: computed weights, painting, the view and the export keep it */
+  readonly maxInfluences: MaxInfluences;
   readonly deformation: ViewportDeformation;
   readonly chrome: AppChrome;
   /** the start hint over the viewport and the toolbar tour */
@@ -184,6 +187,11 @@ export class App {
     ({ examples: this.examples, posespace: this.posespace } = poseSpaceControllers(this));
     this.deformation.context = this.posespace;
     this.paint = paintController(this);
+    this.maxInfluences = new MaxInfluences({
+      store: this.store,
+      paintSettings: () => this.paint.settings,
+      changed: () => this.followMaxInfluences(),
+    });
     this.binding = bindingController(this, canvas);
     this.template = new TemplateController({
       store: this.store,
@@ -259,7 +267,7 @@ export class App {
     bridge.onMenuCommand((command) => this.runMenuCommand(command));
     if (bridge instanceof WebBridge) bridge.onUnrequestedFiles((files) => void this.files.load(files));
     this.frameAll();
-    this.chrome.setInfluences(this.influenceSetting);
+    this.followMaxInfluences();
     this.refreshChrome();
     this.frames.start();
   }
@@ -295,6 +303,8 @@ export class App {
       return;
     }
     if (change.fields.has('parts') && this.meshes.list.length > 1) this.meshesPanel.setOpen(true);
+    // A new scene starts with the default limit (the paint settings reset it).
+    if (change.newScene) this.followMaxInfluences();
     if (change.newScene) resetSceneBoundState(this);
     this.refreshChrome();
   }
@@ -379,7 +389,6 @@ export class App {
 
   setInfluences(count: number): void {
     this.feed.setInfluenceSetting(count);
-    this.chrome.setInfluences(count);
     this.refreshChrome();
     this.renderNow();
   }
@@ -387,6 +396,17 @@ export class App {
   padInfluences(stride: number): void {
     if (this.asExported) this.setAsExported(false);
     this.feed.padInfluences(stride);
+  }
+
+  /**
+   * The scene's max influences was set, undone, restored with a project or reset by a new scene: the viewport skins
+   * with it and the export stores it (the paint panel and the Bind panel show it).
+   */
+  followMaxInfluences(): void {
+    const count = this.maxInfluences.value;
+    if (this.exportDialog.settings.influences !== count) this.exportDialog.applySettings({ influences: count });
+    if (this.feed.influenceSetting !== count) this.setInfluences(count);
+    this.paint.changed();
   }
 
   /** The weight-blended method's per-vertex LBS ↔ DQS blend: one value for every vertex, or #V values. */
