@@ -63,6 +63,7 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'Backspace', command: 'bind.clear', when: 'bindPanel' },
   { key: 'P', command: 'tool.brush' },
   { key: 'F', command: 'paint.resizeBrush', when: 'tool == brush' },
+  { key: 'Shift+K', command: 'paint.flood', when: 'tool == brush' },
   { key: 'G', command: 'examples.panel' },
   { key: 'O', command: 'panel.bones' },
   { key: 'H', command: 'meshes.hide' },
