@@ -10,28 +10,26 @@ import type { ExampleMapMode } from '../../renderer/deform/deformation-settings.
 
 function standIn(exampleMap: ExampleMapMode, heatMap: boolean, unposedShown: boolean) {
   const calls: string[] = [];
-  const app: SceneBoundHost = {
-    deformation: {
-      exampleMap,
-      heatMap,
-      setExampleMap(mode) {
-        calls.push(`exampleMap ${mode}`);
-        this.exampleMap = mode;
-      },
-      setHeatMap(on) {
-        calls.push(`heatMap ${on}`);
-        this.heatMap = on;
-      },
+  const deformation = {
+    exampleMap,
+    heatMap,
+    setExampleMap(mode: ExampleMapMode) {
+      calls.push(`exampleMap ${mode}`);
+      deformation.exampleMap = mode;
     },
-    unposedDisplay: {
-      shown: unposedShown,
-      hide() {
-        calls.push('unposed hidden');
-        this.shown = false;
-      },
+    setHeatMap(on: boolean) {
+      calls.push(`heatMap ${on}`);
+      deformation.heatMap = on;
     },
-    posespace: { sceneOpened: () => void calls.push('unposing stopped') },
   };
+  const unposedDisplay = {
+    shown: unposedShown,
+    hide() {
+      calls.push('unposed hidden');
+      unposedDisplay.shown = false;
+    },
+  };
+  const app: SceneBoundHost = { deformation, unposedDisplay, posespace: { sceneOpened: () => void calls.push('unposing stopped') } };
   return { app, calls };
 }
 
