@@ -112,8 +112,8 @@ export class AppChrome {
   /** @param parts  status fields, shown separated */
   /**
    * @param parts  the fields, wrapped as the width allows
-   * @param hint   what the active tool's click does now, on a line of its own so that a gesture changing it never
-   *               reflows the fields (and resizes the viewport under the pointer)
+   * @param hint   what the active tool's click does now, at the end of the same one line (clipped, the whole text in
+   *               its tooltip), so that a tool showing or changing it never adds a line and resizes the viewport
    */
   setStatus(parts: readonly StatusField[], hint: string | null = null): void {
     const fields = parts.map((part) => {
@@ -129,7 +129,9 @@ export class AppChrome {
     const line = element('div', 'status-fields');
     line.append(...fields);
     line.title = fields.map((field) => field.textContent).join(' | ');
-    this.status.replaceChildren(...(hint ? [element('span', 'status-hint', hint)] : []), line);
+    const hinted = hint ? [element('span', 'status-hint', hint)] : [];
+    if (hint) hinted[0].title = hint;
+    this.status.replaceChildren(line, ...hinted);
   }
 
   showError(message: string): void {
