@@ -4,6 +4,7 @@
  * command, Escape or a click outside closes. A command that takes an argument is listed greyed with where it is set.
  */
 import './command-palette.css';
+import { COMMANDS } from '../commands/command-catalog.ts';
 import { searchCommands, type PaletteEntry } from '../commands/menus.ts';
 import { childElement as el } from './controls.ts';
 
@@ -102,6 +103,8 @@ export class CommandPalette {
       row.setAttribute('aria-selected', String(i === this.active));
       row.setAttribute('aria-disabled', String(!entry.enabled));
       row.dataset.command = entry.id;
+      const description = COMMANDS[entry.id].description;
+      if (description) row.title = description;
       const text = el('div', 'command-palette-text', row);
       el('span', 'command-palette-title', text, entry.menu ? `${entry.menu}: ${entry.title}` : entry.title);
       if (entry.note) el('span', 'command-palette-note', text, entry.note);

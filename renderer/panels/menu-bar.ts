@@ -7,6 +7,7 @@
  */
 import './menu-bar.css';
 import type { MenuItemModel, MenuModel } from '../../app/ipc-contract.ts';
+import { COMMANDS } from '../commands/command-catalog.ts';
 import { isCommandId } from '../commands/command-registry.ts';
 import { bindingsOf, displayChord } from '../commands/keybindings.ts';
 import { childElement, element } from './controls.ts';
@@ -127,6 +128,9 @@ export class MenuBar {
       node.disabled = !item.enabled;
       node.dataset.command = item.command;
       node.dataset.ownKeys = OWN_KEYS;
+      // The longer text the toolbar's tooltips show, where the catalog has one.
+      const description = isCommandId(item.command) ? COMMANDS[item.command].description : undefined;
+      if (description) node.title = description;
       childElement('span', 'menu-check', node, item.checked ? '✓' : '');
       childElement('span', 'menu-label', node, item.label);
       const keys = keyLabel(item);

@@ -145,6 +145,8 @@ test('menu bar: every catalog command with a menu is in its menu with its title,
 
   // Autosave settings… was out of the mouse's reach in the web build.
   await openMenu(page, 'File');
+  // Its tooltip is the catalog's longer text, as the toolbar's buttons have.
+  await expect(item(page, 'file.autosaveSettings')).toHaveAttribute('title', COMMANDS['file.autosaveSettings'].description!);
   await item(page, 'file.autosaveSettings').click();
   await expect(page.locator('#autosave-settings')).toBeVisible();
   await page.keyboard.press('Escape');
