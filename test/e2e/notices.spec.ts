@@ -1,8 +1,8 @@
 /**
  * Notices and panels. An informational notice (a file opened with a warning) goes by itself after a few seconds, and
- * the messages list, opened from the status line, keeps it; a notice shown again goes when another scene opens.
- * Panels opened together — Bind, Examples, Bones, the bone's scales, Pose, the messages list, the keyboard help —
- * dock in the viewport's side columns: no two of their boxes overlap.
+ * the messages list, opened from the status line or View → Messages, keeps it; a notice shown again goes when another
+ * scene opens. Panels opened together — Bind, Examples, Bones, the bone's scales, Pose, the keyboard help — dock in
+ * the viewport's side columns: no two of their boxes overlap.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -64,7 +64,14 @@ test('notices: an informational notice times out, the messages list keeps it, an
     .not.toContain('SimpleSkin.gltf');
   await expect(notice).toBeHidden({ timeout: 2000 });
   await expect(messages).toHaveText('2 messages');
-  await messages.click();
+
+  // The list from the menu bar: View → Messages.
+  await page
+    .getByRole('menubar', { name: 'Menu bar' })
+    .locator('.menu-title', { hasText: /^View$/ })
+    .click();
+  await page.locator('#menu-bar .menu-popup button[data-command="view.messages"]').click();
+  await expect(list).toBeVisible();
   await expect(list.locator('.message-title')).toHaveCount(2);
   expect(errors).toEqual([]);
 });
