@@ -134,6 +134,11 @@ const CATALOG = {
   },
   'edit.undo': { label: 'Undo', menu: 'Edit', enabledWhen: IDLE },
   'edit.redo': { label: 'Redo', menu: 'Edit', enabledWhen: IDLE },
+  'app.preferences': {
+    label: 'Preferences…',
+    menu: 'Edit',
+    description: 'Theme, units, autosave, what a new scene starts with, and the keys of every command; saved for you, not with the project',
+  },
   'view.frameAll': { label: 'Frame all', menu: 'View' },
   'view.wireframe': { label: 'Wireframe', menu: 'View', result: ON },
   'view.skeleton': { label: 'Show skeleton', menu: 'View', result: ON },

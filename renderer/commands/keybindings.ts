@@ -47,6 +47,7 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'Mod+Z', command: 'edit.undo' },
   { key: 'Mod+Shift+Z', command: 'edit.redo' },
   { key: 'Mod+Y', command: 'edit.redo' },
+  { key: 'Mod+,', command: 'app.preferences' },
   { key: 'B', command: 'bind.panel' },
   { key: 'V', command: 'view.nextWeightView' },
   { key: 'T', command: 'view.look' },

@@ -1,6 +1,6 @@
 /**
  * The user's preferences: how the app looks and behaves for this person on this machine, whatever project is open —
- * theme, length units, what a new scene starts with (influences, brush), the keys of commands. Unlike the settings
+ * theme, length units, what a new scene starts with (max influences, brush), the keys of commands. Unlike the settings
  * saved with a project (settings-store.ts), they are saved per user: in the page's local storage, which the desktop
  * app keeps in the user's profile.
  *
@@ -13,7 +13,8 @@
  *
  * No DOM: the storage is given (localStorage in the page, a Map in Node tests).
  */
-import { BRUSH_FALLOFFS, BRUSH_MODES, COMMANDS, INFLUENCE_COUNTS } from '../commands/command-catalog.ts';
+import { BRUSH_FALLOFFS, BRUSH_MODES, COMMANDS } from '../commands/command-catalog.ts';
+import { MAX_INFLUENCE_CHOICES, MAX_INFLUENCES_DEFAULT } from '../../workers/weights/limit-influences.ts';
 import { keymapProblems, type KeyOverrides } from '../commands/user-keymap.ts';
 import { LENGTH_UNITS, type LengthUnit, type LengthUnits } from './length-units.ts';
 
@@ -78,8 +79,8 @@ export { LENGTH_UNITS };
 export interface CorePreferences {
   theme: Theme;
   lengthUnits: LengthUnits;
-  /** influences per vertex a new scene is viewed with (1 … 8, 0 = all) */
-  defaultInfluences: (typeof INFLUENCE_COUNTS)[number];
+  /** the max influences a new scene starts with: the most bones a vertex's weights use (1 … 8; bind/max-influences.ts) */
+  maxInfluences: (typeof MAX_INFLUENCE_CHOICES)[number];
   brush: BrushDefaults;
   /** the user's keys: per command, the chords that replace its keys in the keybinding table (commands/user-keymap.ts) */
   keys: KeyOverrides;
@@ -88,7 +89,7 @@ export interface CorePreferences {
 export const PREFERENCE_DEFAULTS: Readonly<CorePreferences> = {
   theme: 'dark',
   lengthUnits: { unit: 'scene', metresPerUnit: 1 },
-  defaultInfluences: 4,
+  maxInfluences: MAX_INFLUENCES_DEFAULT,
   brush: { mode: 'add', radius: 40, strength: 0.3, falloff: 'smooth' },
   keys: {},
 };
@@ -165,13 +166,14 @@ export const CORE_ENTRIES: { readonly [K in keyof CorePreferences]: PreferenceEn
       return { unit: stored.unit as LengthUnit, metresPerUnit: scale };
     },
   },
-  defaultInfluences: choicePreference<CorePreferences['defaultInfluences']>({
-    key: 'defaultInfluences',
-    label: 'Influences per vertex',
+  maxInfluences: choicePreference<CorePreferences['maxInfluences']>({
+    key: 'maxInfluences',
+    label: 'Max influences',
     section: 'New scene',
-    description: 'The largest weights per vertex a new scene is viewed with, renormalized (View → Influences per vertex)',
-    default: PREFERENCE_DEFAULTS.defaultInfluences,
-    choices: INFLUENCE_COUNTS.map((count) => [count, count === 0 ? 'all' : String(count)] as const),
+    description:
+      'The most bones a vertex’s weights use in a new scene (the Bind panel’s Max influences): weights computed or painted keep to it, the view and the export follow; a project keeps its own',
+    default: PREFERENCE_DEFAULTS.maxInfluences,
+    choices: MAX_INFLUENCE_CHOICES.map((count) => [count, String(count)] as const),
   }),
   brush: {
     key: 'brush',

@@ -26,6 +26,7 @@ import type { ToolManager } from '../tools/tool-manager.ts';
 import { fileCommands, type FileCommandsHost } from './file-commands.ts';
 import { viewCommands, type ViewCommandsHost } from './view-commands.ts';
 import { firstStepCommands, type FirstStepCommandsHost } from './first-step-commands.ts';
+import { preferencesCommands, type PreferencesCommandsHost } from './user-preferences.ts';
 import { contextCommands, type ContextCommandsHost } from './context-commands.ts';
 import { paletteCommands, type PaletteCommandsHost } from './menu-model.ts';
 
@@ -49,6 +50,7 @@ export type AppCommandsHost = FileCommandsHost &
   BoneListCommandsHost &
   SkeletonFilesHost &
   PaintShellHost &
+  PreferencesCommandsHost &
   ContextCommandsHost &
   PaletteCommandsHost &
   Omit<PoseCommandsHost, 'poseTool'>;
@@ -86,6 +88,7 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
     ...keyCommands(app),
     ...boneListCommands(app),
     ...skeletonFileCommands(app),
+    ...preferencesCommands(app),
     ...paletteCommands(app),
   };
 }

@@ -4,7 +4,7 @@ import { WebBridge } from '../io/bridge.ts';
 import { isCommandId } from '../commands/command-registry.ts';
 import type { ArgumentOf, CommandId } from '../commands/command-catalog.ts';
 import type { BrushSettings, PaintCommand } from '../paint/paint-controller.ts';
-import { KEYBINDINGS, displayChord } from '../commands/keybindings.ts';
+import { activeKeybindings, displayChord } from '../commands/keybindings.ts';
 import { boneCountOf, jointCountOf, triangleCountOf, vertexCountOf } from '../../workers/scene/scene-document.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import type { BrushTool } from '../tools/brush/brush-tool.ts';
@@ -126,7 +126,7 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
       };
     },
     menu: () => (app.bridge instanceof WebBridge ? app.bridge.lastMenu : null),
-    keyTable: () => KEYBINDINGS.map((b) => displayChord(b.key)),
+    keyTable: () => activeKeybindings().map((b) => displayChord(b.key)),
     state: () => {
       const doc = store.doc;
       return {

@@ -78,6 +78,7 @@ import { overlayFields, resetSceneBoundState } from './scene-bound-state.ts';
 import { dockPanels } from '../panels/panel-dock.ts';
 import { SettingsStore } from '../project/settings-store.ts';
 import { exportSettingsSection, viewSettingsSection } from './view-settings.ts';
+import { UserPreferences } from './user-preferences.ts';
 
 export class App {
   readonly history = new UndoHistory();
@@ -126,6 +127,8 @@ export class App {
   readonly project: ProjectFiles;
   /** autosave, crash recovery and the question before unsaved changes go */
   readonly work: UnsavedWork;
+  /** the user's preferences (saved per user, not with the project) and their page */
+  readonly preferences: UserPreferences;
   /** the weights painting has changed (the status line says so) */
   private paintedWeights: DenseMatrix | null = null;
   private readonly menu: DesktopMenu;
@@ -237,6 +240,7 @@ export class App {
     this.settings.register('view', viewSettingsSection(this));
     this.project = new ProjectFiles(this);
     this.work = new UnsavedWork(this);
+    this.preferences = new UserPreferences(this);
     this.palette = new CommandPalette(
       () => paletteEntries(this.commands),
       (command) => this.runMenuCommand(command),
@@ -268,6 +272,7 @@ export class App {
     if (bridge instanceof WebBridge) bridge.onUnrequestedFiles((files) => void this.files.load(files));
     this.frameAll();
     this.followMaxInfluences();
+    this.preferences.start();
     this.refreshChrome();
     this.frames.start();
   }

@@ -296,7 +296,7 @@ export interface RigwrightTestHook {
   snapshot(): SceneSnapshot;
   /** what the desktop menus would show (the web bridge keeps the model it was sent), or null on the desktop */
   menu(): MenuModel | null;
-  /** the keybinding table's keys as shown to people, in table order */
+  /** the keys of the keybinding table in use (the user's keys in place of a command's) as shown to people, in table order */
   keyTable(): string[];
   /** the Bind panel: handles, lasso, harmonic weights, weight views */
   binding: BindingTestHook;

@@ -27,7 +27,7 @@ test('with nothing stored every preference is its default, and nothing is writte
   const store = new PreferenceStore(storage);
   assert.equal(store.core.theme.get(), 'dark');
   assert.deepEqual(store.core.lengthUnits.get(), { unit: 'scene', metresPerUnit: 1 });
-  assert.equal(store.core.defaultInfluences.get(), 4);
+  assert.equal(store.core.maxInfluences.get(), 4);
   assert.deepEqual(store.core.brush.get(), { mode: 'add', radius: 40, strength: 0.3, falloff: 'smooth' });
   assert.deepEqual(store.core.keys.get(), {});
   assert.deepEqual(store.warnings, []);
@@ -101,7 +101,7 @@ test('each bad stored value falls back to its own default with a warning naming 
       stored({
         theme: 'purple',
         lengthUnits: { unit: 'cm', metresPerUnit: 0.01 },
-        defaultInfluences: 5,
+        maxInfluences: 5,
         brush: { mode: 'add', radius: -3, strength: 0.3, falloff: 'smooth' },
         keys: { 'no.suchCommand': ['Q'] },
       }),
@@ -109,7 +109,7 @@ test('each bad stored value falls back to its own default with a warning naming 
   );
   assert.equal(store.core.theme.get(), 'dark');
   assert.deepEqual(store.core.lengthUnits.get(), { unit: 'cm', metresPerUnit: 0.01 });
-  assert.equal(store.core.defaultInfluences.get(), 5);
+  assert.equal(store.core.maxInfluences.get(), 5);
   assert.deepEqual(store.core.brush.get(), PREFERENCE_DEFAULTS.brush);
   assert.deepEqual(store.core.keys.get(), {});
   assert.deepEqual(store.warnings, [
@@ -137,35 +137,35 @@ test('a newer version is read entry by entry, with a warning', () => {
 });
 
 test("a feature registers its own preference: its stored value is used, it is listed after the core ones, and saving keeps others'", () => {
-  const storage = memoryStorage(stored({ 'influences.max': 6, 'feature.notYetRegistered': 'kept' }));
+  const storage = memoryStorage(stored({ 'gizmo.size': 6, 'feature.notYetRegistered': 'kept' }));
   const store = new PreferenceStore(storage);
   const listed: string[] = [];
   store.onRegistered((entry) => listed.push(entry.key));
   const entry = numberPreference({
-    key: 'influences.max',
-    label: 'Max influences',
+    key: 'gizmo.size',
+    label: 'Gizmo size',
     section: 'New scene',
     default: 4,
     min: 0,
     max: 16,
     step: 1,
   });
-  const max = store.register(entry);
-  assert.equal(max.get(), 6);
-  assert.deepEqual(listed, ['influences.max']);
+  const gizmo = store.register(entry);
+  assert.equal(gizmo.get(), 6);
+  assert.deepEqual(listed, ['gizmo.size']);
   assert.deepEqual(
     store.entries().map((e) => e.key),
-    ['theme', 'lengthUnits', 'defaultInfluences', 'brush', 'keys', 'influences.max'],
+    ['theme', 'lengthUnits', 'maxInfluences', 'brush', 'keys', 'gizmo.size'],
   );
-  assert.throws(() => store.register(entry), /preference influences\.max is registered twice/);
-  assert.throws(() => max.set(2.5), /preference influences\.max: 2\.5 is not a whole number/);
-  max.set(8);
+  assert.throws(() => store.register(entry), /preference gizmo\.size is registered twice/);
+  assert.throws(() => gizmo.set(2.5), /preference gizmo\.size: 2\.5 is not a whole number/);
+  gizmo.set(8);
   const saved = JSON.parse(storage.map.get(PREFERENCES_STORAGE_KEY)!) as { values: Record<string, unknown> };
-  assert.equal(saved.values['influences.max'], 8);
+  assert.equal(saved.values['gizmo.size'], 8);
   assert.equal(saved.values['feature.notYetRegistered'], 'kept', 'a value no feature registered yet is kept');
-  const bad = new PreferenceStore(memoryStorage(stored({ 'influences.max': 99 })));
+  const bad = new PreferenceStore(memoryStorage(stored({ 'gizmo.size': 99 })));
   assert.equal(bad.register(entry).get(), 4);
-  assert.match(bad.warnings[0], /“Max influences” could not be read \(99 is outside 0 … 16\)/);
+  assert.match(bad.warnings[0], /“Gizmo size” could not be read \(99 is outside 0 … 16\)/);
 });
 
 test('reset all brings every preference back to its default and saves that', () => {
