@@ -263,7 +263,7 @@ const CATALOG = {
     label: 'Flood fill',
     menu: 'Paint',
     description:
-      "The brush's mode on the selected bone over the whole active mesh at once: Set fills it with the set value, Add and Subtract change it by the strength, Smooth, Blur and Relax take one step",
+      "The brush's mode on the selected bone over the selected vertices at once (the whole active mesh when none is selected): Set fills them with the set value, Add and Subtract change them by the strength, Smooth, Blur and Relax take one step",
     enabledWhen: `boneSelected && ${IDLE} && ${BONES}`,
   },
   'paint.mirrorToPositive': {

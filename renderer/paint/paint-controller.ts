@@ -114,6 +114,8 @@ export interface PaintHost {
   schedule(callback: () => void): void;
   /** #V flags of the vertices whole-mesh commands act on (the meshes the tools act on), or null for all */
   vertexMask?(): Uint8Array | null;
+  /** #V flags of the selected vertices (the Bind panel's lasso): Flood fill fills those when any is selected */
+  vertexSelection?(): Uint8Array | null;
 }
 
 const COMMAND_LABELS: Record<Exclude<PaintCommand, 'mirror+' | 'mirror-' | 'flood'>, string> = {
@@ -350,12 +352,31 @@ export class PaintController {
     else if (command === 'limit') this.pushEdit(COMMAND_LABELS.limit, session.limitTotal());
     else if (command === 'prune') this.pushEdit(`Prune weights < ${threshold}`, session.prune(threshold));
     else if (command === 'smooth' && bone >= 0) this.pushEdit(`${COMMAND_LABELS.smooth} ${bone}`, session.smoothBone(bone));
-    else if (command === 'flood' && bone >= 0) this.pushEdit(floodLabel(this.brush), session.flood(bone, floodDab(this.brush)));
-    else if (command === 'mirror+' || command === 'mirror-') {
+    else if (command === 'flood' && bone >= 0) {
+      session.commandMask = this.floodMask(session.commandMask);
+      this.pushEdit(floodLabel(this.brush), session.flood(bone, floodDab(this.brush)));
+    } else if (command === 'mirror+' || command === 'mirror-') {
       const [from, to] = command === 'mirror+' ? ['−', '+'] : ['+', '−'];
       const name = 'xyz'[axis];
       this.pushEdit(`Mirror ${from}${name} → ${to}${name}`, session.mirror(axis, command === 'mirror+' ? 1 : -1));
     }
+  }
+
+  /**
+   * What Flood fill fills: the selected vertices of the meshes the tools act on when any is selected, else all of
+   * those meshes (`meshMask`, null = every vertex).
+   */
+  private floodMask(meshMask: Uint8Array | null): Uint8Array | null {
+    const selection = this.host.vertexSelection?.();
+    const n = this.host.store.doc.weights.rows;
+    if (!selection || selection.length !== n) return meshMask;
+    const mask = new Uint8Array(n);
+    let any = false;
+    for (let v = 0; v < n; v++) {
+      mask[v] = selection[v] && (!meshMask || meshMask[v]) ? 1 : 0;
+      any ||= mask[v] === 1;
+    }
+    return any ? mask : meshMask;
   }
 
   /**

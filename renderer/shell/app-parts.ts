@@ -152,6 +152,7 @@ export function paintController(app: AppPartsHost): PaintController {
     },
     schedule: (callback) => requestAnimationFrame(callback),
     vertexMask: () => app.meshes.vertexMask(),
+    vertexSelection: () => app.binding.selection,
     views: {
       influences: () => app.influences,
       padInfluences: (stride) => app.padInfluences(stride),

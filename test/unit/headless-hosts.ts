@@ -16,6 +16,8 @@ export interface HeadlessPaintOptions {
   /** runs a flush before the next frame (default: never, the controller flushes itself at a stroke's end) */
   schedule?: (callback: () => void) => void;
   vertexMask?: () => Uint8Array | null;
+  /** the selected vertices Flood fill fills (default: none) */
+  vertexSelection?: () => Uint8Array | null;
   /** collects the vertices whose influence rows were packed for the GPU */
   packed?: Set<number>;
   /** influences per vertex the views start with (default 4) */
@@ -33,6 +35,7 @@ export function headlessPaintController(store: SceneStore, options: HeadlessPain
     weightsSettled: () => undefined,
     schedule: options.schedule ?? (() => undefined),
     ...(options.vertexMask ? { vertexMask: options.vertexMask } : {}),
+    ...(options.vertexSelection ? { vertexSelection: options.vertexSelection } : {}),
     views: {
       influences: () => influences,
       padInfluences: (stride) => (influences = influencesFromWeights(store.doc.weights, stride)),

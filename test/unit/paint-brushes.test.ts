@@ -333,3 +333,36 @@ test('a gradient drag redone at each move is one "Gradient" step that leaves onl
     'blur flood',
   );
 });
+
+test('flood fills the selected vertices when any is selected (on the active mesh), the whole active mesh when none is', () => {
+  const history = new UndoHistory();
+  const store = new SceneStore(demoDocument(), history);
+  const n = store.doc.weights.rows;
+  const nb = store.doc.weights.cols;
+  const mesh = new Uint8Array(n).fill(1);
+  mesh.fill(0, 0, 10);
+  let selection = new Uint8Array(n);
+  for (let v = 0; v < 40; v += 3) selection[v] = 1;
+  const paint = headlessPaintController(store, { selectedBone: () => 1, vertexMask: () => mesh, vertexSelection: () => selection });
+  Object.assign(paint.brush, { ...BRUSH_DEFAULTS, mode: 'set', value: 0.5 });
+  const before = store.doc.weights.data.slice();
+  void paint.run('flood');
+  const changed = (v: number) => store.doc.weights.data.subarray(v * nb, (v + 1) * nb).some((w, b) => w !== before[v * nb + b]);
+  const filled = [...Array(n).keys()].filter(changed);
+  // Selected and on the active mesh: 12, 15, … 39 (0 … 9 are off it); their bone 1 is 0.5 now.
+  assert.deepEqual(
+    filled,
+    [...Array(n).keys()].filter((v) => v >= 10 && v < 40 && v % 3 === 0 && Math.abs(before[v * nb + 1] - 0.5) > 1e-9),
+  );
+  for (const v of filled) assert.ok(Math.abs(store.doc.weights.data[v * nb + 1] - 0.5) < 1e-6, `vertex ${v}`);
+
+  // Nothing selected: the whole active mesh.
+  selection = new Uint8Array(n);
+  void paint.run('flood');
+  for (let v = 0; v < n; v++) {
+    const w = store.doc.weights.data[v * nb + 1];
+    if (v < 10) assert.equal(w, before[v * nb + 1], `vertex ${v} is off the active mesh`);
+    else assert.ok(Math.abs(w - 0.5) < 1e-6, `vertex ${v}: ${w}`);
+  }
+  assert.deepEqual(history.undoLabels(), ['Flood fill (set 0.5)', 'Flood fill (set 0.5)']);
+});
