@@ -78,7 +78,9 @@ test('notices: an informational notice times out, the messages list keeps it, an
 
 /** The page boxes of the panels shown now, by name. */
 async function shownPanels(page: Page): Promise<{ name: string; x: number; y: number; width: number; height: number }[]> {
-  return page.$$eval('.panel-column > *', (nodes) =>
+  const panels =
+    '#bind-panel, #template-panel, #pose-panel, #meshes-panel, #help-overlay, #examples-panel, #bone-list, #paint-panel, .bone-scale-panel, #messages-panel, .notice';
+  return page.$$eval(panels, (nodes) =>
     nodes
       .filter((node) => !(node as HTMLElement).hidden && getComputedStyle(node).display !== 'none')
       .map((node) => {
