@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { MAX_MENU_ITEMS } from '../../app/ipc-contract.ts';
 import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
 import { CommandRegistry, type CommandHandlers } from '../../renderer/commands/command-registry.ts';
-import { resolveKey } from '../../renderer/commands/keybindings.ts';
+import { displayKeys, resolveKey } from '../../renderer/commands/keybindings.ts';
 import { MENUS, searchCommands, type PaletteEntry } from '../../renderer/commands/menus.ts';
 import { menuModel, paletteEntries } from '../../renderer/shell/menu-model.ts';
 
@@ -169,4 +169,23 @@ test('command palette: a title that says the state is found by the catalog label
   const keyed = CATALOG_ENTRIES.map((entry) => (entry.id === 'key.insert' ? { ...entry, title: 'Key Spine' } : entry));
   assert.equal(searchCommands(keyed, 'key the selected bone')[0].id, 'key.insert', 'by its label');
   assert.equal(searchCommands(keyed, 'spine')[0].id, 'key.insert', 'by the state in its title');
+});
+
+test('command palette: search finds a command by its keys, however they are written', () => {
+  // The entries with their keys as the palette shows them ('Ctrl/⌘ Shift Z or Ctrl/⌘ Y').
+  const keyed = CATALOG_ENTRIES.map((entry) => ({ ...entry, keys: displayKeys(entry.id) }));
+  const byKeys = (query: string): CommandId[] => searchCommands(keyed, query).map((entry) => entry.id);
+  assert.equal(displayKeys('edit.redo'), 'Ctrl/⌘ Shift Z or Ctrl/⌘ Y', 'the table gives Redo these keys');
+  for (const query of ['shift z', 'ctrl+shift+z', 'Ctrl+Shift+Z', 'CTRL SHIFT Z', 'cmd+shift+z', '⌘ Shift Z', 'ctrl y'])
+    assert.equal(byKeys(query)[0], 'edit.redo', `'${query}' finds Redo first`);
+  // The whole chord beats a part of it: Ctrl+Z is Undo's, though Redo's Ctrl+Shift+Z has both keys.
+  assert.equal(byKeys('ctrl+z')[0], 'edit.undo', "'ctrl+z' finds Undo first");
+  assert.ok(byKeys('ctrl+z').includes('edit.redo'), "'ctrl+z' is part of Redo's chord: listed after");
+  assert.equal(byKeys('ctrl+shift+p')[0], 'view.commandPalette', 'the palette finds itself by its key');
+  assert.equal(byKeys('w')[0], 'view.wireframe', 'a one-letter key: the command it runs first');
+  // A key no command has finds nothing by keys; the words of a title still work with keys listed.
+  assert.deepEqual(byKeys('ctrl+shift+alt+q'), [], 'no command has Ctrl Shift Alt Q');
+  assert.equal(byKeys('bake')[0], 'playback.bakeClip');
+  // Without keys in the entries, a chord finds nothing: the match comes from the keys.
+  assert.equal(search('ctrl+shift+z').includes('edit.redo'), false, 'no keys listed, no key match');
 });
