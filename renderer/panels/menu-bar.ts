@@ -29,6 +29,8 @@ export class MenuBar {
   private readonly popup: HTMLElement;
   /** the menu open (an index into the model), or -1 */
   private openIndex = -1;
+  /** a press outside closed the menu: its release and click are swallowed too */
+  private swallowing = false;
 
   /**
    * @param parent  where the bar goes, as its first child (the page's #app, above the toolbar)
@@ -48,10 +50,12 @@ export class MenuBar {
     this.root.append(this.popup);
     parent.prepend(this.root);
     this.root.addEventListener('keydown', (event) => this.key(event));
-    // A press anywhere else closes the menu, as on the desktop (the press still does what it does there).
-    document.addEventListener('pointerdown', (event) => {
-      if (this.openIndex >= 0 && !(event.target instanceof Node && this.root.contains(event.target))) this.close(false);
-    });
+    // A press anywhere else closes the menu and does nothing more, as a desktop menu swallows the dismissing click: in
+    // weight paint mode a click on the mesh to close a menu must not paint. The press is caught before anything under
+    // it sees it (capture on the window), and its release and click go the same way.
+    window.addEventListener('pointerdown', (event) => this.pressOutside(event), { capture: true });
+    for (const type of ['pointerup', 'mouseup', 'click'] as const)
+      window.addEventListener(type, (event) => this.swallowRestOfPress(event), { capture: true });
     window.addEventListener('blur', () => this.close(false));
   }
 
@@ -96,6 +100,27 @@ export class MenuBar {
     for (const node of this.titles) node.setAttribute('aria-expanded', 'false');
     if (keepFocus) title?.focus();
     else if (document.activeElement instanceof HTMLElement && this.root.contains(document.activeElement)) document.activeElement.blur();
+  }
+
+  /** A press outside the bar while a menu is open: closes the menu and stops the press (see the constructor). */
+  private pressOutside(event: PointerEvent): void {
+    this.swallowing = false;
+    if (this.openIndex < 0 || (event.target instanceof Node && this.root.contains(event.target))) return;
+    this.close(false);
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    this.swallowing = true;
+  }
+
+  /** The release and the click of a press that closed the menu reach nothing either. */
+  private swallowRestOfPress(event: Event): void {
+    if (!this.swallowing) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    // The click follows the release in the same task; a press dragged off its target has none, so the swallowing
+    // ends with that task and a later click (Enter on a button) goes through.
+    if (event.type === 'pointerup') setTimeout(() => (this.swallowing = false));
+    if (event.type === 'click') this.swallowing = false;
   }
 
   private drawTitles(): void {

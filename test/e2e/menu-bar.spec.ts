@@ -250,3 +250,29 @@ test('command palette: Ctrl+Shift+P finds every command by its title, shows its 
   await page.keyboard.press('Escape');
   expect(errors).toEqual([]);
 });
+
+test('menu bar: a click outside an open menu only closes it; in weight paint mode a click on the mesh paints nothing', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const history = (): Promise<{ undo: string[]; redo: number }> => page.evaluate(() => (window as any).__rigwright.history());
+  await page.keyboard.press('p');
+  await expect.poll(() => page.evaluate(() => (window as any).__rigwright.tool().id)).toBe('brush');
+  const canvas = (await page.locator('canvas').first().boundingBox())!;
+  const centre = { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 };
+  // A click on the mesh with no menu open paints a dab: one undo step (so the click below would paint if it got through).
+  const start = (await history()).undo.length;
+  await page.mouse.click(centre.x, centre.y);
+  await expect.poll(async () => (await history()).undo.length, 'a click paints with no menu open').toBe(start + 1);
+
+  const before = await history();
+  await openMenu(page, 'Edit');
+  await page.mouse.click(centre.x, centre.y);
+  await expect(popup(page)).toBeHidden();
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(await history(), 'the click that closed the menu painted nothing').toEqual(before);
+  // The next click paints again: only the dismissing press is swallowed.
+  await page.mouse.click(centre.x, centre.y);
+  await expect.poll(async () => (await history()).undo.length).toBe(before.undo.length + 1);
+  expect(errors).toEqual([]);
+});
