@@ -32,6 +32,8 @@ export class HelpOverlay {
   private readonly body = element('div', 'help-body');
   private readonly empty = element('p', 'help-empty', 'No key or command matches.');
   private readonly rows: ShownRow[] = [];
+  /** the key rows, made from the keybinding table in use when the help last opened */
+  private keys: HTMLElement;
 
   /**
    * @param root   the overlay's element (hidden while closed)
@@ -54,7 +56,7 @@ export class HelpOverlay {
     this.search.setAttribute('aria-label', 'Search keys and commands');
     this.search.addEventListener('input', () => this.filter());
     this.search.addEventListener('keydown', (event) => this.searchKey(event));
-    const keys = this.list('help-keys', helpRows());
+    this.keys = this.list('help-keys', helpRows());
     const pointer = this.list('help-pointer', POINTER_HELP);
     this.empty.hidden = true;
     const hint = element(
@@ -63,7 +65,7 @@ export class HelpOverlay {
       'Drop .obj/.off meshes, .tgf skeletons (with their .names), .dmat weights, poses or handles, or a .glb / .gltf (with its .bin) anywhere — several at once.',
     );
     this.body.tabIndex = 0;
-    this.body.append(keys, pointer, this.empty, hint);
+    this.body.append(this.keys, pointer, this.empty, hint);
     root.append(header, this.search, this.bone, this.body);
   }
 
@@ -78,6 +80,7 @@ export class HelpOverlay {
   show(open: boolean, boneLine = ''): void {
     this.root.hidden = !open;
     if (open) {
+      this.refreshKeys();
       this.bone.textContent = boneLine;
       this.bone.hidden = boneLine === '';
       this.search.focus();
@@ -86,6 +89,16 @@ export class HelpOverlay {
       // Keys go back to the app's shortcuts.
       (document.activeElement as HTMLElement).blur();
     }
+  }
+
+  /** The key rows again from the table in use: the user's keys (Preferences) may have changed since. */
+  private refreshKeys(): void {
+    const old = this.keys;
+    const kept = this.rows.filter((shown) => !old.contains(shown.term));
+    this.rows.splice(0, this.rows.length, ...kept);
+    this.keys = this.list('help-keys', helpRows());
+    old.replaceWith(this.keys);
+    this.filter();
   }
 
   private list(className: string, rows: readonly HelpRow[]): HTMLElement {

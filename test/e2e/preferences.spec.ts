@@ -86,6 +86,14 @@ test('preferences: theme, a key binding and the brush of a new scene are changed
   const reloaded = await wireframeOn(page);
   await page.keyboard.press('q');
   await expect.poll(() => wireframeOn(page)).toBe(!reloaded);
+  // The help lists the user's key.
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard and mouse' });
+  await expect(help).toBeVisible();
+  await page.keyboard.type('wireframe');
+  await expect(help.locator('dt:not([hidden]) kbd')).toHaveText(['Q']);
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
   await page.keyboard.press('Control+Comma');
   await expect(wireframeRow.getByRole('button', { name: 'Key Q of Wireframe' })).toBeVisible();
   await expect(dialog.getByRole('spinbutton', { name: 'Brush radius (px)', exact: true })).toHaveValue('64');
