@@ -122,7 +122,8 @@ export function labelled(parent: HTMLElement, label: string, input: HTMLElement,
 
 /**
  * The editable number beside a slider: typing a value and pressing Enter (or leaving the field) sets it once, as one
- * move of the slider does; a value outside the slider's range is clamped to it and a note beside the field says so,
+ * move of the slider does; a value between the slider's steps goes to the nearest step and one outside its range is
+ * clamped to it, and a note beside the field says so;
  * something that is not a number is refused with a note and the field shows the value again.
  */
 export interface ValueField {
@@ -144,7 +145,18 @@ function decimalsOf(step: number): number {
 }
 
 /**
- * A number field for values in [min, max] that calls `set` once per entry with the clamped value.
+ * The value a slider over [min, max] in steps of `step` holds for `x`: the nearest step, min + round((x − min) / step)
+ * · step, then clamped to [min, max], rounded to the step's digits so no float noise is left (0.1 + 0.2 is 0.3).
+ */
+export function snapToStep(x: number, min: number, max: number, step: number): number {
+  const snapped = step > 0 ? min + Math.round((x - min) / step) * step : x;
+  const clamped = Math.min(Math.max(snapped, min), max);
+  return Number(clamped.toFixed(Math.max(decimalsOf(step), decimalsOf(min))));
+}
+
+/**
+ * A number field for values in [min, max] that calls `set` once per entry with the value snapped to the nearest
+ * step and clamped (snapToStep), so the field, the slider and the setting hold the same number.
  * @param step  the slider's step: the field's arrow keys step by it, and it sets the digits shown
  * The bounds are the field's `min` and `max` attributes when an entry is made, so an owner whose range changes (a
  * clip's length) sets those.
@@ -176,8 +188,11 @@ export function valueField(min: number, max: number, step: number, set: (x: numb
     }
     const lo = Number(input.min),
       hi = Number(input.max);
-    const value = Math.min(Math.max(typed, lo), hi);
-    say(value !== typed ? `${format(typed)} is outside ${format(lo)} to ${format(hi)}: set to ${format(value)}` : '');
+    const value = snapToStep(typed, lo, hi, step);
+    // The typed number as typed: the field's digits would round it to what it is being told apart from.
+    if (typed < lo || typed > hi) say(`${typed} is outside ${format(lo)} to ${format(hi)}: set to ${format(value)}`);
+    else if (value !== typed) say(`${typed} is between steps of ${format(step)}: set to ${format(value)}`);
+    else say('');
     shown = value;
     input.value = format(value);
     set(value);

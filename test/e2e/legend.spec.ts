@@ -260,7 +260,16 @@ test('legend: every slider shows its value in a field; typing a value moves the 
   await cylinderRadius.fill('0.06');
   await cylinderRadius.press('Enter');
   // The slider is redrawn from the binding options, so its value is the setting's.
-  await expect(bind.locator('.slider-row:has(input[aria-label="radius value"]) input[type="range"]')).toHaveValue('0.06');
+  const radiusRow = bind.locator('.slider-row:has(input[aria-label="radius value"])');
+  await expect(radiusRow.locator('input[type="range"]')).toHaveValue('0.06');
+  // Between two steps of 0.005: the nearest step is set, so the length beside it (the setting times the mesh size)
+  // is 0.06's, and the note says so.
+  const lengthAtStep = await radiusRow.locator('.dim').textContent();
+  await cylinderRadius.fill('0.0613');
+  await cylinderRadius.press('Enter');
+  await expect(cylinderRadius).toHaveValue('0.06');
+  await expect(radiusRow.locator('.value-note')).toHaveText('0.0613 is between steps of 0.005: set to 0.06');
+  await expect(radiusRow.locator('.dim')).toHaveText(lengthAtStep ?? '');
   await page.keyboard.press('b');
 
   // The timeline's frame: typing one goes there; past the clip's end it stops at the last frame and says so.
@@ -275,6 +284,12 @@ test('legend: every slider shows its value in a field; typing a value moves the 
   await frame.press('Enter');
   await expect.poll(() => hook<number>(page, 'return h.state().time;')).toBe(duration);
   await expect(page.locator('.frame-field .value-note')).toHaveText(`${duration + 100} is outside 0 to ${duration}: set to ${duration}`);
+  // A frame between two frames goes to the nearest, as the slider would.
+  await frame.fill('12.5');
+  await frame.press('Enter');
+  await expect.poll(() => hook<number>(page, 'return h.state().time;')).toBe(13);
+  await expect(frame).toHaveValue('13');
+  await expect(page.locator('.frame-field .value-note')).toHaveText('12.5 is between steps of 1: set to 13');
 
   // The weight-blended method's amount, in the toolbar.
   await page.selectOption('#skinning-method', 'blend');
