@@ -18,6 +18,8 @@ import { valueField, type ValueField } from './controls.ts';
 const FRAMES_PER_SECOND = 30;
 const QUATERNION_SECONDS = 2;
 const QUATERNION_STEP = 0.05;
+/** the step of t on the slider and in its field */
+const QUATERNION_FIELD_STEP = 0.001;
 export const SPEEDS = [0.25, 0.5, 1, 1.5, 2, 4] as const;
 const SVG = 'http://www.w3.org/2000/svg';
 /** viewBox width of the weight curves (they stretch to the slider) */
@@ -70,6 +72,8 @@ export class Timeline {
   private readonly readout: HTMLSpanElement;
   /** the frame shown, editable: typing one goes there (clips of frames; hidden for t and the rest pose) */
   private readonly frameField: ValueField;
+  /** t of a quaternion pose, editable the same way (hidden for the rest) */
+  private readonly parameterField: ValueField;
   private readonly speedSelect: HTMLSelectElement;
   private readonly loopButton: HTMLButtonElement;
   /** what the readout and slider show now, to touch the DOM only when it changes */
@@ -125,7 +129,15 @@ export class Timeline {
     this.frameField.root.hidden = true;
     this.frameField.input.setAttribute('aria-label', 'Frame');
     this.frameField.input.title = 'The frame shown: type one and press Enter to go there';
-    container.append(this.frameField.root);
+    this.parameterField = valueField(0, 1, QUATERNION_FIELD_STEP, (t) => {
+      this.pause();
+      this.seek(t);
+    });
+    this.parameterField.root.classList.add('frame-field');
+    this.parameterField.root.hidden = true;
+    this.parameterField.input.setAttribute('aria-label', 't');
+    this.parameterField.input.title = 'How far along the pose, from 0 (rest) to 1: type a value and press Enter to go there';
+    container.append(this.frameField.root, this.parameterField.root);
     this.readout = element('span', 'time-readout', container);
 
     const speedLabel = element('label', 'speed', container);
@@ -295,10 +307,12 @@ export class Timeline {
     this.playing = autoplay && duration > 0;
     this.slider.min = String(this.times ? this.times[0] : 0);
     this.slider.max = String(this.times ? this.times[duration] : duration);
-    this.slider.step = this.times ? 'any' : kind === 'matrices' ? '1' : '0.001';
+    this.slider.step = this.times ? 'any' : kind === 'matrices' ? '1' : String(QUATERNION_FIELD_STEP);
     this.slider.disabled = duration === 0;
     this.frameField.input.max = String(duration);
     this.frameField.root.hidden = kind !== 'matrices' || duration === 0;
+    this.parameterField.input.max = String(duration);
+    this.parameterField.root.hidden = kind !== 'quaternions' || duration === 0;
     this.ticks.replaceChildren(
       ...Array.from(this.times ?? [], (_, k) => {
         const line = document.createElementNS(SVG, 'line');
@@ -411,6 +425,7 @@ export class Timeline {
     this.shownKey = key;
     this.slider.value = String(this.kind === 'matrices' ? key : this.time);
     if (this.kind === 'matrices') this.frameField.show(key);
+    if (this.kind === 'quaternions') this.parameterField.show(this.time);
     if (this.kind === 'matrices') this.readout.textContent = `frame ${key} / ${this.duration}`;
     else if (this.kind === 'quaternions') this.readout.textContent = `t ${this.time.toFixed(3)}`;
     else this.readout.textContent = 'rest pose';

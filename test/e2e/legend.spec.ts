@@ -11,8 +11,10 @@
  * test/e2e/screenshots/legend.png.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { dataFile, loadExamples, loadFiles, openApp, repoRoot } from './app-driver.ts';
 
 const legend = (page: Page) => page.locator('#heat-map-legend');
@@ -300,6 +302,41 @@ test('legend: every slider shows its value in a field; typing a value moves the 
   await amount.press('Enter');
   await expect(page.locator('#blend-amount')).toHaveValue('0.6');
   expect(await hook<number>(page, 'return h.state().framesRendered;')).toBeGreaterThan(0);
+  expect(errors).toEqual([]);
+});
+
+test('legend: a quaternion pose’s t has a value field beside the timeline’s slider', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const bones = await hook<number>(page, 'return h.state().boneCount;');
+  // A final pose of quaternions (x, y, z, w per bone): the first bone turns 0.6 rad about z, the others stay.
+  const quaternions = Array.from({ length: bones }, (_, b) => (b === 0 ? [0, 0, Math.sin(0.3), Math.cos(0.3)] : [0, 0, 0, 1])).flat();
+  const poseFile = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-legend-')), 'turn.dmat');
+  writeFileSync(poseFile, writeDmatAscii({ rows: 4 * bones, cols: 1, data: Float64Array.from(quaternions) }));
+  await page.setInputFiles('#file-input', poseFile);
+  await page.waitForFunction(() => (window as any).__rigwright.snapshot().posesFile === 'turn.dmat');
+  await hook(page, 'h.pause();');
+
+  const t = page.getByRole('spinbutton', { name: 't', exact: true });
+  await expect(t).toBeVisible();
+  await expect(page.getByRole('spinbutton', { name: 'Frame' })).toBeHidden();
+  await t.fill('0.25');
+  await t.press('Enter');
+  await expect.poll(() => hook<number>(page, 'return h.state().time;')).toBe(0.25);
+  await expect(page.getByRole('slider', { name: 'Time' })).toHaveValue('0.25');
+  await expect(page.locator('.time-readout')).toHaveText('t 0.250');
+  // Between steps of 0.001: the nearest step.
+  await t.fill('0.4567');
+  await t.press('Enter');
+  await expect.poll(() => hook<number>(page, 'return h.state().time;')).toBe(0.457);
+  await expect(page.locator('.frame-field:has(input[aria-label="t"]) .value-note')).toHaveText(
+    '0.4567 is between steps of 0.001: set to 0.457',
+  );
+  // The slider moved by keys: the field follows.
+  await page.getByRole('slider', { name: 'Time' }).focus();
+  await page.keyboard.press('End');
+  await expect.poll(() => hook<number>(page, 'return h.state().time;')).toBe(1);
+  await expect(t).toHaveValue('1');
   expect(errors).toEqual([]);
 });
 
