@@ -478,3 +478,24 @@ test('edit refuses bone edits the scene cannot take, naming the file and the opt
     assert.ok(!existsSync(out), `${args.join(' ')}: an output was written`);
   }
 });
+
+test('edit keeps the weights’ painted mark while the weights stay, sets it with a weights edit and drops it with new weights', async () => {
+  const doc = bodyOnce();
+  const settings = defaultProjectSettings(vertexCountOf(doc), boneCountOf(doc));
+  const painted = path.join(work, 'painted.rig.glb');
+  writeFileSync(painted, await writeProjectFile({ scene: projectSceneOf(doc, true), settings }, 'painted.rig.glb'));
+  const { file: unpainted } = await bodyProject('unpainted.rig.glb', false);
+  const markOf = (file: string) => readProjectFile(fileBytes(file), file).scene.weightsPainted === true;
+  assert.equal(markOf(painted), true);
+  assert.equal(markOf(unpainted), false);
+  const edit = async (file: string, name: string, ...edits: string[]) => {
+    const out = path.join(work, name);
+    const run = await rigwright('edit', file, ...edits, '--out', out);
+    assert.equal(run.status, 0, `exit ${run.status}: ${run.stderr}`);
+    assert.doesNotMatch(run.stdout, /changed nothing/);
+    return out;
+  };
+  assert.equal(markOf(await edit(painted, 'painted-scaled.rig.glb', '--bone-scale', '5', '2', '2', '2')), true, 'a bone scale keeps it');
+  assert.equal(markOf(await edit(unpainted, 'unpainted-pruned.rig.glb', '--prune', '0.1')), true, 'pruning the weights paints them');
+  assert.equal(markOf(await edit(painted, 'painted-deleted.rig.glb', '--delete-bone', '5')), false, 'weights without a bone are new');
+});

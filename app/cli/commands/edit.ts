@@ -59,6 +59,9 @@ const ARITY: Readonly<Record<string, number>> = {
 /** The options that are edits, applied in the order given; the others are settings of the whole run. */
 const EDITS = new Set(['normalize', 'limit', 'prune', 'smooth', 'mirror', 'bone-scale', 'lock', 'unlock', 'rename-bone', 'delete-bone']);
 
+/** The edits that change weights as the app's paint panel does: the weights are painted after them. */
+const WEIGHT_PAINT_EDITS = new Set(['normalize', 'limit', 'prune', 'smooth', 'mirror']);
+
 /** An edit as given, checked as far as the command line alone allows (bones are looked up in the project). */
 type EditRequest =
   | { kind: 'normalize' | 'limit' }
@@ -131,6 +134,8 @@ Settings:
     const lines: string[] = [];
     let applied = 0;
     let selectedBone = read.settings.view.selectedBone;
+    // The status line's ", painted": kept while the weights stay, set by a weights edit, gone with other new weights.
+    let weightsPainted = read.scene.weightsPainted === true;
     const applyAll = (): void => {
       for (const request of requests) {
         const edit = editor.edit(store.doc, request);
@@ -138,7 +143,10 @@ Settings:
           lines.push(`--${request.kind}: changed nothing`);
           continue;
         }
+        const weightsBefore = store.doc.weights;
         store.edit(edit.label, edit.fields);
+        if (WEIGHT_PAINT_EDITS.has(request.kind)) weightsPainted = true;
+        else if (store.doc.weights !== weightsBefore) weightsPainted = false;
         // The selected bone the project saves follows its bone when the bones are numbered anew (gone: none).
         if ('newIndexOf' in edit && edit.newIndexOf && selectedBone >= 0) selectedBone = edit.newIndexOf[selectedBone] ?? -1;
         applied++;
@@ -153,7 +161,7 @@ Settings:
       view: { ...read.settings.view, selectedBone },
       paint: { ...read.settings.paint, maxInfluences: editor.options.maxInfluences! },
     });
-    writeFile(out, await writeProjectFile({ scene: projectSceneOf(store.doc), settings }, path.basename(out)));
+    writeFile(out, await writeProjectFile({ scene: projectSceneOf(store.doc, weightsPainted), settings }, path.basename(out)));
     // A row whose locked weights sum below 1 with nothing unlocked beside them stays short of 1, in the app as here;
     // opening the project normalizes it (the reader's check, run on a copy), so the user hears of it now.
     const weights = store.doc.weights;
