@@ -133,7 +133,7 @@ export class Timeline {
       this.pause();
       this.seek(t);
     });
-    this.parameterField.root.classList.add('frame-field');
+    this.parameterField.root.classList.add('t-field');
     this.parameterField.root.hidden = true;
     this.parameterField.input.setAttribute('aria-label', 't');
     this.parameterField.input.title = 'How far along the pose, from 0 (rest) to 1: type a value and press Enter to go there';

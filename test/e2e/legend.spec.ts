@@ -329,9 +329,7 @@ test('legend: a quaternion pose’s t has a value field beside the timeline’s 
   await t.fill('0.4567');
   await t.press('Enter');
   await expect.poll(() => hook<number>(page, 'return h.state().time;')).toBe(0.457);
-  await expect(page.locator('.frame-field:has(input[aria-label="t"]) .value-note')).toHaveText(
-    '0.4567 is between steps of 0.001: set to 0.457',
-  );
+  await expect(page.locator('.t-field .value-note')).toHaveText('0.4567 is between steps of 0.001: set to 0.457');
   // The slider moved by keys: the field follows.
   await page.getByRole('slider', { name: 'Time' }).focus();
   await page.keyboard.press('End');
