@@ -1,7 +1,8 @@
 /**
  * preferences: the page opens with Ctrl+, ; the theme, a command's key (recorded with real keys, a conflict named
  * and cancelled first) and the brush of a new scene are changed there; the new key runs its command and the old one
- * no longer does; after a reload of the page all three are kept. A screenshot of the page at 1440×900.
+ * no longer does, and the help lists it; after a reload of the page all are kept. A screenshot of the page at
+ * 1440×900. Stored values this version cannot read fall back to their defaults, named in a notice.
  */
 import { test, expect, type Page } from '@playwright/test';
 import path from 'node:path';
@@ -101,5 +102,29 @@ test('preferences: theme, a key binding and the brush of a new scene are changed
   // Reset one gives W back.
   await wireframeRow.getByRole('button', { name: 'Reset' }).click();
   await expect(wireframeRow.getByRole('button', { name: 'Key W of Wireframe' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('preferences: a stored value this version cannot read falls back to its default, and a notice names it', async ({ page }) => {
+  await page.addInitScript(() => {
+    const values = {
+      theme: 'purple',
+      brush: { mode: 'add', radius: 9999, strength: 0.3, falloff: 'smooth' },
+      keys: { 'view.frameAll': ['Q'] },
+    };
+    localStorage.setItem('rigwright.preferences', JSON.stringify({ version: 1, values }));
+  });
+  const errors: string[] = [];
+  await openApp(page, errors);
+  await expect(page.getByText('Some preferences could not be read')).toBeVisible();
+  await expect(
+    page.getByText('Preference “Theme” could not be read ("purple" is not one of "dark", "light"); the default is used'),
+  ).toBeVisible();
+  await expect(
+    page.getByText('Preference “Brush” could not be read (radius 9999 is not a number in 2 … 400); the default is used'),
+  ).toBeVisible();
+  expect(await pageBackground(page), 'the default theme').toBe('rgb(20, 22, 26)');
+  expect(await brushRadius(page), 'the default brush').toBe(40);
+  expect(await page.evaluate(() => (window as any).__rigwright.keyTable() as string[]), 'the readable keys are kept').toContain('Q');
   expect(errors).toEqual([]);
 });
