@@ -844,7 +844,7 @@ const CATALOG = {
     label: 'Sample the weights under the pointer',
     menu: 'Paint',
     description:
-      'List the bones that weigh on the vertex under the pointer (where it last was over the viewport), with their weights (argument, optional: the vertex)',
+      'List the bones that weigh on the vertex under the pointer, with their weights; chosen from a menu, the next click on the mesh says where (argument, optional: the vertex)',
     enabledWhen: BONES,
     argument: arg.optional(arg.integer(0)),
   },

@@ -476,9 +476,14 @@ export class App {
     this.contextMenus.atViewport(pageX, pageY);
   }
 
-  /** The vertex under the pointer where it last was over the viewport, or -1. */
+  /** The vertex under the pointer while it is over the viewport, or -1. */
   vertexUnderPointer(): number {
     return this.contextMenus.vertexUnderPointer();
+  }
+
+  /** The next left click in the viewport picks a vertex for `picked` instead of acting. */
+  pickVertex(picked: (vertex: number) => void): void {
+    this.contextMenus.pickVertex(picked);
   }
 
   jointBoneAt(pageX: number, pageY: number): number {

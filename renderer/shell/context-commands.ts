@@ -26,8 +26,10 @@ export interface ContextCommandsHost {
   selectBone(bone: number): void;
   setView(mode: ViewMode): void;
   setBindPanel(open: boolean): void;
-  /** the vertex under the pointer where it last was over the viewport (the mesh's surface there), or -1 */
+  /** the vertex under the pointer while it is over the viewport (the mesh's surface there), or -1 */
   vertexUnderPointer(): number;
+  /** the next left click in the viewport picks a vertex instead of acting (any other press gives up) */
+  pickVertex(picked: (vertex: number) => void): void;
 }
 
 export type ContextCommandId = 'bone.isolateWeights' | 'paint.sampleWeights' | 'bind.selectByWeight';
@@ -79,15 +81,21 @@ export function contextCommands(app: ContextCommandsHost): HandlersFor<ContextCo
     'paint.sampleWeights': {
       run: (vertex) => {
         const doc = app.store.doc;
+        if (vertex !== undefined && vertex >= vertexCountOf(doc))
+          throw new Error(`paint.sampleWeights: argument must be a vertex from 0 to ${vertexCountOf(doc) - 1}, got ${vertex}`);
+        const sample = (v: number) => {
+          if (v < 0) return app.notice.show('Sample weights: the click missed the mesh', []);
+          const row = weightsAtVertex(app.store.doc.weights, boneNamesOf(app.store.doc), v);
+          app.notice.show(
+            `Vertex ${v}: ${row.length === 1 ? '1 bone' : `${row.length} bones`}`,
+            row.map(({ name, weight }) => `${name}: ${weight.toFixed(3)}`),
+          );
+        };
         const v = vertex ?? app.vertexUnderPointer();
-        if (v < 0) throw new Error('paint.sampleWeights: the pointer is not over the mesh (point at it, or give a vertex)');
-        if (v >= vertexCountOf(doc))
-          throw new Error(`paint.sampleWeights: argument must be a vertex from 0 to ${vertexCountOf(doc) - 1}, got ${v}`);
-        const row = weightsAtVertex(doc.weights, boneNamesOf(doc), v);
-        app.notice.show(
-          `Vertex ${v}: ${row.length === 1 ? '1 bone' : `${row.length} bones`}`,
-          row.map(({ name, weight }) => `${name}: ${weight.toFixed(3)}`),
-        );
+        if (v >= 0) return sample(v);
+        // From a menu the pointer is away from the mesh: the next click on it says where (an eyedropper).
+        app.notice.show('Sample weights: click a point of the mesh', []);
+        app.pickVertex(sample);
       },
     },
     'bind.selectByWeight': {

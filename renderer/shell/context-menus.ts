@@ -27,8 +27,10 @@ export interface ContextMenusHost {
 
 export class ContextMenus {
   readonly menu: ContextMenu;
-  /** where the pointer last was over the canvas (page px), or null */
+  /** where the pointer is over the canvas (page px), or null while it is elsewhere */
   private lastPointer: { x: number; y: number } | null = null;
+  /** told the vertex of the next left click in the viewport (pickVertex), or null */
+  private picking: ((vertex: number) => void) | null = null;
 
   constructor(
     private readonly host: ContextMenusHost,
@@ -39,6 +41,8 @@ export class ContextMenus {
     canvas.addEventListener('contextmenu', (event) => event.preventDefault());
     canvas.addEventListener('pointermove', (event) => (this.lastPointer = { x: event.clientX, y: event.clientY }), { passive: true });
     canvas.addEventListener('pointerleave', () => (this.lastPointer = null));
+    // Before the tool manager (on the canvas's container) and the camera: a pick's click is only a pick.
+    window.addEventListener('pointerdown', (event) => this.pick(event, canvas), { capture: true });
     document.addEventListener('contextmenu', (event) => this.onList(event));
   }
 
@@ -56,9 +60,25 @@ export class ContextMenus {
     this.menu.show(pageX, pageY, title, entries);
   }
 
-  /** The vertex under the pointer where it last was over the viewport, or -1 (see vertexAt). */
+  /** The vertex under the pointer while it is over the viewport, or -1 (see vertexAt). */
   vertexUnderPointer(): number {
     return this.lastPointer ? this.vertexAt(this.lastPointer.x, this.lastPointer.y) : -1;
+  }
+
+  /** The next left click in the viewport picks a vertex and tells `picked` (-1: it missed the mesh); any other press gives up. */
+  pickVertex(picked: (vertex: number) => void): void {
+    this.picking = picked;
+  }
+
+  private pick(event: PointerEvent, canvas: HTMLCanvasElement): void {
+    const picked = this.picking;
+    // The press that chose the command (in a menu) comes before it runs, so any press now is the artist's answer.
+    if (!picked) return;
+    this.picking = null;
+    if (event.target !== canvas || event.button !== 0) return;
+    event.stopPropagation();
+    event.preventDefault();
+    picked(this.vertexAt(event.clientX, event.clientY));
   }
 
   /**

@@ -98,6 +98,20 @@ test('context menu: on a joint, on the mesh, on list rows; right drag still pans
   await expect(notice).toBeVisible();
   await expect(notice.locator('.notice-title')).toHaveText(`Vertex ${vertex}: ${row.length === 1 ? '1 bone' : `${row.length} bones`}`);
   expect(await notice.locator('li').allTextContents()).toEqual(row.map((w) => `${w.name}: ${w.weight.toFixed(3)}`));
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+
+  // The same from the menu bar, away from the mesh: Paint → Sample the weights under the pointer asks for a click on
+  // the mesh, and that click samples (and does not select or orbit).
+  await page
+    .getByRole('menubar', { name: 'Menu bar' })
+    .locator('.menu-title', { hasText: /^Paint$/ })
+    .click();
+  await page.locator('#menu-bar .menu-popup button[data-command="paint.sampleWeights"]').click();
+  await expect(notice.locator('.notice-title')).toHaveText('Sample weights: click a point of the mesh');
+  const selectedBefore = (await app.state()).selectedBone;
+  await page.mouse.click(at.x, at.y);
+  await expect(notice.locator('.notice-title')).toHaveText(`Vertex ${vertex}: ${row.length === 1 ? '1 bone' : `${row.length} bones`}`);
+  expect((await app.state()).selectedBone, 'the pick selected nothing').toBe(selectedBefore);
 
   // Select vertices by weight of the selected bone: the Bind panel's selection is every vertex it weighs ≥ 0.5.
   await page.mouse.click(at.x, at.y, { button: 'right' });

@@ -1,7 +1,7 @@
 /**
  * The right-click menus' commands and items, without DOM: the weights at a vertex and the vertices a bone weighs (on a
- * hand-written 4 × 3 weight matrix), what each command does to the app it is given, the errors that name the command,
- * and every menu item's argument fitting its command's schema in the catalog.
+ * hand-written 4 × 3 weight matrix), what each command does to the app it is given (a pick armed away from the mesh),
+ * the errors that name the command, and every menu item's argument fitting its command's schema in the catalog.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,6 +64,7 @@ function recordingHost(doc: SceneDocument, selected: number, underPointer = -1) 
     bindPanel: [] as boolean[],
     selection: null as Uint8Array | null,
     notices: [] as { title: string; items: readonly string[] }[],
+    picking: null as ((vertex: number) => void) | null,
   };
   const host: ContextCommandsHost = {
     store: { doc },
@@ -79,6 +80,7 @@ function recordingHost(doc: SceneDocument, selected: number, underPointer = -1) 
     setView: (mode) => calls.views.push(mode),
     setBindPanel: (open) => calls.bindPanel.push(open),
     vertexUnderPointer: () => underPointer,
+    pickVertex: (picked) => (calls.picking = picked),
   };
   return { host, calls };
 }
@@ -108,8 +110,15 @@ test('the context commands: isolate, sample and select by weight act on the app,
   void commands['paint.sampleWeights'].run(1);
   assert.deepEqual(calls.notices.at(-1), { title: 'Vertex 1: 1 bone', items: ['bone 2: 1.000'] });
   assert.throws(() => commands['paint.sampleWeights'].run(vertexCountOf(doc)), /paint\.sampleWeights: argument must be a vertex from 0 to/);
-  const away = contextCommands(recordingHost(doc, -1, -1).host);
-  assert.throws(() => away['paint.sampleWeights'].run(undefined), /paint\.sampleWeights: the pointer is not over the mesh/);
+  // Away from the mesh (from a menu): the next click picks the vertex, as an eyedropper.
+  const away = recordingHost(doc, -1, -1);
+  void contextCommands(away.host)['paint.sampleWeights'].run(undefined);
+  assert.deepEqual(away.calls.notices.at(-1), { title: 'Sample weights: click a point of the mesh', items: [] });
+  assert.ok(away.calls.picking, 'a pick is armed');
+  away.calls.picking(1);
+  assert.deepEqual(away.calls.notices.at(-1), { title: 'Vertex 1: 1 bone', items: ['bone 2: 1.000'] });
+  away.calls.picking(-1);
+  assert.deepEqual(away.calls.notices.at(-1), { title: 'Sample weights: the click missed the mesh', items: [] });
 
   const expected = Array.from({ length: vertexCountOf(doc) }, (_, v) => (doc.weights.data[v * B + 2] >= 0.5 ? 1 : 0));
   const count = commands['bind.selectByWeight'].run({ bone: 2 });
