@@ -10,6 +10,10 @@ import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { ContextSource } from './context-source.ts';
 import type { ExampleMapMode } from './deformation-settings.ts';
 import { contextBaseOf, type SkinMethod } from './skin-methods.ts';
+import { plainNumber } from '../project/plain-number.ts';
+
+/** The skinning the examples' correction goes through, as the map's note names it. */
+const BASE_NAMES = { lbs: 'linear blend', dqs: 'dual quaternion' } as const;
 
 /** The lowest and highest of some values (0 and 0 for none). */
 export function valueRange(values: ArrayLike<number>): { min: number; max: number } {
@@ -58,7 +62,8 @@ export class VertexMaps {
   /**
    * The examples' map of a method at a pose. 'displacement': |Σ_j a_j δ_j| through the method's base (full scale:
    * the largest |δ| of any example); 'error': at an example's own pose, each vertex's distance to that example
-   * (full scale: 0.1% of the bounding-box diagonal).
+   * (full scale: 0.1% of the bounding-box diagonal). The note is in plain words and plain numbers (no symbols, no
+   * exponents): the panel shows it, and the paper's formula goes in its tooltip.
    * @param posed  the method's CPU reference at the pose (asked for only in 'error' mode, at an example's pose)
    * @returns #V values in [0, 1] (a buffer reused by the next call), the full scale they are over (mesh units; 0
    *          while blank) and what they show, in words (their scale, or why they are blank)
@@ -82,6 +87,7 @@ export class VertexMaps {
       for (let i = 0; i < displacements.length; i += 3)
         scale = Math.max(scale, Math.hypot(displacements[i], displacements[i + 1], displacements[i + 2]));
       const { weights } = context;
+      let largest = 0;
       for (let v = 0; v < n; v++) {
         let x = 0,
           y = 0,
@@ -92,12 +98,16 @@ export class VertexMaps {
           y += weights[j] * displacements[o + 1];
           z += weights[j] * displacements[o + 2];
         }
-        values[v] = scale > 0 ? Math.hypot(x, y, z) / scale : 0;
+        const length = Math.hypot(x, y, z);
+        largest = Math.max(largest, length);
+        values[v] = scale > 0 ? length / scale : 0;
       }
       return {
         values,
         fullScale: scale,
-        note: `|Σ a_j δ_j| through ${base.toUpperCase()}; full scale ${scale.toPrecision(3)} (the largest |δ|)`,
+        note:
+          `the correction now, through ${BASE_NAMES[base]}: up to ${plainNumber(largest)} ` +
+          `(${this.percentOfSize(largest)}); full colour at ${plainNumber(scale)}, the largest of any example`,
       };
     }
     const B = this.doc.skeleton.parents.length;
@@ -118,7 +128,12 @@ export class VertexMaps {
     return {
       values,
       fullScale: scale,
-      note: `distance to ${example.name}: largest ${(worst / this.doc.diagonal).toExponential(2)} of the diagonal; full scale 0.1%`,
+      note: `distance to ${example.name}: up to ${this.percentOfSize(worst)}; full colour at 0.1%`,
     };
+  }
+
+  /** A length as a percentage of the mesh size (its bounding box's diagonal), in words. */
+  private percentOfSize(length: number): string {
+    return `${plainNumber((100 * length) / this.doc.diagonal)}% of the mesh size`;
   }
 }

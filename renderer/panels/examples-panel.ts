@@ -30,6 +30,13 @@ export function exampleColor(index: number): string {
 type RbfKernel = PoseSpaceController['kernel'];
 
 /** Each kernel's option label and its part of the list's tooltip (r: the pose distance). */
+/** The example maps' terms from the paper, for the note's tooltip (the note itself is in plain words). */
+const EXAMPLE_MAP_TERMS: Partial<Record<string, string>> = {
+  displacement:
+    'The correction applied now: |Σ_j a_j δ_j| per vertex, the examples’ displacements δ_j weighted by a_j (Eq. 7), through the method’s base skinning; full colour at the largest |δ_j| of any example',
+  error: 'The distance of each vertex to the example sculpted at this pose; full colour at 0.1% of the bounding-box diagonal',
+};
+
 const KERNEL_TEXT: Record<RbfKernel, { label: string; title: string }> = {
   gaussian: {
     label: 'smooth (Gaussian)',
@@ -182,6 +189,7 @@ export class ExamplesPanel {
     this.mapSelect.value = map.mode;
     this.mapNote.hidden = map.mode === 'off';
     this.mapNote.textContent = map.note;
+    this.mapNote.title = EXAMPLE_MAP_TERMS[map.mode] ?? '';
     this.problem.hidden = posespace.rbfError === null;
     this.problem.textContent = posespace.rbfError ?? '';
     const progress = posespace.progress;

@@ -277,7 +277,8 @@ test('seeing it: the unposed examples three at a time beside the rest mesh; disp
   await expect.poll(shown).toEqual([]);
 
   const note = () => page.evaluate(() => (window as any).__rigwright.examples.state().exampleMap.note as string);
-  const largest = async () => Number(/largest ([\d.e+-]+) of the diagonal/.exec(await note())?.[1]);
+  // The note's "up to x% of the mesh size" as a fraction of the diagonal ("< 0.001%" counts as 0.001%).
+  const largest = async () => Number(/up to (?:< )?([\d.]+)% of the mesh size/.exec(await note())?.[1]) / 100;
   await page.evaluate(() => {
     const h = (window as any).__rigwright;
     h.command('skin.method', 'context-lbs');
@@ -285,7 +286,7 @@ test('seeing it: the unposed examples three at a time beside the rest mesh; disp
   });
   await page.evaluate(() => (window as any).__rigwright.examples.unposed());
   await page.locator('.example-map-select').selectOption('error');
-  await expect.poll(note).toMatch(/^distance to eg2: largest /);
+  await expect.poll(note).toMatch(/^distance to eg2: up to /);
   expect(await largest()).toBeLessThan(1e-4);
   await page.screenshot({ path: path.join(artifactsDir, 'examples-error-map.png') });
   await page.evaluate(() => (window as any).__rigwright.command('skin.method', 'lbs'));
@@ -293,7 +294,7 @@ test('seeing it: the unposed examples three at a time beside the rest mesh; disp
   await page.evaluate(() => (window as any).__rigwright.setTime(70));
   await expect.poll(note).toMatch(/^not at an example’s pose/);
   await page.locator('.example-map-select').selectOption('displacement');
-  await expect.poll(note).toMatch(/^\|Σ a_j δ_j\| through LBS; full scale 0\.0\d+/);
+  await expect.poll(note).toMatch(/^the correction now, through linear blend: up to 0\.\d+ .*; full colour at 0\.0\d+/);
   await page.screenshot({ path: path.join(artifactsDir, 'examples-displacement-map.png') });
   expect(errors).toEqual([]);
 });

@@ -128,6 +128,9 @@ test('legend: the weight map and the area change show a legend whose range is th
 
 const body = (name: string) => dataFile('context-aware', name);
 
+/** What an artist should not have to read: the paper's symbols and numbers in exponent notation. */
+const JARGON = /a_j|δ|Σ|\de-\d/;
+
 test('legend: the examples’ error and correction maps show their full scale in mesh units and the data’s range', async ({ page }) => {
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
@@ -144,6 +147,11 @@ test('legend: the examples’ error and correction maps show their full scale in
   await expect(legend(page)).toBeVisible();
   await expect(legend(page).locator('.legend-units')).toHaveText('mesh units');
   await expect.poll(async () => (await legendNumbers(page)).kind).toBe('error');
+  // The panel speaks plainly; the formula is in the note's tooltip.
+  const examplesPanel = page.locator('#examples-panel');
+  const mapNote = examplesPanel.locator('.example-map-note');
+  await expect(mapNote).toHaveText(/^distance to eg2: up to (< )?[\d.]+% of the mesh size; full colour at 0\.1%$/);
+  await expect(examplesPanel).not.toContainText(JARGON);
 
   const diagonal: number = await hook(page, 'return h.boundingDiagonal();');
   const distances = await hook<number[]>(
@@ -177,6 +185,9 @@ test('legend: the examples’ error and correction maps show their full scale in
   await hook(page, "h.command('skin.method', 'context-lbs'); h.command('pose.rest');");
   await page.locator('.example-map-select').selectOption('displacement');
   await expect.poll(async () => (await legendNumbers(page)).kind).toBe('displacement');
+  await expect(mapNote).toHaveText(/^the correction now, through linear blend: up to [\d.]+ \((< )?[\d.]+% of the mesh size\)/);
+  await expect(mapNote).toHaveAttribute('title', /\|Σ_j a_j δ_j\|.*\(Eq\. 7\)/);
+  await expect(examplesPanel).not.toContainText(JARGON);
   const corrections = await hook<number[]>(
     page,
     `const c = h.cpuPositionsOf('context-lbs'), p = h.cpuPositionsOf('lbs'), d = [];
