@@ -5,6 +5,7 @@
  */
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
+import type { PoseSequence } from '../../workers/rig/pose-sequence.ts';
 import { buildSkeleton, type Skeleton } from '../../workers/rig/skeleton.ts';
 import { parseBoneNames } from '../../workers/formats/bone-names.ts';
 import type { MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from '../../workers/formats/types.ts';
@@ -243,11 +244,15 @@ async function loadFiles(
     );
 
   const byRole = { weights: [] as MatrixFile[], poses: [] as MatrixFile[], handles: [] as MatrixFile[], animation: [] as MatrixFile[] };
+  // Files with the shapes of both a pose file and an animation whose values fit neither: both readers are tried.
+  const posesOrAnimation = new Set<MatrixFile>();
   for (const m of matrices) {
-    const { role, fits } = dmatRole(m.matrix, vertexCount, boneCount);
+    const { role, fits, alsoFits } = dmatRole(m.matrix, vertexCount, boneCount);
     // A misfit is refused by the reader of its role, whose message names the role and says which sizes would fit.
-    if (fits) byRole[role].push(m);
-    else await readOrRefuse(m.name, () => readAs(io, role, m, vertexCount, skeleton));
+    if (fits) {
+      byRole[role].push(m);
+      if (alsoFits) posesOrAnimation.add(m);
+    } else await readOrRefuse(m.name, () => readAs(io, role, m, vertexCount, skeleton));
   }
   const weightsFile = single(byRole.weights, 'weight files');
   // A pose file and an animation are both the scene's clip.
@@ -279,7 +284,9 @@ async function loadFiles(
     ? await readOrRefuse(posesFile.name, () =>
         byRole.animation.includes(posesFile)
           ? io.poseSequenceFromTransforms(posesFile.matrix, skeleton, posesFile.name)
-          : io.poseSequenceFromDmat(posesFile.matrix, boneCount, posesFile.name).then((read) => ({ poses: read, warnings: [] })),
+          : posesOrAnimation.has(posesFile)
+            ? readPosesOrAnimation(io, posesFile, skeleton)
+            : io.poseSequenceFromDmat(posesFile.matrix, boneCount, posesFile.name).then((read) => ({ poses: read, warnings: [] })),
       )
     : null;
   if (readPoses) {
@@ -350,6 +357,33 @@ function sameTopology(a: TriangleMesh, b: TriangleMesh): boolean {
   if (a.positions.length !== b.positions.length || a.triangles.length !== b.triangles.length) return false;
   for (let i = 0; i < a.triangles.length; i++) if (a.triangles[i] !== b.triangles[i]) return false;
   return true;
+}
+
+/**
+ * A matrix with the shapes of both a pose file and an animation (12·B × 3) whose values pass neither check of
+ * dmatRole: read as an animation (whose reader plays transforms that are not rigid as the nearest rotations), else
+ * as a pose file.
+ * @throws LoadError naming the file, both readings and each reader's reason when neither reader takes it
+ */
+async function readPosesOrAnimation(
+  io: IoClient,
+  file: MatrixFile,
+  skeleton: Skeleton,
+): Promise<{ poses: PoseSequence; warnings: string[] }> {
+  const boneCount = skeleton.parents.length;
+  try {
+    return await io.poseSequenceFromTransforms(file.matrix, skeleton, file.name);
+  } catch (asAnimation) {
+    try {
+      return { poses: await io.poseSequenceFromDmat(file.matrix, boneCount, file.name), warnings: [] };
+    } catch (asPoses) {
+      const { rows, cols } = file.matrix;
+      const reason = (error: unknown): string => fileErrorMessage(error, file.name).slice(file.name.length + 2);
+      throw new LoadError(
+        `${file.name}: ${rows} × ${cols} has the shape of a pose file (${rows / (3 * boneCount)} frames of rotation matrices for ${boneCount} bones) and of an animation of absolute bone transforms (${cols} frames of 3×4 transforms for ${boneCount} bones), but reads as neither: as a pose file, ${reason(asPoses)}; as an animation, ${reason(asAnimation)}`,
+      );
+    }
+  }
 }
 
 function readAs(io: IoClient, role: DmatRole, file: MatrixFile, vertexCount: number, skeleton: Skeleton): Promise<unknown> {

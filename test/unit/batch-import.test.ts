@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { loadBatchIntoDocument, loadIntoDocument } from '../../renderer/document/load-files.ts';
+import { dmatRole } from '../../workers/formats/dmat-role.ts';
 import { readDmat, writeDmatBinary } from '../../workers/formats/dmat.ts';
+import type { DenseMatrix } from '../../workers/formats/types.ts';
 import { defaultProjectSettings, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../workers/scene/project-document.ts';
 import { PROVISIONAL_WEIGHTS, demoDocument } from '../../workers/scene/scene-document.ts';
@@ -66,6 +68,48 @@ test('an animation for another skeleton is named as an animation, not as the wei
     /^elephant-anim\.dmat: this is an animation for another skeleton: it is 264 × 457, which holds transforms of 22 bones; this skeleton has 24 bones/,
   );
   assert.equal(document.weightsSource, 'elephant-weights.dmat');
+});
+
+/** The first `frames` columns (frames) of the elephant's animation, 288 × frames. */
+function firstFrames(frames: number): DenseMatrix {
+  const full = readDmat(anim.bytes, anim.name);
+  const data = new Float64Array(full.rows * frames);
+  for (let r = 0; r < full.rows; r++) for (let f = 0; f < frames; f++) data[r * frames + f] = full.data[r * full.cols + f];
+  return { rows: full.rows, cols: frames, data };
+}
+
+test('an animation of 3 frames, 288 × 3 as 4 frames of poses would be, is read as the animation its values are', async () => {
+  // 288 = 12 · 24 = 3 · 24 · 4: the shape of 3 frames of transforms and of 4 frames of rotation matrices. The
+  // first 3×3 block of the pose reading holds entries 0–2 of frames 0–2, which is no rotation.
+  const three = firstFrames(3);
+  assert.deepEqual(dmatRole(three, 6034, 24), { role: 'animation', fits: true }, 'the values decide');
+  const cut = { name: 'elephant-anim.dmat', bytes: writeDmatBinary(three) };
+  const { document, refused } = await loadBatchIntoDocument(demoDocument(), [obj, tgf, weights, cut], inProcessIo);
+  assert.deepEqual(refused, [], 'every file fits');
+  assert.equal(document.posesFile, 'elephant-anim.dmat');
+  const whole = await loadBatchIntoDocument(demoDocument(), [obj, tgf, weights, anim], inProcessIo);
+  assert.ok(document.poses?.kind === 'matrices' && whole.document.poses?.kind === 'matrices', 'clips of frames');
+  assert.equal(document.poses.frameCount, 3, 'one frame per column');
+  assert.deepEqual(
+    document.poses.rotations,
+    whole.document.poses.rotations.slice(0, 3 * 24 * 9),
+    'the frames of the whole animation’s first three',
+  );
+});
+
+test('a 288 × 3 matrix that is neither poses nor an animation is refused naming both, and the rest loads', async () => {
+  // Every entry 2: no 3×3 block is a rotation (R·Rᵀ is 12 everywhere) and every bone's 3×3 part is singular.
+  const twos: DenseMatrix = { rows: 288, cols: 3, data: new Float64Array(288 * 3).fill(2) };
+  assert.deepEqual(dmatRole(twos, 6034, 24), { role: 'poses', fits: true, alsoFits: 'animation' });
+  const odd = { name: 'odd.dmat', bytes: writeDmatBinary(twos) };
+  const { document, refused } = await loadBatchIntoDocument(demoDocument(), [obj, tgf, weights, odd], inProcessIo);
+  assert.equal(refused.length, 1, `one file left out: ${JSON.stringify(refused)}`);
+  assert.equal(refused[0].file, 'odd.dmat');
+  assert.match(refused[0].message, /^odd\.dmat: 288 × 3 has the shape of a pose file .* and of an animation .* but reads as neither/);
+  assert.match(refused[0].message, /as a pose file, frame 0 bone 0: not a rotation matrix/, 'the pose reader’s reason');
+  assert.match(refused[0].message, /as an animation, frame 0 bone 0: the transform's 3×3 part has determinant/, 'the animation reader’s');
+  assert.equal(document.weightsSource, 'elephant-weights.dmat', 'the rest loads');
+  assert.equal(document.poses, null, 'the new skeleton starts at rest');
 });
 
 test('broken weights are left out: the skeleton is bound provisionally and the animation still plays', async () => {

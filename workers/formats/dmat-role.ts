@@ -117,19 +117,41 @@ export function dmatFits(m: DenseMatrix, role: DmatRole, vertexCount: number, bo
 
 const ROLES_BY_PRECEDENCE: readonly DmatRole[] = ['weights', 'poses', 'handles', 'animation'];
 
+/** What dmatRole makes of a matrix. */
+export interface DmatRoleChoice {
+  role: DmatRole;
+  /** whether the matrix has the shape of `role` for this mesh and skeleton */
+  fits: boolean;
+  /**
+   * Set when the matrix has the shapes of both a pose file and an animation (3·B·L × 3 with 4·L' = L: 12·B × 3)
+   * and its values read as neither: `role` is 'poses' and this is 'animation'. Both readers are to be tried (the
+   * animation's also takes transforms that are not rigid), and a refusal names both.
+   */
+  alsoFits?: DmatRole;
+}
+
 /**
  * What a DMAT loaded with a mesh and skeleton is: the first exact fit among weights, poses, handles and animation (so
  * a 12 × 1 matrix with 12 vertices and 3 bones is a quaternion pose), else the closest reading with `fits` false,
- * whose reader then refuses it with a message naming both sizes. Closest: #V rows → weights; a matrix that reads as
- * an animation of absolute transforms on its own (readsAsTransformAnimation) → animation; one column → handles when
- * every entry is a whole number ≥ -1, else poses; three columns → poses; anything else → weights.
+ * whose reader then refuses it with a message naming both sizes. A matrix of 12·B rows and 3 columns has the shape
+ * of both poses (4 frames of B rotation matrices) and an animation (3 frames of B transforms): the values decide,
+ * poses when every 3×3 block is a rotation, an animation when every bone's 3×3 part in every column is one
+ * (readsAsTransformAnimation), else poses with `alsoFits` 'animation'. Closest: #V rows → weights; a matrix that
+ * reads as an animation of absolute transforms on its own → animation; one column → handles when every entry is a
+ * whole number ≥ -1, else poses; three columns → poses; anything else → weights.
  * @param m            the matrix as read
  * @param vertexCount  #V of the mesh
  * @param boneCount    #B of the skeleton
- * @returns the role and whether the matrix fits it exactly
+ * @returns the role, whether the matrix fits it exactly, and the second role whose shape fits when the values fit neither
  */
-export function dmatRole(m: DenseMatrix, vertexCount: number, boneCount: number): { role: DmatRole; fits: boolean } {
-  for (const role of ROLES_BY_PRECEDENCE) if (dmatFits(m, role, vertexCount, boneCount)) return { role, fits: true };
+export function dmatRole(m: DenseMatrix, vertexCount: number, boneCount: number): DmatRoleChoice {
+  const fitting = ROLES_BY_PRECEDENCE.filter((role) => dmatFits(m, role, vertexCount, boneCount));
+  if (fitting[0] === 'poses' && fitting.includes('animation')) {
+    if (acceptsAsPoses(m)) return { role: 'poses', fits: true };
+    if (readsAsTransformAnimation(m)) return { role: 'animation', fits: true };
+    return { role: 'poses', fits: true, alsoFits: 'animation' };
+  }
+  if (fitting.length > 0) return { role: fitting[0], fits: true };
   if (m.rows === vertexCount) return { role: 'weights', fits: false };
   if (readsAsTransformAnimation(m)) return { role: 'animation', fits: false };
   if (m.cols === 1) return { role: isHandleColumn(m.data) ? 'handles' : 'poses', fits: false };
