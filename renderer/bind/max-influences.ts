@@ -44,8 +44,8 @@ export class MaxInfluences {
     if (count === before) return;
     const { store } = this.host;
     const doc = store.doc;
-    const { weights, limited } = limitInfluences(doc.weights, count, doc.paintLocks ?? null);
-    const label = `Max influences ${before} → ${count}${limited > 0 ? `, ${formatThousands(limited)} ${limited === 1 ? 'vertex' : 'vertices'} limited` : ''}`;
+    const { weights, limited, keptOverLimit } = limitInfluences(doc.weights, count, locksFor(doc.paintLocks, doc.weights.cols));
+    const label = `Max influences ${before} → ${count}${limitedText(limited, keptOverLimit, count)}`;
     store.history.group(label, () => {
       this.apply(count);
       store.history.push({ label, bytes: 0, undo: () => this.apply(before), redo: () => this.apply(count) });
@@ -67,13 +67,12 @@ export class MaxInfluences {
 
   /**
    * Weights limited to K, for weights about to become the scene's (a computation's): a new matrix, rows within the
-   * limit copied as they are, locked bones kept.
+   * limit copied as they are. No locks: a computation writes every bone, locked ones included, so every row keeps
+   * at most K.
    * @param weights  #V × #B, row-major
    */
   limit(weights: DenseMatrix): DenseMatrix {
-    const doc = this.host.store.doc;
-    const locked = doc.paintLocks && doc.paintLocks.length === weights.cols ? doc.paintLocks : null;
-    return limitInfluences(weights, this.value, locked).weights;
+    return limitInfluences(weights, this.value, null).weights;
   }
 
   /** Vertices of the scene's weights with more than K non-zero weights (weights loaded from a file, say). */
@@ -119,6 +118,24 @@ export function exportInfluenceNote(maxInfluences: number, over: number, most: n
         ? 'one joint set (JOINTS_0 / WEIGHTS_0): no vertex has more than 4'
         : 'two joint sets (JOINTS_0 / WEIGHTS_0 and JOINTS_1 / WEIGHTS_1)';
   return `${each}${what}. Written as ${sets}.`;
+}
+
+/** The paint locks when they fit the weights' #B, else none. */
+function locksFor(locks: Uint8Array | null | undefined, boneCount: number): Uint8Array | null {
+  return locks && locks.length === boneCount ? locks : null;
+}
+
+/**
+ * What limiting did, for the undo label: ", 1 234 vertices limited", and the rows whose locked bones already use the
+ * limit (limitInfluences' keptOverLimit): "; 12 vertices keep more than 3: their locked bones already use the limit".
+ */
+export function limitedText(limited: number, keptOverLimit: number, maxInfluences: number): string {
+  if (limited === 0) return '';
+  const over =
+    keptOverLimit > 0
+      ? `; ${formatThousands(keptOverLimit)} ${keptOverLimit === 1 ? 'vertex keeps' : 'vertices keep'} more than ${maxInfluences}: their locked bones already use the limit`
+      : '';
+  return `, ${formatThousands(limited)} ${limited === 1 ? 'vertex' : 'vertices'} limited${over}`;
 }
 
 /** 2 070, grouped by thin spaces as the app writes counts (formatCount). */

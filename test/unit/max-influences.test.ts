@@ -46,10 +46,19 @@ test('a row over the limit keeps its largest weights, renormalised around the lo
   assert.ok(Math.abs(locked.weights.data[10] - 0.6) < 1e-15 && locked.weights.data[11] === 0.4, 'row 2 around its lock');
   assert.equal(locked.unrepaired, 0);
 
-  // More locked weights than the limit: a row cannot keep its sum, and says so; its locked weights stay.
+  assert.equal(locked.keptOverLimit, 0);
+
+  // Locked weights that use the whole limit: the largest unlocked weight stays beyond K and takes 1 − Σ locked, so
+  // every row still sums to 1 (partition of unity wins over the limit), and the rows are counted.
   const tooMany = limitInfluences(weights, 1, Uint8Array.from([1, 1, 0, 0]));
-  assert.equal(tooMany.unrepaired, 3, 'every row holds two non-zero locked weights under a limit of one');
-  assert.deepEqual(Array.from(tooMany.weights.data.subarray(0, 4)), [0.4, 0.3, 0, 0], 'row 0 keeps its locked weights only');
+  assert.equal(tooMany.unrepaired, 0, 'every row can keep its sum');
+  assert.equal(tooMany.keptOverLimit, 3, 'every row holds two non-zero locked weights under a limit of one');
+  const byHand = [0.4, 0.3, 0.3, 0, 0.5, 0.5, 0, 0, 0.1, 0.2, 0, 0.7];
+  byHand.forEach((w, i) => assert.ok(Math.abs(tooMany.weights.data[i] - w) < 1e-15, `entry ${i}: ${tooMany.weights.data[i]} against ${w}`));
+  // Locked weights summing to more than 1 cannot be repaired.
+  const over = limitInfluences({ rows: 1, cols: 3, data: Float64Array.from([0.7, 0.6, 0.1]) }, 1, Uint8Array.from([1, 1, 0]));
+  assert.equal(over.unrepaired, 1, 'Σ locked = 1.3');
+  assert.deepEqual(Array.from(over.weights.data), [0.7, 0.6, 0], 'the locked weights stay, the unlocked one goes');
   assert.throws(
     () => limitInfluences(weights, 0, null),
     /limitInfluences: the influence limit must be a whole number of at least 1, not 0/,
@@ -75,11 +84,18 @@ test('limiting agrees with the paint invariants’ limiter (Limit total), locks 
     const failed = enforceWeightInvariants(paint, allRows(rows), rows, -1, settings);
     assert.equal(ours.unrepaired, failed, `K = ${k}: the same rows cannot be repaired`);
     let worst = 0;
+    let worstSum = 0;
     for (let v = 0; v < rows; v++) {
       if (rowSumOf(data, v, cols, locked) >= 1) continue;
-      for (let b = 0; b < cols; b++) worst = Math.max(worst, Math.abs(ours.weights.data[v * cols + b] - paint.data[v * cols + b]));
+      let sum = 0;
+      for (let b = 0; b < cols; b++) {
+        worst = Math.max(worst, Math.abs(ours.weights.data[v * cols + b] - paint.data[v * cols + b]));
+        sum += paint.data[v * cols + b];
+      }
+      worstSum = Math.max(worstSum, Math.abs(sum - 1));
     }
     assert.ok(worst < 1e-6, `K = ${k}: the two limiters differ by ${worst} at most (float32 rounding)`);
+    assert.ok(worstSum < 1e-5, `K = ${k}: Limit total's rows sum to 1 within ${worstSum}, two locked bones or not`);
   }
 });
 
@@ -115,14 +131,48 @@ test('the body: the export dialog’s count is a direct count, and limiting keep
   assert.equal(verticesOverInfluences(limited, 4), 0);
   let worstSum = 0;
   for (let v = 0; v < limited.rows; v++) {
-    if (rowSumOf(weights.data, v, weights.cols, locked) >= 1) continue;
     worstSum = Math.max(worstSum, Math.abs(rowSum(limited, v) - 1));
     for (const b of [5, 20])
       assert.equal(limited.data[v * weights.cols + b], weights.data[v * weights.cols + b], `vertex ${v}: locked bone ${b} kept`);
   }
-  assert.ok(worstSum < 1e-12, `rows sum to 1 within ${worstSum}`);
-  assert.ok(unrepaired < 10, `${unrepaired} rows hold more than 4 locked weights or locked weights summing to 1`);
+  assert.ok(worstSum < 1e-12, `every row sums to 1 within ${worstSum}`);
+  assert.equal(unrepaired, 0, 'no row of the body is left off 1');
   for (let i = 0; i < limited.data.length; i++) assert.ok(limited.data[i] >= 0, `weight ${i} is not negative`);
+});
+
+test('the body with a locked bone using the whole limit: rows keep Σ = 1 with their largest other bone beyond K', () => {
+  const body = contextAwareBody();
+  const { rows, cols, data } = body.weights;
+  const locked = new Uint8Array(cols);
+  locked[5] = 1;
+  // By hand: a row with bone 5 in (0, 1) and another weight keeps bone 5 and its largest other bone, which takes 1 − w5.
+  let expectedOver = 0;
+  const expectedRows: { v: number; other: number }[] = [];
+  for (let v = 0; v < rows; v++) {
+    const w5 = data[v * cols + 5];
+    let other = -1;
+    for (let b = 0; b < cols; b++)
+      if (b !== 5 && data[v * cols + b] > 0 && (other < 0 || data[v * cols + b] > data[v * cols + other])) other = b;
+    if (w5 > 0 && other >= 0) {
+      expectedOver++;
+      expectedRows.push({ v, other });
+    }
+  }
+  assert.ok(expectedOver > 1000, `${expectedOver} rows of the body weigh bone 5 and another`);
+  for (const limit of [1, 2]) {
+    const result = limitInfluences(body.weights, limit, locked);
+    let worstSum = 0;
+    for (let v = 0; v < rows; v++) worstSum = Math.max(worstSum, Math.abs(rowSum(result.weights, v) - 1));
+    assert.ok(worstSum < 1e-12, `K = ${limit}: every row sums to 1 within ${worstSum}`);
+    assert.equal(result.unrepaired, 0, `K = ${limit}: no row left off 1`);
+    if (limit !== 1) continue;
+    assert.equal(result.keptOverLimit, expectedOver, 'the rows whose locked bone uses the limit are counted');
+    for (const { v, other } of expectedRows) {
+      const w5 = data[v * cols + 5];
+      assert.equal(result.weights.data[v * cols + 5], w5, `vertex ${v}: the locked weight stays`);
+      assert.ok(Math.abs(result.weights.data[v * cols + other] - (1 - w5)) < 1e-12, `vertex ${v}: bone ${other} takes 1 − w5`);
+    }
+  }
 });
 
 function limitSetup(doc: SceneDocument = demoDocument()) {
@@ -185,4 +235,57 @@ test('a new scene starts with the user’s default max influences: no undo step,
   assert.equal(store.doc.weights, weights, 'the weights stay as they came');
   assert.equal(limit.verticesOver(), verticesOverInfluences(weights, 1), 'the panel counts the vertices over it');
   assert.throws(() => limit.startWith(0), /Default max influences: 0 is not one of 1, 2, 3, 4, 5, 6, 7, 8/);
+});
+
+test('lowering the max influences below the locked bones says which vertices keep more, and keeps their sums', () => {
+  const body = contextAwareBody();
+  const paintLocks = new Uint8Array(body.boneCount);
+  paintLocks[5] = 1;
+  const doc = withDerived({
+    ...demoDocument(),
+    name: 'body',
+    mesh: body.mesh,
+    skeleton: body.skeleton,
+    weights: body.weights,
+    handles: null,
+    poses: null,
+    paintLocks,
+  });
+  const { history, store, limit } = limitSetup(doc);
+  const { cols, data } = body.weights;
+  let keep = 0;
+  for (let v = 0; v < body.weights.rows; v++) {
+    const row = data.subarray(v * cols, (v + 1) * cols);
+    if (row[5] > 0 && row.some((w, b) => b !== 5 && w > 0)) keep++;
+  }
+  limit.set(1);
+  const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+  const over1 = nonZeroPerRow(body.weights).filter((count) => count > 1).length;
+  assert.deepEqual(history.undoLabels(), [
+    `Max influences 4 → 1, ${grouped(over1)} vertices limited; ${grouped(keep)} vertices keep more than 1: their locked bones already use the limit`,
+  ]);
+  let worstSum = 0;
+  for (let v = 0; v < store.doc.weights.rows; v++) worstSum = Math.max(worstSum, Math.abs(rowSum(store.doc.weights, v) - 1));
+  assert.ok(worstSum < 1e-12, `every row sums to 1 within ${worstSum}`);
+});
+
+test('a computation is limited without the paint locks: every row keeps at most K', () => {
+  const body = contextAwareBody();
+  const paintLocks = new Uint8Array(body.boneCount);
+  paintLocks[5] = 1;
+  const doc = withDerived({
+    ...demoDocument(),
+    name: 'body',
+    mesh: body.mesh,
+    skeleton: body.skeleton,
+    weights: body.weights,
+    handles: null,
+    poses: null,
+    paintLocks,
+  });
+  const { limit, settings } = limitSetup(doc);
+  settings.maxInfluences = 1;
+  const limited = limit.limit(body.weights);
+  assert.equal(verticesOverInfluences(limited, 1), 0, 'no vertex keeps more than 1, bone 5 locked or not');
+  for (let v = 0; v < limited.rows; v++) assert.ok(Math.abs(rowSum(limited, v) - 1) < 1e-12, `vertex ${v} sums to 1`);
 });

@@ -1,4 +1,5 @@
 import type { PaintSettings, PaintWeights } from './paint-weights.ts';
+import { LOCKED_SUM_TOLERANCE, unlockedKept } from '../weights/limit-influences.ts';
 
 let keepStamp = new Int32Array(0);
 let stampCounter = 0;
@@ -21,12 +22,14 @@ function ensureScratch(boneCount: number): void {
  * 2. the painted bone (when given and unlocked) is clamped to the room left by the locked bones, 1 − Σ locked,
  *    and keeps that value: the artist's stroke wins over the other bones;
  * 3. influence limit: while the row has more than K non-zero weights, the smallest unlocked ones other than the
- *    painted bone become 0 (locked weights and the painted bone are kept);
+ *    painted bone become 0 (locked weights and the painted bone are kept); with no painted bone, a row whose locked
+ *    weights already use the K places keeps its largest unlocked weight beyond K while 1 − Σ locked > 0, the row rule
+ *    limitInfluences shares (unlockedKept): partition of unity wins over the limit;
  * 4. normalization: the other unlocked bones are scaled proportionally to fill 1 − Σ locked − painted. When they are
  *    all zero, the painted bone receives the whole remainder 1 − Σ locked (so subtracting from a vertex bound to one
  *    bone alone changes nothing: its weight has nowhere else to go).
- * A row cannot be repaired, and is counted, when Σ locked > 1, when more than K locked weights are non-zero, or
- * when the remainder is positive but no unlocked weight is non-zero and there is no painted bone to receive it.
+ * A row cannot be repaired, and is counted, when Σ locked > 1, or when the remainder is positive but no unlocked
+ * weight is non-zero and there is no painted bone to receive it.
  *
  * @param weights     #V × #B weights, modified in place on the given rows only
  * @param rows        vertex indices to repair (the first `count`)
@@ -74,9 +77,9 @@ export function enforceWeightInvariants(
     if (painted >= 0) {
       paintedValue = Math.min(data[o + painted], remainder);
     }
-    let rowFailed = lockedSum > 1 + 1e-6 || lockedNonZero > limit;
+    let rowFailed = lockedSum > 1 + LOCKED_SUM_TOLERANCE;
 
-    const allowed = limit - lockedNonZero - (paintedValue > 0 ? 1 : 0);
+    const allowed = painted >= 0 ? limit - lockedNonZero - (paintedValue > 0 ? 1 : 0) : unlockedKept(limit, lockedNonZero, remainder);
     if (otherCount > allowed) {
       dropSmallest(data, o, others, otherCount, allowed > 0 ? allowed : 0);
       let kept = 0;

@@ -13,9 +13,15 @@ export interface LimitedInfluences {
   /** vertices whose rows were limited */
   limited: number;
   /**
-   * vertices that could not keep Σ w = 1 within the limit: more than K locked non-zero weights, locked weights summing
-   * to 1 or more with unlocked ones to drop, or nothing unlocked left to take the remainder; their locked weights stay
-   * and the unlocked ones are dropped or kept as the limit allows, unscaled
+   * vertices that keep more than K non-zero weights because their locked bones already use the limit: K or more
+   * locked non-zero weights summing to less than 1 keep their largest unlocked weight beyond K (partition of unity
+   * wins over the limit), and more than K locked weights summing to 1 keep those locked weights
+   */
+  keptOverLimit: number;
+  /**
+   * vertices that could not keep Σ w = 1: locked weights summing to more than 1, or less than 1 with no positive
+   * unlocked weight to take the remainder; their locked weights stay and their unlocked ones are dropped as the limit
+   * allows, unscaled
    */
   unrepaired: number;
 }
@@ -23,8 +29,10 @@ export interface LimitedInfluences {
 /**
  * Limits every vertex to at most K non-zero weights, as Maya's skinCluster "maintain max influences" does: in a row
  * with more, the smallest unlocked weights are dropped (locked ones always stay), and the unlocked weights kept are
- * scaled to fill 1 − Σ locked, so the row sums to 1 again. Ties drop the higher bone first. Negative and NaN weights
- * count as non-zero and are the first dropped.
+ * scaled to fill 1 − Σ locked, so the row sums to 1 again. Where the locked weights already use the K places and sum
+ * to less than 1, the largest unlocked weight stays beyond K to take the remainder (the row keeps its sum; counted in
+ * `keptOverLimit`). Ties drop the higher bone first. Negative and NaN weights count as non-zero here and are the first
+ * dropped.
  * @param weights        #V × #B weights, row-major float64
  * @param maxInfluences  K ≥ 1
  * @param locked         #B flags (1 = locked: its weights never change), or null for none
@@ -38,6 +46,7 @@ export function limitInfluences(weights: DenseMatrix, maxInfluences: number, loc
   const out = Float64Array.from(data);
   const order: number[] = [];
   let limited = 0;
+  let keptOverLimit = 0;
   let unrepaired = 0;
   for (let v = 0; v < rows; v++) {
     const o = v * cols;
@@ -56,22 +65,43 @@ export function limitInfluences(weights: DenseMatrix, maxInfluences: number, loc
     }
     // Largest first; NaN and negative weights last; ties keep the lower bone.
     order.sort((a, b) => rank(out[o + b]) - rank(out[o + a]) || a - b);
-    const keep = Math.max(0, maxInfluences - lockedCount);
+    const room = 1 - lockedSum;
+    const keep = unlockedKept(maxInfluences, lockedCount, room);
     let keptSum = 0;
+    let kept = 0;
     for (let i = 0; i < order.length; i++) {
       const b = order[i];
-      if (i < keep && out[o + b] > 0) keptSum += out[o + b];
-      else out[o + b] = 0;
+      if (i < keep && out[o + b] > 0) {
+        keptSum += out[o + b];
+        kept++;
+      } else out[o + b] = 0;
     }
-    const room = 1 - lockedSum;
-    if (lockedCount > maxInfluences || !(room > 0) || !(keptSum > 0)) {
+    if (lockedCount + kept > maxInfluences) keptOverLimit++;
+    if (lockedSum > 1 + LOCKED_SUM_TOLERANCE || (room > 0 && !(keptSum > 0))) {
       unrepaired++;
       continue;
     }
+    if (!(room > 0)) continue;
     const scale = room / keptSum;
-    for (let i = 0; i < Math.min(keep, order.length); i++) out[o + order[i]] *= scale;
+    for (let i = 0; i < kept; i++) out[o + order[i]] *= scale;
   }
-  return { weights: { rows, cols, data: out }, limited, unrepaired };
+  return { weights: { rows, cols, data: out }, limited, keptOverLimit, unrepaired };
+}
+
+/** How far locked weights may sum above 1 (float rounding of weights saved as float32) before a row is unrepairable. */
+export const LOCKED_SUM_TOLERANCE = 1e-6;
+
+/**
+ * The row rule every influence limiter shares: how many unlocked non-zero weights a row over the limit keeps. The K
+ * places left by the locked non-zero weights; but at least one while the locked weights leave room (1 − Σ locked > 0)
+ * for it to fill, since a row that sums to less than 1 is worse than one with a bone too many.
+ * @param maxInfluences  K
+ * @param lockedCount    the row's locked non-zero weights
+ * @param room           1 − Σ locked of the row
+ */
+export function unlockedKept(maxInfluences: number, lockedCount: number, room: number): number {
+  const left = Math.max(0, maxInfluences - lockedCount);
+  return left === 0 && room > 0 ? 1 : left;
 }
 
 /**
