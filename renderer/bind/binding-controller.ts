@@ -26,6 +26,7 @@ import type { DenseMatrix, MeshPart } from '../../workers/formats/types.ts';
 import { lassoSelect } from './lasso-selection.ts';
 import { partMesh, withPartHandles, withPartWeights, withSkinned } from '../document/mesh-parts.ts';
 import { pick, type SettingsSection } from '../project/settings-store.ts';
+import { formatLength } from '../project/length-units.ts';
 
 export type HandleSource = 'current' | 'distance' | 'cylinder';
 export const HANDLE_SOURCES: readonly HandleSource[] = ['current', 'distance', 'cylinder'];
@@ -461,6 +462,5 @@ export class BindingController {
 /** What the status line and the Bind panel say while the binding is stale (SceneDocument.bindingStale). */
 export const STALE_BINDING_TEXT = 'Skeleton changed since binding — rebind to update the weights';
 
-export function formatLength(x: number): string {
-  return Number(x.toPrecision(3)).toString();
-}
+/** Lengths are shown in the user's units (project/length-units.ts). */
+export { formatLength };
