@@ -86,6 +86,14 @@ export class MaxInfluences {
     return exportInfluenceNote(this.value, over, most);
   }
 
+  /**
+   * The joint sets the glTF export writes (gltf-export.ts: four slots while min(K, most influences) ≤ 4, else eight):
+   * one set of four while no vertex keeps more than four.
+   */
+  exportJointSets(): 1 | 2 {
+    return Math.min(this.value, this.count().most) > 4 ? 2 : 1;
+  }
+
   private count(): { over: number; most: number } {
     const { weights } = this.host.store.doc;
     const limit = this.value;

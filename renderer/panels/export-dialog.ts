@@ -46,6 +46,8 @@ export interface ExportContext {
   bakeCost: VertexAnimationCost;
   /** what the export does with the influences (exportInfluenceNote: the limit, the vertices over it, the joint sets) */
   influenceNote: string;
+  /** the joint sets the export writes: two where a vertex keeps more than four, min(K, most influences) > 4 */
+  jointSets: 1 | 2;
 }
 
 /** The export's stored influences (the scene's max influences), which the "as exported" preview mirrors. */
@@ -287,7 +289,7 @@ export class ExportDialog {
     this.format = this.formats.get('gltf')!.checked ? 'gltf' : 'glb';
     this.extension.textContent = this.format === 'glb' ? '.glb' : '.gltf + .bin';
     this.influenceNote.textContent = context.influenceNote;
-    this.influenceWarning.hidden = this.settings.influences <= 4;
+    this.influenceWarning.hidden = context.jointSets === 1;
     for (const [value, input] of this.compressions) if (input.checked) this.compression = value;
     this.compressionNote.hidden = this.compression === 'none';
     this.clipLabel.textContent =

@@ -42,7 +42,7 @@ export interface ExportHost {
   readonly store: Pick<SceneStore, 'doc'>;
   readonly influenceSetting: number;
   /** the scene's max influences: the export keeps it, and its dialog says what that does to the weights */
-  readonly maxInfluences: Pick<MaxInfluences, 'exportNote'>;
+  readonly maxInfluences: Pick<MaxInfluences, 'exportNote' | 'exportJointSets'>;
   readonly posespace: Pick<PoseSpaceController, 'kernel'>;
   readonly bridge: RigwrightBridge;
   readonly notice: Pick<Notice, 'show' | 'hide'>;
@@ -144,6 +144,7 @@ function openExport(app: FileCommandsHost): void {
         ? null
         : `${METHOD_LABELS[method]} skinning does not bake yet; switch to linear blend, dual quaternion, per-face (M) or context per-face to bake.`,
       influenceNote: app.maxInfluences.exportNote(),
+      jointSets: app.maxInfluences.exportJointSets(),
     },
     (settings) => void app.commands.invoke('file.exportSettings', settings),
   );

@@ -16,6 +16,7 @@ import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import type { PaintSettings } from '../../workers/paint/paint-weights.ts';
 import { contextAwareBody } from './context-aware-data.ts';
+import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { seededRandom } from './seeded-random.ts';
 
 function nonZeroPerRow(weights: DenseMatrix): number[] {
@@ -288,4 +289,32 @@ test('a computation is limited without the paint locks: every row keeps at most 
   const limited = limit.limit(body.weights);
   assert.equal(verticesOverInfluences(limited, 1), 0, 'no vertex keeps more than 1, bone 5 locked or not');
   for (let v = 0; v < limited.rows; v++) assert.ok(Math.abs(rowSum(limited, v) - 1) < 1e-12, `vertex ${v} sums to 1`);
+});
+
+test('the export dialog’s joint sets are the exporter’s: two only where a vertex keeps more than four', () => {
+  const body = contextAwareBody();
+  const bodyDoc = withDerived({
+    ...demoDocument(),
+    name: 'body',
+    mesh: body.mesh,
+    skeleton: body.skeleton,
+    weights: body.weights,
+    handles: null,
+    poses: null,
+  });
+  for (const doc of [demoDocument(), bodyDoc]) {
+    const { limit, settings } = limitSetup(doc);
+    for (const k of [1, 4, 5, 6, 8]) {
+      settings.maxInfluences = k;
+      // gltf-export.ts writes four slots while the influences' stride (min(K, most)) is four or fewer, else eight.
+      const exporterSets = influencesFromWeights(doc.weights, k).stride <= 4 ? 1 : 2;
+      assert.equal(limit.exportJointSets(), exporterSets, `${doc.name}, K = ${k}`);
+    }
+  }
+  const demo = demoDocument();
+  const three = withDerived({ ...demo, weights: limitInfluences(demo.weights, 3, null).weights });
+  const { limit, settings } = limitSetup(three);
+  settings.maxInfluences = 6;
+  assert.equal(mostInfluences(three.weights), 3, 'weights limited to three');
+  assert.equal(limit.exportJointSets(), 1, 'K = 6 over weights of three bones writes one joint set: no second-set warning');
 });
