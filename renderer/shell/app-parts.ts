@@ -448,12 +448,16 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
   app.viewport.controls.addEventListener('change', () => templatePanel.placeDots());
   // The panels that show the app's state redraw in one loop (App.redrawChrome): a new panel is added here.
   const posePanelShown = posePanel(app, container);
-  const heatMapLegend = new HeatMapLegendFeed(new HeatMapLegend(container), () => ({
-    doc: app.store.doc,
-    viewMode: app.views.viewMode,
-    selectedBone: app.selectedBone,
-    deformation: app.deformation,
-  }));
+  const heatMapLegend = new HeatMapLegendFeed(
+    new HeatMapLegend(container),
+    () => ({
+      doc: app.store.doc,
+      viewMode: app.views.viewMode,
+      selectedBone: app.selectedBone,
+      deformation: app.deformation,
+    }),
+    app.store,
+  );
   const shown: ShownPanel[] = [clipMenu, bindPanel, paintPanel, examplesPanel, meshesPanel, boneList, templatePanel, posePanelShown];
   return {
     chrome,

@@ -8,7 +8,9 @@ import type { DeformationController } from '../deform/deformation-controller.ts'
 import type { HeatMapLegend, HeatMapLegendState } from '../panels/heat-map-legend.ts';
 import type { ViewMode } from '../view/view-modes.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
+import { plainNumber } from '../project/plain-number.ts';
 import { DISTORTION_COLOUR_MAP, MAGNITUDE_COLOUR_MAP, WEIGHT_COLOUR_MAP, colourMapSamples, type ColourMap } from '../view/colour-maps.ts';
 
 export interface HeatMapLegendHost {
@@ -16,12 +18,8 @@ export interface HeatMapLegendHost {
   readonly viewMode: ViewMode;
   readonly selectedBone: number;
   readonly deformation: Pick<DeformationController, 'vertexMapShown' | 'exampleMapNote' | 'hidden'>;
-}
-
-/** A legend's number: three significant digits, without trailing zeros (0.00125, 0.5, 2). */
-export function legendNumber(x: number): string {
-  if (x === 0) return '0';
-  return String(Number(x.toPrecision(3)));
+  /** the lowest and highest weight of a bone (the feed's cache); without it, the weights are scanned */
+  readonly weightRange?: (bone: number) => { min: number; max: number };
 }
 
 const clamp01 = (x: number) => Math.min(Math.max(x, 0), 1);
@@ -33,8 +31,17 @@ const coloursOf = (map: ColourMap): string[] => {
   return colours;
 };
 
+/** Where a value of the map's domain sits along the legend's bar (0 at the low end, 1 at the high end). */
+const alongBar = (map: ColourMap, value: number): number => clamp01((value - map.domain[0]) / (map.domain[1] - map.domain[0]));
+
+/** The words for an area ratio at a bar's end: '×0.5 (half)', '×2 (double)', else the ratio alone. */
+function areaRatioText(ratio: number): string {
+  const word = ratio === 0.5 ? ' (half)' : ratio === 2 ? ' (double)' : '';
+  return `×${plainNumber(ratio)}${word}`;
+}
+
 /** The lowest and highest weight of `bone` over the vertices (0 and 0 without a bone). */
-function weightRange(doc: SceneDocument, bone: number): { min: number; max: number } {
+export function weightRange(doc: SceneDocument, bone: number): { min: number; max: number } {
   const { rows, cols, data } = doc.weights;
   if (bone < 0 || bone >= cols || rows === 0) return { min: 0, max: 0 };
   let min = Infinity,
@@ -53,24 +60,31 @@ export function heatMapLegendState(host: HeatMapLegendHost): HeatMapLegendState 
   if (deformation.hidden) return null;
   if (host.viewMode === 'heatmap') {
     const bone = host.selectedBone;
-    const { min, max } = weightRange(doc, bone);
+    const { min, max } = host.weightRange ? host.weightRange(bone) : weightRange(doc, bone);
+    const [lo, hi] = WEIGHT_COLOUR_MAP.domain;
     return {
       kind: 'weight',
       title: bone >= 0 ? `Weight of ${boneNamesOf(doc)[bone]}` : 'Weight (no bone selected)',
       tooltip: 'How much the selected bone moves each vertex: 0 = not at all, 1 = it alone (skinning weight w_b, viridis colours)',
       colours: coloursOf(WEIGHT_COLOUR_MAP),
-      low: '0',
-      high: '1',
+      low: plainNumber(lo),
+      high: plainNumber(hi),
       units: 'weight',
-      scale: [0, 1],
-      data: { min, max, at: [clamp01(min), clamp01(max)], text: `on the mesh: ${legendNumber(min)} to ${legendNumber(max)}` },
+      scale: [lo, hi],
+      data: {
+        min,
+        max,
+        at: [alongBar(WEIGHT_COLOUR_MAP, min), alongBar(WEIGHT_COLOUR_MAP, max)],
+        text: `on the mesh: ${plainNumber(min)} to ${plainNumber(max)}`,
+      },
       note: null,
     };
   }
   const shown = deformation.vertexMapShown;
   if (!shown) return null;
   if (shown.map === 'distortion') {
-    // The map colours log2 of the area ratio over −1 … 1; the legend speaks of the ratio itself.
+    // The map colours log2 of the area ratio over its domain (−1 … 1); the legend speaks of the ratio itself.
+    const [lo, hi] = DISTORTION_COLOUR_MAP.domain;
     const min = 2 ** shown.min,
       max = 2 ** shown.max;
     return {
@@ -79,22 +93,25 @@ export function heatMapLegendState(host: HeatMapLegendHost): HeatMapLegendState 
       tooltip:
         'Each vertex’s surrounding area posed against at rest (log2 of the one-ring area ratio): blue shrinks (candy-wrapper collapse), red grows (bulge)',
       colours: coloursOf(DISTORTION_COLOUR_MAP),
-      low: '×0.5 (half)',
-      high: '×2 (double)',
+      low: areaRatioText(2 ** lo),
+      high: areaRatioText(2 ** hi),
       units: '× area',
-      scale: [0.5, 2],
+      scale: [2 ** lo, 2 ** hi],
       data: {
         min,
         max,
-        at: [clamp01((shown.min + 1) / 2), clamp01((shown.max + 1) / 2)],
-        text: `on the mesh: ×${legendNumber(min)} to ×${legendNumber(max)}`,
+        at: [alongBar(DISTORTION_COLOUR_MAP, shown.min), alongBar(DISTORTION_COLOUR_MAP, shown.max)],
+        text: `on the mesh: ×${plainNumber(min)} to ×${plainNumber(max)}`,
       },
       note: null,
     };
   }
   const blank = shown.fullScale === 0;
   const displacement = shown.map === 'displacement';
-  const percent = (x: number) => `${legendNumber((100 * x) / doc.diagonal)}% of the mesh size`;
+  const percent = (x: number) => `${plainNumber((100 * x) / doc.diagonal)}% of the mesh size`;
+  // The map's domain is in fractions of the full scale; the legend is in mesh units.
+  const [lo, hi] = MAGNITUDE_COLOUR_MAP.domain;
+  const fraction = (x: number) => (blank ? 0 : x / shown.fullScale);
   return {
     kind: shown.map,
     title: displacement ? 'Correction from the examples' : 'Distance to the example at its pose',
@@ -102,30 +119,51 @@ export function heatMapLegendState(host: HeatMapLegendHost): HeatMapLegendState 
       ? 'How far the examples move each vertex at this pose, |Σ_j a_j δ_j| (Eq. 7); full colour at the largest correction of any example'
       : 'How far the skinned mesh is from the example sculpted at this pose; full colour at 0.1% of the bounding-box diagonal',
     colours: coloursOf(MAGNITUDE_COLOUR_MAP),
-    low: '0',
-    high: blank ? '–' : legendNumber(shown.fullScale),
+    low: plainNumber(lo * shown.fullScale),
+    high: blank ? '–' : plainNumber(hi * shown.fullScale),
     units: 'mesh units',
-    scale: [0, shown.fullScale],
+    scale: [lo * shown.fullScale, hi * shown.fullScale],
     data: blank
       ? null
       : {
           min: shown.min,
           max: shown.max,
-          at: [clamp01(shown.min / shown.fullScale), clamp01(shown.max / shown.fullScale)],
-          text: `on the mesh: ${legendNumber(shown.min)} to ${legendNumber(shown.max)} (up to ${percent(shown.max)})`,
+          at: [alongBar(MAGNITUDE_COLOUR_MAP, fraction(shown.min)), alongBar(MAGNITUDE_COLOUR_MAP, fraction(shown.max))],
+          text: `on the mesh: ${plainNumber(shown.min)} to ${plainNumber(shown.max)} (up to ${percent(shown.max)})`,
         },
     note: blank ? deformation.exampleMapNote : null,
   };
 }
 
-/** Keeps the legend showing the heat map on screen. */
+/**
+ * Keeps the legend showing the heat map on screen. The weight map's range is kept until the weights change (another
+ * weights object, or rows of it edited in place, which the store announces), so a posed frame does not scan them.
+ */
 export class HeatMapLegendFeed {
+  private cached: { weights: SceneDocument['weights']; bone: number; edits: number; range: { min: number; max: number } } | null = null;
+  /** how many times rows of the weights were edited in place */
+  private edits = 0;
+
   constructor(
-    private readonly legend: HeatMapLegend,
+    private readonly legend: Pick<HeatMapLegend, 'show'>,
     private readonly host: () => HeatMapLegendHost,
-  ) {}
+    store: Pick<SceneStore, 'subscribe'>,
+  ) {
+    store.subscribe((change) => {
+      if (change.kind === 'weight-rows') this.edits++;
+    });
+  }
 
   refresh(): void {
-    this.legend.show(heatMapLegendState(this.host()));
+    const host = this.host();
+    this.legend.show(heatMapLegendState({ ...host, weightRange: (bone) => this.weightRange(host.doc, bone) }));
+  }
+
+  private weightRange(doc: SceneDocument, bone: number): { min: number; max: number } {
+    const c = this.cached;
+    if (c && c.weights === doc.weights && c.bone === bone && c.edits === this.edits) return c.range;
+    const range = weightRange(doc, bone);
+    this.cached = { weights: doc.weights, bone, edits: this.edits, range };
+    return range;
   }
 }

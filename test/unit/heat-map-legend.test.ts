@@ -8,7 +8,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DeformationController, type DeformationViews } from '../../renderer/deform/deformation-controller.ts';
 import { PoseEvaluator } from '../../renderer/deform/pose-evaluator.ts';
-import { heatMapLegendState, legendNumber, type HeatMapLegendHost } from '../../renderer/shell/heat-map-legend-feed.ts';
+import { HeatMapLegendFeed, heatMapLegendState, type HeatMapLegendHost } from '../../renderer/shell/heat-map-legend-feed.ts';
+import type { HeatMapLegendState } from '../../renderer/panels/heat-map-legend.ts';
+import { plainNumber } from '../../renderer/project/plain-number.ts';
+import type { SceneChange } from '../../workers/scene/scene-store.ts';
 import { DISTORTION_COLOUR_MAP, WEIGHT_COLOUR_MAP, colourMapSamples } from '../../renderer/view/colour-maps.ts';
 import { demoDocument } from '../../workers/scene/scene-document.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
@@ -118,6 +121,8 @@ test('the area change’s legend speaks of area ratios: ×0.5 to ×2, the data a
   // log2 −1 … 1 along the bar: −0.5 at a quarter, 0.25 at five eighths.
   assert.deepEqual(state.data?.at, [0.25, 0.625], 'along the bar');
   assert.equal(state.data?.text, 'on the mesh: ×0.707 to ×1.19', 'in words');
+  // The colour map's domain is log2 −1 … 1: its ends are half and double the area.
+  assert.deepEqual([state.low, state.high], ['×0.5 (half)', '×2 (double)'], 'the bar’s ends in words');
 });
 
 test('the examples’ legends: 0 to the full scale in mesh units; a blank map says why; hidden or no map, no legend', () => {
@@ -126,7 +131,7 @@ test('the examples’ legends: 0 to the full scale in mesh units; a blank map sa
   assert.ok(error, 'a legend');
   assert.deepEqual([error.kind, error.scale, error.units, error.high], ['error', [0, 0.008], 'mesh units', '0.008'], 'its ends');
   assert.deepEqual(error.data?.at, [0.125, 0.5], 'along the bar: fractions of the full scale');
-  assert.match(error.data.text, new RegExp(`up to ${legendNumber((100 * 0.004) / doc.diagonal).replace('.', '\\.')}% of the mesh size`));
+  assert.match(error.data.text, new RegExp(`up to ${plainNumber((100 * 0.004) / doc.diagonal).replace('.', '\\.')}% of the mesh size`));
   const blank = heatMapLegendState(host({ shown: { map: 'displacement', min: 0, max: 0, fullScale: 0 } }));
   assert.equal(blank?.data, null, 'no data to show');
   assert.equal(blank?.note, 'not at an example’s pose', 'the reason');
@@ -135,6 +140,54 @@ test('the examples’ legends: 0 to the full scale in mesh units; a blank map sa
   assert.equal(heatMapLegendState({ ...hidden, deformation: { ...hidden.deformation, hidden: true } }), null, 'the mesh is not shown');
 });
 
-test('legend numbers: three significant digits without trailing zeros', () => {
-  assert.deepEqual([0, 1, 0.5, 2, 0.00125, 1234.5, 0.70710678].map(legendNumber), ['0', '1', '0.5', '2', '0.00125', '1230', '0.707']);
+test('legend numbers are plain: a tiny distance reads "< 0.001", never in exponent notation', () => {
+  const doc = demoDocument();
+  // The body's examples match their sculpts to about 2.9e-6 mesh units: the legend says "< 0.001".
+  const state = heatMapLegendState(host({ doc, shown: { map: 'error', min: 0, max: 0.00000288, fullScale: 0.002 } }));
+  assert.ok(state?.data, 'a legend with data');
+  assert.equal(state.data.text, 'on the mesh: 0 to < 0.001 (up to < 0.001% of the mesh size)', 'in words');
+  assert.deepEqual([state.low, state.high], ['0', '0.002'], 'the bar’s ends');
+  assert.equal(state.data.max, 0.00000288, 'the number itself is kept for the test hook');
+});
+
+test('the weight map’s range is kept until the weights change: another weights object, or rows edited in place', () => {
+  const doc = demoDocument();
+  const bone = 1;
+  const shown: (HeatMapLegendState | null)[] = [];
+  const listeners: ((change: SceneChange) => void)[] = [];
+  const store = { subscribe: (listener: (change: SceneChange) => void) => (listeners.push(listener), () => {}) };
+  let current = doc;
+  const feed = new HeatMapLegendFeed(
+    { show: (state) => shown.push(state) },
+    () => host({ doc: current, viewMode: 'heatmap', selectedBone: bone }),
+    store,
+  );
+  const { rows, cols, data } = doc.weights;
+  const columnMax = () => Math.max(...Array.from({ length: rows }, (_, v) => data[v * cols + bone]));
+  feed.refresh();
+  assert.equal(shown.at(-1)?.data?.max, columnMax(), 'the bone’s highest weight');
+  const before = columnMax();
+  // A change the store has not announced is not seen: the range is the cached one, not a new scan.
+  const v = Array.from({ length: rows }, (_, k) => k).find((k) => data[k * cols + bone] < before)!;
+  const old = data[v * cols + bone];
+  data[v * cols + bone] = before + 0.5;
+  feed.refresh();
+  assert.equal(shown.at(-1)?.data?.max, before, 'no scan on a frame where the weights did not change');
+  for (const listener of listeners) listener({ kind: 'weight-rows', vertices: Uint32Array.of(v), count: 1 });
+  feed.refresh();
+  assert.equal(shown.at(-1)?.data?.max, before + 0.5, 'rows edited in place: scanned again');
+  data[v * cols + bone] = old;
+  // Another weights object (an undo of a bind, a new scene): scanned again without an announcement.
+  current = { ...doc, weights: { rows, cols, data: Float64Array.from(data) } };
+  feed.refresh();
+  assert.equal(shown.at(-1)?.data?.max, before, 'another weights object');
+  // Another bone: its own range.
+  const other = Math.max(...Array.from({ length: rows }, (_, k) => data[k * cols + 0]));
+  const feedOther = new HeatMapLegendFeed(
+    { show: (state) => shown.push(state) },
+    () => host({ doc: current, viewMode: 'heatmap', selectedBone: 0 }),
+    store,
+  );
+  feedOther.refresh();
+  assert.equal(shown.at(-1)?.data?.max, other, 'bone 0’s highest weight');
 });
