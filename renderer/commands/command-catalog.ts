@@ -180,9 +180,10 @@ const CATALOG = {
   'help.tour': { label: 'Tour of the toolbar', menu: 'Help', description: 'A few steps over the toolbar’s main controls' },
   'skin.nextMethod': { label: 'Next skinning method: linear blend, dual quaternion, per-face', menu: 'View' },
   'skin.heatMap': {
-    label: 'Distortion heat map',
+    label: 'Area change heat map',
     menu: 'View',
-    description: 'Heat map of the local area change against the rest pose: blue shrinks, red grows',
+    description:
+      'Colours each vertex by how much the surface around it shrinks (blue) or grows (red) against the rest pose: the distortion heat map, log2 of the one-ring area ratio',
     result: ON,
   },
   'bind.panel': { label: 'Bind panel', menu: 'Rig', description: 'Handles and harmonic weights', result: ON },
@@ -330,9 +331,10 @@ const CATALOG = {
     argument: arg.number(0, 1),
   },
   'skin.blendMap': {
-    label: 'Weight-blended DQS amount per vertex',
+    label: 'Dual quaternion amount per vertex',
     noMenu: 'takes one value per vertex, which only a script can give',
-    description: 'LBS ↔ DQS blend of each vertex (argument: one value 0 … 1 per vertex)',
+    description:
+      'How much each vertex of the Weight blended method follows dual quaternion skinning rather than linear blend: the per-vertex LBS ↔ DQS blend weight (argument: one value 0 … 1 per vertex)',
     argument: arg.perVertex(arg.number(0, 1)),
   },
   'view.influences': {

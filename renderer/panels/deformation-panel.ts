@@ -118,7 +118,7 @@ export class DeformationPanel {
     this.blendField.append(this.blend, this.blendValue.root, this.blendRange);
     this.blendField.hidden = true;
     group.append(method.root, signs.root, split.root, this.blendField);
-    commandButton(group, commands, 'skin.heatMap', { label: 'Heat map' });
+    commandButton(group, commands, 'skin.heatMap');
     commandButton(group, commands, 'file.twistDemo', { label: 'Twist' });
     this.splitLabels = document.createElement('div');
     this.splitLabels.className = 'split-labels';

@@ -89,7 +89,7 @@ export function heatMapLegendState(host: HeatMapLegendHost): HeatMapLegendState 
       max = 2 ** shown.max;
     return {
       kind: 'distortion',
-      title: 'Area change from the rest pose',
+      title: 'Area change heat map',
       tooltip:
         'Each vertex’s surrounding area posed against at rest (log2 of the one-ring area ratio): blue shrinks (candy-wrapper collapse), red grows (bulge)',
       colours: coloursOf(DISTORTION_COLOUR_MAP),

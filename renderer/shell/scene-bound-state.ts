@@ -43,7 +43,7 @@ export function overlayFields(app: SceneBoundHost): StatusField[] {
   const fields: StatusField[] = [];
   const map = app.deformation.exampleMap;
   if (map !== 'off') fields.push({ text: `overlay: ${EXAMPLE_MAP_TEXT[map]} ×`, command: 'examples.mapOff' });
-  else if (app.deformation.heatMap) fields.push({ text: 'overlay: distortion heat map ×', command: 'skin.heatMap' });
+  else if (app.deformation.heatMap) fields.push({ text: 'overlay: area change heat map ×', command: 'skin.heatMap' });
   if (app.unposedDisplay.shown) fields.push({ text: 'overlay: unposed examples ×', command: 'examples.showUnposed' });
   return fields;
 }

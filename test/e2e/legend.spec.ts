@@ -2,7 +2,7 @@
  * legend: every heat map shows a colour legend while it is on, with its range and units, and the range of values on
  * the mesh now, which the spec works out itself from the data read through the test hook:
  * - the weight map (View → Weight map): the selected bone's column of the weights; another bone, another range;
- * - the area change (Skin → Heat map): log2 of each vertex's one-ring area, posed (the CPU reference at the pose)
+ * - the area change (the toolbar's Area change heat map, as in View): log2 of each vertex's one-ring area, posed (the CPU reference at the pose)
  *   over at rest, computed here from the triangles; another frame, another range;
  * - the examples' error at eg2's pose: each vertex's distance to eg2, over 0 … 0.1% of the diagonal;
  * - the examples' correction at rest: |context LBS − LBS| per vertex (at rest LBS moves nothing, so the difference is
@@ -104,8 +104,15 @@ test('legend: the weight map and the area change show a legend whose range is th
 
   // The area change, at a frame where the demo bends.
   await hook(page, 'h.setTime(Math.floor(h.state().duration / 2));');
-  await page.locator('button[data-command="skin.heatMap"]').click();
+  const areaChange = page.locator('button[data-command="skin.heatMap"]');
+  // One plain name on the toolbar, in the legend and in the menus; the paper's term in the tooltip.
+  await expect(areaChange).toHaveText('Area change heat map');
+  await expect(areaChange).toHaveAttribute('title', /distortion heat map/);
+  await areaChange.click();
   await expect(legend(page)).toBeVisible();
+  await expect(legend(page).locator('.legend-title')).toHaveText('Area change heat map');
+  await expect(legend(page).locator('.legend-min')).toHaveText('×0.5 (half)');
+  await expect(legend(page).locator('.legend-max')).toHaveText('×2 (double)');
   await expect(legend(page).locator('.legend-units')).toHaveText('× area');
   shown = await legendNumbers(page);
   expect(shown.kind).toBe('distortion');

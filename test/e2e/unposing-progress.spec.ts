@@ -1,8 +1,8 @@
 /**
  * Unposing progress: the Examples panel's bar ends when the examples are unposed, whatever order the worker's
  * messages arrive in, and a new scene starts without it (Cancel clearing it is unit-tested: here the unposing is over
- * before a click could reach it). The body with handles, its weights and eg0, eg1 (G), then Skin → Context DQS, as
- * an artist does it.
+ * before a click could reach it). The body with handles, its weights and eg0, eg1 (G), then Skin → Dual quaternion
+ * + examples, as an artist does it.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { dataFile } from './app-driver.ts';
@@ -28,7 +28,7 @@ test('unposing progress: the bar ends with the unposing and does not carry into 
   });
   const barTexts = (): Promise<string[]> => page.evaluate(() => (window as any).__barTexts);
 
-  // Skin → Context DQS unposes eg0 and eg1 through DQS; once both are in, the bar is gone and stays gone.
+  // Skin → Dual quaternion + examples unposes eg0 and eg1 through DQS; once both are in, the bar is gone and stays gone.
   await method.selectOption('context-dqs');
   await expect.poll(async () => (await barTexts()).some((t) => t.startsWith('Unposing eg1 (DQS)')), 'the bar showed eg1').toBe(true);
   await page.evaluate(() => (window as any).__rigwright.examples.unposed());

@@ -46,7 +46,7 @@ test('the status line names each overlay on, each with the command that switches
   );
   assert.deepEqual(
     overlayFields(standIn('off', true, false).app),
-    [{ text: 'overlay: distortion heat map ×', command: 'skin.heatMap' }],
+    [{ text: 'overlay: area change heat map ×', command: 'skin.heatMap' }],
     'the distortion map shows when no example map takes its place',
   );
 });
