@@ -1,10 +1,10 @@
 /**
  * The wiring of the user's preferences (project/preferences.ts): read from the page's local storage at start, they
- * set the theme (the root element's data-theme, which style.css's variables follow), the units lengths are shown in,
- * the keybinding table in use (the user's keys: the key listener, help, tooltips, menus and palette read it), and
- * what every new scene starts with — its max influences (which the view and the export follow) and the brush; a project opened afterwards
- * restores its own settings over them. Warnings from reading them are listed in a notice. The page is the
- * preferences panel (app.preferences).
+ * set the theme (the root element's data-theme, which style.css's variables follow, and the viewport's colours), the
+ * units lengths are shown in, the keybinding table in use (the user's keys: the key listener, help, tooltips, menus
+ * and palette read it), and what every new scene starts with — its max influences (which the view and the export
+ * follow) and the brush; a project opened afterwards restores its own settings over them. Warnings from reading them
+ * are listed in a notice. The page is the preferences panel (app.preferences).
  */
 import type { CommandRegistry, HandlerOf } from '../commands/command-registry.ts';
 import { KEYBINDINGS, tooltipOf, useKeybindings } from '../commands/keybindings.ts';
@@ -21,6 +21,8 @@ export interface UserPreferencesHost {
   readonly commands: Pick<CommandRegistry, 'execute' | 'invoke'>;
   readonly work: { readonly autosave: { readonly options: AutosaveFields } };
   readonly notice: { show(title: string, items: readonly string[]): void };
+  /** the 3D view, whose background and grid follow the theme */
+  readonly viewport: { setTheme(theme: 'dark' | 'light'): void };
   /** the scene's max influences, which the view and the export follow (bind/max-influences.ts) */
   readonly maxInfluences: { startWith(count: number): void };
   refreshChrome(): void;
@@ -80,7 +82,9 @@ export class UserPreferences {
   }
 
   private applyTheme(): void {
-    document.documentElement.dataset.theme = this.store.core.theme.get();
+    const theme = this.store.core.theme.get();
+    document.documentElement.dataset.theme = theme;
+    this.host.viewport.setTheme(theme);
   }
 
   /** The table in use follows the user's keys; buttons' tooltips and the menus show them. */

@@ -8,12 +8,28 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
 const scratchVector = new THREE.Vector3();
 
+interface ViewportColors {
+  background: number;
+  /** the grid's lines through its centre */
+  centerLines: number;
+  lines: number;
+}
+
+/** The viewport's colours in each theme (sRGB hex); the light one stays mid grey so weight colours read on it. */
+const VIEWPORT_COLORS = {
+  dark: { background: 0x1b1e24, centerLines: 0x3a414d, lines: 0x2a2f38 },
+  light: { background: 0xb6bbc3, centerLines: 0x8e949e, lines: 0xa0a6af },
+} as const satisfies Record<string, ViewportColors>;
+
 export class Viewport {
   readonly renderer: THREE.WebGLRenderer;
   readonly scene = new THREE.Scene();
   readonly camera = new THREE.PerspectiveCamera(40, 1, 0.01, 100);
   readonly controls: OrbitControls;
   private grid: THREE.GridHelper | null = null;
+  /** where the grid was last placed (centre, radius, floor), to draw it again in another theme's colours */
+  private gridPlace: { center: THREE.Vector3; radius: number; floor: number } | null = null;
+  private colors: ViewportColors = VIEWPORT_COLORS.dark;
   /**
    * Draws the frame instead of the plain full-canvas render when it returns true (the split view of
    * renderer/view/deformation-views.ts); sizes are the canvas's CSS size, as WebGLRenderer.setViewport takes.
@@ -25,7 +41,7 @@ export class Viewport {
   constructor(private readonly container: HTMLElement) {
     this.renderer = new THREE.WebGLRenderer({ antialias: true, powerPreference: 'high-performance' });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
-    this.renderer.setClearColor(0x1b1e24, 1);
+    this.renderer.setClearColor(this.colors.background, 1);
     this.renderer.domElement.classList.add('viewport-canvas');
     container.prepend(this.renderer.domElement);
 
@@ -99,14 +115,23 @@ export class Viewport {
     this.frame(min, max);
   }
 
+  /** The background and grid in the page's theme (a preference); the page's CSS follows the theme on its own. */
+  setTheme(theme: keyof typeof VIEWPORT_COLORS): void {
+    this.colors = VIEWPORT_COLORS[theme];
+    this.renderer.setClearColor(this.colors.background, 1);
+    if (this.gridPlace) this.placeGrid(this.gridPlace.center, this.gridPlace.radius, this.gridPlace.floor);
+    this.invalidate();
+  }
+
   private placeGrid(center: THREE.Vector3, radius: number, floor: number): void {
     if (this.grid) {
       this.scene.remove(this.grid);
       this.grid.geometry.dispose();
       (this.grid.material as THREE.Material).dispose();
     }
+    this.gridPlace = { center: center.clone(), radius, floor };
     const size = radius * 4;
-    this.grid = new THREE.GridHelper(size, 20, 0x3a414d, 0x2a2f38);
+    this.grid = new THREE.GridHelper(size, 20, this.colors.centerLines, this.colors.lines);
     this.grid.position.set(center.x, floor, center.z);
     this.scene.add(this.grid);
   }

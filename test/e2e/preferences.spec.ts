@@ -21,6 +21,13 @@ async function wireframeOn(page: Page): Promise<boolean | undefined> {
 const brushRadius = (page: Page) => page.evaluate(() => (window as any).__rigwright.paint.state().brush.radius as number);
 const brushMode = (page: Page) => page.evaluate(() => (window as any).__rigwright.paint.state().brush.mode as string);
 const pageBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+/** The viewport's colour a few pixels inside its top left corner (above the grid's horizon), RGB 0–255. */
+async function viewportCorner(page: Page): Promise<number[]> {
+  const box = (await page.locator('canvas').first().boundingBox())!;
+  const [rgba] = await page.evaluate((p) => (window as any).__rigwright.look.pixels([p]) as number[][], { x: box.x + 4, y: box.y + 4 });
+  return rgba.slice(0, 3);
+}
+const near = (rgb: number[], hex: number) => rgb.every((c, i) => Math.abs(c - ((hex >> (16 - 8 * i)) & 255)) <= 3);
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -28,6 +35,7 @@ test('preferences: theme, a key binding and the brush of a new scene are changed
   const errors: string[] = [];
   await openApp(page, errors);
   expect(await pageBackground(page), 'the dark theme at first').toBe('rgb(20, 22, 26)');
+  expect(near(await viewportCorner(page), 0x1b1e24), `the dark viewport at first: ${String(await viewportCorner(page))}`).toBe(true);
   expect(await brushRadius(page)).toBe(40);
 
   await page.keyboard.press('Control+Comma');
@@ -37,6 +45,7 @@ test('preferences: theme, a key binding and the brush of a new scene are changed
   // Theme: the whole page follows.
   await dialog.getByRole('combobox', { name: 'Theme', exact: true }).selectOption({ label: 'Light' });
   await expect.poll(() => pageBackground(page)).toBe('rgb(233, 235, 239)');
+  expect(near(await viewportCorner(page), 0xb6bbc3), 'the viewport turns light grey too').toBe(true);
 
   // A key: W → K is refused (K shows the skeleton), then W → Q is taken.
   const wireframeRow = dialog.locator('tr[data-command="view.wireframe"]');
