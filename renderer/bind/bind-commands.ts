@@ -27,7 +27,7 @@ export interface BindCommandsHost {
     | 'saveWeights'
     | 'options'
   >;
-  readonly maxInfluences: Pick<MaxInfluences, 'set'>;
+  readonly maxInfluences: Pick<MaxInfluences, 'set' | 'limitNow' | 'verticesOver' | 'value'>;
   readonly bindPanel: { readonly open: boolean };
   setBindPanel(open: boolean): void;
   readonly tools: { readonly active: { readonly id: string }; toggle(id: 'lasso'): void };
@@ -48,6 +48,7 @@ export type BindCommandId =
   | 'bind.saveWeights'
   | 'bind.options'
   | 'bind.maxInfluences'
+  | 'bind.limitInfluences'
   | 'bind.computeRigid'
   | 'bind.computePart';
 
@@ -77,6 +78,11 @@ export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> 
     'bind.saveWeights': { run: () => binding.saveWeights() },
     'bind.options': { run: (options) => setOptions(options) },
     'bind.maxInfluences': { run: (count) => app.maxInfluences.set(count) },
+    'bind.limitInfluences': {
+      run: () => void app.maxInfluences.limitNow(),
+      canRun: () => app.maxInfluences.verticesOver() > 0,
+      refusal: () => `no vertex has more than ${app.maxInfluences.value} influences`,
+    },
     'bind.computeRigid': {
       run: () => {
         setOptions({ bindUnhandled: true });

@@ -4,12 +4,20 @@
  * strokes and paint commands keep), and everything that makes or shows weights follows it: Compute weights limits
  * what it solves, painting keeps it, the viewport skins with it, and the glTF export stores it (one set of joints up
  * to four, two sets above). Lowering it limits the scene's weights at once; the change and the limiting are one undo
- * step. No DOM: the Bind panel shows it, the `bind.maxInfluences` command changes it.
+ * step. Raising it limits nothing: weights with more than the new K (loaded from a file, say) stay as they are, the
+ * Bind panel counts them (verticesOver) and its "Limit now" (`bind.limitInfluences`, limitNow) limits them as one
+ * undo step. No DOM: the Bind panel shows it, the `bind.maxInfluences` command changes it.
  */
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import type { PaintSettings } from '../../workers/paint/paint-weights.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
-import { MAX_INFLUENCE_CHOICES, limitInfluences, mostInfluences, verticesOverInfluences } from '../../workers/weights/limit-influences.ts';
+import {
+  MAX_INFLUENCE_CHOICES,
+  limitInfluences,
+  mostInfluences,
+  verticesOverInfluences,
+  type LimitedInfluences,
+} from '../../workers/weights/limit-influences.ts';
 
 export { MAX_INFLUENCE_CHOICES } from '../../workers/weights/limit-influences.ts';
 
@@ -35,22 +43,42 @@ export class MaxInfluences {
   }
 
   /**
-   * Makes K the scene's limit as one undo step ("Max influences 4 → 3"). Where the scene's weights have more than K
-   * non-zero weights on a vertex, its smallest unlocked ones are dropped and the rest renormalised in the same step
-   * ("…, 1 234 vertices limited"); raising K drops nothing and brings nothing back.
+   * Makes K the scene's limit as one undo step ("Max influences 4 → 3"). Lowering it limits the scene's weights in the
+   * same step: where a vertex has more than K non-zero weights, its smallest unlocked ones are dropped and the rest
+   * renormalised ("…, 1 234 vertices limited"). Raising it drops nothing and brings nothing back: weights over the
+   * new K stay, for the artist to limit with limitNow.
    */
   set(count: number): void {
     const before = this.value;
     if (count === before) return;
     const { store } = this.host;
-    const doc = store.doc;
-    const { weights, limited, keptOverLimit } = limitInfluences(doc.weights, count, locksFor(doc.paintLocks, doc.weights.cols));
+    const { weights, limited, keptOverLimit } =
+      count < before ? this.limited(count) : { weights: store.doc.weights, limited: 0, keptOverLimit: 0 };
     const label = `Max influences ${before} → ${count}${limitedText(limited, keptOverLimit, count)}`;
     store.history.group(label, () => {
       this.apply(count);
       store.history.push({ label, bytes: 0, undo: () => this.apply(before), redo: () => this.apply(count) });
       if (limited > 0) store.edit(label, { weights });
     });
+  }
+
+  /**
+   * Limits the scene's weights to K now, as one undo step ("Limit to 3 influences, 1 234 vertices limited"): the
+   * Bind panel's "Limit now" for weights over K that raising it or a file left. Locked bones are kept (as set does).
+   * @returns false, changing nothing, when no vertex has more than K
+   */
+  limitNow(): boolean {
+    const count = this.value;
+    const { weights, limited, keptOverLimit } = this.limited(count);
+    if (limited === 0) return false;
+    this.host.store.edit(`Limit to ${count} influence${count === 1 ? '' : 's'}${limitedText(limited, keptOverLimit, count)}`, { weights });
+    return true;
+  }
+
+  /** The scene's weights limited to `count` around the paint locks. */
+  private limited(count: number): LimitedInfluences {
+    const doc = this.host.store.doc;
+    return limitInfluences(doc.weights, count, locksFor(doc.paintLocks, doc.weights.cols));
   }
 
   /**

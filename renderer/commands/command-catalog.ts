@@ -584,8 +584,16 @@ const CATALOG = {
     label: 'Max influences',
     noMenu: 'the Max influences list of the Bind panel (Rig → Bind panel)',
     description:
-      'The most bones per vertex: computed weights, paint strokes, the view and the glTF export keep it; lowering it limits the weights in the same undo step (argument: 1 … 8)',
+      'The most bones per vertex: computed weights, paint strokes, the view and the glTF export keep it; lowering it limits the weights in the same undo step, raising it limits nothing (argument: 1 … 8)',
     argument: arg.oneOf(MAX_INFLUENCE_CHOICES),
+  },
+  'bind.limitInfluences': {
+    label: 'Limit weights to max influences',
+    menu: 'Rig',
+    group: 'weights',
+    description:
+      'Vertices with more bones than the max influences (weights from a file, or kept when it was raised) keep their largest, renormalised around the locked bones; one undo step (the Bind panel’s Limit now)',
+    enabledWhen: `${IDLE} && ${BONES}`,
   },
   'bind.options': {
     label: 'Binding options',

@@ -68,6 +68,7 @@ export class BindPanel {
   private readonly bindUnhandled: HTMLInputElement;
   private readonly maxInfluencesSelect: HTMLSelectElement;
   private readonly maxInfluencesNote: HTMLElement;
+  private readonly maxInfluencesText: HTMLElement;
   /** what Compute weights will replace: drawn handles, when a rule is the handle source */
   private readonly replaceNote: HTMLElement;
   private readonly progressBox: HTMLElement;
@@ -177,7 +178,7 @@ export class BindPanel {
     computeSection.append(unhandledRow);
     this.maxInfluencesSelect = element('select', 'max-influences');
     this.maxInfluencesSelect.title =
-      'The most bones per vertex (as Maya’s max influences, maintained): computed weights, paint strokes, the view and the glTF export keep it; lowering it limits the weights (one undo step)';
+      'The most bones per vertex (as Maya’s max influences, maintained): computed weights, paint strokes, the view and the glTF export keep it; lowering it limits the weights (one undo step), raising it limits nothing';
     for (const count of MAX_INFLUENCE_CHOICES) this.maxInfluencesSelect.add(new Option(String(count), String(count)));
     this.maxInfluencesSelect.addEventListener('change', () => {
       void commands.invoke('bind.maxInfluences', Number(this.maxInfluencesSelect.value));
@@ -185,6 +186,9 @@ export class BindPanel {
     });
     labelled(computeSection, 'Max influences ', this.maxInfluencesSelect).append(element('span', 'dim', ' bones per vertex'));
     this.maxInfluencesNote = element('p', 'warn max-influences-note');
+    this.maxInfluencesText = element('span', 'max-influences-text');
+    this.maxInfluencesNote.append(this.maxInfluencesText, ' ');
+    commandButton(this.maxInfluencesNote, commands, 'bind.limitInfluences', { label: 'Limit now' });
     this.replaceNote = element('p', 'warn replace-note');
     computeSection.append(this.maxInfluencesNote, this.replaceNote);
     const actions = element('div', 'row');
@@ -263,7 +267,7 @@ export class BindPanel {
     const over = limit.verticesOver();
     this.maxInfluencesNote.hidden = over === 0;
     if (over > 0)
-      this.maxInfluencesNote.textContent = `${countOf(over, 'vertex has', 'vertices have')} more than ${value} (weights from before or from a file): Paint → Limit total limits them; the view and the export use the ${value} largest.`;
+      this.maxInfluencesText.textContent = `${countOf(over, 'vertex has', 'vertices have')} more than ${value} (weights from before or from a file): the view and the export use the ${value} largest; Limit now keeps those in the weights.`;
   }
 
   private refreshBones(doc: SceneDocument, counts: number[]): void {

@@ -1,8 +1,8 @@
 /**
  * Max influences: one setting of the scene, in the Bind panel. Weights loaded over it are counted there and in the
- * export dialog, before exporting, with the figure a direct count of the scene's weights gives; choosing a value in
- * the panel limits the weights in one undo step (Ctrl+Z takes it back), the view skins with it, and the exported
- * glTF writes one joint set up to four influences and two above.
+ * export dialog, before exporting, with the figure a direct count of the scene's weights gives; raising the value in
+ * the panel limits nothing and the panel's Limit now limits the weights over it in one undo step (Ctrl+Z takes it
+ * back), the view skins with it, and the exported glTF writes one joint set while no vertex keeps more than four.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { NodeIO } from '@gltf-transform/core';
@@ -80,23 +80,34 @@ test('max influences: one setting limits the weights in one undo step, and the e
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
 
-  // Three: the weights over it are limited, renormalised, in one step named with the count.
+  // Three: raising the limit limits nothing; the panel counts the vertices over it and Limit now limits them in one step.
   const over3 = (await rowsOver(page, 3)).over;
+  expect(over3, 'the file gives vertices more than three bones').toBeGreaterThan(0);
   await select.selectOption('3');
+  await expect.poll(() => page.evaluate(() => (window as any).__rigwright.history().undo.at(-1) as string)).toBe('Max influences 2 → 3');
+  expect((await rowsOver(page, 3)).over, 'raising keeps the weights').toBe(over3);
+  const note = page.locator('.bind-panel .max-influences-note');
+  await expect(note).toContainText(`${grouped(over3)} vertices have more than 3`);
+  await note.getByRole('button', { name: 'Limit now' }).click();
   const history = await page.evaluate(() => (window as any).__rigwright.history().undo as string[]);
-  expect(history.at(-1)).toBe(`Max influences 2 → 3, ${grouped(over3)} vertices limited`);
+  expect(history.at(-1)).toBe(`Limit to 3 influences, ${grouped(over3)} vertices limited`);
   const limited = await rowsOver(page, 3);
   expect(limited.over).toBe(0);
   expect(limited.worstSum, 'rows still sum to 1').toBeLessThan(1e-9);
-  await expect(page.locator('.bind-panel .max-influences-note')).toBeHidden();
+  await expect(note).toBeHidden();
   expect(await page.evaluate(() => (window as any).__rigwright.state().influences)).toBe(3);
 
-  // Undo brings the weights and the setting back together.
+  // Undo takes the limiting back, then the setting.
+  await page.keyboard.press('Control+z');
+  expect((await rowsOver(page, 3)).over).toBe(over3);
+  await expect(select).toHaveValue('3');
   await page.keyboard.press('Control+z');
   await expect(select).toHaveValue('2');
   expect((await rowsOver(page, 2)).over).toBe(loaded.over);
   await page.keyboard.press('Control+Shift+z');
+  await page.keyboard.press('Control+Shift+z');
   await expect(select).toHaveValue('3');
+  expect((await rowsOver(page, 3)).over).toBe(0);
 
   // The file keeps it: one joint set at three, two at six.
   const three = await exportedJointSets(page);

@@ -318,3 +318,36 @@ test('the export dialog’s joint sets are the exporter’s: two only where a ve
   assert.equal(mostInfluences(three.weights), 3, 'weights limited to three');
   assert.equal(limit.exportJointSets(), 1, 'K = 6 over weights of three bones writes one joint set: no second-set warning');
 });
+
+test('raising the max influences limits nothing; Limit now limits the weights over it as one undo step', () => {
+  const body = contextAwareBody();
+  const doc = withDerived({
+    ...demoDocument(),
+    name: 'body',
+    mesh: body.mesh,
+    skeleton: body.skeleton,
+    weights: body.weights,
+    handles: null,
+    poses: null,
+  });
+  const { history, store, limit } = limitSetup(doc);
+  limit.startWith(2);
+  const loaded = store.doc.weights;
+  limit.set(3);
+  assert.deepEqual(history.undoLabels(), ['Max influences 2 → 3'], 'raising names no limiting');
+  assert.equal(store.doc.weights, loaded, 'raising keeps the weights, over the new limit or not');
+  const over3 = nonZeroPerRow(loaded).filter((count) => count > 3).length;
+  assert.ok(over3 > 1000, `${over3} body vertices have more than 3`);
+  assert.equal(limit.verticesOver(), over3, 'the Bind panel counts them');
+
+  assert.equal(limit.limitNow(), true);
+  const grouped = String(over3).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+  assert.deepEqual(history.undoLabels(), ['Max influences 2 → 3', `Limit to 3 influences, ${grouped} vertices limited`]);
+  assert.equal(verticesOverInfluences(store.doc.weights, 3), 0);
+  for (let v = 0; v < store.doc.weights.rows; v++) assert.ok(Math.abs(rowSum(store.doc.weights, v) - 1) < 1e-12, `vertex ${v} sums to 1`);
+  assert.equal(limit.limitNow(), false, 'nothing over the limit: no step');
+  assert.equal(history.undoLabels().length, 2);
+  history.undo();
+  assert.equal(store.doc.weights, loaded, 'undo brings the weights back');
+  assert.equal(limit.value, 3, 'and leaves the limit');
+});
