@@ -57,7 +57,8 @@ export class AppChrome {
     commandButton(files, commands, 'file.open');
     this.recentSelect = element('select', 'recent-projects');
     this.recentSelect.title = 'Recent project files';
-    this.recentSelect.hidden = true;
+    // Always there, at a fixed width (greyed while empty): the first saved project does not rewrap the toolbar.
+    this.recentSelect.disabled = true;
     this.recentSelect.addEventListener('change', () => {
       const index = this.recentSelect.selectedIndex - 1;
       this.recentSelect.selectedIndex = 0;
@@ -100,13 +101,13 @@ export class AppChrome {
     this.sceneName.textContent = name;
   }
 
-  /** The recent project files, newest first (the list is hidden while empty). */
+  /** The recent project files, newest first (the list is greyed while empty). */
   setRecent(names: readonly string[]): void {
     const shown = JSON.stringify(names);
     if (shown === this.recentShown) return;
     this.recentShown = shown;
     this.recentSelect.replaceChildren(new Option('Recent…', ''), ...names.map((name, i) => new Option(name, String(i))));
-    this.recentSelect.hidden = names.length === 0;
+    this.recentSelect.disabled = names.length === 0;
   }
 
   /** @param parts  status fields, shown separated */

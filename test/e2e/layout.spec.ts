@@ -1,7 +1,8 @@
 /**
  * The layout stays put when a label changes: at 1280×800 and 1440×900, the viewport canvas keeps its box while edits
  * with long undo labels go in and are undone, the tools, skinning methods and views are switched, clips with long
- * names are made and chosen, a scene with a long file name is opened, a notice and the binding's progress show, and
+ * names are made and chosen, the project is saved under a long name (the recent files list), a scene with a long file
+ * name is opened, a notice and the binding's progress show, and
  * the status line changes. Uses `window.__rigwright` for what the menus would do too.
  */
 import { test, expect, type Page } from '@playwright/test';
@@ -28,6 +29,11 @@ for (const size of [
 ]) {
   test(`layout: the viewport does not move when labels change at ${size.width}×${size.height}`, async ({ page }) => {
     await page.setViewportSize(size);
+    // Saving hands out a file of the origin's private file system (a picker dialog cannot be driven here).
+    await page.context().addInitScript((name: string) => {
+      const w = window as any;
+      w.showSaveFilePicker = async () => (await navigator.storage.getDirectory()).getFileHandle(name, { create: true });
+    }, `${LONG}.rig.glb`);
     const errors: string[] = [];
     await openApp(page, errors, { paused: true });
     const before = await canvasBox(page);
@@ -58,6 +64,13 @@ for (const size of [
     expect(await command(page, 'playback.clip', 0)).toBe(true);
     await unchanged('choosing the first clip');
 
+    // The project saved under a long name: the scene's name, and the recent files list.
+    await page.keyboard.press('Control+s');
+    await page.waitForFunction((name) => (window as any).__rigwright.project.state().fileName === name, `${LONG}.rig.glb`);
+    await page.evaluate(() => (window as any).__rigwright.project.idle());
+    await expect(page.locator('select.recent-projects option').nth(1)).toHaveText(`${LONG}.rig.glb`);
+    await unchanged('saving the project (its name in the recent files)');
+
     // A notice, and a message in the status line.
     expect(await command(page, 'paint.sampleWeights', 0)).toBe(true);
     await unchanged('a notice');
@@ -67,8 +80,7 @@ for (const size of [
     const long = path.join(artifactsDir, `${LONG}_${LONG}.off`);
     copyFileSync(dataFile('hand', 'hand.off'), long);
     await page.setInputFiles('#file-input', [long, dataFile('hand', 'hand.tgf')]);
-    // The demo's edits are not kept: the save-changes question is answered Discard.
-    await page.getByRole('dialog').getByRole('button', { name: 'Discard' }).click();
+    // The scene was saved just before: no save-changes question.
     await page.waitForFunction((name) => (window as any).__rigwright.state().meshFiles.includes(name), path.basename(long), {
       timeout: 90_000,
     });
