@@ -8,7 +8,7 @@
  * - otherwise a mesh is the scene's mesh, as before.
  * An example without a pose in the batch takes the default pose the caller gives (the pose shown in the viewport,
  * or a chosen frame of the loaded sequence). An example must have the rest mesh's vertex count and triangles, and
- * its pose one relative rotation per bone; otherwise the batch is refused, naming the file and the first difference.
+ * its pose one relative rotation per bone; otherwise the example is left out, naming the file and the first difference.
  */
 import { baseName as nameWithoutFolders } from '../../workers/formats/file-name.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
@@ -76,10 +76,19 @@ export function uniqueName(name: string, taken: ReadonlySet<string>): string {
   return `${name} ${i}`;
 }
 
+/** An example of a batch that was not read: each of its files (the mesh, and its pose file when it has one) with why. */
+export interface RefusedExample {
+  /** the message of the file at fault, naming it, the place and the reason */
+  reason: string;
+  files: { file: string; message: string }[];
+}
+
 /**
- * Reads and checks the examples of a batch against the rest mesh and skeleton they will belong to.
+ * Reads and checks the examples of a batch against the rest mesh and skeleton they will belong to. An example that
+ * fails is left out: its mesh and its pose file are listed with the reason, the one at fault with its own message,
+ * the other as not loaded since that one was not.
  * @param existing  names already in the scene (the new ones are made unique against them)
- * @throws LoadError naming the file and the problem (several, one per line, when several files fail)
+ * @returns the examples read, and those left out (one entry per example)
  */
 export async function readExamples(
   batch: ExampleBatch['examples'],
@@ -88,15 +97,24 @@ export async function readExamples(
   existing: readonly string[],
   io: IoClient,
   options: ExampleLoadOptions,
-): Promise<ExampleShape[]> {
-  const problems: string[] = [];
+): Promise<{ examples: ExampleShape[]; refused: RefusedExample[] }> {
+  const refused: RefusedExample[] = [];
   const taken = new Set(existing);
   const out: ExampleShape[] = [];
   for (const { mesh, pose } of batch) {
+    /** Leaves this example out: the mesh's own problem, or its pose file's. */
+    const leaveOut = (error: unknown, atFault: 'mesh' | 'pose'): void => {
+      const message = error instanceof Error ? error.message : String(error);
+      const files = [{ file: atFault === 'mesh' ? mesh.name : pose!.name, message }];
+      if (pose && atFault === 'mesh')
+        files.push({ file: pose.name, message: `${pose.name}: not loaded, since its example ${mesh.name} was not` });
+      if (atFault === 'pose') files.unshift({ file: mesh.name, message: `${mesh.name}: not loaded, since its pose ${pose!.name} was not` });
+      refused.push({ reason: message, files });
+    };
     try {
       checkExampleMesh(rest, mesh.mesh, mesh.name);
     } catch (error) {
-      problems.push(error instanceof Error ? error.message : String(error));
+      leaveOut(error, 'mesh');
       continue;
     }
     let rotations: Float64Array;
@@ -105,8 +123,9 @@ export async function readExamples(
       const { rows, cols } = pose.matrix;
       if (cols !== 3 || rows !== 3 * boneCount) {
         const fits = cols === 3 && rows % 3 === 0 ? ` (a pose for ${rows / 3} bones)` : '';
-        problems.push(
+        leaveOut(
           `${pose.name}: ${rows} × ${cols}${fits}; the pose of example ${mesh.name} must be ${3 * boneCount} × 3, one rotation for each of the skeleton's ${boneCount} bones`,
+          'pose',
         );
         continue;
       }
@@ -115,14 +134,14 @@ export async function readExamples(
         if (read.kind !== 'matrices') throw new LoadError(`${pose.name}: not a matrix pose`);
         rotations = read.rotations.slice(0, 9 * boneCount);
       } catch (error) {
-        problems.push(error instanceof Error ? error.message : String(error));
+        leaveOut(error, 'pose');
         continue;
       }
       poseSource = pose.name;
     } else {
       const fallback = options.defaultPose?.(boneCount) ?? null;
       if (!fallback || fallback.rotations.length !== 9 * boneCount) {
-        problems.push(`${mesh.name}: no pose for this example; add ${baseName(mesh.name)}.dmat (${3 * boneCount} × 3) with it`);
+        leaveOut(`${mesh.name}: no pose for this example; add ${baseName(mesh.name)}.dmat (${3 * boneCount} × 3) with it`, 'mesh');
         continue;
       }
       rotations = fallback.rotations.slice();
@@ -132,6 +151,5 @@ export async function readExamples(
     taken.add(name);
     out.push({ name, file: mesh.name, positions: mesh.mesh.positions, pose: rotations, poseSource, hidden: false });
   }
-  if (problems.length > 0) throw new LoadError(problems.join('\n'));
-  return out;
+  return { examples: out, refused };
 }

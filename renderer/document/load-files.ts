@@ -91,12 +91,16 @@ function sceneMesh(
   return { name: names.join(' + '), names, mesh, parts, corners, look, warnings };
 }
 
-function single<T extends { name: string }>(items: T[], what: string): T | null {
-  if (items.length > 1) {
-    throw new LoadError(`${items.map((i) => i.name).join(', ')}: ${items.length} ${what} at once; open one at a time`);
-  }
-  return items[0] ?? null;
+/** A kind of file a batch holds one of, as messages name it. */
+interface FileKind {
+  one: string;
+  many: string;
 }
+const SKELETONS: FileKind = { one: 'skeleton', many: 'skeletons' };
+const NAMES_FILES: FileKind = { one: 'bone names file', many: 'bone names files' };
+const WEIGHT_FILES: FileKind = { one: 'weight file', many: 'weight files' };
+const CLIP_FILES: FileKind = { one: 'pose file or animation', many: 'pose files or animations' };
+const HANDLE_FILES: FileKind = { one: 'handle file', many: 'handle files' };
 
 /**
  * Reads the files of a batch that fit into a candidate document based on `current`, leaving out each file that
@@ -175,6 +179,35 @@ async function loadFiles(
       return null;
     }
   };
+  /**
+   * Of the batch's files of one kind, the first its reader takes: each one before it that the reader refuses is
+   * left out with the reader's reason, each one after it as a second of its kind. Taken whole (strict), a batch
+   * with two of a kind is refused.
+   */
+  const firstRead = async <F extends { name: string }, T>(
+    items: readonly F[],
+    kind: FileKind,
+    read: (file: F) => Promise<T>,
+  ): Promise<{ file: F; value: T } | null> => {
+    if (strict && items.length > 1)
+      throw new LoadError(`${items.map((i) => i.name).join(', ')}: ${items.length} ${kind.many} at once; open one at a time`);
+    let first: { file: F; value: T } | null = null;
+    for (const file of items) {
+      if (first) {
+        const chosen = first.file.name;
+        refuse(
+          file.name,
+          new LoadError(
+            `${file.name}: a second ${kind.one}: this batch's ${kind.one} is ${chosen}; open ${file.name} on its own to use it instead`,
+          ),
+        );
+      } else {
+        const value = await readOrRefuse(file.name, () => read(file));
+        if (value !== null) first = { file, value };
+      }
+    }
+    return first;
+  };
   // Material libraries and images go with the OBJ files of the batch; the rest are rig files.
   const materialFiles = files.filter((f) => isMaterialFile(f.name));
   const rigFiles = files.filter((f) => !isMaterialFile(f.name));
@@ -195,31 +228,22 @@ async function loadFiles(
 
   const meshFiles = parsed.filter((f): f is MeshFile => f.kind === 'mesh');
   const meshFile = meshFiles.length > 0 ? sceneMesh(meshFiles, materialFiles) : null;
-  const tgfFile = single(
-    parsed.filter((f) => f.kind === 'skeleton'),
-    'skeletons',
-  );
-  let builtSkeleton: Skeleton | null = null;
-  try {
-    if (tgfFile) builtSkeleton = buildSkeleton(tgfFile.skeleton, tgfFile.name);
-  } catch (error) {
-    refuse(tgfFile!.name, error);
-  }
-  const skeletonFile = builtSkeleton ? tgfFile : null;
-  let namesFile = single(
-    parsed.filter((f): f is NamesFile => f.kind === 'names'),
-    'bone names files',
-  );
-  if (namesFile && !skeletonFile) {
-    refuse(
-      namesFile.name,
-      new LoadError(
-        tgfFile
-          ? `${namesFile.name}: not loaded, since its skeleton ${tgfFile.name} was not`
-          : `${namesFile.name}: a bone names file names the bones of its skeleton; open it together with its .tgf`,
-      ),
-    );
-    namesFile = null;
+  const tgfFiles = parsed.filter((f) => f.kind === 'skeleton');
+  const readSkeleton = await firstRead(tgfFiles, SKELETONS, async (f) => buildSkeleton(f.skeleton, f.name));
+  const builtSkeleton = readSkeleton?.value ?? null;
+  const skeletonFile = readSkeleton?.file ?? null;
+  let namesFiles = parsed.filter((f): f is NamesFile => f.kind === 'names');
+  if (namesFiles.length > 0 && !skeletonFile) {
+    for (const namesFile of namesFiles)
+      refuse(
+        namesFile.name,
+        new LoadError(
+          tgfFiles.length > 0
+            ? `${namesFile.name}: not loaded, since its skeleton ${tgfFiles.map((f) => f.name).join(', ')} was not`
+            : `${namesFile.name}: a bone names file names the bones of its skeleton; open it together with its .tgf`,
+        ),
+      );
+    namesFiles = [];
   }
   const matrices = parsed.filter((f): f is MatrixFile => f.kind === 'matrix');
 
@@ -231,12 +255,7 @@ async function loadFiles(
   const none = bare ? noSkeleton(meshFile.name, vertexCount) : null;
   const skeleton = builtSkeleton ?? none?.skeleton ?? current.skeleton;
   const boneCount = skeleton.parents.length;
-  let fileBoneNames: string[] | undefined;
-  try {
-    if (namesFile) fileBoneNames = parseBoneNames(namesFile.text, namesFile.name, boneCount);
-  } catch (error) {
-    refuse(namesFile!.name, error);
-  }
+  const fileBoneNames = (await firstRead(namesFiles, NAMES_FILES, async (f) => parseBoneNames(f.text, f.name, boneCount)))?.value;
   const warnings = meshFile ? [...meshFile.warnings] : [];
   if (!meshFile && materialFiles.length > 0)
     warnings.push(
@@ -252,27 +271,25 @@ async function loadFiles(
     if (fits) {
       byRole[role].push(m);
       if (alsoFits) posesOrAnimation.add(m);
-    } else await readOrRefuse(m.name, () => readAs(io, role, m, vertexCount, skeleton));
+    } else if ((await readOrRefuse(m.name, () => readAs(io, role, m, vertexCount, skeleton))) !== null) {
+      // The reader took a shape that fits no role here: left out all the same, saying what would fit.
+      refuse(m.name, new LoadError(misfitMessage(m, vertexCount, boneCount)));
+    }
   }
-  const weightsFile = single(byRole.weights, 'weight files');
-  // A pose file and an animation are both the scene's clip.
-  const posesFile = single([...byRole.poses, ...byRole.animation], 'pose files or animations');
-  const handlesFile = single(byRole.handles, 'handle files');
 
   const rigChanged = meshFile !== null || skeletonFile !== null;
   const skeletonChanged = skeletonFile !== null || bare;
   let weights = current.weights;
   let weightsSource = current.weightsSource;
-  const readWeights =
-    weightsFile && !none
-      ? await readOrRefuse(weightsFile.name, () => io.weightsFromDmat(weightsFile.matrix, vertexCount, boneCount, weightsFile.name))
-      : null;
+  const readWeights = none
+    ? null
+    : await firstRead(byRole.weights, WEIGHT_FILES, (f) => io.weightsFromDmat(f.matrix, vertexCount, boneCount, f.name));
   if (none) {
     ({ weights, weightsSource } = none);
   } else if (readWeights) {
-    weights = readWeights.weights;
-    weightsSource = weightsFile!.name;
-    warnings.push(...readWeights.warnings);
+    weights = readWeights.value.weights;
+    weightsSource = readWeights.file.name;
+    warnings.push(...readWeights.value.warnings);
   } else if (rigChanged) {
     weights = await io.boneDistanceWeights(mesh.positions, skeleton);
     weightsSource = PROVISIONAL_WEIGHTS;
@@ -280,19 +297,18 @@ async function loadFiles(
 
   let poses = current.poses;
   let posesName = current.posesFile;
-  const readPoses = posesFile
-    ? await readOrRefuse(posesFile.name, () =>
-        byRole.animation.includes(posesFile)
-          ? io.poseSequenceFromTransforms(posesFile.matrix, skeleton, posesFile.name)
-          : posesOrAnimation.has(posesFile)
-            ? readPosesOrAnimation(io, posesFile, skeleton)
-            : io.poseSequenceFromDmat(posesFile.matrix, boneCount, posesFile.name).then((read) => ({ poses: read, warnings: [] })),
-      )
-    : null;
+  // A pose file and an animation are both the scene's clip.
+  const readPoses = await firstRead([...byRole.poses, ...byRole.animation], CLIP_FILES, (f) =>
+    byRole.animation.includes(f)
+      ? io.poseSequenceFromTransforms(f.matrix, skeleton, f.name)
+      : posesOrAnimation.has(f)
+        ? readPosesOrAnimation(io, f, skeleton)
+        : io.poseSequenceFromDmat(f.matrix, boneCount, f.name).then((read) => ({ poses: read, warnings: [] })),
+  );
   if (readPoses) {
-    poses = readPoses.poses;
-    posesName = posesFile!.name;
-    warnings.push(...readPoses.warnings);
+    poses = readPoses.value.poses;
+    posesName = readPoses.file.name;
+    warnings.push(...readPoses.value.warnings);
   } else if (skeletonChanged) {
     poses = null;
     posesName = null;
@@ -300,19 +316,17 @@ async function loadFiles(
 
   let handles = current.handles;
   let handlesName = current.handlesFile;
-  const readHandles = handlesFile
-    ? await readOrRefuse(handlesFile.name, () => io.handlesFromDmat(handlesFile.matrix, vertexCount, boneCount, handlesFile.name))
-    : null;
+  const readHandles = await firstRead(byRole.handles, HANDLE_FILES, (f) => io.handlesFromDmat(f.matrix, vertexCount, boneCount, f.name));
   if (readHandles) {
-    handles = readHandles;
-    handlesName = handlesFile!.name;
+    handles = readHandles.value;
+    handlesName = readHandles.file.name;
   } else if (rigChanged) {
     handles = null;
     handlesName = null;
   }
 
   const kept = rigChanged ? [] : examplesOf(current);
-  const added = await readExamples(
+  const { examples: added, refused: refusedExamples } = await readExamples(
     exampleFiles,
     mesh,
     boneCount,
@@ -320,6 +334,9 @@ async function loadFiles(
     io,
     options,
   );
+  // Taken whole, one broken example refuses the batch, naming every example at fault.
+  if (strict && refusedExamples.length > 0) throw new LoadError(refusedExamples.map((e) => e.reason).join('\n'));
+  for (const example of refusedExamples) for (const { file, message } of example.files) refuse(file, new LoadError(message));
   for (const example of exampleFiles) warnings.push(...example.mesh.report.warnings.map((w) => `${example.mesh.name}: ${w}`));
   const examples = [...kept, ...added];
 
@@ -384,6 +401,12 @@ async function readPosesOrAnimation(
       );
     }
   }
+}
+
+/** Why a DMAT that fits no role for this mesh and skeleton is left out, with the shapes that would fit. */
+function misfitMessage(file: MatrixFile, vertexCount: number, boneCount: number): string {
+  const { rows, cols } = file.matrix;
+  return `${file.name}: ${rows} × ${cols} fits nothing this mesh of ${vertexCount} vertices and skeleton of ${boneCount} bones read: weights are ${vertexCount} × ${boneCount}, poses ${3 * boneCount}·L × 3 or ${4 * boneCount} × 1, handles ${vertexCount} × 1, an animation ${12 * boneCount} × L`;
 }
 
 function readAs(io: IoClient, role: DmatRole, file: MatrixFile, vertexCount: number, skeleton: Skeleton): Promise<unknown> {

@@ -124,6 +124,102 @@ test('broken weights are left out: the skeleton is bound provisionally and the a
   assert.equal(document.posesFile, 'elephant-anim.dmat');
 });
 
+/** A pose of the elephant's 24 bones, each at rest: 72 × 3 identity blocks. */
+const restPose = (): Uint8Array => {
+  const data = new Float64Array(72 * 3);
+  for (let b = 0; b < 24; b++) for (let k = 0; k < 3; k++) data[(3 * b + k) * 3 + k] = 1;
+  return writeDmatBinary({ rows: 72, cols: 3, data });
+};
+
+test('a broken example or example pose is left out with its reason; the rest of the batch and the good example load', async () => {
+  const examples: OpenedFile[] = [
+    textFile('eg0.obj', 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n'),
+    { name: 'eg0.dmat', bytes: restPose() },
+    { name: 'eg1.obj', bytes: obj.bytes },
+    { name: 'eg1.dmat', bytes: restPose() },
+    { name: 'eg2.obj', bytes: obj.bytes },
+    textFile('eg2.dmat', '3 6\n1 0 0 1 0 0\n0 1 0 0 1 0\n0 0 1 0 0 1\n'),
+  ];
+  const { document, refused } = await loadBatchIntoDocument(demoDocument(), [obj, tgf, weights, anim, ...examples], inProcessIo);
+  const why = (file: string): string => refused.find((r) => r.file === file)?.message ?? `${file} was loaded`;
+  assert.deepEqual(refused.map((r) => r.file).sort(), ['eg0.dmat', 'eg0.obj', 'eg2.dmat', 'eg2.obj'], 'the two broken examples');
+  assert.match(
+    why('eg0.obj'),
+    /^eg0\.obj: an example must have the rest mesh's 6034 vertices; it has 3$/,
+    'the mesh at fault, with both vertex counts',
+  );
+  assert.match(why('eg0.dmat'), /^eg0\.dmat: not loaded, since its example eg0\.obj was not/);
+  assert.match(
+    why('eg2.dmat'),
+    /^eg2\.dmat: 6 × 3 \(a pose for 2 bones\); the pose of example eg2\.obj must be 72 × 3/,
+    'the pose at fault',
+  );
+  assert.match(why('eg2.obj'), /^eg2\.obj: not loaded, since its pose eg2\.dmat was not/);
+  assert.deepEqual(
+    (document.examples ?? []).map((e) => [e.name, e.poseSource]),
+    [['eg1', 'eg1.dmat']],
+    'the good example is added',
+  );
+  assert.equal(document.mesh.positions.length / 3, 6034, 'the mesh is loaded');
+  assert.equal(document.weightsSource, 'elephant-weights.dmat', 'the weights are loaded');
+  assert.equal(document.posesFile, 'elephant-anim.dmat', 'the animation is loaded');
+  await assert.rejects(
+    loadIntoDocument(demoDocument(), [obj, tgf, weights, anim, ...examples], inProcessIo),
+    (error: unknown) => error instanceof Error && /^eg0\.obj: .*\neg2\.dmat: /.test(error.message),
+    'taken whole, the batch is refused, naming each example at fault',
+  );
+});
+
+test('a DMAT that fits no role is left out with the shapes that would fit, even when its reader takes it', async () => {
+  // A reader that takes any shape, as a lenient one might: the batch still has no place for a 6034 × 2 matrix.
+  const lenient = {
+    ...inProcessIo,
+    weightsFromDmat: async (m: DenseMatrix) => ({ weights: m, warnings: [] }),
+  } as unknown as typeof inProcessIo;
+  const two = { name: 'two.dmat', bytes: writeDmatBinary({ rows: 6034, cols: 2, data: new Float64Array(6034 * 2).fill(0.5) }) };
+  const { document, refused } = await loadBatchIntoDocument(demoDocument(), [obj, tgf, weights, two], lenient);
+  assert.equal(refused.length, 1, `one file left out: ${JSON.stringify(refused)}`);
+  assert.match(
+    refused[0].message,
+    /^two\.dmat: 6034 × 2 fits nothing this mesh of 6034 vertices and skeleton of 24 bones read: weights are 6034 × 24/,
+  );
+  assert.equal(document.weightsSource, 'elephant-weights.dmat');
+});
+
+test('two skeletons or two weight files: the first that reads is loaded, the other left out as a second one', async () => {
+  const copy = (file: OpenedFile, name: string): OpenedFile => ({ name, bytes: file.bytes });
+  const { document, refused } = await loadBatchIntoDocument(
+    demoDocument(),
+    [obj, tgf, copy(tgf, 'elephant-2.tgf'), weights, copy(weights, 'elephant-weights-2.dmat'), anim],
+    inProcessIo,
+  );
+  assert.deepEqual(
+    refused.map((r) => r.message),
+    [
+      "elephant-2.tgf: a second skeleton: this batch's skeleton is elephant.tgf; open elephant-2.tgf on its own to use it instead",
+      "elephant-weights-2.dmat: a second weight file: this batch's weight file is elephant-weights.dmat; open elephant-weights-2.dmat on its own to use it instead",
+    ],
+  );
+  assert.equal(document.skeleton.parents.length, 24);
+  assert.equal(document.weightsSource, 'elephant-weights.dmat');
+  assert.equal(document.posesFile, 'elephant-anim.dmat');
+  // A skeleton whose bones form a cycle parses but cannot be built: the next one is the batch's skeleton.
+  const cycle = textFile('cycle.tgf', '1 0 0 0\n2 1 0 0\n#\n1 2\n2 1\n');
+  const second = await loadBatchIntoDocument(demoDocument(), [obj, cycle, tgf, weights], inProcessIo);
+  assert.deepEqual(
+    second.refused.map((r) => r.file),
+    ['cycle.tgf'],
+  );
+  assert.match(second.refused[0].message, /^cycle\.tgf: bone 0: bones form a cycle/);
+  assert.equal(second.document.skeletonFile, 'elephant.tgf', 'the skeleton that fits');
+  assert.equal(second.document.weightsSource, 'elephant-weights.dmat');
+  await assert.rejects(
+    loadIntoDocument(demoDocument(), [obj, tgf, copy(tgf, 'elephant-2.tgf')], inProcessIo),
+    /elephant\.tgf, elephant-2\.tgf: 2 skeletons at once/,
+    'taken whole, two skeletons refuse the batch',
+  );
+});
+
 test('a batch of which nothing fits changes nothing and names every file', async () => {
   const current = demoDocument();
   await assert.rejects(
