@@ -14,7 +14,8 @@ import { isMaterialFile, objLook } from '../../workers/formats/obj-materials.ts'
 import { dmatRole, type DmatRole } from '../../workers/formats/dmat-role.ts';
 import type { IoClient } from '../io/io-client.ts';
 import { gltfIntoDocument, isGltfBatch } from './gltf-document.ts';
-import { partitionExamples, readExamples, type ExampleLoadOptions } from './example-files.ts';
+import { baseName, partitionExamples, readExamples, type ExampleLoadOptions } from './example-files.ts';
+import { fileExtension } from '../../workers/formats/file-name.ts';
 import {
   LoadError,
   PROVISIONAL_WEIGHTS,
@@ -101,19 +102,23 @@ const NAMES_FILES: FileKind = { one: 'bone names file', many: 'bone names files'
 const WEIGHT_FILES: FileKind = { one: 'weight file', many: 'weight files' };
 const CLIP_FILES: FileKind = { one: 'pose file or animation', many: 'pose files or animations' };
 const HANDLE_FILES: FileKind = { one: 'handle file', many: 'handle files' };
+/** Extensions of the mesh files a batch's rig files go with. */
+const MESH_EXTENSIONS: ReadonlySet<string> = new Set(['obj', 'off']);
 
 /**
  * Reads the files of a batch that fit into a candidate document based on `current`, leaving out each file that
  * cannot be read, does not fit the mesh and skeleton, or fails its reader's checks, and saying why (RefusedFile).
- * The rest is read as loadIntoDocument reads a whole batch: a broken mesh leaves the scene's mesh, and the batch's
- * other files are judged against it.
+ * The rest is read as loadIntoDocument reads a whole batch. Files that depend on one left out go with it: when the
+ * batch's own mesh cannot be read, every other file of the batch (its skeleton, bone names, weights, clip, handles,
+ * examples) is left out as "not loaded, since its mesh X could not be read" rather than bound to the scene's mesh;
+ * an example's pose goes with its mesh, a bone names file with its skeleton. Of two files of a kind (skeletons,
+ * weights, clips, handles, bone names) the first that reads is loaded, the others left out as a second one.
  * @param current  the scene now shown (never modified)
  * @param files    the batch, in any order
  * @param io       the file-reading worker
  * @param options  how examples are recognised and which pose an example without a pose file takes
  * @returns the new document, fully validated, and the files left out
- * @throws LoadError naming every file when none of the batch's files can be loaded, or when the batch is
- *   ambiguous (two skeletons, two weight files, …)
+ * @throws LoadError naming every file, one per line, when none of the batch's files can be loaded
  */
 export function loadBatchIntoDocument(
   current: SceneDocument,
@@ -221,10 +226,28 @@ async function loadFiles(
   if (failures.length === rigFiles.length || (strict && failures.length > 0))
     throw new LoadError(failures.map((f) => fileErrorMessage(f.reason, f.file)).join('\n'));
   for (const failure of failures) refuse(failure.file, failure.reason);
-  const { examples: exampleFiles, others: parsed } = partitionExamples(
-    settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])),
-    options,
-  );
+  let readable = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  // A mesh that could not be read takes the files that go with it along, rather than leaving them to be bound to
+  // the scene's mesh: an example's pose file, or, for the batch's own mesh, every other file of the batch.
+  const poseBases = new Set(readable.filter((f) => f.kind === 'matrix').map((f) => baseName(f.name)));
+  const brokenMeshes = failures.map((f) => f.file).filter((name) => MESH_EXTENSIONS.has(fileExtension(name)));
+  const pairedExamples = readable.some((f) => f.kind === 'mesh' && poseBases.has(baseName(f.name)));
+  const withSkeleton = readable.some((f) => f.kind === 'skeleton');
+  const brokenSceneMesh = options.asExamples
+    ? undefined
+    : brokenMeshes.find((name) => !poseBases.has(baseName(name)) && (!pairedExamples || withSkeleton));
+  if (brokenSceneMesh) {
+    for (const f of readable) refuse(f.name, new LoadError(`${f.name}: not loaded, since its mesh ${brokenSceneMesh} could not be read`));
+    throw new LoadError(refused.map((r) => r.message).join('\n'));
+  }
+  const brokenExampleBases = new Set(brokenMeshes.map((name) => baseName(name)));
+  readable = readable.filter((f) => {
+    if (f.kind !== 'matrix' || !brokenExampleBases.has(baseName(f.name))) return true;
+    const mesh = brokenMeshes.find((name) => baseName(name) === baseName(f.name));
+    refuse(f.name, new LoadError(`${f.name}: not loaded, since its example ${mesh} could not be read`));
+    return false;
+  });
+  const { examples: exampleFiles, others: parsed } = partitionExamples(readable, options);
 
   const meshFiles = parsed.filter((f): f is MeshFile => f.kind === 'mesh');
   const meshFile = meshFiles.length > 0 ? sceneMesh(meshFiles, materialFiles) : null;

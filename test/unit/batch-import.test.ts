@@ -220,6 +220,37 @@ test('two skeletons or two weight files: the first that reads is loaded, the oth
   );
 });
 
+test('when the batch’s mesh cannot be read, its skeleton, weights and animation are refused, not bound to the scene’s mesh', async () => {
+  const broken = textFile('elephant.obj', 'v 0 0 0\nf 1 2 9\n');
+  await assert.rejects(loadBatchIntoDocument(demoDocument(), [broken, tgf, weights, anim], inProcessIo), (error: unknown) => {
+    assert.ok(error instanceof Error && error.name === 'LoadError', 'a LoadError');
+    const lines = error.message.split('\n');
+    assert.equal(lines.length, 4, `one line per file: ${error.message}`);
+    assert.match(lines[0], /^elephant\.obj: /, 'the mesh with its own reason');
+    assert.doesNotMatch(lines[0], /not loaded, since/, 'the mesh with its own reason');
+    for (const [i, file] of ['elephant.tgf', 'elephant-weights.dmat', 'elephant-anim.dmat'].entries())
+      assert.equal(lines[i + 1], `${file}: not loaded, since its mesh elephant.obj could not be read`);
+    return true;
+  });
+});
+
+test('when an example’s mesh cannot be read, its pose is refused rather than read as the scene’s pose', async () => {
+  const broken = textFile('eg0.obj', 'v 0 0 0\nf 1 2 9\n');
+  const { document, refused } = await loadBatchIntoDocument(
+    demoDocument(),
+    [obj, tgf, weights, broken, { name: 'eg0.dmat', bytes: restPose() }],
+    inProcessIo,
+  );
+  assert.deepEqual(
+    refused.map((r) => r.file),
+    ['eg0.obj', 'eg0.dmat'],
+  );
+  assert.equal(refused[1].message, 'eg0.dmat: not loaded, since its example eg0.obj could not be read');
+  assert.equal(document.posesFile, null, 'the skeleton starts at rest');
+  assert.equal(document.weightsSource, 'elephant-weights.dmat', 'the rest loads');
+  assert.equal(document.examples, undefined, 'no example');
+});
+
 test('a batch of which nothing fits changes nothing and names every file', async () => {
   const current = demoDocument();
   await assert.rejects(
