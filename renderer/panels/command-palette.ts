@@ -5,11 +5,19 @@
  */
 import './command-palette.css';
 import { COMMANDS } from '../commands/command-catalog.ts';
+import { bindingsOf, chordOf } from '../commands/keybindings.ts';
 import { searchCommands, type PaletteEntry } from '../commands/menus.ts';
 import { childElement as el } from './controls.ts';
 
-/** Rows drawn at once: the best matches; typing narrows the list. */
-const MAX_ROWS = 60;
+/** Whether a key press goes to a field that takes typing (where the app's other shortcuts do not reach). */
+function inTextField(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement ||
+    (target instanceof HTMLElement && target.isContentEditable)
+  );
+}
 
 export class CommandPalette {
   private readonly dialog: HTMLDialogElement;
@@ -23,8 +31,8 @@ export class CommandPalette {
   private focusBefore: Element | null = null;
 
   /**
-   * @param entries  every command as the palette lists it now (shell/menu-model.ts paletteEntries)
-   * @param run      runs a command by id, as a menu click does
+   * @param source  every command as the palette lists it now, asked at each opening (shell/menu-model.ts paletteEntries)
+   * @param run     runs a command by id, as a menu click does
    */
   constructor(
     private readonly source: () => PaletteEntry[],
@@ -49,10 +57,16 @@ export class CommandPalette {
     this.list.setAttribute('aria-label', 'Commands');
     this.input.addEventListener('input', () => this.filter());
     this.input.addEventListener('keydown', (event) => this.key(event));
-    // A press on the backdrop (outside the box) closes it.
+    // A press on the backdrop (outside the box) closes it. The backdrop and the box's own padding are both the dialog
+    // element to the event: the box's rectangle tells them apart.
     this.dialog.addEventListener('pointerdown', (event) => {
-      if (event.target === this.dialog) this.close();
+      if (event.target !== this.dialog) return;
+      const box = this.dialog.getBoundingClientRect();
+      const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+      if (!inside) this.close();
     });
+    // Its keys open it from a text field too, as VS Code's do (the app's other shortcuts leave text fields to typing).
+    window.addEventListener('keydown', (event) => this.keyInTextField(event), { capture: true });
     // However it closes (Enter, Escape, a click outside), the focus goes back where it was, and never stays on the
     // hidden search field, which would take the app's keys for typing.
     this.dialog.addEventListener('close', () => this.restoreFocus());
@@ -80,6 +94,19 @@ export class CommandPalette {
     this.restoreFocus();
   }
 
+  /** Ctrl/⌘ Shift P (the palette command's keys now) pressed in a text field: runs the palette's command. */
+  private keyInTextField(event: KeyboardEvent): void {
+    if (event.defaultPrevented || event.isComposing || !inTextField(event.target)) return;
+    // Another modal dialog keeps its keys (the preferences page takes a key press to bind it).
+    const dialog = document.querySelector('dialog[open]');
+    if (dialog && dialog !== this.dialog) return;
+    const chord = chordOf(event);
+    if (!chord || !bindingsOf('view.commandPalette').some((binding) => binding.key === chord)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    this.run('view.commandPalette');
+  }
+
   private restoreFocus(): void {
     // The close event comes a task after the close: by then the palette may be open again, its field focused.
     if (this.dialog.open || !this.dialog.contains(document.activeElement)) return;
@@ -96,7 +123,7 @@ export class CommandPalette {
   }
 
   private draw(): void {
-    const rows = this.shown.slice(0, MAX_ROWS).map((entry, i) => {
+    const rows = this.shown.map((entry, i) => {
       const row = el('li', 'command-palette-row');
       row.id = `command-palette-row-${i}`;
       row.setAttribute('role', 'option');
@@ -115,8 +142,7 @@ export class CommandPalette {
     });
     this.list.replaceChildren(...rows);
     const n = this.shown.length;
-    this.count.textContent =
-      n === 0 ? 'No command matches' : n > MAX_ROWS ? `${n} commands, the first ${MAX_ROWS} shown` : `${n} command${n === 1 ? '' : 's'}`;
+    this.count.textContent = n === 0 ? 'No command matches' : `${n} command${n === 1 ? '' : 's'}`;
     this.input.setAttribute('aria-activedescendant', rows.length > 0 ? `command-palette-row-${this.active}` : '');
   }
 
@@ -139,7 +165,7 @@ export class CommandPalette {
   }
 
   private key(event: KeyboardEvent): void {
-    const rows = Math.min(this.shown.length, MAX_ROWS);
+    const rows = this.shown.length;
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       if (rows > 0) this.select((this.active + (event.key === 'ArrowDown' ? 1 : rows - 1)) % rows);
     } else if (event.key === 'PageDown' || event.key === 'PageUp') {

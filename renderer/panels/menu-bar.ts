@@ -2,8 +2,9 @@
  * The web page's menu bar: the desktop's menus (File, Edit, View, Rig, Paint, Playback, Help), drawn from the same
  * model the desktop shell builds its native menu from (commands/menus.ts), so both show the same titles, enabled
  * states, check marks and keys. It behaves as a desktop menu bar does: a click opens a menu, moving across the bar
- * while one is open opens the others, arrows, Home, End, Enter and Escape work, and choosing an item runs its command
- * and closes the menu. It owns no state but the menu open; what an item does is its command's.
+ * while one is open opens the others, arrows, Home, End, Enter and Escape work, choosing an item runs its command and
+ * closes the menu, a press outside only closes it, and F10 goes to the bar, which is one Tab stop. It owns no state but
+ * the menu open; what an item does is its command's.
  */
 import './menu-bar.css';
 import type { MenuItemModel, MenuModel } from '../../app/ipc-contract.ts';
@@ -31,6 +32,8 @@ export class MenuBar {
   private openIndex = -1;
   /** a press outside closed the menu: its release and click are swallowed too */
   private swallowing = false;
+  /** the title Tab reaches (a roving tabindex: the bar is one Tab stop, the arrows move along it) */
+  private tabStop = 0;
 
   /**
    * @param parent  where the bar goes, as its first child (the page's #app, above the toolbar)
@@ -57,6 +60,8 @@ export class MenuBar {
     for (const type of ['pointerup', 'mouseup', 'click'] as const)
       window.addEventListener(type, (event) => this.swallowRestOfPress(event), { capture: true });
     window.addEventListener('blur', () => this.close(false));
+    // F10 goes to the menu bar and back, as on Windows and Linux desktops.
+    window.addEventListener('keydown', (event) => this.f10(event), { capture: true });
   }
 
   /** The menu open now, by its title, or null. */
@@ -102,6 +107,18 @@ export class MenuBar {
     else if (document.activeElement instanceof HTMLElement && this.root.contains(document.activeElement)) document.activeElement.blur();
   }
 
+  /** F10 (no modifier): the focus goes to the bar's title last used; F10 again, or with a menu open, leaves the bar. */
+  private f10(event: KeyboardEvent): void {
+    if (event.key !== 'F10' || event.shiftKey || event.ctrlKey || event.altKey || event.metaKey) return;
+    // A modal dialog keeps the keyboard to itself.
+    if (document.querySelector('dialog[open]')) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (this.openIndex >= 0) this.close(false);
+    else if (document.activeElement instanceof HTMLElement && this.root.contains(document.activeElement)) document.activeElement.blur();
+    else this.titles[this.tabStop]?.focus();
+  }
+
   /** A press outside the bar while a menu is open: closes the menu and stops the press (see the constructor). */
   private pressOutside(event: PointerEvent): void {
     this.swallowing = false;
@@ -124,6 +141,7 @@ export class MenuBar {
   }
 
   private drawTitles(): void {
+    if (this.tabStop >= this.model.length) this.tabStop = 0;
     this.titles = this.model.map((menu, index) => {
       const title = element('button', 'menu-title', menu.label);
       title.type = 'button';
@@ -131,6 +149,8 @@ export class MenuBar {
       title.setAttribute('aria-haspopup', 'menu');
       title.setAttribute('aria-expanded', 'false');
       title.dataset.ownKeys = OWN_KEYS;
+      title.tabIndex = index === this.tabStop ? 0 : -1;
+      title.addEventListener('focus', () => this.moveTabStop(index));
       title.addEventListener('click', () => (this.openIndex === index ? this.close(false) : this.open(index)));
       // Moving across the bar while a menu is open opens the menu under the pointer.
       title.addEventListener('pointerenter', () => {
@@ -139,6 +159,11 @@ export class MenuBar {
       return title;
     });
     this.root.replaceChildren(...this.titles, this.popup);
+  }
+
+  private moveTabStop(index: number): void {
+    this.tabStop = index;
+    this.titles.forEach((title, i) => (title.tabIndex = i === index ? 0 : -1));
   }
 
   private drawItems(index: number): void {
@@ -153,6 +178,8 @@ export class MenuBar {
       node.disabled = !item.enabled;
       node.dataset.command = item.command;
       node.dataset.ownKeys = OWN_KEYS;
+      // The arrows move between items; Tab does not stop on each.
+      node.tabIndex = -1;
       // The longer text the toolbar's tooltips show, where the catalog has one.
       const description = isCommandId(item.command) ? COMMANDS[item.command].description : undefined;
       if (description) node.title = description;

@@ -43,7 +43,7 @@ test('menu bar: every catalog command with a menu is in its menu with its title,
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
 
-  // The bar sits above the toolbar, its titles the issue's seven menus in order.
+  // The bar sits above the toolbar, its titles the seven menus in order.
   await expect(bar(page)).toBeVisible();
   await expect(bar(page).locator('.menu-title')).toHaveText([...MENUS]);
   const barBox = (await bar(page).boundingBox())!;
@@ -174,7 +174,31 @@ test('command palette: Ctrl+Shift+P finds every command by its title, shows its 
   await expect(search).toBeFocused();
   // Every command is listed (the recent files only when there are some).
   const listed = IDS.filter((id) => !id.startsWith('file.recent')).length;
-  await expect(palette.locator('.command-palette-count')).toHaveText(`${listed} commands, the first 60 shown`);
+  await expect(palette.locator('.command-palette-count')).toHaveText(`${listed} commands`);
+  // All are drawn, the list scrolls to the last.
+  await expect(rows).toHaveCount(listed);
+  await rows.last().scrollIntoViewIfNeeded();
+  await expect(rows.last()).toBeInViewport();
+  // A press on the box's own padding (its corner, inside the box) leaves it open; one on the backdrop closes it.
+  const box = (await palette.boundingBox())!;
+  await page.mouse.click(box.x + 3, box.y + 3);
+  await expect(palette).toBeVisible();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height + 40);
+  await expect(palette).toBeHidden();
+  // Its keys open it from a text field too (the help's search field has the focus).
+  await page.keyboard.press('?');
+  const helpSearch = page.getByRole('textbox', { name: 'Search keys and commands' });
+  await helpSearch.focus();
+  await page.keyboard.press('Control+Shift+P');
+  await expect(palette).toBeVisible();
+  await expect(search).toBeFocused();
+  await expect(helpSearch, 'the key did not type into the field').toHaveValue('');
+  await page.keyboard.press('Escape');
+  await expect(palette).toBeHidden();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#help-overlay')).toBeHidden();
+  await page.keyboard.press('Control+Shift+P');
+  await expect(palette).toBeVisible();
 
   // Each command is found by its title: the row is in the list with its key.
   for (const id of IDS.filter((id) => !id.startsWith('file.recent'))) {
@@ -274,5 +298,35 @@ test('menu bar: a click outside an open menu only closes it; in weight paint mod
   // The next click paints again: only the dismissing press is swallowed.
   await page.mouse.click(centre.x, centre.y);
   await expect.poll(async () => (await history()).undo.length).toBe(before.undo.length + 1);
+  expect(errors).toEqual([]);
+});
+
+test('menu bar: F10 goes to the bar and back; the bar is one Tab stop, the arrows move along it', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const titles = bar(page).locator('.menu-title');
+  const inBar = (): Promise<boolean> => page.evaluate(() => document.getElementById('menu-bar')!.contains(document.activeElement));
+  await expect(titles.and(page.locator('[tabindex="0"]')), 'one title is a Tab stop').toHaveCount(1);
+  await page.keyboard.press('F10');
+  await expect(title(page, 'File')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(title(page, 'Edit')).toBeFocused();
+  await expect(titles.and(page.locator('[tabindex="0"]')), 'the Tab stop follows the arrows').toHaveText(['Edit']);
+  // Tab leaves the bar at once (not title by title); Shift+Tab comes back to the title last used.
+  await page.keyboard.press('Tab');
+  expect(await inBar(), 'one Tab leaves the bar').toBe(false);
+  await page.keyboard.press('Shift+Tab');
+  await expect(title(page, 'Edit')).toBeFocused();
+  // F10 again leaves the bar; F10 with a menu open closes it.
+  await page.keyboard.press('F10');
+  expect(await inBar(), 'F10 leaves the bar').toBe(false);
+  await page.keyboard.press('F10');
+  await expect(title(page, 'Edit')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(popup(page)).toHaveAttribute('aria-label', 'Edit');
+  await page.keyboard.press('F10');
+  await expect(popup(page)).toBeHidden();
+  expect(await inBar(), 'F10 closed the menu and left the bar').toBe(false);
   expect(errors).toEqual([]);
 });

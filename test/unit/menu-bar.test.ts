@@ -1,6 +1,6 @@
 /**
  * The menu bar and the command palette, as the catalog makes them: every command is in a menu or says why not (and a
- * reason that points at a menu item names one that is there); the menus are the issue's seven, each small enough for
+ * reason that points at a menu item names one that is there); the menus are the desktop's seven, each small enough for
  * the desktop's native menu; the palette lists every command with its key, greys what takes an argument or cannot run
  * now with the reason, and its search finds commands by words of their title, their menu or their id, and by letters
  * in order.
@@ -28,7 +28,7 @@ test('menu bar: every command is in a menu, or the catalog says why it is not', 
   assert.deepEqual(missing, [], `commands with no menu entry and no noMenu reason: ${missing.join(', ')}`);
   const both = IDS.filter((id) => COMMANDS[id].menu && COMMANDS[id].noMenu);
   assert.deepEqual(both, [], `commands in a menu that also say why they are in none: ${both.join(', ')}`);
-  // The commands the issue found unreachable by mouse in the web build are in its menus.
+  // Commands that only a key or no control reached in the web build are in its menus.
   for (const [id, menu] of [
     ['playback.bakeClip', 'Playback'],
     ['file.autosaveSettings', 'File'],
