@@ -109,11 +109,6 @@ export function replacedHandles(previous: Int32Array, next: Int32Array, boneCoun
   return { bones, vertices };
 }
 
-/** Whether handles named `name` (SceneDocument.handlesFile) came from a rule unchanged since: nothing drawn to lose. */
-function automaticUnedited(name: string | null): boolean {
-  return name !== null && name.startsWith('automatic') && !name.endsWith(', edited');
-}
-
 export const STAGE_TEXT: Record<string, string> = {
   handles: 'Choosing handles',
   laplacian: 'Building the Laplacian',
@@ -138,6 +133,15 @@ export class BindingController {
   solveStarted = 0;
   private freeHandles: Int32Array = new Int32Array(0);
   private readonly listeners = new Set<() => void>();
+  /**
+   * Where each handles array of the scene came from, by vertex: 1 where a rule (automatic handles) wrote it, for the
+   * arrays Compute made (a part's Compute marks that part's vertices only). Handle arrays are never written in place
+   * (an edit, a load or a Compute makes a new one), so undo and redo bring the marks back with the arrays; an array
+   * not here (drawn, loaded, from a project) is the artist's.
+   */
+  private readonly ruleWritten = new WeakMap<Int32Array, Uint8Array>();
+  /** every handles array the scene has had: one not seen before that comes with a new handles file name is a load */
+  private readonly knownHandles = new WeakSet<Int32Array>();
 
   /** The binding settings a project saves: how Compute weights runs. */
   readonly settingsSection: SettingsSection<'binding'> = {
@@ -161,8 +165,45 @@ export class BindingController {
       // An edited skeleton keeps the selection and the report; a solve for the skeleton before it is cancelled.
       else if (change.fields.has('skeleton') && this.progress.running) this.host.client.cancel();
       if (this.lastResult && this.lastResult.weights !== doc.weights) this.lastResult = null;
+      this.noticeHandles(change.newScene, change.fields.has('handles') && change.fields.has('handlesFile'));
       this.changed();
     });
+  }
+
+  /**
+   * Handles loaded from a file while a rule is the handle source make the handles above the source (as a lasso edit
+   * does), so the next Compute uses the handles loaded. Undo and redo bring back arrays seen before: no switch.
+   */
+  private noticeHandles(newScene: boolean, handlesReplaced: boolean): void {
+    const handles = this.host.store.doc.handles;
+    if (!handles || this.knownHandles.has(handles)) return;
+    this.knownHandles.add(handles);
+    if (!newScene && handlesReplaced && this.options.source !== 'current') this.options.source = 'current';
+  }
+
+  /**
+   * The scene's handles that a Compute with automatic handles would lose: those drawn, loaded or edited, with the
+   * ones a rule wrote (and nothing changed since) freed (-1). Compute's notice and the Bind panel's note count them.
+   * @returns #V labels (bone, or -1)
+   */
+  drawnHandles(): Int32Array {
+    const handles = this.handles;
+    const fromRule = this.ruleWritten.get(handles);
+    if (!fromRule) return handles;
+    return handles.map((bone, v) => (fromRule[v] ? -1 : bone));
+  }
+
+  /**
+   * How many drawn (or loaded, or edited) handle vertices a Compute with automatic handles replaces: those of `part`
+   * (null: the whole scene), as drawnHandles gives them. The Bind panel's note says it before Compute runs.
+   */
+  handleVerticesReplaced(part: MeshPart | null): number {
+    const drawn = this.drawnHandles();
+    const start = part?.vertexStart ?? 0;
+    const end = part ? start + part.vertexCount : drawn.length;
+    let count = 0;
+    for (let v = start; v < end; v++) if (drawn[v] >= 0) count++;
+    return count;
   }
 
   /** A new scene or mesh: nothing selected, no report, no computation. */
@@ -356,8 +397,9 @@ export class BindingController {
       const source = part ? `${doc.weightsSource}; ${part.name}: ${solved}` : solved;
       const sceneHandles = part ? withPartHandles(this.handles, part, handles) : handles;
       const handleFields = options.source === 'current' ? {} : { handles: sceneHandles, handlesFile: handleName };
-      const replaced =
-        options.source === 'current' || automaticUnedited(this.handlesName) ? null : replacedHandles(this.handles, sceneHandles, boneCount);
+      // Always counted against the handles the artist drew or loaded (bones: 0 when the rule gives them again).
+      const replaced = options.source === 'current' ? null : replacedHandles(this.drawnHandles(), sceneHandles, boneCount);
+      if (options.source !== 'current') this.markRuleWritten(sceneHandles, part);
       // A mesh the file had without a skin is skinned once it is bound.
       const parts = doc.parts && withSkinned(doc.parts, part);
       const partFields = parts !== doc.parts ? { parts } : {};
@@ -382,6 +424,16 @@ export class BindingController {
     } finally {
       this.setProgress(false, '', 0);
     }
+  }
+
+  /** Marks `handles`, a Compute's, as a rule's where `part` (null: every vertex) lies, and as the previous array's elsewhere. */
+  private markRuleWritten(handles: Int32Array, part: MeshPart | null): void {
+    const marks = part
+      ? Uint8Array.from(this.ruleWritten.get(this.handles) ?? new Uint8Array(handles.length))
+      : new Uint8Array(handles.length);
+    marks.fill(1, part?.vertexStart ?? 0, part ? part.vertexStart + part.vertexCount : handles.length);
+    this.ruleWritten.set(handles, marks);
+    this.knownHandles.add(handles);
   }
 
   /** The notice after automatic handles replaced drawn ones: how many bones' handles went, and Undo for the step. */

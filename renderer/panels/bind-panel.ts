@@ -247,10 +247,11 @@ export class BindPanel {
     this.laplacianSelect.value = options.laplacian;
     this.bindUnhandled.checked = options.bindUnhandled;
     this.refreshMaxInfluences();
-    const replacing = options.source !== 'current' && total > 0 && !(name?.startsWith('automatic') && !name.endsWith(', edited'));
-    this.replaceNote.hidden = !replacing;
-    if (replacing)
-      this.replaceNote.textContent = `Compute replaces the ${countOf(total, 'handle vertex', 'handle vertices')} above (${name ?? 'drawn handles'}) with automatic ones; Undo brings them back.`;
+    // Compute (the whole scene) replaces the handles drawn or loaded, not those a rule wrote (handleVerticesReplaced).
+    const replaced = options.source === 'current' ? 0 : controller.handleVerticesReplaced(null);
+    this.replaceNote.hidden = replaced === 0;
+    if (replaced > 0)
+      this.replaceNote.textContent = `Compute replaces the ${countOf(replaced, 'handle vertex', 'handle vertices')} above (${name ?? 'drawn handles'}) with automatic ones; Undo brings them back.`;
     const { running, fraction } = controller.progress;
     this.progressBox.hidden = !running;
     this.progressBar.style.width = `${Math.round(100 * fraction)}%`;

@@ -280,7 +280,7 @@ test('whole-mesh commands act on the active mesh: smoothing one tube equals its 
   assert.deepEqual(Array.from(right.store.doc.weights.data), Array.from(right.before), 'undo is exact');
 });
 
-function bindingSetup(doc: SceneDocument) {
+function bindingSetup(doc: SceneDocument, notify?: (title: string) => void) {
   const history = new UndoHistory();
   const store = new SceneStore(doc, history);
   const errors: string[] = [];
@@ -300,7 +300,7 @@ function bindingSetup(doc: SceneDocument) {
         ).finally(() => (running = false));
       },
     },
-    { showError: (message) => void errors.push(message) },
+    { showError: (message) => void errors.push(message), ...(notify ? { notify } : {}) },
   );
   return { history, store, binding, errors };
 }
@@ -352,6 +352,48 @@ test('binding a mesh without handles says so, naming it; automatic handles for o
     'the bound mesh gets handle vertices',
   );
   assert.deepEqual(store.doc.weights.data.subarray(0, 2 * a.vertexCount), doc.weights.data.subarray(0, 2 * a.vertexCount));
+});
+
+test('automatic handles for one mesh after another still name the drawn handles they replace there, and only those', async () => {
+  const doc = twoTubeScene();
+  const [a, b] = partsOf(doc);
+  const notices: string[] = [];
+  const { store, binding } = bindingSetup(doc, (title) => void notices.push(title));
+  const drawnIn = (part: typeof a) =>
+    Array.from(doc.handles!.subarray(part.vertexStart, part.vertexStart + part.vertexCount)).filter((h) => h >= 0).length;
+  binding.options.source = 'distance';
+  assert.equal(binding.handleVerticesReplaced(a), drawnIn(a), 'the Bind panel counts the drawn handles of the mesh computed');
+  await binding.startBind({}, a);
+  assert.equal(notices.length, 1, 'the first mesh’s drawn handles are named');
+  // The rule wrote the first mesh's handles; the second's are still the ones drawn.
+  assert.equal(binding.handleVerticesReplaced(a), 0, 'nothing drawn left on the first mesh');
+  assert.equal(binding.handleVerticesReplaced(b), drawnIn(b), 'the second mesh’s drawn handles, counted alone');
+  assert.equal(binding.handleVerticesReplaced(null), drawnIn(b), 'the whole scene: only those');
+  await binding.startBind({}, b);
+  assert.equal(notices.length, 2, 'the second mesh’s drawn handles are named too, not replaced silently');
+  assert.match(notices[1], /^Automatic handles replaced the handles of \d+ bones?$/);
+  // Again on the first mesh: the rule gives what it gave, nothing drawn is lost.
+  await binding.startBind({}, a);
+  assert.equal(notices.length, 2, 'a rule over its own handles says nothing');
+  assert.equal(store.history.undoCount, 3);
+});
+
+test('handles loaded from a file named like a rule are the artist’s: the source becomes them, and a rule replacing them says so', async () => {
+  const doc = twoTubeScene();
+  const notices: string[] = [];
+  const { store, binding } = bindingSetup({ ...doc, handles: null, handlesFile: null }, (title) => void notices.push(title));
+  binding.options.source = 'cylinder';
+  store.edit('Load handles', { handles: doc.handles!.slice(), handlesFile: 'automatic-cylinders.dmat' });
+  assert.equal(binding.options.source, 'current', 'loading handles while a rule is the source switches to them');
+  store.history.undo();
+  store.history.redo();
+  binding.options.source = 'distance';
+  store.history.undo();
+  store.history.redo();
+  assert.equal(binding.options.source, 'distance', 'undo and redo of the load switch nothing');
+  assert.equal(binding.handleVerticesReplaced(null), Array.from(doc.handles!).filter((h) => h >= 0).length);
+  await binding.startBind({});
+  assert.equal(notices.length, 1, 'the loaded handles a rule replaced are named, whatever the file is called');
 });
 
 test('part sub-mesh and weights merge: a triangle leaving its part is an error naming it; merged rows replace only that part', () => {
