@@ -87,10 +87,24 @@ export interface MenuItemModel {
   accelerator?: string;
 }
 
+/** A line between two groups of a menu's items (Electron's `type: 'separator'`); never first, last or doubled. */
+export interface MenuSeparatorModel {
+  separator: true;
+}
+
+/** One row of a menu: a command, or a separator. */
+export type MenuEntryModel = MenuItemModel | MenuSeparatorModel;
+
+/** Whether a menu row is a separator. */
+export function isMenuSeparator(item: MenuEntryModel): item is MenuSeparatorModel {
+  return 'separator' in item;
+}
+
 export interface MenuModelEntry {
   /** menu-bar title, e.g. 'Edit' */
   label: string;
-  items: MenuItemModel[];
+  /** its rows: commands, with separators between groups */
+  items: MenuEntryModel[];
 }
 
 export type MenuModel = MenuModelEntry[];
@@ -99,6 +113,7 @@ export type MenuModel = MenuModelEntry[];
 export const COMMAND_ID_PATTERN = /^[a-z]+(\.[a-zA-Z]+)+$/;
 /** Bounds on a menu model main accepts (a page cannot make main build an enormous menu). */
 export const MAX_MENUS = 16;
+/** rows of one menu, separators included */
 export const MAX_MENU_ITEMS = 64;
 export const MAX_MENU_LABEL_LENGTH = 120;
 

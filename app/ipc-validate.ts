@@ -24,6 +24,7 @@ import {
   autosaveInfoProblem,
   type AutosaveChunk,
   type AutosaveInfo,
+  type MenuEntryModel,
   type MenuItemModel,
   type MenuModel,
   type MenuModelEntry,
@@ -238,11 +239,11 @@ const MAX_COMMAND_ID_LENGTH = 100;
 
 /**
  * The Electron accelerators a menu model may show: modifiers from CmdOrCtrl, Ctrl, Shift and Alt, then one key —
- * an uppercase letter, a digit, F1–F24, Space, an arrow, Esc, Enter, Delete, Backspace, '/' or '?'. Each modifier
+ * an uppercase letter, a digit, F1–F24, Space, an arrow, Esc, Enter, Delete, Backspace, '/', '?' or ','. Each modifier
  * at most once (checked apart from the pattern).
  */
 const ACCELERATOR_PATTERN =
-  /^(?:(?:CmdOrCtrl|Ctrl|Shift|Alt)\+){0,4}(?:[A-Z0-9]|F(?:[1-9]|1[0-9]|2[0-4])|Space|Left|Right|Up|Down|Esc|Enter|Delete|Backspace|\/|\?)$/;
+  /^(?:(?:CmdOrCtrl|Ctrl|Shift|Alt)\+){0,4}(?:[A-Z0-9]|F(?:[1-9]|1[0-9]|2[0-4])|Space|Left|Right|Up|Down|Esc|Enter|Delete|Backspace|\/|\?|,)$/;
 /** Longer than any accelerator the pattern admits ('CmdOrCtrl+Ctrl+Shift+Alt+Backspace' is 34). */
 const MAX_ACCELERATOR_LENGTH = 40;
 
@@ -291,14 +292,22 @@ function validateMenuItem(channel: string, place: string, value: unknown): MenuI
   return item;
 }
 
+/** A separator row: exactly { separator: true }. */
+function validateSeparator(channel: string, place: string, value: Record<string, unknown>): MenuEntryModel {
+  refuseUnknownKeys(channel, value, ['separator'], place);
+  if (value.separator !== true) throw new IpcArgumentError(channel, `${place}: separator must be true`);
+  return { separator: true };
+}
+
 /**
  * Validates the argument of `setMenu`: the desktop menus as the renderer describes them.
  * @param value  what the page sent: an array of at most MAX_MENUS { label, items } with distinct, non-empty
  *               labels of at most MAX_MENU_LABEL_LENGTH characters and no control characters; each `items` an
  *               array of 1 to MAX_MENU_ITEMS { command, label, enabled, checked?, accelerator? }: command matching
  *               COMMAND_ID_PATTERN, label as above, enabled and checked booleans, accelerator an Electron
- *               accelerator of the modifiers CmdOrCtrl, Ctrl, Shift, Alt and one key (ACCELERATOR_PATTERN).
- *               No other fields.
+ *               accelerator of the modifiers CmdOrCtrl, Ctrl, Shift, Alt and one key (ACCELERATOR_PATTERN);
+ *               or a separator { separator: true } between two commands (not first, not last, not next to
+ *               another). No other fields.
  * @returns      a fresh copy holding only those fields, in that order (optional ones only when present), so
  *               equal models serialize alike
  * @throws IpcArgumentError naming the place, counting from 1: "menu 2 item 5: label is longer than 120 characters"
@@ -319,8 +328,20 @@ export function validateMenuModel(channel: string, value: unknown): MenuModel {
     if (!Array.isArray(items)) throw new IpcArgumentError(channel, `${place}: items must be an array`);
     if (items.length === 0) throw new IpcArgumentError(channel, `${place}: has no items`);
     if (items.length > MAX_MENU_ITEMS) throw new IpcArgumentError(channel, `${place}: has more than ${MAX_MENU_ITEMS} items`);
-    const validItems: MenuItemModel[] = [];
-    for (let i = 0; i < items.length; i++) validItems.push(validateMenuItem(channel, `${place} item ${i + 1}`, items[i]));
+    const validItems: MenuEntryModel[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const itemPlace = `${place} item ${i + 1}`;
+      const item: unknown = items[i];
+      if (!(isPlainObject(item) && 'separator' in item)) {
+        validItems.push(validateMenuItem(channel, itemPlace, item));
+        continue;
+      }
+      validItems.push(validateSeparator(channel, itemPlace, item));
+      if (i === 0 || i === items.length - 1) throw new IpcArgumentError(channel, `${itemPlace}: a separator cannot start or end a menu`);
+      if (isPlainObject(items[i - 1]) && 'separator' in items[i - 1]) {
+        throw new IpcArgumentError(channel, `${itemPlace}: a separator follows another`);
+      }
+    }
     menus.push({ label, items: validItems });
   }
   return menus;

@@ -16,7 +16,15 @@ import type {
   MenuItemOptions,
   WebContents,
 } from './electron-api.ts';
-import { IPC_CHANNELS, MAX_FILE_BYTES, type MenuItemModel, type MenuModel, type OpenedFile, type ProjectFileRef } from './ipc-contract.ts';
+import {
+  IPC_CHANNELS,
+  MAX_FILE_BYTES,
+  isMenuSeparator,
+  type MenuEntryModel,
+  type MenuModel,
+  type OpenedFile,
+  type ProjectFileRef,
+} from './ipc-contract.ts';
 import { saveRequestedAsset, saveRequestedFile } from './save-file.ts';
 import { APP_ENTRY_URL, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, resolveAppAsset } from './app-scheme.ts';
 import { ProjectFilesMain } from './project-files-main.ts';
@@ -168,7 +176,8 @@ let menuCommands = new Set<string>();
 // The latest model as JSON: the page may send the same model often, and an unchanged one rebuilds nothing.
 let shownMenu = '';
 
-function nativeItem(item: MenuItemModel): MenuItemOptions {
+function nativeItem(item: MenuEntryModel): MenuItemOptions {
+  if (isMenuSeparator(item)) return { type: 'separator' };
   const checkbox = item.checked === undefined ? {} : { type: 'checkbox' as const, checked: item.checked };
   return {
     label: escapeMnemonics(item.label),
@@ -213,7 +222,7 @@ function showMenu(model: MenuModel): void {
   const serialized = JSON.stringify(model);
   if (serialized === shownMenu) return;
   shownMenu = serialized;
-  menuCommands = new Set(model.flatMap((menu) => menu.items.map((item) => item.command)));
+  menuCommands = new Set(model.flatMap((menu) => menu.items.flatMap((item) => (isMenuSeparator(item) ? [] : [item.command]))));
   Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenu(model)));
 }
 

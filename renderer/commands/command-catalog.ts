@@ -23,10 +23,28 @@ import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weight
 export const MENUS = ['File', 'Edit', 'View', 'Rig', 'Paint', 'Playback', 'Help'] as const;
 export type MenuName = (typeof MENUS)[number];
 
+/**
+ * Each menu's groups, in the order the menu shows them, a separator between two: every command with a menu names one
+ * of its menu's groups (`group`), and within a group the commands keep catalog order.
+ */
+export const MENU_GROUPS = {
+  File: ['project', 'exchange', 'recent', 'samples', 'settings'],
+  Edit: ['history', 'skeleton', 'preferences'],
+  View: ['camera', 'display', 'skinning', 'meshes', 'panels', 'palette'],
+  Rig: ['selection', 'handles', 'weights', 'pose', 'examples', 'template'],
+  Paint: ['mode', 'weights', 'mirror', 'bone'],
+  Playback: ['transport', 'keys', 'clips'],
+  Help: ['help'],
+} as const satisfies Record<MenuName, readonly string[]>;
+/** A group of a menu's items (MENU_GROUPS). */
+export type MenuGroup = (typeof MENU_GROUPS)[MenuName][number];
+
 export interface CommandInfo {
   /** what the action is, as menus and the help overlay show it */
   label: string;
   menu?: MenuName;
+  /** the group of its menu it is shown in (MENU_GROUPS); every command with a menu has one */
+  group?: MenuGroup;
   /**
    * Why the command is in no menu, for one that has none: where the mouse reaches it instead (a panel's control, a
    * drag) or why a menu cannot (it acts during a drag). A test fails on a command with neither.
@@ -76,30 +94,51 @@ const BIND_OPTIONS = arg.object({
 });
 
 const CATALOG = {
-  'file.openProject': { label: 'Open project…', menu: 'File', description: 'Open a Rigwright project (.rig.glb)', enabledWhen: IDLE },
-  'file.save': { label: 'Save', menu: 'File', description: 'Save the project to its file (asks where the first time)', enabledWhen: IDLE },
-  'file.saveAs': { label: 'Save as…', menu: 'File', description: 'Save the project to a new file', enabledWhen: IDLE },
+  'file.openProject': {
+    label: 'Open project…',
+    menu: 'File',
+    group: 'project',
+    description: 'Open a Rigwright project (.rig.glb)',
+    enabledWhen: IDLE,
+  },
+  'file.save': {
+    label: 'Save',
+    menu: 'File',
+    group: 'project',
+    description: 'Save the project to its file (asks where the first time)',
+    enabledWhen: IDLE,
+  },
+  'file.saveAs': { label: 'Save as…', menu: 'File', group: 'project', description: 'Save the project to a new file', enabledWhen: IDLE },
   'file.open': {
     label: 'Import…',
     menu: 'File',
+    group: 'exchange',
     description: 'Open a mesh, skeleton, weights, poses, handles, a glTF or a project',
     enabledWhen: IDLE,
   },
-  'file.recentFirst': { label: 'Recent project 1', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
-  'file.recentSecond': { label: 'Recent project 2', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
-  'file.recentThird': { label: 'Recent project 3', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
-  'file.recentFourth': { label: 'Recent project 4', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
-  'file.recentFifth': { label: 'Recent project 5', menu: 'File', enabledWhen: IDLE, hideWhenDisabled: true },
-  'file.export': { label: 'Export glTF…', menu: 'File', description: 'Export the rig as glTF', enabledWhen: `${IDLE} && ${BONES}` },
+  'file.recentFirst': { label: 'Recent project 1', menu: 'File', group: 'recent', enabledWhen: IDLE, hideWhenDisabled: true },
+  'file.recentSecond': { label: 'Recent project 2', menu: 'File', group: 'recent', enabledWhen: IDLE, hideWhenDisabled: true },
+  'file.recentThird': { label: 'Recent project 3', menu: 'File', group: 'recent', enabledWhen: IDLE, hideWhenDisabled: true },
+  'file.recentFourth': { label: 'Recent project 4', menu: 'File', group: 'recent', enabledWhen: IDLE, hideWhenDisabled: true },
+  'file.recentFifth': { label: 'Recent project 5', menu: 'File', group: 'recent', enabledWhen: IDLE, hideWhenDisabled: true },
+  'file.export': {
+    label: 'Export glTF…',
+    menu: 'File',
+    group: 'exchange',
+    description: 'Export the rig as glTF',
+    enabledWhen: `${IDLE} && ${BONES}`,
+  },
   'file.saveSkeleton': {
     label: 'Save skeleton…',
     menu: 'File',
+    group: 'exchange',
     description: 'Save the skeleton as a TGF with its bone names file beside it (body.tgf, body.names)',
     enabledWhen: `${BONES} && ${IDLE}`,
   },
   'file.autosaveSettings': {
     label: 'Autosave settings…',
     menu: 'File',
+    group: 'settings',
     description: 'How long after the last change autosave waits for you to be idle, and how many versions it keeps',
   },
   'file.autosave': {
@@ -123,35 +162,40 @@ const CATALOG = {
   'file.twistDemo': {
     label: 'Open the twist test',
     menu: 'File',
+    group: 'samples',
     description: 'A tube whose second bone twists 0° → 180° (then 179° → 181°): LBS collapses, DQS keeps its volume',
     enabledWhen: IDLE,
   },
   'file.demo': {
     label: 'Start from the demo',
     menu: 'File',
+    group: 'samples',
     description: 'A fresh copy of the built-in demo creature as a new scene, to rig',
     enabledWhen: IDLE,
   },
-  'edit.undo': { label: 'Undo', menu: 'Edit', enabledWhen: IDLE },
-  'edit.redo': { label: 'Redo', menu: 'Edit', enabledWhen: IDLE },
+  'edit.undo': { label: 'Undo', menu: 'Edit', group: 'history', enabledWhen: IDLE },
+  'edit.redo': { label: 'Redo', menu: 'Edit', group: 'history', enabledWhen: IDLE },
   'app.preferences': {
     label: 'Preferences…',
     menu: 'Edit',
+    group: 'preferences',
     description: 'Theme, units, autosave, what a new scene starts with, and the keys of every command; saved for you, not with the project',
   },
-  'view.frameAll': { label: 'Frame all', menu: 'View' },
-  'view.wireframe': { label: 'Wireframe', menu: 'View', result: ON },
-  'view.skeleton': { label: 'Show skeleton', menu: 'View', result: ON },
+  'view.frameAll': { label: 'Frame all', menu: 'View', group: 'camera' },
+  'view.wireframe': { label: 'Wireframe', menu: 'View', group: 'display', result: ON },
+  'view.skeleton': { label: 'Show skeleton', menu: 'View', group: 'display', result: ON },
   'view.look': {
     label: 'Look',
     menu: 'View',
+    group: 'display',
     description: 'The asset’s own materials and textures, or back to the weight view shown before',
   },
-  'view.nextWeightView': { label: 'Next view: look, shaded, weight map, dominant bone, handles', menu: 'View' },
-  'view.isoLines': { label: 'Iso-lines on the weight map', menu: 'View', result: ON },
+  'view.nextWeightView': { label: 'Next view: look, shaded, weight map, dominant bone, handles', menu: 'View', group: 'display' },
+  'view.isoLines': { label: 'Iso-lines on the weight map', menu: 'View', group: 'display', result: ON },
   'view.asExported': {
     label: 'Preview as exported',
     menu: 'View',
+    group: 'display',
     description: 'What a linear-blend engine draws from the export: its strongest influences, quantized',
     result: ON,
   },
@@ -163,55 +207,74 @@ const CATALOG = {
   'view.warnings': {
     label: 'Scene warnings',
     menu: 'View',
+    group: 'panels',
     description: 'What reading the scene’s files noticed (a clamped value, a skipped field), listed in a notice',
   },
   'view.messages': {
     label: 'Messages',
     menu: 'View',
+    group: 'panels',
     description: 'Every message shown this session, newest first, with its scene and time (notices go by themselves; this list keeps them)',
     result: ON,
   },
   'view.commandPalette': {
     label: 'Command palette…',
     menu: 'View',
+    group: 'palette',
     description: 'Find any command by its name or menu, see its keys, and run it',
   },
-  'help.keys': { label: 'Keyboard shortcuts', menu: 'Help', result: ON },
-  'help.tour': { label: 'Tour of the toolbar', menu: 'Help', description: 'A few steps over the toolbar’s main controls' },
-  'skin.nextMethod': { label: 'Next skinning method: linear blend, dual quaternion, per-face', menu: 'View' },
+  'help.keys': { label: 'Keyboard shortcuts', menu: 'Help', group: 'help', result: ON },
+  'help.tour': { label: 'Tour of the toolbar', menu: 'Help', group: 'help', description: 'A few steps over the toolbar’s main controls' },
+  'skin.nextMethod': { label: 'Next skinning method: linear blend, dual quaternion, per-face', menu: 'View', group: 'skinning' },
   'skin.heatMap': {
     label: 'Area change heat map',
     menu: 'View',
+    group: 'skinning',
     description:
       'Colours each vertex by how much the surface around it shrinks (blue) or grows (red) against the rest pose: the distortion heat map, log2 of the one-ring area ratio',
     result: ON,
   },
-  'bind.panel': { label: 'Bind panel', menu: 'Rig', description: 'Handles and harmonic weights', result: ON },
+  'bind.panel': { label: 'Bind panel', menu: 'Rig', group: 'selection', description: 'Handles and harmonic weights', result: ON },
   'tool.lasso': {
     label: 'Lasso',
     menu: 'Rig',
+    group: 'selection',
     description: 'Draw a lasso to select vertices; Shift adds, Ctrl/⌘ removes, Esc cancels',
     enabledWhen: 'bindPanel',
   },
-  'bind.xray': { label: 'X-ray: select hidden vertices too', menu: 'Rig', enabledWhen: 'bindPanel', result: ON },
+  'bind.xray': { label: 'X-ray: select hidden vertices too', menu: 'Rig', group: 'selection', enabledWhen: 'bindPanel', result: ON },
   'bind.assign': {
     label: 'Assign the selection to the bone',
     menu: 'Rig',
+    group: 'selection',
     description: 'Make the selected vertices handles of the selected bone',
     enabledWhen: `bindPanel && ${IDLE}`,
   },
   'bind.clear': {
     label: 'Free the selected vertices',
     menu: 'Rig',
+    group: 'selection',
     description: 'The selected vertices are no longer handles',
     enabledWhen: `bindPanel && ${IDLE}`,
   },
-  'bind.loadHandles': { label: 'Load handles…', menu: 'Rig', description: 'Open a handle file (#V × 1 DMAT)', enabledWhen: IDLE },
-  'bind.saveHandles': { label: 'Save handles…', menu: 'Rig', description: 'Save the handles as DMAT (#V × 1)' },
-  'bind.compareHandles': { label: 'Compare handles…', menu: 'Rig', description: 'Overlap with a reference handle file, per bone' },
+  'bind.loadHandles': {
+    label: 'Load handles…',
+    menu: 'Rig',
+    group: 'handles',
+    description: 'Open a handle file (#V × 1 DMAT)',
+    enabledWhen: IDLE,
+  },
+  'bind.saveHandles': { label: 'Save handles…', menu: 'Rig', group: 'handles', description: 'Save the handles as DMAT (#V × 1)' },
+  'bind.compareHandles': {
+    label: 'Compare handles…',
+    menu: 'Rig',
+    group: 'handles',
+    description: 'Overlap with a reference handle file, per bone',
+  },
   'bind.compute': {
     label: 'Compute weights',
     menu: 'Rig',
+    group: 'weights',
     description: 'Harmonic weights from the handles (argument, optional: binding options for this run alone, as bind.options takes them)',
     enabledWhen: `!binding && ${IDLE} && ${BONES}`,
     argument: arg.optional(BIND_OPTIONS),
@@ -219,37 +282,49 @@ const CATALOG = {
   'bind.cancel': {
     label: 'Cancel the computation',
     menu: 'Rig',
+    group: 'weights',
     description: 'Stop the computation; the current weights stay',
     enabledWhen: 'binding',
   },
-  'bind.saveWeights': { label: 'Save weights…', menu: 'Rig', description: 'Save the weights as DMAT (#V × #B)', enabledWhen: BONES },
+  'bind.saveWeights': {
+    label: 'Save weights…',
+    menu: 'Rig',
+    group: 'weights',
+    description: 'Save the weights as DMAT (#V × #B)',
+    enabledWhen: BONES,
+  },
   'tool.brush': {
     label: 'Weight paint mode',
     menu: 'Paint',
+    group: 'mode',
     description: 'Drag paints the selected bone on the posed mesh; click a joint to pick its bone',
     enabledWhen: BONES,
   },
   'paint.resizeBrush': {
     label: 'Resize the brush',
     menu: 'Paint',
+    group: 'mode',
     description: 'Move, click or Enter confirms, Esc cancels',
     enabledWhen: 'tool == brush && toolState == idle',
   },
   'paint.normalize': {
     label: 'Normalize',
     menu: 'Paint',
+    group: 'weights',
     description: 'Every vertex sums to 1 (locked bones kept)',
     enabledWhen: `${IDLE} && ${BONES}`,
   },
   'paint.limit': {
     label: 'Limit total',
     menu: 'Paint',
+    group: 'weights',
     description: 'At most the max influences per vertex',
     enabledWhen: `${IDLE} && ${BONES}`,
   },
   'paint.prune': {
     label: 'Prune < 0.01',
     menu: 'Paint',
+    group: 'weights',
     description: 'Drop weights below a threshold (argument: 0 … 1; 0.01 when left out)',
     enabledWhen: IDLE,
     argument: arg.optional(arg.number(0, 1)),
@@ -257,12 +332,14 @@ const CATALOG = {
   'paint.smooth': {
     label: 'Smooth bone',
     menu: 'Paint',
+    group: 'weights',
     description: "Smooth the selected bone's weights",
     enabledWhen: `boneSelected && ${IDLE}`,
   },
   'paint.flood': {
     label: 'Flood fill',
     menu: 'Paint',
+    group: 'weights',
     description:
       "The brush's mode on the selected bone over the selected vertices at once (the whole active mesh when none is selected): Set fills them with the set value, Add and Subtract change them by the strength, Smooth, Blur and Relax take one step",
     enabledWhen: `boneSelected && ${IDLE} && ${BONES}`,
@@ -270,6 +347,7 @@ const CATALOG = {
   'paint.mirrorToPositive': {
     label: 'Mirror − → +',
     menu: 'Paint',
+    group: 'mirror',
     description:
       'Copy the − side onto the + side, bones swapped with their mirrored pairs (argument: the axis 0, 1 or 2; the symmetry axis, or x, when left out)',
     enabledWhen: IDLE,
@@ -278,6 +356,7 @@ const CATALOG = {
   'paint.mirrorToNegative': {
     label: 'Mirror + → −',
     menu: 'Paint',
+    group: 'mirror',
     description:
       'Copy the + side onto the − side, bones swapped with their mirrored pairs (argument: the axis 0, 1 or 2; the symmetry axis, or x, when left out)',
     enabledWhen: IDLE,
@@ -286,12 +365,14 @@ const CATALOG = {
   'tool.skeleton': {
     label: 'Skeleton tool',
     menu: 'Edit',
+    group: 'skeleton',
     description:
       'Click on the mesh to place joints inside it and chain bones, click a joint to branch, drag a joint to move it (Shift: to the middle), Alt-drag onto another to re-parent; Esc ends the chain',
   },
   'skeleton.endChain': {
     label: 'End the chain',
     menu: 'Edit',
+    group: 'skeleton',
     description: 'The next click on the mesh starts a new chain; the bones made stay',
     enabledWhen: 'toolState == chaining',
   },
@@ -388,6 +469,7 @@ const CATALOG = {
   'bone.delete': {
     label: 'Delete a bone',
     menu: 'Edit',
+    group: 'skeleton',
     description:
       'Its children re-attach to its parent and its weight goes to the parent; every row still sums to 1 (argument, optional: the bone; the selected one when left out)',
     enabledWhen: IDLE,
@@ -417,6 +499,7 @@ const CATALOG = {
   'bone.split': {
     label: 'Split the bone',
     menu: 'Edit',
+    group: 'skeleton',
     description:
       'In two at a new joint; the second half takes the children and weighs nothing until a rebind (argument, optional: { bone?, at? }: the selected bone, at its middle, when left out)',
     enabledWhen: IDLE,
@@ -425,6 +508,7 @@ const CATALOG = {
   'bone.mirror': {
     label: 'Mirror the limb',
     menu: 'Edit',
+    group: 'skeleton',
     description:
       'Copy the limb of the bone across the symmetry plane, with side names (.L/.R, _l/_r, Left/Right, L_/R_) (argument, optional: { bone?, axis? }: the selected bone, across x, when left out)',
     enabledWhen: IDLE,
@@ -433,11 +517,13 @@ const CATALOG = {
   'tool.pose': {
     label: 'Pose tool',
     menu: 'Rig',
+    group: 'pose',
     description: 'Click a joint to pick its bone, turn it with the rotation gizmo, or drag its end joint by IK; Esc cancels a drag',
   },
   'pose.space': {
     label: 'Gizmo in local or global axes',
     menu: 'Rig',
+    group: 'pose',
     description:
       'The gizmo and the numbers turn the bone about its own axes (local) or the world’s (global) (argument, optional: the space; without one, the other)',
     argument: arg.optional(arg.oneOf(['local', 'global'])),
@@ -458,6 +544,7 @@ const CATALOG = {
   'pose.reset': {
     label: 'Reset the bone to rest',
     menu: 'Rig',
+    group: 'pose',
     description: 'The bone, posed by hand, turns back to its rest rotation (argument, optional: the bone; the selected one when left out)',
     enabledWhen: IDLE,
     argument: arg.optional(arg.bone()),
@@ -465,14 +552,22 @@ const CATALOG = {
   'pose.resetAll': {
     label: 'Reset the whole pose',
     menu: 'Rig',
+    group: 'pose',
     description: 'Every bone posed by hand lets go: the rest pose, or the clip shown',
     enabledWhen: IDLE,
   },
-  'pose.rest': { label: 'Show the rest pose', menu: 'Rig', description: 'The rest pose on screen; the pose is kept', result: ON },
-  'pose.copy': { label: 'Copy the pose', menu: 'Rig', description: 'Copy the pose shown, every bone' },
+  'pose.rest': {
+    label: 'Show the rest pose',
+    menu: 'Rig',
+    group: 'pose',
+    description: 'The rest pose on screen; the pose is kept',
+    result: ON,
+  },
+  'pose.copy': { label: 'Copy the pose', menu: 'Rig', group: 'pose', description: 'Copy the pose shown, every bone' },
   'pose.pasteMirrored': {
     label: 'Paste the pose mirrored',
     menu: 'Rig',
+    group: 'pose',
     description:
       'Every bone takes the copied rotation of its mirror partner (by side names, else by position), reflected across the symmetry plane (argument, optional: the axis 0, 1 or 2; x when left out)',
     enabledWhen: IDLE,
@@ -501,12 +596,14 @@ const CATALOG = {
   'pose.poleFromView': {
     label: 'IK pole toward the view',
     menu: 'Rig',
+    group: 'pose',
     description:
       'The IK pole in front of the selected bone’s start joint (the knee or elbow), toward the camera: IK drags bend that joint toward the view',
   },
   'pose.ikMode': {
     label: 'IK mode',
     menu: 'Rig',
+    group: 'pose',
     description: 'In the pose tool, drag the selected bone’s end joint: it and its parent bend to reach it (two-bone IK)',
     result: ON,
   },
@@ -565,7 +662,7 @@ const CATALOG = {
     description: 'Paint mirrored across x, y or z = 0 (argument: 0, 1, 2 or null)',
     argument: arg.nullable(arg.oneOf([0, 1, 2])),
   },
-  'paint.cancelMatching': { label: 'Stop mirror matching', menu: 'Paint', description: 'The symmetry in use stays' },
+  'paint.cancelMatching': { label: 'Stop mirror matching', menu: 'Paint', group: 'mirror', description: 'The symmetry in use stays' },
   'paint.lock': {
     label: 'Lock or unlock a bone',
     noMenu: "the lock button of a bone's row in the Paint panel",
@@ -577,6 +674,7 @@ const CATALOG = {
   'bind.computeRigid': {
     label: 'Bind parts without handles rigidly and recompute',
     menu: 'Rig',
+    group: 'weights',
     description: 'Parts without handles follow their nearest bone',
     enabledWhen: `!binding && ${IDLE} && ${BONES}`,
   },
@@ -605,12 +703,14 @@ const CATALOG = {
   'examples.panel': {
     label: 'Examples panel',
     menu: 'Rig',
+    group: 'examples',
     description: 'Example shapes sculpted in known poses: context-aware deformation (unposing, pose-space weights)',
     result: ON,
   },
   'examples.add': {
     label: 'Add examples…',
     menu: 'Rig',
+    group: 'examples',
     description: 'Open example meshes, each with its pose (eg0.obj with eg0.dmat); without one, the chosen pose',
     enabledWhen: IDLE,
   },
@@ -657,29 +757,34 @@ const CATALOG = {
   'examples.mapOff': {
     label: 'Switch off the example heat map',
     menu: 'View',
+    group: 'skinning',
     description: 'The mesh shows its own colours again (the status line names the map while it is on)',
   },
   'examples.showUnposed': {
     label: 'Show the unposed examples',
     menu: 'Rig',
+    group: 'examples',
     description: 'The rest mesh with the examples unposed beside it, three at a time',
     result: ON,
   },
-  'examples.nextUnposed': { label: 'Next three unposed examples', menu: 'Rig', enabledWhen: 'unposedShown' },
+  'examples.nextUnposed': { label: 'Next three unposed examples', menu: 'Rig', group: 'examples', enabledWhen: 'unposedShown' },
   'examples.cancelUnpose': {
     label: 'Cancel unposing',
     menu: 'Rig',
+    group: 'examples',
     description: 'Stop unposing the examples; context skinning waits for it',
   },
   'panel.bones': {
     label: 'Bone list',
     menu: 'View',
+    group: 'panels',
     description: 'The bones as a tree: search, select, rename (double-click or F2), drag to re-parent, Delete',
     result: ON,
   },
   'meshes.panel': {
     label: 'Meshes panel',
     menu: 'View',
+    group: 'panels',
     description: 'The scene’s meshes: which one the brush, the lasso and binding act on; hide, show, isolate',
     result: ON,
   },
@@ -698,23 +803,26 @@ const CATALOG = {
     argument: arg.mesh(),
     result: ON,
   },
-  'meshes.hide': { label: 'Hide the active mesh', menu: 'View', enabledWhen: `meshActive && ${IDLE}` },
-  'meshes.showAll': { label: 'Show all meshes', menu: 'View', enabledWhen: `meshHidden && ${IDLE}` },
+  'meshes.hide': { label: 'Hide the active mesh', menu: 'View', group: 'meshes', enabledWhen: `meshActive && ${IDLE}` },
+  'meshes.showAll': { label: 'Show all meshes', menu: 'View', group: 'meshes', enabledWhen: `meshHidden && ${IDLE}` },
   'meshes.isolate': {
     label: 'Isolate the active mesh',
     menu: 'View',
+    group: 'meshes',
     description: 'Show only the active mesh; again: show all',
     enabledWhen: `meshActive && ${IDLE}`,
   },
   'bind.computePart': {
     label: 'Bind the active mesh',
     menu: 'Rig',
+    group: 'weights',
     description: 'Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights',
     enabledWhen: `meshActive && !binding && ${IDLE} && ${BONES}`,
   },
   'template.panel': {
     label: 'Template panel',
     menu: 'Rig',
+    group: 'template',
     description: 'A named skeleton (humanoid or quadruped) fitted inside the mesh from a few markers dragged onto it in a front view',
     result: ON,
   },
@@ -727,6 +835,7 @@ const CATALOG = {
   'template.frontView': {
     label: 'Front view',
     menu: 'View',
+    group: 'camera',
     description: 'Look along −z at the whole mesh (where the template markers are placed)',
   },
   'template.marker': {
@@ -738,21 +847,24 @@ const CATALOG = {
   'template.resetMarkers': {
     label: 'Markers to their defaults',
     menu: 'Rig',
+    group: 'template',
     description: 'Every template marker back where it starts on this mesh',
   },
   'template.fit': {
     label: 'Fit the template',
     menu: 'Rig',
+    group: 'template',
     description: 'Replace the skeleton by the template fitted inside the mesh at the markers (provisional weights until bound)',
     enabledWhen: `!binding && ${IDLE}`,
   },
   'template.fitAndBind': {
     label: 'Fit and bind',
     menu: 'Rig',
+    group: 'template',
     description: 'Fit the template, then compute harmonic weights from automatic handles (two undo steps: the fit, the weights)',
     enabledWhen: `!binding && ${IDLE}`,
   },
-  'playback.toggle': { label: 'Play / pause', menu: 'Playback' },
+  'playback.toggle': { label: 'Play / pause', menu: 'Playback', group: 'transport' },
   'playback.playing': {
     label: 'Play or pause',
     noMenu: 'the play button of the timeline, or Playback → Play / pause',
@@ -766,11 +878,12 @@ const CATALOG = {
     description: 'Argument: the time in the sequence’s frames (its SLERP parameter for a final pose), clamped to the sequence',
     argument: arg.number(0, Number.MAX_SAFE_INTEGER),
   },
-  'playback.previousFrame': { label: 'Previous frame', menu: 'Playback' },
-  'playback.nextFrame': { label: 'Next frame', menu: 'Playback' },
+  'playback.previousFrame': { label: 'Previous frame', menu: 'Playback', group: 'transport' },
+  'playback.nextFrame': { label: 'Next frame', menu: 'Playback', group: 'transport' },
   'playback.bakeClip': {
     label: 'Bake clip…',
     menu: 'Playback',
+    group: 'clips',
     description:
       'Sample the clip at a rate you choose; its keys become evenly spaced frames (argument: frames per second; without one, a dialog asks)',
     enabledWhen: IDLE,
@@ -779,6 +892,7 @@ const CATALOG = {
   'key.insert': {
     label: 'Key the selected bone',
     menu: 'Playback',
+    group: 'keys',
     description:
       'Key the pose on screen at the current frame into the clip shown (a new clip "Action" when it has no keys) (argument, optional: "selected" or "all"; without one, the selected bone, or all bones when none is; result: the frame keyed)',
     enabledWhen: IDLE,
@@ -788,6 +902,7 @@ const CATALOG = {
   'key.insertAll': {
     label: 'Key all bones',
     menu: 'Playback',
+    group: 'keys',
     description: 'Key every bone’s pose on screen at the current frame (result: the frame keyed)',
     enabledWhen: IDLE,
     result: arg.integer(0),
@@ -795,6 +910,7 @@ const CATALOG = {
   'key.delete': {
     label: 'Delete keys',
     menu: 'Playback',
+    group: 'keys',
     description:
       'Delete the keys at the current frame (argument, optional: { frame?, bones?: "selected" or "all" }; without bones, the selected bone’s, or every bone’s when none is selected)',
     enabledWhen: IDLE,
@@ -810,6 +926,7 @@ const CATALOG = {
   'clip.new': {
     label: 'New clip',
     menu: 'Playback',
+    group: 'clips',
     description: 'A new clip at rest, without keys, shown (argument, optional: { name?, frames? }; result: its index)',
     enabledWhen: IDLE,
     argument: arg.optional(arg.object({ name: arg.optional(arg.string(true)), frames: arg.optional(arg.integer(1, 108000)) })),
@@ -839,12 +956,14 @@ const CATALOG = {
   'file.saveClip': {
     label: 'Save clip as DMAT…',
     menu: 'File',
+    group: 'exchange',
     description: 'Save the clip shown as a 3·B·L × 3 pose DMAT (relative rotations, frame-major)',
     enabledWhen: IDLE,
   },
   'bone.isolateWeights': {
     label: 'Isolate the bone’s weights',
     menu: 'Paint',
+    group: 'bone',
     description:
       'Select the bone and show its weights alone as the weight map (argument, optional: the bone; the selected one when left out)',
     enabledWhen: `${IDLE} && ${BONES}`,
@@ -853,6 +972,7 @@ const CATALOG = {
   'paint.sampleWeights': {
     label: 'Sample the weights under the pointer',
     menu: 'Paint',
+    group: 'bone',
     description:
       'List the bones that weigh on the vertex under the pointer, with their weights; chosen from a menu, the next click on the mesh says where (argument, optional: the vertex)',
     enabledWhen: BONES,
@@ -861,6 +981,7 @@ const CATALOG = {
   'bind.selectByWeight': {
     label: 'Select vertices by weight',
     menu: 'Paint',
+    group: 'bone',
     description:
       'Select the vertices the bone weighs at least min on (0.5 when left out), for Assign or Free in the Bind panel (argument, optional: { bone?, min? }; the selected bone when left out; result: how many are selected)',
     enabledWhen: `${IDLE} && ${BONES}`,

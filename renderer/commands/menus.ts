@@ -4,8 +4,8 @@
  * desktop shell (app/ipc-contract.ts MenuModel), which builds the native menu from it, and the web page draws its
  * menu bar from the same model (panels/menu-bar.ts). The command palette's search is here too: it lists every command.
  */
-import type { MenuModel } from '../../app/ipc-contract.ts';
-import { COMMANDS, MENUS, type CommandId, type MenuName } from './command-catalog.ts';
+import type { MenuEntryModel, MenuModel } from '../../app/ipc-contract.ts';
+import { COMMANDS, MENU_GROUPS, MENUS, type CommandId, type MenuName } from './command-catalog.ts';
 
 // The menu names live in the catalog (each command names its menu there); they are offered here too.
 export { MENUS, type MenuName };
@@ -20,18 +20,36 @@ export interface MenuCommandState {
   accelerator?: string;
 }
 
-/** Groups the commands' states into menus, in menu-bar order; empty menus are left out. */
+/** Where a command's group comes in its menu (MENU_GROUPS order); a command with no group comes after them all. */
+function groupRank(menu: MenuName, id: CommandId): number {
+  const groups: readonly string[] = MENU_GROUPS[menu];
+  const group = COMMANDS[id].group;
+  const at = group === undefined ? -1 : groups.indexOf(group);
+  return at < 0 ? groups.length : at;
+}
+
+/**
+ * Groups the commands' states into menus, in menu-bar order; empty menus are left out. Within a menu the commands
+ * come group by group (the catalog's MENU_GROUPS), in the order given within a group, with a separator between two
+ * groups that have items.
+ */
 export function buildMenuModel(commands: readonly MenuCommandState[]): MenuModel {
   return MENUS.flatMap((menu) => {
-    const items = commands
-      .filter((c) => c.menu === menu)
-      .map((c) => ({
+    const ranked = commands
+      .map((c, order) => ({ c, order, rank: groupRank(menu, c.id) }))
+      .filter(({ c }) => c.menu === menu)
+      .sort((a, b) => a.rank - b.rank || a.order - b.order);
+    const items: MenuEntryModel[] = [];
+    ranked.forEach(({ c, rank }, i) => {
+      if (i > 0 && rank !== ranked[i - 1].rank) items.push({ separator: true });
+      items.push({
         command: c.id,
         label: c.title,
         enabled: c.enabled,
         ...(c.checked !== undefined ? { checked: c.checked } : {}),
         ...(c.accelerator ? { accelerator: c.accelerator } : {}),
-      }));
+      });
+    });
     return items.length > 0 ? [{ label: menu, items }] : [];
   });
 }

@@ -7,7 +7,7 @@
  * the menu open; what an item does is its command's.
  */
 import './menu-bar.css';
-import type { MenuItemModel, MenuModel } from '../../app/ipc-contract.ts';
+import { isMenuSeparator, type MenuItemModel, type MenuModel } from '../../app/ipc-contract.ts';
 import { COMMANDS } from '../commands/command-catalog.ts';
 import { isCommandId } from '../commands/command-registry.ts';
 import { bindingsOf, displayChord } from '../commands/keybindings.ts';
@@ -171,6 +171,11 @@ export class MenuBar {
     const menu = this.model[index];
     this.popup.setAttribute('aria-label', menu.label);
     const items = menu.items.map((item) => {
+      if (isMenuSeparator(item)) {
+        const line = element('hr', 'menu-separator');
+        line.setAttribute('role', 'separator');
+        return line;
+      }
       const node = element('button', 'menu-item');
       node.type = 'button';
       node.setAttribute('role', item.checked === undefined ? 'menuitem' : 'menuitemcheckbox');
@@ -197,7 +202,11 @@ export class MenuBar {
       return node;
     });
     this.popup.replaceChildren(...items);
-    if (focused) items.find((item) => item.dataset.command === focused && !item.disabled)?.focus();
+    if (focused)
+      items
+        .filter((item): item is HTMLButtonElement => item instanceof HTMLButtonElement)
+        .find((item) => item.dataset.command === focused && !item.disabled)
+        ?.focus();
   }
 
   private choose(item: MenuItemModel): void {

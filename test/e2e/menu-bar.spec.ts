@@ -9,7 +9,7 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import path from 'node:path';
 import { openApp, repoRoot } from './app-driver.ts';
-import { COMMANDS, MENUS, type CommandId } from '../../renderer/commands/command-catalog.ts';
+import { COMMANDS, MENU_GROUPS, MENUS, type CommandId } from '../../renderer/commands/command-catalog.ts';
 import { bindingsOf, displayChord } from '../../renderer/commands/keybindings.ts';
 
 const IDS = Object.keys(COMMANDS) as CommandId[];
@@ -51,16 +51,24 @@ test('menu bar: every catalog command with a menu is in its menu with its title,
   expect(barBox.y + barBox.height, 'the menu bar is above the toolbar').toBeLessThanOrEqual(toolbarBox.y + 0.5);
 
   // Every menu, opened by the mouse, lists exactly the catalog's commands for it (the recent files only when there
-  // are some: a fresh page has none), with the title and enabled state the desktop menu has and the command's key.
+  // are some: a fresh page has none), group by group with a separator line between two, with the title and enabled
+  // state the desktop menu has and the command's key.
   const model = await desktopMenu(page);
   let reached = 0;
   for (const menu of MENUS) {
     await openMenu(page, menu);
-    const expected = IDS.filter((id) => COMMANDS[id].menu === menu && !(COMMANDS[id].hideWhenDisabled && id.startsWith('file.recent')));
-    const shown = await popup(page)
-      .locator('button.menu-item')
-      .evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.command));
-    expect(shown, `${menu}: the catalog's commands, in catalog order`).toEqual(expected);
+    const groups = MENU_GROUPS[menu]
+      .map((group) => IDS.filter((id) => COMMANDS[id].menu === menu && COMMANDS[id].group === group && !id.startsWith('file.recent')))
+      .filter((ids) => ids.length > 0);
+    const expected = groups.flat();
+    const rows = await popup(page)
+      .locator('button.menu-item, hr')
+      .evaluateAll((nodes) =>
+        nodes.map((node) => (node instanceof HTMLHRElement ? `—${node.getAttribute('role')}` : (node as HTMLElement).dataset.command)),
+      );
+    expect(rows, `${menu}: the catalog's commands, its groups apart`).toEqual(
+      groups.flatMap((ids, i) => (i === 0 ? ids : ['—separator', ...ids])),
+    );
     const desktop = model.find((m) => m.label === menu)!;
     for (const id of expected) {
       const node = item(page, id);
@@ -328,5 +336,28 @@ test('menu bar: F10 goes to the bar and back; the bar is one Tab stop, the arrow
   await page.keyboard.press('F10');
   await expect(popup(page)).toBeHidden();
   expect(await inBar(), 'F10 closed the menu and left the bar').toBe(false);
+
+  // ↓ and ↑ step over the separators (and the greyed items): View's enabled items, each once, in order, and back.
+  await page.keyboard.press('F10');
+  await page.keyboard.press('ArrowRight');
+  await expect(title(page, 'View')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(popup(page)).toHaveAttribute('aria-label', 'View');
+  expect(await popup(page).locator('hr[role="separator"]').count(), 'View has separators').toBeGreaterThan(2);
+  const enabled = await popup(page)
+    .locator('button.menu-item:not(:disabled)')
+    .evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.command));
+  const focused = (): Promise<string | undefined> => page.evaluate(() => (document.activeElement as HTMLElement).dataset.command);
+  const visited = [await focused()];
+  for (let i = 1; i < enabled.length; i++) {
+    await page.keyboard.press('ArrowDown');
+    visited.push(await focused());
+  }
+  expect(visited, '↓ visits every enabled item once, skipping the separators').toEqual(enabled);
+  await page.keyboard.press('ArrowDown');
+  expect(await focused(), '↓ wraps to the first').toBe(enabled[0]);
+  await page.keyboard.press('ArrowUp');
+  expect(await focused(), '↑ wraps to the last').toBe(enabled[enabled.length - 1]);
+  await page.keyboard.press('Escape');
   expect(errors).toEqual([]);
 });

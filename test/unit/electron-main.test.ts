@@ -20,6 +20,7 @@ import {
   IPC_CHANNELS,
   type AutosaveInfo,
   type AutosaveListing,
+  type MenuItemModel,
   type MenuModel,
   type OpenedFile,
   type ProjectFileRef,
@@ -458,6 +459,8 @@ const PAGE_MENUS: MenuModel = [
     items: [
       { command: 'edit.undo', label: 'Undo Paint stroke', enabled: true, accelerator: 'CmdOrCtrl+Z' },
       { command: 'edit.redo', label: 'Redo', enabled: false, accelerator: 'CmdOrCtrl+Shift+Z' },
+      { separator: true },
+      { command: 'app.preferences', label: 'Preferences…', enabled: true, accelerator: 'CmdOrCtrl+,' },
     ],
   },
   { label: 'View', items: [{ command: 'view.wireframe', label: 'Wireframe', enabled: true, checked: false, accelerator: 'W' }] },
@@ -490,6 +493,8 @@ test("setMenu builds the menu from the page's model, with the role items merged 
         { label: 'Undo Paint stroke', enabled: true, ...shownKey('CmdOrCtrl+Z') },
         { label: 'Redo', enabled: false, ...shownKey('CmdOrCtrl+Shift+Z') },
         separator,
+        { label: 'Preferences…', enabled: true, ...shownKey('CmdOrCtrl+,') },
+        separator,
         ...editRoles,
       ],
     },
@@ -504,6 +509,7 @@ test("setMenu builds the menu from the page's model, with the role items merged 
     ['&File', 'Open…', 'file.open'],
     ['&Edit', 'Undo Paint stroke', 'edit.undo'],
     ['&Edit', 'Redo', 'edit.redo'],
+    ['&Edit', 'Preferences…', 'app.preferences'],
   ]) {
     contents.sent.length = 0;
     click(menuItem(top, label));
@@ -551,7 +557,7 @@ test('the same model again does not rebuild the native menu; a changed one does'
   setMenu(trustedEvent(), structuredClone(PAGE_MENUS));
   assert.equal(recorded.menu, built);
   const changed = structuredClone(PAGE_MENUS);
-  changed[1].items[0].label = 'Undo Move joint';
+  (changed[1].items[0] as MenuItemModel).label = 'Undo Move joint';
   setMenu(trustedEvent(), changed);
   assert.notEqual(recorded.menu, built);
   assert.notEqual(menuItem('&Edit', 'Undo Move joint'), undefined, 'the changed label is shown');
@@ -571,10 +577,10 @@ test('setMenu refuses a foreign sender, a malformed model and extra arguments, a
   refused(() => setMenu(foreign, PAGE_MENUS), /^rigwright:set-menu: sender is not the Rigwright page$/);
   refused(() => setMenu({ ...trustedEvent(), senderFrame: null }, PAGE_MENUS), /^rigwright:set-menu: sender is not the Rigwright page$/);
   const tooLong = structuredClone(PAGE_MENUS);
-  tooLong[1].items[1].label = 'x'.repeat(121);
+  (tooLong[1].items[1] as MenuItemModel).label = 'x'.repeat(121);
   refused(() => setMenu(trustedEvent(), tooLong), /^rigwright:set-menu: menu 2 item 2: label is longer than 120 characters$/);
   const badCommand = structuredClone(PAGE_MENUS);
-  badCommand[0].items[0].command = '../x';
+  (badCommand[0].items[0] as MenuItemModel).command = '../x';
   refused(() => setMenu(trustedEvent(), badCommand), /^rigwright:set-menu: menu 1 item 1: command "\.\.\/x" is not a command id/);
   refused(() => setMenu(trustedEvent()), /^rigwright:set-menu: menu model must be an array$/);
   refused(() => setMenu(trustedEvent(), PAGE_MENUS, PAGE_MENUS), /^rigwright:set-menu: expects at most one argument$/);

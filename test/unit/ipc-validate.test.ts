@@ -277,6 +277,8 @@ const PAGE_MENUS: MenuModel = [
     items: [
       { command: 'edit.undo', label: 'Undo Paint stroke', enabled: true, accelerator: 'CmdOrCtrl+Z' },
       { command: 'edit.redo', label: 'Redo', enabled: false, accelerator: 'CmdOrCtrl+Shift+Z' },
+      { separator: true },
+      { command: 'app.preferences', label: 'Preferences…', enabled: true, accelerator: 'CmdOrCtrl+,' },
     ],
   },
   { label: 'View', items: [{ command: 'view.wireframe', label: 'Wireframe', enabled: true, checked: false, accelerator: 'W' }] },
@@ -320,7 +322,7 @@ test('menu model: the bounds on menus, items and labels are inclusive', () => {
   refuses(() => validateMenuModel(CHANNEL, crowded), /^menu 5: has more than 64 items$/);
 
   const longest = 'x'.repeat(MAX_MENU_LABEL_LENGTH);
-  assert.equal(validateMenuModel(CHANNEL, withRedo({ label: longest }))[1].items[1].label, longest);
+  assert.equal((validateMenuModel(CHANNEL, withRedo({ label: longest }))[1].items[1] as MenuItemModel).label, longest);
   refuses(() => validateMenuModel(CHANNEL, withRedo({ label: `${longest}x` })), /^menu 2 item 2: label is longer than 120 characters$/);
   refuses(() => validateMenuModel(CHANNEL, [{ label: `${longest}x`, items: [item(0)] }]), /^menu 1: label is longer than 120 characters$/);
 });
@@ -362,9 +364,31 @@ test('menu model: wrong shapes, labels and fields are refused, naming the menu a
   refuses(() => validateMenuModel(CHANNEL, withRedo({ checked: 1 })), /^menu 2 item 2: checked must be a boolean$/);
 });
 
+test('menu model: a separator lies between two items, as { separator: true } only', () => {
+  const valid = validateMenuModel(CHANNEL, PAGE_MENUS);
+  assert.deepEqual(valid[1].items[2], { separator: true }, 'kept in its place');
+  const rows = (...items: unknown[]) => [{ label: 'Edit', items }];
+  const line = { separator: true };
+  assert.equal(validateMenuModel(CHANNEL, rows(item(0), line, item(1), line, item(2)))[0].items.length, 5, 'two separators');
+  refuses(() => validateMenuModel(CHANNEL, rows(line, item(0))), /^menu 1 item 1: a separator cannot start or end a menu$/);
+  refuses(() => validateMenuModel(CHANNEL, rows(item(0), line)), /^menu 1 item 2: a separator cannot start or end a menu$/);
+  refuses(() => validateMenuModel(CHANNEL, rows(line)), /^menu 1 item 1: a separator cannot start or end a menu$/);
+  refuses(() => validateMenuModel(CHANNEL, rows(item(0), line, line, item(1))), /^menu 1 item 3: a separator follows another$/);
+  refuses(() => validateMenuModel(CHANNEL, rows(item(0), { separator: false }, item(1))), /^menu 1 item 2: separator must be true$/);
+  refuses(() => validateMenuModel(CHANNEL, rows(item(0), { separator: 'yes' }, item(1))), /^menu 1 item 2: separator must be true$/);
+  refuses(
+    () => validateMenuModel(CHANNEL, rows(item(0), { separator: true, label: 'x' }, item(1))),
+    /^menu 1 item 2: unexpected field "label"$/,
+  );
+  refuses(
+    () => validateMenuModel(CHANNEL, rows(item(0), { separator: true, command: 'file.open' }, item(1))),
+    /^menu 1 item 2: unexpected field "command"$/,
+  );
+});
+
 test('menu model: command ids must be dotted lower camel case', () => {
   for (const command of ['edit.undo', 'view.frameAll', 'playback.previousFrame', 'a.b.c']) {
-    assert.equal(validateMenuModel(CHANNEL, withRedo({ command }))[1].items[1].command, command);
+    assert.equal((validateMenuModel(CHANNEL, withRedo({ command }))[1].items[1] as MenuItemModel).command, command);
   }
   refuses(() => validateMenuModel(CHANNEL, withRedo({ command: 42 })), /^menu 2 item 2: command must be a string$/);
   refuses(() => validateMenuModel(CHANNEL, withRedo({ command: undefined })), /^menu 2 item 2: command must be a string$/);
@@ -413,12 +437,13 @@ test('menu model: accelerators are modifiers and one key, strictly', () => {
     '/',
     '?',
     'Shift+/',
+    'CmdOrCtrl+,',
     'CmdOrCtrl+O',
     'CmdOrCtrl+Shift+Z',
     'Alt+1',
     'Ctrl+Shift+Alt+CmdOrCtrl+Up',
   ]) {
-    assert.equal(validateMenuModel(CHANNEL, withRedo({ accelerator }))[1].items[1].accelerator, accelerator);
+    assert.equal((validateMenuModel(CHANNEL, withRedo({ accelerator }))[1].items[1] as MenuItemModel).accelerator, accelerator);
   }
   refuses(() => validateMenuModel(CHANNEL, withRedo({ accelerator: 90 })), /^menu 2 item 2: accelerator must be a string$/);
   for (const accelerator of [

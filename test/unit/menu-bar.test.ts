@@ -7,8 +7,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_MENU_ITEMS } from '../../app/ipc-contract.ts';
-import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
+import { isMenuSeparator, MAX_MENU_ITEMS, type MenuEntryModel } from '../../app/ipc-contract.ts';
+import { validateMenuModel } from '../../app/ipc-validate.ts';
+import { COMMANDS, MENU_GROUPS, type CommandId } from '../../renderer/commands/command-catalog.ts';
 import { CommandRegistry, type CommandHandlers } from '../../renderer/commands/command-registry.ts';
 import { displayKeys, resolveKey } from '../../renderer/commands/keybindings.ts';
 import { MENUS, searchCommands, type PaletteEntry } from '../../renderer/commands/menus.ts';
@@ -62,19 +63,49 @@ test('menu bar: the menus are File, Edit, View, Rig, Paint, Playback, Help, each
     [...MENUS],
   );
   for (const menu of model) assert.ok(menu.items.length <= MAX_MENU_ITEMS, `${menu.label}: ${menu.items.length} items`);
-  // Every command with a menu is in it once (the recent files only while there are some: hideWhenDisabled).
-  const shown = model.flatMap((menu) => menu.items.map((item) => `${menu.label}/${item.command}`));
-  const expected = MENUS.flatMap((menu) => IDS.filter((id) => COMMANDS[id].menu === menu).map((id) => `${menu}/${id}`));
+  // Every command with a menu is in it once (the recent files only while there are some: hideWhenDisabled), group by
+  // group in the catalog's group order, catalog order within a group, a separator ('—') between two groups.
+  const row = (item: MenuEntryModel): string => (isMenuSeparator(item) ? '—' : item.command);
+  const shown = model.map((menu) => `${menu.label}: ${menu.items.map(row).join(' ')}`);
+  const expected = MENUS.map((menu) => {
+    const groups = MENU_GROUPS[menu].map((group) => IDS.filter((id) => COMMANDS[id].menu === menu && COMMANDS[id].group === group));
+    return `${menu}: ${groups
+      .filter((ids) => ids.length > 0)
+      .map((ids) => ids.join(' '))
+      .join(' — ')}`;
+  });
   assert.deepEqual(shown, expected);
-  // Undo and Redo lead Edit; the File menu starts with opening and saving.
+  // The desktop shell takes the model as it is: separators in their places, every key an accelerator it accepts.
+  assert.deepEqual(validateMenuModel('setMenu', model), model);
+  // Undo and Redo lead Edit, alone in their group; the File menu starts with opening and saving.
+  assert.deepEqual(model[1].items.slice(0, 3).map(row), ['edit.undo', 'edit.redo', '—']);
   assert.deepEqual(
-    model[1].items.slice(0, 2).map((item) => item.command),
-    ['edit.undo', 'edit.redo'],
+    model[0].items.slice(0, 5).map((item) => (isMenuSeparator(item) ? '—' : item.label)),
+    ['Open project…', 'Save', 'Save as…', '—', 'Import…'],
   );
-  assert.deepEqual(
-    model[0].items.slice(0, 4).map((item) => item.label),
-    ['Open project…', 'Save', 'Save as…', 'Import…'],
-  );
+  // Groups break up the long menus: no run of more than 9 items without a separator.
+  for (const menu of model) {
+    const runs = menu.items.map(row).join(' ').split(' — ');
+    const longest = Math.max(...runs.map((run) => run.split(' ').length));
+    assert.ok(longest <= 9, `${menu.label}: a run of ${longest} items without a separator`);
+  }
+});
+
+test('menu bar: every command with a menu names a group of that menu', () => {
+  const misplaced = IDS.filter((id) => {
+    const { menu, group } = COMMANDS[id];
+    return menu !== undefined && !(MENU_GROUPS[menu] as readonly string[]).includes(group ?? '');
+  });
+  assert.deepEqual(misplaced, [], `commands whose group is not one of their menu's MENU_GROUPS: ${misplaced.join(', ')}`);
+  const strays = IDS.filter((id) => COMMANDS[id].group !== undefined && COMMANDS[id].menu === undefined);
+  assert.deepEqual(strays, [], `commands with a group and no menu: ${strays.join(', ')}`);
+  // Each group of the catalog has a command in it.
+  for (const menu of MENUS)
+    for (const group of MENU_GROUPS[menu])
+      assert.ok(
+        IDS.some((id) => COMMANDS[id].menu === menu && COMMANDS[id].group === group),
+        `${menu}'s group ${group} has a command`,
+      );
 });
 
 test('command palette: Ctrl/⌘ Shift P opens it, whatever the tool', () => {
