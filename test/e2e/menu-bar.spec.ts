@@ -8,7 +8,7 @@
  */
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import path from 'node:path';
-import { openApp, repoRoot } from './app-driver.ts';
+import { openApp, pagePoint, repoRoot } from './app-driver.ts';
 import { COMMANDS, MENU_GROUPS, MENUS, type CommandId } from '../../renderer/commands/command-catalog.ts';
 import { bindingsOf, displayChord } from '../../renderer/commands/keybindings.ts';
 
@@ -290,8 +290,22 @@ test('menu bar: a click outside an open menu only closes it; in weight paint mod
   const history = (): Promise<{ undo: string[]; redo: number }> => page.evaluate(() => (window as any).__rigwright.history());
   await page.keyboard.press('p');
   await expect.poll(() => page.evaluate(() => (window as any).__rigwright.tool().id)).toBe('brush');
-  const canvas = (await page.locator('canvas').first().boundingBox())!;
-  const centre = { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 };
+  // A brush that changes what it touches (set to one half, through the mesh), aimed at the mesh vertex nearest its
+  // centroid, so a click that reaches the viewport paints.
+  await page.evaluate(() => {
+    const paint = (window as any).__rigwright.paint;
+    paint.setBrush({ mode: 'set', value: 0.5, strength: 1, radius: 60, throughMesh: true });
+    paint.selectBone(0);
+  });
+  const positions: number[] = await page.evaluate(() => (window as any).__rigwright.cpuPositions());
+  const n = positions.length / 3;
+  const centroid = [0, 1, 2].map((axis) => positions.filter((_, i) => i % 3 === axis).reduce((a, b) => a + b, 0) / n);
+  let nearest = 0;
+  for (let v = 1; v < n; v++) {
+    const d = (w: number) => Math.hypot(...[0, 1, 2].map((axis) => positions[3 * w + axis] - centroid[axis]));
+    if (d(v) < d(nearest)) nearest = v;
+  }
+  const centre = await pagePoint(page, positions.slice(3 * nearest, 3 * nearest + 3));
   // A click on the mesh with no menu open paints a dab: one undo step (so the click below would paint if it got through).
   const start = (await history()).undo.length;
   await page.mouse.click(centre.x, centre.y);
