@@ -158,12 +158,9 @@ export class PaintController {
     host.store.subscribe((change) => {
       if (change.kind !== 'document') return;
       const doc = host.store.doc;
-      // A new scene starts with the default limit, unless only the mesh was replaced (the skeleton object kept).
-      if (change.newScene) {
-        // (The user's default max influences, when set, follows: MaxInfluences.startWith.)
-        const maxInfluences = doc.skeleton === change.previous.skeleton ? this.sceneSettings.maxInfluences : MAX_INFLUENCES_DEFAULT;
-        this.sceneSettings = { locked: locksOf(doc), maxInfluences };
-      }
+      // A new scene, whatever it kept of the last, starts with the default limit; the user's default max influences
+      // follows (MaxInfluences.startWith, on every new scene), and a project opened restores its own after.
+      if (change.newScene) this.sceneSettings = { locked: locksOf(doc), maxInfluences: MAX_INFLUENCES_DEFAULT };
       // A lock toggled, undone, or the bones edited: the locks are the document's (never written in place).
       else if (change.fields.has('paintLocks') || change.fields.has('skeleton')) this.sceneSettings.locked = locksOf(doc);
       if (doc.mesh !== change.previous.mesh && this.matchJob) this.cancelMatching();

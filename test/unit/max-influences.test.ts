@@ -6,7 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { limitInfluences, mostInfluences, verticesOverInfluences } from '../../workers/weights/limit-influences.ts';
+import { MAX_INFLUENCES_DEFAULT, limitInfluences, mostInfluences, verticesOverInfluences } from '../../workers/weights/limit-influences.ts';
+import { headlessPaintController } from './headless-hosts.ts';
 import { enforceWeightInvariants } from '../../workers/paint/enforce-weight-invariants.ts';
 import { allRows } from '../../workers/paint/normalize-all-weights.ts';
 import { exportInfluenceNote, MaxInfluences } from '../../renderer/bind/max-influences.ts';
@@ -350,4 +351,17 @@ test('raising the max influences limits nothing; Limit now limits the weights ov
   history.undo();
   assert.equal(store.doc.weights, loaded, 'undo brings the weights back');
   assert.equal(limit.value, 3, 'and leaves the limit');
+});
+
+test('every new scene starts from the default limit, the skeleton kept or not; the user’s default then applies', () => {
+  const store = new SceneStore(demoDocument(), new UndoHistory());
+  const paint = headlessPaintController(store);
+  const limit = new MaxInfluences({ store, paintSettings: () => paint.settings, changed: () => undefined });
+  limit.set(2);
+  assert.equal(limit.value, 2);
+  // A new scene with the same skeleton object (a new mesh over the rig): the limit does not carry over.
+  store.open({ ...store.doc, name: 'again' }, 'Open');
+  assert.equal(limit.value, MAX_INFLUENCES_DEFAULT, 'the default, not the last scene’s 2');
+  limit.startWith(6);
+  assert.equal(paint.settings.maxInfluences, 6, 'the user’s default, which the shell applies on every new scene');
 });
