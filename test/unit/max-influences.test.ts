@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_INFLUENCES_DEFAULT, limitInfluences, mostInfluences, verticesOverInfluences } from '../../workers/weights/limit-influences.ts';
 import { headlessPaintController } from './headless-hosts.ts';
+import { droppedWeight } from '../../workers/formats/gltf-export.ts';
 import { enforceWeightInvariants } from '../../workers/paint/enforce-weight-invariants.ts';
 import { allRows } from '../../workers/paint/normalize-all-weights.ts';
 import { exportInfluenceNote, MaxInfluences } from '../../renderer/bind/max-influences.ts';
@@ -110,9 +111,10 @@ function rowSumOf(data: Float64Array, v: number, cols: number, locked: Uint8Arra
 test('the body: the export dialog’s count is a direct count, and limiting keeps a partition of unity and the locks', () => {
   const body = contextAwareBody();
   const weights = body.weights;
-  const direct = nonZeroPerRow(weights).filter((count) => count > 4).length;
+  // The exporter's own count of the vertices whose weights it drops (its warning after export).
+  const direct = droppedWeight(weights, 4).vertices;
   assert.ok(direct > 1000, `the body's harmonic weights have ${direct} vertices with more than 4 influences`);
-  assert.equal(verticesOverInfluences(weights, 4), direct);
+  assert.equal(verticesOverInfluences(weights, 4), direct, 'the dialog counts what the exporter drops');
   const note = exportInfluenceNote(4, verticesOverInfluences(weights, 4), mostInfluences(weights));
   const grouped = String(direct).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
   assert.ok(
@@ -364,4 +366,16 @@ test('every new scene starts from the default limit, the skeleton kept or not; t
   assert.equal(limit.value, MAX_INFLUENCES_DEFAULT, 'the default, not the last scene’s 2');
   limit.startWith(6);
   assert.equal(paint.settings.maxInfluences, 6, 'the user’s default, which the shell applies on every new scene');
+});
+
+test('NaN weights count as zero, as the exporter counts them: the dialog, the panel and the limit agree with it', () => {
+  const weights = { rows: 3, cols: 4, data: Float64Array.from([0.5, NaN, 0.5, 0, NaN, 0.2, 0.3, 0.5, 0.25, 0.25, 0.25, 0.25]) };
+  for (const k of [1, 2, 3]) assert.equal(verticesOverInfluences(weights, k), droppedWeight(weights, k).vertices, `K = ${k}`);
+  assert.equal(verticesOverInfluences(weights, 3), 1, 'only the row of four numbers has more than 3');
+  assert.equal(mostInfluences(weights), influencesFromWeights(weights, 0).stride, 'the most, as the influences’ stride');
+  const limited = limitInfluences(weights, 2, null);
+  assert.equal(limited.limited, 2, 'rows 1 and 2; row 0 has two numbers and a NaN');
+  assert.ok(Number.isNaN(limited.weights.data[1]), 'a row within the limit is copied as it is');
+  const row1 = [0, 0, 0.3 / 0.8, 0.5 / 0.8];
+  row1.forEach((w, b) => assert.ok(Math.abs(limited.weights.data[4 + b] - w) < 1e-15, `row 1, bone ${b}: a limited row loses its NaN`));
 });

@@ -31,8 +31,9 @@ export interface LimitedInfluences {
  * with more, the smallest unlocked weights are dropped (locked ones always stay), and the unlocked weights kept are
  * scaled to fill 1 − Σ locked, so the row sums to 1 again. Where the locked weights already use the K places and sum
  * to less than 1, the largest unlocked weight stays beyond K to take the remainder (the row keeps its sum; counted in
- * `keptOverLimit`). Ties drop the higher bone first. Negative and NaN weights count as non-zero here and are the first
- * dropped.
+ * `keptOverLimit`). Ties drop the higher bone first. NaN weights count as zero, as the export's influences do
+ * (influencesFromWeights): a row is over the limit by its other non-zero weights, and a row limited loses its NaN
+ * (set to 0); negative weights count and are the first dropped.
  * @param weights        #V × #B weights, row-major float64
  * @param maxInfluences  K ≥ 1
  * @param locked         #B flags (1 = locked: its weights never change), or null for none
@@ -58,13 +59,17 @@ export function limitInfluences(weights: DenseMatrix, maxInfluences: number, loc
     for (let b = 0; b < cols; b++) {
       const w = out[o + b];
       if (w === 0) continue;
+      if (Number.isNaN(w)) {
+        if (!locked?.[b]) out[o + b] = 0;
+        continue;
+      }
       if (locked?.[b]) {
         lockedSum += w;
         lockedCount++;
       } else order.push(b);
     }
-    // Largest first; NaN and negative weights last; ties keep the lower bone.
-    order.sort((a, b) => rank(out[o + b]) - rank(out[o + a]) || a - b);
+    // Largest first, negative weights last; ties keep the lower bone.
+    order.sort((a, b) => out[o + b] - out[o + a] || a - b);
     const room = 1 - lockedSum;
     const keep = unlockedKept(maxInfluences, lockedCount, room);
     let keptSum = 0;
@@ -129,14 +134,12 @@ export function mostInfluences(weights: DenseMatrix): number {
   return most;
 }
 
-/** Non-zero (or NaN) entries of one row. */
+/** Non-zero entries of one row; NaN counts as zero, as the exporter's influencesFromWeights and droppedWeight count. */
 function nonZeroCount(data: ArrayLike<number>, o: number, cols: number): number {
   let count = 0;
-  for (let b = 0; b < cols; b++) if (data[o + b] !== 0) count++;
+  for (let b = 0; b < cols; b++) {
+    const w = data[o + b];
+    if (w > 0 || w < 0) count++;
+  }
   return count;
-}
-
-/** A weight's rank when choosing what to keep: its value, NaN below every number. */
-function rank(w: number): number {
-  return Number.isNaN(w) ? -Infinity : w;
 }
