@@ -25,6 +25,13 @@ async function legendNumbers(page: Page): Promise<{ kind: string; min: number; m
   return { kind: d.kind ?? '', min: Number(d.min), max: Number(d.max), dataMin: Number(d.dataMin), dataMax: Number(d.dataMax) };
 }
 
+/** Sets the page's theme attribute as the preference does (null: the default, dark). */
+const setTheme = (page: Page, theme: 'light' | null) =>
+  page.evaluate(
+    (t) => (t ? document.documentElement.setAttribute('data-theme', t) : document.documentElement.removeAttribute('data-theme')),
+    theme,
+  );
+
 const hook = <T>(page: Page, body: string): Promise<T> => page.evaluate<T>(`(() => { const h = window.__rigwright; ${body} })()`);
 
 function closeTo(actual: number, expected: number, tolerance: number, what: string): void {
@@ -98,6 +105,12 @@ test('legend: the weight map and the area change show a legend whose range is th
   const screenshots = path.join(repoRoot, 'test/e2e/screenshots');
   mkdirSync(screenshots, { recursive: true });
   await page.screenshot({ path: path.join(screenshots, 'legend.png') });
+
+  // The light theme (style.css's light variables): the legend is light too, its text dark.
+  await setTheme(page, 'light');
+  await expect(legend(page)).toHaveCSS('background-color', 'rgba(247, 248, 250, 0.95)');
+  await expect(legend(page)).toHaveCSS('color', 'rgb(30, 34, 41)');
+  await setTheme(page, null);
 
   await page.locator('.view-select').selectOption('shaded');
   await expect(legend(page)).toBeHidden();
@@ -231,6 +244,13 @@ test('legend: every slider shows its value in a field; typing a value moves the 
     const field = rows.nth(k).locator('input.slider-value');
     await expect(field, `slider ${k} has a value field`).toBeVisible();
     expect(Number(await field.inputValue()), `slider ${k}'s field shows its value`).toBeCloseTo(Number(await range.inputValue()), 6);
+    // On the slider's own row, to its right.
+    const [rangeBox, fieldBox] = [await range.boundingBox(), await field.boundingBox()];
+    expect(rangeBox && fieldBox, `slider ${k} and its field are laid out`).toBeTruthy();
+    const centre = fieldBox!.y + fieldBox!.height / 2;
+    expect(centre, `slider ${k}'s field is on its row`).toBeGreaterThan(rangeBox!.y);
+    expect(centre, `slider ${k}'s field is on its row`).toBeLessThan(rangeBox!.y + rangeBox!.height);
+    expect(fieldBox!.x, `slider ${k}'s field is right of it`).toBeGreaterThanOrEqual(rangeBox!.x + rangeBox!.width);
   }
 
   const strength = paint.getByRole('spinbutton', { name: 'strength value' });
@@ -248,6 +268,10 @@ test('legend: every slider shows its value in a field; typing a value moves the 
   const note = paint.locator('.slider-row:has(input[aria-label="strength value"]) .value-note');
   await expect(note).toBeVisible();
   await expect(note).toHaveText('5 is outside 0 to 1: set to 1');
+  // The note takes the theme's accent colour (#c46a00 in the light theme).
+  await setTheme(page, 'light');
+  await expect(note).toHaveCSS('color', 'rgb(196, 106, 0)');
+  await setTheme(page, null);
 
   // The slider moved by keys: the field follows, the note goes.
   const strengthSlider = paint.locator('.slider-row:has(input[aria-label="strength value"]) input[type="range"]');
