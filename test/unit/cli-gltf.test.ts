@@ -114,10 +114,62 @@ test('rigwright export then import: the round trip through files poses like the 
   }
 });
 
+test('rigwright export --influences takes 1 … 8, as the app’s max influences: each vertex keeps that many, one joint set up to four', async () => {
+  const args = [
+    '--mesh',
+    dataFile('libigl', 'arm.obj'),
+    '--skeleton',
+    dataFile('libigl', 'arm.tgf'),
+    '--weights',
+    dataFile('libigl', 'arm-weights.dmat'),
+  ];
+  const weights = read(dataFile('libigl', 'arm-weights.dmat'), 'matrix');
+  for (const k of [1, 2, 3, 6]) {
+    const out = path.join(work, `arm-k${k}.glb`);
+    const exported = rigwright('export', ...args, '--influences', String(k), '--out', out);
+    assert.equal(exported.status, 0, exported.stderr);
+    assert.match(exported.stdout, new RegExp(`up to ${k} influences per vertex`));
+    const document = await new NodeIO().readBinary(readFileSync(out));
+    const primitive = document.getRoot().listMeshes()[0].listPrimitives()[0];
+    // The arm has four bones: no vertex keeps more than four, so six writes one set too.
+    assert.deepEqual(
+      primitive.listSemantics().filter((name) => name.startsWith('JOINTS_')),
+      ['JOINTS_0'],
+      `K = ${k}`,
+    );
+    const stored = primitive.getAttribute('WEIGHTS_0')!.getArray()!;
+    let most = 0;
+    for (let v = 0; v < stored.length / 4; v++)
+      most = Math.max(most, Array.from(stored.subarray(4 * v, 4 * v + 4)).filter((w) => w > 0).length);
+    // By hand: the most non-zero weights a row of the file has, capped at K.
+    let fileMost = 0;
+    for (let v = 0; v < weights.rows; v++)
+      fileMost = Math.max(
+        fileMost,
+        Array.from(weights.data.subarray(v * weights.cols, (v + 1) * weights.cols)).filter((w) => w !== 0).length,
+      );
+    assert.equal(most, Math.min(k, fileMost), `K = ${k}: the most weights a vertex keeps in the file`);
+  }
+});
+
 test('rigwright export/import: bad command lines exit 2, bad files exit 1, without stack traces', () => {
-  const bad = rigwright('export', '--mesh', 'a.obj', '--skeleton', 'a.tgf', '--weights', 'w.dmat', '--influences', '5', '--out', 'x.glb');
-  assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /--influences must be 4 or 8/);
+  for (const influences of ['9', '0', '2.5', 'all']) {
+    const bad = rigwright(
+      'export',
+      '--mesh',
+      'a.obj',
+      '--skeleton',
+      'a.tgf',
+      '--weights',
+      'w.dmat',
+      '--influences',
+      influences,
+      '--out',
+      'x.glb',
+    );
+    assert.equal(bad.status, 2, influences);
+    assert.equal(bad.stderr.trim().split('\n')[0], `rigwright: --influences must be a whole number from 1 to 8, not "${influences}"`);
+  }
   const wrongOut = rigwright('export', '--mesh', 'a.obj', '--skeleton', 'a.tgf', '--weights', 'w.dmat', '--out', 'x.fbx');
   assert.equal(wrongOut.status, 2);
   assert.match(wrongOut.stderr, /--out must end in \.glb or \.gltf/);

@@ -8,6 +8,7 @@ import type { GltfCompression } from '../../../workers/formats/gltf-extensions.t
 import type { GltfWeightComponent } from '../../../workers/formats/gltf-skin-weights.ts';
 import { vertexNormals } from '../../../workers/mesh/vertex-normals.ts';
 import { influencesFromWeights } from '../../../workers/skinning/influences.ts';
+import { MAX_INFLUENCE_CHOICES } from '../../../workers/weights/limit-influences.ts';
 import {
   outputExtension,
   readBoundRig,
@@ -41,11 +42,11 @@ export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'a skinned, animated glTF (.glb, or .gltf + .bin)',
   usage: `Usage: rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat [--translations T.dmat] [--times K.dmat]]
-                        [--influences 4|8] [--examples E1.obj:E1.dmat,… [--rbf KERNEL]]
+                        [--influences 1…8] [--examples E1.obj:E1.dmat,… [--rbf KERNEL]]
                         [--weight-type float|unsigned-byte|unsigned-short] [--compress none|draco|meshopt]
                         --out A.glb|A.gltf
        rigwright export --base B.glb|B.gltf [--weights W.dmat] [--skeleton S.tgf] [--poses P.dmat [--translations T.dmat] [--times K.dmat]]
-                        [--influences 4|8] [--weight-type …] [--compress …] --out A.glb|A.gltf
+                        [--influences 1…8] [--weight-type …] [--compress …] --out A.glb|A.gltf
 
 Writes a skinned glTF 2.0 asset: one joint node per bone at its start joint, inverse bind matrices, the four
 (or eight) strongest weights per vertex summing exactly to 1, and the poses as an animation clip named after the
@@ -67,7 +68,9 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
   --poses FILE         DMAT pose file for this skeleton (optional), or libigl's 12·B × L absolute-transform animation
   --translations FILE  DMAT start-joint translations for those poses, B·L × 3: translation channels
   --times FILE         DMAT key times of those frames in seconds, L × 1 (what \`rigwright import\` writes)
-  --influences K       4 (JOINTS_0/WEIGHTS_0) or 8 (adds a second set many viewers ignore); default ${GLTF_EXPORT_DEFAULTS.influences}
+  --influences K       the most bones per vertex, 1 … 8, as the app's Max influences: the largest kept, renormalised;
+                       one joint set (JOINTS_0/WEIGHTS_0) while no vertex keeps more than 4, else a second set
+                       many viewers ignore; default ${GLTF_EXPORT_DEFAULTS.influences}
   --weight-type T      float, unsigned-byte or unsigned-short (normalized integers); default ${GLTF_EXPORT_DEFAULTS.weightComponent}
   ${exampleOptionsHelp(23)}
   --compress C         none, draco (KHR_draco_mesh_compression: positions quantized to 14 bits, normals to 10, float
@@ -101,8 +104,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     const weightsFile = required(line, 'weights');
     const out = required(line, 'out');
     const format = outputExtension(out, ['glb', 'gltf']);
-    const influences = values.influences ?? String(GLTF_EXPORT_DEFAULTS.influences);
-    if (influences !== '4' && influences !== '8') throw new UsageError(`--influences must be 4 or 8, not "${influences}"`);
+    const influences = influencesOption(values.influences);
     const weightComponent = (values['weight-type'] ?? GLTF_EXPORT_DEFAULTS.weightComponent) as GltfWeightComponent;
     if (!WEIGHT_TYPES.includes(weightComponent)) {
       throw new UsageError(`--weight-type must be ${WEIGHT_TYPES.join(', ')}; not "${values['weight-type']}"`);
@@ -123,7 +125,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     if (examples.length > 0) {
       const interpolator = examplesInterpolator(examples, boneCount, kernel);
       // Unposed through the influences the file stores, so that the player's LBS inverts exactly.
-      const influenceSet = influencesFromWeights(weights, influences === '8' ? 8 : 4);
+      const influenceSet = influencesFromWeights(weights, influences);
       poseSpace = {
         names: examples.map((e) => e.name),
         displacements: exampleDisplacements(mesh.positions, examples, skeleton, influenceSet, 'lbs', 'per-vertex', stderr),
@@ -151,7 +153,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
         ...asset,
       },
       out,
-      { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename, compression },
+      { format: format === 'glb' ? 'glb' : 'gltf', influences, weightComponent, basename, compression },
     );
     for (const warning of result.warnings) stderr.write(`rigwright: warning: ${out}: ${warning}\n`);
     // One set, the .bin before the .gltf that refers to it: a failure leaves the old pair as it was.
@@ -245,8 +247,7 @@ async function exportOntoBase(line: CommandLine, stdout: CliStreams['stdout'], s
   const format = outputExtension(out, ['glb', 'gltf']);
   for (const option of ['mesh', 'examples', 'rbf'] as const)
     if (values[option] !== undefined) throw new UsageError(`--${option} does not apply with --base (the base file has the mesh)`);
-  const influences = values.influences ?? String(GLTF_EXPORT_DEFAULTS.influences);
-  if (influences !== '4' && influences !== '8') throw new UsageError(`--influences must be 4 or 8, not "${influences}"`);
+  const influences = influencesOption(values.influences);
   const weightComponent = (values['weight-type'] ?? GLTF_EXPORT_DEFAULTS.weightComponent) as GltfWeightComponent;
   if (!WEIGHT_TYPES.includes(weightComponent))
     throw new UsageError(`--weight-type must be ${WEIGHT_TYPES.join(', ')}; not "${values['weight-type']}"`);
@@ -307,7 +308,7 @@ async function exportOntoBase(line: CommandLine, stdout: CliStreams['stdout'], s
   const result = await exportGltfInPlace(
     { source: rig.gltfSource, mesh: rig.mesh, skeleton, weights, boneNames: rig.boneNames, clips, parts: rig.parts },
     out,
-    { format: format === 'glb' ? 'glb' : 'gltf', influences: influences === '8' ? 8 : 4, weightComponent, basename, compression },
+    { format: format === 'glb' ? 'glb' : 'gltf', influences, weightComponent, basename, compression },
   );
   for (const warning of result.warnings) stderr.write(`rigwright: warning: ${out}: ${warning}\n`);
   // The base's images at their URIs (subfolders made), checked inside the output's folder before anything is written.
@@ -356,4 +357,17 @@ function firstBones(seq: PoseSequence, count: number): PoseSequence {
     translations,
     ...(seq.times ? { times: seq.times } : {}),
   };
+}
+
+/**
+ * --influences K: the most bones per vertex, one of MAX_INFLUENCE_CHOICES (1 … 8) as the app's Max influences takes;
+ * absent: GLTF_EXPORT_DEFAULTS.influences.
+ * @throws UsageError naming the option and the value when it is not one of them
+ */
+function influencesOption(text: string | undefined): number {
+  if (text === undefined) return GLTF_EXPORT_DEFAULTS.influences;
+  const count = Number(text);
+  if (!/^\d+$/.test(text) || !(MAX_INFLUENCE_CHOICES as readonly number[]).includes(count))
+    throw new UsageError(`--influences must be a whole number from 1 to 8, not "${text}"`);
+  return count;
 }
