@@ -137,7 +137,7 @@ test('rigwright export --influences takes 1 … 8, as the app’s max influences
       ['JOINTS_0'],
       `K = ${k}`,
     );
-    const stored = primitive.getAttribute('WEIGHTS_0')!.getArray()!;
+    const stored = primitive.getAttribute('WEIGHTS_0')!.getArray() as Float32Array;
     let most = 0;
     for (let v = 0; v < stored.length / 4; v++)
       most = Math.max(most, Array.from(stored.subarray(4 * v, 4 * v + 4)).filter((w) => w > 0).length);
