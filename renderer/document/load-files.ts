@@ -109,9 +109,11 @@ const MESH_EXTENSIONS: ReadonlySet<string> = new Set(['obj', 'off']);
  * Reads the files of a batch that fit into a candidate document based on `current`, leaving out each file that
  * cannot be read, does not fit the mesh and skeleton, or fails its reader's checks, and saying why (RefusedFile).
  * The rest is read as loadIntoDocument reads a whole batch. Files that depend on one left out go with it: when the
- * batch's own mesh cannot be read, every other file of the batch (its skeleton, bone names, weights, clip, handles,
- * examples) is left out as "not loaded, since its mesh X could not be read" rather than bound to the scene's mesh;
- * an example's pose goes with its mesh, a bone names file with its skeleton. Of two files of a kind (skeletons,
+ * batch's own mesh cannot be read and the batch brings a skeleton, every other file of the batch (the skeleton,
+ * bone names, weights, clip, handles, examples) is left out as "not loaded, since its mesh X could not be read"
+ * rather than bound to the scene's mesh as a new scene; without a skeleton, the meshes joined with it and the DMATs
+ * that do not fit the scene as it is are (those that fit are an edit of the scene, as on their own). An example's
+ * pose goes with its mesh, a bone names file with its skeleton. Of two files of a kind (skeletons,
  * weights, clips, handles, bone names) the first that reads is loaded, the others left out as a second one.
  * @param current  the scene now shown (never modified)
  * @param files    the batch, in any order
@@ -228,7 +230,9 @@ async function loadFiles(
   for (const failure of failures) refuse(failure.file, failure.reason);
   let readable = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   // A mesh that could not be read takes the files that go with it along, rather than leaving them to be bound to
-  // the scene's mesh: an example's pose file, or, for the batch's own mesh, every other file of the batch.
+  // the scene's mesh: an example's pose file; for the batch's own mesh, every other file of the batch when it
+  // brings a skeleton (a new rig for that mesh), else the meshes joined with it and the DMATs that do not fit the
+  // scene as it is (those that do are an edit of it, as on their own).
   const poseBases = new Set(readable.filter((f) => f.kind === 'matrix').map((f) => baseName(f.name)));
   const brokenMeshes = failures.map((f) => f.file).filter((name) => MESH_EXTENSIONS.has(fileExtension(name)));
   const pairedExamples = readable.some((f) => f.kind === 'mesh' && poseBases.has(baseName(f.name)));
@@ -236,7 +240,7 @@ async function loadFiles(
   const brokenSceneMesh = options.asExamples
     ? undefined
     : brokenMeshes.find((name) => !poseBases.has(baseName(name)) && (!pairedExamples || withSkeleton));
-  if (brokenSceneMesh) {
+  if (brokenSceneMesh && withSkeleton) {
     for (const f of readable) refuse(f.name, new LoadError(`${f.name}: not loaded, since its mesh ${brokenSceneMesh} could not be read`));
     throw new LoadError(refused.map((r) => r.message).join('\n'));
   }
@@ -247,7 +251,13 @@ async function loadFiles(
     refuse(f.name, new LoadError(`${f.name}: not loaded, since its example ${mesh} could not be read`));
     return false;
   });
-  const { examples: exampleFiles, others: parsed } = partitionExamples(readable, options);
+  const partition = partitionExamples(readable, options);
+  const exampleFiles = partition.examples;
+  const parsed = partition.others.filter((f) => {
+    if (!brokenSceneMesh || f.kind !== 'mesh') return true;
+    refuse(f.name, new LoadError(`${f.name}: not loaded, since ${brokenSceneMesh}, opened with it as one mesh, could not be read`));
+    return false;
+  });
 
   const meshFiles = parsed.filter((f): f is MeshFile => f.kind === 'mesh');
   const meshFile = meshFiles.length > 0 ? sceneMesh(meshFiles, materialFiles) : null;
@@ -294,7 +304,17 @@ async function loadFiles(
     if (fits) {
       byRole[role].push(m);
       if (alsoFits) posesOrAnimation.add(m);
-    } else if ((await readOrRefuse(m.name, () => readAs(io, role, m, vertexCount, skeleton))) !== null) {
+    } else if (
+      (await readOrRefuse(m.name, () =>
+        readAs(io, role, m, vertexCount, skeleton).catch((error: unknown) => {
+          if (!brokenSceneMesh) throw error;
+          const reason = fileErrorMessage(error, m.name).slice(m.name.length + 2);
+          throw new LoadError(
+            `${m.name}: not loaded, since its mesh ${brokenSceneMesh} could not be read (nor does it fit this scene: ${reason})`,
+          );
+        }),
+      )) !== null
+    ) {
       // The reader took a shape that fits no role here: left out all the same, saying what would fit.
       refuse(m.name, new LoadError(misfitMessage(m, vertexCount, boneCount)));
     }

@@ -234,6 +234,37 @@ test('when the batch’s mesh cannot be read, its skeleton, weights and animatio
   });
 });
 
+test('a broken mesh without a skeleton: DMATs that fit the scene as it is load, those that do not name the mesh', async () => {
+  const broken = textFile('elephant.obj', 'v 0 0 0\nf 1 2 9\n');
+  await assert.rejects(
+    loadBatchIntoDocument(demoDocument(), [broken, weights], inProcessIo),
+    (error: unknown) => {
+      assert.ok(error instanceof Error, 'an Error');
+      const lines = error.message.split('\n');
+      assert.equal(lines.length, 2, `one line per file: ${error.message}`);
+      assert.match(
+        lines[1],
+        /^elephant-weights\.dmat: not loaded, since its mesh elephant\.obj could not be read \(nor does it fit this scene: /,
+      );
+      return true;
+    },
+    'the elephant’s weights do not fit the demo scene',
+  );
+  // On the arm, the arm's weights are an edit of the scene whatever else the batch holds.
+  const arm = (await loadBatchIntoDocument(demoDocument(), ['arm.obj', 'arm.tgf'].map(opened), inProcessIo)).document;
+  const { document, refused } = await loadBatchIntoDocument(
+    arm,
+    [opened('arm-weights.dmat'), textFile('broken.off', 'OFF\n3 1 0\n')],
+    inProcessIo,
+  );
+  assert.deepEqual(
+    refused.map((r) => r.file),
+    ['broken.off'],
+  );
+  assert.equal(document.weightsSource, 'arm-weights.dmat', 'the weights fit the scene and load');
+  assert.equal(document.mesh, arm.mesh, 'on the scene’s mesh');
+});
+
 test('when an example’s mesh cannot be read, its pose is refused rather than read as the scene’s pose', async () => {
   const broken = textFile('eg0.obj', 'v 0 0 0\nf 1 2 9\n');
   const { document, refused } = await loadBatchIntoDocument(
