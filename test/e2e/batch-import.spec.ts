@@ -2,12 +2,14 @@
  * Batch import: libigl's elephant of tutorial 408 — elephant.obj, elephant.tgf, elephant-weights.dmat and its
  * animation of absolute bone transforms, elephant-anim.dmat — chosen together in the Import dialog loads as one scene
  * that plays the animation; the pose at a frame is checked against libigl's U = M·T evaluated here from the files.
- * Dropped with the animation cut short, the other three load and one notice names the broken file with the reason.
+ * Dropped with the animation cut short, the other three load and one notice names the broken file with the reason;
+ * with the animation cut to 3 frames (the shape of 4 frames of poses too) it is the clip, and a second skeleton is
+ * listed as not loaded; with the mesh broken, nothing is bound to the scene's mesh and every file is named.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { chooseFiles, dataFile, gpuCpuDeviation, openApp } from './app-driver.ts';
-import { readDmat } from '../../workers/formats/dmat.ts';
+import { readDmat, writeDmatBinary } from '../../workers/formats/dmat.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 
 const FILES = ['elephant.obj', 'elephant.tgf', 'elephant-weights.dmat', 'elephant-anim.dmat'];
@@ -138,4 +140,59 @@ test('batch import: with a broken animation the other three load, and one notice
     'Not loaded: elephant-anim.dmat: binary data: the file ends after 131491 of the 131616 values announced by its header (457 columns × 288 rows); it looks truncated',
   ]);
   expect(errors).toEqual([]);
+});
+
+test('batch import: an animation of 3 frames loads as the clip, and a second skeleton is listed as not loaded', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const files: { name: string; bytes: Uint8Array }[] = FILES.map((name) => ({
+    name,
+    bytes: new Uint8Array(readFileSync(dataFile('libigl', name))),
+  }));
+  // The animation's first 3 columns: 288 × 3, the shape of 4 frames of 24 rotation matrices as well.
+  const full = readDmat(files[3].bytes, files[3].name);
+  const data = new Float64Array(full.rows * 3);
+  for (let r = 0; r < full.rows; r++) for (let f = 0; f < 3; f++) data[r * 3 + f] = full.data[r * full.cols + f];
+  files[3] = { name: files[3].name, bytes: writeDmatBinary({ rows: full.rows, cols: 3, data }) };
+  files.push({ name: 'elephant-2.tgf', bytes: files[1].bytes });
+  const before = await framesRendered(page);
+  await dropFiles(page, files);
+  await waitForElephant(page, before);
+  const state = await page.evaluate(() => (window as any).__rigwright.state());
+  expect(state.error).toBeNull();
+  expect(state.boneCount).toBe(24);
+  expect(state.weightsSource).toBe('elephant-weights.dmat');
+  expect(state.duration, 'one frame per column: 3 frames').toBe(2);
+  const notice = page.locator('.notice:not([hidden])');
+  await expect(notice).toHaveCount(1);
+  await expect(notice.locator('.notice-title')).toHaveText('Opened elephant.obj with 1 file not loaded');
+  await expect(notice.locator('li')).toHaveText([
+    "Not loaded: elephant-2.tgf: a second skeleton: this batch's skeleton is elephant.tgf; open elephant-2.tgf on its own to use it instead",
+  ]);
+  expect(errors).toEqual([]);
+});
+
+test('batch import: when the mesh of the batch cannot be read, its skeleton and animation are not bound to the scene’s mesh', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const files = FILES.map((name) => ({ name, bytes: new Uint8Array(readFileSync(dataFile('libigl', name))) }));
+  files[0] = { name: 'elephant.obj', bytes: new TextEncoder().encode('v 0 0 0\nf 1 2 9\n') };
+  const scene = await page.evaluate(() => (window as any).__rigwright.state());
+  await dropFiles(page, files);
+  await page.waitForFunction(() => (window as any).__rigwright.state().error !== null, undefined, { timeout: 90_000 });
+  const state = await page.evaluate(() => (window as any).__rigwright.state());
+  const lines: string[] = state.error.split('\n');
+  expect(lines[0]).toMatch(/^elephant\.obj: /);
+  expect(lines.slice(1)).toEqual(
+    ['elephant.tgf', 'elephant-weights.dmat', 'elephant-anim.dmat'].map(
+      (f) => `${f}: not loaded, since its mesh elephant.obj could not be read`,
+    ),
+  );
+  expect(state.vertexCount, 'the scene is as it was').toBe(scene.vertexCount);
+  expect(state.boneCount).toBe(scene.boneCount);
+  expect(state.meshFiles).toEqual(scene.meshFiles);
+  expect(state.duration).toBe(scene.duration);
+  expect(errors, 'the message is logged once, nothing else went wrong').toEqual([state.error]);
 });
