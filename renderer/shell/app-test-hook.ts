@@ -93,8 +93,12 @@ function runner(app: TestedApp): (id: CommandId, argument: unknown) => unknown {
 export function appTestHook(app: TestedApp): RigwrightTestHook {
   const { store, frames, timeline, deformation, history, tools } = app;
   const run = runner(app);
+  // Every command that ran, from any source (a key, a button, a menu, the palette, another command), in order.
+  const commandsRun: CommandId[] = [];
+  app.commands.onExecuted((id) => commandsRun.push(id));
   return {
     ready: () => frames.firstFrame,
+    commandsRun: () => [...commandsRun],
     command: (id, argument) => {
       if (!isCommandId(id)) throw new Error(`unknown command ${id}`);
       return app.commands.invoke(id, argument).ran;

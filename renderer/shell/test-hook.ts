@@ -294,6 +294,8 @@ export interface RigwrightTestHook {
   skeleton(): { joints: number[]; bones: number[]; parents: number[]; names: string[] };
   /** the scene's editable state, copied */
   snapshot(): SceneSnapshot;
+  /** the ids of the commands that ran since the page opened, oldest first (one run by another command included) */
+  commandsRun(): string[];
   /** what the desktop menus would show (the web bridge keeps the model it was sent), or null on the desktop */
   menu(): MenuModel | null;
   /** the keys of the keybinding table in use (the user's keys in place of a command's) as shown to people, in table order */
