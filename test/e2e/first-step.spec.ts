@@ -68,7 +68,7 @@ test('empty state: the start hint offers Import…, a sample and the demo, and g
   expect(errors).toEqual([]);
 });
 
-test('tour: shown once on the first visit, step by step over the toolbar, and again from the start hint', async ({ page }) => {
+test('tour: shown once on the first visit, step by step over the toolbar, and again from the start hint and Help', async ({ page }) => {
   const errors: string[] = [];
   await openApp(page, errors, { firstStep: true });
   const card = tourCard(page);
@@ -107,6 +107,18 @@ test('tour: shown once on the first visit, step by step over the toolbar, and ag
   await expect(card).toBeHidden();
   await reload(page);
   await expect(hint(page)).toBeVisible();
+  await expect(card).toBeHidden();
+
+  // Help → Tour of the toolbar, from the menu bar.
+  await page
+    .getByRole('menubar', { name: 'Menu bar' })
+    .locator('.menu-title', { hasText: /^Help$/ })
+    .click();
+  await page.locator('#menu-bar .menu-popup button[data-command="help.tour"]').click();
+  await expect(card).toBeVisible();
+  await expect(card.locator('.tour-counter')).toHaveText(`1 of ${steps}`);
+  await expect(hint(page), 'the tour takes the hint’s place').toBeHidden();
+  await card.getByRole('button', { name: 'Skip tour' }).click();
   await expect(card).toBeHidden();
   expect(errors).toEqual([]);
 });
