@@ -994,6 +994,15 @@ type Catalog = typeof CATALOG;
 export type CommandId = keyof Catalog;
 export const COMMANDS: Readonly<Record<CommandId, CommandInfo>> = CATALOG;
 
+/**
+ * Whether a command needs an argument that no menu click, palette choice or key gives (its schema is neither none
+ * nor optional): such a command runs from a script, or from the panel control that sets its value.
+ */
+export function needsArgument(id: CommandId): boolean {
+  const argument = COMMANDS[id].argument;
+  return argument !== undefined && argument.kind !== 'optional';
+}
+
 /** The argument a command takes (undefined: none). */
 export type ArgumentOf<K extends CommandId> = Catalog[K] extends { argument: infer S } ? TypeOf<S> : undefined;
 /** What a command gives back (void: nothing). */

@@ -7,8 +7,11 @@
  * Two bindings conflict when they share a chord and their when-clauses can hold at once: the key would run either
  * command. Assigning a key that conflicts is refused with the commands it conflicts with named, or, when asked,
  * swapped: the other command takes the key it replaces (or loses the chord when it was added).
+ *
+ * A command that needs an argument (the brush radius, a bone's new name) takes no key: a key gives no argument, so it
+ * would only be refused when pressed. The key table leaves such commands out and assigning one a key is refused.
  */
-import { COMMANDS, type CommandId } from './command-catalog.ts';
+import { COMMANDS, needsArgument, type CommandId } from './command-catalog.ts';
 import { KEYBINDINGS, type Keybinding } from './keybindings.ts';
 import { whenHolds, whenKeys, type WhenContext } from './when-clause.ts';
 
@@ -18,6 +21,16 @@ export type KeyOverrides = Readonly<Partial<Record<CommandId, readonly string[]>
 /** The when-clause a command's keys hold under: that of its first key in the table, or none. */
 export function keyWhenOf(command: CommandId, table: readonly Keybinding[] = KEYBINDINGS): string | undefined {
   return table.find((b) => b.command === command)?.when;
+}
+
+/** Whether a key can run the command: it needs no argument (catalog needsArgument). */
+export function takesKeys(command: CommandId): boolean {
+  return !needsArgument(command);
+}
+
+/** Why a command takes no key, naming it. */
+export function keylessReason(command: CommandId): string {
+  return `“${COMMANDS[command].label}” (${command}) needs an argument, which a key cannot give: it takes no key`;
 }
 
 /** A command's keys: the user's when it has some, else the table's. */
@@ -85,6 +98,7 @@ export function assignKey(
   swap: boolean,
   table: readonly Keybinding[] = KEYBINDINGS,
 ): KeyAssignment {
+  if (!takesKeys(command)) return { conflicts: [], message: keylessReason(command) };
   const conflicts = keyConflicts(command, chord, overrides, table);
   if (conflicts.length > 0 && !swap) {
     const names = [...new Set(conflicts.map((b) => `“${COMMANDS[b.command].label}”`))].join(' and ');

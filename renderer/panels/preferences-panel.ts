@@ -7,7 +7,7 @@
  */
 import { COMMANDS, type CommandId } from '../commands/command-catalog.ts';
 import { chordOf, displayChord } from '../commands/keybindings.ts';
-import { assignKey, keysOf, resetKeys } from '../commands/user-keymap.ts';
+import { assignKey, keysOf, resetKeys, takesKeys } from '../commands/user-keymap.ts';
 import {
   BRUSH_RADIUS_RANGE,
   LENGTH_UNITS,
@@ -245,6 +245,7 @@ export class PreferencesPanel {
     const query = this.search.value.trim().toLowerCase();
     const rows: HTMLTableRowElement[] = [];
     for (const command of Object.keys(COMMANDS) as CommandId[]) {
+      if (!takesKeys(command)) continue;
       const label = COMMANDS[command].label;
       const keys = keysOf(command, overrides);
       const shown = keys.map(displayChord);

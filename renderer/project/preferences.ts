@@ -13,9 +13,9 @@
  *
  * No DOM: the storage is given (localStorage in the page, a Map in Node tests).
  */
-import { BRUSH_FALLOFFS, BRUSH_MODES, COMMANDS } from '../commands/command-catalog.ts';
+import { BRUSH_FALLOFFS, BRUSH_MODES, COMMANDS, type CommandId } from '../commands/command-catalog.ts';
 import { MAX_INFLUENCE_CHOICES, MAX_INFLUENCES_DEFAULT } from '../../workers/weights/limit-influences.ts';
-import { keymapProblems, type KeyOverrides } from '../commands/user-keymap.ts';
+import { keylessReason, keymapProblems, takesKeys, type KeyOverrides } from '../commands/user-keymap.ts';
 import { LENGTH_UNITS, type LengthUnit, type LengthUnits } from './length-units.ts';
 
 /** Local-storage key of the preferences. */
@@ -204,6 +204,7 @@ export const CORE_ENTRIES: { readonly [K in keyof CorePreferences]: PreferenceEn
       if (!isRecord(stored)) return { problem: `${shown(stored)} is not a table of commands' keys` };
       for (const [command, chords] of Object.entries(stored)) {
         if (!Object.hasOwn(COMMANDS, command)) return { problem: `${shown(command)} is not a command` };
+        if (!takesKeys(command as CommandId)) return { problem: keylessReason(command as CommandId) };
         if (!Array.isArray(chords) || !chords.every((chord) => typeof chord === 'string' && CHORD.test(chord)))
           return { problem: `the keys of ${command}, ${shown(chords)}, are not a list of keys such as "Mod+Shift+Z"` };
       }

@@ -3,7 +3,7 @@
  * page's menu bar are drawn from, and the palette's list of every command.
  */
 import type { MenuModel, RigwrightBridge } from '../../app/ipc-contract.ts';
-import { COMMANDS, type CommandId } from '../commands/command-catalog.ts';
+import { COMMANDS, needsArgument, type CommandId } from '../commands/command-catalog.ts';
 import type { HandlersFor } from '../commands/command-handlers.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { acceleratorOf, displayKeys } from '../commands/keybindings.ts';
@@ -52,12 +52,6 @@ export class DesktopMenu {
     this.bridge.setMenu(model);
     this.show?.(model);
   }
-}
-
-/** Whether a command needs an argument no menu click or palette choice gives (its schema is neither none nor optional). */
-function needsArgument(id: CommandId): boolean {
-  const argument = COMMANDS[id].argument;
-  return argument !== undefined && argument.kind !== 'optional';
 }
 
 /**

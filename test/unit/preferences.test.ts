@@ -130,6 +130,12 @@ test('stored keys must be lists of chords', () => {
   assert.deepEqual(good.core.keys.get(), { 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'], 'view.wireframe': [] });
 });
 
+test('stored keys of a command that needs an argument are not used, with a warning naming it', () => {
+  const store = new PreferenceStore(memoryStorage(stored({ keys: { 'paint.brushRadius': ['Mod+Alt+R'] } })));
+  assert.deepEqual(store.core.keys.get(), {});
+  assert.match(store.warnings[0], /“Brush radius” \(paint\.brushRadius\) needs an argument, which a key cannot give/);
+});
+
 test('a newer version is read entry by entry, with a warning', () => {
   const store = new PreferenceStore(memoryStorage(stored({ theme: 'light' }, PREFERENCES_VERSION + 1)));
   assert.equal(store.core.theme.get(), 'light');

@@ -4,12 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
 import { KEYBINDINGS, displayKeys, helpRows, resolveKey, tooltipOf, useKeybindings } from '../../renderer/commands/keybindings.ts';
 import {
   assignKey,
   keyConflicts,
   keymapProblems,
   resetKeys,
+  takesKeys,
   userKeybindings,
   whensOverlap,
   type KeyOverrides,
@@ -105,4 +107,23 @@ test('stored keys that clash are problems; the table in use shows the user’s k
     useKeybindings(KEYBINDINGS);
   }
   assert.equal(tooltipOf('view.frameAll'), 'Frame all (F)');
+});
+
+test('a command that needs an argument takes no key: assigning one is refused, naming it', () => {
+  // Hand-picked from the catalog: the brush radius and a bone's new name must be given; undo and the wireframe take none,
+  // and Select by weight's argument is optional.
+  assert.equal(takesKeys('paint.brushRadius'), false);
+  assert.equal(takesKeys('bone.rename'), false);
+  assert.equal(takesKeys('edit.undo'), true);
+  assert.equal(takesKeys('view.wireframe'), true);
+  assert.equal(COMMANDS['bind.selectByWeight'].argument?.kind, 'optional');
+  assert.equal(takesKeys('bind.selectByWeight'), true, 'an optional argument is left out by a key');
+  const refused = assignKey({}, 'paint.brushRadius', 'Mod+Alt+R', null, false);
+  assert.ok('conflicts' in refused, 'refused');
+  assert.equal(refused.message, '“Brush radius” (paint.brushRadius) needs an argument, which a key cannot give: it takes no key');
+  assert.ok('conflicts' in assignKey({}, 'bone.rename', 'Mod+Alt+R', null, true), 'refused even when swapping');
+  for (const binding of KEYBINDINGS)
+    assert.ok(takesKeys(binding.command), `the table's ${binding.key} runs ${binding.command}, which needs no argument`);
+  const keyless = (Object.keys(COMMANDS) as CommandId[]).filter((id) => !takesKeys(id));
+  assert.ok(keyless.length > 0 && keyless.length < Object.keys(COMMANDS).length, `${keyless.length} commands take no key`);
 });
