@@ -2,9 +2,13 @@
  * Automatic handles, with the real mouse: drawn handles are not replaced silently. With a rule chosen as the handle
  * source, the Bind panel says before Compute what it will replace, and after it a notice names how many bones'
  * handles went, with Undo taking the whole step back; editing automatic handles with the lasso makes the handles
- * above the source, so the next Compute uses them as edited.
+ * above the source, so the next Compute uses them as edited. A handle file is the artist's whatever it is called:
+ * loading one while a rule is the source makes it the source, and a rule replacing it says so.
  */
 import { test, expect, type Page } from '@playwright/test';
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { circle, dataFile, lasso, loadFiles, openApp, topmostJoint } from './app-driver.ts';
 
 const binding = (page: Page) => page.evaluate(() => (window as any).__rigwright.binding.state());
@@ -82,5 +86,33 @@ test('automatic handles: say what they replace, Undo brings drawn handles back, 
   await compute(page);
   expect(await handles(page), 'Compute uses the edited handles').toEqual(edited);
   expect((await state(page)).weightsSource).toContain('automatic, distance rule, edited');
+  expect(errors).toEqual([]);
+});
+
+test('automatic handles: a handle file named automatic… is the artist’s; loading it makes it the source, and a rule replacing it says so', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await loadFiles(page, [dataFile('hand/hand.off'), dataFile('hand/hand.tgf')], 'hand.off');
+  await page.keyboard.press('b');
+  const panel = page.locator('#bind-panel');
+  await expect(panel).toBeVisible();
+  await panel.getByText('Automatic: distance rule').click();
+  expect((await binding(page)).source).toBe('distance');
+
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-handles-')), 'automatic-hand.dmat');
+  copyFileSync(dataFile('hand', 'hand-handles.dmat'), file);
+  await loadFiles(page, [file]);
+  await expect.poll(async () => (await binding(page)).source, { message: 'the loaded handles become the source' }).toBe('current');
+  await expect(panel.getByRole('radio', { name: 'Handles above' })).toBeChecked();
+  const loaded = (await handles(page)).filter((b) => b >= 0).length;
+  expect(loaded).toBeGreaterThan(0);
+
+  await panel.getByText('Automatic: distance rule').click();
+  const grouped = String(loaded).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+  await expect(panel.locator('.replace-note')).toContainText(`Compute replaces the ${grouped} handle vertices above (automatic-hand.dmat)`);
+  await compute(page);
+  await expect(page.locator('.notice')).toContainText('Automatic handles replaced the handles of');
   expect(errors).toEqual([]);
 });
