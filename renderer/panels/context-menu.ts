@@ -2,7 +2,8 @@
  * The right-click menu: a short list of commands for what is under the pointer (a joint, the mesh, a row of a list),
  * opened at the pointer and kept inside the window. Each item runs a catalog command through the registry, with its
  * argument (the bone, the vertex, the mesh the menu was opened on); an item whose command cannot run now is disabled.
- * Escape, a press outside, the wheel or a resize close it; the arrow keys move between its items. DOM only.
+ * Escape, a press outside (which does nothing else), the wheel or a resize close it; the arrow keys move between its
+ * items. DOM only.
  */
 import type { CommandId } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
@@ -30,6 +31,8 @@ const EDGE_PX = 4;
 export class ContextMenu {
   private readonly root = element('div', 'context-menu');
   private readonly closers: (() => void)[] = [];
+  /** a press outside closed the menu: its release and click are swallowed too */
+  private swallowing = false;
 
   constructor(private readonly commands: CommandRegistry) {
     this.root.setAttribute('role', 'menu');
@@ -37,6 +40,8 @@ export class ContextMenu {
     this.root.addEventListener('keydown', (event) => this.key(event));
     this.root.addEventListener('contextmenu', (event) => event.preventDefault());
     document.body.append(this.root);
+    for (const type of ['pointerup', 'mouseup', 'click'] as const)
+      window.addEventListener(type, (event) => this.swallowRestOfPress(event), { capture: true });
   }
 
   get open(): boolean {
@@ -79,9 +84,7 @@ export class ContextMenu {
     this.items()
       .find((item) => !item.disabled)
       ?.focus();
-    this.listen(window, 'pointerdown', (event) => {
-      if (!this.root.contains(event.target as Node)) this.close();
-    });
+    this.listen(window, 'pointerdown', (event) => this.pressOutside(event));
     this.listen(window, 'wheel', (event) => {
       if (!this.root.contains(event.target as Node)) this.close();
     });
@@ -97,6 +100,33 @@ export class ContextMenu {
     this.root.hidden = true;
     if (this.root.contains(document.activeElement)) (document.activeElement as HTMLElement).blur();
     this.root.replaceChildren();
+  }
+
+  /**
+   * A press outside the menu closes it and, as desktop menus swallow the dismissing click, does nothing more (in weight
+   * paint mode a click on the mesh to close the menu must not paint): it is caught before anything under it sees it
+   * (capture on the window), and its release and click go the same way. A right press goes through, so that it may
+   * open the menu again where it is released.
+   */
+  private pressOutside(event: PointerEvent): void {
+    this.swallowing = false;
+    if (event.target instanceof Node && this.root.contains(event.target)) return;
+    this.close();
+    if (event.button === 2) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    this.swallowing = true;
+  }
+
+  /** The release and the click of a press that closed the menu reach nothing either. */
+  private swallowRestOfPress(event: Event): void {
+    if (!this.swallowing) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    // The click follows the release in the same task; a press dragged off its target has none, so the swallowing
+    // ends with that task and a later click (Enter on a button) goes through.
+    if (event.type === 'pointerup') setTimeout(() => (this.swallowing = false));
+    if (event.type === 'click') this.swallowing = false;
   }
 
   private item(entry: ContextMenuItem): HTMLButtonElement {

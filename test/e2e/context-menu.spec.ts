@@ -171,3 +171,58 @@ test('context menu: on a joint, on the mesh, on list rows; right drag still pans
   expect((await app.undoLabels()).at(-1), 'Key all bones keyed the frame shown').toMatch(/^Key .* at frame \d+ of Walk$/);
   expect(errors).toEqual([]);
 });
+
+test('context menu: a click outside only closes it; in weight paint mode a click on the mesh paints nothing', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const app = hook(page);
+  const menu = page.getByRole('menu');
+  await page.keyboard.press('p');
+  await expect.poll(() => page.evaluate(() => (window as any).__rigwright.tool().id)).toBe('brush');
+  // A brush that changes what it touches (set to one half, through the mesh), aimed at the mesh vertex nearest its
+  // centroid, so a click that reaches the viewport paints.
+  await page.evaluate(() => {
+    const paint = (window as any).__rigwright.paint;
+    paint.setBrush({ mode: 'set', value: 0.5, strength: 1, radius: 60, throughMesh: true });
+    paint.selectBone(0);
+  });
+  const positions = await app.posed();
+  const n = positions.length / 3;
+  const centroid = [0, 1, 2].map((axis) => positions.filter((_, i) => i % 3 === axis).reduce((a, b) => a + b, 0) / n);
+  let nearest = 0;
+  for (let v = 1; v < n; v++) {
+    const d = (w: number) => Math.hypot(...[0, 1, 2].map((axis) => positions[3 * w + axis] - centroid[axis]));
+    if (d(v) < d(nearest)) nearest = v;
+  }
+  const centre = await pagePoint(page, positions.slice(3 * nearest, 3 * nearest + 3));
+  // The menu opens with its corner at the pointer: the left clicks go a little up and left of it, outside the menu.
+  const beside = { x: centre.x - 4, y: centre.y - 4 };
+  // A click on the mesh with no menu open paints a dab: one undo step (so the click below would paint if it got through).
+  const start = (await app.undoLabels()).length;
+  await page.mouse.click(beside.x, beside.y);
+  await expect.poll(async () => (await app.undoLabels()).length, 'a click paints with no menu open').toBe(start + 1);
+
+  const before = await app.undoLabels();
+  await page.mouse.click(centre.x, centre.y, { button: 'right' });
+  await expect(menu.locator('.context-menu-title')).toHaveText(/^Vertex \d+$/);
+  await page.mouse.click(beside.x, beside.y);
+  await expect(menu).toBeHidden();
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(await app.undoLabels(), 'the click that closed the menu painted nothing').toEqual(before);
+
+  // A right press elsewhere while the menu is open closes it and opens it again where it is released.
+  await page.mouse.click(centre.x, centre.y, { button: 'right' });
+  await expect(menu).toBeVisible();
+  await page.mouse.click(beside.x, beside.y, { button: 'right' });
+  await expect(menu).toBeVisible();
+  const box = (await menu.boundingBox())!;
+  expect(Math.hypot(box.x - beside.x, box.y - beside.y), 'the menu opened again at the second right click').toBeLessThan(1);
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+
+  // The next click paints again: only the dismissing press is swallowed.
+  await page.mouse.click(beside.x, beside.y);
+  await expect.poll(async () => (await app.undoLabels()).length).toBe(before.length + 1);
+  expect(errors).toEqual([]);
+});
