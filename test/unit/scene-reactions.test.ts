@@ -178,7 +178,7 @@ test('a paint session follows the bones: a rename or a skeleton edit makes a new
   assert.notEqual(paint.ensureSession(), second);
 });
 
-test('the influence limit and the locks stay when only the mesh is replaced; another skeleton starts over', async () => {
+test('the locks stay when only the mesh is replaced, the influence limit starts from the default; another skeleton starts over', async () => {
   const store = new SceneStore(demoDocument(), new UndoHistory());
   const paint = headlessPaintController(store);
   paint.settings.maxInfluences = 2;
@@ -189,7 +189,8 @@ test('the influence limit and the locks stay when only the mesh is replaced; ano
   assert.equal(meshOnly.skeleton, current.skeleton, 'the skeleton is kept');
   assert.equal(meshOnly.paintLocks, current.paintLocks, 'and its locks');
   store.open(meshOnly, 'opened demo.off');
-  assert.equal(paint.settings.maxInfluences, 2, 'the influence limit stays');
+  // Every new scene starts from the default limit (the shell then applies the user's default: MaxInfluences.startWith).
+  assert.equal(paint.settings.maxInfluences, 4, 'the default influence limit');
   assert.equal(paint.isLocked(1), true, 'the lock stays');
   store.open(twistDemoDocument(), 'opened the twist test');
   assert.equal(paint.settings.maxInfluences, 4, 'another skeleton: the default limit');
