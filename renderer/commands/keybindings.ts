@@ -225,11 +225,61 @@ export interface HelpRow {
   command?: CommandId;
 }
 
+/** The names people type for a key, as one token each ('Ctrl', 'cmd', '⌘' and the help's 'Ctrl/⌘' are one key). */
+const KEY_TOKENS: Record<string, string> = {
+  'ctrl/⌘': 'mod',
+  ctrl: 'mod',
+  control: 'mod',
+  cmd: 'mod',
+  command: 'mod',
+  '⌘': 'mod',
+  mod: 'mod',
+  option: 'alt',
+  '⌥': 'alt',
+  escape: 'esc',
+  left: '←',
+  arrowleft: '←',
+  right: '→',
+  arrowright: '→',
+  del: 'delete',
+};
+
+/** A chord or a search as key tokens: lower case, split at spaces and '+', names as KEY_TOKENS writes them. */
+function keyTokens(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[\s+]+/)
+    .filter(Boolean)
+    .map((token) => KEY_TOKENS[token] ?? token);
+}
+
+/**
+ * How well a search fits a command's keys as shown ('Ctrl/⌘ Shift Z or Ctrl/⌘ Y'), 0 for no fit: every key of the
+ * search must be in one chord, however it is written ('shift z', 'ctrl+shift+z', 'Ctrl+Shift+Z', 'mod+shift+z' and
+ * 'cmd shift z' are the same keys); the whole chord fits better than part of it ('shift z'). Scaled per key as the
+ * palette's title search is per word, so a key typed whole beats the same letters found in titles. The palette and
+ * the help's search both match keys with it.
+ * @param search  the search as typed
+ * @param keys    the keys as displayKeys writes them, chords joined by ' or ' ('' when none)
+ */
+export function keyMatchScore(search: string, keys: string): number {
+  const query = keyTokens(search);
+  if (query.length === 0) return 0;
+  let best = 0;
+  for (const chord of keys.split(' or ')) {
+    const tokens = new Set(keyTokens(chord));
+    if (tokens.size === 0 || !query.every((token) => tokens.has(token))) continue;
+    best = Math.max(best, (query.length === tokens.size ? 3.5 : 2.5) * query.length);
+  }
+  return best;
+}
+
 /**
  * Whether a help row answers a search: every word of `query` (case ignored) is in its keys, its action, or its
  * command's description or id, and a word of one character is one of its keys ('p' finds P, not every row with a p
- * in it); an empty query matches every row. 'paint' finds 'Weight paint mode' (P) and what holds only in paint mode;
- * 'ctrl z' finds Undo.
+ * in it), or the query is the row's keys written any way keyMatchScore reads ('ctrl+z', 'Ctrl+Shift+Z', 'mod+z'); an
+ * empty query matches every row. 'paint' finds 'Weight paint mode' (P) and what holds only in paint mode; 'ctrl z'
+ * finds Undo.
  */
 export function helpRowMatches(row: HelpRow, query: string): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
@@ -237,7 +287,10 @@ export function helpRowMatches(row: HelpRow, query: string): boolean {
   const keys = row.keys.toLowerCase().split(/[\s/+]+/);
   const info = row.command ? COMMANDS[row.command] : undefined;
   const text = [row.keys, row.action, info?.description ?? '', row.command ?? ''].join(' ').toLowerCase();
-  return words.every((word) => ([...word].length === 1 ? keys.includes(word) || row.keys === word : text.includes(word)));
+  return (
+    words.every((word) => ([...word].length === 1 ? keys.includes(word) || row.keys === word : text.includes(word))) ||
+    keyMatchScore(query, row.keys) > 0
+  );
 }
 
 /**

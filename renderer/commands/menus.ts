@@ -6,6 +6,7 @@
  */
 import type { MenuEntryModel, MenuModel } from '../../app/ipc-contract.ts';
 import { COMMANDS, MENU_GROUPS, MENUS, type CommandId, type MenuName } from './command-catalog.ts';
+import { keyMatchScore } from './keybindings.ts';
 
 // The menu names live in the catalog (each command names its menu there); they are offered here too.
 export { MENUS, type MenuName };
@@ -89,49 +90,6 @@ function wordScore(word: string, text: string): number {
   return 1 / (1 + gaps / word.length);
 }
 
-/** The names people type for a key, as one token each ('Ctrl', 'cmd', '⌘' and the help's 'Ctrl/⌘' are one key). */
-const KEY_TOKENS: Record<string, string> = {
-  'ctrl/⌘': 'mod',
-  ctrl: 'mod',
-  control: 'mod',
-  cmd: 'mod',
-  command: 'mod',
-  '⌘': 'mod',
-  mod: 'mod',
-  option: 'alt',
-  '⌥': 'alt',
-  escape: 'esc',
-  left: '←',
-  arrowleft: '←',
-  right: '→',
-  arrowright: '→',
-  del: 'delete',
-};
-
-/** A chord or a search as key tokens: lower case, split at spaces and '+', names as KEY_TOKENS writes them. */
-function keyTokens(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[\s+]+/)
-    .filter(Boolean)
-    .map((token) => KEY_TOKENS[token] ?? token);
-}
-
-/**
- * How well a search fits an entry's keys ('Ctrl/⌘ Shift Z or Ctrl/⌘ Y'), 0 for no fit: every key of the search must be
- * in one chord; the whole chord ('ctrl+shift+z') fits better than part of it ('shift z'). Scaled per word as the title
- * search is, so a key typed whole beats the same letters found in titles.
- */
-function keyScore(query: string[], keys: string): number {
-  let best = 0;
-  for (const chord of keys.split(' or ')) {
-    const tokens = new Set(keyTokens(chord));
-    if (tokens.size === 0 || !query.every((token) => tokens.has(token))) continue;
-    best = Math.max(best, (query.length === tokens.size ? 3.5 : 2.5) * query.length);
-  }
-  return best;
-}
-
 /**
  * The palette's answer to a search: the entries every word of `query` fits, best first (case ignored). A word fits
  * an entry when it is in its title (or its catalog label), its menu or its id, or when its letters appear in that
@@ -143,7 +101,6 @@ function keyScore(query: string[], keys: string): number {
 export function searchCommands(entries: readonly PaletteEntry[], query: string): PaletteEntry[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [...entries];
-  const keys = keyTokens(query);
   const scored: { entry: PaletteEntry; score: number; order: number }[] = [];
   entries.forEach((entry, order) => {
     const title = entry.title.toLowerCase();
@@ -161,7 +118,7 @@ export function searchCommands(entries: readonly PaletteEntry[], query: string):
       }
       score += best;
     }
-    score = Math.max(score, keyScore(keys, entry.keys));
+    score = Math.max(score, keyMatchScore(query, entry.keys));
     if (score === 0) return;
     // A command of a menu is one people run by name; one outside the menus is mostly set in a panel.
     if (entry.menu) score += 0.25;

@@ -4,7 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { helpBoneLine, helpRowMatches } from '../../renderer/commands/keybindings.ts';
+import { helpBoneLine, helpRowMatches, helpRows, keyMatchScore } from '../../renderer/commands/keybindings.ts';
+import { searchCommands, type PaletteEntry } from '../../renderer/commands/menus.ts';
 import { renameBone } from '../../workers/rig/bone-edits.ts';
 import { bareDocument } from '../../workers/scene/scene-document.ts';
 import { handDocument } from './full-documents.ts';
@@ -38,4 +39,42 @@ test('the help search matches a row by key, command name, when or description; a
   assert.equal(helpRowMatches(pan, 'right'), true, 'a mouse row by its gesture');
   assert.equal(helpRowMatches(pan, 'right zoom'), false, 'every word must match');
   assert.equal(helpRowMatches({ keys: '/', action: 'Isolate the active mesh', command: 'meshes.isolate' }, '/'), true, 'the / key');
+});
+
+test("the help search finds keys written with '+', any case, Ctrl, Cmd or mod, as the palette does", () => {
+  const undo = { keys: 'Ctrl/⌘ Z', action: 'Undo', command: 'edit.undo' } as const;
+  const redo = { keys: 'Ctrl/⌘ Shift Z', action: 'Redo', command: 'edit.redo' } as const;
+  const save = { keys: 'Ctrl/⌘ S', action: 'Save project', command: 'file.save' } as const;
+  for (const query of ['ctrl+z', 'Ctrl+Z', 'mod+z', 'cmd+z', 'Control + Z', '⌘ z'])
+    assert.equal(helpRowMatches(undo, query), true, `Undo found by '${query}'`);
+  assert.equal(helpRowMatches(redo, 'Ctrl+Shift+Z'), true, 'Redo found by Ctrl+Shift+Z');
+  assert.equal(helpRowMatches(redo, 'mod+shift+z'), true, 'Redo found by mod+shift+z');
+  assert.equal(helpRowMatches(undo, 'Ctrl+Shift+Z'), false, 'Undo has no Shift');
+  assert.equal(helpRowMatches(save, 'ctrl+z'), false, 'Save is Ctrl S, not Z');
+  assert.equal(helpRowMatches(undo, 'alt+z'), false, 'Undo has no Alt');
+  // Whole chord beats part of it; no fit is 0.
+  assert.equal(keyMatchScore('ctrl+shift+z', 'Ctrl/⌘ Shift Z or Ctrl/⌘ Y'), 3.5 * 3, 'the whole first chord');
+  assert.equal(keyMatchScore('ctrl+y', 'Ctrl/⌘ Shift Z or Ctrl/⌘ Y'), 3.5 * 2, 'the whole second chord');
+  assert.equal(keyMatchScore('shift z', 'Ctrl/⌘ Shift Z'), 2.5 * 2, 'part of a chord');
+  assert.equal(keyMatchScore('ctrl+y', 'Ctrl/⌘ Shift Z'), 0, 'no chord has Y');
+  assert.equal(keyMatchScore('ctrl+z', ''), 0, 'a command without keys');
+  assert.equal(keyMatchScore('  ', 'Ctrl/⌘ Z'), 0, 'a blank search is no key');
+
+  // The help and the palette agree: over the whole key table, a search written with '+' finds a row in the help
+  // exactly when the palette finds that row's command by its keys.
+  const rows = helpRows();
+  const entries: PaletteEntry[] = rows.map((row) => ({
+    id: row.command!,
+    title: row.action,
+    menu: null,
+    keys: row.keys,
+    enabled: true,
+    note: null,
+  }));
+  for (const query of ['ctrl+z', 'Ctrl+Shift+Z', 'mod+z', 'shift+m', 'alt+i']) {
+    const help = rows.filter((row) => helpRowMatches(row, query)).map((row) => row.keys);
+    const palette = new Set(searchCommands(entries, query).map((entry) => entry.keys));
+    assert.ok(help.length > 0, `the help finds a row for '${query}'`);
+    for (const keys of help) assert.ok(palette.has(keys), `the palette finds ${keys} for '${query}' as the help does`);
+  }
 });
