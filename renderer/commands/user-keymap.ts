@@ -137,8 +137,8 @@ function withoutDefaults(overrides: Partial<Record<CommandId, readonly string[]>
 }
 
 /**
- * The overrides' problems against the table: a command two user keys give the same chord where both hold. Stored
- * overrides with problems are not used (the preferences say so).
+ * The overrides' problems against the table: a chord that runs two commands where both hold (readKeyOverrides settles
+ * stored ones key by key).
  */
 export function keymapProblems(overrides: KeyOverrides, table: readonly Keybinding[] = KEYBINDINGS): string[] {
   const problems: string[] = [];
@@ -149,4 +149,51 @@ export function keymapProblems(overrides: KeyOverrides, table: readonly Keybindi
         problems.push(`${key} runs both “${COMMANDS[command].label}” and “${COMMANDS[conflicts[0].command].label}”`);
     }
   return problems;
+}
+
+/** A chord as the keybinding table writes it: modifiers in order, then one key ('Mod+Alt+Shift+Z', 'F2', '?'). */
+const CHORD = /^(Mod\+)?(Alt\+)?(Shift\+)?([^+]+|\+)$/;
+
+const quoted = (value: unknown): string => (typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value)));
+
+/**
+ * The user's keys as stored, each override checked alone, so that one bad entry (a command renamed by an upgrade, a
+ * clash) costs only itself: an unknown command, one that takes no key, or keys that are not a list of chords drop that
+ * command's override; a user key that clashes with an earlier user key is dropped; a user key that clashes with a key
+ * of the table (a newer version's default) wins, and the table's key goes from its command.
+ * @param stored  what was stored: per command id, a list of chords
+ * @param drop  told what each dropped or changed part was, and why
+ * @returns the overrides that are used (the overrides of commands whose default key went included)
+ */
+export function readKeyOverrides(
+  stored: Readonly<Record<string, unknown>>,
+  drop: (note: string) => void,
+  table: readonly Keybinding[] = KEYBINDINGS,
+): KeyOverrides {
+  const current: Partial<Record<CommandId, readonly string[]>> = {};
+  for (const [command, chords] of Object.entries(stored)) {
+    if (!Object.hasOwn(COMMANDS, command)) drop(`${quoted(command)} is not a command; its keys are dropped`);
+    else if (!takesKeys(command as CommandId)) drop(keylessReason(command as CommandId));
+    else if (!Array.isArray(chords) || !chords.every((chord) => typeof chord === 'string' && CHORD.test(chord)))
+      drop(`the keys of ${command}, ${quoted(chords)}, are not a list of keys such as "Mod+Shift+Z"; they are dropped`);
+    else current[command as CommandId] = chords as string[];
+  }
+  const users = Object.keys(current) as CommandId[];
+  const settled = new Set<CommandId>();
+  for (const command of users) {
+    for (const key of current[command] ?? []) {
+      for (const clash of keyConflicts(command, key, current, table)) {
+        const other = clash.command;
+        if (!users.includes(other)) {
+          current[other] = keysOf(other, current, table).filter((k) => k !== key);
+          drop(`${key} runs “${COMMANDS[command].label}” as you set it; “${COMMANDS[other].label}” no longer has it`);
+        } else if (settled.has(other) && current[command]?.includes(key)) {
+          current[command] = current[command].filter((k) => k !== key);
+          drop(`${key} of “${COMMANDS[command].label}” is dropped: it also runs “${COMMANDS[other].label}”`);
+        }
+      }
+    }
+    settled.add(command);
+  }
+  return current;
 }

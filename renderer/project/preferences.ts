@@ -13,9 +13,9 @@
  *
  * No DOM: the storage is given (localStorage in the page, a Map in Node tests).
  */
-import { BRUSH_FALLOFFS, BRUSH_MODES, COMMANDS, type CommandId } from '../commands/command-catalog.ts';
+import { BRUSH_FALLOFFS, BRUSH_MODES } from '../commands/command-catalog.ts';
 import { MAX_INFLUENCE_CHOICES, MAX_INFLUENCES_DEFAULT } from '../../workers/weights/limit-influences.ts';
-import { keylessReason, keymapProblems, takesKeys, type KeyOverrides } from '../commands/user-keymap.ts';
+import { readKeyOverrides, type KeyOverrides } from '../commands/user-keymap.ts';
 import { LENGTH_UNITS, type LengthUnit, type LengthUnits } from './length-units.ts';
 
 /** Local-storage key of the preferences. */
@@ -40,8 +40,11 @@ export interface PreferenceEntry<T> {
   /** longer text for its tooltip */
   description?: string;
   default: T;
-  /** the value `stored` stands for, or a reason it cannot be used ({ problem }) */
-  read(stored: unknown): T | { problem: string };
+  /**
+   * The value `stored` stands for, or a reason it cannot be used ({ problem }).
+   * @param drop  told each part of `stored` left out of the value (a table whose bad rows are dropped), and why
+   */
+  read(stored: unknown, drop?: (note: string) => void): T | { problem: string };
   /** what a control offers: choices (value, label), or a number's range; absent for a value with its own page */
   control?: { choices: readonly (readonly [T, string])[] } | { min: number; max: number; step: number };
 }
@@ -200,22 +203,10 @@ export const CORE_ENTRIES: { readonly [K in keyof CorePreferences]: PreferenceEn
     label: 'Keys',
     section: 'Keys',
     default: PREFERENCE_DEFAULTS.keys,
-    read: (stored) => {
-      if (!isRecord(stored)) return { problem: `${shown(stored)} is not a table of commands' keys` };
-      for (const [command, chords] of Object.entries(stored)) {
-        if (!Object.hasOwn(COMMANDS, command)) return { problem: `${shown(command)} is not a command` };
-        if (!takesKeys(command as CommandId)) return { problem: keylessReason(command as CommandId) };
-        if (!Array.isArray(chords) || !chords.every((chord) => typeof chord === 'string' && CHORD.test(chord)))
-          return { problem: `the keys of ${command}, ${shown(chords)}, are not a list of keys such as "Mod+Shift+Z"` };
-      }
-      const problems = keymapProblems(stored);
-      return problems.length > 0 ? { problem: problems.join('; ') } : stored;
-    },
+    read: (stored, drop = () => {}) =>
+      isRecord(stored) ? readKeyOverrides(stored, drop) : { problem: `${shown(stored)} is not a table of commands' keys` },
   },
 };
-
-/** A chord as the keybinding table writes it: modifiers in order, then one key ('Mod+Alt+Shift+Z', 'F2', '?'). */
-const CHORD = /^(Mod\+)?(Alt\+)?(Shift\+)?([^+]+|\+)$/;
 
 // --- the store -----------------------------------------------------------------------------------------------------
 
@@ -259,12 +250,20 @@ export class PreferenceStore {
     if (this.slots.has(entry.key)) throw new Error(`preference ${entry.key} is registered twice`);
     const slot: Slot = { entry: entry, value: entry.default, listeners: new Set() };
     if (entry.key in this.stored) {
-      const read = entry.read(this.stored[entry.key]);
+      let dropped = false;
+      const read = entry.read(this.stored[entry.key], (note) => {
+        dropped = true;
+        this.warning(`Preference “${entry.label}”: ${note}`);
+      });
       if (isProblem(read)) {
         this.warning(`Preference “${entry.label}” could not be read (${read.problem}); the default is used`);
         // The next save writes no value this version cannot read.
         delete this.stored[entry.key];
-      } else slot.value = read;
+      } else {
+        slot.value = read;
+        // The next save writes what is used.
+        if (dropped) this.stored[entry.key] = read;
+      }
     }
     this.slots.set(entry.key, slot);
     for (const listener of this.registeredListeners) listener(slot.entry);
@@ -306,8 +305,10 @@ export class PreferenceStore {
   }
 
   private setSlot(slot: Slot, value: unknown): void {
-    const read = slot.entry.read(value);
+    const notes: string[] = [];
+    const read = slot.entry.read(value, (note) => notes.push(note));
     if (isProblem(read)) throw new Error(`preference ${slot.entry.key}: ${read.problem}`);
+    if (notes.length > 0) throw new Error(`preference ${slot.entry.key}: ${notes.join('; ')}`);
     slot.value = read;
     this.stored[slot.entry.key] = read;
     this.save();

@@ -115,25 +115,45 @@ test('each bad stored value falls back to its own default with a warning naming 
   assert.deepEqual(store.warnings, [
     'Preference “Theme” could not be read ("purple" is not one of "dark", "light"); the default is used',
     'Preference “Brush” could not be read (radius -3 is not a number in 2 … 400); the default is used',
-    'Preference “Keys” could not be read ("no.suchCommand" is not a command); the default is used',
+    'Preference “Keys”: "no.suchCommand" is not a command; its keys are dropped',
   ]);
 });
 
-test('stored keys must be lists of chords', () => {
-  const store = new PreferenceStore(memoryStorage(stored({ keys: { 'view.frameAll': 'Q' } })));
-  assert.deepEqual(store.core.keys.get(), {});
-  assert.match(store.warnings[0], /the keys of view\.frameAll, "Q", are not a list of keys/);
-  const clashing = new PreferenceStore(memoryStorage(stored({ keys: { 'view.frameAll': ['W'] } })));
-  assert.deepEqual(clashing.core.keys.get(), {});
-  assert.match(clashing.warnings[0], /W runs both “Frame all” and “Wireframe”/);
-  const good = new PreferenceStore(memoryStorage(stored({ keys: { 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'], 'view.wireframe': [] } })));
-  assert.deepEqual(good.core.keys.get(), { 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'], 'view.wireframe': [] });
+test('stored keys are checked command by command: a bad entry drops only itself, with a warning naming it', () => {
+  // An upgrade renamed a command: its keys go, the others stay.
+  const storage = memoryStorage(
+    stored({
+      keys: {
+        'view.frameAll': ['Q'],
+        'view.oldName': ['Mod+Alt+O'],
+        'view.wireframe': 'K',
+        'paint.brushRadius': ['Mod+Alt+R'],
+        'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'],
+      },
+    }),
+  );
+  const store = new PreferenceStore(storage);
+  assert.deepEqual(store.core.keys.get(), { 'view.frameAll': ['Q'], 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'] });
+  assert.equal(store.warnings.length, 3);
+  assert.match(store.warnings[0], /^Preference “Keys”: "view\.oldName" is not a command; its keys are dropped$/);
+  assert.match(store.warnings[1], /the keys of view\.wireframe, "K", are not a list of keys/);
+  assert.match(store.warnings[2], /“Brush radius” \(paint\.brushRadius\) needs an argument, which a key cannot give/);
+  assert.match(storage.map.get(PREFERENCES_STORAGE_KEY)!, /view\.oldName/, 'reading writes nothing');
+  store.core.theme.set('light');
+  const resaved = new PreferenceStore(storage);
+  assert.deepEqual(resaved.core.keys.get(), { 'view.frameAll': ['Q'], 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'] });
+  assert.deepEqual(resaved.warnings, [], 'the next save wrote only what is used');
 });
 
-test('stored keys of a command that needs an argument are not used, with a warning naming it', () => {
-  const store = new PreferenceStore(memoryStorage(stored({ keys: { 'paint.brushRadius': ['Mod+Alt+R'] } })));
-  assert.deepEqual(store.core.keys.get(), {});
-  assert.match(store.warnings[0], /“Brush radius” \(paint\.brushRadius\) needs an argument, which a key cannot give/);
+test('a stored user key that clashes with a key of the table wins, and the table’s key leaves its command', () => {
+  // W is Wireframe's key in the table; the user gave it to Frame all.
+  const store = new PreferenceStore(memoryStorage(stored({ keys: { 'view.frameAll': ['W'] } })));
+  assert.deepEqual(store.core.keys.get(), { 'view.frameAll': ['W'], 'view.wireframe': [] });
+  assert.deepEqual(store.warnings, ['Preference “Keys”: W runs “Frame all” as you set it; “Wireframe” no longer has it']);
+  const good = new PreferenceStore(memoryStorage(stored({ keys: { 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'], 'view.wireframe': [] } })));
+  assert.deepEqual(good.core.keys.get(), { 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'], 'view.wireframe': [] });
+  assert.deepEqual(good.warnings, []);
+  assert.throws(() => good.core.keys.set({ 'view.frameAll': ['W'] }), /preference keys: W runs “Frame all” as you set it/);
 });
 
 test('a newer version is read entry by entry, with a warning', () => {

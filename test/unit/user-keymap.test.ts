@@ -10,6 +10,7 @@ import {
   assignKey,
   keyConflicts,
   keymapProblems,
+  readKeyOverrides,
   resetKeys,
   takesKeys,
   userKeybindings,
@@ -126,4 +127,23 @@ test('a command that needs an argument takes no key: assigning one is refused, n
     assert.ok(takesKeys(binding.command), `the table's ${binding.key} runs ${binding.command}, which needs no argument`);
   const keyless = (Object.keys(COMMANDS) as CommandId[]).filter((id) => !takesKeys(id));
   assert.ok(keyless.length > 0 && keyless.length < Object.keys(COMMANDS).length, `${keyless.length} commands take no key`);
+});
+
+test('reading stored keys: a newer table’s default that clashes with a user key goes; of two user keys that clash the first stays', () => {
+  // A newer version gives Q to Save weights; the user had given Q to Frame all.
+  const newer = [...KEYBINDINGS, { key: 'Q', command: 'bind.saveWeights' as const }];
+  const notes: string[] = [];
+  const read = readKeyOverrides({ 'view.frameAll': ['Q'] }, (note) => notes.push(note), newer);
+  assert.deepEqual(read, { 'view.frameAll': ['Q'], 'bind.saveWeights': [] });
+  assert.deepEqual(notes, ['Q runs “Frame all” as you set it; “Save weights…” no longer has it']);
+  const table = userKeybindings(read, newer);
+  assert.equal(resolveKey('Q', { tool: 'select' }, table)?.command, 'view.frameAll');
+  // Two user keys on one chord where both apply: the first command keeps it, the second loses only that key.
+  const clashing: string[] = [];
+  const both = readKeyOverrides({ 'view.wireframe': ['Mod+Alt+K'], 'view.skeleton': ['Mod+Alt+K', 'Mod+Alt+J'] }, (note) =>
+    clashing.push(note),
+  );
+  assert.deepEqual(both, { 'view.wireframe': ['Mod+Alt+K'], 'view.skeleton': ['Mod+Alt+J'] });
+  assert.deepEqual(clashing, ['Mod+Alt+K of “Show skeleton” is dropped: it also runs “Wireframe”']);
+  assert.deepEqual(keymapProblems(both), []);
 });
