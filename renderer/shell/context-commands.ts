@@ -101,6 +101,8 @@ export function contextCommands(app: ContextCommandsHost): HandlersFor<ContextCo
     'bind.selectByWeight': {
       run: (options) => {
         const bone = boneFor('bind.selectByWeight', options?.bone);
+        // The bone becomes the selected one too, so that Assign and the weight map then act on the bone chosen.
+        if (bone !== app.boneSelection.bone) app.selectBone(bone);
         app.binding.selectVertices(verticesWeighted(app.store.doc.weights, bone, options?.min ?? SELECT_BY_WEIGHT_MIN), 'replace');
         // The selection is the Bind panel's: Assign and Free act on it there.
         app.setBindPanel(true);

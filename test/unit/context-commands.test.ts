@@ -129,6 +129,7 @@ test('the context commands: isolate, sample and select by weight act on the app,
     'gives back how many are selected',
   );
   assert.deepEqual(calls.bindPanel, [true], 'the Bind panel opens on the selection');
+  assert.equal(calls.selected.at(-1), 2, 'the bone whose vertices are selected is selected too (Assign acts on it)');
   void commands['bind.selectByWeight'].run({ bone: 2, min: 0.8 });
   assert.equal(calls.selection![0], 0, 'vertex 0 (0.75) is under min 0.8');
   assert.equal(calls.selection![1], 1, 'vertex 1 (1) is over it');
@@ -136,6 +137,9 @@ test('the context commands: isolate, sample and select by weight act on the app,
   const selected = recordingHost(doc, 2);
   void contextCommands(selected.host)['bind.selectByWeight'].run(undefined);
   assert.deepEqual([...selected.calls.selection!], expected, 'without a bone: the selected one');
+  assert.deepEqual(selected.calls.selected, [], 'the selected bone is not selected again');
+  void contextCommands(selected.host)['bind.selectByWeight'].run({ bone: 5 });
+  assert.deepEqual(selected.calls.selected, [5], 'another bone given: it becomes the selected one');
 });
 
 test('every menu item runs a catalog command with an argument its schema takes', () => {
