@@ -143,11 +143,12 @@ export function boneMenu(bone: number, { doc, locked }: BoneMenuState): { title:
 
 /**
  * The menu on the mesh at a vertex: the weights there, and the vertices the selected bone (or, with none selected,
- * the vertex's strongest bone) weighs.
+ * the vertex's strongest bone, if any weighs more there than Sample weights shows) weighs.
  */
 export function meshMenu(vertex: number, doc: SceneDocument, selectedBone: number): { title: string; entries: ContextMenuEntries } {
   const names = boneNamesOf(doc);
-  const strongest = boneCountOf(doc) > 0 ? (weightsAtVertex(doc.weights, names, vertex, 0)[0]?.bone ?? -1) : -1;
+  const [first] = boneCountOf(doc) > 0 ? weightsAtVertex(doc.weights, names, vertex) : [];
+  const strongest = first && first.weight > SAMPLE_SHOWN_MIN ? first.bone : -1;
   const bone = selectedBone >= 0 ? selectedBone : strongest;
   const entries: (ContextMenuEntries[number] & object)[] = [
     { label: 'Sample weights here', command: 'paint.sampleWeights', argument: vertex },

@@ -183,4 +183,22 @@ test('every menu item runs a catalog command with an argument its schema takes',
     ),
     'select by weight of the strongest bone at the vertex',
   );
+  // A vertex no bone weighs on (a row of zeros, or only rounding under what Sample weights shows) has no strongest
+  // bone: the menu offers neither selecting one nor its vertices (it offered bone 0, the first of equal zeros).
+  const bare: SceneDocument = { ...doc, weights: { ...doc.weights, data: new Float64Array(doc.weights.data) } };
+  bare.weights.data.fill(0, 7 * B, 8 * B);
+  const commandsOf = (entries: ContextMenuEntries) => entries.flatMap((entry) => (entry ? [entry.command] : []));
+  assert.deepEqual(
+    commandsOf(meshMenu(7, bare, -1).entries).filter((c) => c === 'bone.select' || c === 'bind.selectByWeight'),
+    [],
+    'an unweighted vertex offers no bone',
+  );
+  bare.weights.data[7 * B + 3] = 4e-4;
+  assert.ok(!commandsOf(meshMenu(7, bare, -1).entries).includes('bone.select'), 'a weight under the shown minimum is no strongest bone');
+  bare.weights.data[7 * B + 3] = 0.01;
+  assert.ok(
+    meshMenu(7, bare, -1).entries.some((entry) => entry?.command === 'bone.select' && entry.argument === 3),
+    'a small weight over it is',
+  );
+  assert.ok(commandsOf(meshMenu(7, bare, 2).entries).includes('bind.selectByWeight'), 'with a bone selected, its vertices are offered');
 });
