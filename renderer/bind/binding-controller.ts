@@ -158,6 +158,7 @@ export class BindingController {
 
   constructor(private readonly host: BindingHost) {
     this.reset();
+    this.noticeHandles(true, false);
     host.store.subscribe((change) => {
       if (change.kind !== 'document') return;
       const doc = host.store.doc;

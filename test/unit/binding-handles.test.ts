@@ -122,3 +122,22 @@ test('replacedHandles counts the bones whose handles changed and the handle vert
   // A bone that had no handles is nothing lost.
   assert.deepEqual(replacedHandles(Int32Array.from([-1, -1]), Int32Array.from([0, 1]), 2), { bones: 0, vertices: 0 });
 });
+
+test('undoing a handle load back to the handles the scene started with switches no source', () => {
+  const { store } = bindingSetup();
+  const n = store.doc.mesh.positions.length / 3;
+  const first = new Int32Array(n).fill(-1);
+  first[3] = 0;
+  store.edit('Load handles', { handles: first, handlesFile: 'first.dmat' });
+  const started = new SceneStore({ ...store.doc }, new UndoHistory());
+  const { controller: fresh } = bindingSetup(undefined, started);
+  fresh.options.source = 'distance';
+  const second = first.slice();
+  second[4] = 1;
+  started.edit('Load handles', { handles: second, handlesFile: 'second.dmat' });
+  assert.equal(fresh.options.source, 'current', 'a load makes the loaded handles the source');
+  fresh.options.source = 'distance';
+  started.history.undo();
+  assert.equal(started.doc.handles, first, 'undo brings the handles the scene started with');
+  assert.equal(fresh.options.source, 'distance', 'undo is no load: the rule stays the source');
+});
