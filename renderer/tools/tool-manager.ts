@@ -20,8 +20,9 @@ export interface ToolManagerOptions {
   /** the app's context keys now; the manager adds `tool`, `toolState` and `toolBusy` */
   context(): WhenContext;
   /**
-   * A right click on the canvas (press and release within CLICK_SLOP, no tool taking the press): the context menu for
-   * what is under the pointer. A right drag stays the camera's pan.
+   * A right click on the canvas (no tool taking the press, the pointer never further than CLICK_SLOP from where it
+   * went down): the context menu for what is under the pointer. A right drag stays the camera's pan, even one that
+   * ends back near its start.
    */
   contextMenu?(pointer: ToolPointer): void;
 }
@@ -41,7 +42,7 @@ export class ToolManager {
   private readonly tools = new Map<ToolId, Tool>();
   private activeTool: Tool;
   private captured = -1;
-  /** a right press no tool took, where it went down (page px): a release near it is a right click */
+  /** a right press no tool took, where it went down (page px), until the pointer goes further than CLICK_SLOP: its release is a right click */
   private rightPress: { pointerId: number; x: number; y: number } | null = null;
   private readonly listeners = new Set<() => void>();
 
@@ -149,6 +150,10 @@ export class ToolManager {
   };
 
   private readonly move = (event: PointerEvent): void => {
+    const press = this.rightPress;
+    // Once the pointer leaves the click slop the press is a drag (a pan), wherever it is released.
+    if (press && event.pointerId === press.pointerId && Math.hypot(event.clientX - press.x, event.clientY - press.y) > CLICK_SLOP)
+      this.rightPress = null;
     const mine = event.pointerId === this.captured;
     // While a gesture holds a pointer, only that pointer drives it; otherwise moves over the canvas hover.
     if (!mine && (this.captured >= 0 || event.target !== this.options.canvas)) return;

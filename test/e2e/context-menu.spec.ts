@@ -145,6 +145,15 @@ test('context menu: on a joint, on the mesh, on list rows; right drag still pans
   await page.mouse.up({ button: 'right' });
   await expect(menu).toBeHidden();
   expect(await app.camera(), 'the right drag panned the camera').not.toEqual(camera);
+  // A right drag that comes back to where it started is a drag too: no menu.
+  const from = { x: canvas.x + canvas.width * 0.3, y: canvas.y + canvas.height * 0.3 };
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down({ button: 'right' });
+  await page.mouse.move(from.x + 60, from.y + 20, { steps: 4 });
+  await page.mouse.move(from.x + 1, from.y + 1, { steps: 4 });
+  await page.mouse.up({ button: 'right' });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await expect(menu, 'a right drag back to its start opens no menu').toBeHidden();
 
   // The bone list: a row's menu selects that row's bone.
   await page.keyboard.press('o');
