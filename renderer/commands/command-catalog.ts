@@ -341,7 +341,7 @@ const CATALOG = {
     menu: 'Paint',
     group: 'weights',
     description:
-      "The brush's mode on the selected bone over the selected vertices at once (the whole active mesh when none is selected): Set fills them with the set value, Add and Subtract change them by the strength, Smooth, Blur and Relax take one step",
+      "The brush's mode on the selected bone over the selected vertices at once (the whole active mesh when none is selected): Set fills them with the set value, Add and Subtract change them by the strength, Smooth and Blur move each vertex by the strength toward the mean of its neighbours (one local step: the bone spreads no further than the next vertices), Relax does so keeping the bone's total over them",
     enabledWhen: `boneSelected && ${IDLE} && ${BONES}`,
   },
   'paint.mirrorToPositive': {

@@ -209,7 +209,9 @@ export class PaintSession {
 
   /**
    * Flood fill: one dab over every vertex of commandMask (all when null) at full falloff, so each vertex gets the
-   * dab's change as the brush centre would (applyDab, with the locks and the invariants).
+   * dab's change as the brush centre would (applyDab, with the locks and the invariants). Blur is local: each vertex
+   * moves by the strength toward the mean of its one-ring (the smooth step), read before any is written; the blur
+   * brush's one mean over the brush area would be the mean of the whole mesh here, and would spread the bone over it.
    * @param dab the dab (its centre, radius and falloff are not used)
    */
   flood(bone: number, dab: Dab): WeightRowsEdit | null {
@@ -217,7 +219,8 @@ export class PaintSession {
     const all = new Uint32Array(this.weights.vertexCount);
     let count = 0;
     for (let v = 0; v < all.length; v++) if (!mask || mask[v]) all[count++] = v;
-    const flat: Dab = { ...dab, centre: [0, 0, 0], radius: 1, falloff: 'constant' };
+    const mode = dab.mode === 'blur' ? 'smooth' : dab.mode;
+    const flat: Dab = { ...dab, mode, centre: [0, 0, 0], radius: 1, falloff: 'constant' };
     return this.command(() => applyDab(this.weights, bone, flat, all, new Float64Array(count), count, this.settings, this.oneRing));
   }
 

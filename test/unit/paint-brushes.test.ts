@@ -17,6 +17,7 @@ import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { floodDab, floodLabel, BRUSH_DEFAULTS } from '../../renderer/paint/paint-controller.ts';
 import { headlessPaintController } from './headless-hosts.ts';
 import { seededRandom } from './seeded-random.ts';
+import { GRID, gridDocument } from './tool-harness.ts';
 
 /** A flat nx × ny grid of unit spacing in z = 0, each square split along the same diagonal. */
 function grid(nx: number, ny: number) {
@@ -365,4 +366,44 @@ test('flood fills the selected vertices when any is selected (on the active mesh
     else assert.ok(Math.abs(w - 0.5) < 1e-6, `vertex ${v}: ${w}`);
   }
   assert.deepEqual(history.undoLabels(), ['Flood fill (set 0.5)', 'Flood fill (set 0.5)']);
+});
+
+/**
+ * The 9 × 9 grid of the tool harness (two bones, bone 1 selected) with bone 1's weights set by `bone1(v)` and bone 0
+ * the rest, in a store of its own; each square is split along (i, j)–(i + 1, j + 1), so an inner vertex v has the
+ * six neighbours v ± 1, v ± GRID, v ± (GRID + 1).
+ */
+function gridPaint(bone1: (v: number) => number) {
+  const doc = gridDocument();
+  const { data, rows } = doc.weights;
+  for (let v = 0; v < rows; v++) {
+    data[2 * v + 1] = bone1(v);
+    data[2 * v] = 1 - data[2 * v + 1];
+  }
+  const history = new UndoHistory();
+  const store = new SceneStore(doc, history);
+  const paint = headlessPaintController(store, { selectedBone: () => 1 });
+  return { store, history, paint, bone1: () => Array.from({ length: rows }, (_, v) => store.doc.weights.data[2 * v + 1]) };
+}
+
+test('flood blur is local: each vertex moves toward its neighbours’ mean, and a vertex with 0 and no weighted neighbour stays 0', () => {
+  // Bone 1 only at the centre vertex (4, 4), 0.8 (bone 0 keeps 0.2, so normalization leaves bone 1 as painted); a
+  // blur flood at strength 0.5.
+  const centre = 4 * GRID + 4;
+  const { paint, history, bone1 } = gridPaint((v) => (v === centre ? 0.8 : 0));
+  Object.assign(paint.brush, { ...BRUSH_DEFAULTS, mode: 'blur', strength: 0.5 });
+  void paint.run('flood');
+  assert.deepEqual(history.undoLabels(), ['Flood fill (blur)']);
+  const neighbours = [centre - 1, centre + 1, centre - GRID, centre + GRID, centre - GRID - 1, centre + GRID + 1];
+  const after = bone1();
+  for (let v = 0; v < after.length; v++) {
+    // The centre: 0.8 + 0.5·(0 − 0.8); its six neighbours, each with six neighbours of which one weighs 0.8:
+    // 0.5·(0.8/6); every other vertex has 0 and no weighted neighbour.
+    const expected = v === centre ? 0.4 : neighbours.includes(v) ? (0.5 * 0.8) / 6 : 0;
+    assert.ok(Math.abs(after[v] - expected) < 1e-7, `vertex ${v}: bone 1 is ${after[v]}, expected ${expected}`);
+  }
+  assertRowsSumToOne(
+    { vertexCount: after.length, boneCount: 2, data: Float32Array.from(paint.session!.dense.data) },
+    'blur flood on the grid',
+  );
 });
