@@ -2,8 +2,9 @@
  * How lengths are shown to people (a preference, project/preferences.ts): in the scene's own units, or in metres,
  * centimetres or millimetres through the scene's scale (metres per scene unit). Every length the page shows — the
  * cylinder radius of automatic handles, bone lengths — goes through `formatLength`, which the shell points at the
- * user's units. No DOM, no imports: any layer may use it.
+ * user's units. No DOM, and no imports but the plain-number format: any layer may use it.
  */
+import { plainNumber } from './plain-number.ts';
 
 /** How lengths are shown: in the scene's own units, or in metric units given how many metres one scene unit is. */
 export type LengthUnit = 'scene' | 'm' | 'cm' | 'mm';
@@ -25,11 +26,12 @@ export function showLengthsIn(units: LengthUnits): void {
 const PER_METRE: Readonly<Record<Exclude<LengthUnit, 'scene'>, number>> = { m: 1, cm: 100, mm: 1000 };
 
 /**
- * A length as people read it, to 3 significant digits: in scene units a bare number ('0.123'), in metric units with
- * the unit, through the scene's scale ('12.3 cm' for 0.123 scene units at 1 m per unit).
+ * A length as people read it, in plain decimals to 3 significant digits (plainNumber: never an exponent, under a
+ * thousandth '< 0.001'): in scene units a bare number ('0.123'), in metric units with the unit, through the scene's
+ * scale ('12.3 cm' for 0.123 scene units at 1 m per unit).
  * @param x  the length in scene units
  */
 export function formatLength(x: number, units: LengthUnits = lengthsShownIn): string {
-  if (units.unit === 'scene') return Number(x.toPrecision(3)).toString();
-  return `${Number((x * units.metresPerUnit * PER_METRE[units.unit]).toPrecision(3))} ${units.unit}`;
+  if (units.unit === 'scene') return plainNumber(x);
+  return `${plainNumber(x * units.metresPerUnit * PER_METRE[units.unit])} ${units.unit}`;
 }

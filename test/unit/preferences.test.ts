@@ -211,6 +211,13 @@ test('lengths are shown in scene units, or in m, cm or mm through the scene’s 
   // A scene modelled in centimetres: 12.3456 units are 12.3 cm, 0.123 m.
   assert.equal(formatLength(12.3456, { unit: 'm', metresPerUnit: 0.01 }), '0.123 m');
   assert.equal(formatLength(12.3456, { unit: 'cm', metresPerUnit: 0.01 }), '12.3 cm');
+  // Plain decimals, never an exponent: 1e-7 scene units is too small to see, 12345.6 units is 12300 (3 digits).
+  assert.equal(formatLength(1e-7), '< 0.001');
+  assert.equal(formatLength(0.00042, { unit: 'mm', metresPerUnit: 1 }), '0.42 mm');
+  assert.equal(formatLength(1e-7, { unit: 'm', metresPerUnit: 1 }), '< 0.001 m');
+  assert.equal(formatLength(12345.6), '12300');
+  assert.equal(formatLength(2.5e-5, { unit: 'mm', metresPerUnit: 100 }), '2.5 mm');
+  assert.doesNotMatch(formatLength(3e-9, { unit: 'cm', metresPerUnit: 1e6 }), /e/, 'no exponent');
   try {
     showLengthsIn({ unit: 'mm', metresPerUnit: 0.01 });
     assert.equal(formatLength(2), '20 mm');
