@@ -191,6 +191,11 @@ export class DeformationController<View = unknown, Renderer = unknown> {
     return this.perFace.unposing;
   }
 
+  /** Cancels per-face context's unposing of the examples: its progress goes at once (PerFaceSolver.cancel). */
+  cancelPerFaceUnposing(): void {
+    this.perFace.cancel();
+  }
+
   /** the views draw the asset's materials (the Look view) */
   get lookShown(): boolean {
     return this.lookOn;

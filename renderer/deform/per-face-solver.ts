@@ -49,6 +49,10 @@ interface PerFaceState {
   /** the examples given to the worker, and the promise of their per-face unposing */
   examples: readonly ExampleShape[] | null;
   examplesReady: Promise<void>;
+  /** the unposing whose progress and result count (a token), or null once it ended or was cancelled */
+  unposeJob: object | null;
+  /** the example list whose face transformations the worker holds (per-face context solves with them), or null */
+  installed: readonly ExampleShape[] | null;
   requested: number;
   shown: number;
   results: Map<SkinMethod, PerFaceResult>;
@@ -85,10 +89,23 @@ export class PerFaceSolver {
     return this.state?.error ?? null;
   }
 
-  /** Abandons the solve (its factor no longer fits) and releases whoever waits on it. */
+  /** Abandons the solve (its factor no longer fits) and releases whoever waits on it; its unposing shows no more. */
   drop(): void {
     this.state = null;
+    this.unposing = null;
     this.releaseWaiters();
+  }
+
+  /**
+   * Cancels the examples' per-face unposing: its progress goes at once, a report or result that comes later is
+   * dropped, and per-face context shows plain per-face skinning until the example list changes (which unposes
+   * anew). A no-op when none runs.
+   */
+  cancel(): void {
+    if (this.state) this.state.unposeJob = null;
+    if (this.unposing === null) return;
+    this.unposing = null;
+    this.host.changed();
   }
 
   /**
@@ -125,6 +142,8 @@ export class PerFaceSolver {
       ready: Promise.resolve(),
       examples: null,
       examplesReady: Promise.resolve(),
+      unposeJob: null,
+      installed: null,
       requested: 0,
       shown: 0,
       results: new Map(),
@@ -151,24 +170,34 @@ export class PerFaceSolver {
     state.examples = examples;
     const inputs = perFaceUnposeInputs(this.host.scene().doc.skeleton, examples);
     const worker = this.worker!;
+    // This unposing counts while it is the state's own job of the solver's own state: a newer list, a cancel or a
+    // new document replaces it, and its reports, result and end then touch nothing (the newer job's bar stays).
+    const job = {};
+    state.unposeJob = job;
+    const current = () => state === this.state && state.unposeJob === job;
     const progress = (done: number, total: number) => {
-      if (state !== this.state) return;
+      if (!current()) return;
       this.unposing = total > 0 ? done / total : 0;
       this.host.changed();
     };
     state.examplesReady = state.ready
       .then(async () => {
+        if (!current()) return;
         this.unposing = examples.length > 0 ? 0 : null;
         const unposed =
           examples.length > 0
             ? (await callWithProgress(progress, (report) => worker.unposePerFace(inputs, {}, report))).map((r) => r.unposed)
             : [];
+        if (state.unposeJob !== job) return;
         await worker.setPerFaceExamples(unposed);
+        state.installed = examples;
       })
       .catch((error: unknown) => {
-        state.error = `Per-face context: ${messageOf(error)}`;
+        if (state.unposeJob === job) state.error = `Per-face context: ${messageOf(error)}`;
       })
       .finally(() => {
+        if (!current()) return;
+        state.unposeJob = null;
         this.unposing = null;
         this.host.changed();
       });
@@ -192,6 +221,10 @@ export class PerFaceSolver {
           if (blend) {
             await state.examplesReady;
             if (state.error !== null) break;
+          }
+          // The examples' face transformations, once the worker holds this list; while their unposing was cancelled
+          // (or a newer list is on its way) the frame is plain per-face skinning.
+          if (blend && state.installed !== null && state.installed === state.examples) {
             const exampleWeights = (this.host.context()?.weights ?? new Float64Array(0)).slice();
             result = await this.worker!.poseContext(
               transfer({ transforms, scales, exampleWeights, blend }, [...buffers, exampleWeights.buffer]),

@@ -21,7 +21,13 @@ export interface ExamplesCommandsHost {
     setKernel(kernel: ArgumentOf<'examples.kernel'>): void;
     cancel(): void;
   };
-  readonly deformation: { readonly exampleMap: ArgumentOf<'examples.map'>; setExampleMap(mode: ArgumentOf<'examples.map'>): void };
+  readonly deformation: {
+    readonly exampleMap: ArgumentOf<'examples.map'>;
+    setExampleMap(mode: ArgumentOf<'examples.map'>): void;
+    /** per-face context's unposing in the deform worker: the fraction done, or null when none runs */
+    readonly perFaceUnposing: number | null;
+    cancelPerFaceUnposing(): void;
+  };
   readonly examplesPanel: { readonly open: boolean; setOpen(open: boolean): void };
   readonly unposedDisplay: { readonly shown: boolean; toggle(): void; next(): void };
   renderNow(): void;
@@ -76,9 +82,13 @@ export function examplesCommands(app: ExamplesCommandsHost): HandlersFor<Example
       checked: () => unposedDisplay.shown,
     },
     'examples.nextUnposed': { run: () => unposedDisplay.next() },
+    // Both unposings (per vertex in the pose-space worker, per face in the deform worker) stop, so no bar stays.
     'examples.cancelUnpose': {
-      run: () => posespace.cancel(),
-      canRun: () => posespace.progress.running,
+      run: () => {
+        posespace.cancel();
+        app.deformation.cancelPerFaceUnposing();
+      },
+      canRun: () => posespace.progress.running || app.deformation.perFaceUnposing !== null,
       refusal: 'no examples are being unposed',
     },
   };
