@@ -255,6 +255,30 @@ test('brush: in sample mode a press picks up the weight under it and switches to
   assert.deepEqual(h.history.undoLabels(), [], 'no undo step');
 });
 
+test('brush gradient: a drag back onto its start takes the gradient back, and the release there commits nothing', () => {
+  const h = brushHarness();
+  const before = bytesOf(h.store.doc.weights.data);
+  Object.assign(h.paint.brush, { mode: 'gradient', value: 1, strength: 1, falloff: 'linear' });
+  h.pointerDown(100, 100);
+  h.pointerMove(160, 100);
+  assert.equal(h.brush.state, 'gradient', 'a drag in gradient mode lays a gradient');
+  assert.notDeepEqual(paintBuffer(h), bytesOf(Float32Array.from(h.store.doc.weights.data)), 'the drag to (160, 100) laid a gradient');
+  // Back on A: no end point, no gradient; the one of the move before must not stay in the open stroke.
+  h.pointerMove(100, 100);
+  assert.deepEqual(paintBuffer(h), bytesOf(Float32Array.from(h.store.doc.weights.data)), 'the paint buffer holds the weights again');
+  h.pointerUp(100, 100);
+  assert.equal(h.brush.state, 'idle', 'the release ends the drag');
+  assert.deepEqual(bytesOf(h.store.doc.weights.data), before, 'the document’s weights never changed');
+  assert.deepEqual(h.history.undoLabels(), [], 'no undo step');
+
+  // A drag that ends away from A is one "Gradient" step.
+  h.pointerDown(100, 100);
+  h.pointerMove(100, 100);
+  h.pointerMove(160, 100);
+  h.pointerUp(160, 100);
+  assert.deepEqual(h.history.undoLabels(), ['Gradient'], 'a gradient with an end is committed');
+});
+
 test('brush: the right button is not taken (the camera pans)', () => {
   const h = brushHarness();
   const down = h.pointerDown(100, 100, { button: 2 });

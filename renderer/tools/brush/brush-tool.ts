@@ -271,7 +271,9 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'gradient' | 'resi
 
   /**
    * Lays the gradient from `start` to the point under the canvas point: on the surface where the pointer is over
-   * it, else on the plane through the start facing the camera (the drag may end off the mesh).
+   * it, else on the plane through the start facing the camera (the drag may end off the mesh). Where there is no
+   * end (the pointer back on A, or the plane missed) there is no gradient: the open stroke's last one goes back, so
+   * a release there commits nothing.
    * @returns the number of vertices it reached
    */
   gradientTo(bone: number, start: { point: THREE.Vector3; radius: number }, x: number, y: number): number {
@@ -283,8 +285,11 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'gradient' | 'resi
       plane.setFromNormalAndCoplanarPoint(this.host.camera.getWorldDirection(scratch), start.point);
       end = raycaster.ray.intersectPlane(plane, scratch);
     }
-    if (!end || end.distanceTo(start.point) === 0) return 0;
     const { controller } = this.host;
+    if (!end || end.distanceTo(start.point) === 0) {
+      controller.cancelStroke();
+      return 0;
+    }
     const context = controller.ensureSession().context;
     context.grid = this.surface!.grid;
     context.vertexMask = this.host.vertexMask();
