@@ -407,3 +407,40 @@ test('flood blur is local: each vertex moves toward its neighbours’ mean, and 
     'blur flood on the grid',
   );
 });
+
+test('flood relax keeps the bone’s total over the mesh and evens the field out', () => {
+  const random = seededRandom(27);
+  const { paint, history, bone1, store } = gridPaint(() => 0.3 + 0.4 * random());
+  const { triangles } = store.doc.mesh;
+  const roughness = (w: number[]) => {
+    // Σ over the mesh's edges (each triangle's three, inner edges twice) of the squared difference.
+    let sum = 0;
+    for (let t = 0; t < triangles.length; t += 3)
+      for (let k = 0; k < 3; k++) sum += (w[triangles[t + k]] - w[triangles[t + ((k + 1) % 3)]]) ** 2;
+    return sum;
+  };
+  const before = bone1();
+  Object.assign(paint.brush, { ...BRUSH_DEFAULTS, mode: 'relax', strength: 0.5 });
+  void paint.run('flood');
+  assert.deepEqual(history.undoLabels(), ['Flood fill (relax)']);
+  const after = bone1();
+  const total = (w: number[]) => w.reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(total(after) - total(before)) < 1e-4, `bone 1's total ${total(after)}, was ${total(before)}`);
+  assert.ok(roughness(after) < 0.5 * roughness(before), `roughness ${roughness(after)}, was ${roughness(before)}`);
+});
+
+test('a flood or a gradient on a locked bone changes nothing and adds no undo step', () => {
+  const { paint, history, store } = gridPaint((v) => (v % GRID) / (GRID - 1));
+  paint.setLocked(1, true);
+  const before = store.doc.weights.data.slice();
+  for (const mode of ['set', 'add', 'blur', 'relax'] as const) {
+    Object.assign(paint.brush, { ...BRUSH_DEFAULTS, mode, value: 0.5 });
+    void paint.run('flood');
+  }
+  const session = paint.ensureSession();
+  session.context.grid = createVertexGrid(store.doc.mesh.positions);
+  paint.gradient(1, { start: [-1, 0, 0], end: [1, 0, 0], radius: 0.5, value: 1, strength: 1, falloff: 'linear' });
+  paint.endStroke();
+  assert.deepEqual(history.undoLabels(), ['Lock bone 1'], 'only the lock is a step');
+  assert.deepEqual(store.doc.weights.data, before, 'no weight changed');
+});
