@@ -61,6 +61,8 @@ export class PreferencesPanel {
   private recording: Recording | null = null;
   /** a refused key waiting for Swap or Cancel */
   private pending: (Recording & { chord: string }) | null = null;
+  /** the key table is being drawn again: the recording button it removes losing the focus stops nothing */
+  private redrawingKeys = false;
 
   constructor(private readonly host: PreferencesPanelHost) {
     this.dialog = element('dialog', 'work-dialog preferences-dialog');
@@ -102,6 +104,15 @@ export class PreferencesPanel {
     this.keysBody = childElement('tbody', '', table);
     this.dialog.append(header, body);
     this.dialog.addEventListener('keydown', (event) => this.recordKey(event), { capture: true });
+    // A press anywhere but on the key being recorded ends the recording, and goes on to what it pressed.
+    this.dialog.addEventListener(
+      'pointerdown',
+      (event) => {
+        if (this.recording && !(event.target instanceof Element && event.target.closest('.preferences-key.recording')))
+          this.stopRecording();
+      },
+      { capture: true },
+    );
     this.dialog.addEventListener('cancel', (event) => {
       if (!this.recording && !this.pending) return this.releaseFocus();
       event.preventDefault();
@@ -272,7 +283,12 @@ export class PreferencesPanel {
       }
       rows.push(row);
     }
-    this.keysBody.replaceChildren(...rows);
+    this.redrawingKeys = true;
+    try {
+      this.keysBody.replaceChildren(...rows);
+    } finally {
+      this.redrawingKeys = false;
+    }
     this.showPending();
   }
 
@@ -281,7 +297,14 @@ export class PreferencesPanel {
     const button = element('button', 'preferences-key', recording ? 'Press a key…' : text);
     button.type = 'button';
     button.dataset.key = key ?? '';
-    if (recording) button.classList.add('recording');
+    button.dataset.text = text;
+    if (recording) {
+      button.classList.add('recording');
+      // The focus leaving the key being recorded (Tab, a click elsewhere) ends the recording.
+      button.addEventListener('focusout', () => {
+        if (!this.redrawingKeys && this.recording?.command === command && this.recording.replacing === key) this.stopRecording();
+      });
+    }
     const label = COMMANDS[command].label;
     button.title = key === null ? `Add a key to “${label}”` : `Click, then press the new key for “${label}” (Esc cancels)`;
     button.setAttribute('aria-label', key === null ? `Add a key to ${label}` : `Key ${text} of ${label}`);
@@ -295,10 +318,17 @@ export class PreferencesPanel {
     return button;
   }
 
-  /** While recording, a key press is the new key (Esc cancels); nothing else on the page sees it. */
+  /**
+   * While recording, a key press is the new key (Esc cancels); nothing else on the page sees it. Tab is never recorded:
+   * it ends the recording and moves the focus on, so the keyboard can always leave the table.
+   */
   private recordKey(event: KeyboardEvent): void {
     const recording = this.recording;
     if (!recording) return;
+    if (event.key === 'Tab') {
+      this.stopRecording();
+      return;
+    }
     event.preventDefault();
     event.stopPropagation();
     const chord = chordOf(event);
@@ -343,12 +373,20 @@ export class PreferencesPanel {
     cancel.addEventListener('click', () => this.stopRecording());
   }
 
+  /**
+   * Ends a recording or a refused key's choice. The button being recorded gets its key back in place, without drawing
+   * the table again, so the press that ended the recording still reaches what it pressed.
+   */
   private stopRecording(): void {
     if (!this.recording && !this.pending) return;
     this.recording = null;
     this.pending = null;
     this.keyMessage.textContent = '';
-    this.renderKeys();
+    delete this.keyMessage.dataset.swappable;
+    for (const button of this.keysBody.querySelectorAll<HTMLButtonElement>('.preferences-key.recording')) {
+      button.classList.remove('recording');
+      button.textContent = button.dataset.text ?? '';
+    }
   }
 }
 

@@ -61,6 +61,25 @@ test('preferences: theme, a key binding and the brush of a new scene are changed
   await expect(dialog.getByRole('status')).toHaveText('Q runs “Wireframe”');
   await expect(dialog.locator('tr[data-command="view.skeleton"]').getByRole('button', { name: 'Key K of Show skeleton' })).toBeVisible();
 
+  // Tab is never recorded: it ends the recording and moves the focus on. A click elsewhere ends it too, and the click
+  // reaches what it pressed (the search field, which then takes the typing).
+  const wireframeQ = wireframeRow.getByRole('button', { name: 'Key Q of Wireframe' });
+  await wireframeQ.click();
+  await expect(wireframeQ).toHaveText('Press a key…');
+  await page.keyboard.press('Tab');
+  await expect(wireframeQ).toHaveText('Q');
+  await expect(wireframeQ).not.toBeFocused();
+  await expect(dialog.getByRole('status')).toHaveText('');
+  await wireframeQ.click();
+  await expect(wireframeQ).toHaveText('Press a key…');
+  const search = dialog.getByRole('searchbox', { name: 'Search commands or keys' });
+  await search.click();
+  await expect(wireframeQ).toHaveText('Q');
+  await page.keyboard.type('wire');
+  await expect(search).toHaveValue('wire');
+  await search.fill('');
+  await expect(wireframeQ).toHaveText('Q');
+
   // Brush of a new scene: radius 64, smooth.
   await dialog.getByRole('spinbutton', { name: 'Brush radius (px)', exact: true }).fill('64');
   await dialog.getByRole('spinbutton', { name: 'Brush radius (px)', exact: true }).press('Tab');
