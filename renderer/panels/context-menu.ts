@@ -2,8 +2,8 @@
  * The right-click menu: a short list of commands for what is under the pointer (a joint, the mesh, a row of a list),
  * opened at the pointer and kept inside the window. Each item runs a catalog command through the registry, with its
  * argument (the bone, the vertex, the mesh the menu was opened on); an item whose command cannot run now is disabled.
- * Escape, a press outside (which does nothing else), the wheel or a resize close it; the arrow keys move between its
- * items. DOM only.
+ * Escape, a press outside (which does nothing else), the wheel, a resize or any key that is not the menu's own close
+ * it (the shell also closes it when the scene changes); the arrow keys move between its items. DOM only.
  */
 import type { CommandId } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
@@ -25,6 +25,8 @@ export type ContextMenuEntries = readonly (ContextMenuItem | null)[];
 
 /** The keys an open menu handles itself (the window's shortcuts leave them alone while an item has the focus). */
 const MENU_KEYS = 'Escape ArrowUp ArrowDown Home End Enter';
+/** Keys an open menu takes as its own: its MENU_KEYS, Space (presses the focused item) and the modifiers alone. */
+const KEPT_OPEN_BY = new Set([...MENU_KEYS.split(' '), ' ', 'Shift', 'Control', 'Alt', 'Meta']);
 /** Gap kept between the menu and the window's edge, CSS px. */
 const EDGE_PX = 4;
 
@@ -89,6 +91,10 @@ export class ContextMenu {
       if (!this.root.contains(event.target as Node)) this.close();
     });
     this.listen(window, 'resize', () => this.close());
+    // Any other key (Tab, a shortcut) closes it, then does what it does: the menu's items would be stale after it.
+    this.listen(window, 'keydown', (event) => {
+      if (!KEPT_OPEN_BY.has(event.key)) this.close();
+    });
     // The window losing the focus (another application) closes it; an item's own blur, seen here too, does not.
     this.listen(window, 'blur', (event) => event.target === window && this.close());
   }

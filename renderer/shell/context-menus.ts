@@ -14,7 +14,7 @@ import { boneMenu, clipMenu, meshMenu, meshRowMenu, viewMenu } from './context-c
 /** What the menus use of the app. */
 export interface ContextMenusHost {
   readonly commands: CommandRegistry;
-  readonly store: { readonly doc: SceneDocument };
+  readonly store: { readonly doc: SceneDocument; subscribe(listener: () => void): () => void };
   readonly selectedBone: number;
   readonly paint: { isLocked(bone: number): boolean };
   readonly viewport: Pick<Viewport, 'rayThrough'>;
@@ -37,6 +37,8 @@ export class ContextMenus {
     canvas: HTMLCanvasElement,
   ) {
     this.menu = new ContextMenu(host.commands);
+    // A menu's items name what it was opened on: any change of the scene (an edit, an undo, a new scene) closes it.
+    host.store.subscribe(() => this.menu.close());
     // The browser's own menu never opens over the viewport, whichever tool (and camera state) is active.
     canvas.addEventListener('contextmenu', (event) => event.preventDefault());
     canvas.addEventListener('pointermove', (event) => (this.lastPointer = { x: event.clientX, y: event.clientY }), { passive: true });

@@ -230,6 +230,23 @@ test('context menu: a click outside only closes it; in weight paint mode a click
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
 
+  // An open menu never goes stale: a change of the scene (here an undo run from elsewhere) closes it, and so does any
+  // key that is not the menu's own (Tab, a shortcut); the arrow keys keep it open.
+  await page.mouse.click(centre.x, centre.y, { button: 'right' });
+  await expect(menu).toBeVisible();
+  await page.evaluate(() => (window as any).__rigwright.command('edit.undo'));
+  await expect(menu, 'a change of the scene closes the menu').toBeHidden();
+  await page.evaluate(() => (window as any).__rigwright.command('edit.redo'));
+  expect(await app.undoLabels()).toEqual(before);
+  for (const key of ['Tab', 'w']) {
+    await page.mouse.click(centre.x, centre.y, { button: 'right' });
+    await expect(menu).toBeVisible();
+    await page.keyboard.press('ArrowDown');
+    await expect(menu, 'an arrow key keeps the menu open').toBeVisible();
+    await page.keyboard.press(key);
+    await expect(menu, `${key} closes the menu`).toBeHidden();
+  }
+
   // The next click paints again: only the dismissing press is swallowed.
   await page.mouse.click(beside.x, beside.y);
   await expect.poll(async () => (await app.undoLabels()).length).toBe(before.length + 1);
