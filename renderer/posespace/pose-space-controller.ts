@@ -280,8 +280,23 @@ export class PoseSpaceController {
     return { ...missing[0], index: jobs.length - missing.length, count: jobs.length };
   }
 
+  /** Whether the results are of the document, influences and DQS signs shown now (refresh has brought them up). */
+  private basisIsCurrent(): boolean {
+    const basis = this.basis;
+    return (
+      basis.mesh === this.host.document().mesh &&
+      basis.influences !== null &&
+      basis.influences === this.host.influences() &&
+      basis.antipodality === this.host.antipodality()
+    );
+  }
+
   private async pump(): Promise<void> {
     if (this.running) return;
+    // Work starts only for the basis of the document shown: a job that ends after a new scene or an edit of the
+    // influences calls pump before refresh has taken the new basis, and would unpose the new examples with the
+    // old (or no) influences. The next refresh brings the basis up and pumps again.
+    if (!this.basisIsCurrent()) return;
     if (this.cancelled) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];

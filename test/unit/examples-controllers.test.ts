@@ -20,7 +20,7 @@ import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import { samplePose } from '../../workers/rig/pose-sequence.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
-import { unposeExample } from '../../workers/posespace/unpose.ts';
+import { unposeExample, type UnposeResult } from '../../workers/posespace/unpose.ts';
 import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
 
 const demo = demoDocument();
@@ -287,4 +287,54 @@ test('two examples with the same pose are reported by name; the weights are then
   posespace.setPose(poseAt(4));
   assert.match(posespace.rbfError ?? '', /eg0.*twin|twin.*eg0/);
   assert.deepEqual(Array.from(posespace.weights), [0, 0, 0, 0]);
+});
+
+test('a job that ends after a new scene starts no unposing of the new scene’s examples until the new scene’s basis is taken', async () => {
+  // A worker that answers only when told (or rejects at once on cancel), and lists the jobs it was given.
+  const jobs: { example: Float64Array; influences: unknown; mesh: Float64Array }[] = [];
+  let pending: { resolve: (r: UnposeResult) => void; reject: (error: unknown) => void } | null = null;
+  const fake: Unposer = {
+    unpose: (job) => {
+      jobs.push({ example: job.examplePositions, influences: job.influences, mesh: job.restPositions });
+      return new Promise((resolve, reject) => (pending = { resolve, reject }));
+    },
+    cancel: () => pending?.reject(new DOMException('cancelled', 'AbortError')),
+  };
+  const first = new SceneStore(demoDocument(), new UndoHistory());
+  first.edit('Add examples', { examples: FRAMES.map((f, j) => example(`eg${j}`, f, BUMPS[j])) });
+  const second = new SceneStore(demoDocument(), new UndoHistory());
+  second.edit('Add examples', { examples: [example('fox0', 8, BUMPS[0])] });
+  const secondInfluences = influencesFromWeights(second.doc.weights, 4);
+  const scene = { store: first, influences };
+  const notices: string[] = [];
+  const posespace = new PoseSpaceController({
+    document: () => scene.store.doc,
+    influences: () => scene.influences,
+    antipodality: () => 'per-vertex',
+    unposer: fake,
+    notice: (title) => void notices.push(title),
+    changed: () => undefined,
+    progressed: () => undefined,
+  });
+  posespace.require(['dqs']);
+  assert.equal(jobs.length, 1, 'the first scene’s first example is being unposed');
+
+  // The new scene is shown, then sceneOpened stops the old job; its end (the AbortError) pumps again.
+  scene.store = second;
+  scene.influences = secondInfluences;
+  posespace.sceneOpened();
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  assert.equal(jobs.length, 1, 'no job starts before the new scene’s basis is taken');
+  assert.equal(posespace.progress.running, false, 'no unposing shows');
+
+  // The next frame asks again: the new scene's example is unposed with the new scene's influences and mesh.
+  posespace.require(['dqs']);
+  assert.equal(jobs.length, 2, 'the new scene’s example is unposed when asked');
+  assert.equal(jobs[1].influences, secondInfluences, 'with the new scene’s influences');
+  assert.equal(jobs[1].mesh, second.doc.mesh.positions, 'on the new scene’s mesh');
+  assert.equal(jobs[1].example, examplesOf(second.doc)[0].positions, 'the new scene’s example');
+  pending!.resolve({ unposed: new Float64Array(3 * V), displacements: new Float64Array(3 * V), singularVertices: new Uint32Array(0) });
+  await posespace.idle();
+  assert.ok(posespace.displacements('dqs') !== null, 'the new scene’s displacements are ready');
+  assert.deepEqual(notices, [], 'nothing failed');
 });
