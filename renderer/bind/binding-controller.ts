@@ -514,6 +514,3 @@ export class BindingController {
 
 /** What the status line and the Bind panel say while the binding is stale (SceneDocument.bindingStale). */
 export const STALE_BINDING_TEXT = 'Skeleton changed since binding — rebind to update the weights';
-
-/** Lengths are shown in the user's units (project/length-units.ts). */
-export { formatLength };

@@ -10,6 +10,7 @@ import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
 import type { HandleSource } from '../bind/binding-controller.ts';
 import type { TemplateKind } from '../skeleton/template-controller.ts';
 import { VIEW_MODES } from '../view/view-modes.ts';
+import { BRUSH_RADIUS_RANGE } from '../paint/brush-options.ts';
 import { AUTOSAVE_DELAY_RANGE, AUTOSAVE_MAX_WAIT_RANGE, AUTOSAVE_VERSIONS_RANGE } from '../project/autosave.ts';
 import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
 import { MAX_INFLUENCE_CHOICES } from '../../workers/weights/limit-influences.ts';
@@ -624,7 +625,7 @@ const CATALOG = {
     label: 'Brush radius',
     noMenu: 'the radius slider of the Paint panel, or Paint → Resize the brush',
     description: 'The brush’s radius on screen, in CSS pixels (argument: 2 … 400)',
-    argument: arg.number(2, 400),
+    argument: arg.number(BRUSH_RADIUS_RANGE.min, BRUSH_RADIUS_RANGE.max),
   },
   'paint.brushStrength': {
     label: 'Brush strength',

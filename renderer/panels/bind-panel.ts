@@ -6,7 +6,8 @@
  */
 import './bind-panel.css';
 import type { HandleOverlap } from '../../workers/weights/handle-edits.ts';
-import { STALE_BINDING_TEXT, formatLength, type BindingController, type HandleSource } from '../bind/binding-controller.ts';
+import { STALE_BINDING_TEXT, type BindingController, type HandleSource } from '../bind/binding-controller.ts';
+import { formatLength } from '../project/length-units.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { ViewMode } from '../view/view-modes.ts';

@@ -85,7 +85,10 @@ export function commandButton(
   return node;
 }
 
-/** Brings every command button under `root` up to date: enabled, pressed, and the title of those that show it. */
+/**
+ * Brings every command button under `root` up to date: enabled, pressed, the title of those that show it, and the
+ * tooltip with the command's keys now (the user's keys may have changed).
+ */
 export function refreshCommandButtons(root: ParentNode, commands: CommandRegistry): void {
   for (const node of root.querySelectorAll<HTMLButtonElement>('button[data-command]')) {
     const id = node.dataset.command as CommandId;
@@ -97,6 +100,9 @@ export function refreshCommandButtons(root: ParentNode, commands: CommandRegistr
       node.textContent = title;
       const keys = displayKeys(id);
       node.title = keys ? `${title} (${keys})` : title;
+    } else {
+      const tooltip = tooltipOf(id);
+      if (node.title !== tooltip) node.title = tooltip;
     }
   }
 }

@@ -9,7 +9,6 @@ import { COMMANDS, type CommandId } from '../commands/command-catalog.ts';
 import { chordOf, displayChord } from '../commands/keybindings.ts';
 import { assignKey, keysOf, resetKeys, takesKeys } from '../commands/user-keymap.ts';
 import {
-  BRUSH_RADIUS_RANGE,
   LENGTH_UNITS,
   METRES_PER_UNIT_RANGE,
   type BrushDefaults,
@@ -18,6 +17,8 @@ import {
   type PreferenceStore,
 } from '../project/preferences.ts';
 import { BRUSH_FALLOFFS, BRUSH_MODES } from '../commands/command-catalog.ts';
+import { BRUSH_RADIUS_RANGE } from '../paint/brush-options.ts';
+import { AUTOSAVE_DELAY_RANGE, AUTOSAVE_MAX_WAIT_RANGE, AUTOSAVE_VERSIONS_RANGE } from '../project/autosave.ts';
 import { childElement, element } from './controls.ts';
 import './export-dialog.css';
 import './preferences-panel.css';
@@ -186,15 +187,15 @@ export class PreferencesPanel {
     );
 
     const autosave = this.host.autosave();
-    const autosaveField = (label: string, key: keyof AutosaveFields, min: number, max: number) =>
+    const autosaveField = (label: string, key: keyof AutosaveFields, range: { min: number; max: number }) =>
       field(
         label,
-        numberInput(autosave[key], min, max, '1', (value) => this.host.setAutosave({ [key]: value })),
+        numberInput(autosave[key], range.min, range.max, '1', (value) => this.host.setAutosave({ [key]: value })),
       );
     sectionOf('Autosave').append(
-      autosaveField('Idle seconds (0: off)', 'delaySeconds', 0, 3600),
-      autosaveField('At the latest, seconds after a change', 'maxWaitSeconds', 1, 3600),
-      autosaveField('Versions kept', 'versions', 1, 50),
+      autosaveField('Idle seconds (0: off)', 'delaySeconds', AUTOSAVE_DELAY_RANGE),
+      autosaveField('At the latest, seconds after a change', 'maxWaitSeconds', AUTOSAVE_MAX_WAIT_RANGE),
+      autosaveField('Versions kept', 'versions', AUTOSAVE_VERSIONS_RANGE),
     );
 
     const brush = core.brush.get();

@@ -16,6 +16,7 @@
 import { BRUSH_FALLOFFS, BRUSH_MODES } from '../commands/command-catalog.ts';
 import { MAX_INFLUENCE_CHOICES, MAX_INFLUENCES_DEFAULT } from '../../workers/weights/limit-influences.ts';
 import { readKeyOverrides, type KeyOverrides } from '../commands/user-keymap.ts';
+import { BRUSH_RADIUS_RANGE } from '../paint/brush-options.ts';
 import { LENGTH_UNITS, type LengthUnit, type LengthUnits } from './length-units.ts';
 
 /** Local-storage key of the preferences. */
@@ -63,7 +64,6 @@ export interface Preference<T> {
 }
 
 export type Theme = 'dark' | 'light';
-export const THEMES: readonly Theme[] = ['dark', 'light'];
 
 /** The brush a new scene starts with (paint/paint-controller.ts BrushSettings; radius in CSS pixels). */
 export interface BrushDefaults {
@@ -99,8 +99,6 @@ export const PREFERENCE_DEFAULTS: Readonly<CorePreferences> = {
 
 /** Range of the scene's scale a user may give, in metres per scene unit. */
 export const METRES_PER_UNIT_RANGE = { min: 1e-6, max: 1e6 } as const;
-/** Ranges of the brush defaults (the paint commands' own bounds). */
-export const BRUSH_RADIUS_RANGE = { min: 2, max: 400 } as const;
 
 // --- entry makers --------------------------------------------------------------------------------------------------
 
@@ -285,11 +283,6 @@ export class PreferenceStore {
   onRegistered(listener: (entry: PreferenceEntry<unknown>) => void): () => void {
     this.registeredListeners.add(listener);
     return () => this.registeredListeners.delete(listener);
-  }
-
-  /** Every registered preference back to its default (saved). */
-  resetAll(): void {
-    for (const slot of this.slots.values()) this.setSlot(slot, slot.entry.default);
   }
 
   private handle(slot: Slot): Preference<unknown> {

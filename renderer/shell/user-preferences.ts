@@ -7,9 +7,8 @@
  * are listed in a notice. The page is the preferences panel (app.preferences).
  */
 import type { CommandRegistry, HandlerOf } from '../commands/command-registry.ts';
-import { KEYBINDINGS, tooltipOf, useKeybindings } from '../commands/keybindings.ts';
+import { KEYBINDINGS, useKeybindings } from '../commands/keybindings.ts';
 import { userKeybindings } from '../commands/user-keymap.ts';
-import type { CommandId } from '../commands/command-catalog.ts';
 import { PreferenceStore, type PreferenceStorage } from '../project/preferences.ts';
 import { showLengthsIn } from '../project/length-units.ts';
 import { PreferencesPanel, type AutosaveFields } from '../panels/preferences-panel.ts';
@@ -87,12 +86,10 @@ export class UserPreferences {
     this.host.viewport.setTheme(theme);
   }
 
-  /** The table in use follows the user's keys; buttons' tooltips and the menus show them. */
+  /** The table in use follows the user's keys; buttons' tooltips and the menus show them (the chrome's refresh). */
   private applyKeys(): void {
     const keys = this.store.core.keys.get();
     useKeybindings(Object.keys(keys).length > 0 ? userKeybindings(keys) : KEYBINDINGS);
-    for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-command]'))
-      if (!button.dataset.showTitle) button.title = tooltipOf(button.dataset.command as CommandId);
     this.host.refreshChrome();
   }
 }

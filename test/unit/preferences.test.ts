@@ -194,16 +194,6 @@ test("a feature registers its own preference: its stored value is used, it is li
   assert.match(bad.warnings[0], /“Gizmo size” could not be read \(99 is outside 0 … 16\)/);
 });
 
-test('reset all brings every preference back to its default and saves that', () => {
-  const storage = memoryStorage();
-  const store = new PreferenceStore(storage);
-  store.core.theme.set('light');
-  store.core.keys.set({ 'view.frameAll': ['Q'] });
-  store.resetAll();
-  assert.equal(store.core.theme.get(), 'dark');
-  assert.deepEqual(new PreferenceStore(storage).core.keys.get(), {});
-});
-
 test('lengths are shown in scene units, or in m, cm or mm through the scene’s scale', () => {
   assert.equal(formatLength(0.123456), '0.123');
   assert.equal(formatLength(0.123456, { unit: 'cm', metresPerUnit: 1 }), '12.3 cm');
