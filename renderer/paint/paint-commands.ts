@@ -9,7 +9,7 @@ import type { BrushSettings, PaintController } from './paint-controller.ts';
 export interface PaintCommandsHost {
   readonly paint: Pick<
     PaintController,
-    'brush' | 'settings' | 'session' | 'matchJob' | 'run' | 'changed' | 'setSymmetry' | 'cancelMatching' | 'setLocked'
+    'brush' | 'settings' | 'session' | 'matchJob' | 'run' | 'changed' | 'setSymmetry' | 'cancelMatching' | 'setLocked' | 'floodTitle'
   >;
   /** the brush tool (the shell passes the tool manager's brush) */
   readonly brushTool: {
@@ -56,7 +56,8 @@ export function paintCommands({ paint, brushTool }: PaintCommandsHost): Handlers
     'paint.limit': { run: () => paint.run('limit') },
     'paint.prune': { run: (threshold = PRUNE_THRESHOLD) => paint.run('prune', threshold) },
     'paint.smooth': { run: () => paint.run('smooth') },
-    'paint.flood': { run: () => paint.run('flood') },
+    // "Flood fill selection" while a selection limits it (its undo step says so too).
+    'paint.flood': { run: () => paint.run('flood'), title: () => paint.floodTitle() },
     // Without an axis the controller mirrors across the symmetry axis (x when symmetry is off).
     'paint.mirrorToPositive': { run: (axis) => paint.run('mirror+', undefined, axis) },
     'paint.mirrorToNegative': { run: (axis) => paint.run('mirror-', undefined, axis) },

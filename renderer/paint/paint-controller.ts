@@ -350,8 +350,9 @@ export class PaintController {
     else if (command === 'prune') this.pushEdit(`Prune weights < ${threshold}`, session.prune(threshold));
     else if (command === 'smooth' && bone >= 0) this.pushEdit(`${COMMAND_LABELS.smooth} ${bone}`, session.smoothBone(bone));
     else if (command === 'flood' && bone >= 0) {
-      session.commandMask = this.floodMask(session.commandMask);
-      this.pushEdit(floodLabel(this.brush), session.flood(bone, floodDab(this.brush)));
+      const selected = this.floodMask(session.commandMask);
+      session.commandMask = selected ?? session.commandMask;
+      this.pushEdit(floodLabel(this.brush, selected !== null), session.flood(bone, floodDab(this.brush)));
     } else if (command === 'mirror+' || command === 'mirror-') {
       const [from, to] = command === 'mirror+' ? ['−', '+'] : ['+', '−'];
       const name = 'xyz'[axis];
@@ -360,20 +361,37 @@ export class PaintController {
   }
 
   /**
-   * What Flood fill fills: the selected vertices of the meshes the tools act on when any is selected, else all of
-   * those meshes (`meshMask`, null = every vertex).
+   * What Flood fill fills: the selected vertices of the meshes the tools act on (`meshMask`, null = every vertex)
+   * when any is selected, else all of those meshes.
+   * @returns #V flags of the selected vertices it fills, or null when none is selected (it fills the meshes)
    */
   private floodMask(meshMask: Uint8Array | null): Uint8Array | null {
     const selection = this.host.vertexSelection?.();
     const n = this.host.store.doc.weights.rows;
-    if (!selection || selection.length !== n) return meshMask;
+    if (!selection || selection.length !== n) return null;
     const mask = new Uint8Array(n);
     let any = false;
     for (let v = 0; v < n; v++) {
       mask[v] = selection[v] && (!meshMask || meshMask[v]) ? 1 : 0;
       any ||= mask[v] === 1;
     }
-    return any ? mask : meshMask;
+    return any ? mask : null;
+  }
+
+  /**
+   * How many vertices Flood fill fills as a selection: the selected vertices on the meshes the tools act on; 0 when
+   * none is selected there (it fills those whole meshes).
+   */
+  floodSelectionCount(): number {
+    const mask = this.floodMask(this.host.vertexMask?.() ?? null);
+    let count = 0;
+    if (mask) for (let v = 0; v < mask.length; v++) count += mask[v];
+    return count;
+  }
+
+  /** Flood fill's title in the menus and the panel: "Flood fill selection" while a selection limits it. */
+  floodTitle(): string {
+    return this.floodSelectionCount() > 0 ? 'Flood fill selection' : 'Flood fill';
   }
 
   /**
@@ -545,9 +563,12 @@ export function floodDab(brush: BrushSettings): Dab {
   return { centre: [0, 0, 0], radius: 1, strength: mode === 'set' ? 1 : brush.strength, falloff: 'constant', mode, value: brush.value };
 }
 
-/** Flood fill's undo step: "Flood fill (set 0.5)", "Flood fill (add 0.3)", "Flood fill (blur)". */
-export function floodLabel(brush: BrushSettings): string {
+/**
+ * Flood fill's undo step: "Flood fill (set 0.5)", "Flood fill (add 0.3)", "Flood fill (blur)"; "Flood fill selection
+ * (set 1)" when `selection` (a selection limited it).
+ */
+export function floodLabel(brush: BrushSettings, selection = false): string {
   const { mode, strength } = floodDab(brush);
   const amount = mode === 'set' ? ` ${brush.value}` : mode === 'add' || mode === 'subtract' ? ` ${strength}` : '';
-  return `Flood fill (${mode}${amount})`;
+  return `Flood fill${selection ? ' selection' : ''} (${mode}${amount})`;
 }

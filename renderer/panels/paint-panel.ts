@@ -51,6 +51,8 @@ export class PaintPanel {
   private readonly matchingText: HTMLElement;
   private readonly matchingBar: HTMLProgressElement;
   private readonly mirrorButtons: HTMLButtonElement[];
+  /** what Flood fill fills: the selection's vertex count, or the whole mesh */
+  private readonly floodScope: HTMLElement;
 
   constructor(
     container: HTMLElement,
@@ -127,8 +129,12 @@ export class PaintPanel {
 
     const whole = section(this.root, 'Whole mesh');
     const row = element('div', 'row');
-    for (const id of ['paint.normalize', 'paint.limit', 'paint.prune', 'paint.smooth', 'paint.flood'] as const)
-      commandButton(row, commands, id);
+    for (const id of ['paint.normalize', 'paint.limit', 'paint.prune', 'paint.smooth'] as const) commandButton(row, commands, id);
+    // Flood fill's title says whether a selection limits it, and this note beside it how many vertices it fills.
+    commandButton(row, commands, 'paint.flood', { showTitle: true });
+    this.floodScope = element('span', 'dim paint-flood-scope');
+    this.floodScope.title = 'Flood fill fills the selected vertices (select them with the lasso) or, with none selected, the whole mesh';
+    row.append(this.floodScope);
     this.mirrorButtons = [commandButton(row, commands, 'paint.mirrorToPositive'), commandButton(row, commands, 'paint.mirrorToNegative')];
     const history = element('div', 'row');
     commandButton(history, commands, 'edit.undo', { showTitle: true });
@@ -177,6 +183,8 @@ export class PaintPanel {
       button.title = `Copy the ${from}${axis} side onto the ${to}${axis} side, bones swapped with their mirrored pairs`;
     });
     refreshCommandButtons(this.root, commands);
+    const selected = controller.floodSelectionCount();
+    this.floodScope.textContent = selected > 0 ? `${countOf(selected, 'vertex', 'vertices')} selected` : 'whole mesh';
     this.refreshBones();
     const unmatched = session?.symmetry
       ? ` · ${countOf(session.symmetry.map.unmatched.length, 'vertex', 'vertices')} without a mirror match`

@@ -347,6 +347,9 @@ test('flood fills the selected vertices when any is selected (on the active mesh
   const paint = headlessPaintController(store, { selectedBone: () => 1, vertexMask: () => mesh, vertexSelection: () => selection });
   Object.assign(paint.brush, { ...BRUSH_DEFAULTS, mode: 'set', value: 0.5 });
   const before = store.doc.weights.data.slice();
+  // 0, 3, … 39 are selected, of which 12, 15, … 39 are on the active mesh: ten vertices, and the title says so.
+  assert.equal(paint.floodSelectionCount(), 10, 'the selected vertices on the active mesh');
+  assert.equal(paint.floodTitle(), 'Flood fill selection');
   void paint.run('flood');
   const changed = (v: number) => store.doc.weights.data.subarray(v * nb, (v + 1) * nb).some((w, b) => w !== before[v * nb + b]);
   const filled = [...Array(n).keys()].filter(changed);
@@ -359,13 +362,20 @@ test('flood fills the selected vertices when any is selected (on the active mesh
 
   // Nothing selected: the whole active mesh.
   selection = new Uint8Array(n);
+  assert.equal(paint.floodSelectionCount(), 0, 'nothing selected');
+  assert.equal(paint.floodTitle(), 'Flood fill');
   void paint.run('flood');
   for (let v = 0; v < n; v++) {
     const w = store.doc.weights.data[v * nb + 1];
     if (v < 10) assert.equal(w, before[v * nb + 1], `vertex ${v} is off the active mesh`);
     else assert.ok(Math.abs(w - 0.5) < 1e-6, `vertex ${v}: ${w}`);
   }
-  assert.deepEqual(history.undoLabels(), ['Flood fill (set 0.5)', 'Flood fill (set 0.5)']);
+  assert.deepEqual(history.undoLabels(), ['Flood fill selection (set 0.5)', 'Flood fill (set 0.5)']);
+
+  // Selected vertices off the active mesh only: the fill is the whole active mesh's.
+  selection = new Uint8Array(n).fill(1, 0, 10);
+  assert.equal(paint.floodSelectionCount(), 0, 'no selected vertex on the active mesh');
+  assert.equal(paint.floodTitle(), 'Flood fill');
 });
 
 /**
