@@ -233,24 +233,35 @@ test('the pose-space client: a crash rejects the unposing naming it and the next
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A promise and its resolve, to order two sides of a test without timers. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 test('a job’s progress ends when its result arrives, whatever order the worker’s messages come in; a cancel ends it too', async () => {
   const answer = { unposed: new Float64Array(3), displacements: new Float64Array(3), singularVertices: new Uint32Array(0) };
-  // Like the real workers, each reports through its own port; the last report is posted after the result, as the
-  // page may read it when the ports are read in another order.
+  // Like the real workers, each reports through its own port; the last report is posted only once the test has
+  // its result (`resultIn`), as the page may read it when the ports are read in another order. A proxied call
+  // resolves once the page has handled it, so `delivered` says the late report reached the page (and was dropped
+  // or not): no timer races the ports.
+  const unposeResultIn = deferred();
+  const unposeLateDelivered = deferred();
   const posespaceApi = {
-    unpose: async (_job: unknown, progress: (done: number, total: number) => void) => {
-      progress(1, 2);
-      await pause(20);
-      setTimeout(() => progress(2, 2), 5);
+    unpose: async (_job: unknown, progress: (done: number, total: number) => Promise<void>) => {
+      await progress(1, 2);
+      void unposeResultIn.promise.then(() => progress(2, 2)).then(unposeLateDelivered.resolve);
       return answer;
     },
   };
+  const bindingResultIn = deferred();
+  const bindingLateDelivered = deferred();
   const bindingApi = {
     harmonicWeights: async (...args: unknown[]) => {
-      const progress = args[5] as (stage: string, fraction: number) => void;
-      progress('factorizing', 0.5);
-      await pause(20);
-      setTimeout(() => progress('solving', 1), 5);
+      const progress = args[5] as (stage: string, fraction: number) => Promise<void>;
+      await progress('factorizing', 0.5);
+      void bindingResultIn.promise.then(() => progress('solving', 1)).then(bindingLateDelivered.resolve);
       return { weights: new Float64Array(3), laplacianUsed: 'cotan', unhandledComponents: [] };
     },
     mirrorVertexMap: (...args: unknown[]) => {
@@ -278,7 +289,8 @@ test('a job’s progress ends when its result arrives, whatever order the worker
     let unposed = false;
     await unposer.unpose(job, (done) => void unposeReports.push({ done, settled: unposed }));
     unposed = true;
-    await pause(40);
+    unposeResultIn.resolve();
+    await unposeLateDelivered.promise;
     assert.deepEqual(unposeReports, [{ done: 1, settled: false }], 'the report before the result arrives, the one after it does not');
 
     const { BindingClient } = await import('../../renderer/io/binding-client.ts');
@@ -294,7 +306,8 @@ test('a job’s progress ends when its result arrives, whatever order the worker
     let solved = false;
     await client.harmonicWeights(request, (stage) => void stages.push({ stage, settled: solved }));
     solved = true;
-    await pause(40);
+    bindingResultIn.resolve();
+    await bindingLateDelivered.promise;
     assert.deepEqual(stages, [{ stage: 'factorizing', settled: false }], 'no binding report after the weights');
 
     const matched: number[] = [];
