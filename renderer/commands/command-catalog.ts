@@ -971,11 +971,11 @@ const CATALOG = {
     argument: arg.optional(arg.bone()),
   },
   'paint.sampleWeights': {
-    label: 'Sample the weights under the pointer',
+    label: 'Sample weights at a vertex',
     menu: 'Paint',
     group: 'bone',
     description:
-      'List the bones that weigh on the vertex under the pointer, with their weights; chosen from a menu, the next click on the mesh says where (argument, optional: the vertex)',
+      'List the bones that weigh on the vertex under the pointer, with their weights; chosen from a menu, the next click on the mesh says where, Esc cancels (argument, optional: the vertex)',
     enabledWhen: BONES,
     argument: arg.optional(arg.integer(0)),
   },

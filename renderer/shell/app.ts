@@ -481,9 +481,9 @@ export class App {
     return this.contextMenus.vertexUnderPointer();
   }
 
-  /** The next left click in the viewport picks a vertex for `picked` instead of acting. */
-  pickVertex(picked: (vertex: number) => void): void {
-    this.contextMenus.pickVertex(picked);
+  /** The next left click in the viewport picks a vertex for `picked` instead of acting; Escape or another press: `cancelled`. */
+  pickVertex(picked: (vertex: number) => void, cancelled: () => void): void {
+    this.contextMenus.pickVertex(picked, cancelled);
   }
 
   jointBoneAt(pageX: number, pageY: number): number {

@@ -22,14 +22,14 @@ export interface ContextCommandsHost {
   readonly store: { readonly doc: SceneDocument };
   readonly boneSelection: { readonly bone: number };
   readonly binding: { selectVertices(inside: Uint8Array, combine: 'replace'): void; readonly selectedCount: number };
-  readonly notice: { show(title: string, items: readonly string[]): void };
+  readonly notice: { show(title: string, items: readonly string[]): void; hide(): void };
   selectBone(bone: number): void;
   setView(mode: ViewMode): void;
   setBindPanel(open: boolean): void;
   /** the vertex under the pointer while it is over the viewport (the mesh's surface there), or -1 */
   vertexUnderPointer(): number;
-  /** the next left click in the viewport picks a vertex instead of acting (any other press gives up) */
-  pickVertex(picked: (vertex: number) => void): void;
+  /** the next left click in the viewport picks a vertex instead of acting (Escape or any other press gives up: `cancelled`) */
+  pickVertex(picked: (vertex: number) => void, cancelled: () => void): void;
 }
 
 export type ContextCommandId = 'bone.isolateWeights' | 'paint.sampleWeights' | 'bind.selectByWeight';
@@ -94,8 +94,8 @@ export function contextCommands(app: ContextCommandsHost): HandlersFor<ContextCo
         const v = vertex ?? app.vertexUnderPointer();
         if (v >= 0) return sample(v);
         // From a menu the pointer is away from the mesh: the next click on it says where (an eyedropper).
-        app.notice.show('Sample weights: click a point of the mesh', []);
-        app.pickVertex(sample);
+        app.notice.show('Sample weights: click a point of the mesh (Esc cancels)', []);
+        app.pickVertex(sample, () => app.notice.hide());
       },
     },
     'bind.selectByWeight': {

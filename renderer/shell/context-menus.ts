@@ -29,8 +29,10 @@ export class ContextMenus {
   readonly menu: ContextMenu;
   /** where the pointer is over the canvas (page px), or null while it is elsewhere */
   private lastPointer: { x: number; y: number } | null = null;
-  /** told the vertex of the next left click in the viewport (pickVertex), or null */
-  private picking: ((vertex: number) => void) | null = null;
+  /** a pick waiting for the next left click in the viewport (pickVertex), or null */
+  private picking: { picked: (vertex: number) => void; cancelled?: () => void } | null = null;
+
+  private readonly canvas: HTMLCanvasElement;
 
   constructor(
     private readonly host: ContextMenusHost,
@@ -44,7 +46,19 @@ export class ContextMenus {
     canvas.addEventListener('pointermove', (event) => (this.lastPointer = { x: event.clientX, y: event.clientY }), { passive: true });
     canvas.addEventListener('pointerleave', () => (this.lastPointer = null));
     // Before the tool manager (on the canvas's container) and the camera: a pick's click is only a pick.
-    window.addEventListener('pointerdown', (event) => this.pick(event, canvas), { capture: true });
+    window.addEventListener('pointerdown', (event) => this.pick(event), { capture: true });
+    // Escape gives a waiting pick up (before the tool's and the app's own Escape).
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        if (!this.picking || event.key !== 'Escape') return;
+        event.preventDefault();
+        event.stopPropagation();
+        this.endPick()?.cancelled?.();
+      },
+      { capture: true },
+    );
+    this.canvas = canvas;
     document.addEventListener('contextmenu', (event) => this.onList(event));
   }
 
@@ -67,20 +81,32 @@ export class ContextMenus {
     return this.lastPointer ? this.vertexAt(this.lastPointer.x, this.lastPointer.y) : -1;
   }
 
-  /** The next left click in the viewport picks a vertex and tells `picked` (-1: it missed the mesh); any other press gives up. */
-  pickVertex(picked: (vertex: number) => void): void {
-    this.picking = picked;
+  /**
+   * The next left click in the viewport picks a vertex and tells `picked` (-1: it missed the mesh); while it waits the
+   * viewport shows a crosshair. Escape or any other press gives up and tells `cancelled`.
+   */
+  pickVertex(picked: (vertex: number) => void, cancelled?: () => void): void {
+    this.endPick()?.cancelled?.();
+    this.picking = { picked, cancelled };
+    this.canvas.style.cursor = 'crosshair';
   }
 
-  private pick(event: PointerEvent, canvas: HTMLCanvasElement): void {
-    const picked = this.picking;
-    // The press that chose the command (in a menu) comes before it runs, so any press now is the artist's answer.
-    if (!picked) return;
+  /** Ends a waiting pick (the cursor goes back): the pick, or null when none waited. */
+  private endPick(): { picked: (vertex: number) => void; cancelled?: () => void } | null {
+    const picking = this.picking;
     this.picking = null;
-    if (event.target !== canvas || event.button !== 0) return;
+    if (picking) this.canvas.style.cursor = '';
+    return picking;
+  }
+
+  private pick(event: PointerEvent): void {
+    // The press that chose the command (in a menu) comes before it runs, so any press now is the artist's answer.
+    const picking = this.endPick();
+    if (!picking) return;
+    if (event.target !== this.canvas || event.button !== 0) return picking.cancelled?.();
     event.stopPropagation();
     event.preventDefault();
-    picked(this.vertexAt(event.clientX, event.clientY));
+    picking.picked(this.vertexAt(event.clientX, event.clientY));
   }
 
   /**

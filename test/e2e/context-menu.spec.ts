@@ -100,14 +100,26 @@ test('context menu: on a joint, on the mesh, on list rows; right drag still pans
   expect(await notice.locator('li').allTextContents()).toEqual(row.map((w) => `${w.name}: ${w.weight.toFixed(3)}`));
   await notice.getByRole('button', { name: 'Dismiss' }).click();
 
-  // The same from the menu bar, away from the mesh: Paint → Sample the weights under the pointer asks for a click on
+  // The same from the menu bar, away from the mesh: Paint → Sample weights at a vertex asks for a click on
   // the mesh, and that click samples (and does not select or orbit).
   await page
     .getByRole('menubar', { name: 'Menu bar' })
     .locator('.menu-title', { hasText: /^Paint$/ })
     .click();
   await page.locator('#menu-bar .menu-popup button[data-command="paint.sampleWeights"]').click();
-  await expect(notice.locator('.notice-title')).toHaveText('Sample weights: click a point of the mesh');
+  await expect(notice.locator('.notice-title')).toHaveText('Sample weights: click a point of the mesh (Esc cancels)');
+  await expect(page.locator('canvas').first(), 'a crosshair while the pick waits').toHaveCSS('cursor', 'crosshair');
+  // Escape gives the pick up: its notice goes and the cursor comes back.
+  await page.keyboard.press('Escape');
+  await expect(notice).toBeHidden();
+  await expect(page.locator('canvas').first()).not.toHaveCSS('cursor', 'crosshair');
+  await page
+    .getByRole('menubar', { name: 'Menu bar' })
+    .locator('.menu-title', { hasText: /^Paint$/ })
+    .click();
+  await page.locator('#menu-bar .menu-popup button[data-command="paint.sampleWeights"]').click();
+  await expect(page.locator('#menu-bar .menu-popup')).toBeHidden();
+  await expect(notice.locator('.notice-title')).toHaveText('Sample weights: click a point of the mesh (Esc cancels)');
   const selectedBefore = (await app.state()).selectedBone;
   await page.mouse.click(at.x, at.y);
   await expect(notice.locator('.notice-title')).toHaveText(`Vertex ${vertex}: ${row.length === 1 ? '1 bone' : `${row.length} bones`}`);

@@ -65,6 +65,8 @@ function recordingHost(doc: SceneDocument, selected: number, underPointer = -1) 
     selection: null as Uint8Array | null,
     notices: [] as { title: string; items: readonly string[] }[],
     picking: null as ((vertex: number) => void) | null,
+    cancel: null as (() => void) | null,
+    hidden: 0,
   };
   const host: ContextCommandsHost = {
     store: { doc },
@@ -75,12 +77,15 @@ function recordingHost(doc: SceneDocument, selected: number, underPointer = -1) 
         return calls.selection ? calls.selection.reduce((n, s) => n + s, 0) : 0;
       },
     },
-    notice: { show: (title, items) => calls.notices.push({ title, items }) },
+    notice: { show: (title, items) => calls.notices.push({ title, items }), hide: () => calls.hidden++ },
     selectBone: (bone) => calls.selected.push(bone),
     setView: (mode) => calls.views.push(mode),
     setBindPanel: (open) => calls.bindPanel.push(open),
     vertexUnderPointer: () => underPointer,
-    pickVertex: (picked) => (calls.picking = picked),
+    pickVertex: (picked, cancelled) => {
+      calls.picking = picked;
+      calls.cancel = cancelled;
+    },
   };
   return { host, calls };
 }
@@ -113,8 +118,12 @@ test('the context commands: isolate, sample and select by weight act on the app,
   // Away from the mesh (from a menu): the next click picks the vertex, as an eyedropper.
   const away = recordingHost(doc, -1, -1);
   void contextCommands(away.host)['paint.sampleWeights'].run(undefined);
-  assert.deepEqual(away.calls.notices.at(-1), { title: 'Sample weights: click a point of the mesh', items: [] });
+  assert.deepEqual(away.calls.notices.at(-1), { title: 'Sample weights: click a point of the mesh (Esc cancels)', items: [] });
   assert.ok(away.calls.picking, 'a pick is armed');
+  assert.ok(away.calls.cancel, 'the pick can be cancelled');
+  assert.equal(away.calls.hidden, 0, 'the notice asking for a click stays while the pick waits');
+  away.calls.cancel();
+  assert.equal(away.calls.hidden, 1, 'a cancelled pick takes its notice away');
   away.calls.picking(1);
   assert.deepEqual(away.calls.notices.at(-1), { title: 'Vertex 1: 1 bone', items: ['bone 2: 1.000'] });
   away.calls.picking(-1);
