@@ -110,9 +110,10 @@ export class AppChrome {
     this.recentSelect.disabled = names.length === 0;
   }
 
-  /** @param parts  status fields, shown separated */
   /**
-   * @param parts  the fields, wrapped as the width allows
+   * The status line: its fields, then the tool's hint, on one line whatever their length.
+   * @param parts  the fields, shown separated on one line (clipped, the whole text in its tooltip); a field with a
+   *               command is a button that runs it
    * @param hint   what the active tool's click does now, at the end of the same one line (clipped, the whole text in
    *               its tooltip), so that a tool showing or changing it never adds a line and resizes the viewport
    */

@@ -7,7 +7,6 @@
  */
 import type { CommandId } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
-import { displayKeys } from '../commands/keybindings.ts';
 import { element } from './controls.ts';
 import './context-menu.css';
 
@@ -174,9 +173,4 @@ export class ContextMenu {
     target.addEventListener(type, listener, { capture: true });
     this.closers.push(() => target.removeEventListener(type, listener, { capture: true }));
   }
-}
-
-/** The keys of a command as a menu item shows them ('' when it has none). */
-export function menuKeys(command: CommandId): string {
-  return displayKeys(command);
 }

@@ -470,7 +470,6 @@ export class App {
     this.viewport.lookAlong(TEMPLATE_VIEW, min, max);
   }
 
-  /** The bone of the joint drawn under a page point, or -1. */
   /** A right click in the viewport at a page point: the menu for what is drawn there. */
   openContextMenu(pageX: number, pageY: number): void {
     this.contextMenus.atViewport(pageX, pageY);
@@ -486,6 +485,7 @@ export class App {
     this.contextMenus.pickVertex(picked, cancelled);
   }
 
+  /** The bone of the joint drawn under a page point, or -1. */
   jointBoneAt(pageX: number, pageY: number): number {
     const joint = this.jointAt(pageX, pageY);
     return joint < 0 ? -1 : boneForJoint(this.store.doc.skeleton.bones, joint);

@@ -131,7 +131,7 @@ export function boneMenu(bone: number, { doc, locked }: BoneMenuState): { title:
       { label: 'Select bone', command: 'bone.select', argument: bone },
       { label: locked ? 'Unlock its weights' : 'Lock its weights', command: 'paint.lock', argument: bone },
       { label: 'Isolate its weights (weight map)', command: 'bone.isolateWeights', argument: bone },
-      { label: 'Select vertices it weighs ≥ 0.5', command: 'bind.selectByWeight', argument: { bone } },
+      { label: `Select vertices it weighs ≥ ${SELECT_BY_WEIGHT_MIN}`, command: 'bind.selectByWeight', argument: { bone } },
       null,
       { label: 'Reset its pose to rest', command: 'pose.reset', argument: bone },
       { label: 'Split the bone', command: 'bone.split', argument: { bone } },
@@ -154,7 +154,11 @@ export function meshMenu(vertex: number, doc: SceneDocument, selectedBone: numbe
     { label: 'Sample weights here', command: 'paint.sampleWeights', argument: vertex },
   ];
   if (bone >= 0) {
-    entries.push({ label: `Select vertices ${names[bone]} weighs ≥ 0.5`, command: 'bind.selectByWeight', argument: { bone } });
+    entries.push({
+      label: `Select vertices ${names[bone]} weighs ≥ ${SELECT_BY_WEIGHT_MIN}`,
+      command: 'bind.selectByWeight',
+      argument: { bone },
+    });
     if (bone !== selectedBone) entries.push({ label: `Select ${names[bone]} (strongest here)`, command: 'bone.select', argument: bone });
   }
   return { title: `Vertex ${vertex}`, entries: [...entries, null, ...viewEntries()] };
