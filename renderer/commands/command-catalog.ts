@@ -171,7 +171,8 @@ const CATALOG = {
     label: 'Start from the demo',
     menu: 'File',
     group: 'samples',
-    description: 'A fresh copy of the built-in demo creature as a new scene, to rig',
+    description:
+      "The demo creature's mesh, skeleton and clip as a new scene, unbound (no handles, provisional weights by bone distance), ready to bind",
     enabledWhen: IDLE,
   },
   'edit.undo': { label: 'Undo', menu: 'Edit', group: 'history', enabledWhen: IDLE },

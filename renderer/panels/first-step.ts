@@ -91,7 +91,7 @@ export class StartHint {
     const text = element(
       'p',
       undefined,
-      'What you see is the built-in demo creature, weighted and animated. Import your own mesh and skeleton, open a sample, or rig a fresh copy of the demo.',
+      'What you see is the built-in demo creature, weighted and animated. Import your own mesh and skeleton, open a sample, or start from the demo’s mesh and skeleton, unbound, and rig it yourself.',
     );
     const actions = element('div', 'start-hint-actions');
     const action = (label: string, command: CommandId, tooltip: string) => {
@@ -104,7 +104,7 @@ export class StartHint {
     };
     action('Import…', 'file.open', 'Open a mesh, skeleton, weights or a glTF');
     action('Open a sample', 'file.twistDemo', 'The twist test: a tube whose second bone twists past 180°, where linear blending collapses');
-    action('Start from the demo', 'file.demo', 'A fresh copy of the demo, to rig');
+    action('Start from the demo', 'file.demo', 'The demo’s mesh, skeleton and clip with no handles and provisional weights, ready to bind');
     const tour = element('button', 'start-hint-tour', 'Take the tour of the toolbar');
     tour.type = 'button';
     tour.addEventListener('click', startTour);

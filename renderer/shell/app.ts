@@ -19,6 +19,7 @@ import { PosePlayback } from '../skeleton/pose-playback.ts';
 import {
   boneCountOf,
   demoDocument,
+  demoToRigDocument,
   errorMessage,
   twistDemoDocument,
   vertexCountOf,
@@ -550,11 +551,34 @@ export class App {
     this.gltfControls.setAsExportedTitle(`${influences} × ${weightComponent.replace('-', ' ')}, LBS`);
   }
 
-  /** Opens the twist test (a tube, two bones, the second twisting past 180°) as a new scene. */
-  loadTwistDemo(): void {
-    this.setError(null);
-    this.store.open(twistDemoDocument(), 'opened the twist test');
-    this.renderNow();
+  /** Opens the twist test (a tube, two bones, the second twisting past 180°) as a new scene, once unsaved work may go. */
+  loadTwistDemo(): Promise<void> | void {
+    return this.openGuarded(twistDemoDocument, 'opened the twist test');
+  }
+
+  /**
+   * Start from the demo: the demo's mesh, skeleton and clip as a new scene, unbound (no handles, provisional
+   * weights: demoToRigDocument), ready to bind; once unsaved work may go.
+   */
+  loadDemo(): Promise<void> | void {
+    return this.openGuarded(demoToRigDocument, 'started from the demo');
+  }
+
+  /**
+   * Opens a built-in scene as a new one, clearing the last error: at once when nothing is unsaved, otherwise once the
+   * save-changes question is answered (nothing happens when the artist keeps the work).
+   */
+  private openGuarded(make: () => SceneDocument, reason: string): Promise<void> | void {
+    const open = () => {
+      this.setError(null);
+      this.store.open(make(), reason);
+      this.renderNow();
+    };
+    const { guard } = this.work;
+    if (!guard.unsaved) return open();
+    return guard.mayDiscard().then((discard) => {
+      if (discard) open();
+    });
   }
 
   setWireframe(on: boolean): void {

@@ -30,7 +30,8 @@ export interface FileCommandsHost extends ExportHost {
   readonly files: Pick<FileLoading, 'openFiles'>;
   readonly work: Pick<UnsavedWork, 'openSettings' | 'setSettings' | 'guard'>;
   readonly history: Pick<UndoHistory, 'undo' | 'redo' | 'canUndo' | 'canRedo' | 'undoLabel' | 'redoLabel'>;
-  loadTwistDemo(): void;
+  /** opens the twist test once unsaved work may go (the save-changes question) */
+  loadTwistDemo(): Promise<void> | void;
   /** the export dialog asks for new weight settings through the command, as a script does */
   readonly commands: { invoke(id: 'file.exportSettings', argument: ArgumentOf<'file.exportSettings'>): unknown };
 }
@@ -85,15 +86,7 @@ export function fileCommands(app: FileCommandsHost): HandlersFor<FileCommandId> 
     'file.exportSettings': { run: (settings) => app.exportDialog.applySettings(settings) },
     'file.autosaveSettings': { run: () => app.work.openSettings() },
     'file.autosave': { run: (options) => app.work.setSettings(options) },
-    'file.twistDemo': {
-      // Nothing unsaved: the twist test opens at once; otherwise once the question is answered.
-      run: () => {
-        if (!app.work.guard.unsaved) return app.loadTwistDemo();
-        return app.work.guard.mayDiscard().then((discard) => {
-          if (discard) app.loadTwistDemo();
-        });
-      },
-    },
+    'file.twistDemo': { run: () => app.loadTwistDemo() },
     'edit.undo': {
       run: () => void history.undo(),
       canRun: () => history.canUndo,

@@ -1,13 +1,11 @@
 /**
- * The first-step commands and wiring: Start from the demo (a fresh copy of the built-in demo as a new scene), the
+ * The first-step commands and wiring: Start from the demo (the demo's mesh and skeleton unbound, as a new scene), the
  * toolbar tour (Help), and the start hint, which goes once the scene is edited or another one is opened.
  */
 import type { HandlersFor } from '../commands/command-handlers.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { StartHint, ToolbarTour, type FirstStepStorage } from '../panels/first-step.ts';
-import { demoDocument } from '../../workers/scene/scene-document.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
-import type { FileCommandsHost } from './file-commands.ts';
 
 /** The start hint and the tour of one page. */
 export interface FirstStep {
@@ -46,27 +44,15 @@ export function installFirstStep(container: HTMLElement, commands: CommandRegist
 }
 
 /** What the first-step commands use of the app. */
-export interface FirstStepCommandsHost extends Pick<FileCommandsHost, 'work'> {
-  readonly store: SceneStore;
+export interface FirstStepCommandsHost {
   readonly firstStep: FirstStep;
-  renderNow(): void;
+  /** opens the demo unbound as a new scene, once unsaved work may go (App.loadDemo) */
+  loadDemo(): Promise<void> | void;
 }
 
 export function firstStepCommands(app: FirstStepCommandsHost): HandlersFor<'file.demo' | 'help.tour'> {
-  const openDemo = () => {
-    app.store.open(demoDocument(), 'started from the demo');
-    app.renderNow();
-  };
   return {
-    'file.demo': {
-      // Nothing unsaved: the demo opens at once; otherwise once the question is answered.
-      run: () => {
-        if (!app.work.guard.unsaved) return openDemo();
-        return app.work.guard.mayDiscard().then((discard) => {
-          if (discard) openDemo();
-        });
-      },
-    },
+    'file.demo': { run: () => app.loadDemo() },
     'help.tour': {
       run: () => {
         app.firstStep.hint.hide();

@@ -9,6 +9,8 @@ import { chooseFiles, dataFile, openApp } from './app-driver.ts';
 const hint = (page: Page) => page.getByRole('dialog', { name: 'Start', exact: true });
 const tourCard = (page: Page) => page.getByRole('dialog', { name: 'Tour of the toolbar' });
 const undoLabels = (page: Page): Promise<string[]> => page.evaluate(() => (window as any).__rigwright.history().undo);
+const snapshot = (page: Page): Promise<{ weightsSource: string; handles: number[] | null }> =>
+  page.evaluate(() => (window as any).__rigwright.snapshot());
 
 async function reload(page: Page): Promise<void> {
   await page.reload();
@@ -42,13 +44,18 @@ test('empty state: the start hint offers Import…, a sample and the demo, and g
   await expect(page.locator('.scene-name')).toContainText('hand');
   await expect(hint(page)).toBeHidden();
 
-  // Start from the demo: a fresh demo as a new scene, with nothing to undo.
+  // Start from the demo: the demo's mesh and skeleton unbound (no handles, provisional weights) as a new scene, with
+  // nothing to undo; the start-up demo is weighted (its weights are the built-in ones).
   await reload(page);
   await expect(hint(page)).toBeVisible();
+  expect((await snapshot(page)).weightsSource).toBe('built-in');
   await hint(page).getByRole('button', { name: 'Start from the demo' }).click();
   await expect(hint(page)).toBeHidden();
   await expect(page.locator('.scene-name')).toHaveText(demoName ?? '');
   expect(await undoLabels(page)).toEqual([]);
+  const started = await snapshot(page);
+  expect(started.weightsSource, 'unbound: the weights are provisional until Compute weights').toBe('bone distance (provisional)');
+  expect(started.handles, 'no handles').toBeNull();
 
   // An edit of the start-up demo is a start too: the hint goes.
   await reload(page);

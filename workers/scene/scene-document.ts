@@ -114,6 +114,14 @@ export function demoDocument(): SceneDocument {
   return builtInDocument(buildDemoScene());
 }
 
+/**
+ * The demo to rig from the start: the demo's mesh, skeleton and clip, unbound: no handles, and the provisional
+ * bone-distance weights a mesh and skeleton imported without weights get (PROVISIONAL_WEIGHTS), until Compute weights.
+ */
+export function demoToRigDocument(): SceneDocument {
+  return { ...demoDocument(), weightsSource: PROVISIONAL_WEIGHTS, handles: null, handlesFile: null };
+}
+
 /** The twist test scene (workers/demo/twist-demo.ts): where LBS collapses and DQS does not. */
 export function twistDemoDocument(): SceneDocument {
   return builtInDocument(buildTwistDemo());
