@@ -54,7 +54,7 @@ test('context menu: on a joint, on the mesh, on list rows; right drag still pans
   expect((await app.undoLabels()).at(-1)).toBe(`Lock ${names[tipBone]}`);
   await page.mouse.click(tip.x, tip.y, { button: 'right' });
   await expect(menu.getByRole('menuitem', { name: 'Unlock its weights', exact: true })).toBeVisible();
-  await expect(menu.getByRole('menuitem', { name: 'Select bone' }), 'the first item has the keys').toBeFocused();
+  await expect(menu.getByRole('menuitem', { name: 'Select bone' }), 'the first item has the focus').toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(menu.getByRole('menuitem', { name: 'Unlock its weights', exact: true }), 'the arrow keys move between items').toBeFocused();
   await page.keyboard.press('Escape');

@@ -1,7 +1,8 @@
 /**
  * The help overlay (?): it stays inside a 1280×720 window and its rows scroll, by keys from its search field and by
  * the wheel, down to the last row; its search field, focused when it opens, filters the rows by key, command name
- * or description; Escape closes it. Takes test/e2e/screenshots/help.png at 1440×900.
+ * or description, and keys written with '+'; Escape closes it; it follows the light theme. Takes
+ * test/e2e/screenshots/help.png at 1440×900.
  */
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import path from 'node:path';
@@ -45,11 +46,15 @@ test('help overlay scrolls to its last row at 1280×720, searches and closes on 
   expect(await rowVisible(page, firstRow, body), 'Page Up comes back to the first row').toBe(true);
   const frame = (await body.boundingBox())!;
   await page.mouse.move(frame.x + frame.width / 2, frame.y + frame.height / 2);
-  for (let i = 0; i < 40 && !(await rowVisible(page, lastRow, body)); i++) {
-    await page.mouse.wheel(0, 200);
-    await page.waitForTimeout(50);
-  }
-  expect(await rowVisible(page, lastRow, body), 'the wheel reaches the last row').toBe(true);
+  await expect
+    .poll(
+      async () => {
+        await page.mouse.wheel(0, 200);
+        return rowVisible(page, lastRow, body);
+      },
+      { message: 'the wheel reaches the last row', timeout: 10_000 },
+    )
+    .toBe(true);
 
   // Searching 'paint' keeps the paint rows, with their keys, and hides the rest.
   await search.fill('paint');
@@ -65,6 +70,11 @@ test('help overlay scrolls to its last row at 1280×720, searches and closes on 
   expect(actions.length, 'the search hides most rows').toBeLessThan(all / 4);
   // A single letter is a key: 'z' finds Undo and Redo by their chords.
   await search.fill('z');
+  expect(await shown.allTextContents()).toEqual(['Undo', 'Redo']);
+  // Keys written with '+', as people write them, are found too: the whole chord, whichever name the modifier has.
+  await search.fill('Ctrl+Shift+Z');
+  expect(await shown.allTextContents()).toEqual(['Redo']);
+  await search.fill('mod+z');
   expect(await shown.allTextContents()).toEqual(['Undo', 'Redo']);
   await search.fill('no such thing');
   await expect(help.getByText('No key or command matches.')).toBeVisible();
@@ -90,6 +100,15 @@ test('help overlay screenshot at 1440×900', async ({ page }) => {
   await expect(help).toBeVisible();
   const overlay = (await help.boundingBox())!;
   expect(overlay.y + overlay.height, 'the overlay ends inside the window').toBeLessThanOrEqual(900);
+  // In the light theme the overlay takes the theme's panel colour (it kept the dark one), and back.
+  const background = () => help.evaluate((node) => getComputedStyle(node).backgroundColor);
+  const dark = await background();
+  const theme = await page.evaluate(() => document.documentElement.dataset.theme ?? '');
+  expect(theme, 'the dark theme at the start').not.toBe('light');
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+  expect(await background(), 'the light theme’s glass').toBe('rgba(247, 248, 250, 0.95)');
+  await page.evaluate((was) => (document.documentElement.dataset.theme = was), theme);
+  expect(await background()).toBe(dark);
   await page.screenshot({ path: path.join(repoRoot, 'test/e2e/screenshots/help.png') });
   expect(errors).toEqual([]);
 });
