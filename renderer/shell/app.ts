@@ -636,7 +636,6 @@ export class App {
   /** The status line's fields now. */
   private status(): StatusField[] {
     const doc = this.store.doc;
-    const { influences, weightComponent } = this.exportDialog.settings;
     return statusParts({
       doc,
       loadingNames: this.files.loading,
@@ -646,7 +645,6 @@ export class App {
       handles: this.binding.handleCount(),
       selectedBone: this.selectedBone,
       scaled: this.evaluator.scaled,
-      asExported: this.asExported ? `${influences} × ${weightComponent.replace('-', ' ')}` : null,
       undoLabel: this.history.undoLabel,
       meshes: {
         count: this.meshes.list.length,

@@ -18,6 +18,10 @@ export interface SceneBoundHost {
   };
   readonly unposedDisplay: { readonly shown: boolean; hide(): void };
   readonly posespace: { sceneOpened(): void };
+  /** the view draws the weights as the export stores them (its strongest influences, quantized) */
+  readonly asExported: boolean;
+  /** the export's weight settings the preview follows */
+  readonly exportDialog: { readonly settings: { readonly influences: number; readonly weightComponent: string } };
 }
 
 /** The examples' maps in the status line's words. */
@@ -37,7 +41,10 @@ export function resetSceneBoundState(app: SceneBoundHost): void {
 
 /**
  * The overlays on now, as status line fields: each says what colours or replaces the mesh, and a click on it
- * switches it off (its tooltip is the command's).
+ * switches it off (its tooltip is the command's). The preview as exported is one (it changes the weights the mesh
+ * is drawn with, and its colours in a weight view), named with what it previews: '4 × unsigned byte, LBS'; it
+ * belongs to the export settings, not to the scene, so resetSceneBoundState leaves it. Iso-lines are part of the
+ * weight map the view mode names, and x-ray changes what a lasso selects, not what the mesh shows: neither is here.
  */
 export function overlayFields(app: SceneBoundHost): StatusField[] {
   const fields: StatusField[] = [];
@@ -45,5 +52,9 @@ export function overlayFields(app: SceneBoundHost): StatusField[] {
   if (map !== 'off') fields.push({ text: `overlay: ${EXAMPLE_MAP_TEXT[map]} ×`, command: 'examples.mapOff' });
   else if (app.deformation.heatMap) fields.push({ text: 'overlay: area change heat map ×', command: 'skin.heatMap' });
   if (app.unposedDisplay.shown) fields.push({ text: 'overlay: unposed examples ×', command: 'examples.showUnposed' });
+  if (app.asExported) {
+    const { influences, weightComponent } = app.exportDialog.settings;
+    fields.push({ text: `overlay: as exported, ${influences} × ${weightComponent.replace('-', ' ')}, LBS ×`, command: 'view.asExported' });
+  }
   return fields;
 }

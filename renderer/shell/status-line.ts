@@ -14,8 +14,6 @@ export interface StatusInput {
   handles: { count: number; name: string | null };
   selectedBone: number;
   scaled: boolean;
-  /** e.g. '4 × unsigned byte' while previewing the export, else null */
-  asExported: string | null;
   /** what Undo would undo, or null */
   undoLabel: string | null;
   /** the scene's meshes: how many, the one the tools act on (null: all), how many are hidden */
@@ -57,7 +55,6 @@ export function statusParts(s: StatusInput): StatusField[] {
     parts.push(`${s.meshes.count} meshes: tools act on ${s.meshes.active ?? 'all'}${hidden}`);
   }
   if (s.scaled) parts.push('scaled bones: DQS with non-rigid joints (two-phase)');
-  if (s.asExported) parts.push(`as exported: ${s.asExported}, LBS`);
   if (s.undoLabel) parts.push(`undo: ${s.undoLabel}`);
   return parts;
 }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { overlayFields, resetSceneBoundState, type SceneBoundHost } from '../../renderer/shell/scene-bound-state.ts';
 import type { ExampleMapMode } from '../../renderer/deform/deformation-settings.ts';
 
-function standIn(exampleMap: ExampleMapMode, heatMap: boolean, unposedShown: boolean) {
+function standIn(exampleMap: ExampleMapMode, heatMap: boolean, unposedShown: boolean, asExported = false) {
   const calls: string[] = [];
   const deformation = {
     exampleMap,
@@ -29,7 +29,13 @@ function standIn(exampleMap: ExampleMapMode, heatMap: boolean, unposedShown: boo
       unposedDisplay.shown = false;
     },
   };
-  const app: SceneBoundHost = { deformation, unposedDisplay, posespace: { sceneOpened: () => void calls.push('unposing stopped') } };
+  const app: SceneBoundHost = {
+    deformation,
+    unposedDisplay,
+    posespace: { sceneOpened: () => void calls.push('unposing stopped') },
+    asExported,
+    exportDialog: { settings: { influences: 4, weightComponent: 'unsigned-byte' } },
+  };
   return { app, calls };
 }
 
@@ -60,4 +66,20 @@ test('a new scene switches every overlay off and stops the unposing; what is off
   const off = standIn('off', false, false);
   resetSceneBoundState(off.app);
   assert.deepEqual(off.calls, ['unposing stopped'], 'no setting is set again when it is already off');
+});
+
+test('the preview as exported is an overlay named with what it previews, switched off by its command; a new scene leaves it', () => {
+  const exported = standIn('off', false, false, true);
+  assert.deepEqual(
+    overlayFields(exported.app),
+    [{ text: 'overlay: as exported, 4 × unsigned byte, LBS ×', command: 'view.asExported' }],
+    'four influences stored as unsigned bytes, drawn by linear blend',
+  );
+  assert.deepEqual(
+    overlayFields(standIn('displacement', false, true, true).app).map((f) => (typeof f === 'string' ? f : f.command)),
+    ['examples.mapOff', 'examples.showUnposed', 'view.asExported'],
+    'with the example map and the unposed row, each its own field',
+  );
+  resetSceneBoundState(exported.app);
+  assert.deepEqual(exported.calls, ['unposing stopped'], 'the preview belongs to the export settings, not the scene');
 });

@@ -13,7 +13,6 @@ const input = (warnings: string[], handles = 0): StatusInput => ({
   handles: { count: handles, name: null },
   selectedBone: -1,
   scaled: false,
-  asExported: null,
   undoLabel: null,
 });
 
