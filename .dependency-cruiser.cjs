@@ -153,6 +153,14 @@ module.exports = {
       from: { path: '^renderer/view/' },
       to: { path: '^renderer/(panels|tools)/' },
     },
+    {
+      name: 'renderer-command-catalog-not-to-controllers',
+      comment:
+        'The command catalog is data that menus, keys, preferences and scripts read: it imports no controller, not even a type, so what reads it is never tied to one. The choices it shares with a controller live in import-free modules (bind/handle-sources.ts, skeleton/template-kinds.ts, paint/brush-options.ts).',
+      severity: 'error',
+      from: { path: '^renderer/commands/command-catalog\\.ts$' },
+      to: { path: '^renderer/.*-controller\\.ts$' },
+    },
 
     // ---- everywhere ----
     {

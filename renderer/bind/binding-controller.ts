@@ -27,9 +27,9 @@ import { lassoSelect } from './lasso-selection.ts';
 import { partMesh, withPartHandles, withPartWeights, withSkinned } from '../document/mesh-parts.ts';
 import { pick, type SettingsSection } from '../project/settings-store.ts';
 import { formatLength } from '../project/length-units.ts';
+import { HANDLE_SOURCES, type HandleSource } from './handle-sources.ts';
 
-export type HandleSource = 'current' | 'distance' | 'cylinder';
-export const HANDLE_SOURCES: readonly HandleSource[] = ['current', 'distance', 'cylinder'];
+export { HANDLE_SOURCES, type HandleSource };
 export type LassoCombine = 'replace' | 'add' | 'remove';
 
 export interface BindOptions {

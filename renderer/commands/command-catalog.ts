@@ -7,10 +7,10 @@
  */
 import { arg, type Schema, type TypeOf } from './command-schema.ts';
 import { METHOD_LABELS, type SkinMethod } from '../deform/skin-methods.ts';
-import type { HandleSource } from '../bind/binding-controller.ts';
-import type { TemplateKind } from '../skeleton/template-controller.ts';
+import type { HandleSource } from '../bind/handle-sources.ts';
+import type { TemplateKind } from '../skeleton/template-kinds.ts';
 import { VIEW_MODES } from '../view/view-modes.ts';
-import { BRUSH_RADIUS_RANGE } from '../paint/brush-options.ts';
+import { BRUSH_FALLOFFS, BRUSH_MODES, BRUSH_RADIUS_RANGE } from '../paint/brush-options.ts';
 import { AUTOSAVE_DELAY_RANGE, AUTOSAVE_MAX_WAIT_RANGE, AUTOSAVE_VERSIONS_RANGE } from '../project/autosave.ts';
 import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
 import { MAX_INFLUENCE_CHOICES } from '../../workers/weights/limit-influences.ts';
@@ -72,12 +72,9 @@ const BONES = 'hasSkeleton';
 const SKIN_METHODS = Object.keys(METHOD_LABELS) as SkinMethod[];
 /** Influences per vertex a script may preview: 1 … 8, 0 = all. */
 export const INFLUENCE_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 0] as const;
-/** The brush's modes and falloffs (workers/paint/apply-dab.ts, brush-falloff.ts). */
-export const BRUSH_MODES = ['add', 'subtract', 'set', 'smooth', 'blur', 'relax', 'gradient', 'sample'] as const;
-export const BRUSH_FALLOFFS = ['smooth', 'linear', 'constant'] as const;
-/** Where Compute weights takes its handles from (bind/binding-controller.ts HANDLE_SOURCES). */
+/** Where Compute weights takes its handles from (bind/handle-sources.ts HANDLE_SOURCES). */
 export const HANDLE_SOURCE_CHOICES = ['current', 'distance', 'cylinder'] as const satisfies readonly HandleSource[];
-/** The templates the Template panel fits (skeleton/template-controller.ts TEMPLATE_KINDS). */
+/** The templates the Template panel fits (skeleton/template-kinds.ts TEMPLATE_KINDS). */
 export const TEMPLATE_KIND_CHOICES = ['humanoid', 'quadruped'] as const satisfies readonly TemplateKind[];
 /** The Laplacians harmonic weights can be solved with. */
 export const LAPLACIANS = ['cotan', 'uniform'] as const;

@@ -14,6 +14,7 @@
 import { COMMANDS, needsArgument, type CommandId } from './command-catalog.ts';
 import { KEYBINDINGS, type Keybinding } from './keybindings.ts';
 import { whenHolds, whenKeys, type WhenContext } from './when-clause.ts';
+import type { PreferenceEntry } from '../project/preferences.ts';
 
 /** Per command, the chords that replace its keys in the table ([] = none). */
 export type KeyOverrides = Readonly<Partial<Record<CommandId, readonly string[]>>>;
@@ -197,3 +198,18 @@ export function readKeyOverrides(
   }
   return current;
 }
+
+/**
+ * The user's keys as a preference (project/preferences.ts, registered by the shell): per command, the chords that
+ * replace its keys in the table, read back override by override (readKeyOverrides).
+ */
+export const KEYS_PREFERENCE: PreferenceEntry<KeyOverrides> = {
+  key: 'keys',
+  label: 'Keys',
+  section: 'Keys',
+  default: {},
+  read: (stored, drop = () => {}) =>
+    typeof stored === 'object' && stored !== null && !Array.isArray(stored)
+      ? readKeyOverrides(stored as Record<string, unknown>, drop)
+      : { problem: `${quoted(stored)} is not a table of commands' keys` },
+};

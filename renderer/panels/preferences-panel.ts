@@ -7,17 +7,17 @@
  */
 import { COMMANDS, type CommandId } from '../commands/command-catalog.ts';
 import { chordOf, displayChord } from '../commands/keybindings.ts';
-import { assignKey, keysOf, resetKeys, takesKeys } from '../commands/user-keymap.ts';
+import { assignKey, keysOf, resetKeys, takesKeys, type KeyOverrides } from '../commands/user-keymap.ts';
 import {
   LENGTH_UNITS,
   METRES_PER_UNIT_RANGE,
   type BrushDefaults,
   type LengthUnit,
+  type Preference,
   type PreferenceEntry,
   type PreferenceStore,
 } from '../project/preferences.ts';
-import { BRUSH_FALLOFFS, BRUSH_MODES } from '../commands/command-catalog.ts';
-import { BRUSH_RADIUS_RANGE } from '../paint/brush-options.ts';
+import { BRUSH_FALLOFFS, BRUSH_MODES, BRUSH_RADIUS_RANGE } from '../paint/brush-options.ts';
 import { AUTOSAVE_DELAY_RANGE, AUTOSAVE_MAX_WAIT_RANGE, AUTOSAVE_VERSIONS_RANGE } from '../project/autosave.ts';
 import { childElement, element } from './controls.ts';
 import './export-dialog.css';
@@ -32,6 +32,8 @@ export interface AutosaveFields {
 
 export interface PreferencesPanelHost {
   readonly preferences: PreferenceStore;
+  /** the user's keys (commands/user-keymap.ts KEYS_PREFERENCE, registered in `preferences`) */
+  readonly keys: Preference<KeyOverrides>;
   /** the autosave settings now */
   autosave(): AutosaveFields;
   /** applies and saves autosave settings (the file.autosave command) */
@@ -94,7 +96,7 @@ export class PreferencesPanel {
     resetAll.type = 'button';
     resetAll.addEventListener('click', () => {
       this.stopRecording();
-      this.host.preferences.core.keys.set({});
+      this.host.keys.set({});
     });
     this.keyMessage = childElement('p', 'preferences-key-message', keys);
     this.keyMessage.setAttribute('role', 'status');
@@ -122,7 +124,7 @@ export class PreferencesPanel {
     this.dialog.addEventListener('close', () => this.stopRecording());
     document.body.append(this.dialog);
     const { core } = host.preferences;
-    for (const preference of Object.values(core)) preference.subscribe(() => this.render());
+    for (const preference of [...Object.values(core), host.keys]) preference.subscribe(() => this.render());
     host.preferences.onRegistered(() => this.render());
   }
 
@@ -253,7 +255,7 @@ export class PreferencesPanel {
   // --- keys ----------------------------------------------------------------------------------------------------------
 
   private renderKeys(): void {
-    const overrides = this.host.preferences.core.keys.get();
+    const overrides = this.host.keys.get();
     const query = this.search.value.trim().toLowerCase();
     const rows: HTMLTableRowElement[] = [];
     for (const command of Object.keys(COMMANDS) as CommandId[]) {
@@ -279,7 +281,7 @@ export class PreferencesPanel {
         reset.title = `Back to ${COMMANDS[command].label}’s keys in the table`;
         reset.addEventListener('click', () => {
           this.stopRecording();
-          this.host.preferences.core.keys.set(resetKeys(this.host.preferences.core.keys.get(), command));
+          this.host.keys.set(resetKeys(this.host.keys.get(), command));
         });
       }
       rows.push(row);
@@ -343,7 +345,7 @@ export class PreferencesPanel {
   }
 
   private tryAssign(attempt: Recording & { chord: string }, swap: boolean): void {
-    const keys = this.host.preferences.core.keys;
+    const keys = this.host.keys;
     const outcome = assignKey(keys.get(), attempt.command, attempt.chord, attempt.replacing, swap);
     if ('conflicts' in outcome) {
       this.pending = attempt;

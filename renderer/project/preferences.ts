@@ -1,6 +1,7 @@
 /**
  * The user's preferences: how the app looks and behaves for this person on this machine, whatever project is open —
- * theme, length units, what a new scene starts with (max influences, brush), the keys of commands. Unlike the settings
+ * theme, length units, what a new scene starts with (max influences, brush), the keys of commands (an entry of
+ * commands/user-keymap.ts, registered by the shell, since this module imports nothing from commands/). Unlike the settings
  * saved with a project (settings-store.ts), they are saved per user: in the page's local storage, which the desktop
  * app keeps in the user's profile.
  *
@@ -13,10 +14,8 @@
  *
  * No DOM: the storage is given (localStorage in the page, a Map in Node tests).
  */
-import { BRUSH_FALLOFFS, BRUSH_MODES } from '../commands/command-catalog.ts';
 import { MAX_INFLUENCE_CHOICES, MAX_INFLUENCES_DEFAULT } from '../../workers/weights/limit-influences.ts';
-import { readKeyOverrides, type KeyOverrides } from '../commands/user-keymap.ts';
-import { BRUSH_RADIUS_RANGE } from '../paint/brush-options.ts';
+import { BRUSH_FALLOFFS, BRUSH_MODES, BRUSH_RADIUS_RANGE } from '../paint/brush-options.ts';
 import { LENGTH_UNITS, type LengthUnit, type LengthUnits } from './length-units.ts';
 
 /** Local-storage key of the preferences. */
@@ -75,7 +74,7 @@ export interface BrushDefaults {
   falloff: (typeof BRUSH_FALLOFFS)[number];
 }
 
-export type { KeyOverrides, LengthUnit, LengthUnits };
+export type { LengthUnit, LengthUnits };
 export { LENGTH_UNITS };
 
 /** The core preferences' values. */
@@ -85,8 +84,6 @@ export interface CorePreferences {
   /** the max influences a new scene starts with: the most bones a vertex's weights use (1 … 8; bind/max-influences.ts) */
   maxInfluences: (typeof MAX_INFLUENCE_CHOICES)[number];
   brush: BrushDefaults;
-  /** the user's keys: per command, the chords that replace its keys in the keybinding table (commands/user-keymap.ts) */
-  keys: KeyOverrides;
 }
 
 export const PREFERENCE_DEFAULTS: Readonly<CorePreferences> = {
@@ -94,7 +91,6 @@ export const PREFERENCE_DEFAULTS: Readonly<CorePreferences> = {
   lengthUnits: { unit: 'scene', metresPerUnit: 1 },
   maxInfluences: MAX_INFLUENCES_DEFAULT,
   brush: { mode: 'add', radius: 40, strength: 0.3, falloff: 'smooth' },
-  keys: {},
 };
 
 /** Range of the scene's scale a user may give, in metres per scene unit. */
@@ -196,14 +192,6 @@ export const CORE_ENTRIES: { readonly [K in keyof CorePreferences]: PreferenceEn
       return { mode: mode as BrushDefaults['mode'], radius, strength, falloff: falloff as BrushDefaults['falloff'] };
     },
   },
-  keys: {
-    key: 'keys',
-    label: 'Keys',
-    section: 'Keys',
-    default: PREFERENCE_DEFAULTS.keys,
-    read: (stored, drop = () => {}) =>
-      isRecord(stored) ? readKeyOverrides(stored, drop) : { problem: `${shown(stored)} is not a table of commands' keys` },
-  },
 };
 
 // --- the store -----------------------------------------------------------------------------------------------------
@@ -215,7 +203,7 @@ interface Slot {
 }
 
 export class PreferenceStore {
-  /** the core preferences (theme, units, new-scene defaults, keys) */
+  /** the core preferences (theme, units, new-scene defaults) */
   readonly core: { readonly [K in keyof CorePreferences]: Preference<CorePreferences[K]> };
   /** what reading or saving the stored preferences noticed, each naming the preference and the reason */
   readonly warnings: string[] = [];

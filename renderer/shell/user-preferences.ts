@@ -8,8 +8,8 @@
  */
 import type { CommandRegistry, HandlerOf } from '../commands/command-registry.ts';
 import { KEYBINDINGS, useKeybindings } from '../commands/keybindings.ts';
-import { userKeybindings } from '../commands/user-keymap.ts';
-import { PreferenceStore, type PreferenceStorage } from '../project/preferences.ts';
+import { KEYS_PREFERENCE, userKeybindings, type KeyOverrides } from '../commands/user-keymap.ts';
+import { PreferenceStore, type Preference, type PreferenceStorage } from '../project/preferences.ts';
 import { showLengthsIn } from '../project/length-units.ts';
 import { PreferencesPanel, type AutosaveFields } from '../panels/preferences-panel.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
@@ -38,6 +38,8 @@ function pageStorage(): PreferenceStorage | null {
 
 export class UserPreferences {
   readonly store: PreferenceStore;
+  /** the user's keys, a preference of their own (commands/user-keymap.ts) */
+  readonly keys: Preference<KeyOverrides>;
   readonly panel: PreferencesPanel;
 
   constructor(private readonly host: UserPreferencesHost) {
@@ -50,13 +52,15 @@ export class UserPreferences {
       showLengthsIn(units);
       host.refreshChrome();
     });
+    this.keys = this.store.register(KEYS_PREFERENCE);
     this.applyKeys();
-    core.keys.subscribe(() => this.applyKeys());
+    this.keys.subscribe(() => this.applyKeys());
     host.store.subscribe((change) => {
       if (change.kind === 'document' && change.newScene) this.applyNewSceneDefaults();
     });
     this.panel = new PreferencesPanel({
       preferences: this.store,
+      keys: this.keys,
       autosave: () => ({ ...host.work.autosave.options }),
       setAutosave: (settings) => host.commands.invoke('file.autosave', settings),
     });
@@ -88,7 +92,7 @@ export class UserPreferences {
 
   /** The table in use follows the user's keys; buttons' tooltips and the menus show them (the chrome's refresh). */
   private applyKeys(): void {
-    const keys = this.store.core.keys.get();
+    const keys = this.keys.get();
     useKeybindings(Object.keys(keys).length > 0 ? userKeybindings(keys) : KEYBINDINGS);
     this.host.refreshChrome();
   }

@@ -9,15 +9,15 @@
  */
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { rayHits, type Vec3 } from '../../workers/rig/volume-ray.ts';
-import { fitTemplate, TEMPLATE_MARKERS, type TemplateKind } from '../../workers/rig/template-rig.ts';
+import { fitTemplate, TEMPLATE_MARKERS } from '../../workers/rig/template-rig.ts';
 import { replaceSkeleton } from '../../workers/rig/skeleton-build.ts';
 import type { BoneEdit } from '../../workers/rig/bone-edits.ts';
 import type { TriangleMesh } from '../../workers/formats/types.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { BoneSelection } from './bone-selection.ts';
+import { TEMPLATE_KINDS, type TemplateKind } from './template-kinds.ts';
 
-export type { TemplateKind };
-export const TEMPLATE_KINDS: readonly TemplateKind[] = ['humanoid', 'quadruped'];
+export { TEMPLATE_KINDS, type TemplateKind };
 
 /** The front view: the direction it looks along and its up, the view the markers start in. */
 export const TEMPLATE_VIEW: Vec3 = [0, 0, -1];

@@ -10,14 +10,24 @@ import {
   PREFERENCES_VERSION,
   PreferenceStore,
   numberPreference,
+  type Preference,
   type PreferenceStorage,
 } from '../../renderer/project/preferences.ts';
+import { KEYS_PREFERENCE, type KeyOverrides } from '../../renderer/commands/user-keymap.ts';
 import { formatLength, showLengthsIn } from '../../renderer/project/length-units.ts';
 
 /** localStorage's contract over a Map. */
 function memoryStorage(initial: Record<string, string> = {}): PreferenceStorage & { map: Map<string, string> } {
   const map = new Map(Object.entries(initial));
   return { map, getItem: (key) => map.get(key) ?? null, setItem: (key, value) => void map.set(key, value) };
+}
+
+/** The user's keys, registered in `store` as the shell does (once per store). */
+const registeredKeys = new WeakMap<PreferenceStore, Preference<KeyOverrides>>();
+function userKeys(store: PreferenceStore): Preference<KeyOverrides> {
+  let keys = registeredKeys.get(store);
+  if (!keys) registeredKeys.set(store, (keys = store.register(KEYS_PREFERENCE)));
+  return keys;
 }
 
 const stored = (values: unknown, version = PREFERENCES_VERSION) => ({ [PREFERENCES_STORAGE_KEY]: JSON.stringify({ version, values }) });
@@ -29,7 +39,7 @@ test('with nothing stored every preference is its default, and nothing is writte
   assert.deepEqual(store.core.lengthUnits.get(), { unit: 'scene', metresPerUnit: 1 });
   assert.equal(store.core.maxInfluences.get(), 4);
   assert.deepEqual(store.core.brush.get(), { mode: 'add', radius: 40, strength: 0.3, falloff: 'smooth' });
-  assert.deepEqual(store.core.keys.get(), {});
+  assert.deepEqual(userKeys(store).get(), {});
   assert.deepEqual(store.warnings, []);
   assert.equal(storage.map.size, 0, 'reading writes nothing');
 });
@@ -41,7 +51,7 @@ test('a value set is saved, told to subscribers, and read back by the next store
   const unsubscribe = store.core.theme.subscribe((theme) => seen.push(theme));
   store.core.theme.set('light');
   store.core.brush.set({ mode: 'smooth', radius: 64, strength: 0.5, falloff: 'linear' });
-  store.core.keys.set({ 'view.frameAll': ['Q'] });
+  userKeys(store).set({ 'view.frameAll': ['Q'] });
   unsubscribe();
   store.core.theme.set('dark');
   store.core.theme.set('light');
@@ -52,7 +62,7 @@ test('a value set is saved, told to subscribers, and read back by the next store
   const reloaded = new PreferenceStore(storage);
   assert.equal(reloaded.core.theme.get(), 'light');
   assert.deepEqual(reloaded.core.brush.get(), { mode: 'smooth', radius: 64, strength: 0.5, falloff: 'linear' });
-  assert.deepEqual(reloaded.core.keys.get(), { 'view.frameAll': ['Q'] });
+  assert.deepEqual(userKeys(reloaded).get(), { 'view.frameAll': ['Q'] });
   assert.deepEqual(reloaded.warnings, []);
 });
 
@@ -111,7 +121,7 @@ test('each bad stored value falls back to its own default with a warning naming 
   assert.deepEqual(store.core.lengthUnits.get(), { unit: 'cm', metresPerUnit: 0.01 });
   assert.equal(store.core.maxInfluences.get(), 5);
   assert.deepEqual(store.core.brush.get(), PREFERENCE_DEFAULTS.brush);
-  assert.deepEqual(store.core.keys.get(), {});
+  assert.deepEqual(userKeys(store).get(), {});
   assert.deepEqual(store.warnings, [
     'Preference “Theme” could not be read ("purple" is not one of "dark", "light"); the default is used',
     'Preference “Brush” could not be read (radius -3 is not a number in 2 … 400); the default is used',
@@ -133,7 +143,7 @@ test('stored keys are checked command by command: a bad entry drops only itself,
     }),
   );
   const store = new PreferenceStore(storage);
-  assert.deepEqual(store.core.keys.get(), { 'view.frameAll': ['Q'], 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'] });
+  assert.deepEqual(userKeys(store).get(), { 'view.frameAll': ['Q'], 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'] });
   assert.equal(store.warnings.length, 3);
   assert.match(store.warnings[0], /^Preference “Keys”: "view\.oldName" is not a command; its keys are dropped$/);
   assert.match(store.warnings[1], /the keys of view\.wireframe, "K", are not a list of keys/);
@@ -141,19 +151,19 @@ test('stored keys are checked command by command: a bad entry drops only itself,
   assert.match(storage.map.get(PREFERENCES_STORAGE_KEY)!, /view\.oldName/, 'reading writes nothing');
   store.core.theme.set('light');
   const resaved = new PreferenceStore(storage);
-  assert.deepEqual(resaved.core.keys.get(), { 'view.frameAll': ['Q'], 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'] });
+  assert.deepEqual(userKeys(resaved).get(), { 'view.frameAll': ['Q'], 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'] });
   assert.deepEqual(resaved.warnings, [], 'the next save wrote only what is used');
 });
 
 test('a stored user key that clashes with a key of the table wins, and the table’s key leaves its command', () => {
   // W is Wireframe's key in the table; the user gave it to Frame all.
   const store = new PreferenceStore(memoryStorage(stored({ keys: { 'view.frameAll': ['W'] } })));
-  assert.deepEqual(store.core.keys.get(), { 'view.frameAll': ['W'], 'view.wireframe': [] });
+  assert.deepEqual(userKeys(store).get(), { 'view.frameAll': ['W'], 'view.wireframe': [] });
   assert.deepEqual(store.warnings, ['Preference “Keys”: W runs “Frame all” as you set it; “Wireframe” no longer has it']);
   const good = new PreferenceStore(memoryStorage(stored({ keys: { 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'], 'view.wireframe': [] } })));
-  assert.deepEqual(good.core.keys.get(), { 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'], 'view.wireframe': [] });
+  assert.deepEqual(userKeys(good).get(), { 'edit.redo': ['Mod+Shift+Z', 'Mod+Alt+R'], 'view.wireframe': [] });
   assert.deepEqual(good.warnings, []);
-  assert.throws(() => good.core.keys.set({ 'view.frameAll': ['W'] }), /preference keys: W runs “Frame all” as you set it/);
+  assert.throws(() => userKeys(good).set({ 'view.frameAll': ['W'] }), /preference keys: W runs “Frame all” as you set it/);
 });
 
 test('a newer version is read entry by entry, with a warning', () => {
@@ -181,7 +191,7 @@ test("a feature registers its own preference: its stored value is used, it is li
   assert.deepEqual(listed, ['gizmo.size']);
   assert.deepEqual(
     store.entries().map((e) => e.key),
-    ['theme', 'lengthUnits', 'maxInfluences', 'brush', 'keys', 'gizmo.size'],
+    ['theme', 'lengthUnits', 'maxInfluences', 'brush', 'gizmo.size'],
   );
   assert.throws(() => store.register(entry), /preference gizmo\.size is registered twice/);
   assert.throws(() => gizmo.set(2.5), /preference gizmo\.size: 2\.5 is not a whole number/);
