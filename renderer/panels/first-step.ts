@@ -1,11 +1,12 @@
 /**
  * A new artist's first step: the start hint over the viewport while the start-up demo is shown (Import…, open a
- * sample, start from the demo, take the tour; "Show at startup" can turn it off), and a short tour of the toolbar
- * shown once (Next / Skip, remembered in the browser's storage), which Help → Tour of the toolbar shows again.
+ * sample, start from the demo, take the tour; "Show at startup" can turn it off), and a short tour of the toolbar and
+ * the menu bar shown once (Next / Skip or Escape, remembered in the browser's storage), which Help → Tour of the
+ * toolbar shows again.
  * DOM only: the buttons run commands, the shell decides when the hint goes.
  */
 import './first-step.css';
-import type { CommandId } from '../commands/command-catalog.ts';
+import { COMMANDS, type CommandId } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { element } from './controls.ts';
 
@@ -17,14 +18,18 @@ export const TOUR_SEEN_KEY = 'rigwright.tourSeen';
 /** The part of the browser's Storage the first step uses (localStorage, or null where it cannot be used). */
 export type FirstStepStorage = Pick<Storage, 'getItem' | 'setItem'> | null;
 
-/** One step of the tour: the toolbar control it points at (the button of `command`) and what it says. */
+/**
+ * One step of the tour: the control it points at and what it says. The control is the toolbar's button of `command`,
+ * or with `inMenu` the menu bar's title of the menu that holds `command` (the catalog's `menu`).
+ */
 export interface TourStep {
   command: CommandId;
+  inMenu?: boolean;
   title: string;
   text: string;
 }
 
-/** The tour, in toolbar order; a step whose control is not on the page is left out. */
+/** The tour, in toolbar order, then the menu bar's; a step whose control is not on the page is left out. */
 export const TOUR_STEPS: readonly TourStep[] = [
   {
     command: 'file.open',
@@ -45,6 +50,18 @@ export const TOUR_STEPS: readonly TourStep[] = [
     command: 'edit.undo',
     title: 'Undo and redo',
     text: 'Every edit — a stroke, a weight computation, a key — is one step, named on the button.',
+  },
+  {
+    command: 'bind.compute',
+    inMenu: true,
+    title: 'Rig: compute weights',
+    text: 'The Rig menu binds the mesh: pick handle vertices for each bone (or let a rule place them), then Compute weights.',
+  },
+  {
+    command: 'tool.brush',
+    inMenu: true,
+    title: 'Paint',
+    text: 'The Paint menu: weight paint mode (P) with add, smooth, blur, relax, gradient and flood fill, mirror and normalize.',
   },
   {
     command: 'help.keys',
@@ -128,11 +145,26 @@ export class StartHint {
   hide(): void {
     this.root.hidden = true;
   }
+
+  show(): void {
+    this.root.hidden = false;
+  }
+}
+
+/** The control a tour step points at on the page now, or null when it is not there (or not laid out). */
+export function tourTarget(step: TourStep): HTMLElement | null {
+  let target: HTMLElement | null;
+  if (step.inMenu) {
+    const menu = COMMANDS[step.command].menu;
+    target = [...document.querySelectorAll<HTMLElement>('#menu-bar .menu-title')].find((title) => title.textContent === menu) ?? null;
+  } else target = document.querySelector<HTMLElement>(`#toolbar button[data-command="${step.command}"]`);
+  return target && target.getClientRects().length > 0 ? target : null;
 }
 
 /**
  * The toolbar tour: a ring around one control at a time and a card beside it with Next (Done on the last step) and
- * Skip tour. Finishing or skipping remembers that the tour was seen.
+ * Skip tour (or Escape). Finishing or skipping remembers that the tour was seen. It follows the controls when the
+ * window or the toolbar changes size, finding each step's control again.
  */
 export class ToolbarTour {
   private readonly ring: HTMLElement;
@@ -144,8 +176,19 @@ export class ToolbarTour {
   private steps: { step: TourStep; target: HTMLElement }[] = [];
   private index = -1;
   private readonly place = () => this.show();
+  private readonly onKey = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    event.stopPropagation();
+    this.end();
+  };
+  private readonly resized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(this.place);
 
-  constructor(private readonly storage: FirstStepStorage) {
+  /** @param running called with true when the tour starts, false when it ends */
+  constructor(
+    private readonly storage: FirstStepStorage,
+    private readonly onRunning: (running: boolean) => void = () => undefined,
+  ) {
     this.ring = element('div', 'tour-ring');
     this.card = element('section', 'tour-card');
     this.card.setAttribute('role', 'dialog');
@@ -179,12 +222,17 @@ export class ToolbarTour {
   start(): boolean {
     this.steps = [];
     for (const step of TOUR_STEPS) {
-      const target = document.querySelector<HTMLElement>(`#toolbar button[data-command="${step.command}"]`);
-      if (target && target.getClientRects().length > 0) this.steps.push({ step, target });
+      const target = tourTarget(step);
+      if (target) this.steps.push({ step, target });
     }
     if (this.steps.length === 0) return false;
+    const wasRunning = this.running;
     this.index = 0;
     window.addEventListener('resize', this.place);
+    window.addEventListener('keydown', this.onKey, true);
+    const toolbar = document.getElementById('toolbar');
+    if (toolbar) this.resized?.observe(toolbar);
+    if (!wasRunning) this.onRunning(true);
     this.show();
     this.next.focus();
     return true;
@@ -200,20 +248,29 @@ export class ToolbarTour {
 
   /** Ends the tour (Done or Skip) and remembers that it was seen. */
   end(): void {
+    const wasRunning = this.running;
     this.index = -1;
     this.ring.hidden = this.card.hidden = true;
     window.removeEventListener('resize', this.place);
+    window.removeEventListener('keydown', this.onKey, true);
+    this.resized?.disconnect();
     write(this.storage, TOUR_SEEN_KEY, '1');
+    if (wasRunning) this.onRunning(false);
   }
 
   private show(): void {
     if (this.index < 0) return;
-    const { step, target } = this.steps[this.index];
+    const shown = this.steps[this.index];
+    // The layout may have changed (a toolbar laid out anew): the control is looked for again, kept if it is gone.
+    shown.target = tourTarget(shown.step) ?? shown.target;
+    const { step, target } = shown;
     this.counter.textContent = `${this.index + 1} of ${this.steps.length}`;
     this.title.textContent = step.title;
     this.text.textContent = step.text;
     this.next.textContent = this.index + 1 === this.steps.length ? 'Done' : 'Next';
     this.card.dataset.command = step.command;
+    if (step.inMenu) this.card.dataset.menu = COMMANDS[step.command].menu;
+    else delete this.card.dataset.menu;
     const box = target.getBoundingClientRect();
     Object.assign(this.ring.style, {
       left: `${box.left - 4}px`,

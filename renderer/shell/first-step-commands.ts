@@ -24,18 +24,24 @@ function pageStorage(): FirstStepStorage {
 
 /**
  * Puts the start hint over the viewport (unless the artist turned it off) and, the first time, starts the tour once
- * the toolbar is laid out. The hint goes at the first change of the document: an edit, or a scene opened.
+ * the toolbar is laid out. The hint goes at the first change of the document: an edit, or a scene opened; while the
+ * tour runs it is hidden, and it comes back after the tour if it was shown and the scene is still the start-up one.
  * @param container the viewport's element
  */
 export function installFirstStep(container: HTMLElement, commands: CommandRegistry, store: SceneStore): FirstStep {
   const storage = pageStorage();
-  const tour = new ToolbarTour(storage);
-  const hint = new StartHint(container, commands, storage, () => {
-    hint.hide();
-    tour.start();
+  let started = false;
+  let hintBeforeTour = false;
+  const tour = new ToolbarTour(storage, (running) => {
+    if (running) {
+      hintBeforeTour = hint.visible;
+      hint.hide();
+    } else if (hintBeforeTour && !started) hint.show();
   });
+  const hint = new StartHint(container, commands, storage, () => tour.start());
   const unsubscribe = store.subscribe((change) => {
     if (change.kind !== 'document') return;
+    started = true;
     hint.hide();
     unsubscribe();
   });
@@ -53,11 +59,7 @@ export interface FirstStepCommandsHost {
 export function firstStepCommands(app: FirstStepCommandsHost): HandlersFor<'file.demo' | 'help.tour'> {
   return {
     'file.demo': { run: () => app.loadDemo() },
-    'help.tour': {
-      run: () => {
-        app.firstStep.hint.hide();
-        app.firstStep.tour.start();
-      },
-    },
+    // The tour hides the start hint while it runs.
+    'help.tour': { run: () => void app.firstStep.tour.start() },
   };
 }

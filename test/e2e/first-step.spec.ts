@@ -21,7 +21,9 @@ async function reload(page: Page): Promise<void> {
 test('empty state: the start hint offers Import…, a sample and the demo, and goes once a scene is opened', async ({ page }) => {
   const errors: string[] = [];
   await openApp(page, errors, { firstStep: true });
-  // The first visit also starts the tour; skipping it leaves the hint.
+  // The first visit also starts the tour, which hides the hint while it runs; skipping it brings the hint back.
+  await expect(tourCard(page)).toBeVisible();
+  await expect(hint(page)).toBeHidden();
   await tourCard(page).getByRole('button', { name: 'Skip tour' }).click();
   await expect(tourCard(page)).toBeHidden();
   await expect(hint(page)).toBeVisible();
@@ -83,13 +85,19 @@ test('tour: shown once on the first visit, step by step over the toolbar, and ag
   const steps = Number((await card.locator('.tour-counter').textContent())!.split(' of ')[1]);
   expect(steps, 'the tour has a few steps').toBeGreaterThanOrEqual(3);
 
-  // Each step rings a real toolbar control and places its card below it.
+  // Each step rings a real control, of the toolbar or the menu bar, and places its card below it.
   const seen: string[] = [];
+  const menus: string[] = [];
   for (let i = 1; i <= steps; i++) {
     await expect(card.locator('.tour-counter')).toHaveText(`${i} of ${steps}`);
     const command = (await card.getAttribute('data-command'))!;
+    const menu = await card.getAttribute('data-menu');
     seen.push(command);
-    const target = (await page.locator(`#toolbar button[data-command="${command}"]`).boundingBox())!;
+    if (menu) menus.push(menu);
+    const control = menu
+      ? page.getByRole('menubar', { name: 'Menu bar' }).locator('.menu-title', { hasText: new RegExp(`^${menu}$`) })
+      : page.locator(`#toolbar button[data-command="${command}"]`);
+    const target = (await control.boundingBox())!;
     const ring = (await page.locator('.tour-ring').boundingBox())!;
     expect(ring.x, `${command}: the ring surrounds the control`).toBeLessThanOrEqual(target.x);
     expect(ring.x + ring.width).toBeGreaterThanOrEqual(target.x + target.width);
@@ -100,6 +108,8 @@ test('tour: shown once on the first visit, step by step over the toolbar, and ag
   }
   expect(seen[0]).toBe('file.open');
   expect(new Set(seen).size, 'every step shows another control').toBe(steps);
+  expect(menus, 'the menu bar’s Rig (Compute weights) and Paint titles are steps').toEqual(['Rig', 'Paint']);
+  expect(seen).toContain('bind.compute');
   await expect(card).toBeHidden();
   await expect(page.locator('.tour-ring')).toBeHidden();
 
@@ -110,6 +120,26 @@ test('tour: shown once on the first visit, step by step over the toolbar, and ag
   await hint(page).getByRole('button', { name: 'Take the tour of the toolbar' }).click();
   await expect(card).toBeVisible();
   await expect(card.locator('.tour-counter')).toHaveText(`1 of ${steps}`);
+  await expect(hint(page), 'the hint is hidden while the tour runs').toBeHidden();
+  // Escape is Skip: the tour ends and the hint is back.
+  await page.keyboard.press('Escape');
+  await expect(card).toBeHidden();
+  await expect(page.locator('.tour-ring')).toBeHidden();
+  await expect(hint(page)).toBeVisible();
+
+  // The ring follows its control when the toolbar changes size (a narrower window lays the toolbar out anew).
+  await hint(page).getByRole('button', { name: 'Take the tour of the toolbar' }).click();
+  await expect(card).toHaveAttribute('data-command', 'file.open');
+  const control = page.locator('#toolbar button[data-command="file.open"]');
+  await page.evaluate(() => {
+    document.getElementById('toolbar')!.style.paddingLeft = '120px';
+  });
+  await expect
+    .poll(async () => Math.abs((await page.locator('.tour-ring').boundingBox())!.x - ((await control.boundingBox())!.x - 4)))
+    .toBeLessThan(1);
+  await page.evaluate(() => {
+    document.getElementById('toolbar')!.style.paddingLeft = '';
+  });
   await card.getByRole('button', { name: 'Skip tour' }).click();
   await expect(card).toBeHidden();
   await reload(page);
