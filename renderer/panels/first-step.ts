@@ -9,11 +9,7 @@ import './first-step.css';
 import { COMMANDS, type CommandId } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { element } from './controls.ts';
-
-/** Storage key: 'off' once the artist unticked "Show at startup" on the start hint. */
-export const START_HINT_KEY = 'rigwright.startHint';
-/** Storage key: '1' once the tour was finished or skipped (it starts by itself only before that). */
-export const TOUR_SEEN_KEY = 'rigwright.tourSeen';
+import { START_HINT_KEY, TOUR_SEEN_KEY } from './first-step-keys.ts';
 
 /** The part of the browser's Storage the first step uses (localStorage, or null where it cannot be used). */
 export type FirstStepStorage = Pick<Storage, 'getItem' | 'setItem'> | null;

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type FileChooser, type Locator, type Page } from '@playwright/test';
+import { START_HINT_KEY, TOUR_SEEN_KEY } from '../../renderer/panels/first-step-keys.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const dataDir = process.env.RIGWRIGHT_DATA ?? path.resolve(repoRoot, '../shared/data');
@@ -30,10 +31,13 @@ export async function openApp(page: Page, errors: string[], options: { paused?: 
   });
   page.on('pageerror', (error) => errors.push(String(error)));
   if (!options.firstStep) {
-    await page.addInitScript(() => {
-      localStorage.setItem('rigwright.startHint', 'off');
-      localStorage.setItem('rigwright.tourSeen', '1');
-    });
+    await page.addInitScript(
+      ([hintKey, tourKey]) => {
+        localStorage.setItem(hintKey, 'off');
+        localStorage.setItem(tourKey, '1');
+      },
+      [START_HINT_KEY, TOUR_SEEN_KEY],
+    );
   }
   await page.goto('/');
   await page.waitForFunction(() => (window as any).__rigwright !== undefined);
