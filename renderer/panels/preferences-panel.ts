@@ -7,7 +7,7 @@
  */
 import { COMMANDS, type CommandId } from '../commands/command-catalog.ts';
 import { chordOf, displayChord } from '../commands/keybindings.ts';
-import { assignKey, keysOf, resetKeys, takesKeys, type KeyOverrides } from '../commands/user-keymap.ts';
+import { assignKey, keymapProblems, keysOf, resetKeys, takesKeys, type KeyOverrides } from '../commands/user-keymap.ts';
 import {
   LENGTH_UNITS,
   METRES_PER_UNIT_RANGE,
@@ -281,7 +281,11 @@ export class PreferencesPanel {
         reset.title = `Back to ${COMMANDS[command].label}’s keys in the table`;
         reset.addEventListener('click', () => {
           this.stopRecording();
-          this.host.keys.set(resetKeys(this.host.keys.get(), command));
+          const next = resetKeys(this.host.keys.get(), command);
+          // The table's key may run another command of the user's now (a key the user took from it).
+          const problems = keymapProblems(next);
+          if (problems.length > 0) this.keyMessage.textContent = `Reset cannot be done: ${problems[0]}`;
+          else this.host.keys.set(next);
         });
       }
       rows.push(row);

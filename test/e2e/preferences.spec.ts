@@ -156,3 +156,34 @@ test('preferences: a stored value this version cannot read falls back to its def
   expect(await page.evaluate(() => (window as any).__rigwright.keyTable() as string[]), 'the readable keys are kept').toContain('Q');
   expect(errors).toEqual([]);
 });
+
+test('preferences: a stored key that clashes with a key of the table wins; the command that lost it says so and cannot take it back while it clashes', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    const values = { keys: { 'view.frameAll': ['W'], 'no.longerACommand': ['Mod+Alt+O'] } };
+    localStorage.setItem('rigwright.preferences', JSON.stringify({ version: 1, values }));
+  });
+  const errors: string[] = [];
+  await openApp(page, errors);
+  await expect(page.getByText('Preference “Keys”: W runs “Frame all” as you set it; “Wireframe” no longer has it')).toBeVisible();
+  await expect(page.getByText('Preference “Keys”: "no.longerACommand" is not a command; its keys are dropped')).toBeVisible();
+  const before = await wireframeOn(page);
+  const frames = await page.evaluate(() => (window as any).__rigwright.keyTable() as string[]);
+  expect(frames, 'W is still in the table in use, for Frame all').toContain('W');
+  await page.keyboard.press('w');
+  await page.waitForTimeout(200);
+  expect(await wireframeOn(page), 'W no longer toggles Wireframe').toBe(before);
+
+  await page.keyboard.press('Control+Comma');
+  const dialog = page.getByRole('dialog', { name: 'Preferences' });
+  const wireframeRow = dialog.locator('tr[data-command="view.wireframe"]');
+  await expect(dialog.locator('tr[data-command="view.frameAll"]').getByRole('button', { name: 'Key W of Frame all' })).toBeVisible();
+  await expect(wireframeRow.getByRole('button', { name: /^Key / })).toHaveCount(0);
+  await wireframeRow.getByRole('button', { name: 'Reset' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Reset cannot be done: W runs both “Frame all” and “Wireframe”');
+  await dialog.locator('tr[data-command="view.frameAll"]').getByRole('button', { name: 'Reset' }).click();
+  await wireframeRow.getByRole('button', { name: 'Reset' }).click();
+  await expect(wireframeRow.getByRole('button', { name: 'Key W of Wireframe' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
