@@ -21,6 +21,7 @@ import { paintLockEdit } from '../../workers/scene/scene-edits.ts';
 import { MAX_INFLUENCE_CHOICES, MAX_INFLUENCES_DEFAULT } from '../../workers/weights/limit-influences.ts';
 import { bytesOf } from '../../workers/scene/undo-history.ts';
 import { PaintSession, type WeightRowsEdit } from './paint-session.ts';
+import { BRUSH_FALLOFFS, BRUSH_MODES } from './brush-options.ts';
 
 /**
  * What a drag of the brush does: a dab mode (apply-dab.ts), or 'gradient': the drag from A to B lays a linear
@@ -51,9 +52,9 @@ export const BRUSH_DEFAULTS: Required<BrushSettings> = {
   throughMesh: false,
 };
 
-/** The brush modes and falloffs (the names a project may hold). */
-export const DAB_MODES: readonly BrushMode[] = ['add', 'subtract', 'set', 'smooth', 'blur', 'relax', 'gradient', 'sample'];
-export const BRUSH_FALLOFFS: readonly BrushFalloff[] = ['smooth', 'linear', 'constant'];
+/** The brush modes and falloffs a project may hold: brush-options.ts's, typed as the brush's here. */
+const MODE_NAMES: readonly BrushMode[] = BRUSH_MODES;
+const FALLOFF_NAMES: readonly BrushFalloff[] = BRUSH_FALLOFFS;
 
 /** A stroke's undo step, by the brush mode it painted with. */
 export const STROKE_LABELS: Readonly<Record<Exclude<BrushMode, 'sample'>, string>> = {
@@ -241,8 +242,8 @@ export class PaintController {
     // The locks open with the document (they are part of it); the rest is the session's.
     restore: ({ brush, symmetry, maxInfluences }) => {
       const mine = this.brush;
-      mine.mode = pick(brush.mode, DAB_MODES, mine.mode);
-      mine.falloff = pick(brush.falloff, BRUSH_FALLOFFS, mine.falloff);
+      mine.mode = pick(brush.mode, MODE_NAMES, mine.mode);
+      mine.falloff = pick(brush.falloff, FALLOFF_NAMES, mine.falloff);
       mine.radius = brush.radius > 0 ? brush.radius : mine.radius;
       mine.strength = brush.strength;
       mine.value = brush.value;

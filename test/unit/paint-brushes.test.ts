@@ -14,7 +14,8 @@ import { createVertexGrid, queryVertexGrid } from '../../workers/paint/vertex-gr
 import { demoDocument } from '../../workers/scene/scene-document.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
-import { floodDab, floodLabel, BRUSH_DEFAULTS } from '../../renderer/paint/paint-controller.ts';
+import { floodDab, floodLabel, BRUSH_DEFAULTS, STROKE_LABELS } from '../../renderer/paint/paint-controller.ts';
+import { BRUSH_MODES } from '../../renderer/paint/brush-options.ts';
 import { headlessPaintController } from './headless-hosts.ts';
 import { seededRandom } from './seeded-random.ts';
 import { GRID, gridDocument } from './tool-harness.ts';
@@ -453,4 +454,8 @@ test('a flood or a gradient on a locked bone changes nothing and adds no undo st
   paint.endStroke();
   assert.deepEqual(history.undoLabels(), ['Lock bone 1'], 'only the lock is a step');
   assert.deepEqual(store.doc.weights.data, before, 'no weight changed');
+});
+
+test('the brush modes a project, a command or the preferences may name are the modes a stroke has a label for, and sample', () => {
+  assert.deepEqual([...BRUSH_MODES].sort(), [...Object.keys(STROKE_LABELS), 'sample'].sort());
 });
