@@ -17,6 +17,13 @@ export interface ContextMenuItem {
   argument?: unknown;
   /** the item's keys, when they do the same thing on the same target ('' or absent: none shown) */
   keys?: string;
+  /** why the item cannot act on this target (it is shown disabled with the reason as its tooltip); absent: it can */
+  unavailable?: string;
+  /**
+   * A text the item asks for first (a new name): choosing it turns the menu into a field holding `value`; Enter runs
+   * the command with the argument and `field` set to the text, Escape closes the menu.
+   */
+  ask?: { field: string; label: string; value: string };
 }
 
 /** Items, with null between groups. */
@@ -92,6 +99,7 @@ export class ContextMenu {
     this.listen(window, 'resize', () => this.close());
     // Any other key (Tab, a shortcut) closes it, then does what it does: the menu's items would be stale after it.
     this.listen(window, 'keydown', (event) => {
+      if (event.target instanceof HTMLInputElement && this.root.contains(event.target)) return; // typing a name
       if (!KEPT_OPEN_BY.has(event.key)) this.close();
     });
     // The window losing the focus (another application) closes it; an item's own blur, seen here too, does not.
@@ -143,13 +151,34 @@ export class ContextMenu {
     node.append(element('span', 'context-menu-label', entry.label));
     const keys = entry.keys ?? '';
     if (keys) node.append(element('kbd', 'context-menu-keys', keys));
-    node.disabled = !this.commands.isEnabled(entry.command);
-    node.title = this.commands.titleOf(entry.command);
+    node.disabled = entry.unavailable !== undefined || !this.commands.isEnabled(entry.command);
+    node.title = entry.unavailable ?? this.commands.titleOf(entry.command);
     node.addEventListener('click', () => {
+      if (entry.ask) return this.askFor(entry, entry.ask);
       this.close();
       this.commands.invoke(entry.command, entry.argument);
     });
     return node;
+  }
+
+  /** The menu as a field for the text an item asks for (see ContextMenuItem.ask), focused with its text selected. */
+  private askFor(entry: ContextMenuItem, ask: NonNullable<ContextMenuItem['ask']>): void {
+    const input = element('input', 'context-menu-input');
+    input.type = 'text';
+    input.value = ask.value;
+    input.setAttribute('aria-label', ask.label);
+    input.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' && event.key !== 'Escape') return;
+      event.preventDefault();
+      event.stopPropagation();
+      this.close();
+      if (event.key === 'Enter') this.commands.invoke(entry.command, { ...(entry.argument as object), [ask.field]: input.value });
+    });
+    const heading = element('div', 'context-menu-title', `${entry.label.replace(/…$/, '')}: Enter to apply, Esc to cancel`);
+    heading.setAttribute('role', 'presentation');
+    this.root.replaceChildren(heading, input);
+    input.focus();
+    input.select();
   }
 
   private items(): HTMLButtonElement[] {
@@ -157,6 +186,7 @@ export class ContextMenu {
   }
 
   private key(event: KeyboardEvent): void {
+    if (event.target instanceof HTMLInputElement) return; // the field's own keys (askFor)
     const enabled = this.items().filter((item) => !item.disabled);
     const at = enabled.indexOf(document.activeElement as HTMLButtonElement);
     const step: Record<string, number> = { ArrowDown: 1, ArrowUp: -1 };

@@ -9,6 +9,7 @@ import { displayKeys } from '../commands/keybindings.ts';
 import type { ContextMenuEntries } from '../panels/context-menu.ts';
 import type { ViewMode } from '../view/view-modes.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
+import { limbRoot, mirrorBones } from '../../workers/rig/mirror-bones.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { boneCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 
@@ -133,12 +134,23 @@ export function boneMenu(bone: number, { doc, locked }: BoneMenuState): { title:
       { label: 'Isolate its weights (weight map)', command: 'bone.isolateWeights', argument: bone },
       { label: `Select vertices it weighs ≥ ${SELECT_BY_WEIGHT_MIN}`, command: 'bind.selectByWeight', argument: { bone } },
       null,
+      { label: 'Rename…', command: 'bone.rename', argument: { bone }, ask: { field: 'name', label: 'Bone name', value: name } },
       { label: 'Reset its pose to rest', command: 'pose.reset', argument: bone },
       { label: 'Split the bone', command: 'bone.split', argument: { bone } },
-      { label: 'Mirror the limb', command: 'bone.mirror', argument: { bone } },
+      { label: 'Mirror the limb', command: 'bone.mirror', argument: { bone }, ...mirrorUnavailable(doc, bone) },
       { label: 'Delete the bone', command: 'bone.delete', argument: bone },
     ],
   };
+}
+
+/** Why the limb of a bone cannot be mirrored across x (the command's own reason: it lies on the plane, or its copy is there already), as a menu item's `unavailable`; {} when it can. */
+function mirrorUnavailable(doc: SceneDocument, bone: number): { unavailable?: string } {
+  try {
+    mirrorBones(doc, [limbRoot(doc, bone, 0)], { axis: 0 });
+    return {};
+  } catch (error) {
+    return { unavailable: `Mirror the limb: ${error instanceof Error ? error.message : String(error)}` };
+  }
 }
 
 /**
@@ -177,23 +189,34 @@ function viewEntries(): ContextMenuEntries {
   ];
 }
 
-/** The menu on a row of the meshes panel (index -1: the row for all meshes). */
-export function meshRowMenu(index: number, name: string): { title: string; entries: ContextMenuEntries } {
+/**
+ * The menu on a row of the meshes panel (index -1: the row for all meshes).
+ * @param hidden  whether the mesh is hidden now (the item reads Show it, else Hide it)
+ */
+export function meshRowMenu(index: number, name: string, hidden = false): { title: string; entries: ContextMenuEntries } {
   if (index < 0) return { title: 'All meshes', entries: [{ label: 'Make all active', command: 'meshes.active', argument: -1 }] };
   return {
     title: `Mesh ${name}`,
     entries: [
       { label: 'Make it the active mesh', command: 'meshes.active', argument: index },
-      { label: 'Hide or show it', command: 'meshes.toggle', argument: index },
+      { label: hidden ? 'Show it' : 'Hide it', command: 'meshes.toggle', argument: index },
     ],
   };
 }
 
-/** The menu on the clip picker: the clip edits that act on the clip shown. */
-export function clipMenu(name: string): { title: string; entries: ContextMenuEntries } {
+/**
+ * The menu on the clip picker: the clip edits that act on the clip shown.
+ * @param clip  the clip's index (-1: none shown, no Rename)
+ */
+export function clipMenu(name: string, clip = -1): { title: string; entries: ContextMenuEntries } {
+  const rename: ContextMenuEntries =
+    clip >= 0
+      ? [{ label: 'Rename…', command: 'clip.rename', argument: { clip }, ask: { field: 'name', label: 'Clip name', value: name } }]
+      : [];
   return {
     title: `Clip ${name}`,
     entries: [
+      ...rename,
       { label: 'Key the selected bone', command: 'key.insert', keys: displayKeys('key.insert') },
       { label: 'Key all bones', command: 'key.insertAll', keys: displayKeys('key.insertAll') },
       { label: 'Delete keys at this frame', command: 'key.delete', keys: displayKeys('key.delete') },

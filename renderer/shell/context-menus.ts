@@ -18,7 +18,12 @@ export interface ContextMenusHost {
   readonly selectedBone: number;
   readonly paint: { isLocked(bone: number): boolean };
   readonly viewport: Pick<Viewport, 'rayThrough'>;
-  readonly meshes: { visibleTriangles(): Uint32Array; readonly list: readonly { readonly name: string }[] };
+  readonly meshes: {
+    visibleTriangles(): Uint32Array;
+    readonly list: readonly { readonly name: string }[];
+    /** per mesh, whether it is hidden */
+    readonly hidden: readonly boolean[];
+  };
   /** the bone of the joint drawn under a page point, or -1 */
   jointBoneAt(pageX: number, pageY: number): number;
   /** #V × 3 positions at the pose and method on screen */
@@ -146,10 +151,10 @@ export class ContextMenus {
       menu = boneMenu(bone, { doc: this.host.store.doc, locked: this.host.paint.isLocked(bone) });
     } else if (meshRow?.dataset.index !== undefined) {
       const index = Number(meshRow.dataset.index);
-      menu = meshRowMenu(index, this.host.meshes.list[index]?.name ?? '');
+      menu = meshRowMenu(index, this.host.meshes.list[index]?.name ?? '', this.host.meshes.hidden[index] ?? false);
     } else if (clipPicker) {
       const select = clipPicker.querySelector('select');
-      menu = clipMenu(select?.selectedOptions[0]?.textContent ?? '');
+      menu = clipMenu(select?.selectedOptions[0]?.textContent ?? '', select && select.value !== '' ? Number(select.value) : -1);
     }
     if (!menu) return;
     event.preventDefault();

@@ -174,12 +174,27 @@ test('context menu: on a joint, on the mesh, on list rows; right drag still pans
   await expect(menu).toContainText(`Bone ${names[tipBone]}`);
   await menu.getByRole('menuitem', { name: 'Select bone' }).click();
   expect((await app.state()).selectedBone).toBe(tipBone);
+  // Rename…: the menu asks for the name, starting from the bone's own; typing keys no shortcut; Enter renames.
+  await boneRow.click({ button: 'right' });
+  await menu.getByRole('menuitem', { name: 'Rename…' }).click();
+  const nameField = menu.getByRole('textbox', { name: 'Bone name' });
+  await expect(nameField).toBeFocused();
+  await expect(nameField).toHaveValue(names[tipBone]);
+  await nameField.fill('tail.tip');
+  await expect(menu, 'typing keeps the menu open').toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(menu).toBeHidden();
+  expect((await app.skeleton()).names[tipBone]).toBe('tail.tip');
+  expect((await app.undoLabels()).at(-1)).toMatch(/tail\.tip/);
+  await page.keyboard.press('Control+z');
+  expect((await app.skeleton()).names[tipBone]).toBe(names[tipBone]);
   await page.keyboard.press('o');
 
   // The meshes panel: a mesh row's menu makes it the active mesh.
   await page.evaluate(() => (window as any).__rigwright.command('meshes.panel'));
   const meshRow = page.locator('.mesh-row[data-index="0"]');
   await meshRow.click({ button: 'right' });
+  await expect(menu.getByRole('menuitem', { name: 'Hide it', exact: true }), 'a shown mesh offers Hide').toBeVisible();
   await menu.getByRole('menuitem', { name: 'Make it the active mesh' }).click();
   expect((await app.meshes()).active).toBe(0);
 

@@ -21,6 +21,7 @@ import {
 } from '../../renderer/shell/context-commands.ts';
 import type { ViewMode } from '../../renderer/view/view-modes.ts';
 import { boneCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { limbRoot, mirrorBones } from '../../workers/rig/mirror-bones.ts';
 import { handDocument } from './full-documents.ts';
 
 /** 4 vertices × 3 bones, row-major; each row sums to 1. */
@@ -166,6 +167,8 @@ test('every menu item runs a catalog command with an argument its schema takes',
     ['mesh row', meshRowMenu(0, 'body').entries],
     ['all meshes row', meshRowMenu(-1, '').entries],
     ['clip', clipMenu('Walk').entries],
+    ['clip shown', clipMenu('Walk', 0).entries],
+    ['hidden mesh row', meshRowMenu(0, 'body', true).entries],
   ];
   for (const [name, entries] of menus) {
     assert.ok(
@@ -175,7 +178,9 @@ test('every menu item runs a catalog command with an argument its schema takes',
     for (const entry of entries) {
       if (entry === null) continue;
       assert.ok(entry.command in COMMANDS, `${name} menu: ${entry.command} is a catalog command`);
-      assert.doesNotThrow(() => checkArgument(COMMANDS[entry.command].argument ?? { kind: 'none' }, entry.argument, entry.command, scene));
+      // An item that asks for a text runs with the text in its field (askFor).
+      const argument = entry.ask ? { ...(entry.argument as object), [entry.ask.field]: 'new name' } : entry.argument;
+      assert.doesNotThrow(() => checkArgument(COMMANDS[entry.command].argument ?? { kind: 'none' }, argument, entry.command, scene));
     }
   }
   assert.equal(boneMenu(3, { doc, locked: false }).title, 'Bone bone 3');
@@ -210,4 +215,44 @@ test('every menu item runs a catalog command with an argument its schema takes',
     'a small weight over it is',
   );
   assert.ok(commandsOf(meshMenu(7, bare, 2).entries).includes('bind.selectByWeight'), 'with a bone selected, its vertices are offered');
+});
+
+test('the menus rename a bone or a clip by asking for the name, say Hide or Show by state, and offer Mirror only where it can run', () => {
+  const doc = handDocument();
+  const items = (entries: ContextMenuEntries) => entries.flatMap((entry) => (entry ? [entry] : []));
+  const rename = items(boneMenu(3, { doc, locked: false }).entries).find((entry) => entry.command === 'bone.rename');
+  assert.deepEqual(
+    rename && { argument: rename.argument, ask: rename.ask },
+    { argument: { bone: 3 }, ask: { field: 'name', label: 'Bone name', value: 'bone 3' } },
+    "the bone's Rename asks for its name, starting from the one it has",
+  );
+  const clipRename = items(clipMenu('Walk', 2).entries).find((entry) => entry.command === 'clip.rename');
+  assert.deepEqual(clipRename && { argument: clipRename.argument, value: clipRename.ask?.value }, { argument: { clip: 2 }, value: 'Walk' });
+  assert.ok(!items(clipMenu('', -1).entries).some((entry) => entry.command === 'clip.rename'), 'no clip shown: no Rename');
+
+  const toggle = (hidden: boolean) =>
+    items(meshRowMenu(1, 'hat', hidden).entries).find((entry) => entry.command === 'meshes.toggle')?.label;
+  assert.equal(toggle(false), 'Hide it', 'a shown mesh offers Hide');
+  assert.equal(toggle(true), 'Show it', 'a hidden mesh offers Show');
+
+  // Mirror: the item is available exactly where the command runs; its reason is the command's own.
+  const B = boneCountOf(doc);
+  let available = 0;
+  for (let bone = 0; bone < B; bone++) {
+    const mirror = items(boneMenu(bone, { doc, locked: false }).entries).find((entry) => entry.command === 'bone.mirror')!;
+    let error: string | null = null;
+    try {
+      mirrorBones(doc, [limbRoot(doc, bone, 0)], { axis: 0 });
+    } catch (thrown) {
+      error = (thrown as Error).message;
+    }
+    assert.equal(mirror.unavailable, error === null ? undefined : `Mirror the limb: ${error}`, `bone ${bone}`);
+    if (error === null) available++;
+  }
+  assert.ok(available > 0, 'some bone of the hand can be mirrored');
+  // Once mirrored, the limb has its partner: mirroring it again is refused, and the menu says so.
+  const bone = [...Array(B).keys()].find((b) => items(boneMenu(b, { doc, locked: false }).entries).every((e) => !e.unavailable))!;
+  const mirrored = { ...doc, ...mirrorBones(doc, [limbRoot(doc, bone, 0)], { axis: 0 }).fields };
+  const again = items(boneMenu(bone, { doc: mirrored, locked: false }).entries).find((entry) => entry.command === 'bone.mirror')!;
+  assert.match(again.unavailable ?? '', /^Mirror the limb: /, 'a limb mirrored already cannot be mirrored again');
 });
