@@ -12,6 +12,7 @@ import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { ViewMode } from '../view/view-modes.ts';
 import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section, slider, type Slider } from './controls.ts';
+import { dockPanel } from './panel-dock.ts';
 import { countOf } from './app-chrome.ts';
 import { MAX_INFLUENCE_CHOICES, type MaxInfluences } from '../bind/max-influences.ts';
 
@@ -206,7 +207,7 @@ export class BindPanel {
     commandButton(this.progressBox, commands, 'bind.cancel', { label: 'Cancel', className: 'tool-button cancel' });
     this.reportBox = element('div', 'bind-report');
     computeSection.append(actions, this.progressBox, this.reportBox);
-    container.append(this.root);
+    dockPanel(container, this.root, 'bind');
   }
 
   get open(): boolean {

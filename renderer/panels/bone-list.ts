@@ -17,6 +17,7 @@ import { formatLength } from '../project/length-units.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { searchMatches, treeOrder } from '../skeleton/bone-tree.ts';
 import { commandButton, element, floatingPanel, refreshCommandButtons } from './controls.ts';
+import { dockPanel } from './panel-dock.ts';
 
 export interface BoneListHost {
   readonly commands: CommandRegistry;
@@ -99,7 +100,7 @@ export class BoneList {
       if (bone !== null) this.startRename(bone);
     });
     this.list.addEventListener('keydown', (event) => this.rowKey(event));
-    container.append(this.root);
+    dockPanel(container, this.root, 'bones');
   }
 
   get open(): boolean {

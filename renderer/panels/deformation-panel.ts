@@ -8,6 +8,7 @@ import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-qua
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { METHOD_LABELS, METHOD_TERMS, type SkinMethod } from '../deform/skin-methods.ts';
 import { commandButton, valueField, type ValueField } from './controls.ts';
+import { dockPanel } from './panel-dock.ts';
 
 export interface DeformationPanelActions {
   setMethod(method: SkinMethod): void;
@@ -169,7 +170,7 @@ export class DeformationPanel {
     row.className = 'bone-scale-row';
     row.append(uniformLabel, reset);
     this.scalePanel.append(this.scaleTitle, grid, row, note);
-    viewport.append(this.scalePanel);
+    dockPanel(viewport, this.scalePanel, 'boneScale');
   }
 
   show(state: DeformationPanelState): void {

@@ -10,6 +10,7 @@ import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { ExamplesController } from '../posespace/examples-controller.ts';
 import { CONTEXT_BASE_LABELS, type PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section } from './controls.ts';
+import { dockPanel } from './panel-dock.ts';
 
 export interface ExamplesPanelHost {
   readonly commands: CommandRegistry;
@@ -161,7 +162,7 @@ export class ExamplesPanel {
     this.progressBox.append(track, this.progressText);
     commandButton(this.progressBox, commands, 'examples.cancelUnpose', { label: 'Cancel' });
     this.root.append(this.progressBox);
-    container.append(this.root);
+    dockPanel(container, this.root, 'examples');
   }
 
   get open(): boolean {

@@ -6,6 +6,7 @@
  */
 import { helpRowMatches, helpRows, type HelpRow } from '../commands/keybindings.ts';
 import { element } from './controls.ts';
+import { dockPanel } from './panel-dock.ts';
 import './help-overlay.css';
 
 /** What the mouse does in the viewport (keys are in the keybinding table). */
@@ -43,6 +44,8 @@ export class HelpOverlay {
     private readonly root: HTMLElement,
     private readonly close: () => void,
   ) {
+    // The page places it over the viewport; it docks there with the panels.
+    if (root.parentElement) dockPanel(root.parentElement, root, 'help');
     root.setAttribute('role', 'dialog');
     root.setAttribute('aria-label', 'Keyboard and mouse');
     const header = element('header', 'help-header');

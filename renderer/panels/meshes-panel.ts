@@ -7,6 +7,7 @@ import './meshes-panel.css';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { MeshesController } from '../meshes/meshes-controller.ts';
 import { commandButton, element, floatingPanel, refreshCommandButtons, section } from './controls.ts';
+import { dockPanel } from './panel-dock.ts';
 
 export interface MeshesPanelHost {
   readonly commands: CommandRegistry;
@@ -42,7 +43,7 @@ export class MeshesPanel {
     commandButton(row, commands, 'meshes.isolate', { label: 'Isolate' });
     commandButton(row, commands, 'bind.computePart', { label: 'Bind this mesh' });
     meshes.append(this.list, row);
-    container.append(this.root);
+    dockPanel(container, this.root, 'meshes');
   }
 
   get open(): boolean {

@@ -8,6 +8,7 @@
  */
 import './notice.css';
 import { element } from './controls.ts';
+import { dockPanel } from './panel-dock.ts';
 
 /** A button in the notice: what the user may do about it (the notice closes once it is pressed). */
 export interface NoticeAction {
@@ -103,7 +104,8 @@ export class Notice {
     this.listBody = document.createElement('ol');
     this.listBody.className = 'messages-list';
     this.listPanel.append(header, this.listBody);
-    container.append(this.element, this.listPanel);
+    dockPanel(container, this.element, 'notice');
+    dockPanel(container, this.listPanel, 'messages');
   }
 
   /**

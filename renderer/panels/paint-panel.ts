@@ -9,6 +9,7 @@ import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { BrushMode, PaintController } from '../paint/paint-controller.ts';
 import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section, slider, toolButton } from './controls.ts';
+import { dockPanel } from './panel-dock.ts';
 import { countOf } from './app-chrome.ts';
 
 export interface PaintPanelHost {
@@ -146,7 +147,7 @@ export class PaintPanel {
     bones.append(this.boneList);
     this.info = element('p', 'dim');
     this.root.append(this.info);
-    container.append(this.root);
+    dockPanel(container, this.root, 'paint');
   }
 
   get visible(): boolean {

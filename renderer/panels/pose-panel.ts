@@ -8,6 +8,7 @@
 import './pose-panel.css';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { childElement, commandButton, element, floatingPanel, labelled, refreshCommandButtons, section } from './controls.ts';
+import { dockPanel } from './panel-dock.ts';
 
 export type PanelAngles = [number, number, number];
 
@@ -79,7 +80,7 @@ export class PosePanel {
     commandButton(pole, commands, 'pose.poleFromView', { label: 'Pole toward view' });
     commandButton(pole, commands, 'pose.pole', { label: 'Clear pole' });
     this.root.append(switches, this.poleNote, pole, resets);
-    container.append(this.root);
+    dockPanel(container, this.root, 'pose');
   }
 
   get open(): boolean {

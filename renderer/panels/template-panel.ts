@@ -10,6 +10,7 @@ import './template-panel.css';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { TemplateController, TemplateKind, TemplateMarker } from '../skeleton/template-controller.ts';
 import { commandButton, element, floatingPanel, refreshCommandButtons, section } from './controls.ts';
+import { dockPanel } from './panel-dock.ts';
 
 export interface TemplatePanelHost {
   readonly commands: CommandRegistry;
@@ -90,7 +91,8 @@ export class TemplatePanel {
 
     this.layer = element('div', 'template-dots');
     this.layer.hidden = true;
-    container.append(this.root, this.layer);
+    dockPanel(container, this.root, 'template');
+    container.append(this.layer);
   }
 
   get open(): boolean {

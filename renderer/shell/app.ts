@@ -76,7 +76,6 @@ import { MenuBar } from '../panels/menu-bar.ts';
 import { CommandPalette } from '../panels/command-palette.ts';
 import { statusParts } from './status-line.ts';
 import { overlayFields, resetSceneBoundState } from './scene-bound-state.ts';
-import { dockPanels } from '../panels/panel-dock.ts';
 import { SettingsStore } from '../project/settings-store.ts';
 import { exportSettingsSection, viewSettingsSection } from './view-settings.ts';
 import { UserPreferences } from './user-preferences.ts';
@@ -205,7 +204,6 @@ export class App {
     });
     this.tools = toolManager(this, container, canvas);
     const panels = createPanels(this, container);
-    dockPanels(container);
     this.chrome = panels.chrome;
     this.deformationPanel = panels.deformationPanel;
     this.bindPanel = panels.bindPanel;

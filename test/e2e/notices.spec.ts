@@ -124,5 +124,11 @@ test('panels: panels opened together dock beside each other and none overlaps an
       const overlapY = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
       expect(overlapX <= 0 || overlapY <= 0, `${a.name} and ${b.name} overlap`).toBe(true);
     }
+  // Each panel docks itself where it is made, whenever that is: none floats over the viewport outside the columns.
+  const undocked = await page.$$eval(
+    '#viewport > .bind-panel, #viewport > .help-overlay, #viewport > .notice, #viewport > .bone-scale-panel, .docked-panel:not(.panel-column > *)',
+    (nodes) => nodes.map((node) => node.id || node.className),
+  );
+  expect(undocked, 'every panel is in a dock column').toEqual([]);
   expect(errors).toEqual([]);
 });
