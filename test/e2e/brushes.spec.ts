@@ -16,6 +16,33 @@ async function drag(page: Page, from: { x: number; y: number }, to: { x: number;
   await page.mouse.up();
 }
 
+/**
+ * World points on the drawn mesh: the vertex nearest the middle of its bounding box, shifted along x by each of
+ * `offsets` (fractions of the box's width), as the brush's surface has it (posed).
+ */
+function meshPoints(page: Page, offsets: number[]): Promise<number[][]> {
+  return page.evaluate((offsets) => {
+    const p: number[] = (window as any).__rigwright.paint.surfacePositions();
+    const low = [Infinity, Infinity, Infinity];
+    const high = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < p.length; i++) {
+      low[i % 3] = Math.min(low[i % 3], p[i]);
+      high[i % 3] = Math.max(high[i % 3], p[i]);
+    }
+    const nearest = (q: number[]) => {
+      let best = 0;
+      let bestDistance = Infinity;
+      for (let v = 0; v < p.length / 3; v++) {
+        const d = (p[3 * v] - q[0]) ** 2 + (p[3 * v + 1] - q[1]) ** 2 + (p[3 * v + 2] - q[2]) ** 2;
+        if (d < bestDistance) [best, bestDistance] = [v, d];
+      }
+      return [p[3 * best], p[3 * best + 1], p[3 * best + 2]];
+    };
+    const middle = low.map((l, k) => (l + high[k]) / 2);
+    return offsets.map((f) => nearest([middle[0] + f * (high[0] - low[0]), middle[1], middle[2]]));
+  }, offsets);
+}
+
 /** Every row sums to 1 with no negative weight; the locked bone's column is as it was (checked in one pass, then asserted). */
 function expectInvariants(weights: number[], before: number[], boneCount: number, locked: number, what: string): void {
   const problems: string[] = [];
@@ -49,17 +76,19 @@ test('brushes: blur, relax, gradient and flood fill, each one undo step that kee
   await panel.locator('.paint-bone-name').nth(1).click();
   await panel.locator('.paint-lock').nth(1).click();
   await panel.locator('.paint-bone-name').nth(2).click();
-  const box = (await page.locator('canvas').first().boundingBox())!;
-  const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  // Where the hand is drawn now: the vertices nearest its middle and a fifth of its width to either side.
+  const [left, right] = await meshPoints(page, [-0.2, 0.2]);
+  const strokeFrom = await pagePoint(page, left);
+  const strokeTo = await pagePoint(page, right);
 
   // Blur and relax strokes across the middle of the hand.
   await panel.locator('button[data-mode="blur"]').click();
-  await drag(page, { x: centre.x - 60, y: centre.y }, { x: centre.x + 60, y: centre.y });
+  await drag(page, strokeFrom, strokeTo);
   const blurred = await weightsOf(page);
   expect(blurred, 'the blur stroke changed weights').not.toEqual(start);
   expectInvariants(blurred, start, boneCount, 1, 'blur');
   await panel.locator('button[data-mode="relax"]').click();
-  await drag(page, { x: centre.x - 60, y: centre.y + 20 }, { x: centre.x + 60, y: centre.y + 20 });
+  await drag(page, strokeTo, strokeFrom);
   const relaxed = await weightsOf(page);
   expect(relaxed, 'the relax stroke changed weights').not.toEqual(blurred);
   expectInvariants(relaxed, start, boneCount, 1, 'relax');
@@ -69,26 +98,7 @@ test('brushes: blur, relax, gradient and flood fill, each one undo step that kee
   await panel.locator('button[data-mode="gradient"]').click();
   await panel.locator('select.paint-falloff').selectOption('linear');
   // A and B on the hand: where the vertices nearest its middle and a quarter of its width to the side are drawn.
-  const [a, b] = await page.evaluate(() => {
-    const p: number[] = (window as any).__rigwright.paint.surfacePositions();
-    const low = [Infinity, Infinity, Infinity];
-    const high = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < p.length; i++) {
-      low[i % 3] = Math.min(low[i % 3], p[i]);
-      high[i % 3] = Math.max(high[i % 3], p[i]);
-    }
-    const nearest = (q: number[]) => {
-      let best = 0;
-      let bestDistance = Infinity;
-      for (let v = 0; v < p.length / 3; v++) {
-        const d = (p[3 * v] - q[0]) ** 2 + (p[3 * v + 1] - q[1]) ** 2 + (p[3 * v + 2] - q[2]) ** 2;
-        if (d < bestDistance) [best, bestDistance] = [v, d];
-      }
-      return [p[3 * best], p[3 * best + 1], p[3 * best + 2]];
-    };
-    const middle = low.map((l, k) => (l + high[k]) / 2);
-    return [nearest(middle), nearest([middle[0] + 0.25 * (high[0] - low[0]), middle[1], middle[2]])];
-  });
+  const [a, b] = await meshPoints(page, [0, 0.25]);
   const from = await pagePoint(page, a);
   const to = await pagePoint(page, b);
   await page.mouse.move(from.x, from.y);
@@ -111,13 +121,16 @@ test('brushes: blur, relax, gradient and flood fill, each one undo step that kee
   expectInvariants(graded, start, boneCount, 1, 'gradient');
   // Each changed vertex moved by the strength toward value·(1 − t), t its place along A → B (clamped to [0, 1]),
   // unless the locked bone left less room than that.
-  const { ends, positions } = await page.evaluate(() => {
+  const { ends, positions, strength, value } = await page.evaluate(() => {
     const h = (window as any).__rigwright;
-    return { ends: h.paint.strokeWorldPositions() as number[], positions: h.paint.surfacePositions() as number[] };
+    const { brush } = h.paint.state();
+    return {
+      ends: h.paint.strokeWorldPositions() as number[],
+      positions: h.paint.surfacePositions() as number[],
+      strength: brush.strength as number,
+      value: brush.value as number,
+    };
   });
-  // The brush's default strength and set value.
-  const strength = 0.3;
-  const value = 1;
   expect(ends).toHaveLength(6);
   const [ax, ay, az, bx, by, bz] = ends;
   const length2 = (bx - ax) ** 2 + (by - ay) ** 2 + (bz - az) ** 2;
@@ -142,7 +155,8 @@ test('brushes: blur, relax, gradient and flood fill, each one undo step that kee
 
   // Flood fill with Set at the set value 1: the bone takes all the room the locked bone leaves, on every vertex.
   await panel.locator('button[data-mode="set"]').click();
-  await panel.getByRole('button', { name: 'Flood fill' }).click();
+  await expect(panel.locator('.paint-flood-scope'), 'no vertex selected: the fill is the whole mesh').toHaveText('whole mesh');
+  await panel.getByRole('button', { name: 'Flood fill', exact: true }).click();
   expect(await undoLabels(page)).toEqual(['Lock bone 1', 'Blur stroke', 'Relax stroke', 'Gradient', 'Flood fill (set 1)']);
   const flooded = await weightsOf(page);
   expectInvariants(flooded, start, boneCount, 1, 'flood');
