@@ -11,8 +11,6 @@ import { HelpOverlay } from './help-overlay.ts';
 export interface ChromeActions {
   dropFiles(files: File[]): void;
   dismissError(): void;
-  /** recent project `index` (0 = the newest) */
-  openRecent(index: number): void;
 }
 
 function required<T extends HTMLElement>(id: string, type: new () => T): T {
@@ -37,8 +35,6 @@ export function countOf(n: number, noun: string, plural = `${noun}s`): string {
 export class AppChrome {
   private readonly toolbar: HTMLElement;
   private readonly sceneName: HTMLSpanElement;
-  private readonly recentSelect: HTMLSelectElement;
-  private recentShown = '';
   private readonly status: HTMLElement;
   private readonly errorBanner: HTMLElement;
   private readonly errorText: HTMLElement;
@@ -51,20 +47,11 @@ export class AppChrome {
   ) {
     this.toolbar = required('toolbar', HTMLElement);
     this.toolbar.append(element('span', 'brand', 'Rigwright'));
+    // One row at 1280 px: the toolbar keeps the tools used most and those no menu has (the skinning method, its
+    // blend and the view list); Open, Save, the recent projects, Export and the panels and view switches are in the
+    // menu bar.
     const files = element('div', 'tool-group');
-    commandButton(files, commands, 'file.openProject', { label: 'Open' });
-    commandButton(files, commands, 'file.save');
     commandButton(files, commands, 'file.open');
-    this.recentSelect = element('select', 'recent-projects');
-    this.recentSelect.title = 'Recent project files';
-    // Always there, at a fixed width (greyed while empty): the first saved project does not rewrap the toolbar.
-    this.recentSelect.disabled = true;
-    this.recentSelect.addEventListener('change', () => {
-      const index = this.recentSelect.selectedIndex - 1;
-      this.recentSelect.selectedIndex = 0;
-      if (index >= 0) actions.openRecent(index);
-    });
-    files.append(this.recentSelect);
     const edit = element('div', 'tool-group edit-group');
     commandButton(edit, commands, 'edit.undo', { showTitle: true });
     commandButton(edit, commands, 'edit.redo', { showTitle: true });
@@ -72,16 +59,11 @@ export class AppChrome {
     const build = element('div', 'tool-group rig-group');
     commandButton(build, commands, 'tool.skeleton', { label: 'Build skeleton' });
     commandButton(build, commands, 'tool.pose', { label: 'Pose' });
-    const view = element('div', 'tool-group');
-    commandButton(view, commands, 'view.frameAll');
-    commandButton(view, commands, 'view.wireframe', { label: 'Wireframe' });
-    commandButton(view, commands, 'view.skeleton', { label: 'Skeleton' });
-    commandButton(view, commands, 'view.look', { label: 'Look' });
-
+    // The scene's name takes the room left and gives it up first (clipped, the whole name in its tooltip).
     this.sceneName = element('span', 'scene-name');
     const helpGroup = element('div', 'tool-group');
     commandButton(helpGroup, commands, 'help.keys', { label: '?' });
-    this.toolbar.append(files, edit, build, view, this.sceneName, helpGroup);
+    this.toolbar.append(files, edit, build, this.sceneName, helpGroup);
 
     this.status = required('status', HTMLElement);
     this.errorBanner = required('error-banner', HTMLElement);
@@ -99,15 +81,7 @@ export class AppChrome {
 
   setSceneName(name: string): void {
     this.sceneName.textContent = name;
-  }
-
-  /** The recent project files, newest first (the list is greyed while empty). */
-  setRecent(names: readonly string[]): void {
-    const shown = JSON.stringify(names);
-    if (shown === this.recentShown) return;
-    this.recentShown = shown;
-    this.recentSelect.replaceChildren(new Option('Recent…', ''), ...names.map((name, i) => new Option(name, String(i))));
-    this.recentSelect.disabled = names.length === 0;
+    this.sceneName.title = name;
   }
 
   /**

@@ -93,7 +93,6 @@ export class BindPanel {
     const { controller, commands } = host;
     const options = controller.options;
     const group = element('div', 'tool-group');
-    commandButton(group, commands, 'bind.panel', { label: 'Bind' });
     this.viewSelect = element('select', 'view-select');
     this.viewSelect.title = 'View (V cycles)';
     for (const { mode, label } of host.viewModes()) this.viewSelect.add(new Option(label, mode));

@@ -73,7 +73,6 @@ export class BoneList {
     const { commands } = host;
     const group = toolbar.querySelector<HTMLElement>('.rig-group') ?? toolbar;
     this.toolbarGroup = group;
-    commandButton(group, commands, 'panel.bones', { label: 'Bones' });
     this.root = floatingPanel('bone-list', 'bind-panel bone-list-panel', 'Bones', commands, 'panel.bones');
     this.actions = element('div', 'bone-actions');
     for (const { id, label } of ACTIONS) commandButton(this.actions, commands, id, { label, className: 'tool-button bone-action' });

@@ -1,13 +1,12 @@
 /**
- * Deformation controls: a toolbar group (skinning method, DQS antipodality, split-view comparison, distortion
- * heat map, the twist test scene, the weight-blended method's DQS amount) and a small floating panel that scales the selected bone about its start joint
- * (x, y, z or uniform; reset). Owns no scene state: it reports through DeformationPanelActions and shows what it
+ * Deformation controls: a toolbar group (skinning method; a Skin options box with the DQS antipodality and the
+ * split-view comparison; the weight-blended method's DQS amount) and a small floating panel that scales the selected
+ * bone about its start joint (x, y, z or uniform; reset). Owns no scene state: it reports through DeformationPanelActions and shows what it
  * is told.
  */
 import type { DualQuaternionAntipodality } from '../../workers/skinning/dual-quaternion-skinning.ts';
-import type { CommandRegistry } from '../commands/command-registry.ts';
 import { METHOD_LABELS, METHOD_TERMS, type SkinMethod } from '../deform/skin-methods.ts';
-import { commandButton, valueField, type ValueField } from './controls.ts';
+import { element, valueField, type ValueField } from './controls.ts';
 import { dockPanel } from './panel-dock.ts';
 
 export interface DeformationPanelActions {
@@ -56,6 +55,9 @@ function select<T extends string>(
 export class DeformationPanel {
   private readonly method: HTMLSelectElement;
   private readonly antipodality: HTMLSelectElement;
+  /** the Skin options button and the box it opens under it (Flip guard, Compare with) */
+  private readonly optionsButton: HTMLButtonElement;
+  private readonly optionsBox: HTMLElement;
   private readonly split: HTMLSelectElement;
   private readonly splitLabels: HTMLElement;
   private readonly blendField: HTMLLabelElement;
@@ -73,7 +75,6 @@ export class DeformationPanel {
     toolbar: HTMLElement,
     viewport: HTMLElement,
     private readonly actions: DeformationPanelActions,
-    commands: CommandRegistry,
   ) {
     const group = document.createElement('div');
     group.className = 'tool-group deform-group';
@@ -104,13 +105,15 @@ export class DeformationPanel {
     this.blendField.className = 'deform-field blend-field';
     this.blendField.title =
       'Weight blended: how much dual quaternion against linear blend, on every vertex (0 = linear blend, LBS; 1 = dual quaternion, DQS)';
-    this.blendField.append('Dual quaternion amount ');
+    // 'Blend' on the toolbar (one row at 1280 px), its whole name for the slider's accessible name and the README.
+    this.blendField.append('Blend ');
     this.blend = document.createElement('input');
     this.blend.type = 'range';
     this.blend.min = '0';
     this.blend.max = '1';
     this.blend.step = '0.05';
     this.blend.id = 'blend-amount';
+    this.blend.setAttribute('aria-label', 'Dual quaternion amount');
     this.blendValue = valueField(0, 1, 0.05, (value) => actions.setUniformBlend(value));
     this.blendValue.input.setAttribute('aria-label', 'Dual quaternion amount value');
     this.blendRange = document.createElement('output');
@@ -118,9 +121,43 @@ export class DeformationPanel {
     this.blend.addEventListener('change', () => this.blend.blur());
     this.blendField.append(this.blend, this.blendValue.root, this.blendRange);
     this.blendField.hidden = true;
-    group.append(method.root, signs.root, split.root, this.blendField);
-    commandButton(group, commands, 'skin.heatMap');
-    commandButton(group, commands, 'file.twistDemo', { label: 'Twist' });
+    // Flip guard and Compare with in a box under a button beside Skin, as a header's popover keeps the toolbar to
+    // one row; the split view shows its two methods' names over the viewport while it is on.
+    this.optionsButton = element('button', 'tool-button deform-options-button', '⋯');
+    this.optionsButton.type = 'button';
+    this.optionsButton.title = 'Skin options: Flip guard, Compare with (split view)';
+    this.optionsButton.setAttribute('aria-label', 'Skin options');
+    this.optionsButton.setAttribute('aria-haspopup', 'true');
+    this.optionsButton.setAttribute('aria-expanded', 'false');
+    this.optionsBox = element('div', 'deform-options');
+    this.optionsBox.setAttribute('role', 'group');
+    this.optionsBox.setAttribute('aria-label', 'Skin options');
+    this.optionsBox.hidden = true;
+    this.optionsBox.append(signs.root, split.root);
+    this.optionsButton.addEventListener('click', () => this.showOptions(this.optionsBox.hidden));
+    // Escape closes the open box first (a choice in it gives the keys back to the app, so the window hears it).
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        if (event.key !== 'Escape' || this.optionsBox.hidden) return;
+        event.stopPropagation();
+        const inside = this.optionsBox.contains(document.activeElement);
+        this.showOptions(false);
+        if (inside) this.optionsButton.focus();
+      },
+      { capture: true },
+    );
+    // A press anywhere else closes the box (and goes on to what it was on).
+    window.addEventListener(
+      'pointerdown',
+      (event) => {
+        const target = event.target as Node | null;
+        if (this.optionsBox.hidden || this.optionsBox.contains(target) || this.optionsButton.contains(target)) return;
+        this.showOptions(false);
+      },
+      { capture: true },
+    );
+    group.append(method.root, this.optionsButton, this.optionsBox, this.blendField);
     this.splitLabels = document.createElement('div');
     this.splitLabels.className = 'split-labels';
     this.splitLabels.hidden = true;
@@ -171,6 +208,13 @@ export class DeformationPanel {
     row.append(uniformLabel, reset);
     this.scalePanel.append(this.scaleTitle, grid, row, note);
     dockPanel(viewport, this.scalePanel, 'boneScale');
+  }
+
+  /** Opens or closes the Skin options box (Flip guard, Compare with) under its toolbar button. */
+  showOptions(open: boolean): void {
+    this.optionsBox.hidden = !open;
+    this.optionsButton.setAttribute('aria-expanded', String(open));
+    this.optionsButton.setAttribute('aria-pressed', String(open));
   }
 
   show(state: DeformationPanelState): void {

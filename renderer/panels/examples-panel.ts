@@ -82,7 +82,6 @@ export class ExamplesPanel {
     // Beside the skinning controls (the context methods are there), not a group of its own: the toolbar is full.
     const group = toolbar.querySelector<HTMLElement>('.deform-group') ?? toolbar;
     this.toolbarGroup = group;
-    commandButton(group, commands, 'examples.panel', { label: 'Examples' });
     this.root = floatingPanel('examples-panel', 'bind-panel examples-panel', 'Examples', commands, 'examples.panel');
 
     const shapes = section(this.root, 'Example shapes');

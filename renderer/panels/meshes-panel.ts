@@ -33,7 +33,6 @@ export class MeshesPanel {
     const { commands } = host;
     const group = toolbar.querySelector<HTMLElement>('.deform-group') ?? toolbar;
     this.toolbarGroup = group;
-    commandButton(group, commands, 'meshes.panel', { label: 'Meshes' });
     this.root = floatingPanel('meshes-panel', 'bind-panel meshes-panel', 'Meshes', commands, 'meshes.panel');
     const meshes = section(this.root, 'Tools act on');
     this.list = element('ul', 'mesh-list');

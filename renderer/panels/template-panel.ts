@@ -51,7 +51,6 @@ export class TemplatePanel {
   ) {
     const { commands } = host;
     this.toolbarGroup = toolbar.querySelector<HTMLElement>('.rig-group') ?? toolbar;
-    commandButton(this.toolbarGroup, commands, 'template.panel', { label: 'Template' });
 
     this.root = floatingPanel('template-panel', 'bind-panel template-panel', 'Template', commands, 'template.panel');
     const kindSection = section(this.root, 'Template');

@@ -13,7 +13,6 @@ import { AppChrome } from '../panels/app-chrome.ts';
 import { BindPanel } from '../panels/bind-panel.ts';
 import { DeformationPanel } from '../panels/deformation-panel.ts';
 import { ExportDialog } from '../panels/export-dialog.ts';
-import { GltfControls } from '../panels/gltf-controls.ts';
 import { ClipMenu, type ClipMenuState } from '../panels/clip-menu.ts';
 import { Notice } from '../panels/notice.ts';
 import { PaintPanel } from '../panels/paint-panel.ts';
@@ -356,20 +355,14 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
   const chrome = new AppChrome(app.commands, {
     dropFiles: (files) => app.files.dropFiles(files),
     dismissError: () => app.setError(null),
-    openRecent: (index) => void app.project.openRecent(index),
   });
-  const deformationPanel = new DeformationPanel(
-    toolbar,
-    container,
-    {
-      setMethod: (m) => void app.commands.invoke('skin.method', m),
-      setAntipodality: (a) => void app.commands.invoke('skin.antipodality', a),
-      setSplit: (m) => void app.commands.invoke('skin.split', m),
-      setBoneScale: (bone, scale) => void app.commands.invoke('bone.scale', { bone, scale }),
-      setUniformBlend: (value) => void app.commands.invoke('skin.blend', value),
-    },
-    app.commands,
-  );
+  const deformationPanel = new DeformationPanel(toolbar, container, {
+    setMethod: (m) => void app.commands.invoke('skin.method', m),
+    setAntipodality: (a) => void app.commands.invoke('skin.antipodality', a),
+    setSplit: (m) => void app.commands.invoke('skin.split', m),
+    setBoneScale: (bone, scale) => void app.commands.invoke('bone.scale', { bone, scale }),
+    setUniformBlend: (value) => void app.commands.invoke('skin.blend', value),
+  });
   const bindPanel = new BindPanel(toolbar, container, {
     controller: app.binding,
     commands: app.commands,
@@ -408,7 +401,6 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
       if (app.asExported) app.setInfluences(app.influenceSetting);
     },
   );
-  const gltfControls = new GltfControls(toolbar, app.commands);
   const clipMenu = new ClipMenu(document.getElementById('timeline')!, {
     commands: app.commands,
     timeline: app.timeline,
@@ -466,7 +458,6 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     paintPanel,
     notice,
     exportDialog,
-    gltfControls,
     examplesPanel,
     meshesPanel,
     boneList,

@@ -37,7 +37,6 @@ import { exampleColor, type ExamplesPanel } from '../panels/examples-panel.ts';
 import type { ExamplesController } from '../posespace/examples-controller.ts';
 import type { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import type { ExportDialog } from '../panels/export-dialog.ts';
-import type { GltfControls } from '../panels/gltf-controls.ts';
 import type { Notice } from '../panels/notice.ts';
 import type { PaintPanel } from '../panels/paint-panel.ts';
 import type { Timeline } from '../panels/timeline.ts';
@@ -101,7 +100,6 @@ export class App {
   readonly exportDialog: ExportDialog;
   readonly notice: Notice;
   private readonly deformationPanel: DeformationPanel;
-  private readonly gltfControls: GltfControls;
   readonly examples: ExamplesController;
   readonly posespace: PoseSpaceController;
   readonly examplesPanel: ExamplesPanel;
@@ -211,7 +209,6 @@ export class App {
     this.posePanel = panels.posePanel;
     this.notice = panels.notice;
     this.exportDialog = panels.exportDialog;
-    this.gltfControls = panels.gltfControls;
     this.examplesPanel = panels.examplesPanel;
     this.meshesPanel = panels.meshesPanel;
     this.boneList = panels.boneList;
@@ -544,9 +541,9 @@ export class App {
     this.renderNow();
   }
 
+  /** The export settings changed: the menus and the palette show the As exported preview's state again. */
   showExportSettings(): void {
-    const { influences, weightComponent } = this.exportDialog.settings;
-    this.gltfControls.setAsExportedTitle(`${influences} × ${weightComponent.replace('-', ' ')}, LBS`);
+    this.refreshChrome();
   }
 
   /** Opens the twist test (a tube, two bones, the second twisting past 180°) as a new scene, once unsaved work may go. */
@@ -622,7 +619,6 @@ export class App {
   private redrawChrome(): void {
     this.chrome.setSceneName(this.store.doc.name);
     this.project.showTitle();
-    this.chrome.setRecent(this.project.recent.map((r) => r.name));
     this.chrome.setStatus(this.status(), this.tools.active.hint());
     this.chrome.refreshCommands();
     for (const panel of this.shownPanels) panel.refresh();

@@ -230,3 +230,19 @@ export async function dragRing(page: Page, axis: number, from: number, to: numbe
   }
   if (release) await page.mouse.up();
 }
+
+/** A menu bar item: the command `command`'s row in the menu `menu` ('File', 'View', …), shown by opening that menu. */
+export async function menuItem(page: Page, menu: string, command: string): Promise<Locator> {
+  const popup = page.locator('#menu-bar .menu-popup');
+  const title = page.getByRole('menubar', { name: 'Menu bar' }).locator('.menu-title', { hasText: new RegExp(`^${menu}$`) });
+  if (!(await popup.isVisible()) || (await title.getAttribute('aria-expanded')) !== 'true') await title.click();
+  const item = popup.locator(`button[data-command="${command}"]`);
+  await expect(item, `${command} in the ${menu} menu`).toBeVisible();
+  return item;
+}
+
+/** Runs a command by mouse through the menu bar, as an artist does: opens `menu`, clicks the command's item. */
+export async function runFromMenu(page: Page, menu: string, command: string): Promise<void> {
+  await (await menuItem(page, menu, command)).click();
+  await expect(page.locator('#menu-bar .menu-popup'), 'the menu closes').toBeHidden();
+}

@@ -3,7 +3,7 @@
  * history as it was, the title without the unsaved mark, and opening another scene afterwards asks nothing.
  */
 import { test, expect } from '@playwright/test';
-import { dataFile, loadFiles, openApp } from './app-driver.ts';
+import { dataFile, loadFiles, openApp, runFromMenu } from './app-driver.ts';
 
 test('clip choice: choosing clips adds no undo step, leaves the scene saved, and another scene opens without a save prompt', async ({
   page,
@@ -30,7 +30,7 @@ test('clip choice: choosing clips adds no undo step, leaves the scene saved, and
   await expect(page.locator('#status')).not.toContainText('undo:');
 
   // Another scene: no question about unsaved changes.
-  await page.getByRole('button', { name: 'Twist', exact: true }).click();
+  await runFromMenu(page, 'File', 'file.twistDemo');
   await expect.poll(async () => (await page.evaluate(() => (window as any).__rigwright.state())).meshFiles).not.toContain('Fox.glb');
   await expect(page.locator('#save-changes-dialog')).toBeHidden();
   expect(errors).toEqual([]);

@@ -12,7 +12,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { artifactsDir, dataFile, gpuCpuDeviation, loadExamples, loadFiles, openApp } from './app-driver.ts';
+import { artifactsDir, dataFile, gpuCpuDeviation, loadExamples, loadFiles, openApp, runFromMenu } from './app-driver.ts';
 
 const body = (name: string) => dataFile('context-aware', name);
 const EXAMPLE_FILES = [0, 1, 2, 3].flatMap((i) => [body(`eg${i}.obj`), body(`eg${i}.dmat`)]);
@@ -158,7 +158,7 @@ test('the weight bars follow the timeline: one full bar at each example’s fram
 }) => {
   const errors: string[] = [];
   await openBodyWithExamples(page, errors);
-  await page.locator('#toolbar button[data-command="examples.panel"]').click();
+  await runFromMenu(page, 'Rig', 'examples.panel');
   await expect(page.locator('#examples-panel')).toBeVisible();
   await expect(page.locator('.weight-curves polyline')).toHaveCount(4);
 
@@ -194,7 +194,8 @@ test('the split view shows linear blend beside context LBS: at eg2’s pose the 
   const errors: string[] = [];
   await openBodyWithExamples(page, errors);
   await page.locator('#skinning-method').selectOption('lbs');
-  await page.locator('.deform-group select').nth(2).selectOption('context-lbs');
+  await page.getByRole('button', { name: 'Skin options' }).click();
+  await page.getByLabel('Compare with').selectOption('context-lbs');
   await expect(page.locator('.split-labels')).toHaveText(/Linear blend\s*Linear blend \+ examples/);
   await page.evaluate(() => (window as any).__rigwright.setTime(87));
   await page.evaluate(() => (window as any).__rigwright.examples.unposed());
@@ -233,7 +234,8 @@ test('per-face context (Eq. 9 and 10) in the split view beside plain per-face: a
   await page.evaluate(() => (window as any).__rigwright.setTime(87));
   for (const method of ['context-perface-eq10', 'context-perface-eq9']) {
     await page.locator('#skinning-method').selectOption('perface');
-    await page.locator('.deform-group select').nth(2).selectOption(method);
+    if (await page.getByLabel('Compare with').isHidden()) await page.getByRole('button', { name: 'Skin options' }).click();
+    await page.getByLabel('Compare with').selectOption(method);
     const result = await page.evaluate(async (m) => {
       const h = (window as any).__rigwright;
       const left: number[] = await h.gpuPositions();

@@ -223,7 +223,16 @@ test('the help overlay lists exactly the keybinding table; typing in a field tri
   await expect(page.locator('#help-overlay')).toBeHidden();
 
   // Keys typed into the export dialog's name field are text, not commands.
-  const wireframe = async () => page.locator('button[data-command="view.wireframe"]').getAttribute('aria-pressed');
+  // View → Wireframe's check mark, as the menus have it.
+  const wireframe = async () =>
+    page.evaluate(() =>
+      String(
+        (window as any).__rigwright
+          .menu()
+          .flatMap((menu: any) => menu.items)
+          .find((item: any) => item.command === 'view.wireframe').checked,
+      ),
+    );
   expect(await wireframe()).toBe('false');
   await page.keyboard.press('Control+e');
   await page.locator('.export-dialog input[type=text]').first().fill('');

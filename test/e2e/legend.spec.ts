@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
-import { dataFile, loadExamples, loadFiles, openApp, repoRoot } from './app-driver.ts';
+import { dataFile, loadExamples, loadFiles, menuItem, openApp, repoRoot, runFromMenu } from './app-driver.ts';
 
 const legend = (page: Page) => page.locator('#heat-map-legend');
 
@@ -117,9 +117,9 @@ test('legend: the weight map and the area change show a legend whose range is th
 
   // The area change, at a frame where the demo bends.
   await hook(page, 'h.setTime(Math.floor(h.state().duration / 2));');
-  const areaChange = page.locator('button[data-command="skin.heatMap"]');
-  // One plain name on the toolbar, in the legend and in the menus; the paper's term in the tooltip.
-  await expect(areaChange).toHaveText('Area change heat map');
+  const areaChange = await menuItem(page, 'View', 'skin.heatMap');
+  // One plain name in the menus and in the legend; the paper's term in the tooltip.
+  await expect(areaChange.locator('.menu-label')).toHaveText('Area change heat map');
   await expect(areaChange).toHaveAttribute('title', /distortion heat map/);
   await areaChange.click();
   await expect(legend(page)).toBeVisible();
@@ -141,7 +141,7 @@ test('legend: the weight map and the area change show a legend whose range is th
   await expect.poll(async () => (await legendNumbers(page)).dataMax).toBeCloseTo(restGrow, 4);
   closeTo((await legendNumbers(page)).dataMin, restShrink, 1e-5 * restShrink, 'area change at frame 0: smallest ratio');
 
-  await page.locator('button[data-command="skin.heatMap"]').click();
+  await runFromMenu(page, 'View', 'skin.heatMap');
   await expect(legend(page)).toBeHidden();
   expect(errors).toEqual([]);
 });

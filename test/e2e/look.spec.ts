@@ -15,7 +15,7 @@ import { Document, NodeIO } from '@gltf-transform/core';
 import { tmpdir } from 'node:os';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
-import { artifactsDir, dataFile, openApp } from './app-driver.ts';
+import { artifactsDir, dataFile, menuItem, openApp } from './app-driver.ts';
 import {
   QUADRANTS,
   expectLitColours,
@@ -349,12 +349,13 @@ test('T and V switch between the Look view and the weight views; back in Look th
     expect(await view()).toBe(next);
   }
   expect(await pixels()).toEqual(first);
-  // The Look button in the toolbar is the same command.
-  const button = page.getByRole('button', { name: 'Look', exact: true });
-  await expect(button).toHaveAttribute('aria-pressed', 'true');
-  await button.click();
+  // View → Look in the menu bar is the same command, checked while the look is on.
+  const look = () => menuItem(page, 'View', 'view.look');
+  await expect(await look()).toHaveAttribute('aria-checked', 'true');
+  await (await look()).click();
   expect(await view()).toBe('handles');
-  await button.click();
+  await expect(await look()).toHaveAttribute('aria-checked', 'false');
+  await (await look()).click();
   expect(await view()).toBe('look');
   expect(errors).toEqual([]);
 });

@@ -8,7 +8,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { artifactsDir, dataFile, loadFiles, openApp } from './app-driver.ts';
+import { artifactsDir, dataFile, loadFiles, openApp, runFromMenu } from './app-driver.ts';
 
 /** SimpleSkin with one image whose file is not opened with it: it opens with one warning. */
 function simpleSkinWithMissingImage(): string {
@@ -58,7 +58,7 @@ test('notices: an informational notice times out, the messages list keeps it, an
   // Shown again (the warning count), then another scene: the notice goes at once; the list keeps both.
   await status.locator('.status-link', { hasText: 'warning' }).click();
   await expect(notice).toBeVisible();
-  await page.getByRole('button', { name: 'Twist', exact: true }).click();
+  await runFromMenu(page, 'File', 'file.twistDemo');
   await expect
     .poll(async () => (await page.evaluate(() => (window as any).__rigwright.state())).meshFiles)
     .not.toContain('SimpleSkin.gltf');

@@ -14,7 +14,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assignHandlesAroundTopJoint, chooseFiles, dataFile, loadExamples, loadFiles, openApp, repoRoot } from './app-driver.ts';
+import { assignHandlesAroundTopJoint, chooseFiles, dataFile, loadExamples, loadFiles, menuItem, openApp, repoRoot } from './app-driver.ts';
 import { readProjectFile } from '../../workers/formats/project-file.ts';
 import { projectArrays } from '../../renderer/shell/project-test-hook.ts';
 
@@ -135,7 +135,6 @@ test('hand: edits and settings saved with Ctrl+S, opened in a fresh page with Ct
       .items.map((i: any) => i.label),
   );
   expect(fileMenu.slice(0, 5)).toEqual(['Open project…', 'Save', 'Save as…', 'Import…', '1. hand.rig.glb']);
-  await expect(fresh.locator('select.recent-projects option').nth(1)).toHaveText('hand.rig.glb');
   expect(await arrays(fresh)).toEqual(before);
   expect(await values(fresh)).toEqual(beforeValues);
   const state = await fresh.evaluate(() => (window as any).__rigwright.state());
@@ -328,11 +327,12 @@ test('with the File System Access API: Save asks once, then writes the same file
   });
   expect(written).toBeGreaterThan(1000);
 
-  // A fresh page: the recent file (its handle kept in IndexedDB) opens from the toolbar list without a picker.
+  // A fresh page: the recent file (its handle kept in IndexedDB) opens from File → Open Recent without a picker.
   const fresh = await page.context().newPage();
   await openApp(fresh, errors, { paused: true });
-  await expect(fresh.locator('select.recent-projects option').nth(1)).toHaveText('hand.rig.glb');
-  await fresh.locator('select.recent-projects').selectOption({ index: 1 });
+  const recent = await menuItem(fresh, 'File', 'file.recentFirst');
+  await expect(recent.locator('.menu-label')).toHaveText('1. hand.rig.glb');
+  await recent.click();
   await fresh.waitForFunction(() => (window as any).__rigwright.project.state().fileName === 'hand.rig.glb');
   await fresh.evaluate(() => (window as any).__rigwright.project.idle());
   expect(await pickerCalls(fresh)).toBe(0);

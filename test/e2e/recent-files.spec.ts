@@ -5,7 +5,7 @@
  * out a real file handle of the origin's private file system (a picker dialog cannot be driven here).
  */
 import { test, expect, type Page } from '@playwright/test';
-import { openApp } from './app-driver.ts';
+import { menuItem, openApp } from './app-driver.ts';
 
 const FILE = 'gone.rig.glb';
 
@@ -30,9 +30,19 @@ test('a missing recent file is named with the reason, and Remove takes it out of
   await page.reload();
   await page.waitForFunction(() => (window as any).__rigwright !== undefined);
   await page.evaluate(() => (window as any).__rigwright.ready());
-  const list = page.locator('select.recent-projects');
-  await expect(list.locator('option').nth(1)).toHaveText(FILE);
-  await list.selectOption({ index: 1 });
+  // File → its first recent project.
+  const first = await menuItem(page, 'File', 'file.recentFirst');
+  await expect(first.locator('.menu-label')).toHaveText(`1. ${FILE}`);
+  await first.click();
+  const noRecent = async (what: string) => {
+    await page
+      .getByRole('menubar', { name: 'Menu bar' })
+      .locator('.menu-title', { hasText: /^File$/ })
+      .click();
+    await expect(page.locator('#menu-bar .menu-popup button[data-command="file.open"]')).toBeVisible();
+    await expect(page.locator('#menu-bar .menu-popup button[data-command="file.recentFirst"]'), what).toHaveCount(0);
+    await page.keyboard.press('Escape');
+  };
 
   const notice = page.locator('.notice');
   await expect(notice).toBeVisible();
@@ -43,14 +53,13 @@ test('a missing recent file is named with the reason, and Remove takes it out of
 
   await notice.getByRole('button', { name: 'Remove from recent files' }).click();
   await expect(notice).toBeHidden();
-  await expect(list, 'the empty list is greyed (it keeps its place in the toolbar)').toBeDisabled();
+  await noRecent('the File menu lists no recent project');
   expect(await recentNames(page)).toEqual([]);
 
   await page.reload();
   await page.waitForFunction(() => (window as any).__rigwright !== undefined);
   await page.evaluate(() => (window as any).__rigwright.ready());
   expect(await recentNames(page)).toEqual([]);
-  await expect(list).toBeDisabled();
-  await expect(list.locator('option')).toHaveCount(1);
+  await noRecent('no recent project after a reload');
   expect(errors).toEqual([]);
 });

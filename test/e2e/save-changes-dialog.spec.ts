@@ -4,7 +4,7 @@
  * then opens the other scene; Escape cancels, keeping the scene and its unsaved changes.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { openApp } from './app-driver.ts';
+import { openApp, runFromMenu } from './app-driver.ts';
 
 const state = (page: Page) => page.evaluate(() => (window as any).__rigwright.state());
 const project = (page: Page) => page.evaluate(() => (window as any).__rigwright.project.state());
@@ -23,8 +23,9 @@ test('save-changes dialog: focus on Save, Enter saves the work before the other 
   expect(await project(page)).toMatchObject({ dirty: true });
 
   const dialog = page.locator('#save-changes-dialog');
-  const twist = page.getByRole('button', { name: 'Twist', exact: true });
-  await twist.click();
+  // File → Twist test opens another scene.
+  const twist = () => runFromMenu(page, 'File', 'file.twistDemo');
+  await twist();
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('Save changes to');
   await expect(dialog.getByRole('button', { name: 'Save', exact: true }), 'Save has the focus').toBeFocused();
@@ -36,7 +37,7 @@ test('save-changes dialog: focus on Save, Enter saves the work before the other 
   expect(await project(page)).toMatchObject({ dirty: true });
 
   // Asked again, Enter saves (a download here), then the other scene opens.
-  await twist.click();
+  await twist();
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Save', exact: true }), 'Save has the focus').toBeFocused();
   const download = page.waitForEvent('download');
