@@ -1,7 +1,7 @@
 /**
  * The layout stays put when a label changes: at 1280×800 and 1440×900, the viewport canvas keeps its box while edits
  * with long undo labels go in and are undone, the tools, skinning methods and views are switched, clips with long
- * names are made and chosen, the project is saved under a long name (the recent files list), a scene with a long file
+ * names are made and chosen, the project is saved under a long name, a scene with a long file
  * name is opened, a notice and the binding's progress show, and
  * the status line changes. Uses `window.__rigwright` for what the menus would do too.
  */
@@ -64,12 +64,11 @@ for (const size of [
     expect(await command(page, 'playback.clip', 0)).toBe(true);
     await unchanged('choosing the first clip');
 
-    // The project saved under a long name: the scene's name, and the recent files list.
+    // The project saved under a long name: the scene's name.
     await page.keyboard.press('Control+s');
     await page.waitForFunction((name) => (window as any).__rigwright.project.state().fileName === name, `${LONG}.rig.glb`);
     await page.evaluate(() => (window as any).__rigwright.project.idle());
-    await expect(page.locator('select.recent-projects option').nth(1)).toHaveText(`${LONG}.rig.glb`);
-    await unchanged('saving the project (its name in the recent files)');
+    await unchanged('saving the project under a long name');
 
     // A notice, and a message in the status line.
     expect(await command(page, 'paint.sampleWeights', 0)).toBe(true);
@@ -106,5 +105,69 @@ for (const size of [
       errors.filter((e) => !e.startsWith('Binding failed: There are no handle vertices')),
       'no console error but the one asked for',
     ).toEqual([]);
+  });
+}
+
+/** The toolbar's height, the tallest of its buttons, and whether its content fits its width. */
+async function toolbarRow(page: Page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  return page.locator('#toolbar').evaluate((bar) => {
+    const style = getComputedStyle(bar);
+    const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+    const border = parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth);
+    const tallest = Math.max(...[...bar.querySelectorAll('button, select')].map((node) => node.getBoundingClientRect().height));
+    return {
+      height: bar.getBoundingClientRect().height,
+      // One row: the toolbar's box (border-box) is one row of its tallest control with its padding, or its minimum height.
+      oneRow: Math.max(tallest + padding + border, parseFloat(style.minHeight)),
+      scrollWidth: bar.scrollWidth,
+      clientWidth: bar.clientWidth,
+      widths: [...bar.children].map((child) => `${child.className}: ${Math.round(child.getBoundingClientRect().width)}`),
+    };
+  });
+}
+
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 1440, height: 900 },
+]) {
+  test(`layout: the toolbar is one row at ${size.width}×${size.height}`, async ({ page }) => {
+    await page.setViewportSize(size);
+    const errors: string[] = [];
+    await openApp(page, errors, { paused: true });
+    const fits = async (what: string) => {
+      const row = await toolbarRow(page);
+      expect(row.height, `the toolbar's height ${what} (${row.widths.join(', ')})`).toBeCloseTo(row.oneRow, 0);
+      expect(row.scrollWidth, `the toolbar's content width ${what} (${row.widths.join(', ')})`).toBeLessThanOrEqual(row.clientWidth);
+    };
+    await fits('as the app opens');
+
+    // Long undo and redo labels, and a scene name longer than the room left.
+    expect(await command(page, 'bone.rename', { bone: 0, name: LONG })).toBe(true);
+    await page.evaluate((name) => (window as any).__rigwright.command('bone.rename', { bone: 1, name }), `${LONG}_${LONG}`);
+    await page.keyboard.press('Control+z');
+    await fits('with long undo and redo labels');
+
+    // Each skinning method from the toolbar's list, weight blended last (its slider and value shown).
+    const methods = await page
+      .locator('#skinning-method option:not([disabled])')
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(methods, 'the skinning methods').toContain('blend');
+    for (const method of [...methods.filter((m) => m !== 'blend'), 'blend']) {
+      await page.locator('#skinning-method').selectOption(method);
+      await fits(`with Skin = ${method}`);
+    }
+    await expect(page.locator('#blend-amount')).toBeVisible();
+
+    // The split view from the Skin options box, and the pose tool on.
+    await page.getByRole('button', { name: 'Skin options' }).click();
+    await page.getByLabel('Compare with').selectOption('dqs');
+    await page.getByLabel('Flip guard').selectOption('per-bone');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('group', { name: 'Skin options' })).toBeHidden();
+    await expect(page.locator('.split-labels')).toBeVisible();
+    await page.keyboard.press('r');
+    await fits('with the blend slider, the split view and the pose tool');
+    expect(errors, 'no console error').toEqual([]);
   });
 }
