@@ -1,7 +1,8 @@
 /**
  * The brushes an artist reaches for, with real mouse: blur and relax strokes, a gradient dragged from A to B, and
  * flood fill, on the hand with a bone locked. Each is one named undo step; every vertex keeps partition of unity and
- * the locked bone keeps its weights; the gradient's weights are the brush's blend toward value·(1 − t) along the drag.
+ * the locked bone keeps its weights; the gradient's weights are the brush's blend toward value·(1 − t) along the drag;
+ * a flood fill limited to a selection says so in the panel and its undo step, and fills only the selection.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { dataFile, loadFiles, openApp, pagePoint } from './app-driver.ts';
@@ -170,5 +171,23 @@ test('brushes: blur, relax, gradient and flood fill, each one undo step that kee
   expect(await weightsOf(page)).toEqual(graded);
   await page.keyboard.press('Control+z');
   expect(await weightsOf(page)).toEqual(relaxed);
+
+  // Flood fill on a selection says so: Paint ▸ Select vertices by weight selects where bone 2 weighs ≥ 0.5; the panel
+  // counts them beside the button, which reads "Flood fill selection", and the fill is that step.
+  const selected = Array.from({ length: relaxed.length / boneCount }, (_, v) => v).filter((v) => relaxed[v * boneCount + 2] >= 0.5);
+  expect(selected.length, 'bone 2 leads somewhere').toBeGreaterThan(0);
+  await page
+    .getByRole('menubar', { name: 'Menu bar' })
+    .locator('.menu-title', { hasText: /^Paint$/ })
+    .click();
+  await page.locator('#menu-bar .menu-popup button[data-command="bind.selectByWeight"]').click();
+  await expect(panel.locator('.paint-flood-scope')).toHaveText(`${selected.length} vertices selected`);
+  await panel.getByRole('button', { name: 'Flood fill selection', exact: true }).click();
+  expect((await undoLabels(page)).at(-1)).toBe('Flood fill selection (set 1)');
+  const filled = await weightsOf(page);
+  const outside = Array.from({ length: filled.length / boneCount }, (_, v) => v).filter(
+    (v) => !selected.includes(v) && filled.slice(v * boneCount, (v + 1) * boneCount).some((w, k) => w !== relaxed[v * boneCount + k]),
+  );
+  expect(outside.slice(0, 5), 'vertices off the selection that changed').toEqual([]);
   expect(errors).toEqual([]);
 });
