@@ -31,7 +31,10 @@ const MODES: readonly [BrushMode, string][] = [
   ['subtract', 'Subtract: each dab takes the strength away'],
   ['set', 'Set: each dab moves the weight toward the set value'],
   ['smooth', 'Smooth: each vertex moves toward the mean of its neighbours'],
-  ['blur', 'Blur: the brush area moves toward its mean weight (Gaussian-weighted around the centre)'],
+  [
+    'blur',
+    'Blur: the brush area moves toward its mean weight (Gaussian-weighted around the centre); Flood fill blurs each vertex toward its neighbours',
+  ],
   ['relax', 'Relax: smooths like Smooth but keeps the total weight under the brush, so the weight does not shrink'],
   ['gradient', 'Gradient: drag from where the set value should be to where the weight should reach 0'],
   ['sample', 'Sample: a click picks up the weight under the brush as the set value'],
