@@ -32,16 +32,19 @@ test('unposing progress: the bar ends with the unposing and does not carry into 
   await method.selectOption('context-dqs');
   await expect.poll(async () => (await barTexts()).some((t) => t.startsWith('Unposing eg1 (DQS)')), 'the bar showed eg1').toBe(true);
   await page.evaluate(() => (window as any).__rigwright.examples.unposed());
-  await page.waitForTimeout(1500);
-  expect(await unposing(page)).toMatchObject({ running: false });
+  await expect.poll(async () => (await unposing(page)).running, 'the unposing ends with its results').toBe(false);
   await expect(bar, 'no bar once the examples are unposed').toBeHidden();
+  // A few frames on (a late report would arrive by then), still no bar.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(await unposing(page), 'a late report does not bring the bar back').toMatchObject({ running: false });
+  await expect(bar).toBeHidden();
   expect(await page.evaluate(() => (window as any).__rigwright.examples.state().cancelled), 'nothing was cancelled').toBe(false);
 
-  // Context LBS unposes them through LBS, and the Fox opens: it shows no unposing of the body's examples.
+  // Context LBS unposes them through LBS; while it runs the Fox is opened: it shows no unposing of the body's examples.
   await method.selectOption('context-lbs');
+  await page.waitForFunction(() => (window as any).__rigwright.examples.state().unposing.running, null, { polling: 'raf' });
   await openNewScene(page, dataFile('gltf', 'Fox', 'Fox.glb'), 'Fox.glb');
-  await page.waitForTimeout(1500);
-  expect(await unposing(page)).toMatchObject({ running: false });
+  await expect.poll(async () => (await unposing(page)).running, 'the Fox shows no unposing of the body’s examples').toBe(false);
   if (!(await panel.isVisible())) await page.keyboard.press('g');
   await expect(panel).toBeVisible();
   await expect(panel.locator('.example-row')).toHaveCount(0);
