@@ -19,18 +19,8 @@ function required<T extends HTMLElement>(id: string, type: new () => T): T {
   return node;
 }
 
-/** Groups thousands with thin spaces: 12 345. */
-export function formatCount(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
-}
-
 /** A status line field: its text, or its text and the command a click on it runs. */
 export type StatusField = string | { text: string; command: CommandId };
-
-/** A count with its noun, singular for one: '1 undo step', '12 345 vertices' (`plural` where 's' is not it). */
-export function countOf(n: number, noun: string, plural = `${noun}s`): string {
-  return `${formatCount(n)} ${n === 1 ? noun : plural}`;
-}
 
 export class AppChrome {
   private readonly toolbar: HTMLElement;

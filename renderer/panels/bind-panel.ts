@@ -13,7 +13,7 @@ import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { ViewMode } from '../view/view-modes.ts';
 import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section, slider, type Slider } from './controls.ts';
 import { dockPanel } from './panel-dock.ts';
-import { countOf } from './app-chrome.ts';
+import { countOf } from '../project/plain-number.ts';
 import { MAX_INFLUENCE_CHOICES, type MaxInfluences } from '../bind/max-influences.ts';
 
 export interface BindPanelHost {

@@ -9,7 +9,7 @@
 import type { GltfCompression } from '../../workers/formats/gltf-extensions.ts';
 import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
 import type { VertexAnimationCost } from '../../workers/formats/gltf-vertex-animation.ts';
-import { formatCount } from './app-chrome.ts';
+import { formatCount } from '../project/plain-number.ts';
 import './export-dialog.css';
 import { childElement as el } from './controls.ts';
 

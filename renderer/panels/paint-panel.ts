@@ -10,7 +10,7 @@ import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { BrushMode, PaintController } from '../paint/paint-controller.ts';
 import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section, slider, toolButton } from './controls.ts';
 import { dockPanel } from './panel-dock.ts';
-import { countOf } from './app-chrome.ts';
+import { countOf } from '../project/plain-number.ts';
 
 export interface PaintPanelHost {
   readonly controller: PaintController;

@@ -110,6 +110,7 @@ export class App {
   /** the template rig's markers and fit, and its panel */
   readonly template: TemplateController;
   readonly templatePanel: TemplatePanel;
+  /** the legend of the heat map on screen */
   private readonly heatMapLegend: HeatMapLegendFeed;
   readonly unposedDisplay: UnposedDisplay;
   /** the pose shown and the timeline it plays on */

@@ -11,7 +11,7 @@ import type { Influences } from '../../workers/skinning/influences.ts';
 import { isProjectFile } from '../../workers/formats/project-file.ts';
 import type { ExampleLoadOptions } from '../document/example-files.ts';
 import { loadBatchIntoDocument } from '../document/load-files.ts';
-import { countOf } from '../panels/app-chrome.ts';
+import { countOf } from '../project/plain-number.ts';
 import type { NoticeAction } from '../panels/notice.ts';
 import { LoadError, errorMessage, examplesOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { readBrowserFiles } from '../io/bridge.ts';

@@ -14,7 +14,7 @@ import type { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { ProjectSession, type ProjectTarget } from '../project/project-session.ts';
 import type { SettingsStore } from '../project/settings-store.ts';
 import type { NoticeAction } from '../panels/notice.ts';
-import { countOf } from '../panels/app-chrome.ts';
+import { countOf } from '../project/plain-number.ts';
 
 /** The history's first step after a project is opened. */
 export const OPENED_REASON = 'Opened';

@@ -1,7 +1,8 @@
 import { boneCountOf, triangleCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { STALE_BINDING_TEXT } from '../bind/binding-controller.ts';
-import { countOf, type StatusField } from '../panels/app-chrome.ts';
+import type { StatusField } from '../panels/app-chrome.ts';
+import { countOf } from '../project/plain-number.ts';
 
 export interface StatusInput {
   doc: SceneDocument;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { statusParts, type StatusInput } from '../../renderer/shell/status-line.ts';
-import { countOf } from '../../renderer/panels/app-chrome.ts';
+import { countOf } from '../../renderer/project/plain-number.ts';
 import { demoDocument } from '../../workers/scene/scene-document.ts';
 
 const input = (warnings: string[], handles = 0): StatusInput => ({
