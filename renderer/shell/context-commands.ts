@@ -10,6 +10,7 @@ import type { ContextMenuEntries } from '../panels/context-menu.ts';
 import type { ViewMode } from '../view/view-modes.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import { limbRoot, mirrorBones } from '../../workers/rig/mirror-bones.ts';
+import { weightAt } from '../../workers/scene/bone-data.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { boneCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 
@@ -48,7 +49,7 @@ export function weightsAtVertex(
 ): { bone: number; name: string; weight: number }[] {
   const row: { bone: number; name: string; weight: number }[] = [];
   for (let b = 0; b < weights.cols; b++) {
-    const weight = weights.data[vertex * weights.cols + b];
+    const weight = weightAt(weights, vertex, b);
     if (weight >= min) row.push({ bone: b, name: names[b], weight });
   }
   return row.sort((p, q) => q.weight - p.weight || p.bone - q.bone);
@@ -61,7 +62,7 @@ export function weightsAtVertex(
  */
 export function verticesWeighted(weights: DenseMatrix, bone: number, min: number): Uint8Array {
   const chosen = new Uint8Array(weights.rows);
-  for (let v = 0; v < weights.rows; v++) chosen[v] = weights.data[v * weights.cols + bone] >= min ? 1 : 0;
+  for (let v = 0; v < weights.rows; v++) chosen[v] = weightAt(weights, v, bone) >= min ? 1 : 0;
   return chosen;
 }
 
