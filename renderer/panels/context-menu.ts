@@ -7,7 +7,7 @@
  */
 import type { CommandId } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
-import { element } from './controls.ts';
+import { DismissingPress, element } from './controls.ts';
 import './context-menu.css';
 
 /** One entry of a context menu: a command with its argument, shown under a label that names what it acts on. */
@@ -39,8 +39,6 @@ const EDGE_PX = 4;
 export class ContextMenu {
   private readonly root = element('div', 'context-menu');
   private readonly closers: (() => void)[] = [];
-  /** a press outside closed the menu: its release and click are swallowed too */
-  private swallowing = false;
 
   constructor(private readonly commands: CommandRegistry) {
     this.root.setAttribute('role', 'menu');
@@ -48,8 +46,13 @@ export class ContextMenu {
     this.root.addEventListener('keydown', (event) => this.key(event));
     this.root.addEventListener('contextmenu', (event) => event.preventDefault());
     document.body.append(this.root);
-    for (const type of ['pointerup', 'mouseup', 'click'] as const)
-      window.addEventListener(type, (event) => this.swallowRestOfPress(event), { capture: true });
+    // A press outside closes the menu and does nothing more; a right press goes on, to open the menu again.
+    new DismissingPress(
+      this.root,
+      () => this.open,
+      () => this.close(),
+      true,
+    );
   }
 
   get open(): boolean {
@@ -92,7 +95,6 @@ export class ContextMenu {
     this.items()
       .find((item) => !item.disabled)
       ?.focus();
-    this.listen(window, 'pointerdown', (event) => this.pressOutside(event));
     this.listen(window, 'wheel', (event) => {
       if (!this.root.contains(event.target as Node)) this.close();
     });
@@ -113,33 +115,6 @@ export class ContextMenu {
     this.root.hidden = true;
     if (this.root.contains(document.activeElement)) (document.activeElement as HTMLElement).blur();
     this.root.replaceChildren();
-  }
-
-  /**
-   * A press outside the menu closes it and, as desktop menus swallow the dismissing click, does nothing more (in weight
-   * paint mode a click on the mesh to close the menu must not paint): it is caught before anything under it sees it
-   * (capture on the window), and its release and click go the same way. A right press goes through, so that it may
-   * open the menu again where it is released.
-   */
-  private pressOutside(event: PointerEvent): void {
-    this.swallowing = false;
-    if (event.target instanceof Node && this.root.contains(event.target)) return;
-    this.close();
-    if (event.button === 2) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    this.swallowing = true;
-  }
-
-  /** The release and the click of a press that closed the menu reach nothing either. */
-  private swallowRestOfPress(event: Event): void {
-    if (!this.swallowing) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    // The click follows the release in the same task; a press dragged off its target has none, so the swallowing
-    // ends with that task and a later click (Enter on a button) goes through.
-    if (event.type === 'pointerup') setTimeout(() => (this.swallowing = false));
-    if (event.type === 'click') this.swallowing = false;
   }
 
   private item(entry: ContextMenuItem): HTMLButtonElement {

@@ -261,3 +261,52 @@ export function slider(min: number, max: number, step: number, get: () => number
   input.sync();
   return input;
 }
+
+/**
+ * A press outside an open menu closes it and does nothing more, as desktop menus swallow the dismissing click: in
+ * weight paint mode a click on the mesh to close a menu must not paint. The press is caught before anything under it
+ * sees it (capture on the window), and its release and click go the same way. Used by the menu bar and the
+ * right-click menus.
+ */
+export class DismissingPress {
+  /** a press outside closed the menu: its release and click are swallowed too */
+  private swallowing = false;
+
+  /**
+   * @param inside     the menu's own elements: a press there is the menu's
+   * @param isOpen     whether the menu is open now
+   * @param close      closes it
+   * @param rightGoesOn  a right press closes the menu and goes on (so that it may open a right-click menu again)
+   */
+  constructor(
+    private readonly inside: HTMLElement,
+    private readonly isOpen: () => boolean,
+    private readonly close: () => void,
+    private readonly rightGoesOn = false,
+  ) {
+    window.addEventListener('pointerdown', (event) => this.press(event), { capture: true });
+    for (const type of ['pointerup', 'mouseup', 'click'] as const)
+      window.addEventListener(type, (event) => this.swallowRestOfPress(event), { capture: true });
+  }
+
+  private press(event: PointerEvent): void {
+    this.swallowing = false;
+    if (!this.isOpen() || (event.target instanceof Node && this.inside.contains(event.target))) return;
+    this.close();
+    if (this.rightGoesOn && event.button === 2) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    this.swallowing = true;
+  }
+
+  /** The release and the click of a press that closed the menu reach nothing either. */
+  private swallowRestOfPress(event: Event): void {
+    if (!this.swallowing) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    // The click follows the release in the same task; a press dragged off its target has none, so the swallowing
+    // ends with that task and a later click (Enter on a button) goes through.
+    if (event.type === 'pointerup') setTimeout(() => (this.swallowing = false));
+    if (event.type === 'click') this.swallowing = false;
+  }
+}

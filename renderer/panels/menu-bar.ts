@@ -11,7 +11,7 @@ import { isMenuSeparator, type MenuItemModel, type MenuModel } from '../../app/i
 import { COMMANDS } from '../commands/command-catalog.ts';
 import { isCommandId } from '../commands/command-registry.ts';
 import { bindingsOf, displayChord } from '../commands/keybindings.ts';
-import { childElement, element } from './controls.ts';
+import { childElement, DismissingPress, element } from './controls.ts';
 
 /** The keys the menu bar handles itself while it has focus (the app's shortcuts leave them: tool-manager.ts). */
 const OWN_KEYS = 'ArrowUp ArrowDown ArrowLeft ArrowRight Home End Enter Escape';
@@ -30,8 +30,6 @@ export class MenuBar {
   private readonly popup: HTMLElement;
   /** the menu open (an index into the model), or -1 */
   private openIndex = -1;
-  /** a press outside closed the menu: its release and click are swallowed too */
-  private swallowing = false;
   /** the title Tab reaches (a roving tabindex: the bar is one Tab stop, the arrows move along it) */
   private tabStop = 0;
 
@@ -53,12 +51,12 @@ export class MenuBar {
     this.root.append(this.popup);
     parent.prepend(this.root);
     this.root.addEventListener('keydown', (event) => this.key(event));
-    // A press anywhere else closes the menu and does nothing more, as a desktop menu swallows the dismissing click: in
-    // weight paint mode a click on the mesh to close a menu must not paint. The press is caught before anything under
-    // it sees it (capture on the window), and its release and click go the same way.
-    window.addEventListener('pointerdown', (event) => this.pressOutside(event), { capture: true });
-    for (const type of ['pointerup', 'mouseup', 'click'] as const)
-      window.addEventListener(type, (event) => this.swallowRestOfPress(event), { capture: true });
+    // A press anywhere else closes the menu and does nothing more.
+    new DismissingPress(
+      this.root,
+      () => this.openIndex >= 0,
+      () => this.close(false),
+    );
     window.addEventListener('blur', () => this.close(false));
     // F10 goes to the menu bar and back, as on Windows and Linux desktops.
     window.addEventListener('keydown', (event) => this.f10(event), { capture: true });
@@ -117,27 +115,6 @@ export class MenuBar {
     if (this.openIndex >= 0) this.close(false);
     else if (document.activeElement instanceof HTMLElement && this.root.contains(document.activeElement)) document.activeElement.blur();
     else this.titles[this.tabStop]?.focus();
-  }
-
-  /** A press outside the bar while a menu is open: closes the menu and stops the press (see the constructor). */
-  private pressOutside(event: PointerEvent): void {
-    this.swallowing = false;
-    if (this.openIndex < 0 || (event.target instanceof Node && this.root.contains(event.target))) return;
-    this.close(false);
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    this.swallowing = true;
-  }
-
-  /** The release and the click of a press that closed the menu reach nothing either. */
-  private swallowRestOfPress(event: Event): void {
-    if (!this.swallowing) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    // The click follows the release in the same task; a press dragged off its target has none, so the swallowing
-    // ends with that task and a later click (Enter on a button) goes through.
-    if (event.type === 'pointerup') setTimeout(() => (this.swallowing = false));
-    if (event.type === 'click') this.swallowing = false;
   }
 
   private drawTitles(): void {
