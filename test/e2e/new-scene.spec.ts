@@ -41,10 +41,13 @@ test('new scene: an example heat map is shown in the status line, switched off t
   const look = await page.evaluate(() => (window as any).__rigwright.look.state());
   expect(look.view, 'the Fox opens in its look').toBe('look');
   expect(look.shown, 'its materials are drawn').toBe(true);
-  expect(
-    look.materials.some((m: { textured: boolean }) => m.textured),
-    'its texture is on',
-  ).toBe(true);
+  // The texture is decoded after the scene opens.
+  await expect
+    .poll(async () => {
+      const { materials } = await page.evaluate(() => (window as any).__rigwright.look.state());
+      return materials.some((m: { textured: boolean }) => m.textured);
+    }, 'its texture is on')
+    .toBe(true);
   expect((await page.evaluate(() => (window as any).__rigwright.state())).heatMap, 'no distortion map either').toBe(false);
   await expect(status).toContainText('Fox.glb');
   await expect(overlay).toHaveCount(0);
