@@ -47,9 +47,10 @@ async function loadNamedHand(page: Page): Promise<void> {
 
 /** Drags row `from` with the mouse, in steps, to the middle of `to` (a locator) and releases. */
 async function dragRow(page: Page, from: number, to: ReturnType<Page['locator']>, toOffsetY = 0): Promise<void> {
-  // The rows as the user sees them: both in the list's visible part.
+  // The rows as the user sees them: both in the list's visible part, the target away from its edges (a drag near an
+  // edge scrolls the list).
   await row(page, from).scrollIntoViewIfNeeded();
-  await to.scrollIntoViewIfNeeded();
+  await to.evaluate((node) => node.scrollIntoView({ block: 'center' }));
   const a = (await row(page, from).boundingBox())!;
   const b = (await to.boundingBox())!;
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
@@ -63,6 +64,9 @@ test('outliner and bone names: names from the names file in the list and status 
   page,
 }) => {
   const errors: string[] = [];
+  // A window tall enough that the bone list, docked above the bone-scale panel, shows the hand's rows that are dragged
+  // onto each other (the list does not scroll itself during a drag).
+  await page.setViewportSize({ width: 1280, height: 1200 });
   await openApp(page, errors, { paused: true });
   await loadNamedHand(page);
   expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
