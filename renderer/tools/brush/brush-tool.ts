@@ -313,6 +313,18 @@ export class BrushTool extends Tool<'pointing' | 'painting' | 'gradient' | 'resi
     this.dabAt(this.downAt.x, this.downAt.y, bone);
   }
 
+  /** Release of a stroke or a gradient: back to idle, the open stroke made one undo step. */
+  closeStroke(): void {
+    this.transition('idle');
+    this.host.controller.endStroke();
+  }
+
+  /** Escape during a stroke or a gradient: what it painted is taken back. */
+  dropStroke(): void {
+    this.host.controller.cancelStroke();
+    this.transition('idle');
+  }
+
   /** The ring at a canvas point on the surface, or hidden off it. */
   updateRing(x: number, y: number): void {
     const hit = this.hit(x, y);
@@ -447,15 +459,11 @@ class BrushPainting implements ToolState {
   }
 
   onPointerUp(): void {
-    const tool = this.tool();
-    tool.transition('idle');
-    tool.host.controller.endStroke();
+    this.tool().closeStroke();
   }
 
   onCancel(): void {
-    const tool = this.tool();
-    tool.host.controller.cancelStroke();
-    tool.transition('idle');
+    this.tool().dropStroke();
   }
 }
 
@@ -486,15 +494,11 @@ class BrushGradient implements ToolState {
   }
 
   onPointerUp(): void {
-    const tool = this.tool();
-    tool.transition('idle');
-    tool.host.controller.endStroke();
+    this.tool().closeStroke();
   }
 
   onCancel(): void {
-    const tool = this.tool();
-    tool.host.controller.cancelStroke();
-    tool.transition('idle');
+    this.tool().dropStroke();
   }
 }
 
