@@ -3,7 +3,7 @@
  *
  * Top level: workers/ is pure computation (no app/, renderer/, three, electron, node:*); renderer/ is the page
  * (no node:*, no electron, from app/ only RENDERER_MAY_IMPORT_FROM_APP); app/ is the Node side (no three, no
- * renderer/). Inside renderer/: shell → panels, tools → controllers (bind, paint, deform, posespace, scripting, meshes),
+ * renderer/, but for the CLI's use of the command layer: CLI_MAY_IMPORT_FROM_RENDERER). Inside renderer/: shell → panels, tools → controllers (bind, paint, deform, posespace, scripting, meshes),
  * view → document → workers/ (the scene model itself, its store and undo history, is workers/scene/); only shell/ wires
  * things together. No cycles anywhere.
  *
@@ -17,6 +17,13 @@
 
 /** The app/ modules the renderer may import: pure data and types shared with main, nothing that needs Node. */
 const RENDERER_MAY_IMPORT_FROM_APP = ['app/ipc-contract.ts'];
+
+/**
+ * The renderer folders the command-line tool may import: the command layer (catalog, schemas, registry) and the
+ * scripting controllers, both DOM-free (ESLint checks them), so `rigwright run` runs a script's commands through the
+ * very registry, argument checks and handlers the app does.
+ */
+const CLI_MAY_IMPORT_FROM_RENDERER = '^renderer/(commands|scripting)/';
 
 const THREE = '^(node_modules/)?(@types/)?three(-mesh-bvh)?(/|$)';
 const ELECTRON = '^(node_modules/)?electron(/|$)';
@@ -81,10 +88,18 @@ module.exports = {
     },
     {
       name: 'app-not-to-renderer',
-      comment: 'app/ may use workers/ (pure code) but never renderer/.',
+      comment: 'app/ may use workers/ (pure code) but never renderer/, except the CLI its command layer (CLI_MAY_IMPORT_FROM_RENDERER).',
       severity: 'error',
-      from: { path: '^app/' },
+      from: { path: '^app/', pathNot: '^app/cli/' },
       to: { path: '^renderer/' },
+    },
+    {
+      name: 'cli-to-renderer-command-layer-only',
+      comment:
+        'the command-line tool imports from renderer/ only its command layer and scripting controllers (CLI_MAY_IMPORT_FROM_RENDERER).',
+      severity: 'error',
+      from: { path: '^app/cli/' },
+      to: { path: '^renderer/', pathNot: CLI_MAY_IMPORT_FROM_RENDERER },
     },
 
     // ---- inside renderer/ ----
