@@ -1,0 +1,219 @@
+/**
+ * Welding: the vertices of a mesh that sit at the same place, as one vertex. Exporters split a vertex wherever its
+ * UV, normal or material changes (at seams, creases, and on flat-shaded meshes at every corner), so a mesh's index
+ * topology can fall apart into hundreds of pieces that are one surface. Binding and painting run on the welded
+ * topology; the file's split vertices, UVs and normals stay as they are.
+ */
+
+export interface WeldVerticesOptions {
+  /**
+   * Largest distance, in mesh units, between two vertices welded into one: 0 welds only vertices at exactly the same
+   * position (bit for bit, −0 and +0 alike). Groups are the transitive closure (single linkage): in a chain a–b–c
+   * with |ab| and |bc| within the tolerance, a and c are welded even when |ac| is not.
+   */
+  tolerance?: number;
+}
+
+export const WELD_VERTICES_DEFAULTS: Required<WeldVerticesOptions> = { tolerance: 0 };
+
+/** A mesh's vertices welded into groups. */
+export interface WeldedVertices {
+  /** #W welded vertices */
+  count: number;
+  /** #V welded vertex of each vertex */
+  index: Int32Array;
+  /** #W the group's first (lowest-index) vertex; welded vertices are numbered in this order, so it increases */
+  representative: Int32Array;
+  /** #W × 3 welded positions: the position of the group's first vertex (a real vertex, not a mean) */
+  positions: Float64Array;
+  /**
+   * #F' × 3 the triangles on welded vertices, in their order; a triangle two of whose corners were welded together
+   * (degenerate) is dropped
+   */
+  triangles: Uint32Array;
+}
+
+/**
+ * Groups the vertices at the same position (exactly, or within `tolerance`) into welded vertices, in O(#V) expected
+ * time: vertices are hashed by their position (tolerance 0) or by their cell in a grid of cells `tolerance` wide,
+ * and compared only with the vertices of the same or the 26 neighbouring cells. Groups are unions (union-find), so
+ * the result does not depend on the vertex order beyond the numbering.
+ *
+ * @param positions #V × 3 positions, mesh units
+ * @param triangles #F × 3 vertex indices
+ * @param options   see WeldVerticesOptions
+ * @returns the welded vertices and triangles
+ * @throws RangeError naming the face or the option when a face names a missing vertex or the tolerance is not a
+ *         finite number ≥ 0
+ */
+export function weldVertices(positions: Float64Array, triangles: Uint32Array, options: WeldVerticesOptions = {}): WeldedVertices {
+  const tolerance = options.tolerance ?? WELD_VERTICES_DEFAULTS.tolerance;
+  if (!(tolerance >= 0 && Number.isFinite(tolerance)))
+    throw new RangeError(`weldVertices: the tolerance must be a finite distance ≥ 0, not ${tolerance}`);
+  const n = Math.floor(positions.length / 3);
+  const root = tolerance > 0 ? nearRoots(positions, n, tolerance) : exactRoots(positions, n);
+
+  const index = new Int32Array(n);
+  const representatives: number[] = [];
+  for (let v = 0; v < n; v++) {
+    const r = find(root, v);
+    // The root of a group is its lowest vertex (unions keep the smaller root), reached before any other member.
+    if (r === v) {
+      index[v] = representatives.length;
+      representatives.push(v);
+    } else {
+      index[v] = index[r];
+    }
+  }
+  const count = representatives.length;
+  const representative = Int32Array.from(representatives);
+  const welded = new Float64Array(3 * count);
+  for (let w = 0; w < count; w++) {
+    const v = representative[w];
+    welded[3 * w] = positions[3 * v];
+    welded[3 * w + 1] = positions[3 * v + 1];
+    welded[3 * w + 2] = positions[3 * v + 2];
+  }
+  return { count, index, representative, positions: welded, triangles: weldTriangles(triangles, index, n) };
+}
+
+/**
+ * Rows of a per-welded-vertex array spread to every vertex of each group: out row v = row index[v] of `values`.
+ * @param values #W × width values per welded vertex
+ * @param weld   the welding
+ * @param width  values per row
+ * @param out    #V × width, written
+ * @returns out
+ */
+export function spreadWeldedRows<T extends Float64Array | Int32Array>(values: T, weld: WeldedVertices, width: number, out: T): T {
+  const { index } = weld;
+  for (let v = 0; v < index.length; v++) {
+    const from = index[v] * width;
+    const to = v * width;
+    for (let k = 0; k < width; k++) out[to + k] = values[from + k];
+  }
+  return out;
+}
+
+/**
+ * Handle labels per welded vertex: the label of the group's first member that is a handle (-1 when none is), so a
+ * handle drawn on one side of a seam holds the whole welded vertex.
+ * @param handles #V bone of each handle vertex, -1 for free vertices
+ * @returns #W labels
+ */
+export function weldedHandles(handles: Int32Array, weld: WeldedVertices): Int32Array {
+  const out = new Int32Array(weld.count).fill(-1);
+  const { index } = weld;
+  for (let v = 0; v < index.length; v++) if (out[index[v]] < 0) out[index[v]] = handles[v];
+  return out;
+}
+
+/** Union-find root with path halving. */
+function find(root: Int32Array, v: number): number {
+  while (root[v] !== v) v = root[v] = root[root[v]];
+  return v;
+}
+
+/** Joins the groups of a and b; the smaller root stays the root, so every group's root is its lowest vertex. */
+function union(root: Int32Array, a: number, b: number): void {
+  const ra = find(root, a);
+  const rb = find(root, b);
+  if (ra < rb) root[rb] = ra;
+  else if (rb < ra) root[ra] = rb;
+}
+
+/** Open hash table of vertices: bucket heads (a power of two at least 2·#V) and a next link per vertex. */
+function hashTable(n: number): { head: Int32Array; next: Int32Array; mask: number } {
+  let size = 1;
+  while (size < 2 * n) size *= 2;
+  return { head: new Int32Array(size).fill(-1), next: new Int32Array(n).fill(-1), mask: size - 1 };
+}
+
+function mix(x: number, y: number, z: number): number {
+  return (Math.imul(x, 73856093) ^ Math.imul(y, 19349663) ^ Math.imul(z, 83492791)) >>> 0;
+}
+
+/** Roots for welding vertices at exactly equal positions, hashed by the bits of their coordinates. */
+function exactRoots(positions: Float64Array, n: number): Int32Array {
+  const root = new Int32Array(n);
+  const { head, next, mask } = hashTable(n);
+  const scratch = new Float64Array(1);
+  const bits = new Int32Array(scratch.buffer);
+  const wordsOf = (x: number): number => {
+    scratch[0] = x + 0; // −0 + 0 is +0
+    return bits[0] ^ bits[1];
+  };
+  for (let v = 0; v < n; v++) {
+    root[v] = v;
+    const x = positions[3 * v];
+    const y = positions[3 * v + 1];
+    const z = positions[3 * v + 2];
+    const bucket = mix(wordsOf(x), wordsOf(y), wordsOf(z)) & mask;
+    let u = head[bucket];
+    while (u >= 0 && !(positions[3 * u] === x && positions[3 * u + 1] === y && positions[3 * u + 2] === z)) u = next[u];
+    if (u >= 0) {
+      root[v] = u; // u is the first vertex at this position, so its own root
+      continue;
+    }
+    next[v] = head[bucket];
+    head[bucket] = v;
+  }
+  return root;
+}
+
+/** Roots for welding vertices within `tolerance`: a hash grid of cells `tolerance` wide, 27 cells searched per vertex. */
+function nearRoots(positions: Float64Array, n: number, tolerance: number): Int32Array {
+  const root = new Int32Array(n);
+  const { head, next, mask } = hashTable(n);
+  const inverse = 1 / tolerance;
+  const t2 = tolerance * tolerance;
+  for (let v = 0; v < n; v++) {
+    root[v] = v;
+    const x = positions[3 * v];
+    const y = positions[3 * v + 1];
+    const z = positions[3 * v + 2];
+    const cx = Math.floor(x * inverse);
+    const cy = Math.floor(y * inverse);
+    const cz = Math.floor(z * inverse);
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dz = -1; dz <= 1; dz++) {
+          const bucket = mix(cx + dx, cy + dy, cz + dz) & mask;
+          for (let u = head[bucket]; u >= 0; u = next[u]) {
+            // Other cells share the bucket: the distance alone decides (a vertex of a far cell is never within it).
+            const ex = positions[3 * u] - x;
+            const ey = positions[3 * u + 1] - y;
+            const ez = positions[3 * u + 2] - z;
+            if (ex * ex + ey * ey + ez * ez <= t2) union(root, u, v);
+          }
+        }
+      }
+    }
+    const bucket = mix(cx, cy, cz) & mask;
+    next[v] = head[bucket];
+    head[bucket] = v;
+  }
+  return root;
+}
+
+/** Triangles on welded indices, those with two corners in one welded vertex left out. */
+function weldTriangles(triangles: Uint32Array, index: Int32Array, n: number): Uint32Array {
+  const faceCount = Math.floor(triangles.length / 3);
+  const out = new Uint32Array(3 * faceCount);
+  let kept = 0;
+  for (let f = 0; f < faceCount; f++) {
+    const a = triangles[3 * f];
+    const b = triangles[3 * f + 1];
+    const c = triangles[3 * f + 2];
+    if (a >= n || b >= n || c >= n) throw new RangeError(`weldVertices: face ${f} names a vertex outside [0, ${n})`);
+    const wa = index[a];
+    const wb = index[b];
+    const wc = index[c];
+    if (wa === wb || wb === wc || wa === wc) continue;
+    out[3 * kept] = wa;
+    out[3 * kept + 1] = wb;
+    out[3 * kept + 2] = wc;
+    kept++;
+  }
+  return out.slice(0, 3 * kept);
+}
