@@ -1,0 +1,236 @@
+/**
+ * The app's script runner: what the scripting panel, the status line and the test hook use to run a script on the
+ * scene shown. It wraps a ScriptHost (workers/script/script-host.ts: compile, a sandbox worker, the run's one undo
+ * step) whose calls are answered on the app's own scene store (sceneScriptCalls), with the app's commands (awaited,
+ * argument-checked, refused with the reason as for the user), the app's files (app-script-files.ts) and the
+ * viewport's skinning method.
+ *
+ * While a script runs the controller is busy: `statusText` says so with the progress the script reports
+ * (`rig.progress`), the page stays responsive (the script runs in its worker; only its calls come to the page), and a
+ * second run is refused. A run ends at the time limit (`timeLimitSeconds`, a user preference, default 30 s; 0 for
+ * none) or at Stop, the scene then as it was before the run. A new scene opened by the user while a script runs stops
+ * the script: the run is stopped as the new scene replaces the old one (the history starting over), before anything
+ * of the run can reach the new scene; a new scene the script itself opens (`rig.files.open`) does not stop it.
+ *
+ * No DOM: the sandbox starter and the files are given by the shell.
+ */
+import { numberPreference, type PreferenceEntry } from '../project/preferences.ts';
+import { ScriptHost, type SandboxStarter, type ScriptOutput, type ScriptRunResult } from '../../workers/script/script-host.ts';
+import { sceneScriptCalls } from '../../workers/script/script-scene-calls.ts';
+import { baseName } from '../../workers/formats/file-name.ts';
+import type { ScriptCalls } from '../../workers/script/script-api.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+
+/** The script time limit a user starts with, in seconds. */
+export const SCRIPT_TIME_LIMIT_DEFAULT_SECONDS = 30;
+/** The longest time limit the preference takes, in seconds (an hour). */
+export const SCRIPT_TIME_LIMIT_MAX_SECONDS = 3600;
+
+/** The time limit as a user preference (the preferences page lists it under Scripts). */
+export const SCRIPT_TIME_LIMIT_PREFERENCE: PreferenceEntry<number> = numberPreference({
+  key: 'script.timeLimit',
+  label: 'Script time limit (seconds)',
+  section: 'Scripts',
+  description: 'A script still running after this many seconds is stopped and the scene left as before it ran; 0 for no limit',
+  default: SCRIPT_TIME_LIMIT_DEFAULT_SECONDS,
+  min: 0,
+  max: SCRIPT_TIME_LIMIT_MAX_SECONDS,
+  step: 1,
+});
+
+/** The app's files for scripts, with what they keep for one run (app-script-files.ts). */
+export interface ScriptRunFiles extends Pick<ScriptCalls, 'files.open' | 'files.saveProject' | 'files.exportGltf'> {
+  /** a run starts: the answers of the previous run (may it write?) are forgotten */
+  beginRun(file: string): void;
+  endRun(): void;
+  /** a scene the script asked for is being opened now */
+  readonly opening: boolean;
+}
+
+/** A setting's value now and its setter (a Preference of project/preferences.ts, or a plain holder). */
+export interface NumberSetting {
+  get(): number;
+  set(value: number): void;
+}
+
+/** What the controller is built from. */
+export interface ScriptControllerDeps {
+  /** the app's scene store (its history takes the run's one undo step) */
+  store: SceneStore;
+  /** runs a catalog command as the user would: the app's registry.execute (a result or its promise) */
+  execute(id: string, argument: unknown): unknown;
+  /** the command ids a script may run (`rig.execute`, `rig.<group>.<name>`) */
+  commandIds: readonly string[];
+  files: ScriptRunFiles;
+  /** the skinning method the viewport shows, the default of `rig.scene.skin` */
+  skinMethod?(): 'lbs' | 'dqs';
+  /** starts the sandbox a script runs in (the browser's worker sandbox in the app) */
+  startSandbox: SandboxStarter;
+  /** the time limit in seconds (a user preference); absent: kept on the controller, default 30 */
+  timeLimit?: NumberSetting;
+}
+
+/** The commands scripts may not run: the script commands (a script running scripts). */
+const NOT_FOR_SCRIPTS = /^script\./;
+
+export class ScriptController {
+  private readonly host: ScriptHost;
+  private readonly outputListeners = new Set<(output: ScriptOutput) => void>();
+  private readonly runningListeners = new Set<(running: boolean) => void>();
+  private readonly timeLimit: NumberSetting;
+  /** the file running now, or null */
+  private file: string | null = null;
+  /** the latest progress the running script reported */
+  private reported: { fraction: number; message: string } | null = null;
+  /** the running script's error was printed already (the host's output) */
+  private errorPrinted = false;
+
+  constructor(private readonly deps: ScriptControllerDeps) {
+    let seconds = SCRIPT_TIME_LIMIT_DEFAULT_SECONDS;
+    this.timeLimit = deps.timeLimit ?? { get: () => seconds, set: (value) => (seconds = value) };
+    const calls = sceneScriptCalls({
+      store: deps.store,
+      execute: async (id, argument) => await deps.execute(id, argument),
+      files: deps.files,
+      ...(deps.skinMethod ? { skinMethod: deps.skinMethod } : {}),
+    });
+    this.host = new ScriptHost({
+      calls,
+      history: deps.store.history,
+      startSandbox: deps.startSandbox,
+      commandIds: deps.commandIds.filter((id) => !NOT_FOR_SCRIPTS.test(id)),
+      onOutput: (output) => this.hostOutput(output),
+    });
+    // A new scene the user opens stops the run: what the run did belonged to the scene that went.
+    deps.store.history.subscribe((event) => {
+      if (event.kind === 'cleared' && this.running && !deps.files.opening) this.stop();
+    });
+  }
+
+  /** whether a script is running */
+  get running(): boolean {
+    return this.file !== null;
+  }
+
+  /** the file of the script running now, or null */
+  get runningFile(): string | null {
+    return this.file;
+  }
+
+  /** the latest progress the running script reported (`rig.progress`): 0 … 1 and its message, or null */
+  get progress(): { readonly fraction: number; readonly message: string } | null {
+    return this.reported;
+  }
+
+  /** What the status line says while a script runs ('Running script… weights.ts 40% · pruning'), or null. */
+  get statusText(): string | null {
+    if (this.file === null) return null;
+    const progress = this.reported;
+    const percent = progress ? ` ${Math.round(progress.fraction * 100)}%` : '';
+    const message = progress?.message ? ` · ${progress.message}` : '';
+    return `Running script… ${this.file}${percent}${message}`;
+  }
+
+  /** The time limit of the next run, in seconds (0: none); a user preference in the app. */
+  get timeLimitSeconds(): number {
+    return this.timeLimit.get();
+  }
+
+  /** @throws Error naming the setting when `seconds` is not a number in 0 … SCRIPT_TIME_LIMIT_MAX_SECONDS */
+  set timeLimitSeconds(seconds: number) {
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > SCRIPT_TIME_LIMIT_MAX_SECONDS)
+      throw new Error(`script time limit: ${String(seconds)} is not a number of seconds in 0 … ${SCRIPT_TIME_LIMIT_MAX_SECONDS}`);
+    this.timeLimit.set(seconds);
+  }
+
+  /**
+   * Runs a script on the scene: one undo step `Script: <file's base name>` when it changed anything; a run that
+   * fails, is stopped or times out leaves the scene as it was. A second run while one runs is refused (failed,
+   * nothing changed). Never rejects.
+   * @param source  the script's TypeScript
+   * @param file    its file name, as errors and the undo step name it
+   */
+  async run(source: string, file: string): Promise<ScriptRunResult> {
+    if (this.file !== null) {
+      const message = `${file} was not run: the script ${this.file} is running (stop it first)`;
+      this.emit({ kind: 'error', text: message });
+      return { status: 'failed', error: { message, file }, durationMs: 0, changed: false };
+    }
+    this.file = file;
+    this.reported = null;
+    this.errorPrinted = false;
+    this.deps.files.beginRun(file);
+    for (const listener of this.runningListeners) listener(true);
+    let result: ScriptRunResult;
+    try {
+      result = await this.host.run({ file, source, timeLimitMs: this.timeLimitSeconds * 1000 });
+    } finally {
+      this.deps.files.endRun();
+      this.file = null;
+      this.reported = null;
+    }
+    if (result.error && !this.errorPrinted) this.emit({ kind: 'error', text: errorLine(result.error), ...placeOf(result.error) });
+    this.emit({ kind: result.status === 'done' ? 'log' : 'error', text: endLine(result, file, this.timeLimitSeconds) });
+    for (const listener of this.runningListeners) listener(false);
+    return result;
+  }
+
+  /** Stops the running script (its worker ends at once); the scene is left as it was before the run. */
+  stop(): void {
+    if (this.file !== null) this.host.stop();
+  }
+
+  /** Every line a run prints or fails with, and a last line saying how the run ended. @returns the unsubscribe */
+  onOutput(listener: (output: ScriptOutput) => void): () => void {
+    this.outputListeners.add(listener);
+    return () => this.outputListeners.delete(listener);
+  }
+
+  /** Told when a run starts (true) and when it has ended (false, after its last line). @returns the unsubscribe */
+  onRunningChange(listener: (running: boolean) => void): () => void {
+    this.runningListeners.add(listener);
+    return () => this.runningListeners.delete(listener);
+  }
+
+  private hostOutput(output: ScriptOutput): void {
+    if (output.kind === 'progress') this.reported = { fraction: clamp01(output.fraction ?? 0), message: output.text };
+    if (output.kind === 'error') this.errorPrinted = true;
+    this.emit(output);
+  }
+
+  private emit(output: ScriptOutput): void {
+    for (const listener of this.outputListeners) listener(output);
+  }
+}
+
+function clamp01(x: number): number {
+  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
+}
+
+/** `file:line:column: message`, as far as the error says where. */
+function errorLine(error: NonNullable<ScriptRunResult['error']>): string {
+  const place = error.line !== undefined ? `:${error.line}${error.column !== undefined ? `:${error.column}` : ''}` : '';
+  return `${error.file}${place}: ${error.message}`;
+}
+
+function placeOf(error: NonNullable<ScriptRunResult['error']>): Pick<ScriptOutput, 'line' | 'column'> {
+  return { ...(error.line !== undefined ? { line: error.line } : {}), ...(error.column !== undefined ? { column: error.column } : {}) };
+}
+
+/** The last line of a run: how it ended, how long it took, and what it did to the scene. */
+function endLine(result: ScriptRunResult, file: string, limitSeconds: number): string {
+  const seconds = `${(result.durationMs / 1000).toFixed(2)} s`;
+  const unchanged = 'the scene is as it was before the run';
+  switch (result.status) {
+    case 'done':
+      return result.changed
+        ? `${file} done in ${seconds}: its changes are one undo step, “Script: ${baseName(file)}”`
+        : `${file} done in ${seconds}; it changed nothing`;
+    case 'failed':
+      return `${file} failed after ${seconds}; ${unchanged}`;
+    case 'stopped':
+      return `${file} stopped after ${seconds}; ${unchanged}`;
+    case 'timed-out':
+      return `${file} reached the time limit (${limitSeconds} s) and was stopped; ${unchanged}`;
+  }
+}
