@@ -1,29 +1,51 @@
 /**
- * The command reference and the script API's declarations are written from the catalog's schemas: every command
- * is in both; the declarations type-check with the TypeScript compiler, a script using them correctly compiles and
- * one passing a wrong argument type (or leaving a required one out) does not.
+ * The command reference and the script API's declaration file are written from the catalog's schemas and
+ * workers/script/script-api.ts: every command is in both; the declaration file type-checks with the TypeScript
+ * compiler; a script using it correctly compiles (as a file without imports whose top level awaits), one passing a
+ * wrong argument (or leaving a required one out) does not; and an editor's completions and hover texts on `rig.`
+ * come from it, as monaco's TypeScript service gives them.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import ts from 'typescript';
-import { COMMANDS } from '../../renderer/commands/command-catalog.ts';
-import { commandReference, scriptDeclarations } from '../../renderer/commands/command-reference.ts';
+import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
+import { commandReference } from '../../renderer/commands/command-reference.ts';
+import {
+  SCRIPT_CHECK_OPTIONS,
+  argumentName,
+  namedArguments,
+  scriptApiDeclarations,
+  scriptDeclarations,
+  scriptReference,
+} from '../../renderer/commands/script-declarations.ts';
 
-/** The compiler's diagnostics for an in-memory program of the declarations and one script. */
-function diagnostics(script: string): string[] {
-  const files = new Map([
-    ['/rigwright.d.ts', scriptDeclarations()],
+const API_SOURCE = readFileSync(new URL('../../workers/script/script-api.ts', import.meta.url), 'utf8');
+const DECLARATIONS = scriptDeclarations(API_SOURCE);
+
+/** SCRIPT_CHECK_OPTIONS as the compiler takes them. */
+const OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  lib: SCRIPT_CHECK_OPTIONS.lib.map((lib) => `lib.${lib}.d.ts`),
+  moduleDetection: ts.ModuleDetectionKind.Force,
+  strict: SCRIPT_CHECK_OPTIONS.strict,
+  noEmit: SCRIPT_CHECK_OPTIONS.noEmit,
+  types: [],
+};
+
+/** The in-memory files: the declaration file and one script. */
+function sources(script: string): Map<string, string> {
+  return new Map([
+    ['/rigwright-api.d.ts', DECLARATIONS],
     ['/script.ts', script],
   ]);
-  const options: ts.CompilerOptions = {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    lib: ['lib.es2022.d.ts'],
-    types: [],
-  };
-  const host = ts.createCompilerHost(options);
+}
+
+/** The compiler's diagnostics for a program of the declaration file and one script. */
+function diagnostics(script: string): string[] {
+  const files = sources(script);
+  const host = ts.createCompilerHost(OPTIONS);
   const readFile = host.readFile.bind(host);
   const fileExists = host.fileExists.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
@@ -33,31 +55,71 @@ function diagnostics(script: string): string[] {
     const text = files.get(name);
     return text !== undefined ? ts.createSourceFile(name, text, language) : getSourceFile(name, language);
   };
-  const program = ts.createProgram(['/rigwright.d.ts', '/script.ts'], options, host);
+  const program = ts.createProgram([...files.keys()], OPTIONS, host);
   return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
-const HEADER = "import type { RigwrightScript } from './rigwright';\ndeclare const rig: RigwrightScript;\n";
-
-test('the declarations type-check, and a script using them right compiles', () => {
-  const script = `${HEADER}
-export async function main(): Promise<void> {
-  await rig.execute('skin.method', 'dqs');
-  await rig.execute('bone.scale', { bone: 2, scale: [1, 1.5, 1] });
-  await rig.execute('skin.split', null);
-  await rig.execute('playback.bakeClip');
-  await rig.execute('playback.bakeClip', 30);
-  const shown: boolean = await rig.execute('view.skeleton');
-  const locked: boolean = await rig.execute('paint.lock', 3);
-  await rig.execute('edit.undo');
-  void shown;
-  void locked;
+/** A language service over the declaration file and one script, as an editor runs it. */
+function languageService(script: string): ts.LanguageService {
+  const files = sources(script);
+  const host: ts.LanguageServiceHost = {
+    getCompilationSettings: () => OPTIONS,
+    getScriptFileNames: () => [...files.keys()],
+    getScriptVersion: () => '1',
+    getScriptSnapshot: (name) => {
+      const text = files.get(name) ?? ts.sys.readFile(name);
+      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+    },
+    getCurrentDirectory: () => '/',
+    getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
+    fileExists: (name) => files.has(name) || ts.sys.fileExists(name),
+    readFile: (name) => files.get(name) ?? ts.sys.readFile(name),
+  };
+  return ts.createLanguageService(host);
 }
+
+/** The completion names offered at the end of `prefix` in a script that is just `prefix`. */
+function completionsAfter(prefix: string): string[] {
+  const service = languageService(prefix);
+  const found = service.getCompletionsAtPosition('/script.ts', prefix.length, {});
+  return found ? found.entries.map((entry) => entry.name) : [];
+}
+
+test('the declaration file type-checks, and a script using it right compiles with top-level await', () => {
+  const script = `
+await rig.execute('skin.method', 'dqs');
+await rig.execute('bone.scale', { bone: 2, scale: [1, 1.5, 1] });
+await rig.execute('skin.split', null);
+await rig.execute('playback.bakeClip');
+await rig.execute('playback.bakeClip', 30);
+const shown: boolean = await rig.execute('view.skeleton');
+const locked: boolean = await rig.execute('paint.lock', 3);
+await rig.execute('edit.undo');
+await rig.bind.compute({ source: 'cylinder', laplacian: 'uniform' });
+await rig.bind.compute();
+await rig.paint.prune(0.01);
+await rig.paint.prune();
+await rig.paint.mirrorToPositive(0);
+const clip: number = await rig.clip.new({ name: 'walk' });
+await rig.clip.length(24);
+const version: string = rig.apiVersion;
+const summary = await rig.scene.summary();
+const rows = await rig.scene.weights();
+const first: number = rows.bones[0] + rows.values[0] + summary.meshes[0].vertexCount;
+const hip = await rig.scene.bone('hip');
+const head: Vec3 = hip.head;
+await rig.scene.setWeights(await rig.scene.denseWeights());
+const skinned: Float64Array = await rig.scene.skin({ method: 'dqs', frame: 3 });
+const written: string = await rig.files.exportGltf('out.glb', { influences: 4, weightComponent: 'unsigned-byte' });
+rig.progress(0.5, 'half way');
+print('done', shown, locked, clip, version, first, head, skinned.length, written, args.length);
+console.log(args[0]);
+console.warn('careful');
 `;
   assert.deepEqual(diagnostics(script), []);
 });
 
-test('a script with a wrong argument type, a missing argument or a wrong result type does not type-check', () => {
+test('a script with a wrong argument, a missing one, a wrong result type or a page global does not type-check', () => {
   const wrong = [
     "await rig.execute('skin.method', 'dq');",
     "await rig.execute('bone.scale', { bone: 2, scale: [1, '1.5', 1] });",
@@ -66,14 +128,105 @@ test('a script with a wrong argument type, a missing argument or a wrong result 
     "await rig.execute('view.frameAll', 1);",
     "const n: number = await rig.execute('view.skeleton');",
     "await rig.execute('no.such');",
+    "await rig.bind.compute({ source: 'cylinders' });",
+    "await rig.bind.compute({ laplacian: 'cotangent' });",
+    "await rig.bind.compute({ sources: 'cylinder' });",
+    "await rig.paint.prune('0.01');",
+    'await rig.skin.method();',
+    "await rig.skin.method('dq');",
+    'await rig.no.such();',
+    'await rig.scene.bone(3);',
+    'const w: Float32Array = await rig.scene.denseWeights();',
+    'rig.scene = rig.scene;',
+    'args.push("x");',
+    'document.title = "x";',
+    "await fetch('http://127.0.0.1');",
   ];
   for (const line of wrong) {
-    const found = diagnostics(`${HEADER}export async function main(): Promise<void> {\n  ${line}\n}\n`);
+    const found = diagnostics(`${line}\n`);
     assert.ok(found.length > 0 && found.every((d) => d.startsWith('/script.ts')), `${line} is refused in the script: ${found.join('; ')}`);
   }
 });
 
-test('the reference has a row per command with its argument, result and condition in words', () => {
+test('completions after rig. and its namespaces, and hover texts, come from the declaration file', () => {
+  const top = completionsAfter('rig.');
+  for (const name of ['execute', 'apiVersion', 'scene', 'files', 'progress', 'bind', 'paint', 'skin', 'bone', 'clip'])
+    assert.ok(top.includes(name), `rig. offers ${name}: ${top.join(', ')}`);
+  const bind = completionsAfter('rig.bind.');
+  for (const name of ['compute', 'options', 'maxInfluences', 'limitInfluences'])
+    assert.ok(bind.includes(name), `rig.bind. offers ${name}: ${bind.join(', ')}`);
+  const scene = completionsAfter('rig.scene.');
+  for (const name of ['summary', 'bones', 'bone', 'weights', 'denseWeights', 'setWeights', 'handles', 'skin'])
+    assert.ok(scene.includes(name), `rig.scene. offers ${name}: ${scene.join(', ')}`);
+  const ids = completionsAfter("rig.execute('");
+  for (const id of ['bind.compute', 'paint.prune']) assert.ok(ids.includes(id), `rig.execute(' offers ${id}`);
+
+  const script = 'await rig.bind.compute({});\nawait rig.scene.bone("x");\n';
+  const service = languageService(script);
+  const hover = (word: string): string => {
+    const info = service.getQuickInfoAtPosition('/script.ts', script.indexOf(word) + 1);
+    const tags = (info?.tags ?? []).map((tag) => `@${tag.name} ${ts.displayPartsToString(tag.text)}`);
+    return [ts.displayPartsToString(info?.displayParts), ts.displayPartsToString(info?.documentation), ...tags].join('\n');
+  };
+  const compute = hover('compute');
+  assert.match(compute, /compute\(options\?: \{\s+source\?: "current" \| "distance" \| "cylinder"/, 'the signature shows the options');
+  assert.ok(compute.includes(COMMANDS['bind.compute'].label), `the hover shows the label: ${compute}`);
+  assert.match(hover('bone('), /the closest names/, 'the hover of scene.bone shows its TSDoc from script-api.ts');
+  const help = service.getSignatureHelpItems('/script.ts', script.indexOf('{}') + 1, undefined);
+  assert.equal(help?.items[0]?.parameters[0]?.name, 'options', 'signature help names the argument');
+});
+
+test('every declaration a script sees is copied from script-api.ts with its TSDoc; the host-only calls are not', () => {
+  const names = scriptApiDeclarations(API_SOURCE).map((d) => d.name);
+  for (const name of ['Vec3', 'ScriptMesh', 'ScriptBone', 'ScriptClip', 'SceneSummary', 'WeightRows', 'SkinOptions', 'ExportOptions'])
+    assert.ok(names.includes(name), `${name} is declared`);
+  for (const name of ['SceneApi', 'FilesApi', 'ScriptGlobals']) assert.ok(names.includes(name), `${name} is declared`);
+  assert.ok(!names.includes('ScriptCalls') && !DECLARATIONS.includes('ScriptCalls'), 'the host-only ScriptCalls stays out');
+  assert.ok(DECLARATIONS.includes("/** the parent bone's index, -1 for a root */\n  readonly parent: number;"), 'member TSDoc is kept');
+  assert.match(DECLARATIONS, /^\/\*\*\n \* Rigwright script API 1\.0:/, 'the header states the API version');
+  assert.throws(() => scriptApiDeclarations('export interface Open {\n  a: number;\n'), /Open at line 1 does not end/);
+});
+
+test('every command is a method of its namespace, named and typed from its schema', () => {
+  for (const id of Object.keys(COMMANDS) as CommandId[]) {
+    assert.ok(DECLARATIONS.includes(`"${id}": {`), `${id} is in RigwrightCommands`);
+    assert.ok(DECLARATIONS.includes(`Runs the command \`${id}\``), `${id} has a method`);
+  }
+  assert.ok(DECLARATIONS.includes('prune(threshold?: number): Promise<void>;'), 'paint.prune takes an optional threshold');
+  assert.ok(
+    DECLARATIONS.includes('"new"(options?: { name?: string | undefined; frames?: number | undefined }): Promise<number>;'),
+    'clip.new is a method',
+  );
+  for (const id of namedArguments()) assert.ok(COMMANDS[id].argument, `${id} has an argument to name (${argumentName(id)})`);
+});
+
+test('the reference page lists every call of rig and every command with its argument, result and description', () => {
+  const page = scriptReference(API_SOURCE);
+  assert.match(page, /^# Rigwright script API 1\.0\n/, 'the title states the version');
+  for (const call of [
+    'rig.scene.summary(): Promise<SceneSummary>',
+    'rig.scene.bone(name: string): Promise<ScriptBone>',
+    'rig.files.exportGltf(',
+  ])
+    assert.ok(page.includes(`| \`${call}`), `${call} is listed`);
+  assert.ok(
+    page.includes('progress(fraction: number, message?: string): void` | Reports how far the script has got'),
+    'progress is described',
+  );
+  assert.ok(page.includes('fraction: 0 … 1'), 'the @param text is in the page');
+  for (const id of Object.keys(COMMANDS) as CommandId[]) {
+    const [prefix, name] = id.split('.');
+    assert.ok(page.includes(`| \`rig.${prefix}.${name}(`), `${id} has a row`);
+  }
+  assert.ok(
+    page.includes(
+      '| `rig.paint.prune(threshold?: number): Promise<void>` | Prune < 0.01: Drop weights below a threshold (argument: 0 … 1; 0.01 when left out) | a number from 0 to 1, or left out | — | `!toolBusy` |',
+    ),
+    'the prune row has its argument, result and condition',
+  );
+});
+
+test('the command reference has a row per command with its argument, result and condition in words', () => {
   const text = commandReference();
   const rows = text.trimEnd().split('\n');
   assert.equal(rows.length, Object.keys(COMMANDS).length + 2);
@@ -84,5 +237,4 @@ test('the reference has a row per command with its argument, result and conditio
   );
   const skeleton = rows.find((row) => row.startsWith('| `view.skeleton` |'));
   assert.equal(skeleton, '| `view.skeleton` | Show skeleton | — | true or false | always |');
-  for (const id of Object.keys(COMMANDS)) assert.ok(scriptDeclarations().includes(`"${id}": {`), `${id} is declared`);
 });
