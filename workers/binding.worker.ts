@@ -13,24 +13,20 @@
  */
 import { expose, transfer } from 'comlink';
 import { harmonicWeights, type HarmonicWeightsOptions, type HarmonicWeightsResult } from './weights/harmonic-weights.ts';
-import { boneCylinderHandles, jointDistanceHandles } from './weights/automatic-handles.ts';
+import { automaticHandles, type AutomaticHandleRule } from './weights/automatic-handles.ts';
 import type { TgfSkeleton } from './formats/types.ts';
 import { mirrorVertexMap, type MirrorVertexMap } from './paint/mirror-vertex-map.ts';
 
-/** How handles are chosen automatically (handout Sec. 4.1). */
-export type AutomaticHandleRule = { rule: 'distance'; factor?: number } | { rule: 'cylinder'; radius: number };
+export type { AutomaticHandleRule };
 
 export const bindingApi = {
   /**
-   * #V handle labels (bone index or -1) by a geometric rule.
+   * #V handle labels (bone index or -1) by a geometric rule, on the welded mesh (see automaticHandles).
    * @param positions #V × 3 rest positions
    * @param skeleton  joints #J × 3, bones #B × 2
    */
   automaticHandles(positions: Float64Array, skeleton: TgfSkeleton, rule: AutomaticHandleRule): Int32Array {
-    const handles =
-      rule.rule === 'distance'
-        ? jointDistanceHandles(positions, skeleton, rule.factor)
-        : boneCylinderHandles(positions, skeleton, rule.radius);
+    const handles = automaticHandles(positions, skeleton, rule);
     return transfer(handles, [handles.buffer]);
   },
 

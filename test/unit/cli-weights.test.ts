@@ -7,10 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { repoRoot, dataFile } from './shared-data.ts';
+import { splitCube } from './split-cube.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-cli-weights-'));
 
@@ -164,4 +165,62 @@ test('usage errors exit 2 with the usage text; bad files exit 1 naming the file'
   );
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /nope\.off.*no such file/);
+});
+
+test('a cube split into six faces binds welded: coincident vertices get the same weights; --weld-tolerance joins a gap', () => {
+  const cube = splitCube(2);
+  const n = cube.positions.length / 3;
+  // Face z = 1 lifted by 1e-4: its seams close only with a tolerance.
+  const lifted = cube.positions.map((x, i) => (i % 3 === 2 && cube.face[Math.floor(i / 3)] === 5 ? x + 1e-4 : x));
+  const off = (positions: Float64Array) =>
+    `OFF\n${n} ${cube.triangles.length / 3} 0\n` +
+    Array.from({ length: n }, (_, v) => positions.slice(3 * v, 3 * v + 3).join(' ')).join('\n') +
+    '\n' +
+    Array.from({ length: cube.triangles.length / 3 }, (_, f) => `3 ${cube.triangles.slice(3 * f, 3 * f + 3).join(' ')}`).join('\n') +
+    '\n';
+  writeFileSync(path.join(work, 'cube.off'), off(cube.positions));
+  writeFileSync(path.join(work, 'lifted.off'), off(lifted));
+  writeFileSync(path.join(work, 'cube.tgf'), '1 0.5 0.5 -0.5\n2 0.5 0.5 0.5\n3 0.5 0.5 1.5\n#\n1 2\n2 3\n');
+  // Handles on face z = 0's own vertices (bone 0) and face z = 1's (bone 1): as DMAT, #V × 1, -1 for free.
+  const labels = Array.from(cube.face, (f) => (f === 4 ? 0 : f === 5 ? 1 : -1));
+  writeFileSync(path.join(work, 'cube-handles.dmat'), `1 ${n}\n${labels.join('\n')}\n`);
+  const key = (positions: Float64Array, v: number) => positions.slice(3 * v, 3 * v + 3).join(',');
+  const sameAtOnePosition = (file: string, positions: Float64Array) => {
+    const weights = readAsciiDmat(file);
+    const first = new Map<string, number>();
+    let differing = 0;
+    for (let v = 0; v < n; v++) {
+      const u = first.get(key(positions, v)) ?? v;
+      first.set(key(positions, v), u);
+      if (weights.at(v, 0) !== weights.at(u, 0) || weights.at(v, 1) !== weights.at(u, 1)) differing++;
+    }
+    return differing;
+  };
+  const args = (mesh: string, out: string) => [
+    '--mesh',
+    path.join(work, mesh),
+    '--skeleton',
+    path.join(work, 'cube.tgf'),
+    '--handles',
+    path.join(work, 'cube-handles.dmat'),
+    '--out',
+    path.join(work, out),
+  ];
+  const exact = rigwright(...args('cube.off', 'cube-weights.dmat'));
+  assert.equal(exact.status, 0, exact.stderr);
+  assert.equal(exact.stderr, '', 'welded, every face is joined to a handle face');
+  assert.match(exact.stdout, /54 vertices \(welded into 26\) × 2 bones/);
+  assert.equal(sameAtOnePosition(path.join(work, 'cube-weights.dmat'), cube.positions), 0);
+  const apart = rigwright(...args('lifted.off', 'lifted-weights.dmat'));
+  assert.equal(apart.status, 0, apart.stderr);
+  assert.match(apart.stdout, /54 vertices \(welded into 34\)/, 'the lifted face stays apart at tolerance 0');
+  const joined = rigwright(...args('lifted.off', 'joined-weights.dmat'), '--weld-tolerance', '1e-3');
+  assert.equal(joined.status, 0, joined.stderr);
+  assert.match(joined.stdout, /54 vertices \(welded into 26\)/);
+  const bad = rigwright(...args('cube.off', 'x.dmat'), '--weld-tolerance=-1');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--weld-tolerance must be a distance ≥ 0, not "-1"/);
+  const word = rigwright(...args('cube.off', 'x.dmat'), '--weld-tolerance', 'near');
+  assert.equal(word.status, 2);
+  assert.match(word.stderr, /--weld-tolerance must be a distance ≥ 0, not "near"/);
 });

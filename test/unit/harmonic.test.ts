@@ -171,7 +171,13 @@ test('tube with a handle ring at each end: weights are linear in height', () => 
       assert.ok(Math.abs(result.weights[2 * v] - (1 - t)) < 1e-10, `${ordering}, vertex ${v}: bone 0's weight is 1 − height`);
     }
   }
-  assert.deepEqual(HARMONIC_WEIGHTS_DEFAULTS, { laplacian: 'cotan', unhandledComponents: 'report', ordering: 'amd' });
+  assert.deepEqual(HARMONIC_WEIGHTS_DEFAULTS, {
+    laplacian: 'cotan',
+    unhandledComponents: 'report',
+    ordering: 'amd',
+    weld: true,
+    weldTolerance: 0,
+  });
 });
 
 test('a mirror-symmetric mesh with mirrored handles gets mirrored weights', () => {

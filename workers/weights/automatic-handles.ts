@@ -1,4 +1,5 @@
 import type { TgfSkeleton } from '../formats/types.ts';
+import { spreadWeldedRows, weldVertices } from '../mesh/weld-vertices.ts';
 
 /**
  * The settings of the two handle rules below as callers (the app's Bind panel, `rigwright weights`) present them:
@@ -15,6 +16,31 @@ export const AUTOMATIC_HANDLES_DEFAULTS: Required<AutomaticHandlesOptions> = {
   distanceFactor: 1.5,
   radiusFraction: 0.04,
 };
+
+/**
+ * How handles are chosen automatically (handout Sec. 4.1), and the tolerance, in mesh units, within which vertices
+ * are one (weldVertices; 0 or absent: exactly coincident ones).
+ */
+export type AutomaticHandleRule = ({ rule: 'distance'; factor?: number } | { rule: 'cylinder'; radius: number }) & {
+  weldTolerance?: number;
+};
+
+/**
+ * Automatic handles on the welded mesh: the rule runs on the welded vertices (each at its first member's position)
+ * and every member of a welded vertex gets its label, so vertices the binding welds are never split between a
+ * handle and a free vertex, nor between two bones.
+ * @param positions #V × 3 rest positions
+ * @param skeleton  joints #J × 3 and bones #B × 2
+ * @returns #V: bone index of each handle vertex, -1 for free vertices
+ */
+export function automaticHandles(positions: Float64Array, skeleton: TgfSkeleton, rule: AutomaticHandleRule): Int32Array {
+  const weld = weldVertices(positions, new Uint32Array(0), { tolerance: rule.weldTolerance ?? 0 });
+  const welded =
+    rule.rule === 'distance'
+      ? jointDistanceHandles(weld.positions, skeleton, rule.factor)
+      : boneCylinderHandles(weld.positions, skeleton, rule.radius);
+  return spreadWeldedRows(welded, weld, 1, new Int32Array(positions.length / 3));
+}
 
 /**
  * Handles by the course rule (handout Sec. 4.1, "geometric selection"): bone b claims every vertex closer to its

@@ -1,12 +1,13 @@
 /**
  * `rigwright weights`: harmonic skinning weights from a mesh, a skeleton and handles (a handle file, or handles
- * chosen automatically by the course's distance or cylinder rule), written as an ASCII DMAT #V × #B. The solver's
- * report — bones without handles, mesh components without handles — goes to stderr.
+ * chosen automatically by the course's distance or cylinder rule), written as an ASCII DMAT #V × #B. The solve runs
+ * on the welded mesh (vertices at one position are one), as the app's Compute weights does. The solver's report —
+ * bones without handles, mesh components without handles — goes to stderr.
  */
 import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
 import { handlesFromDmat } from '../../../workers/formats/weights-file.ts';
 import { boundingBox } from '../../../workers/mesh/bounds.ts';
-import { AUTOMATIC_HANDLES_DEFAULTS, boneCylinderHandles, jointDistanceHandles } from '../../../workers/weights/automatic-handles.ts';
+import { AUTOMATIC_HANDLES_DEFAULTS, automaticHandles } from '../../../workers/weights/automatic-handles.ts';
 import { bindingReport } from '../../../workers/weights/binding-report.ts';
 import { HARMONIC_WEIGHTS_DEFAULTS, harmonicWeights } from '../../../workers/weights/harmonic-weights.ts';
 import {
@@ -26,11 +27,14 @@ export const weightsCommand: CliCommand = {
   name: 'weights',
   summary: 'harmonic skinning weights from handles (given or automatic)',
   usage: `Usage: rigwright weights --mesh M --skeleton S.tgf (--handles H.dmat | --auto-handles [--rule distance|cylinder]
-                         [--radius R]) [--laplacian cotan|uniform] [--bind-unhandled] --out W.dmat
+                         [--radius R]) [--laplacian cotan|uniform] [--bind-unhandled] [--weld-tolerance D]
+                         --out W.dmat
 
 Computes harmonic skinning weights (one Laplace solve per bone with the handles as boundary conditions) and
-writes them as an ASCII DMAT, #vertices × #bones, rows summing to 1. Bones without handle vertices and parts of
-the mesh without any handle are reported on stderr.
+writes them as an ASCII DMAT, #vertices × #bones, rows summing to 1. The solve runs on the welded mesh: vertices
+at the same position (split at UV seams, normal creases, or every corner of a flat-shaded mesh) are one vertex
+and get the same weights, so seams never tear; the file's vertices stay as they are. Bones without handle
+vertices and parts of the mesh without any handle are reported on stderr.
 
   --mesh FILE        mesh, .obj or .off
   --skeleton FILE    TGF skeleton
@@ -40,6 +44,7 @@ the mesh without any handle are reported on stderr.
   --radius R         cylinder radius in mesh units; default ${AUTOMATIC_HANDLES_DEFAULTS.radiusFraction} × the bounding-box diagonal
   --laplacian L      cotan or uniform; default ${HARMONIC_WEIGHTS_DEFAULTS.laplacian}
   --bind-unhandled   give parts of the mesh without handles weight 1 on the bone with the nearest handles
+  --weld-tolerance D weld vertices up to D apart, in mesh units, as well; default ${HARMONIC_WEIGHTS_DEFAULTS.weldTolerance} (exactly coincident ones)
   --out FILE         output, .dmat
   -h, --help         this help
 `,
@@ -52,6 +57,7 @@ the mesh without any handle are reported on stderr.
     radius: 'string',
     laplacian: 'string',
     'bind-unhandled': 'boolean',
+    'weld-tolerance': 'string',
     out: 'string',
   },
   allowPositionals: false,
@@ -77,6 +83,12 @@ the mesh without any handle are reported on stderr.
     const laplacian = values.laplacian ?? HARMONIC_WEIGHTS_DEFAULTS.laplacian;
     if (laplacian !== 'cotan' && laplacian !== 'uniform') throw new UsageError(`--laplacian must be cotan or uniform, not "${laplacian}"`);
     const bindUnhandled = flags.has('bind-unhandled');
+    let weldTolerance = HARMONIC_WEIGHTS_DEFAULTS.weldTolerance;
+    if (values['weld-tolerance'] !== undefined) {
+      weldTolerance = parseNumber(values['weld-tolerance']);
+      if (!(weldTolerance >= 0 && Number.isFinite(weldTolerance)))
+        throw new UsageError(`--weld-tolerance must be a distance ≥ 0, not "${values['weld-tolerance']}"`);
+    }
 
     const mesh = readMesh(meshFile);
     const skeleton = readTgfSkeleton(skeletonFile);
@@ -86,11 +98,11 @@ the mesh without any handle are reported on stderr.
     let handleSource: string;
     if (auto) {
       if (rule === 'distance') {
-        handles = jointDistanceHandles(mesh.positions, skeleton);
+        handles = automaticHandles(mesh.positions, skeleton, { rule: 'distance', weldTolerance });
         handleSource = 'automatic handles (distance rule)';
       } else {
         const r = radius ?? AUTOMATIC_HANDLES_DEFAULTS.radiusFraction * boundingBox(mesh.positions).diagonal;
-        handles = boneCylinderHandles(mesh.positions, skeleton, r);
+        handles = automaticHandles(mesh.positions, skeleton, { rule: 'cylinder', radius: r, weldTolerance });
         handleSource = `automatic handles (cylinder, radius ${formatNumber(r, 4)})`;
       }
     } else {
@@ -102,6 +114,7 @@ the mesh without any handle are reported on stderr.
     const result = harmonicWeights(mesh.positions, mesh.triangles, handles, boneCount, {
       laplacian,
       unhandledComponents: bindUnhandled ? 'bind-rigidly' : 'report',
+      weldTolerance,
     });
     for (const report of bindingReport(result.bonesWithoutHandles, result.unhandledComponents, bindUnhandled)) {
       stderr.write(`rigwright: warning: ${report}\n`);
@@ -111,8 +124,9 @@ the mesh without any handle are reported on stderr.
     writeFile(out, writeDmatAscii({ rows: vertexCount, cols: boneCount, data: result.weights }));
     let handled = 0;
     for (const h of handles) if (h >= 0) handled++;
+    const welded = result.weldedVertexCount < vertexCount ? ` (welded into ${result.weldedVertexCount})` : '';
     stdout.write(
-      `wrote ${out}: ${vertexCount} vertices × ${boneCount} bones, ${result.laplacianUsed} Laplacian, ${handled} handle vertices from ${handleSource}, ${Math.round(result.timings.totalMs)} ms\n`,
+      `wrote ${out}: ${vertexCount} vertices${welded} × ${boneCount} bones, ${result.laplacianUsed} Laplacian, ${handled} handle vertices from ${handleSource}, ${Math.round(result.timings.totalMs)} ms\n`,
     );
     return 0;
   },

@@ -1,0 +1,121 @@
+/**
+ * Binding on the welded topology: vertices at one position (a mesh split at seams or flat-shaded) get identical
+ * weights, so posing never pulls them apart, while the mesh itself keeps its split vertices.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
+import { automaticHandles } from '../../workers/weights/automatic-handles.ts';
+import { weldVertices, type WeldedVertices } from '../../workers/mesh/weld-vertices.ts';
+import { boundingBox } from '../../workers/mesh/bounds.ts';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { poseForwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import { influencesFromWeights, INFLUENCE_DEFAULTS } from '../../workers/skinning/influences.ts';
+import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
+import { dataFile } from './shared-data.ts';
+import { splitCube } from './split-cube.ts';
+
+/** Members of a welded vertex whose rows of `weights` differ from their group's first member's, bit for bit. */
+function rowsDifferingInGroups(weights: Float64Array, boneCount: number, weld: WeldedVertices): number {
+  let differing = 0;
+  for (let v = 0; v < weld.index.length; v++) {
+    const first = weld.representative[weld.index[v]];
+    for (let b = 0; b < boneCount; b++) {
+      if (!Object.is(weights[v * boneCount + b], weights[first * boneCount + b])) {
+        differing++;
+        break;
+      }
+    }
+  }
+  return differing;
+}
+
+test('a cube split into six faces binds with identical weights on every coincident group, harmonic across the seams', () => {
+  const cube = splitCube(4);
+  const n = cube.positions.length / 3;
+  const weld = weldVertices(cube.positions, cube.triangles);
+  assert.equal(weld.count, 6 * 4 * 4 + 2, 'the 4 × 4 cube has 98 distinct vertices');
+  // Handles drawn on two faces' own vertices only: face x = 0 holds bone 0, face x = 1 bone 1.
+  const handles = new Int32Array(n).fill(-1);
+  for (let v = 0; v < n; v++) if (cube.face[v] < 2) handles[v] = cube.face[v];
+  const result = harmonicWeights(cube.positions, cube.triangles, handles, 2);
+  assert.equal(result.unhandledComponents.length, 0, 'welded, the side faces are joined to the handle faces');
+  assert.equal(result.weldedVertexCount, weld.count);
+  assert.equal(rowsDifferingInGroups(result.weights, 2, weld), 0, 'coincident vertices have bit-identical weights');
+  // The cotangent Laplacian reproduces linear functions on planar one-rings and along the cube's straight edges
+  // (moving a crease vertex along its crease leaves the one-ring's area unchanged), so with x = 0 and x = 1 held,
+  // bone 1's harmonic weight is x itself.
+  for (let v = 0; v < n; v++) {
+    const x = cube.positions[3 * v];
+    assert.ok(Math.abs(result.weights[2 * v + 1] - x) < 1e-10, `vertex ${v}: bone 1's weight ${result.weights[2 * v + 1]}, x = ${x}`);
+    assert.ok(Math.abs(result.weights[2 * v] + result.weights[2 * v + 1] - 1) < 1e-12, `vertex ${v}: partition of unity`);
+  }
+  // On the file's own topology the four side faces have no handle and stay at zero: what welding fixes.
+  const unwelded = harmonicWeights(cube.positions, cube.triangles, handles, 2, { weld: false });
+  assert.equal(unwelded.unhandledComponents.length, 4);
+  assert.ok(rowsDifferingInGroups(unwelded.weights, 2, weld) > 0, 'unwelded, coincident vertices differ');
+});
+
+test('a near-coincident seam welds by the tolerance option and then binds like an exact one', () => {
+  const cube = splitCube(4);
+  const n = cube.positions.length / 3;
+  // Faces y = 1 and z = 1 pushed out by 1e-6: their seams with the other faces are no longer exact.
+  const moved = cube.positions.slice();
+  for (let v = 0; v < n; v++) {
+    if (cube.face[v] === 3) moved[3 * v + 1] += 1e-6;
+    if (cube.face[v] === 5) moved[3 * v + 2] += 1e-6;
+  }
+  const handles = new Int32Array(n).fill(-1);
+  for (let v = 0; v < n; v++) if (cube.face[v] < 2) handles[v] = cube.face[v];
+  const exact = harmonicWeights(moved, cube.triangles, handles, 2);
+  assert.equal(exact.unhandledComponents.length, 2, 'tolerance 0: the two moved faces are apart');
+  const welded = harmonicWeights(moved, cube.triangles, handles, 2, { weldTolerance: 1e-5 });
+  assert.equal(welded.unhandledComponents.length, 0);
+  assert.equal(welded.weldedVertexCount, 98);
+  const weld = weldVertices(moved, cube.triangles, { tolerance: 1e-5 });
+  assert.equal(rowsDifferingInGroups(welded.weights, 2, weld), 0, 'near-coincident vertices have bit-identical weights');
+  const reference = harmonicWeights(cube.positions, cube.triangles, handles, 2);
+  for (let i = 0; i < reference.weights.length; i++)
+    assert.ok(Math.abs(welded.weights[i] - reference.weights[i]) < 1e-5, `weight ${i}: within the perturbation of the exact cube's`);
+});
+
+test('Fox rebound from its own skeleton with automatic handles and default options: 0 coincident pairs pulled apart at its clip’s keys', async () => {
+  const file = dataFile('gltf', 'Fox', 'Fox.glb');
+  const rig = await importGltf(readFileSync(file), 'Fox.glb');
+  const { positions, triangles } = rig.mesh;
+  const n = positions.length / 3;
+  const boneCount = rig.skeleton.parents.length;
+  const diagonal = boundingBox(positions).diagonal;
+  // What `rigwright weights --auto-handles` runs, with its defaults.
+  const handles = automaticHandles(positions, rig.skeleton, { rule: 'distance' });
+  const result = harmonicWeights(positions, triangles, handles, boneCount);
+  const weld = weldVertices(positions, triangles);
+  assert.ok(weld.count < n / 2, `the Fox is split at every corner (${n} vertices, ${weld.count} positions)`);
+  assert.equal(result.unhandledComponents.length, 0, 'welded, the Fox is one piece with handles');
+
+  /** Members posed farther than 1e-9 of the diagonal from their group's first vertex, over the clip's keys. */
+  const tears = (weights: Float64Array): number => {
+    const poses = rig.clips[0].poses;
+    const frames = poses.kind === 'matrices' ? poses.frameCount : 1;
+    const influences = influencesFromWeights({ rows: n, cols: boneCount, data: weights }, INFLUENCE_DEFAULTS.maxInfluences);
+    const transforms = new Float64Array(12 * boneCount);
+    const posed = new Float64Array(3 * n);
+    const torn = new Uint8Array(n);
+    for (let f = 0; f < frames; f++) {
+      poseForwardKinematics(rig.skeleton, poses, f, new Float64Array(9 * boneCount), new Float64Array(3 * boneCount), transforms);
+      linearBlendSkinning(positions, influences, transforms, posed);
+      for (let v = 0; v < n; v++) {
+        const u = weld.representative[weld.index[v]];
+        const gap = Math.hypot(posed[3 * v] - posed[3 * u], posed[3 * v + 1] - posed[3 * u + 1], posed[3 * v + 2] - posed[3 * u + 2]);
+        if (gap > 1e-9 * diagonal) torn[v] = 1;
+      }
+    }
+    return torn.reduce((sum, t) => sum + t, 0);
+  };
+  assert.equal(tears(result.weights), 0, 'no coincident vertex leaves its group at any key');
+  assert.ok(
+    tears(harmonicWeights(positions, triangles, handles, boneCount, { weld: false }).weights) > 100,
+    'on the file’s index topology the Fox tears (the measure sees it)',
+  );
+});
