@@ -1,0 +1,421 @@
+/**
+ * Robust weight transfer (Abdrashitov et al. 2023) from the shared body to meshes made here from it, whose true
+ * weights are known independently: a shirt made of the body's torso triangles, subdivided and pushed out along the
+ * normals, carries at each vertex the body's weights at the point it was made from (the linear interpolation of the
+ * body's weights on that triangle edge). A belly bulge pushed beyond the match distance is inpainted; a loose side
+ * panel pushed toward an arm lowered by linear blend skinning is where nearest-point transfer bleeds.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { contextAwareBody } from './context-aware-data.ts';
+import { vertexNormals } from '../../workers/mesh/vertex-normals.ts';
+import { cotangentLaplacian } from '../../workers/mesh/cotangent-laplacian.ts';
+import { boundingBox } from '../../workers/mesh/bounds.ts';
+import { closestSurfacePoints } from '../../workers/mesh/closest-surface-points.ts';
+import { closestPointOnTriangle } from '../../workers/paint/closest-point-on-triangle.ts';
+import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
+import { influencesFromWeights } from '../../workers/skinning/influences.ts';
+import {
+  TRANSFER_INPAINTED,
+  TRANSFER_MATCHED,
+  TRANSFER_NEAREST,
+  WEIGHT_TRANSFER_DEFAULTS,
+  weightTransfer,
+  type WeightTransferOptions,
+} from '../../workers/weights/weight-transfer.ts';
+import { seededRandom } from './seeded-random.ts';
+
+/** Nearest-point transfer, as Blender's Data Transfer and Maya's Copy Skin Weights do it: every closest point kept. */
+const NEAREST_POINT: WeightTransferOptions = { maxDistance: Infinity, maxAngle: 180, smoothIterations: 0 };
+
+interface Body {
+  positions: Float64Array;
+  triangles: Uint32Array;
+  normals: Float64Array;
+  weights: Float64Array;
+  boneCount: number;
+}
+
+/**
+ * A mesh made from the body: each vertex made from a point of the body (`base`), whose weights it should carry.
+ */
+interface MadeMesh {
+  positions: Float64Array;
+  triangles: Uint32Array;
+  /** #V × #B the body's weights at `base` */
+  expected: Float64Array;
+  /** #V × 3 the point of the body each vertex was made from */
+  base: Float64Array;
+}
+
+/**
+ * The body's triangles accepted by `keep`, each split in four at its edge midpoints (shared between neighbouring
+ * triangles, so the result is one surface with new vertices and new indices), moved out along the normals by
+ * offset(base); a vertex made from the midpoint of body vertices a and b (a = b for a body vertex) has the mean of
+ * their weights.
+ */
+function madeFromBody(body: Body, keep: (f: number) => boolean, offset: (x: number, y: number, z: number) => number): MadeMesh {
+  const { positions, triangles, normals, weights, boneCount: nb } = body;
+  const pairs: [number, number][] = [];
+  const index = new Map<string, number>();
+  const vertex = (a: number, b: number): number => {
+    const key = a < b ? `${a},${b}` : `${b},${a}`;
+    let i = index.get(key);
+    if (i === undefined) {
+      i = pairs.length;
+      index.set(key, i);
+      pairs.push([a, b]);
+    }
+    return i;
+  };
+  const out: number[] = [];
+  for (let f = 0; f < triangles.length / 3; f++) {
+    if (!keep(f)) continue;
+    const [a, b, c] = [triangles[3 * f], triangles[3 * f + 1], triangles[3 * f + 2]];
+    const [va, vb, vc] = [vertex(a, a), vertex(b, b), vertex(c, c)];
+    const [ab, bc, ca] = [vertex(a, b), vertex(b, c), vertex(c, a)];
+    out.push(va, ab, ca, ab, vb, bc, ca, bc, vc, ab, bc, ca);
+  }
+  const n = pairs.length;
+  const made = new Float64Array(3 * n);
+  const base = new Float64Array(3 * n);
+  const expected = new Float64Array(n * nb);
+  pairs.forEach(([a, b], v) => {
+    const normal = [0, 1, 2].map((k) => normals[3 * a + k] + normals[3 * b + k]);
+    const length = Math.hypot(...normal);
+    for (let k = 0; k < 3; k++) base[3 * v + k] = (positions[3 * a + k] + positions[3 * b + k]) / 2;
+    const lift = offset(base[3 * v], base[3 * v + 1], base[3 * v + 2]);
+    for (let k = 0; k < 3; k++) made[3 * v + k] = base[3 * v + k] + (lift * normal[k]) / length;
+    for (let k = 0; k < nb; k++) expected[v * nb + k] = (weights[a * nb + k] + weights[b * nb + k]) / 2;
+  });
+  return { positions: made, triangles: Uint32Array.from(out), expected, base };
+}
+
+let restBody: Body | null = null;
+function body(): Body {
+  if (restBody) return restBody;
+  const data = contextAwareBody();
+  restBody = {
+    positions: data.mesh.positions,
+    triangles: data.mesh.triangles,
+    normals: vertexNormals(data.mesh.positions, data.mesh.triangles),
+    weights: data.weights.data,
+    boneCount: data.boneCount,
+  };
+  return restBody;
+}
+
+/**
+ * The torso band below the armpits, chosen in the rest pose: triangles whose three corners lie in y ∈ [−0.25, 0.08]
+ * (the arms start at 0.15, the legs part below −0.3).
+ */
+function torsoBand(): (f: number) => boolean {
+  const { positions, triangles } = body();
+  return (f) =>
+    [0, 1, 2].every((k) => {
+      const y = positions[3 * triangles[3 * f + k] + 1];
+      return y >= -0.25 && y <= 0.08;
+    });
+}
+
+/**
+ * Shrink-wrapped onto the body: each vertex goes to its closest body point c (its foot) and then `lift(c)` out along
+ * the line from c through where it was. Where the lift is at most the vertex's distance from c, c stays its closest
+ * point (the ball about the new position is inside the ball about the old one, touching the body at c alone), so the
+ * body's weights at c — interpolated here in c's triangle — are what a transfer must give it.
+ */
+function shrinkWrapped(source: Body, mesh: MadeMesh, lift: (x: number, y: number, z: number, distance: number) => number): MadeMesh {
+  const { positions, triangles, weights, boneCount: nb } = source;
+  const n = mesh.positions.length / 3;
+  const feet = closestSurfacePoints(positions, triangles, mesh.positions);
+  const wrapped = new Float64Array(3 * n);
+  const base = new Float64Array(3 * n);
+  const expected = new Float64Array(n * nb);
+  for (let v = 0; v < n; v++) {
+    const corners = [0, 1, 2].map((k) => triangles[3 * feet.triangle[v] + k]);
+    const u = [0, 1, 2].map((k) => feet.barycentric[3 * v + k]);
+    for (let k = 0; k < 3; k++) base[3 * v + k] = corners.reduce((sum, c, i) => sum + u[i] * positions[3 * c + k], 0);
+    for (let b = 0; b < nb; b++) expected[v * nb + b] = corners.reduce((sum, c, i) => sum + u[i] * weights[c * nb + b], 0);
+    const away = [0, 1, 2].map((k) => mesh.positions[3 * v + k] - base[3 * v + k]);
+    const distance = Math.hypot(...away);
+    const length = lift(base[3 * v], base[3 * v + 1], base[3 * v + 2], distance);
+    for (let k = 0; k < 3; k++) wrapped[3 * v + k] = base[3 * v + k] + (length * away[k]) / distance;
+  }
+  return { positions: wrapped, triangles: mesh.triangles, expected, base };
+}
+
+/**
+ * A shirt shrink-wrapped 4 mm off the body's torso (or less where a fold brings it closer), with a belly bulge of
+ * `bulge` at its peak (smooth, zero beyond 6 cm of (0, −0.08) on the front).
+ */
+function shirt(source: Body, bulge: number): MadeMesh {
+  const loose = madeFromBody(source, torsoBand(), () => 0.01);
+  return shrinkWrapped(source, loose, (x, y, z, distance) => {
+    const r = Math.hypot(x, y + 0.08) / 0.06;
+    return Math.min(0.004, 0.9 * distance) + (z > 0 && r < 1 ? bulge * Math.cos((Math.PI / 2) * r) ** 2 : 0);
+  });
+}
+
+function rowSums(weights: Float64Array, nb: number): { worstSum: number; smallest: number } {
+  let worstSum = 0;
+  let smallest = Infinity;
+  for (let o = 0; o < weights.length; o += nb) {
+    let sum = 0;
+    for (let b = 0; b < nb; b++) {
+      sum += weights[o + b];
+      smallest = Math.min(smallest, weights[o + b]);
+    }
+    worstSum = Math.max(worstSum, Math.abs(sum - 1));
+  }
+  return { worstSum, smallest };
+}
+
+function rowError(a: Float64Array, b: Float64Array, v: number, nb: number): number {
+  let worst = 0;
+  for (let k = 0; k < nb; k++) worst = Math.max(worst, Math.abs(a[v * nb + k] - b[v * nb + k]));
+  return worst;
+}
+
+/**
+ * Σ over bones of the Dirichlet energy ½ Σ_edges (cot α + cot β)/2 · (w_i − w_j)² over the edges with an end in
+ * `region` (the cotangent Laplacian's quadratic form, restricted), on the given mesh.
+ */
+function regionEnergy(mesh: MadeMesh, weights: Float64Array, nb: number, region: (v: number) => boolean): number {
+  const k = cotangentLaplacian(mesh.positions, mesh.triangles);
+  let energy = 0;
+  for (let j = 0; j < k.cols; j++) {
+    for (let p = k.colPointers[j]; p < k.colPointers[j + 1]; p++) {
+      const i = k.rowIndices[p];
+      if (i <= j || !(region(i) || region(j))) continue;
+      for (let b = 0; b < nb; b++) energy += -k.values[p] * (weights[i * nb + b] - weights[j * nb + b]) ** 2;
+    }
+  }
+  return energy;
+}
+
+test('closest surface points agree with a brute-force search over every triangle', () => {
+  const { positions, triangles } = body();
+  const random = seededRandom(7);
+  const queries = new Float64Array(3 * 200);
+  for (let i = 0; i < queries.length; i++) queries[i] = (random() - 0.5) * 2.4;
+  const found = closestSurfacePoints(positions, triangles, queries);
+  const coords = new Float64Array(3);
+  for (let q = 0; q < 200; q++) {
+    let best = Infinity;
+    for (let f = 0; f < triangles.length / 3; f++)
+      best = Math.min(
+        best,
+        closestPointOnTriangle(queries, 3 * q, positions, triangles[3 * f], triangles[3 * f + 1], triangles[3 * f + 2], coords, 0),
+      );
+    assert.ok(Math.abs(found.squaredDistance[q] - best) <= 1e-15, `query ${q}: ${found.squaredDistance[q]} against ${best}`);
+    const f = found.triangle[q];
+    const d2 = closestPointOnTriangle(queries, 3 * q, positions, triangles[3 * f], triangles[3 * f + 1], triangles[3 * f + 2], coords, 0);
+    assert.equal(d2, found.squaredDistance[q], `query ${q}: the triangle reported holds the closest point`);
+  }
+});
+
+test('the body’s weights on a shirt made from it: within 1e-3 of the body’s own where matched; the bulge inpainted smoothly', () => {
+  const source = body();
+  const nb = source.boneCount;
+  const made = shirt(source, 0.06);
+  const n = made.positions.length / 3;
+  const stages: string[] = [];
+  const result = weightTransfer({ ...source }, made, nb, {}, undefined, (stage) => stages.push(stage));
+  assert.deepEqual([...new Set(stages)], ['matching', 'inpainting', 'smoothing', 'done'], 'progress stages in order');
+  assert.equal(result.matchedCount + result.inpaintedCount + result.nearestCount, n, 'every vertex accounted for');
+  assert.equal(result.nearestCount, 0, 'the shirt is one piece with matches');
+  assert.ok(result.inpaintedCount >= 50, `the bulge is inpainted (${result.inpaintedCount} vertices)`);
+  assert.ok(result.matchedCount >= 0.9 * n, `most of the shirt matches (${result.matchedCount} of ${n})`);
+  const diagonal = boundingBox(made.positions).diagonal;
+  assert.ok(Math.abs(result.distanceUsed - WEIGHT_TRANSFER_DEFAULTS.maxDistance * diagonal) < 1e-12, 'match distance: 0.05 × diagonal');
+
+  // Matched vertices the smoothing did not move carry the body's weights where they were made from.
+  let worstMatched = 0;
+  let compared = 0;
+  for (let v = 0; v < n; v++) {
+    if (result.status[v] !== TRANSFER_MATCHED || result.smoothed[v]) continue;
+    worstMatched = Math.max(worstMatched, rowError(result.weights, made.expected, v, nb));
+    compared++;
+  }
+  assert.ok(compared >= 0.7 * n, `most matched vertices are away from the bulge and its smoothing (${compared} of ${n})`);
+  assert.ok(worstMatched <= 1e-3, `matched vertices within 1e-3 of the body's weights (worst ${worstMatched})`);
+
+  // The bulge is inpainted where it stands well beyond the match distance; elsewhere only a few vertices at folds
+  // (where the subdivided shirt's normal turns more than 30° from the body's) are.
+  let outside = 0;
+  for (let v = 0; v < n; v++) {
+    const [x, y, z] = [made.base[3 * v], made.base[3 * v + 1], made.base[3 * v + 2]];
+    const lift = Math.hypot(made.positions[3 * v] - x, made.positions[3 * v + 1] - y, made.positions[3 * v + 2] - z);
+    if (lift > 1.5 * result.distanceUsed)
+      assert.equal(result.status[v], TRANSFER_INPAINTED, `vertex ${v}, ${lift} off the body, is inpainted`);
+    if (result.status[v] === TRANSFER_INPAINTED && !(z > 0 && Math.hypot(x, y + 0.08) < 0.06)) outside++;
+  }
+  assert.ok(outside <= 0.02 * n, `${outside} vertices inpainted outside the bulge`);
+
+  // Smooth: the inpainted region's Dirichlet energy is at most twice what the body's own weights have there.
+  const inpainted = (v: number) => result.status[v] === TRANSFER_INPAINTED;
+  const ours = regionEnergy(made, result.weights, nb, inpainted);
+  const bodys = regionEnergy(made, made.expected, nb, inpainted);
+  assert.ok(ours > 0 && ours <= 2 * bodys, `inpainted energy ${ours} ≤ 2 × the body's ${bodys}`);
+  const { worstSum, smallest } = rowSums(result.weights, nb);
+  assert.ok(worstSum < 1e-12, `partition of unity (worst |Σ − 1| ${worstSum})`);
+  assert.ok(smallest >= 0, `no negative weight (${smallest})`);
+  assert.equal(result.unnormalizedCount, 0, 'every row sums to 1');
+});
+
+test('without smoothing, inpainting leaves the matched rows as matched and only fills the others', () => {
+  const source = body();
+  const nb = source.boneCount;
+  const made = shirt(source, 0.06);
+  const plain = weightTransfer(source, made, nb, { smoothIterations: 0 });
+  const nearest = weightTransfer(source, made, nb, NEAREST_POINT);
+  assert.equal(plain.smoothedCount, 0, 'nothing smoothed');
+  for (let v = 0; v < made.positions.length / 3; v++) {
+    if (plain.status[v] !== TRANSFER_MATCHED) continue;
+    assert.ok(rowError(plain.weights, nearest.weights, v, nb) < 1e-12, `matched vertex ${v} keeps its closest point's weights`);
+  }
+});
+
+test('locked bones keep the target’s own weights; the others fill what is left, in the transferred proportions', () => {
+  const source = body();
+  const nb = source.boneCount;
+  const made = shirt(source, 0.06);
+  const n = made.positions.length / 3;
+  const free = weightTransfer(source, made, nb);
+  const locked = new Uint8Array(nb);
+  locked[2] = 1;
+  locked[5] = 1;
+  const current = new Float64Array(n * nb);
+  const random = seededRandom(11);
+  for (let v = 0; v < n; v++) {
+    current[v * nb + 2] = 0.3 * random();
+    current[v * nb + 5] = 0.2;
+    current[v * nb + 0] = 1 - current[v * nb + 2] - 0.2;
+  }
+  const result = weightTransfer(source, made, nb, {}, { locked, weights: current });
+  let worst = 0;
+  for (let v = 0; v < n; v++) {
+    assert.equal(result.weights[v * nb + 2], current[v * nb + 2], `vertex ${v}: locked bone 2 unchanged`);
+    assert.equal(result.weights[v * nb + 5], current[v * nb + 5], `vertex ${v}: locked bone 5 unchanged`);
+    let unlocked = 0;
+    for (let b = 0; b < nb; b++) if (!locked[b]) unlocked += free.weights[v * nb + b];
+    if (unlocked === 0) continue;
+    const room = 1 - current[v * nb + 2] - current[v * nb + 5];
+    for (let b = 0; b < nb; b++) {
+      if (locked[b]) continue;
+      worst = Math.max(worst, Math.abs(result.weights[v * nb + b] - (free.weights[v * nb + b] * room) / unlocked));
+    }
+  }
+  assert.ok(worst < 1e-12, `unlocked weights are the transfer's, rescaled into the room left (worst ${worst})`);
+  const { worstSum, smallest } = rowSums(result.weights, nb);
+  assert.ok(worstSum < 1e-12 && smallest >= 0, `partition of unity around the locks (${worstSum}, ${smallest})`);
+});
+
+/**
+ * The body with its right arm lowered 80° by linear blend skinning, so the upper arm hangs beside the ribs with a
+ * gap between them (the rest pose is a T-pose).
+ */
+function bodyWithArmDown(): Body {
+  const source = body();
+  const data = contextAwareBody();
+  const nb = source.boneCount;
+  const rotations = new Float64Array(9 * nb);
+  for (let b = 0; b < nb; b++) rotations.set([1, 0, 0, 0, 1, 0, 0, 0, 1], 9 * b);
+  // Bone 17 is the right upper arm (joints 17 → 19, along +x); −80° about z turns +x toward −y.
+  const angle = (-80 * Math.PI) / 180;
+  rotations.set([Math.cos(angle), -Math.sin(angle), 0, Math.sin(angle), Math.cos(angle), 0, 0, 0, 1], 9 * 17);
+  const transforms = new Float64Array(12 * nb);
+  forwardKinematics(data.skeleton, rotations, transforms);
+  const posed = new Float64Array(source.positions.length);
+  linearBlendSkinning(source.positions, influencesFromWeights(data.weights, nb), transforms, posed);
+  return { ...source, positions: posed, normals: vertexNormals(posed, source.triangles) };
+}
+
+test('an arm-to-torso gap: a loose shirt side facing the arm takes the torso’s weights, where nearest-point transfer takes the arm’s', () => {
+  const source = bodyWithArmDown();
+  const nb = source.boneCount;
+  const arm = [17, 19, 21];
+  // The side panel of the shirt under the lowered arm is pushed out toward it: 4 mm, up to 2.5 cm in the middle.
+  const made = madeFromBody(source, torsoBand(), (x, y) => {
+    const r = Math.hypot((y + 0.05) / 0.08, 0);
+    return 0.004 + (x > 0.09 && r < 1 ? 0.021 * Math.cos((Math.PI / 2) * r) ** 2 : 0);
+  });
+  const n = made.positions.length / 3;
+  const armWeight = (weights: Float64Array, v: number) => arm.reduce((sum, b) => sum + weights[v * nb + b], 0);
+  const nearest = weightTransfer(source, made, nb, NEAREST_POINT);
+  const robust = weightTransfer(source, made, nb);
+  let bled = 0;
+  let worstRobust = 0;
+  let truthAtBled = 0;
+  for (let v = 0; v < n; v++) {
+    if (armWeight(nearest.weights, v) < 0.5) continue;
+    bled++;
+    truthAtBled = Math.max(truthAtBled, armWeight(made.expected, v));
+    worstRobust = Math.max(worstRobust, armWeight(robust.weights, v));
+    assert.notEqual(robust.status[v], TRANSFER_MATCHED, `vertex ${v}: its closest point on the arm faces away, so it is not matched`);
+  }
+  assert.ok(bled >= 10, `nearest-point transfer gives the arm over half the weight of ${bled} shirt vertices`);
+  assert.ok(truthAtBled < 0.05, `where the shirt was made from, the arm weighs at most ${truthAtBled}`);
+  assert.ok(worstRobust < 0.1, `robust transfer: the arm weighs at most ${worstRobust} there`);
+  assert.equal(robust.nearestCount, 0, 'the panel is inpainted from the shirt around it');
+});
+
+test('a part with no match keeps its closest points’ weights and is reported', () => {
+  const source = body();
+  const nb = source.boneCount;
+  const made = shirt(source, 0);
+  const n = made.positions.length / 3;
+  // A button: the shirt's first 20 triangles copied 10 cm in front of it, a part of its own beyond the match distance.
+  const button = made.triangles.subarray(0, 60);
+  const used = [...new Set(button)];
+  const positions = new Float64Array(3 * (n + used.length));
+  positions.set(made.positions);
+  used.forEach((v, i) => positions.set([made.positions[3 * v], made.positions[3 * v + 1], made.positions[3 * v + 2] + 0.1], 3 * (n + i)));
+  const triangles = Uint32Array.from([...made.triangles, ...Array.from(button, (v) => n + used.indexOf(v))]);
+  const target = { positions, triangles };
+  const result = weightTransfer(source, target, nb);
+  const nearest = weightTransfer(source, target, nb, NEAREST_POINT);
+  assert.equal(result.nearestCount, used.length, 'the button alone falls back to its closest points');
+  for (let v = n; v < n + used.length; v++) {
+    assert.equal(result.status[v], TRANSFER_NEAREST, `button vertex ${v} is marked nearest`);
+    assert.ok(rowError(result.weights, nearest.weights, v, nb) < 1e-12, `button vertex ${v} has its closest point's weights`);
+  }
+  assert.ok(
+    result.status.subarray(0, n).every((s) => s !== TRANSFER_NEAREST),
+    'the shirt itself has matches: matched or inpainted',
+  );
+});
+
+test('flipped normals match only when asked', () => {
+  const source = body();
+  const nb = source.boneCount;
+  const made = shirt(source, 0);
+  const n = made.positions.length / 3;
+  // The shirt turned inside out: every normal faces the body.
+  const flipped = { ...made, triangles: made.triangles.map((_, i, t) => t[i - (i % 3) + [0, 2, 1][i % 3]]) };
+  const upright = weightTransfer(source, made, nb);
+  const strict = weightTransfer(source, flipped, nb);
+  const lenient = weightTransfer(source, flipped, nb, { acceptFlippedNormals: true });
+  assert.ok(upright.matchedCount >= 0.98 * n, `the shirt matches (${upright.matchedCount} of ${n})`);
+  assert.ok(strict.matchedCount <= 0.01 * n, `inside out, next to nothing matches (${strict.matchedCount}, at folds)`);
+  assert.equal(
+    lenient.matchedCount,
+    upright.matchedCount + strict.matchedCount,
+    'accepting flipped normals matches inside out what matches either way round',
+  );
+});
+
+test('bad input is refused with the reason; cancel stops the transfer', () => {
+  const source = body();
+  const nb = source.boneCount;
+  const made = shirt(source, 0);
+  assert.throws(() => weightTransfer({ ...source, weights: source.weights.subarray(1) }, made, nb), /source weights have/);
+  assert.throws(() => weightTransfer({ ...source, triangles: new Uint32Array(0) }, made, nb), /no triangles/);
+  assert.throws(() => weightTransfer(source, made, nb, { maxAngle: 200 }), /maxAngle 200/);
+  assert.throws(() => weightTransfer(source, { ...made, triangles: Uint32Array.of(0, 1, 1e7) }, nb), /names vertex 10000000/);
+  assert.throws(
+    () => weightTransfer(source, made, nb, {}, undefined, undefined, () => true),
+    (error: unknown) => error instanceof DOMException && error.name === 'AbortError',
+  );
+});
