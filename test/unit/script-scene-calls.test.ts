@@ -121,6 +121,19 @@ test('rows → dense keeps any float64 bits, in any slot order and with any slot
   const again = weightRowsFromDense({ rows: 3, cols: 4, data: dense });
   assert.equal(again.influences, 3);
   assert.deepEqual(Array.from(again.bones), [2, 0, 1, 3, 0, -1, 1, -1, -1], 'largest first; -0.1 after the positives');
+  // Rows that need more slots the further down they are (the rows so far laid out again, several times), with ties.
+  const growing: DenseMatrix = { rows: 60, cols: 12, data: new Float64Array(720) };
+  for (let v = 0; v < 60; v++)
+    for (let k = 0; k <= Math.min(11, Math.floor(v / 5)); k++) growing.data[v * 12 + ((5 * k + v) % 12)] = ((v * 7 + k * 3) % 5) / 4 - 0.25;
+  const grown = weightRowsFromDense(growing);
+  const expectedRows = referenceRows(growing);
+  assert.equal(grown.influences, Math.max(...expectedRows.map((r) => r.length)));
+  for (let v = 0; v < 60; v++) {
+    const slots = Array.from({ length: grown.influences }, (_, s) => expectedRows[v][s] ?? { bone: -1, value: 0 });
+    const got = slots.map((_, s) => ({ bone: grown.bones[v * grown.influences + s], value: grown.values[v * grown.influences + s] }));
+    assert.deepEqual(got, slots, `vertex ${v}`);
+  }
+  assert.ok(sameBits(denseFromWeightRows(grown, 60, 12, 'test'), growing.data), 'the growing rows round-trip bit for bit');
   const empty = weightRowsFromDense({ rows: 2, cols: 0, data: new Float64Array(0) });
   assert.deepEqual([empty.influences, Array.from(empty.bones), Array.from(empty.values)], [1, [-1, -1], [0, 0]]);
   assert.equal(

@@ -15,23 +15,35 @@ export const NO_BONE = -1;
  * The weights as rows: each vertex's non-zero weights (a weight of ±0 is no weight; any other value, negative ones
  * included, is kept as it is, bit for bit), largest first, ties in bone order; the slots a vertex does not use hold
  * bone NO_BONE and value 0.
+ *
+ * One pass over the dense matrix (the whole cost at a million vertices is reading it once): each row is counted and
+ * then sorted into its slots while it is in the cache, into rows as wide as the most weights seen so far; when a row
+ * needs more slots, the rows so far are laid out again at twice the width (or as wide as that row needs), and rows
+ * wider than the final count are narrowed once at the end.
  * @param weights  #V × #B dense weights, row-major (`data[v · #B + b]`)
  * @returns rows with `influences` = the most non-zero weights any vertex has, at least 1; fresh arrays, nothing
  *          shared with `weights`
  */
 export function weightRowsFromDense(weights: DenseMatrix): WeightRows {
   const { rows: vertexCount, cols: boneCount, data } = weights;
+  let width = Math.max(1, Math.min(boneCount, INITIAL_WIDTH));
   let influences = 1;
+  let bones = new Int32Array(vertexCount * width).fill(NO_BONE);
+  let values = new Float64Array(vertexCount * width);
   for (let v = 0, row = 0; v < vertexCount; v++, row += boneCount) {
     let count = 0;
     for (let b = 0; b < boneCount; b++) if (data[row + b] !== 0) count++;
-    if (count > influences) influences = count;
-  }
-  const bones = new Int32Array(vertexCount * influences).fill(NO_BONE);
-  const values = new Float64Array(vertexCount * influences);
-  for (let v = 0, row = 0, slots = 0; v < vertexCount; v++, row += boneCount, slots += influences) {
+    if (count > influences) {
+      influences = count;
+      if (count > width) {
+        const wider = Math.min(boneCount, Math.max(count, 2 * width));
+        ({ bones, values } = relaid(bones, values, v, width, wider, vertexCount));
+        width = wider;
+      }
+    }
+    const slots = v * width;
     let used = 0;
-    for (let b = 0; b < boneCount; b++) {
+    for (let b = 0; b < boneCount && used < count; b++) {
       const w = data[row + b];
       if (w === 0) continue;
       // Insertion into the row's sorted slots: a vertex has few weights, and moving only past strictly smaller
@@ -47,7 +59,35 @@ export function weightRowsFromDense(weights: DenseMatrix): WeightRows {
       used++;
     }
   }
+  if (width > influences) ({ bones, values } = relaid(bones, values, vertexCount, width, influences, vertexCount));
   return { vertexCount, boneCount, influences, bones, values };
+}
+
+/** Slots per vertex weightRowsFromDense starts with: the 4 influences most rigs have. */
+const INITIAL_WIDTH = 4;
+
+/**
+ * Rows laid out at another width: the first `filled` rows' first min(from, to) slots copied, every other slot
+ * NO_BONE / 0 (slots past `to` hold only unused slots when narrowing).
+ */
+function relaid(
+  bones: Int32Array,
+  values: Float64Array,
+  filled: number,
+  from: number,
+  to: number,
+  vertexCount: number,
+): { bones: Int32Array; values: Float64Array } {
+  const newBones = new Int32Array(vertexCount * to).fill(NO_BONE);
+  const newValues = new Float64Array(vertexCount * to);
+  const kept = Math.min(from, to);
+  for (let v = 0; v < filled; v++) {
+    for (let s = 0; s < kept; s++) {
+      newBones[v * to + s] = bones[v * from + s];
+      newValues[v * to + s] = values[v * from + s];
+    }
+  }
+  return { bones: newBones, values: newValues };
 }
 
 /**
