@@ -48,7 +48,7 @@ import {
 } from '../../workers/scene/scene-edits.ts';
 import { showClipFields } from '../../workers/scene/clip-edits.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
-import { boneCylinderHandles, jointDistanceHandles } from '../../workers/weights/automatic-handles.ts';
+import { automaticHandles } from '../../workers/weights/automatic-handles.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { MAX_INFLUENCES_DEFAULT } from '../../workers/weights/limit-influences.ts';
 
@@ -307,12 +307,7 @@ function headlessBinding(store: SceneStore, maxInfluences: MaxInfluences): Bindi
     store,
     client: {
       running: false,
-      automaticHandles: (positions, skeleton, rule) =>
-        Promise.resolve(
-          rule.rule === 'distance'
-            ? jointDistanceHandles(positions, skeleton, rule.factor)
-            : boneCylinderHandles(positions, skeleton, rule.radius),
-        ),
+      automaticHandles: (positions, skeleton, rule) => Promise.resolve(automaticHandles(positions, skeleton, rule)),
       harmonicWeights: (request, progress) =>
         Promise.resolve(
           harmonicWeights(request.positions, request.triangles, request.handles, request.boneCount, request.options, progress),
