@@ -28,8 +28,8 @@ export function weightRowsFromDense(weights: DenseMatrix): WeightRows {
   const { rows: vertexCount, cols: boneCount, data } = weights;
   let width = Math.max(1, Math.min(boneCount, INITIAL_WIDTH));
   let influences = 1;
-  let bones = new Int32Array(vertexCount * width).fill(NO_BONE);
-  let values = new Float64Array(vertexCount * width);
+  let bones: Int32Array = new Int32Array(vertexCount * width).fill(NO_BONE);
+  let values: Float64Array = new Float64Array(vertexCount * width);
   for (let v = 0, row = 0; v < vertexCount; v++, row += boneCount) {
     let count = 0;
     for (let b = 0; b < boneCount; b++) if (data[row + b] !== 0) count++;
