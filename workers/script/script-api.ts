@@ -34,7 +34,7 @@ export interface ScriptMesh {
 /** One bone: the segment from its start joint (head) to its end joint (tail), at rest. */
 export interface ScriptBone {
   readonly index: number;
-  /** unique in the skeleton (the file's name, or `bone_<index>` where it had none) */
+  /** unique in the skeleton (the file's name, or `bone <index>` where it had none, as the app names it) */
   readonly name: string;
   /** the parent bone's index, -1 for a root */
   readonly parent: number;
