@@ -57,12 +57,13 @@ const NO_SELECTION = 'no vertices are selected';
 export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> {
   const { binding, tools } = app;
   /** The one place the binding options change (the panel's controls and "bind them rigidly" both come here). */
-  const setOptions = ({ source, radiusFraction, laplacian, bindUnhandled }: ArgumentOf<'bind.options'>) => {
+  const setOptions = ({ source, radiusFraction, laplacian, bindUnhandled, weldTolerance }: ArgumentOf<'bind.options'>) => {
     const options = binding.options;
     if (source !== undefined) options.source = source;
     if (radiusFraction !== undefined) options.radiusFraction = radiusFraction;
     if (laplacian !== undefined) options.laplacian = laplacian;
     if (bindUnhandled !== undefined) options.bindUnhandled = bindUnhandled;
+    if (weldTolerance !== undefined) options.weldTolerance = weldTolerance;
   };
   return {
     'bind.panel': { run: () => toggled(!app.bindPanel.open, (on) => app.setBindPanel(on)), checked: () => app.bindPanel.open },

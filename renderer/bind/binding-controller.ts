@@ -38,6 +38,11 @@ export interface BindOptions {
   /** cylinder radius as a fraction of the bounding diagonal */
   radiusFraction?: number;
   bindUnhandled?: boolean;
+  /**
+   * vertices this close (mesh units) are one for the solve and get the same weights; 0: only exactly coincident ones
+   * (a mesh split at seams is always bound as the surface it is; see harmonicWeights)
+   */
+  weldTolerance?: number;
 }
 
 export const BIND_DEFAULTS: Required<BindOptions> = {
@@ -45,6 +50,7 @@ export const BIND_DEFAULTS: Required<BindOptions> = {
   laplacian: HARMONIC_WEIGHTS_DEFAULTS.laplacian,
   radiusFraction: AUTOMATIC_HANDLES_DEFAULTS.radiusFraction,
   bindUnhandled: HARMONIC_WEIGHTS_DEFAULTS.unhandledComponents === 'bind-rigidly',
+  weldTolerance: HARMONIC_WEIGHTS_DEFAULTS.weldTolerance,
 };
 
 export interface BindingHost {
@@ -152,6 +158,7 @@ export class BindingController {
       options.laplacian = pick(saved.laplacian, ['cotan', 'uniform'] as const, options.laplacian);
       options.radiusFraction = saved.radiusFraction > 0 ? saved.radiusFraction : options.radiusFraction;
       options.bindUnhandled = saved.bindUnhandled;
+      options.weldTolerance = saved.weldTolerance >= 0 ? saved.weldTolerance : BIND_DEFAULTS.weldTolerance;
       this.changed();
     },
   };
@@ -361,10 +368,11 @@ export class BindingController {
       let handles = mesh.handles;
       let handleName = this.handlesName ?? 'drawn handles';
       if (options.source !== 'current') {
+        const weldTolerance = options.weldTolerance;
         const rule =
           options.source === 'distance'
-            ? ({ rule: 'distance' } as const)
-            : ({ rule: 'cylinder', radius: options.radiusFraction * doc.diagonal } as const);
+            ? ({ rule: 'distance', weldTolerance } as const)
+            : ({ rule: 'cylinder', radius: options.radiusFraction * doc.diagonal, weldTolerance } as const);
         handles = await this.host.client.automaticHandles(mesh.positions, doc.skeleton, rule);
         handleName = rule.rule === 'distance' ? 'automatic, distance rule' : `automatic, cylinders r = ${formatLength(rule.radius)}`;
       }
@@ -381,7 +389,11 @@ export class BindingController {
           triangles: mesh.triangles,
           handles,
           boneCount,
-          options: { laplacian: options.laplacian, unhandledComponents: options.bindUnhandled ? 'bind-rigidly' : 'report' },
+          options: {
+            laplacian: options.laplacian,
+            unhandledComponents: options.bindUnhandled ? 'bind-rigidly' : 'report',
+            weldTolerance: options.weldTolerance,
+          },
         },
         // Progress messages posted just before a cancel can still arrive after it.
         (stage, fraction) => {

@@ -89,6 +89,7 @@ const BIND_OPTIONS = arg.object({
   radiusFraction: arg.optional(arg.number(0.001, 1)),
   laplacian: arg.optional(arg.oneOf(LAPLACIANS)),
   bindUnhandled: arg.optional(arg.boolean),
+  weldTolerance: arg.optional(arg.number(0, Number.MAX_SAFE_INTEGER)),
 });
 
 const CATALOG = {
@@ -696,7 +697,7 @@ const CATALOG = {
     label: 'Binding options',
     noMenu: 'the controls of the Bind panel (Rig → Bind panel)',
     description:
-      'How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly (argument: { source?, radiusFraction?, laplacian?, bindUnhandled? }; fields left out stay)',
+      'How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance? }; fields left out stay)',
     argument: BIND_OPTIONS,
   },
   'examples.panel': {

@@ -1,6 +1,6 @@
 /**
  * The Bind panel (B): the bone and the view, the handles (lasso, x-ray, assign, free, load, save, compare with a
- * reference), and harmonic weights (handle source, Laplacian, parts without handles) with progress, Cancel, the
+ * reference), and harmonic weights (handle source, Laplacian, parts without handles, weld distance) with progress, Cancel, the
  * solver's report and Undo. It shows the binding controller's state and acts through commands (its options through
  * bind.options); it owns nothing.
  */
@@ -11,10 +11,24 @@ import { formatLength } from '../project/length-units.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { ViewMode } from '../view/view-modes.ts';
-import { commandButton, element, floatingPanel, labelled, refreshCommandButtons, section, slider, type Slider } from './controls.ts';
+import {
+  commandButton,
+  element,
+  floatingPanel,
+  labelled,
+  refreshCommandButtons,
+  section,
+  slider,
+  valueField,
+  type Slider,
+  type ValueField,
+} from './controls.ts';
 import { dockPanel } from './panel-dock.ts';
 import { countOf } from '../project/plain-number.ts';
 import { MAX_INFLUENCE_CHOICES, type MaxInfluences } from '../bind/max-influences.ts';
+
+/** The weld distance field's step, in mesh units: fine enough for meshes in metres and in centimetres alike. */
+const WELD_STEP = 0.000001;
 
 export interface BindPanelHost {
   readonly controller: BindingController;
@@ -68,6 +82,7 @@ export class BindPanel {
   private readonly radiusText: HTMLElement;
   private readonly laplacianSelect: HTMLSelectElement;
   private readonly bindUnhandled: HTMLInputElement;
+  private readonly weldField: ValueField;
   private readonly maxInfluencesSelect: HTMLSelectElement;
   private readonly maxInfluencesNote: HTMLElement;
   private readonly maxInfluencesText: HTMLElement;
@@ -177,6 +192,16 @@ export class BindPanel {
     const unhandledRow = element('label', 'check');
     unhandledRow.append(this.bindUnhandled, ' bind parts without handles rigidly to the nearest bone');
     computeSection.append(unhandledRow);
+    this.weldField = valueField(
+      0,
+      Number.MAX_SAFE_INTEGER,
+      WELD_STEP,
+      (weldTolerance) => void commands.invoke('bind.options', { weldTolerance }),
+    );
+    this.weldField.input.setAttribute('aria-label', 'Weld within');
+    this.weldField.input.title =
+      'Vertices this close (in mesh units) are one vertex for the weights and get the same weights, so a mesh split at UV seams or normal creases moves as one surface; 0 joins only vertices at the same position. The mesh itself keeps its vertices.';
+    labelled(computeSection, 'Weld within ', this.weldField.root).append(element('span', 'dim', ' mesh units (0: same position)'));
     this.maxInfluencesSelect = element('select', 'max-influences');
     this.maxInfluencesSelect.title =
       'The most bones per vertex (as Maya’s max influences, maintained): computed weights, paint strokes, the view and the glTF export keep it; lowering it limits the weights (one undo step), raising it limits nothing';
@@ -247,6 +272,7 @@ export class BindPanel {
     this.radiusSlider.sync();
     this.laplacianSelect.value = options.laplacian;
     this.bindUnhandled.checked = options.bindUnhandled;
+    this.weldField.show(options.weldTolerance);
     this.refreshMaxInfluences();
     // Compute (the whole scene) replaces the handles drawn or loaded, not those a rule wrote (handleVerticesReplaced).
     const replaced = options.source === 'current' ? 0 : controller.handleVerticesReplaced(null);

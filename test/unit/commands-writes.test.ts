@@ -29,15 +29,16 @@ function registryOf(handlers: object, scene: ArgumentScene = { boneCount: () => 
   return commands;
 }
 
-test('bind.options takes any of its four fields, each checked, and nothing else', () => {
+test('bind.options takes any of its five fields, each checked, and nothing else', () => {
   check('bind.options', {});
-  check('bind.options', { source: 'cylinder', radiusFraction: 0.05, laplacian: 'uniform', bindUnhandled: false });
+  check('bind.options', { source: 'cylinder', radiusFraction: 0.05, laplacian: 'uniform', bindUnhandled: false, weldTolerance: 0.001 });
   assert.throws(() => check('bind.options', { source: 'nearest' }), {
     message: 'bind.options: source must be one of "current", "distance", "cylinder", got "nearest"',
   });
   assert.throws(() => check('bind.options', { radiusFraction: 0 }), /bind\.options: radiusFraction must be a number from 0\.001 to 1/);
   assert.throws(() => check('bind.options', { laplacian: 'cotangent' }), /bind\.options: laplacian must be one of "cotan", "uniform"/);
   assert.throws(() => check('bind.options', { bindUnhandled: 'yes' }), /bind\.options: bindUnhandled must be true or false/);
+  assert.throws(() => check('bind.options', { weldTolerance: -0.1 }), /bind\.options: weldTolerance must be a number from 0/);
   assert.throws(() => check('bind.options', { radius: 0.1 }), /bind\.options: argument: radius is not a field/);
   assert.throws(() => check('bind.options', 'cylinder'), /bind\.options: argument must be an object/);
   // The catalog's choices are the controller's.
@@ -51,7 +52,13 @@ test('bind.options takes any of its four fields, each checked, and nothing else'
 });
 
 test('bind.options changes only the fields it is given, and "bind them rigidly" goes through it before computing', async () => {
-  const options: Required<BindOptions> = { source: 'current', laplacian: 'cotan', radiusFraction: 0.04, bindUnhandled: false };
+  const options: Required<BindOptions> = {
+    source: 'current',
+    laplacian: 'cotan',
+    radiusFraction: 0.04,
+    bindUnhandled: false,
+    weldTolerance: 0,
+  };
   const started: Required<BindOptions>[] = [];
   const binding = {
     options,
@@ -60,13 +67,15 @@ test('bind.options changes only the fields it is given, and "bind them rigidly" 
   const host = { binding, meshes: { activePart: null } } as unknown as BindCommandsHost;
   const commands = registryOf(bindCommands(host));
   void commands.execute('bind.options', { source: 'cylinder', radiusFraction: 0.1 });
-  assert.deepEqual(options, { source: 'cylinder', laplacian: 'cotan', radiusFraction: 0.1, bindUnhandled: false });
+  assert.deepEqual(options, { source: 'cylinder', laplacian: 'cotan', radiusFraction: 0.1, bindUnhandled: false, weldTolerance: 0 });
   void commands.execute('bind.options', { laplacian: 'uniform' });
-  assert.deepEqual(options, { source: 'cylinder', laplacian: 'uniform', radiusFraction: 0.1, bindUnhandled: false });
+  assert.deepEqual(options, { source: 'cylinder', laplacian: 'uniform', radiusFraction: 0.1, bindUnhandled: false, weldTolerance: 0 });
   assert.throws(() => commands.execute('bind.options', { source: 'cylinder', radiusFraction: 2 }), /radiusFraction/);
   assert.equal(options.radiusFraction, 0.1, 'a refused argument changes nothing, not even its good fields');
   await commands.execute('bind.computeRigid');
-  assert.deepEqual(started, [{ source: 'cylinder', laplacian: 'uniform', radiusFraction: 0.1, bindUnhandled: true }]);
+  void commands.execute('bind.options', { weldTolerance: 0.002 });
+  assert.equal(options.weldTolerance, 0.002);
+  assert.deepEqual(started, [{ source: 'cylinder', laplacian: 'uniform', radiusFraction: 0.1, bindUnhandled: true, weldTolerance: 0 }]);
   assert.equal(options.bindUnhandled, true, 'the option stays on, as the panel shows it');
 });
 

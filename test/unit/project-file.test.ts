@@ -113,7 +113,7 @@ function assertSameContents(actual: ProjectContents, expected: ProjectContents):
 /**
  * What a format 2 reader must make of format 1 contents: no examples, the Gaussian kernel and the binding defaults
  * (written out here: cotan Laplacian, the handles as they are, cylinders of 0.04 × the diagonal, nothing bound
- * rigidly), all else as it was.
+ * rigidly, only exactly coincident vertices welded), all else as it was.
  */
 function migratedFromFormatOne(v1: FormatOneContents): ProjectContents {
   return {
@@ -122,7 +122,7 @@ function migratedFromFormatOne(v1: FormatOneContents): ProjectContents {
     settings: {
       ...v1.settings,
       posespace: { kernel: 'gaussian' },
-      binding: { source: 'current', laplacian: 'cotan', radiusFraction: 0.04, bindUnhandled: false },
+      binding: { source: 'current', laplacian: 'cotan', radiusFraction: 0.04, bindUnhandled: false, weldTolerance: 0 },
     },
   };
 }

@@ -13,8 +13,14 @@ import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { poseForwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import { influencesFromWeights, INFLUENCE_DEFAULTS } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
+import { withDerived } from '../../workers/scene/scene-document.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import type { MeshPart } from '../../workers/formats/types.ts';
 import { dataFile } from './shared-data.ts';
 import { splitCube } from './split-cube.ts';
+import { headlessBindingController } from './headless-hosts.ts';
 
 /** Members of a welded vertex whose rows of `weights` differ from their group's first member's, bit for bit. */
 function rowsDifferingInGroups(weights: Float64Array, boneCount: number, weld: WeldedVertices): number {
@@ -118,4 +124,75 @@ test('Fox rebound from its own skeleton with automatic handles and default optio
     tears(harmonicWeights(positions, triangles, handles, boneCount, { weld: false }).weights) > 100,
     'on the file’s index topology the Fox tears (the measure sees it)',
   );
+});
+
+test('Compute weights in the app welds by the binding option, saved with the project; a part binds welded on its own', async () => {
+  const cube = splitCube(4);
+  const n = cube.positions.length / 3;
+  // Face z = 1 lifted by 1e-6 off its seams; a chain of two bones up the cube's middle.
+  const positions = cube.positions.map((x, i) => (i % 3 === 2 && cube.face[Math.floor(i / 3)] === 5 ? x + 1e-6 : x));
+  const skeleton = buildSkeleton(
+    { joints: Float64Array.from([0.5, 0.5, 0.1, 0.5, 0.5, 0.5, 0.5, 0.5, 0.9]), bones: Uint32Array.from([0, 1, 1, 2]) },
+    'cube.tgf',
+  );
+  const faceTriangles = 2 * 4 * 4;
+  const part = (name: string, face: number, faces: number): MeshPart => ({
+    name,
+    vertexStart: 25 * face,
+    vertexCount: 25 * faces,
+    triangleStart: faceTriangles * face,
+    triangleCount: faceTriangles * faces,
+    material: -1,
+    source: null,
+    skinned: true,
+  });
+  const parts = [part('sides', 0, 4), part('caps', 4, 2)];
+  const doc = withDerived({
+    name: 'cube',
+    meshFiles: ['cube.off'],
+    mesh: { positions, triangles: cube.triangles },
+    skeletonFile: 'cube.tgf',
+    skeleton,
+    weights: { rows: n, cols: 2, data: new Float64Array(2 * n) },
+    weightsSource: 'none',
+    poses: null,
+    posesFile: null,
+    handles: null,
+    handlesFile: null,
+    warnings: [],
+    parts,
+  });
+  const store = new SceneStore(doc, new UndoHistory());
+  const requests: unknown[] = [];
+  const controller = headlessBindingController(store, {
+    running: false,
+    cancel: () => undefined,
+    automaticHandles: (p, s, rule) => Promise.resolve(automaticHandles(p, s, rule)),
+    harmonicWeights: (request) => {
+      requests.push(request.options);
+      return Promise.resolve(harmonicWeights(request.positions, request.triangles, request.handles, request.boneCount, request.options));
+    },
+  });
+  assert.equal(controller.options.weldTolerance, 0, 'exact coincidence by default');
+  controller.settingsSection.restore({ ...controller.settingsSection.save(), weldTolerance: 1e-5 });
+  assert.equal(controller.options.weldTolerance, 1e-5, 'a project brings its tolerance back');
+  assert.equal(controller.settingsSection.save().weldTolerance, 1e-5, 'and saves it');
+  await controller.startBind({ source: 'distance' });
+  assert.equal(controller.lastError, null);
+  assert.deepEqual(requests.at(-1), { laplacian: 'cotan', unhandledComponents: 'report', weldTolerance: 1e-5 });
+  assert.deepEqual(store.history.undoLabels(), ['Compute weights']);
+  const weld = weldVertices(positions, cube.triangles, { tolerance: 1e-5 });
+  assert.equal(weld.count, 98);
+  assert.equal(rowsDifferingInGroups(store.doc.weights.data, 2, weld), 0, 'near-coincident vertices bound alike');
+  assert.equal(store.doc.mesh.positions, positions, 'the mesh keeps its split vertices');
+  assert.equal(controller.reportLines().length, 0, 'nothing unhandled: the lifted face is welded to its neighbours');
+
+  // One part alone (the four sides, split from each other at the cube's edges) is welded within itself.
+  const before = store.doc.weights.data.slice();
+  await controller.startBind({ source: 'distance', weldTolerance: 0 }, parts[0]);
+  assert.equal(controller.lastError, null);
+  const sides = weldVertices(positions.subarray(0, 3 * 100), cube.triangles.subarray(0, 3 * 4 * faceTriangles));
+  const rows = store.doc.weights.data.subarray(0, 2 * 100);
+  assert.equal(rowsDifferingInGroups(rows, 2, sides), 0, 'the sides’ seams bind alike');
+  assert.deepEqual(store.doc.weights.data.subarray(200), before.subarray(200), 'the caps keep their rows bit for bit');
 });

@@ -157,10 +157,11 @@ export interface ProjectSettings {
   posespace: { kernel: string };
   /**
    * how Compute weights runs: the handles (`current`, or chosen by the `distance` or `cylinder` rule), the Laplacian,
-   * the cylinder radius as a fraction of the bounding diagonal, and whether parts without handles are bound rigidly.
+   * the cylinder radius as a fraction of the bounding diagonal, whether parts without handles are bound rigidly, and
+   * the distance in mesh units within which vertices are welded into one for the solve (0: exactly coincident ones).
    * A file without it takes the defaults.
    */
-  binding: { source: string; laplacian: string; radiusFraction: number; bindUnhandled: boolean };
+  binding: { source: string; laplacian: string; radiusFraction: number; bindUnhandled: boolean; weldTolerance: number };
 }
 
 export interface ProjectContents {
@@ -200,6 +201,7 @@ export function defaultProjectSettings(vertexCount: number, boneCount: number): 
       laplacian: HARMONIC_WEIGHTS_DEFAULTS.laplacian,
       radiusFraction: AUTOMATIC_HANDLES_DEFAULTS.radiusFraction,
       bindUnhandled: HARMONIC_WEIGHTS_DEFAULTS.unhandledComponents === 'bind-rigidly',
+      weldTolerance: HARMONIC_WEIGHTS_DEFAULTS.weldTolerance,
     },
   };
 }
@@ -1301,5 +1303,7 @@ function readSettings(r: ProjectReader, value: unknown, vertexCount: number, bon
   pick(`${W}.binding`, out.binding, section('binding'));
   if (!(out.binding.radiusFraction > 0))
     r.fail(`${W}.binding.radiusFraction`, `expected a number above 0, got ${out.binding.radiusFraction}`);
+  if (!(out.binding.weldTolerance >= 0))
+    r.fail(`${W}.binding.weldTolerance`, `expected a distance of 0 or more, got ${out.binding.weldTolerance}`);
   return out;
 }
