@@ -16,10 +16,9 @@ export const NO_BONE = -1;
  * included, is kept as it is, bit for bit), largest first, ties in bone order; the slots a vertex does not use hold
  * bone NO_BONE and value 0.
  *
- * One pass over the dense matrix (the whole cost at a million vertices is reading it once): each row is counted and
- * then sorted into its slots while it is in the cache, into rows as wide as the most weights seen so far; when a row
- * needs more slots, the rows so far are laid out again at twice the width (or as wide as that row needs), and rows
- * wider than the final count are narrowed once at the end.
+ * One pass over the dense matrix (the whole cost at a million vertices is reading it once): each row's weights are
+ * sorted into its slots as they are read; when a row needs more slots than the rows have, the rows so far are laid
+ * out again at twice the width (at most #B), and rows wider than the final count are narrowed once at the end.
  * @param weights  #V × #B dense weights, row-major (`data[v · #B + b]`)
  * @returns rows with `influences` = the most non-zero weights any vertex has, at least 1; fresh arrays, nothing
  *          shared with `weights`
@@ -31,21 +30,18 @@ export function weightRowsFromDense(weights: DenseMatrix): WeightRows {
   let bones: Int32Array = new Int32Array(vertexCount * width).fill(NO_BONE);
   let values: Float64Array = new Float64Array(vertexCount * width);
   for (let v = 0, row = 0; v < vertexCount; v++, row += boneCount) {
-    let count = 0;
-    for (let b = 0; b < boneCount; b++) if (data[row + b] !== 0) count++;
-    if (count > influences) {
-      influences = count;
-      if (count > width) {
-        const wider = Math.min(boneCount, Math.max(count, 2 * width));
-        ({ bones, values } = relaid(bones, values, v, width, wider, vertexCount));
-        width = wider;
-      }
-    }
-    const slots = v * width;
+    let slots = v * width;
     let used = 0;
-    for (let b = 0; b < boneCount && used < count; b++) {
+    for (let b = 0; b < boneCount; b++) {
       const w = data[row + b];
       if (w === 0) continue;
+      if (used === width) {
+        // This row needs more slots than any before it: every row so far (this one too) laid out wider.
+        const wider = Math.min(boneCount, 2 * width);
+        ({ bones, values } = relaid(bones, values, v + 1, width, wider, vertexCount));
+        width = wider;
+        slots = v * width;
+      }
       // Insertion into the row's sorted slots: a vertex has few weights, and moving only past strictly smaller
       // ones keeps equal weights in bone order.
       let j = slots + used;
@@ -58,6 +54,7 @@ export function weightRowsFromDense(weights: DenseMatrix): WeightRows {
       bones[j] = b;
       used++;
     }
+    if (used > influences) influences = used;
   }
   if (width > influences) ({ bones, values } = relaid(bones, values, vertexCount, width, influences, vertexCount));
   return { vertexCount, boneCount, influences, bones, values };
