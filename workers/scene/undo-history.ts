@@ -5,7 +5,8 @@
  * is always kept, however large), with a notice. Loading a new scene starts a new history.
  *
  * Several edits can be one step: `group(label, fn)` folds every entry pushed while fn runs (store edits, paint
- * strokes and commands) into one entry, so a script's "normalize, smooth, prune" is undone with one Undo.
+ * strokes and commands) into one entry, so a script's "normalize, smooth, prune" is undone with one Undo. A run that
+ * awaits (a script) uses `openGroup(label)` instead, closed when it ends or aborted (rolled back) when it fails.
  */
 
 export interface HistoryEntry {
@@ -143,16 +144,54 @@ export class UndoHistory {
         throw new Error(`history.group(${JSON.stringify(label)}): the function must be synchronous, it returned a promise`);
       }
     } catch (error) {
-      this.close(entries);
+      this.close(entries, label);
       for (let i = entries.length - 1; i >= 0; i--) entries[i].undo();
       throw error;
     }
-    this.close(entries);
-    if (entries.length === 0) return result;
+    this.close(entries, label);
+    this.fold(label, entries);
+    return result;
+  }
+
+  /**
+   * Opens a group that stays open across awaits (a script run): every entry pushed until it is closed or aborted —
+   * store edits, paint strokes, commands, and `group`s run meanwhile, which fold into it — is kept by it. `close()`
+   * makes them one entry labelled `label` (nothing pushed: nothing, and it returns false); `abort()` undoes them
+   * newest first and drops them, so the scene is as before the group opened. Undo and redo are refused while it is
+   * open. Groups close in the order they opened: a group opened inside it must end first.
+   * @returns the group's two ends; each may be called once (a second call, or the other after one, throws)
+   */
+  openGroup(label: string): { close(): boolean; abort(): void } {
+    const entries: HistoryEntry[] = [];
+    this.open.push(entries);
+    let ended = false;
+    const end = (how: string) => {
+      if (ended) throw new Error(`history.openGroup(${JSON.stringify(label)}): ${how} after the group ended`);
+      this.close(entries, label);
+      ended = true;
+    };
+    return {
+      close: () => {
+        end('close');
+        return this.fold(label, entries);
+      },
+      abort: () => {
+        end('abort');
+        for (let i = entries.length - 1; i >= 0; i--) entries[i].undo();
+      },
+    };
+  }
+
+  /**
+   * Pushes the entries of a group that has just closed as one entry (into the enclosing group when there is one).
+   * @returns whether anything was pushed
+   */
+  private fold(label: string, entries: HistoryEntry[]): boolean {
+    if (entries.length === 0) return false;
     if (this.open.length > 0) {
       // Nested: the outer group takes them as they are (its own entry is the one step).
       this.open[this.open.length - 1].push(...entries);
-      return result;
+      return true;
     }
     this.push({
       label,
@@ -164,12 +203,13 @@ export class UndoHistory {
         for (const entry of entries) entry.redo();
       },
     });
-    return result;
+    return true;
   }
 
   /** Closes the innermost group, which must be `entries` (groups close in the order they opened). */
-  private close(entries: HistoryEntry[]): void {
-    if (this.open.at(-1) !== entries) throw new Error('history.group: groups closed out of order');
+  private close(entries: HistoryEntry[], label: string): void {
+    if (this.open.at(-1) !== entries)
+      throw new Error(`history: the group ${JSON.stringify(label)} was closed while a group opened after it was still open`);
     this.open.pop();
   }
 
