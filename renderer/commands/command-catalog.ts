@@ -83,6 +83,12 @@ export const WEIGHT_COMPONENTS = ['float', 'unsigned-short', 'unsigned-byte'] as
 /** A toggle gives back whether its thing is on now. */
 const ON = arg.boolean;
 
+/** The vertices a weights.* command changes: all, or those of a mesh (by index or name), or of a list, or both. */
+const WEIGHTS_SCOPE = { mesh: arg.optional(arg.mesh()), vertices: arg.optional(arg.vertices) };
+/** What every weights.* command keeps, as a brush stroke does. */
+const WEIGHTS_ROWS =
+  '(all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step';
+
 /** How Compute weights runs: what bind.options sets, and what one bind.compute may take for that run alone. */
 const BIND_OPTIONS = arg.object({
   source: arg.optional(arg.oneOf(HANDLE_SOURCE_CHOICES)),
@@ -361,6 +367,38 @@ const CATALOG = {
       'Copy the + side onto the − side, bones swapped with their mirrored pairs (argument: the axis 0, 1 or 2; the symmetry axis, or x, when left out)',
     enabledWhen: IDLE,
     argument: arg.optional(arg.oneOf([0, 1, 2])),
+  },
+  'weights.set': {
+    label: 'Set a bone’s weights',
+    noMenu: 'scripts; the brush’s Set mode and Flood fill do it by hand',
+    description: `The bone’s weight becomes value on the vertices ${WEIGHTS_ROWS} (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed)`,
+    enabledWhen: `${IDLE} && ${BONES}`,
+    argument: arg.object({ bone: arg.bone(), value: arg.number(0, 1), ...WEIGHTS_SCOPE }),
+    result: arg.integer(0),
+  },
+  'weights.add': {
+    label: 'Add to a bone’s weights',
+    noMenu: 'scripts; the brush’s Add and Subtract modes do it by hand',
+    description: `The bone’s weight grows by value (less by a negative one, down to 0) on the vertices ${WEIGHTS_ROWS} (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed)`,
+    enabledWhen: `${IDLE} && ${BONES}`,
+    argument: arg.object({ bone: arg.bone(), value: arg.number(-1, 1), ...WEIGHTS_SCOPE }),
+    result: arg.integer(0),
+  },
+  'weights.scale': {
+    label: 'Scale a bone’s weights',
+    noMenu: 'scripts; the brushes change weights by hand',
+    description: `The bone’s weight is multiplied by factor on the vertices it weighs on ${WEIGHTS_ROWS} (argument: { bone, factor, mesh?, vertices? }; result: how many vertices changed)`,
+    enabledWhen: `${IDLE} && ${BONES}`,
+    argument: arg.object({ bone: arg.bone(), factor: arg.number(0, 1000), ...WEIGHTS_SCOPE }),
+    result: arg.integer(0),
+  },
+  'weights.transfer': {
+    label: 'Transfer weights to another bone',
+    noMenu: 'scripts; the brushes move weight between bones by hand',
+    description: `Bone from’s weight moves to bone to on the vertices ${WEIGHTS_ROWS} (argument: { from, to, mesh?, vertices? }; result: how many vertices changed)`,
+    enabledWhen: `${IDLE} && ${BONES}`,
+    argument: arg.object({ from: arg.bone(), to: arg.bone(), ...WEIGHTS_SCOPE }),
+    result: arg.integer(0),
   },
   'tool.skeleton': {
     label: 'Skeleton tool',

@@ -28,7 +28,11 @@ export type SchemaNode =
   | { readonly kind: 'union'; readonly options: readonly Schema[] }
   | { readonly kind: 'object'; readonly fields: Readonly<Record<string, Schema>> }
   | { readonly kind: 'numbers'; readonly length: number; readonly item: Schema }
-  | { readonly kind: 'each'; readonly per: 'vertex' | 'bone'; readonly item: Schema };
+  | { readonly kind: 'each'; readonly per: 'vertex' | 'bone'; readonly item: Schema }
+  | { readonly kind: 'vertices' };
+
+/** A list of vertices as a script passes it: an array of indices, or an integer typed array (`rig.scene.handles()`). */
+export type VertexList = readonly number[] | Int32Array | Uint32Array;
 
 /**
  * A schema whose values have TypeScript type T (`type` is never set: it only carries T, as a function's result so
@@ -66,6 +70,8 @@ export const arg = {
   perVertex: (item: Schema<number>): Schema<number[]> => ({ kind: 'each', per: 'vertex', item }),
   /** an array of one number per bone of the skeleton, each as `item` says */
   perBone: (item: Schema<number>): Schema<number[]> => ({ kind: 'each', per: 'bone', item }),
+  /** some vertices of the scene by index (any number, in any order), as an array or an integer typed array */
+  vertices: { kind: 'vertices' } as Schema<VertexList>,
 };
 
 /** The object type of an object schema's fields: those that accept undefined are optional keys. */
@@ -178,6 +184,20 @@ function check(schema: Schema, value: unknown, field: string, command: string, s
       checkItems(schema.item, value as unknown[], field, command, scene);
       return;
     }
+    case 'vertices': {
+      const integers = value instanceof Int32Array || value instanceof Uint32Array;
+      if (!Array.isArray(value) && !integers) fail(describe(schema));
+      const count = scene?.vertexCount?.();
+      const list = value as ArrayLike<unknown>;
+      for (let i = 0; i < list.length; i++) {
+        const v = list[i];
+        if (Number.isInteger(v) && (v as number) >= 0 && (count === undefined || (v as number) < count)) continue;
+        throw new Error(
+          `${command}: ${field || 'argument'}[${i}] must be ${count === undefined ? 'a vertex index' : `a vertex from 0 to ${count - 1}`}, got ${shown(v)}`,
+        );
+      }
+      return;
+    }
   }
 }
 
@@ -220,6 +240,8 @@ export function describe(schema: Schema): string {
       return `an array of ${schema.length} numbers, each ${describe(schema.item).replace(/^an? /, '')}`;
     case 'each':
       return `an array of one number per ${schema.per}, each ${describe(schema.item).replace(/^an? /, '')}`;
+    case 'vertices':
+      return 'an array of vertex indices';
   }
 }
 
@@ -253,6 +275,8 @@ export function typeText(schema: Schema): string {
       return schema.length <= 4 ? `[${Array.from({ length: schema.length }, () => 'number').join(', ')}]` : 'number[]';
     case 'each':
       return 'number[]';
+    case 'vertices':
+      return 'readonly number[] | Int32Array | Uint32Array';
   }
 }
 

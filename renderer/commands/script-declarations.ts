@@ -199,6 +199,8 @@ export function argumentName(id: CommandId): string {
       return 'name';
     case 'each':
       return 'values';
+    case 'vertices':
+      return 'vertices';
     case 'numbers':
       return 'vector';
     case 'oneOf':

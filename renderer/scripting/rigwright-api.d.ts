@@ -24,7 +24,7 @@ interface ScriptMesh {
 /** One bone: the segment from its start joint (head) to its end joint (tail), at rest. */
 interface ScriptBone {
   readonly index: number;
-  /** unique in the skeleton (the file's name, or `bone_<index>` where it had none) */
+  /** unique in the skeleton (the file's name, or `bone <index>` where it had none, as the app names it) */
   readonly name: string;
   /** the parent bone's index, -1 for a root */
   readonly parent: number;
@@ -242,6 +242,7 @@ interface RigwrightCommands {
           radiusFraction?: number | undefined;
           laplacian?: 'cotan' | 'uniform' | undefined;
           bindUnhandled?: boolean | undefined;
+          weldTolerance?: number | undefined;
         }
       | undefined;
     result: void;
@@ -268,6 +269,46 @@ interface RigwrightCommands {
   'paint.mirrorToPositive': { argument: 0 | 1 | 2 | undefined; result: void };
   /** Mirror + → −: Copy the + side onto the − side, bones swapped with their mirrored pairs (argument: the axis 0, 1 or 2; the symmetry axis, or x, when left out) */
   'paint.mirrorToNegative': { argument: 0 | 1 | 2 | undefined; result: void };
+  /** Set a bone’s weights: The bone’s weight becomes value on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed) */
+  'weights.set': {
+    argument: {
+      bone: number;
+      value: number;
+      mesh?: number | string | undefined;
+      vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
+    };
+    result: number;
+  };
+  /** Add to a bone’s weights: The bone’s weight grows by value (less by a negative one, down to 0) on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed) */
+  'weights.add': {
+    argument: {
+      bone: number;
+      value: number;
+      mesh?: number | string | undefined;
+      vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
+    };
+    result: number;
+  };
+  /** Scale a bone’s weights: The bone’s weight is multiplied by factor on the vertices it weighs on (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, factor, mesh?, vertices? }; result: how many vertices changed) */
+  'weights.scale': {
+    argument: {
+      bone: number;
+      factor: number;
+      mesh?: number | string | undefined;
+      vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
+    };
+    result: number;
+  };
+  /** Transfer weights to another bone: Bone from’s weight moves to bone to on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { from, to, mesh?, vertices? }; result: how many vertices changed) */
+  'weights.transfer': {
+    argument: {
+      from: number;
+      to: number;
+      mesh?: number | string | undefined;
+      vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
+    };
+    result: number;
+  };
   /** Skeleton tool: Click on the mesh to place joints inside it and chain bones, click a joint to branch, drag a joint to move it (Shift: to the middle), Alt-drag onto another to re-parent; Esc ends the chain */
   'tool.skeleton': { argument: undefined; result: void };
   /** End the chain: The next click on the mesh starts a new chain; the bones made stay */
@@ -374,13 +415,14 @@ interface RigwrightCommands {
   'bind.maxInfluences': { argument: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8; result: void };
   /** Limit weights to max influences: Vertices with more bones than the max influences (weights from a file, or kept when it was raised) keep their largest, renormalised around the locked bones; one undo step (the Bind panel’s Limit now) */
   'bind.limitInfluences': { argument: undefined; result: void };
-  /** Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly (argument: { source?, radiusFraction?, laplacian?, bindUnhandled? }; fields left out stay) */
+  /** Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance? }; fields left out stay) */
   'bind.options': {
     argument: {
       source?: 'current' | 'distance' | 'cylinder' | undefined;
       radiusFraction?: number | undefined;
       laplacian?: 'cotan' | 'uniform' | undefined;
       bindUnhandled?: boolean | undefined;
+      weldTolerance?: number | undefined;
     };
     result: void;
   };
@@ -848,13 +890,14 @@ interface RigwrightBindCommands {
    * Compute weights: Harmonic weights from the handles (argument, optional: binding options for this run alone, as bind.options takes them)
    *
    * Runs the command `bind.compute` (when `!binding && !toolBusy && hasSkeleton`).
-   * @param options  an object { source: one of "current", "distance", "cylinder", or left out; radiusFraction: a number from 0.001 to 1, or left out; laplacian: one of "cotan", "uniform", or left out; bindUnhandled: true or false, or left out }, or left out
+   * @param options  an object { source: one of "current", "distance", "cylinder", or left out; radiusFraction: a number from 0.001 to 1, or left out; laplacian: one of "cotan", "uniform", or left out; bindUnhandled: true or false, or left out; weldTolerance: a number from 0 up, or left out }, or left out
    */
   compute(options?: {
     source?: 'current' | 'distance' | 'cylinder' | undefined;
     radiusFraction?: number | undefined;
     laplacian?: 'cotan' | 'uniform' | undefined;
     bindUnhandled?: boolean | undefined;
+    weldTolerance?: number | undefined;
   }): Promise<void>;
   /**
    * Cancel the computation: Stop the computation; the current weights stay
@@ -888,16 +931,17 @@ interface RigwrightBindCommands {
    */
   limitInfluences(): Promise<void>;
   /**
-   * Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly (argument: { source?, radiusFraction?, laplacian?, bindUnhandled? }; fields left out stay)
+   * Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance? }; fields left out stay)
    *
    * Runs the command `bind.options`.
-   * @param options  an object { source: one of "current", "distance", "cylinder", or left out; radiusFraction: a number from 0.001 to 1, or left out; laplacian: one of "cotan", "uniform", or left out; bindUnhandled: true or false, or left out }
+   * @param options  an object { source: one of "current", "distance", "cylinder", or left out; radiusFraction: a number from 0.001 to 1, or left out; laplacian: one of "cotan", "uniform", or left out; bindUnhandled: true or false, or left out; weldTolerance: a number from 0 up, or left out }
    */
   options(options: {
     source?: 'current' | 'distance' | 'cylinder' | undefined;
     radiusFraction?: number | undefined;
     laplacian?: 'cotan' | 'uniform' | undefined;
     bindUnhandled?: boolean | undefined;
+    weldTolerance?: number | undefined;
   }): Promise<void>;
   /**
    * Bind the active mesh: Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights
@@ -1085,6 +1129,62 @@ interface RigwrightPaintCommands {
    * @param vertex  a whole number from 0 up, or left out
    */
   sampleWeights(vertex?: number): Promise<void>;
+}
+
+/** The commands `weights.*`: `rig.weights.<name>(argument)` runs `weights.<name>`. */
+interface RigwrightWeightsCommands {
+  /**
+   * Set a bone’s weights: The bone’s weight becomes value on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed)
+   *
+   * Runs the command `weights.set` (when `!toolBusy && hasSkeleton`).
+   * @param options  an object { bone: a bone index; value: a number from 0 to 1; mesh: a mesh index or name, or left out; vertices: an array of vertex indices, or left out }
+   * @returns a whole number from 0 up
+   */
+  set(options: {
+    bone: number;
+    value: number;
+    mesh?: number | string | undefined;
+    vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
+  }): Promise<number>;
+  /**
+   * Add to a bone’s weights: The bone’s weight grows by value (less by a negative one, down to 0) on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed)
+   *
+   * Runs the command `weights.add` (when `!toolBusy && hasSkeleton`).
+   * @param options  an object { bone: a bone index; value: a number from -1 to 1; mesh: a mesh index or name, or left out; vertices: an array of vertex indices, or left out }
+   * @returns a whole number from 0 up
+   */
+  add(options: {
+    bone: number;
+    value: number;
+    mesh?: number | string | undefined;
+    vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
+  }): Promise<number>;
+  /**
+   * Scale a bone’s weights: The bone’s weight is multiplied by factor on the vertices it weighs on (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, factor, mesh?, vertices? }; result: how many vertices changed)
+   *
+   * Runs the command `weights.scale` (when `!toolBusy && hasSkeleton`).
+   * @param options  an object { bone: a bone index; factor: a number from 0 to 1000; mesh: a mesh index or name, or left out; vertices: an array of vertex indices, or left out }
+   * @returns a whole number from 0 up
+   */
+  scale(options: {
+    bone: number;
+    factor: number;
+    mesh?: number | string | undefined;
+    vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
+  }): Promise<number>;
+  /**
+   * Transfer weights to another bone: Bone from’s weight moves to bone to on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { from, to, mesh?, vertices? }; result: how many vertices changed)
+   *
+   * Runs the command `weights.transfer` (when `!toolBusy && hasSkeleton`).
+   * @param options  an object { from: a bone index; to: a bone index; mesh: a mesh index or name, or left out; vertices: an array of vertex indices, or left out }
+   * @returns a whole number from 0 up
+   */
+  transfer(options: {
+    from: number;
+    to: number;
+    mesh?: number | string | undefined;
+    vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
+  }): Promise<number>;
 }
 
 /** The commands `skeleton.*`: `rig.skeleton.<name>(argument)` runs `skeleton.<name>`. */
@@ -1646,6 +1746,8 @@ interface Rigwright extends ScriptGlobals {
   readonly tool: RigwrightToolCommands;
   /** The commands `paint.*`. */
   readonly paint: RigwrightPaintCommands;
+  /** The commands `weights.*`. */
+  readonly weights: RigwrightWeightsCommands;
   /** The commands `skeleton.*`. */
   readonly skeleton: RigwrightSkeletonCommands;
   /** The commands `bone.*`. */

@@ -29,6 +29,7 @@ import { firstStepCommands, type FirstStepCommandsHost } from './first-step-comm
 import { preferencesCommands, type PreferencesCommandsHost } from './user-preferences.ts';
 import { contextCommands, type ContextCommandsHost } from './context-commands.ts';
 import { paletteCommands, type PaletteCommandsHost } from './menu-model.ts';
+import { weightCommands } from '../scripting/weight-commands.ts';
 
 /** What the paint commands use, as the shell has it: the brush tool is the tool manager's. */
 export interface PaintShellHost {
@@ -90,6 +91,7 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
     ...skeletonFileCommands(app),
     ...preferencesCommands(app),
     ...paletteCommands(app),
+    ...weightCommands(app.store, { maxInfluences: () => app.maxInfluences.value }),
   };
 }
 

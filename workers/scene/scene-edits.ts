@@ -14,6 +14,7 @@
  * itself, an edit here makes new weights, so the store's history holds the document's arrays whole.
  */
 import type { DenseMatrix } from '../formats/types.ts';
+import { enforceWeightInvariants } from '../paint/enforce-weight-invariants.ts';
 import { limitTotalInfluences } from '../paint/limit-total-influences.ts';
 import { mirrorBonePairs } from '../paint/mirror-bone-pairs.ts';
 import { mirrorVertexMap, type MirrorVertexMap } from '../paint/mirror-vertex-map.ts';
@@ -146,7 +147,7 @@ export function smoothBoneEdit(
   doc: SceneDocument,
   bone: number,
   options: WeightEditOptions = {},
-  oneRing: VertexOneRing = vertexOneRing(vertexCountOf(doc), doc.mesh.triangles),
+  oneRing: VertexOneRing = vertexOneRing(vertexCountOf(doc), doc.mesh.triangles, doc.mesh.positions),
 ): SceneEdit | null {
   checkBone(doc, bone);
   const settings = paintSettingsOf(doc, options);
@@ -213,6 +214,97 @@ export function paintLockEdit(doc: SceneDocument, bone: number, locked: boolean)
     label: `${locked ? 'Lock' : 'Unlock'} ${boneNamesOf(doc)[bone]}`,
     fields: { paintLocks: next.some((x) => x === 1) ? next : undefined },
   };
+}
+
+/**
+ * What a bone-weight edit does to the bone's weight w in each row it changes: `set` w = value, `add` w + value,
+ * `scale` w · value.
+ */
+export interface BoneWeightChange {
+  readonly kind: 'set' | 'add' | 'scale';
+  readonly value: number;
+}
+
+/**
+ * Set, add to or scale one bone's weights, as a brush stroke does (its rows then go through
+ * enforceWeightInvariants with the bone as the painted one): the bone's new weight is clamped to [0, 1 − Σ locked]
+ * and kept, and the row's other unlocked bones are rescaled to fill the rest, so every changed row sums to 1 around
+ * its locked bones (a row whose other unlocked bones are all 0 gives the bone the whole 1 − Σ locked: its weight has
+ * nowhere else to go); locked bones never change; the influence limit drops the row's smallest other weights.
+ * Rows it touches: `set` every row of the vertex mask; `add` those too, but for a negative value only the rows
+ * where the bone weighs (subtracting from nothing changes nothing); `scale` the rows where the bone weighs.
+ * @param change  set: value in [0, 1]; add: value in [-1, 1]; scale: value ≥ 0
+ * @throws SceneEditError for a bone out of range, a locked bone, or a value outside its range
+ */
+export function boneWeightEdit(
+  doc: SceneDocument,
+  bone: number,
+  change: BoneWeightChange,
+  options: WeightEditOptions = {},
+): SceneEdit | null {
+  checkBone(doc, bone);
+  const settings = paintSettingsOf(doc, options);
+  const name = boneNamesOf(doc)[bone];
+  if (settings.locked[bone]) throw new SceneEditError(`${name} is locked: its weights do not change (unlock it first)`);
+  const { kind, value } = change;
+  const [low, high, range] =
+    kind === 'set' ? [0, 1, 'in [0, 1]'] : kind === 'add' ? [-1, 1, 'in [-1, 1]'] : [0, Number.MAX_VALUE, 'finite and ≥ 0'];
+  if (!(value >= low && value <= high)) throw new SceneEditError(`the ${kind} value ${value} is not ${range}`);
+  const mask = options.vertexMask ?? null;
+  const B = boneCountOf(doc);
+  const weights = doc.weights.data;
+  const rows = rowsWhere(vertexCountOf(doc), mask, (v) => kind === 'set' || (kind === 'add' && value > 0) || weights[v * B + bone] > 0);
+  const label =
+    kind === 'set' ? `Set ${name} to ${value}` : kind === 'add' ? `Add ${value} to ${name}` : `Scale ${name}'s weights by ${value}`;
+  return weightEdit(
+    label,
+    weightsAfter(doc, mask, (paint) => {
+      const { data } = paint;
+      for (const v of rows) {
+        const o = v * B + bone;
+        data[o] = kind === 'set' ? value : kind === 'add' ? data[o] + value : data[o] * value;
+      }
+      enforceWeightInvariants(paint, rows, rows.length, bone, settings);
+    }),
+  );
+}
+
+/**
+ * Transfer: on every row of the vertex mask where `from` weighs, its weight moves to `to` (w_to + w_from, w_from = 0),
+ * then the row's invariants hold as after a brush stroke on `to` (enforceWeightInvariants): the row keeps its total,
+ * and the influence limit cannot be passed (one bone leaves as one comes in).
+ * @throws SceneEditError for a bone out of range, the same bone twice, or a locked bone
+ */
+export function transferWeightsEdit(doc: SceneDocument, from: number, to: number, options: WeightEditOptions = {}): SceneEdit | null {
+  checkBone(doc, from);
+  checkBone(doc, to);
+  const names = boneNamesOf(doc);
+  if (from === to) throw new SceneEditError(`transfer from ${names[from]} to itself`);
+  const settings = paintSettingsOf(doc, options);
+  for (const bone of [from, to])
+    if (settings.locked[bone]) throw new SceneEditError(`${names[bone]} is locked: its weights do not change (unlock it first)`);
+  const mask = options.vertexMask ?? null;
+  const B = boneCountOf(doc);
+  const weights = doc.weights.data;
+  const rows = rowsWhere(vertexCountOf(doc), mask, (v) => weights[v * B + from] > 0);
+  return weightEdit(
+    `Transfer ${names[from]}'s weights to ${names[to]}`,
+    weightsAfter(doc, mask, (paint) => {
+      const { data } = paint;
+      for (const v of rows) {
+        data[v * B + to] += data[v * B + from];
+        data[v * B + from] = 0;
+      }
+      enforceWeightInvariants(paint, rows, rows.length, to, settings);
+    }),
+  );
+}
+
+/** The vertices of the mask (every vertex without one) for which `keep` holds, in order. */
+function rowsWhere(vertexCount: number, mask: Uint8Array | null, keep: (v: number) => boolean): Uint32Array {
+  const rows: number[] = [];
+  for (let v = 0; v < vertexCount; v++) if ((!mask || mask[v]) && keep(v)) rows.push(v);
+  return Uint32Array.from(rows);
 }
 
 function checkBone(doc: SceneDocument, bone: number): void {
