@@ -30,6 +30,7 @@ import { editCommand } from './commands/edit.ts';
 import { skeletonCommand } from './commands/skeleton.ts';
 import { clipCommand } from './commands/clip.ts';
 import { poseCommand } from './commands/pose.ts';
+import { transferCommand } from './commands/transfer.ts';
 
 export type { CliStreams } from './cli-support.ts';
 export { clampMessage, EXIT_INTERNAL_ERROR, MAX_MESSAGE_CHARACTERS } from './cli-support.ts';
@@ -41,6 +42,7 @@ const COMMANDS: readonly CliCommand[] = [
   exportCommand,
   importCommand,
   weightsCommand,
+  transferCommand,
   unposeCommand,
   editCommand,
   skeletonCommand,

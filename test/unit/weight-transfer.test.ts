@@ -25,6 +25,11 @@ import {
   type WeightTransferOptions,
 } from '../../workers/weights/weight-transfer.ts';
 import { seededRandom } from './seeded-random.ts';
+import { dataFile } from './shared-data.ts';
+import { runCli } from '../../app/cli/main.ts';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 /** Nearest-point transfer, as Blender's Data Transfer and Maya's Copy Skin Weights do it: every closest point kept. */
 const NEAREST_POINT: WeightTransferOptions = { maxDistance: Infinity, maxAngle: 180, smoothIterations: 0 };
@@ -418,4 +423,64 @@ test('bad input is refused with the reason; cancel stops the transfer', () => {
     () => weightTransfer(source, made, nb, {}, undefined, undefined, () => true),
     (error: unknown) => error instanceof DOMException && error.name === 'AbortError',
   );
+});
+
+async function rigwright(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const status = await runCli(['transfer', ...args], {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+  });
+  return { status, stdout, stderr };
+}
+
+test('rigwright transfer: the arm onto itself gives its own weights back (exit 0); bad files exit 1, bad command lines 2', async () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'rigwright-transfer-'));
+  const out = path.join(work, 'arm.dmat');
+  const arm = [
+    '--from',
+    dataFile('libigl', 'arm.obj'),
+    '--from',
+    dataFile('libigl', 'arm-weights.dmat'),
+    '--from',
+    dataFile('libigl', 'arm.tgf'),
+  ];
+  const run = await rigwright(...arm, '--to', dataFile('libigl', 'arm.obj'), '--out', out);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /wrote .*arm\.dmat: 8311 vertices × 4 bones; 8311 matched, 0 inpainted/);
+  const tokens = (file: string) => readFileSync(file, 'utf8').trim().split(/\s+/).map(Number);
+  const written = tokens(out);
+  const given = tokens(dataFile('libigl', 'arm-weights.dmat'));
+  assert.deepEqual(written.slice(0, 2), given.slice(0, 2), 'same shape');
+  // The file's rows, normalised as the reader does, against what came back.
+  const rows = given[1];
+  let worst = 0;
+  for (let r = 0; r < rows; r++) {
+    const sum = [0, 1, 2, 3].reduce((s, c) => s + given[2 + c * rows + r], 0);
+    for (let c = 0; c < 4; c++) worst = Math.max(worst, Math.abs(written[2 + c * rows + r] - given[2 + c * rows + r] / sum));
+  }
+  assert.ok(worst < 1e-9, `each vertex's closest point is itself: its own weights (worst ${worst})`);
+
+  const wrongWeights = await rigwright(
+    '--from',
+    dataFile('libigl', 'arm.obj'),
+    '--from',
+    dataFile('libigl', 'elephant-weights.dmat'),
+    '--to',
+    dataFile('libigl', 'arm.obj'),
+    '--out',
+    out,
+  );
+  assert.equal(wrongWeights.status, 1, 'weights of another mesh are bad input');
+  assert.match(wrongWeights.stderr, /elephant-weights\.dmat/, 'the message names the file');
+  const missing = await rigwright(...arm, '--out', out);
+  assert.equal(missing.status, 2, 'no --to');
+  assert.match(missing.stderr, /missing --to/);
+  const notProject = await rigwright(...arm, '--to', dataFile('libigl', 'arm.obj'), '--project', path.join(work, 'p.rig.glb'));
+  assert.equal(notProject.status, 2, '--project with a mesh target');
+  assert.match(notProject.stderr, /--project needs a project as --to/);
+  const badAngle = await rigwright(...arm, '--to', dataFile('libigl', 'arm.obj'), '--max-angle', '270', '--out', out);
+  assert.equal(badAngle.status, 2, 'an angle out of range');
+  assert.match(badAngle.stderr, /--max-angle must be an angle in \[0, 180\], not "270"/);
 });

@@ -4,6 +4,7 @@ import { connectedComponents } from '../mesh/connected-components.ts';
 import { cotangentLaplacian } from '../mesh/cotangent-laplacian.ts';
 import { uniformLaplacian } from '../mesh/uniform-laplacian.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
+import { spreadWeldedRows, weldVertices, type WeldedVertices } from '../mesh/weld-vertices.ts';
 import { boundingBox } from '../mesh/bounds.ts';
 import { vertexOneRing, type VertexOneRing } from '../paint/vertex-one-ring.ts';
 import { amdOrdering } from '../sparse/amd-ordering.ts';
@@ -37,6 +38,14 @@ export interface WeightTransferOptions {
    * broken for cotangents. 'cotan' gives way to 'uniform' by itself when its system is not positive definite.
    */
   laplacian?: 'cotan' | 'uniform';
+  /**
+   * Whether the transfer runs on the welded meshes (weldVertices): vertices at one place (split at UV seams, normal
+   * creases, the corners of a flat-shaded mesh) are one, get one row of weights and one smooth normal on either side,
+   * and the inpainting reaches across seams. false keeps the index topology and the files' normals.
+   */
+  weld?: boolean;
+  /** largest distance between target vertices welded into one, in mesh units; 0 welds only coincident ones */
+  weldTolerance?: number;
 }
 
 export const WEIGHT_TRANSFER_DEFAULTS: Required<WeightTransferOptions> = {
@@ -46,6 +55,8 @@ export const WEIGHT_TRANSFER_DEFAULTS: Required<WeightTransferOptions> = {
   smoothIterations: 10,
   smoothStrength: 0.2,
   laplacian: 'cotan',
+  weld: true,
+  weldTolerance: 0,
 };
 
 /** A target vertex's weights were interpolated at its closest source point, which passed both thresholds. */
@@ -72,6 +83,8 @@ export interface WeightTransferResult {
   smoothedCount: number;
   /** rows that could not be a partition of unity: the source's weights there are all zero, or the locks leave no room they could fill */
   unnormalizedCount: number;
+  /** the target vertices the transfer ran on: #Vt less those welded into another */
+  weldedVertexCount: number;
   /** the match distance used, in mesh units (maxDistance × the target's diagonal) */
   distanceUsed: number;
   /** the Laplacian the inpainting used: 'uniform' also when the cotangent system was not positive definite */
@@ -120,6 +133,10 @@ export interface TransferLocks {
  *    over the inpainted vertices and the matched ones within maxDistance of one of them (reached through matched
  *    vertices), each pass from the previous pass's weights (Jacobi, so the result does not depend on vertex order).
  *    A convex combination of rows that sum to 1 sums to 1.
+ * The steps run on the welded target (weldVertices, unless `weld` is off): vertices at one place are one vertex with
+ * one row of weights and one normal, so a mesh split at seams or flat-shaded matches with smooth normals and is
+ * inpainted across its seams; the source's normals are its welded mesh's too.
+ *
  * 4. Locks: a locked bone's column of the target keeps `locks.weights`; the other bones' transferred weights are
  *    rescaled to fill 1 − Σ locked. A row whose transferred weight lies on locked bones alone keeps its own unlocked
  *    weights rescaled instead; where neither has any, the row is counted in unnormalizedCount.
@@ -148,11 +165,94 @@ export function weightTransfer(
   const sourceCount = Math.floor(source.positions.length / 3);
   const n = Math.floor(target.positions.length / 3);
   checkInputs(source, target, boneCount, settings, locks, sourceCount, n);
+  const start = performance.now();
+  const nb = boneCount;
+  // Welded meshes: the target's welded vertices are the unknowns; the source is welded for its normals alone.
+  const weld = settings.weld ? weldVertices(target.positions, target.triangles, { tolerance: settings.weldTolerance }) : null;
+  const welded = weld && weld.count < n ? weld : null;
+  const mesh: TransferMesh = welded
+    ? {
+        positions: welded.positions,
+        triangles: welded.triangles,
+        normals: target.normals && pickRows(target.normals, welded.representative, 3),
+      }
+    : target;
+  const sourceNormals = source.normals ?? smoothNormals(source, settings.weld);
+  const solved = transferOnMesh(source, sourceNormals, mesh, nb, settings, progress, isCancelled);
+  const weights = welded ? spreadWeldedRows(solved.weights, welded, nb, new Float64Array(n * nb)) : solved.weights;
+  const status = welded ? spreadFlags(solved.status, welded) : solved.status;
+  const smoothed = welded ? spreadFlags(solved.smoothed, welded) : solved.smoothed;
+  let unnormalizedCount = solved.emptyRows;
+  if (locks && locks.locked.some((l) => l !== 0)) unnormalizedCount = keepLocks(weights, nb, locks);
+  const counts = [0, 0, 0];
+  let smoothedCount = 0;
+  for (let v = 0; v < n; v++) {
+    counts[status[v]]++;
+    smoothedCount += smoothed[v];
+  }
+  progress?.('done', 1);
+  return {
+    weights,
+    status,
+    smoothed,
+    matchedCount: counts[TRANSFER_MATCHED],
+    inpaintedCount: counts[TRANSFER_INPAINTED],
+    nearestCount: counts[TRANSFER_NEAREST],
+    smoothedCount,
+    unnormalizedCount,
+    weldedVertexCount: welded ? welded.count : n,
+    distanceUsed: solved.distanceUsed,
+    laplacianUsed: solved.laplacianUsed,
+    timings: { ...solved.timings, totalMs: performance.now() - start },
+  };
+}
+
+/** A per-welded-vertex byte given to every vertex welded into it: #V. */
+function spreadFlags(values: Uint8Array, weld: WeldedVertices): Uint8Array {
+  const out = new Uint8Array(weld.index.length);
+  for (let v = 0; v < out.length; v++) out[v] = values[weld.index[v]];
+  return out;
+}
+
+/** rows[representative[i]] for each i: #W × width. */
+function pickRows(rows: Float64Array, representative: Int32Array, width: number): Float64Array {
+  const out = new Float64Array(representative.length * width);
+  for (let i = 0; i < representative.length; i++)
+    out.set(rows.subarray(representative[i] * width, representative[i] * width + width), i * width);
+  return out;
+}
+
+/** #V × 3 area-weighted vertex normals, of the welded mesh when `weld` (each vertex its welded vertex's normal). */
+function smoothNormals(mesh: TransferMesh, weld: boolean): Float64Array {
+  const n = Math.floor(mesh.positions.length / 3);
+  const welded: WeldedVertices | null = weld ? weldVertices(mesh.positions, mesh.triangles) : null;
+  if (!welded || welded.count === n) return vertexNormals(mesh.positions, mesh.triangles);
+  return spreadWeldedRows(vertexNormals(welded.positions, welded.triangles), welded, 3, new Float64Array(3 * n));
+}
+
+/** Steps 1–3 of weightTransfer on one mesh (the welded target): matching, inpainting, smoothing. */
+function transferOnMesh(
+  source: TransferMesh & { weights: Float64Array },
+  sourceNormals: Float64Array,
+  target: TransferMesh,
+  nb: number,
+  settings: Required<WeightTransferOptions>,
+  progress: ((stage: string, fraction: number) => void) | undefined,
+  isCancelled: (() => boolean) | undefined,
+): {
+  weights: Float64Array;
+  status: Uint8Array;
+  smoothed: Uint8Array;
+  emptyRows: number;
+  distanceUsed: number;
+  laplacianUsed: 'cotan' | 'uniform';
+  timings: { matchMs: number; inpaintMs: number; smoothMs: number };
+} {
   const checkCancelled = () => {
     if (isCancelled?.()) throw new DOMException('weight transfer cancelled', 'AbortError');
   };
+  const n = Math.floor(target.positions.length / 3);
   const start = performance.now();
-  const nb = boneCount;
 
   // 1. Matching.
   progress?.('matching', 0);
@@ -163,7 +263,6 @@ export function weightTransfer(
     (fraction) => progress?.('matching', 0.4 * fraction),
     isCancelled,
   );
-  const sourceNormals = source.normals ?? vertexNormals(source.positions, source.triangles);
   const targetNormals = target.normals ?? vertexNormals(target.positions, target.triangles);
   const distanceUsed = settings.maxDistance * boundingBox(target.positions).diagonal;
   const weights = new Float64Array(n * nb);
@@ -181,7 +280,6 @@ export function weightTransfer(
   for (let v = 0; v < n; v++) if (matched[v]) componentMatched[components.labels[v]] = 1;
   const freeIndex = new Int32Array(n).fill(-1);
   let freeCount = 0;
-  let nearestCount = 0;
   for (let v = 0; v < n; v++) {
     if (matched[v]) continue;
     if (componentMatched[components.labels[v]]) {
@@ -189,7 +287,6 @@ export function weightTransfer(
       freeIndex[v] = freeCount++;
     } else {
       status[v] = TRANSFER_NEAREST;
-      nearestCount++;
     }
   }
   let laplacianUsed = settings.laplacian;
@@ -198,7 +295,7 @@ export function weightTransfer(
       progress?.('inpainting', 0.4 + 0.4 * fraction),
     );
   }
-  let unnormalizedCount = clampRows(weights, nb);
+  const emptyRows = clampRows(weights, nb);
   const inpaintMs = performance.now() - t;
 
   // 3. Smoothing.
@@ -211,26 +308,8 @@ export function weightTransfer(
     smoothed = smoothingRegion(target.positions, ring, status, distanceUsed);
     smoothRows(weights, nb, ring, smoothed, settings.smoothIterations, settings.smoothStrength);
   }
-  let smoothedCount = 0;
-  for (let v = 0; v < n; v++) smoothedCount += smoothed[v];
   const smoothMs = performance.now() - t;
-
-  // 4. Locks.
-  if (locks && locks.locked.some((l) => l !== 0)) unnormalizedCount = keepLocks(weights, nb, locks);
-  progress?.('done', 1);
-  return {
-    weights,
-    status,
-    smoothed,
-    matchedCount: n - freeCount - nearestCount,
-    inpaintedCount: freeCount,
-    nearestCount,
-    smoothedCount,
-    unnormalizedCount,
-    distanceUsed,
-    laplacianUsed,
-    timings: { matchMs, inpaintMs, smoothMs, totalMs: performance.now() - start },
-  };
+  return { weights, status, smoothed, emptyRows, distanceUsed, laplacianUsed, timings: { matchMs, inpaintMs, smoothMs } };
 }
 
 function checkInputs(
