@@ -186,7 +186,7 @@ export class PaintController {
       this.meshCache = {
         positions: doc.mesh.positions,
         maps: [],
-        oneRing: vertexOneRing(doc.mesh.positions.length / 3, doc.mesh.triangles),
+        oneRing: vertexOneRing(doc.mesh.positions.length / 3, doc.mesh.triangles, doc.mesh.positions),
       };
     }
     const settings = this.settings;

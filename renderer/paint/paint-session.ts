@@ -72,7 +72,7 @@ export class PaintSession {
     private readonly diagonal: number,
     private readonly mirrorMaps: (MirrorVertexMap | undefined)[] = [],
     readonly settings: PaintSettings = defaultPaintSettings(dense.cols),
-    readonly oneRing: VertexOneRing = vertexOneRing(dense.rows, triangles),
+    readonly oneRing: VertexOneRing = vertexOneRing(dense.rows, triangles, restPositions),
   ) {
     this.weights = paintWeightsFromDense(dense);
     this.history = createPaintHistory(this.weights);

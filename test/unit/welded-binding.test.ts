@@ -13,7 +13,9 @@ import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { poseForwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import { influencesFromWeights, INFLUENCE_DEFAULTS } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
-import { withDerived } from '../../workers/scene/scene-document.ts';
+import { withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { smoothBoneEdit } from '../../workers/scene/scene-edits.ts';
+import { vertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
@@ -195,4 +197,73 @@ test('Compute weights in the app welds by the binding option, saved with the pro
   const rows = store.doc.weights.data.subarray(0, 2 * 100);
   assert.equal(rowsDifferingInGroups(rows, 2, sides), 0, 'the sides’ seams bind alike');
   assert.deepEqual(store.doc.weights.data.subarray(200), before.subarray(200), 'the caps keep their rows bit for bit');
+});
+
+/** A scene of a mesh with a two-bone chain up z and the given weights. */
+function sceneOf(positions: Float64Array, triangles: Uint32Array, weights: Float64Array): SceneDocument {
+  const skeleton = buildSkeleton(
+    { joints: Float64Array.from([0.5, 0.5, 0, 0.5, 0.5, 0.5, 0.5, 0.5, 1]), bones: Uint32Array.from([0, 1, 1, 2]) },
+    'chain',
+  );
+  return withDerived({
+    name: 'cube',
+    meshFiles: ['cube.off'],
+    mesh: { positions, triangles },
+    skeletonFile: 'chain.tgf',
+    skeleton,
+    weights: { rows: positions.length / 3, cols: 2, data: weights },
+    weightsSource: 'test',
+    poses: null,
+    posesFile: null,
+    handles: null,
+    handlesFile: null,
+    warnings: [],
+  });
+}
+
+test('painting Smooth on a split cube keeps coincident vertices equal and smooths across the seams as on the joined cube', () => {
+  const cube = splitCube(4);
+  const n = cube.positions.length / 3;
+  // Bone 1's weight a function of position (so equal on coincident vertices), far from smooth.
+  const weightAt = (x: number, y: number, z: number) => Math.min(1, Math.max(0, z * z + 0.3 * Math.sin(7 * x + 3 * y)));
+  const weights = new Float64Array(2 * n);
+  for (let v = 0; v < n; v++) {
+    const w = weightAt(cube.positions[3 * v], cube.positions[3 * v + 1], cube.positions[3 * v + 2]);
+    weights[2 * v] = 1 - w;
+    weights[2 * v + 1] = w;
+  }
+  const split = sceneOf(cube.positions, cube.triangles, weights);
+  const smoothed = smoothBoneEdit(split, 1)!.fields.weights!.data;
+  const weld = weldVertices(cube.positions, cube.triangles);
+  assert.equal(rowsDifferingInGroups(smoothed, 2, weld), 0, 'coincident vertices smooth alike');
+
+  // The same cube built with shared vertices (one per position, by a map of coordinates), smoothed on its own.
+  const joinedIndex = new Map<string, number>();
+  const at = new Int32Array(n);
+  const joinedPositions: number[] = [];
+  for (let v = 0; v < n; v++) {
+    const key = cube.positions.slice(3 * v, 3 * v + 3).join(',');
+    if (!joinedIndex.has(key)) {
+      joinedIndex.set(key, joinedIndex.size);
+      joinedPositions.push(...cube.positions.slice(3 * v, 3 * v + 3));
+    }
+    at[v] = joinedIndex.get(key)!;
+  }
+  const joinedWeights = new Float64Array(2 * joinedIndex.size);
+  for (let v = 0; v < n; v++) joinedWeights.set(weights.subarray(2 * v, 2 * v + 2), 2 * at[v]);
+  const joined = sceneOf(
+    Float64Array.from(joinedPositions),
+    cube.triangles.map((v) => at[v]),
+    joinedWeights,
+  );
+  const expected = smoothBoneEdit(joined, 1)!.fields.weights!.data;
+  for (let v = 0; v < n; v++)
+    assert.ok(
+      Math.abs(smoothed[2 * v + 1] - expected[2 * at[v] + 1]) < 1e-12,
+      `vertex ${v}: ${smoothed[2 * v + 1]} vs ${expected[2 * at[v] + 1]}`,
+    );
+
+  // On the index one-rings each face smooths alone and the seams part.
+  const apart = smoothBoneEdit(split, 1, {}, vertexOneRing(n, cube.triangles))!.fields.weights!.data;
+  assert.ok(rowsDifferingInGroups(apart, 2, weld) > 0, 'unwelded, the seams part');
 });

@@ -203,7 +203,7 @@ class ProjectEditor {
         case 'prune':
           return pruneWeightsEdit(doc, request.threshold, options);
         case 'smooth':
-          this.oneRing ??= vertexOneRing(vertexCountOf(doc), doc.mesh.triangles);
+          this.oneRing ??= vertexOneRing(vertexCountOf(doc), doc.mesh.triangles, doc.mesh.positions);
           return smoothBoneEdit(doc, bone(request.bone), options, this.oneRing);
         case 'mirror': {
           const { axis, side } = request;
