@@ -23,6 +23,7 @@ import { describe, typeText, type Schema } from './command-schema.ts';
  */
 export const SCRIPT_CHECK_OPTIONS = {
   target: 'ES2022',
+  module: 'ESNext',
   lib: ['es2022'],
   moduleDetection: 'force',
   strict: true,
@@ -345,7 +346,10 @@ export function scriptDeclarations(apiSource: string): string {
   return out.join('\n');
 }
 
-/** A TSDoc comment as one line of prose: its text, then each tag (`@param fraction  0 … 1` → `fraction: 0 … 1`). */
+/**
+ * A TSDoc comment as one line of prose for a table cell: its text, then each tag (`@param fraction  0 … 1` →
+ * `fraction: 0 … 1`), separated by semicolons.
+ */
 export function docProse(doc: string): string {
   const lines = doc
     .replace(/^\s*\/\*\*/, '')
@@ -369,7 +373,8 @@ export function docProse(doc: string): string {
     else if (name === 'throws') parts.push(`throws ${rest.replace(/^Error\s+/, '')}`);
     else parts.push(`${name} ${rest}`);
   }
-  return parts.join('; ');
+  // One sentence: a part's own full stop gives way to the separator; a tag written inside the text reads as a word.
+  return parts.map((part) => part.replace(/\.$/, '').replace(/ @(returns|throws) /g, ' $1 ')).join('; ');
 }
 
 /** Text for one cell of a markdown table. */
