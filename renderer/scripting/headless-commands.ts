@@ -13,6 +13,7 @@
  *  - weight edits (paint.normalize, paint.limit, paint.prune, paint.smooth, paint.mirrorToPositive,
  *    paint.mirrorToNegative, paint.lock): workers/scene/scene-edits.ts, which gives the paint panel's weights bit for
  *    bit, under the paint panel's labels;
+ *  - the scripts' weight commands (weights.set, weights.add, weights.scale, weights.transfer): the app's handlers;
  *  - bone.scale, playback.clip, edit.undo, edit.redo as the app's, and skin.method as a setting that `rig.scene.skin`
  *    reads by default (linear blend or dual quaternion: the other methods need the viewport's deformation).
  *
@@ -27,6 +28,7 @@ import { bindCommands } from '../bind/bind-commands.ts';
 import { BindingController, type BindOptions } from '../bind/binding-controller.ts';
 import { MaxInfluences } from '../bind/max-influences.ts';
 import { skeletonCommands } from '../skeleton/skeleton-commands.ts';
+import { weightCommands } from './weight-commands.ts';
 import { BoneSelection } from '../skeleton/bone-selection.ts';
 import { PRUNE_THRESHOLD } from '../paint/paint-commands.ts';
 import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
@@ -80,6 +82,10 @@ export const HEADLESS_COMMANDS = [
   'playback.clip',
   'edit.undo',
   'edit.redo',
+  'weights.set',
+  'weights.add',
+  'weights.scale',
+  'weights.transfer',
 ] as const satisfies readonly CommandId[];
 
 export type HeadlessCommandId = (typeof HEADLESS_COMMANDS)[number];
@@ -214,7 +220,7 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
     boneSelection,
     skeletonTool: { active: false, toggle: () => undefined, endChain: () => undefined },
   });
-  const weights = weightEditCommands(
+  const paintEdits = weightEditCommands(
     store,
     () => boneSelection.bone,
     () => paintSettings.maxInfluences,
@@ -225,7 +231,9 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
     'bind.computeRigid': { ...bind['bind.computeRigid'], run: () => failedBind(binding, bind['bind.computeRigid'].run(undefined)) },
     'bind.maxInfluences': bind['bind.maxInfluences'],
     'bind.limitInfluences': bind['bind.limitInfluences'],
-    ...weights,
+    ...paintEdits,
+    // The app's own handlers of the scripts' weight commands.
+    ...weightCommands(store, { maxInfluences: () => paintSettings.maxInfluences }),
     'bone.select': { run: (bone) => boneSelection.select(bone) },
     // The same edit as the app's bone-scale fields: one undo step per bone while it is edited.
     'bone.scale': {
