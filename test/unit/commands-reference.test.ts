@@ -102,6 +102,9 @@ await rig.paint.prune();
 await rig.paint.mirrorToPositive(0);
 const clip: number = await rig.clip.new({ name: 'walk' });
 await rig.clip.length(24);
+const moved: number = await rig.weights.transfer({ from: 1, to: 2, mesh: 'body' });
+await rig.weights.set({ bone: 0, value: 0.5, vertices: [1, 2] });
+await rig.weights.scale({ bone: 0, factor: 0.5, vertices: await rig.scene.handles() });
 const version: string = rig.apiVersion;
 const summary = await rig.scene.summary();
 const rows = await rig.scene.weights();
@@ -112,7 +115,7 @@ await rig.scene.setWeights(await rig.scene.denseWeights());
 const skinned: Float64Array = await rig.scene.skin({ method: 'dqs', frame: 3 });
 const written: string = await rig.files.exportGltf('out.glb', { influences: 4, weightComponent: 'unsigned-byte' });
 rig.progress(0.5, 'half way');
-print('done', shown, locked, clip, version, first, head, skinned.length, written, args.length);
+print('done', moved, shown, locked, clip, version, first, head, skinned.length, written, args.length);
 console.log(args[0]);
 console.warn('careful');
 `;
@@ -136,6 +139,9 @@ test('a script with a wrong argument, a missing one, a wrong result type or a pa
     "await rig.skin.method('dq');",
     'await rig.no.such();',
     'await rig.scene.bone(3);',
+    'await rig.weights.transfer({ from: 1 });',
+    "await rig.weights.set({ bone: 'arm', value: 0.5 });",
+    'await rig.weights.add({ bone: 0, value: 0.1, vertices: new Float64Array(2) });',
     'const w: Float32Array = await rig.scene.denseWeights();',
     'rig.scene = rig.scene;',
     'args.push("x");',
@@ -185,6 +191,20 @@ test('every declaration a script sees is copied from script-api.ts with its TSDo
   assert.ok(DECLARATIONS.includes("/** the parent bone's index, -1 for a root */\n  readonly parent: number;"), 'member TSDoc is kept');
   assert.match(DECLARATIONS, /^\/\*\*\n \* Rigwright script API 1\.0:/, 'the header states the API version');
   assert.throws(() => scriptApiDeclarations('export interface Open {\n  a: number;\n'), /Open at line 1 does not end/);
+});
+
+test('every call the declaration file gives rig.scene and rig.files is one the hosts answer (ScriptCalls)', () => {
+  const calls = /^export interface ScriptCalls \{\n([\s\S]*?)^\}/m.exec(API_SOURCE)?.[1] ?? '';
+  const declarations = scriptApiDeclarations(API_SOURCE);
+  for (const [owner, name] of [
+    ['scene', 'SceneApi'],
+    ['files', 'FilesApi'],
+  ]) {
+    const methods = declarations.find((d) => d.name === name)?.members ?? [];
+    assert.ok(methods.length > 0, `${name} has calls`);
+    for (const method of methods)
+      assert.ok(calls.includes(`'${owner}.${method.name}'(`), `rig.${owner}.${method.name} is a ScriptCalls entry`);
+  }
 });
 
 test('every command is a method of its namespace, named and typed from its schema', () => {
