@@ -27,6 +27,7 @@ import { SMOOTH_BONE_DEFAULTS, smoothBoneWeights } from '../../workers/paint/smo
 import { mirrorVertexMap, type MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { mirrorBonePairs } from '../../workers/paint/mirror-bone-pairs.ts';
 import { mirrorWeights } from '../../workers/paint/mirror-weights.ts';
+import { weldVertices, type WeldedVertices } from '../../workers/mesh/weld-vertices.ts';
 
 export interface PaintSymmetry {
   axis: 0 | 1 | 2;
@@ -50,6 +51,8 @@ export class PaintSession {
   /** the brush's gather buffers and, once the viewport has set it, the grid over the posed surface */
   readonly context: PaintContext;
   symmetry: PaintSymmetry | null = null;
+  /** the rest mesh's coincident vertices, found when symmetry is first turned on */
+  private welded: WeldedVertices | undefined;
   /** vertices changed since the views last caught up (takeDirty) */
   private readonly dirty: ChangedVertices;
   /** vertices changed since the surface under the brush last caught up (takeMoved) */
@@ -109,7 +112,13 @@ export class PaintSession {
 
   private useSymmetry(symmetry: PaintSymmetry | null): void {
     this.symmetry = symmetry;
-    this.context.symmetry = symmetry && { axis: symmetry.axis, bonePairs: symmetry.bonePairs, partner: symmetry.map.partner };
+    // A mirrored dab paints its partners' coincident vertices too, so seams stay closed on the mirrored side.
+    this.context.symmetry = symmetry && {
+      axis: symmetry.axis,
+      bonePairs: symmetry.bonePairs,
+      partner: symmetry.map.partner,
+      welded: (this.welded ??= weldVertices(this.restPositions, this.triangles)),
+    };
   }
 
   get strokeOpen(): boolean {

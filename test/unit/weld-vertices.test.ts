@@ -46,6 +46,15 @@ test('weldVertices: a cube split into its six faces welds 24 vertices into its 8
     assert.deepEqual([...weld.positions.subarray(3 * w, 3 * w + 3)], [...cube.positions.subarray(3 * v, 3 * v + 3)], `vertex ${v}`);
     assert.ok(weld.representative[w] <= v, `the representative of vertex ${v}'s group is its first vertex`);
   }
+  // The member lists name each group's vertices, ascending.
+  for (let w = 0; w < weld.count; w++) {
+    const members = [...weld.members.subarray(weld.memberStart[w], weld.memberStart[w + 1])];
+    assert.deepEqual(
+      members,
+      [...weld.index.keys()].filter((v) => weld.index[v] === w),
+      `welded vertex ${w}'s members`,
+    );
+  }
   // Welded vertices are numbered by their first member, which is a member.
   for (let w = 0; w < weld.count; w++) {
     assert.equal(weld.index[weld.representative[w]], w, `welded vertex ${w}'s representative is its own`);

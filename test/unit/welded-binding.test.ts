@@ -16,6 +16,10 @@ import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinnin
 import { withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { smoothBoneEdit } from '../../workers/scene/scene-edits.ts';
 import { vertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
+import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
+import { createPaintContext, paintDab, type DabSymmetry } from '../../workers/paint/paint-dab.ts';
+import { createVertexGrid } from '../../workers/paint/vertex-grid.ts';
+import { defaultPaintSettings, type PaintWeights } from '../../workers/paint/paint-weights.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
@@ -266,4 +270,38 @@ test('painting Smooth on a split cube keeps coincident vertices equal and smooth
   // On the index one-rings each face smooths alone and the seams part.
   const apart = smoothBoneEdit(split, 1, {}, vertexOneRing(n, cube.triangles))!.fields.weights!.data;
   assert.ok(rowsDifferingInGroups(apart, 2, weld) > 0, 'unwelded, the seams part');
+});
+
+test('a mirrored dab on a split cube paints every vertex at its partners’ positions, so the mirrored seams stay closed', () => {
+  const cube = splitCube(4);
+  const n = cube.positions.length / 3;
+  // Centred on x = 0, the plane of symmetry; bone 0 on +x, bone 1 (its pair) on −x.
+  const positions = cube.positions.map((x, i) => (i % 3 === 0 ? x - 0.5 : x));
+  const weld = weldVertices(positions, cube.triangles);
+  const map = mirrorVertexMap(positions, cube.triangles, 0, 1e-6);
+  const run = (welded: DabSymmetry['welded']) => {
+    const weights: PaintWeights = { vertexCount: n, boneCount: 3, data: new Float32Array(3 * n) };
+    for (let v = 0; v < n; v++) weights.data[3 * v + 2] = 1;
+    const symmetry: DabSymmetry = { axis: 0, bonePairs: Int32Array.of(1, 0, 2), partner: map.partner, ...(welded ? { welded } : {}) };
+    const oneRing = vertexOneRing(n, cube.triangles, positions);
+    const context = createPaintContext(weights, createVertexGrid(positions), oneRing, defaultPaintSettings(3), null, symmetry);
+    // On the +x face's edge with the y = 0 face: a seam, with a mirrored twin on −x.
+    paintDab(context, 0, { centre: [0.5, 0, 0.5], radius: 0.4, strength: 0.5, falloff: 'smooth', mode: 'add', value: 0 });
+    assert.ok(context.count > 10 && context.mirroredCount > 0, 'the dab and its mirror paint');
+    return weights.data;
+  };
+  const painted = run(weld);
+  let mirroredSide = 0;
+  for (let v = 0; v < n; v++) {
+    const first = weld.representative[weld.index[v]];
+    for (let b = 0; b < 3; b++)
+      assert.equal(painted[3 * v + b], painted[3 * first + b], `vertex ${v}, bone ${b}: as its coincident first vertex`);
+    if (painted[3 * v + 1] > 0) mirroredSide++;
+  }
+  assert.ok(mirroredSide > 10, 'bone 1 was painted on the mirrored side');
+  // Partners alone: a mirrored seam vertex is painted on one face and not on the other.
+  const partnersOnly = run(undefined);
+  let differing = 0;
+  for (let v = 0; v < n; v++) if (partnersOnly[3 * v + 1] !== partnersOnly[3 * weld.representative[weld.index[v]] + 1]) differing++;
+  assert.ok(differing > 0, 'without the coincident vertices the mirrored seam opens');
 });

@@ -24,6 +24,10 @@ export interface WeldedVertices {
   index: Int32Array;
   /** #W the group's first (lowest-index) vertex; welded vertices are numbered in this order, so it increases */
   representative: Int32Array;
+  /** #W + 1: welded vertex w's members are members[memberStart[w] .. memberStart[w + 1]) */
+  memberStart: Int32Array;
+  /** #V the vertices of each welded vertex, ascending within each */
+  members: Int32Array;
   /** #W × 3 welded positions: the position of the group's first vertex (a real vertex, not a mean) */
   positions: Float64Array;
   /**
@@ -74,7 +78,13 @@ export function weldVertices(positions: Float64Array, triangles: Uint32Array, op
     welded[3 * w + 1] = positions[3 * v + 1];
     welded[3 * w + 2] = positions[3 * v + 2];
   }
-  return { count, index, representative, positions: welded, triangles: weldTriangles(triangles, index, n) };
+  const memberStart = new Int32Array(count + 1);
+  for (let v = 0; v < n; v++) memberStart[index[v] + 1]++;
+  for (let w = 0; w < count; w++) memberStart[w + 1] += memberStart[w];
+  const members = new Int32Array(n);
+  const fill = memberStart.slice(0, count);
+  for (let v = 0; v < n; v++) members[fill[index[v]]++] = v;
+  return { count, index, representative, memberStart, members, positions: welded, triangles: weldTriangles(triangles, index, n) };
 }
 
 /**

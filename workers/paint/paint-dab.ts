@@ -4,6 +4,7 @@ import { recordRows, type PaintHistory } from './paint-history.ts';
 import type { PaintSettings, PaintWeights } from './paint-weights.ts';
 import { queryVertexGrid, type VertexGrid } from './vertex-grid.ts';
 import type { VertexOneRing } from './vertex-one-ring.ts';
+import type { WeldedVertices } from '../mesh/weld-vertices.ts';
 
 /** Symmetry painting: each dab is repeated on the mirror partners of its vertices, on the paired bone. */
 export interface DabSymmetry {
@@ -16,6 +17,11 @@ export interface DabSymmetry {
    * the mirrored dab lands on the mirrored region in any pose)
    */
   partner: Int32Array;
+  /**
+   * the mesh's coincident vertices (weldVertices): a partner's whole welded vertex is painted, so a seam on the
+   * mirrored side moves as one; absent: the partners alone
+   */
+  welded?: Pick<WeldedVertices, 'index' | 'memberStart' | 'members'>;
 }
 
 /** Everything a brush stroke reads and writes, plus the buffers it reuses from dab to dab. */
@@ -111,8 +117,8 @@ export function paintDab(context: PaintContext, bone: number, dab: Dab): number 
  * Paints the vertices already in `context.indices` (the first `context.count`; a caller may have filtered a
  * gather, e.g. to the faces the camera sees): records their rows for undo, applies the dab with the invariants
  * (applyDab); with symmetry on and the bone paired, then the same dab on the paired bone at the gathered vertices'
- * mirror partners, each partner once at its smallest distance; partners outside `context.vertexMask` are left
- * alone. A bone paired with itself (one on the plane) skips partners the dab already painted. The mirrored vertices
+ * mirror partners (with the vertices coincident with them, when the symmetry has them), each partner once at its
+ * smallest distance; partners outside `context.vertexMask` are left alone. A bone paired with itself (one on the plane) skips partners the dab already painted. The mirrored vertices
  * are left in `context.mirroredIndices`.
  * @returns the bone's weight before the dab at the vertex nearest the centre (NaN when nothing was gathered)
  */
@@ -124,7 +130,7 @@ export function paintGathered(context: PaintContext, bone: number, dab: Dab): nu
   const symmetry = context.symmetry;
   const pair = symmetry && dab.mode !== 'sample' ? symmetry.bonePairs[bone] : -1;
   if (pair < 0) return sampled;
-  const { partner } = symmetry!;
+  const { partner, welded } = symmetry!;
   const { mark, slot, vertexMask } = context;
   const stamp = (context.stamp += 2);
   // mark = stamp: gathered as a partner; stamp + 1: painted by the dab itself (self-paired bone only).
@@ -133,22 +139,36 @@ export function paintGathered(context: PaintContext, bone: number, dab: Dab): nu
     context.mirroredIndices = new Uint32Array(2 * count);
     context.mirroredDistances = new Float64Array(2 * count);
   }
-  const mirrored = context.mirroredIndices;
-  const mirroredDistances = context.mirroredDistances;
+  let mirrored = context.mirroredIndices;
+  let mirroredDistances = context.mirroredDistances;
   let m = 0;
   for (let i = 0; i < count; i++) {
     const p = partner[indices[i]];
-    if (p < 0 || mark[p] === stamp + 1 || (vertexMask && !vertexMask[p])) continue;
-    if (mark[p] === stamp) {
-      const s = slot[p];
-      if (distances[i] < mirroredDistances[s]) mirroredDistances[s] = distances[i];
-      continue;
+    if (p < 0) continue;
+    // The partner alone (k = -1), or every vertex of its welded vertex.
+    const w = welded ? welded.index[p] : 0;
+    const first = welded ? welded.memberStart[w] : -1;
+    const end = welded ? welded.memberStart[w + 1] : 0;
+    for (let k = first; k < end; k++) {
+      const q = k < 0 ? p : welded!.members[k];
+      if (mark[q] === stamp + 1 || (vertexMask && !vertexMask[q])) continue;
+      if (mark[q] === stamp) {
+        const s = slot[q];
+        if (distances[i] < mirroredDistances[s]) mirroredDistances[s] = distances[i];
+        continue;
+      }
+      if (m === mirrored.length) {
+        mirrored = grown(mirrored, new Uint32Array(2 * m));
+        mirroredDistances = grown(mirroredDistances, new Float64Array(2 * m));
+      }
+      mark[q] = stamp;
+      slot[q] = m;
+      mirrored[m] = q;
+      mirroredDistances[m++] = distances[i];
     }
-    mark[p] = stamp;
-    slot[p] = m;
-    mirrored[m] = p;
-    mirroredDistances[m++] = distances[i];
   }
+  context.mirroredIndices = mirrored;
+  context.mirroredDistances = mirroredDistances;
   context.mirroredCount = m;
   if (context.history) recordRows(context.history, mirrored, m);
   applyDab(context.weights, pair, dab, mirrored, mirroredDistances, m, context.settings, context.oneRing);
@@ -186,4 +206,10 @@ export function paintGradient(context: PaintContext, bone: number, gradient: Wei
   if (context.history) recordRows(context.history, indices, count);
   applyGradient(context.weights, bone, gradient, indices, distances, count, context.settings);
   return count;
+}
+
+/** `into` holding `from`'s values first (a gather buffer doubled). */
+function grown<T extends Uint32Array | Float64Array>(from: T, into: T): T {
+  into.set(from);
+  return into;
 }
