@@ -857,6 +857,21 @@ const CATALOG = {
     description: 'Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights',
     enabledWhen: `meshActive && !binding && ${IDLE} && ${BONES}`,
   },
+  'weights.transferFromMesh': {
+    label: 'Transfer weights from another mesh',
+    noMenu: 'the Transfer weights row of the Meshes panel (View → Meshes panel), which names both meshes',
+    description:
+      'Carry the weights of one mesh of the scene onto another: vertices whose closest point on the source is within maxDistance (a fraction of the target’s diagonal, 0.05 when left out) and whose normals differ by at most maxAngle degrees (30) take its weights, the others are inpainted from them, then smoothed (smooth: false leaves them); the target’s locked bones keep theirs; one undo step (argument: { from, to, maxDistance?, maxAngle?, smooth? }; result: the vertices matched, inpainted, and in parts with no match)',
+    enabledWhen: `${IDLE} && ${BONES}`,
+    argument: arg.object({
+      from: arg.mesh(),
+      to: arg.mesh(),
+      maxDistance: arg.optional(arg.number(0.0001, 1)),
+      maxAngle: arg.optional(arg.number(0, 180)),
+      smooth: arg.optional(arg.boolean),
+    }),
+    result: arg.object({ matched: arg.integer(0), inpainted: arg.integer(0), nearest: arg.integer(0) }),
+  },
   'template.panel': {
     label: 'Template panel',
     menu: 'Rig',

@@ -18,6 +18,9 @@ export class MeshesPanel {
   readonly root: HTMLElement;
   private readonly toolbarGroup: HTMLElement;
   private readonly list: HTMLElement;
+  /** the mesh the Transfer row takes weights from onto the active mesh */
+  private readonly transferSource: HTMLSelectElement;
+  private readonly transferButton: HTMLButtonElement;
   /** the parts the rows were built for (rebuilt when they change) */
   private listed: unknown = null;
 
@@ -42,6 +45,21 @@ export class MeshesPanel {
     commandButton(row, commands, 'meshes.isolate', { label: 'Isolate' });
     commandButton(row, commands, 'bind.computePart', { label: 'Bind this mesh' });
     meshes.append(this.list, row);
+    const transfer = section(this.root, 'Transfer weights');
+    const transferRow = element('div', 'row');
+    this.transferSource = element('select', 'transfer-source');
+    this.transferSource.title = 'The mesh whose weights the active mesh takes';
+    this.transferSource.setAttribute('aria-label', 'Transfer weights from');
+    this.transferButton = element('button', undefined, 'Onto the active mesh');
+    this.transferButton.type = 'button';
+    this.transferButton.title =
+      'The active mesh takes the weights of the chosen mesh where they are close and face the same way; the rest is inpainted (one undo step)';
+    this.transferButton.addEventListener('click', () =>
+      commands.invoke('weights.transferFromMesh', { from: Number(this.transferSource.value), to: host.meshes.active }),
+    );
+    this.transferSource.addEventListener('change', () => this.refresh());
+    transferRow.append(element('span', 'dim', 'From'), this.transferSource, this.transferButton);
+    transfer.append(transferRow);
     dockPanel(container, this.root, 'meshes');
   }
 
@@ -69,6 +87,8 @@ export class MeshesPanel {
       if (shown) shown.checked = !hidden;
     }
     refreshCommandButtons(this.root, commands);
+    const source = Number(this.transferSource.value);
+    this.transferButton.disabled = meshes.active < 0 || source === meshes.active || !commands.isEnabled('weights.transferFromMesh');
   }
 
   private rebuildList(): void {
@@ -109,5 +129,14 @@ export class MeshesPanel {
       row(-1, 'All', `${parts.length} mesh${parts.length === 1 ? '' : 'es'}`),
       ...parts.map((part, i) => row(i, part.name, `${part.vertexCount} v`)),
     );
+    const chosen = this.transferSource.value;
+    this.transferSource.replaceChildren(
+      ...parts.map((part, i) => {
+        const option = element('option', undefined, part.name);
+        option.value = String(i);
+        return option;
+      }),
+    );
+    if (Number(chosen) < parts.length) this.transferSource.value = chosen;
   }
 }

@@ -11,6 +11,7 @@ import type { HandlerOf } from '../commands/command-registry.ts';
 import { bindCommands, type BindCommandsHost } from '../bind/bind-commands.ts';
 import { skinCommands, type SkinCommandsHost } from '../deform/skin-commands.ts';
 import { meshesCommands, type MeshesCommandsHost } from '../meshes/meshes-commands.ts';
+import { transferCommands, type TransferCommandsHost } from '../meshes/transfer-commands.ts';
 import { paintCommands, type PaintCommandsHost } from '../paint/paint-commands.ts';
 import { examplesCommands, type ExamplesCommandsHost } from '../posespace/examples-commands.ts';
 import { skeletonCommands, type SkeletonCommandsHost } from '../skeleton/skeleton-commands.ts';
@@ -44,6 +45,7 @@ export type AppCommandsHost = FileCommandsHost &
   SkinCommandsHost &
   BindCommandsHost &
   MeshesCommandsHost &
+  TransferCommandsHost &
   ExamplesCommandsHost &
   Omit<SkeletonCommandsHost, 'skeletonTool'> &
   TemplateCommandsHost &
@@ -75,6 +77,7 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
       },
     }),
     ...meshesCommands(app),
+    ...transferCommands(app),
     ...examplesCommands(app),
     ...skeletonCommands({ store: app.store, boneSelection: app.boneSelection, skeletonTool: skeletonToolControl(app.tools) }),
     ...poseCommands({

@@ -27,6 +27,12 @@ import {
 import { seededRandom } from './seeded-random.ts';
 import { dataFile } from './shared-data.ts';
 import { runCli } from '../../app/cli/main.ts';
+import { joinMeshes } from '../../renderer/document/mesh-parts.ts';
+import { MeshesController } from '../../renderer/meshes/meshes-controller.ts';
+import { transferCommands } from '../../renderer/meshes/transfer-commands.ts';
+import { withDerived } from '../../workers/scene/scene-document.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -483,4 +489,76 @@ test('rigwright transfer: the arm onto itself gives its own weights back (exit 0
   const badAngle = await rigwright(...arm, '--to', dataFile('libigl', 'arm.obj'), '--max-angle', '270', '--out', out);
   assert.equal(badAngle.status, 2, 'an angle out of range');
   assert.match(badAngle.stderr, /--max-angle must be an angle in \[0, 180\], not "270"/);
+});
+
+test('weights.transferFromMesh: the body’s weights onto the shirt of one scene, one undo step; the body’s rows and a locked bone stay', () => {
+  const source = body();
+  const nb = source.boneCount;
+  const made = shirt(source, 0.06);
+  const { mesh, parts } = joinMeshes([
+    { name: 'body.obj', mesh: { positions: source.positions, triangles: source.triangles } },
+    { name: 'shirt.obj', mesh: { positions: made.positions, triangles: made.triangles } },
+  ]);
+  const n = mesh.positions.length / 3;
+  const bodyCount = source.positions.length / 3;
+  // The shirt starts on bone 0 and bone 3 (locked) half and half.
+  const LOCKED = 3;
+  const weights = new Float64Array(n * nb);
+  weights.set(source.weights);
+  for (let v = bodyCount; v < n; v++) {
+    weights[v * nb] = 0.5;
+    weights[v * nb + LOCKED] = 0.5;
+  }
+  const paintLocks = new Uint8Array(nb);
+  paintLocks[LOCKED] = 1;
+  const data = contextAwareBody();
+  const history = new UndoHistory();
+  const store = new SceneStore(
+    withDerived({
+      name: 'body.obj + shirt.obj',
+      meshFiles: ['body.obj', 'shirt.obj'],
+      mesh,
+      parts,
+      skeletonFile: 'skeleton.tgf',
+      skeleton: data.skeleton,
+      weights: { rows: n, cols: nb, data: weights },
+      weightsSource: 'weights.dmat',
+      poses: null,
+      posesFile: null,
+      handles: null,
+      handlesFile: null,
+      warnings: [],
+      paintLocks,
+    }),
+    history,
+  );
+  const before = store.doc;
+  const notices: { title: string; items: readonly string[] }[] = [];
+  const host = {
+    store,
+    meshes: new MeshesController(store),
+    maxInfluences: { value: nb },
+    notice: { show: (title: string, items: readonly string[]) => notices.push({ title, items }) },
+  };
+  const handler = transferCommands(host)['weights.transferFromMesh'];
+  assert.throws(() => handler.run({ from: 'shirt.obj', to: 'shirt.obj' }), /shirt\.obj cannot take weights from itself/);
+  assert.equal(store.doc, before, 'a refused transfer changes nothing');
+
+  const result = handler.run({ from: 'body.obj', to: 1 });
+  const expected = weightTransfer(source, made, nb, {}, { locked: paintLocks, weights: weights.subarray(bodyCount * nb) });
+  assert.deepEqual(result, { matched: expected.matchedCount, inpainted: expected.inpaintedCount, nearest: 0 }, 'the counts come back');
+  const after = store.doc.weights.data;
+  assert.deepEqual(after.subarray(0, bodyCount * nb), source.weights, 'the body’s rows stay bit for bit');
+  assert.deepEqual(after.subarray(bodyCount * nb), expected.weights, 'the shirt’s rows are the transfer’s');
+  for (let v = bodyCount; v < n; v++) assert.equal(after[v * nb + LOCKED], 0.5, `shirt vertex ${v}: the locked bone keeps its weight`);
+  assert.equal(history.newest?.label, 'Transfer weights from body.obj to shirt.obj', 'one labelled step');
+  assert.match(store.doc.weightsSource, /shirt\.obj: transferred from body\.obj/);
+  assert.equal(notices.length, 1, 'one notice');
+  assert.equal(notices[0].title, 'Weights transferred from body.obj to shirt.obj');
+  assert.match(
+    notices[0].items[0],
+    new RegExp(`^${expected.matchedCount} vertices matched .* ${expected.inpaintedCount} vertices inpainted`),
+  );
+  history.undo();
+  assert.equal(store.doc.weights, before.weights, 'undo brings the weights before back');
 });
