@@ -3,7 +3,8 @@
  * every expected row derived by hand from the brushes' rule (enforce-weight-invariants.ts): the bone's new weight is
  * kept (clamped to the room the locked bones leave), the row's other unlocked bones are rescaled to fill the rest,
  * locked bones never change, the influence limit drops the smallest others. Each command is one undo step, its undo
- * gives back the very weights before it, and bad input is refused naming the command and the field.
+ * gives back the very weights before it, and bad input is refused naming the command and the field. On the course
+ * hand (shared data), the commands give the very floats a flood-fill dab of the brushes gives.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +15,9 @@ import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { boneCountOf, vertexCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
+import { applyDab, type Dab } from '../../workers/paint/apply-dab.ts';
+import { paintWeightsFromDense } from '../../workers/paint/paint-weights.ts';
+import { handDocument } from './full-documents.ts';
 
 /** Rows of the scene's weights (bones root, arm, hand); every value is exact in float32, every row sums to 1. */
 const ROWS = [
@@ -24,6 +28,9 @@ const ROWS = [
   [0, 0.5, 0.5],
   [0.125, 0.125, 0.75],
 ];
+
+/** A flood fill's dab: every vertex at the brush centre (constant falloff), as the paint session floods. */
+const FLOOD: Dab = { centre: [0, 0, 0], radius: 1, strength: 1, falloff: 'constant', mode: 'set', value: 0 };
 
 /** Two triangles, mesh "left" (vertices 0–2) and mesh "right" (3–5), along a three-bone chain on x. */
 function scene(locked: readonly number[] = []): SceneDocument {
@@ -233,5 +240,52 @@ test('the weight commands are in the catalog for scripts, each with its reason f
   for (const id of ['weights.set', 'weights.add', 'weights.scale', 'weights.transfer'] as const) {
     assert.ok(COMMANDS[id].noMenu?.startsWith('scripts'), `${id} says why it has no menu`);
     assert.equal(COMMANDS[id].result?.kind, 'number', `${id} gives back how many vertices changed`);
+  }
+});
+
+test('on the course hand the commands give the brushes’ own floats (a flood-fill dab, applyDab, on the same vertices), locked weights bit for bit', async () => {
+  const hand = handDocument();
+  const V = vertexCountOf(hand);
+  const B = boneCountOf(hand);
+  const LOCKED = 3;
+  const BONE = 5;
+  const paintLocks = new Uint8Array(B);
+  paintLocks[LOCKED] = 1;
+  const doc: SceneDocument = { ...hand, paintLocks };
+  const vertices = Array.from({ length: Math.ceil(V / 3) }, (_, i) => 3 * i);
+  const cases: [Parameters<CommandRegistry['execute']>, Dab][] = [
+    [['weights.add', { bone: BONE, value: 0.2, vertices }], { ...FLOOD, mode: 'add', strength: 0.2 }],
+    [['weights.set', { bone: BONE, value: 0.3, vertices }], { ...FLOOD, mode: 'set', strength: 1, value: 0.3 }],
+  ];
+  for (const [call, dab] of cases) {
+    const store = new SceneStore(doc, new UndoHistory());
+    const registry = new CommandRegistry(() => ({ toolBusy: false, hasSkeleton: true }));
+    registry.registerAll(weightCommands(store, { maxInfluences: () => 4 }));
+    const changed = await registry.execute(...call);
+
+    const brush = paintWeightsFromDense(doc.weights);
+    applyDab(brush, BONE, dab, Uint32Array.from(vertices), new Float64Array(vertices.length), vertices.length, {
+      locked: paintLocks,
+      maxInfluences: 4,
+    });
+    const before = doc.weights.data;
+    const after = store.doc.weights.data;
+    let rows = 0;
+    for (let v = 0; v < V; v++) {
+      const row = after.subarray(v * B, v * B + B);
+      const old = before.subarray(v * B, v * B + B);
+      if (row.every((w, b) => Object.is(w, old[b]))) continue;
+      rows++;
+      // The brush's float32 row, but for the locked bone, which keeps the document's float64 value bit for bit.
+      const expected = Array.from(brush.data.subarray(v * B, v * B + B));
+      expected[LOCKED] = old[LOCKED];
+      assert.deepEqual(Array.from(row), expected, `${call[0]}: vertex ${v} as the brush makes it`);
+      assert.ok(Object.is(row[LOCKED], old[LOCKED]), `${call[0]}: the locked bone keeps vertex ${v}'s weight`);
+      const total = (w: ArrayLike<number>) => Array.from(w).reduce((a, x) => a + x, 0);
+      assert.ok(Math.abs(total(row) - total(old)) < 1e-6, `${call[0]}: vertex ${v} keeps its total ${total(old)} (${total(row)})`);
+      assert.ok(row.filter((w) => w !== 0).length <= 4, `${call[0]}: vertex ${v} has at most 4 influences`);
+    }
+    assert.equal(changed, rows, `${call[0]} counts the rows it changed`);
+    assert.ok(rows > V / 4, `${call[0]} changed most listed rows (${rows} of ${vertices.length})`);
   }
 });

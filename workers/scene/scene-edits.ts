@@ -230,7 +230,8 @@ export interface BoneWeightChange {
  * enforceWeightInvariants with the bone as the painted one): the bone's new weight is clamped to [0, 1 − Σ locked]
  * and kept, and the row's other unlocked bones are rescaled to fill the rest, so every changed row sums to 1 around
  * its locked bones (a row whose other unlocked bones are all 0 gives the bone the whole 1 − Σ locked: its weight has
- * nowhere else to go); locked bones never change; the influence limit drops the row's smallest other weights.
+ * nowhere else to go); locked bones never change (their float64 values kept, bit for bit); the influence limit
+ * drops the row's smallest other weights.
  * Rows it touches: `set` every row of the vertex mask; `add` those too, but for a negative value only the rows
  * where the bone weighs (subtracting from nothing changes nothing); `scale` the rows where the bone weighs.
  * @param change  set: value in [0, 1]; add: value in [-1, 1]; scale: value ≥ 0
@@ -256,17 +257,15 @@ export function boneWeightEdit(
   const rows = rowsWhere(vertexCountOf(doc), mask, (v) => kind === 'set' || (kind === 'add' && value > 0) || weights[v * B + bone] > 0);
   const label =
     kind === 'set' ? `Set ${name} to ${value}` : kind === 'add' ? `Add ${value} to ${name}` : `Scale ${name}'s weights by ${value}`;
-  return weightEdit(
-    label,
-    weightsAfter(doc, mask, (paint) => {
-      const { data } = paint;
-      for (const v of rows) {
-        const o = v * B + bone;
-        data[o] = kind === 'set' ? value : kind === 'add' ? data[o] + value : data[o] * value;
-      }
-      enforceWeightInvariants(paint, rows, rows.length, bone, settings);
-    }),
-  );
+  const after = weightsAfter(doc, mask, (paint) => {
+    const { data } = paint;
+    for (const v of rows) {
+      const o = v * B + bone;
+      data[o] = kind === 'set' ? value : kind === 'add' ? data[o] + value : data[o] * value;
+    }
+    enforceWeightInvariants(paint, rows, rows.length, bone, settings);
+  });
+  return weightEdit(label, after && lockedKept(after, doc, settings.locked));
 }
 
 /**
@@ -287,17 +286,34 @@ export function transferWeightsEdit(doc: SceneDocument, from: number, to: number
   const B = boneCountOf(doc);
   const weights = doc.weights.data;
   const rows = rowsWhere(vertexCountOf(doc), mask, (v) => weights[v * B + from] > 0);
-  return weightEdit(
-    `Transfer ${names[from]}'s weights to ${names[to]}`,
-    weightsAfter(doc, mask, (paint) => {
-      const { data } = paint;
-      for (const v of rows) {
-        data[v * B + to] += data[v * B + from];
-        data[v * B + from] = 0;
-      }
-      enforceWeightInvariants(paint, rows, rows.length, to, settings);
-    }),
-  );
+  const after = weightsAfter(doc, mask, (paint) => {
+    const { data } = paint;
+    for (const v of rows) {
+      data[v * B + to] += data[v * B + from];
+      data[v * B + from] = 0;
+    }
+    enforceWeightInvariants(paint, rows, rows.length, to, settings);
+  });
+  return weightEdit(`Transfer ${names[from]}'s weights to ${names[to]}`, after && lockedKept(after, doc, settings.locked));
+}
+
+/**
+ * The locked bones' weights back to the document's own float64 values on every row (a changed row took the paint
+ * buffer's float32 ones, rounded), so a locked weight stays bit for bit what it was.
+ */
+function lockedKept(
+  after: { weights: DenseMatrix; vertices: number },
+  doc: SceneDocument,
+  locked: Uint8Array,
+): { weights: DenseMatrix; vertices: number } {
+  const B = boneCountOf(doc);
+  const { data } = after.weights;
+  const original = doc.weights.data;
+  for (let b = 0; b < B; b++) {
+    if (!locked[b]) continue;
+    for (let o = b; o < data.length; o += B) data[o] = original[o];
+  }
+  return after;
 }
 
 /** The vertices of the mask (every vertex without one) for which `keep` holds, in order. */
