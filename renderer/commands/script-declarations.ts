@@ -211,13 +211,41 @@ export function argumentName(id: CommandId): string {
   }
 }
 
-/** A command's method signature in its namespace, e.g. `compute(options?: { … }): Promise<void>`. */
-export function commandSignature(id: CommandId): string {
+/**
+ * A schema's type text with each field of an object carrying what it takes as TSDoc, so an editor's completion and
+ * hover inside an argument's object say it (`source?: … ` — "one of "current", "distance", "cylinder", or left out").
+ */
+export function documentedType(schema: Schema): string {
+  switch (schema.kind) {
+    case 'object':
+      // Each field's comment on a line of its own, as Prettier leaves a TSDoc comment before a property.
+      return `{\n${Object.entries(schema.fields)
+        .map(
+          ([name, field]) =>
+            `/** ${describe(field).replaceAll('*/', '*\\/')} */\n${name}${field.kind === 'optional' ? '?' : ''}: ${documentedType(field)};`,
+        )
+        .join('\n')}\n}`;
+    case 'optional':
+      return `${documentedType(schema.inner)} | undefined`;
+    case 'nullable':
+      return `${documentedType(schema.inner)} | null`;
+    case 'union':
+      return schema.options.map(documentedType).join(' | ');
+    default:
+      return typeText(schema);
+  }
+}
+
+/**
+ * A command's method signature in its namespace, e.g. `compute(options?: { … }): Promise<void>`.
+ * @param documented  object fields with their TSDoc (documentedType), for the declaration file; one line without
+ */
+export function commandSignature(id: CommandId, documented = false): string {
   const { argument, result } = COMMANDS[id];
   const returns = `Promise<${result ? typeText(result) : 'void'}>`;
   if (!argument || argument.kind === 'none') return `${memberKey(methodName(id))}(): ${returns}`;
   const optional = argument.kind === 'optional';
-  const type = typeText(optional ? (argument as { inner: Schema }).inner : argument);
+  const type = (documented ? documentedType : typeText)(optional ? (argument as { inner: Schema }).inner : argument);
   return `${memberKey(methodName(id))}(${argumentName(id)}${optional ? '?' : ''}: ${type}): ${returns}`;
 }
 
@@ -275,7 +303,7 @@ export function scriptDeclarations(apiSource: string): string {
     const { argument, result } = COMMANDS[id];
     out.push(
       tsdoc([commandText(id)], '  '),
-      `  ${JSON.stringify(id)}: { argument: ${typeText(argument ?? { kind: 'none' })}; result: ${result ? typeText(result) : 'void'} };`,
+      `  ${JSON.stringify(id)}: { argument: ${documentedType(argument ?? { kind: 'none' })}; result: ${result ? typeText(result) : 'void'} };`,
     );
   }
   out.push(
@@ -294,7 +322,7 @@ export function scriptDeclarations(apiSource: string): string {
   for (const [prefix, list] of namespaces) {
     out.push(`/** The commands \`${prefix}.*\`: \`${GLOBAL}.${prefix}.<name>(argument)\` runs \`${prefix}.<name>\`. */`);
     out.push(`interface ${namespaceType(prefix)} {`);
-    for (const id of list) out.push(tsdoc(commandDoc(id), '  '), `  ${commandSignature(id)};`);
+    for (const id of list) out.push(tsdoc(commandDoc(id), '  '), `  ${commandSignature(id, true)};`);
     out.push('}', '');
   }
 

@@ -173,11 +173,24 @@ interface RigwrightCommands {
   'file.autosaveSettings': { argument: undefined; result: void };
   /** Autosave timing and versions: Seconds of idleness before a version is written (0: off), the longest wait while busy, and versions kept (argument: { delaySeconds?, maxWaitSeconds?, versions? }; fields left out stay) */
   'file.autosave': {
-    argument: { delaySeconds?: number | undefined; maxWaitSeconds?: number | undefined; versions?: number | undefined };
+    argument: {
+      /** a number from 0 to 3600, or left out */
+      delaySeconds?: number | undefined;
+      /** a number from 1 to 3600, or left out */
+      maxWaitSeconds?: number | undefined;
+      /** a whole number from 1 to 50, or left out */
+      versions?: number | undefined;
+    };
     result: void;
   };
   /** Export weight settings: Weight storage of the glTF export, which the “as exported” preview shows; its influences are the scene’s max influences (bind.maxInfluences) (argument: { weightComponent? }; left out: stays) */
-  'file.exportSettings': { argument: { weightComponent?: 'float' | 'unsigned-short' | 'unsigned-byte' | undefined }; result: void };
+  'file.exportSettings': {
+    argument: {
+      /** one of "float", "unsigned-short", "unsigned-byte", or left out */
+      weightComponent?: 'float' | 'unsigned-short' | 'unsigned-byte' | undefined;
+    };
+    result: void;
+  };
   /** Open the twist test: A tube whose second bone twists 0° → 180° (then 179° → 181°): LBS collapses, DQS keeps its volume */
   'file.twistDemo': { argument: undefined; result: void };
   /** Start from the demo: The demo creature's mesh, skeleton and clip as a new scene, unbound (no handles, provisional weights by bone distance), ready to bind */
@@ -238,10 +251,15 @@ interface RigwrightCommands {
   'bind.compute': {
     argument:
       | {
+          /** one of "current", "distance", "cylinder", or left out */
           source?: 'current' | 'distance' | 'cylinder' | undefined;
+          /** a number from 0.001 to 1, or left out */
           radiusFraction?: number | undefined;
+          /** one of "cotan", "uniform", or left out */
           laplacian?: 'cotan' | 'uniform' | undefined;
+          /** true or false, or left out */
           bindUnhandled?: boolean | undefined;
+          /** a number from 0 up, or left out */
           weldTolerance?: number | undefined;
         }
       | undefined;
@@ -272,9 +290,13 @@ interface RigwrightCommands {
   /** Set a bone’s weights: The bone’s weight becomes value on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed) */
   'weights.set': {
     argument: {
+      /** a bone index */
       bone: number;
+      /** a number from 0 to 1 */
       value: number;
+      /** a mesh index or name, or left out */
       mesh?: number | string | undefined;
+      /** an array of vertex indices, or left out */
       vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
     };
     result: number;
@@ -282,9 +304,13 @@ interface RigwrightCommands {
   /** Add to a bone’s weights: The bone’s weight grows by value (less by a negative one, down to 0) on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed) */
   'weights.add': {
     argument: {
+      /** a bone index */
       bone: number;
+      /** a number from -1 to 1 */
       value: number;
+      /** a mesh index or name, or left out */
       mesh?: number | string | undefined;
+      /** an array of vertex indices, or left out */
       vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
     };
     result: number;
@@ -292,9 +318,13 @@ interface RigwrightCommands {
   /** Scale a bone’s weights: The bone’s weight is multiplied by factor on the vertices it weighs on (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, factor, mesh?, vertices? }; result: how many vertices changed) */
   'weights.scale': {
     argument: {
+      /** a bone index */
       bone: number;
+      /** a number from 0 to 1000 */
       factor: number;
+      /** a mesh index or name, or left out */
       mesh?: number | string | undefined;
+      /** an array of vertex indices, or left out */
       vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
     };
     result: number;
@@ -302,9 +332,13 @@ interface RigwrightCommands {
   /** Transfer weights to another bone: Bone from’s weight moves to bone to on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { from, to, mesh?, vertices? }; result: how many vertices changed) */
   'weights.transfer': {
     argument: {
+      /** a bone index */
       from: number;
+      /** a bone index */
       to: number;
+      /** a mesh index or name, or left out */
       mesh?: number | string | undefined;
+      /** an array of vertex indices, or left out */
       vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
     };
     result: number;
@@ -340,33 +374,99 @@ interface RigwrightCommands {
   /** Select a bone: Argument: the bone, or -1 for none */
   'bone.select': { argument: number; result: void };
   /** Scale the bone: About its start joint (argument: { bone, scale: [x, y, z] }) */
-  'bone.scale': { argument: { bone: number; scale: [number, number, number] }; result: void };
+  'bone.scale': {
+    argument: {
+      /** a bone index */
+      bone: number;
+      /** an array of 3 numbers, each number from 0.05 to 10 */
+      scale: [number, number, number];
+    };
+    result: void;
+  };
   /** Rename a bone: Argument: { bone, name } (a name no other bone has) */
-  'bone.rename': { argument: { bone: number; name: string }; result: void };
+  'bone.rename': {
+    argument: {
+      /** a bone index */
+      bone: number;
+      /** a name (not empty) */
+      name: string;
+    };
+    result: void;
+  };
   /** Insert a bone: A new bone from the end of `parent` to `tip` (a new root from `head` to `tip` when parent is null), weighing nothing yet (argument: { parent, tip: [x, y, z], head?: [x, y, z] }; result: the new bone) */
   'bone.insert': {
-    argument: { parent: number | null; tip: [number, number, number]; head?: [number, number, number] | undefined };
+    argument: {
+      /** a bone index or null */
+      parent: number | null;
+      /** an array of 3 numbers, each number from -1000000000 to 1000000000 */
+      tip: [number, number, number];
+      /** an array of 3 numbers, each number from -1000000000 to 1000000000, or left out */
+      head?: [number, number, number] | undefined;
+    };
     result: number;
   };
   /** Delete a bone: Its children re-attach to its parent and its weight goes to the parent; every row still sums to 1 (argument, optional: the bone; the selected one when left out) */
   'bone.delete': { argument: number | undefined; result: void };
   /** Re-parent a bone: The bone and its subtree hang from another bone, or become a root (argument: { bone, parent: a bone or null }) */
-  'bone.reparent': { argument: { bone: number; parent: number | null }; result: void };
+  'bone.reparent': {
+    argument: {
+      /** a bone index */
+      bone: number;
+      /** a bone index or null */
+      parent: number | null;
+    };
+    result: void;
+  };
   /** Number the bones anew: New bone i is old bone order[i]; every bone-indexed field follows (argument: the order, one bone per bone) */
   'bone.reorder': { argument: number[]; result: void };
   /** Move a rest joint: Argument: { joint, position: [x, y, z] } */
-  'bone.moveJoint': { argument: { joint: number; position: [number, number, number] }; result: void };
+  'bone.moveJoint': {
+    argument: {
+      /** a whole number from 0 up */
+      joint: number;
+      /** an array of 3 numbers, each number from -1000000000 to 1000000000 */
+      position: [number, number, number];
+    };
+    result: void;
+  };
   /** Split the bone: In two at a new joint; the second half takes the children and weighs nothing until a rebind (argument, optional: { bone?, at? }: the selected bone, at its middle, when left out) */
-  'bone.split': { argument: { bone?: number | undefined; at?: number | undefined } | undefined; result: void };
+  'bone.split': {
+    argument:
+      | {
+          /** a bone index, or left out */
+          bone?: number | undefined;
+          /** a number from 0.001 to 0.999, or left out */
+          at?: number | undefined;
+        }
+      | undefined;
+    result: void;
+  };
   /** Mirror the limb: Copy the limb of the bone across the symmetry plane, with side names (.L/.R, _l/_r, Left/Right, L_/R_) (argument, optional: { bone?, axis? }: the selected bone, across x, when left out) */
-  'bone.mirror': { argument: { bone?: number | undefined; axis?: 0 | 1 | 2 | undefined } | undefined; result: void };
+  'bone.mirror': {
+    argument:
+      | {
+          /** a bone index, or left out */
+          bone?: number | undefined;
+          /** one of 0, 1, 2, or left out */
+          axis?: 0 | 1 | 2 | undefined;
+        }
+      | undefined;
+    result: void;
+  };
   /** Pose tool: Click a joint to pick its bone, turn it with the rotation gizmo, or drag its end joint by IK; Esc cancels a drag */
   'tool.pose': { argument: undefined; result: void };
   /** Gizmo in local or global axes: The gizmo and the numbers turn the bone about its own axes (local) or the world’s (global) (argument, optional: the space; without one, the other) */
   'pose.space': { argument: 'local' | 'global' | undefined; result: 'local' | 'global' };
   /** Rotate a bone: Pose a bone by hand at a rotation relative to its parent: 9 numbers row-major, or a quaternion x, y, z, w (argument: { bone, rotation? , quaternion? }) */
   'pose.rotate': {
-    argument: { bone: number; rotation?: number[] | undefined; quaternion?: [number, number, number, number] | undefined };
+    argument: {
+      /** a bone index */
+      bone: number;
+      /** an array of 9 numbers, each number from -1.000001 to 1.000001, or left out */
+      rotation?: number[] | undefined;
+      /** an array of 4 numbers, each number from -1000000000 to 1000000000, or left out */
+      quaternion?: [number, number, number, number] | undefined;
+    };
     result: void;
   };
   /** Reset the bone to rest: The bone, posed by hand, turns back to its rest rotation (argument, optional: the bone; the selected one when left out) */
@@ -380,7 +480,17 @@ interface RigwrightCommands {
   /** Paste the pose mirrored: Every bone takes the copied rotation of its mirror partner (by side names, else by position), reflected across the symmetry plane (argument, optional: the axis 0, 1 or 2; x when left out) */
   'pose.pasteMirrored': { argument: 0 | 1 | 2 | undefined; result: void };
   /** Reach a point by IK: Two-bone IK: the bone and its parent turn so that the bone’s end joint reaches the target, the bend in the plane through the pole, or the plane it bends in now (argument: { bone, target: [x, y, z], pole?: [x, y, z] }; result: whether the target was within reach) */
-  'pose.ik': { argument: { bone: number; target: [number, number, number]; pole?: [number, number, number] | undefined }; result: boolean };
+  'pose.ik': {
+    argument: {
+      /** a bone index */
+      bone: number;
+      /** an array of 3 numbers, each number from -1000000000 to 1000000000 */
+      target: [number, number, number];
+      /** an array of 3 numbers, each number from -1000000000 to 1000000000, or left out */
+      pole?: [number, number, number] | undefined;
+    };
+    result: boolean;
+  };
   /** IK pole: A world point the limb’s bend plane goes through when the pose tool’s IK drags; null or none clears it, keeping the plane the limb bends in now (argument: [x, y, z], null, or none) */
   'pose.pole': { argument: [number, number, number] | null | undefined; result: void };
   /** IK pole toward the view: The IK pole in front of the selected bone’s start joint (the knee or elbow), toward the camera: IK drags bend that joint toward the view */
@@ -418,10 +528,15 @@ interface RigwrightCommands {
   /** Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance? }; fields left out stay) */
   'bind.options': {
     argument: {
+      /** one of "current", "distance", "cylinder", or left out */
       source?: 'current' | 'distance' | 'cylinder' | undefined;
+      /** a number from 0.001 to 1, or left out */
       radiusFraction?: number | undefined;
+      /** one of "cotan", "uniform", or left out */
       laplacian?: 'cotan' | 'uniform' | undefined;
+      /** true or false, or left out */
       bindUnhandled?: boolean | undefined;
+      /** a number from 0 up, or left out */
       weldTolerance?: number | undefined;
     };
     result: void;
@@ -435,7 +550,15 @@ interface RigwrightCommands {
   /** Hide or show an example: A hidden example takes no part (argument: its name) */
   'examples.toggle': { argument: string; result: void };
   /** Rename an example: Argument: { name, newName } */
-  'examples.rename': { argument: { name: string; newName: string }; result: void };
+  'examples.rename': {
+    argument: {
+      /** a name (not empty) */
+      name: string;
+      /** a text */
+      newName: string;
+    };
+    result: void;
+  };
   /** Pose of examples without a pose file: The pose shown in the viewport, or a frame of the loaded sequence (argument: "viewport" or the frame) */
   'examples.pose': { argument: 'viewport' | number; result: void };
   /** Falloff between poses (pose-space kernel): Radial basis function of the pose-space weights (argument: the kernel) */
@@ -480,14 +603,46 @@ interface RigwrightCommands {
   'script.example': { argument: 'bind-cylinder-uniform' | 'prune-and-limit' | 'mirror-and-rename' | 'export-clips'; result: void };
   /** Bind the active mesh: Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights */
   'bind.computePart': { argument: undefined; result: void };
+  /** Transfer weights from another mesh: Carry the weights of one mesh of the scene onto another: vertices whose closest point on the source is within maxDistance (a fraction of the target’s diagonal, 0.05 when left out) and whose normals differ by at most maxAngle degrees (30) take its weights, the others are inpainted from them, then smoothed (smooth: false leaves them); the target’s locked bones keep theirs; one undo step (argument: { from, to, maxDistance?, maxAngle?, smooth? }; result: the vertices matched, inpainted, and in parts with no match) */
+  'weights.transferFromMesh': {
+    argument: {
+      /** a mesh index or name */
+      from: number | string;
+      /** a mesh index or name */
+      to: number | string;
+      /** a number from 0.0001 to 1, or left out */
+      maxDistance?: number | undefined;
+      /** a number from 0 to 180, or left out */
+      maxAngle?: number | undefined;
+      /** true or false, or left out */
+      smooth?: boolean | undefined;
+    };
+    result: { matched: number; inpainted: number; nearest: number };
+  };
   /** Template panel: A named skeleton (humanoid or quadruped) fitted inside the mesh from a few markers dragged onto it in a front view */
   'template.panel': { argument: undefined; result: boolean };
   /** Template options: Which template the markers fit, with finger chains or not (argument: { kind?, fingers? }; fields left out stay) */
-  'template.options': { argument: { kind?: 'humanoid' | 'quadruped' | undefined; fingers?: boolean | undefined }; result: void };
+  'template.options': {
+    argument: {
+      /** one of "humanoid", "quadruped", or left out */
+      kind?: 'humanoid' | 'quadruped' | undefined;
+      /** true or false, or left out */
+      fingers?: boolean | undefined;
+    };
+    result: void;
+  };
   /** Front view: Look along −z at the whole mesh (where the template markers are placed) */
   'template.frontView': { argument: undefined; result: void };
   /** Place a template marker: Put a marker on a surface point of the mesh (argument: { marker: its id, point: [x, y, z] }) */
-  'template.marker': { argument: { marker: string; point: [number, number, number] }; result: void };
+  'template.marker': {
+    argument: {
+      /** a name (not empty) */
+      marker: string;
+      /** an array of 3 numbers, each number from -1000000000 to 1000000000 */
+      point: [number, number, number];
+    };
+    result: void;
+  };
   /** Markers to their defaults: Every template marker back where it starts on this mesh */
   'template.resetMarkers': { argument: undefined; result: void };
   /** Fit the template: Replace the skeleton by the template fitted inside the mesh at the markers (provisional weights until bound) */
@@ -511,15 +666,61 @@ interface RigwrightCommands {
   /** Key all bones: Key every bone’s pose on screen at the current frame (result: the frame keyed) */
   'key.insertAll': { argument: undefined; result: number };
   /** Delete keys: Delete the keys at the current frame (argument, optional: { frame?, bones?: "selected" or "all" }; without bones, the selected bone’s, or every bone’s when none is selected) */
-  'key.delete': { argument: { frame?: number | undefined; bones?: 'selected' | 'all' | undefined } | undefined; result: void };
+  'key.delete': {
+    argument:
+      | {
+          /** a whole number from 0 up, or left out */
+          frame?: number | undefined;
+          /** one of "selected", "all", or left out */
+          bones?: 'selected' | 'all' | undefined;
+        }
+      | undefined;
+    result: void;
+  };
   /** Move keys: Move the keys at one frame to another (argument: { from, to, bones?: "selected" or "all" }; without bones, every bone’s) */
-  'key.move': { argument: { from: number; to: number; bones?: 'selected' | 'all' | undefined }; result: void };
+  'key.move': {
+    argument: {
+      /** a whole number from 0 up */
+      from: number;
+      /** a whole number from 0 up */
+      to: number;
+      /** one of "selected", "all", or left out */
+      bones?: 'selected' | 'all' | undefined;
+    };
+    result: void;
+  };
   /** New clip: A new clip at rest, without keys, shown (argument, optional: { name?, frames? }; result: its index) */
-  'clip.new': { argument: { name?: string | undefined; frames?: number | undefined } | undefined; result: number };
+  'clip.new': {
+    argument:
+      | {
+          /** a name (not empty), or left out */
+          name?: string | undefined;
+          /** a whole number from 1 to 108000, or left out */
+          frames?: number | undefined;
+        }
+      | undefined;
+    result: number;
+  };
   /** Rename a clip: Argument: { clip: its index, name } (a name no other clip has) */
-  'clip.rename': { argument: { clip: number; name: string }; result: void };
+  'clip.rename': {
+    argument: {
+      /** a whole number from 0 up */
+      clip: number;
+      /** a name (not empty) */
+      name: string;
+    };
+    result: void;
+  };
   /** Trim the clip: Keep frames first … last of the keyed clip shown; it then starts at first (argument: { first, last }) */
-  'clip.trim': { argument: { first: number; last: number }; result: void };
+  'clip.trim': {
+    argument: {
+      /** a whole number from 0 up */
+      first: number;
+      /** a whole number from 0 up */
+      last: number;
+    };
+    result: void;
+  };
   /** Clip length: Make the keyed clip shown this many frames long; new frames hold the last keys (argument: the frames) */
   'clip.length': { argument: number; result: void };
   /** Save clip as DMAT…: Save the clip shown as a 3·B·L × 3 pose DMAT (relative rotations, frame-major) */
@@ -529,7 +730,17 @@ interface RigwrightCommands {
   /** Sample weights at a vertex: List the bones that weigh on the vertex under the pointer, with their weights; chosen from a menu, the next click on the mesh says where, Esc cancels (argument, optional: the vertex) */
   'paint.sampleWeights': { argument: number | undefined; result: void };
   /** Select vertices by weight: Select the vertices the bone weighs at least min on (0.5 when left out), for Assign or Free in the Bind panel (argument, optional: { bone?, min? }; the selected bone when left out; result: how many are selected) */
-  'bind.selectByWeight': { argument: { bone?: number | undefined; min?: number | undefined } | undefined; result: number };
+  'bind.selectByWeight': {
+    argument:
+      | {
+          /** a bone index, or left out */
+          bone?: number | undefined;
+          /** a number from 0 to 1, or left out */
+          min?: number | undefined;
+        }
+      | undefined;
+    result: number;
+  };
 }
 
 /** A command id of the catalog. */
@@ -621,8 +832,11 @@ interface RigwrightFileCommands {
    * @param options  an object { delaySeconds: a number from 0 to 3600, or left out; maxWaitSeconds: a number from 1 to 3600, or left out; versions: a whole number from 1 to 50, or left out }
    */
   autosave(options: {
+    /** a number from 0 to 3600, or left out */
     delaySeconds?: number | undefined;
+    /** a number from 1 to 3600, or left out */
     maxWaitSeconds?: number | undefined;
+    /** a whole number from 1 to 50, or left out */
     versions?: number | undefined;
   }): Promise<void>;
   /**
@@ -631,7 +845,10 @@ interface RigwrightFileCommands {
    * Runs the command `file.exportSettings`.
    * @param options  an object { weightComponent: one of "float", "unsigned-short", "unsigned-byte", or left out }
    */
-  exportSettings(options: { weightComponent?: 'float' | 'unsigned-short' | 'unsigned-byte' | undefined }): Promise<void>;
+  exportSettings(options: {
+    /** one of "float", "unsigned-short", "unsigned-byte", or left out */
+    weightComponent?: 'float' | 'unsigned-short' | 'unsigned-byte' | undefined;
+  }): Promise<void>;
   /**
    * Open the twist test: A tube whose second bone twists 0° → 180° (then 179° → 181°): LBS collapses, DQS keeps its volume
    *
@@ -893,10 +1110,15 @@ interface RigwrightBindCommands {
    * @param options  an object { source: one of "current", "distance", "cylinder", or left out; radiusFraction: a number from 0.001 to 1, or left out; laplacian: one of "cotan", "uniform", or left out; bindUnhandled: true or false, or left out; weldTolerance: a number from 0 up, or left out }, or left out
    */
   compute(options?: {
+    /** one of "current", "distance", "cylinder", or left out */
     source?: 'current' | 'distance' | 'cylinder' | undefined;
+    /** a number from 0.001 to 1, or left out */
     radiusFraction?: number | undefined;
+    /** one of "cotan", "uniform", or left out */
     laplacian?: 'cotan' | 'uniform' | undefined;
+    /** true or false, or left out */
     bindUnhandled?: boolean | undefined;
+    /** a number from 0 up, or left out */
     weldTolerance?: number | undefined;
   }): Promise<void>;
   /**
@@ -937,10 +1159,15 @@ interface RigwrightBindCommands {
    * @param options  an object { source: one of "current", "distance", "cylinder", or left out; radiusFraction: a number from 0.001 to 1, or left out; laplacian: one of "cotan", "uniform", or left out; bindUnhandled: true or false, or left out; weldTolerance: a number from 0 up, or left out }
    */
   options(options: {
+    /** one of "current", "distance", "cylinder", or left out */
     source?: 'current' | 'distance' | 'cylinder' | undefined;
+    /** a number from 0.001 to 1, or left out */
     radiusFraction?: number | undefined;
+    /** one of "cotan", "uniform", or left out */
     laplacian?: 'cotan' | 'uniform' | undefined;
+    /** true or false, or left out */
     bindUnhandled?: boolean | undefined;
+    /** a number from 0 up, or left out */
     weldTolerance?: number | undefined;
   }): Promise<void>;
   /**
@@ -956,7 +1183,12 @@ interface RigwrightBindCommands {
    * @param options  an object { bone: a bone index, or left out; min: a number from 0 to 1, or left out }, or left out
    * @returns a whole number from 0 up
    */
-  selectByWeight(options?: { bone?: number | undefined; min?: number | undefined }): Promise<number>;
+  selectByWeight(options?: {
+    /** a bone index, or left out */
+    bone?: number | undefined;
+    /** a number from 0 to 1, or left out */
+    min?: number | undefined;
+  }): Promise<number>;
 }
 
 /** The commands `tool.*`: `rig.tool.<name>(argument)` runs `tool.<name>`. */
@@ -1141,9 +1373,13 @@ interface RigwrightWeightsCommands {
    * @returns a whole number from 0 up
    */
   set(options: {
+    /** a bone index */
     bone: number;
+    /** a number from 0 to 1 */
     value: number;
+    /** a mesh index or name, or left out */
     mesh?: number | string | undefined;
+    /** an array of vertex indices, or left out */
     vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
   }): Promise<number>;
   /**
@@ -1154,9 +1390,13 @@ interface RigwrightWeightsCommands {
    * @returns a whole number from 0 up
    */
   add(options: {
+    /** a bone index */
     bone: number;
+    /** a number from -1 to 1 */
     value: number;
+    /** a mesh index or name, or left out */
     mesh?: number | string | undefined;
+    /** an array of vertex indices, or left out */
     vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
   }): Promise<number>;
   /**
@@ -1167,9 +1407,13 @@ interface RigwrightWeightsCommands {
    * @returns a whole number from 0 up
    */
   scale(options: {
+    /** a bone index */
     bone: number;
+    /** a number from 0 to 1000 */
     factor: number;
+    /** a mesh index or name, or left out */
     mesh?: number | string | undefined;
+    /** an array of vertex indices, or left out */
     vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
   }): Promise<number>;
   /**
@@ -1180,11 +1424,34 @@ interface RigwrightWeightsCommands {
    * @returns a whole number from 0 up
    */
   transfer(options: {
+    /** a bone index */
     from: number;
+    /** a bone index */
     to: number;
+    /** a mesh index or name, or left out */
     mesh?: number | string | undefined;
+    /** an array of vertex indices, or left out */
     vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
   }): Promise<number>;
+  /**
+   * Transfer weights from another mesh: Carry the weights of one mesh of the scene onto another: vertices whose closest point on the source is within maxDistance (a fraction of the target’s diagonal, 0.05 when left out) and whose normals differ by at most maxAngle degrees (30) take its weights, the others are inpainted from them, then smoothed (smooth: false leaves them); the target’s locked bones keep theirs; one undo step (argument: { from, to, maxDistance?, maxAngle?, smooth? }; result: the vertices matched, inpainted, and in parts with no match)
+   *
+   * Runs the command `weights.transferFromMesh` (when `!toolBusy && hasSkeleton`).
+   * @param options  an object { from: a mesh index or name; to: a mesh index or name; maxDistance: a number from 0.0001 to 1, or left out; maxAngle: a number from 0 to 180, or left out; smooth: true or false, or left out }
+   * @returns an object { matched: a whole number from 0 up; inpainted: a whole number from 0 up; nearest: a whole number from 0 up }
+   */
+  transferFromMesh(options: {
+    /** a mesh index or name */
+    from: number | string;
+    /** a mesh index or name */
+    to: number | string;
+    /** a number from 0.0001 to 1, or left out */
+    maxDistance?: number | undefined;
+    /** a number from 0 to 180, or left out */
+    maxAngle?: number | undefined;
+    /** true or false, or left out */
+    smooth?: boolean | undefined;
+  }): Promise<{ matched: number; inpainted: number; nearest: number }>;
 }
 
 /** The commands `skeleton.*`: `rig.skeleton.<name>(argument)` runs `skeleton.<name>`. */
@@ -1212,14 +1479,24 @@ interface RigwrightBoneCommands {
    * Runs the command `bone.scale` (when `!toolBusy`).
    * @param options  an object { bone: a bone index; scale: an array of 3 numbers, each number from 0.05 to 10 }
    */
-  scale(options: { bone: number; scale: [number, number, number] }): Promise<void>;
+  scale(options: {
+    /** a bone index */
+    bone: number;
+    /** an array of 3 numbers, each number from 0.05 to 10 */
+    scale: [number, number, number];
+  }): Promise<void>;
   /**
    * Rename a bone: Argument: { bone, name } (a name no other bone has)
    *
    * Runs the command `bone.rename` (when `!toolBusy`).
    * @param options  an object { bone: a bone index; name: a name (not empty) }
    */
-  rename(options: { bone: number; name: string }): Promise<void>;
+  rename(options: {
+    /** a bone index */
+    bone: number;
+    /** a name (not empty) */
+    name: string;
+  }): Promise<void>;
   /**
    * Insert a bone: A new bone from the end of `parent` to `tip` (a new root from `head` to `tip` when parent is null), weighing nothing yet (argument: { parent, tip: [x, y, z], head?: [x, y, z] }; result: the new bone)
    *
@@ -1227,7 +1504,14 @@ interface RigwrightBoneCommands {
    * @param options  an object { parent: a bone index or null; tip: an array of 3 numbers, each number from -1000000000 to 1000000000; head: an array of 3 numbers, each number from -1000000000 to 1000000000, or left out }
    * @returns a whole number from 0 up
    */
-  insert(options: { parent: number | null; tip: [number, number, number]; head?: [number, number, number] | undefined }): Promise<number>;
+  insert(options: {
+    /** a bone index or null */
+    parent: number | null;
+    /** an array of 3 numbers, each number from -1000000000 to 1000000000 */
+    tip: [number, number, number];
+    /** an array of 3 numbers, each number from -1000000000 to 1000000000, or left out */
+    head?: [number, number, number] | undefined;
+  }): Promise<number>;
   /**
    * Delete a bone: Its children re-attach to its parent and its weight goes to the parent; every row still sums to 1 (argument, optional: the bone; the selected one when left out)
    *
@@ -1241,7 +1525,12 @@ interface RigwrightBoneCommands {
    * Runs the command `bone.reparent` (when `!toolBusy`).
    * @param options  an object { bone: a bone index; parent: a bone index or null }
    */
-  reparent(options: { bone: number; parent: number | null }): Promise<void>;
+  reparent(options: {
+    /** a bone index */
+    bone: number;
+    /** a bone index or null */
+    parent: number | null;
+  }): Promise<void>;
   /**
    * Number the bones anew: New bone i is old bone order[i]; every bone-indexed field follows (argument: the order, one bone per bone)
    *
@@ -1255,21 +1544,36 @@ interface RigwrightBoneCommands {
    * Runs the command `bone.moveJoint` (when `!toolBusy`).
    * @param options  an object { joint: a whole number from 0 up; position: an array of 3 numbers, each number from -1000000000 to 1000000000 }
    */
-  moveJoint(options: { joint: number; position: [number, number, number] }): Promise<void>;
+  moveJoint(options: {
+    /** a whole number from 0 up */
+    joint: number;
+    /** an array of 3 numbers, each number from -1000000000 to 1000000000 */
+    position: [number, number, number];
+  }): Promise<void>;
   /**
    * Split the bone: In two at a new joint; the second half takes the children and weighs nothing until a rebind (argument, optional: { bone?, at? }: the selected bone, at its middle, when left out)
    *
    * Runs the command `bone.split` (when `!toolBusy`).
    * @param options  an object { bone: a bone index, or left out; at: a number from 0.001 to 0.999, or left out }, or left out
    */
-  split(options?: { bone?: number | undefined; at?: number | undefined }): Promise<void>;
+  split(options?: {
+    /** a bone index, or left out */
+    bone?: number | undefined;
+    /** a number from 0.001 to 0.999, or left out */
+    at?: number | undefined;
+  }): Promise<void>;
   /**
    * Mirror the limb: Copy the limb of the bone across the symmetry plane, with side names (.L/.R, _l/_r, Left/Right, L_/R_) (argument, optional: { bone?, axis? }: the selected bone, across x, when left out)
    *
    * Runs the command `bone.mirror` (when `!toolBusy`).
    * @param options  an object { bone: a bone index, or left out; axis: one of 0, 1, 2, or left out }, or left out
    */
-  mirror(options?: { bone?: number | undefined; axis?: 0 | 1 | 2 | undefined }): Promise<void>;
+  mirror(options?: {
+    /** a bone index, or left out */
+    bone?: number | undefined;
+    /** one of 0, 1, 2, or left out */
+    axis?: 0 | 1 | 2 | undefined;
+  }): Promise<void>;
   /**
    * Isolate the bone’s weights: Select the bone and show its weights alone as the weight map (argument, optional: the bone; the selected one when left out)
    *
@@ -1296,8 +1600,11 @@ interface RigwrightPoseCommands {
    * @param options  an object { bone: a bone index; rotation: an array of 9 numbers, each number from -1.000001 to 1.000001, or left out; quaternion: an array of 4 numbers, each number from -1000000000 to 1000000000, or left out }
    */
   rotate(options: {
+    /** a bone index */
     bone: number;
+    /** an array of 9 numbers, each number from -1.000001 to 1.000001, or left out */
     rotation?: number[] | undefined;
+    /** an array of 4 numbers, each number from -1000000000 to 1000000000, or left out */
     quaternion?: [number, number, number, number] | undefined;
   }): Promise<void>;
   /**
@@ -1340,7 +1647,14 @@ interface RigwrightPoseCommands {
    * @param options  an object { bone: a bone index; target: an array of 3 numbers, each number from -1000000000 to 1000000000; pole: an array of 3 numbers, each number from -1000000000 to 1000000000, or left out }
    * @returns true or false
    */
-  ik(options: { bone: number; target: [number, number, number]; pole?: [number, number, number] | undefined }): Promise<boolean>;
+  ik(options: {
+    /** a bone index */
+    bone: number;
+    /** an array of 3 numbers, each number from -1000000000 to 1000000000 */
+    target: [number, number, number];
+    /** an array of 3 numbers, each number from -1000000000 to 1000000000, or left out */
+    pole?: [number, number, number] | undefined;
+  }): Promise<boolean>;
   /**
    * IK pole: A world point the limb’s bend plane goes through when the pose tool’s IK drags; null or none clears it, keeping the plane the limb bends in now (argument: [x, y, z], null, or none)
    *
@@ -1449,7 +1763,12 @@ interface RigwrightExamplesCommands {
    * Runs the command `examples.rename` (when `!toolBusy`).
    * @param options  an object { name: a name (not empty); newName: a text }
    */
-  rename(options: { name: string; newName: string }): Promise<void>;
+  rename(options: {
+    /** a name (not empty) */
+    name: string;
+    /** a text */
+    newName: string;
+  }): Promise<void>;
   /**
    * Pose of examples without a pose file: The pose shown in the viewport, or a frame of the loaded sequence (argument: "viewport" or the frame)
    *
@@ -1616,7 +1935,12 @@ interface RigwrightTemplateCommands {
    * Runs the command `template.options`.
    * @param options  an object { kind: one of "humanoid", "quadruped", or left out; fingers: true or false, or left out }
    */
-  options(options: { kind?: 'humanoid' | 'quadruped' | undefined; fingers?: boolean | undefined }): Promise<void>;
+  options(options: {
+    /** one of "humanoid", "quadruped", or left out */
+    kind?: 'humanoid' | 'quadruped' | undefined;
+    /** true or false, or left out */
+    fingers?: boolean | undefined;
+  }): Promise<void>;
   /**
    * Front view: Look along −z at the whole mesh (where the template markers are placed)
    *
@@ -1629,7 +1953,12 @@ interface RigwrightTemplateCommands {
    * Runs the command `template.marker`.
    * @param options  an object { marker: a name (not empty); point: an array of 3 numbers, each number from -1000000000 to 1000000000 }
    */
-  marker(options: { marker: string; point: [number, number, number] }): Promise<void>;
+  marker(options: {
+    /** a name (not empty) */
+    marker: string;
+    /** an array of 3 numbers, each number from -1000000000 to 1000000000 */
+    point: [number, number, number];
+  }): Promise<void>;
   /**
    * Markers to their defaults: Every template marker back where it starts on this mesh
    *
@@ -1673,14 +2002,26 @@ interface RigwrightKeyCommands {
    * Runs the command `key.delete` (when `!toolBusy`).
    * @param options  an object { frame: a whole number from 0 up, or left out; bones: one of "selected", "all", or left out }, or left out
    */
-  delete(options?: { frame?: number | undefined; bones?: 'selected' | 'all' | undefined }): Promise<void>;
+  delete(options?: {
+    /** a whole number from 0 up, or left out */
+    frame?: number | undefined;
+    /** one of "selected", "all", or left out */
+    bones?: 'selected' | 'all' | undefined;
+  }): Promise<void>;
   /**
    * Move keys: Move the keys at one frame to another (argument: { from, to, bones?: "selected" or "all" }; without bones, every bone’s)
    *
    * Runs the command `key.move` (when `!toolBusy`).
    * @param options  an object { from: a whole number from 0 up; to: a whole number from 0 up; bones: one of "selected", "all", or left out }
    */
-  move(options: { from: number; to: number; bones?: 'selected' | 'all' | undefined }): Promise<void>;
+  move(options: {
+    /** a whole number from 0 up */
+    from: number;
+    /** a whole number from 0 up */
+    to: number;
+    /** one of "selected", "all", or left out */
+    bones?: 'selected' | 'all' | undefined;
+  }): Promise<void>;
 }
 
 /** The commands `clip.*`: `rig.clip.<name>(argument)` runs `clip.<name>`. */
@@ -1692,21 +2033,36 @@ interface RigwrightClipCommands {
    * @param options  an object { name: a name (not empty), or left out; frames: a whole number from 1 to 108000, or left out }, or left out
    * @returns a whole number from 0 up
    */
-  'new'(options?: { name?: string | undefined; frames?: number | undefined }): Promise<number>;
+  'new'(options?: {
+    /** a name (not empty), or left out */
+    name?: string | undefined;
+    /** a whole number from 1 to 108000, or left out */
+    frames?: number | undefined;
+  }): Promise<number>;
   /**
    * Rename a clip: Argument: { clip: its index, name } (a name no other clip has)
    *
    * Runs the command `clip.rename` (when `!toolBusy`).
    * @param options  an object { clip: a whole number from 0 up; name: a name (not empty) }
    */
-  rename(options: { clip: number; name: string }): Promise<void>;
+  rename(options: {
+    /** a whole number from 0 up */
+    clip: number;
+    /** a name (not empty) */
+    name: string;
+  }): Promise<void>;
   /**
    * Trim the clip: Keep frames first … last of the keyed clip shown; it then starts at first (argument: { first, last })
    *
    * Runs the command `clip.trim` (when `!toolBusy`).
    * @param options  an object { first: a whole number from 0 up; last: a whole number from 0 up }
    */
-  trim(options: { first: number; last: number }): Promise<void>;
+  trim(options: {
+    /** a whole number from 0 up */
+    first: number;
+    /** a whole number from 0 up */
+    last: number;
+  }): Promise<void>;
   /**
    * Clip length: Make the keyed clip shown this many frames long; new frames hold the last keys (argument: the frames)
    *

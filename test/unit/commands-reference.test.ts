@@ -164,6 +164,25 @@ test('completions after rig. and its namespaces, and hover texts, come from the 
   const scene = completionsAfter('rig.scene.');
   for (const name of ['summary', 'bones', 'bone', 'weights', 'denseWeights', 'setWeights', 'handles', 'skin'])
     assert.ok(scene.includes(name), `rig.scene. offers ${name}: ${scene.join(', ')}`);
+  const inside = 'await rig.bind.compute({ ';
+  const fields = languageService(inside).getCompletionsAtPosition('/script.ts', inside.length, {});
+  const names = fields?.entries.map((entry) => entry.name) ?? [];
+  for (const name of ['source', 'radiusFraction', 'laplacian', 'bindUnhandled'])
+    assert.ok(names.includes(name), `rig.bind.compute({ offers ${name}: ${names.join(', ')}`);
+  const details = languageService(inside).getCompletionEntryDetails(
+    '/script.ts',
+    inside.length,
+    'laplacian',
+    {},
+    undefined,
+    undefined,
+    undefined,
+  );
+  assert.equal(
+    ts.displayPartsToString(details?.documentation),
+    'one of "cotan", "uniform", or left out',
+    'a field of an argument is documented with what it takes',
+  );
   const ids = completionsAfter("rig.execute('");
   for (const id of ['bind.compute', 'paint.prune']) assert.ok(ids.includes(id), `rig.execute(' offers ${id}`);
 
@@ -214,7 +233,9 @@ test('every command is a method of its namespace, named and typed from its schem
   }
   assert.ok(DECLARATIONS.includes('prune(threshold?: number): Promise<void>;'), 'paint.prune takes an optional threshold');
   assert.ok(
-    DECLARATIONS.includes('"new"(options?: { name?: string | undefined; frames?: number | undefined }): Promise<number>;'),
+    DECLARATIONS.includes(
+      '"new"(options?: {\n/** a name (not empty), or left out */\nname?: string | undefined;\n/** a whole number from 1 to 108000, or left out */\nframes?: number | undefined;\n}): Promise<number>;',
+    ),
     'clip.new is a method',
   );
   for (const id of namedArguments()) assert.ok(COMMANDS[id].argument, `${id} has an argument to name (${argumentName(id)})`);
