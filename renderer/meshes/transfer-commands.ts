@@ -10,13 +10,43 @@ import type { MeshPart } from '../../workers/formats/types.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import { boneCountOf } from '../../workers/scene/scene-document.ts';
 import { limitInfluences } from '../../workers/weights/limit-influences.ts';
-import { weightTransfer, type WeightTransferResult } from '../../workers/weights/weight-transfer.ts';
+import {
+  weightTransfer,
+  type TransferLocks,
+  type TransferMesh,
+  type WeightTransferOptions,
+  type WeightTransferResult,
+} from '../../workers/weights/weight-transfer.ts';
 import { partMesh, withPartWeights, withSkinned } from '../document/mesh-parts.ts';
 import type { MeshesController } from './meshes-controller.ts';
+
+/** One transfer's inputs (weightTransfer's). */
+export interface TransferRequest {
+  source: TransferMesh & { weights: Float64Array };
+  target: TransferMesh;
+  boneCount: number;
+  options: WeightTransferOptions;
+  locks?: TransferLocks;
+}
+
+/** What computes a transfer: the app's worker (io/transfer-client.ts), or inProcessTransfer. */
+export interface TransferRunner {
+  /** true while a transfer is computed */
+  readonly running: boolean;
+  transfer(request: TransferRequest, onProgress?: (stage: string, fraction: number) => void): Promise<WeightTransferResult>;
+}
+
+/** The transfer computed right here, for the command line's scripts and tests (no worker). */
+export const inProcessTransfer: TransferRunner = {
+  running: false,
+  transfer: ({ source, target, boneCount, options, locks }, onProgress) =>
+    Promise.resolve(weightTransfer(source, target, boneCount, options, locks, onProgress)),
+};
 
 /** What the transfer command uses of the app. */
 export interface TransferCommandsHost {
   readonly store: SceneStore;
+  readonly transferClient: TransferRunner;
   readonly meshes: Pick<MeshesController, 'indexOf' | 'list'>;
   /** the scene's max influences: transferred weights keep it */
   readonly maxInfluences: { readonly value: number };
@@ -29,21 +59,22 @@ export function transferCommands(app: TransferCommandsHost): HandlersFor<Transfe
   return {
     'weights.transferFromMesh': {
       run: (argument) => transferFromMesh(app, argument),
-      canRun: () => app.meshes.list.length > 1,
-      refusal: 'the scene has one mesh: there is no other mesh to take weights from',
+      canRun: () => app.meshes.list.length > 1 && !app.transferClient.running,
+      refusal: () =>
+        app.transferClient.running ? 'a weight transfer is running' : 'the scene has one mesh: there is no other mesh to take weights from',
     },
   };
 }
 
 /**
- * Transfers the weights of mesh `from` onto mesh `to` (one undo step, "Transfer weights from A to B"); the other
- * meshes' rows stay bit for bit.
- * @throws Error naming the meshes when they are the same one
+ * Transfers the weights of mesh `from` onto mesh `to` (one undo step, "Transfer weights from A to B"), computed by
+ * the host's transfer runner (the app's worker); the other meshes' rows stay bit for bit.
+ * @throws Error naming the meshes when they are the same one, or when the scene changed while it was computed
  */
-export function transferFromMesh(
+export async function transferFromMesh(
   app: TransferCommandsHost,
   { from, to, maxDistance, maxAngle, smooth }: ArgumentOf<'weights.transferFromMesh'>,
-): ResultOf<'weights.transferFromMesh'> {
+): Promise<ResultOf<'weights.transferFromMesh'>> {
   const { store, meshes } = app;
   const source = meshes.list[meshes.indexOf(from)];
   const target = meshes.list[meshes.indexOf(to)];
@@ -55,17 +86,21 @@ export function transferFromMesh(
   const sourceMesh = partMesh(doc.mesh, noHandles, source);
   const targetMesh = partMesh(doc.mesh, noHandles, target);
   const locked = doc.paintLocks;
-  const result = weightTransfer(
-    { positions: sourceMesh.positions, triangles: sourceMesh.triangles, weights: rows(source) },
-    { positions: targetMesh.positions, triangles: targetMesh.triangles },
-    nb,
-    {
+  const result = await app.transferClient.transfer({
+    source: { positions: sourceMesh.positions, triangles: sourceMesh.triangles, weights: rows(source) },
+    target: { positions: targetMesh.positions, triangles: targetMesh.triangles },
+    boneCount: nb,
+    options: {
       ...(maxDistance !== undefined ? { maxDistance } : {}),
       ...(maxAngle !== undefined ? { maxAngle } : {}),
       ...(smooth === false ? { smoothIterations: 0 } : {}),
     },
-    locked?.some((l) => l !== 0) ? { locked, weights: rows(target) } : undefined,
-  );
+    ...(locked?.some((l) => l !== 0) ? { locks: { locked, weights: rows(target) } } : {}),
+  });
+  // These weights belong to the scene as it was: a new mesh, other weights or other meshes meanwhile make them stale.
+  const now = store.doc;
+  if (now.mesh !== doc.mesh || now.weights !== doc.weights || now.parts !== doc.parts || now.paintLocks !== doc.paintLocks)
+    throw new Error(`the scene changed while the weights of ${source.name} were carried to ${target.name}: transfer them again`);
   const limited = limitInfluences({ rows: target.vertexCount, cols: nb, data: result.weights }, app.maxInfluences.value, locked ?? null);
   const parts = doc.parts && withSkinned(doc.parts, target);
   store.edit(`Transfer weights from ${source.name} to ${target.name}`, {

@@ -78,6 +78,7 @@ import { overlayFields, resetSceneBoundState } from './scene-bound-state.ts';
 import { SettingsStore } from '../project/settings-store.ts';
 import { exportSettingsSection, viewSettingsSection } from './view-settings.ts';
 import { UserPreferences } from './user-preferences.ts';
+import { TransferClient } from '../io/transfer-client.ts';
 
 export class App {
   readonly history = new UndoHistory();
@@ -105,6 +106,8 @@ export class App {
   readonly examplesPanel: ExamplesPanel;
   /** which mesh the tools act on, which are shown */
   readonly meshes: MeshesController;
+  /** the weight transfer worker (weights.transferFromMesh) */
+  readonly transferClient = new TransferClient();
   readonly meshesPanel: MeshesPanel;
   readonly boneList: BoneList;
   /** the template rig's markers and fit, and its panel */

@@ -29,7 +29,7 @@ import { dataFile } from './shared-data.ts';
 import { runCli } from '../../app/cli/main.ts';
 import { joinMeshes } from '../../renderer/document/mesh-parts.ts';
 import { MeshesController } from '../../renderer/meshes/meshes-controller.ts';
-import { transferCommands } from '../../renderer/meshes/transfer-commands.ts';
+import { inProcessTransfer, transferCommands } from '../../renderer/meshes/transfer-commands.ts';
 import { withDerived } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
@@ -491,7 +491,7 @@ test('rigwright transfer: the arm onto itself gives its own weights back (exit 0
   assert.match(badAngle.stderr, /--max-angle must be an angle in \[0, 180\], not "270"/);
 });
 
-test('weights.transferFromMesh: the body’s weights onto the shirt of one scene, one undo step; the body’s rows and a locked bone stay', () => {
+test('weights.transferFromMesh: the body’s weights onto the shirt of one scene, one undo step; the body’s rows and a locked bone stay', async () => {
   const source = body();
   const nb = source.boneCount;
   const made = shirt(source, 0.06);
@@ -536,15 +536,16 @@ test('weights.transferFromMesh: the body’s weights onto the shirt of one scene
   const notices: { title: string; items: readonly string[] }[] = [];
   const host = {
     store,
+    transferClient: inProcessTransfer,
     meshes: new MeshesController(store),
     maxInfluences: { value: nb },
     notice: { show: (title: string, items: readonly string[]) => notices.push({ title, items }) },
   };
   const handler = transferCommands(host)['weights.transferFromMesh'];
-  assert.throws(() => handler.run({ from: 'shirt.obj', to: 'shirt.obj' }), /shirt\.obj cannot take weights from itself/);
+  await assert.rejects(async () => handler.run({ from: 'shirt.obj', to: 'shirt.obj' }), /shirt\.obj cannot take weights from itself/);
   assert.equal(store.doc, before, 'a refused transfer changes nothing');
 
-  const result = handler.run({ from: 'body.obj', to: 1 });
+  const result = await handler.run({ from: 'body.obj', to: 1 });
   const expected = weightTransfer(source, made, nb, {}, { locked: paintLocks, weights: weights.subarray(bodyCount * nb) });
   assert.deepEqual(result, { matched: expected.matchedCount, inpainted: expected.inpaintedCount, nearest: 0 }, 'the counts come back');
   const after = store.doc.weights.data;
@@ -561,4 +562,21 @@ test('weights.transferFromMesh: the body’s weights onto the shirt of one scene
   );
   history.undo();
   assert.equal(store.doc.weights, before.weights, 'undo brings the weights before back');
+
+  // Weights painted while the transfer was computed: its result is stale, and nothing is written.
+  const painting = {
+    running: false,
+    transfer: async (...args: Parameters<typeof inProcessTransfer.transfer>) => {
+      store.edit('Paint stroke', { weights: { ...store.doc.weights, data: store.doc.weights.data.slice() } });
+      return inProcessTransfer.transfer(...args);
+    },
+  };
+  const stale = transferCommands({ ...host, transferClient: painting })['weights.transferFromMesh'];
+  const painted = (): unknown => store.doc.weights;
+  await assert.rejects(
+    async () => stale.run({ from: 0, to: 1 }),
+    /the scene changed while the weights of body\.obj were carried to shirt\.obj/,
+  );
+  assert.equal(history.newest?.label, 'Paint stroke', 'no transfer step after the stroke');
+  assert.equal(store.doc.weights, painted(), 'the painted weights stay');
 });
