@@ -147,7 +147,7 @@ export function smoothBoneEdit(
   doc: SceneDocument,
   bone: number,
   options: WeightEditOptions = {},
-  oneRing: VertexOneRing = vertexOneRing(vertexCountOf(doc), doc.mesh.triangles),
+  oneRing: VertexOneRing = vertexOneRing(vertexCountOf(doc), doc.mesh.triangles, doc.mesh.positions),
 ): SceneEdit | null {
   checkBone(doc, bone);
   const settings = paintSettingsOf(doc, options);
