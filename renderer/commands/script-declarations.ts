@@ -405,6 +405,12 @@ export function docProse(doc: string): string {
   return parts.map((part) => part.replace(/\.$/, '').replace(/ @(returns|throws) /g, ' $1 ')).join('; ');
 }
 
+/** A TSDoc comment as a paragraph of the page: its prose, ended by a full stop. */
+const paragraph = (doc: string): string => {
+  const text = docProse(doc);
+  return text === '' || /[.!?]$/.test(text) ? text : `${text}.`;
+};
+
 /** Text for one cell of a markdown table. */
 const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
@@ -438,7 +444,7 @@ export function scriptReference(apiSource: string): string {
     '',
     `## ${GLOBAL}`,
     '',
-    docProse(globals.doc),
+    paragraph(globals.doc),
     '',
     '| call | what it does |',
     '| --- | --- |',
@@ -455,7 +461,7 @@ export function scriptReference(apiSource: string): string {
     '',
   );
   for (const [owner, declaration] of sections) {
-    out.push(`## ${owner}`, '', docProse(declaration.doc), '', '| call | what it does |', '| --- | --- |');
+    out.push(`## ${owner}`, '', paragraph(declaration.doc), '', '| call | what it does |', '| --- | --- |');
     for (const member of declaration.members) out.push(`| \`${cell(callText(owner, member))}\` | ${cell(docProse(member.doc))} |`);
     out.push('');
   }
@@ -463,7 +469,7 @@ export function scriptReference(apiSource: string): string {
   out.push('## Types', '');
   for (const declaration of declarations) {
     if (declaration.name === 'ScriptGlobals' || sections.some(([, d]) => d === declaration)) continue;
-    out.push(`### ${declaration.name}`, '', docProse(declaration.doc), '', '```ts', declaration.text, '```', '');
+    out.push(`### ${declaration.name}`, '', paragraph(declaration.doc), '', '```ts', declaration.text, '```', '');
   }
 
   out.push(
