@@ -24,7 +24,7 @@ import {
   type ValueField,
 } from './controls.ts';
 import { dockPanel } from './panel-dock.ts';
-import { countOf } from '../project/plain-number.ts';
+import { countOf, formatCount } from '../project/plain-number.ts';
 import { MAX_INFLUENCE_CHOICES, type MaxInfluences } from '../bind/max-influences.ts';
 
 /** The weld distance field's step, in mesh units: fine enough for meshes in metres and in centimetres alike. */
@@ -326,11 +326,17 @@ export class BindPanel {
       return;
     }
     const { result, boundRigidly } = last;
+    // The vertices solved (the scene's, or one part's) and the welded ones they were solved as.
+    const solved = result.weights.length / Math.max(1, controller.handleCounts().length);
+    const welded =
+      result.weldedVertexCount < solved
+        ? ` · ${countOf(solved, 'vertex', 'vertices')} solved as ${formatCount(result.weldedVertexCount)} (coincident ones welded)`
+        : '';
     this.reportBox.append(
       element(
         'p',
         'ok',
-        `Done in ${(result.timings.totalMs / 1000).toFixed(2)} s · ${result.laplacianUsed === 'uniform' ? 'even' : 'surface-aware'} smoothness`,
+        `Done in ${(result.timings.totalMs / 1000).toFixed(2)} s · ${result.laplacianUsed === 'uniform' ? 'even' : 'surface-aware'} smoothness${welded}`,
       ),
     );
     for (const line of controller.reportLines()) this.reportBox.append(element('p', 'warn', `⚠ ${line}`));
