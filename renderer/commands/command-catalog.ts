@@ -87,7 +87,7 @@ const ON = arg.boolean;
 const WEIGHTS_SCOPE = { mesh: arg.optional(arg.mesh()), vertices: arg.optional(arg.vertices) };
 /** What every weights.* command keeps, as a brush stroke does. */
 const WEIGHTS_ROWS =
-  '(all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step';
+  '(all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total (where none of them weighs, the bone keeps the whole row: its weight has nowhere to go), locked bones never change (a locked bone is refused), the max influences hold; one undo step';
 
 /** How Compute weights runs: what bind.options sets, and what one bind.compute may take for that run alone. */
 const BIND_OPTIONS = arg.object({
