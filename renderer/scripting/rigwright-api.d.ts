@@ -287,7 +287,7 @@ interface RigwrightCommands {
   'paint.mirrorToPositive': { argument: 0 | 1 | 2 | undefined; result: void };
   /** Mirror + → −: Copy the + side onto the − side, bones swapped with their mirrored pairs (argument: the axis 0, 1 or 2; the symmetry axis, or x, when left out) */
   'paint.mirrorToNegative': { argument: 0 | 1 | 2 | undefined; result: void };
-  /** Set a bone’s weights: The bone’s weight becomes value on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed) */
+  /** Set a bone’s weights: The bone’s weight becomes value on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total (where none of them weighs, the bone keeps the whole row: its weight has nowhere to go), locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed) */
   'weights.set': {
     argument: {
       /** a bone index */
@@ -301,7 +301,7 @@ interface RigwrightCommands {
     };
     result: number;
   };
-  /** Add to a bone’s weights: The bone’s weight grows by value (less by a negative one, down to 0) on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed) */
+  /** Add to a bone’s weights: The bone’s weight grows by value (less by a negative one, down to 0) on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total (where none of them weighs, the bone keeps the whole row: its weight has nowhere to go), locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed) */
   'weights.add': {
     argument: {
       /** a bone index */
@@ -315,7 +315,7 @@ interface RigwrightCommands {
     };
     result: number;
   };
-  /** Scale a bone’s weights: The bone’s weight is multiplied by factor on the vertices it weighs on (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, factor, mesh?, vertices? }; result: how many vertices changed) */
+  /** Scale a bone’s weights: The bone’s weight is multiplied by factor on the vertices it weighs on (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total (where none of them weighs, the bone keeps the whole row: its weight has nowhere to go), locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, factor, mesh?, vertices? }; result: how many vertices changed) */
   'weights.scale': {
     argument: {
       /** a bone index */
@@ -329,7 +329,7 @@ interface RigwrightCommands {
     };
     result: number;
   };
-  /** Transfer weights to another bone: Bone from’s weight moves to bone to on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { from, to, mesh?, vertices? }; result: how many vertices changed) */
+  /** Transfer weights to another bone: Bone from’s weight moves to bone to on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total (where none of them weighs, the bone keeps the whole row: its weight has nowhere to go), locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { from, to, mesh?, vertices? }; result: how many vertices changed) */
   'weights.transfer': {
     argument: {
       /** a bone index */
@@ -1366,7 +1366,7 @@ interface RigwrightPaintCommands {
 /** The commands `weights.*`: `rig.weights.<name>(argument)` runs `weights.<name>`. */
 interface RigwrightWeightsCommands {
   /**
-   * Set a bone’s weights: The bone’s weight becomes value on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed)
+   * Set a bone’s weights: The bone’s weight becomes value on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total (where none of them weighs, the bone keeps the whole row: its weight has nowhere to go), locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed)
    *
    * Runs the command `weights.set` (when `!toolBusy && hasSkeleton`).
    * @param options  an object { bone: a bone index; value: a number from 0 to 1; mesh: a mesh index or name, or left out; vertices: an array of vertex indices, or left out }
@@ -1383,7 +1383,7 @@ interface RigwrightWeightsCommands {
     vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
   }): Promise<number>;
   /**
-   * Add to a bone’s weights: The bone’s weight grows by value (less by a negative one, down to 0) on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed)
+   * Add to a bone’s weights: The bone’s weight grows by value (less by a negative one, down to 0) on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total (where none of them weighs, the bone keeps the whole row: its weight has nowhere to go), locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, value, mesh?, vertices? }; result: how many vertices changed)
    *
    * Runs the command `weights.add` (when `!toolBusy && hasSkeleton`).
    * @param options  an object { bone: a bone index; value: a number from -1 to 1; mesh: a mesh index or name, or left out; vertices: an array of vertex indices, or left out }
@@ -1400,7 +1400,7 @@ interface RigwrightWeightsCommands {
     vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
   }): Promise<number>;
   /**
-   * Scale a bone’s weights: The bone’s weight is multiplied by factor on the vertices it weighs on (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, factor, mesh?, vertices? }; result: how many vertices changed)
+   * Scale a bone’s weights: The bone’s weight is multiplied by factor on the vertices it weighs on (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total (where none of them weighs, the bone keeps the whole row: its weight has nowhere to go), locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { bone, factor, mesh?, vertices? }; result: how many vertices changed)
    *
    * Runs the command `weights.scale` (when `!toolBusy && hasSkeleton`).
    * @param options  an object { bone: a bone index; factor: a number from 0 to 1000; mesh: a mesh index or name, or left out; vertices: an array of vertex indices, or left out }
@@ -1417,7 +1417,7 @@ interface RigwrightWeightsCommands {
     vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
   }): Promise<number>;
   /**
-   * Transfer weights to another bone: Bone from’s weight moves to bone to on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total, locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { from, to, mesh?, vertices? }; result: how many vertices changed)
+   * Transfer weights to another bone: Bone from’s weight moves to bone to on the vertices (all, or those of mesh, of vertices, or of both); each changed row’s other unlocked bones are rescaled so it keeps its total (where none of them weighs, the bone keeps the whole row: its weight has nowhere to go), locked bones never change (a locked bone is refused), the max influences hold; one undo step (argument: { from, to, mesh?, vertices? }; result: how many vertices changed)
    *
    * Runs the command `weights.transfer` (when `!toolBusy && hasSkeleton`).
    * @param options  an object { from: a bone index; to: a bone index; mesh: a mesh index or name, or left out; vertices: an array of vertex indices, or left out }
