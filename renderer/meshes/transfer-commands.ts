@@ -2,7 +2,8 @@
  * Weights carried from one mesh of the scene to another (robust transfer with inpainting,
  * workers/weights/weight-transfer.ts), as one undo step: the Meshes panel's Transfer button and the
  * weights.transferFromMesh command. The target's locked bones keep their weights; the result keeps the scene's max
- * influences; a notice says how many vertices were matched and how many inpainted.
+ * influences; a notice says how many vertices were matched and how many inpainted, and selects the inpainted ones on
+ * request (the weight views draw the selection over the weights).
  */
 import type { ArgumentOf, ResultOf } from '../commands/command-catalog.ts';
 import type { HandlersFor } from '../commands/command-handlers.ts';
@@ -11,6 +12,7 @@ import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import { boneCountOf } from '../../workers/scene/scene-document.ts';
 import { limitInfluences } from '../../workers/weights/limit-influences.ts';
 import {
+  TRANSFER_MATCHED,
   weightTransfer,
   type TransferLocks,
   type TransferMesh,
@@ -50,7 +52,10 @@ export interface TransferCommandsHost {
   readonly meshes: Pick<MeshesController, 'indexOf' | 'list'>;
   /** the scene's max influences: transferred weights keep it */
   readonly maxInfluences: { readonly value: number };
-  readonly notice: { show(title: string, items: readonly string[]): void };
+  readonly notice: { show(title: string, items: readonly string[], actions?: readonly { label: string; run(): void }[]): void };
+  /** the vertex selection the weight views show: the notice's action selects the vertices not matched */
+  readonly binding: { selectVertices(inside: Uint8Array, combine: 'replace'): void };
+  setBindPanel(open: boolean): void;
 }
 
 export type TransferCommandId = 'weights.transferFromMesh';
@@ -108,7 +113,18 @@ export async function transferFromMesh(
     weightsSource: `${doc.weightsSource}; ${target.name}: transferred from ${source.name}`,
     ...(parts !== doc.parts ? { parts } : {}),
   });
-  app.notice.show(`Weights transferred from ${source.name} to ${target.name}`, transferNoticeItems(result));
+  // The vertices not matched, for the weight views' selection overlay (the notice's action shows them).
+  const unmatched = new Uint8Array(doc.mesh.positions.length / 3);
+  for (let v = 0; v < target.vertexCount; v++) if (result.status[v] !== TRANSFER_MATCHED) unmatched[target.vertexStart + v] = 1;
+  const show = {
+    label: 'Select the inpainted vertices',
+    run: () => {
+      app.binding.selectVertices(unmatched.slice(), 'replace');
+      app.setBindPanel(true);
+    },
+  };
+  const shown = result.inpaintedCount + result.nearestCount > 0 ? [show] : [];
+  app.notice.show(`Weights transferred from ${source.name} to ${target.name}`, transferNoticeItems(result), shown);
   return { matched: result.matchedCount, inpainted: result.inpaintedCount, nearest: result.nearestCount };
 }
 

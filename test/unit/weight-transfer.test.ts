@@ -533,13 +533,20 @@ test('weights.transferFromMesh: the body’s weights onto the shirt of one scene
     history,
   );
   const before = store.doc;
-  const notices: { title: string; items: readonly string[] }[] = [];
+  const notices: { title: string; items: readonly string[]; actions: readonly { label: string; run(): void }[] }[] = [];
+  const selections: Uint8Array[] = [];
+  let bindPanel = false;
   const host = {
     store,
     transferClient: inProcessTransfer,
     meshes: new MeshesController(store),
     maxInfluences: { value: nb },
-    notice: { show: (title: string, items: readonly string[]) => notices.push({ title, items }) },
+    notice: {
+      show: (title: string, items: readonly string[], actions: readonly { label: string; run(): void }[] = []) =>
+        notices.push({ title, items, actions }),
+    },
+    binding: { selectVertices: (inside: Uint8Array) => selections.push(inside) },
+    setBindPanel: (open: boolean) => (bindPanel = open),
   };
   const handler = transferCommands(host)['weights.transferFromMesh'];
   await assert.rejects(async () => handler.run({ from: 'shirt.obj', to: 'shirt.obj' }), /shirt\.obj cannot take weights from itself/);
@@ -560,6 +567,19 @@ test('weights.transferFromMesh: the body’s weights onto the shirt of one scene
     notices[0].items[0],
     new RegExp(`^${expected.matchedCount} vertices matched .* ${expected.inpaintedCount} vertices inpainted`),
   );
+  // The notice's action selects the vertices not matched, on the shirt alone, and opens the Bind panel that shows them.
+  assert.deepEqual(
+    notices[0].actions.map((a) => a.label),
+    ['Select the inpainted vertices'],
+  );
+  notices[0].actions[0].run();
+  assert.ok(bindPanel, 'the Bind panel opens');
+  const selected = selections[0];
+  assert.equal(selected.length, n);
+  for (let v = 0; v < n; v++) {
+    const unmatched = v >= bodyCount && expected.status[v - bodyCount] !== TRANSFER_MATCHED;
+    assert.equal(selected[v], unmatched ? 1 : 0, `vertex ${v}: selected where not matched`);
+  }
   history.undo();
   assert.equal(store.doc.weights, before.weights, 'undo brings the weights before back');
 
