@@ -1,0 +1,116 @@
+/**
+ * A script's TypeScript made runnable: the types stripped by sucrase (which keeps every line and column where it
+ * was), the body wrapped in an async function so the top level may `await`, and what a script may not do refused
+ * before anything runs: `import` and `export` statements, `import(…)` and `require(…)` (everything a script uses is
+ * on `rig`). The same in the app and the CLI; the sandboxes (script-runtime.ts) run the result.
+ */
+import { getFormattedTokens, transform } from 'sucrase';
+
+/** Where and why a script could not run (a syntax error, an import, or an error it threw or rejected with). */
+export interface ScriptError {
+  message: string;
+  /** the script's file as the run was given it */
+  file: string;
+  /** 1-based line in the script's own source, when known */
+  line?: number;
+  /** 1-based column, when known */
+  column?: number;
+}
+
+/** A script ready for a sandbox. */
+export interface CompiledScript {
+  /** the file name given to the run, as errors name it */
+  readonly file: string;
+  /**
+   * JavaScript: one function expression `(async function () {` on its own first line, the script's body (stripped
+   * of types, line for line), and `})` on a line after it. Evaluating it gives the function; calling it runs the
+   * script and gives its promise.
+   */
+  readonly code: string;
+  /** lines of `code` before the script's first line: the script's line N is line N + lineOffset of `code` */
+  readonly lineOffset: number;
+}
+
+/** The message of a script that imports (`import`, `export`, `import(…)`, `require(…)`). */
+export const IMPORT_REFUSED = 'scripts cannot import modules: everything they use is on `rig`';
+
+/** The first line of CompiledScript.code (the script's own lines follow it). */
+const PROLOGUE = '(async function () {\n';
+const EPILOGUE = '\n})';
+
+/** Thrown by compileScript: a ScriptError that is also an Error (its message says file, line and column). */
+export class ScriptCompileError extends Error implements ScriptError {
+  constructor(
+    readonly reason: string,
+    readonly file: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(`${file}${line !== undefined ? `:${line}${column !== undefined ? `:${column}` : ''}` : ''}: ${reason}`);
+    this.name = 'ScriptCompileError';
+  }
+
+  /** The plain ScriptError (the reason as its message, the place apart). */
+  get scriptError(): ScriptError {
+    return {
+      message: this.reason,
+      file: this.file,
+      ...(this.line !== undefined ? { line: this.line } : {}),
+      ...(this.column !== undefined ? { column: this.column } : {}),
+    };
+  }
+}
+
+/**
+ * Compiles a script: TypeScript → JavaScript wrapped as an async function (CompiledScript.code).
+ * @param source  the script's TypeScript
+ * @param file    its file name (errors name it; a `.js` file is compiled the same way, types being optional)
+ * @throws ScriptCompileError naming the file, line and column of a syntax error or of an import
+ */
+export function compileScript(source: string, file: string): CompiledScript {
+  let code: string;
+  try {
+    code = transform(source, { transforms: ['typescript'] }).code;
+  } catch (error) {
+    const { message, loc } = error as { message?: unknown; loc?: { line?: unknown; column?: unknown } };
+    const line = typeof loc?.line === 'number' ? loc.line : undefined;
+    const column = typeof loc?.column === 'number' ? loc.column : undefined;
+    // sucrase ends its message with the place, "(3:7)", which the error says apart
+    const reason = String(message ?? error).replace(/\s*\(\d+:\d+\)$/, '');
+    throw new ScriptCompileError(`syntax error: ${reason}`, file, line, column);
+  }
+  const imported = firstImport(source);
+  if (imported) throw new ScriptCompileError(IMPORT_REFUSED, file, imported.line, imported.column);
+  return { file, code: PROLOGUE + code + EPILOGUE, lineOffset: 1 };
+}
+
+/**
+ * The first `import` or `export` keyword, or call of `require`, in a script, from sucrase's own tokens (so strings,
+ * comments and template literals are told apart from code): its 1-based line and column, or null.
+ */
+function firstImport(source: string): { line: number; column: number } | null {
+  // One token a line: "line:column-line:column  label  raw …" (a line not in that shape continues a token's raw text).
+  const tokens: { line: number; column: number; label: string; raw: string }[] = [];
+  for (const text of getFormattedTokens(source, { transforms: ['typescript'] }).split('\n')) {
+    const match = /^(\d+):(\d+)-\d+:\d+\s+(\S+)\s+(\S*)/.exec(text);
+    if (match) tokens.push({ line: Number(match[1]), column: Number(match[2]), label: match[3], raw: match[4] });
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    const { label, raw } = tokens[i];
+    if (label === 'import' || label === 'export') return tokens[i];
+    const member = i > 0 && (tokens[i - 1].label === '.' || tokens[i - 1].label === '?.');
+    if (label === 'name' && raw === 'require' && !member && tokens[i + 1]?.label === '(') return tokens[i];
+  }
+  return null;
+}
+
+/**
+ * The runtime (script-runtime.ts) as JavaScript a sandbox evaluates ahead of the script: its text with the types
+ * stripped, as one expression whose value is the module's exports (`installScriptRuntime`, `startWorkerRuntime`, …).
+ * The Node sandbox evaluates it in the script's vm context; the browser sandbox puts it first in the worker's code.
+ * @param runtimeSource  the text of workers/script/script-runtime.ts (read from disk, or imported `?raw`)
+ */
+export function scriptRuntimeCode(runtimeSource: string): string {
+  const { code } = transform(runtimeSource, { transforms: ['typescript', 'imports'] });
+  return `(function (exports) {\n${code}\nreturn exports;\n})({})`;
+}

@@ -1,0 +1,286 @@
+/**
+ * The host side of a script run, the same in the app and the CLI: compiles the script (script-compile.ts), starts
+ * its sandbox (a worker the caller provides: the browser's or Node's), answers the sandbox's calls with ScriptCalls
+ * (script-api.ts) on the scene, forwards what the script prints, and makes the whole run one undo step
+ * `Script: <file's base name>` (an open history group). A run that fails, is stopped or reaches its time limit ends
+ * its worker at once — the host's own thread never waits on the script — then lets a call already running finish
+ * and rolls everything back, so the scene is bit for bit as before the run.
+ */
+import { baseName } from '../formats/file-name.ts';
+import type { UndoHistory } from '../scene/undo-history.ts';
+import type { ScriptCallName, ScriptCalls } from './script-api.ts';
+import { SCRIPT_API_VERSION } from './script-api.ts';
+import { compileScript, ScriptCompileError, type CompiledScript, type ScriptError } from './script-compile.ts';
+import { transferablesOf, type HostMessage, type SandboxMessage } from './script-protocol.ts';
+
+export type { CompiledScript, ScriptError } from './script-compile.ts';
+
+/** A line of a run's console: what the script printed (`log`, or `error` for console.warn/error), or its progress. */
+export interface ScriptOutput {
+  kind: 'log' | 'error' | 'progress';
+  text: string;
+  /** 1-based line in the script, when the line is about a place in it */
+  line?: number;
+  column?: number;
+  /** progress: 0 … 1, as the script reported it */
+  fraction?: number;
+}
+
+/** How a run ended. */
+export type ScriptStatus = 'done' | 'failed' | 'stopped' | 'timed-out';
+
+export interface ScriptRunResult {
+  status: ScriptStatus;
+  /** why a failed run failed (a syntax error, an import, what the script threw) */
+  error?: ScriptError;
+  /** from run() to the result, rollback included, in milliseconds */
+  durationMs: number;
+  /** an undo step was made */
+  changed: boolean;
+}
+
+export interface ScriptRunOptions {
+  /** the script's file name: errors name it and the undo step is `Script: <its base name>` */
+  file: string;
+  /** the script's TypeScript */
+  source: string;
+  /** the script's `args` */
+  args?: readonly string[];
+  /** ms, default SCRIPT_TIME_LIMIT_DEFAULT_MS; 0 = none */
+  timeLimitMs?: number;
+}
+
+/** The time limit of a run that names none, in milliseconds. */
+export const SCRIPT_TIME_LIMIT_DEFAULT_MS = 30_000;
+
+/** Where the sandbox failed outside what the script itself reports (its code did not load, the worker crashed). */
+export interface SandboxFailure {
+  message: string;
+  /** 1-based line and column in the script, when the failure is at a place of it (a syntax error the engine found) */
+  line?: number;
+  column?: number;
+}
+
+/** A running sandbox as the host sees it: a worker that runs script-runtime.ts and then the compiled script. */
+export interface SandboxPort {
+  /** sends a message to the runtime; `transfer`: buffers moved with it */
+  postMessage(message: HostMessage, transfer?: ArrayBuffer[]): void;
+  /** the runtime's messages, in order */
+  onMessage(listener: (message: SandboxMessage) => void): void;
+  onError(listener: (failure: SandboxFailure) => void): void;
+  /** ends the worker at once, whatever it is doing (a `while (true) {}` included) */
+  terminate(): void;
+}
+
+/** Starts a sandbox for a compiled script; the host sends it `start` (script-protocol.ts) first. */
+export type SandboxStarter = (script: CompiledScript) => SandboxPort;
+
+export interface ScriptHostDeps {
+  /** what the sandbox's calls are answered with */
+  calls: ScriptCalls;
+  /** the scene's history: a run is one group in it */
+  history: UndoHistory;
+  startSandbox: SandboxStarter;
+  /** the commands a script may run (`rig.execute`, `rig.<prefix>.<name>`); others are refused */
+  commandIds: readonly string[];
+  onOutput?: (output: ScriptOutput) => void;
+}
+
+/** The ScriptCalls a sandbox may ask for besides `execute`. */
+const DATA_CALLS: ReadonlySet<string> = new Set<Exclude<ScriptCallName, 'execute'>>([
+  'scene.summary',
+  'scene.bones',
+  'scene.bone',
+  'scene.weights',
+  'scene.denseWeights',
+  'scene.setWeights',
+  'scene.handles',
+  'scene.setHandles',
+  'scene.restPositions',
+  'scene.skin',
+  'files.open',
+  'files.saveProject',
+  'files.exportGltf',
+]);
+
+/** The run in progress. */
+interface ActiveRun {
+  readonly file: string;
+  stop(): void;
+}
+
+export class ScriptHost {
+  private active: ActiveRun | null = null;
+  private readonly commands: ReadonlySet<string>;
+
+  constructor(private readonly deps: ScriptHostDeps) {
+    this.commands = new Set(deps.commandIds);
+  }
+
+  /** whether a run has started and not yet given its result (its rollback included) */
+  get running(): boolean {
+    return this.active !== null;
+  }
+
+  /**
+   * Compiles and runs a script; the whole run is one undo step `Script: <file's base name>` (none when it changed
+   * nothing); a run that fails, is stopped or times out leaves the scene as before, bit for bit. A second run while
+   * one runs is refused (failed, nothing run). Never rejects.
+   */
+  async run(options: ScriptRunOptions): Promise<ScriptRunResult> {
+    const startedAt = performance.now();
+    const { file } = options;
+    const result = (status: ScriptStatus, changed: boolean, error?: ScriptError): ScriptRunResult => ({
+      status,
+      ...(error ? { error } : {}),
+      durationMs: performance.now() - startedAt,
+      changed,
+    });
+    if (this.active)
+      return result('failed', false, { message: `${file} was not run: the script ${this.active.file} is running (stop it first)`, file });
+    let compiled: CompiledScript;
+    try {
+      compiled = compileScript(options.source, file);
+    } catch (error) {
+      return result('failed', false, error instanceof ScriptCompileError ? error.scriptError : { message: messageOf(error), file });
+    }
+    const active: ActiveRun = { file, stop: () => undefined };
+    this.active = active;
+    try {
+      const ended = await this.runCompiled(compiled, options, active);
+      return result(ended.status, ended.changed, ended.error);
+    } catch (error) {
+      return result('failed', false, { message: `the script host failed: ${messageOf(error)}`, file });
+    } finally {
+      this.active = null;
+    }
+  }
+
+  /** Stops the running script: its worker ends at once, and the run's changes are rolled back. */
+  stop(): void {
+    this.active?.stop();
+  }
+
+  private runCompiled(
+    compiled: CompiledScript,
+    options: ScriptRunOptions,
+    active: ActiveRun,
+  ): Promise<{ status: ScriptStatus; changed: boolean; error?: ScriptError }> {
+    const { file } = options;
+    const group = this.deps.history.openGroup(`Script: ${baseName(file)}`);
+    let sandbox: SandboxPort;
+    try {
+      sandbox = this.deps.startSandbox(compiled);
+    } catch (error) {
+      group.abort();
+      return Promise.resolve({
+        status: 'failed',
+        changed: false,
+        error: { message: `the script's worker did not start: ${messageOf(error)}`, file },
+      });
+    }
+    const inFlight = new Set<Promise<void>>();
+    let ending: ScriptStatus | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    return new Promise((resolve) => {
+      const finish = (status: ScriptStatus, error?: ScriptError) => {
+        if (ending) return;
+        ending = status;
+        clearTimeout(timer);
+        sandbox.terminate();
+        void (async () => {
+          // A call already running (a command awaiting a solve) finishes first; its edits are then part of the group.
+          while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+          try {
+            if (status === 'done') {
+              resolve({ status, changed: group.close() });
+              return;
+            }
+            group.abort();
+            resolve({ status, changed: false, ...(error ? { error } : {}) });
+          } catch (failure) {
+            resolve({ status: 'failed', changed: false, error: { message: `the run's undo step failed: ${messageOf(failure)}`, file } });
+          }
+        })();
+      };
+      active.stop = () => finish('stopped');
+
+      sandbox.onMessage((message) => {
+        if (ending) return;
+        switch (message.kind) {
+          case 'call': {
+            const answered = this.answer(sandbox, message, () => ending !== null);
+            inFlight.add(answered);
+            void answered.finally(() => inFlight.delete(answered));
+            break;
+          }
+          case 'output':
+            this.deps.onOutput?.({ kind: message.level, text: message.text });
+            break;
+          case 'progress':
+            this.deps.onOutput?.({ kind: 'progress', text: message.message, fraction: message.fraction });
+            break;
+          case 'done':
+            finish('done');
+            break;
+          case 'failed':
+            finish('failed', {
+              message: message.message,
+              file,
+              ...(message.line !== undefined ? { line: message.line } : {}),
+              ...(message.column !== undefined ? { column: message.column } : {}),
+            });
+            break;
+        }
+      });
+      sandbox.onError((failure) => {
+        finish('failed', {
+          message: failure.message,
+          file,
+          ...(failure.line !== undefined ? { line: failure.line } : {}),
+          ...(failure.column !== undefined ? { column: failure.column } : {}),
+        });
+      });
+      const limit = options.timeLimitMs ?? SCRIPT_TIME_LIMIT_DEFAULT_MS;
+      if (limit > 0) timer = setTimeout(() => finish('timed-out'), limit);
+      sandbox.postMessage({
+        kind: 'start',
+        init: { commandIds: [...this.commands], args: [...(options.args ?? [])], apiVersion: SCRIPT_API_VERSION },
+      });
+    });
+  }
+
+  /** Answers one call of the sandbox (unless the run has ended meanwhile: its worker is gone). */
+  private async answer(sandbox: SandboxPort, message: Extract<SandboxMessage, { kind: 'call' }>, ended: () => boolean): Promise<void> {
+    const { id, method, args } = message;
+    let reply: HostMessage;
+    try {
+      reply = { kind: 'reply', id, value: await this.invoke(method, args) };
+    } catch (error) {
+      reply = { kind: 'reply', id, error: messageOf(error) };
+    }
+    if (ended()) return;
+    try {
+      sandbox.postMessage(reply, reply.value === undefined ? [] : transferablesOf(reply.value));
+    } catch (error) {
+      sandbox.postMessage({ kind: 'reply', id, error: `${method}: its result cannot be sent to the script (${messageOf(error)})` });
+    }
+  }
+
+  private async invoke(method: string, args: readonly unknown[]): Promise<unknown> {
+    const { calls } = this.deps;
+    if (method === 'execute') {
+      const [id, argument] = args;
+      if (typeof id !== 'string') throw new Error(`rig.execute: the command id is a string, not ${typeof id}`);
+      if (!this.commands.has(id)) throw new Error(`rig.execute: ${id} is not a command scripts can run`);
+      return await calls.execute(id, argument);
+    }
+    if (!DATA_CALLS.has(method)) throw new Error(`${method} is not a call of the script API`);
+    return await (calls as unknown as Record<string, (...values: unknown[]) => unknown>)[method](...args);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

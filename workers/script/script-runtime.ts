@@ -1,0 +1,432 @@
+/**
+ * The sandbox side of a script run: what a script sees — `rig` (ScriptGlobals of script-api.ts, `rig.execute` and
+ * one namespace per command-id prefix: `rig.bind.compute(arg)` runs `bind.compute`), `print`, `console` and `args` —
+ * built over the messages of script-protocol.ts, and the lockdown that takes everything else away (network, storage,
+ * other workers, messages to the page, the DOM, Node) before the script's first line runs.
+ *
+ * This file runs where the script runs, not as a module of the app: the browser sandbox puts its text (types
+ * stripped) in the script's worker ahead of the script, and the Node sandbox evaluates it inside the script's
+ * `node:vm` context, so that everything the script can reach — `rig` and its functions, the values calls give back —
+ * belongs to the script's own realm and leads nowhere else. Hence its rules: no imports but types, nothing from the
+ * module scope but what is declared here, every built-in taken from the realm it runs in.
+ *
+ * Each call is a message `{ id, method, args }` answered by `{ id, value }` or `{ id, error }`; typed arrays travel as
+ * transferables both ways (an array a script passes to a call is handed over: it is empty in the script afterwards).
+ * An error or a rejection the script does not catch ends the run as failed, with the line and column of the
+ * script's own frame that threw (or that made the failing call).
+ */
+import type { HostMessage, SandboxInit, SandboxMessage } from './script-protocol.ts';
+
+/** How the runtime reaches its host (captured before the lockdown; the script never sees it). */
+export interface RuntimeChannel {
+  post(message: SandboxMessage, transfer: ArrayBuffer[]): void;
+  /** hands over the host's messages, in order */
+  listen(handler: (message: HostMessage) => void): void;
+}
+
+/** Where the runtime runs. */
+export interface RuntimeOptions {
+  /** what stack frames of the script's own code name as their place: its file name (vm) or the worker's URL */
+  readonly scriptLocation: string;
+  /** lines at that place before the script's line 1 */
+  readonly lineOffset: number;
+  /**
+   * the host's messages arrive as objects of another realm (Node's vm: the worker's, not the script's context):
+   * copy what they hold into this realm so that no object the script gets leads back to the host realm
+   */
+  readonly adoptMessages: boolean;
+}
+
+/** What the place that installed the runtime uses to start the script and to report what the runtime cannot see. */
+export interface ScriptRuntime {
+  /** runs the script's function once `start` has come (locks the scope down first) */
+  run(script: () => Promise<unknown>): void;
+  /** ends the run as failed (an error the script left uncaught where the runtime could not catch it) */
+  fail(reason: unknown): void;
+}
+
+/** Globals taken away from scripts, each with why (the error says "<name> is not available to scripts: <why>"). */
+export const LOCKED_GLOBALS: Readonly<Record<string, string>> = {
+  fetch: 'they run without the network',
+  XMLHttpRequest: 'they run without the network',
+  WebSocket: 'they run without the network',
+  WebSocketStream: 'they run without the network',
+  WebTransport: 'they run without the network',
+  EventSource: 'they run without the network',
+  importScripts: 'everything they use is on `rig`',
+  require: 'everything they use is on `rig`',
+  indexedDB: 'they keep no storage of their own (files go through `rig.files`)',
+  caches: 'they keep no storage of their own (files go through `rig.files`)',
+  BroadcastChannel: 'they talk to the app only through `rig`',
+  Worker: 'they talk to the app only through `rig`',
+  SharedWorker: 'they talk to the app only through `rig`',
+  postMessage: 'they talk to the app only through `rig`',
+  onmessage: 'they talk to the app only through `rig`',
+  close: 'a script ends by returning from its last line',
+  document: 'they run without the page',
+  window: 'they run without the page',
+  process: 'they run without Node (the scene and files are on `rig`)',
+  Buffer: 'they run without Node (the scene and files are on `rig`)',
+  module: 'everything they use is on `rig`',
+};
+
+/** The ScriptCalls a script reaches as `rig.scene.*` and `rig.files.*` (script-api.ts). */
+const SCENE_CALLS = [
+  'summary',
+  'bones',
+  'bone',
+  'weights',
+  'denseWeights',
+  'setWeights',
+  'handles',
+  'setHandles',
+  'restPositions',
+  'skin',
+] as const;
+const FILE_CALLS = ['open', 'saveProject', 'exportGltf'] as const;
+
+/** How deep print and console show nested arrays and objects, and how many items of each. */
+const PRINT_DEPTH = 3;
+const PRINT_ITEMS = 100;
+
+type Scope = Record<string, unknown>;
+
+/**
+ * Installs the runtime on `scope` (the worker's global, or the vm context's): the host's messages are heard from
+ * now on; `rig`, `print`, `console` and `args` are defined, and LOCKED_GLOBALS taken away, when the host's `start`
+ * has come and the script is given (ScriptRuntime.run).
+ */
+export function installScriptRuntime(scope: object, channel: RuntimeChannel, options: RuntimeOptions): ScriptRuntime {
+  const global = scope as Scope;
+  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void; failure: Error }>();
+  let nextId = 1;
+  let init: SandboxInit | null = null;
+  let script: (() => Promise<unknown>) | null = null;
+  let ended = false;
+
+  const post = (message: SandboxMessage, transfer: ArrayBuffer[] = []) => {
+    try {
+      channel.post(message, transfer);
+    } catch (error) {
+      // The host realm's error is not handed on (it leads back to that realm): a new one of this realm says the same.
+      // eslint-disable-next-line preserve-caught-error -- the cause is of another realm, which the script must not reach
+      throw new Error(messageOf(error));
+    }
+  };
+
+  const end = (message: SandboxMessage) => {
+    if (ended) return;
+    ended = true;
+    post(message);
+  };
+
+  const fail = (reason: unknown) => {
+    const place = placeOf(reason, options);
+    end({ kind: 'failed', message: describeError(reason), ...place });
+  };
+
+  const call = (method: string, args: unknown[]): Promise<unknown> => {
+    const id = nextId++;
+    // Made now, while the script's frame that calls is on the stack: a failed call names the script's line.
+    const failure = new Error(method);
+    void failure.stack;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject, failure });
+      try {
+        post({ kind: 'call', id, method, args }, transferablesIn(args));
+      } catch (error) {
+        pending.delete(id);
+        reject(withMessage(failure, `${method}: an argument cannot be sent to the app (${messageOf(error)})`));
+      }
+    });
+  };
+
+  const start = () => {
+    if (!init || !script) return;
+    const run = script;
+    defineGlobals(global, init, call, post);
+    lockDown(global);
+    let result: Promise<unknown>;
+    try {
+      result = run.call(undefined);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    result.then(
+      () => end({ kind: 'done' }),
+      (error: unknown) => fail(error),
+    );
+  };
+
+  channel.listen((raw) => {
+    const message = (options.adoptMessages ? adopt(raw) : raw) as HostMessage;
+    if (message.kind === 'start') {
+      init = message.init;
+      start();
+      return;
+    }
+    const waiting = pending.get(message.id);
+    if (!waiting) return;
+    pending.delete(message.id);
+    if (message.error !== undefined) waiting.reject(withMessage(waiting.failure, message.error));
+    else waiting.resolve(message.value);
+  });
+
+  return {
+    run(given) {
+      script = given;
+      start();
+    },
+    fail,
+  };
+}
+
+/** Defines rig, print, console and args on the scope. */
+function defineGlobals(
+  global: Scope,
+  init: SandboxInit,
+  call: (method: string, args: unknown[]) => Promise<unknown>,
+  post: (message: SandboxMessage) => void,
+): void {
+  const method =
+    (name: string) =>
+    (...args: unknown[]) =>
+      call(name, args);
+  const scene: Record<string, unknown> = {};
+  for (const name of SCENE_CALLS) scene[name] = method(`scene.${name}`);
+  const files: Record<string, unknown> = {};
+  for (const name of FILE_CALLS) files[name] = method(`files.${name}`);
+  const rig: Record<string, unknown> = {
+    apiVersion: init.apiVersion,
+    scene: Object.freeze(scene),
+    files: Object.freeze(files),
+    progress(fraction: unknown, message?: unknown) {
+      const text = message === undefined ? '' : typeof message === 'string' ? message : formatValue(message, PRINT_DEPTH, []);
+      post({ kind: 'progress', fraction: Number(fraction), message: text });
+    },
+    execute: (id: unknown, argument?: unknown) => call('execute', [id, argument]),
+  };
+  const namespaces = new Map<string, Record<string, unknown>>();
+  for (const id of init.commandIds) {
+    const dot = id.indexOf('.');
+    if (dot <= 0) continue;
+    const prefix = id.slice(0, dot);
+    // A prefix that is a name of ScriptGlobals would hide it (the declaration file refuses such a catalog).
+    if (prefix in rig && !namespaces.has(prefix)) continue;
+    let namespace = namespaces.get(prefix);
+    if (!namespace) {
+      namespace = {};
+      namespaces.set(prefix, namespace);
+      rig[prefix] = namespace;
+    }
+    namespace[id.slice(dot + 1)] = (argument?: unknown) => call('execute', [id, argument]);
+  }
+  for (const namespace of namespaces.values()) Object.freeze(namespace);
+  const write =
+    (level: 'log' | 'error') =>
+    (...values: unknown[]) =>
+      post({ kind: 'output', level, text: values.map((value) => formatValue(value, PRINT_DEPTH, [])).join(' ') });
+  const console = Object.freeze({
+    log: write('log'),
+    info: write('log'),
+    debug: write('log'),
+    warn: write('error'),
+    error: write('error'),
+  });
+  const values: Record<string, unknown> = {
+    rig: Object.freeze(rig),
+    print: write('log'),
+    console,
+    args: Object.freeze([...init.args]),
+  };
+  for (const [name, value] of Object.entries(values))
+    Object.defineProperty(global, name, { value, writable: false, enumerable: true, configurable: false });
+}
+
+/**
+ * Takes LOCKED_GLOBALS away: deleted wherever they live on the global's prototype chain (a worker's fetch and
+ * importScripts live on WorkerGlobalScope.prototype, postMessage on DedicatedWorkerGlobalScope.prototype), then
+ * defined on the global itself as getters that throw the reason, so `fetch(…)` says why it cannot.
+ */
+function lockDown(global: Scope): void {
+  for (const [name, reason] of Object.entries(LOCKED_GLOBALS)) {
+    for (let holder: object | null = global; holder; holder = Object.getPrototypeOf(holder) as object | null) {
+      const own = Object.getOwnPropertyDescriptor(holder, name);
+      if (own?.configurable) delete (holder as Scope)[name];
+    }
+    const refuse = () => {
+      throw new Error(`${name} is not available to scripts: ${reason}`);
+    };
+    if (Object.getOwnPropertyDescriptor(global, name)?.configurable === false) continue;
+    Object.defineProperty(global, name, { get: refuse, set: refuse, enumerable: false, configurable: false });
+  }
+}
+
+/** An Error of this realm with `failure`'s stack (the script's frames when the call was made) and a new message. */
+function withMessage(failure: Error, message: string): Error {
+  const error = new Error(message);
+  const frames = (failure.stack ?? '').split('\n').slice(1).join('\n');
+  Object.defineProperty(error, 'stack', { value: `Error: ${message}\n${frames}`, writable: true, configurable: true });
+  return error;
+}
+
+/** What a thrown value says: an Error's message (its name first unless a plain Error), anything else as printed. */
+function describeError(reason: unknown): string {
+  if (reason instanceof Error || (reason && typeof reason === 'object' && 'message' in reason && 'name' in reason)) {
+    const { name, message } = reason;
+    return name === 'Error' ? String(message) : `${String(name)}: ${String(message)}`;
+  }
+  return `uncaught ${formatValue(reason, PRINT_DEPTH, [])}`;
+}
+
+function messageOf(error: unknown): string {
+  return error && typeof error === 'object' && 'message' in error ? String(error.message) : String(error);
+}
+
+/**
+ * The line and column of the script's own frame nearest the top of an error's stack: the first frame at
+ * `scriptLocation` whose line is past the runtime's own lines (the browser's worker holds both), as the script's
+ * 1-based line and column; nothing when no frame is the script's.
+ */
+function placeOf(reason: unknown, options: RuntimeOptions): { line?: number; column?: number } {
+  const stack = reason && typeof reason === 'object' && 'stack' in reason ? String(reason.stack) : '';
+  const marker = `${options.scriptLocation}:`;
+  for (const frame of stack.split('\n')) {
+    let at = frame.indexOf(marker);
+    while (at >= 0) {
+      const match = /^(\d+):(\d+)/.exec(frame.slice(at + marker.length));
+      if (match) {
+        const line = Number(match[1]) - options.lineOffset;
+        if (line >= 1) return { line, column: Number(match[2]) };
+      }
+      at = frame.indexOf(marker, at + 1);
+    }
+  }
+  return {};
+}
+
+/** The buffers of the whole-buffer typed arrays among a call's arguments and their own values (one level down). */
+function transferablesIn(args: readonly unknown[]): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [];
+  const add = (value: unknown) => {
+    if (!ArrayBuffer.isView(value)) return;
+    const buffer = value.buffer;
+    if (Object.prototype.toString.call(buffer) !== '[object ArrayBuffer]') return;
+    if (value.byteOffset !== 0 || value.byteLength !== buffer.byteLength || buffers.includes(buffer as ArrayBuffer)) return;
+    buffers.push(buffer as ArrayBuffer);
+  };
+  for (const arg of args) {
+    add(arg);
+    if (arg && typeof arg === 'object' && !ArrayBuffer.isView(arg) && !Array.isArray(arg))
+      for (const value of Object.values(arg)) add(value);
+  }
+  return buffers;
+}
+
+const TYPED_ARRAYS: Record<string, new (source: ArrayLike<number> & ArrayBufferView) => ArrayBufferView> = {
+  Float64Array,
+  Float32Array,
+  Int32Array,
+  Uint32Array,
+  Int16Array,
+  Uint16Array,
+  Int8Array,
+  Uint8Array,
+  Uint8ClampedArray,
+};
+
+/**
+ * A copy of a message's value made of this realm's objects: plain objects, arrays, typed arrays (copied whole: one
+ * copy of the buffer, not a loop per element) and primitives, which is all a host's answer holds.
+ */
+function adopt(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (ArrayBuffer.isView(value)) {
+    const kind = Object.prototype.toString.call(value).slice(8, -1);
+    const make = TYPED_ARRAYS[kind];
+    if (!make) throw new Error(`the host sent a ${kind}, which scripts do not receive`);
+    return new make(value as ArrayLike<number> & ArrayBufferView);
+  }
+  if (Object.prototype.toString.call(value) === '[object ArrayBuffer]') return new Uint8Array(value as ArrayBuffer).slice().buffer;
+  if (Array.isArray(value)) return value.map(adopt);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = adopt((value as Record<string, unknown>)[key]);
+  return copy;
+}
+
+/** A value as print shows it: strings as they are at the top, other values much as a browser console does. */
+function formatValue(value: unknown, depth: number, seen: object[], nested = false): string {
+  if (typeof value === 'string') return nested ? JSON.stringify(value) : value;
+  if (typeof value === 'function') return `[Function ${value.name || '(anonymous)'}]`;
+  if (typeof value === 'symbol' || typeof value === 'bigint') return typeof value === 'bigint' ? `${value}n` : value.toString();
+  if (value === null || typeof value !== 'object') return String(value);
+  if (value instanceof Error) return value.stack ?? `${value.name}: ${value.message}`;
+  if (seen.includes(value)) return '[Circular]';
+  const kind = Object.prototype.toString.call(value).slice(8, -1);
+  if (ArrayBuffer.isView(value) && kind in TYPED_ARRAYS) {
+    const array = value as unknown as ArrayLike<number>;
+    const shown = Array.from({ length: Math.min(array.length, PRINT_ITEMS) }, (_, i) => String(array[i]));
+    if (array.length > PRINT_ITEMS) shown.push(`… ${array.length - PRINT_ITEMS} more`);
+    return `${kind}(${array.length}) [${shown.join(', ')}]`;
+  }
+  if (depth === 0) return Array.isArray(value) ? '[Array]' : '[Object]';
+  const inner = [...seen, value];
+  if (Array.isArray(value)) {
+    const shown = value.slice(0, PRINT_ITEMS).map((item: unknown) => formatValue(item, depth - 1, inner, true));
+    if (value.length > PRINT_ITEMS) shown.push(`… ${value.length - PRINT_ITEMS} more`);
+    return `[${shown.join(', ')}]`;
+  }
+  const entries = Object.entries(value);
+  const shown = entries.slice(0, PRINT_ITEMS).map(([key, item]) => `${key}: ${formatValue(item, depth - 1, inner, true)}`);
+  if (entries.length > PRINT_ITEMS) shown.push(`… ${entries.length - PRINT_ITEMS} more`);
+  return shown.length ? `{ ${shown.join(', ')} }` : '{}';
+}
+
+/** The global property the browser sandbox's worker hands the script's function to the runtime by (once). */
+export const SCRIPT_SLOT = '__rigwrightScript';
+
+/** What the runtime uses of a dedicated worker's global. */
+interface WorkerScope {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+  addEventListener(
+    type: string,
+    listener: (event: { data?: unknown; error?: unknown; message?: unknown; reason?: unknown; preventDefault(): void }) => void,
+  ): void;
+  readonly location: { readonly href: string };
+}
+
+/**
+ * Starts the runtime in a dedicated worker (the browser sandbox): the worker's own postMessage and message events
+ * are captured for the channel before the lockdown takes them away; uncaught errors and rejections end the run; the
+ * script's function, assigned to SCRIPT_SLOT by the worker's next statement, is taken once and run.
+ * @param lineOffset  lines of the worker's code before the script's line 1
+ */
+export function startWorkerRuntime(scope: object, lineOffset: number): void {
+  const worker = scope as WorkerScope;
+  const postMessage = worker.postMessage.bind(worker);
+  const addEventListener = worker.addEventListener.bind(worker);
+  const runtime = installScriptRuntime(
+    scope,
+    {
+      post: (message, transfer) => postMessage(message, transfer),
+      listen: (handler) => addEventListener('message', (event) => handler(event.data as HostMessage)),
+    },
+    { scriptLocation: worker.location.href, lineOffset, adoptMessages: false },
+  );
+  addEventListener('error', (event) => {
+    event.preventDefault();
+    runtime.fail(event.error ?? event.message);
+  });
+  addEventListener('unhandledrejection', (event) => {
+    event.preventDefault();
+    runtime.fail(event.reason);
+  });
+  Object.defineProperty(scope, SCRIPT_SLOT, {
+    configurable: true,
+    set(script: () => Promise<unknown>) {
+      delete (scope as Scope)[SCRIPT_SLOT];
+      runtime.run(script);
+    },
+  });
+}
