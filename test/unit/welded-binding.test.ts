@@ -17,6 +17,7 @@ import { withDerived, type SceneDocument } from '../../workers/scene/scene-docum
 import { smoothBoneEdit } from '../../workers/scene/scene-edits.ts';
 import { vertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
 import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
+import { mirrorWeights } from '../../workers/paint/mirror-weights.ts';
 import { createPaintContext, paintDab, type DabSymmetry } from '../../workers/paint/paint-dab.ts';
 import { createVertexGrid } from '../../workers/paint/vertex-grid.ts';
 import { defaultPaintSettings, type PaintWeights } from '../../workers/paint/paint-weights.ts';
@@ -304,4 +305,13 @@ test('a mirrored dab on a split cube paints every vertex at its partners’ posi
   let differing = 0;
   for (let v = 0; v < n; v++) if (partnersOnly[3 * v + 1] !== partnersOnly[3 * weld.representative[weld.index[v]] + 1]) differing++;
   assert.ok(differing > 0, 'without the coincident vertices the mirrored seam opens');
+
+  // The whole-mesh mirror (+x onto −x): coincident vertices reflect to one point and take the same weights.
+  const whole: PaintWeights = { vertexCount: n, boneCount: 3, data: Float32Array.from(painted) };
+  const written = mirrorWeights(whole, positions, cube.triangles, map, Int32Array.of(1, 0, 2), 0, -1, defaultPaintSettings(3));
+  assert.ok(written.length > 20, 'the −x side is written');
+  for (let v = 0; v < n; v++) {
+    const first = weld.representative[weld.index[v]];
+    for (let b = 0; b < 3; b++) assert.equal(whole.data[3 * v + b], whole.data[3 * first + b], `mirrored vertex ${v}, bone ${b}`);
+  }
 });
