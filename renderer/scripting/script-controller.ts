@@ -82,8 +82,6 @@ export class ScriptController {
   private file: string | null = null;
   /** the latest progress the running script reported */
   private reported: { fraction: number; message: string } | null = null;
-  /** the running script's error was printed already (the host's output) */
-  private errorPrinted = false;
 
   constructor(private readonly deps: ScriptControllerDeps) {
     let seconds = SCRIPT_TIME_LIMIT_DEFAULT_SECONDS;
@@ -92,7 +90,7 @@ export class ScriptController {
       store: deps.store,
       execute: async (id, argument) => await deps.execute(id, argument),
       files: deps.files,
-      ...(deps.skinMethod ? { skinMethod: deps.skinMethod } : {}),
+      skinMethod: () => deps.skinMethod?.() ?? 'lbs',
     });
     this.host = new ScriptHost({
       calls,
@@ -158,7 +156,6 @@ export class ScriptController {
     }
     this.file = file;
     this.reported = null;
-    this.errorPrinted = false;
     this.deps.files.beginRun(file);
     for (const listener of this.runningListeners) listener(true);
     let result: ScriptRunResult;
@@ -169,7 +166,7 @@ export class ScriptController {
       this.file = null;
       this.reported = null;
     }
-    if (result.error && !this.errorPrinted) this.emit({ kind: 'error', text: errorLine(result.error), ...placeOf(result.error) });
+    if (result.error) this.emit({ kind: 'error', text: errorLine(result.error), ...placeOf(result.error) });
     this.emit({ kind: result.status === 'done' ? 'log' : 'error', text: endLine(result, file, this.timeLimitSeconds) });
     for (const listener of this.runningListeners) listener(false);
     return result;
@@ -194,7 +191,6 @@ export class ScriptController {
 
   private hostOutput(output: ScriptOutput): void {
     if (output.kind === 'progress') this.reported = { fraction: clamp01(output.fraction ?? 0), message: output.text };
-    if (output.kind === 'error') this.errorPrinted = true;
     this.emit(output);
   }
 

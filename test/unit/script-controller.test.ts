@@ -1,0 +1,204 @@
+/**
+ * The app's script runner (renderer/scripting/script-controller.ts) on a scene store with the app's command registry
+ * as it runs headless and the Node sandbox: what a run prints and its last line, the busy state and progress the
+ * status line shows, a second run refused, the time limit (a user preference), and a new scene opened by the user
+ * stopping the run while one the script opens does not.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  ScriptController,
+  SCRIPT_TIME_LIMIT_DEFAULT_SECONDS,
+  SCRIPT_TIME_LIMIT_PREFERENCE,
+  type ScriptRunFiles,
+} from '../../renderer/scripting/script-controller.ts';
+import { headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
+import { PreferenceStore, PREFERENCES_STORAGE_KEY } from '../../renderer/project/preferences.ts';
+import { startNodeSandbox } from '../../app/cli/script/node-sandbox.ts';
+import type { CommandId } from '../../renderer/commands/command-catalog.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
+import { demoDocument, twistDemoDocument } from '../../workers/scene/scene-document.ts';
+import type { ScriptOutput } from '../../workers/script/script-host.ts';
+
+/** Files that answer nothing: these runs touch no file. `opening` is set by a test. */
+class NoFiles implements ScriptRunFiles {
+  opening = false;
+  runs: string[] = [];
+  beginRun(file: string): void {
+    this.runs.push(`begin ${file}`);
+  }
+  endRun(): void {
+    this.runs.push('end');
+  }
+  'files.open' = (): Promise<void> => Promise.reject(new Error('files.open: not here'));
+  'files.saveProject' = (): Promise<string> => Promise.reject(new Error('files.saveProject: not here'));
+  'files.exportGltf' = (): Promise<string> => Promise.reject(new Error('files.exportGltf: not here'));
+}
+
+/**
+ * A controller on the demo scene. Besides the app's commands the script may run `rig.execute('test.gate')`, which
+ * waits until the test opens the gate (the sandbox has no timers: this is how a script waits in these tests).
+ */
+function controller(options: { timeLimit?: { get(): number; set(value: number): void } } = {}) {
+  const store = new SceneStore(demoDocument(), new UndoHistory());
+  const registry = headlessRegistry(store);
+  const files = new NoFiles();
+  let open = (): void => {};
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const scripts = new ScriptController({
+    store,
+    execute: (id, argument) =>
+      id === 'test.gate' ? gate : (registry.execute as (id: CommandId, argument: unknown) => unknown)(id as CommandId, argument),
+    commandIds: ['paint.prune', 'paint.normalize', 'script.run', 'test.gate'],
+    files,
+    startSandbox: startNodeSandbox,
+    ...options,
+  });
+  const output: ScriptOutput[] = [];
+  scripts.onOutput((line) => output.push(line));
+  return { store, files, scripts, output, openGate: () => open() };
+}
+
+/** Resolves once `check` holds, polling every 10 ms (fails after 10 s). */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+test('a run: its lines, its progress in the status text while it runs, and a last line naming its one undo step', async () => {
+  const { store, files, scripts, output, openGate } = controller();
+  const changes: boolean[] = [];
+  scripts.onRunningChange((running) => changes.push(running));
+  const weightsBefore = store.doc.weights;
+  const source = [
+    "print('start', 1 + 1);",
+    "rig.progress(0.25, 'pruning');",
+    'await rig.paint.prune(0.2);',
+    // The script waits here until the test has read the status.
+    "await rig.execute('test.gate', null);",
+  ].join('\n');
+  const run = scripts.run(source, 'folder/prune.ts');
+  assert.equal(scripts.running, true, 'running as soon as run() is called');
+  assert.equal(scripts.runningFile, 'folder/prune.ts');
+  await until(() => scripts.progress !== null, 'the progress');
+  assert.deepEqual(scripts.progress, { fraction: 0.25, message: 'pruning' });
+  assert.equal(scripts.statusText, 'Running script… folder/prune.ts 25% · pruning');
+  openGate();
+  const result = await run;
+  assert.equal(result.status, 'done');
+  assert.equal(result.changed, true);
+  assert.equal(scripts.running, false);
+  assert.equal(scripts.statusText, null);
+  assert.deepEqual(changes, [true, false]);
+  assert.deepEqual(files.runs, ['begin folder/prune.ts', 'end']);
+  assert.notEqual(store.doc.weights, weightsBefore, 'the prune reached the scene');
+  assert.deepEqual(store.history.undoLabels(), ['Script: prune.ts']);
+  assert.deepEqual(
+    output.map((o) => [o.kind, o.text]),
+    [
+      ['log', 'start 2'],
+      ['progress', 'pruning'],
+      ['log', output.at(-1)!.text],
+    ],
+  );
+  assert.match(output.at(-1)!.text, /^folder\/prune\.ts done in \d+\.\d\d s: its changes are one undo step, “Script: prune\.ts”$/);
+});
+
+test('a run that changes nothing says so; one that throws prints file:line:column and a last line; the scene is as before', async () => {
+  const { store, scripts, output } = controller();
+  const nothing = await scripts.run("print('hello');", 'hello.ts');
+  assert.equal(nothing.status, 'done');
+  assert.match(output.at(-1)!.text, /^hello\.ts done in \d+\.\d\d s; it changed nothing$/);
+  output.length = 0;
+
+  const before = store.doc;
+  const result = await scripts.run("await rig.paint.prune(0.2);\nconst n: number = 3;\nthrow new Error('no good: ' + n);\n", 'throws.ts');
+  assert.equal(result.status, 'failed');
+  assert.equal(result.error?.line, 3);
+  const failure = output.find((o) => o.kind === 'error');
+  assert.ok(failure, 'the failure is printed');
+  assert.equal(failure.line, 3);
+  assert.match(failure.text, /^throws\.ts:3(:\d+)?: .*no good: 3/);
+  assert.match(output.at(-1)!.text, /^throws\.ts failed after \d+\.\d\d s; the scene is as it was before the run$/);
+  assert.equal(output.at(-1)!.kind, 'error');
+  assert.equal(store.doc.weights, before.weights, 'the prune was taken back: the very same weights');
+  assert.deepEqual(store.history.undoLabels(), []);
+});
+
+test('a second run while one runs is refused with the reason; the first runs on', async () => {
+  const { scripts, output, openGate } = controller();
+  const first = scripts.run("await rig.execute('test.gate', null);", 'first.ts');
+  const second = await scripts.run("print('second');", 'second.ts');
+  assert.equal(second.status, 'failed');
+  assert.equal(second.error?.message, 'second.ts was not run: the script first.ts is running (stop it first)');
+  assert.equal(scripts.runningFile, 'first.ts');
+  openGate();
+  assert.equal((await first).status, 'done');
+  assert.ok(!output.some((o) => o.text === 'second'), 'the second script never ran');
+});
+
+test('Stop and the time limit end `while (true) {}`; the scene is as before and the last line says how it ended', async () => {
+  const { store, scripts, output } = controller();
+  const before = store.doc;
+  const stopped = scripts.run('await rig.paint.prune(0.2);\nwhile (true) {}', 'spin.ts');
+  await until(() => store.doc !== before, 'the prune');
+  scripts.stop();
+  assert.equal((await stopped).status, 'stopped');
+  assert.equal(store.doc.weights, before.weights);
+  assert.match(output.at(-1)!.text, /^spin\.ts stopped after \d+\.\d\d s; the scene is as it was before the run$/);
+
+  assert.equal(scripts.timeLimitSeconds, SCRIPT_TIME_LIMIT_DEFAULT_SECONDS);
+  scripts.timeLimitSeconds = 1;
+  const started = Date.now();
+  const timedOut = await scripts.run('await rig.paint.prune(0.2);\nwhile (true) {}', 'spin.ts');
+  assert.equal(timedOut.status, 'timed-out');
+  assert.ok(Date.now() - started >= 950, `the limit was 1 s, the run took ${Date.now() - started} ms`);
+  assert.equal(store.doc.weights, before.weights);
+  assert.equal(output.at(-1)!.text, 'spin.ts reached the time limit (1 s) and was stopped; the scene is as it was before the run');
+  assert.deepEqual(store.history.undoLabels(), []);
+  assert.throws(() => (scripts.timeLimitSeconds = -1), /script time limit: -1 is not a number of seconds in 0 … 3600/);
+  assert.throws(() => (scripts.timeLimitSeconds = Number.NaN), /script time limit: NaN/);
+});
+
+test('a new scene opened while a script runs stops it; one the script itself opens does not', async () => {
+  const { store, files, scripts, openGate } = controller();
+  const run = scripts.run('await rig.paint.prune(0.2);\nwhile (true) {}', 'spin.ts');
+  const before = store.doc;
+  await until(() => store.doc !== before, 'the prune');
+  const twist = twistDemoDocument();
+  store.open(twist, 'opened the twist test');
+  assert.equal((await run).status, 'stopped');
+  assert.equal(store.doc, twist, 'the new scene stays, untouched by the rollback');
+  assert.deepEqual(store.history.undoLabels(), []);
+
+  const kept = scripts.run("await rig.execute('test.gate', null);\nprint('still here');", 'opens.ts');
+  files.opening = true;
+  store.open(demoDocument(), 'opened by the script');
+  files.opening = false;
+  openGate();
+  assert.equal((await kept).status, 'done', 'the script’s own new scene does not stop it');
+});
+
+test('the time limit is a user preference: kept in the storage, read back, a bad stored value giving the default', () => {
+  const storage = new Map<string, string>();
+  const page = {
+    getItem: (key: string) => storage.get(key) ?? null,
+    setItem: (key: string, value: string) => void storage.set(key, value),
+  };
+  const preferences = new PreferenceStore(page);
+  const { scripts } = controller({ timeLimit: preferences.register(SCRIPT_TIME_LIMIT_PREFERENCE) });
+  scripts.timeLimitSeconds = 12;
+  assert.deepEqual((JSON.parse(storage.get(PREFERENCES_STORAGE_KEY)!) as { values: object }).values, { 'script.timeLimit': 12 });
+  const again = new PreferenceStore(page).register(SCRIPT_TIME_LIMIT_PREFERENCE);
+  assert.equal(again.get(), 12);
+
+  storage.set(PREFERENCES_STORAGE_KEY, JSON.stringify({ version: 1, values: { 'script.timeLimit': 'long' } }));
+  const warnings: string[] = [];
+  const bad = new PreferenceStore(page, (message) => warnings.push(message)).register(SCRIPT_TIME_LIMIT_PREFERENCE);
+  assert.equal(bad.get(), SCRIPT_TIME_LIMIT_DEFAULT_SECONDS);
+  assert.match(warnings[0], /Script time limit \(seconds\)” could not be read \("long" is not a number\)/);
+});
