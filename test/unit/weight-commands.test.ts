@@ -204,6 +204,18 @@ test('bad input is refused naming the command and the field; nothing changes', a
       ['weights.set', { bone: 0, value: 0.5, vertices: [0, 6] }],
       /^Error: weights\.set: vertices\[1\] must be a vertex from 0 to 5, got 6$/,
     ],
+    [
+      ['weights.set', { bone: 0, value: 0.5, vertices: 'all' as never }],
+      /^Error: weights\.set: vertices must be an array of vertex indices, got "all"$/,
+    ],
+    [
+      ['weights.set', { bone: 0, value: 0.5, vertices: [0.5] }],
+      /^Error: weights\.set: vertices\[0\] must be a vertex from 0 to 5, got 0\.5$/,
+    ],
+    [
+      ['weights.set', { bone: 0, value: 0.5, vertices: Float32Array.from([1]) as never }],
+      /^Error: weights\.set: vertices must be an array of vertex indices, got/,
+    ],
     [['weights.set', { bone: 0, value: 0.5, mesh: 'torso' }], /^Error: weights\.set: mesh: no mesh torso in the scene$/],
     [
       ['weights.set', { bone: 0, value: 0.5, weight: 1 } as never],
@@ -216,6 +228,15 @@ test('bad input is refused naming the command and the field; nothing changes', a
   for (const [call, message] of refusals) await assert.rejects(async () => registry.execute(...call), message, JSON.stringify(call));
   assert.deepEqual(rowsOf(store), ROWS, 'the weights are as before');
   assert.equal(store.history.undoCount, 0, 'no undo step');
+});
+
+test('a vertex list may be an integer typed array (as rig.scene.handles() gives)', async () => {
+  const { store, registry } = setUp();
+  assert.equal(await registry.execute('weights.transfer', { from: 0, to: 2, vertices: Int32Array.from([0, 5]) }), 2, 'two rows changed');
+  const expected = ROWS.map((row) => [...row]);
+  expected[0] = [0, 0.25, 0.75];
+  expected[5] = [0, 0.125, 0.875];
+  assertRows(rowsOf(store), expected, 'root → hand on vertices 0 and 5');
 });
 
 test('the handlers check the mesh and the vertices themselves where no registry does (the headless registry may not)', () => {
