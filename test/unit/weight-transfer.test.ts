@@ -33,7 +33,10 @@ import { inProcessTransfer, transferCommands } from '../../renderer/meshes/trans
 import { withDerived } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeDmatAscii } from '../../workers/formats/dmat.ts';
+import { defaultProjectSettings, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
+import { projectSceneOf } from '../../workers/scene/project-document.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -599,4 +602,67 @@ test('weights.transferFromMesh: the body’s weights onto the shirt of one scene
   );
   assert.equal(history.newest?.label, 'Paint stroke', 'no transfer step after the stroke');
   assert.equal(store.doc.weights, painted(), 'the painted weights stay');
+});
+
+test('rigwright transfer --project: the body’s weights into a project of it, its locked bone kept, the rest rescaled around it', async () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'rigwright-transfer-project-'));
+  const data = contextAwareBody();
+  const nb = data.boneCount;
+  const n = data.mesh.positions.length / 3;
+  const LOCKED = 3;
+  // The project's own weights: 0.6 on bone 0, 0.4 on the locked bone.
+  const own = new Float64Array(n * nb);
+  for (let v = 0; v < n; v++) {
+    own[v * nb] = 0.6;
+    own[v * nb + LOCKED] = 0.4;
+  }
+  const doc = withDerived({
+    name: 'reference.obj',
+    meshFiles: ['reference.obj'],
+    mesh: data.mesh,
+    skeletonFile: 'skeleton.tgf',
+    skeleton: data.skeleton,
+    weights: { rows: n, cols: nb, data: own },
+    weightsSource: 'by hand',
+    poses: null,
+    posesFile: null,
+    handles: null,
+    handlesFile: null,
+    warnings: [],
+  });
+  const settings = defaultProjectSettings(n, nb);
+  settings.paint.locked[LOCKED] = 1;
+  const project = path.join(work, 'body.rig.glb');
+  writeFileSync(project, await writeProjectFile({ scene: projectSceneOf(doc), settings }, 'body.rig.glb'));
+  const weightsFile = path.join(work, 'body-weights.dmat');
+  writeFileSync(weightsFile, writeDmatAscii(data.weights));
+  const out = path.join(work, 'out.rig.glb');
+  const run = await rigwright(
+    '--from',
+    dataFile('context-aware', 'reference.obj'),
+    '--from',
+    weightsFile,
+    '--from',
+    dataFile('context-aware', 'skeleton.tgf'),
+    '--to',
+    project,
+    '--project',
+    out,
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, new RegExp(`wrote .*out\\.rig\\.glb: ${n} vertices × ${nb} bones; ${n} matched, 0 inpainted`));
+  const read = readProjectFile(new Uint8Array(readFileSync(out)), 'out.rig.glb');
+  assert.equal(read.settings.paint.locked[LOCKED], 1, 'the lock is saved');
+  const written = read.scene.weights.data;
+  const body = data.weights.data;
+  let worst = 0;
+  for (let v = 0; v < n; v++) {
+    assert.equal(written[v * nb + LOCKED], 0.4, `vertex ${v}: the locked bone keeps the project's weight`);
+    const unlocked = 1 - body[v * nb + LOCKED];
+    for (let b = 0; b < nb; b++) {
+      if (b === LOCKED || unlocked === 0) continue;
+      worst = Math.max(worst, Math.abs(written[v * nb + b] - (0.6 * body[v * nb + b]) / unlocked));
+    }
+  }
+  assert.ok(worst < 1e-9, `the other bones: the body's own weights, rescaled into 0.6 (worst ${worst})`);
 });
