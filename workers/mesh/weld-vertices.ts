@@ -56,35 +56,57 @@ export function weldVertices(positions: Float64Array, triangles: Uint32Array, op
     throw new RangeError(`weldVertices: the tolerance must be a finite distance ≥ 0, not ${tolerance}`);
   const n = Math.floor(positions.length / 3);
   const root = tolerance > 0 ? nearRoots(positions, n, tolerance) : exactRoots(positions, n);
+  // One loop per function: V8 optimizes each on its own loop's feedback (see harmonicWeights).
+  const { count, index, representative } = numberGroups(root);
+  const welded = firstPositions(positions, representative);
+  const { memberStart, members } = memberLists(index, count);
+  return { count, index, representative, memberStart, members, positions: welded, triangles: weldTriangles(triangles, index, n) };
+}
 
+/**
+ * Welded vertex numbers in the order of each group's first vertex.
+ * @param root #V union-find parents (a group's root is its lowest vertex)
+ */
+function numberGroups(root: Int32Array): { count: number; index: Int32Array; representative: Int32Array } {
+  const n = root.length;
   const index = new Int32Array(n);
-  const representatives: number[] = [];
+  const firsts = new Int32Array(n);
+  let count = 0;
   for (let v = 0; v < n; v++) {
     const r = find(root, v);
     // The root of a group is its lowest vertex (unions keep the smaller root), reached before any other member.
     if (r === v) {
-      index[v] = representatives.length;
-      representatives.push(v);
+      index[v] = count;
+      firsts[count++] = v;
     } else {
       index[v] = index[r];
     }
   }
-  const count = representatives.length;
-  const representative = Int32Array.from(representatives);
-  const welded = new Float64Array(3 * count);
-  for (let w = 0; w < count; w++) {
+  return { count, index, representative: firsts.slice(0, count) };
+}
+
+/** #W × 3 the position of each welded vertex's first member. */
+function firstPositions(positions: Float64Array, representative: Int32Array): Float64Array {
+  const out = new Float64Array(3 * representative.length);
+  for (let w = 0; w < representative.length; w++) {
     const v = representative[w];
-    welded[3 * w] = positions[3 * v];
-    welded[3 * w + 1] = positions[3 * v + 1];
-    welded[3 * w + 2] = positions[3 * v + 2];
+    out[3 * w] = positions[3 * v];
+    out[3 * w + 1] = positions[3 * v + 1];
+    out[3 * w + 2] = positions[3 * v + 2];
   }
+  return out;
+}
+
+/** Each welded vertex's members, ascending, as offsets (#W + 1) into one #V list. */
+function memberLists(index: Int32Array, count: number): { memberStart: Int32Array; members: Int32Array } {
+  const n = index.length;
   const memberStart = new Int32Array(count + 1);
   for (let v = 0; v < n; v++) memberStart[index[v] + 1]++;
   for (let w = 0; w < count; w++) memberStart[w + 1] += memberStart[w];
   const members = new Int32Array(n);
   const fill = memberStart.slice(0, count);
   for (let v = 0; v < n; v++) members[fill[index[v]]++] = v;
-  return { count, index, representative, memberStart, members, positions: welded, triangles: weldTriangles(triangles, index, n) };
+  return { memberStart, members };
 }
 
 /**
@@ -147,18 +169,18 @@ function mix(x: number, y: number, z: number): number {
 function exactRoots(positions: Float64Array, n: number): Int32Array {
   const root = new Int32Array(n);
   const { head, next, mask } = hashTable(n);
-  const scratch = new Float64Array(1);
-  const bits = new Int32Array(scratch.buffer);
-  const wordsOf = (x: number): number => {
-    scratch[0] = x + 0; // −0 + 0 is +0
-    return bits[0] ^ bits[1];
-  };
+  // The coordinates' 32-bit halves, read in place (a Float64Array's offset is a multiple of 8).
+  const words = new Int32Array(positions.buffer, positions.byteOffset, 6 * n);
   for (let v = 0; v < n; v++) {
     root[v] = v;
     const x = positions[3 * v];
     const y = positions[3 * v + 1];
     const z = positions[3 * v + 2];
-    const bucket = mix(wordsOf(x), wordsOf(y), wordsOf(z)) & mask;
+    // −0 and +0 are equal positions with different bits: both hash as 0.
+    const hx = x === 0 ? 0 : words[6 * v] ^ words[6 * v + 1];
+    const hy = y === 0 ? 0 : words[6 * v + 2] ^ words[6 * v + 3];
+    const hz = z === 0 ? 0 : words[6 * v + 4] ^ words[6 * v + 5];
+    const bucket = mix(hx, hy, hz) & mask;
     let u = head[bucket];
     while (u >= 0 && !(positions[3 * u] === x && positions[3 * u + 1] === y && positions[3 * u + 2] === z)) u = next[u];
     if (u >= 0) {
