@@ -31,6 +31,7 @@ import { skeletonCommand } from './commands/skeleton.ts';
 import { clipCommand } from './commands/clip.ts';
 import { poseCommand } from './commands/pose.ts';
 import { transferCommand } from './commands/transfer.ts';
+import { runCommand } from './commands/run.ts';
 
 export type { CliStreams } from './cli-support.ts';
 export { clampMessage, EXIT_INTERNAL_ERROR, MAX_MESSAGE_CHARACTERS } from './cli-support.ts';
@@ -48,6 +49,7 @@ const COMMANDS: readonly CliCommand[] = [
   skeletonCommand,
   poseCommand,
   clipCommand,
+  runCommand,
 ];
 
 const NAME_WIDTH = Math.max(...COMMANDS.map((c) => c.name.length)) + 3;
