@@ -4,17 +4,19 @@
 // bounding-box diagonal), then harmonic weights are solved with the uniform (graph) Laplacian, which copes with
 // meshes whose triangles are too thin or badly shaped for the cotangent one. The result is one undo step.
 //
-// Arguments: the cylinder radius as a fraction of the diagonal (default 0.05), e.g.
+// Arguments: the cylinder radius as a fraction of the diagonal (default: the Bind panel's, 0.04 unless the project
+// sets another), e.g.
 //   rigwright run bind-cylinder-uniform.ts --scene hand.off hand.tgf --save hand.rig.glb -- 0.08
 
-const radiusFraction = args.length > 0 ? Number(args[0]) : 0.05;
-if (!(radiusFraction > 0 && radiusFraction <= 1)) throw new Error(`the radius must be a fraction in (0, 1], not "${args[0]}"`);
+const radiusFraction = args.length > 0 ? Number(args[0]) : undefined;
+if (radiusFraction !== undefined && !(radiusFraction >= 0.001 && radiusFraction <= 1))
+  throw new Error(`the radius must be a fraction from 0.001 to 1, not "${args[0]}"`);
 
 const before = await rig.scene.summary();
 print(`${before.name}: ${before.vertexCount} vertices, ${before.boneCount} bones`);
 
 // The options apply to this computation alone; bind.options would make them the scene's for later ones too.
-await rig.bind.compute({ source: 'cylinder', radiusFraction, laplacian: 'uniform' });
+await rig.bind.compute({ source: 'cylinder', laplacian: 'uniform', ...(radiusFraction !== undefined ? { radiusFraction } : {}) });
 
 const after = await rig.scene.summary();
 print(`weights: ${after.weightsSource}; ${after.handleCount} handle vertices`);
