@@ -11,20 +11,25 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../app/cli/main.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
+import { defaultProjectSettings, PROJECT_EXTENSION, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
+import { documentFromProject, projectSceneOf } from '../../workers/scene/project-document.ts';
+import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
-import type { SceneDocument } from '../../workers/scene/scene-document.ts';
+import { boneCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { limitInfluences } from '../../workers/weights/limit-influences.ts';
 import { AppOnlyCommand, headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
 import { sceneFromFiles } from '../../renderer/scripting/headless-scene.ts';
+import { CliScriptFiles } from '../../app/cli/script/cli-files.ts';
+import { glbBin, glbJson } from './glb-json.ts';
 import { headlessPaintController } from './headless-hosts.ts';
-import { dataFile } from './shared-data.ts';
+import { dataFile, repoRoot } from './shared-data.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-run-'));
 
@@ -172,4 +177,233 @@ test('headless bone edits and settings: rename, max influences (with its limitin
   assert.equal(store.doc.skeleton, doc.skeleton, 'the skeleton opened');
   assert.equal(commands.state.maxInfluences, 4);
   assert.equal(commands.state.selectedBone, 5, 'the selection moved back with the bones');
+});
+
+// --- rigwright run ---------------------------------------------------------------------------------------------
+
+const EXAMPLES = path.join(repoRoot, 'renderer', 'scripting', 'examples');
+
+/** A script written into the work folder. @returns its path */
+function script(name: string, text: string): string {
+  const file = path.join(work, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** The scene's weights as a project file stores them: the float64 array its extension names, read raw (unnormalized). */
+function storedWeights(file: string): Float64Array {
+  const glb = new Uint8Array(readFileSync(file));
+  const json = glbJson<{
+    bufferViews: { byteOffset?: number; byteLength: number }[];
+    extensions: Record<string, { scene: { weights: { data: { bufferView: number; type: string } } } }>;
+  }>(glb);
+  const ref = json.extensions[PROJECT_EXTENSION].scene.weights.data;
+  assert.equal(ref.type, 'float64', 'weights are stored as float64');
+  const view = json.bufferViews[ref.bufferView];
+  const bytes = glbBin(glb).slice(view.byteOffset ?? 0, (view.byteOffset ?? 0) + view.byteLength);
+  return new Float64Array(bytes.buffer);
+}
+
+/** A project's document as `rigwright run --project` opens it (the reader's own checks included). */
+function projectDocument(file: string): SceneDocument {
+  const read = readProjectFile(new Uint8Array(readFileSync(file)), path.basename(file));
+  return documentFromProject(read.scene, read.settings);
+}
+
+/** `doc` saved as a project in the work folder, with default settings. @returns its path */
+async function saveProject(doc: SceneDocument, name: string): Promise<string> {
+  const file = path.join(work, name);
+  const settings = defaultProjectSettings(vertexCountOf(doc), boneCountOf(doc));
+  writeFileSync(file, await writeProjectFile({ scene: projectSceneOf(doc), settings }, name));
+  return file;
+}
+
+test('rigwright run: exit codes — a throw exits 1 with file:line:column: message, an empty script 0, a bad option or no script 2, --help 0', async () => {
+  const throwing = script(
+    'throws.ts',
+    "print('before');\nconst bones = await rig.scene.bones();\nif (bones.length > 0) throw new Error('boom');\n",
+  );
+  const thrown = await rigwright('run', throwing, '--scene', dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf'));
+  assert.equal(thrown.status, 1, thrown.stderr);
+  assert.equal(thrown.stdout, 'before\n', 'what the script printed before it threw');
+  assert.match(thrown.stderr, new RegExp(`^${throwing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:\\d+: boom\n$`));
+
+  const empty = await rigwright('run', script('empty.ts', ''));
+  assert.deepEqual(empty, { status: 0, stdout: '', stderr: '' });
+
+  const unknown = await rigwright('run', throwing, '--bogus');
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /unknown option '--bogus'[\s\S]*Usage: rigwright run SCRIPT\.ts/);
+  assert.equal((await rigwright('run')).status, 2, 'no script');
+  assert.equal((await rigwright('run', throwing, '--scene', 'a.off', '--project', 'b.rig.glb')).status, 2, '--scene and --project');
+  assert.equal((await rigwright('run', throwing, '--time-limit', '-1')).status, 2, 'a negative time limit');
+  const help = await rigwright('run', '--help');
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^Usage: rigwright run SCRIPT\.ts/);
+
+  const missing = await rigwright('run', path.join(work, 'no-such-script.ts'));
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /no-such-script\.ts: cannot read the file/);
+});
+
+test('rigwright run: bind-cylinder-uniform.ts on the hand saves the weights and handles of bind.compute run directly, bit for bit', async () => {
+  const out = path.join(work, 'hand-bound.rig.glb');
+  const run = await rigwright(
+    'run',
+    path.join(EXAMPLES, 'bind-cylinder-uniform.ts'),
+    '--scene',
+    dataFile('hand', 'hand.off'),
+    dataFile('hand', 'hand.tgf'),
+    '--save',
+    out,
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /^hand\.off: 4780 vertices, 20 bones\nweights: harmonic \(uniform, automatic, cylinders r = /);
+
+  const { store, commands } = headless(await hand());
+  await commands.execute('bind.compute', { source: 'cylinder', laplacian: 'uniform' });
+  assertSameBits(storedWeights(out), store.doc.weights.data, 'the example through rigwright run against bind.compute');
+  const saved = projectDocument(out);
+  assertSameBits(saved.handles!, store.doc.handles!, 'handles');
+  assert.match(saved.weightsSource, /^harmonic \(uniform, automatic, cylinders r = /);
+});
+
+test('rigwright run: prune-and-limit.ts on a hand project equals paint.prune, bind.maxInfluences and paint.limit run directly, bit for bit', async () => {
+  const project = await saveProject(await hand(), 'hand-provisional.rig.glb');
+  const out = path.join(work, 'hand-pruned.rig.glb');
+  const run = await rigwright('run', path.join(EXAMPLES, 'prune-and-limit.ts'), '--project', project, '--save', out, '--', '0.02', '3');
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /^non-zero weights: \d+ → \d+ \(pruned below 0\.02, at most 3 per vertex\)\n/);
+
+  const { store, commands } = headless(projectDocument(project));
+  await commands.execute('paint.prune', 0.02);
+  await commands.execute('bind.maxInfluences', 3);
+  await commands.execute('paint.limit');
+  assertSameBits(storedWeights(out), store.doc.weights.data, 'the example through rigwright run against the commands');
+  const settings = readProjectFile(new Uint8Array(readFileSync(out)), 'hand-pruned.rig.glb').settings;
+  assert.equal(settings.paint.maxInfluences, 3, 'the max influences the script set is saved with the project');
+});
+
+test('rigwright run: mirror-and-rename.ts on the body mirrors its weights + x → − x and renames .L/.R bones to Left/Right prefixes, as the commands run directly', async () => {
+  // The body with side names: each bone off the middle named by its side, its mirror partner (by position) the same base.
+  const doc = await opened(['context-aware', 'reference.obj'], ['context-aware', 'skeleton.tgf']);
+  const { store: naming, commands: namer } = headless(doc);
+  const { joints, bones } = doc.skeleton;
+  const B = boneCountOf(doc);
+  const middle = (b: number): number => (joints[3 * bones[2 * b]] + joints[3 * bones[2 * b + 1]]) / 2;
+  const side = (b: number): number => (Math.abs(middle(b)) < 0.01 * doc.diagonal ? 0 : Math.sign(middle(b)));
+  const expectedNames: string[] = [];
+  for (let b = 0; b < B; b++) {
+    const mid = (joint: number): number[] => [0, 1, 2].map((k) => joints[3 * joint + k]);
+    let base = b;
+    if (side(b) < 0) {
+      // the +x bone whose mirrored midpoint is nearest
+      const here = [0, 1].map((end) => mid(bones[2 * b + end]));
+      let best = Infinity;
+      for (let c = 0; c < B; c++) {
+        if (side(c) <= 0) continue;
+        const there = [0, 1].map((end) => mid(bones[2 * c + end]));
+        let d = 0;
+        for (let end = 0; end < 2; end++)
+          d += (here[end][0] + there[end][0]) ** 2 + (here[end][1] - there[end][1]) ** 2 + (here[end][2] - there[end][2]) ** 2;
+        if (d < best) [best, base] = [d, c];
+      }
+    }
+    const name = side(b) === 0 ? `spine_${b}` : `limb_${base}${side(b) > 0 ? '.L' : '.R'}`;
+    await namer.execute('bone.rename', { bone: b, name });
+    expectedNames.push(side(b) === 0 ? name : `${side(b) > 0 ? 'Left' : 'Right'}Limb${base}`);
+  }
+  assert.ok(
+    expectedNames.some((n) => n.startsWith('Left')) && expectedNames.some((n) => n.startsWith('Right')),
+    'the body has bones on both sides',
+  );
+  const project = await saveProject(naming.doc, 'body-named.rig.glb');
+  const out = path.join(work, 'body-mirrored.rig.glb');
+  const run = await rigwright('run', path.join(EXAMPLES, 'mirror-and-rename.ts'), '--project', project, '--save', out);
+  assert.equal(run.status, 0, run.stderr);
+  const renamed = expectedNames.filter((n) => !n.startsWith('spine_')).length;
+  assert.equal(run.stdout, `mirrored the weights across x = 0; renamed ${renamed} bones\nwrote ${out}\n`);
+
+  const { store, commands } = headless(projectDocument(project));
+  await commands.execute('paint.mirrorToNegative', 0);
+  boneNamesOf(store.doc).forEach((name, b) =>
+    assert.equal(
+      name.replace(/^limb_(\d+)\.([LR])$/, (_, n: string, s: string) => `${s === 'L' ? 'Left' : 'Right'}Limb${n}`),
+      expectedNames[b],
+    ),
+  );
+  assertSameBits(storedWeights(out), store.doc.weights.data, 'the example through rigwright run against paint.mirrorToNegative');
+  assert.ok(!bits(store.doc.weights.data).equals(bits(projectDocument(project).weights.data)), 'mirroring changed the weights');
+  assert.deepEqual([...(projectDocument(out).boneNames ?? [])], expectedNames);
+});
+
+test('rigwright run: export-clips.ts writes one GLB per clip of the Fox, each the file rig.files.exportGltf writes for that clip; outside the working folder only with --allow-write', async () => {
+  const folder = path.join(work, 'clips');
+  mkdirSync(folder);
+  const fox = dataFile('gltf', 'Fox', 'Fox.glb');
+  const refused = await rigwright('run', path.join(EXAMPLES, 'export-clips.ts'), '--scene', fox, '--', folder);
+  assert.equal(refused.status, 1);
+  assert.match(
+    refused.stderr,
+    /files\.exportGltf: ".*Fox-Survey\.glb" is outside the working folder \(.*\); run rigwright run with --allow-write to let the script write there\n$/,
+  );
+  assert.deepEqual(readdirSync(folder), [], 'nothing was written');
+
+  const run = await rigwright('run', path.join(EXAMPLES, 'export-clips.ts'), '--scene', fox, '--allow-write', '--', folder);
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(readdirSync(folder).sort(), ['Fox-Run.glb', 'Fox-Survey.glb', 'Fox-Walk.glb']);
+
+  // The same calls made directly, into another folder.
+  const direct = path.join(work, 'clips-direct');
+  mkdirSync(direct);
+  const doc = await opened(['gltf', 'Fox', 'Fox.glb']);
+  const store = new SceneStore(doc, new UndoHistory());
+  const commands = headlessRegistry(store);
+  const files = new CliScriptFiles({
+    store,
+    state: commands.state,
+    opened: { doc, settings: null, weightsPainted: false, notices: [] },
+    cwd: direct,
+    projectFolder: null,
+    allowWrite: false,
+    warn: () => undefined,
+  });
+  for (const clip of ['Survey', 'Walk', 'Run']) {
+    await files['files.exportGltf'](`Fox-${clip}.glb`, { clip });
+    const written = new Uint8Array(readFileSync(path.join(folder, `Fox-${clip}.glb`)));
+    assert.ok(Buffer.from(written).equals(readFileSync(path.join(direct, `Fox-${clip}.glb`))), `Fox-${clip}.glb: the same bytes`);
+    const animations = glbJson<{ animations?: { name?: string }[] }>(written).animations ?? [];
+    assert.deepEqual(
+      animations.map((a) => a.name),
+      [clip],
+      `Fox-${clip}.glb holds its clip alone`,
+    );
+  }
+});
+
+test('rigwright run: the sandbox’s rules hold through the CLI — no fetch, no Node, and a script that never ends is stopped by --time-limit, saving nothing', async () => {
+  const fetching = await rigwright('run', script('fetch.ts', "await fetch('http://127.0.0.1');\n"));
+  assert.equal(fetching.status, 1);
+  assert.match(fetching.stderr, /fetch\.ts:1:\d+: fetch is not available to scripts: they run without the network\n$/);
+  const node = await rigwright(
+    'run',
+    script('node.ts', "print('start');\nconst g = globalThis as Record<string, unknown>;\nprint(typeof g.process);\n"),
+  );
+  assert.equal(node.status, 1);
+  assert.equal(node.stdout, 'start\n');
+  assert.match(node.stderr, /node\.ts:3:\d+: process is not available to scripts: they run without Node/);
+
+  const project = await saveProject(await hand(), 'hand-loop.rig.glb');
+  const out = path.join(work, 'hand-loop-out.rig.glb');
+  const looping = script('loop.ts', 'await rig.paint.prune(0.2);\nwhile (true) {}\n');
+  const started = performance.now();
+  const stopped = await rigwright('run', looping, '--project', project, '--save', out, '--time-limit', '0.5');
+  assert.equal(stopped.status, 1);
+  assert.match(stopped.stderr, /loop\.ts: stopped after the time limit of 0\.5 s/);
+  assert.ok(performance.now() - started < 20_000, 'the time limit ended the run');
+  assert.deepEqual(
+    readdirSync(work).filter((f) => f === 'hand-loop-out.rig.glb'),
+    [],
+    'a failed run saves nothing',
+  );
 });
