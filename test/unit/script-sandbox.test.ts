@@ -113,6 +113,15 @@ function assertSameBits(actual: ArrayLike<number>, expected: ArrayLike<number>, 
     if (!Object.is(actual[i], expected[i])) assert.fail(`${what}[${i}]: ${actual[i]} is not ${expected[i]}`);
 }
 
+/** Waits (polling every 10 ms, at most 10 s: the machine may be busy) until `ready` holds. */
+async function until(ready: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  while (!ready()) {
+    if (performance.now() > deadline) assert.fail(`waited 10 s in vain: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 function assertFailed(result: ScriptRunResult, message: RegExp, line?: number, column?: number): void {
   assert.equal(result.status, 'failed', `the run fails: ${JSON.stringify(result)}`);
   assert.match(result.error?.message ?? '', message);
@@ -232,8 +241,7 @@ test('a stop while a command runs lets it finish, then rolls it back', async () 
   const { history, store, run, host, log } = setup();
   const before = store.doc;
   const running = run(`await rig.test.slow({ ms: 400 });\nprint('not reached');\n`);
-  await new Promise((resolve) => setTimeout(resolve, 150));
-  assert.equal(log.executed.length, 1, 'the command is running');
+  await until(() => log.executed.length === 1, 'the command has started');
   host.stop();
   const result = await running;
   assert.equal(result.status, 'stopped');

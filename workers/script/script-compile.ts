@@ -22,9 +22,9 @@ export interface CompiledScript {
   /** the file name given to the run, as errors name it */
   readonly file: string;
   /**
-   * JavaScript: one function expression `(async function () {` on its own first line, the script's body (stripped
-   * of types, line for line), and `})` on a line after it. Evaluating it gives the function; calling it runs the
-   * script and gives its promise.
+   * JavaScript: one function expression, its head `(async function () { 'use strict';` on the first line (strict, as
+   * a TypeScript module is), the script's body (stripped of types, line for line), and `})` on a line after it.
+   * Evaluating it gives the function; calling it runs the script and gives its promise.
    */
   readonly code: string;
   /** lines of `code` before the script's first line: the script's line N is line N + lineOffset of `code` */
@@ -35,7 +35,7 @@ export interface CompiledScript {
 export const IMPORT_REFUSED = 'scripts cannot import modules: everything they use is on `rig`';
 
 /** The first line of CompiledScript.code (the script's own lines follow it). */
-const PROLOGUE = '(async function () {\n';
+const PROLOGUE = "(async function () { 'use strict';\n";
 const EPILOGUE = '\n})';
 
 /** Thrown by compileScript: a ScriptError that is also an Error (its message says file, line and column). */
