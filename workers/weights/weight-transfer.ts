@@ -16,7 +16,7 @@ import { NotPositiveDefiniteError } from '../sparse/not-positive-definite-error.
 export interface WeightTransferOptions {
   /**
    * Largest distance from a target vertex to its closest source point that counts as a match, as a fraction of the
-   * target's bounding-box diagonal (Abdrashitov et al. 2023, Sec. 3.1: 0.05).
+   * target's bounding-box diagonal (Abdrashitov et al. 2023 suggest 0.05).
    */
   maxDistance?: number;
   /** Largest angle between the target vertex normal and the source normal there that counts as a match, degrees (the paper: 30); 180 accepts any. */
@@ -115,12 +115,12 @@ export interface TransferLocks {
  * Robust skin weight transfer (Abdrashitov, Raichstat, Monsen and Hill 2023, "Robust Skin Weights Transfer via
  * Weight Inpainting"):
  *
- * 1. Matching (Sec. 3.1): each target vertex's closest point on the source surface (closestSurfacePoints), its
+ * 1. Matching: each target vertex's closest point on the source surface (closestSurfacePoints), its
  *    weights and normal interpolated there with the barycentric coordinates. The match is kept when the distance is
  *    at most maxDistance × the target's diagonal and the angle between the target vertex's normal and the source
  *    normal at most maxAngle; a target vertex near the torso whose closest point is on the arm facing it fails the
  *    angle test instead of taking the arm's weights (nearest-point transfer's bleeding).
- * 2. Inpainting (Sec. 3.2, Eq. 2): the unmatched vertices' weights minimise tr(Wᵀ Q W) with Q = −L + L M⁻¹ L (L the
+ * 2. Inpainting: the unmatched vertices' weights minimise tr(Wᵀ Q W) with Q = −L + L M⁻¹ L (L the
  *    cotangent Laplacian 2·cotmatrix, negative semi-definite, M the lumped mass matrix: the Dirichlet energy plus the
  *    Laplacian energy), with the matched rows as Dirichlet conditions: Q_uu W_u = −Q_um W_m, one sparse Cholesky
  *    factorization for every bone. Q's rows sum to zero, so the rows of the solution sum to 1 where the matched
@@ -133,13 +133,13 @@ export interface TransferLocks {
  *    over the inpainted vertices and the matched ones within maxDistance of one of them (reached through matched
  *    vertices), each pass from the previous pass's weights (Jacobi, so the result does not depend on vertex order).
  *    A convex combination of rows that sum to 1 sums to 1.
- * The steps run on the welded target (weldVertices, unless `weld` is off): vertices at one place are one vertex with
- * one row of weights and one normal, so a mesh split at seams or flat-shaded matches with smooth normals and is
- * inpainted across its seams; the source's normals are its welded mesh's too.
- *
  * 4. Locks: a locked bone's column of the target keeps `locks.weights`; the other bones' transferred weights are
  *    rescaled to fill 1 − Σ locked. A row whose transferred weight lies on locked bones alone keeps its own unlocked
  *    weights rescaled instead; where neither has any, the row is counted in unnormalizedCount.
+ *
+ * Steps 1–3 run on the welded target (weldVertices, unless `weld` is off): vertices at one place are one vertex with
+ * one row of weights and one normal, so a mesh split at seams or flat-shaded matches with smooth normals and is
+ * inpainted across its seams; the source's normals are its welded mesh's too.
  *
  * @param source      the weighted mesh, with `weights` #Vs × #B row-major
  * @param target      the mesh to weight
