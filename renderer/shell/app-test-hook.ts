@@ -23,6 +23,8 @@ import type { TemplatePanel } from '../panels/template-panel.ts';
 import type { TemplateController } from '../skeleton/template-controller.ts';
 import type { Timeline } from '../panels/timeline.ts';
 import type { PoseSpaceController } from '../posespace/pose-space-controller.ts';
+import type { ScriptController } from '../scripting/script-controller.ts';
+import type { ScriptOutput } from '../../workers/script/script-host.ts';
 import type { ToolManager } from '../tools/tool-manager.ts';
 import type { ViewportDeformation } from '../view/deformation-views.ts';
 import type { SceneView } from '../view/scene-view.ts';
@@ -80,6 +82,7 @@ export interface TestedApp extends ProjectTestHost, PoseTestHost {
   renderNow(): void;
   posedPositions(): Float64Array;
   loadTwistDemo(): void;
+  readonly scripts: ScriptController;
 }
 
 /**
@@ -224,6 +227,20 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
       frames.drawsHeld = on;
       app.viewport.invalidate();
     },
+    runScript: async (source, file = 'script.ts') => {
+      const output: ScriptOutput[] = [];
+      const stopListening = app.scripts.onOutput((line) => output.push({ ...line }));
+      try {
+        return { result: await app.scripts.run(source, file), output };
+      } finally {
+        stopListening();
+      }
+    },
+    stopScript: () => app.scripts.stop(),
+    setScriptTimeLimit: (seconds) => {
+      app.scripts.timeLimitSeconds = seconds;
+    },
+    scriptState: () => ({ running: app.scripts.running, status: app.scripts.statusText }),
     measureFrameTime: (count) => {
       timeline.pause();
       const gl = app.viewport.renderer.getContext();

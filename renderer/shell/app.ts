@@ -78,6 +78,8 @@ import { overlayFields, resetSceneBoundState } from './scene-bound-state.ts';
 import { SettingsStore } from '../project/settings-store.ts';
 import { exportSettingsSection, viewSettingsSection } from './view-settings.ts';
 import { UserPreferences } from './user-preferences.ts';
+import { appScripts } from './app-scripts.ts';
+import type { ScriptController } from '../scripting/script-controller.ts';
 import { TransferClient } from '../io/transfer-client.ts';
 
 export class App {
@@ -131,6 +133,8 @@ export class App {
   readonly work: UnsavedWork;
   /** the user's preferences (saved per user, not with the project) and their page */
   readonly preferences: UserPreferences;
+  /** scripts run on the scene: the scripting panel's runner, its busy state and time limit */
+  readonly scripts: ScriptController;
   /** the weights painting has changed (the status line says so) */
   private paintedWeights: DenseMatrix | null = null;
   private readonly menu: DesktopMenu;
@@ -241,6 +245,7 @@ export class App {
     this.project = new ProjectFiles(this);
     this.work = new UnsavedWork(this);
     this.preferences = new UserPreferences(this);
+    this.scripts = appScripts(this);
     this.palette = new CommandPalette(
       () => paletteEntries(this.commands),
       (command) => this.runMenuCommand(command),
@@ -651,6 +656,7 @@ export class App {
       },
       overlays: overlayFields(this),
       messages: this.notice.records.length,
+      script: this.scripts.statusText,
     });
   }
 

@@ -23,17 +23,21 @@ export interface StatusInput {
   overlays?: readonly StatusField[];
   /** messages shown this session (the notices' list, opened by a click) */
   messages?: number;
+  /** what a script running now is doing ('Running script… weights.ts 40%'), or null */
+  script?: string | null;
 }
 
 /**
- * The status line's fields: files, sizes, the scene's warnings as a count that lists them when clicked, the overlays
- * on (each switched off by a click), the messages shown (listed when clicked), weights and influences (or that they
- * are stale), handles, the bone by name, modes, the undo step.
+ * The status line's fields: a script running (with its progress), files, sizes, the scene's warnings as a count that
+ * lists them when clicked, the overlays on (each switched off by a click), the messages shown (listed when clicked),
+ * weights and influences (or that they are stale), handles, the bone by name, modes, the undo step.
  */
 export function statusParts(s: StatusInput): StatusField[] {
   const { doc } = s;
   const files = [...new Set([...doc.meshFiles, doc.skeletonFile, doc.posesFile].filter((f): f is string => !!f))];
   const parts: StatusField[] = [
+    // A script running holds the scene: said first.
+    ...(s.script ? [s.script] : []),
     s.loadingNames.length > 0 ? `loading ${s.loadingNames.join(', ')}…` : files.length > 0 ? files.join(' · ') : 'built-in demo',
     `${countOf(vertexCountOf(doc), 'vertex', 'vertices')} · ${countOf(triangleCountOf(doc), 'triangle')} · ${boneCountOf(doc) > 0 ? countOf(boneCountOf(doc), 'bone') : 'no skeleton yet (J builds one)'}`,
     // Near the front: the line keeps to one line, and what comes late may be clipped on a narrow window.

@@ -12,6 +12,7 @@ import type { ViewMode } from '../view/view-modes.ts';
 import type { MenuModel } from '../../app/ipc-contract.ts';
 import type { ProjectTestHook } from './project-test-hook.ts';
 import type { PoseTestHook } from './pose-test-hook.ts';
+import type { ScriptOutput, ScriptRunResult } from '../../workers/script/script-host.ts';
 
 export interface BindingTestState {
   view: ViewMode;
@@ -364,6 +365,18 @@ export interface RigwrightTestHook {
    * times the page's own work the way a machine with a GPU leaves it.
    */
   holdDraws(on: boolean): void;
+  /**
+   * Runs a script as the scripting panel's Run does (scripting/script-controller.ts); resolves when the run has
+   * ended, with how it ended and every line it printed or failed with (the last says how the run ended)
+   * @param file  its file name, as errors and the undo step name it; default `script.ts`
+   */
+  runScript(source: string, file?: string): Promise<{ result: ScriptRunResult; output: ScriptOutput[] }>;
+  /** stops the running script, as the panel's Stop does */
+  stopScript(): void;
+  /** the scripts' time limit, in seconds (0: none), as the preference sets it */
+  setScriptTimeLimit(seconds: number): void;
+  /** whether a script runs, and what the status line says of it (null when none runs) */
+  scriptState(): { running: boolean; status: string | null };
 }
 
 declare global {

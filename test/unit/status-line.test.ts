@@ -42,3 +42,13 @@ test('status line: the scene warnings are a count that runs view.warnings, not a
   );
   assert.ok(!three.some((part) => typeof part === 'string' && part.includes('console')), 'nothing points at the console');
 });
+
+test('status line: a script running comes first, with its progress; none is said when none runs', () => {
+  const running = statusParts({ ...input([]), script: 'Running script… prune.ts 40% · pruning' });
+  assert.equal(running[0], 'Running script… prune.ts 40% · pruning');
+  assert.deepEqual(running.slice(1), statusParts(input([])));
+  assert.ok(
+    statusParts({ ...input([]), script: null }).every((part) => typeof part !== 'string' || !part.startsWith('Running script')),
+    'no script field when none runs',
+  );
+});

@@ -1,0 +1,159 @@
+/**
+ * Scripts in the app: the ScriptController (scripting/script-controller.ts) wired to the app's parts — the scene
+ * store, the command registry, the viewport's skinning method, the browser's worker sandbox, the time limit as a user
+ * preference — and the app's files for scripts (scripting/app-script-files.ts) answered by the app's own loading,
+ * project and export code, with questions asked in the app's notice. The status line and the chrome follow a run.
+ */
+import { COMMANDS, type CommandId } from '../commands/command-catalog.ts';
+import { isCommandId, type CommandRegistry } from '../commands/command-registry.ts';
+import { ScriptController, SCRIPT_TIME_LIMIT_PREFERENCE } from '../scripting/script-controller.ts';
+import { AppScriptFiles, type ScriptExport } from '../scripting/app-script-files.ts';
+import { startBrowserSandbox } from '../scripting/browser-sandbox.ts';
+import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
+import type { OpenedFile, RigwrightBridge } from '../../app/ipc-contract.ts';
+import type { SceneStore } from '../../workers/scene/scene-store.ts';
+import type { Notice } from '../panels/notice.ts';
+import type { ExportDialog } from '../panels/export-dialog.ts';
+import type { PreferenceStore } from '../project/preferences.ts';
+import { exportGltf, type ExportHost } from './file-commands.ts';
+
+/** What scripts need of the app. */
+export interface AppScriptsHost extends ExportHost {
+  readonly exportDialog: Pick<ExportDialog, 'isOpen' | 'open' | 'applySettings' | 'settings'>;
+  readonly store: SceneStore;
+  readonly commands: CommandRegistry;
+  readonly bridge: RigwrightBridge;
+  readonly notice: Notice;
+  /** the error banner's message, or null */
+  readonly error: string | null;
+  readonly files: { load(files: OpenedFile[]): Promise<void> };
+  readonly project: { encode(fileName: string): Promise<Uint8Array> };
+  readonly preferences: { readonly store: PreferenceStore };
+  setError(message: string | null): void;
+  refreshChrome(): void;
+}
+
+/** The app's script controller; the chrome is redrawn as a run starts, reports progress and ends. */
+export function appScripts(app: AppScriptsHost): ScriptController {
+  const questions = new NoticeQuestions(app.notice);
+  const files = new AppScriptFiles({
+    platform: app.bridge.platform,
+    get doc() {
+      return app.store.doc;
+    },
+    ask: (title, lines, choices) => questions.ask(title, lines, choices),
+    openFiles: (request) => app.bridge.openFiles(request),
+    loadFiles: async (opened) => {
+      // As File → Import: the banner's last error goes, and a load that fails puts its own there.
+      app.setError(null);
+      await app.files.load(opened);
+      return app.error;
+    },
+    saveProject: async (name) => {
+      const bytes = await app.project.encode(name);
+      // The web page downloads it (a File System Access dialog needs the user's own click, which a script is not).
+      if (app.bridge.platform === 'web' || !app.bridge.projects)
+        return (await app.bridge.saveFile({ suggestedName: name, bytes })) ? name : null;
+      return (await app.bridge.projects.save({ suggestedName: name, bytes }))?.name ?? null;
+    },
+    exportGltf: async (request) => {
+      await exportGltf({ ...exportHostOf(app), store: { doc: request.doc } }, exportChoice(request));
+      return true;
+    },
+    exportSettings: () => ({ ...app.exportDialog.settings }),
+  });
+  const scripts = new ScriptController({
+    store: app.store,
+    execute: (id, argument) => {
+      if (!isCommandId(id)) throw new Error(`rig.execute: there is no command ${JSON.stringify(id)}`);
+      return (app.commands.execute as (id: CommandId, argument: unknown) => unknown)(id, argument);
+    },
+    commandIds: Object.keys(COMMANDS),
+    files,
+    skinMethod: () => (app.deformation.method.includes('dqs') ? 'dqs' : 'lbs'),
+    startSandbox: startBrowserSandbox,
+    timeLimit: app.preferences.store.register(SCRIPT_TIME_LIMIT_PREFERENCE),
+  });
+  scripts.onRunningChange((running) => {
+    // A question left unanswered goes with the run that asked it.
+    if (!running) questions.dismiss();
+    app.refreshChrome();
+  });
+  scripts.onOutput((output) => {
+    if (output.kind === 'progress') app.refreshChrome();
+  });
+  return scripts;
+}
+
+/** The export host's fields, read when the export runs. */
+function exportHostOf(app: AppScriptsHost): ExportHost {
+  return {
+    exportDialog: app.exportDialog,
+    deformation: app.deformation,
+    store: app.store,
+    influenceSetting: app.influenceSetting,
+    maxInfluences: app.maxInfluences,
+    posespace: app.posespace,
+    bridge: app.bridge,
+    notice: app.notice,
+  };
+}
+
+/** File → Export's choice for a script's export: the animation included, nothing baked, no compression. */
+function exportChoice(request: ScriptExport): Parameters<typeof exportGltf>[1] {
+  return {
+    fileName: request.fileName,
+    format: request.format,
+    influences: request.influences,
+    weightComponent: request.weightComponent,
+    compression: GLTF_EXPORT_DEFAULTS.compression,
+    includeClip: true,
+    bake: false,
+  };
+}
+
+/**
+ * Questions in the app's notice: its buttons answer; the notice dismissed, or another shown in its place, leaves the
+ * question unanswered (-1).
+ */
+class NoticeQuestions {
+  private pending: ((answer: number) => void) | null = null;
+
+  constructor(private readonly notice: Notice) {}
+
+  ask(title: string, lines: readonly string[], choices: readonly string[]): Promise<number> {
+    this.dismiss();
+    return new Promise((resolve) => {
+      let stopListening = (): void => {};
+      const observer = new MutationObserver(() => {
+        if (this.notice.element.hidden) settle(-1);
+      });
+      const settle = (answer: number): void => {
+        if (this.pending !== settle) return;
+        this.pending = null;
+        stopListening();
+        observer.disconnect();
+        resolve(answer);
+      };
+      this.pending = settle;
+      this.notice.show(
+        title,
+        lines,
+        choices.map((label, i) => ({ label, run: () => settle(i) })),
+      );
+      const asked = this.notice.records.at(-1);
+      stopListening = this.notice.onChange(() => {
+        if (this.notice.records.at(-1) !== asked) settle(-1);
+      });
+      observer.observe(this.notice.element, { attributes: true, attributeFilter: ['hidden'] });
+    });
+  }
+
+  /** The question asked now, if any, goes unanswered (its notice is hidden). */
+  dismiss(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    pending(-1);
+    this.notice.hide();
+  }
+}
