@@ -1,0 +1,264 @@
+/**
+ * Scripts in the app's sandbox (the web build in Chromium), run through the test hook as the scripting panel's Run
+ * does: a script binding the hand with automatic handles and pruning its weights changes them, and one Ctrl+Z (the
+ * real key) takes the whole run back, bit for bit; `while (true) {}` is ended by Stop and by a 2 s time limit while
+ * the viewport keeps drawing and the page answers, the scene unchanged after; the network, importScripts and the
+ * DOM are not there, each failing with a clear error in the output; a throw names the script's line.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { dataFile, loadFiles, openApp } from './app-driver.ts';
+
+interface Output {
+  kind: 'log' | 'error' | 'progress';
+  text: string;
+  line?: number;
+  column?: number;
+  fraction?: number;
+}
+interface Run {
+  result: {
+    status: string;
+    error?: { message: string; file: string; line?: number; column?: number };
+    durationMs: number;
+    changed: boolean;
+  };
+  output: Output[];
+}
+
+const snapshot = (page: Page) => page.evaluate(() => (window as any).__rigwright.snapshot());
+const undoLabels = (page: Page) => page.evaluate(() => (window as any).__rigwright.history().undo as string[]);
+const framesRendered = (page: Page) => page.evaluate(() => (window as any).__rigwright.state().framesRendered as number);
+
+/** Runs a script to its end and gives back how it ended and its output. */
+function runScript(page: Page, source: string, file: string): Promise<Run> {
+  return page.evaluate(([s, f]) => (window as any).__rigwright.runScript(s, f) as Promise<Run>, [source, file] as const);
+}
+
+/** Starts a script without waiting for it (its run is kept on the page as `__scriptRun`); resolves once it runs. */
+async function startScript(page: Page, source: string, file: string): Promise<void> {
+  await page.evaluate(
+    ([s, f]) => {
+      (window as any).__scriptRun = (window as any).__rigwright.runScript(s, f);
+    },
+    [source, file] as const,
+  );
+  await expect.poll(() => page.evaluate(() => (window as any).__rigwright.scriptState().running)).toBe(true);
+}
+
+const endOfRun = (page: Page) => page.evaluate(() => (window as any).__scriptRun as Promise<Run>);
+
+/**
+ * While a script spins: the viewport draws frame after frame (the demo's clip plays) and the page answers a round
+ * trip at once, over `ms` milliseconds.
+ * @returns the frames drawn meanwhile and the slowest round trip, ms
+ */
+async function pageWhileRunning(page: Page, ms: number): Promise<{ frames: number; slowestMs: number }> {
+  const first = await framesRendered(page);
+  let slowestMs = 0;
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const start = Date.now();
+    await page.evaluate(() => (window as any).__rigwright.scriptState());
+    slowestMs = Math.max(slowestMs, Date.now() - start);
+    await page.waitForTimeout(100);
+  }
+  return { frames: (await framesRendered(page)) - first, slowestMs };
+}
+
+const BIND_AND_PRUNE = `// Bind with automatic cylinder handles and the uniform Laplacian, then prune.
+const before = await rig.scene.summary();
+print('vertices', before.vertexCount, 'bones', before.boneCount);
+rig.progress(0.1, 'computing weights');
+await rig.bind.compute({ source: 'cylinder', laplacian: 'uniform' });
+rig.progress(0.8, 'pruning');
+await rig.paint.prune(0.05);
+const rows: WeightRows = await rig.scene.weights();
+let small = 0;
+for (let i = 0; i < rows.values.length; i++) if (rows.values[i] > 0 && rows.values[i] < 0.05) small++;
+print('weights below 0.05:', small);
+`;
+
+test('a script binds with automatic handles and prunes; one Ctrl+Z restores the weights bit for bit', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await loadFiles(page, [dataFile('hand/hand.off'), dataFile('hand/hand.tgf')], 'hand.off');
+  // The solve takes seconds on this machine's two cores, shared with the software renderer: no time limit here.
+  await page.evaluate(() => (window as any).__rigwright.setScriptTimeLimit(0));
+  const before = await snapshot(page);
+  const stepsBefore = await undoLabels(page);
+
+  const run = await runScript(page, BIND_AND_PRUNE, 'bind-and-prune.ts');
+  expect(run.result.status, JSON.stringify(run.output)).toBe('done');
+  expect(run.result.changed).toBe(true);
+  const texts = run.output.map((o) => o.text);
+  expect(texts).toContain('vertices 4780 bones 20');
+  expect(texts).toContain('weights below 0.05: 0');
+  expect(run.output.filter((o) => o.kind === 'progress').map((o) => o.fraction)).toEqual([0.1, 0.8]);
+  expect(run.output.at(-1)?.text).toMatch(
+    /^bind-and-prune\.ts done in [\d.]+ s: its changes are one undo step, “Script: bind-and-prune\.ts”$/,
+  );
+
+  // The weights changed, and every weight left is 0 or at least the threshold (the rows summing to 1 again).
+  const after = await snapshot(page);
+  expect(after.weights).not.toEqual(before.weights);
+  expect(after.weights.every((w: number) => w === 0 || w >= 0.05)).toBe(true);
+  const bones = (await page.evaluate(() => (window as any).__rigwright.state().boneCount)) as number;
+  for (let v = 0; v < after.weights.length / bones; v++) {
+    const sum = after.weights.slice(v * bones, (v + 1) * bones).reduce((a: number, b: number) => a + b, 0);
+    // Pruning renormalizes in the paint buffer's float32.
+    expect(Math.abs(sum - 1), `vertex ${v}'s weights sum to 1`).toBeLessThan(1e-6);
+  }
+  expect(await undoLabels(page)).toEqual([...stepsBefore, 'Script: bind-and-prune.ts']);
+
+  // One Ctrl+Z: the whole run, bit for bit (weights, handles and where they came from).
+  await page.locator('canvas').first().hover();
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => undoLabels(page)).toEqual(stepsBefore);
+  expect(await snapshot(page)).toEqual(before);
+  expect(errors).toEqual([]);
+});
+
+test('while (true) {} is ended by Stop, the viewport drawing and the page answering meanwhile; the scene is as before', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  // The demo's clip plays: each frame is drawn, so the count shows the page kept drawing.
+  await openApp(page, errors);
+  const before = await snapshot(page);
+  const stepsBefore = await undoLabels(page);
+
+  // It edits the weights first: Stop takes that back too.
+  await startScript(page, 'await rig.paint.prune(0.3);\nprint("pruned");\nwhile (true) {}\n', 'spin.ts');
+  await expect(page.locator('#status')).toContainText('Running script… spin.ts');
+  const meanwhile = await pageWhileRunning(page, 1500);
+  expect(meanwhile.frames, 'frames drawn while the script spins').toBeGreaterThanOrEqual(3);
+  expect(meanwhile.slowestMs, 'slowest round trip to the page, ms').toBeLessThan(1000);
+  expect(await page.evaluate(() => (window as any).__rigwright.scriptState().running)).toBe(true);
+
+  await page.evaluate(() => (window as any).__rigwright.stopScript());
+  const run = await endOfRun(page);
+  expect(run.result.status).toBe('stopped');
+  expect(run.output.map((o) => o.text)).toContain('pruned');
+  expect(run.output.at(-1)?.text).toMatch(/^spin\.ts stopped after [\d.]+ s; the scene is as it was before the run$/);
+  expect(await snapshot(page)).toEqual(before);
+  expect(await undoLabels(page)).toEqual(stepsBefore);
+  await expect(page.locator('#status')).not.toContainText('Running script');
+  expect(errors).toEqual([]);
+});
+
+test('while (true) {} is ended by a 2 s time limit, the viewport drawing meanwhile; the scene is as before', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors);
+  await page.evaluate(() => (window as any).__rigwright.setScriptTimeLimit(2));
+  const before = await snapshot(page);
+  const stepsBefore = await undoLabels(page);
+
+  const started = Date.now();
+  await startScript(page, 'await rig.paint.prune(0.3);\nwhile (true) {}\n', 'spin.ts');
+  const meanwhile = await pageWhileRunning(page, 1200);
+  expect(meanwhile.frames, 'frames drawn while the script spins').toBeGreaterThanOrEqual(3);
+  expect(meanwhile.slowestMs, 'slowest round trip to the page, ms').toBeLessThan(1000);
+  const run = await endOfRun(page);
+  const seconds = (Date.now() - started) / 1000;
+  expect(run.result.status).toBe('timed-out');
+  expect(run.result.durationMs).toBeGreaterThanOrEqual(1900);
+  expect(seconds, 'the run ended soon after its 2 s').toBeLessThan(8);
+  expect(run.output.at(-1)?.text).toBe('spin.ts reached the time limit (2 s) and was stopped; the scene is as it was before the run');
+  expect(await snapshot(page)).toEqual(before);
+  expect(await undoLabels(page)).toEqual(stepsBefore);
+  expect(errors).toEqual([]);
+});
+
+test('a new scene the user opens while a script runs stops the script first; nothing of the run reaches the new scene', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await startScript(page, 'await rig.paint.prune(0.3);\nprint("pruned");\nwhile (true) {}\n', 'spin.ts');
+  await expect.poll(() => page.evaluate(() => (window as any).__rigwright.scriptState().status)).toMatch(/^Running script… spin\.ts/);
+  await page.evaluate(() => (window as any).__rigwright.loadTwistDemo());
+  const run = await endOfRun(page);
+  expect(run.result.status).toBe('stopped');
+  const state = await page.evaluate(() => (window as any).__rigwright.state());
+  expect(state.boneCount, 'the twist test: a tube and two bones').toBe(2);
+  expect(await undoLabels(page), 'the new scene’s history has no step of the run').toEqual([]);
+  // The twist test as it opens on its own, bit for bit.
+  const opened = await snapshot(page);
+  await page.evaluate(() => (window as any).__rigwright.loadTwistDemo());
+  expect(opened).toEqual(await snapshot(page));
+  expect(errors).toEqual([]);
+});
+
+test('no network, no importScripts, no DOM: each fails with a clear error in the output, and nothing reaches the network', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const requests: string[] = [];
+  // The script's worker is a blob: of the page; anything else not of the app's origin left it.
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith('blob:') && !url.startsWith(new URL(page.url()).origin)) requests.push(url);
+  });
+  const before = await snapshot(page);
+  const cases = [
+    {
+      file: 'fetch.ts',
+      source: "print('start');\nawait fetch('http://127.0.0.1');\n",
+      word: /fetch is not available to scripts: they run without the network/,
+      line: 2,
+    },
+    {
+      file: 'import-scripts.ts',
+      source: "print('start');\nimportScripts('x.js');\n",
+      word: /importScripts is not available to scripts/,
+      line: 2,
+    },
+    {
+      file: 'document.ts',
+      source: "print('start');\nprint(document.title);\n",
+      word: /document is not available to scripts: they run without the page/,
+      line: 2,
+    },
+  ];
+  for (const { file, source, word, line } of cases) {
+    const run = await runScript(page, source, file);
+    expect(run.result.status, file).toBe('failed');
+    expect(run.result.error?.message, file).toMatch(word);
+    expect(run.result.error?.line, `${file}: the line of the call`).toBe(line);
+    const failures = run.output.filter((o) => o.kind === 'error');
+    expect(failures.length, `${file}: the error and the last line`).toBeGreaterThanOrEqual(2);
+    expect(failures[0].text, file).toMatch(word);
+    expect(failures[0].line, file).toBe(line);
+    expect(run.output.at(-1)?.text).toMatch(
+      new RegExp(`^${file.replace('.', '\\.')} failed after [\\d.]+ s; the scene is as it was before the run$`),
+    );
+  }
+  expect(requests, 'requests that left the app').toEqual([]);
+  expect(await snapshot(page)).toEqual(before);
+  expect(errors).toEqual([]);
+});
+
+test('a script that throws reports the line of its throw in the script, its TypeScript types and all', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const source = [
+    "print('one');",
+    'interface Limit {',
+    '  bones: number;',
+    '}',
+    'const limit: Limit = { bones: 4 };',
+    "if (limit.bones < 8) throw new Error('too few bones for this rig');",
+    "print('never');",
+  ].join('\n');
+  const run = await runScript(page, source, 'throws.ts');
+  expect(run.result.status).toBe('failed');
+  expect(run.result.error).toMatchObject({ file: 'throws.ts', line: 6, message: expect.stringMatching(/too few bones for this rig/) });
+  const texts = run.output.map((o) => o.text);
+  expect(texts[0]).toBe('one');
+  expect(texts).not.toContain('never');
+  const failure = run.output.find((o) => o.kind === 'error');
+  expect(failure?.line).toBe(6);
+  expect(failure?.text).toMatch(/too few bones for this rig/);
+  expect(errors).toEqual([]);
+});
