@@ -315,7 +315,7 @@ test('the script’s realm leads nowhere: rig and the values calls give back hol
   const { run } = setup();
   const result = await run(`
 const dense = await rig.scene.denseWeights();
-const probes = [rig, rig.scene.summary, dense, dense.buffer, await rig.scene.summary(), print, console.log];
+const probes = [rig, rig.scene.summary, dense, dense.buffer, await rig.scene.summary(), print, console.log, setTimeout, performance.now, setTimeout(() => 0, 0)];
 for (const probe of probes) {
   try {
     const make = (probe as any).constructor.constructor;
@@ -328,4 +328,30 @@ for (const probe of probes) {
 print('contained');
 `);
   assert.equal(result.status, 'done', JSON.stringify(result));
+});
+
+test('timers and performance.now work in the Node sandbox as in a worker; a throw in a timer fails the run at its line', async () => {
+  const { run, output } = setup();
+  const timed = await run(`const t0 = performance.now();
+const order: string[] = [];
+await new Promise((resolve) => setTimeout((a: string) => { order.push(a); resolve(0); }, 30, 'timeout'));
+let ticks = 0;
+await new Promise((resolve) => { const id = setInterval(() => { if (++ticks === 3) { clearInterval(id); resolve(0); } }, 5); });
+const cancelled = setTimeout(() => order.push('cancelled'), 1);
+clearTimeout(cancelled);
+queueMicrotask(() => order.push('microtask'));
+await new Promise((resolve) => setTimeout(resolve, 20));
+print(order.join(','), ticks, performance.now() - t0 >= 30);
+`);
+  assert.equal(timed.status, 'done', JSON.stringify(timed));
+  assert.deepEqual(
+    output.map((line) => line.text),
+    ['timeout,microtask 3 true'],
+  );
+  assertFailed(
+    await run(`setTimeout(() => {\n  throw new RangeError('late');\n}, 5);\nawait new Promise((r) => setTimeout(r, 200));`),
+    /^RangeError: late$/,
+    2,
+    9,
+  );
 });

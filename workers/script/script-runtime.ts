@@ -22,6 +22,19 @@ export interface RuntimeChannel {
   post(message: SandboxMessage, transfer: ArrayBuffer[]): void;
   /** hands over the host's messages, in order */
   listen(handler: (message: HostMessage) => void): void;
+  /**
+   * where the scope has no timers of its own (a vm context): the host's clock, from which the runtime makes the
+   * timers and `performance.now()` a worker has, so a script waits and times itself the same everywhere
+   */
+  clock?: RuntimeClock;
+}
+
+/** A clock of the host realm, used only through numbers and the runtime's own callbacks. */
+export interface RuntimeClock {
+  /** milliseconds since an arbitrary start */
+  now(): number;
+  /** calls `run` after `ms` milliseconds; @returns what cancels it */
+  schedule(ms: number, run: () => void): () => void;
 }
 
 /** Where the runtime runs. */
@@ -153,6 +166,7 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
     if (!init || !script) return;
     const run = script;
     defineGlobals(global, init, call, post);
+    if (channel.clock && typeof global.setTimeout !== 'function') defineTimers(global, channel.clock);
     lockDown(global);
     let result: Promise<unknown>;
     try {
@@ -250,6 +264,50 @@ function defineGlobals(
   };
   for (const [name, value] of Object.entries(values))
     Object.defineProperty(global, name, { value, writable: false, enumerable: true, configurable: false });
+}
+
+/**
+ * Defines setTimeout, setInterval, their clear functions, queueMicrotask and performance.now on a scope that has
+ * none, over the host's clock: the script gets numbers for its timers, never the host's timer objects.
+ */
+function defineTimers(global: Scope, clock: RuntimeClock): void {
+  const cancels = new Map<number, () => void>();
+  let nextTimer = 1;
+  const start = (repeat: boolean, callback: unknown, delay: unknown, args: unknown[]): number => {
+    if (typeof callback !== 'function') throw new TypeError(`${repeat ? 'setInterval' : 'setTimeout'}: the callback is not a function`);
+    const id = nextTimer++;
+    const ms = Math.max(0, Number(delay) || 0);
+    const arm = () => {
+      cancels.set(
+        id,
+        clock.schedule(ms, () => {
+          if (repeat) arm();
+          else cancels.delete(id);
+          (callback as (...values: unknown[]) => void)(...args);
+        }),
+      );
+    };
+    arm();
+    return id;
+  };
+  const clear = (id: unknown) => {
+    const cancel = cancels.get(Number(id));
+    cancels.delete(Number(id));
+    cancel?.();
+  };
+  const timers: Record<string, unknown> = {
+    setTimeout: (callback: unknown, delay?: unknown, ...args: unknown[]) => start(false, callback, delay, args),
+    setInterval: (callback: unknown, delay?: unknown, ...args: unknown[]) => start(true, callback, delay, args),
+    clearTimeout: clear,
+    clearInterval: clear,
+    queueMicrotask: (callback: unknown) => {
+      if (typeof callback !== 'function') throw new TypeError('queueMicrotask: the callback is not a function');
+      void Promise.resolve().then(() => (callback as () => void)());
+    },
+    performance: Object.freeze({ now: () => clock.now() }),
+  };
+  for (const [name, value] of Object.entries(timers))
+    Object.defineProperty(global, name, { value, writable: true, enumerable: false, configurable: true });
 }
 
 /**

@@ -13,7 +13,18 @@ const runtimeModule = new vm.Script(runtimeCode, { filename: 'rigwright:script-r
 const scope = vm.runInContext('globalThis', context);
 const runtime = runtimeModule.installScriptRuntime(
   scope,
-  { post: (message, transfer) => port.postMessage(message, transfer), listen: (handler) => port.on('message', handler) },
+  {
+    post: (message, transfer) => port.postMessage(message, transfer),
+    listen: (handler) => port.on('message', handler),
+    // The context has no timers: the runtime makes them over this clock, which gives it numbers and calls back.
+    clock: {
+      now: () => performance.now(),
+      schedule: (ms, run) => {
+        const timer = setTimeout(run, ms);
+        return () => clearTimeout(timer);
+      },
+    },
+  },
   // The script's line N is line N of its vm.Script (lineOffset below), named by its file name.
   { scriptLocation: file, lineOffset: 0, adoptMessages: true },
 );
