@@ -153,6 +153,7 @@ const APP_ONLY_REASONS: readonly (readonly [RegExp, string])[] = [
   [/^examples\./, 'it works on the Examples panel'],
   [/^meshes\./, 'it works on the Meshes panel'],
   [/^template\./, 'it places markers in the viewport'],
+  [/^script\./, 'it drives the Scripting panel, and a script does not run scripts'],
 ];
 
 /** Why `id`, not a headless command, needs the app. */

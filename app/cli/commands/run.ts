@@ -113,7 +113,8 @@ could not be read or written; 2 a bad command line.
       calls,
       history: store.history,
       startSandbox: startNodeSandbox,
-      commandIds: Object.keys(COMMANDS),
+      // As in the app, a script does not run scripts.
+      commandIds: Object.keys(COMMANDS).filter((id) => !id.startsWith('script.')),
       onOutput: (output) => printOutput(output, script, streams),
     });
     const result = await host.run({ file: script, source, args: scriptArgs, timeLimitMs });
