@@ -3,10 +3,12 @@
  * does: a script binding the hand with automatic handles and pruning its weights changes them, and one Ctrl+Z (the
  * real key) takes the whole run back, bit for bit; `while (true) {}` is ended by Stop and by a 2 s time limit while
  * the viewport keeps drawing and the page answers, the scene unchanged after; the network, importScripts and the
- * DOM are not there, each failing with a clear error in the output; a throw names the script's line.
+ * DOM are not there, each failing with a clear error in the output; a throw names the script's line. The web
+ * build's files for scripts: opening asks in the app, whose button opens the file picker; writes are downloads.
  */
-import { test, expect, type Page } from '@playwright/test';
-import { dataFile, loadFiles, openApp } from './app-driver.ts';
+import { readFileSync } from 'node:fs';
+import { test, expect, type Download, type Page } from '@playwright/test';
+import { chooseFiles, dataFile, loadFiles, openApp } from './app-driver.ts';
 
 interface Output {
   kind: 'log' | 'error' | 'progress';
@@ -260,5 +262,47 @@ test('a script that throws reports the line of its throw in the script, its Type
   const failure = run.output.find((o) => o.kind === 'error');
   expect(failure?.line).toBe(6);
   expect(failure?.text).toMatch(/too few bones for this rig/);
+  expect(errors).toEqual([]);
+});
+
+test('files in the web build: open asks in the app and loads what the user picks; each write is a download named after the path', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const downloads: Download[] = [];
+  page.on('download', (download) => downloads.push(download));
+  const source = [
+    "await rig.files.open(['/data/hand/hand.off', 'hand.tgf']);",
+    'const summary = await rig.scene.summary();',
+    'print(summary.vertexCount, summary.boneCount);',
+    "print(await rig.files.exportGltf('out/hand.glb', { influences: 4 }));",
+    "print(await rig.files.saveProject('out/hand.rig.glb'));",
+  ].join('\n');
+  await startScript(page, source, 'files.ts');
+  const notice = page.locator('.notice');
+  await expect(notice).toContainText('files.ts asks to open hand.off, hand.tgf');
+  await chooseFiles(page, () => notice.getByRole('button', { name: 'Choose the files…' }).click(), [
+    dataFile('hand/hand.off'),
+    dataFile('hand/hand.tgf'),
+  ]);
+  const run = await endOfRun(page);
+  expect(run.result.status, JSON.stringify(run.output)).toBe('done');
+  expect(run.output.slice(0, 3).map((o) => o.text)).toEqual(['4780 20', 'hand.glb', 'hand.rig.glb']);
+  expect((await page.evaluate(() => (window as any).__rigwright.state())).meshFiles).toEqual(['hand.off']);
+  await expect.poll(() => downloads.length).toBe(2);
+  expect(downloads.map((d) => d.suggestedFilename())).toEqual(['hand.glb', 'hand.rig.glb']);
+  for (const download of downloads) {
+    const bytes = readFileSync(await download.path());
+    expect(bytes.subarray(0, 4).toString('latin1'), `${download.suggestedFilename()} is a GLB`).toBe('glTF');
+  }
+
+  // Refuse: the script fails saying so, and no picker opens.
+  await startScript(page, "await rig.files.open('arm.off');", 'refused.ts');
+  await expect(notice).toContainText('refused.ts asks to open arm.off');
+  await notice.getByRole('button', { name: 'Refuse' }).click();
+  const refused = await endOfRun(page);
+  expect(refused.result.status).toBe('failed');
+  expect(refused.result.error?.message).toMatch(/files\.open: the user did not open arm\.off/);
   expect(errors).toEqual([]);
 });
