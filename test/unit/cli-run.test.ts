@@ -24,7 +24,8 @@ import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { boneCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { limitInfluences } from '../../workers/weights/limit-influences.ts';
-import { AppOnlyCommand, headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
+import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
+import { AppOnlyCommand, HEADLESS_COMMANDS, headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
 import { sceneFromFiles } from '../../renderer/scripting/headless-scene.ts';
 import { CliScriptFiles } from '../../app/cli/script/cli-files.ts';
 import { glbBin, glbJson } from './glb-json.ts';
@@ -151,6 +152,26 @@ test('headless refusals: a command of the app alone says it runs only in the app
   assert.throws(() => commands.execute('edit.undo'), /edit\.undo cannot run now: nothing to undo/);
   assert.throws(() => commands.execute('bone.rename', { bone: 20, name: 'x' }), /bone\.rename: bone must be/);
   assert.equal(commands.refusal('paint.prune'), null, 'a headless command with its context met can run');
+});
+
+test('headless registry: every catalog command has a handler; each one of the app alone is refused before its argument is checked, the others run', async () => {
+  const { commands } = headless(await hand());
+  assert.deepEqual(commands.missingHandlers(), []);
+  const headlessIds = new Set<CommandId>(HEADLESS_COMMANDS);
+  for (const id of Object.keys(COMMANDS) as CommandId[]) {
+    if (headlessIds.has(id)) {
+      assert.doesNotMatch(commands.refusal(id) ?? '', /runs only in the app/, `${id} runs headless`);
+      continue;
+    }
+    // A nonsense argument: the refusal comes first, whatever the command takes.
+    assert.throws(
+      () => (commands.execute as (id: CommandId, argument?: unknown) => unknown)(id, { nonsense: true }),
+      (error: unknown) =>
+        error instanceof AppOnlyCommand && error.command === id && error.message.startsWith(`${id} runs only in the app: `),
+      `${id} is refused as a command of the app alone`,
+    );
+    assert.equal(commands.isEnabled(id), false, `${id} is never enabled headless`);
+  }
 });
 
 test('headless bone edits and settings: rename, max influences (with its limiting in one step), the selected bone following a delete, undo back to the start', async () => {
