@@ -666,3 +666,53 @@ test('rigwright transfer --project: the body’s weights into a project of it, i
   }
   assert.ok(worst < 1e-9, `the other bones: the body's own weights, rescaled into 0.6 (worst ${worst})`);
 });
+
+/** A k × k grid of unit squares in z = 0, two triangles each; weights of two bones varying linearly in x. */
+function flatGrid(k: number): { positions: number[]; triangles: number[]; weights: number[] } {
+  const positions: number[] = [];
+  const weights: number[] = [];
+  for (let j = 0; j <= k; j++) {
+    for (let i = 0; i <= k; i++) {
+      positions.push(i / k, j / k, 0);
+      weights.push(1 - i / k, i / k);
+    }
+  }
+  const triangles: number[] = [];
+  for (let j = 0; j < k; j++) {
+    for (let i = 0; i < k; i++) {
+      const a = j * (k + 1) + i;
+      triangles.push(a, a + 1, a + k + 2, a, a + k + 2, a + k + 1);
+    }
+  }
+  return { positions, triangles, weights };
+}
+
+test('a target whose unmatched vertex has only a zero-area triangle is inpainted with the uniform Laplacian', () => {
+  const grid = flatGrid(8);
+  const source = {
+    positions: Float64Array.from(grid.positions),
+    triangles: Uint32Array.from(grid.triangles),
+    weights: Float64Array.from(grid.weights),
+  };
+  const plain = weightTransfer(source, { positions: source.positions, triangles: source.triangles }, 2);
+  assert.equal(plain.laplacianUsed, 'cotan', 'the grid itself: cotangents');
+  assert.equal(plain.matchedCount, 81, 'the grid onto itself matches everywhere');
+  // A vertex on the line of the grid's last bottom edge, 4 units beyond it (far from the source), in one triangle
+  // with that edge's ends: zero area, so it has no cotangent weight at all.
+  const a = 7;
+  const b = 8;
+  const v = 81;
+  const positions = Float64Array.from([...grid.positions, 5, 0, 0]);
+  const triangles = Uint32Array.from([...grid.triangles, a, b, v]);
+  const result = weightTransfer(source, { positions, triangles }, 2);
+  assert.equal(result.status[v], TRANSFER_INPAINTED, 'the far vertex is inpainted from the grid it hangs on');
+  assert.equal(result.inpaintedCount, 1, 'only it');
+  assert.equal(result.laplacianUsed, 'uniform', 'the cotangent system is singular there: the uniform one is used');
+  const row = [result.weights[2 * v], result.weights[2 * v + 1]];
+  assert.ok(
+    row.every((w) => Number.isFinite(w) && w >= 0),
+    `finite, non-negative weights ${row.join(', ')}`,
+  );
+  assert.ok(Math.abs(row[0] + row[1] - 1) < 1e-12, `they sum to 1 (${row.join(', ')})`);
+  assert.ok(row[1] > row[0], `it takes after its neighbours at x = 7/8 and 1 (${row.join(', ')})`);
+});
