@@ -94,7 +94,10 @@ test('a script binds with automatic handles and prunes; one Ctrl+Z restores the 
   const before = await snapshot(page);
   const stepsBefore = await undoLabels(page);
 
-  const run = await runScript(page, BIND_AND_PRUNE, 'bind-and-prune.ts');
+  await startScript(page, BIND_AND_PRUNE, 'bind-and-prune.ts');
+  // While the weights are computed the status line says so, with the progress the script reported.
+  await expect(page.locator('#status')).toContainText('Running script… bind-and-prune.ts 10% · computing weights');
+  const run = await endOfRun(page);
   expect(run.result.status, JSON.stringify(run.output)).toBe('done');
   expect(run.result.changed).toBe(true);
   const texts = run.output.map((o) => o.text);
