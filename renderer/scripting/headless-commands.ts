@@ -14,6 +14,8 @@
  *    paint.mirrorToNegative, paint.lock): workers/scene/scene-edits.ts, which gives the paint panel's weights bit for
  *    bit, under the paint panel's labels;
  *  - the scripts' weight commands (weights.set, weights.add, weights.scale, weights.transfer): the app's handlers;
+ *  - clips (clip.new, clip.rename, clip.trim, clip.length): the app's key and clip commands, on a timeline that
+ *    stays at frame 0 (headless nothing plays);
  *  - bone.scale, playback.clip, edit.undo, edit.redo as the app's, and skin.method as a setting that `rig.scene.skin`
  *    reads by default (linear blend or dual quaternion: the other methods need the viewport's deformation).
  *
@@ -27,6 +29,7 @@ import type { WhenContext } from '../commands/when-clause.ts';
 import { bindCommands } from '../bind/bind-commands.ts';
 import { BindingController, type BindOptions } from '../bind/binding-controller.ts';
 import { MaxInfluences } from '../bind/max-influences.ts';
+import { keyCommands } from '../skeleton/key-commands.ts';
 import { skeletonCommands } from '../skeleton/skeleton-commands.ts';
 import { weightCommands } from './weight-commands.ts';
 import { BoneSelection } from '../skeleton/bone-selection.ts';
@@ -86,6 +89,10 @@ export const HEADLESS_COMMANDS = [
   'weights.add',
   'weights.scale',
   'weights.transfer',
+  'clip.new',
+  'clip.rename',
+  'clip.trim',
+  'clip.length',
 ] as const satisfies readonly CommandId[];
 
 export type HeadlessCommandId = (typeof HEADLESS_COMMANDS)[number];
@@ -149,7 +156,7 @@ const APP_ONLY_REASONS: readonly (readonly [RegExp, string])[] = [
   [/^(view|help|app)\./, 'it changes what the window shows'],
   [/^skin\./, 'it changes how the viewport deforms the mesh; headless, skin.method chooses lbs or dqs for rig.scene.skin'],
   [/^(pose|key)\./, 'it works on the pose shown in the viewport'],
-  [/^(playback|clip)\./, 'it works on the timeline'],
+  [/^playback\./, 'it works on the timeline'],
   [/^examples\./, 'it works on the Examples panel'],
   [/^meshes\./, 'it works on the Meshes panel'],
   [/^template\./, 'it places markers in the viewport'],
@@ -221,6 +228,13 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
     boneSelection,
     skeletonTool: { active: false, toggle: () => undefined, endChain: () => undefined },
   });
+  const clips = keyCommands({
+    store,
+    boneSelection,
+    timeline: { time: 0, duration: 0, playing: false, pause: () => undefined, seek: () => undefined },
+    bridge: { saveFile: () => Promise.resolve(false) },
+    renderNow: () => undefined,
+  });
   const paintEdits = weightEditCommands(
     store,
     () => boneSelection.bone,
@@ -251,6 +265,10 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
     'bone.moveJoint': skeleton['bone.moveJoint'],
     'bone.split': skeleton['bone.split'],
     'bone.mirror': skeleton['bone.mirror'],
+    'clip.new': clips['clip.new'],
+    'clip.rename': clips['clip.rename'],
+    'clip.trim': clips['clip.trim'],
+    'clip.length': clips['clip.length'],
     'skin.method': {
       run: (method) => {
         if (method !== 'lbs' && method !== 'dqs')

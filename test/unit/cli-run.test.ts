@@ -200,6 +200,28 @@ test('headless bone edits and settings: rename, max influences (with its limitin
   assert.equal(commands.state.selectedBone, 5, 'the selection moved back with the bones');
 });
 
+test('headless clip commands: the Fox’s clips renamed, a new clip made and lengthened, each one undo step, as the app’s clip commands', async () => {
+  const doc = await opened(['gltf', 'Fox', 'Fox.glb']);
+  const { store, commands } = headless(doc);
+  assert.deepEqual(
+    doc.clips?.map((c) => c.name),
+    ['Survey', 'Walk', 'Run'],
+  );
+  await commands.execute('clip.rename', { clip: 1, name: 'Trot' });
+  assert.deepEqual(
+    store.doc.clips?.map((c) => c.name),
+    ['Survey', 'Trot', 'Run'],
+  );
+  assert.throws(() => commands.execute('clip.rename', { clip: 0, name: 'Run' }), /Run/);
+  const made = await commands.execute('clip.new', { name: 'Idle', frames: 10 });
+  assert.equal(made, 3);
+  assert.equal(store.doc.posesFile, 'Idle', 'the new clip is shown');
+  await commands.execute('clip.length', 20);
+  assert.equal(store.history.undoCount, 3);
+  while (store.history.canUndo) await commands.execute('edit.undo');
+  assert.equal(store.doc.clips, doc.clips, 'undone: the clips the Fox opened with');
+});
+
 // --- rigwright run ---------------------------------------------------------------------------------------------
 
 const EXAMPLES = path.join(repoRoot, 'renderer', 'scripting', 'examples');
