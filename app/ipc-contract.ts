@@ -306,13 +306,18 @@ export interface RigwrightBridge {
  * their PNG/JPEG images are opened with the OBJ). The one list for the desktop dialog and the web file input.
  */
 export const RIG_FILE_EXTENSIONS = ['obj', 'off', 'tgf', 'names', 'dmat', 'glb', 'gltf', 'bin', 'mtl', 'png', 'jpg', 'jpeg'] as const;
+/** Script files, which the Scripting panel opens and saves (TypeScript, or plain JavaScript). */
+export const SCRIPT_FILE_EXTENSIONS = ['ts', 'js'] as const;
 /**
- * Extensions (lowercase, no dot) the open dialog may offer: the formats the app reads, no others. Main refuses any
- * other in an `OpenFilesRequest`, so a compromised page cannot turn the dialog into a way of reading arbitrary files.
+ * Extensions (lowercase, no dot) the open dialog may offer: the formats the app reads and scripts, no others. Main
+ * refuses any other in an `OpenFilesRequest`, so a compromised page cannot turn the dialog into a way of reading
+ * arbitrary files.
  */
-export const OPENABLE_EXTENSIONS = RIG_FILE_EXTENSIONS;
+export const OPENABLE_EXTENSIONS = [...RIG_FILE_EXTENSIONS, ...SCRIPT_FILE_EXTENSIONS] as const;
+/** The files the app writes through a SaveFileRequest: meshes, skeletons, weights, glTF, settings, images. */
+const ASSET_SAVE_EXTENSIONS = ['obj', 'off', 'tgf', 'names', 'dmat', 'gltf', 'glb', 'bin', 'json', 'png'] as const;
 /** Extensions a `SaveFileRequest.suggestedName` may end in; the saved file keeps the chosen name's extension. */
-export const SAVEABLE_EXTENSIONS = ['obj', 'off', 'tgf', 'names', 'dmat', 'gltf', 'glb', 'bin', 'json', 'png'] as const;
+export const SAVEABLE_EXTENSIONS = [...ASSET_SAVE_EXTENSIONS, ...SCRIPT_FILE_EXTENSIONS] as const;
 /** Largest file, in bytes, the bridge reads or writes: keeps a stray request from exhausting memory. */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 /** Longest base name accepted, in UTF-16 code units (the common file-system limit is 255 bytes). */
