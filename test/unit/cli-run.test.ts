@@ -327,7 +327,7 @@ test('rigwright run: prune-and-limit.ts on a hand project equals paint.prune, bi
   assert.equal(settings.paint.maxInfluences, 3, 'the max influences the script set is saved with the project');
 });
 
-test('rigwright run: mirror-and-rename.ts on the body mirrors its weights + x → − x and renames .L/.R bones to Left/Right prefixes, as the commands run directly', async () => {
+test('rigwright run: mirror-and-rename.ts on the body mirrors its weights +x → −x and renames .L/.R bones to Left/Right prefixes, as the commands run directly', async () => {
   // The body with side names: each bone off the middle named by its side, its mirror partner (by position) the same base.
   const doc = await opened(['context-aware', 'reference.obj'], ['context-aware', 'skeleton.tgf']);
   const { store: naming, commands: namer } = headless(doc);
