@@ -82,6 +82,9 @@ export const LAPLACIANS = ['cotan', 'uniform'] as const;
 export const WEIGHT_COMPONENTS = ['float', 'unsigned-short', 'unsigned-byte'] as const satisfies readonly GltfWeightComponent[];
 /** A toggle gives back whether its thing is on now. */
 const ON = arg.boolean;
+/** The built-in example scripts (renderer/scripting/examples/<name>.ts), which the Scripting panel's Examples list opens. */
+export const SCRIPT_EXAMPLES = ['bind-cylinder-uniform', 'prune-and-limit', 'mirror-and-rename', 'export-clips'] as const;
+const SCRIPT_EXAMPLE_LIST = SCRIPT_EXAMPLES.join(', ');
 
 /** The vertices a weights.* command changes: all, or those of a mesh (by index or name), or of a list, or both. */
 const WEIGHTS_SCOPE = { mesh: arg.optional(arg.mesh()), vertices: arg.optional(arg.vertices) };
@@ -849,6 +852,46 @@ const CATALOG = {
     group: 'meshes',
     description: 'Show only the active mesh; again: show all',
     enabledWhen: `meshActive && ${IDLE}`,
+  },
+  'script.panel': {
+    label: 'Scripting panel',
+    menu: 'View',
+    group: 'panels',
+    description: 'A TypeScript editor for scripts that drive the app through its commands: run, stop, open, save, examples',
+    result: ON,
+  },
+  'script.run': {
+    label: 'Run the script',
+    noMenu: 'the Run button of the Scripting panel (View → Scripting panel)',
+    description: 'Run the script in the Scripting panel’s editor; whatever it changes is one undo step',
+    enabledWhen: `!scriptRunning && ${IDLE}`,
+  },
+  'script.stop': {
+    label: 'Stop the script',
+    noMenu: 'the Stop button of the Scripting panel, shown while a script runs',
+    description: 'Stop the running script; the scene is left as it was before the run',
+    enabledWhen: 'scriptRunning',
+  },
+  'script.open': {
+    label: 'Open a script…',
+    noMenu: 'the Open… button of the Scripting panel (View → Scripting panel)',
+    description: 'Open a script file (.ts or .js) in the Scripting panel’s editor (asks first when its text has unsaved changes)',
+  },
+  'script.save': {
+    label: 'Save the script',
+    noMenu: 'the Save button of the Scripting panel (View → Scripting panel)',
+    description: 'Save the editor’s script to its file (asks where the first time)',
+  },
+  'script.saveAs': {
+    label: 'Save the script as…',
+    noMenu: 'the Save as… button of the Scripting panel (View → Scripting panel)',
+    description: 'Save the editor’s script to a new file',
+  },
+  'script.example': {
+    label: 'Open an example script',
+    noMenu: 'the Examples list of the Scripting panel (View → Scripting panel)',
+    description: `Open a built-in example in the Scripting panel’s editor, to run or adapt (argument: its name, one of ${SCRIPT_EXAMPLE_LIST})`,
+    argument: arg.oneOf(SCRIPT_EXAMPLES),
   },
   'bind.computePart': {
     label: 'Bind the active mesh',

@@ -79,6 +79,8 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'Shift+O', command: 'pose.space', when: 'tool == pose' },
   { key: 'Shift+I', command: 'pose.ikMode' },
   { key: 'Shift+T', command: 'template.panel' },
+  { key: 'Mod+Shift+E', command: 'script.panel' },
+  { key: 'Mod+Enter', command: 'script.run', when: 'scriptEditorFocus' },
 ];
 
 let activeTable: readonly Keybinding[] = KEYBINDINGS;
@@ -196,6 +198,7 @@ const WHEN_WORDS: Record<string, string> = {
   'toolState == chaining': 'building a chain',
   'toolState != chaining': 'no chain open',
   '!bindPanel': 'Bind panel closed',
+  scriptEditorFocus: 'in the script editor',
 };
 
 /** A when-clause in words: 'tool == brush' → 'paint mode'; terms without words are shown as written. */

@@ -92,6 +92,7 @@ const KEY_REASONS: Readonly<Record<string, { whenTrue: (context: WhenContext) =>
   meshHidden: { whenTrue: () => 'a mesh is hidden', whenFalse: 'no mesh is hidden' },
   helpOpen: { whenTrue: () => 'the help is open', whenFalse: 'the help is not open' },
   hasSkeleton: { whenTrue: () => 'the scene has a skeleton', whenFalse: 'no skeleton yet: build one with the skeleton tool (J)' },
+  scriptRunning: { whenTrue: () => 'a script is running', whenFalse: 'no script is running' },
 };
 
 /** What a context key is called in a comparison's reason ('the tool is lasso, not brush'). */

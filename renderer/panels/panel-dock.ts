@@ -23,7 +23,8 @@ const SLOTS = {
   paint: { side: 'right', rank: 3, foot: false },
   boneScale: { side: 'right', rank: 4, foot: false },
   messages: { side: 'right', rank: 5, foot: false },
-  notice: { side: 'right', rank: 6, foot: true },
+  script: { side: 'right', rank: 6, foot: false },
+  notice: { side: 'right', rank: 7, foot: true },
 } as const satisfies Record<string, { side: 'left' | 'right'; rank: number; foot: boolean }>;
 
 /** Where a panel docks. */

@@ -30,6 +30,7 @@ import { firstStepCommands, type FirstStepCommandsHost } from './first-step-comm
 import { preferencesCommands, type PreferencesCommandsHost } from './user-preferences.ts';
 import { contextCommands, type ContextCommandsHost } from './context-commands.ts';
 import { paletteCommands, type PaletteCommandsHost } from './menu-model.ts';
+import { scriptCommands, type ScriptCommandsHost } from './script-commands.ts';
 import { weightCommands } from '../scripting/weight-commands.ts';
 
 /** What the paint commands use, as the shell has it: the brush tool is the tool manager's. */
@@ -56,6 +57,7 @@ export type AppCommandsHost = FileCommandsHost &
   PreferencesCommandsHost &
   ContextCommandsHost &
   PaletteCommandsHost &
+  ScriptCommandsHost &
   Omit<PoseCommandsHost, 'poseTool'>;
 
 export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf<K> } {
@@ -94,6 +96,7 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
     ...skeletonFileCommands(app),
     ...preferencesCommands(app),
     ...paletteCommands(app),
+    ...scriptCommands(app),
     ...weightCommands(app.store, { maxInfluences: () => app.maxInfluences.value }),
   };
 }

@@ -32,6 +32,8 @@ import { ToolManager } from '../tools/tool-manager.ts';
 import type { ToolPointer } from '../tools/tool.ts';
 import { PosespaceClient } from '../io/posespace-client.ts';
 import { ExamplesPanel } from '../panels/examples-panel.ts';
+import { ScriptPanel, type ScriptFiles, type ScriptPanelHost } from '../panels/script-panel.ts';
+import { baseName } from '../../workers/formats/file-name.ts';
 import { MeshesPanel } from '../panels/meshes-panel.ts';
 import { BoneList } from '../panels/bone-list.ts';
 import { HeatMapLegend } from '../panels/heat-map-legend.ts';
@@ -41,7 +43,7 @@ import { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import { BrushRing } from '../view/brush-ring.ts';
 import { VIEW_LABELS, VIEW_MODES } from '../view/view-modes.ts';
 import { exportGltf, type ExportHost } from './file-commands.ts';
-import type { RigwrightBridge } from '../../app/ipc-contract.ts';
+import { SCRIPT_FILE_EXTENSIONS, type RigwrightBridge } from '../../app/ipc-contract.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { isKeyedClip, keyMarksOf, shownClipIndex } from '../../workers/scene/clip-edits.ts';
@@ -347,6 +349,55 @@ function posePanel(app: AppPartsHost, container: HTMLElement): PosePanel {
       relativeRotationFrom(app.store.doc.skeleton, app.shown().rotations, bone, tool().space, scratch, rotation);
       void app.commands.invoke('pose.rotate', { bone, rotation: [...rotation] });
     },
+  });
+}
+
+/** The built-in example scripts' texts by name (scripting/examples/<name>.ts), each loaded when first asked for. */
+const EXAMPLE_SCRIPTS: Record<string, () => Promise<string>> = Object.fromEntries(
+  Object.entries(import.meta.glob<string>('../scripting/examples/*.ts', { query: '?raw', import: 'default' })).map(([path, load]) => [
+    baseName(path).replace(/\.ts$/, ''),
+    load,
+  ]),
+);
+
+/** Script files through the app's bridge: the open dialog (or file input) for .ts and .js, and Save's dialog (or download). */
+function bridgeScriptFiles(bridge: RigwrightBridge): ScriptFiles {
+  return {
+    open: async () => {
+      const [file] = await bridge.openFiles({ title: 'Open a script', extensions: [...SCRIPT_FILE_EXTENSIONS] });
+      if (!file) return null;
+      if (!/\.(ts|js)$/i.test(file.name)) throw new Error(`script.open: ${file.name} is not a script (a .ts or .js file)`);
+      return { name: file.name, text: new TextDecoder().decode(file.bytes) };
+    },
+    save: ({ name, text }) => bridge.saveFile({ suggestedName: name, bytes: new TextEncoder().encode(text) }),
+  };
+}
+
+/** The page's localStorage, or null where the page may not use it. */
+function pageStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The Scripting panel, made once the app's script runner is: scripts run by the app's controller, their files through
+ * the bridge, the built-in examples, and the editor's keys looked up with the app's context.
+ */
+export function scriptPanel(
+  app: Pick<AppPartsHost, 'commands' | 'bridge' | 'context' | 'refreshChrome'> & { readonly scripts: ScriptPanelHost['scripts'] },
+  container: HTMLElement,
+): ScriptPanel {
+  return new ScriptPanel(container, {
+    commands: app.commands,
+    scripts: app.scripts,
+    files: bridgeScriptFiles(app.bridge),
+    storage: pageStorage(),
+    examples: EXAMPLE_SCRIPTS,
+    context: () => app.context(),
+    changed: () => app.refreshChrome(),
   });
 }
 

@@ -60,7 +60,16 @@ import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { appCommands } from './app-commands.ts';
 import { installFirstStep, type FirstStep } from './first-step-commands.ts';
 import { MaxInfluences } from '../bind/max-influences.ts';
-import { bindingController, createPanels, paintController, poseSpaceControllers, toolManager, type ShownPanel } from './app-parts.ts';
+import {
+  bindingController,
+  createPanels,
+  paintController,
+  poseSpaceControllers,
+  scriptPanel,
+  toolManager,
+  type ShownPanel,
+} from './app-parts.ts';
+import type { ScriptPanel } from '../panels/script-panel.ts';
 import type { HeatMapLegendFeed } from './heat-map-legend-feed.ts';
 import { onWorkerCrash, type WorkerCrash } from '../io/worker-supervisor.ts';
 import { FileLoading } from './file-loading.ts';
@@ -135,6 +144,8 @@ export class App {
   readonly preferences: UserPreferences;
   /** scripts run on the scene: the scripting panel's runner, its busy state and time limit */
   readonly scripts: ScriptController;
+  /** the script editor, its files and its console */
+  readonly scriptPanel: ScriptPanel;
   /** the weights painting has changed (the status line says so) */
   private paintedWeights: DenseMatrix | null = null;
   private readonly menu: DesktopMenu;
@@ -246,6 +257,7 @@ export class App {
     this.work = new UnsavedWork(this);
     this.preferences = new UserPreferences(this);
     this.scripts = appScripts(this);
+    this.scriptPanel = scriptPanel(this, container);
     this.palette = new CommandPalette(
       () => paletteEntries(this.commands),
       (command) => this.runMenuCommand(command),
@@ -295,6 +307,8 @@ export class App {
       meshHidden: this.meshes?.hidden.some(Boolean) ?? false,
       helpOpen: this.chrome?.helpOpen ?? false,
       platform: this.bridge.platform,
+      scriptRunning: this.scripts?.running ?? false,
+      scriptEditorFocus: this.scriptPanel?.editorFocused ?? false,
     };
   }
 
@@ -631,6 +645,7 @@ export class App {
     this.chrome.setStatus(this.status(), this.tools.active.hint());
     this.chrome.refreshCommands();
     for (const panel of this.shownPanels) panel.refresh();
+    this.scriptPanel.refresh();
     this.refreshCurves();
     this.refreshDeformationChrome();
     this.menu.update();
