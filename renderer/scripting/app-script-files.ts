@@ -16,7 +16,7 @@
  *
  * No DOM: the questions, dialogs, loading and writing are the shell's (AppScriptFilesHost).
  */
-import type { OpenedFile, OpenFilesRequest } from '../../app/ipc-contract.ts';
+import { LABEL_CONTROL_CHARACTERS, type OpenedFile, type OpenFilesRequest } from '../../app/ipc-contract.ts';
 import type { ExportOptions, ScriptCalls } from '../../workers/script/script-api.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { baseName, fileExtension } from '../../workers/formats/file-name.ts';
@@ -100,7 +100,7 @@ export class AppScriptFiles implements ScriptRunFiles {
       );
       if (answer !== 0) throw new Error(`files.open: the user did not open ${list}`);
     }
-    const picked = await this.host.openFiles({ title: `Open ${list} for ${script}` });
+    const picked = await this.host.openFiles({ title: dialogTitle(names, script) });
     if (picked.length === 0) throw new Error(`files.open: the user chose no files (the script asked for ${list})`);
     const before = this.host.doc;
     this.openingNow = true;
@@ -144,6 +144,18 @@ export class AppScriptFiles implements ScriptRunFiles {
       .then((answer) => answer === 0);
     if (!(await this.writes)) throw new Error(`${call}: the user refused to let ${script} write files (${name})`);
   }
+}
+
+/** The longest title the open dialog is given (the desktop shell refuses titles over 200 characters). */
+export const OPEN_TITLE_LENGTH = 120;
+
+/** `Open a.off, b.tgf for script.ts`, one line and at most OPEN_TITLE_LENGTH characters (the files counted when many). */
+function dialogTitle(names: readonly string[], script: string): string {
+  const title = (list: string) => `Open ${list} for ${script}`.replace(new RegExp(LABEL_CONTROL_CHARACTERS, 'g'), ' ');
+  const whole = title(names.join(', '));
+  if (whole.length <= OPEN_TITLE_LENGTH) return whole;
+  const counted = title(`${names[0]} and ${names.length - 1} more`);
+  return counted.length <= OPEN_TITLE_LENGTH ? counted : `${counted.slice(0, OPEN_TITLE_LENGTH - 1)}…`;
 }
 
 /** The paths of `files.open`'s argument. @throws Error naming the call and the bad value */

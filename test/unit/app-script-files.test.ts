@@ -9,6 +9,7 @@ import {
   AppScriptFiles,
   exportRequest,
   OPEN_CHOICES,
+  OPEN_TITLE_LENGTH,
   WRITE_CHOICES,
   type AppScriptFilesHost,
   type ScriptExport,
@@ -158,6 +159,16 @@ test('open: the open dialog names the files asked for; what the user picks is lo
   assert.deepEqual(app.loaded, [app.picked]);
   assert.ok(openingDuringLoad, 'the controller is told the scene being opened is the script’s');
   assert.ok(!files.opening, 'and that it is done');
+
+  // Many files, or a name with a line break: the title stays one short line.
+  app.answers.length = 0;
+  await files['files.open'](Array.from({ length: 40 }, (_, i) => `part${i}.obj`));
+  assert.equal(app.dialogs[1].title, 'Open part0.obj and 39 more for open.ts');
+  await files['files.open'](['evil\nname.off']);
+  assert.equal(app.dialogs[2].title, 'Open evil name.off for open.ts');
+  const long = 'x'.repeat(300);
+  await files['files.open']([`${long}.off`]);
+  assert.ok(app.dialogs[3].title!.length <= OPEN_TITLE_LENGTH, 'a long name is cut to the title length');
 });
 
 test('open on the web: the app asks first (its button opens the picker); Refuse fails without a dialog', async () => {
