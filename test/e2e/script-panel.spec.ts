@@ -1,0 +1,196 @@
+/**
+ * The Scripting panel with real keystrokes in monaco, on the course hand: Ctrl+Shift+E opens it; `rig.` lists the
+ * API's members (bind, scene, paint) in the suggest widget; `rig.paint.prune('x')` is underlined as an error (a
+ * string where the threshold is a number); a typed script that computes weights with automatic cylinder handles and
+ * prunes them runs with Ctrl+Enter, the console says it is done and how long it took, the weights and the heat map
+ * change, and one Ctrl+Z restores the weights bit for bit; while a script runs, Run is greyed, Stop is not and the
+ * bar shows the progress it reports; an error's "line L, column C" puts the cursor there; a built-in example opens
+ * from Examples ▾ and runs; the text typed is kept for the next window of the app. Writes test/e2e/screenshots/script-panel.png
+ * (1440×900) for the README. Uses `window.__rigwright`.
+ */
+import path from 'node:path';
+import { test, expect, type Page } from '@playwright/test';
+import { dataFile, loadFiles, openApp, repoRoot } from './app-driver.ts';
+
+const hook = (page: Page) => ({
+  weights: (): Promise<number[]> => page.evaluate(() => (window as any).__rigwright.paint.weightsSnapshot()),
+  command: (id: string, argument?: unknown): Promise<boolean> =>
+    page.evaluate(([i, a]) => (window as any).__rigwright.command(i, a), [id, argument] as const),
+  undoLabels: (): Promise<string[]> => page.evaluate(() => (window as any).__rigwright.history().undo),
+  /** the viewport's pixels on a 16 × 12 grid over the canvas, drawn now */
+  pixels: async (): Promise<number[][]> => {
+    const box = (await page.locator('canvas').first().boundingBox())!;
+    const points = Array.from({ length: 16 * 12 }, (_, i) => ({
+      x: box.x + ((i % 16) + 0.5) * (box.width / 16),
+      y: box.y + (Math.floor(i / 16) + 0.5) * (box.height / 12),
+    }));
+    return page.evaluate((p) => (window as any).__rigwright.look.pixels(p), points);
+  },
+});
+
+/** Types `lines` into the focused editor one by one, closing any suggestion before each line break. */
+async function typeLines(page: Page, lines: readonly string[]): Promise<void> {
+  for (const line of lines) {
+    await page.keyboard.type(line);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+  }
+}
+
+/** Empties the editor with the keys an artist would use. */
+async function clearEditor(page: Page): Promise<void> {
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Delete');
+}
+
+test('scripting panel: completions, type errors, a typed script run with Ctrl+Enter and undone with one Ctrl+Z, an example', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await page.evaluate((keys) => keys.forEach((key) => localStorage.removeItem(key)), ['rigwright.scriptDraft', 'rigwright.recentScripts']);
+  await loadFiles(page, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf')], 'hand.off');
+  const app = hook(page);
+  // The heat map of the first bone, as the artist looks at it before the script.
+  expect(await app.command('view.mode', 'heatmap')).toBe(true);
+  expect(await app.command('bone.select', 0)).toBe(true);
+
+  // Ctrl+Shift+E opens the panel; monaco loads then (not at the app's start).
+  expect(await page.locator('.monaco-editor').count(), 'monaco is not loaded before the panel opens').toBe(0);
+  await page.keyboard.press('Control+Shift+E');
+  const panel = page.getByRole('complementary', { name: 'Scripting' });
+  await expect(panel).toBeVisible();
+  const editor = panel.locator('.monaco-editor');
+  await expect(editor).toBeVisible();
+  await editor.click();
+
+  // `rig.` lists the API: each member found by its first letters in the suggest widget.
+  await page.keyboard.type('rig.');
+  const suggest = page.locator('.suggest-widget');
+  await expect(suggest).toBeVisible();
+  for (const member of ['bind', 'scene', 'paint']) {
+    await page.keyboard.type(member.slice(0, 3));
+    await expect(
+      suggest.locator('.monaco-list-row .label-name', { hasText: new RegExp(`^${member}$`) }),
+      `rig.${member} is offered`,
+    ).toBeVisible();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Backspace');
+  }
+  await page.keyboard.press('Escape');
+  await clearEditor(page);
+
+  // A string where prune takes a number is a type error, underlined.
+  await page.keyboard.type("await rig.paint.prune('x')");
+  await page.keyboard.press('Escape');
+  await expect(editor.locator('.squiggly-error').first(), 'the wrong argument is underlined').toBeVisible({ timeout: 30_000 });
+  await clearEditor(page);
+  await expect(editor.locator('.squiggly-error')).toHaveCount(0, { timeout: 30_000 });
+
+  // A script typed and run with Ctrl+Enter: automatic cylinder handles, harmonic weights, pruned.
+  const before = await app.weights();
+  const pixelsBefore = await app.pixels();
+  await typeLines(page, [
+    "await rig.bind.compute({ source: 'cylinder', laplacian: 'uniform' })",
+    'await rig.paint.prune(0.05)',
+    'const rows = await rig.scene.weights()',
+    "print('influences', rows.influences)",
+  ]);
+  await expect(editor.locator('.squiggly-error'), 'the script type-checks').toHaveCount(0);
+  await expect(panel.locator('.script-name')).toHaveText('untitled.ts •');
+  await page.keyboard.press('Control+Enter');
+  const output = panel.getByRole('log', { name: 'Script output' });
+  await expect(output.locator('.script-line').last()).toContainText(/untitled\.ts done in \d+\.\d\d s/, { timeout: 120_000 });
+  await expect(output).toContainText('influences');
+  const after = await app.weights();
+  expect(after.length).toBe(before.length);
+  expect(
+    after.some((w, i) => w !== before[i]),
+    'the script changed the weights',
+  ).toBe(true);
+  // Pruned at 0.05: no weight left between 0 and 0.05 (renormalized rows keep at least what was pruned away).
+  expect(after.filter((w) => w > 0 && w < 0.05).length, 'no weight under the prune threshold').toBe(0);
+  expect((await app.undoLabels()).at(-1)).toBe('Script: untitled.ts');
+  const pixelsAfter = await app.pixels();
+  expect(
+    pixelsAfter.some((p, i) => p.some((c, k) => c !== pixelsBefore[i][k])),
+    'the heat map changed',
+  ).toBe(true);
+
+  // One Ctrl+Z, outside the editor (in it, Ctrl+Z is the editor's own undo), restores the weights bit for bit.
+  await panel.locator('.bind-header h2').click();
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => app.weights()).toEqual(before);
+
+  // A run reporting progress: Run greyed, Stop not, the bar at the fraction with its message; Stop ends it.
+  const run = panel.getByRole('button', { name: 'Run', exact: true });
+  const stop = panel.getByRole('button', { name: 'Stop', exact: true });
+  await expect(run).toBeEnabled();
+  await expect(stop).toBeDisabled();
+  await page.evaluate(() => {
+    void (window as any).__rigwright.runScript("rig.progress(0.5, 'half way')\nawait new Promise(() => {})", 'waits.ts');
+  });
+  await expect(run).toBeDisabled();
+  await expect(stop).toBeEnabled();
+  const bar = panel.getByRole('progressbar', { name: 'Script progress' });
+  await expect(bar).toBeVisible();
+  await expect(bar).toHaveJSProperty('value', 0.5);
+  await expect(panel.locator('.script-progress')).toContainText('half way');
+  await stop.click();
+  await expect(output.locator('.script-line').last()).toContainText('waits.ts stopped');
+  await expect(run).toBeEnabled();
+  await expect(bar).toBeHidden();
+
+  // An error names its line and column; a click there puts the editor's cursor on it.
+  await editor.click();
+  await clearEditor(page);
+  await typeLines(page, ["print('first line')", "throw new Error('on purpose')"]);
+  await page.keyboard.press('Control+Enter');
+  const place = output.getByRole('button', { name: /^line 2(, column \d+)?$/ });
+  await expect(place).toBeVisible();
+  await expect(output.locator('.script-error').first()).toContainText('on purpose');
+  await place.click();
+  const cursor = panel.locator('.monaco-editor .cursors-layer .cursor');
+  await expect(cursor).toBeVisible();
+  const cursorLine = (await cursor.boundingBox())!.y;
+  const secondLine = await page.evaluate(
+    () =>
+      [...document.querySelectorAll('.script-panel .monaco-editor .view-line')]
+        .find((l) => l.textContent?.includes('purpose'))
+        ?.getBoundingClientRect().top,
+  );
+  expect(cursorLine, 'the cursor is on the failing line').toBeCloseTo(secondLine!, 0);
+
+  // What is typed is kept: another window of the app opens with it, marked unsaved.
+  const typed = await panel.locator('.view-lines').innerText();
+  const second = await page.context().newPage();
+  await second.setViewportSize({ width: 1440, height: 900 });
+  await openApp(second, errors, { paused: true });
+  await second.keyboard.press('Control+Shift+E');
+  const secondPanel = second.getByRole('complementary', { name: 'Scripting' });
+  await expect(secondPanel.locator('.monaco-editor')).toBeVisible();
+  await expect(secondPanel.locator('.view-lines')).toHaveText(typed, { useInnerText: true });
+  await expect(secondPanel.locator('.script-name')).toHaveText('untitled.ts •');
+  await second.close();
+
+  // An example from Examples ▾ replaces it once the unsaved text may go, and runs.
+  await panel.getByRole('button', { name: 'Examples ▾' }).click();
+  await panel.getByRole('menuitem', { name: 'bind-cylinder-uniform.ts' }).click();
+  await expect(panel.locator('.script-question')).toContainText('untitled.ts has changes that are not saved');
+  await panel.locator('.script-question').getByRole('button', { name: 'Discard' }).click();
+  await expect(panel.locator('.script-name')).toHaveText('bind-cylinder-uniform.ts');
+  await expect(panel.locator('.view-lines')).toContainText('rig.scene.summary()');
+  const exampleBefore = await app.weights();
+  await run.click();
+  await expect(output.locator('.script-line').last()).toContainText(/bind-cylinder-uniform\.ts done in/, { timeout: 120_000 });
+  expect(
+    (await app.weights()).some((w, i) => w !== exampleBefore[i]),
+    'the example changed the weights',
+  ).toBe(true);
+  expect((await app.undoLabels()).at(-1)).toBe('Script: bind-cylinder-uniform.ts');
+
+  await page.locator('.script-panel .bind-header h2').click();
+  await page.screenshot({ path: path.join(repoRoot, 'test/e2e/screenshots/script-panel.png') });
+  expect(errors).toEqual([]);
+});
