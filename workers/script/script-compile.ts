@@ -114,3 +114,29 @@ export function scriptRuntimeCode(runtimeSource: string): string {
   const { code } = transform(runtimeSource, { transforms: ['typescript', 'imports'] });
   return `(function (exports) {\n${code}\nreturn exports;\n})({})`;
 }
+
+/**
+ * The code of a browser sandbox's worker for a compiled script: the runtime (ending with the call that starts it and
+ * tells it where the script's lines are), then `self.<slot> = (async function () { …`, the script's own lines, so
+ * the script's line N is line N + scriptLineOffset of the worker's code.
+ * @param runtimeCode  scriptRuntimeCode's result
+ * @param script       the compiled script
+ * @param slot         the global the runtime takes the script's function from (SCRIPT_SLOT of script-runtime.ts)
+ */
+export function sandboxWorkerCode(
+  runtimeCode: string,
+  script: Pick<CompiledScript, 'code' | 'lineOffset'>,
+  slot: string,
+): { text: string; scriptLineOffset: number } {
+  const start = (offset: number) => `${runtimeCode}.startWorkerRuntime(self, ${offset});\n`;
+  // The offset's digits do not change the number of lines, so they are counted with any number in its place.
+  const scriptLineOffset = lineBreaks(start(0)) + script.lineOffset;
+  return { text: `${start(scriptLineOffset)}self.${slot} = ${script.code};\n`, scriptLineOffset };
+}
+
+/** How many line breaks a text has. */
+function lineBreaks(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}

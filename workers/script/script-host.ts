@@ -216,7 +216,7 @@ export class ScriptHost {
             break;
           }
           case 'output':
-            this.deps.onOutput?.({ kind: message.level, text: message.text });
+            for (const line of message.lines) this.deps.onOutput?.({ kind: line.level, text: line.text });
             break;
           case 'progress':
             this.deps.onOutput?.({ kind: 'progress', text: message.message, fraction: message.fraction });

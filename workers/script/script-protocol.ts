@@ -15,6 +15,12 @@ export interface SandboxInit {
   readonly apiVersion: string;
 }
 
+/** A line a script printed: print and console.log/info/debug are 'log', console.warn/error are 'error'. */
+export interface OutputLine {
+  readonly level: 'log' | 'error';
+  readonly text: string;
+}
+
 /** Host → sandbox. */
 export type HostMessage =
   /** first: build `rig`, lock the worker down and run the script */
@@ -26,8 +32,8 @@ export type HostMessage =
 export type SandboxMessage =
   /** a call of the API: `method` is `execute` or a ScriptCalls name (`scene.weights`); answered by a reply */
   | { readonly kind: 'call'; readonly id: number; readonly method: string; readonly args: readonly unknown[] }
-  /** a line the script printed: print and console.log/info are 'log', console.warn/error are 'error' */
-  | { readonly kind: 'output'; readonly level: 'log' | 'error'; readonly text: string }
+  /** lines the script printed, in order */
+  | { readonly kind: 'output'; readonly lines: readonly OutputLine[] }
   /** `rig.progress(fraction, message)` */
   | { readonly kind: 'progress'; readonly fraction: number; readonly message: string }
   /** the script's promise resolved */

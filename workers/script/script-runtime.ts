@@ -15,7 +15,7 @@
  * An error or a rejection the script does not catch ends the run as failed, with the line and column of the
  * script's own frame that threw (or that made the failing call).
  */
-import type { HostMessage, SandboxInit, SandboxMessage } from './script-protocol.ts';
+import type { HostMessage, OutputLine, SandboxInit, SandboxMessage } from './script-protocol.ts';
 
 /** How the runtime reaches its host (captured before the lockdown; the script never sees it). */
 export interface RuntimeChannel {
@@ -106,6 +106,10 @@ const SCENE_CALLS = [
 ] as const;
 const FILE_CALLS = ['open', 'saveProject', 'exportGltf'] as const;
 
+/** The most lines a run prints (then one line says the rest was left out), and the most lines one message holds. */
+export const OUTPUT_LIMIT = 10_000;
+const OUTPUT_BATCH = 500;
+
 /** How deep print and console show nested arrays and objects, and how many items of each. */
 const PRINT_DEPTH = 3;
 const PRINT_ITEMS = 100;
@@ -125,7 +129,7 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
   let script: (() => Promise<unknown>) | null = null;
   let ended = false;
 
-  const post = (message: SandboxMessage, transfer: ArrayBuffer[] = []) => {
+  const send = (message: SandboxMessage, transfer: ArrayBuffer[] = []) => {
     try {
       channel.post(message, transfer);
     } catch (error) {
@@ -133,6 +137,35 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
       // eslint-disable-next-line preserve-caught-error -- the cause is of another realm, which the script must not reach
       throw new Error(messageOf(error));
     }
+  };
+
+  // Printed lines go in batches (one message per OUTPUT_BATCH lines, or at the end of the script's synchronous
+  // stretch), at most OUTPUT_LIMIT of them a run: a script printing in a loop must not flood the page with messages.
+  const lines: OutputLine[] = [];
+  let printed = 0;
+  let flushQueued = false;
+  const flush = () => {
+    flushQueued = false;
+    if (lines.length > 0) send({ kind: 'output', lines: lines.splice(0) });
+  };
+  const write = (level: OutputLine['level'], text: string) => {
+    if (ended || printed > OUTPUT_LIMIT) return;
+    printed++;
+    lines.push(
+      printed > OUTPUT_LIMIT
+        ? { level: 'error', text: `(more output left out: a run prints at most ${OUTPUT_LIMIT} lines)` }
+        : { level, text },
+    );
+    if (lines.length >= OUTPUT_BATCH) flush();
+    else if (!flushQueued) {
+      flushQueued = true;
+      void Promise.resolve().then(flush);
+    }
+  };
+  /** Sends a message after the lines printed before it. */
+  const post = (message: SandboxMessage, transfer: ArrayBuffer[] = []) => {
+    flush();
+    send(message, transfer);
   };
 
   const end = (message: SandboxMessage) => {
@@ -165,7 +198,7 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
   const start = () => {
     if (!init || !script) return;
     const run = script;
-    defineGlobals(global, init, call, post);
+    defineGlobals(global, init, call, post, write);
     if (channel.clock && typeof global.setTimeout !== 'function') defineTimers(global, channel.clock);
     lockDown(global);
     let result: Promise<unknown>;
@@ -210,6 +243,7 @@ function defineGlobals(
   init: SandboxInit,
   call: (method: string, args: unknown[]) => Promise<unknown>,
   post: (message: SandboxMessage) => void,
+  write: (level: OutputLine['level'], text: string) => void,
 ): void {
   const method =
     (name: string) =>
@@ -245,20 +279,20 @@ function defineGlobals(
     namespace[id.slice(dot + 1)] = (argument?: unknown) => call('execute', [id, argument]);
   }
   for (const namespace of namespaces.values()) Object.freeze(namespace);
-  const write =
-    (level: 'log' | 'error') =>
+  const printer =
+    (level: OutputLine['level']) =>
     (...values: unknown[]) =>
-      post({ kind: 'output', level, text: values.map((value) => formatValue(value, PRINT_DEPTH, [])).join(' ') });
+      write(level, values.map((value) => formatValue(value, PRINT_DEPTH, [])).join(' '));
   const console = Object.freeze({
-    log: write('log'),
-    info: write('log'),
-    debug: write('log'),
-    warn: write('error'),
-    error: write('error'),
+    log: printer('log'),
+    info: printer('log'),
+    debug: printer('log'),
+    warn: printer('error'),
+    error: printer('error'),
   });
   const values: Record<string, unknown> = {
     rig: Object.freeze(rig),
-    print: write('log'),
+    print: printer('log'),
     console,
     args: Object.freeze([...init.args]),
   };
