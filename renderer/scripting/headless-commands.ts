@@ -14,6 +14,8 @@
  *    paint.mirrorToNegative, paint.lock): workers/scene/scene-edits.ts, which gives the paint panel's weights bit for
  *    bit, under the paint panel's labels;
  *  - the scripts' weight commands (weights.set, weights.add, weights.scale, weights.transfer): the app's handlers;
+ *  - weights.transferFromMesh: the app's handler, its transfer computed in-process (inProcessTransfer), its notice
+ *    dropped (the result gives its counts);
  *  - clips (clip.new, clip.rename, clip.trim, clip.length): the app's key and clip commands, on a timeline that
  *    stays at frame 0 (headless nothing plays);
  *  - bone.scale, playback.clip, edit.undo, edit.redo as the app's, and skin.method as a setting that `rig.scene.skin`
@@ -32,6 +34,8 @@ import { MaxInfluences } from '../bind/max-influences.ts';
 import { keyCommands } from '../skeleton/key-commands.ts';
 import { skeletonCommands } from '../skeleton/skeleton-commands.ts';
 import { weightCommands } from './weight-commands.ts';
+import { inProcessTransfer, transferCommands } from '../meshes/transfer-commands.ts';
+import { partsOf } from '../document/mesh-parts.ts';
 import { BoneSelection } from '../skeleton/bone-selection.ts';
 import { PRUNE_THRESHOLD } from '../paint/paint-commands.ts';
 import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
@@ -89,6 +93,7 @@ export const HEADLESS_COMMANDS = [
   'weights.add',
   'weights.scale',
   'weights.transfer',
+  'weights.transferFromMesh',
   'clip.new',
   'clip.rename',
   'clip.trim',
@@ -249,6 +254,24 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
     ...paintEdits,
     // The app's own handlers of the scripts' weight commands.
     ...weightCommands(store, { maxInfluences: () => paintSettings.maxInfluences }),
+    ...transferCommands({
+      store,
+      transferClient: inProcessTransfer,
+      meshes: {
+        get list() {
+          return partsOf(store.doc);
+        },
+        indexOf: (part) => meshIndexOf(store.doc, part),
+      },
+      maxInfluences: {
+        get value() {
+          return paintSettings.maxInfluences;
+        },
+      },
+      notice: { show: () => undefined },
+      binding: { selectVertices: () => undefined },
+      setBindPanel: () => undefined,
+    }),
     'bone.select': { run: (bone) => boneSelection.select(bone) },
     // The same edit as the app's bone-scale fields: one undo step per bone while it is edited.
     'bone.scale': {
@@ -317,12 +340,21 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
       if (settings.maxInfluences !== undefined) maxInfluences.startWith(settings.maxInfluences);
       // The app's bind.options handler: fields left out stay.
       if (settings.binding) void bind['bind.options'].run(settings.binding);
-      if (settings.selectedBone !== undefined) boneSelection.select(settings.selectedBone);
+      // A saved selection the skeleton does not have reads as none, as in the app.
+      if (settings.selectedBone !== undefined) boneSelection.restore(settings.selectedBone);
       if (settings.skinMethod !== undefined) skinMethod = settings.skinMethod;
     },
   };
   state.restore(options);
   return Object.assign(registry, { state });
+}
+
+/** The index of mesh `part` (an index or a name) of the scene, as the Meshes panel's controller finds it. */
+function meshIndexOf(doc: SceneDocument, part: number | string): number {
+  const parts = partsOf(doc);
+  const index = typeof part === 'number' ? part : parts.findIndex((p) => p.name === part);
+  if (!Number.isInteger(index) || index < 0 || index >= parts.length) throw new Error(`no mesh ${String(part)} in the scene`);
+  return index;
 }
 
 /**

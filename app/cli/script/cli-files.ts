@@ -22,6 +22,7 @@ import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../..
 import { boneCountOf, errorMessage, vertexCountOf, type SceneDocument } from '../../../workers/scene/scene-document.ts';
 import type { SceneStore } from '../../../workers/scene/scene-store.ts';
 import type { ExportOptions, ScriptCalls } from '../../../workers/script/script-api.ts';
+import { MAX_INFLUENCE_CHOICES } from '../../../workers/weights/limit-influences.ts';
 import { exportRequest } from '../../../renderer/scripting/app-script-files.ts';
 import type { HeadlessOptions, HeadlessState } from '../../../renderer/scripting/headless-commands.ts';
 import { exportSceneGltf, sceneFromFiles } from '../../../renderer/scripting/headless-scene.ts';
@@ -71,18 +72,21 @@ export async function openSceneFiles(files: readonly string[]): Promise<OpenedSc
   return { doc, settings: null, weightsPainted: false, notices: [] };
 }
 
-/** The settings of a project that a headless registry starts from. */
+/** The settings of a project that a headless registry starts from, read as the app restores them (a value it would not take: its default). */
 export function headlessOptionsOf(settings: ProjectSettings | null): HeadlessOptions {
   if (!settings) return {};
   const { binding, paint, view, skin } = settings;
   const options: HeadlessOptions = {
-    maxInfluences: paint.maxInfluences,
+    // As the app restores it: a value it does not offer reads as the largest.
+    maxInfluences: (MAX_INFLUENCE_CHOICES as readonly number[]).includes(paint.maxInfluences)
+      ? paint.maxInfluences
+      : MAX_INFLUENCE_CHOICES.at(-1)!,
     binding: {
       source: binding.source === 'distance' || binding.source === 'cylinder' ? binding.source : 'current',
       laplacian: binding.laplacian === 'uniform' ? 'uniform' : 'cotan',
-      radiusFraction: binding.radiusFraction,
+      radiusFraction: binding.radiusFraction > 0 ? binding.radiusFraction : undefined,
       bindUnhandled: binding.bindUnhandled,
-      weldTolerance: binding.weldTolerance,
+      weldTolerance: binding.weldTolerance >= 0 ? binding.weldTolerance : undefined,
     },
     selectedBone: view.selectedBone,
   };
