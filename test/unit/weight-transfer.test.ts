@@ -30,7 +30,9 @@ import { runCli } from '../../app/cli/main.ts';
 import { joinMeshes } from '../../renderer/document/mesh-parts.ts';
 import { MeshesController } from '../../renderer/meshes/meshes-controller.ts';
 import { inProcessTransfer, transferCommands } from '../../renderer/meshes/transfer-commands.ts';
-import { withDerived } from '../../workers/scene/scene-document.ts';
+import { headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
+import { limitInfluences } from '../../workers/weights/limit-influences.ts';
+import { demoDocument, withDerived } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -494,7 +496,11 @@ test('rigwright transfer: the arm onto itself gives its own weights back (exit 0
   assert.match(badAngle.stderr, /--max-angle must be an angle in \[0, 180\], not "270"/);
 });
 
-test('weights.transferFromMesh: the body’s weights onto the shirt of one scene, one undo step; the body’s rows and a locked bone stay', async () => {
+/**
+ * The body and a shirt made from it (bulge 0.06) joined in one scene: the body with its own weights, the shirt on bone
+ * 0 and bone 3 (locked) half and half.
+ */
+function bodyAndShirtScene() {
   const source = body();
   const nb = source.boneCount;
   const made = shirt(source, 0.06);
@@ -535,6 +541,11 @@ test('weights.transferFromMesh: the body’s weights onto the shirt of one scene
     }),
     history,
   );
+  return { source, nb, made, n, bodyCount, LOCKED, weights, paintLocks, history, store };
+}
+
+test('weights.transferFromMesh: the body’s weights onto the shirt of one scene, one undo step; the body’s rows and a locked bone stay', async () => {
+  const { source, nb, made, n, bodyCount, LOCKED, weights, paintLocks, history, store } = bodyAndShirtScene();
   const before = store.doc;
   const notices: { title: string; items: readonly string[]; actions: readonly { label: string; run(): void }[] }[] = [];
   const selections: Uint8Array[] = [];
@@ -602,6 +613,40 @@ test('weights.transferFromMesh: the body’s weights onto the shirt of one scene
   );
   assert.equal(history.newest?.label, 'Paint stroke', 'no transfer step after the stroke');
   assert.equal(store.doc.weights, painted(), 'the painted weights stay');
+});
+
+test('rigwright run’s registry runs weights.transferFromMesh as the app does: the shirt takes the transfer’s rows, one undo step', async () => {
+  const { source, nb, made, bodyCount, weights, paintLocks, history, store } = bodyAndShirtScene();
+  const registry = headlessRegistry(store, { maxInfluences: 4 });
+  const before = store.doc.weights;
+  const result = await registry.execute('weights.transferFromMesh', { from: 'body.obj', to: 'shirt.obj', smooth: false });
+  const expected = weightTransfer(
+    source,
+    made,
+    nb,
+    { smoothIterations: 0 },
+    { locked: paintLocks, weights: weights.subarray(bodyCount * nb) },
+  );
+  assert.deepEqual(result, { matched: expected.matchedCount, inpainted: expected.inpaintedCount, nearest: 0 }, 'the counts come back');
+  // The scene's max influences (4 here) hold for the transferred rows, as in the app.
+  const limited = limitInfluences({ rows: made.positions.length / 3, cols: nb, data: expected.weights }, 4, paintLocks).weights.data;
+  assert.deepEqual(store.doc.weights.data.subarray(bodyCount * nb), limited, 'the shirt’s rows are the transfer’s, limited to 4 bones');
+  assert.deepEqual(store.doc.weights.data.subarray(0, bodyCount * nb), source.weights, 'the body’s rows stay');
+  assert.equal(history.newest?.label, 'Transfer weights from body.obj to shirt.obj', 'one labelled step');
+  await registry.execute('edit.undo');
+  assert.equal(store.doc.weights, before, 'edit.undo takes the transfer back');
+  await assert.rejects(
+    async () => registry.execute('weights.transferFromMesh', { from: 0, to: 7 }),
+    /7/,
+    'a mesh the scene does not have is refused, naming it',
+  );
+
+  const one = new SceneStore(demoDocument(), new UndoHistory());
+  assert.match(
+    headlessRegistry(one).refusal('weights.transferFromMesh') ?? '',
+    /one mesh/,
+    'a scene of one mesh has nothing to transfer from',
+  );
 });
 
 test('rigwright transfer --project: the body’s weights into a project of it, its locked bone kept, the rest rescaled around it', async () => {
