@@ -312,10 +312,14 @@ test('an uncaught rejection the script does not await ends the run as failed', a
 });
 
 test('the script’s realm leads nowhere: rig and the values calls give back hold no function of the host realm', async () => {
-  const { run } = setup();
+  const { run, output } = setup();
   const result = await run(`
 const dense = await rig.scene.denseWeights();
-const probes = [rig, rig.scene.summary, dense, dense.buffer, await rig.scene.summary(), print, console.log, setTimeout, performance.now, setTimeout(() => 0, 0)];
+const rows = await rig.scene.weights();
+const summary = await rig.scene.summary();
+const probes = [rig, rig.scene.summary, dense, dense.buffer, summary, summary.meshes, rows, rows.bones, rows.values.buffer, print, console.log, setTimeout, performance.now, setTimeout(() => 0, 0)];
+if (!(rows.values instanceof Float64Array) || !(summary.meshes instanceof Array) || !(rows.bones.buffer instanceof ArrayBuffer)) throw new Error('not of this realm');
+print(rows.values.slice(0, 2) instanceof Float64Array, rows.bones.subarray(1).length === rows.bones.length - 1);
 for (const probe of probes) {
   try {
     const make = (probe as any).constructor.constructor;
@@ -328,6 +332,10 @@ for (const probe of probes) {
 print('contained');
 `);
   assert.equal(result.status, 'done', JSON.stringify(result));
+  assert.deepEqual(
+    output.map((line) => line.text),
+    ['true true', 'contained'],
+  );
 });
 
 test('timers and performance.now work in the Node sandbox as in a worker; a throw in a timer fails the run at its line', async () => {

@@ -45,7 +45,7 @@ export interface RuntimeOptions {
   readonly lineOffset: number;
   /**
    * the host's messages arrive as objects of another realm (Node's vm: the worker's, not the script's context):
-   * copy what they hold into this realm so that no object the script gets leads back to the host realm
+   * give what they hold this realm's prototypes so that no object the script gets leads back to the host realm
    */
   readonly adoptMessages: boolean;
 }
@@ -424,7 +424,7 @@ function transferablesIn(args: readonly unknown[]): ArrayBuffer[] {
   return buffers;
 }
 
-const TYPED_ARRAYS: Record<string, new (source: ArrayLike<number> & ArrayBufferView) => ArrayBufferView> = {
+const TYPED_ARRAYS: Record<string, { readonly prototype: object }> = {
   Float64Array,
   Float32Array,
   Int32Array,
@@ -437,22 +437,29 @@ const TYPED_ARRAYS: Record<string, new (source: ArrayLike<number> & ArrayBufferV
 };
 
 /**
- * A copy of a message's value made of this realm's objects: plain objects, arrays, typed arrays (copied whole: one
- * copy of the buffer, not a loop per element) and primitives, which is all a host's answer holds.
+ * A message's value made of this realm's objects: each plain object, array, typed array and buffer it holds gets this
+ * realm's prototype (Object, Array, Float64Array, ArrayBuffer …), so no property, constructor or method of it leads to
+ * the realm it was read in; nothing is copied (1M vertices of weights cost no more than a few objects). A value of
+ * any other kind is refused: a host's answer holds only these and primitives.
  */
-function adopt(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
+function adopt(value: unknown, seen = new Set<object>()): unknown {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return value;
+  seen.add(value);
+  const kind = Object.prototype.toString.call(value).slice(8, -1);
   if (ArrayBuffer.isView(value)) {
-    const kind = Object.prototype.toString.call(value).slice(8, -1);
-    const make = TYPED_ARRAYS[kind];
-    if (!make) throw new Error(`the host sent a ${kind}, which scripts do not receive`);
-    return new make(value as ArrayLike<number> & ArrayBufferView);
-  }
-  if (Object.prototype.toString.call(value) === '[object ArrayBuffer]') return new Uint8Array(value as ArrayBuffer).slice().buffer;
-  if (Array.isArray(value)) return value.map(adopt);
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = adopt((value as Record<string, unknown>)[key]);
-  return copy;
+    const typed = TYPED_ARRAYS[kind];
+    if (!typed) throw new Error(`the host sent a ${kind}, which scripts do not receive`);
+    Object.setPrototypeOf(value, typed.prototype);
+    adopt(value.buffer, seen);
+  } else if (kind === 'ArrayBuffer') Object.setPrototypeOf(value, ArrayBuffer.prototype);
+  else if (Array.isArray(value)) {
+    Object.setPrototypeOf(value, Array.prototype);
+    for (const item of value) adopt(item, seen);
+  } else if (kind === 'Object') {
+    Object.setPrototypeOf(value, Object.prototype);
+    for (const key of Object.keys(value)) adopt((value as Record<string, unknown>)[key], seen);
+  } else throw new Error(`the host sent a ${kind}, which scripts do not receive`);
+  return value;
 }
 
 /** A value as print shows it: strings as they are at the top, other values much as a browser console does. */
