@@ -27,11 +27,11 @@ import { commandButton, element, floatingPanel, refreshCommandButtons, toolButto
 import { dockPanel } from './panel-dock.ts';
 
 /** Storage key: the editor's script (name, text, the text last opened or saved) as JSON, written at every change. */
-export const SCRIPT_DRAFT_KEY = 'rigwright.scriptDraft';
+const SCRIPT_DRAFT_KEY = 'rigwright.scriptDraft';
 /** Storage key: the recent scripts, newest first, as JSON [{ name, text }]. */
-export const RECENT_SCRIPTS_KEY = 'rigwright.recentScripts';
+const RECENT_SCRIPTS_KEY = 'rigwright.recentScripts';
 /** Recent scripts kept. */
-export const MAX_RECENT_SCRIPTS = 8;
+const MAX_RECENT_SCRIPTS = 8;
 /** Lines the console keeps (the oldest go first). */
 const MAX_CONSOLE_LINES = 2000;
 /** The name of a script that has none yet. */
@@ -442,7 +442,7 @@ function pageTheme(): 'dark' | 'light' {
 }
 
 /** A file name typed for Save as…, with .ts added when it has neither .ts nor .js; null when it is no file name. */
-export function scriptFileName(typed: string): string | null {
+function scriptFileName(typed: string): string | null {
   const name = typed.trim();
   if (name === '' || /[\\/:\0]/.test(name) || name === '.' || name === '..') return null;
   return /\.(ts|js)$/i.test(name) ? name : `${name}.ts`;
