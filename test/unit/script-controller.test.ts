@@ -129,6 +129,13 @@ test('a run that changes nothing says so; one that throws prints file:line:colum
   assert.deepEqual(store.history.undoLabels(), []);
 });
 
+test('a script cannot run the script commands (a script running scripts)', async () => {
+  const { scripts } = controller();
+  const result = await scripts.run("await rig.execute('script.run', null);", 'nested.ts');
+  assert.equal(result.status, 'failed');
+  assert.match(result.error?.message ?? '', /script\.run is not a command scripts can run/);
+});
+
 test('a second run while one runs is refused with the reason; the first runs on', async () => {
   const { scripts, output, openGate } = controller();
   const first = scripts.run("await rig.execute('test.gate', null);", 'first.ts');
