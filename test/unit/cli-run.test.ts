@@ -11,7 +11,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../app/cli/main.ts';
@@ -422,6 +422,29 @@ test('rigwright run: export-clips.ts writes one GLB per clip of the Fox, each th
       `Fox-${clip}.glb holds its clip alone`,
     );
   }
+});
+
+test('rigwright run: rig.files paths are relative to the working folder; a write through a symbolic link that leads out of it is refused too', async () => {
+  const folder = path.join(work, 'working');
+  const outside = mkdtempSync(path.join(tmpdir(), 'rigwright-run-outside-'));
+  mkdirSync(folder);
+  symlinkSync(outside, path.join(folder, 'link'));
+  const saving = script(
+    'save-inside.ts',
+    "await rig.files.saveProject('inside.rig.glb');\nawait rig.files.saveProject('link/outside.rig.glb');\n",
+  );
+  const cwd = process.cwd();
+  let run: Awaited<ReturnType<typeof rigwright>>;
+  try {
+    process.chdir(folder);
+    run = await rigwright('run', saving);
+  } finally {
+    process.chdir(cwd);
+  }
+  assert.equal(run.status, 1);
+  assert.match(run.stderr, /save-inside\.ts:2:\d+: files\.saveProject: "link\/outside\.rig\.glb" is outside the working folder/);
+  assert.ok(existsSync(path.join(folder, 'inside.rig.glb')), 'the write inside the working folder was made');
+  assert.deepEqual(readdirSync(outside), [], 'nothing was written through the link');
 });
 
 test('rigwright run: the sandbox’s rules hold through the CLI — no fetch, no Node, and a script that never ends is stopped by --time-limit, saving nothing', async () => {

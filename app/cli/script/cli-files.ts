@@ -7,6 +7,7 @@
  * The project's settings (max influences, binding options, selected bone, skinning method) travel with the scene:
  * read from a project opened, written back with the headless commands' values when it is saved.
  */
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { OpenedFile } from '../../ipc-contract.ts';
 import { FormatError } from '../../../workers/formats/format-error.ts';
@@ -209,8 +210,24 @@ export class CliScriptFiles implements Pick<ScriptCalls, 'files.open' | 'files.s
   }
 }
 
-/** Whether `target` (absolute) lies inside `folder` (absolute), at any depth. */
+/**
+ * Whether `target` (absolute) lies inside `folder`, at any depth, once symbolic links are followed: the real path of
+ * the target's nearest existing folder, so a link inside the folder that leads out of it takes no write out.
+ */
 function isInside(folder: string, target: string): boolean {
-  const relative = path.relative(path.resolve(folder), target);
+  const realFolder = realPath(path.resolve(folder));
+  let existing = path.dirname(target);
+  while (!existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  const realTarget = path.join(realPath(existing), path.relative(existing, target));
+  const relative = path.relative(realFolder, realTarget);
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+/** The path with its symbolic links followed, or as it is when it cannot be resolved. */
+function realPath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
