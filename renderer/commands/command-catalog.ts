@@ -182,8 +182,9 @@ const CATALOG = {
       "The demo creature's mesh, skeleton and clip as a new scene, unbound (no handles, provisional weights by bone distance), ready to bind",
     enabledWhen: IDLE,
   },
-  'edit.undo': { label: 'Undo', menu: 'Edit', group: 'history', enabledWhen: IDLE },
-  'edit.redo': { label: 'Redo', menu: 'Edit', group: 'history', enabledWhen: IDLE },
+  // A script's run is one undo step, still open while it runs: undo and redo wait for its end (or Stop).
+  'edit.undo': { label: 'Undo', menu: 'Edit', group: 'history', enabledWhen: `!scriptRunning && ${IDLE}` },
+  'edit.redo': { label: 'Redo', menu: 'Edit', group: 'history', enabledWhen: `!scriptRunning && ${IDLE}` },
   'app.preferences': {
     label: 'Preferences…',
     menu: 'Edit',
