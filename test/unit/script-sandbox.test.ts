@@ -320,14 +320,14 @@ const summary = await rig.scene.summary();
 const probes = [rig, rig.scene.summary, dense, dense.buffer, summary, summary.meshes, rows, rows.bones, rows.values.buffer, print, console.log, setTimeout, performance.now, setTimeout(() => 0, 0)];
 if (!(rows.values instanceof Float64Array) || !(summary.meshes instanceof Array) || !(rows.bones.buffer instanceof ArrayBuffer)) throw new Error('not of this realm');
 print(rows.values.slice(0, 2) instanceof Float64Array, rows.bones.subarray(1).length === rows.bones.length - 1);
-for (const probe of probes) {
-  try {
-    const make = (probe as any).constructor.constructor;
-    make('return process')();
-    throw new Error('escaped');
-  } catch (error) {
-    if ((error as Error).message === 'escaped') throw error;
-  }
+// Every object leads, through its constructor's constructor, to this realm's Function (and code from strings is
+// refused here), never to the Function of the worker that hosts the context.
+for (const probe of probes) if ((probe as any).constructor.constructor !== Function) throw new Error('escaped');
+try {
+  (rig as any).constructor.constructor('return 1')();
+  throw new Error('escaped');
+} catch (error) {
+  if ((error as Error).message === 'escaped') throw error;
 }
 print('contained');
 `);
@@ -362,4 +362,26 @@ print(order.join(','), ticks, performance.now() - t0 >= 30);
     2,
     9,
   );
+});
+
+test('a script that replaces built-ins of its realm before a call still gets nothing of the host realm', async () => {
+  const { run } = setup();
+  const result = await run(`
+const caught: unknown[] = [];
+// What a replaced built-in sees, taken at once (the value's constructor as it is while the built-in runs).
+const keep = (value: unknown) => void caught.push(value, (value as any)?.constructor);
+const tagOf = Object.prototype.toString;
+Object.prototype.toString = function (this: unknown) { keep(this); return tagOf.call(this); };
+Object.defineProperty(Object.prototype, Symbol.toStringTag, { get() { keep(this); return undefined; }, configurable: true });
+Object.defineProperty(Object.getPrototypeOf(Float64Array.prototype), 'buffer', { get() { keep(this); return undefined; } });
+const add = Set.prototype.add;
+Set.prototype.add = function (this: Set<unknown>, value: unknown) { keep(value); return add.call(this, value); };
+Object.keys = (value: object) => { keep(value); return []; };
+const dense = await rig.scene.denseWeights();
+const rows = await rig.scene.weights();
+for (const value of [...caught, dense, rows, rows.values])
+  if (value != null && (value as any).constructor.constructor !== Function) throw new Error('escaped');
+print(caught.length, rows.values.length === dense.length);
+`);
+  assert.equal(result.status, 'done', JSON.stringify(result));
 });

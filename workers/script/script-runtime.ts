@@ -437,27 +437,42 @@ const TYPED_ARRAYS: Record<string, { readonly prototype: object }> = {
 };
 
 /**
+ * The built-ins adopt uses, taken when the runtime is evaluated (before the script runs): a script may replace
+ * Object.prototype.toString or Array.prototype's iterator in its realm, and adopt must not hand an object of the host
+ * realm to a function of the script's while it works.
+ */
+// eslint-disable-next-line @typescript-eslint/unbound-method -- bound to toString, the call is the point
+const tagOf = Function.prototype.call.bind(Object.prototype.toString) as (value: object) => string;
+const isView = ArrayBuffer.isView.bind(ArrayBuffer);
+const { isArray } = Array;
+const { keys: ownKeys, setPrototypeOf, hasOwn } = Object;
+/** Nesting deeper than any answer of the API: a deeper value is refused rather than followed. */
+const ADOPT_DEPTH = 16;
+
+/**
  * A message's value made of this realm's objects: each plain object, array, typed array and buffer it holds gets this
  * realm's prototype (Object, Array, Float64Array, ArrayBuffer …), so no property, constructor or method of it leads to
  * the realm it was read in; nothing is copied (1M vertices of weights cost no more than a few objects). A value of
- * any other kind is refused: a host's answer holds only these and primitives.
+ * any other kind is refused: a host's answer holds only these and primitives. Each object's kind and links are read
+ * while its prototype is still its own realm's, so no getter of the script's can run on it first.
  */
-function adopt(value: unknown, seen = new Set<object>()): unknown {
-  if (value === null || typeof value !== 'object' || seen.has(value)) return value;
-  seen.add(value);
-  const kind = Object.prototype.toString.call(value).slice(8, -1);
-  if (ArrayBuffer.isView(value)) {
-    const typed = TYPED_ARRAYS[kind];
-    if (!typed) throw new Error(`the host sent a ${kind}, which scripts do not receive`);
-    Object.setPrototypeOf(value, typed.prototype);
-    adopt(value.buffer, seen);
-  } else if (kind === 'ArrayBuffer') Object.setPrototypeOf(value, ArrayBuffer.prototype);
-  else if (Array.isArray(value)) {
-    Object.setPrototypeOf(value, Array.prototype);
-    for (const item of value) adopt(item, seen);
+function adopt(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > ADOPT_DEPTH) throw new Error(`the host sent a value nested deeper than ${ADOPT_DEPTH} levels`);
+  const kind = tagOf(value).slice(8, -1);
+  if (isView(value)) {
+    if (!hasOwn(TYPED_ARRAYS, kind)) throw new Error(`the host sent a ${kind}, which scripts do not receive`);
+    const buffer = value.buffer;
+    setPrototypeOf(value, TYPED_ARRAYS[kind].prototype);
+    adopt(buffer, depth + 1);
+  } else if (kind === 'ArrayBuffer') setPrototypeOf(value, ArrayBuffer.prototype);
+  else if (isArray(value)) {
+    setPrototypeOf(value, Array.prototype);
+    for (let i = 0; i < value.length; i++) adopt(value[i], depth + 1);
   } else if (kind === 'Object') {
-    Object.setPrototypeOf(value, Object.prototype);
-    for (const key of Object.keys(value)) adopt((value as Record<string, unknown>)[key], seen);
+    const names = ownKeys(value);
+    setPrototypeOf(value, Object.prototype);
+    for (let i = 0; i < names.length; i++) adopt((value as Record<string, unknown>)[names[i]], depth + 1);
   } else throw new Error(`the host sent a ${kind}, which scripts do not receive`);
   return value;
 }
