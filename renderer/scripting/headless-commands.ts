@@ -240,6 +240,25 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
     bridge: { saveFile: () => Promise.resolve(false) },
     renderNow: () => undefined,
   });
+  // Only the transfer commands listed in HEADLESS_COMMANDS: the others stay refused.
+  const transfer = transferCommands({
+    store,
+    transferClient: inProcessTransfer,
+    meshes: {
+      get list() {
+        return partsOf(store.doc);
+      },
+      indexOf: (part) => meshIndexOf(store.doc, part),
+    },
+    maxInfluences: {
+      get value() {
+        return paintSettings.maxInfluences;
+      },
+    },
+    notice: { show: () => undefined },
+    binding: { selectVertices: () => undefined },
+    setBindPanel: () => undefined,
+  });
   const paintEdits = weightEditCommands(
     store,
     () => boneSelection.bone,
@@ -254,24 +273,7 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
     ...paintEdits,
     // The app's own handlers of the scripts' weight commands.
     ...weightCommands(store, { maxInfluences: () => paintSettings.maxInfluences }),
-    ...transferCommands({
-      store,
-      transferClient: inProcessTransfer,
-      meshes: {
-        get list() {
-          return partsOf(store.doc);
-        },
-        indexOf: (part) => meshIndexOf(store.doc, part),
-      },
-      maxInfluences: {
-        get value() {
-          return paintSettings.maxInfluences;
-        },
-      },
-      notice: { show: () => undefined },
-      binding: { selectVertices: () => undefined },
-      setBindPanel: () => undefined,
-    }),
+    'weights.transferFromMesh': transfer['weights.transferFromMesh'],
     'bone.select': { run: (bone) => boneSelection.select(bone) },
     // The same edit as the app's bone-scale fields: one undo step per bone while it is edited.
     'bone.scale': {
