@@ -134,11 +134,15 @@ test('while (true) {} is ended by Stop, the viewport drawing and the page answer
   const errors: string[] = [];
   // The demo's clip plays: each frame is drawn, so the count shows the page kept drawing.
   await openApp(page, errors);
+  // A step to undo before the run: Ctrl+Z during the run must leave it alone.
+  expect((await runScript(page, 'await rig.paint.prune(0.05);', 'first.ts')).result.status).toBe('done');
   const before = await snapshot(page);
   const stepsBefore = await undoLabels(page);
+  expect(stepsBefore.at(-1)).toBe('Script: first.ts');
 
   // It edits the weights first: Stop takes that back too.
-  await startScript(page, 'await rig.paint.prune(0.3);\nprint("pruned");\nwhile (true) {}\n', 'spin.ts');
+  // Printed lines reach the app when the script next waits (the summary), before it spins.
+  await startScript(page, 'await rig.paint.prune(0.3);\nprint("pruned");\nawait rig.scene.summary();\nwhile (true) {}\n', 'spin.ts');
   await expect(page.locator('#status')).toContainText('Running script… spin.ts');
   await weightsChangedFrom(page, before.weights);
   const meanwhile = await pageWhileRunning(page, 2000);
@@ -146,6 +150,10 @@ test('while (true) {} is ended by Stop, the viewport drawing and the page answer
   // A page the script held would not answer at all until the script ended.
   expect(meanwhile.slowestMs, 'slowest round trip to the page, ms').toBeLessThan(2500);
   expect(await page.evaluate(() => (window as any).__rigwright.scriptState().running)).toBe(true);
+  // Undo waits for the run's end: the key does nothing meanwhile.
+  await page.locator('canvas').first().hover();
+  await page.keyboard.press('Control+z');
+  expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
 
   await page.evaluate(() => (window as any).__rigwright.stopScript());
   const run = await endOfRun(page);
