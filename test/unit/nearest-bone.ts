@@ -20,9 +20,17 @@ function segmentDistance(p: number[], a: number[], b: number[]): number {
  * weight on that nearest bone, and that enough vertices are that clear to make the check mean something.
  * @param positions  #V × 3
  * @param weights    #V × #B row-major
+ * @param margin     how much nearer (mesh units) the nearest bone must also be than the next, for weights that do not
+ *                   resolve finer distances (a voxel's side, say); 0 when absent
  * @returns how many vertices were checked
  */
-export function assertNearestBoneWeighsMost(positions: Float64Array, skeleton: Skeleton, weights: DenseMatrix, what: string): number {
+export function assertNearestBoneWeighsMost(
+  positions: Float64Array,
+  skeleton: Skeleton,
+  weights: DenseMatrix,
+  what: string,
+  margin = 0,
+): number {
   const { joints, bones } = skeleton;
   const B = bones.length / 2;
   const joint = (j: number): number[] => [joints[3 * j], joints[3 * j + 1], joints[3 * j + 2]];
@@ -32,7 +40,7 @@ export function assertNearestBoneWeighsMost(positions: Float64Array, skeleton: S
     const distances = Array.from({ length: B }, (_, b) => segmentDistance(p, joint(bones[2 * b]), joint(bones[2 * b + 1])));
     const nearest = distances.indexOf(Math.min(...distances));
     const next = Math.min(...distances.filter((_, b) => b !== nearest));
-    if (!(distances[nearest] <= 0.9 * next)) continue;
+    if (!(distances[nearest] <= 0.9 * next) || next - distances[nearest] < margin) continue;
     const row = Array.from(weights.data.subarray(B * v, B * v + B));
     const heaviest = row.indexOf(Math.max(...row));
     if (heaviest !== nearest) assert.fail(`${what}: vertex ${v} is nearest to bone ${nearest} but weighs most on bone ${heaviest}`);

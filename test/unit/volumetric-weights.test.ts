@@ -1,0 +1,158 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { readObj } from '../../workers/formats/obj.ts';
+import { readTgf } from '../../workers/formats/tgf.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
+import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
+import { assertNearestBoneWeighsMost } from './nearest-bone.ts';
+import { dataFile } from './shared-data.ts';
+import { splitCube } from './split-cube.ts';
+import { uvSphere } from './uv-sphere.ts';
+
+const body = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj').mesh;
+const bodySkeleton = buildSkeleton(readTgf(readFileSync(dataFile('context-aware/skeleton.tgf'), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
+const BODY_BONES = bodySkeleton.bones.length / 2;
+
+/** Largest |Σ_b w − 1| over the rows, and the smallest weight. */
+function rowSums(weights: Float64Array, boneCount: number): { worst: number; smallest: number } {
+  let worst = 0;
+  let smallest = Infinity;
+  for (let v = 0; v < weights.length / boneCount; v++) {
+    let sum = 0;
+    for (let b = 0; b < boneCount; b++) {
+      sum += weights[v * boneCount + b];
+      smallest = Math.min(smallest, weights[v * boneCount + b]);
+    }
+    worst = Math.max(worst, Math.abs(sum - 1));
+  }
+  return { worst, smallest };
+}
+
+const heaviest = (weights: Float64Array, boneCount: number, v: number): number => {
+  let best = 0;
+  for (let b = 1; b < boneCount; b++) if (weights[v * boneCount + b] > weights[v * boneCount + best]) best = b;
+  return best;
+};
+
+test('volumetric weights on the course body: partition of unity, non-negative, at most 4 bones, each bone heaviest where it is clearly the nearest', () => {
+  const stages: string[] = [];
+  const result = volumetricWeights(body.positions, body.triangles, bodySkeleton, {}, (stage) => stages.push(stage));
+  const { worst, smallest } = rowSums(result.weights, BODY_BONES);
+  assert.ok(worst <= 1e-12, `rows sum to 1 within 1e-12, worst ${worst}`);
+  assert.ok(smallest >= 0, `no negative weight (smallest ${smallest})`);
+  for (let v = 0; v < body.positions.length / 3; v++) {
+    let influences = 0;
+    for (let b = 0; b < BODY_BONES; b++) if (result.weights[v * BODY_BONES + b] > 0) influences++;
+    assert.ok(influences >= 1 && influences <= 4, `vertex ${v} has ${influences} bones`);
+  }
+  // A second expectation from the geometry alone: a vertex much nearer one bone than any other weighs most on it.
+  // Within a voxel of a tie the grid cannot tell two bones apart: those vertices are left out.
+  const checked = assertNearestBoneWeighsMost(
+    body.positions,
+    bodySkeleton,
+    { rows: body.positions.length / 3, cols: BODY_BONES, data: result.weights },
+    'body',
+    result.grid.cellSize,
+  );
+  assert.ok(checked > 4000, `${checked} vertices checked`);
+  // The closed body's inside is found from a few winding numbers per region, not one per voxel.
+  const { nx, ny, nz } = result.grid;
+  assert.equal(Math.max(nx, ny, nz), 128 + 4, 'the default grid: 128 voxels along the longest side and a margin of two on each side');
+  assert.ok(result.windingEvaluations < 200, `${result.windingEvaluations} winding numbers evaluated`);
+  assert.ok(result.solidVoxels > result.surfaceVoxels, 'the inside voxels are solid too');
+  assert.deepEqual(result.bonesOutsideSolid, [], 'every bone passes through the body');
+  assert.equal(result.verticesFromNearestVoxel, 0, 'every vertex of the body has weighted voxels around it');
+  assert.deepEqual([...new Set(stages)], ['voxelize', 'distances', 'smoothing', 'vertices', 'done']);
+});
+
+test('volumetric weights reach a separate shell: an eye floating above the head takes the head’s weights', () => {
+  const n = body.positions.length / 3;
+  let top = 0;
+  for (let v = 1; v < n; v++) if (body.positions[3 * v + 1] > body.positions[3 * top + 1]) top = v;
+  const centre: [number, number, number] = [body.positions[3 * top], body.positions[3 * top + 1] + 0.05, body.positions[3 * top + 2]];
+  const eye = uvSphere(16, 8, 0.02, centre);
+  const positions = new Float64Array(body.positions.length + eye.positions.length);
+  positions.set(body.positions);
+  positions.set(eye.positions, body.positions.length);
+  const triangles = new Uint32Array(body.triangles.length + eye.triangles.length);
+  triangles.set(body.triangles);
+  for (let i = 0; i < eye.triangles.length; i++) triangles[body.triangles.length + i] = eye.triangles[i] + n;
+  const result = volumetricWeights(positions, triangles, bodySkeleton);
+  const eyeCount = eye.positions.length / 3;
+  assert.equal(
+    result.verticesFromNearestVoxel,
+    eyeCount,
+    'no bone reaches the eye’s solid: each of its vertices takes the nearest weighted voxel',
+  );
+  const { worst } = rowSums(result.weights, BODY_BONES);
+  assert.ok(worst <= 1e-12, `every row, the eye's too, sums to 1 (worst ${worst})`);
+  const headBone = heaviest(result.weights, BODY_BONES, top);
+  for (let v = n; v < n + eyeCount; v++)
+    assert.equal(heaviest(result.weights, BODY_BONES, v), headBone, `eye vertex ${v - n} follows the head`);
+  // The body's weights hardly change: the eye only grows the grid's box (so the voxels move a little).
+  const alone = volumetricWeights(body.positions, body.triangles, bodySkeleton);
+  // Where one bone clearly leads (by 0.2 over the next), it still does (but for a voxel's shift in the blends).
+  let clear = 0;
+  let kept = 0;
+  for (let v = 0; v < n; v++) {
+    const row = Array.from(alone.weights.subarray(v * BODY_BONES, (v + 1) * BODY_BONES)).sort((a, b) => b - a);
+    if (row[0] - row[1] < 0.2) continue;
+    clear++;
+    if (heaviest(result.weights, BODY_BONES, v) === heaviest(alone.weights, BODY_BONES, v)) kept++;
+  }
+  assert.ok(clear > n / 3, `${clear} of ${n} body vertices have a clearly leading bone`);
+  assert.ok(kept >= 0.99 * clear, `${kept} of ${clear} keep it with the eye`);
+});
+
+test('volumetric weights of a cube split into six separate faces: coincident vertices get identical weights, every vertex weighted', () => {
+  const cube = splitCube(4);
+  // Two bones along x through the cube's middle.
+  const skeleton = buildSkeleton(
+    { joints: Float64Array.of(-0.1, 0.5, 0.5, 0.5, 0.5, 0.5, 1.1, 0.5, 0.5), bones: Uint32Array.of(0, 1, 1, 2) },
+    'cube skeleton',
+  );
+  const result = volumetricWeights(cube.positions, cube.triangles, skeleton, { resolution: 64 });
+  const weld = weldVertices(cube.positions, cube.triangles);
+  assert.ok(weld.count < cube.positions.length / 3, 'the cube has coincident vertices');
+  for (let v = 0; v < cube.positions.length / 3; v++) {
+    const u = weld.representative[weld.index[v]];
+    assert.deepEqual(
+      [result.weights[2 * v], result.weights[2 * v + 1]],
+      [result.weights[2 * u], result.weights[2 * u + 1]],
+      `vertex ${v} and ${u}`,
+    );
+  }
+  const { worst } = rowSums(result.weights, 2);
+  assert.ok(worst <= 1e-12, `rows sum to 1 (worst ${worst})`);
+  // The x = 0 face follows the first bone, the x = 1 face the second; the middle blends them.
+  for (let v = 0; v < cube.positions.length / 3; v++) {
+    const x = cube.positions[3 * v];
+    if (x === 0) assert.ok(result.weights[2 * v] > 0.9, `vertex ${v} at x = 0: ${result.weights[2 * v]} on the first bone`);
+    if (x === 1) assert.ok(result.weights[2 * v + 1] > 0.9, `vertex ${v} at x = 1: ${result.weights[2 * v + 1]} on the second bone`);
+    if (x === 0.5) assert.ok(Math.abs(result.weights[2 * v] - 0.5) < 0.25, `vertex ${v} at x = ½ blends: ${result.weights[2 * v]}`);
+  }
+});
+
+test('volumetric weights: a cancelled run throws the cancel error; bad options are refused by name', () => {
+  let polls = 0;
+  assert.throws(
+    () => volumetricWeights(body.positions, body.triangles, bodySkeleton, {}, undefined, () => ++polls > 3),
+    (e: unknown) => e instanceof DOMException && e.name === 'AbortError',
+  );
+  assert.equal(polls, 4, 'the run stops at the first poll that says cancel');
+  assert.throws(
+    () => volumetricWeights(body.positions, body.triangles, bodySkeleton, { resolution: 32 }),
+    /resolution must be a whole number from 64 to 512, not 32/,
+  );
+  assert.throws(
+    () => volumetricWeights(body.positions, body.triangles, bodySkeleton, { falloff: 2 }),
+    /falloff must be from 0 to 1, not 2/,
+  );
+  assert.throws(() => volumetricWeights(body.positions, Uint32Array.of(0, 1, n0()), bodySkeleton), /face 0 names vertex/);
+});
+
+function n0(): number {
+  return body.positions.length / 3;
+}
