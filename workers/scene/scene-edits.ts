@@ -1,6 +1,6 @@
 /**
  * Whole-mesh edits of a scene document — normalize, limit total, prune, smooth a bone, mirror across an axis, scale
- * a bone, lock a bone — as functions that return the fields to replace, for `SceneStore.edit`. The command-line tool
+ * a bone, lock a bone, paste a weight row — as functions that return the fields to replace, for `SceneStore.edit`. The command-line tool
  * applies them to a project; the weight edits give the very weights the paint panel's commands give (renderer/paint/
  * paint-session.ts), bit for bit, because they take the same steps on the same workers/paint functions:
  *
@@ -295,6 +295,49 @@ export function transferWeightsEdit(doc: SceneDocument, from: number, to: number
     enforceWeightInvariants(paint, rows, rows.length, to, settings);
   });
   return weightEdit(`Transfer ${names[from]}'s weights to ${names[to]}`, after && lockedKept(after, doc, settings.locked));
+}
+
+/**
+ * Paste a weight row: every row of the vertex mask takes the row's weights (a vertex's weights copied in the vertex
+ * weights panel), as a brush stroke's row repair leaves them (enforceWeightInvariants, no painted bone): the locked
+ * bones keep their weights (float64, bit for bit), the row's unlocked weights are scaled to fill what the locked ones
+ * leave, 1 − Σ locked, so the row sums to 1, and where the row and the vertex's locked bones together pass the
+ * influence limit the smallest unlocked weights are dropped before that scaling.
+ * @param row  #B weights, finite and ≥ 0 (the copied vertex's row; it need not sum to 1: only its proportions count)
+ * @throws SceneEditError for a row of another length, a negative or non-finite value, or a row with no weight on an
+ *         unlocked bone while a vertex of the mask has room for it (its weight would have nowhere to go)
+ */
+export function pasteWeightRowEdit(doc: SceneDocument, row: ArrayLike<number>, options: WeightEditOptions = {}): SceneEdit | null {
+  const B = boneCountOf(doc);
+  if (row.length !== B) throw new SceneEditError(`a row of ${row.length} weights, the skeleton has ${B} bones`);
+  for (let b = 0; b < B; b++)
+    if (!(Number.isFinite(row[b]) && row[b] >= 0))
+      throw new SceneEditError(`weight ${b} (${boneNamesOf(doc)[b]}) of the row is ${row[b]}, not a number ≥ 0`);
+  const settings = paintSettingsOf(doc, options);
+  const mask = options.vertexMask ?? null;
+  const rows = rowsWhere(vertexCountOf(doc), mask, () => true);
+  let unlockedTotal = 0;
+  for (let b = 0; b < B; b++) if (!settings.locked[b]) unlockedTotal += row[b];
+  const weights = doc.weights.data;
+  if (unlockedTotal === 0) {
+    for (const v of rows) {
+      let lockedSum = 0;
+      for (let b = 0; b < B; b++) if (settings.locked[b]) lockedSum += weights[v * B + b];
+      if (lockedSum < 1)
+        throw new SceneEditError(
+          `the row weighs only on locked bones, and vertex ${v} has ${1 - lockedSum} of weight for its unlocked bones (unlock a bone of the row)`,
+        );
+    }
+  }
+  const after = weightsAfter(doc, mask, (paint) => {
+    const { data } = paint;
+    for (const v of rows) for (let b = 0; b < B; b++) if (!settings.locked[b]) data[v * B + b] = row[b];
+    enforceWeightInvariants(paint, rows, rows.length, -1, settings);
+  });
+  return weightEdit(
+    `Paste weights onto ${rows.length === 1 ? 'a vertex' : `${rows.length} vertices`}`,
+    after && lockedKept(after, doc, settings.locked),
+  );
 }
 
 /**
