@@ -130,6 +130,8 @@ export class BindingController {
   /** counts the selection's changes (the lasso edits it in place) */
   selectionVersion = 0;
   selectedCount = 0;
+  /** the vertex a click selected last (the Vertex weights panel's active vertex while it stays selected), or -1 */
+  clickedVertex = -1;
   xray = false;
   progress = { running: false, stage: '', fraction: 0 };
   /** the last completed solve, while its weights are the scene's */
@@ -219,6 +221,7 @@ export class BindingController {
     const n = vertexCountOf(this.host.store.doc);
     this.selection = new Uint8Array(n);
     this.selectedCount = 0;
+    this.clickedVertex = -1;
     this.selectionVersion++;
     this.freeHandles = new Int32Array(n).fill(-1);
     this.lastResult = null;
@@ -287,6 +290,25 @@ export class BindingController {
     this.selectedCount = count;
     this.selectionVersion++;
     this.changed();
+  }
+
+  /**
+   * A click of the lasso tool on the mesh: the vertex alone (`replace`), added (`add`, Shift) or flipped (`toggle`,
+   * Ctrl). A click that misses the mesh (-1) without a modifier clears the selection; with one it changes nothing. A
+   * vertex the lasso may not select (another mesh than the active one) changes nothing either.
+   */
+  clickVertex(vertex: number, combine: 'replace' | 'add' | 'toggle'): void {
+    const inside = new Uint8Array(this.selection.length);
+    if (vertex < 0 || vertex >= inside.length) {
+      if (combine === 'replace') this.selectVertices(inside, 'replace');
+      return;
+    }
+    const mask = this.host.vertexMask();
+    if (mask && !mask[vertex]) return;
+    inside[vertex] = 1;
+    const deselect = combine === 'toggle' && this.selection[vertex] === 1;
+    this.clickedVertex = deselect ? -1 : vertex;
+    this.selectVertices(inside, combine === 'replace' ? 'replace' : deselect ? 'remove' : 'add');
   }
 
   /** Makes the selected vertices handles of the selected bone (one undo step); the selection is consumed. */

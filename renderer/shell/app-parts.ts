@@ -107,6 +107,8 @@ export interface AppPartsHost extends ExportHost {
   jointBoneAt(pageX: number, pageY: number): number;
   /** a right click in the viewport at a page point: the menu for what is drawn there */
   openContextMenu(pageX: number, pageY: number): void;
+  /** the vertex drawn under a page point (nearest the surface point hit), or -1 */
+  vertexAt(pageX: number, pageY: number): number;
   /** #V × 3 positions at the pose and method on screen */
   posedPositions(): Float64Array;
   /** the pose on screen, brought up to date (the evaluator's buffers) */
@@ -247,7 +249,14 @@ export function toolManager(app: AppPartsHost, container: HTMLElement, canvas: H
   const contextMenu = (pointer: ToolPointer) => app.openContextMenu(pointer.clientX, pointer.clientY);
   return new ToolManager({ container, canvas, commands: app.commands, context: () => app.context(), contextMenu }, [
     new SelectTool({ pickBoneAt: (x, y) => void app.commands.invoke('bone.select', app.jointBoneAt(x, y)) }),
-    new LassoTool({ lassoed: (polygon, combine) => app.binding.lassoed(polygon, combine) }, container, canvas),
+    new LassoTool(
+      {
+        lassoed: (polygon, combine) => app.binding.lassoed(polygon, combine),
+        clicked: (x, y, combine) => app.binding.clickVertex(app.vertexAt(x, y), combine),
+      },
+      container,
+      canvas,
+    ),
     brush,
     poseTool(app),
     skeletonTool(app, canvas),

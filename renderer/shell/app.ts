@@ -494,6 +494,11 @@ export class App {
     this.contextMenus.atViewport(pageX, pageY);
   }
 
+  /** The vertex drawn under a page point (nearest the surface point the view ray hits first), or -1. */
+  vertexAt(pageX: number, pageY: number): number {
+    return this.contextMenus.vertexAt(pageX, pageY);
+  }
+
   /** The vertex under the pointer while it is over the viewport, or -1. */
   vertexUnderPointer(): number {
     return this.contextMenus.vertexUnderPointer();

@@ -20,7 +20,7 @@ import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import type { PaintController } from '../../renderer/paint/paint-controller.ts';
 import type { LassoCombine } from '../../renderer/bind/binding-controller.ts';
 import { BrushTool } from '../../renderer/tools/brush/brush-tool.ts';
-import { LassoTool } from '../../renderer/tools/lasso/lasso-tool.ts';
+import { LassoTool, type ClickCombine } from '../../renderer/tools/lasso/lasso-tool.ts';
 import { SelectTool } from '../../renderer/tools/select/select-tool.ts';
 import { ToolManager } from '../../renderer/tools/tool-manager.ts';
 import { paintCommands } from '../../renderer/paint/paint-commands.ts';
@@ -263,6 +263,8 @@ export class ToolHarness {
   readonly picks: { clientX: number; clientY: number }[] = [];
   readonly selections: number[] = [];
   readonly lassos: { polygon: number[]; combine: LassoCombine }[] = [];
+  /** the lasso tool's clicks: page point and combination */
+  readonly clicks: { clientX: number; clientY: number; combine: ClickCombine }[] = [];
   readonly ran: CommandId[] = [];
   /** ring calls: 'place' or 'hide' */
   readonly ring: string[] = [];
@@ -310,7 +312,14 @@ export class ToolHarness {
     const container = this.container as unknown as HTMLElement;
     const canvas = this.canvas as unknown as HTMLCanvasElement;
     this.select = new SelectTool({ pickBoneAt: (clientX, clientY) => void this.picks.push({ clientX, clientY }) });
-    this.lasso = new LassoTool({ lassoed: (polygon, combine) => void this.lassos.push({ polygon, combine }) }, container, canvas);
+    this.lasso = new LassoTool(
+      {
+        lassoed: (polygon, combine) => void this.lassos.push({ polygon, combine }),
+        clicked: (clientX, clientY, combine) => void this.clicks.push({ clientX, clientY, combine }),
+      },
+      container,
+      canvas,
+    );
     this.commands = new CommandRegistry(
       () => this.context(),
       (id, error) => {

@@ -2,14 +2,20 @@
  * The lasso: idle (armed: a left drag draws; the right button still pans and the wheel still zooms) → drawing
  * (the outline follows the pointer) → idle on release, when the closed polygon goes to the host. Escape while
  * drawing drops the polygon and changes nothing. The modifier held at the press decides the combination: Shift
- * adds, Ctrl/Cmd removes, none replaces.
+ * adds, Ctrl/Cmd removes, none replaces. A click (released within CLICK_SLOP of the press) picks the vertex under the
+ * pointer instead: Shift adds it, Ctrl/Cmd toggles it, none selects it alone.
  */
 import type { LassoCombine } from '../../bind/binding-controller.ts';
-import { Tool, type ToolPointer, type ToolState } from '../tool.ts';
+import { CLICK_SLOP, Tool, type ToolPointer, type ToolState } from '../tool.ts';
+
+/** How a click combines the vertex under the pointer with the selection. */
+export type ClickCombine = 'replace' | 'add' | 'toggle';
 
 export interface LassoHost {
   /** the closed polygon (x0 y0 x1 y1 …, canvas CSS px) with its combination */
   lassoed(polygon: number[], combine: LassoCombine): void;
+  /** a click at a page point (client CSS px): the vertex under it, combined with the selection */
+  clicked(clientX: number, clientY: number, combine: ClickCombine): void;
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -18,6 +24,10 @@ export class LassoTool extends Tool<'drawing'> {
   /** the polygon being drawn, canvas CSS px */
   points: number[] = [];
   combine: LassoCombine = 'replace';
+  /** how a click (no drag) combines the vertex under the pointer */
+  clickCombine: ClickCombine = 'replace';
+  /** where the button went down, page px */
+  readonly downAt = { x: 0, y: 0 };
   private readonly svg: SVGSVGElement;
   private readonly outline: SVGPolygonElement;
 
@@ -78,6 +88,9 @@ class LassoIdle implements ToolState {
     if (pointer.button !== 0) return false;
     const tool = this.tool();
     tool.combine = pointer.ctrlKey || pointer.metaKey ? 'remove' : pointer.shiftKey ? 'add' : 'replace';
+    tool.clickCombine = pointer.ctrlKey || pointer.metaKey ? 'toggle' : pointer.shiftKey ? 'add' : 'replace';
+    tool.downAt.x = pointer.clientX;
+    tool.downAt.y = pointer.clientY;
     tool.points = [pointer.x, pointer.y];
     tool.transition('drawing');
     return true;
@@ -105,12 +118,17 @@ class LassoDrawing implements ToolState {
     tool.drawOutline();
   }
 
-  onPointerUp(): void {
+  onPointerUp(pointer: ToolPointer): void {
     const tool = this.tool();
     const polygon = tool.points;
     const combine = tool.combine;
     this.onCancel();
-    if (polygon.length >= 6) tool.host.lassoed(polygon, combine);
+    let extent = 0;
+    for (let i = 0; i < polygon.length; i += 2) extent = Math.max(extent, Math.hypot(polygon[i] - polygon[0], polygon[i + 1] - polygon[1]));
+    const { x, y } = tool.downAt;
+    if (extent <= CLICK_SLOP && Math.hypot(pointer.clientX - x, pointer.clientY - y) <= CLICK_SLOP)
+      tool.host.clicked(x, y, tool.clickCombine);
+    else if (polygon.length >= 6) tool.host.lassoed(polygon, combine);
   }
 
   onCancel(): void {
