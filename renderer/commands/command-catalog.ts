@@ -1080,9 +1080,11 @@ const CATALOG = {
     menu: 'Paint',
     group: 'bone',
     description:
-      'Select the vertices the bone weighs at least min on (0.5 when left out), for Assign or Free in the Bind panel (argument, optional: { bone?, min? }; the selected bone when left out; result: how many are selected)',
+      'Select the vertices the bone weighs from min (0.5 when left out) to max (1) on, for Assign or Free in the Bind panel and the Vertex weights panel (argument, optional: { bone?, min?, max? }; the selected bone when left out; result: how many are selected)',
     enabledWhen: `${IDLE} && ${BONES}`,
-    argument: arg.optional(arg.object({ bone: arg.optional(arg.bone()), min: arg.optional(arg.number(0, 1)) })),
+    argument: arg.optional(
+      arg.object({ bone: arg.optional(arg.bone()), min: arg.optional(arg.number(0, 1)), max: arg.optional(arg.number(0, 1)) }),
+    ),
     result: arg.integer(0),
   },
 } as const satisfies Record<string, CommandInfo>;

@@ -28,6 +28,8 @@ export interface ContextCommandsHost {
   selectBone(bone: number): void;
   setView(mode: ViewMode): void;
   setBindPanel(open: boolean): void;
+  /** whether the Vertex weights panel is open (it then shows the selection) */
+  vertexWeightsPanelOpen?(): boolean;
   /** the vertex under the pointer while it is over the viewport (the mesh's surface there), or -1 */
   vertexUnderPointer(): number;
   /** the next left click in the viewport picks a vertex instead of acting (Escape or any other press gives up: `cancelled`) */
@@ -56,13 +58,16 @@ export function weightsAtVertex(
 }
 
 /**
- * The vertices a bone weighs at least `min` on.
+ * The vertices a bone weighs from `min` to `max` (both included) on.
  * @param weights  #V × #B row-major
  * @returns #V 1 = weighted
  */
-export function verticesWeighted(weights: DenseMatrix, bone: number, min: number): Uint8Array {
+export function verticesWeighted(weights: DenseMatrix, bone: number, min: number, max = 1): Uint8Array {
   const chosen = new Uint8Array(weights.rows);
-  for (let v = 0; v < weights.rows; v++) chosen[v] = weightAt(weights, v, bone) >= min ? 1 : 0;
+  for (let v = 0; v < weights.rows; v++) {
+    const w = weightAt(weights, v, bone);
+    chosen[v] = w >= min && w <= max ? 1 : 0;
+  }
   return chosen;
 }
 
@@ -103,11 +108,14 @@ export function contextCommands(app: ContextCommandsHost): HandlersFor<ContextCo
     'bind.selectByWeight': {
       run: (options) => {
         const bone = boneFor('bind.selectByWeight', options?.bone);
+        const min = options?.min ?? SELECT_BY_WEIGHT_MIN;
+        const max = options?.max ?? 1;
+        if (min > max) throw new Error(`bind.selectByWeight: min ${min} is above max ${max}: no weight lies between them`);
         // The bone becomes the selected one too, so that Assign and the weight map then act on the bone chosen.
         if (bone !== app.boneSelection.bone) app.selectBone(bone);
-        app.binding.selectVertices(verticesWeighted(app.store.doc.weights, bone, options?.min ?? SELECT_BY_WEIGHT_MIN), 'replace');
-        // The selection is the Bind panel's: Assign and Free act on it there.
-        app.setBindPanel(true);
+        app.binding.selectVertices(verticesWeighted(app.store.doc.weights, bone, min, max), 'replace');
+        // The selection is the Bind panel's (Assign and Free act on it there), unless the Vertex weights panel shows it.
+        if (!app.vertexWeightsPanelOpen?.()) app.setBindPanel(true);
         return app.binding.selectedCount;
       },
     },
