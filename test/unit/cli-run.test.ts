@@ -327,6 +327,26 @@ test('rigwright run: prune-and-limit.ts on a hand project equals paint.prune, bi
   assert.equal(settings.paint.maxInfluences, 3, 'the max influences the script set is saved with the project');
 });
 
+test('rigwright run --project: the project’s binding options and max influences are the commands’, and --save keeps them', async () => {
+  const doc = await hand();
+  const settings = defaultProjectSettings(vertexCountOf(doc), boneCountOf(doc));
+  settings.binding = { ...settings.binding, source: 'cylinder', laplacian: 'uniform', radiusFraction: 0.06 };
+  settings.paint.maxInfluences = 3;
+  const project = path.join(work, 'hand-options.rig.glb');
+  writeFileSync(project, await writeProjectFile({ scene: projectSceneOf(doc), settings }, 'hand-options.rig.glb'));
+  const out = path.join(work, 'hand-options-bound.rig.glb');
+  const run = await rigwright('run', script('bind-as-set.ts', 'await rig.bind.compute();\n'), '--project', project, '--save', out);
+  assert.equal(run.status, 0, run.stderr);
+
+  const store = new SceneStore(projectDocument(project), new UndoHistory());
+  const commands = headlessRegistry(store, { maxInfluences: 3 });
+  await commands.execute('bind.compute', { source: 'cylinder', laplacian: 'uniform', radiusFraction: 0.06 });
+  assertSameBits(storedWeights(out), store.doc.weights.data, 'Compute weights with the project’s options');
+  const saved = readProjectFile(new Uint8Array(readFileSync(out)), 'hand-options-bound.rig.glb').settings;
+  assert.equal(saved.paint.maxInfluences, 3);
+  assert.deepEqual([saved.binding.source, saved.binding.laplacian, saved.binding.radiusFraction], ['cylinder', 'uniform', 0.06]);
+});
+
 test('rigwright run: mirror-and-rename.ts on the body mirrors its weights +x → −x and renames .L/.R bones to Left/Right prefixes, as the commands run directly', async () => {
   // The body with side names: each bone off the middle named by its side, its mirror partner (by position) the same base.
   const doc = await opened(['context-aware', 'reference.obj'], ['context-aware', 'skeleton.tgf']);
