@@ -249,7 +249,8 @@ const CATALOG = {
     label: 'Lasso',
     menu: 'Rig',
     group: 'selection',
-    description: 'Draw a lasso to select vertices; Shift adds, Ctrl/⌘ removes, Esc cancels',
+    description:
+      'Draw a lasso to select vertices (Shift adds, Ctrl/⌘ removes, Esc cancels), or click a vertex (Shift adds it, Ctrl/⌘ toggles it)',
     enabledWhen: 'bindPanel',
   },
   'bind.xray': { label: 'X-ray: select hidden vertices too', menu: 'Rig', group: 'selection', enabledWhen: 'bindPanel', result: ON },
@@ -402,6 +403,32 @@ const CATALOG = {
     description: `Bone from’s weight moves to bone to on the vertices ${WEIGHTS_ROWS} (argument: { from, to, mesh?, vertices? }; result: how many vertices changed)`,
     enabledWhen: `${IDLE} && ${BONES}`,
     argument: arg.object({ from: arg.bone(), to: arg.bone(), ...WEIGHTS_SCOPE }),
+    result: arg.integer(0),
+  },
+  'weights.vertexPanel': {
+    label: 'Vertex weights panel',
+    menu: 'View',
+    group: 'panels',
+    description:
+      'The weights of the selected vertices (a click on the mesh with the lasso tool, Shift adds, Ctrl toggles; a lasso; or by a bone’s weight range): type a bone’s value, lock bones, copy a vertex’s row and paste it onto the selection',
+    result: ON,
+  },
+  'weights.copyRow': {
+    label: 'Copy a vertex’s weights',
+    noMenu: 'the Copy button of the Vertex weights panel (View → Vertex weights panel)',
+    description:
+      'Keep the vertex’s row of weights for Paste (argument, optional: the vertex; the one clicked last, or the first selected, when left out; result: the row, one weight per bone)',
+    enabledWhen: `${IDLE} && ${BONES}`,
+    argument: arg.optional(arg.integer(0)),
+    result: arg.perBone(arg.number(0, 1)),
+  },
+  'weights.pasteRow': {
+    label: 'Paste the copied weights',
+    noMenu: 'the Paste button of the Vertex weights panel (View → Vertex weights panel)',
+    description:
+      'Every selected vertex takes the copied row: locked bones keep their weights, the others are scaled to fill the rest, the max influences hold; one undo step (argument, optional: { row?, vertices? }; the copied row and the selection when left out; result: how many vertices changed)',
+    enabledWhen: `${IDLE} && ${BONES}`,
+    argument: arg.optional(arg.object({ row: arg.optional(arg.perBone(arg.number(0, 1))), vertices: arg.optional(arg.vertices) })),
     result: arg.integer(0),
   },
   'tool.skeleton': {

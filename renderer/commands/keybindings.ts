@@ -67,6 +67,7 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'Shift+K', command: 'paint.flood', when: 'tool == brush' },
   { key: 'G', command: 'examples.panel' },
   { key: 'O', command: 'panel.bones' },
+  { key: 'Shift+W', command: 'weights.vertexPanel' },
   { key: 'H', command: 'meshes.hide' },
   { key: 'Alt+H', command: 'meshes.showAll' },
   { key: '/', command: 'meshes.isolate' },

@@ -14,6 +14,7 @@ import { element } from './controls.ts';
 /** The docked panels: their column, top to bottom, and whether they sit at the column's foot. */
 const SLOTS = {
   bind: { side: 'left', rank: 0, foot: false },
+  vertexWeights: { side: 'left', rank: 0.5, foot: false },
   template: { side: 'left', rank: 1, foot: false },
   pose: { side: 'left', rank: 2, foot: true },
   meshes: { side: 'left', rank: 3, foot: true },

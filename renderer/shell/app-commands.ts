@@ -32,6 +32,7 @@ import { contextCommands, type ContextCommandsHost } from './context-commands.ts
 import { paletteCommands, type PaletteCommandsHost } from './menu-model.ts';
 import { scriptCommands, type ScriptCommandsHost } from './script-commands.ts';
 import { weightCommands } from '../scripting/weight-commands.ts';
+import { vertexWeightsCommands, type VertexWeightsCommandsHost } from '../paint/vertex-weights.ts';
 
 /** What the paint commands use, as the shell has it: the brush tool is the tool manager's. */
 export interface PaintShellHost {
@@ -58,6 +59,7 @@ export type AppCommandsHost = FileCommandsHost &
   ContextCommandsHost &
   PaletteCommandsHost &
   ScriptCommandsHost &
+  VertexWeightsCommandsHost &
   Omit<PoseCommandsHost, 'poseTool'>;
 
 export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf<K> } {
@@ -98,6 +100,7 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
     ...paletteCommands(app),
     ...scriptCommands(app),
     ...weightCommands(app.store, { maxInfluences: () => app.maxInfluences.value }),
+    ...vertexWeightsCommands(app),
   };
 }
 

@@ -35,6 +35,8 @@ import { ExamplesPanel } from '../panels/examples-panel.ts';
 import { ScriptPanel, type ScriptFiles, type ScriptPanelHost } from '../panels/script-panel.ts';
 import { baseName } from '../../workers/formats/file-name.ts';
 import { MeshesPanel } from '../panels/meshes-panel.ts';
+import { VertexWeightsPanel } from '../panels/vertex-weights-panel.ts';
+import { selectedVertices, tableOf, type CopiedWeights } from '../paint/vertex-weights.ts';
 import { BoneList } from '../panels/bone-list.ts';
 import { HeatMapLegend } from '../panels/heat-map-legend.ts';
 import { HeatMapLegendFeed } from './heat-map-legend-feed.ts';
@@ -109,6 +111,8 @@ export interface AppPartsHost extends ExportHost {
   openContextMenu(pageX: number, pageY: number): void;
   /** the vertex drawn under a page point (nearest the surface point hit), or -1 */
   vertexAt(pageX: number, pageY: number): number;
+  /** the row of weights Copy kept for Paste */
+  readonly copiedWeights: CopiedWeights;
   /** #V × 3 positions at the pose and method on screen */
   posedPositions(): Float64Array;
   /** the pose on screen, brought up to date (the evaluator's buffers) */
@@ -510,7 +514,25 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     }),
     app.store,
   );
-  const shown: ShownPanel[] = [clipMenu, bindPanel, paintPanel, examplesPanel, meshesPanel, boneList, templatePanel, posePanelShown];
+  const vertexWeightsPanel = new VertexWeightsPanel(container, {
+    commands: app.commands,
+    table: () => tableOf(app.store.doc, app.binding.selection, app.binding.clickedVertex),
+    selectedVertices: () => selectedVertices(app.binding.selection),
+    copiedVertex: () => (app.copiedWeights.rowFor(app.store.doc) ? app.copiedWeights.vertex : -1),
+    boneNames: () => boneNamesOf(app.store.doc),
+    selectedBone: () => app.selectedBone,
+  });
+  const shown: ShownPanel[] = [
+    clipMenu,
+    bindPanel,
+    paintPanel,
+    examplesPanel,
+    meshesPanel,
+    boneList,
+    templatePanel,
+    posePanelShown,
+    vertexWeightsPanel,
+  ];
   return {
     chrome,
     deformationPanel,
@@ -523,6 +545,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     boneList,
     templatePanel,
     posePanel: posePanelShown,
+    vertexWeightsPanel,
     heatMapLegend,
     shown,
   };

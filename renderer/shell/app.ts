@@ -70,6 +70,8 @@ import {
   type ShownPanel,
 } from './app-parts.ts';
 import type { ScriptPanel } from '../panels/script-panel.ts';
+import type { VertexWeightsPanel } from '../panels/vertex-weights-panel.ts';
+import { CopiedWeights } from '../paint/vertex-weights.ts';
 import type { HeatMapLegendFeed } from './heat-map-legend-feed.ts';
 import { onWorkerCrash, type WorkerCrash } from '../io/worker-supervisor.ts';
 import { FileLoading } from './file-loading.ts';
@@ -121,6 +123,10 @@ export class App {
   readonly transferClient = new TransferClient();
   readonly meshesPanel: MeshesPanel;
   readonly boneList: BoneList;
+  /** the selected vertices' weights: a table to type in, copy and paste */
+  readonly vertexWeightsPanel: VertexWeightsPanel;
+  /** the row of weights the Vertex weights panel's Copy kept for Paste */
+  readonly copiedWeights = new CopiedWeights();
   /** the template rig's markers and fit, and its panel */
   readonly template: TemplateController;
   readonly templatePanel: TemplatePanel;
@@ -231,6 +237,7 @@ export class App {
     this.examplesPanel = panels.examplesPanel;
     this.meshesPanel = panels.meshesPanel;
     this.boneList = panels.boneList;
+    this.vertexWeightsPanel = panels.vertexWeightsPanel;
     this.templatePanel = panels.templatePanel;
     this.heatMapLegend = panels.heatMapLegend;
     this.unposedDisplay = new UnposedDisplay(this);
@@ -497,6 +504,11 @@ export class App {
   /** The vertex drawn under a page point (nearest the surface point the view ray hits first), or -1. */
   vertexAt(pageX: number, pageY: number): number {
     return this.contextMenus.vertexAt(pageX, pageY);
+  }
+
+  /** Whether the Vertex weights panel is open (bind.selectByWeight then leaves the Bind panel as it is). */
+  vertexWeightsPanelOpen(): boolean {
+    return this.vertexWeightsPanel.open;
   }
 
   /** The vertex under the pointer while it is over the viewport, or -1. */
