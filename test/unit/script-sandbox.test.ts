@@ -45,6 +45,8 @@ function storeCalls(store: SceneStore, log: CallLog): ScriptCalls {
         store.edit('Slow edit', { handles: new Int32Array(vertexCountOf(store.doc)).fill(0), handlesFile: 'slow' });
         return 'slow done';
       }
+      if (id === 'test.kept') return { weights: store.doc.weights.data };
+      if (id === 'test.unsendable') return { callback: () => 1 };
       throw new Error(`${id}: no such command in this test`);
     },
     'scene.summary': () => ({
@@ -90,7 +92,7 @@ function storeCalls(store: SceneStore, log: CallLog): ScriptCalls {
   };
 }
 
-function setup(commandIds: readonly string[] = ['test.scaleRow', 'test.slow']) {
+function setup(commandIds: readonly string[] = ['test.scaleRow', 'test.slow', 'test.kept', 'test.unsendable']) {
   const history = new UndoHistory();
   const store = new SceneStore(demoDocument(), history);
   const log: CallLog = { executed: [], received: [] };
@@ -384,4 +386,23 @@ for (const value of [...caught, dense, rows, rows.values])
 print(caught.length, rows.values.length === dense.length);
 `);
   assert.equal(result.status, 'done', JSON.stringify(result));
+});
+
+test('a command’s result is copied to the script, never moved: arrays the scene keeps stay whole', async () => {
+  const { store, run, output } = setup();
+  const kept = store.doc.weights.data;
+  const length = kept.length;
+  const result = await run(
+    `const { weights } = await rig.test.kept();\nweights[0] = 42;\nprint(weights.length, weights[1] === ${kept[1]});`,
+  );
+  assert.equal(result.status, 'done', JSON.stringify(result));
+  assert.deepEqual(
+    output.map((line) => line.text),
+    [`${length} true`],
+  );
+  assert.equal(store.doc.weights.data, kept);
+  assert.equal(kept.length, length, 'the document’s array is not detached');
+  assert.notEqual(kept[0], 42, 'the script changed its copy only');
+  const unsendable = await run(`await rig.test.unsendable();`);
+  assertFailed(unsendable, /^test\.unsendable: its result cannot be sent to the script \(.*could not be cloned/, 1, 16);
 });

@@ -261,10 +261,18 @@ export class ScriptHost {
       reply = { kind: 'reply', id, error: messageOf(error) };
     }
     if (ended()) return;
+    // The scene's calls give fresh arrays (script-scene-calls.ts), which move to the sandbox; a command's result may
+    // hold arrays its owner keeps (the document's own), which are copied.
+    const transfer = method !== 'execute' && reply.value !== undefined ? transferablesOf(reply.value) : [];
     try {
-      sandbox.postMessage(reply, reply.value === undefined ? [] : transferablesOf(reply.value));
+      sandbox.postMessage(reply, transfer);
     } catch (error) {
-      sandbox.postMessage({ kind: 'reply', id, error: `${method}: its result cannot be sent to the script (${messageOf(error)})` });
+      try {
+        const name = method === 'execute' ? String(args[0]) : method;
+        sandbox.postMessage({ kind: 'reply', id, error: `${name}: its result cannot be sent to the script (${messageOf(error)})` });
+      } catch {
+        // The worker is gone: the run ends by its error event.
+      }
     }
   }
 
