@@ -54,6 +54,11 @@ export type BindCommandId =
 
 const NO_SELECTION = 'no vertices are selected';
 
+/** The fields that have a value: `{ radiusFraction: undefined }` says nothing about the radius. */
+function givenFields<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
 export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> {
   const { binding, tools } = app;
   /** The one place the binding options change (the panel's controls and "bind them rigidly" both come here). */
@@ -74,7 +79,8 @@ export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> 
     'bind.loadHandles': { run: () => binding.openHandles() },
     'bind.saveHandles': { run: () => binding.saveHandles() },
     'bind.compareHandles': { run: () => binding.compareHandles() },
-    'bind.compute': { run: (overrides) => binding.startBind(overrides ?? {}) },
+    // A field a script passes as undefined keeps the option (`{ ...options, ...overrides }` would wipe it out).
+    'bind.compute': { run: (overrides) => binding.startBind(givenFields(overrides ?? {})) },
     'bind.cancel': { run: () => binding.cancelBind() },
     'bind.saveWeights': { run: () => binding.saveWeights() },
     'bind.options': { run: (options) => setOptions(options) },

@@ -155,3 +155,16 @@ test('paint.prune takes its threshold and the mirrors their axis; left out, the 
   ]);
   assert.equal(PRUNE_THRESHOLD, 0.01, 'the menu says "Prune < 0.01"');
 });
+
+test('bind.compute takes a field given as undefined as not given: the option keeps its value for the run', async () => {
+  const overrides: BindOptions[] = [];
+  const binding = {
+    options: { ...BIND_DEFAULTS },
+    startBind: async (given: BindOptions) => void overrides.push(given),
+  } as unknown as BindCommandsHost['binding'];
+  const commands = registryOf(bindCommands({ binding, meshes: { activePart: null } } as unknown as BindCommandsHost));
+  await commands.execute('bind.compute', { source: 'cylinder', radiusFraction: undefined, laplacian: 'uniform' });
+  await commands.execute('bind.compute');
+  assert.deepEqual(overrides, [{ source: 'cylinder', laplacian: 'uniform' }, {}]);
+  assert.ok(!('radiusFraction' in overrides[0]), 'an undefined radius is not passed on to override the option');
+});
