@@ -147,8 +147,8 @@ test('volumetric weights: a cancelled run throws the cancel error; bad options a
     /resolution must be a whole number from 64 to 512, not 32/,
   );
   assert.throws(
-    () => volumetricWeights(body.positions, body.triangles, bodySkeleton, { falloff: 2 }),
-    /falloff must be from 0 to 1, not 2/,
+    () => volumetricWeights(body.positions, body.triangles, bodySkeleton, { falloff: 20 }),
+    /falloff must be from 1 to 16, not 20/,
   );
   assert.throws(() => volumetricWeights(body.positions, Uint32Array.of(0, 1, n0()), bodySkeleton), /face 0 names vertex/);
 });

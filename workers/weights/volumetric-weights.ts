@@ -15,9 +15,10 @@ export interface VolumetricWeightsOptions {
   /** voxels along the longest side of the mesh's bounding box, 64 to 512 */
   resolution?: number;
   /**
-   * Dionne and de Lasa's falloff α in [0, 1] (their Eq. 1): w_b = ((1 − α) d_b + α d_b²)^−2 with d_b the geodesic
-   * distance to bone b in voxels of the default (128) grid over the same box, so the weights do not change with the
-   * resolution. 0: inverse-square falloff; 1: inverse fourth power, weights more local to each bone.
+   * How fast a bone's influence falls off with the geodesic distance d_b: w_b ∝ d_b^−falloff (Dionne and de Lasa
+   * 2013 weigh by an inverse power of the distance too; their Eq. 1 blends the first and second powers and squares
+   * them, powers 2 to 4 here). From 1 to 16; larger keeps each part on its own bone and blends only near the joints.
+   * 8 by measurement: on the shipped glTF samples it comes nearest the artists' weights (see BENCHMARKS.md).
    */
   falloff?: number;
   /** most bones weighing on a voxel and on a vertex (1 to 8) */
@@ -30,11 +31,14 @@ export interface VolumetricWeightsOptions {
 
 export const VOLUMETRIC_WEIGHTS_DEFAULTS: Required<VolumetricWeightsOptions> = {
   resolution: 128,
-  falloff: 0.2,
+  falloff: 8,
   maxInfluences: 4,
   smoothingPasses: 2,
   windingAccuracy: WINDING_NUMBER_DEFAULTS.accuracy,
 };
+
+/** The falloff powers the option may take. */
+export const VOLUMETRIC_FALLOFF_RANGE = [1, 16] as const;
 
 /** The voxel resolutions the option may take (the grid's memory grows with their cube). */
 export const VOXEL_RESOLUTION_RANGE = [64, 512] as const;
@@ -76,7 +80,7 @@ export interface VolumetricWeightsResult {
  *    (steps h, h√2, h√3). Each voxel keeps its `maxInfluences` nearest bones. A voxel whose distance to the bone is
  *    no less than its current K-th nearest is not expanded: by the triangle inequality the bone cannot be among the
  *    K nearest of any voxel reached through it.
- * 4. Weights: w_b = ((1 − α) d_b + α d_b²)^−2 over the voxel's nearest bones, normalized; `smoothingPasses` Jacobi
+ * 4. Weights: w_b ∝ d_b^−falloff over the voxel's nearest bones, normalized; `smoothingPasses` Jacobi
  *    passes average each voxel with its solid face neighbours (keeping the K largest, normalized).
  * 5. Vertices: the trilinear interpolation of the weights of the eight voxel centres around the vertex, over those
  *    that carry weights (renormalized); where none does, the weights of the nearest voxel that does. Vertices at the
@@ -109,8 +113,9 @@ export function volumetricWeights(
     throw new RangeError(
       `volumetricWeights: the resolution must be a whole number from ${lowest} to ${highest}, not ${settings.resolution}`,
     );
-  if (!(settings.falloff >= 0 && settings.falloff <= 1))
-    throw new RangeError(`volumetricWeights: the falloff must be from 0 to 1, not ${settings.falloff}`);
+  const [gentlest, steepest] = VOLUMETRIC_FALLOFF_RANGE;
+  if (!(settings.falloff >= gentlest && settings.falloff <= steepest))
+    throw new RangeError(`volumetricWeights: the falloff must be from ${gentlest} to ${steepest}, not ${settings.falloff}`);
   if (!(Number.isInteger(settings.maxInfluences) && settings.maxInfluences >= 1 && settings.maxInfluences <= 8))
     throw new RangeError(`volumetricWeights: max influences must be a whole number from 1 to 8, not ${settings.maxInfluences}`);
   if (!(Number.isInteger(settings.smoothingPasses) && settings.smoothingPasses >= 0))
@@ -159,7 +164,7 @@ export function volumetricWeights(
   checkCancelled();
   t = performance.now();
   progress?.('smoothing', 0.8);
-  // Distances in voxels of the default grid (see VolumetricWeightsOptions.falloff).
+  // Distances in voxels of the default grid, whatever the resolution (only their ratios matter but for the clamp).
   const unit = grid.longest / VOLUMETRIC_WEIGHTS_DEFAULTS.resolution;
   let voxelWeights = weightsFromDistances(nearestDistance, nearestBone, k, settings.falloff, unit);
   for (let pass = 0; pass < settings.smoothingPasses; pass++) {
@@ -525,7 +530,7 @@ function segmentDistance(px: number, py: number, pz: number, joints: Float64Arra
 /**
  * Bone b's starting voxels: the solid voxels its segment passes through (sampled every quarter voxel), at the
  * distance from their centre to the segment; when there are none, the solid voxels within a voxel of the nearest
- * one, at their distance beyond the nearest.
+ * one, at their distance from the segment (so a bone far outside the mesh, such as a root on the ground, weighs little).
  */
 function boneSeeds(
   skeleton: TgfSkeleton,
@@ -567,7 +572,7 @@ function boneSeeds(
   }
   const voxels: number[] = [];
   for (let s = 0; s < solid.count; s++) if (all[s] <= nearest + h) voxels.push(s);
-  return { voxels: Int32Array.from(voxels), distances: Float64Array.from(voxels, (s) => all[s] - nearest), outside: true };
+  return { voxels: Int32Array.from(voxels), distances: Float64Array.from(voxels, (s) => all[s]), outside: true };
 }
 
 /** Dijkstra's algorithm over the solid voxels with an indexed binary heap, reused from bone to bone. */
@@ -709,24 +714,26 @@ function insertNearest(nearestBone: Int16Array, nearestDistance: Float32Array, r
 const NEAREST = 0.5;
 
 /**
- * #S × K weights from the K nearest bones' distances (Dionne and de Lasa 2013, Eq. 1), each row normalized; a voxel
- * no bone reached has a row of zeros.
+ * #S × K weights from the K nearest bones' distances, d^−falloff, each row normalized; a voxel no bone reached has a
+ * row of zeros.
  * @param unit the distance unit, mesh units (a voxel of the default grid)
  */
 function weightsFromDistances(
   nearestDistance: Float32Array,
   nearestBone: Int16Array,
   k: number,
-  alpha: number,
+  falloff: number,
   unit: number,
 ): Float32Array {
   const out = new Float32Array(nearestDistance.length);
   for (let row = 0; row < out.length; row += k) {
     let sum = 0;
+    // Relative to the nearest bone's (d_0 / d)^falloff, which cannot underflow.
+    const nearest = Math.max(NEAREST, nearestDistance[row] / unit);
     for (let i = 0; i < k; i++) {
       if (nearestBone[row + i] < 0) break;
       const d = Math.max(NEAREST, nearestDistance[row + i] / unit);
-      const w = 1 / ((1 - alpha) * d + alpha * d * d) ** 2;
+      const w = (nearest / d) ** falloff;
       out[row + i] = w;
       sum += w;
     }
