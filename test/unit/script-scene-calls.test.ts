@@ -350,6 +350,11 @@ test('setWeights is one undo step equal to the direct store edit; undo puts back
     () => calls['scene.setWeights']({ ...rows, boneCount: 19 }),
     /the rows are for 4780 vertices × 19 bones, the scene has 4780 × 20/,
   );
+  for (const notWeights of [null, 5, 'weights'])
+    assert.throws(
+      () => calls['scene.setWeights'](notWeights as unknown as Float64Array),
+      /^Error: scene\.setWeights: weights must be rows \(vertexCount, boneCount, influences, bones, values\) or a Float64Array$/,
+    );
   assert.equal(store.doc, now, 'refused: no edit');
   assert.equal(store.history.undoCount, 2);
 });
