@@ -48,6 +48,8 @@ export interface AppScriptFilesHost {
    * @returns the index of the choice pressed, or -1 when the question went unanswered (dismissed, or replaced)
    */
   ask(title: string, lines: readonly string[], choices: readonly string[]): Promise<number>;
+  /** the question asked now, if any, goes unanswered (-1) and leaves the screen */
+  dismissQuestion(): void;
   /** the open dialog (the browser's file picker on the web); [] when the user cancels */
   openFiles(request: OpenFilesRequest): Promise<OpenedFile[]>;
   /** loads files as File → Import does; @returns the error the app shows when loading failed, else null */
@@ -86,6 +88,10 @@ export class AppScriptFiles implements ScriptRunFiles {
   endRun(): void {
     this.file = null;
     this.writes = null;
+  }
+
+  cancel(): void {
+    this.host.dismissQuestion();
   }
 
   readonly 'files.open': ScriptCalls['files.open'] = async (paths) => {

@@ -43,6 +43,11 @@ export interface ScriptRunFiles extends Pick<ScriptCalls, 'files.open' | 'files.
   /** a run starts: the answers of the previous run (may it write?) are forgotten */
   beginRun(file: string): void;
   endRun(): void;
+  /**
+   * The run is ending (Stop, the time limit, a new scene): a question it asked is left unanswered, so the call
+   * waiting for it fails and the run can end.
+   */
+  cancel(): void;
   /** a scene the script asked for is being opened now */
   readonly opening: boolean;
 }
@@ -69,6 +74,9 @@ export interface ScriptControllerDeps {
   /** the time limit in seconds (a user preference); absent: kept on the controller, default 30 */
   timeLimit?: NumberSetting;
 }
+
+/** How long after the time limit a question still waiting is taken away, ms. */
+const QUESTION_GRACE_MS = 250;
 
 /** The commands scripts may not run: the script commands (a script running scripts). */
 const NOT_FOR_SCRIPTS = /^script\./;
@@ -158,10 +166,15 @@ export class ScriptController {
     this.reported = null;
     this.deps.files.beginRun(file);
     for (const listener of this.runningListeners) listener(true);
+    const timeLimitMs = this.timeLimitSeconds * 1000;
+    // The host ends the run at its time limit once the calls in flight are answered: a question to the user is one,
+    // taken away just after the host's limit (before it, the script would see the refusal and fail instead).
+    const timer = timeLimitMs > 0 ? setTimeout(() => this.deps.files.cancel(), timeLimitMs + QUESTION_GRACE_MS) : undefined;
     let result: ScriptRunResult;
     try {
-      result = await this.host.run({ file, source, timeLimitMs: this.timeLimitSeconds * 1000 });
+      result = await this.host.run({ file, source, timeLimitMs });
     } finally {
+      clearTimeout(timer);
       this.deps.files.endRun();
       this.file = null;
       this.reported = null;
@@ -174,7 +187,9 @@ export class ScriptController {
 
   /** Stops the running script (its worker ends at once); the scene is left as it was before the run. */
   stop(): void {
-    if (this.file !== null) this.host.stop();
+    if (this.file === null) return;
+    this.host.stop();
+    this.deps.files.cancel();
   }
 
   /** Every line a run prints or fails with, and a last line saying how the run ended. @returns the unsubscribe */

@@ -42,6 +42,7 @@ export function appScripts(app: AppScriptsHost): ScriptController {
       return app.store.doc;
     },
     ask: (title, lines, choices) => questions.ask(title, lines, choices),
+    dismissQuestion: () => questions.dismiss(),
     openFiles: (request) => app.bridge.openFiles(request),
     loadFiles: async (opened) => {
       // As File → Import: the banner's last error goes, and a load that fails puts its own there.
@@ -74,11 +75,7 @@ export function appScripts(app: AppScriptsHost): ScriptController {
     startSandbox: startBrowserSandbox,
     timeLimit: app.preferences.store.register(SCRIPT_TIME_LIMIT_PREFERENCE),
   });
-  scripts.onRunningChange((running) => {
-    // A question left unanswered goes with the run that asked it.
-    if (!running) questions.dismiss();
-    app.refreshChrome();
-  });
+  scripts.onRunningChange(() => app.refreshChrome());
   scripts.onOutput((output) => {
     if (output.kind === 'progress') app.refreshChrome();
   });

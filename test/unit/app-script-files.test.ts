@@ -35,9 +35,18 @@ class FakeApp implements AppScriptFilesHost {
 
   constructor(readonly platform: 'electron' | 'web') {}
 
+  /** the question waiting for its answer, when `answers` is empty */
+  private waiting: ((answer: number) => void) | null = null;
+
   ask(title: string, _lines: readonly string[], choices: readonly string[]): Promise<number> {
     this.questions.push({ title, choices });
-    return Promise.resolve(this.answers.shift() ?? -1);
+    const answer = this.answers.shift();
+    if (answer !== undefined) return Promise.resolve(answer);
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+  dismissQuestion(): void {
+    this.waiting?.(-1);
+    this.waiting = null;
   }
   openFiles(request: OpenFilesRequest): Promise<OpenedFile[]> {
     this.dialogs.push(request);
@@ -107,7 +116,10 @@ test('desktop: Refuse (or no answer) fails the write with the reason and holds f
   files.endRun();
 
   files.beginRun('dismissed.ts');
-  await assert.rejects(files['files.saveProject']('hand.rig.glb'), /refused/);
+  const waiting = files['files.saveProject']('hand.rig.glb');
+  // The run ends (Stop, its time limit) while the question waits: it goes unanswered, and the write fails.
+  files.cancel();
+  await assert.rejects(waiting, /refused/);
   assert.deepEqual(app.saved, [], 'a question dismissed writes nothing');
 });
 

@@ -31,8 +31,16 @@ class NoFiles implements ScriptRunFiles {
   endRun(): void {
     this.runs.push('end');
   }
+  /** the question a save waits for, answered by cancel() alone */
+  private question: (() => void) | null = null;
+  cancel(): void {
+    this.runs.push('cancel');
+    this.question?.();
+  }
   'files.open' = (): Promise<void> => Promise.reject(new Error('files.open: not here'));
-  'files.saveProject' = (): Promise<string> => Promise.reject(new Error('files.saveProject: not here'));
+  /** asks the user, who never answers: only the run's end (cancel) settles it */
+  'files.saveProject' = (): Promise<string> =>
+    new Promise((_, reject) => (this.question = () => reject(new Error('files.saveProject: the question went unanswered'))));
   'files.exportGltf' = (): Promise<string> => Promise.reject(new Error('files.exportGltf: not here'));
 }
 
@@ -169,6 +177,21 @@ test('Stop and the time limit end `while (true) {}`; the scene is as before and 
   assert.deepEqual(store.history.undoLabels(), []);
   assert.throws(() => (scripts.timeLimitSeconds = -1), /script time limit: -1 is not a number of seconds in 0 … 3600/);
   assert.throws(() => (scripts.timeLimitSeconds = Number.NaN), /script time limit: NaN/);
+});
+
+test('Stop and the time limit end a run that waits for the user to answer a question (the question goes unanswered)', async () => {
+  const { files, scripts, output } = controller();
+  const stopped = scripts.run("await rig.files.saveProject('hand.rig.glb');", 'save.ts');
+  await until(() => files.runs.length === 1 && scripts.running, 'the run');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  scripts.stop();
+  assert.equal((await stopped).status, 'stopped');
+
+  scripts.timeLimitSeconds = 1;
+  const timedOut = await scripts.run("await rig.files.saveProject('hand.rig.glb');", 'save.ts');
+  assert.equal(timedOut.status, 'timed-out');
+  assert.equal(output.at(-1)!.text, 'save.ts reached the time limit (1 s) and was stopped; the scene is as it was before the run');
+  assert.deepEqual(files.runs, ['begin save.ts', 'cancel', 'end', 'begin save.ts', 'cancel', 'end']);
 });
 
 test('a new scene opened while a script runs stops it; one the script itself opens does not', async () => {
