@@ -217,9 +217,11 @@ export function exportRequest(
 function withOnlyClip(doc: SceneDocument, name: string, fail: (reason: string) => never): SceneDocument {
   const clip = doc.clips?.find((c) => c.name === name);
   if (clip) return { ...doc, clips: [clip], poses: clip.poses, posesFile: clip.name };
-  // A pose file shown (a DMAT) is a clip of its own: the export writes it under its name.
-  const shownName = doc.poses ? (doc.posesFile ?? 'pose').replace(/\.dmat$/i, '') : null;
-  if (shownName === name) return { ...doc, clips: [] };
+  // A pose file shown (a DMAT) is a clip of its own, named as rig.scene.summary and the clip menu name it (its file,
+  // or `poses`); the export writes it under its file's base name, which is taken too.
+  const shownName = doc.poses ? (doc.posesFile ?? 'poses') : null;
+  const exportedName = doc.poses ? (doc.posesFile ?? 'pose').replace(/\.dmat$/i, '') : null;
+  if (shownName === name || exportedName === name) return { ...doc, clips: [] };
   const clipNames = (doc.clips ?? []).map((c) => c.name);
   const names = [...clipNames, ...(shownName !== null && !clipNames.includes(shownName) ? [shownName] : [])];
   return fail(`the scene has no clip "${name}" (${names.length > 0 ? `its clips: ${names.join(', ')}` : 'it has no clips'})`);

@@ -240,3 +240,23 @@ test('export options: the settings fill what the script leaves out; a clip alone
     /files\.exportGltf: x\.glb: the scene has no clip "jump" \(its clips: walk, run\)/,
   );
 });
+
+test('export options: a pose file shown is a clip by the name rig.scene.summary gives it (its file), or its base name', () => {
+  const doc = demoDocument();
+  const boneCount = doc.skeleton.parents.length;
+  const poses: PoseSequence = { kind: 'matrices', boneCount, frameCount: 1, rotations: identityPose(boneCount) };
+  const shown: SceneDocument = { ...doc, clips: [], poses, posesFile: 'hand-pose_matrot.dmat' };
+  const settings = { influences: 4, weightComponent: 'float' as const };
+  for (const name of ['hand-pose_matrot.dmat', 'hand-pose_matrot']) {
+    const only = exportRequest('hand.glb', { clip: name }, shown, settings);
+    assert.equal(only.doc.poses, poses, `${name}: the pose file's poses are the clip written`);
+    assert.deepEqual(only.doc.clips, [], `${name}: no other clip`);
+  }
+  assert.throws(
+    () => exportRequest('x.glb', { clip: 'walk' }, shown, settings),
+    /files\.exportGltf: x\.glb: the scene has no clip "walk" \(its clips: hand-pose_matrot\.dmat\)/,
+  );
+  // Without a file the shown poses are named `poses`, as the clip menu names them.
+  const unnamed = exportRequest('x.glb', { clip: 'poses' }, { ...shown, posesFile: null }, settings);
+  assert.equal(unnamed.doc.poses, poses, 'poses: the shown sequence');
+});
