@@ -406,3 +406,13 @@ test('a command’s result is copied to the script, never moved: arrays the scen
   const unsendable = await run(`await rig.test.unsendable();`);
   assertFailed(unsendable, /^test\.unsendable: its result cannot be sent to the script \(.*could not be cloned/, 1, 16);
 });
+
+test('a script that replaces Promise.prototype.then still ends, its lines printed', async () => {
+  const { run, output } = setup();
+  const result = await run(`print('before');\nPromise.prototype.then = function () { return this; } as any;\nprint('after');\n`);
+  assert.equal(result.status, 'done', JSON.stringify(result));
+  assert.deepEqual(
+    output.map((line) => line.text),
+    ['before', 'after'],
+  );
+});

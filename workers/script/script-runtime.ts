@@ -160,7 +160,7 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
     if (lines.length >= OUTPUT_BATCH) flush();
     else if (!flushQueued) {
       flushQueued = true;
-      void Promise.resolve().then(flush);
+      void apply(promiseThen, settled, [flush]);
     }
   };
   /** Sends a message after the lines printed before it. */
@@ -191,13 +191,16 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
         post({ kind: 'call', id, method, args }, transferablesIn(args));
       } catch (error) {
         pending.delete(id);
-        reject(withMessage(failure, `${method}: an argument cannot be sent to the app (${messageOf(error)})`));
+        const name = method === 'execute' ? String(args[0]) : method;
+        reject(withMessage(failure, `${name}: an argument cannot be sent to the app (${messageOf(error)})`));
       }
     });
   };
 
+  let started = false;
   const start = () => {
-    if (!init || !script) return;
+    if (!init || !script || started) return;
+    started = true;
     const run = script;
     defineGlobals(global, init, call, post, write);
     if (channel.clock && typeof global.setTimeout !== 'function') defineTimers(global, channel.clock);
@@ -209,10 +212,8 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
       fail(error);
       return;
     }
-    result.then(
-      () => end({ kind: 'done' }),
-      (error: unknown) => fail(error),
-    );
+    // The then taken before the script ran: one the script put on Promise.prototype never sees how its run ends.
+    void apply(promiseThen, result, [() => end({ kind: 'done' }), (error: unknown) => fail(error)]);
   };
 
   channel.listen((raw) => {
@@ -444,6 +445,9 @@ const TYPED_ARRAYS: Record<string, { readonly prototype: object }> = {
  */
 const objectToString = Object.getOwnPropertyDescriptor(Object.prototype, 'toString')?.value as (this: unknown) => string;
 const { apply } = Reflect;
+const promiseThen = Object.getOwnPropertyDescriptor(Promise.prototype, 'then')?.value as Promise<unknown>['then'];
+/** A promise already settled: its then runs a callback at the end of the current synchronous stretch. */
+const settled = Promise.resolve();
 const tagOf = (value: object): string => apply(objectToString, value, []);
 const isView = ArrayBuffer.isView.bind(ArrayBuffer);
 const { isArray } = Array;
