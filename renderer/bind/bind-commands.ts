@@ -7,7 +7,7 @@ import type { ArgumentOf } from '../commands/command-catalog.ts';
 import type { HandlersFor } from '../commands/command-handlers.ts';
 import { toggled } from '../commands/command-handlers.ts';
 import type { MeshPart } from '../../workers/formats/types.ts';
-import type { BindingController } from './binding-controller.ts';
+import type { BindingController, BindOptions } from './binding-controller.ts';
 import type { MaxInfluences } from './max-influences.ts';
 
 /** What the binding commands use of the app. */
@@ -26,6 +26,7 @@ export interface BindCommandsHost {
     | 'cancelBind'
     | 'saveWeights'
     | 'options'
+    | 'lastError'
   >;
   readonly maxInfluences: Pick<MaxInfluences, 'set' | 'limitNow' | 'verticesOver' | 'value'>;
   readonly bindPanel: { readonly open: boolean };
@@ -61,6 +62,14 @@ function givenFields<T extends object>(fields: T): Partial<T> {
 
 export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> {
   const { binding, tools } = app;
+  /**
+   * Runs a Compute and rejects with its error, which the controller has already shown the artist, so that a script's
+   * `await rig.bind.compute()` fails where the bind failed (the banner keeps the one message). A cancelled bind resolves.
+   */
+  const bind = async (options: BindOptions, part: MeshPart | null = null): Promise<void> => {
+    await binding.startBind(options, part);
+    if (binding.lastError) throw new Error(`Binding failed: ${binding.lastError}`);
+  };
   /** The one place the binding options change (the panel's controls and "bind them rigidly" both come here). */
   const setOptions = ({ source, radiusFraction, laplacian, bindUnhandled, weldTolerance }: ArgumentOf<'bind.options'>) => {
     const options = binding.options;
@@ -80,7 +89,7 @@ export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> 
     'bind.saveHandles': { run: () => binding.saveHandles() },
     'bind.compareHandles': { run: () => binding.compareHandles() },
     // A field a script passes as undefined keeps the option (`{ ...options, ...overrides }` would wipe it out).
-    'bind.compute': { run: (overrides) => binding.startBind(givenFields(overrides ?? {})) },
+    'bind.compute': { run: (overrides) => bind(givenFields(overrides ?? {})) },
     'bind.cancel': { run: () => binding.cancelBind() },
     'bind.saveWeights': { run: () => binding.saveWeights() },
     'bind.options': { run: (options) => setOptions(options) },
@@ -93,11 +102,11 @@ export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> 
     'bind.computeRigid': {
       run: () => {
         setOptions({ bindUnhandled: true });
-        return binding.startBind();
+        return bind({});
       },
     },
     'bind.computePart': {
-      run: () => binding.startBind({}, app.meshes.activePart),
+      run: () => bind({}, app.meshes.activePart),
       canRun: () => app.meshes.activePart !== null,
       refusal: 'the active mesh has no part of its own',
     },

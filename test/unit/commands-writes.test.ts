@@ -168,3 +168,20 @@ test('bind.compute takes a field given as undefined as not given: the option kee
   assert.deepEqual(overrides, [{ source: 'cylinder', laplacian: 'uniform' }, {}]);
   assert.ok(!('radiusFraction' in overrides[0]), 'an undefined radius is not passed on to override the option');
 });
+
+test('bind.compute rejects with the error the bind failed with (a script awaiting it fails), and resolves when it bound', async () => {
+  const binding = {
+    options: { ...BIND_DEFAULTS },
+    lastError: null as string | null,
+    startBind: async () => {
+      binding.lastError = 'There are no handle vertices';
+    },
+  };
+  const commands = registryOf(bindCommands({ binding, meshes: { activePart: null } } as unknown as BindCommandsHost));
+  await assert.rejects(Promise.resolve(commands.execute('bind.compute')), { message: 'Binding failed: There are no handle vertices' });
+  await assert.rejects(Promise.resolve(commands.execute('bind.computeRigid')), /Binding failed/);
+  binding.startBind = async () => {
+    binding.lastError = null;
+  };
+  await commands.execute('bind.compute');
+});
