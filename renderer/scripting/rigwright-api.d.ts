@@ -233,7 +233,7 @@ interface RigwrightCommands {
   'skin.heatMap': { argument: undefined; result: boolean };
   /** Bind panel: Handles and harmonic weights */
   'bind.panel': { argument: undefined; result: boolean };
-  /** Lasso: Draw a lasso to select vertices; Shift adds, Ctrl/⌘ removes, Esc cancels */
+  /** Lasso: Draw a lasso to select vertices (Shift adds, Ctrl/⌘ removes, Esc cancels), or click a vertex (Shift adds it, Ctrl/⌘ toggles it) */
   'tool.lasso': { argument: undefined; result: void };
   /** X-ray: select hidden vertices too */
   'bind.xray': { argument: undefined; result: boolean };
@@ -341,6 +341,22 @@ interface RigwrightCommands {
       /** an array of vertex indices, or left out */
       vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
     };
+    result: number;
+  };
+  /** Vertex weights panel: The weights of the selected vertices (a click on the mesh with the lasso tool, Shift adds, Ctrl toggles; a lasso; or by a bone’s weight range): type a bone’s value, lock bones, copy a vertex’s row and paste it onto the selection */
+  'weights.vertexPanel': { argument: undefined; result: boolean };
+  /** Copy a vertex’s weights: Keep the vertex’s row of weights for Paste (argument, optional: the vertex; the one clicked last, or the first selected, when left out; result: the row, one weight per bone) */
+  'weights.copyRow': { argument: number | undefined; result: number[] };
+  /** Paste the copied weights: Every selected vertex takes the copied row: locked bones keep their weights, the others are scaled to fill the rest, the max influences hold; one undo step (argument, optional: { row?, vertices? }; the copied row and the selection when left out; result: how many vertices changed) */
+  'weights.pasteRow': {
+    argument:
+      | {
+          /** an array of one number per bone, each number from 0 to 1, or left out */
+          row?: number[] | undefined;
+          /** an array of vertex indices, or left out */
+          vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
+        }
+      | undefined;
     result: number;
   };
   /** Skeleton tool: Click on the mesh to place joints inside it and chain bones, click a joint to branch, drag a joint to move it (Shift: to the middle), Alt-drag onto another to re-parent; Esc ends the chain */
@@ -729,7 +745,7 @@ interface RigwrightCommands {
   'bone.isolateWeights': { argument: number | undefined; result: void };
   /** Sample weights at a vertex: List the bones that weigh on the vertex under the pointer, with their weights; chosen from a menu, the next click on the mesh says where, Esc cancels (argument, optional: the vertex) */
   'paint.sampleWeights': { argument: number | undefined; result: void };
-  /** Select vertices by weight: Select the vertices the bone weighs at least min on (0.5 when left out), for Assign or Free in the Bind panel (argument, optional: { bone?, min? }; the selected bone when left out; result: how many are selected) */
+  /** Select vertices by weight: Select the vertices the bone weighs from min (0.5 when left out) to max (1) on, for Assign or Free in the Bind panel and the Vertex weights panel (argument, optional: { bone?, min?, max? }; the selected bone when left out; result: how many are selected) */
   'bind.selectByWeight': {
     argument:
       | {
@@ -737,6 +753,8 @@ interface RigwrightCommands {
           bone?: number | undefined;
           /** a number from 0 to 1, or left out */
           min?: number | undefined;
+          /** a number from 0 to 1, or left out */
+          max?: number | undefined;
         }
       | undefined;
     result: number;
@@ -1177,10 +1195,10 @@ interface RigwrightBindCommands {
    */
   computePart(): Promise<void>;
   /**
-   * Select vertices by weight: Select the vertices the bone weighs at least min on (0.5 when left out), for Assign or Free in the Bind panel (argument, optional: { bone?, min? }; the selected bone when left out; result: how many are selected)
+   * Select vertices by weight: Select the vertices the bone weighs from min (0.5 when left out) to max (1) on, for Assign or Free in the Bind panel and the Vertex weights panel (argument, optional: { bone?, min?, max? }; the selected bone when left out; result: how many are selected)
    *
    * Runs the command `bind.selectByWeight` (when `!toolBusy && hasSkeleton`).
-   * @param options  an object { bone: a bone index, or left out; min: a number from 0 to 1, or left out }, or left out
+   * @param options  an object { bone: a bone index, or left out; min: a number from 0 to 1, or left out; max: a number from 0 to 1, or left out }, or left out
    * @returns a whole number from 0 up
    */
   selectByWeight(options?: {
@@ -1188,13 +1206,15 @@ interface RigwrightBindCommands {
     bone?: number | undefined;
     /** a number from 0 to 1, or left out */
     min?: number | undefined;
+    /** a number from 0 to 1, or left out */
+    max?: number | undefined;
   }): Promise<number>;
 }
 
 /** The commands `tool.*`: `rig.tool.<name>(argument)` runs `tool.<name>`. */
 interface RigwrightToolCommands {
   /**
-   * Lasso: Draw a lasso to select vertices; Shift adds, Ctrl/⌘ removes, Esc cancels
+   * Lasso: Draw a lasso to select vertices (Shift adds, Ctrl/⌘ removes, Esc cancels), or click a vertex (Shift adds it, Ctrl/⌘ toggles it)
    *
    * Runs the command `tool.lasso` (when `bindPanel`).
    */
@@ -1430,6 +1450,34 @@ interface RigwrightWeightsCommands {
     to: number;
     /** a mesh index or name, or left out */
     mesh?: number | string | undefined;
+    /** an array of vertex indices, or left out */
+    vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
+  }): Promise<number>;
+  /**
+   * Vertex weights panel: The weights of the selected vertices (a click on the mesh with the lasso tool, Shift adds, Ctrl toggles; a lasso; or by a bone’s weight range): type a bone’s value, lock bones, copy a vertex’s row and paste it onto the selection
+   *
+   * Runs the command `weights.vertexPanel`.
+   * @returns true or false
+   */
+  vertexPanel(): Promise<boolean>;
+  /**
+   * Copy a vertex’s weights: Keep the vertex’s row of weights for Paste (argument, optional: the vertex; the one clicked last, or the first selected, when left out; result: the row, one weight per bone)
+   *
+   * Runs the command `weights.copyRow` (when `!toolBusy && hasSkeleton`).
+   * @param value  a whole number from 0 up, or left out
+   * @returns an array of one number per bone, each number from 0 to 1
+   */
+  copyRow(value?: number): Promise<number[]>;
+  /**
+   * Paste the copied weights: Every selected vertex takes the copied row: locked bones keep their weights, the others are scaled to fill the rest, the max influences hold; one undo step (argument, optional: { row?, vertices? }; the copied row and the selection when left out; result: how many vertices changed)
+   *
+   * Runs the command `weights.pasteRow` (when `!toolBusy && hasSkeleton`).
+   * @param options  an object { row: an array of one number per bone, each number from 0 to 1, or left out; vertices: an array of vertex indices, or left out }, or left out
+   * @returns a whole number from 0 up
+   */
+  pasteRow(options?: {
+    /** an array of one number per bone, each number from 0 to 1, or left out */
+    row?: number[] | undefined;
     /** an array of vertex indices, or left out */
     vertices?: readonly number[] | Int32Array | Uint32Array | undefined;
   }): Promise<number>;
