@@ -146,6 +146,10 @@ export class AppOnlyCommand extends CommandRefused {
 const APP_ONLY_REASONS: readonly (readonly [RegExp, string])[] = [
   [/^file\./, 'it opens a dialog or a file of the app; a script opens, saves and exports with rig.files'],
   [
+    /^weights\.(vertexPanel|copyRow|pasteRow)$/,
+    'it works on the vertices selected in the viewport and the row the Vertex weights panel copied; a script sets a bone’s weight on vertices with weights.set',
+  ],
+  [
     /^bind\.(xray|assign|clear|selectByWeight)$/,
     'it works on the vertices selected in the viewport; a script sets handles with rig.scene.setHandles',
   ],
