@@ -1,8 +1,9 @@
 /**
  * Whole-mesh edits of a scene document — normalize, limit total, prune, smooth a bone, mirror across an axis, scale
- * a bone, lock a bone, paste a weight row — as functions that return the fields to replace, for `SceneStore.edit`. The command-line tool
- * applies them to a project; the weight edits give the very weights the paint panel's commands give (renderer/paint/
- * paint-session.ts), bit for bit, because they take the same steps on the same workers/paint functions:
+ * a bone, lock a bone, paste a weight row — as functions that return the fields to replace, for `SceneStore.edit`.
+ * The command-line tool applies them to a project; the weight edits give the very weights the paint panel's commands
+ * give (renderer/paint/paint-session.ts), bit for bit, because they take the same steps on the same workers/paint
+ * functions:
  *
  *   1. the document's float64 weights are copied into a float32 paint buffer (paintWeightsFromDense);
  *   2. the operation runs on the whole buffer, honouring the locks and the influence limit, through runOnRows (the
