@@ -416,3 +416,20 @@ test('a script that replaces Promise.prototype.then still ends, its lines printe
     ['before', 'after'],
   );
 });
+
+test('a script sees ECMAScript’s globals and the runtime’s, nothing else: the same set headless as in a worker', async () => {
+  const { run, output } = setup();
+  const result = await run(`print(Object.getOwnPropertyNames(globalThis).filter((name) => {
+  try {
+    return (globalThis as any)[name] !== undefined || name === 'undefined';
+  } catch {
+    return false;
+  }
+}).sort().join(' '));`);
+  assert.equal(result.status, 'done', JSON.stringify(result));
+  const names = output[0].text.split(' ');
+  for (const name of ['rig', 'print', 'console', 'args', 'setTimeout', 'performance', 'Float64Array', 'JSON', 'Math'])
+    assert.ok(names.includes(name), `${name} is there`);
+  for (const name of ['fetch', 'process', 'require', 'document', 'structuredClone', 'self'])
+    assert.ok(!names.includes(name), `${name} is not (or throws)`);
+});

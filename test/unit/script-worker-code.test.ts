@@ -90,18 +90,19 @@ test('the worker code runs the script with rig, takes what lives on the prototyp
     file: 'prune.ts',
     source: `const w: Float64Array = await rig.scene.denseWeights();
 print(w.length, w[1], await rig.paint.prune(0.1));
-print('fetch' in Object.getPrototypeOf(self), 'importScripts' in Object.getPrototypeOf(self));`,
+const scope = Object.getPrototypeOf(globalThis);
+print('fetch' in scope, 'importScripts' in scope, typeof addEventListener, typeof self, typeof location);`,
   });
   assert.equal(done.status, 'done', JSON.stringify(done));
   assert.deepEqual(
     output.map((line) => line.text),
-    ['4 0.75 { id: "paint.prune", argument: 0.1 }', 'false false'],
+    ['4 0.75 { id: "paint.prune", argument: 0.1 }', 'false false undefined undefined undefined'],
   );
   for (const [source, message, line, column] of [
     [`print(1);\n\n   throw new Error('third line');`, /^third line$/, 3, 10],
     [`const x = 1;\n  await rig.scene.bone('Nope');`, /no bone named Nope/, 2, 19],
     [`const reply = fetch('https://example.com');`, /^fetch is not available to scripts: they run without the network$/, 1, 15],
-    [`self.importScripts('x.js');`, /^importScripts is not available to scripts/, 1, 6],
+    [`globalThis.importScripts('x.js');`, /^importScripts is not available to scripts/, 1, 12],
     [`postMessage({ kind: 'done' });`, /^postMessage is not available to scripts/, 1, 1],
   ] as const) {
     const failed = await scripts.run({ file: 'x.ts', source });

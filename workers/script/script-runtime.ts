@@ -347,16 +347,38 @@ function defineTimers(global: Scope, clock: RuntimeClock): void {
 }
 
 /**
- * Takes LOCKED_GLOBALS away: deleted wherever they live on the global's prototype chain (a worker's fetch and
- * importScripts live on WorkerGlobalScope.prototype, postMessage on DedicatedWorkerGlobalScope.prototype), then
- * defined on the global itself as getters that throw the reason, so `fetch(…)` says why it cannot.
+ * The globals a script keeps besides LOCKED_GLOBALS: ECMAScript's own (what a fresh node:vm context holds) and what
+ * the runtime defines. Everything else a browser worker has (structuredClone, TextEncoder, URL, crypto, self,
+ * location …) goes, so a script sees the same globals in the app and headless, and no API added to workers later
+ * reaches scripts unasked.
+ */
+const SCRIPT_GLOBALS: ReadonlySet<string> = new Set(
+  [
+    // ECMAScript
+    'Object Function Array Number parseFloat parseInt Infinity NaN undefined Boolean String Symbol Date Promise RegExp',
+    'Error AggregateError EvalError RangeError ReferenceError SyntaxError TypeError URIError globalThis JSON Math Intl',
+    'ArrayBuffer Uint8Array Int8Array Uint16Array Int16Array Uint32Array Int32Array Float32Array Float64Array',
+    'Uint8ClampedArray BigUint64Array BigInt64Array DataView Map BigInt Set WeakMap WeakSet Proxy Reflect',
+    'FinalizationRegistry WeakRef decodeURI decodeURIComponent encodeURI encodeURIComponent escape unescape eval',
+    'isFinite isNaN SharedArrayBuffer Atomics WebAssembly',
+    // the runtime's (the timers and performance: a worker's own, or defineTimers')
+    'rig print console args setTimeout setInterval clearTimeout clearInterval queueMicrotask performance',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/**
+ * Takes everything but SCRIPT_GLOBALS away: deleted wherever it lives on the global's prototype chain (a worker's
+ * fetch and importScripts live on WorkerGlobalScope.prototype, postMessage on DedicatedWorkerGlobalScope.prototype,
+ * addEventListener on EventTarget.prototype). LOCKED_GLOBALS are then defined on the global itself as getters that
+ * throw the reason, so `fetch(…)` says why it cannot.
  */
 function lockDown(global: Scope): void {
+  for (let holder: object | null = global; holder && holder !== Object.prototype; holder = Object.getPrototypeOf(holder) as object | null)
+    for (const name of Object.getOwnPropertyNames(holder))
+      if (!SCRIPT_GLOBALS.has(name) && Object.getOwnPropertyDescriptor(holder, name)?.configurable) delete (holder as Scope)[name];
   for (const [name, reason] of Object.entries(LOCKED_GLOBALS)) {
-    for (let holder: object | null = global; holder; holder = Object.getPrototypeOf(holder) as object | null) {
-      const own = Object.getOwnPropertyDescriptor(holder, name);
-      if (own?.configurable) delete (holder as Scope)[name];
-    }
     const refuse = () => {
       throw new Error(`${name} is not available to scripts: ${reason}`);
     };
