@@ -15,8 +15,8 @@ const base = summary.name.replace(/(\.rig)?\.[^.]+$/, '');
 
 let done = 0;
 for (const clip of summary.clips) {
-  // A clip's name may hold characters a file name cannot.
-  const file = `${folder}/${base}-${clip.name.replace(/[^\w.-]+/g, '_')}.glb`;
+  // A clip's name may hold characters a file name cannot, or be a pose file's name (walk.dmat).
+  const file = `${folder}/${base}-${clip.name.replace(/\.(dmat|glb|gltf)$/i, '').replace(/[^\w.-]+/g, '_')}.glb`;
   const written = await rig.files.exportGltf(file, { clip: clip.name });
   print(`${written}: ${clip.name}, ${clip.frameCount} frames`);
   done++;
