@@ -8,7 +8,8 @@
  * While a script runs the controller is busy: `statusText` says so with the progress the script reports
  * (`rig.progress`), the page stays responsive (the script runs in its worker; only its calls come to the page), and a
  * second run is refused. A run ends at the time limit (`timeLimitSeconds`, a user preference, default 30 s; 0 for
- * none) or at Stop, the scene then as it was before the run. A new scene opened by the user while a script runs stops
+ * none) or at Stop, the scene then as it was before the run; a long command the script waits for (Compute weights, a
+ * transfer) is cancelled then, so the run ends promptly. A new scene opened by the user while a script runs stops
  * the script: the run is stopped as the new scene replaces the old one (the history starting over), before anything
  * of the run can reach the new scene; a new scene the script itself opens (`rig.files.open`) does not stop it.
  *
@@ -73,10 +74,13 @@ export interface ScriptControllerDeps {
   startSandbox: SandboxStarter;
   /** the time limit in seconds (a user preference); absent: kept on the controller, default 30 */
   timeLimit?: NumberSetting;
+  /**
+   * Cancels a command a run that is ending early (Stop, the time limit, a new scene) still waits for: Compute weights
+   * (Bind → Cancel), a weight transfer (its worker's cancel). Absent, or a command with nothing to cancel: the run
+   * ends when the command does.
+   */
+  cancelCommand?(id: string): void;
 }
-
-/** How long after the time limit a question still waiting is taken away, ms. */
-const QUESTION_GRACE_MS = 250;
 
 /** The commands scripts may not run: the script commands (a script running scripts). */
 const NOT_FOR_SCRIPTS = /^script\./;
@@ -106,6 +110,11 @@ export class ScriptController {
       startSandbox: deps.startSandbox,
       commandIds: deps.commandIds.filter((id) => !NOT_FOR_SCRIPTS.test(id)),
       onOutput: (output) => this.hostOutput(output),
+      cancelCall: ({ method, args }) => {
+        // A question to the user goes unanswered; a command still computing is cancelled as the user would.
+        if (method.startsWith('files.')) deps.files.cancel();
+        else if (method === 'execute' && typeof args[0] === 'string') deps.cancelCommand?.(args[0]);
+      },
     });
     // A new scene the user opens stops the run: what the run did belonged to the scene that went.
     deps.store.history.subscribe((event) => {
@@ -167,14 +176,10 @@ export class ScriptController {
     this.deps.files.beginRun(file);
     for (const listener of this.runningListeners) listener(true);
     const timeLimitMs = this.timeLimitSeconds * 1000;
-    // The host ends the run at its time limit once the calls in flight are answered: a question to the user is one,
-    // taken away just after the host's limit (before it, the script would see the refusal and fail instead).
-    const timer = timeLimitMs > 0 ? setTimeout(() => this.deps.files.cancel(), timeLimitMs + QUESTION_GRACE_MS) : undefined;
     let result: ScriptRunResult;
     try {
       result = await this.host.run({ file, source, timeLimitMs });
     } finally {
-      clearTimeout(timer);
       this.deps.files.endRun();
       this.file = null;
       this.reported = null;
@@ -185,11 +190,13 @@ export class ScriptController {
     return result;
   }
 
-  /** Stops the running script (its worker ends at once); the scene is left as it was before the run. */
+  /**
+   * Stops the running script: its worker ends at once, a command it waits for is cancelled (cancelCommand) and a
+   * question it asked goes unanswered; the scene is left as it was before the run.
+   */
   stop(): void {
     if (this.file === null) return;
     this.host.stop();
-    this.deps.files.cancel();
   }
 
   /** Every line a run prints or fails with, and a last line saying how the run ended. @returns the unsubscribe */

@@ -29,6 +29,10 @@ export interface AppScriptsHost extends ExportHost {
   readonly files: { load(files: OpenedFile[]): Promise<void> };
   readonly project: { encode(fileName: string): Promise<Uint8Array> };
   readonly preferences: { readonly store: PreferenceStore };
+  /** Compute weights and automatic handles: cancelled when a run waiting for them ends early */
+  readonly binding: { cancelBind(): void };
+  /** the weight transfers' worker: cancelled when a run waiting for a transfer ends early */
+  readonly transferClient: { cancel(): void };
   setError(message: string | null): void;
   refreshChrome(): void;
 }
@@ -74,6 +78,11 @@ export function appScripts(app: AppScriptsHost): ScriptController {
     skinMethod: () => (app.deformation.method.includes('dqs') ? 'dqs' : 'lbs'),
     startSandbox: startBrowserSandbox,
     timeLimit: app.preferences.store.register(SCRIPT_TIME_LIMIT_PREFERENCE),
+    // Stop and the time limit cancel what the run waits for, as Bind → Cancel and a transfer's cancel do.
+    cancelCommand: (id) => {
+      if (id.startsWith('bind.')) app.binding.cancelBind();
+      else if (id.startsWith('weights.transferFrom')) app.transferClient.cancel();
+    },
   });
   scripts.onRunningChange(() => app.refreshChrome());
   scripts.onOutput((output) => {

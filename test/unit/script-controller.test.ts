@@ -48,24 +48,33 @@ class NoFiles implements ScriptRunFiles {
  * A controller on the demo scene. Besides the app's commands the script may run `rig.execute('test.gate')`, which
  * waits until the test opens the gate (the sandbox has no timers: this is how a script waits in these tests).
  */
-function controller(options: { timeLimit?: { get(): number; set(value: number): void } } = {}) {
+function controller(options: { timeLimit?: { get(): number; set(value: number): void }; cancelCommand?: (id: string) => void } = {}) {
   const store = new SceneStore(demoDocument(), new UndoHistory());
   const registry = headlessRegistry(store);
   const files = new NoFiles();
   let open = (): void => {};
   const gate = new Promise<void>((resolve) => (open = resolve));
+  // `test.long` computes until it is cancelled (as Bind → Cancel ends a solve) and then resolves, as a cancelled bind does.
+  const long = { running: 0, cancel: (): void => {} };
+  const execute = (id: string, argument: unknown): unknown => {
+    if (id === 'test.gate') return gate;
+    if (id === 'test.long') {
+      long.running++;
+      return new Promise<void>((resolve) => (long.cancel = resolve));
+    }
+    return (registry.execute as (id: CommandId, argument: unknown) => unknown)(id as CommandId, argument);
+  };
   const scripts = new ScriptController({
     store,
-    execute: (id, argument) =>
-      id === 'test.gate' ? gate : (registry.execute as (id: CommandId, argument: unknown) => unknown)(id as CommandId, argument),
-    commandIds: ['paint.prune', 'paint.normalize', 'script.run', 'test.gate'],
+    execute,
+    commandIds: ['paint.prune', 'paint.normalize', 'script.run', 'test.gate', 'test.long'],
     files,
     startSandbox: startNodeSandbox,
     ...options,
   });
   const output: ScriptOutput[] = [];
   scripts.onOutput((line) => output.push(line));
-  return { store, files, scripts, output, openGate: () => open() };
+  return { store, files, scripts, output, long, openGate: () => open() };
 }
 
 /** Resolves once `check` holds, polling every 10 ms (fails after 10 s). */
@@ -231,4 +240,46 @@ test('the time limit is a user preference: kept in the storage, read back, a bad
   const bad = new PreferenceStore(page, (message) => warnings.push(message)).register(SCRIPT_TIME_LIMIT_PREFERENCE);
   assert.equal(bad.get(), SCRIPT_TIME_LIMIT_DEFAULT_SECONDS);
   assert.match(warnings[0], /Script time limit \(seconds\)” could not be read \("long" is not a number\)/);
+});
+
+test('Stop and the time limit cancel the long command a run waits for, and the run ends as soon as it is cancelled', async () => {
+  const cancelled: string[] = [];
+  const { store, scripts, output, long } = controller({
+    cancelCommand: (id) => {
+      cancelled.push(id);
+      if (id === 'test.long') long.cancel();
+    },
+  });
+  const before = store.doc;
+  const source = "await rig.paint.prune(0.2);\nprint('computing');\nawait rig.execute('test.long', null);\nprint('after');";
+  const stopped = scripts.run(source, 'compute.ts');
+  await until(() => long.running === 1 && store.doc !== before, 'the long command');
+  const stopAt = Date.now();
+  scripts.stop();
+  assert.equal((await stopped).status, 'stopped');
+  assert.ok(Date.now() - stopAt < 1000, `the run ended ${Date.now() - stopAt} ms after Stop`);
+  assert.deepEqual(cancelled, ['test.long'], 'Stop cancelled the command the run waited for, and only it');
+  assert.equal(store.doc.weights, before.weights, 'the prune before it is rolled back');
+  assert.ok(!output.some((o) => o.text === 'after'), 'the script did not go on');
+
+  scripts.timeLimitSeconds = 1;
+  const started = Date.now();
+  const timedOut = await scripts.run(source, 'compute.ts');
+  assert.equal(timedOut.status, 'timed-out');
+  assert.ok(Date.now() - started < 2000, `the limit was 1 s, the run took ${Date.now() - started} ms`);
+  assert.deepEqual(cancelled, ['test.long', 'test.long'], 'the time limit cancelled the command');
+  assert.equal(store.doc.weights, before.weights);
+  assert.deepEqual(store.history.undoLabels(), []);
+});
+
+test('a run that waits for a command with nothing to cancel ends when the command does', async () => {
+  const { scripts, openGate } = controller({ cancelCommand: () => undefined });
+  let ended = false;
+  const run = scripts.run("await rig.execute('test.gate', null);", 'wait.ts').then((result) => ((ended = true), result));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  scripts.stop();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.ok(!ended, 'the run waits for its command, which the cancel did not end');
+  openGate();
+  assert.equal((await run).status, 'stopped');
 });

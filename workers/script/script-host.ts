@@ -3,8 +3,9 @@
  * its sandbox (a worker the caller provides: the browser's or Node's), answers the sandbox's calls with ScriptCalls
  * (script-api.ts) on the scene, forwards what the script prints, and makes the whole run one undo step
  * `Script: <file's base name>` (an open history group). A run that fails, is stopped or reaches its time limit ends
- * its worker at once — the host's own thread never waits on the script — then lets a call already running finish
- * and rolls everything back, so the scene is bit for bit as before the run.
+ * its worker at once — the host's own thread never waits on the script — asks a call still running to cancel
+ * (`cancelCall`: a long command, a question), lets it finish and rolls everything back, so the scene is bit for bit
+ * as before the run.
  */
 import { baseName } from '../formats/file-name.ts';
 import type { UndoHistory } from '../scene/undo-history.ts';
@@ -84,6 +85,18 @@ export interface ScriptHostDeps {
   /** the commands a script may run (`rig.execute`, `rig.<prefix>.<name>`); others are refused */
   commandIds: readonly string[];
   onOutput?: (output: ScriptOutput) => void;
+  /**
+   * Cancels a call still running when a run ends early (Stop, the time limit, a failure): a long command (Compute
+   * weights, a transfer) or a question to the user then ends soon, and the rollback follows. Without it the host waits
+   * for such a call to finish by itself. A call cancelled this way may reject or resolve; its answer is dropped.
+   */
+  cancelCall?(call: ScriptCallInFlight): void;
+}
+
+/** A call of the sandbox that the host is answering: `execute` with [command id, argument], or a data call. */
+export interface ScriptCallInFlight {
+  method: string;
+  args: readonly unknown[];
 }
 
 /** The ScriptCalls a sandbox may ask for besides `execute`. */
@@ -179,7 +192,7 @@ export class ScriptHost {
         error: { message: `the script's worker did not start: ${messageOf(error)}`, file },
       });
     }
-    const inFlight = new Set<Promise<void>>();
+    const inFlight = new Map<Promise<void>, ScriptCallInFlight>();
     let ending: ScriptStatus | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -189,9 +202,11 @@ export class ScriptHost {
         ending = status;
         clearTimeout(timer);
         sandbox.terminate();
+        // A run ending early asks its calls still running (a solve, a question) to end now, not when they would.
+        if (status !== 'done') for (const call of inFlight.values()) this.cancel(call);
         void (async () => {
           // A call already running (a command awaiting a solve) finishes first; its edits are then part of the group.
-          while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+          while (inFlight.size > 0) await Promise.allSettled([...inFlight.keys()]);
           try {
             if (status === 'done') {
               resolve({ status, changed: group.close() });
@@ -211,7 +226,7 @@ export class ScriptHost {
         switch (message.kind) {
           case 'call': {
             const answered = this.answer(sandbox, message, () => ending !== null);
-            inFlight.add(answered);
+            inFlight.set(answered, { method: message.method, args: message.args });
             void answered.finally(() => inFlight.delete(answered));
             break;
           }
@@ -249,6 +264,14 @@ export class ScriptHost {
         init: { commandIds: [...this.commands], args: [...(options.args ?? [])], apiVersion: SCRIPT_API_VERSION },
       });
     });
+  }
+
+  private cancel(call: ScriptCallInFlight): void {
+    try {
+      this.deps.cancelCall?.(call);
+    } catch {
+      // A cancel that fails leaves the call to finish by itself; the run still ends once it has.
+    }
   }
 
   /** Answers one call of the sandbox (unless the run has ended meanwhile: its worker is gone). */
