@@ -23,6 +23,7 @@ import { boneCountOf, vertexCountOf, withDerived, type SceneDocument } from '../
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { ToolHarness, CANVAS_RECT } from './tool-harness.ts';
+import { headlessBindingController } from './headless-hosts.ts';
 
 /** Rows of the scene's weights (bones root, arm, hand, finger); every value is exact in float32, every row sums to 1. */
 const ROWS = [
@@ -316,4 +317,37 @@ test('lasso tool: a click picks at the press point (Shift adds, Ctrl or Cmd togg
   h.pointerUp(80, 90);
   assert.equal(h.lassos.length, 1, 'a drag lassoes');
   assert.equal(h.clicks.length, cases.length, 'and picks nothing');
+});
+
+test('a click selects one vertex: alone, added with Shift, toggled with Ctrl; off the mesh it clears; other meshes stay out', () => {
+  const store = new SceneStore(scene(), new UndoHistory());
+  let mask: Uint8Array | null = null;
+  const client = {
+    automaticHandles: () => assert.fail('no solve'),
+    harmonicWeights: () => assert.fail('no solve'),
+    volumetricWeights: () => assert.fail('no solve'),
+    cancel: () => {},
+    running: false,
+  };
+  const binding = headlessBindingController(store, client, { vertexMask: () => mask });
+  const selected = () => [...binding.selection];
+  binding.clickVertex(2, 'replace');
+  assert.deepEqual(selected(), [0, 0, 1, 0, 0]);
+  assert.equal(binding.clickedVertex, 2);
+  binding.clickVertex(4, 'add');
+  assert.deepEqual(selected(), [0, 0, 1, 0, 1], 'Shift adds');
+  assert.equal(binding.selectedCount, 2);
+  binding.clickVertex(2, 'toggle');
+  assert.deepEqual(selected(), [0, 0, 0, 0, 1], 'Ctrl on a selected vertex takes it out');
+  assert.equal(binding.clickedVertex, -1, 'a vertex taken out is no longer the one clicked');
+  binding.clickVertex(0, 'toggle');
+  assert.deepEqual(selected(), [1, 0, 0, 0, 1], 'Ctrl on another vertex adds it');
+  binding.clickVertex(-1, 'add');
+  assert.deepEqual(selected(), [1, 0, 0, 0, 1], 'a Shift click off the mesh changes nothing');
+  mask = Uint8Array.from([1, 1, 1, 0, 0]);
+  binding.clickVertex(3, 'replace');
+  assert.deepEqual(selected(), [1, 0, 0, 0, 1], 'a vertex of a mesh the lasso may not select changes nothing');
+  binding.clickVertex(-1, 'replace');
+  assert.deepEqual(selected(), [0, 0, 0, 0, 0], 'a click off the mesh clears the selection');
+  assert.equal(binding.selectedCount, 0);
 });
