@@ -27,6 +27,7 @@ import type { GltfVertexAnimation } from './formats/gltf-vertex-animation.ts';
 import { exportGltfInPlace, type GltfEdit } from './formats/gltf-edit.ts';
 import { skinningVertexAnimation, type SkinningBake } from './formats/gltf-skinning-bake.ts';
 import { writeProjectFile, type ProjectContents } from './formats/project-file.ts';
+import { readWeightedAsset, type AssetFile, type WeightedAsset } from './formats/weighted-asset.ts';
 
 /** Marks the distinct buffers of `arrays` for transfer (a buffer listed twice would make postMessage throw). */
 function transferred<T>(value: T, arrays: ArrayBufferView[]): T {
@@ -145,6 +146,12 @@ export const ioApi = {
   async encodeProject(contents: Omit<ProjectContents, 'formatVersion'>, fileName: string): Promise<Uint8Array> {
     const bytes = await writeProjectFile(contents, fileName);
     return transferred(bytes, [bytes]);
+  },
+
+  /** A weighted mesh to transfer weights from: a project, a rigged glTF, or a mesh with its weights (weighted-asset.ts). */
+  async readWeightedAsset(files: AssetFile[]): Promise<WeightedAsset> {
+    const asset = await readWeightedAsset(files);
+    return transferred(asset, [asset.mesh.positions, asset.mesh.triangles, asset.weights.data]);
   },
 
   /** Provisional #V × #B weights by inverse distance to the bones. */

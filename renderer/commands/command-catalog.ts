@@ -943,6 +943,31 @@ const CATALOG = {
     }),
     result: arg.object({ matched: arg.integer(0), inpainted: arg.integer(0), nearest: arg.integer(0) }),
   },
+  'weights.transferFromFile': {
+    label: 'Transfer weights from a file…',
+    menu: 'Rig',
+    group: 'weights',
+    description:
+      'Carry the weights of a weighted file (a project, a rigged glTF, or a mesh with its weights .dmat and optionally its skeleton .tgf and .names), chosen in the file dialog, onto a mesh of the scene (to; the active one when left out), as weights.transferFromMesh does; the file’s bones are matched to the scene’s by name where both have names, else by count; one undo step (argument: { to?, maxDistance?, maxAngle?, smooth? }; result: the file, how its bones were matched, the vertices matched, inpainted, and in parts with no match; null when no file was chosen)',
+    enabledWhen: `${IDLE} && ${BONES}`,
+    argument: arg.optional(
+      arg.object({
+        to: arg.optional(arg.mesh()),
+        maxDistance: arg.optional(arg.number(0.0001, 1)),
+        maxAngle: arg.optional(arg.number(0, 180)),
+        smooth: arg.optional(arg.boolean),
+      }),
+    ),
+    result: arg.nullable(
+      arg.object({
+        file: arg.string(),
+        bonesMatchedBy: arg.oneOf(['name', 'count'] as const),
+        matched: arg.integer(0),
+        inpainted: arg.integer(0),
+        nearest: arg.integer(0),
+      }),
+    ),
+  },
   'template.panel': {
     label: 'Template panel',
     menu: 'Rig',

@@ -32,6 +32,8 @@ function describeIoCall(method: string, args: unknown[]): string {
       return 'Exporting glTF';
     case 'encodeProject':
       return `Saving the project${named(1)}`;
+    case 'readWeightedAsset':
+      return `Reading the weights to transfer from ${Array.isArray(args[0]) ? (args[0] as { name?: unknown }[]).map((f) => String(f?.name)).join(', ') : 'a file'}`;
     case 'boneDistanceWeights':
       return 'Computing bone-distance weights';
     default:

@@ -1,5 +1,6 @@
 /**
- * The renderer's handle on the weight transfer worker (workers/transfer.worker.ts). One transfer at a time; `cancel`
+ * The renderer's handle on the weight transfer worker (workers/transfer.worker.ts), and on the file-reading worker for
+ * the weighted files transferred from. One transfer at a time; `cancel`
  * terminates the worker (the only way to stop a synchronous computation without SharedArrayBuffer), rejecting the
  * pending call with an AbortError, and the next call starts a fresh worker. Inputs are copied once into new buffers
  * that are then transferred (the document keeps its own arrays); results come back transferred.
@@ -8,6 +9,8 @@ import { transfer, type Remote } from 'comlink';
 import type { TransferApi } from '../../workers/transfer.worker.ts';
 import type { TransferRequest, TransferRunner } from '../meshes/transfer-commands.ts';
 import type { WeightTransferResult } from '../../workers/weights/weight-transfer.ts';
+import type { AssetFile, WeightedAsset } from '../../workers/formats/weighted-asset.ts';
+import { getIoClient } from './io-client.ts';
 import { callWithProgress, SupervisedWorker } from './worker-supervisor.ts';
 
 export class TransferClient implements TransferRunner {
@@ -59,6 +62,17 @@ export class TransferClient implements TransferRunner {
         settle();
         throw error;
       },
+    );
+  }
+
+  /** A weighted mesh to transfer from, read in the file-reading worker (its bytes transferred, not copied). */
+  readWeightedAsset(files: AssetFile[]): Promise<WeightedAsset> {
+    const copies = files.map((f) => ({ name: f.name, bytes: f.bytes.slice() }));
+    return getIoClient().readWeightedAsset(
+      transfer(
+        copies,
+        copies.map((f) => f.bytes.buffer),
+      ),
     );
   }
 

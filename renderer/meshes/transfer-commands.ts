@@ -1,7 +1,7 @@
 /**
- * Weights carried from one mesh of the scene to another (robust transfer with inpainting,
- * workers/weights/weight-transfer.ts), as one undo step: the Meshes panel's Transfer button and the
- * weights.transferFromMesh command. The target's locked bones keep their weights; the result keeps the scene's max
+ * Weights carried onto a mesh of the scene from another of its meshes or from a file (robust transfer with inpainting,
+ * workers/weights/weight-transfer.ts), as one undo step: the Meshes panel's Transfer row and the
+ * weights.transferFromMesh and weights.transferFromFile commands. The target's locked bones keep their weights; the result keeps the scene's max
  * influences; a notice says how many vertices were matched and how many inpainted, and selects the inpainted ones on
  * request (the weight views draw the selection over the weights).
  */
@@ -19,8 +19,17 @@ import {
   type WeightTransferOptions,
   type WeightTransferResult,
 } from '../../workers/weights/weight-transfer.ts';
+import {
+  fitAssetBones,
+  readWeightedAsset,
+  WEIGHTED_ASSET_EXTENSIONS,
+  type AssetFile,
+  type WeightedAsset,
+} from '../../workers/formats/weighted-asset.ts';
+import type { RigwrightBridge } from '../../app/ipc-contract.ts';
 import { partMesh, withPartWeights, withSkinned } from '../document/mesh-parts.ts';
 import type { MeshesController } from './meshes-controller.ts';
+import type { LastTransfer } from './last-transfer.ts';
 
 /** One transfer's inputs (weightTransfer's). */
 export interface TransferRequest {
@@ -31,11 +40,13 @@ export interface TransferRequest {
   locks?: TransferLocks;
 }
 
-/** What computes a transfer: the app's worker (io/transfer-client.ts), or inProcessTransfer. */
+/** What computes a transfer and reads a file to transfer from: the app's workers (io/transfer-client.ts), or inProcessTransfer. */
 export interface TransferRunner {
   /** true while a transfer is computed */
   readonly running: boolean;
   transfer(request: TransferRequest, onProgress?: (stage: string, fraction: number) => void): Promise<WeightTransferResult>;
+  /** A weighted mesh from files (workers/formats/weighted-asset.ts). */
+  readWeightedAsset(files: AssetFile[]): Promise<WeightedAsset>;
 }
 
 /** The transfer computed right here, for the command line's scripts and tests (no worker). */
@@ -43,22 +54,27 @@ export const inProcessTransfer: TransferRunner = {
   running: false,
   transfer: ({ source, target, boneCount, options, locks }, onProgress) =>
     Promise.resolve(weightTransfer(source, target, boneCount, options, locks, onProgress)),
+  readWeightedAsset,
 };
 
-/** What the transfer command uses of the app. */
+/** What the transfer commands use of the app. */
 export interface TransferCommandsHost {
   readonly store: SceneStore;
   readonly transferClient: TransferRunner;
-  readonly meshes: Pick<MeshesController, 'indexOf' | 'list'>;
+  readonly meshes: Pick<MeshesController, 'indexOf' | 'list'> & { readonly active: number };
   /** the scene's max influences: transferred weights keep it */
   readonly maxInfluences: { readonly value: number };
   readonly notice: { show(title: string, items: readonly string[], actions?: readonly { label: string; run(): void }[]): void };
   /** the vertex selection the weight views show: the notice's action selects the vertices not matched */
   readonly binding: { selectVertices(inside: Uint8Array, combine: 'replace'): void };
   setBindPanel(open: boolean): void;
+  /** where the file to transfer from is asked for (the app's file opening) */
+  readonly bridge?: Pick<RigwrightBridge, 'openFiles'>;
+  /** each vertex's outcome of the last transfer, for the Transfer view and the binding report */
+  readonly lastTransfer?: Pick<LastTransfer, 'remember'>;
 }
 
-export type TransferCommandId = 'weights.transferFromMesh';
+export type TransferCommandId = 'weights.transferFromMesh' | 'weights.transferFromFile';
 
 export function transferCommands(app: TransferCommandsHost): HandlersFor<TransferCommandId> {
   return {
@@ -68,6 +84,28 @@ export function transferCommands(app: TransferCommandsHost): HandlersFor<Transfe
       refusal: () =>
         app.transferClient.running ? 'a weight transfer is running' : 'the scene has one mesh: there is no other mesh to take weights from',
     },
+    'weights.transferFromFile': {
+      run: (argument) => transferFromFile(app, argument),
+      canRun: () => !app.transferClient.running,
+      refusal: 'a weight transfer is running',
+    },
+  };
+}
+
+/** The options of both transfer commands, as weightTransfer takes them. */
+function transferOptions({
+  maxDistance,
+  maxAngle,
+  smooth,
+}: {
+  maxDistance?: number;
+  maxAngle?: number;
+  smooth?: boolean;
+}): WeightTransferOptions {
+  return {
+    ...(maxDistance !== undefined ? { maxDistance } : {}),
+    ...(maxAngle !== undefined ? { maxAngle } : {}),
+    ...(smooth === false ? { smoothIterations: 0 } : {}),
   };
 }
 
@@ -78,43 +116,118 @@ export function transferCommands(app: TransferCommandsHost): HandlersFor<Transfe
  */
 export async function transferFromMesh(
   app: TransferCommandsHost,
-  { from, to, maxDistance, maxAngle, smooth }: ArgumentOf<'weights.transferFromMesh'>,
+  argument: ArgumentOf<'weights.transferFromMesh'>,
 ): Promise<ResultOf<'weights.transferFromMesh'>> {
   const { store, meshes } = app;
-  const source = meshes.list[meshes.indexOf(from)];
-  const target = meshes.list[meshes.indexOf(to)];
+  const source = meshes.list[meshes.indexOf(argument.from)];
+  const target = meshes.list[meshes.indexOf(argument.to)];
   if (source === target) throw new Error(`${source.name} cannot take weights from itself: choose another mesh to transfer from`);
+  const doc = store.doc;
+  const nb = boneCountOf(doc);
+  const noHandles = new Int32Array(doc.mesh.positions.length / 3).fill(-1);
+  const sourceMesh = partMesh(doc.mesh, noHandles, source);
+  const weights = doc.weights.data.subarray(source.vertexStart * nb, (source.vertexStart + source.vertexCount) * nb);
+  const result = await transferOnto(
+    app,
+    source.name,
+    { positions: sourceMesh.positions, triangles: sourceMesh.triangles, weights },
+    target,
+    transferOptions(argument),
+    [],
+  );
+  return { matched: result.matchedCount, inpainted: result.inpaintedCount, nearest: result.nearestCount };
+}
+
+/**
+ * Transfers the weights of a file onto mesh `to` (the active mesh when left out; the scene's mesh when it has one):
+ * the file is asked for through the app's file opening and read in the file-reading worker, its bones fitted to the
+ * scene's by name where both name them, else by count (fitAssetBones). One undo step, "Transfer weights from FILE to B".
+ * @returns null when no file was chosen; else the counts and how the bones were matched
+ * @throws Error naming the file when it cannot be read or its bones do not fit; when no mesh is active in a scene of several
+ */
+export async function transferFromFile(
+  app: TransferCommandsHost,
+  argument: ArgumentOf<'weights.transferFromFile'> = {},
+): Promise<ResultOf<'weights.transferFromFile'>> {
+  const { meshes } = app;
+  const index = argument.to !== undefined ? meshes.indexOf(argument.to) : meshes.list.length === 1 ? 0 : meshes.active;
+  if (index < 0) throw new Error('choose the mesh that takes the weights: make it active in the Meshes panel, or give `to`');
+  const target = meshes.list[index];
+  if (!app.bridge) throw new Error('there is no file dialog to choose the file to take weights from');
+  const files = await app.bridge.openFiles({
+    title: `Transfer weights onto ${target.name} from…`,
+    extensions: [...WEIGHTED_ASSET_EXTENSIONS],
+  });
+  if (files.length === 0) return null;
+  const doc = app.store.doc;
+  const asset = await app.transferClient.readWeightedAsset(files);
+  const { weights, fit } = fitAssetBones(asset, doc.boneNames ?? null, boneCountOf(doc));
+  const fitLine =
+    fit === 'name'
+      ? `Bones matched by name: ${asset.boneNames!.length} in ${asset.file}, ${boneCountOf(doc)} in the scene.`
+      : `Bones matched by count (${boneCountOf(doc)}): ${asset.boneNames ? 'the scene’s bones have no names' : `${asset.file} names no bones`}.`;
+  if (app.store.doc !== doc) throw new Error(`the scene changed while ${asset.file} was read: transfer from it again`);
+  const result = await transferOnto(
+    app,
+    asset.file,
+    { positions: asset.mesh.positions, triangles: asset.mesh.triangles, weights },
+    target,
+    transferOptions(argument),
+    [fitLine, ...asset.warnings],
+  );
+  return {
+    file: asset.file,
+    bonesMatchedBy: fit,
+    matched: result.matchedCount,
+    inpainted: result.inpaintedCount,
+    nearest: result.nearestCount,
+  };
+}
+
+/**
+ * The transfer of `source`'s weights (the scene's bones) onto mesh `target` of the scene, as one undo step with its
+ * notice; the outcome of each vertex is remembered for the Transfer view.
+ * @param sourceName  the mesh or file named in the step's label and the notice
+ * @param extraLines  more lines for the notice (how the bones were matched, the file's warnings)
+ * @throws Error when the scene changed while it was computed
+ */
+async function transferOnto(
+  app: TransferCommandsHost,
+  sourceName: string,
+  source: TransferRequest['source'],
+  target: MeshPart,
+  options: WeightTransferOptions,
+  extraLines: readonly string[],
+): Promise<WeightTransferResult> {
+  const { store } = app;
   const doc = store.doc;
   const nb = boneCountOf(doc);
   const rows = (part: MeshPart) => doc.weights.data.subarray(part.vertexStart * nb, (part.vertexStart + part.vertexCount) * nb);
   const noHandles = new Int32Array(doc.mesh.positions.length / 3).fill(-1);
-  const sourceMesh = partMesh(doc.mesh, noHandles, source);
   const targetMesh = partMesh(doc.mesh, noHandles, target);
   const locked = doc.paintLocks;
   const result = await app.transferClient.transfer({
-    source: { positions: sourceMesh.positions, triangles: sourceMesh.triangles, weights: rows(source) },
+    source,
     target: { positions: targetMesh.positions, triangles: targetMesh.triangles },
     boneCount: nb,
-    options: {
-      ...(maxDistance !== undefined ? { maxDistance } : {}),
-      ...(maxAngle !== undefined ? { maxAngle } : {}),
-      ...(smooth === false ? { smoothIterations: 0 } : {}),
-    },
+    options,
     ...(locked?.some((l) => l !== 0) ? { locks: { locked, weights: rows(target) } } : {}),
   });
   // These weights belong to the scene as it was: a new mesh, other weights or other meshes meanwhile make them stale.
   const now = store.doc;
   if (now.mesh !== doc.mesh || now.weights !== doc.weights || now.parts !== doc.parts || now.paintLocks !== doc.paintLocks)
-    throw new Error(`the scene changed while the weights of ${source.name} were carried to ${target.name}: transfer them again`);
+    throw new Error(`the scene changed while the weights of ${sourceName} were carried to ${target.name}: transfer them again`);
   const limited = limitInfluences({ rows: target.vertexCount, cols: nb, data: result.weights }, app.maxInfluences.value, locked ?? null);
   const parts = doc.parts && withSkinned(doc.parts, target);
-  store.edit(`Transfer weights from ${source.name} to ${target.name}`, {
+  store.edit(`Transfer weights from ${sourceName} to ${target.name}`, {
     weights: withPartWeights(doc.weights, target, limited.weights.data),
-    weightsSource: `${doc.weightsSource}; ${target.name}: transferred from ${source.name}`,
+    weightsSource: `${doc.weightsSource}; ${target.name}: transferred from ${sourceName}`,
     ...(parts !== doc.parts ? { parts } : {}),
   });
+  const vertexCount = doc.mesh.positions.length / 3;
+  app.lastTransfer?.remember(sourceName, target.name, vertexCount, target.vertexStart, result.status);
   // The vertices not matched, for the weight views' selection overlay (the notice's action shows them).
-  const unmatched = new Uint8Array(doc.mesh.positions.length / 3);
+  const unmatched = new Uint8Array(vertexCount);
   for (let v = 0; v < target.vertexCount; v++) if (result.status[v] !== TRANSFER_MATCHED) unmatched[target.vertexStart + v] = 1;
   const show = {
     label: 'Select the inpainted vertices',
@@ -124,8 +237,8 @@ export async function transferFromMesh(
     },
   };
   const shown = result.inpaintedCount + result.nearestCount > 0 ? [show] : [];
-  app.notice.show(`Weights transferred from ${source.name} to ${target.name}`, transferNoticeItems(result), shown);
-  return { matched: result.matchedCount, inpainted: result.inpaintedCount, nearest: result.nearestCount };
+  app.notice.show(`Weights transferred from ${sourceName} to ${target.name}`, [...transferNoticeItems(result), ...extraLines], shown);
+  return result;
 }
 
 /** The notice's lines: how many vertices matched, were inpainted, smoothed, or had nothing to be inpainted from. */

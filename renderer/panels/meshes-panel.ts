@@ -9,6 +9,9 @@ import type { MeshesController } from '../meshes/meshes-controller.ts';
 import { commandButton, element, floatingPanel, refreshCommandButtons, section } from './controls.ts';
 import { dockPanel } from './panel-dock.ts';
 
+/** The Transfer row's choice that asks for a weighted file (weights.transferFromFile). */
+const FROM_FILE = 'file';
+
 export interface MeshesPanelHost {
   readonly commands: CommandRegistry;
   readonly meshes: MeshesController;
@@ -48,15 +51,18 @@ export class MeshesPanel {
     const transfer = section(this.root, 'Transfer weights');
     const transferRow = element('div', 'row');
     this.transferSource = element('select', 'transfer-source');
-    this.transferSource.title = 'The mesh whose weights the active mesh takes';
+    this.transferSource.title = 'The mesh whose weights the active mesh takes, or a weighted file chosen in the file dialog';
     this.transferSource.setAttribute('aria-label', 'Transfer weights from');
     this.transferButton = element('button', undefined, 'Onto the active mesh');
     this.transferButton.type = 'button';
     this.transferButton.title =
       'The active mesh takes the weights of the chosen mesh where they are close and face the same way; the rest is inpainted (one undo step)';
-    this.transferButton.addEventListener('click', () =>
-      commands.invoke('weights.transferFromMesh', { from: Number(this.transferSource.value), to: host.meshes.active }),
-    );
+    this.transferButton.addEventListener('click', () => {
+      const active = host.meshes.active;
+      const to = active >= 0 ? active : 0;
+      if (this.transferSource.value === FROM_FILE) commands.invoke('weights.transferFromFile', { to });
+      else commands.invoke('weights.transferFromMesh', { from: Number(this.transferSource.value), to });
+    });
     this.transferSource.addEventListener('change', () => this.refresh());
     transferRow.append(element('span', 'dim', 'From'), this.transferSource, this.transferButton);
     transfer.append(transferRow);
@@ -87,8 +93,12 @@ export class MeshesPanel {
       if (shown) shown.checked = !hidden;
     }
     refreshCommandButtons(this.root, commands);
-    const source = Number(this.transferSource.value);
-    this.transferButton.disabled = meshes.active < 0 || source === meshes.active || !commands.isEnabled('weights.transferFromMesh');
+    // With one mesh it is the active one; with several, one must be chosen.
+    const active = meshes.list.length === 1 ? 0 : meshes.active;
+    this.transferButton.disabled =
+      this.transferSource.value === FROM_FILE
+        ? active < 0 || !commands.isEnabled('weights.transferFromFile')
+        : active < 0 || Number(this.transferSource.value) === active || !commands.isEnabled('weights.transferFromMesh');
   }
 
   private rebuildList(): void {
@@ -130,13 +140,18 @@ export class MeshesPanel {
       ...parts.map((part, i) => row(i, part.name, `${part.vertexCount} v`)),
     );
     const chosen = this.transferSource.value;
+    const fromFile = element('option', undefined, 'a file…');
+    fromFile.value = FROM_FILE;
     this.transferSource.replaceChildren(
       ...parts.map((part, i) => {
         const option = element('option', undefined, part.name);
         option.value = String(i);
         return option;
       }),
+      fromFile,
     );
-    if (Number(chosen) < parts.length) this.transferSource.value = chosen;
+    // A scene of one mesh can take weights from a file alone.
+    if (parts.length === 1) this.transferSource.value = FROM_FILE;
+    else if (chosen === FROM_FILE || (chosen !== '' && Number(chosen) < parts.length)) this.transferSource.value = chosen;
   }
 }

@@ -146,6 +146,10 @@ export class AppOnlyCommand extends CommandRefused {
 const APP_ONLY_REASONS: readonly (readonly [RegExp, string])[] = [
   [/^file\./, 'it opens a dialog or a file of the app; a script opens, saves and exports with rig.files'],
   [
+    /^weights\.transferFromFile$/,
+    'it asks for the file in a dialog; a script carries weights between meshes of its scene with weights.transferFromMesh',
+  ],
+  [
     /^weights\.(vertexPanel|copyRow|pasteRow)$/,
     'it works on the vertices selected in the viewport and the row the Vertex weights panel copied; a script sets a bone’s weight on vertices with weights.set',
   ],
@@ -253,6 +257,7 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
         return partsOf(store.doc);
       },
       indexOf: (part) => meshIndexOf(store.doc, part),
+      active: -1,
     },
     maxInfluences: {
       get value() {

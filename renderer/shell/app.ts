@@ -92,6 +92,7 @@ import { UserPreferences } from './user-preferences.ts';
 import { appScripts } from './app-scripts.ts';
 import type { ScriptController } from '../scripting/script-controller.ts';
 import { TransferClient } from '../io/transfer-client.ts';
+import { LastTransfer } from '../meshes/last-transfer.ts';
 
 export class App {
   readonly history = new UndoHistory();
@@ -121,6 +122,8 @@ export class App {
   readonly meshes: MeshesController;
   /** the weight transfer worker (weights.transferFromMesh) */
   readonly transferClient = new TransferClient();
+  /** each vertex's outcome in the last weight transfer (the Transfer view, the binding report) */
+  readonly lastTransfer: LastTransfer;
   readonly meshesPanel: MeshesPanel;
   readonly boneList: BoneList;
   /** the selected vertices' weights: a table to type in, copy and paste */
@@ -173,6 +176,7 @@ export class App {
   ) {
     this.store = new SceneStore(demoDocument(), this.history);
     this.meshes = new MeshesController(this.store);
+    this.lastTransfer = new LastTransfer(this.store);
     const doc = this.store.doc;
     this.commands = new CommandRegistry(
       () => this.context(),

@@ -31,6 +31,10 @@ import { joinMeshes } from '../../renderer/document/mesh-parts.ts';
 import { MeshesController } from '../../renderer/meshes/meshes-controller.ts';
 import { inProcessTransfer, transferCommands } from '../../renderer/meshes/transfer-commands.ts';
 import { headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
+import { LastTransfer } from '../../renderer/meshes/last-transfer.ts';
+import { readWeightedAsset } from '../../workers/formats/weighted-asset.ts';
+import { formatBoneNames } from '../../workers/formats/bone-names.ts';
+import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { limitInfluences } from '../../workers/weights/limit-influences.ts';
 import { demoDocument, withDerived } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
@@ -599,7 +603,7 @@ test('weights.transferFromMesh: the body’s weights onto the shirt of one scene
 
   // Weights painted while the transfer was computed: its result is stale, and nothing is written.
   const painting = {
-    running: false,
+    ...inProcessTransfer,
     transfer: async (...args: Parameters<typeof inProcessTransfer.transfer>) => {
       store.edit('Paint stroke', { weights: { ...store.doc.weights, data: store.doc.weights.data.slice() } });
       return inProcessTransfer.transfer(...args);
@@ -760,4 +764,203 @@ test('a target whose unmatched vertex has only a zero-area triangle is inpainted
   );
   assert.ok(Math.abs(row[0] + row[1] - 1) < 1e-12, `they sum to 1 (${row.join(', ')})`);
   assert.ok(row[1] > row[0], `it takes after its neighbours at x = 7/8 and 1 (${row.join(', ')})`);
+});
+
+/**
+ * The body as files, as an artist would give them to transfer from: its mesh (.obj), its weights (.dmat, one column
+ * per bone in `order`: column c is the body's bone order[c]), its skeleton (.tgf) and, when `names` is given, the
+ * file's bone names (.names, one per column).
+ */
+function bodyFiles(order: readonly number[], names?: readonly string[]): OpenedFile[] {
+  const source = body();
+  const nb = source.boneCount;
+  const n = source.positions.length / 3;
+  const columns = new Float64Array(n * order.length);
+  for (let v = 0; v < n; v++) for (let c = 0; c < order.length; c++) columns[v * order.length + c] = source.weights[v * nb + order[c]];
+  const text = (s: string) => new TextEncoder().encode(s);
+  const files: OpenedFile[] = [
+    { name: 'body.obj', bytes: new Uint8Array(readFileSync(dataFile('context-aware/reference.obj'))) },
+    { name: 'body.dmat', bytes: text(writeDmatAscii({ rows: n, cols: order.length, data: columns })) },
+  ];
+  if (order.length === nb) files.push({ name: 'body.tgf', bytes: new Uint8Array(readFileSync(dataFile('context-aware/skeleton.tgf'))) });
+  if (names) files.push({ name: 'body.names', bytes: text(formatBoneNames(names)) });
+  return files;
+}
+
+/** The shirt alone as the scene, on the body's skeleton, all on bone 0, its bones named `boneNames` (or none). */
+function shirtScene(made: MadeMesh, boneNames?: string[]) {
+  const data = contextAwareBody();
+  const nb = data.boneCount;
+  const n = made.positions.length / 3;
+  const weights = new Float64Array(n * nb);
+  for (let v = 0; v < n; v++) weights[v * nb] = 1;
+  const history = new UndoHistory();
+  const store = new SceneStore(
+    withDerived({
+      name: 'shirt.obj',
+      meshFiles: ['shirt.obj'],
+      mesh: { positions: made.positions, triangles: made.triangles },
+      skeletonFile: 'skeleton.tgf',
+      skeleton: data.skeleton,
+      weights: { rows: n, cols: nb, data: weights },
+      weightsSource: 'bone 0',
+      poses: null,
+      posesFile: null,
+      handles: null,
+      handlesFile: null,
+      warnings: [],
+      ...(boneNames ? { boneNames } : {}),
+    }),
+    history,
+  );
+  return { store, history };
+}
+
+/** A transfer host on `store` whose file dialog gives `files`; it keeps the notices and the last transfer. */
+function fileTransferHost(store: SceneStore, files: () => OpenedFile[]) {
+  const notices: { title: string; items: readonly string[] }[] = [];
+  const lastTransfer = new LastTransfer(store);
+  const meshes = new MeshesController(store);
+  const host = {
+    store,
+    transferClient: inProcessTransfer,
+    meshes,
+    maxInfluences: { value: 8 },
+    notice: { show: (title: string, items: readonly string[]) => notices.push({ title, items }) },
+    binding: { selectVertices: () => undefined },
+    setBindPanel: () => undefined,
+    bridge: { openFiles: () => Promise.resolve(files()) },
+    lastTransfer,
+  };
+  return { notices, lastTransfer, handler: transferCommands(host)['weights.transferFromFile'] };
+}
+
+test('weights.transferFromFile: the body’s files onto the shirt, its bones matched by name in another order; the outcome kept per vertex', async () => {
+  const source = body();
+  const nb = source.boneCount;
+  const made = shirt(source, 0.06);
+  const n = made.positions.length / 3;
+  // The scene calls bone b "b<b>"; the file lists the bones backwards, with their names.
+  const sceneNames = Array.from({ length: nb }, (_, b) => `b${b}`);
+  const reversed = Array.from({ length: nb }, (_, c) => nb - 1 - c);
+  const { store, history } = shirtScene(made, sceneNames);
+  const { notices, lastTransfer, handler } = fileTransferHost(store, () =>
+    bodyFiles(
+      reversed,
+      reversed.map((b) => `b${b}`),
+    ),
+  );
+  const result = await handler.run({ smooth: false });
+  const expected = weightTransfer(source, made, nb, { smoothIterations: 0 });
+  const limited = limitInfluences({ rows: n, cols: nb, data: expected.weights }, 8, null).weights.data;
+  assert.deepEqual(
+    result,
+    {
+      file: 'body.obj + body.dmat',
+      bonesMatchedBy: 'name',
+      matched: expected.matchedCount,
+      inpainted: expected.inpaintedCount,
+      nearest: 0,
+    },
+    'the file, the bones matched by name, the counts',
+  );
+  assert.ok(expected.inpaintedCount > 0 && expected.matchedCount > 0, 'the bulge is inpainted, the rest matched');
+  const after = store.doc.weights.data;
+  let worst = 0;
+  for (let i = 0; i < after.length; i++) worst = Math.max(worst, Math.abs(after[i] - limited[i]));
+  assert.ok(worst < 1e-12, `each bone’s column comes from the file’s column of its name (worst difference ${worst})`);
+  assert.equal(history.newest?.label, 'Transfer weights from body.obj + body.dmat to shirt.obj', 'one labelled step');
+  assert.match(notices[0].items.join('\n'), /Bones matched by name/, 'the notice says how the bones were matched');
+  // What the Transfer view colours each vertex by: the transfer's own outcome.
+  const record = lastTransfer.record;
+  assert.ok(record, 'the transfer is remembered');
+  assert.deepEqual(record.status, Int8Array.from(expected.status), 'each vertex’s outcome is the transfer’s');
+  assert.deepEqual(record.counts, { matched: expected.matchedCount, inpainted: expected.inpaintedCount, nearest: 0 });
+  assert.equal(
+    lastTransfer.verticesOf('inpainted')?.reduce((a, b) => a + b, 0),
+    expected.inpaintedCount,
+    'the inpainted vertices',
+  );
+  history.undo();
+  assert.ok(lastTransfer.record, 'undo keeps the outcome shown until the next transfer or a new scene');
+  store.open(store.doc, 'opened again');
+  assert.equal(lastTransfer.record, null, 'a new scene has had no transfer');
+});
+
+test('weights.transferFromFile: by count where a side names no bones; a file whose bones do not fit is refused naming it; no file chosen changes nothing', async () => {
+  const source = body();
+  const nb = source.boneCount;
+  const made = shirt(source, 0.06);
+  const identity = Array.from({ length: nb }, (_, b) => b);
+
+  // The scene names no bones: the file's columns are taken as they are.
+  const unnamed = shirtScene(made);
+  const byCount = fileTransferHost(unnamed.store, () => bodyFiles(identity, ['x', ...identity.slice(1).map((b) => `y${b}`)]));
+  const counted = await byCount.handler.run({ smooth: false });
+  assert.equal(counted?.bonesMatchedBy, 'count');
+  const expected = weightTransfer(source, made, nb, { smoothIterations: 0 });
+  const limited = limitInfluences({ rows: made.positions.length / 3, cols: nb, data: expected.weights }, 8, null).weights.data;
+  let worst = 0;
+  for (let i = 0; i < limited.length; i++) worst = Math.max(worst, Math.abs(unnamed.store.doc.weights.data[i] - limited[i]));
+  assert.ok(worst < 1e-12, `the columns as they are (worst difference ${worst})`);
+  assert.match(byCount.notices[0].items.join('\n'), /Bones matched by count \(\d+\): the scene’s bones have no names/);
+
+  // A weight file for one bone fewer, with no skeleton or names: by count, and the counts differ.
+  const fewer = shirtScene(made);
+  const short = fileTransferHost(fewer.store, () => bodyFiles(identity.slice(0, nb - 1)));
+  const before = fewer.store.doc;
+  await assert.rejects(
+    async () => short.handler.run({}),
+    new RegExp(
+      `^FormatError: body\\.obj \\+ body\\.dmat: its weights are for ${nb - 1} bones and the scene has ${nb}; bones are matched by count, since the file names no bones`,
+    ),
+  );
+  assert.equal(fewer.store.doc, before, 'nothing changes');
+
+  // A named bone that carries weight in the file and that the scene lacks.
+  const sceneNames = identity.map((b) => `b${b}`);
+  const named = shirtScene(made, sceneNames);
+  const stranger = fileTransferHost(named.store, () => bodyFiles(identity, ['hips', ...sceneNames.slice(1)]));
+  await assert.rejects(async () => stranger.handler.run({}), /^FormatError: body\.obj \+ body\.dmat: the scene has no bone named "hips"/);
+  assert.equal(named.history.newest, undefined, 'no step');
+
+  // The dialog closed without a file.
+  const cancelled = fileTransferHost(named.store, () => []);
+  assert.equal(await cancelled.handler.run({}), null, 'null: no file');
+  assert.equal(named.history.newest, undefined, 'no step');
+  assert.equal(cancelled.lastTransfer.record, null, 'no transfer remembered');
+});
+
+test('a project read as a weighted file gives its mesh, weights and bone names', async () => {
+  const data = contextAwareBody();
+  const nb = data.boneCount;
+  const names = Array.from({ length: nb }, (_, b) => `bone_${b}`);
+  const doc = withDerived({
+    name: 'body.obj',
+    meshFiles: ['body.obj'],
+    mesh: data.mesh,
+    skeletonFile: 'skeleton.tgf',
+    skeleton: data.skeleton,
+    weights: data.weights,
+    weightsSource: 'harmonic',
+    poses: null,
+    posesFile: null,
+    handles: null,
+    handlesFile: null,
+    warnings: [],
+    boneNames: names,
+  });
+  const bytes = await writeProjectFile(
+    { scene: projectSceneOf(doc), settings: defaultProjectSettings(data.mesh.positions.length / 3, nb) },
+    'body.rig.glb',
+  );
+  const asset = await readWeightedAsset([{ name: 'body.rig.glb', bytes }]);
+  assert.equal(asset.file, 'body.rig.glb');
+  assert.deepEqual(asset.boneNames, names, 'the project’s bone names');
+  assert.deepEqual(asset.mesh.positions, data.mesh.positions, 'its mesh');
+  assert.deepEqual(asset.weights.data, data.weights.data, 'its weights, bit for bit');
+  await assert.rejects(
+    () => readWeightedAsset([{ name: 'a.obj', bytes: new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n') }]),
+    /^FormatError: a\.obj: give a project or a rigged glTF, or one mesh \(\.obj, \.off\) with its weights \(\.dmat\)/,
+  );
 });
