@@ -200,7 +200,11 @@ const CATALOG = {
     group: 'display',
     description: 'The asset’s own materials and textures, or back to the weight view shown before',
   },
-  'view.nextWeightView': { label: 'Next view: look, shaded, weight map, dominant bone, handles', menu: 'View', group: 'display' },
+  'view.nextWeightView': {
+    label: 'Next view: look, shaded, weight map, dominant bone, handles (and transfer match after a transfer)',
+    menu: 'View',
+    group: 'display',
+  },
   'view.isoLines': { label: 'Iso-lines on the weight map', menu: 'View', group: 'display', result: ON },
   'view.asExported': {
     label: 'Preview as exported',
@@ -498,7 +502,8 @@ const CATALOG = {
   'view.mode': {
     label: 'View',
     noMenu: 'the view list of the Bind panel; View → Next view steps through them',
-    description: 'Look, shaded, weight map, dominant bone or handles (argument: the view)',
+    description:
+      'Look, shaded, weight map, dominant bone, handles, or transfer match: each vertex of the last weight transfer matched, inpainted or with no match (argument: the view)',
     argument: arg.oneOf(VIEW_MODES),
   },
   'bone.select': {

@@ -7,13 +7,15 @@ import { childElement, element } from './controls.ts';
 import './heat-map-legend.css';
 
 export interface HeatMapLegendState {
-  /** which heat map: the selected bone's weight, the area change, or an examples' map */
-  kind: 'weight' | 'distortion' | 'displacement' | 'error';
+  /** which heat map: the selected bone's weight, the area change, an examples' map, or the last weight transfer's outcome */
+  kind: 'weight' | 'distortion' | 'displacement' | 'error' | 'transfer';
   title: string;
   /** what the map shows and the paper's name for it */
   tooltip: string;
   /** the bar's colours, evenly spaced from its low end to its high end (CSS colours) */
   colours: readonly string[];
+  /** true: the colours are categories, drawn as equal blocks with hard edges (low, units and high name them) */
+  steps?: boolean;
   /** the bar's ends as shown ('0', '×0.5 (half)') and the units they are in */
   low: string;
   high: string;
@@ -71,7 +73,11 @@ export class HeatMapLegend {
     this.root.title = state.tooltip;
     this.title.textContent = state.title;
     const last = state.colours.length - 1;
-    this.bar.style.background = `linear-gradient(to right, ${state.colours.map((c, k) => `${c} ${((100 * k) / last).toFixed(2)}%`).join(', ')})`;
+    const percent = (x: number) => `${(100 * x).toFixed(2)}%`;
+    const stops = state.steps
+      ? state.colours.map((c, k) => `${c} ${percent(k / (last + 1))} ${percent((k + 1) / (last + 1))}`)
+      : state.colours.map((c, k) => `${c} ${percent(k / last)}`);
+    this.bar.style.background = `linear-gradient(to right, ${stops.join(', ')})`;
     this.low.textContent = state.low;
     this.units.textContent = state.units;
     this.high.textContent = state.high;

@@ -209,7 +209,7 @@ interface RigwrightCommands {
   'view.skeleton': { argument: undefined; result: boolean };
   /** Look: The asset’s own materials and textures, or back to the weight view shown before */
   'view.look': { argument: undefined; result: void };
-  /** Next view: look, shaded, weight map, dominant bone, handles */
+  /** Next view: look, shaded, weight map, dominant bone, handles (and transfer match after a transfer) */
   'view.nextWeightView': { argument: undefined; result: void };
   /** Iso-lines on the weight map */
   'view.isoLines': { argument: undefined; result: boolean };
@@ -385,8 +385,8 @@ interface RigwrightCommands {
   'skin.blendMap': { argument: number[]; result: void };
   /** Preview influences per vertex: Largest weights kept per vertex on screen, renormalized, until the scene’s max influences (bind.maxInfluences) changes (argument: 1 … 8, 0 = all) */
   'view.influences': { argument: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 0; result: void };
-  /** View: Look, shaded, weight map, dominant bone or handles (argument: the view) */
-  'view.mode': { argument: 'look' | 'shaded' | 'heatmap' | 'dominant' | 'handles'; result: void };
+  /** View: Look, shaded, weight map, dominant bone, handles, or transfer match: each vertex of the last weight transfer matched, inpainted or with no match (argument: the view) */
+  'view.mode': { argument: 'look' | 'shaded' | 'heatmap' | 'dominant' | 'handles' | 'transfer'; result: void };
   /** Select a bone: Argument: the bone, or -1 for none */
   'bone.select': { argument: number; result: void };
   /** Scale the bone: About its start joint (argument: { bone, scale: [x, y, z] }) */
@@ -634,6 +634,22 @@ interface RigwrightCommands {
       smooth?: boolean | undefined;
     };
     result: { matched: number; inpainted: number; nearest: number };
+  };
+  /** Transfer weights from a file…: Carry the weights of a weighted file (a project, a rigged glTF, or a mesh with its weights .dmat and optionally its skeleton .tgf and .names), chosen in the file dialog, onto a mesh of the scene (to; the active one when left out), as weights.transferFromMesh does; the file’s bones are matched to the scene’s by name where both have names, else by count; one undo step (argument: { to?, maxDistance?, maxAngle?, smooth? }; result: the file, how its bones were matched, the vertices matched, inpainted, and in parts with no match; null when no file was chosen) */
+  'weights.transferFromFile': {
+    argument:
+      | {
+          /** a mesh index or name, or left out */
+          to?: number | string | undefined;
+          /** a number from 0.0001 to 1, or left out */
+          maxDistance?: number | undefined;
+          /** a number from 0 to 180, or left out */
+          maxAngle?: number | undefined;
+          /** true or false, or left out */
+          smooth?: boolean | undefined;
+        }
+      | undefined;
+    result: { file: string; bonesMatchedBy: 'name' | 'count'; matched: number; inpainted: number; nearest: number } | null;
   };
   /** Template panel: A named skeleton (humanoid or quadruped) fitted inside the mesh from a few markers dragged onto it in a front view */
   'template.panel': { argument: undefined; result: boolean };
@@ -892,13 +908,13 @@ interface RigwrightEditCommands {
   /**
    * Undo
    *
-   * Runs the command `edit.undo` (when `!toolBusy`).
+   * Runs the command `edit.undo` (when `!scriptRunning && !toolBusy`).
    */
   undo(): Promise<void>;
   /**
    * Redo
    *
-   * Runs the command `edit.redo` (when `!toolBusy`).
+   * Runs the command `edit.redo` (when `!scriptRunning && !toolBusy`).
    */
   redo(): Promise<void>;
 }
@@ -942,7 +958,7 @@ interface RigwrightViewCommands {
    */
   look(): Promise<void>;
   /**
-   * Next view: look, shaded, weight map, dominant bone, handles
+   * Next view: look, shaded, weight map, dominant bone, handles (and transfer match after a transfer)
    *
    * Runs the command `view.nextWeightView`.
    */
@@ -994,12 +1010,12 @@ interface RigwrightViewCommands {
    */
   influences(choice: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 0): Promise<void>;
   /**
-   * View: Look, shaded, weight map, dominant bone or handles (argument: the view)
+   * View: Look, shaded, weight map, dominant bone, handles, or transfer match: each vertex of the last weight transfer matched, inpainted or with no match (argument: the view)
    *
    * Runs the command `view.mode`.
-   * @param choice  one of "look", "shaded", "heatmap", "dominant", "handles"
+   * @param choice  one of "look", "shaded", "heatmap", "dominant", "handles", "transfer"
    */
-  mode(choice: 'look' | 'shaded' | 'heatmap' | 'dominant' | 'handles'): Promise<void>;
+  mode(choice: 'look' | 'shaded' | 'heatmap' | 'dominant' | 'handles' | 'transfer'): Promise<void>;
 }
 
 /** The commands `help.*`: `rig.help.<name>(argument)` runs `help.<name>`. */
@@ -1500,6 +1516,23 @@ interface RigwrightWeightsCommands {
     /** true or false, or left out */
     smooth?: boolean | undefined;
   }): Promise<{ matched: number; inpainted: number; nearest: number }>;
+  /**
+   * Transfer weights from a file…: Carry the weights of a weighted file (a project, a rigged glTF, or a mesh with its weights .dmat and optionally its skeleton .tgf and .names), chosen in the file dialog, onto a mesh of the scene (to; the active one when left out), as weights.transferFromMesh does; the file’s bones are matched to the scene’s by name where both have names, else by count; one undo step (argument: { to?, maxDistance?, maxAngle?, smooth? }; result: the file, how its bones were matched, the vertices matched, inpainted, and in parts with no match; null when no file was chosen)
+   *
+   * Runs the command `weights.transferFromFile` (when `!toolBusy && hasSkeleton`).
+   * @param options  an object { to: a mesh index or name, or left out; maxDistance: a number from 0.0001 to 1, or left out; maxAngle: a number from 0 to 180, or left out; smooth: true or false, or left out }, or left out
+   * @returns an object { file: a text; bonesMatchedBy: one of "name", "count"; matched: a whole number from 0 up; inpainted: a whole number from 0 up; nearest: a whole number from 0 up } or null
+   */
+  transferFromFile(options?: {
+    /** a mesh index or name, or left out */
+    to?: number | string | undefined;
+    /** a number from 0.0001 to 1, or left out */
+    maxDistance?: number | undefined;
+    /** a number from 0 to 180, or left out */
+    maxAngle?: number | undefined;
+    /** true or false, or left out */
+    smooth?: boolean | undefined;
+  }): Promise<{ file: string; bonesMatchedBy: 'name' | 'count'; matched: number; inpainted: number; nearest: number } | null>;
 }
 
 /** The commands `skeleton.*`: `rig.skeleton.<name>(argument)` runs `skeleton.<name>`. */

@@ -40,6 +40,7 @@ import { selectedVertices, tableOf, type CopiedWeights } from '../paint/vertex-w
 import { BoneList } from '../panels/bone-list.ts';
 import { HeatMapLegend } from '../panels/heat-map-legend.ts';
 import { HeatMapLegendFeed } from './heat-map-legend-feed.ts';
+import type { LastTransfer } from '../meshes/last-transfer.ts';
 import { ExamplesController } from '../posespace/examples-controller.ts';
 import { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import { BrushRing } from '../view/brush-ring.ts';
@@ -81,6 +82,8 @@ export interface AppPartsHost extends ExportHost {
   readonly views: SceneView;
   readonly deformation: ViewportDeformation;
   readonly meshes: MeshesController;
+  /** the last weight transfer's outcome per vertex (the Transfer view's legend, the binding report) */
+  readonly lastTransfer: LastTransfer;
   readonly files: FileLoading;
   readonly project: ProjectFiles;
   readonly evaluator: PoseEvaluator;
@@ -511,6 +514,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
       viewMode: app.views.viewMode,
       selectedBone: app.selectedBone,
       deformation: app.deformation,
+      transfer: app.lastTransfer.record,
     }),
     app.store,
   );

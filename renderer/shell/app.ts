@@ -292,6 +292,11 @@ export class App {
     this.tools.onChange(() => this.toolChanged());
     this.paint.onChange(() => this.refreshChrome());
     this.meshes.onChange(() => this.refreshChrome());
+    this.lastTransfer.onChange(() => {
+      this.views.setTransferStatus(this.lastTransfer.record?.status ?? null);
+      this.viewport.invalidate();
+      this.refreshChrome();
+    });
     this.template.onChange(() => this.refreshChrome());
     this.commands.onExecuted(() => this.refreshChrome());
     onWorkerCrash((crash) => this.workerCrashed(crash));

@@ -1,6 +1,6 @@
 /**
- * What the heat map legend shows: the legend of the heat map on screen (the selected bone's weight map wins, since it
- * replaces the colours; else the deformation's area change or the examples' map), with the colours of the map's
+ * What the heat map legend shows: the legend of the heat map on screen (the selected bone's weight map or the last
+ * transfer's outcome wins, since it replaces the colours; else the deformation's area change or the examples' map), with the colours of the map's
  * written-down colour map (view/colour-maps.ts, the same the shader draws with), the values at the bar's ends and the
  * range of values on the mesh now. Worked out again on every chrome redraw and every posed frame.
  */
@@ -11,6 +11,8 @@ import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { plainNumber } from '../project/plain-number.ts';
+import { TRANSFER_CATEGORIES, type TransferRecord } from '../meshes/last-transfer.ts';
+import { TRANSFER_COLOURS, cssColour } from '../view/transfer-colours.ts';
 import { DISTORTION_COLOUR_MAP, MAGNITUDE_COLOUR_MAP, WEIGHT_COLOUR_MAP, colourMapSamples, type ColourMap } from '../view/colour-maps.ts';
 
 export interface HeatMapLegendHost {
@@ -20,6 +22,8 @@ export interface HeatMapLegendHost {
   readonly deformation: Pick<DeformationController, 'vertexMapShown' | 'exampleMapNote' | 'hidden'>;
   /** the lowest and highest weight of a bone (the feed's cache); without it, the weights are scanned */
   readonly weightRange?: (bone: number) => { min: number; max: number };
+  /** the last weight transfer on the scene, for the Transfer view's legend; absent or null: none */
+  readonly transfer?: TransferRecord | null;
 }
 
 const clamp01 = (x: number) => Math.min(Math.max(x, 0), 1);
@@ -54,10 +58,36 @@ export function weightRange(doc: SceneDocument, bone: number): { min: number; ma
   return { min, max };
 }
 
+/**
+ * The Transfer view's legend: the three outcomes' colours as blocks named under them (transfer-colours.ts, the table
+ * the shader is made from), with the last transfer's counts.
+ */
+export function transferLegendState(record: TransferRecord | null): HeatMapLegendState {
+  const [matched, inpainted, nearest] = TRANSFER_CATEGORIES.map((c) => TRANSFER_COLOURS[c.key]);
+  const count = (n: number) => `${n} ${n === 1 ? 'vertex' : 'vertices'}`;
+  return {
+    kind: 'transfer',
+    title: record ? `Transfer from ${record.source} to ${record.target}` : 'Transfer match (no transfer on this scene yet)',
+    tooltip:
+      'Each vertex of the last weight transfer’s target: matched a point of the source within the distance and angle (its weights taken), inpainted from the matched ones (Abdrashitov et al. 2023), or in a part with no match (its closest points’ weights); grey: not in the transfer',
+    colours: [matched, inpainted, nearest].map(cssColour),
+    steps: true,
+    low: TRANSFER_CATEGORIES[0].label,
+    high: TRANSFER_CATEGORIES[2].label,
+    units: TRANSFER_CATEGORIES[1].label,
+    scale: [0, 2],
+    data: null,
+    note: record
+      ? `${count(record.counts.matched)} matched · ${record.counts.inpainted} inpainted · ${record.counts.nearest} with no match`
+      : 'Transfer weights in the Meshes panel first.',
+  };
+}
+
 /** The legend of the heat map on screen, or null when none is. */
 export function heatMapLegendState(host: HeatMapLegendHost): HeatMapLegendState | null {
   const { doc, deformation } = host;
   if (deformation.hidden) return null;
+  if (host.viewMode === 'transfer') return transferLegendState(host.transfer ?? null);
   if (host.viewMode === 'heatmap') {
     const bone = host.selectedBone;
     const { min, max } = host.weightRange ? host.weightRange(bone) : weightRange(doc, bone);

@@ -28,6 +28,8 @@ export interface ViewCommandsHost {
   readonly tools: Pick<ToolManager, 'active'>;
   readonly timeline: Pick<Timeline, 'toggle' | 'playing' | 'step' | 'play' | 'pause' | 'seek'>;
   readonly asExported: boolean;
+  /** the last weight transfer: View → Next view shows its outcome once there is one */
+  readonly lastTransfer: { readonly record: object | null };
   frameAll(): void;
   setWireframe(on: boolean): void;
   setSkeletonVisible(on: boolean): void;
@@ -76,7 +78,9 @@ export function viewCommands(app: ViewCommandsHost): HandlersFor<ViewCommandId> 
       run: () => toggled(!app.views.overlay.visible, (on) => app.setSkeletonVisible(on)),
       checked: () => app.views.overlay.visible,
     },
-    'view.nextWeightView': { run: () => app.setView(nextViewMode(app.views.viewMode, app.store.doc.look !== undefined)) },
+    'view.nextWeightView': {
+      run: () => app.setView(nextViewMode(app.views.viewMode, app.store.doc.look !== undefined, app.lastTransfer.record !== null)),
+    },
     'view.look': {
       run: () => app.setView(app.views.viewMode === 'look' ? app.views.lastWeightView : 'look'),
       canRun: () => app.store.doc.look !== undefined,

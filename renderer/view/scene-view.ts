@@ -21,6 +21,8 @@ export class SceneView {
   lastWeightView: ViewMode = 'shaded';
   isoLines = true;
   wireframe = false;
+  /** #V each vertex's outcome in the last weight transfer, or null: none (the Transfer view's input) */
+  private transferStatus: Int8Array | null = null;
 
   /**
    * @param selection     #V the selected vertices (1 = selected)
@@ -65,7 +67,14 @@ export class SceneView {
     view.setSelection(selection);
     view.setDominant(doc.weights);
     view.setBoneWeights(doc.weights, selectedBone);
+    view.setTransferStatus(this.transferStatus?.length === doc.mesh.positions.length / 3 ? this.transferStatus : null);
     return view;
+  }
+
+  /** The last weight transfer's outcome per vertex (meshes/last-transfer.ts), or null when the scene has had none. */
+  setTransferStatus(status: Int8Array | null): void {
+    this.transferStatus = status;
+    this.weightView.setTransferStatus(status);
   }
 
   selectBone(doc: SceneDocument, bone: number): void {

@@ -1,7 +1,8 @@
 /**
  * How the skinned mesh is coloured: by its material (the asset's in the Look view, the plain one when shaded), the
  * selected bone's weight as a heat map (WEIGHT_COLOUR_MAP, optional iso-lines from shaders/weight-heatmap.glsl), each vertex's dominant
- * bone, or the handles in one colour per bone (shaders/handle-colors.glsl); the lasso selection is tinted in every
+ * bone, the handles in one colour per bone (shaders/handle-colors.glsl), or each vertex's outcome in the last weight
+ * transfer (transfer-colours.ts); the lasso selection is tinted in every
  * view. Per-vertex inputs are float attributes on the mesh's geometry; each material's own shader compilation is
  * extended, not replaced, so skinning and lighting stay as they are. The view's attributes and varyings are compiled
  * in (RW_WEIGHT_VIEW) only while a weight view or a selection needs them: on a software rasterizer every extra vertex
@@ -11,13 +12,14 @@ import * as THREE from 'three';
 import heatmapChunk from '../../shaders/weight-heatmap.glsl?raw';
 import { WEIGHT_COLOUR_MAP, colourMapGlsl } from './colour-maps.ts';
 import handleColorsChunk from '../../shaders/handle-colors.glsl?raw';
+import { transferColourGlsl } from './transfer-colours.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 
 import type { ViewMode } from './view-modes.ts';
 import { boneColumn, dominantBone } from '../../workers/scene/bone-data.ts';
 
 /** rwViewMode of each view: 0 leaves the material's colour (the plain and the asset's), the others replace it. */
-const VIEW_CODES: Record<ViewMode, number> = { look: 0, shaded: 0, heatmap: 1, dominant: 2, handles: 3 };
+const VIEW_CODES: Record<ViewMode, number> = { look: 0, shaded: 0, heatmap: 1, dominant: 2, handles: 3, transfer: 4 };
 
 /** Heat-map uploads go by blocks of 2^BLOCK_BITS vertices (4 KiB of one float attribute). */
 const BLOCK_BITS = 10;
@@ -25,7 +27,9 @@ const BLOCK_BITS = 10;
 const VERTEX_DECLARATIONS = `
 #if RW_WEIGHT_VIEW
 ${handleColorsChunk}
+${transferColourGlsl()}
 uniform int rwViewMode;
+attribute float rwTransfer;
 attribute float rwWeight;
 attribute float rwDominant;
 attribute float rwHandle;
@@ -42,7 +46,9 @@ const VERTEX_BODY = `
 #if RW_WEIGHT_VIEW
 vRwWeight = rwWeight;
 vRwSelected = rwSelected;
-vRwColor = rwViewMode == 2 ? rwBoneColor(rwDominant) : (rwHandle >= 0.0 ? rwBoneColor(rwHandle) : RW_FREE_COLOR);
+vRwColor = rwViewMode == 2 ? rwBoneColor(rwDominant)
+  : rwViewMode == 4 ? rwTransferColor(rwTransfer)
+  : (rwHandle >= 0.0 ? rwBoneColor(rwHandle) : RW_FREE_COLOR);
 #endif
 `;
 
@@ -92,6 +98,7 @@ export class WeightView {
   private readonly whole = new Set<THREE.BufferAttribute>();
   private readonly handle: THREE.BufferAttribute;
   private readonly selected: THREE.BufferAttribute;
+  private readonly transfer: THREE.BufferAttribute;
   private mode: ViewMode = 'shaded';
   private hasSelection = false;
   /** whether the view's inputs are compiled into the material (RW_WEIGHT_VIEW) */
@@ -100,7 +107,7 @@ export class WeightView {
   readonly vertexCount: number;
 
   /**
-   * @param geometry   the skinned mesh's geometry: it gains four float attributes, one entry per drawn vertex (the rig's
+   * @param geometry   the skinned mesh's geometry: it gains five float attributes, one entry per drawn vertex (the rig's
    *                   #V, then any copies drawn at UV seams, whose entries the geometry keeps equal to their rig vertex's:
    *                   see skinned-mesh.ts); `userData.rigVertexCount` gives #V when it has such copies
    * @param materials  every material the mesh draws with (the default one and the Look view's): each gets the view chunks
@@ -122,6 +129,7 @@ export class WeightView {
     this.dominant = attribute('rwDominant', 0);
     this.handle = attribute('rwHandle', -1);
     this.selected = attribute('rwSelected', 0);
+    this.transfer = attribute('rwTransfer', -1);
     this.touchedBlocks = new Uint8Array(Math.ceil(vertexCount / 2 ** BLOCK_BITS));
     for (const material of materials) this.extend(material);
   }
@@ -232,6 +240,14 @@ export class WeightView {
     if (handles) out.set(handles);
     else out.fill(-1);
     this.uploadAll(this.handle);
+  }
+
+  /** Transfer view input: #V each vertex's outcome in the last weight transfer (meshes/last-transfer.ts), or null: none. */
+  setTransferStatus(status: Int8Array | null): void {
+    const out = this.transfer.array as Float32Array;
+    if (status) out.set(status.subarray(0, this.vertexCount));
+    else out.fill(-1);
+    this.uploadAll(this.transfer);
   }
 
   /** #V 1 = selected, 0 = not. */

@@ -69,12 +69,15 @@ test('material slots: -1, fractions and missing materials are the default (0)', 
   assert.equal(materialSlot(0.5, 3), 0);
 });
 
-test('V cycles through Look only when the scene has a look', () => {
-  assert.deepEqual(VIEW_MODES, ['look', 'shaded', 'heatmap', 'dominant', 'handles']);
+test('V cycles through Look only when the scene has a look, and through Transfer match only after a transfer', () => {
+  assert.deepEqual(VIEW_MODES, ['look', 'shaded', 'heatmap', 'dominant', 'handles', 'transfer']);
   assert.equal(nextViewMode('look', true), 'shaded');
   assert.equal(nextViewMode('handles', true), 'look');
   assert.equal(nextViewMode('handles', false), 'shaded');
   assert.equal(nextViewMode('shaded', false), 'heatmap');
+  assert.equal(nextViewMode('handles', false, true), 'transfer');
+  assert.equal(nextViewMode('transfer', true, true), 'look');
+  assert.equal(nextViewMode('transfer', false, false), 'shaded', 'the transfer view left once the transfer is gone');
 });
 
 /** A decoder that records its calls and resolves when told (or fails for mime type image/broken). */
