@@ -8,9 +8,10 @@
  * from Examples ▾ and runs; the text typed is kept for the next window of the app. Writes test/e2e/screenshots/script-panel.png
  * (1440×900) for the README. Uses `window.__rigwright`.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
-import { dataFile, loadFiles, openApp, repoRoot } from './app-driver.ts';
+import { chooseFiles, dataFile, loadFiles, openApp, repoRoot } from './app-driver.ts';
 
 const hook = (page: Page) => ({
   weights: (): Promise<number[]> => page.evaluate(() => (window as any).__rigwright.paint.weightsSnapshot()),
@@ -248,5 +249,59 @@ test('scripting panel: docked in the right column with the other panels open, no
   await page.locator('#bone-list .bone-row').first().click();
   await page.keyboard.press('Control+Shift+E');
   await expect(panel).toBeHidden();
+  expect(errors).toEqual([]);
+});
+
+test('scripting panel: Save as… downloads the script under its name, Open… reads a .ts file, Recent ▾ reopens a script as saved, unsaved text is asked about', async ({
+  page,
+}, testInfo) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await page.evaluate((keys) => keys.forEach((key) => localStorage.removeItem(key)), ['rigwright.scriptDraft', 'rigwright.recentScripts']);
+  await page.keyboard.press('Control+Shift+E');
+  const panel = page.getByRole('complementary', { name: 'Scripting' });
+  const editor = panel.locator('.monaco-editor');
+  await expect(editor).toBeVisible();
+  await editor.click();
+  await page.keyboard.type("print('saved')");
+  const name = panel.locator('.script-name');
+  await expect(name).toHaveText('untitled.ts •');
+
+  // Save as…: the name asked in the panel (.ts added), the file downloaded with the editor's text.
+  await panel.getByRole('button', { name: 'Save as…' }).click();
+  const field = panel.getByRole('textbox', { name: 'Script file name' });
+  await field.fill('mirror');
+  const [download] = await Promise.all([page.waitForEvent('download'), field.press('Enter')]);
+  expect(download.suggestedFilename()).toBe('mirror.ts');
+  expect(readFileSync(await download.path(), 'utf8')).toBe("print('saved')");
+  await expect(name).toHaveText('mirror.ts');
+
+  // Open…: a .ts file from disk replaces the text (nothing unsaved, so nothing is asked).
+  const other = testInfo.outputPath('other.ts');
+  writeFileSync(other, "print('from disk')\n");
+  await chooseFiles(page, () => panel.getByRole('button', { name: 'Open…' }).click(), other);
+  await expect(name).toHaveText('other.ts');
+  await expect(panel.locator('.view-lines')).toContainText("print('from disk')");
+
+  // Unsaved changes are asked about before Open… replaces them: Cancel keeps them.
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('// more');
+  await expect(name).toHaveText('other.ts •');
+  await panel.getByRole('button', { name: 'Open…' }).click();
+  const question = panel.locator('.script-question');
+  await expect(question).toContainText('other.ts has changes that are not saved');
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await expect(question).toBeHidden();
+  await expect(panel.locator('.view-lines')).toContainText('// more');
+
+  // Recent ▾ lists both, newest first; mirror.ts comes back as saved once the unsaved text may go.
+  await panel.getByRole('button', { name: 'Recent ▾' }).click();
+  const recent = panel.getByRole('menu', { name: 'Recent' }).getByRole('menuitem');
+  await expect(recent).toHaveText(['other.ts', 'mirror.ts']);
+  await recent.filter({ hasText: 'mirror.ts' }).click();
+  await question.getByRole('button', { name: 'Discard' }).click();
+  await expect(name).toHaveText('mirror.ts');
+  await expect(panel.locator('.view-lines')).toHaveText("print('saved')");
   expect(errors).toEqual([]);
 });
