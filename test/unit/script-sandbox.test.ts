@@ -232,7 +232,7 @@ test('while (true) {} ends at the time limit and at stop() within a second; the 
     clearInterval(ticker);
     assert.equal(result.status, how === 'stop' ? 'stopped' : 'timed-out', JSON.stringify(result));
     assert.ok(ended - (how === 'stop' ? stoppedAt : started + 600) < 1000, `${how}: ended ${(ended - started).toFixed(0)} ms after start`);
-    assert.ok(ticks >= 15, `${how}: the host's timer fired ${ticks} times while the script spun`);
+    assert.ok(ticks >= 5, `${how}: the host's timer fired ${ticks} times while the script spun (a blocked loop: none)`);
     assert.equal(host.running, false);
     assertSameBits(store.doc.weights.data, weights, `${how}: weights`);
     assert.equal(history.canUndo, false, `${how}: no step`);

@@ -89,6 +89,8 @@ export function compileScript(source: string, file: string): CompiledScript {
  * comments and template literals are told apart from code): its 1-based line and column, or null.
  */
 function firstImport(source: string): { line: number; column: number } | null {
+  // The token listing is long (a table row per token): a script without the words needs none.
+  if (!/\b(import|export|require)\b/.test(source)) return null;
   // One token a line: "line:column-line:column  label  raw …" (a line not in that shape continues a token's raw text).
   const tokens: { line: number; column: number; label: string; raw: string }[] = [];
   for (const text of getFormattedTokens(source, { transforms: ['typescript'] }).split('\n')) {
