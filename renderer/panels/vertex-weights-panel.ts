@@ -100,7 +100,7 @@ export class VertexWeightsPanel {
     range.append(rangeRow);
     this.body.addEventListener('change', (event) => this.committed(event.target));
     this.body.addEventListener('keydown', (event) => this.valueKey(event));
-    this.body.addEventListener('click', (event) => this.lockClicked(event.target));
+    this.body.addEventListener('click', (event) => this.buttonClicked(event.target));
     dockPanel(container, this.root, 'vertexWeights');
   }
 
@@ -135,6 +135,7 @@ export class VertexWeightsPanel {
       input.dataset.shown = shown;
       input.disabled = row.locked || !commands.isEnabled('weights.set');
       tr.classList.toggle('mixed', row.mixed);
+      tr.classList.toggle('selected', row.bone === this.host.selectedBone());
       tr.classList.toggle('locked', row.locked);
       input.title = row.mixed
         ? `Mixed: from ${plainNumber(row.min)} to ${plainNumber(row.max)} over the selection (the mean shown); a value typed sets every vertex`
@@ -171,7 +172,12 @@ export class VertexWeightsPanel {
         lock.setAttribute('aria-label', `Lock ${row.name}`);
         const lockCell = element('td');
         lockCell.append(lock);
-        tr.append(element('td', 'vertex-weight-bone', row.name), value, lockCell);
+        const name = element('button', 'vertex-weight-bone', row.name);
+        name.type = 'button';
+        name.title = `Select ${row.name}: the weight map shows its weights (bone.select)`;
+        const nameCell = element('td');
+        nameCell.append(name);
+        tr.append(nameCell, value, lockCell);
         return tr;
       }),
     );
@@ -235,9 +241,13 @@ export class VertexWeightsPanel {
     }
   }
 
-  private lockClicked(target: EventTarget | null): void {
-    if (!(target instanceof HTMLButtonElement) || !target.classList.contains('vertex-weight-lock')) return;
-    this.host.commands.invoke('paint.lock', Number(target.closest<HTMLElement>('tr')!.dataset.bone));
+  /** A row's lock (paint.lock) or its bone's name (bone.select). */
+  private buttonClicked(target: EventTarget | null): void {
+    if (!(target instanceof HTMLButtonElement)) return;
+    const bone = Number(target.closest<HTMLElement>('tr')!.dataset.bone);
+    if (target.classList.contains('vertex-weight-lock')) this.host.commands.invoke('paint.lock', bone);
+    else if (target.classList.contains('vertex-weight-bone')) this.host.commands.invoke('bone.select', bone);
+    else return;
     target.blur();
   }
 

@@ -119,3 +119,60 @@ test('hand: click a vertex, type a weight, undo; copy its row and paste it onto 
   expect(await weightsOf(page), 'one Ctrl+Z takes the whole paste back').toEqual(before);
   expect(errors).toEqual([]);
 });
+
+test('hand: Shift and Ctrl clicks add and toggle vertices, a bone’s weight range selects, a row’s lock and bone act', async ({ page }) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await loadFiles(page, [dataFile('hand/hand.off'), dataFile('hand/hand.tgf')], 'hand.off');
+  const B: number = await page.evaluate(() => (window as any).__rigwright.state().boneCount);
+  await page.keyboard.press('Shift+W');
+  const panel = page.getByRole('complementary', { name: 'Vertex weights' });
+  await panel.getByRole('button', { name: 'Select…' }).click();
+
+  const first = await frontVertex(page, B);
+  const tip = await topmostJoint(page);
+  await page.mouse.click(first.x, first.y);
+  await page.keyboard.down('Shift');
+  await page.mouse.click(tip.x, tip.y);
+  await page.keyboard.up('Shift');
+  expect(await selectedCount(page), 'Shift adds the finger tip’s vertex').toBe(2);
+  await expect(panel.getByText(/^2 vertices selected/)).toBeVisible();
+  await page.keyboard.down('Control');
+  await page.mouse.click(tip.x, tip.y);
+  expect(await selectedCount(page), 'Ctrl takes it out again').toBe(1);
+  await page.mouse.click(first.x, first.y);
+  await page.keyboard.up('Control');
+  expect(await selectedCount(page), 'and Ctrl on the first takes it out too').toBe(0);
+  await expect(panel.getByText(/No vertex selected/)).toBeVisible();
+
+  // From 0.9 to 1 of the first vertex's strongest bone: exactly the vertices it weighs so on.
+  const weights = await weightsOf(page);
+  const row = weights.slice(first.vertex * B, first.vertex * B + B);
+  const strongest = row.indexOf(Math.max(...row));
+  await panel.getByRole('combobox', { name: 'Bone whose weights select' }).selectOption(String(strongest));
+  await panel.getByRole('textbox', { name: 'From weight' }).fill('0.9');
+  await panel.getByRole('textbox', { name: 'To weight' }).fill('1');
+  await panel.getByRole('button', { name: 'Select', exact: true }).click();
+  let expected = 0;
+  for (let v = 0; v < weights.length / B; v++) if (weights[v * B + strongest] >= 0.9) expected++;
+  expect(expected).toBeGreaterThan(0);
+  expect(await selectedCount(page)).toBe(expected);
+  expect(await page.evaluate(() => (window as any).__rigwright.state().selectedBone), 'the bone chosen becomes the selected one').toBe(
+    strongest,
+  );
+  const field = panel.getByRole('textbox', { name: `bone ${strongest} weight` });
+  await expect(field).toBeEnabled();
+  // A row's bone name selects the bone (the weight map shows it).
+  await page.evaluate(() => (window as any).__rigwright.paint.selectBone(-1));
+  await panel.getByRole('button', { name: `bone ${strongest}`, exact: true }).click();
+  expect(await page.evaluate(() => (window as any).__rigwright.state().selectedBone)).toBe(strongest);
+
+  // The row's lock runs paint.lock (one undo step): the field cannot be typed in while the bone is locked.
+  await panel.getByRole('button', { name: `Lock bone ${strongest}` }).click();
+  await expect(panel.getByRole('button', { name: `Lock bone ${strongest}` })).toHaveAttribute('aria-pressed', 'true');
+  await expect(field).toBeDisabled();
+  await page.keyboard.press('Control+z');
+  await expect(field).toBeEnabled();
+  expect(await weightsOf(page), 'locking changed no weight').toEqual(weights);
+  expect(errors).toEqual([]);
+});
