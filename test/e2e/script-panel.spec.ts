@@ -50,6 +50,8 @@ test('scripting panel: completions, type errors, a typed script run with Ctrl+En
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const errors: string[] = [];
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
   await openApp(page, errors, { paused: true });
   await page.evaluate((keys) => keys.forEach((key) => localStorage.removeItem(key)), ['rigwright.scriptDraft', 'rigwright.recentScripts']);
   await loadFiles(page, [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf')], 'hand.off');
@@ -59,7 +61,11 @@ test('scripting panel: completions, type errors, a typed script run with Ctrl+En
   expect(await app.command('bone.select', 0)).toBe(true);
 
   // Ctrl+Shift+E opens the panel; monaco loads then (not at the app's start).
-  expect(await page.locator('.monaco-editor').count(), 'monaco is not loaded before the panel opens').toBe(0);
+  expect(await page.locator('.monaco-editor').count(), 'no editor before the panel opens').toBe(0);
+  expect(
+    requested.filter((url) => /editor\.api|script-editor|ts\.worker|editor\.worker/.test(url)),
+    'monaco is not loaded before the panel opens',
+  ).toEqual([]);
   await page.keyboard.press('Control+Shift+E');
   const panel = page.getByRole('complementary', { name: 'Scripting' });
   await expect(panel).toBeVisible();
@@ -111,6 +117,12 @@ test('scripting panel: completions, type errors, a typed script run with Ctrl+En
     "print('influences', rows.influences)",
   ]);
   await expect(editor.locator('.squiggly-error'), 'the script type-checks').toHaveCount(0);
+  // What is typed in the editor is text, not the app's keys (P would be weight paint mode, W the wireframe).
+  expect(await page.evaluate(() => (window as any).__rigwright.tool().id)).toBe('select');
+  expect(
+    requested.some((url) => /ts\.worker/.test(url)),
+    'the TypeScript worker came from the app',
+  ).toBe(true);
   await expect(panel.locator('.script-name')).toHaveText('untitled.ts •');
   await page.keyboard.press('Control+Enter');
   const output = panel.getByRole('log', { name: 'Script output' });
