@@ -115,6 +115,28 @@ export interface HeadlessOptions {
   selectedBone?: number;
   /** the method `rig.scene.skin` uses by default; default 'lbs' */
   skinMethod?: HeadlessSkinMethod;
+  /** called as a long command runs (Compute weights' stages), each time its stage or fraction changes */
+  onProgress?(progress: HeadlessProgress): void;
+  /** called once a command that reports what it did is done (Compute weights: its bind report) */
+  onReport?(report: HeadlessReport): void;
+}
+
+/** How far a long command has got, as the app's progress bar says it. */
+export interface HeadlessProgress {
+  readonly command: CommandId;
+  /** the stage as the progress bar words it, with the time so far: `Solving: bone 3 of 20 · 1.2 s` */
+  readonly text: string;
+  /** 0 … 1 */
+  readonly fraction: number;
+}
+
+/** What a command did, as the app's Bind panel reports it, one sentence a line. */
+export interface HeadlessReport {
+  readonly command: CommandId;
+  /** what was done: the vertices welded into fewer for the solve */
+  readonly lines: readonly string[];
+  /** what the artist may want to fix: bones without handle vertices, parts of the mesh without handles */
+  readonly warnings: readonly string[];
 }
 
 /** The settings the headless commands change, read back by the caller (to save a project, to skin). */
@@ -218,6 +240,7 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
 
   const maxInfluences = new MaxInfluences({ store, paintSettings: () => paintSettings, changed: () => undefined });
   const binding = headlessBinding(store, maxInfluences);
+  const bindReport = bindProgressAndReport(binding, store, options);
   const registry = new HeadlessCommandRegistry(
     (): WhenContext => ({
       hasSkeleton: boneCountOf(store.doc) > 0,
@@ -275,8 +298,14 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
   );
   const handlers: CommandHandlers = {
     'bind.options': bind['bind.options'],
-    'bind.compute': { ...bind['bind.compute'], run: (overrides) => failedBind(binding, bind['bind.compute'].run(overrides)) },
-    'bind.computeRigid': { ...bind['bind.computeRigid'], run: () => failedBind(binding, bind['bind.computeRigid'].run(undefined)) },
+    'bind.compute': {
+      ...bind['bind.compute'],
+      run: (overrides) => bindReport('bind.compute', () => failedBind(binding, bind['bind.compute'].run(overrides))),
+    },
+    'bind.computeRigid': {
+      ...bind['bind.computeRigid'],
+      run: () => bindReport('bind.computeRigid', () => failedBind(binding, bind['bind.computeRigid'].run(undefined))),
+    },
     'bind.maxInfluences': bind['bind.maxInfluences'],
     'bind.limitInfluences': bind['bind.limitInfluences'],
     ...paintEdits,
@@ -373,10 +402,14 @@ function meshIndexOf(doc: SceneDocument, part: number | string): number {
  * binding worker's own functions (workers/binding.worker.ts), on the inputs the controller gives the worker.
  */
 function headlessBinding(store: SceneStore, maxInfluences: MaxInfluences): BindingController {
-  return new BindingController({
+  const binding: BindingController = new BindingController({
     store,
     client: {
-      running: false,
+      // The computation runs in the controller's call: running while the controller shows its progress (so that the
+      // progress it is given is taken, as the app's worker's is).
+      get running() {
+        return binding.progress.running;
+      },
       automaticHandles: (positions, skeleton, rule) => Promise.resolve(automaticHandles(positions, skeleton, rule)),
       harmonicWeights: (request, progress) =>
         Promise.resolve(
@@ -403,6 +436,46 @@ function headlessBinding(store: SceneStore, maxInfluences: MaxInfluences): Bindi
     shownTriangles: () => store.doc.mesh.triangles,
     limitWeights: (weights) => maxInfluences.limit(weights),
   });
+  return binding;
+}
+
+/**
+ * Compute weights' progress and report for a headless caller: each change of the binding's progress goes to
+ * `onProgress` while it runs, and once a command binding the scene is done, `onReport` gets its bind report.
+ * @returns a wrapper for the bind commands' runs, naming the command the progress and the report belong to
+ */
+function bindProgressAndReport(
+  binding: BindingController,
+  store: SceneStore,
+  { onProgress, onReport }: Pick<HeadlessOptions, 'onProgress' | 'onReport'>,
+): (command: CommandId, run: () => Promise<void>) => Promise<void> {
+  let running: CommandId | null = null;
+  let last = '';
+  binding.onChange(() => {
+    const { running: busy, stage, fraction } = binding.progress;
+    if (!busy || running === null || `${stage} ${fraction}` === last) return;
+    last = `${stage} ${fraction}`;
+    onProgress?.({ command: running, text: binding.progressText(), fraction });
+  });
+  return async (command, run) => {
+    const before = binding.lastResult;
+    running = command;
+    last = '';
+    try {
+      await run();
+    } finally {
+      running = null;
+    }
+    const done = binding.lastResult;
+    if (!done || done === before) return;
+    const solved = vertexCountOf(store.doc);
+    const welded = done.result.weldedVertexCount;
+    onReport?.({
+      command,
+      lines: welded < solved ? [`${solved} vertices solved as ${welded} (coincident ones welded)`] : [],
+      warnings: binding.reportLines(),
+    });
+  };
 }
 
 /**

@@ -24,6 +24,7 @@ import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { boneCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { limitInfluences } from '../../workers/weights/limit-influences.ts';
+import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
 import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
 import { AppOnlyCommand, HEADLESS_COMMANDS, headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
 import { sceneFromFiles } from '../../renderer/scripting/headless-scene.ts';
@@ -492,4 +493,73 @@ test('rigwright run: the sandbox’s rules hold through the CLI — no fetch, no
     [],
     'a failed run saves nothing',
   );
+});
+
+test('rigwright run: a script’s progress, Compute weights’ stages and its bind report (vertices welded, bones without handles) go to stderr', async () => {
+  // The hand with its first ten vertices doubled: each copy (at the end) takes the vertex's place in one triangle,
+  // so the solve welds 4790 vertices into the hand's 4780.
+  const doc = await hand();
+  const { positions, triangles } = doc.mesh;
+  const n = positions.length / 3;
+  const doubled = Float64Array.from([...positions, ...positions.subarray(0, 30)]);
+  const rewired = Uint32Array.from(triangles);
+  for (let v = 0; v < 10; v++) rewired[rewired.indexOf(v)] = n + v;
+  const off = ['OFF', `${n + 10} ${rewired.length / 3} 0`];
+  for (let v = 0; v < n + 10; v++) off.push(Array.from(doubled.subarray(3 * v, 3 * v + 3)).join(' '));
+  for (let t = 0; t < rewired.length; t += 3) off.push(`3 ${rewired[t]} ${rewired[t + 1]} ${rewired[t + 2]}`);
+  const mesh = path.join(work, 'hand-doubled.off');
+  writeFileSync(mesh, `${off.join('\n')}\n`);
+  assert.equal(weldVertices(doubled, rewired).count, n, 'the copies weld onto the hand’s vertices');
+
+  const binding = script(
+    'progress.ts',
+    "rig.progress(0.5, 'binding');\nawait rig.bind.compute({ source: 'cylinder', laplacian: 'uniform' });\n",
+  );
+  const run = await rigwright('run', binding, '--scene', mesh, dataFile('hand', 'hand.tgf'));
+  assert.equal(run.status, 0, run.stderr);
+  const lines = run.stderr.trimEnd().split('\n');
+  assert.equal(lines[0], `${binding}: 50% binding`, 'the script’s rig.progress first');
+
+  // Compute weights' stages, in the Bind panel's words, with the time so far; the fraction never goes back.
+  const stages = lines.filter((line) => line.startsWith('rigwright: Compute weights: ') && /\d+% .+ · [\d.]+ s$/.test(line));
+  const words = stages.map((line) => /: \d+% (.+) · /.exec(line)![1]);
+  for (const stage of ['Choosing handles', 'Building the Laplacian', 'Ordering (fill-reducing)', 'Factorizing (Cholesky)'])
+    assert.ok(words.includes(stage), `the stage ${stage} is reported: ${words.join(' | ')}`);
+  assert.ok(words.indexOf('Choosing handles') < words.indexOf('Factorizing (Cholesky)'), 'the stages in order');
+  const percents = stages.map((line) => Number(/: (\d+)% /.exec(line)![1]));
+  assert.ok(
+    percents.every((p, i) => i === 0 || p >= percents[i - 1]),
+    `the fraction only grows: ${percents.join(', ')}`,
+  );
+  assert.equal(percents.at(-1), 100, 'the last stage is the end');
+
+  // The report after the stages: what was welded, and the bones the cylinders missed as `rigwright weights` reports
+  // them with the same options on the hand itself (whose vertices are the welded ones).
+  const reportAt = lines.indexOf(`rigwright: Compute weights: ${n + 10} vertices solved as ${n} (coincident ones welded)`);
+  assert.ok(reportAt > lines.indexOf(stages.at(-1)!), `the welded count after the stages:\n${run.stderr}`);
+  const direct = await rigwright(
+    'weights',
+    '--mesh',
+    dataFile('hand', 'hand.off'),
+    '--skeleton',
+    dataFile('hand', 'hand.tgf'),
+    '--auto-handles',
+    '--rule',
+    'cylinder',
+    '--laplacian',
+    'uniform',
+    '--out',
+    path.join(work, 'hand-progress.dmat'),
+  );
+  // `rigwright weights` has no bone names (`bones 5, 10`); the scene's are `bone 5`, `bone 10`.
+  const missed = /^rigwright: warning: bones? ([\d, ]+) ha(?:s|ve) no handle vertices/m.exec(direct.stderr);
+  assert.ok(missed, `rigwright weights reports bones without handles:\n${direct.stderr}`);
+  const bones = missed[1].split(', ').map((bone) => `bone ${bone}`);
+  assert.deepEqual(
+    lines.filter((line) => line.startsWith('rigwright: warning: ')),
+    [
+      `rigwright: warning: Compute weights: ${bones.join(', ')} ${bones.length === 1 ? 'has' : 'have'} no handle vertices: weight 0 everywhere`,
+    ],
+  );
+  assert.equal(run.stdout, '', 'nothing on stdout: the script printed nothing');
 });

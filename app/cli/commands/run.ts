@@ -3,7 +3,8 @@
  * through the headless registry (renderer/scripting/headless-commands.ts: the same argument checks and handlers), the
  * scene calls every host answers with (sceneScriptCalls), files through the CLI (cli-files.ts), and the same sandbox
  * host (ScriptHost: the run is one undo step, a failure leaves the scene as it was) around a Node sandbox with no
- * network, no file system and no Node. What the script prints goes to stdout, its warnings and errors to stderr;
+ * network, no file system and no Node. What the script prints goes to stdout; its warnings and errors, its progress,
+ * and Compute weights' progress and bind report go to stderr;
  * `--save` writes the project once the run has succeeded.
  */
 import path from 'node:path';
@@ -45,7 +46,8 @@ Runs a script as the app's scripting panel does: the same API (\`rig\`, \`print\
 commands with the same argument checks (those that need the app's window are refused, saying why), and the same
 sandbox: no network, no file system but \`rig.files\`, no Node. The whole run is one undo step; a script that throws
 leaves the scene as it was. What it prints goes to standard output, its errors to standard error as
-FILE:LINE:COLUMN: MESSAGE.
+FILE:LINE:COLUMN: MESSAGE; so does its progress (rig.progress), and Compute weights' stages and report (the
+vertices welded, bones and parts of the mesh without handles).
 
   --scene FILE…        the scene: files the app's File → Import takes (a mesh .obj/.off with its skeleton .tgf,
                        weights, handles and poses .dmat; or a glTF .glb/.gltf)
@@ -89,7 +91,15 @@ could not be read or written; 2 a bad command line.
     for (const notice of opened.notices) stderr.write(`rigwright: warning: ${notice}\n`);
 
     const store = new SceneStore(opened.doc, new UndoHistory());
-    const registry = headlessRegistry(store, headlessOptionsOf(opened.settings));
+    const registry = headlessRegistry(store, {
+      ...headlessOptionsOf(opened.settings),
+      // A long command's progress and what Compute weights reports, on stderr as the script's own progress.
+      onProgress: ({ command, text, fraction }) => stderr.write(`rigwright: ${COMMANDS[command].label}: ${percent(fraction)} ${text}\n`),
+      onReport: ({ command, lines, warnings }) => {
+        for (const report of lines) stderr.write(`rigwright: ${COMMANDS[command].label}: ${report}\n`);
+        for (const warning of warnings) stderr.write(`rigwright: warning: ${COMMANDS[command].label}: ${warning}\n`);
+      },
+    });
     const cwd = process.cwd();
     const files = new CliScriptFiles({
       store,
@@ -188,9 +198,13 @@ function timeLimitOption(text: string | undefined): number {
 /** A line the script printed: log to stdout, errors and warnings to stderr, progress to stderr as a percentage. */
 function printOutput(output: ScriptOutput, script: string, { stdout, stderr }: CliStreams): void {
   if (output.kind === 'log') stdout.write(`${output.text}\n`);
-  else if (output.kind === 'progress')
-    stderr.write(`${script}: ${Math.round((output.fraction ?? 0) * 100)}%${output.text ? ` ${output.text}` : ''}\n`);
+  else if (output.kind === 'progress') stderr.write(`${script}: ${percent(output.fraction ?? 0)}${output.text ? ` ${output.text}` : ''}\n`);
   else stderr.write(`${output.text}\n`);
+}
+
+/** A fraction 0 … 1 as a whole percentage: `42%`. */
+function percent(fraction: number): string {
+  return `${Math.round(fraction * 100)}%`;
 }
 
 /** Why the run did not end: FILE:LINE:COLUMN: MESSAGE for a throw, or the time limit, or a stop. */
