@@ -124,3 +124,21 @@ test('printing in a loop comes in batches, in order before the end, and stops at
   assert.ok(batches.length <= Math.ceil((OUTPUT_LIMIT + 1) / 500), `${batches.length} messages for ${OUTPUT_LIMIT + 1} lines`);
   assert.equal(sent.at(-1)?.kind, 'done', 'the end comes after every line');
 });
+
+test('progress reported in a loop is sent once a stretch, the latest report only', async () => {
+  const output: ScriptOutput[] = [];
+  sent.length = 0;
+  const result = await host(output).run({
+    file: 'busy.ts',
+    source: `for (let i = 1; i <= 100000; i++) rig.progress(i / 100000, 'step ' + i);\nawait rig.scene.denseWeights();\nrig.progress(0.25);`,
+  });
+  assert.equal(result.status, 'done');
+  assert.deepEqual(
+    output.map((line) => [line.fraction, line.text]),
+    [
+      [1, 'step 100000'],
+      [0.25, ''],
+    ],
+  );
+  assert.equal(sent.filter((message) => message.kind === 'progress').length, 2, 'one message per stretch');
+});

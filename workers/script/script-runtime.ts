@@ -145,9 +145,18 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
   const lines: OutputLine[] = [];
   let printed = 0;
   let flushQueued = false;
+  // Progress likewise: only the latest report of a stretch is sent, after its lines.
+  let progress: SandboxMessage | null = null;
   const flush = () => {
     flushQueued = false;
     if (lines.length > 0) send({ kind: 'output', lines: lines.splice(0) });
+    if (progress) send(progress);
+    progress = null;
+  };
+  const queueFlush = () => {
+    if (flushQueued) return;
+    flushQueued = true;
+    void apply(promiseThen, settled, [flush]);
   };
   const write = (level: OutputLine['level'], text: string) => {
     if (ended || printed > OUTPUT_LIMIT) return;
@@ -158,10 +167,12 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
         : { level, text },
     );
     if (lines.length >= OUTPUT_BATCH) flush();
-    else if (!flushQueued) {
-      flushQueued = true;
-      void apply(promiseThen, settled, [flush]);
-    }
+    else queueFlush();
+  };
+  const report = (fraction: number, message: string) => {
+    if (ended) return;
+    progress = { kind: 'progress', fraction, message };
+    queueFlush();
   };
   /** Sends a message after the lines printed before it. */
   const post = (message: SandboxMessage, transfer: ArrayBuffer[] = []) => {
@@ -202,7 +213,7 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
     if (!init || !script || started) return;
     started = true;
     const run = script;
-    defineGlobals(global, init, call, post, write);
+    defineGlobals(global, init, call, write, report);
     if (channel.clock && typeof global.setTimeout !== 'function') defineTimers(global, channel.clock);
     lockDown(global);
     let result: Promise<unknown>;
@@ -239,13 +250,13 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
   };
 }
 
-/** Defines rig, print, console and args on the scope. */
+/** Defines rig, print, console and args on the scope: calls go as messages, lines and progress to be sent in batches. */
 function defineGlobals(
   global: Scope,
   init: SandboxInit,
   call: (method: string, args: unknown[]) => Promise<unknown>,
-  post: (message: SandboxMessage) => void,
   write: (level: OutputLine['level'], text: string) => void,
+  report: (fraction: number, message: string) => void,
 ): void {
   const method =
     (name: string) =>
@@ -261,7 +272,7 @@ function defineGlobals(
     files: Object.freeze(files),
     progress(fraction: unknown, message?: unknown) {
       const text = message === undefined ? '' : typeof message === 'string' ? message : formatValue(message, PRINT_DEPTH, []);
-      post({ kind: 'progress', fraction: Number(fraction), message: text });
+      report(Number(fraction), text);
     },
     execute: (id: unknown, argument?: unknown) => call('execute', [id, argument]),
   };
