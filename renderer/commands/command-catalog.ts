@@ -913,12 +913,12 @@ const CATALOG = {
   'script.save': {
     label: 'Save the script',
     noMenu: 'the Save button of the Scripting panel (View → Scripting panel)',
-    description: 'Save the editor’s script to its file (asks where the first time)',
+    description: 'Save the editor’s script under its name (the desktop app asks where; the web page downloads it)',
   },
   'script.saveAs': {
     label: 'Save the script as…',
     noMenu: 'the Save as… button of the Scripting panel (View → Scripting panel)',
-    description: 'Save the editor’s script to a new file',
+    description: 'Save the editor’s script under a new name, asked in the panel',
   },
   'script.example': {
     label: 'Open an example script',
