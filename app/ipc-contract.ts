@@ -24,6 +24,8 @@ export const IPC_CHANNELS = {
   setUnsaved: 'rigwright:set-unsaved',
   closeRequested: 'rigwright:close-requested',
   answerClose: 'rigwright:answer-close',
+  scriptReadFile: 'rigwright:script-read-file',
+  scriptWriteFile: 'rigwright:script-write-file',
 } as const;
 
 /** A file the user chose, read whole. `name` is the base name only: the renderer never sees paths. */
@@ -269,6 +271,43 @@ export interface ProjectBridge {
 export const PROJECT_TOKEN_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]{0,79}$/;
 export const MAX_RECENT_PROJECTS = 8;
 
+/**
+ * A file a script names by its path (the desktop app's `rig.files`). The working folder is the folder of the project
+ * the scene is saved as (`project`), else the folder the scene's files were opened from (the window's last File →
+ * Open of the rig formats); a relative path starts there (or, with neither, in the Documents folder). Main reads or
+ * writes a path inside the working folder (symbolic links followed) at once; one outside it only when `outside` says
+ * the user allowed it, else it answers `{ outside: true }` and touches nothing. The page never learns the folder.
+ */
+export interface ScriptFileRequest {
+  /** the path as the script gave it: absolute, or relative to the working folder; at most MAX_SCRIPT_PATH_LENGTH */
+  path: string;
+  /** the token of the project the scene is saved as (PROJECT_TOKEN_PATTERN): its folder is the working folder */
+  project?: string;
+  /** the user allowed this run's files outside the working folder */
+  outside?: boolean;
+}
+
+/** A script's write by path: a file ending in one of SAVEABLE_EXTENSIONS, or a .gltf with its resources. */
+export interface ScriptWriteRequest extends ScriptFileRequest {
+  bytes: Uint8Array;
+  /** a .gltf's buffers and images, written beside it (as SaveAssetRequest's) */
+  resources?: { uri: string; bytes: Uint8Array }[];
+}
+
+/** Main's answer to a script's read: the file (base name and bytes), or that the path is outside the working folder. */
+export type ScriptReadAnswer = { file: OpenedFile } | { outside: true };
+/** Main's answer to a script's write: the base name written, or that the path is outside the working folder. */
+export type ScriptWriteAnswer = { written: string } | { outside: true };
+
+/** Longest path a script's file request may carry. */
+export const MAX_SCRIPT_PATH_LENGTH = 4096;
+
+/** Desktop only: a script's files by path (no dialog), read whole or written atomically. */
+export interface ScriptFilesBridge {
+  read(request: ScriptFileRequest): Promise<ScriptReadAnswer>;
+  write(request: ScriptWriteRequest): Promise<ScriptWriteAnswer>;
+}
+
 /** What the preload exposes as `window.rigwright` (Electron), and what the web bridge implements. */
 export interface RigwrightBridge {
   readonly platform: 'electron' | 'web';
@@ -298,6 +337,8 @@ export interface RigwrightBridge {
   onCloseRequest?(listener: () => void): () => void;
   /** Desktop only: true closes the window (and goes on quitting if that was asked); false keeps it open. */
   answerClose?(close: boolean): void;
+  /** Desktop only: a script's files by path; the web page has none (a script's files go through the picker and downloads). */
+  readonly scriptFiles?: ScriptFilesBridge;
 }
 
 /**

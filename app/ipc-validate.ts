@@ -16,6 +16,7 @@ import {
   MAX_MENU_LABEL_LENGTH,
   MAX_MENUS,
   MAX_RESOURCE_URI_LENGTH,
+  MAX_SCRIPT_PATH_LENGTH,
   OPENABLE_EXTENSIONS,
   PROJECT_TOKEN_PATTERN,
   RIG_FILE_EXTENSIONS,
@@ -30,6 +31,7 @@ import {
   type MenuModelEntry,
   type SaveFileRequest,
   type SaveProjectRequest,
+  type ScriptFileRequest,
 } from './ipc-contract.ts';
 import { APP_HOST, APP_SCHEME } from './app-scheme.ts';
 import { boneNamesFileFor } from '../workers/formats/bone-names.ts';
@@ -451,4 +453,35 @@ export function validateSaveProjectRequest(channel: string, value: unknown): Sav
   if (bytes.byteLength > MAX_FILE_BYTES) throw new IpcArgumentError(channel, `file is larger than ${MAX_FILE_BYTES} bytes`);
   if (value.token === undefined) return { suggestedName, bytes };
   return { token: validateProjectToken(channel, value.token), suggestedName, bytes };
+}
+
+/** A script's file request with the fields main reads first (the write's bytes are checked as a save's). */
+export interface ValidScriptFileRequest extends ScriptFileRequest {
+  outside: boolean;
+  /** a write's own fields (bytes, resources), as received: main checks them as saveFile or saveAsset does */
+  rest: Record<string, unknown>;
+}
+
+/**
+ * Validates the path, project and outside fields of `scriptReadFile` and `scriptWriteFile`.
+ * @param value  { path: a non-empty string of at most MAX_SCRIPT_PATH_LENGTH without control characters, project?: a
+ *               project token, outside?: boolean } and, for a write, bytes and resources (checked by the caller)
+ * @param write  whether bytes and resources may come too (scriptWriteFile)
+ * @throws IpcArgumentError naming the field at fault
+ */
+export function validateScriptFileRequest(channel: string, value: unknown, write: boolean): ValidScriptFileRequest {
+  if (!isPlainObject(value)) throw new IpcArgumentError(channel, 'request must be an object');
+  refuseUnknownKeys(channel, value, ['path', 'project', 'outside', ...(write ? ['bytes', 'resources'] : [])]);
+  const { path, project, outside, ...rest } = value;
+  if (typeof path !== 'string' || path.length === 0) throw new IpcArgumentError(channel, 'path must be a non-empty string');
+  if (path.length > MAX_SCRIPT_PATH_LENGTH) throw new IpcArgumentError(channel, `path is longer than ${MAX_SCRIPT_PATH_LENGTH} characters`);
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to refuse
+  if (/[\u0000-\u001f\u007f]/.test(path)) throw new IpcArgumentError(channel, 'path has control characters');
+  if (outside !== undefined && typeof outside !== 'boolean') throw new IpcArgumentError(channel, 'outside must be a boolean');
+  return {
+    path,
+    ...(project === undefined ? {} : { project: validateProjectToken(channel, project) }),
+    outside: outside === true,
+    rest,
+  };
 }

@@ -28,6 +28,7 @@ import {
 import { saveRequestedAsset, saveRequestedFile } from './save-file.ts';
 import { APP_ENTRY_URL, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, resolveAppAsset } from './app-scheme.ts';
 import { ProjectFilesMain } from './project-files-main.ts';
+import { ScriptFilesMain } from './script-files-main.ts';
 import { AutosaveFolder } from './autosave-folder.ts';
 import { AutosaveUploads } from './autosave-upload.ts';
 import { answerPage } from './page-error.ts';
@@ -273,6 +274,8 @@ async function openFiles(window: Window | null, argument: unknown): Promise<Open
       properties: ['openFile', 'multiSelections'],
     });
     if (result.canceled) return [];
+    // File → Open and Import (the rig formats, no extensions named): their folder is where a script's files are.
+    if (window && !hasExtensions(argument)) scriptFiles().sceneFilesOpened(window, result.filePaths);
     const files: OpenedFile[] = [];
     for (const filePath of result.filePaths) {
       const name = path.basename(filePath);
@@ -354,6 +357,23 @@ function saveProject(window: Window | null, argument: unknown): Promise<ProjectF
       return result.canceled || !result.filePath ? null : result.filePath;
     }),
   );
+}
+
+/** Whether an open request names its own extensions (a script, a transfer's file) rather than the rig formats. */
+function hasExtensions(argument: unknown): boolean {
+  const extensions = (argument as { extensions?: unknown } | undefined)?.extensions;
+  return Array.isArray(extensions) && extensions.length > 0;
+}
+
+// A script's files by path (rig.files in the desktop app): inside the working folder at once, outside it once the
+// page says the user allowed it (script-files-main.ts).
+let scriptFilesMain: ScriptFilesMain | null = null;
+function scriptFiles(): ScriptFilesMain {
+  scriptFilesMain ??= new ScriptFilesMain({
+    projectPath: (channel, token) => projects().pathOf(channel, token),
+    defaultFolder: () => app.getPath('documents'),
+  });
+  return scriptFilesMain;
 }
 
 // Unsaved work. The page says whether its scene has unsaved changes; while it has, closing the window (or quitting,
@@ -451,6 +471,8 @@ app
     handle(IPC_CHANNELS.openProject, openProject);
     handle(IPC_CHANNELS.saveProject, saveProject);
     handle(IPC_CHANNELS.recentProjects, () => projects().recent());
+    handle(IPC_CHANNELS.scriptReadFile, (window, argument) => scriptFiles().read(IPC_CHANNELS.scriptReadFile, window, argument));
+    handle(IPC_CHANNELS.scriptWriteFile, (window, argument) => scriptFiles().write(IPC_CHANNELS.scriptWriteFile, window, argument));
     handle(IPC_CHANNELS.setUnsaved, setUnsaved);
     handle(IPC_CHANNELS.answerClose, answerClose);
     handle(IPC_CHANNELS.autosaveBegin, beginAutosave);

@@ -18,6 +18,10 @@ import {
   type SaveAssetRequest,
   type SaveFileRequest,
   type SaveProjectRequest,
+  type ScriptFileRequest,
+  type ScriptReadAnswer,
+  type ScriptWriteAnswer,
+  type ScriptWriteRequest,
 } from './ipc-contract.ts';
 
 const electron = require('electron') as ElectronPreload;
@@ -85,6 +89,10 @@ const bridge: RigwrightBridge = {
     recent(): Promise<ProjectFileRef[]> {
       return ipcRenderer.invoke(IPC_CHANNELS.recentProjects) as Promise<ProjectFileRef[]>;
     },
+  },
+  scriptFiles: {
+    read: (request: ScriptFileRequest) => ipcRenderer.invoke(IPC_CHANNELS.scriptReadFile, request) as Promise<ScriptReadAnswer>,
+    write: (request: ScriptWriteRequest) => ipcRenderer.invoke(IPC_CHANNELS.scriptWriteFile, request) as Promise<ScriptWriteAnswer>,
   },
   autosave: {
     begin: (session: string) => ipcRenderer.invoke(IPC_CHANNELS.autosaveBegin, session) as Promise<void>,

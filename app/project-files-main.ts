@@ -86,7 +86,11 @@ export class ProjectFilesMain {
     return newest ? path.dirname(newest) : null;
   }
 
-  private pathOf(channel: string, token: string): string {
+  /**
+   * The path a token stands for (a project file this app opened or saved in this run).
+   * @throws IpcArgumentError naming the channel when the token names none
+   */
+  pathOf(channel: string, token: string): string {
     const file = this.paths.get(token);
     if (file === undefined) throw new IpcArgumentError(channel, 'token names no project file this app opened or saved');
     return file;

@@ -975,3 +975,39 @@ test('a failed save or open reaches the page in our words with the base name onl
     assert.doesNotMatch(message, /Error invoking|Error:/, `${message}: no remote-method prefix or error class`);
   }
 });
+
+test("a script's files by path: the folder of the last File → Open is where they are read and written without a dialog; outside it, only once allowed", async () => {
+  const bridge = recorded.exposed.get('rigwright') as RigwrightBridge;
+  const scene = mkdtempSync(path.join(work, 'scene-'));
+  const other = mkdtempSync(path.join(work, 'other-'));
+  writeFileSync(path.join(scene, 'hand.off'), 'OFF\n');
+  writeFileSync(path.join(other, 'arm.tgf'), '1 0 0 0\n');
+  const openFiles = recorded.ipcHandlers.get(IPC_CHANNELS.openFiles)!;
+  recorded.nextOpen = { canceled: false, filePaths: [path.join(scene, 'hand.off')] };
+  await openFiles(trustedEvent());
+  // A file opened for something else (a transfer's file, a script) does not move the scene's folder.
+  recorded.nextOpen = { canceled: false, filePaths: [path.join(other, 'arm.tgf')] };
+  await openFiles(trustedEvent(), { extensions: ['tgf'] });
+  recorded.invokeMain = true;
+  try {
+    const read = await bridge.scriptFiles!.read({ path: 'hand.off' });
+    assert.ok('file' in read && read.file.name === 'hand.off', 'read beside the scene’s files, no dialog');
+    assert.equal(Buffer.from(read.file.bytes).toString('utf8'), 'OFF\n');
+    assert.deepEqual(await bridge.scriptFiles!.write({ path: 'posed.obj', bytes: new Uint8Array([118]) }), { written: 'posed.obj' });
+    assert.equal(readFileSync(path.join(scene, 'posed.obj'), 'utf8'), 'v');
+    const outside = path.join(other, 'posed.obj');
+    assert.deepEqual(await bridge.scriptFiles!.write({ path: outside, bytes: new Uint8Array([118]) }), { outside: true });
+    assert.ok(!readdirSync(other).includes('posed.obj'), 'nothing written outside before it is allowed');
+    assert.deepEqual(await bridge.scriptFiles!.write({ path: outside, outside: true, bytes: new Uint8Array([118]) }), {
+      written: 'posed.obj',
+    });
+    await assert.rejects(bridge.scriptFiles!.read({ path: 'gone.off' }), /^Error: gone\.off could not be opened: there is no such file$/);
+  } finally {
+    recorded.invokeMain = false;
+  }
+  const foreign = { ...trustedEvent(), senderFrame: { url: 'https://example.com/' } };
+  assert.throws(
+    () => recorded.ipcHandlers.get(IPC_CHANNELS.scriptWriteFile)!(foreign, { path: 'x.obj' }),
+    /sender is not the Rigwright page/,
+  );
+});
