@@ -109,6 +109,8 @@ const FILE_CALLS = ['open', 'saveProject', 'exportGltf'] as const;
 /** The most lines a run prints (then one line says the rest was left out), and the most lines one message holds. */
 export const OUTPUT_LIMIT = 10_000;
 const OUTPUT_BATCH = 500;
+/** The longest a printed line or a progress report waits to be sent while the script does not yield, ms. */
+const FLUSH_MS = 50;
 
 /** How deep print and console show nested arrays and objects, and how many items of each. */
 const PRINT_DEPTH = 3;
@@ -147,13 +149,20 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
   let flushQueued = false;
   // Progress likewise: only the latest report of a stretch is sent, after its lines.
   let progress: SandboxMessage | null = null;
+  let flushedAt = dateNow();
   const flush = () => {
     flushQueued = false;
+    flushedAt = dateNow();
     if (lines.length > 0) send({ kind: 'output', lines: lines.splice(0) });
     if (progress) send(progress);
     progress = null;
   };
   const queueFlush = () => {
+    // A script busy for long without yielding still shows its lines and progress every FLUSH_MS.
+    if (dateNow() - flushedAt >= FLUSH_MS) {
+      flush();
+      return;
+    }
     if (flushQueued) return;
     flushQueued = true;
     void apply(promiseThen, settled, [flush]);
@@ -478,6 +487,7 @@ const TYPED_ARRAYS: Record<string, { readonly prototype: object }> = {
  */
 const objectToString = Object.getOwnPropertyDescriptor(Object.prototype, 'toString')?.value as (this: unknown) => string;
 const { apply } = Reflect;
+const dateNow = Date.now;
 const promiseThen = Object.getOwnPropertyDescriptor(Promise.prototype, 'then')?.value as Promise<unknown>['then'];
 /** A promise already settled: its then runs a callback at the end of the current synchronous stretch. */
 const settled = Promise.resolve();
