@@ -1,10 +1,11 @@
 /**
  * The four built-in scripts (renderer/scripting/examples/) give the same result in the app and headless: each runs in
- * the web build through the app's script controller (the test hook's runScript, as the Scripting panel's Run does) on
- * the course's hand or body loaded through the page's file input, and through `rigwright run` (Node, spawned here) on
- * the same files. The weights are compared as the bytes of their float64 values (the CLI's through the project it
- * saves with --save, which keeps them at full precision), the bone names for mirror-and-rename, and the exported
- * GLB files byte for byte for export-clips (the web build's writes are downloads, caught here).
+ * the web build through the app's script controller (the test hook's runScript, as the Scripting panel's Run does;
+ * prune-and-limit from the panel itself, opened from Examples ▾ and run with Run) on the course's hand or body loaded
+ * through the page's file input, and through `rigwright run` (Node, spawned here) on the same files. The weights are
+ * compared as the bytes of their float64 values (the CLI's through the project it saves with --save, which keeps
+ * them at full precision), the bone names for mirror-and-rename, and the exported GLB files byte for byte for
+ * export-clips (the web build's writes are downloads, caught here); what the scripts print, too.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -73,6 +74,31 @@ async function runInApp(page: Page, files: string[], mesh: string, example: stri
   return run;
 }
 
+/**
+ * Opens the app on `files` and runs the example as an artist does: the Scripting panel (Ctrl+Shift+E), Examples ▾,
+ * the example, Run; waits for the console's closing line.
+ * @returns the console's lines (what the script printed, then how the run ended)
+ */
+async function runFromPanel(page: Page, files: string[], mesh: string, example: string): Promise<string[]> {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  await loadFiles(page, files, mesh);
+  await page.evaluate(() => (window as any).__rigwright.setScriptTimeLimit(0));
+  await page.keyboard.press('Control+Shift+E');
+  const panel = page.getByRole('complementary', { name: 'Scripting' });
+  await expect(panel.locator('.monaco-editor')).toBeVisible();
+  await panel.getByRole('button', { name: 'Examples ▾' }).click();
+  await panel.getByRole('menuitem', { name: example }).click();
+  await expect(panel.locator('.script-name')).toHaveText(example);
+  await panel.getByRole('button', { name: 'Run', exact: true }).click();
+  const lines = panel.getByRole('log', { name: 'Script output' }).locator('.script-line');
+  await expect(lines.last()).toContainText(`${example} done in`, { timeout: 110_000 });
+  const undo = await page.evaluate(() => (window as any).__rigwright.history().undo as string[]);
+  expect(undo.at(-1)).toBe(`Script: ${example}`);
+  expect(errors).toEqual([]);
+  return lines.allInnerTexts();
+}
+
 /** What the app's run printed (print / console.log), without the controller's closing line. */
 function printed(run: Run): string[] {
   return run.output
@@ -133,16 +159,18 @@ test('bind-cylinder-uniform.ts on the hand: the same weights in the app and from
   expect(cli.stderr).toContain(warning);
 });
 
-test('prune-and-limit.ts on the hand: the same weights in the app and from rigwright run, bit for bit', async ({ page }) => {
+test('prune-and-limit.ts on the hand, run from the Scripting panel’s Examples ▾: the same weights as from rigwright run, bit for bit', async ({
+  page,
+}) => {
   const folder = test.info().outputPath('cli');
   mkdirSync(folder, { recursive: true });
   const cli = runHeadless('prune-and-limit.ts', ['--scene', ...HAND, '--save', 'hand.rig.glb'], folder);
   const headless = savedProject(path.join(folder, 'hand.rig.glb'));
 
-  const run = await runInApp(page, HAND, 'hand.off', 'prune-and-limit.ts');
+  const shown = await runFromPanel(page, HAND, 'hand.off', 'prune-and-limit.ts');
   const app = await appScene(page);
   expect(app.weights === headless.weights, 'the weights’ float64 bytes are the same').toBe(true);
-  expect(printed(run)).toEqual(stdoutLines(cli.stdout));
+  expect(shown.slice(0, -1), 'the panel’s console shows what the CLI printed').toEqual(stdoutLines(cli.stdout));
   // At most 4 bones per vertex, rows summing to 1: the run did what it says.
   const weights = (await page.evaluate(() => (window as any).__rigwright.snapshot().weights)) as number[];
   for (let v = 0; v < weights.length / 20; v++) {
