@@ -36,3 +36,20 @@ export function splitCube(divisions = 1): { positions: Float64Array; triangles: 
   }
   return { positions: Float64Array.from(positions), triangles: Uint32Array.from(triangles), face: Int32Array.from(face) };
 }
+
+/**
+ * splitCube with every face's triangles counter-clockwise seen from outside (splitCube's faces all wind the same way
+ * about their axis, so the x = 0, y = 0 and z = 0 faces face in): a consistently oriented soup, as a winding number
+ * needs.
+ */
+export function outwardSplitCube(divisions = 1): { positions: Float64Array; triangles: Uint32Array; face: Int32Array } {
+  const cube = splitCube(divisions);
+  const triangles = cube.triangles.slice();
+  for (let t = 0; t < triangles.length; t += 3) {
+    if (cube.face[triangles[t]] % 2 === 1) continue;
+    const b = triangles[t + 1];
+    triangles[t + 1] = triangles[t + 2];
+    triangles[t + 2] = b;
+  }
+  return { ...cube, triangles };
+}

@@ -8,7 +8,7 @@ import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
 import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
 import { assertNearestBoneWeighsMost } from './nearest-bone.ts';
 import { dataFile } from './shared-data.ts';
-import { splitCube } from './split-cube.ts';
+import { outwardSplitCube } from './split-cube.ts';
 import { uvSphere } from './uv-sphere.ts';
 
 const body = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj').mesh;
@@ -107,7 +107,7 @@ test('volumetric weights reach a separate shell: an eye floating above the head 
 });
 
 test('volumetric weights of a cube split into six separate faces: coincident vertices get identical weights, every vertex weighted', () => {
-  const cube = splitCube(4);
+  const cube = outwardSplitCube(4);
   // Two bones along x through the cube's middle.
   const skeleton = buildSkeleton(
     { joints: Float64Array.of(-0.1, 0.5, 0.5, 0.5, 0.5, 0.5, 1.1, 0.5, 0.5), bones: Uint32Array.of(0, 1, 1, 2) },
@@ -126,11 +126,12 @@ test('volumetric weights of a cube split into six separate faces: coincident ver
   }
   const { worst } = rowSums(result.weights, 2);
   assert.ok(worst <= 1e-12, `rows sum to 1 (worst ${worst})`);
-  // The x = 0 face follows the first bone, the x = 1 face the second; the middle blends them.
+  // The x = 0 face follows the first bone, the x = 1 face the second; the middle blends them. The farthest corner
+  // (0, 0, 0) is 0.71 from the first bone and 0.87 through the solid from the second: (0.71 / 0.87)^8 ≈ 0.2, so 0.83.
   for (let v = 0; v < cube.positions.length / 3; v++) {
     const x = cube.positions[3 * v];
-    if (x === 0) assert.ok(result.weights[2 * v] > 0.9, `vertex ${v} at x = 0: ${result.weights[2 * v]} on the first bone`);
-    if (x === 1) assert.ok(result.weights[2 * v + 1] > 0.9, `vertex ${v} at x = 1: ${result.weights[2 * v + 1]} on the second bone`);
+    if (x === 0) assert.ok(result.weights[2 * v] > 0.8, `vertex ${v} at x = 0: ${result.weights[2 * v]} on the first bone`);
+    if (x === 1) assert.ok(result.weights[2 * v + 1] > 0.8, `vertex ${v} at x = 1: ${result.weights[2 * v + 1]} on the second bone`);
     if (x === 0.5) assert.ok(Math.abs(result.weights[2 * v] - 0.5) < 0.25, `vertex ${v} at x = ½ blends: ${result.weights[2 * v]}`);
   }
 });

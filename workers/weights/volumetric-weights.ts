@@ -73,7 +73,8 @@ export interface VolumetricWeightsResult {
  *    winding number at its centre exceeds ½ (Jacobson et al. 2013). The voxels no triangle crosses fall into regions
  *    connected through faces; for a closed mesh the winding number is constant on each, so it is evaluated at a few
  *    voxels of a region (its seed and every voxel at a power-of-two place of the flood) and, when they agree clearly,
- *    given to the whole region; otherwise (near a hole) at every voxel of it.
+ *    given to the whole region; otherwise (an open mesh) block by block: a block away from the surface whose corners
+ *    agree clearly takes their side, the others are evaluated voxel by voxel.
  * 2. Bones: a bone's voxels are the solid voxels its segment passes through, starting at the distance from their
  *    centre to the segment; a bone that passes through no solid voxel starts from the solid voxels nearest it.
  * 3. Distances: Dijkstra's algorithm from each bone, one bone at a time, over the solid voxels' 26-neighbourhood
@@ -333,7 +334,7 @@ const CLEAR_MARGIN = 0.25;
  * Decides INSIDE or OUTSIDE for every voxel that is not SURFACE, region by region (regions: voxels connected through
  * faces without crossing a SURFACE voxel). A first flood counts the region and samples the winding number at its
  * seed and at the 2nd, 4th, 8th … voxel reached (ever farther from the seed); if every sample is on the same side of
- * ½ by CLEAR_MARGIN the second flood gives the region that side, else it evaluates every voxel.
+ * ½ by CLEAR_MARGIN the second flood gives the region that side, else marks it PENDING for decideByBlocks.
  * @returns the number of winding numbers evaluated
  */
 function markInside(
@@ -352,6 +353,7 @@ function markInside(
   const queue = new GrowingQueue();
   const stride = [1, -1, nx, -nx, nx * ny, -nx * ny];
   let evaluations = 0;
+  let anyPending = false;
   const windingOf = (cell: number): number => {
     evaluations++;
     const i = cell % nx;
@@ -386,19 +388,87 @@ function markInside(
       pushUnvisitedNeighbours(cell, stride, grid, state, UNKNOWN, VISITED, queue);
     }
     const uniform = unclear === 0 && (inside === 0 || outside === 0);
-    const side = inside > 0 ? INSIDE : OUTSIDE;
-    // Second flood: decide.
+    const side = uniform ? (inside > 0 ? INSIDE : OUTSIDE) : PENDING;
+    if (side === PENDING) anyPending = true;
+    // Second flood: the region's side, or PENDING for decideByBlocks.
     queue.clear();
     queue.push(seed);
-    state[seed] = uniform ? side : windingOf(seed) > 0.5 ? INSIDE : OUTSIDE;
-    while (queue.size > 0) {
-      const cell = queue.shift();
-      const before = queue.size;
-      pushUnvisitedNeighbours(cell, stride, grid, state, VISITED, uniform ? side : UNKNOWN, queue);
-      if (!uniform) for (let q = before; q < queue.size; q++) state[queue.at(q)] = windingOf(queue.at(q)) > 0.5 ? INSIDE : OUTSIDE;
-    }
+    state[seed] = side;
+    while (queue.size > 0) pushUnvisitedNeighbours(queue.shift(), stride, grid, state, VISITED, side, queue);
   }
+  if (anyPending) decideByBlocks(grid, state, windingOf, checkCancelled);
   return evaluations;
+}
+
+/** A region whose samples disagree, waiting for decideByBlocks. */
+const PENDING = 5;
+
+/**
+ * How far from ½ a block's corners must all be for decideByBlocks to give it their side: less than CLEAR_MARGIN, since
+ * a block is small and the winding number varies little over it away from the surface (inside an open box it stays
+ * well above ½ but under ¾ near the opening).
+ */
+const BLOCK_MARGIN = 0.1;
+
+/** Side of the blocks decideByBlocks decides from their corners. */
+const BLOCK = 4;
+
+/**
+ * Decides the PENDING voxels (regions where the winding number varies: open meshes, near holes) block by block: a
+ * block of BLOCK³ voxels that no triangle crosses takes the side its eight corner voxels agree on (clearly, by
+ * BLOCK_MARGIN) — the winding number is harmonic away from the surface, so it varies slowly there; any other block
+ * has the winding number evaluated at each of its pending voxels. Corner values are shared between blocks.
+ */
+function decideByBlocks(grid: Grid, state: Uint8Array, windingOf: (cell: number) => number, checkCancelled: () => void): void {
+  const { nx, ny, nz } = grid;
+  const bx = Math.ceil(nx / BLOCK);
+  const by = Math.ceil(ny / BLOCK);
+  const bz = Math.ceil(nz / BLOCK);
+  const corners = new Float32Array((bx + 1) * (by + 1) * (bz + 1)).fill(NaN);
+  const corner = (ci: number, cj: number, cl: number): number => {
+    const c = ci + (bx + 1) * (cj + (by + 1) * cl);
+    if (Number.isNaN(corners[c])) {
+      const i = Math.min(ci * BLOCK, nx - 1);
+      const j = Math.min(cj * BLOCK, ny - 1);
+      const l = Math.min(cl * BLOCK, nz - 1);
+      corners[c] = windingOf(i + nx * (j + ny * l));
+    }
+    return corners[c];
+  };
+  for (let bl = 0; bl < bz; bl++) {
+    checkCancelled();
+    for (let bj = 0; bj < by; bj++)
+      for (let bi = 0; bi < bx; bi++) {
+        let pending = 0;
+        let surface = false;
+        for (let l = bl * BLOCK; l < Math.min(nz, (bl + 1) * BLOCK); l++)
+          for (let j = bj * BLOCK; j < Math.min(ny, (bj + 1) * BLOCK); j++)
+            for (let i = bi * BLOCK; i < Math.min(nx, (bi + 1) * BLOCK); i++) {
+              const st = state[i + nx * (j + ny * l)];
+              if (st === PENDING) pending++;
+              else if (st === SURFACE) surface = true;
+            }
+        if (pending === 0) continue;
+        let side = UNKNOWN;
+        if (!surface) {
+          let above = 0;
+          let below = 0;
+          for (let k = 0; k < 8; k++) {
+            const w = corner(bi + (k & 1), bj + ((k >> 1) & 1), bl + (k >> 2));
+            if (w > 0.5 + BLOCK_MARGIN) above++;
+            else if (w < 0.5 - BLOCK_MARGIN) below++;
+          }
+          side = above === 8 ? INSIDE : below === 8 ? OUTSIDE : UNKNOWN;
+        }
+        for (let l = bl * BLOCK; l < Math.min(nz, (bl + 1) * BLOCK); l++)
+          for (let j = bj * BLOCK; j < Math.min(ny, (bj + 1) * BLOCK); j++)
+            for (let i = bi * BLOCK; i < Math.min(nx, (bi + 1) * BLOCK); i++) {
+              const cell = i + nx * (j + ny * l);
+              if (state[cell] !== PENDING) continue;
+              state[cell] = side !== UNKNOWN ? side : windingOf(cell) > 0.5 ? INSIDE : OUTSIDE;
+            }
+      }
+  }
 }
 
 /** Winding numbers evaluated exactly before the tree is built (see markInside). */
@@ -422,10 +492,7 @@ function singleLeaf(positions: Float64Array, triangles: Uint32Array): WindingNum
   };
 }
 
-/**
- * Pushes the face neighbours of `cell` whose state is `from` onto the queue, setting their state to `to` (states
- * are only used as marks here: `to` is overwritten by the caller where it decides per voxel).
- */
+/** Pushes the face neighbours of `cell` whose state is `from` onto the queue, setting their state to `to`. */
 function pushUnvisitedNeighbours(
   cell: number,
   stride: number[],
@@ -445,8 +512,7 @@ function pushUnvisitedNeighbours(
     if ((d === 4 && l === nz - 1) || (d === 5 && l === 0)) continue;
     const next = cell + stride[d];
     if (state[next] !== from) continue;
-    // A distinct placeholder while deciding per voxel, so the neighbour is not pushed twice.
-    state[next] = to === UNKNOWN ? VISITED + 1 : to;
+    state[next] = to;
     queue.push(next);
   }
 }
