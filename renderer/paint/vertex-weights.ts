@@ -36,7 +36,7 @@ export interface VertexWeightTable {
   readonly count: number;
   /** the vertex Copy takes the row of, or -1 with none selected */
   readonly active: number;
-  /** the bones that weigh on at least one selected vertex, in bone order */
+  /** the bones that weigh on at least one selected vertex, the largest mean first (ties: in bone order) */
   readonly rows: readonly VertexWeightRow[];
 }
 
@@ -94,6 +94,7 @@ export function vertexWeightTable(
       locked: locked?.[b] === 1,
     });
   }
+  rows.sort((p, q) => q.value - p.value || p.bone - q.bone);
   return { count, active: activeVertexOf(selection, preferred), rows };
 }
 

@@ -6,7 +6,9 @@
  * (renderer/shell/test-hook.ts) to read the weights and the camera.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { circle, dataFile, lasso, loadFiles, openApp, topmostJoint } from './app-driver.ts';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { artifactsDir, circle, dataFile, lasso, loadFiles, openApp, topmostJoint } from './app-driver.ts';
 import { plainNumber } from '../../renderer/project/plain-number.ts';
 
 const weightsOf = (page: Page): Promise<number[]> => page.evaluate(() => (window as any).__rigwright.paint.weightsSnapshot());
@@ -65,6 +67,8 @@ test('hand: click a vertex, type a weight, undo; copy its row and paste it onto 
   const rows = panel.locator('tbody tr');
   await expect(rows).toHaveCount(weighing.length);
   for (const { w, b } of weighing) await expect(panel.getByRole('textbox', { name: `bone ${b} weight` })).toHaveValue(plainNumber(w));
+  mkdirSync(artifactsDir, { recursive: true });
+  await page.screenshot({ path: path.join(artifactsDir, 'vertex-weights.png') });
 
   // Type 0.3 for the strongest bone, Enter: that weight becomes 0.3, the row still sums to 1, one undo step.
   const strongest = weighing.reduce((p, q) => (q.w > p.w ? q : p)).b;

@@ -132,11 +132,11 @@ test('the table: a row per bone weighing on the selection, its mean, mixed where
   assert.deepEqual(
     table.rows.map(({ name, value, mixed, locked }) => ({ name, value, mixed, locked })),
     [
-      // root 0.5 on both; arm 0.25 and 0, hand 0.25 and 0, finger 0 and 0.5.
+      // root 0.5 on both; arm 0.25 and 0, hand 0.25 and 0, finger 0 and 0.5: the largest mean first.
       { name: 'root', value: 0.5, mixed: false, locked: false },
+      { name: 'finger', value: 0.25, mixed: true, locked: true },
       { name: 'arm', value: 0.125, mixed: true, locked: false },
       { name: 'hand', value: 0.125, mixed: true, locked: false },
-      { name: 'finger', value: 0.25, mixed: true, locked: true },
     ],
   );
   const one = vertexWeightTable(doc.weights, selectionOf(2), NAMES, null, 4);
@@ -144,8 +144,8 @@ test('the table: a row per bone weighing on the selection, its mean, mixed where
   assert.deepEqual(
     one.rows.map(({ bone, value, min, max }) => [bone, value, min, max]),
     [
-      [0, 0.25, 0.25, 0.25],
       [1, 0.75, 0.75, 0.75],
+      [0, 0.25, 0.25, 0.25],
     ],
     'only the bones that weigh on vertex 2',
   );
