@@ -139,6 +139,8 @@ export class BindingController {
   lastError: string | null = null;
   overlap: { rows: HandleOverlap[]; name: string } | null = null;
   solveStarted = 0;
+  /** the bones with handle vertices in the solve running (its handles, automatic ones not yet the scene's) */
+  private solvedBones = 0;
   private freeHandles: Int32Array = new Int32Array(0);
   private readonly listeners = new Set<() => void>();
   /**
@@ -405,6 +407,7 @@ export class BindingController {
             : 'There are no handle vertices: draw some with the lasso, load a handle file or choose automatic handles.',
         );
       const boneCount = boneCountOf(doc);
+      this.solvedBones = handleCounts(handles, boneCount).filter((c) => c > 0).length;
       const result = await this.host.client.harmonicWeights(
         {
           positions: mesh.positions,
@@ -501,7 +504,7 @@ export class BindingController {
     const { stage, fraction } = this.progress;
     let text = STAGE_TEXT[stage] ?? stage;
     if (stage === 'solve') {
-      const active = handleCounts(this.handles, boneCountOf(this.host.store.doc)).filter((c) => c > 0).length;
+      const active = this.solvedBones;
       const done = Math.round(((fraction - 0.5) / 0.5) * active);
       text = done >= active ? 'Solved' : `Solving: bone ${Math.min(active, done + 1)} of ${active}`;
     }

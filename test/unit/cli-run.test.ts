@@ -561,5 +561,7 @@ test('rigwright run: a script’s progress, Compute weights’ stages and its bi
       `rigwright: warning: Compute weights: ${bones.join(', ')} ${bones.length === 1 ? 'has' : 'have'} no handle vertices: weight 0 everywhere`,
     ],
   );
+  // The solve counts the bones with handles of the solve (automatic ones), not the scene's before it (none).
+  assert.ok(words.includes(`Solving: bone 1 of ${20 - bones.length}`), `the solve names its bones: ${words.join(' | ')}`);
   assert.equal(run.stdout, '', 'nothing on stdout: the script printed nothing');
 });
