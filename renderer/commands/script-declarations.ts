@@ -135,10 +135,16 @@ function membersOf(body: readonly string[], owner: string): ApiMember[] {
   return members;
 }
 
-/** The commands grouped by the prefix of their id (`bind.compute` → `bind`), in catalog order. */
+/**
+ * The commands a script may run, in catalog order: all but the script commands (a script does not run scripts). The
+ * app's runner and `rigwright run` offer exactly these, and the declaration file declares exactly these.
+ */
+export const SCRIPT_COMMAND_IDS: readonly CommandId[] = (Object.keys(COMMANDS) as CommandId[]).filter((id) => !id.startsWith('script.'));
+
+/** The commands a script may run grouped by the prefix of their id (`bind.compute` → `bind`), in catalog order. */
 export function commandNamespaces(): Map<string, CommandId[]> {
   const groups = new Map<string, CommandId[]>();
-  for (const id of Object.keys(COMMANDS) as CommandId[]) {
+  for (const id of SCRIPT_COMMAND_IDS) {
     const dot = id.indexOf('.');
     const prefix = id.slice(0, dot);
     const list = groups.get(prefix) ?? [];
@@ -297,7 +303,7 @@ export function scriptDeclarations(apiSource: string): string {
   ];
   for (const declaration of declarations) out.push(...(declaration.doc ? [declaration.doc] : []), declaration.text, '');
 
-  const ids = Object.keys(COMMANDS) as CommandId[];
+  const ids = SCRIPT_COMMAND_IDS;
   out.push('/** Every command a script can run: its argument and its result. */', 'interface RigwrightCommands {');
   for (const id of ids) {
     const { argument, result } = COMMANDS[id];

@@ -603,20 +603,6 @@ interface RigwrightCommands {
   'meshes.showAll': { argument: undefined; result: void };
   /** Isolate the active mesh: Show only the active mesh; again: show all */
   'meshes.isolate': { argument: undefined; result: void };
-  /** Scripting panel: A TypeScript editor for scripts that drive the app through its commands: run, stop, open, save, examples */
-  'script.panel': { argument: undefined; result: boolean };
-  /** Run the script: Run the script in the Scripting panel’s editor; whatever it changes is one undo step */
-  'script.run': { argument: undefined; result: void };
-  /** Stop the script: Stop the running script; the scene is left as it was before the run */
-  'script.stop': { argument: undefined; result: void };
-  /** Open a script…: Open a script file (.ts or .js) in the Scripting panel’s editor (asks first when its text has unsaved changes) */
-  'script.open': { argument: undefined; result: void };
-  /** Save the script: Save the editor’s script to its file (asks where the first time) */
-  'script.save': { argument: undefined; result: void };
-  /** Save the script as…: Save the editor’s script to a new file */
-  'script.saveAs': { argument: undefined; result: void };
-  /** Open an example script: Open a built-in example in the Scripting panel’s editor, to run or adapt (argument: its name, one of bind-cylinder-uniform, prune-and-limit, mirror-and-rename, export-clips) */
-  'script.example': { argument: 'bind-cylinder-uniform' | 'prune-and-limit' | 'mirror-and-rename' | 'export-clips'; result: void };
   /** Bind the active mesh: Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights */
   'bind.computePart': { argument: undefined; result: void };
   /** Transfer weights from another mesh: Carry the weights of one mesh of the scene onto another: vertices whose closest point on the source is within maxDistance (a fraction of the target’s diagonal, 0.05 when left out) and whose normals differ by at most maxAngle degrees (30) take its weights, the others are inpainted from them, then smoothed (smooth: false leaves them); the target’s locked bones keep theirs; one undo step (argument: { from, to, maxDistance?, maxAngle?, smooth? }; result: the vertices matched, inpainted, and in parts with no match) */
@@ -1953,54 +1939,6 @@ interface RigwrightMeshesCommands {
   isolate(): Promise<void>;
 }
 
-/** The commands `script.*`: `rig.script.<name>(argument)` runs `script.<name>`. */
-interface RigwrightScriptCommands {
-  /**
-   * Scripting panel: A TypeScript editor for scripts that drive the app through its commands: run, stop, open, save, examples
-   *
-   * Runs the command `script.panel`.
-   * @returns true or false
-   */
-  panel(): Promise<boolean>;
-  /**
-   * Run the script: Run the script in the Scripting panel’s editor; whatever it changes is one undo step
-   *
-   * Runs the command `script.run` (when `!scriptRunning && !toolBusy`).
-   */
-  run(): Promise<void>;
-  /**
-   * Stop the script: Stop the running script; the scene is left as it was before the run
-   *
-   * Runs the command `script.stop` (when `scriptRunning`).
-   */
-  stop(): Promise<void>;
-  /**
-   * Open a script…: Open a script file (.ts or .js) in the Scripting panel’s editor (asks first when its text has unsaved changes)
-   *
-   * Runs the command `script.open`.
-   */
-  open(): Promise<void>;
-  /**
-   * Save the script: Save the editor’s script to its file (asks where the first time)
-   *
-   * Runs the command `script.save`.
-   */
-  save(): Promise<void>;
-  /**
-   * Save the script as…: Save the editor’s script to a new file
-   *
-   * Runs the command `script.saveAs`.
-   */
-  saveAs(): Promise<void>;
-  /**
-   * Open an example script: Open a built-in example in the Scripting panel’s editor, to run or adapt (argument: its name, one of bind-cylinder-uniform, prune-and-limit, mirror-and-rename, export-clips)
-   *
-   * Runs the command `script.example`.
-   * @param choice  one of "bind-cylinder-uniform", "prune-and-limit", "mirror-and-rename", "export-clips"
-   */
-  example(choice: 'bind-cylinder-uniform' | 'prune-and-limit' | 'mirror-and-rename' | 'export-clips'): Promise<void>;
-}
-
 /** The commands `template.*`: `rig.template.<name>(argument)` runs `template.<name>`. */
 interface RigwrightTemplateCommands {
   /**
@@ -2199,8 +2137,6 @@ interface Rigwright extends ScriptGlobals {
   readonly panel: RigwrightPanelCommands;
   /** The commands `meshes.*`. */
   readonly meshes: RigwrightMeshesCommands;
-  /** The commands `script.*`. */
-  readonly script: RigwrightScriptCommands;
   /** The commands `template.*`. */
   readonly template: RigwrightTemplateCommands;
   /** The commands `key.*`. */

@@ -4,7 +4,8 @@
  * preference — and the app's files for scripts (scripting/app-script-files.ts) answered by the app's own loading,
  * project and export code, with questions asked in the app's notice. The status line and the chrome follow a run.
  */
-import { COMMANDS, type CommandId } from '../commands/command-catalog.ts';
+import type { CommandId } from '../commands/command-catalog.ts';
+import { SCRIPT_COMMAND_IDS } from '../commands/script-declarations.ts';
 import { isCommandId, type CommandRegistry } from '../commands/command-registry.ts';
 import { ScriptController, SCRIPT_TIME_LIMIT_PREFERENCE } from '../scripting/script-controller.ts';
 import { AppScriptFiles, type ScriptExport } from '../scripting/app-script-files.ts';
@@ -73,7 +74,7 @@ export function appScripts(app: AppScriptsHost): ScriptController {
       if (!isCommandId(id)) throw new Error(`rig.execute: there is no command ${JSON.stringify(id)}`);
       return (app.commands.execute as (id: CommandId, argument: unknown) => unknown)(id, argument);
     },
-    commandIds: Object.keys(COMMANDS),
+    commandIds: SCRIPT_COMMAND_IDS,
     files,
     skinMethod: () => (app.deformation.method.includes('dqs') ? 'dqs' : 'lbs'),
     startSandbox: startBrowserSandbox,

@@ -13,6 +13,7 @@ import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalo
 import { commandReference } from '../../renderer/commands/command-reference.ts';
 import {
   SCRIPT_CHECK_OPTIONS,
+  SCRIPT_COMMAND_IDS,
   argumentName,
   namedArguments,
   scriptApiDeclarations,
@@ -226,11 +227,18 @@ test('every call the declaration file gives rig.scene and rig.files is one the h
   }
 });
 
-test('every command is a method of its namespace, named and typed from its schema', () => {
-  for (const id of Object.keys(COMMANDS) as CommandId[]) {
+test('every command a script may run is a method of its namespace, named and typed from its schema; the script commands are not', () => {
+  for (const id of SCRIPT_COMMAND_IDS) {
     assert.ok(DECLARATIONS.includes(`"${id}": {`), `${id} is in RigwrightCommands`);
     assert.ok(DECLARATIONS.includes(`Runs the command \`${id}\``), `${id} has a method`);
   }
+  const scriptCommands = (Object.keys(COMMANDS) as CommandId[]).filter((id) => id.startsWith('script.'));
+  assert.ok(scriptCommands.length > 0, 'the catalog has script commands to leave out');
+  for (const id of scriptCommands) {
+    assert.ok(!SCRIPT_COMMAND_IDS.includes(id), `${id} is not offered to scripts`);
+    assert.ok(!DECLARATIONS.includes(`"${id}": {`), `${id} is not declared`);
+  }
+  assert.ok(!/^\s*readonly script:/m.test(DECLARATIONS), 'there is no rig.script namespace');
   assert.ok(DECLARATIONS.includes('prune(threshold?: number): Promise<void>;'), 'paint.prune takes an optional threshold');
   assert.ok(
     DECLARATIONS.includes(
@@ -255,7 +263,7 @@ test('the reference page lists every call of rig and every command with its argu
     'progress is described',
   );
   assert.ok(page.includes('fraction: 0 … 1'), 'the @param text is in the page');
-  for (const id of Object.keys(COMMANDS) as CommandId[]) {
+  for (const id of SCRIPT_COMMAND_IDS) {
     const [prefix, name] = id.split('.');
     assert.ok(page.includes(`| \`rig.${prefix}.${name}(`), `${id} has a row`);
   }
