@@ -2,8 +2,14 @@
  * The app's files for scripts: `rig.files.open`, `saveProject` and `exportGltf` answered by the page, through the
  * same code as File → Import, File → Save and File → Export.
  *
- * The page never sees a path (the desktop shell maps files to tokens; a web page has only what the user gives it), so
- * a script's path names a file rather than locating it:
+ * In the desktop app a script's path locates the file (`byPath`: the desktop shell reads and writes it, the page still
+ * never learning a folder): a path inside the working folder — the project's folder, or with no project the folder of
+ * the scene's files — is read or written without asking; the first path of a run outside it asks the user once in the
+ * app (a notice with Allow / Refuse; the answer holds for the rest of the run, reads and writes alike), and the file
+ * is then read or written there. What is read is loaded as File → Import loads it.
+ *
+ * Otherwise (the web build, which has only what the user gives it) a script's path names a file rather than locating
+ * it:
  *
  *  - open: the user picks the files in the open dialog, which names the files the script asked for (on the web the
  *    app first asks in a notice, whose button opens the browser's file picker); what the user picks is loaded as
@@ -60,10 +66,30 @@ export interface AppScriptFilesHost {
   exportGltf(request: ScriptExport): Promise<boolean>;
   /** the export's settings now (influences: the scene's max influences) */
   exportSettings(): { influences: number; weightComponent: ScriptExport['weightComponent'] };
+  /** the desktop app's files by path; absent: the open dialog and the Save dialog or downloads */
+  readonly byPath?: ScriptFilesByPath;
 }
+
+/**
+ * Files by the script's path, read and written by the desktop shell: each call answers OUTSIDE, touching nothing,
+ * when the path is outside the working folder and `outside` (the user allowed it for this run) is false.
+ */
+export interface ScriptFilesByPath {
+  /** the file at `path`, read whole */
+  read(path: string, outside: boolean): Promise<OpenedFile | typeof OUTSIDE>;
+  /** writes the project file at `path`; @returns the base name written */
+  saveProject(path: string, outside: boolean): Promise<string | typeof OUTSIDE>;
+  /** exports to `path` (a .gltf with its resources beside it); @returns the base name written */
+  exportGltf(path: string, request: ScriptExport, outside: boolean): Promise<string | typeof OUTSIDE>;
+}
+
+/** A ScriptFilesByPath answer: the path is outside the working folder and nothing was done. */
+export const OUTSIDE: unique symbol = Symbol('outside the working folder');
 
 /** Choices of the write question, in order. */
 export const WRITE_CHOICES = ['Allow writing for this run', 'Refuse'] as const;
+/** Choices of the desktop app's question before the first file of a run outside the working folder, in order. */
+export const OUTSIDE_CHOICES = ['Allow files outside the folder for this run', 'Refuse'] as const;
 /** Choices of the web page's open question, in order. */
 export const OPEN_CHOICES = ['Choose the files…', 'Refuse'] as const;
 
@@ -72,6 +98,10 @@ export class AppScriptFiles implements ScriptRunFiles {
   private file: string | null = null;
   /** this run's answer to the write question (desktop), null until asked */
   private writes: Promise<boolean> | null = null;
+  /** this run's answer to the question about files outside the working folder (desktop by path), null until asked */
+  private outside: Promise<boolean> | null = null;
+  /** whether this run may use files outside the working folder */
+  private outsideAllowed = false;
   private openingNow = false;
 
   constructor(private readonly host: AppScriptFilesHost) {}
@@ -82,12 +112,18 @@ export class AppScriptFiles implements ScriptRunFiles {
 
   beginRun(file: string): void {
     this.file = file;
-    this.writes = null;
+    this.forgetAnswers();
   }
 
   endRun(): void {
     this.file = null;
+    this.forgetAnswers();
+  }
+
+  private forgetAnswers(): void {
     this.writes = null;
+    this.outside = null;
+    this.outsideAllowed = false;
   }
 
   cancel(): void {
@@ -98,6 +134,13 @@ export class AppScriptFiles implements ScriptRunFiles {
     const names = pathList(paths).map((path) => baseName(path));
     const list = names.join(', ');
     const script = this.file ?? 'the script';
+    const { byPath } = this.host;
+    if (byPath) {
+      const opened: OpenedFile[] = [];
+      for (const path of pathList(paths)) opened.push(await this.byPath('files.open', path, (outside) => byPath.read(path, outside)));
+      await this.load(opened);
+      return;
+    }
     if (this.host.platform === 'web') {
       const answer = await this.host.ask(
         `${script} asks to open ${list}`,
@@ -108,6 +151,11 @@ export class AppScriptFiles implements ScriptRunFiles {
     }
     const picked = await this.host.openFiles({ title: dialogTitle(names, script) });
     if (picked.length === 0) throw new Error(`files.open: the user chose no files (the script asked for ${list})`);
+    await this.load(picked);
+  };
+
+  /** Loads files as File → Import does. @throws Error naming the files when they could not be opened or were not */
+  private async load(picked: OpenedFile[]): Promise<void> {
     const before = this.host.doc;
     this.openingNow = true;
     let error: string | null;
@@ -119,10 +167,12 @@ export class AppScriptFiles implements ScriptRunFiles {
     const chosen = picked.map((file) => file.name).join(', ');
     if (error !== null) throw new Error(`files.open: ${chosen} could not be opened: ${error}`);
     if (this.host.doc === before) throw new Error(`files.open: ${chosen} was not opened (the user kept the scene)`);
-  };
+  }
 
   readonly 'files.saveProject': ScriptCalls['files.saveProject'] = async (path) => {
     const name = fileNameOf('files.saveProject', path, ['glb'], 'a project file ends in .rig.glb');
+    const { byPath } = this.host;
+    if (byPath) return await this.byPath('files.saveProject', path, (outside) => byPath.saveProject(path, outside));
     await this.mayWrite('files.saveProject', name);
     const written = await this.host.saveProject(name);
     if (written === null) throw new Error(`files.saveProject: saving ${name} was cancelled by the user`);
@@ -132,10 +182,42 @@ export class AppScriptFiles implements ScriptRunFiles {
   readonly 'files.exportGltf': ScriptCalls['files.exportGltf'] = async (path, options = {}) => {
     const fileName = fileNameOf('files.exportGltf', path, ['glb', 'gltf'], 'a glTF file ends in .glb or .gltf');
     const request = exportRequest(fileName, options, this.host.doc, this.host.exportSettings());
+    const { byPath } = this.host;
+    if (byPath) return await this.byPath('files.exportGltf', path, (outside) => byPath.exportGltf(path, request, outside));
     await this.mayWrite('files.exportGltf', fileName);
     if (!(await this.host.exportGltf(request))) throw new Error(`files.exportGltf: saving ${fileName} was cancelled by the user`);
     return fileName;
   };
+
+  /**
+   * A call by path: made at once inside the working folder; the first path of a run outside it asks the user once,
+   * and the call is made again when allowed.
+   * @throws Error naming the call, the script and the path when the user refused (or did not answer)
+   */
+  private async byPath<T>(call: string, path: string, run: (outside: boolean) => Promise<T | typeof OUTSIDE>): Promise<T> {
+    const first = await run(this.outsideAllowed);
+    if (first !== OUTSIDE) return first;
+    const script = this.file ?? 'the script';
+    if (this.outside === null) {
+      const asked = this.host
+        .ask(
+          `${script} wants to use files outside the project's folder`,
+          [`First ${path}. The answer holds until the script ends.`],
+          OUTSIDE_CHOICES,
+        )
+        .then((answer) => {
+          // An answer that comes after its run has ended holds for nothing.
+          if (this.outside === asked) this.outsideAllowed = answer === 0;
+          return answer === 0;
+        });
+      this.outside = asked;
+    }
+    if (!(await this.outside))
+      throw new Error(`${call}: the user refused to let ${script} use files outside the project's folder (${path})`);
+    const again = await run(true);
+    if (again === OUTSIDE) throw new Error(`${call}: ${path} is outside the project's folder`);
+    return again;
+  }
 
   /** The desktop app asks once per run before the script's first write; the web page downloads without asking. */
   private async mayWrite(call: string, name: string): Promise<void> {

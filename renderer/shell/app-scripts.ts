@@ -8,10 +8,12 @@ import type { CommandId } from '../commands/command-catalog.ts';
 import { SCRIPT_COMMAND_IDS } from '../commands/script-declarations.ts';
 import { isCommandId, type CommandRegistry } from '../commands/command-registry.ts';
 import { ScriptController, SCRIPT_TIME_LIMIT_PREFERENCE } from '../scripting/script-controller.ts';
-import { AppScriptFiles, type ScriptExport } from '../scripting/app-script-files.ts';
+import { AppScriptFiles, OUTSIDE, type ScriptExport, type ScriptFilesByPath } from '../scripting/app-script-files.ts';
 import { startBrowserSandbox } from '../scripting/browser-sandbox.ts';
 import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
-import type { OpenedFile, RigwrightBridge } from '../../app/ipc-contract.ts';
+import { baseName } from '../../workers/formats/file-name.ts';
+import type { OpenedFile, RigwrightBridge, ScriptFilesBridge, ScriptWriteAnswer } from '../../app/ipc-contract.ts';
+import type { ProjectTarget } from '../project/project-session.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { Notice } from '../panels/notice.ts';
 import type { ExportDialog } from '../panels/export-dialog.ts';
@@ -28,7 +30,7 @@ export interface AppScriptsHost extends ExportHost {
   /** the error banner's message, or null */
   readonly error: string | null;
   readonly files: { load(files: OpenedFile[]): Promise<void> };
-  readonly project: { encode(fileName: string): Promise<Uint8Array> };
+  readonly project: { encode(fileName: string): Promise<Uint8Array>; readonly session: { readonly target: ProjectTarget | null } };
   readonly preferences: { readonly store: PreferenceStore };
   /** Compute weights and automatic handles: cancelled when a run waiting for them ends early */
   readonly binding: { cancelBind(): void };
@@ -67,6 +69,7 @@ export function appScripts(app: AppScriptsHost): ScriptController {
       return true;
     },
     exportSettings: () => ({ ...app.exportDialog.settings }),
+    ...(app.bridge.scriptFiles ? { byPath: filesByPath(app, app.bridge.scriptFiles) } : {}),
   });
   const scripts = new ScriptController({
     store: app.store,
@@ -90,6 +93,41 @@ export function appScripts(app: AppScriptsHost): ScriptController {
     if (output.kind === 'progress') app.refreshChrome();
   });
   return scripts;
+}
+
+/**
+ * The desktop app's files by the script's path (the shell's scriptFiles channels), in the folder of the project the
+ * scene is saved as, else of the scene's files.
+ */
+function filesByPath(app: AppScriptsHost, shell: ScriptFilesBridge): ScriptFilesByPath {
+  const project = (): { project?: string } => {
+    const target = app.project.session.target;
+    return target?.kind === 'token' ? { project: target.token } : {};
+  };
+  const written = (answer: ScriptWriteAnswer): string | typeof OUTSIDE => ('outside' in answer ? OUTSIDE : answer.written);
+  return {
+    read: async (path, outside) => {
+      const answer = await shell.read({ path, outside, ...project() });
+      return 'outside' in answer ? OUTSIDE : answer.file;
+    },
+    saveProject: async (path, outside) => {
+      const bytes = await app.project.encode(baseName(path));
+      return written(await shell.write({ path, outside, bytes, ...project() }));
+    },
+    exportGltf: async (path, request, outside) => {
+      // File → Export's code, its Save dialog replaced by the write to the path.
+      let answer: ScriptWriteAnswer | null = null;
+      const bridge: RigwrightBridge = {
+        ...app.bridge,
+        saveFile: async ({ bytes }) => 'written' in (answer = await shell.write({ path, outside, bytes, ...project() })),
+        saveAsset: async ({ bytes, resources }) =>
+          'written' in (answer = await shell.write({ path, outside, bytes, resources, ...project() })),
+      };
+      await exportGltf({ ...exportHostOf(app), bridge, store: { doc: request.doc } }, exportChoice(request));
+      if (answer === null) throw new Error(`files.exportGltf: ${request.fileName} was not written`);
+      return written(answer);
+    },
+  };
 }
 
 /** The export host's fields, read when the export runs. */

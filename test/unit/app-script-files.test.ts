@@ -10,9 +10,12 @@ import {
   exportRequest,
   OPEN_CHOICES,
   OPEN_TITLE_LENGTH,
+  OUTSIDE,
+  OUTSIDE_CHOICES,
   WRITE_CHOICES,
   type AppScriptFilesHost,
   type ScriptExport,
+  type ScriptFilesByPath,
 } from '../../renderer/scripting/app-script-files.ts';
 import type { OpenedFile, OpenFilesRequest } from '../../app/ipc-contract.ts';
 import { demoDocument, type SceneDocument } from '../../workers/scene/scene-document.ts';
@@ -259,4 +262,77 @@ test('export options: a pose file shown is a clip by the name rig.scene.summary 
   // Without a file the shown poses are named `poses`, as the clip menu names them.
   const unnamed = exportRequest('x.glb', { clip: 'poses' }, { ...shown, posesFile: null }, settings);
   assert.equal(unnamed.doc.poses, poses, 'poses: the shown sequence');
+});
+
+/**
+ * The desktop shell's files by path as a stand-in: paths under `project/` are inside the working folder, others
+ * outside; it records each call with whether outside files were allowed.
+ */
+class FakeShellFiles implements ScriptFilesByPath {
+  calls: string[] = [];
+  private place(path: string, outside: boolean): boolean {
+    const inside = path.startsWith('project/');
+    this.calls.push(`${path} ${outside ? 'allowed' : 'asked'}`);
+    return inside || outside;
+  }
+  read(path: string, outside: boolean): Promise<OpenedFile | typeof OUTSIDE> {
+    return Promise.resolve(this.place(path, outside) ? file(path.slice(path.lastIndexOf('/') + 1)) : OUTSIDE);
+  }
+  saveProject(path: string, outside: boolean): Promise<string | typeof OUTSIDE> {
+    return Promise.resolve(this.place(path, outside) ? path.slice(path.lastIndexOf('/') + 1) : OUTSIDE);
+  }
+  exportGltf(path: string, request: ScriptExport, outside: boolean): Promise<string | typeof OUTSIDE> {
+    return Promise.resolve(this.place(path, outside) ? request.fileName : OUTSIDE);
+  }
+}
+
+test('desktop by path: inside the folder nothing is asked and no dialog opens; the first path outside asks once per run', async () => {
+  const app = Object.assign(new FakeApp('electron'), { byPath: new FakeShellFiles() });
+  const files = new AppScriptFiles(app);
+  files.beginRun('batch.ts');
+  await files['files.open'](['project/hand.off', 'project/hand.tgf']);
+  assert.deepEqual(
+    app.loaded.map((opened) => opened.map((f) => f.name)),
+    [['hand.off', 'hand.tgf']],
+    'read by path and loaded together',
+  );
+  assert.equal(await files['files.saveProject']('project/hand.rig.glb'), 'hand.rig.glb');
+  assert.equal(await files['files.exportGltf']('project/hand.glb'), 'hand.glb');
+  assert.deepEqual(app.questions, [], 'nothing asked inside the folder');
+  assert.deepEqual(app.dialogs, [], 'no open dialog');
+
+  app.answers.push(0);
+  assert.equal(await files['files.exportGltf']('/exports/hand.glb'), 'hand.glb');
+  assert.equal(await files['files.saveProject']('/exports/hand.rig.glb'), 'hand.rig.glb');
+  await files['files.open']('/library/arm.tgf');
+  assert.deepEqual(app.questions, [{ title: "batch.ts wants to use files outside the project's folder", choices: OUTSIDE_CHOICES }]);
+  assert.deepEqual(app.byPath.calls.slice(4), [
+    '/exports/hand.glb asked',
+    '/exports/hand.glb allowed',
+    '/exports/hand.rig.glb allowed',
+    '/library/arm.tgf allowed',
+  ]);
+  files.endRun();
+
+  files.beginRun('batch.ts');
+  app.answers.push(1);
+  await assert.rejects(
+    files['files.saveProject']('/exports/hand.rig.glb'),
+    /^Error: files\.saveProject: the user refused to let batch\.ts use files outside the project's folder \(\/exports\/hand\.rig\.glb\)$/,
+  );
+  await assert.rejects(files['files.open']('/library/arm.tgf'), /files\.open: the user refused/);
+  assert.equal(app.questions.length, 2, 'the next run asked again, once');
+  assert.equal(await files['files.saveProject']('project/hand.rig.glb'), 'hand.rig.glb', 'inside the folder still works');
+  assert.equal(app.saved.length, 0, 'the Save dialog path was never taken');
+});
+
+test('desktop by path: Stop takes the question away; the call fails and nothing outside is touched', async () => {
+  const app = Object.assign(new FakeApp('electron'), { byPath: new FakeShellFiles() });
+  const files = new AppScriptFiles(app);
+  files.beginRun('batch.ts');
+  const write = files['files.exportGltf']('/exports/hand.glb');
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  files.cancel();
+  await assert.rejects(write, /files\.exportGltf: the user refused/);
+  assert.deepEqual(app.byPath.calls, ['/exports/hand.glb asked']);
 });
