@@ -1,5 +1,5 @@
 /**
- * The binding worker: automatic handles, harmonic weights and mirror matching for symmetric painting, off the main
+ * The binding worker: automatic handles, harmonic weights, volumetric weights and mirror matching for symmetric painting, off the main
  * thread so the viewport keeps drawing while a large mesh is factorized or matched. A thin comlink wrapper over
  * workers/weights/ and workers/paint/mirror-vertex-map.ts.
  *
@@ -16,6 +16,8 @@ import { harmonicWeights, type HarmonicWeightsOptions, type HarmonicWeightsResul
 import { automaticHandles, type AutomaticHandleRule } from './weights/automatic-handles.ts';
 import type { TgfSkeleton } from './formats/types.ts';
 import { mirrorVertexMap, type MirrorVertexMap } from './paint/mirror-vertex-map.ts';
+import { volumetricWeights, type VolumetricWeightsOptions, type VolumetricWeightsResult } from './weights/volumetric-weights.ts';
+import { meshShells, type MeshShell } from './weights/binding-method.ts';
 
 export type { AutomaticHandleRule };
 
@@ -50,6 +52,26 @@ export const bindingApi = {
       options,
       (stage, fraction) => void progress?.(stage, fraction),
     );
+    return transfer(result, [result.weights.buffer]);
+  },
+
+  /** The shells of the welded mesh (see meshShells): what the 'auto' binding method decides by. */
+  meshShells(positions: Float64Array, triangles: Uint32Array, weldTolerance: number): MeshShell[] {
+    return meshShells(positions, triangles, weldTolerance);
+  },
+
+  /**
+   * Volumetric weights by geodesic voxel binding (see volumetricWeights). `progress` is a comlink proxy; it receives
+   * the stage and the overall fraction in [0, 1].
+   */
+  volumetricWeights(
+    positions: Float64Array,
+    triangles: Uint32Array,
+    skeleton: TgfSkeleton,
+    options: VolumetricWeightsOptions,
+    progress?: (stage: string, fraction: number) => void,
+  ): VolumetricWeightsResult {
+    const result = volumetricWeights(positions, triangles, skeleton, options, (stage, fraction) => void progress?.(stage, fraction));
     return transfer(result, [result.weights.buffer]);
   },
 

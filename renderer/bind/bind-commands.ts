@@ -71,13 +71,25 @@ export function bindCommands(app: BindCommandsHost): HandlersFor<BindCommandId> 
     if (binding.lastError) throw new Error(`Binding failed: ${binding.lastError}`);
   };
   /** The one place the binding options change (the panel's controls and "bind them rigidly" both come here). */
-  const setOptions = ({ source, radiusFraction, laplacian, bindUnhandled, weldTolerance }: ArgumentOf<'bind.options'>) => {
+  const setOptions = ({
+    source,
+    radiusFraction,
+    laplacian,
+    bindUnhandled,
+    weldTolerance,
+    method,
+    voxelResolution,
+    falloff,
+  }: ArgumentOf<'bind.options'>) => {
     const options = binding.options;
     if (source !== undefined) options.source = source;
     if (radiusFraction !== undefined) options.radiusFraction = radiusFraction;
     if (laplacian !== undefined) options.laplacian = laplacian;
     if (bindUnhandled !== undefined) options.bindUnhandled = bindUnhandled;
     if (weldTolerance !== undefined) options.weldTolerance = weldTolerance;
+    if (method !== undefined) options.method = method;
+    if (voxelResolution !== undefined) options.voxelResolution = voxelResolution;
+    if (falloff !== undefined) options.falloff = falloff;
   };
   return {
     'bind.panel': { run: () => toggled(!app.bindPanel.open, (on) => app.setBindPanel(on)), checked: () => app.bindPanel.open },

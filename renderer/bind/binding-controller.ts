@@ -17,6 +17,14 @@ import {
 } from '../../workers/weights/handle-edits.ts';
 import { bindingReport } from '../../workers/weights/binding-report.ts';
 import { HARMONIC_WEIGHTS_DEFAULTS, type HarmonicWeightsResult } from '../../workers/weights/harmonic-weights.ts';
+import { VOLUMETRIC_WEIGHTS_DEFAULTS, type VolumetricWeightsResult } from '../../workers/weights/volumetric-weights.ts';
+import {
+  BINDING_METHODS,
+  meshShells,
+  resolveBindingMethod,
+  shellReport,
+  type BindingMethod,
+} from '../../workers/weights/binding-method.ts';
 import { errorMessage, vertexCountOf, boneCountOf } from '../../workers/scene/scene-document.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
@@ -43,6 +51,15 @@ export interface BindOptions {
    * (a mesh split at seams is always bound as the surface it is; see harmonicWeights)
    */
   weldTolerance?: number;
+  /**
+   * 'surface': harmonic weights from the handles; 'volumetric': geodesic voxel binding from the bones (no handles:
+   * every shell gets weights); 'auto': volumetric for a mesh of several shells or with a boundary, surface otherwise
+   */
+  method?: BindingMethod;
+  /** the volumetric grid's voxels along the mesh's longest side (64–512) */
+  voxelResolution?: number;
+  /** the volumetric falloff: weights ∝ geodesic distance^−falloff (1–16) */
+  falloff?: number;
 }
 
 export const BIND_DEFAULTS: Required<BindOptions> = {
@@ -51,11 +68,15 @@ export const BIND_DEFAULTS: Required<BindOptions> = {
   radiusFraction: AUTOMATIC_HANDLES_DEFAULTS.radiusFraction,
   bindUnhandled: HARMONIC_WEIGHTS_DEFAULTS.unhandledComponents === 'bind-rigidly',
   weldTolerance: HARMONIC_WEIGHTS_DEFAULTS.weldTolerance,
+  method: 'auto',
+  voxelResolution: VOLUMETRIC_WEIGHTS_DEFAULTS.resolution,
+  falloff: VOLUMETRIC_WEIGHTS_DEFAULTS.falloff,
 };
 
 export interface BindingHost {
   readonly store: SceneStore;
-  readonly client: Pick<BindingClient, 'automaticHandles' | 'harmonicWeights' | 'cancel' | 'running'>;
+  readonly client: Pick<BindingClient, 'automaticHandles' | 'harmonicWeights' | 'cancel' | 'running'> &
+    Partial<Pick<BindingClient, 'volumetricWeights'>>;
   /** the file reader (the io worker): a reference handle file is read with it */
   readonly io: {
     readRigFile(name: string, bytes: Uint8Array): Promise<RigFile>;
@@ -122,6 +143,10 @@ export const STAGE_TEXT: Record<string, string> = {
   factorization: 'Factorizing (Cholesky)',
   solve: 'Solving',
   done: 'Finishing',
+  voxelize: 'Voxelizing the solid',
+  distances: 'Geodesic distances through the solid',
+  smoothing: 'Smoothing the voxel weights',
+  vertices: 'Weights at the vertices',
 };
 
 export class BindingController {
@@ -134,8 +159,22 @@ export class BindingController {
   clickedVertex = -1;
   xray = false;
   progress = { running: false, stage: '', fraction: 0 };
-  /** the last completed solve, while its weights are the scene's */
-  lastResult: { result: HarmonicWeightsResult; boundRigidly: boolean; weights: object } | null = null;
+  /**
+   * the last completed solve, while its weights are the scene's: `result` (a volumetric bind's in the same shape:
+   * no handles, so no bone or part without them), the method it ran, which shells it bound, and the volumetric
+   * binding's own result when it ran
+   */
+  lastResult: {
+    result: HarmonicWeightsResult;
+    boundRigidly: boolean;
+    weights: object;
+    method: 'surface' | 'volumetric';
+    shells: string[];
+    volumetric: VolumetricWeightsResult | null;
+    /** the mesh of the scene it bound (null: the whole scene) and the weld distance it ran with (the binding report's shells) */
+    part: MeshPart | null;
+    weldTolerance: number;
+  } | null = null;
   lastError: string | null = null;
   overlap: { rows: HandleOverlap[]; name: string } | null = null;
   solveStarted = 0;
@@ -163,6 +202,9 @@ export class BindingController {
       options.radiusFraction = saved.radiusFraction > 0 ? saved.radiusFraction : options.radiusFraction;
       options.bindUnhandled = saved.bindUnhandled;
       options.weldTolerance = saved.weldTolerance >= 0 ? saved.weldTolerance : BIND_DEFAULTS.weldTolerance;
+      options.method = pick(saved.method, BINDING_METHODS, BIND_DEFAULTS.method);
+      options.voxelResolution = saved.voxelResolution;
+      options.falloff = saved.falloff;
       this.changed();
     },
   };
@@ -363,6 +405,11 @@ export class BindingController {
     return bindingReport(last.result.bonesWithoutHandles, last.result.unhandledComponents, last.boundRigidly, names);
   }
 
+  /** The last solve's method, shell by shell (see shellReport), and what the volumetric binding had to make up. */
+  methodLines(): string[] {
+    return this.lastResult?.shells ?? [];
+  }
+
   /** How many vertices are handles, and where they came from. */
   handleCount(): { count: number; name: string | null } {
     let count = 0;
@@ -389,6 +436,13 @@ export class BindingController {
     this.setProgress(true, 'handles', 0);
     try {
       const mesh = part ? partMesh(doc.mesh, this.handles, part) : { ...doc.mesh, handles: this.handles };
+      const shells = meshShells(mesh.positions, mesh.triangles, options.weldTolerance);
+      const method = resolveBindingMethod(options.method, shells);
+      const shellLines = shellReport(shells, method, part?.vertexStart ?? 0);
+      if (method === 'volumetric') {
+        await this.bindVolumetric(options, part, mesh, shellLines);
+        return;
+      }
       let handles = mesh.handles;
       let handleName = this.handlesName ?? 'drawn handles';
       if (options.source !== 'current') {
@@ -451,7 +505,16 @@ export class BindingController {
       });
       // The report points at scene vertices.
       const unhandledComponents = result.unhandledComponents.map((c) => ({ ...c, firstVertex: c.firstVertex + (part?.vertexStart ?? 0) }));
-      this.lastResult = { result: { ...result, unhandledComponents }, boundRigidly: options.bindUnhandled, weights };
+      this.lastResult = {
+        result: { ...result, unhandledComponents },
+        boundRigidly: options.bindUnhandled,
+        weights,
+        method,
+        shells: shellLines,
+        volumetric: null,
+        part,
+        weldTolerance: options.weldTolerance,
+      };
       if (replaced && replaced.bones > 0) this.tellReplaced(replaced, doc.handlesFile ?? 'drawn handles', handleName);
       this.host.computed();
     } catch (error) {
@@ -462,6 +525,83 @@ export class BindingController {
     } finally {
       this.setProgress(false, '', 0);
     }
+  }
+
+  /**
+   * startBind's volumetric path: geodesic voxel binding from the bones (the handles stay as they are and are not
+   * used), limited to the scene's max influences, as one undo step. Errors and Cancel are startBind's to handle.
+   */
+  private async bindVolumetric(
+    options: Required<BindOptions>,
+    part: MeshPart | null,
+    mesh: { positions: Float64Array; triangles: Uint32Array },
+    shellLines: string[],
+  ): Promise<void> {
+    const store = this.host.store;
+    const doc = store.doc;
+    const client = this.host.client;
+    if (!client.volumetricWeights) throw new Error('volumetric binding is not available here');
+    this.setProgress(true, 'voxelize', 0);
+    const result = await client.volumetricWeights(
+      mesh.positions,
+      mesh.triangles,
+      doc.skeleton,
+      { resolution: options.voxelResolution, falloff: options.falloff },
+      (stage, fraction) => {
+        if (this.host.client.running) this.setProgress(true, stage, fraction);
+      },
+    );
+    if (store.doc.mesh !== doc.mesh || store.doc.skeleton !== doc.skeleton) return;
+    const seconds = (performance.now() - this.solveStarted) / 1000;
+    const boneCount = boneCountOf(doc);
+    const solvedRows = part ? part.vertexCount : vertexCountOf(doc);
+    const limited = this.host.limitWeights?.({ rows: solvedRows, cols: boneCount, data: result.weights }).data ?? result.weights;
+    const weights = part ? withPartWeights(doc.weights, part, limited) : { rows: vertexCountOf(doc), cols: boneCount, data: limited };
+    const { nx, ny, nz } = result.grid;
+    const solved = `volumetric (${nx}×${ny}×${nz} voxels, falloff ${options.falloff}, ${seconds.toFixed(seconds < 10 ? 1 : 0)} s)`;
+    const parts = doc.parts && withSkinned(doc.parts, part);
+    store.edit(part ? `Compute weights of ${part.name}` : 'Compute weights', {
+      weights,
+      weightsSource: part ? `${doc.weightsSource}; ${part.name}: ${solved}` : solved,
+      ...(parts !== doc.parts ? { parts } : {}),
+      ...(part ? {} : { bindingStale: undefined }),
+    });
+    const { voxelizeMs, distancesMs, smoothMs, verticesMs, totalMs } = result.timings;
+    // The report's shape is the surface solve's: no handles, so no bone and no part is left without them.
+    const asSolve: HarmonicWeightsResult = {
+      weights: result.weights,
+      bonesWithoutHandles: [],
+      unhandledComponents: [],
+      laplacianUsed: options.laplacian,
+      weldedVertexCount: solvedRows,
+      timings: {
+        weldMs: 0,
+        laplacianMs: voxelizeMs,
+        orderingMs: 0,
+        symbolicMs: 0,
+        factorMs: distancesMs,
+        solveMs: smoothMs + verticesMs,
+        totalMs,
+      },
+    };
+    const notes: string[] = [];
+    if (result.verticesFromNearestVoxel > 0)
+      notes.push(`${result.verticesFromNearestVoxel} vertices in shells no bone reaches took the weights of the nearest voxel`);
+    if (result.bonesOutsideSolid.length > 0) {
+      const names = boneNamesOf(doc);
+      notes.push(`outside the mesh, bound from the nearest voxels: ${result.bonesOutsideSolid.map((b) => names[b]).join(', ')}`);
+    }
+    this.lastResult = {
+      result: asSolve,
+      boundRigidly: false,
+      weights,
+      method: 'volumetric',
+      shells: [...shellLines, ...notes],
+      volumetric: result,
+      part,
+      weldTolerance: options.weldTolerance,
+    };
+    this.host.computed();
   }
 
   /** Marks `handles`, a Compute's, as a rule's where `part` (null: every vertex) lies, and as the previous array's elsewhere. */

@@ -14,6 +14,8 @@ import { BRUSH_FALLOFFS, BRUSH_MODES, BRUSH_RADIUS_RANGE } from '../paint/brush-
 import { AUTOSAVE_DELAY_RANGE, AUTOSAVE_MAX_WAIT_RANGE, AUTOSAVE_VERSIONS_RANGE } from '../project/autosave.ts';
 import { RBF_KERNELS } from '../../workers/posespace/pose-space-weights.ts';
 import { MAX_INFLUENCE_CHOICES } from '../../workers/weights/limit-influences.ts';
+import { BINDING_METHODS } from '../../workers/weights/binding-method.ts';
+import { VOLUMETRIC_FALLOFF_RANGE, VOXEL_RESOLUTION_RANGE } from '../../workers/weights/volumetric-weights.ts';
 import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
 
 /**
@@ -99,6 +101,9 @@ const BIND_OPTIONS = arg.object({
   laplacian: arg.optional(arg.oneOf(LAPLACIANS)),
   bindUnhandled: arg.optional(arg.boolean),
   weldTolerance: arg.optional(arg.number(0, Number.MAX_SAFE_INTEGER)),
+  method: arg.optional(arg.oneOf(BINDING_METHODS)),
+  voxelResolution: arg.optional(arg.integer(VOXEL_RESOLUTION_RANGE[0], VOXEL_RESOLUTION_RANGE[1])),
+  falloff: arg.optional(arg.number(VOLUMETRIC_FALLOFF_RANGE[0], VOLUMETRIC_FALLOFF_RANGE[1])),
 });
 
 const CATALOG = {
@@ -290,7 +295,8 @@ const CATALOG = {
     label: 'Compute weights',
     menu: 'Rig',
     group: 'weights',
-    description: 'Harmonic weights from the handles (argument, optional: binding options for this run alone, as bind.options takes them)',
+    description:
+      'Weights by the binding method: harmonic weights from the handles over the surface, or volumetric weights from the bones through the solid the mesh encloses (every shell gets weights); auto picks volumetric for a mesh of several shells or with a boundary (argument, optional: binding options for this run alone, as bind.options takes them)',
     enabledWhen: `!binding && ${IDLE} && ${BONES}`,
     argument: arg.optional(BIND_OPTIONS),
   },
@@ -771,7 +777,7 @@ const CATALOG = {
     label: 'Binding options',
     noMenu: 'the controls of the Bind panel (Rig → Bind panel)',
     description:
-      'How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance? }; fields left out stay)',
+      'How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones), the method (auto: volumetric for a mesh of several shells or with a boundary, surface harmonic for a closed connected one; surface; volumetric), the volumetric grid’s voxels along the longest side (64–512) and its falloff (weights ∝ distance^−falloff, 1–16) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance?, method?, voxelResolution?, falloff? }; fields left out stay)',
     argument: BIND_OPTIONS,
   },
   'examples.panel': {
@@ -972,6 +978,15 @@ const CATALOG = {
         nearest: arg.integer(0),
       }),
     ),
+  },
+  'bind.selectReported': {
+    label: 'Select the vertices of a line of the binding report',
+    noMenu: 'the Select buttons of the Bind panel’s Last binding section, one per line',
+    description:
+      'Select the vertices a line of the Last binding report speaks of (the shells bound by one method, the welded vertices, the last transfer’s matched, inpainted or unmatched ones), as the lasso would (argument: the line, from 0; result: how many are selected)',
+    enabledWhen: IDLE,
+    argument: arg.integer(0),
+    result: arg.integer(0),
   },
   'template.panel': {
     label: 'Template panel',

@@ -14,6 +14,8 @@ import type { AutomaticHandleRule, BindingApi } from '../../workers/binding.work
 import type { HarmonicWeightsOptions, HarmonicWeightsResult } from '../../workers/weights/harmonic-weights.ts';
 import type { TgfSkeleton } from '../../workers/formats/types.ts';
 import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
+import type { VolumetricWeightsOptions, VolumetricWeightsResult } from '../../workers/weights/volumetric-weights.ts';
+import type { MeshShell } from '../../workers/weights/binding-method.ts';
 import { callWithProgress, SupervisedWorker } from './worker-supervisor.ts';
 
 export interface BindRequest {
@@ -63,6 +65,44 @@ export class BindingClient {
           transfer(handles, [handles.buffer]),
           request.boneCount,
           request.options,
+          progress,
+        ),
+      ),
+    );
+  }
+
+  /** The shells of the welded mesh, in the worker (copies the inputs, transfers the copies). */
+  meshShells(positions: Float64Array, triangles: Uint32Array, weldTolerance: number): Promise<MeshShell[]> {
+    const p = positions.slice();
+    const t = triangles.slice();
+    return this.run('Finding the mesh’s shells', (remote) =>
+      remote.meshShells(transfer(p, [p.buffer]), transfer(t, [t.buffer]), weldTolerance),
+    );
+  }
+
+  /**
+   * Volumetric weights (geodesic voxel binding) in the worker.
+   * @param onProgress  stage name and overall fraction in [0, 1]; not called once the returned promise has settled
+   * @throws DOMException AbortError after `cancel`; the binding's own errors otherwise
+   */
+  volumetricWeights(
+    positions: Float64Array,
+    triangles: Uint32Array,
+    skeleton: TgfSkeleton,
+    options: VolumetricWeightsOptions,
+    onProgress: (stage: string, fraction: number) => void,
+  ): Promise<VolumetricWeightsResult> {
+    const p = positions.slice();
+    const t = triangles.slice();
+    const joints = skeleton.joints.slice();
+    const bones = skeleton.bones.slice();
+    return callWithProgress(onProgress, (progress) =>
+      this.run('Computing volumetric weights', (remote) =>
+        remote.volumetricWeights(
+          transfer(p, [p.buffer]),
+          transfer(t, [t.buffer]),
+          transfer({ joints, bones }, [joints.buffer, bones.buffer]),
+          options,
           progress,
         ),
       ),

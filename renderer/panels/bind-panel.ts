@@ -26,9 +26,20 @@ import {
 import { dockPanel } from './panel-dock.ts';
 import { countOf, formatCount } from '../project/plain-number.ts';
 import { MAX_INFLUENCE_CHOICES, type MaxInfluences } from '../bind/max-influences.ts';
+import { BindingSummarySection, type SummaryRow } from './binding-summary-section.ts';
 
 /** The weld distance field's step, in mesh units: fine enough for meshes in metres and in centimetres alike. */
 const WELD_STEP = 0.000001;
+
+/** The binding methods as the panel names them (bind.options' method). */
+const METHODS = [
+  ['auto', 'automatic (volumetric for several shells or an open mesh)'],
+  ['surface', 'surface (harmonic, from the handles)'],
+  ['volumetric', 'volumetric (geodesic voxels, from the bones)'],
+] as const;
+
+/** The volumetric grid's resolutions offered (bind.options takes any whole number from 64 to 512). */
+const VOXEL_RESOLUTIONS = [64, 128, 256, 512];
 
 export interface BindPanelHost {
   readonly controller: BindingController;
@@ -48,6 +59,8 @@ export interface BindPanelHost {
   lassoActive(): boolean;
   /** the scene's max influences, and how many vertices of its weights have more */
   readonly maxInfluences: Pick<MaxInfluences, 'value' | 'verticesOver'>;
+  /** the binding report's lines (bind/binding-summary.ts), for the Last binding section; absent: no section */
+  summary?(): readonly SummaryRow[];
 }
 
 /** CSS twin of rwBoneColor in shaders/handle-colors.glsl, for the swatches. */
@@ -83,6 +96,9 @@ export class BindPanel {
   private readonly laplacianSelect: HTMLSelectElement;
   private readonly bindUnhandled: HTMLInputElement;
   private readonly weldField: ValueField;
+  private readonly methodSelect: HTMLSelectElement;
+  private readonly resolutionSelect: HTMLSelectElement;
+  private readonly falloffField: ValueField;
   private readonly maxInfluencesSelect: HTMLSelectElement;
   private readonly maxInfluencesNote: HTMLElement;
   private readonly maxInfluencesText: HTMLElement;
@@ -92,6 +108,8 @@ export class BindPanel {
   private readonly progressBar: HTMLElement;
   private readonly progressText: HTMLElement;
   private readonly reportBox: HTMLElement;
+  /** the last Compute's shells by method, the welded vertices and the last transfer, each line with Select */
+  private readonly summarySection: BindingSummarySection;
   private readonly overlapBox: HTMLElement;
   /** the bone list is rebuilt only when what it lists changes */
   private boneListKey = '';
@@ -202,6 +220,29 @@ export class BindPanel {
     this.weldField.input.title =
       'Vertices this close (in mesh units) are one vertex for the weights and get the same weights, so a mesh split at UV seams or normal creases moves as one surface; 0 joins only vertices at the same position. The mesh itself keeps its vertices.';
     labelled(computeSection, 'Weld within ', this.weldField.root).append(element('span', 'dim', ' mesh units (0: same position)'));
+    this.methodSelect = element('select', 'bind-method');
+    for (const [method, label] of METHODS) this.methodSelect.add(new Option(label, method));
+    this.methodSelect.title =
+      'Surface: harmonic weights over the surface from the handles, exact on a closed connected mesh. Volumetric: weights from the bones through the solid the mesh encloses (geodesic voxel binding, Dionne and de Lasa 2013), so every shell — eyes, teeth, clothing, open or intersecting parts — gets weights, with no handles. Automatic picks volumetric for a mesh of several shells or with a boundary.';
+    this.methodSelect.addEventListener('change', () => {
+      void commands.invoke('bind.options', { method: this.methodSelect.value });
+      this.methodSelect.blur();
+    });
+    labelled(computeSection, 'Method ', this.methodSelect);
+    this.resolutionSelect = element('select', 'voxel-resolution');
+    for (const resolution of VOXEL_RESOLUTIONS) this.resolutionSelect.add(new Option(String(resolution), String(resolution)));
+    this.resolutionSelect.title =
+      'Voxels along the mesh’s longest side for the volumetric method: more resolves thin parts and narrow gaps better, and takes longer (memory grows with the cube)';
+    this.resolutionSelect.addEventListener('change', () => {
+      void commands.invoke('bind.options', { voxelResolution: Number(this.resolutionSelect.value) });
+      this.resolutionSelect.blur();
+    });
+    labelled(computeSection, 'Voxels ', this.resolutionSelect).append(element('span', 'dim', ' along the longest side'));
+    this.falloffField = valueField(1, 16, 0.5, (falloff) => void commands.invoke('bind.options', { falloff }));
+    this.falloffField.input.setAttribute('aria-label', 'Falloff');
+    this.falloffField.input.title =
+      'How fast a bone’s influence falls off with the distance through the solid (weights ∝ distance^−falloff): higher keeps each part on its own bone and blends only near the joints';
+    labelled(computeSection, 'Falloff ', this.falloffField.root).append(element('span', 'dim', ' (volumetric)'));
     this.maxInfluencesSelect = element('select', 'max-influences');
     this.maxInfluencesSelect.title =
       'The most bones per vertex (as Maya’s max influences, maintained): computed weights, paint strokes, the view and the glTF export keep it; lowering it limits the weights (one undo step), raising it limits nothing';
@@ -231,6 +272,7 @@ export class BindPanel {
     commandButton(this.progressBox, commands, 'bind.cancel', { label: 'Cancel', className: 'tool-button cancel' });
     this.reportBox = element('div', 'bind-report');
     computeSection.append(actions, this.progressBox, this.reportBox);
+    this.summarySection = new BindingSummarySection(computeSection, commands);
     dockPanel(container, this.root, 'bind');
   }
 
@@ -273,6 +315,16 @@ export class BindPanel {
     this.laplacianSelect.value = options.laplacian;
     this.bindUnhandled.checked = options.bindUnhandled;
     this.weldField.show(options.weldTolerance);
+    this.methodSelect.value = options.method;
+    if (!VOXEL_RESOLUTIONS.includes(options.voxelResolution)) {
+      // A script or a project may set any resolution in range: the list shows it too.
+      const value = String(options.voxelResolution);
+      if (![...this.resolutionSelect.options].some((o) => o.value === value)) this.resolutionSelect.add(new Option(value, value));
+    }
+    this.resolutionSelect.value = String(options.voxelResolution);
+    this.resolutionSelect.disabled = options.method === 'surface';
+    this.falloffField.show(options.falloff);
+    this.falloffField.input.disabled = options.method === 'surface';
     this.refreshMaxInfluences();
     // Compute (the whole scene) replaces the handles drawn or loaded, not those a rule wrote (handleVerticesReplaced).
     const replaced = options.source === 'current' ? 0 : controller.handleVerticesReplaced(null);
@@ -319,6 +371,7 @@ export class BindPanel {
   private renderReport(doc: SceneDocument): void {
     const { controller } = this.host;
     const last = controller.lastResult;
+    this.summarySection.show(this.host.summary?.() ?? []);
     this.reportBox.replaceChildren();
     if (doc.bindingStale) this.reportBox.append(element('p', 'warn bind-stale', `⚠ ${STALE_BINDING_TEXT}.`));
     if (!last) {
@@ -336,9 +389,12 @@ export class BindPanel {
       element(
         'p',
         'ok',
-        `Done in ${(result.timings.totalMs / 1000).toFixed(2)} s · ${result.laplacianUsed === 'uniform' ? 'even' : 'surface-aware'} smoothness${welded}`,
+        last.volumetric
+          ? `Done in ${(result.timings.totalMs / 1000).toFixed(2)} s · volumetric, ${formatCount(last.volumetric.solidVoxels)} solid voxels`
+          : `Done in ${(result.timings.totalMs / 1000).toFixed(2)} s · ${result.laplacianUsed === 'uniform' ? 'even' : 'surface-aware'} smoothness${welded}`,
       ),
     );
+    for (const line of controller.methodLines()) this.reportBox.append(element('p', 'dim bind-method-report', line));
     for (const line of controller.reportLines()) this.reportBox.append(element('p', 'warn', `⚠ ${line}`));
     if (result.unhandledComponents.length > 0 && !boundRigidly) {
       commandButton(this.reportBox, this.host.commands, 'bind.computeRigid', { label: 'Bind them rigidly and recompute' });

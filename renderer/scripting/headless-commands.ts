@@ -59,6 +59,7 @@ import { showClipFields } from '../../workers/scene/clip-edits.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import { automaticHandles } from '../../workers/weights/automatic-handles.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
+import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
 import { MAX_INFLUENCES_DEFAULT } from '../../workers/weights/limit-influences.ts';
 
 /** The commands a headless registry runs; every other catalog command is refused (it needs the app). */
@@ -398,8 +399,9 @@ function meshIndexOf(doc: SceneDocument, part: number | string): number {
 }
 
 /**
- * The app's binding controller on `store`, its worker calls made here: automatic handles and harmonic weights by the
- * binding worker's own functions (workers/binding.worker.ts), on the inputs the controller gives the worker.
+ * The app's binding controller on `store`, its worker calls made here: automatic handles, harmonic and volumetric
+ * weights by the binding worker's own functions (workers/binding.worker.ts), on the inputs the controller gives the
+ * worker.
  */
 function headlessBinding(store: SceneStore, maxInfluences: MaxInfluences): BindingController {
   const binding: BindingController = new BindingController({
@@ -415,6 +417,8 @@ function headlessBinding(store: SceneStore, maxInfluences: MaxInfluences): Bindi
         Promise.resolve(
           harmonicWeights(request.positions, request.triangles, request.handles, request.boneCount, request.options, progress),
         ),
+      volumetricWeights: (positions, triangles, skeleton, options, progress) =>
+        Promise.resolve(volumetricWeights(positions, triangles, skeleton, options, progress)),
       cancel: () => undefined,
     },
     io: {

@@ -247,7 +247,7 @@ interface RigwrightCommands {
   'bind.saveHandles': { argument: undefined; result: void };
   /** Compare handles…: Overlap with a reference handle file, per bone */
   'bind.compareHandles': { argument: undefined; result: void };
-  /** Compute weights: Harmonic weights from the handles (argument, optional: binding options for this run alone, as bind.options takes them) */
+  /** Compute weights: Weights by the binding method: harmonic weights from the handles over the surface, or volumetric weights from the bones through the solid the mesh encloses (every shell gets weights); auto picks volumetric for a mesh of several shells or with a boundary (argument, optional: binding options for this run alone, as bind.options takes them) */
   'bind.compute': {
     argument:
       | {
@@ -261,6 +261,12 @@ interface RigwrightCommands {
           bindUnhandled?: boolean | undefined;
           /** a number from 0 up, or left out */
           weldTolerance?: number | undefined;
+          /** one of "auto", "surface", "volumetric", or left out */
+          method?: 'auto' | 'surface' | 'volumetric' | undefined;
+          /** a whole number from 64 to 512, or left out */
+          voxelResolution?: number | undefined;
+          /** a number from 1 to 16, or left out */
+          falloff?: number | undefined;
         }
       | undefined;
     result: void;
@@ -541,7 +547,7 @@ interface RigwrightCommands {
   'bind.maxInfluences': { argument: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8; result: void };
   /** Limit weights to max influences: Vertices with more bones than the max influences (weights from a file, or kept when it was raised) keep their largest, renormalised around the locked bones; one undo step (the Bind panel’s Limit now) */
   'bind.limitInfluences': { argument: undefined; result: void };
-  /** Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance? }; fields left out stay) */
+  /** Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones), the method (auto: volumetric for a mesh of several shells or with a boundary, surface harmonic for a closed connected one; surface; volumetric), the volumetric grid’s voxels along the longest side (64–512) and its falloff (weights ∝ distance^−falloff, 1–16) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance?, method?, voxelResolution?, falloff? }; fields left out stay) */
   'bind.options': {
     argument: {
       /** one of "current", "distance", "cylinder", or left out */
@@ -554,6 +560,12 @@ interface RigwrightCommands {
       bindUnhandled?: boolean | undefined;
       /** a number from 0 up, or left out */
       weldTolerance?: number | undefined;
+      /** one of "auto", "surface", "volumetric", or left out */
+      method?: 'auto' | 'surface' | 'volumetric' | undefined;
+      /** a whole number from 64 to 512, or left out */
+      voxelResolution?: number | undefined;
+      /** a number from 1 to 16, or left out */
+      falloff?: number | undefined;
     };
     result: void;
   };
@@ -637,6 +649,8 @@ interface RigwrightCommands {
       | undefined;
     result: { file: string; bonesMatchedBy: 'name' | 'count'; matched: number; inpainted: number; nearest: number } | null;
   };
+  /** Select the vertices of a line of the binding report: Select the vertices a line of the Last binding report speaks of (the shells bound by one method, the welded vertices, the last transfer’s matched, inpainted or unmatched ones), as the lasso would (argument: the line, from 0; result: how many are selected) */
+  'bind.selectReported': { argument: number; result: number };
   /** Template panel: A named skeleton (humanoid or quadruped) fitted inside the mesh from a few markers dragged onto it in a front view */
   'template.panel': { argument: undefined; result: boolean };
   /** Template options: Which template the markers fit, with finger chains or not (argument: { kind?, fingers? }; fields left out stay) */
@@ -1124,10 +1138,10 @@ interface RigwrightBindCommands {
    */
   compareHandles(): Promise<void>;
   /**
-   * Compute weights: Harmonic weights from the handles (argument, optional: binding options for this run alone, as bind.options takes them)
+   * Compute weights: Weights by the binding method: harmonic weights from the handles over the surface, or volumetric weights from the bones through the solid the mesh encloses (every shell gets weights); auto picks volumetric for a mesh of several shells or with a boundary (argument, optional: binding options for this run alone, as bind.options takes them)
    *
    * Runs the command `bind.compute` (when `!binding && !toolBusy && hasSkeleton`).
-   * @param options  an object { source: one of "current", "distance", "cylinder", or left out; radiusFraction: a number from 0.001 to 1, or left out; laplacian: one of "cotan", "uniform", or left out; bindUnhandled: true or false, or left out; weldTolerance: a number from 0 up, or left out }, or left out
+   * @param options  an object { source: one of "current", "distance", "cylinder", or left out; radiusFraction: a number from 0.001 to 1, or left out; laplacian: one of "cotan", "uniform", or left out; bindUnhandled: true or false, or left out; weldTolerance: a number from 0 up, or left out; method: one of "auto", "surface", "volumetric", or left out; voxelResolution: a whole number from 64 to 512, or left out; falloff: a number from 1 to 16, or left out }, or left out
    */
   compute(options?: {
     /** one of "current", "distance", "cylinder", or left out */
@@ -1140,6 +1154,12 @@ interface RigwrightBindCommands {
     bindUnhandled?: boolean | undefined;
     /** a number from 0 up, or left out */
     weldTolerance?: number | undefined;
+    /** one of "auto", "surface", "volumetric", or left out */
+    method?: 'auto' | 'surface' | 'volumetric' | undefined;
+    /** a whole number from 64 to 512, or left out */
+    voxelResolution?: number | undefined;
+    /** a number from 1 to 16, or left out */
+    falloff?: number | undefined;
   }): Promise<void>;
   /**
    * Cancel the computation: Stop the computation; the current weights stay
@@ -1173,10 +1193,10 @@ interface RigwrightBindCommands {
    */
   limitInfluences(): Promise<void>;
   /**
-   * Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance? }; fields left out stay)
+   * Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones), the method (auto: volumetric for a mesh of several shells or with a boundary, surface harmonic for a closed connected one; surface; volumetric), the volumetric grid’s voxels along the longest side (64–512) and its falloff (weights ∝ distance^−falloff, 1–16) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance?, method?, voxelResolution?, falloff? }; fields left out stay)
    *
    * Runs the command `bind.options`.
-   * @param options  an object { source: one of "current", "distance", "cylinder", or left out; radiusFraction: a number from 0.001 to 1, or left out; laplacian: one of "cotan", "uniform", or left out; bindUnhandled: true or false, or left out; weldTolerance: a number from 0 up, or left out }
+   * @param options  an object { source: one of "current", "distance", "cylinder", or left out; radiusFraction: a number from 0.001 to 1, or left out; laplacian: one of "cotan", "uniform", or left out; bindUnhandled: true or false, or left out; weldTolerance: a number from 0 up, or left out; method: one of "auto", "surface", "volumetric", or left out; voxelResolution: a whole number from 64 to 512, or left out; falloff: a number from 1 to 16, or left out }
    */
   options(options: {
     /** one of "current", "distance", "cylinder", or left out */
@@ -1189,6 +1209,12 @@ interface RigwrightBindCommands {
     bindUnhandled?: boolean | undefined;
     /** a number from 0 up, or left out */
     weldTolerance?: number | undefined;
+    /** one of "auto", "surface", "volumetric", or left out */
+    method?: 'auto' | 'surface' | 'volumetric' | undefined;
+    /** a whole number from 64 to 512, or left out */
+    voxelResolution?: number | undefined;
+    /** a number from 1 to 16, or left out */
+    falloff?: number | undefined;
   }): Promise<void>;
   /**
    * Bind the active mesh: Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights
@@ -1196,6 +1222,14 @@ interface RigwrightBindCommands {
    * Runs the command `bind.computePart` (when `meshActive && !binding && !toolBusy && hasSkeleton`).
    */
   computePart(): Promise<void>;
+  /**
+   * Select the vertices of a line of the binding report: Select the vertices a line of the Last binding report speaks of (the shells bound by one method, the welded vertices, the last transfer’s matched, inpainted or unmatched ones), as the lasso would (argument: the line, from 0; result: how many are selected)
+   *
+   * Runs the command `bind.selectReported` (when `!toolBusy`).
+   * @param value  a whole number from 0 up
+   * @returns a whole number from 0 up
+   */
+  selectReported(value: number): Promise<number>;
   /**
    * Select vertices by weight: Select the vertices the bone weighs from min (0.5 when left out) to max (1) on, for Assign or Free in the Bind panel and the Vertex weights panel (argument, optional: { bone?, min?, max? }; the selected bone when left out; result: how many are selected)
    *

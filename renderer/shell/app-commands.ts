@@ -12,6 +12,7 @@ import { bindCommands, type BindCommandsHost } from '../bind/bind-commands.ts';
 import { skinCommands, type SkinCommandsHost } from '../deform/skin-commands.ts';
 import { meshesCommands, type MeshesCommandsHost } from '../meshes/meshes-commands.ts';
 import { transferCommands, type TransferCommandsHost } from '../meshes/transfer-commands.ts';
+import { bindingSummaryCommands, type BindingSummaryCommandsHost } from '../bind/binding-summary.ts';
 import { paintCommands, type PaintCommandsHost } from '../paint/paint-commands.ts';
 import { examplesCommands, type ExamplesCommandsHost } from '../posespace/examples-commands.ts';
 import { skeletonCommands, type SkeletonCommandsHost } from '../skeleton/skeleton-commands.ts';
@@ -48,6 +49,7 @@ export type AppCommandsHost = FileCommandsHost &
   BindCommandsHost &
   MeshesCommandsHost &
   TransferCommandsHost &
+  BindingSummaryCommandsHost &
   ExamplesCommandsHost &
   Omit<SkeletonCommandsHost, 'skeletonTool'> &
   TemplateCommandsHost &
@@ -82,6 +84,7 @@ export function appCommands(app: AppCommandsHost): { [K in CommandId]: HandlerOf
     }),
     ...meshesCommands(app),
     ...transferCommands(app),
+    ...bindingSummaryCommands(app),
     ...examplesCommands(app),
     ...skeletonCommands({ store: app.store, boneSelection: app.boneSelection, skeletonTool: skeletonToolControl(app.tools) }),
     ...poseCommands({

@@ -41,6 +41,7 @@ import { BoneList } from '../panels/bone-list.ts';
 import { HeatMapLegend } from '../panels/heat-map-legend.ts';
 import { HeatMapLegendFeed } from './heat-map-legend-feed.ts';
 import type { LastTransfer } from '../meshes/last-transfer.ts';
+import type { SummaryLine } from '../bind/binding-summary.ts';
 import { ExamplesController } from '../posespace/examples-controller.ts';
 import { PoseSpaceController } from '../posespace/pose-space-controller.ts';
 import { BrushRing } from '../view/brush-ring.ts';
@@ -84,6 +85,8 @@ export interface AppPartsHost extends ExportHost {
   readonly meshes: MeshesController;
   /** the last weight transfer's outcome per vertex (the Transfer view's legend, the binding report) */
   readonly lastTransfer: LastTransfer;
+  /** the binding report's lines (the Bind panel's Last binding section) */
+  readonly bindingSummary: () => SummaryLine[];
   readonly files: FileLoading;
   readonly project: ProjectFiles;
   readonly evaluator: PoseEvaluator;
@@ -443,6 +446,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     isoLines: () => app.views.isoLines,
     setIsoLines: (on) => void (on !== app.views.isoLines && app.commands.invoke('view.isoLines')),
     lassoActive: () => app.tools.active.id === 'lasso',
+    summary: () => app.bindingSummary().map(({ text, count }) => ({ text, count })),
     maxInfluences: app.maxInfluences,
   });
   const paintPanel = new PaintPanel(container, {

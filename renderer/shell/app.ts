@@ -93,6 +93,7 @@ import { appScripts } from './app-scripts.ts';
 import type { ScriptController } from '../scripting/script-controller.ts';
 import { TransferClient } from '../io/transfer-client.ts';
 import { LastTransfer } from '../meshes/last-transfer.ts';
+import { bindingSummaryOf, type SummaryLine } from '../bind/binding-summary.ts';
 
 export class App {
   readonly history = new UndoHistory();
@@ -124,6 +125,8 @@ export class App {
   readonly transferClient = new TransferClient();
   /** each vertex's outcome in the last weight transfer (the Transfer view, the binding report) */
   readonly lastTransfer: LastTransfer;
+  /** the binding report's lines: the last Compute's shells by method, the welded vertices, the last transfer */
+  readonly bindingSummary: () => SummaryLine[];
   readonly meshesPanel: MeshesPanel;
   readonly boneList: BoneList;
   /** the selected vertices' weights: a table to type in, copy and paste */
@@ -223,6 +226,7 @@ export class App {
       changed: () => this.followMaxInfluences(),
     });
     this.binding = bindingController(this, canvas);
+    this.bindingSummary = bindingSummaryOf(this);
     this.template = new TemplateController({
       store: this.store,
       rayAt: (x, y) => viewport.rayThrough(x, y),

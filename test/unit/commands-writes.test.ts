@@ -58,6 +58,9 @@ test('bind.options changes only the fields it is given, and "bind them rigidly" 
     radiusFraction: 0.04,
     bindUnhandled: false,
     weldTolerance: 0,
+    method: 'auto',
+    voxelResolution: 128,
+    falloff: 8,
   };
   const started: Required<BindOptions>[] = [];
   const binding = {
@@ -67,15 +70,49 @@ test('bind.options changes only the fields it is given, and "bind them rigidly" 
   const host = { binding, meshes: { activePart: null } } as unknown as BindCommandsHost;
   const commands = registryOf(bindCommands(host));
   void commands.execute('bind.options', { source: 'cylinder', radiusFraction: 0.1 });
-  assert.deepEqual(options, { source: 'cylinder', laplacian: 'cotan', radiusFraction: 0.1, bindUnhandled: false, weldTolerance: 0 });
+  assert.deepEqual(options, {
+    source: 'cylinder',
+    laplacian: 'cotan',
+    radiusFraction: 0.1,
+    bindUnhandled: false,
+    weldTolerance: 0,
+    method: 'auto',
+    voxelResolution: 128,
+    falloff: 8,
+  });
   void commands.execute('bind.options', { laplacian: 'uniform' });
-  assert.deepEqual(options, { source: 'cylinder', laplacian: 'uniform', radiusFraction: 0.1, bindUnhandled: false, weldTolerance: 0 });
+  assert.deepEqual(options, {
+    source: 'cylinder',
+    laplacian: 'uniform',
+    radiusFraction: 0.1,
+    bindUnhandled: false,
+    weldTolerance: 0,
+    method: 'auto',
+    voxelResolution: 128,
+    falloff: 8,
+  });
   assert.throws(() => commands.execute('bind.options', { source: 'cylinder', radiusFraction: 2 }), /radiusFraction/);
   assert.equal(options.radiusFraction, 0.1, 'a refused argument changes nothing, not even its good fields');
   await commands.execute('bind.computeRigid');
   void commands.execute('bind.options', { weldTolerance: 0.002 });
   assert.equal(options.weldTolerance, 0.002);
-  assert.deepEqual(started, [{ source: 'cylinder', laplacian: 'uniform', radiusFraction: 0.1, bindUnhandled: true, weldTolerance: 0 }]);
+  void commands.execute('bind.options', { method: 'volumetric', voxelResolution: 256, falloff: 4 });
+  assert.deepEqual([options.method, options.voxelResolution, options.falloff], ['volumetric', 256, 4]);
+  assert.throws(() => commands.execute('bind.options', { voxelResolution: 1024 }), /voxelResolution/);
+  assert.throws(() => check('bind.options', { method: 'heat' }), /method must be one of "auto", "surface", "volumetric"/);
+  void commands.execute('bind.options', { method: 'auto', voxelResolution: 128, falloff: 8 });
+  assert.deepEqual(started, [
+    {
+      source: 'cylinder',
+      laplacian: 'uniform',
+      radiusFraction: 0.1,
+      bindUnhandled: true,
+      weldTolerance: 0,
+      method: 'auto',
+      voxelResolution: 128,
+      falloff: 8,
+    },
+  ]);
   assert.equal(options.bindUnhandled, true, 'the option stays on, as the panel shows it');
 });
 

@@ -122,7 +122,16 @@ function migratedFromFormatOne(v1: FormatOneContents): ProjectContents {
     settings: {
       ...v1.settings,
       posespace: { kernel: 'gaussian' },
-      binding: { source: 'current', laplacian: 'cotan', radiusFraction: 0.04, bindUnhandled: false, weldTolerance: 0 },
+      binding: {
+        source: 'current',
+        laplacian: 'cotan',
+        radiusFraction: 0.04,
+        bindUnhandled: false,
+        weldTolerance: 0,
+        method: 'auto',
+        voxelResolution: 128,
+        falloff: 8,
+      },
     },
   };
 }

@@ -168,7 +168,16 @@ test('template commands: Fit and bind fits, then binds with automatic handles (t
     },
     templatePanel: { open: false, setOpen: (on) => void calls.push(`panel ${on}`) },
     binding: {
-      options: { source: 'current', laplacian: 'cotan', radiusFraction: 0.02, bindUnhandled: false, weldTolerance: 0 },
+      options: {
+        source: 'current',
+        laplacian: 'cotan',
+        radiusFraction: 0.02,
+        bindUnhandled: false,
+        weldTolerance: 0,
+        method: 'auto',
+        voxelResolution: 128,
+        falloff: 8,
+      },
       startBind: async (options) => void calls.push(`bind ${options?.source}`),
     },
     frontView: () => void calls.push('front'),

@@ -202,7 +202,7 @@ test('Compute weights in the app welds by the binding option, saved with the pro
 
   // One part alone (the four sides, split from each other at the cube's edges) is welded within itself.
   const before = store.doc.weights.data.slice();
-  await controller.startBind({ source: 'distance', weldTolerance: 0 }, parts[0]);
+  await controller.startBind({ source: 'distance', weldTolerance: 0, method: 'surface' }, parts[0]);
   assert.equal(controller.lastError, null);
   const sides = weldVertices(positions.subarray(0, 3 * 100), cube.triangles.subarray(0, 3 * 4 * faceTriangles));
   const rows = store.doc.weights.data.subarray(0, 2 * 100);

@@ -39,6 +39,8 @@
 import { describeJsonError } from './json-text.ts';
 import { AUTOMATIC_HANDLES_DEFAULTS } from '../weights/automatic-handles.ts';
 import { HARMONIC_WEIGHTS_DEFAULTS } from '../weights/harmonic-weights.ts';
+import { VOLUMETRIC_FALLOFF_RANGE, VOLUMETRIC_WEIGHTS_DEFAULTS, VOXEL_RESOLUTION_RANGE } from '../weights/volumetric-weights.ts';
+import { BINDING_METHODS } from '../weights/binding-method.ts';
 import { FormatError } from './format-error.ts';
 import { exportGltf, type GltfClip } from './gltf-export.ts';
 import { buildGlb } from './gltf-validate.ts';
@@ -158,10 +160,20 @@ export interface ProjectSettings {
   /**
    * how Compute weights runs: the handles (`current`, or chosen by the `distance` or `cylinder` rule), the Laplacian,
    * the cylinder radius as a fraction of the bounding diagonal, whether parts without handles are bound rigidly, and
-   * the distance in mesh units within which vertices are welded into one for the solve (0: exactly coincident ones).
-   * A file without it takes the defaults.
+   * the distance in mesh units within which vertices are welded into one for the solve (0: exactly coincident ones),
+   * the binding method (`auto`, `surface` or `volumetric`), the volumetric grid's voxels along the longest side and
+   * its falloff power. A file without it (or without a field) takes the defaults.
    */
-  binding: { source: string; laplacian: string; radiusFraction: number; bindUnhandled: boolean; weldTolerance: number };
+  binding: {
+    source: string;
+    laplacian: string;
+    radiusFraction: number;
+    bindUnhandled: boolean;
+    weldTolerance: number;
+    method: string;
+    voxelResolution: number;
+    falloff: number;
+  };
 }
 
 export interface ProjectContents {
@@ -202,6 +214,9 @@ export function defaultProjectSettings(vertexCount: number, boneCount: number): 
       radiusFraction: AUTOMATIC_HANDLES_DEFAULTS.radiusFraction,
       bindUnhandled: HARMONIC_WEIGHTS_DEFAULTS.unhandledComponents === 'bind-rigidly',
       weldTolerance: HARMONIC_WEIGHTS_DEFAULTS.weldTolerance,
+      method: 'auto',
+      voxelResolution: VOLUMETRIC_WEIGHTS_DEFAULTS.resolution,
+      falloff: VOLUMETRIC_WEIGHTS_DEFAULTS.falloff,
     },
   };
 }
@@ -1305,5 +1320,13 @@ function readSettings(r: ProjectReader, value: unknown, vertexCount: number, bon
     r.fail(`${W}.binding.radiusFraction`, `expected a number above 0, got ${out.binding.radiusFraction}`);
   if (!(out.binding.weldTolerance >= 0))
     r.fail(`${W}.binding.weldTolerance`, `expected a distance of 0 or more, got ${out.binding.weldTolerance}`);
+  if (!(BINDING_METHODS as readonly string[]).includes(out.binding.method))
+    r.fail(`${W}.binding.method`, `expected one of ${BINDING_METHODS.join(', ')}, got ${out.binding.method}`);
+  const [lowest, highest] = VOXEL_RESOLUTION_RANGE;
+  if (!(Number.isInteger(out.binding.voxelResolution) && out.binding.voxelResolution >= lowest && out.binding.voxelResolution <= highest))
+    r.fail(`${W}.binding.voxelResolution`, `expected a whole number from ${lowest} to ${highest}, got ${out.binding.voxelResolution}`);
+  const [gentlest, steepest] = VOLUMETRIC_FALLOFF_RANGE;
+  if (!(out.binding.falloff >= gentlest && out.binding.falloff <= steepest))
+    r.fail(`${W}.binding.falloff`, `expected a number from ${gentlest} to ${steepest}, got ${out.binding.falloff}`);
   return out;
 }

@@ -1,8 +1,9 @@
 /**
- * `rigwright weights`: harmonic skinning weights from a mesh, a skeleton and handles (a handle file, or handles
- * chosen automatically by the course's distance or cylinder rule), written as an ASCII DMAT #V × #B. The solve runs
- * on the welded mesh (vertices at one position are one), as the app's Compute weights does. The solver's report —
- * bones without handles, mesh components without handles — goes to stderr.
+ * `rigwright weights`: skinning weights from a mesh, a skeleton and handles (a handle file, or handles chosen
+ * automatically by the course's distance or cylinder rule), written as an ASCII DMAT #V × #B: harmonic weights over
+ * the surface, or volumetric weights from the bones through the solid the mesh encloses, chosen by --method as the
+ * app's Compute weights chooses. The solve runs on the welded mesh (vertices at one position are one). The report —
+ * which method bound which shell, bones without handles, mesh components without handles — goes to stderr.
  */
 import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
 import { handlesFromDmat } from '../../../workers/formats/weights-file.ts';
@@ -10,6 +11,19 @@ import { boundingBox } from '../../../workers/mesh/bounds.ts';
 import { AUTOMATIC_HANDLES_DEFAULTS, automaticHandles } from '../../../workers/weights/automatic-handles.ts';
 import { bindingReport } from '../../../workers/weights/binding-report.ts';
 import { HARMONIC_WEIGHTS_DEFAULTS, harmonicWeights } from '../../../workers/weights/harmonic-weights.ts';
+import {
+  BINDING_METHODS,
+  meshShells,
+  resolveBindingMethod,
+  shellReport,
+  type BindingMethod,
+} from '../../../workers/weights/binding-method.ts';
+import {
+  VOLUMETRIC_FALLOFF_RANGE,
+  VOLUMETRIC_WEIGHTS_DEFAULTS,
+  VOXEL_RESOLUTION_RANGE,
+  volumetricWeights,
+} from '../../../workers/weights/volumetric-weights.ts';
 import {
   formatNumber,
   outputExtension,
@@ -25,15 +39,17 @@ import {
 
 export const weightsCommand: CliCommand = {
   name: 'weights',
-  summary: 'harmonic skinning weights from handles (given or automatic)',
+  summary: 'skinning weights: harmonic from handles (given or automatic), or volumetric from the bones',
   usage: `Usage: rigwright weights --mesh M --skeleton S.tgf (--handles H.dmat | --auto-handles [--rule distance|cylinder]
                          [--radius R]) [--laplacian cotan|uniform] [--bind-unhandled] [--weld-tolerance D]
-                         --out W.dmat
+                         [--method auto|surface|volumetric] [--voxel-resolution N] [--falloff P] --out W.dmat
 
-Computes harmonic skinning weights (one Laplace solve per bone with the handles as boundary conditions) and
-writes them as an ASCII DMAT, #vertices × #bones, rows summing to 1. The solve runs on the welded mesh: vertices
-at the same position (split at UV seams, normal creases, or every corner of a flat-shaded mesh) are one vertex
-and get the same weights, so seams never tear; the file's vertices stay as they are. Bones without handle
+Computes skinning weights and writes them as an ASCII DMAT, #vertices × #bones, rows summing to 1. The surface
+method solves harmonic weights (one Laplace solve per bone with the handles as boundary conditions); the
+volumetric method binds through the solid the mesh encloses (geodesic voxel binding: every shell, open or
+closed, gets weights; no handles needed). Both run on the welded mesh: vertices at the same position (split at
+UV seams, normal creases, or every corner of a flat-shaded mesh) are one vertex and get the same weights, so
+seams never tear; the file's vertices stay as they are. Which method bound which shell, bones without handle
 vertices and parts of the mesh without any handle are reported on stderr.
 
   --mesh FILE        mesh, .obj or .off
@@ -45,6 +61,10 @@ vertices and parts of the mesh without any handle are reported on stderr.
   --laplacian L      cotan or uniform; default ${HARMONIC_WEIGHTS_DEFAULTS.laplacian}
   --bind-unhandled   give parts of the mesh without handles weight 1 on the bone with the nearest handles
   --weld-tolerance D weld vertices up to D apart, in mesh units, as well; default ${HARMONIC_WEIGHTS_DEFAULTS.weldTolerance} (exactly coincident ones)
+  --method M         auto (the default: volumetric for a mesh of several shells or with a boundary, surface for a
+                     closed connected one), surface or volumetric; volumetric needs no handles
+  --voxel-resolution N  the volumetric grid's voxels along the longest side, ${VOXEL_RESOLUTION_RANGE[0]}–${VOXEL_RESOLUTION_RANGE[1]}; default ${VOLUMETRIC_WEIGHTS_DEFAULTS.resolution}
+  --falloff P        volumetric weights ∝ geodesic distance^−P, ${VOLUMETRIC_FALLOFF_RANGE[0]}–${VOLUMETRIC_FALLOFF_RANGE[1]}; default ${VOLUMETRIC_WEIGHTS_DEFAULTS.falloff}
   --out FILE         output, .dmat
   -h, --help         this help
 `,
@@ -58,6 +78,9 @@ vertices and parts of the mesh without any handle are reported on stderr.
     laplacian: 'string',
     'bind-unhandled': 'boolean',
     'weld-tolerance': 'string',
+    method: 'string',
+    'voxel-resolution': 'string',
+    falloff: 'string',
     out: 'string',
   },
   allowPositionals: false,
@@ -68,8 +91,13 @@ vertices and parts of the mesh without any handle are reported on stderr.
     const skeletonFile = required(line, 'skeleton');
     const out = required(line, 'out');
     outputExtension(out, ['dmat']);
+    const method = (values.method ?? 'auto') as BindingMethod;
+    if (!(BINDING_METHODS as readonly string[]).includes(method))
+      throw new UsageError(`--method must be ${BINDING_METHODS.join(', ')}, not "${values.method}"`);
     const auto = flags.has('auto-handles');
-    if (auto === (values.handles !== undefined)) throw new UsageError('give exactly one of --handles FILE and --auto-handles');
+    if (auto && values.handles !== undefined) throw new UsageError('give exactly one of --handles FILE and --auto-handles');
+    if (!auto && values.handles === undefined && method !== 'volumetric')
+      throw new UsageError('give exactly one of --handles FILE and --auto-handles (--method volumetric needs neither)');
     if (!auto && (values.rule !== undefined || values.radius !== undefined))
       throw new UsageError('--rule and --radius need --auto-handles');
     const rule = values.rule ?? 'distance';
@@ -89,11 +117,40 @@ vertices and parts of the mesh without any handle are reported on stderr.
       if (!(weldTolerance >= 0 && Number.isFinite(weldTolerance)))
         throw new UsageError(`--weld-tolerance must be a distance ≥ 0, not "${values['weld-tolerance']}"`);
     }
+    const resolution =
+      values['voxel-resolution'] === undefined ? VOLUMETRIC_WEIGHTS_DEFAULTS.resolution : parseNumber(values['voxel-resolution']);
+    const [lowest, highest] = VOXEL_RESOLUTION_RANGE;
+    if (!(Number.isInteger(resolution) && resolution >= lowest && resolution <= highest))
+      throw new UsageError(`--voxel-resolution must be a whole number from ${lowest} to ${highest}, not "${values['voxel-resolution']}"`);
+    const falloff = values.falloff === undefined ? VOLUMETRIC_WEIGHTS_DEFAULTS.falloff : parseNumber(values.falloff);
+    const [gentlest, steepest] = VOLUMETRIC_FALLOFF_RANGE;
+    if (!(falloff >= gentlest && falloff <= steepest))
+      throw new UsageError(`--falloff must be a number from ${gentlest} to ${steepest}, not "${values.falloff}"`);
 
     const mesh = readMesh(meshFile);
     const skeleton = readTgfSkeleton(skeletonFile);
     const vertexCount = mesh.positions.length / 3;
     const boneCount = skeleton.bones.length / 2;
+    const shells = meshShells(mesh.positions, mesh.triangles, weldTolerance);
+    const methodUsed = resolveBindingMethod(method, shells);
+    if (methodUsed === 'volumetric') {
+      for (const line of shellReport(shells, methodUsed)) stderr.write(`rigwright: ${line}\n`);
+      const result = volumetricWeights(mesh.positions, mesh.triangles, skeleton, { resolution, falloff });
+      if (result.verticesFromNearestVoxel > 0)
+        stderr.write(
+          `rigwright: ${result.verticesFromNearestVoxel} vertices in shells no bone reaches took the weights of the nearest voxel\n`,
+        );
+      if (result.bonesOutsideSolid.length > 0)
+        stderr.write(
+          `rigwright: warning: bones ${result.bonesOutsideSolid.join(', ')} lie outside the mesh: bound from the nearest voxels\n`,
+        );
+      writeFile(out, writeDmatAscii({ rows: vertexCount, cols: boneCount, data: result.weights }));
+      const { nx, ny, nz } = result.grid;
+      stdout.write(
+        `wrote ${out}: ${vertexCount} vertices × ${boneCount} bones, volumetric (${nx}×${ny}×${nz} voxels, ${result.solidVoxels} solid, falloff ${falloff}), ${Math.round(result.timings.totalMs)} ms\n`,
+      );
+      return 0;
+    }
     let handles: Int32Array;
     let handleSource: string;
     if (auto) {

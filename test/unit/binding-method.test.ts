@@ -1,0 +1,204 @@
+/**
+ * Choosing the binding method by the welded mesh's shells, and the volumetric method through the app's Compute
+ * weights and `rigwright weights`. Expectations come from the meshes built here (their shells and open edges are
+ * known by construction) and from identities every binding keeps (partition of unity, one undo step).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { meshShells, resolveBindingMethod, shellReport } from '../../workers/weights/binding-method.ts';
+import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
+import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
+import { automaticHandles } from '../../workers/weights/automatic-handles.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { withDerived } from '../../workers/scene/scene-document.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
+import { headlessBindingController } from './headless-hosts.ts';
+import { repoRoot } from './shared-data.ts';
+import { outwardSplitCube } from './split-cube.ts';
+import { uvSphere } from './uv-sphere.ts';
+
+/** Two meshes as one: b's vertices after a's. */
+function joined(a: { positions: Float64Array; triangles: Uint32Array }, b: { positions: Float64Array; triangles: Uint32Array }) {
+  const n = a.positions.length / 3;
+  const positions = new Float64Array(a.positions.length + b.positions.length);
+  positions.set(a.positions);
+  positions.set(b.positions, a.positions.length);
+  const triangles = new Uint32Array(a.triangles.length + b.triangles.length);
+  triangles.set(a.triangles);
+  triangles.set(
+    b.triangles.map((v) => v + n),
+    a.triangles.length,
+  );
+  return { positions, triangles };
+}
+
+/** The split cube without its z = 1 face (face 5): an open box. */
+function openBox(divisions: number) {
+  const cube = outwardSplitCube(divisions);
+  const kept = (divisions + 1) ** 2 * 5;
+  return { positions: cube.positions.slice(0, 3 * kept), triangles: cube.triangles.slice(0, 2 * divisions * divisions * 5 * 3) };
+}
+
+test('meshShells counts the welded mesh’s shells and open edges; auto binds a closed connected mesh by the surface, anything else volumetric', () => {
+  const cube = outwardSplitCube(4);
+  const closed = meshShells(cube.positions, cube.triangles);
+  assert.deepEqual(
+    closed,
+    [{ vertexCount: 150, firstVertex: 0, boundaryEdges: 0, nonManifoldEdges: 0 }],
+    'six faces welded: one closed shell',
+  );
+  assert.equal(resolveBindingMethod('auto', closed), 'surface');
+  assert.equal(resolveBindingMethod('volumetric', closed), 'volumetric');
+  const box = openBox(4);
+  const open = meshShells(box.positions, box.triangles);
+  assert.deepEqual(
+    open,
+    [{ vertexCount: 125, firstVertex: 0, boundaryEdges: 16, nonManifoldEdges: 0 }],
+    'the missing face’s rim: 4 × 4 edges',
+  );
+  assert.equal(resolveBindingMethod('auto', open), 'volumetric');
+  assert.equal(resolveBindingMethod('surface', open), 'surface');
+  const eye = uvSphere(8, 4, 0.1, [2, 0, 0]);
+  const two = meshShells(...(Object.values(joined(cube, eye)) as [Float64Array, Uint32Array]));
+  assert.equal(two.length, 2);
+  assert.deepEqual(two[1], { vertexCount: eye.positions.length / 3, firstVertex: 150, boundaryEdges: 0, nonManifoldEdges: 0 });
+  assert.equal(resolveBindingMethod('auto', two), 'volumetric', 'two closed shells');
+  assert.deepEqual(shellReport(open, 'volumetric', 10), [
+    'one shell (125 vertices from vertex 10, open (16 boundary edges)): bound volumetric (geodesic voxels)',
+  ]);
+  assert.deepEqual(shellReport(two, 'volumetric'), [
+    '2 shells, all bound volumetric (geodesic voxels):',
+    'shell of 150 vertices from vertex 0, closed',
+    `shell of ${eye.positions.length / 3} vertices from vertex 150, closed`,
+  ]);
+});
+
+test('Compute weights in the app: auto binds an open box with a floating part volumetrically as one undo step, the report naming the method; surface when asked', async () => {
+  const mesh = joined(openBox(4), uvSphere(8, 4, 0.1, [0.5, 0.5, 1.4]));
+  const n = mesh.positions.length / 3;
+  const skeleton = buildSkeleton(
+    { joints: Float64Array.of(0.5, 0.5, 0.1, 0.5, 0.5, 0.5, 0.5, 0.5, 0.9), bones: Uint32Array.of(0, 1, 1, 2) },
+    'box.tgf',
+  );
+  const doc = withDerived({
+    name: 'box',
+    meshFiles: ['box.off'],
+    mesh,
+    skeletonFile: 'box.tgf',
+    skeleton,
+    weights: { rows: n, cols: 2, data: new Float64Array(2 * n) },
+    weightsSource: 'none',
+    poses: null,
+    posesFile: null,
+    handles: null,
+    handlesFile: null,
+    warnings: [],
+  });
+  const store = new SceneStore(doc, new UndoHistory());
+  const calls: string[] = [];
+  const controller = headlessBindingController(store, {
+    running: false,
+    cancel: () => undefined,
+    automaticHandles: (p, s, rule) => Promise.resolve(automaticHandles(p, s, rule)),
+    harmonicWeights: (request) => {
+      calls.push('harmonic');
+      return Promise.resolve(harmonicWeights(request.positions, request.triangles, request.handles, request.boneCount, request.options));
+    },
+    volumetricWeights: (positions, triangles, s, options, progress) => {
+      calls.push(`volumetric ${options.resolution} ${options.falloff}`);
+      return Promise.resolve(volumetricWeights(positions, triangles, s, options, progress));
+    },
+  });
+  assert.equal(controller.options.method, 'auto', 'auto is the default');
+  // A coarse grid keeps the test quick: the box is solid through and through.
+  controller.settingsSection.restore({ ...controller.settingsSection.save(), voxelResolution: 64 });
+  await controller.startBind();
+  assert.equal(controller.lastError, null, 'no handles are needed');
+  assert.deepEqual(calls, ['volumetric 64 8']);
+  assert.deepEqual(store.history.undoLabels(), ['Compute weights']);
+  const weights = store.doc.weights.data;
+  for (let v = 0; v < n; v++) {
+    const sum = weights[2 * v] + weights[2 * v + 1];
+    assert.ok(Math.abs(sum - 1) <= 1e-12 && weights[2 * v] >= 0 && weights[2 * v + 1] >= 0, `vertex ${v}: a partition of unity`);
+  }
+  const direct = volumetricWeights(mesh.positions, mesh.triangles, skeleton, { resolution: 64 });
+  assert.deepEqual(weights, direct.weights, 'the weights are the volumetric binding’s (two bones: within max influences)');
+  assert.match(controller.methodLines()[0], /^2 shells, all bound volumetric \(geodesic voxels\):$/);
+  assert.ok(
+    controller.methodLines().some((line) => /took the weights of the nearest voxel/.test(line)),
+    'the floating part is named',
+  );
+  assert.match(store.doc.weightsSource, /^volumetric \(\d+×\d+×\d+ voxels, falloff 8, /);
+  // The options are saved with the project and come back.
+  controller.settingsSection.restore({ ...controller.settingsSection.save(), method: 'surface', voxelResolution: 96, falloff: 3 });
+  assert.deepEqual([controller.options.method, controller.options.voxelResolution, controller.options.falloff], ['surface', 96, 3]);
+  await controller.startBind({ source: 'distance' });
+  assert.equal(controller.lastError, null);
+  assert.deepEqual(calls, ['volumetric 64 8', 'harmonic']);
+  assert.match(controller.methodLines()[0], /bound surface \(harmonic\)/);
+  store.history.undo();
+  assert.deepEqual(store.doc.weights.data, direct.weights, 'one undo brings the volumetric weights back');
+});
+
+test('rigwright weights --method volumetric binds without handles; auto on an open mesh says so on stderr; bad values exit 2', () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'rigwright-binding-method-'));
+  const box = openBox(2);
+  const n = box.positions.length / 3;
+  const off =
+    `OFF\n${n} ${box.triangles.length / 3} 0\n` +
+    Array.from({ length: n }, (_, v) => box.positions.slice(3 * v, 3 * v + 3).join(' ')).join('\n') +
+    '\n' +
+    Array.from({ length: box.triangles.length / 3 }, (_, f) => `3 ${box.triangles.slice(3 * f, 3 * f + 3).join(' ')}`).join('\n') +
+    '\n';
+  writeFileSync(path.join(work, 'box.off'), off);
+  writeFileSync(path.join(work, 'box.tgf'), '1 0.5 0.5 0.1\n2 0.5 0.5 0.5\n3 0.5 0.5 0.9\n#\n1 2\n2 3\n');
+  const run = (...args: string[]) => {
+    const result = spawnSync(
+      process.execPath,
+      ['app/cli/rigwright.mjs', 'weights', '--mesh', path.join(work, 'box.off'), '--skeleton', path.join(work, 'box.tgf'), ...args],
+      { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 },
+    );
+    if (result.error) throw result.error;
+    return result;
+  };
+  const out = path.join(work, 'w.dmat');
+  const volumetric = run('--method', 'volumetric', '--voxel-resolution', '64', '--falloff', '4', '--out', out);
+  assert.equal(volumetric.status, 0, volumetric.stderr);
+  assert.match(
+    volumetric.stdout,
+    new RegExp(`wrote .*w\\.dmat: ${n} vertices × 2 bones, volumetric \\(\\d+×\\d+×\\d+ voxels, \\d+ solid, falloff 4\\)`),
+  );
+  assert.match(volumetric.stderr, /one shell \(45 vertices from vertex 0, open \(8 boundary edges\)\): bound volumetric/);
+  const tokens = readFileSync(out, 'utf8').trim().split(/\s+/).map(Number);
+  assert.deepEqual(tokens.slice(0, 2), [2, n]);
+  const expected = volumetricWeights(
+    box.positions,
+    box.triangles,
+    { joints: Float64Array.of(0.5, 0.5, 0.1, 0.5, 0.5, 0.5, 0.5, 0.5, 0.9), bones: Uint32Array.of(0, 1, 1, 2) },
+    { resolution: 64, falloff: 4 },
+  );
+  for (let v = 0; v < n; v++)
+    for (let b = 0; b < 2; b++)
+      assert.ok(Math.abs(tokens[2 + b * n + v] - expected.weights[2 * v + b]) <= 1e-9, `row ${v}, bone ${b} as volumetricWeights gives it`);
+  const auto = run('--auto-handles', '--voxel-resolution', '64', '--out', out);
+  assert.equal(auto.status, 0, auto.stderr);
+  assert.match(auto.stdout, /volumetric/, 'auto: the open box binds volumetric');
+  const surface = run('--auto-handles', '--method', 'surface', '--out', out);
+  assert.equal(surface.status, 0, surface.stderr);
+  assert.match(surface.stdout, /cotan Laplacian/);
+  for (const [args, message] of [
+    [['--method', 'heat'], /--method must be auto, surface, volumetric, not "heat"/],
+    [['--method', 'volumetric', '--voxel-resolution', '32'], /--voxel-resolution must be a whole number from 64 to 512, not "32"/],
+    [['--method', 'volumetric', '--falloff', '0'], /--falloff must be a number from 1 to 16, not "0"/],
+    [['--method', 'auto'], /give exactly one of --handles FILE and --auto-handles \(--method volumetric needs neither\)/],
+  ] as const) {
+    const bad = run(...args, '--out', out);
+    assert.equal(bad.status, 2, `${args.join(' ')}: ${bad.stderr}`);
+    assert.match(bad.stderr, message);
+  }
+});

@@ -1,0 +1,104 @@
+/**
+ * Which binding a mesh gets: surface harmonic weights (exact and fast on a closed, connected surface) or volumetric
+ * geodesic voxel binding (every shell of a mesh made of several, open or intersecting, gets weights). The choice is
+ * made on the welded mesh, so a mesh split at seams counts as the surface it is.
+ */
+import { connectedComponents } from '../mesh/connected-components.ts';
+import { weldVertices } from '../mesh/weld-vertices.ts';
+
+/** 'auto': volumetric for a mesh of several shells or with a boundary, surface harmonic for a closed connected one. */
+export type BindingMethod = 'auto' | 'surface' | 'volumetric';
+
+export const BINDING_METHODS = ['auto', 'surface', 'volumetric'] as const;
+
+/** One connected piece of the welded mesh. */
+export interface MeshShell {
+  /** the input's vertices in it */
+  vertexCount: number;
+  /** its lowest input vertex, to point the user at it */
+  firstVertex: number;
+  /** welded edges of one triangle only (a hole's rim, an open sheet's border); 0 for a closed shell */
+  boundaryEdges: number;
+  /** welded edges of three triangles or more (fins, T-junctions) */
+  nonManifoldEdges: number;
+}
+
+/**
+ * The shells of a mesh after welding: connected components of the welded triangles (a vertex in no triangle is a
+ * shell of its own), each with its boundary and non-manifold edge counts.
+ *
+ * @param positions     #V × 3 positions
+ * @param triangles     #F × 3 vertex indices
+ * @param weldTolerance see WeldVerticesOptions.tolerance (mesh units)
+ * @returns the shells in order of their lowest vertex
+ */
+export function meshShells(positions: Float64Array, triangles: Uint32Array, weldTolerance = 0): MeshShell[] {
+  const weld = weldVertices(positions, triangles, { tolerance: weldTolerance });
+  const { count, labels } = connectedComponents(weld.count, weld.triangles);
+  const shells: MeshShell[] = Array.from({ length: count }, () => ({
+    vertexCount: 0,
+    firstVertex: -1,
+    boundaryEdges: 0,
+    nonManifoldEdges: 0,
+  }));
+  for (let v = 0; v < weld.index.length; v++) {
+    const shell = shells[labels[weld.index[v]]];
+    shell.vertexCount++;
+    if (shell.firstVertex < 0) shell.firstVertex = v;
+  }
+  // Edge use counts: each undirected welded edge as a key low·W + high.
+  const uses = new Map<number, number>();
+  const t = weld.triangles;
+  const w = weld.count;
+  for (let f = 0; f < t.length; f += 3)
+    for (let k = 0; k < 3; k++) {
+      const a = t[f + k];
+      const b = t[f + ((k + 1) % 3)];
+      const key = a < b ? a * w + b : b * w + a;
+      uses.set(key, (uses.get(key) ?? 0) + 1);
+    }
+  for (const [key, used] of uses) {
+    if (used === 2) continue;
+    const shell = shells[labels[Math.floor(key / w)]];
+    if (used === 1) shell.boundaryEdges++;
+    else shell.nonManifoldEdges++;
+  }
+  return shells;
+}
+
+/**
+ * The method a bind runs: `method` itself unless it is 'auto', which is volumetric for a mesh of several shells or
+ * with a boundary (or non-manifold edges) and surface harmonic for a closed, connected one.
+ */
+export function resolveBindingMethod(method: BindingMethod, shells: readonly MeshShell[]): 'surface' | 'volumetric' {
+  if (method !== 'auto') return method;
+  const closed = shells.length === 1 && shells[0].boundaryEdges === 0 && shells[0].nonManifoldEdges === 0;
+  return closed ? 'surface' : 'volumetric';
+}
+
+/** How many shells a report names one by one; the rest are summed up in one line. */
+const LISTED_SHELLS = 8;
+
+/**
+ * Which method bound which shell, as sentences for people (the Bind panel and the command line).
+ * @param vertexOffset added to each shell's first vertex (a mesh part's place in the scene)
+ */
+export function shellReport(shells: readonly MeshShell[], method: 'surface' | 'volumetric', vertexOffset = 0): string[] {
+  const how = method === 'volumetric' ? 'volumetric (geodesic voxels)' : 'surface (harmonic)';
+  const describe = (s: MeshShell) => {
+    const edges = [
+      s.boundaryEdges > 0 ? `${s.boundaryEdges} boundary edge${s.boundaryEdges === 1 ? '' : 's'}` : '',
+      s.nonManifoldEdges > 0 ? `${s.nonManifoldEdges} non-manifold edge${s.nonManifoldEdges === 1 ? '' : 's'}` : '',
+    ].filter(Boolean);
+    return `${s.vertexCount} vertices from vertex ${s.firstVertex + vertexOffset}, ${edges.length > 0 ? `open (${edges.join(', ')})` : 'closed'}`;
+  };
+  if (shells.length === 1) return [`one shell (${describe(shells[0])}): bound ${how}`];
+  const lines = [`${shells.length} shells, all bound ${how}:`];
+  const sorted = [...shells].sort((a, b) => b.vertexCount - a.vertexCount || a.firstVertex - b.firstVertex);
+  for (const s of sorted.slice(0, LISTED_SHELLS)) lines.push(`shell of ${describe(s)}`);
+  if (sorted.length > LISTED_SHELLS) {
+    const rest = sorted.slice(LISTED_SHELLS);
+    lines.push(`and ${rest.length} smaller shells of ${rest.reduce((sum, s) => sum + s.vertexCount, 0)} vertices in all`);
+  }
+  return lines;
+}
