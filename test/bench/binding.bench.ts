@@ -6,8 +6,10 @@
  * every vertex and key), the tears (vertices pulled away from a vertex at the same rest position, by more than 1e-9
  * of the diagonal, at some key), the unweighted vertices (rows of zeros: left at rest) and the bind time.
  *
- * "before" binds on the file's index topology (harmonicWeights with weld: false, the rule on every vertex), "after"
- * on the welded mesh (the defaults). Blender's column is its automatic weights (bone heat, `parent_set(type=
+ * "before" binds on the file's index topology (harmonicWeights with weld: false, the rule on every vertex), "surface"
+ * on the welded mesh, "volumetric" by geodesic voxel binding from the bones (no handles; its default grid and
+ * falloff), and "auto" as the defaults choose between the two (volumetric for several shells or a boundary after
+ * welding) — what `rigwright weights --auto-handles` and the app's Compute weights run. Blender's column is its automatic weights (bone heat, `parent_set(type=
  * 'ARMATURE_AUTO')`) after an import with merged vertices (blender-automatic-weights.py), run headless when
  * `blender` is on the PATH; its weights reach our vertices by rest position and deform through the same LBS.
  *
@@ -25,6 +27,8 @@ import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { automaticHandles, jointDistanceHandles } from '../../workers/weights/automatic-handles.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
+import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
+import { meshShells, resolveBindingMethod } from '../../workers/weights/binding-method.ts';
 import { cacheDir, dataDir, repoRoot, requireFile } from './bench-util.ts';
 
 const ASSETS: { name: string; parts: string[] }[] = [
@@ -184,10 +188,8 @@ console.log('\n## Binding the shipped samples from their own skeletons (automati
 console.log(
   `Posed with LBS at ${KEYS} keys of clip 0; distances to the artists' weights' deformation over the rest diagonal, max / mean.\n`,
 );
-console.log(
-  '| asset | vertices (welded) | before: max / mean | tears | unweighted | bind | after: max / mean | tears | unweighted | bind | Blender: max / mean | tears | unweighted | bind |',
-);
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('| asset | vertices (welded) | shells, open edges | binding | max / mean | tears | unweighted | bind |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 const notes: string[] = [];
 for (const asset of ASSETS) {
   const rig = await readAsset(asset.parts);
@@ -196,21 +198,34 @@ for (const asset of ASSETS) {
   const boneCount = rig.skeleton.parents.length;
   const weld = weldVertices(positions, triangles);
   const reference = posedAtKeys(rig, rig.weights.data);
-  const before = bindMs(() => {
-    const handles = jointDistanceHandles(positions, rig.skeleton);
-    return harmonicWeights(positions, triangles, handles, boneCount, { weld: false }).weights;
-  });
-  const after = bindMs(() => {
+  const surface = () => {
     const handles = automaticHandles(positions, rig.skeleton, { rule: 'distance' });
     return harmonicWeights(positions, triangles, handles, boneCount).weights;
-  });
-  const blender = blenderWeights(rig, asset.parts, rig.boneNames);
-  const blenderCells =
-    typeof blender === 'string'
-      ? (notes.push(`${asset.name}: ${blender}`), '— | — | — | —')
-      : cell(measure(rig, weld, reference, blender.weights, blender.ms));
-  console.log(
-    `| ${asset.name} | ${n} (${weld.count}) | ${cell(measure(rig, weld, reference, before.weights, before.ms))} | ${cell(measure(rig, weld, reference, after.weights, after.ms))} | ${blenderCells} |`,
-  );
+  };
+  const volumetric = () => volumetricWeights(positions, triangles, rig.skeleton).weights;
+  const shells = meshShells(positions, triangles);
+  const autoMethod = resolveBindingMethod('auto', shells);
+  const rows: [string, { weights: Float64Array; ms: number } | string][] = [
+    [
+      'before (index topology)',
+      bindMs(() => {
+        const handles = jointDistanceHandles(positions, rig.skeleton);
+        return harmonicWeights(positions, triangles, handles, boneCount, { weld: false }).weights;
+      }),
+    ],
+    ['surface (welded)', bindMs(surface)],
+    ['volumetric', bindMs(volumetric)],
+    [
+      `auto → ${autoMethod}`,
+      bindMs(() => (resolveBindingMethod('auto', meshShells(positions, triangles)) === 'surface' ? surface() : volumetric())),
+    ],
+    ['Blender', blenderWeights(rig, asset.parts, rig.boneNames)],
+  ];
+  const open = shells.reduce((sum, shell) => sum + shell.boundaryEdges + shell.nonManifoldEdges, 0);
+  for (const [label, bound] of rows) {
+    if (typeof bound === 'string') notes.push(`${asset.name}: ${bound}`);
+    const cells = typeof bound === 'string' ? '— | — | — | —' : cell(measure(rig, weld, reference, bound.weights, bound.ms));
+    console.log(`| ${asset.name} | ${n} (${weld.count}) | ${shells.length}, ${open} | ${label} | ${cells} |`);
+  }
 }
 for (const note of notes) console.log(`\n${note}`);
