@@ -44,6 +44,12 @@ export class VertexWeightsPanel {
   private readonly body: HTMLTableSectionElement;
   private readonly table: HTMLTableElement;
   private readonly message: HTMLElement;
+  /** a bone that does not weigh on the selection yet, and the weight to give it there */
+  private readonly addRow: HTMLElement;
+  private readonly addBone: HTMLSelectElement;
+  private readonly addValue: HTMLInputElement;
+  /** the bones the add row's list was built for, joined with the names */
+  private addListed = '';
   private readonly copiedNote: HTMLElement;
   private readonly rangeBone: HTMLSelectElement;
   private readonly rangeMin: HTMLInputElement;
@@ -84,7 +90,20 @@ export class VertexWeightsPanel {
     commandButton(clipboard, commands, 'weights.pasteRow', { label: 'Paste' });
     this.copiedNote = element('span', 'dim vertex-weights-copied');
     clipboard.append(this.copiedNote);
-    this.root.append(this.summary, this.table, this.message, clipboard);
+    this.addRow = element('div', 'row vertex-weights-add');
+    this.addBone = element('select', 'vertex-weights-add-bone');
+    this.addBone.setAttribute('aria-label', 'Bone to add');
+    this.addBone.title = 'A bone that does not weigh on the selected vertices yet';
+    this.addValue = element('input', 'vertex-weights-add-value');
+    this.addValue.type = 'text';
+    this.addValue.inputMode = 'decimal';
+    this.addValue.placeholder = '0 … 1';
+    this.addValue.setAttribute('aria-label', 'Added bone weight');
+    this.addValue.title = 'Type the added bone’s weight and press Enter: the other unlocked bones are rescaled to fill the rest';
+    this.addValue.addEventListener('keydown', (event) => this.valueKey(event));
+    this.addValue.addEventListener('change', () => this.addCommitted());
+    this.addRow.append(element('span', 'dim', 'Add'), this.addBone, this.addValue);
+    this.root.append(this.summary, this.table, this.addRow, this.message, clipboard);
 
     const range = section(this.root, 'Select by weight');
     const rangeRow = element('div', 'row vertex-weights-range');
@@ -149,6 +168,7 @@ export class VertexWeightsPanel {
       lock.disabled = !commands.isEnabled('paint.lock');
     }
     this.table.hidden = table.rows.length === 0;
+    this.refreshAddRow(table);
     const copied = this.host.copiedVertex();
     this.copiedNote.textContent = copied >= 0 ? `copied: vertex ${copied}` : '';
     this.refreshRange();
@@ -201,6 +221,35 @@ export class VertexWeightsPanel {
     const { commands } = this.host;
     if (!commands.isEnabled('tool.lasso')) commands.invoke('bind.panel');
     if (!commands.isChecked('tool.lasso')) commands.invoke('tool.lasso');
+  }
+
+  /** The add row lists the bones not in the table; it is there while vertices are selected and such a bone exists. */
+  private refreshAddRow(table: VertexWeightTable): void {
+    const names = this.host.boneNames();
+    const inTable = new Set(table.rows.map((row) => row.bone));
+    const missing = names.map((name, bone) => ({ name, bone })).filter(({ bone }) => !inTable.has(bone));
+    const listed = missing.map(({ name, bone }) => `${bone}:${name}`).join('\n');
+    if (listed !== this.addListed) {
+      const chosen = this.addBone.value;
+      this.addListed = listed;
+      this.addBone.replaceChildren(
+        ...missing.map(({ name, bone }) => Object.assign(element('option', undefined, name), { value: String(bone) })),
+      );
+      if (missing.some(({ bone }) => String(bone) === chosen)) this.addBone.value = chosen;
+    }
+    this.addRow.hidden = table.count === 0 || missing.length === 0;
+    this.addValue.disabled = !this.host.commands.isEnabled('weights.set');
+  }
+
+  /** The add row's value committed: weights.set of the chosen bone on the selection. */
+  private addCommitted(): void {
+    if (this.addValue.value.trim() === '') return;
+    const value = parseWeight(this.addValue.value);
+    this.addValue.value = '';
+    if (typeof value === 'string') return this.say(value);
+    if (this.addBone.value === '') return this.say('Every bone already weighs on the selection');
+    this.say(null);
+    this.host.commands.invoke('weights.set', { bone: Number(this.addBone.value), value, vertices: this.host.selectedVertices() });
   }
 
   private selectRange(): void {

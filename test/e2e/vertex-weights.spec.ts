@@ -119,6 +119,22 @@ test('hand: click a vertex, type a weight, undo; copy its row and paste it onto 
   await expect(panel.getByText(`${count} vertices selected`, { exact: false })).toBeVisible();
   for (const { b } of kept) await expect(panel.getByRole('textbox', { name: `bone ${b} weight` })).toHaveValue(plainNumber(expected[b]));
   await expect(rows).toHaveCount(kept.length);
+
+  // A bone that weighs on none of them, added at 0.2 in the add row: it has 0.2 on each, within the max influences.
+  const added = Array.from({ length: B }, (_, b) => b).find((b) => expected[b] === 0)!;
+  await panel.getByRole('combobox', { name: 'Bone to add' }).selectOption(String(added));
+  await panel.getByRole('textbox', { name: 'Added bone weight' }).fill('0.2');
+  await page.keyboard.press('Enter');
+  await expect(panel.getByRole('textbox', { name: `bone ${added} weight` })).toHaveValue('0.2');
+  const withAdded = await weightsOf(page);
+  for (const v of changed) {
+    const r = withAdded.slice(v * B, v * B + B);
+    expect(Math.abs(r[added] - 0.2), `vertex ${v} has the added bone`).toBeLessThan(1e-7);
+    expect(Math.abs(r.reduce((a, w) => a + w, 0) - 1)).toBeLessThan(1e-6);
+    expect(r.filter((w) => w > 0).length).toBeLessThanOrEqual(limit > 0 ? limit : B);
+  }
+  await page.keyboard.press('Control+z');
+  expect(await weightsOf(page), 'Ctrl+Z takes the added bone back').toEqual(pasted);
   await page.keyboard.press('Control+z');
   expect(await weightsOf(page), 'one Ctrl+Z takes the whole paste back').toEqual(before);
   expect(errors).toEqual([]);
