@@ -3,13 +3,16 @@
  * from bone 0 to bone 1 along its length) and a sleeve around it with a loose cuff that stands too far off to match;
  * the sleeve made active, the arm chosen in the Transfer row, the button pressed: the sleeve's rows are those of the
  * same transfer computed here in Node, the arm's rows stay bit for bit, the notice counts the vertices matched and
- * inpainted, its action selects the inpainted ones, and one undo puts everything back. Uses `window.__rigwright`.
+ * inpainted, its action selects the inpainted ones, and one undo puts everything back. Then the same from a file: the
+ * sleeve opened alone takes the arm's weights from its mesh and weight file chosen through Rig → Transfer weights from
+ * a file…, the bones matched by count, and the Transfer match view's legend counts what was matched and inpainted.
+ * Uses `window.__rigwright`.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadFiles, openApp } from './app-driver.ts';
+import { chooseFiles, loadFiles, openApp, runFromMenu } from './app-driver.ts';
 import { weightTransfer } from '../../workers/weights/weight-transfer.ts';
 
 const SEGMENTS = 16;
@@ -71,6 +74,30 @@ function startWeights(): number[] {
   return rows.flat();
 }
 
+/**
+ * How many pixels of the viewport are orange (red well above blue: the Transfer view's inpainted colour) and how many
+ * blue (blue well above red: its matched colour), from a screenshot decoded in the page.
+ */
+async function colourCounts(page: Page): Promise<{ orange: number; blue: number }> {
+  const png = await page.locator('#viewport canvas').first().screenshot();
+  return page.evaluate(async (base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext('2d')!;
+    context.drawImage(bitmap, 0, 0);
+    const data = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    let orange = 0;
+    let blue = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, , b] = [data[i], data[i + 1], data[i + 2]];
+      if (r > 120 && r > 2 * b) orange++;
+      else if (b > 120 && b > 1.5 * r) blue++;
+    }
+    return { orange, blue };
+  }, png.toString('base64'));
+}
+
 const weights = (page: Page): Promise<number[]> => page.evaluate(() => (window as any).__rigwright.paint.weightsSnapshot());
 
 test('the Meshes panel carries the arm’s weights onto the sleeve: the transfer’s rows, the arm’s kept, one undo step', async ({ page }) => {
@@ -127,5 +154,55 @@ test('the Meshes panel carries the arm’s weights onto the sleeve: the transfer
   expect((await page.evaluate(() => (window as any).__rigwright.history())).undo.length, 'one undo step').toBe(undoSteps + 1);
   await page.keyboard.press('Control+z');
   expect(await weights(page), 'undo puts the weights back').toEqual(before);
+  expect(errors).toEqual([]);
+});
+
+test('Rig → Transfer weights from a file…: the sleeve alone takes the arm’s weights from its files; the Transfer match view counts them', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const dir = mkdtempSync(path.join(tmpdir(), 'rigwright-transfer-file-'));
+  const files = {
+    arm: path.join(dir, 'arm.obj'),
+    armWeights: path.join(dir, 'arm.dmat'),
+    sleeve: path.join(dir, 'sleeve.obj'),
+    skeleton: path.join(dir, 'two.tgf'),
+  };
+  writeFileSync(files.arm, objText(arm));
+  writeFileSync(files.sleeve, objText(sleeve));
+  writeFileSync(files.skeleton, '1 -1 0 0\n2 0 0 0\n3 1 0 0\n#\n1 2\n2 3\n');
+  const armRows = startWeights().slice(0, VA * NB);
+  const columnMajor = [0, 1].flatMap((b) => Array.from({ length: VA }, (_, v) => armRows[v * NB + b]));
+  writeFileSync(files.armWeights, `${NB} ${VA}\n${columnMajor.join('\n')}\n`);
+  await loadFiles(page, [files.sleeve, files.skeleton], 'sleeve.obj');
+  expect((await page.evaluate(() => (window as any).__rigwright.state())).error).toBeNull();
+  const undoSteps = (await page.evaluate(() => (window as any).__rigwright.history())).undo.length;
+
+  await chooseFiles(page, () => runFromMenu(page, 'Rig', 'weights.transferFromFile'), [files.arm, files.armWeights]);
+  const notice = page.locator('.notice', { hasText: 'Weights transferred from arm.obj + arm.dmat to sleeve.obj' });
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText('Bones matched by count (2): arm.obj + arm.dmat names no bones.');
+  const expected = weightTransfer(
+    { positions: Float64Array.from(arm.positions), triangles: Uint32Array.from(arm.triangles), weights: Float64Array.from(armRows) },
+    { positions: Float64Array.from(sleeve.positions), triangles: Uint32Array.from(sleeve.triangles) },
+    NB,
+  );
+  const after = await weights(page);
+  for (let i = 0; i < VS * NB; i++) expect(Math.abs(after[i] - expected.weights[i]), `sleeve entry ${i}`).toBeLessThan(1e-12);
+  expect((await page.evaluate(() => (window as any).__rigwright.history())).undo.length, 'one undo step').toBe(undoSteps + 1);
+
+  const shaded = await colourCounts(page);
+  await page.evaluate(() => (window as any).__rigwright.command('view.mode', 'transfer'));
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const coloured = await colourCounts(page);
+  // The cuff's inpainted ring draws orange and the matched sleeve blue, where the shaded view had neither.
+  expect(coloured.orange - shaded.orange, 'orange (inpainted) pixels appear').toBeGreaterThan(2000);
+  expect(coloured.blue - shaded.blue, 'blue (matched) pixels appear').toBeGreaterThan(10000);
+  const legend = page.locator('#heat-map-legend');
+  await expect(legend).toBeVisible();
+  await expect(legend).toHaveAttribute('data-kind', 'transfer');
+  await expect(legend).toContainText('Transfer from arm.obj + arm.dmat to sleeve.obj');
+  await expect(legend).toContainText(`${expected.matchedCount} vertices matched · ${expected.inpaintedCount} inpainted · 0 with no match`);
   expect(errors).toEqual([]);
 });
