@@ -239,6 +239,22 @@ test('while (true) {} ends at the time limit and at stop() within a second; the 
   }
 });
 
+test('lines printed just before a loop that never yields reach the console before Stop ends the worker', async () => {
+  const { run, host, output } = setup();
+  const running = run(`print('before the loop');\nconsole.warn('still before');\nwhile (true) {}\n`, { timeLimitMs: 0 });
+  // The worker never yields after the prints: the lines must have been sent as they were printed.
+  await until(() => output.length >= 2, 'the two lines printed before the loop');
+  host.stop();
+  assert.equal((await running).status, 'stopped');
+  assert.deepEqual(
+    output.map((line) => [line.kind, line.text]),
+    [
+      ['log', 'before the loop'],
+      ['error', 'still before'],
+    ],
+  );
+});
+
 test('a stop while a command runs lets it finish, then rolls it back', async () => {
   const { history, store, run, host, log } = setup();
   const before = store.doc;

@@ -111,6 +111,11 @@ export const OUTPUT_LIMIT = 10_000;
 const OUTPUT_BATCH = 500;
 /** The longest a printed line or a progress report waits to be sent while the script does not yield, ms. */
 const FLUSH_MS = 50;
+/**
+ * The first messages of lines a synchronous stretch sends at once, one per print: a print just before a loop that
+ * never yields reaches the console before Stop ends the worker. Past them the stretch's lines go in batches.
+ */
+export const OUTPUT_EAGER_MESSAGES = 16;
 
 /** How deep print and console show nested arrays and objects, and how many items of each. */
 const PRINT_DEPTH = 3;
@@ -142,30 +147,40 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
     if (failure !== null) throw new Error(failure);
   };
 
-  // Printed lines go in batches (one message per OUTPUT_BATCH lines, or at the end of the script's synchronous
-  // stretch), at most OUTPUT_LIMIT of them a run: a script printing in a loop must not flood the page with messages.
+  // Printed lines go at once while a synchronous stretch has sent few (OUTPUT_EAGER_MESSAGES), then in batches (one
+  // message per OUTPUT_BATCH lines, every FLUSH_MS, or at the end of the stretch), at most OUTPUT_LIMIT of them a run: a script printing in a loop must not flood the page with messages.
   const lines: OutputLine[] = [];
   let printed = 0;
   let flushQueued = false;
   // Progress likewise: only the latest report of a stretch is sent, after its lines.
   let progress: SandboxMessage | null = null;
   let flushedAt = dateNow();
+  /** messages sent at once in this synchronous stretch (OUTPUT_EAGER_MESSAGES) */
+  let eagerSent = 0;
   const flush = () => {
-    flushQueued = false;
     flushedAt = dateNow();
     if (lines.length > 0) send({ kind: 'output', lines: lines.splice(0) });
     if (progress) send(progress);
     progress = null;
   };
-  const queueFlush = () => {
-    // A script busy for long without yielding still shows its lines and progress every FLUSH_MS.
-    if (dateNow() - flushedAt >= FLUSH_MS) {
-      flush();
-      return;
+  const endStretch = () => {
+    flushQueued = false;
+    eagerSent = 0;
+    flush();
+  };
+  /** @param eager  a printed line, which goes at once while the stretch has sent few (progress waits for the stretch) */
+  const queueFlush = (eager: boolean) => {
+    if (!flushQueued) {
+      flushQueued = true;
+      void apply(promiseThen, settled, [endStretch]);
     }
-    if (flushQueued) return;
-    flushQueued = true;
-    void apply(promiseThen, settled, [flush]);
+    // The stretch's first lines go at once; a script busy for long without yielding still shows its lines and
+    // progress every FLUSH_MS.
+    const now = eager && eagerSent < OUTPUT_EAGER_MESSAGES;
+    if (now || dateNow() - flushedAt >= FLUSH_MS) {
+      if (now) eagerSent++;
+      flush();
+    }
   };
   const write = (level: OutputLine['level'], text: string) => {
     if (ended || printed > OUTPUT_LIMIT) return;
@@ -176,12 +191,12 @@ export function installScriptRuntime(scope: object, channel: RuntimeChannel, opt
         : { level, text },
     );
     if (lines.length >= OUTPUT_BATCH) flush();
-    else queueFlush();
+    else queueFlush(true);
   };
   const report = (fraction: number, message: string) => {
     if (ended) return;
     progress = { kind: 'progress', fraction, message };
-    queueFlush();
+    queueFlush(false);
   };
   /** Sends a message after the lines printed before it. */
   const post = (message: SandboxMessage, transfer: ArrayBuffer[] = []) => {
