@@ -5,8 +5,8 @@
  * same transfer computed here in Node, the arm's rows stay bit for bit, the notice counts the vertices matched and
  * inpainted, its action selects the inpainted ones, and one undo puts everything back. Then the same from a file: the
  * sleeve opened alone takes the arm's weights from its mesh and weight file chosen through Rig → Transfer weights from
- * a file…, the bones matched by count, and the Transfer match view's legend counts what was matched and inpainted.
- * Uses `window.__rigwright`.
+ * a file…, the bones matched by count, the Transfer match view's legend counts what was matched and inpainted, and
+ * the Bind panel's Last binding section selects the inpainted vertices. Uses `window.__rigwright`.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -204,5 +204,15 @@ test('Rig → Transfer weights from a file…: the sleeve alone takes the arm’
   await expect(legend).toHaveAttribute('data-kind', 'transfer');
   await expect(legend).toContainText('Transfer from arm.obj + arm.dmat to sleeve.obj');
   await expect(legend).toContainText(`${expected.matchedCount} vertices matched · ${expected.inpaintedCount} inpainted · 0 with no match`);
+
+  // The Bind panel's Last binding section lists the transfer's outcome; Select picks the inpainted vertices.
+  await page.evaluate(() => (window as any).__rigwright.command('bind.panel'));
+  const inpaintedLine = page.locator('.binding-summary-row', {
+    hasText: `Transfer from arm.obj + arm.dmat to sleeve.obj: ${expected.inpaintedCount} vertices inpainted`,
+  });
+  await expect(inpaintedLine).toBeVisible();
+  await inpaintedLine.getByRole('button', { name: 'Select' }).click();
+  const selected: number = await page.evaluate(() => (window as any).__rigwright.binding.state().selectedVertexCount);
+  expect(selected, 'the inpainted vertices are selected').toBe(expected.inpaintedCount);
   expect(errors).toEqual([]);
 });
