@@ -50,9 +50,20 @@ const LIBRARY = [
 test('MTL: newmtl, Kd (one value is grey), d and Tr, map_Kd with its options skipped; other statements ignored', () => {
   const { materials, warnings } = readMtl(LIBRARY, 'body.mtl');
   assert.deepEqual(materials, [
-    { name: 'Skin', line: 2, diffuse: [0.8, 0.5, 0.4], alpha: 0.75, diffuseMap: null },
+    {
+      name: 'Skin',
+      line: 2,
+      diffuse: [0.8, 0.5, 0.4],
+      alpha: 0.75,
+      diffuseMap: null,
+      specularExponent: 250,
+      ambient: [1, 1, 1],
+      emissive: [0, 0, 0],
+      illum: 2,
+      normalMap: { file: 'skin_normal.png', scale: 0.5 },
+    },
     { name: 'Cloth Blue', line: 13, diffuse: [0.25, 0.25, 0.25], alpha: 0.9, diffuseMap: 'textures\\cloth blue.png' },
-    { name: 'Eye', line: 17, diffuse: null, alpha: 1, diffuseMap: 'eye.jpg' },
+    { name: 'Eye', line: 17, diffuse: null, alpha: 1, diffuseMap: 'eye.jpg', roughness: 0.5 },
   ]);
   assert.deepEqual(warnings, [
     'line 16: map_Kd options -s, -o, -clamp are not shown: the image lies unscaled, unmoved and repeated',
@@ -77,7 +88,9 @@ test('MTL: colours outside 0 … 1 are clamped, a name defined twice keeps the f
   });
   // Statements in another case, as some exporters write them.
   assert.deepEqual(readMtl('NEWMTL Hat\nKD 0.5 0.25 1\nTR 0.5\nmap_kd hat.png\nMAP_BUMP n.png\n', 'case.mtl'), {
-    materials: [{ name: 'Hat', line: 1, diffuse: [0.5, 0.25, 1], alpha: 0.5, diffuseMap: 'hat.png' }],
+    materials: [
+      { name: 'Hat', line: 1, diffuse: [0.5, 0.25, 1], alpha: 0.5, diffuseMap: 'hat.png', normalMap: { file: 'n.png', scale: 1 } },
+    ],
     warnings: [],
   });
   // d and Tr on one material (some exporters write Tr as an opacity): d is the alpha, in either order.
@@ -244,7 +257,16 @@ test('OBJ look: usemtl names found in the libraries opened, map_Kd images by bas
   assert.ok(look, 'the materials give a look');
   assert.equal(look.uvs, null);
   assert.deepEqual(look.materials, [
-    { name: 'Skin', baseColor: [0.8, 0.5, 0.4, 0.75], baseColorTexture: null, doubleSided: true, alphaMode: 'BLEND' },
+    // Ns 250 without Pr: roughness 1 − √(250 / 1000) = 0.5; illum 2 has no reflection: metallic 0; Ke 0 0 0: no emission
+    {
+      name: 'Skin',
+      baseColor: [0.8, 0.5, 0.4, 0.75],
+      baseColorTexture: null,
+      doubleSided: false,
+      metallic: 0,
+      roughness: 0.5,
+      alphaMode: 'BLEND',
+    },
   ]);
   assert.deepEqual(
     parts?.[0]?.map((p) => [p.name, p.material]),
@@ -257,6 +279,7 @@ test('OBJ look: usemtl names found in the libraries opened, map_Kd images by bas
     "body.obj: material library 'missing.mtl' was not among the files opened; open it with the OBJ to see its materials",
     'body.mtl: line 16: map_Kd options -s, -o, -clamp are not shown: the image lies unscaled, unmoved and repeated',
     "body.mtl: line 20: unknown statement 'foo' ignored",
+    "body.mtl: material 'Skin': its normal map image 'skin_normal.png' was not among the files opened (PNG or JPEG); the material is drawn without it",
     "body.obj: material 'Ghost' is in none of the material files opened (body.mtl); it is drawn with the default material",
     'CLOTH BLUE.PNG: no material opened with it names this image',
     'eye.jpg: no material opened with it names this image',
@@ -272,10 +295,19 @@ test('OBJ look: usemtl names found in the libraries opened, map_Kd images by bas
       name: 'Cloth Blue',
       baseColor: [1, 1, 1, 0.9],
       baseColorTexture: { bytes: PNG_BYTES, mimeType: 'image/png' },
-      doubleSided: true,
+      doubleSided: false,
+      metallic: 0,
+      roughness: 1,
       alphaMode: 'BLEND',
     },
-    { name: 'Eye', baseColor: [1, 1, 1, 1], baseColorTexture: { bytes: JPEG_BYTES, mimeType: 'image/jpeg' }, doubleSided: true },
+    {
+      name: 'Eye',
+      baseColor: [1, 1, 1, 1],
+      baseColorTexture: { bytes: JPEG_BYTES, mimeType: 'image/jpeg' },
+      doubleSided: false,
+      metallic: 0,
+      roughness: 0.5,
+    },
   ]);
   // A library that cannot be read, and an image that is neither PNG nor JPEG: notices, the colour stays.
   const broken = objLook(
@@ -289,7 +321,9 @@ test('OBJ look: usemtl names found in the libraries opened, map_Kd images by bas
       { name: 'eye.jpg', bytes: encode('GIF89a') },
     ],
   );
-  assert.deepEqual(broken.look?.materials, [{ name: 'Eye', baseColor: [0.5, 0.5, 0.5, 1], baseColorTexture: null, doubleSided: true }]);
+  assert.deepEqual(broken.look?.materials, [
+    { name: 'Eye', baseColor: [0.5, 0.5, 0.5, 1], baseColorTexture: null, doubleSided: false, metallic: 0, roughness: 1 },
+  ]);
   assert.deepEqual(broken.warnings, [
     "a.mtl: line 2: 'Kd' has 2 values, needs r g b (or one value for grey); its materials are drawn with the default material",
     "a.obj: material 'x' is in none of the material files opened (a.mtl, b.mtl); it is drawn with the default material",
@@ -384,8 +418,23 @@ test('loading: OBJ files with their .mtl and images get a look; materials of joi
   assert.deepEqual(doc.look, {
     uvs: null,
     materials: [
-      { name: 'Eye', baseColor: [1, 1, 1, 1], baseColorTexture: { bytes: JPEG_BYTES, mimeType: 'image/jpeg' }, doubleSided: true },
-      { name: 'felt', baseColor: [0.4, 0.5, 0.6, 0.5], baseColorTexture: null, doubleSided: true, alphaMode: 'BLEND' },
+      {
+        name: 'Eye',
+        baseColor: [1, 1, 1, 1],
+        baseColorTexture: { bytes: JPEG_BYTES, mimeType: 'image/jpeg' },
+        doubleSided: false,
+        metallic: 0,
+        roughness: 1,
+      },
+      {
+        name: 'felt',
+        baseColor: [0.4, 0.5, 0.6, 0.5],
+        baseColorTexture: null,
+        doubleSided: false,
+        metallic: 0,
+        roughness: 1,
+        alphaMode: 'BLEND',
+      },
     ],
   });
   // A weights file opened into the scene keeps its look.

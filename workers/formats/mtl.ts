@@ -2,18 +2,21 @@
  * Wavefront material libraries (.mtl), the files an OBJ names with `mtllib` and whose materials its faces pick with
  * `usemtl`. Read here: `newmtl NAME` starts a material; `Kd r [g b]` its diffuse colour; `d alpha` (dissolve: 1
  * opaque) or `Tr transparency` (written by some exporters as 1 − d) its alpha; `map_Kd [options] FILE` its
- * diffuse texture. Every other statement (Ka, Ks, Ke, Ns, Ni, illum, map_Bump, bump, refl, …) is accepted and
+ * diffuse texture; the PBR extension's `Pm` (metallic) and `Pr` (roughness); `Ns` (specular exponent), `Ka` and
+ * `illum`, from which a material without `Pr`/`Pm` gets its roughness and metallic (see mtlPbr); `Ke` and `map_Ke`
+ * (emission); `map_Bump`, `bump` or `norm` (a normal map, its `-bm` the strength); `map_d` (an alpha image);
+ * `map_Pr`, `map_Pm` (roughness and metallic images). Every other statement (Ks, Ni, refl, …) is accepted and
  * ignored; unknown ones get one warning each.
  *
  * Colour space: MTL does not say. Kd is taken as given, as a linear factor (glTF's baseColorFactor is linear): that is
  * what Blender's OBJ exporter writes (its base colour, which is linear) and what its importer reads back, so a
  * Blender round trip keeps the colour. Texture images are sRGB, as glTF's base colour images are.
  *
- * map_Kd options (`-blendu on`, `-s 2 2 1`, `-o 0.5 0 0`, `-clamp on`, `-mm 0 1`, `-bm 1`, `-imfchan m`, …) are
- * skipped with their arguments; the ones that change how the image lies on the surface (`-s`, `-o`, `-t`, `-clamp`)
- * are named in a warning, since the look shows the image unscaled, unmoved and repeated. The file name is the rest
- * of the line after the options, so names with spaces work; backslashes (Windows exporters) count as folder
- * separators, and only the base name is kept: dropped files carry no folders.
+ * Map options (`-blendu on`, `-s 2 2 1`, `-o 0.5 0 0`, `-clamp on`, `-mm 0 1`, `-bm 1`, `-imfchan m`, …) are
+ * skipped with their arguments, but for a normal map's `-bm`; the ones that change how the image lies on the surface
+ * (`-s`, `-o`, `-t`, `-clamp`) are named in a warning, since the look shows the image unscaled, unmoved and repeated.
+ * The file name is the rest of the line after the options, so names with spaces work; backslashes (Windows
+ * exporters) count as folder separators, and only the base name is kept: dropped files carry no folders.
  */
 import { TextScanner, describeNonFinite, excerpt } from './text-scanner.ts';
 
@@ -28,6 +31,56 @@ export interface MtlMaterial {
   alpha: number;
   /** the `map_Kd` image's file name as written (folders included), or null */
   diffuseMap: string | null;
+  /** `Pm`, 0 … 1; absent when the material has none */
+  metallic?: number;
+  /** `Pr`, 0 … 1; absent when the material has none */
+  roughness?: number;
+  /** `Ns`, the Phong specular exponent (0 … 1000 by convention); absent when the material has none */
+  specularExponent?: number;
+  /** `Ka` clamped to 0 … 1; absent when the material has none */
+  ambient?: [number, number, number];
+  /** `illum`, the illumination model number; absent when the material has none */
+  illum?: number;
+  /** `Ke` clamped to 0 … 1 (linear, as Kd); absent when the material has none */
+  emissive?: [number, number, number];
+  /** `map_Ke`: the emission image's file name as written */
+  emissiveMap?: string;
+  /** `map_Bump`, `bump` or `norm`: the normal map's file name as written and its `-bm` strength (1 without it) */
+  normalMap?: { file: string; scale: number };
+  /** `map_d`: the alpha image's file name as written */
+  alphaMap?: string;
+  /** `map_Pr`: the roughness image's file name as written */
+  roughnessMap?: string;
+  /** `map_Pm`: the metallic image's file name as written */
+  metallicMap?: string;
+}
+
+/** Metallic and roughness for a material, as glTF's pbrMetallicRoughness factors take them. */
+export interface MtlPbr {
+  metallic: number;
+  roughness: number;
+}
+
+/**
+ * A material's metallic and roughness, by the rules of Blender's OBJ importer (so that a model looks the same when
+ * it comes through Blender): `Pr` and `Pm` when given; else roughness 1 − √(Ns / 1000) from `Ns` clamped to 0 … 1000,
+ * else 0 for the models with a highlight (`illum` 2 … 8) and 1 otherwise; metallic 0, but for the models with
+ * reflection (`illum` 3 … 8) the mean of `Ka` (1 without Ka). A material that says nothing is a rough non-metal:
+ * metallic 0, roughness 1 (never glTF's default metal).
+ */
+export function mtlPbr(material: MtlMaterial): MtlPbr {
+  const illum = material.illum ?? -1;
+  const highlight = illum >= 2 && illum <= 8;
+  const reflection = illum >= 3 && illum <= 8;
+  let roughness: number;
+  if (material.roughness !== undefined) roughness = material.roughness;
+  else if (material.specularExponent !== undefined)
+    roughness = 1 - Math.sqrt(Math.min(1000, Math.max(0, material.specularExponent)) / 1000);
+  else roughness = highlight ? 0 : 1;
+  let metallic = 0;
+  if (material.metallic !== undefined) metallic = material.metallic;
+  else if (reflection) metallic = material.ambient ? (material.ambient[0] + material.ambient[1] + material.ambient[2]) / 3 : 1;
+  return { metallic, roughness };
 }
 
 /** What readMtl returns. */
@@ -39,38 +92,36 @@ export interface MtlFile {
 
 /** Statements of the format that carry nothing the look uses (in lower case: statements are matched ignoring case). */
 const IGNORED_STATEMENTS = new Set([
-  'ka',
   'ks',
-  'ke',
   'tf',
-  'ns',
   'ni',
-  'illum',
   'sharpness',
   'map_ka',
   'map_ks',
-  'map_ke',
   'map_ns',
-  'map_d',
   'map_aat',
-  'map_bump',
-  'bump',
   'disp',
   'decal',
   'refl',
-  'norm',
-  'pr',
-  'pm',
   'ps',
   'pc',
   'pcr',
   'aniso',
   'anisor',
-  'map_pr',
-  'map_pm',
   'map_ps',
   'map_refl',
 ]);
+
+/** The image statements read besides map_Kd, by lower-case keyword: the field of MtlMaterial each sets. */
+const IMAGE_STATEMENTS: Record<string, 'emissiveMap' | 'normalMap' | 'alphaMap' | 'roughnessMap' | 'metallicMap'> = {
+  map_ke: 'emissiveMap',
+  map_bump: 'normalMap',
+  bump: 'normalMap',
+  norm: 'normalMap',
+  map_d: 'alphaMap',
+  map_pr: 'roughnessMap',
+  map_pm: 'metallicMap',
+};
 
 /** map_Kd options and how many arguments each takes (the most; -o, -s, -t take 1 to 3 numbers). */
 const MAP_OPTIONS: Record<string, { min: number; max: number; numeric: boolean; changesPlacement: boolean }> = {
@@ -103,9 +154,10 @@ const NUMBER_TOKEN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
  * @param file  its name, for messages
  * @returns the materials in file order (a name defined twice: the first one, with a warning) and warnings (clamped
  *   colours, map_Kd options not shown, statements before any `newmtl`, unknown statements)
- * @throws FormatError naming the line for: `newmtl` without a name; `Kd`, `d` or `Tr` without a value or with a
- *   non-numeric, NaN or infinite one; `Kd` with two values; `map_Kd` without a file name, or an option without
- *   its arguments
+ * @throws FormatError naming the line for: `newmtl` without a name; `Kd`, `Ka`, `Ke`, `d`, `Tr`, `Pm`, `Pr`, `Ns` or
+ *   `illum` without a value or with a non-numeric, NaN or infinite one; a colour with two values; an image statement
+ *   (`map_Kd`, `map_Ke`, `map_Bump`, `bump`, `norm`, `map_d`, `map_Pr`, `map_Pm`) without a file name, or an option
+ *   without its arguments
  */
 export function readMtl(text: string, file: string): MtlFile {
   const scanner = new TextScanner(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, file);
@@ -137,6 +189,54 @@ export function readMtl(text: string, file: string): MtlFile {
     return null;
   };
 
+  /** `Kd`, `Ka`, `Ke`: r [g b] clamped to 0 … 1 (one value is grey); null for the spectral and xyz forms (a warning) */
+  const readColour = (label: string): [number, number, number] | null => {
+    if (!scanner.hasToken()) scanner.failShort(`'${label}' has no colour, needs r g b`);
+    const token = scanner.peekToken();
+    if (token === 'spectral' || token === 'xyz') {
+      warnings.push(`line ${scanner.line}: '${label} ${token}' colours are not read; the material keeps its other colour or white`);
+      return null;
+    }
+    const r = finite(`${label} red`);
+    const values = [r];
+    while (values.length < 3 && scanner.hasToken()) values.push(finite(`${label} ${values.length === 1 ? 'green' : 'blue'}`));
+    if (values.length === 2) scanner.failShort(`'${label}' has 2 values, needs r g b (or one value for grey)`);
+    if (scanner.hasToken()) scanner.fail(`'${label}' has more than 3 values ('${excerpt(scanner.peekToken())}')`);
+    const [red, green, blue] = values.length === 1 ? [r, r, r] : values;
+    if (!current) return [red, green, blue];
+    return [unit(red, `${label} red`), unit(green, `${label} green`), unit(blue, `${label} blue`)];
+  };
+  /** An image statement's options and file name; a warning names the placement options the look does not show. */
+  const readMap = (keyword: string): { file: string; bumpScale: number } => {
+    const skipped: string[] = [];
+    let bumpScale = 1;
+    for (;;) {
+      if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no image file name`);
+      const option = scanner.peekToken();
+      const spec = MAP_OPTIONS[option];
+      if (!spec) break;
+      scanner.pos += option.length;
+      let count = 0;
+      while (count < spec.max && scanner.hasToken()) {
+        const argument = scanner.peekToken();
+        if (spec.numeric && !NUMBER_TOKEN.test(argument)) break;
+        if (spec.numeric) {
+          const value = finite(`${keyword} ${option} value`);
+          if (option === '-bm') bumpScale = value;
+        } else scanner.pos += argument.length;
+        count++;
+      }
+      if (count < spec.min) scanner.failShort(`${keyword} option '${option}' needs ${spec.min} value${spec.min === 1 ? '' : 's'}`);
+      if (spec.changesPlacement) skipped.push(option);
+    }
+    const file = scanner.restOfLine();
+    if (current && skipped.length > 0)
+      warnings.push(
+        `line ${scanner.line}: ${keyword} option${skipped.length === 1 ? '' : 's'} ${skipped.join(', ')} ${skipped.length === 1 ? 'is' : 'are'} not shown: the image lies unscaled, unmoved and repeated`,
+      );
+    return { file, bumpScale };
+  };
+
   while (!scanner.atEnd()) {
     if (!scanner.hasToken() || scanner.peek() === 35 /* # */) {
       scanner.nextLine();
@@ -163,21 +263,40 @@ export function readMtl(text: string, file: string): MtlFile {
         current = material;
         break;
       }
-      case 'kd': {
-        if (!scanner.hasToken()) scanner.failShort("'Kd' has no colour, needs r g b");
-        const token = scanner.peekToken();
-        if (token === 'spectral' || token === 'xyz') {
-          warnings.push(`line ${scanner.line}: 'Kd ${token}' colours are not read; the material keeps its other colour or white`);
-          break;
-        }
-        const r = finite('Kd red');
-        const values = [r];
-        while (values.length < 3 && scanner.hasToken()) values.push(finite(`Kd ${values.length === 1 ? 'green' : 'blue'}`));
-        if (values.length === 2) scanner.failShort("'Kd' has 2 values, needs r g b (or one value for grey)");
-        if (scanner.hasToken()) scanner.fail(`'Kd' has more than 3 values ('${excerpt(scanner.peekToken())}')`);
-        const [red, green, blue] = values.length === 1 ? [r, r, r] : values;
+      case 'kd':
+      case 'ka':
+      case 'ke': {
+        const label = statement === 'kd' ? 'Kd' : statement === 'ka' ? 'Ka' : 'Ke';
+        const colour = readColour(label);
+        const material = colour && target(keyword);
+        if (!material || !colour) break;
+        if (statement === 'kd') material.diffuse = colour;
+        else if (statement === 'ka') material.ambient = colour;
+        else material.emissive = colour;
+        break;
+      }
+      case 'pm':
+      case 'pr': {
+        const label = statement === 'pm' ? 'metallic (Pm)' : 'roughness (Pr)';
+        if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs one number`);
+        const value = unit(finite(label), label);
         const material = target(keyword);
-        if (material) material.diffuse = [unit(red, 'Kd red'), unit(green, 'Kd green'), unit(blue, 'Kd blue')];
+        if (material && statement === 'pm') material.metallic = value;
+        else if (material) material.roughness = value;
+        break;
+      }
+      case 'ns': {
+        if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs one number`);
+        const value = finite('specular exponent (Ns)');
+        const material = target(keyword);
+        if (material) material.specularExponent = value;
+        break;
+      }
+      case 'illum': {
+        if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs a model number 0 … 10`);
+        const value = finite('illum');
+        const material = target(keyword);
+        if (material) material.illum = value;
         break;
       }
       case 'd':
@@ -203,33 +322,24 @@ export function readMtl(text: string, file: string): MtlFile {
         break;
       }
       case 'map_kd': {
-        const skipped: string[] = [];
-        for (;;) {
-          if (!scanner.hasToken()) scanner.failShort("'map_Kd' has no image file name");
-          const option = scanner.peekToken();
-          const spec = MAP_OPTIONS[option];
-          if (!spec) break;
-          scanner.pos += option.length;
-          let count = 0;
-          while (count < spec.max && scanner.hasToken()) {
-            const argument = scanner.peekToken();
-            if (spec.numeric && !NUMBER_TOKEN.test(argument)) break;
-            if (spec.numeric) finite(`map_Kd ${option} value`);
-            else scanner.pos += argument.length;
-            count++;
-          }
-          if (count < spec.min) scanner.failShort(`map_Kd option '${option}' needs ${spec.min} value${spec.min === 1 ? '' : 's'}`);
-          if (spec.changesPlacement) skipped.push(option);
-        }
-        const name = scanner.restOfLine();
+        const map = readMap(keyword);
         const material = target(keyword);
-        if (material) {
-          material.diffuseMap = name;
-          if (skipped.length > 0)
-            warnings.push(
-              `line ${scanner.line}: map_Kd option${skipped.length === 1 ? '' : 's'} ${skipped.join(', ')} ${skipped.length === 1 ? 'is' : 'are'} not shown: the image lies unscaled, unmoved and repeated`,
-            );
-        }
+        if (material) material.diffuseMap = map.file;
+        break;
+      }
+      case 'map_ke':
+      case 'map_bump':
+      case 'bump':
+      case 'norm':
+      case 'map_d':
+      case 'map_pr':
+      case 'map_pm': {
+        const map = readMap(keyword);
+        const material = target(keyword);
+        if (!material) break;
+        const field = IMAGE_STATEMENTS[statement];
+        if (field === 'normalMap') material.normalMap = { file: map.file, scale: map.bumpScale };
+        else material[field] = map.file;
         break;
       }
       default:

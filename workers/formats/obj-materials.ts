@@ -7,13 +7,16 @@
  *
  * MaterialLook from an MTL material: base colour Kd (linear, see workers/formats/mtl.ts; white without Kd) and alpha
  * d; with a map_Kd image the image is the colour and Kd is not multiplied in (as Blender's OBJ importer does: its
- * exporter writes a grey Kd beside the image). OBJ has no face culling, so materials are double-sided.
+ * exporter writes a grey Kd beside the image). Metallic and roughness by Blender's importer's rules (mtlPbr); emission
+ * Ke, or the map_Ke image in its place; the normal map (map_Bump, bump, norm) with its -bm scale. Alpha: BLEND for
+ * d < 1 or a map_d that is the map_Kd image; MASK for a map_Kd image with alpha otherwise (materialLook). OBJ says
+ * nothing of face culling, so materials are single-sided (glTF's default), in the viewport as in the export.
  */
 import { FormatError } from './format-error.ts';
 import { baseName, fileExtension } from './file-name.ts';
-import { readMtl, type MtlMaterial } from './mtl.ts';
+import { mtlPbr, readMtl, type MtlMaterial } from './mtl.ts';
 import { excerpt } from './text-scanner.ts';
-import type { MaterialLook, MeshPart, SurfaceLook } from './types.ts';
+import type { LookImage, MaterialLook, MeshPart, SurfaceLook } from './types.ts';
 
 /** A file of the batch by name and bytes. */
 export interface BatchFile {
@@ -93,7 +96,7 @@ export function objLook(
   const lookMaterials: MaterialLook[] = [];
   // One look material per library material, however many OBJ files use it.
   const lookIndex = new Map<MtlMaterial, number>();
-  const textures = new Map<BatchFile, { bytes: Uint8Array; mimeType: string } | null>();
+  const textures = new Map<BatchFile, LookImage | null>();
   const parts = objs.map((obj) => {
     if (obj.materials.length === 0 && obj.materialLibraries.length === 0) return obj.parts ? [...obj.parts] : null;
     // The libraries the OBJ names, in its order, then the batch's others.
@@ -151,27 +154,87 @@ function materialLook(
   material: MtlMaterial,
   library: BatchFile,
   images: readonly BatchFile[],
-  textures: Map<BatchFile, { bytes: Uint8Array; mimeType: string } | null>,
+  textures: Map<BatchFile, LookImage | null>,
   warnings: string[],
 ): MaterialLook {
-  let texture: { bytes: Uint8Array; mimeType: string } | null = null;
-  if (material.diffuseMap) {
-    const image = findFile(images, material.diffuseMap);
-    if (!image) {
+  const where = `${library.name}: material '${excerpt(material.name)}'`;
+  /** The batch image a statement (`statement` with a trailing space, or '' for map_Kd) names, decoded once per file; null (with a notice) when missing or not an image. */
+  const imageOf = (file: string, statement: string, without: string): { image: LookImage; file: BatchFile } | null => {
+    const found = findFile(images, file);
+    if (!found) {
       warnings.push(
-        `${library.name}: material '${excerpt(material.name)}': its image '${excerpt(material.diffuseMap)}' was not among the files opened (PNG or JPEG); the material shows its colour only`,
+        `${where}: its ${statement}image '${excerpt(file)}' was not among the files opened (PNG or JPEG); the material ${without}`,
       );
-    } else {
-      if (!textures.has(image)) {
-        const mimeType = imageMimeType(image.bytes);
-        if (!mimeType) warnings.push(`${image.name}: not a PNG or JPEG image; material '${excerpt(material.name)}' shows its colour only`);
-        textures.set(image, mimeType ? { bytes: image.bytes, mimeType } : null);
-      }
-      texture = textures.get(image) ?? null;
+      return null;
+    }
+    if (!textures.has(found)) {
+      const mimeType = imageMimeType(found.bytes);
+      if (!mimeType) warnings.push(`${found.name}: not a PNG or JPEG image; material '${excerpt(material.name)}' ${without}`);
+      textures.set(found, mimeType ? { bytes: found.bytes, mimeType } : null);
+    }
+    const image = textures.get(found);
+    return image ? { image, file: found } : null;
+  };
+  const diffuse = material.diffuseMap ? imageOf(material.diffuseMap, '', 'shows its colour only') : null;
+  const [r, g, b] = diffuse ? [1, 1, 1] : (material.diffuse ?? [1, 1, 1]);
+  const { metallic, roughness } = mtlPbr(material);
+  const look: MaterialLook = {
+    name: material.name,
+    baseColor: [r, g, b, material.alpha],
+    baseColorTexture: diffuse?.image ?? null,
+    doubleSided: false,
+    metallic,
+    roughness,
+  };
+  // Alpha: a dissolve below 1, or an alpha image that is the colour image's own alpha, blends (as Blender's importer
+  // does); a colour image that has alpha, without either, is a cutout (MASK at 0.5: a texel is drawn or not, so no
+  // sorting, and an image whose alpha is all opaque looks as it would opaque).
+  const alphaImage = material.alphaMap ? imageOf(material.alphaMap, 'map_d ', 'is drawn without it') : null;
+  if (alphaImage && alphaImage.file !== diffuse?.file)
+    warnings.push(
+      `${where}: its map_d image '${excerpt(material.alphaMap ?? '')}' is not kept: glTF takes alpha from the base colour image only${diffuse ? ' (map_Kd is another image)' : ''}`,
+    );
+  if (material.alpha < 1 || (alphaImage && alphaImage.file === diffuse?.file)) look.alphaMode = 'BLEND';
+  else if (diffuse && imageHasAlpha(diffuse.image)) look.alphaMode = 'MASK';
+  if (material.emissiveMap) {
+    const emissive = imageOf(material.emissiveMap, 'map_Ke ', `is drawn without emission${material.emissive ? ' but its Ke colour' : ''}`);
+    if (emissive) {
+      look.emissiveTexture = emissive.image;
+      look.emissive = [1, 1, 1];
     }
   }
-  const [r, g, b] = texture ? [1, 1, 1] : (material.diffuse ?? [1, 1, 1]);
-  // A dissolve below 1 is see-through: blended, as glTF's BLEND (alpha from the colour times the image's).
-  const blend = material.alpha < 1 ? { alphaMode: 'BLEND' as const } : {};
-  return { name: material.name, baseColor: [r, g, b, material.alpha], baseColorTexture: texture, doubleSided: true, ...blend };
+  if (!look.emissiveTexture && material.emissive && material.emissive.some((c) => c > 0)) look.emissive = [...material.emissive];
+  if (material.normalMap) {
+    const normal = imageOf(material.normalMap.file, 'normal map ', 'is drawn without it');
+    if (normal) look.normalTexture = { ...normal.image, scale: material.normalMap.scale };
+  }
+  const notKept = [
+    material.roughnessMap ? `map_Pr '${excerpt(material.roughnessMap)}'` : '',
+    material.metallicMap ? `map_Pm '${excerpt(material.metallicMap)}'` : '',
+  ].filter(Boolean);
+  if (notKept.length > 0)
+    warnings.push(
+      `${where}: ${notKept.join(' and ')} ${notKept.length === 1 ? 'is' : 'are'} not kept (glTF packs roughness and metallic into one image); the material uses roughness ${roughness} and metallic ${metallic}`,
+    );
+  return look;
+}
+
+/**
+ * Whether an image may have texels that are not opaque: a PNG of a colour type with alpha (4 grey + alpha, 6 RGBA)
+ * or with a tRNS chunk before its image data; never a JPEG.
+ */
+export function imageHasAlpha(image: LookImage): boolean {
+  const bytes = image.bytes;
+  if (image.mimeType !== 'image/png' || bytes.length < 33) return false;
+  const colourType = bytes[25];
+  if (colourType === 4 || colourType === 6) return true;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 8; at + 8 <= bytes.length;) {
+    const length = view.getUint32(at);
+    const type = String.fromCharCode(bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]);
+    if (type === 'tRNS') return true;
+    if (type === 'IDAT' || type === 'IEND') return false;
+    at += 12 + length;
+  }
+  return false;
 }

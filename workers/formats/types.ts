@@ -80,6 +80,25 @@ export interface MaterialLook {
   textureTransform?: TextureTransform;
   /** the base colour texture's sampler (absent: REPEAT both ways, filters left to the viewer) */
   sampler?: TextureSampler;
+  /**
+   * glTF pbrMetallicRoughness.metallicFactor, 0 … 1 (absent: 0, a non-metal; a fresh export writes the value, never
+   * leaving glTF's default 1)
+   */
+  metallic?: number;
+  /** glTF pbrMetallicRoughness.roughnessFactor, 0 … 1 (absent: 1, fully rough; written by a fresh export) */
+  roughness?: number;
+  /** linear RGB emissive factor, 0 … 1 (absent: [0, 0, 0]; with an emissive texture, the factor it is multiplied by) */
+  emissive?: [number, number, number];
+  /** the emissive image (sRGB) as stored in the file (absent: none) */
+  emissiveTexture?: LookImage;
+  /** the tangent-space normal map as stored in the file and its scale (glTF normalTexture.scale) (absent: none) */
+  normalTexture?: LookImage & { scale: number };
+}
+
+/** An image of a material as stored in its file (PNG, JPEG, …). */
+export interface LookImage {
+  bytes: Uint8Array;
+  mimeType: string;
 }
 
 /** KHR_texture_transform's offset, rotation (radians) and scale. */
