@@ -222,6 +222,7 @@ export class BindPanel {
     labelled(computeSection, 'Weld within ', this.weldField.root).append(element('span', 'dim', ' mesh units (0: same position)'));
     this.methodSelect = element('select', 'bind-method');
     for (const [method, label] of METHODS) this.methodSelect.add(new Option(label, method));
+    this.methodSelect.setAttribute('aria-label', 'Binding method');
     this.methodSelect.title =
       'Surface: harmonic weights over the surface from the handles, exact on a closed connected mesh. Volumetric: weights from the bones through the solid the mesh encloses (geodesic voxel binding, Dionne and de Lasa 2013), so every shell — eyes, teeth, clothing, open or intersecting parts — gets weights, with no handles. Automatic picks volumetric for a mesh of several shells or with a boundary.';
     this.methodSelect.addEventListener('change', () => {
@@ -231,6 +232,7 @@ export class BindPanel {
     labelled(computeSection, 'Method ', this.methodSelect);
     this.resolutionSelect = element('select', 'voxel-resolution');
     for (const resolution of VOXEL_RESOLUTIONS) this.resolutionSelect.add(new Option(String(resolution), String(resolution)));
+    this.resolutionSelect.setAttribute('aria-label', 'Voxel resolution');
     this.resolutionSelect.title =
       'Voxels along the mesh’s longest side for the volumetric method: more resolves thin parts and narrow gaps better, and takes longer (memory grows with the cube)';
     this.resolutionSelect.addEventListener('change', () => {
