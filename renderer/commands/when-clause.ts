@@ -75,13 +75,17 @@ export function whenKeys(clause: string | undefined): Map<string, Set<string>> {
   return keys;
 }
 
+/** Why the user's edits wait while a script runs (toolBusy is set then too: the script holds the scene). */
+export const SCRIPT_RUNNING = 'a script is running — Stop it first';
+
 /**
  * Why each context key stops a command, in words: `whenTrue` when the clause needs the key off and it is on,
  * `whenFalse` when it needs it on and it is off. A script that runs a command at the wrong moment is told this.
  */
 const KEY_REASONS: Readonly<Record<string, { whenTrue: (context: WhenContext) => string; whenFalse: string }>> = {
   toolBusy: {
-    whenTrue: (context) => (context.tool === 'brush' ? 'a paint stroke is in progress' : 'a gesture is in progress'),
+    whenTrue: (context) =>
+      context.scriptRunning ? SCRIPT_RUNNING : context.tool === 'brush' ? 'a paint stroke is in progress' : 'a gesture is in progress',
     whenFalse: 'no gesture is in progress',
   },
   binding: { whenTrue: () => 'weights are being computed', whenFalse: 'no weights are being computed' },
@@ -92,7 +96,7 @@ const KEY_REASONS: Readonly<Record<string, { whenTrue: (context: WhenContext) =>
   meshHidden: { whenTrue: () => 'a mesh is hidden', whenFalse: 'no mesh is hidden' },
   helpOpen: { whenTrue: () => 'the help is open', whenFalse: 'the help is not open' },
   hasSkeleton: { whenTrue: () => 'the scene has a skeleton', whenFalse: 'no skeleton yet: build one with the skeleton tool (J)' },
-  scriptRunning: { whenTrue: () => 'a script is running', whenFalse: 'no script is running' },
+  scriptRunning: { whenTrue: () => SCRIPT_RUNNING, whenFalse: 'no script is running' },
 };
 
 /** What a context key is called in a comparison's reason ('the tool is lasso, not brush'). */

@@ -7,7 +7,9 @@
  *
  * While a script runs the controller is busy: `statusText` says so with the progress the script reports
  * (`rig.progress`), the page stays responsive (the script runs in its worker; only its calls come to the page), and a
- * second run is refused. A run ends at the time limit (`timeLimitSeconds`, a user preference, default 30 s; 0 for
+ * second run is refused. The user's edits wait for the run (contextKeys: the commands that edit or read the scene are
+ * refused to the user, the script's own calls run), so nothing the user does is folded into the run's undo step or
+ * rolled back with it. A run ends at the time limit (`timeLimitSeconds`, a user preference, default 30 s; 0 for
  * none) or at Stop, the scene then as it was before the run; a long command the script waits for (Compute weights, a
  * transfer) is cancelled then, so the run ends promptly. A new scene opened by the user while a script runs stops
  * the script: the run is stopped as the new scene replaces the old one (the history starting over), before anything
@@ -94,13 +96,15 @@ export class ScriptController {
   private file: string | null = null;
   /** the latest progress the running script reported */
   private reported: { fraction: number; message: string } | null = null;
+  /** how many of the script's own command calls are running synchronously now (a command may run another) */
+  private ownCalls = 0;
 
   constructor(private readonly deps: ScriptControllerDeps) {
     let seconds = SCRIPT_TIME_LIMIT_DEFAULT_SECONDS;
     this.timeLimit = deps.timeLimit ?? { get: () => seconds, set: (value) => (seconds = value) };
     const calls = sceneScriptCalls({
       store: deps.store,
-      execute: async (id, argument) => await deps.execute(id, argument),
+      execute: async (id, argument) => await this.ownCall(() => deps.execute(id, argument)),
       files: deps.files,
       skinMethod: () => deps.skinMethod?.() ?? 'lbs',
     });
@@ -125,6 +129,25 @@ export class ScriptController {
   /** whether a script is running */
   get running(): boolean {
     return this.file !== null;
+  }
+
+  /**
+   * Whether the running script holds the scene against the user: a run is going on and what runs now is not the
+   * script's own command call. While it holds, the user's edits wait as they do during a gesture (contextKeys).
+   */
+  get holdsScene(): boolean {
+    return this.file !== null && this.ownCalls === 0;
+  }
+
+  /**
+   * The context keys a run sets for the app's when-clauses: `scriptRunning`, and `toolBusy` while the script holds
+   * the scene, so every command that waits for a gesture to end (`!toolBusy`: those that edit or read the scene) is
+   * refused to the user — greyed, its key doing nothing, its reason 'a script is running — Stop it first' — while
+   * the script's own calls (made synchronously inside its `execute`) still run.
+   * @param gesture  whether a tool's gesture is in progress (the tool manager's own `toolBusy`)
+   */
+  contextKeys(gesture: boolean): { scriptRunning: boolean; toolBusy: boolean } {
+    return { scriptRunning: this.running, toolBusy: gesture || this.holdsScene };
   }
 
   /** the file of the script running now, or null */
@@ -209,6 +232,16 @@ export class ScriptController {
   onRunningChange(listener: (running: boolean) => void): () => void {
     this.runningListeners.add(listener);
     return () => this.runningListeners.delete(listener);
+  }
+
+  /** Runs one of the script's command calls: the scene is the script's while it runs synchronously. */
+  private ownCall<T>(call: () => T): T {
+    this.ownCalls++;
+    try {
+      return call();
+    } finally {
+      this.ownCalls--;
+    }
   }
 
   private hostOutput(output: ScriptOutput): void {

@@ -327,7 +327,8 @@ export class App {
       meshHidden: this.meshes?.hidden.some(Boolean) ?? false,
       helpOpen: this.chrome?.helpOpen ?? false,
       platform: this.bridge.platform,
-      scriptRunning: this.scripts?.running ?? false,
+      // A running script holds the scene: the user's edits wait as during a gesture; its own command calls run.
+      ...(this.scripts?.contextKeys(this.tools?.active.busy ?? false) ?? { scriptRunning: false }),
       scriptEditorFocus: this.scriptPanel?.editorFocused ?? false,
     };
   }

@@ -140,6 +140,9 @@ export class ToolManager {
       event.preventDefault();
       return;
     }
+    // While a script runs the tools start nothing (their gestures edit the scene without a command); the camera
+    // still takes the press.
+    if (this.options.context().scriptRunning) return;
     const taken = this.activeTool.current.onPointerDown?.(this.pointer(event)) ?? false;
     this.rightPress = !taken && event.button === 2 ? { pointerId: event.pointerId, x: event.clientX, y: event.clientY } : null;
     if (!taken) return;

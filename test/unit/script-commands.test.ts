@@ -72,7 +72,8 @@ test('Run is refused while a script runs and Stop while none does, each saying w
   const running = registry({ scriptRunning: true });
   assert.throws(
     () => running.execute('script.run'),
-    (error: unknown) => error instanceof CommandRefused && error.message === 'script.run cannot run now: a script is running',
+    (error: unknown) =>
+      error instanceof CommandRefused && error.message === 'script.run cannot run now: a script is running — Stop it first',
   );
   assert.equal(running.refusal('script.stop'), null);
   const idle = registry({ scriptRunning: false });
