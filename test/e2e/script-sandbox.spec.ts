@@ -2,7 +2,8 @@
  * Scripts in the app's sandbox (the web build in Chromium), run through the test hook as the scripting panel's Run
  * does: a script binding the hand with automatic handles and pruning its weights changes them, and one Ctrl+Z (the
  * real key) takes the whole run back, bit for bit; `while (true) {}` is ended by Stop and by a 2 s time limit while
- * the viewport keeps drawing and the page answers, the scene unchanged after; the network, importScripts and the
+ * the viewport keeps drawing and the page answers, the scene unchanged after; Stop during Compute weights on the body
+ * cancels the solve and ends the run at once, the scene as before; the network, importScripts and the
  * DOM are not there, each failing with a clear error in the output; a throw names the script's line. The web
  * build's files for scripts: opening asks in the app, whose button opens the file picker; writes are downloads.
  */
@@ -163,6 +164,51 @@ test('while (true) {} is ended by Stop, the viewport drawing and the page answer
   expect(await snapshot(page)).toEqual(before);
   expect(await undoLabels(page)).toEqual(stepsBefore);
   await expect(page.locator('#status')).not.toContainText('Running script');
+  expect(errors).toEqual([]);
+});
+
+test('Stop during a script’s Compute weights on the body cancels the solve and ends the run at once; the scene is as before', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  const body = (name: string) => dataFile('context-aware', name);
+  await loadFiles(page, [body('reference.obj'), body('skeleton.tgf')], 'reference.obj');
+  await page.evaluate(() => (window as any).__rigwright.setScriptTimeLimit(0));
+  const before = await snapshot(page);
+  const stepsBefore = await undoLabels(page);
+
+  await startScript(
+    page,
+    "print('binding');\nawait rig.bind.compute({ method: 'volumetric', voxelResolution: 256 });\nprint('bound');\n",
+    'bind-body.ts',
+  );
+  // Compute weights is under way (in the binding worker) before Stop is pressed.
+  await expect
+    .poll(() => page.evaluate(() => (window as any).__rigwright.binding.state().binding.running as boolean), { timeout: 60_000 })
+    .toBe(true);
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => (window as any).__rigwright.binding.state().binding.running), 'still solving').toBe(true);
+
+  // Stop, as the panel's Stop does; the time from it to the run's end, measured in the page.
+  const stopped = await page.evaluate(async () => {
+    const hook = (window as any).__rigwright;
+    const start = performance.now();
+    hook.stopScript();
+    const run = (await (window as any).__scriptRun) as Run;
+    return { ms: performance.now() - start, run, solving: hook.binding.state().binding.running as boolean };
+  });
+  expect(stopped.run.result.status).toBe('stopped');
+  // Cancelling ends the solve's worker at once; the run then ends within about a second (margin for a loaded machine).
+  expect(stopped.ms, 'ms from Stop to the end of the run').toBeLessThan(1500);
+  expect(stopped.solving, 'the solve was cancelled').toBe(false);
+  const texts = stopped.run.output.map((o) => o.text);
+  expect(texts).toContain('binding');
+  expect(texts).not.toContain('bound');
+  expect(stopped.run.output.at(-1)?.text).toMatch(/^bind-body\.ts stopped after [\d.]+ s; the scene is as it was before the run$/);
+  expect(await snapshot(page)).toEqual(before);
+  expect(await undoLabels(page)).toEqual(stepsBefore);
+  expect(await page.evaluate(() => (window as any).__rigwright.state().error)).toBeNull();
   expect(errors).toEqual([]);
 });
 
