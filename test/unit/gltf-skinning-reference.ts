@@ -91,7 +91,7 @@ function skinnedNodes(doc: Document): GltfNode[] {
  * (LINEAR and STEP; rotations by SLERP).
  * @returns a function that restores the document's node transforms
  */
-function applyAnimation(doc: Document, animationIndex: number | null, time: number): () => void {
+export function applyAnimation(doc: Document, animationIndex: number | null, time: number): () => void {
   const saved = new Map<GltfNode, { t: number[]; r: number[]; s: number[] }>();
   for (const node of doc.getRoot().listNodes())
     saved.set(node, { t: [...node.getTranslation()], r: [...node.getRotation()], s: [...node.getScale()] });

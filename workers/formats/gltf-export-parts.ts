@@ -9,6 +9,7 @@
 import type { Document, Material } from '@gltf-transform/core';
 import type { MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
+import type { Influences } from '../skinning/influences.ts';
 import { writeAlphaAndSampling, type LookExtensions } from './material-look.ts';
 
 type Fail = (where: string, reason: string) => never;
@@ -244,4 +245,39 @@ export function bonesWithoutChildTail(skeleton: Skeleton): number[] {
   const out: number[] = [];
   for (let b = 0; b < B; b++) if (firstChild[b] < 0 || !same(bones[2 * firstChild[b]], bones[2 * b + 1])) out.push(b);
   return out;
+}
+
+/**
+ * How a fresh export writes a part, decided from the influences of its vertices so that every player poses it where
+ * the app and `rigwright skin` do (one rule for meshes without a skin):
+ *   static   no vertex has weight: a mesh node without a skin at the scene's root; it stays at rest in every pose
+ *            (all-zero weight rows are how the scene says "static")
+ *   rigid    a part the scene holds unskinned (MeshPart.skinned false) whose every vertex has all its weight on one
+ *            bone: a mesh node without a skin, a child of that bone's joint node, so it follows the joint rigidly
+ *   skinned  anything else: on the skin, JOINTS/WEIGHTS per vertex; `unweighted` vertices of it have no weight, and
+ *            since glTF's weights must sum to 1 they are bound to the first joint
+ * @param part        the part (its `skinned` flag)
+ * @param map         the part's glTF vertex → scene vertex
+ * @param influences  the scene's #V × stride influences as exported (largest first; a row of zeros: no weight)
+ */
+export function partBinding(
+  part: MeshPart,
+  map: Uint32Array,
+  influences: Influences,
+): { kind: 'static' } | { kind: 'rigid'; bone: number } | { kind: 'skinned'; unweighted: number } {
+  const { stride, bones, weights } = influences;
+  let unweighted = 0;
+  let single = -2;
+  for (const v of map) {
+    const i = v * stride;
+    if (!(weights[i] > 0)) {
+      unweighted++;
+      continue;
+    }
+    const oneBone = weights[i] === 1 && (stride === 1 || !(weights[i + 1] > 0));
+    single = single === -2 || single === bones[i] ? (oneBone ? bones[i] : -1) : -1;
+  }
+  if (unweighted === map.length) return { kind: 'static' };
+  if (!part.skinned && unweighted === 0 && single >= 0) return { kind: 'rigid', bone: single };
+  return { kind: 'skinned', unweighted };
 }

@@ -13,9 +13,11 @@
  * gltf-export-parts.ts) so that each inverse bind matrix is exactly the inverse of its joint's rest world matrix.
  * Several root bones hang below one node that is not a joint, the common root a skin needs.
  *
- * Meshes: each part of the scene (MeshPart) is one mesh node; skinned parts share the one skin, unskinned parts
- * have neither skin nor JOINTS/WEIGHTS. TEXCOORD_0 and NORMAL come from the OBJ corners (vertices split per distinct
- * corner) or from the look's per-vertex uvs; materials from the look (gltf-export-parts.ts).
+ * Meshes: each part of the scene (MeshPart) is one mesh node; skinned parts share the one skin. A part without weight
+ * is static (a mesh node without a skin at the scene's root), a part held unskinned whose vertices all hang on one
+ * bone is rigid (a mesh node without a skin below that bone's joint node): see partBinding. TEXCOORD_0 and NORMAL
+ * come from the OBJ corners (vertices split per distinct corner) or from the look's per-vertex uvs; materials from
+ * the look (gltf-export-parts.ts).
  */
 import {
   PoseSpaceError,
@@ -50,6 +52,7 @@ import {
   checkLook,
   gridJointPositions,
   lookMaterials,
+  partBinding,
   partLayout,
 } from './gltf-export-parts.ts';
 import { lookExtensions } from './material-look.ts';
@@ -290,17 +293,15 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
       `${dropped.vertices} vertices have more than ${opts.influences} influences; the weakest are dropped and the rest renormalized (largest weight dropped: ${dropped.largest.toPrecision(3)})`,
     );
   }
-  if (stored.unweightedVertices > 0) {
-    warnings.push(
-      `${stored.unweightedVertices} vertices have no weight; glTF needs weights that sum to 1, so they are bound fully to ${names[0]}`,
-    );
-  }
 
   const meshName = rig.name ?? 'mesh';
   const scene = doc.createScene(meshName);
   doc.getRoot().setDefaultScene(scene);
   const materials = look ? lookMaterials(doc, look.materials, warnings, await lookExtensions(look.materials)) : [];
-  // One mesh node per part, over its own vertices (split per OBJ corner); skinned parts share the one skin.
+  // One mesh node per part, over its own vertices (split per OBJ corner): skinned parts share the one skin, static
+  // ones stay at the scene's root, rigid ones hang below their joint (partBinding).
+  let unweighted = 0;
+  const rigidParts: { node: GltfNode; bone: number }[] = [];
   for (const part of parts)
     if (part.triangleCount === 0) warnings.push(`mesh "${part.name}" has no triangles, so it is left out (glTF has no empty meshes)`);
   const written: WrittenPart[] = parts
@@ -350,7 +351,9 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
         warnings.push(`mesh "${part.name}": its material has a texture but the mesh has no texture coordinates; all are (0, 0)`);
       }
       if (uvs) primitive.setAttribute('TEXCOORD_0', accessor('VEC2', uvs));
-      if (part.skinned) {
+      const binding = partBinding(part, map, influences);
+      if (binding.kind === 'skinned') {
+        unweighted += binding.unweighted;
         for (let set = 0; set < slotCount / 4; set++) {
           primitive.setAttribute(`JOINTS_${set}`, accessor('VEC4', gatherSet(stored.joints, slotCount, set, map)));
           primitive.setAttribute(
@@ -376,9 +379,15 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
       const gltfMesh = doc.createMesh(part.name);
       for (const p of primitives) gltfMesh.addPrimitive(p);
       const node = doc.createNode(part.name).setMesh(gltfMesh);
-      scene.addChild(node);
-      return { node, mesh: gltfMesh, primitives, map, skinned: part.skinned };
+      if (binding.kind === 'rigid') rigidParts.push({ node, bone: binding.bone });
+      else scene.addChild(node);
+      return { node, mesh: gltfMesh, primitives, map, skinned: binding.kind === 'skinned' };
     });
+  if (unweighted > 0) {
+    warnings.push(
+      `${unweighted} vertices of skinned meshes have no weight; glTF needs weights that sum to 1, so they are bound fully to ${names[0]}`,
+    );
+  }
   // Morph targets (examples, baked vertex animations) move skinned vertices only.
   const morphed = written.filter((w) => w.skinned);
   if (morphed.length === 0 && targetCount > 0)
@@ -404,6 +413,12 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     inverseBind[m + 12] = -at[s];
     inverseBind[m + 13] = -at[s + 1];
     inverseBind[m + 14] = -at[s + 2];
+  }
+  // A rigid part's vertices are in the rest pose's world: below its joint (rest world matrix T(r_b)) the node undoes
+  // the joint's translation, so that it is at rest where the scene has it and follows the joint as LBS with weight 1.
+  for (const { node, bone } of rigidParts) {
+    node.setTranslation([-at[3 * bone], -at[3 * bone + 1], -at[3 * bone + 2]]);
+    jointNodes[bone].addChild(node);
   }
   // glTF keeps joints, not bone ends: where a reader could not find a bone's end from its children (a leaf, or a
   // bone whose first child starts elsewhere), the joint node says it in its extras (BONE_TAIL_EXTRA).

@@ -3,8 +3,10 @@
  * mesh node as one part of a merged triangle mesh in the bind pose, one bone per joint of every skin (the union of
  * the skins' joint nodes, the first skin's first and in its order), #V × #B weights, one rotation-matrix
  * PoseSequence per animation clip, texture coordinates and materials, and the file itself for in-place export.
- * Mesh nodes without a skin are parts with skinned = false, bound rigidly (weight 1) to their nearest ancestor joint,
- * which moves them as glTF does, or to nothing (zero rows: they stay at rest) when no ancestor is a joint.
+ * Mesh nodes without a skin are parts with skinned = false, one rule for them everywhere: with a joint above them
+ * they are rigid, bound (weight 1) to their nearest ancestor joint, which moves them as glTF does; with none they are
+ * static, with all-zero weight rows, and stay at rest in every pose (`rigwright skin`, the app's view, and a fresh
+ * export, which writes them as a mesh node without a skin; see partBinding in gltf-export-parts.ts).
  *
  * Conversion of poses (glTF 2.0 §3.7.3): the file deforms a vertex v by Σ w_j M_j v with the joint matrix
  * M_j = G_j · IBM_j, G_j the joint node's global transform. Our rig deforms rest positions x = C v by

@@ -50,7 +50,11 @@ export interface MeshPart {
   materialRanges?: readonly MaterialRange[];
   /** where it came from in the glTF file the scene was imported from; null for other formats */
   source: { node: number; mesh: number; primitive: number } | null;
-  /** false: the file had it without a skin; it stays unskinned on export until it is bound */
+  /**
+   * false: the file had it without a skin; it stays unskinned on export until it is bound. Its weight rows say how it
+   * moves: all zero, it is static (at rest in every pose); all on its nearest ancestor joint's bone, it follows that
+   * joint rigidly (a fresh export writes it below the joint node; see partBinding in gltf-export-parts.ts)
+   */
   skinned: boolean;
 }
 

@@ -121,7 +121,7 @@ writes such files back into the glTF, which keeps its materials, textures and UV
     writeFiles(outputs);
     const written = outputs.map((o) => o.path);
     stdout.write(
-      `read ${file}: ${rig.mesh.positions.length / 3} vertices, ${rig.mesh.triangles.length / 3} triangles, ${rig.skeleton.parents.length} bones, ${rig.clips.length} animations\n${rig.parts.map((part) => `mesh ${printableLine(part.name, 200)}: vertices ${part.vertexStart}–${part.vertexStart + part.vertexCount - 1}${part.skinned ? '' : ' (unskinned: bound rigidly to its parent joint)'}\n`).join('')}${written.map((w) => `wrote ${w}\n`).join('')}`,
+      `read ${file}: ${rig.mesh.positions.length / 3} vertices, ${rig.mesh.triangles.length / 3} triangles, ${rig.skeleton.parents.length} bones, ${rig.clips.length} animations\n${rig.parts.map((part) => `mesh ${printableLine(part.name, 200)}: vertices ${part.vertexStart}–${part.vertexStart + part.vertexCount - 1}${part.skinned ? '' : ` (${unskinnedRule(rig.weights, part.vertexStart, rig.boneNames)})`}\n`).join('')}${written.map((w) => `wrote ${w}\n`).join('')}`,
     );
     return 0;
   },
@@ -174,6 +174,18 @@ export function fileNamePart(name: string, fallback: string): string {
   while (start < end && cleaned.charCodeAt(start) === 95) start++;
   while (end > start && cleaned.charCodeAt(end - 1) === 95) end--;
   return cleaned.slice(start, end) || fallback;
+}
+
+/**
+ * How a mesh without a skin moves (gltf-import.ts's rule), from the weight row of its first vertex: rigidly with the
+ * one bone it is bound to (its nearest ancestor joint), or not at all when it has no weight (no joint above it).
+ */
+function unskinnedRule(weights: DenseMatrix, vertex: number, boneNames: readonly string[]): string {
+  const row = weights.data.subarray(vertex * weights.cols, (vertex + 1) * weights.cols);
+  const bone = row.indexOf(1);
+  return bone >= 0
+    ? `unskinned, rigid: follows joint ${printableLine(boneNames[bone], 200)}`
+    : 'unskinned, static: no joint above it, stays at rest';
 }
 
 /** The matrix with zero columns appended up to `cols`. */
