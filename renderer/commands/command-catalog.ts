@@ -764,6 +764,8 @@ const CATALOG = {
     description:
       'The most bones per vertex: computed weights, paint strokes, the view and the glTF export keep it; lowering it limits the weights in the same undo step, raising it limits nothing (argument: 1 … 8)',
     argument: arg.oneOf(MAX_INFLUENCE_CHOICES),
+    // An undo step of its own: it waits for a gesture, and for a running script, as the other edits do.
+    enabledWhen: IDLE,
   },
   'bind.limitInfluences': {
     label: 'Limit weights to max influences',

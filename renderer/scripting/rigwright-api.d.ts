@@ -1182,7 +1182,7 @@ interface RigwrightBindCommands {
   /**
    * Max influences: The most bones per vertex: computed weights, paint strokes, the view and the glTF export keep it; lowering it limits the weights in the same undo step, raising it limits nothing (argument: 1 … 8)
    *
-   * Runs the command `bind.maxInfluences`.
+   * Runs the command `bind.maxInfluences` (when `!toolBusy`).
    * @param influences  one of 1, 2, 3, 4, 5, 6, 7, 8
    */
   maxInfluences(influences: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8): Promise<void>;

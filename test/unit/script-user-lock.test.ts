@@ -41,7 +41,7 @@ function app() {
     () => ({ hasSkeleton: true, ...scripts.contextKeys(false) }),
     (id, error) => reported.push(`${id}: ${String(error)}`),
   );
-  for (const id of ['paint.prune', 'paint.normalize', 'edit.undo', 'skin.method'] as const) {
+  for (const id of ['paint.prune', 'paint.normalize', 'edit.undo', 'skin.method', 'bind.maxInfluences'] as const) {
     (registry.register as (id: CommandId, handler: CommandHandler<unknown>) => void)(id, handlers.get(id));
   }
   let open = (): void => {};
@@ -97,6 +97,8 @@ test('during a run the user’s paint.prune and Undo are refused with the reason
   assert.equal(registry.refusal('edit.undo'), SCRIPT_RUNNING);
   assert.deepEqual(registry.invoke('paint.prune', 0.3), { ran: false }, 'a key or menu click does nothing');
   assert.deepEqual(registry.invoke('edit.undo'), { ran: false }, 'Ctrl+Z does nothing');
+  // The Bind panel's Max influences list is an undo step too.
+  assert.deepEqual(registry.invoke('bind.maxInfluences', 2), { ran: false }, 'the Max influences list does nothing');
   assert.throws(
     () => registry.execute('paint.prune', 0.3),
     (error: unknown) => error instanceof CommandRefused && error.message === `paint.prune cannot run now: ${SCRIPT_RUNNING}`,
