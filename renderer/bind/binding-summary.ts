@@ -13,6 +13,7 @@ import { countOf, formatCount } from '../project/plain-number.ts';
 import type { HandlersFor } from '../commands/command-handlers.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
+import type { BindingController } from './binding-controller.ts';
 
 /** One line of the report and the vertices it is about. */
 export interface SummaryLine {
@@ -136,24 +137,14 @@ function computeLines(mesh: TriangleMesh, n: number, last: LastCompute, boneName
 /** What the binding report reads of the app. */
 export interface BindingSummaryHost {
   readonly store: { readonly doc: SceneDocument };
-  /**
-   * the last Compute while its weights are the scene's (the binding controller's lastResult: a bind with no method
-   * is a surface one, with no part of the whole scene, with no weld distance of coincident vertices alone)
-   */
-  readonly binding: {
-    readonly lastResult: {
-      result: { unhandledComponents: readonly UnhandledComponent[] };
-      boundRigidly: boolean;
-      method?: 'surface' | 'volumetric';
-      part?: MeshPart | null;
-      weldTolerance?: number;
-    } | null;
-  };
+  /** the last Compute, while its weights are the scene's */
+  readonly binding: Pick<BindingController, 'lastResult'>;
   readonly lastTransfer: { readonly record: TransferRecord | null };
 }
 
 /**
- * The report's lines now, worked out again only when the scene, the last Compute or the last transfer changed.
+ * The report's lines now, worked out again only when the mesh, the bone names, the last Compute or the last transfer
+ * changed.
  * @returns a function giving the lines
  */
 export function bindingSummaryOf(host: BindingSummaryHost): () => SummaryLine[] {
@@ -162,13 +153,20 @@ export function bindingSummaryOf(host: BindingSummaryHost): () => SummaryLine[] 
     const doc = host.store.doc;
     const last = host.binding.lastResult;
     const transfer = host.lastTransfer.record;
-    if (cached && cached.doc.mesh === doc.mesh && cached.last === last && cached.transfer === transfer) return cached.lines;
+    if (
+      cached &&
+      cached.doc.mesh === doc.mesh &&
+      cached.doc.boneNames === doc.boneNames &&
+      cached.last === last &&
+      cached.transfer === transfer
+    )
+      return cached.lines;
     const compute: LastCompute | null = last && {
-      part: last.part ?? null,
-      method: last.method ?? 'surface',
+      part: last.part,
+      method: last.method,
       unhandledComponents: last.result.unhandledComponents,
       boundRigidly: last.boundRigidly,
-      weldTolerance: last.weldTolerance ?? 0,
+      weldTolerance: last.weldTolerance,
     };
     const lines = bindingSummary(doc.mesh, compute, transfer, boneNamesOf(doc));
     cached = { doc, last, transfer, lines };
