@@ -244,15 +244,18 @@ test('a new scene the user opens while a script runs stops the script first; not
   await openApp(page, errors, { paused: true });
   await startScript(page, 'await rig.paint.prune(0.3);\nprint("pruned");\nwhile (true) {}\n', 'spin.ts');
   await expect.poll(() => page.evaluate(() => (window as any).__rigwright.scriptState().status)).toMatch(/^Running script… spin\.ts/);
-  await page.evaluate(() => (window as any).__rigwright.loadTwistDemo());
+  // The demo commands wait for the run (a running script holds the scene against the user's commands)…
+  await expect(page.evaluate(() => (window as any).__rigwright.loadTwistDemo())).rejects.toThrow(/a script is running — Stop it first/);
+  // …but files the user opens make a new scene, which stops the run.
+  await loadFiles(page, [dataFile('hand/hand.off'), dataFile('hand/hand.tgf')], 'hand.off');
   const run = await endOfRun(page);
   expect(run.result.status).toBe('stopped');
   const state = await page.evaluate(() => (window as any).__rigwright.state());
-  expect(state.boneCount, 'the twist test: a tube and two bones').toBe(2);
+  expect(state.boneCount, 'the hand: 20 bones').toBe(20);
   expect(await undoLabels(page), 'the new scene’s history has no step of the run').toEqual([]);
-  // The twist test as it opens on its own, bit for bit.
+  // The hand as it opens on its own, bit for bit.
   const opened = await snapshot(page);
-  await page.evaluate(() => (window as any).__rigwright.loadTwistDemo());
+  await loadFiles(page, [dataFile('hand/hand.off'), dataFile('hand/hand.tgf')], 'hand.off');
   expect(opened).toEqual(await snapshot(page));
   expect(errors).toEqual([]);
 });
