@@ -9,6 +9,8 @@
  * vertices and a skeleton with #B bones, by shape. A fourth kind belongs to a pose file and is read with it:
  *   translations  B·L × 3 start-joint translations of a clip's poses (pose-file.ts withTranslationsFromDmat), which
  *                 `rigwright import` writes as NAME-translations-CLIP.dmat; canBeTranslations judges it
+ *   key times     L × 1 seconds, ≥ 0 and increasing, the key times of a clip's L frames, which `rigwright import`
+ *                 writes as NAME-times-CLIP.dmat and `rigwright export --times` reads; canBeKeyTimes judges it
  */
 import { FormatError } from './format-error.ts';
 import { poseSequenceFromDmat } from './pose-file.ts';
@@ -80,6 +82,18 @@ export function dmatReadings(m: DenseMatrix): DmatReading[] {
  */
 export function canBeTranslations(m: DenseMatrix): boolean {
   return m.cols === 3 && m.rows > 0 && m.data.every(Number.isFinite) && !(m.rows % 3 === 0 && acceptsAsPoses(m));
+}
+
+/**
+ * Whether a matrix can be the key times of a clip (`rigwright export --times`): one column of finite seconds ≥ 0,
+ * strictly increasing. It goes with a pose file of as many frames as it has rows. A column of whole numbers
+ * (0, 1, 2: a clip keyed each second) is also a handles file in shape; the files given with it decide.
+ */
+export function canBeKeyTimes(m: DenseMatrix): boolean {
+  const { rows, cols, data } = m;
+  if (cols !== 1 || rows === 0) return false;
+  for (let f = 0; f < rows; f++) if (!(Number.isFinite(data[f]) && data[f] >= 0 && (f === 0 || data[f] > data[f - 1]))) return false;
+  return true;
 }
 
 /** With one bone per frame every 3×3 block is a frame, so the pose reader checks that all blocks are rotations. */

@@ -5,7 +5,14 @@
  * extensions) and from what `rigwright import` makes of them.
  */
 import path from 'node:path';
-import { canBeTranslations, dmatFits, dmatReadings, type DmatReading, type DmatRole } from '../../../workers/formats/dmat-role.ts';
+import {
+  canBeKeyTimes,
+  canBeTranslations,
+  dmatFits,
+  dmatReadings,
+  type DmatReading,
+  type DmatRole,
+} from '../../../workers/formats/dmat-role.ts';
 import { FormatError, printableLine } from '../../../workers/formats/format-error.ts';
 import { importGltf, readCheckedGltf } from '../../../workers/formats/gltf-import.ts';
 import { gltfJson, gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
@@ -13,6 +20,8 @@ import { summarizeGltf, type GltfSummary, type KeySpacing } from '../../../worke
 import { poseSequenceFromDmat, withTranslationsFromDmat } from '../../../workers/formats/pose-file.ts';
 import { linesWithoutTrailingBlanks, parseBoneNames } from '../../../workers/formats/bone-names.ts';
 import { readRigFile } from '../../../workers/formats/read-file.ts';
+import { readMtl, type MtlFile } from '../../../workers/formats/mtl.ts';
+import { baseName } from '../../../workers/formats/file-name.ts';
 import { poseSequenceFromTransforms } from '../../../workers/formats/transform-animation.ts';
 import type { DenseMatrix, MeshFileReport, TriangleMesh } from '../../../workers/formats/types.ts';
 import { handlesFromDmat, weightsFromDmat } from '../../../workers/formats/weights-file.ts';
@@ -37,11 +46,12 @@ export const infoCommand: CliCommand = {
 Reports for each file what it holds: a mesh (vertices, triangles, bounds), a skeleton (joints, bones, parents,
 roots, bounds), a TGF's bone names file (.names), a DMAT matrix (rows × cols and what it can be: weights, poses,
 handles, an animation of absolute bone transforms (libigl's 12·B × L, one column per frame), or the start-joint
-translations that go with a pose file) or a glTF asset (.glb, or .gltf with its files: meshes with vertex and
+translations or the key times (L × 1 seconds, what \`rigwright export --times\` reads) that go with a pose file) or a glTF asset (.glb, or .gltf with its files: meshes with vertex and
 triangle counts, skins with their joints, clips with key counts and key rate, materials, extensions used and
 required, and what \`rigwright import\` reads from it), and what is wrong with it. Given together, files are also
 checked against each other: weights and handles against the mesh and skeleton, poses and names against the skeleton,
-translations against the skeleton and the pose file (when exactly one of each is given).
+translations against the skeleton and the pose file (when exactly one of each is given), key times against the pose
+files of the skeleton given (by their frame counts).
 Exits with 1 when any file is bad, after reporting all of them (3 when the tool itself failed on one).
 
   -h, --help       this help
@@ -71,6 +81,7 @@ Exits with 1 when any file is bad, after reporting all of them (3 when the tool 
       );
       if (poseFiles.length === 1 && poseFiles[0].kind === 'matrix')
         context.poses = { file: poseFiles[0].file, matrix: poseFiles[0].matrix };
+      context.poseFrames = poseFiles.map((e) => ({ file: e.file, frames: e.kind === 'matrix' ? e.matrix.rows / (3 * boneCount) : 0 }));
     }
 
     let bad = 0;
@@ -81,6 +92,8 @@ Exits with 1 when any file is bad, after reporting all of them (3 when the tool 
       let error = entry.kind === 'unreadable' ? entry.error : undefined;
       if (entry.kind === 'mesh') lines = describeMesh(entry.mesh, entry.report);
       if (entry.kind === 'skeleton') lines = describeSkeleton(entry.skeleton);
+      if (entry.kind === 'materials') lines = describeMaterials(entry.file, entry.library, meshes);
+      if (entry.kind === 'image') lines = describeImage(entry.file, entry.bytes, entries);
       if (entry.kind === 'names') {
         heading = 'bone names';
         try {
@@ -100,16 +113,32 @@ Exits with 1 when any file is bad, after reporting all of them (3 when the tool 
         heading = `matrix ${m.rows} × ${m.cols}`;
         const readings = dmatReadings(m);
         const translations = canBeTranslations(m);
+        const keyTimes = canBeKeyTimes(m);
         lines = readings.map((r) => `could be ${describeReading(r)}`);
         if (translations)
           lines.push(`could be start-joint translations for ${m.rows} bone-frames (B·L × 3, with a pose file of L frames of B bones)`);
+        if (keyTimes)
+          lines.push(
+            `could be the key times of a clip of ${m.rows} frame${m.rows === 1 ? '' : 's'}, ${formatNumber(m.data[0], 6)}–${formatNumber(m.data[m.rows - 1], 6)} s (L × 1 seconds, increasing): rigwright export --times takes it with a pose file of ${m.rows} frame${m.rows === 1 ? '' : 's'}`,
+          );
         if (lines.length === 0)
           lines.push(
-            'fits nothing Rigwright reads (weights #V × #B, poses 3·B·L × 3 or 4B × 1, handles #V × 1, animation 12·B × L, translations B·L × 3)',
+            'fits nothing Rigwright reads (weights #V × #B, poses 3·B·L × 3 or 4B × 1, handles #V × 1, animation 12·B × L, translations B·L × 3, key times L × 1)',
           );
         try {
-          lines.push(...checkAgainstContext(m, entry.file, readings, context));
+          // Key times of whole seconds are handles in shape too: only a reading the files given fit is checked then.
+          const vertexCount = context.mesh?.vertexCount ?? 0;
+          const boneCount = context.skeleton?.boneCount ?? 0;
+          const checked = keyTimes ? readings.filter((r) => dmatFits(m, r.role, vertexCount, boneCount)) : readings;
+          try {
+            lines.push(...checkAgainstContext(m, entry.file, checked, context));
+          } catch (failure) {
+            // Key times whose count is the mesh's vertex count are handles in shape; the handle reader's reason is told.
+            if (!(keyTimes && failure instanceof FormatError)) throw failure;
+            lines.push(`as anything but key times it does not fit the files given: ${failure.message}`);
+          }
           if (translations && !readings.some((r) => canCheck(r.role, context))) lines.push(...checkTranslations(m, entry.file, context));
+          if (keyTimes) lines.push(...checkKeyTimes(m, context));
         } catch (failure) {
           if (!(failure instanceof FormatError)) throw failure;
           error = failure;
@@ -133,21 +162,28 @@ Exits with 1 when any file is bad, after reporting all of them (3 when the tool 
 type InfoEntry =
   /** `internal`: the tool failed on it (not the file's fault); the other files are reported all the same */
   | { file: string; kind: 'unreadable'; error: FormatError; internal?: boolean }
-  | { file: string; kind: 'mesh'; mesh: TriangleMesh; report: MeshFileReport }
+  /** `libraries`: the OBJ's mtllib files as written */
+  | { file: string; kind: 'mesh'; mesh: TriangleMesh; report: MeshFileReport; libraries: readonly string[] }
   | { file: string; kind: 'skeleton'; skeleton: Skeleton }
   | { file: string; kind: 'matrix'; matrix: DenseMatrix }
   /** a bone names file, its text: read against the skeleton when one is given with it */
   | { file: string; kind: 'names'; text: string }
+  /** an OBJ's material library: checked against the OBJ given with it */
+  | { file: string; kind: 'materials'; library: MtlFile }
+  /** an image a material library may name (`rigwright import` writes the base colour images) */
+  | { file: string; kind: 'image'; bytes: Uint8Array }
   /** described already; `error` when Rigwright cannot import it (the description says what it holds regardless) */
   | { file: string; kind: 'gltf'; lines: string[]; error?: FormatError };
 
 async function readInfoEntry(file: string): Promise<InfoEntry> {
   try {
     if (/\.(glb|gltf)$/i.test(file)) return await readGltfEntry(file);
+    if (/\.mtl$/i.test(file)) return { file, kind: 'materials', library: readMtl(new TextDecoder().decode(readBytes(file)), file) };
+    if (/\.(png|jpe?g|webp|ktx2)$/i.test(file)) return { file, kind: 'image', bytes: readBytes(file) };
     const read = readRigFile(file, readBytes(file));
     switch (read.kind) {
       case 'mesh':
-        return { file, kind: 'mesh', mesh: read.mesh, report: read.report };
+        return { file, kind: 'mesh', mesh: read.mesh, report: read.report, libraries: read.materialLibraries ?? [] };
       case 'skeleton':
         return { file, kind: 'skeleton', skeleton: buildSkeleton(read.skeleton, file) };
       case 'matrix':
@@ -176,6 +212,37 @@ function describeBoneNames(text: string, file: string, skeleton: InfoContext['sk
   return [`${names.length} names (give the skeleton with it to check them against its bones)`];
 }
 
+/** An MTL library: its materials, and which OBJ given names it in its `mtllib`. */
+function describeMaterials(file: string, library: MtlFile, meshes: readonly InfoEntry[]): string[] {
+  const lines = [
+    `${library.materials.length} material${library.materials.length === 1 ? '' : 's'}`,
+    ...library.materials.map(
+      (m) =>
+        `material "${m.name}": colour (${(m.diffuse ?? [1, 1, 1]).map((c) => formatNumber(c, 4)).join(', ')}), alpha ${formatNumber(m.alpha, 4)}${m.diffuseMap ? `, image ${m.diffuseMap}` : ''}`,
+    ),
+  ];
+  const users = meshes.filter((e) => e.kind === 'mesh' && e.libraries.some((l) => baseName(l) === baseName(file))).map((e) => e.file);
+  if (users.length > 0) lines.push(`fits ${users.join(', ')}: its materials (mtllib), which export and the app read`);
+  lines.push(...library.warnings.map((w) => `warning: ${w}`));
+  return lines;
+}
+
+/** An image: its type (by its first bytes) and size, and the materials given that name it. */
+function describeImage(file: string, bytes: Uint8Array, entries: readonly InfoEntry[]): string[] {
+  const png = bytes.length >= 24 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
+  const jpeg = bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const kind = png ? `PNG ${view.getUint32(16)} × ${view.getUint32(20)}` : jpeg ? 'JPEG' : 'an image of another type';
+  const lines = [`${kind}, ${bytes.length} bytes`];
+  const named = entries.flatMap((e) =>
+    e.kind === 'materials'
+      ? e.library.materials.filter((m) => m.diffuseMap && baseName(m.diffuseMap) === baseName(file)).map((m) => `"${m.name}" of ${e.file}`)
+      : [],
+  );
+  if (named.length > 0) lines.push(`fits material ${named.join(', ')} as its base colour image (map_Kd)`);
+  return lines;
+}
+
 /** A line as `info` prints it: printable characters only (printableLine), at most MAX_OUTPUT_LINE_CHARACTERS long. */
 function shownLine(line: string): string {
   return printableLine(line, MAX_OUTPUT_LINE_CHARACTERS);
@@ -201,6 +268,8 @@ interface InfoContext {
   mesh?: { file: string; vertexCount: number };
   skeleton?: { file: string; boneCount: number; skeleton: Skeleton };
   poses?: { file: string; matrix: DenseMatrix };
+  /** every rotation-matrix pose file given that fits the skeleton, with its frame count */
+  poseFrames?: { file: string; frames: number }[];
 }
 
 /**
@@ -271,6 +340,20 @@ function checkTranslations(m: DenseMatrix, file: string, context: InfoContext): 
   return m.rows % boneCount === 0
     ? [`fits ${skeleton.file} as start-joint translations of ${m.rows / boneCount} frames of ${boneCount} bones`]
     : [`does not fit ${skeleton.file} as start-joint translations: ${m.rows} rows are no multiple of ${boneCount} bones`];
+}
+
+/**
+ * Key times (canBeKeyTimes) against the pose files given with the skeleton: those of as many frames fit. Nothing to
+ * say without pose files; a file that fits none of them is said so, not refused (it may be another clip's).
+ */
+function checkKeyTimes(m: DenseMatrix, context: InfoContext): string[] {
+  const poseFiles = context.poseFrames ?? [];
+  if (poseFiles.length === 0) return [];
+  const fitting = poseFiles.filter((p) => p.frames === m.rows).map((p) => p.file);
+  if (fitting.length > 0) return [`fits ${fitting.join(', ')} as key times (rigwright export --poses ${fitting[0]} --times this file)`];
+  return [
+    `fits none of the pose files given as key times (${poseFiles.map((p) => `${p.file}: ${p.frames} frames`).join(', ')}; this file: ${m.rows})`,
+  ];
 }
 
 /**
@@ -389,7 +472,7 @@ function describeMesh(mesh: TriangleMesh, report: MeshFileReport): string[] {
   const lines = [`${vertexCount} vertices, ${triangleCount} triangles`, boundsLine(mesh.positions)];
   if (report.polygonsTriangulated > 0) lines.push(`${report.polygonsTriangulated} polygons triangulated`);
   if (report.texcoords > 0 || report.normals > 0)
-    lines.push(`${report.texcoords} texture coordinates, ${report.normals} normals (ignored)`);
+    lines.push(`${report.texcoords} texture coordinates, ${report.normals} normals (the app's look and export keep them)`);
   const used = new Uint8Array(vertexCount);
   let degenerate = 0;
   for (let f = 0; f < triangleCount; f++) {
