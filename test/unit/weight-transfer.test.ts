@@ -32,7 +32,7 @@ import { MeshesController } from '../../renderer/meshes/meshes-controller.ts';
 import { inProcessTransfer, transferCommands } from '../../renderer/meshes/transfer-commands.ts';
 import { headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
 import { LastTransfer } from '../../renderer/meshes/last-transfer.ts';
-import { readWeightedAsset } from '../../workers/formats/weighted-asset.ts';
+import { fitAssetBones, readWeightedAsset } from '../../workers/formats/weighted-asset.ts';
 import { formatBoneNames } from '../../workers/formats/bone-names.ts';
 import type { OpenedFile } from '../../app/ipc-contract.ts';
 import { limitInfluences } from '../../workers/weights/limit-influences.ts';
@@ -962,5 +962,29 @@ test('a project read as a weighted file gives its mesh, weights and bone names',
   await assert.rejects(
     () => readWeightedAsset([{ name: 'a.obj', bytes: new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n') }]),
     /^FormatError: a\.obj: give a project or a rigged glTF, or one mesh \(\.obj, \.off\) with its weights \(\.dmat\)/,
+  );
+});
+
+test('a rigged glTF read as a weighted file: the Fox’s joints by name; its columns go to the scene’s bones of those names', async () => {
+  const bytes = new Uint8Array(readFileSync(dataFile('gltf/Fox/Fox.glb')));
+  const asset = await readWeightedAsset([{ name: 'Fox.glb', bytes }]);
+  const { rows, cols, data } = asset.weights;
+  assert.equal(asset.file, 'Fox.glb');
+  assert.equal(rows, asset.mesh.positions.length / 3, 'a row per vertex');
+  const names = asset.boneNames;
+  assert.ok(names, 'the glTF names its joints');
+  assert.equal(names.length, cols, 'a name per bone');
+  // A scene naming the same bones in reverse order takes bone b's column from the file's column of its name.
+  const reversed = [...names].reverse();
+  const { weights, fit } = fitAssetBones(asset, reversed, cols);
+  assert.equal(fit, 'name');
+  for (let v = 0; v < rows; v += 97)
+    for (let b = 0; b < cols; b++) assert.equal(weights[v * cols + b], data[v * cols + (cols - 1 - b)], `vertex ${v}, bone ${reversed[b]}`);
+  // A scene with one bone fewer by name lacks one that carries weight: refused, naming it.
+  const weighted = names.findIndex((_, b) => data.some((w, i) => i % cols === b && w > 0));
+  const missing = names.filter((_, b) => b !== weighted);
+  assert.throws(
+    () => fitAssetBones(asset, missing, cols - 1),
+    new RegExp(`^FormatError: Fox\\.glb: the scene has no bone named "${names[weighted]}"`),
   );
 });
