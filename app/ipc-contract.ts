@@ -294,8 +294,11 @@ export interface ScriptWriteRequest extends ScriptFileRequest {
   resources?: { uri: string; bytes: Uint8Array }[];
 }
 
-/** Main's answer to a script's read: the file (base name and bytes), or that the path is outside the working folder. */
-export type ScriptReadAnswer = { file: OpenedFile } | { outside: true };
+/**
+ * Main's answer to a script's read: the file (base name and bytes) first, then, for a .gltf, the buffers and images it
+ * names, read from its folder (as `rigwright run` reads them); or that the path is outside the working folder.
+ */
+export type ScriptReadAnswer = { files: OpenedFile[] } | { outside: true };
 /** Main's answer to a script's write: the base name written, or that the path is outside the working folder. */
 export type ScriptWriteAnswer = { written: string } | { outside: true };
 

@@ -9,8 +9,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { isInsideFolder } from './asset-resources.ts';
-import { MAX_FILE_BYTES, OPENABLE_EXTENSIONS, type ScriptReadAnswer, type ScriptWriteAnswer } from './ipc-contract.ts';
+import { isInsideFolder, resourceFile } from './asset-resources.ts';
+import { gltfResources } from '../workers/formats/gltf-resource-uris.ts';
+import { MAX_FILE_BYTES, OPENABLE_EXTENSIONS, type OpenedFile, type ScriptReadAnswer, type ScriptWriteAnswer } from './ipc-contract.ts';
 import { IpcArgumentError, extensionOf, validateScriptFileRequest, type ValidScriptFileRequest } from './ipc-validate.ts';
 import { saveRequestedAsset, saveRequestedFile } from './save-file.ts';
 
@@ -38,7 +39,8 @@ export class ScriptFilesMain {
   }
 
   /**
-   * `scriptReadFile`: the file at the path, read whole, or `{ outside: true }` (nothing read).
+   * `scriptReadFile`: the file at the path, read whole (a .gltf with the buffers and images it names, from its folder,
+   * no link leading out of it), or `{ outside: true }` (nothing read).
    * @param owner  the window that asked (its scene's folder), or null
    * @throws IpcArgumentError for a bad request or an extension the app does not read; Error naming the file (base
    *         name) when it is missing, not a file or too large
@@ -50,13 +52,15 @@ export class ScriptFilesMain {
       throw new IpcArgumentError(channel, `${name}: a script opens files ending in .${OPENABLE_EXTENSIONS.join(', .')}`);
     const { target, inside } = this.place(channel, owner, request);
     if (!inside && !request.outside) return { outside: true };
-    const info = await stat(target).catch((error: unknown) => {
-      throw new Error(`${name} could not be opened: ${missingReason(error)}`, { cause: error });
-    });
-    if (!info.isFile()) throw new Error(`${name} is not a file`);
-    if (info.size > MAX_FILE_BYTES) throw new Error(`${name} is larger than ${MAX_FILE_BYTES} bytes`);
-    const data = await readFile(target);
-    return { file: { name, bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) } };
+    const file = await readWhole(target, name);
+    const files = [file];
+    if (extensionOf(name) === 'gltf')
+      for (const resource of gltfResources(file.bytes, name)) {
+        const resourceName = path.basename(resource.path);
+        if (!files.some((f) => f.name === resourceName))
+          files.push(await readWhole(resourceFile(path.dirname(target), resource, name), resourceName));
+      }
+    return { files };
   }
 
   /**
@@ -98,6 +102,17 @@ export class ScriptFilesMain {
     if (path.basename(target) === '' || target === path.parse(target).root) throw new IpcArgumentError(channel, 'path must name a file');
     return { target, inside: folder !== null && isInsideFolder(realTarget(target), realPath(folder)) };
   }
+}
+
+/** A file read whole, its size checked first. @throws Error naming it (base name) when it is missing, not a file or too large */
+async function readWhole(file: string, name: string): Promise<OpenedFile> {
+  const info = await stat(file).catch((error: unknown) => {
+    throw new Error(`${name} could not be opened: ${missingReason(error)}`, { cause: error });
+  });
+  if (!info.isFile()) throw new Error(`${name} is not a file`);
+  if (info.size > MAX_FILE_BYTES) throw new Error(`${name} is larger than ${MAX_FILE_BYTES} bytes`);
+  const data = await readFile(file);
+  return { name, bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 }
 
 /** The target with the links of its nearest existing folder (or itself, when it exists) followed. */

@@ -75,8 +75,8 @@ export interface AppScriptFilesHost {
  * when the path is outside the working folder and `outside` (the user allowed it for this run) is false.
  */
 export interface ScriptFilesByPath {
-  /** the file at `path`, read whole */
-  read(path: string, outside: boolean): Promise<OpenedFile | typeof OUTSIDE>;
+  /** the file at `path`, read whole, and for a .gltf the buffers and images it names */
+  read(path: string, outside: boolean): Promise<OpenedFile[] | typeof OUTSIDE>;
   /** writes the project file at `path`; @returns the base name written */
   saveProject(path: string, outside: boolean): Promise<string | typeof OUTSIDE>;
   /** exports to `path` (a .gltf with its resources beside it); @returns the base name written */
@@ -137,7 +137,9 @@ export class AppScriptFiles implements ScriptRunFiles {
     const { byPath } = this.host;
     if (byPath) {
       const opened: OpenedFile[] = [];
-      for (const path of pathList(paths)) opened.push(await this.byPath('files.open', path, (outside) => byPath.read(path, outside)));
+      for (const path of pathList(paths))
+        for (const read of await this.byPath('files.open', path, (outside) => byPath.read(path, outside)))
+          if (!opened.some((f) => f.name === read.name)) opened.push(read);
       await this.load(opened);
       return;
     }

@@ -108,7 +108,7 @@ function filesByPath(app: AppScriptsHost, shell: ScriptFilesBridge): ScriptFiles
   return {
     read: async (path, outside) => {
       const answer = await shell.read({ path, outside, ...project() });
-      return 'outside' in answer ? OUTSIDE : answer.file;
+      return 'outside' in answer ? OUTSIDE : answer.files;
     },
     saveProject: async (path, outside) => {
       const bytes = await app.project.encode(baseName(path));

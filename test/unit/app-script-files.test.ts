@@ -275,8 +275,11 @@ class FakeShellFiles implements ScriptFilesByPath {
     this.calls.push(`${path} ${outside ? 'allowed' : 'asked'}`);
     return inside || outside;
   }
-  read(path: string, outside: boolean): Promise<OpenedFile | typeof OUTSIDE> {
-    return Promise.resolve(this.place(path, outside) ? file(path.slice(path.lastIndexOf('/') + 1)) : OUTSIDE);
+  /** a .gltf comes with its buffer, named as a .gltf written by the app names it */
+  read(path: string, outside: boolean): Promise<OpenedFile[] | typeof OUTSIDE> {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    const files = name.endsWith('.gltf') ? [file(name), file(name.replace(/\.gltf$/, '.bin'))] : [file(name)];
+    return Promise.resolve(this.place(path, outside) ? files : OUTSIDE);
   }
   saveProject(path: string, outside: boolean): Promise<string | typeof OUTSIDE> {
     return Promise.resolve(this.place(path, outside) ? path.slice(path.lastIndexOf('/') + 1) : OUTSIDE);
@@ -291,10 +294,14 @@ test('desktop by path: inside the folder nothing is asked and no dialog opens; t
   const files = new AppScriptFiles(app);
   files.beginRun('batch.ts');
   await files['files.open'](['project/hand.off', 'project/hand.tgf']);
+  await files['files.open'](['project/fox.gltf', 'project/fox.bin']);
   assert.deepEqual(
     app.loaded.map((opened) => opened.map((f) => f.name)),
-    [['hand.off', 'hand.tgf']],
-    'read by path and loaded together',
+    [
+      ['hand.off', 'hand.tgf'],
+      ['fox.gltf', 'fox.bin'],
+    ],
+    'read by path and loaded together, a buffer the .gltf brings and the script names loaded once',
   );
   assert.equal(await files['files.saveProject']('project/hand.rig.glb'), 'hand.rig.glb');
   assert.equal(await files['files.exportGltf']('project/hand.glb'), 'hand.glb');
@@ -306,7 +313,7 @@ test('desktop by path: inside the folder nothing is asked and no dialog opens; t
   assert.equal(await files['files.saveProject']('/exports/hand.rig.glb'), 'hand.rig.glb');
   await files['files.open']('/library/arm.tgf');
   assert.deepEqual(app.questions, [{ title: "batch.ts wants to use files outside the project's folder", choices: OUTSIDE_CHOICES }]);
-  assert.deepEqual(app.byPath.calls.slice(4), [
+  assert.deepEqual(app.byPath.calls.slice(6), [
     '/exports/hand.glb asked',
     '/exports/hand.glb allowed',
     '/exports/hand.rig.glb allowed',

@@ -991,8 +991,8 @@ test("a script's files by path: the folder of the last File → Open is where th
   recorded.invokeMain = true;
   try {
     const read = await bridge.scriptFiles!.read({ path: 'hand.off' });
-    assert.ok('file' in read && read.file.name === 'hand.off', 'read beside the scene’s files, no dialog');
-    assert.equal(Buffer.from(read.file.bytes).toString('utf8'), 'OFF\n');
+    assert.ok('files' in read && read.files.length === 1 && read.files[0].name === 'hand.off', 'read beside the scene’s files, no dialog');
+    assert.equal(Buffer.from(read.files[0].bytes).toString('utf8'), 'OFF\n');
     assert.deepEqual(await bridge.scriptFiles!.write({ path: 'posed.obj', bytes: new Uint8Array([118]) }), { written: 'posed.obj' });
     assert.equal(readFileSync(path.join(scene, 'posed.obj'), 'utf8'), 'v');
     const outside = path.join(other, 'posed.obj');

@@ -83,9 +83,11 @@ test("with no project, the scene files' folder is the working folder; with neith
   assert.deepEqual(await files.read(READ, window, { path: 'hand.off' }), { outside: true }, 'no folder yet: Documents, outside');
   files.sceneFilesOpened(window, [path.join(folders.scene, 'hand.off'), path.join(folders.scene, 'hand.tgf')]);
   const answer = await files.read(READ, window, { path: 'hand.off' });
-  assert.ok('file' in answer, 'read inside the scene files’ folder');
-  assert.equal(answer.file.name, 'hand.off');
-  assert.equal(new TextDecoder().decode(answer.file.bytes), 'OFF\n0 0 0\n');
+  assert.ok('files' in answer, 'read inside the scene files’ folder');
+  assert.deepEqual(
+    answer.files.map((f) => [f.name, new TextDecoder().decode(f.bytes)]),
+    [['hand.off', 'OFF\n0 0 0\n']],
+  );
   assert.deepEqual(await files.read(READ, {}, { path: 'hand.off' }), { outside: true }, 'another window has its own folder');
   assert.deepEqual(await files.write(WRITE, window, { path: 'weights.dmat', bytes: bytes('1 1\n1\n') }), { written: 'weights.dmat' });
   assert.equal(text(path.join(folders.scene, 'weights.dmat')), '1 1\n1\n');
@@ -101,7 +103,7 @@ test('a read outside the folder, allowed, reads the file; a missing file, a fold
   const { folders, files, window } = setup();
   writeFileSync(path.join(folders.elsewhere, 'hand.dmat'), '1 1\n0.5\n');
   const allowed = await files.read(READ, window, { path: path.join(folders.elsewhere, 'hand.dmat'), project: 'project-1', outside: true });
-  assert.ok('file' in allowed && new TextDecoder().decode(allowed.file.bytes) === '1 1\n0.5\n', 'the outside file read once allowed');
+  assert.ok('files' in allowed && new TextDecoder().decode(allowed.files[0].bytes) === '1 1\n0.5\n', 'the outside file read once allowed');
   await assert.rejects(
     files.read(READ, window, { path: 'gone.off', project: 'project-1' }),
     /^Error: gone\.off could not be opened: there is no such file$/,
@@ -156,4 +158,36 @@ test('bad requests are refused naming the channel and the field, before anything
   await refused(files.write(WRITE, window, { path: 'a.obj', project: 'project-1', bytes: 'v 1 2 3' }), /bytes must be a Uint8Array/);
   // Refused as such even where the answer would be `outside`: the page does not ask the user about a bad request.
   await refused(files.write(WRITE, window, { path: '/elsewhere/a.obj', project: 'project-1', bytes: 'v' }), /bytes must be a Uint8Array/);
+});
+
+test('a .gltf is read with the buffers and images it names; one a link takes out of its folder is refused by URI', async () => {
+  const { folders, files, window } = setup();
+  const gltf = JSON.stringify({
+    asset: { version: '2.0' },
+    buffers: [{ uri: 'fox.bin', byteLength: 2 }],
+    images: [{ uri: 'textures/fur.png' }, { uri: 'data:image/png;base64,AAAA' }],
+  });
+  writeFileSync(path.join(folders.project, 'fox.gltf'), gltf);
+  writeFileSync(path.join(folders.project, 'fox.bin'), new Uint8Array([7, 9]));
+  mkdirSync(path.join(folders.project, 'textures'));
+  writeFileSync(path.join(folders.project, 'textures', 'fur.png'), 'png');
+  const answer = await files.read(READ, window, { path: 'fox.gltf', project: 'project-1' });
+  assert.ok('files' in answer, 'read inside the folder');
+  assert.deepEqual(
+    answer.files.map((f) => [f.name, [...f.bytes].length]),
+    [
+      ['fox.gltf', gltf.length],
+      ['fox.bin', 2],
+      ['fur.png', 3],
+    ],
+  );
+  assert.deepEqual([...answer.files[1].bytes], [7, 9]);
+
+  writeFileSync(path.join(folders.elsewhere, 'secret.bin'), 'secret');
+  symlinkSync(path.join(folders.elsewhere, 'secret.bin'), path.join(folders.project, 'linked.bin'));
+  writeFileSync(path.join(folders.project, 'linked.gltf'), JSON.stringify({ asset: { version: '2.0' }, buffers: [{ uri: 'linked.bin' }] }));
+  await assert.rejects(
+    files.read(READ, window, { path: 'linked.gltf', project: 'project-1' }),
+    /linked\.bin.*leads out of the asset's folder/,
+  );
 });
