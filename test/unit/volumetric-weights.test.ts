@@ -106,6 +106,29 @@ test('volumetric weights reach a separate shell: an eye floating above the head 
   assert.ok(kept >= 0.99 * clear, `${kept} of ${clear} keep it with the eye`);
 });
 
+test('volumetric weights of the body with the top of its head cut open keep its inside: the solid and the weights as closed', () => {
+  const { positions, triangles } = body;
+  let top = -Infinity;
+  for (let v = 0; v < positions.length / 3; v++) top = Math.max(top, positions[3 * v + 1]);
+  // Every triangle with a corner in the top 5 cm goes: a hole in the scalp into the head's inside.
+  const kept: number[] = [];
+  for (let f = 0; f < triangles.length; f += 3) {
+    const corners = [triangles[f], triangles[f + 1], triangles[f + 2]];
+    if (corners.every((v) => positions[3 * v + 1] < top - 0.05)) kept.push(...corners);
+  }
+  const open = Uint32Array.from(kept);
+  assert.ok(open.length < triangles.length, 'the head is open');
+  const closed = volumetricWeights(positions, triangles, bodySkeleton);
+  const opened = volumetricWeights(positions, open, bodySkeleton);
+  assert.ok(
+    Math.abs(opened.solidVoxels - closed.solidVoxels) < 0.02 * closed.solidVoxels,
+    `solid voxels open ${opened.solidVoxels}, closed ${closed.solidVoxels}`,
+  );
+  let worst = 0;
+  for (let i = 0; i < closed.weights.length; i++) worst = Math.max(worst, Math.abs(opened.weights[i] - closed.weights[i]));
+  assert.ok(worst < 0.1, `weights within 0.1 of the closed body's, worst ${worst}`);
+});
+
 test('volumetric weights of a cube split into six separate faces: coincident vertices get identical weights, every vertex weighted', () => {
   const cube = outwardSplitCube(4);
   // Two bones along x through the cube's middle.

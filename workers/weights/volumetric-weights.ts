@@ -1,6 +1,7 @@
 import type { TgfSkeleton } from '../formats/types.ts';
 import { boundingBox } from '../mesh/bounds.ts';
 import { windingNumberAt, windingNumberTree, WINDING_NUMBER_DEFAULTS, type WindingNumberTree } from '../mesh/winding-number.ts';
+import { meshShells } from './binding-method.ts';
 
 /**
  * Geodesic voxel binding (Dionne and de Lasa 2013, "Geodesic Voxel Binding for Production Character Meshes"): the
@@ -73,7 +74,7 @@ export interface VolumetricWeightsResult {
  *    winding number at its centre exceeds ½ (Jacobson et al. 2013). The voxels no triangle crosses fall into regions
  *    connected through faces; for a closed mesh the winding number is constant on each, so it is evaluated at a few
  *    voxels of a region (its seed and every voxel at a power-of-two place of the flood) and, when they agree clearly,
- *    given to the whole region; otherwise (an open mesh) block by block: a block away from the surface whose corners
+ *    given to the whole region; for an open mesh (or samples that disagree) block by block: a block away from the surface whose corners
  *    agree clearly takes their side, the others are evaluated voxel by voxel.
  * 2. Bones: a bone's voxels are the solid voxels its segment passes through, starting at the distance from their
  *    centre to the segment; a bone that passes through no solid voxel starts from the solid voxels nearest it.
@@ -142,7 +143,9 @@ export function volumetricWeights(
   const state = new Uint8Array(grid.nx * grid.ny * grid.nz);
   const surfaceVoxels = markSurface(positions, triangles, grid, state);
   checkCancelled();
-  const windingEvaluations = markInside(positions, triangles, grid, state, settings.windingAccuracy, checkCancelled);
+  // A closed mesh's winding number is constant on each region the surface voxels enclose; an open one's is not.
+  const closed = meshShells(positions, triangles).every((shell) => shell.boundaryEdges === 0 && shell.nonManifoldEdges === 0);
+  const windingEvaluations = markInside(positions, triangles, grid, state, settings.windingAccuracy, closed, checkCancelled);
   const solid = compactSolid(state, grid);
   const voxelizeMs = performance.now() - start;
   checkCancelled();
@@ -333,8 +336,11 @@ const CLEAR_MARGIN = 0.25;
 /**
  * Decides INSIDE or OUTSIDE for every voxel that is not SURFACE, region by region (regions: voxels connected through
  * faces without crossing a SURFACE voxel). A first flood counts the region and samples the winding number at its
- * seed and at the 2nd, 4th, 8th … voxel reached (ever farther from the seed); if every sample is on the same side of
- * ½ by CLEAR_MARGIN the second flood gives the region that side, else marks it PENDING for decideByBlocks.
+ * seed and at the 2nd, 4th, 8th … voxel reached (ever farther from the seed); if the mesh is `closed` (no boundary
+ * or non-manifold edge after welding: the winding number is then constant on the region) and every sample is on the
+ * same side of ½ by CLEAR_MARGIN, the second flood gives the region that side, else marks it PENDING for
+ * decideByBlocks. An open mesh's inside leaks through its holes into the outside's region, where a few samples would
+ * miss it.
  * @returns the number of winding numbers evaluated
  */
 function markInside(
@@ -343,6 +349,7 @@ function markInside(
   grid: Grid,
   state: Uint8Array,
   accuracy: number,
+  closed: boolean,
   checkCancelled: () => void,
 ): number {
   const { nx, ny, nz, h, ox, oy, oz } = grid;
@@ -387,7 +394,7 @@ function markInside(
       }
       pushUnvisitedNeighbours(cell, stride, grid, state, UNKNOWN, VISITED, queue);
     }
-    const uniform = unclear === 0 && (inside === 0 || outside === 0);
+    const uniform = closed && unclear === 0 && (inside === 0 || outside === 0);
     const side = uniform ? (inside > 0 ? INSIDE : OUTSIDE) : PENDING;
     if (side === PENDING) anyPending = true;
     // Second flood: the region's side, or PENDING for decideByBlocks.
