@@ -10,7 +10,7 @@ import type { Document, Material } from '@gltf-transform/core';
 import type { MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
 import type { Influences } from '../skinning/influences.ts';
-import { writeAlphaAndSampling, type LookExtensions } from './material-look.ts';
+import { writeAlphaAndSampling, writeSurface, type LookExtensions } from './material-look.ts';
 
 type Fail = (where: string, reason: string) => never;
 
@@ -171,7 +171,7 @@ const CORE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg']);
 
 /**
  * The look's materials as glTF materials (base colour factor, base colour texture on TEXCOORD_0 with its sampler and
- * KHR_texture_transform, alpha mode and cutoff, double-sided).
+ * KHR_texture_transform, alpha mode and cutoff, double-sided; metallic, roughness, emission and normal map: writeSurface).
  * An image of a type core glTF cannot hold is left out with a warning. Materials with a texture transform need
  * `extensions` from lookExtensions.
  */
@@ -193,6 +193,7 @@ export function lookMaterials(
       warnings.push(`material "${look.name}": its ${image.mimeType} base colour image is left out (glTF holds PNG and JPEG)`);
     }
     writeAlphaAndSampling(doc, material, look, extensions);
+    writeSurface(doc, material, look, warnings);
     return material;
   });
 }

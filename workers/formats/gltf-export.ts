@@ -55,6 +55,7 @@ import {
   partBinding,
   partLayout,
 } from './gltf-export-parts.ts';
+import { vertexTangents } from './vertex-tangents.ts';
 import { lookExtensions } from './material-look.ts';
 import type { DenseMatrix, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
@@ -351,6 +352,11 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
         warnings.push(`mesh "${part.name}": its material has a texture but the mesh has no texture coordinates; all are (0, 0)`);
       }
       if (uvs) primitive.setAttribute('TEXCOORD_0', accessor('VEC2', uvs));
+      // A normal map needs a tangent space, written rather than left to each reader to make up (vertex-tangents.ts).
+      const runMaterials = (part.materialRanges ?? [part]).map((run) => (run.material >= 0 ? materials[run.material] : null));
+      if (uvs && runMaterials.some((m) => m?.getNormalTexture())) {
+        primitive.setAttribute('TANGENT', accessor('VEC4', vertexTangents(positions, unitNormals(normals), uvs, layout.indices)));
+      }
       const binding = partBinding(part, map, influences);
       if (binding.kind === 'skinned') {
         unweighted += binding.unweighted;

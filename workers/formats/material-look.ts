@@ -3,9 +3,9 @@
  * KHR_texture_transform and its sampler, read from a glTF-Transform material into MaterialLook's optional fields
  * (only where they differ from glTF's defaults) and written back onto one. The value sets the project file checks.
  */
-import type { Document, GLTF, Material, TextureInfo } from '@gltf-transform/core';
+import type { Document, GLTF, Material, Texture, TextureInfo } from '@gltf-transform/core';
 import type { KHRTextureTransform, Transform } from '@gltf-transform/extensions';
-import type { MaterialLook, TextureSampler, TextureTransform } from './types.ts';
+import type { LookImage, MaterialLook, TextureSampler, TextureTransform } from './types.ts';
 
 /** glTF's wrap modes (WebGL enums). */
 export const WRAP = { REPEAT: 10497, CLAMP_TO_EDGE: 33071, MIRRORED_REPEAT: 33648 } as const;
@@ -108,4 +108,29 @@ export function writeAlphaAndSampling(doc: Document, material: Material, look: M
       .setScale([t.scale[0], t.scale[1]]);
     info.setExtension(TEXTURE_TRANSFORM, transform);
   }
+}
+
+/** Image types core glTF 2.0 allows for a texture (others need an extension). */
+const CORE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg']);
+
+/**
+ * Writes a look's surface beyond the base colour onto a material: metallicFactor and roughnessFactor always (absent in
+ * the look: metallic 0, roughness 1, so a reader never falls back to glTF's metal default), emissiveFactor, the
+ * emissive texture and the normal texture with its scale, each on TEXCOORD_0. An image of a type core glTF cannot
+ * hold is left out with a warning naming the material.
+ */
+export function writeSurface(doc: Document, material: Material, look: MaterialLook, warnings: string[]): void {
+  material.setMetallicFactor(look.metallic ?? 0).setRoughnessFactor(look.roughness ?? 1);
+  const texture = (image: LookImage, what: string): Texture | null => {
+    if (CORE_IMAGE_TYPES.has(image.mimeType))
+      return doc.createTexture(`${look.name} ${what}`).setImage(image.bytes).setMimeType(image.mimeType);
+    warnings.push(`material "${look.name}": its ${image.mimeType} ${what} image is left out (glTF holds PNG and JPEG)`);
+    return null;
+  };
+  const emissiveTexture = look.emissiveTexture ? texture(look.emissiveTexture, 'emissive') : null;
+  if (emissiveTexture) material.setEmissiveTexture(emissiveTexture);
+  const emissive = look.emissive ?? [0, 0, 0];
+  if (emissiveTexture || emissive.some((c) => c > 0)) material.setEmissiveFactor([emissive[0], emissive[1], emissive[2]]);
+  const normalTexture = look.normalTexture ? texture(look.normalTexture, 'normal') : null;
+  if (normalTexture && look.normalTexture) material.setNormalTexture(normalTexture).setNormalScale(look.normalTexture.scale);
 }
