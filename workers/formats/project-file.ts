@@ -26,7 +26,8 @@
  * Optional scene keys (format 2; an older reader ignores them and still reads the geometry and rig right):
  *   `parts` (the meshes: name, vertex and triangle ranges, material, optional materialRanges [{ triangleCount,
  *   material }], glTF source, skinned), `look` (uvs float32 #V × 2 or null; materials: name, baseColor, doubleSided,
- *   baseColorTexture { mimeType, bytes uint8 } or null),
+ *   baseColorTexture { mimeType, bytes uint8 } or null; optional alphaMode, alphaCutoff, textureTransform, sampler,
+ *   metallic, roughness, emissive, emissiveTexture { mimeType, bytes }, normalTexture { mimeType, bytes, scale }),
  *   `objCorners` (texcoords, normals float64; cornerTexcoords, cornerNormals int32 #F × 3) and `gltfSource` (file,
  *   bytes uint8, resources [{ uri, bytes }], jointNodes int32 #B): the asset kept whole, as the document holds it.
  *   `bindingStale` (true, or absent): the skeleton changed after the weights were made; a rebind is due.
@@ -44,7 +45,7 @@ import { BINDING_METHODS } from '../weights/binding-method.ts';
 import { FormatError } from './format-error.ts';
 import { exportGltf, type GltfClip } from './gltf-export.ts';
 import { buildGlb } from './gltf-validate.ts';
-import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
+import type { DenseMatrix, GltfSource, LookImage, MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import { ALPHA_MODES, MAG_FILTERS, MIN_FILTERS, WRAP_MODES } from './material-look.ts';
 import { gltfJson } from './gltf-resource-uris.ts';
 import {
@@ -398,6 +399,21 @@ function assetJson(scene: ProjectScene, arrays: ArrayWriter): Record<string, unk
             }
           : {}),
         ...(m.sampler ? { sampler: { ...m.sampler } } : {}),
+        ...(m.metallic !== undefined ? { metallic: m.metallic } : {}),
+        ...(m.roughness !== undefined ? { roughness: m.roughness } : {}),
+        ...(m.emissive ? { emissive: [...m.emissive] } : {}),
+        ...(m.emissiveTexture
+          ? { emissiveTexture: { mimeType: m.emissiveTexture.mimeType, bytes: arrays.add(m.emissiveTexture.bytes, 'uint8') } }
+          : {}),
+        ...(m.normalTexture
+          ? {
+              normalTexture: {
+                mimeType: m.normalTexture.mimeType,
+                bytes: arrays.add(m.normalTexture.bytes, 'uint8'),
+                scale: m.normalTexture.scale,
+              },
+            }
+          : {}),
       })),
     };
   }
@@ -438,7 +454,15 @@ async function previewGlb(scene: ProjectScene, file: string): Promise<Glb> {
         ...(scene.parts ? { parts: scene.parts } : {}),
         ...(scene.objCorners ? { objCorners: scene.objCorners } : {}),
         ...(scene.look
-          ? { look: { uvs: scene.look.uvs, materials: scene.look.materials.map((m) => ({ ...m, baseColorTexture: null })) } }
+          ? {
+              look: {
+                uvs: scene.look.uvs,
+                materials: scene.look.materials.map(({ emissiveTexture: _e, normalTexture: _n, ...m }) => ({
+                  ...m,
+                  baseColorTexture: null,
+                })),
+              },
+            }
           : {}),
       },
       file,
@@ -1035,6 +1059,45 @@ function readAlphaAndSamplingKeys(
 }
 
 /**
+ * A look material's optional surface keys: metallic and roughness numbers in 0 … 1, emissive three numbers in 0 … 1,
+ * emissiveTexture { mimeType, bytes uint8 }, normalTexture { mimeType, bytes uint8, scale finite }.
+ */
+function readSurfaceKeys(
+  r: ProjectReader,
+  at: string,
+  m: Record<string, unknown>,
+): Pick<MaterialLook, 'metallic' | 'roughness' | 'emissive' | 'emissiveTexture' | 'normalTexture'> {
+  const out: Pick<MaterialLook, 'metallic' | 'roughness' | 'emissive' | 'emissiveTexture' | 'normalTexture'> = {};
+  const unit = (where: string, value: unknown): number => {
+    if (typeof value !== 'number' || !(value >= 0 && value <= 1)) r.fail(where, notA(value, 'a number in 0 … 1'));
+    return value;
+  };
+  const image = (where: string, value: unknown): LookImage => {
+    const texture = r.object(where, value);
+    return {
+      mimeType: r.string(`${where}.mimeType`, texture.mimeType),
+      bytes: r.array(`${where}.bytes`, texture.bytes, 'uint8') as Uint8Array,
+    };
+  };
+  if (present(m.metallic)) out.metallic = unit(`${at}.metallic`, m.metallic);
+  if (present(m.roughness)) out.roughness = unit(`${at}.roughness`, m.roughness);
+  if (present(m.emissive)) {
+    const e = m.emissive;
+    if (!Array.isArray(e) || e.length !== 3) r.fail(`${at}.emissive`, notA(e, 'three numbers in 0 … 1'));
+    const list = e as unknown[];
+    out.emissive = [unit(`${at}.emissive[0]`, list[0]), unit(`${at}.emissive[1]`, list[1]), unit(`${at}.emissive[2]`, list[2])];
+  }
+  if (present(m.emissiveTexture)) out.emissiveTexture = image(`${at}.emissiveTexture`, m.emissiveTexture);
+  if (present(m.normalTexture)) {
+    const where = `${at}.normalTexture`;
+    const scale = r.object(where, m.normalTexture).scale;
+    if (typeof scale !== 'number' || !Number.isFinite(scale)) r.fail(`${where}.scale`, notA(scale, 'a finite number'));
+    out.normalTexture = { ...image(where, m.normalTexture), scale };
+  }
+  return out;
+}
+
+/**
  * The optional asset keys of the scene section, each checked against the mesh and skeleton: parts cover the
  * vertices and triangles in order and keep their triangles inside their vertices; materials in range; uvs #V × 2
  * finite; corners #F × 3 naming existing vt/vn; joint nodes #B, distinct joints of the kept glTF's skins.
@@ -1081,6 +1144,7 @@ function readAsset(
         baseColorTexture,
         doubleSided: m.doubleSided,
         ...readAlphaAndSamplingKeys(r, at, m),
+        ...readSurfaceKeys(r, at, m),
       };
     });
     materialCount = materials.length;
