@@ -5,7 +5,8 @@
  *
  * What is replaced:
  *   weights     JOINTS_0/WEIGHTS_0 (and _1 for eight influences) of every skinned part whose weight rows differ
- *               from the file's as the importer reads them; parts whose rows are the file's keep their accessors
+ *               from the file's as the importer reads them; parts whose rows are the file's keep their accessors,
+ *               unless the file stores them invalidly (storedWeightsValid), which the importer read normalised
  *   skeleton    a joint node whose bone head moved gets a local translation that puts it there (its rotation and
  *               scale stay); a bone without a node (jointNodes[b] = -1) gets a new node under its parent bone's;
  *               a changed parent re-parents the node keeping its world transform. Inverse bind matrices of joints
@@ -318,6 +319,7 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
   let largestDropped = 0;
   let unweighted = 0;
   const originalPartAt = new Map(original.parts.map((part) => [sourceKey(part), part]));
+  const invalidKept: string[] = [];
   parts.forEach((part, i) => {
     const found = partPrimitives[i];
     if (!part.skinned || !found) return;
@@ -329,8 +331,11 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
       was &&
       was.vertexCount === part.vertexCount &&
       sameRows(weights, part.vertexStart, original, was.vertexStart, part.vertexCount)
-    )
-      return;
+    ) {
+      // The weights as the importer read them, but stored invalidly (the importer normalised them): written again.
+      if (storedWeightsValid(primitive)) return;
+      invalidKept.push(part.name);
+    }
     if (primitive.getAttribute('POSITION')!.getCount() !== part.vertexCount)
       fail(
         `part "${part.name}"`,
@@ -377,6 +382,10 @@ export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: 
     }
     if (newlyBound) bindPart(doc, node, primitive, skin, skinToWorld.get(skin)!);
   });
+  if (invalidKept.length > 0)
+    warnings.push(
+      `the weights of ${invalidKept.length} mesh${invalidKept.length === 1 ? '' : 'es'} (${invalidKept.join(', ')}) in ${source.file} are not valid glTF (negative, not summing to 1, or a joint twice); they are written again as read, normalised`,
+    );
   if (dropped > 0)
     warnings.push(
       `${dropped} vertices have more than ${opts.influences} influences; the weakest are dropped and the rest renormalized (largest weight dropped: ${largestDropped.toPrecision(3)})`,
@@ -568,6 +577,50 @@ function sameRows(weights: DenseMatrix, start: number, original: GltfImportResul
   const a = weights.data;
   const b = original.weights.data;
   for (let i = 0; i < count * B; i++) if (a[start * B + i] !== b[originalStart * B + i]) return false;
+  return true;
+}
+
+/**
+ * Tolerance on the sum of a vertex's stored weights: the Khronos validator reports a sum off 1 by 9.5e-7 (float32
+ * 1 + 2⁻²⁰) as not normalised and takes one off by 3e-7.
+ */
+const WEIGHT_SUM_TOLERANCE = 5e-7;
+
+/**
+ * Whether a skinned primitive's JOINTS_n/WEIGHTS_n are valid glTF as stored (glTF 2.0 §3.7.3.3, as the Khronos
+ * validator checks them): every weight finite and ≥ 0, each vertex's weights summing to 1 (WEIGHT_SUM_TOLERANCE), and
+ * no joint twice among a vertex's weighted slots. Joint indices past the skin are refused by the importer already.
+ */
+function storedWeightsValid(primitive: Primitive): boolean {
+  const sets: [Accessor, Accessor][] = [];
+  for (let set = 0; ; set++) {
+    const joints = primitive.getAttribute(`JOINTS_${set}`);
+    const weights = primitive.getAttribute(`WEIGHTS_${set}`);
+    if (!joints || !weights) break;
+    sets.push([joints, weights]);
+  }
+  if (sets.length === 0) return false;
+  const count = sets[0][1].getCount();
+  const joint: number[] = [];
+  const weight: number[] = [];
+  const used = new Set<number>();
+  for (let v = 0; v < count; v++) {
+    let sum = 0;
+    used.clear();
+    for (const [joints, weights] of sets) {
+      joints.getElement(v, joint);
+      weights.getElement(v, weight);
+      for (let k = 0; k < 4; k++) {
+        const w = weight[k];
+        if (!(Number.isFinite(w) && w >= 0)) return false;
+        if (w === 0) continue;
+        if (used.has(joint[k])) return false;
+        used.add(joint[k]);
+        sum += w;
+      }
+    }
+    if (!(Math.abs(sum - 1) <= WEIGHT_SUM_TOLERANCE)) return false;
+  }
   return true;
 }
 
