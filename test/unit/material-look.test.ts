@@ -78,18 +78,25 @@ async function lookAsset(): Promise<Uint8Array> {
   return new WebIO().registerExtensions([KHRTextureTransform]).writeBinary(doc);
 }
 
-/** What each material of lookAsset reads as: hand-written from the values set above, defaults absent. */
+/**
+ * What each material of lookAsset reads as: hand-written from the values set above, defaults absent; metallic and
+ * roughness are 1, glTF's defaults, which the file gives by leaving them out.
+ */
 const EXPECTED: Omit<MaterialLook, 'baseColorTexture'>[] = [
   {
     name: 'opaque',
     baseColor: [1, 1, 1, 1],
     doubleSided: false,
+    metallic: 1,
+    roughness: 1,
     sampler: { wrapS: 33071, wrapT: 33648, magFilter: 9728, minFilter: 9985 },
   },
   {
     name: 'mask',
     baseColor: [1, 1, 1, 1],
     doubleSided: false,
+    metallic: 1,
+    roughness: 1,
     alphaMode: 'MASK',
     alphaCutoff: 0.3,
     textureTransform: { offset: [0.5, -0.25], rotation: Math.PI / 2, scale: [2, 3] },
@@ -98,10 +105,12 @@ const EXPECTED: Omit<MaterialLook, 'baseColorTexture'>[] = [
     name: 'blend',
     baseColor: [1, 1, 1, 0.5],
     doubleSided: false,
+    metallic: 1,
+    roughness: 1,
     alphaMode: 'BLEND',
     textureTransform: { offset: [0.25, 0], rotation: 0, scale: [1, 1] },
   },
-  { name: 'plain', baseColor: [1, 1, 1, 1], doubleSided: false },
+  { name: 'plain', baseColor: [1, 1, 1, 1], doubleSided: false, metallic: 1, roughness: 1 },
 ];
 
 function withoutImage(look: MaterialLook): Omit<MaterialLook, 'baseColorTexture'> {

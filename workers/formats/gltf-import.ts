@@ -489,17 +489,24 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   return { name, mesh, normals, skeleton, boneNames, weights, clips, parts, look, gltfSource, warnings };
 }
 
-/** A material's base colour, alpha coverage, texture transform and sampler, as the viewport and the export need them. */
+/**
+ * A material's base colour, alpha coverage, texture transform, sampler, metallic, roughness and emissive factor, as
+ * the viewport and the export need them.
+ */
 function materialLook(material: Material, m: number): MaterialLook {
   const texture = material.getBaseColorTexture();
   const image = texture?.getImage();
   const factor = material.getBaseColorFactor();
+  const [er, eg, eb] = material.getEmissiveFactor();
   return {
     name: material.getName() || `material ${m}`,
     baseColor: [factor[0], factor[1], factor[2], factor[3]],
     baseColorTexture: texture && image ? { bytes: image.slice(), mimeType: texture.getMimeType() } : null,
     doubleSided: material.getDoubleSided(),
     ...readAlphaAndSampling(material),
+    metallic: material.getMetallicFactor(),
+    roughness: material.getRoughnessFactor(),
+    ...(er > 0 || eg > 0 || eb > 0 ? { emissive: [er, eg, eb] as [number, number, number] } : {}),
   };
 }
 
