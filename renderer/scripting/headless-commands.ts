@@ -530,7 +530,7 @@ function weightEditCommands(
       run: () => {
         const bone = selectedBone();
         const known = meshCache();
-        known.oneRing ??= vertexOneRing(vertexCountOf(store.doc), store.doc.mesh.triangles);
+        known.oneRing ??= vertexOneRing(vertexCountOf(store.doc), store.doc.mesh.triangles, store.doc.mesh.positions);
         apply(smoothBoneEdit(store.doc, bone, options(), known.oneRing), `Smooth bone ${bone}`);
       },
     },

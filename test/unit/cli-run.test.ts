@@ -22,7 +22,7 @@ import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
-import { boneCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { boneCountOf, vertexCountOf, withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { limitInfluences } from '../../workers/weights/limit-influences.ts';
 import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
 import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
@@ -31,6 +31,8 @@ import { sceneFromFiles } from '../../renderer/scripting/headless-scene.ts';
 import { CliScriptFiles } from '../../app/cli/script/cli-files.ts';
 import { glbBin, glbJson } from './glb-json.ts';
 import { headlessPaintController } from './headless-hosts.ts';
+import { splitCube } from './split-cube.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { dataFile, repoRoot } from './shared-data.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-run-'));
@@ -132,6 +134,51 @@ test('headless weight commands give the paint panel’s weights, bit for bit, un
   assert.equal(store.doc.weights, doc.weights, 'four undos: the weights opened');
   for (let i = 0; i < 4; i++) await commands.execute('edit.redo');
   assert.equal(store.doc.weights, after, 'four redos: the weights the commands made');
+});
+
+test('headless Smooth bone on a cube split into six faces smooths across the seams as the paint panel does: coincident vertices stay equal', async () => {
+  const cube = splitCube(4);
+  const n = cube.positions.length / 3;
+  // Bone 1's weight a function of position (equal on coincident vertices), far from smooth.
+  const weights = new Float64Array(2 * n);
+  for (let v = 0; v < n; v++) {
+    const [x, y, z] = cube.positions.subarray(3 * v, 3 * v + 3);
+    const w = Math.min(1, Math.max(0, z * z + 0.3 * Math.sin(7 * x + 3 * y)));
+    weights[2 * v] = 1 - w;
+    weights[2 * v + 1] = w;
+  }
+  const skeleton = buildSkeleton(
+    { joints: Float64Array.from([0.5, 0.5, 0, 0.5, 0.5, 0.5, 0.5, 0.5, 1]), bones: Uint32Array.from([0, 1, 1, 2]) },
+    'chain',
+  );
+  const doc = withDerived({
+    name: 'cube',
+    meshFiles: ['cube.off'],
+    mesh: { positions: cube.positions, triangles: cube.triangles },
+    skeletonFile: 'chain.tgf',
+    skeleton,
+    weights: { rows: n, cols: 2, data: weights },
+    weightsSource: 'test',
+    poses: null,
+    posesFile: null,
+    handles: null,
+    handlesFile: null,
+    warnings: [],
+  });
+  const { store, commands } = headless(doc);
+  const appStore = new SceneStore({ ...doc, weights: { ...doc.weights, data: weights.slice() } }, new UndoHistory());
+  const paint = headlessPaintController(appStore, { selectedBone: () => 1 });
+  await commands.execute('bone.select', 1);
+  await commands.execute('paint.smooth');
+  await paint.run('smooth');
+  assertSameBits(store.doc.weights.data, appStore.doc.weights.data, 'headless Smooth bone against the paint controller on the split cube');
+  const weld = weldVertices(cube.positions, cube.triangles);
+  const smoothed = store.doc.weights.data;
+  for (let v = 0; v < n; v++) {
+    const first = weld.representative[weld.index[v]];
+    assert.equal(smoothed[2 * v + 1], smoothed[2 * first + 1], `vertex ${v} keeps its coincident vertex ${first}'s weight`);
+  }
+  assert.ok(!bits(smoothed).equals(bits(weights)), 'Smooth changed the weights');
 });
 
 test('headless refusals: a command of the app alone says it runs only in the app and why; others say why not now', async () => {
