@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startNodeSandbox } from '../../app/cli/script/node-sandbox.ts';
 import { ScriptHost, type ScriptOutput, type ScriptRunOptions, type ScriptRunResult } from '../../workers/script/script-host.ts';
-import { IMPORT_REFUSED, compileScript, ScriptCompileError } from '../../workers/script/script-compile.ts';
+import { IMPORT_REFUSED, compileScript, ScriptCompileError, sourceColumn } from '../../workers/script/script-compile.ts';
 import { LOCKED_GLOBALS } from '../../workers/script/script-runtime.ts';
 import type { ScriptCalls, WeightRows } from '../../workers/script/script-api.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
@@ -448,4 +448,40 @@ test('a script sees ECMAScript’s globals and the runtime’s, nothing else: th
     assert.ok(names.includes(name), `${name} is there`);
   for (const name of ['fetch', 'process', 'require', 'document', 'structuredClone', 'self'])
     assert.ok(!names.includes(name), `${name} is not (or throws)`);
+});
+
+test('errors after type syntax on the same line name the script’s own column, not the compiled line’s', async () => {
+  const { run } = setup();
+  const typed = 'const a: Record<string, number> = {} as Record<string, number>; ';
+  // Each failing place is found in the script's text by hand: the column is where that text starts, 1-based.
+  const cases: [string, string, RegExp][] = [
+    [`${typed}throw new Error('typed');`, 'new Error', /^typed$/],
+    [`${typed}const t: string[] = []; await rig.scene.bone('Nope' as string);`, "bone('Nope'", /no bone named "Nope"/],
+    [`${typed}const q = (a as any).b.c;`, '.c;', /^TypeError: Cannot read properties of undefined \(reading 'c'\)$/],
+  ];
+  for (const [source, place, message] of cases) {
+    const at = source.indexOf(place);
+    assert.ok(at > typed.length, `the place ${place} is after the types`);
+    // V8 names `new Error` at `new`, a call at its name, a property read at the name read (after the dot).
+    const expected = place === '.c;' ? at + 2 : at + 1;
+    assertFailed(await run(`print(1);\n${source}\n`), message, 2, expected);
+  }
+});
+
+test('sourceColumn follows the character through types taken out, names and commas inside types included', () => {
+  const source = 'function f(a: Map<string, number>, b: number): void { g<T>(b) }';
+  const compiled = compileScript(source, 'x.ts');
+  const code = compiled.code.split('\n')[compiled.lineOffset];
+  assert.equal(code, 'function f(a, b) { g(b) }', 'sucrase takes the types out of the line');
+  // Each character of the compiled line lands where the script has it: after `Map<string, number>`'s comma, on the
+  // parameter `b` (not the b of `number`), on the call's `(` (not the one of `Map<`).
+  const expected: [string, number][] = [
+    [',', source.indexOf(', b')],
+    ['b', source.indexOf('b:')],
+    ['g', source.indexOf('g<')],
+    ['(b)', source.indexOf('(b)')],
+    ['}', source.lastIndexOf('}')],
+  ];
+  for (const [text, at] of expected) assert.equal(sourceColumn(source, compiled, 1, code.indexOf(text) + 1), at + 1, text);
+  assert.equal(sourceColumn('const x = 1;', compileScript('const x = 1;', 'y.ts'), 1, 7), 7, 'a line without types keeps its columns');
 });

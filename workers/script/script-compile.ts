@@ -84,6 +84,81 @@ export function compileScript(source: string, file: string): CompiledScript {
   return { file, code: PROLOGUE + code + EPILOGUE, lineOffset: 1 };
 }
 
+/** Above this many cells (compiled line × script line) a line is aligned greedily rather than by its longest match. */
+const ALIGN_CELLS = 4_000_000;
+
+/**
+ * The script's own column of a place in its compiled code. sucrase keeps every line but takes type text out of it
+ * (`const a: T = b as U;` → `const a = b ;`), so a column the engine names in the compiled line lies left of the
+ * script's. The compiled line is the script's line less its type tokens (sucrase marks them): the two are aligned by
+ * their longest common subsequence with the type tokens' characters left out of the script's side (so a `b` or a
+ * comma inside `Map<string, number>` is never taken for one that was kept), and the column follows its character
+ * there; a character sucrase added maps to the next one it kept.
+ * @param source    the script's TypeScript
+ * @param compiled  compileScript's result for it
+ * @param line      1-based line in the script (the same in both)
+ * @param column    1-based column in the compiled line
+ * @returns the 1-based column in the script's line (the column itself when the line is not there)
+ */
+export function sourceColumn(source: string, compiled: Pick<CompiledScript, 'code' | 'lineOffset'>, line: number, column: number): number {
+  const from = compiled.code.split('\n')[line - 1 + compiled.lineOffset];
+  const to = source.split('\n')[line - 1];
+  if (from === undefined || to === undefined || column < 1) return column;
+  if (from === to) return column;
+  const removed = typeCharacters(source, line, to.length);
+  const matched = alignLine(from, to, removed);
+  for (let i = Math.min(column - 1, from.length); i < from.length; i++) if (matched[i] >= 0) return matched[i] + 1;
+  return to.length + 1;
+}
+
+/** Which characters of a script's line belong to type tokens (1 each), from sucrase's token listing. */
+function typeCharacters(source: string, line: number, length: number): Uint8Array {
+  const removed = new Uint8Array(length);
+  const rows = getFormattedTokens(source, { transforms: ['typescript'] }).split('\n');
+  // The listing is a table: a token's isType flag stands under the header's "isType".
+  const flag = rows[0]?.indexOf('isType') ?? -1;
+  if (flag < 0) return removed;
+  for (const row of rows) {
+    const match = /^(\d+):(\d+)-(\d+):(\d+)\s/.exec(row);
+    if (!match || Number(match[1]) !== line || row.slice(flag, flag + 6) !== 'isType') continue;
+    const end = Number(match[3]) === line ? Number(match[4]) - 1 : length;
+    removed.fill(1, Number(match[2]) - 1, Math.min(end, length));
+  }
+  return removed;
+}
+
+/**
+ * For each character of `from`, the index in `to` it aligns with, or -1 (`from` is `to` with the characters marked in
+ * `removed` taken out, and perhaps a few spaces changed).
+ */
+function alignLine(from: string, to: string, removed: Uint8Array): Int32Array {
+  const n = from.length;
+  const m = to.length;
+  const matched = new Int32Array(n).fill(-1);
+  const same = (i: number, j: number) => removed[j] === 0 && from[i] === to[j];
+  if ((n + 1) * (m + 1) > ALIGN_CELLS) {
+    // A very long line: each kept character is the next equal one of the script's line.
+    for (let i = 0, j = 0; i < n && j < m; j++) if (same(i, j)) matched[i++] = j;
+    return matched;
+  }
+  // longest[i * (m + 1) + j]: the longest common subsequence of from[i…] and to[j…]
+  const width = m + 1;
+  const longest = new Int32Array((n + 1) * width);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      longest[i * width + j] = same(i, j)
+        ? longest[(i + 1) * width + j + 1] + 1
+        : Math.max(longest[(i + 1) * width + j], longest[i * width + j + 1]);
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (same(i, j)) matched[i++] = j++;
+    else if (longest[i * width + j + 1] === longest[i * width + j]) j++;
+    else i++;
+  }
+  return matched;
+}
+
 /**
  * The first `import` or `export` keyword, or call of `require`, in a script, from sucrase's own tokens (so strings,
  * comments and template literals are told apart from code): its 1-based line and column, or null.

@@ -11,7 +11,7 @@ import { baseName } from '../formats/file-name.ts';
 import type { UndoHistory } from '../scene/undo-history.ts';
 import type { ScriptCallName, ScriptCalls } from './script-api.ts';
 import { SCRIPT_API_VERSION } from './script-api.ts';
-import { compileScript, ScriptCompileError, type CompiledScript, type ScriptError } from './script-compile.ts';
+import { compileScript, ScriptCompileError, sourceColumn, type CompiledScript, type ScriptError } from './script-compile.ts';
 import { transferablesOf, type HostMessage, type SandboxMessage } from './script-protocol.ts';
 
 export type { CompiledScript, ScriptError } from './script-compile.ts';
@@ -111,6 +111,11 @@ const DATA_CALLS: ReadonlySet<string> = new Set<Exclude<ScriptCallName, 'execute
   'scene.setHandles',
   'scene.restPositions',
   'scene.skin',
+  'scene.triangles',
+  'scene.joints',
+  'scene.pose',
+  'scene.examples',
+  'scene.examplePositions',
   'files.open',
   'files.saveProject',
   'files.exportGltf',
@@ -196,6 +201,12 @@ export class ScriptHost {
     let ending: ScriptStatus | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
 
+    // The sandboxes name places in the compiled code: the same line, a column left of the script's by the types taken out.
+    const placeIn = ({ line, column }: { line?: number; column?: number }): { line?: number; column?: number } => ({
+      ...(line !== undefined ? { line } : {}),
+      ...(column !== undefined ? { column: line !== undefined ? sourceColumn(options.source, compiled, line, column) : column } : {}),
+    });
+
     return new Promise((resolve) => {
       const finish = (status: ScriptStatus, error?: ScriptError) => {
         if (ending) return;
@@ -240,22 +251,12 @@ export class ScriptHost {
             finish('done');
             break;
           case 'failed':
-            finish('failed', {
-              message: message.message,
-              file,
-              ...(message.line !== undefined ? { line: message.line } : {}),
-              ...(message.column !== undefined ? { column: message.column } : {}),
-            });
+            finish('failed', { message: message.message, file, ...placeIn(message) });
             break;
         }
       });
       sandbox.onError((failure) => {
-        finish('failed', {
-          message: failure.message,
-          file,
-          ...(failure.line !== undefined ? { line: failure.line } : {}),
-          ...(failure.column !== undefined ? { column: failure.column } : {}),
-        });
+        finish('failed', { message: failure.message, file, ...placeIn(failure) });
       });
       const limit = options.timeLimitMs ?? SCRIPT_TIME_LIMIT_DEFAULT_MS;
       if (limit > 0) timer = setTimeout(() => finish('timed-out'), limit);
