@@ -9,15 +9,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import * as THREE from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { WebIO } from '@gltf-transform/core';
 import { readObj } from '../../workers/formats/obj.ts';
-import { objLook } from '../../workers/formats/obj-materials.ts';
+import { objLook, type BatchFile } from '../../workers/formats/obj-materials.ts';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
+import { blenderMissing, blenderReport } from './blender.ts';
+import { repoRoot } from './shared-data.ts';
 import { projectContents } from './project-scene.ts';
 
 /** CRC-32 of PNG chunks (ISO 3309, polynomial 0xEDB88320), bit by bit. */
@@ -100,12 +105,29 @@ const MTL = [
   'map_Ke glow.png',
   'map_d rough.png',
   '',
+  'newmtl Shiny',
+  'illum 2',
+  '',
+  'newmtl Mirror',
+  'illum 5',
+  '',
 ].join('\n');
 
-/** Five quads side by side, one object and material each, with texture coordinates. */
+/** The MTL and its images, as opened with the OBJ. */
+function materialFiles(): BatchFile[] {
+  return [
+    { name: 'look.mtl', bytes: new TextEncoder().encode(MTL) },
+    { name: 'normal.png', bytes: NORMAL_PNG },
+    { name: 'leaf.png', bytes: LEAF_PNG },
+    { name: 'glow.png', bytes: GLOW_PNG },
+    { name: 'rough.png', bytes: ROUGH_PNG },
+  ];
+}
+
+/** A quad per material side by side, one object each, with texture coordinates. */
 function objText(): string {
   const lines = ['mtllib look.mtl', 'vt 0 0', 'vt 1 0', 'vt 1 1', 'vt 0 1'];
-  ['Metal', 'Leaf', 'Cutout', 'Plain', 'Glow'].forEach((name, i) => {
+  Object.keys(EXPECTED).forEach((name, i) => {
     const x = 2 * i;
     lines.push(`o ${name}`, `v ${x} 0 0`, `v ${x + 1} 0 0`, `v ${x + 1} 1 0`, `v ${x} 1 0`, `usemtl ${name}`);
     const v = 4 * i;
@@ -172,16 +194,38 @@ const EXPECTED: Record<
     baseColorTexture: false,
     emissiveTexture: false,
   },
-  // illum 3 reflects: metallic = mean of Ka = 0.5; no Ns: highlight models get roughness 0; map_Ke: factor 1.
+  // illum 3 reflects: metallic = mean of Ka = 0.5; no Ns and not the highlight model (2): roughness 1; map_Ke: factor 1.
   Glow: {
     baseColor: [0.2, 0.2, 0.2, 1],
     metallic: 0.5,
-    roughness: 0,
+    roughness: 1,
     alphaMode: 'OPAQUE',
     emissive: [1, 1, 1],
     normalScale: null,
     baseColorTexture: false,
     emissiveTexture: true,
+  },
+  // The highlight model without Ns: roughness 0 (Blender's rule).
+  Shiny: {
+    baseColor: [1, 1, 1, 1],
+    metallic: 0,
+    roughness: 0,
+    alphaMode: 'OPAQUE',
+    emissive: [0, 0, 0],
+    normalScale: null,
+    baseColorTexture: false,
+    emissiveTexture: false,
+  },
+  // A reflection model without Ka: metallic 1; without Ns: roughness 1.
+  Mirror: {
+    baseColor: [1, 1, 1, 1],
+    metallic: 1,
+    roughness: 1,
+    alphaMode: 'OPAQUE',
+    emissive: [0, 0, 0],
+    normalScale: null,
+    baseColorTexture: false,
+    emissiveTexture: false,
   },
 };
 
@@ -199,13 +243,7 @@ async function exportedObj(): Promise<{ bytes: Uint8Array; warnings: string[]; l
     warnings: lookWarnings,
   } = objLook(
     [{ name: 'look.obj', materials: obj.materials, materialLibraries: obj.materialLibraries, parts: obj.parts }],
-    [
-      { name: 'look.mtl', bytes: new TextEncoder().encode(MTL) },
-      { name: 'normal.png', bytes: NORMAL_PNG },
-      { name: 'leaf.png', bytes: LEAF_PNG },
-      { name: 'glow.png', bytes: GLOW_PNG },
-      { name: 'rough.png', bytes: ROUGH_PNG },
-    ],
+    materialFiles(),
   );
   assert.ok(look && parts?.[0], 'the MTL gives a look and the OBJ its parts');
   const skeleton = buildSkeleton({ joints: Float64Array.of(0, 0, 0, 0, 1, 0), bones: Uint32Array.of(0, 1) }, 'look.tgf');
@@ -324,13 +362,7 @@ test('OBJ look: the project file keeps metallic, roughness, emission and the nor
   const obj = readObj(objText(), 'look.obj');
   const { look, parts } = objLook(
     [{ name: 'look.obj', materials: obj.materials, materialLibraries: obj.materialLibraries, parts: obj.parts }],
-    [
-      { name: 'look.mtl', bytes: new TextEncoder().encode(MTL) },
-      { name: 'normal.png', bytes: NORMAL_PNG },
-      { name: 'leaf.png', bytes: LEAF_PNG },
-      { name: 'glow.png', bytes: GLOW_PNG },
-      { name: 'rough.png', bytes: ROUGH_PNG },
-    ],
+    materialFiles(),
   );
   assert.ok(look && parts?.[0], 'a look');
   const skeleton = buildSkeleton({ joints: Float64Array.of(0, 0, 0, 0, 1, 0), bones: Uint32Array.of(0, 1) }, 'look.tgf');
@@ -350,3 +382,48 @@ test('OBJ look: the project file keeps metallic, roughness, emission and the nor
   const saved = await writeProjectFile(contents, 'look.rig.glb');
   assert.deepEqual(readProjectFile(saved, 'look.rig.glb').scene.look, look);
 });
+
+const noBlender = blenderMissing("the check of OBJ materials against Blender's OBJ importer");
+
+test(
+  "OBJ look: metallic, roughness, alpha, normal and emission maps as Blender's own OBJ importer reads the same files",
+  { skip: noBlender ? 'blender is not installed' : false },
+  () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rigwright-obj-pbr-'));
+    writeFileSync(path.join(dir, 'look.obj'), objText());
+    for (const file of materialFiles()) writeFileSync(path.join(dir, file.name), file.bytes);
+    const report = blenderReport<{
+      materials: Record<
+        string,
+        {
+          metallic: number;
+          roughness: number;
+          alpha: number;
+          blend: string;
+          normalMap: boolean;
+          emissionMap: boolean;
+        }
+      >;
+    }>(path.join(repoRoot, 'test/blender/inspect-obj-materials.py'), [path.join(dir, 'look.obj')]);
+    const obj = readObj(objText(), 'look.obj');
+    const { look } = objLook(
+      [{ name: 'look.obj', materials: obj.materials, materialLibraries: obj.materialLibraries, parts: obj.parts }],
+      materialFiles(),
+    );
+    assert.ok(look, 'a look');
+    assert.deepEqual(Object.keys(report.materials).sort(), Object.keys(EXPECTED).sort());
+    for (const ours of look.materials) {
+      const blender = report.materials[ours.name];
+      close([ours.metallic ?? 0, ours.roughness ?? 1], [blender.metallic, blender.roughness], `${ours.name}: ours against Blender's`);
+      assert.equal(ours.baseColor[3], blender.alpha, `${ours.name}: alpha`);
+      // Blender blends for d < 1 and for an alpha image. Where we differ, on purpose: a colour image's own alpha Blender
+      // ignores, where ours is a cutout (Cutout); an alpha image other than the colour image glTF cannot hold, so
+      // ours stays opaque with a notice (Glow).
+      if (ours.name === 'Cutout') assert.equal(ours.alphaMode, 'MASK', 'Cutout: a colour image with alpha is a cutout here');
+      else if (ours.name === 'Glow') assert.equal(ours.alphaMode, undefined, 'Glow: opaque, its map_d not kept');
+      else assert.equal(ours.alphaMode === 'BLEND', blender.blend === 'BLEND', `${ours.name}: blended in both or in neither`);
+      assert.equal(ours.normalTexture !== undefined, blender.normalMap, `${ours.name}: a normal map in both or in neither`);
+      assert.equal(ours.emissiveTexture !== undefined, blender.emissionMap, `${ours.name}: an emission map in both or in neither`);
+    }
+  },
+);

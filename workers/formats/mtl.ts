@@ -64,13 +64,13 @@ export interface MtlPbr {
 /**
  * A material's metallic and roughness, by the rules of Blender's OBJ importer (so that a model looks the same when
  * it comes through Blender): `Pr` and `Pm` when given; else roughness 1 − √(Ns / 1000) from `Ns` clamped to 0 … 1000,
- * else 0 for the models with a highlight (`illum` 2 … 8) and 1 otherwise; metallic 0, but for the models with
- * reflection (`illum` 3 … 8) the mean of `Ka` (1 without Ka). A material that says nothing is a rough non-metal:
+ * else 0 for the highlight model (`illum 2`) and 1 otherwise; metallic 0, but for the models with reflection
+ * (`illum` 3 … 8) the mean of `Ka` (1 without Ka). Blender 3.4 gives these values for each case (checked by a test). A material that says nothing is a rough non-metal:
  * metallic 0, roughness 1 (never glTF's default metal).
  */
 export function mtlPbr(material: MtlMaterial): MtlPbr {
   const illum = material.illum ?? -1;
-  const highlight = illum >= 2 && illum <= 8;
+  const highlight = illum === 2;
   const reflection = illum >= 3 && illum <= 8;
   let roughness: number;
   if (material.roughness !== undefined) roughness = material.roughness;
