@@ -546,7 +546,7 @@ export class BindingController {
       mesh.positions,
       mesh.triangles,
       doc.skeleton,
-      { resolution: options.voxelResolution, falloff: options.falloff },
+      { resolution: options.voxelResolution, falloff: options.falloff, weldTolerance: options.weldTolerance },
       (stage, fraction) => {
         if (this.host.client.running) this.setProgress(true, stage, fraction);
       },

@@ -159,6 +159,39 @@ test('volumetric weights of a cube split into six separate faces: coincident ver
   }
 });
 
+test('volumetric weights weld by the tolerance: a cube whose x = 1 face sits 0.0003 off its neighbours binds each near-coincident group with one row', () => {
+  const cube = outwardSplitCube(4);
+  const positions = cube.positions.slice();
+  const n = positions.length / 3;
+  for (let v = 0; v < n; v++) if (cube.face[v] === 1) positions[3 * v] += 0.0003;
+  const skeleton = buildSkeleton(
+    { joints: Float64Array.of(-0.1, 0.3, 0.5, 0.5, 0.7, 0.5, 1.1, 0.4, 0.5), bones: Uint32Array.of(0, 1, 1, 2) },
+    'cube skeleton',
+  );
+  const tolerance = 0.001;
+  const weld = weldVertices(positions, cube.triangles, { tolerance });
+  assert.equal(weld.count, 6 * 4 * 4 + 2, 'welded by the tolerance, the cube has 98 vertices');
+  const differing = (weights: Float64Array): number => {
+    let count = 0;
+    for (let v = 0; v < n; v++) {
+      const u = weld.representative[weld.index[v]];
+      if (weights[2 * v] !== weights[2 * u] || weights[2 * v + 1] !== weights[2 * u + 1]) count++;
+    }
+    return count;
+  };
+  const welded = volumetricWeights(positions, cube.triangles, skeleton, { resolution: 64, weldTolerance: tolerance });
+  assert.equal(differing(welded.weights), 0, 'every vertex has its near-coincident group’s row, bit for bit');
+  const { worst } = rowSums(welded.weights, 2);
+  assert.ok(worst <= 1e-12, `rows sum to 1 (worst ${worst})`);
+  // Welded exactly only, the x = 1 face's vertices are weighted at their own places and part from their neighbours.
+  const exact = volumetricWeights(positions, cube.triangles, skeleton, { resolution: 64 });
+  assert.ok(differing(exact.weights) > 0, 'without the tolerance the near-coincident rows differ');
+  assert.throws(
+    () => volumetricWeights(positions, cube.triangles, skeleton, { weldTolerance: -1 }),
+    /^RangeError: volumetricWeights: the weld tolerance must be a finite distance ≥ 0, not -1$/,
+  );
+});
+
 test('volumetric weights: a cancelled run throws the cancel error; bad options are refused by name', () => {
   let polls = 0;
   assert.throws(

@@ -1,6 +1,7 @@
 import type { TgfSkeleton } from '../formats/types.ts';
 import { boundingBox } from '../mesh/bounds.ts';
 import { windingNumberAt, windingNumberTree, WINDING_NUMBER_DEFAULTS, type WindingNumberTree } from '../mesh/winding-number.ts';
+import { spreadWeldedRows, WELD_VERTICES_DEFAULTS, weldVertices } from '../mesh/weld-vertices.ts';
 import { meshShells } from './binding-method.ts';
 
 /**
@@ -28,6 +29,11 @@ export interface VolumetricWeightsOptions {
   smoothingPasses?: number;
   /** the winding number's accuracy β (WindingNumberOptions.accuracy) */
   windingAccuracy?: number;
+  /**
+   * Vertices within this distance (mesh units) are one vertex (weldVertices): the binding runs on the welded mesh and
+   * every vertex of a welded group gets the group's row. 0 welds exactly coincident vertices only.
+   */
+  weldTolerance?: number;
 }
 
 export const VOLUMETRIC_WEIGHTS_DEFAULTS: Required<VolumetricWeightsOptions> = {
@@ -36,6 +42,7 @@ export const VOLUMETRIC_WEIGHTS_DEFAULTS: Required<VolumetricWeightsOptions> = {
   maxInfluences: 4,
   smoothingPasses: 2,
   windingAccuracy: WINDING_NUMBER_DEFAULTS.accuracy,
+  weldTolerance: WELD_VERTICES_DEFAULTS.tolerance,
 };
 
 /** The falloff powers the option may take. */
@@ -85,8 +92,12 @@ export interface VolumetricWeightsResult {
  * 4. Weights: w_b ∝ d_b^−falloff over the voxel's nearest bones, normalized; `smoothingPasses` Jacobi
  *    passes average each voxel with its solid face neighbours (keeping the K largest, normalized).
  * 5. Vertices: the trilinear interpolation of the weights of the eight voxel centres around the vertex, over those
- *    that carry weights (renormalized); where none does, the weights of the nearest voxel that does. Vertices at the
- *    same position get the same weights, so seams never tear. Each row keeps its K largest, normalized.
+ *    that carry weights (renormalized); where none does, the weights of the nearest voxel that does. Each row keeps
+ *    its K largest, normalized.
+ *
+ * All of it runs on the welded mesh (weldVertices with `weldTolerance`): the voxels from the welded triangles, whether
+ * the mesh is closed from the welded shells, and each welded vertex weighted at its position (its first member's),
+ * its row then given to every member, so seams — also those split by less than the tolerance — never tear.
  *
  * Memory: one byte and one 32-bit index per voxel of the grid, and about 12 + 6K bytes per solid voxel; bones are
  * processed one at a time.
@@ -122,6 +133,8 @@ export function volumetricWeights(
     throw new RangeError(`volumetricWeights: max influences must be a whole number from 1 to 8, not ${settings.maxInfluences}`);
   if (!(Number.isInteger(settings.smoothingPasses) && settings.smoothingPasses >= 0))
     throw new RangeError(`volumetricWeights: smoothing passes must be a whole number ≥ 0, not ${settings.smoothingPasses}`);
+  if (!(settings.weldTolerance >= 0 && Number.isFinite(settings.weldTolerance)))
+    throw new RangeError(`volumetricWeights: the weld tolerance must be a finite distance ≥ 0, not ${settings.weldTolerance}`);
   const n = Math.floor(positions.length / 3);
   if (positions.length !== 3 * n) throw new RangeError(`volumetricWeights: positions has ${positions.length} values, not a multiple of 3`);
   for (let f = 0; f < triangles.length; f++)
@@ -136,16 +149,18 @@ export function volumetricWeights(
     if (isCancelled?.()) throw new DOMException('volumetric weights cancelled', 'AbortError');
   };
   const start = performance.now();
-  const grid = makeGrid(positions, settings.resolution);
+  const weld = weldVertices(positions, triangles, { tolerance: settings.weldTolerance });
+  const grid = makeGrid(weld.positions, settings.resolution);
   const k = settings.maxInfluences;
 
   progress?.('voxelize', 0);
   const state = new Uint8Array(grid.nx * grid.ny * grid.nz);
-  const surfaceVoxels = markSurface(positions, triangles, grid, state);
+  const surfaceVoxels = markSurface(weld.positions, weld.triangles, grid, state);
   checkCancelled();
   // A closed mesh's winding number is constant on each region the surface voxels enclose; an open one's is not.
-  const closed = meshShells(positions, triangles).every((shell) => shell.boundaryEdges === 0 && shell.nonManifoldEdges === 0);
-  const windingEvaluations = markInside(positions, triangles, grid, state, settings.windingAccuracy, closed, checkCancelled);
+  // The welded positions are distinct, so meshShells' exact welding keeps them as they are.
+  const closed = meshShells(weld.positions, weld.triangles).every((shell) => shell.boundaryEdges === 0 && shell.nonManifoldEdges === 0);
+  const windingEvaluations = markInside(weld.positions, weld.triangles, grid, state, settings.windingAccuracy, closed, checkCancelled);
   const solid = compactSolid(state, grid);
   const voxelizeMs = performance.now() - start;
   checkCancelled();
@@ -180,8 +195,11 @@ export function volumetricWeights(
   checkCancelled();
   t = performance.now();
   progress?.('vertices', 0.9);
-  const weights = new Float64Array(n * boneCount);
-  const verticesFromNearestVoxel = vertexWeights(positions, grid, solid, nearestBone, voxelWeights, k, boneCount, weights);
+  const weldedWeights = new Float64Array(weld.count * boneCount);
+  const weldedFromNearestVoxel = vertexWeights(weld.positions, grid, solid, nearestBone, voxelWeights, k, boneCount, weldedWeights);
+  const weights = spreadWeldedRows(weldedWeights, weld, boneCount, new Float64Array(n * boneCount));
+  let verticesFromNearestVoxel = 0;
+  for (let v = 0; v < n; v++) if (weldedFromNearestVoxel[weld.index[v]] === 1) verticesFromNearestVoxel++;
   const verticesMs = performance.now() - t;
   progress?.('done', 1);
   return {
@@ -875,7 +893,7 @@ function keepLargest(
  * Each vertex's row: trilinear interpolation over the eight voxel centres around it that carry weights, or the
  * nearest voxel that does; the K largest kept, normalized.
  * @param weights #V × #B out
- * @returns the number of vertices that took the nearest voxel's weights
+ * @returns #V 1 where the vertex took the nearest voxel's weights, else 0
  */
 function vertexWeights(
   positions: Float64Array,
@@ -886,7 +904,7 @@ function vertexWeights(
   k: number,
   boneCount: number,
   weights: Float64Array,
-): number {
+): Uint8Array {
   const { nx, ny, nz, h, ox, oy, oz } = grid;
   const n = positions.length / 3;
   const accumulated = new Float64Array(boneCount);
@@ -897,7 +915,7 @@ function vertexWeights(
     const s = solid.index[cell];
     return s >= 0 && nearestBone[s * k] >= 0 ? s : -1;
   };
-  let fromNearest = 0;
+  const fromNearest = new Uint8Array(n);
   for (let v = 0; v < n; v++) {
     const gx = (positions[3 * v] - ox) / h - 0.5;
     const gy = (positions[3 * v + 1] - oy) / h - 0.5;
@@ -929,7 +947,7 @@ function vertexWeights(
     if (total === 0) {
       const s = nearestCarrying(positions, v, grid, carries);
       if (s < 0) continue;
-      fromNearest++;
+      fromNearest[v] = 1;
       for (let q = 0; q < k; q++) {
         const b = nearestBone[s * k + q];
         if (b < 0) break;

@@ -135,7 +135,7 @@ vertices and parts of the mesh without any handle are reported on stderr.
     const methodUsed = resolveBindingMethod(method, shells);
     if (methodUsed === 'volumetric') {
       for (const line of shellReport(shells, methodUsed)) stderr.write(`rigwright: ${line}\n`);
-      const result = volumetricWeights(mesh.positions, mesh.triangles, skeleton, { resolution, falloff });
+      const result = volumetricWeights(mesh.positions, mesh.triangles, skeleton, { resolution, falloff, weldTolerance });
       if (result.verticesFromNearestVoxel > 0)
         stderr.write(
           `rigwright: ${result.verticesFromNearestVoxel} vertices in shells no bone reaches took the weights of the nearest voxel\n`,
