@@ -17,11 +17,16 @@ import {
 } from '../../workers/weights/handle-edits.ts';
 import { bindingReport } from '../../workers/weights/binding-report.ts';
 import { HARMONIC_WEIGHTS_DEFAULTS, type HarmonicWeightsResult } from '../../workers/weights/harmonic-weights.ts';
-import { VOLUMETRIC_WEIGHTS_DEFAULTS, type VolumetricWeightsResult } from '../../workers/weights/volumetric-weights.ts';
+import {
+  VOLUMETRIC_MAX_INFLUENCES,
+  VOLUMETRIC_WEIGHTS_DEFAULTS,
+  type VolumetricWeightsResult,
+} from '../../workers/weights/volumetric-weights.ts';
 import {
   BINDING_METHODS,
+  chooseBindingMethod,
+  handleFraction,
   meshShells,
-  resolveBindingMethod,
   shellReport,
   type BindingMethod,
 } from '../../workers/weights/binding-method.ts';
@@ -99,6 +104,11 @@ export interface BindingHost {
   shownTriangles(): Uint32Array;
   /** computed weights limited to the scene's max influences (max-influences.ts); absent: kept as solved */
   limitWeights?(weights: DenseMatrix): DenseMatrix;
+  /**
+   * the scene's max influences (1 … 8): the volumetric binding keeps that many bones per voxel and vertex; absent:
+   * the volumetric binding's default (VOLUMETRIC_WEIGHTS_DEFAULTS.maxInfluences)
+   */
+  maxInfluences?(): number;
   /** tells the artist what a computation replaced, with the way back (a notice with Undo) */
   notify?(title: string, items: string[], actions: { label: string; run: () => void }[]): void;
 }
@@ -437,15 +447,10 @@ export class BindingController {
     try {
       const mesh = part ? partMesh(doc.mesh, this.handles, part) : { ...doc.mesh, handles: this.handles };
       const shells = meshShells(mesh.positions, mesh.triangles, options.weldTolerance);
-      const method = resolveBindingMethod(options.method, shells);
-      const shellLines = shellReport(shells, method, part?.vertexStart ?? 0);
-      if (method === 'volumetric') {
-        await this.bindVolumetric(options, part, mesh, shellLines);
-        return;
-      }
       let handles = mesh.handles;
       let handleName = this.handlesName ?? 'drawn handles';
-      if (options.source !== 'current') {
+      // The automatic handles first: 'auto' binds volumetrically where they would take most of the mesh.
+      if (options.source !== 'current' && options.method !== 'volumetric') {
         const weldTolerance = options.weldTolerance;
         const rule =
           options.source === 'distance'
@@ -453,6 +458,17 @@ export class BindingController {
             : ({ rule: 'cylinder', radius: options.radiusFraction * doc.diagonal, weldTolerance } as const);
         handles = await this.host.client.automaticHandles(mesh.positions, doc.skeleton, rule);
         handleName = rule.rule === 'distance' ? 'automatic, distance rule' : `automatic, cylinders r = ${formatLength(rule.radius)}`;
+      }
+      const choice = chooseBindingMethod(
+        options.method,
+        shells,
+        options.source !== 'current' && options.method !== 'volumetric' ? handleFraction(handles) : undefined,
+      );
+      const method = choice.method;
+      const shellLines = [...shellReport(shells, method, part?.vertexStart ?? 0), ...(choice.reason ? [choice.reason] : [])];
+      if (method === 'volumetric') {
+        await this.bindVolumetric(options, part, mesh, shellLines);
+        return;
       }
       if (!handles.some((h) => h >= 0))
         throw new Error(
@@ -546,7 +562,12 @@ export class BindingController {
       mesh.positions,
       mesh.triangles,
       doc.skeleton,
-      { resolution: options.voxelResolution, falloff: options.falloff, weldTolerance: options.weldTolerance },
+      {
+        resolution: options.voxelResolution,
+        falloff: options.falloff,
+        weldTolerance: options.weldTolerance,
+        maxInfluences: Math.min(VOLUMETRIC_MAX_INFLUENCES, this.host.maxInfluences?.() ?? VOLUMETRIC_WEIGHTS_DEFAULTS.maxInfluences),
+      },
       (stage, fraction) => {
         if (this.host.client.running) this.setProgress(true, stage, fraction);
       },

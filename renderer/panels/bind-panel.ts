@@ -33,7 +33,7 @@ const WELD_STEP = 0.000001;
 
 /** The binding methods as the panel names them (bind.options' method). */
 const METHODS = [
-  ['auto', 'automatic (volumetric for several shells or an open mesh)'],
+  ['auto', 'automatic (volumetric for several shells, an open mesh or one mostly handles)'],
   ['surface', 'surface (harmonic, from the handles)'],
   ['volumetric', 'volumetric (geodesic voxels, from the bones)'],
 ] as const;
@@ -224,7 +224,7 @@ export class BindPanel {
     for (const [method, label] of METHODS) this.methodSelect.add(new Option(label, method));
     this.methodSelect.setAttribute('aria-label', 'Binding method');
     this.methodSelect.title =
-      'Surface: harmonic weights over the surface from the handles, exact on a closed connected mesh. Volumetric: weights from the bones through the solid the mesh encloses (geodesic voxel binding, Dionne and de Lasa 2013), so every shell — eyes, teeth, clothing, open or intersecting parts — gets weights, with no handles. Automatic picks volumetric for a mesh of several shells or with a boundary.';
+      'Surface: harmonic weights over the surface from the handles, exact on a closed connected mesh. Volumetric: weights from the bones through the solid the mesh encloses (geodesic voxel binding, Dionne and de Lasa 2013), so every shell — eyes, teeth, clothing, open or intersecting parts — gets weights, with no handles. Automatic picks volumetric for a mesh of several shells or with a boundary, or one whose automatic handles would take over half its vertices (whole cross-sections inside the handles: bones short against the mesh’s thickness, or limbs thinner than the cylinders), which the surface solve would bind mostly rigidly.';
     this.methodSelect.addEventListener('change', () => {
       void commands.invoke('bind.options', { method: this.methodSelect.value });
       this.methodSelect.blur();

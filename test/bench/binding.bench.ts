@@ -9,7 +9,7 @@
  * "before" binds on the file's index topology (harmonicWeights with weld: false, the rule on every vertex), "surface"
  * on the welded mesh, "volumetric" by geodesic voxel binding from the bones (no handles; its default grid and
  * falloff), and "auto" as the defaults choose between the two (volumetric for several shells or a boundary after
- * welding) — what `rigwright weights --auto-handles` and the app's Compute weights run. Blender's column is its automatic weights (bone heat, `parent_set(type=
+ * welding, or where the automatic handles take over half the vertices) — what `rigwright weights --auto-handles` and the app's Compute weights run. Blender's column is its automatic weights (bone heat, `parent_set(type=
  * 'ARMATURE_AUTO')`) after an import with merged vertices (blender-automatic-weights.py), run headless when
  * `blender` is on the PATH; its weights reach our vertices by rest position and deform through the same LBS.
  *
@@ -28,7 +28,7 @@ import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinnin
 import { automaticHandles, jointDistanceHandles } from '../../workers/weights/automatic-handles.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
-import { meshShells, resolveBindingMethod } from '../../workers/weights/binding-method.ts';
+import { chooseBindingMethod, handleFraction, meshShells } from '../../workers/weights/binding-method.ts';
 import { cacheDir, dataDir, repoRoot, requireFile } from './bench-util.ts';
 
 const ASSETS: { name: string; parts: string[] }[] = [
@@ -198,13 +198,12 @@ for (const asset of ASSETS) {
   const boneCount = rig.skeleton.parents.length;
   const weld = weldVertices(positions, triangles);
   const reference = posedAtKeys(rig, rig.weights.data);
-  const surface = () => {
-    const handles = automaticHandles(positions, rig.skeleton, { rule: 'distance' });
-    return harmonicWeights(positions, triangles, handles, boneCount).weights;
-  };
+  const surfaceFrom = (handles: Int32Array) => harmonicWeights(positions, triangles, handles, boneCount).weights;
+  const surface = () => surfaceFrom(automaticHandles(positions, rig.skeleton, { rule: 'distance' }));
   const volumetric = () => volumetricWeights(positions, triangles, rig.skeleton).weights;
   const shells = meshShells(positions, triangles);
-  const autoMethod = resolveBindingMethod('auto', shells);
+  const choice = chooseBindingMethod('auto', shells, handleFraction(automaticHandles(positions, rig.skeleton, { rule: 'distance' })));
+  notes.push(`${asset.name}: ${choice.reason}`);
   const rows: [string, { weights: Float64Array; ms: number } | string][] = [
     [
       'before (index topology)',
@@ -216,8 +215,13 @@ for (const asset of ASSETS) {
     ['surface (welded)', bindMs(surface)],
     ['volumetric', bindMs(volumetric)],
     [
-      `auto → ${autoMethod}`,
-      bindMs(() => (resolveBindingMethod('auto', meshShells(positions, triangles)) === 'surface' ? surface() : volumetric())),
+      `auto → ${choice.method}`,
+      bindMs(() => {
+        // As the app and the command line run it: the handles, then the choice, then the solve.
+        const handles = automaticHandles(positions, rig.skeleton, { rule: 'distance' });
+        const method = chooseBindingMethod('auto', meshShells(positions, triangles), handleFraction(handles)).method;
+        return method === 'surface' ? surfaceFrom(handles) : volumetric();
+      }),
     ],
     ['Blender', blenderWeights(rig, asset.parts, rig.boneNames)],
   ];

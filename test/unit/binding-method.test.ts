@@ -9,7 +9,18 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { meshShells, resolveBindingMethod, shellReport } from '../../workers/weights/binding-method.ts';
+import {
+  chooseBindingMethod,
+  handleFraction,
+  meshShells,
+  resolveBindingMethod,
+  RIGID_HANDLE_FRACTION,
+  shellReport,
+} from '../../workers/weights/binding-method.ts';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { readObj } from '../../workers/formats/obj.ts';
+import { readOff } from '../../workers/formats/off.ts';
+import { readTgf } from '../../workers/formats/tgf.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
 import { automaticHandles } from '../../workers/weights/automatic-handles.ts';
@@ -18,7 +29,7 @@ import { withDerived } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { headlessBindingController } from './headless-hosts.ts';
-import { repoRoot } from './shared-data.ts';
+import { dataFile, repoRoot } from './shared-data.ts';
 import { outwardSplitCube } from './split-cube.ts';
 import { uvSphere } from './uv-sphere.ts';
 
@@ -200,5 +211,152 @@ test('rigwright weights --method volumetric binds without handles; auto on an op
     const bad = run(...args, '--out', out);
     assert.equal(bad.status, 2, `${args.join(' ')}: ${bad.stderr}`);
     assert.match(bad.stderr, message);
+  }
+});
+
+/**
+ * A closed tube along x from 0 to 1: `rings` rings of `segments` vertices at x = k / (rings − 1), radius `radius`,
+ * closed by a centre vertex at each end (the last two vertices).
+ */
+function cappedTube(radius: number, rings: number, segments: number) {
+  const positions: number[] = [];
+  const triangles: number[] = [];
+  for (let k = 0; k < rings; k++)
+    for (let s = 0; s < segments; s++) {
+      const a = (2 * Math.PI * s) / segments;
+      positions.push(k / (rings - 1), radius * Math.cos(a), radius * Math.sin(a));
+    }
+  for (let k = 0; k + 1 < rings; k++)
+    for (let s = 0; s < segments; s++) {
+      const a = k * segments + s;
+      const b = k * segments + ((s + 1) % segments);
+      triangles.push(a, a + segments, b, b, a + segments, b + segments);
+    }
+  const start = rings * segments;
+  const end = start + 1;
+  positions.push(0, 0, 0, 1, 0, 0);
+  const last = (rings - 1) * segments;
+  for (let s = 0; s < segments; s++) {
+    triangles.push(start, s, (s + 1) % segments);
+    triangles.push(end, last + ((s + 1) % segments), last + s);
+  }
+  return { positions: Float64Array.from(positions), triangles: Uint32Array.from(triangles) };
+}
+
+/** Four bones of length 0.25 along the tube's axis. */
+const tubeSkeleton = {
+  joints: Float64Array.of(0, 0, 0, 0.25, 0, 0, 0.5, 0, 0, 0.75, 0, 0, 1, 0, 0),
+  bones: Uint32Array.of(0, 1, 1, 2, 2, 3, 3, 4),
+};
+
+test('auto binds volumetrically where the automatic handles would take most of the vertices, by the rule the options name', () => {
+  // 81 rings of 16 (x = k / 80) and 2 cap centres: 1298 vertices, one closed shell.
+  const thin = cappedTube(0.02, 81, 16);
+  const fat = cappedTube(0.12, 81, 16);
+  for (const tube of [thin, fat])
+    assert.deepEqual(meshShells(tube.positions, tube.triangles), [
+      { vertexCount: 1298, firstVertex: 0, boundaryEdges: 0, nonManifoldEdges: 0 },
+    ]);
+  const diagonal = (r: number) => Math.hypot(1, 2 * r, 2 * r);
+  const share = (tube: typeof thin, rule: Parameters<typeof automaticHandles>[2]) =>
+    handleFraction(automaticHandles(tube.positions, tubeSkeleton, rule));
+  // Distance rule: each bone's sphere around its midpoint has radius 1.5 r, so it reaches the rings within
+  // r √(1.5² − 1) = 1.118 r along the axis. Thin (r = 0.02): ±0.022, the midpoint's ring and one each side
+  // (1/80 = 0.0125 away): 4 bones × 3 rings × 16 = 192 of 1298. Fat (r = 0.12; the cap centres 0.125 from the end
+  // bones' midpoints are not closer): ±0.134, more than half a bone (0.125), so every ring and both cap centres.
+  const thinDistance = share(thin, { rule: 'distance' });
+  const fatDistance = share(fat, { rule: 'distance' });
+  assert.equal(thinDistance, 192 / 1298);
+  assert.equal(fatDistance, 1);
+  // Cylinder rule, radius 0.04 × the diagonal: thin (radius 0.040 > 0.02) claims every ring strictly inside a bone,
+  // 81 − 5 joint rings = 76 rings × 16; fat (0.042 < 0.12) claims none.
+  const thinCylinder = share(thin, { rule: 'cylinder', radius: 0.04 * diagonal(0.02) });
+  const fatCylinder = share(fat, { rule: 'cylinder', radius: 0.04 * diagonal(0.12) });
+  assert.equal(thinCylinder, (76 * 16) / 1298);
+  assert.equal(fatCylinder, 0);
+  const shells = meshShells(thin.positions, thin.triangles);
+  assert.deepEqual(chooseBindingMethod('auto', shells, thinDistance), {
+    method: 'surface',
+    reason: 'auto chose surface: one closed shell, automatic handles on 15% of the vertices',
+  });
+  assert.deepEqual(chooseBindingMethod('auto', shells, fatDistance), {
+    method: 'volumetric',
+    reason:
+      'auto chose volumetric: the automatic handles take 100% of the vertices (over 50%), a surface solve would bind most of the mesh rigidly',
+  });
+  assert.equal(resolveBindingMethod('auto', shells, thinCylinder), 'volumetric', 'thin tube, cylinders: 94% handles');
+  assert.equal(resolveBindingMethod('auto', shells, fatCylinder), 'surface', 'fat tube, cylinders: no handles');
+  assert.equal(resolveBindingMethod('auto', shells, RIGID_HANDLE_FRACTION), 'surface', 'exactly half is not most');
+  assert.equal(resolveBindingMethod('auto', shells), 'surface', 'handles the artist gave never switch the method');
+  assert.equal(resolveBindingMethod('surface', shells, 1), 'surface', 'a method asked for is run');
+
+  // The command line decides the same way and says why.
+  const work = mkdtempSync(path.join(tmpdir(), 'rigwright-binding-method-'));
+  const writeOff = (file: string, tube: typeof thin) => {
+    const n = tube.positions.length / 3;
+    writeFileSync(
+      path.join(work, file),
+      `OFF\n${n} ${tube.triangles.length / 3} 0\n` +
+        Array.from({ length: n }, (_, v) => tube.positions.slice(3 * v, 3 * v + 3).join(' ')).join('\n') +
+        '\n' +
+        Array.from({ length: tube.triangles.length / 3 }, (_, f) => `3 ${tube.triangles.slice(3 * f, 3 * f + 3).join(' ')}`).join('\n') +
+        '\n',
+    );
+  };
+  writeOff('thin.off', thin);
+  writeOff('fat.off', fat);
+  writeFileSync(path.join(work, 'tube.tgf'), '1 0 0 0\n2 0.25 0 0\n3 0.5 0 0\n4 0.75 0 0\n5 1 0 0\n#\n1 2\n2 3\n3 4\n4 5\n');
+  const run = (mesh: string, ...args: string[]) => {
+    const result = spawnSync(
+      process.execPath,
+      [
+        'app/cli/rigwright.mjs',
+        'weights',
+        '--mesh',
+        path.join(work, mesh),
+        '--skeleton',
+        path.join(work, 'tube.tgf'),
+        '--auto-handles',
+        ...args,
+        '--out',
+        path.join(work, 'w.dmat'),
+      ],
+      { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 },
+    );
+    if (result.error) throw result.error;
+    assert.equal(result.status, 0, result.stderr);
+    return result;
+  };
+  const thinRun = run('thin.off');
+  assert.equal(thinRun.stderr, '', 'surface as the defaults expect: nothing to report');
+  assert.match(thinRun.stdout, /cotan Laplacian, 192 handle vertices from automatic handles \(distance rule\)/);
+  const fatRun = run('fat.off', '--voxel-resolution', '64');
+  assert.match(fatRun.stderr, /auto chose volumetric: the automatic handles take 100% of the vertices \(over 50%\)/);
+  assert.match(fatRun.stdout, /1298 vertices × 4 bones, volumetric/);
+  const thinCylinders = run('thin.off', '--rule', 'cylinder', '--voxel-resolution', '64');
+  assert.match(thinCylinders.stderr, /auto chose volumetric: the automatic handles take 94% of the vertices/);
+});
+
+test('the shipped Fox and RiggedFigure bind volumetrically by default; CesiumMan and the course hand and body stay surface', async () => {
+  const shareOf = (positions: Float64Array, triangles: Uint32Array, skeleton: { joints: Float64Array; bones: Uint32Array }) => {
+    const handles = automaticHandles(positions, skeleton, { rule: 'distance' });
+    return chooseBindingMethod('auto', meshShells(positions, triangles), handleFraction(handles));
+  };
+  const hand = readOff(readFileSync(dataFile('hand', 'hand.off'), 'utf8'), 'hand.off').mesh;
+  const handChoice = shareOf(hand.positions, hand.triangles, readTgf(readFileSync(dataFile('hand', 'hand.tgf'), 'utf8'), 'hand.tgf'));
+  assert.equal(handChoice.method, 'surface', handChoice.reason);
+  const body = readObj(readFileSync(dataFile('context-aware', 'reference.obj'), 'utf8'), 'reference.obj').mesh;
+  const bodySkeleton = readTgf(readFileSync(dataFile('context-aware', 'skeleton.tgf'), 'utf8'), 'skeleton.tgf');
+  const bodyChoice = shareOf(body.positions, body.triangles, bodySkeleton);
+  assert.equal(bodyChoice.method, 'surface', bodyChoice.reason);
+  for (const [parts, expected] of [
+    [['Fox', 'Fox.glb'], 'volumetric'],
+    [['RiggedFigure', 'RiggedFigure.glb'], 'volumetric'],
+    [['CesiumMan', 'CesiumMan.glb'], 'surface'],
+  ] as const) {
+    const file = dataFile('gltf', ...parts);
+    const rig = await importGltf(readFileSync(file), parts[1], {});
+    const choice = shareOf(rig.mesh.positions, rig.mesh.triangles, rig.skeleton);
+    assert.equal(choice.method, expected, `${parts[0]}: ${choice.reason}`);
   }
 });

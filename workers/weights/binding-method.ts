@@ -6,7 +6,10 @@
 import { connectedComponents } from '../mesh/connected-components.ts';
 import { weldVertices } from '../mesh/weld-vertices.ts';
 
-/** 'auto': volumetric for a mesh of several shells or with a boundary, surface harmonic for a closed connected one. */
+/**
+ * 'auto': volumetric for a mesh of several shells or with a boundary, or one whose automatic handles take more than
+ * RIGID_HANDLE_FRACTION of its vertices; surface harmonic for any other closed connected one.
+ */
 export type BindingMethod = 'auto' | 'surface' | 'volumetric';
 
 export const BINDING_METHODS = ['auto', 'surface', 'volumetric'] as const;
@@ -67,13 +70,63 @@ export function meshShells(positions: Float64Array, triangles: Uint32Array, weld
 }
 
 /**
- * The method a bind runs: `method` itself unless it is 'auto', which is volumetric for a mesh of several shells or
- * with a boundary (or non-manifold edges) and surface harmonic for a closed, connected one.
+ * Above this fraction of a mesh's vertices being automatic handles, 'auto' binds volumetrically. Handle vertices keep
+ * their bone's weight 1, so when most of the mesh is handles the surface solve decides the weights of under half of
+ * it and the rest moves rigidly, the blend squeezed into the few rings between two handles. It happens where whole
+ * cross-sections lie inside the handles: bones short against the mesh's thickness around them (a distance-rule
+ * sphere reaches 1.1 × the local radius either side of the bone's midpoint) or limbs thinner than the cylinders. Measured
+ * with the default distance rule: the shipped Fox 60% and RiggedFigure 70% (both closer to the artists' weights when
+ * bound volumetrically), CesiumMan 10%, the course hand 30% and body 12% (bound well by the surface solve); 0.5 is
+ * "most of the mesh", clear of each of them by 10 points.
  */
-export function resolveBindingMethod(method: BindingMethod, shells: readonly MeshShell[]): 'surface' | 'volumetric' {
-  if (method !== 'auto') return method;
-  const closed = shells.length === 1 && shells[0].boundaryEdges === 0 && shells[0].nonManifoldEdges === 0;
-  return closed ? 'surface' : 'volumetric';
+export const RIGID_HANDLE_FRACTION = 0.5;
+
+/**
+ * The fraction of vertices that are handles.
+ * @param handles #V: bone index of each handle vertex, -1 for free vertices
+ * @returns 0 to 1 (0 for no vertices)
+ */
+export function handleFraction(handles: Int32Array): number {
+  let handled = 0;
+  for (const h of handles) if (h >= 0) handled++;
+  return handles.length > 0 ? handled / handles.length : 0;
+}
+
+/** The method a bind runs and, for 'auto', why: a sentence for the binding report. */
+export interface BindingMethodChoice {
+  method: 'surface' | 'volumetric';
+  /** why 'auto' chose it (empty for a method given explicitly) */
+  reason: string;
+}
+
+/**
+ * The method a bind runs: `method` itself unless it is 'auto', which is volumetric for a mesh of several shells or
+ * with a boundary (or non-manifold edges), or whose automatic handles take more than RIGID_HANDLE_FRACTION of its
+ * vertices, and surface harmonic for any other closed, connected one.
+ *
+ * @param shells        the welded mesh's shells (meshShells)
+ * @param handleShare   the fraction of vertices the automatic handles (the rule the options name) would make handles
+ *                      (handleFraction); absent when the surface solve would use handles the artist gave, which are
+ *                      the artist's choice and never switch the method
+ */
+export function chooseBindingMethod(method: BindingMethod, shells: readonly MeshShell[], handleShare?: number): BindingMethodChoice {
+  if (method !== 'auto') return { method, reason: '' };
+  if (shells.length !== 1) return { method: 'volumetric', reason: `auto chose volumetric: ${shells.length} shells after welding` };
+  const open = shells[0].boundaryEdges + shells[0].nonManifoldEdges;
+  if (open > 0) return { method: 'volumetric', reason: `auto chose volumetric: the welded mesh is open (${open} open edges)` };
+  const percent = (f: number) => `${Math.round(100 * f)}%`;
+  if (handleShare !== undefined && handleShare > RIGID_HANDLE_FRACTION)
+    return {
+      method: 'volumetric',
+      reason: `auto chose volumetric: the automatic handles take ${percent(handleShare)} of the vertices (over ${percent(RIGID_HANDLE_FRACTION)}), a surface solve would bind most of the mesh rigidly`,
+    };
+  const share = handleShare === undefined ? '' : `, automatic handles on ${percent(handleShare)} of the vertices`;
+  return { method: 'surface', reason: `auto chose surface: one closed shell${share}` };
+}
+
+/** chooseBindingMethod's method alone. */
+export function resolveBindingMethod(method: BindingMethod, shells: readonly MeshShell[], handleShare?: number): 'surface' | 'volumetric' {
+  return chooseBindingMethod(method, shells, handleShare).method;
 }
 
 /** How many shells a report names one by one; the rest are summed up in one line. */

@@ -13,13 +13,16 @@ import { bindingReport } from '../../../workers/weights/binding-report.ts';
 import { HARMONIC_WEIGHTS_DEFAULTS, harmonicWeights } from '../../../workers/weights/harmonic-weights.ts';
 import {
   BINDING_METHODS,
+  chooseBindingMethod,
+  handleFraction,
   meshShells,
-  resolveBindingMethod,
+  RIGID_HANDLE_FRACTION,
   shellReport,
   type BindingMethod,
 } from '../../../workers/weights/binding-method.ts';
 import {
   VOLUMETRIC_FALLOFF_RANGE,
+  VOLUMETRIC_MAX_INFLUENCES,
   VOLUMETRIC_WEIGHTS_DEFAULTS,
   VOXEL_RESOLUTION_RANGE,
   volumetricWeights,
@@ -61,10 +64,12 @@ vertices and parts of the mesh without any handle are reported on stderr.
   --laplacian L      cotan or uniform; default ${HARMONIC_WEIGHTS_DEFAULTS.laplacian}
   --bind-unhandled   give parts of the mesh without handles weight 1 on the bone with the nearest handles
   --weld-tolerance D weld vertices up to D apart, in mesh units, as well; default ${HARMONIC_WEIGHTS_DEFAULTS.weldTolerance} (exactly coincident ones)
-  --method M         auto (the default: volumetric for a mesh of several shells or with a boundary, surface for a
-                     closed connected one), surface or volumetric; volumetric needs no handles
+  --method M         auto (the default: volumetric for a mesh of several shells or with a boundary, or whose
+                     automatic handles take over ${100 * RIGID_HANDLE_FRACTION}% of the vertices; surface for another closed connected
+                     one), surface or volumetric; volumetric needs no handles
   --voxel-resolution N  the volumetric grid's voxels along the longest side, ${VOXEL_RESOLUTION_RANGE[0]}–${VOXEL_RESOLUTION_RANGE[1]}; default ${VOLUMETRIC_WEIGHTS_DEFAULTS.resolution}
-  --falloff P        volumetric weights ∝ geodesic distance^−P, ${VOLUMETRIC_FALLOFF_RANGE[0]}–${VOLUMETRIC_FALLOFF_RANGE[1]}; default ${VOLUMETRIC_WEIGHTS_DEFAULTS.falloff}
+  --falloff P        volumetric weights ∝ geodesic distance^−P, ${VOLUMETRIC_FALLOFF_RANGE[0]}–${VOLUMETRIC_FALLOFF_RANGE[1]}; default ${VOLUMETRIC_WEIGHTS_DEFAULTS.falloff}; up to
+                     ${VOLUMETRIC_MAX_INFLUENCES} bones per vertex (the file's rows are not limited)
   --out FILE         output, .dmat
   -h, --help         this help
 `,
@@ -132,10 +137,35 @@ vertices and parts of the mesh without any handle are reported on stderr.
     const vertexCount = mesh.positions.length / 3;
     const boneCount = skeleton.bones.length / 2;
     const shells = meshShells(mesh.positions, mesh.triangles, weldTolerance);
-    const methodUsed = resolveBindingMethod(method, shells);
+    // The automatic handles first: 'auto' binds volumetrically where they would take most of the mesh.
+    let autoHandles: { handles: Int32Array; source: string } | null = null;
+    if (auto && method !== 'volumetric') {
+      if (rule === 'distance') {
+        autoHandles = {
+          handles: automaticHandles(mesh.positions, skeleton, { rule: 'distance', weldTolerance }),
+          source: 'automatic handles (distance rule)',
+        };
+      } else {
+        const r = radius ?? AUTOMATIC_HANDLES_DEFAULTS.radiusFraction * boundingBox(mesh.positions).diagonal;
+        autoHandles = {
+          handles: automaticHandles(mesh.positions, skeleton, { rule: 'cylinder', radius: r, weldTolerance }),
+          source: `automatic handles (cylinder, radius ${formatNumber(r, 4)})`,
+        };
+      }
+    }
+    const choice = chooseBindingMethod(method, shells, autoHandles ? handleFraction(autoHandles.handles) : undefined);
+    const methodUsed = choice.method;
+    // Why auto went volumetric (a surface bind that goes as asked has nothing to report).
+    if (choice.reason && methodUsed === 'volumetric') stderr.write(`rigwright: ${choice.reason}\n`);
     if (methodUsed === 'volumetric') {
       for (const line of shellReport(shells, methodUsed)) stderr.write(`rigwright: ${line}\n`);
-      const result = volumetricWeights(mesh.positions, mesh.triangles, skeleton, { resolution, falloff, weldTolerance });
+      const result = volumetricWeights(mesh.positions, mesh.triangles, skeleton, {
+        resolution,
+        falloff,
+        weldTolerance,
+        // The file's rows are not limited (the surface method's neither): as many bones as the binding keeps.
+        maxInfluences: VOLUMETRIC_MAX_INFLUENCES,
+      });
       if (result.verticesFromNearestVoxel > 0)
         stderr.write(
           `rigwright: ${result.verticesFromNearestVoxel} vertices in shells no bone reaches took the weights of the nearest voxel\n`,
@@ -153,15 +183,9 @@ vertices and parts of the mesh without any handle are reported on stderr.
     }
     let handles: Int32Array;
     let handleSource: string;
-    if (auto) {
-      if (rule === 'distance') {
-        handles = automaticHandles(mesh.positions, skeleton, { rule: 'distance', weldTolerance });
-        handleSource = 'automatic handles (distance rule)';
-      } else {
-        const r = radius ?? AUTOMATIC_HANDLES_DEFAULTS.radiusFraction * boundingBox(mesh.positions).diagonal;
-        handles = automaticHandles(mesh.positions, skeleton, { rule: 'cylinder', radius: r, weldTolerance });
-        handleSource = `automatic handles (cylinder, radius ${formatNumber(r, 4)})`;
-      }
+    if (autoHandles) {
+      handles = autoHandles.handles;
+      handleSource = autoHandles.source;
     } else {
       const file = values.handles!;
       handles = handlesFromDmat(readMatrix(file, 'handles'), vertexCount, boneCount, file);
