@@ -439,6 +439,7 @@ function headlessBinding(store: SceneStore, maxInfluences: MaxInfluences): Bindi
     vertexMask: () => null,
     shownTriangles: () => store.doc.mesh.triangles,
     limitWeights: (weights) => maxInfluences.limit(weights),
+    maxInfluences: () => maxInfluences.value,
   });
   return binding;
 }

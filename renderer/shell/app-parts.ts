@@ -202,6 +202,7 @@ export function bindingController(app: AppPartsHost, canvas: HTMLCanvasElement):
     vertexMask: () => app.meshes.vertexMask(),
     shownTriangles: () => app.meshes.visibleTriangles(),
     limitWeights: (weights) => app.maxInfluences.limit(weights),
+    maxInfluences: () => app.maxInfluences.value,
     notify: (title, items, actions) => app.notice.show(title, items, actions),
   });
 }

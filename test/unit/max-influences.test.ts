@@ -20,6 +20,15 @@ import type { PaintSettings } from '../../workers/paint/paint-weights.ts';
 import { contextAwareBody } from './context-aware-data.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { seededRandom } from './seeded-random.ts';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from '../../app/cli/main.ts';
+import { readDmat } from '../../workers/formats/dmat.ts';
+import { headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
+import { sceneFromFiles } from '../../renderer/scripting/headless-scene.ts';
+import { VOLUMETRIC_MAX_INFLUENCES, volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
+import { dataFile } from './shared-data.ts';
 
 function nonZeroPerRow(weights: DenseMatrix): number[] {
   const counts: number[] = [];
@@ -378,4 +387,31 @@ test('NaN weights count as zero, as the exporter counts them: the dialog, the pa
   assert.ok(Number.isNaN(limited.weights.data[1]), 'a row within the limit is copied as it is');
   const row1 = [0, 0, 0.3 / 0.8, 0.5 / 0.8];
   row1.forEach((w, b) => assert.ok(Math.abs(limited.weights.data[4 + b] - w) < 1e-15, `row 1, bone ${b}: a limited row loses its NaN`));
+});
+
+test('the volumetric binding keeps the scene’s max influences (6 on the hand, over the binding’s default 4); rigwright weights, whose rows are not limited, keeps up to 8', async () => {
+  const files = [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf')];
+  const doc = await sceneFromFiles(files.map((file) => ({ name: path.basename(file), bytes: new Uint8Array(readFileSync(file)) })));
+  const store = new SceneStore(doc, new UndoHistory());
+  const commands = headlessRegistry(store);
+  await commands.execute('bind.maxInfluences', 6);
+  await commands.execute('bind.compute', { method: 'volumetric', voxelResolution: 64 });
+  const { positions, triangles } = doc.mesh;
+  const direct = volumetricWeights(positions, triangles, doc.skeleton, { resolution: 64, maxInfluences: 6 });
+  assert.deepEqual(store.doc.weights.data, direct.weights, 'Compute weights gives the binding kept to 6 bones');
+  assert.equal(mostInfluences(store.doc.weights), 6, 'some vertex of the hand has 6 bones');
+
+  const out = path.join(mkdtempSync(path.join(tmpdir(), 'rigwright-influences-')), 'hand.dmat');
+  let stderr = '';
+  const status = await runCli(
+    ['weights', '--mesh', files[0], '--skeleton', files[1], '--method', 'volumetric', '--voxel-resolution', '64', '--out', out],
+    { stdout: { write: () => undefined }, stderr: { write: (text: string) => (stderr += text) } },
+  );
+  assert.equal(status, 0, stderr);
+  const written = readDmat(new Uint8Array(readFileSync(out)), out);
+  const all = volumetricWeights(positions, triangles, doc.skeleton, { resolution: 64, maxInfluences: VOLUMETRIC_MAX_INFLUENCES });
+  let worst = 0;
+  for (let i = 0; i < all.weights.length; i++) worst = Math.max(worst, Math.abs(written.data[i] - all.weights[i]));
+  assert.ok(worst <= 1e-9, `the file has the binding kept to ${VOLUMETRIC_MAX_INFLUENCES} bones (worst ${worst})`);
+  assert.equal(mostInfluences(written), VOLUMETRIC_MAX_INFLUENCES, `some vertex has ${VOLUMETRIC_MAX_INFLUENCES} bones in the file`);
 });

@@ -23,7 +23,7 @@ export interface VolumetricWeightsOptions {
    * 8 by measurement: on the shipped glTF samples it comes nearest the artists' weights (see BENCHMARKS.md).
    */
   falloff?: number;
-  /** most bones weighing on a voxel and on a vertex (1 to 8) */
+  /** most bones weighing on a voxel and on a vertex (1 to VOLUMETRIC_MAX_INFLUENCES) */
   maxInfluences?: number;
   /** passes of averaging each solid voxel's weights with its solid face neighbours' */
   smoothingPasses?: number;
@@ -44,6 +44,9 @@ export const VOLUMETRIC_WEIGHTS_DEFAULTS: Required<VolumetricWeightsOptions> = {
   windingAccuracy: WINDING_NUMBER_DEFAULTS.accuracy,
   weldTolerance: WELD_VERTICES_DEFAULTS.tolerance,
 };
+
+/** The most bones the volumetric binding keeps per voxel and per vertex (its maxInfluences option's upper end). */
+export const VOLUMETRIC_MAX_INFLUENCES = 8;
 
 /** The falloff powers the option may take. */
 export const VOLUMETRIC_FALLOFF_RANGE = [1, 16] as const;
@@ -129,8 +132,10 @@ export function volumetricWeights(
   const [gentlest, steepest] = VOLUMETRIC_FALLOFF_RANGE;
   if (!(settings.falloff >= gentlest && settings.falloff <= steepest))
     throw new RangeError(`volumetricWeights: the falloff must be from ${gentlest} to ${steepest}, not ${settings.falloff}`);
-  if (!(Number.isInteger(settings.maxInfluences) && settings.maxInfluences >= 1 && settings.maxInfluences <= 8))
-    throw new RangeError(`volumetricWeights: max influences must be a whole number from 1 to 8, not ${settings.maxInfluences}`);
+  if (!(Number.isInteger(settings.maxInfluences) && settings.maxInfluences >= 1 && settings.maxInfluences <= VOLUMETRIC_MAX_INFLUENCES))
+    throw new RangeError(
+      `volumetricWeights: max influences must be a whole number from 1 to ${VOLUMETRIC_MAX_INFLUENCES}, not ${settings.maxInfluences}`,
+    );
   if (!(Number.isInteger(settings.smoothingPasses) && settings.smoothingPasses >= 0))
     throw new RangeError(`volumetricWeights: smoothing passes must be a whole number ≥ 0, not ${settings.smoothingPasses}`);
   if (!(settings.weldTolerance >= 0 && Number.isFinite(settings.weldTolerance)))
