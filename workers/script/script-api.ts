@@ -15,7 +15,7 @@
  */
 
 /** The version of the API this file declares: the declaration file states it, and `rig.apiVersion` gives it. */
-export const SCRIPT_API_VERSION = '1.0';
+export const SCRIPT_API_VERSION = '1.1';
 
 /** A point or direction: x, y, z. */
 export type Vec3 = [number, number, number];
@@ -93,6 +93,26 @@ export interface SkinOptions {
   frame?: number;
 }
 
+/** Which pose `rig.scene.pose` reads: a frame of a clip. */
+export interface PoseOptions {
+  /** the clip, by name; default the one shown (the rest pose when the scene has none) */
+  clip?: string;
+  /** the frame of that clip, 0-based; default 0 */
+  frame?: number;
+}
+
+/** An example shape (context-aware deformation): the mesh sculpted in a known pose. */
+export interface ScriptExample {
+  /** unique among the examples: what `examplePositions` and the Examples panel call it */
+  readonly name: string;
+  /** #B × 9 row-major relative rotations it was sculpted in (the convention of `pose()`) */
+  readonly pose: Float64Array;
+  /** where the pose came from: a file name, `frame 34 of all_frames.dmat`, … */
+  readonly poseSource: string;
+  /** a hidden example takes no part in the deformation */
+  readonly hidden: boolean;
+}
+
 /** How `rig.files.exportGltf` writes the asset (the export dialog's choices). */
 export interface ExportOptions {
   /** the scene's max influences (1 … 8); default the scene's */
@@ -125,6 +145,25 @@ export interface SceneApi {
   setHandles(handles: Int32Array): Promise<void>;
   /** #V × 3 rest positions */
   restPositions(): Promise<Float64Array>;
+  /** #F × 3 vertex indices of the triangles, every mesh's, in the scene's vertex numbering */
+  triangles(): Promise<Uint32Array>;
+  /** #J × 3 rest positions of the skeleton's joints (a bone's head and tail are two of them) */
+  joints(): Promise<Float64Array>;
+  /**
+   * #B × 9 row-major relative rotations (each bone's rotation about its head relative to its parent, as pose files
+   * store them) at a frame of a clip. On the clip shown (or the rest pose, when the scene has no clip), the bones posed
+   * by hand (`pose.rotate`, not yet keyed) have their hand pose at every frame, as the viewport and `skin` show them;
+   * another clip's frame is the clip's alone. A clip's start-joint translations (root motion) are not included.
+   * @throws Error naming the option: an unknown clip or a frame out of range
+   */
+  pose(options?: PoseOptions): Promise<Float64Array>;
+  /** the example shapes, in the Examples panel's order */
+  examples(): Promise<ScriptExample[]>;
+  /**
+   * #V × 3 positions of an example shape (the rest mesh's vertex order)
+   * @throws Error naming the example and the names the scene has, when it has none of that name
+   */
+  examplePositions(name: string): Promise<Float64Array>;
   /** #V × 3 positions of the mesh skinned at a frame of a clip */
   skin(options?: SkinOptions): Promise<Float64Array>;
 }
@@ -172,6 +211,11 @@ export interface ScriptCalls {
   'scene.handles'(): Int32Array;
   'scene.setHandles'(handles: Int32Array): void;
   'scene.restPositions'(): Float64Array;
+  'scene.triangles'(): Uint32Array;
+  'scene.joints'(): Float64Array;
+  'scene.pose'(options?: PoseOptions): Float64Array;
+  'scene.examples'(): ScriptExample[];
+  'scene.examplePositions'(name: string): Float64Array;
   'scene.skin'(options?: SkinOptions): Float64Array;
   'files.open'(paths: string | readonly string[]): Promise<void>;
   'files.saveProject'(path: string): Promise<string>;

@@ -103,6 +103,11 @@ const SCENE_CALLS = [
   'setHandles',
   'restPositions',
   'skin',
+  'triangles',
+  'joints',
+  'pose',
+  'examples',
+  'examplePositions',
 ] as const;
 const FILE_CALLS = ['open', 'saveProject', 'exportGltf'] as const;
 

@@ -17,9 +17,20 @@ import { INFLUENCE_DEFAULTS, influencesFromWeights } from '../skinning/influence
 import { linearBlendSkinning } from '../skinning/linear-blend-skinning.ts';
 import { splitNonRigidTransforms } from '../skinning/split-non-rigid-transform.ts';
 import { boneNamesOf } from '../scene/bone-fields.ts';
-import { boneCountOf, triangleCountOf, vertexCountOf, type SceneDocument } from '../scene/scene-document.ts';
+import { boneCountOf, examplesOf, triangleCountOf, vertexCountOf, type SceneDocument } from '../scene/scene-document.ts';
 import type { SceneStore } from '../scene/scene-store.ts';
-import type { ScriptBone, ScriptCalls, ScriptClip, ScriptMesh, SceneSummary, SkinOptions, Vec3, WeightRows } from './script-api.ts';
+import type {
+  PoseOptions,
+  ScriptBone,
+  ScriptCalls,
+  ScriptClip,
+  ScriptExample,
+  ScriptMesh,
+  SceneSummary,
+  SkinOptions,
+  Vec3,
+  WeightRows,
+} from './script-api.ts';
 import { denseFromWeightRows, weightRowsFromDense } from './weight-rows.ts';
 
 /** What the scene calls need besides the scene: the host's commands, files and deformation method. */
@@ -78,6 +89,11 @@ export function sceneScriptCalls(deps: SceneScriptCallsDeps): ScriptCalls {
     },
     'scene.restPositions': () => doc().mesh.positions.slice(),
     'scene.skin': (options) => skinScene(doc(), options, deps.skinMethod?.() ?? 'lbs'),
+    'scene.triangles': () => doc().mesh.triangles.slice(),
+    'scene.joints': () => doc().skeleton.joints.slice(),
+    'scene.pose': (options) => scenePose(doc(), options),
+    'scene.examples': () => sceneExamples(doc()),
+    'scene.examplePositions': (name) => exampleOf(doc(), name).positions.slice(),
     'files.open': (paths) => files['files.open'](paths),
     'files.saveProject': (path) => files['files.saveProject'](path),
     'files.exportGltf': (path, options) => files['files.exportGltf'](path, options),
@@ -264,24 +280,7 @@ export function skinScene(doc: SceneDocument, options: SkinOptions | undefined, 
     if (!SKIN_OPTION_KEYS.has(key)) throw new Error(`${caller}: unknown option "${key}" (the options are method, clip and frame)`);
   const method = options?.method ?? defaultMethod;
   if (method !== 'lbs' && method !== 'dqs') throw new Error(`${caller}: method must be "lbs" or "dqs", not ${describe(method)}`);
-
-  const clips = sceneClips(doc);
-  let clip: SceneClip | undefined;
-  if (options?.clip !== undefined) {
-    clip = clips.find((c) => c.name === options.clip);
-    if (!clip) {
-      const names = clips.length ? `its clips are ${clips.map((c) => `"${c.name}"`).join(', ')}` : 'it has no clips';
-      throw new Error(`${caller}: the scene has no clip ${describe(options.clip)}; ${names}`);
-    }
-  } else {
-    clip = clips.find((c) => c.shown);
-  }
-  const frameCount = clip ? clip.frameCount : 1;
-  const frame = options?.frame ?? 0;
-  if (typeof frame !== 'number' || !Number.isInteger(frame) || frame < 0 || frame >= frameCount) {
-    const of = clip ? `clip "${clip.name}" has frames 0 … ${frameCount - 1}` : 'the scene has no clip, only the rest pose (frame 0)';
-    throw new Error(`${caller}: frame ${describe(frame)} is out of range: ${of}`);
-  }
+  const { clip, frame } = clipFrameOf(caller, doc, options);
 
   const rest = doc.mesh.positions;
   const boneCount = boneCountOf(doc);
@@ -290,15 +289,9 @@ export function skinScene(doc: SceneDocument, options: SkinOptions | undefined, 
     posed.set(rest);
     return posed;
   }
-  const rotations = identityPose(boneCount);
+  const rotations = framePose(doc, clip, frame);
   const translations = new Float64Array(3 * boneCount);
-  let moved = false;
-  if (clip) {
-    samplePose(clip.poses, frame, rotations);
-    moved = samplePoseTranslations(clip.poses, frame, translations);
-  }
-  const byHand = clip?.shown ? doc.posedBones : undefined;
-  if (byHand) for (let b = 0; b < boneCount; b++) if (byHand.bones[b]) rotations.set(byHand.rotations.subarray(9 * b, 9 * b + 9), 9 * b);
+  const moved = clip ? samplePoseTranslations(clip.poses, frame, translations) : false;
   const transforms = new Float64Array(12 * boneCount);
   const scales = doc.boneScales ?? null;
   scaledForwardKinematics(doc.skeleton, rotations, scales, transforms, moved ? translations : null);
@@ -321,6 +314,81 @@ export function skinScene(doc: SceneDocument, options: SkinOptions | undefined, 
     scaleTransforms,
   });
   return posed;
+}
+
+const POSE_OPTION_KEYS: ReadonlySet<string> = new Set(['clip', 'frame']);
+
+/**
+ * The relative rotations at a frame of a clip (`rig.scene.pose`): the clip's rotations at the frame (samplePose; the
+ * rest pose when the scene has no clip), with the hand-posed bones' rotations over them on the shown clip, at every
+ * frame, as the viewport and `scene.skin` show them. Start-joint translations are not part of it.
+ * @param options  clip (by name; default the shown one), frame (a whole number from 0 to the clip's frames − 1;
+ *                 default 0)
+ * @returns #B × 9 row-major relative rotations, a fresh array
+ * @throws Error naming the option and the reason: an unknown option or clip, or a frame out of range
+ */
+export function scenePose(doc: SceneDocument, options: PoseOptions | undefined): Float64Array {
+  const caller = 'scene.pose';
+  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
+    throw new Error(`${caller}: options are an object { clip, frame }, not ${describe(options)}`);
+  for (const key of Object.keys(options ?? {}))
+    if (!POSE_OPTION_KEYS.has(key)) throw new Error(`${caller}: unknown option "${key}" (the options are clip and frame)`);
+  const { clip, frame } = clipFrameOf(caller, doc, options);
+  return framePose(doc, clip, frame);
+}
+
+/**
+ * The clip and frame options name (default: the shown clip, frame 0).
+ * @throws Error naming the caller and the option: an unknown clip, or a frame that is not one of the clip's
+ */
+function clipFrameOf(caller: string, doc: SceneDocument, options: PoseOptions | undefined): { clip: SceneClip | undefined; frame: number } {
+  const clips = sceneClips(doc);
+  let clip: SceneClip | undefined;
+  if (options?.clip !== undefined) {
+    clip = clips.find((c) => c.name === options.clip);
+    if (!clip) {
+      const names = clips.length ? `its clips are ${clips.map((c) => `"${c.name}"`).join(', ')}` : 'it has no clips';
+      throw new Error(`${caller}: the scene has no clip ${describe(options.clip)}; ${names}`);
+    }
+  } else {
+    clip = clips.find((c) => c.shown);
+  }
+  const frameCount = clip ? clip.frameCount : 1;
+  const frame = options?.frame ?? 0;
+  if (typeof frame !== 'number' || !Number.isInteger(frame) || frame < 0 || frame >= frameCount) {
+    const of = clip ? `clip "${clip.name}" has frames 0 … ${frameCount - 1}` : 'the scene has no clip, only the rest pose (frame 0)';
+    throw new Error(`${caller}: frame ${describe(frame)} is out of range: ${of}`);
+  }
+  return { clip, frame };
+}
+
+/** #B × 9 relative rotations at `frame` of `clip` (rest without one), the hand-posed bones over the shown clip's. */
+function framePose(doc: SceneDocument, clip: SceneClip | undefined, frame: number): Float64Array {
+  const boneCount = boneCountOf(doc);
+  const rotations = identityPose(boneCount);
+  if (clip) samplePose(clip.poses, frame, rotations);
+  const byHand = !clip || clip.shown ? doc.posedBones : undefined;
+  if (byHand) for (let b = 0; b < boneCount; b++) if (byHand.bones[b]) rotations.set(byHand.rotations.subarray(9 * b, 9 * b + 9), 9 * b);
+  return rotations;
+}
+
+/** The example shapes as scripts see them (ScriptExample), their poses copied. */
+export function sceneExamples(doc: SceneDocument): ScriptExample[] {
+  return examplesOf(doc).map(({ name, pose, poseSource, hidden }) => ({ name, pose: pose.slice(), poseSource, hidden }));
+}
+
+/**
+ * The example of this name.
+ * @throws Error naming the call, the example and the names the scene has
+ */
+function exampleOf(doc: SceneDocument, name: string) {
+  const caller = 'scene.examplePositions';
+  if (typeof name !== 'string') throw new Error(`${caller}: an example's name is a string, not ${describe(name)}`);
+  const examples = examplesOf(doc);
+  const example = examples.find((e) => e.name === name);
+  if (example) return example;
+  const names = examples.length ? `its examples are ${examples.map((e) => `"${e.name}"`).join(', ')}` : 'it has no examples';
+  throw new Error(`${caller}: the scene has no example "${name}"; ${names}`);
 }
 
 /** A value as a message quotes it: strings in quotes, other values by type or as written. */
