@@ -34,6 +34,8 @@ test('Fox: Compute weights with automatic handles binds the split mesh welded; t
   await expect(panel).toBeVisible();
   await expect(panel.getByLabel('Weld within')).toHaveValue('0');
   await panel.getByLabel('Automatic: distance rule').check();
+  // The surface solve asked for: auto binds the Fox volumetrically (its automatic handles take 60% of its vertices).
+  await panel.getByLabel('Binding method', { exact: true }).selectOption('surface');
   await panel.locator('button:has-text("Compute weights")').click();
   await page.waitForFunction(() => (window as any).__rigwright.state().weightsSource.startsWith('harmonic'), undefined, {
     timeout: 60_000,
