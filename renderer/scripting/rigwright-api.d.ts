@@ -2188,10 +2188,37 @@ declare function print(...values: unknown[]): void;
 /** The arguments the script was run with (`rigwright run script.ts -- a b` gives ["a", "b"]; none in the app). */
 declare const args: readonly string[];
 
-/** The script console: log as print does, warn and error marked so. */
+/** The script console: log, info and debug as print does, warn and error marked so. */
 interface Console {
   log(...values: unknown[]): void;
+  info(...values: unknown[]): void;
+  debug(...values: unknown[]): void;
   warn(...values: unknown[]): void;
   error(...values: unknown[]): void;
 }
 declare var console: Console;
+
+/**
+ * Calls `callback` with `args` once, after `ms` milliseconds (0 when left out). A run ends when the script's top
+ * level does, with timers still waiting or not: await them (`await new Promise((r) => setTimeout(r, 10))`).
+ * @returns the timer, for clearTimeout
+ */
+declare function setTimeout(callback: (...args: any[]) => void, ms?: number, ...args: any[]): number;
+/**
+ * Calls `callback` with `args` every `ms` milliseconds until clearInterval (or the run ends).
+ * @returns the timer, for clearInterval
+ */
+declare function setInterval(callback: (...args: any[]) => void, ms?: number, ...args: any[]): number;
+/** Cancels a setTimeout that has not run yet (an unknown or spent timer: nothing happens). */
+declare function clearTimeout(timer: number | undefined): void;
+/** Stops a setInterval. */
+declare function clearInterval(timer: number | undefined): void;
+/** Calls `callback` at the end of the current synchronous stretch, before any timer. */
+declare function queueMicrotask(callback: () => void): void;
+
+/** The script's clock. */
+interface Performance {
+  /** milliseconds (fractional) since the script's worker started, for timing its steps */
+  now(): number;
+}
+declare var performance: Performance;

@@ -119,6 +119,14 @@ rig.progress(0.5, 'half way');
 print('done', moved, shown, locked, clip, version, first, head, skinned.length, written, args.length);
 console.log(args[0]);
 console.warn('careful');
+console.info('info');
+console.debug('debug');
+await new Promise((r) => setTimeout(r, 10));
+const started: number = performance.now();
+const timer: number = setInterval(() => print('tick'), 5);
+clearInterval(timer);
+clearTimeout(setTimeout(() => undefined));
+queueMicrotask(() => print(performance.now() - started));
 `;
   assert.deepEqual(diagnostics(script), []);
 });
@@ -148,6 +156,8 @@ test('a script with a wrong argument, a missing one, a wrong result type or a pa
     'args.push("x");',
     'document.title = "x";',
     "await fetch('http://127.0.0.1');",
+    "setTimeout('print(1)', 10);",
+    'performance.mark("x");',
   ];
   for (const line of wrong) {
     const found = diagnostics(`${line}\n`);
@@ -287,3 +297,4 @@ test('the command reference has a row per command with its argument, result and 
   const skeleton = rows.find((row) => row.startsWith('| `view.skeleton` |'));
   assert.equal(skeleton, '| `view.skeleton` | Show skeleton | — | true or false | always |');
 });
+
