@@ -1,7 +1,6 @@
 /**
  * The asset's own look in the viewport (the Look view): one three.js material per glTF material (base colour factor
- * × base-colour texture, sRGB, glTF's UV convention: no flip; its alpha mode, sampler and KHR_texture_transform;
- * metallic, roughness, emissive factor and texture, normal map with its scale: what the export writes),
+ * × base-colour texture, sRGB, glTF's UV convention: no flip; its alpha mode, sampler and KHR_texture_transform),
  * the app's default material for parts without one, and
  * the draw groups that give each part of the one vertex list its material. Images are decoded in the page
  * (createImageBitmap), once per image however many views show them; a material shows its base colour until its
@@ -9,7 +8,7 @@
  */
 import * as THREE from 'three';
 import { DEFAULT_ALPHA_CUTOFF, FILTER, WRAP } from '../../workers/formats/material-look.ts';
-import type { LookImage, MaterialLook, MeshPart, SurfaceLook } from '../../workers/formats/types.ts';
+import type { MaterialLook, MeshPart, SurfaceLook } from '../../workers/formats/types.ts';
 
 /** A range of the index buffer drawn with one material: `start`, `count` in index entries (3 per triangle). */
 export interface DrawGroup {
@@ -130,57 +129,31 @@ export class LookMaterials {
     const own = look.materials.map((m) => materialOf(m));
     for (const material of own) prepare(material);
     this.materials = [fallback, ...own];
-    /** Decodes one image of material i and hands its texture to `apply`; failures are problems naming the material. */
-    const load = async (
-      m: MaterialLook,
-      i: number,
-      image: LookImage,
-      what: string,
-      colorSpace: THREE.ColorSpace,
-      apply: (material: THREE.MeshStandardMaterial, texture: THREE.Texture) => void,
-    ): Promise<void> => {
+    const pending = look.materials.map(async (m, i) => {
+      if (!m.baseColorTexture) return;
+      if (!look.uvs) {
+        this.problems.push(`material ${m.name || i}: its texture is not shown, the mesh has no texture coordinates`);
+        return;
+      }
       try {
-        const decoded = await images.image(image);
+        const image = await images.image(m.baseColorTexture);
         if (this.disposed) return;
-        const texture = new THREE.Texture(decoded);
-        texture.colorSpace = colorSpace;
+        const texture = new THREE.Texture(image);
+        texture.colorSpace = THREE.SRGBColorSpace;
         // glTF's texture coordinates start at the image's top left, as the decoded image's rows do.
         texture.flipY = false;
         texture.anisotropy = 4;
         applySampling(texture, m);
         texture.needsUpdate = true;
         this.textures.push(texture);
-        apply(own[i], texture);
+        own[i].map = texture;
         own[i].needsUpdate = true;
         onChange();
       } catch (error) {
         this.problems.push(
-          `material ${m.name || i}: its ${image.mimeType} ${what} could not be decoded (${error instanceof Error ? error.message : String(error)})`,
+          `material ${m.name || i}: its ${m.baseColorTexture.mimeType} texture could not be decoded (${error instanceof Error ? error.message : String(error)})`,
         );
       }
-    };
-    const pending = look.materials.map(async (m, i) => {
-      if (!m.baseColorTexture && !m.emissiveTexture && !m.normalTexture) return;
-      if (!look.uvs) {
-        this.problems.push(`material ${m.name || i}: its texture is not shown, the mesh has no texture coordinates`);
-        return;
-      }
-      const loads: Promise<void>[] = [];
-      if (m.baseColorTexture)
-        loads.push(load(m, i, m.baseColorTexture, 'texture', THREE.SRGBColorSpace, (material, texture) => (material.map = texture)));
-      if (m.emissiveTexture)
-        loads.push(
-          load(m, i, m.emissiveTexture, 'emissive texture', THREE.SRGBColorSpace, (material, texture) => (material.emissiveMap = texture)),
-        );
-      const normal = m.normalTexture;
-      if (normal)
-        loads.push(
-          load(m, i, normal, 'normal map', THREE.NoColorSpace, (material, texture) => {
-            material.normalMap = texture;
-            material.normalScale.set(normal.scale, normal.scale);
-          }),
-        );
-      await Promise.all(loads);
     });
     this.ready = Promise.all(pending).then(() => undefined);
   }
@@ -198,19 +171,18 @@ export class LookMaterials {
 }
 
 /**
- * A material's base colour factor (linear), alpha, sides, metallic and roughness (absent: 0 and 1, as the export
- * writes them) and emissive factor; the textures are set once decoded.
+ * A material's base colour factor (linear), alpha and sides; the texture is set once decoded. It is lit as the plain
+ * shading is (its roughness and metalness), so that the view shows the asset's colours under the app's light; the
+ * material's own metallic, roughness, emission and normal map are the export's (MaterialLook), not this view's.
  */
 function materialOf(look: MaterialLook): THREE.MeshStandardMaterial {
   const [r, g, b] = look.baseColor;
   const material = new THREE.MeshStandardMaterial({
-    roughness: look.roughness ?? 1,
-    metalness: look.metallic ?? 0,
+    roughness: 0.62,
+    metalness: 0.05,
     side: look.doubleSided ? THREE.DoubleSide : THREE.FrontSide,
   });
   material.color.setRGB(r, g, b, THREE.LinearSRGBColorSpace);
-  const [er, eg, eb] = look.emissive ?? [0, 0, 0];
-  material.emissive.setRGB(er, eg, eb, THREE.LinearSRGBColorSpace);
   material.name = look.name;
   applyAlphaMode(material, look);
   return material;
