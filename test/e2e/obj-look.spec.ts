@@ -146,10 +146,11 @@ test('an OBJ with its .mtl and PNG: parts per material, the texture drawn per co
   expect(look.hasUvs).toBe(true);
   expect(look.problems).toEqual([]);
   expect(look.materials).toEqual([
-    // With map_Kd the image is the colour (Kd 0.8 is not multiplied in); d 1 → alpha 1.
-    { name: 'painted', baseColor: [1, 1, 1, 1], textured: true, doubleSided: true },
+    // With map_Kd the image is the colour (Kd 0.8 is not multiplied in); d 1 → alpha 1. OBJ says nothing of culling:
+    // single-sided, as the export writes them.
+    { name: 'painted', baseColor: [1, 1, 1, 1], textured: true, doubleSided: false },
     // Tr 0 → alpha 1.
-    { name: 'tinted', baseColor: [...TINT, 1], textured: false, doubleSided: true },
+    { name: 'tinted', baseColor: [...TINT, 1], textured: false, doubleSided: false },
   ]);
   // Parts: the painted quads' 4 triangles first (v1 … v6), then the tinted quad's 2 (v7 … v10).
   const meshes = await page.evaluate(() => (window as any).__rigwright.meshes.state());
