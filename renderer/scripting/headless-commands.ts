@@ -16,8 +16,11 @@
  *  - the scripts' weight commands (weights.set, weights.add, weights.scale, weights.transfer): the app's handlers;
  *  - weights.transferFromMesh: the app's handler, its transfer computed in-process (inProcessTransfer), its notice
  *    dropped (the result gives its counts);
- *  - clips (clip.new, clip.rename, clip.trim, clip.length): the app's key and clip commands, on a timeline that
- *    stays at frame 0 (headless nothing plays);
+ *  - posing (pose.rotate, pose.reset, pose.resetAll, pose.rest, pose.copy, pose.pasteMirrored, pose.ik): the app's
+ *    pose commands, the shown pose evaluated by the app's PosePlayback at the timeline's time;
+ *  - keys and clips (key.insert, key.insertAll, key.delete, key.move, clip.new, clip.rename, clip.trim, clip.length):
+ *    the app's key and clip commands, on a HeadlessTimeline that playback.seek, playback.previousFrame and
+ *    playback.nextFrame move as the app's timeline moves (headless nothing plays);
  *  - bone.scale, playback.clip, edit.undo, edit.redo as the app's, and skin.method as a setting that `rig.scene.skin`
  *    reads by default (linear blend or dual quaternion: the other methods need the viewport's deformation).
  *
@@ -32,6 +35,9 @@ import { bindCommands } from '../bind/bind-commands.ts';
 import { BindingController, type BindOptions } from '../bind/binding-controller.ts';
 import { MaxInfluences } from '../bind/max-influences.ts';
 import { keyCommands } from '../skeleton/key-commands.ts';
+import { poseCommands } from '../skeleton/pose-commands.ts';
+import { PosePlayback } from '../skeleton/pose-playback.ts';
+import { HeadlessTimeline } from './headless-timeline.ts';
 import { skeletonCommands } from '../skeleton/skeleton-commands.ts';
 import { weightCommands } from './weight-commands.ts';
 import { inProcessTransfer, transferCommands } from '../meshes/transfer-commands.ts';
@@ -99,6 +105,20 @@ export const HEADLESS_COMMANDS = [
   'clip.rename',
   'clip.trim',
   'clip.length',
+  'pose.rotate',
+  'pose.reset',
+  'pose.resetAll',
+  'pose.rest',
+  'pose.copy',
+  'pose.pasteMirrored',
+  'pose.ik',
+  'key.insert',
+  'key.insertAll',
+  'key.delete',
+  'key.move',
+  'playback.seek',
+  'playback.previousFrame',
+  'playback.nextFrame',
 ] as const satisfies readonly CommandId[];
 
 export type HeadlessCommandId = (typeof HEADLESS_COMMANDS)[number];
@@ -150,6 +170,8 @@ export interface HeadlessState {
   readonly selectedBone: number;
   /** skin.method */
   readonly skinMethod: HeadlessSkinMethod;
+  /** the timeline's time (playback.seek): the frame keys are set at, in the shown sequence's unit */
+  readonly time: number;
   /** Puts back settings a project saved (a project opened by the script); fields left out stay. */
   restore(settings: HeadlessOptions): void;
 }
@@ -191,7 +213,14 @@ const APP_ONLY_REASONS: readonly (readonly [RegExp, string])[] = [
   [/^paint\./, 'it uses the brush, which paints in the viewport'],
   [/^(view|help|app)\./, 'it changes what the window shows'],
   [/^skin\./, 'it changes how the viewport deforms the mesh; headless, skin.method chooses lbs or dqs for rig.scene.skin'],
-  [/^(pose|key)\./, 'it works on the pose shown in the viewport'],
+  [
+    /^pose\.(space|ikMode|pole|poleFromView)$/,
+    'it sets how the pose tool’s gizmo and IK drags work in the viewport; a script poses bones with pose.rotate and pose.ik',
+  ],
+  [
+    /^playback\.(toggle|playing)$/,
+    'headless nothing plays; a script goes to a frame with playback.seek and reads its pose with rig.scene.pose',
+  ],
   [/^playback\./, 'it works on the timeline'],
   [/^examples\./, 'it works on the Examples panel'],
   [/^meshes\./, 'it works on the Meshes panel'],
@@ -265,10 +294,36 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
     boneSelection,
     skeletonTool: { active: false, toggle: () => undefined, endChain: () => undefined },
   });
+  // The app's pose playback: the shown sequence's evaluator, and the timeline started over by each new sequence.
+  const timeline = new HeadlessTimeline();
+  const playback = new PosePlayback(store, timeline, () => undefined);
+  const shown = () => {
+    playback.evaluator.evaluate(timeline.time);
+    return playback.evaluator;
+  };
+  const pose = poseCommands({
+    store,
+    boneSelection,
+    poseView: playback.view,
+    shown,
+    poseViewChanged: () => undefined,
+    // The pose tool's settings stay the tool's defaults: pose.ik takes its pole as an argument.
+    poseTool: {
+      active: false,
+      toggle: () => undefined,
+      space: 'local',
+      setSpace: () => undefined,
+      ik: false,
+      setIk: () => undefined,
+      pole: null,
+      setPole: () => undefined,
+      viewDirection: () => [0, 0, -1],
+    },
+  });
   const clips = keyCommands({
     store,
     boneSelection,
-    timeline: { time: 0, duration: 0, playing: false, pause: () => undefined, seek: () => undefined },
+    timeline,
     bridge: { saveFile: () => Promise.resolve(false) },
     renderNow: () => undefined,
   });
@@ -333,6 +388,21 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
     'clip.rename': clips['clip.rename'],
     'clip.trim': clips['clip.trim'],
     'clip.length': clips['clip.length'],
+    'pose.rotate': pose['pose.rotate'],
+    'pose.reset': pose['pose.reset'],
+    'pose.resetAll': pose['pose.resetAll'],
+    'pose.rest': pose['pose.rest'],
+    'pose.copy': pose['pose.copy'],
+    'pose.pasteMirrored': pose['pose.pasteMirrored'],
+    'pose.ik': pose['pose.ik'],
+    'key.insert': clips['key.insert'],
+    'key.insertAll': clips['key.insertAll'],
+    'key.delete': clips['key.delete'],
+    'key.move': clips['key.move'],
+    // The app's timeline commands (view-commands.ts) on the headless timeline.
+    'playback.seek': { run: (time) => timeline.seek(time) },
+    'playback.previousFrame': { run: () => timeline.step(-1) },
+    'playback.nextFrame': { run: () => timeline.step(1) },
     'skin.method': {
       run: (method) => {
         if (method !== 'lbs' && method !== 'dqs')
@@ -376,6 +446,9 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
     },
     get skinMethod() {
       return skinMethod;
+    },
+    get time() {
+      return timeline.time;
     },
     restore(settings) {
       if (settings.maxInfluences !== undefined) maxInfluences.startWith(settings.maxInfluences);
