@@ -37,6 +37,7 @@ import type { BindingClient } from '../io/binding-client.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
 import type { DenseMatrix, MeshPart } from '../../workers/formats/types.ts';
 import { lassoSelect } from './lasso-selection.ts';
+import { weldVertices, type WeldedVertices } from '../../workers/mesh/weld-vertices.ts';
 import { partMesh, withPartHandles, withPartWeights, withSkinned } from '../document/mesh-parts.ts';
 import { pick, type SettingsSection } from '../project/settings-store.ts';
 import { formatLength } from '../project/length-units.ts';
@@ -191,6 +192,8 @@ export class BindingController {
   /** the bones with handle vertices in the solve running (its handles, automatic ones not yet the scene's) */
   private solvedBones = 0;
   private freeHandles: Int32Array = new Int32Array(0);
+  /** the scene mesh's vertices welded by the binding's weld tolerance, for the mesh and tolerance it was made for */
+  private welded: { mesh: unknown; tolerance: number; weld: WeldedVertices } | null = null;
   private readonly listeners = new Set<() => void>();
   /**
    * Where each handles array of the scene came from, by vertex: 1 where a rule (automatic handles) wrote it, for the
@@ -326,11 +329,14 @@ export class BindingController {
   }
 
   /**
-   * Vertices combined into the selection (the lasso's, or those a bone weighs): only those the lasso may select (the
-   * active mesh, not hidden) count.
-   * @param inside  #V 1 = chosen (masked in place)
+   * Vertices combined into the selection (the lasso's, a click's, or those a bone weighs). The selection is made of
+   * whole welded vertices: a chosen vertex brings the vertices welded with it (at its place, or within the binding's
+   * weld tolerance: a seam's other side), so a weight typed or pasted on the selection moves every copy alike and the
+   * seam stays closed. Only those the lasso may select (the active mesh, not hidden) count.
+   * @param inside  #V 1 = chosen (widened to welded groups and masked in place)
    */
   selectVertices(inside: Uint8Array, combine: LassoCombine): void {
+    this.widenToWelded(inside);
     const mask = this.host.vertexMask();
     if (mask) for (let v = 0; v < inside.length; v++) inside[v] &= mask[v];
     const selection = this.selection;
@@ -347,8 +353,25 @@ export class BindingController {
   }
 
   /**
-   * A click of the lasso tool on the mesh: the vertex alone (`replace`), added (`add`, Shift) or flipped (`toggle`,
-   * Ctrl). A click that misses the mesh (-1) without a modifier clears the selection; with one it changes nothing. A
+   * Marks every vertex welded with a marked one (weldVertices with the binding's weld tolerance, kept while the mesh
+   * and the tolerance stay).
+   * @param inside #V 1 = chosen, widened in place
+   */
+  private widenToWelded(inside: Uint8Array): void {
+    const { mesh } = this.host.store.doc;
+    const tolerance = this.options.weldTolerance;
+    if (this.welded?.mesh !== mesh || this.welded.tolerance !== tolerance)
+      this.welded = { mesh, tolerance, weld: weldVertices(mesh.positions, new Uint32Array(0), { tolerance }) };
+    const { weld } = this.welded;
+    if (weld.count === inside.length) return;
+    const chosen = new Uint8Array(weld.count);
+    for (let v = 0; v < inside.length; v++) if (inside[v]) chosen[weld.index[v]] = 1;
+    for (let v = 0; v < inside.length; v++) inside[v] = chosen[weld.index[v]];
+  }
+
+  /**
+   * A click of the lasso tool on the mesh: the vertex and the vertices welded with it (`replace`), added (`add`,
+   * Shift) or flipped (`toggle`, Ctrl). A click that misses the mesh (-1) without a modifier clears the selection; with one it changes nothing. A
    * vertex the lasso may not select (another mesh than the active one) changes nothing either.
    */
   clickVertex(vertex: number, combine: 'replace' | 'add' | 'toggle'): void {

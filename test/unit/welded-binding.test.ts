@@ -14,7 +14,7 @@ import { poseForwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import { influencesFromWeights, INFLUENCE_DEFAULTS } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
-import { smoothBoneEdit } from '../../workers/scene/scene-edits.ts';
+import { boneWeightEdit, smoothBoneEdit } from '../../workers/scene/scene-edits.ts';
 import { vertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
 import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import { mirrorWeights } from '../../workers/paint/mirror-weights.ts';
@@ -320,4 +320,68 @@ test('a mirrored dab on a split cube paints every vertex at its partners’ posi
     const first = weld.representative[weld.index[v]];
     for (let b = 0; b < 3; b++) assert.equal(whole.data[3 * v + b], whole.data[3 * first + b], `mirrored vertex ${v}, bone ${b}`);
   }
+});
+
+test('a click on a split cube selects (and Ctrl+click unselects) the vertex with every vertex welded with it, so a weight typed on the selection keeps the seams closed', () => {
+  const cube = splitCube(2);
+  const n = cube.positions.length / 3;
+  const weights = new Float64Array(2 * n);
+  for (let v = 0; v < n; v++) weights[2 * v] = 1;
+  const bound = (positions: Float64Array) => {
+    const store = new SceneStore(sceneOf(positions, cube.triangles, weights), new UndoHistory());
+    const controller = headlessBindingController(store, {
+      running: false,
+      cancel: () => undefined,
+      automaticHandles: () => Promise.reject(new Error('unused')),
+      harmonicWeights: () => Promise.reject(new Error('unused')),
+    });
+    return { store, controller };
+  };
+  const { store, controller } = bound(cube.positions);
+  const at = (x: number, y: number, z: number): number[] => {
+    const found: number[] = [];
+    for (let v = 0; v < n; v++)
+      if (cube.positions[3 * v] === x && cube.positions[3 * v + 1] === y && cube.positions[3 * v + 2] === z) found.push(v);
+    return found;
+  };
+  const selectedOf = (selection: Uint8Array): number[] => [...selection.keys()].filter((v) => selection[v] === 1);
+  const selected = (): number[] => selectedOf(controller.selection);
+  // A corner is on three faces, an edge's middle on two, a face's centre on one.
+  const corner = at(1, 1, 1);
+  const edge = at(0.5, 0, 0);
+  const centre = at(0.5, 0.5, 1);
+  assert.deepEqual([corner.length, edge.length, centre.length], [3, 2, 1], 'the split cube’s copies by hand');
+  controller.clickVertex(corner[1], 'replace');
+  assert.deepEqual(selected(), corner, 'a corner selects its three copies');
+  assert.equal(controller.selectedCount, 3);
+  assert.equal(controller.clickedVertex, corner[1], 'the clicked copy is the active vertex');
+  controller.clickVertex(edge[0], 'add');
+  assert.deepEqual(
+    selected(),
+    [...corner, ...edge].sort((a, b) => a - b),
+    'Shift adds the edge’s two copies',
+  );
+  controller.clickVertex(corner[2], 'toggle');
+  assert.deepEqual(selected(), edge, 'Ctrl on a selected copy unselects all three');
+  controller.clickVertex(centre[0], 'replace');
+  assert.deepEqual(selected(), centre, 'a face’s centre has no copy');
+
+  // A weight typed on the selection (weights.set's edit, on the selection) changes every copy alike.
+  controller.clickVertex(corner[0], 'replace');
+  const edit = boneWeightEdit(store.doc, 1, { kind: 'set', value: 0.25 }, { vertexMask: controller.selection })!;
+  store.edit(edit.label, edit.fields);
+  const after = store.doc.weights.data;
+  for (const v of corner) assert.deepEqual([after[2 * v], after[2 * v + 1]], [0.75, 0.25], `copy ${v} of the corner`);
+  assert.equal(rowsDifferingInGroups(after, 2, weldVertices(cube.positions, cube.triangles)), 0, 'no seam parts');
+
+  // A seam split by less than the binding's weld tolerance is one vertex for the selection as for the solve.
+  const apart = cube.positions.slice();
+  for (let v = 0; v < n; v++) if (cube.face[v] === 1) apart[3 * v] += 0.0003;
+  const moved = bound(apart).controller;
+  // corner[0] is the x = 1 face's (the faces are numbered x = 0, x = 1, y = 0, …).
+  moved.clickVertex(corner[1], 'replace');
+  assert.deepEqual(selectedOf(moved.selection), [corner[1], corner[2]], 'welded exactly, the moved face’s copy is apart');
+  moved.settingsSection.restore({ ...moved.settingsSection.save(), weldTolerance: 0.001 });
+  moved.clickVertex(corner[1], 'replace');
+  assert.deepEqual(selectedOf(moved.selection), corner, 'within the weld tolerance, the three copies again');
 });
