@@ -10,7 +10,7 @@ import { startNodeSandbox } from '../../app/cli/script/node-sandbox.ts';
 import { ScriptHost, type ScriptOutput, type ScriptRunOptions, type ScriptRunResult } from '../../workers/script/script-host.ts';
 import { IMPORT_REFUSED, compileScript, ScriptCompileError, sourceColumn } from '../../workers/script/script-compile.ts';
 import { LOCKED_GLOBALS } from '../../workers/script/script-runtime.ts';
-import type { ScriptCalls, WeightRows } from '../../workers/script/script-api.ts';
+import { SCRIPT_API_VERSION, type ScriptCalls, type WeightRows } from '../../workers/script/script-api.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { boneCountOf, demoDocument, vertexCountOf } from '../../workers/scene/scene-document.ts';
@@ -170,7 +170,7 @@ rig.progress(0.5, 'half way');
       ['log', 'true true'],
       ['log', 'true true'],
       ['log', '{"scaled":2} true'],
-      ['log', 'after setWeights 0 a,b 1.0'],
+      ['log', `after setWeights 0 a,b ${SCRIPT_API_VERSION}`],
     ],
     'print and console lines, in order; the array given to setWeights is handed over (empty in the script afterwards)',
   );
