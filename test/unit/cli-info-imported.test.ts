@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { repoRoot, dataFile } from './shared-data.ts';
+import { propsAsset } from './props-asset.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-info-imported-'));
 
@@ -143,4 +144,15 @@ test('a clip keyed on whole seconds: its key times (0, 1, 2) are not refused as 
   const again = await new NodeIO().read(path.join(work, 'stick-again.glb'));
   const input = again.getRoot().listAnimations()[0].listSamplers()[0].getInput()!;
   assert.deepEqual(Array.from(input.getArray() as Float32Array), [0, 1, 2], 'the clip is keyed at the times info said it fits');
+});
+
+test('the weights of a static mesh (rows of zeros, as import writes them) are weights with static vertices, not a file that fits nothing', async () => {
+  const source = path.join(work, 'props.glb');
+  writeFileSync(source, await propsAsset());
+  const { stdout } = importAndDescribe(source, 'props');
+  const weights = block(stdout, path.join(work, 'props', 'body-weights.dmat'));
+  assert.match(weights, /could be skinning weights for 13 vertices × 2 bones/, weights);
+  // The crate's four vertices: the asset's only mesh without a joint above it.
+  assert.match(weights, /\n {2}4 vertices have no weight: static, they stay at rest/, weights);
+  assert.doesNotMatch(weights, /warning/, weights);
 });

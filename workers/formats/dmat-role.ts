@@ -40,7 +40,8 @@ const UNNAMED = 'matrix';
  *   handles                   n × 1 of whole numbers ≥ -1, at least one of them a bone (≥ 0)
  *   animation                 12·B × L and every bone's 3×3 part in every column a rotation (readsAsTransformAnimation)
  *   weights                   n × m of finite values that weightsFromDmat takes without a warning (no negative
- *                             weight, rows summing to 1)
+ *                             weight, rows summing to 1 or all zero: static vertices), some row weighted, and with
+ *                             one column no row zero
  * @param m  the matrix as read (row-major)
  * @returns the readings in that order; empty when the matrix fits none
  */
@@ -69,8 +70,11 @@ export function dmatReadings(m: DenseMatrix): DmatReading[] {
   }
   if (readsAsTransformAnimation(m)) readings.push({ role: 'animation', boneCount: rows / TRANSFORM_ENTRIES, frameCount: cols });
   // weightsFromDmat throws on a value that is not finite; readDmat never returns one, but other callers might.
-  if (data.every(Number.isFinite) && weightsFromDmat(m, rows, cols, UNNAMED).warnings.length === 0) {
-    readings.push({ role: 'weights', vertexCount: rows, boneCount: cols });
+  if (data.every(Number.isFinite)) {
+    const read = weightsFromDmat(m, rows, cols, UNNAMED);
+    // One bone's weights bind every vertex: a column of 0s and 1s is labels (handles, quaternions), not weights.
+    if (read.warnings.length === 0 && read.staticRows < rows && (cols > 1 || read.staticRows === 0))
+      readings.push({ role: 'weights', vertexCount: rows, boneCount: cols });
   }
   return readings;
 }

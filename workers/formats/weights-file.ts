@@ -32,7 +32,10 @@ function sizeMismatch(what: string, m: DenseMatrix, vertexCount: number, expecte
  * @param vertexCount #V of the mesh
  * @param boneCount   #B of the skeleton
  * @param file        file name for error messages
- * @returns weights: `m` itself; warnings: negative weights and rows that do not sum to 1 (counts, worst entry)
+ * A row of zeros is a static vertex (one that stays at rest: a mesh without a skin and without a joint above it, as
+ * `rigwright import` writes it), not a row that fails to sum to 1; `staticRows` counts them.
+ * @returns weights: `m` itself; warnings: negative weights and rows that do not sum to 1 (counts, worst entry);
+ *          staticRows: rows of zeros
  * @throws FormatError when the size is not #V × #B (naming both sizes and which dimension matches), or a
  *         value is NaN or infinite (naming row and column, 1-based)
  */
@@ -41,7 +44,7 @@ export function weightsFromDmat(
   vertexCount: number,
   boneCount: number,
   file: string,
-): { weights: DenseMatrix; warnings: string[] } {
+): { weights: DenseMatrix; warnings: string[]; staticRows: number } {
   if (m.rows !== vertexCount || m.cols !== boneCount) {
     throw new FormatError(file, '', sizeMismatch('the weights', m, vertexCount, boneCount, `the skeleton's ${boneCount} bones`));
   }
@@ -52,8 +55,10 @@ export function weightsFromDmat(
   let badRows = 0;
   let worstRowSum = 1;
   let worstRow = 0;
+  let staticRows = 0;
   for (let r = 0; r < vertexCount; r++) {
     let sum = 0;
+    let anyWeight = false;
     for (let c = 0; c < boneCount; c++) {
       const w = data[r * boneCount + c];
       if (!Number.isFinite(w)) {
@@ -67,8 +72,10 @@ export function weightsFromDmat(
         }
       }
       sum += w;
+      if (w !== 0) anyWeight = true;
     }
-    if (Math.abs(sum - 1) > ROW_SUM_TOLERANCE) {
+    if (!anyWeight) staticRows++;
+    else if (Math.abs(sum - 1) > ROW_SUM_TOLERANCE) {
       badRows++;
       if (Math.abs(sum - 1) > Math.abs(worstRowSum - 1)) {
         worstRowSum = sum;
@@ -88,7 +95,7 @@ export function weightsFromDmat(
       `${badRows} row${badRows === 1 ? ' does' : 's do'} not sum to 1; the furthest is row ${worstRow + 1} with sum ${worstRowSum}`,
     );
   }
-  return { weights: m, warnings };
+  return { weights: m, warnings, staticRows };
 }
 
 /**

@@ -257,7 +257,7 @@ function describeReading(reading: DmatReading): string {
     case 'handles':
       return `handles for ${reading.vertexCount} vertices: bones 0–${reading.largestBone}, ${reading.freeVertexCount} vertices without a handle`;
     case 'weights':
-      return `skinning weights for ${reading.vertexCount} vertices × ${reading.boneCount} bones (rows sum to 1)`;
+      return `skinning weights for ${reading.vertexCount} vertices × ${reading.boneCount} bones (rows sum to 1, or 0 for a static vertex)`;
     case 'animation':
       return `an animation of absolute bone transforms: ${reading.frameCount} frames of ${reading.boneCount} bones (12·B × L, one column per frame)`;
   }
@@ -305,8 +305,12 @@ function checkAgainstContext(m: DenseMatrix, file: string, readings: DmatReading
       ];
     }
     case 'weights': {
-      const { warnings } = weightsFromDmat(m, mesh!.vertexCount, skeleton!.boneCount, file);
-      return [`fits ${mesh!.file} and ${skeleton!.file} as skinning weights`, ...warnings.map((w) => `warning: ${w}`)];
+      const { warnings, staticRows } = weightsFromDmat(m, mesh!.vertexCount, skeleton!.boneCount, file);
+      return [
+        `fits ${mesh!.file} and ${skeleton!.file} as skinning weights`,
+        ...(staticRows > 0 ? [`${staticRows} vertices have no weight: static, they stay at rest`] : []),
+        ...warnings.map((w) => `warning: ${w}`),
+      ];
     }
     case 'animation': {
       const { poses, warnings } = poseSequenceFromTransforms(m, skeleton!.skeleton, file);
