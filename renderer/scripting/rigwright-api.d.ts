@@ -186,60 +186,6 @@ interface ScriptGlobals {
 
 /** Every command a script can run: its argument and its result. */
 interface RigwrightCommands {
-  /** Open project…: Open a Rigwright project (.rig.glb) */
-  'file.openProject': { argument: undefined; result: void };
-  /** Save: Save the project to its file (asks where the first time) */
-  'file.save': { argument: undefined; result: void };
-  /** Save as…: Save the project to a new file */
-  'file.saveAs': { argument: undefined; result: void };
-  /** Import…: Open a mesh, skeleton, weights, poses, handles, a glTF or a project */
-  'file.open': { argument: undefined; result: void };
-  /** Recent project 1 */
-  'file.recentFirst': { argument: undefined; result: void };
-  /** Recent project 2 */
-  'file.recentSecond': { argument: undefined; result: void };
-  /** Recent project 3 */
-  'file.recentThird': { argument: undefined; result: void };
-  /** Recent project 4 */
-  'file.recentFourth': { argument: undefined; result: void };
-  /** Recent project 5 */
-  'file.recentFifth': { argument: undefined; result: void };
-  /** Export glTF…: Export the rig as glTF */
-  'file.export': { argument: undefined; result: void };
-  /** Save skeleton…: Save the skeleton as a TGF with its bone names file beside it (body.tgf, body.names) */
-  'file.saveSkeleton': { argument: undefined; result: void };
-  /** Autosave settings…: How long after the last change autosave waits for you to be idle, and how many versions it keeps */
-  'file.autosaveSettings': { argument: undefined; result: void };
-  /** Autosave timing and versions: Seconds of idleness before a version is written (0: off), the longest wait while busy, and versions kept (argument: { delaySeconds?, maxWaitSeconds?, versions? }; fields left out stay) */
-  'file.autosave': {
-    argument: {
-      /** a number from 0 to 3600, or left out */
-      delaySeconds?: number | undefined;
-      /** a number from 1 to 3600, or left out */
-      maxWaitSeconds?: number | undefined;
-      /** a whole number from 1 to 50, or left out */
-      versions?: number | undefined;
-    };
-    result: void;
-  };
-  /** Export weight settings: Weight storage of the glTF export, which the “as exported” preview shows; its influences are the scene’s max influences (bind.maxInfluences) (argument: { weightComponent? }; left out: stays) */
-  'file.exportSettings': {
-    argument: {
-      /** one of "float", "unsigned-short", "unsigned-byte", or left out */
-      weightComponent?: 'float' | 'unsigned-short' | 'unsigned-byte' | undefined;
-    };
-    result: void;
-  };
-  /** Open the twist test: A tube whose second bone twists 0° → 180° (then 179° → 181°): LBS collapses, DQS keeps its volume */
-  'file.twistDemo': { argument: undefined; result: void };
-  /** Start from the demo: The demo creature's mesh, skeleton and clip as a new scene, unbound (no handles, provisional weights by bone distance), ready to bind */
-  'file.demo': { argument: undefined; result: void };
-  /** Undo */
-  'edit.undo': { argument: undefined; result: void };
-  /** Redo */
-  'edit.redo': { argument: undefined; result: void };
-  /** Preferences…: Theme, units, autosave, what a new scene starts with, and the keys of every command; saved for you, not with the project */
-  'app.preferences': { argument: undefined; result: void };
   /** Frame all */
   'view.frameAll': { argument: undefined; result: void };
   /** Wireframe */
@@ -260,12 +206,6 @@ interface RigwrightCommands {
   'view.warnings': { argument: undefined; result: void };
   /** Messages: Every message shown this session, newest first, with its scene and time (notices go by themselves; this list keeps them) */
   'view.messages': { argument: undefined; result: boolean };
-  /** Command palette…: Find any command by its name or menu, see its keys, and run it */
-  'view.commandPalette': { argument: undefined; result: void };
-  /** Keyboard shortcuts */
-  'help.keys': { argument: undefined; result: boolean };
-  /** Tour of the toolbar: A few steps over the toolbar’s main controls */
-  'help.tour': { argument: undefined; result: void };
   /** Next skinning method: linear blend, dual quaternion, per-face */
   'skin.nextMethod': { argument: undefined; result: void };
   /** Area change heat map: Colours each vertex by how much the surface around it shrinks (blue) or grows (red) against the rest pose: the distortion heat map, log2 of the one-ring area ratio */
@@ -794,8 +734,6 @@ interface RigwrightCommands {
   };
   /** Clip length: Make the keyed clip shown this many frames long; new frames hold the last keys (argument: the frames) */
   'clip.length': { argument: number; result: void };
-  /** Save clip as DMAT…: Save the clip shown as a 3·B·L × 3 pose DMAT (relative rotations, frame-major) */
-  'file.saveClip': { argument: undefined; result: void };
   /** Isolate the bone’s weights: Select the bone and show its weights alone as the weight map (argument, optional: the bone; the selected one when left out) */
   'bone.isolateWeights': { argument: number | undefined; result: void };
   /** Sample weights at a vertex: List the bones that weigh on the vertex under the pointer, with their weights; chosen from a menu, the next click on the mesh says where, Esc cancels (argument, optional: the vertex) */
@@ -823,150 +761,6 @@ type RigwrightCommandId = keyof RigwrightCommands;
 type RigwrightArguments<K extends RigwrightCommandId> = undefined extends RigwrightCommands[K]['argument']
   ? [argument?: RigwrightCommands[K]['argument']]
   : [argument: RigwrightCommands[K]['argument']];
-
-/** The commands `file.*`: `rig.file.<name>(argument)` runs `file.<name>`. */
-interface RigwrightFileCommands {
-  /**
-   * Open project…: Open a Rigwright project (.rig.glb)
-   *
-   * Runs the command `file.openProject` (when `!toolBusy`).
-   */
-  openProject(): Promise<void>;
-  /**
-   * Save: Save the project to its file (asks where the first time)
-   *
-   * Runs the command `file.save` (when `!toolBusy`).
-   */
-  save(): Promise<void>;
-  /**
-   * Save as…: Save the project to a new file
-   *
-   * Runs the command `file.saveAs` (when `!toolBusy`).
-   */
-  saveAs(): Promise<void>;
-  /**
-   * Import…: Open a mesh, skeleton, weights, poses, handles, a glTF or a project
-   *
-   * Runs the command `file.open` (when `!toolBusy`).
-   */
-  open(): Promise<void>;
-  /**
-   * Recent project 1
-   *
-   * Runs the command `file.recentFirst` (when `!toolBusy`).
-   */
-  recentFirst(): Promise<void>;
-  /**
-   * Recent project 2
-   *
-   * Runs the command `file.recentSecond` (when `!toolBusy`).
-   */
-  recentSecond(): Promise<void>;
-  /**
-   * Recent project 3
-   *
-   * Runs the command `file.recentThird` (when `!toolBusy`).
-   */
-  recentThird(): Promise<void>;
-  /**
-   * Recent project 4
-   *
-   * Runs the command `file.recentFourth` (when `!toolBusy`).
-   */
-  recentFourth(): Promise<void>;
-  /**
-   * Recent project 5
-   *
-   * Runs the command `file.recentFifth` (when `!toolBusy`).
-   */
-  recentFifth(): Promise<void>;
-  /**
-   * Export glTF…: Export the rig as glTF
-   *
-   * Runs the command `file.export` (when `!toolBusy && hasSkeleton`).
-   */
-  export(): Promise<void>;
-  /**
-   * Save skeleton…: Save the skeleton as a TGF with its bone names file beside it (body.tgf, body.names)
-   *
-   * Runs the command `file.saveSkeleton` (when `hasSkeleton && !toolBusy`).
-   */
-  saveSkeleton(): Promise<void>;
-  /**
-   * Autosave settings…: How long after the last change autosave waits for you to be idle, and how many versions it keeps
-   *
-   * Runs the command `file.autosaveSettings`.
-   */
-  autosaveSettings(): Promise<void>;
-  /**
-   * Autosave timing and versions: Seconds of idleness before a version is written (0: off), the longest wait while busy, and versions kept (argument: { delaySeconds?, maxWaitSeconds?, versions? }; fields left out stay)
-   *
-   * Runs the command `file.autosave`.
-   * @param options  an object { delaySeconds: a number from 0 to 3600, or left out; maxWaitSeconds: a number from 1 to 3600, or left out; versions: a whole number from 1 to 50, or left out }
-   */
-  autosave(options: {
-    /** a number from 0 to 3600, or left out */
-    delaySeconds?: number | undefined;
-    /** a number from 1 to 3600, or left out */
-    maxWaitSeconds?: number | undefined;
-    /** a whole number from 1 to 50, or left out */
-    versions?: number | undefined;
-  }): Promise<void>;
-  /**
-   * Export weight settings: Weight storage of the glTF export, which the “as exported” preview shows; its influences are the scene’s max influences (bind.maxInfluences) (argument: { weightComponent? }; left out: stays)
-   *
-   * Runs the command `file.exportSettings`.
-   * @param options  an object { weightComponent: one of "float", "unsigned-short", "unsigned-byte", or left out }
-   */
-  exportSettings(options: {
-    /** one of "float", "unsigned-short", "unsigned-byte", or left out */
-    weightComponent?: 'float' | 'unsigned-short' | 'unsigned-byte' | undefined;
-  }): Promise<void>;
-  /**
-   * Open the twist test: A tube whose second bone twists 0° → 180° (then 179° → 181°): LBS collapses, DQS keeps its volume
-   *
-   * Runs the command `file.twistDemo` (when `!toolBusy`).
-   */
-  twistDemo(): Promise<void>;
-  /**
-   * Start from the demo: The demo creature's mesh, skeleton and clip as a new scene, unbound (no handles, provisional weights by bone distance), ready to bind
-   *
-   * Runs the command `file.demo` (when `!toolBusy`).
-   */
-  demo(): Promise<void>;
-  /**
-   * Save clip as DMAT…: Save the clip shown as a 3·B·L × 3 pose DMAT (relative rotations, frame-major)
-   *
-   * Runs the command `file.saveClip` (when `!toolBusy`).
-   */
-  saveClip(): Promise<void>;
-}
-
-/** The commands `edit.*`: `rig.edit.<name>(argument)` runs `edit.<name>`. */
-interface RigwrightEditCommands {
-  /**
-   * Undo
-   *
-   * Runs the command `edit.undo` (when `!scriptRunning && !toolBusy`).
-   */
-  undo(): Promise<void>;
-  /**
-   * Redo
-   *
-   * Runs the command `edit.redo` (when `!scriptRunning && !toolBusy`).
-   */
-  redo(): Promise<void>;
-}
-
-/** The commands `app.*`: `rig.app.<name>(argument)` runs `app.<name>`. */
-interface RigwrightAppCommands {
-  /**
-   * Preferences…: Theme, units, autosave, what a new scene starts with, and the keys of every command; saved for you, not with the project
-   *
-   * Runs the command `app.preferences`.
-   */
-  preferences(): Promise<void>;
-}
 
 /** The commands `view.*`: `rig.view.<name>(argument)` runs `view.<name>`. */
 interface RigwrightViewCommands {
@@ -1036,12 +830,6 @@ interface RigwrightViewCommands {
    */
   messages(): Promise<boolean>;
   /**
-   * Command palette…: Find any command by its name or menu, see its keys, and run it
-   *
-   * Runs the command `view.commandPalette`.
-   */
-  commandPalette(): Promise<void>;
-  /**
    * Preview influences per vertex: Largest weights kept per vertex on screen, renormalized, until the scene’s max influences (bind.maxInfluences) changes (argument: 1 … 8, 0 = all)
    *
    * Runs the command `view.influences`.
@@ -1055,23 +843,6 @@ interface RigwrightViewCommands {
    * @param choice  one of "look", "shaded", "heatmap", "dominant", "handles", "transfer"
    */
   mode(choice: 'look' | 'shaded' | 'heatmap' | 'dominant' | 'handles' | 'transfer'): Promise<void>;
-}
-
-/** The commands `help.*`: `rig.help.<name>(argument)` runs `help.<name>`. */
-interface RigwrightHelpCommands {
-  /**
-   * Keyboard shortcuts
-   *
-   * Runs the command `help.keys`.
-   * @returns true or false
-   */
-  keys(): Promise<boolean>;
-  /**
-   * Tour of the toolbar: A few steps over the toolbar’s main controls
-   *
-   * Runs the command `help.tour`.
-   */
-  tour(): Promise<void>;
 }
 
 /** The commands `skin.*`: `rig.skin.<name>(argument)` runs `skin.<name>`. */
@@ -2176,16 +1947,8 @@ interface Rigwright extends ScriptGlobals {
    * @returns the command’s result
    */
   execute<K extends RigwrightCommandId>(id: K, ...argument: RigwrightArguments<K>): Promise<RigwrightCommands[K]['result']>;
-  /** The commands `file.*`. */
-  readonly file: RigwrightFileCommands;
-  /** The commands `edit.*`. */
-  readonly edit: RigwrightEditCommands;
-  /** The commands `app.*`. */
-  readonly app: RigwrightAppCommands;
   /** The commands `view.*`. */
   readonly view: RigwrightViewCommands;
-  /** The commands `help.*`. */
-  readonly help: RigwrightHelpCommands;
   /** The commands `skin.*`. */
   readonly skin: RigwrightSkinCommands;
   /** The commands `bind.*`. */

@@ -14,6 +14,7 @@ import { commandReference } from '../../renderer/commands/command-reference.ts';
 import {
   SCRIPT_CHECK_OPTIONS,
   SCRIPT_COMMAND_IDS,
+  SCRIPT_DENIED_COMMANDS,
   argumentName,
   namedArguments,
   scriptApiDeclarations,
@@ -95,7 +96,7 @@ await rig.execute('playback.bakeClip');
 await rig.execute('playback.bakeClip', 30);
 const shown: boolean = await rig.execute('view.skeleton');
 const locked: boolean = await rig.execute('paint.lock', 3);
-await rig.execute('edit.undo');
+await rig.execute('view.frameAll');
 await rig.bind.compute({ source: 'cylinder', laplacian: 'uniform' });
 await rig.bind.compute();
 await rig.paint.prune(0.01);
@@ -156,6 +157,10 @@ test('a script with a wrong argument, a missing one, a wrong result type or a pa
     'args.push("x");',
     'document.title = "x";',
     "await fetch('http://127.0.0.1');",
+    "await rig.execute('edit.undo');",
+    "await rig.execute('file.open');",
+    'await rig.file.demo();',
+    'await rig.help.keys();',
     "setTimeout('print(1)', 10);",
     'performance.mark("x");',
   ];
@@ -298,3 +303,30 @@ test('the command reference has a row per command with its argument, result and 
   assert.equal(skeleton, '| `view.skeleton` | Show skeleton | — | true or false | always |');
 });
 
+test('scripts are offered every command but a stated list, each entry with its reason and each matching commands', () => {
+  const ids = Object.keys(COMMANDS) as CommandId[];
+  // What the list must keep from scripts, each for a reason it states: commands that open a scene (the run's undo
+  // step would be emptied), Undo and Redo (a run is one step), and those that only talk to the user.
+  const mustDeny = [
+    'edit.undo',
+    'edit.redo',
+    'app.preferences',
+    'view.commandPalette',
+    ...ids.filter((id) => id.startsWith('file.') || id.startsWith('help.') || id.startsWith('script.')),
+  ];
+  assert.ok(mustDeny.includes('file.open') && mustDeny.includes('help.keys'), 'the catalog has file.* and help.* commands');
+  for (const id of mustDeny) {
+    assert.ok(!SCRIPT_COMMAND_IDS.includes(id as CommandId), `${id} is not offered to scripts`);
+    assert.ok(!DECLARATIONS.includes(`"${id}": {`), `${id} is not declared`);
+  }
+  for (const id of ids)
+    if (!mustDeny.includes(id)) assert.ok(SCRIPT_COMMAND_IDS.includes(id), `${id} is offered to scripts (not in the list)`);
+  const page = scriptReference(API_SOURCE);
+  for (const [entry, why] of Object.entries(SCRIPT_DENIED_COMMANDS)) {
+    assert.ok(why.length > 20, `${entry} says why: ${why}`);
+    const matches = entry.endsWith('.*') ? ids.filter((id) => id.startsWith(entry.slice(0, -1))) : ids.filter((id) => id === entry);
+    assert.ok(matches.length > 0, `${entry} names commands of the catalog`);
+    assert.ok(page.includes(`| \`${entry}\` | ${why.replaceAll('|', '\\|')} |`), `the reference page lists ${entry} with its reason`);
+  }
+  assert.ok(!/^\s*readonly (file|help|edit|app):/m.test(DECLARATIONS), 'no namespace is left with only denied commands');
+});
