@@ -516,10 +516,10 @@ test('material runs: the glTF export writes a primitive per run on the one mesh,
   );
 });
 
-test('writeMtl and writeObj with materials read back as written: names, colours, alpha, images, usemtl per object', () => {
+test('writeMtl and writeObj with materials read back as written: names, colours, alpha, images, metallic, roughness, usemtl per object', () => {
   const library = [
     { name: 'Skin tone', diffuse: [0.8, 0.55, 0.4] as const, alpha: 1, diffuseMap: null },
-    { name: 'Glass', diffuse: [1, 1, 1] as const, alpha: 0.25, diffuseMap: 'glass texture.png' },
+    { name: 'Glass', diffuse: [1, 1, 1] as const, alpha: 0.25, diffuseMap: 'glass texture.png', metallic: 0.1, roughness: 0.3 },
   ];
   assert.deepEqual(readMtl(writeMtl(library), 'out.mtl'), {
     materials: library.map((m, k) => ({ ...m, diffuse: [...m.diffuse], line: [1, 4][k] })),

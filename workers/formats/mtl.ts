@@ -362,10 +362,14 @@ export interface MtlWriteMaterial {
   alpha: number;
   /** the diffuse texture's file name, next to the library, or null */
   diffuseMap: string | null;
+  /** written as `Pm` when given */
+  metallic?: number;
+  /** written as `Pr` when given */
+  roughness?: number;
 }
 
 /**
- * A material library readMtl reads back: `newmtl`, `Kd`, `d` below 1 and `map_Kd`, numbers with the fewest digits
+ * A material library readMtl reads back: `newmtl`, `Kd`, `d` below 1, `map_Kd`, and `Pm`, `Pr` when given, numbers with the fewest digits
  * that read back to the same doubles. Names are written as given (the rest of the line: spaces are kept; line
  * breaks are not part of a name and become spaces).
  */
@@ -376,6 +380,8 @@ export function writeMtl(materials: readonly MtlWriteMaterial[]): string {
     lines.push(`Kd ${material.diffuse.map((c) => String(c)).join(' ')}`);
     if (material.alpha < 1) lines.push(`d ${String(material.alpha)}`);
     if (material.diffuseMap) lines.push(`map_Kd ${material.diffuseMap}`);
+    if (material.metallic !== undefined) lines.push(`Pm ${String(material.metallic)}`);
+    if (material.roughness !== undefined) lines.push(`Pr ${String(material.roughness)}`);
     lines.push('');
   }
   return lines.join('\n');

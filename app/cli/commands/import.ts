@@ -128,7 +128,8 @@ writes such files back into the glTF, which keeps its materials, textures and UV
 };
 
 /**
- * The look's materials as MTL materials (unique names, the base colour as Kd and d; the base colour image as a file
+ * The look's materials as MTL materials (unique names, the base colour as Kd and d, metallic and roughness as Pm and
+ * Pr; the base colour image as a file
  * `BASE-texture-K.png|jpg` (or the image's own type) for map_Kd, where Kd is then white as the image is the colour).
  */
 function mtlOf(
@@ -160,7 +161,11 @@ function mtlOf(
       warnings.push(
         `material '${name}': MTL cannot say its ${material.textureTransform ? 'texture transform' : 'alpha cutoff'}; it is left out`,
       );
-    return { name, diffuse: texture ? [1, 1, 1] : [r, g, b], alpha: a, diffuseMap };
+    const pbr = {
+      ...(material.metallic !== undefined ? { metallic: material.metallic } : {}),
+      ...(material.roughness !== undefined ? { roughness: material.roughness } : {}),
+    };
+    return { name, diffuse: texture ? [1, 1, 1] : [r, g, b], alpha: a, diffuseMap, ...pbr };
   });
   return { names, library, images, warnings };
 }
