@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startNodeSandbox } from '../../app/cli/script/node-sandbox.ts';
+import { nodeSandboxWith, startNodeSandbox } from '../../app/cli/script/node-sandbox.ts';
 import { ScriptHost, type ScriptOutput, type ScriptRunOptions, type ScriptRunResult } from '../../workers/script/script-host.ts';
 import { IMPORT_REFUSED, compileScript, ScriptCompileError, sourceColumn } from '../../workers/script/script-compile.ts';
 import { LOCKED_GLOBALS } from '../../workers/script/script-runtime.ts';
@@ -489,4 +489,32 @@ test('sourceColumn follows the character through types taken out, names and comm
   ];
   for (const [text, at] of expected) assert.equal(sourceColumn(source, compiled, 1, code.indexOf(text) + 1), at + 1, text);
   assert.equal(sourceColumn('const x = 1;', compileScript('const x = 1;', 'y.ts'), 1, 7), 7, 'a line without types keeps its columns');
+});
+
+test('a script that allocates without end fails at its heap limit with a clear message; the host goes on and the scene is as before', async () => {
+  const history = new UndoHistory();
+  const store = new SceneStore(demoDocument(), history);
+  const before = store.doc.weights.data.slice();
+  const host = new ScriptHost({
+    calls: storeCalls(store, { executed: [], received: [] }),
+    history,
+    startSandbox: nodeSandboxWith({ maxOldGenerationSizeMb: 32 }),
+    commandIds: ['test.scaleRow'],
+  });
+  const source = `await rig.test.scaleRow({ vertex: 0, factor: 2 });
+const kept: number[][] = [];
+while (true) kept.push(new Array(100_000).fill(kept.length));
+`;
+  const result = await host.run({ file: 'scripts/hog.ts', source, timeLimitMs: 60_000 });
+  assert.equal(result.status, 'failed', JSON.stringify(result));
+  assert.equal(
+    result.error?.message,
+    'the script ran out of memory: its heap reached the limit of 32 MB, and the script was ended',
+    'the message says what happened',
+  );
+  assert.equal(result.error?.file, 'scripts/hog.ts');
+  assertSameBits(store.doc.weights.data, before, 'weights after the run that ran out of memory');
+  assert.equal(history.canUndo, false, 'the failed run leaves no step');
+  const next = await host.run({ file: 'scripts/after.ts', source: 'print(1)' });
+  assert.equal(next.status, 'done', 'the host runs the next script');
 });
