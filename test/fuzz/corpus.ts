@@ -100,6 +100,12 @@ export function mtlSeed(): string {
     'Kd 1.2 0.3 -0.1',
     'd -halo 0.5',
     'Pr 0.4',
+    'Pm 0.7',
+    'map_Ke -s 2 2 glow.png',
+    'norm -bm 1.5 cloth_n.png',
+    'map_d cloth alpha.png',
+    'map_Pr rough.png',
+    'map_Pm metal.png',
     '',
   ].join('\n');
 }

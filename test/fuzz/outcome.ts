@@ -166,6 +166,16 @@ function checkMtl(file: MtlFile): string {
     const problem = checkArray(`material ${m.name} colour`, [...(m.diffuse ?? []), m.alpha], 0, 1);
     if (problem) return problem;
     if (m.diffuseMap !== null && !m.diffuseMap.trim()) return `material ${m.name}: empty image name`;
+    const surface = checkArray(
+      `material ${m.name} metallic, roughness, ambient or emission`,
+      [m.metallic ?? 0, m.roughness ?? 0, ...(m.ambient ?? []), ...(m.emissive ?? [])],
+      0,
+      1,
+    );
+    if (surface) return surface;
+    if (m.normalMap && !Number.isFinite(m.normalMap.scale)) return `material ${m.name}: normal map scale ${m.normalMap.scale}`;
+    for (const image of [m.emissiveMap, m.normalMap?.file, m.alphaMap, m.roughnessMap, m.metallicMap])
+      if (image !== undefined && !image.trim()) return `material ${m.name}: empty image name`;
   }
   return '';
 }
