@@ -635,6 +635,11 @@ export class BindingController {
       const names = boneNamesOf(doc);
       notes.push(`outside the mesh, bound from the nearest voxels: ${result.bonesOutsideSolid.map((b) => names[b]).join(', ')}`);
     }
+    if (result.bonesLeftOut.length > 0) {
+      const names = boneNamesOf(doc);
+      const leftOut = result.bonesLeftOut.map((b) => names[b]).join(', ');
+      notes.push(`left out (weight 0; mostly outside the mesh, they carry their children): ${leftOut}`);
+    }
     this.lastResult = {
       result: asSolve,
       boundRigidly: false,

@@ -213,3 +213,30 @@ test('volumetric weights: a cancelled run throws the cancel error; bad options a
 function n0(): number {
   return body.positions.length / 3;
 }
+
+test('volumetric weights leave out a bone with a child whose segment lies mostly outside the mesh (a root from the origin); a leaf outside keeps its weights', () => {
+  const cube = outwardSplitCube(6);
+  const n = cube.positions.length / 3;
+  // Along z through the cube's middle: a root from z = −3 to 0.1 (0.1 of its 3.1 inside: 3%), two bones inside, and a
+  // leaf from z = 0.9 to 2.5 (0.1 of 1.6 inside: 6%), as a toe whose end joint was extended past the tip.
+  const z = (...values: number[]) => Float64Array.from(values.flatMap((v) => [0.5, 0.5, v]));
+  const chain = (rootStart: number) => ({ joints: z(rootStart, 0.1, 0.5, 0.9, 2.5), bones: Uint32Array.of(0, 1, 1, 2, 2, 3, 3, 4) });
+  const result = volumetricWeights(cube.positions, cube.triangles, chain(-3), { resolution: 64 });
+  assert.deepEqual(result.bonesLeftOut, [0], 'the root is left out');
+  const column = (weights: Float64Array, b: number) => Array.from({ length: n }, (_, v) => weights[4 * v + b]);
+  assert.ok(
+    column(result.weights, 0).every((w) => w === 0),
+    'the root carries no weight',
+  );
+  assert.ok(Math.max(...column(result.weights, 3)) > 0.5, 'the leaf outside still moves the top of the cube');
+  const { worst } = rowSums(result.weights, 4);
+  assert.ok(worst <= 1e-12, `rows sum to 1 (worst ${worst})`);
+  // The bottom face (z = 0), nearest the root, follows the root's child instead.
+  for (let v = 0; v < n; v++)
+    if (cube.positions[3 * v + 2] === 0)
+      assert.ok(result.weights[4 * v + 1] > 0.5, `vertex ${v} at z = 0: ${result.weights[4 * v + 1]} on bone 1`);
+  // The same root starting inside (z = 0.02 to 0.1: wholly inside) is bound as any bone.
+  const inside = volumetricWeights(cube.positions, cube.triangles, chain(0.02), { resolution: 64 });
+  assert.deepEqual(inside.bonesLeftOut, [], 'a root inside the mesh is kept');
+  assert.ok(Math.max(...column(inside.weights, 0)) > 0.5, 'and weighs on the bottom of the cube');
+});

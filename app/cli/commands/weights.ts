@@ -174,6 +174,10 @@ vertices and parts of the mesh without any handle are reported on stderr.
         stderr.write(
           `rigwright: warning: bones ${result.bonesOutsideSolid.join(', ')} lie outside the mesh: bound from the nearest voxels\n`,
         );
+      if (result.bonesLeftOut.length > 0)
+        stderr.write(
+          `rigwright: bones ${result.bonesLeftOut.join(', ')} left out (weight 0): mostly outside the mesh, they carry their children\n`,
+        );
       writeFile(out, writeDmatAscii({ rows: vertexCount, cols: boneCount, data: result.weights }));
       const { nx, ny, nz } = result.grid;
       stdout.write(
