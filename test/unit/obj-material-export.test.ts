@@ -427,3 +427,25 @@ test(
     }
   },
 );
+
+test('OBJ → glTF: a normal map on a mesh without texture coordinates gets (0, 0) ones with a notice, and tangents: still valid', async () => {
+  const obj = readObj('mtllib n.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl Bumpy\nf 1 2 3\n', 'flat.obj');
+  const { look, parts } = objLook(
+    [{ name: 'flat.obj', materials: obj.materials, materialLibraries: obj.materialLibraries, parts: obj.parts }],
+    [
+      { name: 'n.mtl', bytes: new TextEncoder().encode('newmtl Bumpy\nmap_Bump normal.png\n') },
+      { name: 'normal.png', bytes: NORMAL_PNG },
+    ],
+  );
+  assert.ok(look && parts?.[0], 'a look');
+  const skeleton = buildSkeleton({ joints: Float64Array.of(0, 0, 0, 0, 1, 0), bones: Uint32Array.of(0, 1) }, 'flat.tgf');
+  const weights = { rows: 3, cols: 1, data: new Float64Array(3).fill(1) };
+  const { bytes, warnings } = await exportGltf(
+    { mesh: obj.mesh, skeleton, weights, parts: parts[0], look, objCorners: obj.corners ?? undefined, name: 'flat' },
+    'flat.glb',
+  );
+  assert.deepEqual(warnings, ['mesh "flat": its material has a texture but the mesh has no texture coordinates; all are (0, 0)']);
+  await assertValidGltf(bytes, 'flat.glb');
+  const primitive = (await new WebIO().readBinary(bytes)).getRoot().listMeshes()[0].listPrimitives()[0];
+  assert.ok(primitive.getAttribute('TEXCOORD_0') && primitive.getAttribute('TANGENT'), 'texture coordinates and tangents are written');
+});

@@ -347,7 +347,7 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
           uvs[2 * i] = look.uvs[2 * map[i]];
           uvs[2 * i + 1] = look.uvs[2 * map[i] + 1];
         }
-      } else if (material?.getBaseColorTexture()) {
+      } else if (material?.getBaseColorTexture() || material?.getNormalTexture() || material?.getEmissiveTexture()) {
         uvs = new Float32Array(2 * n);
         warnings.push(`mesh "${part.name}": its material has a texture but the mesh has no texture coordinates; all are (0, 0)`);
       }
