@@ -198,17 +198,18 @@ export class ScriptController {
     this.reported = null;
     this.deps.files.beginRun(file);
     for (const listener of this.runningListeners) listener(true);
-    const timeLimitMs = this.timeLimitSeconds * 1000;
+    // The limit the run has: the preference may change while it runs, and the last line names the limit that applied.
+    const limitSeconds = this.timeLimitSeconds;
     let result: ScriptRunResult;
     try {
-      result = await this.host.run({ file, source, timeLimitMs });
+      result = await this.host.run({ file, source, timeLimitMs: limitSeconds * 1000 });
     } finally {
       this.deps.files.endRun();
       this.file = null;
       this.reported = null;
     }
     if (result.error) this.emit({ kind: 'error', text: errorLine(result.error), ...placeOf(result.error) });
-    this.emit({ kind: result.status === 'done' ? 'log' : 'error', text: endLine(result, file, this.timeLimitSeconds) });
+    this.emit({ kind: result.status === 'done' ? 'log' : 'error', text: endLine(result, file, limitSeconds) });
     for (const listener of this.runningListeners) listener(false);
     return result;
   }

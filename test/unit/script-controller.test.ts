@@ -188,6 +188,17 @@ test('Stop and the time limit end `while (true) {}`; the scene is as before and 
   assert.throws(() => (scripts.timeLimitSeconds = Number.NaN), /script time limit: NaN/);
 });
 
+test('the last line of a timed-out run names the limit it ran under, though the preference changed meanwhile', async () => {
+  const { scripts, output } = controller();
+  scripts.timeLimitSeconds = 1;
+  const run = scripts.run('while (true) {}', 'spin.ts');
+  scripts.timeLimitSeconds = 7;
+  const result = await run;
+  assert.equal(result.status, 'timed-out');
+  assert.ok(result.durationMs < 5000, `the run ended at its own 1 s limit, after ${result.durationMs} ms`);
+  assert.equal(output.at(-1)!.text, 'spin.ts reached the time limit (1 s) and was stopped; the scene is as it was before the run');
+});
+
 test('Stop and the time limit end a run that waits for the user to answer a question (the question goes unanswered)', async () => {
   const { files, scripts, output } = controller();
   const stopped = scripts.run("await rig.files.saveProject('hand.rig.glb');", 'save.ts');
