@@ -4,7 +4,7 @@
  * nearest along the chain, dense 1M × 32 in the scene as the document stores it):
  *
  * - the whole path: a script in the Node sandbox (as `rigwright run` runs it) timing `await rig.scene.weights()` and
- *   `await rig.scene.setWeights(rows)` with its own clock (Date.now, the one a script has; whole milliseconds), each
+ *   `await rig.scene.setWeights(rows)` with its own clock (performance.now(), as a script has it in a worker), each
  *   answered by the ScriptHost with sceneScriptCalls on a SceneStore, the rows transferred both ways;
  * - the scene's answers alone (sceneScriptCalls called directly): dense → rows; rows → a new dense matrix and one
  *   store edit with its undo step.
@@ -152,12 +152,12 @@ async function throughScripts(): Promise<{ readMs: number; writeMs: number; empt
   }
   // One read and one write per run (so that each run's undo step holds only its own matrices), timed by the script.
   const weightsScript = `
-  let start = Date.now();
+  let start = performance.now();
   const rows = await rig.scene.weights();
-  const read = Date.now() - start;
-  start = Date.now();
+  const read = performance.now() - start;
+  start = performance.now();
   await rig.scene.setWeights(rows);
-  print(JSON.stringify({ read, write: Date.now() - start, influences: rows.influences }));
+  print(JSON.stringify({ read, write: performance.now() - start, influences: rows.influences }));
   `;
   const sandboxReads: number[] = [];
   const sandboxWrites: number[] = [];
@@ -221,23 +221,22 @@ await thread.terminate();
 const megabytes = ((rows!.bones.byteLength + rows!.values.byteLength) / 2 ** 20).toFixed(0);
 const aim = (ms: number, most = AIM_MS) => `aim ≤ ${most} ms: ${ms <= most ? 'met' : 'missed'}`;
 const cloned = `${fmtMs(cloneMs)} (rows cloned to a thread, one way)`;
-const wholeMs = (ms: number) => `${ms} ms`;
 printTable(
   `Script API weights — ${vertexCount.toLocaleString('en')} vertices × ${INFLUENCES} influences (${megabytes} MB of rows), ${BONES} bones (dense ${((8 * vertexCount * BONES) / 2 ** 20).toFixed(0)} MB)`,
   [
     {
       case: 'read: await rig.scene.weights() in a script (Node sandbox)',
-      ours: wholeMs(sandbox.readMs),
+      ours: fmtMs(sandbox.readMs),
       reference: cloned,
       ratio: (sandbox.readMs / cloneMs).toFixed(2),
-      note: `${aim(sandbox.readMs)}; the script's clock, whole ms`,
+      note: `${aim(sandbox.readMs)}; the script's clock`,
     },
     {
       case: 'write: await rig.scene.setWeights(rows) in a script (Node sandbox)',
-      ours: wholeMs(sandbox.writeMs),
+      ours: fmtMs(sandbox.writeMs),
       reference: cloned,
       ratio: (sandbox.writeMs / cloneMs).toFixed(2),
-      note: `${aim(sandbox.writeMs)}; the script's clock, whole ms`,
+      note: `${aim(sandbox.writeMs)}; the script's clock`,
     },
     {
       case: 'read: scene.weights() called directly, dense → rows',
