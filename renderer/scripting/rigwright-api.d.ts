@@ -163,7 +163,12 @@ interface SceneApi {
  * A script's first write outside that folder asks the user (in the app) or needs `--allow-write` (headless).
  */
 interface FilesApi {
-  /** opens files as a new scene, as File → Import does (a mesh with its skeleton, weights, poses; a glTF; a project) */
+  /**
+   * opens files as a new scene, as File → Import does (a mesh with its skeleton, weights, poses; a glTF; a project).
+   * Opening a scene clears the undo history, the run's own step with it: the run's edits before the open cannot be
+   * undone, and a run that fails or is stopped after it keeps the scene it opened (its edits of that scene are undone)
+   * instead of going back to the scene it began on
+   */
   open(paths: string | readonly string[]): Promise<void>;
   /** saves the project (.rig.glb); @returns the path written */
   saveProject(path: string): Promise<string>;

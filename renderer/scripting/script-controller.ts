@@ -272,12 +272,16 @@ function placeOf(error: NonNullable<ScriptRunResult['error']>): Pick<ScriptOutpu
 /** The last line of a run: how it ended, how long it took, and what it did to the scene. */
 function endLine(result: ScriptRunResult, file: string, limitSeconds: number): string {
   const seconds = `${(result.durationMs / 1000).toFixed(2)} s`;
-  const unchanged = 'the scene is as it was before the run';
+  // A scene the run opened cleared the history, the run's step with it: a failed run can go back only to that scene.
+  const unchanged = result.openedScene
+    ? 'the scene it opened is kept (opening it cleared the undo history), its edits after the open undone'
+    : 'the scene is as it was before the run';
+  const step = `one undo step, “Script: ${baseName(file)}”`;
   switch (result.status) {
     case 'done':
-      return result.changed
-        ? `${file} done in ${seconds}: its changes are one undo step, “Script: ${baseName(file)}”`
-        : `${file} done in ${seconds}; it changed nothing`;
+      if (result.openedScene)
+        return `${file} done in ${seconds}: it opened a scene, which cleared the undo history; ${result.changed ? `its changes after that are ${step}` : 'it changed nothing after that'}`;
+      return result.changed ? `${file} done in ${seconds}: its changes are ${step}` : `${file} done in ${seconds}; it changed nothing`;
     case 'failed':
       return `${file} failed after ${seconds}; ${unchanged}`;
     case 'stopped':

@@ -233,6 +233,40 @@ test('a new scene opened while a script runs stops it; one the script itself ope
   assert.equal((await kept).status, 'done', 'the script’s own new scene does not stop it');
 });
 
+test('a run that opens a scene says so: failing afterwards it keeps that scene (its later edits undone), and its last line says which', async () => {
+  const { store, files, scripts, output } = controller();
+  const twist = twistDemoDocument();
+  files['files.open'] = async () => {
+    files.opening = true;
+    store.open(twist, 'opened by the script');
+    files.opening = false;
+  };
+  const failed = await scripts.run(
+    "await rig.paint.prune(0.2);\nawait rig.files.open('twist.obj');\nawait rig.paint.prune(0.2);\nthrow new Error('late');",
+    'opens.ts',
+  );
+  assert.equal(failed.status, 'failed', JSON.stringify(failed));
+  assert.equal(failed.openedScene, true, 'the result says the run opened a scene');
+  assert.equal(store.doc.weights, twist.weights, 'the opened scene is kept, the prune after the open undone');
+  assert.deepEqual(store.history.undoLabels(), [], 'nothing to undo: the open cleared the history');
+  assert.match(
+    output.at(-1)!.text,
+    /^opens\.ts failed after \d+\.\d\d s; the scene it opened is kept \(opening it cleared the undo history\), its edits after the open undone$/,
+  );
+
+  const done = await scripts.run("await rig.files.open('twist.obj');\nawait rig.paint.prune(0.2);", 'opens.ts');
+  assert.equal(done.status, 'done');
+  assert.equal(done.openedScene, true);
+  assert.deepEqual(store.history.undoLabels(), ['Script: opens.ts'], 'the edits after the open are one step');
+  assert.match(
+    output.at(-1)!.text,
+    /^opens\.ts done in \d+\.\d\d s: it opened a scene, which cleared the undo history; its changes after that are one undo step, “Script: opens\.ts”$/,
+  );
+
+  const plain = await scripts.run('await rig.paint.prune(0.2);', 'prune.ts');
+  assert.equal(plain.openedScene, undefined, 'a run that opens nothing does not say it did');
+});
+
 test('the time limit is a user preference: kept in the storage, read back, a bad stored value giving the default', () => {
   const storage = new Map<string, string>();
   const page = {

@@ -38,6 +38,11 @@ export interface ScriptRunResult {
   durationMs: number;
   /** an undo step was made */
   changed: boolean;
+  /**
+   * the run opened a scene (`rig.files.open`), which cleared the undo history and the run's step with it: the scene it
+   * opened stays, even when the run failed or was stopped afterwards (only its edits after the open are rolled back)
+   */
+  openedScene?: true;
 }
 
 export interface ScriptRunOptions {
@@ -125,6 +130,8 @@ const DATA_CALLS: ReadonlySet<string> = new Set<Exclude<ScriptCallName, 'execute
 interface ActiveRun {
   readonly file: string;
   stop(): void;
+  /** a `files.open` call of the run has opened a scene */
+  openedScene: boolean;
 }
 
 export class ScriptHost {
@@ -148,11 +155,12 @@ export class ScriptHost {
   async run(options: ScriptRunOptions): Promise<ScriptRunResult> {
     const startedAt = performance.now();
     const { file } = options;
-    const result = (status: ScriptStatus, changed: boolean, error?: ScriptError): ScriptRunResult => ({
+    const result = (status: ScriptStatus, changed: boolean, error?: ScriptError, openedScene = false): ScriptRunResult => ({
       status,
       ...(error ? { error } : {}),
       durationMs: performance.now() - startedAt,
       changed,
+      ...(openedScene ? { openedScene: true as const } : {}),
     });
     if (this.active)
       return result('failed', false, { message: `${file} was not run: the script ${this.active.file} is running (stop it first)`, file });
@@ -162,13 +170,13 @@ export class ScriptHost {
     } catch (error) {
       return result('failed', false, error instanceof ScriptCompileError ? error.scriptError : { message: messageOf(error), file });
     }
-    const active: ActiveRun = { file, stop: () => undefined };
+    const active: ActiveRun = { file, stop: () => undefined, openedScene: false };
     this.active = active;
     try {
       const ended = await this.runCompiled(compiled, options, active);
-      return result(ended.status, ended.changed, ended.error);
+      return result(ended.status, ended.changed, ended.error, active.openedScene);
     } catch (error) {
-      return result('failed', false, { message: `the script host failed: ${messageOf(error)}`, file });
+      return result('failed', false, { message: `the script host failed: ${messageOf(error)}`, file }, active.openedScene);
     } finally {
       this.active = null;
     }
@@ -236,7 +244,7 @@ export class ScriptHost {
         if (ending) return;
         switch (message.kind) {
           case 'call': {
-            const answered = this.answer(sandbox, message, () => ending !== null);
+            const answered = this.answer(sandbox, message, active, () => ending !== null);
             inFlight.set(answered, { method: message.method, args: message.args });
             void answered.finally(() => inFlight.delete(answered));
             break;
@@ -276,11 +284,17 @@ export class ScriptHost {
   }
 
   /** Answers one call of the sandbox (unless the run has ended meanwhile: its worker is gone). */
-  private async answer(sandbox: SandboxPort, message: Extract<SandboxMessage, { kind: 'call' }>, ended: () => boolean): Promise<void> {
+  private async answer(
+    sandbox: SandboxPort,
+    message: Extract<SandboxMessage, { kind: 'call' }>,
+    active: ActiveRun,
+    ended: () => boolean,
+  ): Promise<void> {
     const { id, method, args } = message;
     let reply: HostMessage;
     try {
       reply = { kind: 'reply', id, value: await this.invoke(method, args) };
+      if (method === 'files.open') active.openedScene = true;
     } catch (error) {
       reply = { kind: 'reply', id, error: messageOf(error) };
     }
