@@ -130,7 +130,7 @@ test('Compute weights in the app: auto binds an open box with a floating part vo
   controller.settingsSection.restore({ ...controller.settingsSection.save(), voxelResolution: 64 });
   await controller.startBind();
   assert.equal(controller.lastError, null, 'no handles are needed');
-  assert.deepEqual(calls, ['volumetric 64 8']);
+  assert.deepEqual(calls, ['volumetric 64 10']);
   assert.deepEqual(store.history.undoLabels(), ['Compute weights']);
   const weights = store.doc.weights.data;
   for (let v = 0; v < n; v++) {
@@ -144,13 +144,13 @@ test('Compute weights in the app: auto binds an open box with a floating part vo
     controller.methodLines().some((line) => /took the weights of the nearest voxel/.test(line)),
     'the floating part is named',
   );
-  assert.match(store.doc.weightsSource, /^volumetric \(\d+×\d+×\d+ voxels, falloff 8, /);
+  assert.match(store.doc.weightsSource, /^volumetric \(\d+×\d+×\d+ voxels, falloff 10, /);
   // The options are saved with the project and come back.
   controller.settingsSection.restore({ ...controller.settingsSection.save(), method: 'surface', voxelResolution: 96, falloff: 3 });
   assert.deepEqual([controller.options.method, controller.options.voxelResolution, controller.options.falloff], ['surface', 96, 3]);
   await controller.startBind({ source: 'distance' });
   assert.equal(controller.lastError, null);
-  assert.deepEqual(calls, ['volumetric 64 8', 'harmonic']);
+  assert.deepEqual(calls, ['volumetric 64 10', 'harmonic']);
   assert.match(controller.methodLines()[0], /bound surface \(harmonic\)/);
   store.history.undo();
   assert.deepEqual(store.doc.weights.data, direct.weights, 'one undo brings the volumetric weights back');
