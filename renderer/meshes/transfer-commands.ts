@@ -12,7 +12,7 @@ import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import { boneCountOf } from '../../workers/scene/scene-document.ts';
 import { limitInfluences } from '../../workers/weights/limit-influences.ts';
 import {
-  TRANSFER_MATCHED,
+  TRANSFER_INPAINTED,
   weightTransfer,
   type TransferLocks,
   type TransferMesh,
@@ -65,7 +65,7 @@ export interface TransferCommandsHost {
   /** the scene's max influences: transferred weights keep it */
   readonly maxInfluences: { readonly value: number };
   readonly notice: { show(title: string, items: readonly string[], actions?: readonly { label: string; run(): void }[]): void };
-  /** the vertex selection the weight views show: the notice's action selects the vertices not matched */
+  /** the vertex selection the weight views show: the notice's action selects the inpainted vertices */
   readonly binding: { selectVertices(inside: Uint8Array, combine: 'replace'): void };
   setBindPanel(open: boolean): void;
   /** where the file to transfer from is asked for (the app's file opening) */
@@ -226,19 +226,32 @@ async function transferOnto(
   });
   const vertexCount = doc.mesh.positions.length / 3;
   app.lastTransfer?.remember(sourceName, target.name, vertexCount, target.vertexStart, result.status);
-  // The vertices not matched, for the weight views' selection overlay (the notice's action shows them).
-  const unmatched = new Uint8Array(vertexCount);
-  for (let v = 0; v < target.vertexCount; v++) if (result.status[v] !== TRANSFER_MATCHED) unmatched[target.vertexStart + v] = 1;
+  // The inpainted vertices, for the weight views' selection overlay (the notice's action shows them).
+  const inpainted = inpaintedVertices(result.status, target.vertexStart, vertexCount);
   const show = {
     label: 'Select the inpainted vertices',
     run: () => {
-      app.binding.selectVertices(unmatched.slice(), 'replace');
+      app.binding.selectVertices(inpainted.slice(), 'replace');
       app.setBindPanel(true);
     },
   };
-  const shown = result.inpaintedCount + result.nearestCount > 0 ? [show] : [];
+  const shown = result.inpaintedCount > 0 ? [show] : [];
   app.notice.show(`Weights transferred from ${sourceName} to ${target.name}`, [...transferNoticeItems(result), ...extraLines], shown);
   return result;
+}
+
+/**
+ * The vertices a transfer inpainted, as a selection of the scene: those that took their closest points' weights (a
+ * part with no match) are not inpainted and are named in the notice's lines instead.
+ * @param status       #Vt each target vertex's outcome (WeightTransferResult.status)
+ * @param vertexStart  the target mesh's first vertex in the scene
+ * @param vertexCount  the scene's vertices
+ * @returns #V 1 = inpainted
+ */
+export function inpaintedVertices(status: Uint8Array, vertexStart: number, vertexCount: number): Uint8Array {
+  const inpainted = new Uint8Array(vertexCount);
+  for (let v = 0; v < status.length; v++) if (status[v] === TRANSFER_INPAINTED) inpainted[vertexStart + v] = 1;
+  return inpainted;
 }
 
 /** The notice's lines: how many vertices matched, were inpainted, smoothed, or had nothing to be inpainted from. */

@@ -29,7 +29,7 @@ import { dataFile } from './shared-data.ts';
 import { runCli } from '../../app/cli/main.ts';
 import { joinMeshes } from '../../renderer/document/mesh-parts.ts';
 import { MeshesController } from '../../renderer/meshes/meshes-controller.ts';
-import { inProcessTransfer, transferCommands } from '../../renderer/meshes/transfer-commands.ts';
+import { inpaintedVertices, inProcessTransfer, transferCommands } from '../../renderer/meshes/transfer-commands.ts';
 import { headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
 import { LastTransfer } from '../../renderer/meshes/last-transfer.ts';
 import { fitAssetBones, readWeightedAsset } from '../../workers/formats/weighted-asset.ts';
@@ -405,6 +405,15 @@ test('a part with no match keeps its closest points’ weights and is reported',
     result.status.subarray(0, n).every((s) => s !== TRANSFER_NEAREST),
     'the shirt itself has matches: matched or inpainted',
   );
+  // The notice's "Select the inpainted vertices" selects the inpainted ones only: not the button, nor the matched.
+  const selected = inpaintedVertices(result.status, 5, n + used.length + 5);
+  assert.equal(
+    selected.reduce((a, b) => a + b, 0),
+    result.inpaintedCount,
+    'as many selected as inpainted',
+  );
+  for (let v = 0; v < n + used.length; v++)
+    assert.equal(selected[5 + v], result.status[v] === TRANSFER_INPAINTED ? 1 : 0, `target vertex ${v} (scene vertex ${5 + v})`);
 });
 
 test('flipped normals match only when asked', () => {
@@ -585,7 +594,7 @@ test('weights.transferFromMesh: the body’s weights onto the shirt of one scene
     notices[0].items[0],
     new RegExp(`^${expected.matchedCount} vertices matched .* ${expected.inpaintedCount} vertices inpainted`),
   );
-  // The notice's action selects the vertices not matched, on the shirt alone, and opens the Bind panel that shows them.
+  // The notice's action selects the inpainted vertices, on the shirt alone, and opens the Bind panel that shows them.
   assert.deepEqual(
     notices[0].actions.map((a) => a.label),
     ['Select the inpainted vertices'],
@@ -595,8 +604,8 @@ test('weights.transferFromMesh: the body’s weights onto the shirt of one scene
   const selected = selections[0];
   assert.equal(selected.length, n);
   for (let v = 0; v < n; v++) {
-    const unmatched = v >= bodyCount && expected.status[v - bodyCount] !== TRANSFER_MATCHED;
-    assert.equal(selected[v], unmatched ? 1 : 0, `vertex ${v}: selected where not matched`);
+    const inpainted = v >= bodyCount && expected.status[v - bodyCount] === TRANSFER_INPAINTED;
+    assert.equal(selected[v], inpainted ? 1 : 0, `vertex ${v}: selected where inpainted`);
   }
   history.undo();
   assert.equal(store.doc.weights, before.weights, 'undo brings the weights before back');
