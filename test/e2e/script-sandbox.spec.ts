@@ -167,6 +167,41 @@ test('while (true) {} is ended by Stop, the viewport drawing and the page answer
   expect(errors).toEqual([]);
 });
 
+test('the Scripting panel’s Stop, clicked with the mouse, ends while (true) {}; the viewport draws meanwhile and the scene is as before', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors);
+  await page.keyboard.press('Control+Shift+E');
+  const panel = page.getByRole('complementary', { name: 'Scripting' });
+  await expect(panel).toBeVisible();
+  const stop = panel.getByRole('button', { name: 'Stop', exact: true });
+  await expect(stop).toBeDisabled();
+  const before = await snapshot(page);
+  const stepsBefore = await undoLabels(page);
+
+  await startScript(page, 'await rig.paint.prune(0.3);\nwhile (true) {}\n', 'spin.ts');
+  await weightsChangedFrom(page, before.weights);
+  await expect(stop).toBeEnabled();
+  const meanwhile = await pageWhileRunning(page, 1000);
+  expect(meanwhile.frames, 'frames drawn while the script spins').toBeGreaterThanOrEqual(2);
+  expect(await page.evaluate(() => (window as any).__rigwright.scriptState().running), 'still spinning').toBe(true);
+
+  // The real mouse on the button, at its place now.
+  const box = (await stop.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const run = await endOfRun(page);
+  expect(run.result.status).toBe('stopped');
+  expect(run.output.at(-1)?.text).toMatch(/^spin\.ts stopped after [\d.]+ s; the scene is as it was before the run$/);
+  await expect(panel.getByRole('log', { name: 'Script output' })).toContainText('spin.ts stopped after');
+  await expect(stop).toBeDisabled();
+  expect(await snapshot(page)).toEqual(before);
+  expect(await undoLabels(page)).toEqual(stepsBefore);
+  const after = await framesRendered(page);
+  await expect.poll(() => framesRendered(page), { message: 'the viewport draws after the run' }).toBeGreaterThan(after);
+  expect(errors).toEqual([]);
+});
+
 test('Stop during a script’s Compute weights on the body cancels the solve and ends the run at once; the scene is as before', async ({
   page,
 }) => {
@@ -187,7 +222,10 @@ test('Stop during a script’s Compute weights on the body cancels the solve and
   await expect
     .poll(() => page.evaluate(() => (window as any).__rigwright.binding.state().binding.running as boolean), { timeout: 60_000 })
     .toBe(true);
-  await page.waitForTimeout(500);
+  // … and has reported progress from the worker: the solve itself runs, not only its start.
+  await expect
+    .poll(() => page.evaluate(() => (window as any).__rigwright.binding.state().binding.fraction as number), { timeout: 60_000 })
+    .toBeGreaterThan(0);
   expect(await page.evaluate(() => (window as any).__rigwright.binding.state().binding.running), 'still solving').toBe(true);
 
   // Stop, as the panel's Stop does; the time from it to the run's end, measured in the page.
@@ -310,7 +348,7 @@ test('no network, no importScripts, no DOM: each fails with a clear error in the
   expect(errors).toEqual([]);
 });
 
-test('a script that throws reports the line of its throw in the script, its TypeScript types and all', async ({ page }) => {
+test('a script that throws reports the line and column of its throw in the script, its TypeScript types and all', async ({ page }) => {
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
   const source = [
@@ -319,12 +357,21 @@ test('a script that throws reports the line of its throw in the script, its Type
     '  bones: number;',
     '}',
     'const limit: Limit = { bones: 4 };',
-    "if (limit.bones < 8) throw new Error('too few bones for this rig');",
-    "print('never');",
+    // Types before the throw on its line: sucrase takes them out, and the column must still be the script's.
+    "const max: Record<string, number> = {} as Record<string, number>; if (limit.bones < 8) throw new Error('too few bones for this rig');",
+    "print('never', max);",
   ].join('\n');
   const run = await runScript(page, source, 'throws.ts');
   expect(run.result.status).toBe('failed');
-  expect(run.result.error).toMatchObject({ file: 'throws.ts', line: 6, message: expect.stringMatching(/too few bones for this rig/) });
+  // The engine names `new Error`'s place: its column in the script's own line 6, found in the text.
+  const column = source.split('\n')[5].indexOf('new Error') + 1;
+  expect(column).toBeGreaterThan(80);
+  expect(run.result.error).toMatchObject({
+    file: 'throws.ts',
+    line: 6,
+    column,
+    message: expect.stringMatching(/too few bones for this rig/),
+  });
   const texts = run.output.map((o) => o.text);
   expect(texts[0]).toBe('one');
   expect(texts).not.toContain('never');
