@@ -182,7 +182,7 @@ function bindMs(fn: () => Float64Array): { weights: Float64Array; ms: number } {
 }
 
 const cell = (m: Measure) =>
-  `${m.max.toPrecision(2)} / ${m.mean.toPrecision(2)} | ${m.tears} | ${m.unweighted} | ${m.ms < 10 ? m.ms.toFixed(1) : m.ms.toFixed(0)} ms`;
+  `${m.max.toPrecision(3)} / ${m.mean.toPrecision(3)} | ${m.tears} | ${m.unweighted} | ${m.ms < 10 ? m.ms.toFixed(1) : m.ms.toFixed(0)} ms`;
 
 console.log('\n## Binding the shipped samples from their own skeletons (automatic handles, default options)\n');
 console.log(
