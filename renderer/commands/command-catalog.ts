@@ -296,7 +296,7 @@ const CATALOG = {
     menu: 'Rig',
     group: 'weights',
     description:
-      'Weights by the binding method: harmonic weights from the handles over the surface, or volumetric weights from the bones through the solid the mesh encloses (every shell gets weights); auto picks volumetric for a mesh of several shells or with a boundary (argument, optional: binding options for this run alone, as bind.options takes them)',
+      'Weights by the binding method: harmonic weights from the handles over the surface, or volumetric weights from the bones through the solid the mesh encloses (every shell gets weights); auto picks volumetric for a mesh of several shells or with a boundary, or one whose automatic handles take over half its vertices (argument, optional: binding options for this run alone, as bind.options takes them)',
     enabledWhen: `!binding && ${IDLE} && ${BONES}`,
     argument: arg.optional(BIND_OPTIONS),
   },
@@ -779,7 +779,7 @@ const CATALOG = {
     label: 'Binding options',
     noMenu: 'the controls of the Bind panel (Rig → Bind panel)',
     description:
-      'How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones), the method (auto: volumetric for a mesh of several shells or with a boundary, surface harmonic for a closed connected one; surface; volumetric), the volumetric grid’s voxels along the longest side (64–512) and its falloff (weights ∝ distance^−falloff, 1–16) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance?, method?, voxelResolution?, falloff? }; fields left out stay)',
+      'How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones), the method (auto: volumetric for a mesh of several shells or with a boundary, or one whose automatic handles take over half its vertices, surface harmonic for another closed connected one; surface; volumetric), the volumetric grid’s voxels along the longest side (64–512) and its falloff (weights ∝ distance^−falloff, 1–16) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance?, method?, voxelResolution?, falloff? }; fields left out stay)',
     argument: BIND_OPTIONS,
   },
   'examples.panel': {

@@ -231,7 +231,7 @@ interface RigwrightCommands {
   'bind.saveHandles': { argument: undefined; result: void };
   /** Compare handles…: Overlap with a reference handle file, per bone */
   'bind.compareHandles': { argument: undefined; result: void };
-  /** Compute weights: Weights by the binding method: harmonic weights from the handles over the surface, or volumetric weights from the bones through the solid the mesh encloses (every shell gets weights); auto picks volumetric for a mesh of several shells or with a boundary (argument, optional: binding options for this run alone, as bind.options takes them) */
+  /** Compute weights: Weights by the binding method: harmonic weights from the handles over the surface, or volumetric weights from the bones through the solid the mesh encloses (every shell gets weights); auto picks volumetric for a mesh of several shells or with a boundary, or one whose automatic handles take over half its vertices (argument, optional: binding options for this run alone, as bind.options takes them) */
   'bind.compute': {
     argument:
       | {
@@ -531,7 +531,7 @@ interface RigwrightCommands {
   'bind.maxInfluences': { argument: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8; result: void };
   /** Limit weights to max influences: Vertices with more bones than the max influences (weights from a file, or kept when it was raised) keep their largest, renormalised around the locked bones; one undo step (the Bind panel’s Limit now) */
   'bind.limitInfluences': { argument: undefined; result: void };
-  /** Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones), the method (auto: volumetric for a mesh of several shells or with a boundary, surface harmonic for a closed connected one; surface; volumetric), the volumetric grid’s voxels along the longest side (64–512) and its falloff (weights ∝ distance^−falloff, 1–16) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance?, method?, voxelResolution?, falloff? }; fields left out stay) */
+  /** Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones), the method (auto: volumetric for a mesh of several shells or with a boundary, or one whose automatic handles take over half its vertices, surface harmonic for another closed connected one; surface; volumetric), the volumetric grid’s voxels along the longest side (64–512) and its falloff (weights ∝ distance^−falloff, 1–16) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance?, method?, voxelResolution?, falloff? }; fields left out stay) */
   'bind.options': {
     argument: {
       /** one of "current", "distance", "cylinder", or left out */
@@ -953,7 +953,7 @@ interface RigwrightBindCommands {
    */
   compareHandles(): Promise<void>;
   /**
-   * Compute weights: Weights by the binding method: harmonic weights from the handles over the surface, or volumetric weights from the bones through the solid the mesh encloses (every shell gets weights); auto picks volumetric for a mesh of several shells or with a boundary (argument, optional: binding options for this run alone, as bind.options takes them)
+   * Compute weights: Weights by the binding method: harmonic weights from the handles over the surface, or volumetric weights from the bones through the solid the mesh encloses (every shell gets weights); auto picks volumetric for a mesh of several shells or with a boundary, or one whose automatic handles take over half its vertices (argument, optional: binding options for this run alone, as bind.options takes them)
    *
    * Runs the command `bind.compute` (when `!binding && !toolBusy && hasSkeleton`).
    * @param options  an object { source: one of "current", "distance", "cylinder", or left out; radiusFraction: a number from 0.001 to 1, or left out; laplacian: one of "cotan", "uniform", or left out; bindUnhandled: true or false, or left out; weldTolerance: a number from 0 up, or left out; method: one of "auto", "surface", "volumetric", or left out; voxelResolution: a whole number from 64 to 512, or left out; falloff: a number from 1 to 16, or left out }, or left out
@@ -1008,7 +1008,7 @@ interface RigwrightBindCommands {
    */
   limitInfluences(): Promise<void>;
   /**
-   * Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones), the method (auto: volumetric for a mesh of several shells or with a boundary, surface harmonic for a closed connected one; surface; volumetric), the volumetric grid’s voxels along the longest side (64–512) and its falloff (weights ∝ distance^−falloff, 1–16) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance?, method?, voxelResolution?, falloff? }; fields left out stay)
+   * Binding options: How Compute weights runs: handle source, cylinder radius (a fraction of the bounding diagonal), Laplacian, parts without handles bound rigidly, the distance in mesh units within which vertices are welded into one (0: exactly coincident ones), the method (auto: volumetric for a mesh of several shells or with a boundary, or one whose automatic handles take over half its vertices, surface harmonic for another closed connected one; surface; volumetric), the volumetric grid’s voxels along the longest side (64–512) and its falloff (weights ∝ distance^−falloff, 1–16) (argument: { source?, radiusFraction?, laplacian?, bindUnhandled?, weldTolerance?, method?, voxelResolution?, falloff? }; fields left out stay)
    *
    * Runs the command `bind.options`.
    * @param options  an object { source: one of "current", "distance", "cylinder", or left out; radiusFraction: a number from 0.001 to 1, or left out; laplacian: one of "cotan", "uniform", or left out; bindUnhandled: true or false, or left out; weldTolerance: a number from 0 up, or left out; method: one of "auto", "surface", "volumetric", or left out; voxelResolution: a whole number from 64 to 512, or left out; falloff: a number from 1 to 16, or left out }
