@@ -65,8 +65,14 @@ export interface TransferCommandsHost {
   /** the scene's max influences: transferred weights keep it */
   readonly maxInfluences: { readonly value: number };
   readonly notice: { show(title: string, items: readonly string[], actions?: readonly { label: string; run(): void }[]): void };
-  /** the vertex selection the weight views show: the notice's action selects the inpainted vertices */
-  readonly binding: { selectVertices(inside: Uint8Array, combine: 'replace'): void };
+  /**
+   * the vertex selection the weight views show (the notice's action selects the inpainted vertices), and the binding's
+   * options: the transfer welds the target by the binding's weld tolerance (absent: exactly coincident vertices)
+   */
+  readonly binding: {
+    selectVertices(inside: Uint8Array, combine: 'replace'): void;
+    readonly options?: { readonly weldTolerance: number };
+  };
   setBindPanel(open: boolean): void;
   /** where the file to transfer from is asked for (the app's file opening) */
   readonly bridge?: Pick<RigwrightBridge, 'openFiles'>;
@@ -92,17 +98,22 @@ export function transferCommands(app: TransferCommandsHost): HandlersFor<Transfe
   };
 }
 
-/** The options of both transfer commands, as weightTransfer takes them. */
-function transferOptions({
-  maxDistance,
-  maxAngle,
-  smooth,
-}: {
-  maxDistance?: number;
-  maxAngle?: number;
-  smooth?: boolean;
-}): WeightTransferOptions {
+/** The options of both transfer commands, as weightTransfer takes them, welding by the binding's weld tolerance. */
+function transferOptions(
+  app: TransferCommandsHost,
+  {
+    maxDistance,
+    maxAngle,
+    smooth,
+  }: {
+    maxDistance?: number;
+    maxAngle?: number;
+    smooth?: boolean;
+  },
+): WeightTransferOptions {
+  const weldTolerance = app.binding.options?.weldTolerance;
   return {
+    ...(weldTolerance !== undefined ? { weldTolerance } : {}),
     ...(maxDistance !== undefined ? { maxDistance } : {}),
     ...(maxAngle !== undefined ? { maxAngle } : {}),
     ...(smooth === false ? { smoothIterations: 0 } : {}),
@@ -132,7 +143,7 @@ export async function transferFromMesh(
     source.name,
     { positions: sourceMesh.positions, triangles: sourceMesh.triangles, weights },
     target,
-    transferOptions(argument),
+    transferOptions(app, argument),
     [],
   );
   return { matched: result.matchedCount, inpainted: result.inpaintedCount, nearest: result.nearestCount };
@@ -172,7 +183,7 @@ export async function transferFromFile(
     asset.file,
     { positions: asset.mesh.positions, triangles: asset.mesh.triangles, weights },
     target,
-    transferOptions(argument),
+    transferOptions(app, argument),
     [fitLine, ...asset.warnings],
   );
   return {

@@ -344,7 +344,7 @@ export function headlessRegistry(store: SceneStore, options: HeadlessOptions = {
       },
     },
     notice: { show: () => undefined },
-    binding: { selectVertices: () => undefined },
+    binding: { selectVertices: () => undefined, options: binding.options },
     setBindPanel: () => undefined,
   });
   const paintEdits = weightEditCommands(

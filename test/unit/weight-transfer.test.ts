@@ -628,6 +628,35 @@ test('weights.transferFromMesh: the body’s weights onto the shirt of one scene
   assert.equal(store.doc.weights, painted(), 'the painted weights stay');
 });
 
+test('weights.transferFromMesh welds the target by the binding’s weld tolerance', async () => {
+  const { source, nb, made, bodyCount, paintLocks, weights, store } = bodyAndShirtScene();
+  const tolerances: (number | undefined)[] = [];
+  const host = {
+    store,
+    transferClient: {
+      ...inProcessTransfer,
+      transfer: (...args: Parameters<typeof inProcessTransfer.transfer>) => {
+        tolerances.push(args[0].options.weldTolerance);
+        return inProcessTransfer.transfer(...args);
+      },
+    },
+    meshes: new MeshesController(store),
+    maxInfluences: { value: nb },
+    notice: { show: () => undefined },
+    binding: { selectVertices: () => undefined, options: { weldTolerance: 0.004 } },
+    setBindPanel: () => undefined,
+  };
+  await transferCommands(host)['weights.transferFromMesh'].run({ from: 'body.obj', to: 1 });
+  assert.deepEqual(tolerances, [0.004], 'the transfer ran with the binding’s weld tolerance');
+  const locks = { locked: paintLocks, weights: weights.subarray(bodyCount * nb) };
+  const expected = weightTransfer(source, made, nb, { weldTolerance: 0.004 }, locks);
+  const exact = weightTransfer(source, made, nb, {}, locks);
+  assert.notDeepEqual(expected.weights, exact.weights, 'the tolerance welds more of the shirt than exact welding');
+  const rows = store.doc.weights.data.subarray(bodyCount * nb);
+  const limited = limitInfluences({ rows: made.positions.length / 3, cols: nb, data: expected.weights }, nb, paintLocks).weights.data;
+  assert.deepEqual(rows, limited, 'the shirt’s rows are the transfer welded by the tolerance');
+});
+
 test('rigwright run’s registry runs weights.transferFromMesh as the app does: the shirt takes the transfer’s rows, one undo step', async () => {
   const { source, nb, made, bodyCount, weights, paintLocks, history, store } = bodyAndShirtScene();
   const registry = headlessRegistry(store, { maxInfluences: 4 });
