@@ -224,7 +224,7 @@ test('every declaration a script sees is copied from script-api.ts with its TSDo
   for (const name of ['SceneApi', 'FilesApi', 'ScriptGlobals']) assert.ok(names.includes(name), `${name} is declared`);
   assert.ok(!names.includes('ScriptCalls') && !DECLARATIONS.includes('ScriptCalls'), 'the host-only ScriptCalls stays out');
   assert.ok(DECLARATIONS.includes("/** the parent bone's index, -1 for a root */\n  readonly parent: number;"), 'member TSDoc is kept');
-  assert.match(DECLARATIONS, /^\/\*\*\n \* Rigwright script API 1\.0:/, 'the header states the API version');
+  assert.match(DECLARATIONS, /^\/\*\*\n \* Rigwright script API 1\.1:/, 'the header states the API version');
   assert.throws(() => scriptApiDeclarations('export interface Open {\n  a: number;\n'), /Open at line 1 does not end/);
 });
 
@@ -266,7 +266,7 @@ test('every command a script may run is a method of its namespace, named and typ
 
 test('the reference page lists every call of rig and every command with its argument, result and description', () => {
   const page = scriptReference(API_SOURCE);
-  assert.match(page, /^# Rigwright script API 1\.0\n/, 'the title states the version');
+  assert.match(page, /^# Rigwright script API 1\.1\n/, 'the title states the version');
   for (const call of [
     'rig.scene.summary(): Promise<SceneSummary>',
     'rig.scene.bone(name: string): Promise<ScriptBone>',
