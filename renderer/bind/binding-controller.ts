@@ -435,7 +435,13 @@ export class BindingController {
     const last = this.lastResult;
     if (!last) return [];
     const names = boneNamesOf(this.host.store.doc);
-    return bindingReport(last.result.bonesWithoutHandles, last.result.unhandledComponents, last.boundRigidly, names);
+    return bindingReport(
+      last.result.bonesWithoutHandles,
+      last.result.unhandledComponents,
+      last.boundRigidly,
+      names,
+      last.result.handleConflicts,
+    );
   }
 
   /** The last solve's method, shell by shell (see shellReport), and what the volumetric binding had to make up. */

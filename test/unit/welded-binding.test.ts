@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
+import { bindingReport } from '../../workers/weights/binding-report.ts';
 import { automaticHandles } from '../../workers/weights/automatic-handles.ts';
 import { weldVertices, type WeldedVertices } from '../../workers/mesh/weld-vertices.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
@@ -384,4 +385,33 @@ test('a click on a split cube selects (and Ctrl+click unselects) the vertex with
   moved.settingsSection.restore({ ...moved.settingsSection.save(), weldTolerance: 0.001 });
   moved.clickVertex(corner[1], 'replace');
   assert.deepEqual(selectedOf(moved.selection), corner, 'within the weld tolerance, the three copies again');
+});
+
+test('a welded vertex joining handles of different bones is reported, with the vertex to look at', () => {
+  const cube = splitCube(2);
+  const n = cube.positions.length / 3;
+  // Face x = 0 holds bone 0 and face x = 1 bone 1; the y = 0 face's copy of corner (0, 0, 0) is made bone 1's.
+  const handles = new Int32Array(n).fill(-1);
+  for (let v = 0; v < n; v++) if (cube.face[v] < 2) handles[v] = cube.face[v];
+  const corner: number[] = [];
+  for (let v = 0; v < n; v++)
+    if (cube.positions[3 * v] === 0 && cube.positions[3 * v + 1] === 0 && cube.positions[3 * v + 2] === 0) corner.push(v);
+  assert.deepEqual(
+    corner.map((v) => cube.face[v]),
+    [0, 2, 4],
+    'the corner’s copies lie on the x = 0, y = 0 and z = 0 faces',
+  );
+  const agreeing = harmonicWeights(cube.positions, cube.triangles, handles, 2);
+  assert.equal(agreeing.handleConflicts, undefined, 'handles of one bone per welded vertex: nothing to report');
+  handles[corner[1]] = 1;
+  const result = harmonicWeights(cube.positions, cube.triangles, handles, 2);
+  assert.deepEqual(result.handleConflicts, { count: 1, firstVertex: corner[0] });
+  assert.deepEqual(
+    [result.weights[2 * corner[1]], result.weights[2 * corner[1] + 1]],
+    [1, 0],
+    'the corner is held by its first copy’s bone',
+  );
+  assert.deepEqual(bindingReport([], [], false, ['root', 'tip'], result.handleConflicts), [
+    `1 welded vertex joins handles of different bones (from vertex ${corner[0]}): each held by its first copy's bone`,
+  ]);
 });

@@ -140,6 +140,29 @@ export function weldedHandles(handles: Int32Array, weld: WeldedVertices): Int32A
   return out;
 }
 
+/**
+ * The welded vertices whose members are handles of different bones (weldedHandles keeps the first member's bone):
+ * how many, and the lowest vertex of the first of them, to point the user at it.
+ * @param handles #V bone of each handle vertex, -1 for free vertices
+ * @returns count 0 and firstVertex -1 when no welded vertex joins different bones
+ */
+export function weldedHandleConflicts(handles: Int32Array, weld: WeldedVertices): { count: number; firstVertex: number } {
+  const held = weldedHandles(handles, weld);
+  const conflicting = new Uint8Array(weld.count);
+  const { index } = weld;
+  let count = 0;
+  let firstVertex = -1;
+  for (let v = 0; v < index.length; v++) {
+    const w = index[v];
+    if (handles[v] < 0 || handles[v] === held[w] || conflicting[w]) continue;
+    conflicting[w] = 1;
+    count++;
+    const first = weld.representative[w];
+    if (firstVertex < 0 || first < firstVertex) firstVertex = first;
+  }
+  return { count, firstVertex };
+}
+
 /** Union-find root with path halving. */
 function find(root: Int32Array, v: number): number {
   while (root[v] !== v) v = root[v] = root[root[v]];

@@ -8,7 +8,7 @@ import { choleskySymbolic } from '../sparse/cholesky-symbolic.ts';
 import { choleskyNumeric, type CholeskyFactor } from '../sparse/cholesky-numeric.ts';
 import { choleskySolvePermuted } from '../sparse/cholesky-solve.ts';
 import { NotPositiveDefiniteError } from '../sparse/not-positive-definite-error.ts';
-import { spreadWeldedRows, WELD_VERTICES_DEFAULTS, weldedHandles, weldVertices } from '../mesh/weld-vertices.ts';
+import { spreadWeldedRows, WELD_VERTICES_DEFAULTS, weldedHandleConflicts, weldedHandles, weldVertices } from '../mesh/weld-vertices.ts';
 
 export interface HarmonicWeightsOptions {
   /**
@@ -64,6 +64,11 @@ export interface HarmonicWeightsResult {
   laplacianUsed: 'cotan' | 'uniform';
   /** the vertices the solve ran on: #V less those welded into another (#V when nothing was welded or welding is off) */
   weldedVertexCount: number;
+  /**
+   * welded vertices whose members were handles of different bones (each holds its first member's bone), and the
+   * lowest vertex of one of them; absent when there are none
+   */
+  handleConflicts?: { count: number; firstVertex: number };
   /** wall-clock milliseconds per stage (weldMs: finding coincident vertices) */
   timings: {
     weldMs: number;
@@ -149,8 +154,15 @@ export function harmonicWeights(
       if (u !== undefined) unhandledComponents[u].vertexCount++;
     }
   }
+  const conflicts = weldedHandleConflicts(handles, weld);
   const totalMs = performance.now() - start;
-  return { ...result, weights, unhandledComponents, timings: { ...result.timings, totalMs } };
+  return {
+    ...result,
+    weights,
+    unhandledComponents,
+    ...(conflicts.count > 0 ? { handleConflicts: conflicts } : {}),
+    timings: { ...result.timings, totalMs },
+  };
 }
 
 /**

@@ -201,7 +201,13 @@ vertices and parts of the mesh without any handle are reported on stderr.
       unhandledComponents: bindUnhandled ? 'bind-rigidly' : 'report',
       weldTolerance,
     });
-    for (const report of bindingReport(result.bonesWithoutHandles, result.unhandledComponents, bindUnhandled)) {
+    for (const report of bindingReport(
+      result.bonesWithoutHandles,
+      result.unhandledComponents,
+      bindUnhandled,
+      undefined,
+      result.handleConflicts,
+    )) {
       stderr.write(`rigwright: warning: ${report}\n`);
     }
     if (result.laplacianUsed !== laplacian)
