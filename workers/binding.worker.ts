@@ -17,7 +17,6 @@ import { automaticHandles, type AutomaticHandleRule } from './weights/automatic-
 import type { TgfSkeleton } from './formats/types.ts';
 import { mirrorVertexMap, type MirrorVertexMap } from './paint/mirror-vertex-map.ts';
 import { volumetricWeights, type VolumetricWeightsOptions, type VolumetricWeightsResult } from './weights/volumetric-weights.ts';
-import { meshShells, type MeshShell } from './weights/binding-method.ts';
 
 export type { AutomaticHandleRule };
 
@@ -53,11 +52,6 @@ export const bindingApi = {
       (stage, fraction) => void progress?.(stage, fraction),
     );
     return transfer(result, [result.weights.buffer]);
-  },
-
-  /** The shells of the welded mesh (see meshShells): what the 'auto' binding method decides by. */
-  meshShells(positions: Float64Array, triangles: Uint32Array, weldTolerance: number): MeshShell[] {
-    return meshShells(positions, triangles, weldTolerance);
   },
 
   /**

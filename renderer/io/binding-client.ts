@@ -15,7 +15,6 @@ import type { HarmonicWeightsOptions, HarmonicWeightsResult } from '../../worker
 import type { TgfSkeleton } from '../../workers/formats/types.ts';
 import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
 import type { VolumetricWeightsOptions, VolumetricWeightsResult } from '../../workers/weights/volumetric-weights.ts';
-import type { MeshShell } from '../../workers/weights/binding-method.ts';
 import { callWithProgress, SupervisedWorker } from './worker-supervisor.ts';
 
 export interface BindRequest {
@@ -68,15 +67,6 @@ export class BindingClient {
           progress,
         ),
       ),
-    );
-  }
-
-  /** The shells of the welded mesh, in the worker (copies the inputs, transfers the copies). */
-  meshShells(positions: Float64Array, triangles: Uint32Array, weldTolerance: number): Promise<MeshShell[]> {
-    const p = positions.slice();
-    const t = triangles.slice();
-    return this.run('Finding the mesh’s shells', (remote) =>
-      remote.meshShells(transfer(p, [p.buffer]), transfer(t, [t.buffer]), weldTolerance),
     );
   }
 
