@@ -10,6 +10,7 @@ import type { HandlersFor } from '../commands/command-handlers.ts';
 import type { MeshPart } from '../../workers/formats/types.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import { boneCountOf } from '../../workers/scene/scene-document.ts';
+import { rowsOf } from '../../workers/scene/bone-data.ts';
 import { limitInfluences } from '../../workers/weights/limit-influences.ts';
 import {
   TRANSFER_INPAINTED,
@@ -134,10 +135,9 @@ export async function transferFromMesh(
   const target = meshes.list[meshes.indexOf(argument.to)];
   if (source === target) throw new Error(`${source.name} cannot take weights from itself: choose another mesh to transfer from`);
   const doc = store.doc;
-  const nb = boneCountOf(doc);
   const noHandles = new Int32Array(doc.mesh.positions.length / 3).fill(-1);
   const sourceMesh = partMesh(doc.mesh, noHandles, source);
-  const weights = doc.weights.data.subarray(source.vertexStart * nb, (source.vertexStart + source.vertexCount) * nb);
+  const weights = rowsOf(doc.weights, source.vertexStart, source.vertexCount);
   const result = await transferOnto(
     app,
     source.name,
@@ -213,7 +213,7 @@ async function transferOnto(
   const { store } = app;
   const doc = store.doc;
   const nb = boneCountOf(doc);
-  const rows = (part: MeshPart) => doc.weights.data.subarray(part.vertexStart * nb, (part.vertexStart + part.vertexCount) * nb);
+  const rows = (part: MeshPart) => rowsOf(doc.weights, part.vertexStart, part.vertexCount);
   const noHandles = new Int32Array(doc.mesh.positions.length / 3).fill(-1);
   const targetMesh = partMesh(doc.mesh, noHandles, target);
   const locked = doc.paintLocks;
@@ -231,7 +231,7 @@ async function transferOnto(
   const limited = limitInfluences({ rows: target.vertexCount, cols: nb, data: result.weights }, app.maxInfluences.value, locked ?? null);
   const parts = doc.parts && withSkinned(doc.parts, target);
   store.edit(`Transfer weights from ${sourceName} to ${target.name}`, {
-    weights: withPartWeights(doc.weights, target, limited.weights.data),
+    weights: withPartWeights(doc.weights, target, rowsOf(limited.weights, 0, target.vertexCount)),
     weightsSource: `${doc.weightsSource}; ${target.name}: transferred from ${sourceName}`,
     ...(parts !== doc.parts ? { parts } : {}),
   });

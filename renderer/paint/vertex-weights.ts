@@ -10,6 +10,7 @@ import type { VertexList } from '../commands/command-schema.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import { boneCountOf, vertexCountOf, type SceneDocument } from '../../workers/scene/scene-document.ts';
+import { rowsOf } from '../../workers/scene/bone-data.ts';
 import { pasteWeightRowEdit, SceneEditError } from '../../workers/scene/scene-edits.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 
@@ -116,8 +117,7 @@ export class CopiedWeights {
 
   /** Copies a vertex's row. */
   copy(doc: SceneDocument, vertex: number): Float64Array {
-    const B = boneCountOf(doc);
-    this.row = doc.weights.data.slice(vertex * B, vertex * B + B);
+    this.row = rowsOf(doc.weights, vertex, 1);
     this.vertex = vertex;
     return this.row;
   }

@@ -48,6 +48,17 @@ export function withRows(weights: DenseMatrix, firstVertex: number, rows: ArrayL
 }
 
 /**
+ * The rows of `count` vertices from `firstVertex` on, as one `count` × #B row-major array (a copy: the scene's stay as
+ * they are), for what works on one mesh of the scene or one vertex.
+ * @throws RangeError when the vertices run past the matrix's last
+ */
+export function rowsOf(weights: DenseMatrix, firstVertex: number, count: number): Float64Array {
+  if (!(firstVertex >= 0 && count >= 0 && firstVertex + count <= weights.rows))
+    throw new RangeError(`vertices ${firstVertex} to ${firstVertex + count - 1} are not all among the ${weights.rows} of the weights`);
+  return weights.data.slice(firstVertex * weights.cols, (firstVertex + count) * weights.cols);
+}
+
+/**
  * All the weights as one dense #V × #B row-major array (vertex v's weight of bone b at v · #B + b), for what needs
  * them whole: a file's bytes, a test's snapshot. A copy: the caller may keep or change it, the scene's stay as they are.
  */
