@@ -183,7 +183,7 @@ test('handle edits, automatic handles and computed weights are steps; undo resto
   assert.equal(controller.selectedCount, 0, 'assigning consumes the selection');
   const drawn = store.doc.handles;
 
-  await controller.startBind({ source: 'distance' });
+  await controller.startBind({ source: 'distance', method: 'surface' });
   assert.deepEqual(history.undoLabels(), ['Assign 3 handles to bone 3', 'Compute weights']);
   assert.notEqual(store.doc.weights, start.weights);
   assert.match(store.doc.weightsSource, /^harmonic \(cotan, automatic, distance rule/);
@@ -206,7 +206,7 @@ test('handle edits, automatic handles and computed weights are steps; undo resto
 test('a failed computation changes nothing, adds no step and says why', async () => {
   const { history, store, controller, errors } = bindingSetup(true);
   const before = store.doc;
-  await controller.startBind({ source: 'distance' });
+  await controller.startBind({ source: 'distance', method: 'surface' });
   assert.equal(store.doc, before);
   assert.equal(history.canUndo, false);
   assert.deepEqual(errors, ['Binding failed: the factor is not positive definite']);
