@@ -4,6 +4,7 @@ import { connectedComponents } from '../mesh/connected-components.ts';
 import { cotangentLaplacian } from '../mesh/cotangent-laplacian.ts';
 import { uniformLaplacian } from '../mesh/uniform-laplacian.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';
+import { oneRingAreas } from '../mesh/one-ring-area-change.ts';
 import { spreadWeldedRows, weldVertices, type WeldedVertices } from '../mesh/weld-vertices.ts';
 import { boundingBox } from '../mesh/bounds.ts';
 import { vertexOneRing, type VertexOneRing } from '../paint/vertex-one-ring.ts';
@@ -539,24 +540,9 @@ function growFloat(array: Float64Array, length: number): Float64Array {
  * triangles all have zero area (its cotangent column is empty too, so it adds nothing to K M⁻¹ K).
  */
 function inverseLumpedMass(positions: Float64Array, triangles: Uint32Array): Float64Array {
-  const n = Math.floor(positions.length / 3);
-  const mass = new Float64Array(n);
-  for (let f = 0; f < triangles.length; f += 3) {
-    const a = 3 * triangles[f],
-      b = 3 * triangles[f + 1],
-      c = 3 * triangles[f + 2];
-    const ux = positions[b] - positions[a],
-      uy = positions[b + 1] - positions[a + 1],
-      uz = positions[b + 2] - positions[a + 2];
-    const vx = positions[c] - positions[a],
-      vy = positions[c + 1] - positions[a + 1],
-      vz = positions[c + 2] - positions[a + 2];
-    const third = Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx) / 6;
-    mass[triangles[f]] += third;
-    mass[triangles[f + 1]] += third;
-    mass[triangles[f + 2]] += third;
-  }
-  for (let v = 0; v < n; v++) mass[v] = mass[v] > 0 ? 1 / mass[v] : 0;
+  // A vertex's lumped mass is a third of its one-ring's area.
+  const mass = oneRingAreas(positions, triangles, new Float64Array(Math.floor(positions.length / 3)));
+  for (let v = 0; v < mass.length; v++) mass[v] = mass[v] > 0 ? 3 / mass[v] : 0;
   return mass;
 }
 
