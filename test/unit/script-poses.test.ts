@@ -32,6 +32,7 @@ import type { ScriptCalls } from '../../workers/script/script-api.ts';
 import { sceneScriptCalls } from '../../workers/script/script-scene-calls.ts';
 import { handDocument } from './full-documents.ts';
 import { dataFile } from './shared-data.ts';
+import { axisAngleMatrix } from './rotation-matrix.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-script-poses-'));
 
@@ -59,25 +60,6 @@ function dmatRowMajor(file: string): { rows: number; cols: number; data: Float64
   const data = new Float64Array(rows * cols);
   for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++) data[r * cols + c] = tokens[2 + c * rows + r];
   return { rows, cols, data };
-}
-
-/** A rotation of `angle` radians about a unit axis, row-major (Rodrigues). */
-function rotationAbout(axis: [number, number, number], angle: number): number[] {
-  const [x, y, z] = axis;
-  const c = Math.cos(angle);
-  const s = Math.sin(angle);
-  const t = 1 - c;
-  return [
-    t * x * x + c,
-    t * x * y - s * z,
-    t * x * z + s * y,
-    t * x * y + s * z,
-    t * y * y + c,
-    t * y * z - s * x,
-    t * x * z - s * y,
-    t * y * z + s * x,
-    t * z * z + c,
-  ];
 }
 
 test('scene reads on the course hand: triangles, joints and every frame’s pose are hand.off’s, hand.tgf’s and hand-pose_matrot.dmat’s own numbers', () => {
@@ -177,7 +159,7 @@ test('scene.pose: a bone posed by hand has its hand pose at every frame of the s
   );
   const commands = headlessRegistry(store);
   const calls = callsOn(store);
-  const rotation = rotationAbout([0, 0, 1], 0.5);
+  const rotation = axisAngleMatrix([0, 0, 1], 0.5);
   await commands.execute('pose.rotate', { bone: 4, rotation });
   const dmat = dmatRowMajor(dataFile('hand', 'hand-pose_matrot.dmat'));
   for (const frame of [0, 12]) {
@@ -281,8 +263,8 @@ test('headless pose, key and timeline commands: rotate, reset, paste mirrored, k
   ] as const)
     assert.ok((HEADLESS_COMMANDS as readonly string[]).includes(id), `${id} runs headless`);
 
-  const r1 = rotationAbout([0, 0, 1], 0.4);
-  const r2 = rotationAbout([1, 0, 0], -0.7);
+  const r1 = axisAngleMatrix([0, 0, 1], 0.4);
+  const r2 = axisAngleMatrix([1, 0, 0], -0.7);
   let expected: SceneDocument = doc;
   const step = (fields: Partial<SceneDocument>) => (expected = { ...expected, ...fields });
 
@@ -299,7 +281,7 @@ test('headless pose, key and timeline commands: rotate, reset, paste mirrored, k
   assert.equal(commands.state.time, 14, 'two frames on');
   await commands.execute('pose.rotate', { bone: 6, quaternion: [0, Math.sin(0.3), 0, Math.cos(0.3)] });
   const turned = store.doc.posedBones!.rotations.subarray(54, 63);
-  rotationAbout([0, 1, 0], 0.6).forEach((value, k) =>
+  axisAngleMatrix([0, 1, 0], 0.6).forEach((value, k) =>
     assert.ok(Math.abs(turned[k] - value) < 1e-15, `bone 6 by its quaternion, entry ${k}`),
   );
   await commands.execute('pose.rotate', { bone: 7, rotation: r2 });
@@ -426,6 +408,6 @@ await rig.files.exportGltf(args[0]);
   };
   const close = (actual: number[], expected: number[], what: string) =>
     actual.forEach((value, k) => assert.ok(Math.abs(value - expected[k]) < 1e-6, `${what}, entry ${k}: ${value} against ${expected[k]}`));
-  close(at(6 / 30), rotationAbout([0, 0, 1], 0.5), 'the key at frame 6');
-  close(at(24 / 30), rotationAbout([1, 0, 0], -0.8), 'the key at frame 24');
+  close(at(6 / 30), axisAngleMatrix([0, 0, 1], 0.5), 'the key at frame 6');
+  close(at(24 / 30), axisAngleMatrix([1, 0, 0], -0.8), 'the key at frame 24');
 });
