@@ -82,6 +82,12 @@ export interface ScriptControllerDeps {
    * ends when the command does.
    */
   cancelCommand?(id: string): void;
+  /**
+   * Keeps the app's settings a script's commands may change (binding options, the skinning method) as a run starts;
+   * the function it returns puts them back when the run is rolled back. The clip shown, a field of the scene that
+   * changes without an undo step, the controller keeps itself.
+   */
+  keepSettings?(): () => void;
 }
 
 /** The commands scripts may not run: the script commands (a script running scripts). */
@@ -114,6 +120,22 @@ export class ScriptController {
       startSandbox: deps.startSandbox,
       commandIds: deps.commandIds.filter((id) => !NOT_FOR_SCRIPTS.test(id)),
       onOutput: (output) => this.hostOutput(output),
+      keep: () => {
+        const { store } = deps;
+        const before = store.doc;
+        const putBackSettings = deps.keepSettings?.();
+        return () => {
+          const now = store.doc;
+          // The clip shown changes without an undo step (playback.clip); a scene the run opened is kept as it is.
+          if (
+            now.mesh === before.mesh &&
+            now.skeleton === before.skeleton &&
+            (now.poses !== before.poses || now.posesFile !== before.posesFile)
+          )
+            store.show({ poses: before.poses, posesFile: before.posesFile });
+          putBackSettings?.();
+        };
+      },
       cancelCall: ({ method, args }) => {
         // A question to the user goes unanswered; a command still computing is cancelled as the user would.
         if (method.startsWith('files.')) deps.files.cancel();

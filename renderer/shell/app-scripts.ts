@@ -14,6 +14,8 @@ import { GLTF_EXPORT_DEFAULTS } from '../../workers/formats/gltf-export.ts';
 import { baseName } from '../../workers/formats/file-name.ts';
 import type { OpenedFile, RigwrightBridge, ScriptFilesBridge, ScriptWriteAnswer } from '../../app/ipc-contract.ts';
 import type { ProjectTarget } from '../project/project-session.ts';
+import type { BindOptions } from '../bind/binding-controller.ts';
+import type { DeformationController } from '../deform/deformation-controller.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { Notice } from '../panels/notice.ts';
 import type { ExportDialog } from '../panels/export-dialog.ts';
@@ -32,8 +34,10 @@ export interface AppScriptsHost extends ExportHost {
   readonly files: { load(files: OpenedFile[]): Promise<void> };
   readonly project: { encode(fileName: string): Promise<Uint8Array>; readonly session: { readonly target: ProjectTarget | null } };
   readonly preferences: { readonly store: PreferenceStore };
-  /** Compute weights and automatic handles: cancelled when a run waiting for them ends early */
-  readonly binding: { cancelBind(): void };
+  /** Compute weights and automatic handles: cancelled when a run waiting for them ends early; options put back */
+  readonly binding: { cancelBind(): void; readonly options: Required<BindOptions> };
+  /** the skinning method the viewport shows: put back when a run that changed it is rolled back */
+  readonly deformation: Pick<DeformationController, 'antipodality' | 'method' | 'setMethod'>;
   /** the weight transfers' worker: cancelled when a run waiting for a transfer ends early */
   readonly transferClient: { cancel(): void };
   setError(message: string | null): void;
@@ -86,6 +90,15 @@ export function appScripts(app: AppScriptsHost): ScriptController {
     cancelCommand: (id) => {
       if (id.startsWith('bind.')) app.binding.cancelBind();
       else if (id.startsWith('weights.transferFrom')) app.transferClient.cancel();
+    },
+    // bind.options and skin.method change these in place (no undo step): a rolled-back run puts them back.
+    keepSettings: () => {
+      const binding = { ...app.binding.options };
+      const method = app.deformation.method;
+      return () => {
+        Object.assign(app.binding.options, binding);
+        if (app.deformation.method !== method) app.deformation.setMethod(method);
+      };
     },
   });
   scripts.onRunningChange(() => app.refreshChrome());

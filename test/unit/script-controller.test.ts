@@ -48,7 +48,13 @@ class NoFiles implements ScriptRunFiles {
  * A controller on the demo scene. Besides the app's commands the script may run `rig.execute('test.gate')`, which
  * waits until the test opens the gate (the sandbox has no timers: this is how a script waits in these tests).
  */
-function controller(options: { timeLimit?: { get(): number; set(value: number): void }; cancelCommand?: (id: string) => void } = {}) {
+function controller(
+  options: {
+    timeLimit?: { get(): number; set(value: number): void };
+    cancelCommand?: (id: string) => void;
+    keepSettings?: () => () => void;
+  } = {},
+) {
   const store = new SceneStore(demoDocument(), new UndoHistory());
   const registry = headlessRegistry(store);
   const files = new NoFiles();
@@ -58,6 +64,8 @@ function controller(options: { timeLimit?: { get(): number; set(value: number): 
   const long = { running: 0, cancel: (): void => {} };
   const execute = (id: string, argument: unknown): unknown => {
     if (id === 'test.gate') return gate;
+    // what playback.clip does: shows other poses, a change of the scene without an undo step
+    if (id === 'test.showRest') return store.show({ poses: null, posesFile: null });
     if (id === 'test.long') {
       long.running++;
       return new Promise<void>((resolve) => (long.cancel = resolve));
@@ -67,7 +75,7 @@ function controller(options: { timeLimit?: { get(): number; set(value: number): 
   const scripts = new ScriptController({
     store,
     execute,
-    commandIds: ['paint.prune', 'paint.normalize', 'script.run', 'test.gate', 'test.long'],
+    commandIds: ['paint.prune', 'paint.normalize', 'script.run', 'test.gate', 'test.long', 'test.showRest'],
     files,
     startSandbox: startNodeSandbox,
     ...options,
@@ -327,4 +335,34 @@ test('a run that waits for a command with nothing to cancel ends when the comman
   assert.ok(!ended, 'the run waits for its command, which the cancel did not end');
   openGate();
   assert.equal((await run).status, 'stopped');
+});
+
+test('a rolled-back run puts back what its commands changed without an undo step: the clip shown and the settings', async () => {
+  const settings = { laplacian: 'cotan' };
+  const kept: string[] = [];
+  const { store, scripts } = controller({
+    keepSettings: () => {
+      const before = { ...settings };
+      return () => {
+        kept.push(settings.laplacian);
+        Object.assign(settings, before);
+      };
+    },
+  });
+  const before = store.doc;
+  assert.ok(before.poses, 'the demo shows its animation');
+  const showRest = "await rig.paint.prune(0.2);\nawait rig.execute('test.showRest');\n";
+  const failed = await scripts.run(`${showRest}throw new Error('after showing the rest pose');\n`, 'shows.ts');
+  assert.equal(failed.status, 'failed');
+  assert.equal(store.doc.poses, before.poses, 'the very poses shown before the run are shown again');
+  assert.equal(store.doc.posesFile, before.posesFile);
+  assert.equal(store.doc.weights, before.weights, 'the prune is taken back too');
+  assert.deepEqual(kept, ['cotan'], 'the settings were put back once, after the rollback');
+
+  settings.laplacian = 'uniform';
+  const done = await scripts.run(showRest, 'shows.ts');
+  assert.equal(done.status, 'done');
+  assert.equal(store.doc.poses, null, 'a run that succeeds keeps what it showed');
+  assert.equal(settings.laplacian, 'uniform', 'and its settings');
+  assert.deepEqual(kept, ['cotan'], 'nothing is put back after a run that succeeds');
 });

@@ -96,6 +96,12 @@ export interface ScriptHostDeps {
    * for such a call to finish by itself. A call cancelled this way may reject or resolve; its answer is dropped.
    */
   cancelCall?(call: ScriptCallInFlight): void;
+  /**
+   * Keeps, as a run starts, what its commands change outside the undo history (the clip shown, the binding options,
+   * the skinning method); the function it returns puts those back when the run is rolled back (it failed, was stopped
+   * or timed out), after its undo group is, so the scene and its settings are as before the run.
+   */
+  keep?(): () => void;
 }
 
 /** A call of the sandbox that the host is answering: `execute` with [command id, argument], or a data call. */
@@ -194,6 +200,7 @@ export class ScriptHost {
   ): Promise<{ status: ScriptStatus; changed: boolean; error?: ScriptError }> {
     const { file } = options;
     const group = this.deps.history.openGroup(`Script: ${baseName(file)}`);
+    const putBack = this.deps.keep?.();
     let sandbox: SandboxPort;
     try {
       sandbox = this.deps.startSandbox(compiled);
@@ -232,6 +239,7 @@ export class ScriptHost {
               return;
             }
             group.abort();
+            putBack?.();
             resolve({ status, changed: false, ...(error ? { error } : {}) });
           } catch (failure) {
             resolve({ status: 'failed', changed: false, error: { message: `the run's undo step failed: ${messageOf(failure)}`, file } });
