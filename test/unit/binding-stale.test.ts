@@ -107,7 +107,7 @@ test('computing weights clears the stale mark; undo brings it back with the old 
   store.edit(edit.label, edit.fields);
   assert.equal(store.doc.bindingStale, true, 'stale after the delete');
   const staleWeights = store.doc.weights;
-  await controller.startBind({ source: 'distance' });
+  await controller.startBind({ source: 'distance', method: 'surface' });
   assert.equal(history.undoLabels().at(-1), 'Compute weights');
   assert.equal(store.doc.bindingStale, undefined, 'bound again: up to date');
   history.undo();
