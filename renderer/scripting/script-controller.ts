@@ -69,6 +69,8 @@ export interface ScriptControllerDeps {
   execute(id: string, argument: unknown): unknown;
   /** the command ids a script may run (`rig.execute`, `rig.<group>.<name>`) */
   commandIds: readonly string[];
+  /** why a script may not run a command that is not among `commandIds` (SCRIPT_DENIED_COMMANDS), said when it tries */
+  deniedReason?(id: string): string | undefined;
   files: ScriptRunFiles;
   /** the skinning method the viewport shows, the default of `rig.scene.skin` */
   skinMethod?(): 'lbs' | 'dqs';
@@ -119,6 +121,7 @@ export class ScriptController {
       history: deps.store.history,
       startSandbox: deps.startSandbox,
       commandIds: deps.commandIds.filter((id) => !NOT_FOR_SCRIPTS.test(id)),
+      deniedReason: (id) => deps.deniedReason?.(id),
       onOutput: (output) => this.hostOutput(output),
       keep: () => {
         const { store } = deps;

@@ -5,7 +5,7 @@
  * project and export code, with questions asked in the app's notice. The status line and the chrome follow a run.
  */
 import type { CommandId } from '../commands/command-catalog.ts';
-import { SCRIPT_COMMAND_IDS } from '../commands/script-declarations.ts';
+import { SCRIPT_COMMAND_IDS, scriptDeniedReason } from '../commands/script-declarations.ts';
 import { isCommandId, type CommandRegistry } from '../commands/command-registry.ts';
 import { ScriptController, SCRIPT_TIME_LIMIT_PREFERENCE } from '../scripting/script-controller.ts';
 import { AppScriptFiles, OUTSIDE, type ScriptExport, type ScriptFilesByPath } from '../scripting/app-script-files.ts';
@@ -82,6 +82,7 @@ export function appScripts(app: AppScriptsHost): ScriptController {
       return (app.commands.execute as (id: CommandId, argument: unknown) => unknown)(id, argument);
     },
     commandIds: SCRIPT_COMMAND_IDS,
+    deniedReason: scriptDeniedReason,
     files,
     skinMethod: () => (app.deformation.method.includes('dqs') ? 'dqs' : 'lbs'),
     startSandbox: startBrowserSandbox,

@@ -26,6 +26,7 @@ import { boneCountOf, vertexCountOf, withDerived, type SceneDocument } from '../
 import { limitInfluences } from '../../workers/weights/limit-influences.ts';
 import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
 import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
+import { SCRIPT_DENIED_COMMANDS } from '../../renderer/commands/script-declarations.ts';
 import { AppOnlyCommand, HEADLESS_COMMANDS, headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
 import { sceneFromFiles } from '../../renderer/scripting/headless-scene.ts';
 import { CliScriptFiles } from '../../app/cli/script/cli-files.ts';
@@ -335,6 +336,17 @@ test('rigwright run: exit codes — a throw exits 1 with file:line:column: messa
   const missing = await rigwright('run', path.join(work, 'no-such-script.ts'));
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /no-such-script\.ts: cannot read the file/);
+});
+
+test('rigwright run: a command scripts may not run fails naming the command and its reason from SCRIPT_DENIED_COMMANDS', async () => {
+  const denied = script('denied.ts', "await rig.execute('file.saveAs', null);\n");
+  const result = await rigwright('run', denied, '--scene', dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf'));
+  assert.equal(result.status, 1, result.stderr);
+  assert.ok(
+    result.stderr.includes(`rig.execute: file.saveAs is not a command scripts can run: ${SCRIPT_DENIED_COMMANDS['file.saveAs']}`),
+    `stderr names the command and why: ${result.stderr}`,
+  );
+  assert.ok(result.stderr.startsWith(`${denied}:1:`), `stderr names the script's line: ${result.stderr}`);
 });
 
 test('rigwright run: bind-cylinder-uniform.ts on the hand saves the weights and handles of bind.compute run directly, bit for bit', async () => {

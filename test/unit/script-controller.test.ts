@@ -13,6 +13,7 @@ import {
   type ScriptRunFiles,
 } from '../../renderer/scripting/script-controller.ts';
 import { headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
+import { SCRIPT_DENIED_COMMANDS, scriptDeniedReason } from '../../renderer/commands/script-declarations.ts';
 import { PreferenceStore, PREFERENCES_STORAGE_KEY } from '../../renderer/project/preferences.ts';
 import { startNodeSandbox } from '../../app/cli/script/node-sandbox.ts';
 import type { CommandId } from '../../renderer/commands/command-catalog.ts';
@@ -53,6 +54,7 @@ function controller(
     timeLimit?: { get(): number; set(value: number): void };
     cancelCommand?: (id: string) => void;
     keepSettings?: () => () => void;
+    deniedReason?: (id: string) => string | undefined;
   } = {},
 ) {
   const store = new SceneStore(demoDocument(), new UndoHistory());
@@ -159,6 +161,26 @@ test('a script cannot run the script commands (a script running scripts)', async
   const result = await scripts.run("await rig.execute('script.run', null);", 'nested.ts');
   assert.equal(result.status, 'failed');
   assert.match(result.error?.message ?? '', /script\.run is not a command scripts can run/);
+});
+
+test('a command scripts may not run is refused naming the command and its reason from SCRIPT_DENIED_COMMANDS, as the app wires it', async () => {
+  const { scripts, store } = controller({ deniedReason: scriptDeniedReason });
+  const before = store.doc;
+  const cases: [string, string][] = [
+    ['file.save', SCRIPT_DENIED_COMMANDS['file.save']],
+    ['edit.undo', SCRIPT_DENIED_COMMANDS['edit.undo']],
+    // by its prefix's entry
+    ['help.keys', SCRIPT_DENIED_COMMANDS['help.*']],
+    ['script.run', SCRIPT_DENIED_COMMANDS['script.*']],
+  ];
+  for (const [id, why] of cases) {
+    const result = await scripts.run(`await rig.execute('${id}', null);`, 'denied.ts');
+    assert.equal(result.status, 'failed', id);
+    assert.equal(result.error?.message, `rig.execute: ${id} is not a command scripts can run: ${why}`);
+  }
+  const unknown = await scripts.run("await rig.execute('paint.noSuchCommand', null);", 'unknown.ts');
+  assert.equal(unknown.error?.message, 'rig.execute: paint.noSuchCommand is not a command scripts can run', 'no reason for no command');
+  assert.equal(store.doc, before, 'nothing ran');
 });
 
 test('a second run while one runs is refused with the reason; the first runs on', async () => {

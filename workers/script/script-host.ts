@@ -89,6 +89,12 @@ export interface ScriptHostDeps {
   startSandbox: SandboxStarter;
   /** the commands a script may run (`rig.execute`, `rig.<prefix>.<name>`); others are refused */
   commandIds: readonly string[];
+  /**
+   * Why a script may not run a command of the app that is not among `commandIds` (the renderer's and the CLI's
+   * SCRIPT_DENIED_COMMANDS), or undefined when there is no such command or no reason is known; a refused
+   * `rig.execute` says it.
+   */
+  deniedReason?(id: string): string | undefined;
   onOutput?: (output: ScriptOutput) => void;
   /**
    * Cancels a call still running when a run ends early (Stop, the time limit, a failure): a long command (Compute
@@ -327,7 +333,10 @@ export class ScriptHost {
     if (method === 'execute') {
       const [id, argument] = args;
       if (typeof id !== 'string') throw new Error(`rig.execute: the command id is a string, not ${typeof id}`);
-      if (!this.commands.has(id)) throw new Error(`rig.execute: ${id} is not a command scripts can run`);
+      if (!this.commands.has(id)) {
+        const why = this.deps.deniedReason?.(id);
+        throw new Error(`rig.execute: ${id} is not a command scripts can run${why ? `: ${why}` : ''}`);
+      }
       return await calls.execute(id, argument);
     }
     if (!DATA_CALLS.has(method)) throw new Error(`${method} is not a call of the script API`);

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { COMMANDS } from '../../../renderer/commands/command-catalog.ts';
-import { SCRIPT_COMMAND_IDS } from '../../../renderer/commands/script-declarations.ts';
+import { SCRIPT_COMMAND_IDS, scriptDeniedReason } from '../../../renderer/commands/script-declarations.ts';
 import { isCommandId } from '../../../renderer/commands/command-registry.ts';
 import { headlessRegistry } from '../../../renderer/scripting/headless-commands.ts';
 import { demoDocument } from '../../../workers/scene/scene-document.ts';
@@ -126,6 +126,7 @@ could not be read or written; 2 a bad command line.
       startSandbox: startNodeSandbox,
       // As in the app, a script does not run scripts.
       commandIds: SCRIPT_COMMAND_IDS,
+      deniedReason: scriptDeniedReason,
       onOutput: (output) => printOutput(output, script, streams),
     });
     const result = await host.run({ file: script, source, args: scriptArgs, timeLimitMs });
