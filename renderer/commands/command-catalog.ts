@@ -938,7 +938,8 @@ const CATALOG = {
     label: 'Bind the active mesh',
     menu: 'Rig',
     group: 'weights',
-    description: 'Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights',
+    description:
+      'Weights of the active mesh alone by the binding method, as Compute weights chooses it for that mesh: harmonic weights from its handles, or volumetric weights from the bones through the solid it encloses; the other meshes keep their weights',
     enabledWhen: `meshActive && !binding && ${IDLE} && ${BONES}`,
   },
   'weights.transferFromMesh': {

@@ -599,7 +599,7 @@ interface RigwrightCommands {
   'meshes.showAll': { argument: undefined; result: void };
   /** Isolate the active mesh: Show only the active mesh; again: show all */
   'meshes.isolate': { argument: undefined; result: void };
-  /** Bind the active mesh: Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights */
+  /** Bind the active mesh: Weights of the active mesh alone by the binding method, as Compute weights chooses it for that mesh: harmonic weights from its handles, or volumetric weights from the bones through the solid it encloses; the other meshes keep their weights */
   'bind.computePart': { argument: undefined; result: void };
   /** Transfer weights from another mesh: Carry the weights of one mesh of the scene onto another: vertices whose closest point on the source is within maxDistance (a fraction of the target’s diagonal, 0.05 when left out) and whose normals differ by at most maxAngle degrees (30) take its weights, the others are inpainted from them, then smoothed (smooth: false leaves them); the target’s locked bones keep theirs; one undo step (argument: { from, to, maxDistance?, maxAngle?, smooth? }; result: the vertices matched, inpainted, and in parts with no match) */
   'weights.transferFromMesh': {
@@ -1032,7 +1032,7 @@ interface RigwrightBindCommands {
     falloff?: number | undefined;
   }): Promise<void>;
   /**
-   * Bind the active mesh: Harmonic weights of the active mesh alone, from its handles; the other meshes keep their weights
+   * Bind the active mesh: Weights of the active mesh alone by the binding method, as Compute weights chooses it for that mesh: harmonic weights from its handles, or volumetric weights from the bones through the solid it encloses; the other meshes keep their weights
    *
    * Runs the command `bind.computePart` (when `meshActive && !binding && !toolBusy && hasSkeleton`).
    */

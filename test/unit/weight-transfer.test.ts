@@ -41,6 +41,7 @@ import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
+import { readObj, writeObj } from '../../workers/formats/obj.ts';
 import { defaultProjectSettings, readProjectFile, writeProjectFile } from '../../workers/formats/project-file.ts';
 import { projectSceneOf } from '../../workers/scene/project-document.ts';
 import { tmpdir } from 'node:os';
@@ -752,6 +753,48 @@ test('rigwright transfer --project: the body’s weights into a project of it, i
     }
   }
   assert.ok(worst < 1e-9, `the other bones: the body's own weights, rescaled into 0.6 (worst ${worst})`);
+});
+
+test('rigwright transfer --weld-tolerance: the shirt welded by the tolerance, as weightTransfer gives it; a negative one is refused', async () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'rigwright-transfer-weld-'));
+  const source = body();
+  const nb = source.boneCount;
+  const shirtFile = path.join(work, 'shirt.obj');
+  const { positions, triangles } = shirt(source, 0);
+  writeFileSync(shirtFile, writeObj({ positions, triangles }));
+  // The shirt as the command reads it back from its OBJ text.
+  const made = readObj(readFileSync(shirtFile, 'utf8'), 'shirt.obj').mesh;
+  const weightsFile = path.join(work, 'body-weights.dmat');
+  writeFileSync(weightsFile, writeDmatAscii({ rows: source.positions.length / 3, cols: nb, data: source.weights }));
+  const out = path.join(work, 'shirt.dmat');
+  const from = [
+    '--from',
+    dataFile('context-aware', 'reference.obj'),
+    '--from',
+    weightsFile,
+    '--from',
+    dataFile('context-aware', 'skeleton.tgf'),
+  ];
+  const run = await rigwright(...from, '--to', shirtFile, '--weld-tolerance', '0.004', '--out', out);
+  assert.equal(run.status, 0, run.stderr);
+  const written = readFileSync(out, 'utf8').trim().split(/\s+/).map(Number);
+  const n = made.positions.length / 3;
+  const welded = weightTransfer(source, made, nb, { weldTolerance: 0.004 }).weights;
+  const exact = weightTransfer(source, made, nb).weights;
+  let worstWelded = 0;
+  let worstExact = 0;
+  for (let v = 0; v < n; v++)
+    for (let b = 0; b < nb; b++) {
+      // ASCII DMAT: column-major after the header.
+      const value = written[2 + b * n + v];
+      worstWelded = Math.max(worstWelded, Math.abs(value - welded[v * nb + b]));
+      worstExact = Math.max(worstExact, Math.abs(value - exact[v * nb + b]));
+    }
+  assert.ok(worstWelded < 1e-9, `the rows are the transfer welded within 0.004 (worst ${worstWelded})`);
+  assert.ok(worstExact > 1e-6, `and not exact welding's, which keeps more of the shirt apart (differs by ${worstExact})`);
+  const negative = await rigwright(...from, '--to', shirtFile, '--weld-tolerance', '-1', '--out', out);
+  assert.equal(negative.status, 2, 'a negative tolerance is a bad command line');
+  assert.match(negative.stderr, /--weld-tolerance must be a distance ≥ 0, not "-1"/);
 });
 
 /** A k × k grid of unit squares in z = 0, two triangles each; weights of two bones varying linearly in x. */

@@ -42,6 +42,7 @@ const ARITY: Readonly<Record<string, number>> = {
   'max-angle': 1,
   'flipped-normals': 0,
   'no-smooth': 0,
+  'weld-tolerance': 1,
 };
 
 /** A mesh with its weights, as read from the files given. */
@@ -57,7 +58,7 @@ export const transferCommand: CliCommand = {
   name: 'transfer',
   summary: 'carry skinning weights from one mesh to another (robust transfer with inpainting)',
   usage: `Usage: rigwright transfer --from SOURCE… --to TARGET [--max-distance F] [--max-angle DEG] [--flipped-normals]
-                          [--no-smooth] (--out W.dmat | --project OUT.rig.glb)
+                          [--no-smooth] [--weld-tolerance D] (--out W.dmat | --project OUT.rig.glb)
 
 Carries skinning weights from a weighted mesh to another: each target vertex takes the weights at its closest
 point on the source where that point is near enough and its surface faces the same way; the other vertices
@@ -73,6 +74,8 @@ all keeps its closest points' weights, and is reported.
   --max-angle DEG    a match's normals differ by at most DEG degrees; default ${WEIGHT_TRANSFER_DEFAULTS.maxAngle}
   --flipped-normals  also match a source surface facing the other way (a target with inward normals)
   --no-smooth        leave the inpainted region unsmoothed
+  --weld-tolerance D the target's vertices up to D apart, in mesh units, are one vertex (one row of weights, one
+                     normal), as rigwright weights welds them; default ${WEIGHT_TRANSFER_DEFAULTS.weldTolerance} (exactly coincident ones)
   --out FILE         the target's weights, .dmat (#target vertices × #bones)
   --project FILE     the target project with the transferred weights (its locked bones keep theirs), .glb;
                      needs a project as --to
@@ -96,6 +99,7 @@ all keeps its closest points' weights, and is reported.
     if (projectOut !== undefined) outputExtension(projectOut, ['glb']);
     const maxDistance = optionNumber(line.values['max-distance'], '--max-distance', (x) => x > 0, 'a positive fraction');
     const maxAngle = optionNumber(line.values['max-angle'], '--max-angle', (x) => x >= 0 && x <= 180, 'an angle in [0, 180]');
+    const weldTolerance = optionNumber(line.values['weld-tolerance'], '--weld-tolerance', (x) => x >= 0, 'a distance ≥ 0');
 
     const source = await readSource(fromFiles, stderr);
     const target = await readWeightedMesh(to, stderr);
@@ -113,6 +117,7 @@ all keeps its closest points' weights, and is reported.
       {
         ...(maxDistance !== undefined ? { maxDistance } : {}),
         ...(maxAngle !== undefined ? { maxAngle } : {}),
+        ...(weldTolerance !== undefined ? { weldTolerance } : {}),
         acceptFlippedNormals: line.flags.has('flipped-normals'),
         ...(line.flags.has('no-smooth') ? { smoothIterations: 0 } : {}),
       },
