@@ -1,14 +1,7 @@
-import { parseGlb } from './gltf-validate.ts';
+import { isGlb, parseGlb } from './gltf/glb.ts';
 import { parseGltfJsonText } from './json-text.ts';
 import { resourcePath } from './resource-path.ts';
 import { isDataUri } from './data-uri.ts';
-
-const GLB_MAGIC = 0x46546c67;
-
-/** True when the bytes start with the GLB header magic `glTF`. */
-export function isGlb(bytes: Uint8Array): boolean {
-  return bytes.length >= 12 && new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true) === GLB_MAGIC;
-}
 
 /** An external file a glTF asset names: its URI as written, and the file it is inside the asset's folder. */
 export interface GltfResource {

@@ -14,18 +14,16 @@
  * What the rig does not need and glTF-Transform cannot read is left out with a notice instead of refusing the file:
  * a camera that is not sound, an image whose file is missing, a material's reference to a texture without image.
  *
- * Also: the GLB container (header, chunk lengths) and data: URIs (decoded here, by data-uri.ts).
+ * Also: data: URIs (decoded here, by data-uri.ts). The GLB container is read by gltf/glb.ts.
  */
 import { decodeDataUri, isDataUri, type DataUri } from './data-uri.ts';
-import { FormatError } from './format-error.ts';
 import { excerpt } from './text-scanner.ts';
+
+// The container's reader and writer under the names the writer's modules still import them by.
+export { parseGlb, writeGlb as buildGlb } from './gltf/glb.ts';
 
 type Json = Record<string, unknown>;
 type Fail = (where: string, reason: string) => never;
-
-const GLB_MAGIC = 0x46546c67;
-const JSON_CHUNK = 0x4e4f534a;
-const BIN_CHUNK = 0x004e4942;
 
 /**
  * Most entries in any one list (nodes, accessors, a node's children, an animation's channels…): glTF-Transform
@@ -94,70 +92,6 @@ const TARGET_COMPONENTS: Record<string, { core: string[]; quantized: string[] }>
 const componentWords = (key: string): string => `${key.endsWith('n') ? 'normalized ' : ''}${COMPONENT_NAME[parseInt(key, 10)]}`;
 const INTERPOLATIONS = new Set(['LINEAR', 'STEP', 'CUBICSPLINE']);
 const PATHS = new Set(['translation', 'rotation', 'scale', 'weights']);
-
-/** A GLB's JSON text and binary chunk (null when it has none). */
-export interface GlbParts {
-  jsonBytes: Uint8Array;
-  bin: Uint8Array | null;
-}
-
-/**
- * Splits a GLB into its chunks, checking the header and every chunk length against the file's size.
- * @throws FormatError naming `GLB header` or `GLB chunk N`
- */
-export function parseGlb(bytes: Uint8Array, file: string): GlbParts {
-  const fail = (where: string, reason: string): never => {
-    throw new FormatError(file, where, reason);
-  };
-  if (bytes.length < 20) fail('GLB header', `the file ends after ${bytes.length} bytes, before the first chunk (a GLB needs at least 20)`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(0, true) !== GLB_MAGIC) fail('GLB header', "the file does not start with 'glTF'");
-  const version = view.getUint32(4, true);
-  if (version !== 2) fail('GLB header', `GLB version ${version} is not supported (Rigwright reads glTF 2.0)`);
-  const total = view.getUint32(8, true);
-  if (total > bytes.length)
-    fail('GLB header', `the header gives a length of ${total} bytes, the file has ${bytes.length}; it looks truncated`);
-  const jsonLength = view.getUint32(12, true);
-  if (view.getUint32(16, true) !== JSON_CHUNK) fail('GLB chunk 0', 'the first chunk is not JSON');
-  if (20 + jsonLength > total) fail('GLB chunk 0', `the JSON chunk claims ${jsonLength} bytes, only ${total - 20} follow`);
-  const jsonBytes = bytes.subarray(20, 20 + jsonLength);
-  let bin: Uint8Array | null = null;
-  const at = 20 + jsonLength;
-  if (at + 8 <= total) {
-    const binLength = view.getUint32(at, true);
-    if (view.getUint32(at + 4, true) === BIN_CHUNK) {
-      if (at + 8 + binLength > total) fail('GLB chunk 1', `the BIN chunk claims ${binLength} bytes, only ${total - at - 8} follow`);
-      bin = bytes.subarray(at + 8, at + 8 + binLength);
-    }
-  } else if (at < total) {
-    fail('GLB chunk 1', `${total - at} bytes follow the JSON chunk, too few for a chunk header`);
-  }
-  return { jsonBytes, bin };
-}
-
-/** A GLB of the JSON and the binary chunk (left out when empty); both chunks padded to 4 bytes (spaces, zeros). */
-export function buildGlb(json: object, bin: Uint8Array): Uint8Array {
-  const jsonBytes = new TextEncoder().encode(JSON.stringify(json));
-  const jsonPadded = (jsonBytes.length + 3) & ~3;
-  const binPadded = (bin.length + 3) & ~3;
-  const total = 12 + 8 + jsonPadded + (bin.length > 0 ? 8 + binPadded : 0);
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, GLB_MAGIC, true);
-  view.setUint32(4, 2, true);
-  view.setUint32(8, total, true);
-  view.setUint32(12, jsonPadded, true);
-  view.setUint32(16, JSON_CHUNK, true);
-  out.set(jsonBytes, 20);
-  out.fill(0x20, 20 + jsonBytes.length, 20 + jsonPadded);
-  if (bin.length > 0) {
-    const at = 20 + jsonPadded;
-    view.setUint32(at, binPadded, true);
-    view.setUint32(at + 4, BIN_CHUNK, true);
-    out.set(bin, at + 8);
-  }
-  return out;
-}
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isIndex = (value: unknown, length: number): value is number =>

@@ -44,7 +44,7 @@ import { VOLUMETRIC_FALLOFF_RANGE, VOLUMETRIC_WEIGHTS_DEFAULTS, VOXEL_RESOLUTION
 import { BINDING_METHODS } from '../weights/binding-method.ts';
 import { FormatError } from './format-error.ts';
 import { exportGltf, type GltfClip } from './gltf-export.ts';
-import { buildGlb } from './gltf-validate.ts';
+import { glbJsonPrefix, parseGlb, writeGlb } from './gltf/glb.ts';
 import type { DenseMatrix, GltfSource, LookImage, MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import { ALPHA_MODES, MAG_FILTERS, MIN_FILTERS, WRAP_MODES } from './material-look.ts';
 import { gltfJson } from './gltf-resource-uris.ts';
@@ -224,9 +224,6 @@ export function defaultProjectSettings(vertexCount: number, boneCount: number): 
 
 // --- the binary container ----------------------------------------------------------------------------------------
 
-const GLB_MAGIC = 0x46546c67; // 'glTF'
-const CHUNK_JSON = 0x4e4f534a;
-const CHUNK_BIN = 0x004e4942;
 /** Largest project read (the bridge's file limit); larger is refused before anything is allocated. */
 export const MAX_PROJECT_BYTES = 2 ** 31;
 
@@ -253,46 +250,24 @@ interface Glb {
   bin: Uint8Array;
 }
 
-function parseGlb(bytes: Uint8Array, file: string): Glb {
+/** The project's GLB: its JSON chunk parsed (an object) and its binary chunk (empty when it has none). */
+function parseProjectGlb(bytes: Uint8Array, file: string): Glb {
   const fail = (where: string, reason: string): never => {
     throw new FormatError(file, where, reason);
   };
   if (bytes.byteLength > MAX_PROJECT_BYTES) fail('', `the file is ${bytes.byteLength} bytes; a project is at most ${MAX_PROJECT_BYTES}`);
-  if (bytes.byteLength < 20) fail('header', `${bytes.byteLength} bytes is too short for a GLB (at least 20)`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(0, true) !== GLB_MAGIC) fail('header', 'not a GLB file (it does not start with "glTF")');
-  const version = view.getUint32(4, true);
-  if (version !== 2) fail('header', `GLB version ${version}; only glTF 2 is read`);
-  const length = view.getUint32(8, true);
-  if (length > bytes.byteLength) fail('header', `the header says ${length} bytes, the file has ${bytes.byteLength} (truncated?)`);
-  let offset = 12;
-  let json: Record<string, unknown> | null = null;
-  let bin: Uint8Array = new Uint8Array(0);
-  for (let chunk = 0; offset < length; chunk++) {
-    if (offset + 8 > length) fail(`chunk ${chunk}`, 'its header runs past the end of the file');
-    const chunkLength = view.getUint32(offset, true);
-    const type = view.getUint32(offset + 4, true);
-    const start = offset + 8;
-    if (chunkLength > length - start) fail(`chunk ${chunk}`, `its length ${chunkLength} runs past the end of the file`);
-    const data = bytes.subarray(start, start + chunkLength);
-    if (chunk === 0) {
-      if (type !== CHUNK_JSON) fail('chunk 0', 'the first chunk is not JSON');
-      let parsed: unknown;
-      let text: string | undefined;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(data);
-        parsed = JSON.parse(text);
-      } catch {
-        // In our words: the engine's message quotes the file's bytes.
-        fail('JSON chunk', text === undefined ? 'not valid UTF-8 text' : describeJsonError(text));
-      }
-      if (!isObject(parsed)) fail('JSON chunk', 'is not a JSON object');
-      json = parsed as Record<string, unknown>;
-    } else if (chunk === 1 && type === CHUNK_BIN) bin = data;
-    offset = start + chunkLength;
+  const { jsonBytes, bin } = parseGlb(bytes, file);
+  let parsed: unknown;
+  let text: string | undefined;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(jsonBytes);
+    parsed = JSON.parse(text);
+  } catch {
+    // In our words: the engine's message quotes the file's bytes.
+    fail('JSON chunk', text === undefined ? 'not valid UTF-8 text' : describeJsonError(text));
   }
-  if (!json) fail('', 'the GLB has no JSON chunk');
-  return { json: json!, bin };
+  if (!isObject(parsed)) fail('JSON chunk', 'is not a JSON object');
+  return { json: parsed as Record<string, unknown>, bin: bin ?? new Uint8Array(0) };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -301,12 +276,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** True for a GLB whose JSON names the project extension (reads the header and the JSON chunk's text only). */
 export function isProjectFile(bytes: Uint8Array): boolean {
-  if (bytes.byteLength < 20) return false;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(0, true) !== GLB_MAGIC || view.getUint32(16, true) !== CHUNK_JSON) return false;
-  const jsonLength = Math.min(view.getUint32(12, true), bytes.byteLength - 20);
-  const text = new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength));
-  return text.includes(`"${PROJECT_EXTENSION}"`);
+  return new TextDecoder().decode(glbJsonPrefix(bytes)).includes(`"${PROJECT_EXTENSION}"`);
 }
 
 // --- writing -----------------------------------------------------------------------------------------------------
@@ -468,7 +438,7 @@ async function previewGlb(scene: ProjectScene, file: string): Promise<Glb> {
       file,
       { format: 'glb' },
     );
-    return parseGlb(bytes, file);
+    return parseProjectGlb(bytes, file);
   } catch {
     // A scene glTF cannot hold (no bones, clips with one name…) is still a project: the viewer sees nothing.
     return { json: { asset: { version: '2.0' } }, bin: new Uint8Array(0) };
@@ -560,7 +530,7 @@ export async function writeProjectFile(
     buffers: [{ ...(Array.isArray(json.buffers) && isObject(json.buffers[0]) ? json.buffers[0] : {}), byteLength: buffer.length }],
     bufferViews: [...bufferViews, ...arrays.views],
   };
-  return buildGlb(out, buffer);
+  return writeGlb(out, buffer);
 }
 
 // --- reading -----------------------------------------------------------------------------------------------------
@@ -853,12 +823,12 @@ class ProjectReader {
  * @param bytes     the file
  * @param fileName  for messages
  * @returns the scene and settings, and what was corrected (notices); formatVersion is the file's own version
- * @throws FormatError naming the file, the place (`RIGWRIGHT_project.scene.weights`, `chunk 1`…) and the reason:
+ * @throws FormatError naming the file, the place (`RIGWRIGHT_project.scene.weights`, `GLB chunk 1`…) and the reason:
  *   not a GLB, no project extension, a newer format version, or any field missing, of the wrong type or size,
  *   non-finite, out of range, a block that is not a rotation or a quaternion that is not a unit one
  */
 export function readProjectFile(bytes: Uint8Array, fileName: string): ReadProject {
-  const glb = parseGlb(bytes, fileName);
+  const glb = parseProjectGlb(bytes, fileName);
   const r = new ProjectReader(fileName, glb);
   const P = PROJECT_EXTENSION;
   const extensions = glb.json.extensions;
