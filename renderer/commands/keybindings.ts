@@ -40,9 +40,10 @@ export const KEYBINDINGS: readonly Keybinding[] = [
   { key: 'E', command: 'view.asExported' },
   { key: '?', command: 'help.keys' },
   { key: 'Mod+Shift+P', command: 'view.commandPalette' },
-  { key: 'Escape', command: 'tool.cancel', when: 'toolBusy' },
-  { key: 'Escape', command: 'skeleton.endChain', when: '!toolBusy && toolState == chaining' },
-  { key: 'Escape', command: 'view.dismiss', when: '!toolBusy && toolState != chaining' },
+  { key: 'Escape', command: 'script.stop', when: 'scriptRunning' },
+  { key: 'Escape', command: 'tool.cancel', when: '!scriptRunning && toolBusy' },
+  { key: 'Escape', command: 'skeleton.endChain', when: '!scriptRunning && !toolBusy && toolState == chaining' },
+  { key: 'Escape', command: 'view.dismiss', when: '!scriptRunning && !toolBusy && toolState != chaining' },
   { key: 'Enter', command: 'tool.confirm', when: 'toolState == resizing' },
   { key: 'Mod+Z', command: 'edit.undo' },
   { key: 'Mod+Shift+Z', command: 'edit.redo' },
@@ -200,14 +201,16 @@ const WHEN_WORDS: Record<string, string> = {
   'toolState != chaining': 'no chain open',
   '!bindPanel': 'Bind panel closed',
   scriptEditorFocus: 'in the script editor',
+  scriptRunning: 'while a script runs',
+  '!scriptRunning': 'otherwise',
 };
 
-/** A when-clause in words: 'tool == brush' → 'paint mode'; terms without words are shown as written. */
+/**
+ * A when-clause in words: 'tool == brush' → 'paint mode'; terms without words are shown as written, and words two
+ * terms share once ('!scriptRunning && !toolBusy' → 'otherwise').
+ */
 export function describeWhen(clause: string): string {
-  return clause
-    .split('&&')
-    .map((term) => WHEN_WORDS[term.trim()] ?? term.trim())
-    .join(', ');
+  return [...new Set(clause.split('&&').map((term) => WHEN_WORDS[term.trim()] ?? term.trim()))].join(', ');
 }
 
 /**

@@ -13,13 +13,13 @@
  * reloaded; unsaved changes are marked (•) and asked about before Open, an example or a recent script replaces them.
  *
  * DOM only: the runs are the script controller's, the keys the app's key table (Ctrl/⌘ Enter runs while the editor
- * has the focus: the `scriptEditorFocus` context key).
+ * has the focus: the `scriptEditorFocus` context key; Esc stops a run, the editor focused or not: `scriptRunning`).
  */
 import './script-panel.css';
 import { SCRIPT_EXAMPLES } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { chordOf, resolveKey } from '../commands/keybindings.ts';
-import { whenKeys, type WhenContext } from '../commands/when-clause.ts';
+import { parseWhen, type WhenContext } from '../commands/when-clause.ts';
 import type { ScriptController } from '../scripting/script-controller.ts';
 import type { ScriptOutput } from '../../workers/script/script-host.ts';
 import type { ScriptEditor } from './script-editor.ts';
@@ -36,6 +36,8 @@ const MAX_RECENT_SCRIPTS = 8;
 const MAX_CONSOLE_LINES = 2000;
 /** The name of a script that has none yet. */
 const UNTITLED = 'untitled.ts';
+/** The context keys whose bindings the focused editor gives to the key table: its own keys, and a running script's. */
+const EDITOR_KEYS: ReadonlySet<string> = new Set(['scriptEditorFocus', 'scriptRunning']);
 
 /** A script file: its base name and its text. */
 export interface ScriptFile {
@@ -346,8 +348,9 @@ export class ScriptPanel {
     const chord = chordOf(event);
     if (!chord) return;
     const binding = resolveKey(chord, { ...this.host.context(), scriptEditorFocus: true });
-    // Only the keys the table gives the editor; everything else is the editor's own (typing, its undo).
-    if (!binding || !whenKeys(binding.when).has('scriptEditorFocus')) return;
+    // Only the keys the table gives the editor or a running script (Esc stops it); everything else is the editor's
+    // own (typing, its undo, Esc closing its widgets).
+    if (!binding?.when || !parseWhen(binding.when).some((term) => term.op === 'truthy' && EDITOR_KEYS.has(term.key))) return;
     event.preventDefault();
     event.stopPropagation();
     this.host.commands.invoke(binding.command);

@@ -202,6 +202,44 @@ test('the Scripting panel’s Stop, clicked with the mouse, ends while (true) {}
   expect(errors).toEqual([]);
 });
 
+test('Esc, pressed with the focus in the script editor and then in the viewport, ends while (true) {} as Stop does; the scene is as before', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors);
+  await page.keyboard.press('Control+Shift+E');
+  const panel = page.getByRole('complementary', { name: 'Scripting' });
+  const editor = panel.locator('.monaco-editor');
+  await expect(editor).toBeVisible();
+  const stop = panel.getByRole('button', { name: 'Stop', exact: true });
+  const before = await snapshot(page);
+  const stepsBefore = await undoLabels(page);
+
+  for (const where of ['editor', 'viewport'] as const) {
+    await startScript(page, 'await rig.paint.prune(0.3);\nwhile (true) {}\n', 'spin.ts');
+    await weightsChangedFrom(page, before.weights);
+    await expect(stop).toBeEnabled();
+    if (where === 'editor') {
+      await editor.click();
+      await expect(editor.locator('textarea')).toBeFocused();
+    } else {
+      // A press and release on the canvas, at its middle now: the camera takes it, the tools start nothing.
+      const box = (await page.locator('canvas').first().boundingBox())!;
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await expect(editor.locator('textarea')).not.toBeFocused();
+    }
+    expect(await page.evaluate(() => (window as any).__rigwright.scriptState().running), `still spinning (${where})`).toBe(true);
+    await page.keyboard.press('Escape');
+    const run = await endOfRun(page);
+    expect(run.result.status, where).toBe('stopped');
+    expect(run.output.at(-1)?.text).toMatch(/^spin\.ts stopped after [\d.]+ s; the scene is as it was before the run$/);
+    await expect(stop).toBeDisabled();
+    expect(await snapshot(page), where).toEqual(before);
+    expect(await undoLabels(page), where).toEqual(stepsBefore);
+  }
+  expect(errors).toEqual([]);
+});
+
 test('Stop during a script’s Compute weights on the body cancels the solve and ends the run at once; the scene is as before', async ({
   page,
 }) => {

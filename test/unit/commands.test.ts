@@ -77,6 +77,9 @@ test('a shared key resolves by context: F frames or resizes the brush, Escape ca
   assert.equal(resolveKey('F', { tool: 'brush' })?.command, 'paint.resizeBrush');
   assert.equal(resolveKey('Escape', { toolBusy: true })?.command, 'tool.cancel');
   assert.equal(resolveKey('Escape', { toolBusy: false })?.command, 'view.dismiss');
+  // A running script holds the scene (toolBusy): Escape stops it, whatever the tool.
+  assert.equal(resolveKey('Escape', { scriptRunning: true, toolBusy: true })?.command, 'script.stop');
+  assert.equal(resolveKey('Escape', { scriptRunning: true, toolState: 'chaining' })?.command, 'script.stop');
   assert.equal(resolveKey('L', { bindPanel: false }), null);
   assert.equal(resolveKey('L', { bindPanel: true })?.command, 'tool.lasso');
   assert.equal(resolveKey('Q', {}), null);
