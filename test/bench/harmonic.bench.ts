@@ -10,6 +10,12 @@
  * ordering, analysis, factorization, solve, clamping and normalisation, the #V × #B output), after a warm-up,
  * reported the same way: Σ of each stage's best over the round's runs.
  *
+ * Stage groups, side by side for every case: our ordering + symbolic analysis + numeric factorization against
+ * Eigen's `compute` (its AMD ordering, analysis and factorization), and our solve (right-hand sides placed and the
+ * triangular solves, without the clamping and normalisation of the rows after it) against Eigen's multi-column
+ * `solve`. The cold first call is the first harmonicWeights of a fresh process (a user's one bind per session:
+ * nothing compiled yet), against harmonic_ref's first repetition in a fresh process.
+ *
  * The machine may be shared, so ours and Eigen alternate: each case runs several rounds of (ours, then Eigen),
  * and the table gives the best round and the median round of each, so both sides see the same load. Each round
  * of ours runs in its own process so its peak resident memory can be reported.
@@ -26,7 +32,7 @@ import { readObj, writeObj } from '../../workers/formats/obj.ts';
 import { readOff } from '../../workers/formats/off.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
-import { cacheDir, dataDir, fmtMs, printTable, refDir, requireFile, tube } from './bench-util.ts';
+import { cacheDir, dataDir, fmtMs, printTable, refDir, requireFile, tube, type BenchRow } from './bench-util.ts';
 
 interface Case {
   name: string;
@@ -50,6 +56,13 @@ interface OursResult {
   /** Σ over stages of each stage's best run: how harmonic_ref reports its total */
   stageBestSumMs: number;
   stages: Record<string, number>;
+  /** Σ of the best ordering, symbolic and factorization stages: against Eigen's compute */
+  factorPhaseMs: number;
+  /** best solve stage: against Eigen's solve */
+  solvePhaseMs: number;
+  /** the process's first call, end to end, and its stages */
+  coldMs: number;
+  coldStages: Record<string, number>;
   partitionError: number;
   peakRssMiB: number;
   peakDeltaMiB: number;
@@ -72,6 +85,8 @@ function runOurs(c: Case): OursResult {
   const totals: number[] = [];
   const stageRuns: Record<string, number[]> = {};
   let weights: Float64Array = new Float64Array(0);
+  let coldMs = 0;
+  let coldStages: Record<string, number> = {};
   const warmups = c.warmups;
   for (let r = 0; r < c.runs + warmups; r++) {
     // Collect the previous run's arrays outside the timing, as the native reference frees its own between runs.
@@ -80,6 +95,10 @@ function runOurs(c: Case): OursResult {
     const result = harmonicWeights(mesh.positions, mesh.triangles, handles, bones);
     const elapsed = performance.now() - start;
     weights = result.weights;
+    if (r === 0) {
+      coldMs = elapsed;
+      coldStages = { ...result.timings };
+    }
     if (r < warmups) continue; // lets the JIT compile the kernels
     totals.push(elapsed);
     for (const [k, v] of Object.entries(result.timings)) (stageRuns[k] ??= []).push(v);
@@ -91,7 +110,12 @@ function runOurs(c: Case): OursResult {
     for (let b = 0; b < bones; b++) sum += weights[v * bones + b];
     partitionError = Math.max(partitionError, Math.abs(sum - 1));
   }
+  const best = (stage: string) => Math.min(...(stageRuns[stage] ?? [0]));
   return {
+    factorPhaseMs: best('orderingMs') + best('symbolicMs') + best('factorMs'),
+    solvePhaseMs: best('solveMs'),
+    coldMs,
+    coldStages,
     medianMs: median(totals),
     minMs: Math.min(...totals),
     stageBestSumMs: Object.entries(stageRuns).reduce((sum, [stage, runs]) => (stage === 'totalMs' ? sum : sum + Math.min(...runs)), 0),
@@ -168,10 +192,37 @@ function prepare(): { cases: Case[]; refBinary: string } {
   return { cases, refBinary };
 }
 
-function runEigen(refBinary: string, c: Case): { totalMs: number; line: string; partitionError: number } {
-  const out = execFileSync(refBinary, [c.obj, c.handles, String(c.runs)], { encoding: 'utf8' });
+interface EigenResult {
+  totalMs: number;
+  /** SimplicialLLT compute: AMD ordering, analysis and factorization */
+  factorMs: number;
+  solveMs: number;
+  line: string;
+  partitionError: number;
+}
+
+/** harmonic_ref with `repetitions` (1: a fresh process's first run), each stage its best over them. */
+function runEigen(refBinary: string, c: Case, repetitions = c.runs): EigenResult {
+  const out = execFileSync(refBinary, [c.obj, c.handles, String(repetitions)], { encoding: 'utf8' });
   const field = (name: string) => Number(new RegExp(`${name}=([^ \\n]+)`).exec(out)?.[1]);
-  return { totalMs: field('total_ms'), line: out.trim(), partitionError: field('max_partition_of_unity_error') };
+  return {
+    totalMs: field('total_ms'),
+    factorMs: field('factor_ms'),
+    solveMs: field('solve_ms'),
+    line: out.trim(),
+    partitionError: field('max_partition_of_unity_error'),
+  };
+}
+
+/** "ours (median m) vs Eigen e (median m): ratio r (median r)" over rounds, best and median of each side. */
+function sideBySide(ours: number[], eigen: number[]): { ours: string; reference: string; ratio: string } {
+  const oursBest = Math.min(...ours);
+  const eigenBest = Math.min(...eigen);
+  return {
+    ours: `${fmtMs(oursBest)} (median ${fmtMs(median(ours))})`,
+    reference: `${fmtMs(eigenBest)} (median ${fmtMs(median(eigen))})`,
+    ratio: `${(oursBest / eigenBest).toFixed(2)} (median ${(median(ours) / median(eigen)).toFixed(2)})`,
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -185,10 +236,12 @@ if (caseArg >= 0) {
   const onlyArg = process.argv.indexOf('--only');
   const only = onlyArg >= 0 ? process.argv[onlyArg + 1].split(',') : [];
   const rows = [];
+  const stageRows: BenchRow[] = [];
   for (const c of cases) {
     if (only.length > 0 && !only.some((word) => c.name.includes(word))) continue;
     const ours: OursResult[] = [];
-    const eigen: ReturnType<typeof runEigen>[] = [];
+    const eigen: EigenResult[] = [];
+    const eigenCold: EigenResult[] = [];
     for (let round = 0; round < c.rounds; round++) {
       const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', selfPath, '--case', JSON.stringify(c)], {
         encoding: 'utf8',
@@ -197,6 +250,7 @@ if (caseArg >= 0) {
       if (child.status !== 0) throw new Error(`ours failed on ${c.name}:\n${child.stderr}`);
       ours.push(JSON.parse(child.stdout.trim().split('\n').pop()!) as OursResult);
       eigen.push(runEigen(refBinary, c));
+      eigenCold.push(c.runs > 1 ? runEigen(refBinary, c, 1) : eigen[eigen.length - 1]);
     }
     const oursRounds = ours.map((o) => o.stageBestSumMs);
     const eigenRounds = eigen.map((e) => e.totalMs);
@@ -218,6 +272,35 @@ if (caseArg >= 0) {
     console.log(
       `  Eigen per round, Σ stage best: ${eigenRounds.map((x) => x.toFixed(1)).join(', ')} ms; last: ${eigen[eigen.length - 1].line}`,
     );
+    const coldStages = Object.entries(ours[0].coldStages)
+      .filter(([k]) => k !== 'totalMs')
+      .map(([k, v]) => `${k.replace(/Ms$/, '')} ${v.toFixed(1)}`)
+      .join(', ');
+    console.log(`  cold first calls: ours ${ours.map((o) => o.coldMs.toFixed(1)).join(', ')} ms (first round's stages: ${coldStages})`);
+    stageRows.push(
+      {
+        case: `${c.name}: ordering + analysis + factorization vs Eigen compute`,
+        ...sideBySide(
+          ours.map((o) => o.factorPhaseMs),
+          eigen.map((e) => e.factorMs),
+        ),
+      },
+      {
+        case: `${c.name}: solve vs Eigen solve`,
+        ...sideBySide(
+          ours.map((o) => o.solvePhaseMs),
+          eigen.map((e) => e.solveMs),
+        ),
+      },
+      {
+        case: `${c.name}: cold first call, whole binding`,
+        ...sideBySide(
+          ours.map((o) => o.coldMs),
+          eigenCold.map((e) => e.totalMs),
+        ),
+        note: "ours: the process's first harmonicWeights; Eigen: harmonic_ref's first run",
+      },
+    );
     rows.push({
       case: c.name,
       ours: `${fmtMs(oursBest)} (median ${fmtMs(oursMedian)})`,
@@ -236,4 +319,5 @@ if (caseArg >= 0) {
     "Harmonic skinning weights — Σ of per-stage best runs (harmonic_ref's convention), best and median of alternating rounds; targets: ≤ 1.5 everywhere, < 1 on the large cases",
     rows,
   );
+  printTable('Harmonic skinning weights by stage group, best and median of alternating rounds; target ≤ 1.0 on every line', stageRows);
 }

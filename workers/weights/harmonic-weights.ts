@@ -69,7 +69,10 @@ export interface HarmonicWeightsResult {
    * lowest vertex of one of them; absent when there are none
    */
   handleConflicts?: { count: number; firstVertex: number };
-  /** wall-clock milliseconds per stage (weldMs: finding coincident vertices) */
+  /**
+   * wall-clock milliseconds per stage (weldMs: finding coincident vertices; solveMs: right-hand sides and the
+   * triangular solves; finishMs: clamping and normalising the rows after them)
+   */
   timings: {
     weldMs: number;
     laplacianMs: number;
@@ -77,6 +80,7 @@ export interface HarmonicWeightsResult {
     symbolicMs: number;
     factorMs: number;
     solveMs: number;
+    finishMs?: number;
     totalMs: number;
   };
 }
@@ -267,11 +271,13 @@ function solveHarmonic(
   );
   checkCancelled();
   if (freeCount > 0 && width > 0) choleskySolvePermuted(factor, weights, width, rowOffsets, { low, high });
+  const solveMs = performance.now() - t;
   progress?.('solve', 0.9);
+  t = performance.now();
   finishRows(weights, boneCount, freeIndex, handles, column);
   if (settings.unhandledComponents === 'bind-rigidly')
     bindRigidly(weights, boneCount, components.labels, unhandledIndex, unhandledComponents);
-  const solveMs = performance.now() - t;
+  const finishMs = performance.now() - t;
   progress?.('done', 1);
   const result: HarmonicWeightsResult = {
     weights,
@@ -279,7 +285,7 @@ function solveHarmonic(
     unhandledComponents,
     laplacianUsed,
     weldedVertexCount: n,
-    timings: { weldMs, laplacianMs, orderingMs, symbolicMs, factorMs, solveMs, totalMs: weldMs + performance.now() - start },
+    timings: { weldMs, laplacianMs, orderingMs, symbolicMs, factorMs, solveMs, finishMs, totalMs: weldMs + performance.now() - start },
   };
   return { result, labels: components.labels };
 }
