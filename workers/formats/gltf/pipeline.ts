@@ -1,0 +1,47 @@
+/**
+ * The one glTF write pipeline. An export starts from a Document (the source file read again for an in-place export,
+ * source-document.ts; a new one built from the scene for a fresh export, fresh-document.ts) and then runs the same
+ * steps, in this order:
+ *   skeleton      joint nodes where the scene's bones are (skeleton-step.ts)
+ *   skins         each skin's joints and inverse bind matrices (inverse-binds.ts)
+ *   weights       JOINTS_n/WEIGHTS_n of the parts whose weights changed, parts that join a skin (skin-weights-step.ts)
+ *   clips         kept, removed and new animations, each with its own name (clips-step.ts)
+ *   bone ends     the joints' tail extras (bone-tails.ts)
+ *   examples      example shapes as morph targets keyed in the new clips (example-morphs.ts)
+ *   bakes         baked deformation as morph targets and clips (baked-morphs.ts)
+ *   write         orphaned accessors out, the reader's leftovers carried, compression, GLB or .gltf (write-step.ts)
+ * Every step adds its notices to the same list.
+ */
+import type { GltfExportResult } from '../gltf-export.ts';
+import { addBakedMorphs } from './baked-morphs.ts';
+import { skinnedNodesToRoot } from './bind-part.ts';
+import { writeBoneTails } from './bone-tails.ts';
+import { removeUnkeptAnimations, writeNewClips } from './clips-step.ts';
+import { addExampleMorphs } from './example-morphs.ts';
+import type { ExportScene, ExportState } from './export-state.ts';
+import type { Node as GltfNode } from '@gltf-transform/core';
+import { bindFramesOf, updateSkins } from './inverse-binds.ts';
+import { placeJoints } from './skeleton-step.ts';
+import { writeSkinWeights } from './skin-weights-step.ts';
+import { disposeOrphanAccessors, writeDocument } from './write-step.ts';
+
+/**
+ * Runs the steps on `state` for `scene` and writes the file.
+ * @returns the file bytes, external resources and the warnings of every step
+ * @throws FormatError naming the export, the file and the reason when the scene does not fit the document
+ */
+export async function runExportPipeline(state: ExportState, scene: ExportScene): Promise<GltfExportResult> {
+  placeJoints(state, scene);
+  const skinJoints = updateSkins(state, scene);
+  writeSkinWeights(state, scene, skinJoints);
+  skinnedNodesToRoot(state.doc, state.nodes);
+  const kept = removeUnkeptAnimations(state, scene);
+  const jointNodes = state.jointNodes as GltfNode[];
+  const bindFrames = bindFramesOf(jointNodes, state.skins, state.skinToWorld);
+  writeBoneTails(scene.skeleton, jointNodes, bindFrames, state.newBones, state.diagonal);
+  const examples = scene.poseSpace ? addExampleMorphs(state, scene, scene.poseSpace) : null;
+  writeNewClips(state, scene, bindFrames, kept.inherited, examples?.key ?? null);
+  addBakedMorphs(state, scene, examples);
+  disposeOrphanAccessors(state);
+  return writeDocument(state, kept);
+}

@@ -1,0 +1,77 @@
+/**
+ * The write step: accessors the steps orphaned go, what the reader left out of a source is carried back
+ * (gltf-carry.ts), geometry is compressed as asked, and the Document is written as a GLB or a .gltf with one .bin.
+ */
+import { Format, WebIO, type Document } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { patchGlbJson, prepareCarry } from '../gltf-carry.ts';
+import { CollectingLogger } from '../gltf-collecting-logger.ts';
+import type { GltfExportResult } from '../gltf-export.ts';
+import { compressOnWrite } from '../gltf-extensions.ts';
+import { bufferUris } from '../gltf-resource-uris.ts';
+import { FormatError } from '../format-error.ts';
+import type { KeptAnimations } from './clips-step.ts';
+import type { ExportState } from './export-state.ts';
+
+/** Disposes of the accessors that only the replaced attributes, matrices and removed animations used. */
+export function disposeOrphanAccessors(state: ExportState): void {
+  for (const accessor of state.doc.getRoot().listAccessors())
+    if (!state.unusedBefore.has(accessor) && accessor.listParents().length <= 1) accessor.dispose();
+}
+
+/**
+ * Writes the Document (see the module comment). A compressed source is compressed again the same way.
+ * @returns the file's bytes (GLB, or the .gltf JSON as UTF-8), its resources by URI and the warnings of every step
+ * @throws FormatError naming the file when the writer fails
+ */
+export async function writeDocument(state: ExportState, kept: KeptAnimations): Promise<GltfExportResult> {
+  const { doc, opts, warnings, file } = state;
+  const root = doc.getRoot();
+  const carried = state.carry
+    ? prepareCarry(
+        state.carry.json,
+        {
+          accessors: state.carry.accessors,
+          accessorArrays: state.carry.accessorArrays,
+          samplers: state.samplersRead,
+          samplerCopies: kept.samplerCopies,
+          animationIndex: kept.animationIndex,
+        },
+        warnings,
+      )
+    : null;
+  const io = new WebIO().setLogger(new CollectingLogger(warnings)).registerExtensions(ALL_EXTENSIONS);
+  try {
+    // A GLB holds one buffer: a .gltf source with several (SimpleSkin has four) has its accessors moved into one.
+    const [firstBuffer, ...otherBuffers] = root.listBuffers();
+    if (opts.format === 'glb' && otherBuffers.length > 0) {
+      for (const accessor of root.listAccessors()) accessor.setBuffer(firstBuffer);
+      for (const buffer of otherBuffers) buffer.dispose();
+    }
+    const used = root.listExtensionsUsed().map((extension) => extension.extensionName);
+    if (used.includes('KHR_draco_mesh_compression')) await compressOnWrite(doc, io, 'draco');
+    if (used.includes('EXT_meshopt_compression')) await compressOnWrite(doc, io, 'meshopt');
+    if (opts.compression !== 'none') await compressOnWrite(doc, io, opts.compression);
+    if (opts.format === 'glb') {
+      const glb = await io.writeBinary(doc);
+      return { bytes: carried ? patchGlbJson(glb, carried, file) : glb, resources: {}, warnings };
+    }
+    const { json, resources } = await writeGltfJson(io, doc, opts.basename);
+    carried?.(json as unknown as Record<string, unknown>);
+    return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };
+  } catch (error) {
+    if (error instanceof FormatError) throw error;
+    return state.fail('', `cannot write the file: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * The document as a .gltf (JSON) and its resources. Its buffers are named after the file (bufferUris): kept under a
+ * source's names, an export next to that source would write its data into the files the source still refers to.
+ */
+export function writeGltfJson(io: WebIO, doc: Document, basename: string): ReturnType<WebIO['writeJSON']> {
+  const buffers = doc.getRoot().listBuffers();
+  const uris = bufferUris(basename, buffers.length);
+  buffers.forEach((buffer, k) => buffer.setURI(uris[k]));
+  return io.writeJSON(doc, { format: Format.GLTF, basename });
+}
