@@ -44,6 +44,7 @@ import type { LastTransfer } from '../meshes/last-transfer.ts';
 import type { SummaryLine } from '../bind/binding-summary.ts';
 import { ExamplesController } from '../posespace/examples-controller.ts';
 import { PoseSpaceController } from '../posespace/pose-space-controller.ts';
+import { keyMarkActions } from '../skeleton/key-commands.ts';
 import { BrushRing } from '../view/brush-ring.ts';
 import { VIEW_LABELS, VIEW_MODES } from '../view/view-modes.ts';
 import { exportGltf, type ExportHost } from './file-commands.ts';
@@ -478,10 +479,7 @@ export function createPanels(app: AppPartsHost, container: HTMLElement) {
     timeline: app.timeline,
     state: () => clipMenuState(app.store.doc, app.selectedBone),
   });
-  app.timeline.setKeyActions({
-    move: (from, to) => void app.commands.invoke('key.move', { from, to }),
-    remove: (frame) => void app.commands.invoke('key.delete', { frame, bones: 'all' }),
-  });
+  app.timeline.setKeyActions(keyMarkActions(app.commands));
   const examplesPanel = new ExamplesPanel(toolbar, container, {
     commands: app.commands,
     examples: app.examples,

@@ -23,7 +23,8 @@ import { boneCountOf } from '../../workers/scene/scene-document.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { HandlersFor } from '../commands/command-handlers.ts';
-import type { Timeline } from '../panels/timeline.ts';
+import type { CommandRegistry } from '../commands/command-registry.ts';
+import type { KeyMarkActions, Timeline } from '../panels/timeline.ts';
 import type { BoneSelection } from './bone-selection.ts';
 
 /** What the key commands use of the app. */
@@ -43,6 +44,19 @@ export type KeyBones = 'selected' | 'all' | undefined;
 
 const NO_KEYED_CLIP = 'the clip shown cannot be keyed (key a pose or make a new clip first)';
 const NO_BONES = 'the scene has no bones to key (build a skeleton first)';
+
+/**
+ * What the timeline's key marks do (Timeline.setKeyActions). A mark stands for every bone's keys at its frame (it is
+ * drawn wherever any bone has a key), so dragging it moves, and deleting it deletes, all of them, whatever bone is
+ * selected.
+ * @param commands  runs a key command as the user would (the app's command registry)
+ */
+export function keyMarkActions(commands: Pick<CommandRegistry, 'invoke'>): KeyMarkActions {
+  return {
+    move: (from, to) => void commands.invoke('key.move', { from, to, bones: 'all' }),
+    remove: (frame) => void commands.invoke('key.delete', { frame, bones: 'all' }),
+  };
+}
 
 export function keyCommands(app: KeyCommandsHost): HandlersFor<KeyCommandId> {
   const { store, timeline } = app;

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CommandRegistry } from '../../renderer/commands/command-registry.ts';
 import { BoneSelection } from '../../renderer/skeleton/bone-selection.ts';
-import { keyCommands } from '../../renderer/skeleton/key-commands.ts';
+import { keyCommands, keyMarkActions } from '../../renderer/skeleton/key-commands.ts';
 import { PosePlayback } from '../../renderer/skeleton/pose-playback.ts';
 import { ProjectSession } from '../../renderer/project/project-session.ts';
 import { clipNameOf, sceneClips } from '../../renderer/io/gltf-export-action.ts';
@@ -183,6 +183,41 @@ test('keys: undo gives back the document bit for bit, redo the same arrays; a re
   assert.throws(() => s.commands.execute('key.delete', { frame: 3, bones: 'all' }), /Delete keys: Idle has no key at frame 3/);
   assert.throws(() => s.commands.execute('key.move', { from: 0, to: 99 }), /Move keys: frame 99 is not a frame of Idle \(0 … 11\)/);
   assert.equal(s.store.doc, before, 'the refused commands changed nothing');
+});
+
+test('keys: move without bones moves the selected bone’s keys (every bone’s when none is selected); a key mark dragged on the timeline moves every bone’s', () => {
+  const s = setup();
+  const B = boneCountOf(s.store.doc);
+  // Bones 2 and 5 keyed at frames 0 and 40: the timeline draws one mark at each frame for both.
+  keyTwoPoses(s, 2);
+  s.timeline.seek(0);
+  keyTwoPoses(s, 5);
+  const keyedFrames = (bone: number): number[] => {
+    const p = s.store.doc.poses as Extract<PoseSequence, { kind: 'matrices' }>;
+    return Array.from({ length: p.frameCount }, (_, f) => f).filter((f) => p.keys![f * B + bone]);
+  };
+  const keys = () => ({ 2: keyedFrames(2), 5: keyedFrames(5) });
+  const start = s.store.doc;
+  assert.equal(s.boneSelection.bone, 5);
+
+  void s.commands.execute('key.move', { from: 40, to: 30 });
+  assert.deepEqual(keys(), { 2: [0, 40], 5: [0, 30] }, 'without bones: the selected bone’s key alone');
+  s.history.undo();
+  assert.equal(s.store.doc.poses, start.poses);
+
+  s.boneSelection.select(-1);
+  void s.commands.execute('key.move', { from: 40, to: 30 });
+  assert.deepEqual(keys(), { 2: [0, 30], 5: [0, 30] }, 'without bones and no bone selected: every bone’s');
+  s.history.undo();
+
+  // The mark at frame 40 dragged to 45 with bone 5 selected: both bones' keys go, as the mark drew them.
+  s.boneSelection.select(5);
+  const steps = s.history.undoCount;
+  keyMarkActions(s.commands).move(40, 45);
+  assert.deepEqual(keys(), { 2: [0, 45], 5: [0, 45] }, 'the dragged mark: every bone’s keys at its frame');
+  assert.equal(s.history.undoCount, steps + 1, 'one undo step');
+  keyMarkActions(s.commands).remove(45);
+  assert.deepEqual(keys(), { 2: [0], 5: [0] }, 'the deleted mark: every bone’s keys at its frame');
 });
 
 test('keys: delete, move, trim and length act on the keys; at rest they are refused, saying why', () => {
