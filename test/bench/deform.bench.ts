@@ -4,7 +4,9 @@
  *   influences, one pose, against Blender's armature deformation of the same tube (linear 26.3 ms, "Preserve
  *   Volume" 28.6 ms, ../shared/ref/README.md);
  * - per-face skinning (log-quaternion blend + Poisson stitching, three solves) per frame on the body (18k
- *   vertices) and on the body subdivided once (73k), factorization reported separately;
+ *   vertices), the body subdivided once (73k) and twice (295k), factorization reported separately, and per-face
+ *   context deformation (Eq. 9 and 10, four examples subdivided the same way) per frame at 295k; wall and process
+ *   CPU time (a frame is single-threaded, so its CPU time is what it costs on a quiet machine);
  * - GPU frame time of DQS over LBS on the same tube in headless Chromium (SwiftShader), through the page's
  *   measureFrameTime (pose + texture upload + draw + one-pixel readback).
  */
@@ -29,13 +31,27 @@ import {
   perFaceSkinning,
   perFaceSkinningSetup,
   perFaceSkinningWorkspace,
+  type PerFaceSkinningSetup,
 } from '../../workers/skinning/per-face-skinning.ts';
+import {
+  perFaceContextSkinning,
+  perFaceContextWorkspace,
+  perFaceExamples,
+  perFaceUnpose,
+  type PerFaceBlend,
+} from '../../workers/posespace/per-face-context.ts';
+import { poseSpaceInterpolator, poseSpaceWeights } from '../../workers/posespace/pose-space-weights.ts';
 import { cacheDir, dataDir, fmtMs, medianMs, printTable, refDir, requireFile, tube, withAppPage } from './bench-util.ts';
 
 const BLENDER_LINEAR_MS = 26.3;
 const BLENDER_DQS_MS = 28.6;
 const PORT = 4183;
 const FRAMES = 40;
+/** Per-face aims at 295k vertices: 30 fps for plain per-face skinning, 40 ms for per-face context (Eq. 10). */
+const PER_FACE_AIM_MS = 33;
+const CONTEXT_AIM_MS = 40;
+/** Frames of all_frames.dmat that eg0…eg3 were posed in. */
+const EXAMPLE_FRAMES = [34, 56, 87, 80];
 
 // --- CPU LBS and DQS on the tube ---
 const files = tube(128, 1024, 32);
@@ -82,7 +98,46 @@ const bodyPoses = poseSequenceFromDmat(
   'all_frames.dmat',
 );
 
-function perFaceCase(objFile: string, handlesFile: string): { vertices: number; setupMs: number; frameMs: number } {
+/** Median wall and process CPU time of `runs` calls after `warmup` unmeasured ones, ms. */
+function medianWallAndCpu(fn: () => void, runs: number, warmup: number): { wall: number; cpu: number } {
+  for (let i = 0; i < warmup; i++) fn();
+  const walls: number[] = [];
+  const cpus: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    fn();
+    walls.push(performance.now() - start);
+    const used = process.cpuUsage(cpu);
+    cpus.push((used.user + used.system) / 1000);
+  }
+  const median = (values: number[]) => values.sort((x, y) => x - y)[values.length >> 1];
+  return { wall: median(walls), cpu: median(cpus) };
+}
+
+/** `subdivide.py` of a body file (reference.obj or egN.obj) `levels` times, with the reference's handles, cached. */
+function subdividedBody(name: string, levels: number, prefix: string): { obj: string; handles: string } {
+  if (!existsSync(`${prefix}.obj`)) {
+    execFileSync('python3', [
+      requireFile(path.join(refDir, 'subdivide.py')),
+      requireFile(path.join(bodyDir, `${name}.obj`)),
+      requireFile(path.join(bodyDir, 'handles.dmat')),
+      String(levels),
+      prefix,
+    ]);
+  }
+  return { obj: `${prefix}.obj`, handles: `${prefix}-handles.dmat` };
+}
+
+interface PerFaceCase {
+  vertices: number;
+  setupMs: number;
+  frameMs: number;
+  frameCpuMs: number;
+  setup: PerFaceSkinningSetup;
+}
+
+function perFaceCase(objFile: string, handlesFile: string): PerFaceCase {
   const { mesh } = readObj(readFileSync(objFile, 'utf8'), objFile);
   const n = mesh.positions.length / 3;
   const handles = handlesFromDmat(readDmat(new Uint8Array(readFileSync(handlesFile)), handlesFile), n, bodyBones, handlesFile);
@@ -101,7 +156,7 @@ function perFaceCase(objFile: string, handlesFile: string): { vertices: number; 
   const transforms = new Float64Array(bodyBones * 12);
   const out = new Float64Array(mesh.positions.length);
   let frame = 0;
-  const frameMs = medianMs(
+  const { wall, cpu } = medianWallAndCpu(
     () => {
       samplePose(bodyPoses, (frame += 37) % 390, rotations);
       forwardKinematics(bodySkeleton, rotations, transforms);
@@ -110,21 +165,58 @@ function perFaceCase(objFile: string, handlesFile: string): { vertices: number; 
     11,
     3,
   );
-  return { vertices: n, setupMs, frameMs };
+  return { vertices: n, setupMs, frameMs: wall, frameCpuMs: cpu, setup };
+}
+
+/**
+ * Per-face context frames (Eq. 9 and 10) on a per-face case's factor, with the four examples subdivided the same
+ * way and unposed one-shot (a frame costs the same whatever the unposing's refinement left in the examples).
+ */
+function perFaceContextCase(base: PerFaceCase, exampleFiles: string[]): Record<PerFaceBlend, { wall: number; cpu: number }> {
+  const { setup } = base;
+  const rotations = new Float64Array(9 * bodyBones);
+  const transforms = new Float64Array(12 * bodyBones);
+  const poses = new Float64Array(exampleFiles.length * 9 * bodyBones);
+  const unposed = exampleFiles.map((file, j) => {
+    samplePose(bodyPoses, EXAMPLE_FRAMES[j], rotations);
+    poses.set(rotations, j * 9 * bodyBones);
+    forwardKinematics(bodySkeleton, rotations, transforms);
+    const positions = readObj(readFileSync(file, 'utf8'), file).mesh.positions;
+    return perFaceUnpose(setup, positions, transforms, { maxRefinements: 0 }).unposed;
+  });
+  const examples = perFaceExamples(setup, unposed);
+  const interpolator = poseSpaceInterpolator(
+    poses,
+    bodyBones,
+    exampleFiles.map((f) => path.basename(f)),
+  );
+  const a = new Float64Array(exampleFiles.length);
+  const out = new Float64Array(3 * setup.vertexCount);
+  const workspace = perFaceContextWorkspace(setup, examples);
+  let frame = 0;
+  const run = (blend: PerFaceBlend) =>
+    medianWallAndCpu(
+      () => {
+        samplePose(bodyPoses, (frame += 37) % 390, rotations);
+        forwardKinematics(bodySkeleton, rotations, transforms);
+        poseSpaceWeights(interpolator, rotations, a);
+        perFaceContextSkinning(setup, examples, a, blend, transforms, out, workspace);
+      },
+      11,
+      3,
+    );
+  return { eq9: run('eq9'), eq10: run('eq10') };
 }
 
 const body = perFaceCase(requireFile(path.join(bodyDir, 'reference.obj')), requireFile(path.join(bodyDir, 'handles.dmat')));
-const subdividedPrefix = path.join(cacheDir, 'body-sub1');
-if (!existsSync(`${subdividedPrefix}.obj`)) {
-  execFileSync('python3', [
-    requireFile(path.join(refDir, 'subdivide.py')),
-    path.join(bodyDir, 'reference.obj'),
-    path.join(bodyDir, 'handles.dmat'),
-    '1',
-    subdividedPrefix,
-  ]);
-}
-const subdivided = perFaceCase(`${subdividedPrefix}.obj`, `${subdividedPrefix}-handles.dmat`);
+const subdividedOnce = subdividedBody('reference', 1, path.join(cacheDir, 'body-sub1'));
+const subdivided = perFaceCase(subdividedOnce.obj, subdividedOnce.handles);
+const subdividedTwice = subdividedBody('reference', 2, path.join(cacheDir, 'body-subdivided-2'));
+const subdivided2 = perFaceCase(subdividedTwice.obj, subdividedTwice.handles);
+const context2 = perFaceContextCase(
+  subdivided2,
+  [0, 1, 2, 3].map((j) => subdividedBody(`eg${j}`, 2, path.join(cacheDir, `body-eg${j}-sub2`)).obj),
+);
 
 // --- GPU: DQS over LBS on the tube in headless Chromium ---
 const gpu = await withAppPage(path.join(cacheDir, 'deform-dist'), PORT, async (page) => {
@@ -217,8 +309,22 @@ printTable('Per-face skinning (log-quaternion blend + Poisson stitching), per fr
     ours: fmtMs(subdivided.frameMs),
     reference: '30 ms (aim)',
     ratio: (subdivided.frameMs / 30).toFixed(2),
-    note: `factor once: ${fmtMs(subdivided.setupMs)}`,
+    note: `factor once: ${fmtMs(subdivided.setupMs)}; CPU time ${fmtMs(subdivided.frameCpuMs)}`,
   },
+  {
+    case: `body subdivided twice, ${subdivided2.vertices} vertices`,
+    ours: fmtMs(subdivided2.frameMs),
+    reference: `${PER_FACE_AIM_MS} ms (aim)`,
+    ratio: (subdivided2.frameMs / PER_FACE_AIM_MS).toFixed(2),
+    note: `factor once: ${fmtMs(subdivided2.setupMs)}; CPU time ${fmtMs(subdivided2.frameCpuMs)} (${(subdivided2.frameCpuMs / PER_FACE_AIM_MS).toFixed(2)} of the aim)`,
+  },
+  ...(['eq9', 'eq10'] as const).map((blend) => ({
+    case: `per-face context, ${blend === 'eq9' ? 'Eq. 9' : 'Eq. 10'}, body subdivided twice, 4 examples`,
+    ours: fmtMs(context2[blend].wall),
+    reference: `${CONTEXT_AIM_MS} ms (aim)`,
+    ratio: (context2[blend].wall / CONTEXT_AIM_MS).toFixed(2),
+    note: `CPU time ${fmtMs(context2[blend].cpu)} (${(context2[blend].cpu / CONTEXT_AIM_MS).toFixed(2)} of the aim); plain per-face ${fmtMs(subdivided2.frameCpuMs)} CPU`,
+  })),
 ]);
 printTable('GPU frame time, headless Chromium (SwiftShader), DQS over LBS', [
   {
