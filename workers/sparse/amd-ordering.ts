@@ -17,10 +17,12 @@ export function amdOrdering(a: CscMatrix): Int32Array {
 /**
  * Approximate minimum degree ordering of an adjacency graph.
  *
- * @param graph symmetric graph without self loops
+ * @param graph     symmetric graph without self loops
+ * @param markLimit the element marks are reset once their counter passes this (default: as late as Int32 allows;
+ *                  a lower one gives the same ordering with more resets)
  * @returns perm, #V: perm[k] is the vertex eliminated k-th
  */
-export function amdOfGraph(graph: AdjacencyGraph): Int32Array {
+export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32Array {
   const n = graph.vertexCount;
   if (n === 0) return new Int32Array(0);
   // Quotient graph storage: node i's list is iw[pe[i] .. pe[i]+len[i]); for a variable, its first elen[i] entries
@@ -41,8 +43,12 @@ export function amdOfGraph(graph: AdjacencyGraph): Int32Array {
   // Int32 halves the traffic of the hottest reads; wflg is reset before it could overflow.
   const w = new Int32Array(n).fill(1);
   let wflg = 2;
-  // One step raises wflg by at most 3n and stores marks below wflg + n.
-  const wflgLimit = 0x7fffffff - 4 * n - 1;
+  // The largest degree of any element so far: a step stores element marks below wflg + lemax, so raising wflg by
+  // lemax (not by n) clears them, and the O(n) reset of the marks comes once in many steps instead of every few
+  // thousand on a large mesh (Amestoy, Davis & Duff's own bound).
+  let lemax = 0;
+  // One step raises wflg by at most 2n and stores marks below wflg + n.
+  const wflgLimit = Math.min(markLimit, 0x7fffffff - 3 * n - 1);
   const head = new Int32Array(n + 1).fill(-1);
   const next = new Int32Array(n).fill(-1);
   const last = new Int32Array(n).fill(-1);
@@ -130,6 +136,7 @@ export function amdOfGraph(graph: AdjacencyGraph): Int32Array {
     len[p] = lpEnd - lpStart;
     elen[p] = -1;
     degree[p] = dk;
+    if (dk > lemax) lemax = dk;
 
     // w[e] − wflg becomes |Le \ Lp| for every live element e next to Lp.
     for (let k = lpStart; k < lpEnd; k++) {
@@ -202,7 +209,8 @@ export function amdOfGraph(graph: AdjacencyGraph): Int32Array {
       }
     }
     degree[p] = dk;
-    wflg += n;
+    // Marks of the scan above are below wflg + lemax.
+    wflg += lemax;
 
     // Supervariables: variables of Lp with identical lists (same hash first, then compared) merge.
     for (let k = lpStart; k < lpEnd; k++) {
@@ -252,7 +260,7 @@ export function amdOfGraph(graph: AdjacencyGraph): Int32Array {
     len[p] = write - lpStart;
     if (len[p] === 0) w[p] = 0;
     if (elenp !== 0) free = write;
-    wflg += n;
+    // Every mark of the supervariable scan is below wflg already.
   }
 
   return permutationFromSteps(step, parent, steps);
