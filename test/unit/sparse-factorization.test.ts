@@ -1,0 +1,261 @@
+/**
+ * The fill-reducing ordering, symbolic analysis and supernodal factorization behind harmonic weights, held against
+ * a second algorithm written here: a simplicial up-looking Cholesky (row k of L from the elimination tree reach of
+ * row k of A, Davis 2006 "Direct Methods for Sparse Linear Systems" §4.2), column by column triangular solves, and
+ * the harmonic weights' clamping and normalisation as their documentation states it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { CscMatrix } from '../../workers/sparse/csc-matrix.ts';
+import { amdOfGraph, amdOrdering } from '../../workers/sparse/amd-ordering.ts';
+import { symmetricAdjacency } from '../../workers/sparse/symmetric-adjacency.ts';
+import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
+import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
+import { cotangentLaplacian } from '../../workers/mesh/cotangent-laplacian.ts';
+import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
+import { readOff } from '../../workers/formats/off.ts';
+import { readObj } from '../../workers/formats/obj.ts';
+import { readDmat } from '../../workers/formats/dmat.ts';
+import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
+import { dataFile } from './shared-data.ts';
+
+interface Mesh {
+  positions: Float64Array;
+  triangles: Uint32Array;
+  handles: Int32Array;
+  bones: number;
+}
+
+function hand(): Mesh {
+  const mesh = readOff(readFileSync(dataFile('hand/hand.off'), 'utf8'), 'hand.off').mesh;
+  const dmat = readDmat(new Uint8Array(readFileSync(dataFile('hand/hand-handles.dmat'))), 'hand-handles.dmat');
+  return { ...mesh, handles: handlesFromDmat(dmat, mesh.positions.length / 3, 20, 'hand-handles.dmat'), bones: 20 };
+}
+
+function body(): Mesh {
+  const mesh = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj').mesh;
+  const dmat = readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat');
+  return { ...mesh, handles: handlesFromDmat(dmat, mesh.positions.length / 3, 28, 'handles.dmat'), bones: 28 };
+}
+
+/**
+ * K restricted to the free (non-handle) vertices, lower triangle, and the right-hand sides −K_fh·E, one dense
+ * column per bone (#free × #B, column-major). Every vertex of these meshes is in a component with a handle.
+ */
+function freeSystem(mesh: Mesh): { kff: CscMatrix; rhs: Float64Array; free: Int32Array } {
+  const n = mesh.handles.length;
+  const freeIndex = new Int32Array(n).fill(-1);
+  const free: number[] = [];
+  for (let v = 0; v < n; v++) if (mesh.handles[v] < 0) freeIndex[v] = free.push(v) - 1;
+  const isFree = Uint8Array.from(freeIndex, (f) => (f >= 0 ? 1 : 0));
+  const k = cotangentLaplacian(mesh.positions, mesh.triangles, isFree);
+  const colPointers = new Int32Array(free.length + 1);
+  const rows: number[] = [];
+  const values: number[] = [];
+  const rhs = new Float64Array(free.length * mesh.bones);
+  for (let f = 0; f < free.length; f++) {
+    const v = free[f];
+    for (let p = k.colPointers[v]; p < k.colPointers[v + 1]; p++) {
+      const r = k.rowIndices[p];
+      if (freeIndex[r] >= f) {
+        rows.push(freeIndex[r]);
+        values.push(k.values[p]);
+      } else if (mesh.handles[r] >= 0) {
+        rhs[mesh.handles[r] * free.length + f] -= k.values[p];
+      }
+    }
+    colPointers[f + 1] = rows.length;
+  }
+  const m = free.length;
+  return {
+    kff: { rows: m, cols: m, colPointers, rowIndices: Int32Array.from(rows), values: Float64Array.from(values) },
+    rhs,
+    free: Int32Array.from(free),
+  };
+}
+
+/** Full symmetric B = P A Pᵀ (both triangles) as column lists, from A's lower triangle. */
+function permutedFull(a: CscMatrix, perm: Int32Array): { rows: number[][]; values: number[][] } {
+  const n = a.cols;
+  const inverse = new Int32Array(n);
+  for (let k = 0; k < n; k++) inverse[perm[k]] = k;
+  const rows: number[][] = Array.from({ length: n }, () => []);
+  const values: number[][] = Array.from({ length: n }, () => []);
+  for (let j = 0; j < n; j++) {
+    for (let p = a.colPointers[j]; p < a.colPointers[j + 1]; p++) {
+      const i = a.rowIndices[p];
+      if (i < j) continue;
+      rows[inverse[j]].push(inverse[i]);
+      values[inverse[j]].push(a.values[p]);
+      if (i !== j) {
+        rows[inverse[i]].push(inverse[j]);
+        values[inverse[i]].push(a.values[p]);
+      }
+    }
+  }
+  return { rows, values };
+}
+
+/**
+ * Simplicial up-looking Cholesky of P A Pᵀ: for each k, the pattern of row k of L is the set of elimination tree
+ * paths from the entries of column k above the diagonal up to k; a sparse triangular solve along it gives the row.
+ *
+ * @returns L by columns: rows (ascending after the diagonal first) and values
+ */
+function upLookingCholesky(a: CscMatrix, perm: Int32Array): { rows: number[][]; values: number[][] } {
+  const n = a.cols;
+  const b = permutedFull(a, perm);
+  const parent = new Int32Array(n).fill(-1);
+  const ancestor = new Int32Array(n).fill(-1);
+  for (let k = 0; k < n; k++) {
+    for (const i0 of b.rows[k]) {
+      for (let i = i0; i !== -1 && i < k;) {
+        const next = ancestor[i];
+        ancestor[i] = k;
+        if (next === -1) parent[i] = k;
+        i = next;
+      }
+    }
+  }
+  const lRows: number[][] = Array.from({ length: n }, () => []);
+  const lValues: number[][] = Array.from({ length: n }, () => []);
+  const x = new Float64Array(n);
+  const mark = new Int32Array(n).fill(-1);
+  for (let k = 0; k < n; k++) {
+    const reach: number[] = [];
+    let d = 0;
+    mark[k] = k;
+    for (let q = 0; q < b.rows[k].length; q++) {
+      const i0 = b.rows[k][q];
+      if (i0 > k) continue;
+      if (i0 === k) {
+        d += b.values[k][q];
+        continue;
+      }
+      x[i0] += b.values[k][q];
+      const path: number[] = [];
+      for (let i = i0; mark[i] !== k; i = parent[i]) {
+        path.push(i);
+        mark[i] = k;
+      }
+      // Paths are pushed so that the reversed list is in topological order (descendants first).
+      for (let t = path.length - 1; t >= 0; t--) reach.push(path[t]);
+    }
+    const order = reach.reverse();
+    for (const i of order) {
+      const lki = x[i] / lValues[i][0];
+      x[i] = 0;
+      for (let p = 1; p < lRows[i].length; p++) x[lRows[i][p]] -= lValues[i][p] * lki;
+      d -= lki * lki;
+      lRows[i].push(k);
+      lValues[i].push(lki);
+    }
+    assert.ok(d > 0, `reference Cholesky: pivot ${k} is ${d}`);
+    lRows[k].push(k);
+    lValues[k].push(Math.sqrt(d));
+  }
+  return { rows: lRows, values: lValues };
+}
+
+/** Solves L Lᵀ x = b for one column in pivot order, in place. */
+function referenceSolve(l: { rows: number[][]; values: number[][] }, x: Float64Array): void {
+  const n = x.length;
+  for (let j = 0; j < n; j++) {
+    x[j] /= l.values[j][0];
+    for (let p = 1; p < l.rows[j].length; p++) x[l.rows[j][p]] -= l.values[j][p] * x[j];
+  }
+  for (let j = n - 1; j >= 0; j--) {
+    for (let p = 1; p < l.rows[j].length; p++) x[j] -= l.values[j][p] * x[l.rows[j][p]];
+    x[j] /= l.values[j][0];
+  }
+}
+
+test('AMD gives the same ordering when its marks are reset every few steps as when they run to the Int32 limit', () => {
+  const { kff } = freeSystem(body());
+  const graph = symmetricAdjacency(kff);
+  const ordering = amdOfGraph(graph);
+  // A limit of a few hundred resets the marks at nearly every step of the body's ordering.
+  const reset = amdOfGraph(graph, 300);
+  assert.equal(reset.length, kff.cols);
+  let differing = 0;
+  for (let k = 0; k < ordering.length; k++) if (ordering[k] !== reset[k]) differing++;
+  assert.equal(differing, 0, 'the orderings agree pivot for pivot');
+});
+
+test('the supernodal factor of the hand and body Laplacians equals a simplicial up-looking Cholesky to 1e-12', () => {
+  for (const [name, mesh] of [
+    ['hand', hand()],
+    ['body', body()],
+  ] as const) {
+    const { kff } = freeSystem(mesh);
+    const symbolic = choleskySymbolic(kff, amdOrdering(kff));
+    const factor = choleskyNumeric(kff, symbolic);
+    const reference = upLookingCholesky(kff, symbolic.perm);
+    let referenceNonzeros = 0;
+    let worst = 0;
+    let largest = 0;
+    const { supernodeCount, supernodeStart, rowPointers, rows, valuePointers } = symbolic;
+    const local = new Int32Array(kff.cols).fill(-1);
+    for (let s = 0; s < supernodeCount; s++) {
+      const ld = rowPointers[s + 1] - rowPointers[s];
+      for (let r = 0; r < ld; r++) local[rows[rowPointers[s] + r]] = r;
+      for (let j = supernodeStart[s]; j < supernodeStart[s + 1]; j++) {
+        const base = valuePointers[s] + (j - supernodeStart[s]) * ld;
+        const expected = new Map<number, number>();
+        for (let p = 0; p < reference.rows[j].length; p++) expected.set(reference.rows[j][p], reference.values[j][p]);
+        referenceNonzeros += expected.size;
+        assert.equal(symbolic.columnCounts[j], expected.size, `${name}: column ${j} has the reference's count`);
+        for (const [row, value] of expected) {
+          assert.ok(row >= supernodeStart[s] && local[row] >= 0, `${name}: row ${row} of column ${j} is in its supernode`);
+          worst = Math.max(worst, Math.abs(factor.values[base + local[row]] - value));
+          largest = Math.max(largest, Math.abs(value));
+        }
+        // Rows the supernode stores beyond column j's own are explicit zeros.
+        for (let r = j - supernodeStart[s]; r < ld; r++) {
+          if (!expected.has(rows[rowPointers[s] + r])) worst = Math.max(worst, Math.abs(factor.values[base + r]));
+        }
+      }
+      for (let r = 0; r < ld; r++) local[rows[rowPointers[s] + r]] = -1;
+    }
+    assert.equal(symbolic.factorNonzeros, referenceNonzeros, `${name}: the factor's non-zeros are the reference's`);
+    assert.ok(worst <= 1e-12 * largest, `${name}: largest difference ${worst} against entries up to ${largest}`);
+  }
+});
+
+test("harmonic weights on the hand and body equal a simplicial solve's, clamped and normalised, to 1e-12", () => {
+  for (const [name, mesh] of [
+    ['hand', hand()],
+    ['body', body()],
+  ] as const) {
+    const result = harmonicWeights(mesh.positions, mesh.triangles, mesh.handles, mesh.bones, { weld: false });
+    assert.equal(result.laplacianUsed, 'cotan', `${name}: the cotangent Laplacian is positive definite on the free vertices`);
+    const { kff, rhs, free } = freeSystem(mesh);
+    const perm = amdOrdering(kff);
+    const l = upLookingCholesky(kff, perm);
+    const m = free.length;
+    const solved = new Float64Array(m * mesh.bones);
+    const x = new Float64Array(m);
+    for (let b = 0; b < mesh.bones; b++) {
+      for (let k = 0; k < m; k++) x[k] = rhs[b * m + perm[k]];
+      referenceSolve(l, x);
+      for (let k = 0; k < m; k++) solved[perm[k] * mesh.bones + b] = x[k];
+    }
+    let worst = 0;
+    const row = new Float64Array(mesh.bones);
+    for (let f = 0; f < m; f++) {
+      let sum = 0;
+      for (let b = 0; b < mesh.bones; b++) {
+        row[b] = Math.min(1, Math.max(0, solved[f * mesh.bones + b]));
+        sum += row[b];
+      }
+      const v = free[f];
+      for (let b = 0; b < mesh.bones; b++) worst = Math.max(worst, Math.abs(result.weights[v * mesh.bones + b] - row[b] / sum));
+    }
+    for (let v = 0; v < mesh.handles.length; v++) {
+      const h = mesh.handles[v];
+      if (h >= 0) assert.equal(result.weights[v * mesh.bones + h], 1, `${name}: handle vertex ${v} has weight 1 on its bone`);
+    }
+    assert.ok(worst <= 1e-12, `${name}: largest difference from the reference weights ${worst}`);
+  }
+});
