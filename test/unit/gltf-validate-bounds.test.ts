@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkGltf } from '../../workers/formats/gltf-validate.ts';
+import { sanitizeGltfInput } from '../../workers/formats/gltf/sanitize-input.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';
 
 const FLOAT = 5126;
@@ -23,15 +23,15 @@ function asset(bufferViews: Json[], accessors: Json[], data = new Uint8Array(64)
   };
 }
 
-/** checkGltf on the asset, failing as the importer does (a FormatError naming the file, the place and the reason). */
+/** sanitizeGltfInput on the asset, failing as the importer does (a FormatError naming the file, the place and the reason). */
 function check({ json, resources }: { json: Json; resources: Record<string, Uint8Array> }): Json {
   const fail = (where: string, reason: string): never => {
     throw new FormatError('bounds.gltf', where, reason);
   };
-  return checkGltf(json, null, resources, '@glb.bin', fail).json;
+  return sanitizeGltfInput(json, null, resources, '@glb.bin', fail).json;
 }
 
-/** Asserts that checkGltf refuses the asset with exactly `message`. */
+/** Asserts that sanitizeGltfInput refuses the asset with exactly `message`. */
 function assertRefused(input: { json: Json; resources: Record<string, Uint8Array> }, message: string): void {
   assert.throws(
     () => check(input),

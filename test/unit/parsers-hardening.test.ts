@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
-import { MAX_UNBACKED_ELEMENTS } from '../../workers/formats/gltf-validate.ts';
+import { MAX_UNBACKED_ELEMENTS } from '../../workers/formats/gltf/sanitize-input.ts';
 import { dataFile } from './shared-data.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { FormatError } from '../../workers/formats/format-error.ts';

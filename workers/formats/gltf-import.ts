@@ -35,8 +35,8 @@ import { readClip, TOLERANCE, type NodeTrs } from './gltf-clips.ts';
 import { composeTrs, invertAffine, multiply, normalMatrixOf, readElement, transformNormal, transformPoint } from './gltf-numbers.ts';
 import { applyExtensionRules, readGltfDocument } from './gltf-extensions.ts';
 import { gltfJson, parseJsonText } from './gltf-resource-uris.ts';
-import { checkGltf } from './gltf-validate.ts';
 import { isGlb, parseGlb } from './gltf/glb.ts';
+import { sanitizeGltfInput } from './gltf/sanitize-input.ts';
 import { checkFileSize } from './read-file.ts';
 import { excerpt } from './text-scanner.ts';
 import { normalizeWeightRows } from './weights-file.ts';
@@ -80,7 +80,7 @@ export interface GltfImportResult {
 /**
  * Reads a .glb or .gltf into a glTF-Transform Document only after checking it: the required extensions and
  * animation pointers (gltf-extensions.ts), then everything glTF-Transform trusts (counts, offsets, references,
- * hierarchy: gltf-validate.ts), then the reader with its decoders.
+ * hierarchy: the input sanitizer, gltf/sanitize-input.ts), then the reader with its decoders.
  * @param bytes      the .glb or .gltf file
  * @param file       file name for messages
  * @param resources  external files the .gltf names, by URI as written
@@ -108,7 +108,7 @@ export async function readCheckedGltf(
     json = gltfJson(bytes, file);
   }
   applyExtensionRules(json, file, warnings);
-  const checked = checkGltf(json, glbBin, resources, GLB_BUFFER, fail, warnings);
+  const checked = sanitizeGltfInput(json, glbBin, resources, GLB_BUFFER, fail, warnings);
   return readGltfDocument(checked.json, checked.resources, file, warnings);
 }
 
@@ -138,7 +138,7 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   const parentOf: number[] = [];
   const indexOf = new Map<GltfNode, number>();
   // Depth-first without recursion (a chain of thousands of nodes must not overflow the stack); the hierarchy is
-  // a forest (checked in checkGltf).
+  // a forest (checked by sanitizeGltfInput).
   const stack: [GltfNode, number][] = scene
     .listChildren()
     .map((node): [GltfNode, number] => [node, -1])
