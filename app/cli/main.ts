@@ -108,6 +108,30 @@ export async function runCli(argv: string[], streams: CliStreams, options: RunCl
 }
 
 /**
+ * Runs one command in this process, on its own stdout and stderr (the `rigwright` program). A stdout closed before
+ * the command has written everything (`rigwright info FILE | head -1`: the reader has what it wanted) ends the
+ * process at once, quietly, with exit code 0, whatever the command: the write fails with EPIPE, and what it would
+ * have written has no reader.
+ * @param argv  the arguments after the program name
+ * @returns the exit code, as runCli's
+ */
+export function runCliInProcess(argv: string[]): Promise<number> {
+  endQuietlyWhenClosed(process.stdout, (code) => process.exit(code));
+  return runCli(argv, { stdout: process.stdout, stderr: process.stderr });
+}
+
+/**
+ * Makes a closed reader of `stream` (EPIPE) end the process with exit code 0 through `exit`; another error of the
+ * stream stays an error (thrown from its 'error' event, as a stream without a listener throws it).
+ */
+export function endQuietlyWhenClosed(stream: NodeJS.WritableStream, exit: (code: number) => void): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    exit(0);
+  });
+}
+
+/**
  * The streams as a command gets them: every line it writes is made printable (printableLine), so that names, tokens
  * and warnings quoted from a file cannot move the cursor, recolour or retitle the terminal; stderr lines (messages)
  * at most MAX_MESSAGE_CHARACTERS long, stdout lines MAX_OUTPUT_LINE_CHARACTERS.

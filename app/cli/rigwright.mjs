@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { runCli } = await import('./main.ts');
-process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+const { runCliInProcess } = await import('./main.ts');
+process.exitCode = await runCliInProcess(process.argv.slice(2));
