@@ -26,8 +26,7 @@ import {
   BINDING_METHODS,
   chooseBindingMethod,
   handleFraction,
-  meshShells,
-  shellReport,
+  weldedShells,
   type BindingMethod,
 } from '../../workers/weights/binding-method.ts';
 import { errorMessage, vertexCountOf, boneCountOf } from '../../workers/scene/scene-document.ts';
@@ -160,6 +159,31 @@ export const STAGE_TEXT: Record<string, string> = {
   vertices: 'Weights at the vertices',
 };
 
+/** What every completed bind keeps, whichever method ran. */
+interface LastBindCommon {
+  /** the scene's weights it made (the report holds while they are the scene's) */
+  weights: object;
+  boundRigidly: boolean;
+  /** the mesh of the scene it bound (null: the whole scene) and the weld distance it ran with */
+  part: MeshPart | null;
+  weldTolerance: number;
+  /**
+   * the bound mesh welded (the part's own vertex numbers) and #W the shell of each welded vertex: the one weld the
+   * method was chosen on, which the binding report's shells and the selection's welded groups reuse
+   */
+  weld: WeldedVertices;
+  shellOf: Int32Array;
+  /** why auto chose the method ('' when the method was given) */
+  reason: string;
+}
+
+/**
+ * The last completed bind, by the method that ran: the surface solve's result (its Laplacian, the bones and parts
+ * without handles, its stage times), or the volumetric binding's (its grid, solid voxels, bones left out, stage times).
+ */
+export type LastBind = LastBindCommon &
+  ({ method: 'surface'; result: HarmonicWeightsResult } | { method: 'volumetric'; result: VolumetricWeightsResult });
+
 export class BindingController {
   readonly options: Required<BindOptions> = { ...BIND_DEFAULTS };
   selection = new Uint8Array(0);
@@ -170,22 +194,8 @@ export class BindingController {
   clickedVertex = -1;
   xray = false;
   progress = { running: false, stage: '', fraction: 0 };
-  /**
-   * the last completed solve, while its weights are the scene's: `result` (a volumetric bind's in the same shape:
-   * no handles, so no bone or part without them), the method it ran, which shells it bound, and the volumetric
-   * binding's own result when it ran
-   */
-  lastResult: {
-    result: HarmonicWeightsResult;
-    boundRigidly: boolean;
-    weights: object;
-    method: 'surface' | 'volumetric';
-    shells: string[];
-    volumetric: VolumetricWeightsResult | null;
-    /** the mesh of the scene it bound (null: the whole scene) and the weld distance it ran with (the binding report's shells) */
-    part: MeshPart | null;
-    weldTolerance: number;
-  } | null = null;
+  /** the last completed bind, while its weights are the scene's: what ran, on which welded mesh, and what it found */
+  lastResult: LastBind | null = null;
   lastError: string | null = null;
   overlap: { rows: HandleOverlap[]; name: string } | null = null;
   solveStarted = 0;
@@ -433,7 +443,7 @@ export class BindingController {
   /** The last solve's warnings (bones without handles, parts without handles), one line each. */
   reportLines(): string[] {
     const last = this.lastResult;
-    if (!last) return [];
+    if (last?.method !== 'surface') return [];
     const names = boneNamesOf(this.host.store.doc);
     return bindingReport(
       last.result.bonesWithoutHandles,
@@ -442,11 +452,6 @@ export class BindingController {
       names,
       last.result.handleConflicts,
     );
-  }
-
-  /** The last solve's method, shell by shell (see shellReport), and what the volumetric binding had to make up. */
-  methodLines(): string[] {
-    return this.lastResult?.shells ?? [];
   }
 
   /** How many vertices are handles, and where they came from. */
@@ -475,7 +480,10 @@ export class BindingController {
     this.setProgress(true, 'handles', 0);
     try {
       const mesh = part ? partMesh(doc.mesh, this.handles, part) : { ...doc.mesh, handles: this.handles };
-      const shells = meshShells(mesh.positions, mesh.triangles, options.weldTolerance);
+      // One weld for the method's choice, the report's shells and the selection's welded groups.
+      const weld = weldVertices(mesh.positions, mesh.triangles, { tolerance: options.weldTolerance });
+      const { shells, labels: shellOf } = weldedShells(weld);
+      if (!part) this.welded = { mesh: doc.mesh, tolerance: options.weldTolerance, weld };
       let handles = mesh.handles;
       let handleName = this.handlesName ?? 'drawn handles';
       // The automatic handles first: 'auto' binds volumetrically where they would take most of the mesh.
@@ -494,9 +502,9 @@ export class BindingController {
         options.source !== 'current' && options.method !== 'volumetric' ? handleFraction(handles) : undefined,
       );
       const method = choice.method;
-      const shellLines = [...shellReport(shells, method, part?.vertexStart ?? 0), ...(choice.reason ? [choice.reason] : [])];
+      const bound = { weld, shellOf, reason: choice.reason };
       if (method === 'volumetric') {
-        await this.bindVolumetric(options, part, mesh, shellLines);
+        await this.bindVolumetric(options, part, mesh, bound);
         return;
       }
       if (!handles.some((h) => h >= 0))
@@ -551,14 +559,13 @@ export class BindingController {
       // The report points at scene vertices.
       const unhandledComponents = result.unhandledComponents.map((c) => ({ ...c, firstVertex: c.firstVertex + (part?.vertexStart ?? 0) }));
       this.lastResult = {
+        method: 'surface',
         result: { ...result, unhandledComponents },
         boundRigidly: options.bindUnhandled,
         weights,
-        method,
-        shells: shellLines,
-        volumetric: null,
         part,
         weldTolerance: options.weldTolerance,
+        ...bound,
       };
       if (replaced && replaced.bones > 0) this.tellReplaced(replaced, doc.handlesFile ?? 'drawn handles', handleName);
       this.host.computed();
@@ -580,7 +587,7 @@ export class BindingController {
     options: Required<BindOptions>,
     part: MeshPart | null,
     mesh: { positions: Float64Array; triangles: Uint32Array },
-    shellLines: string[],
+    bound: Pick<LastBindCommon, 'weld' | 'shellOf' | 'reason'>,
   ): Promise<void> {
     const store = this.host.store;
     const doc = store.doc;
@@ -616,45 +623,14 @@ export class BindingController {
       ...(parts !== doc.parts ? { parts } : {}),
       ...(part ? {} : { bindingStale: undefined }),
     });
-    const { voxelizeMs, distancesMs, smoothMs, verticesMs, totalMs } = result.timings;
-    // The report's shape is the surface solve's: no handles, so no bone and no part is left without them.
-    const asSolve: HarmonicWeightsResult = {
-      weights: result.weights,
-      bonesWithoutHandles: [],
-      unhandledComponents: [],
-      laplacianUsed: options.laplacian,
-      weldedVertexCount: solvedRows,
-      timings: {
-        weldMs: 0,
-        laplacianMs: voxelizeMs,
-        orderingMs: 0,
-        symbolicMs: 0,
-        factorMs: distancesMs,
-        solveMs: smoothMs + verticesMs,
-        totalMs,
-      },
-    };
-    const notes: string[] = [];
-    if (result.verticesFromNearestVoxel > 0)
-      notes.push(`${result.verticesFromNearestVoxel} vertices in shells no bone reaches took the weights of the nearest voxel`);
-    if (result.bonesOutsideSolid.length > 0) {
-      const names = boneNamesOf(doc);
-      notes.push(`outside the mesh, bound from the nearest voxels: ${result.bonesOutsideSolid.map((b) => names[b]).join(', ')}`);
-    }
-    if (result.bonesLeftOut.length > 0) {
-      const names = boneNamesOf(doc);
-      const leftOut = result.bonesLeftOut.map((b) => names[b]).join(', ');
-      notes.push(`left out (weight 0; mostly outside the mesh, they carry their children): ${leftOut}`);
-    }
     this.lastResult = {
-      result: asSolve,
+      method: 'volumetric',
+      result,
       boundRigidly: false,
       weights,
-      method: 'volumetric',
-      shells: [...shellLines, ...notes],
-      volumetric: result,
       part,
       weldTolerance: options.weldTolerance,
+      ...bound,
     };
     this.host.computed();
   }

@@ -1,13 +1,16 @@
 /**
  * What the last binding did, line by line, each line with the scene vertices it speaks of (for its Select): which
  * shells (connected parts of the welded mesh) the last Compute bound by which method — surface harmonic, volumetric,
- * bound rigidly to a bone, or left unbound —, how many vertices it welded into how many, and how many vertices of the
- * last weight transfer were matched, inpainted or had no match. No DOM: the Bind panel shows it.
+ * bound rigidly to a bone, or left unbound — and why auto chose it, what the volumetric binding had to make up (bones
+ * left out or outside the mesh, vertices from the nearest voxel), how many vertices it welded into how many, and how
+ * many vertices of the last weight transfer were matched, inpainted or had no match. No DOM: the Bind panel shows it,
+ * the one place that says which method bound which shell. The shells are the bind's own weld's (the one its method was
+ * chosen on), not welded again.
  */
 import type { MeshPart, TriangleMesh } from '../../workers/formats/types.ts';
-import { connectedComponents } from '../../workers/mesh/connected-components.ts';
-import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
+import type { WeldedVertices } from '../../workers/mesh/weld-vertices.ts';
 import type { UnhandledComponent } from '../../workers/weights/harmonic-weights.ts';
+import type { VolumetricWeightsResult } from '../../workers/weights/volumetric-weights.ts';
 import { TRANSFER_CATEGORIES, type TransferRecord } from '../meshes/last-transfer.ts';
 import { countOf, formatCount } from '../project/plain-number.ts';
 import type { HandlersFor } from '../commands/command-handlers.ts';
@@ -17,8 +20,11 @@ import type { BindingController } from './binding-controller.ts';
 
 /** One line of the report and the vertices it is about. */
 export interface SummaryLine {
-  /** what the line counts: a binding method, the welded vertices, or a transfer outcome */
-  kind: 'surface' | 'volumetric' | 'rigid' | 'unbound' | 'welded' | 'matched' | 'inpainted' | 'nearest';
+  /**
+   * what the line counts: a binding method, a note on the bind (why auto chose the method, what the volumetric binding
+   * made up; no vertices), the welded vertices, or a transfer outcome
+   */
+  kind: 'surface' | 'volumetric' | 'rigid' | 'unbound' | 'note' | 'welded' | 'matched' | 'inpainted' | 'nearest';
   text: string;
   /** #V of the scene, 1 for each vertex the line speaks of */
   vertices: Uint8Array;
@@ -37,6 +43,14 @@ export interface LastCompute {
   boundRigidly: boolean;
   /** the weld distance it ran with, mesh units */
   weldTolerance: number;
+  /** the bound mesh welded (the part's own vertex numbers), as the bind welded it */
+  weld: WeldedVertices;
+  /** #W the shell of each welded vertex */
+  shellOf: Int32Array;
+  /** why auto chose the method ('' when the method was given) */
+  reason: string;
+  /** the volumetric binding's result (its bones left out or outside the mesh, its vertices from the nearest voxel) */
+  volumetric: VolumetricWeightsResult | null;
 }
 
 /**
@@ -53,7 +67,7 @@ export function bindingSummary(
   boneNames: readonly string[],
 ): SummaryLine[] {
   const n = mesh.positions.length / 3;
-  const lines: SummaryLine[] = last ? computeLines(mesh, n, last, boneNames) : [];
+  const lines: SummaryLine[] = last ? computeLines(n, last, boneNames) : [];
   if (transfer && transfer.status.length === n) {
     for (const category of TRANSFER_CATEGORIES) {
       const vertices = Uint8Array.from(transfer.status, (s) => (s === category.status ? 1 : 0));
@@ -70,16 +84,12 @@ export function bindingSummary(
   return lines;
 }
 
-function computeLines(mesh: TriangleMesh, n: number, last: LastCompute, boneNames: readonly string[]): SummaryLine[] {
+function computeLines(n: number, last: LastCompute, boneNames: readonly string[]): SummaryLine[] {
   const start = last.part?.vertexStart ?? 0;
-  const count = last.part?.vertexCount ?? n;
-  const firstTriangle = last.part?.triangleStart ?? 0;
-  const triangleCount = last.part?.triangleCount ?? mesh.triangles.length / 3;
-  const positions = mesh.positions.subarray(3 * start, 3 * (start + count));
-  const triangles = mesh.triangles.slice(3 * firstTriangle, 3 * (firstTriangle + triangleCount));
-  for (let i = 0; i < triangles.length; i++) triangles[i] -= start;
-  const weld = weldVertices(positions, triangles, { tolerance: last.weldTolerance });
-  const shells = connectedComponents(weld.count, weld.triangles);
+  const { weld, shellOf } = last;
+  const count = weld.index.length;
+  const shellCount = shellOf.reduce((most, shell) => Math.max(most, shell + 1), 0);
+  const shells = { count: shellCount, labels: shellOf };
   // Each shell's fate: the method, or the unhandled part's (rigid to its bone, or unbound).
   const fate: string[] = new Array<string>(shells.count).fill(last.method);
   for (const c of last.unhandledComponents) {
@@ -111,6 +121,7 @@ function computeLines(mesh: TriangleMesh, n: number, last: LastCompute, boneName
             : ['rigid', `Bound rigidly to ${boneNames[Number(key.slice(6))] ?? `bone ${key.slice(6)}`} (no handles): ${size}`];
     lines.push({ kind, text, vertices: group.vertices, count: group.count });
   }
+  for (const text of notesOf(last, boneNames)) lines.push({ kind: 'note', text, vertices: new Uint8Array(n), count: 0 });
   // The vertices that share a place with another: they were one vertex for the solve.
   const welded = new Uint8Array(n);
   let members = 0;
@@ -132,6 +143,23 @@ function computeLines(mesh: TriangleMesh, n: number, last: LastCompute, boneName
     count: members,
   });
   return lines;
+}
+
+/** Why auto chose the method, and what the volumetric binding made up, as sentences. */
+function notesOf(last: LastCompute, boneNames: readonly string[]): string[] {
+  const notes = last.reason ? [last.reason.charAt(0).toUpperCase() + last.reason.slice(1)] : [];
+  const volumetric = last.volumetric;
+  if (!volumetric) return notes;
+  const names = (bones: readonly number[]) => bones.map((b) => boneNames[b] ?? `bone ${b}`).join(', ');
+  if (volumetric.bonesLeftOut.length > 0)
+    notes.push(`Left out (weight 0; mostly outside the mesh, they carry their children): ${names(volumetric.bonesLeftOut)}`);
+  if (volumetric.bonesOutsideSolid.length > 0)
+    notes.push(`Outside the mesh, bound from the nearest voxels: ${names(volumetric.bonesOutsideSolid)}`);
+  if (volumetric.verticesFromNearestVoxel > 0)
+    notes.push(
+      `${countOf(volumetric.verticesFromNearestVoxel, 'vertex', 'vertices')} in shells no bone reaches took the weights of the nearest voxel`,
+    );
+  return notes;
 }
 
 /** What the binding report reads of the app. */
@@ -164,9 +192,13 @@ export function bindingSummaryOf(host: BindingSummaryHost): () => SummaryLine[] 
     const compute: LastCompute | null = last && {
       part: last.part,
       method: last.method,
-      unhandledComponents: last.result.unhandledComponents,
+      unhandledComponents: last.method === 'surface' ? last.result.unhandledComponents : [],
       boundRigidly: last.boundRigidly,
       weldTolerance: last.weldTolerance,
+      weld: last.weld,
+      shellOf: last.shellOf,
+      reason: last.reason,
+      volumetric: last.method === 'volumetric' ? last.result : null,
     };
     const lines = bindingSummary(doc.mesh, compute, transfer, boneNamesOf(doc));
     cached = { doc, last, transfer, lines };

@@ -6,7 +6,7 @@
  */
 import './bind-panel.css';
 import type { HandleOverlap } from '../../workers/weights/handle-edits.ts';
-import { STALE_BINDING_TEXT, type BindingController, type HandleSource } from '../bind/binding-controller.ts';
+import { STALE_BINDING_TEXT, type BindingController, type HandleSource, type LastBind } from '../bind/binding-controller.ts';
 import { formatLength } from '../project/length-units.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
@@ -380,25 +380,9 @@ export class BindPanel {
       this.reportBox.append(element('p', 'dim', `Current weights: ${doc.weightsSource}.`));
       return;
     }
-    const { result, boundRigidly } = last;
-    // The vertices solved (the scene's, or one part's) and the welded ones they were solved as.
-    const solved = result.weights.length / Math.max(1, controller.handleCounts().length);
-    const welded =
-      result.weldedVertexCount < solved
-        ? ` · ${countOf(solved, 'vertex', 'vertices')} solved as ${formatCount(result.weldedVertexCount)} (coincident ones welded)`
-        : '';
-    this.reportBox.append(
-      element(
-        'p',
-        'ok',
-        last.volumetric
-          ? `Done in ${(result.timings.totalMs / 1000).toFixed(2)} s · volumetric, ${formatCount(last.volumetric.solidVoxels)} solid voxels`
-          : `Done in ${(result.timings.totalMs / 1000).toFixed(2)} s · ${result.laplacianUsed === 'uniform' ? 'even' : 'surface-aware'} smoothness${welded}`,
-      ),
-    );
-    for (const line of controller.methodLines()) this.reportBox.append(element('p', 'dim bind-method-report', line));
+    this.reportBox.append(element('p', 'ok', doneLine(last, controller.handleCounts().length)));
     for (const line of controller.reportLines()) this.reportBox.append(element('p', 'warn', `⚠ ${line}`));
-    if (result.unhandledComponents.length > 0 && !boundRigidly) {
+    if (last.method === 'surface' && last.result.unhandledComponents.length > 0 && !last.boundRigidly) {
       commandButton(this.reportBox, this.host.commands, 'bind.computeRigid', { label: 'Bind them rigidly and recompute' });
     }
   }
@@ -423,4 +407,27 @@ export class BindPanel {
     }
     this.overlapBox.append(element('p', 'dim', `Overlap with ${overlap.name}`), table);
   }
+}
+
+/**
+ * What the last bind ran, in one line: its time and, by method, the surface solve's Laplacian and welded vertices, or
+ * the volumetric binding's grid, solid voxels and the time of its distances and of its weights.
+ * @param boneCount #B, to count the rows solved
+ */
+export function doneLine(last: LastBind, boneCount: number): string {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  if (last.method === 'volumetric') {
+    const { grid, solidVoxels, surfaceVoxels, timings } = last.result;
+    const inside = `${formatCount(solidVoxels)} voxels inside (${formatCount(surfaceVoxels)} on the surface)`;
+    const times = `voxels ${seconds(timings.voxelizeMs)}, distances ${seconds(timings.distancesMs)}, weights ${seconds(timings.smoothMs + timings.verticesMs)}`;
+    return `Done in ${seconds(timings.totalMs)} · volumetric: ${grid.nx}×${grid.ny}×${grid.nz} grid, ${inside}; ${times}`;
+  }
+  const { result } = last;
+  // The vertices solved (the scene's, or one part's) and the welded ones they were solved as.
+  const solved = result.weights.length / Math.max(1, boneCount);
+  const welded =
+    result.weldedVertexCount < solved
+      ? ` · ${countOf(solved, 'vertex', 'vertices')} solved as ${formatCount(result.weldedVertexCount)} (coincident ones welded)`
+      : '';
+  return `Done in ${seconds(result.timings.totalMs)} · ${result.laplacianUsed === 'uniform' ? 'even' : 'surface-aware'} smoothness${welded}`;
 }

@@ -262,7 +262,8 @@ function bindingHook(app: TestedApp): BindingTestHook {
   const binding = app.binding;
   return {
     state: () => {
-      const last = binding.lastResult?.result;
+      const last = binding.lastResult;
+      const surface = last?.method === 'surface' ? last.result : null;
       return {
         view: app.views.viewMode,
         isoLines: app.views.isoLines,
@@ -272,13 +273,14 @@ function bindingHook(app: TestedApp): BindingTestHook {
         selectedVertexCount: binding.selectedCount,
         handleCounts: binding.handleCounts(),
         binding: { ...binding.progress },
-        report: last
+        report: surface
           ? {
-              bonesWithoutHandles: [...last.bonesWithoutHandles],
-              unhandledComponents: last.unhandledComponents.map((c) => ({ ...c })),
-              laplacianUsed: last.laplacianUsed,
+              bonesWithoutHandles: [...surface.bonesWithoutHandles],
+              unhandledComponents: surface.unhandledComponents.map((c) => ({ ...c })),
+              laplacianUsed: surface.laplacianUsed,
             }
-          : null,
+          : // The volumetric binding uses no handles and no Laplacian.
+            last && { bonesWithoutHandles: [], unhandledComponents: [], laplacianUsed: 'none (volumetric)' },
         lastError: binding.lastError,
         overlap: binding.overlap?.rows ?? null,
         source: binding.options.source,

@@ -94,7 +94,10 @@ test('Fox: the volumetric method chosen in the Bind panel binds every vertex fro
     timeout: 60_000,
   });
   expect((await binding(page)).lastError).toBeNull();
-  await expect(panel.locator('.bind-report')).toContainText(`one shell (${n} vertices from vertex 0, closed): bound volumetric`);
+  // What ran, once, in the report: the grid and its solid voxels; which method bound which shell, once, in Last binding.
+  await expect(panel.locator('.bind-report')).toContainText(/volumetric: \d+×\d+×\d+ grid, [\d\u2009]+ voxels inside/);
+  await expect(panel.locator('.binding-summary')).toContainText(`Volumetric weights: 1 shell, ${n} vertices`);
+  await expect(panel.locator('.bind-report')).not.toContainText('bound volumetric');
   const weights: number[] = await page.evaluate(() => (window as any).__rigwright.paint.weightsSnapshot());
   const bones = weights.length / n;
   for (let v = 0; v < n; v++) {

@@ -29,6 +29,7 @@ import { withDerived } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { headlessBindingController } from './headless-hosts.ts';
+import { bindingSummaryOf } from '../../renderer/bind/binding-summary.ts';
 import { dataFile, repoRoot } from './shared-data.ts';
 import { outwardSplitCube } from './split-cube.ts';
 import { uvSphere } from './uv-sphere.ts';
@@ -139,11 +140,19 @@ test('Compute weights in the app: auto binds an open box with a floating part vo
   }
   const direct = volumetricWeights(mesh.positions, mesh.triangles, skeleton, { resolution: 64 });
   assert.deepEqual(weights, direct.weights, 'the weights are the volumetric binding’s (two bones: within max influences)');
-  assert.match(controller.methodLines()[0], /^2 shells, all bound volumetric \(geodesic voxels\):$/);
+  // The Bind panel's report: the shells from the bind's own weld, why auto chose the method, what it made up.
+  const report = bindingSummaryOf({ store, binding: controller, lastTransfer: { record: null } });
+  const volumetricLines = report().map((line) => line.text);
+  assert.match(volumetricLines[0], /^Volumetric weights: 2 shells, \d+ vertices$/);
+  assert.equal(volumetricLines[1], 'Auto chose volumetric: 2 shells after welding');
   assert.ok(
-    controller.methodLines().some((line) => /took the weights of the nearest voxel/.test(line)),
+    volumetricLines.some((line) => /took the weights of the nearest voxel/.test(line)),
     'the floating part is named',
   );
+  const last = controller.lastResult;
+  assert.ok(last?.method === 'volumetric', 'the last bind says the volumetric binding ran');
+  assert.equal(last.result.solidVoxels, direct.solidVoxels, 'with its own result: the solid voxels, the grid, the times');
+  assert.equal(last.weld.count, direct.weldedVertexCount, 'the weld the method was chosen on is the one the binding weighed');
   assert.match(store.doc.weightsSource, /^volumetric \(\d+×\d+×\d+ voxels, falloff 10, /);
   // The options are saved with the project and come back.
   controller.settingsSection.restore({ ...controller.settingsSection.save(), method: 'surface', voxelResolution: 96, falloff: 3 });
@@ -151,7 +160,8 @@ test('Compute weights in the app: auto binds an open box with a floating part vo
   await controller.startBind({ source: 'distance' });
   assert.equal(controller.lastError, null);
   assert.deepEqual(calls, ['volumetric 64 10', 'harmonic']);
-  assert.match(controller.methodLines()[0], /bound surface \(harmonic\)/);
+  assert.match(report()[0].text, /^Surface harmonic weights: 2 shells, \d+ vertices$/);
+  assert.equal(controller.lastResult?.method, 'surface');
   store.history.undo();
   assert.deepEqual(store.doc.weights.data, direct.weights, 'one undo brings the volumetric weights back');
 });

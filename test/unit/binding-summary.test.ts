@@ -10,6 +10,9 @@ import { bindingSummary, bindingSummaryCommands, type LastCompute } from '../../
 import { joinMeshes } from '../../renderer/document/mesh-parts.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import type { TransferRecord } from '../../renderer/meshes/last-transfer.ts';
+import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
+import { weldedShells } from '../../workers/weights/binding-method.ts';
+import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
 
 const CORNERS = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1];
 const FACES = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3];
@@ -29,6 +32,12 @@ function threeShells(): { positions: Float64Array; triangles: Uint32Array } {
   for (let c = 0; c < 4; c++) positions.push(CORNERS[3 * c] + 10, CORNERS[3 * c + 1], CORNERS[3 * c + 2]);
   for (const c of FACES) triangles.push(16 + c);
   return { positions: Float64Array.from(positions), triangles: Uint32Array.from(triangles) };
+}
+
+/** The bind's weld of the mesh and its shells, as the controller keeps them; no auto reason, no volumetric result. */
+function boundOn(mesh: { positions: Float64Array; triangles: Uint32Array }) {
+  const weld = weldVertices(mesh.positions, mesh.triangles);
+  return { weld, shellOf: weldedShells(weld).labels, reason: '', volumetric: null };
 }
 
 /** The vertices a line selects, as a list. */
@@ -56,6 +65,7 @@ test('surface bind of three shells: two bound harmonically, the quad without han
     unhandledComponents: solve.unhandledComponents,
     boundRigidly: true,
     weldTolerance: 0,
+    ...boundOn(mesh),
   };
   const lines = bindingSummary(mesh, last, null, ['root', 'arm']);
   assert.deepEqual(
@@ -84,6 +94,37 @@ test('surface bind of three shells: two bound harmonically, the quad without han
   );
 });
 
+test('a volumetric bind’s lines say why auto chose it and what the binding made up: the quad no bone reaches took the nearest voxel’s weights', () => {
+  const mesh = threeShells();
+  // A bone inside each tetrahedron; none reaches the quad's solid.
+  const skeleton = {
+    joints: Float64Array.of(0.2, 0.2, 0.2, 0.3, 0.3, 0.3, 10.2, 0.2, 0.2, 10.3, 0.3, 0.3),
+    bones: Uint32Array.of(0, 1, 2, 3),
+  };
+  const result = volumetricWeights(mesh.positions, mesh.triangles, skeleton, { resolution: 64 });
+  assert.equal(result.verticesFromNearestVoxel, 4, 'the quad’s four vertices');
+  const last: LastCompute = {
+    part: null,
+    method: 'volumetric',
+    unhandledComponents: [],
+    boundRigidly: false,
+    weldTolerance: 0,
+    ...boundOn(mesh),
+    reason: 'auto chose volumetric: 3 shells after welding',
+    volumetric: result,
+  };
+  const lines = bindingSummary(mesh, last, null, ['left', 'right']);
+  assert.deepEqual(
+    lines.map((l) => [l.kind, l.text, l.count]),
+    [
+      ['volumetric', 'Volumetric weights: 3 shells, 20 vertices', 20],
+      ['note', 'Auto chose volumetric: 3 shells after welding', 0],
+      ['note', '4 vertices in shells no bone reaches took the weights of the nearest voxel', 0],
+      ['welded', 'Welded: 12 vertices at the same place bound as 4', 12],
+    ],
+  );
+});
+
 test('a bind of one mesh of the scene speaks of its vertices alone, at their place in the scene; the last transfer’s lines follow', () => {
   const shells = threeShells();
   const { mesh, parts } = joinMeshes([
@@ -100,6 +141,7 @@ test('a bind of one mesh of the scene speaks of its vertices alone, at their pla
     unhandledComponents: solve.unhandledComponents.map((c) => ({ ...c, firstVertex: c.firstVertex + 3 })),
     boundRigidly: false,
     weldTolerance: 0,
+    ...boundOn(shells),
   };
   const status = new Int8Array(23).fill(-1);
   status.set([0, 1, 2], 0);

@@ -4,7 +4,7 @@
  * made on the welded mesh, so a mesh split at seams counts as the surface it is.
  */
 import { connectedComponents } from '../mesh/connected-components.ts';
-import { weldVertices } from '../mesh/weld-vertices.ts';
+import { weldVertices, type WeldedVertices } from '../mesh/weld-vertices.ts';
 
 /**
  * 'auto': volumetric for a mesh of several shells or with a boundary, or one whose automatic handles take more than
@@ -26,6 +26,14 @@ export interface MeshShell {
   nonManifoldEdges: number;
 }
 
+/** The shells of a welded mesh, and the shell of each welded vertex. */
+export interface WeldedShells {
+  /** the shells in order of their lowest input vertex */
+  shells: MeshShell[];
+  /** #W the shell of each welded vertex (an index into `shells`) */
+  labels: Int32Array;
+}
+
 /**
  * The shells of a mesh after welding: connected components of the welded triangles (a vertex in no triangle is a
  * shell of its own), each with its boundary and non-manifold edge counts.
@@ -36,7 +44,16 @@ export interface MeshShell {
  * @returns the shells in order of their lowest vertex
  */
 export function meshShells(positions: Float64Array, triangles: Uint32Array, weldTolerance = 0): MeshShell[] {
-  const weld = weldVertices(positions, triangles, { tolerance: weldTolerance });
+  return weldedShells(weldVertices(positions, triangles, { tolerance: weldTolerance })).shells;
+}
+
+/**
+ * meshShells on a mesh already welded (weldVertices), so that one weld serves the method's choice, the solve and the
+ * binding report.
+ * @param weld the welded mesh
+ * @returns its shells and each welded vertex's shell
+ */
+export function weldedShells(weld: WeldedVertices): WeldedShells {
   const { count, labels } = connectedComponents(weld.count, weld.triangles);
   const shells: MeshShell[] = Array.from({ length: count }, () => ({
     vertexCount: 0,
@@ -66,7 +83,7 @@ export function meshShells(positions: Float64Array, triangles: Uint32Array, weld
     if (used === 1) shell.boundaryEdges++;
     else shell.nonManifoldEdges++;
   }
-  return shells;
+  return { shells, labels };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { TgfSkeleton } from '../formats/types.ts';
 import { boundingBox } from '../mesh/bounds.ts';
 import { windingNumberAt, windingNumberTree, WINDING_NUMBER_DEFAULTS, type WindingNumberTree } from '../mesh/winding-number.ts';
 import { spreadWeldedRows, WELD_VERTICES_DEFAULTS, weldVertices } from '../mesh/weld-vertices.ts';
-import { meshShells } from './binding-method.ts';
+import { weldedShells } from './binding-method.ts';
 
 /**
  * Geodesic voxel binding (Dionne and de Lasa 2013, "Geodesic Voxel Binding for Production Character Meshes"): the
@@ -70,6 +70,8 @@ export interface VolumetricWeightsResult {
   weights: Float64Array;
   /** the grid: voxels along x, y, z, the voxel's side in mesh units and the corner of voxel (0, 0, 0) */
   grid: { nx: number; ny: number; nz: number; cellSize: number; origin: [number, number, number] };
+  /** the welded vertices the binding weighed (#V when no two vertices were welded) */
+  weldedVertexCount: number;
   /** solid voxels (inside by the winding number, or crossed by a triangle) */
   solidVoxels: number;
   /** of which crossed by a triangle */
@@ -183,8 +185,7 @@ export function volumetricWeights(
   const surfaceVoxels = markSurface(weld.positions, weld.triangles, grid, state);
   checkCancelled();
   // A closed mesh's winding number is constant on each region the surface voxels enclose; an open one's is not.
-  // The welded positions are distinct, so meshShells' exact welding keeps them as they are.
-  const closed = meshShells(weld.positions, weld.triangles).every((shell) => shell.boundaryEdges === 0 && shell.nonManifoldEdges === 0);
+  const closed = weldedShells(weld).shells.every((shell) => shell.boundaryEdges === 0 && shell.nonManifoldEdges === 0);
   const windingEvaluations = markInside(weld.positions, weld.triangles, grid, state, settings.windingAccuracy, closed, checkCancelled);
   const solid = compactSolid(state, grid);
   const voxelizeMs = performance.now() - start;
@@ -239,6 +240,7 @@ export function volumetricWeights(
   return {
     weights,
     grid: { nx: grid.nx, ny: grid.ny, nz: grid.nz, cellSize: grid.h, origin: [grid.ox, grid.oy, grid.oz] },
+    weldedVertexCount: weld.count,
     solidVoxels: solid.count,
     surfaceVoxels,
     bonesOutsideSolid,
