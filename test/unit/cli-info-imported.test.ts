@@ -11,7 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Document, NodeIO } from '@gltf-transform/core';
+import { NodeIO } from '@gltf-transform/core';
+import { twoJointSkinnedAsset } from './gltf-build.ts';
 import { repoRoot, dataFile } from './shared-data.ts';
 import { propsAsset } from './props-asset.ts';
 
@@ -92,35 +93,16 @@ test('info reads every file import writes from the shipped glTF samples and says
 });
 
 test('a clip keyed on whole seconds: its key times (0, 1, 2) are not refused as handles, and export --times takes them', async () => {
-  const doc = new Document();
-  const buffer = doc.createBuffer();
-  const accessor = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint8Array | Uint16Array) =>
-    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
-  const root = doc.createNode('root');
-  const tip = doc.createNode('tip').setTranslation([0, 1, 0]);
-  root.addChild(tip);
-  const skin = doc
-    .createSkin('skin')
-    .addJoint(root)
-    .addJoint(tip)
-    .setInverseBindMatrices(
-      accessor(
-        'MAT4',
-        Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1]),
-      ),
-    );
-  const primitive = doc
-    .createPrimitive()
-    .setAttribute('POSITION', accessor('VEC3', Float32Array.from([-0.2, 0, 0, 0.2, 0, 0, 0, 2, 0])))
-    .setAttribute('NORMAL', accessor('VEC3', Float32Array.from([0, 0, 1, 0, 0, 1, 0, 0, 1])))
-    .setAttribute('JOINTS_0', accessor('VEC4', Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0])))
-    .setAttribute('WEIGHTS_0', accessor('VEC4', Float32Array.from([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])));
-  const body = doc.createNode('stick').setMesh(doc.createMesh('stick').addPrimitive(primitive)).setSkin(skin);
-  doc.createScene('stick').addChild(body).addChild(root);
+  // A stick of three vertices: the two at its foot on the root, the one at its top on the tip.
+  const { doc, tip, acc } = twoJointSkinnedAsset('stick', {
+    positions: [-0.2, 0, 0, 0.2, 0, 0, 0, 2, 0],
+    joints: [0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0],
+    weights: [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0],
+  });
   const sampler = doc
     .createAnimationSampler()
-    .setInput(accessor('SCALAR', Float32Array.from([0, 1, 2])))
-    .setOutput(accessor('VEC4', Float32Array.from([0, 0, 0, 1, 0, 0, Math.SQRT1_2, Math.SQRT1_2, 0, 0, 1, 0])))
+    .setInput(acc('SCALAR', Float32Array.from([0, 1, 2])))
+    .setOutput(acc('VEC4', Float32Array.from([0, 0, 0, 1, 0, 0, Math.SQRT1_2, Math.SQRT1_2, 0, 0, 1, 0])))
     .setInterpolation('LINEAR');
   doc
     .createAnimation('bend')

@@ -14,7 +14,7 @@ export const axisAngle = (axis: Vec, angle: number): Vec => [...normalize(axis).
  * times and values (CUBICSPLINE: in-tangent, value, out-tangent per key) animating a node's rotation or translation.
  */
 export function gltfBuilder(doc: Document): {
-  acc: (type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint16Array) => Accessor;
+  acc: (type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint16Array | Uint8Array) => Accessor;
   channel: (
     animation: Animation,
     target: GltfNode,
@@ -25,7 +25,7 @@ export function gltfBuilder(doc: Document): {
   ) => void;
 } {
   const buffer = doc.createBuffer();
-  const acc = (type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint16Array): Accessor =>
+  const acc = (type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint16Array | Uint8Array): Accessor =>
     doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
   return {
     acc,
@@ -72,4 +72,58 @@ export async function texturedAsset(): Promise<{ json: { images: { uri: string }
   const names = Object.keys(resources).sort().join(', ');
   if (names !== 'asset.bin, textures/skin.png') throw new Error(`the generated asset names ${names}, not its .bin and its image`);
   return { json: json as unknown as { images: { uri: string }[] }, bin: resources['asset.bin'] };
+}
+
+/** What twoJointSkinnedAsset skins, each array as glTF stores it. */
+export interface TwoJointMesh {
+  /** #V × 3 */
+  positions: number[];
+  /** JOINTS_0, #V × 4 (unsigned bytes): 0 the root, 1 the tip */
+  joints: number[];
+  /** WEIGHTS_0, #V × 4, stored as given (rows that are not valid glTF stay so) */
+  weights: number[];
+  /** #F × 3 vertex indices; absent: the primitive is not indexed */
+  triangles?: number[];
+}
+
+/**
+ * A mesh skinned to two joints: `root` at the origin and its child `tip` one unit up (+y), the skin "skin" binding
+ * them at rest (inverse bind matrices: the identity and a translation by −y). One node `name` holds the mesh `name`
+ * (normals +z); the scene `name` has that node and the root. The document is given back with its joints and `acc`
+ * (gltfBuilder's, on the same buffer) so that a test can add to it (a clip) before writing it.
+ */
+export function twoJointSkinnedAsset(
+  name: string,
+  mesh: TwoJointMesh,
+): { doc: Document; root: GltfNode; tip: GltfNode } & ReturnType<typeof gltfBuilder> {
+  const doc = new Document();
+  const builder = gltfBuilder(doc);
+  const { acc } = builder;
+  const root = doc.createNode('root');
+  const tip = doc.createNode('tip').setTranslation([0, 1, 0]);
+  root.addChild(tip);
+  const skin = doc
+    .createSkin('skin')
+    .addJoint(root)
+    .addJoint(tip)
+    .setInverseBindMatrices(
+      acc('MAT4', Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1])),
+    );
+  const vertexCount = mesh.positions.length / 3;
+  const primitive = doc
+    .createPrimitive()
+    .setAttribute('POSITION', acc('VEC3', Float32Array.from(mesh.positions)))
+    .setAttribute(
+      'NORMAL',
+      acc(
+        'VEC3',
+        Float32Array.from({ length: 3 * vertexCount }, (_, i) => (i % 3 === 2 ? 1 : 0)),
+      ),
+    )
+    .setAttribute('JOINTS_0', acc('VEC4', Uint8Array.from(mesh.joints)))
+    .setAttribute('WEIGHTS_0', acc('VEC4', Float32Array.from(mesh.weights)));
+  if (mesh.triangles) primitive.setIndices(acc('SCALAR', Uint16Array.from(mesh.triangles)));
+  const node = doc.createNode(name).setMesh(doc.createMesh(name).addPrimitive(primitive)).setSkin(skin);
+  doc.createScene(name).addChild(node).addChild(root);
+  return { doc, root, tip, ...builder };
 }

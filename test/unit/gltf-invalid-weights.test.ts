@@ -11,9 +11,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Document, NodeIO } from '@gltf-transform/core';
+import { NodeIO } from '@gltf-transform/core';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { readRigFile } from '../../workers/formats/read-file.ts';
+import { twoJointSkinnedAsset } from './gltf-build.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { repoRoot } from './shared-data.ts';
 
@@ -35,39 +36,14 @@ const STORED_WEIGHTS = [1, 0, 0, 0, 0.6, 0.2, 0, 0, 0.5, 0.5, 0, 0, 0.5, 0.5, 0,
 /** The same rows normalised by hand (a joint named twice adds up): #V × 2 */
 const NORMALISED = [1, 0, 0.75, 0.25, 1, 0, 0.5, 0.5, 0, 1, 0, 1];
 
+/** A strip of two quads up +y on the root and the tip, with the stored weights above. */
 async function invalidWeightsAsset(): Promise<Uint8Array> {
-  const doc = new Document();
-  const buffer = doc.createBuffer();
-  const accessor = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint8Array | Uint16Array) =>
-    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
-  const root = doc.createNode('root');
-  const tip = doc.createNode('tip').setTranslation([0, 1, 0]);
-  root.addChild(tip);
-  const skin = doc
-    .createSkin('skin')
-    .addJoint(root)
-    .addJoint(tip)
-    .setInverseBindMatrices(
-      accessor(
-        'MAT4',
-        Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1]),
-      ),
-    );
-  const primitive = doc
-    .createPrimitive()
-    .setAttribute('POSITION', accessor('VEC3', Float32Array.from([-0.2, 0, 0, 0.2, 0, 0, -0.2, 1, 0, 0.2, 1, 0, -0.2, 2, 0, 0.2, 2, 0])))
-    .setAttribute(
-      'NORMAL',
-      accessor(
-        'VEC3',
-        Float32Array.from({ length: 18 }, (_, i) => (i % 3 === 2 ? 1 : 0)),
-      ),
-    )
-    .setAttribute('JOINTS_0', accessor('VEC4', Uint8Array.from(STORED_JOINTS)))
-    .setAttribute('WEIGHTS_0', accessor('VEC4', Float32Array.from(STORED_WEIGHTS)))
-    .setIndices(accessor('SCALAR', Uint16Array.from([0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4])));
-  const strip = doc.createNode('strip').setMesh(doc.createMesh('strip').addPrimitive(primitive)).setSkin(skin);
-  doc.createScene('strip').addChild(strip).addChild(root);
+  const { doc } = twoJointSkinnedAsset('strip', {
+    positions: [-0.2, 0, 0, 0.2, 0, 0, -0.2, 1, 0, 0.2, 1, 0, -0.2, 2, 0, 0.2, 2, 0],
+    joints: STORED_JOINTS,
+    weights: STORED_WEIGHTS,
+    triangles: [0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4],
+  });
   return new NodeIO().writeBinary(doc);
 }
 
