@@ -1,7 +1,7 @@
 /**
  * Writes the script API's declaration file and reference page from workers/script/script-api.ts and the command
- * catalog (renderer/commands/script-declarations.ts makes their text; the declaration file is formatted as the rest
- * of the tree is):
+ * catalog (renderer/commands/script-declarations.ts and script-reference.ts make their text; the declaration file is
+ * formatted as the rest of the tree is):
  *
  *   npm run generate:script-api
  *
@@ -11,7 +11,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import prettier from 'prettier';
-import { scriptDeclarations, scriptReference } from '../renderer/commands/script-declarations.ts';
+import { scriptDeclarations } from '../renderer/commands/script-declarations.ts';
+import { scriptReference } from '../renderer/commands/script-reference.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The contract the declarations are copied from. */

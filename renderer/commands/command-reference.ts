@@ -1,6 +1,6 @@
 /**
  * The command reference made from the command catalog's schemas (for the help and the documentation), so it says
- * exactly what the registry checks. The script API's declaration file and reference page are script-declarations.ts's.
+ * exactly what the registry checks. The script API's declaration file and reference page are script-declarations.ts's and script-reference.ts's.
  */
 import { COMMANDS, type CommandId } from './command-catalog.ts';
 import { describe } from './command-schema.ts';

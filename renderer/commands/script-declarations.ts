@@ -1,19 +1,23 @@
 /**
- * The declaration file scripts are checked against, and the reference page, written from two sources so that neither
- * can drift from what the app does:
+ * The declaration file scripts are checked against (renderer/scripting/rigwright-api.d.ts), written from two sources
+ * so that neither can drift from what the app does:
  *
  *  - the declarations of workers/script/script-api.ts that a script sees (the scene, files and progress calls, and
- *    the types they take and give), copied from that file's text with their TSDoc: the caller passes the text (a
- *    Node tool reads the file; the app uses the checked-in output, renderer/scripting/rigwright-api.d.ts);
+ *    the types they take and give), copied from that file's text with their TSDoc (script-api-source.ts): the caller
+ *    passes the text (a Node tool reads the file; the app uses the checked-in output);
  *  - the command catalog's schemas: `RigwrightCommands` (each command's argument and result types), `rig.execute`,
- *    and one method per command, grouped by the prefix of its id (`rig.bind.compute(options?)` runs `bind.compute`).
+ *    and one method per command a script may run (script-access.ts), grouped by the prefix of its id
+ *    (`rig.bind.compute(options?)` runs `bind.compute`).
  *
  * The file declares globals (`rig`, `print`, `args`, `console`) and no module: a script is checked as a file with
- * no imports whose top level may `await`, with SCRIPT_CHECK_OPTIONS.
+ * no imports whose top level may `await`, with SCRIPT_CHECK_OPTIONS. The reference page (script-reference.ts) is
+ * written from the same sources with the signatures made here.
  */
 import { SCRIPT_API_VERSION } from '../../workers/script/script-api.ts';
 import { COMMANDS, type CommandId } from './command-catalog.ts';
 import { describe, typeText, type Schema } from './command-schema.ts';
+import { commandNamespaces, SCRIPT_COMMAND_IDS } from './script-access.ts';
+import { scriptApiDeclarations } from './script-api-source.ts';
 
 /**
  * How a script is type-checked against the declaration file (monaco's TypeScript defaults, `rigwright run`, the
@@ -30,173 +34,9 @@ export const SCRIPT_CHECK_OPTIONS = {
   noEmit: true,
 } as const;
 
-/**
- * The declarations of script-api.ts a script does not see: what a host answers for the sandbox. Every other exported
- * interface and type of that file goes into the declaration file, so a type added there reaches scripts.
- */
-const HOST_ONLY = new Set(['ScriptCalls', 'ScriptCallName']);
-
 /** The global a script reaches the API by, and the interface that types it. */
-const GLOBAL = 'rig';
+export const GLOBAL = 'rig';
 const GLOBAL_TYPE = 'Rigwright';
-
-/** A declaration copied from script-api.ts. */
-export interface ApiDeclaration {
-  readonly name: string;
-  readonly kind: 'interface' | 'type';
-  /** its TSDoc comment, as written (empty when it has none) */
-  readonly doc: string;
-  /** the declaration itself, without `export` and without its comment */
-  readonly text: string;
-  /** an interface's members, in order */
-  readonly members: readonly ApiMember[];
-}
-
-/** One member of an interface of script-api.ts. */
-export interface ApiMember {
-  readonly name: string;
-  /** its TSDoc comment, as written, without indentation (empty when it has none) */
-  readonly doc: string;
-  /** the member's signature, e.g. `bone(name: string): Promise<ScriptBone>;` */
-  readonly text: string;
-  readonly method: boolean;
-}
-
-/**
- * The exported interfaces and types of script-api.ts (written as Prettier formats it: declarations at column 0, an
- * interface closed by `}` alone on a line, members indented by two spaces), host-only ones left out.
- * @throws Error naming the file and the line where a declaration does not end
- */
-export function scriptApiDeclarations(source: string): ApiDeclaration[] {
-  const lines = source.split(/\r?\n/);
-  const found: ApiDeclaration[] = [];
-  let doc: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (line.startsWith('/**')) {
-      doc = [];
-      for (; i < lines.length; i++) {
-        doc.push(lines[i]);
-        if (lines[i].includes('*/')) break;
-      }
-      continue;
-    }
-    const head = /^export (interface|type) (\w+)/.exec(line);
-    if (!head) {
-      doc = [];
-      continue;
-    }
-    const kind = head[1] as 'interface' | 'type';
-    const start = i;
-    const closes = kind === 'interface' ? (text: string) => text === '}' : (text: string) => text.trimEnd().endsWith(';');
-    while (i < lines.length && !closes(lines[i])) i++;
-    if (i === lines.length) throw new Error(`script-api.ts: the declaration of ${head[2]} at line ${start + 1} does not end`);
-    const body = lines.slice(start, i + 1);
-    body[0] = body[0].replace(/^export /, '');
-    if (!HOST_ONLY.has(head[2]))
-      found.push({
-        name: head[2],
-        kind,
-        doc: doc.join('\n'),
-        text: body.join('\n'),
-        members: kind === 'interface' ? membersOf(body.slice(1, -1), head[2]) : [],
-      });
-    doc = [];
-  }
-  return found;
-}
-
-/** The members of an interface body (its lines between the braces). */
-function membersOf(body: readonly string[], owner: string): ApiMember[] {
-  const members: ApiMember[] = [];
-  let doc: string[] = [];
-  for (let i = 0; i < body.length; i++) {
-    const line = body[i].replace(/^ {2}/, '');
-    if (line.trim() === '') continue;
-    if (line.startsWith('/**')) {
-      doc = [];
-      for (; i < body.length; i++) {
-        doc.push(body[i].replace(/^ {2}/, ''));
-        if (body[i].includes('*/')) break;
-      }
-      continue;
-    }
-    const signature: string[] = [];
-    for (; i < body.length; i++) {
-      signature.push(body[i].trim());
-      if (body[i].trimEnd().endsWith(';')) break;
-    }
-    const text = signature.join(' ');
-    const name = /^(?:readonly\s+)?('[^']+'|\w+)\??\s*([(:<])/.exec(text);
-    if (!name) throw new Error(`script-api.ts: a member of ${owner} is not a property or a method: ${text}`);
-    members.push({ name: name[1].replaceAll("'", ''), doc: doc.join('\n'), text, method: name[2] !== ':' });
-    doc = [];
-  }
-  return members;
-}
-
-/** Why a script may not run a command that opens a scene (a run must be able to go back to the scene it began on). */
-const OPENS_A_SCENE =
-  "it opens another scene, which clears the undo history and with it the run's own step, so a run that failed afterwards could not go back; scripts open files with rig.files.open";
-/** Why a script may not run a command that saves through the app's Save dialog. */
-const SAVES_BY_DIALOG = 'it asks for a place in a Save dialog; scripts write files by path with rig.files';
-
-/**
- * The commands scripts may not run, each with why: an id, or a prefix ending in `.*` for all of its commands. What is
- * left of the catalog is SCRIPT_COMMAND_IDS. The reference page lists these with their reasons.
- */
-export const SCRIPT_DENIED_COMMANDS: Readonly<Record<string, string>> = {
-  'script.*': 'a script does not start, stop, open or save scripts',
-  'help.*': 'they show help to the user, who is not at the keyboard for a script',
-  'app.preferences': "it opens the Preferences dialog for the user; the app's settings are not the scene's",
-  'view.commandPalette': 'it opens the command palette for the user to choose a command',
-  'edit.undo':
-    'a run is one undo step, and Undo cannot go back inside it (it would fail); a script undoes its own edits by making the opposite edit',
-  'edit.redo': 'a run is one undo step: there is nothing inside it to redo',
-  'file.openProject': OPENS_A_SCENE,
-  'file.open': OPENS_A_SCENE,
-  'file.recentFirst': OPENS_A_SCENE,
-  'file.recentSecond': OPENS_A_SCENE,
-  'file.recentThird': OPENS_A_SCENE,
-  'file.recentFourth': OPENS_A_SCENE,
-  'file.recentFifth': OPENS_A_SCENE,
-  'file.demo': OPENS_A_SCENE,
-  'file.twistDemo': OPENS_A_SCENE,
-  'file.save': SAVES_BY_DIALOG,
-  'file.saveAs': SAVES_BY_DIALOG,
-  'file.export': SAVES_BY_DIALOG,
-  'file.saveSkeleton': SAVES_BY_DIALOG,
-  'file.saveClip': SAVES_BY_DIALOG,
-  'file.exportSettings': 'it opens the export settings dialog for the user; rig.files.exportGltf takes the options',
-  'file.autosaveSettings': "it opens the autosave settings for the user; they are the app's, not the scene's",
-  'file.autosave': "autosave is the app's setting, not the scene's",
-};
-
-/** Whether SCRIPT_DENIED_COMMANDS refuses a command: by its id, or by its prefix's `.*` entry. */
-export function scriptDeniedReason(id: string): string | undefined {
-  return SCRIPT_DENIED_COMMANDS[id] ?? SCRIPT_DENIED_COMMANDS[`${id.slice(0, id.indexOf('.'))}.*`];
-}
-
-/**
- * The commands a script may run, in catalog order: all but SCRIPT_DENIED_COMMANDS. The app's runner and
- * `rigwright run` offer exactly these, and the declaration file declares exactly these.
- */
-export const SCRIPT_COMMAND_IDS: readonly CommandId[] = (Object.keys(COMMANDS) as CommandId[]).filter(
-  (id) => scriptDeniedReason(id) === undefined,
-);
-
-/** The commands a script may run grouped by the prefix of their id (`bind.compute` → `bind`), in catalog order. */
-export function commandNamespaces(): Map<string, CommandId[]> {
-  const groups = new Map<string, CommandId[]>();
-  for (const id of SCRIPT_COMMAND_IDS) {
-    const dot = id.indexOf('.');
-    const prefix = id.slice(0, dot);
-    const list = groups.get(prefix) ?? [];
-    list.push(id);
-    groups.set(prefix, list);
-  }
-  return groups;
-}
 
 /** `paint.prune` → `prune`: a command's method name in its namespace. */
 const methodName = (id: CommandId): string => id.slice(id.indexOf('.') + 1);
@@ -300,7 +140,7 @@ export function commandSignature(id: CommandId, documented = false): string {
 }
 
 /** What a command does, in words: its label, and its description where that says more. */
-function commandText(id: CommandId): string {
+export function commandText(id: CommandId): string {
   const { label, description } = COMMANDS[id];
   return description && description !== label ? `${label}: ${description}` : label;
 }
@@ -450,142 +290,5 @@ export function scriptDeclarations(apiSource: string): string {
     'declare var performance: Performance;',
     '',
   );
-  return out.join('\n');
-}
-
-/**
- * A TSDoc comment as one line of prose for a table cell: its text, then each tag (`@param fraction  0 … 1` →
- * `fraction: 0 … 1`), separated by semicolons.
- */
-export function docProse(doc: string): string {
-  const lines = doc
-    .replace(/^\s*\/\*\*/, '')
-    .replace(/\*\/\s*$/, '')
-    .split('\n')
-    .map((line) => line.replace(/^\s*\* ?/, '').trim());
-  const parts: string[] = [];
-  for (const line of lines) {
-    if (line === '') continue;
-    const tag = /^@(\w+)\s*(.*)$/.exec(line);
-    if (!tag) {
-      if (parts.length === 0) parts.push(line);
-      else parts[parts.length - 1] += ` ${line}`;
-      continue;
-    }
-    const [, name, rest] = tag;
-    if (name === 'param') {
-      const param = /^(\w+)\s+(.*)$/.exec(rest);
-      parts.push(param ? `${param[1]}: ${param[2]}` : rest);
-    } else if (name === 'returns') parts.push(`returns ${rest}`);
-    else if (name === 'throws') parts.push(`throws ${rest.replace(/^Error\s+/, '')}`);
-    else parts.push(`${name} ${rest}`);
-  }
-  // One sentence: a part's own full stop gives way to the separator; a tag written inside the text reads as a word.
-  return parts.map((part) => part.replace(/\.$/, '').replace(/ @(returns|throws) /g, ' $1 ')).join('; ');
-}
-
-/** A TSDoc comment as a paragraph of the page: its prose, ended by a full stop. */
-const paragraph = (doc: string): string => {
-  const text = docProse(doc);
-  return text === '' || /[.!?]$/.test(text) ? text : `${text}.`;
-};
-
-/** Text for one cell of a markdown table. */
-const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
-
-/** A member's signature as a script calls it: `rig.scene.bone(name: string): Promise<ScriptBone>`. */
-const callText = (owner: string, member: ApiMember): string => `${owner}.${member.text.replace(/^readonly\s+/, '').replace(/;$/, '')}`;
-
-/**
- * The reference page (renderer/scripting/script-api.md): the globals, every call of `rig` (ScriptGlobals and the
- * interfaces its members are), the types, and every command as its method, with argument, result and description,
- * all from the same TSDoc and schemas as the declaration file.
- */
-export function scriptReference(apiSource: string): string {
-  const declarations = scriptApiDeclarations(apiSource);
-  const byName = new Map(declarations.map((d) => [d.name, d]));
-  const globals = byName.get('ScriptGlobals');
-  if (!globals) throw new Error('script-api.ts declares no ScriptGlobals');
-  const out: string[] = [
-    `# Rigwright script API ${SCRIPT_API_VERSION}`,
-    '',
-    'Generated by `npm run generate:script-api` from workers/script/script-api.ts and the command catalog',
-    '(renderer/commands/command-catalog.ts), as renderer/scripting/rigwright-api.d.ts is; do not edit by hand.',
-    '',
-    'A script is a TypeScript file without imports whose top level may `await`. It sees these globals:',
-    '',
-    `- \`${GLOBAL}\`: the API below: the scene, files and progress, and every command as \`${GLOBAL}.execute(id, argument)\` and`,
-    `  as a method of its id's prefix (\`${GLOBAL}.bind.compute({ source: 'cylinder' })\` runs \`bind.compute\`);`,
-    '- `print(...values)` and `console.log`, `console.info`, `console.debug`, `console.warn`, `console.error`: write to',
-    '  the script console;',
-    '- `args`: the arguments the script was run with (`rigwright run script.ts -- a b`);',
-    '- `setTimeout`, `setInterval`, `clearTimeout`, `clearInterval`, `queueMicrotask` and `performance.now()`, as in a',
-    "  worker (a run ends when the script's top level does: await what you wait for).",
-    '',
-    'Every call returns a promise. A call that cannot run rejects with an Error whose message says why.',
-    '',
-    `## ${GLOBAL}`,
-    '',
-    paragraph(globals.doc),
-    '',
-    '| call | what it does |',
-    '| --- | --- |',
-  ];
-  const sections: [string, ApiDeclaration][] = [];
-  for (const member of globals.members) {
-    const type = /:\s*(\w+);$/.exec(member.text)?.[1];
-    const inner = type ? byName.get(type) : undefined;
-    if (inner && inner.kind === 'interface' && inner.members.some((m) => m.method)) sections.push([`${GLOBAL}.${member.name}`, inner]);
-    out.push(`| \`${cell(callText(GLOBAL, member))}\` | ${cell(docProse(member.doc) || (inner ? docProse(inner.doc) : ''))} |`);
-  }
-  out.push(
-    `| \`${GLOBAL}.execute(id, argument?)\` | Runs a command by its id (the commands below), as a menu or key does; rejects with the reason when it cannot run now or its argument does not fit |`,
-    '',
-  );
-  for (const [owner, declaration] of sections) {
-    out.push(`## ${owner}`, '', paragraph(declaration.doc), '', '| call | what it does |', '| --- | --- |');
-    for (const member of declaration.members) out.push(`| \`${cell(callText(owner, member))}\` | ${cell(docProse(member.doc))} |`);
-    out.push('');
-  }
-
-  out.push('## Types', '');
-  for (const declaration of declarations) {
-    if (declaration.name === 'ScriptGlobals' || sections.some(([, d]) => d === declaration)) continue;
-    out.push(`### ${declaration.name}`, '', paragraph(declaration.doc), '', '```ts', declaration.text, '```', '');
-  }
-
-  out.push(
-    '## Commands',
-    '',
-    `Each command is a method of \`${GLOBAL}.<prefix>\` and runs as \`${GLOBAL}.execute('<prefix>.<name>', argument)\` does: the`,
-    'argument is checked first (the message names the command and the field), and a command that cannot run now',
-    '(“runs when” does not hold) is refused with the reason.',
-    '',
-  );
-  for (const [prefix, ids] of commandNamespaces()) {
-    out.push(`### ${GLOBAL}.${prefix}`, '', '| call | what it does | argument | result | runs when |', '| --- | --- | --- | --- | --- |');
-    for (const id of ids) {
-      const { argument, result, enabledWhen } = COMMANDS[id];
-      const cells = [
-        `\`${GLOBAL}.${prefix}.${commandSignature(id).replace(/^"new"/, 'new')}\``,
-        commandText(id),
-        argument && argument.kind !== 'none' ? describe(argument) : '—',
-        result ? describe(result) : '—',
-        enabledWhen ? `\`${enabledWhen}\`` : 'always',
-      ];
-      out.push(`| ${cells.map(cell).join(' | ')} |`);
-    }
-    out.push('');
-  }
-  out.push(
-    '## Commands scripts do not run',
-    '',
-    `\`${GLOBAL}.execute\` refuses these (\`<prefix>.*\`: every command of the prefix), and no namespace declares them.`,
-    '',
-    '| command | why |',
-    '| --- | --- |',
-  );
-  for (const [id, why] of Object.entries(SCRIPT_DENIED_COMMANDS)) out.push(`| \`${id}\` | ${cell(why)} |`);
-  out.push('');
   return out.join('\n');
 }

@@ -5,7 +5,7 @@
  * project and export code, with questions asked in the app's notice. The status line and the chrome follow a run.
  */
 import type { CommandId } from '../commands/command-catalog.ts';
-import { SCRIPT_COMMAND_IDS, scriptDeniedReason } from '../commands/script-declarations.ts';
+import { SCRIPT_COMMAND_IDS, scriptDeniedReason } from '../commands/script-access.ts';
 import { isCommandId, type CommandRegistry } from '../commands/command-registry.ts';
 import { ScriptController, SCRIPT_TIME_LIMIT_PREFERENCE } from '../scripting/script-controller.ts';
 import { AppScriptFiles, OUTSIDE, type ScriptExport, type ScriptFilesByPath } from '../scripting/app-script-files.ts';

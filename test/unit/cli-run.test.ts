@@ -26,7 +26,7 @@ import { boneCountOf, vertexCountOf, withDerived, type SceneDocument } from '../
 import { limitInfluences } from '../../workers/weights/limit-influences.ts';
 import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
 import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
-import { SCRIPT_DENIED_COMMANDS } from '../../renderer/commands/script-declarations.ts';
+import { SCRIPT_DENIED_COMMANDS } from '../../renderer/commands/script-access.ts';
 import { AppOnlyCommand, HEADLESS_COMMANDS, headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
 import { sceneFromFiles } from '../../renderer/scripting/headless-scene.ts';
 import { CliScriptFiles } from '../../app/cli/script/cli-files.ts';

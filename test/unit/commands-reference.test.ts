@@ -11,16 +11,10 @@ import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { COMMANDS, type CommandId } from '../../renderer/commands/command-catalog.ts';
 import { commandReference } from '../../renderer/commands/command-reference.ts';
-import {
-  SCRIPT_CHECK_OPTIONS,
-  SCRIPT_COMMAND_IDS,
-  SCRIPT_DENIED_COMMANDS,
-  argumentName,
-  namedArguments,
-  scriptApiDeclarations,
-  scriptDeclarations,
-  scriptReference,
-} from '../../renderer/commands/script-declarations.ts';
+import { SCRIPT_CHECK_OPTIONS, argumentName, namedArguments, scriptDeclarations } from '../../renderer/commands/script-declarations.ts';
+import { SCRIPT_COMMAND_IDS, SCRIPT_DENIED_COMMANDS } from '../../renderer/commands/script-access.ts';
+import { scriptApiDeclarations } from '../../renderer/commands/script-api-source.ts';
+import { scriptReference } from '../../renderer/commands/script-reference.ts';
 
 const API_SOURCE = readFileSync(new URL('../../workers/script/script-api.ts', import.meta.url), 'utf8');
 const DECLARATIONS = scriptDeclarations(API_SOURCE);

@@ -13,7 +13,7 @@ import {
   type ScriptRunFiles,
 } from '../../renderer/scripting/script-controller.ts';
 import { headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
-import { SCRIPT_DENIED_COMMANDS, scriptDeniedReason } from '../../renderer/commands/script-declarations.ts';
+import { SCRIPT_DENIED_COMMANDS, scriptDeniedReason } from '../../renderer/commands/script-access.ts';
 import { PreferenceStore, PREFERENCES_STORAGE_KEY } from '../../renderer/project/preferences.ts';
 import { startNodeSandbox } from '../../app/cli/script/node-sandbox.ts';
 import type { CommandId } from '../../renderer/commands/command-catalog.ts';

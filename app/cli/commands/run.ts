@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { COMMANDS } from '../../../renderer/commands/command-catalog.ts';
-import { SCRIPT_COMMAND_IDS, scriptDeniedReason } from '../../../renderer/commands/script-declarations.ts';
+import { SCRIPT_COMMAND_IDS, scriptDeniedReason } from '../../../renderer/commands/script-access.ts';
 import { isCommandId } from '../../../renderer/commands/command-registry.ts';
 import { headlessRegistry } from '../../../renderer/scripting/headless-commands.ts';
 import { demoDocument } from '../../../workers/scene/scene-document.ts';
