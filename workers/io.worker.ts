@@ -126,7 +126,7 @@ export const ioApi = {
 
   /**
    * The scene's source glTF written back with the scene's changes (gltf-edit.ts), its bakes and examples as new
-   * morph targets (sceneMorphs, gltf-edit-morphs.ts).
+   * morph targets (sceneMorphs, gltf/example-morphs.ts and gltf/baked-morphs.ts).
    */
   async exportGltfInPlace(
     edit: Omit<GltfEdit, 'poseSpace' | 'vertexAnimations'>,

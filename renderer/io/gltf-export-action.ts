@@ -117,7 +117,7 @@ export function sceneClips(doc: SceneDocument, clipName: string | null): GltfCli
  * A scene imported from glTF goes back into its file (workers/formats/gltf-edit.ts): every clip of the scene (the
  * file's unchanged ones stay as they are), and the current pose sequence as a new clip when it is none of them.
  * The examples not hidden become new morph targets (keyed on the new clips), and a baked skinning clip new morph
- * targets after them (gltf-edit-morphs.ts).
+ * targets after them (workers/formats/gltf/baked-morphs.ts).
  */
 function inPlaceEdit(
   doc: SceneDocument,

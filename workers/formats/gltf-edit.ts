@@ -53,7 +53,7 @@ export interface GltfEdit {
   parts?: readonly MeshPart[];
   /** example shapes as new morph targets driven by their pose-space weights (see GltfPoseSpace and addExampleMorphs) */
   poseSpace?: GltfPoseSpace;
-  /** baked deformation, each a new clip of morph targets (gltf-edit-morphs.ts) */
+  /** baked deformation, each a new clip of morph targets (gltf/baked-morphs.ts) */
   vertexAnimations?: readonly GltfVertexAnimation[];
 }
 

@@ -3,7 +3,7 @@
  * exactly: the source's interpolation (STEP, LINEAR, CUBICSPLINE), its key times, and its values and tangents mapped
  * into the exported joint's frame, so that between keys the written file poses as the source's curves do.
  *
- * Exported side (gltf-export.ts): bone j's joint node has no rest rotation, rest translation r_j − r_parent and inverse
+ * Exported side (gltf/fresh-document.ts): bone j's joint node has no rest rotation, rest translation r_j − r_parent and inverse
  * bind matrix T(−r_j), so its animated rotation IS the relative rotation R_j and its translation r_j − r_parent + t_j.
  * Source side (gltf-import.ts, keyframe-curves.ts). Bone j has joint node n; its parent bone p has joint node n_p
  * (a root: none). The joint matrix is A_j = G_n · IBM_j · F (F = C⁻¹ maps the world back to the file's bind
@@ -30,7 +30,7 @@
  * Translation. W h_j = S_n · IBM_j · F · F⁻¹ · IBM_j⁻¹ · 0 = 0, so A_j h_j = A_p · K · u (R(q) drops out), and with
  * A_p x − A_p y = s_p Q_p (x − y):
  *   t_j = s_p (K u − h_p) − (h_j − h_p)         (a root: t_j = K u − h_j),
- * affine in u. The exported node's translation (gltf-export.ts) is its rest translation plus t_j, so its curve has
+ * affine in u. The exported node's translation (gltf/fresh-document.ts) is its rest translation plus t_j, so its curve has
  * the values mapped by that affine map and the tangents by its linear part s_p · K (a root's K).
  * Where these conditions hold, every one of the channel's keys is checked against the clip's stored frames (which
  * the importer computed by the polar decomposition itself); a disagreement means the conditions missed something,
@@ -83,7 +83,7 @@ const TRANSLATION_TOLERANCE = 1e-6;
  * nodes between joints, animated scale, duplicate channels, key times that do not increase, non-similar frames).
  * @param curves     the clip's curves
  * @param b          bone (skin joint) index
- * @param restLocal  3: the exported joint node's rest translation (gltf-export.ts: r_b − r_parent, or r_b)
+ * @param restLocal  3: the exported joint node's rest translation (gltf/fresh-document.ts: r_b − r_parent, or r_b)
  * @param frames     the clip's stored poses, for the check of every mapped key
  */
 export function exactJointCurves(curves: KeyframeCurves, b: number, restLocal: ArrayLike<number>, frames: ClipFrames): JointCurves | null {

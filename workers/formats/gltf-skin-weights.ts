@@ -1,4 +1,5 @@
 import type { Influences } from '../skinning/influences.ts';
+import type { DenseMatrix } from './types.ts';
 
 /**
  * How WEIGHTS_n values are stored: 32-bit floats, or unsigned byte / short integers read as value / 255 or
@@ -84,4 +85,24 @@ export function quantizeSkinWeights(
     stored = component === 'unsigned-byte' ? Uint8Array.from(units) : Uint16Array.from(units);
   }
   return { slotCount, joints, weights: stored, unweightedVertices };
+}
+
+/** Vertices with more than K non-zero weights, and the largest weight beyond the K largest. */
+export function droppedWeight(weights: DenseMatrix, keep: number): { vertices: number; largest: number } {
+  const { rows, cols, data } = weights;
+  let vertices = 0;
+  let largest = 0;
+  const row = new Float64Array(cols);
+  for (let v = 0; v < rows; v++) {
+    let nonZero = 0;
+    for (let b = 0; b < cols; b++) {
+      row[b] = Math.abs(data[v * cols + b]);
+      if (row[b] > 0) nonZero++;
+    }
+    if (nonZero <= keep) continue;
+    vertices++;
+    row.sort();
+    largest = Math.max(largest, row[cols - 1 - keep]);
+  }
+  return { vertices, largest };
 }

@@ -1,9 +1,8 @@
 /**
  * The bakes step: baked deformation (gltf-vertex-animation.ts) as morph targets, one new animation per bake.
  *
- * Baked deformation (gltf-vertex-animation.ts). A fresh export's rest pose is its bind pose, so a bake's morph
- * targets there are plain position deltas. In the file being edited,
- * the joints' rest nodes need not be the bind pose: while a baked clip plays (it keys morph weights only), every
+ * A document's joints' rest nodes need not be the bind pose (a fresh export's are): while a baked clip plays (it
+ * keys morph weights only), every
  * joint stands at its rest node, and glTF skins the morphed vertex with the blend of those joint matrices
  * (glTF 2.0 §3.7.3):  x = S_v · (p_v + δ_v),  S_v = Σ_k w_vk · G_jk · IBM_jk.
  * So the target that gives the baked position P_v back is  δ_v = S_v⁻¹ · P_v − p_v. For normals the file's own
@@ -11,8 +10,9 @@
  * rotation that best takes the vertex's edges and computed normal on the scene's rest mesh to the frame's
  * (orthogonal Procrustes: the polar factor of Σ f eᵀ), and the target is δn_v = normalize(S_v⁻¹ R_v C n_file,v) −
  * n_file,v with C the skin's bind-to-world map (linear parts): a player skins normals with S_v's linear part, so it
- * shows R_v C n_file,v, the file's normal turned by the bake. A vertex whose blend is
- * singular cannot be reached: it is reported.
+ * shows R_v C n_file,v, the file's normal turned by the bake. A stored normal that is the scene's computed rest
+ * normal (a fresh export's) becomes the frame's computed normal N_v instead: δn_v = normalize(S_v⁻¹ N_v) − n_file,v.
+ * A vertex whose blend is singular cannot be reached: it is reported.
  *
  * Targets go on every skinned part's primitive whose mesh has no targets of its own (the examples' targets, when
  * added just before, are not its own: the bake's come after them, and the weights the examples key are padded with
@@ -87,8 +87,10 @@ export function addBakedMorphs(state: ExportState, scene: ExportScene, examples:
           // through the rest-node skin's linear part, so that a player's skinned normal is the turned one.
           const n = fileNormals.subarray(3 * v, 3 * v + 3);
           const world = [0, 1, 2].map((r) => toWorld[r] * n[0] + toWorld[4 + r] * n[1] + toWorld[8 + r] * n[2]);
-          const turn = localTurn(sv, neighbours, mesh.positions, restNormals, posed, posedNormals, rotation);
-          const t = [0, 1, 2].map((r) => turn[3 * r] * world[0] + turn[3 * r + 1] * world[1] + turn[3 * r + 2] * world[2]);
+          // A stored normal that is the scene's computed one (a fresh export's) becomes the frame's computed normal.
+          const t = isComputedNormal(world, restNormals, sv)
+            ? [posedNormals[3 * sv], posedNormals[3 * sv + 1], posedNormals[3 * sv + 2]]
+            : turned(localTurn(sv, neighbours, mesh.positions, restNormals, posed, posedNormals, rotation), world);
           const back = [0, 1, 2].map((r) => m[r] * t[0] + m[4 + r] * t[1] + m[8 + r] * t[2]);
           const length = Math.hypot(back[0], back[1], back[2]) || 1;
           for (let r = 0; r < 3; r++) normalDelta[3 * v + r] = back[r] / length - n[r];
@@ -191,6 +193,22 @@ function bakeParts(state: ExportState, examples: ExampleMorphs | null): { chosen
     warnings.push(`${singular} vertices have a singular blend of joint matrices at rest; their baked positions cannot be reached`);
 
   return { chosen, nodes };
+}
+
+/** Relative: a stored normal this near the scene's computed rest normal is that normal (float32 keeps 6e-8). */
+const COMPUTED_NORMAL = 1e-6;
+
+/** Whether the world-space normal `n` is vertex v's computed rest normal, both made unit. */
+function isComputedNormal(n: readonly number[], restNormals: Float64Array, v: number): boolean {
+  const a = Math.hypot(n[0], n[1], n[2]);
+  const b = Math.hypot(restNormals[3 * v], restNormals[3 * v + 1], restNormals[3 * v + 2]);
+  if (!(a > 0 && b > 0)) return false;
+  return [0, 1, 2].every((c) => Math.abs(n[c] / a - restNormals[3 * v + c] / b) <= COMPUTED_NORMAL);
+}
+
+/** `turn` (3×3 row-major) applied to `n`. */
+function turned(turn: Float64Array, n: readonly number[]): number[] {
+  return [0, 1, 2].map((r) => turn[3 * r] * n[0] + turn[3 * r + 1] * n[1] + turn[3 * r + 2] * n[2]);
 }
 
 /** S_v⁻¹ per vertex (#V × 16), S_v the blend of the joint matrices by the primitive's JOINTS_n / WEIGHTS_n. */

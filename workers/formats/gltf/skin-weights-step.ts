@@ -6,8 +6,7 @@
  * exports: dropped influences, vertices without weight, a second joint set.
  */
 import type { Accessor, Node as GltfNode, Primitive, Skin } from '@gltf-transform/core';
-import { gatherSet } from '../gltf-export.ts';
-import { quantizeSkinWeights } from '../gltf-skin-weights.ts';
+import { droppedWeight, quantizeSkinWeights } from '../gltf-skin-weights.ts';
 import type { DenseMatrix, MeshPart } from '../types.ts';
 import { influencesFromWeights } from '../../skinning/influences.ts';
 import { bindPart } from './bind-part.ts';
@@ -104,26 +103,6 @@ function partRows(weights: DenseMatrix, part: MeshPart, target: PartTarget): Den
   return { rows: target.map.length, cols: B, data };
 }
 
-/** Vertices with more than K non-zero weights, and the largest weight beyond the K largest. */
-export function droppedWeight(weights: DenseMatrix, keep: number): { vertices: number; largest: number } {
-  const { rows, cols, data } = weights;
-  let vertices = 0;
-  let largest = 0;
-  const row = new Float64Array(cols);
-  for (let v = 0; v < rows; v++) {
-    let nonZero = 0;
-    for (let b = 0; b < cols; b++) {
-      row[b] = Math.abs(data[v * cols + b]);
-      if (row[b] > 0) nonZero++;
-    }
-    if (nonZero <= keep) continue;
-    vertices++;
-    row.sort();
-    largest = Math.max(largest, row[cols - 1 - keep]);
-  }
-  return { vertices, largest };
-}
-
 function sourceKey(part: MeshPart): string {
   return part.source ? `${part.source.node}/${part.source.primitive}` : '';
 }
@@ -179,4 +158,12 @@ function storedWeightsValid(primitive: Primitive): boolean {
     if (!(Math.abs(sum - 1) <= WEIGHT_SUM_TOLERANCE)) return false;
   }
   return true;
+}
+
+/** One set of four (JOINTS_n or WEIGHTS_n) from all slots of every vertex, in order. */
+function gatherSet<T extends Float32Array | Uint8Array | Uint16Array>(all: T, slotCount: number, set: number): T {
+  const count = all.length / slotCount;
+  const out = new (all.constructor as { new (n: number): T })(count * 4);
+  for (let i = 0; i < count; i++) for (let k = 0; k < 4; k++) out[4 * i + k] = all[i * slotCount + 4 * set + k];
+  return out;
 }
