@@ -14,6 +14,9 @@ export function amdOrdering(a: CscMatrix): Int32Array {
   return amdOfGraph(symmetricAdjacency(a));
 }
 
+/** Buckets of the supervariable hash table (a power of two). */
+const HASH_BUCKETS = 1024;
+
 /**
  * Approximate minimum degree ordering of an adjacency graph.
  *
@@ -52,7 +55,9 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
   const head = new Int32Array(n + 1).fill(-1);
   const next = new Int32Array(n).fill(-1);
   const last = new Int32Array(n).fill(-1);
-  const hashHead = new Int32Array(n).fill(-1);
+  // Supervariable candidates by hash: a small table (only one element's variables are in it at a time) stays in
+  // the first-level cache, where one indexed by hash mod n missed it at every insertion on a large mesh.
+  const hashHead = new Int32Array(HASH_BUCKETS).fill(-1);
   const hashNext = new Int32Array(n).fill(-1);
   const hashOf = new Int32Array(n);
 
@@ -202,8 +207,8 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
         iw[p3] = iw[p1];
         iw[p1] = p;
         len[i] = pn - p1 + 1;
-        const bucket = h % n;
-        hashOf[i] = bucket;
+        const bucket = h & (HASH_BUCKETS - 1);
+        hashOf[i] = h;
         hashNext[i] = hashHead[bucket];
         hashHead[bucket] = i;
       }
@@ -216,16 +221,17 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
     for (let k = lpStart; k < lpEnd; k++) {
       const first = iw[k];
       if (nv[first] >= 0) continue;
-      const bucket = hashOf[first];
+      const bucket = hashOf[first] & (HASH_BUCKETS - 1);
       let i = hashHead[bucket];
       hashHead[bucket] = -1;
       for (; i !== -1 && hashNext[i] !== -1; i = hashNext[i]) {
         const ln = len[i];
         const eln = elen[i];
+        const hi = hashOf[i];
         for (let q = pe[i] + 1; q < pe[i] + ln; q++) w[iw[q]] = wflg;
         let jLast = i;
         for (let j = hashNext[i]; j !== -1;) {
-          let same = len[j] === ln && elen[j] === eln;
+          let same = hashOf[j] === hi && len[j] === ln && elen[j] === eln;
           for (let q = pe[j] + 1; same && q < pe[j] + ln; q++) if (w[iw[q]] !== wflg) same = false;
           if (same) {
             parent[j] = i;
