@@ -269,7 +269,10 @@ function descendantUpdate(
   }
 }
 
-/** Dense left-looking Cholesky of a supernode's rowCount × columns block (diagonal part and the rows below). */
+/**
+ * Dense left-looking Cholesky of a supernode's rowCount × columns block (diagonal part and the rows below), two
+ * columns at a time: each pass over an earlier column's entries updates both, so it is read once for two.
+ */
 function factorBlock(
   v: Float64Array,
   base: number,
@@ -279,8 +282,10 @@ function factorBlock(
   originalDiagonal: Float64Array,
   perm: Int32Array,
 ): void {
-  for (let j = 0; j < columns; j++) {
+  let j = 0;
+  for (; j + 1 < columns; j += 2) {
     const cj = base + j * ld;
+    const ck = cj + ld;
     let t = 0;
     for (; t + 3 < j; t += 4) {
       const c0 = base + t * ld;
@@ -291,21 +296,65 @@ function factorBlock(
       const a1 = v[c1 + j];
       const a2 = v[c2 + j];
       const a3 = v[c3 + j];
-      for (let i = j; i < ld; i++) v[cj + i] -= v[c0 + i] * a0 + v[c1 + i] * a1 + v[c2 + i] * a2 + v[c3 + i] * a3;
+      const b0 = v[c0 + j + 1];
+      const b1 = v[c1 + j + 1];
+      const b2 = v[c2 + j + 1];
+      const b3 = v[c3 + j + 1];
+      v[cj + j] -= a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+      for (let i = j + 1; i < ld; i++) {
+        const x0 = v[c0 + i];
+        const x1 = v[c1 + i];
+        const x2 = v[c2 + i];
+        const x3 = v[c3 + i];
+        v[cj + i] -= x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
+        v[ck + i] -= x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+      }
     }
     for (; t < j; t++) {
+      const c0 = base + t * ld;
+      const a0 = v[c0 + j];
+      const b0 = v[c0 + j + 1];
+      if (a0 === 0 && b0 === 0) continue;
+      v[cj + j] -= a0 * a0;
+      for (let i = j + 1; i < ld; i++) {
+        const x0 = v[c0 + i];
+        v[cj + i] -= x0 * a0;
+        v[ck + i] -= x0 * b0;
+      }
+    }
+    finishColumn(v, cj, j, ld, first, originalDiagonal, perm);
+    const a = v[cj + j + 1];
+    if (a !== 0) for (let i = j + 1; i < ld; i++) v[ck + i] -= v[cj + i] * a;
+    finishColumn(v, ck, j + 1, ld, first, originalDiagonal, perm);
+  }
+  if (j < columns) {
+    const cj = base + j * ld;
+    for (let t = 0; t < j; t++) {
       const c0 = base + t * ld;
       const a0 = v[c0 + j];
       if (a0 === 0) continue;
       for (let i = j; i < ld; i++) v[cj + i] -= v[c0 + i] * a0;
     }
-    const pivot = v[cj + j];
-    if (!(pivot > PIVOT_CANCELLATION * Math.abs(originalDiagonal[first + j])) || pivot === Infinity) {
-      throw new NotPositiveDefiniteError(perm[first + j], pivot);
-    }
-    const diagonal = Math.sqrt(pivot);
-    v[cj + j] = diagonal;
-    const inverse = 1 / diagonal;
-    for (let i = j + 1; i < ld; i++) v[cj + i] *= inverse;
+    finishColumn(v, cj, j, ld, first, originalDiagonal, perm);
   }
+}
+
+/** Column j of a block, updated by every column before it: its pivot checked and square-rooted, the rest scaled. */
+function finishColumn(
+  v: Float64Array,
+  cj: number,
+  j: number,
+  ld: number,
+  first: number,
+  originalDiagonal: Float64Array,
+  perm: Int32Array,
+): void {
+  const pivot = v[cj + j];
+  if (!(pivot > PIVOT_CANCELLATION * Math.abs(originalDiagonal[first + j])) || pivot === Infinity) {
+    throw new NotPositiveDefiniteError(perm[first + j], pivot);
+  }
+  const diagonal = Math.sqrt(pivot);
+  v[cj + j] = diagonal;
+  const inverse = 1 / diagonal;
+  for (let i = j + 1; i < ld; i++) v[cj + i] *= inverse;
 }
