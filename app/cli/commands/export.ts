@@ -75,7 +75,9 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
   ${exampleOptionsHelp(23)}
   --compress C         none, draco (KHR_draco_mesh_compression: positions quantized to 14 bits, normals to 10, float
                        weights to 12; integer weights stay exact) or meshopt (EXT_meshopt_compression, lossless here);
-                       either is required to read the file; default ${GLTF_EXPORT_DEFAULTS.compression}
+                       either is required to read the file; default ${GLTF_EXPORT_DEFAULTS.compression}: a fresh export is not
+                       compressed, and with --base the base's own compression stays (Draco data the export does not
+                       change is kept byte for byte; changed meshes are compressed again the base's way)
   --out FILE           output, .glb or .gltf
   -h, --help           this help
 `,

@@ -8,8 +8,9 @@ import type { Accessor, Animation, AnimationSampler, Document, Node as GltfNode,
 import { FormatError } from '../format-error.ts';
 import type { GltfClip, GltfExportOptions, GltfPoseSpace } from '../gltf-export.ts';
 import type { GltfVertexAnimation } from '../gltf-vertex-animation.ts';
-import type { DenseMatrix, MeshPart, TriangleMesh } from '../types.ts';
+import type { DenseMatrix, GltfSource, MeshPart, TriangleMesh } from '../types.ts';
 import type { Skeleton } from '../../rig/skeleton.ts';
+import type { DracoSource } from './keep-draco.ts';
 
 /** Throws the export's FormatError for a place and a reason. */
 export type Fail = (where: string, reason: string) => never;
@@ -52,8 +53,12 @@ export interface DocumentBefore {
 /** What the reader left out of a source file, carried into the written one as raw JSON (gltf-carry.ts). */
 export interface CarryState {
   json: Record<string, unknown>;
+  /** the source file and its resources (the bytes of what is carried) */
+  source: GltfSource;
   accessors: Accessor[];
   accessorArrays: Map<number, ArrayLike<number>>;
+  /** the source's Draco-compressed primitives as read (keep-draco.ts) */
+  draco: DracoSource[];
 }
 
 /** The pipeline's working state. */

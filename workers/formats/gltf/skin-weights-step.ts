@@ -35,8 +35,9 @@ export function writeSkinWeights(state: ExportState, scene: ExportScene, skinJoi
       was.vertexCount === part.vertexCount &&
       sameRows(weights, part.vertexStart, before.weights, was.vertexStart, part.vertexCount)
     ) {
-      // The weights as the importer read them, but stored invalidly (the importer normalised them): written again.
-      if (storedWeightsValid(primitive)) return;
+      // The weights as the importer read them, but stored invalidly (the importer normalised them): written again;
+      // but compressed ones stay, as compressed (their sums are off by the compression's quantization; keep-draco.ts).
+      if (storedWeightsValid(primitive) || state.carry?.draco.some((source) => source.primitive === primitive)) return;
       invalidKept.push(part.name);
     }
     const count = primitive.getAttribute('POSITION')!.getCount();

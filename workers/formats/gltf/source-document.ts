@@ -9,6 +9,7 @@ import { importGltf, readCheckedGltf } from '../gltf-import.ts';
 import { multiply } from '../gltf-numbers.ts';
 import type { GltfSource, MeshPart } from '../types.ts';
 import { exportFail, type ExportScene, type ExportState, type Fail, type PartTarget } from './export-state.ts';
+import { dracoSources } from './keep-draco.ts';
 import { diagonalOf, readInverseBind, settleDefaults, worldMatrix } from './node-matrices.ts';
 
 /**
@@ -94,7 +95,7 @@ export async function sourceState(
     diagonal: scene.mesh.positions.length > 0 ? diagonalOf(scene.mesh.positions) : 1,
     animationsBefore,
     samplersRead: animationsBefore.map((animation) => animation.listSamplers()),
-    carry: { json, accessors, accessorArrays },
+    carry: { json, source, accessors, accessorArrays, draco: dracoSources(json, doc, accessors) },
     unusedBefore: new Set(root.listAccessors().filter((accessor) => accessor.listParents().length <= 1)),
   };
 }

@@ -8,10 +8,14 @@ import { patchGlbJson, prepareCarry } from '../gltf-carry.ts';
 import { CollectingLogger } from '../gltf-collecting-logger.ts';
 import type { GltfExportResult } from '../gltf-export.ts';
 import { compressOnWrite } from '../gltf-extensions.ts';
-import { bufferUris } from '../gltf-resource-uris.ts';
+import { bufferUris, parseJsonText } from '../gltf-resource-uris.ts';
 import { FormatError } from '../format-error.ts';
 import type { KeptAnimations } from './clips-step.ts';
 import type { ExportState } from './export-state.ts';
+import { parseGlb, writeGlb } from './glb.ts';
+import { DRACO, restoreDraco, unchangedDraco, type DracoKeep } from './keep-draco.ts';
+
+type Json = Record<string, unknown>;
 
 /** Disposes of the accessors that only the replaced attributes, matrices and removed animations used. */
 export function disposeOrphanAccessors(state: ExportState): void {
@@ -48,21 +52,61 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations): P
       for (const accessor of root.listAccessors()) accessor.setBuffer(firstBuffer);
       for (const buffer of otherBuffers) buffer.dispose();
     }
+    const keeps = keptDraco(state);
     const used = root.listExtensionsUsed().map((extension) => extension.extensionName);
-    if (used.includes('KHR_draco_mesh_compression')) await compressOnWrite(doc, io, 'draco');
+    if (used.includes(DRACO) && !keeps) await compressOnWrite(doc, io, 'draco');
     if (used.includes('EXT_meshopt_compression')) await compressOnWrite(doc, io, 'meshopt');
     if (opts.compression !== 'none') await compressOnWrite(doc, io, opts.compression);
+    const restore = (json: Json, bin: Uint8Array): Uint8Array =>
+      keeps && state.carry ? restoreDraco(json, bin, keeps, state.carry.json, state.carry.source) : bin;
     if (opts.format === 'glb') {
-      const glb = await io.writeBinary(doc);
-      return { bytes: carried ? patchGlbJson(glb, carried, file) : glb, resources: {}, warnings };
+      let glb: Uint8Array = await io.writeBinary(doc);
+      if (carried) glb = patchGlbJson(glb, carried, file);
+      if (keeps) {
+        const { jsonBytes, bin } = parseGlb(glb, file);
+        const json = parseJsonText(jsonBytes, file, true) as Json;
+        glb = writeGlb(json, restore(json, bin ?? new Uint8Array(0)));
+      }
+      return { bytes: glb, resources: {}, warnings };
     }
-    const { json, resources } = await writeGltfJson(io, doc, opts.basename);
-    carried?.(json as unknown as Record<string, unknown>);
+    const { json, resources: files } = await writeGltfJson(io, doc, opts.basename);
+    const resources: Record<string, Uint8Array> = files;
+    const written = json as unknown as Json;
+    carried?.(written);
+    if (keeps) {
+      const uri = (written.buffers as Json[])[0].uri as string;
+      resources[uri] = restore(written, resources[uri]);
+    }
     return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };
   } catch (error) {
     if (error instanceof FormatError) throw error;
     return state.fail('', `cannot write the file: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/**
+ * The source's Draco-compressed primitives to write back as they were (keep-draco.ts): when no compression is asked
+ * for, the output has one buffer and none of them changed; the Draco extension then leaves the Document, so that the
+ * writer lays them out decoded for restoreDraco to replace. Null when there are none to keep (a notice says why when
+ * the source had some).
+ */
+function keptDraco(state: ExportState): DracoKeep[] | null {
+  const sources = state.carry?.draco ?? [];
+  if (sources.length === 0) return null;
+  const root = state.doc.getRoot();
+  const keeps = state.opts.compression === 'none' && root.listBuffers().length === 1 ? unchangedDraco(sources, state.doc) : null;
+  if (!keeps) {
+    if (state.opts.compression === 'none')
+      state.warnings.push(
+        `the Draco-compressed meshes of ${state.sourceName} are compressed again (quantized anew), since the export changed their geometry, weights or layout`,
+      );
+    return null;
+  }
+  root
+    .listExtensionsUsed()
+    .find((extension) => extension.extensionName === DRACO)
+    ?.dispose();
+  return keeps;
 }
 
 /**
