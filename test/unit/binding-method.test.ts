@@ -131,7 +131,7 @@ test('Compute weights in the app: auto binds an open box with a floating part vo
   controller.settingsSection.restore({ ...controller.settingsSection.save(), voxelResolution: 64 });
   await controller.startBind();
   assert.equal(controller.lastError, null, 'no handles are needed');
-  assert.deepEqual(calls, ['volumetric 64 10']);
+  assert.deepEqual(calls, ['volumetric 64 12']);
   assert.deepEqual(store.history.undoLabels(), ['Compute weights']);
   const weights = store.doc.weights.data;
   for (let v = 0; v < n; v++) {
@@ -153,13 +153,13 @@ test('Compute weights in the app: auto binds an open box with a floating part vo
   assert.ok(last?.method === 'volumetric', 'the last bind says the volumetric binding ran');
   assert.equal(last.result.solidVoxels, direct.solidVoxels, 'with its own result: the solid voxels, the grid, the times');
   assert.equal(last.weld.count, direct.weldedVertexCount, 'the weld the method was chosen on is the one the binding weighed');
-  assert.match(store.doc.weightsSource, /^volumetric \(\d+×\d+×\d+ voxels, falloff 10, /);
+  assert.match(store.doc.weightsSource, /^volumetric \(\d+×\d+×\d+ voxels, falloff 12, /);
   // The options are saved with the project and come back.
   controller.settingsSection.restore({ ...controller.settingsSection.save(), method: 'surface', voxelResolution: 96, falloff: 3 });
   assert.deepEqual([controller.options.method, controller.options.voxelResolution, controller.options.falloff], ['surface', 96, 3]);
   await controller.startBind({ source: 'distance' });
   assert.equal(controller.lastError, null);
-  assert.deepEqual(calls, ['volumetric 64 10', 'harmonic']);
+  assert.deepEqual(calls, ['volumetric 64 12', 'harmonic']);
   assert.match(report()[0].text, /^Surface harmonic weights: 2 shells, \d+ vertices$/);
   assert.equal(controller.lastResult?.method, 'surface');
   store.history.undo();

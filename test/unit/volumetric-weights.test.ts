@@ -6,6 +6,11 @@ import { readTgf } from '../../workers/formats/tgf.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
 import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { boundingBox } from '../../workers/mesh/bounds.ts';
+import { poseForwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import { influencesFromWeights } from '../../workers/skinning/influences.ts';
+import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
 import { assertNearestBoneWeighsMost } from './nearest-bone.ts';
 import { dataFile } from './shared-data.ts';
 import { outwardSplitCube } from './split-cube.ts';
@@ -93,19 +98,19 @@ test('volumetric weights reach a separate shell: an eye floating above the head 
     assert.equal(heaviest(result.weights, BODY_BONES, v), headBone, `eye vertex ${v - n} follows the head`);
   // The body's weights hardly change: the eye only grows the grid's box (so the voxels move a little).
   const alone = volumetricWeights(body.positions, body.triangles, bodySkeleton);
-  // Where one bone clearly leads (by 0.2 over the next), it still does (but for a voxel's shift in the blends).
+  // Where one bone clearly leads (by 0.3 over the next), it still does (but for a voxel's shift in the blends).
   let clear = 0;
   let kept = 0;
   for (let v = 0; v < n; v++) {
     const row = Array.from(alone.weights.subarray(v * BODY_BONES, (v + 1) * BODY_BONES)).sort((a, b) => b - a);
-    if (row[0] - row[1] < 0.2) continue;
+    if (row[0] - row[1] < 0.3) continue;
     clear++;
     if (heaviest(result.weights, BODY_BONES, v) === heaviest(alone.weights, BODY_BONES, v)) kept++;
   }
   assert.ok(clear > n / 3, `${clear} of ${n} body vertices have a clearly leading bone`);
-  // 98%: the steeper the falloff, the more vertices lead clearly near a blend that a voxel's shift moves (98.4% at
-  // the default falloff 10, 99% at 8).
-  assert.ok(kept >= 0.98 * clear, `${kept} of ${clear} keep it with the eye`);
+  // 99.9% by the defaults (99.5% with falloff 10 and 2 smoothing passes). A lead of 0.2 lies inside the blends the
+  // smoothing widens, where a voxel's shift moves it: 97.3% keep theirs (98.4% before).
+  assert.ok(kept >= 0.99 * clear, `${kept} of ${clear} keep it with the eye`);
 });
 
 test('volumetric weights of the body with the top of its head cut open keep its inside: the solid and the weights as closed', () => {
@@ -241,4 +246,40 @@ test('volumetric weights leave out a bone with a child whose segment lies mostly
   const inside = volumetricWeights(cube.positions, cube.triangles, chain(0.02), { resolution: 64 });
   assert.deepEqual(inside.bonesLeftOut, [], 'a root inside the mesh is kept');
   assert.ok(Math.max(...column(inside.weights, 0)) > 0.5, 'and weighs on the bottom of the cube');
+});
+
+test('the Fox rebound volumetrically by the defaults deforms nearer its artist’s weights than Blender’s automatic weights', async () => {
+  // Blender 3.4's automatic weights on the Fox, posed the same way (npm run bench -- binding, BENCHMARKS.md): max 0.0209,
+  // mean 0.00178 of the diagonal. Its worst vertices were the jaw's, below the neck–head joint, where the two bones
+  // lie equally far; the defaults' smoothing through the solid gives them to the head the solid around them follows.
+  const rig = await importGltf(readFileSync(dataFile('gltf/Fox/Fox.glb')), 'Fox.glb');
+  const { positions, triangles } = rig.mesh;
+  const n = positions.length / 3;
+  const boneCount = rig.skeleton.parents.length;
+  const ours = volumetricWeights(positions, triangles, rig.skeleton).weights;
+  const poses = rig.clips[0].poses;
+  const frames = poses.kind === 'matrices' ? poses.frameCount : 1;
+  const transforms = new Float64Array(12 * boneCount);
+  const posed = (weights: Float64Array, frame: number): Float64Array => {
+    poseForwardKinematics(rig.skeleton, poses, frame, new Float64Array(9 * boneCount), new Float64Array(3 * boneCount), transforms);
+    const out = new Float64Array(3 * n);
+    linearBlendSkinning(positions, influencesFromWeights({ rows: n, cols: boneCount, data: weights }, 0), transforms, out);
+    return out;
+  };
+  const diagonal = boundingBox(positions).diagonal;
+  let max = 0;
+  let sum = 0;
+  const KEYS = 8;
+  for (let key = 0; key < KEYS; key++) {
+    const frame = Math.round((key * (frames - 1)) / (KEYS - 1));
+    const a = posed(ours, frame);
+    const b = posed(rig.weights.data, frame);
+    for (let v = 0; v < n; v++) {
+      const d = Math.hypot(a[3 * v] - b[3 * v], a[3 * v + 1] - b[3 * v + 1], a[3 * v + 2] - b[3 * v + 2]) / diagonal;
+      max = Math.max(max, d);
+      sum += d;
+    }
+  }
+  assert.ok(max < 0.0209, `max ${max} of the diagonal, below Blender's 0.0209`);
+  assert.ok(sum / (KEYS * n) < 0.00178, `mean ${sum / (KEYS * n)}, below Blender's 0.00178`);
 });

@@ -19,16 +19,25 @@ export interface VolumetricWeightsOptions {
   /**
    * How fast a bone's influence falls off with the geodesic distance d_b: w_b ∝ d_b^−falloff (Dionne and de Lasa
    * 2013 weigh by an inverse power of the distance too; their Eq. 1 blends the first and second powers and squares
-   * them, powers 2 to 4 here). From 1 to 16; larger keeps each part on its own bone and blends only near the joints.
-   * 10 by measurement (8, 10, 12, 16 tried, with the root bone left out): the Fox comes nearer the artists' weights
-   * the steeper the falloff (mean 0.0020 at 8, 0.0018 at 10, 0.0016 at 12) and RiggedFigure, CesiumMan and SimpleSkin
-   * the gentler; 10 brings the Fox's mean below Blender's automatic weights' (0.0018) while the other three stay
-   * below Blender's max and mean (at 12 RiggedFigure's max, 0.0195, nears Blender's 0.020; BENCHMARKS.md).
+   * them, powers 2 to 4 here). From 1 to 16; larger keeps each voxel on its nearest bone, leaving the blend to the
+   * smoothing. 12 by measurement with 32 smoothing passes (8, 10, 12, 14, 16 tried on the shipped samples,
+   * BENCHMARKS.md): gentler blends by the distance ratio, which at a joint of two bones in line ties over the whole
+   * plane through the joint (the Fox's jaw, below its neck–head joint, took half the neck: max 0.0210 at 8, 0.0198 at
+   * 12); steeper moves the Fox's and RiggedFigure's means away from the artists' (0.0016 / 0.00063 at 12, 0.0015 /
+   * 0.00069 at 16).
    */
   falloff?: number;
   /** most bones weighing on a voxel and on a vertex (1 to VOLUMETRIC_MAX_INFLUENCES) */
   maxInfluences?: number;
-  /** passes of averaging each solid voxel's weights with its solid face neighbours' */
+  /**
+   * Passes of averaging each solid voxel's weights with its solid face neighbours' (a diffusion through the solid, as
+   * Baran and Popović's bone heat diffuses over the surface): the blend between two bones spreads over about √passes
+   * voxels, and a region takes the bone the solid around it belongs to where the distances alone tie. 32 by
+   * measurement (2, 8, 16, 24, 32, 48 tried at falloff 12 and 16): more passes brought every sample's max nearer the
+   * artists' weights (the Fox 0.0235 at 2, 0.0201 at 24, 0.0198 at 32, 0.0196 at 48; RiggedFigure 0.0185, 0.0144,
+   * 0.0136, 0.0125) at a cost linear in the passes; 32 keeps a default bind within its time. At a finer grid the same
+   * passes blend over fewer mesh units.
+   */
   smoothingPasses?: number;
   /** the winding number's accuracy β (WindingNumberOptions.accuracy) */
   windingAccuracy?: number;
@@ -41,9 +50,9 @@ export interface VolumetricWeightsOptions {
 
 export const VOLUMETRIC_WEIGHTS_DEFAULTS: Required<VolumetricWeightsOptions> = {
   resolution: 128,
-  falloff: 10,
+  falloff: 12,
   maxInfluences: 4,
-  smoothingPasses: 2,
+  smoothingPasses: 32,
   windingAccuracy: WINDING_NUMBER_DEFAULTS.accuracy,
   weldTolerance: WELD_VERTICES_DEFAULTS.tolerance,
 };
@@ -102,8 +111,8 @@ export interface VolumetricWeightsResult {
  *    winding number at its centre exceeds ½ (Jacobson et al. 2013). The voxels no triangle crosses fall into regions
  *    connected through faces; for a closed mesh the winding number is constant on each, so it is evaluated at a few
  *    voxels of a region (its seed and every voxel at a power-of-two place of the flood) and, when they agree clearly,
- *    given to the whole region; for an open mesh (or samples that disagree) block by block: a block away from the surface whose corners
- *    agree clearly takes their side, the others are evaluated voxel by voxel.
+ *    given to the whole region; for an open mesh (or samples that disagree) block by block: a block away from the
+ *    surface whose corners agree clearly takes their side, the others are evaluated voxel by voxel.
  * 2. Bones: a bone's voxels are the solid voxels its segment passes through, starting at the distance from their
  *    centre to the segment; a bone that passes through no solid voxel starts from the solid voxels nearest it. A bone
  *    that has a child bone (one starting at its end joint) and whose segment lies mostly outside the solid is left
@@ -115,7 +124,10 @@ export interface VolumetricWeightsResult {
  *    no less than its current K-th nearest is not expanded: by the triangle inequality the bone cannot be among the
  *    K nearest of any voxel reached through it.
  * 4. Weights: w_b ∝ d_b^−falloff over the voxel's nearest bones, normalized; `smoothingPasses` Jacobi
- *    passes average each voxel with its solid face neighbours (keeping the K largest, normalized).
+ *    passes average each voxel with its solid face neighbours (keeping the K largest, normalized). With a steep
+ *    falloff each voxel starts near its nearest bone alone and the blend comes from this diffusion through the solid
+ *    (the idea of Baran and Popović's bone heat, nearest bone and diffusion, in the solid): where two bones in line
+ *    lie equally far (a plane through their joint), a region takes the bone its surroundings belong to.
  * 5. Vertices: the trilinear interpolation of the weights of the eight voxel centres around the vertex, over those
  *    that carry weights (renormalized); where none does, the weights of the nearest voxel that does. Each row keeps
  *    its K largest, normalized.
@@ -221,10 +233,7 @@ export function volumetricWeights(
   // Distances in voxels of the default grid, whatever the resolution (only their ratios matter but for the clamp).
   const unit = grid.longest / VOLUMETRIC_WEIGHTS_DEFAULTS.resolution;
   let voxelWeights = weightsFromDistances(nearestDistance, nearestBone, k, settings.falloff, unit);
-  for (let pass = 0; pass < settings.smoothingPasses; pass++) {
-    checkCancelled();
-    voxelWeights = smoothPass(voxelWeights, nearestBone, k, boneCount, grid, solid);
-  }
+  voxelWeights = smoothWeights(voxelWeights, nearestBone, k, boneCount, grid, solid, settings.smoothingPasses, checkCancelled);
   const smoothMs = performance.now() - t;
 
   checkCancelled();
@@ -876,34 +885,92 @@ function weightsFromDistances(
 }
 
 /**
- * One Jacobi pass: each solid voxel's weights become the mean of its own and its solid face neighbours' (those that
- * carry weights), keeping the K largest, normalized. `nearestBone` is rewritten to the kept bones (sorted by weight,
- * largest first).
- * @returns #S × K the new weights
+ * `passes` Jacobi passes: each solid voxel's weights become the mean of its own and its solid face neighbours' (those
+ * that carry weights), keeping the K largest, normalized. `nearestBone` is rewritten to the kept bones (sorted by
+ * weight, largest first; equal weights by bone index).
+ * @param weights     #S × K the voxels' weights (of the bones in nearestBone)
+ * @param nearestBone #S × K their bones, −1 for empty places; rewritten
+ * @returns #S × K the smoothed weights
  */
-function smoothPass(weights: Float32Array, nearestBone: Int16Array, k: number, boneCount: number, grid: Grid, solid: Solid): Float32Array {
+function smoothWeights(
+  weights: Float32Array,
+  nearestBone: Int16Array,
+  k: number,
+  boneCount: number,
+  grid: Grid,
+  solid: Solid,
+  passes: number,
+  checkCancelled: () => void,
+): Float32Array {
   const { nx, ny } = grid;
-  const faces = [0, 1, -1, nx, -nx, nx * ny, -nx * ny];
-  const outWeights = new Float32Array(weights.length);
-  const outBones = new Int16Array(nearestBone.length).fill(-1);
-  const accumulated = new Float64Array(boneCount);
-  const touched: number[] = [];
+  const faces = [1, -1, nx, -nx, nx * ny, -nx * ny];
+  // Each solid voxel and its solid face neighbours (−1 where there is none), found once for every pass.
+  const around = new Int32Array(7 * solid.count);
   for (let v = 0; v < solid.count; v++) {
-    const c = solid.cell[v];
-    for (const offset of faces) {
-      const u = solid.index[c + offset];
-      if (u < 0 || nearestBone[u * k] < 0) continue;
+    around[7 * v] = v;
+    for (let o = 0; o < 6; o++) around[7 * v + 1 + o] = solid.index[solid.cell[v] + faces[o]];
+  }
+  let inWeights: Float32Array = weights;
+  let inBones: Int16Array = nearestBone;
+  let outWeights: Float32Array = new Float32Array(weights.length);
+  let outBones: Int16Array = new Int16Array(nearestBone.length);
+  const accumulated = new Float64Array(boneCount);
+  // seen[b] === stamp: bone b is in `touched` for the voxel being averaged.
+  const seen = new Int32Array(boneCount).fill(-1);
+  const touched = new Int32Array(7 * k);
+  const topBones = new Int32Array(k);
+  const topWeights = new Float64Array(k);
+  for (let pass = 0; pass < passes; pass++) {
+    checkCancelled();
+    for (let v = 0; v < solid.count; v++) {
+      let count = 0;
+      for (let q = 7 * v; q < 7 * v + 7; q++) {
+        const u = around[q];
+        if (u < 0) continue;
+        for (let i = u * k; i < u * k + k; i++) {
+          const b = inBones[i];
+          if (b < 0) break;
+          if (seen[b] !== v) {
+            seen[b] = v;
+            accumulated[b] = 0;
+            touched[count++] = b;
+          }
+          accumulated[b] += inWeights[i];
+        }
+      }
+      // The K largest, by insertion (K is small).
+      let kept = 0;
+      for (let t = 0; t < count; t++) {
+        const b = touched[t];
+        const w = accumulated[b];
+        seen[b] = -1;
+        let i = kept < k ? kept++ : k;
+        while (i > 0 && (topWeights[i - 1] < w || (topWeights[i - 1] === w && topBones[i - 1] > b))) {
+          if (i < k) {
+            topWeights[i] = topWeights[i - 1];
+            topBones[i] = topBones[i - 1];
+          }
+          i--;
+        }
+        if (i < k) {
+          topWeights[i] = w;
+          topBones[i] = b;
+        }
+      }
+      let sum = 0;
+      for (let i = 0; i < kept; i++) sum += topWeights[i];
+      const row = v * k;
       for (let i = 0; i < k; i++) {
-        const b = nearestBone[u * k + i];
-        if (b < 0) break;
-        if (accumulated[b] === 0) touched.push(b);
-        accumulated[b] += weights[u * k + i];
+        const has = i < kept && sum > 0;
+        outBones[row + i] = has ? topBones[i] : -1;
+        outWeights[row + i] = has ? topWeights[i] / sum : 0;
       }
     }
-    keepLargest(accumulated, touched, k, outBones, outWeights, v * k);
+    [inWeights, outWeights] = [outWeights, inWeights];
+    [inBones, outBones] = [outBones, inBones];
   }
-  nearestBone.set(outBones);
-  return outWeights;
+  if (inBones !== nearestBone) nearestBone.set(inBones);
+  return inWeights === weights ? Float32Array.from(inWeights) : inWeights;
 }
 
 /**
