@@ -6,11 +6,14 @@ import { readTgf } from '../../workers/formats/tgf.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
 import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
+import { smoothWeights } from '../../workers/weights/voxel-weights.ts';
+import type { Grid, Solid } from '../../workers/weights/voxel-solid.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { poseForwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinning.ts';
+import { seededRandom } from './seeded-random.ts';
 import { assertNearestBoneWeighsMost } from './nearest-bone.ts';
 import { dataFile } from './shared-data.ts';
 import { outwardSplitCube } from './split-cube.ts';
@@ -246,6 +249,68 @@ test('volumetric weights leave out a bone with a child whose segment lies mostly
   const inside = volumetricWeights(cube.positions, cube.triangles, chain(0.02), { resolution: 64 });
   assert.deepEqual(inside.bonesLeftOut, [], 'a root inside the mesh is kept');
   assert.ok(Math.max(...column(inside.weights, 0)) > 0.5, 'and weighs on the bottom of the cube');
+});
+
+test('smoothing through the solid: each pass as a dense per-bone average over each voxel and its solid face neighbours, K largest kept', () => {
+  // A 7 × 6 × 5 grid whose inner voxels are solid but for a few holes; random rows of K = 3 of 6 bones, some empty.
+  const [nx, ny, nz, k, boneCount] = [7, 6, 5, 3, 6];
+  const grid: Grid = { nx, ny, nz, h: 1, ox: 0, oy: 0, oz: 0, longest: 7 };
+  const random = seededRandom(7);
+  const index = new Int32Array(nx * ny * nz).fill(-1);
+  const cells: number[] = [];
+  for (let l = 1; l < nz - 1; l++)
+    for (let j = 1; j < ny - 1; j++)
+      for (let i = 1; i < nx - 1; i++)
+        if (random() > 0.15) {
+          index[i + nx * (j + ny * l)] = cells.length;
+          cells.push(i + nx * (j + ny * l));
+        }
+  const solid: Solid = { count: cells.length, cell: Int32Array.from(cells), index };
+  const bones = new Int16Array(solid.count * k).fill(-1);
+  const weights = new Float32Array(solid.count * k);
+  for (let v = 0; v < solid.count; v++) {
+    if (random() < 0.2) continue;
+    const chosen = [0, 1, 2, 3, 4, 5].sort(() => random() - 0.5).slice(0, 1 + Math.floor(random() * k));
+    const values = chosen.map(() => random() + 0.01);
+    const total = values.reduce((a, b) => a + b, 0);
+    chosen.forEach((b, i) => {
+      bones[v * k + i] = b;
+      weights[v * k + i] = values[i] / total;
+    });
+  }
+  // The reference: dense rows of all bones, averaged and cut to the K largest (ties to the lower bone), in float32.
+  let dense = Array.from({ length: solid.count }, (_, v) => {
+    const row = new Float64Array(boneCount);
+    for (let i = 0; i < k && bones[v * k + i] >= 0; i++) row[bones[v * k + i]] = weights[v * k + i];
+    return row;
+  });
+  const passes = 5;
+  for (let pass = 0; pass < passes; pass++)
+    dense = dense.map((_, v) => {
+      const sum = new Float64Array(boneCount);
+      for (const offset of [0, 1, -1, nx, -nx, nx * ny, -nx * ny]) {
+        const u = index[cells[v] + offset];
+        if (u >= 0) for (let b = 0; b < boneCount; b++) sum[b] += dense[u][b];
+      }
+      const kept = [...sum.keys()]
+        .filter((b) => sum[b] > 0)
+        .sort((a, b) => sum[b] - sum[a] || a - b)
+        .slice(0, k);
+      const total = kept.reduce((t, b) => t + sum[b], 0);
+      const row = new Float64Array(boneCount);
+      for (const b of kept) row[b] = Math.fround(sum[b] / total);
+      return row;
+    });
+  const smoothed = smoothWeights(weights, bones, k, boneCount, grid, solid, passes, () => undefined);
+  let worst = 0;
+  for (let v = 0; v < solid.count; v++) {
+    const row = new Float64Array(boneCount);
+    for (let i = 0; i < k && bones[v * k + i] >= 0; i++) row[bones[v * k + i]] = smoothed[v * k + i];
+    for (let b = 0; b < boneCount; b++) worst = Math.max(worst, Math.abs(row[b] - dense[v][b]));
+    for (let i = 1; i < k; i++)
+      if (bones[v * k + i] >= 0) assert.ok(smoothed[v * k + i - 1] >= smoothed[v * k + i], `voxel ${v}: largest weight first`);
+  }
+  assert.ok(worst < 1e-6, `every voxel's row is the dense average's (worst ${worst})`);
 });
 
 test('the Fox rebound volumetrically by the defaults deforms nearer its artist’s weights than Blender’s automatic weights', async () => {
