@@ -5,7 +5,8 @@ import { nestedDissectionOrdering } from '../../workers/sparse/nested-dissection
 import { amdOrdering } from '../../workers/sparse/amd-ordering.ts';
 import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
-import { choleskySolve, choleskySolvePermuted, choleskySolveThree } from '../../workers/sparse/cholesky-solve.ts';
+import { choleskySolve, choleskySolvePermuted } from '../../workers/sparse/cholesky-solve.ts';
+import { choleskyPanels, choleskyPanelSolveThree } from '../../workers/sparse/cholesky-panels.ts';
 import { NotPositiveDefiniteError } from '../../workers/sparse/not-positive-definite-error.ts';
 import { seededRandom } from './seeded-random.ts';
 
@@ -142,7 +143,7 @@ test('sparse Cholesky solve agrees with dense Gaussian elimination on random SPD
   }
 });
 
-test('the three-column solve agrees with dense elimination and leaves a trailing spare row alone', () => {
+test('the three-column solve on the packed factor agrees with dense elimination and leaves a trailing spare row alone', () => {
   let seed = 500;
   for (const [n, density] of [
     [1, 1],
@@ -160,7 +161,7 @@ test('the three-column solve agrees with dense elimination and leaves a trailing
       // Pivot order, plus one spare row that must survive.
       const x = new Float64Array(3 * (n + 1)).fill(42);
       for (let r = 0; r < n; r++) for (let c = 0; c < 3; c++) x[3 * r + c] = b[3 * perm[r] + c];
-      choleskySolveThree(factor, x);
+      choleskyPanelSolveThree(choleskyPanels(factor), x);
       const expected = denseSolve(dense, n, b, 3);
       let err = 0;
       let scale = 0;
@@ -175,7 +176,10 @@ test('the three-column solve agrees with dense elimination and leaves a trailing
     }
   }
   const { csc } = randomSpd(10, 0.3, 9);
-  assert.throws(() => choleskySolveThree(choleskyNumeric(csc, choleskySymbolic(csc, amdOrdering(csc))), new Float64Array(29)), RangeError);
+  assert.throws(
+    () => choleskyPanelSolveThree(choleskyPanels(choleskyNumeric(csc, choleskySymbolic(csc, amdOrdering(csc)))), new Float64Array(29)),
+    RangeError,
+  );
 });
 
 test('a solve inside a larger array, rows in any order, matches the packed solve and leaves the other entries alone', () => {

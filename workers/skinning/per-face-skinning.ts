@@ -14,13 +14,14 @@
  * with the fixed vertices (Dirichlet rows) moved rigidly by their bone's transform, since gradients carry no
  * translation. Gᵀ A G is the cotangent Laplacian assembled from the same face gradients, so the rest pose and a
  * single rigid motion are reproduced up to solver round-off. The free block is factored once per mesh and fixed
- * set (sparse Cholesky, workers/sparse); each frame solves three right-hand sides, one per coordinate.
+ * set (sparse Cholesky, workers/sparse) and packed for the three-column solve; each frame solves three right-hand
+ * sides, one per coordinate, in one pass over the factor each way.
  */
 import { cscFromTriplets, type CscMatrix } from '../sparse/csc-matrix.ts';
 import { amdOrdering } from '../sparse/amd-ordering.ts';
 import { choleskySymbolic } from '../sparse/cholesky-symbolic.ts';
 import { choleskyNumeric, type CholeskyFactor } from '../sparse/cholesky-numeric.ts';
-import { choleskySolveThree } from '../sparse/cholesky-solve.ts';
+import { choleskyPanels, choleskyPanelSolveThree, type CholeskyPanels } from '../sparse/cholesky-panels.ts';
 import { matrixToQuat } from '../math/quaternion.ts';
 import type { Influences } from './influences.ts';
 
@@ -60,7 +61,10 @@ export interface PerFaceSkinningSetup {
   /** free × fixed block of Gᵀ A G, rows in pivot order (columns = fixed vertices in `fixedVertices` order) */
   freeFixed: CscMatrix;
   fixedVertices: Int32Array;
+  /** the free block's Cholesky factor */
   factor: CholeskyFactor;
+  /** the factor packed for the per-frame solve (choleskyPanels) */
+  panels: CholeskyPanels;
 }
 
 /**
@@ -222,6 +226,7 @@ export function perFaceSkinningSetup(
     freeFixed,
     fixedVertices: Int32Array.from(fixedVertices),
     factor,
+    panels: choleskyPanels(factor),
   };
 }
 
@@ -449,7 +454,7 @@ export function perFaceStitch(
   solution.fill(0);
   accumulateFaceGradients(setup, workspace.quaternions, workspace.pairLogs, scaled ? workspace.pairScales : null, sourceProducts, solution);
   fixedVerticesToRightHandSide(setup, transforms, sourcePositions, solution, outPositions);
-  choleskySolveThree(setup.factor, solution);
+  choleskyPanelSolveThree(setup.panels, solution);
   const { solutionRow, freeIndex, vertexCount } = setup;
   for (let v = 0; v < vertexCount; v++) {
     if (freeIndex[v] < 0) continue;

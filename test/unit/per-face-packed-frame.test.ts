@@ -1,0 +1,105 @@
+/**
+ * Per-face skinning's frame on the packed factor (the faces adding in vertex order, the exp from series, the solve
+ * streaming through choleskyPanels) against the frame as it ran before (per-face-frame-reference.ts: pivot-order
+ * accumulation, Math.sin and Math.cos, the solve on the factor's column-major blocks), on the body subdivided once
+ * (73,806 vertices) and twice (295,218 vertices, the production size the packing is for), posed by the frames of
+ * all_frames.dmat. The two must agree to 1e-12 of the bounding-box diagonal.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { readObj } from '../../workers/formats/obj.ts';
+import { readTgf } from '../../workers/formats/tgf.ts';
+import { readDmat } from '../../workers/formats/dmat.ts';
+import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
+import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
+import { boundingBox } from '../../workers/mesh/bounds.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
+import { poseDuration, samplePose } from '../../workers/rig/pose-sequence.ts';
+import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
+import { influencesFromWeights } from '../../workers/skinning/influences.ts';
+import {
+  perFaceFixedVertices,
+  perFaceSkinning,
+  perFaceSkinningSetup,
+  perFaceSkinningWorkspace,
+} from '../../workers/skinning/per-face-skinning.ts';
+import { referencePerFaceSkinning } from './per-face-frame-reference.ts';
+import { midpointSubdivision } from './midpoint-subdivision.ts';
+import { dataFile } from './shared-data.ts';
+
+const skeleton = buildSkeleton(readTgf(readFileSync(dataFile('context-aware/skeleton.tgf'), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
+const boneCount = skeleton.parents.length;
+const frames = poseSequenceFromDmat(
+  readDmat(new Uint8Array(readFileSync(dataFile('context-aware/all_frames.dmat'))), 'all_frames.dmat'),
+  boneCount,
+  'all_frames.dmat',
+);
+
+/**
+ * Poses the body subdivided `levels` times by `poseCount` frames spread over the animation, both ways.
+ * @returns the largest vertex distance between the two frames over the diagonal, and how far the poses moved the
+ *          mesh (so a frame that returned the rest shape would show)
+ */
+function compareFrames(levels: number, poseCount: number): { worst: number; moved: number; vertices: number } {
+  const { mesh } = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj');
+  const handles = handlesFromDmat(
+    readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat'),
+    mesh.positions.length / 3,
+    boneCount,
+    'handles.dmat',
+  );
+  const body = midpointSubdivision(mesh.positions, mesh.triangles, handles, levels);
+  const influences = influencesFromWeights(boneDistanceWeights(body.positions, skeleton), 4);
+  const setup = perFaceSkinningSetup(
+    body.positions,
+    body.triangles,
+    influences,
+    boneCount,
+    perFaceFixedVertices(skeleton.parents, influences, body.handles),
+  );
+  const diagonal = boundingBox(body.positions).diagonal;
+  const workspace = perFaceSkinningWorkspace(setup);
+  const rotations = new Float64Array(9 * boneCount);
+  const transforms = new Float64Array(12 * boneCount);
+  const packed = new Float64Array(body.positions.length);
+  const reference = new Float64Array(body.positions.length);
+  let worst = 0;
+  let moved = Infinity;
+  for (let k = 0; k < poseCount; k++) {
+    samplePose(frames, Math.floor((k * poseDuration(frames)) / Math.max(1, poseCount - 1)), rotations);
+    forwardKinematics(skeleton, rotations, transforms);
+    perFaceSkinning(setup, transforms, packed, workspace);
+    referencePerFaceSkinning(setup, transforms, reference);
+    let distance = 0;
+    let motion = 0;
+    for (let i = 0; i < packed.length; i += 3) {
+      distance = Math.max(
+        distance,
+        Math.hypot(packed[i] - reference[i], packed[i + 1] - reference[i + 1], packed[i + 2] - reference[i + 2]),
+      );
+      motion = Math.max(
+        motion,
+        Math.hypot(packed[i] - body.positions[i], packed[i + 1] - body.positions[i + 1], packed[i + 2] - body.positions[i + 2]),
+      );
+    }
+    worst = Math.max(worst, distance / diagonal);
+    moved = Math.min(moved, motion / diagonal);
+  }
+  return { worst, moved, vertices: setup.vertexCount };
+}
+
+test('per-face skinning on the packed factor equals the earlier frame on 30 poses of the body subdivided once (73,806 vertices) to 1e-12 of the diagonal', () => {
+  const { worst, moved, vertices } = compareFrames(1, 30);
+  assert.equal(vertices, 73_806);
+  assert.ok(moved > 0.01, `every pose moves some vertex by over 1% of the diagonal (least: ${moved})`);
+  assert.ok(worst <= 1e-12, `largest difference ${worst} of the diagonal`);
+});
+
+test('per-face skinning on the packed factor equals the earlier frame on 6 poses of the body subdivided twice (295,218 vertices; fewer poses to keep the suite fast) to 1e-12 of the diagonal', () => {
+  const { worst, moved, vertices } = compareFrames(2, 6);
+  assert.equal(vertices, 295_218);
+  assert.ok(moved > 0.01, `every pose moves some vertex by over 1% of the diagonal (least: ${moved})`);
+  assert.ok(worst <= 1e-12, `largest difference ${worst} of the diagonal`);
+});

@@ -1,0 +1,350 @@
+import type { CholeskyFactor } from './cholesky-numeric.ts';
+
+/** Columns per panel: four columns' entries of a row sit side by side, so one read of the row serves all four. */
+const PANEL = 4;
+
+/**
+ * A Cholesky factor L repacked for solving L Lᵀ x = b with three right-hand sides every frame (the x, y, z of a
+ * mesh): each supernode's entries lie in one contiguous run, in the order the solve reads them, without the
+ * explicit zeros above the diagonal that the factor's dense blocks store. The solve then streams through memory
+ * once per direction instead of striding over column-major blocks, which is what bounds it on large meshes.
+ *
+ * Per supernode s with c columns and r rows below its diagonal block, from valueStart[s]:
+ * 1. the strictly lower triangle of the diagonal block, row by row (row j: L[j][0 … j−1]), for the forward pass;
+ * 2. the r rows below, in panels of PANEL columns (the last c mod PANEL columns in panels of one): for each panel,
+ *    row after row, the panel's entries of that row side by side;
+ * 3. the triangle again, column by column from the last (column j: L[j+1 … c−1][j], for j = c−2 down to 0), for
+ *    the backward pass, which reads it after the rows below.
+ * Each pass thus reads a supernode's entries in increasing address order.
+ */
+export interface CholeskyPanels {
+  /** matrix order */
+  n: number;
+  supernodeCount: number;
+  /** #supernodes + 1 first pivot of each supernode (the factor's supernodeStart) */
+  supernodeStart: Int32Array;
+  /** #supernodes + 1 offsets into belowRows */
+  belowStart: Int32Array;
+  /** 3 × the pivot row of each row below a supernode's diagonal block: where the row's x, y, z start in x */
+  belowRows: Int32Array;
+  /** #supernodes + 1 offsets into values */
+  valueStart: Int32Array;
+  /** #n 1 / L[k][k] */
+  inverseDiagonal: Float64Array;
+  values: Float64Array;
+  /** 3 × the most rows below any supernode of two or more columns: where such a supernode gathers its rows */
+  scratch: Float64Array;
+}
+
+/**
+ * Packs a factor for choleskyPanelSolveThree, once per factorization (it copies the values: refactoring the
+ * factor needs a new packing).
+ * @param factor choleskyNumeric(A, …)
+ * @returns the panels; they share the factor's supernodeStart and nothing else
+ */
+export function choleskyPanels(factor: CholeskyFactor): CholeskyPanels {
+  const { n, supernodeCount, supernodeStart, rowPointers, rows, valuePointers } = factor.symbolic;
+  const v = factor.values;
+  const belowStart = new Int32Array(supernodeCount + 1);
+  const valueStart = new Int32Array(supernodeCount + 1);
+  let belowTotal = 0;
+  let valueTotal = 0;
+  let widest = 0;
+  for (let s = 0; s < supernodeCount; s++) {
+    const columns = supernodeStart[s + 1] - supernodeStart[s];
+    const below = rowPointers[s + 1] - rowPointers[s] - columns;
+    belowStart[s] = belowTotal;
+    valueStart[s] = valueTotal;
+    belowTotal += below;
+    valueTotal += columns * (columns - 1) + columns * below;
+    if (columns > 1 && below > widest) widest = below;
+  }
+  belowStart[supernodeCount] = belowTotal;
+  valueStart[supernodeCount] = valueTotal;
+  const belowRows = new Int32Array(belowTotal);
+  const values = new Float64Array(valueTotal);
+  const inverseDiagonal = new Float64Array(n);
+  for (let s = 0; s < supernodeCount; s++) {
+    const first = supernodeStart[s];
+    const columns = supernodeStart[s + 1] - first;
+    const ld = rowPointers[s + 1] - rowPointers[s];
+    const below = ld - columns;
+    const base = valuePointers[s];
+    for (let i = 0; i < below; i++) belowRows[belowStart[s] + i] = 3 * rows[rowPointers[s] + columns + i];
+    for (let j = 0; j < columns; j++) inverseDiagonal[first + j] = 1 / v[base + j * ld + j];
+    let p = valueStart[s];
+    for (let j = 1; j < columns; j++) for (let k = 0; k < j; k++) values[p++] = v[base + k * ld + j];
+    let j = 0;
+    for (; j + PANEL <= columns; j += PANEL) {
+      for (let i = columns; i < ld; i++) for (let k = 0; k < PANEL; k++) values[p++] = v[base + (j + k) * ld + i];
+    }
+    for (; j < columns; j++) for (let i = columns; i < ld; i++) values[p++] = v[base + j * ld + i];
+    for (let j = columns - 2; j >= 0; j--) for (let i = j + 1; i < columns; i++) values[p++] = v[base + j * ld + i];
+  }
+  return {
+    n,
+    supernodeCount,
+    supernodeStart,
+    belowStart,
+    belowRows,
+    valueStart,
+    inverseDiagonal,
+    values,
+    scratch: new Float64Array(3 * widest),
+  };
+}
+
+/**
+ * Solves L Lᵀ x = y in place for three dense right-hand sides interleaved row by row in pivot order (x[3r + c] is
+ * column c of pivot row r), on the packed factor: the same result as choleskySolvePermuted(factor, x, 3) up to
+ * round-off (the sums run in another order). A supernode of two or more columns gathers the rows below it into
+ * contiguous scratch, so each row's x, y, z is fetched from x once per supernode however many columns it has.
+ * Extra trailing rows of x are left alone.
+ *
+ * @param panels choleskyPanels(factor)
+ * @param x      at least #n × 3 values, pivot order; overwritten by the solution
+ */
+export function choleskyPanelSolveThree(panels: CholeskyPanels, x: Float64Array): void {
+  const { n, supernodeCount, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, scratch } = panels;
+  if (x.length < 3 * n) throw new RangeError(`choleskyPanelSolveThree: expected ${n}×3 values, got ${x.length}`);
+  // Each pass is its own function with array arguments, so V8 optimizes each loop on its own feedback.
+  forwardPanels(supernodeCount, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch);
+  backwardPanels(supernodeCount, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch);
+}
+
+/** y = L⁻¹ b in place, supernode by supernode: the diagonal block's rows, then the rows below. */
+function forwardPanels(
+  supernodeCount: number,
+  supernodeStart: Int32Array,
+  belowStart: Int32Array,
+  belowRows: Int32Array,
+  valueStart: Int32Array,
+  inverseDiagonal: Float64Array,
+  v: Float64Array,
+  x: Float64Array,
+  t: Float64Array,
+): void {
+  for (let s = 0; s < supernodeCount; s++) {
+    const first = supernodeStart[s];
+    const columns = supernodeStart[s + 1] - first;
+    const rowStart = belowStart[s];
+    const below = belowStart[s + 1] - rowStart;
+    const xb = 3 * first;
+    let p = valueStart[s];
+    // Row j of the block: x_j = (b_j − Σ_{k<j} L[j][k] x_k) / L[j][j].
+    let inverse = inverseDiagonal[first];
+    x[xb] *= inverse;
+    x[xb + 1] *= inverse;
+    x[xb + 2] *= inverse;
+    for (let j = 1; j < columns; j++) {
+      let a = 0,
+        b = 0,
+        c = 0;
+      for (let k = 0, xk = xb; k < j; k++, xk += 3) {
+        const l = v[p++];
+        a += l * x[xk];
+        b += l * x[xk + 1];
+        c += l * x[xk + 2];
+      }
+      const xj = xb + 3 * j;
+      inverse = inverseDiagonal[first + j];
+      x[xj] = (x[xj] - a) * inverse;
+      x[xj + 1] = (x[xj + 1] - b) * inverse;
+      x[xj + 2] = (x[xj + 2] - c) * inverse;
+    }
+    if (below === 0) continue;
+    if (columns === 1) {
+      const a0 = x[xb],
+        b0 = x[xb + 1],
+        d0 = x[xb + 2];
+      for (let i = 0; i < below; i++) {
+        const l = v[p + i];
+        const xi = belowRows[rowStart + i];
+        x[xi] -= l * a0;
+        x[xi + 1] -= l * b0;
+        x[xi + 2] -= l * d0;
+      }
+      continue;
+    }
+    t.fill(0, 0, 3 * below);
+    let j = 0;
+    for (; j + PANEL <= columns; j += PANEL) {
+      const x0 = xb + 3 * j;
+      const a0 = x[x0],
+        b0 = x[x0 + 1],
+        d0 = x[x0 + 2];
+      const a1 = x[x0 + 3],
+        b1 = x[x0 + 4],
+        d1 = x[x0 + 5];
+      const a2 = x[x0 + 6],
+        b2 = x[x0 + 7],
+        d2 = x[x0 + 8];
+      const a3 = x[x0 + 9],
+        b3 = x[x0 + 10],
+        d3 = x[x0 + 11];
+      for (let ti = 0, end = 3 * below; ti < end; ti += 3, p += PANEL) {
+        const l0 = v[p],
+          l1 = v[p + 1],
+          l2 = v[p + 2],
+          l3 = v[p + 3];
+        t[ti] += l0 * a0 + l1 * a1 + l2 * a2 + l3 * a3;
+        t[ti + 1] += l0 * b0 + l1 * b1 + l2 * b2 + l3 * b3;
+        t[ti + 2] += l0 * d0 + l1 * d1 + l2 * d2 + l3 * d3;
+      }
+    }
+    for (; j < columns; j++) {
+      const x0 = xb + 3 * j;
+      const a0 = x[x0],
+        b0 = x[x0 + 1],
+        d0 = x[x0 + 2];
+      for (let ti = 0, end = 3 * below; ti < end; ti += 3, p++) {
+        const l = v[p];
+        t[ti] += l * a0;
+        t[ti + 1] += l * b0;
+        t[ti + 2] += l * d0;
+      }
+    }
+    for (let i = 0, ti = 0; i < below; i++, ti += 3) {
+      const xi = belowRows[rowStart + i];
+      x[xi] -= t[ti];
+      x[xi + 1] -= t[ti + 1];
+      x[xi + 2] -= t[ti + 2];
+    }
+  }
+}
+
+/** x = L⁻ᵀ y in place, supernodes in reverse: the rows below, then the diagonal block's columns from the last. */
+function backwardPanels(
+  supernodeCount: number,
+  supernodeStart: Int32Array,
+  belowStart: Int32Array,
+  belowRows: Int32Array,
+  valueStart: Int32Array,
+  inverseDiagonal: Float64Array,
+  v: Float64Array,
+  x: Float64Array,
+  t: Float64Array,
+): void {
+  for (let s = supernodeCount - 1; s >= 0; s--) {
+    const first = supernodeStart[s];
+    const columns = supernodeStart[s + 1] - first;
+    const rowStart = belowStart[s];
+    const below = belowStart[s + 1] - rowStart;
+    const xb = 3 * first;
+    const triangle = (columns * (columns - 1)) / 2;
+    let p = valueStart[s] + triangle;
+    if (columns === 1) {
+      let a = 0,
+        b = 0,
+        d = 0;
+      for (let i = 0; i < below; i++, p++) {
+        const l = v[p];
+        const yi = belowRows[rowStart + i];
+        a += l * x[yi];
+        b += l * x[yi + 1];
+        d += l * x[yi + 2];
+      }
+      const inverse = inverseDiagonal[first];
+      x[xb] = (x[xb] - a) * inverse;
+      x[xb + 1] = (x[xb + 1] - b) * inverse;
+      x[xb + 2] = (x[xb + 2] - d) * inverse;
+      continue;
+    }
+    if (below > 0) {
+      for (let i = 0, ti = 0; i < below; i++, ti += 3) {
+        const yi = belowRows[rowStart + i];
+        t[ti] = x[yi];
+        t[ti + 1] = x[yi + 1];
+        t[ti + 2] = x[yi + 2];
+      }
+      let j = 0;
+      for (; j + PANEL <= columns; j += PANEL) {
+        let a0 = 0,
+          b0 = 0,
+          d0 = 0,
+          a1 = 0,
+          b1 = 0,
+          d1 = 0,
+          a2 = 0,
+          b2 = 0,
+          d2 = 0,
+          a3 = 0,
+          b3 = 0,
+          d3 = 0;
+        for (let ti = 0, end = 3 * below; ti < end; ti += 3, p += PANEL) {
+          const u = t[ti],
+            w = t[ti + 1],
+            z = t[ti + 2];
+          const l0 = v[p],
+            l1 = v[p + 1],
+            l2 = v[p + 2],
+            l3 = v[p + 3];
+          a0 += l0 * u;
+          b0 += l0 * w;
+          d0 += l0 * z;
+          a1 += l1 * u;
+          b1 += l1 * w;
+          d1 += l1 * z;
+          a2 += l2 * u;
+          b2 += l2 * w;
+          d2 += l2 * z;
+          a3 += l3 * u;
+          b3 += l3 * w;
+          d3 += l3 * z;
+        }
+        const x0 = xb + 3 * j;
+        x[x0] -= a0;
+        x[x0 + 1] -= b0;
+        x[x0 + 2] -= d0;
+        x[x0 + 3] -= a1;
+        x[x0 + 4] -= b1;
+        x[x0 + 5] -= d1;
+        x[x0 + 6] -= a2;
+        x[x0 + 7] -= b2;
+        x[x0 + 8] -= d2;
+        x[x0 + 9] -= a3;
+        x[x0 + 10] -= b3;
+        x[x0 + 11] -= d3;
+      }
+      for (; j < columns; j++) {
+        let a = 0,
+          b = 0,
+          d = 0;
+        for (let ti = 0, end = 3 * below; ti < end; ti += 3, p++) {
+          const l = v[p];
+          a += l * t[ti];
+          b += l * t[ti + 1];
+          d += l * t[ti + 2];
+        }
+        const x0 = xb + 3 * j;
+        x[x0] -= a;
+        x[x0 + 1] -= b;
+        x[x0 + 2] -= d;
+      }
+    }
+    // Column j of the block, from the last: x_j = (y_j − Σ_{i>j} L[i][j] x_i) / L[j][j].
+    const last = xb + 3 * (columns - 1);
+    let inverse = inverseDiagonal[first + columns - 1];
+    x[last] *= inverse;
+    x[last + 1] *= inverse;
+    x[last + 2] *= inverse;
+    for (let j = columns - 2; j >= 0; j--) {
+      const length = columns - 1 - j;
+      let a = 0,
+        b = 0,
+        d = 0;
+      for (let k = 0, xi = xb + 3 * (j + 1); k < length; k++, xi += 3) {
+        const l = v[p + k];
+        a += l * x[xi];
+        b += l * x[xi + 1];
+        d += l * x[xi + 2];
+      }
+      p += length;
+      const xj = xb + 3 * j;
+      inverse = inverseDiagonal[first + j];
+      x[xj] = (x[xj] - a) * inverse;
+      x[xj + 1] = (x[xj + 1] - b) * inverse;
+      x[xj + 2] = (x[xj + 2] - d) * inverse;
+    }
+  }
+}
