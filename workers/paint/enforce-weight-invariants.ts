@@ -7,6 +7,15 @@ let topValue = new Float64Array(0);
 let topBone = new Int32Array(0);
 let otherBones = new Int32Array(0);
 
+let bitsView: Int32Array = new Int32Array(0);
+
+/** The weights' bits, one Int32 per weight (a view of the same memory, kept while the buffer stays). */
+function bitsOf(data: Float32Array): Int32Array {
+  if (bitsView.buffer !== data.buffer || bitsView.byteOffset !== data.byteOffset || bitsView.length !== data.length)
+    bitsView = new Int32Array(data.buffer, data.byteOffset, data.length);
+  return bitsView;
+}
+
 function ensureScratch(boneCount: number): void {
   if (keepStamp.length >= boneCount) return;
   keepStamp = new Int32Array(boneCount);
@@ -46,6 +55,7 @@ export function enforceWeightInvariants(
   settings: PaintSettings,
 ): number {
   const { boneCount: nb, data } = weights;
+  const bits = bitsOf(data);
   const { locked } = settings;
   ensureScratch(nb);
   const others = otherBones;
@@ -61,6 +71,8 @@ export function enforceWeightInvariants(
     let otherCount = 0;
     let othersSum = 0;
     for (let b = 0; b < nb; b++) {
+      // A +0 weight (most of a row's) adds to no sum and needs no store: passed over on its bits, one compare.
+      if (bits[o + b] === 0) continue;
       const w = data[o + b];
       if (locked[b]) {
         lockedSum += w;

@@ -44,11 +44,54 @@ export interface PaintContext {
   mirroredIndices: Uint32Array;
   mirroredDistances: Float64Array;
   mirroredCount: number;
-  /** #V scratch marks for gathering mirror partners once each (stamped, never cleared) */
-  mark: Int32Array;
-  /** #V slot of a marked partner in mirroredIndices */
-  slot: Int32Array;
+  /**
+   * #V × 2 scratch for gathering mirror partners once each: per vertex its mark (stamped, never cleared) and, when
+   * marked as a partner, its slot in mirroredIndices; side by side, so a partner costs one cache line
+   */
+  marks: Int32Array;
   stamp: number;
+  /** the mirrored dab's targets of each vertex, built when a symmetry is first painted with (mirrorTargets) */
+  mirrorTargets: MirrorTargets | null;
+}
+
+/**
+ * Each vertex's targets of a mirrored dab, flattened once per symmetry: its mirror partner's welded vertex's members
+ * (the vertices a dab on it paints on the other side), so a dab reads one list per vertex instead of going from the
+ * partner to its welded vertex to the members.
+ */
+export interface MirrorTargets {
+  /** the symmetry's partners and welding they were built from */
+  partner: Int32Array;
+  welded: DabSymmetry['welded'];
+  /**
+   * #V + 1: vertex v's targets are targets[start[v] .. start[v + 1]); null when no two vertices are welded
+   * (`targets` is then the partner array itself, -1 = none)
+   */
+  start: Int32Array | null;
+  targets: Int32Array;
+}
+
+/**
+ * @param symmetry the symmetry (partners, and the welded vertices when it has them)
+ * @returns each vertex's mirrored-dab targets: the members of its partner's welded vertex, ascending (none for an
+ *          unmatched vertex), or the partner alone without welding
+ */
+export function mirrorTargets(symmetry: DabSymmetry): MirrorTargets {
+  const { partner, welded } = symmetry;
+  const n = partner.length;
+  if (!welded || welded.memberStart.length - 1 === welded.index.length) return { partner, welded, start: null, targets: partner };
+  const { index, memberStart, members } = welded;
+  const start = new Int32Array(n + 1);
+  for (let v = 0; v < n; v++) {
+    const p = partner[v];
+    start[v + 1] = start[v] + (p < 0 ? 0 : memberStart[index[p] + 1] - memberStart[index[p]]);
+  }
+  const targets = new Int32Array(start[n]);
+  for (let v = 0; v < n; v++) {
+    const p = partner[v];
+    if (p >= 0) targets.set(members.subarray(memberStart[index[p]], memberStart[index[p] + 1]), start[v]);
+  }
+  return { partner, welded, start, targets };
 }
 
 /**
@@ -77,9 +120,9 @@ export function createPaintContext(
     mirroredIndices: new Uint32Array(capacity),
     mirroredDistances: new Float64Array(capacity),
     mirroredCount: 0,
-    mark: new Int32Array(weights.vertexCount),
-    slot: new Int32Array(weights.vertexCount),
+    marks: new Int32Array(2 * weights.vertexCount),
     stamp: 0,
+    mirrorTargets: null,
   };
 }
 
@@ -130,11 +173,14 @@ export function paintGathered(context: PaintContext, bone: number, dab: Dab): nu
   const symmetry = context.symmetry;
   const pair = symmetry && dab.mode !== 'sample' ? symmetry.bonePairs[bone] : -1;
   if (pair < 0) return sampled;
-  const { partner, welded } = symmetry!;
-  const { mark, slot, vertexMask } = context;
+  let built = context.mirrorTargets;
+  if (built?.partner !== symmetry!.partner || built.welded !== symmetry!.welded) built = context.mirrorTargets = mirrorTargets(symmetry!);
+  const { start, targets } = built;
+  const { marks, vertexMask } = context;
   const stamp = (context.stamp += 2);
-  // mark = stamp: gathered as a partner; stamp + 1: painted by the dab itself (self-paired bone only).
-  if (pair === bone) for (let i = 0; i < count; i++) mark[indices[i]] = stamp + 1;
+  // marks[2q] = stamp: gathered as a partner, at slot marks[2q + 1]; stamp + 1: painted by the dab itself (self-paired
+  // bone only).
+  if (pair === bone) for (let i = 0; i < count; i++) marks[2 * indices[i]] = stamp + 1;
   if (context.mirroredIndices.length < count) {
     context.mirroredIndices = new Uint32Array(2 * count);
     context.mirroredDistances = new Float64Array(2 * count);
@@ -143,17 +189,16 @@ export function paintGathered(context: PaintContext, bone: number, dab: Dab): nu
   let mirroredDistances = context.mirroredDistances;
   let m = 0;
   for (let i = 0; i < count; i++) {
-    const p = partner[indices[i]];
-    if (p < 0) continue;
-    // The partner alone (k = -1), or every vertex of its welded vertex.
-    const w = welded ? welded.index[p] : 0;
-    const first = welded ? welded.memberStart[w] : -1;
-    const end = welded ? welded.memberStart[w + 1] : 0;
+    const v = indices[i];
+    // The partner alone (no welding: k = -1 names it), or every vertex of its welded vertex.
+    const first = start ? start[v] : -1;
+    const end = start ? start[v + 1] : targets[v] < 0 ? -1 : 0;
     for (let k = first; k < end; k++) {
-      const q = k < 0 ? p : welded!.members[k];
-      if (mark[q] === stamp + 1 || (vertexMask && !vertexMask[q])) continue;
-      if (mark[q] === stamp) {
-        const s = slot[q];
+      const q = start ? targets[k] : targets[v];
+      const mark = marks[2 * q];
+      if (mark === stamp + 1 || (vertexMask && !vertexMask[q])) continue;
+      if (mark === stamp) {
+        const s = marks[2 * q + 1];
         if (distances[i] < mirroredDistances[s]) mirroredDistances[s] = distances[i];
         continue;
       }
@@ -161,8 +206,8 @@ export function paintGathered(context: PaintContext, bone: number, dab: Dab): nu
         mirrored = grown(mirrored, new Uint32Array(2 * m));
         mirroredDistances = grown(mirroredDistances, new Float64Array(2 * m));
       }
-      mark[q] = stamp;
-      slot[q] = m;
+      marks[2 * q] = stamp;
+      marks[2 * q + 1] = m;
       mirrored[m] = q;
       mirroredDistances[m++] = distances[i];
     }
