@@ -53,10 +53,8 @@ export class PaintSession {
   symmetry: PaintSymmetry | null = null;
   /** the rest mesh's coincident vertices, found when symmetry is first turned on */
   private welded: WeldedVertices | undefined;
-  /** vertices changed since the views last caught up (takeDirty) */
-  private readonly dirty: ChangedVertices;
-  /** vertices changed since the surface under the brush last caught up (takeMoved) */
-  private readonly moved: ChangedVertices;
+  /** vertices changed since the views (set 0, takeDirty) and the surface under the brush (set 1, takeMoved) caught up */
+  private readonly changes: ChangedVertices;
 
   /**
    * @param dense         #V × #B document weights: a completed edit writes its rows into it
@@ -80,8 +78,7 @@ export class PaintSession {
     this.weights = paintWeightsFromDense(dense);
     this.history = createPaintHistory(this.weights);
     this.context = createPaintContext(this.weights, null, this.oneRing, this.settings, this.history);
-    this.dirty = new ChangedVertices(dense.rows);
-    this.moved = new ChangedVertices(dense.rows);
+    this.changes = new ChangedVertices(dense.rows);
   }
 
   /** How far a reflected vertex may be from the surface and still match: 1% of the bounding-box diagonal. */
@@ -246,15 +243,15 @@ export class PaintSession {
   }
 
   /**
-   * The vertices whose weights changed since the last call, for the views (their rows are read from `weights`, the
-   * float32 paint buffer): a view valid until the next edit.
+   * The vertices whose weights changed since the last call, ascending, for the views (their rows are read from
+   * `weights`, the float32 paint buffer): a view valid until the next edit.
    */
   takeDirty(): { vertices: Uint32Array; count: number } {
-    return this.dirty.take();
+    return this.changes.take(0);
   }
 
   get hasDirty(): boolean {
-    return !this.dirty.empty;
+    return !this.changes.empty(0);
   }
 
   /**
@@ -262,7 +259,7 @@ export class PaintSession {
    * moved): a view valid until the next edit.
    */
   takeMoved(): { vertices: Uint32Array; count: number } {
-    return this.moved.take();
+    return this.changes.take(1);
   }
 
   /** The document rows of `vertices` before and after the paint buffer's values are written into them. */
@@ -284,40 +281,98 @@ export class PaintSession {
   }
 
   private markDirty(vertices: ArrayLike<number>, count: number): void {
-    this.dirty.add(vertices, count);
-    this.moved.add(vertices, count);
+    this.changes.add(vertices, count);
   }
 }
 
-/** A set of vertices, each listed once, in the order first added. */
+/**
+ * Two sets of vertices, each listed once: those changed since the views last caught up (set 0), handed out in
+ * ascending order, and since the surface under the brush last did (set 1), in the order first added. Every change
+ * enters both, so one byte per vertex holds both memberships (bit 1 << set) and a vertex added is looked up once.
+ * The views' arrays (influences, texture, heat map) are walked forward in vertex order, several vertices to a cache
+ * line, where a brush's gather order would jump across them.
+ */
 class ChangedVertices {
-  private readonly list: Uint32Array;
-  private count = 0;
+  private readonly lists: [Uint32Array, Uint32Array];
+  private readonly counts = [0, 0];
   private readonly listed: Uint8Array;
+  /** the other buffer of set 0's sort */
+  private spare: Uint32Array;
+  private readonly histogram = new Int32Array(1 << RADIX_BITS);
+  /** bits of the largest vertex number */
+  private readonly keyBits: number;
 
   constructor(vertexCount: number) {
-    this.list = new Uint32Array(vertexCount);
+    this.lists = [new Uint32Array(vertexCount), new Uint32Array(vertexCount)];
+    this.spare = new Uint32Array(vertexCount);
     this.listed = new Uint8Array(vertexCount);
+    this.keyBits = 32 - Math.clz32(Math.max(vertexCount - 1, 1));
   }
 
-  get empty(): boolean {
-    return this.count === 0;
+  empty(set: 0 | 1): boolean {
+    return this.counts[set] === 0;
   }
 
+  /** Adds the vertices to both sets. */
   add(vertices: ArrayLike<number>, count: number): void {
+    const { listed } = this;
+    const [views, surface] = this.lists;
+    let [inViews, inSurface] = this.counts;
     for (let i = 0; i < count; i++) {
       const v = vertices[i];
-      if (this.listed[v]) continue;
-      this.listed[v] = 1;
-      this.list[this.count++] = v;
+      const flags = listed[v];
+      if (flags === 3) continue;
+      listed[v] = 3;
+      if (!(flags & 1)) views[inViews++] = v;
+      if (!(flags & 2)) surface[inSurface++] = v;
     }
+    this.counts[0] = inViews;
+    this.counts[1] = inSurface;
   }
 
-  /** Empties the set. @returns what it held (a view valid until the next add) */
-  take(): { vertices: Uint32Array; count: number } {
-    const { count } = this;
-    for (let i = 0; i < count; i++) this.listed[this.list[i]] = 0;
-    this.count = 0;
-    return { vertices: this.list, count };
+  /** Empties one set. @returns what it held (a view valid until the next add) */
+  take(set: 0 | 1): { vertices: Uint32Array; count: number } {
+    const count = this.counts[set];
+    let list = this.lists[set];
+    if (set === 0) {
+      const sorted = radixSort(list, this.spare, count, this.keyBits, this.histogram);
+      if (sorted !== list) [this.spare, this.lists[0], list] = [list, sorted, sorted];
+    }
+    const keep = set === 0 ? 2 : 1;
+    for (let i = 0; i < count; i++) this.listed[list[i]] &= keep;
+    this.counts[set] = 0;
+    return { vertices: list, count };
   }
+}
+
+/** Digits of radixSort, in bits: two passes sort the vertices of a mesh of up to 4M. */
+const RADIX_BITS = 11;
+
+/**
+ * Sorts keys[0 .. count) ascending: least significant digit first, RADIX_BITS a pass, between `keys` and `other`.
+ * @param keys      the keys, each below 2^bits
+ * @param other     a buffer of at least `count`
+ * @param bits      bits of the largest key
+ * @param histogram 2^RADIX_BITS counts (scratch)
+ * @returns the buffer holding the sorted keys: `keys` or `other`
+ */
+function radixSort(keys: Uint32Array, other: Uint32Array, count: number, bits: number, histogram: Int32Array): Uint32Array {
+  const digit = (1 << RADIX_BITS) - 1;
+  let from = keys;
+  let to = other;
+  for (let shift = 0; shift < bits; shift += RADIX_BITS) {
+    histogram.fill(0);
+    for (let i = 0; i < count; i++) histogram[(from[i] >>> shift) & digit]++;
+    for (let d = 0, sum = 0; d <= digit; d++) {
+      const c = histogram[d];
+      histogram[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < count; i++) {
+      const key = from[i];
+      to[histogram[(key >>> shift) & digit]++] = key;
+    }
+    [from, to] = [to, from];
+  }
+  return from;
 }

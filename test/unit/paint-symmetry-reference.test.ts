@@ -3,7 +3,7 @@
  * symmetry, marks and slots side by side) against referencePaintGathered, enforceWeightInvariants (zero bones passed
  * over on their bits) against referenceEnforceWeightInvariants, on a mesh cut into welded pieces (seams on and off
  * the mirror plane) with an asymmetric bump, every brush mode, paired, self-paired, unpaired and locked bones, and
- * masked meshes; and on the body.
+ * masked meshes; and on the body. The paint session hands the views its changed vertices in ascending order.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +21,7 @@ import { vertexOneRing } from '../../workers/paint/vertex-one-ring.ts';
 import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
+import { PaintSession } from '../../renderer/paint/paint-session.ts';
 import { referenceEnforceWeightInvariants, referencePaintGathered, referencePaintState } from './paint-reference.ts';
 import { seededRandom } from './seeded-random.ts';
 import { dataFile } from './shared-data.ts';
@@ -240,4 +241,70 @@ test('the row repair gives the bits of the first one on rows with negatives, NaN
       }
     }
   }
+});
+
+test('the paint session hands the views its changed vertices in ascending order, the surface in the order first changed', () => {
+  const { positions, triangles } = weldedPatch(5);
+  const n = positions.length / 3;
+  const nb = 5;
+  const settings: PaintSettings = { locked: new Uint8Array(nb), maxInfluences: 4 };
+  const start = randomWeights(n, nb, settings, 7);
+  const dense = { rows: n, cols: nb, data: Float64Array.from(start.data) };
+  const skeleton = { joints: new Float64Array(6 * nb), bones: new Uint32Array(2 * nb), parents: new Int32Array(nb).fill(-1) };
+  const session = new PaintSession(dense, positions, triangles, skeleton as never, null, 3, [], settings);
+  const welded = weldVertices(positions, triangles);
+  const symmetry = {
+    axis: 0 as const,
+    bonePairs: Int32Array.of(1, 0, 2, -1, 4),
+    partner: mirrorVertexMap(positions, triangles, 0, 0.01).partner,
+    welded,
+  };
+  session.context.symmetry = symmetry;
+  session.context.grid = createVertexGrid(positions);
+  session.beginStroke();
+  const firstChanged: number[] = [];
+  const painted = new Set<number>();
+  const rand = seededRandom(8);
+  for (let round = 0; round < 3; round++) {
+    painted.clear();
+    firstChanged.length = 0;
+    for (let d = 0; d < 4; d++) {
+      const v = Math.floor(rand() * n);
+      const dab: Dab = {
+        centre: positions.subarray(3 * v, 3 * v + 3),
+        radius: 0.3,
+        strength: 0.2,
+        falloff: 'smooth',
+        mode: 'add',
+        value: 1,
+      };
+      gatherDab(session.context, dab);
+      session.dab(0, dab);
+      const { indices, count, mirroredIndices, mirroredCount } = session.context;
+      for (const u of [...indices.subarray(0, count), ...mirroredIndices.subarray(0, mirroredCount)]) {
+        if (!painted.has(u)) firstChanged.push(u);
+        painted.add(u);
+      }
+    }
+    assert.ok(painted.size > 50, `round ${round}: the dabs painted ${painted.size} vertices`);
+    const views = session.takeDirty();
+    assert.deepEqual(
+      [...views.vertices.subarray(0, views.count)],
+      [...painted].sort((a, b) => a - b),
+      `round ${round}: views, ascending`,
+    );
+    assert.equal(session.hasDirty, false, `round ${round}: nothing left for the views`);
+    const surface = session.takeMoved();
+    assert.deepEqual([...surface.vertices.subarray(0, surface.count)], firstChanged, `round ${round}: surface, in the order first changed`);
+  }
+  // The views' set empties on its own: the surface still has what changed since it last caught up.
+  const v = 0;
+  const dab: Dab = { centre: positions.subarray(3 * v, 3 * v + 3), radius: 0.3, strength: 0.2, falloff: 'smooth', mode: 'add', value: 1 };
+  gatherDab(session.context, dab);
+  session.dab(0, dab);
+  const count = session.takeDirty().count;
+  assert.ok(count > 0, 'the dab changed vertices');
+  assert.equal(session.takeDirty().count, 0, 'taken once');
+  assert.equal(session.takeMoved().count, count, 'the surface gets the same vertices');
+  session.endStroke();
 });
