@@ -10,6 +10,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
+import { formatCount } from '../../renderer/project/plain-number.ts';
 import { dataFile, openApp } from './app-driver.ts';
 
 const hook = (page: Page) => page.evaluate(() => (window as any).__rigwright.state());
@@ -96,7 +97,7 @@ test('Fox: the volumetric method chosen in the Bind panel binds every vertex fro
   expect((await binding(page)).lastError).toBeNull();
   // What ran, once, in the report: the grid and its solid voxels; which method bound which shell, once, in Last binding.
   await expect(panel.locator('.bind-report')).toContainText(/volumetric: \d+×\d+×\d+ grid, [\d\u2009]+ voxels inside/);
-  await expect(panel.locator('.binding-summary')).toContainText(`Volumetric weights: 1 shell, ${n} vertices`);
+  await expect(panel.locator('.binding-summary')).toContainText(`Volumetric weights: 1 shell, ${formatCount(n)} vertices`);
   await expect(panel.locator('.bind-report')).not.toContainText('bound volumetric');
   const weights: number[] = await page.evaluate(() => (window as any).__rigwright.paint.weightsSnapshot());
   const bones = weights.length / n;
