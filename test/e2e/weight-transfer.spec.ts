@@ -6,13 +6,14 @@
  * inpainted, its action selects the inpainted ones, and one undo puts everything back. Then the same from a file: the
  * sleeve opened alone takes the arm's weights from its mesh and weight file chosen through Rig → Transfer weights from
  * a file…, the bones matched by count, the Transfer match view's legend counts what was matched and inpainted, and
- * the Bind panel's Last binding section selects the inpainted vertices. Uses `window.__rigwright`.
+ * the Bind panel's Last binding section selects the inpainted vertices; that view is test/e2e/screenshots/
+ * transfer-match.png at 1440×900. Uses `window.__rigwright`.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chooseFiles, loadFiles, openApp, runFromMenu } from './app-driver.ts';
+import { chooseFiles, loadFiles, openApp, repoRoot, runFromMenu } from './app-driver.ts';
 import { weightTransfer } from '../../workers/weights/weight-transfer.ts';
 
 const SEGMENTS = 16;
@@ -204,6 +205,13 @@ test('Rig → Transfer weights from a file…: the sleeve alone takes the arm’
   await expect(legend).toHaveAttribute('data-kind', 'transfer');
   await expect(legend).toContainText('Transfer from arm.obj + arm.dmat to sleeve.obj');
   await expect(legend).toContainText(`${expected.matchedCount} vertices matched · ${expected.inpaintedCount} inpainted · 0 with no match`);
+  // The view at 1440×900 (the README's picture): the sleeve matched (blue), its loose cuff inpainted (orange), the
+  // legend's counts; the notice, read above, dismissed so it does not cover the legend.
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await expect(legend).toBeVisible();
+  await page.screenshot({ path: path.join(repoRoot, 'test/e2e/screenshots/transfer-match.png') });
 
   // The Bind panel's Last binding section lists the transfer's outcome; Select picks the inpainted vertices.
   await page.evaluate(() => (window as any).__rigwright.command('bind.panel'));
