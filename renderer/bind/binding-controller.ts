@@ -41,6 +41,7 @@ import { partMesh, withPartHandles, withPartWeights, withSkinned } from '../docu
 import { pick, type SettingsSection } from '../project/settings-store.ts';
 import { formatLength } from '../project/length-units.ts';
 import { HANDLE_SOURCES, type HandleSource } from './handle-sources.ts';
+import { HandleProvenance, replacedHandles, type ReplacedHandles } from './handle-provenance.ts';
 
 export { HANDLE_SOURCES, type HandleSource };
 export type LassoCombine = 'replace' | 'add' | 'remove';
@@ -113,39 +114,6 @@ export interface BindingHost {
   notify?(title: string, items: string[], actions: { label: string; run: () => void }[]): void;
 }
 
-/** What automatic handles took the place of: bones whose handles changed, and the handle vertices they had. */
-export interface ReplacedHandles {
-  bones: number;
-  vertices: number;
-}
-
-/**
- * The bones whose handles `next` changes among those with handles in `previous`, and how many handle vertices they
- * had: what the artist loses when automatic handles replace drawn (or loaded) ones.
- * @param previous  #V labels before (bone, or -1)
- * @param next      #V labels after
- */
-export function replacedHandles(previous: Int32Array, next: Int32Array, boneCount: number): ReplacedHandles {
-  const had = new Int32Array(boneCount);
-  const changed = new Uint8Array(boneCount);
-  for (let v = 0; v < previous.length; v++) {
-    const before = previous[v];
-    const after = next[v];
-    if (before >= 0 && before < boneCount) had[before]++;
-    if (before === after) continue;
-    if (before >= 0 && before < boneCount) changed[before] = 1;
-    if (after >= 0 && after < boneCount) changed[after] = 1;
-  }
-  let bones = 0;
-  let vertices = 0;
-  for (let b = 0; b < boneCount; b++) {
-    if (had[b] === 0 || !changed[b]) continue;
-    bones++;
-    vertices += had[b];
-  }
-  return { bones, vertices };
-}
-
 export const STAGE_TEXT: Record<string, string> = {
   handles: 'Choosing handles',
   laplacian: 'Building the Laplacian',
@@ -205,15 +173,8 @@ export class BindingController {
   /** the scene mesh's vertices welded by the binding's weld tolerance, for the mesh and tolerance it was made for */
   private welded: { mesh: unknown; tolerance: number; weld: WeldedVertices } | null = null;
   private readonly listeners = new Set<() => void>();
-  /**
-   * Where each handles array of the scene came from, by vertex: 1 where a rule (automatic handles) wrote it, for the
-   * arrays Compute made (a part's Compute marks that part's vertices only). Handle arrays are never written in place
-   * (an edit, a load or a Compute makes a new one), so undo and redo bring the marks back with the arrays; an array
-   * not here (drawn, loaded, from a project) is the artist's.
-   */
-  private readonly ruleWritten = new WeakMap<Int32Array, Uint8Array>();
-  /** every handles array the scene has had: one not seen before that comes with a new handles file name is a load */
-  private readonly knownHandles = new WeakSet<Int32Array>();
+  /** where each handles array of the scene came from: the artist, or a rule by a Compute */
+  private readonly provenance = new HandleProvenance();
 
   /** The binding settings a project saves: how Compute weights runs. */
   readonly settingsSection: SettingsSection<'binding'> = {
@@ -253,8 +214,7 @@ export class BindingController {
    */
   private noticeHandles(newScene: boolean, handlesReplaced: boolean): void {
     const handles = this.host.store.doc.handles;
-    if (!handles || this.knownHandles.has(handles)) return;
-    this.knownHandles.add(handles);
+    if (!handles || !this.provenance.isNew(handles)) return;
     if (!newScene && handlesReplaced && this.options.source !== 'current') this.options.source = 'current';
   }
 
@@ -264,10 +224,7 @@ export class BindingController {
    * @returns #V labels (bone, or -1)
    */
   drawnHandles(): Int32Array {
-    const handles = this.handles;
-    const fromRule = this.ruleWritten.get(handles);
-    if (!fromRule) return handles;
-    return handles.map((bone, v) => (fromRule[v] ? -1 : bone));
+    return this.provenance.drawn(this.handles);
   }
 
   /**
@@ -544,7 +501,7 @@ export class BindingController {
       const handleFields = options.source === 'current' ? {} : { handles: sceneHandles, handlesFile: handleName };
       // Always counted against the handles the artist drew or loaded (bones: 0 when the rule gives them again).
       const replaced = options.source === 'current' ? null : replacedHandles(this.drawnHandles(), sceneHandles, boneCount);
-      if (options.source !== 'current') this.markRuleWritten(sceneHandles, part);
+      if (options.source !== 'current') this.provenance.markRuleWritten(sceneHandles, this.handles, part);
       // A mesh the file had without a skin is skinned once it is bound.
       const parts = doc.parts && withSkinned(doc.parts, part);
       const partFields = parts !== doc.parts ? { parts } : {};
@@ -633,16 +590,6 @@ export class BindingController {
       ...bound,
     };
     this.host.computed();
-  }
-
-  /** Marks `handles`, a Compute's, as a rule's where `part` (null: every vertex) lies, and as the previous array's elsewhere. */
-  private markRuleWritten(handles: Int32Array, part: MeshPart | null): void {
-    const marks = part
-      ? Uint8Array.from(this.ruleWritten.get(this.handles) ?? new Uint8Array(handles.length))
-      : new Uint8Array(handles.length);
-    marks.fill(1, part?.vertexStart ?? 0, part ? part.vertexStart + part.vertexCount : handles.length);
-    this.ruleWritten.set(handles, marks);
-    this.knownHandles.add(handles);
   }
 
   /** The notice after automatic handles replaced drawn ones: how many bones' handles went, and Undo for the step. */

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { limitInfluences, verticesOverInfluences } from '../../workers/weights/limit-influences.ts';
 import { MaxInfluences } from '../../renderer/bind/max-influences.ts';
-import { replacedHandles } from '../../renderer/bind/binding-controller.ts';
+import { replacedHandles } from '../../renderer/bind/handle-provenance.ts';
 import { demoDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
