@@ -67,19 +67,11 @@ export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbol
   if (a.rows !== n) throw new RangeError(`choleskySymbolic: matrix is ${a.rows}×${a.cols}, needs to be square`);
   if (perm.length !== n) throw new RangeError(`choleskySymbolic: ordering has ${perm.length} entries for a matrix of order ${n}`);
   const inverse = inversePermutation(perm);
-  // A is permuted once; after the postorder its pattern is renumbered, which reads it in nearly sequential order
-  // where permuting A again would scatter.
-  let pattern = permutedPattern(a, inverse);
-  const tree = eliminationTree(n, pattern);
+  const tree = eliminationTree(n, permutedPattern(a, inverse, false));
   const post = postorder(n, tree);
   const finalPerm = perm.slice();
-  let parent = tree;
-  if (!isIdentity(post)) {
-    const postInverse = new Int32Array(n);
-    for (let k = 0; k < n; k++) postInverse[post[k]] = k;
-    parent = applyPostorder(post, postInverse, tree, perm, finalPerm, inverse);
-    pattern = renumberedPattern(pattern, post, postInverse);
-  }
+  const parent = isIdentity(post) ? tree : applyPostorder(post, tree, perm, finalPerm, inverse);
+  const pattern = permutedPattern(a, inverse, true);
   const columnCounts = columnCountsOf(n, parent, pattern);
   const factorNonzeros = sumOf(columnCounts);
 
@@ -145,15 +137,10 @@ function sumOf(counts: Int32Array): number {
  *
  * @returns the relabelled elimination tree
  */
-function applyPostorder(
-  post: Int32Array,
-  postInverse: Int32Array,
-  parent: Int32Array,
-  perm: Int32Array,
-  finalPerm: Int32Array,
-  inverse: Int32Array,
-): Int32Array {
+function applyPostorder(post: Int32Array, parent: Int32Array, perm: Int32Array, finalPerm: Int32Array, inverse: Int32Array): Int32Array {
   const n = post.length;
+  const postInverse = new Int32Array(n);
+  for (let k = 0; k < n; k++) postInverse[post[k]] = k;
   const relabelled = new Int32Array(n);
   for (let k = 0; k < n; k++) {
     const p = parent[post[k]];
@@ -338,7 +325,8 @@ function assemblyMapOf(nonzeros: number, n: number, pattern: PermutedPattern, la
 /**
  * Pattern of P A Pᵀ from the entries of A with row ≥ column. lower: column c lists rows r > c (and the original
  * entry index of each); upper: column r lists rows c < r; diagonalEntry[k]: A's entry on the diagonal at pivot
- * k, or -1 when A stores none. Rows within a list are in no particular order.
+ * k, or -1 when A stores none. Without `withLower` only the upper lists are built (all an elimination tree
+ * needs) and the lower arrays are empty.
  */
 interface PermutedPattern {
   lowerPointers: Int32Array;
@@ -349,7 +337,7 @@ interface PermutedPattern {
   diagonalEntry: Int32Array;
 }
 
-function permutedPattern(a: CscMatrix, inverse: Int32Array): PermutedPattern {
+function permutedPattern(a: CscMatrix, inverse: Int32Array, withLower: boolean): PermutedPattern {
   const n = a.cols;
   const lowerPointers = new Int32Array(n + 1);
   const upperPointers = new Int32Array(n + 1);
@@ -358,10 +346,11 @@ function permutedPattern(a: CscMatrix, inverse: Int32Array): PermutedPattern {
   prefixSums(lowerPointers);
   prefixSums(upperPointers);
   const count = lowerPointers[n];
-  const lowerRows = new Int32Array(count);
-  const lowerEntries = new Int32Array(count);
+  const lowerRows = new Int32Array(withLower ? count : 0);
+  const lowerEntries = new Int32Array(withLower ? count : 0);
   const upperRows = new Int32Array(count);
-  fillPermutedBoth(a, inverse, lowerPointers, upperPointers, lowerRows, lowerEntries, upperRows);
+  if (withLower) fillPermutedBoth(a, inverse, lowerPointers, upperPointers, lowerRows, lowerEntries, upperRows);
+  else fillPermutedUpper(a, inverse, upperPointers, upperRows);
   return { lowerPointers, lowerRows, lowerEntries, upperPointers, upperRows, diagonalEntry };
 }
 
@@ -391,6 +380,21 @@ function countPermuted(
   }
 }
 
+function fillPermutedUpper(a: CscMatrix, inverse: Int32Array, upperPointers: Int32Array, upperRows: Int32Array): void {
+  const n = a.cols;
+  const { colPointers, rowIndices } = a;
+  const upperNext = upperPointers.slice(0, n);
+  for (let j = 0; j < n; j++) {
+    const pj = inverse[j];
+    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
+      const i = rowIndices[p];
+      if (i <= j) continue;
+      const pi = inverse[i];
+      upperRows[upperNext[pi < pj ? pj : pi]++] = pi < pj ? pi : pj;
+    }
+  }
+}
+
 function fillPermutedBoth(
   a: CscMatrix,
   inverse: Int32Array,
@@ -416,54 +420,6 @@ function fillPermutedBoth(
       lowerRows[q] = r;
       lowerEntries[q] = p;
       upperRows[upperNext[r]++] = c;
-    }
-  }
-}
-
-/**
- * The pattern under a renumbering of its pivots that keeps every descendant of the elimination tree before its
- * ancestors (a postorder), so lower entries stay lower.
- *
- * @param post        #n: post[k] is the pivot numbered k
- * @param postInverse #n: the number of each pivot
- */
-function renumberedPattern(pattern: PermutedPattern, post: Int32Array, postInverse: Int32Array): PermutedPattern {
-  const n = post.length;
-  const lowerPointers = new Int32Array(n + 1);
-  const upperPointers = new Int32Array(n + 1);
-  const diagonalEntry = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    const c = post[k];
-    lowerPointers[k + 1] = lowerPointers[k] + pattern.lowerPointers[c + 1] - pattern.lowerPointers[c];
-    upperPointers[k + 1] = upperPointers[k] + pattern.upperPointers[c + 1] - pattern.upperPointers[c];
-    diagonalEntry[k] = pattern.diagonalEntry[c];
-  }
-  const count = lowerPointers[n];
-  const lowerRows = new Int32Array(count);
-  const lowerEntries = new Int32Array(count);
-  const upperRows = new Int32Array(count);
-  renumberLists(post, postInverse, pattern.lowerPointers, pattern.lowerRows, lowerRows, pattern.lowerEntries, lowerEntries);
-  renumberLists(post, postInverse, pattern.upperPointers, pattern.upperRows, upperRows);
-  return { lowerPointers, lowerRows, lowerEntries, upperPointers, upperRows, diagonalEntry };
-}
-
-/** Column k of the output lists is column post[k] of the input's, its rows renumbered (entries carried along). */
-function renumberLists(
-  post: Int32Array,
-  postInverse: Int32Array,
-  pointers: Int32Array,
-  rows: Int32Array,
-  outRows: Int32Array,
-  entries?: Int32Array,
-  outEntries?: Int32Array,
-): void {
-  let w = 0;
-  for (let k = 0; k < post.length; k++) {
-    const c = post[k];
-    for (let p = pointers[c]; p < pointers[c + 1]; p++) {
-      outRows[w] = postInverse[rows[p]];
-      if (entries && outEntries) outEntries[w] = entries[p];
-      w++;
     }
   }
 }
