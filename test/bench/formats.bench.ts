@@ -1,14 +1,24 @@
 /**
  * Parsing: libigl's armadillo.obj (4 MB) with our reader against three.js's OBJLoader.parse in the same process, the
  * same mesh written with a `vt` and a `vn` per vertex and every corner `v/vt/vn` (both readers keep them), and the
- * body's 394-frame animation DMAT (1.8 MB ASCII).
+ * body's 394-frame animation DMAT (1.8 MB ASCII). glTF import: today's importGltf against the one of the commit
+ * before the whole-asset round trip (IMPORT_REFERENCE_COMMIT), time and memory, on a production-scale asset and the
+ * shared samples (gltf-import-compare.ts says how).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { readObj, writeObj } from '../../workers/formats/obj.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
-import { dataDir, fmtMs, medianMs, printTable, requireFile, type BenchRow } from './bench-util.ts';
+import { dataDir, fmtMs, medianMs, printTable, repoRoot, requireFile, type BenchRow } from './bench-util.ts';
+import {
+  IMPORT_REFERENCE_COMMIT,
+  importerOf,
+  interleavedMedians,
+  memoryMedians,
+  productionScaleGlb,
+  treeAt,
+} from './gltf-import-compare.ts';
 
 const rows: BenchRow[] = [];
 
@@ -71,3 +81,57 @@ rows.push({
 });
 
 printTable('Parsing', rows);
+
+// glTF import: today's tree against the reference commit's, on the same bytes.
+const referenceTree = treeAt(IMPORT_REFERENCE_COMMIT);
+const importers = [await importerOf(repoRoot), await importerOf(referenceTree)];
+const importedVertices = (result: unknown): number => (result as { mesh: { positions: Float64Array } }).mesh.positions.length / 3;
+const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const importRows: BenchRow[] = [];
+// BrainStem when the shared data has it (it is not one of its samples today).
+const brainStem = path.join(dataDir, 'gltf/BrainStem/BrainStem.glb');
+if (!existsSync(brainStem)) console.log(`\n(${brainStem} is not there: glTF import is compared on the other assets)`);
+const warmUp = requireFile(path.join(dataDir, 'gltf/RiggedSimple/RiggedSimple.glb'));
+const gltfFiles = [
+  await productionScaleGlb(),
+  await productionScaleGlb(40, 100, true),
+  ...(existsSync(brainStem) ? [brainStem] : []),
+  requireFile(path.join(dataDir, 'gltf/CesiumMan/CesiumMan.glb')),
+  requireFile(path.join(dataDir, 'gltf/Fox/Fox.glb')),
+];
+for (const file of gltfFiles) {
+  const name = path.basename(file);
+  const bytes = new Uint8Array(readFileSync(file));
+  // Both must read the same mesh for the figures to compare (the reference reads only the first skin's meshes).
+  const [todayVertices, referenceVertices] = await Promise.all(
+    importers.map(async (importGltf) => importedVertices(await importGltf(bytes, name))),
+  );
+  const partial = todayVertices === referenceVertices ? '' : `; the reference reads ${referenceVertices} of the ${todayVertices} vertices`;
+  const [todayMs, referenceMs] = await interleavedMedians(importers, bytes, name);
+  const [today, reference] = memoryMedians([repoRoot, referenceTree], file, warmUp);
+  const size = `${name} (${mib(bytes.length)})`;
+  importRows.push(
+    {
+      case: `${size}: import time`,
+      ours: fmtMs(todayMs),
+      reference: fmtMs(referenceMs),
+      ratio: (todayMs / referenceMs).toFixed(2),
+      note: `interleaved medians${partial}`,
+    },
+    {
+      case: `${size}: peak memory growth`,
+      ours: mib(today.peakBytes),
+      reference: mib(reference.peakBytes),
+      ratio: (today.peakBytes / reference.peakBytes).toFixed(2),
+      note: `resident set, child process per run${partial}`,
+    },
+    {
+      case: `${size}: held by the result`,
+      ours: mib(today.retainedBytes),
+      reference: mib(reference.retainedBytes),
+      ratio: (today.retainedBytes / reference.retainedBytes).toFixed(2),
+      note: `heap + array buffers after GC${partial}`,
+    },
+  );
+}
+printTable(`glTF import: today against ${IMPORT_REFERENCE_COMMIT} (before the whole-asset round trip)`, importRows);

@@ -1,0 +1,32 @@
+/**
+ * One glTF import in a fresh process, for gltf-import-compare.ts: `node --expose-gc --import tsx
+ * gltf-import-memory.ts ROOT FILE [WARMUP]` imports FILE with the importGltf of the tree at ROOT (after importing the
+ * small file WARMUP, when given) and prints one JSON line:
+ * `peakBytes`, how far the process's peak resident set grew during the import (from what it held with the modules
+ * loaded and the file read), and `retainedBytes`, the heap and array buffers the result holds after a full GC.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const [root, file] = process.argv.slice(2);
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!root || !file || !gc) throw new Error('usage: node --expose-gc --import tsx gltf-import-memory.ts ROOT FILE');
+const { importGltf } = (await import(path.join(root, 'workers/formats/gltf-import.ts'))) as {
+  importGltf: (bytes: Uint8Array, file: string) => Promise<unknown>;
+};
+const bytes = new Uint8Array(readFileSync(file));
+// What the first import of any file sets up once (decoders, compiled code) is not part of this file's peak.
+const warmUp = process.argv[4];
+if (warmUp) await importGltf(new Uint8Array(readFileSync(warmUp)), path.basename(warmUp));
+const held = (): number => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+gc();
+const rssBefore = process.memoryUsage().rss;
+const heldBefore = held();
+const result = await importGltf(bytes, path.basename(file));
+const peakBytes = process.resourceUsage().maxRSS * 1024 - rssBefore;
+gc();
+const retainedBytes = held() - heldBefore;
+process.stdout.write(`${JSON.stringify({ peakBytes, retainedBytes, alive: result !== undefined })}\n`);
