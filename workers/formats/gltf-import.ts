@@ -32,10 +32,11 @@ import {
 } from '@gltf-transform/core';
 import { FormatError } from './format-error.ts';
 import { readClip, TOLERANCE, type NodeTrs } from './gltf-clips.ts';
-import { composeTrs, invertAffine, multiply, normalMatrixOf, readElement, transformNormal, transformPoint } from './gltf-numbers.ts';
+import { composeTrs, invertAffine, multiply, normalMatrixOf, readElement, transformPoint } from './gltf-numbers.ts';
 import { applyExtensionRules, readGltfDocument } from './gltf-extensions.ts';
 import { gltfJson, parseJsonText } from './gltf-resource-uris.ts';
 import { isGlb, parseGlb } from './gltf/glb.ts';
+import { readPrimitiveVertices, readPrimitiveWeights, type VertexArrays } from './gltf/read-vertices.ts';
 import { sanitizeGltfInput } from './gltf/sanitize-input.ts';
 import { checkFileSize } from './read-file.ts';
 import { excerpt } from './text-scanner.ts';
@@ -318,27 +319,13 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   // Mesh: every triangle primitive of every mesh node, in node order, one part each. Skinned nodes' vertices are
   // their skin's bind pose in the world; unskinned nodes' are their rest pose in the world, bound rigidly to the
   // nearest ancestor joint (as glTF moves them: with that node), or to nothing (they stay at rest) when none is.
-  const positions: number[] = [];
-  const normalsIn: number[] = [];
-  const texcoords: number[] = [];
-  let anyTexcoords = false;
-  const triangles: number[] = [];
-  const weightRows: Float64Array[] = [];
-  const parts: MeshPart[] = [];
-  const partNames = new Set<string>();
-  const materials = root.listMaterials();
-  let missingNormals = 0;
-  let unweighted = 0;
-  const element = new Float64Array(16);
+  // First the primitives that make the mesh (triangles with positions), so that its arrays are made once at their
+  // size; then their vertices, triangles and weight rows, written straight into those arrays.
+  const meshPrimitives: { meshNode: GltfNode; meshIndex: number; primitive: Primitive; k: number; siblings: number }[] = [];
+  let vertexCount = 0;
   for (const meshNode of meshNodes) {
     const gltfMesh = meshNode.getMesh()!;
     const meshIndex = root.listMeshes().indexOf(gltfMesh);
-    const skin = meshNode.getSkin();
-    const s = skin ? skins.indexOf(skin) : -1;
-    const placement = s >= 0 ? skinToWorld[s] : global.subarray(16 * indexOf.get(meshNode)!, 16 * indexOf.get(meshNode)! + 16);
-    const normalMatrix = normalMatrixOf(Float64Array.from(placement));
-    const skinBones = skin ? skin.listJoints().map((node) => boneOfJointNode.get(node)!) : [];
-    const rigidBone = skin ? -1 : nearestJoint(indexOf.get(meshNode)!);
     const primitives = gltfMesh.listPrimitives();
     primitives.forEach((primitive, k) => {
       const where = `/meshes/${meshIndex}/primitives/${k}`;
@@ -353,73 +340,91 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
         return;
       }
       if (primitive.listTargets().length > 0) warnings.push(`${where}: ${primitive.listTargets().length} morph targets are left out`);
-      const base = positions.length / 3;
-      const triangleBase = triangles.length / 3;
-      const count = position.getCount();
-      expectType(position, 'POSITION', ['VEC3']);
-      const normal = primitive.getAttribute('NORMAL');
-      if (!normal) missingNormals++;
-      for (const [semantic, accessor] of primitive.listSemantics().map((name) => [name, primitive.getAttribute(name)!] as const)) {
-        if (accessor.getCount() !== count)
-          fail(`${where}/attributes/${semantic}`, `${accessor.getCount()} elements for the primitive's ${count} positions`);
-      }
-      if (normal) expectType(normal, 'NORMAL', ['VEC3']);
-      // The set the base colour texture reads (TEXCOORD_0 unless its material names another).
-      const uvSet = `TEXCOORD_${baseColorTexCoord(primitive.getMaterial())}`;
-      const texcoord = primitive.getAttribute(uvSet);
-      if (texcoord) expectType(texcoord, uvSet, ['VEC2']);
-      for (let i = 0; i < count; i++) {
-        readElement(position, i, element, 0, fail, `${pointer(position)} (POSITION)`);
-        positions.push(...transformPoint(placement, element));
-        if (normal) {
-          readElement(normal, i, element, 0, fail, `${pointer(normal)} (NORMAL)`);
-          normalsIn.push(...transformNormal(normalMatrix, element));
-        } else {
-          normalsIn.push(0, 0, 0);
-        }
-        if (texcoord) {
-          readElement(texcoord, i, element, 0, fail, `${pointer(texcoord)} (${uvSet})`);
-          texcoords.push(element[0], element[1]);
-        } else {
-          texcoords.push(0, 0);
-        }
-      }
-      if (texcoord) anyTexcoords = true;
-      const rows = skin ? readWeights(primitive, count, skinBones, boneCount, pointer, fail) : null;
-      if (skin && !rows) unweighted += count;
-      for (let i = 0; i < count; i++) {
-        const row = rows ? rows.subarray(i * boneCount, (i + 1) * boneCount) : new Float64Array(boneCount);
-        if (rigidBone >= 0) row[rigidBone] = 1;
-        weightRows.push(row);
-      }
-      const indices = primitive.getIndices();
-      if (indices) {
-        expectType(indices, 'indices', ['SCALAR']);
-        if (![5121, 5123, 5125].includes(indices.getComponentType()) || indices.getNormalized())
-          fail(pointer(indices), 'indices must be unsigned bytes, shorts or ints, not normalized');
-      }
-      triangleList(primitive, count, mode, base, triangles, fail, where);
-      const nodeName = meshNode.getName() || gltfMesh.getName() || `mesh ${meshIndex}`;
-      let name = primitives.length > 1 ? `${nodeName} ${k}` : nodeName;
-      for (let n = 2; partNames.has(name); n++) name = `${primitives.length > 1 ? `${nodeName} ${k}` : nodeName} (${n})`;
-      partNames.add(name);
-      const material = primitive.getMaterial();
-      parts.push({
-        name,
-        vertexStart: base,
-        vertexCount: count,
-        triangleStart: triangleBase,
-        triangleCount: triangles.length / 3 - triangleBase,
-        material: material ? materials.indexOf(material) : -1,
-        source: { node: nodeIndex.get(meshNode)!, mesh: meshIndex, primitive: k },
-        skinned: skin !== null,
-      });
+      meshPrimitives.push({ meshNode, meshIndex, primitive, k, siblings: primitives.length });
+      vertexCount += position.getCount();
     });
   }
-  const vertexCount = positions.length / 3;
+  const vertices: VertexArrays = {
+    positions: new Float64Array(3 * vertexCount),
+    normals: new Float64Array(3 * vertexCount),
+    uvs: new Float32Array(2 * vertexCount),
+  };
+  const weights: DenseMatrix = { rows: vertexCount, cols: boneCount, data: new Float64Array(vertexCount * boneCount) };
+  let anyTexcoords = false;
+  const triangles: number[] = [];
+  const parts: MeshPart[] = [];
+  const partNames = new Set<string>();
+  const materials = root.listMaterials();
+  let missingNormals = 0;
+  let unweighted = 0;
+  let base = 0;
+  let placedNode: GltfNode | null = null;
+  let placement: Float64Array = toWorld;
+  let normalMatrix: Float64Array = toWorld;
+  for (const { meshNode, meshIndex, primitive, k, siblings } of meshPrimitives) {
+    const gltfMesh = meshNode.getMesh()!;
+    const skin = meshNode.getSkin();
+    const s = skin ? skins.indexOf(skin) : -1;
+    if (placedNode !== meshNode) {
+      placedNode = meshNode;
+      placement = s >= 0 ? skinToWorld[s] : global.subarray(16 * indexOf.get(meshNode)!, 16 * indexOf.get(meshNode)! + 16);
+      normalMatrix = normalMatrixOf(Float64Array.from(placement));
+    }
+    const skinBones = skin ? skin.listJoints().map((node) => boneOfJointNode.get(node)!) : [];
+    const rigidBone = skin ? -1 : nearestJoint(indexOf.get(meshNode)!);
+    const where = `/meshes/${meshIndex}/primitives/${k}`;
+    const mode = primitive.getMode();
+    const position = primitive.getAttribute('POSITION')!;
+    const triangleBase = triangles.length / 3;
+    const count = position.getCount();
+    expectType(position, 'POSITION', ['VEC3']);
+    const normal = primitive.getAttribute('NORMAL');
+    if (!normal) missingNormals++;
+    for (const [semantic, accessor] of primitive.listSemantics().map((name) => [name, primitive.getAttribute(name)!] as const)) {
+      if (accessor.getCount() !== count)
+        fail(`${where}/attributes/${semantic}`, `${accessor.getCount()} elements for the primitive's ${count} positions`);
+    }
+    if (normal) expectType(normal, 'NORMAL', ['VEC3']);
+    // The set the base colour texture reads (TEXCOORD_0 unless its material names another).
+    const uvSet = `TEXCOORD_${baseColorTexCoord(primitive.getMaterial())}`;
+    const texcoord = primitive.getAttribute(uvSet);
+    if (texcoord) expectType(texcoord, uvSet, ['VEC2']);
+    const names = {
+      position: `${pointer(position)} (POSITION)`,
+      normal: normal ? `${pointer(normal)} (NORMAL)` : '',
+      texcoord: texcoord ? `${pointer(texcoord)} (${uvSet})` : '',
+    };
+    readPrimitiveVertices(position, normal, texcoord, placement, normalMatrix, names, vertices, base, fail);
+    if (texcoord) anyTexcoords = true;
+    if (skin && !readPrimitiveWeights(primitive, count, skinBones, boneCount, pointer, weights.data, base, fail)) unweighted += count;
+    if (rigidBone >= 0) for (let i = 0; i < count; i++) weights.data[(base + i) * boneCount + rigidBone] = 1;
+    const indices = primitive.getIndices();
+    if (indices) {
+      expectType(indices, 'indices', ['SCALAR']);
+      if (![5121, 5123, 5125].includes(indices.getComponentType()) || indices.getNormalized())
+        fail(pointer(indices), 'indices must be unsigned bytes, shorts or ints, not normalized');
+    }
+    triangleList(primitive, count, mode, base, triangles, fail, where);
+    const nodeName = meshNode.getName() || gltfMesh.getName() || `mesh ${meshIndex}`;
+    let name = siblings > 1 ? `${nodeName} ${k}` : nodeName;
+    for (let n = 2; partNames.has(name); n++) name = `${siblings > 1 ? `${nodeName} ${k}` : nodeName} (${n})`;
+    partNames.add(name);
+    const material = primitive.getMaterial();
+    parts.push({
+      name,
+      vertexStart: base,
+      vertexCount: count,
+      triangleStart: triangleBase,
+      triangleCount: triangles.length / 3 - triangleBase,
+      material: material ? materials.indexOf(material) : -1,
+      source: { node: nodeIndex.get(meshNode)!, mesh: meshIndex, primitive: k },
+      skinned: skin !== null,
+    });
+    base += count;
+  }
   if (vertexCount === 0 || triangles.length === 0) fail('', 'the meshes have no triangles');
-  const mesh: TriangleMesh = { positions: Float64Array.from(positions), triangles: Uint32Array.from(triangles) };
-  const normals = Float64Array.from(normalsIn);
+  const mesh: TriangleMesh = { positions: vertices.positions, triangles: Uint32Array.from(triangles) };
+  const normals = vertices.normals;
   if (missingNormals > 0) {
     const computed = vertexNormals(mesh.positions, mesh.triangles);
     for (let i = 0; i < normals.length; i += 3) {
@@ -428,9 +433,6 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
     warnings.push(`${missingNormals} primitives have no normals; area-weighted vertex normals were computed`);
   }
   if (unweighted > 0) warnings.push(`${unweighted} vertices have no JOINTS_0/WEIGHTS_0 and stay at rest`);
-
-  const weights: DenseMatrix = { rows: vertexCount, cols: boneCount, data: new Float64Array(vertexCount * boneCount) };
-  weightRows.forEach((row, v) => weights.data.set(row, v * boneCount));
   warnings.push(...normalizeWeightRows(weights, false));
 
   const diagonal = boundingBox(mesh.positions).diagonal || 1;
@@ -480,7 +482,7 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   overflow('bone positions', skeleton.joints);
   overflow('weights', weights.data);
   const name = skinnedNodes[0].getName() || skinnedNodes[0].getMesh()!.getName() || 'mesh';
-  const look: SurfaceLook = { uvs: anyTexcoords ? Float32Array.from(texcoords) : null, materials: materials.map(materialLook) };
+  const look: SurfaceLook = { uvs: anyTexcoords ? vertices.uvs : null, materials: materials.map(materialLook) };
   const gltfSource: GltfSource = {
     file,
     bytes,
@@ -509,45 +511,6 @@ function materialLook(material: Material, m: number): MaterialLook {
     roughness: material.getRoughnessFactor(),
     ...(er > 0 || eg > 0 || eb > 0 ? { emissive: [er, eg, eb] as [number, number, number] } : {}),
   };
-}
-
-/** #count × #B weights of a primitive from all JOINTS_n/WEIGHTS_n sets (skin joint k is bone skinBones[k]), or null when it has none. */
-function readWeights(
-  primitive: Primitive,
-  count: number,
-  skinBones: readonly number[],
-  boneCount: number,
-  pointer: (accessor: Accessor) => string,
-  fail: (w: string, r: string) => never,
-): Float64Array | null {
-  if (!primitive.getAttribute('JOINTS_0') || !primitive.getAttribute('WEIGHTS_0')) return null;
-  const rows = new Float64Array(count * boneCount);
-  const joint = new Float64Array(4);
-  const weight = new Float64Array(4);
-  for (let set = 0; ; set++) {
-    const joints = primitive.getAttribute(`JOINTS_${set}`);
-    const values = primitive.getAttribute(`WEIGHTS_${set}`);
-    if (!joints || !values) break;
-    // Joint indices are whole numbers: a normalized or float JOINTS_n would turn them into fractions that name no
-    // joint, and the weights would vanish.
-    if (joints.getType() !== 'VEC4' || ![5121, 5123].includes(joints.getComponentType()))
-      fail(pointer(joints), `JOINTS_${set} must be VEC4 of unsigned bytes or shorts (glTF 2.0 §3.7.3.3)`);
-    if (joints.getNormalized()) fail(pointer(joints), `JOINTS_${set} is marked normalized; joint indices must be whole numbers`);
-    if (values.getType() !== 'VEC4') fail(pointer(values), `WEIGHTS_${set} must be VEC4, not ${values.getType()}`);
-    if (values.getComponentType() !== 5126 && !(values.getNormalized() && [5121, 5123].includes(values.getComponentType())))
-      fail(pointer(values), `WEIGHTS_${set} must be floats or normalized unsigned bytes or shorts`);
-    for (let i = 0; i < count; i++) {
-      readElement(joints, i, joint, 0, fail, `${pointer(joints)} (JOINTS_${set})`);
-      readElement(values, i, weight, 0, fail, `${pointer(values)} (WEIGHTS_${set})`);
-      for (let k = 0; k < 4; k++) {
-        if (weight[k] === 0) continue;
-        if (!(joint[k] >= 0 && joint[k] < skinBones.length))
-          fail(`${pointer(joints)} (JOINTS_${set}) element ${i}`, `joint ${joint[k]} is past the skin's ${skinBones.length} joints`);
-        rows[i * boneCount + skinBones[joint[k]]] += weight[k];
-      }
-    }
-  }
-  return rows;
 }
 
 function triangleList(
