@@ -75,6 +75,13 @@ test('meshShells counts the welded mesh’s shells and open edges; auto binds a 
   );
   assert.equal(resolveBindingMethod('auto', open), 'volumetric');
   assert.equal(resolveBindingMethod('surface', open), 'surface');
+  // A fin: three triangles on one edge (0–1), and a fourth sharing the third's side 0–4: edge 0–1 is non-manifold,
+  // 0–4 is interior, the other seven sides are boundary edges.
+  const fin = meshShells(
+    Float64Array.of(0, 0, 0, 1, 0, 0, 0.5, 1, 0, 0.5, -1, 0, 0.5, 0, 1, 0.5, 0, 2),
+    Uint32Array.of(0, 1, 2, 1, 0, 3, 0, 1, 4, 0, 4, 5),
+  );
+  assert.deepEqual(fin, [{ vertexCount: 6, firstVertex: 0, boundaryEdges: 7, nonManifoldEdges: 1 }], 'one fin edge, seven rim edges');
   const eye = uvSphere(8, 4, 0.1, [2, 0, 0]);
   const two = meshShells(...(Object.values(joined(cube, eye)) as [Float64Array, Uint32Array]));
   assert.equal(two.length, 2);

@@ -66,22 +66,40 @@ export function weldedShells(weld: WeldedVertices): WeldedShells {
     shell.vertexCount++;
     if (shell.firstVertex < 0) shell.firstVertex = v;
   }
-  // Edge use counts: each undirected welded edge as a key low·W + high.
-  const uses = new Map<number, number>();
+  // Edge use counts: each triangle side under its lower welded vertex (a bucket per vertex), then each bucket's higher
+  // vertices sorted, so equal sides sit together and a run's length is how many triangles use the edge.
   const t = weld.triangles;
-  const w = weld.count;
-  for (let f = 0; f < t.length; f += 3)
-    for (let k = 0; k < 3; k++) {
-      const a = t[f + k];
-      const b = t[f + ((k + 1) % 3)];
-      const key = a < b ? a * w + b : b * w + a;
-      uses.set(key, (uses.get(key) ?? 0) + 1);
+  const start = new Int32Array(weld.count + 1);
+  for (let i = 0; i < t.length; i++) {
+    const a = t[i];
+    const b = t[i % 3 === 2 ? i - 2 : i + 1];
+    start[(a < b ? a : b) + 1]++;
+  }
+  for (let v = 0; v < weld.count; v++) start[v + 1] += start[v];
+  const fill = start.slice(0, weld.count);
+  const higher = new Int32Array(t.length);
+  for (let i = 0; i < t.length; i++) {
+    const a = t[i];
+    const b = t[i % 3 === 2 ? i - 2 : i + 1];
+    higher[fill[a < b ? a : b]++] = a < b ? b : a;
+  }
+  for (let v = 0; v < weld.count; v++) {
+    const first = start[v];
+    const end = start[v + 1];
+    // Insertion sort: a bucket holds a vertex's few sides.
+    for (let i = first + 1; i < end; i++) {
+      const x = higher[i];
+      let j = i;
+      for (; j > first && higher[j - 1] > x; j--) higher[j] = higher[j - 1];
+      higher[j] = x;
     }
-  for (const [key, used] of uses) {
-    if (used === 2) continue;
-    const shell = shells[labels[Math.floor(key / w)]];
-    if (used === 1) shell.boundaryEdges++;
-    else shell.nonManifoldEdges++;
+    for (let i = first; i < end;) {
+      let j = i + 1;
+      while (j < end && higher[j] === higher[i]) j++;
+      if (j - i === 1) shells[labels[v]].boundaryEdges++;
+      else if (j - i > 2) shells[labels[v]].nonManifoldEdges++;
+      i = j;
+    }
   }
   return { shells, labels };
 }
