@@ -5,6 +5,7 @@
  * arrays; the row repair read and classified every bone of a row. Test support, not a test file.
  */
 import { applyDab, type Dab } from '../../workers/paint/apply-dab.ts';
+import { brushFalloff } from '../../workers/paint/brush-falloff.ts';
 import type { DabSymmetry } from '../../workers/paint/paint-dab.ts';
 import { recordRows, type PaintHistory } from '../../workers/paint/paint-history.ts';
 import type { PaintSettings, PaintWeights } from '../../workers/paint/paint-weights.ts';
@@ -64,11 +65,11 @@ export function referencePaintState(
  * buffers must hold every mirrored vertex (no growing here).
  * @returns the bone's weight before the dab at the vertex nearest the centre
  */
-export function referencePaintGathered(state: ReferencePaintState, bone: number, dab: Dab): number {
+export function referencePaintGathered(state: ReferencePaintState, bone: number, dab: Dab, apply: typeof applyDab = applyDab): number {
   const { indices, distances, count } = state;
   state.mirroredCount = 0;
   if (state.history && dab.mode !== 'sample') recordRows(state.history, indices, count);
-  const sampled = applyDab(state.weights, bone, dab, indices, distances, count, state.settings, state.oneRing);
+  const sampled = apply(state.weights, bone, dab, indices, distances, count, state.settings, state.oneRing);
   const symmetry = state.symmetry;
   const pair = symmetry && dab.mode !== 'sample' ? symmetry.bonePairs[bone] : -1;
   if (pair < 0) return sampled;
@@ -101,7 +102,47 @@ export function referencePaintGathered(state: ReferencePaintState, bone: number,
   }
   state.mirroredCount = m;
   if (state.history) recordRows(state.history, mirrored, m);
-  applyDab(state.weights, pair, dab, mirrored, mirroredDistances, m, state.settings, state.oneRing);
+  apply(state.weights, pair, dab, mirrored, mirroredDistances, m, state.settings, state.oneRing);
+  return sampled;
+}
+
+/**
+ * applyDab's add, subtract and set modes followed by the reference row repair: the first brush's whole dab in those
+ * modes (the others throw).
+ * @returns the bone's weight before the dab at the gathered vertex nearest the centre (NaN when none)
+ */
+export function referenceApplyDab(
+  weights: PaintWeights,
+  bone: number,
+  dab: Dab,
+  indices: Uint32Array,
+  distances: Float64Array,
+  count: number,
+  settings: PaintSettings,
+): number {
+  const { boneCount: nb, data } = weights;
+  let nearest = -1;
+  let nearestDistance = Infinity;
+  for (let i = 0; i < count; i++) {
+    if (distances[i] < nearestDistance) {
+      nearestDistance = distances[i];
+      nearest = indices[i];
+    }
+  }
+  const sampled = nearest >= 0 ? data[nearest * nb + bone] : NaN;
+  if (dab.mode === 'sample' || settings.locked[bone] || count === 0) return sampled;
+  const strength = Math.min(Math.max(dab.strength, 0), 1);
+  const inverseRadius = dab.radius > 0 ? 1 / dab.radius : Infinity;
+  const value = Math.min(Math.max(dab.value, 0), 1);
+  for (let i = 0; i < count; i++) {
+    const o = indices[i] * nb + bone;
+    const s = strength * brushFalloff(dab.falloff, distances[i] * inverseRadius);
+    if (dab.mode === 'add') data[o] += s;
+    else if (dab.mode === 'subtract') data[o] += -s;
+    else if (dab.mode === 'set') data[o] += s * (value - data[o]);
+    else throw new Error(`referenceApplyDab: no ${dab.mode} mode here`);
+  }
+  referenceEnforceWeightInvariants(weights, indices, count, bone, settings);
   return sampled;
 }
 
@@ -175,4 +216,33 @@ export function referenceEnforceWeightInvariants(
 function dropSmallest(data: Float32Array, o: number, bones: Int32Array, count: number, keep: number): void {
   const order = Array.from(bones.subarray(0, count)).sort((a, b) => data[o + b] - data[o + a] || a - b);
   for (const b of order.slice(keep)) data[o + b] = 0;
+}
+
+/** The paint session's sets of changed vertices as first written: each vertex listed once, in the order first added. */
+export class ReferenceChangedVertices {
+  private readonly list: Uint32Array;
+  private count = 0;
+  private readonly listed: Uint8Array;
+
+  constructor(vertexCount: number) {
+    this.list = new Uint32Array(vertexCount);
+    this.listed = new Uint8Array(vertexCount);
+  }
+
+  add(vertices: ArrayLike<number>, count: number): void {
+    for (let i = 0; i < count; i++) {
+      const v = vertices[i];
+      if (this.listed[v]) continue;
+      this.listed[v] = 1;
+      this.list[this.count++] = v;
+    }
+  }
+
+  /** Empties the set. @returns what it held (a view valid until the next add) */
+  take(): { vertices: Uint32Array; count: number } {
+    const { count } = this;
+    for (let i = 0; i < count; i++) this.listed[this.list[i]] = 0;
+    this.count = 0;
+    return { vertices: this.list, count };
+  }
 }

@@ -22,7 +22,7 @@ import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { PaintSession } from '../../renderer/paint/paint-session.ts';
-import { referenceEnforceWeightInvariants, referencePaintGathered, referencePaintState } from './paint-reference.ts';
+import { referenceApplyDab, referenceEnforceWeightInvariants, referencePaintGathered, referencePaintState } from './paint-reference.ts';
 import { seededRandom } from './seeded-random.ts';
 import { dataFile } from './shared-data.ts';
 
@@ -95,6 +95,8 @@ function compareStrokes(
   masks: (Uint8Array | null)[],
   seed: number,
   dabs: number,
+  modes: DabMode[] = MODES,
+  apply?: Parameters<typeof referencePaintGathered>[3],
 ): number {
   const n = positions.length / 3;
   const nb = symmetry.bonePairs.length;
@@ -120,7 +122,7 @@ function compareStrokes(
         radius: 0.1 + 0.4 * rand(),
         strength: rand(),
         falloff: FALLOFFS[Math.floor(rand() * FALLOFFS.length)],
-        mode: MODES[Math.floor(rand() * MODES.length)],
+        mode: modes[Math.floor(rand() * modes.length)],
         value: rand(),
       };
       const bone = Math.floor(rand() * nb);
@@ -138,7 +140,7 @@ function compareStrokes(
       reference.distances.set(context.distances.subarray(0, count));
       reference.count = count;
       const sampled = paintGathered(context, bone, dab);
-      const sampledReference = referencePaintGathered(reference, bone, dab);
+      const sampledReference = referencePaintGathered(reference, bone, dab, apply);
       const where = `stroke ${stroke} dab ${d} (${dab.mode}, bone ${bone})`;
       assert.ok(Object.is(sampled, sampledReference), `${where}: sampled ${sampled}, reference ${sampledReference}`);
       assert.equal(context.mirroredCount, reference.mirroredCount, `${where}: mirrored vertices`);
@@ -192,6 +194,20 @@ test('the symmetric dab paints what the first one painted, bit for bit, on welde
   const bare: DabSymmetry = { axis: 0, bonePairs: symmetry.bonePairs, partner: map.partner };
   assert.equal(mirrorTargets(bare).start, null, 'without welding the partners are the targets');
   compareStrokes(positions, triangles, bare, { locked: new Uint8Array(5), maxInfluences: 4 }, [null], 20, 48);
+  // The first brush's whole dab (its own row repair too) in the modes the bench replays.
+  const settings: PaintSettings = { locked: Uint8Array.of(0, 0, 0, 0, 1), maxInfluences: 3 };
+  const mirrored = compareStrokes(
+    positions,
+    triangles,
+    symmetry,
+    settings,
+    [null, leftOut],
+    21,
+    64,
+    ['add', 'subtract', 'set'],
+    referenceApplyDab,
+  );
+  assert.ok(mirrored > 1000, `the first brush's dabs were mirrored (${mirrored} vertices)`);
 });
 
 test('the symmetric dab paints what the first one painted on the body (no coincident vertices: partners alone)', () => {

@@ -1,0 +1,158 @@
+/**
+ * A fresh `rigwright export` from the files `rigwright import` wrote keeps the joint list and the scene: bone names
+ * from the names file beside the TGF, no connector bones written as joints, every pose file a clip under its own name
+ * (NAME-pose-CLIP.dmat gives CLIP). The expectation is the source file itself evaluated by glTF's rules: at every key
+ * of every clip each joint of the export stands where the source's joint of that bone stands.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { WebIO, type Document } from '@gltf-transform/core';
+import { formatBoneNames } from '../../workers/formats/bone-names.ts';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { fileKeyTimes } from './gltf-appendix-c.ts';
+import { assertValidGltf, gltfNodeWorldPosition } from './gltf-skinning-reference.ts';
+import { dataFile, repoRoot } from './shared-data.ts';
+
+const work = mkdtempSync(path.join(tmpdir(), 'rigwright-export-fresh-'));
+
+function rigwright(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['app/cli/rigwright.mjs', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The largest distance, over every key of every clip, between each joint of `exported` and its bone's source joint;
+ * `clips` pairs each source animation (by index) with the exported one (by name).
+ */
+function jointDistance(
+  source: Document,
+  exported: Document,
+  sourceJoint: (k: number) => string,
+  clips: readonly [number, string][],
+): number {
+  const exportedJoints = exported.getRoot().listSkins()[0].listJoints();
+  const sourceNodes = source.getRoot().listNodes();
+  let worst = 0;
+  for (const [a, name] of clips) {
+    const e = exported
+      .getRoot()
+      .listAnimations()
+      .findIndex((animation) => animation.getName() === name);
+    assert.ok(e >= 0, `clip ${name} in the export`);
+    for (const t of fileKeyTimes(source, a))
+      exportedJoints.forEach((joint, k) => {
+        const node = sourceNodes.find((n) => n.getName() === sourceJoint(k))!;
+        const p = gltfNodeWorldPosition(source, a, t, node);
+        const q = gltfNodeWorldPosition(exported, e, t, joint);
+        worst = Math.max(worst, Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
+      });
+  }
+  return worst;
+}
+
+test('fresh export from the Fox as imported, with its names file: every bone name, all three clips under their names, joints where the source has them', async () => {
+  const file = dataFile('gltf', 'Fox', 'Fox.glb');
+  const dir = path.join(work, 'fox');
+  assert.equal(rigwright('import', file, '--out-dir', dir).status, 0);
+  const rig = await importGltf(readFileSync(file), 'Fox.glb');
+  // The TGF has a connector bone after the file's bones for each bone that starts away from its parent's end.
+  const tgf = readFileSync(path.join(dir, 'fox.tgf'), 'utf8').split('#')[1].trim().split('\n');
+  const connectors = Array.from({ length: tgf.length - rig.boneNames.length }, (_, k) => `connector ${k}`);
+  assert.ok(connectors.length > 0, 'the Fox as imported has connector bones');
+  writeFileSync(path.join(dir, 'fox.names'), formatBoneNames([...rig.boneNames, ...connectors]));
+  const clips = ['Survey', 'Walk', 'Run'];
+  const list = (kind: string): string => clips.map((clip) => path.join(dir, `fox-${kind}-${clip}.dmat`)).join(',');
+  const out = path.join(work, 'fox.glb');
+  const run = rigwright(
+    'export',
+    '--mesh',
+    path.join(dir, 'fox.obj'),
+    '--skeleton',
+    path.join(dir, 'fox.tgf'),
+    '--weights',
+    path.join(dir, 'fox-weights.dmat'),
+    '--poses',
+    list('pose'),
+    '--translations',
+    list('translations'),
+    '--times',
+    list('times'),
+    '--out',
+    out,
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /24 joints, 3 animations/);
+  const bytes = new Uint8Array(readFileSync(out));
+  await assertValidGltf(bytes, 'the Fox exported fresh');
+  const exported = await new WebIO().readBinary(bytes);
+  assert.deepEqual(
+    exported
+      .getRoot()
+      .listAnimations()
+      .map((animation) => animation.getName()),
+    clips,
+  );
+  const joints = exported.getRoot().listSkins()[0].listJoints();
+  assert.deepEqual(
+    joints.map((joint) => joint.getName()),
+    rig.boneNames,
+  );
+  const source = await new WebIO().readBinary(readFileSync(file));
+  // The Fox spans about 170 units; float32 keys and matrices keep a few 1e-6 of that.
+  const worst = jointDistance(
+    source,
+    exported,
+    (k) => rig.boneNames[k],
+    clips.map((clip, a) => [a, clip]),
+  );
+  assert.ok(worst < 1e-3, `joints ${worst} from the source's at its keys`);
+});
+
+test('fresh export from CesiumMan as imported: its four connector bones are no joints, the others stand where the source has them', async () => {
+  const file = dataFile('gltf', 'CesiumMan', 'CesiumMan.glb');
+  const dir = path.join(work, 'cesium');
+  const imported = rigwright('import', file, '--out-dir', dir);
+  assert.equal(imported.status, 0, imported.stderr);
+  assert.match(imported.stderr, /4 bones start away from their parent's end/);
+  const rig = await importGltf(readFileSync(file), 'CesiumMan.glb');
+  const out = path.join(work, 'cesium.glb');
+  const run = rigwright(
+    'export',
+    '--mesh',
+    path.join(dir, 'Cesium_Man.obj'),
+    '--skeleton',
+    path.join(dir, 'Cesium_Man.tgf'),
+    '--weights',
+    path.join(dir, 'Cesium_Man-weights.dmat'),
+    '--poses',
+    path.join(dir, 'Cesium_Man-pose-animation_0.dmat'),
+    '--translations',
+    path.join(dir, 'Cesium_Man-translations-animation_0.dmat'),
+    '--times',
+    path.join(dir, 'Cesium_Man-times-animation_0.dmat'),
+    '--out',
+    out,
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stderr, /4 connector bones \(19, 20, 21, 22: no weight/);
+  assert.match(run.stdout, /19 joints, 1 animation/);
+  const bytes = new Uint8Array(readFileSync(out));
+  await assertValidGltf(bytes, 'CesiumMan exported fresh');
+  const exported = await new WebIO().readBinary(bytes);
+  assert.equal(exported.getRoot().listSkins()[0].listJoints().length, 19);
+  assert.deepEqual(
+    exported
+      .getRoot()
+      .listAnimations()
+      .map((animation) => animation.getName()),
+    ['animation_0'],
+  );
+  const source = await new WebIO().readBinary(readFileSync(file));
+  const worst = jointDistance(source, exported, (k) => rig.boneNames[k], [[0, 'animation_0']]);
+  assert.ok(worst < 1e-5, `joints ${worst} from the source's at its keys`);
+});
