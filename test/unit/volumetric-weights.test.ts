@@ -301,7 +301,9 @@ test('smoothing through the solid: each pass as a dense per-bone average over ea
       for (const b of kept) row[b] = Math.fround(sum[b] / total);
       return row;
     });
-  const smoothed = smoothWeights(weights, bones, k, boneCount, grid, solid, passes, () => undefined);
+  const called: number[] = [];
+  const smoothed = smoothWeights(weights, bones, k, boneCount, grid, solid, passes, (pass) => called.push(pass));
+  assert.deepEqual(called, [0, 1, 2, 3, 4], 'told before each pass, with its number');
   let worst = 0;
   for (let v = 0; v < solid.count; v++) {
     const row = new Float64Array(boneCount);

@@ -238,7 +238,11 @@ export function volumetricWeights(
   // Distances in voxels of the default grid, whatever the resolution (only their ratios matter but for the clamp).
   const unit = grid.longest / VOLUMETRIC_WEIGHTS_DEFAULTS.resolution;
   let voxelWeights = weightsFromDistances(nearestDistance, nearestBone, k, settings.falloff, unit);
-  voxelWeights = smoothWeights(voxelWeights, nearestBone, k, boneCount, grid, solid, settings.smoothingPasses, checkCancelled);
+  const passes = settings.smoothingPasses;
+  voxelWeights = smoothWeights(voxelWeights, nearestBone, k, boneCount, grid, solid, passes, (pass) => {
+    checkCancelled();
+    progress?.('smoothing', 0.8 + (0.1 * pass) / passes);
+  });
   const smoothMs = performance.now() - t;
 
   checkCancelled();

@@ -42,6 +42,7 @@ export function weightsFromDistances(
  * weight, largest first; equal weights by bone index).
  * @param weights     #S × K the voxels' weights (of the bones in nearestBone)
  * @param nearestBone #S × K their bones, −1 for empty places; rewritten
+ * @param beforePass  called with the pass's number before each pass (to poll for cancel, which throws, and report progress)
  * @returns #S × K the smoothed weights
  */
 export function smoothWeights(
@@ -52,7 +53,7 @@ export function smoothWeights(
   grid: Grid,
   solid: Solid,
   passes: number,
-  checkCancelled: () => void,
+  beforePass: (pass: number) => void,
 ): Float32Array {
   const { nx, ny } = grid;
   const faces = [1, -1, nx, -nx, nx * ny, -nx * ny];
@@ -67,13 +68,13 @@ export function smoothWeights(
   let outWeights: Float32Array = new Float32Array(weights.length);
   let outBones: Int16Array = new Int16Array(nearestBone.length);
   const accumulated = new Float64Array(boneCount);
-  // seen[b] === stamp: bone b is in `touched` for the voxel being averaged.
+  // seen[b] === v: bone b is in `touched` for voxel v, the one being averaged.
   const seen = new Int32Array(boneCount).fill(-1);
   const touched = new Int32Array(7 * k);
   const topBones = new Int32Array(k);
   const topWeights = new Float64Array(k);
   for (let pass = 0; pass < passes; pass++) {
-    checkCancelled();
+    beforePass(pass);
     for (let v = 0; v < solid.count; v++) {
       let count = 0;
       for (let q = 7 * v; q < 7 * v + 7; q++) {
