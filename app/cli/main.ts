@@ -108,27 +108,29 @@ export async function runCli(argv: string[], streams: CliStreams, options: RunCl
 }
 
 /**
- * Runs one command in this process, on its own stdout and stderr (the `rigwright` program). A stdout closed before
- * the command has written everything (`rigwright info FILE | head -1`: the reader has what it wanted) ends the
- * process at once, quietly, with exit code 0, whatever the command: the write fails with EPIPE, and what it would
- * have written has no reader.
+ * Runs one command in this process, on its own stdout and stderr (the `rigwright` program). A stream closed before
+ * the command has written everything (`rigwright info FILE | head -1`, `… 2>&1 >/dev/null | head -1`: the reader has
+ * what it wanted) discards the rest of what the command writes to it: the command goes on to its end (a script still
+ * saves its files, a bad input is still read) and the exit code is its own.
  * @param argv  the arguments after the program name
  * @returns the exit code, as runCli's
  */
 export function runCliInProcess(argv: string[]): Promise<number> {
-  endQuietlyWhenClosed(process.stdout, (code) => process.exit(code));
-  return runCli(argv, { stdout: process.stdout, stderr: process.stderr });
+  return runCli(argv, { stdout: discardWhenClosed(process.stdout), stderr: discardWhenClosed(process.stderr) });
 }
 
 /**
- * Makes a closed reader of `stream` (EPIPE) end the process with exit code 0 through `exit`; another error of the
+ * Writes to `stream` until its reader has gone (the write failed with EPIPE), then discards: the failed write has
+ * destroyed the stream, and a write to a destroyed stream fails again (ERR_STREAM_DESTROYED). Another error of the
  * stream stays an error (thrown from its 'error' event, as a stream without a listener throws it).
  */
-export function endQuietlyWhenClosed(stream: NodeJS.WritableStream, exit: (code: number) => void): void {
+function discardWhenClosed(stream: NodeJS.WriteStream): CliStreams['stdout'] {
+  let closed = false;
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    exit(0);
+    if (error.code !== 'EPIPE' && !(closed && error.code === 'ERR_STREAM_DESTROYED')) throw error;
+    closed = true;
   });
+  return { write: (text: string) => closed || stream.destroyed || stream.write(text) };
 }
 
 /**
