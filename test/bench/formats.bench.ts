@@ -134,4 +134,5 @@ for (const file of gltfFiles) {
     },
   );
 }
-printTable(`glTF import: today against ${IMPORT_REFERENCE_COMMIT} (before the whole-asset round trip)`, importRows);
+const referenceIs = IMPORT_REFERENCE_COMMIT === BEFORE_ROUND_TRIP ? ' (before the whole-asset round trip)' : '';
+printTable(`glTF import: today against ${IMPORT_REFERENCE_COMMIT}${referenceIs}`, importRows);

@@ -14,8 +14,10 @@ import path from 'node:path';
 import { Accessor, Document, NodeIO, type GLTF, type Skin } from '@gltf-transform/core';
 import { repoRoot } from './bench-util.ts';
 
-/** The commit before the whole-asset round trip (b039347 and after): its importer is the reference. */
-export const IMPORT_REFERENCE_COMMIT = process.env.RIGWRIGHT_BENCH_IMPORT_REFERENCE ?? 'b1be9fd';
+/** The commit before the whole-asset round trip (b039347 and after). */
+export const BEFORE_ROUND_TRIP = 'b1be9fd';
+/** The commit whose importer is the reference: BEFORE_ROUND_TRIP unless RIGWRIGHT_BENCH_IMPORT_REFERENCE names another. */
+export const IMPORT_REFERENCE_COMMIT = process.env.RIGWRIGHT_BENCH_IMPORT_REFERENCE ?? BEFORE_ROUND_TRIP;
 
 type ImportGltf = (bytes: Uint8Array, file: string, resources?: Record<string, Uint8Array>) => Promise<unknown>;
 
