@@ -43,8 +43,12 @@ export const SCRIPT_DENIED_COMMANDS: Readonly<Record<string, string>> = {
   'file.autosave': "autosave is the app's setting, not the scene's",
 };
 
-/** Whether SCRIPT_DENIED_COMMANDS refuses a command: by its id, or by its prefix's `.*` entry. */
+/**
+ * Why SCRIPT_DENIED_COMMANDS refuses a command: its id's entry, or its prefix's `.*` entry; undefined for a command
+ * scripts may run and for an id that is no command (`help.noSuch` has no reason, though `help.*` would cover it).
+ */
 export function scriptDeniedReason(id: string): string | undefined {
+  if (!Object.hasOwn(COMMANDS, id)) return undefined;
   return SCRIPT_DENIED_COMMANDS[id] ?? SCRIPT_DENIED_COMMANDS[`${id.slice(0, id.indexOf('.'))}.*`];
 }
 

@@ -180,6 +180,12 @@ test('a command scripts may not run is refused naming the command and its reason
   }
   const unknown = await scripts.run("await rig.execute('paint.noSuchCommand', null);", 'unknown.ts');
   assert.equal(unknown.error?.message, 'rig.execute: paint.noSuchCommand is not a command scripts can run', 'no reason for no command');
+  // No command: no reason, even where a denied prefix (help.*) would cover its id.
+  const noSuch = await scripts.run("await rig.execute('help.noSuch', null);", 'no-such.ts');
+  assert.equal(noSuch.error?.message, 'rig.execute: help.noSuch is not a command scripts can run', 'no reason for help.noSuch');
+  assert.equal(scriptDeniedReason('help.noSuch'), undefined, 'help.noSuch is no command: scriptDeniedReason has no reason for it');
+  assert.equal(scriptDeniedReason('script.'), undefined, "'script.' is no command");
+  assert.equal(scriptDeniedReason('help'), undefined, "'help' is no command");
   assert.equal(store.doc, before, 'nothing ran');
 });
 
