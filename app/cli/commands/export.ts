@@ -1,5 +1,7 @@
 /** `rigwright export`: a skinned, animated glTF 2.0 asset from a mesh, a skeleton, weights and poses. */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { boneNamesFileFor, parseBoneNames } from '../../../workers/formats/bone-names.ts';
 import { exportGltf, GLTF_EXPORT_DEFAULTS, type GltfClip, type GltfPoseSpace, type GltfRig } from '../../../workers/formats/gltf-export.ts';
 import { readMtl } from '../../../workers/formats/mtl.ts';
 import type { RigFile } from '../../../workers/formats/read-file.ts';
@@ -23,6 +25,7 @@ import {
   type CommandLine,
 } from '../cli-support.ts';
 import { exportGltfInPlace } from '../../../workers/formats/gltf-edit.ts';
+import { withoutConnectorBones } from '../../../workers/formats/gltf/connector-bones.ts';
 import { importGltf } from '../../../workers/formats/gltf-import.ts';
 import { gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
 import { baseName } from '../../../workers/formats/file-name.ts';
@@ -32,6 +35,7 @@ import { FormatError } from '../../../workers/formats/format-error.ts';
 import { weightsFromDmat } from '../../../workers/formats/weights-file.ts';
 import type { DenseMatrix } from '../../../workers/formats/types.ts';
 import type { PoseSequence } from '../../../workers/rig/pose-sequence.ts';
+import type { Skeleton } from '../../../workers/rig/skeleton.ts';
 import { readPoses } from '../pose-input.ts';
 import { exampleDisplacements, exampleOptionsHelp, examplesInterpolator, rbfOption, readExamples } from '../example-input.ts';
 
@@ -48,9 +52,10 @@ export const exportCommand: CliCommand = {
        rigwright export --base B.glb|B.gltf [--weights W.dmat] [--skeleton S.tgf] [--poses P.dmat [--translations T.dmat] [--times K.dmat]]
                         [--influences 1…8] [--weight-type …] [--compress …] --out A.glb|A.gltf
 
-Writes a skinned glTF 2.0 asset: one joint node per bone at its start joint, inverse bind matrices, the four
-(or eight) strongest weights per vertex summing exactly to 1, and the poses as an animation clip named after the
-pose file (rotation matrices: one keyframe per frame, at its --times or at ${GLTF_EXPORT_DEFAULTS.framesPerSecond} fps; quaternions: t = 0 rest, t = 1 s final pose).
+Writes a skinned glTF 2.0 asset: one joint node per bone at its start joint, named by the skeleton's names file
+(S.names beside S.tgf, one name per bone) when there is one, inverse bind matrices (a skin per skeleton tree), the
+four (or eight) strongest weights per vertex summing exactly to 1, and each pose file as an animation clip named
+after it (rotation matrices: one keyframe per frame, at its --times or at ${GLTF_EXPORT_DEFAULTS.framesPerSecond} fps; quaternions: t = 0 rest, t = 1 s final pose).
 A .gltf output also writes its buffer next to it as a .bin file with the same name (and with --base the images
 the base names, at their URIs inside the output's folder, subfolders made; a URI that leads out of it is refused).
 With --examples, context-aware LBS (course handout Sec. 8.1) the way every glTF player can play it: each example,
@@ -65,9 +70,12 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
                        vt/vn, and the materials of its mtllib files (next to it) with their map_Kd images
   --skeleton FILE      TGF skeleton
   --weights FILE       DMAT skinning weights, #vertices × #bones
-  --poses FILE         DMAT pose file for this skeleton (optional), or libigl's 12·B × L absolute-transform animation
-  --translations FILE  DMAT start-joint translations for those poses, B·L × 3: translation channels
-  --times FILE         DMAT key times of those frames in seconds, L × 1 (what \`rigwright import\` writes)
+  --poses FILE         DMAT pose file for this skeleton (optional), or libigl's 12·B × L absolute-transform animation;
+                       without --base a comma-separated list, one clip each, named after the file (NAME-pose-CLIP.dmat,
+                       as \`rigwright import\` writes them, gives the clip CLIP)
+  --translations FILE  DMAT start-joint translations for those poses, B·L × 3: translation channels (a list as --poses,
+                       an empty entry for none)
+  --times FILE         DMAT key times of those frames in seconds, L × 1 (what \`rigwright import\` writes; a list as --poses)
   --influences K       the most bones per vertex, 1 … 8, as the app's Max influences: the largest kept, renormalised;
                        one joint set (JOINTS_0/WEIGHTS_0) while no vertex keeps more than 4, else a second set
                        many viewers ignore; default ${GLTF_EXPORT_DEFAULTS.influences}
@@ -134,22 +142,26 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
         interpolator,
       };
     }
-    const clips: GltfClip[] = [];
-    if (values.poses !== undefined) {
-      const poses = readPoses(values.poses, values.translations, boneCount, values.times, {
-        skeleton,
-        warn: (warning) => stderr.write(`rigwright: warning: ${warning}\n`),
-      });
-      clips.push({ name: path.basename(values.poses).replace(/\.dmat$/i, ''), poses });
-    }
+    const read = {
+      skeleton,
+      weights,
+      clips: freshClips(values, skeleton, boneCount, stderr),
+      boneNames: namesBeside(skeletonFile, boneCount),
+    };
+    // Connector bones (rigwright import's, for bones that start away from their parent's end) are no joints in glTF;
+    // examples pose every bone of the file, so with them the skeleton stays as it is.
+    const { rig, removed } = examples.length === 0 ? withoutConnectorBones(read) : { rig: read, removed: [] };
+    if (removed.length > 0)
+      stderr.write(
+        `rigwright: warning: ${skeletonFile}: ${removed.length} connector bone${removed.length === 1 ? '' : 's'} (${removed.join(', ')}: no weight, at rest in every pose, after ${removed.length === 1 ? 'its children' : 'their children'}) left out of the joints; ${removed.length === 1 ? 'its children hang' : 'their children hang'} on ${removed.length === 1 ? 'its parent' : 'their parents'}\n`,
+      );
+    const { clips } = rig;
     const basename = path.basename(out).replace(/\.gltf$/i, '');
     const result = await exportGltf(
       {
         mesh,
         normals: vertexNormals(mesh.positions, mesh.triangles),
-        skeleton,
-        weights,
-        clips,
+        ...rig,
         poseSpace,
         name: path.basename(meshFile).replace(/\.[^.]*$/, ''),
         ...asset,
@@ -164,7 +176,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     writeFiles(files, true);
     const written = [out, ...files.slice(0, -1).map((f) => f.path)];
     stdout.write(
-      `wrote ${written.join(' and ')}: ${vertexCount} vertices${asset.parts && asset.parts.length > 1 ? ` in ${asset.parts.length} meshes` : ''}${asset.look ? `, ${asset.look.materials.length} material${asset.look.materials.length === 1 ? '' : 's'}` : ''}, ${boneCount} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}, up to ${influences} influences per vertex (${weightComponent} weights${compression === 'none' ? '' : `, ${compression}-compressed`})${examples.length > 0 ? `, ${examples.length} example morph target${examples.length === 1 ? '' : 's'} (${kernel} RBF weights)` : ''}\n`,
+      `wrote ${written.join(' and ')}: ${vertexCount} vertices${asset.parts && asset.parts.length > 1 ? ` in ${asset.parts.length} meshes` : ''}${asset.look ? `, ${asset.look.materials.length} material${asset.look.materials.length === 1 ? '' : 's'}` : ''}, ${rig.skeleton.parents.length} joints, ${clips.length} animation${clips.length === 1 ? '' : 's'}, up to ${influences} influences per vertex (${weightComponent} weights${compression === 'none' ? '' : `, ${compression}-compressed`})${examples.length > 0 ? `, ${examples.length} example morph target${examples.length === 1 ? '' : 's'} (${kernel} RBF weights)` : ''}\n`,
     );
     return 0;
   },
@@ -235,6 +247,46 @@ function objAsset(
   if (look.look) asset.look = look.look;
   if (look.parts[0]) asset.parts = look.parts[0];
   return asset;
+}
+
+/**
+ * The fresh export's clips: one per --poses file (a comma-separated list), with the --translations and --times file
+ * at the same place in theirs (an empty entry: none), each named after its file: `NAME-pose-CLIP.dmat`, as
+ * `rigwright import` writes them, gives the clip CLIP back; another file name without `.dmat`.
+ */
+function freshClips(values: CommandLine['values'], skeleton: Skeleton, boneCount: number, stderr: CliStreams['stderr']): GltfClip[] {
+  if (values.poses === undefined) return [];
+  const list = (value: string | undefined): (string | undefined)[] =>
+    value === undefined ? [] : value.split(',').map((entry) => entry || undefined);
+  const poseFiles = list(values.poses);
+  const translationFiles = list(values.translations);
+  const timeFiles = list(values.times);
+  for (const [option, files] of [
+    ['--translations', translationFiles],
+    ['--times', timeFiles],
+  ] as const)
+    if (files.length > 0 && files.length !== poseFiles.length)
+      throw new UsageError(`${option} lists ${files.length} files for ${poseFiles.length} --poses files (leave an entry empty for none)`);
+  const clips: GltfClip[] = [];
+  poseFiles.forEach((file, k) => {
+    if (file === undefined) throw new UsageError(`--poses entry ${k + 1} is empty`);
+    const poses = readPoses(file, translationFiles[k], boneCount, timeFiles[k], {
+      skeleton,
+      warn: (warning) => stderr.write(`rigwright: warning: ${warning}\n`),
+    });
+    const stem = path.basename(file).replace(/\.dmat$/i, '');
+    const name = /-pose-(.+)$/.exec(stem)?.[1] ?? stem;
+    if (clips.some((clip) => clip.name === name)) throw new UsageError(`two --poses files give the clip name "${name}"`);
+    clips.push({ name, poses });
+  });
+  return clips;
+}
+
+/** The bone names of the names file beside the TGF (`S.names`, one per bone), or undefined when there is none. */
+function namesBeside(skeletonFile: string, boneCount: number): string[] | undefined {
+  const namesFile = boneNamesFileFor(skeletonFile);
+  if (!existsSync(namesFile)) return undefined;
+  return parseBoneNames(new TextDecoder().decode(readBytes(namesFile)), namesFile, boneCount);
 }
 
 /**
