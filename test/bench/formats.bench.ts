@@ -12,6 +12,7 @@ import { readObj, writeObj } from '../../workers/formats/obj.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { dataDir, fmtMs, medianMs, printTable, repoRoot, requireFile, type BenchRow } from './bench-util.ts';
 import {
+  BEFORE_ROUND_TRIP,
   IMPORT_REFERENCE_COMMIT,
   importerOf,
   interleavedMedians,
