@@ -1092,7 +1092,7 @@ const CATALOG = {
     label: 'Move keys',
     noMenu: 'drag a key mark on the timeline',
     description:
-      'Move the keys at one frame to another (argument: { from, to, bones?: "selected" or "all" }; without bones, the selected bone’s, or every bone’s when none is selected; a key mark dragged on the timeline moves every bone’s)',
+      'Move the keys at one frame to another (argument: { from, to, bones?: "selected" or "all" }; without bones, the selected bone’s, or every bone’s when none is selected)',
     enabledWhen: IDLE,
     argument: arg.object({ from: arg.integer(0), to: arg.integer(0), bones: arg.optional(arg.oneOf(['selected', 'all'])) }),
   },

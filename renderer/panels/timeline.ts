@@ -225,7 +225,7 @@ export class Timeline {
     // Delete on a mark, and Escape while it is dragged, are the mark's, not the window's shortcuts (tool-manager.ts).
     const ownKeys = 'Delete Backspace';
     mark.dataset.ownKeys = ownKeys;
-    mark.title = `Keys at frame ${frame}: drag to move (Escape cancels), right-click or Delete to delete`;
+    mark.title = `Every bone’s keys at frame ${frame}: drag to move them (Escape cancels), right-click or Delete to delete them`;
     mark.setAttribute('aria-label', `Keys at frame ${frame}`);
     this.placeMark(mark, frame);
     let target = frame;

@@ -693,7 +693,7 @@ interface RigwrightCommands {
       | undefined;
     result: void;
   };
-  /** Move keys: Move the keys at one frame to another (argument: { from, to, bones?: "selected" or "all" }; without bones, the selected bone’s, or every bone’s when none is selected; a key mark dragged on the timeline moves every bone’s) */
+  /** Move keys: Move the keys at one frame to another (argument: { from, to, bones?: "selected" or "all" }; without bones, the selected bone’s, or every bone’s when none is selected) */
   'key.move': {
     argument: {
       /** a whole number from 0 up */
@@ -1877,7 +1877,7 @@ interface RigwrightKeyCommands {
     bones?: 'selected' | 'all' | undefined;
   }): Promise<void>;
   /**
-   * Move keys: Move the keys at one frame to another (argument: { from, to, bones?: "selected" or "all" }; without bones, the selected bone’s, or every bone’s when none is selected; a key mark dragged on the timeline moves every bone’s)
+   * Move keys: Move the keys at one frame to another (argument: { from, to, bones?: "selected" or "all" }; without bones, the selected bone’s, or every bone’s when none is selected)
    *
    * Runs the command `key.move` (when `!toolBusy`).
    * @param options  an object { from: a whole number from 0 up; to: a whole number from 0 up; bones: one of "selected", "all", or left out }

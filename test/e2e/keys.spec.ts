@@ -84,6 +84,7 @@ test('keys: key two poses into a clip by keyboard and mouse, play the SLERP betw
   await keyButton.click();
   await expect(page.locator('.key-mark')).toHaveCount(2);
   expect((await h.history()).undo.at(-1)).toBe(`Key ${names[BONE]} at frame 20 of Action`);
+  await expect(page.locator('.key-mark[data-frame="20"]')).toHaveAttribute('title', /^Every bone’s keys at frame 20: drag to move them/);
   const from = await markCentre(page, 20);
   const zero = await markCentre(page, 0);
   const perFrame = (from.x - zero.x) / 20;

@@ -8,6 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { COMMANDS } from '../../renderer/commands/command-catalog.ts';
 import { CommandRegistry } from '../../renderer/commands/command-registry.ts';
 import { BoneSelection } from '../../renderer/skeleton/bone-selection.ts';
 import { keyCommands, keyMarkActions } from '../../renderer/skeleton/key-commands.ts';
@@ -218,6 +219,8 @@ test('keys: move without bones moves the selected bone’s keys (every bone’s 
   assert.equal(s.history.undoCount, steps + 1, 'one undo step');
   keyMarkActions(s.commands).remove(45);
   assert.deepEqual(keys(), { 2: [0], 5: [0] }, 'the deleted mark: every bone’s keys at its frame');
+  // The description is the script API's doc of rig.key.move: about the call, not about the timeline's marks.
+  assert.doesNotMatch(COMMANDS['key.move'].description, /timeline|mark|drag/i, 'key.move’s description speaks of the command alone');
 });
 
 test('keys: delete, move, trim and length act on the keys; at rest they are refused, saying why', () => {
