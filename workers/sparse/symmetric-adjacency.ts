@@ -24,6 +24,8 @@ export function symmetricAdjacency(a: CscMatrix): AdjacencyGraph {
   prefixSums(degree);
   const raw = new Int32Array(degree[n]);
   fillEdges(a, degree, raw);
+  // One stored triangle lists every edge once: nothing to remove (the lower triangle of a Laplacian, say).
+  if (isOneTriangle(a)) return { vertexCount: n, offsets: degree, neighbours: raw };
   const offsets = new Int32Array(n + 1);
   const write = removeDuplicates(n, degree, raw, offsets);
   return { vertexCount: n, offsets, neighbours: write === raw.length ? raw : raw.slice(0, write) };
@@ -54,6 +56,20 @@ function fillEdges(a: CscMatrix, degree: Int32Array, raw: Int32Array): void {
       raw[next[j]++] = i;
     }
   }
+}
+
+/** Whether every entry of A lies on or below the diagonal, or every one on or above it. */
+function isOneTriangle(a: CscMatrix): boolean {
+  const { colPointers, rowIndices } = a;
+  let below = false;
+  let above = false;
+  for (let j = 0; j < a.cols; j++) {
+    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
+      if (rowIndices[p] > j) below = true;
+      else if (rowIndices[p] < j) above = true;
+    }
+  }
+  return !(below && above);
 }
 
 /** A symmetric input lists every edge twice; keeps one copy, compacting raw in place. @returns entries kept */
