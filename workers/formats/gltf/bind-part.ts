@@ -60,13 +60,19 @@ export function bindPart(doc: Document, node: GltfNode, primitive: Primitive, sk
  * A skinned mesh node without children below another node moves to the root of the scenes it is in, which moves
  * nothing (the validator warns about it otherwise). A node with children stays: moving it would move them.
  */
-export function skinnedNodesToRoot(doc: Document, nodes: readonly GltfNode[]): void {
+export function skinnedNodesToRoot(doc: Document, nodes: readonly GltfNode[], warnings: string[]): void {
   const root = doc.getRoot();
+  const moved: string[] = [];
   for (const node of nodes) {
     const parent = node.getParentNode();
     if (!node.getMesh() || !node.getSkin() || !parent || node.listChildren().length > 0) continue;
     const scenes = root.listScenes().filter((scene) => isInScene(scene, node));
     parent.removeChild(node);
     for (const scene of scenes) scene.addChild(node);
+    moved.push(node.getName() || `node ${nodes.indexOf(node)}`);
   }
+  if (moved.length > 0)
+    warnings.push(
+      `${moved.length === 1 ? 'the skinned mesh node' : `${moved.length} skinned mesh nodes`} ${moved.map((name) => `"${name}"`).join(', ')} ${moved.length === 1 ? 'moves' : 'move'} from below another node to the scene's root, where glTF wants skinned meshes (nothing moves on screen: a skinned mesh ignores the transforms above it)`,
+    );
 }

@@ -11,6 +11,7 @@ import type { GltfVertexAnimation } from '../gltf-vertex-animation.ts';
 import type { DenseMatrix, GltfSource, MeshPart, TriangleMesh } from '../types.ts';
 import type { Skeleton } from '../../rig/skeleton.ts';
 import type { DracoSource } from './keep-draco.ts';
+import type { NodeBaseline } from './keep-node-transforms.ts';
 
 /** Throws the export's FormatError for a place and a reason. */
 export type Fail = (where: string, reason: string) => never;
@@ -59,6 +60,8 @@ export interface CarryState {
   accessorArrays: Map<number, ArrayLike<number>>;
   /** the source's Draco-compressed primitives as read (keep-draco.ts) */
   draco: DracoSource[];
+  /** the source's nodes and their transforms before the steps (keep-node-transforms.ts) */
+  nodes: NodeBaseline[];
 }
 
 /** The pipeline's working state. */

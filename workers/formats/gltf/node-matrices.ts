@@ -10,23 +10,6 @@ import { matrixToQuat } from '../../math/quaternion.ts';
 /** Relative: a joint's head or rest matrix that moved less than this (× the mesh diagonal) is unchanged. */
 export const MOVED = 1e-9;
 
-/** The writer leaves out a translation, rotation or scale within this of its default (glTF-Transform's MathUtils.eq). */
-const WRITER_TOLERANCE = 1e-5;
-
-/**
- * Sets every translation, rotation and scale within WRITER_TOLERANCE of its default to the default, so that the
- * matrices the steps compute are the written ones (the writer leaves such values out).
- */
-export function settleDefaults(nodes: readonly GltfNode[]): void {
-  const near = (value: readonly number[], base: readonly number[]): boolean =>
-    value.every((x, i) => Math.abs(x - base[i]) <= WRITER_TOLERANCE);
-  for (const node of nodes) {
-    if (near(node.getTranslation(), [0, 0, 0])) node.setTranslation([0, 0, 0]);
-    if (near(node.getRotation(), [0, 0, 0, 1])) node.setRotation([0, 0, 0, 1]);
-    if (near(node.getScale(), [1, 1, 1])) node.setScale([1, 1, 1]);
-  }
-}
-
 /** A node's local matrix from its translation, rotation and scale. */
 export function localMatrix(node: GltfNode): Float64Array {
   const m = new Float64Array(16);

@@ -9,7 +9,8 @@
  *   bone ends     the joints' tail extras (bone-tails.ts)
  *   examples      example shapes as morph targets keyed in the new clips (example-morphs.ts)
  *   bakes         baked deformation as morph targets and clips (baked-morphs.ts)
- *   write         orphaned accessors out, the reader's leftovers carried, compression, GLB or .gltf (write-step.ts)
+ *   write         orphaned accessors out, the reader's leftovers carried, what nothing changed written as the source
+ *                 wrote it, compression, GLB or .gltf (write-step.ts)
  * Every step adds its notices to the same list.
  */
 import type { GltfExportResult } from '../gltf-export.ts';
@@ -34,7 +35,7 @@ export async function runExportPipeline(state: ExportState, scene: ExportScene):
   placeJoints(state, scene);
   const skinJoints = updateSkins(state, scene);
   writeSkinWeights(state, scene, skinJoints);
-  skinnedNodesToRoot(state.doc, state.nodes);
+  skinnedNodesToRoot(state.doc, state.nodes, state.warnings);
   const kept = removeUnkeptAnimations(state, scene);
   const jointNodes = state.jointNodes as GltfNode[];
   const bindFrames = bindFramesOf(jointNodes, state.skins, state.skinToWorld);

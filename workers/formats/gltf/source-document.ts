@@ -10,7 +10,8 @@ import { multiply } from '../gltf-numbers.ts';
 import type { GltfSource, MeshPart } from '../types.ts';
 import { exportFail, type ExportScene, type ExportState, type Fail, type PartTarget } from './export-state.ts';
 import { dracoSources } from './keep-draco.ts';
-import { diagonalOf, readInverseBind, settleDefaults, worldMatrix } from './node-matrices.ts';
+import { nodeBaselines } from './keep-node-transforms.ts';
+import { diagonalOf, readInverseBind, worldMatrix } from './node-matrices.ts';
 
 /**
  * Reads `source` into the pipeline's state for `scene`.
@@ -35,7 +36,6 @@ export async function sourceState(
   doc.setLogger(new Logger(Logger.Verbosity.SILENT));
   const root = doc.getRoot();
   const nodes = root.listNodes();
-  settleDefaults(nodes);
   const animationsBefore = root.listAnimations();
   const json = sourceJson(source);
   const accessors = root.listAccessors();
@@ -95,7 +95,7 @@ export async function sourceState(
     diagonal: scene.mesh.positions.length > 0 ? diagonalOf(scene.mesh.positions) : 1,
     animationsBefore,
     samplersRead: animationsBefore.map((animation) => animation.listSamplers()),
-    carry: { json, source, accessors, accessorArrays, draco: dracoSources(json, doc, accessors) },
+    carry: { json, source, accessors, accessorArrays, draco: dracoSources(json, doc, accessors), nodes: nodeBaselines(nodes) },
     unusedBefore: new Set(root.listAccessors().filter((accessor) => accessor.listParents().length <= 1)),
   };
 }

@@ -1,6 +1,9 @@
 /**
  * The write step: accessors the steps orphaned go, what the reader left out of a source is carried back
  * (gltf-carry.ts), geometry is compressed as asked, and the Document is written as a GLB or a .gltf with one .bin.
+ * What the export left as the source had it is written as the source wrote it: node transforms
+ * (keep-node-transforms.ts), defaults and accessor bounds (keep-spelling.ts) and Draco streams (keep-draco.ts), so
+ * that a no-op export changes only the generator and the buffers' layout, and says in a notice what else it changed.
  */
 import { Format, WebIO, type Document } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
@@ -14,6 +17,8 @@ import type { KeptAnimations } from './clips-step.ts';
 import type { ExportState } from './export-state.ts';
 import { parseGlb, writeGlb } from './glb.ts';
 import { DRACO, restoreDraco, unchangedDraco, type DracoKeep } from './keep-draco.ts';
+import { restoreNodeTransforms } from './keep-node-transforms.ts';
+import { restoreSpelling, tagSourceAccessors } from './keep-spelling.ts';
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +36,7 @@ export function disposeOrphanAccessors(state: ExportState): void {
 export async function writeDocument(state: ExportState, kept: KeptAnimations): Promise<GltfExportResult> {
   const { doc, opts, warnings, file } = state;
   const root = doc.getRoot();
-  const carried = state.carry
+  const carryOver = state.carry
     ? prepareCarry(
         state.carry.json,
         {
@@ -44,6 +49,14 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations): P
         warnings,
       )
     : null;
+  // What the reader leaves out goes back, and what the export did not change is written as the source writes it.
+  const written = root.listNodes();
+  const carried = (json: Json): void => {
+    carryOver?.(json);
+    restoreNodeTransforms(json, state.carry?.json ?? null, state.carry?.nodes ?? [], written);
+    if (state.carry) restoreSpelling(json, state.carry.json);
+  };
+  if (state.carry) tagSourceAccessors(state.carry.accessors);
   const io = new WebIO().setLogger(new CollectingLogger(warnings)).registerExtensions(ALL_EXTENSIONS);
   try {
     // A GLB holds one buffer: a .gltf source with several (SimpleSkin has four) has its accessors moved into one.
@@ -61,7 +74,7 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations): P
       keeps && state.carry ? restoreDraco(json, bin, keeps, state.carry.json, state.carry.source) : bin;
     if (opts.format === 'glb') {
       let glb: Uint8Array = await io.writeBinary(doc);
-      if (carried) glb = patchGlbJson(glb, carried, file);
+      glb = patchGlbJson(glb, carried, file);
       if (keeps) {
         const { jsonBytes, bin } = parseGlb(glb, file);
         const json = parseJsonText(jsonBytes, file, true) as Json;
@@ -71,11 +84,11 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations): P
     }
     const { json, resources: files } = await writeGltfJson(io, doc, opts.basename);
     const resources: Record<string, Uint8Array> = files;
-    const written = json as unknown as Json;
-    carried?.(written);
+    const out = json as unknown as Json;
+    carried(out);
     if (keeps) {
-      const uri = (written.buffers as Json[])[0].uri as string;
-      resources[uri] = restore(written, resources[uri]);
+      const uri = (out.buffers as Json[])[0].uri as string;
+      resources[uri] = restore(out, resources[uri]);
     }
     return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };
   } catch (error) {

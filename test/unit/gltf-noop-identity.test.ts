@@ -1,0 +1,111 @@
+/**
+ * A no-op edit is the identity: every glTF of ../shared/data/gltf, imported and exported in place with nothing
+ * changed, gives the same JSON (nodes, hierarchy, matrices where the file had matrices, names, order, materials with
+ * the defaults they spell out, accessor bounds, animations) apart from the generator and the buffers' layout, and the
+ * same values in every accessor and the same bytes in every image. The one change glTF asks for, a skinned mesh node
+ * below another node moving to the scene's root, must be the one the notice names, and is the only structural
+ * difference allowed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { WebIO } from '@gltf-transform/core';
+import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { gltfJson, gltfResources } from '../../workers/formats/gltf-resource-uris.ts';
+import { editOf } from './gltf-edit-input.ts';
+import { dataFile } from './shared-data.ts';
+
+type Json = Record<string, unknown>;
+
+const FILES = [
+  ['RiggedSimple', 'RiggedSimple.glb'],
+  ['RiggedFigure', 'RiggedFigure.glb'],
+  ['CesiumMan', 'CesiumMan.glb'],
+  ['Fox', 'Fox.glb'],
+  ['SimpleSkin', 'glTF', 'SimpleSkin.gltf'],
+  ['SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf'],
+];
+
+/** Keys that say where bytes lie, which a writer lays out afresh. */
+const LAYOUT = new Set(['bufferView', 'byteOffset', 'byteStride']);
+
+/** Every difference between two JSON values, as `path: before -> after`; layout keys and the generator ignored. */
+function differences(a: unknown, b: unknown, at: string, out: string[]): void {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) out.push(`${at}: ${a.length} items -> ${b.length}`);
+    for (let i = 0; i < Math.min(a.length, b.length); i++) differences(a[i], b[i], `${at}[${i}]`, out);
+    return;
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const x = a as Json;
+    const y = b as Json;
+    for (const key of new Set([...Object.keys(x), ...Object.keys(y)])) {
+      if (LAYOUT.has(key) || (at === '' && ['buffers', 'bufferViews'].includes(key)) || (at === '.asset' && key === 'generator')) continue;
+      differences(x[key], y[key], `${at}.${key}`, out);
+    }
+    return;
+  }
+  if (JSON.stringify(a) !== JSON.stringify(b)) out.push(`${at}: ${JSON.stringify(a)} -> ${JSON.stringify(b)}`);
+}
+
+/** The JSON with the named nodes taken out of every scene's and node's list of children (not out of `nodes`). */
+function withoutPlacesOf(json: Json, names: ReadonlySet<string>): Json {
+  const copy = structuredClone(json);
+  const nodes = (copy.nodes ?? []) as Json[];
+  const kept = (list: unknown): number[] => ((list ?? []) as number[]).filter((n) => !names.has(nodes[n].name as string));
+  for (const scene of (copy.scenes ?? []) as Json[]) scene.nodes = kept(scene.nodes);
+  for (const node of nodes) if (node.children) node.children = kept(node.children);
+  return copy;
+}
+
+for (const parts of FILES) {
+  test(`no-op in-place export of ${parts.join('/')}: the same JSON, accessor values and image bytes`, async () => {
+    const file = dataFile('gltf', ...parts);
+    const bytes = new Uint8Array(readFileSync(file));
+    const resources: Record<string, Uint8Array> = {};
+    for (const resource of gltfResources(bytes, file))
+      resources[resource.uri] = new Uint8Array(readFileSync(path.join(path.dirname(file), resource.path)));
+    const rig = await importGltf(bytes, path.basename(file), resources);
+    const glb = file.endsWith('.glb');
+    const out = await exportGltfInPlace(editOf(rig), glb ? 'same.glb' : 'same.gltf', glb ? {} : { format: 'gltf', basename: 'same' });
+
+    // The notice names each skinned mesh node that moves to the scene's root; nothing else may differ.
+    const moved = new Set(out.warnings.flatMap((warning) => [...warning.matchAll(/"([^"]+)"/g)].map((m) => m[1])));
+    assert.ok(
+      out.warnings.every((warning) => /skinned mesh nodes? .* from below another node to the scene's root/.test(warning)),
+      `only the move is noticed: ${out.warnings.join('; ')}`,
+    );
+    const before = gltfJson(bytes, 'source') as Json;
+    const after = gltfJson(out.bytes, 'export') as Json;
+    const found: string[] = [];
+    differences(withoutPlacesOf(before, moved), withoutPlacesOf(after, moved), '', found);
+    assert.deepEqual(found, [], 'JSON differences');
+    for (const name of moved) {
+      const index = (after.nodes as Json[]).findIndex((node) => node.name === name);
+      assert.ok(((after.scenes as Json[])[0].nodes as number[]).includes(index), `${name} is a root of the scene`);
+    }
+
+    const io = new WebIO();
+    const source = glb ? await io.readBinary(bytes) : await io.readJSON({ json: before as never, resources });
+    const written = glb ? await io.readBinary(out.bytes) : await io.readJSON({ json: after as never, resources: out.resources });
+    const sourceAccessors = source.getRoot().listAccessors();
+    const writtenAccessors = written.getRoot().listAccessors();
+    assert.equal(writtenAccessors.length, sourceAccessors.length, 'accessor count');
+    const bytesOf = (accessor: (typeof sourceAccessors)[number]): Buffer => {
+      const array = accessor.getArray() as unknown as ArrayBufferView;
+      return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+    };
+    sourceAccessors.forEach((accessor, k) => {
+      assert.equal(writtenAccessors[k].getComponentType(), accessor.getComponentType(), `accessor ${k}: component type`);
+      assert.ok(bytesOf(writtenAccessors[k]).equals(bytesOf(accessor)), `accessor ${k}: values`);
+    });
+    const images = (doc: typeof source): Buffer[] =>
+      doc
+        .getRoot()
+        .listTextures()
+        .map((texture) => Buffer.from(texture.getImage()!));
+    assert.deepEqual(images(written), images(source), 'image bytes');
+  });
+}
