@@ -14,6 +14,21 @@ export function amdOrdering(a: CscMatrix): Int32Array {
   return amdOfGraph(symmetricAdjacency(a));
 }
 
+/**
+ * Fields of a node in amdOfGraph's node array: where its list starts in iw and its length, how many of its entries
+ * are elements (-1 once eliminated), its size as a supervariable (negated while in the pivot's element), its
+ * (approximate external) degree, its mark, and its neighbours in its degree list.
+ */
+const PE = 0;
+const LEN = 1;
+const ELEN = 2;
+const NV = 3;
+const DEGREE = 4;
+const MARK = 5;
+const NEXT = 6;
+const LAST = 7;
+const NODE = 8;
+
 /** Buckets of the supervariable hash table (a power of two). */
 const HASH_BUCKETS = 1024;
 
@@ -28,23 +43,21 @@ const HASH_BUCKETS = 1024;
 export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32Array {
   const n = graph.vertexCount;
   if (n === 0) return new Int32Array(0);
-  // Quotient graph storage: node i's list is iw[pe[i] .. pe[i]+len[i]); for a variable, its first elen[i] entries
+  // Quotient graph storage: node i's list is iw[PE .. PE + LEN) of its fields; for a variable, its first ELEN entries
   // are elements, the rest variables. New elements are appended at `free`; dead lists are never compacted.
   let iw = new Int32Array(Math.max(graph.neighbours.length * 2, n + 16));
   iw.set(graph.neighbours);
   let free = graph.neighbours.length;
-  const pe = new Int32Array(n);
-  const len = new Int32Array(n);
-  const elen = new Int32Array(n);
-  const nv = new Int32Array(n);
-  const degree = new Int32Array(n);
+  // Each node's fields side by side (NODE values from 8i: PE … LAST): the elimination touches a node's list start,
+  // length, element count, size, degree, mark and degree-list links together, one cache line for all where eight
+  // arrays of n missed the cache eight times on a large mesh.
+  const node = new Int32Array(NODE * n);
   // Tree links: a merged variable points at its principal variable, a mass-eliminated one at its element.
   const parent = new Int32Array(n).fill(-1);
   // Elimination step of each pivot, -1 for variables eliminated along with another.
   const step = new Int32Array(n).fill(-1);
-  // Element marks for |Le \ Lp| and list marks for supervariable comparison, as offsets from wflg (0: dead element).
+  // Element marks (field MARK) for |Le \ Lp| and list marks for supervariable comparison, as offsets from wflg (0: dead element).
   // Int32 halves the traffic of the hottest reads; wflg is reset before it could overflow.
-  const w = new Int32Array(n).fill(1);
   let wflg = 2;
   // The largest degree of any element so far: a step stores element marks below wflg + lemax, so raising wflg by
   // lemax (not by n) clears them, and the O(n) reset of the marks comes once in many steps instead of every few
@@ -53,8 +66,6 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
   // One step raises wflg by at most 2n and stores marks below wflg + n.
   const wflgLimit = Math.min(markLimit, 0x7fffffff - 3 * n - 1);
   const head = new Int32Array(n + 1).fill(-1);
-  const next = new Int32Array(n).fill(-1);
-  const last = new Int32Array(n).fill(-1);
   // Supervariable candidates by hash: a small table (only one element's variables are in it at a time) stays in
   // the first-level cache, where one indexed by hash mod n missed it at every insertion on a large mesh.
   const hashHead = new Int32Array(HASH_BUCKETS).fill(-1);
@@ -63,52 +74,52 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
 
   const insert = (i: number, d: number) => {
     const h = head[d];
-    next[i] = h;
-    last[i] = -1;
-    if (h !== -1) last[h] = i;
+    node[NODE * i + NEXT] = h;
+    node[NODE * i + LAST] = -1;
+    if (h !== -1) node[NODE * h + LAST] = i;
     head[d] = i;
   };
   const remove = (i: number) => {
-    if (next[i] !== -1) last[next[i]] = last[i];
-    if (last[i] !== -1) next[last[i]] = next[i];
-    else head[degree[i]] = next[i];
+    if (node[NODE * i + NEXT] !== -1) node[NODE * node[NODE * i + NEXT] + LAST] = node[NODE * i + LAST];
+    if (node[NODE * i + LAST] !== -1) node[NODE * node[NODE * i + LAST] + NEXT] = node[NODE * i + NEXT];
+    else head[node[NODE * i + DEGREE]] = node[NODE * i + NEXT];
   };
 
-  initialDegreeLists(graph.offsets, pe, len, nv, degree, head, next, last);
+  initialDegreeLists(graph.offsets, node, head);
 
   let eliminated = 0;
   let minDegree = 0;
   let steps = 0;
   while (eliminated < n) {
-    if (wflg > wflgLimit) wflg = clearMarks(w);
+    if (wflg > wflgLimit) wflg = clearMarks(node);
     while (head[minDegree] === -1) minDegree++;
     const p = head[minDegree];
     remove(p);
     step[p] = steps++;
-    const elenp = elen[p];
-    let pivotSize = nv[p];
+    const elenp = node[NODE * p + ELEN];
+    let pivotSize = node[NODE * p + NV];
     eliminated += pivotSize;
 
     // Lp: the union of p's elements and p's variables, without p — the new element p.
-    nv[p] = -pivotSize;
+    node[NODE * p + NV] = -pivotSize;
     let dk = 0;
     let lpStart: number;
     let lpEnd: number;
     if (elenp === 0) {
-      lpStart = pe[p];
+      lpStart = node[NODE * p + PE];
       lpEnd = lpStart;
-      for (let k = pe[p]; k < pe[p] + len[p]; k++) {
+      for (let k = node[NODE * p + PE]; k < node[NODE * p + PE] + node[NODE * p + LEN]; k++) {
         const i = iw[k];
-        const nvi = nv[i];
+        const nvi = node[NODE * i + NV];
         if (nvi <= 0) continue;
         dk += nvi;
-        nv[i] = -nvi;
+        node[NODE * i + NV] = -nvi;
         iw[lpEnd++] = i;
         remove(i);
       }
     } else {
-      let need = len[p];
-      for (let k = pe[p]; k < pe[p] + elenp; k++) need += len[iw[k]];
+      let need = node[NODE * p + LEN];
+      for (let k = node[NODE * p + PE]; k < node[NODE * p + PE] + elenp; k++) need += node[NODE * iw[k] + LEN];
       if (free + need > iw.length) {
         const grown = new Int32Array(Math.max(2 * iw.length, free + need + n));
         grown.set(iw.subarray(0, free));
@@ -116,60 +127,60 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
       }
       lpStart = free;
       lpEnd = free;
-      for (let k = pe[p]; k < pe[p] + len[p]; k++) {
+      for (let k = node[NODE * p + PE]; k < node[NODE * p + PE] + node[NODE * p + LEN]; k++) {
         const e = iw[k];
-        const isElement = k < pe[p] + elenp;
-        const from = isElement ? pe[e] : k;
-        const to = isElement ? pe[e] + len[e] : k + 1;
+        const isElement = k < node[NODE * p + PE] + elenp;
+        const from = isElement ? node[NODE * e + PE] : k;
+        const to = isElement ? node[NODE * e + PE] + node[NODE * e + LEN] : k + 1;
         for (let q = from; q < to; q++) {
           const i = iw[q];
-          const nvi = nv[i];
+          const nvi = node[NODE * i + NV];
           if (nvi <= 0) continue;
           dk += nvi;
-          nv[i] = -nvi;
+          node[NODE * i + NV] = -nvi;
           iw[lpEnd++] = i;
           remove(i);
         }
         if (isElement && e !== p) {
           parent[e] = p;
-          w[e] = 0;
+          node[NODE * e + MARK] = 0;
         }
       }
       free = lpEnd;
     }
-    pe[p] = lpStart;
-    len[p] = lpEnd - lpStart;
-    elen[p] = -1;
-    degree[p] = dk;
+    node[NODE * p + PE] = lpStart;
+    node[NODE * p + LEN] = lpEnd - lpStart;
+    node[NODE * p + ELEN] = -1;
+    node[NODE * p + DEGREE] = dk;
     if (dk > lemax) lemax = dk;
 
-    // w[e] − wflg becomes |Le \ Lp| for every live element e next to Lp.
+    // node[NODE * e + MARK] − wflg becomes |Le \ Lp| for every live element e next to Lp.
     for (let k = lpStart; k < lpEnd; k++) {
       const i = iw[k];
-      const eln = elen[i];
+      const eln = node[NODE * i + ELEN];
       if (eln <= 0) continue;
-      const nvi = -nv[i];
+      const nvi = -node[NODE * i + NV];
       const wnvi = wflg - nvi;
-      for (let q = pe[i]; q < pe[i] + eln; q++) {
+      for (let q = node[NODE * i + PE]; q < node[NODE * i + PE] + eln; q++) {
         const e = iw[q];
-        const we = w[e];
-        if (we >= wflg) w[e] = we - nvi;
-        else if (we !== 0) w[e] = degree[e] + wnvi;
+        const we = node[NODE * e + MARK];
+        if (we >= wflg) node[NODE * e + MARK] = we - nvi;
+        else if (we !== 0) node[NODE * e + MARK] = node[NODE * e + DEGREE] + wnvi;
       }
     }
 
     // Approximate degrees of Lp's variables; prune absorbed elements and covered variables from their lists.
     for (let k = lpStart; k < lpEnd; k++) {
       const i = iw[k];
-      const p1 = pe[i];
-      const p2 = p1 + elen[i];
+      const p1 = node[NODE * i + PE];
+      const p2 = p1 + node[NODE * i + ELEN];
       let pn = p1;
       let h = 0;
       let d = 0;
       for (let q = p1; q < p2; q++) {
         const e = iw[q];
-        if (w[e] === 0) continue;
-        const external = w[e] - wflg;
+        if (node[NODE * e + MARK] === 0) continue;
+        const external = node[NODE * e + MARK] - wflg;
         if (external > 0) {
           d += external;
           iw[pn++] = e;
@@ -177,67 +188,68 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
         } else {
           // Aggressive absorption: Le ⊆ Lp, so element p covers e.
           parent[e] = p;
-          w[e] = 0;
+          node[NODE * e + MARK] = 0;
         }
       }
-      elen[i] = pn - p1 + 1;
+      node[NODE * i + ELEN] = pn - p1 + 1;
       const p3 = pn;
-      const p4 = p1 + len[i];
+      const p4 = p1 + node[NODE * i + LEN];
       for (let q = p2; q < p4; q++) {
         const j = iw[q];
-        const nvj = nv[j];
+        const nvj = node[NODE * j + NV];
         if (nvj <= 0) continue;
         d += nvj;
         iw[pn++] = j;
         h += j;
       }
-      if (elen[i] === 1 && p3 === pn) {
+      if (node[NODE * i + ELEN] === 1 && p3 === pn) {
         // Mass elimination: i is adjacent to element p only, so it is eliminated together with p.
         parent[i] = p;
-        const nvi = -nv[i];
+        const nvi = -node[NODE * i + NV];
         dk -= nvi;
         pivotSize += nvi;
         eliminated += nvi;
-        nv[i] = 0;
-        elen[i] = -1;
+        node[NODE * i + NV] = 0;
+        node[NODE * i + ELEN] = -1;
       } else {
-        degree[i] = Math.min(degree[i], d);
+        node[NODE * i + DEGREE] = Math.min(node[NODE * i + DEGREE], d);
         // Element p goes first in i's list.
         iw[pn] = iw[p3];
         iw[p3] = iw[p1];
         iw[p1] = p;
-        len[i] = pn - p1 + 1;
+        node[NODE * i + LEN] = pn - p1 + 1;
         const bucket = h & (HASH_BUCKETS - 1);
         hashOf[i] = h;
         hashNext[i] = hashHead[bucket];
         hashHead[bucket] = i;
       }
     }
-    degree[p] = dk;
+    node[NODE * p + DEGREE] = dk;
     // Marks of the scan above are below wflg + lemax.
     wflg += lemax;
 
     // Supervariables: variables of Lp with identical lists (same hash first, then compared) merge.
     for (let k = lpStart; k < lpEnd; k++) {
       const first = iw[k];
-      if (nv[first] >= 0) continue;
+      if (node[NODE * first + NV] >= 0) continue;
       const bucket = hashOf[first] & (HASH_BUCKETS - 1);
       let i = hashHead[bucket];
       hashHead[bucket] = -1;
       for (; i !== -1 && hashNext[i] !== -1; i = hashNext[i]) {
-        const ln = len[i];
-        const eln = elen[i];
+        const ln = node[NODE * i + LEN];
+        const eln = node[NODE * i + ELEN];
         const hi = hashOf[i];
-        for (let q = pe[i] + 1; q < pe[i] + ln; q++) w[iw[q]] = wflg;
+        for (let q = node[NODE * i + PE] + 1; q < node[NODE * i + PE] + ln; q++) node[NODE * iw[q] + MARK] = wflg;
         let jLast = i;
         for (let j = hashNext[i]; j !== -1;) {
-          let same = hashOf[j] === hi && len[j] === ln && elen[j] === eln;
-          for (let q = pe[j] + 1; same && q < pe[j] + ln; q++) if (w[iw[q]] !== wflg) same = false;
+          let same = hashOf[j] === hi && node[NODE * j + LEN] === ln && node[NODE * j + ELEN] === eln;
+          for (let q = node[NODE * j + PE] + 1; same && q < node[NODE * j + PE] + ln; q++)
+            if (node[NODE * iw[q] + MARK] !== wflg) same = false;
           if (same) {
             parent[j] = i;
-            nv[i] += nv[j];
-            nv[j] = 0;
-            elen[j] = -1;
+            node[NODE * i + NV] += node[NODE * j + NV];
+            node[NODE * j + NV] = 0;
+            node[NODE * j + ELEN] = -1;
             j = hashNext[j];
             hashNext[jLast] = j;
           } else {
@@ -253,18 +265,18 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
     let write = lpStart;
     for (let k = lpStart; k < lpEnd; k++) {
       const i = iw[k];
-      const nvi = -nv[i];
+      const nvi = -node[NODE * i + NV];
       if (nvi <= 0) continue;
-      nv[i] = nvi;
-      const d = Math.min(degree[i] + dk - nvi, n - eliminated - nvi);
-      degree[i] = d;
+      node[NODE * i + NV] = nvi;
+      const d = Math.min(node[NODE * i + DEGREE] + dk - nvi, n - eliminated - nvi);
+      node[NODE * i + DEGREE] = d;
       insert(i, d);
       if (d < minDegree) minDegree = d;
       iw[write++] = i;
     }
-    nv[p] = pivotSize;
-    len[p] = write - lpStart;
-    if (len[p] === 0) w[p] = 0;
+    node[NODE * p + NV] = pivotSize;
+    node[NODE * p + LEN] = write - lpStart;
+    if (node[NODE * p + LEN] === 0) node[NODE * p + MARK] = 0;
     if (elenp !== 0) free = write;
     // Every mark of the supervariable scan is below wflg already.
   }
@@ -272,33 +284,29 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
   return permutationFromSteps(step, parent, steps);
 }
 
-/** Unmarks every live entry of w (dead elements stay 0), so marking starts again at wflg = 2, which it returns. */
-function clearMarks(w: Int32Array): number {
-  for (let x = 0; x < w.length; x++) if (w[x] !== 0) w[x] = 1;
+/** Unmarks every live node (dead elements stay 0), so marking starts again at wflg = 2, which it returns. */
+function clearMarks(node: Int32Array): number {
+  for (let x = MARK; x < node.length; x += NODE) if (node[x] !== 0) node[x] = 1;
   return 2;
 }
 
-/** Quotient graph = the graph itself; every variable in the degree list of its degree (head/next/last as in amdOfGraph). */
-function initialDegreeLists(
-  offsets: Int32Array,
-  pe: Int32Array,
-  len: Int32Array,
-  nv: Int32Array,
-  degree: Int32Array,
-  head: Int32Array,
-  next: Int32Array,
-  last: Int32Array,
-): void {
-  for (let i = 0; i < pe.length; i++) {
-    pe[i] = offsets[i];
-    len[i] = offsets[i + 1] - offsets[i];
-    nv[i] = 1;
-    degree[i] = len[i];
-    const h = head[degree[i]];
-    next[i] = h;
-    last[i] = -1;
-    if (h !== -1) last[h] = i;
-    head[degree[i]] = i;
+/** Quotient graph = the graph itself; every variable in the degree list of its degree (head as in amdOfGraph). */
+function initialDegreeLists(offsets: Int32Array, node: Int32Array, head: Int32Array): void {
+  const n = offsets.length - 1;
+  for (let i = 0; i < n; i++) {
+    const at = NODE * i;
+    const d = offsets[i + 1] - offsets[i];
+    node[at + PE] = offsets[i];
+    node[at + LEN] = d;
+    node[at + ELEN] = 0;
+    node[at + NV] = 1;
+    node[at + DEGREE] = d;
+    node[at + MARK] = 1;
+    const h = head[d];
+    node[at + NEXT] = h;
+    node[at + LAST] = -1;
+    if (h !== -1) node[NODE * h + LAST] = i;
+    head[d] = i;
   }
 }
 
