@@ -10,7 +10,7 @@ import type { DenseMatrix } from '../../workers/formats/types.ts';
 import type { Skeleton } from '../../workers/rig/skeleton.ts';
 import { applyDab, type Dab } from '../../workers/paint/apply-dab.ts';
 import type { WeightGradient } from '../../workers/paint/apply-gradient.ts';
-import { createPaintContext, paintGathered, paintGradient, type PaintContext } from '../../workers/paint/paint-dab.ts';
+import { createPaintContext, mirrorTargets, paintGathered, paintGradient, type PaintContext } from '../../workers/paint/paint-dab.ts';
 import { beginStroke, cancelStroke, createPaintHistory, endStroke, type PaintHistory } from '../../workers/paint/paint-history.ts';
 import {
   defaultPaintSettings,
@@ -116,6 +116,8 @@ export class PaintSession {
       partner: symmetry.map.partner,
       welded: (this.welded ??= weldVertices(this.restPositions, this.triangles)),
     };
+    // Its targets now, not in a stroke's first dab (one pass over the vertices).
+    this.context.mirrorTargets = this.context.symmetry && mirrorTargets(this.context.symmetry);
   }
 
   get strokeOpen(): boolean {

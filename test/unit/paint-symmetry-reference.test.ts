@@ -267,12 +267,19 @@ test('the paint session hands the views its changed vertices in ascending order,
   const start = randomWeights(n, nb, settings, 7);
   const dense = { rows: n, cols: nb, data: Float64Array.from(start.data) };
   const skeleton = { joints: new Float64Array(6 * nb), bones: new Uint32Array(2 * nb), parents: new Int32Array(nb).fill(-1) };
-  const session = new PaintSession(dense, positions, triangles, skeleton as never, null, 3, [], settings);
+  const map = mirrorVertexMap(positions, triangles, 0, 0.01);
+  const session = new PaintSession(dense, positions, triangles, skeleton as never, null, 3, [map], settings);
+  // Turning symmetry on lists the mirrored dab's targets then, not in the first dab.
+  session.setSymmetry(0);
+  assert.equal(session.context.mirrorTargets?.partner, map.partner, 'the targets are built with the symmetry');
+  assert.ok(session.context.mirrorTargets.start, 'the patch is welded: targets per vertex');
+  session.setSymmetry(null);
+  assert.equal(session.context.mirrorTargets, null, 'symmetry off: no targets');
   const welded = weldVertices(positions, triangles);
   const symmetry = {
     axis: 0 as const,
     bonePairs: Int32Array.of(1, 0, 2, -1, 4),
-    partner: mirrorVertexMap(positions, triangles, 0, 0.01).partner,
+    partner: map.partner,
     welded,
   };
   session.context.symmetry = symmetry;
