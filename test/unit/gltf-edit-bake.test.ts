@@ -1,5 +1,5 @@
 /**
- * Baked skinning written into the file an in-place export edits (workers/formats/gltf-edit-morphs.ts). CesiumMan's
+ * Baked skinning written into the file an in-place export edits (workers/formats/gltf/baked-morphs.ts). CesiumMan's
  * joint nodes at rest are not its bind pose, so the targets must be taken back through the rest-node skin. The
  * check is glTF's own evaluation of the written file: the morph weights the bake keys at a frame's time, the
  * targets added to POSITION, then the skin at the rest nodes (gltf-skinning-reference.ts) gives the baked

@@ -51,7 +51,7 @@ export interface GltfEdit {
   clips: readonly GltfClip[];
   /** absent: the parts the file gives */
   parts?: readonly MeshPart[];
-  /** example shapes as new morph targets driven by their pose-space weights (see GltfPoseSpace and addExampleMorphs) */
+  /** example shapes as new morph targets driven by their pose-space weights (see GltfPoseSpace and gltf/example-morphs.ts) */
   poseSpace?: GltfPoseSpace;
   /** baked deformation, each a new clip of morph targets (gltf/baked-morphs.ts) */
   vertexAnimations?: readonly GltfVertexAnimation[];
