@@ -191,7 +191,12 @@ interface Asset {
   json: Json;
   /** buffer index → bytes (a copy, free to change) */
   buffers: Map<number, Uint8Array>;
-  glbChunkLength?: 'past-end' | 'short' | 'odd';
+  /**
+   * How the GLB container is written wrong or unusually: a chunk length past the end, too short or odd; a header length
+   * too short for the JSON chunk; chunk 1 of an unknown type (no binary chunk then); an unknown chunk after the binary
+   * one; the JSON chunk without its padding (the binary chunk then starts unaligned).
+   */
+  glbContainer?: 'past-end' | 'short' | 'odd' | 'header-short' | 'bin-type' | 'extra-chunk' | 'unpadded';
 }
 
 const list = (json: Json, key: string): JsonArray => (Array.isArray(json[key]) ? (json[key] as JsonArray) : []);
@@ -447,8 +452,8 @@ function mutateGltf(asset: Asset, random: Random): string {
       return `/buffers/0/byteLength → ${value}`;
     }
     case 13: {
-      asset.glbChunkLength = pick(random, ['past-end', 'short', 'odd'] as const);
-      return `GLB chunk length ${asset.glbChunkLength}`;
+      asset.glbContainer = pick(random, ['past-end', 'short', 'odd', 'header-short', 'bin-type', 'extra-chunk', 'unpadded'] as const);
+      return `GLB container ${asset.glbContainer}`;
     }
     case 14: {
       const a = int(random, accessors.length);
@@ -708,10 +713,12 @@ const pad = (bytes: Uint8Array, fill: number): Uint8Array => {
 };
 
 function encodeGlb(asset: Asset): Uint8Array {
-  const jsonChunk = pad(new TextEncoder().encode(JSON.stringify(asset.json)), 0x20);
+  const text = new TextEncoder().encode(JSON.stringify(asset.json));
+  const jsonChunk = asset.glbContainer === 'unpadded' ? text : pad(text, 0x20);
   const bin = asset.buffers.get(0);
   const binChunk = bin && !list(asset.json, 'buffers')[0]?.uri ? pad(bin, 0) : null;
-  const total = 12 + 8 + jsonChunk.length + (binChunk ? 8 + binChunk.length : 0);
+  const extra = asset.glbContainer === 'extra-chunk' ? 12 : 0;
+  const total = 12 + 8 + jsonChunk.length + (binChunk ? 8 + binChunk.length : 0) + extra;
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   view.setUint32(0, 0x46546c67, true);
@@ -723,13 +730,18 @@ function encodeGlb(asset: Asset): Uint8Array {
   if (binChunk) {
     const at = 20 + jsonChunk.length;
     view.setUint32(at, binChunk.length, true);
-    view.setUint32(at + 4, 0x004e4942, true);
+    view.setUint32(at + 4, asset.glbContainer === 'bin-type' ? 0x41544144 : 0x004e4942, true);
     out.set(binChunk, at + 8);
-    if (asset.glbChunkLength === 'past-end') view.setUint32(at, binChunk.length + 4096, true);
-    if (asset.glbChunkLength === 'short') view.setUint32(at, 3, true);
+    if (asset.glbContainer === 'past-end') view.setUint32(at, binChunk.length + 4096, true);
+    if (asset.glbContainer === 'short') view.setUint32(at, 3, true);
   }
-  if (asset.glbChunkLength === 'odd') view.setUint32(12, jsonChunk.length + 1, true);
-  if (asset.glbChunkLength === 'past-end' && !binChunk) view.setUint32(12, 1e9, true);
+  if (extra > 0) {
+    view.setUint32(total - 12, 4, true);
+    view.setUint32(total - 8, 0x41525458, true); // 'XTRA'
+  }
+  if (asset.glbContainer === 'odd') view.setUint32(12, jsonChunk.length + 1, true);
+  if (asset.glbContainer === 'past-end' && !binChunk) view.setUint32(12, 1e9, true);
+  if (asset.glbContainer === 'header-short') view.setUint32(8, 16, true);
   return out;
 }
 
