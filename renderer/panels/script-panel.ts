@@ -13,16 +13,18 @@
  * reloaded; unsaved changes are marked (•) and asked about before Open, an example or a recent script replaces them.
  *
  * DOM only: the runs are the script controller's, the keys the app's key table (Ctrl/⌘ Enter runs while the editor
- * has the focus: the `scriptEditorFocus` context key; Esc stops a run, the editor focused or not: `scriptRunning`).
+ * has the focus: the `scriptEditorFocus` context key; Esc stops a run, the editor focused or not: `scriptRunning`, once
+ * monaco has closed a pop-up of its own with it, and the panel's menus and question bar keep their Escape).
  */
 import './script-panel.css';
 import { SCRIPT_EXAMPLES } from '../commands/command-catalog.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import { chordOf, resolveKey } from '../commands/keybindings.ts';
-import { parseWhen, type WhenContext } from '../commands/when-clause.ts';
+import type { WhenContext } from '../commands/when-clause.ts';
 import type { ScriptController } from '../scripting/script-controller.ts';
 import type { ScriptOutput } from '../../workers/script/script-host.ts';
 import type { ScriptEditor } from './script-editor.ts';
+import { editorKeyTurn, type EditorKeyTurn } from './script-editor-keys.ts';
 import { commandButton, element, floatingPanel, refreshCommandButtons, toolButton } from './controls.ts';
 import { dockPanel } from './panel-dock.ts';
 
@@ -36,8 +38,6 @@ const MAX_RECENT_SCRIPTS = 8;
 const MAX_CONSOLE_LINES = 2000;
 /** The name of a script that has none yet. */
 const UNTITLED = 'untitled.ts';
-/** The context keys whose bindings the focused editor gives to the key table: its own keys, and a running script's. */
-const EDITOR_KEYS: ReadonlySet<string> = new Set(['scriptEditorFocus', 'scriptRunning']);
 
 /** A script file: its base name and its text. */
 export interface ScriptFile {
@@ -129,9 +129,10 @@ export class ScriptPanel {
     this.output.setAttribute('role', 'log');
     this.output.setAttribute('aria-label', 'Script output');
     this.root.append(bar, this.progressRow, this.question, this.editorHost, this.output);
-    // The editor's keys (Ctrl/⌘ Enter) go to the key table before monaco sees them; the app's key listener leaves a
-    // focused text area alone.
-    this.root.addEventListener('keydown', (event) => this.editorKey(event), { capture: true });
+    // The app's key listener leaves a focused text area alone: the editor's keys (Ctrl/⌘ Enter) go to the key table
+    // before monaco sees them, a running script's (Esc stops it) once monaco has left them (script-editor-keys.ts).
+    this.root.addEventListener('keydown', (event) => this.editorKey(event, 'beforeEditor'), { capture: true });
+    this.root.addEventListener('keydown', (event) => this.editorKey(event, 'afterEditor'));
     host.scripts.onOutput((line) => this.print(line));
     host.scripts.onRunningChange((running) => {
       if (running) this.output.replaceChildren();
@@ -343,14 +344,19 @@ export class ScriptPanel {
     }
   }
 
-  private editorKey(event: KeyboardEvent): void {
+  /**
+   * Hands a key pressed in the focused editor to the key table at `turn`: before monaco (capture phase), or after it
+   * (bubble phase, which a key monaco handles does not reach: monaco stops it, as Esc closing its completion list;
+   * monaco's text area prevents the default of every Esc, so that is no sign). Everything else is the editor's own
+   * (typing, its undo).
+   */
+  private editorKey(event: KeyboardEvent, turn: Exclude<EditorKeyTurn, null>): void {
     if (!this.editorHasFocus || event.isComposing) return;
+    if (turn === 'beforeEditor' && event.defaultPrevented) return;
     const chord = chordOf(event);
     if (!chord) return;
     const binding = resolveKey(chord, { ...this.host.context(), scriptEditorFocus: true });
-    // Only the keys the table gives the editor or a running script (Esc stops it); everything else is the editor's
-    // own (typing, its undo, Esc closing its widgets).
-    if (!binding?.when || !parseWhen(binding.when).some((term) => term.op === 'truthy' && EDITOR_KEYS.has(term.key))) return;
+    if (!binding || editorKeyTurn(event, binding) !== turn) return;
     event.preventDefault();
     event.stopPropagation();
     this.host.commands.invoke(binding.command);
