@@ -115,7 +115,9 @@ export class ClipMenu {
     length.classList.add('clip-set-length');
     this.keyedOnly.push(this.firstInput, this.lastInput, trim, this.lengthInput, length);
 
-    // A click elsewhere, or Escape (whatever else it does), closes it.
+    // A click elsewhere, or Escape (whatever else it does), closes it. With the focus on the menu's button or one of
+    // its buttons, that Escape is the menu's alone (data-own-keys while it is open: setOpen): it does not stop a
+    // running script or cancel a tool.
     document.addEventListener('pointerdown', (event) => {
       if (this.open && !this.root.contains(event.target as Node)) this.setOpen(false);
     });
@@ -171,6 +173,10 @@ export class ClipMenu {
     if (open) this.fill(this.host.state());
     this.popover.hidden = !open;
     this.menuButton.setAttribute('aria-expanded', String(open));
+    for (const button of [this.menuButton, ...this.popover.querySelectorAll('button')]) {
+      if (open) button.dataset.ownKeys = 'Escape';
+      else delete button.dataset.ownKeys;
+    }
   }
 
   private toggle(): void {

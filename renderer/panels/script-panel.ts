@@ -320,7 +320,9 @@ export class ScriptPanel {
       };
       this.question.replaceChildren(element('span', undefined, text));
       if (field) this.question.append(field);
-      for (const answer of answers) toolButton(this.question, answer, answer, () => answered(answer));
+      // Escape on the question's buttons is the question's (it cancels the question, not a running script): the
+      // window's key table leaves it (data-own-keys), as it leaves the name field's.
+      for (const answer of answers) toolButton(this.question, answer, answer, () => answered(answer)).dataset.ownKeys = 'Escape';
       this.question.onkeydown = (event) => {
         if (event.key === 'Escape') answered('Cancel');
         if (event.key === 'Enter' && field) answered(answers[0]);
@@ -408,8 +410,12 @@ class DropMenu {
     this.list.setAttribute('role', 'menu');
     this.list.setAttribute('aria-label', label.replace(' ▾', ''));
     this.list.hidden = true;
-    this.list.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape') this.close();
+    // Escape on the open menu's items or its button is the menu's (it closes the menu, not a running script): the
+    // window's key table leaves it (data-own-keys).
+    wrap.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape' || this.list.hidden) return;
+      this.close();
+      this.button.focus();
     });
     wrap.append(this.list);
     parent.append(wrap);
@@ -426,6 +432,7 @@ class DropMenu {
             const item = element('button', 'script-drop-item', label);
             item.type = 'button';
             item.setAttribute('role', 'menuitem');
+            item.dataset.ownKeys = 'Escape';
             item.addEventListener('click', () => {
               this.close();
               run();
@@ -436,12 +443,14 @@ class DropMenu {
     );
     this.list.hidden = false;
     this.button.setAttribute('aria-expanded', 'true');
+    this.button.dataset.ownKeys = 'Escape';
     this.list.querySelector('button')?.focus();
   }
 
   close(): void {
     this.list.hidden = true;
     this.button.setAttribute('aria-expanded', 'false');
+    delete this.button.dataset.ownKeys;
   }
 }
 

@@ -173,7 +173,8 @@ function exportChoice(request: ScriptExport): Parameters<typeof exportGltf>[1] {
 
 /**
  * Questions in the app's notice: its buttons answer; the notice dismissed, or another shown in its place, leaves the
- * question unanswered (-1).
+ * question unanswered (-1). Escape with the focus on the notice's buttons dismisses the question alone (data-own-keys:
+ * the window's key table, which would stop the script, leaves it), and the run goes on.
  */
 class NoticeQuestions {
   private pending: ((answer: number) => void) | null = null;
@@ -187,11 +188,16 @@ class NoticeQuestions {
       const observer = new MutationObserver(() => {
         if (this.notice.element.hidden) settle(-1);
       });
+      const escape = (event: KeyboardEvent): void => {
+        if (event.key === 'Escape' && !event.isComposing) this.dismiss();
+      };
       const settle = (answer: number): void => {
         if (this.pending !== settle) return;
         this.pending = null;
         stopListening();
         observer.disconnect();
+        this.notice.element.removeEventListener('keydown', escape);
+        for (const button of this.notice.element.querySelectorAll('button')) delete button.dataset.ownKeys;
         resolve(answer);
       };
       this.pending = settle;
@@ -205,6 +211,8 @@ class NoticeQuestions {
         if (this.notice.records.at(-1) !== asked) settle(-1);
       });
       observer.observe(this.notice.element, { attributes: true, attributeFilter: ['hidden'] });
+      for (const button of this.notice.element.querySelectorAll('button')) button.dataset.ownKeys = 'Escape';
+      this.notice.element.addEventListener('keydown', escape);
     });
   }
 

@@ -240,6 +240,54 @@ test('Esc, pressed with the focus in the script editor and then in the viewport,
   expect(errors).toEqual([]);
 });
 
+test('Esc that closes a pop-up while a script runs closes only the pop-up (the Examples ▾ menu, monaco’s completion list); the next Esc stops the run', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  await openApp(page, errors);
+  await page.keyboard.press('Control+Shift+E');
+  const panel = page.getByRole('complementary', { name: 'Scripting' });
+  const editor = panel.locator('.monaco-editor');
+  await expect(editor).toBeVisible();
+  const running = () => page.evaluate(() => (window as any).__rigwright.scriptState().running as boolean);
+  const before = await snapshot(page);
+  const stepsBefore = await undoLabels(page);
+  await startScript(page, 'await rig.paint.prune(0.3);\nwhile (true) {}\n', 'spin.ts');
+  await weightsChangedFrom(page, before.weights);
+
+  // Examples ▾ opens with its first item focused; Escape closes it, the focus back on its button, and the run goes on.
+  const examples = panel.getByRole('button', { name: 'Examples ▾' });
+  const menu = panel.getByRole('menu', { name: 'Examples' });
+  await examples.click();
+  await expect(menu.getByRole('menuitem').first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(examples).toBeFocused();
+  // Time for an Escape that reached the key table to have ended the run.
+  await page.waitForTimeout(500);
+  expect(await running(), 'the menu’s Escape closed the menu alone').toBe(true);
+
+  // Ctrl+Space in the editor opens monaco’s completion list; Escape closes it, and the run goes on.
+  await editor.click();
+  await expect(editor.locator('textarea')).toBeFocused();
+  const suggestions = editor.locator('.suggest-widget.visible');
+  await page.keyboard.press('Control+Space');
+  await expect(suggestions).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(suggestions).toBeHidden();
+  await page.waitForTimeout(500);
+  expect(await running(), 'the completion list’s Escape closed the list alone').toBe(true);
+
+  // The next Escape, nothing open, stops the run: the scene as before.
+  await page.keyboard.press('Escape');
+  const run = await endOfRun(page);
+  expect(run.result.status).toBe('stopped');
+  await expect(panel.getByRole('button', { name: 'Stop', exact: true })).toBeDisabled();
+  expect(await snapshot(page)).toEqual(before);
+  expect(await undoLabels(page)).toEqual(stepsBefore);
+  expect(errors).toEqual([]);
+});
+
 test('Stop during a script’s Compute weights on the body cancels the solve and ends the run at once; the scene is as before', async ({
   page,
 }) => {
