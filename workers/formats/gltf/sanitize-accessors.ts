@@ -9,7 +9,7 @@ import { COMPONENT_SIZE, isObject, MAX_UNBACKED_ELEMENTS, shown, type Fail, type
 const TYPE_SIZE: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
 const SPARSE_INDEX_TYPES = new Set([5121, 5123, 5125]);
 
-/** Accessor `a`'s data inside its buffer view `view` (element size, stride, alignment). */
+/** An accessor's `count` elements of `elementSize` bytes inside its buffer view `view`: alignment, stride, end. */
 function checkBacked(ctx: SanitizeContext, accessor: Json, view: Json, where: string, count: number, elementSize: number): void {
   const fail: Fail = ctx.fail;
   const componentSize = COMPONENT_SIZE[accessor.componentType as number];
