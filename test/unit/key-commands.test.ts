@@ -220,7 +220,9 @@ test('keys: move without bones moves the selected bone’s keys (every bone’s 
   keyMarkActions(s.commands).remove(45);
   assert.deepEqual(keys(), { 2: [0], 5: [0] }, 'the deleted mark: every bone’s keys at its frame');
   // The description is the script API's doc of rig.key.move: about the call, not about the timeline's marks.
-  assert.doesNotMatch(COMMANDS['key.move'].description, /timeline|mark|drag/i, 'key.move’s description speaks of the command alone');
+  const description = COMMANDS['key.move'].description ?? '';
+  assert.match(description, /^Move the keys at one frame to another/, 'key.move has its description');
+  assert.doesNotMatch(description, /timeline|mark|drag/i, 'key.move’s description speaks of the command alone');
 });
 
 test('keys: delete, move, trim and length act on the keys; at rest they are refused, saying why', () => {
