@@ -28,6 +28,7 @@ import {
   type Material,
   type Node as GltfNode,
   type Primitive,
+  type Root,
   type Skin,
 } from '@gltf-transform/core';
 import { FormatError } from './format-error.ts';
@@ -264,166 +265,39 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   if (!invertAffine(toWorld, 0, fromWorld, 0))
     fail(`${skinWhere}/joints/${firstRoot}`, 'the rest joint matrix of the root joint is singular');
 
-  // Every bone's inverse bind matrix in the first skin's bind space. Another skin s maps its bind space into the
-  // world by C_s, taken so that the first joint it shares with the skins before it keeps that joint's inverse bind
-  // matrix (C_s = C · IBM_j⁻¹ · IBM_s,j), or, sharing none, by its own root's rest joint matrix; its joints then
-  // have IBM_s,j · C_s⁻¹ · C. Skins bound in one bind pose agree on every shared joint (checked below).
-  const inverseBind = new Float64Array(16 * boneCount);
-  const assigned = new Uint8Array(boneCount);
-  const skinToWorld: Float64Array[] = [];
-  const scratch = new Float64Array(16);
-  const inverse = new Float64Array(16);
-  let disagreeing = 0;
-  skins.forEach((skin, s) => {
-    const joints = skin.listJoints();
-    const ibm = skinInverseBind[s];
-    const c = new Float64Array(16);
-    if (s === 0) {
-      c.set(toWorld);
-    } else {
-      const shared = joints.findIndex((node) => assigned[boneOfJointNode.get(node)!]);
-      if (shared >= 0) {
-        const b = boneOfJointNode.get(joints[shared])!;
-        if (!invertAffine(inverseBind, 16 * b, inverse, 0))
-          fail(`${skinWhere}/joints/${b}`, `the inverse bind matrix of joint ${b} ("${excerpt(boneNames[b])}") is singular`);
-        multiply(toWorld, 0, inverse, 0, scratch, 0);
-        multiply(scratch, 0, ibm, 16 * shared, c, 0);
-      } else {
-        const root = Math.max(
-          0,
-          joints.findIndex((node) => parentBone[boneOfJointNode.get(node)!] < 0),
-        );
-        multiply(global, 16 * jointIndex[boneOfJointNode.get(joints[root])!], ibm, 16 * root, c, 0);
-      }
-    }
-    skinToWorld.push(c);
-    const fromSkin = new Float64Array(16);
-    if (!invertAffine(c, 0, fromSkin, 0)) fail(skinWhereOf(skin), 'the rest joint matrix of its root joint is singular');
-    multiply(fromSkin, 0, toWorld, 0, fromSkin, 0);
-    joints.forEach((node, k) => {
-      const b = boneOfJointNode.get(node)!;
-      multiply(ibm, 16 * k, fromSkin, 0, scratch, 0);
-      if (!assigned[b]) {
-        inverseBind.set(scratch, 16 * b);
-        assigned[b] = 1;
-      } else if (s > 0) {
-        let off = 0;
-        for (let e = 0; e < 16; e++) off = Math.max(off, Math.abs(scratch[e] - inverseBind[16 * b + e]));
-        if (off > TOLERANCE) disagreeing++;
-      }
-    });
+  const { inverseBind, skinToWorld } = commonInverseBinds({
+    skins,
+    skinInverseBind,
+    toWorld,
+    global,
+    jointIndex,
+    parentBone,
+    boneOfJointNode,
+    boneNames,
+    skinWhere,
+    skinWhereOf,
+    warnings,
+    fail,
   });
-  if (disagreeing > 0)
-    warnings.push(`${disagreeing} joints shared by several skins have other bind poses in each; the first skin's bind pose is used`);
 
-  // Mesh: every triangle primitive of every mesh node, in node order, one part each. Skinned nodes' vertices are
-  // their skin's bind pose in the world; unskinned nodes' are their rest pose in the world, bound rigidly to the
-  // nearest ancestor joint (as glTF moves them: with that node), or to nothing (they stay at rest) when none is.
-  // First the primitives that make the mesh (triangles with positions), so that its arrays are made once at their
-  // size; then their vertices, triangles and weight rows, written straight into those arrays.
-  const meshPrimitives: { meshNode: GltfNode; meshIndex: number; primitive: Primitive; k: number; siblings: number }[] = [];
-  let vertexCount = 0;
-  for (const meshNode of meshNodes) {
-    const gltfMesh = meshNode.getMesh()!;
-    const meshIndex = root.listMeshes().indexOf(gltfMesh);
-    const primitives = gltfMesh.listPrimitives();
-    primitives.forEach((primitive, k) => {
-      const where = `/meshes/${meshIndex}/primitives/${k}`;
-      const mode = primitive.getMode();
-      if (mode !== 4 && mode !== 5 && mode !== 6) {
-        warnings.push(`${where}: points or lines (mode ${mode}) are left out`);
-        return;
-      }
-      const position = primitive.getAttribute('POSITION');
-      if (!position) {
-        warnings.push(`${where}: no POSITION attribute; left out`);
-        return;
-      }
-      if (primitive.listTargets().length > 0) warnings.push(`${where}: ${primitive.listTargets().length} morph targets are left out`);
-      meshPrimitives.push({ meshNode, meshIndex, primitive, k, siblings: primitives.length });
-      vertexCount += position.getCount();
-    });
-  }
-  const vertices: VertexArrays = {
-    positions: new Float64Array(3 * vertexCount),
-    normals: new Float64Array(3 * vertexCount),
-    uvs: new Float32Array(2 * vertexCount),
-  };
-  const weights: DenseMatrix = { rows: vertexCount, cols: boneCount, data: new Float64Array(vertexCount * boneCount) };
-  let anyTexcoords = false;
-  const triangles: number[] = [];
-  const parts: MeshPart[] = [];
-  const partNames = new Set<string>();
-  const materials = root.listMaterials();
-  let missingNormals = 0;
-  let unweighted = 0;
-  let base = 0;
-  let placedNode: GltfNode | null = null;
-  let placement: Float64Array = toWorld;
-  let normalMatrix: Float64Array = toWorld;
-  for (const { meshNode, meshIndex, primitive, k, siblings } of meshPrimitives) {
-    const gltfMesh = meshNode.getMesh()!;
-    const skin = meshNode.getSkin();
-    const s = skin ? skins.indexOf(skin) : -1;
-    if (placedNode !== meshNode) {
-      placedNode = meshNode;
-      placement = s >= 0 ? skinToWorld[s] : global.subarray(16 * indexOf.get(meshNode)!, 16 * indexOf.get(meshNode)! + 16);
-      normalMatrix = normalMatrixOf(Float64Array.from(placement));
-    }
-    const skinBones = skin ? skin.listJoints().map((node) => boneOfJointNode.get(node)!) : [];
-    const rigidBone = skin ? -1 : nearestJoint(indexOf.get(meshNode)!);
-    const where = `/meshes/${meshIndex}/primitives/${k}`;
-    const mode = primitive.getMode();
-    const position = primitive.getAttribute('POSITION')!;
-    const triangleBase = triangles.length / 3;
-    const count = position.getCount();
-    expectType(position, 'POSITION', ['VEC3']);
-    const normal = primitive.getAttribute('NORMAL');
-    if (!normal) missingNormals++;
-    for (const [semantic, accessor] of primitive.listSemantics().map((name) => [name, primitive.getAttribute(name)!] as const)) {
-      if (accessor.getCount() !== count)
-        fail(`${where}/attributes/${semantic}`, `${accessor.getCount()} elements for the primitive's ${count} positions`);
-    }
-    if (normal) expectType(normal, 'NORMAL', ['VEC3']);
-    // The set the base colour texture reads (TEXCOORD_0 unless its material names another).
-    const uvSet = `TEXCOORD_${baseColorTexCoord(primitive.getMaterial())}`;
-    const texcoord = primitive.getAttribute(uvSet);
-    if (texcoord) expectType(texcoord, uvSet, ['VEC2']);
-    const names = {
-      position: `${pointer(position)} (POSITION)`,
-      normal: normal ? `${pointer(normal)} (NORMAL)` : '',
-      texcoord: texcoord ? `${pointer(texcoord)} (${uvSet})` : '',
-    };
-    readPrimitiveVertices(position, normal, texcoord, placement, normalMatrix, names, vertices, base, fail);
-    if (texcoord) anyTexcoords = true;
-    if (skin && !readPrimitiveWeights(primitive, count, skinBones, boneCount, pointer, weights.data, base, fail)) unweighted += count;
-    if (rigidBone >= 0) for (let i = 0; i < count; i++) weights.data[(base + i) * boneCount + rigidBone] = 1;
-    const indices = primitive.getIndices();
-    if (indices) {
-      expectType(indices, 'indices', ['SCALAR']);
-      if (![5121, 5123, 5125].includes(indices.getComponentType()) || indices.getNormalized())
-        fail(pointer(indices), 'indices must be unsigned bytes, shorts or ints, not normalized');
-    }
-    triangleList(primitive, count, mode, base, triangles, fail, where);
-    const nodeName = meshNode.getName() || gltfMesh.getName() || `mesh ${meshIndex}`;
-    let name = siblings > 1 ? `${nodeName} ${k}` : nodeName;
-    for (let n = 2; partNames.has(name); n++) name = `${siblings > 1 ? `${nodeName} ${k}` : nodeName} (${n})`;
-    partNames.add(name);
-    const material = primitive.getMaterial();
-    parts.push({
-      name,
-      vertexStart: base,
-      vertexCount: count,
-      triangleStart: triangleBase,
-      triangleCount: triangles.length / 3 - triangleBase,
-      material: material ? materials.indexOf(material) : -1,
-      source: { node: nodeIndex.get(meshNode)!, mesh: meshIndex, primitive: k },
-      skinned: skin !== null,
-    });
-    base += count;
-  }
+  const { vertices, weights, triangles, parts, materials, anyTexcoords, missingNormals, unweighted, vertexCount } = readMeshParts({
+    root,
+    meshNodes,
+    skins,
+    skinToWorld,
+    global,
+    indexOf,
+    nodeIndex,
+    boneOfJointNode,
+    boneCount,
+    nearestJoint,
+    pointer,
+    expectType,
+    warnings,
+    fail,
+  });
   if (vertexCount === 0 || triangles.length === 0) fail('', 'the meshes have no triangles');
-  const mesh: TriangleMesh = { positions: vertices.positions, triangles: Uint32Array.from(triangles) };
+  const mesh: TriangleMesh = { positions: vertices.positions, triangles };
   const normals = vertices.normals;
   if (missingNormals > 0) {
     const computed = vertexNormals(mesh.positions, mesh.triangles);
@@ -492,6 +366,278 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   return { name, mesh, normals, skeleton, boneNames, weights, clips, parts, look, gltfSource, warnings };
 }
 
+/** What commonInverseBinds needs of the import (see importGltf): the skins, their own inverse binds, the rest pose. */
+interface InverseBindInput {
+  skins: Skin[];
+  /** each skin's inverse bind matrices, #joints × 16, in its own joint order */
+  skinInverseBind: Float64Array[];
+  /** C, the first skin's bind space into the world */
+  toWorld: Float64Array;
+  /** every scene node's rest-pose global matrix, #nodes × 16 */
+  global: Float64Array;
+  /** the scene node of each bone */
+  jointIndex: number[];
+  parentBone: Int32Array;
+  boneOfJointNode: Map<GltfNode, number>;
+  boneNames: string[];
+  skinWhere: string;
+  skinWhereOf: (skin: Skin) => string;
+  warnings: string[];
+  fail: (where: string, reason: string) => never;
+}
+
+/**
+ * Every bone's inverse bind matrix in the first skin's bind space. Another skin s maps its bind space into the
+ * world by C_s, taken so that the first joint it shares with the skins before it keeps that joint's inverse bind
+ * matrix (C_s = C · IBM_j⁻¹ · IBM_s,j), or, sharing none, by its own root's rest joint matrix; its joints then
+ * have IBM_s,j · C_s⁻¹ · C. Skins bound in one bind pose agree on every shared joint (checked below).
+ * @returns each bone's inverse bind matrix in the first skin's bind space (#B × 16) and each skin's bind space into
+ *   the world (4×4 column-major)
+ */
+function commonInverseBinds(input: InverseBindInput): { inverseBind: Float64Array; skinToWorld: Float64Array[] } {
+  const {
+    skins,
+    skinInverseBind,
+    toWorld,
+    global,
+    jointIndex,
+    parentBone,
+    boneOfJointNode,
+    boneNames,
+    skinWhere,
+    skinWhereOf,
+    warnings,
+    fail,
+  } = input;
+  const boneCount = boneNames.length;
+  const inverseBind = new Float64Array(16 * boneCount);
+  const assigned = new Uint8Array(boneCount);
+  const skinToWorld: Float64Array[] = [];
+  const scratch = new Float64Array(16);
+  const inverse = new Float64Array(16);
+  let disagreeing = 0;
+  skins.forEach((skin, s) => {
+    const joints = skin.listJoints();
+    const ibm = skinInverseBind[s];
+    const c = new Float64Array(16);
+    if (s === 0) {
+      c.set(toWorld);
+    } else {
+      const shared = joints.findIndex((node) => assigned[boneOfJointNode.get(node)!]);
+      if (shared >= 0) {
+        const b = boneOfJointNode.get(joints[shared])!;
+        if (!invertAffine(inverseBind, 16 * b, inverse, 0))
+          fail(`${skinWhere}/joints/${b}`, `the inverse bind matrix of joint ${b} ("${excerpt(boneNames[b])}") is singular`);
+        multiply(toWorld, 0, inverse, 0, scratch, 0);
+        multiply(scratch, 0, ibm, 16 * shared, c, 0);
+      } else {
+        const root = Math.max(
+          0,
+          joints.findIndex((node) => parentBone[boneOfJointNode.get(node)!] < 0),
+        );
+        multiply(global, 16 * jointIndex[boneOfJointNode.get(joints[root])!], ibm, 16 * root, c, 0);
+      }
+    }
+    skinToWorld.push(c);
+    const fromSkin = new Float64Array(16);
+    if (!invertAffine(c, 0, fromSkin, 0)) fail(skinWhereOf(skin), 'the rest joint matrix of its root joint is singular');
+    multiply(fromSkin, 0, toWorld, 0, fromSkin, 0);
+    joints.forEach((node, k) => {
+      const b = boneOfJointNode.get(node)!;
+      multiply(ibm, 16 * k, fromSkin, 0, scratch, 0);
+      if (!assigned[b]) {
+        inverseBind.set(scratch, 16 * b);
+        assigned[b] = 1;
+      } else if (s > 0) {
+        let off = 0;
+        for (let e = 0; e < 16; e++) off = Math.max(off, Math.abs(scratch[e] - inverseBind[16 * b + e]));
+        if (off > TOLERANCE) disagreeing++;
+      }
+    });
+  });
+  if (disagreeing > 0)
+    warnings.push(`${disagreeing} joints shared by several skins have other bind poses in each; the first skin's bind pose is used`);
+  return { inverseBind, skinToWorld };
+}
+
+/** What readMeshParts needs of the import: the document, its nodes and skins as importGltf ordered and placed them. */
+interface MeshPartsInput {
+  root: Root;
+  /** mesh nodes in the scene, in the file's node order */
+  meshNodes: GltfNode[];
+  /** the skins the scene's mesh nodes use, in order */
+  skins: Skin[];
+  /** each skin's bind space into the world, 4×4 column-major */
+  skinToWorld: Float64Array[];
+  /** every scene node's rest-pose global matrix, #nodes × 16 (scene order) */
+  global: Float64Array;
+  indexOf: Map<GltfNode, number>;
+  nodeIndex: Map<GltfNode, number>;
+  boneOfJointNode: Map<GltfNode, number>;
+  boneCount: number;
+  /** the bone of a scene node's nearest ancestor joint, −1 for none */
+  nearestJoint: (node: number) => number;
+  pointer: (accessor: Accessor) => string;
+  expectType: (accessor: Accessor, role: string, types: string[]) => void;
+  warnings: string[];
+  fail: (where: string, reason: string) => never;
+}
+
+/** The mesh as read: its vertex arrays, weights, triangles and parts. */
+interface MeshPartsRead {
+  vertices: VertexArrays;
+  /** #V × #B rows, not yet normalized */
+  weights: DenseMatrix;
+  triangles: Uint32Array;
+  parts: MeshPart[];
+  materials: Material[];
+  vertexCount: number;
+  anyTexcoords: boolean;
+  /** primitives without NORMAL (their normals are left zero) */
+  missingNormals: number;
+  /** skinned vertices without JOINTS_0/WEIGHTS_0 */
+  unweighted: number;
+}
+
+/**
+ * The mesh of glTF import: every triangle primitive of every mesh node, in node order, one part each (see importGltf).
+ */
+function readMeshParts(input: MeshPartsInput): MeshPartsRead {
+  const {
+    root,
+    meshNodes,
+    skins,
+    skinToWorld,
+    global,
+    indexOf,
+    nodeIndex,
+    boneOfJointNode,
+    boneCount,
+    nearestJoint,
+    pointer,
+    expectType,
+    warnings,
+    fail,
+  } = input;
+  // Mesh: every triangle primitive of every mesh node, in node order, one part each. Skinned nodes' vertices are
+  // their skin's bind pose in the world; unskinned nodes' are their rest pose in the world, bound rigidly to the
+  // nearest ancestor joint (as glTF moves them: with that node), or to nothing (they stay at rest) when none is.
+  // First the primitives that make the mesh (triangles with positions), so that its arrays are made once at their
+  // size; then their vertices, triangles and weight rows, written straight into those arrays.
+  const meshPrimitives: { meshNode: GltfNode; meshIndex: number; primitive: Primitive; k: number; siblings: number }[] = [];
+  let vertexCount = 0;
+  for (const meshNode of meshNodes) {
+    const gltfMesh = meshNode.getMesh()!;
+    const meshIndex = root.listMeshes().indexOf(gltfMesh);
+    const primitives = gltfMesh.listPrimitives();
+    primitives.forEach((primitive, k) => {
+      const where = `/meshes/${meshIndex}/primitives/${k}`;
+      const mode = primitive.getMode();
+      if (mode !== 4 && mode !== 5 && mode !== 6) {
+        warnings.push(`${where}: points or lines (mode ${mode}) are left out`);
+        return;
+      }
+      const position = primitive.getAttribute('POSITION');
+      if (!position) {
+        warnings.push(`${where}: no POSITION attribute; left out`);
+        return;
+      }
+      if (primitive.listTargets().length > 0) warnings.push(`${where}: ${primitive.listTargets().length} morph targets are left out`);
+      meshPrimitives.push({ meshNode, meshIndex, primitive, k, siblings: primitives.length });
+      vertexCount += position.getCount();
+    });
+  }
+  const vertices: VertexArrays = {
+    positions: new Float64Array(3 * vertexCount),
+    normals: new Float64Array(3 * vertexCount),
+    uvs: new Float32Array(2 * vertexCount),
+  };
+  const weights: DenseMatrix = { rows: vertexCount, cols: boneCount, data: new Float64Array(vertexCount * boneCount) };
+  let anyTexcoords = false;
+  const triangleList: number[] = [];
+  const parts: MeshPart[] = [];
+  const partNames = new Set<string>();
+  const materials = root.listMaterials();
+  let missingNormals = 0;
+  let unweighted = 0;
+  let base = 0;
+  let placedNode: GltfNode | null = null;
+  let placement: Float64Array = new Float64Array(16);
+  let normalMatrix: Float64Array = placement;
+  for (const { meshNode, meshIndex, primitive, k, siblings } of meshPrimitives) {
+    const gltfMesh = meshNode.getMesh()!;
+    const skin = meshNode.getSkin();
+    const s = skin ? skins.indexOf(skin) : -1;
+    if (placedNode !== meshNode) {
+      placedNode = meshNode;
+      placement = s >= 0 ? skinToWorld[s] : global.subarray(16 * indexOf.get(meshNode)!, 16 * indexOf.get(meshNode)! + 16);
+      normalMatrix = normalMatrixOf(Float64Array.from(placement));
+    }
+    const skinBones = skin ? skin.listJoints().map((node) => boneOfJointNode.get(node)!) : [];
+    const rigidBone = skin ? -1 : nearestJoint(indexOf.get(meshNode)!);
+    const where = `/meshes/${meshIndex}/primitives/${k}`;
+    const mode = primitive.getMode();
+    const position = primitive.getAttribute('POSITION')!;
+    const triangleBase = triangleList.length / 3;
+    const count = position.getCount();
+    expectType(position, 'POSITION', ['VEC3']);
+    const normal = primitive.getAttribute('NORMAL');
+    if (!normal) missingNormals++;
+    for (const [semantic, accessor] of primitive.listSemantics().map((name) => [name, primitive.getAttribute(name)!] as const)) {
+      if (accessor.getCount() !== count)
+        fail(`${where}/attributes/${semantic}`, `${accessor.getCount()} elements for the primitive's ${count} positions`);
+    }
+    if (normal) expectType(normal, 'NORMAL', ['VEC3']);
+    // The set the base colour texture reads (TEXCOORD_0 unless its material names another).
+    const uvSet = `TEXCOORD_${baseColorTexCoord(primitive.getMaterial())}`;
+    const texcoord = primitive.getAttribute(uvSet);
+    if (texcoord) expectType(texcoord, uvSet, ['VEC2']);
+    const names = {
+      position: `${pointer(position)} (POSITION)`,
+      normal: normal ? `${pointer(normal)} (NORMAL)` : '',
+      texcoord: texcoord ? `${pointer(texcoord)} (${uvSet})` : '',
+    };
+    readPrimitiveVertices(position, normal, texcoord, placement, normalMatrix, names, vertices, base, fail);
+    if (texcoord) anyTexcoords = true;
+    if (skin && !readPrimitiveWeights(primitive, count, skinBones, boneCount, pointer, weights.data, base, fail)) unweighted += count;
+    if (rigidBone >= 0) for (let i = 0; i < count; i++) weights.data[(base + i) * boneCount + rigidBone] = 1;
+    const indices = primitive.getIndices();
+    if (indices) {
+      expectType(indices, 'indices', ['SCALAR']);
+      if (![5121, 5123, 5125].includes(indices.getComponentType()) || indices.getNormalized())
+        fail(pointer(indices), 'indices must be unsigned bytes, shorts or ints, not normalized');
+    }
+    readTriangles(primitive, count, mode, base, triangleList, fail, where);
+    const nodeName = meshNode.getName() || gltfMesh.getName() || `mesh ${meshIndex}`;
+    let name = siblings > 1 ? `${nodeName} ${k}` : nodeName;
+    for (let n = 2; partNames.has(name); n++) name = `${siblings > 1 ? `${nodeName} ${k}` : nodeName} (${n})`;
+    partNames.add(name);
+    const material = primitive.getMaterial();
+    parts.push({
+      name,
+      vertexStart: base,
+      vertexCount: count,
+      triangleStart: triangleBase,
+      triangleCount: triangleList.length / 3 - triangleBase,
+      material: material ? materials.indexOf(material) : -1,
+      source: { node: nodeIndex.get(meshNode)!, mesh: meshIndex, primitive: k },
+      skinned: skin !== null,
+    });
+    base += count;
+  }
+  return {
+    vertices,
+    weights,
+    triangles: Uint32Array.from(triangleList),
+    parts,
+    materials,
+    vertexCount,
+    anyTexcoords,
+    missingNormals,
+    unweighted,
+  };
+}
+
 /**
  * A material's base colour, alpha coverage, texture transform, sampler, metallic, roughness and emissive factor, as
  * the viewport and the export need them.
@@ -513,7 +659,7 @@ function materialLook(material: Material, m: number): MaterialLook {
   };
 }
 
-function triangleList(
+function readTriangles(
   primitive: Primitive,
   count: number,
   mode: number,
