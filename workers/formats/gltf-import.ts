@@ -29,6 +29,7 @@ import {
   type Node as GltfNode,
   type Primitive,
   type Root,
+  type Scene,
   type Skin,
 } from '@gltf-transform/core';
 import { FormatError } from './format-error.ts';
@@ -135,26 +136,7 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
   if (!scene) fail('', 'the file has no scene');
 
-  // Scene nodes, parents before children.
-  const nodes: GltfNode[] = [];
-  const parentOf: number[] = [];
-  const indexOf = new Map<GltfNode, number>();
-  // Depth-first without recursion (a chain of thousands of nodes must not overflow the stack); the hierarchy is
-  // a forest (checked by sanitizeGltfInput).
-  const stack: [GltfNode, number][] = scene
-    .listChildren()
-    .map((node): [GltfNode, number] => [node, -1])
-    .reverse();
-  while (stack.length > 0) {
-    const [node, parent] = stack.pop()!;
-    if (indexOf.has(node)) continue;
-    indexOf.set(node, nodes.length);
-    nodes.push(node);
-    parentOf.push(parent);
-    const self = nodes.length - 1;
-    const children = node.listChildren();
-    for (let k = children.length - 1; k >= 0; k--) stack.push([children[k], self]);
-  }
+  const { nodes, parentOf, indexOf } = sceneNodes(scene);
   const accessorIndex = new Map(root.listAccessors().map((accessor, a) => [accessor, a]));
   const nodeIndex = new Map(root.listNodes().map((node, n) => [node, n]));
   /** `/accessors/3` for messages. */
@@ -190,43 +172,13 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   const boneNames = jointNodes.map((node, j) => node.getName() || `joint_${j}`);
   const boneOfJointNode = new Map(jointNodes.map((node, j) => [node, j]));
 
-  /** Each skin's inverse bind matrices, #joints × 16, in its own joint order. */
-  const skinInverseBind = skins.map((skin) => {
-    const joints = skin.listJoints();
-    const out = new Float64Array(16 * joints.length);
-    const ibmAccessor = skin.getInverseBindMatrices();
-    if (ibmAccessor) {
-      expectType(ibmAccessor, 'inverse bind matrices', ['MAT4']);
-      if (ibmAccessor.getCount() < joints.length)
-        fail(`${skinWhereOf(skin)}/inverseBindMatrices`, `${ibmAccessor.getCount()} inverse bind matrices for ${joints.length} joints`);
-    }
-    for (let j = 0; j < joints.length; j++) {
-      if (ibmAccessor) readElement(ibmAccessor, j, out, 16 * j, fail, `${pointer(ibmAccessor)} (inverse bind matrix)`);
-      else out[16 * j] = out[16 * j + 5] = out[16 * j + 10] = out[16 * j + 15] = 1;
-    }
-    return out;
-  });
+  const skinInverseBind = skins.map((skin) => ownInverseBinds(skin, skinWhereOf(skin), pointer, expectType, fail));
 
   // Rest-pose local and global matrices of all nodes.
   const nodeCount = nodes.length;
-  const rest: NodeTrs = {
-    translation: new Float64Array(3 * nodeCount),
-    rotation: new Float64Array(4 * nodeCount),
-    scale: new Float64Array(3 * nodeCount),
-  };
+  const rest = restTrs(nodes, nodeIndex, fail);
   const local = new Float64Array(16 * nodeCount);
   const global = new Float64Array(16 * nodeCount);
-  for (let n = 0; n < nodeCount; n++) {
-    const t = nodes[n].getTranslation();
-    const r = nodes[n].getRotation();
-    const s = nodes[n].getScale();
-    // A node matrix that does not split into translation, rotation and scale (e.g. a zero scale) gives NaN here.
-    if (![...t, ...r, ...s].every(Number.isFinite) || t.length !== 3 || r.length !== 4 || s.length !== 3)
-      fail(`/nodes/${nodeIndex.get(nodes[n])}`, 'its transform does not give a finite translation, rotation and scale');
-    rest.translation.set(t, 3 * n);
-    rest.rotation.set(r, 4 * n);
-    rest.scale.set(s, 3 * n);
-  }
   // Mesh nodes in the file's node order, which an in-place export keeps (it may move a skinned mesh node in the
   // hierarchy, and adds nodes only at the end), so the parts come back in the same vertex order.
   const meshNodes = root.listNodes().filter((node) => node.getMesh() && indexOf.has(node));
@@ -364,6 +316,83 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
     jointNodes: Int32Array.from(jointNodes, (node) => nodeIndex.get(node)!),
   };
   return { name, mesh, normals, skeleton, boneNames, weights, clips, parts, look, gltfSource, warnings };
+}
+
+/**
+ * A scene's nodes, parents before children: depth-first without recursion (a chain of thousands of nodes must not
+ * overflow the stack); the hierarchy is a forest (checked by sanitizeGltfInput).
+ * @returns the nodes in that order, each one's parent in it (−1 for a root) and each node's place in it
+ */
+function sceneNodes(scene: Scene): { nodes: GltfNode[]; parentOf: number[]; indexOf: Map<GltfNode, number> } {
+  const nodes: GltfNode[] = [];
+  const parentOf: number[] = [];
+  const indexOf = new Map<GltfNode, number>();
+  const stack: [GltfNode, number][] = scene
+    .listChildren()
+    .map((node): [GltfNode, number] => [node, -1])
+    .reverse();
+  while (stack.length > 0) {
+    const [node, parent] = stack.pop()!;
+    if (indexOf.has(node)) continue;
+    indexOf.set(node, nodes.length);
+    nodes.push(node);
+    parentOf.push(parent);
+    const self = nodes.length - 1;
+    const children = node.listChildren();
+    for (let k = children.length - 1; k >= 0; k--) stack.push([children[k], self]);
+  }
+  return { nodes, parentOf, indexOf };
+}
+
+/**
+ * A skin's inverse bind matrices, #joints × 16, in its own joint order (identities without the accessor).
+ * @param where  the skin's JSON pointer for messages
+ */
+function ownInverseBinds(
+  skin: Skin,
+  where: string,
+  pointer: (accessor: Accessor) => string,
+  expectType: (accessor: Accessor, role: string, types: string[]) => void,
+  fail: (where: string, reason: string) => never,
+): Float64Array {
+  const joints = skin.listJoints();
+  const out = new Float64Array(16 * joints.length);
+  const ibmAccessor = skin.getInverseBindMatrices();
+  if (ibmAccessor) {
+    expectType(ibmAccessor, 'inverse bind matrices', ['MAT4']);
+    if (ibmAccessor.getCount() < joints.length)
+      fail(`${where}/inverseBindMatrices`, `${ibmAccessor.getCount()} inverse bind matrices for ${joints.length} joints`);
+  }
+  for (let j = 0; j < joints.length; j++) {
+    if (ibmAccessor) readElement(ibmAccessor, j, out, 16 * j, fail, `${pointer(ibmAccessor)} (inverse bind matrix)`);
+    else out[16 * j] = out[16 * j + 5] = out[16 * j + 10] = out[16 * j + 15] = 1;
+  }
+  return out;
+}
+
+/**
+ * The nodes' rest translations, rotations and scales (#nodes × 3, × 4, × 3).
+ * @throws FormatError (through `fail`) for a node matrix that does not split into finite ones (e.g. a zero scale)
+ */
+function restTrs(nodes: GltfNode[], nodeIndex: Map<GltfNode, number>, fail: (where: string, reason: string) => never): NodeTrs {
+  const nodeCount = nodes.length;
+  const rest: NodeTrs = {
+    translation: new Float64Array(3 * nodeCount),
+    rotation: new Float64Array(4 * nodeCount),
+    scale: new Float64Array(3 * nodeCount),
+  };
+  for (let n = 0; n < nodeCount; n++) {
+    const t = nodes[n].getTranslation();
+    const r = nodes[n].getRotation();
+    const s = nodes[n].getScale();
+    // A node matrix that does not split into translation, rotation and scale (e.g. a zero scale) gives NaN here.
+    if (![...t, ...r, ...s].every(Number.isFinite) || t.length !== 3 || r.length !== 4 || s.length !== 3)
+      fail(`/nodes/${nodeIndex.get(nodes[n])}`, 'its transform does not give a finite translation, rotation and scale');
+    rest.translation.set(t, 3 * n);
+    rest.rotation.set(r, 4 * n);
+    rest.scale.set(s, 3 * n);
+  }
+  return rest;
 }
 
 /** What commonInverseBinds needs of the import (see importGltf): the skins, their own inverse binds, the rest pose. */
