@@ -42,12 +42,16 @@ function posed(positions: Float64Array, triangles: Uint32Array): { positions: Fl
 export const deformApi = {
   /** Factors the stitching system; see perFaceSkinningSetup. Returns the number of fixed vertices. */
   setup(restPositions: Float64Array, triangles: Uint32Array, influences: Influences, boneCount: number, fixedBones: Int32Array): number {
-    setup = perFaceSkinningSetup(restPositions, triangles, influences, boneCount, fixedBones);
-    workspace = perFaceSkinningWorkspace(setup);
+    // Let the previous mesh's setup go before building the next, so memory never holds two factorizations.
+    setup = null;
+    workspace = null;
     // Example transformations belong to the unposed shapes, which depend on the weights: set them anew.
     examples = null;
     contextWorkspace = null;
-    return setup.fixedVertices.length;
+    const next = perFaceSkinningSetup(restPositions, triangles, influences, boneCount, fixedBones);
+    setup = next;
+    workspace = perFaceSkinningWorkspace(next);
+    return next.fixedVertices.length;
   },
 
   /**

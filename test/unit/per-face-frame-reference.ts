@@ -1,8 +1,9 @@
 /**
- * Per-face skinning's frame as it ran before the factor was packed for the per-frame solve: the faces add their
- * target gradients straight into the pivot-ordered right-hand sides (fixed corners into a spare last row), each
- * blended face's exp takes Math.sin and Math.cos, and the solve runs on the factor's column-major supernode blocks,
- * two columns at a time. Kept as the reference the packed frame is compared with; it reads the same setup.
+ * Per-face skinning's frame as it ran before the factor was packed for the per-frame solve. It differs from today's
+ * frame in two places only: each blended face's exp takes Math.sin and Math.cos (today's frame sums their series),
+ * and the solve runs on the factor's column-major supernode blocks, two columns at a time (today's streams through
+ * choleskyPanels). Kept as the reference the packed frame is compared with; it reads the same setup and the factor
+ * the setup's panels were packed from (perFaceSkinningSetupAndFactor).
  */
 import { matrixToQuat } from '../../workers/math/quaternion.ts';
 import type { CholeskyFactor } from '../../workers/sparse/cholesky-numeric.ts';
@@ -10,13 +11,19 @@ import type { PerFaceSkinningSetup } from '../../workers/skinning/per-face-skinn
 
 /**
  * One per-face skinning frame (perFaceSkinning without bone scales), the earlier way.
- * @param setup         perFaceSkinningSetup(…)
+ * @param setup         perFaceSkinningSetupAndFactor(…).setup
+ * @param factor        perFaceSkinningSetupAndFactor(…).factor, the free block's factor
  * @param transforms    #B × 12 rigid rest → posed bone transforms
  * @param outPositions  #V × 3 posed positions
  */
-export function referencePerFaceSkinning(setup: PerFaceSkinningSetup, transforms: Float64Array, outPositions: Float64Array): void {
+export function referencePerFaceSkinning(
+  setup: PerFaceSkinningSetup,
+  factor: CholeskyFactor,
+  transforms: Float64Array,
+  outPositions: Float64Array,
+): void {
   const { vertexCount, freeIndex, freeCount, boneCount, pairBones } = setup;
-  const { inversePerm } = setup.factor.symbolic;
+  const { inversePerm } = factor.symbolic;
   const solutionRow = new Int32Array(vertexCount);
   for (let v = 0; v < vertexCount; v++) solutionRow[v] = 3 * (freeIndex[v] >= 0 ? inversePerm[freeIndex[v]] : freeCount);
   const workspace = {
@@ -30,7 +37,7 @@ export function referencePerFaceSkinning(setup: PerFaceSkinningSetup, transforms
   boneLogarithms(setup, transforms, null, workspace);
   accumulateFaceGradients(setup, solutionRow, workspace.quaternions, workspace.pairLogs, null, setup.faceProducts, solution);
   fixedVerticesToRightHandSide(setup, transforms, setup.restPositions, solution, outPositions);
-  choleskySolveThree(setup.factor, solution);
+  choleskySolveThree(factor, solution);
   for (let v = 0; v < vertexCount; v++) {
     if (freeIndex[v] < 0) continue;
     const r = solutionRow[v];

@@ -1,7 +1,7 @@
 /**
- * Per-face skinning's frame on the packed factor (the faces adding in vertex order, the exp from series, the solve
- * streaming through choleskyPanels) against the frame as it ran before (per-face-frame-reference.ts: pivot-order
- * accumulation, Math.sin and Math.cos, the solve on the factor's column-major blocks), on the body subdivided once
+ * Per-face skinning's frame on the packed factor against the frame as it ran before (per-face-frame-reference.ts),
+ * which differs in two places only: the blended faces' exp (series here, Math.sin and Math.cos there) and the solve
+ * (streaming through choleskyPanels here, the factor's column-major blocks there). On the body subdivided once
  * (73,806 vertices) and twice (295,218 vertices, the production size the packing is for), posed by the frames of
  * all_frames.dmat. The two must agree to 1e-12 of the bounding-box diagonal.
  */
@@ -22,7 +22,7 @@ import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import {
   perFaceFixedVertices,
   perFaceSkinning,
-  perFaceSkinningSetup,
+  perFaceSkinningSetupAndFactor,
   perFaceSkinningWorkspace,
 } from '../../workers/skinning/per-face-skinning.ts';
 import { referencePerFaceSkinning } from './per-face-frame-reference.ts';
@@ -52,13 +52,14 @@ function compareFrames(levels: number, poseCount: number): { worst: number; move
   );
   const body = midpointSubdivision(mesh.positions, mesh.triangles, handles, levels);
   const influences = influencesFromWeights(boneDistanceWeights(body.positions, skeleton), 4);
-  const setup = perFaceSkinningSetup(
+  const { setup, factor } = perFaceSkinningSetupAndFactor(
     body.positions,
     body.triangles,
     influences,
     boneCount,
     perFaceFixedVertices(skeleton.parents, influences, body.handles),
   );
+  assert.ok(!('factor' in setup), 'the setup keeps only the packed factor, not the factor itself');
   const diagonal = boundingBox(body.positions).diagonal;
   const workspace = perFaceSkinningWorkspace(setup);
   const rotations = new Float64Array(9 * boneCount);
@@ -71,7 +72,7 @@ function compareFrames(levels: number, poseCount: number): { worst: number; move
     samplePose(frames, Math.floor((k * poseDuration(frames)) / Math.max(1, poseCount - 1)), rotations);
     forwardKinematics(skeleton, rotations, transforms);
     perFaceSkinning(setup, transforms, packed, workspace);
-    referencePerFaceSkinning(setup, transforms, reference);
+    referencePerFaceSkinning(setup, factor, transforms, reference);
     let distance = 0;
     let motion = 0;
     for (let i = 0; i < packed.length; i += 3) {

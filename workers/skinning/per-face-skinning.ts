@@ -64,9 +64,10 @@ export interface PerFaceSkinningSetup {
   /** free × fixed block of Gᵀ A G, rows in pivot order (columns = fixed vertices in `fixedVertices` order) */
   freeFixed: CscMatrix;
   fixedVertices: Int32Array;
-  /** the free block's Cholesky factor */
-  factor: CholeskyFactor;
-  /** the factor packed for the per-frame solve (choleskyPanels) */
+  /**
+   * the free block's Cholesky factor packed for the per-frame solve (choleskyPanels); the factor itself is not kept
+   * (134 MB at 295k vertices), the panels hold all a frame reads of it
+   */
   panels: CholeskyPanels;
 }
 
@@ -94,7 +95,7 @@ export function perFaceFixedVertices(parents: Int32Array, influences: Influences
 }
 
 /**
- * Precomputes per-face weights, gradients and the Cholesky factor of the free block.
+ * Precomputes per-face weights, gradients and the Cholesky factor of the free block, packed for the frame's solve.
  * @param restPositions  #V × 3 rest positions
  * @param triangles      #F × 3 vertex indices
  * @param influences     per-vertex influences (#V × stride)
@@ -110,6 +111,21 @@ export function perFaceSkinningSetup(
   boneCount: number,
   fixedBones: Int32Array,
 ): PerFaceSkinningSetup {
+  return perFaceSkinningSetupAndFactor(restPositions, triangles, influences, boneCount, fixedBones).setup;
+}
+
+/**
+ * perFaceSkinningSetup and the Cholesky factor the panels were packed from, for checks of the packed solve against
+ * the factor's own. The setup alone does not hold the factor, so that it is freed once packed. Same parameters.
+ * @returns the setup, and the factor of the free block (setup.solutionRow's pivot order is its symbolic ordering's)
+ */
+export function perFaceSkinningSetupAndFactor(
+  restPositions: Float64Array,
+  triangles: Uint32Array,
+  influences: Influences,
+  boneCount: number,
+  fixedBones: Int32Array,
+): { setup: PerFaceSkinningSetup; factor: CholeskyFactor } {
   const n = restPositions.length / 3;
   const faceCount = triangles.length / 3;
   const fixedVertices: number[] = [];
@@ -211,7 +227,7 @@ export function perFaceSkinningSetup(
   for (let v = 0; v < n; v++) solutionRow[v] = 3 * (freeIndex[v] >= 0 ? inversePerm[freeIndex[v]] : freeCount);
   for (let t = 0; t < fixedTriplets; t++) fixedRows[t] = inversePerm[fixedRows[t]];
   const freeFixed = cscFromTriplets(freeCount, fixedVertices.length, fixedRows, fixedCols, fixedVals, fixedTriplets);
-  return {
+  const setup: PerFaceSkinningSetup = {
     vertexCount: n,
     faceCount,
     boneCount,
@@ -228,9 +244,9 @@ export function perFaceSkinningSetup(
     solutionRow,
     freeFixed,
     fixedVertices: Int32Array.from(fixedVertices),
-    factor,
     panels: choleskyPanels(factor),
   };
+  return { setup, factor };
 }
 
 /**
