@@ -32,6 +32,11 @@ export interface GltfClip {
    * on materials, lights, …) into the animation it writes for this clip
    */
   from?: number;
+  /**
+   * L·B uniform scales of the joints at each frame, frame-major (gltf/clip-scales.ts: what a pose file made from a
+   * clip whose joints scale leaves out); a fresh export writes them as scale channels. Absent: every joint at scale 1.
+   */
+  scales?: Float64Array;
 }
 
 /**
@@ -176,7 +181,7 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     import('./gltf/pipeline.ts'),
   ]);
   // Every clip is new to the new document, whatever file it was once read from.
-  const clips = (rig.clips ?? []).map(({ name, poses }): GltfClip => ({ name, poses }));
+  const clips = (rig.clips ?? []).map(({ name, poses, scales }): GltfClip => ({ name, poses, ...(scales ? { scales } : {}) }));
   const scene = { ...rig, clips };
   checkExportScene(scene, opts, exportFail(file));
   const state = await freshState(rig, file, opts);

@@ -102,6 +102,8 @@ function scratchOf(curves: KeyframeCurves): Scratch {
  * @param rotations     #B × 9 row-major relative rotations R_j (output)
  * @param translations  #B × 3 start-joint translations t_j (output)
  * @param measure       when given, worstScale and farthest are raised to this time's values
+ * @param scales        when given, #B: each joint's uniform scale at this time, the mean of its stretch's diagonal
+ *                      (trace / 3 of S in A_j's linear part Q_j · S_j; 1 for a joint that only rotates)
  */
 export function evaluateKeyframeCurves(
   curves: KeyframeCurves,
@@ -109,6 +111,7 @@ export function evaluateKeyframeCurves(
   rotations: Float64Array,
   translations: Float64Array,
   measure?: KeyframeMeasure,
+  scales?: Float64Array,
 ): void {
   const s = scratchOf(curves);
   const { parents, jointNode, inverseBind, fromWorld, parentBone, heads } = curves;
@@ -133,6 +136,7 @@ export function evaluateKeyframeCurves(
     multiply(joint, a, fromWorld, 0, joint, a);
     for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) linear[3 * r + c] = joint[a + 4 * c + r];
     polarDecomposition(linear, 0, absolute, 9 * j, stretch, 0);
+    if (scales) scales[j] = (stretch[0] + stretch[4] + stretch[8]) / 3;
     if (measure) {
       for (let r = 0; r < 3; r++)
         for (let c = 0; c < 3; c++) measure.worstScale = Math.max(measure.worstScale, Math.abs(stretch[3 * r + c] - (r === c ? 1 : 0)));

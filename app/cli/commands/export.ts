@@ -25,6 +25,7 @@ import {
   type CommandLine,
 } from '../cli-support.ts';
 import { exportGltfInPlace } from '../../../workers/formats/gltf-edit.ts';
+import { scalesFromDmat } from '../../../workers/formats/gltf/clip-scales.ts';
 import { withoutConnectorBones } from '../../../workers/formats/gltf/connector-bones.ts';
 import { importGltf } from '../../../workers/formats/gltf-import.ts';
 import { gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
@@ -45,7 +46,7 @@ const COMPRESSIONS: readonly GltfCompression[] = ['none', 'draco', 'meshopt'];
 export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'a skinned, animated glTF (.glb, or .gltf + .bin)',
-  usage: `Usage: rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat [--translations T.dmat] [--times K.dmat]]
+  usage: `Usage: rigwright export --mesh M --skeleton S.tgf --weights W.dmat [--poses P.dmat [--translations T.dmat] [--times K.dmat] [--scales C.dmat]]
                         [--influences 1…8] [--examples E1.obj:E1.dmat,… [--rbf KERNEL]]
                         [--weight-type float|unsigned-byte|unsigned-short] [--compress none|draco|meshopt]
                         --out A.glb|A.gltf
@@ -76,6 +77,8 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
   --translations FILE  DMAT start-joint translations for those poses, B·L × 3: translation channels (a list as --poses,
                        an empty entry for none)
   --times FILE         DMAT key times of those frames in seconds, L × 1 (what \`rigwright import\` writes; a list as --poses)
+  --scales FILE        DMAT joint scales of those frames, B·L × 1 (what \`rigwright import\` writes for a clip whose
+                       joints scale): scale channels; a list as --poses, an empty entry for none; not with --base
   --influences K       the most bones per vertex, 1 … 8, as the app's Max influences: the largest kept, renormalised;
                        one joint set (JOINTS_0/WEIGHTS_0) while no vertex keeps more than 4, else a second set
                        many viewers ignore; default ${GLTF_EXPORT_DEFAULTS.influences}
@@ -97,6 +100,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     poses: 'string',
     translations: 'string',
     times: 'string',
+    scales: 'string',
     influences: 'string',
     'weight-type': 'string',
     examples: 'string',
@@ -121,8 +125,8 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     }
 
     if (values.rbf !== undefined && values.examples === undefined) throw new UsageError('--rbf applies with --examples only');
-    if ((values.translations !== undefined || values.times !== undefined) && values.poses === undefined)
-      throw new UsageError('--translations and --times apply with --poses only');
+    if ((values.translations !== undefined || values.times !== undefined || values.scales !== undefined) && values.poses === undefined)
+      throw new UsageError('--translations, --times and --scales apply with --poses only');
     const kernel = rbfOption(values.rbf);
     const compression = (values.compress ?? GLTF_EXPORT_DEFAULTS.compression) as GltfCompression;
     if (!COMPRESSIONS.includes(compression))
@@ -261,9 +265,11 @@ function freshClips(values: CommandLine['values'], skeleton: Skeleton, boneCount
   const poseFiles = list(values.poses);
   const translationFiles = list(values.translations);
   const timeFiles = list(values.times);
+  const scaleFiles = list(values.scales);
   for (const [option, files] of [
     ['--translations', translationFiles],
     ['--times', timeFiles],
+    ['--scales', scaleFiles],
   ] as const)
     if (files.length > 0 && files.length !== poseFiles.length)
       throw new UsageError(`${option} lists ${files.length} files for ${poseFiles.length} --poses files (leave an entry empty for none)`);
@@ -277,7 +283,13 @@ function freshClips(values: CommandLine['values'], skeleton: Skeleton, boneCount
     const stem = path.basename(file).replace(/\.dmat$/i, '');
     const name = /-pose-(.+)$/.exec(stem)?.[1] ?? stem;
     if (clips.some((clip) => clip.name === name)) throw new UsageError(`two --poses files give the clip name "${name}"`);
-    clips.push({ name, poses });
+    const scalesFile = scaleFiles[k];
+    if (scalesFile === undefined) clips.push({ name, poses });
+    else {
+      if (poses.kind !== 'matrices') throw new UsageError(`--scales needs rotation-matrix poses; ${file} holds final-pose quaternions`);
+      const matrix = readMatrix(scalesFile, 'a joint scales file');
+      clips.push({ name, poses, scales: scalesFromDmat(matrix, poses.boneCount, poses.frameCount, scalesFile) });
+    }
   });
   return clips;
 }
@@ -301,6 +313,7 @@ async function exportOntoBase(line: CommandLine, stdout: CliStreams['stdout'], s
   const format = outputExtension(out, ['glb', 'gltf']);
   for (const option of ['mesh', 'examples', 'rbf'] as const)
     if (values[option] !== undefined) throw new UsageError(`--${option} does not apply with --base (the base file has the mesh)`);
+  if (values.scales !== undefined) throw new UsageError('--scales applies to a fresh export only (with --mesh, not --base)');
   const influences = influencesOption(values.influences);
   const weightComponent = (values['weight-type'] ?? GLTF_EXPORT_DEFAULTS.weightComponent) as GltfWeightComponent;
   if (!WEIGHT_TYPES.includes(weightComponent))

@@ -4,6 +4,7 @@ import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
 import { FormatError, printableLine } from '../../../workers/formats/format-error.ts';
 import { importGltf } from '../../../workers/formats/gltf-import.ts';
 import { gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
+import { clipScales, scalesToDmat } from '../../../workers/formats/gltf/clip-scales.ts';
 import { writeObj } from '../../../workers/formats/obj.ts';
 import { writeMtl, type MtlWriteMaterial } from '../../../workers/formats/mtl.ts';
 import { poseSequenceToDmat, translationsToDmat } from '../../../workers/formats/pose-file.ts';
@@ -32,6 +33,7 @@ an absolute path or a symbolic link, is refused) and writes into D:
   NAME-pose-CLIP.dmat      per animation: relative rotations, 3·B·L × 3, one frame per key time of the clip
   NAME-translations-CLIP.dmat  per animation whose joints move (root motion): start-joint translations, B·L × 3
   NAME-times-CLIP.dmat     per animation: its key times in seconds, L × 1 (\`export --times\` keys the clip there)
+  NAME-scales-CLIP.dmat    per animation whose joints scale: each joint's uniform scale, B·L × 1 (\`export --scales\`)
 What the rig cannot hold (scale animation, morph targets, …) and what MTL cannot say (a colour tinting its image,
 texture transforms, alpha cutoff) is reported as a warning. \`rigwright export --base\`
 writes such files back into the glTF, which keeps its materials, textures and UVs.
@@ -117,6 +119,8 @@ writes such files back into the glTF, which keeps its materials, textures and UV
       if (translations) write(`${base}-translations-${part}.dmat`, writeDmatAscii(translations));
       if (poses.kind === 'matrices' && poses.times)
         write(`${base}-times-${part}.dmat`, writeDmatAscii({ rows: poses.frameCount, cols: 1, data: poses.times }));
+      const scales = clipScales(clip.poses, [...rig.skeleton.parents, ...connectedBones.map((b) => rig.skeleton.parents[b])]);
+      if (scales) write(`${base}-scales-${part}.dmat`, writeDmatAscii(scalesToDmat(scales)));
     });
     writeFiles(outputs);
     const written = outputs.map((o) => o.path);

@@ -52,7 +52,9 @@ export function curveClip(
   };
   const input = (): Accessor => inputOf(times);
   const animation = doc.createAnimation(clip.name);
-  const curves = poses.kind === 'matrices' && poses.times && frameCount > 1 ? poses.curves : undefined;
+  // Joint scales (a clip from pose files with its scales file): λ_b at each frame, 1 where absent.
+  const scales = poses.kind === 'matrices' ? clip.scales : undefined;
+  const curves = poses.kind === 'matrices' && poses.times && frameCount > 1 && !scales ? poses.curves : undefined;
   const exact = Array.from({ length: boneCount }, (_, b) =>
     curves && poses.kind === 'matrices'
       ? exactJointCurves(curves, b, jointNodes[b].getTranslation(), {
@@ -64,7 +66,13 @@ export function curveClip(
       : null,
   );
   const interpolation = Array.from({ length: boneCount }, (_, b) => (curves && !exact[b] ? boneInterpolation(curves, b) : 'LINEAR'));
-  const addChannel = (b: number, path: 'rotation' | 'translation', keys: Accessor, values: Float32Array, kind: KeyInterpolation): void => {
+  const addChannel = (
+    b: number,
+    path: 'rotation' | 'translation' | 'scale',
+    keys: Accessor,
+    values: Float32Array,
+    kind: KeyInterpolation,
+  ): void => {
     const sampler = doc
       .createAnimationSampler()
       .setInput(keys)
@@ -104,8 +112,13 @@ export function curveClip(
       `clip "${clip.name}": ${changed.length} joint${changed.length === 1 ? '' : 's'} (${changed.slice(0, 4).join(', ')}${changed.length > 4 ? ', …' : ''}) move between keys in a way one curve per joint cannot say (animated nodes between joints, animated or non-uniform scale; the file's ${kinds} curves${curves.channels.some((c) => c.path === 'scale') ? ', scale' : ''}); they are written LINEAR at the clip's ${frameCount} key times: the pose at every key is exact, between keys it is SLERP`,
     );
   }
+  const parentBone = parentBones(jointNodes);
+  if (scales) addScaleChannels(scales, parentBone, frameCount, (b, values) => addChannel(b, 'scale', input(), values, 'LINEAR'));
   const translations = poses.kind === 'matrices' ? poses.translations : undefined;
-  if (!translations) return { animation, input: input() };
+  if (!translations && !scales) return { animation, input: input() };
+  // A node's translation is in its parent's axes, which its parent's scale λ_p stretches: the rest offset plus
+  // t_b, which the rig places with the parent's rotation alone, is divided by λ_p.
+  const parentScale = (f: number, b: number): number => (scales && parentBone[b] >= 0 ? scales[f * boneCount + parentBone[b]] : 1);
   for (let b = 0; b < boneCount; b++) {
     const own = exact[b]?.translation;
     if (own) {
@@ -115,13 +128,48 @@ export function curveClip(
     let moves = false;
     for (let f = 0; f < frameCount && !moves; f++) {
       const o = 3 * (f * boneCount + b);
-      moves = translations[o] !== 0 || translations[o + 1] !== 0 || translations[o + 2] !== 0;
+      moves =
+        parentScale(f, b) !== 1 || (!!translations && (translations[o] !== 0 || translations[o + 1] !== 0 || translations[o + 2] !== 0));
     }
     if (!moves) continue;
     const rest = jointNodes[b].getTranslation();
     const out = new Float32Array(3 * frameCount);
-    for (let f = 0; f < frameCount; f++) for (let c = 0; c < 3; c++) out[3 * f + c] = rest[c] + translations[3 * (f * boneCount + b) + c];
+    for (let f = 0; f < frameCount; f++)
+      for (let c = 0; c < 3; c++)
+        out[3 * f + c] = (rest[c] + (translations ? translations[3 * (f * boneCount + b) + c] : 0)) / parentScale(f, b);
     addChannel(b, 'translation', input(), out, interpolation[b] ?? 'LINEAR');
   }
   return { animation, input: input() };
+}
+
+/** Each joint node's parent joint (its index in `jointNodes`), −1 for a node whose parent is no joint. */
+function parentBones(jointNodes: readonly GltfNode[]): Int32Array {
+  const index = new Map(jointNodes.map((node, b) => [node, b]));
+  return Int32Array.from(jointNodes, (node) => {
+    const parent = node.getParentNode();
+    return parent ? (index.get(parent) ?? -1) : -1;
+  });
+}
+
+/**
+ * Scale channels for joints whose scale relative to their parent joint's, σ_b = λ_b / λ_p (a root's λ_b), is not 1
+ * at some frame: the node's world linear part is then λ_b Q_b, the source joint's (clip-scales.ts).
+ * @param scales  L·B uniform scales, frame-major
+ * @param add     writes joint b's channel: L × 3 values
+ */
+function addScaleChannels(
+  scales: Float64Array,
+  parentBone: Int32Array,
+  frameCount: number,
+  add: (b: number, values: Float32Array) => void,
+): void {
+  const B = parentBone.length;
+  for (let b = 0; b < B; b++) {
+    const out = new Float32Array(3 * frameCount);
+    for (let f = 0; f < frameCount; f++) {
+      const p = parentBone[b];
+      out.fill(scales[f * B + b] / (p >= 0 ? scales[f * B + p] : 1), 3 * f, 3 * f + 3);
+    }
+    if (out.some((value) => value !== 1)) add(b, out);
+  }
 }

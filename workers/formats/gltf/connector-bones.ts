@@ -70,7 +70,11 @@ export function withoutConnectorBones<T extends ConnectedRig>(rig: T): { rig: T;
   const { rows } = rig.weights;
   const weights = new Float64Array(rows * kept.length);
   for (let v = 0; v < rows; v++) kept.forEach((b, k) => (weights[v * kept.length + k] = rig.weights.data[v * B + b]));
-  const clips = rig.clips.map((clip) => ({ ...clip, poses: keptBones(clip.poses, kept) }));
+  const clips = rig.clips.map((clip) => ({
+    ...clip,
+    poses: keptBones(clip.poses, kept),
+    ...(clip.scales ? { scales: keptScales(clip.scales, B, kept) } : {}),
+  }));
   return {
     rig: {
       ...rig,
@@ -123,4 +127,12 @@ function keptBones(poses: PoseSequence, kept: readonly number[]): PoseSequence {
     ...(translations ? { translations } : {}),
     ...(poses.times ? { times: poses.times } : {}),
   };
+}
+
+/** L·B joint scales (frame-major) of the bones `kept` only. */
+function keptScales(scales: Float64Array, boneCount: number, kept: readonly number[]): Float64Array {
+  const F = scales.length / boneCount;
+  const out = new Float64Array(F * kept.length);
+  for (let f = 0; f < F; f++) kept.forEach((b, k) => (out[f * kept.length + k] = scales[f * boneCount + b]));
+  return out;
 }
