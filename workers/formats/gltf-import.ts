@@ -24,6 +24,7 @@ import {
   GLB_BUFFER,
   Logger,
   type Accessor,
+  type Animation,
   type Document,
   type Material,
   type Node as GltfNode,
@@ -33,7 +34,7 @@ import {
   type Skin,
 } from '@gltf-transform/core';
 import { FormatError } from './format-error.ts';
-import { readClip, TOLERANCE, type NodeTrs } from './gltf-clips.ts';
+import { readClip, TOLERANCE, type ClipContext, type NodeTrs } from './gltf-clips.ts';
 import { composeTrs, invertAffine, multiply, normalMatrixOf, readElement, transformPoint } from './gltf-numbers.ts';
 import { applyExtensionRules, readGltfDocument } from './gltf-extensions.ts';
 import { gltfJson, parseJsonText } from './gltf-resource-uris.ts';
@@ -273,29 +274,20 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   );
   checkRestPose(global, jointIndex, inverseBind, fromWorld, skeleton, boneNames, diagonal, warnings);
 
-  const clips: GltfClip[] = [];
-  const usedNames = new Set<string>();
-  root.listAnimations().forEach((animation, a) => {
-    let name = animation.getName() || `animation ${a}`;
-    while (usedNames.has(name)) name = `${name} (${a})`;
-    usedNames.add(name);
-    const clip = readClip(animation.listChannels(), name, {
-      indexOf,
-      rest,
-      parentOf,
-      composeOrder,
-      jointIndex,
-      inverseBind,
-      fromWorld,
-      parentBone,
-      heads: skeleton.joints,
-      diagonal,
-      warnings,
-      fail,
-      where: `/animations/${a}`,
-      pointer,
-    });
-    clips.push({ ...clip, source: a });
+  const clips = readClips(root.listAnimations(), {
+    indexOf,
+    rest,
+    parentOf,
+    composeOrder,
+    jointIndex,
+    inverseBind,
+    fromWorld,
+    parentBone,
+    heads: skeleton.joints,
+    diagonal,
+    warnings,
+    fail,
+    pointer,
   });
 
   // Finite inputs can still overflow once multiplied (1e38 translations, scales): nothing non-finite leaves here.
@@ -316,6 +308,21 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
     jointNodes: Int32Array.from(jointNodes, (node) => nodeIndex.get(node)!),
   };
   return { name, mesh, normals, skeleton, boneNames, weights, clips, parts, look, gltfSource, warnings };
+}
+
+/**
+ * Every animation as a clip, in file order, each named after its animation (`animation N` when unnamed; a name
+ * taken already gets ` (N)` appended) and knowing its index in the file.
+ * @param context  what readClip needs, but the JSON pointer, which is each animation's
+ */
+function readClips(animations: Animation[], context: Omit<ClipContext, 'where'>): GltfClip[] {
+  const usedNames = new Set<string>();
+  return animations.map((animation, a) => {
+    let name = animation.getName() || `animation ${a}`;
+    while (usedNames.has(name)) name = `${name} (${a})`;
+    usedNames.add(name);
+    return { ...readClip(animation.listChannels(), name, { ...context, where: `/animations/${a}` }), source: a };
+  });
 }
 
 /**
