@@ -1,6 +1,7 @@
 /**
- * The binding worker: automatic handles, harmonic weights, volumetric weights and mirror matching for symmetric painting, off the main
- * thread so the viewport keeps drawing while a large mesh is factorized or matched. A thin comlink wrapper over
+ * The binding worker: a whole bind (bindMesh: automatic handles, harmonic or volumetric weights on one weld) and
+ * mirror matching for symmetric painting, off the main thread so the viewport keeps drawing while a large mesh is
+ * factorized or matched. A thin comlink wrapper over
  * workers/weights/ and workers/paint/mirror-vertex-map.ts.
  *
  * Progress travels back through a comlink-proxied callback (fire-and-forget messages). Cancellation does NOT
@@ -12,61 +13,40 @@
  * Every typed array returned is transferred, not copied.
  */
 import { expose, transfer } from 'comlink';
-import { harmonicWeights, type HarmonicWeightsOptions, type HarmonicWeightsResult } from './weights/harmonic-weights.ts';
-import { automaticHandles, type AutomaticHandleRule } from './weights/automatic-handles.ts';
 import type { TgfSkeleton } from './formats/types.ts';
 import { mirrorVertexMap, type MirrorVertexMap } from './paint/mirror-vertex-map.ts';
-import { volumetricWeights, type VolumetricWeightsOptions, type VolumetricWeightsResult } from './weights/volumetric-weights.ts';
-
-export type { AutomaticHandleRule };
+import { bindMesh, type BindMeshRequest, type BindMeshResult, type BindProgress } from './weights/bind-mesh.ts';
 
 export const bindingApi = {
   /**
-   * #V handle labels (bone index or -1) by a geometric rule, on the welded mesh (see automaticHandles).
-   * @param positions #V × 3 rest positions
-   * @param skeleton  joints #J × 3, bones #B × 2
+   * A whole bind (see bindMesh): one weld, the shells, the automatic handles, the method and the solve, the weld
+   * carried back. `progress` is a comlink proxy (see BindProgress).
    */
-  automaticHandles(positions: Float64Array, skeleton: TgfSkeleton, rule: AutomaticHandleRule): Int32Array {
-    const handles = automaticHandles(positions, skeleton, rule);
-    return transfer(handles, [handles.buffer]);
-  },
-
-  /**
-   * Harmonic weights (see harmonicWeights). `progress` is a comlink proxy; it receives the stage and the overall
-   * fraction in [0, 1].
-   */
-  harmonicWeights(
-    positions: Float64Array,
-    triangles: Uint32Array,
-    handles: Int32Array,
-    boneCount: number,
-    options: HarmonicWeightsOptions,
-    progress?: (stage: string, fraction: number) => void,
-  ): HarmonicWeightsResult {
-    const result = harmonicWeights(
-      positions,
-      triangles,
-      handles,
-      boneCount,
-      options,
-      (stage, fraction) => void progress?.(stage, fraction),
-    );
-    return transfer(result, [result.weights.buffer]);
-  },
-
-  /**
-   * Volumetric weights by geodesic voxel binding (see volumetricWeights). `progress` is a comlink proxy; it receives
-   * the stage and the overall fraction in [0, 1].
-   */
-  volumetricWeights(
+  bindMesh(
     positions: Float64Array,
     triangles: Uint32Array,
     skeleton: TgfSkeleton,
-    options: VolumetricWeightsOptions,
-    progress?: (stage: string, fraction: number) => void,
-  ): VolumetricWeightsResult {
-    const result = volumetricWeights(positions, triangles, skeleton, options, (stage, fraction) => void progress?.(stage, fraction));
-    return transfer(result, [result.weights.buffer]);
+    request: BindMeshRequest,
+    progress?: BindProgress,
+  ): BindMeshResult {
+    const result = bindMesh(positions, triangles, skeleton, request, (stage, fraction, bones) => void progress?.(stage, fraction, bones));
+    const { weld } = result;
+    const arrays = [
+      weld.index,
+      weld.representative,
+      weld.memberStart,
+      weld.members,
+      weld.positions,
+      weld.triangles,
+      result.shellOf,
+      result.handles,
+      result.surface?.weights,
+      result.volumetric?.weights,
+    ];
+    // Each buffer once (the handles may be the request's own).
+    const buffers = new Set<ArrayBufferLike>();
+    for (const array of arrays) if (array) buffers.add(array.buffer);
+    return transfer(result, [...buffers] as ArrayBuffer[]);
   },
 
   /** Mirror partners across the plane axis = 0 (see mirrorVertexMap); `progress` receives the fraction matched. */

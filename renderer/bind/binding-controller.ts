@@ -22,13 +22,7 @@ import {
   VOLUMETRIC_WEIGHTS_DEFAULTS,
   type VolumetricWeightsResult,
 } from '../../workers/weights/volumetric-weights.ts';
-import {
-  BINDING_METHODS,
-  chooseBindingMethod,
-  handleFraction,
-  weldedShells,
-  type BindingMethod,
-} from '../../workers/weights/binding-method.ts';
+import { BINDING_METHODS, type BindingMethod } from '../../workers/weights/binding-method.ts';
 import { errorMessage, vertexCountOf, boneCountOf } from '../../workers/scene/scene-document.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import { boneNamesOf } from '../../workers/scene/bone-fields.ts';
@@ -81,8 +75,7 @@ export const BIND_DEFAULTS: Required<BindOptions> = {
 
 export interface BindingHost {
   readonly store: SceneStore;
-  readonly client: Pick<BindingClient, 'automaticHandles' | 'harmonicWeights' | 'cancel' | 'running'> &
-    Partial<Pick<BindingClient, 'volumetricWeights'>>;
+  readonly client: Pick<BindingClient, 'bindMesh' | 'cancel' | 'running'>;
   /** the file reader (the io worker): a reference handle file is read with it */
   readonly io: {
     readRigFile(name: string, bytes: Uint8Array): Promise<RigFile>;
@@ -437,60 +430,61 @@ export class BindingController {
     this.setProgress(true, 'handles', 0);
     try {
       const mesh = part ? partMesh(doc.mesh, this.handles, part) : { ...doc.mesh, handles: this.handles };
-      // One weld for the method's choice, the report's shells and the selection's welded groups.
-      const weld = weldVertices(mesh.positions, mesh.triangles, { tolerance: options.weldTolerance });
-      const { shells, labels: shellOf } = weldedShells(weld);
-      if (!part) this.welded = { mesh: doc.mesh, tolerance: options.weldTolerance, weld };
-      let handles = mesh.handles;
-      let handleName = this.handlesName ?? 'drawn handles';
-      // The automatic handles first: 'auto' binds volumetrically where they would take most of the mesh.
-      if (options.source !== 'current' && options.method !== 'volumetric') {
-        const weldTolerance = options.weldTolerance;
-        const rule =
-          options.source === 'distance'
-            ? ({ rule: 'distance', weldTolerance } as const)
-            : ({ rule: 'cylinder', radius: options.radiusFraction * doc.diagonal, weldTolerance } as const);
-        handles = await this.host.client.automaticHandles(mesh.positions, doc.skeleton, rule);
-        handleName = rule.rule === 'distance' ? 'automatic, distance rule' : `automatic, cylinders r = ${formatLength(rule.radius)}`;
-      }
-      const choice = chooseBindingMethod(
-        options.method,
-        shells,
-        options.source !== 'current' && options.method !== 'volumetric' ? handleFraction(handles) : undefined,
+      const boneCount = boneCountOf(doc);
+      const rule =
+        options.source === 'current'
+          ? null
+          : options.source === 'distance'
+            ? ({ rule: 'distance' } as const)
+            : ({ rule: 'cylinder', radius: options.radiusFraction * doc.diagonal } as const);
+      // One call: the weld, the shells, the automatic handles ('auto' binds volumetrically where they would take most
+      // of the mesh), the method and the solve, in the worker, on one weld that comes back with the result.
+      const bind = await this.host.client.bindMesh(
+        mesh.positions,
+        mesh.triangles,
+        doc.skeleton,
+        {
+          method: options.method,
+          handles: mesh.handles,
+          rule,
+          boneCount,
+          weldTolerance: options.weldTolerance,
+          harmonic: { laplacian: options.laplacian, unhandledComponents: options.bindUnhandled ? 'bind-rigidly' : 'report' },
+          volumetric: {
+            resolution: options.voxelResolution,
+            falloff: options.falloff,
+            maxInfluences: Math.min(VOLUMETRIC_MAX_INFLUENCES, this.host.maxInfluences?.() ?? VOLUMETRIC_WEIGHTS_DEFAULTS.maxInfluences),
+          },
+        },
+        // Progress messages posted just before a cancel can still arrive after it.
+        (stage, fraction, solvedBones) => {
+          if (!this.host.client.running) return;
+          if (solvedBones !== undefined) this.solvedBones = solvedBones;
+          this.setProgress(true, stage, fraction);
+        },
       );
-      const method = choice.method;
-      const bound = { weld, shellOf, reason: choice.reason };
-      if (method === 'volumetric') {
-        await this.bindVolumetric(options, part, mesh, bound);
+      // A new mesh or skeleton meanwhile: these weights belong to a scene that is gone.
+      if (store.doc.mesh !== doc.mesh || store.doc.skeleton !== doc.skeleton) return;
+      // The weld the bind ran on serves the report's shells and the selection's welded groups.
+      if (!part) this.welded = { mesh: doc.mesh, tolerance: options.weldTolerance, weld: bind.weld };
+      const bound = { weld: bind.weld, shellOf: bind.shellOf, reason: bind.reason };
+      if (bind.volumetric) {
+        this.finishVolumetric(options, part, bind.volumetric, bound);
         return;
       }
-      if (!handles.some((h) => h >= 0))
+      const result = bind.surface;
+      if (!result)
         throw new Error(
           part
             ? `${part.name} has no handle vertices: draw some on it with the lasso (with it active), or choose automatic handles.`
             : 'There are no handle vertices: draw some with the lasso, load a handle file or choose automatic handles.',
         );
-      const boneCount = boneCountOf(doc);
-      this.solvedBones = handleCounts(handles, boneCount).filter((c) => c > 0).length;
-      const result = await this.host.client.harmonicWeights(
-        {
-          positions: mesh.positions,
-          triangles: mesh.triangles,
-          handles,
-          boneCount,
-          options: {
-            laplacian: options.laplacian,
-            unhandledComponents: options.bindUnhandled ? 'bind-rigidly' : 'report',
-            weldTolerance: options.weldTolerance,
-          },
-        },
-        // Progress messages posted just before a cancel can still arrive after it.
-        (stage, fraction) => {
-          if (this.host.client.running) this.setProgress(true, stage, fraction);
-        },
-      );
-      // A new mesh or skeleton meanwhile: these weights belong to a scene that is gone.
-      if (store.doc.mesh !== doc.mesh || store.doc.skeleton !== doc.skeleton) return;
+      const handles = bind.handles;
+      const handleName = !rule
+        ? (this.handlesName ?? 'drawn handles')
+        : rule.rule === 'distance'
+          ? 'automatic, distance rule'
+          : `automatic, cylinders r = ${formatLength(rule.radius)}`;
       const seconds = (performance.now() - this.solveStarted) / 1000;
       const solvedRows = part ? part.vertexCount : vertexCountOf(doc);
       const limited = this.host.limitWeights?.({ rows: solvedRows, cols: boneCount, data: result.weights }).data ?? result.weights;
@@ -537,35 +531,17 @@ export class BindingController {
   }
 
   /**
-   * startBind's volumetric path: geodesic voxel binding from the bones (the handles stay as they are and are not
-   * used), limited to the scene's max influences, as one undo step. Errors and Cancel are startBind's to handle.
+   * startBind's volumetric ending: the volumetric binding's weights (the handles stay as they are and were not used),
+   * limited to the scene's max influences, as one undo step.
    */
-  private async bindVolumetric(
+  private finishVolumetric(
     options: Required<BindOptions>,
     part: MeshPart | null,
-    mesh: { positions: Float64Array; triangles: Uint32Array },
+    result: VolumetricWeightsResult,
     bound: Pick<LastBindCommon, 'weld' | 'shellOf' | 'reason'>,
-  ): Promise<void> {
+  ): void {
     const store = this.host.store;
     const doc = store.doc;
-    const client = this.host.client;
-    if (!client.volumetricWeights) throw new Error('volumetric binding is not available here');
-    this.setProgress(true, 'voxelize', 0);
-    const result = await client.volumetricWeights(
-      mesh.positions,
-      mesh.triangles,
-      doc.skeleton,
-      {
-        resolution: options.voxelResolution,
-        falloff: options.falloff,
-        weldTolerance: options.weldTolerance,
-        maxInfluences: Math.min(VOLUMETRIC_MAX_INFLUENCES, this.host.maxInfluences?.() ?? VOLUMETRIC_WEIGHTS_DEFAULTS.maxInfluences),
-      },
-      (stage, fraction) => {
-        if (this.host.client.running) this.setProgress(true, stage, fraction);
-      },
-    );
-    if (store.doc.mesh !== doc.mesh || store.doc.skeleton !== doc.skeleton) return;
     const seconds = (performance.now() - this.solveStarted) / 1000;
     const boneCount = boneCountOf(doc);
     const solvedRows = part ? part.vertexCount : vertexCountOf(doc);

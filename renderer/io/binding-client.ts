@@ -10,20 +10,11 @@
  * results come back transferred.
  */
 import { transfer, type Remote } from 'comlink';
-import type { AutomaticHandleRule, BindingApi } from '../../workers/binding.worker.ts';
-import type { HarmonicWeightsOptions, HarmonicWeightsResult } from '../../workers/weights/harmonic-weights.ts';
+import type { BindingApi } from '../../workers/binding.worker.ts';
 import type { TgfSkeleton } from '../../workers/formats/types.ts';
 import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
-import type { VolumetricWeightsOptions, VolumetricWeightsResult } from '../../workers/weights/volumetric-weights.ts';
+import type { BindMeshRequest, BindMeshResult, BindProgress } from '../../workers/weights/bind-mesh.ts';
 import { callWithProgress, SupervisedWorker } from './worker-supervisor.ts';
-
-export interface BindRequest {
-  positions: Float64Array;
-  triangles: Uint32Array;
-  handles: Int32Array;
-  boneCount: number;
-  options: HarmonicWeightsOptions;
-}
 
 export class BindingClient {
   private readonly worker = new SupervisedWorker<BindingApi>(
@@ -37,62 +28,32 @@ export class BindingClient {
     return this.current !== null;
   }
 
-  /** #V handle labels by a geometric rule (copies `positions`, transfers the copy). */
-  automaticHandles(positions: Float64Array, skeleton: TgfSkeleton, rule: AutomaticHandleRule): Promise<Int32Array> {
-    const p = positions.slice();
-    const joints = skeleton.joints.slice();
-    const bones = skeleton.bones.slice();
-    return this.run('Placing handles automatically', (remote) =>
-      remote.automaticHandles(transfer(p, [p.buffer]), transfer({ joints, bones }, [joints.buffer, bones.buffer]), rule),
-    );
-  }
-
   /**
-   * Harmonic weights in the worker.
-   * @param onProgress  stage name and overall fraction in [0, 1]; not called once the returned promise has settled
-   * @throws DOMException AbortError after `cancel`; the solver's own errors otherwise
-   */
-  harmonicWeights(request: BindRequest, onProgress: (stage: string, fraction: number) => void): Promise<HarmonicWeightsResult> {
-    const positions = request.positions.slice();
-    const triangles = request.triangles.slice();
-    const handles = request.handles.slice();
-    return callWithProgress(onProgress, (progress) =>
-      this.run('Computing harmonic weights', (remote) =>
-        remote.harmonicWeights(
-          transfer(positions, [positions.buffer]),
-          transfer(triangles, [triangles.buffer]),
-          transfer(handles, [handles.buffer]),
-          request.boneCount,
-          request.options,
-          progress,
-        ),
-      ),
-    );
-  }
-
-  /**
-   * Volumetric weights (geodesic voxel binding) in the worker.
-   * @param onProgress  stage name and overall fraction in [0, 1]; not called once the returned promise has settled
+   * A whole bind in the worker (bindMesh: one weld, the shells, the automatic handles, the method, the solve); the
+   * result carries the weld. Copies the inputs and transfers the copies.
+   * @param onProgress  stage, overall fraction in [0, 1] and, in the surface solve, the bones with handles; not called
+   *                    once the returned promise has settled
    * @throws DOMException AbortError after `cancel`; the binding's own errors otherwise
    */
-  volumetricWeights(
+  bindMesh(
     positions: Float64Array,
     triangles: Uint32Array,
     skeleton: TgfSkeleton,
-    options: VolumetricWeightsOptions,
-    onProgress: (stage: string, fraction: number) => void,
-  ): Promise<VolumetricWeightsResult> {
+    request: BindMeshRequest,
+    onProgress: BindProgress,
+  ): Promise<BindMeshResult> {
     const p = positions.slice();
     const t = triangles.slice();
     const joints = skeleton.joints.slice();
     const bones = skeleton.bones.slice();
+    const handles = request.handles.slice();
     return callWithProgress(onProgress, (progress) =>
-      this.run('Computing volumetric weights', (remote) =>
-        remote.volumetricWeights(
+      this.run('Computing weights', (remote) =>
+        remote.bindMesh(
           transfer(p, [p.buffer]),
           transfer(t, [t.buffer]),
           transfer({ joints, bones }, [joints.buffer, bones.buffer]),
-          options,
+          transfer({ ...request, handles }, [handles.buffer]),
           progress,
         ),
       ),

@@ -7,9 +7,7 @@ import { BindingController } from '../bind/binding-controller.ts';
 import type { MaxInfluences } from '../bind/max-influences.ts';
 import { vertexCountOf } from '../../workers/scene/scene-document.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
-import { automaticHandles } from '../../workers/weights/automatic-handles.ts';
-import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
-import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
+import { bindMesh } from '../../workers/weights/bind-mesh.ts';
 
 /** How far a long command has got, as the app's progress bar says it. */
 export interface HeadlessProgress {
@@ -37,9 +35,8 @@ export interface BindListeners {
 }
 
 /**
- * The app's binding controller on `store`, its worker calls made here: automatic handles, harmonic and volumetric
- * weights by the binding worker's own functions (workers/binding.worker.ts), on the inputs the controller gives the
- * worker.
+ * The app's binding controller on `store`, its worker call made here: the bind by the binding worker's own function
+ * (bindMesh, workers/binding.worker.ts), on the inputs the controller gives the worker.
  */
 export function headlessBinding(store: SceneStore, maxInfluences: MaxInfluences): BindingController {
   const binding: BindingController = new BindingController({
@@ -50,13 +47,8 @@ export function headlessBinding(store: SceneStore, maxInfluences: MaxInfluences)
       get running() {
         return binding.progress.running;
       },
-      automaticHandles: (positions, skeleton, rule) => Promise.resolve(automaticHandles(positions, skeleton, rule)),
-      harmonicWeights: (request, progress) =>
-        Promise.resolve(
-          harmonicWeights(request.positions, request.triangles, request.handles, request.boneCount, request.options, progress),
-        ),
-      volumetricWeights: (positions, triangles, skeleton, options, progress) =>
-        Promise.resolve(volumetricWeights(positions, triangles, skeleton, options, progress)),
+      bindMesh: (positions, triangles, skeleton, request, progress) =>
+        Promise.resolve(bindMesh(positions, triangles, skeleton, request, progress)),
       cancel: () => undefined,
     },
     io: {

@@ -13,9 +13,7 @@ import { demoDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import type { DenseMatrix } from '../../workers/formats/types.ts';
-import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
-import { jointDistanceHandles } from '../../workers/weights/automatic-handles.ts';
-import { headlessBindingController } from './headless-hosts.ts';
+import { bindInProcess, headlessBindingController } from './headless-hosts.ts';
 
 function rowSum(weights: DenseMatrix, v: number): number {
   let sum = 0;
@@ -33,12 +31,9 @@ function bindingSetup(limit?: MaxInfluences, store = new SceneStore(demoDocument
         return running;
       },
       cancel: () => undefined,
-      automaticHandles: (positions, skeleton) => Promise.resolve(jointDistanceHandles(positions, skeleton)),
-      harmonicWeights: (request) => {
+      bindMesh: (...args) => {
         running = true;
-        return Promise.resolve(
-          harmonicWeights(request.positions, request.triangles, request.handles, request.boneCount, request.options),
-        ).finally(() => (running = false));
+        return bindInProcess(...args).finally(() => (running = false));
       },
     },
     {

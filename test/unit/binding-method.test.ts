@@ -21,15 +21,17 @@ import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { readOff } from '../../workers/formats/off.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
-import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
 import { automaticHandles } from '../../workers/weights/automatic-handles.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { withDerived } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
-import { headlessBindingController } from './headless-hosts.ts';
+import { bindInProcess, headlessBindingController } from './headless-hosts.ts';
 import { bindingSummaryOf } from '../../renderer/bind/binding-summary.ts';
+import { bindMesh } from '../../workers/weights/bind-mesh.ts';
+import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
+import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { dataFile, repoRoot } from './shared-data.ts';
 import { outwardSplitCube } from './split-cube.ts';
 import { uvSphere } from './uv-sphere.ts';
@@ -97,6 +99,50 @@ test('meshShells counts the welded mesh’s shells and open edges; auto binds a 
   ]);
 });
 
+test('bindMesh: one weld for the choice, the handles and the solve gives what the separate steps give, and carries it', () => {
+  const cube = outwardSplitCube(4);
+  const skeleton = buildSkeleton(
+    { joints: Float64Array.of(0.5, 0.5, 0.1, 0.5, 0.5, 0.5, 0.5, 0.5, 0.9), bones: Uint32Array.of(0, 1, 1, 2) },
+    'cube.tgf',
+  );
+  const n = cube.positions.length / 3;
+  const request = {
+    method: 'auto' as const,
+    handles: new Int32Array(n).fill(-1),
+    rule: { rule: 'distance' } as const,
+    boneCount: 2,
+    weldTolerance: 0,
+    harmonic: {},
+    volumetric: { resolution: 64 },
+  };
+  const solvedBones: number[] = [];
+  const surface = bindMesh(cube.positions, cube.triangles, skeleton, request, (_stage, _fraction, bones) => {
+    if (bones !== undefined) solvedBones.push(bones);
+  });
+  const handles = automaticHandles(cube.positions, skeleton, { rule: 'distance' });
+  assert.equal(surface.method, chooseBindingMethod('auto', meshShells(cube.positions, cube.triangles), handleFraction(handles)).method);
+  assert.deepEqual(surface.handles, handles, 'the rule’s handles, placed on the bind’s weld');
+  assert.deepEqual(surface.weld.index, weldVertices(cube.positions, cube.triangles).index, 'the weld carried back');
+  assert.deepEqual(surface.shells, meshShells(cube.positions, cube.triangles));
+  assert.deepEqual(
+    surface.surface?.weights,
+    harmonicWeights(cube.positions, cube.triangles, handles, 2).weights,
+    'the surface solve’s weights',
+  );
+  assert.ok(solvedBones.length > 0 && solvedBones.every((b) => b === 2), 'the solve’s progress says both bones have handles');
+  const volumetric = bindMesh(cube.positions, cube.triangles, skeleton, { ...request, method: 'volumetric' });
+  assert.equal(volumetric.surface, null);
+  assert.deepEqual(
+    volumetric.volumetric?.weights,
+    volumetricWeights(cube.positions, cube.triangles, skeleton, { resolution: 64 }).weights,
+    'the volumetric binding’s weights',
+  );
+  assert.deepEqual(volumetric.handles, request.handles, 'no rule runs for a volumetric bind');
+  const unhandled = bindMesh(cube.positions, cube.triangles, skeleton, { ...request, method: 'surface', rule: null });
+  assert.equal(unhandled.surface, null, 'no handle vertex: nothing solved, for the caller to say so');
+  assert.equal(unhandled.method, 'surface');
+});
+
 test('Compute weights in the app: auto binds an open box with a floating part volumetrically as one undo step, the report naming the method; surface when asked', async () => {
   const mesh = joined(openBox(4), uvSphere(8, 4, 0.1, [0.5, 0.5, 1.4]));
   const n = mesh.positions.length / 3;
@@ -123,14 +169,10 @@ test('Compute weights in the app: auto binds an open box with a floating part vo
   const controller = headlessBindingController(store, {
     running: false,
     cancel: () => undefined,
-    automaticHandles: (p, s, rule) => Promise.resolve(automaticHandles(p, s, rule)),
-    harmonicWeights: (request) => {
-      calls.push('harmonic');
-      return Promise.resolve(harmonicWeights(request.positions, request.triangles, request.handles, request.boneCount, request.options));
-    },
-    volumetricWeights: (positions, triangles, s, options, progress) => {
-      calls.push(`volumetric ${options.resolution} ${options.falloff}`);
-      return Promise.resolve(volumetricWeights(positions, triangles, s, options, progress));
+    bindMesh: async (positions, triangles, s, request, progress) => {
+      const bound = await bindInProcess(positions, triangles, s, request, progress);
+      calls.push(bound.volumetric ? `volumetric ${request.volumetric.resolution} ${request.volumetric.falloff}` : 'harmonic');
+      return bound;
     },
   });
   assert.equal(controller.options.method, 'auto', 'auto is the default');

@@ -15,10 +15,8 @@ import { documentFromProject, projectSceneOf, projectSettingsOf } from '../../wo
 import { demoDocument, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
-import { jointDistanceHandles } from '../../workers/weights/automatic-handles.ts';
-import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { handDocument } from './full-documents.ts';
-import { headlessBindingController } from './headless-hosts.ts';
+import { bindInProcess, headlessBindingController } from './headless-hosts.ts';
 import { inProcessIo } from './in-process-io.ts';
 import { dataFile } from './shared-data.ts';
 
@@ -98,9 +96,7 @@ test('computing weights clears the stale mark; undo brings it back with the old 
   const controller = headlessBindingController(store, {
     running: false,
     cancel: () => undefined,
-    automaticHandles: (positions, skeleton) => Promise.resolve(jointDistanceHandles(positions, skeleton)),
-    harmonicWeights: (request) =>
-      Promise.resolve(harmonicWeights(request.positions, request.triangles, request.handles, request.boneCount, request.options)),
+    bindMesh: bindInProcess,
   });
   const leaf = Array.from(store.doc.skeleton.parents.keys()).find((b) => !store.doc.skeleton.parents.includes(b))!;
   const edit = deleteBone(store.doc, leaf);

@@ -12,11 +12,9 @@ import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
 import type { PaintController, MirrorMatcher } from '../../renderer/paint/paint-controller.ts';
 import { mirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
-import { headlessBindingController, headlessPaintController } from './headless-hosts.ts';
+import { bindInProcess, headlessBindingController, headlessPaintController } from './headless-hosts.ts';
 import { gatherDab } from '../../workers/paint/paint-dab.ts';
 import { createVertexGrid } from '../../workers/paint/vertex-grid.ts';
-import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
-import { jointDistanceHandles } from '../../workers/weights/automatic-handles.ts';
 
 function paintSetup(
   matcher: MirrorMatcher = { mirrorVertexMap: () => Promise.reject(new Error('no matching here')), cancel: () => undefined },
@@ -156,12 +154,9 @@ function bindingSetup(fail = false) {
         return running;
       },
       cancel: () => undefined,
-      automaticHandles: (positions, skeleton) => Promise.resolve(jointDistanceHandles(positions, skeleton)),
-      harmonicWeights: (request) => {
+      bindMesh: (...args) => {
         running = true;
-        const result = fail
-          ? Promise.reject(new Error('the factor is not positive definite'))
-          : Promise.resolve(harmonicWeights(request.positions, request.triangles, request.handles, request.boneCount, request.options));
+        const result = fail ? Promise.reject(new Error('the factor is not positive definite')) : bindInProcess(...args);
         return result.finally(() => (running = false));
       },
     },

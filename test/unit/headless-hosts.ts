@@ -7,6 +7,7 @@ import { BindingController, type BindingHost } from '../../renderer/bind/binding
 import { PaintController, type MirrorMatcher } from '../../renderer/paint/paint-controller.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
+import { bindMesh } from '../../workers/weights/bind-mesh.ts';
 
 export interface HeadlessPaintOptions {
   /** the mirror match (default: refuses, for tests that do not mirror) */
@@ -44,6 +45,10 @@ export function headlessPaintController(store: SceneStore, options: HeadlessPain
     },
   });
 }
+
+/** The binding worker's bind run in the calling thread (bindMesh), for a test's client. */
+export const bindInProcess: BindingHost['client']['bindMesh'] = (positions, triangles, skeleton, request, progress) =>
+  Promise.resolve(bindMesh(positions, triangles, skeleton, request, progress));
 
 /** A binding controller on `store` with `client` solving; what a test does not give is a stand-in that is not used. */
 export function headlessBindingController(

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { withDerived, type SceneDocument } from '../../workers/scene/scene-document.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { SceneStore } from '../../workers/scene/scene-store.ts';
-import { headlessBindingController, headlessPaintController } from './headless-hosts.ts';
+import { bindInProcess, headlessBindingController, headlessPaintController } from './headless-hosts.ts';
 import { MeshesController } from '../../renderer/meshes/meshes-controller.ts';
 import {
   joinCorners,
@@ -28,7 +28,6 @@ import type { PaintController } from '../../renderer/paint/paint-controller.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
-import { jointDistanceHandles } from '../../workers/weights/automatic-handles.ts';
 import { gatherDab } from '../../workers/paint/paint-dab.ts';
 import { createVertexGrid } from '../../workers/paint/vertex-grid.ts';
 import type { TriangleMesh } from '../../workers/formats/types.ts';
@@ -292,12 +291,9 @@ function bindingSetup(doc: SceneDocument, notify?: (title: string) => void) {
         return running;
       },
       cancel: () => undefined,
-      automaticHandles: (positions, s) => Promise.resolve(jointDistanceHandles(positions, s)),
-      harmonicWeights: (request) => {
+      bindMesh: (...args) => {
         running = true;
-        return Promise.resolve(
-          harmonicWeights(request.positions, request.triangles, request.handles, request.boneCount, request.options),
-        ).finally(() => (running = false));
+        return bindInProcess(...args).finally(() => (running = false));
       },
     },
     { showError: (message) => void errors.push(message), ...(notify ? { notify } : {}) },

@@ -45,8 +45,7 @@ function bindingController(store: SceneStore, hang: { cancelled: number }) {
       running = false;
       reject?.(new DOMException('cancelled', 'AbortError'));
     },
-    automaticHandles: () => Promise.reject(new Error('unused')),
-    harmonicWeights: () => {
+    bindMesh: () => {
       running = true;
       return new Promise((_, r) => (reject = r));
     },

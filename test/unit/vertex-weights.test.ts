@@ -323,9 +323,7 @@ test('a click selects one vertex: alone, added with Shift, toggled with Ctrl; of
   const store = new SceneStore(scene(), new UndoHistory());
   let mask: Uint8Array | null = null;
   const client = {
-    automaticHandles: () => assert.fail('no solve'),
-    harmonicWeights: () => assert.fail('no solve'),
-    volumetricWeights: () => assert.fail('no solve'),
+    bindMesh: () => assert.fail('no solve'),
     cancel: () => {},
     running: false,
   };

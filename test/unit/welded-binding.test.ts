@@ -28,7 +28,7 @@ import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import type { MeshPart } from '../../workers/formats/types.ts';
 import { dataFile } from './shared-data.ts';
 import { splitCube } from './split-cube.ts';
-import { headlessBindingController } from './headless-hosts.ts';
+import { bindInProcess, headlessBindingController } from './headless-hosts.ts';
 
 /** Members of a welded vertex whose rows of `weights` differ from their group's first member's, bit for bit. */
 function rowsDifferingInGroups(weights: Float64Array, boneCount: number, weld: WeldedVertices): number {
@@ -181,10 +181,9 @@ test('Compute weights in the app welds by the binding option, saved with the pro
   const controller = headlessBindingController(store, {
     running: false,
     cancel: () => undefined,
-    automaticHandles: (p, s, rule) => Promise.resolve(automaticHandles(p, s, rule)),
-    harmonicWeights: (request) => {
-      requests.push(request.options);
-      return Promise.resolve(harmonicWeights(request.positions, request.triangles, request.handles, request.boneCount, request.options));
+    bindMesh: (positions, triangles, skeleton, request, progress) => {
+      requests.push({ method: request.method, rule: request.rule, weldTolerance: request.weldTolerance, ...request.harmonic });
+      return bindInProcess(positions, triangles, skeleton, request, progress);
     },
   });
   assert.equal(controller.options.weldTolerance, 0, 'exact coincidence by default');
@@ -193,7 +192,15 @@ test('Compute weights in the app welds by the binding option, saved with the pro
   assert.equal(controller.settingsSection.save().weldTolerance, 1e-5, 'and saves it');
   await controller.startBind({ source: 'distance' });
   assert.equal(controller.lastError, null);
-  assert.deepEqual(requests.at(-1), { laplacian: 'cotan', unhandledComponents: 'report', weldTolerance: 1e-5 });
+  assert.deepEqual(requests.at(-1), {
+    method: 'auto',
+    rule: { rule: 'distance' },
+    weldTolerance: 1e-5,
+    laplacian: 'cotan',
+    unhandledComponents: 'report',
+  });
+  assert.equal(controller.lastResult?.method, 'surface', 'auto chose the surface solve: one closed shell');
+  assert.equal(controller.lastResult.weld.count, 98, 'the weld the bind ran on, by the tolerance');
   assert.deepEqual(store.history.undoLabels(), ['Compute weights']);
   const weld = weldVertices(positions, cube.triangles, { tolerance: 1e-5 });
   assert.equal(weld.count, 98);
@@ -333,8 +340,7 @@ test('a click on a split cube selects (and Ctrl+click unselects) the vertex with
     const controller = headlessBindingController(store, {
       running: false,
       cancel: () => undefined,
-      automaticHandles: () => Promise.reject(new Error('unused')),
-      harmonicWeights: () => Promise.reject(new Error('unused')),
+      bindMesh: () => Promise.reject(new Error('unused')),
     });
     return { store, controller };
   };

@@ -9,6 +9,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { expose } from 'comlink';
+import type { BindMeshRequest } from '../../workers/weights/bind-mesh.ts';
 import { onWorkerCrash, SupervisedWorker, WorkerCrashError, type WorkerCrash } from '../../renderer/io/worker-supervisor.ts';
 
 /** A Worker as comlink and the supervisor use it: messages over a MessageChannel, `error` events fired by the test. */
@@ -62,6 +63,16 @@ after(() => {
 });
 
 const neverAnswers = () => new Promise<never>(() => undefined);
+
+/** A bind of one triangle by one bone, as the binding client sends it (the fake workers never run it). */
+const bindRequest: Omit<BindMeshRequest, 'handles'> = {
+  method: 'surface',
+  rule: null,
+  boneCount: 1,
+  weldTolerance: 0,
+  harmonic: {},
+  volumetric: {},
+};
 
 const api = {
   add: (a: number, b: number) => a + b,
@@ -140,7 +151,7 @@ test("a call's own error is not a crash: it rejects with that error and the work
 });
 
 test('the clients: a crashed io worker rejects the read naming the file; the binding client recovers and can cancel', async () => {
-  const bindingApi = { harmonicWeights: neverAnswers, automaticHandles: () => new Int32Array([0, 1]) };
+  const bindingApi = { bindMesh: neverAnswers };
   const ioApi = { readRigFile: neverAnswers };
   const previous = (globalThis as { Worker?: unknown }).Worker;
   (globalThis as { Worker?: unknown }).Worker = class {
@@ -161,23 +172,22 @@ test('the clients: a crashed io worker rejects the read naming the file; the bin
 
     const { BindingClient } = await import('../../renderer/io/binding-client.ts');
     const client = new BindingClient();
-    const request = {
-      positions: new Float64Array(9),
-      triangles: new Uint32Array([0, 1, 2]),
-      handles: new Int32Array(3),
-      boneCount: 1,
-      options: {},
-    };
-    const solve = client.harmonicWeights(request, () => undefined);
+    const bind = () =>
+      client.bindMesh(
+        new Float64Array(9),
+        new Uint32Array([0, 1, 2]),
+        { joints: new Float64Array(6), bones: new Uint32Array([0, 1]) },
+        { ...bindRequest, handles: new Int32Array(3) },
+        () => undefined,
+      );
+    const solve = bind();
     assert.equal(client.running, true);
     await new Promise((resolve) => setTimeout(resolve, 20));
     FakeWorker.created.at(-1)!.crash('Uncaught RangeError: Invalid typed array length: 4294967296');
-    await assert.rejects(solve, /^WorkerCrashError: Computing harmonic weights failed: the binding worker stopped/);
+    await assert.rejects(solve, /^WorkerCrashError: Computing weights failed: the binding worker stopped/);
     assert.equal(client.running, false);
-    const skeleton = { joints: new Float64Array(6), bones: new Uint32Array([0, 1]) };
-    assert.deepEqual(await client.automaticHandles(new Float64Array(6), skeleton, 'nearest-bone' as never), new Int32Array([0, 1]));
 
-    const cancelled = client.harmonicWeights(request, () => undefined);
+    const cancelled = bind();
     client.cancel();
     await assert.rejects(cancelled, (error: unknown) => error instanceof DOMException && error.name === 'AbortError');
     assert.equal(client.running, false);
@@ -258,8 +268,8 @@ test('a job’s progress ends when its result arrives, whatever order the worker
   const bindingResultIn = deferred();
   const bindingLateDelivered = deferred();
   const bindingApi = {
-    harmonicWeights: async (...args: unknown[]) => {
-      const progress = args[5] as (stage: string, fraction: number) => Promise<void>;
+    bindMesh: async (...args: unknown[]) => {
+      const progress = args[4] as (stage: string, fraction: number) => Promise<void>;
       await progress('factorizing', 0.5);
       void bindingResultIn.promise.then(() => progress('solving', 1)).then(bindingLateDelivered.resolve);
       return { weights: new Float64Array(3), laplacianUsed: 'cotan', unhandledComponents: [] };
@@ -295,16 +305,15 @@ test('a job’s progress ends when its result arrives, whatever order the worker
 
     const { BindingClient } = await import('../../renderer/io/binding-client.ts');
     const client = new BindingClient();
-    const request = {
-      positions: new Float64Array(9),
-      triangles: new Uint32Array([0, 1, 2]),
-      handles: new Int32Array(3),
-      boneCount: 1,
-      options: {},
-    };
     const stages: { stage: string; settled: boolean }[] = [];
     let solved = false;
-    await client.harmonicWeights(request, (stage) => void stages.push({ stage, settled: solved }));
+    await client.bindMesh(
+      new Float64Array(9),
+      new Uint32Array([0, 1, 2]),
+      { joints: new Float64Array(6), bones: new Uint32Array([0, 1]) },
+      { ...bindRequest, handles: new Int32Array(3) },
+      (stage) => void stages.push({ stage, settled: solved }),
+    );
     solved = true;
     bindingResultIn.resolve();
     await bindingLateDelivered.promise;

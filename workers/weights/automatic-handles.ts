@@ -1,5 +1,5 @@
 import type { TgfSkeleton } from '../formats/types.ts';
-import { spreadWeldedRows, weldVertices } from '../mesh/weld-vertices.ts';
+import { spreadWeldedRows, weldVertices, type WeldedVertices } from '../mesh/weld-vertices.ts';
 
 /**
  * The settings of the two handle rules below as callers (the app's Bind panel, `rigwright weights`) present them:
@@ -31,10 +31,15 @@ export type AutomaticHandleRule = ({ rule: 'distance'; factor?: number } | { rul
  * handle and a free vertex, nor between two bones.
  * @param positions #V × 3 rest positions
  * @param skeleton  joints #J × 3 and bones #B × 2
+ * @param weld      the positions already welded by the rule's weld tolerance (a bind's one weld), or absent: welded here
  * @returns #V: bone index of each handle vertex, -1 for free vertices
  */
-export function automaticHandles(positions: Float64Array, skeleton: TgfSkeleton, rule: AutomaticHandleRule): Int32Array {
-  const weld = weldVertices(positions, new Uint32Array(0), { tolerance: rule.weldTolerance ?? 0 });
+export function automaticHandles(
+  positions: Float64Array,
+  skeleton: TgfSkeleton,
+  rule: AutomaticHandleRule,
+  weld: WeldedVertices = weldVertices(positions, new Uint32Array(0), { tolerance: rule.weldTolerance ?? 0 }),
+): Int32Array {
   const welded =
     rule.rule === 'distance'
       ? jointDistanceHandles(weld.positions, skeleton, rule.factor)

@@ -8,7 +8,14 @@ import { choleskySymbolic } from '../sparse/cholesky-symbolic.ts';
 import { choleskyNumeric, type CholeskyFactor } from '../sparse/cholesky-numeric.ts';
 import { choleskySolvePermuted } from '../sparse/cholesky-solve.ts';
 import { NotPositiveDefiniteError } from '../sparse/not-positive-definite-error.ts';
-import { spreadWeldedRows, WELD_VERTICES_DEFAULTS, weldedHandleConflicts, weldedHandles, weldVertices } from '../mesh/weld-vertices.ts';
+import {
+  spreadWeldedRows,
+  WELD_VERTICES_DEFAULTS,
+  weldedHandleConflicts,
+  weldedHandles,
+  weldVertices,
+  type WeldedVertices,
+} from '../mesh/weld-vertices.ts';
 
 export interface HarmonicWeightsOptions {
   /**
@@ -113,6 +120,7 @@ export interface HarmonicWeightsResult {
  * @param progress    called with a stage name and the overall fraction done, in [0, 1]
  * @param isCancelled polled between stages; when it returns true the computation throws an
  *                    AbortError DOMException
+ * @param welded      the mesh already welded by `weldTolerance` (a bind's one weld), or absent: welded here
  * @returns weights and reports
  */
 export function harmonicWeights(
@@ -123,6 +131,7 @@ export function harmonicWeights(
   options: HarmonicWeightsOptions = {},
   progress?: (stage: string, fraction: number) => void,
   isCancelled?: () => boolean,
+  welded?: WeldedVertices,
 ): HarmonicWeightsResult {
   const settings = { ...HARMONIC_WEIGHTS_DEFAULTS, ...options };
   const n = Math.floor(positions.length / 3);
@@ -132,7 +141,7 @@ export function harmonicWeights(
   if (!settings.weld) return solveHarmonic(positions, triangles, handles, boneCount, settings, 0, progress, isCancelled).result;
   const start = performance.now();
   countHandles(handles, boneCount);
-  const weld = weldVertices(positions, triangles, { tolerance: settings.weldTolerance });
+  const weld = welded ?? weldVertices(positions, triangles, { tolerance: settings.weldTolerance });
   const weldMs = performance.now() - start;
   if (weld.count === n) return solveHarmonic(positions, triangles, handles, boneCount, settings, weldMs, progress, isCancelled).result;
   const { result, labels } = solveHarmonic(

@@ -1,6 +1,6 @@
 import type { TgfSkeleton } from '../formats/types.ts';
 import { WINDING_NUMBER_DEFAULTS } from '../mesh/winding-number.ts';
-import { spreadWeldedRows, WELD_VERTICES_DEFAULTS, weldVertices } from '../mesh/weld-vertices.ts';
+import { spreadWeldedRows, WELD_VERTICES_DEFAULTS, weldVertices, type WeldedVertices } from '../mesh/weld-vertices.ts';
 import { weldedShells } from './binding-method.ts';
 import { makeGrid, voxelizeSolid } from './voxel-solid.ts';
 import { boneSeeds, GeodesicSearch } from './voxel-geodesics.ts';
@@ -148,6 +148,7 @@ export interface VolumetricWeightsResult {
  * @param progress    called with a stage name and the overall fraction done, in [0, 1]
  * @param isCancelled polled between stages, bones and regions; when it returns true the computation throws an
  *                    AbortError DOMException
+ * @param welded      the mesh already welded by `weldTolerance` (a bind's one weld), or absent: welded here
  * @returns #V × #B weights and what the binding found
  * @throws RangeError naming the option or the face when an option is out of range or a face names a missing vertex
  */
@@ -158,6 +159,7 @@ export function volumetricWeights(
   options: VolumetricWeightsOptions = {},
   progress?: (stage: string, fraction: number) => void,
   isCancelled?: () => boolean,
+  welded?: WeldedVertices,
 ): VolumetricWeightsResult {
   const settings = { ...VOLUMETRIC_WEIGHTS_DEFAULTS, ...options };
   const [lowest, highest] = VOXEL_RESOLUTION_RANGE;
@@ -190,7 +192,7 @@ export function volumetricWeights(
     if (isCancelled?.()) throw new DOMException('volumetric weights cancelled', 'AbortError');
   };
   const start = performance.now();
-  const weld = weldVertices(positions, triangles, { tolerance: settings.weldTolerance });
+  const weld = welded ?? weldVertices(positions, triangles, { tolerance: settings.weldTolerance });
   const grid = makeGrid(weld.positions, settings.resolution);
   const k = settings.maxInfluences;
 
