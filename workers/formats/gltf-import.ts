@@ -146,32 +146,13 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
     if (!types.includes(accessor.getType())) fail(pointer(accessor), `${role} must be ${types.join(' or ')}, not ${accessor.getType()}`);
   };
 
-  const skinnedNodes = nodes.filter((node) => node.getMesh() && node.getSkin());
-  if (skinnedNodes.length === 0) fail('', 'the scene has no skinned mesh (no node with both a mesh and a skin)');
-  // Every skin the scene's mesh nodes use, in the order their first mesh node comes; the first one's joints come
-  // first, in its order, so a file with one skin keeps its joint list exactly.
-  const skins: Skin[] = [];
-  for (const node of skinnedNodes) if (!skins.includes(node.getSkin()!)) skins.push(node.getSkin()!);
-  const skinWhereOf = (skin: Skin): string => `/skins/${root.listSkins().indexOf(skin)}`;
-  const skinWhere = skinWhereOf(skins[0]);
-
-  const jointNodes: GltfNode[] = [];
-  for (const skin of skins) {
-    const joints = skin.listJoints();
-    if (joints.length === 0) fail(skinWhereOf(skin), 'the skin has no joints');
-    for (const node of joints) if (!jointNodes.includes(node)) jointNodes.push(node);
-  }
-  const boneCount = jointNodes.length;
-  const jointIndex = jointNodes.map((node) => indexOf.get(node) ?? -1);
-  jointIndex.forEach((n, j) => {
-    if (n < 0)
-      fail(
-        `${skinWhere}/joints/${j}`,
-        `joint node ${nodeIndex.get(jointNodes[j])} ("${excerpt(jointNodes[j].getName())}") is not in the scene`,
-      );
-  });
-  const boneNames = jointNodes.map((node, j) => node.getName() || `joint_${j}`);
-  const boneOfJointNode = new Map(jointNodes.map((node, j) => [node, j]));
+  const { skinnedNodes, skins, skinWhereOf, skinWhere, jointNodes, boneCount, jointIndex, boneNames, boneOfJointNode } = skinJoints(
+    root,
+    nodes,
+    indexOf,
+    nodeIndex,
+    fail,
+  );
 
   const skinInverseBind = skins.map((skin) => ownInverseBinds(skin, skinWhereOf(skin), pointer, expectType, fail));
 
@@ -308,6 +289,47 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
     jointNodes: Int32Array.from(jointNodes, (node) => nodeIndex.get(node)!),
   };
   return { name, mesh, normals, skeleton, boneNames, weights, clips, parts, look, gltfSource, warnings };
+}
+
+/**
+ * The skins of the scene's skinned mesh nodes and their joints, as bones: every skin the scene's mesh nodes use, in
+ * the order their first mesh node comes; the first one's joints come first, in its order, so a file with one skin
+ * keeps its joint list exactly; the other skins' joints not in it follow.
+ * @throws FormatError (through `fail`) when the scene has no skinned mesh, a skin no joints, or a joint is not in the
+ *   scene
+ */
+function skinJoints(
+  root: Root,
+  nodes: GltfNode[],
+  indexOf: Map<GltfNode, number>,
+  nodeIndex: Map<GltfNode, number>,
+  fail: (where: string, reason: string) => never,
+) {
+  const skinnedNodes = nodes.filter((node) => node.getMesh() && node.getSkin());
+  if (skinnedNodes.length === 0) fail('', 'the scene has no skinned mesh (no node with both a mesh and a skin)');
+  const skins: Skin[] = [];
+  for (const node of skinnedNodes) if (!skins.includes(node.getSkin()!)) skins.push(node.getSkin()!);
+  const skinWhereOf = (skin: Skin): string => `/skins/${root.listSkins().indexOf(skin)}`;
+  const skinWhere = skinWhereOf(skins[0]);
+
+  const jointNodes: GltfNode[] = [];
+  for (const skin of skins) {
+    const joints = skin.listJoints();
+    if (joints.length === 0) fail(skinWhereOf(skin), 'the skin has no joints');
+    for (const node of joints) if (!jointNodes.includes(node)) jointNodes.push(node);
+  }
+  const boneCount = jointNodes.length;
+  const jointIndex = jointNodes.map((node) => indexOf.get(node) ?? -1);
+  jointIndex.forEach((n, j) => {
+    if (n < 0)
+      fail(
+        `${skinWhere}/joints/${j}`,
+        `joint node ${nodeIndex.get(jointNodes[j])} ("${excerpt(jointNodes[j].getName())}") is not in the scene`,
+      );
+  });
+  const boneNames = jointNodes.map((node, j) => node.getName() || `joint_${j}`);
+  const boneOfJointNode = new Map(jointNodes.map((node, j) => [node, j]));
+  return { skinnedNodes, skins, skinWhereOf, skinWhere, jointNodes, boneCount, jointIndex, boneNames, boneOfJointNode };
 }
 
 /**
