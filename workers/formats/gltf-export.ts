@@ -11,7 +11,7 @@ import { FormatError } from './format-error.ts';
 import type { GltfCompression } from './gltf-extensions.ts';
 import type { GltfWeightComponent } from './gltf-skin-weights.ts';
 import type { GltfVertexAnimation } from './gltf-vertex-animation.ts';
-import type { DenseMatrix, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
+import type { DenseMatrix, GltfSource, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
 import type { PoseSequence } from '../rig/pose-sequence.ts';
 import { influencesFromWeights } from '../skinning/influences.ts';
@@ -65,6 +65,12 @@ export interface GltfRig {
   look?: SurfaceLook;
   /** OBJ vt/vn per triangle corner: TEXCOORD_0 and NORMAL, splitting vertices where corners of one vertex differ */
   objCorners?: ObjCorners;
+  /**
+   * the glTF the scene was read from, when it is exported fresh all the same: what that file holds and a fresh export
+   * cannot write (vertex colours, more texture coordinate sets, its tangents, cameras, lights, animation of nodes that
+   * are no joints) is named in the notices (gltf/fresh-losses.ts); exportGltfInPlace keeps it all
+   */
+  source?: Pick<GltfSource, 'file' | 'bytes' | 'resources'>;
 }
 
 /**
@@ -185,7 +191,13 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   const scene = { ...rig, clips };
   checkExportScene(scene, opts, exportFail(file));
   const state = await freshState(rig, file, opts);
-  return runExportPipeline(state, scene);
+  const result = await runExportPipeline(state, scene);
+  if (rig.source) {
+    const [{ readCheckedGltf }, { freshExportLosses }] = await Promise.all([import('./gltf-import.ts'), import('./gltf/fresh-losses.ts')]);
+    const source = await readCheckedGltf(rig.source.bytes, rig.source.file, rig.source.resources, []);
+    result.warnings.push(...freshExportLosses(source, rig.source.file));
+  }
+  return result;
 }
 
 export { droppedWeight } from './gltf-skin-weights.ts';
