@@ -1,7 +1,8 @@
 /**
  * Binding as state and workflow, without DOM: the vertex selection (drawn with the lasso), handle edits (assign,
- * free, load) and harmonic weights computed in the binding worker with progress and Cancel, the solver's report,
- * and comparing the handles with a reference file. Handles and weights live in the scene document; every change
+ * free, load) and weights computed in the binding worker with progress and Cancel (one bindMesh call: harmonic from
+ * the handles or volumetric from the bones, on one weld), the bind's report, and comparing the handles with a
+ * reference file. Handles and weights live in the scene document; every change
  * of them is one step in the undo history (the weights a computation replaced come back with Undo).
  */
 import type { OpenedFile, RigwrightBridge } from '../../app/ipc-contract.ts';
