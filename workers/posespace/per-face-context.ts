@@ -29,6 +29,7 @@
  */
 import { polarDecomposition } from '../math/polar-decomposition.ts';
 import { matrixToQuat } from '../math/quaternion.ts';
+import { logExpCos, logExpSinc } from '../math/half-angle-series.ts';
 import { boundingBox } from '../mesh/bounds.ts';
 import {
   faceEdgesAndNormal,
@@ -515,19 +516,10 @@ export function perFaceContextProducts(
       s12 += a * polarOffsets[e + 7];
       s22 += a * polarOffsets[e + 8];
     }
-    // exp: q = (sin|l| l/|l|, cos|l|), then its matrix times the blended S. The examples' rotations are nuances,
-    // so |l| is mostly small: there the Taylor series of sin x / x and cos x to x¹² and x¹⁴ are exact to rounding
-    // (their remainders are below 2e-17 for x² < 1/16) and cheaper than Math.sin and Math.cos.
+    // exp: q = (sin|l| l/|l|, cos|l|), then its matrix times the blended S.
     const x2 = lx * lx + ly * ly + lz * lz;
-    let sinc: number, qw: number;
-    if (x2 < 0.0625) {
-      sinc = 1 + x2 * (-1 / 6 + x2 * (1 / 120 + x2 * (-1 / 5040 + x2 * (1 / 362880 + x2 * (-1 / 39916800 + x2 / 6227020800)))));
-      qw = 1 + x2 * (-1 / 2 + x2 * (1 / 24 + x2 * (-1 / 720 + x2 * (1 / 40320 + x2 * (-1 / 3628800 + x2 / 479001600)))));
-    } else {
-      const angle = Math.sqrt(x2);
-      sinc = Math.sin(angle) / angle;
-      qw = Math.cos(angle);
-    }
+    const sinc = logExpSinc(x2);
+    const qw = logExpCos(x2);
     const qx = lx * sinc,
       qy = ly * sinc,
       qz = lz * sinc;

@@ -23,13 +23,11 @@ import { choleskySymbolic } from '../sparse/cholesky-symbolic.ts';
 import { choleskyNumeric, type CholeskyFactor } from '../sparse/cholesky-numeric.ts';
 import { choleskyPanels, choleskyPanelSolveThree, type CholeskyPanels } from '../sparse/cholesky-panels.ts';
 import { matrixToQuat } from '../math/quaternion.ts';
+import { logExpCos, logExpSinc } from '../math/half-angle-series.ts';
 import type { Influences } from './influences.ts';
 
 /** Faces whose doubled area is below this fraction of their summed squared edge lengths carry no gradient. */
 const ZERO_AREA = 1e-14;
-
-/** (π/2)²: the squared half angles whose sine and cosine halfSinc and halfCos give to round-off. */
-const SERIES_LIMIT = (Math.PI * Math.PI) / 4;
 
 /** Everything that depends on the rest mesh, the weights and the fixed set, not on the pose. */
 export interface PerFaceSkinningSetup {
@@ -593,19 +591,11 @@ function accumulateFaceGradients(
         ly += w * pairLogs[l + 1];
         lz += w * pairLogs[l + 2];
       }
-      // exp: q_f = (sin|l| l/|l|, cos|l|), from sin h / h and cos h of the half angle h = |l|/2 (≤ π/2 whenever the
-      // face's weights sum to at most one: every log is at most π long).
-      const h2 = 0.25 * (lx * lx + ly * ly + lz * lz);
-      let sinc: number;
-      if (h2 <= SERIES_LIMIT) {
-        const halfSin = halfSinc(h2);
-        sinc = halfSin * halfCos(h2);
-        qw = 1 - 2 * h2 * halfSin * halfSin;
-      } else {
-        const angle = 2 * Math.sqrt(h2);
-        sinc = Math.sin(angle) / angle;
-        qw = Math.cos(angle);
-      }
+      // exp: q_f = (sin|l| l/|l|, cos|l|) (|l| ≤ π whenever the face's weights sum to at most one: every log is at
+      // most π long).
+      const x2 = lx * lx + ly * ly + lz * lz;
+      const sinc = logExpSinc(x2);
+      qw = logExpCos(x2);
       qx = lx * sinc;
       qy = ly * sinc;
       qz = lz * sinc;
@@ -643,42 +633,6 @@ function accumulateFaceGradients(
       rhs[r + 2] += r20 * p0 + r21 * p1 + r22 * p2;
     }
   }
-}
-
-/**
- * sin h / h for h² = h2 ≤ π²/4, by its Taylor series to h²² (the remainder is below 1e-17 there): as exact as
- * Math.sin(h) / h, and without its calls and division, which a frame pays once per blended face (at 590k faces,
- * 4 ms against 12 for Math.sqrt, Math.sin and Math.cos). The twelve terms are summed in Estrin's scheme (pairs,
- * then pairs of pairs), whose short dependency chains let consecutive faces' series overlap where Horner's rule
- * would wait on each multiply in turn.
- */
-function halfSinc(h2: number): number {
-  const h4 = h2 * h2;
-  const h8 = h4 * h4;
-  return (
-    1 +
-    h2 * (-1 / 6) +
-    h4 * (1 / 120 + h2 * (-1 / 5040)) +
-    h8 * (1 / 362880 + h2 * (-1 / 39916800) + h4 * (1 / 6227020800 + h2 * (-1 / 1307674368000))) +
-    h8 *
-      h8 *
-      (1 / 355687428096000 +
-        h2 * (-1 / 121645100408832000) +
-        h4 * (1 / 51090942171709440000 + h2 * (-1 / (23 * 22 * 51090942171709440000))))
-  );
-}
-
-/** cos h for h² = h2 ≤ π²/4, by its Taylor series to h²² (see halfSinc). */
-function halfCos(h2: number): number {
-  const h4 = h2 * h2;
-  const h8 = h4 * h4;
-  return (
-    1 +
-    h2 * (-1 / 2) +
-    h4 * (1 / 24 + h2 * (-1 / 720)) +
-    h8 * (1 / 40320 + h2 * (-1 / 3628800) + h4 * (1 / 479001600 + h2 * (-1 / 87178291200))) +
-    h8 * h8 * (1 / 20922789888000 + h2 * (-1 / 6402373705728000) + h4 * (1 / 2432902008176640000 + h2 * (-1 / (22 * 51090942171709440000))))
-  );
 }
 
 /** Fixed vertices follow their bone (written to the output); their columns move to the right-hand side. */
