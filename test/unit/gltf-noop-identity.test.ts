@@ -11,7 +11,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { WebIO } from '@gltf-transform/core';
+import { EXTMeshoptCompression } from '@gltf-transform/extensions';
+import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
+import type { GltfExportResult } from '../../workers/formats/gltf-export.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { gltfJson, gltfResources } from '../../workers/formats/gltf-resource-uris.ts';
 import { editOf } from './gltf-edit-input.ts';
@@ -67,45 +70,78 @@ for (const parts of FILES) {
     const resources: Record<string, Uint8Array> = {};
     for (const resource of gltfResources(bytes, file))
       resources[resource.uri] = new Uint8Array(readFileSync(path.join(path.dirname(file), resource.path)));
-    const rig = await importGltf(bytes, path.basename(file), resources);
-    const glb = file.endsWith('.glb');
-    const out = await exportGltfInPlace(editOf(rig), glb ? 'same.glb' : 'same.gltf', glb ? {} : { format: 'gltf', basename: 'same' });
-
-    // The notice names each skinned mesh node that moves to the scene's root; nothing else may differ.
-    const moved = new Set(out.warnings.flatMap((warning) => [...warning.matchAll(/"([^"]+)"/g)].map((m) => m[1])));
-    assert.ok(
-      out.warnings.every((warning) => /skinned mesh nodes? .* from below another node to the scene's root/.test(warning)),
-      `only the move is noticed: ${out.warnings.join('; ')}`,
-    );
-    const before = gltfJson(bytes, 'source') as Json;
-    const after = gltfJson(out.bytes, 'export') as Json;
-    const found: string[] = [];
-    differences(withoutPlacesOf(before, moved), withoutPlacesOf(after, moved), '', found);
-    assert.deepEqual(found, [], 'JSON differences');
-    for (const name of moved) {
-      const index = (after.nodes as Json[]).findIndex((node) => node.name === name);
-      assert.ok(((after.scenes as Json[])[0].nodes as number[]).includes(index), `${name} is a root of the scene`);
-    }
-
-    const io = new WebIO();
-    const source = glb ? await io.readBinary(bytes) : await io.readJSON({ json: before as never, resources });
-    const written = glb ? await io.readBinary(out.bytes) : await io.readJSON({ json: after as never, resources: out.resources });
-    const sourceAccessors = source.getRoot().listAccessors();
-    const writtenAccessors = written.getRoot().listAccessors();
-    assert.equal(writtenAccessors.length, sourceAccessors.length, 'accessor count');
-    const bytesOf = (accessor: (typeof sourceAccessors)[number]): Buffer => {
-      const array = accessor.getArray() as unknown as ArrayBufferView;
-      return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
-    };
-    sourceAccessors.forEach((accessor, k) => {
-      assert.equal(writtenAccessors[k].getComponentType(), accessor.getComponentType(), `accessor ${k}: component type`);
-      assert.ok(bytesOf(writtenAccessors[k]).equals(bytesOf(accessor)), `accessor ${k}: values`);
-    });
-    const images = (doc: typeof source): Buffer[] =>
-      doc
-        .getRoot()
-        .listTextures()
-        .map((texture) => Buffer.from(texture.getImage()!));
-    assert.deepEqual(images(written), images(source), 'image bytes');
+    await assertNoopIdentity(bytes, file, resources, new WebIO());
   });
 }
+
+/**
+ * Imports `bytes` and exports it in place with nothing changed; asserts the JSON, every accessor's values as `io`
+ * decodes them and every image's bytes are the source's.
+ * @returns the export (its bytes and notices)
+ */
+async function assertNoopIdentity(
+  bytes: Uint8Array,
+  file: string,
+  resources: Record<string, Uint8Array>,
+  io: WebIO,
+): Promise<GltfExportResult> {
+  const rig = await importGltf(bytes, path.basename(file), resources);
+  const glb = file.endsWith('.glb');
+  const out = await exportGltfInPlace(editOf(rig), glb ? 'same.glb' : 'same.gltf', glb ? {} : { format: 'gltf', basename: 'same' });
+
+  // The notice names each skinned mesh node that moves to the scene's root; nothing else may differ.
+  const moved = new Set(out.warnings.flatMap((warning) => [...warning.matchAll(/"([^"]+)"/g)].map((m) => m[1])));
+  assert.ok(
+    out.warnings.every((warning) => /skinned mesh nodes? .* from below another node to the scene's root/.test(warning)),
+    `only the move is noticed: ${out.warnings.join('; ')}`,
+  );
+  const before = gltfJson(bytes, 'source') as Json;
+  const after = gltfJson(out.bytes, 'export') as Json;
+  const found: string[] = [];
+  differences(withoutPlacesOf(before, moved), withoutPlacesOf(after, moved), '', found);
+  assert.deepEqual(found, [], 'JSON differences');
+  for (const name of moved) {
+    const index = (after.nodes as Json[]).findIndex((node) => node.name === name);
+    assert.ok(((after.scenes as Json[])[0].nodes as number[]).includes(index), `${name} is a root of the scene`);
+  }
+
+  const source = glb ? await io.readBinary(bytes) : await io.readJSON({ json: before as never, resources: resources as never });
+  const written = glb ? await io.readBinary(out.bytes) : await io.readJSON({ json: after as never, resources: out.resources as never });
+  const sourceAccessors = source.getRoot().listAccessors();
+  const writtenAccessors = written.getRoot().listAccessors();
+  assert.equal(writtenAccessors.length, sourceAccessors.length, 'accessor count');
+  const bytesOf = (accessor: (typeof sourceAccessors)[number]): Buffer => {
+    const array = accessor.getArray() as unknown as ArrayBufferView;
+    return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+  };
+  sourceAccessors.forEach((accessor, k) => {
+    assert.equal(writtenAccessors[k].getComponentType(), accessor.getComponentType(), `accessor ${k}: component type`);
+    assert.ok(bytesOf(writtenAccessors[k]).equals(bytesOf(accessor)), `accessor ${k}: values`);
+  });
+  const images = (doc: typeof source): Buffer[] =>
+    doc
+      .getRoot()
+      .listTextures()
+      .map((texture) => Buffer.from(texture.getImage()!));
+  assert.deepEqual(images(written), images(source), 'image bytes');
+  return out;
+}
+
+test('no-op in-place export of a meshopt-compressed RiggedFigure: the same JSON and the accessor values the decoder gives', async () => {
+  await Promise.all([MeshoptEncoder.ready, MeshoptDecoder.ready]);
+  const io = new WebIO()
+    .registerExtensions([EXTMeshoptCompression])
+    .registerDependencies({ 'meshopt.encoder': MeshoptEncoder, 'meshopt.decoder': MeshoptDecoder });
+  const doc = await io.readBinary(new Uint8Array(readFileSync(dataFile('gltf', 'RiggedFigure', 'RiggedFigure.glb'))));
+  doc.createExtension(EXTMeshoptCompression).setRequired(true).setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
+  const bytes = await io.writeBinary(doc);
+  const compressed = (glb: Uint8Array, label: string): number =>
+    (((gltfJson(glb, label) as Json).bufferViews ?? []) as Json[]).filter(
+      (view) => (view.extensions as Json | undefined)?.EXT_meshopt_compression,
+    ).length;
+  assert.ok(compressed(bytes, 'source') > 0, 'the input has meshopt-compressed buffer views');
+  // The JSON comparison covers extensionsUsed and extensionsRequired; the buffer views are laid out afresh.
+  const out = await assertNoopIdentity(bytes, 'meshopt.glb', {}, io);
+  assert.equal(compressed(out.bytes, 'export'), compressed(bytes, 'source'), 'as many meshopt-compressed buffer views');
+  assert.ok(!out.warnings.some((w) => /meshopt/i.test(w)), `no re-encoding to report: ${out.warnings.join('; ')}`);
+});
