@@ -166,7 +166,8 @@ for (const c of cases) {
  * row, texture texels and heat-map inputs, written into arrays as the views keep them. The first symmetric brush
  * (test/unit/paint-reference.ts: the mirrored dab through partner → welded vertex → members, the row repair that
  * classifies every bone, the changed vertices in the order first painted) paints the same strokes on a copy of the
- * weights; the rounds interleave, and its weights must end bit for bit the same.
+ * weights; the rounds interleave, and its weights and the arrays its flushes wrote (texels, heat, dominant bones,
+ * influence rows) must end bit for bit the same.
  */
 function viewportFrameReplay(
   name: string,
@@ -276,6 +277,19 @@ function viewportFrameReplay(
   const bits = (w: Float32Array) => new Uint32Array(w.buffer, w.byteOffset, w.length);
   const same = bits(mirrored.weights.data).every((x, i) => x === bits(first.weights.data)[i]);
   if (!same) throw new Error(`paint bench: ${name}: the symmetric frames painted other weights than the first symmetric brush`);
+  // What the views were handed must match too: a vertex left out of a flush keeps its old texels and heat.
+  const [ours, theirs] = [variants[1].out, variants[2].out];
+  const flushed: [string, Float32Array | Uint32Array | Uint16Array, Float32Array | Uint32Array | Uint16Array][] = [
+    ['texels', ours.texels, theirs.texels],
+    ['heat', ours.heat, theirs.heat],
+    ['dominant bones', ours.dominant, theirs.dominant],
+    ['influence bones', ours.influences.bones, theirs.influences.bones],
+    ['influence weights', ours.influences.weights, theirs.influences.weights],
+  ];
+  for (const [what, x, y] of flushed) {
+    const differs = x.length !== y.length || x.some((value, i) => !Object.is(value, y[i]));
+    if (differs) throw new Error(`paint bench: ${name}: the symmetric frames flushed other ${what} than the first symmetric brush`);
+  }
   const [plainCpu, mirroredCpu, firstCpu] = cpu.map(median);
   const [plainWall, mirroredWall, firstWall] = wall.map(median);
   const paired = (times: number[][]) => median(times[1].map((t, i) => t / times[2][i])).toFixed(2);
@@ -295,7 +309,7 @@ function viewportFrameReplay(
       ratio: paired(cpu),
       note:
         `medians of paired frame ratios; wall ${fmtMs(mirroredWall)} / ${fmtMs(firstWall)}, ratio ${paired(wall)}; ` +
-        `same weights bit for bit${n > 500_000 ? '; aim ≤ 16 ms' : ''}`,
+        `same weights and flushed texels, heat and influences bit for bit${n > 500_000 ? '; aim ≤ 16 ms' : ''}`,
     },
   ];
 }
