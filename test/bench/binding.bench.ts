@@ -9,7 +9,7 @@
  * "before" binds on the file's index topology (harmonicWeights with weld: false, the rule on every vertex), "surface"
  * on the welded mesh, "volumetric" by geodesic voxel binding from the bones (no handles; its default grid and
  * falloff), and "auto" as the defaults choose between the two (volumetric for several shells or a boundary after
- * welding, or where the automatic handles take over half the vertices) — what `rigwright weights --auto-handles` and the app's Compute weights run. Blender's column is its automatic weights (bone heat, `parent_set(type=
+ * welding, or where the automatic handles take over half the vertices) — what the app's Compute weights runs (bindMesh) and `rigwright weights --auto-handles` chooses. Blender's column is its automatic weights (bone heat, `parent_set(type=
  * 'ARMATURE_AUTO')`) after an import with merged vertices (blender-automatic-weights.py), run headless when
  * `blender` is on the PATH; its weights reach our vertices by rest position and deform through the same LBS.
  *
@@ -29,6 +29,7 @@ import { automaticHandles, jointDistanceHandles } from '../../workers/weights/au
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
 import { chooseBindingMethod, handleFraction, meshShells } from '../../workers/weights/binding-method.ts';
+import { bindMesh } from '../../workers/weights/bind-mesh.ts';
 import { cacheDir, dataDir, repoRoot, requireFile } from './bench-util.ts';
 
 const ASSETS: { name: string; parts: string[] }[] = [
@@ -217,10 +218,17 @@ for (const asset of ASSETS) {
     [
       `auto → ${choice.method}`,
       bindMs(() => {
-        // As the app and the command line run it: the handles, then the choice, then the solve.
-        const handles = automaticHandles(positions, rig.skeleton, { rule: 'distance' });
-        const method = chooseBindingMethod('auto', meshShells(positions, triangles), handleFraction(handles)).method;
-        return method === 'surface' ? surfaceFrom(handles) : volumetric();
+        // As the app runs it (one call to the binding worker): one weld, the handles, the choice, the solve.
+        const bound = bindMesh(positions, triangles, rig.skeleton, {
+          method: 'auto',
+          handles: new Int32Array(n).fill(-1),
+          rule: { rule: 'distance' },
+          boneCount,
+          weldTolerance: 0,
+          harmonic: {},
+          volumetric: {},
+        });
+        return bound.surface?.weights ?? bound.volumetric!.weights;
       }),
     ],
     ['Blender', blenderWeights(rig, asset.parts, rig.boneNames)],
