@@ -294,7 +294,7 @@ export class PaintSession {
  * The views' arrays (influences, texture, heat map) are walked forward in vertex order, several vertices to a cache
  * line, where a brush's gather order would jump across them.
  */
-class ChangedVertices {
+export class ChangedVertices {
   private readonly lists: [Uint32Array, Uint32Array];
   private readonly counts = [0, 0];
   private readonly listed: Uint8Array;
