@@ -8,7 +8,10 @@
  *   context deformation (Eq. 9 and 10, four examples subdivided the same way) per frame at 295k; wall and process
  *   CPU time (a frame is single-threaded, so its CPU time is what it costs on a quiet machine);
  * - GPU frame time of DQS over LBS on the same tube in headless Chromium (SwiftShader), through the page's
- *   measureFrameTime (pose + texture upload + draw + one-pixel readback).
+ *   measureFrameTime (pose + texture upload + draw + one-pixel readback); `--per-face` leaves it out.
+ *
+ * The per-face frames run interleaved with the frame before the packed solve (test/unit/per-face-frame-reference.ts)
+ * on the same poses, and the setup's stages are timed in CPU time against the 1 s factorization aim at 295k.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,10 +32,12 @@ import { dualQuatsFromRigidMatrices } from '../../workers/math/dual-quaternion.t
 import {
   perFaceFixedVertices,
   perFaceSkinning,
-  perFaceSkinningSetup,
+  perFaceSkinningSetupAndFactor,
   perFaceSkinningWorkspace,
+  type PerFaceSetupStage,
   type PerFaceSkinningSetup,
 } from '../../workers/skinning/per-face-skinning.ts';
+import { referencePerFaceSkinning } from '../unit/per-face-frame-reference.ts';
 import {
   perFaceContextSkinning,
   perFaceContextWorkspace,
@@ -50,6 +55,8 @@ const FRAMES = 40;
 /** Per-face aims at 295k vertices: 30 fps for plain per-face skinning, 40 ms for per-face context (Eq. 10). */
 const PER_FACE_AIM_MS = 33;
 const CONTEXT_AIM_MS = 40;
+/** Per-face aim at 295k vertices for the factorization: ordering + analysis + factorization + packing, ms. */
+const FACTOR_AIM_MS = 1000;
 /** Frames of all_frames.dmat that eg0…eg3 were posed in. */
 const EXAMPLE_FRAMES = [34, 56, 87, 80];
 
@@ -132,40 +139,98 @@ function subdividedBody(name: string, levels: number, prefix: string): { obj: st
 interface PerFaceCase {
   vertices: number;
   setupMs: number;
+  /** CPU time of each setup stage, ms */
+  stageCpuMs: Record<PerFaceSetupStage, number>;
   frameMs: number;
   frameCpuMs: number;
+  /** the frame before the packed solve (test/unit/per-face-frame-reference.ts), interleaved with ours */
+  referenceMs: number;
+  referenceCpuMs: number;
+  /** median of the paired frames' CPU-time ratios, ours / reference */
+  cpuRatio: number;
   setup: PerFaceSkinningSetup;
 }
 
+/** The process's CPU time in ms (user + system). */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[values.length >> 1];
+
+/**
+ * Per-face skinning of one mesh: the setup's stages in CPU time, then frames of today's path and of the frame before
+ * the packed solve (the reference) on the same pose, interleaved, their order swapped every round, so that the
+ * machine's load falls on both alike; the ratio is the median of the paired CPU-time ratios.
+ */
 function perFaceCase(objFile: string, handlesFile: string): PerFaceCase {
   const { mesh } = readObj(readFileSync(objFile, 'utf8'), objFile);
   const n = mesh.positions.length / 3;
   const handles = handlesFromDmat(readDmat(new Uint8Array(readFileSync(handlesFile)), handlesFile), n, bodyBones, handlesFile);
   const influences = influencesFromWeights(boneDistanceWeights(mesh.positions, bodySkeleton), 4);
+  const stageCpuMs = { assembly: 0, ordering: 0, analysis: 0, factorization: 0, packing: 0 };
   const start = performance.now();
-  const setup = perFaceSkinningSetup(
+  let stageStart = cpuMs();
+  const { setup, factor } = perFaceSkinningSetupAndFactor(
     mesh.positions,
     mesh.triangles,
     influences,
     bodyBones,
     perFaceFixedVertices(bodySkeleton.parents, influences, handles),
+    (stage) => {
+      const now = cpuMs();
+      stageCpuMs[stage] = now - stageStart;
+      stageStart = now;
+    },
   );
   const setupMs = performance.now() - start;
   const workspace = perFaceSkinningWorkspace(setup);
   const rotations = new Float64Array(bodyBones * 9);
   const transforms = new Float64Array(bodyBones * 12);
   const out = new Float64Array(mesh.positions.length);
-  let frame = 0;
-  const { wall, cpu } = medianWallAndCpu(
-    () => {
-      samplePose(bodyPoses, (frame += 37) % 390, rotations);
-      forwardKinematics(bodySkeleton, rotations, transforms);
-      perFaceSkinning(setup, transforms, out, workspace);
-    },
-    11,
-    3,
+  const reference = new Float64Array(mesh.positions.length);
+  const frames = [
+    () => perFaceSkinning(setup, transforms, out, workspace),
+    () => referencePerFaceSkinning(setup, factor, transforms, reference),
+  ];
+  const wall: number[][] = [[], []];
+  const cpu: number[][] = [[], []];
+  const warmup = 3;
+  for (let round = 0, frame = 0; round < warmup + 11; round++) {
+    samplePose(bodyPoses, (frame += 37) % 390, rotations);
+    forwardKinematics(bodySkeleton, rotations, transforms);
+    for (const k of round % 2 ? [1, 0] : [0, 1]) {
+      const cpuBegin = cpuMs();
+      const begin = performance.now();
+      frames[k]();
+      if (round < warmup) continue;
+      wall[k].push(performance.now() - begin);
+      cpu[k].push(cpuMs() - cpuBegin);
+    }
+  }
+  return {
+    vertices: n,
+    setupMs,
+    stageCpuMs,
+    frameMs: median(wall[0]),
+    frameCpuMs: median(cpu[0]),
+    referenceMs: median(wall[1]),
+    referenceCpuMs: median(cpu[1]),
+    cpuRatio: median(cpu[0].map((t, i) => t / cpu[1][i])),
+    setup,
+  };
+}
+
+/** The setup's stages in CPU time. */
+function stagesNote(c: PerFaceCase): string {
+  const { assembly, ordering, analysis, factorization, packing } = c.stageCpuMs;
+  const solver = ordering + analysis + factorization + packing;
+  return (
+    `setup CPU: ordering ${fmtMs(ordering)} + analysis ${fmtMs(analysis)} + factorization ${fmtMs(factorization)} + ` +
+    `packing ${fmtMs(packing)} = ${fmtMs(solver)}; ` +
+    `assembly ${fmtMs(assembly)}; wall ${fmtMs(c.setupMs)} in all`
   );
-  return { vertices: n, setupMs, frameMs: wall, frameCpuMs: cpu, setup };
 }
 
 /**
@@ -218,60 +283,62 @@ const context2 = perFaceContextCase(
   [0, 1, 2, 3].map((j) => subdividedBody(`eg${j}`, 2, path.join(cacheDir, `body-eg${j}-sub2`)).obj),
 );
 
-// --- GPU: DQS over LBS on the tube in headless Chromium ---
-const gpu = await withAppPage(path.join(cacheDir, 'deform-dist'), PORT, async (page) => {
-  const posesFile = files.obj.replace(/\.obj$/, '-curl.dmat');
-  const frames = 16;
-  const columns: string[][] = [[], [], []];
-  for (let f = 0; f < frames; f++) {
-    const a = ((4 * Math.PI) / 180) * (f / (frames - 1));
-    for (let b = 0; b < tubeBones; b++) {
-      const R = [
-        [1, 0, 0],
-        [0, Math.cos(a), -Math.sin(a)],
-        [0, Math.sin(a), Math.cos(a)],
-      ];
-      for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) columns[c].push(String(R[r][c]));
-    }
-  }
-  writeFileSync(posesFile, [`3 ${3 * tubeBones * frames}`, ...columns.flat()].join('\n') + '\n');
-  await page.setInputFiles('#file-input', [files.obj, files.tgf, posesFile]);
-  await page.waitForFunction(
-    () => {
-      const s = (window as any).__rigwright.state();
-      return s.error !== null || (s.vertexCount === 131072 && s.poseKind === 'matrices');
-    },
-    undefined,
-    { timeout: 120_000 },
-  );
-  const measure = (method: string, antipodality: string, scale: number): Promise<number> =>
-    page.evaluate(
-      ([m, a, s, n]) => {
-        const hook = (window as any).__rigwright;
-        hook.setInfluences(4);
-        hook.setMethod(m);
-        hook.setAntipodality(a);
-        hook.setBoneScale(5, [s, s, s]);
-        hook.measureFrameTime(4);
-        return hook.measureFrameTime(n);
-      },
-      [method, antipodality, scale, FRAMES] as const,
-    );
-  // Interleaved twice, best of each, so a load spike on the shared machine does not land on one method only.
-  const runs = { lbs: [] as number[], dqs: [] as number[], dqsPerBone: [] as number[], dqsScaled: [] as number[] };
-  for (let round = 0; round < 2; round++) {
-    runs.lbs.push(await measure('lbs', 'per-vertex', 1));
-    runs.dqs.push(await measure('dqs', 'per-vertex', 1));
-    runs.dqsPerBone.push(await measure('dqs', 'per-bone', 1));
-    runs.dqsScaled.push(await measure('dqs', 'per-vertex', 1.3));
-  }
-  return {
-    lbs: Math.min(...runs.lbs),
-    dqs: Math.min(...runs.dqs),
-    dqsPerBone: Math.min(...runs.dqsPerBone),
-    dqsScaled: Math.min(...runs.dqsScaled),
-  };
-});
+// --- GPU: DQS over LBS on the tube in headless Chromium (left out with --per-face) ---
+const gpu = process.argv.includes('--per-face')
+  ? null
+  : await withAppPage(path.join(cacheDir, 'deform-dist'), PORT, async (page) => {
+      const posesFile = files.obj.replace(/\.obj$/, '-curl.dmat');
+      const frames = 16;
+      const columns: string[][] = [[], [], []];
+      for (let f = 0; f < frames; f++) {
+        const a = ((4 * Math.PI) / 180) * (f / (frames - 1));
+        for (let b = 0; b < tubeBones; b++) {
+          const R = [
+            [1, 0, 0],
+            [0, Math.cos(a), -Math.sin(a)],
+            [0, Math.sin(a), Math.cos(a)],
+          ];
+          for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) columns[c].push(String(R[r][c]));
+        }
+      }
+      writeFileSync(posesFile, [`3 ${3 * tubeBones * frames}`, ...columns.flat()].join('\n') + '\n');
+      await page.setInputFiles('#file-input', [files.obj, files.tgf, posesFile]);
+      await page.waitForFunction(
+        () => {
+          const s = (window as any).__rigwright.state();
+          return s.error !== null || (s.vertexCount === 131072 && s.poseKind === 'matrices');
+        },
+        undefined,
+        { timeout: 120_000 },
+      );
+      const measure = (method: string, antipodality: string, scale: number): Promise<number> =>
+        page.evaluate(
+          ([m, a, s, n]) => {
+            const hook = (window as any).__rigwright;
+            hook.setInfluences(4);
+            hook.setMethod(m);
+            hook.setAntipodality(a);
+            hook.setBoneScale(5, [s, s, s]);
+            hook.measureFrameTime(4);
+            return hook.measureFrameTime(n);
+          },
+          [method, antipodality, scale, FRAMES] as const,
+        );
+      // Interleaved twice, best of each, so a load spike on the shared machine does not land on one method only.
+      const runs = { lbs: [] as number[], dqs: [] as number[], dqsPerBone: [] as number[], dqsScaled: [] as number[] };
+      for (let round = 0; round < 2; round++) {
+        runs.lbs.push(await measure('lbs', 'per-vertex', 1));
+        runs.dqs.push(await measure('dqs', 'per-vertex', 1));
+        runs.dqsPerBone.push(await measure('dqs', 'per-bone', 1));
+        runs.dqsScaled.push(await measure('dqs', 'per-vertex', 1.3));
+      }
+      return {
+        lbs: Math.min(...runs.lbs),
+        dqs: Math.min(...runs.dqs),
+        dqsPerBone: Math.min(...runs.dqsPerBone),
+        dqsScaled: Math.min(...runs.dqsScaled),
+      };
+    });
 
 const tubeCase = `tube ${tubeMesh.positions.length / 3} vertices, ${tubeBones} bones, 4 influences`;
 printTable('CPU skinning references', [
@@ -296,28 +363,30 @@ printTable('CPU skinning references', [
     ratio: (dqsPerBoneMs / BLENDER_DQS_MS).toFixed(2),
   },
 ]);
-printTable('Per-face skinning (log-quaternion blend + Poisson stitching), per frame', [
-  {
-    case: `body, ${body.vertices} vertices`,
-    ours: fmtMs(body.frameMs),
-    reference: '—',
-    ratio: '—',
-    note: `factor once: ${fmtMs(body.setupMs)}`,
-  },
-  {
-    case: `body subdivided once, ${subdivided.vertices} vertices`,
-    ours: fmtMs(subdivided.frameMs),
-    reference: '30 ms (aim)',
-    ratio: (subdivided.frameMs / 30).toFixed(2),
-    note: `factor once: ${fmtMs(subdivided.setupMs)}; CPU time ${fmtMs(subdivided.frameCpuMs)}`,
-  },
-  {
-    case: `body subdivided twice, ${subdivided2.vertices} vertices`,
-    ours: fmtMs(subdivided2.frameMs),
-    reference: `${PER_FACE_AIM_MS} ms (aim)`,
-    ratio: (subdivided2.frameMs / PER_FACE_AIM_MS).toFixed(2),
-    note: `factor once: ${fmtMs(subdivided2.setupMs)}; CPU time ${fmtMs(subdivided2.frameCpuMs)} (${(subdivided2.frameCpuMs / PER_FACE_AIM_MS).toFixed(2)} of the aim)`,
-  },
+printTable('Per-face skinning (log-quaternion blend + Poisson stitching), per frame, CPU time', [
+  ...[
+    { name: 'body', c: body, aim: null },
+    { name: 'body subdivided once', c: subdivided, aim: 30 },
+    { name: 'body subdivided twice', c: subdivided2, aim: PER_FACE_AIM_MS },
+  ].map(({ name, c, aim }) => ({
+    case: `${name}, ${c.vertices} vertices`,
+    ours: `${fmtMs(c.frameCpuMs)} CPU`,
+    reference: `${fmtMs(c.referenceCpuMs)} CPU (frame before the packed solve)`,
+    ratio: c.cpuRatio.toFixed(2),
+    note:
+      `median of paired frame ratios; wall ${fmtMs(c.frameMs)} / ${fmtMs(c.referenceMs)}` +
+      (aim ? `; ${(c.frameCpuMs / aim).toFixed(2)} of the ${aim} ms aim` : ''),
+  })),
+  ...[body, subdivided, subdivided2].map((c) => ({
+    case: `setup, ${c.vertices} vertices`,
+    ours: `${fmtMs(c.stageCpuMs.ordering + c.stageCpuMs.analysis + c.stageCpuMs.factorization + c.stageCpuMs.packing)} CPU`,
+    reference: c === subdivided2 ? `${FACTOR_AIM_MS} ms (aim)` : '—',
+    ratio:
+      c === subdivided2
+        ? ((c.stageCpuMs.ordering + c.stageCpuMs.analysis + c.stageCpuMs.factorization + c.stageCpuMs.packing) / FACTOR_AIM_MS).toFixed(2)
+        : '—',
+    note: stagesNote(c),
+  })),
   ...(['eq9', 'eq10'] as const).map((blend) => ({
     case: `per-face context, ${blend === 'eq9' ? 'Eq. 9' : 'Eq. 10'}, body subdivided twice, 4 examples`,
     ours: fmtMs(context2[blend].wall),
@@ -326,24 +395,25 @@ printTable('Per-face skinning (log-quaternion blend + Poisson stitching), per fr
     note: `CPU time ${fmtMs(context2[blend].cpu)} (${(context2[blend].cpu / CONTEXT_AIM_MS).toFixed(2)} of the aim); plain per-face ${fmtMs(subdivided2.frameCpuMs)} CPU`,
   })),
 ]);
-printTable('GPU frame time, headless Chromium (SwiftShader), DQS over LBS', [
-  {
-    case: `${tubeCase}, DQS per-vertex signs`,
-    ours: fmtMs(gpu.dqs),
-    reference: `${fmtMs(gpu.lbs)} (LBS)`,
-    ratio: (gpu.dqs / gpu.lbs).toFixed(2),
-    note: 'aim ≤ 1.2',
-  },
-  {
-    case: `${tubeCase}, DQS per-bone signs`,
-    ours: fmtMs(gpu.dqsPerBone),
-    reference: `${fmtMs(gpu.lbs)} (LBS)`,
-    ratio: (gpu.dqsPerBone / gpu.lbs).toFixed(2),
-  },
-  {
-    case: `${tubeCase}, DQS with a scaled joint (two-phase)`,
-    ours: fmtMs(gpu.dqsScaled),
-    reference: `${fmtMs(gpu.lbs)} (LBS)`,
-    ratio: (gpu.dqsScaled / gpu.lbs).toFixed(2),
-  },
-]);
+if (gpu)
+  printTable('GPU frame time, headless Chromium (SwiftShader), DQS over LBS', [
+    {
+      case: `${tubeCase}, DQS per-vertex signs`,
+      ours: fmtMs(gpu.dqs),
+      reference: `${fmtMs(gpu.lbs)} (LBS)`,
+      ratio: (gpu.dqs / gpu.lbs).toFixed(2),
+      note: 'aim ≤ 1.2',
+    },
+    {
+      case: `${tubeCase}, DQS per-bone signs`,
+      ours: fmtMs(gpu.dqsPerBone),
+      reference: `${fmtMs(gpu.lbs)} (LBS)`,
+      ratio: (gpu.dqsPerBone / gpu.lbs).toFixed(2),
+    },
+    {
+      case: `${tubeCase}, DQS with a scaled joint (two-phase)`,
+      ours: fmtMs(gpu.dqsScaled),
+      reference: `${fmtMs(gpu.lbs)} (LBS)`,
+      ratio: (gpu.dqsScaled / gpu.lbs).toFixed(2),
+    },
+  ]);

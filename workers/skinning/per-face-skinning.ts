@@ -113,8 +113,17 @@ export function perFaceSkinningSetup(
 }
 
 /**
+ * The stages of perFaceSkinningSetup, in order: per-face weights and the stitching system ('assembly'), the free
+ * block's AMD ordering, symbolic analysis and numeric factorization, then 'packing' (the panels, and the free × fixed
+ * block in pivot order).
+ */
+export type PerFaceSetupStage = 'assembly' | 'ordering' | 'analysis' | 'factorization' | 'packing';
+
+/**
  * perFaceSkinningSetup and the Cholesky factor the panels were packed from, for checks of the packed solve against
- * the factor's own. The setup alone does not hold the factor, so that it is freed once packed. Same parameters.
+ * the factor's own and for timing the stages. The setup alone does not hold the factor, so that it is freed once
+ * packed. The first five parameters are perFaceSkinningSetup's.
+ * @param stageDone  called as each stage ends (PerFaceSetupStage order), or null
  * @returns the setup, and the factor of the free block (setup.solutionRow's pivot order is its symbolic ordering's)
  */
 export function perFaceSkinningSetupAndFactor(
@@ -123,6 +132,7 @@ export function perFaceSkinningSetupAndFactor(
   influences: Influences,
   boneCount: number,
   fixedBones: Int32Array,
+  stageDone: ((stage: PerFaceSetupStage) => void) | null = null,
 ): { setup: PerFaceSkinningSetup; factor: CholeskyFactor } {
   const n = restPositions.length / 3;
   const faceCount = triangles.length / 3;
@@ -219,7 +229,13 @@ export function perFaceSkinningSetupAndFactor(
   faceWeights = faceWeights.slice(0, slots);
   slotPairs = slotPairs.slice(0, slots);
   const kff = cscFromTriplets(freeCount, freeCount, rows, cols, vals, freeTriplets);
-  const factor = choleskyNumeric(kff, choleskySymbolic(kff, amdOrdering(kff)));
+  stageDone?.('assembly');
+  const ordering = amdOrdering(kff);
+  stageDone?.('ordering');
+  const symbolic = choleskySymbolic(kff, ordering);
+  stageDone?.('analysis');
+  const factor = choleskyNumeric(kff, symbolic);
+  stageDone?.('factorization');
   const { inversePerm } = factor.symbolic;
   const solutionRow = new Int32Array(n);
   for (let v = 0; v < n; v++) solutionRow[v] = 3 * (freeIndex[v] >= 0 ? inversePerm[freeIndex[v]] : freeCount);
@@ -244,6 +260,7 @@ export function perFaceSkinningSetupAndFactor(
     fixedVertices: Int32Array.from(fixedVertices),
     panels: choleskyPanels(factor),
   };
+  stageDone?.('packing');
   return { setup, factor };
 }
 
