@@ -26,7 +26,7 @@ import type { Accessor, AnimationSampler } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { nodeCountOf, otherPointerOf } from './gltf-extensions.ts';
 import { gltfJson, parseJsonText } from './gltf-resource-uris.ts';
-import { buildGlb, parseGlb } from './gltf-validate.ts';
+import { parseGlb, writeGlb } from './gltf/glb.ts';
 import type { GltfSource } from './types.ts';
 
 type Json = Record<string, unknown>;
@@ -377,5 +377,5 @@ export function patchGlbJson(glb: Uint8Array, edit: (json: Json) => void, file: 
   const json = parseJsonText(jsonBytes, file, true) as Json;
   const before = JSON.stringify(json);
   edit(json);
-  return JSON.stringify(json) === before ? glb : buildGlb(json, bin ?? new Uint8Array(0));
+  return JSON.stringify(json) === before ? glb : writeGlb(json, bin ?? new Uint8Array(0));
 }

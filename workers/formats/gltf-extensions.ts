@@ -63,7 +63,7 @@ const READABLE = new Set(ALL_EXTENSIONS.map((extension) => extension.EXTENSION_N
 /**
  * The extension rules applied to a file's JSON before anything else reads it: required extensions are kept,
  * read or refused (REQUIRED_EXTENSIONS), and KHR_animation_pointer channels on node TRS become ordinary channels,
- * so the checks that follow (gltf-validate.ts) see them like any other channel.
+ * so the checks that follow (the input sanitizer, gltf/sanitize-input.ts) see them like any other channel.
  * @param json      the file's JSON, parsed but untrusted; changed in place
  * @param file      file name for messages
  * @param warnings  notices are appended here (extensions kept without being read, channels left out)
