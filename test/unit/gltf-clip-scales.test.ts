@@ -123,6 +123,11 @@ test('import writes the joint scales of a clip keyed near 1, and a fresh export 
   assert.equal(imported.status, 0, imported.stderr);
   const scalesFile = path.join(dir, 'strip-scales-Bend.dmat');
   assert.ok(existsSync(scalesFile), `import wrote ${scalesFile}: ${imported.stdout}`);
+  // info says what the scales file fits: the pose file of as many frames, with the skeleton.
+  const info = rigwright('info', path.join(dir, 'strip.tgf'), path.join(dir, 'strip-pose-Bend.dmat'), scalesFile);
+  assert.equal(info.status, 0, info.stderr);
+  assert.match(info.stdout, /could be joint scales for 9 bone-frames/);
+  assert.match(info.stdout, /fits \S*strip-pose-Bend\.dmat as joint scales/);
   const translationsFile = path.join(dir, 'strip-translations-Bend.dmat');
   const common = [
     '--mesh',

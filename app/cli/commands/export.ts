@@ -125,8 +125,9 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     }
 
     if (values.rbf !== undefined && values.examples === undefined) throw new UsageError('--rbf applies with --examples only');
-    if ((values.translations !== undefined || values.times !== undefined || values.scales !== undefined) && values.poses === undefined)
-      throw new UsageError('--translations, --times and --scales apply with --poses only');
+    if ((values.translations !== undefined || values.times !== undefined) && values.poses === undefined)
+      throw new UsageError('--translations and --times apply with --poses only');
+    if (values.scales !== undefined && values.poses === undefined) throw new UsageError('--scales applies with --poses only');
     const kernel = rbfOption(values.rbf);
     const compression = (values.compress ?? GLTF_EXPORT_DEFAULTS.compression) as GltfCompression;
     if (!COMPRESSIONS.includes(compression))

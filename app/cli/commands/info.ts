@@ -13,6 +13,7 @@ import {
   type DmatReading,
   type DmatRole,
 } from '../../../workers/formats/dmat-role.ts';
+import { canBeJointScales } from '../../../workers/formats/gltf/clip-scales.ts';
 import { FormatError, printableLine } from '../../../workers/formats/format-error.ts';
 import { importGltf, readCheckedGltf } from '../../../workers/formats/gltf-import.ts';
 import { gltfJson, gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
@@ -46,7 +47,8 @@ export const infoCommand: CliCommand = {
 Reports for each file what it holds: a mesh (vertices, triangles, bounds), a skeleton (joints, bones, parents,
 roots, bounds), a TGF's bone names file (.names), a DMAT matrix (rows × cols and what it can be: weights, poses,
 handles, an animation of absolute bone transforms (libigl's 12·B × L, one column per frame), or the start-joint
-translations or the key times (L × 1 seconds, what \`rigwright export --times\` reads) that go with a pose file) or a glTF asset (.glb, or .gltf with its files: meshes with vertex and
+translations or the key times (L × 1 seconds, what \`rigwright export --times\` reads) or the joint scales (B·L × 1,
+what \`rigwright export --scales\` reads) that go with a pose file) or a glTF asset (.glb, or .gltf with its files: meshes with vertex and
 triangle counts, skins with their joints, clips with key counts and key rate, materials, extensions used and
 required, and what \`rigwright import\` reads from it), and what is wrong with it. Given together, files are also
 checked against each other: weights and handles against the mesh and skeleton, poses and names against the skeleton,
@@ -114,12 +116,17 @@ Exits with 1 when any file is bad, after reporting all of them (3 when the tool 
         const readings = dmatReadings(m);
         const translations = canBeTranslations(m);
         const keyTimes = canBeKeyTimes(m);
+        const scales = canBeJointScales(m);
         lines = readings.map((r) => `could be ${describeReading(r)}`);
         if (translations)
           lines.push(`could be start-joint translations for ${m.rows} bone-frames (B·L × 3, with a pose file of L frames of B bones)`);
         if (keyTimes)
           lines.push(
             `could be the key times of a clip of ${m.rows} frame${m.rows === 1 ? '' : 's'}, ${formatNumber(m.data[0], 6)}–${formatNumber(m.data[m.rows - 1], 6)} s (L × 1 seconds, increasing): rigwright export --times takes it with a pose file of ${m.rows} frame${m.rows === 1 ? '' : 's'}`,
+          );
+        if (scales)
+          lines.push(
+            `could be joint scales for ${m.rows} bone-frames, ${formatNumber(Math.min(...m.data), 6)}–${formatNumber(Math.max(...m.data), 6)} (B·L × 1, with a pose file of L frames of B bones): rigwright export --scales takes it`,
           );
         if (lines.length === 0)
           lines.push(
@@ -129,16 +136,18 @@ Exits with 1 when any file is bad, after reporting all of them (3 when the tool 
           // Key times of whole seconds are handles in shape too: only a reading the files given fit is checked then.
           const vertexCount = context.mesh?.vertexCount ?? 0;
           const boneCount = context.skeleton?.boneCount ?? 0;
-          const checked = keyTimes ? readings.filter((r) => dmatFits(m, r.role, vertexCount, boneCount)) : readings;
+          // So are joint scales: a column of positive numbers is weights or handles in shape.
+          const checked = keyTimes || scales ? readings.filter((r) => dmatFits(m, r.role, vertexCount, boneCount)) : readings;
           try {
             lines.push(...checkAgainstContext(m, entry.file, checked, context));
           } catch (failure) {
             // Key times whose count is the mesh's vertex count are handles in shape; the handle reader's reason is told.
-            if (!(keyTimes && failure instanceof FormatError)) throw failure;
-            lines.push(`as anything but key times it does not fit the files given: ${failure.message}`);
+            if (!((keyTimes || scales) && failure instanceof FormatError)) throw failure;
+            lines.push(`as anything but ${keyTimes ? 'key times' : 'joint scales'} it does not fit the files given: ${failure.message}`);
           }
           if (translations && !readings.some((r) => canCheck(r.role, context))) lines.push(...checkTranslations(m, entry.file, context));
           if (keyTimes) lines.push(...checkKeyTimes(m, context));
+          if (scales) lines.push(...checkJointScales(m, context));
         } catch (failure) {
           if (!(failure instanceof FormatError)) throw failure;
           error = failure;
@@ -357,6 +366,21 @@ function checkKeyTimes(m: DenseMatrix, context: InfoContext): string[] {
   if (fitting.length > 0) return [`fits ${fitting.join(', ')} as key times (rigwright export --poses ${fitting[0]} --times this file)`];
   return [
     `fits none of the pose files given as key times (${poseFiles.map((p) => `${p.file}: ${p.frames} frames`).join(', ')}; this file: ${m.rows})`,
+  ];
+}
+
+/**
+ * Joint scales (canBeJointScales) against the skeleton and the pose files given with it: those of L frames fit a file
+ * of B·L rows. Nothing to say without them; a file that fits none is said so, not refused (it may be another clip's).
+ */
+function checkJointScales(m: DenseMatrix, context: InfoContext): string[] {
+  const poseFiles = context.poseFrames ?? [];
+  const boneCount = context.skeleton?.boneCount;
+  if (poseFiles.length === 0 || !boneCount) return [];
+  const fitting = poseFiles.filter((p) => p.frames * boneCount === m.rows).map((p) => p.file);
+  if (fitting.length > 0) return [`fits ${fitting.join(', ')} as joint scales (rigwright export --poses ${fitting[0]} --scales this file)`];
+  return [
+    `fits none of the pose files given as joint scales (${poseFiles.map((p) => `${p.file}: ${p.frames * boneCount} bone-frames`).join(', ')}; this file: ${m.rows})`,
   ];
 }
 

@@ -73,3 +73,8 @@ export function scalesFromDmat(m: DenseMatrix, boneCount: number, frameCount: nu
   });
   return m.data.slice();
 }
+
+/** Whether a matrix can be a scales file in shape: one column of finite numbers > 0 (B·L × 1). */
+export function canBeJointScales(m: DenseMatrix): boolean {
+  return m.cols === 1 && m.rows > 0 && m.data.every((s) => Number.isFinite(s) && s > 0);
+}
