@@ -2,16 +2,17 @@
  * A fresh `rigwright export` from the files `rigwright import` wrote keeps the joint list and the scene: bone names
  * from the names file beside the TGF, no connector bones written as joints, every pose file a clip under its own name
  * (NAME-pose-CLIP.dmat gives CLIP). The expectation is the source file itself evaluated by glTF's rules: at every key
- * of every clip each joint of the export stands where the source's joint of that bone stands.
+ * of every clip each joint of the export stands where the source's joint of that bone stands. The names file is the one
+ * `import` writes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WebIO, type Document } from '@gltf-transform/core';
-import { formatBoneNames } from '../../workers/formats/bone-names.ts';
+import { parseBoneNames } from '../../workers/formats/bone-names.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { fileKeyTimes } from './gltf-appendix-c.ts';
 import { assertValidGltf, gltfNodeWorldPosition } from './gltf-skinning-reference.ts';
@@ -62,9 +63,15 @@ test('fresh export from the Fox as imported, with its names file: every bone nam
   const rig = await importGltf(readFileSync(file), 'Fox.glb');
   // The TGF has a connector bone after the file's bones for each bone that starts away from its parent's end.
   const tgf = readFileSync(path.join(dir, 'fox.tgf'), 'utf8').split('#')[1].trim().split('\n');
-  const connectors = Array.from({ length: tgf.length - rig.boneNames.length }, (_, k) => `connector ${k}`);
-  assert.ok(connectors.length > 0, 'the Fox as imported has connector bones');
-  writeFileSync(path.join(dir, 'fox.names'), formatBoneNames([...rig.boneNames, ...connectors]));
+  const connectors = tgf.length - rig.boneNames.length;
+  assert.ok(connectors > 0, 'the Fox as imported has connector bones');
+  // import wrote the names file beside the TGF: every joint's name, then a name for each connector bone.
+  const names = parseBoneNames(readFileSync(path.join(dir, 'fox.names'), 'utf8'), 'fox.names', tgf.length);
+  assert.deepEqual(names.slice(0, rig.boneNames.length), rig.boneNames);
+  assert.ok(
+    names.slice(rig.boneNames.length).every((name) => /^connector to /.test(name)),
+    `connector names: ${names.slice(rig.boneNames.length).join(', ')}`,
+  );
   const clips = ['Survey', 'Walk', 'Run'];
   const list = (kind: string): string => clips.map((clip) => path.join(dir, `fox-${kind}-${clip}.dmat`)).join(',');
   const out = path.join(work, 'fox.glb');
@@ -144,7 +151,15 @@ test('fresh export from CesiumMan as imported: its four connector bones are no j
   const bytes = new Uint8Array(readFileSync(out));
   await assertValidGltf(bytes, 'CesiumMan exported fresh');
   const exported = await new WebIO().readBinary(bytes);
-  assert.equal(exported.getRoot().listSkins()[0].listJoints().length, 19);
+  // The names file import wrote beside the TGF names the joints as the source does.
+  assert.deepEqual(
+    exported
+      .getRoot()
+      .listSkins()[0]
+      .listJoints()
+      .map((joint) => joint.getName()),
+    rig.boneNames,
+  );
   assert.deepEqual(
     exported
       .getRoot()

@@ -93,7 +93,14 @@ test('rigwright export then import: the round trip through files poses like the 
     const outDir = path.join(work, `imported-${out}`);
     const imported = rigwright('import', target, '--out-dir', outDir);
     assert.equal(imported.status, 0, imported.stderr);
-    assert.deepEqual(readdirSync(outDir).sort(), ['arm-pose-wave.dmat', 'arm-times-wave.dmat', 'arm-weights.dmat', 'arm.obj', 'arm.tgf']);
+    assert.deepEqual(readdirSync(outDir).sort(), [
+      'arm-pose-wave.dmat',
+      'arm-times-wave.dmat',
+      'arm-weights.dmat',
+      'arm.names',
+      'arm.obj',
+      'arm.tgf',
+    ]);
     const mesh = read(path.join(outDir, 'arm.obj'), 'mesh');
     const back = buildSkeleton(read(path.join(outDir, 'arm.tgf'), 'skeleton'), 'arm.tgf');
     const weights = read(path.join(outDir, 'arm-weights.dmat'), 'matrix');

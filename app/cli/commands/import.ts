@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
 import { FormatError, printableLine } from '../../../workers/formats/format-error.ts';
 import { importGltf } from '../../../workers/formats/gltf-import.ts';
+import { boneNameProblem, formatBoneNames } from '../../../workers/formats/bone-names.ts';
 import { gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
 import { clipScales, scalesToDmat } from '../../../workers/formats/gltf/clip-scales.ts';
 import { writeObj } from '../../../workers/formats/obj.ts';
@@ -27,6 +28,8 @@ an absolute path or a symbolic link, is refused) and writes into D:
                            vertex ranges are listed on the output too), usemtl per object when it has materials
   NAME.mtl                 the materials (base colour as Kd, alpha as d, the base colour image as map_Kd)
   NAME-texture-K.png|jpg   material K's base colour image, as the glTF holds it
+  NAME.names               the bones' names, one a line in TGF bone order (the joints' names, then each connector
+                           bone's), which \`export\` reads beside NAME.tgf
   NAME.tgf                 one bone per joint of every skin (the first skin's in its order), from its joint to its
                            child joint
   NAME-weights.dmat        #vertices × #bones weights (rows sum to 1)
@@ -107,6 +110,9 @@ writes such files back into the glTF, which keeps its materials, textures and UV
       for (const image of materials.images) write(image.name, image.bytes);
     }
     write(`${base}.tgf`, writeTgf(tgf));
+    const names = namesFileNames(rig.boneNames, connectedBones);
+    for (const warning of names.warnings) stderr.write(`rigwright: warning: ${base}.names: ${warning}\n`);
+    write(`${base}.names`, formatBoneNames(names.names));
     write(`${base}-weights.dmat`, writeDmatAscii(weights));
     const used = new Set<string>();
     rig.clips.forEach((clip, i) => {
@@ -202,4 +208,29 @@ function padColumns(m: DenseMatrix, cols: number): DenseMatrix {
   const data = new Float64Array(m.rows * cols);
   for (let r = 0; r < m.rows; r++) data.set(m.data.subarray(r * m.cols, (r + 1) * m.cols), r * cols);
   return { rows: m.rows, cols, data };
+}
+
+/**
+ * The names file's names: each joint's name, then `connector to NAME` for each connector bone (after `connected`, the
+ * bones they lead to, in order). A name a names file cannot hold (empty, a line break) becomes `bone_K`, and a name
+ * an earlier bone has gets ` (K)` after it, K the bone's index; each such change is a warning.
+ */
+function namesFileNames(boneNames: readonly string[], connected: readonly number[]): { names: string[]; warnings: string[] } {
+  const names: string[] = [];
+  const renamed: string[] = [];
+  const taken = new Set<string>();
+  [...boneNames, ...connected.map((b) => `connector to ${boneNames[b]}`)].forEach((wanted, k) => {
+    let name = boneNameProblem(wanted) === null ? wanted : `bone_${k}`;
+    for (let again = 0; taken.has(name); again++) name = `${name} (${again === 0 ? k : again})`;
+    if (name !== wanted) renamed.push(`bone ${k} ${JSON.stringify(printableLine(wanted, 80))} as ${JSON.stringify(name)}`);
+    taken.add(name);
+    names.push(name);
+  });
+  const warnings =
+    renamed.length > 0
+      ? [
+          `${renamed.length} bone name${renamed.length === 1 ? '' : 's'} the file cannot hold as ${renamed.length === 1 ? 'it is' : 'they are'} (empty, a line break, or another bone's): ${renamed.slice(0, 4).join(', ')}${renamed.length > 4 ? ', …' : ''}`,
+        ]
+      : [];
+  return { names, warnings };
 }
