@@ -133,7 +133,7 @@ test('parseGlb: a broken header or chunk is refused naming the file, the place a
   const version = good.slice();
   version[4] = 1;
   refused(version, 'x.glb: GLB header: GLB version 1 (byte 4) is not supported (Rigwright reads glTF 2.0)');
-  refused(good.subarray(0, 40), 'x.glb: GLB header: the header gives a length of 44 bytes, the file has 40; it looks truncated');
+  refused(good.subarray(0, 40), 'x.glb: GLB header: the header gives a length of 44 bytes (byte 8), the file has 40; it looks truncated');
   refused(
     handGlb([{ type: GLB_CHUNK_JSON, data: json }], 16),
     'x.glb: GLB header: the header gives a length of 16 bytes (byte 8), too short for the JSON chunk (at least 20)',

@@ -373,17 +373,17 @@ test('GLB: chunk lengths past the end of the file are refused with the chunk nam
   new DataView(longer.buffer).setUint32(binAt, binLength + 4096, true);
   await assertRejects(
     importGltf(longer, 'RiggedSimple.glb'),
-    `RiggedSimple.glb: GLB chunk 1: the BIN chunk at byte ${binAt} claims ${binLength + 4096} bytes, only ${glb.length - binAt - 8} follow`,
+    `RiggedSimple.glb: GLB chunk 1: glTF import: the BIN chunk at byte ${binAt} claims ${binLength + 4096} bytes, only ${glb.length - binAt - 8} follow`,
   );
   const json = glb.slice();
   new DataView(json.buffer).setUint32(12, 1e9, true);
   await assertRejects(
     importGltf(json, 'RiggedSimple.glb'),
-    `RiggedSimple.glb: GLB chunk 0: the JSON chunk at byte 12 claims 1000000000 bytes, only ${glb.length - 20} follow`,
+    `RiggedSimple.glb: GLB chunk 0: glTF import: the JSON chunk at byte 12 claims 1000000000 bytes, only ${glb.length - 20} follow`,
   );
   await assertRejects(
     importGltf(glb.slice(0, 1000), 'RiggedSimple.glb'),
-    `RiggedSimple.glb: GLB header: the header gives a length of ${glb.length} bytes, the file has 1000; it looks truncated`,
+    `RiggedSimple.glb: GLB header: glTF import: the header gives a length of ${glb.length} bytes (byte 8), the file has 1000; it looks truncated`,
   );
 });
 

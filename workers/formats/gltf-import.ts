@@ -38,7 +38,7 @@ import { readClip, TOLERANCE, type ClipContext, type NodeTrs } from './gltf-clip
 import { composeTrs, invertAffine, multiply, normalMatrixOf, readElement, transformPoint } from './gltf-numbers.ts';
 import { applyExtensionRules, readGltfDocument } from './gltf-extensions.ts';
 import { gltfJson, parseJsonText } from './gltf-resource-uris.ts';
-import { isGlb, parseGlb } from './gltf/glb.ts';
+import { isGlb, parseGlb, type GlbChunks } from './gltf/glb.ts';
 import { readPrimitiveVertices, readPrimitiveWeights, type VertexArrays } from './gltf/read-vertices.ts';
 import { sanitizeGltfInput } from './gltf/sanitize-input.ts';
 import { checkFileSize } from './read-file.ts';
@@ -105,7 +105,7 @@ export async function readCheckedGltf(
   let json: unknown;
   let glbBin: Uint8Array | null = null;
   if (isGlb(bytes)) {
-    const parts = parseGlb(bytes, file);
+    const parts = glbChunks(bytes, file);
     json = parseJsonText(parts.jsonBytes, file, true);
     glbBin = parts.bin;
   } else {
@@ -114,6 +114,16 @@ export async function readCheckedGltf(
   applyExtensionRules(json, file, warnings);
   const checked = sanitizeGltfInput(json, glbBin, resources, GLB_BUFFER, fail, warnings);
   return readGltfDocument(checked.json, checked.resources, file, warnings);
+}
+
+/** parseGlb, its refusals worded as the importer's others (`glTF import: …`). */
+function glbChunks(bytes: Uint8Array, file: string): GlbChunks {
+  try {
+    return parseGlb(bytes, file);
+  } catch (error) {
+    if (error instanceof FormatError) throw new FormatError(file, error.where, `glTF import: ${error.reason}`);
+    throw error;
+  }
 }
 
 /**

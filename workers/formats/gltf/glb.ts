@@ -74,7 +74,7 @@ export function parseGlb(bytes: Uint8Array, file: string): GlbChunks {
   if (version !== GLB_VERSION) fail('GLB header', `GLB version ${version} (byte 4) is not supported (Rigwright reads glTF 2.0)`);
   const total = view.getUint32(8, true);
   if (total > bytes.length)
-    fail('GLB header', `the header gives a length of ${total} bytes, the file has ${bytes.length}; it looks truncated`);
+    fail('GLB header', `the header gives a length of ${total} bytes (byte 8), the file has ${bytes.length}; it looks truncated`);
   if (total < GLB_MIN_BYTES)
     fail('GLB header', `the header gives a length of ${total} bytes (byte 8), too short for the JSON chunk (at least ${GLB_MIN_BYTES})`);
   const jsonLength = view.getUint32(GLB_HEADER_BYTES, true);
