@@ -85,7 +85,16 @@ function maxOf(accessor: Accessor): number {
   return max;
 }
 
-/** The reading under test, into arrays with room for `base` vertices before the primitive's. */
+/** What the reading under test finds in the vertices before `base`: none of it may change. */
+const BEFORE_BASE = 7;
+
+/** True when values 0 … end − 1 are all still BEFORE_BASE. */
+function untouched(values: ArrayLike<number>, end: number): boolean {
+  for (let i = 0; i < end; i++) if (values[i] !== BEFORE_BASE) return false;
+  return true;
+}
+
+/** The reading under test, into arrays with room for `base` vertices (all BEFORE_BASE) before the primitive's. */
 function readVertices(primitive: Primitive, uvSet: string, placement: Float64Array, base: number, bones: number) {
   const position = primitive.getAttribute('POSITION')!;
   const normal = primitive.getAttribute('NORMAL');
@@ -96,13 +105,16 @@ function readVertices(primitive: Primitive, uvSet: string, placement: Float64Arr
     normals: new Float64Array(3 * total),
     uvs: new Float32Array(2 * total),
   };
+  arrays.positions.fill(BEFORE_BASE, 0, 3 * base);
+  arrays.normals.fill(BEFORE_BASE, 0, 3 * base);
+  arrays.uvs.fill(BEFORE_BASE, 0, 2 * base);
   const names = {
     position: `${pointer(position)} (POSITION)`,
     normal: normal ? `${pointer(normal)} (NORMAL)` : '',
     texcoord: texcoord ? `${pointer(texcoord)} (${uvSet})` : '',
   };
   readPrimitiveVertices(position, normal, texcoord, placement, normalMatrixOf(Float64Array.from(placement)), names, arrays, base, fail);
-  const weights = new Float64Array(total * bones);
+  const weights = new Float64Array(total * bones).fill(BEFORE_BASE, 0, base * bones);
   const identityBones = Array.from({ length: bones }, (_, j) => j);
   const weighted = readPrimitiveWeights(primitive, position.getCount(), identityBones, bones, pointer, weights, base, fail);
   return { arrays, weights: weighted ? weights : null };
@@ -114,10 +126,10 @@ function assertSameAsReference(primitive: Primitive, label: string, uvSet = 'TEX
   const count = primitive.getAttribute('POSITION')!.getCount();
   const bones = reference.weights ? reference.weights.length / count : 1;
   const ours = readVertices(primitive, uvSet, PLACEMENT, 5, bones);
-  assert.ok(
-    ours.arrays.positions.subarray(0, 15).every((x) => x === 0),
-    `${label}: nothing written before the base vertex`,
-  );
+  assert.ok(untouched(ours.arrays.positions, 15), `${label}: no position written before the base vertex`);
+  assert.ok(untouched(ours.arrays.normals, 15), `${label}: no normal written before the base vertex`);
+  assert.ok(untouched(ours.arrays.uvs, 10), `${label}: no texture coordinate written before the base vertex`);
+  if (ours.weights) assert.ok(untouched(ours.weights, 5 * bones), `${label}: no weight row written before the base vertex`);
   assert.deepEqual(ours.arrays.positions.subarray(15), reference.arrays.positions, `${label}: positions`);
   assert.deepEqual(ours.arrays.normals.subarray(15), reference.arrays.normals, `${label}: normals`);
   assert.deepEqual(ours.arrays.uvs.subarray(10), reference.arrays.uvs, `${label}: texture coordinates`);

@@ -1,12 +1,13 @@
 /**
  * A primitive's vertex data as glTF import keeps it: positions and normals placed in the world, texture coordinates,
  * and skin weights as rows of the dense #V × #B matrix, written straight into arrays sized for the whole mesh (no
- * per-vertex arrays, no second copy of the weights). Each accessor is read whole, denormalized as glTF-Transform's
- * `Accessor.getElement` does, and a value that is NaN or infinite is refused naming the accessor and the element, in
- * the order a vertex-by-vertex reading meets it.
+ * per-vertex arrays, no second copy of the weights). Each accessor is read whole: its own array when its values are
+ * stored as they are meant (not normalized), else a copy denormalized as glTF-Transform's `Accessor.getElement` does;
+ * a value that is NaN or infinite is refused naming the accessor and the element, in the order a vertex-by-vertex
+ * reading meets it. Positions and normals are placed with transformPoint's and transformNormal's arithmetic
+ * (gltf-numbers.ts), written out here so that no vertex makes an array.
  */
 import type { Accessor, Primitive } from '@gltf-transform/core';
-import { transformNormal, transformPoint } from '../gltf-numbers.ts';
 
 type Fail = (where: string, reason: string) => never;
 
@@ -19,7 +20,7 @@ export interface VertexArrays {
 
 /** An accessor read for checking: its values (denormalized), its element size and its name in messages. */
 interface Read {
-  values: Float64Array;
+  values: ArrayLike<number>;
   size: number;
   what: string;
 }
@@ -56,6 +57,17 @@ export function denormalizedValues(accessor: Accessor): Float64Array {
   return out;
 }
 
+/**
+ * An accessor's values, count × element size, as getElement gives them: the accessor's own array (not copied) when
+ * it is not normalized and holds every element, else denormalizedValues.
+ * @param accessor  any accessor
+ */
+export function accessorValues(accessor: Accessor): ArrayLike<number> {
+  const array = accessor.getArray() as unknown as ArrayLike<number> | null;
+  if (array && !accessor.getNormalized() && array.length >= accessor.getCount() * accessor.getElementSize()) return array;
+  return denormalizedValues(accessor);
+}
+
 /** Refuses element i of `read` when one of its values is not finite (as readElement in gltf-numbers.ts words it). */
 function checkElement(read: Read, i: number, fail: Fail): void {
   for (let k = i * read.size; k < (i + 1) * read.size; k++) {
@@ -89,24 +101,38 @@ export function readPrimitiveVertices(
   fail: Fail,
 ): void {
   const count = position.getCount();
-  const p: Read = { values: denormalizedValues(position), size: position.getElementSize(), what: names.position };
-  const n: Read | null = normal ? { values: denormalizedValues(normal), size: normal.getElementSize(), what: names.normal } : null;
-  const t: Read | null = texcoord ? { values: denormalizedValues(texcoord), size: texcoord.getElementSize(), what: names.texcoord } : null;
-  const element = new Float64Array(3);
+  const p: Read = { values: accessorValues(position), size: position.getElementSize(), what: names.position };
+  const n: Read | null = normal ? { values: accessorValues(normal), size: normal.getElementSize(), what: names.normal } : null;
+  const t: Read | null = texcoord ? { values: accessorValues(texcoord), size: texcoord.getElementSize(), what: names.texcoord } : null;
+  const m = placement;
+  const q = normalMatrix;
+  const { positions, normals, uvs } = out;
   for (let i = 0; i < count; i++) {
     const v = base + i;
     checkElement(p, i, fail);
-    element.set(p.values.subarray(3 * i, 3 * i + 3));
-    out.positions.set(transformPoint(placement, element), 3 * v);
+    const px = p.values[3 * i];
+    const py = p.values[3 * i + 1];
+    const pz = p.values[3 * i + 2];
+    positions[3 * v] = m[0] * px + m[4] * py + m[8] * pz + m[12];
+    positions[3 * v + 1] = m[1] * px + m[5] * py + m[9] * pz + m[13];
+    positions[3 * v + 2] = m[2] * px + m[6] * py + m[10] * pz + m[14];
     if (n) {
       checkElement(n, i, fail);
-      element.set(n.values.subarray(3 * i, 3 * i + 3));
-      out.normals.set(transformNormal(normalMatrix, element), 3 * v);
+      const nx = n.values[3 * i];
+      const ny = n.values[3 * i + 1];
+      const nz = n.values[3 * i + 2];
+      const x = q[0] * nx + q[1] * ny + q[2] * nz;
+      const y = q[3] * nx + q[4] * ny + q[5] * nz;
+      const z = q[6] * nx + q[7] * ny + q[8] * nz;
+      const length = Math.hypot(x, y, z);
+      normals[3 * v] = length > 0 ? x / length : 0;
+      normals[3 * v + 1] = length > 0 ? y / length : 0;
+      normals[3 * v + 2] = length > 0 ? z / length : 1;
     }
     if (t) {
       checkElement(t, i, fail);
-      out.uvs[2 * v] = t.values[2 * i];
-      out.uvs[2 * v + 1] = t.values[2 * i + 1];
+      uvs[2 * v] = t.values[2 * i];
+      uvs[2 * v + 1] = t.values[2 * i + 1];
     }
   }
 }
@@ -149,8 +175,8 @@ export function readPrimitiveWeights(
     if (values.getComponentType() !== 5126 && !(values.getNormalized() && [5121, 5123].includes(values.getComponentType())))
       fail(pointer(values), `WEIGHTS_${set} must be floats or normalized unsigned bytes or shorts`);
     const jointWhat = `${pointer(joints)} (JOINTS_${set})`;
-    const jointValues = denormalizedValues(joints);
-    const w: Read = { values: denormalizedValues(values), size: 4, what: `${pointer(values)} (WEIGHTS_${set})` };
+    const jointValues = accessorValues(joints);
+    const w: Read = { values: accessorValues(values), size: 4, what: `${pointer(values)} (WEIGHTS_${set})` };
     for (let i = 0; i < count; i++) {
       checkElement(w, i, fail);
       const row = (base + i) * boneCount;
