@@ -182,6 +182,33 @@ test('the three-column solve on the packed factor agrees with dense elimination 
   );
 });
 
+test('the packed factor holds each entry of L below the diagonal once, and its diagonal as reciprocals', () => {
+  const { csc } = randomSpd(300, 0.2, 610);
+  const factor = choleskyNumeric(csc, choleskySymbolic(csc, amdOrdering(csc)));
+  const { supernodeCount, supernodeStart, rowPointers, valuePointers } = factor.symbolic;
+  const panels = choleskyPanels(factor);
+  // The factor's entries below the diagonal, counted from its dense supernode blocks (skipping their upper zeros).
+  const below: number[] = [];
+  let wide = 0;
+  for (let s = 0; s < supernodeCount; s++) {
+    const columns = supernodeStart[s + 1] - supernodeStart[s];
+    const ld = rowPointers[s + 1] - rowPointers[s];
+    if (columns > 1) wide++;
+    for (let j = 0; j < columns; j++) for (let i = j + 1; i < ld; i++) below.push(factor.values[valuePointers[s] + j * ld + i]);
+  }
+  assert.ok(wide > 0, 'the matrix has supernodes of several columns, whose triangles the packing lays out');
+  assert.equal(panels.values.length, below.length, 'one stored value per entry below the diagonal');
+  const sorted = (values: ArrayLike<number>) => Float64Array.from(values).sort();
+  assert.deepEqual(sorted(panels.values), sorted(below), 'the same values, in the packing order');
+  for (let s = 0; s < supernodeCount; s++) {
+    const ld = rowPointers[s + 1] - rowPointers[s];
+    for (let j = 0; j < supernodeStart[s + 1] - supernodeStart[s]; j++) {
+      const diagonal = factor.values[valuePointers[s] + j * ld + j];
+      assert.equal(panels.inverseDiagonal[supernodeStart[s] + j], 1 / diagonal, `pivot ${supernodeStart[s] + j}`);
+    }
+  }
+});
+
 test('a solve inside a larger array, rows in any order, matches the packed solve and leaves the other entries alone', () => {
   const n = 120;
   const { csc } = randomSpd(n, 0.05, 77);

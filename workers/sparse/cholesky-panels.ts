@@ -10,12 +10,11 @@ const PANEL = 4;
  * once per direction instead of striding over column-major blocks, which is what bounds it on large meshes.
  *
  * Per supernode s with c columns and r rows below its diagonal block, from valueStart[s]:
- * 1. the strictly lower triangle of the diagonal block, row by row (row j: L[j][0 … j−1]), for the forward pass;
+ * 1. the strictly lower triangle of the diagonal block, row by row (row j: L[j][0 … j−1]);
  * 2. the r rows below, in panels of PANEL columns (the last c mod PANEL columns in panels of one): for each panel,
- *    row after row, the panel's entries of that row side by side;
- * 3. the triangle again, column by column from the last (column j: L[j+1 … c−1][j], for j = c−2 down to 0), for
- *    the backward pass, which reads it after the rows below.
- * Each pass thus reads a supernode's entries in increasing address order.
+ *    row after row, the panel's entries of that row side by side.
+ * The forward pass reads a supernode's entries in increasing address order; the backward pass reads the rows below
+ * the same way and then the triangle's rows from the last, two rows at a time (one copy of the triangle serves both).
  */
 export interface CholeskyPanels {
   /** matrix order */
@@ -56,7 +55,7 @@ export function choleskyPanels(factor: CholeskyFactor): CholeskyPanels {
     belowStart[s] = belowTotal;
     valueStart[s] = valueTotal;
     belowTotal += below;
-    valueTotal += columns * (columns - 1) + columns * below;
+    valueTotal += (columns * (columns - 1)) / 2 + columns * below;
     if (columns > 1 && below > widest) widest = below;
   }
   belowStart[supernodeCount] = belowTotal;
@@ -79,7 +78,6 @@ export function choleskyPanels(factor: CholeskyFactor): CholeskyPanels {
       for (let i = columns; i < ld; i++) for (let k = 0; k < PANEL; k++) values[p++] = v[base + (j + k) * ld + i];
     }
     for (; j < columns; j++) for (let i = columns; i < ld; i++) values[p++] = v[base + j * ld + i];
-    for (let j = columns - 2; j >= 0; j--) for (let i = j + 1; i < columns; i++) values[p++] = v[base + j * ld + i];
   }
   return {
     n,
@@ -213,7 +211,7 @@ function forwardPanels(
   }
 }
 
-/** x = L⁻ᵀ y in place, supernodes in reverse: the rows below, then the diagonal block's columns from the last. */
+/** x = L⁻ᵀ y in place, supernodes in reverse: the rows below, then the diagonal block's rows from the last. */
 function backwardPanels(
   supernodeCount: number,
   supernodeStart: Int32Array,
@@ -322,29 +320,46 @@ function backwardPanels(
         x[x0 + 2] -= d;
       }
     }
-    // Column j of the block, from the last: x_j = (y_j − Σ_{i>j} L[i][j] x_i) / L[j][j].
-    const last = xb + 3 * (columns - 1);
-    let inverse = inverseDiagonal[first + columns - 1];
-    x[last] *= inverse;
-    x[last + 1] *= inverse;
-    x[last + 2] *= inverse;
-    for (let j = columns - 2; j >= 0; j--) {
-      const length = columns - 1 - j;
-      let a = 0,
-        b = 0,
-        d = 0;
-      for (let k = 0, xi = xb + 3 * (j + 1); k < length; k++, xi += 3) {
-        const l = v[p + k];
-        a += l * x[xi];
-        b += l * x[xi + 1];
-        d += l * x[xi + 2];
+    // Rows of the block from the last, two at a time: x_i is final once the rows after it have been taken off,
+    // x_i = y_i / L[i][i]; then row i's entries take L[i][k] x_i off each earlier x_k. Rows i and i − 1 go together
+    // (x_{i−1} first gets row i's last entry), so each earlier x_k is read and written once per pair.
+    // Row i's i entries end where row i + 1's begin; the last row's end where the rows below begin.
+    let rowEnd = valueStart[s] + triangle;
+    let i = columns - 1;
+    for (; i >= 1; i -= 2) {
+      const upper = rowEnd - i; // row i: L[i][0 … i−1]
+      const lower = upper - (i - 1); // row i − 1: L[i−1][0 … i−2]
+      const xi = xb + 3 * i;
+      let inverse = inverseDiagonal[first + i];
+      const a = x[xi] * inverse,
+        b = x[xi + 1] * inverse,
+        d = x[xi + 2] * inverse;
+      x[xi] = a;
+      x[xi + 1] = b;
+      x[xi + 2] = d;
+      const li = v[upper + i - 1];
+      const xh = xi - 3;
+      inverse = inverseDiagonal[first + i - 1];
+      const e = (x[xh] - li * a) * inverse,
+        f = (x[xh + 1] - li * b) * inverse,
+        g = (x[xh + 2] - li * d) * inverse;
+      x[xh] = e;
+      x[xh + 1] = f;
+      x[xh + 2] = g;
+      for (let k = 0, xk = xb; k < i - 1; k++, xk += 3) {
+        const l = v[upper + k],
+          m = v[lower + k];
+        x[xk] -= l * a + m * e;
+        x[xk + 1] -= l * b + m * f;
+        x[xk + 2] -= l * d + m * g;
       }
-      p += length;
-      const xj = xb + 3 * j;
-      inverse = inverseDiagonal[first + j];
-      x[xj] = (x[xj] - a) * inverse;
-      x[xj + 1] = (x[xj + 1] - b) * inverse;
-      x[xj + 2] = (x[xj + 2] - d) * inverse;
+      rowEnd = lower;
+    }
+    if (i === 0) {
+      const inverse = inverseDiagonal[first];
+      x[xb] *= inverse;
+      x[xb + 1] *= inverse;
+      x[xb + 2] *= inverse;
     }
   }
 }
