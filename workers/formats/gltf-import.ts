@@ -243,24 +243,10 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   if (vertexCount === 0 || triangles.length === 0) fail('', 'the meshes have no triangles');
   const mesh: TriangleMesh = { positions: vertices.positions, triangles };
   const normals = vertices.normals;
-  if (missingNormals > 0) {
-    const computed = vertexNormals(mesh.positions, mesh.triangles);
-    for (let i = 0; i < normals.length; i += 3) {
-      if (normals[i] === 0 && normals[i + 1] === 0 && normals[i + 2] === 0) normals.set(computed.subarray(i, i + 3), i);
-    }
-    warnings.push(`${missingNormals} primitives have no normals; area-weighted vertex normals were computed`);
-  }
-  if (unweighted > 0) warnings.push(`${unweighted} vertices have no JOINTS_0/WEIGHTS_0 and stay at rest`);
-  warnings.push(...normalizeWeightRows(weights, false));
+  finishMesh(mesh, normals, weights, missingNormals, unweighted, warnings);
 
   const diagonal = boundingBox(mesh.positions).diagonal || 1;
-  const tails = jointNodes.map((node) => {
-    const tail = (node.getExtras() as Record<string, unknown> | null)?.[BONE_TAIL_EXTRA];
-    return Array.isArray(tail) && tail.length === 3 && tail.every((x) => typeof x === 'number' && Number.isFinite(x))
-      ? (tail as number[])
-      : null;
-  });
-  const skeleton = buildImportedSkeleton(toWorld, inverseBind, parentBone, diagonal, tails, (j) =>
+  const skeleton = buildImportedSkeleton(toWorld, inverseBind, parentBone, diagonal, jointNodes.map(storedTail), (j) =>
     fail(`${skinWhere}/joints/${j}`, `the inverse bind matrix of joint ${j} ("${excerpt(boneNames[j])}") is singular`),
   );
   checkRestPose(global, jointIndex, inverseBind, fromWorld, skeleton, boneNames, diagonal, warnings);
@@ -282,14 +268,10 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
   });
 
   // Finite inputs can still overflow once multiplied (1e38 translations, scales): nothing non-finite leaves here.
-  const overflow = (what: string, data: Float64Array): void => {
+  const arrays = { 'mesh positions': mesh.positions, normals, 'bone positions': skeleton.joints, weights: weights.data };
+  for (const [what, data] of Object.entries(arrays))
     if (!data.every(Number.isFinite))
       fail('', `the ${what} are not finite numbers once the node transforms are applied (values too large)`);
-  };
-  overflow('mesh positions', mesh.positions);
-  overflow('normals', normals);
-  overflow('bone positions', skeleton.joints);
-  overflow('weights', weights.data);
   const name = skinnedNodes[0].getName() || skinnedNodes[0].getMesh()!.getName() || 'mesh';
   const look: SurfaceLook = { uvs: anyTexcoords ? vertices.uvs : null, materials: materials.map(materialLook) };
   const gltfSource: GltfSource = {
@@ -299,6 +281,44 @@ export async function importGltf(bytes: Uint8Array, file: string, resources: Rec
     jointNodes: Int32Array.from(jointNodes, (node) => nodeIndex.get(node)!),
   };
   return { name, mesh, normals, skeleton, boneNames, weights, clips, parts, look, gltfSource, warnings };
+}
+
+/**
+ * The mesh's last steps once its parts are read: area-weighted vertex normals for the vertices of primitives without
+ * NORMAL (left all zero by the reading), weight rows normalized to sum 1, and the notices of both and of vertices
+ * without weights.
+ * @param mesh            the merged mesh, world space
+ * @param normals         #V × 3, completed in place
+ * @param weights         #V × #B, rows normalized in place
+ * @param missingNormals  primitives without NORMAL
+ * @param unweighted      vertices without JOINTS_0/WEIGHTS_0
+ * @param warnings        notices are appended here
+ */
+function finishMesh(
+  mesh: TriangleMesh,
+  normals: Float64Array,
+  weights: DenseMatrix,
+  missingNormals: number,
+  unweighted: number,
+  warnings: string[],
+): void {
+  if (missingNormals > 0) {
+    const computed = vertexNormals(mesh.positions, mesh.triangles);
+    for (let i = 0; i < normals.length; i += 3) {
+      if (normals[i] === 0 && normals[i + 1] === 0 && normals[i + 2] === 0) normals.set(computed.subarray(i, i + 3), i);
+    }
+    warnings.push(`${missingNormals} primitives have no normals; area-weighted vertex normals were computed`);
+  }
+  if (unweighted > 0) warnings.push(`${unweighted} vertices have no JOINTS_0/WEIGHTS_0 and stay at rest`);
+  warnings.push(...normalizeWeightRows(weights, false));
+}
+
+/** A joint node's bone tail as a fresh export stores it in its extras (BONE_TAIL_EXTRA), or null when it has none. */
+function storedTail(node: GltfNode): number[] | null {
+  const tail = (node.getExtras() as Record<string, unknown> | null)?.[BONE_TAIL_EXTRA];
+  return Array.isArray(tail) && tail.length === 3 && tail.every((x) => typeof x === 'number' && Number.isFinite(x))
+    ? (tail as number[])
+    : null;
 }
 
 /**
