@@ -110,10 +110,10 @@ writes such files back into the glTF, which keeps its materials, textures and UV
       for (const image of materials.images) write(image.name, image.bytes);
     }
     write(`${base}.tgf`, writeTgf(tgf));
+    write(`${base}-weights.dmat`, writeDmatAscii(weights));
     const names = namesFileNames(rig.boneNames, connectedBones);
     for (const warning of names.warnings) stderr.write(`rigwright: warning: ${base}.names: ${warning}\n`);
     write(`${base}.names`, formatBoneNames(names.names));
-    write(`${base}-weights.dmat`, writeDmatAscii(weights));
     const used = new Set<string>();
     rig.clips.forEach((clip, i) => {
       let part = fileNamePart(clip.name, `clip${i}`);
