@@ -1,7 +1,7 @@
 /**
  * glTF import, today's code against an earlier commit's, for formats.bench.ts: the earlier commit's workers/ tree is
- * written out once with `git archive` into `.bench/gltf-import-COMMIT/` (inside the repository, so that it resolves
- * the same node_modules), and both trees' importGltf run on the same files. Time is taken in this process, the two
+ * written out once with `git archive` into `.bench/gltf-import-HASH/` (HASH the commit's full hash; inside the
+ * repository, so that it resolves the same node_modules), and both trees' importGltf run on the same files. Time is taken in this process, the two
  * trees' runs interleaved after warm-up runs, as medians; memory in a child process per run
  * (gltf-import-memory.ts), so that each peak starts from a clean process.
  *
@@ -21,12 +21,33 @@ export const IMPORT_REFERENCE_COMMIT = process.env.RIGWRIGHT_BENCH_IMPORT_REFERE
 
 type ImportGltf = (bytes: Uint8Array, file: string, resources?: Record<string, Uint8Array>) => Promise<unknown>;
 
-/** The repository folder holding `workers/` as it was at `commit` (written on first use). */
-export function treeAt(commit: string): string {
-  const root = path.join(repoRoot, '.bench', `gltf-import-${commit}`);
+/**
+ * The full hash of the commit `name` names (a hash, a branch, a tag), or null when this copy of the repository does
+ * not have it: a shallow clone, a tarball, no git at all.
+ * @param name  what `git rev-parse` takes
+ */
+export function resolveCommit(name: string): string | null {
+  const git = (args: string[]): string | null => {
+    try {
+      return execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return null;
+    }
+  };
+  if (git(['cat-file', '-e', `${name}^{commit}`]) === null) return null;
+  return git(['rev-parse', '--verify', `${name}^{commit}`]) || null;
+}
+
+/**
+ * The repository folder holding `workers/` as it was at a commit (written on first use, kept by the commit's full
+ * hash, so that a branch name that moves or a short hash does not find another commit's tree).
+ * @param hash  the commit's full hash (resolveCommit)
+ */
+export function treeAt(hash: string): string {
+  const root = path.join(repoRoot, '.bench', `gltf-import-${hash}`);
   if (!existsSync(path.join(root, 'workers/formats/gltf-import.ts'))) {
     mkdirSync(root, { recursive: true });
-    const archive = execFileSync('git', ['archive', commit, 'workers'], { cwd: repoRoot, maxBuffer: 1 << 28 });
+    const archive = execFileSync('git', ['archive', hash, 'workers'], { cwd: repoRoot, maxBuffer: 1 << 28 });
     execFileSync('tar', ['-x', '-C', root], { input: archive });
   }
   return root;
