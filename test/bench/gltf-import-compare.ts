@@ -83,7 +83,7 @@ export async function interleavedMedians(
 
 /** What one child process measured: see gltf-import-memory.ts. */
 export interface ImportMemory {
-  /** growth of the process's peak resident set during the import, bytes */
+  /** how far the import took the process's peak resident set past both its earlier peak and its resident set, bytes */
   peakBytes: number;
   /** heap and array buffers still held with the import's result alive, after a full GC, bytes */
   retainedBytes: number;
