@@ -92,7 +92,7 @@ async function scaledChain(): Promise<Uint8Array> {
 }
 
 /** The largest difference of the joint matrices G_j · IBM_j at every key: linear entries, and translations over `size`. */
-async function jointMatrixDistance(source: Document, exported: Document, size: number): Promise<number> {
+async function jointMatrixDistance(source: Document, exported: Document, size: number, clip = 0): Promise<number> {
   const joints = (doc: Document): { nodes: GltfNode[]; ibm: Mat[] } => {
     const skin = doc.getRoot().listSkins()[0];
     return { nodes: skin.listJoints(), ibm: elements(skin.getInverseBindMatrices()!) };
@@ -104,7 +104,7 @@ async function jointMatrixDistance(source: Document, exported: Document, size: n
   let worst = 0;
   for (const t of fileKeyTimes(source, 0)) {
     const worldA = worldMatrices(source, 0, t);
-    const worldB = worldMatrices(exported, 0, t);
+    const worldB = worldMatrices(exported, clip, t);
     a.nodes.forEach((node, j) => {
       const p = mul(worldA.get(node)!, a.ibm[j]);
       const q = mul(worldB.get(b.nodes[j])!, b.ibm[j]);
@@ -160,6 +160,34 @@ test('import writes the joint scales of a clip keyed near 1, and a fresh export 
   assert.equal(rigwright('export', ...common, '--out', without).status, 0, 'export without --scales');
   const lost = await jointMatrixDistance(source, await new WebIO().readBinary(readFileSync(without)), size);
   assert.ok(lost > 1e-5, `without --scales the joint matrices are ${lost} from the source's`);
+
+  // In place: the pose files with their scales become a new clip beside the source's, posing as the source's does.
+  const onBase = path.join(work, 'on-base.glb');
+  const base = common.slice(common.indexOf('--poses'));
+  const edited = rigwright(
+    'export',
+    '--base',
+    file,
+    '--skeleton',
+    path.join(dir, 'strip.tgf'),
+    ...base,
+    '--scales',
+    scalesFile,
+    '--out',
+    onBase,
+  );
+  assert.equal(edited.status, 0, edited.stderr);
+  const inPlace = await new WebIO().readBinary(new Uint8Array(readFileSync(onBase)));
+  assert.deepEqual(
+    inPlace
+      .getRoot()
+      .listAnimations()
+      .map((animation) => animation.getName()),
+    ['Bend', 'strip-pose-Bend'],
+  );
+  const again = await jointMatrixDistance(source, inPlace, size, 1);
+  assert.ok(again < 1e-6, `joint matrices of the clip written in place ${again} from the source's at its keys`);
+  assert.doesNotMatch(edited.stderr, /get a scale channel/);
 });
 
 test('export --scales names the file and the shape when the scales do not fit the poses', () => {

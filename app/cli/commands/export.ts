@@ -50,7 +50,7 @@ export const exportCommand: CliCommand = {
                         [--influences 1…8] [--examples E1.obj:E1.dmat,… [--rbf KERNEL]]
                         [--weight-type float|unsigned-byte|unsigned-short] [--compress none|draco|meshopt]
                         --out A.glb|A.gltf
-       rigwright export --base B.glb|B.gltf [--weights W.dmat] [--skeleton S.tgf] [--poses P.dmat [--translations T.dmat] [--times K.dmat]]
+       rigwright export --base B.glb|B.gltf [--weights W.dmat] [--skeleton S.tgf] [--poses P.dmat [--translations T.dmat] [--times K.dmat] [--scales C.dmat]]
                         [--influences 1…8] [--weight-type …] [--compress …] --out A.glb|A.gltf
 
 Writes a skinned glTF 2.0 asset: one joint node per bone at its start joint, named by the skeleton's names file
@@ -78,7 +78,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
                        an empty entry for none)
   --times FILE         DMAT key times of those frames in seconds, L × 1 (what \`rigwright import\` writes; a list as --poses)
   --scales FILE        DMAT joint scales of those frames, B·L × 1 (what \`rigwright import\` writes for a clip whose
-                       joints scale): scale channels; a list as --poses, an empty entry for none; not with --base
+                       joints scale): scale channels; a list as --poses, an empty entry for none
   --influences K       the most bones per vertex, 1 … 8, as the app's Max influences: the largest kept, renormalised;
                        one joint set (JOINTS_0/WEIGHTS_0) while no vertex keeps more than 4, else a second set
                        many viewers ignore; default ${GLTF_EXPORT_DEFAULTS.influences}
@@ -314,7 +314,6 @@ async function exportOntoBase(line: CommandLine, stdout: CliStreams['stdout'], s
   const format = outputExtension(out, ['glb', 'gltf']);
   for (const option of ['mesh', 'examples', 'rbf'] as const)
     if (values[option] !== undefined) throw new UsageError(`--${option} does not apply with --base (the base file has the mesh)`);
-  if (values.scales !== undefined) throw new UsageError('--scales applies to a fresh export only (with --mesh, not --base)');
   const influences = influencesOption(values.influences);
   const weightComponent = (values['weight-type'] ?? GLTF_EXPORT_DEFAULTS.weightComponent) as GltfWeightComponent;
   if (!WEIGHT_TYPES.includes(weightComponent))
@@ -365,12 +364,23 @@ async function exportOntoBase(line: CommandLine, stdout: CliStreams['stdout'], s
   }
   const clips: GltfClip[] = [...rig.clips];
   if (values.poses !== undefined) {
-    const poses = firstBones(readPoses(values.poses, values.translations, fileBones, values.times), boneCount);
+    const read = readPoses(values.poses, values.translations, fileBones, values.times);
+    const poses = firstBones(read, boneCount);
     let name = path.basename(values.poses).replace(/\.dmat$/i, '');
     while (clips.some((clip) => clip.name === name)) name = `${name} (edited)`;
-    clips.push({ name, poses });
+    if (values.scales === undefined) clips.push({ name, poses });
+    else {
+      if (read.kind !== 'matrices')
+        throw new UsageError(`--scales needs rotation-matrix poses; ${values.poses} holds final-pose quaternions`);
+      const all = scalesFromDmat(readMatrix(values.scales, 'a joint scales file'), fileBones, read.frameCount, values.scales);
+      const scales = new Float64Array(read.frameCount * boneCount);
+      for (let f = 0; f < read.frameCount; f++) scales.set(all.subarray(f * fileBones, f * fileBones + boneCount), f * boneCount);
+      clips.push({ name, poses, scales });
+    }
   } else if (values.translations !== undefined || values.times !== undefined) {
     throw new UsageError('--translations and --times apply with --poses only');
+  } else if (values.scales !== undefined) {
+    throw new UsageError('--scales applies with --poses only');
   }
   const basename = path.basename(out).replace(/\.gltf$/i, '');
   const result = await exportGltfInPlace(

@@ -16,7 +16,8 @@ import { decompose, MOVED, worldMatrix } from './node-matrices.ts';
  * G_parent⁻¹ · G_b, where a parent node that is not a joint follows its nearest joint ancestor rigidly (or stays at
  * rest). Every joint gets a rotation channel; translation and scale channels where they leave the rest values.
  * Keys at the clip's key times, else at frame f / framesPerSecond (matrices), or t = 0 rest and t = 1 s final pose
- * (quaternions); LINEAR.
+ * (quaternions); LINEAR. A clip with joint scales (clip-scales.ts) scales each A_b by its λ_b about the bone's posed
+ * head, which the scale channels then carry.
  */
 export function frameClip(
   doc: Document,
@@ -65,6 +66,7 @@ export function frameClip(
       const o = 12 * b;
       a.set([transforms[o], transforms[o + 4], transforms[o + 8], 0, transforms[o + 1], transforms[o + 5], transforms[o + 9], 0]);
       a.set([transforms[o + 2], transforms[o + 6], transforms[o + 10], 0, transforms[o + 3], transforms[o + 7], transforms[o + 11], 1], 8);
+      if (clip.scales) scaleAboutHead(a, clip.scales[f * B + b], skeleton.joints, 3 * skeleton.bones[2 * b]);
       const world = (posed[b] = new Float64Array(16));
       multiply(a, 0, bindFrames[b], 0, world, 0);
       // The parent node's posed world matrix: a joint's, or a plain node's carried by its nearest joint ancestor.
@@ -124,7 +126,24 @@ export function frameClip(
       scaled++;
     }
   }
-  if (scaled > 0)
+  if (scaled > 0 && !clip.scales)
     warnings.push(`clip "${clip.name}": ${scaled} joints get a scale channel (their bind frames are scaled unlike their rest nodes)`);
   return { animation, input };
+}
+
+/**
+ * A_b(x) = M x + c (column-major 4×4 `a`) scaled by `scale` about the posed head P = A_b(h): λ M x + P − λ M h.
+ * @param joints  the skeleton's joints, #J × 3; the head h is at joints[h..h+3)
+ */
+function scaleAboutHead(a: Float64Array, scale: number, joints: Float64Array, h: number): void {
+  const x = joints[h],
+    y = joints[h + 1],
+    z = joints[h + 2];
+  for (let r = 0; r < 3; r++) {
+    const mh = a[r] * x + a[4 + r] * y + a[8 + r] * z;
+    a[12 + r] += (1 - scale) * mh;
+    a[r] *= scale;
+    a[4 + r] *= scale;
+    a[8 + r] *= scale;
+  }
 }
