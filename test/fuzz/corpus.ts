@@ -1,11 +1,14 @@
 /**
  * The real files the fuzzer mutates, per format: the shared data (`../shared/data`), plus files derived from it
  * where a format has no small real example (binary DMATs written from the hand's ASCII ones, a .gltf + .bin
- * split from each GLB, and a project file of the current format written from the format 1 fixture's contents
- * plus two example shapes, so the examples section is fuzzed too).
+ * split from each GLB, RiggedFigure quantized with KHR_mesh_quantization so that normalized vertex data is fuzzed,
+ * and a project file of the current format written from the format 1 fixture's contents plus two example shapes,
+ * so the examples section is fuzzed too).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { NodeIO, type Accessor } from '@gltf-transform/core';
+import { ALL_EXTENSIONS, KHRMeshQuantization } from '@gltf-transform/extensions';
 import { readDmat, writeDmatBinary } from '../../workers/formats/dmat.ts';
 import { PROJECT_FORMAT_VERSION, readProjectFile, writeProjectFile, type ProjectExample } from '../../workers/formats/project-file.ts';
 import { dataFile, repoRoot } from '../unit/shared-data.ts';
@@ -45,6 +48,70 @@ export function splitGlb(glb: Uint8Array, binName: string): { json: Record<strin
   const buffers = json.buffers as { uri?: string; byteLength: number }[] | undefined;
   if (buffers?.[0]) buffers[0].uri = binName;
   return { json, bin };
+}
+
+/**
+ * A skinned GLB with its vertex data quantized as KHR_mesh_quantization allows (the extension required): positions as
+ * normalized signed shorts over the mesh's bounding cube, the skins' inverse bind matrices taking up the cube's scale
+ * and centre (IBM · T(centre) · S(half side), as skinned positions are read through them), normals as normalized
+ * signed bytes, weights as normalized unsigned bytes, and texture coordinates (a projection of the positions onto x
+ * and z) as normalized unsigned shorts: every normalized component type the vertex reader denormalizes. For a file
+ * whose primitives are all on skinned nodes of one skin (RiggedFigure); the rest of the file is kept.
+ * @param glb  the file's bytes
+ * @returns the quantized file's bytes
+ */
+export async function quantizedSkinnedGlb(glb: Uint8Array): Promise<Uint8Array> {
+  // Read as numbers whatever the component type (glTF-Transform's TypedArray names Float16Array, unknown here).
+  const valuesOf = (accessor: Accessor): ArrayLike<number> => {
+    const array = accessor.getArray() as Float32Array | null;
+    return array ?? [];
+  };
+  const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
+  const doc = await io.readBinary(glb);
+  const root = doc.getRoot();
+  doc.createExtension(KHRMeshQuantization).setRequired(true);
+  const primitives = root.listMeshes().flatMap((mesh) => mesh.listPrimitives());
+  const low = [Infinity, Infinity, Infinity];
+  const high = [-Infinity, -Infinity, -Infinity];
+  for (const primitive of primitives) {
+    const position = primitive.getAttribute('POSITION')!;
+    const min = position.getMin([]);
+    const max = position.getMax([]);
+    for (let c = 0; c < 3; c++) [low[c], high[c]] = [Math.min(low[c], min[c]), Math.max(high[c], max[c])];
+  }
+  const centre = low.map((l, c) => (l + high[c]) / 2);
+  const half = Math.max(...low.map((l, c) => (high[c] - l) / 2)) || 1;
+  const quantized = (values: ArrayLike<number>, make: (n: number) => Int8Array | Int16Array | Uint8Array | Uint16Array, unit: number) => {
+    const out = make(values.length);
+    for (let i = 0; i < values.length; i++) out[i] = Math.round(values[i] * unit);
+    return out;
+  };
+  for (const primitive of primitives) {
+    const position = primitive.getAttribute('POSITION')!;
+    const p = valuesOf(position);
+    const scaled = Array.from(p, (x, i) => (x - centre[i % 3]) / half);
+    position.setArray(quantized(scaled, (n) => new Int16Array(n), 32767)).setNormalized(true);
+    const normal = primitive.getAttribute('NORMAL');
+    if (normal) normal.setArray(quantized(valuesOf(normal), (n) => new Int8Array(n), 127)).setNormalized(true);
+    const weights = primitive.getAttribute('WEIGHTS_0');
+    if (weights) weights.setArray(quantized(valuesOf(weights), (n) => new Uint8Array(n), 255)).setNormalized(true);
+    const uv = Array.from({ length: 2 * position.getCount() }, (_, i) => 0.5 + 0.5 * scaled[3 * (i >> 1) + 2 * (i & 1)]);
+    const texcoord = doc.createAccessor().setType('VEC2').setBuffer(position.getBuffer());
+    primitive.setAttribute('TEXCOORD_0', texcoord.setArray(quantized(uv, (n) => new Uint16Array(n), 65535)).setNormalized(true));
+  }
+  // IBM' = IBM · T(centre) · S(half), column-major: the linear columns scaled, the translation column IBM · centre.
+  for (const skin of root.listSkins()) {
+    const accessor = skin.getInverseBindMatrices();
+    if (!accessor) continue;
+    const m = Float32Array.from(valuesOf(accessor));
+    for (let j = 0; j < m.length; j += 16) {
+      const translation = [0, 1, 2].map((r) => m[j + r] * centre[0] + m[j + 4 + r] * centre[1] + m[j + 8 + r] * centre[2] + m[j + 12 + r]);
+      for (let k = 0; k < 12; k++) if (k % 4 !== 3) m[j + k] *= half;
+      for (let r = 0; r < 3; r++) m[j + 12 + r] = translation[r];
+    }
+    accessor.setArray(m);
+  }
+  return io.writeBinary(doc);
 }
 
 /**
@@ -242,6 +309,16 @@ export async function loadSeeds(): Promise<Seed[]> {
       resources: { [`${name}.bin`]: bin },
     });
   }
+  // Appended after the shared samples, so that their inputs stay as they were for a seed.
+  const quantized = await quantizedSkinnedGlb(read('gltf', 'RiggedFigure', 'RiggedFigure.glb'));
+  seeds.push({ format: 'glb', name: 'RiggedFigure-quantized.glb', bytes: quantized });
+  const split = splitGlb(quantized, 'RiggedFigure-quantized.bin');
+  seeds.push({
+    format: 'gltf',
+    name: 'RiggedFigure-quantized.gltf',
+    bytes: new TextEncoder().encode(JSON.stringify(split.json, null, 1)),
+    resources: { 'RiggedFigure-quantized.bin': split.bin },
+  });
   const simpleSkin = ['gltf', 'SimpleSkin', 'glTF'];
   const resources: Record<string, Uint8Array> = {};
   for (const bin of ['skinGeometry.bin', 'skinningData.bin', 'inverseBindMatrices.bin', 'skinAnimation.bin']) {

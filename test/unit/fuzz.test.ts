@@ -13,6 +13,11 @@ import { FUZZ_FORMATS, loadSeeds } from '../fuzz/corpus.ts';
 import { formatFailure, formatReport, makeInput, runFuzz } from '../fuzz/harness.ts';
 import { runOne } from '../fuzz/outcome.ts';
 import { PROJECT_FORMAT_VERSION, readProjectFile } from '../../workers/formats/project-file.ts';
+import { readFileSync } from 'node:fs';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { parseGlb } from '../../workers/formats/gltf/glb.ts';
+import { boundingBox } from '../../workers/mesh/bounds.ts';
+import { dataFile } from './shared-data.ts';
 
 const INPUTS_PER_FORMAT = 300;
 
@@ -86,4 +91,45 @@ test('fuzz: the project file of the current format is a seed, and its mutants re
   assert.ok(results > 0, 'no mutant of the current format was read');
   for (const place of ['examples', 'examples[i].positions', 'examples[i].pose', 'examples[i].name', 'examples[i].hidden'])
     assert.ok(places.has(`RIGWRIGHT_project.${place}`), `no mutant refused at ${place} (${[...places].join(', ')})`);
+});
+
+test('fuzz: the quantized RiggedFigure seed holds normalized vertex data of four component types and imports as RiggedFigure does within a step', async () => {
+  const seeds = await loadSeeds();
+  const glb = seeds.find((s) => s.name === 'RiggedFigure-quantized.glb');
+  const gltf = seeds.find((s) => s.name === 'RiggedFigure-quantized.gltf');
+  assert.ok(glb && glb.format === 'glb', 'a GLB seed of the quantized RiggedFigure');
+  assert.ok(gltf && gltf.format === 'gltf' && gltf.resources, 'a .gltf seed of it with its .bin');
+  const json = JSON.parse(new TextDecoder().decode(parseGlb(glb.bytes, glb.name).jsonBytes)) as {
+    extensionsRequired?: string[];
+    accessors: { componentType: number; normalized?: boolean }[];
+    meshes: { primitives: { attributes: Record<string, number> }[] }[];
+  };
+  assert.ok(json.extensionsRequired?.includes('KHR_mesh_quantization'), 'KHR_mesh_quantization is required');
+  const attributes = json.meshes[0].primitives[0].attributes;
+  // glTF 2.0 component types: 5120 byte, 5121 unsigned byte, 5122 short, 5123 unsigned short.
+  const stored = Object.fromEntries(
+    ['POSITION', 'NORMAL', 'TEXCOORD_0', 'WEIGHTS_0'].map((s) => [
+      s,
+      [json.accessors[attributes[s]].componentType, json.accessors[attributes[s]].normalized],
+    ]),
+  );
+  assert.deepEqual(
+    stored,
+    { POSITION: [5122, true], NORMAL: [5120, true], TEXCOORD_0: [5123, true], WEIGHTS_0: [5121, true] },
+    'normalized shorts, bytes, unsigned shorts and unsigned bytes',
+  );
+  const original = await importGltf(new Uint8Array(readFileSync(dataFile('gltf', 'RiggedFigure', 'RiggedFigure.glb'))), 'RiggedFigure.glb');
+  const fromGlb = await importGltf(glb.bytes, glb.name);
+  const fromGltf = await importGltf(gltf.bytes, gltf.name, gltf.resources);
+  assert.deepEqual(fromGltf.mesh.positions, fromGlb.mesh.positions, 'the .gltf seed reads as the GLB seed');
+  const largest = (a: Float64Array, b: Float64Array): number => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
+  // Positions are stored to 1/32767 of the half side of the mesh's bounding cube, which is at most its diagonal.
+  const diagonal = boundingBox(original.mesh.positions).diagonal;
+  assert.ok(largest(fromGlb.mesh.positions, original.mesh.positions) <= diagonal / 32767, 'positions within a step');
+  assert.ok(largest(fromGlb.skeleton.joints, original.skeleton.joints) <= diagonal * 1e-6, 'the bones stand where they did');
+  assert.ok(largest(fromGlb.normals, original.normals) <= 2 / 127, 'normals within two steps of a byte');
+  assert.ok(
+    fromGlb.look.uvs?.every((x) => x >= 0 && x <= 1),
+    'texture coordinates read, in 0 … 1',
+  );
 });
