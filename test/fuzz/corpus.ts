@@ -309,7 +309,7 @@ export async function loadSeeds(): Promise<Seed[]> {
       resources: { [`${name}.bin`]: bin },
     });
   }
-  // Appended after the shared samples, so that their inputs stay as they were for a seed.
+  // One more seed per format draws each input's seed file anew: GLB and glTF inputs of a given --seed differ from before.
   const quantized = await quantizedSkinnedGlb(read('gltf', 'RiggedFigure', 'RiggedFigure.glb'));
   seeds.push({ format: 'glb', name: 'RiggedFigure-quantized.glb', bytes: quantized });
   const split = splitGlb(quantized, 'RiggedFigure-quantized.bin');
