@@ -4,7 +4,7 @@ import { spreadWeldedRows, WELD_VERTICES_DEFAULTS, weldVertices, type WeldedVert
 import { weldedShells } from './binding-method.ts';
 import { makeGrid, voxelizeSolid } from './voxel-solid.ts';
 import { boneSeeds, GeodesicSearch } from './voxel-geodesics.ts';
-import { smoothWeights, vertexWeights, weightsFromDistances } from './voxel-weights.ts';
+import { restrictWeights, smoothWeights, vertexWeights, weightsFromDistances } from './voxel-weights.ts';
 
 /**
  * Geodesic voxel binding (Dionne and de Lasa 2013, "Geodesic Voxel Binding for Production Character Meshes"): the
@@ -37,8 +37,10 @@ export interface VolumetricWeightsOptions {
    * voxels, and a region takes the bone the solid around it belongs to where the distances alone tie. 32 by
    * measurement (2, 8, 16, 24, 32, 48 tried at falloff 12 and 16): more passes brought every sample's max nearer the
    * artists' weights (the Fox 0.0235 at 2, 0.0201 at 24, 0.0198 at 32, 0.0196 at 48; RiggedFigure 0.0185, 0.0144,
-   * 0.0136, 0.0125) at a cost linear in the passes; 32 keeps a default bind within its time. At a finer grid the same
-   * passes blend over fewer mesh units.
+   * 0.0136, 0.0125) at a cost linear in the passes; 32 keeps a default bind within its time. Counted in passes of the
+   * default grid, so the blend is a length in mesh units: a coarser grid runs passes · (resolution / 128)² passes (as
+   * far, the spread growing as √passes voxels), a finer one smooths on the default grid's voxels (its weights summed
+   * into them) and its vertices take their rows there.
    */
   smoothingPasses?: number;
   /** the winding number's accuracy β (WindingNumberOptions.accuracy) */
@@ -126,12 +128,13 @@ export interface VolumetricWeightsResult {
  *    no less than its current K-th nearest is not expanded: by the triangle inequality the bone cannot be among the
  *    K nearest of any voxel reached through it.
  * 4. Weights: w_b ∝ d_b^−falloff over the voxel's nearest bones, normalized; `smoothingPasses` Jacobi
- *    passes average each voxel with its solid face neighbours (keeping the K largest, normalized). With a steep
+ *    passes average each voxel with its solid face neighbours (keeping the K largest, normalized), on the default
+ *    grid's spacing whatever the resolution (see the option). With a steep
  *    falloff each voxel starts near its nearest bone alone and the blend comes from this diffusion through the solid
  *    (the idea of Baran and Popović's bone heat, nearest bone and diffusion, in the solid): where two bones in line
  *    lie equally far (a plane through their joint), a region takes the bone its surroundings belong to.
- * 5. Vertices: the trilinear interpolation of the weights of the eight voxel centres around the vertex, over those
- *    that carry weights (renormalized); where none does, the weights of the nearest voxel that does. Each row keeps
+ * 5. Vertices: the trilinear interpolation of the weights of the eight voxel centres (of the grid smoothed on) around
+ *    the vertex, over those that carry weights (renormalized); where none does, the weights of the nearest voxel that does. Each row keeps
  *    its K largest, normalized.
  *
  * All of it runs on the welded mesh (weldVertices with `weldTolerance`): the voxels from the welded triangles, whether
@@ -230,20 +233,31 @@ export function volumetricWeights(
     const seeds = allSeeds[b];
     if (seeds.outside) bonesOutsideSolid.push(b);
     search.run(seeds.voxels, seeds.distances, b, grid, solid, nearestBone, nearestDistance, k);
-    progress?.('distances', 0.2 + (0.6 * (b + 1)) / Math.max(1, boneCount));
+    progress?.('distances', 0.2 + (0.3 * (b + 1)) / Math.max(1, boneCount));
   }
   const distancesMs = performance.now() - t;
 
   checkCancelled();
   t = performance.now();
-  progress?.('smoothing', 0.8);
+  progress?.('smoothing', 0.5);
   // Distances in voxels of the default grid, whatever the resolution (only their ratios matter but for the clamp).
   const unit = grid.longest / VOLUMETRIC_WEIGHTS_DEFAULTS.resolution;
-  let voxelWeights = weightsFromDistances(nearestDistance, nearestBone, k, settings.falloff, unit);
-  const passes = settings.smoothingPasses;
-  voxelWeights = smoothWeights(voxelWeights, nearestBone, k, boneCount, grid, solid, passes, (pass) => {
+  let voxelWeights: Float32Array = weightsFromDistances(nearestDistance, nearestBone, k, settings.falloff, unit);
+  // The smoothing blends over a length in mesh units, whatever the resolution: `smoothingPasses` passes of the default
+  // grid. A coarser grid runs the passes that blend as far (their spread grows as √passes voxels); a finer one carries
+  // its weights to a grid of the default's spacing and smooths there, where the vertices then take their rows.
+  let smoothGrid = grid;
+  let smoothSolid = solid;
+  let smoothBones: Int16Array = nearestBone;
+  let passes = settings.smoothingPasses;
+  if (grid.h < unit) {
+    smoothGrid = makeGrid(weld.positions, VOLUMETRIC_WEIGHTS_DEFAULTS.resolution);
+    const coarse = restrictWeights(voxelWeights, nearestBone, k, boneCount, grid, solid, smoothGrid);
+    ({ solid: smoothSolid, nearestBone: smoothBones, weights: voxelWeights } = coarse);
+  } else passes = Math.round(passes * (unit / grid.h) ** 2);
+  voxelWeights = smoothWeights(voxelWeights, smoothBones, k, boneCount, smoothGrid, smoothSolid, passes, (pass) => {
     checkCancelled();
-    progress?.('smoothing', 0.8 + (0.1 * pass) / passes);
+    progress?.('smoothing', 0.5 + (0.4 * pass) / passes);
   });
   const smoothMs = performance.now() - t;
 
@@ -251,7 +265,16 @@ export function volumetricWeights(
   t = performance.now();
   progress?.('vertices', 0.9);
   const weldedWeights = new Float64Array(weld.count * boneCount);
-  const weldedFromNearestVoxel = vertexWeights(weld.positions, grid, solid, nearestBone, voxelWeights, k, boneCount, weldedWeights);
+  const weldedFromNearestVoxel = vertexWeights(
+    weld.positions,
+    smoothGrid,
+    smoothSolid,
+    smoothBones,
+    voxelWeights,
+    k,
+    boneCount,
+    weldedWeights,
+  );
   const weights = spreadWeldedRows(weldedWeights, weld, boneCount, new Float64Array(n * boneCount));
   let verticesFromNearestVoxel = 0;
   for (let v = 0; v < n; v++) if (weldedFromNearestVoxel[weld.index[v]] === 1) verticesFromNearestVoxel++;

@@ -127,6 +127,70 @@ export function smoothWeights(
 }
 
 /**
+ * The voxels' weights carried to a coarser grid (the restriction of a two-grid scheme): a coarse voxel is solid where
+ * the centre of some solid voxel of the fine grid lies in it, and its row is the sum of those voxels' rows, the K
+ * largest kept, normalized. The smoothing then runs on the coarse grid, where a pass blends over the same mesh
+ * distance as on the default grid.
+ * @param weights     #S × K the fine voxels' weights (of the bones in nearestBone)
+ * @param nearestBone #S × K their bones, −1 for empty places
+ * @param coarse      the coarse grid (the default resolution's over the same mesh); a fine voxel whose centre falls in
+ *                    its outermost layer or outside it is left out, so that the coarse solid never touches its border
+ * @returns the coarse solid and its #S' × K bones (−1 for empty places) and weights
+ */
+export function restrictWeights(
+  weights: Float32Array,
+  nearestBone: Int16Array,
+  k: number,
+  boneCount: number,
+  grid: Grid,
+  solid: Solid,
+  coarse: Grid,
+): { solid: Solid; nearestBone: Int16Array; weights: Float32Array } {
+  const { nx, ny, h } = grid;
+  const along = (cell: number, origin: number, coarseOrigin: number, cells: number) => {
+    const i = Math.floor((origin + (cell + 0.5) * h - coarseOrigin) / coarse.h);
+    return i >= 1 && i < cells - 1 ? i : -1;
+  };
+  const coarseCell = new Int32Array(solid.count).fill(-1);
+  const index = new Int32Array(coarse.nx * coarse.ny * coarse.nz).fill(-1);
+  for (let s = 0; s < solid.count; s++) {
+    const c = solid.cell[s];
+    const i = along(c % nx, grid.ox, coarse.ox, coarse.nx);
+    const j = along(Math.floor(c / nx) % ny, grid.oy, coarse.oy, coarse.ny);
+    const l = along(Math.floor(c / (nx * ny)), grid.oz, coarse.oz, coarse.nz);
+    if (i < 0 || j < 0 || l < 0) continue;
+    coarseCell[s] = i + coarse.nx * (j + coarse.ny * l);
+    index[coarseCell[s]] = 0;
+  }
+  let count = 0;
+  for (let c = 0; c < index.length; c++) if (index[c] >= 0) index[c] = count++;
+  const cell = new Int32Array(count);
+  for (let c = 0; c < index.length; c++) if (index[c] >= 0) cell[index[c]] = c;
+  // The fine voxels of each coarse one, by a counting sort on the coarse voxel.
+  const start = new Int32Array(count + 1);
+  for (let s = 0; s < solid.count; s++) if (coarseCell[s] >= 0) start[index[coarseCell[s]] + 1]++;
+  for (let c = 0; c < count; c++) start[c + 1] += start[c];
+  const members = new Int32Array(start[count]);
+  const next = start.slice(0, count);
+  for (let s = 0; s < solid.count; s++) if (coarseCell[s] >= 0) members[next[index[coarseCell[s]]]++] = s;
+  const outBones = new Int16Array(count * k).fill(-1);
+  const outWeights = new Float32Array(count * k);
+  const accumulated = new Float64Array(boneCount);
+  const touched: number[] = [];
+  for (let c = 0; c < count; c++) {
+    for (let m = start[c]; m < start[c + 1]; m++)
+      for (let i = members[m] * k; i < members[m] * k + k; i++) {
+        const b = nearestBone[i];
+        if (b < 0) break;
+        if (accumulated[b] === 0 && weights[i] > 0) touched.push(b);
+        accumulated[b] += weights[i];
+      }
+    keepLargest(accumulated, touched, k, outBones, outWeights, c * k);
+  }
+  return { solid: { count, cell, index }, nearestBone: outBones, weights: outWeights };
+}
+
+/**
  * Writes the K largest of the accumulated weights (of bones `touched`) into the rows at `row`, normalized, largest
  * first, and clears the accumulator.
  */
