@@ -18,6 +18,7 @@ import {
   shellReport,
 } from '../../workers/weights/binding-method.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { seededRandom } from './seeded-random.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { readOff } from '../../workers/formats/off.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
@@ -418,4 +419,30 @@ test('the shipped Fox and RiggedFigure bind volumetrically by default; CesiumMan
     const choice = shareOf(rig.mesh.positions, rig.mesh.triangles, rig.skeleton);
     assert.equal(choice.method, expected, `${parts[0]}: ${choice.reason}`);
   }
+});
+
+test('meshShells counts the edges around a hub of 100,000 triangles: the rim open, a fin on one spoke', () => {
+  // A closed fan about vertex 0 (the lowest, so every spoke sits in its bucket: 200,000 sides), its triangles in a
+  // shuffled order, and one more triangle on the spoke 0–1 to a point above: each spoke is used by two triangles but
+  // 0–1 by three, each rim edge by one, and the fin's two other edges by one.
+  const fan = 100_000;
+  const positions = new Float64Array(3 * (fan + 2));
+  for (let i = 0; i < fan; i++) {
+    positions[3 * (i + 1)] = Math.cos((2 * Math.PI * i) / fan);
+    positions[3 * (i + 1) + 1] = Math.sin((2 * Math.PI * i) / fan);
+  }
+  positions[3 * (fan + 1) + 2] = 1;
+  const order = Array.from({ length: fan }, (_, i) => i);
+  const random = seededRandom(24);
+  for (let i = fan - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const triangles = new Uint32Array(3 * (fan + 1));
+  order.forEach((i, f) => triangles.set([0, i + 1, ((i + 1) % fan) + 1], 3 * f));
+  triangles.set([0, fan + 1, 1], 3 * fan);
+  const shells = meshShells(positions, triangles);
+  assert.equal(shells.length, 1, 'one shell');
+  assert.equal(shells[0].boundaryEdges, fan + 2, 'the rim and the fin’s two outer edges are open');
+  assert.equal(shells[0].nonManifoldEdges, 1, 'the spoke 0–1 carries three triangles');
 });

@@ -47,6 +47,9 @@ export function meshShells(positions: Float64Array, triangles: Uint32Array, weld
   return weldedShells(weldVertices(positions, triangles, { tolerance: weldTolerance })).shells;
 }
 
+/** The longest bucket of a vertex's sides that weldedShells sorts by insertion. */
+const INSERTION_SORT_MOST = 16;
+
 /**
  * meshShells on a mesh already welded (weldVertices), so that one weld serves the method's choice, the solve and the
  * binding report.
@@ -86,13 +89,16 @@ export function weldedShells(weld: WeldedVertices): WeldedShells {
   for (let v = 0; v < weld.count; v++) {
     const first = start[v];
     const end = start[v + 1];
-    // Insertion sort: a bucket holds a vertex's few sides.
-    for (let i = first + 1; i < end; i++) {
-      const x = higher[i];
-      let j = i;
-      for (; j > first && higher[j - 1] > x; j--) higher[j] = higher[j - 1];
-      higher[j] = x;
-    }
+    // Insertion sort where a bucket holds a vertex's few sides (most do), the typed array's sort beyond (a fan's hub
+    // holds two sides per triangle around it, which insertion would sort in quadratic time).
+    if (end - first > INSERTION_SORT_MOST) higher.subarray(first, end).sort();
+    else
+      for (let i = first + 1; i < end; i++) {
+        const x = higher[i];
+        let j = i;
+        for (; j > first && higher[j - 1] > x; j--) higher[j] = higher[j - 1];
+        higher[j] = x;
+      }
     for (let i = first; i < end;) {
       let j = i + 1;
       while (j < end && higher[j] === higher[i]) j++;
