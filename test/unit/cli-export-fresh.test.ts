@@ -8,11 +8,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WebIO, type Document } from '@gltf-transform/core';
 import { parseBoneNames } from '../../workers/formats/bone-names.ts';
+import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { fileKeyTimes } from './gltf-appendix-c.ts';
 import { assertValidGltf, gltfNodeWorldPosition } from './gltf-skinning-reference.ts';
@@ -146,7 +147,10 @@ test('fresh export from CesiumMan as imported: its four connector bones are no j
     out,
   );
   assert.equal(run.status, 0, run.stderr);
-  assert.match(run.stderr, /4 connector bones \(19, 20, 21, 22: no weight/);
+  assert.match(
+    run.stderr,
+    /4 connector bones \("connector to [^"]+", "connector to [^"]+", "connector to [^"]+", "connector to [^"]+": no weight/,
+  );
   assert.match(run.stdout, /19 joints, 1 animation/);
   const bytes = new Uint8Array(readFileSync(out));
   await assertValidGltf(bytes, 'CesiumMan exported fresh');
@@ -170,4 +174,79 @@ test('fresh export from CesiumMan as imported: its four connector bones are no j
   const source = await new WebIO().readBinary(readFileSync(file));
   const worst = jointDistance(source, exported, (k) => rig.boneNames[k], [[0, 'animation_0']]);
   assert.ok(worst < 1e-5, `joints ${worst} from the source's at its keys`);
+});
+
+/**
+ * A hand-written rig: a root bone (joint 1 → 2), two legs from joint 3 (bones 1 and 2), and an unweighted hips bone
+ * from the root's end to the legs' start (joint 2 → 3), listed after its children: a real bone, not a connector.
+ * With `oneLeg`, the right leg is left out, so the hips bone has the very shape a connector has (one child, from its
+ * parent's end to its child's start). Three triangles, each on one of the root and the legs.
+ */
+function writeHandRig(dir: string, name: string, oneLeg: boolean, names?: readonly string[]): string[] {
+  mkdirSync(dir, { recursive: true });
+  const legs = oneLeg ? ['3 4'] : ['3 4', '3 5'];
+  writeFileSync(
+    path.join(dir, `${name}.tgf`),
+    ['1 0 0 0', '2 0 1 0', '3 0 1.5 0', '4 -0.5 0 0', '5 0.5 0 0', '#', '1 2', ...legs, '2 3', '#', ''].join('\n'),
+  );
+  const B = legs.length + 2;
+  const tris = oneLeg ? 2 : 3;
+  const v = [
+    [0, 0, 0.1, 0.2, 0.5, 0, -0.2, 0.5, 0],
+    [-0.5, 0, 0, -0.4, 1.5, 0, -0.6, 1.5, 0.1],
+    [0.5, 0, 0, 0.4, 1.5, 0, 0.6, 1.5, 0.1],
+  ].slice(0, tris);
+  const obj: string[] = [];
+  v.forEach((t) => {
+    for (let k = 0; k < 3; k++) obj.push(`v ${t[3 * k]} ${t[3 * k + 1]} ${t[3 * k + 2]}`);
+  });
+  v.forEach((_, t) => obj.push(`f ${3 * t + 1} ${3 * t + 2} ${3 * t + 3}`));
+  writeFileSync(path.join(dir, `${name}.obj`), obj.join('\n') + '\n');
+  // Triangle t's vertices on bone t (root, left leg, right leg); the hips bone (the last) has no weight.
+  const data = new Float64Array(3 * tris * B);
+  for (let i = 0; i < 3 * tris; i++) data[i * B + Math.floor(i / 3)] = 1;
+  writeFileSync(path.join(dir, `${name}-weights.dmat`), writeDmatAscii({ rows: 3 * tris, cols: B, data }));
+  if (names) writeFileSync(path.join(dir, `${name}.names`), names.join('\n') + '\n');
+  return [
+    '--mesh',
+    path.join(dir, `${name}.obj`),
+    '--skeleton',
+    path.join(dir, `${name}.tgf`),
+    '--weights',
+    path.join(dir, `${name}-weights.dmat`),
+  ];
+}
+
+test('fresh export keeps an unweighted hips bone listed after its children; it drops only bones marked as connectors', async () => {
+  const dir = path.join(work, 'hand');
+  const joints = async (args: string[], out: string): Promise<{ names: string[]; stderr: string }> => {
+    const run = rigwright('export', ...args, '--out', out);
+    assert.equal(run.status, 0, run.stderr);
+    const bytes = new Uint8Array(readFileSync(out));
+    await assertValidGltf(bytes, out);
+    const doc = await new WebIO().readBinary(bytes);
+    return {
+      names: doc
+        .getRoot()
+        .listSkins()[0]
+        .listJoints()
+        .map((joint) => joint.getName()),
+      stderr: run.stderr,
+    };
+  };
+  // Two legs, no names file: the hips bone has two children, so it is no connector's shape; it stays a joint.
+  const twoLegs = await joints(writeHandRig(dir, 'hips', false), path.join(work, 'hips.glb'));
+  assert.equal(twoLegs.names.length, 4, `joints ${twoLegs.names.join(', ')}`);
+  assert.doesNotMatch(twoLegs.stderr, /connector/);
+  // The same with a names file naming it: still a joint, under its name.
+  const named = await joints(writeHandRig(dir, 'hips-named', false, ['root', 'leg.L', 'leg.R', 'hips']), path.join(work, 'hips-named.glb'));
+  assert.deepEqual(named.names, ['root', 'leg.L', 'leg.R', 'hips']);
+  // One leg: the hips bone has a connector's shape, but the names file says it is the hips: it stays.
+  const control = await joints(writeHandRig(dir, 'control', true, ['root', 'leg', 'hips']), path.join(work, 'control.glb'));
+  assert.deepEqual(control.names, ['root', 'leg', 'hips']);
+  assert.doesNotMatch(control.stderr, /connector/);
+  // One leg, the names file marking it as import does: left out, the leg on the root, and the notice names it.
+  const marked = await joints(writeHandRig(dir, 'marked', true, ['root', 'leg', 'connector to leg']), path.join(work, 'marked.glb'));
+  assert.deepEqual(marked.names, ['root', 'leg']);
+  assert.match(marked.stderr, /1 connector bone \("connector to leg": no weight, at rest in every pose\) left out of the joints/);
 });

@@ -32,7 +32,7 @@ import { gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
 import { baseName } from '../../../workers/formats/file-name.ts';
 import { quoted, referencedPath } from '../../../workers/formats/resource-path.ts';
 import { resourceFile, resourceTargets } from '../../asset-resources.ts';
-import { FormatError } from '../../../workers/formats/format-error.ts';
+import { FormatError, printableLine } from '../../../workers/formats/format-error.ts';
 import { weightsFromDmat } from '../../../workers/formats/weights-file.ts';
 import type { DenseMatrix } from '../../../workers/formats/types.ts';
 import type { PoseSequence } from '../../../workers/rig/pose-sequence.ts';
@@ -156,10 +156,12 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
     // Connector bones (rigwright import's, for bones that start away from their parent's end) are no joints in glTF;
     // examples pose every bone of the file, so with them the skeleton stays as it is.
     const { rig, removed } = examples.length === 0 ? withoutConnectorBones(read) : { rig: read, removed: [] };
-    if (removed.length > 0)
+    if (removed.length > 0) {
+      const listed = removed.slice(0, 8).map((b) => JSON.stringify(printableLine(read.boneNames?.[b] ?? `bone ${b}`, 80)));
       stderr.write(
-        `rigwright: warning: ${skeletonFile}: ${removed.length} connector bone${removed.length === 1 ? '' : 's'} (${removed.join(', ')}: no weight, at rest in every pose, after ${removed.length === 1 ? 'its children' : 'their children'}) left out of the joints; ${removed.length === 1 ? 'its children hang' : 'their children hang'} on ${removed.length === 1 ? 'its parent' : 'their parents'}\n`,
+        `rigwright: warning: ${skeletonFile}: ${removed.length} connector bone${removed.length === 1 ? '' : 's'} (${listed.join(', ')}${removed.length > 8 ? ', …' : ''}: no weight, at rest in every pose) left out of the joints; ${removed.length === 1 ? 'its children hang' : 'their children hang'} on ${removed.length === 1 ? 'its parent' : 'their parents'}\n`,
       );
+    }
     const { clips } = rig;
     const basename = path.basename(out).replace(/\.gltf$/i, '');
     const result = await exportGltf(
