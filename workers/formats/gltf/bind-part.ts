@@ -1,7 +1,7 @@
 /**
- * Where skinned mesh nodes go in the node tree: a part that joins a skin (bindPart) and skinned mesh nodes below
- * other nodes (skinnedNodesToRoot). glTF ignores a skinned mesh node's own and its parents' transforms (glTF 2.0
- * §3.7.3).
+ * Where skinned mesh nodes go in the node tree: a part that joins a skin (bindPart), and then, if it is below another
+ * node, to the scene's root (skinnedNodesToRoot); skinned nodes the source had stay where they are. glTF ignores a
+ * skinned mesh node's own and its parents' transforms (glTF 2.0 §3.7.3).
  */
 import type { Document, Node as GltfNode, Primitive, Skin } from '@gltf-transform/core';
 import { invertAffine, multiply, transformPoint } from '../gltf-numbers.ts';
@@ -57,8 +57,10 @@ export function bindPart(doc: Document, node: GltfNode, primitive: Primitive, sk
 }
 
 /**
- * A skinned mesh node without children below another node moves to the root of the scenes it is in, which moves
- * nothing (the validator warns about it otherwise). A node with children stays: moving it would move them.
+ * Each of `nodes` (the nodes the export has just bound, bindPart) that has no children and is below another node
+ * moves to the root of the scenes it is in, which moves nothing (the validator warns about it otherwise). A node
+ * with children stays: moving it would move them. Skinned nodes the source had are not given here: their place in
+ * the hierarchy is the source's.
  */
 export function skinnedNodesToRoot(doc: Document, nodes: readonly GltfNode[], warnings: string[]): void {
   const root = doc.getRoot();
@@ -69,7 +71,7 @@ export function skinnedNodesToRoot(doc: Document, nodes: readonly GltfNode[], wa
     const scenes = root.listScenes().filter((scene) => isInScene(scene, node));
     parent.removeChild(node);
     for (const scene of scenes) scene.addChild(node);
-    moved.push(node.getName() || `node ${nodes.indexOf(node)}`);
+    moved.push(node.getName() || `node ${root.listNodes().indexOf(node)}`);
   }
   if (moved.length > 0)
     warnings.push(

@@ -34,8 +34,9 @@ import { disposeOrphanAccessors, writeDocument } from './write-step.ts';
 export async function runExportPipeline(state: ExportState, scene: ExportScene): Promise<GltfExportResult> {
   placeJoints(state, scene);
   const skinJoints = updateSkins(state, scene);
-  writeSkinWeights(state, scene, skinJoints);
-  skinnedNodesToRoot(state.doc, state.nodes, state.warnings);
+  const bound = writeSkinWeights(state, scene, skinJoints);
+  // Only the nodes this export binds move; the source's own hierarchy stays as it is.
+  skinnedNodesToRoot(state.doc, bound, state.warnings);
   const kept = removeUnkeptAnimations(state, scene);
   const jointNodes = state.jointNodes as GltfNode[];
   const bindFrames = bindFramesOf(jointNodes, state.skins, state.skinToWorld);

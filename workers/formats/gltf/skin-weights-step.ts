@@ -12,8 +12,11 @@ import { influencesFromWeights } from '../../skinning/influences.ts';
 import { bindPart } from './bind-part.ts';
 import { targetVertexCount, type ExportScene, type ExportState, type PartTarget } from './export-state.ts';
 
-/** Writes the weights of every skinned part that changed (see the module comment), with the notices. */
-export function writeSkinWeights(state: ExportState, scene: ExportScene, skinJoints: Map<Skin, GltfNode[]>): void {
+/**
+ * Writes the weights of every skinned part that changed (see the module comment), with the notices.
+ * @returns the nodes that joined a skin here (bindPart), each once
+ */
+export function writeSkinWeights(state: ExportState, scene: ExportScene, skinJoints: Map<Skin, GltfNode[]>): GltfNode[] {
   const { parts, partTargets, before, opts, warnings, fail } = state;
   const { weights } = scene;
   let dropped = 0;
@@ -22,6 +25,7 @@ export function writeSkinWeights(state: ExportState, scene: ExportScene, skinJoi
   let twoSets = false;
   const beforeParts = new Map(before.parts.map((part) => [sourceKey(part), part]));
   const invalidKept: string[] = [];
+  const bound: GltfNode[] = [];
   parts.forEach((part, i) => {
     const target = partTargets[i];
     if (!part.skinned || !target) return;
@@ -64,7 +68,10 @@ export function writeSkinWeights(state: ExportState, scene: ExportScene, skinJoi
       weights: accessor(gatherSet(stored.weights, slotCount, set)).setNormalized(opts.weightComponent !== 'float'),
     }));
     for (const each of target.primitives) setWeightAttributes(each, sets);
-    if (newlyBound) bindPart(state.doc, node, primitive, skin, state.skinToWorld.get(skin)!);
+    if (newlyBound) {
+      bindPart(state.doc, node, primitive, skin, state.skinToWorld.get(skin)!);
+      bound.push(node);
+    }
   });
   if (invalidKept.length > 0)
     warnings.push(
@@ -82,6 +89,7 @@ export function writeSkinWeights(state: ExportState, scene: ExportScene, skinJoi
     warnings.push(
       'eight influences are stored in JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1; many viewers read only the first set and then skin with a part of the weight',
     );
+  return bound;
 }
 
 /** Replaces a primitive's joint sets by `sets` (JOINTS_n/WEIGHTS_n, n = 0, 1). */
