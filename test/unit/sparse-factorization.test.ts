@@ -171,16 +171,24 @@ function referenceSolve(l: { rows: number[][]; values: number[][] }, x: Float64A
   }
 }
 
-test('AMD gives the same ordering when its marks are reset every few steps as when they run to the Int32 limit', () => {
+test('AMD gives the same ordering and fill when its marks are cleared before every step as when they run to the Int32 limit', () => {
   const { kff } = freeSystem(body());
   const graph = symmetricAdjacency(kff);
   const ordering = amdOfGraph(graph);
-  // A limit of a few hundred resets the marks at nearly every step of the body's ordering.
-  const reset = amdOfGraph(graph, 300);
-  assert.equal(reset.length, kff.cols);
+  // A limit of 2 clears the marks before every step, so no mark left by one step can be read by the next: a step
+  // that raised the counter by too little would show as a different ordering here.
+  const cleared = amdOfGraph(graph, 2);
+  assert.equal(cleared.length, kff.cols);
   let differing = 0;
-  for (let k = 0; k < ordering.length; k++) if (ordering[k] !== reset[k]) differing++;
+  for (let k = 0; k < ordering.length; k++) if (ordering[k] !== cleared[k]) differing++;
   assert.equal(differing, 0, 'the orderings agree pivot for pivot');
+  // The fill, counted by the reference Cholesky: the analysis's count for the default ordering, and well under
+  // a third of the natural ordering's (a minimum degree ordering of a surface mesh's Laplacian).
+  const count = (perm: Int32Array) => upLookingCholesky(kff, perm).rows.reduce((sum, column) => sum + column.length, 0);
+  const fill = count(cleared);
+  assert.equal(fill, choleskySymbolic(kff, ordering).factorNonzeros, "the cleared ordering's fill is the default's");
+  const natural = count(Int32Array.from({ length: kff.cols }, (_, k) => k));
+  assert.ok(3 * fill < natural, `AMD's fill ${fill} is under a third of the natural ordering's ${natural}`);
 });
 
 test('the supernodal factor of the hand and body Laplacians equals a simplicial up-looking Cholesky to 1e-12', () => {
