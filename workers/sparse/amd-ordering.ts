@@ -36,8 +36,8 @@ const HASH_BUCKETS = 1024;
  * Approximate minimum degree ordering of an adjacency graph.
  *
  * @param graph     symmetric graph without self loops
- * @param markLimit the element marks are reset once their counter passes this (default: as late as Int32 allows;
- *                  a lower one gives the same ordering with more resets)
+ * @param markLimit for testing: the marks are cleared once their counter passes this (default: as late as Int32
+ *                  allows); a lower one clears them more often (2: before every step) and gives the same ordering
  * @returns perm, #V: perm[k] is the vertex eliminated k-th
  */
 export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32Array {
@@ -56,14 +56,15 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
   const parent = new Int32Array(n).fill(-1);
   // Elimination step of each pivot, -1 for variables eliminated along with another.
   const step = new Int32Array(n).fill(-1);
-  // Element marks (field MARK) for |Le \ Lp| and list marks for supervariable comparison, as offsets from wflg (0: dead element).
-  // Int32 halves the traffic of the hottest reads; wflg is reset before it could overflow.
+  // Marks (field MARK), as offsets from wflg: an element's |Le \ Lp| during a step, a node's list mark during the
+  // supervariable comparison; 0 is a dead element, 1 a cleared mark. clearMarks runs before wflg could overflow.
   let wflg = 2;
   // The largest degree of any element so far: a step stores element marks below wflg + lemax, so raising wflg by
   // lemax (not by n) clears them, and the O(n) reset of the marks comes once in many steps instead of every few
   // thousand on a large mesh (Amestoy, Davis & Duff's own bound).
   let lemax = 0;
-  // One step raises wflg by at most 2n and stores marks below wflg + n.
+  // One step stores marks below wflg + lemax ≤ wflg + n and raises wflg by lemax plus one per supervariable
+  // comparison (at most n each), so a step started under this limit ends within Int32.
   const wflgLimit = Math.min(markLimit, 0x7fffffff - 3 * n - 1);
   const head = new Int32Array(n + 1).fill(-1);
   // Supervariable candidates by hash: a small table (only one element's variables are in it at a time) stays in
@@ -239,6 +240,15 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
         const ln = node[NODE * i + LEN];
         const eln = node[NODE * i + ELEN];
         const hi = hashOf[i];
+        // The bucket holds other hashes too: i's list is marked only when a later variable has its full hash,
+        // length and element count, so a long list meets no O(length) pass without a candidate to compare.
+        let candidate = hashNext[i];
+        while (
+          candidate !== -1 &&
+          (hashOf[candidate] !== hi || node[NODE * candidate + LEN] !== ln || node[NODE * candidate + ELEN] !== eln)
+        )
+          candidate = hashNext[candidate];
+        if (candidate === -1) continue;
         for (let q = node[NODE * i + PE] + 1; q < node[NODE * i + PE] + ln; q++) node[NODE * iw[q] + MARK] = wflg;
         let jLast = i;
         for (let j = hashNext[i]; j !== -1;) {
