@@ -33,7 +33,17 @@ const FILES = [
 /** Keys that say where bytes lie, which a writer lays out afresh. */
 const LAYOUT = new Set(['bufferView', 'byteOffset', 'byteStride']);
 
-/** Every difference between two JSON values, as `path: before -> after`; layout keys and the generator ignored. */
+/** Where layout keys are ignored: an accessor (sparse parts included), an image, a Draco primitive's extension. */
+const LAID_OUT = /^\.accessors\[\d+\]|^\.images\[\d+\]$|\.extensions\.KHR_draco_mesh_compression$/;
+
+/** A buffer view's or buffer's keys that say where bytes lie (those of its meshopt extension too). */
+const VIEW_LAYOUT = new Set(['buffer', 'byteOffset', 'byteLength', 'byteStride', 'uri']);
+
+/**
+ * Every difference between two JSON values, as `path: before -> after`. Layout keys are ignored only on accessors,
+ * images and the Draco extension, the generator everywhere; buffers and buffer views are compared apart
+ * (viewDifferences), as the writer lays them out afresh.
+ */
 function differences(a: unknown, b: unknown, at: string, out: string[]): void {
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) out.push(`${at}: ${a.length} items -> ${b.length}`);
@@ -44,12 +54,68 @@ function differences(a: unknown, b: unknown, at: string, out: string[]): void {
     const x = a as Json;
     const y = b as Json;
     for (const key of new Set([...Object.keys(x), ...Object.keys(y)])) {
-      if (LAYOUT.has(key) || (at === '' && ['buffers', 'bufferViews'].includes(key)) || (at === '.asset' && key === 'generator')) continue;
+      if (LAYOUT.has(key) && LAID_OUT.test(at)) continue;
+      if ((at === '' && ['buffers', 'bufferViews'].includes(key)) || (at === '.asset' && key === 'generator')) continue;
       differences(x[key], y[key], `${at}.${key}`, out);
     }
     return;
   }
   if (JSON.stringify(a) !== JSON.stringify(b)) out.push(`${at}: ${JSON.stringify(a)} -> ${JSON.stringify(b)}`);
+}
+
+/** A buffer view or buffer without its layout keys (VIEW_LAYOUT), in it and in its meshopt extension. */
+function withoutLayout(view: Json): Json {
+  const strip = (json: Json): Json => Object.fromEntries(Object.entries(json).filter(([key]) => !VIEW_LAYOUT.has(key)));
+  const out = strip(view);
+  const extensions = view.extensions as Record<string, Json> | undefined;
+  if (extensions?.EXT_meshopt_compression)
+    out.extensions = { ...extensions, EXT_meshopt_compression: strip(extensions.EXT_meshopt_compression) };
+  return out;
+}
+
+/**
+ * The differences of the buffer views' keys other than layout (target, name, extras, extensions such as
+ * EXT_meshopt_compression's mode, filter and count), each view found through what uses it (an accessor, a sparse
+ * accessor's indices and values, an image, a Draco primitive), and of the buffers' (name, extras, extensions).
+ */
+function viewDifferences(before: Json, after: Json, out: string[]): void {
+  const users = (json: Json): [string, number | undefined][] => [
+    ...((json.accessors ?? []) as Json[]).flatMap((accessor, k): [string, number | undefined][] => {
+      const sparse = accessor.sparse as Record<string, Json> | undefined;
+      return [
+        [`accessor ${k}`, accessor.bufferView as number | undefined],
+        ...(sparse
+          ? ([
+              [`accessor ${k} sparse indices`, sparse.indices.bufferView],
+              [`accessor ${k} sparse values`, sparse.values.bufferView],
+            ] as [string, number][])
+          : []),
+      ];
+    }),
+    ...((json.images ?? []) as Json[]).map((image, k): [string, number | undefined] => [
+      `image ${k}`,
+      image.bufferView as number | undefined,
+    ]),
+    ...((json.meshes ?? []) as Json[]).flatMap((mesh, m) =>
+      (mesh.primitives as Json[]).map((primitive, p): [string, number | undefined] => [
+        `mesh ${m} primitive ${p} Draco`,
+        ((primitive.extensions as Record<string, Json> | undefined)?.KHR_draco_mesh_compression?.bufferView as number | undefined) ??
+          undefined,
+      ]),
+    ),
+  ];
+  const views = (json: Json): Json[] => (json.bufferViews ?? []) as Json[];
+  const a = users(before);
+  const b = users(after);
+  assert.equal(b.length, a.length, 'as many users of buffer views');
+  a.forEach(([user, view], k) => {
+    const other = b[k][1];
+    if ((view === undefined) !== (other === undefined)) out.push(`${user}: buffer view ${view} -> ${other}`);
+    else if (view !== undefined)
+      differences(withoutLayout(views(before)[view]), withoutLayout(views(after)[other!]), `${user}'s buffer view`, out);
+  });
+  const buffers = (json: Json): Json[] => ((json.buffers ?? []) as Json[]).map(withoutLayout);
+  differences(buffers(before), buffers(after), '.buffers', out);
 }
 
 for (const parts of FILES) {
@@ -84,6 +150,7 @@ async function assertNoopIdentity(
   const after = gltfJson(out.bytes, 'export') as Json;
   const found: string[] = [];
   differences(before, after, '', found);
+  viewDifferences(before, after, found);
   assert.deepEqual(found, [], 'JSON differences');
 
   const source = glb ? await io.readBinary(bytes) : await io.readJSON({ json: before as never, resources: resources as never });

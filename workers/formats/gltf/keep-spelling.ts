@@ -1,10 +1,12 @@
 /**
  * What the source says, said as the source says it. glTF-Transform's writer spells some values its own way: it writes
  * defaults the source left out (a sampler's "LINEAR", a primitive's mode 4), leaves out defaults the source wrote (an
- * emissive factor of [0, 0, 0], a material's other defaults) and writes accessor bounds (min, max) for positions only. None of that changes what
- * the file means, but a no-op export should not change the file either: for the objects the export kept (same index
- * in source and output), such values are put back as the source has them, and an accessor the export did not touch
- * gets the source's bounds back (found again by a tag in its extras, put there before writing and taken off after).
+ * emissive factor of [0, 0, 0], a material's other defaults), writes accessor bounds (min, max) for positions only and
+ * buffer view targets by use, and the input's checks keep no buffer names. None of that changes what the file means,
+ * but a no-op export should not change the file either: for the objects the export kept (same index in source and
+ * output), such values are put back as the source has them, and an accessor the export did not touch gets the
+ * source's bounds and its buffer view's target, name and extras back (found again by a tag in its extras, put there
+ * before writing and taken off after).
  */
 import type { Accessor } from '@gltf-transform/core';
 
@@ -46,7 +48,15 @@ export function restoreSpelling(json: Json, sourceJson: Json): void {
       if (source[key] !== undefined) accessor[key] = source[key];
       else delete accessor[key];
     }
+    restoreView(list(json.bufferViews)[accessor.bufferView as number], list(sourceJson.bufferViews)[source.bufferView as number]);
   }
+  // Buffers: the written ones are the source's when there are as many (a GLB of a .gltf with several has one).
+  const sourceBuffers = list(sourceJson.buffers);
+  const buffers = list(json.buffers);
+  if (buffers.length === sourceBuffers.length)
+    buffers.forEach((buffer, k) => {
+      for (const key of ['name', 'extras'] as const) if (sourceBuffers[k][key] !== undefined) buffer[key] = sourceBuffers[k][key];
+    });
   list(json.animations).forEach((animation, a) => {
     const sourceSamplers = list(list(sourceJson.animations)[a]?.samplers);
     list(animation.samplers).forEach((sampler, s) => {
@@ -68,6 +78,17 @@ export function restoreSpelling(json: Json, sourceJson: Json): void {
     const source = list(sourceJson.samplers)[k];
     for (const key of ['wrapS', 'wrapT'] as const) if (source && source[key] === undefined && sampler[key] === REPEAT) delete sampler[key];
   });
+}
+
+/**
+ * A written buffer view holding a kept accessor's data takes its source view's target hint (glTF-Transform writes
+ * ARRAY_BUFFER or ELEMENT_ARRAY_BUFFER by use, where the source may have none), name and extras.
+ */
+function restoreView(view: Json | undefined, source: Json | undefined): void {
+  if (!view || !source) return;
+  if (source.target !== undefined) view.target = source.target;
+  else delete view.target;
+  for (const key of ['name', 'extras'] as const) if (source[key] !== undefined) view[key] = source[key];
 }
 
 /** glTF's REPEAT wrap mode, a sampler's default. */
