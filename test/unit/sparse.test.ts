@@ -1,14 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { cscFromTriplets, cscTranspose, cscMultiplyVector, type CscMatrix } from '../../workers/sparse/csc-matrix.ts';
 import { nestedDissectionOrdering } from '../../workers/sparse/nested-dissection-ordering.ts';
 import { amdOrdering } from '../../workers/sparse/amd-ordering.ts';
+import { symmetricAdjacency, type AdjacencyGraph } from '../../workers/sparse/symmetric-adjacency.ts';
 import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
 import { choleskySolve, choleskySolvePermuted } from '../../workers/sparse/cholesky-solve.ts';
 import { choleskyPanels, choleskyPanelSolveThree } from '../../workers/sparse/cholesky-panels.ts';
 import { NotPositiveDefiniteError } from '../../workers/sparse/not-positive-definite-error.ts';
+import { cotangentLaplacian } from '../../workers/mesh/cotangent-laplacian.ts';
+import { readOff } from '../../workers/formats/off.ts';
 import { seededRandom } from './seeded-random.ts';
+import { dataFile } from './shared-data.ts';
 
 /** Random symmetric positive definite matrix: random symmetric off-diagonals, diagonal dominance + shift. */
 function randomSpd(n: number, density: number, seed: number): { csc: CscMatrix; dense: Float64Array } {
@@ -349,6 +354,48 @@ test('AMD and nested dissection are valid permutations and reduce fill against t
   // A graph with isolated vertices and several components still gets a full permutation.
   const scattered = cscFromTriplets(6, 6, [0, 1, 2, 3, 4, 5, 4, 5], [0, 1, 2, 3, 4, 5, 5, 4], [1, 1, 1, 1, 2, 2, -1, -1]);
   assert.deepEqual([...amdOrdering(scattered)].sort(), [0, 1, 2, 3, 4, 5]);
+});
+
+test("the adjacency graph of a mesh Laplacian's lower or upper triangle is the full matrix's graph", () => {
+  const { positions, triangles } = readOff(readFileSync(dataFile('hand/hand.off'), 'utf8'), 'hand.off').mesh;
+  const n = positions.length / 3;
+  const full = cotangentLaplacian(positions, triangles, new Uint8Array(n).fill(1));
+  // The lower triangle (diagonal included), as the harmonic weights assemble it, and its transpose.
+  const colPointers = new Int32Array(n + 1);
+  const rowIndices: number[] = [];
+  const values: number[] = [];
+  for (let j = 0; j < n; j++) {
+    for (let p = full.colPointers[j]; p < full.colPointers[j + 1]; p++) {
+      if (full.rowIndices[p] < j) continue;
+      rowIndices.push(full.rowIndices[p]);
+      values.push(full.values[p]);
+    }
+    colPointers[j + 1] = rowIndices.length;
+  }
+  const lower: CscMatrix = { rows: n, cols: n, colPointers, rowIndices: Int32Array.from(rowIndices), values: Float64Array.from(values) };
+  const expected = symmetricAdjacency(full);
+  // Independent count: each vertex's neighbours are the other vertices of its triangles.
+  const neighbours = Array.from({ length: n }, () => new Set<number>());
+  for (let t = 0; t < triangles.length; t += 3) {
+    for (let c = 0; c < 3; c++) neighbours[triangles[t + c]].add(triangles[t + ((c + 1) % 3)]).add(triangles[t + ((c + 2) % 3)]);
+  }
+  const sorted = (g: AdjacencyGraph, v: number) => [...g.neighbours.subarray(g.offsets[v], g.offsets[v + 1])].sort((x, y) => x - y);
+  for (let v = 0; v < n; v++) {
+    assert.deepEqual(
+      sorted(expected, v),
+      [...neighbours[v]].sort((x, y) => x - y),
+      `vertex ${v}: the full graph's neighbours are its triangles'`,
+    );
+  }
+  for (const [name, one] of [
+    ['lower', lower],
+    ['upper', cscTranspose(lower)],
+  ] as const) {
+    const graph = symmetricAdjacency(one);
+    assert.equal(graph.vertexCount, n, `${name}: vertex count`);
+    assert.deepEqual([...graph.offsets], [...expected.offsets], `${name}: every vertex has the full graph's degree`);
+    for (let v = 0; v < n; v++) assert.deepEqual(sorted(graph, v), sorted(expected, v), `${name}: vertex ${v}'s neighbours`);
+  }
 });
 
 test('AMD keeps its fill on a large grid', () => {

@@ -58,7 +58,7 @@ function fillEdges(a: CscMatrix, degree: Int32Array, raw: Int32Array): void {
   }
 }
 
-/** Whether every entry of A lies on or below the diagonal, or every one on or above it. */
+/** Whether every entry of A lies on or below the diagonal, or every one on or above it (stops at the first pair). */
 function isOneTriangle(a: CscMatrix): boolean {
   const { colPointers, rowIndices } = a;
   let below = false;
@@ -68,8 +68,9 @@ function isOneTriangle(a: CscMatrix): boolean {
       if (rowIndices[p] > j) below = true;
       else if (rowIndices[p] < j) above = true;
     }
+    if (below && above) return false;
   }
-  return !(below && above);
+  return true;
 }
 
 /** A symmetric input lists every edge twice; keeps one copy, compacting raw in place. @returns entries kept */
