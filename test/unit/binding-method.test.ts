@@ -259,6 +259,32 @@ test('rigwright weights --method volumetric binds without handles; auto on an op
   const auto = run('--auto-handles', '--voxel-resolution', '64', '--out', out);
   assert.equal(auto.status, 0, auto.stderr);
   assert.match(auto.stdout, /volumetric/, 'auto: the open box binds volumetric');
+  // The command binds as the app's Compute weights does: one bindMesh call with the app's options.
+  const bound = bindMesh(
+    box.positions,
+    box.triangles,
+    { joints: Float64Array.of(0.5, 0.5, 0.1, 0.5, 0.5, 0.5, 0.5, 0.5, 0.9), bones: Uint32Array.of(0, 1, 1, 2) },
+    {
+      method: 'auto',
+      handles: new Int32Array(n).fill(-1),
+      rule: { rule: 'distance' },
+      boneCount: 2,
+      weldTolerance: 0,
+      harmonic: {},
+      volumetric: { resolution: 64 },
+    },
+  );
+  const autoTokens = readFileSync(out, 'utf8').trim().split(/\s+/).map(Number);
+  for (let v = 0; v < n; v++)
+    for (let b = 0; b < 2; b++)
+      assert.ok(
+        Math.abs(autoTokens[2 + b * n + v] - bound.volumetric!.weights[2 * v + b]) <= 1e-9,
+        `auto: row ${v}, bone ${b} as bindMesh gives it`,
+      );
+  writeFileSync(path.join(work, 'none.dmat'), `1 ${n}\n${Array(n).fill(-1).join('\n')}\n`);
+  const none = run('--handles', path.join(work, 'none.dmat'), '--method', 'surface', '--out', out);
+  assert.equal(none.status, 1, none.stderr);
+  assert.match(none.stderr, /none\.dmat: no handle vertex \(.*none\.dmat\): nothing to solve the surface weights from/);
   const surface = run('--auto-handles', '--method', 'surface', '--out', out);
   assert.equal(surface.status, 0, surface.stderr);
   assert.match(surface.stdout, /cotan Laplacian/);

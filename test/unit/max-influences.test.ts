@@ -27,7 +27,7 @@ import { runCli } from '../../app/cli/main.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { headlessRegistry } from '../../renderer/scripting/headless-commands.ts';
 import { sceneFromFiles } from '../../renderer/scripting/headless-scene.ts';
-import { VOLUMETRIC_MAX_INFLUENCES, volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
+import { VOLUMETRIC_WEIGHTS_DEFAULTS, volumetricWeights } from '../../workers/weights/volumetric-weights.ts';
 import { dataFile } from './shared-data.ts';
 
 function nonZeroPerRow(weights: DenseMatrix): number[] {
@@ -389,7 +389,7 @@ test('NaN weights count as zero, as the exporter counts them: the dialog, the pa
   row1.forEach((w, b) => assert.ok(Math.abs(limited.weights.data[4 + b] - w) < 1e-15, `row 1, bone ${b}: a limited row loses its NaN`));
 });
 
-test('the volumetric binding keeps the scene’s max influences (6 on the hand, over the binding’s default 4); rigwright weights, whose rows are not limited, keeps up to 8', async () => {
+test('the volumetric binding keeps the scene’s max influences (6 on the hand, over the binding’s default 4); rigwright weights keeps the app’s default 4', async () => {
   const files = [dataFile('hand', 'hand.off'), dataFile('hand', 'hand.tgf')];
   const doc = await sceneFromFiles(files.map((file) => ({ name: path.basename(file), bytes: new Uint8Array(readFileSync(file)) })));
   const store = new SceneStore(doc, new UndoHistory());
@@ -409,9 +409,11 @@ test('the volumetric binding keeps the scene’s max influences (6 on the hand, 
   );
   assert.equal(status, 0, stderr);
   const written = readDmat(new Uint8Array(readFileSync(out)), out);
-  const all = volumetricWeights(positions, triangles, doc.skeleton, { resolution: 64, maxInfluences: VOLUMETRIC_MAX_INFLUENCES });
+  // The command binds with the app's options: the default bones per vertex, as a Compute with the default setting.
+  const kept = VOLUMETRIC_WEIGHTS_DEFAULTS.maxInfluences;
+  const all = volumetricWeights(positions, triangles, doc.skeleton, { resolution: 64, maxInfluences: kept });
   let worst = 0;
   for (let i = 0; i < all.weights.length; i++) worst = Math.max(worst, Math.abs(written.data[i] - all.weights[i]));
-  assert.ok(worst <= 1e-9, `the file has the binding kept to ${VOLUMETRIC_MAX_INFLUENCES} bones (worst ${worst})`);
-  assert.equal(mostInfluences(written), VOLUMETRIC_MAX_INFLUENCES, `some vertex has ${VOLUMETRIC_MAX_INFLUENCES} bones in the file`);
+  assert.ok(worst <= 1e-9, `the file has the binding kept to ${kept} bones (worst ${worst})`);
+  assert.equal(mostInfluences(written), kept, `some vertex has ${kept} bones in the file`);
 });

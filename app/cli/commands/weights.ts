@@ -6,26 +6,18 @@
  * which method bound which shell, bones without handles, mesh components without handles — goes to stderr.
  */
 import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
+import { FormatError } from '../../../workers/formats/format-error.ts';
 import { handlesFromDmat } from '../../../workers/formats/weights-file.ts';
 import { boundingBox } from '../../../workers/mesh/bounds.ts';
-import { AUTOMATIC_HANDLES_DEFAULTS, automaticHandles } from '../../../workers/weights/automatic-handles.ts';
+import { AUTOMATIC_HANDLES_DEFAULTS, type AutomaticHandleRule } from '../../../workers/weights/automatic-handles.ts';
+import { bindMesh } from '../../../workers/weights/bind-mesh.ts';
 import { bindingReport } from '../../../workers/weights/binding-report.ts';
-import { HARMONIC_WEIGHTS_DEFAULTS, harmonicWeights } from '../../../workers/weights/harmonic-weights.ts';
-import {
-  BINDING_METHODS,
-  chooseBindingMethod,
-  handleFraction,
-  meshShells,
-  RIGID_HANDLE_FRACTION,
-  shellReport,
-  type BindingMethod,
-} from '../../../workers/weights/binding-method.ts';
+import { HARMONIC_WEIGHTS_DEFAULTS } from '../../../workers/weights/harmonic-weights.ts';
+import { BINDING_METHODS, RIGID_HANDLE_FRACTION, shellReport, type BindingMethod } from '../../../workers/weights/binding-method.ts';
 import {
   VOLUMETRIC_FALLOFF_RANGE,
-  VOLUMETRIC_MAX_INFLUENCES,
   VOLUMETRIC_WEIGHTS_DEFAULTS,
   VOXEL_RESOLUTION_RANGE,
-  volumetricWeights,
 } from '../../../workers/weights/volumetric-weights.ts';
 import {
   formatNumber,
@@ -69,7 +61,7 @@ vertices and parts of the mesh without any handle are reported on stderr.
                      one), surface or volumetric; volumetric needs no handles
   --voxel-resolution N  the volumetric grid's voxels along the longest side, ${VOXEL_RESOLUTION_RANGE[0]}–${VOXEL_RESOLUTION_RANGE[1]}; default ${VOLUMETRIC_WEIGHTS_DEFAULTS.resolution}
   --falloff P        volumetric weights ∝ geodesic distance^−P, ${VOLUMETRIC_FALLOFF_RANGE[0]}–${VOLUMETRIC_FALLOFF_RANGE[1]}; default ${VOLUMETRIC_WEIGHTS_DEFAULTS.falloff}; up to
-                     ${VOLUMETRIC_MAX_INFLUENCES} bones per vertex (the file's rows are not limited)
+                     ${VOLUMETRIC_WEIGHTS_DEFAULTS.maxInfluences} bones per vertex, as the app's Compute weights
   --out FILE         output, .dmat
   -h, --help         this help
 `,
@@ -136,36 +128,37 @@ vertices and parts of the mesh without any handle are reported on stderr.
     const skeleton = readTgfSkeleton(skeletonFile);
     const vertexCount = mesh.positions.length / 3;
     const boneCount = skeleton.bones.length / 2;
-    const shells = meshShells(mesh.positions, mesh.triangles, weldTolerance);
-    // The automatic handles first: 'auto' binds volumetrically where they would take most of the mesh.
-    let autoHandles: { handles: Int32Array; source: string } | null = null;
-    if (auto && method !== 'volumetric') {
-      if (rule === 'distance') {
-        autoHandles = {
-          handles: automaticHandles(mesh.positions, skeleton, { rule: 'distance', weldTolerance }),
-          source: 'automatic handles (distance rule)',
-        };
-      } else {
-        const r = radius ?? AUTOMATIC_HANDLES_DEFAULTS.radiusFraction * boundingBox(mesh.positions).diagonal;
-        autoHandles = {
-          handles: automaticHandles(mesh.positions, skeleton, { rule: 'cylinder', radius: r, weldTolerance }),
-          source: `automatic handles (cylinder, radius ${formatNumber(r, 4)})`,
-        };
-      }
+    // The handles the surface solve starts from: a rule's (placed in the bind, on its weld), a file's, or none for a
+    // volumetric bind.
+    let handles: Int32Array = new Int32Array(vertexCount).fill(-1);
+    let handleSource = 'no handles';
+    let rulePlaced: AutomaticHandleRule | null = null;
+    if (auto) {
+      const r = radius ?? AUTOMATIC_HANDLES_DEFAULTS.radiusFraction * boundingBox(mesh.positions).diagonal;
+      rulePlaced = rule === 'distance' ? { rule: 'distance' } : { rule: 'cylinder', radius: r };
+      handleSource =
+        rule === 'distance' ? 'automatic handles (distance rule)' : `automatic handles (cylinder, radius ${formatNumber(r, 4)})`;
+    } else if (values.handles !== undefined) {
+      const file = values.handles;
+      handles = handlesFromDmat(readMatrix(file, 'handles'), vertexCount, boneCount, file);
+      handleSource = file;
     }
-    const choice = chooseBindingMethod(method, shells, autoHandles ? handleFraction(autoHandles.handles) : undefined);
-    const methodUsed = choice.method;
+    // One bind as the app's Compute weights runs it (bindMesh): one weld, the shells, the automatic handles ('auto'
+    // binds volumetrically where they would take most of the mesh), the method and the solve, with the app's options.
+    const bound = bindMesh(mesh.positions, mesh.triangles, skeleton, {
+      method,
+      handles,
+      rule: rulePlaced,
+      boneCount,
+      weldTolerance,
+      harmonic: { laplacian, unhandledComponents: bindUnhandled ? 'bind-rigidly' : 'report' },
+      volumetric: { resolution, falloff, maxInfluences: VOLUMETRIC_WEIGHTS_DEFAULTS.maxInfluences },
+    });
     // Why auto went volumetric (a surface bind that goes as asked has nothing to report).
-    if (choice.reason && methodUsed === 'volumetric') stderr.write(`rigwright: ${choice.reason}\n`);
-    if (methodUsed === 'volumetric') {
-      for (const line of shellReport(shells, methodUsed)) stderr.write(`rigwright: ${line}\n`);
-      const result = volumetricWeights(mesh.positions, mesh.triangles, skeleton, {
-        resolution,
-        falloff,
-        weldTolerance,
-        // The file's rows are not limited (the surface method's neither): as many bones as the binding keeps.
-        maxInfluences: VOLUMETRIC_MAX_INFLUENCES,
-      });
+    if (bound.reason && bound.method === 'volumetric') stderr.write(`rigwright: ${bound.reason}\n`);
+    if (bound.volumetric) {
+      const result = bound.volumetric;
+      for (const line of shellReport(bound.shells, bound.method)) stderr.write(`rigwright: ${line}\n`);
       if (result.verticesFromNearestVoxel > 0)
         stderr.write(
           `rigwright: ${result.verticesFromNearestVoxel} vertices in shells no bone reaches took the weights of the nearest voxel\n`,
@@ -185,22 +178,14 @@ vertices and parts of the mesh without any handle are reported on stderr.
       );
       return 0;
     }
-    let handles: Int32Array;
-    let handleSource: string;
-    if (autoHandles) {
-      handles = autoHandles.handles;
-      handleSource = autoHandles.source;
-    } else {
-      const file = values.handles!;
-      handles = handlesFromDmat(readMatrix(file, 'handles'), vertexCount, boneCount, file);
-      handleSource = file;
-    }
-
-    const result = harmonicWeights(mesh.positions, mesh.triangles, handles, boneCount, {
-      laplacian,
-      unhandledComponents: bindUnhandled ? 'bind-rigidly' : 'report',
-      weldTolerance,
-    });
+    const result = bound.surface;
+    if (!result)
+      throw new FormatError(
+        values.handles ?? meshFile,
+        '',
+        `no handle vertex (${handleSource}): nothing to solve the surface weights from`,
+      );
+    handles = bound.handles;
     for (const report of bindingReport(
       result.bonesWithoutHandles,
       result.unhandledComponents,
