@@ -87,7 +87,7 @@ export interface HarmonicWeightsResult {
     symbolicMs: number;
     factorMs: number;
     solveMs: number;
-    finishMs?: number;
+    finishMs: number;
     totalMs: number;
   };
 }
