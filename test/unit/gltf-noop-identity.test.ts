@@ -9,13 +9,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { WebIO } from '@gltf-transform/core';
-import { EXTMeshoptCompression } from '@gltf-transform/extensions';
+import { Document, Format, NodeIO, WebIO } from '@gltf-transform/core';
+import { EXTMeshoptCompression, KHRDracoMeshCompression, KHRLightsPunctual } from '@gltf-transform/extensions';
+import draco3d from 'draco3dgltf';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
 import type { GltfExportResult } from '../../workers/formats/gltf-export.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { gltfJson, gltfResources } from '../../workers/formats/gltf-resource-uris.ts';
+import { writeGlb } from '../../workers/formats/gltf/glb.ts';
+import { axisAngle, gltfBuilder, TEXTURE } from './gltf-build.ts';
 import { editOf } from './gltf-edit-input.ts';
 import { dataFile } from './shared-data.ts';
 
@@ -192,4 +195,108 @@ test('no-op in-place export of a meshopt-compressed RiggedFigure: the same JSON 
   const out = await assertNoopIdentity(bytes, 'meshopt.glb', {}, io);
   assert.equal(compressed(out.bytes, 'export'), compressed(bytes, 'source'), 'as many meshopt-compressed buffer views');
   assert.ok(!out.warnings.some((w) => /meshopt/i.test(w)), `no re-encoding to report: ${out.warnings.join('; ')}`);
+});
+
+/**
+ * A generated asset with what the shared files lack: node matrices (a joint's child and a camera node written as
+ * `matrix`), a MASK material with its cutoff, a normal map with its scale, the base colour on the second UV set,
+ * vertex colours, a perspective camera and a KHR_lights_punctual spot light. Written as GLB by glTF-Transform, the
+ * matrices put in the JSON by hand (glTF-Transform writes TRS).
+ */
+async function generatedAsset(): Promise<Uint8Array> {
+  const doc = new Document();
+  const { acc } = gltfBuilder(doc);
+  const joint = doc.createNode('root').setTranslation([0, 0.5, 0]);
+  const tip = doc
+    .createNode('tip')
+    .setTranslation([0, 1, 0])
+    .setRotation(axisAngle([0, 0, 1], 0.3));
+  joint.addChild(tip);
+  const skin = doc
+    .createSkin('skin')
+    .addJoint(joint)
+    .addJoint(tip)
+    .setInverseBindMatrices(
+      acc(
+        'MAT4',
+        Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -0.5, 0, 1, ...[1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1.5, 0, 1]]),
+      ),
+    );
+  const texture = doc.createTexture('look').setImage(TEXTURE).setMimeType('image/png');
+  const normalMap = doc.createTexture('bumps').setImage(TEXTURE).setMimeType('image/png');
+  const material = doc
+    .createMaterial('cutout')
+    .setAlphaMode('MASK')
+    .setAlphaCutoff(0.3)
+    .setBaseColorTexture(texture)
+    .setNormalTexture(normalMap)
+    .setNormalScale(0.5);
+  material.getBaseColorTextureInfo()!.setTexCoord(1);
+  const primitive = doc
+    .createPrimitive()
+    .setAttribute('POSITION', acc('VEC3', Float32Array.from([0, 0, 0, 1, 0, 0, 1, 2, 0, 0, 2, 0])))
+    .setAttribute('NORMAL', acc('VEC3', Float32Array.from([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1])))
+    .setAttribute('TEXCOORD_0', acc('VEC2', Float32Array.from([0, 0, 1, 0, 1, 1, 0, 1])))
+    .setAttribute('TEXCOORD_1', acc('VEC2', Float32Array.from([0.5, 0, 1, 0.5, 0.5, 1, 0, 0.5])))
+    .setAttribute('COLOR_0', acc('VEC4', Float32Array.from([1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0.5])))
+    .setAttribute('JOINTS_0', acc('VEC4', Uint16Array.from([0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])))
+    .setAttribute('WEIGHTS_0', acc('VEC4', Float32Array.from([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])))
+    .setIndices(acc('SCALAR', Uint16Array.from([0, 1, 2, 0, 2, 3])))
+    .setMaterial(material);
+  const lights = doc.createExtension(KHRLightsPunctual);
+  const light = lights.createLight('spot').setType('spot').setIntensity(3).setRange(10).setInnerConeAngle(0.2).setOuterConeAngle(0.6);
+  const camera = doc.createCamera('view').setType('perspective').setYFov(0.8).setZNear(0.1).setZFar(100).setAspectRatio(1.5);
+  doc
+    .createScene('scene')
+    .addChild(joint)
+    .addChild(doc.createNode('body').setMesh(doc.createMesh('quad').addPrimitive(primitive)).setSkin(skin))
+    .addChild(doc.createNode('eye').setCamera(camera).setTranslation([0, 1, 5]))
+    .addChild(doc.createNode('lamp').setExtension('KHR_lights_punctual', light).setTranslation([2, 3, 1]));
+  tip.addChild(doc.createNode('marker').setTranslation([0.1, 0.2, 0.3]));
+  const { json, resources } = await new NodeIO().registerExtensions([KHRLightsPunctual]).writeJSON(doc, { format: Format.GLB });
+  const nodes = (json as unknown as Json).nodes as Json[];
+  for (const [name, matrix] of [
+    ['marker', [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.1, 0.2, 0.3, 1]],
+    ['eye', [0, 0, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 5, 1]],
+  ] as const) {
+    const node = nodes.find((n) => n.name === name)!;
+    delete node.translation;
+    delete node.rotation;
+    delete node.scale;
+    node.matrix = matrix;
+  }
+  return writeGlb(json, Object.values(resources)[0]);
+}
+
+test('no-op in-place export of a generated asset with matrices, a MASK material, a normal map, two UV sets, vertex colours, a camera and a light', async () => {
+  const bytes = await generatedAsset();
+  const json = gltfJson(bytes, 'generated') as Json;
+  assert.ok((json.nodes as Json[]).filter((node) => node.matrix !== undefined).length === 2, 'the generated asset has two matrix nodes');
+  const text = JSON.stringify(json);
+  for (const feature of [
+    '"MASK"',
+    '"alphaCutoff":0.3',
+    '"normalTexture"',
+    '"texCoord":1',
+    '"COLOR_0"',
+    '"TEXCOORD_1"',
+    '"cameras"',
+    '"KHR_lights_punctual"',
+  ])
+    assert.ok(text.includes(feature), `the generated asset has ${feature}`);
+  await assertNoopIdentity(bytes, 'generated.glb', {}, new WebIO().registerExtensions([KHRLightsPunctual]));
+});
+
+test('no-op in-place export of a Draco-compressed CesiumMan: the same JSON (Draco extension and its buffer views included) and decoded values', async () => {
+  const encoderIo = new NodeIO()
+    .registerExtensions([KHRDracoMeshCompression])
+    .registerDependencies({ 'draco3d.encoder': await draco3d.createEncoderModule() });
+  const doc = await encoderIo.readBinary(new Uint8Array(readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb'))));
+  doc.createExtension(KHRDracoMeshCompression).setRequired(true);
+  const bytes = await encoderIo.writeBinary(doc);
+  const io = new WebIO()
+    .registerExtensions([KHRDracoMeshCompression])
+    .registerDependencies({ 'draco3d.decoder': await draco3d.createDecoderModule() });
+  const out = await assertNoopIdentity(bytes, 'draco.glb', {}, io);
+  assert.ok(!out.warnings.some((w) => /draco/i.test(w)), `no re-encoding to report: ${out.warnings.join('; ')}`);
 });
