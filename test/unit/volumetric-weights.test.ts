@@ -266,53 +266,59 @@ test('smoothing through the solid: each pass as a dense per-bone average over ea
           cells.push(i + nx * (j + ny * l));
         }
   const solid: Solid = { count: cells.length, cell: Int32Array.from(cells), index };
-  const bones = new Int16Array(solid.count * k).fill(-1);
-  const weights = new Float32Array(solid.count * k);
+  const initialBones = new Int16Array(solid.count * k).fill(-1);
+  const initialWeights = new Float32Array(solid.count * k);
   for (let v = 0; v < solid.count; v++) {
     if (random() < 0.2) continue;
     const chosen = [0, 1, 2, 3, 4, 5].sort(() => random() - 0.5).slice(0, 1 + Math.floor(random() * k));
     const values = chosen.map(() => random() + 0.01);
     const total = values.reduce((a, b) => a + b, 0);
     chosen.forEach((b, i) => {
-      bones[v * k + i] = b;
-      weights[v * k + i] = values[i] / total;
+      initialBones[v * k + i] = b;
+      initialWeights[v * k + i] = values[i] / total;
     });
   }
-  // The reference: dense rows of all bones, averaged and cut to the K largest (ties to the lower bone), in float32.
-  let dense = Array.from({ length: solid.count }, (_, v) => {
-    const row = new Float64Array(boneCount);
-    for (let i = 0; i < k && bones[v * k + i] >= 0; i++) row[bones[v * k + i]] = weights[v * k + i];
-    return row;
-  });
-  const passes = 5;
-  for (let pass = 0; pass < passes; pass++)
-    dense = dense.map((_, v) => {
-      const sum = new Float64Array(boneCount);
-      for (const offset of [0, 1, -1, nx, -nx, nx * ny, -nx * ny]) {
-        const u = index[cells[v] + offset];
-        if (u >= 0) for (let b = 0; b < boneCount; b++) sum[b] += dense[u][b];
-      }
-      const kept = [...sum.keys()]
-        .filter((b) => sum[b] > 0)
-        .sort((a, b) => sum[b] - sum[a] || a - b)
-        .slice(0, k);
-      const total = kept.reduce((t, b) => t + sum[b], 0);
+  for (const passes of [5, 4]) {
+    const bones = initialBones.slice();
+    const weights = initialWeights.slice();
+    // The reference: dense rows of all bones, averaged and cut to the K largest (ties to the lower bone), in float32.
+    let dense = Array.from({ length: solid.count }, (_, v) => {
       const row = new Float64Array(boneCount);
-      for (const b of kept) row[b] = Math.fround(sum[b] / total);
+      for (let i = 0; i < k && bones[v * k + i] >= 0; i++) row[bones[v * k + i]] = weights[v * k + i];
       return row;
     });
-  const called: number[] = [];
-  const smoothed = smoothWeights(weights, bones, k, boneCount, grid, solid, passes, (pass) => called.push(pass));
-  assert.deepEqual(called, [0, 1, 2, 3, 4], 'told before each pass, with its number');
-  let worst = 0;
-  for (let v = 0; v < solid.count; v++) {
-    const row = new Float64Array(boneCount);
-    for (let i = 0; i < k && bones[v * k + i] >= 0; i++) row[bones[v * k + i]] = smoothed[v * k + i];
-    for (let b = 0; b < boneCount; b++) worst = Math.max(worst, Math.abs(row[b] - dense[v][b]));
-    for (let i = 1; i < k; i++)
-      if (bones[v * k + i] >= 0) assert.ok(smoothed[v * k + i - 1] >= smoothed[v * k + i], `voxel ${v}: largest weight first`);
+    for (let pass = 0; pass < passes; pass++)
+      dense = dense.map((_, v) => {
+        const sum = new Float64Array(boneCount);
+        for (const offset of [0, 1, -1, nx, -nx, nx * ny, -nx * ny]) {
+          const u = index[cells[v] + offset];
+          if (u >= 0) for (let b = 0; b < boneCount; b++) sum[b] += dense[u][b];
+        }
+        const kept = [...sum.keys()]
+          .filter((b) => sum[b] > 0)
+          .sort((a, b) => sum[b] - sum[a] || a - b)
+          .slice(0, k);
+        const total = kept.reduce((t, b) => t + sum[b], 0);
+        const row = new Float64Array(boneCount);
+        for (const b of kept) row[b] = Math.fround(sum[b] / total);
+        return row;
+      });
+    const called: number[] = [];
+    const smoothed = smoothWeights(weights, bones, k, boneCount, grid, solid, passes, (pass) => called.push(pass));
+    // Two buffers alternate: after an even number of passes the result is the caller's array (no copy).
+    assert.equal(smoothed === weights, passes % 2 === 0, `${passes} passes: the result is the caller's array iff even`);
+    assert.deepEqual(called, [...Array(passes).keys()], 'told before each pass, with its number');
+    let worst = 0;
+    for (let v = 0; v < solid.count; v++) {
+      const row = new Float64Array(boneCount);
+      for (let i = 0; i < k && bones[v * k + i] >= 0; i++) row[bones[v * k + i]] = smoothed[v * k + i];
+      for (let b = 0; b < boneCount; b++) worst = Math.max(worst, Math.abs(row[b] - dense[v][b]));
+      for (let i = 1; i < k; i++)
+        if (bones[v * k + i] >= 0)
+          assert.ok(smoothed[v * k + i - 1] >= smoothed[v * k + i], `${passes} passes, voxel ${v}: largest weight first`);
+    }
+    assert.ok(worst < 1e-6, `${passes} passes: every voxel's row is the dense average's (worst ${worst})`);
   }
-  assert.ok(worst < 1e-6, `every voxel's row is the dense average's (worst ${worst})`);
 });
 
 for (const resolution of [VOLUMETRIC_WEIGHTS_DEFAULTS.resolution, 64, 192])

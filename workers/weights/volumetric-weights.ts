@@ -141,8 +141,10 @@ export interface VolumetricWeightsResult {
  * the mesh is closed from the welded shells, and each welded vertex weighted at its position (its first member's),
  * its row then given to every member, so seams — also those split by less than the tolerance — never tear.
  *
- * Memory: one byte and one 32-bit index per voxel of the grid, and about 12 + 6K bytes per solid voxel; bones are
- * processed one at a time.
+ * Memory: one byte and one 32-bit index per voxel of the grid, and about 50 + 16K bytes per solid voxel: its number
+ * (4), the geodesic search's state (17; bones are processed one at a time), the K nearest bones and distances (6K),
+ * the weights and the smoothing's second buffers of weights and bones (10K) and its table of each voxel's own and six
+ * face neighbours' numbers (28). A grid finer than the default's adds the same per solid voxel of the default grid.
  *
  * @param positions   #V × 3 rest positions, mesh units
  * @param triangles   #F × 3 vertex indices (any orientation mix; consistently outward gives the cleanest inside)

@@ -40,10 +40,13 @@ export function weightsFromDistances(
  * `passes` Jacobi passes: each solid voxel's weights become the mean of its own and its solid face neighbours' (those
  * that carry weights), keeping the K largest, normalized. `nearestBone` is rewritten to the kept bones (sorted by
  * weight, largest first; equal weights by bone index).
- * @param weights     #S × K the voxels' weights (of the bones in nearestBone)
+ * Memory: a second buffer of weights and bones (6K bytes per solid voxel) and the table of each voxel's own and six face
+ * neighbours' numbers (28 bytes per solid voxel).
+ * @param weights     #S × K the voxels' weights (of the bones in nearestBone); used as one of the two buffers the passes
+ *                    alternate between, so overwritten after two passes or more (the result may be this array)
  * @param nearestBone #S × K their bones, −1 for empty places; rewritten
  * @param beforePass  called with the pass's number before each pass (to poll for cancel, which throws, and report progress)
- * @returns #S × K the smoothed weights
+ * @returns #S × K the smoothed weights: `weights` itself after an even number of passes, the second buffer after an odd
  */
 export function smoothWeights(
   weights: Float32Array,
@@ -123,7 +126,7 @@ export function smoothWeights(
     [inBones, outBones] = [outBones, inBones];
   }
   if (inBones !== nearestBone) nearestBone.set(inBones);
-  return inWeights === weights ? Float32Array.from(inWeights) : inWeights;
+  return inWeights;
 }
 
 /**
