@@ -70,7 +70,8 @@ test('a corrupt OFF and a corrupt GLB dropped on a scene: one message each namin
         const glb = readFileSync(dataFile('gltf', 'RiggedSimple', 'RiggedSimple.glb'));
         return new Uint8Array(glb.subarray(0, Math.floor(glb.length * 0.6)));
       })(),
-      message: 'broken.glb: GLB header: the header gives a length of 15104 bytes, the file has 9062; it looks truncated',
+      message:
+        'broken.glb: GLB header: glTF import: the header gives a length of 15104 bytes (byte 8), the file has 9062; it looks truncated',
     },
   ];
   for (const { name, bytes, message } of cases) {
