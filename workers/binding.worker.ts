@@ -15,12 +15,13 @@
 import { expose, transfer } from 'comlink';
 import type { TgfSkeleton } from './formats/types.ts';
 import { mirrorVertexMap, type MirrorVertexMap } from './paint/mirror-vertex-map.ts';
-import { bindMesh, type BindMeshRequest, type BindMeshResult, type BindProgress } from './weights/bind-mesh.ts';
+import { bindMesh, bindMeshReply, type BindMeshReply, type BindMeshRequest, type BindProgress } from './weights/bind-mesh.ts';
 
 export const bindingApi = {
   /**
-   * A whole bind (see bindMesh): one weld, the shells, the automatic handles, the method and the solve, the weld
-   * carried back. `progress` is a comlink proxy (see BindProgress).
+   * A whole bind (see bindMesh): one weld, the shells, the automatic handles, the method and the solve, the weld's
+   * groups carried back (bindMeshReply: not its positions and triangles). `progress` is a comlink proxy (see
+   * BindProgress).
    */
   bindMesh(
     positions: Float64Array,
@@ -28,16 +29,16 @@ export const bindingApi = {
     skeleton: TgfSkeleton,
     request: BindMeshRequest,
     progress?: BindProgress,
-  ): BindMeshResult {
-    const result = bindMesh(positions, triangles, skeleton, request, (stage, fraction, bones) => void progress?.(stage, fraction, bones));
+  ): BindMeshReply {
+    const result = bindMeshReply(
+      bindMesh(positions, triangles, skeleton, request, (stage, fraction, bones) => void progress?.(stage, fraction, bones)),
+    );
     const { weld } = result;
     const arrays = [
       weld.index,
       weld.representative,
       weld.memberStart,
       weld.members,
-      weld.positions,
-      weld.triangles,
       result.shellOf,
       result.handles,
       result.surface?.weights,

@@ -31,7 +31,8 @@ import type { BindingClient } from '../io/binding-client.ts';
 import type { RigFile } from '../../workers/formats/read-file.ts';
 import type { DenseMatrix, MeshPart } from '../../workers/formats/types.ts';
 import { lassoSelect } from './lasso-selection.ts';
-import { weldVertices, type WeldedVertices } from '../../workers/mesh/weld-vertices.ts';
+import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
+import type { WeldGroups } from '../../workers/weights/bind-mesh.ts';
 import { partMesh, withPartHandles, withPartWeights, withSkinned } from '../document/mesh-parts.ts';
 import { pick, type SettingsSection } from '../project/settings-store.ts';
 import { formatLength } from '../project/length-units.ts';
@@ -133,7 +134,7 @@ interface LastBindCommon {
    * the bound mesh welded (the part's own vertex numbers) and #W the shell of each welded vertex: the one weld the
    * method was chosen on, which the binding report's shells and the selection's welded groups reuse
    */
-  weld: WeldedVertices;
+  weld: WeldGroups;
   shellOf: Int32Array;
   /** why auto chose the method ('' when the method was given) */
   reason: string;
@@ -165,7 +166,7 @@ export class BindingController {
   private solvedBones = 0;
   private freeHandles: Int32Array = new Int32Array(0);
   /** the scene mesh's vertices welded by the binding's weld tolerance, for the mesh and tolerance it was made for */
-  private welded: { mesh: unknown; tolerance: number; weld: WeldedVertices } | null = null;
+  private welded: { mesh: unknown; tolerance: number; weld: WeldGroups } | null = null;
   private readonly listeners = new Set<() => void>();
   /** where each handles array of the scene came from: the artist, or a rule by a Compute */
   private readonly provenance = new HandleProvenance();
@@ -243,6 +244,8 @@ export class BindingController {
     this.selectionVersion++;
     this.freeHandles = new Int32Array(n).fill(-1);
     this.lastResult = null;
+    // The old mesh's weld goes with it (it would keep the mesh's arrays alive).
+    this.welded = null;
     this.overlap = null;
     if (this.progress.running) this.host.client.cancel();
     this.progress = { running: false, stage: '', fraction: 0 };

@@ -8,7 +8,7 @@
  * chosen on), not welded again.
  */
 import type { MeshPart, TriangleMesh } from '../../workers/formats/types.ts';
-import type { WeldedVertices } from '../../workers/mesh/weld-vertices.ts';
+import type { WeldGroups } from '../../workers/weights/bind-mesh.ts';
 import type { UnhandledComponent } from '../../workers/weights/harmonic-weights.ts';
 import type { VolumetricWeightsResult } from '../../workers/weights/volumetric-weights.ts';
 import { TRANSFER_CATEGORIES, type TransferRecord } from '../meshes/last-transfer.ts';
@@ -44,7 +44,7 @@ export interface LastCompute {
   /** the weld distance it ran with, mesh units */
   weldTolerance: number;
   /** the bound mesh welded (the part's own vertex numbers), as the bind welded it */
-  weld: WeldedVertices;
+  weld: WeldGroups;
   /** #W the shell of each welded vertex */
   shellOf: Int32Array;
   /** why auto chose the method ('' when the method was given) */

@@ -13,7 +13,7 @@ import { transfer, type Remote } from 'comlink';
 import type { BindingApi } from '../../workers/binding.worker.ts';
 import type { TgfSkeleton } from '../../workers/formats/types.ts';
 import type { MirrorVertexMap } from '../../workers/paint/mirror-vertex-map.ts';
-import type { BindMeshRequest, BindMeshResult, BindProgress } from '../../workers/weights/bind-mesh.ts';
+import type { BindMeshReply, BindMeshRequest, BindProgress } from '../../workers/weights/bind-mesh.ts';
 import { callWithProgress, SupervisedWorker } from './worker-supervisor.ts';
 
 export class BindingClient {
@@ -30,7 +30,7 @@ export class BindingClient {
 
   /**
    * A whole bind in the worker (bindMesh: one weld, the shells, the automatic handles, the method, the solve); the
-   * result carries the weld. Copies the inputs and transfers the copies.
+   * result carries the weld's groups. Copies the inputs and transfers the copies.
    * @param onProgress  stage, overall fraction in [0, 1] and, in the surface solve, the bones with handles; not called
    *                    once the returned promise has settled
    * @throws DOMException AbortError after `cancel`; the binding's own errors otherwise
@@ -41,7 +41,7 @@ export class BindingClient {
     skeleton: TgfSkeleton,
     request: BindMeshRequest,
     onProgress: BindProgress,
-  ): Promise<BindMeshResult> {
+  ): Promise<BindMeshReply> {
     const p = positions.slice();
     const t = triangles.slice();
     const joints = skeleton.joints.slice();

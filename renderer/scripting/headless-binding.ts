@@ -7,7 +7,7 @@ import { BindingController } from '../bind/binding-controller.ts';
 import type { MaxInfluences } from '../bind/max-influences.ts';
 import { vertexCountOf } from '../../workers/scene/scene-document.ts';
 import type { SceneStore } from '../../workers/scene/scene-store.ts';
-import { bindMesh } from '../../workers/weights/bind-mesh.ts';
+import { bindMesh, bindMeshReply } from '../../workers/weights/bind-mesh.ts';
 
 /** How far a long command has got, as the app's progress bar says it. */
 export interface HeadlessProgress {
@@ -48,7 +48,7 @@ export function headlessBinding(store: SceneStore, maxInfluences: MaxInfluences)
         return binding.progress.running;
       },
       bindMesh: (positions, triangles, skeleton, request, progress) =>
-        Promise.resolve(bindMesh(positions, triangles, skeleton, request, progress)),
+        Promise.resolve(bindMeshReply(bindMesh(positions, triangles, skeleton, request, progress))),
       cancel: () => undefined,
     },
     io: {

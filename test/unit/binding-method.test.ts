@@ -30,7 +30,7 @@ import { SceneStore } from '../../workers/scene/scene-store.ts';
 import { UndoHistory } from '../../workers/scene/undo-history.ts';
 import { bindInProcess, headlessBindingController } from './headless-hosts.ts';
 import { bindingSummaryOf } from '../../renderer/bind/binding-summary.ts';
-import { bindMesh } from '../../workers/weights/bind-mesh.ts';
+import { bindMesh, bindMeshReply } from '../../workers/weights/bind-mesh.ts';
 import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { dataFile, repoRoot } from './shared-data.ts';
@@ -142,6 +142,11 @@ test('bindMesh: one weld for the choice, the handles and the solve gives what th
   const unhandled = bindMesh(cube.positions, cube.triangles, skeleton, { ...request, method: 'surface', rule: null });
   assert.equal(unhandled.surface, null, 'no handle vertex: nothing solved, for the caller to say so');
   assert.equal(unhandled.method, 'surface');
+  // What the worker returns: the weld's groups, which the selection and the report use, not its positions and triangles.
+  const reply = bindMeshReply(surface);
+  assert.deepEqual(Object.keys(reply.weld).sort(), ['count', 'index', 'memberStart', 'members', 'representative']);
+  assert.equal(reply.weld.members, surface.weld.members, 'the groups as the bind made them');
+  assert.equal(reply.surface, surface.surface, 'the solve’s result as it was');
 });
 
 test('Compute weights in the app: auto binds an open box with a floating part volumetrically as one undo step, the report naming the method; surface when asked', async () => {

@@ -45,6 +45,23 @@ export interface BindMeshResult {
   volumetric: VolumetricWeightsResult | null;
 }
 
+/** The weld's groups, without the welded positions and triangles: what a bind's caller keeps of its weld. */
+export type WeldGroups = Pick<WeldedVertices, 'count' | 'index' | 'representative' | 'memberStart' | 'members'>;
+
+/** A bind as the binding worker returns it: its weld's groups only (see WeldGroups). */
+export type BindMeshReply = Omit<BindMeshResult, 'weld'> & { weld: WeldGroups };
+
+/**
+ * A bind's result with its weld cut to the groups (the weld's positions and triangles are the solve's, of no use to the
+ * caller): the selection's welded groups and the binding report's shells need the index, the groups and the shells.
+ * @param result a bindMesh result
+ * @returns the same result but for its weld's positions and triangles
+ */
+export function bindMeshReply(result: BindMeshResult): BindMeshReply {
+  const { count, index, representative, memberStart, members } = result.weld;
+  return { ...result, weld: { count, index, representative, memberStart, members } };
+}
+
 /**
  * Progress of a bind: the stage and the overall fraction in [0, 1]; during the surface solve also how many bones have
  * handle vertices (the solve goes bone by bone over them).
