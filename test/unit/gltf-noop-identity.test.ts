@@ -210,7 +210,7 @@ async function generatedAsset(): Promise<Uint8Array> {
   const tip = doc
     .createNode('tip')
     .setTranslation([0, 1, 0])
-    .setRotation(axisAngle([0, 0, 1], 0.3));
+    .setRotation(axisAngle([0, 0, 1], 0.3) as [number, number, number, number]);
   joint.addChild(tip);
   const skin = doc
     .createSkin('skin')
