@@ -2,11 +2,14 @@
  * Draco-compressed geometry kept as the source has it. glTF-Transform's reader decodes a KHR_draco_mesh_compression
  * primitive and its writer can only encode it again, which quantizes the decoded values a second time (positions move
  * by up to 5e-5 of the diagonal) and lets the encoder renumber and merge vertices. When the export changes nothing of
- * a compressed primitive (the same accessors, as read) and asks for no compression, the written file gets the
- * source's compressed stream back byte for byte: the primitive's accessors lose their buffer views again (they are
- * the source's accessors, count, bounds and all), its extension points at a copy of the source's stream, and the
- * decoded data the writer laid out is left out of the buffer. Anything else changed (weights, positions, a new
- * morph target): every compressed primitive is encoded again, as before, and a notice says so.
+ * a compressed primitive (the same attribute and index accessors, as read) and asks for no compression, the written
+ * file gets the source's compressed stream back byte for byte: the primitive's accessors lose their buffer views
+ * again (they are the source's accessors, count, bounds and all), its extension points at a copy of the source's
+ * stream, and the decoded data the writer laid out is left out of the buffer. Morph targets are no part of the
+ * stream (KHR_draco_mesh_compression compresses a primitive's attributes only): a target the export adds (examples,
+ * a bake) is written uncompressed beside the kept stream, in the vertex order the stream decodes to, which is the
+ * order it was computed in. Anything else changed (weights, positions, attributes): every compressed primitive is
+ * encoded again, as before, and a notice says so.
  */
 import type { Accessor, Document, Primitive } from '@gltf-transform/core';
 import { decodeDataUri, isDataUri } from '../data-uri.ts';
@@ -64,8 +67,9 @@ export function dracoSources(json: Json, doc: Document, accessorsRead: readonly 
 }
 
 /**
- * The compressed primitives the export left exactly as read, with where the writer will put them; null when any
- * was changed or removed (then all are encoded again).
+ * The compressed primitives whose attributes and indices the export left exactly as read (their morph targets may
+ * be new: they stay uncompressed), with where the writer will put them; null when any was changed or removed (then
+ * all are encoded again).
  */
 export function unchangedDraco(sources: readonly DracoSource[], doc: Document): DracoKeep[] | null {
   const meshes = doc.getRoot().listMeshes();

@@ -1,9 +1,10 @@
 /**
  * The weights step: JOINTS_0/WEIGHTS_0 (and _1 for more than four influences) of every skinned part whose weight rows
  * differ from the document's as the importer reads them; parts whose rows are the document's keep their accessors,
- * unless the document stores them invalidly (storedWeightsValid), which the importer read normalised. A part the
- * document had without a skin and that is now `skinned` joins the first skin (bindPart). One set of notices for both
- * exports: dropped influences, vertices without weight, a second joint set.
+ * unless the document stores them invalidly (storedWeightsValid), which the importer read normalised (Draco-compressed
+ * ones are kept as stored then, with a notice). A part the document had without a skin and that is now `skinned`
+ * joins the first skin (bindPart). One set of notices for both exports: dropped influences, vertices without weight,
+ * a second joint set.
  */
 import type { Accessor, Node as GltfNode, Primitive, Skin } from '@gltf-transform/core';
 import { droppedWeight, quantizeSkinWeights } from '../gltf-skin-weights.ts';
@@ -25,6 +26,7 @@ export function writeSkinWeights(state: ExportState, scene: ExportScene, skinJoi
   let twoSets = false;
   const beforeParts = new Map(before.parts.map((part) => [sourceKey(part), part]));
   const invalidKept: string[] = [];
+  const invalidCompressed: string[] = [];
   const bound: GltfNode[] = [];
   parts.forEach((part, i) => {
     const target = partTargets[i];
@@ -40,8 +42,14 @@ export function writeSkinWeights(state: ExportState, scene: ExportScene, skinJoi
       sameRows(weights, part.vertexStart, before.weights, was.vertexStart, part.vertexCount)
     ) {
       // The weights as the importer read them, but stored invalidly (the importer normalised them): written again;
-      // but compressed ones stay, as compressed (their sums are off by the compression's quantization; keep-draco.ts).
-      if (storedWeightsValid(primitive) || state.carry?.draco.some((source) => source.primitive === primitive)) return;
+      // but compressed ones stay, as compressed (keep-draco.ts), with a notice when they are off by more than the
+      // compression's quantization.
+      const compressed = state.carry?.draco.some((source) => source.primitive === primitive) ?? false;
+      if (compressed) {
+        if (!storedWeightsValid(primitive, DRACO_WEIGHT_SUM_TOLERANCE)) invalidCompressed.push(part.name);
+        return;
+      }
+      if (storedWeightsValid(primitive, WEIGHT_SUM_TOLERANCE)) return;
       invalidKept.push(part.name);
     }
     const count = primitive.getAttribute('POSITION')!.getCount();
@@ -76,6 +84,10 @@ export function writeSkinWeights(state: ExportState, scene: ExportScene, skinJoi
   if (invalidKept.length > 0)
     warnings.push(
       `the weights of ${invalidKept.length} mesh${invalidKept.length === 1 ? '' : 'es'} (${invalidKept.join(', ')}) in ${state.sourceName} are not valid glTF (negative, not summing to 1, or a joint twice); they are written again as read, normalised`,
+    );
+  if (invalidCompressed.length > 0)
+    warnings.push(
+      `the weights of ${invalidCompressed.length} Draco-compressed mesh${invalidCompressed.length === 1 ? '' : 'es'} (${invalidCompressed.join(', ')}) in ${state.sourceName} are not valid glTF (negative, not summing to 1, or a joint twice); they are kept as stored, compressed (the import read them normalised)`,
     );
   if (dropped > 0)
     warnings.push(
@@ -132,11 +144,19 @@ function sameRows(weights: DenseMatrix, start: number, original: DenseMatrix, or
 const WEIGHT_SUM_TOLERANCE = 5e-7;
 
 /**
+ * Tolerance on the sum of a Draco-compressed vertex's decoded weights: Draco quantizes each weight to a grid, at 8
+ * bits (the coarsest common setting) a step of 1/255 over [0, 1], so each of four weights is off by up to 1/510 and
+ * the sum by up to 4/510 ≈ 0.0078.
+ */
+const DRACO_WEIGHT_SUM_TOLERANCE = 0.01;
+
+/**
  * Whether a skinned primitive's JOINTS_n/WEIGHTS_n are valid glTF as stored (glTF 2.0 §3.7.3.3, as the Khronos
  * validator checks them): every weight finite and ≥ 0, each vertex's weights summing to 1 (WEIGHT_SUM_TOLERANCE), and
  * no joint twice among a vertex's weighted slots. Joint indices past the skin are refused by the importer already.
+ * @param tolerance how far a vertex's sum may be from 1
  */
-function storedWeightsValid(primitive: Primitive): boolean {
+function storedWeightsValid(primitive: Primitive, tolerance: number): boolean {
   const sets: [Accessor, Accessor][] = [];
   for (let set = 0; ; set++) {
     const joints = primitive.getAttribute(`JOINTS_${set}`);
@@ -164,7 +184,7 @@ function storedWeightsValid(primitive: Primitive): boolean {
         sum += w;
       }
     }
-    if (!(Math.abs(sum - 1) <= WEIGHT_SUM_TOLERANCE)) return false;
+    if (!(Math.abs(sum - 1) <= tolerance)) return false;
   }
   return true;
 }
