@@ -126,7 +126,7 @@ function keptDraco(state: ExportState): DracoKeep[] | null {
  * The document as a .gltf (JSON) and its resources. Its buffers are named after the file (bufferUris): kept under a
  * source's names, an export next to that source would write its data into the files the source still refers to.
  */
-export function writeGltfJson(io: WebIO, doc: Document, basename: string): ReturnType<WebIO['writeJSON']> {
+function writeGltfJson(io: WebIO, doc: Document, basename: string): ReturnType<WebIO['writeJSON']> {
   const buffers = doc.getRoot().listBuffers();
   const uris = bufferUris(basename, buffers.length);
   buffers.forEach((buffer, k) => buffer.setURI(uris[k]));
