@@ -32,7 +32,7 @@ import type { RigFile } from '../../workers/formats/read-file.ts';
 import type { DenseMatrix, MeshPart } from '../../workers/formats/types.ts';
 import { lassoSelect } from './lasso-selection.ts';
 import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
-import type { WeldGroups } from '../../workers/weights/bind-mesh.ts';
+import type { BindMeshReply, WeldGroups } from '../../workers/weights/bind-mesh.ts';
 import { partMesh, withPartHandles, withPartWeights, withSkinned } from '../document/mesh-parts.ts';
 import { pick, type SettingsSection } from '../project/settings-store.ts';
 import { formatLength } from '../project/length-units.ts';
@@ -138,6 +138,8 @@ interface LastBindCommon {
   shellOf: Int32Array;
   /** why auto chose the method ('' when the method was given) */
   reason: string;
+  /** the bind's own times, in the worker (the weld, shells, handles and the whole bind; see BindMeshResult.timings) */
+  bindTimings: BindMeshReply['timings'];
 }
 
 /**
@@ -471,7 +473,7 @@ export class BindingController {
       if (store.doc.mesh !== doc.mesh || store.doc.skeleton !== doc.skeleton) return;
       // The weld the bind ran on serves the report's shells and the selection's welded groups.
       if (!part) this.welded = { mesh: doc.mesh, tolerance: options.weldTolerance, weld: bind.weld };
-      const bound = { weld: bind.weld, shellOf: bind.shellOf, reason: bind.reason };
+      const bound = { weld: bind.weld, shellOf: bind.shellOf, reason: bind.reason, bindTimings: bind.timings };
       if (bind.volumetric) {
         this.finishVolumetric(options, part, bind.volumetric, bound);
         return;
@@ -542,7 +544,7 @@ export class BindingController {
     options: Required<BindOptions>,
     part: MeshPart | null,
     result: VolumetricWeightsResult,
-    bound: Pick<LastBindCommon, 'weld' | 'shellOf' | 'reason'>,
+    bound: Pick<LastBindCommon, 'weld' | 'shellOf' | 'reason' | 'bindTimings'>,
   ): void {
     const store = this.host.store;
     const doc = store.doc;

@@ -6,7 +6,7 @@
  */
 import './bind-panel.css';
 import type { HandleOverlap } from '../../workers/weights/handle-edits.ts';
-import { STALE_BINDING_TEXT, type BindingController, type HandleSource, type LastBind } from '../bind/binding-controller.ts';
+import { STALE_BINDING_TEXT, type BindingController, type HandleSource } from '../bind/binding-controller.ts';
 import { formatLength } from '../project/length-units.ts';
 import type { CommandRegistry } from '../commands/command-registry.ts';
 import type { SceneDocument } from '../../workers/scene/scene-document.ts';
@@ -24,9 +24,10 @@ import {
   type ValueField,
 } from './controls.ts';
 import { dockPanel } from './panel-dock.ts';
-import { countOf, formatCount } from '../project/plain-number.ts';
+import { countOf } from '../project/plain-number.ts';
 import { MAX_INFLUENCE_CHOICES, type MaxInfluences } from '../bind/max-influences.ts';
 import { BindingSummarySection, type SummaryRow } from './binding-summary-section.ts';
+import { doneLine } from '../bind/done-line.ts';
 
 /** The weld distance field's step, in mesh units: fine enough for meshes in metres and in centimetres alike. */
 const WELD_STEP = 0.000001;
@@ -407,27 +408,4 @@ export class BindPanel {
     }
     this.overlapBox.append(element('p', 'dim', `Overlap with ${overlap.name}`), table);
   }
-}
-
-/**
- * What the last bind ran, in one line: its time and, by method, the surface solve's Laplacian and welded vertices, or
- * the volumetric binding's grid, solid voxels and the time of its distances and of its weights.
- * @param boneCount #B, to count the rows solved
- */
-export function doneLine(last: LastBind, boneCount: number): string {
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  if (last.method === 'volumetric') {
-    const { grid, solidVoxels, surfaceVoxels, timings } = last.result;
-    const inside = `${formatCount(solidVoxels)} voxels inside (${formatCount(surfaceVoxels)} on the surface)`;
-    const times = `voxels ${seconds(timings.voxelizeMs)}, distances ${seconds(timings.distancesMs)}, weights ${seconds(timings.smoothMs + timings.verticesMs)}`;
-    return `Done in ${seconds(timings.totalMs)} · volumetric: ${grid.nx}×${grid.ny}×${grid.nz} grid, ${inside}; ${times}`;
-  }
-  const { result } = last;
-  // The vertices solved (the scene's, or one part's) and the welded ones they were solved as.
-  const solved = result.weights.length / Math.max(1, boneCount);
-  const welded =
-    result.weldedVertexCount < solved
-      ? ` · ${countOf(solved, 'vertex', 'vertices')} solved as ${formatCount(result.weldedVertexCount)} (coincident ones welded)`
-      : '';
-  return `Done in ${seconds(result.timings.totalMs)} · ${result.laplacianUsed === 'uniform' ? 'even' : 'surface-aware'} smoothness${welded}`;
 }

@@ -96,7 +96,9 @@ test('Fox: the volumetric method chosen in the Bind panel binds every vertex fro
   });
   expect((await binding(page)).lastError).toBeNull();
   // What ran, once, in the report: the grid and its solid voxels; which method bound which shell, once, in Last binding.
-  await expect(panel.locator('.bind-report')).toContainText(/volumetric: \d+×\d+×\d+ grid, [\d\u2009]+ voxels inside/);
+  await expect(panel.locator('.bind-report')).toContainText(
+    /volumetric: \d+×\d+×\d+ grid, [\d\u2009]+ solid voxels \([\d\u2009]+ on the surface\)/,
+  );
   await expect(panel.locator('.binding-summary')).toContainText(`Volumetric weights: 1 shell, ${formatCount(n)} vertices`);
   await expect(panel.locator('.bind-report')).not.toContainText('bound volumetric');
   const weights: number[] = await page.evaluate(() => (window as any).__rigwright.paint.weightsSnapshot());

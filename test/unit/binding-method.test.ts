@@ -142,6 +142,15 @@ test('bindMesh: one weld for the choice, the handles and the solve gives what th
   const unhandled = bindMesh(cube.positions, cube.triangles, skeleton, { ...request, method: 'surface', rule: null });
   assert.equal(unhandled.surface, null, 'no handle vertex: nothing solved, for the caller to say so');
   assert.equal(unhandled.method, 'surface');
+  // The bind's own times hold its steps and the solve's.
+  for (const bound of [surface, volumetric]) {
+    const { weldMs, shellsMs, handlesMs, totalMs } = bound.timings;
+    const solveMs = (bound.surface ?? bound.volumetric)!.timings.totalMs;
+    assert.ok(
+      [weldMs, shellsMs, handlesMs].every((ms) => ms >= 0) && totalMs >= weldMs + shellsMs + handlesMs + solveMs,
+      `${bound.method}: the bind's total ${totalMs} ms holds the weld ${weldMs}, shells ${shellsMs}, handles ${handlesMs} and solve ${solveMs}`,
+    );
+  }
   // What the worker returns: the weld's groups, which the selection and the report use, not its positions and triangles.
   const reply = bindMeshReply(surface);
   assert.deepEqual(Object.keys(reply.weld).sort(), ['count', 'index', 'memberStart', 'members', 'representative']);

@@ -43,6 +43,11 @@ export interface BindMeshResult {
   surface: HarmonicWeightsResult | null;
   /** the volumetric binding's result; null for a surface bind */
   volumetric: VolumetricWeightsResult | null;
+  /**
+   * wall-clock milliseconds of the bind's own steps: the weld, the shells (with their open edges), the automatic
+   * handles (0 where no rule ran) and the whole bind, the solve included (its stages in its own result's timings)
+   */
+  timings: { weldMs: number; shellsMs: number; handlesMs: number; totalMs: number };
 }
 
 /** The weld's groups, without the welded positions and triangles: what a bind's caller keeps of its weld. */
@@ -91,22 +96,32 @@ export function bindMesh(
 ): BindMeshResult {
   const { weldTolerance, boneCount } = request;
   progress?.('handles', 0);
+  const start = performance.now();
   const weld = weldVertices(positions, triangles, { tolerance: weldTolerance });
+  const welded = performance.now();
   const { shells, labels } = weldedShells(weld);
+  const shelled = performance.now();
   const placed = request.rule !== null && request.method !== 'volumetric';
   const handles = placed ? automaticHandles(positions, skeleton, { ...request.rule!, weldTolerance }, weld) : request.handles;
+  const handled = performance.now();
   const choice = chooseBindingMethod(request.method, shells, placed ? handleFraction(handles) : undefined);
   const bound = { method: choice.method, reason: choice.reason, shells, weld, shellOf: labels, handles };
+  const timings = () => ({
+    weldMs: welded - start,
+    shellsMs: shelled - welded,
+    handlesMs: handled - shelled,
+    totalMs: performance.now() - start,
+  });
   if (choice.method === 'volumetric') {
     const options = { ...request.volumetric, weldTolerance };
     const volumetric = volumetricWeights(positions, triangles, skeleton, options, progress, isCancelled, weld);
-    return { ...bound, surface: null, volumetric };
+    return { ...bound, surface: null, volumetric, timings: timings() };
   }
   const active = new Set<number>();
   for (const bone of handles) if (bone >= 0) active.add(bone);
-  if (active.size === 0) return { ...bound, surface: null, volumetric: null };
+  if (active.size === 0) return { ...bound, surface: null, volumetric: null, timings: timings() };
   const solveProgress = progress && ((stage: string, fraction: number) => progress(stage, fraction, active.size));
   const options = { ...request.harmonic, weld: true, weldTolerance };
   const surface = harmonicWeights(positions, triangles, handles, boneCount, options, solveProgress, isCancelled, weld);
-  return { ...bound, surface, volumetric: null };
+  return { ...bound, surface, volumetric: null, timings: timings() };
 }
