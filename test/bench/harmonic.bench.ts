@@ -23,6 +23,14 @@
  *   node --import tsx test/bench/harmonic.bench.ts [--only NAME[,NAME…]]
  *
  * --only runs the cases whose names contain one of the given words (e.g. `--only hand,tube`), skipping the rest.
+ *
+ *   node --expose-gc --import tsx test/bench/harmonic.bench.ts --against COMMIT [--only …] [--runs N]
+ *
+ * --against compares the solver core of an earlier commit with today's instead: the commit's workers/sparse is
+ * written out once with `git archive` into `.bench/solver-HASH/`, and on each case's free block (welded, cotangent
+ * Laplacian, lower triangle, as harmonicWeights builds it) both trees' AMD ordering, symbolic analysis and numeric
+ * factorization run in this process, interleaved (the order swapped every run) and timed by the process's CPU
+ * time, best and median of N runs (default 9) after the case's warm-up runs.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,7 +40,14 @@ import { readObj, writeObj } from '../../workers/formats/obj.ts';
 import { readOff } from '../../workers/formats/off.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
-import { cacheDir, dataDir, fmtMs, printTable, refDir, requireFile, tube, type BenchRow } from './bench-util.ts';
+import { weldVertices, weldedHandles } from '../../workers/mesh/weld-vertices.ts';
+import { cotangentLaplacian } from '../../workers/mesh/cotangent-laplacian.ts';
+import type { CscMatrix } from '../../workers/sparse/csc-matrix.ts';
+import * as amdToday from '../../workers/sparse/amd-ordering.ts';
+import * as symbolicToday from '../../workers/sparse/cholesky-symbolic.ts';
+import * as numericToday from '../../workers/sparse/cholesky-numeric.ts';
+import { cacheDir, dataDir, fmtMs, printTable, refDir, repoRoot, requireFile, tube, type BenchRow } from './bench-util.ts';
+import { resolveCommit } from './gltf-import-compare.ts';
 
 interface Case {
   name: string;
@@ -232,8 +247,123 @@ function sideBySide(ours: number[], eigen: number[]): { ours: string; reference:
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** The lower triangle of the cotangent Laplacian on a case's free vertices, after the weld harmonicWeights does. */
+function freeBlock(c: Case): CscMatrix {
+  const { mesh } = readObj(readFileSync(c.obj, 'utf8'), path.basename(c.obj));
+  const handleMatrix = readDmat(new Uint8Array(readFileSync(c.handles)), path.basename(c.handles));
+  const weld = weldVertices(mesh.positions, mesh.triangles);
+  const handles = weldedHandles(
+    Int32Array.from(handleMatrix.data, (x) => Math.round(x)),
+    weld,
+  );
+  const n = handles.length;
+  const freeIndex = new Int32Array(n).fill(-1);
+  let m = 0;
+  for (let v = 0; v < n; v++) if (handles[v] < 0) freeIndex[v] = m++;
+  const k = cotangentLaplacian(
+    weld.positions,
+    weld.triangles,
+    Uint8Array.from(freeIndex, (f) => (f >= 0 ? 1 : 0)),
+  );
+  const colPointers = new Int32Array(m + 1);
+  const rows: number[] = [];
+  const values: number[] = [];
+  for (let v = 0; v < n; v++) {
+    const f = freeIndex[v];
+    if (f < 0) continue;
+    for (let p = k.colPointers[v]; p < k.colPointers[v + 1]; p++) {
+      const r = freeIndex[k.rowIndices[p]];
+      if (r < f) continue;
+      rows.push(r);
+      values.push(k.values[p]);
+    }
+    colPointers[f + 1] = rows.length;
+  }
+  return { rows: m, cols: m, colPointers, rowIndices: Int32Array.from(rows), values: Float64Array.from(values) };
+}
+
+interface SolverCore {
+  amdOrdering: typeof amdToday.amdOrdering;
+  choleskySymbolic: typeof symbolicToday.choleskySymbolic;
+  choleskyNumeric: typeof numericToday.choleskyNumeric;
+}
+
+/** The solver core of a commit: its workers/sparse written out once under .bench/solver-HASH/. */
+async function solverCoreAt(name: string): Promise<SolverCore> {
+  const hash = resolveCommit(name);
+  if (hash === null) throw new Error(`harmonic bench --against: ${name} is not a commit of this clone`);
+  const root = path.join(repoRoot, '.bench', `solver-${hash}`);
+  if (!existsSync(path.join(root, 'workers/sparse/cholesky-numeric.ts'))) {
+    mkdirSync(root, { recursive: true });
+    const archive = execFileSync('git', ['archive', hash, 'workers/sparse'], { cwd: repoRoot, maxBuffer: 1 << 26 });
+    execFileSync('tar', ['-x', '-C', root], { input: archive });
+  }
+  const load = async (file: string) => (await import(path.join(root, 'workers/sparse', file))) as Record<string, unknown>;
+  return {
+    amdOrdering: (await load('amd-ordering.ts')).amdOrdering as SolverCore['amdOrdering'],
+    choleskySymbolic: (await load('cholesky-symbolic.ts')).choleskySymbolic as SolverCore['choleskySymbolic'],
+    choleskyNumeric: (await load('cholesky-numeric.ts')).choleskyNumeric as SolverCore['choleskyNumeric'],
+  };
+}
+
+/** Earlier commit's solver core against today's by CPU time, interleaved, on each case's free block. */
+async function compareSolverCores(commit: string, cases: Case[], runs: number): Promise<void> {
+  const before = await solverCoreAt(commit);
+  const today: SolverCore = { ...amdToday, ...symbolicToday, ...numericToday };
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  const stages = ['AMD ordering', 'symbolic analysis', 'numeric factorization', 'all three'] as const;
+  const rows: BenchRow[] = [];
+  for (const c of cases) {
+    const kff = freeBlock(c);
+    const times = [before, today].map(() => stages.map((): number[] => []));
+    const factorNonzeros = [0, 0];
+    for (let r = 0; r < c.warmups + runs; r++) {
+      for (const side of r % 2 === 0 ? [0, 1] : [1, 0]) {
+        const core = side === 0 ? before : today;
+        globalThis.gc?.();
+        const t0 = cpuMs();
+        const perm = core.amdOrdering(kff);
+        const t1 = cpuMs();
+        const symbolic = core.choleskySymbolic(kff, perm);
+        const t2 = cpuMs();
+        core.choleskyNumeric(kff, symbolic);
+        const t3 = cpuMs();
+        if (r >= c.warmups) [t1 - t0, t2 - t1, t3 - t2, t3 - t0].forEach((t, s) => times[side][s].push(t));
+        factorNonzeros[side] = symbolic.factorNonzeros;
+      }
+    }
+    if (factorNonzeros[0] !== factorNonzeros[1])
+      console.log(`  ${c.name}: factor non-zeros ${factorNonzeros[0]} before, ${factorNonzeros[1]} today`);
+    stages.forEach((stage, s) => {
+      const [b, t] = [times[0][s], times[1][s]];
+      rows.push({
+        case: `${c.name}, ${kff.cols.toLocaleString('en')} free: ${stage}`,
+        ours: `${fmtMs(Math.min(...t))} (median ${fmtMs(median(t))})`,
+        reference: `${fmtMs(Math.min(...b))} (median ${fmtMs(median(b))})`,
+        ratio: `${(Math.min(...t) / Math.min(...b)).toFixed(2)} (median ${(median(t) / median(b)).toFixed(2)})`,
+      });
+    });
+  }
+  printTable(`Solver core, today's (ours) against ${commit}'s (reference), CPU time, best and median of ${runs} interleaved runs`, rows);
+}
+
 const caseArg = process.argv.indexOf('--case');
-if (caseArg >= 0) {
+const againstArg = process.argv.indexOf('--against');
+if (againstArg >= 0) {
+  const { cases } = prepare();
+  const onlyArg = process.argv.indexOf('--only');
+  const only = onlyArg >= 0 ? process.argv[onlyArg + 1].split(',') : [];
+  const runsArg = process.argv.indexOf('--runs');
+  const runs = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 9;
+  await compareSolverCores(
+    process.argv[againstArg + 1],
+    cases.filter((c) => only.length === 0 || only.some((word) => c.name.includes(word))),
+    runs,
+  );
+} else if (caseArg >= 0) {
   const c = JSON.parse(process.argv[caseArg + 1]) as Case;
   console.log(JSON.stringify(runOurs(c)));
 } else {
