@@ -358,3 +358,22 @@ for (const resolution of [VOLUMETRIC_WEIGHTS_DEFAULTS.resolution, 64, 192])
     assert.ok(max < 0.0209, `${resolution} voxels: max ${max} of the diagonal, below Blender's 0.0209`);
     assert.ok(sum / (KEYS * n) < 0.00178, `${resolution} voxels: mean ${sum / (KEYS * n)}, below Blender's 0.00178`);
   });
+
+test('volumetric weights’ progress rises from 0 to 1 through its stages, the smoothing half the bar', () => {
+  const cube = outwardSplitCube(4);
+  const skeleton = buildSkeleton(
+    { joints: Float64Array.of(-0.1, 0.5, 0.5, 0.5, 0.5, 0.5, 1.1, 0.5, 0.5), bones: Uint32Array.of(0, 1, 1, 2) },
+    'cube skeleton',
+  );
+  const calls: [string, number][] = [];
+  volumetricWeights(cube.positions, cube.triangles, skeleton, {}, (stage, fraction) => calls.push([stage, fraction]));
+  for (let i = 1; i < calls.length; i++)
+    assert.ok(calls[i][1] >= calls[i - 1][1], `call ${i} (${calls[i].join(' ')}) goes on from the one before`);
+  assert.deepEqual(calls[0], ['voxelize', 0]);
+  assert.deepEqual(calls[calls.length - 1], ['done', 1]);
+  const smoothing = calls.filter(([stage]) => stage === 'smoothing').map(([, fraction]) => fraction);
+  const next = calls.find(([stage]) => stage === 'vertices')![1];
+  // About half a default bind's time or more is the smoothing's (the Fox: 0.48 of 0.73 s, under load).
+  assert.ok(Math.abs(next - smoothing[0] - 0.5) < 1e-12, `the smoothing spans ${next - smoothing[0]} of the bar`);
+  assert.equal(smoothing.length, 1 + VOLUMETRIC_WEIGHTS_DEFAULTS.smoothingPasses, 'told at its start and before each pass');
+});
