@@ -273,14 +273,13 @@ function bindingHook(app: TestedApp): BindingTestHook {
         selectedVertexCount: binding.selectedCount,
         handleCounts: binding.handleCounts(),
         binding: { ...binding.progress },
-        report: surface
-          ? {
-              bonesWithoutHandles: [...surface.bonesWithoutHandles],
-              unhandledComponents: surface.unhandledComponents.map((c) => ({ ...c })),
-              laplacianUsed: surface.laplacianUsed,
-            }
-          : // The volumetric binding uses no handles and no Laplacian.
-            last && { bonesWithoutHandles: [], unhandledComponents: [], laplacianUsed: 'none (volumetric)' },
+        // The volumetric binding uses no handles and no Laplacian.
+        report: last && {
+          method: last.method,
+          bonesWithoutHandles: surface ? [...surface.bonesWithoutHandles] : [],
+          unhandledComponents: surface ? surface.unhandledComponents.map((c) => ({ ...c })) : [],
+          laplacianUsed: surface ? surface.laplacianUsed : null,
+        },
         lastError: binding.lastError,
         overlap: binding.overlap?.rows ?? null,
         source: binding.options.source,

@@ -25,11 +25,15 @@ export interface BindingTestState {
   /** handle vertices per bone */
   handleCounts: number[];
   binding: { running: boolean; stage: string; fraction: number };
-  /** the last completed solve's report, while its weights are the scene's, or null */
+  /**
+   * the last completed bind's report, while its weights are the scene's, or null: the method that ran and, for a
+   * surface solve, its bones and parts without handles and its Laplacian (none for a volumetric bind)
+   */
   report: {
+    method: 'surface' | 'volumetric';
     bonesWithoutHandles: number[];
     unhandledComponents: { vertexCount: number; nearestBone: number; firstVertex: number }[];
-    laplacianUsed: string;
+    laplacianUsed: string | null;
   } | null;
   lastError: string | null;
   overlap: HandleOverlap[] | null;
