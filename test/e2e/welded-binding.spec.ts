@@ -44,6 +44,8 @@ test('Fox: Compute weights with automatic handles binds the split mesh welded; t
   });
   const bound = await binding(page);
   expect(bound.lastError).toBeNull();
+  expect(bound.report.method, 'the surface solve ran').toBe('surface');
+  expect(bound.report.laplacianUsed).toBe('cotan');
   expect(bound.report.unhandledComponents, 'welded, the Fox is one piece with handles').toEqual([]);
   await expect(panel.locator('.bind-report')).toContainText(`solved as ${weld.count} (coincident ones welded)`);
 
@@ -94,7 +96,9 @@ test('Fox: the volumetric method chosen in the Bind panel binds every vertex fro
   await page.waitForFunction(() => (window as any).__rigwright.state().weightsSource.startsWith('volumetric'), undefined, {
     timeout: 60_000,
   });
-  expect((await binding(page)).lastError).toBeNull();
+  const volumetric = await binding(page);
+  expect(volumetric.lastError).toBeNull();
+  expect(volumetric.report, 'the volumetric binding ran, with no Laplacian').toMatchObject({ method: 'volumetric', laplacianUsed: null });
   // What ran, once, in the report: the grid and its solid voxels; which method bound which shell, once, in Last binding.
   await expect(panel.locator('.bind-report')).toContainText(
     /volumetric: \d+×\d+×\d+ grid, [\d\u2009]+ solid voxels \([\d\u2009]+ on the surface\)/,
