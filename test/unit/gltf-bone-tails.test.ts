@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bonesWithoutChildTail, BONE_TAIL_EXTRA } from '../../workers/formats/gltf-export-parts.ts';
+import { bonesWithoutChildTail, BONE_TAIL_EXTRA } from '../../workers/formats/gltf/fresh-parts.ts';
 import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
 import { exportGltf } from '../../workers/formats/gltf-export.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';

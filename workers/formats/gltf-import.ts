@@ -6,7 +6,7 @@
  * Mesh nodes without a skin are parts with skinned = false, one rule for them everywhere: with a joint above them
  * they are rigid, bound (weight 1) to their nearest ancestor joint, which moves them as glTF does; with none they are
  * static, with all-zero weight rows, and stay at rest in every pose (`rigwright skin`, the app's view, and a fresh
- * export, which writes them as a mesh node without a skin; see partBinding in gltf-export-parts.ts).
+ * export, which writes them as a mesh node without a skin; see partBinding in gltf/fresh-parts.ts).
  *
  * Conversion of poses (glTF 2.0 §3.7.3): the file deforms a vertex v by Σ w_j M_j v with the joint matrix
  * M_j = G_j · IBM_j, G_j the joint node's global transform. Our rig deforms rest positions x = C v by
@@ -45,7 +45,7 @@ import { checkFileSize } from './read-file.ts';
 import { excerpt } from './text-scanner.ts';
 import { normalizeWeightRows } from './weights-file.ts';
 import type { GltfClip } from './gltf-export.ts';
-import { BONE_TAIL_EXTRA } from './gltf-export-parts.ts';
+import { BONE_TAIL_EXTRA } from './gltf/fresh-parts.ts';
 import type { DenseMatrix, GltfSource, MaterialLook, MeshPart, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
 import { vertexNormals } from '../mesh/vertex-normals.ts';

@@ -53,7 +53,7 @@ export interface MeshPart {
   /**
    * false: the file had it without a skin; it stays unskinned on export until it is bound. Its weight rows say how it
    * moves: all zero, it is static (at rest in every pose); all on its nearest ancestor joint's bone, it follows that
-   * joint rigidly (a fresh export writes it below the joint node; see partBinding in gltf-export-parts.ts)
+   * joint rigidly (a fresh export writes it below the joint node; see partBinding in gltf/fresh-parts.ts)
    */
   skinned: boolean;
 }

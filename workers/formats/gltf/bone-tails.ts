@@ -3,7 +3,7 @@
  * not find a bone's end from its children the joint node says it.
  */
 import type { Node as GltfNode } from '@gltf-transform/core';
-import { BONE_TAIL_EXTRA, bonesWithoutChildTail } from '../gltf-export-parts.ts';
+import { BONE_TAIL_EXTRA, bonesWithoutChildTail } from './fresh-parts.ts';
 import { invertAffine, transformPoint } from '../gltf-numbers.ts';
 import type { Skeleton } from '../../rig/skeleton.ts';
 

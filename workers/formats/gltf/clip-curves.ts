@@ -2,11 +2,11 @@
  * A clip written as the rig's own curves, for joint nodes that are exactly the bones: each at its bone's head with no
  * rest rotation or scale, below its parent bone's node, bind frame = rest frame (a fresh export's; a file's whose
  * joints are so). Rotation keys are then the relative rotations R_b themselves, and curves read from a glTF keep
- * their interpolation, key times and tangents (gltf-export-curves.ts).
+ * their interpolation, key times and tangents (exact-curves.ts).
  */
 import type { Accessor, Animation, Document, Node as GltfNode } from '@gltf-transform/core';
 import type { GltfClip } from '../gltf-export.ts';
-import { exactJointCurves } from '../gltf-export-curves.ts';
+import { exactJointCurves } from './exact-curves.ts';
 import { boneInterpolation, type KeyInterpolation } from '../../rig/keyframe-curves.ts';
 import { matrixToQuat } from '../../math/quaternion.ts';
 
@@ -19,7 +19,7 @@ type AccessorFactory = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float3
  * (glTF 2.0 Appendix C) — our SLERP between frames — except where the clip's curves say otherwise:
  * - a joint moved only by its own node's rotation and translation (no animated node between it and its parent's
  *   joint, no animated scale) gets those curves as they are, with their interpolation (STEP, LINEAR, CUBICSPLINE),
- *   key times and values and tangents mapped into the joint's frame (gltf-export-curves.ts derives the map), so it
+ *   key times and values and tangents mapped into the joint's frame (exact-curves.ts derives the map), so it
  *   poses as the source between keys too;
  * - another joint that only STEP channels move is written STEP at the clip's keys;
  * - a joint whose curves one rotation curve per joint cannot say (animated nodes between joints, scale, STEP and

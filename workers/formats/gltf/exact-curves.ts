@@ -1,9 +1,10 @@
 /**
- * A glTF clip's own curves, carried to the fresh export's joint nodes wherever one channel per joint says them
+ * A glTF clip's own curves, carried to joint nodes that are exactly the bones (a fresh export's; an in-place
+ * export's whose joints are so), for the clip writer (clip-curves.ts), wherever one channel per joint says them
  * exactly: the source's interpolation (STEP, LINEAR, CUBICSPLINE), its key times, and its values and tangents mapped
  * into the exported joint's frame, so that between keys the written file poses as the source's curves do.
  *
- * Exported side (gltf/fresh-document.ts): bone j's joint node has no rest rotation, rest translation r_j − r_parent and inverse
+ * Exported side (fresh-document.ts): bone j's joint node has no rest rotation, rest translation r_j − r_parent and inverse
  * bind matrix T(−r_j), so its animated rotation IS the relative rotation R_j and its translation r_j − r_parent + t_j.
  * Source side (gltf-import.ts, keyframe-curves.ts). Bone j has joint node n; its parent bone p has joint node n_p
  * (a root: none). The joint matrix is A_j = G_n · IBM_j · F (F = C⁻¹ maps the world back to the file's bind
@@ -30,16 +31,16 @@
  * Translation. W h_j = S_n · IBM_j · F · F⁻¹ · IBM_j⁻¹ · 0 = 0, so A_j h_j = A_p · K · u (R(q) drops out), and with
  * A_p x − A_p y = s_p Q_p (x − y):
  *   t_j = s_p (K u − h_p) − (h_j − h_p)         (a root: t_j = K u − h_j),
- * affine in u. The exported node's translation (gltf/fresh-document.ts) is its rest translation plus t_j, so its curve has
+ * affine in u. The exported node's translation (fresh-document.ts) is its rest translation plus t_j, so its curve has
  * the values mapped by that affine map and the tangents by its linear part s_p · K (a root's K).
  * Where these conditions hold, every one of the channel's keys is checked against the clip's stored frames (which
  * the importer computed by the polar decomposition itself); a disagreement means the conditions missed something,
  * and the joint keeps the export's general path.
  */
-import { composeTrs, identity, invertAffine, multiply } from './gltf-numbers.ts';
-import { polarDecomposition } from '../math/polar-decomposition.ts';
-import { matrixToQuat, quatMultiply, quatToMatrix } from '../math/quaternion.ts';
-import { isConstant, type KeyframeChannel, type KeyframeCurves, type KeyInterpolation } from '../rig/keyframe-curves.ts';
+import { composeTrs, identity, invertAffine, multiply } from '../gltf-numbers.ts';
+import { polarDecomposition } from '../../math/polar-decomposition.ts';
+import { matrixToQuat, quatMultiply, quatToMatrix } from '../../math/quaternion.ts';
+import { isConstant, type KeyframeChannel, type KeyframeCurves, type KeyInterpolation } from '../../rig/keyframe-curves.ts';
 
 /** One exported channel: its interpolation, key times (seconds) and values (CUBICSPLINE: in-tangent, value, out-tangent per key). */
 export interface ExportedCurve {
@@ -83,7 +84,7 @@ const TRANSLATION_TOLERANCE = 1e-6;
  * nodes between joints, animated scale, duplicate channels, key times that do not increase, non-similar frames).
  * @param curves     the clip's curves
  * @param b          bone (skin joint) index
- * @param restLocal  3: the exported joint node's rest translation (gltf/fresh-document.ts: r_b − r_parent, or r_b)
+ * @param restLocal  3: the exported joint node's rest translation (fresh-document.ts: r_b − r_parent, or r_b)
  * @param frames     the clip's stored poses, for the check of every mapped key
  */
 export function exactJointCurves(curves: KeyframeCurves, b: number, restLocal: ArrayLike<number>, frames: ClipFrames): JointCurves | null {

@@ -31,7 +31,7 @@ import {
   gridJointPositions,
   lookMaterials,
   partBinding,
-} from '../gltf-export-parts.ts';
+} from './fresh-parts.ts';
 import { lookExtensions } from '../material-look.ts';
 import type { DenseMatrix, MeshPart } from '../types.ts';
 import { vertexNormals } from '../../mesh/vertex-normals.ts';

@@ -1,16 +1,17 @@
 /**
- * The meshes, surface and joint placement of a fresh glTF export (gltf-export.ts): the scene's parts become one
- * mesh node each, over their own vertices. Where OBJ corners give one `v` record several texture coordinates or
- * normals (a UV seam, a hard edge), the part gets one glTF vertex per distinct (v, vt, vn) corner, each carrying
- * the position and weights of its `v`. The first corner seen of a `v` keeps the `v`'s own slot, so a part without
- * seams keeps the scene's vertex order. Materials come from the scene's look: base colour factor, base colour image,
- * double-sidedness.
+ * The meshes, surface and joint placement of a fresh glTF export (fresh-document.ts builds the Document from them;
+ * part-primitives.ts lays out each part's primitive), and the bone-tail extra that both exports write
+ * (bone-tails.ts) and the import reads: the scene's parts become one mesh node each, over their own vertices. Where
+ * OBJ corners give one `v` record several texture coordinates or normals (a UV seam, a hard edge), the part gets one
+ * glTF vertex per distinct (v, vt, vn) corner, each carrying the position and weights of its `v`. The first corner
+ * seen of a `v` keeps the `v`'s own slot, so a part without seams keeps the scene's vertex order. Materials come from
+ * the scene's look: base colour factor, base colour image, double-sidedness.
  */
 import type { Document, Material } from '@gltf-transform/core';
-import type { MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
-import type { Skeleton } from '../rig/skeleton.ts';
-import type { Influences } from '../skinning/influences.ts';
-import { writeAlphaAndSampling, writeSurface, type LookExtensions } from './material-look.ts';
+import type { MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from '../types.ts';
+import type { Skeleton } from '../../rig/skeleton.ts';
+import type { Influences } from '../../skinning/influences.ts';
+import { writeAlphaAndSampling, writeSurface, type LookExtensions } from '../material-look.ts';
 
 type Fail = (where: string, reason: string) => never;
 

@@ -1,11 +1,11 @@
 /**
  * A scene part's geometry as glTF primitives for a fresh export (fresh-document.ts): its vertices (split per OBJ
- * corner, gltf-export-parts.ts partLayout) with POSITION, NORMAL, TEXCOORD_0 (from the OBJ corners or the look's
+ * corner, fresh-parts.ts partLayout) with POSITION, NORMAL, TEXCOORD_0 (from the OBJ corners or the look's
  * per-vertex uvs) and TANGENT where a material has a normal map (vertex-tangents.ts), and one primitive per material
  * run sharing those vertex accessors. Weights are the weights step's (skin-weights-step.ts).
  */
 import type { Accessor, Document, Material, Primitive } from '@gltf-transform/core';
-import { partLayout } from '../gltf-export-parts.ts';
+import { partLayout } from './fresh-parts.ts';
 import type { MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from '../types.ts';
 import { vertexTangents } from '../vertex-tangents.ts';
 
