@@ -97,40 +97,7 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
   const unknown = unknownExtensions(json);
   const required = names(json.extensionsRequired);
   const nodeCount = nodeCountOf(json);
-  /** [collection or '', index, path inside the object, extension name, value] */
-  const found: [string, number, string[], string, unknown][] = [];
-  const walk = (value: unknown, collection: string, index: number, path: string[]): void => {
-    if (Array.isArray(value)) {
-      value.forEach((item, i) => walk(item, collection, index, [...path, String(i)]));
-      return;
-    }
-    if (!isRecord(value)) return;
-    const extensions = value.extensions;
-    if (isRecord(extensions))
-      for (const name of unknown) if (name in extensions) found.push([collection, index, path, name, extensions[name]]);
-    for (const [key, child] of Object.entries(value))
-      if (key !== 'extensions' && key !== 'extras') walk(child, collection, index, [...path, key]);
-  };
-  if (unknown.length > 0) {
-    if (isRecord(json.extensions))
-      for (const name of unknown) if (name in json.extensions) found.push(['', 0, [], name, json.extensions[name]]);
-    for (const collection of CARRIED_COLLECTIONS) {
-      const items = json[collection];
-      if (Array.isArray(items)) items.forEach((item, i) => walk(item, collection, i, []));
-    }
-    const laidOut = LAID_OUT_AFRESH.filter((collection) => {
-      const before = found.length;
-      const items = json[collection];
-      if (Array.isArray(items)) items.forEach((item, i) => walk(item, collection, i, []));
-      const hit = found.length > before;
-      found.length = before;
-      return hit;
-    });
-    if (laidOut.length > 0)
-      warnings.push(
-        `extensions ${unknown.join(', ')} on ${laidOut.join(' and ')} are left out: they describe how the file's bytes are laid out, and the export lays them out afresh`,
-      );
-  }
+  const found = unknownEntries(json, unknown, warnings);
 
   // Accessors: tagged when they are still written with the data they had.
   const accessorTags = new Set<number>();
@@ -150,31 +117,7 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
       `extensions on accessor${replaced.length === 1 ? '' : 's'} ${replaced.join(', ')} are left out: the export replaced ${replaced.length === 1 ? 'its' : 'their'} data`,
     );
 
-  // Pointer channels the importer left out, of the animations kept; their samplers are tagged.
-  const pointerChannels: { animation: number; sampler: number; channel: Json }[] = [];
-  const animations = Array.isArray(json.animations) ? (json.animations as unknown[]) : [];
-  animations.forEach((animation, a) => {
-    if (!isRecord(animation) || !Array.isArray(animation.channels)) return;
-    const pointers = (animation.channels as unknown[]).filter((channel): channel is Json => otherPointerOf(channel, nodeCount) !== null);
-    const gone: string[] = [];
-    for (const channel of pointers) {
-      const sampler = sources.samplers[a]?.[channel.sampler as number];
-      const copies = (sampler && sources.samplerCopies?.get(sampler)) ?? [];
-      const live = [sampler, ...copies].filter((s): s is AnimationSampler => s !== undefined && !s.isDisposed());
-      if (live.length === 0) {
-        gone.push(otherPointerOf(channel, nodeCount) || '?');
-        continue;
-      }
-      for (const s of live) s.setExtras({ ...s.getExtras(), [TAG]: `${a}/${String(channel.sampler)}` });
-      pointerChannels.push({ animation: a, sampler: channel.sampler as number, channel });
-    }
-    if (gone.length > 0) {
-      const name = typeof animation.name === 'string' && animation.name ? animation.name : `animation ${a}`;
-      warnings.push(
-        `animation "${name}" is not written as it was (its clip was edited or removed) and no clip was made from it, so its ${POINTER} channels (${gone.join(', ')}) go with it`,
-      );
-    }
-  });
+  const pointerChannels = tagPointerChannels(json, sources, nodeCount, warnings);
 
   return (out: Json) => {
     const accessorAt = new Map<number, number>();
@@ -272,6 +215,89 @@ export function prepareCarry(json: Json, sources: CarrySources, warnings: string
       }
     }
   };
+}
+
+/** An unknown extension's entry: [collection or '', index, path inside the object, extension name, value]. */
+type UnknownEntry = [string, number, string[], string, unknown];
+
+/**
+ * The entries of the extensions `unknown` in the source's root and CARRIED_COLLECTIONS; those on buffers and buffer
+ * views are left out, with a notice.
+ */
+function unknownEntries(json: Json, unknown: readonly string[], warnings: string[]): UnknownEntry[] {
+  const found: UnknownEntry[] = [];
+  const walk = (value: unknown, collection: string, index: number, path: string[]): void => {
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => walk(item, collection, index, [...path, String(i)]));
+      return;
+    }
+    if (!isRecord(value)) return;
+    const extensions = value.extensions;
+    if (isRecord(extensions))
+      for (const name of unknown) if (name in extensions) found.push([collection, index, path, name, extensions[name]]);
+    for (const [key, child] of Object.entries(value))
+      if (key !== 'extensions' && key !== 'extras') walk(child, collection, index, [...path, key]);
+  };
+  if (unknown.length > 0) {
+    if (isRecord(json.extensions))
+      for (const name of unknown) if (name in json.extensions) found.push(['', 0, [], name, json.extensions[name]]);
+    for (const collection of CARRIED_COLLECTIONS) {
+      const items = json[collection];
+      if (Array.isArray(items)) items.forEach((item, i) => walk(item, collection, i, []));
+    }
+    const laidOut = LAID_OUT_AFRESH.filter((collection) => {
+      const before = found.length;
+      const items = json[collection];
+      if (Array.isArray(items)) items.forEach((item, i) => walk(item, collection, i, []));
+      const hit = found.length > before;
+      found.length = before;
+      return hit;
+    });
+    if (laidOut.length > 0)
+      warnings.push(
+        `extensions ${unknown.join(', ')} on ${laidOut.join(' and ')} are left out: they describe how the file's bytes are laid out, and the export lays them out afresh`,
+      );
+  }
+  return found;
+}
+
+/** A pointer channel to carry: the source's animation and sampler index and the channel's JSON. */
+interface PointerChannel {
+  animation: number;
+  sampler: number;
+  channel: Json;
+}
+
+/**
+ * The pointer channels the importer left out, of the animations kept; their samplers (and copies) are tagged. A
+ * channel whose sampler is not written is reported.
+ */
+function tagPointerChannels(json: Json, sources: CarrySources, nodeCount: number, warnings: string[]): PointerChannel[] {
+  const pointerChannels: PointerChannel[] = [];
+  const animations = Array.isArray(json.animations) ? (json.animations as unknown[]) : [];
+  animations.forEach((animation, a) => {
+    if (!isRecord(animation) || !Array.isArray(animation.channels)) return;
+    const pointers = (animation.channels as unknown[]).filter((channel): channel is Json => otherPointerOf(channel, nodeCount) !== null);
+    const gone: string[] = [];
+    for (const channel of pointers) {
+      const sampler = sources.samplers[a]?.[channel.sampler as number];
+      const copies = (sampler && sources.samplerCopies?.get(sampler)) ?? [];
+      const live = [sampler, ...copies].filter((s): s is AnimationSampler => s !== undefined && !s.isDisposed());
+      if (live.length === 0) {
+        gone.push(otherPointerOf(channel, nodeCount) || '?');
+        continue;
+      }
+      for (const s of live) s.setExtras({ ...s.getExtras(), [TAG]: `${a}/${String(channel.sampler)}` });
+      pointerChannels.push({ animation: a, sampler: channel.sampler as number, channel });
+    }
+    if (gone.length > 0) {
+      const name = typeof animation.name === 'string' && animation.name ? animation.name : `animation ${a}`;
+      warnings.push(
+        `animation "${name}" is not written as it was (its clip was edited or removed) and no clip was made from it, so its ${POINTER} channels (${gone.join(', ')}) go with it`,
+      );
+    }
+  });
+  return pointerChannels;
 }
 
 /** The samplers (by index) of the source's animation `a` that its pointer channels other than node TRS use. */
