@@ -21,36 +21,18 @@ import { linearBlendSkinning } from '../../workers/skinning/linear-blend-skinnin
 import { mul } from './gltf-appendix-c.ts';
 import { editOf } from './gltf-edit-input.ts';
 import { applyAnimation, assertValidGltf } from './gltf-skinning-reference.ts';
+import { axisAngleMatrix } from './rotation-matrix.ts';
 
 /** float32 storage of positions, matrices and key values, relative to the scene's size (about 3) */
 const TOLERANCE = 1e-5;
 const NAMES = ['hip', 'knee', 'arm', 'hand'];
-
-/** Rodrigues' rotation about a unit axis, row-major 3 × 3. */
-function rotation(axis: [number, number, number], angle: number): number[] {
-  const [x, y, z] = axis;
-  const c = Math.cos(angle);
-  const s = Math.sin(angle);
-  const t = 1 - c;
-  return [
-    t * x * x + c,
-    t * x * y - s * z,
-    t * x * z + s * y,
-    t * x * y + s * z,
-    t * y * y + c,
-    t * y * z - s * x,
-    t * x * z - s * y,
-    t * y * z + s * x,
-    t * z * z + c,
-  ];
-}
 
 /** A clip of `frames` poses at `times`: bone b turns about z by angle(b, f). */
 function clip(name: string, times: number[], angle: (b: number, f: number) => number): GltfClip {
   const B = NAMES.length;
   const rotations = new Float64Array(9 * B * times.length);
   times.forEach((_, f) => {
-    for (let b = 0; b < B; b++) rotations.set(rotation([0, 0, 1], angle(b, f)), 9 * (f * B + b));
+    for (let b = 0; b < B; b++) rotations.set(axisAngleMatrix([0, 0, 1], angle(b, f)), 9 * (f * B + b));
   });
   const poses: PoseSequence = { kind: 'matrices', boneCount: B, frameCount: times.length, rotations, times: Float64Array.from(times) };
   return { name, poses };
