@@ -1,5 +1,5 @@
 /**
- * Pose-space benchmarks (issue 12), on the context-aware body (18k vertices) and the body subdivided once (73k;
+ * Pose-space benchmarks, on the context-aware body (18k vertices) and the body subdivided once (73k;
  * the examples eg0…eg3 subdivided the same way, so they keep matching the rest mesh), harmonic weights from the
  * handles, 4 influences:
  * - per-vertex unposing of one example through LBS and DQS (Sec. 8.1.1), against one plain LBS pass of the same
@@ -169,4 +169,4 @@ for (const level of [0, 1] as const) {
   );
 }
 
-printTable('Pose space (issue 12): per-vertex unposing and CPU context skinning', rows);
+printTable('Pose space: per-vertex unposing and CPU context skinning', rows);
