@@ -17,7 +17,7 @@ import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
 import type { GltfExportResult } from '../../workers/formats/gltf-export.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { gltfJson, gltfResources } from '../../workers/formats/gltf-resource-uris.ts';
-import { writeGlb } from '../../workers/formats/gltf/glb.ts';
+import { parseGlb, writeGlb } from '../../workers/formats/gltf/glb.ts';
 import { axisAngle, gltfBuilder, TEXTURE } from './gltf-build.ts';
 import { editOf } from './gltf-edit-input.ts';
 import { dataFile } from './shared-data.ts';
@@ -285,6 +285,21 @@ test('no-op in-place export of a generated asset with matrices, a MASK material,
   ])
     assert.ok(text.includes(feature), `the generated asset has ${feature}`);
   await assertNoopIdentity(bytes, 'generated.glb', {}, new WebIO().registerExtensions([KHRLightsPunctual]));
+});
+
+test("no-op in-place export keeps a buffer's name and extras as the file has them", async () => {
+  const generated = await generatedAsset();
+  const json = gltfJson(generated, 'generated') as Json;
+  const buffers = json.buffers as Json[];
+  assert.equal(buffers.length, 1, 'the generated asset has one buffer');
+  buffers[0].name = 'body data';
+  buffers[0].extras = { author: 'rig shop', revision: 3, tags: ['skin', 'lod0'] };
+  const bytes = writeGlb(json, parseGlb(generated, 'generated.glb').bin!);
+  const out = await assertNoopIdentity(bytes, 'named.glb', {}, new WebIO().registerExtensions([KHRLightsPunctual]));
+  const written = (gltfJson(out.bytes, 'export') as Json).buffers as Json[];
+  assert.equal(written.length, 1, 'one buffer written');
+  assert.equal(written[0].name, 'body data', "the buffer's name");
+  assert.deepEqual(written[0].extras, { author: 'rig shop', revision: 3, tags: ['skin', 'lod0'] }, "the buffer's extras");
 });
 
 test('no-op in-place export of a Draco-compressed CesiumMan: the same JSON (Draco extension and its buffer views included) and decoded values', async () => {

@@ -2,9 +2,8 @@
  * What the source says, said as the source says it. glTF-Transform's writer spells some values its own way: it writes
  * defaults the source left out (a sampler's "LINEAR", a primitive's mode 4), leaves out defaults the source wrote (an
  * emissive factor of [0, 0, 0], a material's other defaults), writes accessor bounds (min, max) for positions only and
- * buffer view targets by use, and the input's checks keep no buffer names. None of that changes what the file means,
- * but a no-op export should not change the file either: for the objects the export kept (same index in source and
- * output), such values are put back as the source has them, and an accessor the export did not touch gets the
+ * buffer view targets by use. None of that changes what the file means, but a no-op export should not change the file
+ * either: for the objects the export kept (same index in source and output), such values are put back as the source has them, and an accessor the export did not touch gets the
  * source's bounds and its buffer view's target, name and extras back (found again by a tag in its extras, put there
  * before writing and taken off after).
  */
@@ -50,13 +49,6 @@ export function restoreSpelling(json: Json, sourceJson: Json): void {
     }
     restoreView(list(json.bufferViews)[accessor.bufferView as number], list(sourceJson.bufferViews)[source.bufferView as number]);
   }
-  // Buffers: the written ones are the source's when there are as many (a GLB of a .gltf with several has one).
-  const sourceBuffers = list(sourceJson.buffers);
-  const buffers = list(json.buffers);
-  if (buffers.length === sourceBuffers.length)
-    buffers.forEach((buffer, k) => {
-      for (const key of ['name', 'extras'] as const) if (sourceBuffers[k][key] !== undefined) buffer[key] = sourceBuffers[k][key];
-    });
   list(json.animations).forEach((animation, a) => {
     const sourceSamplers = list(list(sourceJson.animations)[a]?.samplers);
     list(animation.samplers).forEach((sampler, s) => {

@@ -27,7 +27,7 @@ export interface SanitizedBuffers {
   buffers: Json[];
   /** each buffer's bytes, null for a meshopt fallback buffer */
   data: (Uint8Array | null)[];
-  /** the entries for glTF-Transform: byteLength, the uri its data is under in `resources`, kept extensions */
+  /** the entries for glTF-Transform: byteLength, name, extras, the uri its data is under in `resources`, kept extensions */
   outBuffers: Json[];
 }
 
@@ -62,6 +62,10 @@ export function sanitizeBuffers(
   const outBuffers: Json[] = buffers.map((buffer, b) => {
     const where = `/buffers/${b}`;
     const byteLength = ctx.wholeNumber(buffer, 'byteLength', where, 1);
+    // glTF's buffer schema allows a name and extras as well; they are kept (a non-string name is dropped earlier).
+    const named: Json = { byteLength };
+    if (typeof buffer.name === 'string') named.name = buffer.name;
+    if (buffer.extras !== undefined) named.extras = buffer.extras;
     const extensions = ctx.keptExtensions(buffer, where, {
       EXT_meshopt_compression: (def, at) => {
         if (def.fallback !== undefined && typeof def.fallback !== 'boolean') fail(`${at}/fallback`, 'must be true or false');
@@ -75,7 +79,7 @@ export function sanitizeBuffers(
       if (fallback) {
         // Its buffer views are decoded from the compressed data (EXT_meshopt_compression); it has no bytes of its own.
         data.push(null);
-        return withExtensions({ byteLength }, extensions);
+        return withExtensions(named, extensions);
       }
       if (b !== 0 || !glbBin)
         fail(
@@ -99,10 +103,10 @@ export function sanitizeBuffers(
     data.push(bytes);
     if (key === undefined) {
       outResources[glbKey] = bytes;
-      return withExtensions({ byteLength }, extensions);
+      return withExtensions(named, extensions);
     }
     outResources[key] = bytes;
-    return withExtensions({ byteLength, uri: key }, extensions);
+    return withExtensions({ ...named, uri: key }, extensions);
   });
   return { buffers, data, outBuffers };
 }
