@@ -12,6 +12,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { repoRoot, dataFile } from './shared-data.ts';
 import { splitCube } from './split-cube.ts';
+import { MaxInfluences } from '../../renderer/bind/max-influences.ts';
+import { MAX_INFLUENCES_DEFAULT } from '../../workers/weights/limit-influences.ts';
+import { demoDocument } from '../../workers/scene/scene-document.ts';
+import { SceneStore } from '../../workers/scene/scene-store.ts';
+import { UndoHistory } from '../../workers/scene/undo-history.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigwright-cli-weights-'));
 
@@ -77,7 +82,18 @@ test('the hand with its handle file: #V × #B, partition of unity, weight 1 on e
 
 test('uniform Laplacian: every free vertex’s weight is the average of its neighbours’ (the discrete harmonic condition)', () => {
   const out = path.join(work, 'hand-uniform.dmat');
-  const run = rigwright(...hand(), '--handles', dataFile('hand/hand-handles.dmat'), '--laplacian', 'uniform', '--out', out);
+  // Every bone kept (--max-influences 0): the condition holds for the solve's rows, not for rows cut to four bones.
+  const run = rigwright(
+    ...hand(),
+    '--handles',
+    dataFile('hand/hand-handles.dmat'),
+    '--laplacian',
+    'uniform',
+    '--max-influences',
+    '0',
+    '--out',
+    out,
+  );
   assert.equal(run.status, 0, run.stderr);
   const w = readAsciiDmat(out);
   const handles = readAsciiDmat(dataFile('hand/hand-handles.dmat'));
@@ -130,6 +146,67 @@ test('the body reports bones 1, 2, 12 and 13 without handles on stderr, and they
   for (const b of [1, 2, 12, 13]) for (let v = 0; v < w.rows; v += 11) assert.equal(w.at(v, b), 0);
 });
 
+test('the body bound on its surface keeps at most 4 bones a vertex, the rows the app keeps: the largest 4 of the solve, scaled to sum to 1', () => {
+  const body = (max: string[], out: string) =>
+    rigwright(
+      '--mesh',
+      dataFile('context-aware/reference.obj'),
+      '--skeleton',
+      dataFile('context-aware/skeleton.tgf'),
+      '--handles',
+      dataFile('context-aware/handles.dmat'),
+      '--method',
+      'surface',
+      ...max,
+      '--out',
+      path.join(work, out),
+    );
+  const limitedRun = body([], 'body-limited.dmat');
+  assert.equal(limitedRun.status, 0, limitedRun.stderr);
+  const allRun = body(['--max-influences', '0'], 'body-all.dmat');
+  assert.equal(allRun.status, 0, allRun.stderr);
+  const limited = readAsciiDmat(path.join(work, 'body-limited.dmat'));
+  const all = readAsciiDmat(path.join(work, 'body-all.dmat'));
+  assert.deepEqual([limited.rows, limited.cols], [all.rows, all.cols], 'the same shape');
+  let over = 0;
+  let worst = 0;
+  for (let v = 0; v < all.rows; v++) {
+    const row = Array.from({ length: all.cols }, (_, b) => all.at(v, b));
+    const nonZero = row.filter((w) => w !== 0).length;
+    if (nonZero > 4) over++;
+    // The app's limit (Max influences 4, nothing locked): the 4 largest weights, a tie keeping the lower bone, scaled
+    // to sum to 1; a row of 4 or fewer stays as it is.
+    const kept = new Set(
+      row
+        .map((w, b) => [w, b])
+        .sort((x, y) => y[0] - x[0] || x[1] - y[1])
+        .slice(0, 4)
+        .map(([, b]) => b),
+    );
+    const sum = row.reduce((total, w, b) => total + (kept.has(b) ? w : 0), 0);
+    let count = 0;
+    for (let b = 0; b < all.cols; b++) {
+      const expected = nonZero <= 4 ? row[b] : kept.has(b) ? row[b] / sum : 0;
+      worst = Math.max(worst, Math.abs(limited.at(v, b) - expected));
+      if (limited.at(v, b) !== 0) count++;
+    }
+    assert.ok(count <= 4, `vertex ${v}: ${count} bones`);
+  }
+  assert.ok(over > 1000, `the solve's rows weigh on more than 4 bones at ${over} vertices: the limit has rows to cut`);
+  assert.ok(worst < 1e-12, `largest difference from the solve's rows limited to 4: ${worst}`);
+  // The app's Compute weights limits its solve with MaxInfluences.limit at a new scene's limit: the same rows.
+  const store = new SceneStore(demoDocument(), new UndoHistory());
+  const settings = { locked: new Uint8Array(all.cols), maxInfluences: MAX_INFLUENCES_DEFAULT };
+  const app = new MaxInfluences({ store, paintSettings: () => settings, changed: () => undefined });
+  const solve = Float64Array.from({ length: all.rows * all.cols }, (_, i) => all.at(Math.floor(i / all.cols), i % all.cols));
+  const appRows = app.limit({ rows: all.rows, cols: all.cols, data: solve }).data;
+  let differing = 0;
+  for (let i = 0; i < appRows.length; i++) if (appRows[i] !== limited.at(Math.floor(i / all.cols), i % all.cols)) differing++;
+  assert.equal(differing, 0, "entries that differ from the app's limited rows");
+  const help = spawnSync(process.execPath, ['app/cli/rigwright.mjs', 'weights', '--help'], { cwd: repoRoot, encoding: 'utf8' });
+  assert.match(help.stdout, /--max-influences K the most bones weighing on a vertex, 1–8; default 4, as the app's/);
+});
+
 test('usage errors exit 2 with the usage text; bad files exit 1 naming the file', () => {
   const cases: [string[], RegExp][] = [
     [[...hand(), '--out', path.join(work, 'x.dmat')], /exactly one of --handles FILE and --auto-handles/],
@@ -143,6 +220,12 @@ test('usage errors exit 2 with the usage text; bad files exit 1 naming the file'
     [[...hand(), '--auto-handles', '--out', path.join(work, 'x.txt')], /--out must end in \.dmat/],
     [['--skeleton', dataFile('hand/hand.tgf'), '--auto-handles', '--out', 'x.dmat'], /missing --mesh/],
     [[...hand(), '--auto-handles', '--bogus', '--out', 'x.dmat'], /bogus/],
+    [
+      [...hand(), '--auto-handles', '--max-influences', '9', '--out', 'x.dmat'],
+      /--max-influences must be a whole number from 1 to 8, or 0/,
+    ],
+    [[...hand(), '--auto-handles', '--max-influences', '2.5', '--out', 'x.dmat'], /--max-influences must be .*not "2\.5"/],
+    [[...hand(), '--auto-handles', '--max-influences', 'few', '--out', 'x.dmat'], /--max-influences must be .*not "few"/],
   ];
   for (const [args, message] of cases) {
     const run = rigwright(...args);

@@ -2,7 +2,8 @@
  * `rigwright weights`: skinning weights from a mesh, a skeleton and handles (a handle file, or handles chosen
  * automatically by the course's distance or cylinder rule), written as an ASCII DMAT #V × #B: harmonic weights over
  * the surface, or volumetric weights from the bones through the solid the mesh encloses, chosen by --method as the
- * app's Compute weights chooses. The solve runs on the welded mesh (vertices at one position are one). The report —
+ * app's Compute weights chooses, each row limited to the app's Max influences (--max-influences, 4 by default) as that
+ * bind limits it. The solve runs on the welded mesh (vertices at one position are one). The report —
  * which method bound which shell, bones without handles, mesh components without handles — goes to stderr.
  */
 import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
@@ -13,9 +14,11 @@ import { AUTOMATIC_HANDLES_DEFAULTS, type AutomaticHandleRule } from '../../../w
 import { bindMesh } from '../../../workers/weights/bind-mesh.ts';
 import { bindingReport } from '../../../workers/weights/binding-report.ts';
 import { HARMONIC_WEIGHTS_DEFAULTS } from '../../../workers/weights/harmonic-weights.ts';
+import { limitInfluences, MAX_INFLUENCE_CHOICES, MAX_INFLUENCES_DEFAULT } from '../../../workers/weights/limit-influences.ts';
 import { BINDING_METHODS, RIGID_HANDLE_FRACTION, shellReport, type BindingMethod } from '../../../workers/weights/binding-method.ts';
 import {
   VOLUMETRIC_FALLOFF_RANGE,
+  VOLUMETRIC_MAX_INFLUENCES,
   VOLUMETRIC_WEIGHTS_DEFAULTS,
   VOXEL_RESOLUTION_RANGE,
 } from '../../../workers/weights/volumetric-weights.ts';
@@ -37,7 +40,8 @@ export const weightsCommand: CliCommand = {
   summary: 'skinning weights: harmonic from handles (given or automatic), or volumetric from the bones',
   usage: `Usage: rigwright weights --mesh M --skeleton S.tgf (--handles H.dmat | --auto-handles [--rule distance|cylinder]
                          [--radius R]) [--laplacian cotan|uniform] [--bind-unhandled] [--weld-tolerance D]
-                         [--method auto|surface|volumetric] [--voxel-resolution N] [--falloff P] --out W.dmat
+                         [--method auto|surface|volumetric] [--voxel-resolution N] [--falloff P]
+                         [--max-influences K] --out W.dmat
 
 Computes skinning weights and writes them as an ASCII DMAT, #vertices × #bones, rows summing to 1. The surface
 method solves harmonic weights (one Laplace solve per bone with the handles as boundary conditions); the
@@ -60,8 +64,11 @@ vertices and parts of the mesh without any handle are reported on stderr.
                      automatic handles take over ${100 * RIGID_HANDLE_FRACTION}% of the vertices; surface for another closed connected
                      one), surface or volumetric; volumetric needs no handles
   --voxel-resolution N  the volumetric grid's voxels along the longest side, ${VOXEL_RESOLUTION_RANGE[0]}–${VOXEL_RESOLUTION_RANGE[1]}; default ${VOLUMETRIC_WEIGHTS_DEFAULTS.resolution}
-  --falloff P        volumetric weights ∝ geodesic distance^−P, ${VOLUMETRIC_FALLOFF_RANGE[0]}–${VOLUMETRIC_FALLOFF_RANGE[1]}; default ${VOLUMETRIC_WEIGHTS_DEFAULTS.falloff}; up to
-                     ${VOLUMETRIC_WEIGHTS_DEFAULTS.maxInfluences} bones per vertex, as the app's Compute weights
+  --falloff P        volumetric weights ∝ geodesic distance^−P, ${VOLUMETRIC_FALLOFF_RANGE[0]}–${VOLUMETRIC_FALLOFF_RANGE[1]}; default ${VOLUMETRIC_WEIGHTS_DEFAULTS.falloff}
+  --max-influences K the most bones weighing on a vertex, ${MAX_INFLUENCE_CHOICES[0]}–${MAX_INFLUENCE_CHOICES[MAX_INFLUENCE_CHOICES.length - 1]}; default ${MAX_INFLUENCES_DEFAULT}, as the app's
+                     Max influences: either method's rows are limited as the app's Compute weights limits
+                     them (the smallest weights dropped, the rest scaled to sum to 1); 0 keeps every bone
+                     of the surface solve (the volumetric binding keeps at most ${VOLUMETRIC_MAX_INFLUENCES})
   --out FILE         output, .dmat
   -h, --help         this help
 `,
@@ -78,6 +85,7 @@ vertices and parts of the mesh without any handle are reported on stderr.
     method: 'string',
     'voxel-resolution': 'string',
     falloff: 'string',
+    'max-influences': 'string',
     out: 'string',
   },
   allowPositionals: false,
@@ -123,11 +131,19 @@ vertices and parts of the mesh without any handle are reported on stderr.
     const [gentlest, steepest] = VOLUMETRIC_FALLOFF_RANGE;
     if (!(falloff >= gentlest && falloff <= steepest))
       throw new UsageError(`--falloff must be a number from ${gentlest} to ${steepest}, not "${values.falloff}"`);
+    const maxInfluences = values['max-influences'] === undefined ? MAX_INFLUENCES_DEFAULT : parseNumber(values['max-influences']);
+    if (!(maxInfluences === 0 || (MAX_INFLUENCE_CHOICES as readonly number[]).includes(maxInfluences)))
+      throw new UsageError(
+        `--max-influences must be a whole number from ${MAX_INFLUENCE_CHOICES[0]} to ${MAX_INFLUENCE_CHOICES[MAX_INFLUENCE_CHOICES.length - 1]}, or 0 for no limit, not "${values['max-influences']}"`,
+      );
 
     const mesh = readMesh(meshFile);
     const skeleton = readTgfSkeleton(skeletonFile);
     const vertexCount = mesh.positions.length / 3;
     const boneCount = skeleton.bones.length / 2;
+    // Rows limited to K non-zero weights as the app's bind limits them (MaxInfluences.limit: no bone locked).
+    const limited = (data: Float64Array): Float64Array =>
+      maxInfluences === 0 ? data : limitInfluences({ rows: vertexCount, cols: boneCount, data }, maxInfluences, null).weights.data;
     // The handles the surface solve starts from: a rule's (placed in the bind, on its weld), a file's, or none for a
     // volumetric bind.
     let handles: Int32Array = new Int32Array(vertexCount).fill(-1);
@@ -152,7 +168,7 @@ vertices and parts of the mesh without any handle are reported on stderr.
       boneCount,
       weldTolerance,
       harmonic: { laplacian, unhandledComponents: bindUnhandled ? 'bind-rigidly' : 'report' },
-      volumetric: { resolution, falloff, maxInfluences: VOLUMETRIC_WEIGHTS_DEFAULTS.maxInfluences },
+      volumetric: { resolution, falloff, maxInfluences: maxInfluences === 0 ? VOLUMETRIC_MAX_INFLUENCES : maxInfluences },
     });
     // Why auto went volumetric (a surface bind that goes as asked has nothing to report).
     if (bound.reason && bound.method === 'volumetric') stderr.write(`rigwright: ${bound.reason}\n`);
@@ -171,7 +187,7 @@ vertices and parts of the mesh without any handle are reported on stderr.
         stderr.write(
           `rigwright: bones ${result.bonesLeftOut.join(', ')} left out (weight 0): mostly outside the mesh, they carry their children\n`,
         );
-      writeFile(out, writeDmatAscii({ rows: vertexCount, cols: boneCount, data: result.weights }));
+      writeFile(out, writeDmatAscii({ rows: vertexCount, cols: boneCount, data: limited(result.weights) }));
       const { nx, ny, nz } = result.grid;
       stdout.write(
         `wrote ${out}: ${vertexCount} vertices × ${boneCount} bones, volumetric (${nx}×${ny}×${nz} voxels, ${result.solidVoxels} solid, falloff ${falloff}), ${Math.round(result.timings.totalMs)} ms\n`,
@@ -197,7 +213,7 @@ vertices and parts of the mesh without any handle are reported on stderr.
     }
     if (result.laplacianUsed !== laplacian)
       stderr.write('rigwright: warning: the cotangent Laplacian is not positive definite on this mesh; used the uniform one\n');
-    writeFile(out, writeDmatAscii({ rows: vertexCount, cols: boneCount, data: result.weights }));
+    writeFile(out, writeDmatAscii({ rows: vertexCount, cols: boneCount, data: limited(result.weights) }));
     let handled = 0;
     for (const h of handles) if (h >= 0) handled++;
     const welded = result.weldedVertexCount < vertexCount ? ` (welded into ${result.weldedVertexCount})` : '';
