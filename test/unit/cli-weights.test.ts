@@ -112,8 +112,8 @@ test('uniform Laplacian: every free vertex’s weight is the average of its neig
   assert.ok(worst < 1e-9, `largest deviation from the neighbour average: ${worst}`);
 });
 
-test('automatic handles: distance rule and cylinder rule both give a partition of unity', () => {
-  for (const extra of [['--auto-handles'], ['--auto-handles', '--rule', 'cylinder', '--radius', '0.02']]) {
+test('automatic handles: distance rule and cylinder rule both give a partition of unity; cylinders that hold no vertex are refused', () => {
+  for (const extra of [['--auto-handles'], ['--auto-handles', '--rule', 'cylinder', '--radius', '0.05']]) {
     const out = path.join(work, `hand-auto-${extra.length}.dmat`);
     const run = rigwright(...hand(), ...extra, '--out', out);
     assert.equal(run.status, 0, run.stderr);
@@ -122,9 +122,24 @@ test('automatic handles: distance rule and cylinder rule both give a partition o
     for (let v = 0; v < w.rows; v += 7) {
       let sum = 0;
       for (let b = 0; b < w.cols; b++) sum += w.at(v, b);
-      assert.ok(Math.abs(sum - 1) < 1e-9 || sum === 0, `vertex ${v}: ${sum}`);
+      assert.ok(Math.abs(sum - 1) < 1e-9, `vertex ${v}: ${sum}`);
     }
   }
+  // Cylinders too thin to hold any vertex of the hand leave nothing to solve from: refused, naming the file.
+  const thin = rigwright(
+    ...hand(),
+    '--auto-handles',
+    '--rule',
+    'cylinder',
+    '--radius',
+    '0.02',
+    '--method',
+    'surface',
+    '--out',
+    path.join(work, 'hand-thin.dmat'),
+  );
+  assert.equal(thin.status, 1, thin.stderr);
+  assert.match(thin.stderr, /hand\.off: no handle vertex .*nothing to solve the surface weights from/);
 });
 
 test('the body reports bones 1, 2, 12 and 13 without handles on stderr, and they get weight 0', () => {
