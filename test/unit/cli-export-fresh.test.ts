@@ -241,6 +241,10 @@ test('fresh export keeps an unweighted hips bone listed after its children; it d
   // The same with a names file naming it: still a joint, under its name.
   const named = await joints(writeHandRig(dir, 'hips-named', false, ['root', 'leg.L', 'leg.R', 'hips']), path.join(work, 'hips-named.glb'));
   assert.deepEqual(named.names, ['root', 'leg.L', 'leg.R', 'hips']);
+  // One leg, no names file: the hips bone has a connector's shape (as every chain bone of a TGF has), and it stays.
+  const bare = await joints(writeHandRig(dir, 'bare', true), path.join(work, 'bare.glb'));
+  assert.equal(bare.names.length, 3, `joints ${bare.names.join(', ')}`);
+  assert.doesNotMatch(bare.stderr, /connector/);
   // One leg: the hips bone has a connector's shape, but the names file says it is the hips: it stays.
   const control = await joints(writeHandRig(dir, 'control', true, ['root', 'leg', 'hips']), path.join(work, 'control.glb'));
   assert.deepEqual(control.names, ['root', 'leg', 'hips']);

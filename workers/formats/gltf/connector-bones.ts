@@ -24,14 +24,15 @@ export interface ConnectedRig {
 /**
  * The connector bones of a rig: bones with a parent and children that all come before them in bone order, no weight
  * on any vertex, the identity rotation and no translation in every pose of every clip, and marked as connectors.
- * With bone names (a names file), the mark is the name: `connector to NAME` as `rigwright import` writes it, or
- * `NAME (connector)` / `NAME (connector K)` as the app's Save skeleton writes it. Without names, the mark is the
- * shape tgfWithConnectors gives a connector: exactly one child, starting at its parent's end joint and ending at its
- * child's start joint. Any other unweighted bone (a hips or control bone listed after its children) is a real bone
- * and stays.
+ * The mark is the bone's name (a names file): `connector to NAME` as `rigwright import` writes it, or
+ * `NAME (connector)` / `NAME (connector K)` as the app's Save skeleton writes it. Without names nothing is a
+ * connector: in a TGF every bone starts at its parent's end joint and its children start at its end, so a
+ * connector's shape is every chain bone's, and an unweighted hips or control bone must not be taken for one.
  */
 export function connectorBones(rig: ConnectedRig): number[] {
-  const { parents, bones } = rig.skeleton;
+  if (!rig.boneNames) return [];
+  const { boneNames } = rig;
+  const { parents } = rig.skeleton;
   const B = parents.length;
   const { rows, data } = rig.weights;
   const out: number[] = [];
@@ -40,10 +41,7 @@ export function connectorBones(rig: ConnectedRig): number[] {
     if (p < 0) continue;
     const children = [...parents.keys()].filter((c) => parents[c] === b);
     if (children.length === 0 || children.some((c) => c > b)) continue;
-    const marked = rig.boneNames
-      ? isConnectorName(rig.boneNames[b])
-      : children.length === 1 && bones[2 * b] === bones[2 * p + 1] && bones[2 * b + 1] === bones[2 * children[0]];
-    if (!marked) continue;
+    if (!isConnectorName(boneNames[b])) continue;
     let weighted = false;
     for (let v = 0; v < rows && !weighted; v++) weighted = data[v * B + b] !== 0;
     if (!weighted && rig.clips.every((clip) => atRest(clip.poses, b))) out.push(b);
