@@ -31,6 +31,10 @@ interface Run {
 const snapshot = (page: Page) => page.evaluate(() => (window as any).__rigwright.snapshot());
 const undoLabels = (page: Page) => page.evaluate(() => (window as any).__rigwright.history().undo as string[]);
 const framesRendered = (page: Page) => page.evaluate(() => (window as any).__rigwright.state().framesRendered as number);
+/** Whether a script run is going on. */
+const scriptRunning = (page: Page) => page.evaluate(() => (window as any).__rigwright.scriptState().running as boolean);
+/** A script that changes the weights and then never ends. */
+const PRUNE_THEN_SPIN = 'await rig.paint.prune(0.3);\nwhile (true) {}\n';
 
 /** Runs a script to its end and gives back how it ended and its output. */
 function runScript(page: Page, source: string, file: string): Promise<Run> {
@@ -45,7 +49,7 @@ async function startScript(page: Page, source: string, file: string): Promise<vo
     },
     [source, file] as const,
   );
-  await expect.poll(() => page.evaluate(() => (window as any).__rigwright.scriptState().running)).toBe(true);
+  await expect.poll(() => scriptRunning(page)).toBe(true);
 }
 
 /** Resolves once the scene's weights are no longer `weights` (a running script's edit has landed). */
@@ -150,7 +154,7 @@ test('while (true) {} is ended by Stop, the viewport drawing and the page answer
   expect(meanwhile.frames, 'frames drawn while the script spins').toBeGreaterThanOrEqual(2);
   // A page the script held would not answer at all until the script ended.
   expect(meanwhile.slowestMs, 'slowest round trip to the page, ms').toBeLessThan(2500);
-  expect(await page.evaluate(() => (window as any).__rigwright.scriptState().running)).toBe(true);
+  expect(await scriptRunning(page)).toBe(true);
   // Undo waits for the run's end: the key does nothing meanwhile.
   await page.locator('canvas').first().hover();
   await page.keyboard.press('Control+z');
@@ -180,12 +184,12 @@ test('the Scripting panel’s Stop, clicked with the mouse, ends while (true) {}
   const before = await snapshot(page);
   const stepsBefore = await undoLabels(page);
 
-  await startScript(page, 'await rig.paint.prune(0.3);\nwhile (true) {}\n', 'spin.ts');
+  await startScript(page, PRUNE_THEN_SPIN, 'spin.ts');
   await weightsChangedFrom(page, before.weights);
   await expect(stop).toBeEnabled();
   const meanwhile = await pageWhileRunning(page, 1000);
   expect(meanwhile.frames, 'frames drawn while the script spins').toBeGreaterThanOrEqual(2);
-  expect(await page.evaluate(() => (window as any).__rigwright.scriptState().running), 'still spinning').toBe(true);
+  expect(await scriptRunning(page), 'still spinning').toBe(true);
 
   // The real mouse on the button, at its place now.
   const box = (await stop.boundingBox())!;
@@ -216,7 +220,7 @@ test('Esc, pressed with the focus in the script editor and then in the viewport,
   const stepsBefore = await undoLabels(page);
 
   for (const where of ['editor', 'viewport'] as const) {
-    await startScript(page, 'await rig.paint.prune(0.3);\nwhile (true) {}\n', 'spin.ts');
+    await startScript(page, PRUNE_THEN_SPIN, 'spin.ts');
     await weightsChangedFrom(page, before.weights);
     await expect(stop).toBeEnabled();
     if (where === 'editor') {
@@ -228,7 +232,7 @@ test('Esc, pressed with the focus in the script editor and then in the viewport,
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
       await expect(editor.locator('textarea')).not.toBeFocused();
     }
-    expect(await page.evaluate(() => (window as any).__rigwright.scriptState().running), `still spinning (${where})`).toBe(true);
+    expect(await scriptRunning(page), `still spinning (${where})`).toBe(true);
     await page.keyboard.press('Escape');
     const run = await endOfRun(page);
     expect(run.result.status, where).toBe('stopped');
@@ -249,10 +253,9 @@ test('Esc that closes a pop-up while a script runs closes only the pop-up (the E
   const panel = page.getByRole('complementary', { name: 'Scripting' });
   const editor = panel.locator('.monaco-editor');
   await expect(editor).toBeVisible();
-  const running = () => page.evaluate(() => (window as any).__rigwright.scriptState().running as boolean);
   const before = await snapshot(page);
   const stepsBefore = await undoLabels(page);
-  await startScript(page, 'await rig.paint.prune(0.3);\nwhile (true) {}\n', 'spin.ts');
+  await startScript(page, PRUNE_THEN_SPIN, 'spin.ts');
   await weightsChangedFrom(page, before.weights);
 
   // Examples ▾ opens with its first item focused; Escape closes it, the focus back on its button, and the run goes on.
@@ -265,7 +268,7 @@ test('Esc that closes a pop-up while a script runs closes only the pop-up (the E
   await expect(examples).toBeFocused();
   // Time for an Escape that reached the key table to have ended the run.
   await page.waitForTimeout(500);
-  expect(await running(), 'the menu’s Escape closed the menu alone').toBe(true);
+  expect(await scriptRunning(page), 'the menu’s Escape closed the menu alone').toBe(true);
 
   // Ctrl+Space in the editor opens monaco’s completion list; Escape closes it, and the run goes on.
   await editor.click();
@@ -276,7 +279,7 @@ test('Esc that closes a pop-up while a script runs closes only the pop-up (the E
   await page.keyboard.press('Escape');
   await expect(suggestions).toBeHidden();
   await page.waitForTimeout(500);
-  expect(await running(), 'the completion list’s Escape closed the list alone').toBe(true);
+  expect(await scriptRunning(page), 'the completion list’s Escape closed the list alone').toBe(true);
 
   // The next Escape, nothing open, stops the run: the scene as before.
   await page.keyboard.press('Escape');
@@ -344,7 +347,7 @@ test('while (true) {} is ended by a 2 s time limit, the viewport drawing meanwhi
   const stepsBefore = await undoLabels(page);
 
   const started = Date.now();
-  await startScript(page, 'await rig.paint.prune(0.3);\nwhile (true) {}\n', 'spin.ts');
+  await startScript(page, PRUNE_THEN_SPIN, 'spin.ts');
   // Well inside the 2 s: the run is still spinning while the page is watched.
   const meanwhile = await pageWhileRunning(page, 800);
   expect(meanwhile.frames, 'frames drawn while the script spins').toBeGreaterThanOrEqual(2);
