@@ -8,10 +8,11 @@ import { invertAffine, transformPoint } from '../gltf-numbers.ts';
 import type { Skeleton } from '../../rig/skeleton.ts';
 
 /**
- * The bone ends a fresh export writes (BONE_TAIL_EXTRA, exportGltf) kept true in place: a joint node that has one gets
- * the bone's present end in its bind frame (B_b⁻¹ · end), or loses it where the children now give the end; a new
- * joint node gets one where they do not. A file's joint without one keeps its extras as they are (a no-op export
- * changes nothing; its end is the importer's to find, as when it was read).
+ * The bone ends of both exports (BONE_TAIL_EXTRA): a joint node that has one gets the bone's present end in its bind
+ * frame (B_b⁻¹ · end), or loses it where the children now give the end; a new joint node (every joint of a fresh
+ * document, and those the skeleton step adds) gets one where they do not. A file's joint without one keeps its
+ * extras as they are (a no-op export changes nothing; its end is the importer's to find, as when it was read).
+ * @param newBones bones whose joint nodes this export made
  */
 export function writeBoneTails(
   skeleton: Skeleton,

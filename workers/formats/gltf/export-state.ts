@@ -88,6 +88,13 @@ export interface ExportState {
   skins: Skin[];
   /** C_s per skin: its bind space into the world, from the document as it was */
   skinToWorld: Map<Skin, Float64Array>;
+  /**
+   * What the document's start made itself and left to the steps (a fresh document; empty for a source file, which has
+   * both as it was written): these skins have their joints but no inverse bind matrices, which the skins step
+   * writes (inverse-binds.ts; their bind space is the world, C_s the identity), and these bones' joint nodes have
+   * no bone end, which the bone-ends step writes where the children do not give it (bone-tails.ts).
+   */
+  built: { skins: ReadonlySet<Skin>; bones: readonly number[] };
   /** the skin a part that joins a skin joins; null when the document has no skinned mesh */
   firstSkin: Skin | null;
   /** each joint node's rest world matrix before the skeleton step */

@@ -4,8 +4,11 @@
  *
  * Rig mapping: every bone becomes one joint node with the bone's name, placed at the bone's rest START joint r_b and
  * parented to its parent bone's node (local translation r_b − r_parent, or r_b for a root), with no rest rotation.
- * Its inverse bind matrix is the translation by −r_b. Animating the node's rotation with our relative rotation R_b
- * then reproduces forward kinematics exactly: with the world matrix G_b = G_p · T(r_b − r_p) · R_b, the joint matrix
+ * Its inverse bind matrix, written by the skins step (inverse-binds.ts) as the inverse of that rest world matrix, is
+ * the translation by −r_b; the bone's end, where its children do not give it, is written by the bone-ends step
+ * (bone-tails.ts). The Document holds what a source file would: nodes, meshes, materials, skins with their joints.
+ * Animating the node's rotation with our relative rotation R_b then reproduces forward kinematics exactly: with the
+ * world matrix G_b = G_p · T(r_b − r_p) · R_b, the joint matrix
  * G_b · T(−r_b) = [Q_p R_b | T_p + Q_p r_b − Q_b r_b], which is libigl's [Q_b | T_b] (rig/forward-kinematics.ts).
  * A pose's start-joint translation t_b animates the node's translation to r_b − r_p + t_b. The joint nodes are
  * exactly the bones: a bone whose start is away from its parent's end is still one node (connector bones belong to
@@ -22,25 +25,16 @@
 import { Document, type Accessor, type Node as GltfNode, type Skin } from '@gltf-transform/core';
 import { CollectingLogger } from '../gltf-collecting-logger.ts';
 import type { GltfExportOptions, GltfRig } from '../gltf-export.ts';
-import {
-  BONE_TAIL_EXTRA,
-  bonesWithoutChildTail,
-  checkCorners,
-  checkedParts,
-  checkLook,
-  gridJointPositions,
-  lookMaterials,
-  partBinding,
-} from './fresh-parts.ts';
+import { checkCorners, checkedParts, checkLook, gridJointPositions, lookMaterials, partBinding } from './fresh-parts.ts';
 import { lookExtensions } from '../material-look.ts';
 import type { DenseMatrix, MeshPart } from '../types.ts';
 import { vertexNormals } from '../../mesh/vertex-normals.ts';
 import type { Skeleton } from '../../rig/skeleton.ts';
 import { influencesFromWeights } from '../../skinning/influences.ts';
 import { exportFail, type ExportState, type Fail, type PartTarget } from './export-state.ts';
+import { identity } from '../gltf-numbers.ts';
 import { diagonalOf, worldMatrix } from './node-matrices.ts';
 import { partPrimitives } from './part-primitives.ts';
-import { skinsToWorld } from './source-document.ts';
 
 /**
  * Builds the new Document of `rig` and the pipeline's state for it.
@@ -102,15 +96,10 @@ export async function freshState(rig: GltfRig, file: string, opts: Required<Gltf
     node.setTranslation([-at[12], -at[13], -at[14]]);
     jointNodes[bone].addChild(node);
   }
+  // Skins with their joints only: the skins step writes their inverse bind matrices (ExportState.built).
   const skins = skinGroups(skeleton, rig.weights, parts).map((bones, s, all) => {
     const skin = doc.createSkin(all.length === 1 ? `${meshName} skin` : `${meshName} skin ${s}`);
-    const inverseBind = new Float32Array(16 * bones.joints.length);
-    bones.joints.forEach((b, k) => {
-      const at = worldMatrix(jointNodes[b]);
-      inverseBind.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -at[12], -at[13], -at[14], 1], 16 * k);
-      skin.addJoint(jointNodes[b]);
-    });
-    skin.setInverseBindMatrices(accessor('MAT4', inverseBind));
+    for (const b of bones.joints) skin.addJoint(jointNodes[b]);
     for (const p of bones.parts) partTargets[p].node.setSkin(skin);
     return skin;
   });
@@ -154,7 +143,9 @@ function freshStateOf(
     removedNodes: new Set(),
     newBones: [],
     skins,
-    skinToWorld: skinsToWorld(skins),
+    // Bind space is the world: each joint's inverse bind matrix is the inverse of its rest world matrix.
+    skinToWorld: new Map(skins.map((skin) => [skin, identity()])),
+    built: { skins: new Set(skins), bones: Array.from({ length: boneCount }, (_, b) => b) },
     firstSkin: skins[0] ?? null,
     restBefore: new Map(jointNodes.map((node) => [node, worldMatrix(node)])),
     parts,
@@ -196,7 +187,7 @@ function checkRig(rig: GltfRig, fail: Fail): readonly string[] {
 
 /**
  * One joint node per bone at its grid position (see the module comment), below a common root node when there are
- * several roots, with the bone's end in its extras where its children do not give it (BONE_TAIL_EXTRA).
+ * several roots. The bone ends are the bone-ends step's to write (ExportState.built).
  */
 function jointNodesOf(doc: Document, skeleton: Skeleton, names: readonly string[], meshName: string): GltfNode[] {
   const { parents } = skeleton;
@@ -212,11 +203,6 @@ function jointNodesOf(doc: Document, skeleton: Skeleton, names: readonly string[
     if (p >= 0) jointNodes[p].addChild(jointNodes[b]);
     else (skeletonRoot ?? scene).addChild(jointNodes[b]);
   });
-  for (const b of bonesWithoutChildTail(skeleton)) {
-    const e = 3 * skeleton.bones[2 * b + 1];
-    const tail = [0, 1, 2].map((c) => skeleton.joints[e + c] - at[3 * b + c]);
-    jointNodes[b].setExtras({ ...jointNodes[b].getExtras(), [BONE_TAIL_EXTRA]: tail });
-  }
   return jointNodes;
 }
 

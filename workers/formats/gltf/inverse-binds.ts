@@ -3,7 +3,9 @@
  * removed ones, and gains every bone a vertex of a part on it has weight on. Inverse bind matrices: with the skeleton
  * as in the document, the document's (a skin that gains joints gets theirs computed); once a joint's rest world
  * matrix changed, every joint's, IBM_s,j = G_j⁻¹ · C_s, where C_s = G_r · IBM_s,r (r the skin's first joint, before
- * any change) maps the skin's bind space into the world, so that all are the rest joints' inverses.
+ * any change) maps the skin's bind space into the world, so that all are the rest joints' inverses. A skin the
+ * document's start built (ExportState.built: a fresh export's) has its joints only: every joint gets
+ * IBM_s,j = G_j⁻¹ · C_s, with C_s the identity (its bind space is the world).
  */
 import type { Accessor, Node as GltfNode, Primitive, Skin } from '@gltf-transform/core';
 import { invertAffine, multiply } from '../gltf-numbers.ts';
@@ -52,10 +54,12 @@ export function updateSkins(state: ExportState, scene: ExportScene): Map<Skin, G
     const before = skin.listJoints();
     const old = readInverseBind(skin);
     const ibm = new Float64Array(16 * joints.length);
-    let changed = joints.length !== before.length || joints.some((node, k) => k < before.length && before[k] !== node);
+    // A skin the document's start built has no inverse bind matrices yet: every joint's is computed.
+    const built = state.built.skins.has(skin);
+    let changed = built || joints.length !== before.length || joints.some((node, k) => k < before.length && before[k] !== node);
     joints.forEach((node, k) => {
       const at = before.indexOf(node);
-      if (at >= 0 && !skeletonChanged) {
+      if (at >= 0 && !skeletonChanged && !built) {
         ibm.set(old.subarray(16 * at, 16 * at + 16), 16 * k);
         return;
       }

@@ -3,10 +3,11 @@
  * source-document.ts; a new one built from the scene for a fresh export, fresh-document.ts) and then runs the same
  * steps, in this order:
  *   skeleton      joint nodes where the scene's bones are (skeleton-step.ts)
- *   skins         each skin's joints and inverse bind matrices (inverse-binds.ts)
+ *   skins         each skin's joints and inverse bind matrices: a fresh document's skins get all of theirs here
+ *                 (inverse-binds.ts)
  *   weights       JOINTS_n/WEIGHTS_n of the parts whose weights changed, parts that join a skin (skin-weights-step.ts)
  *   clips         kept, removed and new animations, each with its own name (clips-step.ts)
- *   bone ends     the joints' tail extras (bone-tails.ts)
+ *   bone ends     the joints' tail extras: a fresh document's joints get theirs here (bone-tails.ts)
  *   examples      example shapes as morph targets keyed in the new clips (example-morphs.ts)
  *   bakes         baked deformation as morph targets and clips (baked-morphs.ts)
  *   write         orphaned accessors out, the reader's leftovers carried, what nothing changed written as the source
@@ -40,7 +41,7 @@ export async function runExportPipeline(state: ExportState, scene: ExportScene):
   const kept = removeUnkeptAnimations(state, scene);
   const jointNodes = state.jointNodes as GltfNode[];
   const bindFrames = bindFramesOf(jointNodes, state.skins, state.skinToWorld);
-  writeBoneTails(scene.skeleton, jointNodes, bindFrames, state.newBones, state.diagonal);
+  writeBoneTails(scene.skeleton, jointNodes, bindFrames, [...state.built.bones, ...state.newBones], state.diagonal);
   const examples = scene.poseSpace ? addExampleMorphs(state, scene, scene.poseSpace) : null;
   writeNewClips(state, scene, bindFrames, kept.inherited, examples?.key ?? null);
   addBakedMorphs(state, scene, examples);

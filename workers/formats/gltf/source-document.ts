@@ -88,6 +88,7 @@ export async function sourceState(
     newBones: [],
     skins,
     skinToWorld: skinsToWorld(skins),
+    built: { skins: new Set(), bones: [] },
     firstSkin,
     restBefore,
     parts: used,
