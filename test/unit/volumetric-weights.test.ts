@@ -6,7 +6,7 @@ import { readTgf } from '../../workers/formats/tgf.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
 import { volumetricWeights, VOLUMETRIC_WEIGHTS_DEFAULTS } from '../../workers/weights/volumetric-weights.ts';
-import { restrictWeights, smoothWeights } from '../../workers/weights/voxel-weights.ts';
+import { aggregateVoxels, smoothWeights } from '../../workers/weights/voxel-weights.ts';
 import type { Grid, Solid } from '../../workers/weights/voxel-solid.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
@@ -301,7 +301,8 @@ test('smoothing through the solid: each pass as a dense per-bone average over ea
         return row;
       });
     const called: number[] = [];
-    const smoothed = smoothWeights(weights, bones, k, boneCount, grid, solid, passes, (pass) => called.push(pass));
+    const { graph } = aggregateVoxels(grid, solid, grid);
+    const smoothed = smoothWeights(weights, bones, k, boneCount, graph, passes, (pass) => called.push(pass));
     // Two buffers alternate: after an even number of passes the result is the caller's array (no copy).
     assert.equal(smoothed === weights, passes % 2 === 0, `${passes} passes: the result is the caller's array iff even`);
     assert.deepEqual(called, [...Array(passes).keys()], 'told before each pass, with its number');
@@ -373,53 +374,4 @@ test('volumetric weights’ progress rises from 0 to 1 through its stages, the s
   // About half a default bind's time or more is the smoothing's (the Fox: 0.48 of 0.73 s, under load).
   assert.ok(Math.abs(next - smoothing[0] - 0.5) < 1e-12, `the smoothing spans ${next - smoothing[0]} of the bar`);
   assert.equal(smoothing.length, 1 + VOLUMETRIC_WEIGHTS_DEFAULTS.smoothingPasses, 'told at its start and before each pass');
-});
-
-test('restrictWeights: a coarse voxel is solid where a fine solid voxel’s centre lies in it, its row the sum of theirs, K largest, normalized', () => {
-  // A fine grid of side 0.5 inside a coarse one of side 1 over the same corner, offset by one coarse voxel of margin.
-  const fine: Grid = { nx: 12, ny: 10, nz: 8, h: 0.5, ox: 1, oy: 1, oz: 1, longest: 6 };
-  const coarse: Grid = { nx: 9, ny: 8, nz: 7, h: 1, ox: 0, oy: 0, oz: 0, longest: 6 };
-  const [k, boneCount] = [2, 5];
-  const random = seededRandom(11);
-  const index = new Int32Array(fine.nx * fine.ny * fine.nz).fill(-1);
-  const cells: number[] = [];
-  for (let l = 1; l < fine.nz - 1; l++)
-    for (let j = 1; j < fine.ny - 1; j++)
-      for (let i = 1; i < fine.nx - 1; i++)
-        if (random() > 0.4) {
-          index[i + fine.nx * (j + fine.ny * l)] = cells.length;
-          cells.push(i + fine.nx * (j + fine.ny * l));
-        }
-  const solid: Solid = { count: cells.length, cell: Int32Array.from(cells), index };
-  const bones = new Int16Array(solid.count * k).fill(-1);
-  const weights = new Float32Array(solid.count * k);
-  for (let v = 0; v < solid.count; v++) {
-    const first = Math.floor(random() * boneCount);
-    const second = (first + 1 + Math.floor(random() * (boneCount - 1))) % boneCount;
-    const w = 0.5 + 0.5 * random();
-    bones.set([first, second], v * k);
-    weights.set([w, 1 - w], v * k);
-  }
-  const restricted = restrictWeights(weights, bones, k, boneCount, fine, solid, coarse);
-  // The reference: each fine voxel's centre placed by coordinates, dense sums per coarse voxel.
-  const sums = new Map<number, Float64Array>();
-  for (let v = 0; v < solid.count; v++) {
-    const c = cells[v];
-    const centre = [c % fine.nx, Math.floor(c / fine.nx) % fine.ny, Math.floor(c / (fine.nx * fine.ny))].map((q) => 1 + (q + 0.5) * 0.5);
-    const cell = Math.floor(centre[0]) + coarse.nx * (Math.floor(centre[1]) + coarse.ny * Math.floor(centre[2]));
-    const sum = sums.get(cell) ?? new Float64Array(boneCount);
-    for (let i = 0; i < k; i++) sum[bones[v * k + i]] += weights[v * k + i];
-    sums.set(cell, sum);
-  }
-  assert.equal(restricted.solid.count, sums.size, 'one coarse solid voxel per coarse cell holding a fine solid centre');
-  for (const [cell, sum] of sums) {
-    const s = restricted.solid.index[cell];
-    assert.ok(s >= 0 && restricted.solid.cell[s] === cell, `coarse cell ${cell} is solid and numbered`);
-    const kept = [...sum.keys()].sort((a, b) => sum[b] - sum[a] || a - b).slice(0, k);
-    const total = kept.reduce((t, b) => t + sum[b], 0);
-    for (let i = 0; i < k; i++) {
-      assert.equal(restricted.nearestBone[s * k + i], kept[i], `coarse cell ${cell}: bone ${i}`);
-      assert.ok(Math.abs(restricted.weights[s * k + i] - sum[kept[i]] / total) < 1e-6, `coarse cell ${cell}: weight ${i}`);
-    }
-  }
 });

@@ -4,7 +4,7 @@ import { spreadWeldedRows, WELD_VERTICES_DEFAULTS, weldVertices, type WeldedVert
 import { weldedShells } from './binding-method.ts';
 import { makeGrid, voxelizeSolid } from './voxel-solid.ts';
 import { boneSeeds, GeodesicSearch } from './voxel-geodesics.ts';
-import { restrictWeights, smoothWeights, vertexWeights, weightsFromDistances } from './voxel-weights.ts';
+import { aggregateVoxels, aggregateWeights, smoothWeights, vertexWeights, weightsFromDistances } from './voxel-weights.ts';
 
 /**
  * Geodesic voxel binding (Dionne and de Lasa 2013, "Geodesic Voxel Binding for Production Character Meshes"): the
@@ -39,8 +39,10 @@ export interface VolumetricWeightsOptions {
    * artists' weights (the Fox 0.0235 at 2, 0.0201 at 24, 0.0198 at 32, 0.0196 at 48; RiggedFigure 0.0185, 0.0144,
    * 0.0136, 0.0125) at a cost linear in the passes; 32 keeps a default bind within its time. Counted in passes of the
    * default grid, so the blend is a length in mesh units: a coarser grid runs passes · (resolution / 128)² passes (as
-   * far, the spread growing as √passes voxels), a finer one smooths on the default grid's voxels (its weights summed
-   * into them) and its vertices take their rows there.
+   * far, the spread growing as √passes voxels); a finer one runs the passes on the connected pieces of its solid in
+   * each default-grid cell (aggregateVoxels), each starting from the sum of its voxels' weights, so a pass blends
+   * over a default voxel as at the default while parts the fine grid separates (a gap under a default voxel) are
+   * never averaged together.
    */
   smoothingPasses?: number;
   /** the winding number's accuracy β (WindingNumberOptions.accuracy) */
@@ -129,13 +131,15 @@ export interface VolumetricWeightsResult {
  *    K nearest of any voxel reached through it.
  * 4. Weights: w_b ∝ d_b^−falloff over the voxel's nearest bones, normalized; `smoothingPasses` Jacobi
  *    passes average each voxel with its solid face neighbours (keeping the K largest, normalized), on the default
- *    grid's spacing whatever the resolution (see the option). With a steep
+ *    grid's spacing whatever the resolution: a finer grid's voxels are aggregated into nodes, the face-connected
+ *    pieces of its solid inside each default-grid cell, two nodes neighbours where a voxel of one touches a voxel of
+ *    the other through a face, each counted once as a voxel's face neighbour is (see the option). With a steep
  *    falloff each voxel starts near its nearest bone alone and the blend comes from this diffusion through the solid
  *    (the idea of Baran and Popović's bone heat, nearest bone and diffusion, in the solid): where two bones in line
  *    lie equally far (a plane through their joint), a region takes the bone its surroundings belong to.
- * 5. Vertices: the trilinear interpolation of the weights of the eight voxel centres (of the grid smoothed on) around
- *    the vertex, over those that carry weights (renormalized); where none does, the weights of the nearest voxel that does. Each row keeps
- *    its K largest, normalized.
+ * 5. Vertices: the trilinear interpolation of the weights of the eight voxel centres around the vertex (a voxel of a
+ *    finer grid having its node's weights), over those that carry weights (renormalized); where none does, the
+ *    weights of the nearest voxel that does. Each row keeps its K largest, normalized.
  *
  * All of it runs on the welded mesh (weldVertices with `weldTolerance`): the voxels from the welded triangles, whether
  * the mesh is closed from the welded shells, and each welded vertex weighted at its position (its first member's),
@@ -144,7 +148,12 @@ export interface VolumetricWeightsResult {
  * Memory: one byte and one 32-bit index per voxel of the grid, and about 50 + 16K bytes per solid voxel: its number
  * (4), the geodesic search's state (17; bones are processed one at a time), the K nearest bones and distances (6K),
  * the weights and the smoothing's second buffers of weights and bones (10K) and its table of each voxel's own and six
- * face neighbours' numbers (28). A grid finer than the default's adds the same per solid voxel of the default grid.
+ * face neighbours' numbers (32 with its offsets), and 16 while that table is built (of which the voxel's node, 4, is
+ * kept). A grid finer than the default's smooths on nodes instead (about one per solid voxel of the default grid, or a
+ * few where a cell holds separate pieces): its smoothing buffers and table, 12K + 32 bytes, are per node, and each
+ * solid fine voxel keeps 50 + 10K + 4 bytes (its number, the search, the nearest bones, its weights, its node) and
+ * takes 16 more while the nodes are found. At 512 voxels the Fox's 2.7 million solid voxels take about 0.3 GB
+ * with K = 4.
  *
  * @param positions   #V × 3 rest positions, mesh units
  * @param triangles   #F × 3 vertex indices (any orientation mix; consistently outward gives the cleanest inside)
@@ -249,16 +258,21 @@ export function volumetricWeights(
   // The smoothing blends over a length in mesh units, whatever the resolution: `smoothingPasses` passes of the default
   // grid. A coarser grid runs the passes that blend as far (their spread grows as √passes voxels); a finer one carries
   // its weights to a grid of the default's spacing and smooths there, where the vertices then take their rows.
-  let smoothGrid = grid;
-  let smoothSolid = solid;
-  let smoothBones: Int16Array = nearestBone;
+  // The smoothing blends over a length in mesh units, whatever the resolution: `smoothingPasses` passes of the default
+  // grid. A coarser grid runs the passes that blend as far (their spread grows as √passes voxels) on its own voxels; a
+  // finer one runs them on the connected pieces of its solid inside each default-grid cell, so a pass blends over a
+  // default voxel while parts the fine grid separates stay apart.
   let passes = settings.smoothingPasses;
-  if (grid.h < unit) {
-    smoothGrid = makeGrid(weld.positions, VOLUMETRIC_WEIGHTS_DEFAULTS.resolution);
-    const coarse = restrictWeights(voxelWeights, nearestBone, k, boneCount, grid, solid, smoothGrid);
-    ({ solid: smoothSolid, nearestBone: smoothBones, weights: voxelWeights } = coarse);
-  } else passes = Math.round(passes * (unit / grid.h) ** 2);
-  voxelWeights = smoothWeights(voxelWeights, smoothBones, k, boneCount, smoothGrid, smoothSolid, passes, (pass) => {
+  const finer = grid.h < unit;
+  if (!finer) passes = Math.round(passes * (unit / grid.h) ** 2);
+  const coarse = finer ? makeGrid(weld.positions, VOLUMETRIC_WEIGHTS_DEFAULTS.resolution) : grid;
+  const { graph, nodeOf } = aggregateVoxels(grid, solid, coarse, checkCancelled);
+  let nodeBones: Int16Array = nearestBone;
+  // Where every node is one voxel (numbered as the voxel) the voxels' rows are the nodes'.
+  if (graph.count !== solid.count)
+    ({ nearestBone: nodeBones, weights: voxelWeights } = aggregateWeights(voxelWeights, nearestBone, k, boneCount, nodeOf, graph.count));
+  checkCancelled();
+  voxelWeights = smoothWeights(voxelWeights, nodeBones, k, boneCount, graph, passes, (pass) => {
     checkCancelled();
     progress?.('smoothing', 0.4 + (0.5 * pass) / passes);
   });
@@ -270,13 +284,14 @@ export function volumetricWeights(
   const weldedWeights = new Float64Array(weld.count * boneCount);
   const weldedFromNearestVoxel = vertexWeights(
     weld.positions,
-    smoothGrid,
-    smoothSolid,
-    smoothBones,
+    grid,
+    solid,
+    nodeBones,
     voxelWeights,
     k,
     boneCount,
     weldedWeights,
+    graph.count !== solid.count ? nodeOf : undefined,
   );
   const weights = spreadWeldedRows(weldedWeights, weld, boneCount, new Float64Array(n * boneCount));
   let verticesFromNearestVoxel = 0;

@@ -37,52 +37,165 @@ export function weightsFromDistances(
 }
 
 /**
- * `passes` Jacobi passes: each solid voxel's weights become the mean of its own and its solid face neighbours' (those
- * that carry weights), keeping the K largest, normalized. `nearestBone` is rewritten to the kept bones (sorted by
- * weight, largest first; equal weights by bone index).
- * Memory: a second buffer of weights and bones (6K bytes per solid voxel) and the table of each voxel's own and six face
- * neighbours' numbers (28 bytes per solid voxel).
- * @param weights     #S × K the voxels' weights (of the bones in nearestBone); used as one of the two buffers the passes
+ * The graph the smoothing runs on: node u's neighbours, itself first, are `neighbours[start[u] .. start[u + 1])`, each
+ * listed once.
+ */
+export interface SmoothingGraph {
+  /** #N nodes */
+  count: number;
+  /** #N + 1 offsets into `neighbours` */
+  start: Int32Array;
+  /** each node's own number and then its neighbours' */
+  neighbours: Int32Array;
+}
+
+/** How many voxels the graph's loops go through between two polls for cancel. */
+const POLL_EVERY = 1 << 16;
+
+/**
+ * The smoothing's graph over the solid voxels, aggregated to the cells of a coarser grid: the nodes are the connected
+ * pieces of the solid voxels inside each coarse cell (a voxel belongs to the cell holding its centre; connected
+ * through the faces of voxels of that cell), and two nodes are neighbours when some voxel of one is a face neighbour
+ * of some voxel of the other. So parts the fine grid separates stay apart, however close, while a pass still blends
+ * over about one coarse voxel. Where the coarse grid is the grid itself (or coarser) each node is one voxel, numbered
+ * as the voxel, and its neighbours are its solid face neighbours in the order +x, −x, +y, −y, +z, −z.
+ * Memory: 16 bytes per solid voxel while it is built (the coarse cell, the node, the nodes' members in order, their
+ * starts), of which the node (4) is returned, and the graph: 4 bytes per node and 4 per listed neighbour, a node
+ * listing itself and at most one neighbour per outer face of its voxels (on the grid's own cells at most 32 bytes
+ * per voxel, as a 7-point table; aggregated, a node of a solid region lists about 7, so 32 bytes per node).
+ * @param grid           the grid of the solid
+ * @param solid          its solid voxels (none in the grid's outermost layer)
+ * @param coarse         the grid whose cells aggregate the voxels (the default resolution's over the same mesh), or
+ *                       `grid` itself
+ * @param checkCancelled throws to stop, called every POLL_EVERY voxels
+ * @returns the graph and #S `nodeOf`, each solid voxel's node
+ */
+export function aggregateVoxels(
+  grid: Grid,
+  solid: Solid,
+  coarse: Grid,
+  checkCancelled: () => void = () => {},
+): { graph: SmoothingGraph; nodeOf: Int32Array } {
+  const { nx, ny, h } = grid;
+  const faces = [1, -1, nx, -nx, nx * ny, -nx * ny];
+  const count = solid.count;
+  const ownCells = coarse === grid || coarse.h <= h;
+  // Each solid voxel's coarse cell (its own number where the cells are the voxels).
+  const key = new Int32Array(count);
+  const along = (q: number, origin: number, coarseOrigin: number, cells: number) =>
+    Math.min(cells - 1, Math.max(0, Math.floor((origin + (q + 0.5) * h - coarseOrigin) / coarse.h)));
+  for (let s = 0; s < count; s++) {
+    if (ownCells) {
+      key[s] = s;
+      continue;
+    }
+    const c = solid.cell[s];
+    const i = along(c % nx, grid.ox, coarse.ox, coarse.nx);
+    const j = along(Math.floor(c / nx) % ny, grid.oy, coarse.oy, coarse.ny);
+    const l = along(Math.floor(c / (nx * ny)), grid.oz, coarse.oz, coarse.nz);
+    key[s] = i + coarse.nx * (j + coarse.ny * l);
+  }
+  checkCancelled();
+  // The pieces, by a breadth-first flood within each cell: `members` lists each node's voxels in turn.
+  const nodeOf = new Int32Array(count).fill(-1);
+  const members = new Int32Array(count);
+  const memberStart = new Int32Array(count + 1);
+  let nodes = 0;
+  let tail = 0;
+  for (let s = 0; s < count; s++) {
+    if (nodeOf[s] >= 0) continue;
+    if ((s & (POLL_EVERY - 1)) === 0) checkCancelled();
+    memberStart[nodes] = tail;
+    nodeOf[s] = nodes;
+    members[tail++] = s;
+    for (let head = memberStart[nodes]; head < tail; head++) {
+      const m = members[head];
+      for (let o = 0; o < 6; o++) {
+        const u = solid.index[solid.cell[m] + faces[o]];
+        if (u >= 0 && nodeOf[u] < 0 && key[u] === key[m]) {
+          nodeOf[u] = nodes;
+          members[tail++] = u;
+        }
+      }
+    }
+    nodes++;
+  }
+  memberStart[nodes] = tail;
+  // Each node's neighbours, listed once, found through its voxels' faces.
+  const start = new Int32Array(nodes + 1);
+  let neighbours = new Int32Array(7 * nodes);
+  let length = 0;
+  const push = (x: number) => {
+    if (length === neighbours.length) {
+      const grown = new Int32Array(2 * neighbours.length);
+      grown.set(neighbours);
+      neighbours = grown;
+    }
+    neighbours[length++] = x;
+  };
+  const listed = new Int32Array(nodes).fill(-1);
+  for (let node = 0; node < nodes; node++) {
+    if ((node & (POLL_EVERY - 1)) === 0) checkCancelled();
+    start[node] = length;
+    push(node);
+    listed[node] = node;
+    for (let q = memberStart[node]; q < memberStart[node + 1]; q++) {
+      const cell = solid.cell[members[q]];
+      for (let o = 0; o < 6; o++) {
+        const u = solid.index[cell + faces[o]];
+        if (u < 0) continue;
+        const other = nodeOf[u];
+        if (listed[other] === node) continue;
+        listed[other] = node;
+        push(other);
+      }
+    }
+  }
+  start[nodes] = length;
+  return { graph: { count: nodes, start, neighbours: neighbours.slice(0, length) }, nodeOf };
+}
+
+/**
+ * `passes` Jacobi passes on the graph: each node's weights become the mean of its own and its neighbours' (those that
+ * carry weights), keeping the K largest, normalized. `nearestBone` is rewritten to the kept bones (sorted by weight,
+ * largest first; equal weights by bone index). On the grid's own graph (aggregateVoxels with the grid as its coarse
+ * grid) a node is a voxel and the mean is over the voxel and its solid face neighbours.
+ * Memory: a second buffer of weights and bones (6K bytes per node).
+ * @param weights     #N × K the nodes' weights (of the bones in nearestBone); used as one of the two buffers the passes
  *                    alternate between, so overwritten after two passes or more (the result may be this array)
- * @param nearestBone #S × K their bones, −1 for empty places; rewritten
+ * @param nearestBone #N × K their bones, −1 for empty places; rewritten
+ * @param graph       the nodes and their neighbours (aggregateVoxels)
  * @param beforePass  called with the pass's number before each pass (to poll for cancel, which throws, and report progress)
- * @returns #S × K the smoothed weights: `weights` itself after an even number of passes, the second buffer after an odd
+ * @returns #N × K the smoothed weights: `weights` itself after an even number of passes, the second buffer after an odd
  */
 export function smoothWeights(
   weights: Float32Array,
   nearestBone: Int16Array,
   k: number,
   boneCount: number,
-  grid: Grid,
-  solid: Solid,
+  graph: SmoothingGraph,
   passes: number,
   beforePass: (pass: number) => void,
 ): Float32Array {
-  const { nx, ny } = grid;
-  const faces = [1, -1, nx, -nx, nx * ny, -nx * ny];
-  // Each solid voxel and its solid face neighbours (−1 where there is none), found once for every pass.
-  const around = new Int32Array(7 * solid.count);
-  for (let v = 0; v < solid.count; v++) {
-    around[7 * v] = v;
-    for (let o = 0; o < 6; o++) around[7 * v + 1 + o] = solid.index[solid.cell[v] + faces[o]];
-  }
+  const { start, neighbours } = graph;
+  let widest = 0;
+  for (let v = 0; v < graph.count; v++) widest = Math.max(widest, start[v + 1] - start[v]);
   let inWeights: Float32Array = weights;
   let inBones: Int16Array = nearestBone;
   let outWeights: Float32Array = new Float32Array(weights.length);
   let outBones: Int16Array = new Int16Array(nearestBone.length);
   const accumulated = new Float64Array(boneCount);
-  // seen[b] === v: bone b is in `touched` for voxel v, the one being averaged.
+  // seen[b] === v: bone b is in `touched` for node v, the one being averaged.
   const seen = new Int32Array(boneCount).fill(-1);
-  const touched = new Int32Array(7 * k);
+  const touched = new Int32Array(widest * k);
   const topBones = new Int32Array(k);
   const topWeights = new Float64Array(k);
   for (let pass = 0; pass < passes; pass++) {
     beforePass(pass);
-    for (let v = 0; v < solid.count; v++) {
+    for (let v = 0; v < graph.count; v++) {
       let count = 0;
-      for (let q = 7 * v; q < 7 * v + 7; q++) {
-        const u = around[q];
-        if (u < 0) continue;
+      for (let q = start[v]; q < start[v + 1]; q++) {
+        const u = neighbours[q];
         for (let i = u * k; i < u * k + k; i++) {
           const b = inBones[i];
           if (b < 0) break;
@@ -130,57 +243,34 @@ export function smoothWeights(
 }
 
 /**
- * The voxels' weights carried to a coarser grid (the restriction of a two-grid scheme): a coarse voxel is solid where
- * the centre of some solid voxel of the fine grid lies in it, and its row is the sum of those voxels' rows, the K
- * largest kept, normalized. The smoothing then runs on the coarse grid, where a pass blends over the same mesh
- * distance as on the default grid.
- * @param weights     #S × K the fine voxels' weights (of the bones in nearestBone)
+ * The voxels' weights summed into their nodes (aggregateVoxels): each node's row is the sum of its voxels' rows, the
+ * K largest kept, normalized, largest first.
+ * Memory: the nodes' rows (6K bytes per node) and a list of the voxels by node (4 bytes per voxel).
+ * @param weights     #S × K the voxels' weights (of the bones in nearestBone)
  * @param nearestBone #S × K their bones, −1 for empty places
- * @param coarse      the coarse grid (the default resolution's over the same mesh); a fine voxel whose centre falls in
- *                    its outermost layer or outside it is left out, so that the coarse solid never touches its border
- * @returns the coarse solid and its #S' × K bones (−1 for empty places) and weights
+ * @param nodeOf      #S each voxel's node, in [0, nodeCount)
+ * @returns the nodes' #N × K bones (−1 for empty places) and weights
  */
-export function restrictWeights(
+export function aggregateWeights(
   weights: Float32Array,
   nearestBone: Int16Array,
   k: number,
   boneCount: number,
-  grid: Grid,
-  solid: Solid,
-  coarse: Grid,
-): { solid: Solid; nearestBone: Int16Array; weights: Float32Array } {
-  const { nx, ny, h } = grid;
-  const along = (cell: number, origin: number, coarseOrigin: number, cells: number) => {
-    const i = Math.floor((origin + (cell + 0.5) * h - coarseOrigin) / coarse.h);
-    return i >= 1 && i < cells - 1 ? i : -1;
-  };
-  const coarseCell = new Int32Array(solid.count).fill(-1);
-  const index = new Int32Array(coarse.nx * coarse.ny * coarse.nz).fill(-1);
-  for (let s = 0; s < solid.count; s++) {
-    const c = solid.cell[s];
-    const i = along(c % nx, grid.ox, coarse.ox, coarse.nx);
-    const j = along(Math.floor(c / nx) % ny, grid.oy, coarse.oy, coarse.ny);
-    const l = along(Math.floor(c / (nx * ny)), grid.oz, coarse.oz, coarse.nz);
-    if (i < 0 || j < 0 || l < 0) continue;
-    coarseCell[s] = i + coarse.nx * (j + coarse.ny * l);
-    index[coarseCell[s]] = 0;
-  }
-  let count = 0;
-  for (let c = 0; c < index.length; c++) if (index[c] >= 0) index[c] = count++;
-  const cell = new Int32Array(count);
-  for (let c = 0; c < index.length; c++) if (index[c] >= 0) cell[index[c]] = c;
-  // The fine voxels of each coarse one, by a counting sort on the coarse voxel.
-  const start = new Int32Array(count + 1);
-  for (let s = 0; s < solid.count; s++) if (coarseCell[s] >= 0) start[index[coarseCell[s]] + 1]++;
-  for (let c = 0; c < count; c++) start[c + 1] += start[c];
-  const members = new Int32Array(start[count]);
-  const next = start.slice(0, count);
-  for (let s = 0; s < solid.count; s++) if (coarseCell[s] >= 0) members[next[index[coarseCell[s]]]++] = s;
-  const outBones = new Int16Array(count * k).fill(-1);
-  const outWeights = new Float32Array(count * k);
+  nodeOf: Int32Array,
+  nodeCount: number,
+): { nearestBone: Int16Array; weights: Float32Array } {
+  // The voxels of each node, by a counting sort on the node.
+  const start = new Int32Array(nodeCount + 1);
+  for (let s = 0; s < nodeOf.length; s++) start[nodeOf[s] + 1]++;
+  for (let c = 0; c < nodeCount; c++) start[c + 1] += start[c];
+  const members = new Int32Array(nodeOf.length);
+  const next = start.slice(0, nodeCount);
+  for (let s = 0; s < nodeOf.length; s++) members[next[nodeOf[s]]++] = s;
+  const outBones = new Int16Array(nodeCount * k).fill(-1);
+  const outWeights = new Float32Array(nodeCount * k);
   const accumulated = new Float64Array(boneCount);
   const touched: number[] = [];
-  for (let c = 0; c < count; c++) {
+  for (let c = 0; c < nodeCount; c++) {
     for (let m = start[c]; m < start[c + 1]; m++)
       for (let i = members[m] * k; i < members[m] * k + k; i++) {
         const b = nearestBone[i];
@@ -190,7 +280,7 @@ export function restrictWeights(
       }
     keepLargest(accumulated, touched, k, outBones, outWeights, c * k);
   }
-  return { solid: { count, cell, index }, nearestBone: outBones, weights: outWeights };
+  return { nearestBone: outBones, weights: outWeights };
 }
 
 /**
@@ -220,8 +310,12 @@ function keepLargest(
 
 /**
  * Each vertex's row: trilinear interpolation over the eight voxel centres around it that carry weights, or the
- * nearest voxel that does; the K largest kept, normalized.
- * @param weights #V × #B out
+ * nearest voxel that does; the K largest kept, normalized. A voxel's weights are its node's (its row in
+ * `nearestBone` and `voxelWeights` is `rowOf[s]`, or s itself without `rowOf`).
+ * @param nearestBone  #N × K the rows' bones, −1 for empty places
+ * @param voxelWeights #N × K the rows' weights
+ * @param weights      #V × #B out
+ * @param rowOf        #S each solid voxel's row (aggregateVoxels' nodeOf); absent: row s is voxel s's
  * @returns #V 1 where the vertex took the nearest voxel's weights, else 0
  */
 export function vertexWeights(
@@ -233,6 +327,7 @@ export function vertexWeights(
   k: number,
   boneCount: number,
   weights: Float64Array,
+  rowOf?: Int32Array,
 ): Uint8Array {
   const { nx, ny, nz, h, ox, oy, oz } = grid;
   const n = positions.length / 3;
@@ -241,7 +336,8 @@ export function vertexWeights(
   const rowBones = new Int32Array(k);
   const rowWeights = new Float64Array(k);
   const carries = (cell: number): number => {
-    const s = solid.index[cell];
+    const voxel = solid.index[cell];
+    const s = voxel >= 0 && rowOf ? rowOf[voxel] : voxel;
     return s >= 0 && nearestBone[s * k] >= 0 ? s : -1;
   };
   const fromNearest = new Uint8Array(n);

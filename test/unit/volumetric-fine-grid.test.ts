@@ -1,0 +1,302 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { readObj } from '../../workers/formats/obj.ts';
+import { readTgf } from '../../workers/formats/tgf.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
+import { spreadWeldedRows, weldVertices } from '../../workers/mesh/weld-vertices.ts';
+import { weldedShells } from '../../workers/weights/binding-method.ts';
+import { volumetricWeights, VOLUMETRIC_WEIGHTS_DEFAULTS } from '../../workers/weights/volumetric-weights.ts';
+import { makeGrid, voxelizeSolid, type Grid, type Solid } from '../../workers/weights/voxel-solid.ts';
+import { boneSeeds, GeodesicSearch } from '../../workers/weights/voxel-geodesics.ts';
+import { aggregateVoxels, aggregateWeights, vertexWeights, weightsFromDistances } from '../../workers/weights/voxel-weights.ts';
+import type { TgfSkeleton } from '../../workers/formats/types.ts';
+import { seededRandom } from './seeded-random.ts';
+import { dataFile } from './shared-data.ts';
+import { outwardSplitCube } from './split-cube.ts';
+
+/**
+ * The smoothing as it ran on a grid before it ran on aggregateVoxels' graph: each solid voxel's weights become the
+ * mean of its own and its solid face neighbours' (+x, −x, +y, −y, +z, −z), the K largest kept, normalized. Kept here
+ * as the reference the graph's smoothing must equal bit for bit on the grid's own voxels.
+ */
+function gridSmoothing(
+  weights: Float32Array,
+  nearestBone: Int16Array,
+  k: number,
+  boneCount: number,
+  grid: Grid,
+  solid: Solid,
+  passes: number,
+): Float32Array {
+  const { nx, ny } = grid;
+  const faces = [1, -1, nx, -nx, nx * ny, -nx * ny];
+  const around = new Int32Array(7 * solid.count);
+  for (let v = 0; v < solid.count; v++) {
+    around[7 * v] = v;
+    for (let o = 0; o < 6; o++) around[7 * v + 1 + o] = solid.index[solid.cell[v] + faces[o]];
+  }
+  let inWeights: Float32Array = weights;
+  let inBones: Int16Array = nearestBone;
+  let outWeights: Float32Array = new Float32Array(weights.length);
+  let outBones: Int16Array = new Int16Array(nearestBone.length);
+  const accumulated = new Float64Array(boneCount);
+  const seen = new Int32Array(boneCount).fill(-1);
+  const touched = new Int32Array(7 * k);
+  const topBones = new Int32Array(k);
+  const topWeights = new Float64Array(k);
+  for (let pass = 0; pass < passes; pass++) {
+    for (let v = 0; v < solid.count; v++) {
+      let count = 0;
+      for (let q = 7 * v; q < 7 * v + 7; q++) {
+        const u = around[q];
+        if (u < 0) continue;
+        for (let i = u * k; i < u * k + k; i++) {
+          const b = inBones[i];
+          if (b < 0) break;
+          if (seen[b] !== v) {
+            seen[b] = v;
+            accumulated[b] = 0;
+            touched[count++] = b;
+          }
+          accumulated[b] += inWeights[i];
+        }
+      }
+      let kept = 0;
+      for (let t = 0; t < count; t++) {
+        const b = touched[t];
+        const w = accumulated[b];
+        seen[b] = -1;
+        let i = kept < k ? kept++ : k;
+        while (i > 0 && (topWeights[i - 1] < w || (topWeights[i - 1] === w && topBones[i - 1] > b))) {
+          if (i < k) {
+            topWeights[i] = topWeights[i - 1];
+            topBones[i] = topBones[i - 1];
+          }
+          i--;
+        }
+        if (i < k) {
+          topWeights[i] = w;
+          topBones[i] = b;
+        }
+      }
+      let sum = 0;
+      for (let i = 0; i < kept; i++) sum += topWeights[i];
+      const row = v * k;
+      for (let i = 0; i < k; i++) {
+        const has = i < kept && sum > 0;
+        outBones[row + i] = has ? topBones[i] : -1;
+        outWeights[row + i] = has ? topWeights[i] / sum : 0;
+      }
+    }
+    [inWeights, outWeights] = [outWeights, inWeights];
+    [inBones, outBones] = [outBones, inBones];
+  }
+  if (inBones !== nearestBone) nearestBone.set(inBones);
+  return inWeights;
+}
+
+/**
+ * The volumetric binding at the default resolution or a coarser one as it ran before the smoothing's graph: the
+ * published stages (weld, voxelize, geodesics, weights from distances) and then gridSmoothing on the grid's voxels and
+ * the vertices sampled there. For skeletons none of whose bones is left out (the course body's).
+ */
+function gridBinding(positions: Float64Array, triangles: Uint32Array, skeleton: TgfSkeleton, resolution: number): Float64Array {
+  const { falloff, maxInfluences: k, smoothingPasses, windingAccuracy } = VOLUMETRIC_WEIGHTS_DEFAULTS;
+  const weld = weldVertices(positions, triangles);
+  const grid = makeGrid(weld.positions, resolution);
+  const closed = weldedShells(weld).shells.every((shell) => shell.boundaryEdges === 0 && shell.nonManifoldEdges === 0);
+  const { solid } = voxelizeSolid(weld.positions, weld.triangles, grid, closed, windingAccuracy, () => {});
+  const boneCount = skeleton.bones.length / 2;
+  const nearestBone = new Int16Array(solid.count * k).fill(-1);
+  const nearestDistance = new Float32Array(solid.count * k).fill(Infinity);
+  const search = new GeodesicSearch(solid.count);
+  for (let b = 0; b < boneCount; b++) {
+    const seeds = boneSeeds(skeleton, b, grid, solid);
+    search.run(seeds.voxels, seeds.distances, b, grid, solid, nearestBone, nearestDistance, k);
+  }
+  const unit = grid.longest / VOLUMETRIC_WEIGHTS_DEFAULTS.resolution;
+  const passes = Math.round(smoothingPasses * (unit / grid.h) ** 2);
+  const smoothed = gridSmoothing(
+    weightsFromDistances(nearestDistance, nearestBone, k, falloff, unit),
+    nearestBone,
+    k,
+    boneCount,
+    grid,
+    solid,
+    passes,
+  );
+  const welded = new Float64Array(weld.count * boneCount);
+  vertexWeights(weld.positions, grid, solid, nearestBone, smoothed, k, boneCount, welded);
+  return spreadWeldedRows(welded, weld, boneCount, new Float64Array((positions.length / 3) * boneCount));
+}
+
+test('volumetric weights at the default resolution and a coarser one equal the grid smoothing’s, bit for bit (the graph is the grid itself there)', () => {
+  const body = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj').mesh;
+  const skeleton = buildSkeleton(readTgf(readFileSync(dataFile('context-aware/skeleton.tgf'), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
+  for (const resolution of [VOLUMETRIC_WEIGHTS_DEFAULTS.resolution, 64]) {
+    const result = volumetricWeights(body.positions, body.triangles, skeleton, { resolution });
+    assert.deepEqual(result.bonesLeftOut, [], 'the body leaves no bone out, as the reference assumes');
+    const reference = gridBinding(body.positions, body.triangles, skeleton, resolution);
+    let differing = 0;
+    for (let i = 0; i < reference.length; i++) if (result.weights[i] !== reference[i]) differing++;
+    assert.equal(differing, 0, `${resolution} voxels: ${differing} of ${reference.length} weights differ from the grid smoothing's`);
+  }
+});
+
+/**
+ * Two rods [0, 1] × [0, w] × [0, w] side by side along y with a gap g between them, each a closed shell of six
+ * separate 6 × 6-quad faces (294 vertices), each with a bone along its axis from x = 0.05 to 0.95.
+ */
+function twoRods(w: number, g: number): { positions: Float64Array; triangles: Uint32Array; skeleton: TgfSkeleton; perRod: number } {
+  const cube = outwardSplitCube(6);
+  const perRod = cube.positions.length / 3;
+  const positions = new Float64Array(6 * perRod);
+  const triangles = new Uint32Array(2 * cube.triangles.length);
+  for (let r = 0; r < 2; r++) {
+    for (let v = 0; v < perRod; v++) {
+      positions[3 * (r * perRod + v)] = cube.positions[3 * v];
+      positions[3 * (r * perRod + v) + 1] = w * cube.positions[3 * v + 1] + r * (w + g);
+      positions[3 * (r * perRod + v) + 2] = w * cube.positions[3 * v + 2];
+    }
+    for (let t = 0; t < cube.triangles.length; t++) triangles[r * cube.triangles.length + t] = cube.triangles[t] + r * perRod;
+  }
+  const axis = (r: number) => [w / 2 + r * (w + g), w / 2];
+  const joints = Float64Array.of(0.05, ...axis(0), 0.95, ...axis(0), 0.05, ...axis(1), 0.95, ...axis(1));
+  return { positions, triangles, skeleton: buildSkeleton({ joints, bones: Uint32Array.of(0, 1, 2, 3) }, 'two rods'), perRod };
+}
+
+test('a 512 grid keeps two rods 0.6 default voxels apart on their own bones; the default grid bleeds one into the other', () => {
+  // The rods are 1 long (the longest side: a default voxel is 1/128, a 512-voxel 1/512) and 0.03 thick, 0.6/128 apart:
+  // 2.4 voxels of the 512 grid. A voxel is solid where a triangle crosses it or inside, so between the rods' solids
+  // lies at least one whole empty layer of 512-voxels (the gap is over two voxels wide): no 26-neighbour path joins
+  // them, each rod's voxels are reached by its own bone alone (row [1]), and so are the nodes the smoothing aggregates
+  // them into (a node is a connected piece of one default cell). A vertex's eight surrounding voxel centres lie
+  // within one voxel of it, and the other rod's nearest solid centre is 1.9 voxels away: every row is exactly its
+  // rod's bone. At 128 the gap is under one voxel: the rods' surface voxels touch, the distances and the smoothing run
+  // across, and the near faces take a large share of the other bone.
+  const { positions, triangles, skeleton, perRod } = twoRods(0.03, 0.6 / 128);
+  const otherShare = (weights: Float64Array) => {
+    let worst = 0;
+    for (let v = 0; v < 2 * perRod; v++) worst = Math.max(worst, weights[2 * v + (v < perRod ? 1 : 0)]);
+    return worst;
+  };
+  const start = performance.now();
+  const fine = volumetricWeights(positions, triangles, skeleton, { resolution: 512 });
+  const ms = performance.now() - start;
+  assert.equal(otherShare(fine.weights), 0, 'at 512 no vertex of either rod has any weight of the other rod’s bone');
+  for (let v = 0; v < 2 * perRod; v++)
+    assert.equal(fine.weights[2 * v + (v < perRod ? 0 : 1)], 1, `vertex ${v}: all its weight on its own rod's bone`);
+  assert.ok(ms < 20000, `the 512 bind of two thin rods takes ${ms.toFixed(0)} ms`);
+  const coarse = volumetricWeights(positions, triangles, skeleton);
+  assert.equal(Math.max(coarse.grid.nx, coarse.grid.ny, coarse.grid.nz), 128 + 4, 'the default grid');
+  assert.ok(otherShare(coarse.weights) > 0.2, `at 128 some vertex takes ${otherShare(coarse.weights)} of the other rod's bone`);
+});
+
+test('aggregateVoxels: the nodes are the face-connected pieces of the fine solid in each coarse cell, neighbours where a voxel of one touches one of the other; aggregateWeights sums their rows', () => {
+  // A fine grid of side 0.5 inside a coarse one of side 1 over the same corner; a random solid (holes make a cell's
+  // voxels fall into several pieces).
+  const fine: Grid = { nx: 14, ny: 12, nz: 10, h: 0.5, ox: 1, oy: 1, oz: 1, longest: 7 };
+  const coarse: Grid = { nx: 10, ny: 9, nz: 8, h: 1, ox: 0, oy: 0, oz: 0, longest: 7 };
+  const [k, boneCount] = [2, 5];
+  const random = seededRandom(19);
+  const index = new Int32Array(fine.nx * fine.ny * fine.nz).fill(-1);
+  const cells: number[] = [];
+  for (let l = 1; l < fine.nz - 1; l++)
+    for (let j = 1; j < fine.ny - 1; j++)
+      for (let i = 1; i < fine.nx - 1; i++)
+        if (random() > 0.45) {
+          index[i + fine.nx * (j + fine.ny * l)] = cells.length;
+          cells.push(i + fine.nx * (j + fine.ny * l));
+        }
+  const solid: Solid = { count: cells.length, cell: Int32Array.from(cells), index };
+  let polls = 0;
+  const { graph, nodeOf } = aggregateVoxels(fine, solid, coarse, () => polls++);
+  assert.ok(polls >= 1, 'it polls for cancel');
+  // The reference: union–find over face-adjacent solid voxel pairs whose centres fall in the same coarse cell.
+  const xyz = (c: number) => [c % fine.nx, Math.floor(c / fine.nx) % fine.ny, Math.floor(c / (fine.nx * fine.ny))];
+  const coarseCell = (c: number) => {
+    const [i, j, l] = xyz(c).map((q) => Math.floor(1 + (q + 0.5) * 0.5));
+    return i + coarse.nx * (j + coarse.ny * l);
+  };
+  const parent = cells.map((_, s) => s);
+  const find = (s: number): number => (parent[s] === s ? s : (parent[s] = find(parent[s])));
+  const faceNeighbours = (c: number) =>
+    [1, -1, fine.nx, -fine.nx, fine.nx * fine.ny, -fine.nx * fine.ny].map((o) => index[c + o]).filter((u) => u >= 0);
+  for (let s = 0; s < solid.count; s++)
+    for (const u of faceNeighbours(cells[s])) if (coarseCell(cells[u]) === coarseCell(cells[s])) parent[find(u)] = find(s);
+  const pieces = new Set(cells.map((_, s) => find(s)));
+  assert.equal(graph.count, pieces.size, 'one node per connected piece of a coarse cell');
+  assert.ok(graph.count > new Set(cells.map(coarseCell)).size, 'some cell holds several pieces (the test has holes)');
+  for (let s = 0; s < solid.count; s++)
+    for (let u = 0; u < solid.count; u++)
+      if (find(u) === find(s) && nodeOf[u] !== nodeOf[s]) assert.fail(`voxels ${s} and ${u} are one piece but two nodes`);
+  // Same node ⇔ same piece (the counts agree and each piece lies in one node).
+  const expected = new Map<number, Set<number>>();
+  for (let s = 0; s < solid.count; s++)
+    for (const u of faceNeighbours(cells[s]))
+      if (nodeOf[u] !== nodeOf[s]) {
+        const set = expected.get(nodeOf[s]) ?? new Set<number>();
+        set.add(nodeOf[u]);
+        expected.set(nodeOf[s], set);
+      }
+  for (let node = 0; node < graph.count; node++) {
+    const listed = [...graph.neighbours.subarray(graph.start[node], graph.start[node + 1])];
+    assert.equal(listed[0], node, `node ${node} lists itself first`);
+    assert.equal(new Set(listed).size, listed.length, `node ${node} lists each neighbour once`);
+    assert.deepEqual(
+      listed.slice(1).sort((a, b) => a - b),
+      [...(expected.get(node) ?? [])].sort((a, b) => a - b),
+      `node ${node}'s neighbours are the nodes its voxels touch through a face`,
+    );
+  }
+  // Rows: the dense sum of each node's voxels' rows, the K largest, normalized.
+  const bones = new Int16Array(solid.count * k).fill(-1);
+  const weights = new Float32Array(solid.count * k);
+  for (let v = 0; v < solid.count; v++) {
+    const first = Math.floor(random() * boneCount);
+    const second = (first + 1 + Math.floor(random() * (boneCount - 1))) % boneCount;
+    const w = 0.5 + 0.5 * random();
+    bones.set([first, second], v * k);
+    weights.set([w, 1 - w], v * k);
+  }
+  const rows = aggregateWeights(weights, bones, k, boneCount, nodeOf, graph.count);
+  const sums = Array.from({ length: graph.count }, () => new Float64Array(boneCount));
+  for (let v = 0; v < solid.count; v++) for (let i = 0; i < k; i++) sums[nodeOf[v]][bones[v * k + i]] += weights[v * k + i];
+  sums.forEach((sum, node) => {
+    const kept = [...sum.keys()].sort((a, b) => sum[b] - sum[a] || a - b).slice(0, k);
+    const total = kept.reduce((t, b) => t + sum[b], 0);
+    for (let i = 0; i < k; i++) {
+      assert.equal(rows.nearestBone[node * k + i], kept[i], `node ${node}: bone ${i}`);
+      assert.ok(Math.abs(rows.weights[node * k + i] - sum[kept[i]] / total) < 1e-6, `node ${node}: weight ${i}`);
+    }
+  });
+  // On the grid's own cells every node is one voxel, numbered as the voxel.
+  const own = aggregateVoxels(fine, solid, fine);
+  assert.equal(own.graph.count, solid.count, 'the grid itself: one node per voxel');
+  assert.ok(
+    own.nodeOf.every((node, s) => node === s),
+    'numbered as the voxels',
+  );
+});
+
+test('a fine grid’s bind polls for cancel while its smoothing graph is built', () => {
+  const { positions, triangles, skeleton } = twoRods(0.03, 0.6 / 128);
+  let stage = '';
+  let pollsInSmoothing = 0;
+  assert.throws(
+    () =>
+      volumetricWeights(
+        positions,
+        triangles,
+        skeleton,
+        { resolution: 512 },
+        (name) => (stage = name),
+        () => stage === 'smoothing' && ++pollsInSmoothing > 2,
+      ),
+    (e: unknown) => e instanceof DOMException && e.name === 'AbortError',
+  );
+  // The smoothing stage polls once before building the graph, once after placing the voxels in cells, then every
+  // 65536 voxels of the flood (the first at voxel 0): the third poll is inside the graph's building.
+  assert.equal(pollsInSmoothing, 3, 'stopped at the first poll of the smoothing stage that says cancel');
+});
