@@ -197,3 +197,249 @@ test('in-place export of a Draco file with a baked clip: the stream kept, the mo
   position.setArray(base);
   assert.ok(worst < 1e-5, `${worst} of the diagonal from the bake`);
 });
+
+/**
+ * CesiumMan with its one primitive split in two (the first half of its triangles and the rest, each with the vertices
+ * it uses), both in its one skinned mesh, compressed by glTF-Transform with Draco's default (edgebreaker) encoder:
+ * a file with two compressed primitives, each with a stream of its own.
+ * @param shared both primitives draw the same accessors (the first half's) with two materials instead: one stream
+ */
+async function dracoCesiumManInTwo(shared = false): Promise<Uint8Array> {
+  const io = new NodeIO()
+    .registerExtensions([KHRDracoMeshCompression])
+    .registerDependencies({ 'draco3d.encoder': await draco3d.createEncoderModule() });
+  const doc = await io.readBinary(readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb')));
+  const mesh = doc.getRoot().listMeshes()[0];
+  const whole = mesh.listPrimitives()[0];
+  const corners = Uint32Array.from(whole.getIndices()!.getArray() as ArrayLike<number>);
+  const half = Math.floor(corners.length / 6) * 3;
+  const halves = [corners.subarray(0, half), corners.subarray(half)];
+  for (const triangles of shared ? [halves[0], halves[0]] : halves) {
+    const used = [...new Set(triangles)].sort((a, b) => a - b);
+    const local = new Map(used.map((v, i) => [v, i]));
+    const part = doc
+      .createPrimitive()
+      .setMaterial(whole.getMaterial())
+      .setIndices(
+        doc
+          .createAccessor()
+          .setType('SCALAR')
+          .setArray(Uint32Array.from(triangles, (v) => local.get(v)!)),
+      );
+    for (const semantic of whole.listSemantics()) {
+      const attribute = whole.getAttribute(semantic)!;
+      // A copy of the attribute's array type (Float32Array, Uint16Array, …), of the part's length.
+      const copy = attribute.clone().setArray((attribute.getArray() as Float32Array).slice(0, used.length * attribute.getElementSize()));
+      const element: number[] = [];
+      used.forEach((v, i) => copy.setElement(i, attribute.getElement(v, element)));
+      part.setAttribute(semantic, copy);
+    }
+    mesh.addPrimitive(part);
+  }
+  const unused = [...whole.listAttributes(), whole.getIndices()!];
+  whole.dispose();
+  for (const accessor of unused) accessor.dispose();
+  if (shared) {
+    // The second primitive draws the first one's accessors with a material of its own.
+    const [first, second] = mesh.listPrimitives();
+    const dropped = [...second.listAttributes(), second.getIndices()!];
+    for (const semantic of first.listSemantics()) second.setAttribute(semantic, first.getAttribute(semantic));
+    second.setIndices(first.getIndices()).setMaterial(first.getMaterial()!.clone().setName('second'));
+    for (const accessor of dropped) accessor.dispose();
+  }
+  doc.createExtension(KHRDracoMeshCompression).setRequired(true);
+  return io.writeBinary(doc);
+}
+
+/** Each primitive's stream (null for one without), mesh by mesh, in file order. */
+function streamsOf(json: Json, bin: Uint8Array): (Uint8Array | null)[] {
+  return json.meshes.flatMap((mesh) =>
+    mesh.primitives.map((primitive) => {
+      const extension = primitive.extensions?.KHR_draco_mesh_compression;
+      if (!extension) return null;
+      const view = json.bufferViews[extension.bufferView];
+      return bin.subarray(view.byteOffset ?? 0, (view.byteOffset ?? 0) + view.byteLength);
+    }),
+  );
+}
+
+/** The JSON of a primitive's accessors (attributes by semantic, and 'indices'). */
+function accessorsOf(json: Json & { accessors: unknown[] }, p: number): Record<string, unknown> {
+  const primitive = json.meshes[0].primitives[p] as Json['meshes'][0]['primitives'][0] & { indices: number };
+  return Object.fromEntries(
+    [...Object.entries(primitive.attributes), ['indices', primitive.indices] as const].map(([key, a]) => [key, json.accessors[a]]),
+  );
+}
+
+/**
+ * The rows of part `p` of `rig`'s weights replaced by a ramp along the mesh's longest axis: t on joint 0 and 1 − t on
+ * joint 1, t going from 0 to 1 over the mesh's extent. Far from CesiumMan's own weights, and a function of the position
+ * only, so vertices at one place (seams) have the same weights whatever the encoder merges or renumbers.
+ */
+function reweighPart(rig: Awaited<ReturnType<typeof importGltf>>, p: number): Float64Array {
+  const { cols } = rig.weights;
+  const data = Float64Array.from(rig.weights.data);
+  const { axis, low, extent } = longestAxis(rig.mesh.positions);
+  const part = rig.parts[p];
+  for (let v = part.vertexStart; v < part.vertexStart + part.vertexCount; v++) {
+    const t = (rig.mesh.positions[3 * v + axis] - low) / extent;
+    data.fill(0, v * cols, (v + 1) * cols);
+    data[v * cols] = t;
+    data[v * cols + 1] = 1 - t;
+  }
+  return data;
+}
+
+/** The axis along which `positions` (x, y, z per vertex) extend the most, their least coordinate on it, and the extent. */
+function longestAxis(positions: Float64Array | Float32Array): { axis: number; low: number; extent: number } {
+  let best = { axis: 0, low: 0, extent: -1 };
+  for (let axis = 0; axis < 3; axis++) {
+    let low = Infinity;
+    let high = -Infinity;
+    for (let i = axis; i < positions.length; i += 3) [low, high] = [Math.min(low, positions[i]), Math.max(high, positions[i])];
+    if (high - low > best.extent) best = { axis, low, extent: high - low };
+  }
+  return best;
+}
+
+for (const format of ['glb', 'gltf'] as const)
+  test(`in-place export (${format}) of a Draco file with two compressed primitives, the weights of one changed: the other keeps its stream and accessors, only the changed one is encoded again and named`, async () => {
+    const source = await dracoCesiumManInTwo();
+    const rig = await importGltf(source, 'CesiumMan-two.glb');
+    assert.equal(rig.parts.length, 2, 'two parts, one per primitive');
+    const sourceJson = gltfJson(source, 'source') as Json & { accessors: unknown[] };
+    const sourceStreams = streamsOf(sourceJson, parseGlb(source, 'source').bin!);
+    assert.equal(sourceStreams.filter(Boolean).length, 2, 'the source has two streams');
+    assert.ok(!Buffer.from(sourceStreams[0]!).equals(Buffer.from(sourceStreams[1]!)), 'the two streams differ');
+
+    const weights = { ...rig.weights, data: reweighPart(rig, 1) };
+    const result = await exportGltfInPlace({ ...editOf(rig), weights }, `two.${format}`, { format, basename: 'two' });
+    const json = gltfJson(result.bytes, 'two') as Json & { accessors: unknown[]; buffers: { uri?: string }[] };
+    const bin = format === 'glb' ? parseGlb(result.bytes, 'two').bin! : result.resources[json.buffers[0].uri!];
+    await assertValidGltf(result.bytes, `the ${format} with one primitive re-weighted`, result.resources, source);
+
+    // The notice names primitive 1 and why, and says the other one is kept.
+    const notices = result.warnings.filter((w) => /compressed again/.test(w));
+    assert.equal(notices.length, 1, `one notice: ${result.warnings.join('; ')}`);
+    assert.match(notices[0], /^1 of 2 Draco-compressed primitives of CesiumMan-two\.glb is compressed again/);
+    assert.match(notices[0], /mesh 0 \("Cesium_Man"\) primitive 1: its weights changed \(JOINTS_0, WEIGHTS_0\)/);
+    assert.doesNotMatch(notices[0], /primitive 0/, 'the kept primitive is not named');
+    assert.match(notices[0], /the other one keeps its compressed data byte for byte/);
+
+    // Primitive 0: the source's stream and accessors' JSON, as they were.
+    const streams = streamsOf(json, bin);
+    assert.ok(streams[0] && Buffer.from(streams[0]).equals(Buffer.from(sourceStreams[0]!)), "primitive 0's stream is the source's");
+    assert.deepEqual(accessorsOf(json, 0), accessorsOf(sourceJson, 0), "primitive 0's accessors are the source's");
+    // Primitive 1: a stream of its own, another one (encoded again with the export's settings).
+    assert.ok(streams[1] && !Buffer.from(streams[1]).equals(Buffer.from(sourceStreams[1]!)), 'primitive 1 is encoded again');
+    const views = new Set(json.meshes[0].primitives.map((primitive) => primitive.extensions!.KHR_draco_mesh_compression.bufferView));
+    assert.equal(views.size, 2, 'two streams in two views');
+    // Nothing the writer laid out for primitive 0 (decoded data or a stream) stays in the buffer: every view is used.
+    const usedViews = new Set<number>([
+      ...views,
+      ...json.accessors.flatMap((a) => ((a as { bufferView?: number }).bufferView ?? []) as number[]),
+    ]);
+    const images = (json as { images?: { bufferView?: number }[] }).images ?? [];
+    for (const image of images) if (image.bufferView !== undefined) usedViews.add(image.bufferView);
+    assert.equal(usedViews.size, json.bufferViews.length, 'every buffer view is used');
+
+    // Read back: part 0 as the source decodes it, part 1 with the new weights within Draco's quantization of float
+    // weights: 12 bits over their range (at most 1), so each weight is off by at most 1/(2·4095) ≈ 1.2e-4, a row's sum by
+    // 2.4e-4, and the importer's renormalization moves a weight by at most that much more: 3.7e-4 in all.
+    const files = format === 'glb' ? {} : result.resources;
+    const back = await importGltf(result.bytes, `two.${format}`, files);
+    const { cols } = rig.weights;
+    const [first, second] = back.parts;
+    assert.equal(first.vertexCount, rig.parts[0].vertexCount, 'part 0 keeps its vertex count');
+    assert.deepEqual(
+      back.weights.data.subarray(first.vertexStart * cols, (first.vertexStart + first.vertexCount) * cols),
+      rig.weights.data.subarray(rig.parts[0].vertexStart * cols, (rig.parts[0].vertexStart + rig.parts[0].vertexCount) * cols),
+      'part 0 weights as the source decodes them',
+    );
+    assert.deepEqual(
+      back.mesh.positions.subarray(first.vertexStart * 3, (first.vertexStart + first.vertexCount) * 3),
+      rig.mesh.positions.subarray(rig.parts[0].vertexStart * 3, (rig.parts[0].vertexStart + rig.parts[0].vertexCount) * 3),
+      'part 0 positions as the source decodes them',
+    );
+    // (Encoding again may merge vertices: each vertex read back is matched to the source's nearest.)
+    assert.ok(
+      second.vertexCount > 0 && second.vertexCount <= rig.parts[1].vertexCount,
+      `part 1: ${second.vertexCount} vertices read back of ${rig.parts[1].vertexCount} (the encoder merges vertices whose values are all equal)`,
+    );
+    const worst = worstWeightError(back, 1, rig, weights.data);
+    assert.ok(worst <= 3.7e-4, `part 1 weights off by ${worst}`);
+  });
+
+/**
+ * The largest difference between the weights read back for part `p` of `back` and `expected`, the weights of the
+ * same part of `rig`, an encoder having merged and renumbered vertices: each vertex read back is compared with every
+ * vertex of `rig`'s part that it may have been encoded from, and the nearest in weights counts. Those are the ones
+ * within the reach of Draco's position quantization: 14 bits over the primitive's largest extent (at most the mesh's,
+ * E), so each coordinate moves by at most E / (2 · 16383) and a vertex by √3 times that.
+ */
+function worstWeightError(
+  back: Awaited<ReturnType<typeof importGltf>>,
+  p: number,
+  rig: Awaited<ReturnType<typeof importGltf>>,
+  expected: Float64Array,
+): number {
+  const { cols } = rig.weights;
+  const part = back.parts[p];
+  const original = rig.parts[p];
+  const q = back.mesh.positions;
+  const r = rig.mesh.positions;
+  const reach = ((Math.sqrt(3) * longestAxis(r).extent) / (2 * 16383)) * 1.01;
+  let worst = 0;
+  for (let v = part.vertexStart; v < part.vertexStart + part.vertexCount; v++) {
+    let nearest = Infinity;
+    for (let u = original.vertexStart; u < original.vertexStart + original.vertexCount; u++) {
+      const d = Math.hypot(q[3 * v] - r[3 * u], q[3 * v + 1] - r[3 * u + 1], q[3 * v + 2] - r[3 * u + 2]);
+      if (d > reach) continue;
+      let off = 0;
+      for (let j = 0; j < cols; j++) off = Math.max(off, Math.abs(back.weights.data[v * cols + j] - expected[u * cols + j]));
+      nearest = Math.min(nearest, off);
+    }
+    worst = Math.max(worst, nearest);
+  }
+  return worst;
+}
+
+test('in-place export of a Draco file with two compressed primitives, nothing changed: both streams byte for byte, no notice', async () => {
+  const source = await dracoCesiumManInTwo();
+  const rig = await importGltf(source, 'CesiumMan-two.glb');
+  const result = await exportGltfInPlace(editOf(rig), 'same.glb');
+  assert.ok(!result.warnings.some((w) => /draco|compressed again/i.test(w)), `no re-encoding: ${result.warnings.join('; ')}`);
+  await assertValidGltf(result.bytes, 'the no-op export of two compressed primitives', {}, source);
+  const before = dracoStreams(source);
+  const after = dracoStreams(result.bytes);
+  assert.equal(after.length, 2, 'two streams');
+  after.forEach((stream, k) => assert.ok(Buffer.from(stream).equals(Buffer.from(before[k])), `stream ${k} is the source's`));
+  const json = gltfJson(result.bytes, 'same') as Json & { accessors: unknown[] };
+  const sourceJson = gltfJson(source, 'source') as Json & { accessors: unknown[] };
+  for (const p of [0, 1]) assert.deepEqual(accessorsOf(json, p), accessorsOf(sourceJson, p), `primitive ${p}'s accessors`);
+});
+
+test('in-place export of a Draco file whose two primitives share one stream, the weights of one changed: both encoded again, the notice says why', async () => {
+  const source = await dracoCesiumManInTwo(true);
+  const sourceJson = gltfJson(source, 'source') as Json;
+  const [a, b] = sourceJson.meshes[0].primitives.map((primitive) => primitive.extensions!.KHR_draco_mesh_compression.bufferView);
+  assert.equal(a, b, 'the source stores the two primitives in one stream');
+  const rig = await importGltf(source, 'CesiumMan-shared.glb');
+  assert.equal(rig.parts.length, 2, 'two parts, one per primitive');
+  const weights = { ...rig.weights, data: reweighPart(rig, 1) };
+  const result = await exportGltfInPlace({ ...editOf(rig), weights }, 'shared.glb');
+  await assertValidGltf(result.bytes, 'a shared stream with one primitive re-weighted', {}, source);
+  const notice = result.warnings.find((w) => /compressed again/.test(w)) ?? '';
+  assert.match(notice, /^2 of 2 Draco-compressed primitives of CesiumMan-shared\.glb are compressed again/, result.warnings.join('; '));
+  assert.match(notice, /primitive 1: its weights changed/);
+  assert.match(
+    notice,
+    /primitive 0: it shares compressed data or accessors with mesh 0 \("Cesium_Man"\) primitive 1, which is encoded again/,
+  );
+  const streams = dracoStreams(result.bytes);
+  assert.equal(streams.length, 2, 'both still compressed');
+  assert.ok(!streams.some((stream) => Buffer.from(stream).equals(Buffer.from(dracoStreams(source)[0]))), "neither is the source's stream");
+  const back = await importGltf(result.bytes, 'shared.glb');
+  const worst = Math.max(worstWeightError(back, 0, rig, rig.weights.data), worstWeightError(back, 1, rig, weights.data));
+  assert.ok(worst <= 3.7e-4, `both parts have their weights within the quantization: off by ${worst}`);
+});

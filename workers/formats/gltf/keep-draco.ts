@@ -1,15 +1,20 @@
 /**
- * Draco-compressed geometry kept as the source has it. glTF-Transform's reader decodes a KHR_draco_mesh_compression
- * primitive and its writer can only encode it again, which quantizes the decoded values a second time (positions move
- * by up to 5e-5 of the diagonal) and lets the encoder renumber and merge vertices. When the export changes nothing of
- * a compressed primitive (the same attribute and index accessors, as read) and asks for no compression, the written
- * file gets the source's compressed stream back byte for byte: the primitive's accessors lose their buffer views
- * again (they are the source's accessors, count, bounds and all), its extension points at a copy of the source's
- * stream, and the decoded data the writer laid out is left out of the buffer. Morph targets are no part of the
- * stream (KHR_draco_mesh_compression compresses a primitive's attributes only): a target the export adds (examples,
- * a bake) is written uncompressed beside the kept stream, in the vertex order the stream decodes to, which is the
- * order it was computed in. Anything else changed (weights, positions, attributes): every compressed primitive is
- * encoded again, as before, and a notice says so.
+ * Draco-compressed geometry kept as the source has it, primitive by primitive. glTF-Transform's reader decodes a
+ * KHR_draco_mesh_compression primitive and its writer can only encode it again, which quantizes the decoded values a
+ * second time (positions move by up to 5e-5 of the diagonal) and lets the encoder renumber and merge vertices. When
+ * the export changes nothing of a compressed primitive (the same attribute and index accessors, as read) and asks for
+ * no compression, the written file gets that primitive's compressed stream back byte for byte: its accessors are the
+ * source's again (count, bounds and all, no buffer view), its extension points at a copy of the source's stream, and
+ * what the writer laid out for it instead is left out of the buffer. Morph targets are no part of the stream
+ * (KHR_draco_mesh_compression compresses a primitive's attributes only): a target the export adds (examples, a bake)
+ * is written uncompressed beside the kept stream, in the vertex order the stream decodes to, which is the order it was
+ * computed in.
+ *
+ * A primitive whose attributes or indices the export changed (its weights, say) is encoded again, and so is every
+ * primitive that shares a stream or an accessor with one encoded again (one accessor has one count and one order,
+ * and the encoder may renumber and merge the vertices of its stream), and, when any is encoded again, a kept-looking
+ * primitive with attributes stored outside its stream (the writer would move them into its new stream); a notice
+ * names each (mesh, primitive) and why (planDraco, dracoNotice). The others keep their streams (restoreDraco).
  */
 import type { Accessor, Document, Primitive } from '@gltf-transform/core';
 import { decodeDataUri, isDataUri } from '../data-uri.ts';
@@ -66,67 +71,178 @@ export function dracoSources(json: Json, doc: Document, accessorsRead: readonly 
   return out;
 }
 
-/**
- * The compressed primitives whose attributes and indices the export left exactly as read (their morph targets may
- * be new: they stay uncompressed), with where the writer will put them; null when any was changed or removed (then
- * all are encoded again).
- */
-export function unchangedDraco(sources: readonly DracoSource[], doc: Document): DracoKeep[] | null {
-  const meshes = doc.getRoot().listMeshes();
-  const keeps: DracoKeep[] = [];
-  for (const source of sources) {
-    const { primitive } = source;
-    const semantics = primitive.listSemantics();
-    const same =
-      semantics.length === [...source.accessors.keys()].filter((key) => key !== 'indices').length &&
-      semantics.every((semantic) => primitive.getAttribute(semantic) === source.accessors.get(semantic)) &&
-      (primitive.getIndices() ?? undefined) === source.accessors.get('indices');
-    const meshIndex = meshes.findIndex((mesh) => mesh.listPrimitives().includes(primitive));
-    if (!same || meshIndex < 0) return null;
-    keeps.push({ ...source, meshIndex, primitiveIndex: meshes[meshIndex].listPrimitives().indexOf(primitive) });
-  }
-  return keeps;
+/** A compressed primitive of the source that is encoded again, and why. */
+export interface DracoReencoded {
+  /** where the writer puts it: its mesh's index in the written file and its index in that mesh */
+  meshIndex: number;
+  primitiveIndex: number;
+  /** the mesh and primitive, for notices: 'mesh 0 ("Body") primitive 1' */
+  label: string;
+  /** why, for notices: 'its weights changed' */
+  reason: string;
+}
+
+/** Which compressed primitives keep the source's stream and which are encoded again (planDraco). */
+export interface DracoPlan {
+  keeps: DracoKeep[];
+  reencoded: DracoReencoded[];
 }
 
 /**
- * Puts the kept primitives' compressed streams back into a written file (see the module comment).
+ * Sorts the source's compressed primitives into those the export left exactly as read (their morph targets may be
+ * new: they stay uncompressed), which keep their streams, and those encoded again, each with its reason (see the
+ * module comment). A primitive the export removed is in neither list: nothing of it is written.
+ * @param sources the source's compressed primitives as read (dracoSources)
+ * @param doc     the Document after the export's steps, about to be written
+ */
+export function planDraco(sources: readonly DracoSource[], doc: Document): DracoPlan {
+  const meshes = doc.getRoot().listMeshes();
+  const placed: DracoKeep[] = [];
+  for (const source of sources) {
+    const meshIndex = meshes.findIndex((mesh) => mesh.listPrimitives().includes(source.primitive));
+    if (meshIndex >= 0) placed.push({ ...source, meshIndex, primitiveIndex: meshes[meshIndex].listPrimitives().indexOf(source.primitive) });
+  }
+  const labels = placed.map((keep) => primitiveLabel(meshes[keep.meshIndex].getName(), keep.meshIndex, keep.primitiveIndex));
+  const reasons = new Map<number, string>();
+  placed.forEach((keep, k) => {
+    const changed = changedSemantics(keep);
+    if (changed.length > 0)
+      reasons.set(
+        k,
+        changed.every((semantic) => /^(JOINTS|WEIGHTS)_\d+$/.test(semantic))
+          ? `its weights changed (${changed.join(', ')})`
+          : `its ${changed.join(', ')} changed`,
+      );
+  });
+  if (reasons.size > 0)
+    placed.forEach((keep, k) => {
+      if (!reasons.has(k) && storesOutside(keep))
+        reasons.set(k, 'some of its attributes are stored outside its compressed data, and the writer compresses them with the others');
+    });
+  // Sharing spreads: a primitive sharing a stream or an accessor with one encoded again is encoded again too.
+  for (let grew = true; grew;) {
+    grew = false;
+    placed.forEach((keep, k) => {
+      if (reasons.has(k)) return;
+      const other = placed.findIndex((candidate, j) => reasons.has(j) && shares(keep, candidate));
+      if (other < 0) return;
+      reasons.set(k, `it shares compressed data or accessors with ${labels[other]}, which is encoded again`);
+      grew = true;
+    });
+  }
+  return {
+    keeps: placed.filter((_, k) => !reasons.has(k)),
+    reencoded: placed.flatMap((keep, k) => {
+      const reason = reasons.get(k);
+      return reason === undefined ? [] : [{ meshIndex: keep.meshIndex, primitiveIndex: keep.primitiveIndex, label: labels[k], reason }];
+    }),
+  };
+}
+
+/**
+ * The notice for the primitives a plan encodes again: which, why, and that the others keep their streams; null when
+ * none is encoded again.
+ * @param sourceName the source file, for the message
+ */
+export function dracoNotice(plan: DracoPlan, sourceName: string): string | null {
+  const { reencoded, keeps } = plan;
+  if (reencoded.length === 0) return null;
+  const total = reencoded.length + keeps.length;
+  const each = reencoded.map((one) => `${one.label}: ${one.reason}`).join('; ');
+  const others =
+    keeps.length === 0
+      ? ''
+      : `; the other ${keeps.length === 1 ? 'one keeps its' : `${keeps.length} keep their`} compressed data byte for byte`;
+  return `${reencoded.length} of ${total} Draco-compressed primitive${total === 1 ? '' : 's'} of ${sourceName} ${reencoded.length === 1 ? 'is' : 'are'} compressed again (quantized anew; the encoder may renumber and merge vertices): ${each}${others}`;
+}
+
+/** 'mesh 0 ("Body") primitive 1', or 'mesh 0 primitive 1' for a mesh without a name. */
+function primitiveLabel(name: string, meshIndex: number, primitiveIndex: number): string {
+  return `mesh ${meshIndex}${name ? ` (${JSON.stringify(name)})` : ''} primitive ${primitiveIndex}`;
+}
+
+/** The attributes (and 'indices') of a compressed primitive that are not the accessors read: changed, added or removed. */
+function changedSemantics(source: DracoSource): string[] {
+  const { primitive } = source;
+  const semantics = new Set([...source.accessors.keys()].filter((key) => key !== 'indices'));
+  for (const semantic of primitive.listSemantics()) semantics.add(semantic);
+  const changed = [...semantics].filter((semantic) => primitive.getAttribute(semantic) !== (source.accessors.get(semantic) ?? null));
+  if ((primitive.getIndices() ?? undefined) !== source.accessors.get('indices')) changed.push('indices');
+  return changed;
+}
+
+/** Whether a compressed primitive has attributes outside its stream (not in the extension's list: plain accessors). */
+function storesOutside(source: DracoSource): boolean {
+  return [...source.accessorIndex.keys()].some((key) => key !== 'indices' && !(key in source.extension.attributes));
+}
+
+/** Whether two compressed primitives share a stream or an accessor, in the source or after the export's steps. */
+function shares(a: DracoSource, b: DracoSource): boolean {
+  if (a.extension.bufferView === b.extension.bufferView) return true;
+  const sourceIndices = new Set(b.accessorIndex.values());
+  if ([...a.accessorIndex.values()].some((index) => sourceIndices.has(index))) return true;
+  const now = (primitive: Primitive): Accessor[] =>
+    [...primitive.listAttributes(), primitive.getIndices()].filter((accessor): accessor is Accessor => accessor !== null);
+  const used = new Set(now(b.primitive));
+  return now(a.primitive).some((accessor) => used.has(accessor));
+}
+
+/**
+ * Puts the kept primitives' compressed streams back into a written file (see the module comment). Primitives the
+ * writer compressed again keep the streams it wrote; what the writer laid out for a kept primitive (its decoded data,
+ * or a stream of its own when the writer compressed) is left out of the buffer unless something else uses it.
  * @param json        the written JSON, changed in place
  * @param bin         the written file's one buffer
- * @param keeps       the kept primitives (unchangedDraco)
+ * @param keeps       the kept primitives (planDraco)
  * @param sourceJson  the source's JSON
  * @param source      the source file and its resources
  * @returns the new buffer (json.buffers[0].byteLength is set to its length)
  */
 export function restoreDraco(json: Json, bin: Uint8Array, keeps: readonly DracoKeep[], sourceJson: Json, source: GltfSource): Uint8Array {
-  const accessors = json.accessors as Json[];
+  const accessors = (json.accessors ?? []) as Json[];
   const bufferViews = (json.bufferViews ?? []) as Json[];
   const sourceAccessors = sourceJson.accessors as Json[];
   const sourceViews = sourceJson.bufferViews as Json[];
+  const primitiveOf = (keep: DracoKeep): Json => ((json.meshes as Json[])[keep.meshIndex].primitives as Json[])[keep.primitiveIndex];
+  // The views the writer gave the kept primitives: left out below unless something else still uses them.
+  const orphaned = new Set<number>();
   const streams: Uint8Array[] = [];
+  const streamOfView = new Map<number, number>();
+  const keptStream: number[] = [];
   for (const keep of keeps) {
-    const primitive = ((json.meshes as Json[])[keep.meshIndex].primitives as Json[])[keep.primitiveIndex];
+    const primitive = primitiveOf(keep);
+    const written = dracoExtensionOf(primitive);
+    if (written && typeof written.bufferView === 'number') orphaned.add(written.bufferView);
     for (const [key, sourceIndex] of keep.accessorIndex) {
       const sourceAccessor = sourceAccessors[sourceIndex];
       // Only the accessors the stream holds (no buffer view of their own in the source) go back to it.
       if (sourceAccessor.bufferView !== undefined) continue;
       const index = (key === 'indices' ? primitive.indices : (primitive.attributes as Json)[key]) as number;
+      if (typeof accessors[index].bufferView === 'number') orphaned.add(accessors[index].bufferView);
       const { bufferView: _view, byteOffset: _offset, ...kept } = sourceAccessor;
       accessors[index] = { ...kept, ...(accessors[index].name !== undefined ? { name: accessors[index].name } : {}) };
     }
-    const view = sourceViews[keep.extension.bufferView];
-    streams.push(
-      sourceBytes(sourceJson, source, view.buffer as number).subarray(
-        (view.byteOffset as number) ?? 0,
-        ((view.byteOffset as number) ?? 0) + (view.byteLength as number),
-      ),
-    );
+    // Primitives that share a stream in the source share its one copy.
+    let stream = streamOfView.get(keep.extension.bufferView);
+    if (stream === undefined) {
+      stream = streams.length;
+      streamOfView.set(keep.extension.bufferView, stream);
+      const view = sourceViews[keep.extension.bufferView];
+      const start = (view.byteOffset as number | undefined) ?? 0;
+      streams.push(sourceBytes(sourceJson, source, view.buffer as number).subarray(start, start + (view.byteLength as number)));
+    }
+    keptStream.push(stream);
     primitive.extensions = {
       ...(isRecord(primitive.extensions) ? primitive.extensions : {}),
       [DRACO]: { bufferView: -1, attributes: { ...keep.extension.attributes } },
     };
   }
-  // The buffer laid out again: the views something still uses, then the streams.
+  // The buffer laid out again: every view but the orphaned ones nothing uses any more, then the kept streams.
   const used = new Set<number>();
+  const compressed = (json.meshes as Json[]).flatMap((mesh) =>
+    ((mesh.primitives ?? []) as Json[]).map(dracoExtensionOf).filter((extension): extension is Json => extension !== null),
+  );
+  for (const extension of compressed) if (typeof extension.bufferView === 'number') used.add(extension.bufferView);
   for (const accessor of accessors) {
     if (typeof accessor.bufferView === 'number') used.add(accessor.bufferView);
     const sparse = accessor.sparse as { indices?: Json; values?: Json } | undefined;
@@ -137,16 +253,14 @@ export function restoreDraco(json: Json, bin: Uint8Array, keeps: readonly DracoK
   const views: Json[] = [];
   const pieces: Uint8Array[] = [];
   let length = 0;
-  const place = (bytes: Uint8Array, view: Json): number => {
+  const place = (bytes: Uint8Array, view: Json): void => {
     length = Math.ceil(length / 4) * 4;
     pieces.push(bytes);
     views.push({ ...view, buffer: 0, byteOffset: length, byteLength: bytes.length });
-    const at = length;
     length += bytes.length;
-    return at;
   };
   bufferViews.forEach((view, index) => {
-    if (!used.has(index)) return;
+    if (orphaned.has(index) && !used.has(index)) return;
     const start = (view.byteOffset as number | undefined) ?? 0;
     renumber.set(index, views.length);
     place(bin.subarray(start, start + (view.byteLength as number)), view);
@@ -157,11 +271,7 @@ export function restoreDraco(json: Json, bin: Uint8Array, keeps: readonly DracoK
     return index;
   });
   const out = new Uint8Array(Math.ceil(length / 4) * 4);
-  let offset = 0;
-  pieces.forEach((piece, k) => {
-    offset = views[k].byteOffset as number;
-    out.set(piece, offset);
-  });
+  pieces.forEach((piece, k) => out.set(piece, views[k].byteOffset as number));
   for (const accessor of accessors) {
     if (typeof accessor.bufferView === 'number') accessor.bufferView = renumber.get(accessor.bufferView);
     const sparse = accessor.sparse as { indices?: Json; values?: Json } | undefined;
@@ -170,9 +280,11 @@ export function restoreDraco(json: Json, bin: Uint8Array, keeps: readonly DracoK
   }
   for (const image of (json.images ?? []) as Json[])
     if (typeof image.bufferView === 'number') image.bufferView = renumber.get(image.bufferView);
+  // The streams the writer encoded (primitives encoded again) move with their views; the kept ones point at theirs.
+  for (const extension of compressed)
+    if (typeof extension.bufferView === 'number' && extension.bufferView >= 0) extension.bufferView = renumber.get(extension.bufferView);
   keeps.forEach((keep, k) => {
-    const primitive = ((json.meshes as Json[])[keep.meshIndex].primitives as Json[])[keep.primitiveIndex];
-    ((primitive.extensions as Json)[DRACO] as Json).bufferView = streamViews[k];
+    (dracoExtensionOf(primitiveOf(keep)) as Json).bufferView = streamViews[keptStream[k]];
   });
   json.bufferViews = views;
   (json.buffers as Json[])[0].byteLength = out.length;
@@ -180,6 +292,12 @@ export function restoreDraco(json: Json, bin: Uint8Array, keeps: readonly DracoK
   json.extensionsUsed = [...new Set([...((json.extensionsUsed as string[] | undefined) ?? []), DRACO])];
   if (required) json.extensionsRequired = [...new Set([...((json.extensionsRequired as string[] | undefined) ?? []), DRACO])];
   return out;
+}
+
+/** A written primitive's KHR_draco_mesh_compression object, or null. */
+function dracoExtensionOf(primitive: Json): Json | null {
+  const extension = isRecord(primitive.extensions) ? primitive.extensions[DRACO] : undefined;
+  return isRecord(extension) ? extension : null;
 }
 
 /** The bytes of the source's buffer `index`: the GLB's binary chunk, a resource by URI, or a data: URI. */

@@ -10,13 +10,13 @@ import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { patchGlbJson, prepareCarry } from '../gltf-carry.ts';
 import { CollectingLogger } from '../gltf-collecting-logger.ts';
 import type { GltfExportResult } from '../gltf-export.ts';
-import { compressOnWrite } from '../gltf-extensions.ts';
+import { compressOnWrite, type GltfCompression } from '../gltf-extensions.ts';
 import { bufferUris, parseJsonText } from '../gltf-resource-uris.ts';
 import { FormatError } from '../format-error.ts';
 import type { KeptAnimations } from './clips-step.ts';
 import type { ExportState } from './export-state.ts';
 import { parseGlb, writeGlb } from './glb.ts';
-import { DRACO, restoreDraco, unchangedDraco, type DracoKeep } from './keep-draco.ts';
+import { DRACO, dracoNotice, planDraco, restoreDraco, type DracoKeep } from './keep-draco.ts';
 import { restoreNodeTransforms } from './keep-node-transforms.ts';
 import { restoreSpelling, tagSourceAccessors } from './keep-spelling.ts';
 
@@ -65,9 +65,10 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations): P
       for (const accessor of root.listAccessors()) accessor.setBuffer(firstBuffer);
       for (const buffer of otherBuffers) buffer.dispose();
     }
-    const keeps = keptDraco(state);
+    const keeps = keptDraco(state, opts.compression);
     const used = root.listExtensionsUsed().map((extension) => extension.extensionName);
-    if (used.includes(DRACO) && !keeps) await compressOnWrite(doc, io, 'draco');
+    // Still used when some compressed primitive is encoded again (keptDraco).
+    if (used.includes(DRACO)) await compressOnWrite(doc, io, 'draco');
     if (used.includes('EXT_meshopt_compression')) await compressOnWrite(doc, io, 'meshopt');
     if (opts.compression !== 'none') await compressOnWrite(doc, io, opts.compression);
     const restore = (json: Json, bin: Uint8Array): Uint8Array =>
@@ -99,27 +100,39 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations): P
 
 /**
  * The source's Draco-compressed primitives to write back as they were (keep-draco.ts): when no compression is asked
- * for, the output has one buffer and none of them changed; the Draco extension then leaves the Document, so that the
- * writer lays them out decoded for restoreDraco to replace. Null when there are none to keep (a notice says why when
- * the source had some).
+ * for and the output has one buffer, each one the export left unchanged (planDraco), with a notice naming those
+ * encoded again and why. When all are kept the Draco extension leaves the Document, so that the writer lays them out
+ * decoded for restoreDraco to replace; when some are encoded again it stays, the writer encodes every one, and
+ * restoreDraco puts the kept streams back in place of the writer's. Null when there are none to keep: an explicit
+ * compression (the export's `compression`) or several buffers encode every one again, with a notice.
  */
-function keptDraco(state: ExportState): DracoKeep[] | null {
+function keptDraco(state: ExportState, compression: GltfCompression): DracoKeep[] | null {
   const sources = state.carry?.draco ?? [];
   if (sources.length === 0) return null;
   const root = state.doc.getRoot();
-  const keeps = state.opts.compression === 'none' && root.listBuffers().length === 1 ? unchangedDraco(sources, state.doc) : null;
-  if (!keeps) {
-    if (state.opts.compression === 'none')
-      state.warnings.push(
-        `the Draco-compressed meshes of ${state.sourceName} are compressed again (quantized anew), since the export changed their geometry, weights or layout`,
-      );
+  const buffers = root.listBuffers().length;
+  if (compression !== 'none' || buffers !== 1) {
+    state.warnings.push(
+      `all ${sources.length} Draco-compressed primitive${sources.length === 1 ? '' : 's'} of ${state.sourceName} ${sources.length === 1 ? 'is' : 'are'} compressed again (quantized anew), unchanged ones included: ${
+        compression === 'draco'
+          ? 'the export asks for Draco compression, which encodes every primitive with its own settings (sequential connectivity)'
+          : compression === 'meshopt'
+            ? 'the export asks for meshopt compression, which is applied over the Draco data encoded again'
+            : `the output has ${buffers} buffers, and a kept stream can go only into a file's one buffer`
+      }`,
+    );
     return null;
   }
-  root
-    .listExtensionsUsed()
-    .find((extension) => extension.extensionName === DRACO)
-    ?.dispose();
-  return keeps;
+  const plan = planDraco(sources, state.doc);
+  const notice = dracoNotice(plan, state.sourceName);
+  if (notice) state.warnings.push(notice);
+  if (plan.keeps.length === 0) return null;
+  if (plan.reencoded.length === 0)
+    root
+      .listExtensionsUsed()
+      .find((extension) => extension.extensionName === DRACO)
+      ?.dispose();
+  return plan.keeps;
 }
 
 /**
