@@ -1070,7 +1070,8 @@ function readSurfaceKeys(
 /**
  * The optional asset keys of the scene section, each checked against the mesh and skeleton: parts cover the
  * vertices and triangles in order and keep their triangles inside their vertices; materials in range; uvs #V × 2
- * finite; corners #F × 3 naming existing vt/vn; joint nodes #B, distinct joints of the kept glTF's skins.
+ * finite; corners #F × 3 naming existing vt/vn; joint nodes #B, distinct joints of the kept glTF's skins. Read in
+ * this order: the look first, since the parts' materials index its materials.
  */
 function readAsset(
   r: ProjectReader,
@@ -1079,161 +1080,180 @@ function readAsset(
   boneCount: number,
 ): Pick<ProjectScene, 'parts' | 'look' | 'objCorners' | 'gltfSource'> {
   const S = `${PROJECT_EXTENSION}.scene`;
+  const out: Pick<ProjectScene, 'parts' | 'look' | 'objCorners' | 'gltfSource'> = {};
+  if (present(scene.look)) out.look = readLook(r, `${S}.look`, scene.look, mesh.positions.length / 3);
+  if (present(scene.parts)) out.parts = readParts(r, `${S}.parts`, scene.parts, mesh, out.look?.materials.length ?? 0);
+  if (present(scene.objCorners)) out.objCorners = readObjCorners(r, `${S}.objCorners`, scene.objCorners, mesh.triangles.length / 3);
+  if (present(scene.gltfSource)) out.gltfSource = readGltfSource(r, `${S}.gltfSource`, scene.gltfSource, boneCount);
+  return out;
+}
+
+/** The look at `L`: uvs (#V × 2 finite float32, or none) and the materials, each with its colour, texture and keys. */
+function readLook(r: ProjectReader, L: string, value: unknown, vertexCount: number): SurfaceLook {
+  const look = r.object(L, value);
+  let uvs: Float32Array | null = null;
+  if (present(look.uvs)) {
+    uvs = r.array(`${L}.uvs`, look.uvs, 'float32', 2 * vertexCount) as Float32Array;
+    r.finite(`${L}.uvs`, uvs);
+  }
+  if (!Array.isArray(look.materials)) r.fail(`${L}.materials`, notA(look.materials, 'a list'));
+  const materials = (look.materials as unknown[]).map((item, i): MaterialLook => readMaterial(r, `${L}.materials[${i}]`, item));
+  return { uvs, materials };
+}
+
+/** One material of the look at `at`: name, base colour in 0 … 1, double-sidedness, base colour texture, other keys. */
+function readMaterial(r: ProjectReader, at: string, item: unknown): MaterialLook {
+  const m = r.object(at, item);
+  const color = m.baseColor;
+  if (!Array.isArray(color) || color.length !== 4 || !color.every((c) => typeof c === 'number' && c >= 0 && c <= 1))
+    r.fail(`${at}.baseColor`, notA(color, 'four numbers in 0 … 1'));
+  if (typeof m.doubleSided !== 'boolean') r.fail(`${at}.doubleSided`, notA(m.doubleSided, 'true or false'));
+  let baseColorTexture: MaterialLook['baseColorTexture'] = null;
+  if (present(m.baseColorTexture)) {
+    const texture = r.object(`${at}.baseColorTexture`, m.baseColorTexture);
+    baseColorTexture = {
+      mimeType: r.string(`${at}.baseColorTexture.mimeType`, texture.mimeType),
+      bytes: r.array(`${at}.baseColorTexture.bytes`, texture.bytes, 'uint8') as Uint8Array,
+    };
+  }
+  return {
+    name: r.string(`${at}.name`, m.name),
+    baseColor: color as [number, number, number, number],
+    baseColorTexture,
+    doubleSided: m.doubleSided,
+    ...readAlphaAndSamplingKeys(r, at, m),
+    ...readSurfaceKeys(r, at, m),
+  };
+}
+
+/**
+ * The parts at `P`: each named once, covering the vertices and triangles in order, its triangles inside its own
+ * vertices, its materials (and material runs) below `materialCount`; together the whole mesh.
+ */
+function readParts(r: ProjectReader, P: string, value: unknown, mesh: TriangleMesh, materialCount: number): MeshPart[] {
   const vertexCount = mesh.positions.length / 3;
   const triangleCount = mesh.triangles.length / 3;
-  const out: Pick<ProjectScene, 'parts' | 'look' | 'objCorners' | 'gltfSource'> = {};
-
-  let materialCount = 0;
-  if (present(scene.look)) {
-    const L = `${S}.look`;
-    const look = r.object(L, scene.look);
-    let uvs: Float32Array | null = null;
-    if (present(look.uvs)) {
-      uvs = r.array(`${L}.uvs`, look.uvs, 'float32', 2 * vertexCount) as Float32Array;
-      r.finite(`${L}.uvs`, uvs);
-    }
-    if (!Array.isArray(look.materials)) r.fail(`${L}.materials`, notA(look.materials, 'a list'));
-    const materials = (look.materials as unknown[]).map((item, i): MaterialLook => {
-      const at = `${L}.materials[${i}]`;
-      const m = r.object(at, item);
-      const color = m.baseColor;
-      if (!Array.isArray(color) || color.length !== 4 || !color.every((c) => typeof c === 'number' && c >= 0 && c <= 1))
-        r.fail(`${at}.baseColor`, notA(color, 'four numbers in 0 … 1'));
-      if (typeof m.doubleSided !== 'boolean') r.fail(`${at}.doubleSided`, notA(m.doubleSided, 'true or false'));
-      let baseColorTexture: MaterialLook['baseColorTexture'] = null;
-      if (present(m.baseColorTexture)) {
-        const texture = r.object(`${at}.baseColorTexture`, m.baseColorTexture);
-        baseColorTexture = {
-          mimeType: r.string(`${at}.baseColorTexture.mimeType`, texture.mimeType),
-          bytes: r.array(`${at}.baseColorTexture.bytes`, texture.bytes, 'uint8') as Uint8Array,
-        };
-      }
-      return {
-        name: r.string(`${at}.name`, m.name),
-        baseColor: color as [number, number, number, number],
-        baseColorTexture,
-        doubleSided: m.doubleSided,
-        ...readAlphaAndSamplingKeys(r, at, m),
-        ...readSurfaceKeys(r, at, m),
-      };
-    });
-    materialCount = materials.length;
-    out.look = { uvs, materials };
-  }
-
-  if (present(scene.parts)) {
-    const P = `${S}.parts`;
-    if (!Array.isArray(scene.parts)) r.fail(P, notA(scene.parts, 'a list'));
-    let vertexEnd = 0;
-    let triangleEnd = 0;
-    const names = new Set<string>();
-    out.parts = (scene.parts as unknown[]).map((item, i): MeshPart => {
-      const at = `${P}[${i}]`;
-      const p = r.object(at, item);
-      const name = r.string(`${at}.name`, p.name);
-      if (names.has(name)) r.fail(`${at}.name`, `${shown(name)} is the name of an earlier mesh`);
-      names.add(name);
-      const vertexStart = r.count(`${at}.vertexStart`, p.vertexStart);
-      const partVertices = r.count(`${at}.vertexCount`, p.vertexCount);
-      const triangleStart = r.count(`${at}.triangleStart`, p.triangleStart);
-      const partTriangles = r.count(`${at}.triangleCount`, p.triangleCount);
-      if (vertexStart !== vertexEnd)
-        r.fail(`${at}.vertexStart`, `${vertexStart}, expected ${vertexEnd} (meshes cover the vertices in order)`);
-      if (triangleStart !== triangleEnd)
-        r.fail(`${at}.triangleStart`, `${triangleStart}, expected ${triangleEnd} (meshes cover the triangles in order)`);
-      vertexEnd += partVertices;
-      triangleEnd += partTriangles;
-      if (vertexEnd > vertexCount || triangleEnd > triangleCount) r.fail(at, 'reaches past the end of the mesh');
-      for (let k = 3 * triangleStart; k < 3 * triangleEnd; k++)
-        if (mesh.triangles[k] < vertexStart || mesh.triangles[k] >= vertexEnd)
-          r.fail(at, `triangle ${Math.floor(k / 3)} names vertex ${mesh.triangles[k]}, outside the mesh's vertices`);
-      const material = materialIndex(r, `${at}.material`, p.material, materialCount);
-      if (typeof p.skinned !== 'boolean') r.fail(`${at}.skinned`, notA(p.skinned, 'true or false'));
-      let source: MeshPart['source'] = null;
-      if (present(p.source)) {
-        const from = r.object(`${at}.source`, p.source);
-        source = {
-          node: r.count(`${at}.source.node`, from.node),
-          mesh: r.count(`${at}.source.mesh`, from.mesh),
-          primitive: r.count(`${at}.source.primitive`, from.primitive),
-        };
-      }
-      const part: MeshPart = {
-        name,
-        vertexStart,
-        vertexCount: partVertices,
-        triangleStart,
-        triangleCount: partTriangles,
-        material,
-        source,
-        skinned: p.skinned,
-      };
-      if (present(p.materialRanges)) {
-        const R = `${at}.materialRanges`;
-        if (!Array.isArray(p.materialRanges)) r.fail(R, notA(p.materialRanges, 'a list'));
-        let covered = 0;
-        part.materialRanges = (p.materialRanges as unknown[]).map((item, k) => {
-          const run = r.object(`${R}[${k}]`, item);
-          const count = r.count(`${R}[${k}].triangleCount`, run.triangleCount);
-          covered += count;
-          return { triangleCount: count, material: materialIndex(r, `${R}[${k}].material`, run.material, materialCount) };
-        });
-        if (covered !== partTriangles) r.fail(R, `the runs cover ${covered} of the mesh's ${partTriangles} triangles`);
-      }
-      return part;
-    });
-    if (vertexEnd !== vertexCount || triangleEnd !== triangleCount)
-      r.fail(P, `the meshes cover ${vertexEnd} of ${vertexCount} vertices and ${triangleEnd} of ${triangleCount} triangles`);
-  }
-
-  if (present(scene.objCorners)) {
-    const C = `${S}.objCorners`;
-    const c = r.object(C, scene.objCorners);
-    const texcoords = r.array(`${C}.texcoords`, c.texcoords, 'float64') as Float64Array;
-    const normals = r.array(`${C}.normals`, c.normals, 'float64') as Float64Array;
-    if (texcoords.length % 2 !== 0) r.fail(`${C}.texcoords`, `${texcoords.length} numbers is not a whole number of u, v`);
-    if (normals.length % 3 !== 0) r.fail(`${C}.normals`, `${normals.length} numbers is not a whole number of x, y, z`);
-    r.finite(`${C}.texcoords`, texcoords);
-    r.finite(`${C}.normals`, normals);
-    const corner = (key: 'cornerTexcoords' | 'cornerNormals', count: number): Int32Array => {
-      const values = r.array(`${C}.${key}`, c[key], 'int32', 3 * triangleCount) as Int32Array;
-      for (let k = 0; k < values.length; k++)
-        if (values[k] < -1 || values[k] >= count) r.fail(`${C}.${key}`, `corner ${k} names ${values[k]}, there are ${count}`);
-      return values;
+  if (!Array.isArray(value)) r.fail(P, notA(value, 'a list'));
+  let vertexEnd = 0;
+  let triangleEnd = 0;
+  const names = new Set<string>();
+  const parts = (value as unknown[]).map((item, i): MeshPart => {
+    const at = `${P}[${i}]`;
+    const p = r.object(at, item);
+    const name = r.string(`${at}.name`, p.name);
+    if (names.has(name)) r.fail(`${at}.name`, `${shown(name)} is the name of an earlier mesh`);
+    names.add(name);
+    const vertexStart = r.count(`${at}.vertexStart`, p.vertexStart);
+    const partVertices = r.count(`${at}.vertexCount`, p.vertexCount);
+    const triangleStart = r.count(`${at}.triangleStart`, p.triangleStart);
+    const partTriangles = r.count(`${at}.triangleCount`, p.triangleCount);
+    if (vertexStart !== vertexEnd)
+      r.fail(`${at}.vertexStart`, `${vertexStart}, expected ${vertexEnd} (meshes cover the vertices in order)`);
+    if (triangleStart !== triangleEnd)
+      r.fail(`${at}.triangleStart`, `${triangleStart}, expected ${triangleEnd} (meshes cover the triangles in order)`);
+    vertexEnd += partVertices;
+    triangleEnd += partTriangles;
+    if (vertexEnd > vertexCount || triangleEnd > triangleCount) r.fail(at, 'reaches past the end of the mesh');
+    for (let k = 3 * triangleStart; k < 3 * triangleEnd; k++)
+      if (mesh.triangles[k] < vertexStart || mesh.triangles[k] >= vertexEnd)
+        r.fail(at, `triangle ${Math.floor(k / 3)} names vertex ${mesh.triangles[k]}, outside the mesh's vertices`);
+    const material = materialIndex(r, `${at}.material`, p.material, materialCount);
+    if (typeof p.skinned !== 'boolean') r.fail(`${at}.skinned`, notA(p.skinned, 'true or false'));
+    const part: MeshPart = {
+      name,
+      vertexStart,
+      vertexCount: partVertices,
+      triangleStart,
+      triangleCount: partTriangles,
+      material,
+      source: present(p.source) ? readPartSource(r, `${at}.source`, p.source) : null,
+      skinned: p.skinned,
     };
-    out.objCorners = {
-      texcoords,
-      normals,
-      cornerTexcoords: corner('cornerTexcoords', texcoords.length / 2),
-      cornerNormals: corner('cornerNormals', normals.length / 3),
-    };
-  }
+    if (present(p.materialRanges))
+      part.materialRanges = readMaterialRanges(r, `${at}.materialRanges`, p.materialRanges, partTriangles, materialCount);
+    return part;
+  });
+  if (vertexEnd !== vertexCount || triangleEnd !== triangleCount)
+    r.fail(P, `the meshes cover ${vertexEnd} of ${vertexCount} vertices and ${triangleEnd} of ${triangleCount} triangles`);
+  return parts;
+}
 
-  if (present(scene.gltfSource)) {
-    const G = `${S}.gltfSource`;
-    const g = r.object(G, scene.gltfSource);
-    if (!Array.isArray(g.resources)) r.fail(`${G}.resources`, notA(g.resources, 'a list'));
-    const resources: Record<string, Uint8Array> = {};
-    (g.resources as unknown[]).forEach((item, i) => {
-      const at = `${G}.resources[${i}]`;
-      const resource = r.object(at, item);
-      const uri = r.string(`${at}.uri`, resource.uri);
-      if (Object.hasOwn(resources, uri)) r.fail(`${at}.uri`, `${shown(uri)} is named twice`);
-      // A URI such as `__proto__` is an own key like any other.
-      Object.defineProperty(resources, uri, {
-        value: r.array(`${at}.bytes`, resource.bytes, 'uint8'),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+/** A part's glTF source at `at`: node, mesh and primitive indices (counts). */
+function readPartSource(r: ProjectReader, at: string, value: unknown): NonNullable<MeshPart['source']> {
+  const from = r.object(at, value);
+  return {
+    node: r.count(`${at}.node`, from.node),
+    mesh: r.count(`${at}.mesh`, from.mesh),
+    primitive: r.count(`${at}.primitive`, from.primitive),
+  };
+}
+
+/** A part's material runs at `R`: triangle counts covering its `triangleCount` triangles, materials in range. */
+function readMaterialRanges(
+  r: ProjectReader,
+  R: string,
+  value: unknown,
+  triangleCount: number,
+  materialCount: number,
+): NonNullable<MeshPart['materialRanges']> {
+  if (!Array.isArray(value)) r.fail(R, notA(value, 'a list'));
+  let covered = 0;
+  const runs = (value as unknown[]).map((item, k) => {
+    const run = r.object(`${R}[${k}]`, item);
+    const count = r.count(`${R}[${k}].triangleCount`, run.triangleCount);
+    covered += count;
+    return { triangleCount: count, material: materialIndex(r, `${R}[${k}].material`, run.material, materialCount) };
+  });
+  if (covered !== triangleCount) r.fail(R, `the runs cover ${covered} of the mesh's ${triangleCount} triangles`);
+  return runs;
+}
+
+/** The OBJ corners at `C`: finite vt (u, v) and vn (x, y, z) lists, and #F × 3 corner indices naming them or -1. */
+function readObjCorners(r: ProjectReader, C: string, value: unknown, triangleCount: number): ObjCorners {
+  const c = r.object(C, value);
+  const texcoords = r.array(`${C}.texcoords`, c.texcoords, 'float64') as Float64Array;
+  const normals = r.array(`${C}.normals`, c.normals, 'float64') as Float64Array;
+  if (texcoords.length % 2 !== 0) r.fail(`${C}.texcoords`, `${texcoords.length} numbers is not a whole number of u, v`);
+  if (normals.length % 3 !== 0) r.fail(`${C}.normals`, `${normals.length} numbers is not a whole number of x, y, z`);
+  r.finite(`${C}.texcoords`, texcoords);
+  r.finite(`${C}.normals`, normals);
+  const corner = (key: 'cornerTexcoords' | 'cornerNormals', count: number): Int32Array => {
+    const values = r.array(`${C}.${key}`, c[key], 'int32', 3 * triangleCount) as Int32Array;
+    for (let k = 0; k < values.length; k++)
+      if (values[k] < -1 || values[k] >= count) r.fail(`${C}.${key}`, `corner ${k} names ${values[k]}, there are ${count}`);
+    return values;
+  };
+  return {
+    texcoords,
+    normals,
+    cornerTexcoords: corner('cornerTexcoords', texcoords.length / 2),
+    cornerNormals: corner('cornerNormals', normals.length / 3),
+  };
+}
+
+/** The kept glTF at `G`: its resources (each URI once), file name, bytes, and #B joint nodes of its skins. */
+function readGltfSource(r: ProjectReader, G: string, value: unknown, boneCount: number): GltfSource {
+  const g = r.object(G, value);
+  if (!Array.isArray(g.resources)) r.fail(`${G}.resources`, notA(g.resources, 'a list'));
+  const resources: Record<string, Uint8Array> = {};
+  (g.resources as unknown[]).forEach((item, i) => {
+    const at = `${G}.resources[${i}]`;
+    const resource = r.object(at, item);
+    const uri = r.string(`${at}.uri`, resource.uri);
+    if (Object.hasOwn(resources, uri)) r.fail(`${at}.uri`, `${shown(uri)} is named twice`);
+    // A URI such as `__proto__` is an own key like any other.
+    Object.defineProperty(resources, uri, {
+      value: r.array(`${at}.bytes`, resource.bytes, 'uint8'),
+      enumerable: true,
+      writable: true,
+      configurable: true,
     });
-    const file = r.string(`${G}.file`, g.file);
-    const bytes = r.array(`${G}.bytes`, g.bytes, 'uint8') as Uint8Array;
-    const jointNodes = r.array(`${G}.jointNodes`, g.jointNodes, 'int32', boneCount) as Int32Array;
-    checkJointNodes(r, G, jointNodes, gltfSkinJoints(r, G, bytes, file), file);
-    out.gltfSource = { file, bytes, resources, jointNodes };
-  }
-  return out;
+  });
+  const file = r.string(`${G}.file`, g.file);
+  const bytes = r.array(`${G}.bytes`, g.bytes, 'uint8') as Uint8Array;
+  const jointNodes = r.array(`${G}.jointNodes`, g.jointNodes, 'int32', boneCount) as Int32Array;
+  checkJointNodes(r, G, jointNodes, gltfSkinJoints(r, G, bytes, file), file);
+  return { file, bytes, resources, jointNodes };
 }
 
 /** The kept glTF's node count and the nodes its skins name as joints; a glTF that cannot be read is refused. */
