@@ -9,7 +9,13 @@ import { weldedShells } from '../../workers/weights/binding-method.ts';
 import { volumetricWeights, VOLUMETRIC_WEIGHTS_DEFAULTS } from '../../workers/weights/volumetric-weights.ts';
 import { makeGrid, voxelizeSolid, type Grid, type Solid } from '../../workers/weights/voxel-solid.ts';
 import { boneSeeds, GeodesicSearch } from '../../workers/weights/voxel-geodesics.ts';
-import { aggregateVoxels, aggregateWeights, vertexWeights, weightsFromDistances } from '../../workers/weights/voxel-weights.ts';
+import {
+  aggregateVoxels,
+  aggregateWeights,
+  nodeVertexWeights,
+  vertexWeights,
+  weightsFromDistances,
+} from '../../workers/weights/voxel-weights.ts';
 import type { TgfSkeleton } from '../../workers/formats/types.ts';
 import { seededRandom } from './seeded-random.ts';
 import { dataFile } from './shared-data.ts';
@@ -171,10 +177,11 @@ test('a 512 grid keeps two rods 0.6 default voxels apart on their own bones; the
   // 2.4 voxels of the 512 grid. A voxel is solid where a triangle crosses it or inside, so between the rods' solids
   // lies at least one whole empty layer of 512-voxels (the gap is over two voxels wide): no 26-neighbour path joins
   // them, each rod's voxels are reached by its own bone alone (row [1]), and so are the nodes the smoothing aggregates
-  // them into (a node is a connected piece of one default cell). A vertex's eight surrounding voxel centres lie
-  // within one voxel of it, and the other rod's nearest solid centre is 1.9 voxels away: every row is exactly its
-  // rod's bone. At 128 the gap is under one voxel: the rods' surface voxels touch, the distances and the smoothing run
-  // across, and the near faces take a large share of the other bone.
+  // them into (a node is a connected piece of one default cell; no face joins the rods' pieces). A vertex lies in a
+  // voxel its own rod's triangles cross, and the default cells around it take the nodes reached from that voxel's
+  // node through the graph, never the other rod's: every row is exactly its rod's bone. At 128 the gap is under one
+  // voxel: the rods' surface voxels touch, the distances and the smoothing run across, and the near faces take a
+  // large share of the other bone.
   const { positions, triangles, skeleton, perRod } = twoRods(0.03, 0.6 / 128);
   const otherShare = (weights: Float64Array) => {
     let worst = 0;
@@ -278,6 +285,94 @@ test('aggregateVoxels: the nodes are the face-connected pieces of the fine solid
     own.nodeOf.every((node, s) => node === s),
     'numbered as the voxels',
   );
+});
+
+test('nodeVertexWeights: on a convex solid as vertexWeights on the coarse grid; across a slit the other side’s nodes are left out', () => {
+  // A fine grid of side 0.5 inside a coarse one of side 1; the fine solid is a box of 4 × 6 × 3 coarse cells
+  // ([2, 6) × [2, 8) × [2, 5)), cut through by an empty fine layer at x ∈ [5, 5.5) where y < 6.5 (the two sides
+  // join above it).
+  const fine: Grid = { nx: 14, ny: 16, nz: 10, h: 0.5, ox: 1, oy: 1, oz: 1, longest: 7 };
+  const coarse: Grid = { nx: 10, ny: 11, nz: 8, h: 1, ox: 0, oy: 0, oz: 0, longest: 7 };
+  const [k, boneCount] = [2, 4];
+  const build = (slit: boolean) => {
+    const index = new Int32Array(fine.nx * fine.ny * fine.nz).fill(-1);
+    const cells: number[] = [];
+    for (let l = 2; l < 8; l++)
+      for (let j = 2; j < 14; j++)
+        for (let i = 2; i < 10; i++) {
+          const x = 1 + 0.5 * i;
+          const y = 1 + 0.5 * j;
+          if (slit && x === 5 && y < 6.5) continue;
+          index[i + fine.nx * (j + fine.ny * l)] = cells.length;
+          cells.push(i + fine.nx * (j + fine.ny * l));
+        }
+    return { count: cells.length, cell: Int32Array.from(cells), index } satisfies Solid;
+  };
+  const random = seededRandom(23);
+  const rows = (count: number, left: (node: number) => boolean) => {
+    const bones = new Int16Array(count * k).fill(-1);
+    const weights = new Float32Array(count * k);
+    for (let node = 0; node < count; node++) {
+      const side = left(node) ? 0 : 2;
+      const w = 0.5 + 0.5 * random();
+      bones.set([side, side + 1], node * k);
+      weights.set([w, 1 - w], node * k);
+    }
+    return { bones, weights };
+  };
+  const points = (count: number, box: [number, number][]) =>
+    Float64Array.from({ length: 3 * count }, (_, q) => box[q % 3][0] + random() * (box[q % 3][1] - box[q % 3][0]));
+  // Convex: every corner cell's node is a few steps from the vertex's own, so the rows are vertexWeights' on the
+  // coarse grid whose voxels carry the nodes' rows.
+  const box = build(false);
+  const nodes = aggregateVoxels(fine, box, coarse);
+  assert.equal(nodes.graph.count, 4 * 6 * 3, 'one node per coarse cell of the box');
+  const { bones, weights } = rows(nodes.graph.count, () => random() < 0.5);
+  const coarseIndex = new Int32Array(coarse.nx * coarse.ny * coarse.nz).fill(-1);
+  nodes.nodeCell.forEach((cell, node) => (coarseIndex[cell] = node));
+  const coarseSolid: Solid = { count: nodes.graph.count, cell: nodes.nodeCell, index: coarseIndex };
+  const inside = points(200, [
+    [2.05, 5.95],
+    [2.05, 7.95],
+    [2.05, 4.95],
+  ]);
+  const ours = new Float64Array(200 * boneCount);
+  const fromNearest = nodeVertexWeights(inside, fine, box, coarse, nodes, bones, weights, k, boneCount, ours);
+  assert.ok(
+    fromNearest.every((f) => f === 0),
+    'every vertex lies in a solid voxel',
+  );
+  const reference = new Float64Array(200 * boneCount);
+  vertexWeights(inside, coarse, coarseSolid, bones, weights, k, boneCount, reference);
+  let worst = 0;
+  for (let i = 0; i < ours.length; i++) worst = Math.max(worst, Math.abs(ours[i] - reference[i]));
+  assert.ok(worst < 1e-12, `as vertexWeights on the coarse grid (worst ${worst})`);
+  // Slit: the nodes left of it carry bones 0 and 1, right of it 2 and 3. From a vertex below y = 4 (its node's cell
+  // at y 2 or 3) the other side's nodes in its corner cells (y 2 to 4) are at least 3 steps up to the cells at y 6,
+  // one across and 2 down away: more steps than a vertex looks, so it takes nothing from the other side.
+  const slit = build(true);
+  const split = aggregateVoxels(fine, slit, coarse);
+  const leftOf = (node: number) => slit.cell[split.nodeOf.indexOf(node)] % fine.nx < 8;
+  const sided = rows(split.graph.count, leftOf);
+  const near = points(200, [
+    [4.55, 5.45],
+    [2.05, 3.5],
+    [2.05, 4.95],
+  ]);
+  const out = new Float64Array(200 * boneCount);
+  nodeVertexWeights(near, fine, slit, coarse, split, sided.bones, sided.weights, k, boneCount, out);
+  for (let v = 0; v < 200; v++) {
+    const x = near[3 * v];
+    if (x >= 5 && x < 5.5) continue;
+    const own = x < 5 ? 0 : 2;
+    const other = 2 - own;
+    assert.equal(
+      out[v * boneCount + other] + out[v * boneCount + other + 1],
+      0,
+      `vertex at x = ${x.toFixed(3)}: nothing from across the slit`,
+    );
+    assert.ok(Math.abs(out[v * boneCount + own] + out[v * boneCount + own + 1] - 1) < 1e-12, `vertex ${v}: its row sums to 1`);
+  }
 });
 
 test('a fine grid’s bind polls for cancel while its smoothing graph is built', () => {

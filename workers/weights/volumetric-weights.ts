@@ -4,7 +4,14 @@ import { spreadWeldedRows, WELD_VERTICES_DEFAULTS, weldVertices, type WeldedVert
 import { weldedShells } from './binding-method.ts';
 import { makeGrid, voxelizeSolid } from './voxel-solid.ts';
 import { boneSeeds, GeodesicSearch } from './voxel-geodesics.ts';
-import { aggregateVoxels, aggregateWeights, smoothWeights, vertexWeights, weightsFromDistances } from './voxel-weights.ts';
+import {
+  aggregateVoxels,
+  aggregateWeights,
+  nodeVertexWeights,
+  smoothWeights,
+  vertexWeights,
+  weightsFromDistances,
+} from './voxel-weights.ts';
 
 /**
  * Geodesic voxel binding (Dionne and de Lasa 2013, "Geodesic Voxel Binding for Production Character Meshes"): the
@@ -16,7 +23,11 @@ import { aggregateVoxels, aggregateWeights, smoothWeights, vertexWeights, weight
  */
 
 export interface VolumetricWeightsOptions {
-  /** voxels along the longest side of the mesh's bounding box, 64 to 512 */
+  /**
+   * voxels along the longest side of the mesh's bounding box, 64 to 512: a finer grid separates parts closer than a
+   * default voxel (they need about two of its voxels between them), at the cost of the distances, which grows with
+   * the solid voxels (the Fox: 0.3 s at 128, 8–35 s at 512); the blend's length stays that of the default
+   */
   resolution?: number;
   /**
    * How fast a bone's influence falls off with the geodesic distance d_b: w_b ∝ d_b^−falloff (Dionne and de Lasa
@@ -137,23 +148,26 @@ export interface VolumetricWeightsResult {
  *    falloff each voxel starts near its nearest bone alone and the blend comes from this diffusion through the solid
  *    (the idea of Baran and Popović's bone heat, nearest bone and diffusion, in the solid): where two bones in line
  *    lie equally far (a plane through their joint), a region takes the bone its surroundings belong to.
- * 5. Vertices: the trilinear interpolation of the weights of the eight voxel centres around the vertex (a voxel of a
- *    finer grid having its node's weights), over those that carry weights (renormalized); where none does, the
- *    weights of the nearest voxel that does. Each row keeps its K largest, normalized.
+ * 5. Vertices: the trilinear interpolation of the weights of the eight voxel centres around the vertex, over those
+ *    that carry weights (renormalized); where none does, the weights of the nearest voxel that does. On a finer grid,
+ *    of the eight default-grid cell centres around it, each cell taking its node nearest in graph steps (at most 3)
+ *    to the node of the fine voxel holding the vertex (nodeVertexWeights): as smooth as at the default, and a part
+ *    the fine grid separates takes nothing from its neighbour in the same cells. Each row keeps its K largest,
+ *    normalized.
  *
  * All of it runs on the welded mesh (weldVertices with `weldTolerance`): the voxels from the welded triangles, whether
  * the mesh is closed from the welded shells, and each welded vertex weighted at its position (its first member's),
  * its row then given to every member, so seams — also those split by less than the tolerance — never tear.
  *
- * Memory: one byte and one 32-bit index per voxel of the grid, and about 50 + 16K bytes per solid voxel: its number
+ * Memory: one byte and one 32-bit index per voxel of the grid, and about 57 + 16K bytes per solid voxel: its number
  * (4), the geodesic search's state (17; bones are processed one at a time), the K nearest bones and distances (6K),
- * the weights and the smoothing's second buffers of weights and bones (10K) and its table of each voxel's own and six
- * face neighbours' numbers (32 with its offsets), and 16 while that table is built (of which the voxel's node, 4, is
- * kept). A grid finer than the default's smooths on nodes instead (about one per solid voxel of the default grid, or a
- * few where a cell holds separate pieces): its smoothing buffers and table, 12K + 32 bytes, are per node, and each
- * solid fine voxel keeps 50 + 10K + 4 bytes (its number, the search, the nearest bones, its weights, its node) and
- * takes 16 more while the nodes are found. At 512 voxels the Fox's 2.7 million solid voxels take about 0.3 GB
- * with K = 4.
+ * the weights (4K), the smoothing's second buffers of weights and bones (6K), its table of each voxel's own and six
+ * face neighbours' numbers with its offsets (32) and the voxel's node (4); 12 more while that table is built. A grid
+ * finer than the default's keeps per solid voxel 25 + 10K bytes (its number, the search, the nearest bones and
+ * distances, the weights, its node; 16 more while the nodes are found and summed) and per node, about one per solid
+ * voxel of the default grid (more where a cell holds separate pieces), 12K + 44 (the node's rows and second buffers,
+ * its table, its cell, the vertices' marks). The Fox at 512 voxels (12.1 million voxels, 2.5 million solid): about
+ * 0.27 GB at K = 4, 60 MB of it the grid.
  *
  * @param positions   #V × 3 rest positions, mesh units
  * @param triangles   #F × 3 vertex indices (any orientation mix; consistently outward gives the cleanest inside)
@@ -266,11 +280,19 @@ export function volumetricWeights(
   const finer = grid.h < unit;
   if (!finer) passes = Math.round(passes * (unit / grid.h) ** 2);
   const coarse = finer ? makeGrid(weld.positions, VOLUMETRIC_WEIGHTS_DEFAULTS.resolution) : grid;
-  const { graph, nodeOf } = aggregateVoxels(grid, solid, coarse, checkCancelled);
+  const nodes = aggregateVoxels(grid, solid, coarse, checkCancelled);
+  const { graph } = nodes;
   let nodeBones: Int16Array = nearestBone;
   // Where every node is one voxel (numbered as the voxel) the voxels' rows are the nodes'.
   if (graph.count !== solid.count)
-    ({ nearestBone: nodeBones, weights: voxelWeights } = aggregateWeights(voxelWeights, nearestBone, k, boneCount, nodeOf, graph.count));
+    ({ nearestBone: nodeBones, weights: voxelWeights } = aggregateWeights(
+      voxelWeights,
+      nearestBone,
+      k,
+      boneCount,
+      nodes.nodeOf,
+      graph.count,
+    ));
   checkCancelled();
   voxelWeights = smoothWeights(voxelWeights, nodeBones, k, boneCount, graph, passes, (pass) => {
     checkCancelled();
@@ -282,17 +304,10 @@ export function volumetricWeights(
   t = performance.now();
   progress?.('vertices', 0.9);
   const weldedWeights = new Float64Array(weld.count * boneCount);
-  const weldedFromNearestVoxel = vertexWeights(
-    weld.positions,
-    grid,
-    solid,
-    nodeBones,
-    voxelWeights,
-    k,
-    boneCount,
-    weldedWeights,
-    graph.count !== solid.count ? nodeOf : undefined,
-  );
+  // On the grid's own voxels the vertices sample them; on a finer grid's nodes, the coarse cells around them.
+  const weldedFromNearestVoxel = !finer
+    ? vertexWeights(weld.positions, grid, solid, nodeBones, voxelWeights, k, boneCount, weldedWeights)
+    : nodeVertexWeights(weld.positions, grid, solid, coarse, nodes, nodeBones, voxelWeights, k, boneCount, weldedWeights);
   const weights = spreadWeldedRows(weldedWeights, weld, boneCount, new Float64Array(n * boneCount));
   let verticesFromNearestVoxel = 0;
   for (let v = 0; v < n; v++) if (weldedFromNearestVoxel[weld.index[v]] === 1) verticesFromNearestVoxel++;

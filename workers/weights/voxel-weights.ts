@@ -68,25 +68,26 @@ const POLL_EVERY = 1 << 16;
  * @param coarse         the grid whose cells aggregate the voxels (the default resolution's over the same mesh), or
  *                       `grid` itself
  * @param checkCancelled throws to stop, called every POLL_EVERY voxels
- * @returns the graph and #S `nodeOf`, each solid voxel's node
+ * @returns the graph, #S `nodeOf` (each solid voxel's node) and #N `nodeCell` (each node's cell of the coarse grid,
+ *          linear index; of the grid itself where the cells are the voxels)
  */
 export function aggregateVoxels(
   grid: Grid,
   solid: Solid,
   coarse: Grid,
   checkCancelled: () => void = () => {},
-): { graph: SmoothingGraph; nodeOf: Int32Array } {
+): { graph: SmoothingGraph; nodeOf: Int32Array; nodeCell: Int32Array } {
   const { nx, ny, h } = grid;
   const faces = [1, -1, nx, -nx, nx * ny, -nx * ny];
   const count = solid.count;
   const ownCells = coarse === grid || coarse.h <= h;
-  // Each solid voxel's coarse cell (its own number where the cells are the voxels).
+  // Each solid voxel's coarse cell (its own where the cells are the voxels).
   const key = new Int32Array(count);
   const along = (q: number, origin: number, coarseOrigin: number, cells: number) =>
     Math.min(cells - 1, Math.max(0, Math.floor((origin + (q + 0.5) * h - coarseOrigin) / coarse.h)));
   for (let s = 0; s < count; s++) {
     if (ownCells) {
-      key[s] = s;
+      key[s] = solid.cell[s];
       continue;
     }
     const c = solid.cell[s];
@@ -152,7 +153,9 @@ export function aggregateVoxels(
     }
   }
   start[nodes] = length;
-  return { graph: { count: nodes, start, neighbours: neighbours.slice(0, length) }, nodeOf };
+  const nodeCell = new Int32Array(nodes);
+  for (let node = 0; node < nodes; node++) nodeCell[node] = key[members[memberStart[node]]];
+  return { graph: { count: nodes, start, neighbours: neighbours.slice(0, length) }, nodeOf, nodeCell };
 }
 
 /**
@@ -310,12 +313,10 @@ function keepLargest(
 
 /**
  * Each vertex's row: trilinear interpolation over the eight voxel centres around it that carry weights, or the
- * nearest voxel that does; the K largest kept, normalized. A voxel's weights are its node's (its row in
- * `nearestBone` and `voxelWeights` is `rowOf[s]`, or s itself without `rowOf`).
- * @param nearestBone  #N × K the rows' bones, −1 for empty places
- * @param voxelWeights #N × K the rows' weights
+ * nearest voxel that does; the K largest kept, normalized.
+ * @param nearestBone  #S × K the voxels' bones, −1 for empty places
+ * @param voxelWeights #S × K their weights
  * @param weights      #V × #B out
- * @param rowOf        #S each solid voxel's row (aggregateVoxels' nodeOf); absent: row s is voxel s's
  * @returns #V 1 where the vertex took the nearest voxel's weights, else 0
  */
 export function vertexWeights(
@@ -327,7 +328,6 @@ export function vertexWeights(
   k: number,
   boneCount: number,
   weights: Float64Array,
-  rowOf?: Int32Array,
 ): Uint8Array {
   const { nx, ny, nz, h, ox, oy, oz } = grid;
   const n = positions.length / 3;
@@ -336,8 +336,7 @@ export function vertexWeights(
   const rowBones = new Int32Array(k);
   const rowWeights = new Float64Array(k);
   const carries = (cell: number): number => {
-    const voxel = solid.index[cell];
-    const s = voxel >= 0 && rowOf ? rowOf[voxel] : voxel;
+    const s = solid.index[cell];
     return s >= 0 && nearestBone[s * k] >= 0 ? s : -1;
   };
   const fromNearest = new Uint8Array(n);
@@ -380,6 +379,130 @@ export function vertexWeights(
         accumulated[b] = voxelWeights[s * k + q];
       }
     }
+    rowBones.fill(-1);
+    keepLargest(accumulated, touched, k, rowBones, rowWeights, 0);
+    for (let q = 0; q < k && rowBones[q] >= 0; q++) weights[v * boneCount + rowBones[q]] = rowWeights[q];
+  }
+  return fromNearest;
+}
+
+/** Graph steps a node of a finer grid's vertex may be from the corner nodes it interpolates (see nodeVertexWeights). */
+const CORNER_HOPS = 3;
+
+/**
+ * Each vertex's row on a finer grid's nodes (aggregateVoxels): the trilinear interpolation over the eight coarse cell
+ * centres around the vertex, as vertexWeights on the coarse grid, where each cell's weights are those of its node
+ * nearest, in graph steps (at most CORNER_HOPS), the vertex's own node, the node of the fine voxel holding the vertex
+ * (or, where that voxel carries no weights, of the nearest one that does); a cell with no such node is left out. So
+ * the weights vary smoothly over coarse cells as on the default grid, and a part the fine grid separates (whose nodes
+ * are no few steps away through the solid) takes nothing from its neighbour in the same cells. Where no corner has a
+ * node, the vertex takes its own node's row. The K largest kept, normalized.
+ * Memory: 8 bytes per node (the steps' marks and list).
+ * @param coarse      the grid whose cells made the nodes
+ * @param graph       the nodes and their neighbours; `nodeOf` #S each solid voxel's node; `nodeCell` #N each node's cell
+ * @param nearestBone #N × K the nodes' bones, −1 for empty places
+ * @param nodeWeights #N × K the nodes' weights
+ * @param weights     #V × #B out
+ * @returns #V 1 where the vertex's own voxel carried no weights and it took the nearest carrying voxel's node, else 0
+ */
+export function nodeVertexWeights(
+  positions: Float64Array,
+  grid: Grid,
+  solid: Solid,
+  coarse: Grid,
+  nodes: { graph: SmoothingGraph; nodeOf: Int32Array; nodeCell: Int32Array },
+  nearestBone: Int16Array,
+  nodeWeights: Float32Array,
+  k: number,
+  boneCount: number,
+  weights: Float64Array,
+): Uint8Array {
+  const { graph, nodeOf, nodeCell } = nodes;
+  const { start, neighbours } = graph;
+  const n = positions.length / 3;
+  const accumulated = new Float64Array(boneCount);
+  const touched: number[] = [];
+  const rowBones = new Int32Array(k);
+  const rowWeights = new Float64Array(k);
+  const carries = (cell: number): number => {
+    const voxel = solid.index[cell];
+    const node = voxel >= 0 ? nodeOf[voxel] : -1;
+    return node >= 0 && nearestBone[node * k] >= 0 ? node : -1;
+  };
+  // mark[node] === v: the node was reached from vertex v's node; `reached` lists them by steps (breadth first).
+  const mark = new Int32Array(graph.count).fill(-1);
+  const reached = new Int32Array(graph.count);
+  const cornerNode = new Int32Array(8);
+  const fromNearest = new Uint8Array(n);
+  const { nx: cx, ny: cy } = coarse;
+  const add = (node: number, c: number) => {
+    for (let q = 0; q < k; q++) {
+      const b = nearestBone[node * k + q];
+      if (b < 0) break;
+      if (accumulated[b] === 0) touched.push(b);
+      accumulated[b] += c * nodeWeights[node * k + q];
+    }
+  };
+  for (let v = 0; v < n; v++) {
+    const px = positions[3 * v];
+    const py = positions[3 * v + 1];
+    const pz = positions[3 * v + 2];
+    const i = Math.floor((px - grid.ox) / grid.h);
+    const j = Math.floor((py - grid.oy) / grid.h);
+    const l = Math.floor((pz - grid.oz) / grid.h);
+    const inside = i >= 0 && j >= 0 && l >= 0 && i < grid.nx && j < grid.ny && l < grid.nz;
+    let own = inside ? carries(i + grid.nx * (j + grid.ny * l)) : -1;
+    if (own < 0) {
+      own = nearestCarrying(positions, v, grid, carries);
+      if (own < 0) continue;
+      fromNearest[v] = 1;
+    }
+    const gx = (px - coarse.ox) / coarse.h - 0.5;
+    const gy = (py - coarse.oy) / coarse.h - 0.5;
+    const gz = (pz - coarse.oz) / coarse.h - 0.5;
+    const i0 = Math.floor(gx);
+    const j0 = Math.floor(gy);
+    const l0 = Math.floor(gz);
+    // Breadth first from the vertex's node: each corner cell takes the first carrying node reached in it.
+    cornerNode.fill(-1);
+    let count = 0;
+    mark[own] = v;
+    reached[count++] = own;
+    for (let head = 0, steps = 0, level = count; head < count; head++) {
+      if (head === level) {
+        if (++steps > CORNER_HOPS) break;
+        level = count;
+      }
+      const node = reached[head];
+      const cell = nodeCell[node];
+      const di = (cell % cx) - i0;
+      const dj = (Math.floor(cell / cx) % cy) - j0;
+      const dl = Math.floor(cell / (cx * cy)) - l0;
+      if (di >= 0 && di <= 1 && dj >= 0 && dj <= 1 && dl >= 0 && dl <= 1) {
+        const corner = di + 2 * dj + 4 * dl;
+        if (cornerNode[corner] < 0 && nearestBone[node * k] >= 0) cornerNode[corner] = node;
+      }
+      if (steps === CORNER_HOPS) continue;
+      for (let q = start[node] + 1; q < start[node + 1]; q++) {
+        const u = neighbours[q];
+        if (mark[u] === v) continue;
+        mark[u] = v;
+        reached[count++] = u;
+      }
+    }
+    let total = 0;
+    for (let corner = 0; corner < 8; corner++) {
+      const node = cornerNode[corner];
+      if (node < 0) continue;
+      const di = corner & 1;
+      const dj = (corner >> 1) & 1;
+      const dl = corner >> 2;
+      const c = (di ? gx - i0 : 1 - gx + i0) * (dj ? gy - j0 : 1 - gy + j0) * (dl ? gz - l0 : 1 - gz + l0);
+      if (!(c > 0)) continue;
+      total += c;
+      add(node, c);
+    }
+    if (total === 0) add(own, 1);
     rowBones.fill(-1);
     keepLargest(accumulated, touched, k, rowBones, rowWeights, 0);
     for (let q = 0; q < k && rowBones[q] >= 0; q++) weights[v * boneCount + rowBones[q]] = rowWeights[q];
