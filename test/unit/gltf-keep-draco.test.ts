@@ -4,7 +4,10 @@
  * tools make them: CesiumMan from ../shared/data/gltf compressed by glTF-Transform with Draco's default (edgebreaker)
  * encoder, which renumbers vertices. The output must hold the source's Draco stream byte for byte, decode to the
  * very positions and vertex count the source decodes to, and validate; with changed weights the stream is encoded
- * again, with a notice, and still validates.
+ * again, with a notice, and still validates. With two compressed primitives (CesiumMan split in two), only the one
+ * whose weights change is encoded again and named in the notice; the other keeps its stream and accessors as the
+ * source has them (GLB and .gltf, with morph targets added beside it too), unless the two share a stream; a
+ * compression asked for encodes both again and says so.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -442,4 +445,80 @@ test('in-place export of a Draco file whose two primitives share one stream, the
   const back = await importGltf(result.bytes, 'shared.glb');
   const worst = Math.max(worstWeightError(back, 0, rig, rig.weights.data), worstWeightError(back, 1, rig, weights.data));
   assert.ok(worst <= 3.7e-4, `both parts have their weights within the quantization: off by ${worst}`);
+});
+
+test('in-place export of a Draco file with two compressed primitives, one re-weighted and a baked clip added: the kept stream with its morph targets beside it, valid', async () => {
+  const source = await dracoCesiumManInTwo();
+  const rig = await importGltf(source, 'CesiumMan-two.glb');
+  const weights = { ...rig.weights, data: reweighPart(rig, 1) };
+  const bake = skinningVertexAnimation(
+    rig.mesh.positions,
+    rig.skeleton,
+    weights,
+    { name: 'walk (baked)', method: 'lbs', poses: rig.clips[0].poses, influences: 4 },
+    4,
+  );
+  const result = await exportGltfInPlace({ ...editOf(rig), weights, vertexAnimations: [bake] }, 'two-baked.glb');
+  await assertValidGltf(result.bytes, 'two compressed primitives, one re-weighted, with a baked clip', {}, source);
+  const notices = result.warnings.filter((w) => /compressed again/.test(w));
+  assert.equal(notices.length, 1, `one notice: ${result.warnings.join('; ')}`);
+  assert.match(notices[0], /^1 of 2 .*primitive 1: its weights changed/);
+  const streams = dracoStreams(result.bytes);
+  assert.ok(Buffer.from(streams[0]).equals(Buffer.from(dracoStreams(source)[0])), "primitive 0's stream is the source's");
+  const json = gltfJson(result.bytes, 'two-baked') as Json;
+  const written = json.meshes[0].primitives as { attributes: Record<string, number>; targets?: Record<string, number>[] }[];
+  written.forEach((primitive, p) => {
+    const targets = primitive.targets ?? [];
+    assert.equal(targets.length, bake.frameCount, `primitive ${p}: a morph target per baked frame`);
+    const count = json.accessors[primitive.attributes.POSITION].count;
+    for (const target of targets) {
+      const accessor = json.accessors[target.POSITION];
+      assert.ok(accessor.bufferView !== undefined, `primitive ${p}: the target is stored uncompressed`);
+      assert.equal(accessor.count, count, `primitive ${p}: the target has the stream's vertex count`);
+    }
+  });
+  assert.equal(
+    json.accessors[json.meshes[0].primitives[0].attributes.POSITION].count,
+    rig.parts[0].vertexCount,
+    "primitive 0 keeps the source's vertex count",
+  );
+  // glTF's own playback, as in the one-primitive test: each primitive's decoded positions plus a frame's target,
+  // skinned at the rest nodes, give the baked positions. Primitive 1's positions are quantized anew (14 bits over its
+  // extent, at most the mesh's E: a vertex moves by up to √3 · E / 32766 ≈ 5.3e-5 E), so the bound is 1e-4 of the
+  // diagonal; primitive 0's stream decodes to the very positions the bake started from.
+  const io = new NodeIO()
+    .registerExtensions([KHRDracoMeshCompression])
+    .registerDependencies({ 'draco3d.decoder': await draco3d.createDecoderModule() });
+  const read = await io.readBinary(result.bytes);
+  const primitives = read.getRoot().listMeshes()[0].listPrimitives();
+  const bases = primitives.map((primitive) => Float32Array.from(primitive.getAttribute('POSITION')!.getArray() as Float32Array));
+  const diagonal = boundingBox(rig.mesh.positions).diagonal;
+  const baked = new Float64Array(rig.mesh.positions.length);
+  let worst = 0;
+  for (const f of [1, bake.frameCount - 1]) {
+    primitives.forEach((primitive, p) => {
+      const delta = primitive.listTargets()[f].getAttribute('POSITION')!.getArray() as Float32Array;
+      primitive.getAttribute('POSITION')!.setArray(bases[p].map((x, i) => x + delta[i]));
+    });
+    bake.positionsAt(f, baked);
+    worst = Math.max(worst, maxDistance(gltfPosedPositions(read, null, 0), baked) / diagonal);
+  }
+  assert.ok(worst < 1e-4, `${worst} of the diagonal from the bake`);
+});
+
+test('in-place export of a Draco file asking for Draco compression: every primitive encoded again, unchanged ones included, and the notice says so', async () => {
+  const source = await dracoCesiumManInTwo();
+  const rig = await importGltf(source, 'CesiumMan-two.glb');
+  const result = await exportGltfInPlace(editOf(rig), 'again.glb', { compression: 'draco' });
+  await assertValidGltf(result.bytes, 'two compressed primitives compressed again as asked', {}, source);
+  const notices = result.warnings.filter((w) => /compressed again/.test(w));
+  assert.equal(notices.length, 1, `one notice: ${result.warnings.join('; ')}`);
+  assert.match(
+    notices[0],
+    /^all 2 Draco-compressed primitives of CesiumMan-two\.glb are compressed again \(quantized anew\), unchanged ones included: the export asks for Draco compression/,
+  );
+  const before = dracoStreams(source);
+  const after = dracoStreams(result.bytes);
+  assert.equal(after.length, 2, 'both compressed');
+  after.forEach((stream, k) => assert.ok(!Buffer.from(stream).equals(Buffer.from(before[k])), `stream ${k} is encoded again`));
 });
