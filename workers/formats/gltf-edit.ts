@@ -35,7 +35,7 @@ import type { GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import type { DenseMatrix, GltfSource, MeshPart, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
 import { checkExportScene, exportFail } from './gltf/export-state.ts';
-import { runExportPipeline } from './gltf/pipeline.ts';
+import { checkExportOptions, runExportPipeline } from './gltf/pipeline.ts';
 import { sourceState } from './gltf/source-document.ts';
 
 /** The scene as the in-place export needs it. */
@@ -67,7 +67,8 @@ export interface GltfEdit {
  */
 export async function exportGltfInPlace(edit: GltfEdit, file: string, options?: GltfExportOptions): Promise<GltfExportResult> {
   const opts: Required<GltfExportOptions> = { ...GLTF_EXPORT_DEFAULTS, ...options };
-  checkExportScene(edit, opts, exportFail(file));
-  const state = await sourceState(edit.source, edit, edit.parts, file, opts);
-  return runExportPipeline(state, edit);
+  checkExportOptions(opts, exportFail(file));
+  checkExportScene(edit, exportFail(file));
+  const state = await sourceState(edit.source, edit, edit.parts, file);
+  return runExportPipeline(state, edit, opts);
 }

@@ -8,8 +8,9 @@
 import { PoseSpaceError, poseSpaceInterpolator, type PoseSpaceInterpolator, type RbfKernel } from '../posespace/pose-space-weights.ts';
 import { unposeExamples } from '../posespace/unpose.ts';
 import { FormatError } from './format-error.ts';
-import type { GltfCompression } from './gltf-extensions.ts';
-import type { GltfWeightComponent } from './gltf-skin-weights.ts';
+import { CLIPS_DEFAULTS, type ClipsOptions } from './gltf/clips-options.ts';
+import { SKIN_WEIGHTS_DEFAULTS, type SkinWeightsOptions } from './gltf/skin-weights-options.ts';
+import { WRITE_DEFAULTS, type WriteOptions } from './gltf/write-options.ts';
 import type { GltfVertexAnimation } from './gltf-vertex-animation.ts';
 import type { DenseMatrix, GltfSource, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import type { Skeleton } from '../rig/skeleton.ts';
@@ -134,32 +135,14 @@ export function examplePoseSpace(
   return { poseSpace: { names: examples.names, displacements, interpolator }, warnings };
 }
 
-export interface GltfExportOptions {
-  /** 'glb': one binary file; 'gltf': JSON plus one .bin resource */
-  format?: 'glb' | 'gltf';
-  /**
-   * most influences per vertex, 1 … 8: the largest kept, renormalized; up to 4 are stored in JOINTS_0/WEIGHTS_0, more
-   * add JOINTS_1/WEIGHTS_1 (which many viewers ignore)
-   */
-  influences?: number;
-  /** stored type of WEIGHTS_n; integers are normalized and sum exactly to 255 / 65535 per vertex */
-  weightComponent?: GltfWeightComponent;
-  /** keyframe rate of rotation-matrix pose sequences and vertex animations without key times (pose files) */
-  framesPerSecond?: number;
-  /** name of the .bin resource without extension (format 'gltf') */
-  basename?: string;
-  /** geometry compression, written as a required extension (see compressOnWrite in gltf-extensions.ts) */
-  compression?: GltfCompression;
-}
+/**
+ * The export's options: each step's own (gltf/pipeline.ts: the weights, clips and write steps' XOptions, with their
+ * X_DEFAULTS beside them). A missing field takes GLTF_EXPORT_DEFAULTS.
+ */
+export interface GltfExportOptions extends WriteOptions, SkinWeightsOptions, ClipsOptions {}
 
-export const GLTF_EXPORT_DEFAULTS: Required<GltfExportOptions> = {
-  format: 'glb',
-  influences: 4,
-  weightComponent: 'float',
-  framesPerSecond: 30,
-  basename: 'model',
-  compression: 'none',
-};
+/** Every step's defaults, as the steps state them. */
+export const GLTF_EXPORT_DEFAULTS: Required<GltfExportOptions> = { ...WRITE_DEFAULTS, ...SKIN_WEIGHTS_DEFAULTS, ...CLIPS_DEFAULTS };
 
 /** The exported file: `bytes` is the GLB or the .gltf JSON (UTF-8); `resources` maps a URI to its bytes. */
 export interface GltfExportResult {
@@ -181,7 +164,7 @@ export interface GltfExportResult {
 export async function exportGltf(rig: GltfRig, file: string, options?: GltfExportOptions): Promise<GltfExportResult> {
   const opts: Required<GltfExportOptions> = { ...GLTF_EXPORT_DEFAULTS, ...options };
   // Loaded on demand: the page imports this module for its types and defaults and should not carry the writer.
-  const [{ checkExportScene, exportFail }, { freshState }, { runExportPipeline }] = await Promise.all([
+  const [{ checkExportScene, exportFail }, { freshState }, { checkExportOptions, runExportPipeline }] = await Promise.all([
     import('./gltf/export-state.ts'),
     import('./gltf/fresh-document.ts'),
     import('./gltf/pipeline.ts'),
@@ -189,9 +172,10 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   // Every clip is new to the new document, whatever file it was once read from.
   const clips = (rig.clips ?? []).map(({ name, poses, scales }): GltfClip => ({ name, poses, ...(scales ? { scales } : {}) }));
   const scene = { ...rig, clips };
-  checkExportScene(scene, opts, exportFail(file));
-  const state = await freshState(rig, file, opts);
-  const result = await runExportPipeline(state, scene);
+  checkExportOptions(opts, exportFail(file));
+  checkExportScene(scene, exportFail(file));
+  const state = await freshState(rig, file, opts.influences);
+  const result = await runExportPipeline(state, scene, opts);
   if (rig.source) {
     const [{ readCheckedGltf }, { freshExportLosses }] = await Promise.all([import('./gltf-import.ts'), import('./gltf/fresh-losses.ts')]);
     const source = await readCheckedGltf(rig.source.bytes, rig.source.file, rig.source.resources, []);

@@ -24,6 +24,7 @@ import { vertexAnimationCost } from '../gltf-vertex-animation.ts';
 import type { MeshPart } from '../types.ts';
 import { vertexNormals } from '../../mesh/vertex-normals.ts';
 import { polarDecomposition } from '../../math/polar-decomposition.ts';
+import type { ClipsOptions } from './clips-options.ts';
 import type { ExampleMorphs } from './example-morphs.ts';
 import { sceneVertex, targetVertexCount, type ExportScene, type ExportState, type PartTarget } from './export-state.ts';
 import { addWeightsChannels, hasMorphTargets, padTargets } from './morph-channels.ts';
@@ -37,8 +38,16 @@ function jointMatrices(skin: Skin): Float64Array {
   return out;
 }
 
-/** Adds the bakes' morph targets and animations (see the module comment). */
-export function addBakedMorphs(state: ExportState, scene: ExportScene, examples: ExampleMorphs | null): void {
+/**
+ * Adds the bakes' morph targets and animations (see the module comment).
+ * @param clips the clips' options: a bake without key times is keyed at their rate, as a pose file's clip is
+ */
+export function addBakedMorphs(
+  state: ExportState,
+  scene: ExportScene,
+  examples: ExampleMorphs | null,
+  clips: Required<ClipsOptions>,
+): void {
   const bakes = scene.vertexAnimations ?? [];
   if (bakes.length === 0) return;
   const { doc, warnings, fail } = state;
@@ -137,7 +146,7 @@ export function addBakedMorphs(state: ExportState, scene: ExportScene, examples:
   const buffer = chosen[0].primitive.getAttribute('POSITION')!.getBuffer();
   let first = E;
   for (const bake of bakes) {
-    const times = Float32Array.from({ length: bake.frameCount }, (_, f) => (bake.times ? bake.times[f] : f / state.opts.framesPerSecond));
+    const times = Float32Array.from({ length: bake.frameCount }, (_, f) => (bake.times ? bake.times[f] : f / clips.framesPerSecond));
     const values = new Float32Array(bake.frameCount * (E + F));
     for (let f = 0; f < bake.frameCount; f++) values[f * (E + F) + first + f] = 1;
     const animation = doc.createAnimation(bake.name);

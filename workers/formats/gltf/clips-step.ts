@@ -11,6 +11,7 @@ import { pointerSamplers } from '../gltf-carry.ts';
 import type { GltfClip } from '../gltf-export.ts';
 import { curveClip } from './clip-curves.ts';
 import { frameClip } from './clip-frames.ts';
+import type { ClipsOptions } from './clips-options.ts';
 import type { ExportScene, ExportState } from './export-state.ts';
 import { MOVED, worldMatrix } from './node-matrices.ts';
 
@@ -67,6 +68,7 @@ export function removeUnkeptAnimations(state: ExportState, scene: ExportScene): 
 /**
  * Writes every clip without `source` as a new animation (see the module comment); `key` adds the example weights of
  * a clip at its key times `input`.
+ * @param opts the keyframe rate of clips without key times
  */
 export function writeNewClips(
   state: ExportState,
@@ -74,8 +76,9 @@ export function writeNewClips(
   bindFrames: readonly Float64Array[],
   inherited: ReadonlyMap<GltfClip, readonly AnimationSampler[]>,
   key: ((animation: Animation, input: Accessor, clip: GltfClip) => void) | null,
+  opts: Required<ClipsOptions>,
 ): void {
-  const { doc, opts, warnings } = state;
+  const { doc, warnings } = state;
   const jointNodes = state.jointNodes as GltfNode[];
   const direct = directJoints(state, scene, bindFrames);
   const restWorld = new Map<GltfNode, Float64Array>();

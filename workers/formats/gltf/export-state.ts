@@ -6,7 +6,7 @@
  */
 import type { Accessor, Animation, AnimationSampler, Document, Node as GltfNode, Primitive, Skin } from '@gltf-transform/core';
 import { FormatError } from '../format-error.ts';
-import type { GltfClip, GltfExportOptions, GltfPoseSpace } from '../gltf-export.ts';
+import type { GltfClip, GltfPoseSpace } from '../gltf-export.ts';
 import type { GltfVertexAnimation } from '../gltf-vertex-animation.ts';
 import type { DenseMatrix, GltfSource, MeshPart, TriangleMesh } from '../types.ts';
 import type { Skeleton } from '../../rig/skeleton.ts';
@@ -73,7 +73,6 @@ export interface ExportState {
   sourceName: string;
   fail: Fail;
   warnings: string[];
-  opts: Required<GltfExportOptions>;
   /** the document's nodes as first read or built: the indices MeshPart.source and jointNodes use */
   nodes: GltfNode[];
   /** #B: each bone's joint node; null until the skeleton step gives a new bone one */
@@ -118,19 +117,16 @@ export function exportFail(file: string): Fail {
 }
 
 /**
- * Checks what both exports need of the scene and the options: weights of #V × #B, whole influences 1 … 8, a
- * positive keyframe rate, clips posing #B bones.
+ * Checks what both exports need of the scene: weights of #V × #B, clips posing #B bones, examples of #V vertices.
+ * (Each step checks its own options: pipeline.ts checkExportOptions.)
  * @throws through `fail`, naming the place and the reason
  */
-export function checkExportScene(scene: ExportScene, opts: Required<GltfExportOptions>, fail: Fail): void {
+export function checkExportScene(scene: ExportScene, fail: Fail): void {
   const { skeleton, weights } = scene;
   const boneCount = skeleton.parents.length;
   const vertexCount = scene.mesh.positions.length / 3;
   if (weights.rows !== vertexCount || weights.cols !== boneCount)
     fail('weights', `${weights.rows} × ${weights.cols} weights do not fit ${vertexCount} vertices × ${boneCount} bones`);
-  if (!(Number.isInteger(opts.influences) && opts.influences >= 1 && opts.influences <= 8))
-    fail('', `influences must be a whole number from 1 to 8 (up to 4: one joint set, above: two), not ${String(opts.influences)}`);
-  if (!(opts.framesPerSecond > 0)) fail('', `frames per second must be positive, not ${opts.framesPerSecond}`);
   for (const clip of scene.clips)
     if (clip.poses.boneCount !== boneCount)
       fail(`clip "${clip.name}"`, `poses are for ${clip.poses.boneCount} bones, the skeleton has ${boneCount}`);

@@ -24,7 +24,7 @@
  */
 import { Document, type Accessor, type Node as GltfNode, type Skin } from '@gltf-transform/core';
 import { CollectingLogger } from '../gltf-collecting-logger.ts';
-import type { GltfExportOptions, GltfRig } from '../gltf-export.ts';
+import type { GltfRig } from '../gltf-export.ts';
 import { checkCorners, checkedParts, checkLook, gridJointPositions, lookMaterials, partBinding } from './fresh-parts.ts';
 import { lookExtensions } from '../material-look.ts';
 import type { DenseMatrix, MeshPart } from '../types.ts';
@@ -38,9 +38,11 @@ import { partPrimitives } from './part-primitives.ts';
 
 /**
  * Builds the new Document of `rig` and the pipeline's state for it.
+ * @param influences the weights step's most influences per vertex (SkinWeightsOptions): a part whose kept
+ *   influences all name one bone is rigid (partBinding)
  * @throws FormatError naming the export, the file and the reason when the parts of the rig do not fit together
  */
-export async function freshState(rig: GltfRig, file: string, opts: Required<GltfExportOptions>): Promise<ExportState> {
+export async function freshState(rig: GltfRig, file: string, influences: number): Promise<ExportState> {
   const fail = exportFail(file);
   const names = checkRig(rig, fail);
   const { mesh, skeleton } = rig;
@@ -69,7 +71,7 @@ export async function freshState(rig: GltfRig, file: string, opts: Required<Gltf
     materials,
     warnings,
   };
-  const influences = influencesFromWeights(rig.weights, opts.influences);
+  const kept = influencesFromWeights(rig.weights, influences);
   const parts: MeshPart[] = [];
   const rigid: { node: GltfNode; bone: number }[] = [];
   const partTargets: PartTarget[] = [];
@@ -82,7 +84,7 @@ export async function freshState(rig: GltfRig, file: string, opts: Required<Gltf
     const gltfMesh = doc.createMesh(part.name);
     for (const primitive of primitives) gltfMesh.addPrimitive(primitive);
     const node = doc.createNode(part.name).setMesh(gltfMesh);
-    const binding = partBinding(part, map, influences);
+    const binding = partBinding(part, map, kept);
     if (binding.kind === 'rigid') rigid.push({ node, bone: binding.bone });
     else scene.addChild(node);
     parts.push({ ...part, skinned: binding.kind === 'skinned' });
@@ -103,7 +105,7 @@ export async function freshState(rig: GltfRig, file: string, opts: Required<Gltf
     for (const p of bones.parts) partTargets[p].node.setSkin(skin);
     return skin;
   });
-  return freshStateOf(doc, rig, names, file, fail, warnings, opts, jointNodes, skins, parts, partTargets);
+  return freshStateOf(doc, rig, names, file, fail, warnings, jointNodes, skins, parts, partTargets);
 }
 
 /** The state of the new Document: nothing in it is "as it was" but the skeleton and names it was built with. */
@@ -114,7 +116,6 @@ function freshStateOf(
   file: string,
   fail: Fail,
   warnings: string[],
-  opts: Required<GltfExportOptions>,
   jointNodes: GltfNode[],
   skins: Skin[],
   parts: MeshPart[],
@@ -129,7 +130,6 @@ function freshStateOf(
     sourceName: file,
     fail,
     warnings,
-    opts,
     nodes,
     jointNodes,
     before: {

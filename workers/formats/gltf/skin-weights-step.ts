@@ -12,13 +12,20 @@ import type { DenseMatrix, MeshPart } from '../types.ts';
 import { influencesFromWeights } from '../../skinning/influences.ts';
 import { bindPart } from './bind-part.ts';
 import { targetVertexCount, type ExportScene, type ExportState, type PartTarget } from './export-state.ts';
+import type { SkinWeightsOptions } from './skin-weights-options.ts';
 
 /**
  * Writes the weights of every skinned part that changed (see the module comment), with the notices.
+ * @param opts how the written weights are stored
  * @returns the nodes that joined a skin here (bindPart), each once
  */
-export function writeSkinWeights(state: ExportState, scene: ExportScene, skinJoints: Map<Skin, GltfNode[]>): GltfNode[] {
-  const { parts, partTargets, before, opts, warnings, fail } = state;
+export function writeSkinWeights(
+  state: ExportState,
+  scene: ExportScene,
+  skinJoints: Map<Skin, GltfNode[]>,
+  opts: Required<SkinWeightsOptions>,
+): GltfNode[] {
+  const { parts, partTargets, before, warnings, fail } = state;
   const { weights } = scene;
   let dropped = 0;
   let largestDropped = 0;

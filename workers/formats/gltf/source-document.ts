@@ -4,7 +4,6 @@
  */
 import { Logger, type Document, type Node as GltfNode, type Skin } from '@gltf-transform/core';
 import { accessorValues, accessorsWithUnknownExtensions, sourceJson } from '../gltf-carry.ts';
-import type { GltfExportOptions } from '../gltf-export.ts';
 import { importGltf, readCheckedGltf } from '../gltf-import.ts';
 import { multiply } from '../gltf-numbers.ts';
 import type { GltfSource, MeshPart } from '../types.ts';
@@ -23,7 +22,6 @@ export async function sourceState(
   scene: ExportScene,
   parts: readonly MeshPart[] | undefined,
   file: string,
-  opts: Required<GltfExportOptions>,
 ): Promise<ExportState> {
   const fail = exportFail(file);
   const boneCount = scene.skeleton.parents.length;
@@ -73,7 +71,6 @@ export async function sourceState(
     sourceName: source.file,
     fail,
     warnings,
-    opts,
     nodes,
     jointNodes,
     before: {

@@ -19,6 +19,7 @@ import { parseGlb, writeGlb } from './glb.ts';
 import { DRACO, dracoNotice, planDraco, restoreDraco, type DracoKeep } from './keep-draco.ts';
 import { restoreNodeTransforms } from './keep-node-transforms.ts';
 import { restoreSpelling, tagSourceAccessors } from './keep-spelling.ts';
+import type { WriteOptions } from './write-options.ts';
 
 type Json = Record<string, unknown>;
 
@@ -30,11 +31,12 @@ export function disposeOrphanAccessors(state: ExportState): void {
 
 /**
  * Writes the Document (see the module comment). A compressed source is compressed again the same way.
+ * @param opts the file's form, the .bin's name and the compression asked for
  * @returns the file's bytes (GLB, or the .gltf JSON as UTF-8), its resources by URI and the warnings of every step
  * @throws FormatError naming the file when the writer fails
  */
-export async function writeDocument(state: ExportState, kept: KeptAnimations): Promise<GltfExportResult> {
-  const { doc, opts, warnings, file } = state;
+export async function writeDocument(state: ExportState, kept: KeptAnimations, opts: Required<WriteOptions>): Promise<GltfExportResult> {
+  const { doc, warnings, file } = state;
   const root = doc.getRoot();
   const carryOver = state.carry
     ? prepareCarry(
