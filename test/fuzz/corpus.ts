@@ -17,8 +17,29 @@ import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { projectContents } from '../unit/project-scene.ts';
 
 // New formats go last: a format's inputs are drawn from a stream seeded by its place in this list.
-export const FUZZ_FORMATS = ['obj', 'off', 'tgf', 'dmat-ascii', 'dmat-binary', 'glb', 'gltf', 'project', 'mtl'] as const;
+export const FUZZ_FORMATS = [
+  'obj',
+  'off',
+  'tgf',
+  'dmat-ascii',
+  'dmat-binary',
+  'glb',
+  'gltf',
+  'project',
+  'mtl',
+  'glb-write',
+  'gltf-write',
+] as const;
 export type FuzzFormat = (typeof FUZZ_FORMATS)[number];
+
+/**
+ * Formats whose inputs are also written: a mutant of the read format's seeds that the reader returns a scene for is
+ * exported in place (with nothing changed, and with an edit) and fresh, and each file read back (write-outcome.ts).
+ */
+export const WRITE_FORMATS: Partial<Record<FuzzFormat, FuzzFormat>> = { 'glb-write': 'glb', 'gltf-write': 'gltf' };
+
+/** The format whose seed files (and reader) a format's inputs come from: its own, or the read format of a write format. */
+export const seedFormat = (format: FuzzFormat): FuzzFormat => WRITE_FORMATS[format] ?? format;
 
 /** How a DMAT seed is also read as the rig file it is (poses, weights, handles), with the sizes it was made for. */
 export interface DmatRole {

@@ -1,7 +1,11 @@
-/** Worker thread of the fuzz harness: reads the inputs it is sent, one at a time, and posts how each ended. */
+/**
+ * Worker thread of the fuzz harness: reads the inputs it is sent, one at a time (and writes the scene read from a
+ * write format's input), and posts how each ended.
+ */
 import { parentPort } from 'node:worker_threads';
 import type { DmatRole, FuzzFormat } from './corpus.ts';
 import { runOne } from './outcome.ts';
+import { runWriteOne, type WritePlan } from './write-outcome.ts';
 
 export interface FuzzJob {
   id: number;
@@ -14,6 +18,8 @@ export interface FuzzJob {
   lineEnds?: LineEnds;
   /** a test of the time limit: the worker is busy this long before it reads the input, as a reader stuck in a loop */
   stallMs?: number;
+  /** for a write format: how the scene read from the input is written */
+  write?: WritePlan;
 }
 
 /** Line ends other than `\n` that text inputs are rewritten to. */
@@ -22,8 +28,17 @@ export type LineEnds = '\r' | '\r\n';
 parentPort!.on('message', (job: FuzzJob) => {
   const start = performance.now();
   if (job.stallMs) while (performance.now() - start < job.stallMs);
-  void runOne(job.format, job.name, job.bytes, job.resources, job.role, job.lineEnds).then((outcome) => {
-    parentPort!.postMessage({ id: job.id, outcome, ms: performance.now() - start });
+  const ended = job.write
+    ? runWriteOne(job.format, job.name, job.bytes, job.resources, job.write)
+    : runOne(job.format, job.name, job.bytes, job.resources, job.role, job.lineEnds);
+  void ended.then((outcome) => {
+    const exports = 'exports' in outcome ? outcome.exports : undefined;
+    parentPort!.postMessage({
+      id: job.id,
+      outcome: { kind: outcome.kind, detail: outcome.detail },
+      ms: performance.now() - start,
+      exports,
+    });
   });
 });
 parentPort!.postMessage({ ready: true });

@@ -3,6 +3,8 @@
  *
  * Mutates the real files of every format Rigwright reads and reads each mutant under a time limit; prints per
  * format how many inputs were tried and how each ended, then every failure with the command that reproduces it.
+ * The write formats `glb-write` and `gltf-write` read GLB and glTF mutants the same way and write each scene the
+ * reader returns three ways (in place unchanged, in place edited, fresh), reading every file back (write-outcome.ts).
  * `--save DIR` writes each failing input's bytes there. Exit code 1 when any input failed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -4,10 +4,11 @@
  * (a worker that runs past it is terminated and the input reported as a hang), and counts how each ended.
  */
 import { Worker } from 'node:worker_threads';
-import { loadedSeeds, loadSeeds, FUZZ_FORMATS, type FuzzFormat } from './corpus.ts';
+import { loadedSeeds, loadSeeds, seedFormat, FUZZ_FORMATS, WRITE_FORMATS, type FuzzFormat } from './corpus.ts';
 import { mutate, type FuzzInput } from './mutators.ts';
 import { GOOD_OUTCOMES, type Outcome, type OutcomeKind } from './outcome.ts';
 import type { FuzzJob } from './fuzz-worker.ts';
+import { drawWritePlan, type WriteTally } from './write-outcome.ts';
 import { seededRandom } from '../unit/seeded-random.ts';
 
 export interface FuzzOptions {
@@ -43,6 +44,8 @@ export interface FuzzReport {
   failures: FuzzFailure[];
   /** slowest input per format, ms */
   slowest: Map<FuzzFormat, number>;
+  /** per write format: the exports of the inputs read as a result, written and read back or refused clearly */
+  exports: Map<FuzzFormat, WriteTally>;
   seconds: number;
 }
 
@@ -55,22 +58,34 @@ export function inputRandom(seed: number, format: FuzzFormat, index: number): ()
   return seededRandom(mixed >>> 0);
 }
 
-/** Input `index` of `format` for run `seed`, with the seed file's name and role (after loadSeeds, which runFuzz awaits). */
+/**
+ * Input `index` of `format` for run `seed`, with the seed file's name and role (after loadSeeds, which runFuzz awaits);
+ * for a write format also how its scene is written (drawn after the mutations, so they are those of a read format).
+ */
 export function makeInput(seed: number, format: FuzzFormat, index: number): { input: FuzzInput; job: Omit<FuzzJob, 'id'> } {
   const random = inputRandom(seed, format, index);
-  const seeds = loadedSeeds().filter((s) => s.format === format);
+  const seeds = loadedSeeds().filter((s) => s.format === seedFormat(format));
   if (seeds.length === 0) throw new Error(`fuzz: no seed files for ${format}`);
   const source = seeds[Math.floor(random() * seeds.length)];
   const input = mutate(source, random);
+  const write = WRITE_FORMATS[format] ? drawWritePlan(random) : undefined;
   return {
     input,
-    job: { format, name: input.name, bytes: input.bytes, resources: input.resources, role: source.dmat, lineEnds: input.lineEnds },
+    job: {
+      format,
+      name: input.name,
+      bytes: input.bytes,
+      resources: input.resources,
+      role: source.dmat,
+      lineEnds: input.lineEnds,
+      ...(write ? { write } : {}),
+    },
   };
 }
 
 /** What a worker posts: that it has loaded the readers, or how one input ended. */
-type WorkerMessage = { ready: true } | { id: number; outcome: Outcome; ms: number };
-type Answer = { outcome: Outcome; ms: number };
+type WorkerMessage = { ready: true } | { id: number; outcome: Outcome; ms: number; exports?: WriteTally };
+type Answer = { outcome: Outcome; ms: number; exports?: WriteTally };
 
 /** Longest a worker may take to load the readers before it counts as crashed. */
 const START_LIMIT_MS = 120000;
@@ -93,7 +108,8 @@ class FuzzWorker {
     this.started = new Promise((resolve) => {
       this.worker.on('message', (message: WorkerMessage) => {
         if ('ready' in message) resolve('');
-        else if (this.pending?.id === message.id) this.pending.settle({ outcome: message.outcome, ms: message.ms });
+        else if (this.pending?.id === message.id)
+          this.pending.settle({ outcome: message.outcome, ms: message.ms, exports: message.exports });
       });
       const died = (why: string): void => {
         this.stopped ||= why;
@@ -173,12 +189,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const seed = options.seed ?? 1;
   const all = await loadSeeds();
   // By default every format with seed files (the project file's is a fixture that may not exist in a checkout).
-  const formats = options.formats ?? FUZZ_FORMATS.filter((format) => all.some((s) => s.format === format));
+  const formats = options.formats ?? FUZZ_FORMATS.filter((format) => all.some((s) => s.format === seedFormat(format)));
   const timeoutMs = options.timeoutMs ?? 10000;
   const jobs = Math.max(1, options.jobs ?? 1);
   const started = performance.now();
   const counts = new Map<FuzzFormat, Map<OutcomeKind, number>>();
   const slowest = new Map<FuzzFormat, number>();
+  const exports = new Map<FuzzFormat, WriteTally>();
   const failures: FuzzFailure[] = [];
   const runners = Array.from({ length: jobs }, () => new Runner(timeoutMs));
   let nextId = 0;
@@ -186,6 +203,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     for (const format of formats) {
       const tally = new Map<OutcomeKind, number>();
       counts.set(format, tally);
+      const written: WriteTally = { written: 0, refused: 0 };
+      if (WRITE_FORMATS[format]) exports.set(format, written);
       const indices = options.only ?? Array.from({ length: options.count }, (_, i) => i);
       let cursor = 0;
       let done = 0;
@@ -194,8 +213,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
           const index = indices[cursor++];
           const { input, job } = makeInput(seed, format, index);
           const stallMs = options.stallMs?.(format, index) ?? 0;
-          const { outcome, ms } = await runner.run({ id: nextId++, ...job, ...(stallMs > 0 ? { stallMs } : {}) });
+          const answer = await runner.run({ id: nextId++, ...job, ...(stallMs > 0 ? { stallMs } : {}) });
+          const { outcome, ms } = answer;
           tally.set(outcome.kind, (tally.get(outcome.kind) ?? 0) + 1);
+          written.written += answer.exports?.written ?? 0;
+          written.refused += answer.exports?.refused ?? 0;
           slowest.set(format, Math.max(slowest.get(format) ?? 0, ms));
           if (!GOOD_OUTCOMES.includes(outcome.kind)) {
             failures.push({ format, index, seed, input: input.name, mutations: input.mutations, outcome });
@@ -208,7 +230,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   } finally {
     await Promise.all(runners.map((r) => r.close()));
   }
-  return { seed, counts, failures, slowest, seconds: (performance.now() - started) / 1000 };
+  return { seed, counts, failures, slowest, exports, seconds: (performance.now() - started) / 1000 };
 }
 
 /** The per-format table: inputs tried and how each ended. */
@@ -222,6 +244,7 @@ export function formatReport(report: FuzzReport): string {
     'accepted-insane',
     'line endings',
     'resource outside',
+    'bad output',
     'hang',
     'crash',
   ];
@@ -234,6 +257,10 @@ export function formatReport(report: FuzzReport): string {
   const line = (cells: string[]): string =>
     cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
   const lines = [line(header), ...rows.map(line)];
+  for (const [format, { written, refused }] of report.exports)
+    lines.push(
+      `${format}: exports of the inputs read as a result: ${written} written and read back, ${refused} refused with a clear error`,
+    );
   lines.push(`seed ${report.seed}, ${report.seconds.toFixed(1)} s, ${report.failures.length} failures`);
   return lines.join('\n');
 }

@@ -22,7 +22,7 @@ import { withLineEnds } from './mutators.ts';
 export const MAX_MESSAGE_LENGTH = 400;
 
 /** Wording of engine errors that must never reach a user, even inside a FormatError (JSON.parse's texts included). */
-const INTERNAL_WORDING =
+export const INTERNAL_WORDING =
   /Cannot read propert|Cannot set propert|is not a function|is not iterable|is not defined|Offset is outside|Invalid typed array length|Invalid array length|Maximum call stack|allocation failed|out of memory|out of bounds|undefined|\[object |Unexpected token|Unexpected end of JSON|Unexpected non-whitespace|is not valid JSON|in JSON at position/i;
 
 /**
@@ -31,7 +31,8 @@ const INTERNAL_WORDING =
  * MAX_MESSAGE_LENGTH, or without the file's name and a place after it), 'accepted-insane' (a result with data out
  * of range, non-finite, or rotations that are not rotations), 'line endings' (a text read otherwise with `\r` or
  * `\r\n` line ends than with `\n`), 'resource outside' (a glTF resource outside the asset's folder listed to be
- * read, or the asset not refused naming that URI), 'hang', 'crash'.
+ * read, or the asset not refused naming that URI), 'bad output' (an export of a scene read from the input returned
+ * a file the reader refuses or reads back unsound, see write-outcome.ts), 'hang', 'crash'.
  */
 export type OutcomeKind =
   | 'result'
@@ -42,6 +43,7 @@ export type OutcomeKind =
   | 'accepted-insane'
   | 'line endings'
   | 'resource outside'
+  | 'bad output'
   | 'hang'
   | 'crash';
 
@@ -180,7 +182,8 @@ function checkMtl(file: MtlFile): string {
   return '';
 }
 
-function checkGltf(rig: GltfImportResult): string {
+/** What is wrong with an imported glTF (finite data in range, weights rows summing to 1 or 0, clips of rotations), or ''. */
+export function checkGltf(rig: GltfImportResult): string {
   const { mesh, normals, skeleton, weights, clips, boneNames } = rig;
   const vertexCount = mesh.positions.length / 3;
   const boneCount = skeleton.parents.length;
@@ -244,8 +247,8 @@ function checkProject(project: ProjectContents): string {
   return '';
 }
 
-/** How one read ended, with what the reader returned (for the comparison of line ends). */
-interface Read {
+/** How one read ended, with what the reader returned (for the comparison of line ends, and the writes of a glTF). */
+export interface Read {
   outcome: Outcome;
   value?: unknown;
 }
@@ -326,7 +329,8 @@ function describeValue(value: unknown): string {
 /** Text as a JSON string with every non-printable character escaped, so that a report shows it and plays none. */
 const quoted = (text: string): string => JSON.stringify(text).replace(NON_PRINTABLE_ALL, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 
-async function readOne(
+/** Reads one input as its format does (without the comparison of line ends); a glTF's value is its GltfImportResult. */
+export async function readOne(
   format: FuzzFormat,
   name: string,
   bytes: Uint8Array,
@@ -375,7 +379,9 @@ async function readChecked(
           };
         if (resources && Object.hasOwn(resources, uri)) available[uri] = resources[uri];
       }
-      problem = checkGltf(await importGltf(bytes, name, available));
+      const rig = await importGltf(bytes, name, available);
+      value = rig;
+      problem = checkGltf(rig);
     } else {
       const file = readRigFile(name, bytes);
       value = file;

@@ -1,0 +1,289 @@
+/**
+ * The write pipeline under the fuzzer: a mutated GLB or glTF that the reader returns a sound result for is written
+ * three times, as the app and the CLI write such a scene — an in-place export with nothing changed, an in-place export
+ * with one edit (weights changed and renormalized, one bone's subtree turned about its head, a clip added from the
+ * rest pose, the clips dropped, or all of these) under drawn options (format, influences, weight type,
+ * compression), and a fresh export of the read scene. Each export must either return a file that the reader reads
+ * back soundly (the no-op and the uncompressed edit: with the read scene's vertex and triangle counts), whose
+ * resources are all written and inside its folder, and whose notices are one line each without engine wording, or
+ * throw a clear error (classifyError's rule); anything else is a failure.
+ */
+import {
+  exportGltf,
+  type GltfClip,
+  type GltfExportOptions,
+  type GltfExportResult,
+  type GltfRig,
+} from '../../workers/formats/gltf-export.ts';
+import { exportGltfInPlace, type GltfEdit } from '../../workers/formats/gltf-edit.ts';
+import type { GltfCompression } from '../../workers/formats/gltf-extensions.ts';
+import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-import.ts';
+import { gltfResources } from '../../workers/formats/gltf-resource-uris.ts';
+import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
+import type { Skeleton } from '../../workers/rig/skeleton.ts';
+import { seededRandom } from '../unit/seeded-random.ts';
+import type { Random } from './mutators.ts';
+import { seedFormat, type FuzzFormat } from './corpus.ts';
+import { checkGltf, classifyError, INTERNAL_WORDING, readOne, type Outcome } from './outcome.ts';
+
+/** The edit of the second in-place export. */
+export type WriteEdit = 'weights' | 'bone' | 'clip' | 'no clips' | 'all';
+const EDITS: readonly WriteEdit[] = ['weights', 'bone', 'clip', 'no clips', 'all'];
+
+/** How one input's scene is written: drawn from the input's random stream (drawWritePlan), so it is rebuilt alone. */
+export interface WritePlan {
+  edit: WriteEdit;
+  /** seeds the edit's own choices (which bone, which rows, which angle) */
+  seed: number;
+  /** options of the edited and the fresh export; the no-op export takes the defaults but for its format */
+  format: 'glb' | 'gltf';
+  influences: number;
+  weightComponent: GltfWeightComponent;
+  compression: GltfCompression;
+}
+
+/** What the exports of one input did: written and read back, or refused with a clear error. */
+export interface WriteTally {
+  written: number;
+  refused: number;
+}
+
+const int = (random: Random, n: number): number => Math.floor(random() * n);
+
+/** Draws how an input is written: mostly default options, sometimes other influences, weight types and compression. */
+export function drawWritePlan(random: Random): WritePlan {
+  const edit = EDITS[int(random, EDITS.length)];
+  const seed = int(random, 2 ** 31);
+  const format = random() < 0.5 ? 'glb' : 'gltf';
+  const influences = random() < 0.6 ? 4 : 1 + int(random, 8);
+  const weightComponent = (['float', 'float', 'unsigned-byte', 'unsigned-short'] as const)[int(random, 4)];
+  const draw = random();
+  const compression: GltfCompression = draw < 0.8 ? 'none' : draw < 0.9 ? 'draco' : 'meshopt';
+  return { edit, seed, format, influences, weightComponent, compression };
+}
+
+/** The plan in a few words, for a failure's report. */
+export function describePlan(plan: WritePlan): string {
+  return `edit ${plan.edit}, ${plan.format}, ${plan.influences} influences, ${plan.weightComponent} weights, compression ${plan.compression}`;
+}
+
+/** The in-place export's input for the scene as read, nothing changed. */
+export function editOfRead(rig: GltfImportResult): GltfEdit {
+  return { source: rig.gltfSource, mesh: rig.mesh, skeleton: rig.skeleton, weights: rig.weights, clips: rig.clips, parts: rig.parts };
+}
+
+/**
+ * The read scene's weights with every non-zero weight scaled by 1 ± 0.2 and about one row in ten given 0.1 of a
+ * drawn bone (which may be new to the row's skin), each row renormalized; all-zero rows stay all zero.
+ */
+export function editedWeights(rig: GltfImportResult, random: Random): GltfImportResult['weights'] {
+  const { rows, cols } = rig.weights;
+  const data = Float64Array.from(rig.weights.data);
+  for (let v = 0; v < rows; v++) {
+    const row = data.subarray(v * cols, (v + 1) * cols);
+    let sum = 0;
+    for (let b = 0; b < cols; b++) sum += row[b] > 0 ? (row[b] *= 1 + 0.4 * (random() - 0.5)) : 0;
+    if (sum === 0) continue;
+    if (random() < 0.1) {
+      const b = int(random, cols);
+      row[b] += 0.1 * sum;
+      sum *= 1.1;
+    }
+    for (let b = 0; b < cols; b++) row[b] /= sum;
+  }
+  return { rows, cols, data };
+}
+
+/** The rotation by `angle` radians about the unit `axis`, 3 × 3 row-major (Rodrigues). */
+function axisAngle(axis: readonly number[], angle: number): number[] {
+  const [x, y, z] = axis;
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  const t = 1 - c;
+  return [
+    t * x * x + c,
+    t * x * y - s * z,
+    t * x * z + s * y,
+    t * x * y + s * z,
+    t * y * y + c,
+    t * y * z - s * x,
+    t * x * z - s * y,
+    t * y * z + s * x,
+    t * z * z + c,
+  ];
+}
+
+/** A unit axis drawn from `random` (x, y or z when the draw is degenerate). */
+function drawAxis(random: Random): number[] {
+  const axis = [random() - 0.5, random() - 0.5, random() - 0.5];
+  const length = Math.hypot(...axis);
+  return length > 1e-3 ? axis.map((c) => c / length) : [0, 0, 1];
+}
+
+/** The skeleton with bone `bone`'s end and every joint of its descendants turned by `angle` about its start joint. */
+export function turnedSubtree(skeleton: Skeleton, bone: number, axis: readonly number[], angle: number): Skeleton {
+  const { bones, parents } = skeleton;
+  const B = parents.length;
+  const inside = new Uint8Array(B);
+  // Parents come before children in `order`, so one pass marks the whole subtree.
+  for (const b of skeleton.order) inside[b] = b === bone || (parents[b] >= 0 && inside[parents[b]] === 1) ? 1 : 0;
+  const moved = new Set<number>();
+  for (let b = 0; b < B; b++) if (inside[b]) moved.add(bones[2 * b + 1]);
+  for (let b = 0; b < B; b++) if (inside[b] && b !== bone) moved.add(bones[2 * b]);
+  moved.delete(bones[2 * bone]);
+  const joints = Float64Array.from(skeleton.joints);
+  const pivot = Array.from(joints.subarray(3 * bones[2 * bone], 3 * bones[2 * bone] + 3));
+  const r = axisAngle(axis, angle);
+  for (const j of moved) {
+    const d = [0, 1, 2].map((c) => joints[3 * j + c] - pivot[c]);
+    for (let row = 0; row < 3; row++) joints[3 * j + row] = pivot[row] + r[3 * row] * d[0] + r[3 * row + 1] * d[1] + r[3 * row + 2] * d[2];
+  }
+  return { ...skeleton, joints };
+}
+
+/** A new clip of three keys (0, 0.5, 1 s) from the rest pose: bone `bone` turns by up to `angle`, the others stay at rest. */
+export function restClip(boneCount: number, bone: number, axis: readonly number[], angle: number): GltfClip {
+  const frames = 3;
+  const rotations = new Float64Array(9 * boneCount * frames);
+  for (let f = 0; f < frames; f++)
+    for (let b = 0; b < boneCount; b++)
+      rotations.set(b === bone ? axisAngle(axis, (angle * f) / 2) : [1, 0, 0, 0, 1, 0, 0, 0, 1], 9 * (f * boneCount + b));
+  return {
+    name: 'fuzz-rest',
+    poses: { kind: 'matrices', boneCount, frameCount: frames, rotations, times: Float64Array.of(0, 0.5, 1) },
+  };
+}
+
+/** The in-place export's input with the plan's edit applied to the read scene. */
+export function editedScene(rig: GltfImportResult, plan: WritePlan): GltfEdit {
+  const random = seededRandom(plan.seed);
+  const edit = editOfRead(rig);
+  const B = rig.skeleton.parents.length;
+  const every = plan.edit === 'all';
+  if (plan.edit === 'weights' || every) edit.weights = editedWeights(rig, random);
+  if ((plan.edit === 'bone' || every) && B > 0)
+    edit.skeleton = turnedSubtree(rig.skeleton, int(random, B), drawAxis(random), 0.1 + 0.5 * random());
+  if (plan.edit === 'no clips') edit.clips = [];
+  if ((plan.edit === 'clip' || every) && B > 0) edit.clips = [...edit.clips, restClip(B, int(random, B), drawAxis(random), 0.2 + random())];
+  return edit;
+}
+
+/** The read scene as a fresh export takes it (the CLI's and the app's fields for a scene read from a glTF). */
+export function freshRigOfRead(rig: GltfImportResult): GltfRig {
+  return {
+    mesh: rig.mesh,
+    normals: rig.normals,
+    skeleton: rig.skeleton,
+    weights: rig.weights,
+    boneNames: rig.boneNames,
+    clips: rig.clips,
+    parts: rig.parts,
+    look: rig.look,
+    name: rig.name,
+    source: { file: rig.gltfSource.file, bytes: rig.gltfSource.bytes, resources: rig.gltfSource.resources },
+  };
+}
+
+/** The output's name: the input's stem, `.out`, the format's extension. */
+export function outputName(input: string, format: 'glb' | 'gltf'): string {
+  return `${input.replace(/\.(glb|gltf)$/i, '')}.out.${format}`;
+}
+
+/**
+ * What is wrong with an export's file, or '': a .gltf must name only resources it was written with, none outside
+ * its folder; every notice is one line without engine wording; the reader reads it back soundly (checkGltf); with
+ * `counts`, with that many vertices and triangles.
+ */
+export async function writtenProblem(
+  result: GltfExportResult,
+  file: string,
+  counts: { vertices: number; triangles: number } | null,
+): Promise<string> {
+  for (const warning of result.warnings) {
+    if (typeof warning !== 'string' || /[\n\r]/.test(warning)) return `a notice is not one line: ${JSON.stringify(warning)}`;
+    if (INTERNAL_WORDING.test(warning)) return `a notice has engine wording: ${JSON.stringify(warning.slice(0, 300))}`;
+  }
+  if (!(result.bytes instanceof Uint8Array) || result.bytes.length === 0) return 'no bytes';
+  let back: GltfImportResult;
+  try {
+    for (const { uri } of isGlbName(file) ? [] : gltfResources(result.bytes, file)) {
+      if (!Object.hasOwn(result.resources, uri)) return `names the resource ${JSON.stringify(uri)}, which was not written`;
+    }
+    back = await importGltf(result.bytes, file, result.resources);
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    return `the reader refuses it: ${text.slice(0, 300)}`;
+  }
+  const problem = checkGltf(back);
+  if (problem) return `read back unsound: ${problem}`;
+  if (counts) {
+    const vertices = back.mesh.positions.length / 3;
+    const triangles = back.mesh.triangles.length / 3;
+    if (vertices !== counts.vertices || triangles !== counts.triangles)
+      return `read back with ${vertices} vertices and ${triangles} triangles, not ${counts.vertices} and ${counts.triangles}`;
+  }
+  return '';
+}
+
+const isGlbName = (file: string): boolean => /\.glb$/i.test(file);
+
+/**
+ * Writes a scene the reader returned three ways (see the module comment) and classifies how that ended: 'result'
+ * when every export was written and read back or refused clearly, else the first failure, its export named.
+ */
+export async function runWrites(name: string, rig: GltfImportResult, plan: WritePlan): Promise<Outcome & { exports: WriteTally }> {
+  const counts = { vertices: rig.mesh.positions.length / 3, triangles: rig.mesh.triangles.length / 3 };
+  const options: GltfExportOptions = {
+    format: plan.format,
+    influences: plan.influences,
+    weightComponent: plan.weightComponent,
+    compression: plan.compression,
+  };
+  const exports: { label: string; run: (file: string) => Promise<GltfExportResult>; counts: typeof counts | null }[] = [
+    { label: 'no-op in-place export', run: (file) => exportGltfInPlace(editOfRead(rig), file, { format: plan.format }), counts },
+    {
+      label: `in-place export (${describePlan(plan)})`,
+      run: (file) => exportGltfInPlace(editedScene(rig, plan), file, options),
+      counts: plan.compression === 'none' ? counts : null,
+    },
+    { label: `fresh export (${describePlan(plan)})`, run: (file) => exportGltf(freshRigOfRead(rig), file, options), counts: null },
+  ];
+  const tally: WriteTally = { written: 0, refused: 0 };
+  const file = outputName(name, plan.format);
+  for (const { label, run, counts: expected } of exports) {
+    let result: GltfExportResult;
+    try {
+      result = await run(file);
+    } catch (error) {
+      const outcome = classifyError(error, file);
+      if (outcome.kind !== 'clear error') return { ...outcome, detail: `${label}: ${outcome.detail}`, exports: tally };
+      tally.refused++;
+      continue;
+    }
+    const problem = await writtenProblem(result, file, expected);
+    if (problem) return { kind: 'bad output', detail: `${label}: ${problem}`, exports: tally };
+    tally.written++;
+  }
+  return { kind: 'result', detail: '', exports: tally };
+}
+
+/**
+ * One input of a write format: read as its read format is (readOne), and when that gives a sound scene, written
+ * (runWrites); otherwise it ends as the read did.
+ */
+export async function runWriteOne(
+  format: FuzzFormat,
+  name: string,
+  bytes: Uint8Array,
+  resources: Record<string, Uint8Array> | undefined,
+  plan: WritePlan,
+): Promise<Outcome & { exports?: WriteTally }> {
+  const read = await readOne(seedFormat(format), name, bytes, resources, undefined);
+  if (read.outcome.kind !== 'result') return read.outcome;
+  try {
+    return await runWrites(name, read.value as GltfImportResult, plan);
+  } catch (error) {
+    const outcome = classifyError(error, name);
+    return { kind: 'other exception', detail: `writing the scene read: ${outcome.detail}` };
+  }
+}
