@@ -35,7 +35,8 @@
  * the values mapped by that affine map and the tangents by its linear part s_p · K (a root's K).
  * Where these conditions hold, every one of the channel's keys is checked against the clip's stored frames (which
  * the importer computed by the polar decomposition itself); a disagreement means the conditions missed something,
- * and the joint keeps the export's general path.
+ * and the joint keeps the export's general path. So does a curve with a mapped value or tangent that a float32 cannot
+ * hold (a source's key of length 1e38, which the stored frames normalize).
  */
 import { composeTrs, identity, invertAffine, multiply } from '../gltf-numbers.ts';
 import { polarDecomposition } from '../../math/polar-decomposition.ts';
@@ -188,6 +189,7 @@ export function exactJointCurves(curves: KeyframeCurves, b: number, restLocal: A
         if (dot < 0) for (let c = 0; c < 4; c++) values[i + c] = -values[i + c];
       }
     }
+    if (!storable(values)) return null;
     const stride = ownRotation.interpolation === 'CUBICSPLINE' ? 12 : 4;
     const first = ownRotation.interpolation === 'CUBICSPLINE' ? 4 : 0;
     const matrix = new Float64Array(9);
@@ -219,6 +221,7 @@ export function exactJointCurves(curves: KeyframeCurves, b: number, restLocal: A
         values[i + r] = sp * (k[r] * source[i] + k[4 + r] * source[i + 1] + k[8 + r] * source[i + 2]) + (isValue ? offset[r] : 0);
       }
     }
+    if (!storable(values)) return null;
     const stride = cubic ? 9 : 3;
     const first = cubic ? 3 : 0;
     for (let i = 0; i < ownTranslation.times.length; i++) {
@@ -285,6 +288,12 @@ function holdsOneValue(channel: KeyframeChannel): boolean {
       if (!(Math.abs(values[i + c] - (tangent ? 0 : values[first + c])) <= SIMILARITY_TOLERANCE * size)) return false;
     }
   }
+  return true;
+}
+
+/** Whether every value is finite as the float32 an accessor stores. */
+function storable(values: Float64Array): boolean {
+  for (const value of values) if (!Number.isFinite(Math.fround(value))) return false;
   return true;
 }
 

@@ -10,6 +10,7 @@
  *   bone ends     the joints' tail extras: a fresh document's joints get theirs here (bone-tails.ts)
  *   examples      example shapes as morph targets keyed in the new clips (example-morphs.ts)
  *   bakes         baked deformation as morph targets and clips (baked-morphs.ts)
+ *   storable      every number made fits the file: no float32 or transform overflow (storable.ts)
  *   write         orphaned accessors out, the reader's leftovers carried, what nothing changed written as the source
  *                 wrote it, compression, GLB or .gltf (write-step.ts)
  * Every step adds its notices to the same list. A step that takes options has its own (XOptions and X_DEFAULTS in a small
@@ -27,6 +28,7 @@ import type { ExportScene, ExportState, Fail } from './export-state.ts';
 import type { Node as GltfNode } from '@gltf-transform/core';
 import { bindFramesOf, updateSkins } from './inverse-binds.ts';
 import { placeJoints } from './skeleton-step.ts';
+import { checkStorable } from './storable.ts';
 import { checkSkinWeightsOptions } from './skin-weights-options.ts';
 import { writeSkinWeights } from './skin-weights-step.ts';
 import { disposeOrphanAccessors, writeDocument } from './write-step.ts';
@@ -66,5 +68,6 @@ export async function runExportPipeline(
   writeNewClips(state, scene, bindFrames, kept.inherited, examples?.key ?? null, clips);
   addBakedMorphs(state, scene, examples, clips);
   disposeOrphanAccessors(state);
+  checkStorable(state);
   return writeDocument(state, kept, { format, basename, compression });
 }
