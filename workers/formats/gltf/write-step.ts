@@ -15,6 +15,7 @@ import { bufferUris, parseJsonText } from '../gltf-resource-uris.ts';
 import { FormatError } from '../format-error.ts';
 import type { KeptAnimations } from './clips-step.ts';
 import type { ExportState } from './export-state.ts';
+import { dropEmptyBuffers } from './empty-buffers.ts';
 import { parseGlb, writeGlb } from './glb.ts';
 import { DRACO, dracoNotice, planDraco, restoreDraco, type DracoKeep } from './keep-draco.ts';
 import { restoreNodeTransforms } from './keep-node-transforms.ts';
@@ -140,10 +141,13 @@ function keptDraco(state: ExportState, compression: GltfCompression): DracoKeep[
 /**
  * The document as a .gltf (JSON) and its resources. Its buffers are named after the file (bufferUris): kept under a
  * source's names, an export next to that source would write its data into the files the source still refers to.
+ * Buffers the writer leaves empty are left out (empty-buffers.ts).
  */
-function writeGltfJson(io: WebIO, doc: Document, basename: string): ReturnType<WebIO['writeJSON']> {
+async function writeGltfJson(io: WebIO, doc: Document, basename: string): ReturnType<WebIO['writeJSON']> {
   const buffers = doc.getRoot().listBuffers();
   const uris = bufferUris(basename, buffers.length);
   buffers.forEach((buffer, k) => buffer.setURI(uris[k]));
-  return io.writeJSON(doc, { format: Format.GLTF, basename });
+  const written = await io.writeJSON(doc, { format: Format.GLTF, basename });
+  dropEmptyBuffers(written.json as unknown as Json);
+  return written;
 }
