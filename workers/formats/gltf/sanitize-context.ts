@@ -118,7 +118,9 @@ export class SanitizeContext {
     readonly fail: Fail,
     readonly notices: string[] | undefined,
   ) {
-    this.used = new Set(((root.extensionsUsed as string[] | undefined) ?? []).filter(keptExtension));
+    // An entry that is no name (a number where a name belongs) names no extension.
+    const used = Array.isArray(root.extensionsUsed) ? (root.extensionsUsed as unknown[]) : [];
+    this.used = new Set(used.filter((name): name is string => typeof name === 'string' && keptExtension(name)));
   }
 
   /** Refuses a list longer than MAX_LIST_ENTRIES. */
