@@ -375,6 +375,28 @@ test('nodeVertexWeights: on a convex solid as vertexWeights on the coarse grid; 
   }
 });
 
+test('a fine grid’s bind polls for cancel inside a bone’s geodesic search', () => {
+  // Each rod holds about 131 000 voxels of the 512 grid, all of them settled by its bone's search: the search polls
+  // every 65 536. The stage polls once before the first bone; the second poll is inside its search.
+  const { positions, triangles, skeleton } = twoRods(0.03, 0.6 / 128);
+  const calls: [string, number][] = [];
+  let pollsInDistances = 0;
+  assert.throws(
+    () =>
+      volumetricWeights(
+        positions,
+        triangles,
+        skeleton,
+        { resolution: 512 },
+        (stage, fraction) => calls.push([stage, fraction]),
+        () => calls.at(-1)?.[0] === 'distances' && ++pollsInDistances > 1,
+      ),
+    (e: unknown) => e instanceof DOMException && e.name === 'AbortError',
+  );
+  assert.equal(pollsInDistances, 2, 'stopped at the second poll of the distances stage');
+  assert.deepEqual(calls.at(-1), ['distances', 0.2], 'before the first bone’s search was done');
+});
+
 test('a fine grid’s bind polls for cancel while its smoothing graph is built', () => {
   const { positions, triangles, skeleton } = twoRods(0.03, 0.6 / 128);
   let stage = '';

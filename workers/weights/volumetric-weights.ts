@@ -174,8 +174,9 @@ export interface VolumetricWeightsResult {
  * @param skeleton    joints #J × 3 and bones #B × 2 (start, end joint) in the mesh's space
  * @param options     see VolumetricWeightsOptions
  * @param progress    called with a stage name and the overall fraction done, in [0, 1]
- * @param isCancelled polled between stages, bones and regions; when it returns true the computation throws an
- *                    AbortError DOMException
+ * @param isCancelled polled between stages, bones, regions and smoothing passes, and every 65536 voxels of the
+ *                    longer loops (a bone's search, the smoothing graph's building); when it returns true the
+ *                    computation throws an AbortError DOMException
  * @param welded      the mesh already welded by `weldTolerance` (a bind's one weld), or absent: welded here
  * @returns #V × #B weights and what the binding found
  * @throws RangeError naming the option or the face when an option is out of range or a face names a missing vertex
@@ -257,7 +258,7 @@ export function volumetricWeights(
     if (bonesLeftOut.includes(b)) continue;
     const seeds = allSeeds[b];
     if (seeds.outside) bonesOutsideSolid.push(b);
-    search.run(seeds.voxels, seeds.distances, b, grid, solid, nearestBone, nearestDistance, k);
+    search.run(seeds.voxels, seeds.distances, b, grid, solid, nearestBone, nearestDistance, k, checkCancelled);
     progress?.('distances', 0.2 + (0.2 * (b + 1)) / Math.max(1, boneCount));
   }
   const distancesMs = performance.now() - t;

@@ -73,6 +73,9 @@ export function boneSeeds(
   return { voxels: Int32Array.from(voxels), distances: Float64Array.from(voxels, (s) => all[s]), outside: true, insideFraction };
 }
 
+/** How many voxels a search settles between two polls for cancel. */
+const POLL_EVERY = 1 << 16;
+
 /** Dijkstra's algorithm over the solid voxels with an indexed binary heap, reused from bone to bone. */
 export class GeodesicSearch {
   private readonly distance: Float64Array;
@@ -93,6 +96,8 @@ export class GeodesicSearch {
    * updated with bone b (see volumetricWeights, step 3, for the pruning).
    * @param nearestBone     #S × K bone of each voxel's nearest bones, −1 for empty places (sorted by distance)
    * @param nearestDistance #S × K their distances, mesh units (Infinity for empty places)
+   * @param checkCancelled  throws to stop; called every POLL_EVERY voxels the search settles (a bone's search at 512
+   *                        voxels settles millions)
    */
   run(
     seeds: Int32Array,
@@ -103,6 +108,7 @@ export class GeodesicSearch {
     nearestBone: Int16Array,
     nearestDistance: Float32Array,
     k: number,
+    checkCancelled: () => void = () => {},
   ): void {
     const { distance, place, done } = this;
     distance.fill(Infinity);
@@ -113,7 +119,9 @@ export class GeodesicSearch {
     const offsets = neighbourOffsets(nx, ny);
     const steps = neighbourSteps(h);
     const { cell, index } = solid;
+    let settled = 0;
     while (this.size > 0) {
+      if ((++settled & (POLL_EVERY - 1)) === 0) checkCancelled();
       const v = this.pop();
       done[v] = 1;
       place[v] = -1;
