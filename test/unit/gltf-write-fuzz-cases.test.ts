@@ -1,0 +1,166 @@
+/**
+ * Inputs on which the fuzzer's write formats (`npm run fuzz -- --format glb-write,gltf-write`) found the glTF writer
+ * failing, rebuilt by hand from the shared files, and a short run of those formats. Each export must return a file
+ * the reader reads back, or refuse with a clear error (a FormatError naming the output file and what overflowed):
+ * - a rotation key of length 6e38, which the reader normalizes: the fresh export carried the file's curve as it was,
+ *   and its keys became Infinity as float32; now the joint takes the general path and poses as read;
+ * - a joint node 1e300 away (a double holds it): the fresh export keyed its translation as float32 Infinity, and an
+ *   in-place export that turned a bone wrote infinite inverse bind matrices or a node translation JSON writes as null;
+ * - a .gltf whose weights buffer an edit empties (SimpleSkin keeps its weights in a buffer of their own): written
+ *   as `{}` without byteLength, which the reader refuses;
+ * - `extensionsUsed` holding a number: the reader threw a TypeError instead of refusing the file.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import test from 'node:test';
+import { FormatError } from '../../workers/formats/format-error.ts';
+import { exportGltf } from '../../workers/formats/gltf-export.ts';
+import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
+import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-import.ts';
+import { parseGlb, writeGlb } from '../../workers/formats/gltf/glb.ts';
+import { formatFailure, formatReport, runFuzz } from '../fuzz/harness.ts';
+import { classifyError } from '../fuzz/outcome.ts';
+import { editOfRead, freshRigOfRead, turnedSubtree } from '../fuzz/write-outcome.ts';
+import { dataFile } from './shared-data.ts';
+
+type Json = Record<string, unknown> & { accessors: Json[]; bufferViews: Json[] };
+
+/** A shared GLB with what `edit` changes: its JSON, or accessor `a`'s element `i` set to `values` (float components). */
+function glbWith(name: string, edit: (json: Json, setElement: (a: number, i: number, values: number[]) => void) => void): Uint8Array {
+  const glb = new Uint8Array(readFileSync(dataFile('gltf', name, `${name}.glb`)));
+  const { jsonBytes, bin } = parseGlb(glb, `${name}.glb`);
+  const json = JSON.parse(new TextDecoder().decode(jsonBytes)) as Json;
+  const data = Uint8Array.from(bin!);
+  const view = new DataView(data.buffer);
+  edit(json, (a, i, values) => {
+    const accessor = json.accessors[a];
+    const bufferView = json.bufferViews[accessor.bufferView as number];
+    const stride = (bufferView.byteStride as number | undefined) ?? 4 * values.length;
+    const at = ((bufferView.byteOffset as number | undefined) ?? 0) + ((accessor.byteOffset as number | undefined) ?? 0) + i * stride;
+    values.forEach((v, c) => view.setFloat32(at + 4 * c, v, true));
+  });
+  return writeGlb(json, data);
+}
+
+/** Asserts that `run` refuses with a clear error (the fuzzer's rule) naming `file` and containing `names`. */
+async function assertClearRefusal(run: () => Promise<unknown>, file: string, names: string): Promise<void> {
+  let error: unknown = null;
+  try {
+    await run();
+  } catch (caught) {
+    error = caught;
+  }
+  assert.ok(error instanceof FormatError, `refused with a FormatError, not ${String(error)}`);
+  assert.equal(classifyError(error, file).kind, 'clear error', `a clear error: ${error.message}`);
+  assert.ok(error.message.includes(names), `the message names ${names}: ${error.message}`);
+}
+
+/** The largest entry difference between two clips' rotations at every key (same bones, same keys). */
+function rotationDifference(a: GltfImportResult['clips'][number], b: GltfImportResult['clips'][number]): number {
+  assert.ok(a.poses.kind === 'matrices' && b.poses.kind === 'matrices', 'matrix clips');
+  assert.equal(a.poses.rotations.length, b.poses.rotations.length, 'the same keys and bones');
+  let worst = 0;
+  for (let i = 0; i < a.poses.rotations.length; i++) worst = Math.max(worst, Math.abs(a.poses.rotations[i] - b.poses.rotations[i]));
+  return worst;
+}
+
+test('fresh export: a rotation key of length 6e38, read normalized, is written so that the file reads back posing as read', async () => {
+  // Accessor 16: one joint's rotation keys (LINEAR); key 5 becomes (3e38, 3e38, 3e38, 3e38), the rotation (½, ½, ½, ½).
+  const bytes = glbWith('CesiumMan', (_, set) => set(16, 5, [3e38, 3e38, 3e38, 3e38]));
+  const read = await importGltf(bytes, 'CesiumMan.glb');
+  const clip = read.clips[0];
+  assert.ok(clip.poses.kind === 'matrices', 'a matrix clip');
+  const written = await exportGltf(freshRigOfRead(read), 'CesiumMan.out.glb');
+  const back = await importGltf(written.bytes, 'CesiumMan.out.glb');
+  assert.equal(back.clips.length, 1, 'the clip is written');
+  // float32 keys: the rotations agree within float32 round-off at every key, key 5 included.
+  const difference = rotationDifference(back.clips[0], clip);
+  assert.ok(difference < 1e-5, `the written clip poses as read: ${difference}`);
+});
+
+/** Fox.glb with joint node b_LeftLeg02_016 (node 19) 1e300 along z: a double holds it, a float32 does not. */
+async function foxFarAway(): Promise<GltfImportResult> {
+  const glb = new Uint8Array(readFileSync(dataFile('gltf', 'Fox', 'Fox.glb')));
+  const { jsonBytes, bin } = parseGlb(glb, 'Fox.glb');
+  const json = JSON.parse(new TextDecoder().decode(jsonBytes)) as { nodes: { name: string; translation: number[] }[] };
+  assert.equal(json.nodes[19].name, 'b_LeftLeg02_016', 'node 19 is the left leg joint');
+  json.nodes[19].translation[2] = 1e300;
+  return importGltf(writeGlb(json, bin!), 'Fox.glb');
+}
+
+test('a joint 1e300 away: the no-op in-place export is the file; a fresh export, whose keys hold it, is refused naming a clip', async () => {
+  const read = await foxFarAway();
+  // Nothing changed: the source's node and inverse bind matrices are written as they were.
+  const same = await exportGltfInPlace(editOfRead(read), 'Fox.out.glb');
+  const back = await importGltf(same.bytes, 'Fox.out.glb');
+  assert.equal(back.mesh.positions.length, read.mesh.positions.length, 'the no-op export reads back with every vertex');
+  // A fresh export keys each joint's translation from its parent (rest + t): 1e300 as float32 is Infinity.
+  await assertClearRefusal(() => exportGltf(freshRigOfRead(read), 'Fox.out.glb'), 'Fox.out.glb', 'clip "Survey"');
+});
+
+test('a joint 1e300 away: turning a bone is refused naming the node placed past ±1.8e308 or the inverse bind matrices', async () => {
+  const read = await foxFarAway();
+  const turned = (name: string) => ({
+    ...editOfRead(read),
+    skeleton: turnedSubtree(read.skeleton, read.boneNames.indexOf(name), [0, 0, 1], 0.3),
+  });
+  // The leg turned about its head: the foot below the far joint gets a new local translation, 1e300 · 2 sin(0.15) off.
+  await assertClearRefusal(() => exportGltfInPlace(turned('b_LeftLeg02_016'), 'Fox.out.glb'), 'Fox.out.glb', 'node "b_LeftFoot01_017"');
+  // The spine turned: the skin's bind frames change, and the far joint's inverse bind matrix is past float32.
+  await assertClearRefusal(() => exportGltfInPlace(turned('b_Spine01_02'), 'Fox.out.glb'), 'Fox.out.glb', 'skin 0 inverse bind matrices');
+});
+
+test('in-place export to .gltf: a buffer that edited weights empty is left out, every buffer has its bytes', async () => {
+  // SimpleSkin keeps JOINTS_0 and WEIGHTS_0 in a buffer of their own; new weights replace both accessors.
+  const source = new Uint8Array(readFileSync(dataFile('gltf', 'SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf')));
+  const read = await importGltf(source, 'SimpleSkin.gltf');
+  const { rows, cols } = read.weights;
+  const data = new Float64Array(rows * cols);
+  // Every vertex weighted 0.25 / 0.75 between the two joints: weights the file does not have.
+  for (let v = 0; v < rows; v++) data.set([0.25, 0.75], v * cols);
+  for (const compression of ['none', 'draco'] as const) {
+    const file = `SimpleSkin-${compression}.out.gltf`;
+    const out = await exportGltfInPlace({ ...editOfRead(read), weights: { rows, cols, data } }, file, { format: 'gltf', compression });
+    const json = JSON.parse(new TextDecoder().decode(out.bytes)) as { buffers: { uri?: string; byteLength?: number }[] };
+    for (const [k, buffer] of json.buffers.entries()) {
+      assert.ok((buffer.byteLength ?? 0) >= 1, `${file}: buffer ${k} has bytes: ${JSON.stringify(buffer)}`);
+      assert.equal(out.resources[buffer.uri!]?.length, buffer.byteLength, `${file}: buffer ${k} is written`);
+    }
+    const back = await importGltf(out.bytes, file, out.resources);
+    if (compression === 'none') {
+      assert.equal(back.mesh.positions.length, read.mesh.positions.length, `${file}: every vertex read back`);
+      let worst = 0;
+      for (let i = 0; i < data.length; i++) worst = Math.max(worst, Math.abs(back.weights.data[i] - data[i]));
+      assert.ok(worst < 1e-6, `${file}: the new weights read back (${worst})`);
+    } else {
+      assert.ok(back.mesh.positions.length > 0, `${file}: the compressed mesh reads back`);
+    }
+  }
+});
+
+test('glTF import: an extensionsUsed entry that is a number is refused clearly', async () => {
+  const source = new Uint8Array(readFileSync(dataFile('gltf', 'SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf')));
+  const json = JSON.parse(new TextDecoder().decode(source)) as Record<string, unknown>;
+  json.extensionsUsed = [-0.5];
+  await assertClearRefusal(
+    () => importGltf(new TextEncoder().encode(JSON.stringify(json)), 'SimpleSkin.gltf'),
+    'SimpleSkin.gltf',
+    '/extensionsUsed',
+  );
+});
+
+test('fuzz: 150 GLB and 150 glTF inputs each read, written three ways and read back, or refused clearly', async () => {
+  const count = 150;
+  const report = await runFuzz({ count, formats: ['glb-write', 'gltf-write'], seed: 15, timeoutMs: 20000 });
+  process.stdout.write(`${formatReport(report)}\n`);
+  for (const format of ['glb-write', 'gltf-write'] as const) {
+    const tally = report.counts.get(format)!;
+    const total = [...tally.values()].reduce((a, b) => a + b, 0);
+    assert.equal(total, count, `${format}: every input ended somehow`);
+    const exports = report.exports.get(format);
+    assert.ok(exports && exports.written > 0, `${format}: some exports were written and read back`);
+    // Three exports per input the reader returned a scene for.
+    assert.equal(exports.written + exports.refused, 3 * (tally.get('result') ?? 0), `${format}: three exports per scene read`);
+  }
+  assert.deepEqual(report.failures.map(formatFailure), [], 'inputs whose writes ended otherwise than in a file read back or a clear error');
+});
