@@ -24,7 +24,7 @@ import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { skinningVertexAnimation } from '../../workers/formats/gltf-skinning-bake.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
-import { parseGlb } from '../../workers/formats/gltf/glb.ts';
+import { parseGlb, writeGlb } from '../../workers/formats/gltf/glb.ts';
 import { twoJointSkinnedAsset } from './gltf-build.ts';
 import { editOf } from './gltf-edit-input.ts';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
@@ -205,9 +205,10 @@ test('in-place export of a Draco file with a baked clip: the stream kept, the mo
  * CesiumMan with its one primitive split in two (the first half of its triangles and the rest, each with the vertices
  * it uses), both in its one skinned mesh, compressed by glTF-Transform with Draco's default (edgebreaker) encoder:
  * a file with two compressed primitives, each with a stream of its own.
- * @param shared both primitives draw the same accessors (the first half's) with two materials instead: one stream
+ * @param shared      both primitives draw the same accessors (the first half's) with two materials instead: one stream
+ * @param compressed  false: written without compression
  */
-async function dracoCesiumManInTwo(shared = false): Promise<Uint8Array> {
+async function dracoCesiumManInTwo(shared = false, compressed = true): Promise<Uint8Array> {
   const io = new NodeIO()
     .registerExtensions([KHRDracoMeshCompression])
     .registerDependencies({ 'draco3d.encoder': await draco3d.createEncoderModule() });
@@ -250,8 +251,46 @@ async function dracoCesiumManInTwo(shared = false): Promise<Uint8Array> {
     second.setIndices(first.getIndices()).setMaterial(first.getMaterial()!.clone().setName('second'));
     for (const accessor of dropped) accessor.dispose();
   }
-  doc.createExtension(KHRDracoMeshCompression).setRequired(true);
+  if (compressed) doc.createExtension(KHRDracoMeshCompression).setRequired(true);
   return io.writeBinary(doc);
+}
+
+/**
+ * CesiumMan in two primitives (dracoCesiumManInTwo) with only the first compressed, as a file may hold them: the
+ * uncompressed file with primitive 0's accessors and stream taken from the compressed one (its old buffer views stay,
+ * unused).
+ */
+async function halfCompressedCesiumMan(): Promise<Uint8Array> {
+  const plain = await dracoCesiumManInTwo(false, false);
+  const compressed = await dracoCesiumManInTwo();
+  interface Full {
+    meshes: { primitives: { attributes: Record<string, number>; indices: number; extensions?: Record<string, unknown> }[] }[];
+    accessors: Record<string, unknown>[];
+    bufferViews: Record<string, unknown>[];
+    extensionsUsed?: string[];
+    extensionsRequired?: string[];
+    buffers: { byteLength: number }[];
+  }
+  const json = gltfJson(plain, 'plain') as Full;
+  const from = gltfJson(compressed, 'compressed') as Full;
+  const stream = dracoStreams(compressed)[0];
+  const bin = parseGlb(plain, 'plain').bin!;
+  const at = Math.ceil(bin.length / 4) * 4;
+  const joined = new Uint8Array(at + stream.length);
+  joined.set(bin);
+  joined.set(stream, at);
+  json.bufferViews.push({ buffer: 0, byteOffset: at, byteLength: stream.length });
+  json.buffers[0].byteLength = joined.length;
+  const [target, source] = [json.meshes[0].primitives[0], from.meshes[0].primitives[0]];
+  for (const key of [...Object.keys(source.attributes), 'indices']) {
+    const index = key === 'indices' ? target.indices : target.attributes[key];
+    json.accessors[index] = from.accessors[key === 'indices' ? source.indices : source.attributes[key]];
+  }
+  const extension = source.extensions!.KHR_draco_mesh_compression as { attributes: Record<string, number> };
+  target.extensions = { KHR_draco_mesh_compression: { bufferView: json.bufferViews.length - 1, attributes: extension.attributes } };
+  json.extensionsUsed = [...(json.extensionsUsed ?? []), 'KHR_draco_mesh_compression'];
+  json.extensionsRequired = [...(json.extensionsRequired ?? []), 'KHR_draco_mesh_compression'];
+  return writeGlb(json, joined);
 }
 
 /** Each primitive's stream (null for one without), mesh by mesh, in file order. */
@@ -521,4 +560,54 @@ test('in-place export of a Draco file asking for Draco compression: every primit
   const after = dracoStreams(result.bytes);
   assert.equal(after.length, 2, 'both compressed');
   after.forEach((stream, k) => assert.ok(!Buffer.from(stream).equals(Buffer.from(before[k])), `stream ${k} is encoded again`));
+});
+
+test('in-place export of a file with one Draco-compressed and one plain primitive: the plain one re-weighted keeps the stream; the compressed one re-weighted compresses both, and the notice says so', async () => {
+  const source = await halfCompressedCesiumMan();
+  const sourceJson = gltfJson(source, 'source') as Json & { accessors: unknown[] };
+  const sourceStreams = streamsOf(sourceJson, parseGlb(source, 'source').bin!);
+  assert.ok(sourceStreams[0] && sourceStreams[1] === null, 'the source compresses primitive 0 only');
+  // (CesiumMan's own warning, its skinned mesh node below another node, is the original's.)
+  await assertValidGltf(source, 'the half-compressed source', {}, readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb')));
+  const rig = await importGltf(source, 'CesiumMan-half.glb');
+  assert.equal(rig.parts.length, 2, 'two parts, one per primitive');
+
+  // The plain primitive re-weighted: nothing compressed is encoded again, the plain one stays plain.
+  const plainChanged = { ...rig.weights, data: reweighPart(rig, 1) };
+  const one = await exportGltfInPlace({ ...editOf(rig), weights: plainChanged }, 'half-1.glb');
+  assert.ok(!one.warnings.some((w) => /compressed again|Draco/.test(w)), `no re-encoding: ${one.warnings.join('; ')}`);
+  await assertValidGltf(one.bytes, 'the plain primitive re-weighted', {}, source);
+  const oneJson = gltfJson(one.bytes, 'one') as Json & { accessors: unknown[] };
+  const oneStreams = streamsOf(oneJson, parseGlb(one.bytes, 'one').bin!);
+  assert.ok(oneStreams[0] && Buffer.from(oneStreams[0]).equals(Buffer.from(sourceStreams[0])), "primitive 0's stream is the source's");
+  assert.equal(oneStreams[1], null, 'primitive 1 stays uncompressed');
+  assert.deepEqual(accessorsOf(oneJson, 0), accessorsOf(sourceJson, 0), "primitive 0's accessors are the source's");
+  const oneBack = await importGltf(one.bytes, 'half-1.glb');
+  // Uncompressed float weights: the new rows as float32 (relative rounding 2^-24), renormalised on reading.
+  const { cols } = rig.weights;
+  const part = rig.parts[1];
+  let worst = 0;
+  for (let i = part.vertexStart * cols; i < (part.vertexStart + part.vertexCount) * cols; i++)
+    worst = Math.max(worst, Math.abs(oneBack.weights.data[i] - plainChanged.data[i]));
+  assert.ok(worst < 1e-6, `part 1 reads back its new weights: off by ${worst}`);
+
+  // The compressed primitive re-weighted: encoded again, and the writer compresses the plain one with it.
+  const two = await exportGltfInPlace({ ...editOf(rig), weights: { ...rig.weights, data: reweighPart(rig, 0) } }, 'half-2.glb');
+  await assertValidGltf(two.bytes, 'the compressed primitive re-weighted', {}, source);
+  const notices = two.warnings.filter((w) => /compressed again/.test(w));
+  assert.equal(notices.length, 1, `one notice: ${two.warnings.join('; ')}`);
+  assert.match(
+    notices[0],
+    /^1 of 1 Draco-compressed primitive of CesiumMan-half\.glb is compressed again .*primitive 0: its weights changed/,
+  );
+  assert.match(
+    notices[0],
+    /one the source stores uncompressed is compressed with Draco too \(mesh 0 \("Cesium_Man"\) primitive 1\)$/,
+    'the notice names the plain primitive the writer compresses',
+  );
+  const twoJson = gltfJson(two.bytes, 'two') as Json & { accessors: unknown[] };
+  assert.ok(
+    streamsOf(twoJson, parseGlb(two.bytes, 'two').bin!).every((stream) => stream !== null),
+    'both primitives are compressed, as the notice says',
+  );
 });

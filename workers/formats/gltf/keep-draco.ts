@@ -16,7 +16,7 @@
  * primitive with attributes stored outside its stream (the writer would move them into its new stream); a notice
  * names each (mesh, primitive) and why (planDraco, dracoNotice). The others keep their streams (restoreDraco).
  */
-import type { Accessor, Document, Primitive } from '@gltf-transform/core';
+import { Primitive, type Accessor, type Document } from '@gltf-transform/core';
 import { decodeDataUri, isDataUri } from '../data-uri.ts';
 import type { GltfSource } from '../types.ts';
 import { isGlb, parseGlb } from './glb.ts';
@@ -86,6 +86,11 @@ export interface DracoReencoded {
 export interface DracoPlan {
   keeps: DracoKeep[];
   reencoded: DracoReencoded[];
+  /**
+   * the primitives the source stores uncompressed that the writer can compress (indexed triangles), as labels: it
+   * compresses every such primitive of the file, so these are compressed too when any is encoded again
+   */
+  plain: string[];
 }
 
 /**
@@ -131,6 +136,7 @@ export function planDraco(sources: readonly DracoSource[], doc: Document): Draco
     });
   }
   return {
+    plain: plainPrimitives(sources, doc),
     keeps: placed.filter((_, k) => !reasons.has(k)),
     reencoded: placed.flatMap((keep, k) => {
       const reason = reasons.get(k);
@@ -145,7 +151,7 @@ export function planDraco(sources: readonly DracoSource[], doc: Document): Draco
  * @param sourceName the source file, for the message
  */
 export function dracoNotice(plan: DracoPlan, sourceName: string): string | null {
-  const { reencoded, keeps } = plan;
+  const { reencoded, keeps, plain } = plan;
   if (reencoded.length === 0) return null;
   const total = reencoded.length + keeps.length;
   const each = reencoded.map((one) => `${one.label}: ${one.reason}`).join('; ');
@@ -153,7 +159,37 @@ export function dracoNotice(plan: DracoPlan, sourceName: string): string | null 
     keeps.length === 0
       ? ''
       : `; the other ${keeps.length === 1 ? 'one keeps its' : `${keeps.length} keep their`} compressed data byte for byte`;
-  return `${reencoded.length} of ${total} Draco-compressed primitive${total === 1 ? '' : 's'} of ${sourceName} ${reencoded.length === 1 ? 'is' : 'are'} compressed again (quantized anew; the encoder may renumber and merge vertices): ${each}${others}`;
+  return `${reencoded.length} of ${total} Draco-compressed primitive${total === 1 ? '' : 's'} of ${sourceName} ${reencoded.length === 1 ? 'is' : 'are'} compressed again (quantized anew; the encoder may renumber and merge vertices): ${each}${others}${plainNote(plain)}`;
+}
+
+/**
+ * What a notice adds about the source's uncompressed primitives when the writer compresses: '' when there are none.
+ * @param plain their labels (plainPrimitives)
+ */
+export function plainNote(plain: readonly string[]): string {
+  if (plain.length === 0) return '';
+  const shown = plain.slice(0, 6).join(', ') + (plain.length > 6 ? ` and ${plain.length - 6} more` : '');
+  return `; the writer compresses every primitive, so ${plain.length === 1 ? 'one the source stores uncompressed is' : `${plain.length} the source stores uncompressed are`} compressed with Draco too (${shown})`;
+}
+
+/**
+ * The Document's primitives that are no compressed primitive of the source but that the Draco writer compresses
+ * (indexed triangles: it leaves others uncompressed), as labels ('mesh 0 ("Body") primitive 1').
+ */
+export function plainPrimitives(sources: readonly DracoSource[], doc: Document): string[] {
+  const compressed = new Set(sources.map((source) => source.primitive));
+  return doc
+    .getRoot()
+    .listMeshes()
+    .flatMap((mesh, m) =>
+      mesh
+        .listPrimitives()
+        .flatMap((primitive, p) =>
+          !compressed.has(primitive) && primitive.getIndices() && primitive.getMode() === Primitive.Mode.TRIANGLES
+            ? [primitiveLabel(mesh.getName(), m, p)]
+            : [],
+        ),
+    );
 }
 
 /** 'mesh 0 ("Body") primitive 1', or 'mesh 0 primitive 1' for a mesh without a name. */

@@ -17,7 +17,7 @@ import type { KeptAnimations } from './clips-step.ts';
 import type { ExportState } from './export-state.ts';
 import { dropEmptyBuffers } from './empty-buffers.ts';
 import { parseGlb, writeGlb } from './glb.ts';
-import { DRACO, dracoNotice, planDraco, restoreDraco, type DracoKeep } from './keep-draco.ts';
+import { DRACO, dracoNotice, plainNote, plainPrimitives, planDraco, restoreDraco, type DracoKeep } from './keep-draco.ts';
 import { restoreNodeTransforms } from './keep-node-transforms.ts';
 import { restoreSpelling, tagSourceAccessors } from './keep-spelling.ts';
 import type { WriteOptions } from './write-options.ts';
@@ -122,7 +122,7 @@ function keptDraco(state: ExportState, compression: GltfCompression): DracoKeep[
           : compression === 'meshopt'
             ? 'the export asks for meshopt compression, which is applied over the Draco data encoded again'
             : `the output has ${buffers} buffers, and a kept stream can go only into a file's one buffer`
-      }`,
+      }${compression === 'draco' ? '' : plainNote(plainPrimitives(sources, state.doc))}`,
     );
     return null;
   }
