@@ -87,8 +87,9 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
   --compress C         none, draco (KHR_draco_mesh_compression: positions quantized to 14 bits, normals to 10, float
                        weights to 12; integer weights stay exact) or meshopt (EXT_meshopt_compression, lossless here);
                        either is required to read the file; default ${GLTF_EXPORT_DEFAULTS.compression}: a fresh export is not
-                       compressed, and with --base the base's own compression stays (Draco data the export does not
-                       change is kept byte for byte; changed meshes are compressed again the base's way)
+                       compressed, and with --base the base's own compression stays (each Draco primitive the export
+                       does not change is kept byte for byte; changed ones are compressed again, and a notice names
+                       them; --compress draco compresses every one again)
   --out FILE           output, .glb or .gltf
   -h, --help           this help
 `,
