@@ -14,7 +14,10 @@
  * primitive that shares a stream or an accessor with one encoded again (one accessor has one count and one order,
  * and the encoder may renumber and merge the vertices of its stream), and, when any is encoded again, a kept-looking
  * primitive with attributes stored outside its stream (the writer would move them into its new stream); a notice
- * names each (mesh, primitive) and why (planDraco, dracoNotice). The others keep their streams (restoreDraco).
+ * names each (mesh, primitive) and why (planDraco, dracoNotice). The others keep their streams (restoreDraco). The
+ * Draco writer compresses every indexed triangle primitive of the file, so when any is encoded again, the primitives
+ * the source stores uncompressed are compressed too, and the notice names them (plainPrimitives); when none is, the
+ * writer does not compress and they stay as they were.
  */
 import { Primitive, type Accessor, type Document } from '@gltf-transform/core';
 import { decodeDataUri, isDataUri } from '../data-uri.ts';
