@@ -117,7 +117,8 @@ export function exportFail(file: string): Fail {
 }
 
 /**
- * Checks what both exports need of the scene: weights of #V × #B, clips posing #B bones, examples of #V vertices.
+ * Checks what both exports need of the scene: triangles (a mesh of points alone would be left out, and a file without
+ * a mesh is no rig), weights of #V × #B, clips posing #B bones, examples of #V vertices.
  * (Each step checks its own options: pipeline.ts checkExportOptions.)
  * @throws through `fail`, naming the place and the reason
  */
@@ -125,6 +126,8 @@ export function checkExportScene(scene: ExportScene, fail: Fail): void {
   const { skeleton, weights } = scene;
   const boneCount = skeleton.parents.length;
   const vertexCount = scene.mesh.positions.length / 3;
+  if (scene.mesh.triangles.length === 0)
+    fail('mesh', `${vertexCount} vertices and no triangles: the export writes triangle meshes, so there is nothing to skin`);
   if (weights.rows !== vertexCount || weights.cols !== boneCount)
     fail('weights', `${weights.rows} × ${weights.cols} weights do not fit ${vertexCount} vertices × ${boneCount} bones`);
   for (const clip of scene.clips)
