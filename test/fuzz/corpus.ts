@@ -29,14 +29,16 @@ export const FUZZ_FORMATS = [
   'mtl',
   'glb-write',
   'gltf-write',
+  'obj-write',
 ] as const;
 export type FuzzFormat = (typeof FUZZ_FORMATS)[number];
 
 /**
  * Formats whose inputs are also written: a mutant of the read format's seeds that the reader returns a scene for is
- * exported in place (with nothing changed, and with an edit) and fresh, and each file read back (write-outcome.ts).
+ * exported in place (with nothing changed, and with an edit) and fresh, and each file read back (write-outcome.ts);
+ * an OBJ's mesh, rigged with the skeleton its seed was made for, is exported fresh (obj-write-outcome.ts).
  */
-export const WRITE_FORMATS: Partial<Record<FuzzFormat, FuzzFormat>> = { 'glb-write': 'glb', 'gltf-write': 'gltf' };
+export const WRITE_FORMATS: Partial<Record<FuzzFormat, FuzzFormat>> = { 'glb-write': 'glb', 'gltf-write': 'gltf', 'obj-write': 'obj' };
 
 /** The format whose seed files (and reader) a format's inputs come from: its own, or the read format of a write format. */
 export const seedFormat = (format: FuzzFormat): FuzzFormat => WRITE_FORMATS[format] ?? format;

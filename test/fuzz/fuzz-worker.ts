@@ -3,8 +3,9 @@
  * write format's input), and posts how each ended.
  */
 import { parentPort } from 'node:worker_threads';
-import type { DmatRole, FuzzFormat } from './corpus.ts';
+import { seedFormat, type DmatRole, type FuzzFormat } from './corpus.ts';
 import { runOne } from './outcome.ts';
+import { runObjWriteOne } from './obj-write-outcome.ts';
 import { runWriteOne, type WritePlan } from './write-outcome.ts';
 
 export interface FuzzJob {
@@ -28,9 +29,11 @@ export type LineEnds = '\r' | '\r\n';
 parentPort!.on('message', (job: FuzzJob) => {
   const start = performance.now();
   if (job.stallMs) while (performance.now() - start < job.stallMs);
-  const ended = job.write
-    ? runWriteOne(job.format, job.name, job.bytes, job.resources, job.write)
-    : runOne(job.format, job.name, job.bytes, job.resources, job.role, job.lineEnds);
+  const ended = !job.write
+    ? runOne(job.format, job.name, job.bytes, job.resources, job.role, job.lineEnds)
+    : seedFormat(job.format) === 'obj'
+      ? runObjWriteOne(job.format, job.name, job.bytes, job.write)
+      : runWriteOne(job.format, job.name, job.bytes, job.resources, job.write);
   void ended.then((outcome) => {
     const exports = 'exports' in outcome ? outcome.exports : undefined;
     parentPort!.postMessage({

@@ -8,7 +8,9 @@
  *   in-place export that turned a bone wrote infinite inverse bind matrices or a node translation JSON writes as null;
  * - a .gltf whose weights buffer an edit empties (SimpleSkin keeps its weights in a buffer of their own): written
  *   as `{}` without byteLength, which the reader refuses;
- * - `extensionsUsed` holding a number: the reader threw a TypeError instead of refusing the file.
+ * - `extensionsUsed` holding a number: the reader threw a TypeError instead of refusing the file;
+ * - an OBJ of vertices without faces (a truncated file): the fresh export left its only mesh out and wrote a file of
+ *   joints alone, with an empty buffer, which the reader refuses.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -20,7 +22,10 @@ import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-im
 import { parseGlb, writeGlb } from '../../workers/formats/gltf/glb.ts';
 import { formatFailure, formatReport, runFuzz } from '../fuzz/harness.ts';
 import { classifyError } from '../fuzz/outcome.ts';
+import { nearestBoneWeights } from '../fuzz/obj-write-outcome.ts';
 import { editOfRead, freshRigOfRead, turnedSubtree } from '../fuzz/write-outcome.ts';
+import { readObj } from '../../workers/formats/obj.ts';
+import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { dataFile } from './shared-data.ts';
 
 type Json = Record<string, unknown> & { accessors: Json[]; bufferViews: Json[] };
@@ -149,18 +154,27 @@ test('glTF import: an extensionsUsed entry that is a number is refused clearly',
   );
 });
 
-test('fuzz: 150 GLB and 150 glTF inputs each read, written three ways and read back, or refused clearly', async () => {
+test('fresh export: an OBJ of vertices without triangles is refused naming the mesh, where a file of joints alone was written', async () => {
+  const { mesh } = readObj('v 0 0 0\nv 1 0 0\nv 0 1 0\n', 'points.obj');
+  assert.equal(mesh.triangles.length, 0, 'no faces');
+  const skeleton = buildSkeleton({ joints: Float64Array.of(0, 0, 0, 1, 0, 0, 2, 0, 0), bones: Uint32Array.of(0, 1, 1, 2) }, 'two.tgf');
+  const rig = { mesh, skeleton, weights: nearestBoneWeights(mesh, skeleton) };
+  await assertClearRefusal(() => exportGltf(rig, 'points.out.glb'), 'points.out.glb', 'no triangles');
+});
+
+test('fuzz: 150 inputs per write format end in files read back or clear errors (GLB and glTF three exports each, OBJ one)', async () => {
   const count = 150;
-  const report = await runFuzz({ count, formats: ['glb-write', 'gltf-write'], seed: 15, timeoutMs: 20000 });
+  const formats = ['glb-write', 'gltf-write', 'obj-write'] as const;
+  const report = await runFuzz({ count, formats: [...formats], seed: 15, timeoutMs: 20000 });
   process.stdout.write(`${formatReport(report)}\n`);
-  for (const format of ['glb-write', 'gltf-write'] as const) {
+  for (const format of formats) {
     const tally = report.counts.get(format)!;
     const total = [...tally.values()].reduce((a, b) => a + b, 0);
     assert.equal(total, count, `${format}: every input ended somehow`);
     const exports = report.exports.get(format);
     assert.ok(exports && exports.written > 0, `${format}: some exports were written and read back`);
-    // Three exports per input the reader returned a scene for.
-    assert.equal(exports.written + exports.refused, 3 * (tally.get('result') ?? 0), `${format}: three exports per scene read`);
+    const perScene = format === 'obj-write' ? 1 : 3;
+    assert.equal(exports.written + exports.refused, perScene * (tally.get('result') ?? 0), `${format}: ${perScene} exports per scene read`);
   }
   assert.deepEqual(report.failures.map(formatFailure), [], 'inputs whose writes ended otherwise than in a file read back or a clear error');
 });
