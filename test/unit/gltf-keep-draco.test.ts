@@ -611,3 +611,43 @@ test('in-place export of a file with one Draco-compressed and one plain primitiv
     'both primitives are compressed, as the notice says',
   );
 });
+
+test('in-place export of a Draco file whose unchanged primitive has an attribute outside its stream, the other re-weighted: both encoded again, the notice says why; nothing changed: both streams kept', async () => {
+  // Primitive 0 of the two gets a second UV set as a plain accessor of its own, beside its stream.
+  const compressed = await dracoCesiumManInTwo();
+  const json = gltfJson(compressed, 'compressed') as Json & {
+    accessors: Record<string, unknown>[];
+    bufferViews: Record<string, unknown>[];
+    buffers: { byteLength: number }[];
+  };
+  const bin = parseGlb(compressed, 'compressed').bin!;
+  const count = json.accessors[json.meshes[0].primitives[0].attributes.POSITION].count;
+  const uv = new Float32Array(2 * count).map((_, i) => (i % 7) / 7);
+  const at = Math.ceil(bin.length / 4) * 4;
+  const joined = new Uint8Array(at + uv.byteLength);
+  joined.set(bin);
+  joined.set(new Uint8Array(uv.buffer), at);
+  json.bufferViews.push({ buffer: 0, byteOffset: at, byteLength: uv.byteLength });
+  json.buffers[0].byteLength = joined.length;
+  json.accessors.push({ bufferView: json.bufferViews.length - 1, componentType: 5126, count, type: 'VEC2' });
+  json.meshes[0].primitives[0].attributes.TEXCOORD_1 = json.accessors.length - 1;
+  const source = writeGlb(json, joined);
+  const rig = await importGltf(source, 'CesiumMan-uv2.glb');
+
+  const same = await exportGltfInPlace(editOf(rig), 'uv2-same.glb');
+  assert.ok(!same.warnings.some((w) => /compressed again/.test(w)), `no re-encoding: ${same.warnings.join('; ')}`);
+  await assertValidGltf(same.bytes, 'the no-op export with an attribute outside the stream', {}, source);
+  dracoStreams(same.bytes).forEach((stream, k) =>
+    assert.ok(Buffer.from(stream).equals(Buffer.from(dracoStreams(source)[k])), `stream ${k} is the source's`),
+  );
+
+  const weights = { ...rig.weights, data: reweighPart(rig, 1) };
+  const result = await exportGltfInPlace({ ...editOf(rig), weights }, 'uv2.glb');
+  await assertValidGltf(result.bytes, 'an attribute outside the stream, the other primitive re-weighted', {}, source);
+  const notice = result.warnings.find((w) => /compressed again/.test(w)) ?? '';
+  assert.match(notice, /^2 of 2 Draco-compressed primitives of CesiumMan-uv2\.glb are compressed again/, result.warnings.join('; '));
+  assert.match(notice, /primitive 0: some of its accessors have data outside its compressed stream/);
+  assert.match(notice, /primitive 1: its weights changed/);
+  const back = await importGltf(result.bytes, 'uv2.glb');
+  assert.ok(worstWeightError(back, 1, rig, weights.data) <= 3.7e-4, 'part 1 reads back its new weights');
+});

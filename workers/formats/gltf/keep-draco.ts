@@ -12,12 +12,13 @@
  *
  * A primitive whose attributes or indices the export changed (its weights, say) is encoded again, and so is every
  * primitive that shares a stream or an accessor with one encoded again (one accessor has one count and one order,
- * and the encoder may renumber and merge the vertices of its stream), and, when any is encoded again, a kept-looking
- * primitive with attributes stored outside its stream (the writer would move them into its new stream); a notice
- * names each (mesh, primitive) and why (planDraco, dracoNotice). The others keep their streams (restoreDraco). The
- * Draco writer compresses every indexed triangle primitive of the file, so when any is encoded again, the primitives
- * the source stores uncompressed are compressed too, and the notice names them (plainPrimitives); when none is, the
- * writer does not compress and they stay as they were.
+ * and the encoder may renumber and merge the vertices of its stream), and, when any is encoded again, an unchanged
+ * primitive with accessors that have data outside its stream (attributes the stream does not hold, an uncompressed
+ * fallback: the writer, compressing, would move them into a new stream of its own); a notice names each (mesh,
+ * primitive) and why (planDraco, dracoNotice). The others keep their streams (restoreDraco). The Draco writer
+ * compresses every indexed triangle primitive of the file, so when any is encoded again, the primitives the source
+ * stores uncompressed are compressed too, and the notice names them (plainPrimitives); when none is, the writer does
+ * not compress and they stay as they were.
  */
 import { Primitive, type Accessor, type Document } from '@gltf-transform/core';
 import { decodeDataUri, isDataUri } from '../data-uri.ts';
@@ -38,6 +39,11 @@ export interface DracoSource {
   accessorIndex: Map<string, number>;
   /** the source's extension object: the stream's buffer view and each attribute's id in it */
   extension: { bufferView: number; attributes: Record<string, number> };
+  /**
+   * whether some of its accessors have a buffer view of their own in the source: attributes the stream does not
+   * hold, or an uncompressed fallback of those it does
+   */
+  ownData: boolean;
 }
 
 /** A kept primitive, found in the written file by its mesh and primitive index. */
@@ -68,7 +74,12 @@ export function dracoSources(json: Json, doc: Document, accessorsRead: readonly 
       );
       if (typeof primitive.indices === 'number') accessorIndex.set('indices', primitive.indices);
       const accessors = new Map([...accessorIndex].map(([key, index]) => [key, accessorsRead[index]]));
-      out.push({ primitive: documentPrimitive, accessors, accessorIndex, extension });
+      const sourceAccessors = Array.isArray(json.accessors) ? (json.accessors as unknown[]) : [];
+      const ownData = [...accessorIndex.values()].some((index) => {
+        const accessor = sourceAccessors[index];
+        return isRecord(accessor) && accessor.bufferView !== undefined;
+      });
+      out.push({ primitive: documentPrimitive, accessors, accessorIndex, extension, ownData });
     });
   });
   return out;
@@ -124,8 +135,11 @@ export function planDraco(sources: readonly DracoSource[], doc: Document): Draco
   });
   if (reasons.size > 0)
     placed.forEach((keep, k) => {
-      if (!reasons.has(k) && storesOutside(keep))
-        reasons.set(k, 'some of its attributes are stored outside its compressed data, and the writer compresses them with the others');
+      if (!reasons.has(k) && keep.ownData)
+        reasons.set(
+          k,
+          'some of its accessors have data outside its compressed stream (attributes it does not hold, or an uncompressed fallback), which the writer would move into a new stream',
+        );
     });
   // Sharing spreads: a primitive sharing a stream or an accessor with one encoded again is encoded again too.
   for (let grew = true; grew;) {
@@ -208,11 +222,6 @@ function changedSemantics(source: DracoSource): string[] {
   const changed = [...semantics].filter((semantic) => primitive.getAttribute(semantic) !== (source.accessors.get(semantic) ?? null));
   if ((primitive.getIndices() ?? undefined) !== source.accessors.get('indices')) changed.push('indices');
   return changed;
-}
-
-/** Whether a compressed primitive has attributes outside its stream (not in the extension's list: plain accessors). */
-function storesOutside(source: DracoSource): boolean {
-  return [...source.accessorIndex.keys()].some((key) => key !== 'indices' && !(key in source.extension.attributes));
 }
 
 /** Whether two compressed primitives share a stream or an accessor, in the source or after the export's steps. */
