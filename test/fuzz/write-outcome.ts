@@ -24,7 +24,7 @@ import type { Skeleton } from '../../workers/rig/skeleton.ts';
 import { seededRandom } from '../unit/seeded-random.ts';
 import type { Random } from './mutators.ts';
 import { seedFormat, type FuzzFormat } from './corpus.ts';
-import { checkGltf, classifyError, INTERNAL_WORDING, readOne, type Outcome } from './outcome.ts';
+import { checkGltf, classifyError, INTERNAL_WORDING, leavesFolder, readOne, type Outcome } from './outcome.ts';
 
 /** The edit of the second in-place export. */
 export type WriteEdit = 'weights' | 'bone' | 'clip' | 'no clips' | 'all';
@@ -207,6 +207,7 @@ export async function writtenProblem(
   let back: GltfImportResult;
   try {
     for (const { uri } of isGlbName(file) ? [] : gltfResources(result.bytes, file)) {
+      if (leavesFolder(uri)) return `names the resource ${JSON.stringify(uri)}, outside its folder`;
       if (!Object.hasOwn(result.resources, uri)) return `names the resource ${JSON.stringify(uri)}, which was not written`;
     }
     back = await importGltf(result.bytes, file, result.resources);
