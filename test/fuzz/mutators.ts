@@ -301,241 +301,261 @@ const RESOURCE_URIS: ((base64: string, bytes: Uint8Array) => string)[] = [
   () => `data:${'x'.repeat(1 << 20)}`,
 ];
 
+/** What a structural glTF mutation works on: the asset, its JSON's lists, and the input's random source. */
+interface GltfMutation {
+  asset: Asset;
+  json: Json;
+  accessors: JsonArray;
+  nodes: JsonArray;
+  skins: JsonArray;
+  animations: JsonArray;
+  views: JsonArray;
+  random: Random;
+}
+
+/**
+ * The structural mutations of a glTF asset, each returning its description; mutateGltf draws one by its index, so
+ * their order is part of every input's recipe (new ones go last).
+ */
+const GLTF_MUTATIONS: readonly ((m: GltfMutation) => string)[] = [
+  ({ json, random }) => {
+    const all = leaves(json);
+    const leaf = pick(random, all);
+    if (!leaf) return 'nothing';
+    if (random() < 0.15 && !Array.isArray(leaf.parent)) {
+      delete leaf.parent[leaf.key];
+      return `delete ${leaf.path}`;
+    }
+    const value = pick(random, INTERESTING_JSON);
+    (leaf.parent as Record<string | number, unknown>)[leaf.key] = value;
+    return `${leaf.path} → ${JSON.stringify(value)}`;
+  },
+  ({ json, random }) => {
+    const refs = leaves(json).filter(
+      (l) =>
+        (typeof l.key === 'string' && REFERENCE_KEYS.has(l.key)) ||
+        (typeof l.key === 'number' && /\/(children|joints|nodes)\/\d+$/.test(l.path)),
+    );
+    const leaf = pick(random, refs);
+    if (!leaf) return 'nothing';
+    const value = pick(random, [-1, 1e9, 2.5, (leaf.parent as Record<string | number, number>)[leaf.key] + 1 + int(random, 100)]);
+    (leaf.parent as Record<string | number, unknown>)[leaf.key] = value;
+    return `${leaf.path} → ${value}`;
+  },
+  ({ accessors, random }) => {
+    const a = int(random, accessors.length);
+    if (!accessors[a]) return 'nothing';
+    const count = pick(random, [1e8, 1e9, 4294967295, 2 ** 31, (accessors[a].count as number) + 1, (accessors[a].count as number) * 2]);
+    accessors[a].count = count;
+    return `/accessors/${a}/count → ${count}`;
+  },
+  ({ accessors, views, random }) => {
+    const a = int(random, accessors.length);
+    const v = int(random, views.length);
+    if (!accessors[a]) return 'nothing';
+    const count = pick(random, [1e8, 3e8, 1e9, 4, (accessors[a].count as number) + 1]);
+    accessors[a].sparse = {
+      count,
+      indices: { bufferView: v, componentType: pick(random, [5121, 5123, 5125]) },
+      values: { bufferView: v },
+    };
+    if (random() < 0.5) accessors[a].count = Math.max(count, 1e8);
+    return `/accessors/${a}/sparse with count ${count}`;
+  },
+  ({ nodes, random }) => {
+    // A child that names an ancestor (or itself): a cycle.
+    const parents = nodes.map((n, i) => [n, i] as const).filter(([n]) => Array.isArray(n.children) && (n.children as unknown[]).length > 0);
+    const [node, i] = pick(random, parents) ?? [];
+    if (!node) return 'nothing';
+    const child = pick(random, node.children as number[]);
+    const target = nodes[child] ?? node;
+    target.children = [...((target.children as number[]) ?? []), random() < 0.3 ? child : i];
+    return `cycle: node ${child} gets child ${i}`;
+  },
+  ({ nodes, skins, random }) => {
+    const skin = pick(random, skins);
+    if (!skin || !Array.isArray(skin.joints)) return 'nothing';
+    const j = int(random, (skin.joints as number[]).length);
+    (skin.joints as number[])[j] = pick(random, [nodes.length, nodes.length + 7, -1, (skin.joints as number[])[0]]);
+    return `skin joint ${j} → ${(skin.joints as number[])[j]}`;
+  },
+  ({ nodes, random }) => {
+    const n = int(random, nodes.length);
+    if (!nodes[n]) return 'nothing';
+    const [key, value] = pick(random, [
+      ['translation', [1, 2, 3, 4]],
+      ['translation', [1, 2]],
+      ['rotation', [0, 0, 1]],
+      ['rotation', [0, 0, 0, 0]],
+      ['rotation', [0, 0, 0, 1, 5]],
+      ['scale', [1, 1]],
+      ['scale', [0, 0, 0]],
+      ['matrix', new Array(15).fill(1)],
+      ['translation', [1e308, 1e308, 1e308]],
+      ['rotation', [1e200, 1e200, 0, 1]],
+    ] as [string, number[]][]);
+    nodes[n][key] = value;
+    return `/nodes/${n}/${key} → ${JSON.stringify(value)}`;
+  },
+  ({ json, accessors }) => {
+    for (const mesh of list(json, 'meshes'))
+      for (const primitive of (mesh.primitives as JsonArray) ?? []) {
+        const a = (primitive.attributes as Json | undefined)?.JOINTS_0;
+        if (typeof a === 'number' && accessors[a]) accessors[a].normalized = true;
+      }
+    return 'JOINTS_0 normalized';
+  },
+  ({ asset, accessors, animations, random }) => {
+    // Last key time of an animation input.
+    const animation = pick(random, animations);
+    const sampler = animation && pick(random, list(animation, 'samplers'));
+    if (!sampler || typeof sampler.input !== 'number' || !accessors[sampler.input]) return 'nothing';
+    const input = sampler.input;
+    const value = pick(random, [1e5, 1e6, 1e9, NaN, -1, Infinity, 3.4e38]);
+    const last = (accessors[input].count as number) - 1;
+    writeFloats(asset, input, last, [value]);
+    if (Array.isArray(accessors[input].max)) accessors[input].max = [Number.isFinite(value) ? value : 0];
+    return `/accessors/${input} last key time → ${value}`;
+  },
+  ({ asset, accessors, animations, random }) => {
+    const animation = pick(random, animations);
+    const sampler = animation && pick(random, list(animation, 'samplers'));
+    if (!sampler || typeof sampler.output !== 'number' || !accessors[sampler.output]) return 'nothing';
+    const output = sampler.output;
+    const value = pick(random, [
+      [NaN, 0, 0, 1],
+      [0, 0, 0, 0],
+      [Infinity, 0, 0, 1],
+      [3e38, 3e38, 3e38, 3e38],
+      [1e-30, 0, 0, 0],
+      [-1, 1, 1, 1],
+    ]);
+    const k = int(random, accessors[output].count as number);
+    writeFloats(asset, output, k, value);
+    return `/accessors/${output} element ${k} → ${value.join(' ')}`;
+  },
+  ({ accessors, random }) => {
+    const a = int(random, accessors.length);
+    if (!accessors[a]) return 'nothing';
+    const value = pick(random, [1e9, 4294967295, 3, 1, 2 ** 31]);
+    accessors[a].byteOffset = value;
+    return `/accessors/${a}/byteOffset → ${value}`;
+  },
+  ({ views, random }) => {
+    const v = int(random, views.length);
+    if (!views[v]) return 'nothing';
+    const key = pick(random, ['byteLength', 'byteOffset', 'byteStride']);
+    const value = pick(random, [1e9, 4294967295, 3, 0, 1000, 2 ** 31, 256, (views[v].byteLength as number) + 4]);
+    views[v][key] = value;
+    return `/bufferViews/${v}/${key} → ${value}`;
+  },
+  ({ json, random }) => {
+    const buffers = list(json, 'buffers');
+    if (!buffers[0]) return 'nothing';
+    const value = pick(random, [1e9, 4294967295, 0, (buffers[0].byteLength as number) + 100]);
+    buffers[0].byteLength = value;
+    return `/buffers/0/byteLength → ${value}`;
+  },
+  ({ asset, random }) => {
+    asset.glbContainer = pick(random, ['past-end', 'short', 'odd', 'header-short', 'bin-type', 'extra-chunk', 'unpadded'] as const);
+    return `GLB container ${asset.glbContainer}`;
+  },
+  ({ accessors, random }) => {
+    const a = int(random, accessors.length);
+    if (!accessors[a]) return 'nothing';
+    if (random() < 0.5) {
+      const componentType = pick(random, [5120, 5121, 5122, 5123, 5125, 5126, 5130, 0]);
+      accessors[a].componentType = componentType;
+      return `/accessors/${a}/componentType → ${componentType}`;
+    }
+    const type = pick(random, ['SCALAR', 'VEC2', 'VEC3', 'VEC4', 'MAT2', 'MAT3', 'MAT4', 'VEC5']);
+    accessors[a].type = type;
+    return `/accessors/${a}/type → ${type}`;
+  },
+  ({ asset, accessors, random }) => {
+    const a = int(random, accessors.length);
+    if (!accessors[a]) return 'nothing';
+    const value = pick(random, [NaN, Infinity, -Infinity, 3e38, -1, 2, 1e-45]);
+    const k = int(random, accessors[a].count as number);
+    writeFloats(asset, a, k, new Array<number>(16).fill(value));
+    return `/accessors/${a} element ${k} → ${value}`;
+  },
+  ({ asset, accessors, skins, random }) => {
+    const skin = pick(random, skins);
+    if (!skin || typeof skin.inverseBindMatrices !== 'number') return 'nothing';
+    const k = int(random, (accessors[skin.inverseBindMatrices]?.count as number) ?? 1);
+    writeFloats(asset, skin.inverseBindMatrices, k, new Array<number>(16).fill(0));
+    return `inverse bind matrix ${k} zero`;
+  },
+  ({ json, skins, animations, random }) => {
+    const target = pick(random, [
+      () => delete json.asset,
+      () => ((json.asset as Json).version = '1.0'),
+      () => skins[0] && delete skins[0].joints,
+      () => delete json.accessors,
+      () => (json.nodes = 5),
+      () => (json.scenes = [{ nodes: 'a' }]),
+      () => animations[0] && (list(animations[0], 'samplers')[0] = {}),
+      () => animations[0] && (list(animations[0], 'channels')[0] = { sampler: 0 }),
+      () => (json.cameras = [{ type: 'perspective' }]),
+      () => (json.extensionsRequired = ['KHR_draco_mesh_compression']),
+      () => (json.images = [{}]),
+      () => (json.textures = [{ source: 9 }]),
+      () => (json.materials = [{ pbrMetallicRoughness: { baseColorTexture: { index: 4 } } }]),
+    ]);
+    target();
+    return `structure ${target.toString().slice(6, 60)}`;
+  },
+  ({ animations, random }) => {
+    const animation = pick(random, animations);
+    const sampler = animation && pick(random, list(animation, 'samplers'));
+    if (!sampler) return 'nothing';
+    sampler.interpolation = pick(random, ['CUBICSPLINE', 'STEP', 'LINEAR', 'SMOOTH', 7]);
+    return `interpolation → ${String(sampler.interpolation)}`;
+  },
+  ({ asset, json, random }) => {
+    // A buffer's or an image's URI: a file the asset lacks, paths out of its folder, data: URIs of every kind.
+    const images = list(json, 'images');
+    const onImage = images.length > 0 && random() < 0.3;
+    const targets = onImage ? images : list(json, 'buffers');
+    const k = int(random, targets.length);
+    if (!targets[k]) return 'nothing';
+    const own = onImage ? PNG_SIGNATURE : (asset.buffers.get(k) ?? new Uint8Array(0));
+    const uri = pick(random, RESOURCE_URIS)(Buffer.from(own).toString('base64'), own);
+    targets[k].uri = uri;
+    if (onImage) delete targets[k].bufferView;
+    return `/${onImage ? 'images' : 'buffers'}/${k}/uri → ${uri.length > 80 ? `${uri.slice(0, 60)}… (${uri.length} characters)` : uri}`;
+  },
+  ({ skins, random }) => {
+    const skin = pick(random, skins);
+    if (!skin || !Array.isArray(skin.joints) || (skin.joints as number[]).length < 2) return 'nothing';
+    (skin.joints as number[])[1] = (skin.joints as number[])[0];
+    return 'skin with a repeated joint';
+  },
+  ({ json, nodes, random }) => {
+    // A node listed as a scene root while it is also someone's child.
+    const scenes = list(json, 'scenes');
+    if (!scenes[0] || nodes.length === 0) return 'nothing';
+    const n = int(random, nodes.length);
+    scenes[0].nodes = [...((scenes[0].nodes as number[]) ?? []), n];
+    return `/scenes/0/nodes gets node ${n}`;
+  },
+];
+
 /** One structural mutation of a glTF asset; returns its description. */
 function mutateGltf(asset: Asset, random: Random): string {
   const { json } = asset;
-  const accessors = list(json, 'accessors');
-  const nodes = list(json, 'nodes');
-  const skins = list(json, 'skins');
-  const animations = list(json, 'animations');
-  const views = list(json, 'bufferViews');
-  const kind = int(random, 22);
-  switch (kind) {
-    case 0: {
-      const all = leaves(json);
-      const leaf = pick(random, all);
-      if (!leaf) return 'nothing';
-      if (random() < 0.15 && !Array.isArray(leaf.parent)) {
-        delete leaf.parent[leaf.key];
-        return `delete ${leaf.path}`;
-      }
-      const value = pick(random, INTERESTING_JSON);
-      (leaf.parent as Record<string | number, unknown>)[leaf.key] = value;
-      return `${leaf.path} → ${JSON.stringify(value)}`;
-    }
-    case 1: {
-      const refs = leaves(json).filter(
-        (l) =>
-          (typeof l.key === 'string' && REFERENCE_KEYS.has(l.key)) ||
-          (typeof l.key === 'number' && /\/(children|joints|nodes)\/\d+$/.test(l.path)),
-      );
-      const leaf = pick(random, refs);
-      if (!leaf) return 'nothing';
-      const value = pick(random, [-1, 1e9, 2.5, (leaf.parent as Record<string | number, number>)[leaf.key] + 1 + int(random, 100)]);
-      (leaf.parent as Record<string | number, unknown>)[leaf.key] = value;
-      return `${leaf.path} → ${value}`;
-    }
-    case 2: {
-      const a = int(random, accessors.length);
-      if (!accessors[a]) return 'nothing';
-      const count = pick(random, [1e8, 1e9, 4294967295, 2 ** 31, (accessors[a].count as number) + 1, (accessors[a].count as number) * 2]);
-      accessors[a].count = count;
-      return `/accessors/${a}/count → ${count}`;
-    }
-    case 3: {
-      const a = int(random, accessors.length);
-      const v = int(random, views.length);
-      if (!accessors[a]) return 'nothing';
-      const count = pick(random, [1e8, 3e8, 1e9, 4, (accessors[a].count as number) + 1]);
-      accessors[a].sparse = {
-        count,
-        indices: { bufferView: v, componentType: pick(random, [5121, 5123, 5125]) },
-        values: { bufferView: v },
-      };
-      if (random() < 0.5) accessors[a].count = Math.max(count, 1e8);
-      return `/accessors/${a}/sparse with count ${count}`;
-    }
-    case 4: {
-      // A child that names an ancestor (or itself): a cycle.
-      const parents = nodes
-        .map((n, i) => [n, i] as const)
-        .filter(([n]) => Array.isArray(n.children) && (n.children as unknown[]).length > 0);
-      const [node, i] = pick(random, parents) ?? [];
-      if (!node) return 'nothing';
-      const child = pick(random, node.children as number[]);
-      const target = nodes[child] ?? node;
-      target.children = [...((target.children as number[]) ?? []), random() < 0.3 ? child : i];
-      return `cycle: node ${child} gets child ${i}`;
-    }
-    case 5: {
-      const skin = pick(random, skins);
-      if (!skin || !Array.isArray(skin.joints)) return 'nothing';
-      const j = int(random, (skin.joints as number[]).length);
-      (skin.joints as number[])[j] = pick(random, [nodes.length, nodes.length + 7, -1, (skin.joints as number[])[0]]);
-      return `skin joint ${j} → ${(skin.joints as number[])[j]}`;
-    }
-    case 6: {
-      const n = int(random, nodes.length);
-      if (!nodes[n]) return 'nothing';
-      const [key, value] = pick(random, [
-        ['translation', [1, 2, 3, 4]],
-        ['translation', [1, 2]],
-        ['rotation', [0, 0, 1]],
-        ['rotation', [0, 0, 0, 0]],
-        ['rotation', [0, 0, 0, 1, 5]],
-        ['scale', [1, 1]],
-        ['scale', [0, 0, 0]],
-        ['matrix', new Array(15).fill(1)],
-        ['translation', [1e308, 1e308, 1e308]],
-        ['rotation', [1e200, 1e200, 0, 1]],
-      ] as [string, number[]][]);
-      nodes[n][key] = value;
-      return `/nodes/${n}/${key} → ${JSON.stringify(value)}`;
-    }
-    case 7: {
-      for (const mesh of list(json, 'meshes'))
-        for (const primitive of (mesh.primitives as JsonArray) ?? []) {
-          const a = (primitive.attributes as Json | undefined)?.JOINTS_0;
-          if (typeof a === 'number' && accessors[a]) accessors[a].normalized = true;
-        }
-      return 'JOINTS_0 normalized';
-    }
-    case 8: {
-      // Last key time of an animation input.
-      const animation = pick(random, animations);
-      const sampler = animation && pick(random, list(animation, 'samplers'));
-      if (!sampler || typeof sampler.input !== 'number' || !accessors[sampler.input]) return 'nothing';
-      const input = sampler.input;
-      const value = pick(random, [1e5, 1e6, 1e9, NaN, -1, Infinity, 3.4e38]);
-      const last = (accessors[input].count as number) - 1;
-      writeFloats(asset, input, last, [value]);
-      if (Array.isArray(accessors[input].max)) accessors[input].max = [Number.isFinite(value) ? value : 0];
-      return `/accessors/${input} last key time → ${value}`;
-    }
-    case 9: {
-      const animation = pick(random, animations);
-      const sampler = animation && pick(random, list(animation, 'samplers'));
-      if (!sampler || typeof sampler.output !== 'number' || !accessors[sampler.output]) return 'nothing';
-      const output = sampler.output;
-      const value = pick(random, [
-        [NaN, 0, 0, 1],
-        [0, 0, 0, 0],
-        [Infinity, 0, 0, 1],
-        [3e38, 3e38, 3e38, 3e38],
-        [1e-30, 0, 0, 0],
-        [-1, 1, 1, 1],
-      ]);
-      const k = int(random, accessors[output].count as number);
-      writeFloats(asset, output, k, value);
-      return `/accessors/${output} element ${k} → ${value.join(' ')}`;
-    }
-    case 10: {
-      const a = int(random, accessors.length);
-      if (!accessors[a]) return 'nothing';
-      const value = pick(random, [1e9, 4294967295, 3, 1, 2 ** 31]);
-      accessors[a].byteOffset = value;
-      return `/accessors/${a}/byteOffset → ${value}`;
-    }
-    case 11: {
-      const v = int(random, views.length);
-      if (!views[v]) return 'nothing';
-      const key = pick(random, ['byteLength', 'byteOffset', 'byteStride']);
-      const value = pick(random, [1e9, 4294967295, 3, 0, 1000, 2 ** 31, 256, (views[v].byteLength as number) + 4]);
-      views[v][key] = value;
-      return `/bufferViews/${v}/${key} → ${value}`;
-    }
-    case 12: {
-      const buffers = list(json, 'buffers');
-      if (!buffers[0]) return 'nothing';
-      const value = pick(random, [1e9, 4294967295, 0, (buffers[0].byteLength as number) + 100]);
-      buffers[0].byteLength = value;
-      return `/buffers/0/byteLength → ${value}`;
-    }
-    case 13: {
-      asset.glbContainer = pick(random, ['past-end', 'short', 'odd', 'header-short', 'bin-type', 'extra-chunk', 'unpadded'] as const);
-      return `GLB container ${asset.glbContainer}`;
-    }
-    case 14: {
-      const a = int(random, accessors.length);
-      if (!accessors[a]) return 'nothing';
-      if (random() < 0.5) {
-        const componentType = pick(random, [5120, 5121, 5122, 5123, 5125, 5126, 5130, 0]);
-        accessors[a].componentType = componentType;
-        return `/accessors/${a}/componentType → ${componentType}`;
-      }
-      const type = pick(random, ['SCALAR', 'VEC2', 'VEC3', 'VEC4', 'MAT2', 'MAT3', 'MAT4', 'VEC5']);
-      accessors[a].type = type;
-      return `/accessors/${a}/type → ${type}`;
-    }
-    case 15: {
-      const a = int(random, accessors.length);
-      if (!accessors[a]) return 'nothing';
-      const value = pick(random, [NaN, Infinity, -Infinity, 3e38, -1, 2, 1e-45]);
-      const k = int(random, accessors[a].count as number);
-      writeFloats(asset, a, k, new Array<number>(16).fill(value));
-      return `/accessors/${a} element ${k} → ${value}`;
-    }
-    case 16: {
-      const skin = pick(random, skins);
-      if (!skin || typeof skin.inverseBindMatrices !== 'number') return 'nothing';
-      const k = int(random, (accessors[skin.inverseBindMatrices]?.count as number) ?? 1);
-      writeFloats(asset, skin.inverseBindMatrices, k, new Array<number>(16).fill(0));
-      return `inverse bind matrix ${k} zero`;
-    }
-    case 17: {
-      const target = pick(random, [
-        () => delete json.asset,
-        () => ((json.asset as Json).version = '1.0'),
-        () => skins[0] && delete skins[0].joints,
-        () => delete json.accessors,
-        () => (json.nodes = 5),
-        () => (json.scenes = [{ nodes: 'a' }]),
-        () => animations[0] && (list(animations[0], 'samplers')[0] = {}),
-        () => animations[0] && (list(animations[0], 'channels')[0] = { sampler: 0 }),
-        () => (json.cameras = [{ type: 'perspective' }]),
-        () => (json.extensionsRequired = ['KHR_draco_mesh_compression']),
-        () => (json.images = [{}]),
-        () => (json.textures = [{ source: 9 }]),
-        () => (json.materials = [{ pbrMetallicRoughness: { baseColorTexture: { index: 4 } } }]),
-      ]);
-      target();
-      return `structure ${target.toString().slice(6, 60)}`;
-    }
-    case 18: {
-      const animation = pick(random, animations);
-      const sampler = animation && pick(random, list(animation, 'samplers'));
-      if (!sampler) return 'nothing';
-      sampler.interpolation = pick(random, ['CUBICSPLINE', 'STEP', 'LINEAR', 'SMOOTH', 7]);
-      return `interpolation → ${String(sampler.interpolation)}`;
-    }
-    case 19: {
-      // A buffer's or an image's URI: a file the asset lacks, paths out of its folder, data: URIs of every kind.
-      const images = list(json, 'images');
-      const onImage = images.length > 0 && random() < 0.3;
-      const targets = onImage ? images : list(json, 'buffers');
-      const k = int(random, targets.length);
-      if (!targets[k]) return 'nothing';
-      const own = onImage ? PNG_SIGNATURE : (asset.buffers.get(k) ?? new Uint8Array(0));
-      const uri = pick(random, RESOURCE_URIS)(Buffer.from(own).toString('base64'), own);
-      targets[k].uri = uri;
-      if (onImage) delete targets[k].bufferView;
-      return `/${onImage ? 'images' : 'buffers'}/${k}/uri → ${uri.length > 80 ? `${uri.slice(0, 60)}… (${uri.length} characters)` : uri}`;
-    }
-    case 20: {
-      const skin = pick(random, skins);
-      if (!skin || !Array.isArray(skin.joints) || (skin.joints as number[]).length < 2) return 'nothing';
-      (skin.joints as number[])[1] = (skin.joints as number[])[0];
-      return 'skin with a repeated joint';
-    }
-    default: {
-      // A node listed as a scene root while it is also someone's child.
-      const scenes = list(json, 'scenes');
-      if (!scenes[0] || nodes.length === 0) return 'nothing';
-      const n = int(random, nodes.length);
-      scenes[0].nodes = [...((scenes[0].nodes as number[]) ?? []), n];
-      return `/scenes/0/nodes gets node ${n}`;
-    }
-  }
+  const m: GltfMutation = {
+    asset,
+    json,
+    accessors: list(json, 'accessors'),
+    nodes: list(json, 'nodes'),
+    skins: list(json, 'skins'),
+    animations: list(json, 'animations'),
+    views: list(json, 'bufferViews'),
+    random,
+  };
+  return GLTF_MUTATIONS[int(random, GLTF_MUTATIONS.length)](m);
 }
 
 // ---- project file ----
