@@ -362,7 +362,11 @@ test('rigwright import writes the materials as an MTL library with the images; e
   const library = readFileSync(path.join(dir, `${base}.mtl`), 'utf8');
   assert.match(library, /^newmtl Cesium_Man-effect\nKd 1 1 1\nmap_Kd Cesium_Man-texture-0\.jpg\n/);
   assert.deepEqual(Buffer.from(readFileSync(path.join(dir, `${base}-texture-0.jpg`))), Buffer.from(originalImage));
-  assert.match(readFileSync(path.join(dir, `${base}.obj`), 'utf8'), /^mtllib Cesium_Man\.mtl\n[\s\S]*\nusemtl Cesium_Man-effect\nf /);
+  // After the comment line that names the source (imported-source.ts).
+  assert.match(
+    readFileSync(path.join(dir, `${base}.obj`), 'utf8'),
+    /^# imported from "[^"\n]*CesiumMan\.glb"\nmtllib Cesium_Man\.mtl\n[\s\S]*\nusemtl Cesium_Man-effect\nf /,
+  );
 
   const out = path.join(dir, 'again.glb');
   const exported = rigwright(

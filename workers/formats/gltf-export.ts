@@ -69,7 +69,8 @@ export interface GltfRig {
   /**
    * the glTF the scene was read from, when it is exported fresh all the same: what that file holds and a fresh export
    * cannot write (vertex colours, more texture coordinate sets, its tangents, cameras, lights, animation of nodes that
-   * are no joints) is named in the notices (gltf/fresh-losses.ts); exportGltfInPlace keeps it all
+   * are no joints) is named in the notices (gltf/fresh-losses.ts, from the file's JSON alone: `resources` may be
+   * empty); exportGltfInPlace keeps it all
    */
   source?: Pick<GltfSource, 'file' | 'bytes' | 'resources'>;
 }
@@ -177,9 +178,17 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
   const state = await freshState(rig, file, opts.influences);
   const result = await runExportPipeline(state, scene, opts);
   if (rig.source) {
-    const [{ readCheckedGltf }, { freshExportLosses }] = await Promise.all([import('./gltf-import.ts'), import('./gltf/fresh-losses.ts')]);
-    const source = await readCheckedGltf(rig.source.bytes, rig.source.file, rig.source.resources, []);
-    result.warnings.push(...freshExportLosses(source, rig.source.file));
+    const [{ gltfJson }, { freshExportLosses }] = await Promise.all([import('./gltf-resource-uris.ts'), import('./gltf/fresh-losses.ts')]);
+    let json: unknown;
+    try {
+      json = gltfJson(rig.source.bytes, rig.source.file);
+    } catch (error) {
+      // The source only informs the notices: one that no longer reads does not stop the export.
+      if (!(error instanceof FormatError)) throw error;
+      result.warnings.push(`what the export leaves out of ${rig.source.file} could not be checked: ${error.message}`);
+      return result;
+    }
+    result.warnings.push(...freshExportLosses(json, rig.source.file));
   }
   return result;
 }

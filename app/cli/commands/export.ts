@@ -37,6 +37,7 @@ import { weightsFromDmat } from '../../../workers/formats/weights-file.ts';
 import type { DenseMatrix } from '../../../workers/formats/types.ts';
 import type { PoseSequence } from '../../../workers/rig/pose-sequence.ts';
 import type { Skeleton } from '../../../workers/rig/skeleton.ts';
+import { importedSource } from '../imported-source.ts';
 import { readPoses } from '../pose-input.ts';
 import { exampleDisplacements, exampleOptionsHelp, examplesInterpolator, rbfOption, readExamples } from '../example-input.ts';
 
@@ -62,6 +63,10 @@ the base names, at their URIs inside the output's folder, subfolders made; a URI
 With --examples, context-aware LBS (course handout Sec. 8.1) the way every glTF player can play it: each example,
 unposed through LBS, becomes a morph target holding its rest-space displacement, and the clip animates the
 targets' weights with the RBF pose-space weights a_j of each keyframe's pose (glTF morphs before skinning).
+A mesh that \`rigwright import\` wrote names the glTF it was read from (its first line): a fresh export then warns
+of what it leaves out of that file (vertex colours, texture coordinate sets past the first, its tangents, cameras,
+lights, animation of nodes that are no joints; --base keeps them), or says in one line that this could not be
+checked when the file is no longer there.
 
   --base FILE          edit this glTF in place (what \`rigwright import\` read it from): its meshes, UVs, materials,
                        textures, names, other nodes, clips and extensions stay; the weights (#vertices of all its
@@ -136,6 +141,8 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
 
     const { mesh, meshRead, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
     const asset = objAsset(meshRead, meshFile, (warning) => stderr.write(`rigwright: warning: ${warning}\n`));
+    // The glTF `rigwright import` read this OBJ from, when it says so: its losses become notices.
+    const source = importedSource(meshFile, (warning) => stderr.write(`rigwright: warning: ${warning}\n`));
     const examples = values.examples === undefined ? [] : readExamples(values.examples, mesh, boneCount);
     let poseSpace: GltfPoseSpace | undefined;
     if (examples.length > 0) {
@@ -173,6 +180,7 @@ targets' weights with the RBF pose-space weights a_j of each keyframe's pose (gl
         poseSpace,
         name: path.basename(meshFile).replace(/\.[^.]*$/, ''),
         ...asset,
+        ...(source ? { source } : {}),
       },
       out,
       { format: format === 'glb' ? 'glb' : 'gltf', influences, weightComponent, basename, compression },

@@ -4,8 +4,9 @@ import { writeDmatAscii } from '../../../workers/formats/dmat.ts';
 import { FormatError, printableLine } from '../../../workers/formats/format-error.ts';
 import { importGltf } from '../../../workers/formats/gltf-import.ts';
 import { boneNameProblem, formatBoneNames } from '../../../workers/formats/bone-names.ts';
-import { gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
+import { gltfJson, gltfResources } from '../../../workers/formats/gltf-resource-uris.ts';
 import { clipScales, scalesToDmat } from '../../../workers/formats/gltf/clip-scales.ts';
+import { freshExportLosses } from '../../../workers/formats/gltf/fresh-losses.ts';
 import { writeObj } from '../../../workers/formats/obj.ts';
 import { writeMtl, type MtlWriteMaterial } from '../../../workers/formats/mtl.ts';
 import { poseSequenceToDmat, translationsToDmat } from '../../../workers/formats/pose-file.ts';
@@ -15,6 +16,7 @@ import { withRestBones } from '../../../workers/rig/pose-sequence.ts';
 import { AtomicWriteError, makeFoldersSync } from '../../atomic-write.ts';
 import { resourceFile } from '../../asset-resources.ts';
 import { readBytes, required, UsageError, writeFiles, type CliCommand } from '../cli-support.ts';
+import { importedFromLine } from '../imported-source.ts';
 
 export const importCommand: CliCommand = {
   name: 'import',
@@ -25,7 +27,9 @@ Reads a rigged glTF (a .gltf finds its .bin files and images in its folder: a UR
 an absolute path or a symbolic link, is refused) and writes into D:
   NAME.obj                 every mesh node (skinned or not, of every skin) as an object, in the bind pose, in
                            the file's node order, with its texture coordinates and normals (the meshes and their
-                           vertex ranges are listed on the output too), usemtl per object when it has materials
+                           vertex ranges are listed on the output too), usemtl per object when it has materials;
+                           its first line, a comment \`# imported from "../A.glb"\` (A's path from D), lets a
+                           fresh \`export\` from these files name what it leaves out of A, as import does here
   NAME.mtl                 the materials (base colour as Kd, alpha as d, the base colour image as map_Kd)
   NAME-texture-K.png|jpg   material K's base colour image, as the glTF holds it
   NAME.names               the bones' names, one a line in TGF bone order (the joints' names, then each connector
@@ -38,8 +42,10 @@ an absolute path or a symbolic link, is refused) and writes into D:
   NAME-times-CLIP.dmat     per animation: its key times in seconds, L × 1 (\`export --times\` keys the clip there)
   NAME-scales-CLIP.dmat    per animation whose joints scale: each joint's uniform scale, B·L × 1 (\`export --scales\`)
 What the rig cannot hold (scale animation, morph targets, …) and what MTL cannot say (a colour tinting its image,
-texture transforms, alpha cutoff) is reported as a warning. \`rigwright export --base\`
-writes such files back into the glTF, which keeps its materials, textures and UVs.
+texture transforms, alpha cutoff) is reported as a warning, and so is what these files, and so a fresh \`export\`
+from them, leave out: vertex colours, texture coordinate sets past the first, the file's tangents, cameras, lights
+and the animation of nodes that are no joints. \`rigwright export --base\` writes such files back into the glTF,
+which keeps all of these, its materials, textures and UVs.
 
   --out-dir DIR    output folder (created when missing)
   -h, --help       this help
@@ -73,6 +79,8 @@ writes such files back into the glTF, which keeps its materials, textures and UV
     }
     const rig = await importGltf(bytes, path.basename(file), resources);
     for (const warning of rig.warnings) stderr.write(`rigwright: warning: ${file}: ${warning}\n`);
+    // What neither these files nor a fresh export from them can hold (the same notices such an export gives).
+    for (const loss of freshExportLosses(gltfJson(bytes, file), file)) stderr.write(`rigwright: warning: ${loss}\n`);
 
     const base = fileNamePart(rig.name, 'model');
     const { tgf, connectedBones } = tgfWithConnectors(rig.skeleton, `${base}.tgf`);
@@ -95,15 +103,13 @@ writes such files back into the glTF, which keeps its materials, textures and UV
     };
     // Materials as an MTL library next to the OBJ: base colour and alpha, the base colour image as a file.
     const materials = rig.look.materials.length > 0 ? mtlOf(rig.look.materials, base) : null;
-    write(
-      `${base}.obj`,
-      writeObj(rig.mesh, {
-        parts: rig.parts,
-        uvs: rig.look.uvs,
-        normals: rig.normals,
-        materials: materials && { library: `${base}.mtl`, names: materials.names },
-      }),
-    );
+    const obj = writeObj(rig.mesh, {
+      parts: rig.parts,
+      uvs: rig.look.uvs,
+      normals: rig.normals,
+      materials: materials && { library: `${base}.mtl`, names: materials.names },
+    });
+    write(`${base}.obj`, `${importedFromLine(path.join(outDir, `${base}.obj`), file)}\n${obj}`);
     if (materials) {
       for (const warning of materials.warnings) stderr.write(`rigwright: warning: ${base}.mtl: ${warning}\n`);
       write(`${base}.mtl`, writeMtl(materials.library));
