@@ -287,13 +287,13 @@ test('aggregateVoxels: the nodes are the face-connected pieces of the fine solid
   );
 });
 
-test('nodeVertexWeights: on a convex solid as vertexWeights on the coarse grid; across a slit the other side’s nodes are left out', () => {
+test('nodeVertexWeights: on a convex solid as vertexWeights on the coarse grid; across a slit the other side’s nodes are left out up to the cells where the sides join', () => {
   // A fine grid of side 0.5 inside a coarse one of side 1; the fine solid is a box of 4 × 6 × 3 coarse cells
   // ([2, 6) × [2, 8) × [2, 5)), cut through by an empty fine layer at x ∈ [5, 5.5) where y < 6.5 (the two sides
   // join above it).
   const fine: Grid = { nx: 14, ny: 16, nz: 10, h: 0.5, ox: 1, oy: 1, oz: 1, longest: 7 };
   const coarse: Grid = { nx: 10, ny: 11, nz: 8, h: 1, ox: 0, oy: 0, oz: 0, longest: 7 };
-  const [k, boneCount] = [2, 4];
+  const [k, boneCount] = [6, 6];
   const build = (slit: boolean) => {
     const index = new Int32Array(fine.nx * fine.ny * fine.nz).fill(-1);
     const cells: number[] = [];
@@ -309,13 +309,13 @@ test('nodeVertexWeights: on a convex solid as vertexWeights on the coarse grid; 
     return { count: cells.length, cell: Int32Array.from(cells), index } satisfies Solid;
   };
   const random = seededRandom(23);
-  const rows = (count: number, left: (node: number) => boolean) => {
+  const rows = (count: number, side: (node: number) => number) => {
     const bones = new Int16Array(count * k).fill(-1);
     const weights = new Float32Array(count * k);
     for (let node = 0; node < count; node++) {
-      const side = left(node) ? 0 : 2;
+      const first = side(node);
       const w = 0.5 + 0.5 * random();
-      bones.set([side, side + 1], node * k);
+      bones.set([first, first + 1], node * k);
       weights.set([w, 1 - w], node * k);
     }
     return { bones, weights };
@@ -327,7 +327,7 @@ test('nodeVertexWeights: on a convex solid as vertexWeights on the coarse grid; 
   const box = build(false);
   const nodes = aggregateVoxels(fine, box, coarse);
   assert.equal(nodes.graph.count, 4 * 6 * 3, 'one node per coarse cell of the box');
-  const { bones, weights } = rows(nodes.graph.count, () => random() < 0.5);
+  const { bones, weights } = rows(nodes.graph.count, () => (random() < 0.5 ? 0 : 2));
   const coarseIndex = new Int32Array(coarse.nx * coarse.ny * coarse.nz).fill(-1);
   nodes.nodeCell.forEach((cell, node) => (coarseIndex[cell] = node));
   const coarseSolid: Solid = { count: nodes.graph.count, cell: nodes.nodeCell, index: coarseIndex };
@@ -347,32 +347,63 @@ test('nodeVertexWeights: on a convex solid as vertexWeights on the coarse grid; 
   let worst = 0;
   for (let i = 0; i < ours.length; i++) worst = Math.max(worst, Math.abs(ours[i] - reference[i]));
   assert.ok(worst < 1e-12, `as vertexWeights on the coarse grid (worst ${worst})`);
-  // Slit: the nodes left of it carry bones 0 and 1, right of it 2 and 3. From a vertex below y = 4 (its node's cell
-  // at y 2 or 3) the other side's nodes in its corner cells (y 2 to 4) are at least 3 steps up to the cells at y 6,
-  // one across and 2 down away: more steps than a vertex looks, so it takes nothing from the other side.
+  // Slit: the nodes wholly left of it (x < 5) carry bones 0 and 1, those wholly right of it (x ≥ 5.5; below the
+  // join, in the coarse cells at x ∈ [5, 6) and y < 6) bones 2 and 3, and those holding voxels of the slit's column
+  // (x ∈ [5, 5.5), above the join: the cell at x 5, y 6 joins the sides) bones 4 and 5. A vertex left of the slit
+  // (x < 5, its node's cell at x 4 or less) and below the cells that hold the join (y < 6) reaches a node right of it,
+  // in a corner cell at x 5 and y < 6, only around the end of the slit: up to the cells at y 6, across, and down, more
+  // steps than the cells between (the direct path crosses the slit), so it takes nothing of bones 2 and 3 (at
+  // y ≥ 5.5 a corner lies at y 6, where the joined node is directly reached). In the cells of the join (y ∈ [6, 6.5),
+  // within half a coarse voxel of it) the path through the joined node and down is as short as the cells between:
+  // there a vertex takes up to the trilinear weight of that corner, which the coarse cells cannot tell apart from a
+  // direct path (measured below). The vertices right of the slit have no corner cell left of x 5.
   const slit = build(true);
   const split = aggregateVoxels(fine, slit, coarse);
-  const leftOf = (node: number) => slit.cell[split.nodeOf.indexOf(node)] % fine.nx < 8;
-  const sided = rows(split.graph.count, leftOf);
-  const near = points(200, [
-    [4.55, 5.45],
-    [2.05, 3.5],
+  const xOf = (s: number) => 1 + 0.5 * (slit.cell[s] % fine.nx);
+  const sideOf = (node: number) => {
+    const xs = [...split.nodeOf.keys()].filter((s) => split.nodeOf[s] === node).map(xOf);
+    return xs.every((x) => x < 5) ? 0 : xs.every((x) => x >= 5.5) ? 2 : 4;
+  };
+  const sided = rows(split.graph.count, sideOf);
+  const right = (weights: Float64Array, v: number) => weights[v * boneCount + 2] + weights[v * boneCount + 3];
+  const near = points(800, [
+    [4.55, 5.95],
+    [2.05, 6.4],
     [2.05, 4.95],
   ]);
-  const out = new Float64Array(200 * boneCount);
+  const out = new Float64Array(800 * boneCount);
   nodeVertexWeights(near, fine, slit, coarse, split, sided.bones, sided.weights, k, boneCount, out);
-  for (let v = 0; v < 200; v++) {
+  let leftNearJoin = 0;
+  for (let v = 0; v < 800; v++) {
     const x = near[3 * v];
     if (x >= 5 && x < 5.5) continue;
-    const own = x < 5 ? 0 : 2;
-    const other = 2 - own;
-    assert.equal(
-      out[v * boneCount + other] + out[v * boneCount + other + 1],
-      0,
-      `vertex at x = ${x.toFixed(3)}: nothing from across the slit`,
-    );
-    assert.ok(Math.abs(out[v * boneCount + own] + out[v * boneCount + own + 1] - 1) < 1e-12, `vertex ${v}: its row sums to 1`);
+    let sum = 0;
+    for (let b = 0; b < boneCount; b++) sum += out[v * boneCount + b];
+    assert.ok(Math.abs(sum - 1) < 1e-12, `vertex ${v}: its row sums to 1`);
+    if (x >= 5.5) {
+      assert.equal(out[v * boneCount] + out[v * boneCount + 1], 0, `vertex at x = ${x.toFixed(3)}: nothing from left of the slit`);
+      continue;
+    }
+    const y = near[3 * v + 1];
+    if (y >= 6) continue;
+    if (y >= 5) leftNearJoin++;
+    assert.equal(right(out, v), 0, `vertex at (${x.toFixed(3)}, ${y.toFixed(3)}): nothing from right of the slit`);
   }
+  assert.ok(leftNearJoin >= 60, `${leftNearJoin} vertices left of the slit within a coarse voxel below the join's cells`);
+  // Where the defect was measured (x = 4.9, y 5.0 to 5.99): a corner cell right of the slit one cell across, its node
+  // 3 steps around; the same places without the slit take that corner's weight (the direct path is there).
+  const ys = [5.0, 5.25, 5.5, 5.75, 5.99];
+  const measured = Float64Array.from(ys.flatMap((y) => [4.9, y, 3.5]));
+  const measuredOut = new Float64Array(ys.length * boneCount);
+  nodeVertexWeights(measured, fine, slit, coarse, split, sided.bones, sided.weights, k, boneCount, measuredOut);
+  const whole = new Float64Array(ys.length * boneCount);
+  const wholeSided = rows(nodes.graph.count, (node) => (nodes.nodeCell[node] % coarse.nx < 5 ? 0 : 2));
+  nodeVertexWeights(measured, fine, box, coarse, nodes, wholeSided.bones, wholeSided.weights, k, boneCount, whole);
+  ys.forEach((y, v) => {
+    assert.equal(right(measuredOut, v), 0, `at x = 4.9, y = ${y}: nothing from right of the slit`);
+    // x = 4.9: the corners at x 4 and 5 weigh 0.6 and 0.4 (centres 4.5 and 5.5).
+    assert.ok(Math.abs(right(whole, v) - 0.4) < 1e-6, `without the slit, (4.9, ${y}) takes 0.4 of the right: ${right(whole, v)}`);
+  });
 });
 
 test('a fine grid’s bind polls for cancel inside a bone’s geodesic search', () => {

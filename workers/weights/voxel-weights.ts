@@ -392,11 +392,15 @@ const CORNER_HOPS = 3;
 /**
  * Each vertex's row on a finer grid's nodes (aggregateVoxels): the trilinear interpolation over the eight coarse cell
  * centres around the vertex, as vertexWeights on the coarse grid, where each cell's weights are those of its node
- * nearest, in graph steps (at most CORNER_HOPS), the vertex's own node, the node of the fine voxel holding the vertex
- * (or, where that voxel carries no weights, of the nearest one that does); a cell with no such node is left out. So
- * the weights vary smoothly over coarse cells as on the default grid, and a part the fine grid separates (whose nodes
- * are no few steps away through the solid) takes nothing from its neighbour in the same cells. Where no corner has a
- * node, the vertex takes its own node's row. The K largest kept, normalized.
+ * reached first, in graph steps (at most CORNER_HOPS), from the vertex's own node, the node of the fine voxel holding
+ * the vertex (or, where that voxel carries no weights, of the nearest one that does), by a direct path: one of no more
+ * steps than coarse cells (Manhattan) between the own node's cell and that corner's (each step moves at most one cell,
+ * so no fewer either). A cell with no such node is left out. So the weights vary smoothly over coarse cells as on the
+ * default grid, and a part the fine grid separates takes nothing from its neighbour in the same cells (the path
+ * around the end of the gap is longer than direct) up to the coarse cells where the two join: a vertex whose own node
+ * lies in such a cell reaches the neighbour's node in the cell beside the gap through the joined node as directly, and
+ * takes that corner's share. Where no corner has a node, the vertex takes its own node's row. The K largest kept,
+ * normalized.
  * Memory: 8 bytes per node (the steps' marks and list).
  * @param coarse      the grid whose cells made the nodes
  * @param graph       the nodes and their neighbours; `nodeOf` #S each solid voxel's node; `nodeCell` #N each node's cell
@@ -463,7 +467,12 @@ export function nodeVertexWeights(
     const i0 = Math.floor(gx);
     const j0 = Math.floor(gy);
     const l0 = Math.floor(gz);
-    // Breadth first from the vertex's node: each corner cell takes the first carrying node reached in it.
+    // The own node's cell, relative to the corners' first.
+    const ownI = (nodeCell[own] % cx) - i0;
+    const ownJ = (Math.floor(nodeCell[own] / cx) % cy) - j0;
+    const ownL = Math.floor(nodeCell[own] / (cx * cy)) - l0;
+    // Breadth first from the vertex's node: each corner cell takes the first carrying node reached in it by a direct
+    // path, one of as many steps as cells (Manhattan) between the own node's cell and the corner's.
     cornerNode.fill(-1);
     let count = 0;
     mark[own] = v;
@@ -478,6 +487,9 @@ export function nodeVertexWeights(
       const di = (cell % cx) - i0;
       const dj = (Math.floor(cell / cx) % cy) - j0;
       const dl = Math.floor(cell / (cx * cy)) - l0;
+      // A node first reached in more steps than cells from the own node's lies on no direct path: neither taken nor
+      // gone through.
+      if (steps > Math.abs(di - ownI) + Math.abs(dj - ownJ) + Math.abs(dl - ownL)) continue;
       if (di >= 0 && di <= 1 && dj >= 0 && dj <= 1 && dl >= 0 && dl <= 1) {
         const corner = di + 2 * dj + 4 * dl;
         if (cornerNode[corner] < 0 && nearestBone[node * k] >= 0) cornerNode[corner] = node;
