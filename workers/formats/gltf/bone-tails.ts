@@ -22,6 +22,8 @@ export function writeBoneTails(
   diagonal: number,
 ): void {
   const wanted = new Set(bonesWithoutChildTail(skeleton));
+  // A set: a fresh document's new bones are all of them.
+  const made = new Set(newBones);
   const inverse = new Float64Array(16);
   jointNodes.forEach((node, b) => {
     const extras = { ...node.getExtras() };
@@ -32,7 +34,7 @@ export function writeBoneTails(
       node.setExtras(extras);
       return;
     }
-    if (!has && !newBones.includes(b)) return;
+    if (!has && !made.has(b)) return;
     const e = 3 * skeleton.bones[2 * b + 1];
     const end = skeleton.joints.subarray(e, e + 3);
     const old = extras[BONE_TAIL_EXTRA];
