@@ -1,27 +1,26 @@
 /**
- * Draco-compressed geometry kept as the source has it, primitive by primitive. glTF-Transform's reader decodes a
- * KHR_draco_mesh_compression primitive and its writer can only encode it again, which quantizes the decoded values a
- * second time (positions move by up to 5e-5 of the diagonal) and lets the encoder renumber and merge vertices. When
- * the export changes nothing of a compressed primitive (the same attribute and index accessors, as read) and asks for
- * no compression, the written file gets that primitive's compressed stream back byte for byte: its accessors are the
- * source's again (count, bounds and all, no buffer view), its extension points at a copy of the source's stream, and
- * what the writer laid out for it instead is left out of the buffer. Morph targets are no part of the stream
- * (KHR_draco_mesh_compression compresses a primitive's attributes only): a target the export adds (examples, a bake)
- * is written uncompressed beside the kept stream, in the vertex order the stream decodes to, which is the order it was
- * computed in.
+ * Draco-compressed geometry written primitive by primitive: kept as the source has it where the export changed
+ * nothing of it, encoded again where it did. glTF-Transform's reader decodes a KHR_draco_mesh_compression primitive
+ * and its writer can only encode every primitive of the file again, which quantizes the decoded values a second time
+ * (positions move by up to 5e-5 of the diagonal) and lets the encoder renumber and merge vertices. So when no
+ * compression is asked for, the Document is written uncompressed and each compressed primitive of the source gets a
+ * stream afterwards (placeDracoStreams): its accessors become those of the stream (count, bounds and all, no buffer
+ * view), its extension points at the stream, and the decoded data the writer laid out for it is left out of the
+ * buffer.
  *
- * A primitive whose attributes or indices the export changed (its weights, say) is encoded again, and so is every
- * primitive that shares a stream or an accessor with one encoded again (one accessor has one count and one order,
- * and the encoder may renumber and merge the vertices of its stream), and, when any is encoded again, an unchanged
- * primitive with accessors that have data outside its stream (attributes the stream does not hold, an uncompressed
- * fallback: the writer, compressing, would move them into a new stream of its own); a notice names each (mesh,
- * primitive) and why (planDraco, dracoNotice). The others keep their streams (restoreDraco). The Draco writer
- * compresses every indexed triangle primitive of the file, so when any is encoded again, the primitives the source
- * stores uncompressed are compressed too, and the notice names them (plainPrimitives); when none is, the writer does
- * not compress and they stay as they were.
+ * A primitive the export left unchanged (the same attribute and index accessors, as read) gets the source's stream
+ * back byte for byte and its accessors' JSON as the source has them. A primitive whose attributes or indices the
+ * export changed (its weights, say) gets a stream encoded on its own, with the settings of an explicit Draco export
+ * (compressOnWrite), and so does every primitive that shares a stream or an accessor with one encoded again (one
+ * accessor has one count and one order); a notice names each (mesh, primitive) and why (planDraco, dracoNotice).
+ * Primitives the source stores uncompressed stay so. Morph targets are no part of a stream
+ * (KHR_draco_mesh_compression compresses a primitive's attributes only): a target the export adds (examples, a bake)
+ * is written uncompressed beside the stream, in the vertex order the stream decodes to: a kept stream decodes to the
+ * order the target was computed in, and a primitive with targets is encoded keeping its vertices and their order.
  */
-import { Primitive, type Accessor, type Document } from '@gltf-transform/core';
+import { Document as GltfDocument, Logger, Primitive, WebIO, type Accessor, type Document } from '@gltf-transform/core';
 import { decodeDataUri, isDataUri } from '../data-uri.ts';
+import { compressOnWrite } from '../gltf-extensions.ts';
 import type { GltfSource } from '../types.ts';
 import { isGlb, parseGlb } from './glb.ts';
 
@@ -39,17 +38,30 @@ export interface DracoSource {
   accessorIndex: Map<string, number>;
   /** the source's extension object: the stream's buffer view and each attribute's id in it */
   extension: { bufferView: number; attributes: Record<string, number> };
-  /**
-   * whether some of its accessors have a buffer view of their own in the source: attributes the stream does not
-   * hold, or an uncompressed fallback of those it does
-   */
-  ownData: boolean;
 }
 
 /** A kept primitive, found in the written file by its mesh and primitive index. */
 export interface DracoKeep extends DracoSource {
   meshIndex: number;
   primitiveIndex: number;
+}
+
+/** A compressed stream for a written primitive. */
+export interface DracoStream {
+  bytes: Uint8Array;
+  /** the JSON of the accessors it holds, without buffer view (semantic → accessor; 'indices') */
+  accessors: Map<string, Json>;
+  /** the extension's attribute ids in the stream */
+  attributes: Record<string, number>;
+  /** encoded by this export (no uncompressed fallback: the extension is required), not the source's */
+  encoded: boolean;
+}
+
+/** Where a stream goes: the written primitive, by its mesh's index and its index in that mesh. */
+export interface DracoPlacement {
+  meshIndex: number;
+  primitiveIndex: number;
+  stream: DracoStream;
 }
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -74,12 +86,7 @@ export function dracoSources(json: Json, doc: Document, accessorsRead: readonly 
       );
       if (typeof primitive.indices === 'number') accessorIndex.set('indices', primitive.indices);
       const accessors = new Map([...accessorIndex].map(([key, index]) => [key, accessorsRead[index]]));
-      const sourceAccessors = Array.isArray(json.accessors) ? (json.accessors as unknown[]) : [];
-      const ownData = [...accessorIndex.values()].some((index) => {
-        const accessor = sourceAccessors[index];
-        return isRecord(accessor) && accessor.bufferView !== undefined;
-      });
-      out.push({ primitive: documentPrimitive, accessors, accessorIndex, extension, ownData });
+      out.push({ primitive: documentPrimitive, accessors, accessorIndex, extension });
     });
   });
   return out;
@@ -87,6 +94,7 @@ export function dracoSources(json: Json, doc: Document, accessorsRead: readonly 
 
 /** A compressed primitive of the source that is encoded again, and why. */
 export interface DracoReencoded {
+  primitive: Primitive;
   /** where the writer puts it: its mesh's index in the written file and its index in that mesh */
   meshIndex: number;
   primitiveIndex: number;
@@ -100,11 +108,6 @@ export interface DracoReencoded {
 export interface DracoPlan {
   keeps: DracoKeep[];
   reencoded: DracoReencoded[];
-  /**
-   * the primitives the source stores uncompressed that the writer can compress (indexed triangles), as labels: it
-   * compresses every such primitive of the file, so these are compressed too when any is encoded again
-   */
-  plain: string[];
 }
 
 /**
@@ -133,14 +136,6 @@ export function planDraco(sources: readonly DracoSource[], doc: Document): Draco
           : `its ${changed.join(', ')} changed`,
       );
   });
-  if (reasons.size > 0)
-    placed.forEach((keep, k) => {
-      if (!reasons.has(k) && keep.ownData)
-        reasons.set(
-          k,
-          'some of its accessors have data outside its compressed stream (attributes it does not hold, or an uncompressed fallback), which the writer would move into a new stream',
-        );
-    });
   // Sharing spreads: a primitive sharing a stream or an accessor with one encoded again is encoded again too.
   for (let grew = true; grew;) {
     grew = false;
@@ -153,11 +148,12 @@ export function planDraco(sources: readonly DracoSource[], doc: Document): Draco
     });
   }
   return {
-    plain: plainPrimitives(sources, doc),
     keeps: placed.filter((_, k) => !reasons.has(k)),
     reencoded: placed.flatMap((keep, k) => {
       const reason = reasons.get(k);
-      return reason === undefined ? [] : [{ meshIndex: keep.meshIndex, primitiveIndex: keep.primitiveIndex, label: labels[k], reason }];
+      return reason === undefined
+        ? []
+        : [{ primitive: keep.primitive, meshIndex: keep.meshIndex, primitiveIndex: keep.primitiveIndex, label: labels[k], reason }];
     }),
   };
 }
@@ -168,7 +164,7 @@ export function planDraco(sources: readonly DracoSource[], doc: Document): Draco
  * @param sourceName the source file, for the message
  */
 export function dracoNotice(plan: DracoPlan, sourceName: string): string | null {
-  const { reencoded, keeps, plain } = plan;
+  const { reencoded, keeps } = plan;
   if (reencoded.length === 0) return null;
   const total = reencoded.length + keeps.length;
   const each = reencoded.map((one) => `${one.label}: ${one.reason}`).join('; ');
@@ -176,11 +172,108 @@ export function dracoNotice(plan: DracoPlan, sourceName: string): string | null 
     keeps.length === 0
       ? ''
       : `; the other ${keeps.length === 1 ? 'one keeps its' : `${keeps.length} keep their`} compressed data byte for byte`;
-  return `${reencoded.length} of ${total} Draco-compressed primitive${total === 1 ? '' : 's'} of ${sourceName} ${reencoded.length === 1 ? 'is' : 'are'} compressed again (quantized anew; the encoder may renumber and merge vertices): ${each}${others}${plainNote(plain)}`;
+  return `${reencoded.length} of ${total} Draco-compressed primitive${total === 1 ? '' : 's'} of ${sourceName} ${reencoded.length === 1 ? 'is' : 'are'} compressed again (quantized anew; the encoder may renumber and merge vertices): ${each}${others}`;
 }
 
 /**
- * What a notice adds about the source's uncompressed primitives when the writer compresses: '' when there are none.
+ * The streams of a plan: the source's for the kept primitives (one copy for primitives that share one), one encoded
+ * now for each primitive encoded again. A primitive the encoder cannot compress is left out (it is written
+ * uncompressed) with a notice.
+ * @param sourceJson  the source's JSON
+ * @param source      the source file and its resources (the streams' bytes)
+ * @param warnings    the notice is appended here
+ */
+export async function dracoPlacements(
+  plan: DracoPlan,
+  sourceJson: Json,
+  source: GltfSource,
+  warnings: string[],
+): Promise<DracoPlacement[]> {
+  const byView = new Map<number, DracoStream>();
+  const out: DracoPlacement[] = plan.keeps.map((keep) => {
+    const stream = byView.get(keep.extension.bufferView) ?? sourceStream(keep, sourceJson, source);
+    byView.set(keep.extension.bufferView, stream);
+    return { meshIndex: keep.meshIndex, primitiveIndex: keep.primitiveIndex, stream };
+  });
+  const failed: string[] = [];
+  for (const one of plan.reencoded) {
+    const stream = await encodedStream(one.primitive);
+    if (stream) out.push({ meshIndex: one.meshIndex, primitiveIndex: one.primitiveIndex, stream });
+    else failed.push(one.label);
+  }
+  if (failed.length > 0) warnings.push(`the Draco encoder cannot compress ${failed.join(', ')} of ${source.file}; written uncompressed`);
+  return out;
+}
+
+/** A kept primitive's stream: the source's bytes, and the JSON of the accessors it holds (those without a view of their own). */
+function sourceStream(keep: DracoKeep, sourceJson: Json, source: GltfSource): DracoStream {
+  const sourceAccessors = sourceJson.accessors as Json[];
+  const accessors = new Map<string, Json>();
+  for (const [key, index] of keep.accessorIndex) {
+    // Only the accessors the stream holds (no buffer view of their own in the source) take the stream's JSON.
+    if (sourceAccessors[index].bufferView !== undefined) continue;
+    const { bufferView: _view, byteOffset: _offset, ...json } = sourceAccessors[index];
+    accessors.set(key, json);
+  }
+  const view = (sourceJson.bufferViews as Json[])[keep.extension.bufferView];
+  const start = (view.byteOffset as number | undefined) ?? 0;
+  const bytes = sourceBytes(sourceJson, source, view.buffer as number).subarray(start, start + (view.byteLength as number));
+  return { bytes, accessors, attributes: { ...keep.extension.attributes }, encoded: false };
+}
+
+/**
+ * A primitive's attributes and indices encoded as a stream of its own, as an explicit Draco export encodes them
+ * (compressOnWrite): a copy of the primitive alone in a Document of its own, written compressed. A primitive with
+ * morph targets is encoded keeping its vertices and their order (the encoder does so for a primitive with targets:
+ * the copy gets one, which the stream does not hold). Null when the encoder leaves it uncompressed.
+ */
+async function encodedStream(primitive: Primitive): Promise<DracoStream | null> {
+  const doc = new GltfDocument().setLogger(new Logger(Logger.Verbosity.SILENT));
+  const buffer = doc.createBuffer();
+  const copy = (accessor: Accessor): Accessor =>
+    doc
+      .createAccessor()
+      .setType(accessor.getType())
+      .setArray((accessor.getArray() as Float32Array | Uint32Array | Uint16Array | Uint8Array | Int16Array | Int8Array).slice())
+      .setNormalized(accessor.getNormalized())
+      .setBuffer(buffer);
+  const alone = doc.createPrimitive().setMode(primitive.getMode());
+  for (const semantic of primitive.listSemantics()) alone.setAttribute(semantic, copy(primitive.getAttribute(semantic)!));
+  const indices = primitive.getIndices();
+  if (indices) alone.setIndices(copy(indices));
+  if (primitive.listTargets().length > 0) {
+    const count = primitive.getAttribute('POSITION')?.getCount() ?? 0;
+    const position = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array(3 * count))
+      .setBuffer(buffer);
+    alone.addTarget(doc.createPrimitiveTarget().setAttribute('POSITION', position));
+  }
+  doc.createMesh().addPrimitive(alone);
+  const io = new WebIO().setLogger(new Logger(Logger.Verbosity.SILENT));
+  await compressOnWrite(doc, io, 'draco');
+  const glb = await io.writeBinary(doc);
+  const { jsonBytes, bin } = parseGlb(glb, 'stream');
+  const json = JSON.parse(new TextDecoder().decode(jsonBytes)) as Json;
+  const written = ((json.meshes as Json[])[0].primitives as Json[])[0];
+  const extension = dracoExtensionOf(written);
+  if (!extension || !bin) return null;
+  const attributes = extension.attributes as Record<string, number>;
+  const view = (json.bufferViews as Json[])[extension.bufferView as number];
+  const start = (view.byteOffset as number | undefined) ?? 0;
+  const accessors = new Map<string, Json>();
+  const entries: [string, number][] = Object.keys(attributes).map((key) => [key, (written.attributes as Record<string, number>)[key]]);
+  if (typeof written.indices === 'number') entries.push(['indices', written.indices]);
+  for (const [key, index] of entries) {
+    const { bufferView: _view, byteOffset: _offset, ...accessor } = (json.accessors as Json[])[index];
+    accessors.set(key, accessor);
+  }
+  return { bytes: bin.slice(start, start + (view.byteLength as number)), accessors, attributes: { ...attributes }, encoded: true };
+}
+
+/**
+ * What a notice adds about the source's uncompressed primitives when the writer compresses all: '' when there are none.
  * @param plain their labels (plainPrimitives)
  */
 export function plainNote(plain: readonly string[]): string {
@@ -236,61 +329,53 @@ function shares(a: DracoSource, b: DracoSource): boolean {
 }
 
 /**
- * Puts the kept primitives' compressed streams back into a written file (see the module comment). Primitives the
- * writer compressed again keep the streams it wrote; what the writer laid out for a kept primitive (its decoded data,
- * or a stream of its own when the writer compressed) is left out of the buffer unless something else uses it.
+ * Gives the written primitives their compressed streams (see the module comment): each placed primitive's accessors
+ * that its stream holds take the stream's JSON (their names stay), its extension points at the stream (one copy for
+ * primitives that share one), and the views the writer laid out for those accessors are left out of the buffer
+ * unless something else uses them.
  * @param json        the written JSON, changed in place
  * @param bin         the written file's one buffer
- * @param keeps       the kept primitives (planDraco)
- * @param sourceJson  the source's JSON
- * @param source      the source file and its resources
+ * @param placements  the streams and their primitives (dracoPlacements)
+ * @param sourceJson  the source's JSON (whether it requires the extension)
  * @returns the new buffer (json.buffers[0].byteLength is set to its length)
  */
-export function restoreDraco(json: Json, bin: Uint8Array, keeps: readonly DracoKeep[], sourceJson: Json, source: GltfSource): Uint8Array {
+export function placeDracoStreams(json: Json, bin: Uint8Array, placements: readonly DracoPlacement[], sourceJson: Json): Uint8Array {
   const accessors = (json.accessors ?? []) as Json[];
   const bufferViews = (json.bufferViews ?? []) as Json[];
-  const sourceAccessors = sourceJson.accessors as Json[];
-  const sourceViews = sourceJson.bufferViews as Json[];
-  const primitiveOf = (keep: DracoKeep): Json => ((json.meshes as Json[])[keep.meshIndex].primitives as Json[])[keep.primitiveIndex];
-  // The views the writer gave the kept primitives: left out below unless something else still uses them.
+  const primitiveOf = (placement: DracoPlacement): Json =>
+    ((json.meshes as Json[])[placement.meshIndex].primitives as Json[])[placement.primitiveIndex];
+  // The views the writer gave the placed primitives' accessors: left out below unless something else still uses them.
   const orphaned = new Set<number>();
-  const streams: Uint8Array[] = [];
-  const streamOfView = new Map<number, number>();
-  const keptStream: number[] = [];
-  for (const keep of keeps) {
-    const primitive = primitiveOf(keep);
-    const written = dracoExtensionOf(primitive);
-    if (written && typeof written.bufferView === 'number') orphaned.add(written.bufferView);
-    for (const [key, sourceIndex] of keep.accessorIndex) {
-      const sourceAccessor = sourceAccessors[sourceIndex];
-      // Only the accessors the stream holds (no buffer view of their own in the source) go back to it.
-      if (sourceAccessor.bufferView !== undefined) continue;
-      const index = (key === 'indices' ? primitive.indices : (primitive.attributes as Json)[key]) as number;
-      if (typeof accessors[index].bufferView === 'number') orphaned.add(accessors[index].bufferView);
-      const { bufferView: _view, byteOffset: _offset, ...kept } = sourceAccessor;
-      accessors[index] = { ...kept, ...(accessors[index].name !== undefined ? { name: accessors[index].name } : {}) };
+  const streams: DracoStream[] = [];
+  const users = accessorUsers(json, placements, primitiveOf);
+  const owners = new Map<number, DracoStream>();
+  for (const placement of placements) {
+    const primitive = primitiveOf(placement);
+    for (const [key, accessor] of placement.stream.accessors) {
+      const slots = key === 'indices' ? primitive : (primitive.attributes as Json);
+      const slot = key === 'indices' ? 'indices' : key;
+      const index = slots[slot] as number;
+      const stream = { ...accessor, ...(accessors[index].name !== undefined ? { name: accessors[index].name } : {}) };
+      // An accessor that something besides streams uses (an uncompressed primitive, a target) stays for it, and so
+      // does one another stream has taken: this primitive gets an accessor of its own. Primitives of one stream share.
+      if (users.get(index)!.includes(null) || (owners.get(index) ?? placement.stream) !== placement.stream) {
+        slots[slot] = accessors.length;
+        accessors.push(stream);
+        continue;
+      }
+      owners.set(index, placement.stream);
+      const view = accessors[index].bufferView;
+      if (typeof view === 'number') orphaned.add(view);
+      accessors[index] = stream;
     }
-    // Primitives that share a stream in the source share its one copy.
-    let stream = streamOfView.get(keep.extension.bufferView);
-    if (stream === undefined) {
-      stream = streams.length;
-      streamOfView.set(keep.extension.bufferView, stream);
-      const view = sourceViews[keep.extension.bufferView];
-      const start = (view.byteOffset as number | undefined) ?? 0;
-      streams.push(sourceBytes(sourceJson, source, view.buffer as number).subarray(start, start + (view.byteLength as number)));
-    }
-    keptStream.push(stream);
+    if (!streams.includes(placement.stream)) streams.push(placement.stream);
     primitive.extensions = {
       ...(isRecord(primitive.extensions) ? primitive.extensions : {}),
-      [DRACO]: { bufferView: -1, attributes: { ...keep.extension.attributes } },
+      [DRACO]: { bufferView: -1, attributes: { ...placement.stream.attributes } },
     };
   }
-  // The buffer laid out again: every view but the orphaned ones nothing uses any more, then the kept streams.
+  // The buffer laid out again: every view but the orphaned ones nothing uses any more, then the streams.
   const used = new Set<number>();
-  const compressed = (json.meshes as Json[]).flatMap((mesh) =>
-    ((mesh.primitives ?? []) as Json[]).map(dracoExtensionOf).filter((extension): extension is Json => extension !== null),
-  );
-  for (const extension of compressed) if (typeof extension.bufferView === 'number') used.add(extension.bufferView);
   for (const accessor of accessors) {
     if (typeof accessor.bufferView === 'number') used.add(accessor.bufferView);
     const sparse = accessor.sparse as { indices?: Json; values?: Json } | undefined;
@@ -315,7 +400,7 @@ export function restoreDraco(json: Json, bin: Uint8Array, keeps: readonly DracoK
   });
   const streamViews = streams.map((stream) => {
     const index = views.length;
-    place(stream, {});
+    place(stream.bytes, {});
     return index;
   });
   const out = new Uint8Array(Math.ceil(length / 4) * 4);
@@ -328,18 +413,49 @@ export function restoreDraco(json: Json, bin: Uint8Array, keeps: readonly DracoK
   }
   for (const image of (json.images ?? []) as Json[])
     if (typeof image.bufferView === 'number') image.bufferView = renumber.get(image.bufferView);
-  // The streams the writer encoded (primitives encoded again) move with their views; the kept ones point at theirs.
-  for (const extension of compressed)
-    if (typeof extension.bufferView === 'number' && extension.bufferView >= 0) extension.bufferView = renumber.get(extension.bufferView);
-  keeps.forEach((keep, k) => {
-    (dracoExtensionOf(primitiveOf(keep)) as Json).bufferView = streamViews[keptStream[k]];
-  });
+  for (const placement of placements)
+    (dracoExtensionOf(primitiveOf(placement)) as Json).bufferView = streamViews[streams.indexOf(placement.stream)];
   json.bufferViews = views;
   (json.buffers as Json[])[0].byteLength = out.length;
-  const required = Array.isArray(sourceJson.extensionsRequired) && (sourceJson.extensionsRequired as unknown[]).includes(DRACO);
-  json.extensionsUsed = [...new Set([...((json.extensionsUsed as string[] | undefined) ?? []), DRACO])];
-  if (required) json.extensionsRequired = [...new Set([...((json.extensionsRequired as string[] | undefined) ?? []), DRACO])];
+  // A stream encoded here has no uncompressed fallback, so the extension is required then, as it is when the source requires it.
+  const required =
+    placements.some((placement) => placement.stream.encoded) ||
+    (Array.isArray(sourceJson.extensionsRequired) && (sourceJson.extensionsRequired as unknown[]).includes(DRACO));
+  if (placements.length > 0) json.extensionsUsed = [...new Set([...((json.extensionsUsed as string[] | undefined) ?? []), DRACO])];
+  if (placements.length > 0 && required)
+    json.extensionsRequired = [...new Set([...((json.extensionsRequired as string[] | undefined) ?? []), DRACO])];
   return out;
+}
+
+/**
+ * Who uses each accessor of a written file: the stream of a placed primitive whose stream holds it, or null for any
+ * other use (a primitive's attribute or indices outside a stream, a morph target, a skin, an animation).
+ */
+function accessorUsers(
+  json: Json,
+  placements: readonly DracoPlacement[],
+  primitiveOf: (placement: DracoPlacement) => Json,
+): Map<number, (DracoStream | null)[]> {
+  const users = new Map<number, (DracoStream | null)[]>();
+  const add = (index: unknown, user: DracoStream | null): void => {
+    if (typeof index === 'number') users.set(index, [...(users.get(index) ?? []), user]);
+  };
+  const streamOf = new Map(placements.map((placement) => [primitiveOf(placement), placement.stream]));
+  for (const mesh of (json.meshes ?? []) as Json[])
+    for (const primitive of (mesh.primitives ?? []) as Json[]) {
+      const stream = streamOf.get(primitive);
+      const held = (key: string): DracoStream | null => (stream?.accessors.has(key) ? stream : null);
+      for (const [key, index] of Object.entries((primitive.attributes ?? {}) as Json)) add(index, held(key));
+      add(primitive.indices, held('indices'));
+      for (const target of (primitive.targets ?? []) as Json[]) for (const index of Object.values(target)) add(index, null);
+    }
+  for (const skin of (json.skins ?? []) as Json[]) add(skin.inverseBindMatrices, null);
+  for (const animation of (json.animations ?? []) as Json[])
+    for (const sampler of (animation.samplers ?? []) as Json[]) {
+      add(sampler.input, null);
+      add(sampler.output, null);
+    }
+  return users;
 }
 
 /** A written primitive's KHR_draco_mesh_compression object, or null. */

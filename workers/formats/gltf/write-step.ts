@@ -17,7 +17,16 @@ import type { KeptAnimations } from './clips-step.ts';
 import type { ExportState } from './export-state.ts';
 import { dropEmptyBuffers } from './empty-buffers.ts';
 import { parseGlb, writeGlb } from './glb.ts';
-import { DRACO, dracoNotice, plainNote, plainPrimitives, planDraco, restoreDraco, type DracoKeep } from './keep-draco.ts';
+import {
+  DRACO,
+  dracoNotice,
+  dracoPlacements,
+  placeDracoStreams,
+  plainNote,
+  plainPrimitives,
+  planDraco,
+  type DracoPlacement,
+} from './keep-draco.ts';
 import { restoreNodeTransforms } from './keep-node-transforms.ts';
 import { restoreSpelling, tagSourceAccessors } from './keep-spelling.ts';
 import type { WriteOptions } from './write-options.ts';
@@ -68,14 +77,14 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
       for (const accessor of root.listAccessors()) accessor.setBuffer(firstBuffer);
       for (const buffer of otherBuffers) buffer.dispose();
     }
-    const keeps = keptDraco(state, opts.compression);
+    const keeps = await keptDraco(state, opts.compression);
     const used = root.listExtensionsUsed().map((extension) => extension.extensionName);
-    // Still used when some compressed primitive is encoded again (keptDraco).
+    // Still used when every compressed primitive is encoded again by the writer (keptDraco).
     if (used.includes(DRACO)) await compressOnWrite(doc, io, 'draco');
     if (used.includes('EXT_meshopt_compression')) await compressOnWrite(doc, io, 'meshopt');
     if (opts.compression !== 'none') await compressOnWrite(doc, io, opts.compression);
     const restore = (json: Json, bin: Uint8Array): Uint8Array =>
-      keeps && state.carry ? restoreDraco(json, bin, keeps, state.carry.json, state.carry.source) : bin;
+      keeps && state.carry ? placeDracoStreams(json, bin, keeps, state.carry.json) : bin;
     if (opts.format === 'glb') {
       let glb: Uint8Array = await io.writeBinary(doc);
       glb = patchGlbJson(glb, carried, file);
@@ -102,14 +111,14 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
 }
 
 /**
- * The source's Draco-compressed primitives to write back as they were (keep-draco.ts): when no compression is asked
- * for and the output has one buffer, each one the export left unchanged (planDraco), with a notice naming those
- * encoded again and why. When all are kept the Draco extension leaves the Document, so that the writer lays them out
- * decoded for restoreDraco to replace; when some are encoded again it stays, the writer encodes every one, and
- * restoreDraco puts the kept streams back in place of the writer's. Null when there are none to keep: an explicit
- * compression (the export's `compression`) or several buffers encode every one again, with a notice.
+ * The streams of the source's Draco-compressed primitives (keep-draco.ts): when no compression is asked for and the
+ * output has one buffer, the source's stream for each one the export left unchanged and one encoded on its own for
+ * each it changed (planDraco, dracoPlacements), with a notice naming those encoded again and why. The Draco extension
+ * then leaves the Document, so that the writer lays every primitive out uncompressed for placeDracoStreams to give
+ * the compressed ones their streams. Null when the writer compresses instead: an explicit compression or several
+ * buffers encode every one again, with a notice.
  */
-function keptDraco(state: ExportState, compression: GltfCompression): DracoKeep[] | null {
+async function keptDraco(state: ExportState, compression: GltfCompression): Promise<DracoPlacement[] | null> {
   const sources = state.carry?.draco ?? [];
   if (sources.length === 0) return null;
   const root = state.doc.getRoot();
@@ -129,13 +138,12 @@ function keptDraco(state: ExportState, compression: GltfCompression): DracoKeep[
   const plan = planDraco(sources, state.doc);
   const notice = dracoNotice(plan, state.sourceName);
   if (notice) state.warnings.push(notice);
-  if (plan.keeps.length === 0) return null;
-  if (plan.reencoded.length === 0)
-    root
-      .listExtensionsUsed()
-      .find((extension) => extension.extensionName === DRACO)
-      ?.dispose();
-  return plan.keeps;
+  const placements = await dracoPlacements(plan, state.carry!.json, state.carry!.source, state.warnings);
+  root
+    .listExtensionsUsed()
+    .find((extension) => extension.extensionName === DRACO)
+    ?.dispose();
+  return placements;
 }
 
 /**
