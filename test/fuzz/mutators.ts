@@ -215,7 +215,8 @@ function elementAt(asset: Asset, a: number, i: number): { buffer: Uint8Array; of
   const size = components * componentSize;
   const stride = typeof view.byteStride === 'number' ? view.byteStride : size;
   const offset = ((view.byteOffset as number) ?? 0) + ((accessor.byteOffset as number) ?? 0) + i * stride;
-  if (offset + size > buffer.length) return null;
+  // An earlier mutation may have made an offset or the count negative: no element there.
+  if (offset < 0 || offset + size > buffer.length) return null;
   return { buffer, offset, size };
 }
 
