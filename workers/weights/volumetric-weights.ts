@@ -271,9 +271,6 @@ export function volumetricWeights(
   const unit = grid.longest / VOLUMETRIC_WEIGHTS_DEFAULTS.resolution;
   let voxelWeights: Float32Array = weightsFromDistances(nearestDistance, nearestBone, k, settings.falloff, unit);
   // The smoothing blends over a length in mesh units, whatever the resolution: `smoothingPasses` passes of the default
-  // grid. A coarser grid runs the passes that blend as far (their spread grows as √passes voxels); a finer one carries
-  // its weights to a grid of the default's spacing and smooths there, where the vertices then take their rows.
-  // The smoothing blends over a length in mesh units, whatever the resolution: `smoothingPasses` passes of the default
   // grid. A coarser grid runs the passes that blend as far (their spread grows as √passes voxels) on its own voxels; a
   // finer one runs them on the connected pieces of its solid inside each default-grid cell, so a pass blends over a
   // default voxel while parts the fine grid separates stay apart.
