@@ -428,8 +428,14 @@ test('a fine grid’s bind polls for cancel inside a bone’s geodesic search', 
   assert.deepEqual(calls.at(-1), ['distances', 0.2], 'before the first bone’s search was done');
 });
 
-test('a fine grid’s bind polls for cancel while its smoothing graph is built', () => {
+test('a fine grid’s bind polls for cancel while its smoothing graph is built, before the first pass', () => {
+  // The two rods hold 263 168 voxels of the 512 grid: before the first pass the stage polls every 65 536 of them
+  // while their weights are found from the distances (5 polls) and their cells (5), every 65 536 of the flood's and
+  // the neighbour listing's work (each voxel once in each: 8), in each of the three sweeps summing the nodes' rows (15)
+  // and once more. So its sixth poll comes before the first pass reports progress; with the graph's building polled
+  // only at its start and every 65 536 nodes (4 polls before the first pass), it came in the second pass.
   const { positions, triangles, skeleton } = twoRods(0.03, 0.6 / 128);
+  const smoothing: number[] = [];
   let stage = '';
   let pollsInSmoothing = 0;
   assert.throws(
@@ -439,12 +445,64 @@ test('a fine grid’s bind polls for cancel while its smoothing graph is built',
         triangles,
         skeleton,
         { resolution: 512 },
-        (name) => (stage = name),
-        () => stage === 'smoothing' && ++pollsInSmoothing > 2,
+        (name, fraction) => {
+          stage = name;
+          if (name === 'smoothing') smoothing.push(fraction);
+        },
+        () => stage === 'smoothing' && ++pollsInSmoothing > 5,
       ),
     (e: unknown) => e instanceof DOMException && e.name === 'AbortError',
   );
-  // The smoothing stage polls once before building the graph, once after placing the voxels in cells, then every
-  // 65536 voxels of the flood (the first at voxel 0): the third poll is inside the graph's building.
-  assert.equal(pollsInSmoothing, 3, 'stopped at the first poll of the smoothing stage that says cancel');
+  assert.equal(pollsInSmoothing, 6, 'stopped at the first poll of the smoothing stage that says cancel');
+  assert.deepEqual(smoothing, [0.4], 'the stage had begun and no pass had started');
+});
+
+/** A solid box of 60³ voxels (216 000, over 3 × 65 536) in a 62³ grid of side 0.5, and the grid of side 2 over it. */
+function bigBox(): { fine: Grid; coarse: Grid; solid: Solid } {
+  const fine: Grid = { nx: 62, ny: 62, nz: 62, h: 0.5, ox: 0, oy: 0, oz: 0, longest: 31 };
+  const coarse: Grid = { nx: 16, ny: 16, nz: 16, h: 2, ox: 0, oy: 0, oz: 0, longest: 31 };
+  const index = new Int32Array(62 ** 3).fill(-1);
+  const cells: number[] = [];
+  for (let l = 1; l < 61; l++)
+    for (let j = 1; j < 61; j++)
+      for (let i = 1; i < 61; i++) {
+        index[i + 62 * (j + 62 * l)] = cells.length;
+        cells.push(i + 62 * (j + 62 * l));
+      }
+  return { fine, coarse, solid: { count: cells.length, cell: Int32Array.from(cells), index } };
+}
+
+test('the smoothing graph’s builder, the weights’ and nodeVertexWeights poll for cancel every 65 536 voxels or vertices', () => {
+  const { fine, coarse, solid } = bigBox();
+  const count = solid.count;
+  assert.ok(count > 3 * 65536, `${count} solid voxels`);
+  const every = Math.ceil(count / 65536);
+  // aggregateVoxels: at voxel 0, 65 536, … while finding the cells, then at each multiple of 65 536 of its work,
+  // 2 × count (each voxel dequeued once by the flood and visited once while listing the neighbours).
+  let polls = 0;
+  const nodes = aggregateVoxels(fine, solid, coarse, () => polls++);
+  // Voxel centres 0.75 to 30.25 along each axis: in the coarse cells 0 to 15.
+  assert.equal(nodes.graph.count, 16 ** 3, 'one node per coarse cell the box reaches into');
+  assert.equal(polls, every + Math.floor((2 * count) / 65536), `aggregateVoxels polled ${polls} times`);
+  // weightsFromDistances: at voxel 0, 65 536, …; aggregateWeights: so in each of its three sweeps over the voxels.
+  polls = 0;
+  const rows = weightsFromDistances(new Float32Array(count).fill(3), new Int16Array(count), 1, 12, 1, () => polls++);
+  assert.equal(polls, every, `weightsFromDistances polled ${polls} times`);
+  polls = 0;
+  aggregateWeights(rows, new Int16Array(count), 1, 1, nodes.nodeOf, nodes.graph.count, () => polls++);
+  assert.equal(polls, 3 * every, `aggregateWeights polled ${polls} times`);
+  // nodeVertexWeights: at vertex 0, 65 536 and 131 072 of 140 000.
+  const n = 140000;
+  const random = seededRandom(29);
+  const positions = Float64Array.from({ length: 3 * n }, () => 1 + 28 * random());
+  const bones = new Int16Array(nodes.graph.count).fill(0);
+  const weights = new Float32Array(nodes.graph.count).fill(1);
+  const out = new Float64Array(n);
+  polls = 0;
+  nodeVertexWeights(positions, fine, solid, coarse, nodes, bones, weights, 1, 1, out, () => polls++);
+  assert.equal(polls, 3, `nodeVertexWeights polled ${polls} times`);
+  assert.ok(
+    out.every((w) => w === 1),
+    'every vertex weighted',
+  );
 });

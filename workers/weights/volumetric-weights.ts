@@ -174,9 +174,9 @@ export interface VolumetricWeightsResult {
  * @param skeleton    joints #J × 3 and bones #B × 2 (start, end joint) in the mesh's space
  * @param options     see VolumetricWeightsOptions
  * @param progress    called with a stage name and the overall fraction done, in [0, 1]
- * @param isCancelled polled between stages, bones, regions and smoothing passes, and every 65536 voxels of the
- *                    longer loops (a bone's search, the smoothing graph's building); when it returns true the
- *                    computation throws an AbortError DOMException
+ * @param isCancelled polled between stages, bones, regions and smoothing passes, every 65536 voxels of the longer
+ *                    loops (a bone's search, the weights, the smoothing graph's building) and, on a finer grid, every 65536
+ *                    vertices; when it returns true the computation throws an AbortError DOMException
  * @param welded      the mesh already welded by `weldTolerance` (a bind's one weld), or absent: welded here
  * @returns #V × #B weights and what the binding found
  * @throws RangeError naming the option or the face when an option is out of range or a face names a missing vertex
@@ -269,7 +269,7 @@ export function volumetricWeights(
   progress?.('smoothing', 0.4);
   // Distances in voxels of the default grid, whatever the resolution (only their ratios matter but for the clamp).
   const unit = grid.longest / VOLUMETRIC_WEIGHTS_DEFAULTS.resolution;
-  let voxelWeights: Float32Array = weightsFromDistances(nearestDistance, nearestBone, k, settings.falloff, unit);
+  let voxelWeights: Float32Array = weightsFromDistances(nearestDistance, nearestBone, k, settings.falloff, unit, checkCancelled);
   // The smoothing blends over a length in mesh units, whatever the resolution: `smoothingPasses` passes of the default
   // grid. A coarser grid runs the passes that blend as far (their spread grows as √passes voxels) on its own voxels; a
   // finer one runs them on the connected pieces of its solid inside each default-grid cell, so a pass blends over a
@@ -290,6 +290,7 @@ export function volumetricWeights(
       boneCount,
       nodes.nodeOf,
       graph.count,
+      checkCancelled,
     ));
   checkCancelled();
   voxelWeights = smoothWeights(voxelWeights, nodeBones, k, boneCount, graph, passes, (pass) => {
@@ -305,7 +306,7 @@ export function volumetricWeights(
   // On the grid's own voxels the vertices sample them; on a finer grid's nodes, the coarse cells around them.
   const weldedFromNearestVoxel = !finer
     ? vertexWeights(weld.positions, grid, solid, nodeBones, voxelWeights, k, boneCount, weldedWeights)
-    : nodeVertexWeights(weld.positions, grid, solid, coarse, nodes, nodeBones, voxelWeights, k, boneCount, weldedWeights);
+    : nodeVertexWeights(weld.positions, grid, solid, coarse, nodes, nodeBones, voxelWeights, k, boneCount, weldedWeights, checkCancelled);
   const weights = spreadWeldedRows(weldedWeights, weld, boneCount, new Float64Array(n * boneCount));
   let verticesFromNearestVoxel = 0;
   for (let v = 0; v < n; v++) if (weldedFromNearestVoxel[weld.index[v]] === 1) verticesFromNearestVoxel++;

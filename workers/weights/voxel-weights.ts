@@ -7,10 +7,14 @@ import type { Grid, Solid } from './voxel-solid.ts';
 /** Distances below this many default voxels count as this many (a voxel on the bone has finite weight). */
 const NEAREST = 0.5;
 
+/** How many voxels (or vertices) the loops go through between two polls for cancel. */
+const POLL_EVERY = 1 << 16;
+
 /**
  * #S × K weights from the K nearest bones' distances, d^−falloff, each row normalized; a voxel no bone reached has a
  * row of zeros.
- * @param unit the distance unit, mesh units (a voxel of the default grid)
+ * @param unit           the distance unit, mesh units (a voxel of the default grid)
+ * @param checkCancelled throws to stop, called every POLL_EVERY voxels
  */
 export function weightsFromDistances(
   nearestDistance: Float32Array,
@@ -18,9 +22,11 @@ export function weightsFromDistances(
   k: number,
   falloff: number,
   unit: number,
+  checkCancelled: () => void = () => {},
 ): Float32Array {
   const out = new Float32Array(nearestDistance.length);
   for (let row = 0; row < out.length; row += k) {
+    if ((row / k) % POLL_EVERY === 0) checkCancelled();
     let sum = 0;
     // Relative to the nearest bone's (d_0 / d)^falloff, which cannot underflow.
     const nearest = Math.max(NEAREST, nearestDistance[row] / unit);
@@ -49,9 +55,6 @@ export interface SmoothingGraph {
   neighbours: Int32Array;
 }
 
-/** How many voxels the graph's loops go through between two polls for cancel. */
-const POLL_EVERY = 1 << 16;
-
 /**
  * The smoothing's graph over the solid voxels, aggregated to the cells of a coarser grid: the nodes are the connected
  * pieces of the solid voxels inside each coarse cell (a voxel belongs to the cell holding its centre; connected
@@ -67,7 +70,9 @@ const POLL_EVERY = 1 << 16;
  * @param solid          its solid voxels (none in the grid's outermost layer)
  * @param coarse         the grid whose cells aggregate the voxels (the default resolution's over the same mesh), or
  *                       `grid` itself
- * @param checkCancelled throws to stop, called every POLL_EVERY voxels
+ * @param checkCancelled throws to stop: called every POLL_EVERY voxels while their cells are found, then each time
+ *                       the voxels dequeued by the flood and visited while listing the neighbours (each voxel once in
+ *                       each) reach another multiple of POLL_EVERY
  * @returns the graph, #S `nodeOf` (each solid voxel's node) and #N `nodeCell` (each node's cell of the coarse grid,
  *          linear index; of the grid itself where the cells are the voxels)
  */
@@ -86,6 +91,7 @@ export function aggregateVoxels(
   const along = (q: number, origin: number, coarseOrigin: number, cells: number) =>
     Math.min(cells - 1, Math.max(0, Math.floor((origin + (q + 0.5) * h - coarseOrigin) / coarse.h)));
   for (let s = 0; s < count; s++) {
+    if ((s & (POLL_EVERY - 1)) === 0) checkCancelled();
     if (ownCells) {
       key[s] = solid.cell[s];
       continue;
@@ -96,7 +102,8 @@ export function aggregateVoxels(
     const l = along(Math.floor(c / (nx * ny)), grid.oz, coarse.oz, coarse.nz);
     key[s] = i + coarse.nx * (j + coarse.ny * l);
   }
-  checkCancelled();
+  // Voxels dequeued by the flood and visited while listing the neighbours: a poll at each multiple of POLL_EVERY.
+  let work = 0;
   // The pieces, by a breadth-first flood within each cell: `members` lists each node's voxels in turn.
   const nodeOf = new Int32Array(count).fill(-1);
   const members = new Int32Array(count);
@@ -105,11 +112,11 @@ export function aggregateVoxels(
   let tail = 0;
   for (let s = 0; s < count; s++) {
     if (nodeOf[s] >= 0) continue;
-    if ((s & (POLL_EVERY - 1)) === 0) checkCancelled();
     memberStart[nodes] = tail;
     nodeOf[s] = nodes;
     members[tail++] = s;
     for (let head = memberStart[nodes]; head < tail; head++) {
+      if ((++work & (POLL_EVERY - 1)) === 0) checkCancelled();
       const m = members[head];
       for (let o = 0; o < 6; o++) {
         const u = solid.index[solid.cell[m] + faces[o]];
@@ -136,11 +143,11 @@ export function aggregateVoxels(
   };
   const listed = new Int32Array(nodes).fill(-1);
   for (let node = 0; node < nodes; node++) {
-    if ((node & (POLL_EVERY - 1)) === 0) checkCancelled();
     start[node] = length;
     push(node);
     listed[node] = node;
     for (let q = memberStart[node]; q < memberStart[node + 1]; q++) {
+      if ((++work & (POLL_EVERY - 1)) === 0) checkCancelled();
       const cell = solid.cell[members[q]];
       for (let o = 0; o < 6; o++) {
         const u = solid.index[cell + faces[o]];
@@ -252,6 +259,7 @@ export function smoothWeights(
  * @param weights     #S × K the voxels' weights (of the bones in nearestBone)
  * @param nearestBone #S × K their bones, −1 for empty places
  * @param nodeOf      #S each voxel's node, in [0, nodeCount)
+ * @param checkCancelled throws to stop, called every POLL_EVERY voxels of each of its three sweeps
  * @returns the nodes' #N × K bones (−1 for empty places) and weights
  */
 export function aggregateWeights(
@@ -261,26 +269,35 @@ export function aggregateWeights(
   boneCount: number,
   nodeOf: Int32Array,
   nodeCount: number,
+  checkCancelled: () => void = () => {},
 ): { nearestBone: Int16Array; weights: Float32Array } {
   // The voxels of each node, by a counting sort on the node.
   const start = new Int32Array(nodeCount + 1);
-  for (let s = 0; s < nodeOf.length; s++) start[nodeOf[s] + 1]++;
+  for (let s = 0; s < nodeOf.length; s++) {
+    if ((s & (POLL_EVERY - 1)) === 0) checkCancelled();
+    start[nodeOf[s] + 1]++;
+  }
   for (let c = 0; c < nodeCount; c++) start[c + 1] += start[c];
   const members = new Int32Array(nodeOf.length);
   const next = start.slice(0, nodeCount);
-  for (let s = 0; s < nodeOf.length; s++) members[next[nodeOf[s]]++] = s;
+  for (let s = 0; s < nodeOf.length; s++) {
+    if ((s & (POLL_EVERY - 1)) === 0) checkCancelled();
+    members[next[nodeOf[s]]++] = s;
+  }
   const outBones = new Int16Array(nodeCount * k).fill(-1);
   const outWeights = new Float32Array(nodeCount * k);
   const accumulated = new Float64Array(boneCount);
   const touched: number[] = [];
   for (let c = 0; c < nodeCount; c++) {
-    for (let m = start[c]; m < start[c + 1]; m++)
+    for (let m = start[c]; m < start[c + 1]; m++) {
+      if ((m & (POLL_EVERY - 1)) === 0) checkCancelled();
       for (let i = members[m] * k; i < members[m] * k + k; i++) {
         const b = nearestBone[i];
         if (b < 0) break;
         if (accumulated[b] === 0 && weights[i] > 0) touched.push(b);
         accumulated[b] += weights[i];
       }
+    }
     keepLargest(accumulated, touched, k, outBones, outWeights, c * k);
   }
   return { nearestBone: outBones, weights: outWeights };
@@ -407,7 +424,9 @@ const CORNER_HOPS = 3;
  * @param nearestBone #N × K the nodes' bones, −1 for empty places
  * @param nodeWeights #N × K the nodes' weights
  * @param weights     #V × #B out
- * @returns #V 1 where the vertex's own voxel carried no weights and it took the nearest carrying voxel's node, else 0
+ * @param checkCancelled throws to stop, called every POLL_EVERY vertices
+ * @returns #V 1 where the vertex's own voxel carried no weights and its row came from around the nearest carrying
+ *          voxel's node (the cells around the vertex reached from that node, or that node's row alone), else 0
  */
 export function nodeVertexWeights(
   positions: Float64Array,
@@ -420,6 +439,7 @@ export function nodeVertexWeights(
   k: number,
   boneCount: number,
   weights: Float64Array,
+  checkCancelled: () => void = () => {},
 ): Uint8Array {
   const { graph, nodeOf, nodeCell } = nodes;
   const { start, neighbours } = graph;
@@ -448,6 +468,7 @@ export function nodeVertexWeights(
     }
   };
   for (let v = 0; v < n; v++) {
+    if ((v & (POLL_EVERY - 1)) === 0) checkCancelled();
     const px = positions[3 * v];
     const py = positions[3 * v + 1];
     const pz = positions[3 * v + 2];
