@@ -14,6 +14,7 @@ import {
   aggregateWeights,
   nodeVertexWeights,
   vertexWeights,
+  voxelGraph,
   weightsFromDistances,
 } from '../../workers/weights/voxel-weights.ts';
 import type { TgfSkeleton } from '../../workers/formats/types.ts';
@@ -472,7 +473,7 @@ function bigBox(): { fine: Grid; coarse: Grid; solid: Solid } {
   return { fine, coarse, solid: { count: cells.length, cell: Int32Array.from(cells), index } };
 }
 
-test('the smoothing graph’s builder, the weights’ and nodeVertexWeights poll for cancel every 65 536 voxels or vertices', () => {
+test('the smoothing graph’s builders and nodeVertexWeights poll for cancel every 65 536 voxels or vertices', () => {
   const { fine, coarse, solid } = bigBox();
   const count = solid.count;
   assert.ok(count > 3 * 65536, `${count} solid voxels`);
@@ -491,6 +492,12 @@ test('the smoothing graph’s builder, the weights’ and nodeVertexWeights poll
   polls = 0;
   aggregateWeights(rows, new Int16Array(count), 1, 1, nodes.nodeOf, nodes.graph.count, () => polls++);
   assert.equal(polls, 3 * every, `aggregateWeights polled ${polls} times`);
+  // voxelGraph: at voxel 0, 65 536, … of each of its two sweeps; the same graph as aggregateVoxels on the grid's cells.
+  polls = 0;
+  const graph = voxelGraph(fine, solid, () => polls++);
+  assert.equal(polls, 2 * Math.ceil(count / 65536), `voxelGraph polled ${polls} times`);
+  const own = aggregateVoxels(fine, solid, fine).graph;
+  assert.deepEqual([graph.count, graph.start, graph.neighbours], [own.count, own.start, own.neighbours], 'the grid’s own graph');
   // nodeVertexWeights: at vertex 0, 65 536 and 131 072 of 140 000.
   const n = 140000;
   const random = seededRandom(29);

@@ -6,7 +6,7 @@ import { readTgf } from '../../workers/formats/tgf.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { weldVertices } from '../../workers/mesh/weld-vertices.ts';
 import { volumetricWeights, VOLUMETRIC_WEIGHTS_DEFAULTS } from '../../workers/weights/volumetric-weights.ts';
-import { aggregateVoxels, smoothWeights } from '../../workers/weights/voxel-weights.ts';
+import { smoothWeights, voxelGraph } from '../../workers/weights/voxel-weights.ts';
 import type { Grid, Solid } from '../../workers/weights/voxel-solid.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
@@ -301,7 +301,7 @@ test('smoothing through the solid: each pass as a dense per-bone average over ea
         return row;
       });
     const called: number[] = [];
-    const { graph } = aggregateVoxels(grid, solid, grid);
+    const graph = voxelGraph(grid, solid);
     const smoothed = smoothWeights(weights, bones, k, boneCount, graph, passes, (pass) => called.push(pass));
     // Two buffers alternate: after an even number of passes the result is the caller's array (no copy).
     assert.equal(smoothed === weights, passes % 2 === 0, `${passes} passes: the result is the caller's array iff even`);

@@ -10,6 +10,7 @@ import {
   nodeVertexWeights,
   smoothWeights,
   vertexWeights,
+  voxelGraph,
   weightsFromDistances,
 } from './voxel-weights.ts';
 
@@ -159,15 +160,16 @@ export interface VolumetricWeightsResult {
  * the mesh is closed from the welded shells, and each welded vertex weighted at its position (its first member's),
  * its row then given to every member, so seams — also those split by less than the tolerance — never tear.
  *
- * Memory: one byte and one 32-bit index per voxel of the grid, and about 57 + 16K bytes per solid voxel: its number
- * (4), the geodesic search's state (17; bones are processed one at a time), the K nearest bones and distances (6K),
- * the weights (4K), the smoothing's second buffers of weights and bones (6K), its table of each voxel's own and six
- * face neighbours' numbers with its offsets (32) and the voxel's node (4); 12 more while that table is built. A grid
- * finer than the default's keeps per solid voxel 25 + 10K bytes (its number, the search, the nearest bones and
- * distances, the weights, its node; 16 more while the nodes are found and summed) and per node, about one per solid
- * voxel of the default grid (more where a cell holds separate pieces), 12K + 44 (the node's rows and second buffers,
- * its table, its cell, the vertices' marks). The Fox at 512 voxels (12.1 million voxels, 2.5 million solid): about
- * 0.27 GB at K = 4, 60 MB of it the grid.
+ * Memory: one byte and one 32-bit index per voxel of the grid, and at the default grid and coarser ones at most
+ * 53 + 16K bytes per solid voxel: its number (4), the geodesic search's state (17; bones are processed one at a
+ * time), the K nearest bones and distances (6K), the weights (4K), the smoothing's second buffers of weights and bones
+ * (6K) and its table of each voxel's own and solid face neighbours' numbers with its offsets (at most 32, built in
+ * place: voxelGraph). A grid finer than the default's keeps per solid voxel 25 + 10K bytes (its number, the search,
+ * the nearest bones and distances, the weights, its node), 12 more while the nodes are found and 4 while they are
+ * summed (aggregateVoxels, aggregateWeights), and per node, about one per solid voxel of the default grid (more where
+ * a cell holds separate pieces), about 12K + 44 (the node's rows and second buffers, its table of about 7 neighbours
+ * with its offsets, its cell, the vertices' marks; the table up to three times that while it is built). The Fox at
+ * 512 voxels (12.1 million voxels, 2.5 million solid): about 0.27 GB at K = 4, 60 MB of it the grid.
  *
  * @param positions   #V × 3 rest positions, mesh units
  * @param triangles   #F × 3 vertex indices (any orientation mix; consistently outward gives the cleanest inside)
@@ -278,11 +280,11 @@ export function volumetricWeights(
   const finer = grid.h < unit;
   if (!finer) passes = Math.round(passes * (unit / grid.h) ** 2);
   const coarse = finer ? makeGrid(weld.positions, VOLUMETRIC_WEIGHTS_DEFAULTS.resolution) : grid;
-  const nodes = aggregateVoxels(grid, solid, coarse, checkCancelled);
-  const { graph } = nodes;
+  // On the grid's own voxels each node is a voxel, numbered as the voxel, and the voxels' rows are the nodes'.
+  const nodes = finer ? aggregateVoxels(grid, solid, coarse, checkCancelled) : null;
+  const graph = nodes ? nodes.graph : voxelGraph(grid, solid, checkCancelled);
   let nodeBones: Int16Array = nearestBone;
-  // Where every node is one voxel (numbered as the voxel) the voxels' rows are the nodes'.
-  if (graph.count !== solid.count)
+  if (nodes)
     ({ nearestBone: nodeBones, weights: voxelWeights } = aggregateWeights(
       voxelWeights,
       nearestBone,
@@ -304,9 +306,9 @@ export function volumetricWeights(
   progress?.('vertices', 0.9);
   const weldedWeights = new Float64Array(weld.count * boneCount);
   // On the grid's own voxels the vertices sample them; on a finer grid's nodes, the coarse cells around them.
-  const weldedFromNearestVoxel = !finer
-    ? vertexWeights(weld.positions, grid, solid, nodeBones, voxelWeights, k, boneCount, weldedWeights)
-    : nodeVertexWeights(weld.positions, grid, solid, coarse, nodes, nodeBones, voxelWeights, k, boneCount, weldedWeights, checkCancelled);
+  const weldedFromNearestVoxel = nodes
+    ? nodeVertexWeights(weld.positions, grid, solid, coarse, nodes, nodeBones, voxelWeights, k, boneCount, weldedWeights, checkCancelled)
+    : vertexWeights(weld.positions, grid, solid, nodeBones, voxelWeights, k, boneCount, weldedWeights);
   const weights = spreadWeldedRows(weldedWeights, weld, boneCount, new Float64Array(n * boneCount));
   let verticesFromNearestVoxel = 0;
   for (let v = 0; v < n; v++) if (weldedFromNearestVoxel[weld.index[v]] === 1) verticesFromNearestVoxel++;

@@ -56,20 +56,55 @@ export interface SmoothingGraph {
 }
 
 /**
- * The smoothing's graph over the solid voxels, aggregated to the cells of a coarser grid: the nodes are the connected
- * pieces of the solid voxels inside each coarse cell (a voxel belongs to the cell holding its centre; connected
- * through the faces of voxels of that cell), and two nodes are neighbours when some voxel of one is a face neighbour
- * of some voxel of the other. So parts the fine grid separates stay apart, however close, while a pass still blends
- * over about one coarse voxel. Where the coarse grid is the grid itself (or coarser) each node is one voxel, numbered
- * as the voxel, and its neighbours are its solid face neighbours in the order +x, −x, +y, −y, +z, −z.
- * Memory: 16 bytes per solid voxel while it is built (the coarse cell, the node, the nodes' members in order, their
- * starts), of which the node (4) is returned, and the graph: 4 bytes per node and 4 per listed neighbour, a node
- * listing itself and at most one neighbour per outer face of its voxels (on the grid's own cells at most 32 bytes
- * per voxel, as a 7-point table; aggregated, a node of a solid region lists about 7, so 32 bytes per node).
+ * The smoothing's graph on the grid's own voxels: each node is a solid voxel, numbered as the voxel, and lists itself
+ * and then its solid face neighbours in the order +x, −x, +y, −y, +z, −z (the 7-point table of the default grid and
+ * coarser ones). Built in two sweeps (the neighbours counted, then listed), so nothing is copied.
+ * Memory: 4 bytes per solid voxel for the offsets and 4 per listed neighbour, a voxel listing itself and at most six:
+ * at most 32 bytes per solid voxel, nothing more while it is built.
  * @param grid           the grid of the solid
  * @param solid          its solid voxels (none in the grid's outermost layer)
- * @param coarse         the grid whose cells aggregate the voxels (the default resolution's over the same mesh), or
- *                       `grid` itself
+ * @param checkCancelled throws to stop, called every POLL_EVERY voxels of each sweep
+ */
+export function voxelGraph(grid: Grid, solid: Solid, checkCancelled: () => void = () => {}): SmoothingGraph {
+  const { nx, ny } = grid;
+  const faces = [1, -1, nx, -nx, nx * ny, -nx * ny];
+  const { count, cell, index } = solid;
+  const start = new Int32Array(count + 1);
+  for (let s = 0; s < count; s++) {
+    if ((s & (POLL_EVERY - 1)) === 0) checkCancelled();
+    let listed = 1;
+    for (let o = 0; o < 6; o++) if (index[cell[s] + faces[o]] >= 0) listed++;
+    start[s + 1] = start[s] + listed;
+  }
+  const neighbours = new Int32Array(start[count]);
+  for (let s = 0; s < count; s++) {
+    if ((s & (POLL_EVERY - 1)) === 0) checkCancelled();
+    let q = start[s];
+    neighbours[q++] = s;
+    for (let o = 0; o < 6; o++) {
+      const u = index[cell[s] + faces[o]];
+      if (u >= 0) neighbours[q++] = u;
+    }
+  }
+  return { count, start, neighbours };
+}
+
+/**
+ * The smoothing's graph over the solid voxels of a grid finer than the default, aggregated to the cells of the
+ * default grid: the nodes are the connected pieces of the solid voxels inside each coarse cell (a voxel belongs to the
+ * cell holding its centre; connected through the faces of voxels of that cell), and two nodes are neighbours when some
+ * voxel of one is a face neighbour of some voxel of the other. So parts the fine grid separates stay apart, however
+ * close, while a pass still blends over about one coarse voxel. Given the grid itself (or a coarser one) as `coarse`,
+ * each node is one voxel, numbered as the voxel, and the graph is voxelGraph's (which the binding uses there, without
+ * the per-voxel arrays made here).
+ * Memory per solid voxel: 16 bytes while the graph is built (the coarse cell, the node, the nodes' members in order,
+ * their starts), of which the node (4) is returned. Per node: the offsets (4), the cell (4, returned), the marks
+ * while the neighbours are listed (4) and the listed neighbours, 4 bytes each (the node itself and at most one
+ * neighbour per outer face of its voxels; a node of a solid region lists about 7): the list grows by doubling from
+ * 7 per node and is copied to its length at the end, so up to three times its length while built.
+ * @param grid           the grid of the solid
+ * @param solid          its solid voxels (none in the grid's outermost layer)
+ * @param coarse         the grid whose cells aggregate the voxels (the default resolution's over the same mesh)
  * @param checkCancelled throws to stop: called every POLL_EVERY voxels while their cells are found, then each time
  *                       the voxels dequeued by the flood and visited while listing the neighbours (each voxel once in
  *                       each) reach another multiple of POLL_EVERY
@@ -168,13 +203,13 @@ export function aggregateVoxels(
 /**
  * `passes` Jacobi passes on the graph: each node's weights become the mean of its own and its neighbours' (those that
  * carry weights), keeping the K largest, normalized. `nearestBone` is rewritten to the kept bones (sorted by weight,
- * largest first; equal weights by bone index). On the grid's own graph (aggregateVoxels with the grid as its coarse
- * grid) a node is a voxel and the mean is over the voxel and its solid face neighbours.
+ * largest first; equal weights by bone index). On the grid's own graph (voxelGraph) a node is a voxel and the mean is
+ * over the voxel and its solid face neighbours.
  * Memory: a second buffer of weights and bones (6K bytes per node).
  * @param weights     #N × K the nodes' weights (of the bones in nearestBone); used as one of the two buffers the passes
  *                    alternate between, so overwritten after two passes or more (the result may be this array)
  * @param nearestBone #N × K their bones, −1 for empty places; rewritten
- * @param graph       the nodes and their neighbours (aggregateVoxels)
+ * @param graph       the nodes and their neighbours (voxelGraph or aggregateVoxels)
  * @param beforePass  called with the pass's number before each pass (to poll for cancel, which throws, and report progress)
  * @returns #N × K the smoothed weights: `weights` itself after an even number of passes, the second buffer after an odd
  */
