@@ -157,7 +157,7 @@ function notesOf(last: LastCompute, boneNames: readonly string[]): string[] {
     notes.push(`Outside the mesh, bound from the nearest voxels: ${names(volumetric.bonesOutsideSolid)}`);
   if (volumetric.verticesFromNearestVoxel > 0)
     notes.push(
-      `${countOf(volumetric.verticesFromNearestVoxel, 'vertex', 'vertices')} in shells no bone reaches took the weights of the nearest voxel`,
+      `${countOf(volumetric.verticesFromNearestVoxel, 'vertex', 'vertices')} in shells no bone reaches took their weights from the nearest voxels bones reach`,
     );
   return notes;
 }

@@ -94,7 +94,7 @@ test('surface bind of three shells: two bound harmonically, the quad without han
   );
 });
 
-test('a volumetric bind’s lines say why auto chose it and what the binding made up: the quad no bone reaches took the nearest voxel’s weights', () => {
+test('a volumetric bind’s lines say why auto chose it and what the binding made up: the quad no bone reaches took its weights from the nearest voxels bones reach', () => {
   const mesh = threeShells();
   // A bone inside each tetrahedron; none reaches the quad's solid.
   const skeleton = {
@@ -119,7 +119,7 @@ test('a volumetric bind’s lines say why auto chose it and what the binding mad
     [
       ['volumetric', 'Volumetric weights: 3 shells, 20 vertices', 20],
       ['note', 'Auto chose volumetric: 3 shells after welding', 0],
-      ['note', '4 vertices in shells no bone reaches took the weights of the nearest voxel', 0],
+      ['note', '4 vertices in shells no bone reaches took their weights from the nearest voxels bones reach', 0],
       ['welded', 'Welded: 12 vertices at the same place bound as 4', 12],
     ],
   );

@@ -111,8 +111,11 @@ export interface VolumetricWeightsResult {
    */
   bonesLeftOut: number[];
   /**
-   * vertices none of whose eight surrounding voxel centres carries weights (a shell whose solid no bone reaches,
-   * such as a floating eye): they take the weights of the nearest voxel that carries some
+   * vertices in a shell whose solid no bone reaches (such as a floating eye), which took their weights from the
+   * nearest voxels that carry some: at the default grid and coarser ones, vertices none of whose eight surrounding
+   * voxel centres carries weights, which take the nearest carrying voxel's row; on a finer grid, vertices whose own
+   * voxel carries none, which interpolate the default-grid cells around them reached from the nearest carrying
+   * voxel's node (or take that node's row)
    */
   verticesFromNearestVoxel: number;
   /** winding numbers evaluated (the others were decided for a whole region of the grid at once) */

@@ -177,7 +177,7 @@ vertices and parts of the mesh without any handle are reported on stderr.
       for (const line of shellReport(bound.shells, bound.method)) stderr.write(`rigwright: ${line}\n`);
       if (result.verticesFromNearestVoxel > 0)
         stderr.write(
-          `rigwright: ${result.verticesFromNearestVoxel} vertices in shells no bone reaches took the weights of the nearest voxel\n`,
+          `rigwright: ${result.verticesFromNearestVoxel} vertices in shells no bone reaches took their weights from the nearest voxels bones reach\n`,
         );
       if (result.bonesOutsideSolid.length > 0)
         stderr.write(
