@@ -27,7 +27,8 @@ export interface VolumetricWeightsOptions {
   /**
    * voxels along the longest side of the mesh's bounding box, 64 to 512: a finer grid separates parts closer than a
    * default voxel (they need about two of its voxels between them), at the cost of the distances, which grows with
-   * the solid voxels (the Fox: 0.3 s at 128, 8–35 s at 512); the blend's length stays that of the default
+   * the solid voxels (the Fox on a loaded 2-core machine: 0.5–1.4 s at 128, 11–28 s at 512, BENCHMARKS.md); the
+   * blend's length stays that of the default
    */
   resolution?: number;
   /**
