@@ -662,3 +662,68 @@ test('in-place export of a Draco file whose unchanged primitive has an attribute
   const back = await importGltf(result.bytes, 'uv2.glb');
   assert.ok(worstWeightError(back, 1, rig, weights.data) <= 3.7e-4, 'part 1 reads back its new weights');
 });
+
+/**
+ * CesiumMan compressed with Draco as a .gltf of two buffers: the mesh's stream in mesh.bin, the skin's inverse bind
+ * matrices and the walk's keys in rig.bin.
+ */
+async function dracoCesiumManTwoBuffers(): Promise<{ bytes: Uint8Array; resources: Record<string, Uint8Array> }> {
+  const io = new NodeIO()
+    .registerExtensions([KHRDracoMeshCompression])
+    .registerDependencies({ 'draco3d.encoder': await draco3d.createEncoderModule() });
+  const doc = await io.readBinary(readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb')));
+  doc.getRoot().listBuffers()[0].setURI('mesh.bin');
+  const rig = doc.createBuffer('rig').setURI('rig.bin');
+  for (const skin of doc.getRoot().listSkins()) skin.getInverseBindMatrices()?.setBuffer(rig);
+  for (const animation of doc.getRoot().listAnimations())
+    for (const sampler of animation.listSamplers()) {
+      sampler.getInput()?.setBuffer(rig);
+      sampler.getOutput()?.setBuffer(rig);
+    }
+  doc.createExtension(KHRDracoMeshCompression).setRequired(true);
+  const { json, resources } = await io.writeJSON(doc, { basename: 'CesiumMan-two-buffers' });
+  return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources };
+}
+
+/** Each Draco primitive's stream of a .gltf, in file order, with the index of the buffer it is in. */
+function gltfStreams(bytes: Uint8Array, resources: Record<string, Uint8Array>): { buffer: number; bytes: Uint8Array }[] {
+  const json = gltfJson(bytes, 'x') as Json & {
+    buffers: { uri: string }[];
+    bufferViews: { buffer: number; byteOffset?: number; byteLength: number }[];
+  };
+  return json.meshes.flatMap((mesh) =>
+    mesh.primitives.flatMap((primitive) => {
+      const extension = primitive.extensions?.KHR_draco_mesh_compression;
+      if (!extension) return [];
+      const view = json.bufferViews[extension.bufferView];
+      const bin = resources[json.buffers[view.buffer].uri];
+      return [{ buffer: view.buffer, bytes: bin.subarray(view.byteOffset ?? 0, (view.byteOffset ?? 0) + view.byteLength) }];
+    }),
+  );
+}
+
+test('in-place .gltf export of a Draco file of two buffers, nothing changed: the stream byte for byte in its own buffer, the other buffer as it was, no notice', async () => {
+  const source = await dracoCesiumManTwoBuffers();
+  const sourceJson = gltfJson(source.bytes, 'source') as Json & { accessors: unknown[]; buffers: { uri: string }[] };
+  assert.equal(sourceJson.buffers.length, 2, 'the source has two buffers');
+  const rig = await importGltf(source.bytes, 'CesiumMan-two-buffers.gltf', source.resources);
+  const result = await exportGltfInPlace(editOf(rig), 'same.gltf', { format: 'gltf', basename: 'same' });
+  assert.ok(!result.warnings.some((w) => /draco|compressed again/i.test(w)), `no re-encoding: ${result.warnings.join('; ')}`);
+  await assertValidGltf(result.bytes, 'the no-op .gltf export of two buffers', { ...source.resources, ...result.resources }, source.bytes);
+  const json = gltfJson(result.bytes, 'same') as Json & { accessors: unknown[]; buffers: { uri: string }[] };
+  assert.equal(json.buffers.length, 2, 'two buffers written');
+  const before = gltfStreams(source.bytes, source.resources);
+  const after = gltfStreams(result.bytes, result.resources);
+  assert.equal(after.length, 1, 'one stream');
+  assert.ok(Buffer.from(after[0].bytes).equals(Buffer.from(before[0].bytes)), "the stream is the source's");
+  assert.equal(after[0].buffer, 0, 'the stream is in the first buffer, where its primitive was');
+  assert.deepEqual(accessorsOf(json, 0), accessorsOf(sourceJson, 0), "the primitive's accessors are the source's");
+  // The second buffer holds the skin's and the clip's data as the source's does (nothing of the mesh).
+  assert.ok(
+    Buffer.from(result.resources[json.buffers[1].uri]).equals(Buffer.from(source.resources['rig.bin'])),
+    "the second buffer is the source's rig.bin",
+  );
+  const back = await importGltf(result.bytes, 'same.gltf', result.resources);
+  assert.deepEqual(back.mesh.positions, rig.mesh.positions, 'decoded positions');
+  assert.deepEqual(back.weights, rig.weights, 'decoded weights');
+});

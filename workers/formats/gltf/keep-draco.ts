@@ -331,15 +331,21 @@ function shares(a: DracoSource, b: DracoSource): boolean {
 /**
  * Gives the written primitives their compressed streams (see the module comment): each placed primitive's accessors
  * that its stream holds take the stream's JSON (their names stay), its extension points at the stream (one copy for
- * primitives that share one), and the views the writer laid out for those accessors are left out of the buffer
- * unless something else uses them.
+ * primitives that share one), and the views the writer laid out for those accessors are left out of their buffers
+ * unless something else uses them. Each buffer is laid out again on its own: every view stays in its buffer, and a
+ * stream goes into the buffer the writer put its primitive's accessors in (the first buffer when it put them in none).
  * @param json        the written JSON, changed in place
- * @param bin         the written file's one buffer
+ * @param bins        the written file's buffers' bytes, by buffer index (a GLB's one binary chunk)
  * @param placements  the streams and their primitives (dracoPlacements)
  * @param sourceJson  the source's JSON (whether it requires the extension)
- * @returns the new buffer (json.buffers[0].byteLength is set to its length)
+ * @returns the new buffers, by buffer index (each json.buffers[k].byteLength is set to its length)
  */
-export function placeDracoStreams(json: Json, bin: Uint8Array, placements: readonly DracoPlacement[], sourceJson: Json): Uint8Array {
+export function placeDracoStreams(
+  json: Json,
+  bins: readonly Uint8Array[],
+  placements: readonly DracoPlacement[],
+  sourceJson: Json,
+): Uint8Array[] {
   const accessors = (json.accessors ?? []) as Json[];
   const bufferViews = (json.bufferViews ?? []) as Json[];
   const primitiveOf = (placement: DracoPlacement): Json =>
@@ -347,6 +353,8 @@ export function placeDracoStreams(json: Json, bin: Uint8Array, placements: reado
   // The views the writer gave the placed primitives' accessors: left out below unless something else still uses them.
   const orphaned = new Set<number>();
   const streams: DracoStream[] = [];
+  // The buffer each stream goes into: that of the first view the writer gave one of its primitives' accessors.
+  const streamBuffer = new Map<DracoStream, number>();
   const users = accessorUsers(json, placements, primitiveOf);
   const owners = new Map<number, DracoStream>();
   for (const placement of placements) {
@@ -355,6 +363,9 @@ export function placeDracoStreams(json: Json, bin: Uint8Array, placements: reado
       const slots = key === 'indices' ? primitive : (primitive.attributes as Json);
       const slot = key === 'indices' ? 'indices' : key;
       const index = slots[slot] as number;
+      const view = accessors[index].bufferView;
+      if (typeof view === 'number' && !streamBuffer.has(placement.stream))
+        streamBuffer.set(placement.stream, (bufferViews[view].buffer as number | undefined) ?? 0);
       const stream = { ...accessor, ...(accessors[index].name !== undefined ? { name: accessors[index].name } : {}) };
       // An accessor that something besides streams uses (an uncompressed primitive, a target) stays for it, and so
       // does one another stream has taken: this primitive gets an accessor of its own. Primitives of one stream share.
@@ -364,7 +375,6 @@ export function placeDracoStreams(json: Json, bin: Uint8Array, placements: reado
         continue;
       }
       owners.set(index, placement.stream);
-      const view = accessors[index].bufferView;
       if (typeof view === 'number') orphaned.add(view);
       accessors[index] = stream;
     }
@@ -374,7 +384,7 @@ export function placeDracoStreams(json: Json, bin: Uint8Array, placements: reado
       [DRACO]: { bufferView: -1, attributes: { ...placement.stream.attributes } },
     };
   }
-  // The buffer laid out again: every view but the orphaned ones nothing uses any more, then the streams.
+  // Each buffer laid out again: its views but the orphaned ones nothing uses any more, then the streams that go in it.
   const used = new Set<number>();
   for (const accessor of accessors) {
     if (typeof accessor.bufferView === 'number') used.add(accessor.bufferView);
@@ -382,29 +392,31 @@ export function placeDracoStreams(json: Json, bin: Uint8Array, placements: reado
     for (const part of [sparse?.indices, sparse?.values]) if (part && typeof part.bufferView === 'number') used.add(part.bufferView);
   }
   for (const image of (json.images ?? []) as Json[]) if (typeof image.bufferView === 'number') used.add(image.bufferView);
+  const buffers = (json.buffers ?? []) as Json[];
   const renumber = new Map<number, number>();
   const views: Json[] = [];
   const pieces: Uint8Array[] = [];
-  let length = 0;
-  const place = (bytes: Uint8Array, view: Json): void => {
-    length = Math.ceil(length / 4) * 4;
+  const lengths = buffers.map(() => 0);
+  const place = (bytes: Uint8Array, view: Json, buffer: number): void => {
+    const at = Math.ceil(lengths[buffer] / 4) * 4;
     pieces.push(bytes);
-    views.push({ ...view, buffer: 0, byteOffset: length, byteLength: bytes.length });
-    length += bytes.length;
+    views.push({ ...view, buffer, byteOffset: at, byteLength: bytes.length });
+    lengths[buffer] = at + bytes.length;
   };
   bufferViews.forEach((view, index) => {
     if (orphaned.has(index) && !used.has(index)) return;
+    const buffer = (view.buffer as number | undefined) ?? 0;
     const start = (view.byteOffset as number | undefined) ?? 0;
     renumber.set(index, views.length);
-    place(bin.subarray(start, start + (view.byteLength as number)), view);
+    place((bins[buffer] ?? new Uint8Array(0)).subarray(start, start + (view.byteLength as number)), view, buffer);
   });
   const streamViews = streams.map((stream) => {
     const index = views.length;
-    place(stream.bytes, {});
+    place(stream.bytes, {}, streamBuffer.get(stream) ?? 0);
     return index;
   });
-  const out = new Uint8Array(Math.ceil(length / 4) * 4);
-  pieces.forEach((piece, k) => out.set(piece, views[k].byteOffset as number));
+  const out = lengths.map((length) => new Uint8Array(Math.ceil(length / 4) * 4));
+  pieces.forEach((piece, k) => out[views[k].buffer as number].set(piece, views[k].byteOffset as number));
   for (const accessor of accessors) {
     if (typeof accessor.bufferView === 'number') accessor.bufferView = renumber.get(accessor.bufferView);
     const sparse = accessor.sparse as { indices?: Json; values?: Json } | undefined;
@@ -416,7 +428,7 @@ export function placeDracoStreams(json: Json, bin: Uint8Array, placements: reado
   for (const placement of placements)
     (dracoExtensionOf(primitiveOf(placement)) as Json).bufferView = streamViews[streams.indexOf(placement.stream)];
   json.bufferViews = views;
-  (json.buffers as Json[])[0].byteLength = out.length;
+  buffers.forEach((buffer, k) => (buffer.byteLength = out[k].length));
   // A stream encoded here has no uncompressed fallback, so the extension is required then, as it is when the source requires it.
   const required =
     placements.some((placement) => placement.stream.encoded) ||

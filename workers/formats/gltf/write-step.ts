@@ -83,15 +83,15 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
     if (used.includes(DRACO)) await compressOnWrite(doc, io, 'draco');
     if (used.includes('EXT_meshopt_compression')) await compressOnWrite(doc, io, 'meshopt');
     if (opts.compression !== 'none') await compressOnWrite(doc, io, opts.compression);
-    const restore = (json: Json, bin: Uint8Array): Uint8Array =>
-      keeps && state.carry ? placeDracoStreams(json, bin, keeps, state.carry.json) : bin;
+    const restore = (json: Json, bins: Uint8Array[]): Uint8Array[] =>
+      keeps && state.carry ? placeDracoStreams(json, bins, keeps, state.carry.json) : bins;
     if (opts.format === 'glb') {
       let glb: Uint8Array = await io.writeBinary(doc);
       glb = patchGlbJson(glb, carried, file);
       if (keeps) {
         const { jsonBytes, bin } = parseGlb(glb, file);
         const json = parseJsonText(jsonBytes, file, true) as Json;
-        glb = writeGlb(json, restore(json, bin ?? new Uint8Array(0)));
+        glb = writeGlb(json, restore(json, [bin ?? new Uint8Array(0)])[0]);
       }
       return { bytes: glb, resources: {}, warnings };
     }
@@ -100,8 +100,16 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
     const out = json as unknown as Json;
     carried(out);
     if (keeps) {
-      const uri = (out.buffers as Json[])[0].uri as string;
-      resources[uri] = restore(out, resources[uri]);
+      // Each buffer is laid out again; one the streams left without bytes goes, with its file.
+      const uris = (out.buffers as Json[]).map((buffer) => buffer.uri as string);
+      const bins = restore(
+        out,
+        uris.map((uri) => resources[uri]),
+      );
+      bins.forEach((bin, k) => (resources[uris[k]] = bin));
+      dropEmptyBuffers(out);
+      const left = new Set((out.buffers as Json[]).map((buffer) => buffer.uri));
+      for (const uri of uris) if (!left.has(uri)) delete resources[uri];
     }
     return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };
   } catch (error) {
@@ -111,26 +119,23 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
 }
 
 /**
- * The streams of the source's Draco-compressed primitives (keep-draco.ts): when no compression is asked for and the
- * output has one buffer, the source's stream for each one the export left unchanged and one encoded on its own for
- * each it changed (planDraco, dracoPlacements), with a notice naming those encoded again and why. The Draco extension
- * then leaves the Document, so that the writer lays every primitive out uncompressed for placeDracoStreams to give
- * the compressed ones their streams. Null when the writer compresses instead: an explicit compression or several
- * buffers encode every one again, with a notice.
+ * The streams of the source's Draco-compressed primitives (keep-draco.ts): when no compression is asked for, the
+ * source's stream for each one the export left unchanged and one encoded on its own for each it changed (planDraco,
+ * dracoPlacements), with a notice naming those encoded again and why. The Draco extension then leaves the Document,
+ * so that the writer lays every primitive out uncompressed for placeDracoStreams to give the compressed ones their
+ * streams, in the buffers the writer put their accessors in. Null when the writer compresses instead: an explicit
+ * compression encodes every one again, with a notice.
  */
 async function keptDraco(state: ExportState, compression: GltfCompression): Promise<DracoPlacement[] | null> {
   const sources = state.carry?.draco ?? [];
   if (sources.length === 0) return null;
   const root = state.doc.getRoot();
-  const buffers = root.listBuffers().length;
-  if (compression !== 'none' || buffers !== 1) {
+  if (compression !== 'none') {
     state.warnings.push(
       `all ${sources.length} Draco-compressed primitive${sources.length === 1 ? '' : 's'} of ${state.sourceName} ${sources.length === 1 ? 'is' : 'are'} compressed again (quantized anew), unchanged ones included: ${
         compression === 'draco'
           ? 'the export asks for Draco compression, which encodes every primitive with its own settings (sequential connectivity)'
-          : compression === 'meshopt'
-            ? 'the export asks for meshopt compression, which is applied over the Draco data encoded again'
-            : `the output has ${buffers} buffers, and a kept stream can go only into a file's one buffer`
+          : 'the export asks for meshopt compression, which is applied over the Draco data encoded again'
       }${compression === 'draco' ? '' : plainNote(plainPrimitives(sources, state.doc))}`,
     );
     return null;
