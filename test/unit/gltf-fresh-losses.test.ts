@@ -1,7 +1,7 @@
 /**
  * A fresh export of a scene read from a glTF names what that file holds and the fresh export cannot write: vertex
  * colours, a second texture coordinate set, the file's tangents, cameras, lights and the animation of nodes that are
- * no joints. The source here is made with glTF-Transform so that each kind is there once, on named things.
+ * not joints. The source here is made with glTF-Transform so that each kind is there once, on named things.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -70,7 +70,7 @@ test('a fresh export of a scene read from a glTF names its vertex colours, secon
   assert.match(find(/camera/) ?? '', /^1 camera of rich\.glb is not written/);
   assert.match(find(/KHR_lights_punctual/) ?? '', /^1 light of rich\.glb/);
   // The knee is a joint: its rotation is the clip; the prop's translation is what is left out.
-  const animated = find(/no joint/) ?? '';
+  const animated = find(/is not a joint/) ?? '';
   assert.match(animated, /prop \(translation\)/);
   assert.doesNotMatch(animated, /knee/);
   // The export itself holds none of them.
@@ -113,4 +113,25 @@ test('a fresh export of a plain skinned glTF adds no such notice', async () => {
     [],
     'nothing of plain.glb is left out',
   );
+});
+
+test('a source that no longer parses (its JSON cut short) does not stop a fresh export: one line says its losses could not be checked', async () => {
+  const bytes = await richSource();
+  const rig = await importGltf(bytes, 'rich.glb');
+  const scene = { mesh: rig.mesh, skeleton: rig.skeleton, weights: rig.weights, boneNames: rig.boneNames, clips: rig.clips };
+  // A .gltf whose text ends inside its first object; its name holds a line break, which the notice must not.
+  const cut = new TextEncoder().encode('{"asset": {"version": "2.0"}, "meshes": [{"name": "strip"');
+  const { bytes: written, warnings } = await exportGltf(
+    { ...scene, source: { file: 'cut\nshort.gltf', bytes: cut, resources: {} } },
+    'fresh.glb',
+  );
+  const unchecked = warnings.filter((w) => /could not be checked/.test(w));
+  assert.equal(unchecked.length, 1, `one such notice: ${warnings.join(' | ')}`);
+  assert.match(unchecked[0], /^what the export leaves out of cut short\.gltf could not be checked: cut short\.gltf: /);
+  assert.doesNotMatch(unchecked[0], /\n/, 'on one line');
+  assert.ok(!warnings.some((w) => /vertex colours|camera|light/.test(w)), `no loss is named: ${warnings.join(' | ')}`);
+  // The file is written all the same, the whole scene in it.
+  const back = await importGltf(written, 'fresh.glb');
+  assert.equal(back.mesh.positions.length, rig.mesh.positions.length, 'every vertex written');
+  assert.equal(back.skeleton.parents.length, rig.skeleton.parents.length, 'every bone written');
 });

@@ -7,7 +7,7 @@
  */
 import { PoseSpaceError, poseSpaceInterpolator, type PoseSpaceInterpolator, type RbfKernel } from '../posespace/pose-space-weights.ts';
 import { unposeExamples } from '../posespace/unpose.ts';
-import { FormatError } from './format-error.ts';
+import { FormatError, MAX_FILE_NAME_SHOWN, printableLine } from './format-error.ts';
 import { CLIPS_DEFAULTS, type ClipsOptions } from './gltf/clips-options.ts';
 import { SKIN_WEIGHTS_DEFAULTS, type SkinWeightsOptions } from './gltf/skin-weights-options.ts';
 import { WRITE_DEFAULTS, type WriteOptions } from './gltf/write-options.ts';
@@ -69,7 +69,7 @@ export interface GltfRig {
   /**
    * the glTF the scene was read from, when it is exported fresh all the same: what that file holds and a fresh export
    * cannot write (vertex colours, more texture coordinate sets, its tangents, cameras, lights, animation of nodes that
-   * are no joints) is named in the notices (gltf/fresh-losses.ts, from the file's JSON alone: `resources` may be
+   * are not joints) is named in the notices (gltf/fresh-losses.ts, from the file's JSON alone: `resources` may be
    * empty); exportGltfInPlace keeps it all
    */
   source?: Pick<GltfSource, 'file' | 'bytes' | 'resources'>;
@@ -185,7 +185,8 @@ export async function exportGltf(rig: GltfRig, file: string, options?: GltfExpor
     } catch (error) {
       // The source only informs the notices: one that no longer reads does not stop the export.
       if (!(error instanceof FormatError)) throw error;
-      result.warnings.push(`what the export leaves out of ${rig.source.file} could not be checked: ${error.message}`);
+      const shown = printableLine(rig.source.file, MAX_FILE_NAME_SHOWN);
+      result.warnings.push(`what the export leaves out of ${shown} could not be checked: ${error.message}`);
       return result;
     }
     result.warnings.push(...freshExportLosses(json, rig.source.file));

@@ -2,12 +2,12 @@
  * What a fresh export cannot carry of the glTF a scene was read from: the scene holds a mesh, its joints, weights,
  * clips of the joints, one set of texture coordinates and the materials, so a fresh export of it leaves out the
  * file's vertex colours, texture coordinate sets past the one the materials read, its own tangents (computed again
- * where a material has a normal map), cameras, lights and the animation of nodes that are no joints (morph weights
+ * where a material has a normal map), cameras, lights and the animation of nodes that are not joints (morph weights
  * included). Each is named in a notice: by a fresh export whose rig names its source (GltfRig.source), and by
  * `rigwright import`, whose OBJ/TGF/DMAT files hold none of them either; an in-place export (gltf-edit.ts) keeps them
  * all.
  */
-import { printableLine } from '../format-error.ts';
+import { MAX_FILE_NAME_SHOWN, printableLine } from '../format-error.ts';
 
 type Json = Record<string, unknown>;
 
@@ -30,7 +30,7 @@ function nameOf(item: unknown, kind: string, i: number): string {
  * file's JSON alone (no buffer is decoded), so that `rigwright import` can say them as cheaply as an export: what is
  * not there or not of its type counts as absent.
  * @param json  the source's glTF JSON (gltfJson)
- * @param file  the source file's name, for the notices
+ * @param file  the source file's name, for the notices (shown printable, on one line)
  * @returns the notices; empty when the fresh export carries everything of these kinds
  */
 export function freshExportLosses(json: unknown, file: string): string[] {
@@ -65,7 +65,8 @@ export function freshExportLosses(json: unknown, file: string): string[] {
     ? nodes.filter((node) => isRecord(node) && isRecord(node.extensions) && node.extensions.KHR_lights_punctual !== undefined).length
     : 0;
   const out: string[] = [];
-  const of = `${file}'s`;
+  const shown = printableLine(file, MAX_FILE_NAME_SHOWN);
+  const of = `${shown}'s`;
   if (colours.length > 0)
     out.push(`the vertex colours (COLOR_n) of ${of} meshes ${listed(colours)} are not written: the scene holds no vertex colours`);
   if (uvSets.length > 0)
@@ -76,15 +77,15 @@ export function freshExportLosses(json: unknown, file: string): string[] {
     out.push(`the tangents of ${of} meshes ${listed(tangents)} are not kept: they are computed again where a material has a normal map`);
   if (cameras > 0)
     out.push(
-      `${cameras} camera${cameras === 1 ? '' : 's'} of ${file} ${cameras === 1 ? 'is' : 'are'} not written: the scene holds no cameras`,
+      `${cameras} camera${cameras === 1 ? '' : 's'} of ${shown} ${cameras === 1 ? 'is' : 'are'} not written: the scene holds no cameras`,
     );
   if (lights > 0)
     out.push(
-      `${lights} light${lights === 1 ? '' : 's'} of ${file} (KHR_lights_punctual) ${lights === 1 ? 'is' : 'are'} not written: the scene holds no lights`,
+      `${lights} light${lights === 1 ? '' : 's'} of ${shown} (KHR_lights_punctual) ${lights === 1 ? 'is' : 'are'} not written: the scene holds no lights`,
     );
   if (moved.size > 0)
     out.push(
-      `the animation of ${moved.size} node${moved.size === 1 ? '' : 's'} of ${file} that ${moved.size === 1 ? 'is' : 'are'} no joint (${listed([...moved])}) is not written: clips pose joints only`,
+      `the animation of ${moved.size} node${moved.size === 1 ? '' : 's'} of ${shown} that ${moved.size === 1 ? 'is not a joint' : 'are not joints'} (${listed([...moved])}) is not written: clips pose joints only`,
     );
   return out;
 }
