@@ -1,14 +1,15 @@
 /**
  * Which glTF an OBJ that `rigwright import` wrote was read from, so that a later fresh `rigwright export` from the
  * written files can name what it leaves out of that file (gltf/fresh-losses.ts). `import` puts one comment line first
- * in the OBJ, `# imported from "PATH"`, PATH the glTF's path relative to the OBJ's folder as a JSON string; OBJ readers
- * skip comments, so the mesh reads as before. `export` reads that line back: when the file is still there it is the
- * rig's source (GltfRig.source) and its losses are notices; when it is not, one warning says they could not be checked.
+ * in the OBJ, `# imported from "PATH"`, PATH the glTF's path relative to the OBJ's folder as a JSON string (absolute
+ * when there is none, as for a file on another drive); OBJ readers skip comments, so the mesh reads as before.
+ * `export` reads that line back: when the file is still there it is the rig's source (GltfRig.source) and its losses
+ * are notices; when it is not, one warning says they could not be checked. Paths in the warnings are shown printable.
  */
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { GltfRig } from '../../workers/formats/gltf-export.ts';
-import { FormatError } from '../../workers/formats/format-error.ts';
+import { FormatError, MAX_FILE_NAME_SHOWN, printableLine } from '../../workers/formats/format-error.ts';
 import { readBytes } from './cli-support.ts';
 
 const PREFIX = '# imported from ';
@@ -31,8 +32,9 @@ export function importedFromLine(objFile: string, sourceFile: string): string {
 }
 
 /**
- * The glTF path an OBJ's leading comment lines record (importedFromLine), resolved against the OBJ's folder; null when
- * the OBJ records none (not written by `import`, or edited since), or it cannot be read.
+ * The glTF path an OBJ's leading comment lines record (importedFromLine), resolved against the OBJ's folder (an
+ * absolute record stays as it is); null when the OBJ records none (not written by `import`, or edited since), or it
+ * cannot be read.
  * @param meshFile the OBJ's path
  */
 export function importedFromOf(meshFile: string): string | null {
@@ -54,7 +56,7 @@ export function importedFromOf(meshFile: string): string | null {
     if (!line.startsWith(PREFIX)) continue;
     try {
       const relative: unknown = JSON.parse(line.slice(PREFIX.length));
-      if (typeof relative === 'string' && relative !== '') return path.join(path.dirname(meshFile), ...relative.split('/'));
+      if (typeof relative === 'string' && relative !== '') return path.resolve(path.dirname(meshFile), relative);
     } catch {
       // Not a line import wrote: as if there were none.
     }
@@ -72,17 +74,19 @@ export function importedFromOf(meshFile: string): string | null {
 export function importedSource(meshFile: string, warn: (warning: string) => void): GltfRig['source'] {
   const file = importedFromOf(meshFile);
   if (file === null) return undefined;
+  // Both paths come from the user and the OBJ: shown on one line of printable characters.
+  const [mesh, shown] = [printableLine(meshFile, MAX_FILE_NAME_SHOWN), printableLine(file, MAX_FILE_NAME_SHOWN)];
   const unchecked =
-    'what a fresh export leaves out of it (vertex colours, more texture coordinate sets, tangents, cameras, lights, animation of nodes that are no joints) could not be checked';
+    'what a fresh export leaves out of it (vertex colours, more texture coordinate sets, tangents, cameras, lights, animation of nodes that are not joints) could not be checked';
   if (!existsSync(file)) {
-    warn(`${meshFile}: it was imported from ${file}, which is no longer there: ${unchecked}`);
+    warn(`${mesh}: it was imported from ${shown}, which is no longer there: ${unchecked}`);
     return undefined;
   }
   try {
     return { file, bytes: readBytes(file), resources: {} };
   } catch (error) {
     if (!(error instanceof FormatError)) throw error;
-    warn(`${meshFile}: it was imported from ${file}, which cannot be read (${error.message}): ${unchecked}`);
+    warn(`${mesh}: it was imported from ${shown}, which cannot be read (${error.message}): ${unchecked}`);
     return undefined;
   }
 }

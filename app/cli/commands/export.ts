@@ -65,7 +65,7 @@ unposed through LBS, becomes a morph target holding its rest-space displacement,
 targets' weights with the RBF pose-space weights a_j of each keyframe's pose (glTF morphs before skinning).
 A mesh that \`rigwright import\` wrote names the glTF it was read from (its first line): a fresh export then warns
 of what it leaves out of that file (vertex colours, texture coordinate sets past the first, its tangents, cameras,
-lights, animation of nodes that are no joints; --base keeps them), or says in one line that this could not be
+lights, animation of nodes that are not joints; --base keeps them), or says in one line that this could not be
 checked when the file is no longer there.
 
   --base FILE          edit this glTF in place (what \`rigwright import\` read it from): its meshes, UVs, materials,

@@ -28,8 +28,9 @@ an absolute path or a symbolic link, is refused) and writes into D:
   NAME.obj                 every mesh node (skinned or not, of every skin) as an object, in the bind pose, in
                            the file's node order, with its texture coordinates and normals (the meshes and their
                            vertex ranges are listed on the output too), usemtl per object when it has materials;
-                           its first line, a comment \`# imported from "../A.glb"\` (A's path from D), lets a
-                           fresh \`export\` from these files name what it leaves out of A, as import does here
+                           its first line, a comment \`# imported from "../A.glb"\`, records the source's path,
+                           relative to the OBJ's folder, so that a fresh \`export\` from these files can name what
+                           it leaves out of A, as import does here
   NAME.mtl                 the materials (base colour as Kd, alpha as d, the base colour image as map_Kd)
   NAME-texture-K.png|jpg   material K's base colour image, as the glTF holds it
   NAME.names               the bones' names, one a line in TGF bone order (the joints' names, then each connector
@@ -44,7 +45,7 @@ an absolute path or a symbolic link, is refused) and writes into D:
 What the rig cannot hold (scale animation, morph targets, …) and what MTL cannot say (a colour tinting its image,
 texture transforms, alpha cutoff) is reported as a warning, and so is what these files, and so a fresh \`export\`
 from them, leave out: vertex colours, texture coordinate sets past the first, the file's tangents, cameras, lights
-and the animation of nodes that are no joints. \`rigwright export --base\` writes such files back into the glTF,
+and the animation of nodes that are not joints. \`rigwright export --base\` writes such files back into the glTF,
 which keeps all of these, its materials, textures and UVs.
 
   --out-dir DIR    output folder (created when missing)
