@@ -727,3 +727,21 @@ test('in-place .gltf export of a Draco file of two buffers, nothing changed: the
   assert.deepEqual(back.mesh.positions, rig.mesh.positions, 'decoded positions');
   assert.deepEqual(back.weights, rig.weights, 'decoded weights');
 });
+
+test("in-place export of a Draco file, one primitive re-weighted whose POSITION has extras: the primitive encoded again keeps its accessor's extras", async () => {
+  const compressed = await dracoCesiumManInTwo();
+  const json = gltfJson(compressed, 'compressed') as Json & { accessors: Record<string, unknown>[] };
+  const position = json.meshes[0].primitives[1].attributes.POSITION;
+  json.accessors[position].extras = { scanned: 'left half', scale: 0.01 };
+  const source = writeGlb(json, parseGlb(compressed, 'compressed').bin!);
+  const rig = await importGltf(source, 'CesiumMan-extras.glb');
+  const weights = { ...rig.weights, data: reweighPart(rig, 1) };
+  const result = await exportGltfInPlace({ ...editOf(rig), weights }, 'extras.glb');
+  await assertValidGltf(result.bytes, 'a re-weighted primitive with extras on POSITION', {}, source);
+  assert.match(result.warnings.join('; '), /primitive 1: its weights changed/);
+  const written = gltfJson(result.bytes, 'extras') as Json & { accessors: Record<string, unknown>[] };
+  const accessor = written.accessors[written.meshes[0].primitives[1].attributes.POSITION];
+  assert.deepEqual(accessor.extras, { scanned: 'left half', scale: 0.01 }, "the encoded primitive's POSITION keeps its extras");
+  assert.equal(accessor.bufferView, undefined, 'the accessor is held by the stream');
+  assert.ok(!Buffer.from(dracoStreams(result.bytes)[1]).equals(Buffer.from(dracoStreams(source)[1])), 'primitive 1 is encoded again');
+});

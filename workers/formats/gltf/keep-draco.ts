@@ -366,7 +366,9 @@ export function placeDracoStreams(
       const view = accessors[index].bufferView;
       if (typeof view === 'number' && !streamBuffer.has(placement.stream))
         streamBuffer.set(placement.stream, (bufferViews[view].buffer as number | undefined) ?? 0);
-      const stream = { ...accessor, ...(accessors[index].name !== undefined ? { name: accessors[index].name } : {}) };
+      const stream = placement.stream.encoded
+        ? encodedAccessor(accessors[index], accessor)
+        : { ...accessor, ...(accessors[index].name !== undefined ? { name: accessors[index].name } : {}) };
       // An accessor that something besides streams uses (an uncompressed primitive, a target) stays for it, and so
       // does one another stream has taken: this primitive gets an accessor of its own. Primitives of one stream share.
       if (users.get(index)!.includes(null) || (owners.get(index) ?? placement.stream) !== placement.stream) {
@@ -436,6 +438,21 @@ export function placeDracoStreams(
   if (placements.length > 0) json.extensionsUsed = [...new Set([...((json.extensionsUsed as string[] | undefined) ?? []), DRACO])];
   if (placements.length > 0 && required)
     json.extensionsRequired = [...new Set([...((json.extensionsRequired as string[] | undefined) ?? []), DRACO])];
+  return out;
+}
+
+/**
+ * The JSON of an accessor a stream encoded here holds: the written accessor's (name, extras, extensions and all) with
+ * what the stream decides (count, bounds, component type, normalized) taken from the encoded stream, and no buffer view.
+ * @param written  the accessor as the writer wrote it (uncompressed)
+ * @param encoded  the accessor as the encoder wrote it for the stream
+ */
+function encodedAccessor(written: Json, encoded: Json): Json {
+  const { bufferView: _view, byteOffset: _offset, ...out } = written;
+  for (const key of ['componentType', 'normalized', 'count', 'min', 'max']) {
+    delete out[key];
+    if (encoded[key] !== undefined) out[key] = encoded[key];
+  }
   return out;
 }
 
