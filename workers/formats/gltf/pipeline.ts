@@ -29,6 +29,7 @@ import type { Node as GltfNode } from '@gltf-transform/core';
 import { bindFramesOf, updateSkins } from './inverse-binds.ts';
 import { placeJoints } from './skeleton-step.ts';
 import { checkStorable } from './storable.ts';
+import { checkWriteOptions } from './write-options.ts';
 import { checkSkinWeightsOptions } from './skin-weights-options.ts';
 import { writeSkinWeights } from './skin-weights-step.ts';
 import { disposeOrphanAccessors, writeDocument } from './write-step.ts';
@@ -40,6 +41,7 @@ import { disposeOrphanAccessors, writeDocument } from './write-step.ts';
 export function checkExportOptions(opts: Required<GltfExportOptions>, fail: Fail): void {
   checkSkinWeightsOptions(opts, fail);
   checkClipsOptions(opts, fail);
+  checkWriteOptions(opts, fail);
 }
 
 /**
