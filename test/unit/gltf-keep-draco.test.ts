@@ -17,8 +17,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
-import { KHRDracoMeshCompression } from '@gltf-transform/extensions';
+import { EXTMeshoptCompression, KHRDracoMeshCompression } from '@gltf-transform/extensions';
 import draco3d from 'draco3dgltf';
+import { MeshoptEncoder } from 'meshoptimizer/encoder';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
 import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
 import { importGltf } from '../../workers/formats/gltf-import.ts';
@@ -744,4 +745,45 @@ test("in-place export of a Draco file, one primitive re-weighted whose POSITION 
   assert.deepEqual(accessor.extras, { scanned: 'left half', scale: 0.01 }, "the encoded primitive's POSITION keeps its extras");
   assert.equal(accessor.bufferView, undefined, 'the accessor is held by the stream');
   assert.ok(!Buffer.from(dracoStreams(result.bytes)[1]).equals(Buffer.from(dracoStreams(source)[1])), 'primitive 1 is encoded again');
+});
+
+test('in-place export of a file with a Draco primitive and meshopt-compressed data beside it: every primitive compressed again, with a notice, valid, read back', async () => {
+  // CesiumMan written by glTF-Transform with both: its primitive as a Draco stream, the skin's and the walk's data
+  // compressed with meshopt.
+  await MeshoptEncoder.ready;
+  const io = new NodeIO()
+    .registerExtensions([KHRDracoMeshCompression, EXTMeshoptCompression])
+    .registerDependencies({ 'draco3d.encoder': await draco3d.createEncoderModule(), 'meshopt.encoder': MeshoptEncoder });
+  const doc = await io.readBinary(readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb')));
+  doc.createExtension(KHRDracoMeshCompression).setRequired(true);
+  doc.createExtension(EXTMeshoptCompression).setRequired(true);
+  const source = await io.writeBinary(doc);
+  const sourceJson = gltfJson(source, 'source') as Json & { extensionsUsed: string[] };
+  assert.deepEqual(
+    [...sourceJson.extensionsUsed].sort(),
+    ['EXT_meshopt_compression', 'KHR_draco_mesh_compression'],
+    'the source uses both',
+  );
+  const rig = await importGltf(source, 'CesiumMan-both.glb');
+  const result = await exportGltfInPlace(editOf(rig), 'both.glb');
+  const notices = result.warnings.filter((w) => /compressed again/.test(w));
+  assert.equal(notices.length, 1, `one notice: ${result.warnings.join('; ')}`);
+  assert.match(notices[0], /^all 1 Draco-compressed primitive of CesiumMan-both\.glb is compressed again .*meshopt compression/);
+  await assertValidGltf(result.bytes, 'a Draco and meshopt file exported in place', {}, source);
+  const json = gltfJson(result.bytes, 'both') as Json & { extensionsUsed: string[] };
+  assert.deepEqual([...json.extensionsUsed].sort(), ['EXT_meshopt_compression', 'KHR_draco_mesh_compression'], 'the output uses both');
+  const back = await importGltf(result.bytes, 'both.glb');
+  assert.equal(back.mesh.triangles.length, rig.mesh.triangles.length, 'every triangle read back');
+  // Encoded again (quantized anew, equal vertices merged): each vertex read back lies within the reach of Draco's
+  // position quantization (14 bits over the extent E: √3 · E / 32766) of one the source decodes to.
+  const reach = ((Math.sqrt(3) * longestAxis(rig.mesh.positions).extent) / (2 * 16383)) * 1.01;
+  const [q, r] = [back.mesh.positions, rig.mesh.positions];
+  let worst = 0;
+  for (let v = 0; v < q.length / 3; v++) {
+    let nearest = Infinity;
+    for (let u = 0; u < r.length / 3; u++)
+      nearest = Math.min(nearest, Math.hypot(q[3 * v] - r[3 * u], q[3 * v + 1] - r[3 * u + 1], q[3 * v + 2] - r[3 * u + 2]));
+    worst = Math.max(worst, nearest);
+  }
+  assert.ok(worst <= reach, `a vertex read back ${worst} from the source's nearest (reach ${reach})`);
 });

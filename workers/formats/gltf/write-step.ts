@@ -124,18 +124,22 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
  * dracoPlacements), with a notice naming those encoded again and why. The Draco extension then leaves the Document,
  * so that the writer lays every primitive out uncompressed for placeDracoStreams to give the compressed ones their
  * streams, in the buffers the writer put their accessors in. Null when the writer compresses instead: an explicit
- * compression encodes every one again, with a notice.
+ * compression or a file that also uses meshopt compression encodes every one again, with a notice.
  */
 async function keptDraco(state: ExportState, compression: GltfCompression): Promise<DracoPlacement[] | null> {
   const sources = state.carry?.draco ?? [];
   if (sources.length === 0) return null;
   const root = state.doc.getRoot();
-  if (compression !== 'none') {
+  // meshopt's compressed data lies in buffer ranges no buffer view covers, which a buffer laid out again would lose.
+  const meshopt = root.listExtensionsUsed().some((extension) => extension.extensionName === 'EXT_meshopt_compression');
+  if (compression !== 'none' || meshopt) {
     state.warnings.push(
       `all ${sources.length} Draco-compressed primitive${sources.length === 1 ? '' : 's'} of ${state.sourceName} ${sources.length === 1 ? 'is' : 'are'} compressed again (quantized anew), unchanged ones included: ${
         compression === 'draco'
           ? 'the export asks for Draco compression, which encodes every primitive with its own settings (sequential connectivity)'
-          : 'the export asks for meshopt compression, which is applied over the Draco data encoded again'
+          : compression === 'meshopt'
+            ? 'the export asks for meshopt compression, which is applied over the Draco data encoded again'
+            : 'the file also uses meshopt compression (EXT_meshopt_compression), which is applied again over the Draco data encoded again, and a kept stream cannot be laid out beside it'
       }${compression === 'draco' ? '' : plainNote(plainPrimitives(sources, state.doc))}`,
     );
     return null;
