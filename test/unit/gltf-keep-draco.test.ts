@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { NodeIO } from '@gltf-transform/core';
+import { Document, NodeIO } from '@gltf-transform/core';
 import { EXTMeshoptCompression, KHRDracoMeshCompression } from '@gltf-transform/extensions';
 import draco3d from 'draco3dgltf';
 import { MeshoptEncoder } from 'meshoptimizer/encoder';
@@ -27,6 +27,7 @@ import { skinningVertexAnimation } from '../../workers/formats/gltf-skinning-bak
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
 import { parseGlb, writeGlb } from '../../workers/formats/gltf/glb.ts';
+import { dracoNotice, dracoPlacements, type DracoPlan } from '../../workers/formats/gltf/keep-draco.ts';
 import { twoJointSkinnedAsset } from './gltf-build.ts';
 import { editOf } from './gltf-edit-input.ts';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
@@ -786,4 +787,55 @@ test('in-place export of a file with a Draco primitive and meshopt-compressed da
     worst = Math.max(worst, nearest);
   }
   assert.ok(worst <= reach, `a vertex read back ${worst} from the source's nearest (reach ${reach})`);
+});
+
+test('Draco primitives the encoder gives up on: left out of the streams (written uncompressed) without ending the write, named in a clause of their own', async () => {
+  // Two quads to encode again; the second's NORMAL has one element fewer than its POSITION, which Draco's mesh
+  // builder refuses ("Error compressing "NORMAL" attribute.").
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const accessor = (type: 'VEC3' | 'SCALAR', array: Float32Array | Uint16Array) =>
+    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const quad = (normals: number): ReturnType<Document['createPrimitive']> =>
+    doc
+      .createPrimitive()
+      .setAttribute('POSITION', accessor('VEC3', new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0])))
+      .setAttribute(
+        'NORMAL',
+        accessor(
+          'VEC3',
+          new Float32Array(3 * normals).map((_, i) => (i % 3 === 2 ? 1 : 0)),
+        ),
+      )
+      .setIndices(accessor('SCALAR', new Uint16Array([0, 1, 2, 1, 3, 2])));
+  const [good, bad] = [quad(4), quad(3)];
+  doc.createMesh('quads').addPrimitive(good).addPrimitive(bad);
+  const plan: DracoPlan = {
+    keeps: [],
+    reencoded: [good, bad].map((primitive, p) => ({
+      primitive,
+      meshIndex: 0,
+      primitiveIndex: p,
+      label: `mesh 0 ("quads") primitive ${p}`,
+      reason: 'its weights changed (WEIGHTS_0)',
+    })),
+  };
+  const source = { file: 'quads.glb', bytes: new Uint8Array(0), resources: {}, jointNodes: new Int32Array(0) };
+  const { placements, failed } = await dracoPlacements(plan, {}, source);
+  assert.deepEqual(
+    placements.map((placement) => [placement.primitiveIndex, placement.stream.encoded]),
+    [[0, true]],
+    'the good quad has a stream encoded now',
+  );
+  assert.deepEqual(failed, [plan.reencoded[1]], 'the bad quad failed');
+  assert.equal(
+    dracoNotice(plan, failed, 'quads.glb'),
+    '1 of 2 Draco-compressed primitives of quads.glb is compressed again (quantized anew; the encoder may renumber and merge vertices): mesh 0 ("quads") primitive 0: its weights changed (WEIGHTS_0); 1 more is written uncompressed, as the Draco encoder cannot compress it: mesh 0 ("quads") primitive 1: its weights changed (WEIGHTS_0)',
+  );
+  const alone = { keeps: [], reencoded: [plan.reencoded[1]] };
+  assert.equal(
+    dracoNotice(alone, failed, 'quads.glb'),
+    '1 of 1 Draco-compressed primitive of quads.glb is written uncompressed, as the Draco encoder cannot compress it: mesh 0 ("quads") primitive 1: its weights changed (WEIGHTS_0)',
+    'no claim that anything is compressed again',
+  );
 });

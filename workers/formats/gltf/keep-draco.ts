@@ -159,50 +159,60 @@ export function planDraco(sources: readonly DracoSource[], doc: Document): Draco
 }
 
 /**
- * The notice for the primitives a plan encodes again: which, why, and that the others keep their streams; null when
- * none is encoded again.
+ * The notice for the primitives a plan encodes again: which are compressed again and why, which the encoder could not
+ * compress (written uncompressed), and that the others keep their streams; null when none is encoded again.
+ * @param failed     those of plan.reencoded the encoder could not compress (dracoPlacements)
  * @param sourceName the source file, for the message
  */
-export function dracoNotice(plan: DracoPlan, sourceName: string): string | null {
+export function dracoNotice(plan: DracoPlan, failed: readonly DracoReencoded[], sourceName: string): string | null {
   const { reencoded, keeps } = plan;
   if (reencoded.length === 0) return null;
   const total = reencoded.length + keeps.length;
-  const each = reencoded.map((one) => `${one.label}: ${one.reason}`).join('; ');
+  const of = `of ${total} Draco-compressed primitive${total === 1 ? '' : 's'} of ${sourceName}`;
+  const is = (count: number): string => (count === 1 ? 'is' : 'are');
+  const each = (list: readonly DracoReencoded[]): string => list.map((one) => `${one.label}: ${one.reason}`).join('; ');
+  const encoded = reencoded.filter((one) => !failed.includes(one));
+  const clauses: string[] = [];
+  if (encoded.length > 0)
+    clauses.push(
+      `${encoded.length} ${of} ${is(encoded.length)} compressed again (quantized anew; the encoder may renumber and merge vertices): ${each(encoded)}`,
+    );
+  if (failed.length > 0)
+    clauses.push(
+      `${failed.length} ${encoded.length > 0 ? 'more' : of} ${is(failed.length)} written uncompressed, as the Draco encoder cannot compress ${failed.length === 1 ? 'it' : 'them'}: ${each(failed)}`,
+    );
   const others =
     keeps.length === 0
       ? ''
       : `; the other ${keeps.length === 1 ? 'one keeps its' : `${keeps.length} keep their`} compressed data byte for byte`;
-  return `${reencoded.length} of ${total} Draco-compressed primitive${total === 1 ? '' : 's'} of ${sourceName} ${reencoded.length === 1 ? 'is' : 'are'} compressed again (quantized anew; the encoder may renumber and merge vertices): ${each}${others}`;
+  return `${clauses.join('; ')}${others}`;
 }
 
 /**
  * The streams of a plan: the source's for the kept primitives (one copy for primitives that share one), one encoded
  * now for each primitive encoded again. A primitive the encoder cannot compress is left out (it is written
- * uncompressed) with a notice.
+ * uncompressed) and listed in `failed`, for the notice (dracoNotice).
  * @param sourceJson  the source's JSON
  * @param source      the source file and its resources (the streams' bytes)
- * @param warnings    the notice is appended here
  */
 export async function dracoPlacements(
   plan: DracoPlan,
   sourceJson: Json,
   source: GltfSource,
-  warnings: string[],
-): Promise<DracoPlacement[]> {
+): Promise<{ placements: DracoPlacement[]; failed: DracoReencoded[] }> {
   const byView = new Map<number, DracoStream>();
-  const out: DracoPlacement[] = plan.keeps.map((keep) => {
+  const placements: DracoPlacement[] = plan.keeps.map((keep) => {
     const stream = byView.get(keep.extension.bufferView) ?? sourceStream(keep, sourceJson, source);
     byView.set(keep.extension.bufferView, stream);
     return { meshIndex: keep.meshIndex, primitiveIndex: keep.primitiveIndex, stream };
   });
-  const failed: string[] = [];
+  const failed: DracoReencoded[] = [];
   for (const one of plan.reencoded) {
     const stream = await encodedStream(one.primitive);
-    if (stream) out.push({ meshIndex: one.meshIndex, primitiveIndex: one.primitiveIndex, stream });
-    else failed.push(one.label);
+    if (stream) placements.push({ meshIndex: one.meshIndex, primitiveIndex: one.primitiveIndex, stream });
+    else failed.push(one);
   }
-  if (failed.length > 0) warnings.push(`the Draco encoder cannot compress ${failed.join(', ')} of ${source.file}; written uncompressed`);
-  return out;
+  return { placements, failed };
 }
 
 /** A kept primitive's stream: the source's bytes, and the JSON of the accessors it holds (those without a view of their own). */
@@ -225,7 +235,9 @@ function sourceStream(keep: DracoKeep, sourceJson: Json, source: GltfSource): Dr
  * A primitive's attributes and indices encoded as a stream of its own, as an explicit Draco export encodes them
  * (compressOnWrite): a copy of the primitive alone in a Document of its own, written compressed. A primitive with
  * morph targets is encoded keeping its vertices and their order (the encoder does so for a primitive with targets:
- * the copy gets one, which the stream does not hold). Null when the encoder leaves it uncompressed.
+ * the copy gets one, which the stream does not hold). Null when the encoder leaves it uncompressed or gives up on an
+ * attribute (Draco's builder refuses it: "Error compressing "NORMAL" attribute.", a plain Error where glTF-Transform
+ * leaves a primitive uncompressed on its EncodingError only).
  */
 async function encodedStream(primitive: Primitive): Promise<DracoStream | null> {
   const doc = new GltfDocument().setLogger(new Logger(Logger.Verbosity.SILENT));
@@ -253,7 +265,13 @@ async function encodedStream(primitive: Primitive): Promise<DracoStream | null> 
   doc.createMesh().addPrimitive(alone);
   const io = new WebIO().setLogger(new Logger(Logger.Verbosity.SILENT));
   await compressOnWrite(doc, io, 'draco');
-  const glb = await io.writeBinary(doc);
+  let glb: Uint8Array;
+  try {
+    glb = await io.writeBinary(doc);
+  } catch (error) {
+    if (error instanceof Error && /^(Error compressing|Unexpected component type)/.test(error.message)) return null;
+    throw error;
+  }
   const { jsonBytes, bin } = parseGlb(glb, 'stream');
   const json = JSON.parse(new TextDecoder().decode(jsonBytes)) as Json;
   const written = ((json.meshes as Json[])[0].primitives as Json[])[0];

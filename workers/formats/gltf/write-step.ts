@@ -145,9 +145,9 @@ async function keptDraco(state: ExportState, compression: GltfCompression): Prom
     return null;
   }
   const plan = planDraco(sources, state.doc);
-  const notice = dracoNotice(plan, state.sourceName);
+  const { placements, failed } = await dracoPlacements(plan, state.carry!.json, state.carry!.source);
+  const notice = dracoNotice(plan, failed, state.sourceName);
   if (notice) state.warnings.push(notice);
-  const placements = await dracoPlacements(plan, state.carry!.json, state.carry!.source, state.warnings);
   root
     .listExtensionsUsed()
     .find((extension) => extension.extensionName === DRACO)
