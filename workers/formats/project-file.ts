@@ -42,8 +42,10 @@ import { AUTOMATIC_HANDLES_DEFAULTS } from '../weights/automatic-handles.ts';
 import { HARMONIC_WEIGHTS_DEFAULTS } from '../weights/harmonic-weights.ts';
 import { VOLUMETRIC_FALLOFF_RANGE, VOLUMETRIC_WEIGHTS_DEFAULTS, VOXEL_RESOLUTION_RANGE } from '../weights/volumetric-weights.ts';
 import { BINDING_METHODS } from '../weights/binding-method.ts';
+import { MAX_INFLUENCES_DEFAULT } from '../weights/limit-influences.ts';
+import { INFLUENCE_DEFAULTS } from '../skinning/influences.ts';
 import { FormatError } from './format-error.ts';
-import { exportGltf, type GltfClip } from './gltf-export.ts';
+import { exportGltf, GLTF_EXPORT_DEFAULTS, type GltfClip } from './gltf-export.ts';
 import { glbJsonPrefix, parseGlb, writeGlb } from './gltf/glb.ts';
 import type { DenseMatrix, GltfSource, LookImage, MaterialLook, MeshPart, ObjCorners, SurfaceLook, TriangleMesh } from './types.ts';
 import { ALPHA_MODES, MAG_FILTERS, MIN_FILTERS, WRAP_MODES } from './material-look.ts';
@@ -200,14 +202,27 @@ export function defaultProjectSettings(vertexCount: number, boneCount: number): 
   void vertexCount;
   return {
     skin: { method: 'lbs', antipodality: 'per-vertex', split: null, heatMap: false, blend: null },
-    view: { mode: 'shaded', isoLines: false, wireframe: false, skeleton: true, influences: 4, asExported: false, selectedBone: -1 },
+    // The view's preview influences and the scene's max influences are settings of their own, with their own defaults.
+    view: {
+      mode: 'shaded',
+      isoLines: false,
+      wireframe: false,
+      skeleton: true,
+      influences: INFLUENCE_DEFAULTS.maxInfluences,
+      asExported: false,
+      selectedBone: -1,
+    },
     paint: {
       brush: { mode: 'add', radius: 40, strength: 0.3, falloff: 'smooth', value: 1, spacing: 0.25, throughMesh: false },
       symmetry: null,
       locked: new Uint8Array(boneCount),
-      maxInfluences: 4,
+      maxInfluences: MAX_INFLUENCES_DEFAULT,
     },
-    export: { format: 'glb', influences: 4, weightComponent: 'float' },
+    export: {
+      format: GLTF_EXPORT_DEFAULTS.format,
+      influences: GLTF_EXPORT_DEFAULTS.influences,
+      weightComponent: GLTF_EXPORT_DEFAULTS.weightComponent,
+    },
     posespace: { kernel: DEFAULT_RBF_KERNEL },
     binding: {
       source: 'current',
