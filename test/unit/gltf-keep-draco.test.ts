@@ -27,7 +27,7 @@ import { skinningVertexAnimation } from '../../workers/formats/gltf-skinning-bak
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
 import { parseGlb, writeGlb } from '../../workers/formats/gltf/glb.ts';
-import { dracoNotice, dracoPlacements, type DracoPlan } from '../../workers/formats/gltf/keep-draco.ts';
+import { dracoNotice, dracoPlacements, type DracoKeep, type DracoPlan } from '../../workers/formats/gltf/keep-draco.ts';
 import { twoJointSkinnedAsset } from './gltf-build.ts';
 import { editOf } from './gltf-edit-input.ts';
 import { assertValidGltf, gltfPosedPositions, maxDistance } from './gltf-skinning-reference.ts';
@@ -837,5 +837,29 @@ test('Draco primitives the encoder gives up on: left out of the streams (written
     dracoNotice(alone, failed, 'quads.glb'),
     '1 of 1 Draco-compressed primitive of quads.glb is written uncompressed, as the Draco encoder cannot compress it: mesh 0 ("quads") primitive 1: its weights changed (WEIGHTS_0)',
     'no claim that anything is compressed again',
+  );
+});
+
+test('the Draco notice of many primitives encoded again groups them by reason and names 6 at most', () => {
+  const doc = new Document();
+  const reencoded = [
+    'its POSITION changed',
+    ...new Array<string>(7).fill('its weights changed (JOINTS_0, WEIGHTS_0)'),
+    'it shares compressed data or accessors with mesh 0 primitive 0, which is encoded again',
+  ].map((reason, m) => ({ primitive: doc.createPrimitive(), meshIndex: m, primitiveIndex: 0, label: `mesh ${m} primitive 0`, reason }));
+  // (The notice counts the kept primitives only.)
+  const keeps = [{}, {}] as DracoKeep[];
+  assert.equal(
+    dracoNotice({ keeps, reencoded }, [], 'many.glb'),
+    '9 of 11 Draco-compressed primitives of many.glb are compressed again (quantized anew; the encoder may renumber and merge vertices): ' +
+      'mesh 0 primitive 0: its POSITION changed; ' +
+      'mesh 1 primitive 0, mesh 2 primitive 0, mesh 3 primitive 0, mesh 4 primitive 0, mesh 5 primitive 0 and 2 more: their weights changed (JOINTS_0, WEIGHTS_0); ' +
+      '1 more for other reasons; the other 2 keep their compressed data byte for byte',
+  );
+  // The failed ones are named as sparingly, in their own clause.
+  const failed = reencoded.slice(1, 8);
+  assert.match(
+    dracoNotice({ keeps, reencoded }, failed, 'many.glb') ?? '',
+    /; 7 more are written uncompressed, as the Draco encoder cannot compress them: mesh 1 primitive 0, .*, mesh 6 primitive 0 and 1 more: their weights changed \(JOINTS_0, WEIGHTS_0\); the other 2 keep/,
   );
 });

@@ -170,22 +170,50 @@ export function dracoNotice(plan: DracoPlan, failed: readonly DracoReencoded[], 
   const total = reencoded.length + keeps.length;
   const of = `of ${total} Draco-compressed primitive${total === 1 ? '' : 's'} of ${sourceName}`;
   const is = (count: number): string => (count === 1 ? 'is' : 'are');
-  const each = (list: readonly DracoReencoded[]): string => list.map((one) => `${one.label}: ${one.reason}`).join('; ');
   const encoded = reencoded.filter((one) => !failed.includes(one));
   const clauses: string[] = [];
   if (encoded.length > 0)
     clauses.push(
-      `${encoded.length} ${of} ${is(encoded.length)} compressed again (quantized anew; the encoder may renumber and merge vertices): ${each(encoded)}`,
+      `${encoded.length} ${of} ${is(encoded.length)} compressed again (quantized anew; the encoder may renumber and merge vertices): ${byReason(encoded)}`,
     );
   if (failed.length > 0)
     clauses.push(
-      `${failed.length} ${encoded.length > 0 ? 'more' : of} ${is(failed.length)} written uncompressed, as the Draco encoder cannot compress ${failed.length === 1 ? 'it' : 'them'}: ${each(failed)}`,
+      `${failed.length} ${encoded.length > 0 ? 'more' : of} ${is(failed.length)} written uncompressed, as the Draco encoder cannot compress ${failed.length === 1 ? 'it' : 'them'}: ${byReason(failed)}`,
     );
   const others =
     keeps.length === 0
       ? ''
       : `; the other ${keeps.length === 1 ? 'one keeps its' : `${keeps.length} keep their`} compressed data byte for byte`;
   return `${clauses.join('; ')}${others}`;
+}
+
+/** How many primitives a notice names (plainNote, byReason); the rest are counted. */
+const NAMED = 6;
+
+/**
+ * Primitives grouped by reason, at most NAMED of them named in all and the rest counted:
+ * 'mesh 0 primitive 1, mesh 1 primitive 0 and 3 more: their weights changed (JOINTS_0, WEIGHTS_0); 2 more for other reasons'.
+ */
+function byReason(list: readonly DracoReencoded[]): string {
+  const groups = new Map<string, string[]>();
+  for (const one of list) groups.set(one.reason, [...(groups.get(one.reason) ?? []), one.label]);
+  let left = NAMED;
+  let unnamed = 0;
+  const parts: string[] = [];
+  for (const [reason, labels] of groups) {
+    if (left === 0) {
+      unnamed += labels.length;
+      continue;
+    }
+    const shown = labels.slice(0, left);
+    left -= shown.length;
+    const more = labels.length - shown.length;
+    // The reasons speak of one primitive ('its weights changed', 'it shares …').
+    const said = labels.length === 1 ? reason : reason.replace(/^its /, 'their ').replace(/^it shares /, 'they share ');
+    parts.push(`${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}: ${said}`);
+  }
+  if (unnamed > 0) parts.push(`${unnamed} more for other reasons`);
+  return parts.join('; ');
 }
 
 /**
@@ -296,7 +324,7 @@ async function encodedStream(primitive: Primitive): Promise<DracoStream | null> 
  */
 export function plainNote(plain: readonly string[]): string {
   if (plain.length === 0) return '';
-  const shown = plain.slice(0, 6).join(', ') + (plain.length > 6 ? ` and ${plain.length - 6} more` : '');
+  const shown = plain.slice(0, NAMED).join(', ') + (plain.length > NAMED ? ` and ${plain.length - NAMED} more` : '');
   return `; the writer compresses every primitive, so ${plain.length === 1 ? 'one the source stores uncompressed is' : `${plain.length} the source stores uncompressed are`} compressed with Draco too (${shown})`;
 }
 
