@@ -117,7 +117,7 @@ test('export --base on a Draco file with other weights: encoded again with a not
   const written = new Uint8Array(readFileSync(out));
   await assertValidGltf(written, 'a re-weighted Draco file', {}, source);
   const back = await importGltf(written, 'reweighted.glb');
-  // (Encoding again may renumber and merge vertices: every vertex read back is on the first joint only.)
+  // (Encoding again may merge vertices: every vertex read back is on the first joint only.)
   for (let v = 0; v < back.weights.rows; v++) {
     const row = Array.from(back.weights.data.subarray(v * cols, (v + 1) * cols));
     assert.deepEqual(row, [1, ...new Array<number>(cols - 1).fill(0)], `vertex ${v}: the new weights`);
@@ -366,7 +366,11 @@ for (const format of ['glb', 'gltf'] as const)
     // The notice names primitive 1 and why, and says the other one is kept.
     const notices = result.warnings.filter((w) => /compressed again/.test(w));
     assert.equal(notices.length, 1, `one notice: ${result.warnings.join('; ')}`);
-    assert.match(notices[0], /^1 of 2 Draco-compressed primitives of CesiumMan-two\.glb is compressed again/);
+    assert.match(
+      notices[0],
+      /^1 of 2 Draco-compressed primitives of CesiumMan-two\.glb is compressed again \(quantized anew; the encoder may merge vertices whose values are all equal\)/,
+    );
+    assert.doesNotMatch(notices[0], /extensionsRequired/, 'the source requires the extension already');
     assert.match(notices[0], /mesh 0 \("Cesium_Man"\) primitive 1: its weights changed \(JOINTS_0, WEIGHTS_0\)/);
     assert.doesNotMatch(notices[0], /primitive 0/, 'the kept primitive is not named');
     assert.match(notices[0], /the other one keeps its compressed data byte for byte/);
@@ -505,6 +509,9 @@ test('in-place export of a Draco file with two compressed primitives, one re-wei
   const notices = result.warnings.filter((w) => /compressed again/.test(w));
   assert.equal(notices.length, 1, `one notice: ${result.warnings.join('; ')}`);
   assert.match(notices[0], /^1 of 2 .*primitive 1: its weights changed/);
+  // Encoded with its morph targets: sequentially, without merging vertices.
+  assert.match(notices[0], /\(quantized anew; it has morph targets, so it keeps its vertices and their order\)/);
+  assert.doesNotMatch(notices[0], /merge/, 'nothing said of merging vertices');
   const streams = dracoStreams(result.bytes);
   assert.ok(Buffer.from(streams[0]).equals(Buffer.from(dracoStreams(source)[0])), "primitive 0's stream is the source's");
   const json = gltfJson(result.bytes, 'two-baked') as Json;
@@ -821,7 +828,8 @@ test('Draco primitives the encoder gives up on: left out of the streams (written
     })),
   };
   const source = { file: 'quads.glb', bytes: new Uint8Array(0), resources: {}, jointNodes: new Int32Array(0) };
-  const { placements, failed } = await dracoPlacements(plan, {}, source);
+  const requiring = { extensionsRequired: ['KHR_draco_mesh_compression'] };
+  const { placements, failed } = await dracoPlacements(plan, requiring, source);
   assert.deepEqual(
     placements.map((placement) => [placement.primitiveIndex, placement.stream.encoded]),
     [[0, true]],
@@ -829,12 +837,12 @@ test('Draco primitives the encoder gives up on: left out of the streams (written
   );
   assert.deepEqual(failed, [plan.reencoded[1]], 'the bad quad failed');
   assert.equal(
-    dracoNotice(plan, failed, 'quads.glb'),
-    '1 of 2 Draco-compressed primitives of quads.glb is compressed again (quantized anew; the encoder may renumber and merge vertices): mesh 0 ("quads") primitive 0: its weights changed (WEIGHTS_0); 1 more is written uncompressed, as the Draco encoder cannot compress it: mesh 0 ("quads") primitive 1: its weights changed (WEIGHTS_0)',
+    dracoNotice(plan, failed, 'quads.glb', requiring),
+    '1 of 2 Draco-compressed primitives of quads.glb is compressed again (quantized anew; the encoder may merge vertices whose values are all equal): mesh 0 ("quads") primitive 0: its weights changed (WEIGHTS_0); 1 more is written uncompressed, as the Draco encoder cannot compress it: mesh 0 ("quads") primitive 1: its weights changed (WEIGHTS_0)',
   );
   const alone = { keeps: [], reencoded: [plan.reencoded[1]] };
   assert.equal(
-    dracoNotice(alone, failed, 'quads.glb'),
+    dracoNotice(alone, failed, 'quads.glb', {}),
     '1 of 1 Draco-compressed primitive of quads.glb is written uncompressed, as the Draco encoder cannot compress it: mesh 0 ("quads") primitive 1: its weights changed (WEIGHTS_0)',
     'no claim that anything is compressed again',
   );
@@ -850,8 +858,8 @@ test('the Draco notice of many primitives encoded again groups them by reason an
   // (The notice counts the kept primitives only.)
   const keeps = [{}, {}] as DracoKeep[];
   assert.equal(
-    dracoNotice({ keeps, reencoded }, [], 'many.glb'),
-    '9 of 11 Draco-compressed primitives of many.glb are compressed again (quantized anew; the encoder may renumber and merge vertices): ' +
+    dracoNotice({ keeps, reencoded }, [], 'many.glb', { extensionsRequired: ['KHR_draco_mesh_compression'] }),
+    '9 of 11 Draco-compressed primitives of many.glb are compressed again (quantized anew; the encoder may merge vertices whose values are all equal): ' +
       'mesh 0 primitive 0: its POSITION changed; ' +
       'mesh 1 primitive 0, mesh 2 primitive 0, mesh 3 primitive 0, mesh 4 primitive 0, mesh 5 primitive 0 and 2 more: their weights changed (JOINTS_0, WEIGHTS_0); ' +
       '1 more for other reasons; the other 2 keep their compressed data byte for byte',
@@ -859,7 +867,44 @@ test('the Draco notice of many primitives encoded again groups them by reason an
   // The failed ones are named as sparingly, in their own clause.
   const failed = reencoded.slice(1, 8);
   assert.match(
-    dracoNotice({ keeps, reencoded }, failed, 'many.glb') ?? '',
+    dracoNotice({ keeps, reencoded }, failed, 'many.glb', { extensionsRequired: ['KHR_draco_mesh_compression'] }) ?? '',
     /; 7 more are written uncompressed, as the Draco encoder cannot compress them: mesh 1 primitive 0, .*, mesh 6 primitive 0 and 1 more: their weights changed \(JOINTS_0, WEIGHTS_0\); the other 2 keep/,
+  );
+});
+
+test('a Draco file that does not list the extension as required, one primitive re-weighted: the notice says the extension is added to extensionsRequired, and it is', async () => {
+  const compressed = await dracoCesiumManInTwo();
+  const json = gltfJson(compressed, 'compressed') as Json & { extensionsRequired?: string[] };
+  delete json.extensionsRequired;
+  const source = writeGlb(json, parseGlb(compressed, 'compressed').bin!);
+  const rig = await importGltf(source, 'CesiumMan-optional.glb');
+  const same = await exportGltfInPlace(editOf(rig), 'optional-same.glb');
+  const sameJson = gltfJson(same.bytes, 'same') as { extensionsRequired?: string[] };
+  assert.equal(sameJson.extensionsRequired, undefined, 'kept streams alone: nothing required, as in the source');
+  const weights = { ...rig.weights, data: reweighPart(rig, 1) };
+  const result = await exportGltfInPlace({ ...editOf(rig), weights }, 'optional.glb');
+  await assertValidGltf(result.bytes, 'a re-weighted primitive of a file not requiring Draco', {}, source);
+  const notice = result.warnings.find((w) => /compressed again/.test(w)) ?? '';
+  assert.match(
+    notice,
+    /primitive 1: its weights changed \(JOINTS_0, WEIGHTS_0\); KHR_draco_mesh_compression is added to extensionsRequired, as what is compressed now has no uncompressed fallback; the other one keeps/,
+    result.warnings.join('; '),
+  );
+  const written = gltfJson(result.bytes, 'optional') as { extensionsRequired?: string[] };
+  assert.deepEqual(written.extensionsRequired, ['KHR_draco_mesh_compression'], 'the extension is required');
+});
+
+test('the Draco notice says which primitives encoded again keep their vertices and order (those with morph targets)', () => {
+  const doc = new Document();
+  const reencoded = [0, 1, 2].map((p) => ({
+    primitive: p === 1 ? doc.createPrimitive().addTarget(doc.createPrimitiveTarget()) : doc.createPrimitive(),
+    meshIndex: 0,
+    primitiveIndex: p,
+    label: `mesh 0 primitive ${p}`,
+    reason: 'its weights changed (WEIGHTS_0)',
+  }));
+  assert.equal(
+    dracoNotice({ keeps: [], reencoded }, [], 'mixed.glb', { extensionsRequired: ['KHR_draco_mesh_compression'] }),
+    '3 of 3 Draco-compressed primitives of mixed.glb are compressed again (quantized anew; the encoder may merge vertices whose values are all equal, except in the one with morph targets (mesh 0 primitive 1), which keeps its vertices and their order): mesh 0 primitive 0, mesh 0 primitive 1, mesh 0 primitive 2: their weights changed (WEIGHTS_0)',
   );
 });

@@ -159,12 +159,15 @@ export function planDraco(sources: readonly DracoSource[], doc: Document): Draco
 }
 
 /**
- * The notice for the primitives a plan encodes again: which are compressed again and why, which the encoder could not
- * compress (written uncompressed), and that the others keep their streams; null when none is encoded again.
+ * The notice for the primitives a plan encodes again: which are compressed again and why, how (a primitive with
+ * morph targets keeps its vertices and their order; others may have vertices merged), that the Draco extension becomes
+ * required where the source does not require it, which the encoder could not compress (written uncompressed), and that
+ * the others keep their streams; null when none is encoded again.
  * @param failed     those of plan.reencoded the encoder could not compress (dracoPlacements)
  * @param sourceName the source file, for the message
+ * @param sourceJson the source's JSON (whether it requires the extension)
  */
-export function dracoNotice(plan: DracoPlan, failed: readonly DracoReencoded[], sourceName: string): string | null {
+export function dracoNotice(plan: DracoPlan, failed: readonly DracoReencoded[], sourceName: string, sourceJson: Json): string | null {
   const { reencoded, keeps } = plan;
   if (reencoded.length === 0) return null;
   const total = reencoded.length + keeps.length;
@@ -174,7 +177,7 @@ export function dracoNotice(plan: DracoPlan, failed: readonly DracoReencoded[], 
   const clauses: string[] = [];
   if (encoded.length > 0)
     clauses.push(
-      `${encoded.length} ${of} ${is(encoded.length)} compressed again (quantized anew; the encoder may renumber and merge vertices): ${byReason(encoded)}`,
+      `${encoded.length} ${of} ${is(encoded.length)} compressed again (${howEncoded(encoded)}): ${byReason(encoded)}${requiredNote(sourceJson)}`,
     );
   if (failed.length > 0)
     clauses.push(
@@ -185,6 +188,36 @@ export function dracoNotice(plan: DracoPlan, failed: readonly DracoReencoded[], 
       ? ''
       : `; the other ${keeps.length === 1 ? 'one keeps its' : `${keeps.length} keep their`} compressed data byte for byte`;
   return `${clauses.join('; ')}${others}`;
+}
+
+/**
+ * What encoding again does to the primitives encoded (encodedStream): each is quantized anew; the encoder may merge
+ * the vertices whose values are all equal, but a primitive with morph targets keeps its vertices and their order.
+ */
+function howEncoded(encoded: readonly DracoReencoded[]): string {
+  const targets = encoded.filter((one) => one.primitive.listTargets().length > 0).map((one) => one.label);
+  const merge = 'the encoder may merge vertices whose values are all equal';
+  if (targets.length === 0) return `quantized anew; ${merge}`;
+  if (targets.length === encoded.length)
+    return `quantized anew; ${encoded.length === 1 ? 'it has morph targets, so it keeps' : 'they have morph targets, so each keeps'} its vertices and their order`;
+  const shown = targets.slice(0, NAMED).join(', ') + (targets.length > NAMED ? ` and ${targets.length - NAMED} more` : '');
+  return `quantized anew; ${merge}, except in ${targets.length === 1 ? 'the one' : `the ${targets.length}`} with morph targets (${shown}), which keep${targets.length === 1 ? 's its' : ' their'} vertices and their order`;
+}
+
+/** Whether a glTF's JSON lists the Draco extension as required. */
+function requiresDraco(json: Json): boolean {
+  return Array.isArray(json.extensionsRequired) && (json.extensionsRequired as unknown[]).includes(DRACO);
+}
+
+/**
+ * What a notice adds when data compressed by this export makes the Draco extension required (it has no uncompressed
+ * fallback) where the source does not require it: '' when the source does.
+ * @param sourceJson the source's JSON
+ */
+export function requiredNote(sourceJson: Json): string {
+  return requiresDraco(sourceJson)
+    ? ''
+    : `; ${DRACO} is added to extensionsRequired, as what is compressed now has no uncompressed fallback`;
 }
 
 /** How many primitives a notice names (plainNote, byReason); the rest are counted. */
@@ -478,9 +511,7 @@ export function placeDracoStreams(
   json.bufferViews = views;
   buffers.forEach((buffer, k) => (buffer.byteLength = out[k].length));
   // A stream encoded here has no uncompressed fallback, so the extension is required then, as it is when the source requires it.
-  const required =
-    placements.some((placement) => placement.stream.encoded) ||
-    (Array.isArray(sourceJson.extensionsRequired) && (sourceJson.extensionsRequired as unknown[]).includes(DRACO));
+  const required = placements.some((placement) => placement.stream.encoded) || requiresDraco(sourceJson);
   if (placements.length > 0) json.extensionsUsed = [...new Set([...((json.extensionsUsed as string[] | undefined) ?? []), DRACO])];
   if (placements.length > 0 && required)
     json.extensionsRequired = [...new Set([...((json.extensionsRequired as string[] | undefined) ?? []), DRACO])];

@@ -25,6 +25,7 @@ import {
   plainNote,
   plainPrimitives,
   planDraco,
+  requiredNote,
   type DracoPlacement,
 } from './keep-draco.ts';
 import { restoreNodeTransforms } from './keep-node-transforms.ts';
@@ -140,13 +141,13 @@ async function keptDraco(state: ExportState, compression: GltfCompression): Prom
           : compression === 'meshopt'
             ? 'the export asks for meshopt compression, which is applied over the Draco data encoded again'
             : 'the file also uses meshopt compression (EXT_meshopt_compression), which is applied again over the Draco data encoded again, and a kept stream cannot be laid out beside it'
-      }${compression === 'draco' ? '' : plainNote(plainPrimitives(sources, state.doc))}`,
+      }${compression === 'draco' ? '' : plainNote(plainPrimitives(sources, state.doc))}${state.carry ? requiredNote(state.carry.json) : ''}`,
     );
     return null;
   }
   const plan = planDraco(sources, state.doc);
   const { placements, failed } = await dracoPlacements(plan, state.carry!.json, state.carry!.source);
-  const notice = dracoNotice(plan, failed, state.sourceName);
+  const notice = dracoNotice(plan, failed, state.sourceName, state.carry!.json);
   if (notice) state.warnings.push(notice);
   root
     .listExtensionsUsed()
