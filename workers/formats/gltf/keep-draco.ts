@@ -119,11 +119,17 @@ export interface DracoPlan {
  */
 export function planDraco(sources: readonly DracoSource[], doc: Document): DracoPlan {
   const meshes = doc.getRoot().listMeshes();
-  const placed: DracoKeep[] = [];
-  for (const source of sources) {
-    const meshIndex = meshes.findIndex((mesh) => mesh.listPrimitives().includes(source.primitive));
-    if (meshIndex >= 0) placed.push({ ...source, meshIndex, primitiveIndex: meshes[meshIndex].listPrimitives().indexOf(source.primitive) });
-  }
+  // Where each primitive is written: its mesh's index and its index in that mesh (the first mesh holding it).
+  const where = new Map<Primitive, { meshIndex: number; primitiveIndex: number }>();
+  meshes.forEach((mesh, meshIndex) =>
+    mesh.listPrimitives().forEach((primitive, primitiveIndex) => {
+      if (!where.has(primitive)) where.set(primitive, { meshIndex, primitiveIndex });
+    }),
+  );
+  const placed: DracoKeep[] = sources.flatMap((source) => {
+    const at = where.get(source.primitive);
+    return at ? [{ ...source, ...at }] : [];
+  });
   const labels = placed.map((keep) => primitiveLabel(meshes[keep.meshIndex].getName(), keep.meshIndex, keep.primitiveIndex));
   const reasons = new Map<number, string>();
   placed.forEach((keep, k) => {
