@@ -10,7 +10,9 @@
  *   as `{}` without byteLength, which the reader refuses;
  * - `extensionsUsed` holding a number: the reader threw a TypeError instead of refusing the file;
  * - an OBJ of vertices without faces (a truncated file): the fresh export left its only mesh out and wrote a file of
- *   joints alone, with an empty buffer, which the reader refuses.
+ *   joints alone, with an empty buffer, which the reader refuses;
+ * - a glTF without JOINTS_0 (read with every weight zero): the fresh export wrote its mesh unskinned, a file without a
+ *   skinned mesh that the reader refuses; the no-op in-place export keeps the file's skin.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -160,6 +162,21 @@ test('fresh export: an OBJ of vertices without triangles is refused naming the m
   const skeleton = buildSkeleton({ joints: Float64Array.of(0, 0, 0, 1, 0, 0, 2, 0, 0), bones: Uint32Array.of(0, 1, 1, 2) }, 'two.tgf');
   const rig = { mesh, skeleton, weights: nearestBoneWeights(mesh, skeleton) };
   await assertClearRefusal(() => exportGltf(rig, 'points.out.glb'), 'points.out.glb', 'no triangles');
+});
+
+test('a glTF without joints: the no-op in-place export keeps its skin; a fresh export, with no weight to write, is refused', async () => {
+  const source = new Uint8Array(readFileSync(dataFile('gltf', 'SimpleSkin', 'glTF-Embedded', 'SimpleSkin.gltf')));
+  const json = JSON.parse(new TextDecoder().decode(source)) as { meshes: { primitives: { attributes: Record<string, number> }[] }[] };
+  delete json.meshes[0].primitives[0].attributes.JOINTS_0;
+  const read = await importGltf(new TextEncoder().encode(JSON.stringify(json)), 'SimpleSkin.gltf');
+  assert.ok(
+    read.weights.data.every((w) => w === 0),
+    'every weight is zero',
+  );
+  const same = await exportGltfInPlace(editOfRead(read), 'SimpleSkin.out.gltf', { format: 'gltf' });
+  const back = await importGltf(same.bytes, 'SimpleSkin.out.gltf', same.resources);
+  assert.equal(back.mesh.positions.length, read.mesh.positions.length, 'the no-op export reads back with every vertex');
+  await assertClearRefusal(() => exportGltf(freshRigOfRead(read), 'SimpleSkin.out.glb'), 'SimpleSkin.out.glb', 'no vertex has a weight');
 });
 
 test('fuzz: 150 inputs per write format end in files read back or clear errors (GLB and glTF three exports each, OBJ one)', async () => {

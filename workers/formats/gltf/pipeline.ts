@@ -10,7 +10,8 @@
  *   bone ends     the joints' tail extras: a fresh document's joints get theirs here (bone-tails.ts)
  *   examples      example shapes as morph targets keyed in the new clips (example-morphs.ts)
  *   bakes         baked deformation as morph targets and clips (baked-morphs.ts)
- *   storable      every number made fits the file: no float32 or transform overflow (storable.ts)
+ *   storable      every number made fits the file (no float32 or transform overflow), and a mesh is skinned
+ *                 (storable.ts)
  *   write         orphaned accessors out, the reader's leftovers carried, what nothing changed written as the source
  *                 wrote it, compression, GLB or .gltf (write-step.ts)
  * Every step adds its notices to the same list. A step that takes options has its own (XOptions and X_DEFAULTS in a small
@@ -28,7 +29,7 @@ import type { ExportScene, ExportState, Fail } from './export-state.ts';
 import type { Node as GltfNode } from '@gltf-transform/core';
 import { bindFramesOf, updateSkins } from './inverse-binds.ts';
 import { placeJoints } from './skeleton-step.ts';
-import { checkStorable } from './storable.ts';
+import { checkSkinnedMesh, checkStorable } from './storable.ts';
 import { checkWriteOptions } from './write-options.ts';
 import { checkSkinWeightsOptions } from './skin-weights-options.ts';
 import { writeSkinWeights } from './skin-weights-step.ts';
@@ -71,5 +72,6 @@ export async function runExportPipeline(
   addBakedMorphs(state, scene, examples, clips);
   disposeOrphanAccessors(state);
   checkStorable(state);
+  checkSkinnedMesh(state, scene.weights);
   return writeDocument(state, kept, { format, basename, compression });
 }

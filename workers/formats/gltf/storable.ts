@@ -50,6 +50,31 @@ export function checkStorable(state: ExportState): void {
   }
 }
 
+/**
+ * Checks that the document has a skinned mesh, as every reader of a rig needs (Rigwright's refuses a file without
+ * one). A fresh export writes a mesh none of whose vertices has a weight unskinned, and one that follows a single bone
+ * as a child of its joint, so a scene without any weight, or whose meshes all follow one bone each, would be written as
+ * meshes and joints that no reader takes for a rig.
+ * @throws through state.fail, naming the weights, when no mesh node has a skin
+ */
+export function checkSkinnedMesh(state: ExportState, weights: { data: ArrayLike<number> }): void {
+  if (
+    state.doc
+      .getRoot()
+      .listNodes()
+      .some((node) => node.getMesh() && node.getSkin())
+  )
+    return;
+  let weighted = false;
+  for (let i = 0; i < weights.data.length && !weighted; i++) weighted = weights.data[i] !== 0;
+  state.fail(
+    'weights',
+    weighted
+      ? 'every mesh follows a single bone, so no mesh is skinned and the file would be no rig; weight some vertices to two bones'
+      : 'no vertex has a weight, so no mesh is skinned and the file would be no rig; bind the mesh first',
+  );
+}
+
 /** Where an accessor is used, in a user's words: a skin's inverse bind matrices, a clip's keys, a mesh's data. */
 function useOf(doc: Document, accessor: Accessor): string {
   const root = doc.getRoot();
