@@ -8,7 +8,10 @@
  * whose weights change is encoded again and named in the notice; the other keeps its stream and accessors as the
  * source has them (GLB and .gltf, with morph targets added beside it too, with an attribute of its own beside its
  * stream), unless the two share a stream; a primitive the source stores uncompressed stays so; a compression asked
- * for encodes both again and says so.
+ * for encodes both again and says so. A .gltf of two buffers keeps each buffer's data in it; an accessor encoded again
+ * keeps its extras; a file that also uses meshopt is compressed again whole; the notice names the primitives the
+ * encoder gives up on apart, groups the others by reason (6 named at most), says which keep their vertex order and
+ * when the extension becomes required.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -907,4 +910,30 @@ test('the Draco notice says which primitives encoded again keep their vertices a
     dracoNotice({ keeps: [], reencoded }, [], 'mixed.glb', { extensionsRequired: ['KHR_draco_mesh_compression'] }),
     '3 of 3 Draco-compressed primitives of mixed.glb are compressed again (quantized anew; the encoder may merge vertices whose values are all equal, except in the one with morph targets (mesh 0 primitive 1), which keeps its vertices and their order): mesh 0 primitive 0, mesh 0 primitive 1, mesh 0 primitive 2: their weights changed (WEIGHTS_0)',
   );
+});
+
+test('in-place .gltf export of a Draco file of two buffers, re-weighted: the primitive encoded again into its own buffer, the other buffer as it was, valid, the new weights read back', async () => {
+  const source = await dracoCesiumManTwoBuffers();
+  const rig = await importGltf(source.bytes, 'CesiumMan-two-buffers.gltf', source.resources);
+  const weights = { ...rig.weights, data: reweighPart(rig, 0) };
+  const result = await exportGltfInPlace({ ...editOf(rig), weights }, 'new.gltf', { format: 'gltf', basename: 'new' });
+  const notices = result.warnings.filter((w) => /compressed again/.test(w));
+  assert.equal(notices.length, 1, `one notice: ${result.warnings.join('; ')}`);
+  assert.match(
+    notices[0],
+    /^1 of 1 Draco-compressed primitive of CesiumMan-two-buffers\.gltf is compressed again .*primitive 0: its weights changed/,
+  );
+  await assertValidGltf(result.bytes, 'the re-weighted .gltf of two buffers', { ...source.resources, ...result.resources }, source.bytes);
+  const json = gltfJson(result.bytes, 'new') as Json & { buffers: { uri: string }[] };
+  assert.equal(json.buffers.length, 2, 'two buffers written');
+  const [stream] = gltfStreams(result.bytes, result.resources);
+  assert.equal(stream.buffer, 0, 'the stream is in the first buffer');
+  assert.ok(!Buffer.from(stream.bytes).equals(Buffer.from(gltfStreams(source.bytes, source.resources)[0].bytes)), 'encoded again');
+  assert.ok(
+    Buffer.from(result.resources[json.buffers[1].uri]).equals(Buffer.from(source.resources['rig.bin'])),
+    "the second buffer is the source's rig.bin",
+  );
+  const back = await importGltf(result.bytes, 'new.gltf', result.resources);
+  const worst = worstWeightError(back, 0, rig, weights.data);
+  assert.ok(worst <= 3.7e-4, `the new weights read back: off by ${worst}`);
 });
