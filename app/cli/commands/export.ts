@@ -94,7 +94,7 @@ checked when the file is no longer there.
                        either is required to read the file; default ${GLTF_EXPORT_DEFAULTS.compression}: a fresh export is not
                        compressed, and with --base the base's own compression stays (each Draco primitive the export
                        does not change is kept byte for byte; changed ones are compressed again, and a notice names
-                       them; --compress draco compresses every one again)
+                       them; --compress draco, or a base that also uses meshopt, compresses every one again)
   --out FILE           output, .glb or .gltf
   -h, --help           this help
 `,

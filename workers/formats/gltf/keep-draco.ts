@@ -6,13 +6,17 @@
  * compression is asked for, the Document is written uncompressed and each compressed primitive of the source gets a
  * stream afterwards (placeDracoStreams): its accessors become those of the stream (count, bounds and all, no buffer
  * view), its extension points at the stream, and the decoded data the writer laid out for it is left out of the
- * buffer.
+ * buffer. Each buffer of the output is laid out again on its own, a stream going into the buffer the writer put its
+ * primitive's accessors in. A file that also uses meshopt is compressed again whole (write-step.ts): meshopt's data
+ * lies in buffer ranges no buffer view covers.
  *
  * A primitive the export left unchanged (the same attribute and index accessors, as read) gets the source's stream
  * back byte for byte and its accessors' JSON as the source has them. A primitive whose attributes or indices the
  * export changed (its weights, say) gets a stream encoded on its own, with the settings of an explicit Draco export
  * (compressOnWrite), and so does every primitive that shares a stream or an accessor with one encoded again (one
- * accessor has one count and one order); a notice names each (mesh, primitive) and why (planDraco, dracoNotice).
+ * accessor has one count and one order); its accessors keep their JSON (extras and all) but for what the stream
+ * decides. A notice names them by reason (planDraco, dracoNotice), and apart those the encoder gives up on, which are
+ * written uncompressed.
  * Primitives the source stores uncompressed stay so. Morph targets are no part of a stream
  * (KHR_draco_mesh_compression compresses a primitive's attributes only): a target the export adds (examples, a bake)
  * is written uncompressed beside the stream, in the vertex order the stream decodes to: a kept stream decodes to the
