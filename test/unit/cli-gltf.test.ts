@@ -177,6 +177,15 @@ test('rigwright export/import: bad command lines exit 2, bad files exit 1, witho
     assert.equal(bad.status, 2, influences);
     assert.equal(bad.stderr.trim().split('\n')[0], `rigwright: --influences must be a whole number from 1 to 8, not "${influences}"`);
   }
+  // --compress is checked the same way fresh and with --base, against the write step's own list.
+  for (const args of [
+    ['--mesh', 'a.obj', '--skeleton', 'a.tgf', '--weights', 'w.dmat'],
+    ['--base', 'b.glb'],
+  ]) {
+    const bad = rigwright('export', ...args, '--compress', 'zip', '--out', 'x.glb');
+    assert.equal(bad.status, 2, args.join(' '));
+    assert.equal(bad.stderr.trim().split('\n')[0], 'rigwright: --compress must be none, draco, meshopt; not "zip"', args.join(' '));
+  }
   const wrongOut = rigwright('export', '--mesh', 'a.obj', '--skeleton', 'a.tgf', '--weights', 'w.dmat', '--out', 'x.fbx');
   assert.equal(wrongOut.status, 2);
   assert.match(wrongOut.stderr, /--out must end in \.glb or \.gltf/);

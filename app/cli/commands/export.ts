@@ -25,6 +25,7 @@ import {
   type CommandLine,
 } from '../cli-support.ts';
 import { exportGltfInPlace } from '../../../workers/formats/gltf-edit.ts';
+import { WRITE_COMPRESSIONS } from '../../../workers/formats/gltf/write-options.ts';
 import { scalesFromDmat } from '../../../workers/formats/gltf/clip-scales.ts';
 import { withoutConnectorBones } from '../../../workers/formats/gltf/connector-bones.ts';
 import { importGltf } from '../../../workers/formats/gltf-import.ts';
@@ -42,7 +43,6 @@ import { readPoses } from '../pose-input.ts';
 import { exampleDisplacements, exampleOptionsHelp, examplesInterpolator, rbfOption, readExamples } from '../example-input.ts';
 
 const WEIGHT_TYPES: readonly GltfWeightComponent[] = ['float', 'unsigned-byte', 'unsigned-short'];
-const COMPRESSIONS: readonly GltfCompression[] = ['none', 'draco', 'meshopt'];
 
 export const exportCommand: CliCommand = {
   name: 'export',
@@ -135,9 +135,7 @@ checked when the file is no longer there.
       throw new UsageError('--translations and --times apply with --poses only');
     if (values.scales !== undefined && values.poses === undefined) throw new UsageError('--scales applies with --poses only');
     const kernel = rbfOption(values.rbf);
-    const compression = (values.compress ?? GLTF_EXPORT_DEFAULTS.compression) as GltfCompression;
-    if (!COMPRESSIONS.includes(compression))
-      throw new UsageError(`--compress must be ${COMPRESSIONS.join(', ')}; not "${values.compress}"`);
+    const compression = compressionOption(values.compress);
 
     const { mesh, meshRead, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
     const asset = objAsset(meshRead, meshFile, (warning) => stderr.write(`rigwright: warning: ${warning}\n`));
@@ -329,8 +327,7 @@ async function exportOntoBase(line: CommandLine, stdout: CliStreams['stdout'], s
   const weightComponent = (values['weight-type'] ?? GLTF_EXPORT_DEFAULTS.weightComponent) as GltfWeightComponent;
   if (!WEIGHT_TYPES.includes(weightComponent))
     throw new UsageError(`--weight-type must be ${WEIGHT_TYPES.join(', ')}; not "${values['weight-type']}"`);
-  const compression = (values.compress ?? GLTF_EXPORT_DEFAULTS.compression) as GltfCompression;
-  if (!COMPRESSIONS.includes(compression)) throw new UsageError(`--compress must be ${COMPRESSIONS.join(', ')}; not "${values.compress}"`);
+  const compression = compressionOption(values.compress);
 
   const bytes = readBytes(baseFile);
   const resources: Record<string, Uint8Array> = {};
@@ -446,6 +443,16 @@ function firstBones(seq: PoseSequence, count: number): PoseSequence {
     translations,
     ...(seq.times ? { times: seq.times } : {}),
   };
+}
+
+/**
+ * --compress NAME: one of the write step's compressions (WRITE_COMPRESSIONS); absent: GLTF_EXPORT_DEFAULTS.compression.
+ * @throws UsageError naming the option and the value when it is not one of them
+ */
+function compressionOption(text: string | undefined): GltfCompression {
+  const compression = (text ?? GLTF_EXPORT_DEFAULTS.compression) as GltfCompression;
+  if (!WRITE_COMPRESSIONS.includes(compression)) throw new UsageError(`--compress must be ${WRITE_COMPRESSIONS.join(', ')}; not "${text}"`);
+  return compression;
 }
 
 /**
