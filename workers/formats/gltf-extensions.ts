@@ -299,7 +299,7 @@ function dracoEncoder(): Promise<unknown> {
 }
 
 /** meshoptimizer's decoder: its WebAssembly is inlined in the module, so Node and browsers load it the same way. */
-function meshoptDecoder(): Promise<unknown> {
+export function meshoptDecoder(): Promise<unknown> {
   meshoptDecoderModule ??= import('meshoptimizer/decoder').then(async ({ MeshoptDecoder }) => {
     await MeshoptDecoder.ready;
     return MeshoptDecoder;

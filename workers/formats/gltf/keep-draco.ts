@@ -581,7 +581,7 @@ function dracoExtensionOf(primitive: Json): Json | null {
 }
 
 /** The bytes of the source's buffer `index`: the GLB's binary chunk, a resource by URI, or a data: URI. */
-function sourceBytes(sourceJson: Json, source: GltfSource, index: number): Uint8Array {
+export function sourceBytes(sourceJson: Json, source: GltfSource, index: number): Uint8Array {
   const buffer = (sourceJson.buffers as Json[])[index];
   const uri = buffer.uri as string | undefined;
   if (uri === undefined && isGlb(source.bytes)) return parseGlb(source.bytes, source.file).bin ?? new Uint8Array(0);

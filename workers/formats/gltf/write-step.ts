@@ -2,15 +2,16 @@
  * The write step: accessors the steps orphaned go, what the reader left out of a source is carried back
  * (gltf-carry.ts), geometry is compressed as asked, and the Document is written as a GLB or a .gltf with one .bin.
  * What the export left as the source had it is written as the source wrote it: node transforms
- * (keep-node-transforms.ts), defaults and accessor bounds (keep-spelling.ts) and Draco streams (keep-draco.ts), so
- * that a no-op export changes only the generator and the buffers' layout, and says in a notice what else it changed.
+ * (keep-node-transforms.ts), defaults and accessor bounds (keep-spelling.ts), Draco streams (keep-draco.ts) and
+ * meshopt-compressed buffer views (keep-meshopt.ts), so that a no-op export changes only the generator and the
+ * buffers' layout, and says in a notice what else it changed.
  */
 import { Format, WebIO, type Document } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { patchGlbJson, prepareCarry } from '../gltf-carry.ts';
 import { CollectingLogger } from '../gltf-collecting-logger.ts';
 import type { GltfExportResult } from '../gltf-export.ts';
-import { compressOnWrite, type GltfCompression } from '../gltf-extensions.ts';
+import { compressOnWrite, meshoptDecoder, type GltfCompression } from '../gltf-extensions.ts';
 import { bufferUris, parseJsonText } from '../gltf-resource-uris.ts';
 import { FormatError } from '../format-error.ts';
 import type { KeptAnimations } from './clips-step.ts';
@@ -28,6 +29,7 @@ import {
   requiredNote,
   type DracoPlacement,
 } from './keep-draco.ts';
+import { MESHOPT, meshoptNotice, placeMeshoptViews, planMeshopt, type MeshoptDecoding, type MeshoptKeep } from './keep-meshopt.ts';
 import { restoreNodeTransforms } from './keep-node-transforms.ts';
 import { restoreSpelling, tagSourceAccessors } from './keep-spelling.ts';
 import type { WriteOptions } from './write-options.ts';
@@ -80,15 +82,24 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
     }
     const keeps = await keptDraco(state, opts.compression);
     const used = root.listExtensionsUsed().map((extension) => extension.extensionName);
+    // Planned before the writer: its meshopt extension is then fresh (compressOnWrite) for what is encoded again.
+    const meshoptKeeps = used.includes(MESHOPT) && !used.includes(DRACO) ? await keptMeshopt(state, opts.compression) : null;
     // Still used when every compressed primitive is encoded again by the writer (keptDraco).
     if (used.includes(DRACO)) await compressOnWrite(doc, io, 'draco');
-    if (used.includes('EXT_meshopt_compression')) await compressOnWrite(doc, io, 'meshopt');
+    if (used.includes(MESHOPT)) await compressOnWrite(doc, io, 'meshopt');
     if (opts.compression !== 'none') await compressOnWrite(doc, io, opts.compression);
     const restore = (json: Json, bins: Uint8Array[]): Uint8Array[] =>
       keeps && state.carry ? placeDracoStreams(json, bins, keeps, state.carry.json) : bins;
     if (opts.format === 'glb') {
       let glb: Uint8Array = await io.writeBinary(doc);
-      glb = patchGlbJson(glb, carried, file);
+      if (meshoptKeeps) {
+        // The kept views go back before the accessors' tags come off (carried): they find their accessors by them.
+        const { jsonBytes, bin } = parseGlb(glb, file);
+        const json = parseJsonText(jsonBytes, file, true) as Json;
+        const [out] = placeMeshoptViews(json, [bin ?? new Uint8Array(0)], meshoptKeeps, state.carry!.json);
+        carried(json);
+        glb = writeGlb(json, out);
+      } else glb = patchGlbJson(glb, carried, file);
       if (keeps) {
         const { jsonBytes, bin } = parseGlb(glb, file);
         const json = parseJsonText(jsonBytes, file, true) as Json;
@@ -99,6 +110,22 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
     const { json, resources: files } = await writeGltfJson(io, doc, opts.basename);
     const resources: Record<string, Uint8Array> = files;
     const out = json as unknown as Json;
+    if (meshoptKeeps) {
+      const uris = (out.buffers as Json[]).map((buffer) => buffer.uri as string | undefined);
+      const bins = placeMeshoptViews(
+        out,
+        uris.map((uri) => (uri !== undefined ? resources[uri] : new Uint8Array(0))),
+        meshoptKeeps,
+        state.carry!.json,
+      );
+      bins.forEach((bin, k) => {
+        if (uris[k] !== undefined) resources[uris[k]] = bin;
+      });
+      // A buffer whose views all went (their accessors now in kept views of another buffer) goes, with its file.
+      dropEmptyBuffers(out);
+      const left = new Set((out.buffers as Json[]).map((buffer) => buffer.uri));
+      for (const uri of uris) if (uri !== undefined && !left.has(uri)) delete resources[uri];
+    }
     carried(out);
     if (keeps) {
       // Each buffer is laid out again; one the streams left without bytes goes, with its file.
@@ -154,6 +181,20 @@ async function keptDraco(state: ExportState, compression: GltfCompression): Prom
     .find((extension) => extension.extensionName === DRACO)
     ?.dispose();
   return placements;
+}
+
+/**
+ * The source's meshopt-compressed buffer views that keep their bytes (keep-meshopt.ts): when no compression is asked
+ * for, those whose accessors the export left as read, with a notice naming those the writer encodes again and why.
+ * Null when there are none to keep, or when the writer compresses every view again: an explicit compression.
+ */
+async function keptMeshopt(state: ExportState, compression: GltfCompression): Promise<MeshoptKeep[] | null> {
+  if (compression !== 'none' || !state.carry) return null;
+  const decoder = (await meshoptDecoder()) as MeshoptDecoding;
+  const plan = planMeshopt(state.carry.json, state.carry.source, state.carry.accessors, decoder);
+  const notice = meshoptNotice(plan, state.sourceName);
+  if (notice) state.warnings.push(notice);
+  return plan.keeps.length > 0 ? plan.keeps : null;
 }
 
 /**

@@ -1,0 +1,366 @@
+/**
+ * meshopt-compressed buffer views (EXT_meshopt_compression) kept as the source has them. glTF-Transform's reader
+ * decodes every compressed view and its writer encodes every accessor again, grouped into views its own way, so a
+ * no-op export would carry other compressed bytes than the source's. When no compression is asked for, each
+ * compressed view of the source whose accessors the export left as read (the same accessors, still written, with
+ * the values the source's bytes decode to: planMeshopt) is put back after writing (placeMeshoptViews): a copy of the
+ * source's view (its JSON, and its extension's mode, filter, count, byteStride and byteLength) pointing at a copy of
+ * the source's compressed bytes, byte for byte, with the source's uncompressed fallback buffer (a buffer flagged
+ * `fallback`, without data) under it, and its accessors pointing into it as the source's do. The views the writer
+ * encoded for those accessors are left out when nothing else uses them, and each buffer is laid out again on its own.
+ *
+ * A view whose accessors the export replaced, removed or changed (re-weighted, say), or that holds what the writer
+ * does not compress (a sparse accessor's data, an image) or lies over a fallback buffer with data of its own, is
+ * encoded again by the writer as every view was before, with a notice naming them by reason (meshoptNotice); what the
+ * export adds (new weights, say) is compressed by the writer too. An explicit compression encodes every view again.
+ * A file that also uses Draco is compressed again whole, as before (write-step.ts): keep-draco.ts lays each buffer out
+ * again by its views' own ranges, which a meshopt view's compressed bytes lie outside of.
+ */
+import type { Accessor } from '@gltf-transform/core';
+import type { GltfSource } from '../types.ts';
+import { sourceBytes } from './keep-draco.ts';
+
+type Json = Record<string, unknown>;
+
+/** The meshopt extension's name. */
+export const MESHOPT = 'EXT_meshopt_compression';
+
+/** The extras key that keep-spelling.ts tags a source accessor with in the written JSON (its source index). */
+const TAG = 'rigwrightSource';
+
+/** How many views a notice names; the rest are counted. */
+const NAMED = 6;
+
+/** A compressed view of the source that the export keeps. */
+export interface MeshoptKeep {
+  /** the source's view index */
+  view: number;
+  /** the source's view JSON (its extension included) */
+  json: Json;
+  /** the source's compressed bytes (extension byteOffset … + byteLength) */
+  bytes: Uint8Array;
+  /** the source accessors it holds, by index */
+  accessors: number[];
+}
+
+/** A compressed view of the source that the writer encodes again, and why. */
+export interface MeshoptReencoded {
+  view: number;
+  /** 'buffer view 7 (mesh 0 ("Body") primitive 0 WEIGHTS_0)' */
+  label: string;
+  /** why, for notices (a MeshoptReason) */
+  reason: MeshoptReason;
+}
+
+/** Why a view is encoded again. */
+export type MeshoptReason = 'replaced' | 'changed' | 'sparse' | 'image' | 'fallback';
+
+/** Which compressed views keep the source's bytes and which are encoded again (planMeshopt). */
+export interface MeshoptPlan {
+  keeps: MeshoptKeep[];
+  reencoded: MeshoptReencoded[];
+}
+
+/** The meshopt decoder's one call used here. */
+export interface MeshoptDecoding {
+  decodeGltfBuffer(target: Uint8Array, count: number, size: number, source: Uint8Array, mode: string, filter?: string): void;
+}
+
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+const meshoptOf = (view: Json | undefined): Json | null => {
+  const extension = view && isRecord(view.extensions) ? view.extensions[MESHOPT] : undefined;
+  return isRecord(extension) ? extension : null;
+};
+
+/** Bytes per component of a glTF component type. */
+const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+/** Components per element of a glTF accessor type. */
+const TYPE_COMPONENTS: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
+
+/**
+ * Sorts the source's compressed views into those kept (see the module comment) and those the writer encodes again,
+ * each with its reason. A view no accessor, sparse part or image of the source uses is in neither list; one whose
+ * accessors the export replaced or removed is encoded again (what replaces them is compressed anew).
+ * @param sourceJson     the source's JSON
+ * @param source         the source file and its resources (the compressed bytes)
+ * @param accessorsRead  the Document's accessors right after reading, in the source's order
+ * @param decoder        meshoptimizer's decoder (ready)
+ */
+export function planMeshopt(
+  sourceJson: Json,
+  source: GltfSource,
+  accessorsRead: readonly Accessor[],
+  decoder: MeshoptDecoding,
+): MeshoptPlan {
+  const accessors = list(sourceJson.accessors);
+  const buffers = list(sourceJson.buffers);
+  const labels = accessorLabels(sourceJson);
+  const plan: MeshoptPlan = { keeps: [], reencoded: [] };
+  const sparseViews = new Set<unknown>();
+  for (const accessor of accessors)
+    if (isRecord(accessor.sparse))
+      for (const part of [accessor.sparse.indices, accessor.sparse.values]) if (isRecord(part)) sparseViews.add(part.bufferView);
+  const imageViews = new Set(list(sourceJson.images).map((image) => image.bufferView));
+  (Array.isArray(sourceJson.bufferViews) ? (sourceJson.bufferViews as unknown[]) : []).forEach((view, v) => {
+    const extension = isRecord(view) ? meshoptOf(view) : null;
+    if (!isRecord(view) || !extension) return;
+    const held = accessors.flatMap((accessor, a) => (accessor.bufferView === v ? [a] : []));
+    const written = held.filter((a) => accessorsRead[a] && !accessorsRead[a].isDisposed());
+    if (held.length === 0 && !sparseViews.has(v) && !imageViews.has(v)) return;
+    const label = `buffer view ${v}${held.length > 0 ? ` (${labels.get(held[0]) ?? `accessor ${held[0]}`}${held.length > 1 ? ` and ${held.length - 1} more` : ''})` : ''}`;
+    const reencode = (reason: MeshoptReason): void => void plan.reencoded.push({ view: v, label, reason });
+    if (sparseViews.has(v) || held.some((a) => accessors[a].sparse !== undefined)) return reencode('sparse');
+    if (imageViews.has(v)) return reencode('image');
+    const fallback = buffers[view.buffer as number];
+    if (!fallback || !isRecord(meshoptOf(fallback)) || meshoptOf(fallback)!.fallback !== true) return reencode('fallback');
+    if (written.length < held.length) return reencode('replaced');
+    const start = (extension.byteOffset as number | undefined) ?? 0;
+    const bytes = sourceBytes(sourceJson, source, extension.buffer as number).slice(start, start + (extension.byteLength as number));
+    const count = extension.count as number;
+    const stride = extension.byteStride as number;
+    const decoded = new Uint8Array(count * stride);
+    try {
+      decoder.decodeGltfBuffer(decoded, count, stride, bytes, extension.mode as string, extension.filter as string | undefined);
+    } catch {
+      return reencode('changed');
+    }
+    const viewStride = (view.byteStride as number | undefined) ?? 0;
+    if (!held.every((a) => sameValues(accessorsRead[a], accessors[a], decoded, viewStride))) return reencode('changed');
+    plan.keeps.push({ view: v, json: view, bytes, accessors: held });
+  });
+  return plan;
+}
+
+/**
+ * Whether a Document accessor holds the values its source accessor's elements have in the decoded view: element by
+ * element, its bytes against the view's at the accessor's byteOffset, a stride apart (the view's, or tightly packed).
+ */
+function sameValues(accessor: Accessor, json: Json, decoded: Uint8Array, viewStride: number): boolean {
+  const size = (COMPONENT_BYTES[json.componentType as number] ?? 0) * (TYPE_COMPONENTS[json.type as string] ?? 0);
+  const array = accessor.getArray() as ArrayBufferView | null;
+  if (!array || size === 0 || array.byteLength !== size * (json.count as number)) return false;
+  const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+  const stride = viewStride || size;
+  const offset = (json.byteOffset as number | undefined) ?? 0;
+  for (let i = 0; i < (json.count as number); i++) {
+    const at = offset + i * stride;
+    if (at + size > decoded.length) return false;
+    for (let k = 0; k < size; k++) if (bytes[i * size + k] !== decoded[at + k]) return false;
+  }
+  return true;
+}
+
+/**
+ * What each source accessor is, for notices: 'mesh 0 ("Body") primitive 1 WEIGHTS_0', 'mesh 0 primitive 0 indices',
+ * 'mesh 0 primitive 0 target 2 POSITION', 'skin 0 inverse binds', 'animation 1 ("Walk") sampler 3 output'.
+ */
+function accessorLabels(json: Json): Map<number, string> {
+  const labels = new Map<number, string>();
+  const add = (index: unknown, label: string): void => {
+    if (typeof index === 'number' && !labels.has(index)) labels.set(index, label);
+  };
+  const named = (kind: string, k: number, name: unknown): string =>
+    `${kind} ${k}${typeof name === 'string' && name ? ` (${JSON.stringify(name)})` : ''}`;
+  list(json.meshes).forEach((mesh, m) =>
+    list(mesh.primitives).forEach((primitive, p) => {
+      const at = `${named('mesh', m, mesh.name)} primitive ${p}`;
+      for (const [semantic, index] of Object.entries(isRecord(primitive.attributes) ? primitive.attributes : {}))
+        add(index, `${at} ${semantic}`);
+      add(primitive.indices, `${at} indices`);
+      list(primitive.targets).forEach((target, t) => {
+        for (const [semantic, index] of Object.entries(target)) add(index, `${at} target ${t} ${semantic}`);
+      });
+    }),
+  );
+  list(json.skins).forEach((skin, s) => add(skin.inverseBindMatrices, `${named('skin', s, skin.name)} inverse binds`));
+  list(json.animations).forEach((animation, a) =>
+    list(animation.samplers).forEach((sampler, s) => {
+      add(sampler.input, `${named('animation', a, animation.name)} sampler ${s} input`);
+      add(sampler.output, `${named('animation', a, animation.name)} sampler ${s} output`);
+    }),
+  );
+  return labels;
+}
+
+/** Each reason, said of one view and of several. */
+const REASONS: Record<MeshoptReason, [one: string, several: string]> = {
+  replaced: [
+    'the export replaced or removed data it holds (what replaces it is compressed anew)',
+    'the export replaced or removed data they hold (what replaces it is compressed anew)',
+  ],
+  changed: ['the values it holds changed', 'the values they hold changed'],
+  sparse: [
+    'it holds sparse accessor data, which the writer stores uncompressed',
+    'they hold sparse accessor data, which the writer stores uncompressed',
+  ],
+  image: ['it holds an image, which the writer stores uncompressed', 'they hold images, which the writer stores uncompressed'],
+  fallback: [
+    'its fallback buffer holds uncompressed data of its own, which the writer does not keep',
+    'their fallback buffers hold uncompressed data of their own, which the writer does not keep',
+  ],
+};
+
+/**
+ * The notice for the views a plan has encoded again: how many of the source's compressed views, which (grouped by
+ * reason, at most NAMED named and the rest counted) and why, and that the others keep their bytes; null when none is.
+ * @param sourceName the source file, for the message
+ */
+export function meshoptNotice(plan: MeshoptPlan, sourceName: string): string | null {
+  const { reencoded, keeps } = plan;
+  if (reencoded.length === 0) return null;
+  const total = reencoded.length + keeps.length;
+  const groups = new Map<MeshoptReason, string[]>();
+  for (const one of reencoded) groups.set(one.reason, [...(groups.get(one.reason) ?? []), one.label]);
+  let left = NAMED;
+  let unnamed = 0;
+  const parts: string[] = [];
+  for (const [reason, labels] of groups) {
+    if (left === 0) {
+      unnamed += labels.length;
+      continue;
+    }
+    const shown = labels.slice(0, left);
+    left -= shown.length;
+    const more = labels.length - shown.length;
+    parts.push(`${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}: ${REASONS[reason][labels.length === 1 ? 0 : 1]}`);
+  }
+  if (unnamed > 0) parts.push(`${unnamed} more for other reasons`);
+  const others =
+    keeps.length === 0
+      ? ''
+      : `; the other ${keeps.length === 1 ? 'one keeps its' : `${keeps.length} keep their`} compressed data byte for byte`;
+  return `${reencoded.length} of ${total} meshopt-compressed buffer view${total === 1 ? '' : 's'} of ${sourceName} ${reencoded.length === 1 ? 'is' : 'are'} compressed again (${MESHOPT}, encoded anew by the writer, with the data now written): ${parts.join('; ')}${others}`;
+}
+
+/**
+ * Puts the kept views back into a written file (see the module comment). Runs before keep-spelling.ts takes its
+ * tags off the written accessors (it finds them by those). Each kept view's accessors take its copy and their
+ * source byteOffset, componentType and normalized; a view the writer made that no accessor, image or sparse part uses
+ * any more is left out; each kept view takes the place of the first view the writer had for its accessors. Each
+ * buffer is then laid out again on its own, views in order, 4-byte aligned: a compressed view's bytes go into the
+ * buffer its extension names, its decoded length into the fallback buffer.
+ * @param json   the written JSON (accessors still tagged), changed in place
+ * @param bins   the written buffers' bytes by buffer index (a GLB's one binary chunk; none for the fallback buffer)
+ * @param keeps  the kept views (planMeshopt)
+ * @param sourceJson  the source's JSON (its fallback buffer, when the writer wrote none)
+ * @returns the new buffers' bytes by buffer index (json.buffers[k].byteLength set to each one's length; the
+ *   fallback buffer's is the length its views decode to)
+ */
+export function placeMeshoptViews(json: Json, bins: readonly Uint8Array[], keeps: readonly MeshoptKeep[], sourceJson: Json): Uint8Array[] {
+  if (keeps.length === 0) return [...bins];
+  const accessors = list(json.accessors);
+  const bufferViews = list(json.bufferViews);
+  const buffers = list(json.buffers);
+  const written = new Map<number, Json>();
+  for (const accessor of accessors) {
+    const tag = isRecord(accessor.extras) ? accessor.extras[TAG] : undefined;
+    if (typeof tag === 'number') written.set(tag, accessor);
+  }
+  let fallback = buffers.findIndex((buffer) => meshoptOf(buffer)?.fallback === true);
+  if (fallback < 0) {
+    const sourceFallback = list(sourceJson.buffers).find((buffer) => meshoptOf(buffer)?.fallback === true);
+    fallback = buffers.length;
+    buffers.push({ ...sourceFallback, byteLength: 0 });
+    json.buffers = buffers;
+  }
+  const sourceAccessors = list(sourceJson.accessors);
+  // Where each kept view goes: before the first view the writer had for its accessors; the bytes' buffer is theirs.
+  const slots = new Map<number, Json[]>();
+  const copies = new Map<Json, { bytes: Uint8Array; users: Json[] }>();
+  const atEnd: Json[] = [];
+  for (const keep of keeps) {
+    const users = keep.accessors.map((a) => written.get(a));
+    if (users.some((user) => !user)) continue;
+    const views = users.map((user) => user!.bufferView).filter((view): view is number => typeof view === 'number');
+    const first = views.length > 0 ? Math.min(...views) : -1;
+    const firstView = bufferViews[first];
+    const dataBuffer = (meshoptOf(firstView)?.buffer as number | undefined) ?? (firstView?.buffer as number | undefined) ?? 0;
+    const copy: Json = structuredClone(keep.json);
+    copy.buffer = fallback;
+    (copy.extensions as Record<string, Json>)[MESHOPT].buffer = dataBuffer === fallback ? 0 : dataBuffer;
+    copies.set(copy, { bytes: keep.bytes, users: users as Json[] });
+    if (first < 0) atEnd.push(copy);
+    else slots.set(first, [...(slots.get(first) ?? []), copy]);
+    keep.accessors.forEach((a, k) => {
+      const user = users[k]!;
+      const source = sourceAccessors[a];
+      for (const key of ['byteOffset', 'componentType', 'normalized'] as const)
+        if (source[key] !== undefined) user[key] = source[key];
+        else delete user[key];
+    });
+  }
+  // The views still used once the kept accessors leave them.
+  const moved = new Set([...copies.values()].flatMap((copy) => copy.users));
+  const used = new Set<number>();
+  for (const accessor of accessors) {
+    if (!moved.has(accessor) && typeof accessor.bufferView === 'number') used.add(accessor.bufferView);
+    const sparse = isRecord(accessor.sparse) ? accessor.sparse : undefined;
+    for (const part of [sparse?.indices, sparse?.values])
+      if (isRecord(part) && typeof part.bufferView === 'number') used.add(part.bufferView);
+  }
+  for (const image of list(json.images)) if (typeof image.bufferView === 'number') used.add(image.bufferView);
+  for (const mesh of list(json.meshes))
+    for (const primitive of list(mesh.primitives)) {
+      const draco = isRecord(primitive.extensions) ? primitive.extensions.KHR_draco_mesh_compression : undefined;
+      if (isRecord(draco) && typeof draco.bufferView === 'number') used.add(draco.bufferView);
+    }
+  const renumber = new Map<number, number>();
+  const order: { view: Json; bytes: Uint8Array }[] = [];
+  const bytesOf = (view: Json): Uint8Array => {
+    const extension = meshoptOf(view);
+    const holder = extension ?? view;
+    const buffer = (holder.buffer as number | undefined) ?? 0;
+    const start = (holder.byteOffset as number | undefined) ?? 0;
+    return (bins[buffer] ?? new Uint8Array(0)).subarray(start, start + (holder.byteLength as number));
+  };
+  const emitCopies = (list: readonly Json[]): void => {
+    for (const copy of list) {
+      const index = order.length;
+      order.push({ view: copy, bytes: copies.get(copy)!.bytes });
+      for (const user of copies.get(copy)!.users) user.bufferView = index;
+    }
+  };
+  bufferViews.forEach((view, index) => {
+    emitCopies(slots.get(index) ?? []);
+    if (!used.has(index)) return;
+    renumber.set(index, order.length);
+    order.push({ view, bytes: bytesOf(view) });
+  });
+  emitCopies(atEnd);
+  // Each buffer laid out again: the views' bytes in order, 4-byte aligned; compressed views' decoded lengths in the fallback buffer.
+  const lengths = buffers.map(() => 0);
+  const placed: { buffer: number; at: number; bytes: Uint8Array }[] = [];
+  const place = (buffer: number, length: number, bytes: Uint8Array | null): number => {
+    const at = Math.ceil(lengths[buffer] / 4) * 4;
+    lengths[buffer] = at + length;
+    if (bytes) placed.push({ buffer, at, bytes });
+    return at;
+  };
+  for (const { view, bytes } of order) {
+    const extension = meshoptOf(view);
+    if (extension) {
+      extension.byteOffset = place((extension.buffer as number | undefined) ?? 0, bytes.length, bytes);
+      extension.byteLength = bytes.length;
+      view.buffer = fallback;
+      view.byteOffset = place(fallback, view.byteLength as number, null);
+    } else view.byteOffset = place((view.buffer as number | undefined) ?? 0, bytes.length, bytes);
+  }
+  const out = lengths.map((length, k) => (k === fallback ? new Uint8Array(0) : new Uint8Array(Math.ceil(length / 4) * 4)));
+  for (const { buffer, at, bytes } of placed) out[buffer].set(bytes, at);
+  for (const accessor of accessors) {
+    if (!moved.has(accessor) && typeof accessor.bufferView === 'number') accessor.bufferView = renumber.get(accessor.bufferView);
+    const sparse = isRecord(accessor.sparse) ? accessor.sparse : undefined;
+    for (const part of [sparse?.indices, sparse?.values])
+      if (isRecord(part) && typeof part.bufferView === 'number') part.bufferView = renumber.get(part.bufferView);
+  }
+  for (const image of list(json.images)) if (typeof image.bufferView === 'number') image.bufferView = renumber.get(image.bufferView);
+  for (const mesh of list(json.meshes))
+    for (const primitive of list(mesh.primitives)) {
+      const draco = isRecord(primitive.extensions) ? primitive.extensions.KHR_draco_mesh_compression : undefined;
+      if (isRecord(draco) && typeof draco.bufferView === 'number') draco.bufferView = renumber.get(draco.bufferView);
+    }
+  json.bufferViews = order.map(({ view }) => view);
+  buffers.forEach((buffer, k) => (buffer.byteLength = k === fallback ? Math.ceil(lengths[k] / 4) * 4 : out[k].length));
+  return out;
+}
