@@ -3,14 +3,16 @@
  * changed, gives the same JSON (nodes, hierarchy, matrices where the file had matrices, names, order, materials with
  * the defaults they spell out, accessor bounds, animations) apart from the generator and the buffers' layout, and the
  * same values in every accessor and the same bytes in every image. Nothing moves: a skinned mesh node below another
- * node stays where the source has it, and nothing is noticed.
+ * node stays where the source has it, and nothing is noticed. A meshopt-compressed source (with and without meshopt's
+ * filters, GLB and .gltf) keeps every compressed view's extension and bytes; with its weights edited, only the views
+ * of the weights are compressed again, named in a notice, and the file reads back with the new weights.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Document, Format, NodeIO, WebIO } from '@gltf-transform/core';
-import { EXTMeshoptCompression, KHRDracoMeshCompression, KHRLightsPunctual } from '@gltf-transform/extensions';
+import { EXTMeshoptCompression, KHRDracoMeshCompression, KHRLightsPunctual, KHRMeshQuantization } from '@gltf-transform/extensions';
 import draco3d from 'draco3dgltf';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
@@ -20,6 +22,7 @@ import { gltfJson, gltfResources } from '../../workers/formats/gltf-resource-uri
 import { parseGlb, writeGlb } from '../../workers/formats/gltf/glb.ts';
 import { axisAngle, gltfBuilder, TEXTURE } from './gltf-build.ts';
 import { editOf } from './gltf-edit-input.ts';
+import { assertValidGltf } from './gltf-skinning-reference.ts';
 import { dataFile } from './shared-data.ts';
 
 type Json = Record<string, unknown>;
@@ -178,24 +181,231 @@ async function assertNoopIdentity(
   return out;
 }
 
-test('no-op in-place export of a meshopt-compressed RiggedFigure: the same JSON and the accessor values the decoder gives', async () => {
+/** An io that reads and writes meshopt compression, and KHR_mesh_quantization (filtered normals). */
+async function meshoptIo(): Promise<WebIO> {
   await Promise.all([MeshoptEncoder.ready, MeshoptDecoder.ready]);
-  const io = new WebIO()
-    .registerExtensions([EXTMeshoptCompression])
+  return new WebIO()
+    .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
     .registerDependencies({ 'meshopt.encoder': MeshoptEncoder, 'meshopt.decoder': MeshoptDecoder });
+}
+
+/**
+ * RiggedFigure written by glTF-Transform with every view it can compress meshopt-compressed, as a GLB. QUANTIZE
+ * applies no filter; FILTER applies meshopt's lossy filters (OCTAHEDRAL normals, QUATERNION rotations, EXPONENTIAL
+ * floats), which the export's own meshopt writing (no filter) does not: encoding its views again would change them.
+ * Filtered normals are normalized bytes, so that source uses KHR_mesh_quantization.
+ */
+async function meshoptRiggedFigure(io: WebIO, method: 'quantize' | 'filter'): Promise<Uint8Array> {
+  return io.writeBinary(await meshoptRiggedFigureDocument(io, method));
+}
+
+/** RiggedFigure as a Document set to be written meshopt-compressed with `method` (meshoptRiggedFigure). */
+async function meshoptRiggedFigureDocument(io: WebIO, method: 'quantize' | 'filter'): Promise<Document> {
   const doc = await io.readBinary(new Uint8Array(readFileSync(dataFile('gltf', 'RiggedFigure', 'RiggedFigure.glb'))));
-  doc.createExtension(EXTMeshoptCompression).setRequired(true).setEncoderOptions({ method: EXTMeshoptCompression.EncoderMethod.QUANTIZE });
-  const bytes = await io.writeBinary(doc);
-  const compressed = (glb: Uint8Array, label: string): number =>
-    (((gltfJson(glb, label) as Json).bufferViews ?? []) as Json[]).filter(
-      (view) => (view.extensions as Json | undefined)?.EXT_meshopt_compression,
-    ).length;
-  assert.ok(compressed(bytes, 'source') > 0, 'the input has meshopt-compressed buffer views');
-  // The JSON comparison covers extensionsUsed and extensionsRequired; the buffer views are laid out afresh.
-  const out = await assertNoopIdentity(bytes, 'meshopt.glb', {}, io);
-  assert.equal(compressed(out.bytes, 'export'), compressed(bytes, 'source'), 'as many meshopt-compressed buffer views');
-  assert.ok(!out.warnings.some((w) => /meshopt/i.test(w)), `no re-encoding to report: ${out.warnings.join('; ')}`);
+  doc
+    .createExtension(EXTMeshoptCompression)
+    .setRequired(true)
+    .setEncoderOptions({
+      method: method === 'filter' ? EXTMeshoptCompression.EncoderMethod.FILTER : EXTMeshoptCompression.EncoderMethod.QUANTIZE,
+    });
+  // The filters store normals as normalized bytes, which glTF allows with KHR_mesh_quantization.
+  if (method === 'filter') doc.createExtension(KHRMeshQuantization).setRequired(true);
+  return doc;
+}
+
+/** The filters a meshopt source's views use (NONE for a view without one). */
+function filtersOf(json: Json): string[] {
+  return compressedViews(json).map((v) => {
+    const extensions = (json.bufferViews as Json[])[v].extensions as Record<string, Json>;
+    return (extensions.EXT_meshopt_compression.filter as string | undefined) ?? 'NONE';
+  });
+}
+
+/** The meshopt-compressed buffer views of a glTF's JSON, by index. */
+function compressedViews(json: Json): number[] {
+  return ((json.bufferViews ?? []) as Json[]).flatMap((view, v) =>
+    (view.extensions as Json | undefined)?.EXT_meshopt_compression ? [v] : [],
+  );
+}
+
+/**
+ * Each accessor of a glTF by its use, independent of the accessors' order: 'mesh 0 primitive 0 WEIGHTS_0',
+ * 'mesh 0 primitive 0 indices', 'skin 0 inverse binds', 'animation 0 sampler 2 output' → accessor index.
+ */
+function accessorUses(json: Json): Map<string, number> {
+  const uses = new Map<string, number>();
+  ((json.meshes ?? []) as Json[]).forEach((mesh, m) =>
+    (mesh.primitives as Json[]).forEach((primitive, p) => {
+      for (const [semantic, a] of Object.entries(primitive.attributes as Record<string, number>))
+        uses.set(`mesh ${m} primitive ${p} ${semantic}`, a);
+      if (typeof primitive.indices === 'number') uses.set(`mesh ${m} primitive ${p} indices`, primitive.indices);
+    }),
+  );
+  ((json.skins ?? []) as Json[]).forEach((skin, s) => {
+    if (typeof skin.inverseBindMatrices === 'number') uses.set(`skin ${s} inverse binds`, skin.inverseBindMatrices);
+  });
+  ((json.animations ?? []) as Json[]).forEach((animation, a) =>
+    (animation.samplers as Json[]).forEach((sampler, s) => {
+      uses.set(`animation ${a} sampler ${s} input`, sampler.input as number);
+      uses.set(`animation ${a} sampler ${s} output`, sampler.output as number);
+    }),
+  );
+  return uses;
+}
+
+/**
+ * The view accessor `a` lies in, when it is meshopt-compressed: its index, its extension's JSON and its compressed
+ * bytes, read from `bins` (each buffer's bytes by index); null for an accessor in a view that is not compressed.
+ */
+function compressedViewOf(
+  json: Json,
+  bins: readonly (Uint8Array | undefined)[],
+  a: number,
+): { view: number; extension: Json; bytes: Buffer } | null {
+  const view = ((json.accessors as Json[])[a].bufferView as number | undefined) ?? -1;
+  const extension = ((json.bufferViews as Json[])[view]?.extensions as Record<string, Json> | undefined)?.EXT_meshopt_compression;
+  if (!extension) return null;
+  const start = (extension.byteOffset as number | undefined) ?? 0;
+  const bin = bins[extension.buffer as number];
+  assert.ok(bin, `buffer ${String(extension.buffer)} of compressed view ${view} has bytes`);
+  return { view, extension, bytes: Buffer.from(bin.subarray(start, start + (extension.byteLength as number))) };
+}
+
+/** A meshopt extension without the keys that say where its bytes lie (which buffer, where in it). */
+function withoutPlace(extension: Json): Json {
+  const { buffer: _buffer, byteOffset: _offset, ...rest } = extension;
+  return rest;
+}
+
+/** Each buffer's bytes of a written file, by buffer index: a GLB's binary chunk, a .gltf's resources by URI. */
+function binsOf(bytes: Uint8Array, resources: Record<string, Uint8Array>, label: string): (Uint8Array | undefined)[] {
+  const json = gltfJson(bytes, label) as Json;
+  if (Object.keys(resources).length === 0) return [parseGlb(bytes, label).bin ?? undefined];
+  return ((json.buffers ?? []) as Json[]).map((buffer) => (typeof buffer.uri === 'string' ? resources[buffer.uri] : undefined));
+}
+
+for (const method of ['quantize', 'filter'] as const)
+  test(`no-op in-place export of a meshopt-compressed RiggedFigure (${method}): the same JSON, decoded values and compressed bytes`, async () => {
+    const io = await meshoptIo();
+    const bytes = await meshoptRiggedFigure(io, method);
+    const sourceJson = gltfJson(bytes, 'source') as Json;
+    const sourceViews = compressedViews(sourceJson);
+    assert.ok(sourceViews.length > 0, 'the input has meshopt-compressed buffer views');
+    if (method === 'filter')
+      assert.ok(
+        filtersOf(sourceJson).some((filter) => filter !== 'NONE'),
+        'some views are filtered',
+      );
+    // The JSON comparison covers extensionsUsed and extensionsRequired; the buffer views are laid out afresh.
+    const out = await assertNoopIdentity(bytes, 'meshopt.glb', {}, io);
+    assert.ok(!out.warnings.some((w) => /meshopt/i.test(w)), `no re-encoding to report: ${out.warnings.join('; ')}`);
+    const json = gltfJson(out.bytes, 'export') as Json;
+    assert.equal(compressedViews(json).length, sourceViews.length, 'as many meshopt-compressed buffer views');
+
+    // Every compressed view, found through the accessors in it: its extension (but where its bytes lie) and its bytes.
+    const sourceBins = binsOf(bytes, {}, 'source');
+    const bins = binsOf(out.bytes, {}, 'export');
+    const uses = accessorUses(json);
+    const covered = new Set<number>();
+    for (const [use, a] of accessorUses(sourceJson)) {
+      const before = compressedViewOf(sourceJson, sourceBins, a);
+      if (!before) continue;
+      const after = compressedViewOf(json, bins, uses.get(use)!);
+      assert.ok(after, `${use}: still compressed`);
+      assert.deepEqual(withoutPlace(after.extension), withoutPlace(before.extension), `${use}: the view's meshopt extension`);
+      assert.ok(after.bytes.equals(before.bytes), `${use}: the compressed bytes, byte for byte`);
+      covered.add(before.view);
+    }
+    assert.deepEqual(
+      [...covered].sort((x, y) => x - y),
+      sourceViews,
+      'every compressed view of the source is compared',
+    );
+  });
+
+test('no-op in-place export of a meshopt-compressed (filter) RiggedFigure .gltf as .gltf: its buffer views and its .bin byte for byte', async () => {
+  const io = await meshoptIo();
+  const doc = await meshoptRiggedFigureDocument(io, 'filter');
+  const { json: written, resources } = await io.writeJSON(doc, { format: Format.GLTF, basename: 'figure' });
+  // As a reader sees it (the writer's objects have keys set to undefined, which JSON leaves out).
+  const json = JSON.parse(JSON.stringify(written)) as Json;
+  const bytes = new TextEncoder().encode(JSON.stringify(json));
+  assert.deepEqual(Object.keys(resources), ['figure.bin'], 'the source has one .bin');
+  assert.ok(
+    filtersOf(json).some((filter) => filter !== 'NONE'),
+    'some views are filtered',
+  );
+  const out = await assertNoopIdentity(bytes, 'figure.gltf', resources, io);
+  const after = gltfJson(out.bytes, 'export') as Json;
+  // Nothing is encoded again, so nothing moves: the views (extensions and all), the buffers and the .bin are the source's.
+  assert.deepEqual(after.bufferViews, json.bufferViews, 'the buffer views, layout included');
+  assert.deepEqual(
+    (after.buffers as Json[]).map(({ uri: _uri, ...buffer }) => buffer),
+    (json.buffers as Json[]).map(({ uri: _uri, ...buffer }) => buffer),
+    'the buffers but their file names',
+  );
+  const bin = out.resources[(after.buffers as Json[])[0].uri as string];
+  assert.ok(bin && Buffer.from(bin).equals(Buffer.from(resources['figure.bin'])), 'the .bin, byte for byte');
 });
+
+for (const [format, method] of [
+  ['glb', 'quantize'],
+  ['gltf', 'quantize'],
+  ['glb', 'filter'],
+] as const)
+  test(`in-place export (${format}) of a meshopt-compressed RiggedFigure (${method}) with its weights edited: untouched views keep their bytes, the weights are compressed again and named`, async () => {
+    const io = await meshoptIo();
+    const source = await meshoptRiggedFigure(io, method);
+    const sourceJson = gltfJson(source, 'source') as Json;
+    const rig = await importGltf(source, 'meshopt.glb');
+    // Two joints per vertex, t and 1 − t with t = (v mod 7) / 6: far from RiggedFigure's own weights.
+    const { rows, cols } = rig.weights;
+    assert.ok(cols >= 2, 'at least two joints');
+    const data = new Float64Array(rows * cols);
+    for (let v = 0; v < rows; v++) {
+      data[v * cols] = (v % 7) / 6;
+      data[v * cols + 1] = 1 - (v % 7) / 6;
+    }
+    const out = await exportGltfInPlace({ ...editOf(rig), weights: { ...rig.weights, data } }, `w.${format}`, { format, basename: 'w' });
+    await assertValidGltf(out.bytes, `the re-weighted meshopt ${format}`, out.resources, source);
+
+    // The notice names the two views of the weights and why, and counts the others as kept.
+    const total = compressedViews(sourceJson).length;
+    const notices = out.warnings.filter((w) => /compressed again/.test(w));
+    assert.equal(notices.length, 1, `one notice: ${out.warnings.join('; ')}`);
+    assert.match(notices[0], new RegExp(`^2 of ${total} meshopt-compressed buffer views of meshopt\\.glb are compressed again`));
+    assert.match(
+      notices[0],
+      /buffer view \d+ \(mesh 0 \("Proxy"\) primitive 0 JOINTS_0\), buffer view \d+ \(mesh 0 \("Proxy"\) primitive 0 WEIGHTS_0\): the export replaced or removed data they hold/,
+    );
+    assert.match(notices[0], new RegExp(`the other ${total - 2} keep their compressed data byte for byte$`));
+
+    // Every other compressed view keeps its extension and bytes; those of the weights are compressed anew.
+    const json = gltfJson(out.bytes, 'export') as Json;
+    const sourceBins = binsOf(source, {}, 'source');
+    const bins = binsOf(out.bytes, out.resources, 'export');
+    const uses = accessorUses(json);
+    let kept = 0;
+    for (const [use, a] of accessorUses(sourceJson)) {
+      const before = compressedViewOf(sourceJson, sourceBins, a);
+      const after = compressedViewOf(json, bins, uses.get(use)!);
+      assert.ok(before && after, `${use}: compressed in the source and in the export`);
+      if (/ (JOINTS|WEIGHTS)_0$/.test(use)) {
+        assert.ok(!after.bytes.equals(before.bytes), `${use}: compressed anew`);
+        continue;
+      }
+      assert.deepEqual(withoutPlace(after.extension), withoutPlace(before.extension), `${use}: the view's meshopt extension`);
+      assert.ok(after.bytes.equals(before.bytes), `${use}: the compressed bytes, byte for byte`);
+      kept++;
+    }
+    assert.ok(kept > 0, 'some views kept');
+
+    // Read back by the project's reader (meshopt decoder): the new weights, to float precision.
+    const back = await importGltf(out.bytes, `w.${format}`, out.resources);
+    assert.equal(back.weights.rows, rows, 'as many weight rows');
+    for (let i = 0; i < rows * cols; i++)
+      assert.ok(Math.abs(back.weights.data[i] - data[i]) <= 1e-6, `weight ${i}: ${back.weights.data[i]} read back, ${data[i]} written`);
+  });
 
 /**
  * A generated asset with what the shared files lack: node matrices (a joint's child and a camera node written as
