@@ -190,18 +190,18 @@ async function meshoptIo(): Promise<WebIO> {
 }
 
 /**
- * RiggedFigure written by glTF-Transform with every view it can compress meshopt-compressed, as a GLB. QUANTIZE
+ * A shared GLB (RiggedFigure unless named) written by glTF-Transform with every view it can compress meshopt-compressed. QUANTIZE
  * applies no filter; FILTER applies meshopt's lossy filters (OCTAHEDRAL normals, QUATERNION rotations, EXPONENTIAL
  * floats), which the export's own meshopt writing (no filter) does not: encoding its views again would change them.
  * Filtered normals are normalized bytes, so that source uses KHR_mesh_quantization.
  */
-async function meshoptRiggedFigure(io: WebIO, method: 'quantize' | 'filter'): Promise<Uint8Array> {
-  return io.writeBinary(await meshoptRiggedFigureDocument(io, method));
+async function meshoptSource(io: WebIO, method: 'quantize' | 'filter', model = 'RiggedFigure'): Promise<Uint8Array> {
+  return io.writeBinary(await meshoptSourceDocument(io, method, model));
 }
 
-/** RiggedFigure as a Document set to be written meshopt-compressed with `method` (meshoptRiggedFigure). */
-async function meshoptRiggedFigureDocument(io: WebIO, method: 'quantize' | 'filter'): Promise<Document> {
-  const doc = await io.readBinary(new Uint8Array(readFileSync(dataFile('gltf', 'RiggedFigure', 'RiggedFigure.glb'))));
+/** The shared GLB `model` as a Document set to be written meshopt-compressed with `method` (meshoptSource). */
+async function meshoptSourceDocument(io: WebIO, method: 'quantize' | 'filter', model = 'RiggedFigure'): Promise<Document> {
+  const doc = await io.readBinary(new Uint8Array(readFileSync(dataFile('gltf', model, `${model}.glb`))));
   doc
     .createExtension(EXTMeshoptCompression)
     .setRequired(true)
@@ -284,10 +284,16 @@ function binsOf(bytes: Uint8Array, resources: Record<string, Uint8Array>, label:
   return ((json.buffers ?? []) as Json[]).map((buffer) => (typeof buffer.uri === 'string' ? resources[buffer.uri] : undefined));
 }
 
-for (const method of ['quantize', 'filter'] as const)
-  test(`no-op in-place export of a meshopt-compressed RiggedFigure (${method}): the same JSON, decoded values and compressed bytes`, async () => {
+// Fox and CesiumMan add an embedded image and animations whose samplers share compressed views.
+for (const [model, method] of [
+  ['RiggedFigure', 'quantize'],
+  ['RiggedFigure', 'filter'],
+  ['Fox', 'filter'],
+  ['CesiumMan', 'quantize'],
+] as const)
+  test(`no-op in-place export of a meshopt-compressed ${model} (${method}): the same JSON, decoded values and compressed bytes`, async () => {
     const io = await meshoptIo();
-    const bytes = await meshoptRiggedFigure(io, method);
+    const bytes = await meshoptSource(io, method, model);
     const sourceJson = gltfJson(bytes, 'source') as Json;
     const sourceViews = compressedViews(sourceJson);
     assert.ok(sourceViews.length > 0, 'the input has meshopt-compressed buffer views');
@@ -325,7 +331,7 @@ for (const method of ['quantize', 'filter'] as const)
 
 test('no-op in-place export of a meshopt-compressed (filter) RiggedFigure .gltf as .gltf: its buffer views and its .bin byte for byte', async () => {
   const io = await meshoptIo();
-  const doc = await meshoptRiggedFigureDocument(io, 'filter');
+  const doc = await meshoptSourceDocument(io, 'filter');
   const { json: written, resources } = await io.writeJSON(doc, { format: Format.GLTF, basename: 'figure' });
   // As a reader sees it (the writer's objects have keys set to undefined, which JSON leaves out).
   const json = JSON.parse(JSON.stringify(written)) as Json;
@@ -355,7 +361,7 @@ for (const [format, method] of [
 ] as const)
   test(`in-place export (${format}) of a meshopt-compressed RiggedFigure (${method}) with its weights edited: untouched views keep their bytes, the weights are compressed again and named`, async () => {
     const io = await meshoptIo();
-    const source = await meshoptRiggedFigure(io, method);
+    const source = await meshoptSource(io, method);
     const sourceJson = gltfJson(source, 'source') as Json;
     const rig = await importGltf(source, 'meshopt.glb');
     // Two joints per vertex, t and 1 − t with t = (v mod 7) / 6: far from RiggedFigure's own weights.
