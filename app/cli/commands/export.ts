@@ -92,9 +92,10 @@ checked when the file is no longer there.
   --compress C         none, draco (KHR_draco_mesh_compression: positions quantized to 14 bits, normals to 10, float
                        weights to 12; integer weights stay exact) or meshopt (EXT_meshopt_compression, lossless here);
                        either is required to read the file; default ${GLTF_EXPORT_DEFAULTS.compression}: a fresh export is not
-                       compressed, and with --base the base's own compression stays (each Draco primitive the export
-                       does not change is kept byte for byte; changed ones are compressed again, and a notice names
-                       them; --compress draco, or a base that also uses meshopt, compresses every one again)
+                       compressed, and with --base the base's own compression stays (each Draco primitive and each
+                       meshopt-compressed buffer view the export does not change is kept byte for byte; changed ones
+                       are compressed again, and a notice names them; --compress draco or meshopt compresses every
+                       one again)
   --out FILE           output, .glb or .gltf
   -h, --help           this help
 `,

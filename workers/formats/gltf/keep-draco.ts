@@ -7,8 +7,8 @@
  * stream afterwards (placeDracoStreams): its accessors become those of the stream (count, bounds and all, no buffer
  * view), its extension points at the stream, and the decoded data the writer laid out for it is left out of the
  * buffer. Each buffer of the output is laid out again on its own, a stream going into the buffer the writer put its
- * primitive's accessors in. A file that also uses meshopt is compressed again whole (write-step.ts): meshopt's data
- * lies in buffer ranges no buffer view covers.
+ * primitive's accessors in; a meshopt-compressed view (keep-meshopt.ts) moves with its compressed bytes, which lie in
+ * the buffer its extension names, its decoded length staying in the fallback buffer.
  *
  * A primitive the export left unchanged (the same attribute and index accessors, as read) gets the source's stream
  * back byte for byte and its accessors' JSON as the source has them. A primitive whose attributes or indices the
@@ -454,7 +454,7 @@ export function placeDracoStreams(
       const index = slots[slot] as number;
       const view = accessors[index].bufferView;
       if (typeof view === 'number' && !streamBuffer.has(placement.stream))
-        streamBuffer.set(placement.stream, (bufferViews[view].buffer as number | undefined) ?? 0);
+        streamBuffer.set(placement.stream, ((meshoptOf(bufferViews[view]) ?? bufferViews[view]).buffer as number | undefined) ?? 0);
       const stream = placement.stream.encoded
         ? encodedAccessor(accessors[index], accessor)
         : { ...accessor, ...(accessors[index].name !== undefined ? { name: accessors[index].name } : {}) };
@@ -486,28 +486,45 @@ export function placeDracoStreams(
   const buffers = (json.buffers ?? []) as Json[];
   const renumber = new Map<number, number>();
   const views: Json[] = [];
-  const pieces: Uint8Array[] = [];
+  const pieces: { buffer: number; at: number; bytes: Uint8Array }[] = [];
   const lengths = buffers.map(() => 0);
-  const place = (bytes: Uint8Array, view: Json, buffer: number): void => {
+  const reserve = (buffer: number, length: number): number => {
     const at = Math.ceil(lengths[buffer] / 4) * 4;
-    pieces.push(bytes);
-    views.push({ ...view, buffer, byteOffset: at, byteLength: bytes.length });
-    lengths[buffer] = at + bytes.length;
+    lengths[buffer] = at + length;
+    return at;
   };
+  const place = (bytes: Uint8Array, view: Json, buffer: number): void => {
+    const at = reserve(buffer, bytes.length);
+    pieces.push({ buffer, at, bytes });
+    views.push({ ...view, buffer, byteOffset: at, byteLength: bytes.length });
+  };
+  // A meshopt fallback buffer has no bytes: its views' compressed bytes lie in the buffer their extension names.
+  const fallbacks = new Set(buffers.flatMap((buffer, k) => (meshoptOf(buffer)?.fallback === true ? [k] : [])));
   bufferViews.forEach((view, index) => {
     if (orphaned.has(index) && !used.has(index)) return;
-    const buffer = (view.buffer as number | undefined) ?? 0;
-    const start = (view.byteOffset as number | undefined) ?? 0;
     renumber.set(index, views.length);
-    place((bins[buffer] ?? new Uint8Array(0)).subarray(start, start + (view.byteLength as number)), view, buffer);
+    const meshopt = meshoptOf(view);
+    const holder = meshopt ?? view;
+    const buffer = (holder.buffer as number | undefined) ?? 0;
+    const start = (holder.byteOffset as number | undefined) ?? 0;
+    const bytes = (bins[buffer] ?? new Uint8Array(0)).subarray(start, start + (holder.byteLength as number));
+    if (!meshopt) return place(bytes, view, buffer);
+    const at = reserve(buffer, bytes.length);
+    pieces.push({ buffer, at, bytes });
+    const fallback = (view.buffer as number | undefined) ?? 0;
+    views.push({
+      ...view,
+      byteOffset: reserve(fallback, view.byteLength as number),
+      extensions: { ...(view.extensions as Json), [MESHOPT]: { ...meshopt, byteOffset: at } },
+    });
   });
   const streamViews = streams.map((stream) => {
     const index = views.length;
     place(stream.bytes, {}, streamBuffer.get(stream) ?? 0);
     return index;
   });
-  const out = lengths.map((length) => new Uint8Array(Math.ceil(length / 4) * 4));
-  pieces.forEach((piece, k) => out[views[k].buffer as number].set(piece, views[k].byteOffset as number));
+  const out = lengths.map((length, k) => new Uint8Array(fallbacks.has(k) ? 0 : Math.ceil(length / 4) * 4));
+  for (const { buffer, at, bytes } of pieces) out[buffer].set(bytes, at);
   for (const accessor of accessors) {
     if (typeof accessor.bufferView === 'number') accessor.bufferView = renumber.get(accessor.bufferView);
     const sparse = accessor.sparse as { indices?: Json; values?: Json } | undefined;
@@ -519,7 +536,7 @@ export function placeDracoStreams(
   for (const placement of placements)
     (dracoExtensionOf(primitiveOf(placement)) as Json).bufferView = streamViews[streams.indexOf(placement.stream)];
   json.bufferViews = views;
-  buffers.forEach((buffer, k) => (buffer.byteLength = out[k].length));
+  buffers.forEach((buffer, k) => (buffer.byteLength = fallbacks.has(k) ? Math.ceil(lengths[k] / 4) * 4 : out[k].length));
   // A stream encoded here has no uncompressed fallback, so the extension is required then, as it is when the source requires it.
   const required = placements.some((placement) => placement.stream.encoded) || requiresDraco(sourceJson);
   if (placements.length > 0) json.extensionsUsed = [...new Set([...((json.extensionsUsed as string[] | undefined) ?? []), DRACO])];
@@ -572,6 +589,13 @@ function accessorUsers(
       add(sampler.output, null);
     }
   return users;
+}
+
+/** The meshopt extension's name, and a buffer view's or buffer's EXT_meshopt_compression object, or null. */
+const MESHOPT = 'EXT_meshopt_compression';
+function meshoptOf(holder: Json | undefined): Json | null {
+  const extension = holder && isRecord(holder.extensions) ? holder.extensions[MESHOPT] : undefined;
+  return isRecord(extension) ? extension : null;
 }
 
 /** A written primitive's KHR_draco_mesh_compression object, or null. */

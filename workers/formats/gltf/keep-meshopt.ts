@@ -13,8 +13,8 @@
  * does not compress (a sparse accessor's data, an image) or lies over a fallback buffer with data of its own, is
  * encoded again by the writer as every view was before, with a notice naming them by reason (meshoptNotice); what the
  * export adds (new weights, say) is compressed by the writer too. An explicit compression encodes every view again.
- * A file that also uses Draco is compressed again whole, as before (write-step.ts): keep-draco.ts lays each buffer out
- * again by its views' own ranges, which a meshopt view's compressed bytes lie outside of.
+ * A file that also uses Draco keeps both: this runs first, on the file as written (the Draco primitives uncompressed),
+ * and keep-draco.ts then places the streams, moving each compressed view's bytes with it.
  */
 import type { Accessor } from '@gltf-transform/core';
 import type { GltfSource } from '../types.ts';

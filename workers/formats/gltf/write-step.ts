@@ -83,7 +83,7 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
     const keeps = await keptDraco(state, opts.compression);
     const used = root.listExtensionsUsed().map((extension) => extension.extensionName);
     // Planned before the writer: its meshopt extension is then fresh (compressOnWrite) for what is encoded again.
-    const meshoptKeeps = used.includes(MESHOPT) && !used.includes(DRACO) ? await keptMeshopt(state, opts.compression) : null;
+    const meshoptKeeps = used.includes(MESHOPT) ? await keptMeshopt(state, opts.compression) : null;
     // Still used when every compressed primitive is encoded again by the writer (keptDraco).
     if (used.includes(DRACO)) await compressOnWrite(doc, io, 'draco');
     if (used.includes(MESHOPT)) await compressOnWrite(doc, io, 'meshopt');
@@ -134,10 +134,12 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
         out,
         uris.map((uri) => resources[uri]),
       );
-      bins.forEach((bin, k) => (resources[uris[k]] = bin));
+      bins.forEach((bin, k) => {
+        if (uris[k] !== undefined) resources[uris[k]] = bin;
+      });
       dropEmptyBuffers(out);
       const left = new Set((out.buffers as Json[]).map((buffer) => buffer.uri));
-      for (const uri of uris) if (!left.has(uri)) delete resources[uri];
+      for (const uri of uris) if (uri !== undefined && !left.has(uri)) delete resources[uri];
     }
     return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };
   } catch (error) {
@@ -151,23 +153,20 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
  * source's stream for each one the export left unchanged and one encoded on its own for each it changed (planDraco,
  * dracoPlacements), with a notice naming those encoded again and why. The Draco extension then leaves the Document,
  * so that the writer lays every primitive out uncompressed for placeDracoStreams to give the compressed ones their
- * streams, in the buffers the writer put their accessors in. Null when the writer compresses instead: an explicit
- * compression or a file that also uses meshopt compression encodes every one again, with a notice.
+ * streams, in the buffers the writer put their accessors in (meshopt-compressed data beside them, kept or not, stays:
+ * keep-meshopt.ts). Null when the writer compresses instead: an explicit compression encodes every one again, with a
+ * notice.
  */
 async function keptDraco(state: ExportState, compression: GltfCompression): Promise<DracoPlacement[] | null> {
   const sources = state.carry?.draco ?? [];
   if (sources.length === 0) return null;
   const root = state.doc.getRoot();
-  // meshopt's compressed data lies in buffer ranges no buffer view covers, which a buffer laid out again would lose.
-  const meshopt = root.listExtensionsUsed().some((extension) => extension.extensionName === 'EXT_meshopt_compression');
-  if (compression !== 'none' || meshopt) {
+  if (compression !== 'none') {
     state.warnings.push(
       `all ${sources.length} Draco-compressed primitive${sources.length === 1 ? '' : 's'} of ${state.sourceName} ${sources.length === 1 ? 'is' : 'are'} compressed again (quantized anew), unchanged ones included: ${
         compression === 'draco'
           ? 'the export asks for Draco compression, which encodes every primitive with its own settings (sequential connectivity)'
-          : compression === 'meshopt'
-            ? 'the export asks for meshopt compression, which is applied over the Draco data encoded again'
-            : 'the file also uses meshopt compression (EXT_meshopt_compression), which is applied again over the Draco data encoded again, and a kept stream cannot be laid out beside it'
+          : 'the export asks for meshopt compression, which is applied over the Draco data encoded again'
       }${compression === 'draco' ? '' : plainNote(plainPrimitives(sources, state.doc))}${state.carry ? requiredNote(state.carry.json) : ''}`,
     );
     return null;
