@@ -8,7 +8,7 @@ import { loadedSeeds, loadSeeds, seedFormat, FUZZ_FORMATS, WRITE_FORMATS, type F
 import { mutate, type FuzzInput } from './mutators.ts';
 import { GOOD_OUTCOMES, type Outcome, type OutcomeKind } from './outcome.ts';
 import type { FuzzJob } from './fuzz-worker.ts';
-import { drawWritePlan, type WriteTally } from './write-outcome.ts';
+import { addTally, drawWritePlan, emptyTally, type WriteTally } from './write-outcome.ts';
 import { seededRandom } from '../unit/seeded-random.ts';
 
 export interface FuzzOptions {
@@ -203,7 +203,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     for (const format of formats) {
       const tally = new Map<OutcomeKind, number>();
       counts.set(format, tally);
-      const written: WriteTally = { written: 0, refused: 0 };
+      const written = emptyTally();
       if (WRITE_FORMATS[format]) exports.set(format, written);
       const indices = options.only ?? Array.from({ length: options.count }, (_, i) => i);
       let cursor = 0;
@@ -216,8 +216,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
           const answer = await runner.run({ id: nextId++, ...job, ...(stallMs > 0 ? { stallMs } : {}) });
           const { outcome, ms } = answer;
           tally.set(outcome.kind, (tally.get(outcome.kind) ?? 0) + 1);
-          written.written += answer.exports?.written ?? 0;
-          written.refused += answer.exports?.refused ?? 0;
+          addTally(written, answer.exports);
           slowest.set(format, Math.max(slowest.get(format) ?? 0, ms));
           if (!GOOD_OUTCOMES.includes(outcome.kind)) {
             failures.push({ format, index, seed, input: input.name, mutations: input.mutations, outcome });
@@ -259,7 +258,8 @@ export function formatReport(report: FuzzReport): string {
   const lines = [line(header), ...rows.map(line)];
   for (const [format, { written, refused }] of report.exports)
     lines.push(
-      `${format}: exports of the inputs read as a result: ${written} written and read back, ${refused} refused with a clear error`,
+      `${format}: exports of the inputs read as a result: ${written} written and read back; refused with a clear error: ` +
+        `${refused['no-op']} no-op (each also a bad output), ${refused.edit} edited, ${refused.fresh} fresh`,
     );
   lines.push(`seed ${report.seed}, ${report.seconds.toFixed(1)} s, ${report.failures.length} failures`);
   return lines.join('\n');

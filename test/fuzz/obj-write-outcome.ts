@@ -18,7 +18,7 @@ import { seededRandom } from '../unit/seeded-random.ts';
 import { dataFile } from '../unit/shared-data.ts';
 import { mtlSeed, seedFormat, type FuzzFormat } from './corpus.ts';
 import { classifyError, readOne, type Outcome } from './outcome.ts';
-import { outputName, restClip, writtenProblem, type WritePlan, type WriteTally } from './write-outcome.ts';
+import { emptyTally, outputName, restClip, writtenProblem, type WritePlan, type WriteTally } from './write-outcome.ts';
 
 /** The skeleton each OBJ seed was made for, by the seed's name. */
 function skeletonFor(name: string): Skeleton {
@@ -140,13 +140,13 @@ export async function runObjWrite(
     });
   } catch (error) {
     const outcome = classifyError(error, out);
-    if (outcome.kind !== 'clear error') return { ...outcome, detail: `${label}: ${outcome.detail}`, exports: { written: 0, refused: 0 } };
-    return { kind: 'result', detail: '', exports: { written: 0, refused: 1 } };
+    if (outcome.kind !== 'clear error') return { ...outcome, detail: `${label}: ${outcome.detail}`, exports: emptyTally() };
+    return { kind: 'result', detail: '', exports: { ...emptyTally(), refused: { 'no-op': 0, edit: 0, fresh: 1 } } };
   }
   const triangles = plan.compression === 'none' ? file.mesh.triangles.length / 3 : null;
   const problem = await writtenProblem(result, out, triangles === null ? null : { triangles });
-  if (problem) return { kind: 'bad output', detail: `${label}: ${problem}`, exports: { written: 0, refused: 0 } };
-  return { kind: 'result', detail: '', exports: { written: 1, refused: 0 } };
+  if (problem) return { kind: 'bad output', detail: `${label}: ${problem}`, exports: emptyTally() };
+  return { kind: 'result', detail: '', exports: { ...emptyTally(), written: 1 } };
 }
 
 /** One input of `obj-write`: read as an OBJ is (readOne), and when that gives a sound mesh, written fresh (runObjWrite). */

@@ -4,9 +4,11 @@
  * with one edit (weights changed and renormalized, one bone's subtree turned about its head, a clip added from the
  * rest pose, the clips dropped, or all of these) under drawn options (format, influences, weight type,
  * compression), and a fresh export of the read scene. Each export must either return a file that the reader reads
- * back soundly (the no-op and the uncompressed edit: with the read scene's vertex and triangle counts), whose
- * resources are all written and inside its folder, and whose notices are one line each without engine wording, or
- * throw a clear error (classifyError's rule); anything else is a failure.
+ * back soundly, whose resources are all written and inside its folder, and whose notices are one line each without
+ * engine wording, or throw a clear error (classifyError's rule); anything else is a failure. Every export must read
+ * back with the read scene's triangle and bone counts, the uncompressed edit also with its vertex count; the no-op
+ * must not be refused (the reader accepted the file) and must give back the scene as read: its vertices, bone names,
+ * clip names, positions to float32 round-off and weights to 1e-6.
  */
 import {
   exportGltf,
@@ -42,10 +44,26 @@ export interface WritePlan {
   compression: GltfCompression;
 }
 
-/** What the exports of one input did: written and read back, or refused with a clear error. */
+/** Which of an input's exports: the no-op in-place export, the edited in-place export, the fresh export. */
+export type WriteExport = 'no-op' | 'edit' | 'fresh';
+
+/**
+ * What the exports of one input did: written and read back, or refused with a clear error, by export. A no-op
+ * refusal is also the input's failure ('bad output'): a file the reader accepted must save again unchanged.
+ */
 export interface WriteTally {
   written: number;
-  refused: number;
+  refused: Record<WriteExport, number>;
+}
+
+/** A tally of nothing written and nothing refused. */
+export const emptyTally = (): WriteTally => ({ written: 0, refused: { 'no-op': 0, edit: 0, fresh: 0 } });
+
+/** Adds `more` to `into`. */
+export function addTally(into: WriteTally, more: WriteTally | undefined): void {
+  if (!more) return;
+  into.written += more.written;
+  for (const key of Object.keys(into.refused) as WriteExport[]) into.refused[key] += more.refused[key];
 }
 
 const int = (random: Random, n: number): number => Math.floor(random() * n);
@@ -189,16 +207,52 @@ export function outputName(input: string, format: 'glb' | 'gltf'): string {
   return `${input.replace(/\.(glb|gltf)$/i, '')}.out.${format}`;
 }
 
+/** What an export's file must read back with, each given field checked. */
+export interface ReadBack {
+  vertices?: number;
+  triangles?: number;
+  bones?: number;
+  /** the scene as read, which a no-op export must give back: bone and clip names, positions, weights (sameScene) */
+  same?: GltfImportResult;
+}
+
+/** Largest difference of positions read back from a no-op export, in units of float32's spacing at the mesh's extent. */
+const POSITION_ULPS = 4;
+/** Largest difference of weights read back from a no-op export. */
+const WEIGHT_TOLERANCE = 1e-6;
+
+/**
+ * How a no-op export's read-back differs from the scene as read, or '': the same bone names and clip names in order,
+ * every position within float32 round-off of the mesh's extent, every weight within 1e-6.
+ */
+export function sameScene(back: GltfImportResult, read: GltfImportResult): string {
+  const names = (list: readonly string[]): string => JSON.stringify(list).slice(0, 200);
+  if (back.boneNames.length !== read.boneNames.length || back.boneNames.some((n, b) => n !== read.boneNames[b]))
+    return `bones ${names(back.boneNames)}, not ${names(read.boneNames)}`;
+  const clips = (rig: GltfImportResult): string[] => rig.clips.map((clip) => clip.name);
+  if (names(clips(back)) !== names(clips(read))) return `clips ${names(clips(back))}, not ${names(clips(read))}`;
+  const a = back.mesh.positions;
+  const b = read.mesh.positions;
+  let extent = 0;
+  for (const x of b) extent = Math.max(extent, Math.abs(x));
+  const positionTolerance = POSITION_ULPS * 2 ** -23 * Math.max(extent, 2 ** -126);
+  for (let i = 0; i < b.length; i++)
+    if (!(Math.abs(a[i] - b[i]) <= positionTolerance))
+      return `position ${i} (vertex ${Math.floor(i / 3)}) read back as ${a[i]}, not ${b[i]} (tolerance ${positionTolerance})`;
+  if (back.weights.rows !== read.weights.rows || back.weights.cols !== read.weights.cols)
+    return `weights ${back.weights.rows} × ${back.weights.cols}, not ${read.weights.rows} × ${read.weights.cols}`;
+  for (let i = 0; i < read.weights.data.length; i++)
+    if (!(Math.abs(back.weights.data[i] - read.weights.data[i]) <= WEIGHT_TOLERANCE))
+      return `weight of vertex ${Math.floor(i / read.weights.cols)}, bone ${i % read.weights.cols} read back as ${back.weights.data[i]}, not ${read.weights.data[i]}`;
+  return '';
+}
+
 /**
  * What is wrong with an export's file, or '': a .gltf must name only resources it was written with, none outside
- * its folder; every notice is one line without engine wording; the reader reads it back soundly (checkGltf); with
- * `counts`, with that many vertices and triangles.
+ * its folder; every notice is one line without engine wording; the reader reads it back soundly (checkGltf); and
+ * with what `expected` gives (ReadBack).
  */
-export async function writtenProblem(
-  result: GltfExportResult,
-  file: string,
-  counts: { vertices?: number; triangles: number } | null,
-): Promise<string> {
+export async function writtenProblem(result: GltfExportResult, file: string, expected: ReadBack | null): Promise<string> {
   for (const warning of result.warnings) {
     if (typeof warning !== 'string' || /[\n\r]/.test(warning)) return `a notice is not one line: ${JSON.stringify(warning)}`;
     if (INTERNAL_WORDING.test(warning)) return `a notice has engine wording: ${JSON.stringify(warning.slice(0, 300))}`;
@@ -217,13 +271,17 @@ export async function writtenProblem(
   }
   const problem = checkGltf(back);
   if (problem) return `read back unsound: ${problem}`;
-  if (counts) {
-    const vertices = back.mesh.positions.length / 3;
-    const triangles = back.mesh.triangles.length / 3;
-    if ((counts.vertices !== undefined && vertices !== counts.vertices) || triangles !== counts.triangles)
-      return `read back with ${vertices} vertices and ${triangles} triangles, not ${counts.vertices ?? 'any'} and ${counts.triangles}`;
-  }
-  return '';
+  if (!expected) return '';
+  const vertices = back.mesh.positions.length / 3;
+  const triangles = back.mesh.triangles.length / 3;
+  const bones = back.skeleton.parents.length;
+  if (expected.vertices !== undefined && vertices !== expected.vertices)
+    return `read back with ${vertices} vertices, not ${expected.vertices}`;
+  if (expected.triangles !== undefined && triangles !== expected.triangles)
+    return `read back with ${triangles} triangles, not ${expected.triangles}`;
+  if (expected.bones !== undefined && bones !== expected.bones) return `read back with ${bones} bones, not ${expected.bones}`;
+  const differs = expected.same ? sameScene(back, expected.same) : '';
+  return differs ? `read back changed: ${differs}` : '';
 }
 
 const isGlbName = (file: string): boolean => /\.glb$/i.test(file);
@@ -233,32 +291,47 @@ const isGlbName = (file: string): boolean => /\.glb$/i.test(file);
  * when every export was written and read back or refused clearly, else the first failure, its export named.
  */
 export async function runWrites(name: string, rig: GltfImportResult, plan: WritePlan): Promise<Outcome & { exports: WriteTally }> {
-  const counts = { vertices: rig.mesh.positions.length / 3, triangles: rig.mesh.triangles.length / 3 };
+  const triangles = rig.mesh.triangles.length / 3;
+  const bones = rig.skeleton.parents.length;
+  const counts: ReadBack = { triangles, bones };
   const options: GltfExportOptions = {
     format: plan.format,
     influences: plan.influences,
     weightComponent: plan.weightComponent,
     compression: plan.compression,
   };
-  const exports: { label: string; run: (file: string) => Promise<GltfExportResult>; counts: typeof counts | null }[] = [
-    { label: 'no-op in-place export', run: (file) => exportGltfInPlace(editOfRead(rig), file, { format: plan.format }), counts },
+  const exports: { kind: WriteExport; label: string; run: (file: string) => Promise<GltfExportResult>; expected: ReadBack }[] = [
     {
+      kind: 'no-op',
+      label: 'no-op in-place export',
+      run: (file) => exportGltfInPlace(editOfRead(rig), file, { format: plan.format }),
+      expected: { ...counts, vertices: rig.mesh.positions.length / 3, same: rig },
+    },
+    {
+      kind: 'edit',
       label: `in-place export (${describePlan(plan)})`,
       run: (file) => exportGltfInPlace(editedScene(rig, plan), file, options),
-      counts: plan.compression === 'none' ? counts : null,
+      expected: plan.compression === 'none' ? { ...counts, vertices: rig.mesh.positions.length / 3 } : counts,
     },
-    { label: `fresh export (${describePlan(plan)})`, run: (file) => exportGltf(freshRigOfRead(rig), file, options), counts: null },
+    {
+      kind: 'fresh',
+      label: `fresh export (${describePlan(plan)})`,
+      run: (file) => exportGltf(freshRigOfRead(rig), file, options),
+      expected: counts,
+    },
   ];
-  const tally: WriteTally = { written: 0, refused: 0 };
+  const tally = emptyTally();
   const file = outputName(name, plan.format);
-  for (const { label, run, counts: expected } of exports) {
+  for (const { kind, label, run, expected } of exports) {
     let result: GltfExportResult;
     try {
       result = await run(file);
     } catch (error) {
       const outcome = classifyError(error, file);
       if (outcome.kind !== 'clear error') return { ...outcome, detail: `${label}: ${outcome.detail}`, exports: tally };
-      tally.refused++;
+      tally.refused[kind]++;
+      // The reader accepted the file, so saving it again with nothing changed must not be refused.
+      if (kind === 'no-op') return { kind: 'bad output', detail: `${label}: refused: ${outcome.detail}`, exports: tally };
       continue;
     }
     const problem = await writtenProblem(result, file, expected);

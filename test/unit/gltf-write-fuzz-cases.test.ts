@@ -25,7 +25,7 @@ import { parseGlb, writeGlb } from '../../workers/formats/gltf/glb.ts';
 import { formatFailure, formatReport, runFuzz } from '../fuzz/harness.ts';
 import { classifyError } from '../fuzz/outcome.ts';
 import { nearestBoneWeights } from '../fuzz/obj-write-outcome.ts';
-import { editOfRead, freshRigOfRead, turnedSubtree } from '../fuzz/write-outcome.ts';
+import { editOfRead, freshRigOfRead, sameScene, turnedSubtree } from '../fuzz/write-outcome.ts';
 import { readObj } from '../../workers/formats/obj.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { dataFile } from './shared-data.ts';
@@ -179,6 +179,44 @@ test('a glTF without joints: the no-op in-place export keeps its skin; a fresh e
   await assertClearRefusal(() => exportGltf(freshRigOfRead(read), 'SimpleSkin.out.glb'), 'SimpleSkin.out.glb', 'no vertex has a weight');
 });
 
+test("the write fuzzer's no-op check: CesiumMan saved again unchanged reads back the same; a changed name, position or weight is named", async () => {
+  const source = new Uint8Array(readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb')));
+  const read = await importGltf(source, 'CesiumMan.glb');
+  const out = await exportGltfInPlace(editOfRead(read), 'CesiumMan.out.glb', { format: 'glb' });
+  const back = await importGltf(out.bytes, 'CesiumMan.out.glb', out.resources);
+  assert.equal(sameScene(back, read), '', 'the no-op export reads back as read');
+  assert.ok(read.clips.length > 0 && read.boneNames.length > 1, 'CesiumMan has clips and bones');
+  const renamed = [...back.boneNames];
+  renamed[1] += 'x';
+  assert.match(sameScene({ ...back, boneNames: renamed }, read), /^bones /, 'a renamed bone is named');
+  const clips = back.clips.map((clip, k) => (k === 0 ? { ...clip, name: `${clip.name}x` } : clip));
+  assert.match(sameScene({ ...back, clips }, read), /^clips /, 'a renamed clip is named');
+  assert.match(sameScene({ ...back, clips: back.clips.slice(1) }, read), /^clips /, 'a lost clip is named');
+  let extent = 0;
+  for (const x of read.mesh.positions) extent = Math.max(extent, Math.abs(x));
+  // Float32 round-off passes (2 ulps at the mesh's extent); 1e-5 of the extent does not.
+  for (const [nudge, passes] of [
+    [2 * 2 ** -23 * extent, true],
+    [1e-5 * extent, false],
+  ] as const) {
+    const positions = Float64Array.from(back.mesh.positions);
+    positions[7] += nudge;
+    const problem = sameScene({ ...back, mesh: { ...back.mesh, positions } }, read);
+    assert.equal(problem === '', passes, `position moved by ${nudge}: ${problem}`);
+    if (!passes) assert.match(problem, /^position 7 \(vertex 2\)/, 'the moved position is named');
+  }
+  for (const [nudge, passes] of [
+    [5e-7, true],
+    [2e-6, false],
+  ] as const) {
+    const data = Float64Array.from(back.weights.data);
+    const i = data.findIndex((w) => w > 0.1);
+    data[i] -= nudge;
+    const problem = sameScene({ ...back, weights: { ...back.weights, data } }, read);
+    assert.equal(problem === '', passes, `weight moved by ${nudge}: ${problem}`);
+  }
+});
+
 test('fuzz: 150 inputs per write format end in files read back or clear errors (GLB and glTF three exports each, OBJ one)', async () => {
   const count = 150;
   const formats = ['glb-write', 'gltf-write', 'obj-write'] as const;
@@ -191,7 +229,9 @@ test('fuzz: 150 inputs per write format end in files read back or clear errors (
     const exports = report.exports.get(format);
     assert.ok(exports && exports.written > 0, `${format}: some exports were written and read back`);
     const perScene = format === 'obj-write' ? 1 : 3;
-    assert.equal(exports.written + exports.refused, perScene * (tally.get('result') ?? 0), `${format}: ${perScene} exports per scene read`);
+    const refused = exports.refused['no-op'] + exports.refused.edit + exports.refused.fresh;
+    assert.equal(exports.written + refused, perScene * (tally.get('result') ?? 0), `${format}: ${perScene} exports per scene read`);
+    assert.equal(exports.refused['no-op'], 0, `${format}: no file the reader accepted is refused saving again unchanged`);
   }
   assert.deepEqual(report.failures.map(formatFailure), [], 'inputs whose writes ended otherwise than in a file read back or a clear error');
 });
