@@ -14,7 +14,7 @@ const FLOAT = 5126;
 /**
  * Checks the accessors the export made (the source's stay as they were read), the transform of every node that is
  * not a source node left as read, and every node's morph weights.
- * @throws through state.fail, naming the accessor's use or the node, when a value is not finite
+ * @throws through state.fail, naming the accessor's use or the node (joint, mesh node or other), when a value is not finite
  */
 export function checkStorable(state: ExportState): void {
   const root = state.doc.getRoot();
@@ -26,12 +26,13 @@ export function checkStorable(state: ExportState): void {
     if (!values || values.every(Number.isFinite)) continue;
     state.fail(
       useOf(state.doc, accessor),
-      'a value passes ±3.4e38, beyond what a glTF float (32-bit) holds: the scene is too large for glTF',
+      'a value is not finite as a 32-bit float (beyond ±3.4e38), which glTF stores: the scene is too large for glTF; move the far joint nearer',
     );
   }
   // A source node left as read is written as the source wrote it (keep-node-transforms.ts).
   const baselines = new Map((state.carry?.nodes ?? []).map((baseline) => [baseline.node, baseline]));
   const same = (a: readonly number[], b: readonly number[] | undefined): boolean => !!b && a.every((x, i) => x === b[i]);
+  const joints = new Set(root.listSkins().flatMap((skin) => skin.listJoints()));
   for (const [index, node] of root.listNodes().entries()) {
     const baseline = baselines.get(node);
     const kept =
@@ -44,9 +45,13 @@ export function checkStorable(state: ExportState): void {
       ['scale', node.getScale()],
       ['morph weights', node.getWeights()],
     ];
+    const kind = joints.has(node) ? 'joint' : node.getMesh() ? 'mesh node' : 'node';
     for (const [what, values] of kept ? parts.slice(3) : parts)
       if (!Array.from(values).every(Number.isFinite))
-        state.fail(nodeName(node, index), `its ${what} is not finite (a joint placed beyond ±1.8e308): the scene is too large for glTF`);
+        state.fail(
+          nodeName(node, index),
+          `its ${what} is not finite (beyond ±1.8e308, which JSON cannot write): the ${kind} is placed too far for glTF; move the far ${kind} nearer`,
+        );
   }
 }
 
