@@ -12,7 +12,9 @@
  * - an OBJ of vertices without faces (a truncated file): the fresh export left its only mesh out and wrote a file of
  *   joints alone, with an empty buffer, which the reader refuses;
  * - a glTF without JOINTS_0 (read with every weight zero): the fresh export wrote its mesh unskinned, a file without a
- *   skinned mesh that the reader refuses; the no-op in-place export keeps the file's skin.
+ *   skinned mesh that the reader refuses; the no-op in-place export keeps the file's skin; likewise skinned parts
+ *   without weights beside a prop held unskinned on one bone, refused saying to bind the mesh.
+ * Also the fuzzer's own check of a no-op export (sameScene), on a read-back as read and on one changed.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { classifyError } from '../fuzz/outcome.ts';
 import { nearestBoneWeights } from '../fuzz/obj-write-outcome.ts';
 import { editOfRead, freshRigOfRead, sameScene, turnedSubtree } from '../fuzz/write-outcome.ts';
 import { readObj } from '../../workers/formats/obj.ts';
+import type { MeshPart } from '../../workers/formats/types.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { dataFile } from './shared-data.ts';
 
@@ -194,6 +197,36 @@ test('a glTF without joints: the no-op in-place export keeps its skin; a fresh e
   const back = await importGltf(same.bytes, 'SimpleSkin.out.gltf', same.resources);
   assert.equal(back.mesh.positions.length, read.mesh.positions.length, 'the no-op export reads back with every vertex');
   await assertClearRefusal(() => exportGltf(freshRigOfRead(read), 'SimpleSkin.out.glb'), 'SimpleSkin.out.glb', 'no vertex has a weight');
+});
+
+test('fresh export: skinned parts without weights and a prop held unskinned on one bone are refused, saying to bind the mesh', async () => {
+  // Two triangles, one per part: the body (skinned, no weight) and a prop the scene holds unskinned on bone 0.
+  const { mesh } = readObj('v 0 0 0\nv 1 0 0\nv 0 1 0\nv 2 0 0\nv 3 0 0\nv 2 1 0\nf 1 2 3\nf 4 5 6\n', 'two.obj');
+  const skeleton = buildSkeleton({ joints: Float64Array.of(0, 0, 0, 1, 0, 0, 2, 0, 0), bones: Uint32Array.of(0, 1, 1, 2) }, 'two.tgf');
+  const part = (name: string, k: number, skinned: boolean): MeshPart => ({
+    name,
+    vertexStart: 3 * k,
+    vertexCount: 3,
+    triangleStart: k,
+    triangleCount: 1,
+    material: -1,
+    source: null,
+    skinned,
+  });
+  const data = new Float64Array(6 * 2);
+  for (const v of [3, 4, 5]) data[2 * v] = 1;
+  const rig = { mesh, skeleton, weights: { rows: 6, cols: 2, data }, parts: [part('body', 0, true), part('prop', 1, false)] };
+  await assertClearRefusal(
+    () => exportGltf(rig, 'two.out.glb'),
+    'two.out.glb',
+    'weights',
+    'the skinned meshes have no weights (only meshes held unskinned follow a bone)',
+    'bind the mesh first',
+  );
+  // The prop skinned instead: it is written on the skin, and the file reads back.
+  const written = await exportGltf({ ...rig, parts: [part('body', 0, true), part('prop', 1, true)] }, 'two.out.glb');
+  const back = await importGltf(written.bytes, 'two.out.glb');
+  assert.equal(back.mesh.triangles.length, 6, 'both triangles read back');
 });
 
 test("the write fuzzer's no-op check: CesiumMan saved again unchanged reads back the same; a changed name, position or weight is named", async () => {

@@ -56,10 +56,11 @@ export function checkStorable(state: ExportState): void {
 }
 
 /**
- * Checks that the document has a skinned mesh, as every reader of a rig needs (Rigwright's refuses a file without
- * one). A fresh export writes a mesh none of whose vertices has a weight unskinned, and one that follows a single bone
- * as a child of its joint, so a scene without any weight, or whose meshes all follow one bone each, would be written as
- * meshes and joints that no reader takes for a rig.
+ * Checks that the document has a skinned mesh, which Rigwright's own reader needs of a rig (gltf-import.ts refuses a
+ * file without one). A fresh export writes a mesh none of whose vertices has a weight unskinned, and only a part held
+ * unskinned (MeshPart.skinned false) whose vertices all follow one bone as a child of its joint, so a scene without any
+ * weight, or whose only weighted parts are such props while the skinned meshes have no weights, would be written as
+ * meshes and joints without a skinned mesh, which that reader refuses.
  * @throws through state.fail, naming the weights, when no mesh node has a skin
  */
 export function checkSkinnedMesh(state: ExportState, weights: { data: ArrayLike<number> }): void {
@@ -75,7 +76,7 @@ export function checkSkinnedMesh(state: ExportState, weights: { data: ArrayLike<
   state.fail(
     'weights',
     weighted
-      ? 'every mesh follows a single bone, so no mesh is skinned and the file would be no rig; weight some vertices to two bones'
+      ? 'the skinned meshes have no weights (only meshes held unskinned follow a bone), so the file would have no skinned mesh; bind the mesh first'
       : 'no vertex has a weight, so no mesh is skinned and the file would be no rig; bind the mesh first',
   );
 }
