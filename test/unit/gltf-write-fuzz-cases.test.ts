@@ -265,6 +265,23 @@ test("the write fuzzer's no-op check: CesiumMan saved again unchanged reads back
     const problem = sameScene({ ...back, weights: { ...back.weights, data } }, read);
     assert.equal(problem === '', passes, `weight moved by ${nudge}: ${problem}`);
   }
+  // A vertex read without weight (weights not valid glTF) that reads back fully on one bone: only as the notice says.
+  const { cols } = read.weights;
+  const v = Array.from({ length: read.weights.rows }, (_, k) => k).find((k) =>
+    back.weights.data.subarray(k * cols, (k + 1) * cols).includes(1),
+  );
+  assert.ok(v !== undefined, 'CesiumMan has a vertex fully on one bone');
+  const unweighted = Float64Array.from(read.weights.data).fill(0, v * cols, (v + 1) * cols);
+  const readUnweighted = { ...read, weights: { ...read.weights, data: unweighted } };
+  const notice = (n: number): string =>
+    `${n} vertices of skinned meshes have no weight; glTF needs weights that sum to 1, so they are bound fully to their skin's first joint`;
+  assert.match(sameScene(back, readUnweighted), new RegExp(`^weight of vertex ${v}, `), 'bound without a notice: named');
+  assert.equal(sameScene(back, readUnweighted, [notice(1)]), '', 'bound as the notice says');
+  assert.match(
+    sameScene(back, readUnweighted, [notice(2)]),
+    /^1 vertices read without weight .* says 2/,
+    'a count other than the notice’s',
+  );
 });
 
 test('fuzz: 150 inputs per write format end in files read back or clear errors (GLB and glTF three exports each, OBJ one)', async () => {
