@@ -181,7 +181,12 @@ test('fresh export: an OBJ of vertices without triangles is refused naming the m
   assert.equal(mesh.triangles.length, 0, 'no faces');
   const skeleton = buildSkeleton({ joints: Float64Array.of(0, 0, 0, 1, 0, 0, 2, 0, 0), bones: Uint32Array.of(0, 1, 1, 2) }, 'two.tgf');
   const rig = { mesh, skeleton, weights: nearestBoneWeights(mesh, skeleton) };
-  await assertClearRefusal(() => exportGltf(rig, 'points.out.glb'), 'points.out.glb', 'no triangles');
+  await assertClearRefusal(
+    () => exportGltf(rig, 'points.out.glb'),
+    'points.out.glb',
+    'no triangles',
+    'only triangle meshes are written, so there is nothing to write',
+  );
 });
 
 test('a glTF without joints: the no-op in-place export keeps its skin; a fresh export, with no weight to write, is refused', async () => {

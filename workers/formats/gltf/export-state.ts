@@ -127,7 +127,7 @@ export function checkExportScene(scene: ExportScene, fail: Fail): void {
   const boneCount = skeleton.parents.length;
   const vertexCount = scene.mesh.positions.length / 3;
   if (scene.mesh.triangles.length === 0)
-    fail('mesh', `${vertexCount} vertices and no triangles: the export writes triangle meshes, so there is nothing to skin`);
+    fail('mesh', `${vertexCount} vertices and no triangles: only triangle meshes are written, so there is nothing to write`);
   if (weights.rows !== vertexCount || weights.cols !== boneCount)
     fail('weights', `${weights.rows} × ${weights.cols} weights do not fit ${vertexCount} vertices × ${boneCount} bones`);
   for (const clip of scene.clips)
