@@ -4,7 +4,8 @@
  * the defaults they spell out, accessor bounds, animations) apart from the generator and the buffers' layout, and the
  * same values in every accessor and the same bytes in every image. Nothing moves: a skinned mesh node below another
  * node stays where the source has it, and nothing is noticed. A meshopt-compressed source (with and without meshopt's
- * filters, GLB and .gltf) keeps every compressed view's extension and bytes; with its weights edited, only the views
+ * filters, GLB and .gltf, and one laid out by hand as the writer would not: INDICES mode, two attributes in one
+ * compressed view) keeps every compressed view's extension and bytes; with its weights edited, only the views
  * of the weights are compressed again, named in a notice, and the file reads back with the new weights.
  */
 import { test } from 'node:test';
@@ -17,9 +18,10 @@ import draco3d from 'draco3dgltf';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
 import type { GltfExportResult } from '../../workers/formats/gltf-export.ts';
-import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { importGltf, readCheckedGltf } from '../../workers/formats/gltf-import.ts';
 import { gltfJson, gltfResources } from '../../workers/formats/gltf-resource-uris.ts';
 import { parseGlb, writeGlb } from '../../workers/formats/gltf/glb.ts';
+import { planMeshopt } from '../../workers/formats/gltf/keep-meshopt.ts';
 import { axisAngle, gltfBuilder, TEXTURE } from './gltf-build.ts';
 import { editOf } from './gltf-edit-input.ts';
 import { assertValidGltf } from './gltf-skinning-reference.ts';
@@ -305,29 +307,139 @@ for (const [model, method] of [
     // The JSON comparison covers extensionsUsed and extensionsRequired; the buffer views are laid out afresh.
     const out = await assertNoopIdentity(bytes, 'meshopt.glb', {}, io);
     assert.ok(!out.warnings.some((w) => /meshopt/i.test(w)), `no re-encoding to report: ${out.warnings.join('; ')}`);
-    const json = gltfJson(out.bytes, 'export') as Json;
-    assert.equal(compressedViews(json).length, sourceViews.length, 'as many meshopt-compressed buffer views');
-
-    // Every compressed view, found through the accessors in it: its extension (but where its bytes lie) and its bytes.
-    const sourceBins = binsOf(bytes, {}, 'source');
-    const bins = binsOf(out.bytes, {}, 'export');
-    const uses = accessorUses(json);
-    const covered = new Set<number>();
-    for (const [use, a] of accessorUses(sourceJson)) {
-      const before = compressedViewOf(sourceJson, sourceBins, a);
-      if (!before) continue;
-      const after = compressedViewOf(json, bins, uses.get(use)!);
-      assert.ok(after, `${use}: still compressed`);
-      assert.deepEqual(withoutPlace(after.extension), withoutPlace(before.extension), `${use}: the view's meshopt extension`);
-      assert.ok(after.bytes.equals(before.bytes), `${use}: the compressed bytes, byte for byte`);
-      covered.add(before.view);
-    }
-    assert.deepEqual(
-      [...covered].sort((x, y) => x - y),
-      sourceViews,
-      'every compressed view of the source is compared',
-    );
+    assertCompressedViewsKept(bytes, out.bytes);
   });
+
+/**
+ * Every compressed view of a GLB source, found through the accessors in it, has its extension (but where its bytes
+ * lie) and its compressed bytes in the export, and the export has as many compressed views.
+ */
+function assertCompressedViewsKept(bytes: Uint8Array, exported: Uint8Array): void {
+  const sourceJson = gltfJson(bytes, 'source') as Json;
+  const sourceViews = compressedViews(sourceJson);
+  const json = gltfJson(exported, 'export') as Json;
+  assert.equal(compressedViews(json).length, sourceViews.length, 'as many meshopt-compressed buffer views');
+  const sourceBins = binsOf(bytes, {}, 'source');
+  const bins = binsOf(exported, {}, 'export');
+  const uses = accessorUses(json);
+  const covered = new Set<number>();
+  for (const [use, a] of accessorUses(sourceJson)) {
+    const before = compressedViewOf(sourceJson, sourceBins, a);
+    if (!before) continue;
+    const after = compressedViewOf(json, bins, uses.get(use)!);
+    assert.ok(after, `${use}: still compressed`);
+    assert.deepEqual(withoutPlace(after.extension), withoutPlace(before.extension), `${use}: the view's meshopt extension`);
+    assert.ok(after.bytes.equals(before.bytes), `${use}: the compressed bytes, byte for byte`);
+    covered.add(before.view);
+  }
+  assert.deepEqual(
+    [...covered].sort((x, y) => x - y),
+    sourceViews,
+    'every compressed view of the source is compared',
+  );
+}
+
+/**
+ * A meshopt RiggedFigure laid out as glTF-Transform's writer would not: its index view encoded in meshopt's INDICES
+ * mode (the writer uses TRIANGLES for triangle lists) and its NORMAL and POSITION views merged into one compressed
+ * view of 740 elements, POSITION at byteOffset 4440 (the writer gives each attribute its own view). Each view's data
+ * is decoded from the writer's file and encoded here (encodeGltfBuffer, version 0); the compressed bytes are laid out
+ * again in buffer 0 in view order, 4-byte aligned, and the fallback buffer's ranges after them in view order.
+ */
+async function handLaidMeshopt(io: WebIO): Promise<Uint8Array> {
+  const bytes = await meshoptSource(io, 'quantize');
+  const json = structuredClone(gltfJson(bytes, 'source')) as Json;
+  const bin = parseGlb(bytes, 'source').bin!;
+  const views = json.bufferViews as Json[];
+  const accessors = json.accessors as Json[];
+  const meshopt = (view: Json): Json => (view.extensions as Record<string, Json>).EXT_meshopt_compression;
+  const decode = (view: Json): Uint8Array => {
+    const extension = meshopt(view);
+    const out = new Uint8Array((extension.count as number) * (extension.byteStride as number));
+    const start = extension.byteOffset as number;
+    MeshoptDecoder.decodeGltfBuffer(
+      out,
+      extension.count as number,
+      extension.byteStride as number,
+      bin.subarray(start, start + (extension.byteLength as number)),
+      extension.mode as string,
+      extension.filter as string | undefined,
+    );
+    return out;
+  };
+  const attributes = ((json.meshes as Json[])[0].primitives as Json[])[0] as { attributes: Record<string, number>; indices: number };
+  const indexView = accessors[attributes.indices].bufferView as number;
+  const normal = attributes.attributes.NORMAL;
+  const position = attributes.attributes.POSITION;
+  const [first, second] = [accessors[normal].bufferView as number, accessors[position].bufferView as number];
+  assert.equal(meshopt(views[indexView]).mode, 'TRIANGLES', 'the writer encodes triangle indices as TRIANGLES');
+  assert.ok(
+    views[first].byteStride === 12 && views[second].byteStride === 12 && second !== first,
+    'NORMAL and POSITION in views of their own, 12 bytes apart',
+  );
+  const encoded = views.map((view) => {
+    const extension = meshopt(view);
+    const start = extension.byteOffset as number;
+    return bin.slice(start, start + (extension.byteLength as number));
+  });
+  encoded[indexView] = MeshoptEncoder.encodeGltfBuffer(
+    decode(views[indexView]),
+    meshopt(views[indexView]).count as number,
+    2,
+    'INDICES',
+    0,
+  );
+  meshopt(views[indexView]).mode = 'INDICES';
+  // POSITION's elements after NORMAL's in one view.
+  const a = decode(views[first]);
+  const b = decode(views[second]);
+  const merged = new Uint8Array(a.length + b.length);
+  merged.set(a, 0);
+  merged.set(b, a.length);
+  encoded[first] = MeshoptEncoder.encodeGltfBuffer(merged, merged.length / 12, 12, 'ATTRIBUTES', 0);
+  meshopt(views[first]).count = merged.length / 12;
+  views[first].byteLength = merged.length;
+  accessors[position].byteOffset = a.length;
+  accessors[position].bufferView = first;
+  encoded.splice(second, 1);
+  views.splice(second, 1);
+  for (const accessor of accessors) if ((accessor.bufferView as number) > second) accessor.bufferView = (accessor.bufferView as number) - 1;
+  // Laid out again: compressed bytes in buffer 0, the decoded ranges in the fallback buffer.
+  let at = 0;
+  let fallbackAt = 0;
+  const out = new Uint8Array(encoded.reduce((sum, piece) => sum + Math.ceil(piece.length / 4) * 4, 0));
+  views.forEach((view, v) => {
+    out.set(encoded[v], at);
+    Object.assign(meshopt(view), { byteOffset: at, byteLength: encoded[v].length });
+    at += Math.ceil(encoded[v].length / 4) * 4;
+    view.byteOffset = fallbackAt;
+    fallbackAt += Math.ceil((view.byteLength as number) / 4) * 4;
+  });
+  const buffers = json.buffers as Json[];
+  buffers[0].byteLength = out.length;
+  buffers[1].byteLength = fallbackAt;
+  return writeGlb(json, out);
+}
+
+test('no-op in-place export of a hand-laid meshopt RiggedFigure (INDICES mode, two attributes in one compressed view): every view kept byte for byte', async () => {
+  const io = await meshoptIo();
+  const bytes = await handLaidMeshopt(io);
+  const sourceJson = gltfJson(bytes, 'source') as Json;
+  // The planner keeps every compressed view: none is encoded again.
+  const read = await readCheckedGltf(bytes, 'hand.glb', {}, []);
+  const plan = planMeshopt(
+    sourceJson,
+    { file: 'hand.glb', bytes, resources: {}, jointNodes: new Int32Array(0) },
+    read.getRoot().listAccessors(),
+    MeshoptDecoder,
+  );
+  assert.deepEqual(plan.reencoded, [], 'nothing planned to be encoded again');
+  assert.equal(plan.keeps.length, compressedViews(sourceJson).length, 'every compressed view planned to be kept');
+  assert.equal(plan.keeps.length, 8, "the writer's 9 views less the one merged");
+  const out = await assertNoopIdentity(bytes, 'hand.glb', {}, io);
+  assert.ok(!out.warnings.some((w) => /meshopt/i.test(w)), `no re-encoding to report: ${out.warnings.join('; ')}`);
+  assertCompressedViewsKept(bytes, out.bytes);
+});
 
 test('no-op in-place export of a meshopt-compressed (filter) RiggedFigure .gltf as .gltf: its buffer views and its .bin byte for byte', async () => {
   const io = await meshoptIo();
