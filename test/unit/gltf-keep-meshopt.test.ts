@@ -13,7 +13,7 @@ import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { readCheckedGltf } from '../../workers/formats/gltf-import.ts';
 import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
 import { parseGlb } from '../../workers/formats/gltf/glb.ts';
-import { meshoptNotice, planMeshopt, type MeshoptPlan } from '../../workers/formats/gltf/keep-meshopt.ts';
+import { meshoptNotice, placeMeshoptViews, planMeshopt, type MeshoptPlan } from '../../workers/formats/gltf/keep-meshopt.ts';
 import { dataFile } from './shared-data.ts';
 
 type Json = Record<string, unknown>;
@@ -35,8 +35,7 @@ async function figure(): Promise<{
   const json = gltfJson(bytes, 'figure') as Json;
   const doc = await readCheckedGltf(bytes, 'figure.glb', {}, []);
   const accessors = doc.getRoot().listAccessors();
-  const plan = (): MeshoptPlan =>
-    planMeshopt(json, { file: 'figure.glb', bytes, resources: {}, jointNodes: new Int32Array(0) }, accessors, MeshoptDecoder);
+  const plan = (): MeshoptPlan => planMeshopt(json, () => parseGlb(bytes, 'figure').bin!, accessors, MeshoptDecoder);
   return { bytes, json, plan, doc };
 }
 
@@ -103,4 +102,92 @@ test('meshoptNotice: at most six views named, grouped by reason, the rest counte
       'buffer view 5 (accessor 5) and 2 more: the values they hold changed; 1 more for other reasons',
   );
   assert.equal(meshoptNotice({ keeps: [], reencoded: [] }, 'none.glb'), null, 'no notice');
+});
+
+test('planMeshopt: a view whose data the decoder refuses is encoded again as undecodable, named so in the notice', async () => {
+  const { json, bytes, doc } = await figure();
+  const refusing = {
+    decodeGltfBuffer(): void {
+      throw new Error('malformed');
+    },
+  };
+  const plan = planMeshopt(json, () => parseGlb(bytes, 'figure').bin!, doc.getRoot().listAccessors(), refusing);
+  assert.equal(plan.keeps.length, 0, 'nothing kept');
+  assert.deepEqual(
+    plan.reencoded.map(({ reason }) => reason),
+    compressedViews(json).map(() => 'undecodable'),
+    'every view, as undecodable',
+  );
+  assert.match(meshoptNotice(plan, 'figure.glb') ?? '', /: their data cannot be decoded/);
+});
+
+test('planMeshopt: a fallback buffer with data of its own (a uri) has its views encoded again, as "fallback"', async () => {
+  const { json, bytes, doc } = await figure();
+  const withData = structuredClone(json);
+  const fallback = (withData.buffers as Json[]).findIndex((buffer) => (buffer.extensions as Json | undefined)?.EXT_meshopt_compression);
+  (withData.buffers as Json[])[fallback].uri = 'fallback.bin';
+  const bin = parseGlb(bytes, 'figure').bin!;
+  const plan = planMeshopt(withData, (k) => (k === fallback ? new Uint8Array(64) : bin), doc.getRoot().listAccessors(), MeshoptDecoder);
+  assert.equal(plan.keeps.length, 0, 'nothing kept');
+  assert.deepEqual(
+    plan.reencoded.map(({ reason }) => reason),
+    compressedViews(json).map(() => 'fallback'),
+    'every view, as fallback',
+  );
+  assert.match(meshoptNotice(plan, 'figure.glb') ?? '', /their fallback buffers are not ones without data of their own/);
+});
+
+/** The source's JSON as the writer would give it back: a copy whose accessors carry their source index as a tag. */
+function tagged(json: Json): Json {
+  const copy = structuredClone(json);
+  (copy.accessors as Json[]).forEach((accessor, a) => (accessor.extras = { rigwrightSource: a }));
+  return copy;
+}
+
+test('placeMeshoptViews: a kept view whose accessors have no tag in the written JSON is left as written and reported', async () => {
+  const { json, bytes, plan } = await figure();
+  const { keeps } = plan();
+  const written = structuredClone(json);
+  const { unplaced } = placeMeshoptViews(written, [parseGlb(bytes, 'figure').bin!], keeps, json);
+  assert.deepEqual(unplaced, compressedViews(json), 'every kept view unplaced');
+  const notice = meshoptNotice({ keeps, reencoded: [] }, 'figure.glb', unplaced);
+  assert.match(notice ?? '', /^9 of 9 meshopt-compressed buffer views of figure\.glb are compressed again/);
+  assert.match(notice ?? '', /: their accessors could not be found in the file as written/);
+});
+
+test('placeMeshoptViews: each kept view stays on its own fallback buffer; a fallback buffer made anew has only the flag', async () => {
+  const { json, bytes, plan } = await figure();
+  const { keeps } = plan();
+  const bin = parseGlb(bytes, 'figure').bin!;
+  const buffers = json.buffers as Json[];
+  const fallback = buffers.findIndex((buffer) => (buffer.extensions as Json | undefined)?.EXT_meshopt_compression);
+  // Two fallback buffers: the views after the fourth moved to a second one.
+  const two = tagged(json);
+  (two.buffers as Json[]).push(structuredClone(buffers[fallback]));
+  (two.bufferViews as Json[]).forEach((view, v) => {
+    if (v >= 4) view.buffer = buffers.length;
+  });
+  placeMeshoptViews(two, [bin], keeps, json);
+  const decodedLength = (views: Json[]): number => views.reduce((sum, view) => sum + Math.ceil((view.byteLength as number) / 4) * 4, 0);
+  const on = (k: number): Json[] => (two.bufferViews as Json[]).filter((view) => view.buffer === k);
+  const sourceViews = json.bufferViews as Json[];
+  assert.equal(on(fallback).length, 4, 'four views on the first fallback buffer');
+  assert.equal(on(buffers.length).length, sourceViews.length - 4, 'the others on the second');
+  assert.equal((two.buffers as Json[])[fallback].byteLength, decodedLength(sourceViews.slice(0, 4)), "the first's length: its views'");
+  assert.equal((two.buffers as Json[])[buffers.length].byteLength, decodedLength(sourceViews.slice(4)), "the second's length: its views'");
+  // No fallback buffer written: the source's (here with a uri and a name) gives only its flag.
+  const none = tagged(json);
+  for (const view of none.bufferViews as Json[]) delete (view.extensions as Json).EXT_meshopt_compression;
+  (none.buffers as Json[]).splice(fallback, 1);
+  for (const view of none.bufferViews as Json[]) view.buffer = 0;
+  const source = structuredClone(json);
+  Object.assign((source.buffers as Json[])[fallback], { uri: 'source-fallback.bin', name: 'fallback' });
+  placeMeshoptViews(none, [bin], keeps, source);
+  const added = (none.buffers as Json[]).at(-1)!;
+  assert.deepEqual(Object.keys(added).sort(), ['byteLength', 'extensions'], 'only the flag and the length');
+  assert.deepEqual(added.extensions, { EXT_meshopt_compression: { fallback: true } }, 'the flag');
+  assert.ok(
+    (none.bufferViews as Json[]).every((view) => view.buffer === (none.buffers as Json[]).length - 1),
+    'every kept view on it',
+  );
 });

@@ -27,6 +27,7 @@ import { decodeDataUri, isDataUri } from '../data-uri.ts';
 import { compressOnWrite } from '../gltf-extensions.ts';
 import type { GltfSource } from '../types.ts';
 import { isGlb, parseGlb } from './glb.ts';
+import { MESHOPT, meshoptOf } from './keep-meshopt.ts';
 
 type Json = Record<string, unknown>;
 
@@ -589,13 +590,6 @@ function accessorUsers(
       add(sampler.output, null);
     }
   return users;
-}
-
-/** The meshopt extension's name, and a buffer view's or buffer's EXT_meshopt_compression object, or null. */
-const MESHOPT = 'EXT_meshopt_compression';
-function meshoptOf(holder: Json | undefined): Json | null {
-  const extension = holder && isRecord(holder.extensions) ? holder.extensions[MESHOPT] : undefined;
-  return isRecord(extension) ? extension : null;
 }
 
 /** A written primitive's KHR_draco_mesh_compression object, or null. */

@@ -27,9 +27,10 @@ import {
   plainPrimitives,
   planDraco,
   requiredNote,
+  sourceBytes,
   type DracoPlacement,
 } from './keep-draco.ts';
-import { MESHOPT, meshoptNotice, placeMeshoptViews, planMeshopt, type MeshoptDecoding, type MeshoptKeep } from './keep-meshopt.ts';
+import { MESHOPT, meshoptNotice, placeMeshoptViews, planMeshopt, type MeshoptDecoding, type MeshoptPlan } from './keep-meshopt.ts';
 import { restoreNodeTransforms } from './keep-node-transforms.ts';
 import { restoreSpelling, tagSourceAccessors } from './keep-spelling.ts';
 import type { WriteOptions } from './write-options.ts';
@@ -83,7 +84,14 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
     const keeps = await keptDraco(state, opts.compression);
     const used = root.listExtensionsUsed().map((extension) => extension.extensionName);
     // Planned before the writer: its meshopt extension is then fresh (compressOnWrite) for what is encoded again.
-    const meshoptKeeps = used.includes(MESHOPT) ? await keptMeshopt(state, opts.compression) : null;
+    const meshoptPlan = used.includes(MESHOPT) ? await plannedMeshopt(state, opts.compression) : null;
+    const meshoptKeeps = meshoptPlan && meshoptPlan.keeps.length > 0 ? meshoptPlan.keeps : null;
+    // Said once the kept views are placed: one whose accessors the written file lost is encoded again after all.
+    const noteMeshopt = (unplaced: readonly number[]): void => {
+      const notice = meshoptPlan && meshoptNotice(meshoptPlan, state.sourceName, unplaced);
+      if (notice) warnings.push(notice);
+    };
+    if (!meshoptKeeps) noteMeshopt([]);
     // Still used when every compressed primitive is encoded again by the writer (keptDraco).
     if (used.includes(DRACO)) await compressOnWrite(doc, io, 'draco');
     if (used.includes(MESHOPT)) await compressOnWrite(doc, io, 'meshopt');
@@ -96,7 +104,13 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
         // The kept views go back before the accessors' tags come off (carried): they find their accessors by them.
         const { jsonBytes, bin } = parseGlb(glb, file);
         const json = parseJsonText(jsonBytes, file, true) as Json;
-        const [out] = placeMeshoptViews(json, [bin ?? new Uint8Array(0)], meshoptKeeps, state.carry!.json);
+        const {
+          bins: [out],
+          unplaced,
+        } = placeMeshoptViews(json, [bin ?? new Uint8Array(0)], meshoptKeeps, state.carry!.json);
+        noteMeshopt(unplaced);
+        // A fallback buffer left without views goes (one without bytes, not the binary chunk's buffer 0).
+        if (out.length > 0) dropEmptyBuffers(json);
         carried(json);
         glb = writeGlb(json, out);
       } else glb = patchGlbJson(glb, carried, file);
@@ -112,12 +126,13 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
     const out = json as unknown as Json;
     if (meshoptKeeps) {
       const uris = (out.buffers as Json[]).map((buffer) => buffer.uri as string | undefined);
-      const bins = placeMeshoptViews(
+      const { bins, unplaced } = placeMeshoptViews(
         out,
         uris.map((uri) => (uri !== undefined ? resources[uri] : new Uint8Array(0))),
         meshoptKeeps,
         state.carry!.json,
       );
+      noteMeshopt(unplaced);
       bins.forEach((bin, k) => {
         if (uris[k] !== undefined) resources[uris[k]] = bin;
       });
@@ -183,17 +198,16 @@ async function keptDraco(state: ExportState, compression: GltfCompression): Prom
 }
 
 /**
- * The source's meshopt-compressed buffer views that keep their bytes (keep-meshopt.ts): when no compression is asked
- * for, those whose accessors the export left as read, with a notice naming those the writer encodes again and why.
- * Null when there are none to keep, or when the writer compresses every view again: an explicit compression.
+ * Which of the source's meshopt-compressed buffer views keep their bytes (keep-meshopt.ts): when no compression is
+ * asked for, those whose accessors the export left as read; the others are encoded again by the writer, for a notice
+ * (meshoptNotice, said once the kept views are placed). Each source buffer's bytes are read once. Null when the
+ * writer compresses every view again: an explicit compression.
  */
-async function keptMeshopt(state: ExportState, compression: GltfCompression): Promise<MeshoptKeep[] | null> {
+async function plannedMeshopt(state: ExportState, compression: GltfCompression): Promise<MeshoptPlan | null> {
   if (compression !== 'none' || !state.carry) return null;
   const decoder = (await meshoptDecoder()) as MeshoptDecoding;
-  const plan = planMeshopt(state.carry.json, state.carry.source, state.carry.accessors, decoder);
-  const notice = meshoptNotice(plan, state.sourceName);
-  if (notice) state.warnings.push(notice);
-  return plan.keeps.length > 0 ? plan.keeps : null;
+  const { json, source, accessors } = state.carry;
+  return planMeshopt(json, (index) => sourceBytes(json, source, index), accessors, decoder);
 }
 
 /**
