@@ -18,7 +18,7 @@ test('a .gltf left with only its second buffer: model_1.bin becomes model.bin, i
     buffers: [{}, { uri: 'model_1.bin', byteLength: 8 }],
     bufferViews: [{ buffer: 1, byteLength: 8 }],
   };
-  const resources = { 'model_1.bin': bytes(8, 7) };
+  const resources: Record<string, Uint8Array> = { 'model_1.bin': bytes(8, 7) };
   const warnings: string[] = [];
   const dropped = dropEmptyBuffers(json, { resources, basename: 'model', warnings });
   assert.deepEqual(dropped, [{ index: 0, name: '' }], 'buffer 0 is left out');
@@ -48,7 +48,7 @@ test('a gap in the middle: model_0, model_2 and a meshopt fallback become model_
       { buffer: 3, byteLength: 16, extensions: { EXT_meshopt_compression: { buffer: 2, byteLength: 6 } } },
     ],
   };
-  const resources = { 'model_0.bin': bytes(4, 1), 'model_2.bin': bytes(6, 2) };
+  const resources: Record<string, Uint8Array> = { 'model_0.bin': bytes(4, 1), 'model_2.bin': bytes(6, 2) };
   const warnings: string[] = [];
   dropEmptyBuffers(json, { resources, basename: 'model', warnings });
   assert.deepEqual(
@@ -73,7 +73,7 @@ test('the last buffer emptied: the names before it are already in order, nothing
     buffers: [{ uri: 'a%20b_0.bin', byteLength: 4 }, { uri: 'a%20b_1.bin', byteLength: 4 }, {}],
     bufferViews: [{ buffer: 1 }],
   };
-  const resources = { 'a%20b_0.bin': bytes(4, 1), 'a%20b_1.bin': bytes(4, 2) };
+  const resources: Record<string, Uint8Array> = { 'a%20b_0.bin': bytes(4, 1), 'a%20b_1.bin': bytes(4, 2) };
   const warnings: string[] = [];
   dropEmptyBuffers(json, { resources, basename: 'a b', warnings });
   assert.deepEqual(Object.keys(resources), ['a%20b_0.bin', 'a%20b_1.bin'], 'the files as written');
@@ -88,7 +88,7 @@ test('the last buffer emptied: the names before it are already in order, nothing
 
 test('buffers not named by the writer keep their names; nothing empty, nothing changes and no notice', () => {
   const json: Json = { buffers: [{}, { uri: 'source.bin', byteLength: 4 }], bufferViews: [{ buffer: 1 }] };
-  const resources = { 'source.bin': bytes(4, 3) };
+  const resources: Record<string, Uint8Array> = { 'source.bin': bytes(4, 3) };
   const warnings: string[] = [];
   dropEmptyBuffers(json, { resources, basename: 'model', warnings });
   assert.deepEqual(json.buffers, [{ uri: 'source.bin', byteLength: 4 }], 'a name the writer did not give is kept');
@@ -113,7 +113,7 @@ test('seven buffers emptied: the notice names six and counts the rest', () => {
     buffers: [...Array.from({ length: 7 }, () => ({})), { uri: 'm_7.bin', byteLength: 4 }],
     bufferViews: [{ buffer: 7 }],
   };
-  const resources = { 'm_7.bin': bytes(4, 9) };
+  const resources: Record<string, Uint8Array> = { 'm_7.bin': bytes(4, 9) };
   const warnings: string[] = [];
   dropEmptyBuffers(json, { resources, basename: 'm', warnings });
   assert.match(
