@@ -101,258 +101,346 @@ export interface ObjFile {
  *         whole number; and for a file without vertices
  */
 export function readObj(text: string, file: string): ObjFile {
-  const scanner: TextScanner = new TextScanner(text, file);
-  let vertexCapacity = Math.max(1024, Math.ceil(text.length / 64));
-  let positions = new Float64Array(vertexCapacity * 3);
-  let vertexCount = 0;
-  let triangleCapacity = vertexCapacity * 2;
-  let triangles = new Uint32Array(triangleCapacity * 3);
-  let cornerTexcoords = new Int32Array(triangleCapacity * 3);
-  let cornerNormals = new Int32Array(triangleCapacity * 3);
-  let trianglePart = new Uint32Array(triangleCapacity);
-  let triangleCount = 0;
-  let polygonsTriangulated = 0;
-  let texcoords = new Float64Array(64);
-  let texcoordCount = 0;
-  let normals = new Float64Array(96);
-  let normalCount = 0;
-  let cornersUsed = false;
-  let badCorners = 0;
-  const warnings: string[] = [];
-  const unknownRecords = new Set<string>();
-  // Parts: the key of the current face (the latest `o` name, or `g` name while the file has no `o`; and its material).
-  const partNames: string[] = [];
-  const partMaterials: number[] = [];
-  const partByKey = new Map<string, number>();
-  let currentObject: string | null = null;
-  let currentGroup: string | null = null;
-  let sawObject = false;
-  let currentPart = -1;
-  // Materials: `usemtl` names in order of first use, the current one (-1: none yet), and the `mtllib` files.
-  const materialNames: string[] = [];
-  const materialByName = new Map<string, number>();
-  let currentMaterial = -1;
-  const materialLibraries: string[] = [];
-  const libraryNamesSeen = new Set<string>();
+  const reader = new ObjReader(text, file);
+  reader.readRecords();
+  return reader.result();
+}
 
-  const partOf = (): number => {
-    const name = (sawObject ? currentObject : currentGroup) ?? '';
-    const key = `${currentMaterial} ${name}`;
-    let part = partByKey.get(key);
-    if (part === undefined) {
-      part = partNames.length;
-      partByKey.set(key, part);
-      partNames.push(name);
-      partMaterials.push(currentMaterial);
+/** Reads one OBJ's records: the state between them, and a method per record kind. */
+class ObjReader {
+  private readonly scanner: TextScanner;
+  // Vertices: the `v` records, #V × 3, in a buffer grown by doubling.
+  private vertexCapacity: number;
+  private positions: Float64Array;
+  private vertexCount = 0;
+  // Triangles #F × 3 with the `vt`/`vn` of each corner (-1: none) and the named part of each.
+  private triangleCapacity: number;
+  private triangles: Uint32Array;
+  private cornerTexcoords: Int32Array;
+  private cornerNormals: Int32Array;
+  private trianglePart: Uint32Array;
+  private triangleCount = 0;
+  private polygonsTriangulated = 0;
+  // Texture coordinates #vt × 2 and normals #vn × 3.
+  private texcoords = new Float64Array(64);
+  private texcoordCount = 0;
+  private normals = new Float64Array(96);
+  private normalCount = 0;
+  private cornersUsed = false;
+  private badCorners = 0;
+  private readonly warnings: string[] = [];
+  private readonly unknownRecords = new Set<string>();
+  // Parts: the key of the current face (the latest `o` name, or `g` name while the file has no `o`; and its material).
+  private readonly partNames: string[] = [];
+  private readonly partMaterials: number[] = [];
+  private readonly partByKey = new Map<string, number>();
+  private currentObject: string | null = null;
+  private currentGroup: string | null = null;
+  private sawObject = false;
+  private currentPart = -1;
+  // Materials: `usemtl` names in order of first use, the current one (-1: none yet), and the `mtllib` files.
+  private readonly materialNames: string[] = [];
+  private readonly materialByName = new Map<string, number>();
+  private currentMaterial = -1;
+  private readonly materialLibraries: string[] = [];
+  private readonly libraryNamesSeen = new Set<string>();
+
+  constructor(
+    private readonly text: string,
+    private readonly file: string,
+  ) {
+    this.scanner = new TextScanner(text, file);
+    this.vertexCapacity = Math.max(1024, Math.ceil(text.length / 64));
+    this.positions = new Float64Array(this.vertexCapacity * 3);
+    this.triangleCapacity = this.vertexCapacity * 2;
+    this.triangles = new Uint32Array(this.triangleCapacity * 3);
+    this.cornerTexcoords = new Int32Array(this.triangleCapacity * 3);
+    this.cornerNormals = new Int32Array(this.triangleCapacity * 3);
+    this.trianglePart = new Uint32Array(this.triangleCapacity);
+  }
+
+  /** Every line of the file, each by its record kind (the common ones found by their first characters). */
+  readRecords(): void {
+    const { scanner, text } = this;
+    while (!scanner.atEnd()) {
+      if (!scanner.hasToken()) {
+        scanner.nextLine();
+        continue;
+      }
+      const pos = scanner.pos;
+      const first = text.charCodeAt(pos);
+      const second = pos + 1 < text.length ? text.charCodeAt(pos + 1) : SPACE;
+      const third = pos + 2 < text.length ? text.charCodeAt(pos + 2) : SPACE;
+      if (first === LOWER_V && (second === SPACE || second === TAB)) this.readVertex(pos);
+      else if (first === LOWER_F && (second === SPACE || second === TAB)) this.readFace(pos);
+      else if (first === LOWER_V && second === LOWER_T && (third === SPACE || third === TAB)) this.readTexcoord(pos);
+      else if (first === LOWER_V && second === LOWER_N && (third === SPACE || third === TAB)) this.readNormal(pos);
+      else if (first !== HASH) this.readNamedRecord();
+      scanner.nextLine();
     }
-    return part;
-  };
+  }
+
+  /** `v x y z` at pos: a position (a fourth value, w, is ignored). */
+  private readVertex(pos: number): void {
+    const { scanner } = this;
+    if (this.vertexCount === this.vertexCapacity) {
+      this.vertexCapacity *= 2;
+      const grown = new Float64Array(this.vertexCapacity * 3);
+      grown.set(this.positions);
+      this.positions = grown;
+    }
+    scanner.pos = pos + 1;
+    const positions = this.positions;
+    const base = this.vertexCount * 3;
+    for (let axis = 0; axis < 3; axis++) {
+      if (!scanner.hasToken()) scanner.failShort(`vertex has ${axis} coordinate${axis === 1 ? '' : 's'}, needs 3 (x y z)`);
+      const value = scanner.number(`vertex ${AXES[axis]} coordinate`);
+      if (!Number.isFinite(value)) scanner.fail(`vertex ${AXES[axis]} coordinate ${describeNonFinite(value)}`);
+      positions[base + axis] = value;
+    }
+    this.vertexCount++;
+  }
+
+  /** `f v[/vt[/vn]] …` at pos: a polygon, fan-triangulated from its first corner, in the current part. */
+  private readFace(pos: number): void {
+    const { scanner } = this;
+    scanner.pos = pos + 1;
+    if (this.currentPart < 0) this.currentPart = this.partOf();
+    let corners = 0;
+    let firstCorner = 0;
+    let firstTexcoord = -1;
+    let firstNormal = -1;
+    let previousCorner = 0;
+    let previousTexcoord = -1;
+    let previousNormal = -1;
+    while (scanner.hasToken(true)) {
+      const index = scanner.integer('vertex index', true);
+      let texcoord = -1;
+      let normal = -1;
+      for (let slot = 1; scanner.peek() === SLASH; slot++) {
+        scanner.pos++;
+        const c = scanner.peek();
+        if (c !== SLASH && c !== SPACE && c !== TAB && c !== -1 && c !== CR && c !== LF) {
+          const reference = scanner.integer('texture or normal index', true);
+          if (slot === 1) texcoord = this.cornerIndex(reference, this.texcoordCount, 'vt');
+          else if (slot === 2) normal = this.cornerIndex(reference, this.normalCount, 'vn');
+        }
+      }
+      const corner = this.vertexIndex(index);
+      if (texcoord >= 0 || normal >= 0) this.cornersUsed = true;
+      if (corners === 0) {
+        firstCorner = corner;
+        firstTexcoord = texcoord;
+        firstNormal = normal;
+      } else if (corners >= 2) {
+        this.addTriangle(
+          firstCorner,
+          previousCorner,
+          corner,
+          firstTexcoord,
+          previousTexcoord,
+          texcoord,
+          firstNormal,
+          previousNormal,
+          normal,
+        );
+      }
+      previousCorner = corner;
+      previousTexcoord = texcoord;
+      previousNormal = normal;
+      corners++;
+    }
+    if (corners < 3) scanner.failShort(`face has ${corners} corner${corners === 1 ? '' : 's'}, needs at least 3`);
+    if (corners > 3) this.polygonsTriangulated++;
+  }
+
+  /** The 0-based vertex of a face corner's 1-based (or negative, relative) index; a FormatError when it names none. */
+  private vertexIndex(index: number): number {
+    const { vertexCount } = this;
+    const scanner: TextScanner = this.scanner;
+    if (index > 0) {
+      if (index > vertexCount) {
+        scanner.fail(`vertex index ${index} is out of range: only ${vertexCount} vertices are defined before this face`);
+      }
+      return index - 1;
+    } else if (index < 0) {
+      if (-index > vertexCount) {
+        scanner.fail(
+          `relative vertex index ${index} reaches before the first vertex: only ${vertexCount} vertices are defined before this face`,
+        );
+      }
+      return vertexCount + index;
+    }
+    scanner.fail('vertex index 0 is invalid: OBJ indices start at 1 (or count back from -1)');
+  }
+
+  /** Appends triangle a b c (0-based vertices) with its corners' `vt` and `vn` (-1: none) to the current part. */
+  private addTriangle(a: number, b: number, c: number, ta: number, tb: number, tc: number, na: number, nb: number, nc: number): void {
+    if (this.triangleCount === this.triangleCapacity) {
+      this.triangleCapacity *= 2;
+      this.triangles = grow(this.triangles, this.triangleCapacity * 3);
+      this.cornerTexcoords = grow(this.cornerTexcoords, this.triangleCapacity * 3);
+      this.cornerNormals = grow(this.cornerNormals, this.triangleCapacity * 3);
+      this.trianglePart = grow(this.trianglePart, this.triangleCapacity);
+    }
+    const t = this.triangleCount * 3;
+    const { triangles, cornerTexcoords, cornerNormals } = this;
+    triangles[t] = a;
+    triangles[t + 1] = b;
+    triangles[t + 2] = c;
+    cornerTexcoords[t] = ta;
+    cornerTexcoords[t + 1] = tb;
+    cornerTexcoords[t + 2] = tc;
+    cornerNormals[t] = na;
+    cornerNormals[t + 1] = nb;
+    cornerNormals[t + 2] = nc;
+    this.trianglePart[this.triangleCount] = this.currentPart;
+    this.triangleCount++;
+  }
+
   /** The 0-based index of a `vt`/`vn` reference, or -1 (with a warning) when it names none defined so far. */
-  const cornerIndex = (index: number, count: number, what: 'vt' | 'vn'): number => {
+  private cornerIndex(index: number, count: number, what: 'vt' | 'vn'): number {
     const resolved = index > 0 ? index - 1 : index < 0 ? count + index : -1;
     if (resolved >= 0 && resolved < count) return resolved;
-    if (badCorners++ < MAX_CORNER_WARNINGS) {
-      warnings.push(
-        `line ${scanner.line}: ${what === 'vt' ? 'texture' : 'normal'} index ${index} names no '${what}' record (${count} defined before this face); the corner has none`,
+    if (this.badCorners++ < MAX_CORNER_WARNINGS) {
+      this.warnings.push(
+        `line ${this.scanner.line}: ${what === 'vt' ? 'texture' : 'normal'} index ${index} names no '${what}' record (${count} defined before this face); the corner has none`,
       );
     }
     return -1;
-  };
-
-  while (!scanner.atEnd()) {
-    if (!scanner.hasToken()) {
-      scanner.nextLine();
-      continue;
-    }
-    const pos = scanner.pos;
-    const first = text.charCodeAt(pos);
-    const second = pos + 1 < text.length ? text.charCodeAt(pos + 1) : SPACE;
-    const third = pos + 2 < text.length ? text.charCodeAt(pos + 2) : SPACE;
-    if (first === LOWER_V && (second === SPACE || second === TAB)) {
-      if (vertexCount === vertexCapacity) {
-        vertexCapacity *= 2;
-        const grown = new Float64Array(vertexCapacity * 3);
-        grown.set(positions);
-        positions = grown;
-      }
-      scanner.pos = pos + 1;
-      const base = vertexCount * 3;
-      for (let axis = 0; axis < 3; axis++) {
-        if (!scanner.hasToken()) scanner.failShort(`vertex has ${axis} coordinate${axis === 1 ? '' : 's'}, needs 3 (x y z)`);
-        const value = scanner.number(`vertex ${AXES[axis]} coordinate`);
-        if (!Number.isFinite(value)) scanner.fail(`vertex ${AXES[axis]} coordinate ${describeNonFinite(value)}`);
-        positions[base + axis] = value;
-      }
-      vertexCount++;
-    } else if (first === LOWER_F && (second === SPACE || second === TAB)) {
-      scanner.pos = pos + 1;
-      if (currentPart < 0) currentPart = partOf();
-      let corners = 0;
-      let firstCorner = 0;
-      let firstTexcoord = -1;
-      let firstNormal = -1;
-      let previousCorner = 0;
-      let previousTexcoord = -1;
-      let previousNormal = -1;
-      while (scanner.hasToken(true)) {
-        const index = scanner.integer('vertex index', true);
-        let texcoord = -1;
-        let normal = -1;
-        for (let slot = 1; scanner.peek() === SLASH; slot++) {
-          scanner.pos++;
-          const c = scanner.peek();
-          if (c !== SLASH && c !== SPACE && c !== TAB && c !== -1 && c !== CR && c !== LF) {
-            const reference = scanner.integer('texture or normal index', true);
-            if (slot === 1) texcoord = cornerIndex(reference, texcoordCount, 'vt');
-            else if (slot === 2) normal = cornerIndex(reference, normalCount, 'vn');
-          }
-        }
-        let corner: number;
-        if (index > 0) {
-          if (index > vertexCount) {
-            scanner.fail(`vertex index ${index} is out of range: only ${vertexCount} vertices are defined before this face`);
-          }
-          corner = index - 1;
-        } else if (index < 0) {
-          if (-index > vertexCount) {
-            scanner.fail(
-              `relative vertex index ${index} reaches before the first vertex: only ${vertexCount} vertices are defined before this face`,
-            );
-          }
-          corner = vertexCount + index;
-        } else {
-          scanner.fail('vertex index 0 is invalid: OBJ indices start at 1 (or count back from -1)');
-        }
-        if (texcoord >= 0 || normal >= 0) cornersUsed = true;
-        if (corners === 0) {
-          firstCorner = corner;
-          firstTexcoord = texcoord;
-          firstNormal = normal;
-        } else if (corners >= 2) {
-          if (triangleCount === triangleCapacity) {
-            triangleCapacity *= 2;
-            triangles = grow(triangles, triangleCapacity * 3);
-            cornerTexcoords = grow(cornerTexcoords, triangleCapacity * 3);
-            cornerNormals = grow(cornerNormals, triangleCapacity * 3);
-            trianglePart = grow(trianglePart, triangleCapacity);
-          }
-          const t = triangleCount * 3;
-          triangles[t] = firstCorner;
-          triangles[t + 1] = previousCorner;
-          triangles[t + 2] = corner;
-          cornerTexcoords[t] = firstTexcoord;
-          cornerTexcoords[t + 1] = previousTexcoord;
-          cornerTexcoords[t + 2] = texcoord;
-          cornerNormals[t] = firstNormal;
-          cornerNormals[t + 1] = previousNormal;
-          cornerNormals[t + 2] = normal;
-          trianglePart[triangleCount] = currentPart;
-          triangleCount++;
-        }
-        previousCorner = corner;
-        previousTexcoord = texcoord;
-        previousNormal = normal;
-        corners++;
-      }
-      if (corners < 3) scanner.failShort(`face has ${corners} corner${corners === 1 ? '' : 's'}, needs at least 3`);
-      if (corners > 3) polygonsTriangulated++;
-    } else if (first === LOWER_V && second === LOWER_T && (third === SPACE || third === TAB)) {
-      scanner.pos = pos + 2;
-      if (!scanner.hasToken()) scanner.failShort('texture coordinate has no values, needs u (and v)');
-      if (texcoordCount * 2 === texcoords.length) texcoords = grow(texcoords, texcoords.length * 2);
-      for (let axis = 0; axis < 2 && scanner.hasToken(); axis++) {
-        const value = scanner.number(`texture ${axis === 0 ? 'u' : 'v'} coordinate`);
-        if (!Number.isFinite(value)) scanner.fail(`texture ${axis === 0 ? 'u' : 'v'} coordinate ${describeNonFinite(value)}`);
-        texcoords[2 * texcoordCount + axis] = value;
-      }
-      texcoordCount++;
-    } else if (first === LOWER_V && second === LOWER_N && (third === SPACE || third === TAB)) {
-      scanner.pos = pos + 2;
-      if (normalCount * 3 === normals.length) normals = grow(normals, normals.length * 2);
-      for (let axis = 0; axis < 3; axis++) {
-        if (!scanner.hasToken()) scanner.failShort(`normal has ${axis} coordinate${axis === 1 ? '' : 's'}, needs 3 (x y z)`);
-        const value = scanner.number(`normal ${AXES[axis]} coordinate`);
-        if (!Number.isFinite(value)) scanner.fail(`normal ${AXES[axis]} coordinate ${describeNonFinite(value)}`);
-        normals[3 * normalCount + axis] = value;
-      }
-      normalCount++;
-    } else if (first !== HASH) {
-      const keyword = scanner.peekToken();
-      if (keyword === 'o' || keyword === 'g') {
-        scanner.pos += 1;
-        const name = scanner.restOfLine().replace(/\s+/g, ' ');
-        if (keyword === 'o') {
-          sawObject = true;
-          currentObject = name || 'object';
-        } else currentGroup = name || 'default';
-        currentPart = -1;
-      } else if (keyword === 'usemtl') {
-        scanner.pos += keyword.length;
-        const name = scanner.restOfLine();
-        let material = name ? materialByName.get(name) : -1;
-        if (material === undefined) {
-          material = materialNames.length;
-          materialByName.set(name, material);
-          materialNames.push(name);
-        }
-        if (!name) warnings.push(`line ${scanner.line}: 'usemtl' without a name: the faces after it have no material`);
-        currentMaterial = material;
-        currentPart = -1;
-      } else if (keyword === 'mtllib') {
-        scanner.pos += keyword.length;
-        for (const library of libraryNames(scanner.restOfLine())) {
-          if (libraryNamesSeen.has(library)) continue;
-          libraryNamesSeen.add(library);
-          materialLibraries.push(library);
-        }
-      } else if (!IGNORED_RECORDS.has(keyword) && !unknownRecords.has(keyword) && unknownRecords.size < MAX_UNKNOWN_RECORD_WARNINGS) {
-        unknownRecords.add(keyword);
-        warnings.push(`line ${scanner.line}: unknown record '${excerpt(keyword)}' ignored`);
-      }
-    }
-    scanner.nextLine();
   }
 
-  if (vertexCount === 0) throw new FormatError(file, '', "no vertices: the file has no 'v' lines");
-  if (triangleCount === 0) warnings.push("no faces: the file has no 'f' lines");
-  if (badCorners > MAX_CORNER_WARNINGS) warnings.push(`${badCorners - MAX_CORNER_WARNINGS} more corners name a missing 'vt' or 'vn'`);
-  const mesh = { positions: positions.slice(0, vertexCount * 3), triangles: triangles.slice(0, triangleCount * 3) };
-  let corners: ObjCorners | null = cornersUsed
-    ? {
-        texcoords: texcoords.slice(0, 2 * texcoordCount),
-        normals: normals.slice(0, 3 * normalCount),
-        cornerTexcoords: cornerTexcoords.slice(0, 3 * triangleCount),
-        cornerNormals: cornerNormals.slice(0, 3 * triangleCount),
+  /** `vt u [v [w]]` at pos: a texture coordinate (v 0 when missing, w ignored). */
+  private readTexcoord(pos: number): void {
+    const { scanner } = this;
+    scanner.pos = pos + 2;
+    if (!scanner.hasToken()) scanner.failShort('texture coordinate has no values, needs u (and v)');
+    if (this.texcoordCount * 2 === this.texcoords.length) this.texcoords = grow(this.texcoords, this.texcoords.length * 2);
+    for (let axis = 0; axis < 2 && scanner.hasToken(); axis++) {
+      const value = scanner.number(`texture ${axis === 0 ? 'u' : 'v'} coordinate`);
+      if (!Number.isFinite(value)) scanner.fail(`texture ${axis === 0 ? 'u' : 'v'} coordinate ${describeNonFinite(value)}`);
+      this.texcoords[2 * this.texcoordCount + axis] = value;
+    }
+    this.texcoordCount++;
+  }
+
+  /** `vn x y z` at pos: a normal. */
+  private readNormal(pos: number): void {
+    const { scanner } = this;
+    scanner.pos = pos + 2;
+    if (this.normalCount * 3 === this.normals.length) this.normals = grow(this.normals, this.normals.length * 2);
+    for (let axis = 0; axis < 3; axis++) {
+      if (!scanner.hasToken()) scanner.failShort(`normal has ${axis} coordinate${axis === 1 ? '' : 's'}, needs 3 (x y z)`);
+      const value = scanner.number(`normal ${AXES[axis]} coordinate`);
+      if (!Number.isFinite(value)) scanner.fail(`normal ${AXES[axis]} coordinate ${describeNonFinite(value)}`);
+      this.normals[3 * this.normalCount + axis] = value;
+    }
+    this.normalCount++;
+  }
+
+  /** A record found by its keyword: `o`, `g`, `usemtl`, `mtllib`, one that is ignored, or an unknown one (a warning). */
+  private readNamedRecord(): void {
+    const { scanner } = this;
+    const keyword = scanner.peekToken();
+    if (keyword === 'o' || keyword === 'g') {
+      scanner.pos += 1;
+      const name = scanner.restOfLine().replace(/\s+/g, ' ');
+      if (keyword === 'o') {
+        this.sawObject = true;
+        this.currentObject = name || 'object';
+      } else this.currentGroup = name || 'default';
+      this.currentPart = -1;
+    } else if (keyword === 'usemtl') {
+      scanner.pos += keyword.length;
+      this.useMaterial(scanner.restOfLine());
+    } else if (keyword === 'mtllib') {
+      scanner.pos += keyword.length;
+      for (const library of libraryNames(scanner.restOfLine())) {
+        if (this.libraryNamesSeen.has(library)) continue;
+        this.libraryNamesSeen.add(library);
+        this.materialLibraries.push(library);
       }
-    : null;
-  // Before any `o` (or `g`), faces belong to a part named after the file.
-  const fileName = baseName(file).replace(/\.obj$/i, '') || 'mesh';
-  const names = partNames.map((name) => name || fileName);
-  const grouped = groupParts(
-    mesh,
-    trianglePart.subarray(0, triangleCount),
-    { names, materials: partMaterials, materialNames },
-    sawObject ? 'objects' : 'groups',
-    warnings,
-  );
-  if (grouped.order) {
-    mesh.triangles = permuteTriangles(mesh.triangles, grouped.order);
-    if (corners) {
-      corners = {
-        ...corners,
-        cornerTexcoords: permuteTriangles(corners.cornerTexcoords, grouped.order),
-        cornerNormals: permuteTriangles(corners.cornerNormals, grouped.order),
-      };
+    } else if (
+      !IGNORED_RECORDS.has(keyword) &&
+      !this.unknownRecords.has(keyword) &&
+      this.unknownRecords.size < MAX_UNKNOWN_RECORD_WARNINGS
+    ) {
+      this.unknownRecords.add(keyword);
+      this.warnings.push(`line ${scanner.line}: unknown record '${excerpt(keyword)}' ignored`);
     }
   }
-  return {
-    mesh,
-    report: { polygonsTriangulated, texcoords: texcoordCount, normals: normalCount, warnings },
-    parts: grouped.parts,
-    corners,
-    materials: materialNames,
-    materialLibraries,
-  };
+
+  /** `usemtl NAME` (its name given): the faces after it have that material (none for an empty name, with a warning). */
+  private useMaterial(name: string): void {
+    let material = name ? this.materialByName.get(name) : -1;
+    if (material === undefined) {
+      material = this.materialNames.length;
+      this.materialByName.set(name, material);
+      this.materialNames.push(name);
+    }
+    if (!name) this.warnings.push(`line ${this.scanner.line}: 'usemtl' without a name: the faces after it have no material`);
+    this.currentMaterial = material;
+    this.currentPart = -1;
+  }
+
+  /** The named part of the faces read now: the current object (or group) with the current material. */
+  private partOf(): number {
+    const name = (this.sawObject ? this.currentObject : this.currentGroup) ?? '';
+    const key = `${this.currentMaterial} ${name}`;
+    let part = this.partByKey.get(key);
+    if (part === undefined) {
+      part = this.partNames.length;
+      this.partByKey.set(key, part);
+      this.partNames.push(name);
+      this.partMaterials.push(this.currentMaterial);
+    }
+    return part;
+  }
+
+  /** The file as read: arrays cut to their counts, the closing warnings, and the faces grouped into parts. */
+  result(): ObjFile {
+    const { file, warnings, triangleCount, texcoordCount, normalCount, badCorners } = this;
+    if (this.vertexCount === 0) throw new FormatError(file, '', "no vertices: the file has no 'v' lines");
+    if (triangleCount === 0) warnings.push("no faces: the file has no 'f' lines");
+    if (badCorners > MAX_CORNER_WARNINGS) warnings.push(`${badCorners - MAX_CORNER_WARNINGS} more corners name a missing 'vt' or 'vn'`);
+    const mesh = { positions: this.positions.slice(0, this.vertexCount * 3), triangles: this.triangles.slice(0, triangleCount * 3) };
+    let corners: ObjCorners | null = this.cornersUsed
+      ? {
+          texcoords: this.texcoords.slice(0, 2 * texcoordCount),
+          normals: this.normals.slice(0, 3 * normalCount),
+          cornerTexcoords: this.cornerTexcoords.slice(0, 3 * triangleCount),
+          cornerNormals: this.cornerNormals.slice(0, 3 * triangleCount),
+        }
+      : null;
+    // Before any `o` (or `g`), faces belong to a part named after the file.
+    const fileName = baseName(file).replace(/\.obj$/i, '') || 'mesh';
+    const names = this.partNames.map((name) => name || fileName);
+    const grouped = groupParts(
+      mesh,
+      this.trianglePart.subarray(0, triangleCount),
+      { names, materials: this.partMaterials, materialNames: this.materialNames },
+      this.sawObject ? 'objects' : 'groups',
+      warnings,
+    );
+    if (grouped.order) {
+      mesh.triangles = permuteTriangles(mesh.triangles, grouped.order);
+      if (corners) {
+        corners = {
+          ...corners,
+          cornerTexcoords: permuteTriangles(corners.cornerTexcoords, grouped.order),
+          cornerNormals: permuteTriangles(corners.cornerNormals, grouped.order),
+        };
+      }
+    }
+    return {
+      mesh,
+      report: { polygonsTriangulated: this.polygonsTriangulated, texcoords: texcoordCount, normals: normalCount, warnings },
+      parts: grouped.parts,
+      corners,
+      materials: this.materialNames,
+      materialLibraries: this.materialLibraries,
+    };
+  }
 }
 
 /**
