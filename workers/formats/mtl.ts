@@ -160,54 +160,224 @@ const NUMBER_TOKEN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
  *   without its arguments
  */
 export function readMtl(text: string, file: string): MtlFile {
-  const scanner = new TextScanner(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, file);
-  const materials: MtlMaterial[] = [];
-  const byName = new Map<string, MtlMaterial>();
-  /** the statement (d or Tr) that set each material's alpha, for materials that have both */
-  const alphaStatement = new Map<MtlMaterial, { statement: string; alpha: number; line: number }>();
-  const warnings: string[] = [];
-  const unknown = new Set<string>();
-  let current: MtlMaterial | null = null;
-  let orphanWarned = false;
+  const reader = new MtlReader(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, file);
+  reader.readStatements();
+  return reader.result();
+}
 
-  const finite = (what: string): number => {
-    const value = scanner.number(what);
-    if (!Number.isFinite(value)) scanner.fail(`${what} ${describeNonFinite(value)}`);
+/** Reads one .mtl file's statements: the materials so far, and a method per kind of statement. */
+class MtlReader {
+  private readonly scanner: TextScanner;
+  private readonly materials: MtlMaterial[] = [];
+  private readonly byName = new Map<string, MtlMaterial>();
+  /** the statement (d or Tr) that set each material's alpha, for materials that have both */
+  private readonly alphaStatement = new Map<MtlMaterial, { statement: string; alpha: number; line: number }>();
+  private readonly warnings: string[] = [];
+  private readonly unknown = new Set<string>();
+  private current: MtlMaterial | null = null;
+  private orphanWarned = false;
+
+  constructor(text: string, file: string) {
+    this.scanner = new TextScanner(text, file);
+  }
+
+  /** Every statement of the file, by its keyword (matched ignoring case). */
+  readStatements(): void {
+    const { scanner } = this;
+    while (!scanner.atEnd()) {
+      if (!scanner.hasToken() || scanner.peek() === 35 /* # */) {
+        scanner.nextLine();
+        continue;
+      }
+      const keyword = scanner.peekToken();
+      scanner.pos += keyword.length;
+      // Exporters differ in case (`map_kd`, `KD`): statements are matched ignoring it.
+      const statement = keyword.toLowerCase();
+      switch (statement) {
+        case 'newmtl':
+          this.readNewMaterial();
+          break;
+        case 'kd':
+        case 'ka':
+        case 'ke':
+          this.readColourStatement(keyword, statement);
+          break;
+        case 'pm':
+        case 'pr':
+        case 'ns':
+        case 'illum':
+          this.readScalarStatement(keyword, statement);
+          break;
+        case 'd':
+        case 'tr':
+          this.readAlphaStatement(keyword, statement);
+          break;
+        case 'map_kd':
+        case 'map_ke':
+        case 'map_bump':
+        case 'bump':
+        case 'norm':
+        case 'map_d':
+        case 'map_pr':
+        case 'map_pm':
+          this.readImageStatement(keyword, statement);
+          break;
+        default:
+          this.otherStatement(keyword, statement);
+      }
+      scanner.nextLine();
+    }
+  }
+
+  /** The materials, with a warning when there are none. */
+  result(): MtlFile {
+    if (this.materials.length === 0) this.warnings.push("no materials: the file has no 'newmtl' lines");
+    return { materials: this.materials, warnings: this.warnings };
+  }
+
+  /** `newmtl NAME`: starts a material (a name defined before: the first is kept, with a warning). */
+  private readNewMaterial(): void {
+    const { scanner } = this;
+    const name = scanner.restOfLine();
+    if (!name) scanner.failShort("'newmtl' has no material name");
+    const material: MtlMaterial = { name, line: scanner.line, diffuse: null, alpha: 1, diffuseMap: null };
+    const earlier = this.byName.get(name);
+    if (earlier) {
+      this.warnings.push(
+        `line ${scanner.line}: material '${excerpt(name)}' is defined again (first on line ${earlier.line}); the first is used`,
+      );
+    } else {
+      this.byName.set(name, material);
+      this.materials.push(material);
+    }
+    this.current = material;
+  }
+
+  /** `Kd`, `Ka`, `Ke` (statement: the keyword in lower case): the diffuse, ambient or emissive colour. */
+  private readColourStatement(keyword: string, statement: 'kd' | 'ka' | 'ke'): void {
+    const label = statement === 'kd' ? 'Kd' : statement === 'ka' ? 'Ka' : 'Ke';
+    const colour = this.readColour(label);
+    const material = colour && this.target(keyword);
+    if (!material || !colour) return;
+    if (statement === 'kd') material.diffuse = colour;
+    else if (statement === 'ka') material.ambient = colour;
+    else material.emissive = colour;
+  }
+
+  /** `Pm`, `Pr` (clamped to 0 … 1), `Ns`, `illum`: one number each. */
+  private readScalarStatement(keyword: string, statement: 'pm' | 'pr' | 'ns' | 'illum'): void {
+    const { scanner } = this;
+    if (statement === 'pm' || statement === 'pr') {
+      const label = statement === 'pm' ? 'metallic (Pm)' : 'roughness (Pr)';
+      if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs one number`);
+      const value = this.unit(this.finite(label), label);
+      const material = this.target(keyword);
+      if (material && statement === 'pm') material.metallic = value;
+      else if (material) material.roughness = value;
+    } else if (statement === 'ns') {
+      if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs one number`);
+      const value = this.finite('specular exponent (Ns)');
+      const material = this.target(keyword);
+      if (material) material.specularExponent = value;
+    } else {
+      if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs a model number 0 … 10`);
+      const value = this.finite('illum');
+      const material = this.target(keyword);
+      if (material) material.illum = value;
+    }
+  }
+
+  /** `d alpha` (with an optional `-halo`) or `Tr transparency`: the alpha; d wins where a material has both. */
+  private readAlphaStatement(keyword: string, statement: 'd' | 'tr'): void {
+    const { scanner } = this;
+    if (statement === 'd' && scanner.hasToken() && scanner.peekToken() === '-halo') {
+      scanner.pos += 5;
+      this.warnings.push(`line ${scanner.line}: 'd -halo' (alpha by viewing angle) is read as a plain alpha`);
+    }
+    if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs one number`);
+    const value = this.finite(statement === 'd' ? 'dissolve (d)' : 'transparency (Tr)');
+    const material = this.target(keyword);
+    if (!material) return;
+    const alpha = this.unit(statement === 'd' ? value : 1 - value, statement === 'd' ? 'dissolve (d)' : 'alpha (1 − Tr)');
+    // Some exporters write Tr as an opacity: when a material has both, d is the alpha.
+    const earlier = this.alphaStatement.get(material);
+    if (earlier && earlier.statement !== statement && Math.abs(earlier.alpha - alpha) > 1e-6)
+      this.warnings.push(
+        `line ${scanner.line}: material '${excerpt(material.name)}' has d and Tr that disagree (alpha ${statement === 'd' ? `${alpha} from d, ${earlier.alpha} from Tr on line ${earlier.line}` : `${earlier.alpha} from d on line ${earlier.line}, ${alpha} from Tr`}); d is used`,
+      );
+    if (statement === 'tr' && earlier?.statement === 'd') return;
+    material.alpha = alpha;
+    this.alphaStatement.set(material, { statement, alpha, line: scanner.line });
+  }
+
+  /** `map_Kd` and the other image statements (IMAGE_STATEMENTS): the image's file name (and a normal map's `-bm`). */
+  private readImageStatement(keyword: string, statement: string): void {
+    const map = this.readMap(keyword);
+    const material = this.target(keyword);
+    if (!material) return;
+    if (statement === 'map_kd') {
+      material.diffuseMap = map.file;
+      return;
+    }
+    const field = IMAGE_STATEMENTS[statement];
+    if (field === 'normalMap') material.normalMap = { file: map.file, scale: map.bumpScale };
+    else material[field] = map.file;
+  }
+
+  /** A statement not read: ignored, or an unknown one (one warning each, up to MAX_UNKNOWN_WARNINGS). */
+  private otherStatement(keyword: string, statement: string): void {
+    const { unknown } = this;
+    if (!IGNORED_STATEMENTS.has(statement) && !unknown.has(keyword) && unknown.size < MAX_UNKNOWN_WARNINGS) {
+      unknown.add(keyword);
+      this.warnings.push(`line ${this.scanner.line}: unknown statement '${excerpt(keyword)}' ignored`);
+    }
+  }
+
+  /** The next number, named `what` in the error when it is not finite. */
+  private finite(what: string): number {
+    const value = this.scanner.number(what);
+    if (!Number.isFinite(value)) this.scanner.fail(`${what} ${describeNonFinite(value)}`);
     return value;
-  };
-  const unit = (value: number, what: string): number => {
+  }
+
+  /** value clamped to 0 … 1, with a warning when it was outside. */
+  private unit(value: number, what: string): number {
     if (value >= 0 && value <= 1) return value;
     const clamped = Math.min(1, Math.max(0, value));
-    warnings.push(`line ${scanner.line}: ${what} ${value} is outside 0 … 1; ${clamped} is used`);
+    this.warnings.push(`line ${this.scanner.line}: ${what} ${value} is outside 0 … 1; ${clamped} is used`);
     return clamped;
-  };
+  }
+
   /** the material a property statement applies to; null (with one warning) before any newmtl */
-  const target = (keyword: string): MtlMaterial | null => {
-    if (current) return current;
-    if (!orphanWarned) warnings.push(`line ${scanner.line}: '${keyword}' comes before any 'newmtl'; it is ignored`);
-    orphanWarned = true;
+  private target(keyword: string): MtlMaterial | null {
+    if (this.current) return this.current;
+    if (!this.orphanWarned) this.warnings.push(`line ${this.scanner.line}: '${keyword}' comes before any 'newmtl'; it is ignored`);
+    this.orphanWarned = true;
     return null;
-  };
+  }
 
   /** `Kd`, `Ka`, `Ke`: r [g b] clamped to 0 … 1 (one value is grey); null for the spectral and xyz forms (a warning) */
-  const readColour = (label: string): [number, number, number] | null => {
+  private readColour(label: string): [number, number, number] | null {
+    const { scanner } = this;
     if (!scanner.hasToken()) scanner.failShort(`'${label}' has no colour, needs r g b`);
     const token = scanner.peekToken();
     if (token === 'spectral' || token === 'xyz') {
-      warnings.push(`line ${scanner.line}: '${label} ${token}' colours are not read; the material keeps its other colour or white`);
+      this.warnings.push(`line ${scanner.line}: '${label} ${token}' colours are not read; the material keeps its other colour or white`);
       return null;
     }
-    const r = finite(`${label} red`);
+    const r = this.finite(`${label} red`);
     const values = [r];
-    while (values.length < 3 && scanner.hasToken()) values.push(finite(`${label} ${values.length === 1 ? 'green' : 'blue'}`));
+    while (values.length < 3 && scanner.hasToken()) values.push(this.finite(`${label} ${values.length === 1 ? 'green' : 'blue'}`));
     if (values.length === 2) scanner.failShort(`'${label}' has 2 values, needs r g b (or one value for grey)`);
     if (scanner.hasToken()) scanner.fail(`'${label}' has more than 3 values ('${excerpt(scanner.peekToken())}')`);
     const [red, green, blue] = values.length === 1 ? [r, r, r] : values;
-    if (!current) return [red, green, blue];
-    return [unit(red, `${label} red`), unit(green, `${label} green`), unit(blue, `${label} blue`)];
-  };
+    if (!this.current) return [red, green, blue];
+    return [this.unit(red, `${label} red`), this.unit(green, `${label} green`), this.unit(blue, `${label} blue`)];
+  }
+
   /** An image statement's options and file name; a warning names the placement options the look does not show. */
-  const readMap = (keyword: string): { file: string; bumpScale: number } => {
+  private readMap(keyword: string): { file: string; bumpScale: number } {
+    const { scanner } = this;
     const skipped: string[] = [];
     let bumpScale = 1;
     for (;;) {
@@ -221,7 +391,7 @@ export function readMtl(text: string, file: string): MtlFile {
         const argument = scanner.peekToken();
         if (spec.numeric && !NUMBER_TOKEN.test(argument)) break;
         if (spec.numeric) {
-          const value = finite(`${keyword} ${option} value`);
+          const value = this.finite(`${keyword} ${option} value`);
           if (option === '-bm') bumpScale = value;
         } else scanner.pos += argument.length;
         count++;
@@ -230,128 +400,12 @@ export function readMtl(text: string, file: string): MtlFile {
       if (spec.changesPlacement) skipped.push(option);
     }
     const file = scanner.restOfLine();
-    if (current && skipped.length > 0)
-      warnings.push(
+    if (this.current && skipped.length > 0)
+      this.warnings.push(
         `line ${scanner.line}: ${keyword} option${skipped.length === 1 ? '' : 's'} ${skipped.join(', ')} ${skipped.length === 1 ? 'is' : 'are'} not shown: the image lies unscaled, unmoved and repeated`,
       );
     return { file, bumpScale };
-  };
-
-  while (!scanner.atEnd()) {
-    if (!scanner.hasToken() || scanner.peek() === 35 /* # */) {
-      scanner.nextLine();
-      continue;
-    }
-    const keyword = scanner.peekToken();
-    scanner.pos += keyword.length;
-    // Exporters differ in case (`map_kd`, `KD`): statements are matched ignoring it.
-    const statement = keyword.toLowerCase();
-    switch (statement) {
-      case 'newmtl': {
-        const name = scanner.restOfLine();
-        if (!name) scanner.failShort("'newmtl' has no material name");
-        const material: MtlMaterial = { name, line: scanner.line, diffuse: null, alpha: 1, diffuseMap: null };
-        const earlier = byName.get(name);
-        if (earlier) {
-          warnings.push(
-            `line ${scanner.line}: material '${excerpt(name)}' is defined again (first on line ${earlier.line}); the first is used`,
-          );
-        } else {
-          byName.set(name, material);
-          materials.push(material);
-        }
-        current = material;
-        break;
-      }
-      case 'kd':
-      case 'ka':
-      case 'ke': {
-        const label = statement === 'kd' ? 'Kd' : statement === 'ka' ? 'Ka' : 'Ke';
-        const colour = readColour(label);
-        const material = colour && target(keyword);
-        if (!material || !colour) break;
-        if (statement === 'kd') material.diffuse = colour;
-        else if (statement === 'ka') material.ambient = colour;
-        else material.emissive = colour;
-        break;
-      }
-      case 'pm':
-      case 'pr': {
-        const label = statement === 'pm' ? 'metallic (Pm)' : 'roughness (Pr)';
-        if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs one number`);
-        const value = unit(finite(label), label);
-        const material = target(keyword);
-        if (material && statement === 'pm') material.metallic = value;
-        else if (material) material.roughness = value;
-        break;
-      }
-      case 'ns': {
-        if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs one number`);
-        const value = finite('specular exponent (Ns)');
-        const material = target(keyword);
-        if (material) material.specularExponent = value;
-        break;
-      }
-      case 'illum': {
-        if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs a model number 0 … 10`);
-        const value = finite('illum');
-        const material = target(keyword);
-        if (material) material.illum = value;
-        break;
-      }
-      case 'd':
-      case 'tr': {
-        if (statement === 'd' && scanner.hasToken() && scanner.peekToken() === '-halo') {
-          scanner.pos += 5;
-          warnings.push(`line ${scanner.line}: 'd -halo' (alpha by viewing angle) is read as a plain alpha`);
-        }
-        if (!scanner.hasToken()) scanner.failShort(`'${keyword}' has no value, needs one number`);
-        const value = finite(statement === 'd' ? 'dissolve (d)' : 'transparency (Tr)');
-        const material = target(keyword);
-        if (!material) break;
-        const alpha = unit(statement === 'd' ? value : 1 - value, statement === 'd' ? 'dissolve (d)' : 'alpha (1 − Tr)');
-        // Some exporters write Tr as an opacity: when a material has both, d is the alpha.
-        const earlier = alphaStatement.get(material);
-        if (earlier && earlier.statement !== statement && Math.abs(earlier.alpha - alpha) > 1e-6)
-          warnings.push(
-            `line ${scanner.line}: material '${excerpt(material.name)}' has d and Tr that disagree (alpha ${statement === 'd' ? `${alpha} from d, ${earlier.alpha} from Tr on line ${earlier.line}` : `${earlier.alpha} from d on line ${earlier.line}, ${alpha} from Tr`}); d is used`,
-          );
-        if (statement === 'tr' && earlier?.statement === 'd') break;
-        material.alpha = alpha;
-        alphaStatement.set(material, { statement, alpha, line: scanner.line });
-        break;
-      }
-      case 'map_kd': {
-        const map = readMap(keyword);
-        const material = target(keyword);
-        if (material) material.diffuseMap = map.file;
-        break;
-      }
-      case 'map_ke':
-      case 'map_bump':
-      case 'bump':
-      case 'norm':
-      case 'map_d':
-      case 'map_pr':
-      case 'map_pm': {
-        const map = readMap(keyword);
-        const material = target(keyword);
-        if (!material) break;
-        const field = IMAGE_STATEMENTS[statement];
-        if (field === 'normalMap') material.normalMap = { file: map.file, scale: map.bumpScale };
-        else material[field] = map.file;
-        break;
-      }
-      default:
-        if (!IGNORED_STATEMENTS.has(statement) && !unknown.has(keyword) && unknown.size < MAX_UNKNOWN_WARNINGS) {
-          unknown.add(keyword);
-          warnings.push(`line ${scanner.line}: unknown statement '${excerpt(keyword)}' ignored`);
-        }
-    }
-    scanner.nextLine();
   }
-  if (materials.length === 0) warnings.push("no materials: the file has no 'newmtl' lines");
-  return { materials, warnings };
 }
 
 /** A material as `writeMtl` writes it. */
