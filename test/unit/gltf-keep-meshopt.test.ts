@@ -49,6 +49,11 @@ test('planMeshopt: a source read and left as is keeps every compressed view, wit
   const bin = parseGlb(bytes, 'figure').bin!;
   const { keeps, reencoded } = plan();
   assert.deepEqual(reencoded, [], 'nothing encoded again');
+  // Each buffer's bytes asked for once, not once per view (a data: URI would be decoded each time).
+  const asked: number[] = [];
+  const { doc } = await figure();
+  planMeshopt(json, (k) => (asked.push(k), bin), doc.getRoot().listAccessors(), MeshoptDecoder);
+  assert.deepEqual(asked, [0], "the compressed data's buffer, once for the 9 views");
   assert.deepEqual(
     keeps.map((keep) => keep.view),
     compressedViews(json),
