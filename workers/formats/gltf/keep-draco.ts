@@ -28,6 +28,7 @@ import { compressOnWrite } from '../gltf-extensions.ts';
 import type { GltfSource } from '../types.ts';
 import { isGlb, parseGlb } from './glb.ts';
 import { MESHOPT, meshoptOf } from './keep-meshopt.ts';
+import { byReason, namedList } from './notice-list.ts';
 
 type Json = Record<string, unknown>;
 
@@ -188,11 +189,11 @@ export function dracoNotice(plan: DracoPlan, failed: readonly DracoReencoded[], 
   const clauses: string[] = [];
   if (encoded.length > 0)
     clauses.push(
-      `${encoded.length} ${of} ${is(encoded.length)} compressed again (${howEncoded(encoded)}): ${byReason(encoded)}${requiredNote(sourceJson)}`,
+      `${encoded.length} ${of} ${is(encoded.length)} compressed again (${howEncoded(encoded)}): ${byReason(encoded, dracoSaid)}${requiredNote(sourceJson)}`,
     );
   if (failed.length > 0)
     clauses.push(
-      `${failed.length} ${encoded.length > 0 ? 'more' : of} ${is(failed.length)} written uncompressed, as the Draco encoder cannot compress ${failed.length === 1 ? 'it' : 'them'}: ${byReason(failed)}`,
+      `${failed.length} ${encoded.length > 0 ? 'more' : of} ${is(failed.length)} written uncompressed, as the Draco encoder cannot compress ${failed.length === 1 ? 'it' : 'them'}: ${byReason(failed, dracoSaid)}`,
     );
   const others =
     keeps.length === 0
@@ -211,7 +212,7 @@ function howEncoded(encoded: readonly DracoReencoded[]): string {
   if (targets.length === 0) return `quantized anew; ${merge}`;
   if (targets.length === encoded.length)
     return `quantized anew; ${encoded.length === 1 ? 'it has morph targets, so it keeps' : 'they have morph targets, so each keeps'} its vertices and their order`;
-  const shown = targets.slice(0, NAMED).join(', ') + (targets.length > NAMED ? ` and ${targets.length - NAMED} more` : '');
+  const shown = namedList(targets);
   return `quantized anew; ${merge}, except in ${targets.length === 1 ? 'the one' : `the ${targets.length}`} with morph targets (${shown}), which keep${targets.length === 1 ? 's its' : ' their'} vertices and their order`;
 }
 
@@ -231,34 +232,9 @@ export function requiredNote(sourceJson: Json): string {
     : `; ${DRACO} is added to extensionsRequired, as what is compressed now has no uncompressed fallback`;
 }
 
-/** How many primitives a notice names (plainNote, byReason); the rest are counted. */
-const NAMED = 6;
-
-/**
- * Primitives grouped by reason, at most NAMED of them named in all and the rest counted:
- * 'mesh 0 primitive 1, mesh 1 primitive 0 and 3 more: their weights changed (JOINTS_0, WEIGHTS_0); 2 more for other reasons'.
- */
-function byReason(list: readonly DracoReencoded[]): string {
-  const groups = new Map<string, string[]>();
-  for (const one of list) groups.set(one.reason, [...(groups.get(one.reason) ?? []), one.label]);
-  let left = NAMED;
-  let unnamed = 0;
-  const parts: string[] = [];
-  for (const [reason, labels] of groups) {
-    if (left === 0) {
-      unnamed += labels.length;
-      continue;
-    }
-    const shown = labels.slice(0, left);
-    left -= shown.length;
-    const more = labels.length - shown.length;
-    // The reasons speak of one primitive ('its weights changed', 'it shares …').
-    const said = labels.length === 1 ? reason : reason.replace(/^its /, 'their ').replace(/^it shares /, 'they share ');
-    parts.push(`${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}: ${said}`);
-  }
-  if (unnamed > 0) parts.push(`${unnamed} more for other reasons`);
-  return parts.join('; ');
-}
+/** A Draco reason as it reads for one primitive or for several ('its weights changed', 'their weights changed'). */
+const dracoSaid = (reason: string, count: number): string =>
+  count === 1 ? reason : reason.replace(/^its /, 'their ').replace(/^it shares /, 'they share ');
 
 /**
  * The streams of a plan: the source's for the kept primitives (one copy for primitives that share one), one encoded
@@ -368,7 +344,7 @@ async function encodedStream(primitive: Primitive): Promise<DracoStream | null> 
  */
 export function plainNote(plain: readonly string[]): string {
   if (plain.length === 0) return '';
-  const shown = plain.slice(0, NAMED).join(', ') + (plain.length > NAMED ? ` and ${plain.length - NAMED} more` : '');
+  const shown = namedList(plain);
   return `; the writer compresses every primitive, so ${plain.length === 1 ? 'one the source stores uncompressed is' : `${plain.length} the source stores uncompressed are`} compressed with Draco too (${shown})`;
 }
 

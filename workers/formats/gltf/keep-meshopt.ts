@@ -25,6 +25,7 @@
  * and keep-draco.ts then places the streams, moving each compressed view's bytes with it.
  */
 import type { Accessor } from '@gltf-transform/core';
+import { byReason } from './notice-list.ts';
 
 type Json = Record<string, unknown>;
 
@@ -39,9 +40,6 @@ export function meshoptOf(holder: Json | undefined): Json | null {
 
 /** The extras key that keep-spelling.ts tags a source accessor with in the written JSON (its source index). */
 const TAG = 'rigwrightSource';
-
-/** How many views a notice names; the rest are counted. */
-const NAMED = 6;
 
 /** A compressed view of the source that the export keeps. */
 export interface MeshoptKeep {
@@ -238,7 +236,7 @@ const REASONS: Record<MeshoptReason, [one: string, several: string]> = {
 
 /**
  * The notice for the views a plan has encoded again: how many of the source's compressed views, which (grouped by
- * reason, at most NAMED named and the rest counted) and why, and that the others keep their bytes; null when none is.
+ * reason, at most six named and the rest counted) and why, and that the others keep their bytes; null when none is.
  * @param sourceName the source file, for the message
  * @param unplaced   source views planned to be kept that placeMeshoptViews could not put back (written as the writer
  *   encoded them): counted as encoded again ('unplaced')
@@ -252,27 +250,12 @@ export function meshoptNotice(plan: MeshoptPlan, sourceName: string, unplaced: r
   ];
   if (reencoded.length === 0) return null;
   const total = reencoded.length + keeps.length;
-  const groups = new Map<MeshoptReason, string[]>();
-  for (const one of reencoded) groups.set(one.reason, [...(groups.get(one.reason) ?? []), one.label]);
-  let left = NAMED;
-  let unnamed = 0;
-  const parts: string[] = [];
-  for (const [reason, labels] of groups) {
-    if (left === 0) {
-      unnamed += labels.length;
-      continue;
-    }
-    const shown = labels.slice(0, left);
-    left -= shown.length;
-    const more = labels.length - shown.length;
-    parts.push(`${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}: ${REASONS[reason][labels.length === 1 ? 0 : 1]}`);
-  }
-  if (unnamed > 0) parts.push(`${unnamed} more for other reasons`);
+  const named = byReason(reencoded, (reason, count) => REASONS[reason][count === 1 ? 0 : 1]);
   const others =
     keeps.length === 0
       ? ''
       : `; the other ${keeps.length === 1 ? 'one keeps its' : `${keeps.length} keep their`} compressed data byte for byte`;
-  return `${reencoded.length} of ${total} meshopt-compressed buffer view${total === 1 ? '' : 's'} of ${sourceName} ${reencoded.length === 1 ? 'is' : 'are'} compressed again (${MESHOPT}, encoded anew by the writer, with the data now written): ${parts.join('; ')}${others}`;
+  return `${reencoded.length} of ${total} meshopt-compressed buffer view${total === 1 ? '' : 's'} of ${sourceName} ${reencoded.length === 1 ? 'is' : 'are'} compressed again (${MESHOPT}, encoded anew by the writer, with the data now written): ${named}${others}`;
 }
 
 /**
