@@ -44,7 +44,7 @@ export interface FuzzReport {
   failures: FuzzFailure[];
   /** slowest input per format, ms */
   slowest: Map<FuzzFormat, number>;
-  /** per write format: the exports of the inputs read as a result, written and read back or refused clearly */
+  /** per write format: the exports of the inputs read as a result, written and read back or refused clearly (by export) */
   exports: Map<FuzzFormat, WriteTally>;
   seconds: number;
 }

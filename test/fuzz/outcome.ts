@@ -32,7 +32,8 @@ export const INTERNAL_WORDING =
  * of range, non-finite, or rotations that are not rotations), 'line endings' (a text read otherwise with `\r` or
  * `\r\n` line ends than with `\n`), 'resource outside' (a glTF resource outside the asset's folder listed to be
  * read, or the asset not refused naming that URI), 'bad output' (an export of a scene read from the input returned
- * a file the reader refuses or reads back unsound, see write-outcome.ts), 'hang', 'crash'.
+ * a file the reader refuses, reads back unsound or otherwise than expected, or the no-op export was refused; see
+ * write-outcome.ts), 'hang', 'crash'.
  */
 export type OutcomeKind =
   | 'result'
