@@ -9,6 +9,7 @@
  * `model_2.bin`) or a lone `model_1.bin`, and adds a notice naming the buffers left out.
  */
 import { bufferUris } from '../gltf-resource-uris.ts';
+import { namedList } from './notice-list.ts';
 import { meshoptOf } from './keep-meshopt.ts';
 
 type Json = Record<string, unknown>;
@@ -101,9 +102,8 @@ function renameKept(before: readonly unknown[], kept: readonly unknown[], files:
 
 /** The notice of buffers left out: which ones, the count before and after, and the .bin files' new names. */
 function droppedNotice(dropped: readonly DroppedBuffer[], before: number, after: number, renamed: string[] | null): string {
-  const shown = dropped.slice(0, 6).map(({ index, name }) => (name ? `${index} (${JSON.stringify(name)})` : String(index)));
-  const more = dropped.length > shown.length ? ` and ${dropped.length - shown.length} more` : '';
-  const which = `${dropped.length === 1 ? 'buffer' : 'buffers'} ${shown.join(', ')}${more}`;
+  const labels = dropped.map(({ index, name }) => (name ? `${index} (${JSON.stringify(name)})` : String(index)));
+  const which = `${dropped.length === 1 ? 'buffer' : 'buffers'} ${namedList(labels)}`;
   const files = renamed
     ? `; the .bin ${renamed.length === 1 ? 'file is' : 'files are'} named ${renamed.length <= 3 ? renamed.join(', ') : `${renamed[0]} … ${renamed[renamed.length - 1]}`}`
     : '';
