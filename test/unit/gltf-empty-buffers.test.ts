@@ -7,7 +7,15 @@
  */
 import assert from 'node:assert/strict';
 import test from 'node:test';
+import { readFileSync } from 'node:fs';
+import { NodeIO } from '@gltf-transform/core';
+import { exportGltfInPlace } from '../../workers/formats/gltf-edit.ts';
+import { importGltf } from '../../workers/formats/gltf-import.ts';
+import { gltfJson } from '../../workers/formats/gltf-resource-uris.ts';
 import { dropEmptyBuffers } from '../../workers/formats/gltf/empty-buffers.ts';
+import { editOf } from './gltf-edit-input.ts';
+import { assertValidGltf } from './gltf-skinning-reference.ts';
+import { dataFile } from './shared-data.ts';
 
 type Json = Record<string, unknown>;
 
@@ -122,4 +130,51 @@ test('seven buffers emptied: the notice names six and counts the rest', () => {
     'six named, one counted',
   );
   assert.deepEqual(Object.keys(resources), ['m.bin'], 'the lone file named m.bin');
+});
+
+test("an in-place .gltf export whose edit replaces every accessor of the source's second buffer writes one out.bin and says so", async () => {
+  // CesiumMan as a .gltf of two buffers: the mesh, skin and clip in mesh.bin, the joints and weights in weights.bin.
+  const io = new NodeIO();
+  const doc = await io.readBinary(readFileSync(dataFile('gltf', 'CesiumMan', 'CesiumMan.glb')));
+  doc.getRoot().listBuffers()[0].setURI('mesh.bin');
+  const weightsBuffer = doc.createBuffer('weights').setURI('weights.bin');
+  for (const mesh of doc.getRoot().listMeshes())
+    for (const primitive of mesh.listPrimitives()) {
+      primitive.getAttribute('JOINTS_0')?.setBuffer(weightsBuffer);
+      primitive.getAttribute('WEIGHTS_0')?.setBuffer(weightsBuffer);
+    }
+  const written = await io.writeJSON(doc, { basename: 'cm' });
+  const source = new TextEncoder().encode(JSON.stringify(written.json));
+  const rig = await importGltf(source, 'cm.gltf', written.resources);
+  // Every vertex half on bone 0, half on bone 1: the weights step writes new accessors and weights.bin holds nothing.
+  const { rows, cols } = rig.weights;
+  const data = new Float64Array(rows * cols);
+  for (let v = 0; v < rows; v++) data[v * cols] = data[v * cols + 1] = 0.5;
+  const result = await exportGltfInPlace({ ...editOf(rig), weights: { rows, cols, data } }, 'out.gltf', {
+    format: 'gltf',
+    basename: 'out',
+  });
+
+  const json = gltfJson(result.bytes, 'out.gltf') as { buffers: { uri?: string }[] };
+  assert.deepEqual(
+    json.buffers.map((buffer) => buffer.uri),
+    ['out.bin'],
+    'one buffer, named as a one-buffer file is (not out_0.bin)',
+  );
+  assert.deepEqual(Object.keys(result.resources).sort(), ['baseColor.jpg', 'out.bin'], 'the files written: the image and out.bin');
+  const notices = result.warnings.filter((warning) => /would hold no data/.test(warning));
+  assert.equal(notices.length, 1, `one notice of the buffer left out: ${result.warnings.join(' | ')}`);
+  assert.match(
+    notices[0],
+    /^buffer 1 \("weights"\) of the 2 written .* the \.bin file is named out\.bin$/,
+    'it names the buffer and the file',
+  );
+  await assertValidGltf(result.bytes, 'the .gltf with its weights buffer left out', result.resources, source);
+  const back = await importGltf(result.bytes, 'out.gltf', result.resources);
+  assert.equal(back.mesh.positions.length, rig.mesh.positions.length, 'every vertex reads back');
+  for (let v = 0; v < rows; v++)
+    assert.ok(
+      back.weights.data[v * cols] === 0.5 && back.weights.data[v * cols + 1] === 0.5,
+      `vertex ${v} reads back half on each of the first two bones`,
+    );
 });

@@ -121,7 +121,7 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
       }
       return { bytes: glb, resources: {}, warnings };
     }
-    const { json, resources: files } = await writeGltfJson(io, doc, opts.basename);
+    const { json, resources: files } = await writeGltfJson(io, doc, opts.basename, warnings);
     const resources: Record<string, Uint8Array> = files;
     const out = json as unknown as Json;
     if (meshoptKeeps) {
@@ -137,7 +137,7 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
         if (uris[k] !== undefined) resources[uris[k]] = bin;
       });
       // A buffer whose views all went (their accessors now in kept views of another buffer) goes, with its file.
-      dropEmptyBuffers(out);
+      dropEmptyBuffers(out, { resources, basename: opts.basename, warnings });
       const left = new Set((out.buffers as Json[]).map((buffer) => buffer.uri));
       for (const uri of uris) if (uri !== undefined && !left.has(uri)) delete resources[uri];
     }
@@ -152,7 +152,7 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
       bins.forEach((bin, k) => {
         if (uris[k] !== undefined) resources[uris[k]] = bin;
       });
-      dropEmptyBuffers(out);
+      dropEmptyBuffers(out, { resources, basename: opts.basename, warnings });
       const left = new Set((out.buffers as Json[]).map((buffer) => buffer.uri));
       for (const uri of uris) if (uri !== undefined && !left.has(uri)) delete resources[uri];
     }
@@ -215,11 +215,11 @@ async function plannedMeshopt(state: ExportState, compression: GltfCompression):
  * source's names, an export next to that source would write its data into the files the source still refers to.
  * Buffers the writer leaves empty are left out (empty-buffers.ts).
  */
-async function writeGltfJson(io: WebIO, doc: Document, basename: string): ReturnType<WebIO['writeJSON']> {
+async function writeGltfJson(io: WebIO, doc: Document, basename: string, warnings: string[]): ReturnType<WebIO['writeJSON']> {
   const buffers = doc.getRoot().listBuffers();
   const uris = bufferUris(basename, buffers.length);
   buffers.forEach((buffer, k) => buffer.setURI(uris[k]));
   const written = await io.writeJSON(doc, { format: Format.GLTF, basename });
-  dropEmptyBuffers(written.json as unknown as Json);
+  dropEmptyBuffers(written.json as unknown as Json, { resources: written.resources, basename, warnings });
   return written;
 }
