@@ -23,6 +23,7 @@ import { importGltf, type GltfImportResult } from '../../workers/formats/gltf-im
 import { gltfResources } from '../../workers/formats/gltf-resource-uris.ts';
 import type { GltfWeightComponent } from '../../workers/formats/gltf-skin-weights.ts';
 import type { Skeleton } from '../../workers/rig/skeleton.ts';
+import { axisAngleMatrix } from '../unit/rotation-matrix.ts';
 import { seededRandom } from '../unit/seeded-random.ts';
 import type { Random } from './mutators.ts';
 import { seedFormat, type FuzzFormat } from './corpus.ts';
@@ -112,25 +113,6 @@ export function editedWeights(rig: GltfImportResult, random: Random): GltfImport
   return { rows, cols, data };
 }
 
-/** The rotation by `angle` radians about the unit `axis`, 3 × 3 row-major (Rodrigues). */
-function axisAngle(axis: readonly number[], angle: number): number[] {
-  const [x, y, z] = axis;
-  const c = Math.cos(angle);
-  const s = Math.sin(angle);
-  const t = 1 - c;
-  return [
-    t * x * x + c,
-    t * x * y - s * z,
-    t * x * z + s * y,
-    t * x * y + s * z,
-    t * y * y + c,
-    t * y * z - s * x,
-    t * x * z - s * y,
-    t * y * z + s * x,
-    t * z * z + c,
-  ];
-}
-
 /** A unit axis drawn from `random` (x, y or z when the draw is degenerate). */
 function drawAxis(random: Random): number[] {
   const axis = [random() - 0.5, random() - 0.5, random() - 0.5];
@@ -151,7 +133,7 @@ export function turnedSubtree(skeleton: Skeleton, bone: number, axis: readonly n
   moved.delete(bones[2 * bone]);
   const joints = Float64Array.from(skeleton.joints);
   const pivot = Array.from(joints.subarray(3 * bones[2 * bone], 3 * bones[2 * bone] + 3));
-  const r = axisAngle(axis, angle);
+  const r = axisAngleMatrix(axis, angle);
   for (const j of moved) {
     const d = [0, 1, 2].map((c) => joints[3 * j + c] - pivot[c]);
     for (let row = 0; row < 3; row++) joints[3 * j + row] = pivot[row] + r[3 * row] * d[0] + r[3 * row + 1] * d[1] + r[3 * row + 2] * d[2];
@@ -165,7 +147,7 @@ export function restClip(boneCount: number, bone: number, axis: readonly number[
   const rotations = new Float64Array(9 * boneCount * frames);
   for (let f = 0; f < frames; f++)
     for (let b = 0; b < boneCount; b++)
-      rotations.set(b === bone ? axisAngle(axis, (angle * f) / 2) : [1, 0, 0, 0, 1, 0, 0, 0, 1], 9 * (f * boneCount + b));
+      rotations.set(b === bone ? axisAngleMatrix(axis, (angle * f) / 2) : [1, 0, 0, 0, 1, 0, 0, 0, 1], 9 * (f * boneCount + b));
   return {
     name: 'fuzz-rest',
     poses: { kind: 'matrices', boneCount, frameCount: frames, rotations, times: Float64Array.of(0, 0.5, 1) },
