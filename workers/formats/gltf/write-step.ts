@@ -16,7 +16,7 @@ import { bufferUris, parseJsonText } from '../gltf-resource-uris.ts';
 import { FormatError } from '../format-error.ts';
 import type { KeptAnimations } from './clips-step.ts';
 import type { ExportState } from './export-state.ts';
-import { dropEmptyBuffers } from './empty-buffers.ts';
+import { dropEmptyBuffers, type WrittenFiles } from './empty-buffers.ts';
 import { parseGlb, writeGlb } from './glb.ts';
 import {
   DRACO,
@@ -133,13 +133,8 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
         state.carry!.json,
       );
       noteMeshopt(unplaced);
-      bins.forEach((bin, k) => {
-        if (uris[k] !== undefined) resources[uris[k]] = bin;
-      });
       // A buffer whose views all went (their accessors now in kept views of another buffer) goes, with its file.
-      dropEmptyBuffers(out, { resources, basename: opts.basename, warnings });
-      const left = new Set((out.buffers as Json[]).map((buffer) => buffer.uri));
-      for (const uri of uris) if (uri !== undefined && !left.has(uri)) delete resources[uri];
+      replaceBins(out, uris, bins, { resources, basename: opts.basename, warnings });
     }
     carried(out);
     if (keeps) {
@@ -149,18 +144,30 @@ export async function writeDocument(state: ExportState, kept: KeptAnimations, op
         out,
         uris.map((uri) => resources[uri]),
       );
-      bins.forEach((bin, k) => {
-        if (uris[k] !== undefined) resources[uris[k]] = bin;
-      });
-      dropEmptyBuffers(out, { resources, basename: opts.basename, warnings });
-      const left = new Set((out.buffers as Json[]).map((buffer) => buffer.uri));
-      for (const uri of uris) if (uri !== undefined && !left.has(uri)) delete resources[uri];
+      replaceBins(out, uris, bins, { resources, basename: opts.basename, warnings });
     }
     return { bytes: new TextEncoder().encode(JSON.stringify(json)), resources, warnings };
   } catch (error) {
     if (error instanceof FormatError) throw error;
     return state.fail('', `cannot write the file: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/**
+ * A .gltf's buffers laid out again: each written file gets its new bytes, buffers left without data go
+ * (dropEmptyBuffers, which names the kept files for their count and says what went), and the files of those gone
+ * are no longer written.
+ * @param uris  each buffer's file as written before the new layout (undefined: a buffer without a file)
+ * @param bins  each buffer's new bytes, in the same order
+ */
+function replaceBins(out: Json, uris: readonly (string | undefined)[], bins: readonly Uint8Array[], files: WrittenFiles): void {
+  bins.forEach((bin, k) => {
+    const uri = uris[k];
+    if (uri !== undefined) files.resources[uri] = bin;
+  });
+  dropEmptyBuffers(out, files);
+  const left = new Set((out.buffers as Json[]).map((buffer) => buffer.uri));
+  for (const uri of uris) if (uri !== undefined && !left.has(uri)) delete files.resources[uri];
 }
 
 /**
