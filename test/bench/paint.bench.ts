@@ -339,6 +339,8 @@ await withAppPage(path.join(cacheDir, 'paint-dist'), PORT, async (page) => {
   for (const [i, c] of cases.entries()) {
     const n = vertexCounts[i];
     await page.setInputFiles('#file-input', [c.obj, skeletonFile]);
+    // The strokes left the previous case's scene unsaved: the app asks before it goes.
+    if (i > 0) await page.locator('#save-changes-dialog').getByRole('button', { name: 'Discard', exact: true }).click({ timeout: 60_000 });
     await page.waitForFunction(
       (count) => {
         const s = (window as any).__rigwright.state();
