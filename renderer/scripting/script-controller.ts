@@ -115,6 +115,8 @@ export class ScriptController {
       execute: async (id, argument) => await this.ownCall(() => deps.execute(id, argument)),
       files: deps.files,
       skinMethod: () => deps.skinMethod?.() ?? 'lbs',
+      // What the ScriptHost passes on came transferred from the sandbox: the scene may keep it.
+      argumentsHandedOver: true,
     });
     this.host = new ScriptHost({
       calls,

@@ -6,10 +6,13 @@
  * show; nobody reads a stale document or has to flush anything first.
  *
  * Weight painting edits rows of `weights.data` in place (a copy per stroke would cost 8·#V·#B bytes); it records
- * its own history entries and announces the rows with `weightRowsEdited`.
+ * its own history entries and announces the rows with `weightRowsEdited`, which makes the dense matrix the only form
+ * of those weights from then on (weight-storage.ts: rows held beside it would be stale).
  */
 import { bytesOf, type UndoHistory } from './undo-history.ts';
+import type { DenseMatrix } from '../formats/types.ts';
 import { assertConsistent, type SceneDocument } from './scene-document.ts';
+import { forgetHeldRows, weightArrays } from './weight-storage.ts';
 
 export type SceneChange =
   /**
@@ -100,6 +103,7 @@ export class SceneStore {
 
   /** Announces rows of doc.weights changed in place (painting, or its undo). @param vertices  null: any row */
   weightRowsEdited(vertices: ArrayLike<number> | null, count: number): void {
+    forgetHeldRows(this.current.weights);
     this.emit({ kind: 'weight-rows', vertices, count });
   }
 
@@ -119,14 +123,17 @@ export class SceneStore {
   }
 }
 
-/** The typed arrays a field value holds (a weights matrix holds its data; a list of examples, each one's arrays). */
+/**
+ * The typed arrays a field value holds (a weights matrix: its dense data and the rows it holds, weightArrays; a list
+ * of examples, each one's arrays).
+ */
 function arraysIn(value: unknown): unknown[] {
   if (ArrayBuffer.isView(value)) return [value];
   if (Array.isArray(value))
     return value.flatMap((item: unknown) =>
       item && typeof item === 'object' ? Object.values(item).filter((v) => ArrayBuffer.isView(v)) : [],
     );
-  if (value && typeof value === 'object' && 'data' in value) return [value.data];
+  if (value && typeof value === 'object' && 'data' in value) return weightArrays(value as DenseMatrix);
   return [];
 }
 

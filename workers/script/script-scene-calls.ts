@@ -7,8 +7,11 @@
  *
  * Every array returned is fresh: the sandbox takes ownership of what is transferred to it, and a script must never
  * hold the document's own arrays (documents are values; undo puts the very same arrays back). Every array received
- * is checked against the scene and copied before it becomes part of the document.
+ * is checked against the scene and copied before it becomes part of the document, unless the host says the arrays
+ * were handed over to it (`argumentsHandedOver`: a ScriptHost's calls get what the sandbox transferred, which no one
+ * else holds); weights then become the document's as they are when they need no new layout.
  */
+import type { DenseMatrix } from '../formats/types.ts';
 import { dualQuatsFromRigidMatrices } from '../math/dual-quaternion.ts';
 import { scaledForwardKinematics } from '../rig/scaled-forward-kinematics.ts';
 import { identityPose, poseDuration, samplePose, samplePoseTranslations, type PoseSequence } from '../rig/pose-sequence.ts';
@@ -19,6 +22,7 @@ import { splitNonRigidTransforms } from '../skinning/split-non-rigid-transform.t
 import { boneNamesOf } from '../scene/bone-fields.ts';
 import { boneCountOf, examplesOf, triangleCountOf, vertexCountOf, type SceneDocument } from '../scene/scene-document.ts';
 import type { SceneStore } from '../scene/scene-store.ts';
+import { weightsHoldingRows } from '../scene/weight-storage.ts';
 import type {
   PoseOptions,
   ScriptBone,
@@ -31,7 +35,7 @@ import type {
   Vec3,
   WeightRows,
 } from './script-api.ts';
-import { denseFromWeightRows, weightRowsFromDense } from './weight-rows.ts';
+import { canonicalWeightRows, weightRowsOf } from './weight-rows.ts';
 
 /** What the scene calls need besides the scene: the host's commands, files and deformation method. */
 export interface SceneScriptCallsDeps {
@@ -41,6 +45,11 @@ export interface SceneScriptCallsDeps {
   files: Pick<ScriptCalls, 'files.open' | 'files.saveProject' | 'files.exportGltf'>;
   /** the method scene.skin uses by default (the viewport's); absent: linear blend */
   skinMethod?(): 'lbs' | 'dqs';
+  /**
+   * true when the typed arrays the calls receive are no one else's (a ScriptHost's: transferred from the sandbox), so
+   * that `scene.setWeights` may keep them rather than copy them
+   */
+  argumentsHandedOver?: boolean;
 }
 
 /** The weights source a document gets from `scene.setWeights`. */
@@ -66,13 +75,12 @@ export function sceneScriptCalls(deps: SceneScriptCallsDeps): ScriptCalls {
     'scene.summary': () => sceneSummary(doc()),
     'scene.bones': () => sceneBones(doc()),
     'scene.bone': (name) => sceneBone(doc(), name),
-    'scene.weights': () => weightRowsFromDense(doc().weights),
+    'scene.weights': () => weightRowsOf(doc().weights),
     'scene.denseWeights': () => doc().weights.data.slice(),
     'scene.setWeights': (weights) => {
       const current = doc();
-      const data = weightsData(weights, vertexCountOf(current), boneCountOf(current));
       store.edit(SET_WEIGHTS_LABEL, {
-        weights: { rows: vertexCountOf(current), cols: boneCountOf(current), data },
+        weights: weightsMatrix(weights, vertexCountOf(current), boneCountOf(current), deps.argumentsHandedOver ?? false),
         weightsSource: SCRIPT_WEIGHTS_SOURCE,
       });
     },
@@ -210,30 +218,32 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * The dense #V × #B weights a `scene.setWeights` argument stands for: rows (denseFromWeightRows), or a dense
- * Float64Array copied. Values are kept as given.
+ * The #V × #B weights a `scene.setWeights` argument stands for: rows, held as the scene's weights in their canonical
+ * layout (canonicalWeightRows; the dense matrix made when first read), or a dense Float64Array. Values are kept as
+ * given (a weight of ±0 in a row is no weight).
+ * @param handedOver  the arrays are no one else's: kept as they are when they need no new layout, else copied
  * @throws Error naming the call, the counts, and for a value that is not finite, the vertex (and bone or slot)
  */
-export function weightsData(weights: WeightRows | Float64Array, vertexCount: number, boneCount: number): Float64Array {
+function weightsMatrix(weights: WeightRows | Float64Array, vertexCount: number, boneCount: number, handedOver: boolean): DenseMatrix {
   const caller = 'scene.setWeights';
   if (!(weights instanceof Float64Array)) {
     if (ArrayBuffer.isView(weights))
       throw new Error(`${caller}: a dense matrix is a Float64Array, not a ${weights.constructor.name} (or give rows as weights() does)`);
-    return denseFromWeightRows(weights, vertexCount, boneCount, caller);
+    return weightsHoldingRows(vertexCount, boneCount, canonicalWeightRows(weights, vertexCount, boneCount, caller, handedOver));
   }
   if (weights.length !== vertexCount * boneCount) {
     throw new Error(
       `${caller}: a dense matrix of ${weights.length} weights does not fit the scene's ${vertexCount} vertices × ${boneCount} bones (${vertexCount * boneCount})`,
     );
   }
-  const data = weights.slice();
+  const data = handedOver ? weights : weights.slice();
   for (let i = 0; i < data.length; i++) {
     if (!Number.isFinite(data[i])) {
       const v = Math.floor(i / boneCount);
       throw new Error(`${caller}: vertex ${v}, bone ${i - v * boneCount}: the weight ${data[i]} is not a finite number`);
     }
   }
-  return data;
+  return { rows: vertexCount, cols: boneCount, data };
 }
 
 /**

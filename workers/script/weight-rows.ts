@@ -1,11 +1,12 @@
 /**
  * Skinning weights as rows (WeightRows of script-api.ts: per vertex, `influences` slots of bone and value, largest
- * first) and back to the document's dense #V × #B matrix. The rows are what a script reads and writes, so that the
- * scene may store its weights sparsely one day without breaking scripts; the dense matrix is what the scene stores
- * now. Both directions are one pass over their input (plus one pass to count the slots), with no allocation per
- * vertex: a million vertices cross in a few tens of milliseconds.
+ * first) and back. The rows are what a script reads and writes; the scene keeps rows it is given as they are
+ * (canonical, weight-storage.ts) and makes its dense #V × #B matrix from them only when something needs it, so a
+ * script that sets and reads rows never pays for the matrix. Every conversion is one pass over its input, with no
+ * allocation per vertex.
  */
 import type { DenseMatrix } from '../formats/types.ts';
+import { heldRowsOf, weightsHoldingRows, type HeldRows } from '../scene/weight-storage.ts';
 import type { WeightRows } from './script-api.ts';
 
 /** A slot with no bone: WeightRows' bone index of an unused slot (its value is 0). */
@@ -89,18 +90,40 @@ function relaid(
 
 /**
  * The dense #V × #B matrix of weight rows with any number of slots: each slot's value at its vertex and bone, bit
- * for bit; a bone no slot of a vertex names gets 0.
+ * for bit (a weight of ±0 is no weight: +0); a bone no slot of a vertex names gets 0.
+ * @returns #V × #B row-major weights, a fresh array
+ * @throws Error as canonicalWeightRows
+ */
+export function denseFromWeightRows(rows: WeightRows, vertexCount: number, boneCount: number, caller: string): Float64Array {
+  return weightsHoldingRows(vertexCount, boneCount, canonicalWeightRows(rows, vertexCount, boneCount, caller)).data;
+}
+
+/**
+ * Weight rows with any number of slots, in any slot order, checked against the scene and laid out canonically (as
+ * `weightRowsFromDense` gives them and the scene holds them: each vertex's non-zero weights largest first, ties in
+ * bone order, unused slots NO_BONE / 0, as many slots as the most any vertex uses, at least 1). Values are kept bit
+ * for bit; a weight of ±0 is no weight. One pass reads and checks the rows; rows already canonical (what a script
+ * read, with values changed in place) whose arrays the caller hands over are kept as they are, any others are laid
+ * out afresh in a second pass.
  * @param rows         the rows; `bones` and `values` each `vertexCount · influences` long, `influences` ≥ 0
  * @param vertexCount  #V the rows must have (the scene's)
  * @param boneCount    #B the rows must have (the scene's)
  * @param caller       what the messages start with, e.g. `scene.setWeights`
- * @returns #V × #B row-major weights, a fresh array
+ * @param handedOver   true when nobody else holds `rows.bones` and `rows.values` (they were transferred to the
+ *                     caller): canonical Int32Array / Float64Array rows are then kept without a copy
+ * @returns canonical rows: fresh arrays, or with `handedOver`, possibly the given ones
  * @throws Error, naming the caller and the reason, for counts that do not fit, and naming the vertex and slot for a
  *         bone that is not an integer from NO_BONE to #B − 1, a value that is not finite, a value in a slot with no
  *         bone, or a bone that a vertex names twice (refused rather than summed: rows as `weightRowsFromDense` gives
  *         them name each bone once, so a repeat is a script's mistake, and a sum would not keep values as given)
  */
-export function denseFromWeightRows(rows: WeightRows, vertexCount: number, boneCount: number, caller: string): Float64Array {
+export function canonicalWeightRows(
+  rows: WeightRows,
+  vertexCount: number,
+  boneCount: number,
+  caller: string,
+  handedOver = false,
+): HeldRows {
   function fail(reason: string): never {
     throw new Error(`${caller}: ${reason}`);
   }
@@ -119,28 +142,99 @@ export function denseFromWeightRows(rows: WeightRows, vertexCount: number, boneC
   if (!isNumberArray(values) || values.length !== slotCount)
     fail(`values must hold ${slotCount} weights (${vertexCount} vertices × ${influences} influences), not ${lengthOf(values)}`);
 
-  const dense = new Float64Array(vertexCount * boneCount);
-  // stamp[b] = v + 1 once vertex v has named bone b, and slotOf[b] which slot did: repeats found in one pass.
+  // The checks, and whether the rows are canonical already; stamp[b] = v + 1 once vertex v has named bone b. The
+  // loop only finds the first bad slot (kept free of the messages, which cost time here even when never built).
   const stamp = new Int32Array(boneCount);
-  const slotOf = new Int32Array(boneCount);
-  for (let v = 0, slot = 0, row = 0; v < vertexCount; v++, row += boneCount) {
+  let most = 0;
+  let canonical = true;
+  let bad = -1;
+  rows: for (let v = 0, slot = 0; v < vertexCount; v++) {
+    let used = 0;
+    let emptySeen = false;
+    let previousValue = Infinity;
+    let previousBone = -1;
     for (let s = 0; s < influences; s++, slot++) {
       const b = bones[slot];
       const w = values[slot];
-      if (!Number.isFinite(w)) fail(`vertex ${v}, slot ${s}: the weight ${String(w)} is not a finite number`);
+      if (w - w !== 0 || typeof w !== 'number') {
+        bad = slot;
+        break rows;
+      }
       if (b === NO_BONE) {
-        if (w !== 0) fail(`vertex ${v}, slot ${s}: a weight of ${w} in a slot with no bone (${NO_BONE})`);
+        if (w !== 0) {
+          bad = slot;
+          break rows;
+        }
+        emptySeen = true;
         continue;
       }
-      if (!Number.isInteger(b) || b < 0 || b >= boneCount)
-        fail(`vertex ${v}, slot ${s}: bone ${String(b)} is not a bone of the scene (0 … ${boneCount - 1}, or ${NO_BONE} for none)`);
-      if (stamp[b] === v + 1) fail(`vertex ${v}: bone ${b} is in slots ${slotOf[b]} and ${s}; a vertex names each bone once`);
+      if (!(b >= 0 && b < boneCount && Math.floor(b) === b) || stamp[b] === v + 1) {
+        bad = slot;
+        break rows;
+      }
       stamp[b] = v + 1;
-      slotOf[b] = s;
-      dense[row + b] = w;
+      if (emptySeen || w === 0 || w > previousValue || (w === previousValue && b < previousBone)) canonical = false;
+      previousValue = w;
+      previousBone = b;
+      used++;
+    }
+    if (used > most) most = used;
+  }
+  if (bad >= 0) {
+    const v = Math.floor(bad / influences);
+    const s = bad - v * influences;
+    const b = bones[bad];
+    const w = values[bad];
+    if (!Number.isFinite(w)) fail(`vertex ${v}, slot ${s}: the weight ${String(w)} is not a finite number`);
+    if (b === NO_BONE) fail(`vertex ${v}, slot ${s}: a weight of ${w} in a slot with no bone (${NO_BONE})`);
+    if (!Number.isInteger(b) || b < 0 || b >= boneCount)
+      fail(`vertex ${v}, slot ${s}: bone ${String(b)} is not a bone of the scene (0 … ${boneCount - 1}, or ${NO_BONE} for none)`);
+    const earlier = Array.prototype.indexOf.call(bones, b, bad - s) - (bad - s);
+    fail(`vertex ${v}: bone ${b} is in slots ${earlier} and ${s}; a vertex names each bone once`);
+  }
+  const kept = Math.max(1, most);
+  if (handedOver && canonical && kept === influences && bones instanceof Int32Array && values instanceof Float64Array)
+    return { influences, bones, values };
+
+  // Laid out afresh: each vertex's non-zero weights sorted into its slots as they are read.
+  const outBones = new Int32Array(vertexCount * kept).fill(NO_BONE);
+  const outValues = new Float64Array(vertexCount * kept);
+  for (let v = 0, slot = 0; v < vertexCount; v++) {
+    const first = v * kept;
+    let used = 0;
+    for (let s = 0; s < influences; s++, slot++) {
+      const b = bones[slot];
+      const w = values[slot];
+      if (b === NO_BONE || w === 0) continue;
+      // Insertion: past smaller values, and past equal ones of a higher bone.
+      let j = first + used;
+      while (j > first && (outValues[j - 1] < w || (outValues[j - 1] === w && outBones[j - 1] > b))) {
+        outValues[j] = outValues[j - 1];
+        outBones[j] = outBones[j - 1];
+        j--;
+      }
+      outValues[j] = w;
+      outBones[j] = b;
+      used++;
     }
   }
-  return dense;
+  return { influences: kept, bones: outBones, values: outValues };
+}
+
+/**
+ * The weights of `weights` as rows (WeightRows), fresh arrays: a copy of the rows the scene holds when it holds
+ * them (weight-storage.ts), else read from the dense matrix (weightRowsFromDense).
+ */
+export function weightRowsOf(weights: DenseMatrix): WeightRows {
+  const held = heldRowsOf(weights);
+  if (!held) return weightRowsFromDense(weights);
+  return {
+    vertexCount: weights.rows,
+    boneCount: weights.cols,
+    influences: held.influences,
+    bones: held.bones.slice(),
+    values: held.values.slice(),
+  };
 }
 
 /** Whether `value` is an array of numbers a row may be read from (a typed array other than a BigInt one, or an Array). */

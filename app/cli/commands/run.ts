@@ -119,6 +119,8 @@ could not be read or written; 2 a bad command line.
       },
       files,
       skinMethod: () => registry.state.skinMethod,
+      // What the ScriptHost passes on came transferred from the sandbox: the scene may keep it.
+      argumentsHandedOver: true,
     });
     const host = new ScriptHost({
       calls,
