@@ -1,8 +1,10 @@
 /**
  * The desktop app itself, driven through Playwright's Electron support: the window opens on the built page,
  * the preload's bridge is there, the viewport renders into a canvas, and the page has no Node.js (sandbox and
- * context isolation hold). Electron is an optional dependency whose binary cannot always be downloaded; without
- * it this spec prints one `SKIP electron: …` line and is skipped.
+ * context isolation hold); the Scripting panel's editor and TypeScript workers and a script's sandbox worker start
+ * under the desktop app's Content-Security-Policy (completions listed, a type error underlined, a script run), with no
+ * CSP violation reported. Electron is an optional dependency whose binary cannot always be downloaded; without it
+ * this spec prints one `SKIP electron: …` line and is skipped.
  */
 import { _electron, test, expect } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
@@ -44,6 +46,10 @@ test('the desktop window shows the viewport with the bridge and without Node.js'
   const app = await _electron.launch({ executablePath: electron.binary, args: [...rootArgs, mainScript], cwd: repoRoot });
   try {
     const page = await app.firstWindow();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to (load|create|execute|connect)/i.test(message.text())) violations.push(message.text());
+    });
     await page.waitForLoadState('domcontentloaded');
     expect(page.url()).toBe('rigwright://app/index.html');
     expect(await page.evaluate(() => (window as unknown as { rigwright?: { platform?: string } }).rigwright?.platform)).toBe('electron');
@@ -65,6 +71,7 @@ test('the desktop window shows the viewport with the bridge and without Node.js'
       'projects',
       'saveAsset',
       'saveFile',
+      'scriptFiles',
       'setMenu',
       'setUnsaved',
     ]);
@@ -76,6 +83,28 @@ test('the desktop window shows the viewport with the bridge and without Node.js'
     await page.waitForTimeout(500);
     expect(page.url()).toBe('rigwright://app/index.html');
     expect(app.windows()).toHaveLength(1);
+
+    // The Scripting panel: monaco's editor and TypeScript workers, and a script's sandbox worker, under this CSP.
+    await page.keyboard.press('Control+Shift+E');
+    const panel = page.getByRole('complementary', { name: 'Scripting' });
+    const editor = panel.locator('.monaco-editor');
+    await expect(editor).toBeVisible({ timeout: 60_000 });
+    await editor.click();
+    await page.keyboard.type('rig.sce');
+    await expect(page.locator('.suggest-widget .monaco-list-row .label-name', { hasText: /^scene$/ })).toBeVisible({ timeout: 60_000 });
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type("await rig.paint.prune('x')");
+    await page.keyboard.press('Escape');
+    await expect(editor.locator('.squiggly-error').first(), 'a type error is underlined').toBeVisible({ timeout: 60_000 });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type("print('sum', 20 + 22)");
+    await page.keyboard.press('Control+Enter');
+    const output = panel.getByRole('log', { name: 'Script output' });
+    await expect(output).toContainText('sum 42', { timeout: 60_000 });
+    expect(violations, 'no Content-Security-Policy violation').toEqual([]);
   } finally {
     await app.close();
   }
