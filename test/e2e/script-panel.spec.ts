@@ -5,12 +5,15 @@
  * prunes them runs with Ctrl+Enter, the console says it is done and how long it took, the weights and the heat map
  * change, and one Ctrl+Z restores the weights bit for bit; while a script runs, Run is greyed, Stop is not and the
  * bar shows the progress it reports; an error's "line L, column C" puts the cursor there; a built-in example opens
- * from Examples ▾ and runs; the text typed is kept for the next window of the app. Writes test/e2e/screenshots/script-panel.png
+ * from Examples ▾ and runs; the text typed is kept for the next window of the app; with every file served under the
+ * desktop app's Content-Security-Policy header, monaco's workers and a script's sandbox work and nothing is refused.
+ * Writes test/e2e/screenshots/script-panel.png
  * (1440×900) for the README. Uses `window.__rigwright`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
+import { CONTENT_SECURITY_POLICY } from '../../app/app-scheme.ts';
 import { chooseFiles, dataFile, loadFiles, openApp, repoRoot } from './app-driver.ts';
 
 const hook = (page: Page) => ({
@@ -315,5 +318,73 @@ test('scripting panel: Save as… downloads the script under its name, Open… r
   await question.getByRole('button', { name: 'Discard' }).click();
   await expect(name).toHaveText('mirror.ts');
   await expect(panel.locator('.view-lines')).toHaveText("print('saved')");
+  expect(errors).toEqual([]);
+});
+
+test('scripting panel under the desktop app’s Content-Security-Policy header, as the app serves every file: monaco’s workers complete and check, a script runs, nothing is refused', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  // Every response — the page, its scripts, monaco's worker scripts — carries the header the desktop app sends
+  // (app/app-scheme.ts) beside the page's own meta policy, as in the desktop window.
+  const served: string[] = [];
+  await context.route('**/*', async (route) => {
+    const response = await route.fetch();
+    served.push(route.request().url());
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CONTENT_SECURITY_POLICY } });
+  });
+  const refusals: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) refusals.push(message.text());
+  });
+  await page.addInitScript(() => {
+    const seen: string[] = ((window as any).__cspViolations = []);
+    document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+  });
+  const errors: string[] = [];
+  await openApp(page, errors);
+  // The header is in force: a media load, which only the header forbids (media-src 'none'), is refused.
+  await page.evaluate(() => {
+    const audio = document.createElement('audio');
+    audio.src = '/header-check.ogg';
+    document.body.append(audio);
+  });
+  await expect
+    .poll(() => page.evaluate(() => (window as any).__cspViolations as string[]))
+    .toContain(`media-src ${new URL('/header-check.ogg', page.url()).href}`);
+  await expect.poll(() => refusals.length, 'the refusal is reported on the console').toBeGreaterThan(0);
+  await page.evaluate(() => ((window as any).__cspViolations.length = 0));
+  refusals.length = 0;
+  errors.length = 0;
+
+  await page.keyboard.press('Control+Shift+E');
+  const panel = page.getByRole('complementary', { name: 'Scripting' });
+  const editor = panel.locator('.monaco-editor');
+  await expect(editor).toBeVisible();
+  await editor.click();
+  await page.keyboard.type('rig.sce');
+  await expect(page.locator('.suggest-widget .monaco-list-row .label-name', { hasText: /^scene$/ }), 'completions').toBeVisible();
+  await page.keyboard.press('Escape');
+  await clearEditor(page);
+  await page.keyboard.type("await rig.paint.prune('x')");
+  await page.keyboard.press('Escape');
+  await expect(editor.locator('.squiggly-error').first(), 'a type error is underlined').toBeVisible({ timeout: 30_000 });
+  await clearEditor(page);
+  await typeLines(page, ["print('sum', 20 + 22)", 'const summary = await rig.scene.summary()', "print('bones', summary.boneCount)"]);
+  await page.keyboard.press('Control+Enter');
+  const output = panel.getByRole('log', { name: 'Script output' });
+  await expect(output.locator('.script-line').last()).toContainText(/untitled\.ts done in \d+\.\d\d s/, { timeout: 60_000 });
+  await expect(output).toContainText('sum 42');
+  // The scene's bone count as the page's document holds it (bones: two joint indices per bone).
+  const boneCount = await page.evaluate(() => (window as any).__rigwright.work.scene().bones.length / 2);
+  expect(boneCount, 'the start scene has bones').toBeGreaterThan(0);
+  await expect(output).toContainText(`bones ${boneCount}`);
+  expect(
+    served.filter((url) => /ts\.worker|editor\.worker/.test(url)).length,
+    'monaco’s workers were served with the header',
+  ).toBeGreaterThanOrEqual(2);
+  expect(await page.evaluate(() => (window as any).__cspViolations as string[]), 'no violation in the page').toEqual([]);
+  expect(refusals, 'nothing refused in the page or its workers').toEqual([]);
   expect(errors).toEqual([]);
 });
