@@ -43,22 +43,27 @@ export function weightRowsFromDense(weights: DenseMatrix): WeightRows {
         width = wider;
         slots = v * width;
       }
-      // Insertion into the row's sorted slots: a vertex has few weights, and moving only past strictly smaller
-      // ones keeps equal weights in bone order.
-      let j = slots + used;
-      while (j > slots && values[j - 1] < w) {
-        values[j] = values[j - 1];
-        bones[j] = bones[j - 1];
-        j--;
-      }
-      values[j] = w;
-      bones[j] = b;
-      used++;
+      insertSlot(bones, values, slots, used++, b, w);
     }
     if (used > influences) influences = used;
   }
   if (width > influences) ({ bones, values } = relaid(bones, values, vertexCount, width, influences, vertexCount));
   return { vertexCount, boneCount, influences, bones, values };
+}
+
+/**
+ * Puts bone b's weight w into a vertex's sorted slots (largest first, equal weights in bone order), the `used` slots
+ * from `first` on holding its weights so far: an insertion, since a vertex has few weights.
+ */
+function insertSlot(bones: Int32Array, values: Float64Array, first: number, used: number, b: number, w: number): void {
+  let j = first + used;
+  while (j > first && (values[j - 1] < w || (values[j - 1] === w && bones[j - 1] > b))) {
+    values[j] = values[j - 1];
+    bones[j] = bones[j - 1];
+    j--;
+  }
+  values[j] = w;
+  bones[j] = b;
 }
 
 /** Slots per vertex weightRowsFromDense starts with: the 4 influences most rigs have. */
@@ -206,16 +211,7 @@ export function canonicalWeightRows(
       const b = bones[slot];
       const w = values[slot];
       if (b === NO_BONE || w === 0) continue;
-      // Insertion: past smaller values, and past equal ones of a higher bone.
-      let j = first + used;
-      while (j > first && (outValues[j - 1] < w || (outValues[j - 1] === w && outBones[j - 1] > b))) {
-        outValues[j] = outValues[j - 1];
-        outBones[j] = outBones[j - 1];
-        j--;
-      }
-      outValues[j] = w;
-      outBones[j] = b;
-      used++;
+      insertSlot(outBones, outValues, first, used++, b, w);
     }
   }
   return { influences: kept, bones: outBones, values: outValues };
