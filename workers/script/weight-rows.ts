@@ -153,7 +153,7 @@ export function canonicalWeightRows(
   let most = 0;
   let canonical = true;
   let bad = -1;
-  rows: for (let v = 0, slot = 0; v < vertexCount; v++) {
+  scan: for (let v = 0, slot = 0; v < vertexCount; v++) {
     let used = 0;
     let emptySeen = false;
     let previousValue = Infinity;
@@ -163,19 +163,19 @@ export function canonicalWeightRows(
       const w = values[slot];
       if (w - w !== 0 || typeof w !== 'number') {
         bad = slot;
-        break rows;
+        break scan;
       }
       if (b === NO_BONE) {
         if (w !== 0) {
           bad = slot;
-          break rows;
+          break scan;
         }
         emptySeen = true;
         continue;
       }
       if (!(b >= 0 && b < boneCount && Math.floor(b) === b) || stamp[b] === v + 1) {
         bad = slot;
-        break rows;
+        break scan;
       }
       stamp[b] = v + 1;
       if (emptySeen || w === 0 || w > previousValue || (w === previousValue && b < previousBone)) canonical = false;
