@@ -12,7 +12,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Locator, type Page } from '@playwright/test';
 import { CONTENT_SECURITY_POLICY } from '../../app/app-scheme.ts';
 import { chooseFiles, dataFile, loadFiles, openApp, repoRoot } from './app-driver.ts';
 
@@ -31,6 +31,17 @@ const hook = (page: Page) => ({
     return page.evaluate((p) => (window as any).__rigwright.look.pixels(p), points);
   },
 });
+
+/** Ctrl+Shift+E opens the Scripting panel; its editor, once shown, is clicked into. */
+async function openScriptEditor(page: Page): Promise<{ panel: Locator; editor: Locator }> {
+  await page.keyboard.press('Control+Shift+E');
+  const panel = page.getByRole('complementary', { name: 'Scripting' });
+  await expect(panel).toBeVisible();
+  const editor = panel.locator('.monaco-editor');
+  await expect(editor).toBeVisible();
+  await editor.click();
+  return { panel, editor };
+}
 
 /** Types `lines` into the focused editor one by one, closing any suggestion before each line break. */
 async function typeLines(page: Page, lines: readonly string[]): Promise<void> {
@@ -69,12 +80,7 @@ test('scripting panel: completions, type errors, a typed script run with Ctrl+En
     requested.filter((url) => /editor\.api|script-editor|ts\.worker|editor\.worker/.test(url)),
     'monaco is not loaded before the panel opens',
   ).toEqual([]);
-  await page.keyboard.press('Control+Shift+E');
-  const panel = page.getByRole('complementary', { name: 'Scripting' });
-  await expect(panel).toBeVisible();
-  const editor = panel.locator('.monaco-editor');
-  await expect(editor).toBeVisible();
-  await editor.click();
+  const { panel, editor } = await openScriptEditor(page);
 
   // `rig.` lists the API: each member found by its first letters in the suggest widget.
   await page.keyboard.type('rig.');
@@ -273,11 +279,7 @@ test('scripting panel: Save as… downloads the script under its name, Open… r
   const errors: string[] = [];
   await openApp(page, errors, { paused: true });
   await page.evaluate((keys) => keys.forEach((key) => localStorage.removeItem(key)), ['rigwright.scriptDraft', 'rigwright.recentScripts']);
-  await page.keyboard.press('Control+Shift+E');
-  const panel = page.getByRole('complementary', { name: 'Scripting' });
-  const editor = panel.locator('.monaco-editor');
-  await expect(editor).toBeVisible();
-  await editor.click();
+  const { panel, editor } = await openScriptEditor(page);
   await page.keyboard.type("print('saved')");
   const name = panel.locator('.script-name');
   await expect(name).toHaveText('untitled.ts •');
@@ -358,11 +360,7 @@ test('scripting panel under the desktop app’s Content-Security-Policy header, 
   refusals.length = 0;
   errors.length = 0;
 
-  await page.keyboard.press('Control+Shift+E');
-  const panel = page.getByRole('complementary', { name: 'Scripting' });
-  const editor = panel.locator('.monaco-editor');
-  await expect(editor).toBeVisible();
-  await editor.click();
+  const { panel, editor } = await openScriptEditor(page);
   await page.keyboard.type('rig.sce');
   await expect(page.locator('.suggest-widget .monaco-list-row .label-name', { hasText: /^scene$/ }), 'completions').toBeVisible();
   await page.keyboard.press('Escape');
