@@ -33,6 +33,17 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * Sent with every response of the scheme so the page is cross-origin isolated (`crossOriginIsolated`), which is
+ * what lets it share memory with its workers (SharedArrayBuffer, Atomics): the window keeps no opener relation
+ * with another origin, and the page embeds only resources that agree to it, which its own files, data: and blob:
+ * URLs do. The web build's servers send the same pair (renderer/vite.config.ts).
+ */
+export const CROSS_ORIGIN_ISOLATION_HEADERS: Readonly<Record<string, string>> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

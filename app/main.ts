@@ -26,7 +26,14 @@ import {
   type ProjectFileRef,
 } from './ipc-contract.ts';
 import { saveRequestedAsset, saveRequestedFile } from './save-file.ts';
-import { APP_ENTRY_URL, APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeOf, resolveAppAsset } from './app-scheme.ts';
+import {
+  APP_ENTRY_URL,
+  APP_SCHEME,
+  CONTENT_SECURITY_POLICY,
+  CROSS_ORIGIN_ISOLATION_HEADERS,
+  contentTypeOf,
+  resolveAppAsset,
+} from './app-scheme.ts';
 import { ProjectFilesMain } from './project-files-main.ts';
 import { ScriptFilesMain } from './script-files-main.ts';
 import { AutosaveFolder } from './autosave-folder.ts';
@@ -56,10 +63,12 @@ protocol.registerSchemesAsPrivileged([
 ]);
 app.enableSandbox();
 
+// The isolation pair (opener and embedder policies) makes the page crossOriginIsolated, so it can share memory
+// with its workers; see CROSS_ORIGIN_ISOLATION_HEADERS.
 const SECURITY_HEADERS = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
-  'cross-origin-opener-policy': 'same-origin',
+  ...CROSS_ORIGIN_ISOLATION_HEADERS,
 };
 
 async function serveAppAsset(request: Request): Promise<Response> {
@@ -83,14 +92,17 @@ function isAllowedRequest(url: string): boolean {
 function lockDownSession(): void {
   const defaultSession = session.defaultSession;
   defaultSession.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url) }));
-  // The protocol handler already sends the policy; this also covers responses Chromium synthesizes itself.
+  // The protocol handler already sends the policy and the isolation pair; this also covers responses Chromium
+  // synthesizes itself.
+  const enforced: Record<string, string> = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, ...CROSS_ORIGIN_ISOLATION_HEADERS };
+  const enforcedNames = new Set(Object.keys(enforced).map((name) => name.toLowerCase()));
   defaultSession.webRequest.onHeadersReceived((details, callback) => {
     const responseHeaders = { ...details.responseHeaders };
     if (!details.url.startsWith('devtools:')) {
       for (const name of Object.keys(responseHeaders)) {
-        if (name.toLowerCase() === 'content-security-policy') delete responseHeaders[name];
+        if (enforcedNames.has(name.toLowerCase())) delete responseHeaders[name];
       }
-      responseHeaders['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY];
+      for (const [name, value] of Object.entries(enforced)) responseHeaders[name] = [value];
     }
     callback({ responseHeaders });
   });

@@ -1,11 +1,18 @@
 /**
  * The app scheme (app/app-scheme.ts): which request URLs map to which files of the built renderer, that nothing
- * outside it can be named, and that the Content-Security-Policy is the strict one the window relies on.
+ * outside it can be named, that the Content-Security-Policy is the strict one the window relies on, and that the
+ * responses carry the pair of headers that makes the page cross-origin isolated.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { APP_ENTRY_URL, CONTENT_SECURITY_POLICY, contentTypeOf, resolveAppAsset } from '../../app/app-scheme.ts';
+import {
+  APP_ENTRY_URL,
+  CONTENT_SECURITY_POLICY,
+  CROSS_ORIGIN_ISOLATION_HEADERS,
+  contentTypeOf,
+  resolveAppAsset,
+} from '../../app/app-scheme.ts';
 
 const root = path.resolve('/srv/rigwright/dist/renderer');
 
@@ -73,4 +80,12 @@ test('the Content-Security-Policy allows only our own scripts and workers and no
       if (name !== 'style-src') assert.notEqual(source, "'unsafe-inline'", name);
     }
   }
+});
+
+test('the isolation headers are the opener and embedder policies that make the page cross-origin isolated', () => {
+  // crossOriginIsolated needs exactly these two values; 'credentialless' or 'same-origin-allow-popups' would not do.
+  assert.deepEqual(Object.fromEntries(Object.entries(CROSS_ORIGIN_ISOLATION_HEADERS).map(([name, value]) => [name.toLowerCase(), value])), {
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-embedder-policy': 'require-corp',
+  });
 });

@@ -246,7 +246,7 @@ test('main starts one sandboxed, isolated window on the app scheme', async () =>
   assert.equal(recorded.windows[0].url, 'rigwright://app/index.html');
 });
 
-test('the app scheme serves the renderer folder with the CSP and nothing outside it', async () => {
+test('the app scheme serves the renderer folder with the CSP and the isolation headers, and nothing outside it', async () => {
   const serve = recorded.protocolHandlers.get('rigwright')!;
   const get = (url: string, method = 'GET') => serve(new Request(url, { method }));
 
@@ -260,6 +260,12 @@ test('the app scheme serves the renderer folder with the CSP and nothing outside
   );
   const worker = await get('rigwright://app/assets/io.worker.js');
   assert.match(worker.headers.get('content-type')!, /^text\/javascript/);
+  // The page and its workers' scripts alike carry the isolation pair: a worker whose script lacks the embedder
+  // policy is refused by an isolated page.
+  for (const response of [index, worker]) {
+    assert.equal(response.headers.get('cross-origin-opener-policy'), 'same-origin');
+    assert.equal(response.headers.get('cross-origin-embedder-policy'), 'require-corp');
+  }
 
   for (const url of [
     'rigwright://app/../secret.txt',
@@ -276,7 +282,7 @@ test('the app scheme serves the renderer folder with the CSP and nothing outside
   assert.equal((await get('rigwright://app/index.html', 'POST')).status, 405);
 });
 
-test('the session cancels remote requests, adds the CSP to responses and denies permissions', () => {
+test('the session cancels remote requests, adds the CSP and the isolation headers to responses and denies permissions', () => {
   const cancels = (url: string) => {
     let result: { cancel: boolean } | undefined;
     recorded.beforeRequest!({ url }, (response: { cancel: boolean }) => (result = response));
@@ -291,12 +297,29 @@ test('the session cancels remote requests, adds the CSP to responses and denies 
 
   let headers: Record<string, string[]> | undefined;
   recorded.headersReceived!(
-    { url: 'rigwright://app/index.html', responseHeaders: { 'content-security-policy': ['script-src *'], 'content-type': ['text/html'] } },
+    {
+      url: 'rigwright://app/index.html',
+      responseHeaders: {
+        'content-security-policy': ['script-src *'],
+        'cross-origin-embedder-policy': ['unsafe-none'],
+        'Cross-Origin-Opener-Policy': ['unsafe-none'],
+        'content-type': ['text/html'],
+      },
+    },
     (response: { responseHeaders: Record<string, string[]> }) => (headers = response.responseHeaders),
   );
   assert.equal(headers!['content-security-policy'], undefined);
   assert.match(headers!['Content-Security-Policy'][0], /^default-src 'self'; script-src 'self' 'wasm-unsafe-eval';/);
   assert.deepEqual(headers!['content-type'], ['text/html']);
+  // The isolation pair replaces whatever a response had, under one name each, whatever the case it came in.
+  const isolation = Object.entries(headers!)
+    .filter(([name]) => /^cross-origin-(opener|embedder)-policy$/i.test(name))
+    .map(([name, value]) => [name.toLowerCase(), value]);
+  assert.deepEqual(Object.fromEntries(isolation), {
+    'cross-origin-opener-policy': ['same-origin'],
+    'cross-origin-embedder-policy': ['require-corp'],
+  });
+  assert.equal(isolation.length, 2, 'one header of each name');
 
   let granted: boolean | undefined;
   recorded.permissionRequest!({}, 'media', (answer: boolean) => (granted = answer));
