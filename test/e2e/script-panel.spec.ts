@@ -13,7 +13,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect, type Locator, type Page } from '@playwright/test';
-import { CONTENT_SECURITY_POLICY } from '../../app/app-scheme.ts';
+import { CONTENT_SECURITY_POLICY, CROSS_ORIGIN_ISOLATION_HEADERS } from '../../app/app-scheme.ts';
 import { chooseFiles, dataFile, loadFiles, openApp, repoRoot } from './app-driver.ts';
 
 const hook = (page: Page) => ({
@@ -323,18 +323,21 @@ test('scripting panel: Save as… downloads the script under its name, Open… r
   expect(errors).toEqual([]);
 });
 
-test('scripting panel under the desktop app’s Content-Security-Policy header, as the app serves every file: monaco’s workers complete and check, a script runs, nothing is refused', async ({
+test('scripting panel under the desktop app’s Content-Security-Policy and isolation headers, as the app serves every file: monaco’s workers complete and check, a script runs, nothing is refused', async ({
   page,
   context,
 }) => {
   test.setTimeout(120_000);
-  // Every response — the page, its scripts, monaco's worker scripts — carries the header the desktop app sends
-  // (app/app-scheme.ts) beside the page's own meta policy, as in the desktop window.
+  // Every response — the page, its scripts, monaco's worker scripts — carries the headers the desktop app sends
+  // (app/app-scheme.ts): the policy beside the page's own meta policy, and the cross-origin isolation pair, as in
+  // the desktop window.
+  const desktopHeaders: Record<string, string> = { 'content-security-policy': CONTENT_SECURITY_POLICY };
+  for (const [name, value] of Object.entries(CROSS_ORIGIN_ISOLATION_HEADERS)) desktopHeaders[name.toLowerCase()] = value;
   const served: string[] = [];
   await context.route('**/*', async (route) => {
     const response = await route.fetch();
     served.push(route.request().url());
-    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CONTENT_SECURITY_POLICY } });
+    await route.fulfill({ response, headers: { ...response.headers(), ...desktopHeaders } });
   });
   const refusals: string[] = [];
   page.on('console', (message) => {
@@ -346,6 +349,7 @@ test('scripting panel under the desktop app’s Content-Security-Policy header, 
   });
   const errors: string[] = [];
   await openApp(page, errors);
+  expect(await page.evaluate(() => crossOriginIsolated), 'the page is cross-origin isolated').toBe(true);
   // The header is in force: a media load, which only the header forbids (media-src 'none'), is refused.
   await page.evaluate(() => {
     const audio = document.createElement('audio');
@@ -382,6 +386,10 @@ test('scripting panel under the desktop app’s Content-Security-Policy header, 
     served.filter((url) => /ts\.worker|editor\.worker/.test(url)).length,
     'monaco’s workers were served with the header',
   ).toBeGreaterThanOrEqual(2);
+  // Monaco's workers started under the embedder policy, and are isolated with the page.
+  const monacoWorkers = page.workers().filter((worker) => /ts\.worker|editor\.worker/.test(worker.url()));
+  expect(monacoWorkers.length, 'monaco’s editor and TypeScript workers run').toBeGreaterThanOrEqual(2);
+  for (const worker of monacoWorkers) expect(await worker.evaluate(() => crossOriginIsolated), worker.url()).toBe(true);
   expect(await page.evaluate(() => (window as any).__cspViolations as string[]), 'no violation in the page').toEqual([]);
   expect(refusals, 'nothing refused in the page or its workers').toEqual([]);
   expect(errors).toEqual([]);
