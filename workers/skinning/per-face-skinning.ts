@@ -486,7 +486,8 @@ export function perFaceStitch(
   boneLogarithms(setup, transforms, scaled ? boneScales : null, workspace);
   const { solution } = workspace;
   solution.fill(0);
-  accumulateFaceGradients(setup, workspace.quaternions, workspace.pairLogs, scaled ? workspace.pairScales : null, sourceProducts, solution);
+  const pairScales = scaled ? workspace.pairScales : null;
+  accumulateFaceGradients(setup, 0, setup.faceCount, workspace.quaternions, workspace.pairLogs, pairScales, sourceProducts, solution);
   fixedVerticesToRightHandSide(setup, transforms, sourcePositions, solution, outPositions);
   choleskyPanelSolveThree(setup.panels, solution);
   const { solutionRow, freeIndex, vertexCount } = setup;
@@ -504,7 +505,7 @@ export function perFaceStitch(
  * bone) pair the log whose quaternion has a non-negative dot product with the reference's — and, with bone
  * scales, the pair's bone's scale minus one (the first phase's blend term).
  */
-function boneLogarithms(
+export function boneLogarithms(
   setup: PerFaceSkinningSetup,
   transforms: Float64Array,
   boneScales: Float64Array | null,
@@ -557,21 +558,39 @@ function boneLogarithms(
   }
 }
 
+/** The setup's arrays that the face loop reads (accumulateFaceGradients). */
+export type PerFaceFaceArrays = Pick<
+  PerFaceSkinningSetup,
+  'faceSlotStart' | 'faceWeights' | 'slotPairs' | 'pairBones' | 'triangles' | 'solutionRow'
+>;
+
 /**
- * Blends each face's rotation (Eq. 5), and with pairScales its scale, and adds its target gradients Gᵀ A g̃ to the
- * pivot-ordered right-hand sides (fixed corners land in the spare last row).
+ * Blends the rotation (Eq. 5), and with pairScales the scale, of faces faceFrom … faceTo − 1 and adds their target
+ * gradients Gᵀ A g̃ to the pivot-ordered right-hand sides (fixed corners land in the spare last row). Faces are
+ * independent: the loop over all faces equals the loops over any split of them, up to the order of the additions
+ * into a row.
+ * @param faces         the setup, or arrays of the same layout (faces in another order, in shared memory)
+ * @param faceFrom      first face
+ * @param faceTo        one past the last face
+ * @param Q             workspace.quaternions after boneLogarithms
+ * @param pairLogs      workspace.pairLogs after boneLogarithms
+ * @param pairScales    workspace.pairScales after boneLogarithms with bone scales, or null
+ * @param faceProducts  #F × 9 source gradient products, in the faces' order
+ * @param rhs           (#free + 1) × 3 right-hand sides, added to
  */
-function accumulateFaceGradients(
-  setup: PerFaceSkinningSetup,
+export function accumulateFaceGradients(
+  faces: PerFaceFaceArrays,
+  faceFrom: number,
+  faceTo: number,
   Q: Float64Array,
   pairLogs: Float64Array,
   pairScales: Float64Array | null,
   faceProducts: Float64Array,
   rhs: Float64Array,
 ): void {
-  const { faceCount, faceSlotStart, faceWeights, slotPairs, pairBones, triangles, solutionRow } = setup;
-  let slot = 0;
-  for (let f = 0; f < faceCount; f++) {
+  const { faceSlotStart, faceWeights, slotPairs, pairBones, triangles, solutionRow } = faces;
+  let slot = faceSlotStart[faceFrom];
+  for (let f = faceFrom; f < faceTo; f++) {
     const end = faceSlotStart[f + 1];
     let qx: number, qy: number, qz: number, qw: number;
     if (end - slot === 1 && faceWeights[slot] === 1) {
@@ -653,7 +672,7 @@ function accumulateFaceGradients(
 }
 
 /** Fixed vertices follow their bone (written to the output); their columns move to the right-hand side. */
-function fixedVerticesToRightHandSide(
+export function fixedVerticesToRightHandSide(
   setup: PerFaceSkinningSetup,
   transforms: Float64Array,
   P: Float64Array,

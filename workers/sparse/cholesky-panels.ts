@@ -106,13 +106,28 @@ export function choleskyPanelSolveThree(panels: CholeskyPanels, x: Float64Array)
   const { n, supernodeCount, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, scratch } = panels;
   if (x.length < 3 * n) throw new RangeError(`choleskyPanelSolveThree: expected ${n}×3 values, got ${x.length}`);
   // Each pass is its own function with array arguments, so V8 optimizes each loop on its own feedback.
-  forwardPanels(supernodeCount, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch);
-  backwardPanels(supernodeCount, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch);
+  const all = new Int32Array([0, supernodeCount]);
+  choleskyPanelForward(all, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch);
+  choleskyPanelBackward(all, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch);
 }
 
-/** y = L⁻¹ b in place, supernode by supernode: the diagonal block's rows, then the rows below. */
-function forwardPanels(
-  supernodeCount: number,
+/**
+ * y = L⁻¹ b in place over some supernodes, supernode by supernode: the diagonal block's rows, then the rows below.
+ * Over all supernodes ([0, #supernodes)) with the panels' belowRows this is the forward half of
+ * choleskyPanelSolveThree. A supernode's solved rows are subtracted from the rows below it at the x offsets that
+ * `belowRows` gives, so a caller that solves a subtree apart can send the updates of rows outside it elsewhere (a
+ * copy of panels.belowRows with those entries changed) and add them in later: subtractions from one row commute up to
+ * round-off.
+ * @param ranges          pairs [first, end) of supernodes, ascending and disjoint, each run in increasing order;
+ *                        a supernode's rows below must be solved after it (by these ranges or by a later call)
+ * @param belowRows       panels.belowRows, or a copy that redirects some rows' updates (3 × a row's x offset)
+ * @param v               panels.values
+ * @param x               three right-hand sides interleaved in pivot order (see choleskyPanelSolveThree)
+ * @param t               scratch of at least panels.scratch.length values, private to this call
+ * (the other arguments are the panels' arrays of the same names)
+ */
+export function choleskyPanelForward(
+  ranges: Int32Array,
   supernodeStart: Int32Array,
   belowStart: Int32Array,
   belowRows: Int32Array,
@@ -122,244 +137,253 @@ function forwardPanels(
   x: Float64Array,
   t: Float64Array,
 ): void {
-  for (let s = 0; s < supernodeCount; s++) {
-    const first = supernodeStart[s];
-    const columns = supernodeStart[s + 1] - first;
-    const rowStart = belowStart[s];
-    const below = belowStart[s + 1] - rowStart;
-    const xb = 3 * first;
-    let p = valueStart[s];
-    // Row j of the block: x_j = (b_j − Σ_{k<j} L[j][k] x_k) / L[j][j].
-    let inverse = inverseDiagonal[first];
-    x[xb] *= inverse;
-    x[xb + 1] *= inverse;
-    x[xb + 2] *= inverse;
-    for (let j = 1; j < columns; j++) {
-      let a = 0,
-        b = 0,
-        c = 0;
-      for (let k = 0, xk = xb; k < j; k++, xk += 3) {
-        const l = v[p++];
-        a += l * x[xk];
-        b += l * x[xk + 1];
-        c += l * x[xk + 2];
+  for (let r = 0; r < ranges.length; r += 2)
+    for (let s = ranges[r], stop = ranges[r + 1]; s < stop; s++) {
+      const first = supernodeStart[s];
+      const columns = supernodeStart[s + 1] - first;
+      const rowStart = belowStart[s];
+      const below = belowStart[s + 1] - rowStart;
+      const xb = 3 * first;
+      let p = valueStart[s];
+      // Row j of the block: x_j = (b_j − Σ_{k<j} L[j][k] x_k) / L[j][j].
+      let inverse = inverseDiagonal[first];
+      x[xb] *= inverse;
+      x[xb + 1] *= inverse;
+      x[xb + 2] *= inverse;
+      for (let j = 1; j < columns; j++) {
+        let a = 0,
+          b = 0,
+          c = 0;
+        for (let k = 0, xk = xb; k < j; k++, xk += 3) {
+          const l = v[p++];
+          a += l * x[xk];
+          b += l * x[xk + 1];
+          c += l * x[xk + 2];
+        }
+        const xj = xb + 3 * j;
+        inverse = inverseDiagonal[first + j];
+        x[xj] = (x[xj] - a) * inverse;
+        x[xj + 1] = (x[xj + 1] - b) * inverse;
+        x[xj + 2] = (x[xj + 2] - c) * inverse;
       }
-      const xj = xb + 3 * j;
-      inverse = inverseDiagonal[first + j];
-      x[xj] = (x[xj] - a) * inverse;
-      x[xj + 1] = (x[xj + 1] - b) * inverse;
-      x[xj + 2] = (x[xj + 2] - c) * inverse;
-    }
-    if (below === 0) continue;
-    if (columns === 1) {
-      const a0 = x[xb],
-        b0 = x[xb + 1],
-        d0 = x[xb + 2];
-      for (let i = 0; i < below; i++) {
-        const l = v[p + i];
-        const xi = belowRows[rowStart + i];
-        x[xi] -= l * a0;
-        x[xi + 1] -= l * b0;
-        x[xi + 2] -= l * d0;
+      if (below === 0) continue;
+      if (columns === 1) {
+        const a0 = x[xb],
+          b0 = x[xb + 1],
+          d0 = x[xb + 2];
+        for (let i = 0; i < below; i++) {
+          const l = v[p + i];
+          const xi = belowRows[rowStart + i];
+          x[xi] -= l * a0;
+          x[xi + 1] -= l * b0;
+          x[xi + 2] -= l * d0;
+        }
+        continue;
       }
-      continue;
-    }
-    t.fill(0, 0, 3 * below);
-    let j = 0;
-    for (; j + PANEL <= columns; j += PANEL) {
-      const x0 = xb + 3 * j;
-      const a0 = x[x0],
-        b0 = x[x0 + 1],
-        d0 = x[x0 + 2];
-      const a1 = x[x0 + 3],
-        b1 = x[x0 + 4],
-        d1 = x[x0 + 5];
-      const a2 = x[x0 + 6],
-        b2 = x[x0 + 7],
-        d2 = x[x0 + 8];
-      const a3 = x[x0 + 9],
-        b3 = x[x0 + 10],
-        d3 = x[x0 + 11];
-      for (let ti = 0, end = 3 * below; ti < end; ti += 3, p += PANEL) {
-        const l0 = v[p],
-          l1 = v[p + 1],
-          l2 = v[p + 2],
-          l3 = v[p + 3];
-        t[ti] += l0 * a0 + l1 * a1 + l2 * a2 + l3 * a3;
-        t[ti + 1] += l0 * b0 + l1 * b1 + l2 * b2 + l3 * b3;
-        t[ti + 2] += l0 * d0 + l1 * d1 + l2 * d2 + l3 * d3;
-      }
-    }
-    for (; j < columns; j++) {
-      const x0 = xb + 3 * j;
-      const a0 = x[x0],
-        b0 = x[x0 + 1],
-        d0 = x[x0 + 2];
-      for (let ti = 0, end = 3 * below; ti < end; ti += 3, p++) {
-        const l = v[p];
-        t[ti] += l * a0;
-        t[ti + 1] += l * b0;
-        t[ti + 2] += l * d0;
-      }
-    }
-    for (let i = 0, ti = 0; i < below; i++, ti += 3) {
-      const xi = belowRows[rowStart + i];
-      x[xi] -= t[ti];
-      x[xi + 1] -= t[ti + 1];
-      x[xi + 2] -= t[ti + 2];
-    }
-  }
-}
-
-/** x = L⁻ᵀ y in place, supernodes in reverse: the rows below, then the diagonal block's rows from the last. */
-function backwardPanels(
-  supernodeCount: number,
-  supernodeStart: Int32Array,
-  belowStart: Int32Array,
-  belowRows: Int32Array,
-  valueStart: Int32Array,
-  inverseDiagonal: Float64Array,
-  v: Float64Array,
-  x: Float64Array,
-  t: Float64Array,
-): void {
-  for (let s = supernodeCount - 1; s >= 0; s--) {
-    const first = supernodeStart[s];
-    const columns = supernodeStart[s + 1] - first;
-    const rowStart = belowStart[s];
-    const below = belowStart[s + 1] - rowStart;
-    const xb = 3 * first;
-    const triangle = (columns * (columns - 1)) / 2;
-    let p = valueStart[s] + triangle;
-    if (columns === 1) {
-      let a = 0,
-        b = 0,
-        d = 0;
-      for (let i = 0; i < below; i++, p++) {
-        const l = v[p];
-        const yi = belowRows[rowStart + i];
-        a += l * x[yi];
-        b += l * x[yi + 1];
-        d += l * x[yi + 2];
-      }
-      const inverse = inverseDiagonal[first];
-      x[xb] = (x[xb] - a) * inverse;
-      x[xb + 1] = (x[xb + 1] - b) * inverse;
-      x[xb + 2] = (x[xb + 2] - d) * inverse;
-      continue;
-    }
-    if (below > 0) {
-      for (let i = 0, ti = 0; i < below; i++, ti += 3) {
-        const yi = belowRows[rowStart + i];
-        t[ti] = x[yi];
-        t[ti + 1] = x[yi + 1];
-        t[ti + 2] = x[yi + 2];
-      }
+      t.fill(0, 0, 3 * below);
       let j = 0;
       for (; j + PANEL <= columns; j += PANEL) {
-        let a0 = 0,
-          b0 = 0,
-          d0 = 0,
-          a1 = 0,
-          b1 = 0,
-          d1 = 0,
-          a2 = 0,
-          b2 = 0,
-          d2 = 0,
-          a3 = 0,
-          b3 = 0,
-          d3 = 0;
+        const x0 = xb + 3 * j;
+        const a0 = x[x0],
+          b0 = x[x0 + 1],
+          d0 = x[x0 + 2];
+        const a1 = x[x0 + 3],
+          b1 = x[x0 + 4],
+          d1 = x[x0 + 5];
+        const a2 = x[x0 + 6],
+          b2 = x[x0 + 7],
+          d2 = x[x0 + 8];
+        const a3 = x[x0 + 9],
+          b3 = x[x0 + 10],
+          d3 = x[x0 + 11];
         for (let ti = 0, end = 3 * below; ti < end; ti += 3, p += PANEL) {
-          const u = t[ti],
-            w = t[ti + 1],
-            z = t[ti + 2];
           const l0 = v[p],
             l1 = v[p + 1],
             l2 = v[p + 2],
             l3 = v[p + 3];
-          a0 += l0 * u;
-          b0 += l0 * w;
-          d0 += l0 * z;
-          a1 += l1 * u;
-          b1 += l1 * w;
-          d1 += l1 * z;
-          a2 += l2 * u;
-          b2 += l2 * w;
-          d2 += l2 * z;
-          a3 += l3 * u;
-          b3 += l3 * w;
-          d3 += l3 * z;
+          t[ti] += l0 * a0 + l1 * a1 + l2 * a2 + l3 * a3;
+          t[ti + 1] += l0 * b0 + l1 * b1 + l2 * b2 + l3 * b3;
+          t[ti + 2] += l0 * d0 + l1 * d1 + l2 * d2 + l3 * d3;
         }
-        const x0 = xb + 3 * j;
-        x[x0] -= a0;
-        x[x0 + 1] -= b0;
-        x[x0 + 2] -= d0;
-        x[x0 + 3] -= a1;
-        x[x0 + 4] -= b1;
-        x[x0 + 5] -= d1;
-        x[x0 + 6] -= a2;
-        x[x0 + 7] -= b2;
-        x[x0 + 8] -= d2;
-        x[x0 + 9] -= a3;
-        x[x0 + 10] -= b3;
-        x[x0 + 11] -= d3;
       }
       for (; j < columns; j++) {
+        const x0 = xb + 3 * j;
+        const a0 = x[x0],
+          b0 = x[x0 + 1],
+          d0 = x[x0 + 2];
+        for (let ti = 0, end = 3 * below; ti < end; ti += 3, p++) {
+          const l = v[p];
+          t[ti] += l * a0;
+          t[ti + 1] += l * b0;
+          t[ti + 2] += l * d0;
+        }
+      }
+      for (let i = 0, ti = 0; i < below; i++, ti += 3) {
+        const xi = belowRows[rowStart + i];
+        x[xi] -= t[ti];
+        x[xi + 1] -= t[ti + 1];
+        x[xi + 2] -= t[ti + 2];
+      }
+    }
+}
+
+/**
+ * x = L⁻ᵀ y in place over some supernodes, in reverse: the rows below, then the diagonal block's rows from the last.
+ * Over all supernodes this is the backward half of choleskyPanelSolveThree. A supernode reads only the final x of
+ * the rows below it, so the rows below every supernode of `ranges` must be solved before (or by these ranges).
+ * @param ranges  pairs [first, end) of supernodes, ascending and disjoint; run from the last range's last supernode
+ *                down to the first's first
+ * (the other arguments as choleskyPanelForward's, with the panels' own belowRows)
+ */
+export function choleskyPanelBackward(
+  ranges: Int32Array,
+  supernodeStart: Int32Array,
+  belowStart: Int32Array,
+  belowRows: Int32Array,
+  valueStart: Int32Array,
+  inverseDiagonal: Float64Array,
+  v: Float64Array,
+  x: Float64Array,
+  t: Float64Array,
+): void {
+  for (let r = ranges.length - 2; r >= 0; r -= 2)
+    for (let s = ranges[r + 1] - 1, low = ranges[r]; s >= low; s--) {
+      const first = supernodeStart[s];
+      const columns = supernodeStart[s + 1] - first;
+      const rowStart = belowStart[s];
+      const below = belowStart[s + 1] - rowStart;
+      const xb = 3 * first;
+      const triangle = (columns * (columns - 1)) / 2;
+      let p = valueStart[s] + triangle;
+      if (columns === 1) {
         let a = 0,
           b = 0,
           d = 0;
-        for (let ti = 0, end = 3 * below; ti < end; ti += 3, p++) {
+        for (let i = 0; i < below; i++, p++) {
           const l = v[p];
-          a += l * t[ti];
-          b += l * t[ti + 1];
-          d += l * t[ti + 2];
+          const yi = belowRows[rowStart + i];
+          a += l * x[yi];
+          b += l * x[yi + 1];
+          d += l * x[yi + 2];
         }
-        const x0 = xb + 3 * j;
-        x[x0] -= a;
-        x[x0 + 1] -= b;
-        x[x0 + 2] -= d;
+        const inverse = inverseDiagonal[first];
+        x[xb] = (x[xb] - a) * inverse;
+        x[xb + 1] = (x[xb + 1] - b) * inverse;
+        x[xb + 2] = (x[xb + 2] - d) * inverse;
+        continue;
+      }
+      if (below > 0) {
+        for (let i = 0, ti = 0; i < below; i++, ti += 3) {
+          const yi = belowRows[rowStart + i];
+          t[ti] = x[yi];
+          t[ti + 1] = x[yi + 1];
+          t[ti + 2] = x[yi + 2];
+        }
+        let j = 0;
+        for (; j + PANEL <= columns; j += PANEL) {
+          let a0 = 0,
+            b0 = 0,
+            d0 = 0,
+            a1 = 0,
+            b1 = 0,
+            d1 = 0,
+            a2 = 0,
+            b2 = 0,
+            d2 = 0,
+            a3 = 0,
+            b3 = 0,
+            d3 = 0;
+          for (let ti = 0, end = 3 * below; ti < end; ti += 3, p += PANEL) {
+            const u = t[ti],
+              w = t[ti + 1],
+              z = t[ti + 2];
+            const l0 = v[p],
+              l1 = v[p + 1],
+              l2 = v[p + 2],
+              l3 = v[p + 3];
+            a0 += l0 * u;
+            b0 += l0 * w;
+            d0 += l0 * z;
+            a1 += l1 * u;
+            b1 += l1 * w;
+            d1 += l1 * z;
+            a2 += l2 * u;
+            b2 += l2 * w;
+            d2 += l2 * z;
+            a3 += l3 * u;
+            b3 += l3 * w;
+            d3 += l3 * z;
+          }
+          const x0 = xb + 3 * j;
+          x[x0] -= a0;
+          x[x0 + 1] -= b0;
+          x[x0 + 2] -= d0;
+          x[x0 + 3] -= a1;
+          x[x0 + 4] -= b1;
+          x[x0 + 5] -= d1;
+          x[x0 + 6] -= a2;
+          x[x0 + 7] -= b2;
+          x[x0 + 8] -= d2;
+          x[x0 + 9] -= a3;
+          x[x0 + 10] -= b3;
+          x[x0 + 11] -= d3;
+        }
+        for (; j < columns; j++) {
+          let a = 0,
+            b = 0,
+            d = 0;
+          for (let ti = 0, end = 3 * below; ti < end; ti += 3, p++) {
+            const l = v[p];
+            a += l * t[ti];
+            b += l * t[ti + 1];
+            d += l * t[ti + 2];
+          }
+          const x0 = xb + 3 * j;
+          x[x0] -= a;
+          x[x0 + 1] -= b;
+          x[x0 + 2] -= d;
+        }
+      }
+      // Rows of the block from the last, two at a time: x_i is final once the rows after it have been taken off,
+      // x_i = y_i / L[i][i]; then row i's entries take L[i][k] x_i off each earlier x_k. Rows i and i − 1 go together
+      // (x_{i−1} first gets row i's last entry), so each earlier x_k is read and written once per pair.
+      // Row i's i entries end where row i + 1's begin; the last row's end where the rows below begin.
+      let rowEnd = valueStart[s] + triangle;
+      let i = columns - 1;
+      for (; i >= 1; i -= 2) {
+        const upper = rowEnd - i; // row i: L[i][0 … i−1]
+        const lower = upper - (i - 1); // row i − 1: L[i−1][0 … i−2]
+        const xi = xb + 3 * i;
+        let inverse = inverseDiagonal[first + i];
+        const a = x[xi] * inverse,
+          b = x[xi + 1] * inverse,
+          d = x[xi + 2] * inverse;
+        x[xi] = a;
+        x[xi + 1] = b;
+        x[xi + 2] = d;
+        const li = v[upper + i - 1];
+        const xh = xi - 3;
+        inverse = inverseDiagonal[first + i - 1];
+        const e = (x[xh] - li * a) * inverse,
+          f = (x[xh + 1] - li * b) * inverse,
+          g = (x[xh + 2] - li * d) * inverse;
+        x[xh] = e;
+        x[xh + 1] = f;
+        x[xh + 2] = g;
+        for (let k = 0, xk = xb; k < i - 1; k++, xk += 3) {
+          const l = v[upper + k],
+            m = v[lower + k];
+          x[xk] -= l * a + m * e;
+          x[xk + 1] -= l * b + m * f;
+          x[xk + 2] -= l * d + m * g;
+        }
+        rowEnd = lower;
+      }
+      if (i === 0) {
+        const inverse = inverseDiagonal[first];
+        x[xb] *= inverse;
+        x[xb + 1] *= inverse;
+        x[xb + 2] *= inverse;
       }
     }
-    // Rows of the block from the last, two at a time: x_i is final once the rows after it have been taken off,
-    // x_i = y_i / L[i][i]; then row i's entries take L[i][k] x_i off each earlier x_k. Rows i and i − 1 go together
-    // (x_{i−1} first gets row i's last entry), so each earlier x_k is read and written once per pair.
-    // Row i's i entries end where row i + 1's begin; the last row's end where the rows below begin.
-    let rowEnd = valueStart[s] + triangle;
-    let i = columns - 1;
-    for (; i >= 1; i -= 2) {
-      const upper = rowEnd - i; // row i: L[i][0 … i−1]
-      const lower = upper - (i - 1); // row i − 1: L[i−1][0 … i−2]
-      const xi = xb + 3 * i;
-      let inverse = inverseDiagonal[first + i];
-      const a = x[xi] * inverse,
-        b = x[xi + 1] * inverse,
-        d = x[xi + 2] * inverse;
-      x[xi] = a;
-      x[xi + 1] = b;
-      x[xi + 2] = d;
-      const li = v[upper + i - 1];
-      const xh = xi - 3;
-      inverse = inverseDiagonal[first + i - 1];
-      const e = (x[xh] - li * a) * inverse,
-        f = (x[xh + 1] - li * b) * inverse,
-        g = (x[xh + 2] - li * d) * inverse;
-      x[xh] = e;
-      x[xh + 1] = f;
-      x[xh + 2] = g;
-      for (let k = 0, xk = xb; k < i - 1; k++, xk += 3) {
-        const l = v[upper + k],
-          m = v[lower + k];
-        x[xk] -= l * a + m * e;
-        x[xk + 1] -= l * b + m * f;
-        x[xk + 2] -= l * d + m * g;
-      }
-      rowEnd = lower;
-    }
-    if (i === 0) {
-      const inverse = inverseDiagonal[first];
-      x[xb] *= inverse;
-      x[xb + 1] *= inverse;
-      x[xb + 2] *= inverse;
-    }
-  }
 }
