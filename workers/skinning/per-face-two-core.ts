@@ -1,0 +1,487 @@
+/**
+ * Per-face skinning's frame (perFaceSkinning) on two threads that share memory: the calling thread and one helper
+ * thread, which the caller starts (a worker_threads Worker in Node, a Web Worker in the browser) and which runs
+ * runPerFaceHelper. Both halves of the frame that cost time split in two:
+ *
+ * - The face loop: each thread blends half of the faces and adds their target gradients into its own right-hand
+ *   sides; the calling thread then adds the helper's into its own. Faces are independent, so this is the one-thread
+ *   loop with the additions into each row in another order. The faces are put in the order of their first pivot
+ *   row once, at setup, so that each half writes mostly its own stretch of rows.
+ * - The solve L Lᵀ x = b: the factor's supernodes form a tree (a supernode's rows below are in its ancestors), and
+ *   its subtrees are contiguous ranges of supernodes. The partition (perFaceTwoCorePartition) cuts the tree into a
+ *   small top — the supernodes nearest the roots — and two bins of whole subtrees under it, balanced by the factor's
+ *   entries. A bin's forward pass updates only rows of its own subtrees and of the top: each thread runs its bin's
+ *   forward pass at once, with its updates of top rows sent to its own accumulator rows past the end of x (the
+ *   forward rows: belowRows with those entries changed), so no row is written by both threads. The calling thread
+ *   then adds both accumulators into the top rows and solves the top forward and backward. The backward pass of a
+ *   bin reads only its own subtrees' rows and the top's, final by then, so both threads run their bins' backward
+ *   passes at once again. The result is the one-thread solve's up to the order of the additions into the top rows
+ *   in the forward pass; the backward pass is the same arithmetic.
+ *
+ * The threads meet at three barriers per frame (faces done, forward done, backward done) over an Int32Array of
+ * shared control words: the calling thread posts a command and waits, spinning a short while before it blocks in
+ * Atomics.wait; the helper does the same between commands, so a frame that follows a frame finds it awake and a
+ * helper that is not used sleeps. Everything the helper reads — the packed factor, the faces, the frame's bone
+ * logarithms, x — lives in SharedArrayBuffers made once per setup (a copy of the panels' arrays and of the face
+ * arrays: at 295k vertices about 92 MB and 70 MB).
+ *
+ * The calling thread must be allowed to block (Node's main thread or a worker; not a browser page's main thread).
+ */
+import { choleskyPanelBackward, choleskyPanelForward, type CholeskyPanels } from '../sparse/cholesky-panels.ts';
+import {
+  accumulateFaceGradients,
+  boneLogarithms,
+  fixedVerticesToRightHandSide,
+  perFaceSkinningWorkspace,
+  type PerFaceFaceArrays,
+  type PerFaceSkinningSetup,
+  type PerFaceSkinningWorkspace,
+} from './per-face-skinning.ts';
+
+/** Factors with fewer free rows are solved on one thread: the barriers and the copies would eat the gain. */
+export const TWO_CORE_MIN_FREE_ROWS = 30_000;
+/** The least estimated solve speed-up (entries over the longest thread's share) worth a second thread. */
+export const TWO_CORE_MIN_SPEED_UP = 1.5;
+/** How many top supernodes the partition may take before it stops looking for a better balance. */
+const MAX_TOP_STEPS = 256;
+/** Polls of a control word before a thread blocks in Atomics.wait (well under a millisecond). */
+const SPIN = 200_000;
+/** How long the calling thread waits for the helper before it gives up with an error. */
+const HELPER_TIMEOUT_MS = 60_000;
+
+// The control words: the calling thread writes COMMAND, SCALED and then bumps POSTED; the helper runs the command
+// and stores POSTED's value in DONE (or sets FAILED).
+const POSTED = 0;
+const COMMAND = 1;
+const DONE = 2;
+const SCALED = 3;
+const FAILED = 4;
+const CONTROL_WORDS = 16;
+
+const FACES = 1;
+const FORWARD = 2;
+const BACKWARD = 3;
+const STOP = 4;
+
+/** How the factor's supernodes split over two threads (ranges are pairs [first, end), ascending). */
+export interface PerFaceTwoCorePartition {
+  /** the top supernodes: every ancestor of a bin's subtree that is not in a bin; solved by the calling thread alone */
+  top: Int32Array;
+  /** the calling thread's subtrees, one range each */
+  bins: [Int32Array, Int32Array];
+  /** the factor's entries over those of the longest thread (its bin plus the top): the solve's estimated speed-up */
+  speedUp: number;
+}
+
+/**
+ * Splits the supernodes of a packed factor into a top and two bins of whole subtrees: starting from the roots, the
+ * heaviest subtree of the frontier moves into the top (its children into the frontier) step by step, the frontier's
+ * subtrees go heaviest first into the lighter bin, and the step with the best estimated speed-up wins. A supernode's
+ * weight is its entries plus its columns (what the passes read).
+ * @param panels  choleskyPanels(factor)
+ * @returns the partition, or null when the factor has fewer than TWO_CORE_MIN_FREE_ROWS rows, when the best split
+ *          would not reach TWO_CORE_MIN_SPEED_UP, or when its supernodes are not in postorder (subtrees not
+ *          contiguous)
+ */
+export function perFaceTwoCorePartition(panels: CholeskyPanels): PerFaceTwoCorePartition | null {
+  const { n, supernodeCount: count, supernodeStart, belowStart, belowRows, valueStart } = panels;
+  if (n < TWO_CORE_MIN_FREE_ROWS) return null;
+  const supernodeOf = new Int32Array(n);
+  for (let s = 0; s < count; s++) supernodeOf.fill(s, supernodeStart[s], supernodeStart[s + 1]);
+  // The supernodal elimination tree: a supernode's parent holds the first row below it.
+  const parent = new Int32Array(count).fill(-1);
+  const weight = new Float64Array(count);
+  for (let s = 0; s < count; s++) {
+    weight[s] = valueStart[s + 1] - valueStart[s] + supernodeStart[s + 1] - supernodeStart[s];
+    let lowest = n;
+    for (let i = belowStart[s]; i < belowStart[s + 1]; i++) lowest = Math.min(lowest, belowRows[i] / 3);
+    if (lowest < n) parent[s] = supernodeOf[lowest];
+    if (parent[s] !== -1 && parent[s] <= s) return null;
+  }
+  const subtree = Float64Array.from(weight);
+  const size = new Int32Array(count).fill(1);
+  const firstOf = Int32Array.from({ length: count }, (_, s) => s);
+  const children: number[][] = Array.from({ length: count }, () => []);
+  for (let s = 0; s < count; s++) {
+    if (firstOf[s] !== s - size[s] + 1) return null; // not in postorder: a subtree is not one range
+    const p = parent[s];
+    if (p === -1) continue;
+    subtree[p] += subtree[s];
+    size[p] += size[s];
+    firstOf[p] = Math.min(firstOf[p], firstOf[s]);
+    children[p].push(s);
+  }
+  const roots: number[] = [];
+  let total = 0;
+  for (let s = 0; s < count; s++) {
+    if (parent[s] === -1) {
+      roots.push(s);
+      total += subtree[s];
+    }
+  }
+  const heaviestFirst = (a: number, b: number): number => subtree[b] - subtree[a] || a - b;
+  const binsOf = (frontier: number[]): { bins: [number[], number[]]; load: [number, number] } => {
+    const bins: [number[], number[]] = [[], []];
+    const load: [number, number] = [0, 0];
+    for (const s of [...frontier].sort(heaviestFirst)) {
+      const b = load[0] <= load[1] ? 0 : 1;
+      bins[b].push(s);
+      load[b] += subtree[s];
+    }
+    return { bins, load };
+  };
+  let frontier = [...roots];
+  let topWeight = 0;
+  let best = { speedUp: 0, steps: 0 };
+  for (let step = 0; step <= MAX_TOP_STEPS && frontier.length > 0; step++) {
+    const { load } = binsOf(frontier);
+    const speedUp = total / (Math.max(load[0], load[1]) + topWeight);
+    if (speedUp > best.speedUp + 1e-9) best = { speedUp, steps: step };
+    frontier.sort(heaviestFirst);
+    const s = frontier.shift()!;
+    topWeight += weight[s];
+    frontier.push(...children[s]);
+  }
+  if (best.speedUp < TWO_CORE_MIN_SPEED_UP) return null;
+  frontier = [...roots];
+  const inTop = new Uint8Array(count);
+  for (let step = 0; step < best.steps; step++) {
+    frontier.sort(heaviestFirst);
+    const s = frontier.shift()!;
+    inTop[s] = 1;
+    frontier.push(...children[s]);
+  }
+  const { bins } = binsOf(frontier);
+  // Every row below a supernode of a bin must be in that bin or in the top: then the bins' passes touch disjoint
+  // rows outside the top. (It holds whenever the rows below a supernode are in its ancestors, as in any Cholesky
+  // factor; checked, since the solve would silently race otherwise.)
+  const owner = Int8Array.from(inTop, (t) => (t ? 2 : -1));
+  bins.forEach((subtrees, b) => {
+    for (const s of subtrees) owner.fill(b, firstOf[s], s + 1);
+  });
+  for (let s = 0; s < count; s++) {
+    if (owner[s] === -1) return null;
+    if (owner[s] === 2) continue;
+    for (let i = belowStart[s]; i < belowStart[s + 1]; i++) {
+      const o = owner[supernodeOf[belowRows[i] / 3]];
+      if (o !== 2 && o !== owner[s]) return null;
+    }
+  }
+  const rangesOf = (subtrees: number[]): Int32Array =>
+    Int32Array.from(
+      subtrees
+        .map((s) => [firstOf[s], s + 1])
+        .sort((a, b) => a[0] - b[0])
+        .flat(),
+    );
+  const top: number[] = [];
+  for (let s = 0; s < count; s++) {
+    if (!inTop[s]) continue;
+    if (top.length > 0 && top[top.length - 1] === s) top[top.length - 1] = s + 1;
+    else top.push(s, s + 1);
+  }
+  return { top: Int32Array.from(top), bins: [rangesOf(bins[0]), rangesOf(bins[1])], speedUp: best.speedUp };
+}
+
+/** What the helper thread reads: views on SharedArrayBuffers (and numbers), safe to post to a worker as they are. */
+export interface PerFaceHelperShared {
+  /** CONTROL_WORDS control words (see the module comment) */
+  control: Int32Array;
+  supernodeStart: Int32Array;
+  belowStart: Int32Array;
+  belowRows: Int32Array;
+  /** belowRows with each bin's updates of top rows sent to that bin's accumulator rows */
+  forwardRows: Int32Array;
+  valueStart: Int32Array;
+  inverseDiagonal: Float64Array;
+  values: Float64Array;
+  scratchLength: number;
+  /** the helper's subtrees (bin 1) */
+  ranges: Int32Array;
+  /** where the helper's accumulator of top-row updates lies in x: [accumulatorFrom, accumulatorTo) */
+  accumulatorFrom: number;
+  accumulatorTo: number;
+  /** (#free + 1) × 3 right-hand sides and solution in pivot order, then the two threads' accumulators */
+  x: Float64Array;
+  /** the faces in the order of their first pivot row */
+  faces: PerFaceFaceArrays & { faceProducts: Float64Array };
+  /** the helper's faces: [faceFrom, faceTo) */
+  faceFrom: number;
+  faceTo: number;
+  /** the frame's bone logarithms (boneLogarithms writes them on the calling thread) */
+  quaternions: Float64Array;
+  pairLogs: Float64Array;
+  pairScales: Float64Array;
+  /** (#free + 1) × 3: the helper's half of the right-hand sides */
+  rhs: Float64Array;
+}
+
+/** Per-face skinning's frame on two threads; see perFaceTwoCore. */
+export interface PerFaceTwoCore {
+  readonly partition: PerFaceTwoCorePartition;
+  /**
+   * Poses the mesh as perFaceSkinning(setup, transforms, outPositions, workspace, boneScales) does, up to round-off.
+   * Blocks the calling thread until the helper's share is done.
+   */
+  frame(transforms: Float64Array, outPositions: Float64Array, boneScales?: Float64Array | null): void;
+  /** Stops the helper (its thread ends) and releases it; frame may not be called after. Idempotent. */
+  dispose(): void;
+}
+
+/** Started by the caller on another thread: it runs runPerFaceHelper(shared) there, and stop() ends that thread. */
+export type PerFaceHelperStarter = (shared: PerFaceHelperShared) => { stop(): void };
+
+function sharedCopy<T extends Int32Array | Uint32Array | Float64Array>(array: T): T {
+  const Type = array.constructor as new (buffer: SharedArrayBuffer) => T;
+  const copy = new Type(new SharedArrayBuffer(array.byteLength));
+  copy.set(array);
+  return copy;
+}
+
+function sharedFloats(length: number): Float64Array {
+  return new Float64Array(new SharedArrayBuffer(8 * length));
+}
+
+/** The faces put in the order of their lowest pivot row, in shared memory (pairBones and solutionRow as they are). */
+function sortedSharedFaces(setup: PerFaceSkinningSetup): PerFaceHelperShared['faces'] {
+  const { faceCount, faceSlotStart, faceWeights, slotPairs, triangles, solutionRow, faceProducts } = setup;
+  const key = new Int32Array(faceCount);
+  for (let f = 0; f < faceCount; f++) {
+    key[f] = Math.min(solutionRow[triangles[3 * f]], solutionRow[triangles[3 * f + 1]], solutionRow[triangles[3 * f + 2]]);
+  }
+  const order = Int32Array.from({ length: faceCount }, (_, f) => f).sort((a, b) => key[a] - key[b] || a - b);
+  const start = new Uint32Array(new SharedArrayBuffer(4 * (faceCount + 1)));
+  const weights = sharedFloats(faceWeights.length);
+  const pairs = new Uint32Array(new SharedArrayBuffer(slotPairs.byteLength));
+  const corners = new Uint32Array(new SharedArrayBuffer(triangles.byteLength));
+  const products = sharedFloats(faceProducts.length);
+  let slot = 0;
+  for (let i = 0; i < faceCount; i++) {
+    const f = order[i];
+    start[i] = slot;
+    for (let k = faceSlotStart[f]; k < faceSlotStart[f + 1]; k++, slot++) {
+      weights[slot] = faceWeights[k];
+      pairs[slot] = slotPairs[k];
+    }
+    corners.set(triangles.subarray(3 * f, 3 * f + 3), 3 * i);
+    products.set(faceProducts.subarray(9 * f, 9 * f + 9), 9 * i);
+  }
+  start[faceCount] = slot;
+  return {
+    faceSlotStart: start,
+    faceWeights: weights,
+    slotPairs: pairs,
+    pairBones: sharedCopy(setup.pairBones),
+    triangles: corners,
+    solutionRow: sharedCopy(solutionRow),
+    faceProducts: products,
+  };
+}
+
+/** Posts a command to the helper; returns the number DONE takes when it is done. */
+function post(control: Int32Array, command: number): number {
+  Atomics.store(control, COMMAND, command);
+  const posted = Atomics.add(control, POSTED, 1) + 1;
+  Atomics.notify(control, POSTED);
+  return posted;
+}
+
+/** Waits until the helper has done command `posted`: spins, then blocks. */
+function join(control: Int32Array, posted: number): void {
+  let spins = 0;
+  let since = 0;
+  for (;;) {
+    const done = Atomics.load(control, DONE);
+    if (done === posted) return;
+    if (Atomics.load(control, FAILED) !== 0) throw new Error('perFaceTwoCore: the helper thread failed');
+    if (++spins < SPIN) continue;
+    if (since === 0) since = performance.now();
+    else if (performance.now() - since > HELPER_TIMEOUT_MS) {
+      throw new Error(`perFaceTwoCore: the helper thread did not answer in ${HELPER_TIMEOUT_MS / 1000} s`);
+    }
+    Atomics.wait(control, DONE, done, 100);
+  }
+}
+
+/**
+ * Sets up per-face skinning's frame on two threads for a setup: the partition, the shared memory, and the helper,
+ * started once through `startHelper`.
+ * @param setup        perFaceSkinningSetup(…)
+ * @param startHelper  starts a thread that calls runPerFaceHelper(shared); its stop() ends that thread
+ * @returns the two-core frame, or null when the factor is too small or too unbalanced to gain (see
+ *          perFaceTwoCorePartition); then no helper is started
+ */
+export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFaceHelperStarter): PerFaceTwoCore | null {
+  const { panels, faceCount } = setup;
+  const partition = perFaceTwoCorePartition(panels);
+  if (partition === null) return null;
+  const { top, bins } = partition;
+  const { n, supernodeStart, belowStart, belowRows } = panels;
+
+  // Top rows in order; accumulator row k of each thread collects the updates of the k-th.
+  const topRows: number[] = [];
+  const topIndex = new Int32Array(n).fill(-1);
+  for (let r = 0; r < top.length; r += 2) {
+    for (let row = supernodeStart[top[r]]; row < supernodeStart[top[r + 1]]; row++) {
+      topIndex[row] = topRows.length;
+      topRows.push(row);
+    }
+  }
+  // x, then each accumulator, each starting on a 64-byte line so that the threads' writes do not share one.
+  const line = (values: number): number => Math.ceil(values / 8) * 8;
+  const accumulatorFrom = [line(3 * (n + 1)), line(3 * (n + 1)) + line(3 * topRows.length)];
+  const x = sharedFloats(accumulatorFrom[1] + line(3 * topRows.length));
+
+  const forwardRows = sharedCopy(belowRows);
+  bins.forEach((ranges, b) => {
+    for (let r = 0; r < ranges.length; r += 2) {
+      for (let i = belowStart[ranges[r]]; i < belowStart[ranges[r + 1]]; i++) {
+        const t = topIndex[belowRows[i] / 3];
+        if (t >= 0) forwardRows[i] = accumulatorFrom[b] + 3 * t;
+      }
+    }
+  });
+
+  const faces = sortedSharedFaces(setup);
+  const half = faceCount >> 1;
+  const boneLogs = perFaceSkinningWorkspace(setup);
+  const workspace: PerFaceSkinningWorkspace = {
+    quaternions: sharedFloats(boneLogs.quaternions.length),
+    logPositive: boneLogs.logPositive,
+    logNegative: boneLogs.logNegative,
+    pairLogs: sharedFloats(boneLogs.pairLogs.length),
+    pairScales: sharedFloats(boneLogs.pairScales.length),
+    solution: x.subarray(0, 3 * (n + 1)),
+  };
+  const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS));
+  const shared: PerFaceHelperShared = {
+    control,
+    supernodeStart: sharedCopy(supernodeStart),
+    belowStart: sharedCopy(belowStart),
+    belowRows: sharedCopy(belowRows),
+    forwardRows,
+    valueStart: sharedCopy(panels.valueStart),
+    inverseDiagonal: sharedCopy(panels.inverseDiagonal),
+    values: sharedCopy(panels.values),
+    scratchLength: panels.scratch.length,
+    ranges: bins[1],
+    accumulatorFrom: accumulatorFrom[1],
+    accumulatorTo: accumulatorFrom[1] + 3 * topRows.length,
+    x,
+    faces,
+    faceFrom: half,
+    faceTo: faceCount,
+    quaternions: workspace.quaternions,
+    pairLogs: workspace.pairLogs,
+    pairScales: workspace.pairScales,
+    rhs: sharedFloats(3 * (n + 1)),
+  };
+  const helper = startHelper(shared);
+  let disposed = false;
+
+  const scratch = new Float64Array(panels.scratch.length);
+  const rows3 = 3 * (n + 1);
+  const own = bins[0];
+  const ownFrom = accumulatorFrom[0];
+  const otherFrom = accumulatorFrom[1];
+  const topRowList = Int32Array.from(topRows);
+  const { solutionRow, freeIndex, vertexCount } = setup;
+  const { valueStart, inverseDiagonal, values, rhs } = shared;
+  const solveRows = shared.belowRows;
+  const starts = shared.supernodeStart;
+  const belows = shared.belowStart;
+
+  return {
+    partition,
+    frame(transforms, outPositions, boneScales = null) {
+      if (disposed) throw new Error('perFaceTwoCore: frame after dispose');
+      if (transforms.length < 12 * setup.boneCount) {
+        throw new RangeError(`perFaceTwoCore: expected ${setup.boneCount}×12 transform values, got ${transforms.length}`);
+      }
+      if (outPositions.length < 3 * vertexCount) {
+        throw new RangeError(`perFaceTwoCore: expected ${vertexCount}×3 output values, got ${outPositions.length}`);
+      }
+      const scaled = boneScales !== null && boneScales.some((v) => v !== 1);
+      boneLogarithms(setup, transforms, scaled ? boneScales : null, workspace);
+      Atomics.store(control, SCALED, scaled ? 1 : 0);
+      // Faces: half here into x, half on the helper into rhs.
+      let posted = post(control, FACES);
+      x.fill(0, 0, rows3);
+      const pairScales = scaled ? workspace.pairScales : null;
+      accumulateFaceGradients(faces, 0, half, workspace.quaternions, workspace.pairLogs, pairScales, faces.faceProducts, x);
+      join(control, posted);
+      for (let i = 0; i < rows3; i++) x[i] += rhs[i];
+      fixedVerticesToRightHandSide(setup, transforms, setup.restPositions, x, outPositions);
+      // Forward: each bin at once, top-row updates into the accumulators; then the top here.
+      posted = post(control, FORWARD);
+      x.fill(0, ownFrom, ownFrom + 3 * topRowList.length);
+      choleskyPanelForward(own, starts, belows, forwardRows, valueStart, inverseDiagonal, values, x, scratch);
+      join(control, posted);
+      for (let k = 0, a = ownFrom, b = otherFrom; k < topRowList.length; k++, a += 3, b += 3) {
+        const r = 3 * topRowList[k];
+        x[r] += x[a] + x[b];
+        x[r + 1] += x[a + 1] + x[b + 1];
+        x[r + 2] += x[a + 2] + x[b + 2];
+      }
+      choleskyPanelForward(top, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
+      choleskyPanelBackward(top, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
+      // Backward: each bin at once, below the final top.
+      posted = post(control, BACKWARD);
+      choleskyPanelBackward(own, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
+      join(control, posted);
+      for (let v = 0; v < vertexCount; v++) {
+        if (freeIndex[v] < 0) continue;
+        const r = solutionRow[v];
+        outPositions[3 * v] = x[r];
+        outPositions[3 * v + 1] = x[r + 1];
+        outPositions[3 * v + 2] = x[r + 2];
+      }
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      post(control, STOP);
+      helper.stop();
+    },
+  };
+}
+
+/**
+ * The helper thread's loop: waits for a command (spinning a short while, then in Atomics.wait), runs its half of
+ * the face loop into shared.rhs, its bin's forward pass (its accumulator zeroed first) or its bin's backward pass,
+ * and reports it done; returns on the stop command. A failure is reported to the calling thread before it is thrown.
+ * @param shared  the PerFaceHelperShared that perFaceTwoCore gave the starter
+ */
+export function runPerFaceHelper(shared: PerFaceHelperShared): void {
+  const { control, supernodeStart, belowStart, belowRows, forwardRows, valueStart, inverseDiagonal, values, x } = shared;
+  const { ranges, accumulatorFrom, accumulatorTo, faces, faceFrom, faceTo, quaternions, pairLogs, pairScales, rhs } = shared;
+  const scratch = new Float64Array(shared.scratchLength);
+  let seen = 0;
+  for (;;) {
+    let spins = 0;
+    while (Atomics.load(control, POSTED) === seen) {
+      if (++spins > SPIN) Atomics.wait(control, POSTED, seen);
+    }
+    seen = Atomics.load(control, POSTED);
+    const command = Atomics.load(control, COMMAND);
+    try {
+      if (command === FACES) {
+        rhs.fill(0);
+        const scales = Atomics.load(control, SCALED) === 1 ? pairScales : null;
+        accumulateFaceGradients(faces, faceFrom, faceTo, quaternions, pairLogs, scales, faces.faceProducts, rhs);
+      } else if (command === FORWARD) {
+        x.fill(0, accumulatorFrom, accumulatorTo);
+        choleskyPanelForward(ranges, supernodeStart, belowStart, forwardRows, valueStart, inverseDiagonal, values, x, scratch);
+      } else if (command === BACKWARD) {
+        choleskyPanelBackward(ranges, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch);
+      }
+    } catch (error) {
+      Atomics.store(control, FAILED, 1);
+      Atomics.notify(control, DONE);
+      throw error;
+    }
+    Atomics.store(control, DONE, seen);
+    Atomics.notify(control, DONE);
+    if (command === STOP) return;
+  }
+}
