@@ -537,6 +537,12 @@ test('command-line mistakes print the usage and exit 2; --help prints it and exi
   fails(rigwright(...skinArgs, '--method', 'perface'), 2, /--method perface needs --handles/, /Usage: rigwright skin/);
   fails(rigwright(...skinArgs, '--method', 'dqs', '--antipodality', 'sideways'), 2, /--antipodality must be per-vertex or per-bone/);
   fails(rigwright(...skinArgs, '--method', 'magic'), 2, /unknown --method "magic"/);
+  fails(rigwright(...skinArgs, '--method', 'dqs', '--threads', '2'), 2, /--threads applies with --method perface only/);
+  fails(
+    rigwright(...skinArgs, '--method', 'perface', '--handles', 'h.dmat', '--threads', 'many'),
+    2,
+    /--threads must be 1 or 2, got "many"/,
+  );
   fails(rigwright(...skinArgs, '--influences', 'some'), 2, /--influences must be/);
   fails(rigwright('info'), 2, /no files given/, /Usage: rigwright info/);
   assert.match(succeeds(rigwright('--help')).stdout, /Usage: rigwright <command>/);

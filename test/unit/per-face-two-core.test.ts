@@ -6,14 +6,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { readObj } from '../../workers/formats/obj.ts';
+import { readObj, writeObj } from '../../workers/formats/obj.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
-import { readDmat } from '../../workers/formats/dmat.ts';
+import { readDmat, writeDmatAscii, writeDmatBinary } from '../../workers/formats/dmat.ts';
 import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
@@ -32,7 +34,7 @@ import {
 import { perFaceTwoCore, perFaceTwoCorePartition, TWO_CORE_MIN_FREE_ROWS } from '../../workers/skinning/per-face-two-core.ts';
 import { perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
 import { midpointSubdivision } from './midpoint-subdivision.ts';
-import { dataFile } from './shared-data.ts';
+import { dataFile, repoRoot } from './shared-data.ts';
 
 const skeleton = buildSkeleton(readTgf(readFileSync(dataFile('context-aware/skeleton.tgf'), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
 const boneCount = skeleton.parents.length;
@@ -201,4 +203,50 @@ test('the helper thread leaves its loop on the stop command that dispose posts, 
   assert.equal(code, 0, 'the helper thread ended normally');
   assert.equal(stopped, 1, 'dispose calls stop once, however often it is called');
   assert.throws(() => twoCore.frame(new Float64Array(12 * boneCount), new Float64Array(3 * setup.vertexCount)), /after dispose/);
+});
+
+test('rigwright skin --method perface on the body subdivided once runs on two threads and writes what --threads 1 writes, to 1e-12 of the diagonal', () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'rigwright-two-core-'));
+  const { mesh } = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj');
+  const handles = handlesFromDmat(
+    readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat'),
+    mesh.positions.length / 3,
+    boneCount,
+    'handles.dmat',
+  );
+  const body = midpointSubdivision(mesh.positions, mesh.triangles, handles, 1);
+  const file = (name: string) => path.join(work, name);
+  writeFileSync(file('body.obj'), writeObj({ positions: body.positions, triangles: body.triangles }));
+  writeFileSync(file('weights.dmat'), writeDmatBinary(boneDistanceWeights(body.positions, skeleton)));
+  writeFileSync(file('handles.dmat'), writeDmatAscii({ rows: body.handles.length, cols: 1, data: Float64Array.from(body.handles) }));
+  const skin = (out: string, ...extra: string[]) => {
+    const run = spawnSync(
+      process.execPath,
+      [
+        'app/cli/rigwright.mjs',
+        'skin',
+        ...['--mesh', file('body.obj'), '--skeleton', dataFile('context-aware/skeleton.tgf'), '--weights', file('weights.dmat')],
+        ...['--poses', dataFile('context-aware/all_frames.dmat'), '--frame', '40', '--method', 'perface'],
+        ...['--handles', file('handles.dmat'), '--out', file(out), ...extra],
+      ],
+      { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 },
+    );
+    assert.equal(run.status, 0, `skin ${extra.join(' ')} exited with ${run.status}: ${run.stderr}`);
+    return { stdout: run.stdout, positions: readObj(readFileSync(file(out), 'utf8'), out).mesh.positions };
+  };
+  const two = skin('two.obj');
+  const one = skin('one.obj', '--threads', '1');
+  assert.match(two.stdout, /perface \(\d+ fixed vertices, two threads\)/, 'the default runs on two threads');
+  assert.match(one.stdout, /perface \(\d+ fixed vertices\)/, '--threads 1 runs on one');
+  const diagonal = boundingBox(body.positions).diagonal;
+  let worst = 0;
+  let motion = 0;
+  for (let i = 0; i < one.positions.length; i += 3) {
+    const [a, b, p] = [one.positions, two.positions, body.positions];
+    worst = Math.max(worst, Math.hypot(a[i] - b[i], a[i + 1] - b[i + 1], a[i + 2] - b[i + 2]) / diagonal);
+    motion = Math.max(motion, Math.hypot(a[i] - p[i], a[i + 1] - p[i + 1], a[i + 2] - p[i + 2]) / diagonal);
+  }
+  assert.equal(two.positions.length, body.positions.length);
+  assert.ok(motion > 0.01, `frame 40 moves some vertex by over 1% of the diagonal (${motion})`);
+  assert.ok(worst <= 1e-12, `largest difference ${worst} of the diagonal`);
 });

@@ -7,6 +7,7 @@ import { INFLUENCE_DEFAULTS, influencesFromWeights } from '../../../workers/skin
 import { linearBlendSkinning } from '../../../workers/skinning/linear-blend-skinning.ts';
 import { perFaceSkinning } from '../../../workers/skinning/per-face-skinning.ts';
 import { perFaceContextSkinning } from '../../../workers/posespace/per-face-context.ts';
+import { perFaceTwoCoreThread } from '../per-face-thread.ts';
 import { samplePose } from '../../../workers/rig/pose-sequence.ts';
 import { contextDualQuaternionSkinning, contextLinearBlendSkinning } from '../../../workers/posespace/context-skinning.ts';
 import { poseSpaceWeights } from '../../../workers/posespace/pose-space-weights.ts';
@@ -23,7 +24,7 @@ export const skinCommand: CliCommand = {
   usage: `Usage: rigwright skin --mesh M.obj --skeleton S.tgf --weights W.dmat --poses P.dmat [--translations T.dmat]
                       [--frame N | --t T] --method lbs|dqs|perface [--influences K] [--handles H.dmat]
                       [--antipodality per-vertex|per-bone] [--examples E1.obj:E1.dmat,… [--rbf KERNEL]
-                      [--per-face-blend eq9|eq10]] --out posed.obj
+                      [--per-face-blend eq9|eq10]] [--threads 1|2] --out posed.obj
 
 Writes the mesh deformed by the skeleton's pose, same vertices in the same order and the same triangles.
 With --examples, context-aware skinning (course handout Sec. 8.1): every example is unposed through the method
@@ -44,6 +45,8 @@ rotation before stitching.
                      perface: per-face rotations blended in log-quaternion space, Poisson-stitched; the root
                      bones' handle vertices (--handles) stay fixed to their bone
   --handles FILE     DMAT handles, #vertices × 1 (bone index or -1); required by perface
+  --threads N        perface without --examples: 2 (the default) solves a large mesh's frame (30,000 free vertices
+                     or more) on two threads, to the same result up to round-off; 1 keeps it on one
   --antipodality A   dqs signs: per-vertex (Alg. 2) or per-bone (aligned along the skeleton); default ${DUAL_QUATERNION_SKINNING_DEFAULTS.antipodality}
   --influences K     keep the K largest weights per vertex, renormalized; 0 or "all" keeps all; default ${INFLUENCE_DEFAULTS.maxInfluences}
   ${exampleOptionsHelp(21)}
@@ -66,11 +69,12 @@ rotation before stitching.
     examples: 'string',
     rbf: 'string',
     'per-face-blend': 'string',
+    threads: 'string',
     out: 'string',
   },
   allowPositionals: false,
 
-  run(line, { stdout, stderr }) {
+  async run(line, { stdout, stderr }) {
     const { values } = line;
     const meshFile = required(line, 'mesh');
     const skeletonFile = required(line, 'skeleton');
@@ -86,6 +90,10 @@ rotation before stitching.
       throw new UsageError('--per-face-blend applies with --method perface and --examples only');
     }
     const blend = perFaceBlendOption(values['per-face-blend']);
+    if (values.threads !== undefined && method !== 'perface') throw new UsageError('--threads applies with --method perface only');
+    if (values.threads !== undefined && values.threads !== '1' && values.threads !== '2') {
+      throw new UsageError(`--threads must be 1 or 2, got "${values.threads}"`);
+    }
 
     const { mesh, skeleton, vertexCount, boneCount, weights } = readBoundRig(meshFile, skeletonFile, weightsFile, stderr);
     const seq = readPoses(posesFile, values.translations, boneCount, undefined, {
@@ -131,8 +139,17 @@ rotation before stitching.
         perFaceContextSkinning(setup, perFace, exampleWeights, blend, transforms, posed);
         detail = ` (${setup.fixedVertices.length} fixed vertices)${detail}, ${blend === 'eq9' ? 'Eq. 9' : 'Eq. 10'} blend`;
       } else {
-        perFaceSkinning(setup, transforms, posed);
-        detail = ` (${setup.fixedVertices.length} fixed vertices)`;
+        const twoCore = values.threads === '1' ? null : await perFaceTwoCoreThread(setup);
+        if (twoCore === null) {
+          perFaceSkinning(setup, transforms, posed);
+        } else {
+          try {
+            twoCore.frame(transforms, posed);
+          } finally {
+            twoCore.dispose();
+          }
+        }
+        detail = ` (${setup.fixedVertices.length} fixed vertices${twoCore === null ? '' : ', two threads'})`;
       }
     }
     writeFile(out, writeObj({ positions: posed, triangles: mesh.triangles }));
