@@ -67,7 +67,7 @@ const STOP = 4;
 export interface PerFaceTwoCorePartition {
   /** the top supernodes: every ancestor of a bin's subtree that is not in a bin; solved by the calling thread alone */
   top: Int32Array;
-  /** the calling thread's subtrees, one range each */
+  /** bins[0]: the calling thread's subtrees, bins[1]: the helper's; one range per subtree */
   bins: [Int32Array, Int32Array];
   /** the factor's entries over those of the longest thread (its bin plus the top): the solve's estimated speed-up */
   speedUp: number;
