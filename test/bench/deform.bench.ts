@@ -11,7 +11,9 @@
  *   measureFrameTime (pose + texture upload + draw + one-pixel readback); `--per-face` leaves it out.
  *
  * The per-face frames run interleaved with the frame before the packed solve (test/unit/per-face-frame-reference.ts)
- * on the same poses, and the setup's stages are timed in CPU time against the 1 s factorization aim at 295k.
+ * on the same poses, and the setup's stages are timed in CPU time against the 1 s factorization aim at 295k. The
+ * two-core frame (perFaceTwoCore, its helper on a worker thread) runs interleaved with the one-thread frame at 73k
+ * and 295k, in wall time: it spends two cores' CPU time to shorten the frame.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,6 +40,7 @@ import {
   type PerFaceSkinningSetup,
 } from '../../workers/skinning/per-face-skinning.ts';
 import { referencePerFaceSkinning } from '../unit/per-face-frame-reference.ts';
+import { perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
 import {
   perFaceContextSkinning,
   perFaceContextWorkspace,
@@ -222,6 +225,82 @@ function perFaceCase(objFile: string, handlesFile: string): PerFaceCase {
   };
 }
 
+interface TwoCoreCase {
+  vertices: number;
+  /** median wall and CPU time (both threads) of the two-core frame, ms */
+  wall: number;
+  cpu: number;
+  /** the one-thread frame (perFaceSkinning) in the same rounds */
+  oneWall: number;
+  oneCpu: number;
+  /** median of the paired frames' wall-time ratios, two-core / one thread */
+  ratio: number;
+  /** the solve's estimated speed-up from the partition */
+  speedUp: number;
+  /** largest vertex distance between the two frames, over the bounding-box diagonal */
+  difference: number;
+}
+
+/**
+ * The two-core frame against the one-thread frame on a per-face case's setup: the same pose for both each round,
+ * interleaved, their order swapped every round.
+ */
+async function twoCoreCase(c: PerFaceCase): Promise<TwoCoreCase> {
+  const { setup } = c;
+  const twoCore = await perFaceTwoCoreThread(setup);
+  if (twoCore === null) throw new Error(`deform bench: no two-core frame at ${c.vertices} vertices`);
+  const workspace = perFaceSkinningWorkspace(setup);
+  const rotations = new Float64Array(bodyBones * 9);
+  const transforms = new Float64Array(bodyBones * 12);
+  const outs = [new Float64Array(3 * setup.vertexCount), new Float64Array(3 * setup.vertexCount)];
+  const frames = [() => twoCore.frame(transforms, outs[0]), () => perFaceSkinning(setup, transforms, outs[1], workspace)];
+  const wall: number[][] = [[], []];
+  const cpu: number[][] = [[], []];
+  const warmup = 5;
+  let difference = 0;
+  const p = setup.restPositions;
+  let diagonal = 0;
+  for (let d = 0; d < 3; d++) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = d; i < p.length; i += 3) {
+      lo = Math.min(lo, p[i]);
+      hi = Math.max(hi, p[i]);
+    }
+    diagonal = Math.hypot(diagonal, hi - lo);
+  }
+  try {
+    for (let round = 0, frame = 0; round < warmup + 21; round++) {
+      samplePose(bodyPoses, (frame += 37) % 390, rotations);
+      forwardKinematics(bodySkeleton, rotations, transforms);
+      for (const k of round % 2 ? [1, 0] : [0, 1]) {
+        const cpuBegin = cpuMs();
+        const begin = performance.now();
+        frames[k]();
+        if (round < warmup) continue;
+        wall[k].push(performance.now() - begin);
+        cpu[k].push(cpuMs() - cpuBegin);
+      }
+      for (let i = 0; i < outs[0].length; i += 3) {
+        const [a, b] = outs;
+        difference = Math.max(difference, Math.hypot(a[i] - b[i], a[i + 1] - b[i + 1], a[i + 2] - b[i + 2]) / diagonal);
+      }
+    }
+  } finally {
+    twoCore.dispose();
+  }
+  return {
+    vertices: c.vertices,
+    wall: median(wall[0]),
+    cpu: median(cpu[0]),
+    oneWall: median(wall[1]),
+    oneCpu: median(cpu[1]),
+    ratio: median(wall[0].map((t, i) => t / wall[1][i])),
+    speedUp: twoCore.partition.speedUp,
+    difference,
+  };
+}
+
 /** The setup's stages in CPU time. */
 function stagesNote(c: PerFaceCase): string {
   const { assembly, ordering, analysis, factorization, packing } = c.stageCpuMs;
@@ -278,6 +357,8 @@ const subdividedOnce = subdividedBody('reference', 1, path.join(cacheDir, 'body-
 const subdivided = perFaceCase(subdividedOnce.obj, subdividedOnce.handles);
 const subdividedTwice = subdividedBody('reference', 2, path.join(cacheDir, 'body-subdivided-2'));
 const subdivided2 = perFaceCase(subdividedTwice.obj, subdividedTwice.handles);
+const twoCore = await twoCoreCase(subdivided);
+const twoCore2 = await twoCoreCase(subdivided2);
 const context2 = perFaceContextCase(
   subdivided2,
   [0, 1, 2, 3].map((j) => subdividedBody(`eg${j}`, 2, path.join(cacheDir, `body-eg${j}-sub2`)).obj),
@@ -386,6 +467,19 @@ printTable('Per-face skinning (log-quaternion blend + Poisson stitching), per fr
         ? ((c.stageCpuMs.ordering + c.stageCpuMs.analysis + c.stageCpuMs.factorization + c.stageCpuMs.packing) / FACTOR_AIM_MS).toFixed(2)
         : '—',
     note: stagesNote(c),
+  })),
+  ...[
+    { name: 'body subdivided once', t: twoCore, aim: null },
+    { name: 'body subdivided twice', t: twoCore2, aim: PER_FACE_AIM_MS },
+  ].map(({ name, t, aim }) => ({
+    case: `two-core frame, ${name}, ${t.vertices} vertices`,
+    ours: `${fmtMs(t.wall)} wall`,
+    reference: `${fmtMs(t.oneWall)} wall (one thread, same rounds)`,
+    ratio: t.ratio.toFixed(2),
+    note:
+      `median of paired wall ratios; CPU ${fmtMs(t.cpu)} (both threads) / ${fmtMs(t.oneCpu)}; ` +
+      `solve's estimated speed-up ${t.speedUp.toFixed(2)}; largest difference ${t.difference.toExponential(1)} of the diagonal` +
+      (aim ? `; ${(t.wall / aim).toFixed(2)} of the ${aim} ms aim` : ''),
   })),
   ...(['eq9', 'eq10'] as const).map((blend) => ({
     case: `per-face context, ${blend === 'eq9' ? 'Eq. 9' : 'Eq. 10'}, body subdivided twice, 4 examples`,
