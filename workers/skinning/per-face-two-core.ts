@@ -19,9 +19,10 @@
  *   in the forward pass; the backward pass is the same arithmetic.
  *
  * The threads meet at three barriers per frame (faces done, forward done, backward done) over an Int32Array of
- * shared control words: the calling thread posts a command and waits, spinning a short while before it blocks in
- * Atomics.wait; the helper does the same between commands, so a frame that follows a frame finds it awake and a
- * helper that is not used sleeps. Everything the helper reads — the packed factor, the faces, the frame's bone
+ * shared control words: the calling thread posts a command and polls until it is done (blocking in Atomics.wait
+ * only after JOIN_SPIN_MS); the helper polls for the next command for HELPER_SPIN_MS, then blocks, so the
+ * barriers within a frame cost microseconds, a frame that follows a frame finds it awake, and a helper between
+ * frames sleeps (waking it costs the next frame about 2 ms where idle cores sleep). Everything the helper reads — the packed factor, the faces, the frame's bone
  * logarithms, x — lives in SharedArrayBuffers made once per setup (a copy of the panels' arrays and of the face
  * arrays: at 295k vertices about 92 MB and 70 MB).
  *
@@ -44,8 +45,19 @@ export const TWO_CORE_MIN_FREE_ROWS = 30_000;
 export const TWO_CORE_MIN_SPEED_UP = 1.5;
 /** How many top supernodes the partition may take before it stops looking for a better balance. */
 const MAX_TOP_STEPS = 256;
-/** Polls of a control word before a thread blocks in Atomics.wait (well under a millisecond). */
-const SPIN = 200_000;
+/**
+ * How long the calling thread polls for the helper before it blocks, ms. A thread that blocks and is woken costs
+ * about 2 ms on a machine whose idle cores sleep (measured on a 2-core VM, against under 1 µs polling), so the
+ * calling thread, which has nothing else to do meanwhile, polls through a whole frame's share of the helper.
+ */
+const JOIN_SPIN_MS = 50;
+/**
+ * How long the helper polls for the next command before it blocks, ms: longer than the calling thread's work
+ * between two commands of a frame (about 2 ms at 295k vertices), short enough that a helper between frames sleeps.
+ */
+const HELPER_SPIN_MS = 4;
+/** Polls between two looks at the clock. */
+const POLLS = 1024;
 /** How long the calling thread waits for the helper before it gives up with an error. */
 const HELPER_TIMEOUT_MS = 60_000;
 
@@ -288,15 +300,15 @@ function post(control: Int32Array, command: number): number {
 
 /** Waits until the helper has done command `posted`: spins, then blocks. */
 function join(control: Int32Array, posted: number): void {
-  let spins = 0;
-  let since = 0;
-  for (;;) {
+  const since = performance.now();
+  for (let polls = 1; ; polls++) {
     const done = Atomics.load(control, DONE);
     if (done === posted) return;
     if (Atomics.load(control, FAILED) !== 0) throw new Error('perFaceTwoCore: the helper thread failed');
-    if (++spins < SPIN) continue;
-    if (since === 0) since = performance.now();
-    else if (performance.now() - since > HELPER_TIMEOUT_MS) {
+    if (polls % POLLS !== 0) continue;
+    const waited = performance.now() - since;
+    if (waited < JOIN_SPIN_MS) continue;
+    if (waited > HELPER_TIMEOUT_MS) {
       throw new Error(`perFaceTwoCore: the helper thread did not answer in ${HELPER_TIMEOUT_MS / 1000} s`);
     }
     Atomics.wait(control, DONE, done, 100);
@@ -458,9 +470,9 @@ export function runPerFaceHelper(shared: PerFaceHelperShared): void {
   const scratch = new Float64Array(shared.scratchLength);
   let seen = 0;
   for (;;) {
-    let spins = 0;
-    while (Atomics.load(control, POSTED) === seen) {
-      if (++spins > SPIN) Atomics.wait(control, POSTED, seen);
+    const since = performance.now();
+    for (let polls = 1; Atomics.load(control, POSTED) === seen; polls++) {
+      if (polls % POLLS === 0 && performance.now() - since > HELPER_SPIN_MS) Atomics.wait(control, POSTED, seen);
     }
     seen = Atomics.load(control, POSTED);
     const command = Atomics.load(control, COMMAND);
