@@ -45,8 +45,9 @@ rotation before stitching.
                      perface: per-face rotations blended in log-quaternion space, Poisson-stitched; the root
                      bones' handle vertices (--handles) stay fixed to their bone
   --handles FILE     DMAT handles, #vertices × 1 (bone index or -1); required by perface
-  --threads N        perface without --examples: 2 (the default) solves a large mesh's frame (30,000 free vertices
-                     or more) on two threads, to the same result up to round-off; 1 keeps it on one
+  --threads N        perface without --examples: 2 solves a large mesh's frame (30,000 free vertices or more) on
+                     two threads, to the same result up to round-off; 1 (the default) keeps it on one: the second
+                     thread's setup (0.3 s at 73k vertices, 0.45 s at 295k) costs more than it saves on one frame
   --antipodality A   dqs signs: per-vertex (Alg. 2) or per-bone (aligned along the skeleton); default ${DUAL_QUATERNION_SKINNING_DEFAULTS.antipodality}
   --influences K     keep the K largest weights per vertex, renormalized; 0 or "all" keeps all; default ${INFLUENCE_DEFAULTS.maxInfluences}
   ${exampleOptionsHelp(21)}
@@ -139,7 +140,7 @@ rotation before stitching.
         perFaceContextSkinning(setup, perFace, exampleWeights, blend, transforms, posed);
         detail = ` (${setup.fixedVertices.length} fixed vertices)${detail}, ${blend === 'eq9' ? 'Eq. 9' : 'Eq. 10'} blend`;
       } else {
-        const twoCore = values.threads === '1' ? null : await perFaceTwoCoreThread(setup);
+        const twoCore = values.threads === '2' ? await perFaceTwoCoreThread(setup) : null;
         if (twoCore === null) {
           perFaceSkinning(setup, transforms, posed);
         } else {
