@@ -422,7 +422,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
       const pairScales = scaled ? workspace.pairScales : null;
       accumulateFaceGradients(faces, 0, half, workspace.quaternions, workspace.pairLogs, pairScales, faces.faceProducts, x);
       join(control, posted);
-      for (let i = 0; i < rows3; i++) x[i] += rhs[i];
+      addInto(x, rhs, rows3);
       fixedVerticesToRightHandSide(setup, transforms, setup.restPositions, x, outPositions);
       // Forward: each bin at once, top-row updates into the accumulators; then the top here.
       posted = post(control, FORWARD);
@@ -441,13 +441,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
       posted = post(control, BACKWARD);
       choleskyPanelBackward(own, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
       join(control, posted);
-      for (let v = 0; v < vertexCount; v++) {
-        if (freeIndex[v] < 0) continue;
-        const r = solutionRow[v];
-        outPositions[3 * v] = x[r];
-        outPositions[3 * v + 1] = x[r + 1];
-        outPositions[3 * v + 2] = x[r + 2];
-      }
+      copySolution(vertexCount, freeIndex, solutionRow, x, outPositions);
     },
     dispose() {
       if (disposed) return;
@@ -456,6 +450,31 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
       helper.stop();
     },
   };
+}
+
+// The frame's plain loops, each its own function so that V8 optimizes it on its own feedback (inside the frame's
+// closure the copy out ran at a sixth of its speed).
+
+/** x[i] += y[i] for i < count. */
+function addInto(x: Float64Array, y: Float64Array, count: number): void {
+  for (let i = 0; i < count; i++) x[i] += y[i];
+}
+
+/** Each free vertex's solved position from the pivot-ordered solution. */
+function copySolution(
+  vertexCount: number,
+  freeIndex: Int32Array,
+  solutionRow: Int32Array,
+  x: Float64Array,
+  outPositions: Float64Array,
+): void {
+  for (let v = 0; v < vertexCount; v++) {
+    if (freeIndex[v] < 0) continue;
+    const r = solutionRow[v];
+    outPositions[3 * v] = x[r];
+    outPositions[3 * v + 1] = x[r + 1];
+    outPositions[3 * v + 2] = x[r + 2];
+  }
 }
 
 /**
