@@ -5,6 +5,10 @@
  * (workers/posespace/per-face-context.ts) runs on the same factor: `unposePerFace` unposes examples,
  * `setPerFaceExamples` computes their per-face transformations once, `poseContext` poses a frame with given
  * example weights a_j. A thin comlink wrapper.
+ *
+ * When the page is cross-origin isolated (so that threads may share memory) and the mesh is large enough to gain,
+ * plain per-face frames run on two threads (perFaceTwoCore): this worker and a helper worker it starts per setup
+ * (per-face-helper.worker.ts). Per-face context frames and unposing stay on this thread.
  */
 import { expose, transfer } from 'comlink';
 import type { Influences } from './skinning/influences.ts';
@@ -16,6 +20,7 @@ import {
   type PerFaceSkinningWorkspace,
 } from './skinning/per-face-skinning.ts';
 import { vertexNormals } from './mesh/vertex-normals.ts';
+import { perFaceTwoCore, type PerFaceHelperShared, type PerFaceTwoCore } from './skinning/per-face-two-core.ts';
 import {
   perFaceContextSkinning,
   perFaceContextWorkspace,
@@ -33,6 +38,40 @@ let setup: PerFaceSkinningSetup | null = null;
 let workspace: PerFaceSkinningWorkspace | null = null;
 let examples: PerFaceExamples | null = null;
 let contextWorkspace: PerFaceContextWorkspace | null = null;
+/** the current setup's two-core frame, or null (not isolated, a small mesh, or while its helper starts) */
+let twoCore: PerFaceTwoCore | null = null;
+
+/**
+ * The two-core frame of a setup with its helper worker running, or null when the page may not share memory or the
+ * mesh is too small to gain. Resolves once the helper has said it runs (a thread blocked in a frame must not wait on
+ * a worker that is still loading).
+ */
+async function startTwoCore(next: PerFaceSkinningSetup): Promise<PerFaceTwoCore | null> {
+  if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) return null;
+  let helper: Worker | null = null;
+  const frame = perFaceTwoCore(next, (shared: PerFaceHelperShared) => {
+    const started = new Worker(new URL('./per-face-helper.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'rigwright-per-face-helper',
+    });
+    started.postMessage(shared);
+    helper = started;
+    return { stop: () => started.terminate() };
+  });
+  if (!frame) return null;
+  const running = helper as unknown as Worker;
+  const ok = await new Promise<boolean>((resolve) => {
+    running.onmessage = () => resolve(true);
+    running.onerror = () => resolve(false);
+  });
+  running.onmessage = null;
+  running.onerror = null;
+  if (!ok) {
+    frame.dispose();
+    return null;
+  }
+  return frame;
+}
 
 function posed(positions: Float64Array, triangles: Uint32Array): { positions: Float64Array; normals: Float64Array } {
   const normals = vertexNormals(positions, triangles);
@@ -40,9 +79,20 @@ function posed(positions: Float64Array, triangles: Uint32Array): { positions: Fl
 }
 
 export const deformApi = {
-  /** Factors the stitching system; see perFaceSkinningSetup. Returns the number of fixed vertices. */
-  setup(restPositions: Float64Array, triangles: Uint32Array, influences: Influences, boneCount: number, fixedBones: Int32Array): number {
+  /**
+   * Factors the stitching system; see perFaceSkinningSetup. Returns the number of fixed vertices. Plain per-face
+   * frames then run on two threads when they can (see the module comment).
+   */
+  async setup(
+    restPositions: Float64Array,
+    triangles: Uint32Array,
+    influences: Influences,
+    boneCount: number,
+    fixedBones: Int32Array,
+  ): Promise<number> {
     // Let the previous mesh's setup go before building the next, so memory never holds two factorizations.
+    twoCore?.dispose();
+    twoCore = null;
     setup = null;
     workspace = null;
     // Example transformations belong to the unposed shapes, which depend on the weights: set them anew.
@@ -51,7 +101,16 @@ export const deformApi = {
     const next = perFaceSkinningSetup(restPositions, triangles, influences, boneCount, fixedBones);
     setup = next;
     workspace = perFaceSkinningWorkspace(next);
+    const frame = await startTwoCore(next);
+    // Another setup may have begun while the helper started: this one's frame is then not needed.
+    if (setup === next) twoCore = frame;
+    else frame?.dispose();
     return next.fixedVertices.length;
+  },
+
+  /** How many threads a plain per-face frame of the current setup runs on: 2 with the two-core frame, else 1. */
+  threads(): number {
+    return twoCore ? 2 : 1;
   },
 
   /**
@@ -64,7 +123,8 @@ export const deformApi = {
   } {
     if (!setup || !workspace) throw new Error('per-face skinning: pose before setup');
     const positions = new Float64Array(3 * setup.vertexCount);
-    perFaceSkinning(setup, transforms, positions, workspace, scales);
+    if (twoCore) twoCore.frame(transforms, positions, scales);
+    else perFaceSkinning(setup, transforms, positions, workspace, scales);
     return posed(positions, setup.triangles);
   },
 
@@ -114,8 +174,10 @@ export const deformApi = {
   }): { positions: Float64Array; normals: Float64Array } {
     if (!setup || !workspace) throw new Error('per-face context: pose before setup');
     const positions = new Float64Array(3 * setup.vertexCount);
-    if (!examples || !contextWorkspace) perFaceSkinning(setup, transforms, positions, workspace, scales);
-    else perFaceContextSkinning(setup, examples, exampleWeights, blend, transforms, positions, contextWorkspace, scales);
+    if (!examples || !contextWorkspace) {
+      if (twoCore) twoCore.frame(transforms, positions, scales);
+      else perFaceSkinning(setup, transforms, positions, workspace, scales);
+    } else perFaceContextSkinning(setup, examples, exampleWeights, blend, transforms, positions, contextWorkspace, scales);
     return posed(positions, setup.triangles);
   },
 };

@@ -377,6 +377,11 @@ export class DeformationController<View = unknown, Renderer = unknown> {
     return this.perFace.settled();
   }
 
+  /** How many threads plain per-face frames run on: 2 when the page shares memory and the mesh is large enough. */
+  perFaceThreads(): Promise<number> {
+    return this.perFace.threads();
+  }
+
   /** The per-face error to show, if its setup failed (e.g. no fixed vertex). */
   get perFaceError(): string | null {
     return this.perFace.error;

@@ -134,6 +134,11 @@ export class PerFaceSolver {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
+  /** How many threads the worker's plain per-face frames run on (1 before any setup). */
+  async threads(): Promise<number> {
+    return this.worker ? await this.worker.threads() : 1;
+  }
+
   private setUp(): PerFaceState {
     // A crash rejects the pending call (the state shows it) and the next document's setup gets a new worker.
     const worker = (this.worker ??= this.connect());

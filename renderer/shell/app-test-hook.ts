@@ -218,6 +218,7 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
     pose: poseTestHook(app),
     work: workHook(app),
     settled: () => deformation.settled(),
+    perFaceThreads: () => deformation.perFaceThreads(),
     jointScreenPosition: (joint) => {
       frames.ensurePose();
       return pagePosition(app.viewport, app.evaluator.joints, joint);

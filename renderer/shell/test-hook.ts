@@ -353,6 +353,8 @@ export interface RigwrightTestHook {
   loadTwistDemo(): void;
   /** resolves once the per-face solve of the current pose is on the GPU */
   settled(): Promise<void>;
+  /** how many threads plain per-face frames run on (2: the two-core frame) */
+  perFaceThreads(): Promise<number>;
   /** CSS pixels in the page, for click tests */
   jointScreenPosition(joint: number): { x: number; y: number };
   /** of the rest mesh */

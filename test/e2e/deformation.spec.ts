@@ -6,9 +6,12 @@
  * 180° and DQS does not. Screenshots of the split view and the heat map go to test/e2e/artifacts.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TWIST_RADIUS, TWIST_LENGTH } from '../../workers/demo/twist-demo.ts';
+import { readDmat, writeDmatAscii } from '../../workers/formats/dmat.ts';
+import { readObj } from '../../workers/formats/obj.ts';
+import { midpointSubdivision } from '../unit/midpoint-subdivision.ts';
 import { artifactsDir, dataFile, openApp, gpuCpuDeviation } from './app-driver.ts';
 
 async function load(page: Page, files: string[], vertexCount: number): Promise<void> {
@@ -195,5 +198,48 @@ test('twist test: LBS collapses the middle near 180°, DQS keeps it, weight blen
   mkdirSync(artifactsDir, { recursive: true });
   const shot = await page.screenshot({ path: path.join(artifactsDir, 'twist-split-heatmap.png') });
   expect(shot.length).toBeGreaterThan(10_000);
+  expect(errors).toEqual([]);
+});
+
+test('body subdivided once (73,806 vertices): per-face frames run on two threads in the page’s worker and equal the CPU reference, scaled joint too', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  // The course body subdivided once, with its handles carried along, written as the files an artist would open.
+  const dir = ['context-aware'];
+  const { mesh } = readObj(readFileSync(dataFile(...dir, 'reference.obj'), 'utf8'), 'reference.obj');
+  const handleMatrix = readDmat(new Uint8Array(readFileSync(dataFile(...dir, 'handles.dmat'))), 'handles.dmat');
+  const labels = Int32Array.from(handleMatrix.data, (x) => Math.round(x));
+  const fine = midpointSubdivision(mesh.positions, mesh.triangles, labels, 1);
+  const folder = path.join(artifactsDir, 'two-core');
+  mkdirSync(folder, { recursive: true });
+  const objFile = path.join(folder, 'body-subdivided.obj');
+  const handlesFile = path.join(folder, 'body-subdivided-handles.dmat');
+  const lines: string[] = [];
+  for (let v = 0; v < fine.positions.length; v += 3) lines.push(`v ${fine.positions[v]} ${fine.positions[v + 1]} ${fine.positions[v + 2]}`);
+  for (let f = 0; f < fine.triangles.length; f += 3)
+    lines.push(`f ${fine.triangles[f] + 1} ${fine.triangles[f + 1] + 1} ${fine.triangles[f + 2] + 1}`);
+  writeFileSync(objFile, `${lines.join('\n')}\n`);
+  writeFileSync(handlesFile, writeDmatAscii({ rows: fine.handles.length, cols: 1, data: Float64Array.from(fine.handles) }));
+  const vertexCount = fine.positions.length / 3;
+  expect(vertexCount).toBe(73806);
+
+  const errors: string[] = [];
+  await openApp(page, errors, { paused: true });
+  expect(await page.evaluate(() => crossOriginIsolated), 'the page may share memory with its workers').toBe(true);
+  await load(page, [objFile, dataFile(...dir, 'skeleton.tgf'), dataFile(...dir, 'all_frames.dmat'), handlesFile], vertexCount);
+  await page.evaluate(() => (window as any).__rigwright.setMethod('perface'));
+  for (const [label, scale] of [
+    ['per-face', [1, 1, 1]],
+    ['per-face with a scaled joint', [1.4, 0.8, 1.2]],
+  ] as const) {
+    await page.evaluate((s) => (window as any).__rigwright.setBoneScale(3, s), scale as unknown as number[]);
+    for (const frame of [60, 250]) {
+      await page.evaluate((f) => (window as any).__rigwright.setTime(f), frame);
+      await page.evaluate(() => (window as any).__rigwright.settled());
+      expect(await page.evaluate(() => (window as any).__rigwright.perFaceThreads()), `${label}: two threads`).toBe(2);
+      expect(await relativeDeviation(page), `${label} at frame ${frame}`).toBeLessThanOrEqual(1e-4);
+    }
+  }
   expect(errors).toEqual([]);
 });
