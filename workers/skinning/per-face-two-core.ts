@@ -293,7 +293,8 @@ function sortedSharedFaces(setup: PerFaceSkinningSetup): PerFaceHelperShared['fa
 /** Posts a command to the helper; returns the number DONE takes when it is done. */
 function post(control: Int32Array, command: number): number {
   Atomics.store(control, COMMAND, command);
-  const posted = Atomics.add(control, POSTED, 1) + 1;
+  // As the control word holds it (an Int32 wraps; DONE is compared with what the helper read).
+  const posted = (Atomics.add(control, POSTED, 1) + 1) | 0;
   Atomics.notify(control, POSTED);
   return posted;
 }
@@ -413,43 +414,58 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
       if (outPositions.length < 3 * vertexCount) {
         throw new RangeError(`perFaceTwoCore: expected ${vertexCount}×3 output values, got ${outPositions.length}`);
       }
-      const scaled = boneScales !== null && boneScales.some((v) => v !== 1);
-      boneLogarithms(setup, transforms, scaled ? boneScales : null, workspace);
-      Atomics.store(control, SCALED, scaled ? 1 : 0);
-      // Faces: half here into x, half on the helper into rhs.
-      let posted = post(control, FACES);
-      x.fill(0, 0, rows3);
-      const pairScales = scaled ? workspace.pairScales : null;
-      accumulateFaceGradients(faces, 0, half, workspace.quaternions, workspace.pairLogs, pairScales, faces.faceProducts, x);
-      join(control, posted);
-      addInto(x, rhs, rows3);
-      fixedVerticesToRightHandSide(setup, transforms, setup.restPositions, x, outPositions);
-      // Forward: each bin at once, top-row updates into the accumulators; then the top here.
-      posted = post(control, FORWARD);
-      x.fill(0, ownFrom, ownFrom + 3 * topRowList.length);
-      choleskyPanelForward(own, starts, belows, forwardRows, valueStart, inverseDiagonal, values, x, scratch);
-      join(control, posted);
-      for (let k = 0, a = ownFrom, b = otherFrom; k < topRowList.length; k++, a += 3, b += 3) {
-        const r = 3 * topRowList[k];
-        x[r] += x[a] + x[b];
-        x[r + 1] += x[a + 1] + x[b + 1];
-        x[r + 2] += x[a + 2] + x[b + 2];
+      try {
+        solveFrame(transforms, outPositions, boneScales);
+      } catch (error) {
+        // The helper may still be inside its share: no later frame may post to it. Stopped for good; one thread
+        // (perFaceSkinning) is what the caller falls back on.
+        stop();
+        throw new Error(`perFaceTwoCore: the frame failed and the two threads are stopped: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
-      choleskyPanelForward(top, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
-      choleskyPanelBackward(top, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
-      // Backward: each bin at once, below the final top.
-      posted = post(control, BACKWARD);
-      choleskyPanelBackward(own, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
-      join(control, posted);
-      copySolution(vertexCount, freeIndex, solutionRow, x, outPositions);
     },
-    dispose() {
-      if (disposed) return;
-      disposed = true;
-      post(control, STOP);
-      helper.stop();
-    },
+    dispose: stop,
   };
+
+  function stop(): void {
+    if (disposed) return;
+    disposed = true;
+    post(control, STOP);
+    helper.stop();
+  }
+
+  function solveFrame(transforms: Float64Array, outPositions: Float64Array, boneScales: Float64Array | null): void {
+    const scaled = boneScales !== null && boneScales.some((v) => v !== 1);
+    boneLogarithms(setup, transforms, scaled ? boneScales : null, workspace);
+    Atomics.store(control, SCALED, scaled ? 1 : 0);
+    // Faces: half here into x, half on the helper into rhs.
+    let posted = post(control, FACES);
+    x.fill(0, 0, rows3);
+    const pairScales = scaled ? workspace.pairScales : null;
+    accumulateFaceGradients(faces, 0, half, workspace.quaternions, workspace.pairLogs, pairScales, faces.faceProducts, x);
+    join(control, posted);
+    addInto(x, rhs, rows3);
+    fixedVerticesToRightHandSide(setup, transforms, setup.restPositions, x, outPositions);
+    // Forward: each bin at once, top-row updates into the accumulators; then the top here.
+    posted = post(control, FORWARD);
+    x.fill(0, ownFrom, ownFrom + 3 * topRowList.length);
+    choleskyPanelForward(own, starts, belows, forwardRows, valueStart, inverseDiagonal, values, x, scratch);
+    join(control, posted);
+    for (let k = 0, a = ownFrom, b = otherFrom; k < topRowList.length; k++, a += 3, b += 3) {
+      const r = 3 * topRowList[k];
+      x[r] += x[a] + x[b];
+      x[r + 1] += x[a + 1] + x[b + 1];
+      x[r + 2] += x[a + 2] + x[b + 2];
+    }
+    choleskyPanelForward(top, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
+    choleskyPanelBackward(top, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
+    // Backward: each bin at once, below the final top.
+    posted = post(control, BACKWARD);
+    choleskyPanelBackward(own, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
+    join(control, posted);
+    copySolution(vertexCount, freeIndex, solutionRow, x, outPositions);
+  }
 }
 
 // The frame's plain loops, each its own function so that V8 optimizes it on its own feedback (inside the frame's
@@ -484,6 +500,16 @@ function copySolution(
  * @param shared  the PerFaceHelperShared that perFaceTwoCore gave the starter
  */
 export function runPerFaceHelper(shared: PerFaceHelperShared): void {
+  try {
+    helperLoop(shared);
+  } catch (error) {
+    Atomics.store(shared.control, FAILED, 1);
+    Atomics.notify(shared.control, DONE);
+    throw error;
+  }
+}
+
+function helperLoop(shared: PerFaceHelperShared): void {
   const { control, supernodeStart, belowStart, belowRows, forwardRows, valueStart, inverseDiagonal, values, x } = shared;
   const { ranges, accumulatorFrom, accumulatorTo, faces, faceFrom, faceTo, quaternions, pairLogs, pairScales, rhs } = shared;
   const scratch = new Float64Array(shared.scratchLength);
@@ -495,21 +521,15 @@ export function runPerFaceHelper(shared: PerFaceHelperShared): void {
     }
     seen = Atomics.load(control, POSTED);
     const command = Atomics.load(control, COMMAND);
-    try {
-      if (command === FACES) {
-        rhs.fill(0);
-        const scales = Atomics.load(control, SCALED) === 1 ? pairScales : null;
-        accumulateFaceGradients(faces, faceFrom, faceTo, quaternions, pairLogs, scales, faces.faceProducts, rhs);
-      } else if (command === FORWARD) {
-        x.fill(0, accumulatorFrom, accumulatorTo);
-        choleskyPanelForward(ranges, supernodeStart, belowStart, forwardRows, valueStart, inverseDiagonal, values, x, scratch);
-      } else if (command === BACKWARD) {
-        choleskyPanelBackward(ranges, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch);
-      }
-    } catch (error) {
-      Atomics.store(control, FAILED, 1);
-      Atomics.notify(control, DONE);
-      throw error;
+    if (command === FACES) {
+      rhs.fill(0);
+      const scales = Atomics.load(control, SCALED) === 1 ? pairScales : null;
+      accumulateFaceGradients(faces, faceFrom, faceTo, quaternions, pairLogs, scales, faces.faceProducts, rhs);
+    } else if (command === FORWARD) {
+      x.fill(0, accumulatorFrom, accumulatorTo);
+      choleskyPanelForward(ranges, supernodeStart, belowStart, forwardRows, valueStart, inverseDiagonal, values, x, scratch);
+    } else if (command === BACKWARD) {
+      choleskyPanelBackward(ranges, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch);
     }
     Atomics.store(control, DONE, seen);
     Atomics.notify(control, DONE);
