@@ -41,36 +41,74 @@ let contextWorkspace: PerFaceContextWorkspace | null = null;
 /** the current setup's two-core frame, or null (not isolated, a small mesh, or while its helper starts) */
 let twoCore: PerFaceTwoCore | null = null;
 
+/** How long a helper worker may take to start before plain per-face frames stay on this thread, ms. */
+const HELPER_START_MS = 10_000;
+
 /**
- * The two-core frame of a setup with its helper worker running, or null when the page may not share memory or the
- * mesh is too small to gain. Resolves once the helper has said it runs (a thread blocked in a frame must not wait on
- * a worker that is still loading).
+ * The two-core frame of a setup with its helper worker running, or null when the page may not share memory, the
+ * machine has one core, the mesh is too small to gain, or the helper does not start (memory short, a worker that
+ * fails to load or does not answer in HELPER_START_MS): per-face frames then run on this thread as before. Resolves
+ * once the helper has said it runs (a thread blocked in a frame must not wait on a worker that is still loading).
  */
 async function startTwoCore(next: PerFaceSkinningSetup): Promise<PerFaceTwoCore | null> {
   if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) return null;
+  if ((globalThis.navigator?.hardwareConcurrency ?? 1) < 2) return null;
   let helper: Worker | null = null;
-  const frame = perFaceTwoCore(next, (shared: PerFaceHelperShared) => {
-    const started = new Worker(new URL('./per-face-helper.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'rigwright-per-face-helper',
+  let frame: PerFaceTwoCore | null;
+  try {
+    frame = perFaceTwoCore(next, (shared: PerFaceHelperShared) => {
+      const started = new Worker(new URL('./per-face-helper.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'rigwright-per-face-helper',
+      });
+      started.postMessage(shared);
+      helper = started;
+      return { stop: () => started.terminate() };
     });
-    started.postMessage(shared);
-    helper = started;
-    return { stop: () => started.terminate() };
-  });
+  } catch {
+    return null;
+  }
   if (!frame) return null;
   const running = helper as unknown as Worker;
   const ok = await new Promise<boolean>((resolve) => {
-    running.onmessage = () => resolve(true);
-    running.onerror = () => resolve(false);
+    const timer = setTimeout(() => resolve(false), HELPER_START_MS);
+    const settle = (answer: boolean) => {
+      clearTimeout(timer);
+      resolve(answer);
+    };
+    running.onmessage = () => settle(true);
+    running.onmessageerror = () => settle(false);
+    running.onerror = (event) => {
+      // Handled here: the helper's failure must not reach the page as this worker's.
+      event.preventDefault();
+      settle(false);
+    };
   });
   running.onmessage = null;
-  running.onerror = null;
+  running.onmessageerror = null;
   if (!ok) {
     frame.dispose();
     return null;
   }
+  // A failure later reaches the frame through the shared control words (it throws there); not as this worker's error.
+  running.onerror = (event) => event.preventDefault();
   return frame;
+}
+
+/**
+ * A plain per-face frame on two threads when the setup has them; false when it has not or the frame failed (the
+ * two-core frame is then dropped for good and the caller solves on this thread).
+ */
+function twoCoreFrame(transforms: Float64Array, positions: Float64Array, scales: Float64Array | null): boolean {
+  if (!twoCore) return false;
+  try {
+    twoCore.frame(transforms, positions, scales);
+    return true;
+  } catch {
+    twoCore.dispose();
+    twoCore = null;
+    return false;
+  }
 }
 
 function posed(positions: Float64Array, triangles: Uint32Array): { positions: Float64Array; normals: Float64Array } {
@@ -90,7 +128,8 @@ export const deformApi = {
     boneCount: number,
     fixedBones: Int32Array,
   ): Promise<number> {
-    // Let the previous mesh's setup go before building the next, so memory never holds two factorizations.
+    // Let the previous mesh's setup go before building the next (a setup whose helper is still starting is let go
+    // once it has started).
     twoCore?.dispose();
     twoCore = null;
     setup = null;
@@ -123,8 +162,7 @@ export const deformApi = {
   } {
     if (!setup || !workspace) throw new Error('per-face skinning: pose before setup');
     const positions = new Float64Array(3 * setup.vertexCount);
-    if (twoCore) twoCore.frame(transforms, positions, scales);
-    else perFaceSkinning(setup, transforms, positions, workspace, scales);
+    if (!twoCoreFrame(transforms, positions, scales)) perFaceSkinning(setup, transforms, positions, workspace, scales);
     return posed(positions, setup.triangles);
   },
 
@@ -175,8 +213,7 @@ export const deformApi = {
     if (!setup || !workspace) throw new Error('per-face context: pose before setup');
     const positions = new Float64Array(3 * setup.vertexCount);
     if (!examples || !contextWorkspace) {
-      if (twoCore) twoCore.frame(transforms, positions, scales);
-      else perFaceSkinning(setup, transforms, positions, workspace, scales);
+      if (!twoCoreFrame(transforms, positions, scales)) perFaceSkinning(setup, transforms, positions, workspace, scales);
     } else perFaceContextSkinning(setup, examples, exampleWeights, blend, transforms, positions, contextWorkspace, scales);
     return posed(positions, setup.triangles);
   },
