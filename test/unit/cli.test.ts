@@ -537,7 +537,12 @@ test('command-line mistakes print the usage and exit 2; --help prints it and exi
   fails(rigwright(...skinArgs, '--method', 'perface'), 2, /--method perface needs --handles/, /Usage: rigwright skin/);
   fails(rigwright(...skinArgs, '--method', 'dqs', '--antipodality', 'sideways'), 2, /--antipodality must be per-vertex or per-bone/);
   fails(rigwright(...skinArgs, '--method', 'magic'), 2, /unknown --method "magic"/);
-  fails(rigwright(...skinArgs, '--method', 'dqs', '--threads', '2'), 2, /--threads applies with --method perface only/);
+  fails(rigwright(...skinArgs, '--method', 'dqs', '--threads', '2'), 2, /--threads applies with --method perface without --examples only/);
+  fails(
+    rigwright(...skinArgs, '--method', 'perface', '--handles', 'h.dmat', '--examples', 'e.txt', '--threads', '2'),
+    2,
+    /--threads applies with --method perface without --examples only/,
+  );
   fails(
     rigwright(...skinArgs, '--method', 'perface', '--handles', 'h.dmat', '--threads', 'many'),
     2,

@@ -91,7 +91,9 @@ rotation before stitching.
       throw new UsageError('--per-face-blend applies with --method perface and --examples only');
     }
     const blend = perFaceBlendOption(values['per-face-blend']);
-    if (values.threads !== undefined && method !== 'perface') throw new UsageError('--threads applies with --method perface only');
+    if (values.threads !== undefined && (method !== 'perface' || values.examples !== undefined)) {
+      throw new UsageError('--threads applies with --method perface without --examples only');
+    }
     if (values.threads !== undefined && values.threads !== '1' && values.threads !== '2') {
       throw new UsageError(`--threads must be 1 or 2, got "${values.threads}"`);
     }
