@@ -6,12 +6,11 @@
  * 180° and DQS does not. Screenshots of the split view and the heat map go to test/e2e/artifacts.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TWIST_RADIUS, TWIST_LENGTH } from '../../workers/demo/twist-demo.ts';
-import { readDmat, writeDmatAscii } from '../../workers/formats/dmat.ts';
-import { readObj } from '../../workers/formats/obj.ts';
-import { midpointSubdivision } from '../unit/midpoint-subdivision.ts';
+import { writeDmatAscii } from '../../workers/formats/dmat.ts';
+import { subdividedCourseBody } from '../unit/midpoint-subdivision.ts';
 import { artifactsDir, dataFile, openApp, gpuCpuDeviation } from './app-driver.ts';
 
 async function load(page: Page, files: string[], vertexCount: number): Promise<void> {
@@ -207,10 +206,7 @@ test('body subdivided once (73,806 vertices): per-face frames run on two threads
   test.setTimeout(180_000);
   // The course body subdivided once, with its handles carried along, written as the files an artist would open.
   const dir = ['context-aware'];
-  const { mesh } = readObj(readFileSync(dataFile(...dir, 'reference.obj'), 'utf8'), 'reference.obj');
-  const handleMatrix = readDmat(new Uint8Array(readFileSync(dataFile(...dir, 'handles.dmat'))), 'handles.dmat');
-  const labels = Int32Array.from(handleMatrix.data, (x) => Math.round(x));
-  const fine = midpointSubdivision(mesh.positions, mesh.triangles, labels, 1);
+  const fine = subdividedCourseBody(1);
   const folder = path.join(artifactsDir, 'two-core');
   mkdirSync(folder, { recursive: true });
   const objFile = path.join(folder, 'body-subdivided.obj');

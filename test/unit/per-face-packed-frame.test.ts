@@ -8,10 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { readObj } from '../../workers/formats/obj.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
-import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
@@ -26,7 +24,7 @@ import {
   perFaceSkinningWorkspace,
 } from '../../workers/skinning/per-face-skinning.ts';
 import { referencePerFaceSkinning } from './per-face-frame-reference.ts';
-import { midpointSubdivision } from './midpoint-subdivision.ts';
+import { subdividedCourseBody } from './midpoint-subdivision.ts';
 import { dataFile } from './shared-data.ts';
 
 const skeleton = buildSkeleton(readTgf(readFileSync(dataFile('context-aware/skeleton.tgf'), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
@@ -43,14 +41,7 @@ const frames = poseSequenceFromDmat(
  *          mesh (so a frame that returned the rest shape would show)
  */
 function compareFrames(levels: number, poseCount: number): { worst: number; moved: number; vertices: number } {
-  const { mesh } = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj');
-  const handles = handlesFromDmat(
-    readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat'),
-    mesh.positions.length / 3,
-    boneCount,
-    'handles.dmat',
-  );
-  const body = midpointSubdivision(mesh.positions, mesh.triangles, handles, levels);
+  const body = subdividedCourseBody(levels);
   const influences = influencesFromWeights(boneDistanceWeights(body.positions, skeleton), 4);
   const { setup, factor } = perFaceSkinningSetupAndFactor(
     body.positions,

@@ -3,31 +3,17 @@
  * `framed ARG`, and either disposes the two-core frame (ARG = dispose) or leaves it (ARG = keep). Either way the
  * process must end by itself.
  */
-import { readFileSync } from 'node:fs';
-import { readObj } from '../../workers/formats/obj.ts';
-import { readTgf } from '../../workers/formats/tgf.ts';
-import { readDmat } from '../../workers/formats/dmat.ts';
-import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
-import { buildSkeleton } from '../../workers/rig/skeleton.ts';
 import { forwardKinematics } from '../../workers/rig/forward-kinematics.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import { perFaceFixedVertices, perFaceSkinningSetup } from '../../workers/skinning/per-face-skinning.ts';
 import { perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
-import { midpointSubdivision } from './midpoint-subdivision.ts';
-import { dataFile } from './shared-data.ts';
+import { subdividedCourseBody } from './midpoint-subdivision.ts';
 
 const mode = process.argv[2];
-const skeleton = buildSkeleton(readTgf(readFileSync(dataFile('context-aware/skeleton.tgf'), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
+const body = subdividedCourseBody(1);
+const { skeleton } = body;
 const boneCount = skeleton.parents.length;
-const { mesh } = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj');
-const handles = handlesFromDmat(
-  readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat'),
-  mesh.positions.length / 3,
-  boneCount,
-  'handles.dmat',
-);
-const body = midpointSubdivision(mesh.positions, mesh.triangles, handles, 1);
 const influences = influencesFromWeights(boneDistanceWeights(body.positions, skeleton), 4);
 const setup = perFaceSkinningSetup(
   body.positions,

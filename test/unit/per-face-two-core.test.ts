@@ -16,7 +16,6 @@ import { fileURLToPath } from 'node:url';
 import { readObj, writeObj } from '../../workers/formats/obj.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { readDmat, writeDmatAscii, writeDmatBinary } from '../../workers/formats/dmat.ts';
-import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
 import { poseSequenceFromDmat } from '../../workers/formats/pose-file.ts';
 import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { buildSkeleton } from '../../workers/rig/skeleton.ts';
@@ -33,7 +32,7 @@ import {
 } from '../../workers/skinning/per-face-skinning.ts';
 import { perFaceTwoCore, perFaceTwoCorePartition, TWO_CORE_MIN_FREE_ROWS } from '../../workers/skinning/per-face-two-core.ts';
 import { perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
-import { midpointSubdivision } from './midpoint-subdivision.ts';
+import { subdividedCourseBody } from './midpoint-subdivision.ts';
 import { dataFile, repoRoot } from './shared-data.ts';
 
 const skeleton = buildSkeleton(readTgf(readFileSync(dataFile('context-aware/skeleton.tgf'), 'utf8'), 'skeleton.tgf'), 'skeleton.tgf');
@@ -46,14 +45,7 @@ const frames = poseSequenceFromDmat(
 
 /** The body subdivided `levels` times and its per-face setup. */
 function bodySetup(levels: number): { setup: PerFaceSkinningSetup; diagonal: number } {
-  const { mesh } = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj');
-  const handles = handlesFromDmat(
-    readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat'),
-    mesh.positions.length / 3,
-    boneCount,
-    'handles.dmat',
-  );
-  const body = midpointSubdivision(mesh.positions, mesh.triangles, handles, levels);
+  const body = subdividedCourseBody(levels);
   const influences = influencesFromWeights(boneDistanceWeights(body.positions, skeleton), 4);
   const fixed = perFaceFixedVertices(skeleton.parents, influences, body.handles);
   const setup = perFaceSkinningSetup(body.positions, body.triangles, influences, boneCount, fixed);
@@ -205,16 +197,34 @@ test('the helper thread leaves its loop on the stop command that dispose posts, 
   assert.throws(() => twoCore.frame(new Float64Array(12 * boneCount), new Float64Array(3 * setup.vertexCount)), /after dispose/);
 });
 
+test('a helper that fails stops the two-core frame: the frame throws saying so, and every later frame is refused', async () => {
+  const { setup } = bodySetup(1);
+  let worker: Worker | null = null;
+  let stopped = 0;
+  const twoCore = perFaceTwoCore(setup, (shared) => {
+    // A scratch length no array can have: the helper fails before its first command, as one short of memory would.
+    worker = new Worker(new URL('../../app/cli/per-face-thread-worker.mjs', import.meta.url), {
+      workerData: { ...shared, scratchLength: -1 },
+      execArgv: [],
+    });
+    return { stop: () => void stopped++ };
+  });
+  assert.ok(twoCore !== null && worker !== null, 'the body subdivided once starts a helper');
+  const thread = worker as Worker;
+  const failed = once(thread, 'error');
+  const identity = new Float64Array(12 * boneCount).map((_, i) => (i % 12 === 0 || i % 12 === 5 || i % 12 === 10 ? 1 : 0));
+  assert.throws(
+    () => twoCore.frame(identity, new Float64Array(3 * setup.vertexCount)),
+    /^Error: perFaceTwoCore: the frame failed and the two threads are stopped: perFaceTwoCore: the helper thread failed$/,
+  );
+  assert.match(String((await failed)[0]), /RangeError/, 'the helper thread failed on its scratch array');
+  assert.equal(stopped, 1, 'the failed frame stopped the helper');
+  assert.throws(() => twoCore.frame(identity, new Float64Array(3 * setup.vertexCount)), /after dispose/);
+});
+
 test('rigwright skin --method perface --threads 2 on the body subdivided once runs on two threads and writes what the default (one thread) writes, to 1e-12 of the diagonal', () => {
   const work = mkdtempSync(path.join(tmpdir(), 'rigwright-two-core-'));
-  const { mesh } = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj');
-  const handles = handlesFromDmat(
-    readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat'),
-    mesh.positions.length / 3,
-    boneCount,
-    'handles.dmat',
-  );
-  const body = midpointSubdivision(mesh.positions, mesh.triangles, handles, 1);
+  const body = subdividedCourseBody(1);
   const file = (name: string) => path.join(work, name);
   writeFileSync(file('body.obj'), writeObj({ positions: body.positions, triangles: body.triangles }));
   writeFileSync(file('weights.dmat'), writeDmatBinary(boneDistanceWeights(body.positions, skeleton)));
