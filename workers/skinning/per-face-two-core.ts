@@ -142,28 +142,25 @@ export function perFaceTwoCorePartition(panels: CholeskyPanels): PerFaceTwoCoreP
     }
     return { bins, load };
   };
-  let frontier = [...roots];
+  const frontier = [...roots];
+  const moved: number[] = [];
   let topWeight = 0;
-  let best = { speedUp: 0, steps: 0 };
+  let best = { speedUp: 0, steps: 0, bins: [[], []] as [number[], number[]] };
   for (let step = 0; step <= MAX_TOP_STEPS && frontier.length > 0; step++) {
-    const { load } = binsOf(frontier);
+    const { bins, load } = binsOf(frontier);
     const speedUp = total / (Math.max(load[0], load[1]) + topWeight);
-    if (speedUp > best.speedUp + 1e-9) best = { speedUp, steps: step };
+    if (speedUp > best.speedUp + 1e-9) best = { speedUp, steps: step, bins };
     frontier.sort(heaviestFirst);
     const s = frontier.shift()!;
+    moved.push(s);
     topWeight += weight[s];
     frontier.push(...children[s]);
   }
   if (best.speedUp < TWO_CORE_MIN_SPEED_UP) return null;
-  frontier = [...roots];
+  // The best step's top: the supernodes moved before it; its bins as they were filled then.
   const inTop = new Uint8Array(count);
-  for (let step = 0; step < best.steps; step++) {
-    frontier.sort(heaviestFirst);
-    const s = frontier.shift()!;
-    inTop[s] = 1;
-    frontier.push(...children[s]);
-  }
-  const { bins } = binsOf(frontier);
+  for (const s of moved.slice(0, best.steps)) inTop[s] = 1;
+  const { bins } = best;
   // Every row below a supernode of a bin must be in that bin or in the top: then the bins' passes touch disjoint
   // rows outside the top. (It holds whenever the rows below a supernode are in its ancestors, as in any Cholesky
   // factor; checked, since the solve would silently race otherwise.)
