@@ -19,6 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readObj } from '../../workers/formats/obj.ts';
+import { boundingBox } from '../../workers/mesh/bounds.ts';
 import { readTgf } from '../../workers/formats/tgf.ts';
 import { readDmat } from '../../workers/formats/dmat.ts';
 import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
@@ -163,6 +164,38 @@ function cpuMs(): number {
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[values.length >> 1];
 
 /**
+ * Two frames timed on the same body pose each round (poses 37 frames apart through the animation), their order
+ * swapped every round so that the machine's load falls on both alike, after `warmup` unmeasured rounds.
+ * @param afterRound  called after both frames of every round (warm-up ones too)
+ * @returns each frame's wall and process CPU times, ms, one per measured round
+ */
+function interleavedFrames(
+  frames: readonly [() => void, () => void],
+  rotations: Float64Array,
+  transforms: Float64Array,
+  warmup: number,
+  measured: number,
+  afterRound: () => void = () => {},
+): { wall: [number[], number[]]; cpu: [number[], number[]] } {
+  const wall: [number[], number[]] = [[], []];
+  const cpu: [number[], number[]] = [[], []];
+  for (let round = 0, frame = 0; round < warmup + measured; round++) {
+    samplePose(bodyPoses, (frame += 37) % 390, rotations);
+    forwardKinematics(bodySkeleton, rotations, transforms);
+    for (const k of round % 2 ? [1, 0] : [0, 1]) {
+      const cpuBegin = cpuMs();
+      const begin = performance.now();
+      frames[k]();
+      if (round < warmup) continue;
+      wall[k].push(performance.now() - begin);
+      cpu[k].push(cpuMs() - cpuBegin);
+    }
+    afterRound();
+  }
+  return { wall, cpu };
+}
+
+/**
  * Per-face skinning of one mesh: the setup's stages in CPU time, then frames of today's path and of the frame before
  * the packed solve (the reference) on the same pose, interleaved, their order swapped every round, so that the
  * machine's load falls on both alike; the ratio is the median of the paired CPU-time ratios.
@@ -193,25 +226,13 @@ function perFaceCase(objFile: string, handlesFile: string): PerFaceCase {
   const transforms = new Float64Array(bodyBones * 12);
   const out = new Float64Array(mesh.positions.length);
   const reference = new Float64Array(mesh.positions.length);
-  const frames = [
-    () => perFaceSkinning(setup, transforms, out, workspace),
-    () => referencePerFaceSkinning(setup, factor, transforms, reference),
-  ];
-  const wall: number[][] = [[], []];
-  const cpu: number[][] = [[], []];
-  const warmup = 3;
-  for (let round = 0, frame = 0; round < warmup + 11; round++) {
-    samplePose(bodyPoses, (frame += 37) % 390, rotations);
-    forwardKinematics(bodySkeleton, rotations, transforms);
-    for (const k of round % 2 ? [1, 0] : [0, 1]) {
-      const cpuBegin = cpuMs();
-      const begin = performance.now();
-      frames[k]();
-      if (round < warmup) continue;
-      wall[k].push(performance.now() - begin);
-      cpu[k].push(cpuMs() - cpuBegin);
-    }
-  }
+  const { wall, cpu } = interleavedFrames(
+    [() => perFaceSkinning(setup, transforms, out, workspace), () => referencePerFaceSkinning(setup, factor, transforms, reference)],
+    rotations,
+    transforms,
+    3,
+    11,
+  );
   return {
     vertices: n,
     setupMs,
@@ -253,42 +274,27 @@ async function twoCoreCase(c: PerFaceCase): Promise<TwoCoreCase> {
   const rotations = new Float64Array(bodyBones * 9);
   const transforms = new Float64Array(bodyBones * 12);
   const outs = [new Float64Array(3 * setup.vertexCount), new Float64Array(3 * setup.vertexCount)];
-  const frames = [() => twoCore.frame(transforms, outs[0]), () => perFaceSkinning(setup, transforms, outs[1], workspace)];
-  const wall: number[][] = [[], []];
-  const cpu: number[][] = [[], []];
-  const warmup = 5;
+  const diagonal = boundingBox(setup.restPositions).diagonal;
   let difference = 0;
-  const p = setup.restPositions;
-  let diagonal = 0;
-  for (let d = 0; d < 3; d++) {
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (let i = d; i < p.length; i += 3) {
-      lo = Math.min(lo, p[i]);
-      hi = Math.max(hi, p[i]);
-    }
-    diagonal = Math.hypot(diagonal, hi - lo);
-  }
+  let times: { wall: [number[], number[]]; cpu: [number[], number[]] };
   try {
-    for (let round = 0, frame = 0; round < warmup + 21; round++) {
-      samplePose(bodyPoses, (frame += 37) % 390, rotations);
-      forwardKinematics(bodySkeleton, rotations, transforms);
-      for (const k of round % 2 ? [1, 0] : [0, 1]) {
-        const cpuBegin = cpuMs();
-        const begin = performance.now();
-        frames[k]();
-        if (round < warmup) continue;
-        wall[k].push(performance.now() - begin);
-        cpu[k].push(cpuMs() - cpuBegin);
-      }
-      for (let i = 0; i < outs[0].length; i += 3) {
+    times = interleavedFrames(
+      [() => twoCore.frame(transforms, outs[0]), () => perFaceSkinning(setup, transforms, outs[1], workspace)],
+      rotations,
+      transforms,
+      5,
+      21,
+      () => {
         const [a, b] = outs;
-        difference = Math.max(difference, Math.hypot(a[i] - b[i], a[i + 1] - b[i + 1], a[i + 2] - b[i + 2]) / diagonal);
-      }
-    }
+        for (let i = 0; i < a.length; i += 3) {
+          difference = Math.max(difference, Math.hypot(a[i] - b[i], a[i + 1] - b[i + 1], a[i + 2] - b[i + 2]) / diagonal);
+        }
+      },
+    );
   } finally {
     twoCore.dispose();
   }
+  const { wall, cpu } = times;
   return {
     vertices: c.vertices,
     wall: median(wall[0]),
