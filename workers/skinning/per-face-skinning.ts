@@ -490,7 +490,21 @@ export function perFaceStitch(
   accumulateFaceGradients(setup, 0, setup.faceCount, workspace.quaternions, workspace.pairLogs, pairScales, sourceProducts, solution);
   fixedVerticesToRightHandSide(setup, transforms, sourcePositions, solution, outPositions);
   choleskyPanelSolveThree(setup.panels, solution);
-  const { solutionRow, freeIndex, vertexCount } = setup;
+  copySolution(setup, solution, outPositions);
+}
+
+/**
+ * Each free vertex's stitched position from the pivot-ordered solution (fixed vertices are left as they are).
+ * @param setup         its vertex count, free indices and solution rows
+ * @param solution      (#free + 1) × 3 solved values, pivot order
+ * @param outPositions  #V × 3, the free vertices' entries written
+ */
+export function copySolution(
+  setup: Pick<PerFaceSkinningSetup, 'vertexCount' | 'freeIndex' | 'solutionRow'>,
+  solution: Float64Array,
+  outPositions: Float64Array,
+): void {
+  const { vertexCount, freeIndex, solutionRow } = setup;
   for (let v = 0; v < vertexCount; v++) {
     if (freeIndex[v] < 0) continue;
     const r = solutionRow[v];

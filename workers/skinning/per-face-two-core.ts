@@ -32,6 +32,7 @@ import { choleskyPanelBackward, choleskyPanelForward, type CholeskyPanels } from
 import {
   accumulateFaceGradients,
   boneLogarithms,
+  copySolution,
   fixedVerticesToRightHandSide,
   perFaceSkinningWorkspace,
   type PerFaceFaceArrays,
@@ -395,7 +396,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
   const ownFrom = accumulatorFrom[0];
   const otherFrom = accumulatorFrom[1];
   const topRowList = Int32Array.from(topRows);
-  const { solutionRow, freeIndex, vertexCount } = setup;
+  const { vertexCount } = setup;
   const { valueStart, inverseDiagonal, values, rhs } = shared;
   const solveRows = shared.belowRows;
   const starts = shared.supernodeStart;
@@ -461,33 +462,16 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     posted = post(control, BACKWARD);
     choleskyPanelBackward(own, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
     join(control, posted);
-    copySolution(vertexCount, freeIndex, solutionRow, x, outPositions);
+    copySolution(setup, x, outPositions);
   }
 }
 
-// The frame's plain loops, each its own function so that V8 optimizes it on its own feedback (inside the frame's
-// closure the copy out ran at a sixth of its speed).
+// The frame's plain loops are functions of their own (addInto here, copySolution of per-face-skinning.ts), so that
+// V8 optimizes each on its own feedback: inside the frame's closure the copy out ran at a sixth of its speed.
 
 /** x[i] += y[i] for i < count. */
 function addInto(x: Float64Array, y: Float64Array, count: number): void {
   for (let i = 0; i < count; i++) x[i] += y[i];
-}
-
-/** Each free vertex's solved position from the pivot-ordered solution. */
-function copySolution(
-  vertexCount: number,
-  freeIndex: Int32Array,
-  solutionRow: Int32Array,
-  x: Float64Array,
-  outPositions: Float64Array,
-): void {
-  for (let v = 0; v < vertexCount; v++) {
-    if (freeIndex[v] < 0) continue;
-    const r = solutionRow[v];
-    outPositions[3 * v] = x[r];
-    outPositions[3 * v + 1] = x[r + 1];
-    outPositions[3 * v + 2] = x[r + 2];
-  }
 }
 
 /**
