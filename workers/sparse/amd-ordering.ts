@@ -73,19 +73,6 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
   const hashNext = new Int32Array(n).fill(-1);
   const hashOf = new Int32Array(n);
 
-  const insert = (i: number, d: number) => {
-    const h = head[d];
-    node[NODE * i + NEXT] = h;
-    node[NODE * i + LAST] = -1;
-    if (h !== -1) node[NODE * h + LAST] = i;
-    head[d] = i;
-  };
-  const remove = (i: number) => {
-    if (node[NODE * i + NEXT] !== -1) node[NODE * node[NODE * i + NEXT] + LAST] = node[NODE * i + LAST];
-    if (node[NODE * i + LAST] !== -1) node[NODE * node[NODE * i + LAST] + NEXT] = node[NODE * i + NEXT];
-    else head[node[NODE * i + DEGREE]] = node[NODE * i + NEXT];
-  };
-
   initialDegreeLists(graph.offsets, node, head);
 
   let eliminated = 0;
@@ -95,7 +82,7 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
     if (wflg > wflgLimit) wflg = clearMarks(node);
     while (head[minDegree] === -1) minDegree++;
     const p = head[minDegree];
-    remove(p);
+    removeFromDegreeList(node, head, p);
     step[p] = steps++;
     const elenp = node[NODE * p + ELEN];
     let pivotSize = node[NODE * p + NV];
@@ -116,7 +103,7 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
         dk += nvi;
         node[NODE * i + NV] = -nvi;
         iw[lpEnd++] = i;
-        remove(i);
+        removeFromDegreeList(node, head, i);
       }
     } else {
       let need = node[NODE * p + LEN];
@@ -140,7 +127,7 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
           dk += nvi;
           node[NODE * i + NV] = -nvi;
           iw[lpEnd++] = i;
-          remove(i);
+          removeFromDegreeList(node, head, i);
         }
         if (isElement && e !== p) {
           parent[e] = p;
@@ -255,17 +242,17 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
           let same = hashOf[j] === hi && node[NODE * j + LEN] === ln && node[NODE * j + ELEN] === eln;
           for (let q = node[NODE * j + PE] + 1; same && q < node[NODE * j + PE] + ln; q++)
             if (node[NODE * iw[q] + MARK] !== wflg) same = false;
+          const after = hashNext[j];
           if (same) {
             parent[j] = i;
             node[NODE * i + NV] += node[NODE * j + NV];
             node[NODE * j + NV] = 0;
             node[NODE * j + ELEN] = -1;
-            j = hashNext[j];
-            hashNext[jLast] = j;
+            hashNext[jLast] = after;
           } else {
             jLast = j;
-            j = hashNext[j];
           }
+          j = after;
         }
         wflg++;
       }
@@ -280,7 +267,7 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
       node[NODE * i + NV] = nvi;
       const d = Math.min(node[NODE * i + DEGREE] + dk - nvi, n - eliminated - nvi);
       node[NODE * i + DEGREE] = d;
-      insert(i, d);
+      insertInDegreeList(node, head, i, d);
       if (d < minDegree) minDegree = d;
       iw[write++] = i;
     }
@@ -292,6 +279,24 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
   }
 
   return permutationFromSteps(step, parent, steps);
+}
+
+/** Puts variable i at the head of degree list d (a node's NEXT and LAST fields link the list; head[d] its first). */
+function insertInDegreeList(node: Int32Array, head: Int32Array, i: number, d: number): void {
+  const h = head[d];
+  node[NODE * i + NEXT] = h;
+  node[NODE * i + LAST] = -1;
+  if (h !== -1) node[NODE * h + LAST] = i;
+  head[d] = i;
+}
+
+/** Takes variable i out of the degree list of its DEGREE field. */
+function removeFromDegreeList(node: Int32Array, head: Int32Array, i: number): void {
+  const next = node[NODE * i + NEXT];
+  const last = node[NODE * i + LAST];
+  if (next !== -1) node[NODE * next + LAST] = last;
+  if (last !== -1) node[NODE * last + NEXT] = next;
+  else head[node[NODE * i + DEGREE]] = next;
 }
 
 /** Unmarks every live node (dead elements stay 0), so marking starts again at wflg = 2, which it returns. */
