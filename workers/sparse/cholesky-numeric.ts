@@ -129,12 +129,7 @@ function factorSupernodes(
         }
       } else {
         if (update.length < height * width) update = new Float64Array(Math.max(height * width, 2 * update.length));
-        descendantUpdate(values, dBase, dRows, dColumns, i0, height, width, update);
-        for (let j = 0; j < width; j++) {
-          const target = base + relative[j] * rowCount;
-          const cj = j * height;
-          for (let i = j; i < height; i++) values[target + relative[i]] -= update[cj + i];
-        }
+        descendantUpdate(values, dBase + i0, dRows, dColumns, height, width, update, base, rowCount, relative);
       }
       if (p2 < dRowEnd) {
         const t = supernodeOfColumn[rows[p2]];
@@ -157,95 +152,53 @@ function factorSupernodes(
 }
 
 /**
- * C = L_d[i0:, :] · L_d[i0 : i0+width, :]ᵀ, lower trapezoid only, into `c` (height × width, column-major).
- * Two columns of C and four columns of L_d per pass, so each entry of L_d loaded serves eight products and each
- * entry of C is loaded and stored once per four. The first pass writes C instead of adding to it (no zeroing
- * pass): the last one to three columns of L_d when columns is not a multiple of four, else the first four.
+ * Subtracts descendant d's update L_d[i0:, :] · L_d[i0 : i0+width, :]ᵀ (lower trapezoid) from supernode s's block,
+ * row i of the update landing on s's row relative[i]. Two columns of the update and four columns of L_d per pass,
+ * so each entry of L_d loaded serves eight products. The passes before the last accumulate into `c` (height × width,
+ * column-major), the first one writing it (no zeroing pass), and the last one subtracts its sum from s's block
+ * directly (no separate scatter pass). The first pass takes the last one to three columns of L_d when columns is not
+ * a multiple of four, else the first four.
+ *
+ * @param v        the factor's values: L_d's block and s's block
+ * @param top      offset of L_d's entry (i0, 0)
+ * @param ld       L_d's leading dimension
+ * @param columns  L_d's column count
+ * @param base     offset of s's block
+ * @param rowCount s's leading dimension
+ * @param relative #height: s's row of each of the update's rows
  */
 function descendantUpdate(
   v: Float64Array,
-  base: number,
+  top: number,
   ld: number,
   columns: number,
-  i0: number,
   height: number,
   width: number,
   c: Float64Array,
+  base: number,
+  rowCount: number,
+  relative: Int32Array,
 ): void {
-  const top = base + i0;
   const rest = columns & 3;
   const blocked = columns - rest;
+  const single = blocked === (rest === 0 ? 4 : 0);
   let j = 0;
   for (; j + 1 < width; j += 2) {
     const cj = j * height;
-    const ck = cj + height;
+    const tj = base + relative[j] * rowCount;
+    const tk = base + relative[j + 1] * rowCount;
     let t = 0;
     if (rest === 0) {
-      const c0 = top;
-      const c1 = c0 + ld;
-      const c2 = c1 + ld;
-      const c3 = c2 + ld;
-      const a0 = v[c0 + j];
-      const a1 = v[c1 + j];
-      const a2 = v[c2 + j];
-      const a3 = v[c3 + j];
-      const b0 = v[c0 + j + 1];
-      const b1 = v[c1 + j + 1];
-      const b2 = v[c2 + j + 1];
-      const b3 = v[c3 + j + 1];
-      c[cj + j] = a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
-      for (let i = j + 1; i < height; i++) {
-        const x0 = v[c0 + i];
-        const x1 = v[c1 + i];
-        const x2 = v[c2 + i];
-        const x3 = v[c3 + i];
-        c[cj + i] = x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
-        c[ck + i] = x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
-      }
+      if (single) subtractFour(v, top, ld, j, height, relative, tj, tk);
+      else writeFour(v, top, ld, j, height, c, cj);
       t = 4;
+    } else if (single) {
+      subtractRest(v, top + blocked * ld, ld, rest, j, height, relative, tj, tk);
     } else {
-      const c0 = top + blocked * ld;
-      const c1 = rest > 1 ? c0 + ld : c0;
-      const c2 = rest > 2 ? c1 + ld : c0;
-      // Missing columns count as zero coefficients on a column already present.
-      const a0 = v[c0 + j];
-      const a1 = rest > 1 ? v[c1 + j] : 0;
-      const a2 = rest > 2 ? v[c2 + j] : 0;
-      const b0 = v[c0 + j + 1];
-      const b1 = rest > 1 ? v[c1 + j + 1] : 0;
-      const b2 = rest > 2 ? v[c2 + j + 1] : 0;
-      c[cj + j] = a0 * a0 + a1 * a1 + a2 * a2;
-      for (let i = j + 1; i < height; i++) {
-        const x0 = v[c0 + i];
-        const x1 = v[c1 + i];
-        const x2 = v[c2 + i];
-        c[cj + i] = x0 * a0 + x1 * a1 + x2 * a2;
-        c[ck + i] = x0 * b0 + x1 * b1 + x2 * b2;
-      }
+      writeRest(v, top + blocked * ld, ld, rest, j, height, c, cj);
     }
-    for (; t < blocked; t += 4) {
-      const c0 = top + t * ld;
-      const c1 = c0 + ld;
-      const c2 = c1 + ld;
-      const c3 = c2 + ld;
-      const a0 = v[c0 + j];
-      const a1 = v[c1 + j];
-      const a2 = v[c2 + j];
-      const a3 = v[c3 + j];
-      const b0 = v[c0 + j + 1];
-      const b1 = v[c1 + j + 1];
-      const b2 = v[c2 + j + 1];
-      const b3 = v[c3 + j + 1];
-      c[cj + j] += a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
-      for (let i = j + 1; i < height; i++) {
-        const x0 = v[c0 + i];
-        const x1 = v[c1 + i];
-        const x2 = v[c2 + i];
-        const x3 = v[c3 + i];
-        c[cj + i] += x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
-        c[ck + i] += x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
-      }
-    }
+    for (; t + 4 < blocked; t += 4) addFour(v, top + t * ld, ld, j, height, c, cj);
+    if (t < blocked) finishFour(v, top + t * ld, ld, j, height, c, cj, relative, tj, tk);
   }
   if (j < width) {
     const cj = j * height;
@@ -266,6 +219,182 @@ function descendantUpdate(
       const a0 = v[c0 + j];
       for (let i = j; i < height; i++) c[cj + i] += v[c0 + i] * a0;
     }
+    const tj = base + relative[j] * rowCount;
+    for (let i = j; i < height; i++) v[tj + relative[i]] -= c[cj + i];
+  }
+}
+
+// The passes of descendantUpdate over columns c0 .. c0+3·ld of L_d for update columns j and j+1, rows j .. height−1
+// (column j+1 from its diagonal row j+1): write, add to, or finish the sums in c; or, for an L_d of one pass only,
+// subtract the products from s's columns at tj and tk directly.
+
+function writeFour(v: Float64Array, c0: number, ld: number, j: number, height: number, c: Float64Array, cj: number): void {
+  const ck = cj + height;
+  const c1 = c0 + ld;
+  const c2 = c1 + ld;
+  const c3 = c2 + ld;
+  const a0 = v[c0 + j];
+  const a1 = v[c1 + j];
+  const a2 = v[c2 + j];
+  const a3 = v[c3 + j];
+  const b0 = v[c0 + j + 1];
+  const b1 = v[c1 + j + 1];
+  const b2 = v[c2 + j + 1];
+  const b3 = v[c3 + j + 1];
+  c[cj + j] = a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+  for (let i = j + 1; i < height; i++) {
+    const x0 = v[c0 + i];
+    const x1 = v[c1 + i];
+    const x2 = v[c2 + i];
+    const x3 = v[c3 + i];
+    c[cj + i] = x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
+    c[ck + i] = x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+  }
+}
+
+function addFour(v: Float64Array, c0: number, ld: number, j: number, height: number, c: Float64Array, cj: number): void {
+  const ck = cj + height;
+  const c1 = c0 + ld;
+  const c2 = c1 + ld;
+  const c3 = c2 + ld;
+  const a0 = v[c0 + j];
+  const a1 = v[c1 + j];
+  const a2 = v[c2 + j];
+  const a3 = v[c3 + j];
+  const b0 = v[c0 + j + 1];
+  const b1 = v[c1 + j + 1];
+  const b2 = v[c2 + j + 1];
+  const b3 = v[c3 + j + 1];
+  c[cj + j] += a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+  for (let i = j + 1; i < height; i++) {
+    const x0 = v[c0 + i];
+    const x1 = v[c1 + i];
+    const x2 = v[c2 + i];
+    const x3 = v[c3 + i];
+    c[cj + i] += x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
+    c[ck + i] += x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+  }
+}
+
+function finishFour(
+  v: Float64Array,
+  c0: number,
+  ld: number,
+  j: number,
+  height: number,
+  c: Float64Array,
+  cj: number,
+  relative: Int32Array,
+  tj: number,
+  tk: number,
+): void {
+  const ck = cj + height;
+  const c1 = c0 + ld;
+  const c2 = c1 + ld;
+  const c3 = c2 + ld;
+  const a0 = v[c0 + j];
+  const a1 = v[c1 + j];
+  const a2 = v[c2 + j];
+  const a3 = v[c3 + j];
+  const b0 = v[c0 + j + 1];
+  const b1 = v[c1 + j + 1];
+  const b2 = v[c2 + j + 1];
+  const b3 = v[c3 + j + 1];
+  v[tj + relative[j]] -= c[cj + j] + (a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3);
+  for (let i = j + 1; i < height; i++) {
+    const x0 = v[c0 + i];
+    const x1 = v[c1 + i];
+    const x2 = v[c2 + i];
+    const x3 = v[c3 + i];
+    const r = relative[i];
+    v[tj + r] -= c[cj + i] + (x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3);
+    v[tk + r] -= c[ck + i] + (x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3);
+  }
+}
+
+function subtractFour(
+  v: Float64Array,
+  c0: number,
+  ld: number,
+  j: number,
+  height: number,
+  relative: Int32Array,
+  tj: number,
+  tk: number,
+): void {
+  const c1 = c0 + ld;
+  const c2 = c1 + ld;
+  const c3 = c2 + ld;
+  const a0 = v[c0 + j];
+  const a1 = v[c1 + j];
+  const a2 = v[c2 + j];
+  const a3 = v[c3 + j];
+  const b0 = v[c0 + j + 1];
+  const b1 = v[c1 + j + 1];
+  const b2 = v[c2 + j + 1];
+  const b3 = v[c3 + j + 1];
+  v[tj + relative[j]] -= a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+  for (let i = j + 1; i < height; i++) {
+    const x0 = v[c0 + i];
+    const x1 = v[c1 + i];
+    const x2 = v[c2 + i];
+    const x3 = v[c3 + i];
+    const r = relative[i];
+    v[tj + r] -= x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
+    v[tk + r] -= x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+  }
+}
+
+// The one- to three-column passes (rest = columns & 3, from column c0): missing columns count as zero coefficients
+// on a column already present, so one loop serves the three widths.
+
+function writeRest(v: Float64Array, c0: number, ld: number, rest: number, j: number, height: number, c: Float64Array, cj: number): void {
+  const ck = cj + height;
+  const c1 = rest > 1 ? c0 + ld : c0;
+  const c2 = rest > 2 ? c1 + ld : c0;
+  const a0 = v[c0 + j];
+  const a1 = rest > 1 ? v[c1 + j] : 0;
+  const a2 = rest > 2 ? v[c2 + j] : 0;
+  const b0 = v[c0 + j + 1];
+  const b1 = rest > 1 ? v[c1 + j + 1] : 0;
+  const b2 = rest > 2 ? v[c2 + j + 1] : 0;
+  c[cj + j] = a0 * a0 + a1 * a1 + a2 * a2;
+  for (let i = j + 1; i < height; i++) {
+    const x0 = v[c0 + i];
+    const x1 = v[c1 + i];
+    const x2 = v[c2 + i];
+    c[cj + i] = x0 * a0 + x1 * a1 + x2 * a2;
+    c[ck + i] = x0 * b0 + x1 * b1 + x2 * b2;
+  }
+}
+
+function subtractRest(
+  v: Float64Array,
+  c0: number,
+  ld: number,
+  rest: number,
+  j: number,
+  height: number,
+  relative: Int32Array,
+  tj: number,
+  tk: number,
+): void {
+  const c1 = rest > 1 ? c0 + ld : c0;
+  const c2 = rest > 2 ? c1 + ld : c0;
+  const a0 = v[c0 + j];
+  const a1 = rest > 1 ? v[c1 + j] : 0;
+  const a2 = rest > 2 ? v[c2 + j] : 0;
+  const b0 = v[c0 + j + 1];
+  const b1 = rest > 1 ? v[c1 + j + 1] : 0;
+  const b2 = rest > 2 ? v[c2 + j + 1] : 0;
+  v[tj + relative[j]] -= a0 * a0 + a1 * a1 + a2 * a2;
+  for (let i = j + 1; i < height; i++) {
+    const x0 = v[c0 + i];
+    const x1 = v[c1 + i];
+    const x2 = v[c2 + i];
+    const r = relative[i];
+    v[tj + r] -= x0 * a0 + x1 * a1 + x2 * a2;
+    v[tk + r] -= x0 * b0 + x1 * b1 + x2 * b2;
   }
 }
 
