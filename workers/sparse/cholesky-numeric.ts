@@ -37,8 +37,11 @@ export function choleskyNumeric(a: CscMatrix, symbolic: CholeskySymbolic, out?: 
   // A new array is already zero; filling it would touch every page of a large factor once more.
   const values = reuse ? out.values.fill(0) : new Float64Array(symbolic.storedValues);
   assemble(symbolic.assemblyMap, a.values, values);
-  const { n, supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, rows, valuePointers, perm } = symbolic;
-  factorSupernodes(n, supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, rows, valuePointers, perm, values);
+  const { n, supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, rows, valuePointers, perm, largestBlock } = symbolic;
+  // An update's rows are some of its target's rows, its columns some of the target's columns: no update is larger
+  // than the largest block.
+  const update = new Float64Array(largestBlock);
+  factorSupernodes(n, supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, rows, valuePointers, perm, values, update);
   if (out) {
     out.symbolic = symbolic;
     out.values = values;
@@ -69,6 +72,7 @@ function factorSupernodes(
   valuePointers: Int32Array,
   perm: Int32Array,
   values: Float64Array,
+  update: Float64Array,
 ): void {
   const local = new Int32Array(n);
   const relative = new Int32Array(n);
@@ -76,7 +80,6 @@ function factorSupernodes(
   const link = new Int32Array(supernodeCount);
   const cursor = new Int32Array(supernodeCount);
   const originalDiagonal = new Float64Array(n);
-  let update = new Float64Array(1024);
 
   for (let s = 0; s < supernodeCount; s++) {
     const first = supernodeStart[s];
@@ -128,7 +131,6 @@ function factorSupernodes(
           }
         }
       } else {
-        if (update.length < height * width) update = new Float64Array(Math.max(height * width, 2 * update.length));
         descendantUpdate(values, dBase + i0, dRows, dColumns, height, width, update, base, rowCount, relative);
       }
       if (p2 < dRowEnd) {
@@ -183,6 +185,20 @@ function descendantUpdate(
   const blocked = columns - rest;
   const single = blocked === (rest === 0 ? 4 : 0);
   let j = 0;
+  if (!single) {
+    for (; j + 3 < width; j += 4) {
+      const cj = j * height;
+      let t = 0;
+      if (rest === 0) {
+        writeQuad(v, top, ld, j, height, c, cj);
+        t = 4;
+      } else {
+        writeRestQuad(v, top + blocked * ld, ld, rest, j, height, c, cj);
+      }
+      for (; t + 4 < blocked; t += 4) addQuad(v, top + t * ld, ld, j, height, c, cj);
+      finishQuad(v, top + t * ld, ld, j, height, c, cj, relative, base, rowCount);
+    }
+  }
   for (; j + 1 < width; j += 2) {
     const cj = j * height;
     const tj = base + relative[j] * rowCount;
@@ -342,6 +358,191 @@ function subtractFour(
     const r = relative[i];
     v[tj + r] -= x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
     v[tk + r] -= x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+  }
+}
+
+// Four update columns j .. j+3 per pass, for L_d of more than one pass: each x loaded serves sixteen products. Rows
+// j .. j+2 (the triangle above row j+3, where the four columns start at different rows) go entry by entry.
+
+function writeQuad(v: Float64Array, c0: number, ld: number, j: number, height: number, c: Float64Array, cj: number): void {
+  const ck = cj + height;
+  const cl = ck + height;
+  const cm = cl + height;
+  const c1 = c0 + ld;
+  const c2 = c1 + ld;
+  const c3 = c2 + ld;
+  for (let e = j; e < j + 3; e++) {
+    const ce = cj + (e - j) * height;
+    for (let i = e; i < j + 3; i++)
+      c[ce + i] = v[c0 + i] * v[c0 + e] + v[c1 + i] * v[c1 + e] + v[c2 + i] * v[c2 + e] + v[c3 + i] * v[c3 + e];
+  }
+  const a0 = v[c0 + j];
+  const a1 = v[c1 + j];
+  const a2 = v[c2 + j];
+  const a3 = v[c3 + j];
+  const b0 = v[c0 + j + 1];
+  const b1 = v[c1 + j + 1];
+  const b2 = v[c2 + j + 1];
+  const b3 = v[c3 + j + 1];
+  const d0 = v[c0 + j + 2];
+  const d1 = v[c1 + j + 2];
+  const d2 = v[c2 + j + 2];
+  const d3 = v[c3 + j + 2];
+  const e0 = v[c0 + j + 3];
+  const e1 = v[c1 + j + 3];
+  const e2 = v[c2 + j + 3];
+  const e3 = v[c3 + j + 3];
+  for (let i = j + 3; i < height; i++) {
+    const x0 = v[c0 + i];
+    const x1 = v[c1 + i];
+    const x2 = v[c2 + i];
+    const x3 = v[c3 + i];
+    c[cj + i] = x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
+    c[ck + i] = x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+    c[cl + i] = x0 * d0 + x1 * d1 + x2 * d2 + x3 * d3;
+    c[cm + i] = x0 * e0 + x1 * e1 + x2 * e2 + x3 * e3;
+  }
+}
+
+function writeRestQuad(
+  v: Float64Array,
+  c0: number,
+  ld: number,
+  rest: number,
+  j: number,
+  height: number,
+  c: Float64Array,
+  cj: number,
+): void {
+  const ck = cj + height;
+  const cl = ck + height;
+  const cm = cl + height;
+  const c1 = rest > 1 ? c0 + ld : c0;
+  const c2 = rest > 2 ? c1 + ld : c0;
+  for (let e = j; e < j + 3; e++) {
+    const ce = cj + (e - j) * height;
+    const f1 = rest > 1 ? v[c1 + e] : 0;
+    const f2 = rest > 2 ? v[c2 + e] : 0;
+    for (let i = e; i < j + 3; i++) c[ce + i] = v[c0 + i] * v[c0 + e] + v[c1 + i] * f1 + v[c2 + i] * f2;
+  }
+  const a0 = v[c0 + j];
+  const a1 = rest > 1 ? v[c1 + j] : 0;
+  const a2 = rest > 2 ? v[c2 + j] : 0;
+  const b0 = v[c0 + j + 1];
+  const b1 = rest > 1 ? v[c1 + j + 1] : 0;
+  const b2 = rest > 2 ? v[c2 + j + 1] : 0;
+  const d0 = v[c0 + j + 2];
+  const d1 = rest > 1 ? v[c1 + j + 2] : 0;
+  const d2 = rest > 2 ? v[c2 + j + 2] : 0;
+  const e0 = v[c0 + j + 3];
+  const e1 = rest > 1 ? v[c1 + j + 3] : 0;
+  const e2 = rest > 2 ? v[c2 + j + 3] : 0;
+  for (let i = j + 3; i < height; i++) {
+    const x0 = v[c0 + i];
+    const x1 = v[c1 + i];
+    const x2 = v[c2 + i];
+    c[cj + i] = x0 * a0 + x1 * a1 + x2 * a2;
+    c[ck + i] = x0 * b0 + x1 * b1 + x2 * b2;
+    c[cl + i] = x0 * d0 + x1 * d1 + x2 * d2;
+    c[cm + i] = x0 * e0 + x1 * e1 + x2 * e2;
+  }
+}
+
+function addQuad(v: Float64Array, c0: number, ld: number, j: number, height: number, c: Float64Array, cj: number): void {
+  const ck = cj + height;
+  const cl = ck + height;
+  const cm = cl + height;
+  const c1 = c0 + ld;
+  const c2 = c1 + ld;
+  const c3 = c2 + ld;
+  for (let e = j; e < j + 3; e++) {
+    const ce = cj + (e - j) * height;
+    for (let i = e; i < j + 3; i++)
+      c[ce + i] += v[c0 + i] * v[c0 + e] + v[c1 + i] * v[c1 + e] + v[c2 + i] * v[c2 + e] + v[c3 + i] * v[c3 + e];
+  }
+  const a0 = v[c0 + j];
+  const a1 = v[c1 + j];
+  const a2 = v[c2 + j];
+  const a3 = v[c3 + j];
+  const b0 = v[c0 + j + 1];
+  const b1 = v[c1 + j + 1];
+  const b2 = v[c2 + j + 1];
+  const b3 = v[c3 + j + 1];
+  const d0 = v[c0 + j + 2];
+  const d1 = v[c1 + j + 2];
+  const d2 = v[c2 + j + 2];
+  const d3 = v[c3 + j + 2];
+  const e0 = v[c0 + j + 3];
+  const e1 = v[c1 + j + 3];
+  const e2 = v[c2 + j + 3];
+  const e3 = v[c3 + j + 3];
+  for (let i = j + 3; i < height; i++) {
+    const x0 = v[c0 + i];
+    const x1 = v[c1 + i];
+    const x2 = v[c2 + i];
+    const x3 = v[c3 + i];
+    c[cj + i] += x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
+    c[ck + i] += x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+    c[cl + i] += x0 * d0 + x1 * d1 + x2 * d2 + x3 * d3;
+    c[cm + i] += x0 * e0 + x1 * e1 + x2 * e2 + x3 * e3;
+  }
+}
+
+function finishQuad(
+  v: Float64Array,
+  c0: number,
+  ld: number,
+  j: number,
+  height: number,
+  c: Float64Array,
+  cj: number,
+  relative: Int32Array,
+  base: number,
+  rowCount: number,
+): void {
+  const ck = cj + height;
+  const cl = ck + height;
+  const cm = cl + height;
+  const c1 = c0 + ld;
+  const c2 = c1 + ld;
+  const c3 = c2 + ld;
+  for (let e = j; e < j + 3; e++) {
+    const ce = cj + (e - j) * height;
+    const te = base + relative[e] * rowCount;
+    for (let i = e; i < j + 3; i++) {
+      v[te + relative[i]] -= c[ce + i] + (v[c0 + i] * v[c0 + e] + v[c1 + i] * v[c1 + e] + v[c2 + i] * v[c2 + e] + v[c3 + i] * v[c3 + e]);
+    }
+  }
+  const t0 = base + relative[j] * rowCount;
+  const t1 = base + relative[j + 1] * rowCount;
+  const t2 = base + relative[j + 2] * rowCount;
+  const t3 = base + relative[j + 3] * rowCount;
+  const a0 = v[c0 + j];
+  const a1 = v[c1 + j];
+  const a2 = v[c2 + j];
+  const a3 = v[c3 + j];
+  const b0 = v[c0 + j + 1];
+  const b1 = v[c1 + j + 1];
+  const b2 = v[c2 + j + 1];
+  const b3 = v[c3 + j + 1];
+  const d0 = v[c0 + j + 2];
+  const d1 = v[c1 + j + 2];
+  const d2 = v[c2 + j + 2];
+  const d3 = v[c3 + j + 2];
+  const e0 = v[c0 + j + 3];
+  const e1 = v[c1 + j + 3];
+  const e2 = v[c2 + j + 3];
+  const e3 = v[c3 + j + 3];
+  for (let i = j + 3; i < height; i++) {
+    const x0 = v[c0 + i];
+    const x1 = v[c1 + i];
+    const x2 = v[c2 + i];
+    const x3 = v[c3 + i];
+    const r = relative[i];
+    v[t0 + r] -= c[cj + i] + (x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3);
+    v[t1 + r] -= c[ck + i] + (x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3);
+    v[t2 + r] -= c[cl + i] + (x0 * d0 + x1 * d1 + x2 * d2 + x3 * d3);
+    v[t3 + r] -= c[cm + i] + (x0 * e0 + x1 * e1 + x2 * e2 + x3 * e3);
   }
 }
 
