@@ -600,8 +600,9 @@ function subtractRest(
 }
 
 /**
- * Dense left-looking Cholesky of a supernode's rowCount × columns block (diagonal part and the rows below), two
- * columns at a time: each pass over an earlier column's entries updates both, so it is read once for two.
+ * Dense left-looking Cholesky of a supernode's rowCount × columns block (diagonal part and the rows below), four
+ * columns at a time, then two: each pass over four earlier columns' entries updates all of them, so an entry loaded
+ * serves sixteen products (eight for a pair).
  */
 function factorBlock(
   v: Float64Array,
@@ -613,49 +614,16 @@ function factorBlock(
   perm: Int32Array,
 ): void {
   let j = 0;
+  for (; j + 3 < columns; j += 4) {
+    const cj = base + j * ld;
+    for (let t = 0; t < j; t += 4) subtractQuad(v, base + t * ld, ld, j, cj);
+    finishPair(v, base, ld, j, first, originalDiagonal, perm);
+    finishPair(v, base, ld, j + 2, first, originalDiagonal, perm);
+  }
   for (; j + 1 < columns; j += 2) {
     const cj = base + j * ld;
-    const ck = cj + ld;
-    let t = 0;
-    for (; t + 3 < j; t += 4) {
-      const c0 = base + t * ld;
-      const c1 = c0 + ld;
-      const c2 = c1 + ld;
-      const c3 = c2 + ld;
-      const a0 = v[c0 + j];
-      const a1 = v[c1 + j];
-      const a2 = v[c2 + j];
-      const a3 = v[c3 + j];
-      const b0 = v[c0 + j + 1];
-      const b1 = v[c1 + j + 1];
-      const b2 = v[c2 + j + 1];
-      const b3 = v[c3 + j + 1];
-      v[cj + j] -= a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
-      for (let i = j + 1; i < ld; i++) {
-        const x0 = v[c0 + i];
-        const x1 = v[c1 + i];
-        const x2 = v[c2 + i];
-        const x3 = v[c3 + i];
-        v[cj + i] -= x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
-        v[ck + i] -= x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
-      }
-    }
-    for (; t < j; t++) {
-      const c0 = base + t * ld;
-      const a0 = v[c0 + j];
-      const b0 = v[c0 + j + 1];
-      if (a0 === 0 && b0 === 0) continue;
-      v[cj + j] -= a0 * a0;
-      for (let i = j + 1; i < ld; i++) {
-        const x0 = v[c0 + i];
-        v[cj + i] -= x0 * a0;
-        v[ck + i] -= x0 * b0;
-      }
-    }
-    finishColumn(v, cj, j, ld, first, originalDiagonal, perm);
-    const a = v[cj + j + 1];
-    if (a !== 0) for (let i = j + 1; i < ld; i++) v[ck + i] -= v[cj + i] * a;
-    finishColumn(v, ck, j + 1, ld, first, originalDiagonal, perm);
+    for (let t = 0; t + 3 < j; t += 4) subtractPair(v, base + t * ld, ld, j, cj);
+    finishPair(v, base, ld, j, first, originalDiagonal, perm);
   }
   if (j < columns) {
     const cj = base + j * ld;
@@ -667,6 +635,105 @@ function factorBlock(
     }
     finishColumn(v, cj, j, ld, first, originalDiagonal, perm);
   }
+}
+
+/** Block columns j .. j+3 (from cj, each from its diagonal row down) less the products of block columns c0 .. c0+3·ld. */
+function subtractQuad(v: Float64Array, c0: number, ld: number, j: number, cj: number): void {
+  const c1 = c0 + ld;
+  const c2 = c1 + ld;
+  const c3 = c2 + ld;
+  for (let e = j; e < j + 3; e++) {
+    const ce = cj + (e - j) * ld;
+    for (let i = e; i < j + 3; i++)
+      v[ce + i] -= v[c0 + i] * v[c0 + e] + v[c1 + i] * v[c1 + e] + v[c2 + i] * v[c2 + e] + v[c3 + i] * v[c3 + e];
+  }
+  const ck = cj + ld;
+  const cl = ck + ld;
+  const cm = cl + ld;
+  const a0 = v[c0 + j];
+  const a1 = v[c1 + j];
+  const a2 = v[c2 + j];
+  const a3 = v[c3 + j];
+  const b0 = v[c0 + j + 1];
+  const b1 = v[c1 + j + 1];
+  const b2 = v[c2 + j + 1];
+  const b3 = v[c3 + j + 1];
+  const d0 = v[c0 + j + 2];
+  const d1 = v[c1 + j + 2];
+  const d2 = v[c2 + j + 2];
+  const d3 = v[c3 + j + 2];
+  const e0 = v[c0 + j + 3];
+  const e1 = v[c1 + j + 3];
+  const e2 = v[c2 + j + 3];
+  const e3 = v[c3 + j + 3];
+  for (let i = j + 3; i < ld; i++) {
+    const x0 = v[c0 + i];
+    const x1 = v[c1 + i];
+    const x2 = v[c2 + i];
+    const x3 = v[c3 + i];
+    v[cj + i] -= x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
+    v[ck + i] -= x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+    v[cl + i] -= x0 * d0 + x1 * d1 + x2 * d2 + x3 * d3;
+    v[cm + i] -= x0 * e0 + x1 * e1 + x2 * e2 + x3 * e3;
+  }
+}
+
+/** Block columns j and j+1 (from cj) less the products of block columns c0 .. c0+3·ld. */
+function subtractPair(v: Float64Array, c0: number, ld: number, j: number, cj: number): void {
+  const ck = cj + ld;
+  const c1 = c0 + ld;
+  const c2 = c1 + ld;
+  const c3 = c2 + ld;
+  const a0 = v[c0 + j];
+  const a1 = v[c1 + j];
+  const a2 = v[c2 + j];
+  const a3 = v[c3 + j];
+  const b0 = v[c0 + j + 1];
+  const b1 = v[c1 + j + 1];
+  const b2 = v[c2 + j + 1];
+  const b3 = v[c3 + j + 1];
+  v[cj + j] -= a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+  for (let i = j + 1; i < ld; i++) {
+    const x0 = v[c0 + i];
+    const x1 = v[c1 + i];
+    const x2 = v[c2 + i];
+    const x3 = v[c3 + i];
+    v[cj + i] -= x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
+    v[ck + i] -= x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+  }
+}
+
+/**
+ * Block columns j and j+1, already updated by the block's columns before the last multiple of four below j: updated
+ * by the one to three columns from there to j one at a time, then factored (column j+1 updated by column j).
+ */
+function finishPair(
+  v: Float64Array,
+  base: number,
+  ld: number,
+  j: number,
+  first: number,
+  originalDiagonal: Float64Array,
+  perm: Int32Array,
+): void {
+  const cj = base + j * ld;
+  const ck = cj + ld;
+  for (let t = j & ~3; t < j; t++) {
+    const c0 = base + t * ld;
+    const a0 = v[c0 + j];
+    const b0 = v[c0 + j + 1];
+    if (a0 === 0 && b0 === 0) continue;
+    v[cj + j] -= a0 * a0;
+    for (let i = j + 1; i < ld; i++) {
+      const x0 = v[c0 + i];
+      v[cj + i] -= x0 * a0;
+      v[ck + i] -= x0 * b0;
+    }
+  }
+  finishColumn(v, cj, j, ld, first, originalDiagonal, perm);
+  const a = v[cj + j + 1];
+  if (a !== 0) for (let i = j + 1; i < ld; i++) v[ck + i] -= v[cj + i] * a;
+  finishColumn(v, ck, j + 1, ld, first, originalDiagonal, perm);
 }
 
 /** Column j of a block, updated by every column before it: its pivot checked and square-rooted, the rest scaled. */
