@@ -155,11 +155,12 @@ function factorSupernodes(
 
 /**
  * Subtracts descendant d's update L_d[i0:, :] · L_d[i0 : i0+width, :]ᵀ (lower trapezoid) from supernode s's block,
- * row i of the update landing on s's row relative[i]. Two columns of the update and four columns of L_d per pass,
- * so each entry of L_d loaded serves eight products. The passes before the last accumulate into `c` (height × width,
- * column-major), the first one writing it (no zeroing pass), and the last one subtracts its sum from s's block
- * directly (no separate scatter pass). The first pass takes the last one to three columns of L_d when columns is not
- * a multiple of four, else the first four.
+ * row i of the update landing on s's row relative[i]. Passes over four columns of L_d at a time (the first one over
+ * the last one to three columns when columns is not a multiple of four, a missing column counting as a zero
+ * coefficient on a column already present), for four columns of the update at a time (then two, then one): each
+ * entry of L_d loaded serves sixteen products (eight). An L_d of one pass subtracts its products from s's block
+ * directly; otherwise the passes but the last add them into `c` (height × width, column-major, zeroed first) and the
+ * last subtracts their sum.
  *
  * @param v        the factor's values: L_d's block and s's block
  * @param top      offset of L_d's entry (i0, 0)
@@ -183,38 +184,30 @@ function descendantUpdate(
 ): void {
   const rest = columns & 3;
   const blocked = columns - rest;
-  const single = blocked === (rest === 0 ? 4 : 0);
+  // The passes before the last: the partial one first, then every group of four but the last.
+  const firstGroup = rest === 0 ? 4 : 0;
+  const last = blocked - 4;
   let j = 0;
-  if (!single) {
+  if (columns <= 4) {
+    for (; j + 1 < width; j += 2)
+      subtractPair(v, top, ld, columns, j, height, relative, base + relative[j] * rowCount, base + relative[j + 1] * rowCount);
+  } else {
     for (; j + 3 < width; j += 4) {
       const cj = j * height;
-      let t = 0;
-      if (rest === 0) {
-        writeQuad(v, top, ld, j, height, c, cj);
-        t = 4;
-      } else {
-        writeRestQuad(v, top + blocked * ld, ld, rest, j, height, c, cj);
-      }
-      for (; t + 4 < blocked; t += 4) addQuad(v, top + t * ld, ld, j, height, c, cj);
-      finishQuad(v, top + t * ld, ld, j, height, c, cj, relative, base, rowCount);
+      c.fill(0, cj + j, cj + 4 * height);
+      if (rest !== 0) addQuad(v, top + blocked * ld, ld, rest, j, height, c, cj);
+      else addQuad(v, top, ld, 4, j, height, c, cj);
+      for (let t = firstGroup; t < last; t += 4) addQuad(v, top + t * ld, ld, 4, j, height, c, cj);
+      finishQuad(v, top + last * ld, ld, j, height, c, cj, relative, base, rowCount);
     }
-  }
-  for (; j + 1 < width; j += 2) {
-    const cj = j * height;
-    const tj = base + relative[j] * rowCount;
-    const tk = base + relative[j + 1] * rowCount;
-    let t = 0;
-    if (rest === 0) {
-      if (single) subtractFour(v, top, ld, j, height, relative, tj, tk);
-      else writeFour(v, top, ld, j, height, c, cj);
-      t = 4;
-    } else if (single) {
-      subtractRest(v, top + blocked * ld, ld, rest, j, height, relative, tj, tk);
-    } else {
-      writeRest(v, top + blocked * ld, ld, rest, j, height, c, cj);
+    for (; j + 1 < width; j += 2) {
+      const cj = j * height;
+      c.fill(0, cj + j, cj + 2 * height);
+      if (rest !== 0) addPair(v, top + blocked * ld, ld, rest, j, height, c, cj);
+      else addPair(v, top, ld, 4, j, height, c, cj);
+      for (let t = firstGroup; t < last; t += 4) addPair(v, top + t * ld, ld, 4, j, height, c, cj);
+      finishPair(v, top + last * ld, ld, j, height, c, cj, relative, base + relative[j] * rowCount, base + relative[j + 1] * rowCount);
     }
-    for (; t + 4 < blocked; t += 4) addFour(v, top + t * ld, ld, j, height, c, cj);
-    if (t < blocked) finishFour(v, top + t * ld, ld, j, height, c, cj, relative, tj, tk);
   }
   if (j < width) {
     const cj = j * height;
@@ -240,47 +233,58 @@ function descendantUpdate(
   }
 }
 
-// The passes of descendantUpdate over columns c0 .. c0+3·ld of L_d for update columns j and j+1, rows j .. height−1
-// (column j+1 from its diagonal row j+1): write, add to, or finish the sums in c; or, for an L_d of one pass only,
-// subtract the products from s's columns at tj and tk directly.
+// The passes of descendantUpdate over `count` (1 to 4) columns of L_d from c0, for update columns j and j+1 (rows j
+// .. height−1, column j+1 from its diagonal row j+1) or j .. j+3 (rows j .. j+2, the triangle above row j+3 where
+// the four columns start at different rows, entry by entry): add the products to c, or (all four columns) subtract
+// c plus the products from s's block, or (one pass in all) subtract the products from s's columns at tj and tk.
 
-function writeFour(v: Float64Array, c0: number, ld: number, j: number, height: number, c: Float64Array, cj: number): void {
-  const ck = cj + height;
-  const c1 = c0 + ld;
-  const c2 = c1 + ld;
-  const c3 = c2 + ld;
+function subtractPair(
+  v: Float64Array,
+  c0: number,
+  ld: number,
+  count: number,
+  j: number,
+  height: number,
+  relative: Int32Array,
+  tj: number,
+  tk: number,
+): void {
+  const c1 = count > 1 ? c0 + ld : c0;
+  const c2 = count > 2 ? c1 + ld : c0;
+  const c3 = count > 3 ? c2 + ld : c0;
   const a0 = v[c0 + j];
-  const a1 = v[c1 + j];
-  const a2 = v[c2 + j];
-  const a3 = v[c3 + j];
+  const a1 = count > 1 ? v[c1 + j] : 0;
+  const a2 = count > 2 ? v[c2 + j] : 0;
+  const a3 = count > 3 ? v[c3 + j] : 0;
   const b0 = v[c0 + j + 1];
-  const b1 = v[c1 + j + 1];
-  const b2 = v[c2 + j + 1];
-  const b3 = v[c3 + j + 1];
-  c[cj + j] = a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+  const b1 = count > 1 ? v[c1 + j + 1] : 0;
+  const b2 = count > 2 ? v[c2 + j + 1] : 0;
+  const b3 = count > 3 ? v[c3 + j + 1] : 0;
+  v[tj + relative[j]] -= a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
   for (let i = j + 1; i < height; i++) {
     const x0 = v[c0 + i];
     const x1 = v[c1 + i];
     const x2 = v[c2 + i];
     const x3 = v[c3 + i];
-    c[cj + i] = x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
-    c[ck + i] = x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
+    const r = relative[i];
+    v[tj + r] -= x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
+    v[tk + r] -= x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
   }
 }
 
-function addFour(v: Float64Array, c0: number, ld: number, j: number, height: number, c: Float64Array, cj: number): void {
+function addPair(v: Float64Array, c0: number, ld: number, count: number, j: number, height: number, c: Float64Array, cj: number): void {
   const ck = cj + height;
-  const c1 = c0 + ld;
-  const c2 = c1 + ld;
-  const c3 = c2 + ld;
+  const c1 = count > 1 ? c0 + ld : c0;
+  const c2 = count > 2 ? c1 + ld : c0;
+  const c3 = count > 3 ? c2 + ld : c0;
   const a0 = v[c0 + j];
-  const a1 = v[c1 + j];
-  const a2 = v[c2 + j];
-  const a3 = v[c3 + j];
+  const a1 = count > 1 ? v[c1 + j] : 0;
+  const a2 = count > 2 ? v[c2 + j] : 0;
+  const a3 = count > 3 ? v[c3 + j] : 0;
   const b0 = v[c0 + j + 1];
-  const b1 = v[c1 + j + 1];
-  const b2 = v[c2 + j + 1];
-  const b3 = v[c3 + j + 1];
+  const b1 = count > 1 ? v[c1 + j + 1] : 0;
+  const b2 = count > 2 ? v[c2 + j + 1] : 0;
+  const b3 = count > 3 ? v[c3 + j + 1] : 0;
   c[cj + j] += a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
   for (let i = j + 1; i < height; i++) {
     const x0 = v[c0 + i];
@@ -292,7 +296,7 @@ function addFour(v: Float64Array, c0: number, ld: number, j: number, height: num
   }
 }
 
-function finishFour(
+function finishPair(
   v: Float64Array,
   c0: number,
   ld: number,
@@ -328,154 +332,35 @@ function finishFour(
   }
 }
 
-function subtractFour(
-  v: Float64Array,
-  c0: number,
-  ld: number,
-  j: number,
-  height: number,
-  relative: Int32Array,
-  tj: number,
-  tk: number,
-): void {
-  const c1 = c0 + ld;
-  const c2 = c1 + ld;
-  const c3 = c2 + ld;
-  const a0 = v[c0 + j];
-  const a1 = v[c1 + j];
-  const a2 = v[c2 + j];
-  const a3 = v[c3 + j];
-  const b0 = v[c0 + j + 1];
-  const b1 = v[c1 + j + 1];
-  const b2 = v[c2 + j + 1];
-  const b3 = v[c3 + j + 1];
-  v[tj + relative[j]] -= a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
-  for (let i = j + 1; i < height; i++) {
-    const x0 = v[c0 + i];
-    const x1 = v[c1 + i];
-    const x2 = v[c2 + i];
-    const x3 = v[c3 + i];
-    const r = relative[i];
-    v[tj + r] -= x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
-    v[tk + r] -= x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
-  }
-}
-
-// Four update columns j .. j+3 per pass, for L_d of more than one pass: each x loaded serves sixteen products. Rows
-// j .. j+2 (the triangle above row j+3, where the four columns start at different rows) go entry by entry.
-
-function writeQuad(v: Float64Array, c0: number, ld: number, j: number, height: number, c: Float64Array, cj: number): void {
+function addQuad(v: Float64Array, c0: number, ld: number, count: number, j: number, height: number, c: Float64Array, cj: number): void {
   const ck = cj + height;
   const cl = ck + height;
   const cm = cl + height;
-  const c1 = c0 + ld;
-  const c2 = c1 + ld;
-  const c3 = c2 + ld;
-  for (let e = j; e < j + 3; e++) {
-    const ce = cj + (e - j) * height;
-    for (let i = e; i < j + 3; i++)
-      c[ce + i] = v[c0 + i] * v[c0 + e] + v[c1 + i] * v[c1 + e] + v[c2 + i] * v[c2 + e] + v[c3 + i] * v[c3 + e];
-  }
+  const c1 = count > 1 ? c0 + ld : c0;
+  const c2 = count > 2 ? c1 + ld : c0;
+  const c3 = count > 3 ? c2 + ld : c0;
   const a0 = v[c0 + j];
-  const a1 = v[c1 + j];
-  const a2 = v[c2 + j];
-  const a3 = v[c3 + j];
+  const a1 = count > 1 ? v[c1 + j] : 0;
+  const a2 = count > 2 ? v[c2 + j] : 0;
+  const a3 = count > 3 ? v[c3 + j] : 0;
   const b0 = v[c0 + j + 1];
-  const b1 = v[c1 + j + 1];
-  const b2 = v[c2 + j + 1];
-  const b3 = v[c3 + j + 1];
+  const b1 = count > 1 ? v[c1 + j + 1] : 0;
+  const b2 = count > 2 ? v[c2 + j + 1] : 0;
+  const b3 = count > 3 ? v[c3 + j + 1] : 0;
   const d0 = v[c0 + j + 2];
-  const d1 = v[c1 + j + 2];
-  const d2 = v[c2 + j + 2];
-  const d3 = v[c3 + j + 2];
+  const d1 = count > 1 ? v[c1 + j + 2] : 0;
+  const d2 = count > 2 ? v[c2 + j + 2] : 0;
+  const d3 = count > 3 ? v[c3 + j + 2] : 0;
   const e0 = v[c0 + j + 3];
-  const e1 = v[c1 + j + 3];
-  const e2 = v[c2 + j + 3];
-  const e3 = v[c3 + j + 3];
-  for (let i = j + 3; i < height; i++) {
-    const x0 = v[c0 + i];
-    const x1 = v[c1 + i];
-    const x2 = v[c2 + i];
-    const x3 = v[c3 + i];
-    c[cj + i] = x0 * a0 + x1 * a1 + x2 * a2 + x3 * a3;
-    c[ck + i] = x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3;
-    c[cl + i] = x0 * d0 + x1 * d1 + x2 * d2 + x3 * d3;
-    c[cm + i] = x0 * e0 + x1 * e1 + x2 * e2 + x3 * e3;
-  }
-}
-
-function writeRestQuad(
-  v: Float64Array,
-  c0: number,
-  ld: number,
-  rest: number,
-  j: number,
-  height: number,
-  c: Float64Array,
-  cj: number,
-): void {
-  const ck = cj + height;
-  const cl = ck + height;
-  const cm = cl + height;
-  const c1 = rest > 1 ? c0 + ld : c0;
-  const c2 = rest > 2 ? c1 + ld : c0;
-  for (let e = j; e < j + 3; e++) {
-    const ce = cj + (e - j) * height;
-    const f1 = rest > 1 ? v[c1 + e] : 0;
-    const f2 = rest > 2 ? v[c2 + e] : 0;
-    for (let i = e; i < j + 3; i++) c[ce + i] = v[c0 + i] * v[c0 + e] + v[c1 + i] * f1 + v[c2 + i] * f2;
-  }
-  const a0 = v[c0 + j];
-  const a1 = rest > 1 ? v[c1 + j] : 0;
-  const a2 = rest > 2 ? v[c2 + j] : 0;
-  const b0 = v[c0 + j + 1];
-  const b1 = rest > 1 ? v[c1 + j + 1] : 0;
-  const b2 = rest > 2 ? v[c2 + j + 1] : 0;
-  const d0 = v[c0 + j + 2];
-  const d1 = rest > 1 ? v[c1 + j + 2] : 0;
-  const d2 = rest > 2 ? v[c2 + j + 2] : 0;
-  const e0 = v[c0 + j + 3];
-  const e1 = rest > 1 ? v[c1 + j + 3] : 0;
-  const e2 = rest > 2 ? v[c2 + j + 3] : 0;
-  for (let i = j + 3; i < height; i++) {
-    const x0 = v[c0 + i];
-    const x1 = v[c1 + i];
-    const x2 = v[c2 + i];
-    c[cj + i] = x0 * a0 + x1 * a1 + x2 * a2;
-    c[ck + i] = x0 * b0 + x1 * b1 + x2 * b2;
-    c[cl + i] = x0 * d0 + x1 * d1 + x2 * d2;
-    c[cm + i] = x0 * e0 + x1 * e1 + x2 * e2;
-  }
-}
-
-function addQuad(v: Float64Array, c0: number, ld: number, j: number, height: number, c: Float64Array, cj: number): void {
-  const ck = cj + height;
-  const cl = ck + height;
-  const cm = cl + height;
-  const c1 = c0 + ld;
-  const c2 = c1 + ld;
-  const c3 = c2 + ld;
-  for (let e = j; e < j + 3; e++) {
-    const ce = cj + (e - j) * height;
-    for (let i = e; i < j + 3; i++)
-      c[ce + i] += v[c0 + i] * v[c0 + e] + v[c1 + i] * v[c1 + e] + v[c2 + i] * v[c2 + e] + v[c3 + i] * v[c3 + e];
-  }
-  const a0 = v[c0 + j];
-  const a1 = v[c1 + j];
-  const a2 = v[c2 + j];
-  const a3 = v[c3 + j];
-  const b0 = v[c0 + j + 1];
-  const b1 = v[c1 + j + 1];
-  const b2 = v[c2 + j + 1];
-  const b3 = v[c3 + j + 1];
-  const d0 = v[c0 + j + 2];
-  const d1 = v[c1 + j + 2];
-  const d2 = v[c2 + j + 2];
-  const d3 = v[c3 + j + 2];
-  const e0 = v[c0 + j + 3];
-  const e1 = v[c1 + j + 3];
-  const e2 = v[c2 + j + 3];
-  const e3 = v[c3 + j + 3];
+  const e1 = count > 1 ? v[c1 + j + 3] : 0;
+  const e2 = count > 2 ? v[c2 + j + 3] : 0;
+  const e3 = count > 3 ? v[c3 + j + 3] : 0;
+  c[cj + j] += a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+  c[cj + j + 1] += b0 * a0 + b1 * a1 + b2 * a2 + b3 * a3;
+  c[ck + j + 1] += b0 * b0 + b1 * b1 + b2 * b2 + b3 * b3;
+  c[cj + j + 2] += d0 * a0 + d1 * a1 + d2 * a2 + d3 * a3;
+  c[ck + j + 2] += d0 * b0 + d1 * b1 + d2 * b2 + d3 * b3;
+  c[cl + j + 2] += d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3;
   for (let i = j + 3; i < height; i++) {
     const x0 = v[c0 + i];
     const x1 = v[c1 + i];
@@ -506,13 +391,6 @@ function finishQuad(
   const c1 = c0 + ld;
   const c2 = c1 + ld;
   const c3 = c2 + ld;
-  for (let e = j; e < j + 3; e++) {
-    const ce = cj + (e - j) * height;
-    const te = base + relative[e] * rowCount;
-    for (let i = e; i < j + 3; i++) {
-      v[te + relative[i]] -= c[ce + i] + (v[c0 + i] * v[c0 + e] + v[c1 + i] * v[c1 + e] + v[c2 + i] * v[c2 + e] + v[c3 + i] * v[c3 + e]);
-    }
-  }
   const t0 = base + relative[j] * rowCount;
   const t1 = base + relative[j + 1] * rowCount;
   const t2 = base + relative[j + 2] * rowCount;
@@ -533,6 +411,15 @@ function finishQuad(
   const e1 = v[c1 + j + 3];
   const e2 = v[c2 + j + 3];
   const e3 = v[c3 + j + 3];
+  const r0 = relative[j];
+  const r1 = relative[j + 1];
+  const r2 = relative[j + 2];
+  v[t0 + r0] -= c[cj + j] + (a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3);
+  v[t0 + r1] -= c[cj + j + 1] + (b0 * a0 + b1 * a1 + b2 * a2 + b3 * a3);
+  v[t1 + r1] -= c[ck + j + 1] + (b0 * b0 + b1 * b1 + b2 * b2 + b3 * b3);
+  v[t0 + r2] -= c[cj + j + 2] + (d0 * a0 + d1 * a1 + d2 * a2 + d3 * a3);
+  v[t1 + r2] -= c[ck + j + 2] + (d0 * b0 + d1 * b1 + d2 * b2 + d3 * b3);
+  v[t2 + r2] -= c[cl + j + 2] + (d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3);
   for (let i = j + 3; i < height; i++) {
     const x0 = v[c0 + i];
     const x1 = v[c1 + i];
@@ -543,59 +430,6 @@ function finishQuad(
     v[t1 + r] -= c[ck + i] + (x0 * b0 + x1 * b1 + x2 * b2 + x3 * b3);
     v[t2 + r] -= c[cl + i] + (x0 * d0 + x1 * d1 + x2 * d2 + x3 * d3);
     v[t3 + r] -= c[cm + i] + (x0 * e0 + x1 * e1 + x2 * e2 + x3 * e3);
-  }
-}
-
-// The one- to three-column passes (rest = columns & 3, from column c0): missing columns count as zero coefficients
-// on a column already present, so one loop serves the three widths.
-
-function writeRest(v: Float64Array, c0: number, ld: number, rest: number, j: number, height: number, c: Float64Array, cj: number): void {
-  const ck = cj + height;
-  const c1 = rest > 1 ? c0 + ld : c0;
-  const c2 = rest > 2 ? c1 + ld : c0;
-  const a0 = v[c0 + j];
-  const a1 = rest > 1 ? v[c1 + j] : 0;
-  const a2 = rest > 2 ? v[c2 + j] : 0;
-  const b0 = v[c0 + j + 1];
-  const b1 = rest > 1 ? v[c1 + j + 1] : 0;
-  const b2 = rest > 2 ? v[c2 + j + 1] : 0;
-  c[cj + j] = a0 * a0 + a1 * a1 + a2 * a2;
-  for (let i = j + 1; i < height; i++) {
-    const x0 = v[c0 + i];
-    const x1 = v[c1 + i];
-    const x2 = v[c2 + i];
-    c[cj + i] = x0 * a0 + x1 * a1 + x2 * a2;
-    c[ck + i] = x0 * b0 + x1 * b1 + x2 * b2;
-  }
-}
-
-function subtractRest(
-  v: Float64Array,
-  c0: number,
-  ld: number,
-  rest: number,
-  j: number,
-  height: number,
-  relative: Int32Array,
-  tj: number,
-  tk: number,
-): void {
-  const c1 = rest > 1 ? c0 + ld : c0;
-  const c2 = rest > 2 ? c1 + ld : c0;
-  const a0 = v[c0 + j];
-  const a1 = rest > 1 ? v[c1 + j] : 0;
-  const a2 = rest > 2 ? v[c2 + j] : 0;
-  const b0 = v[c0 + j + 1];
-  const b1 = rest > 1 ? v[c1 + j + 1] : 0;
-  const b2 = rest > 2 ? v[c2 + j + 1] : 0;
-  v[tj + relative[j]] -= a0 * a0 + a1 * a1 + a2 * a2;
-  for (let i = j + 1; i < height; i++) {
-    const x0 = v[c0 + i];
-    const x1 = v[c1 + i];
-    const x2 = v[c2 + i];
-    const r = relative[i];
-    v[tj + r] -= x0 * a0 + x1 * a1 + x2 * a2;
-    v[tk + r] -= x0 * b0 + x1 * b1 + x2 * b2;
   }
 }
 
@@ -616,14 +450,14 @@ function factorBlock(
   let j = 0;
   for (; j + 3 < columns; j += 4) {
     const cj = base + j * ld;
-    for (let t = 0; t < j; t += 4) subtractQuad(v, base + t * ld, ld, j, cj);
-    finishPair(v, base, ld, j, first, originalDiagonal, perm);
-    finishPair(v, base, ld, j + 2, first, originalDiagonal, perm);
+    for (let t = 0; t < j; t += 4) blockQuad(v, base + t * ld, ld, j, cj);
+    factorPair(v, base, ld, j, first, originalDiagonal, perm);
+    factorPair(v, base, ld, j + 2, first, originalDiagonal, perm);
   }
   for (; j + 1 < columns; j += 2) {
     const cj = base + j * ld;
-    for (let t = 0; t + 3 < j; t += 4) subtractPair(v, base + t * ld, ld, j, cj);
-    finishPair(v, base, ld, j, first, originalDiagonal, perm);
+    for (let t = 0; t + 3 < j; t += 4) blockPair(v, base + t * ld, ld, j, cj);
+    factorPair(v, base, ld, j, first, originalDiagonal, perm);
   }
   if (j < columns) {
     const cj = base + j * ld;
@@ -638,15 +472,10 @@ function factorBlock(
 }
 
 /** Block columns j .. j+3 (from cj, each from its diagonal row down) less the products of block columns c0 .. c0+3·ld. */
-function subtractQuad(v: Float64Array, c0: number, ld: number, j: number, cj: number): void {
+function blockQuad(v: Float64Array, c0: number, ld: number, j: number, cj: number): void {
   const c1 = c0 + ld;
   const c2 = c1 + ld;
   const c3 = c2 + ld;
-  for (let e = j; e < j + 3; e++) {
-    const ce = cj + (e - j) * ld;
-    for (let i = e; i < j + 3; i++)
-      v[ce + i] -= v[c0 + i] * v[c0 + e] + v[c1 + i] * v[c1 + e] + v[c2 + i] * v[c2 + e] + v[c3 + i] * v[c3 + e];
-  }
   const ck = cj + ld;
   const cl = ck + ld;
   const cm = cl + ld;
@@ -666,6 +495,12 @@ function subtractQuad(v: Float64Array, c0: number, ld: number, j: number, cj: nu
   const e1 = v[c1 + j + 3];
   const e2 = v[c2 + j + 3];
   const e3 = v[c3 + j + 3];
+  v[cj + j] -= a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+  v[cj + j + 1] -= b0 * a0 + b1 * a1 + b2 * a2 + b3 * a3;
+  v[ck + j + 1] -= b0 * b0 + b1 * b1 + b2 * b2 + b3 * b3;
+  v[cj + j + 2] -= d0 * a0 + d1 * a1 + d2 * a2 + d3 * a3;
+  v[ck + j + 2] -= d0 * b0 + d1 * b1 + d2 * b2 + d3 * b3;
+  v[cl + j + 2] -= d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3;
   for (let i = j + 3; i < ld; i++) {
     const x0 = v[c0 + i];
     const x1 = v[c1 + i];
@@ -679,7 +514,7 @@ function subtractQuad(v: Float64Array, c0: number, ld: number, j: number, cj: nu
 }
 
 /** Block columns j and j+1 (from cj) less the products of block columns c0 .. c0+3·ld. */
-function subtractPair(v: Float64Array, c0: number, ld: number, j: number, cj: number): void {
+function blockPair(v: Float64Array, c0: number, ld: number, j: number, cj: number): void {
   const ck = cj + ld;
   const c1 = c0 + ld;
   const c2 = c1 + ld;
@@ -707,7 +542,7 @@ function subtractPair(v: Float64Array, c0: number, ld: number, j: number, cj: nu
  * Block columns j and j+1, already updated by the block's columns before the last multiple of four below j: updated
  * by the one to three columns from there to j one at a time, then factored (column j+1 updated by column j).
  */
-function finishPair(
+function factorPair(
   v: Float64Array,
   base: number,
   ld: number,
