@@ -87,7 +87,8 @@ function factorSupernodes(
     const rowStart = rowPointers[s];
     const rowCount = rowPointers[s + 1] - rowStart;
     const base = valuePointers[s];
-    for (let r = 0; r < rowCount; r++) local[rows[rowStart + r]] = r;
+    // s's own columns come first among its rows, in order: only the rows below need a map.
+    for (let r = columns; r < rowCount; r++) local[rows[rowStart + r]] = r;
     for (let j = 0; j < columns; j++) originalDiagonal[first + j] = values[base + j * rowCount + j];
     const end = first + columns;
 
@@ -101,19 +102,21 @@ function factorSupernodes(
       const dColumns = supernodeStart[d + 1] - supernodeStart[d];
       const dBase = valuePointers[d];
       const p1 = cursor[d];
+      // Where each of d's rows from p1 on sits in s's block, looked up once for the whole update: the rows in s's
+      // columns (the update's width) at their column, the rows below through the map. They are some of s's rows
+      // in order, so they are a contiguous run when the last is as far from the first as their count.
       let p2 = p1;
-      while (p2 < dRowEnd && rows[p2] < end) p2++;
+      for (; p2 < dRowEnd; p2++) {
+        const row = rows[p2];
+        if (row >= end) break;
+        relative[p2 - p1] = row - first;
+      }
+      for (let p = p2; p < dRowEnd; p++) relative[p - p1] = local[rows[p]];
       const i0 = p1 - dRowStart;
       const height = dRowEnd - p1;
       const width = p2 - p1;
-      // Where each of d's rows from p1 on sits in s's block, looked up once for the whole update.
-      let contiguous = true;
-      const r0 = local[rows[p1]];
-      for (let i = 0; i < height; i++) {
-        const r = local[rows[p1 + i]];
-        relative[i] = r;
-        if (r !== r0 + i) contiguous = false;
-      }
+      const r0 = relative[0];
+      const contiguous = relative[height - 1] - r0 === height - 1;
       if (dColumns === 1) {
         // Most supernodes of a mesh Laplacian are single columns: subtract the outer product directly.
         const c0 = dBase + i0;
