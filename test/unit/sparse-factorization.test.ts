@@ -7,10 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { CscMatrix } from '../../workers/sparse/csc-matrix.ts';
+import { cscFromTriplets, type CscMatrix } from '../../workers/sparse/csc-matrix.ts';
 import { amdOfGraph, amdOrdering } from '../../workers/sparse/amd-ordering.ts';
 import { symmetricAdjacency } from '../../workers/sparse/symmetric-adjacency.ts';
-import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
+import { choleskySymbolic, type CholeskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
 import { cotangentLaplacian } from '../../workers/mesh/cotangent-laplacian.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
@@ -191,6 +191,49 @@ test('AMD gives the same ordering and fill when its marks are cleared before eve
   assert.ok(3 * fill < natural, `AMD's fill ${fill} is under a third of the natural ordering's ${natural}`);
 });
 
+/**
+ * The supernodal factor of kff under `symbolic` against the up-looking reference: every column's count, every
+ * reference entry at its row in the supernode block, every other stored row an explicit zero.
+ *
+ * @returns the largest difference and the largest reference entry
+ */
+function differenceFromReference(
+  name: string,
+  kff: CscMatrix,
+  symbolic: CholeskySymbolic,
+  values: Float64Array,
+): { worst: number; largest: number } {
+  const reference = upLookingCholesky(kff, symbolic.perm);
+  let referenceNonzeros = 0;
+  let worst = 0;
+  let largest = 0;
+  const { supernodeCount, supernodeStart, rowPointers, rows, valuePointers } = symbolic;
+  const local = new Int32Array(kff.cols).fill(-1);
+  for (let s = 0; s < supernodeCount; s++) {
+    const ld = rowPointers[s + 1] - rowPointers[s];
+    for (let r = 0; r < ld; r++) local[rows[rowPointers[s] + r]] = r;
+    for (let j = supernodeStart[s]; j < supernodeStart[s + 1]; j++) {
+      const base = valuePointers[s] + (j - supernodeStart[s]) * ld;
+      const expected = new Map<number, number>();
+      for (let p = 0; p < reference.rows[j].length; p++) expected.set(reference.rows[j][p], reference.values[j][p]);
+      referenceNonzeros += expected.size;
+      assert.equal(symbolic.columnCounts[j], expected.size, `${name}: column ${j} has the reference's count`);
+      for (const [row, value] of expected) {
+        assert.ok(row >= supernodeStart[s] && local[row] >= 0, `${name}: row ${row} of column ${j} is in its supernode`);
+        worst = Math.max(worst, Math.abs(values[base + local[row]] - value));
+        largest = Math.max(largest, Math.abs(value));
+      }
+      // Rows the supernode stores beyond column j's own are explicit zeros.
+      for (let r = j - supernodeStart[s]; r < ld; r++) {
+        if (!expected.has(rows[rowPointers[s] + r])) worst = Math.max(worst, Math.abs(values[base + r]));
+      }
+    }
+    for (let r = 0; r < ld; r++) local[rows[rowPointers[s] + r]] = -1;
+  }
+  assert.equal(symbolic.factorNonzeros, referenceNonzeros, `${name}: the factor's non-zeros are the reference's`);
+  return { worst, largest };
+}
+
 test('the supernodal factor of the hand and body Laplacians equals a simplicial up-looking Cholesky to 1e-12', () => {
   for (const [name, mesh] of [
     ['hand', hand()],
@@ -198,36 +241,70 @@ test('the supernodal factor of the hand and body Laplacians equals a simplicial 
   ] as const) {
     const { kff } = freeSystem(mesh);
     const symbolic = choleskySymbolic(kff, amdOrdering(kff));
-    const factor = choleskyNumeric(kff, symbolic);
-    const reference = upLookingCholesky(kff, symbolic.perm);
-    let referenceNonzeros = 0;
-    let worst = 0;
-    let largest = 0;
-    const { supernodeCount, supernodeStart, rowPointers, rows, valuePointers } = symbolic;
-    const local = new Int32Array(kff.cols).fill(-1);
-    for (let s = 0; s < supernodeCount; s++) {
-      const ld = rowPointers[s + 1] - rowPointers[s];
-      for (let r = 0; r < ld; r++) local[rows[rowPointers[s] + r]] = r;
-      for (let j = supernodeStart[s]; j < supernodeStart[s + 1]; j++) {
-        const base = valuePointers[s] + (j - supernodeStart[s]) * ld;
-        const expected = new Map<number, number>();
-        for (let p = 0; p < reference.rows[j].length; p++) expected.set(reference.rows[j][p], reference.values[j][p]);
-        referenceNonzeros += expected.size;
-        assert.equal(symbolic.columnCounts[j], expected.size, `${name}: column ${j} has the reference's count`);
-        for (const [row, value] of expected) {
-          assert.ok(row >= supernodeStart[s] && local[row] >= 0, `${name}: row ${row} of column ${j} is in its supernode`);
-          worst = Math.max(worst, Math.abs(factor.values[base + local[row]] - value));
-          largest = Math.max(largest, Math.abs(value));
-        }
-        // Rows the supernode stores beyond column j's own are explicit zeros.
-        for (let r = j - supernodeStart[s]; r < ld; r++) {
-          if (!expected.has(rows[rowPointers[s] + r])) worst = Math.max(worst, Math.abs(factor.values[base + r]));
-        }
-      }
-      for (let r = 0; r < ld; r++) local[rows[rowPointers[s] + r]] = -1;
-    }
-    assert.equal(symbolic.factorNonzeros, referenceNonzeros, `${name}: the factor's non-zeros are the reference's`);
+    const { worst, largest } = differenceFromReference(name, kff, symbolic, choleskyNumeric(kff, symbolic).values);
     assert.ok(worst <= 1e-12 * largest, `${name}: largest difference ${worst} against entries up to ${largest}`);
+  }
+});
+
+/**
+ * Dense diagonal blocks A (p columns), F (f), W (w) and C (r) in that order, with F–W, W–C, A–W and A–C coupled
+ * (random negative couplings, a dominant diagonal): in their natural order A is one supernode, F another (its
+ * columns stop short of C), and W with C a third, which A updates in all its w + r columns.
+ */
+function fourBlocks(p: number, f: number, w: number, r: number, seed: number): CscMatrix {
+  let state = seed;
+  const random = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+  const n = p + f + w + r;
+  const block = (k: number) => (k < p ? 'A' : k < p + f ? 'F' : k < p + f + w ? 'W' : 'C');
+  const couplings = new Set(['AA', 'FF', 'WW', 'CC', 'FW', 'WC', 'AW', 'AC']);
+  const dense = new Float64Array(n * n);
+  for (let j = 0; j < n; j++) {
+    for (let i = j + 1; i < n; i++) {
+      if (!couplings.has(block(j) + block(i))) continue;
+      const value = -0.1 - random();
+      dense[j * n + i] = value;
+      dense[i * n + j] = value;
+    }
+  }
+  const tripletRows: number[] = [];
+  const tripletCols: number[] = [];
+  const values: number[] = [];
+  for (let j = 0; j < n; j++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += Math.abs(dense[j * n + i]);
+    dense[j * n + j] = sum + 0.5 + random();
+    for (let i = j; i < n; i++) {
+      if (i !== j && dense[j * n + i] === 0) continue;
+      tripletRows.push(i);
+      tripletCols.push(j);
+      values.push(dense[j * n + i]);
+    }
+  }
+  return cscFromTriplets(n, n, tripletRows, tripletCols, values);
+}
+
+test('the supernodal factor equals the up-looking Cholesky to 1e-12 for descendants of 1–9 columns updating 2–10', () => {
+  // Descendants of one to nine columns reach every kernel: the single-column update, one pass of one to four columns,
+  // several passes with a partial pass of one to three columns or none; update widths two to ten reach four columns
+  // at a time, a pair after them, and a last odd column. Blocks of one to ten columns do the same for the dense
+  // factorization of a supernode's own columns.
+  for (let p = 1; p <= 9; p++) {
+    for (let w = 1; w <= 8; w++) {
+      const f = 5 + ((p + w) % 5);
+      const r = 1 + (p % 2);
+      const name = `A ${p}, F ${f}, W ${w}, C ${r}`;
+      const a = fourBlocks(p, f, w, r, 1000 * p + w);
+      const symbolic = choleskySymbolic(
+        a,
+        Int32Array.from({ length: a.cols }, (_, k) => k),
+      );
+      assert.deepEqual(Array.from(symbolic.supernodeStart), [0, p, p + f, a.cols], `${name}: A, F and W with C are the supernodes`);
+      const { worst, largest } = differenceFromReference(name, a, symbolic, choleskyNumeric(a, symbolic).values);
+      assert.ok(worst <= 1e-12 * largest, `${name}: largest difference ${worst} against entries up to ${largest}`);
+    }
   }
 });
 
