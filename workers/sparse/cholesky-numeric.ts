@@ -103,8 +103,7 @@ function factorSupernodes(
       const dBase = valuePointers[d];
       const p1 = cursor[d];
       // Where each of d's rows from p1 on sits in s's block, looked up once for the whole update: the rows in s's
-      // columns (the update's width) at their column, the rows below through the map. They are some of s's rows
-      // in order, so they are a contiguous run when the last is as far from the first as their count.
+      // columns (the update's width) at their column, the rows below through the map.
       let p2 = p1;
       for (; p2 < dRowEnd; p2++) {
         const row = rows[p2];
@@ -115,23 +114,13 @@ function factorSupernodes(
       const i0 = p1 - dRowStart;
       const height = dRowEnd - p1;
       const width = p2 - p1;
-      const r0 = relative[0];
-      const contiguous = relative[height - 1] - r0 === height - 1;
       if (dColumns === 1) {
         // Most supernodes of a mesh Laplacian are single columns: subtract the outer product directly.
         const c0 = dBase + i0;
-        if (contiguous) {
-          for (let j = 0; j < width; j++) {
-            const target = base + relative[j] * rowCount + r0 - c0;
-            const a0 = values[c0 + j];
-            for (let i = c0 + j; i < c0 + height; i++) values[target + i] -= values[i] * a0;
-          }
-        } else {
-          for (let j = 0; j < width; j++) {
-            const target = base + relative[j] * rowCount;
-            const a0 = values[c0 + j];
-            for (let i = j; i < height; i++) values[target + relative[i]] -= values[c0 + i] * a0;
-          }
+        for (let j = 0; j < width; j++) {
+          const target = base + relative[j] * rowCount;
+          const a0 = values[c0 + j];
+          for (let i = j; i < height; i++) values[target + relative[i]] -= values[c0 + i] * a0;
         }
       } else {
         descendantUpdate(values, dBase + i0, dRows, dColumns, height, width, update, base, rowCount, relative);
