@@ -24,13 +24,15 @@
  *
  * --only runs the cases whose names contain one of the given words (e.g. `--only hand,tube`), skipping the rest.
  *
- *   node --expose-gc --import tsx test/bench/harmonic.bench.ts --against COMMIT [--only …] [--runs N]
+ *   node --expose-gc --import tsx test/bench/harmonic.bench.ts --against COMMIT [--only …] [--runs N] [--first-calls M]
  *
  * --against compares the solver core of an earlier commit with today's instead: the commit's workers/sparse is
  * written out once with `git archive` into `.bench/solver-HASH/`, and on each case's free block (welded, cotangent
  * Laplacian, lower triangle, as harmonicWeights builds it) both trees' AMD ordering, symbolic analysis and numeric
  * factorization run in this process, interleaved (the order swapped every run) and timed by the process's CPU
- * time, best and median of N runs (default 9) after the case's warm-up runs.
+ * time, best and median of N runs (default 9) after the case's warm-up runs. Then each tree's first call: the
+ * three stages once in a fresh process (nothing compiled yet, as in a user's one bind per session), M processes
+ * per tree (default 5), alternating, timed the same way.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -306,14 +308,35 @@ async function solverCoreAt(name: string): Promise<SolverCore> {
   };
 }
 
+/** This process's CPU time (all threads, the compiler's included), ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/**
+ * The first AMD ordering, symbolic analysis and numeric factorization of a fresh process on a case's free block,
+ * with the solver core of `commit` ('today' for this tree's).
+ *
+ * @returns CPU ms of the three stages and of all three
+ */
+async function firstCall(commit: string, c: Case): Promise<number[]> {
+  const core: SolverCore = commit === 'today' ? { ...amdToday, ...symbolicToday, ...numericToday } : await solverCoreAt(commit);
+  const kff = freeBlock(c);
+  const t0 = cpuMs();
+  const perm = core.amdOrdering(kff);
+  const t1 = cpuMs();
+  const symbolic = core.choleskySymbolic(kff, perm);
+  const t2 = cpuMs();
+  core.choleskyNumeric(kff, symbolic);
+  const t3 = cpuMs();
+  return [t1 - t0, t2 - t1, t3 - t2, t3 - t0];
+}
+
 /** Earlier commit's solver core against today's by CPU time, interleaved, on each case's free block. */
-async function compareSolverCores(commit: string, cases: Case[], runs: number): Promise<void> {
+async function compareSolverCores(commit: string, cases: Case[], runs: number, firstCalls: number): Promise<void> {
   const before = await solverCoreAt(commit);
   const today: SolverCore = { ...amdToday, ...symbolicToday, ...numericToday };
-  const cpuMs = () => {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  };
   const stages = ['AMD ordering', 'symbolic analysis', 'numeric factorization', 'all three'] as const;
   const rows: BenchRow[] = [];
   for (const c of cases) {
@@ -337,31 +360,61 @@ async function compareSolverCores(commit: string, cases: Case[], runs: number): 
     }
     if (factorNonzeros[0] !== factorNonzeros[1])
       console.log(`  ${c.name}: factor non-zeros ${factorNonzeros[0]} before, ${factorNonzeros[1]} today`);
-    stages.forEach((stage, s) => {
-      const [b, t] = [times[0][s], times[1][s]];
-      rows.push({
-        case: `${c.name}, ${kff.cols.toLocaleString('en')} free: ${stage}`,
-        ours: `${fmtMs(Math.min(...t))} (median ${fmtMs(median(t))})`,
-        reference: `${fmtMs(Math.min(...b))} (median ${fmtMs(median(b))})`,
-        ratio: `${(Math.min(...t) / Math.min(...b)).toFixed(2)} (median ${(median(t) / median(b)).toFixed(2)})`,
+    const firstTimes = [before, today].map(() => stages.map((): number[] => []));
+    for (let r = 0; r < firstCalls; r++) {
+      for (const side of r % 2 === 0 ? [0, 1] : [1, 0]) {
+        const child = spawnSync(
+          process.execPath,
+          ['--import', 'tsx', selfPath, '--first-call', side === 0 ? commit : 'today', JSON.stringify(c)],
+          {
+            encoding: 'utf8',
+            maxBuffer: 1 << 24,
+          },
+        );
+        if (child.status !== 0) throw new Error(`harmonic bench --against: first call failed on ${c.name}:\n${child.stderr}`);
+        (JSON.parse(child.stdout.trim().split('\n').pop()!) as number[]).forEach((t, s) => firstTimes[side][s].push(t));
+      }
+    }
+    for (const [label, measured, count] of [
+      ['', times, runs],
+      [', first call in a fresh process', firstTimes, firstCalls],
+    ] as const) {
+      stages.forEach((stage, s) => {
+        const [b, t] = [measured[0][s], measured[1][s]];
+        rows.push({
+          case: `${c.name}, ${kff.cols.toLocaleString('en')} free: ${stage}${label}`,
+          ours: `${fmtMs(Math.min(...t))} (median ${fmtMs(median(t))})`,
+          reference: `${fmtMs(Math.min(...b))} (median ${fmtMs(median(b))})`,
+          ratio: `${(Math.min(...t) / Math.min(...b)).toFixed(2)} (median ${(median(t) / median(b)).toFixed(2)})`,
+          note: `${count} runs`,
+        });
       });
-    });
+    }
   }
-  printTable(`Solver core, today's (ours) against ${commit}'s (reference), CPU time, best and median of ${runs} interleaved runs`, rows);
+  printTable(
+    `Solver core, today's (ours) against ${commit}'s (reference), CPU time, best and median of interleaved runs in one process and of first calls in fresh processes`,
+    rows,
+  );
 }
 
 const caseArg = process.argv.indexOf('--case');
 const againstArg = process.argv.indexOf('--against');
-if (againstArg >= 0) {
+const firstCallArg = process.argv.indexOf('--first-call');
+if (firstCallArg >= 0) {
+  console.log(JSON.stringify(await firstCall(process.argv[firstCallArg + 1], JSON.parse(process.argv[firstCallArg + 2]) as Case)));
+} else if (againstArg >= 0) {
   const { cases } = prepare();
   const onlyArg = process.argv.indexOf('--only');
   const only = onlyArg >= 0 ? process.argv[onlyArg + 1].split(',') : [];
   const runsArg = process.argv.indexOf('--runs');
   const runs = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 9;
+  const firstCallsArg = process.argv.indexOf('--first-calls');
+  const firstCalls = firstCallsArg >= 0 ? Number(process.argv[firstCallsArg + 1]) : 5;
   await compareSolverCores(
     process.argv[againstArg + 1],
     cases.filter((c) => only.length === 0 || only.some((word) => c.name.includes(word))),
     runs,
+    firstCalls,
   );
 } else if (caseArg >= 0) {
   const c = JSON.parse(process.argv[caseArg + 1]) as Case;
