@@ -202,26 +202,20 @@ function descendantUpdate(
     }
   }
   if (j < width) {
-    const cj = j * height;
-    for (let i = j; i < height; i++) c[cj + i] = 0;
-    for (let t = 0; t < blocked; t += 4) {
-      const c0 = top + t * ld;
-      const c1 = c0 + ld;
-      const c2 = c1 + ld;
-      const c3 = c2 + ld;
-      const a0 = v[c0 + j];
-      const a1 = v[c1 + j];
-      const a2 = v[c2 + j];
-      const a3 = v[c3 + j];
-      for (let i = j; i < height; i++) c[cj + i] += v[c0 + i] * a0 + v[c1 + i] * a1 + v[c2 + i] * a2 + v[c3 + i] * a3;
-    }
-    for (let t = blocked; t < columns; t++) {
-      const c0 = top + t * ld;
-      const a0 = v[c0 + j];
-      for (let i = j; i < height; i++) c[cj + i] += v[c0 + i] * a0;
-    }
+    // The last column alone, row by row: each row's products summed in the same order as the passes above.
     const tj = base + relative[j] * rowCount;
-    for (let i = j; i < height; i++) v[tj + relative[i]] -= c[cj + i];
+    for (let i = j; i < height; i++) {
+      let sum = 0;
+      let c0 = top;
+      for (let t = 0; t < blocked; t += 4, c0 += 4 * ld) {
+        const c1 = c0 + ld;
+        const c2 = c1 + ld;
+        const c3 = c2 + ld;
+        sum += v[c0 + i] * v[c0 + j] + v[c1 + i] * v[c1 + j] + v[c2 + i] * v[c2 + j] + v[c3 + i] * v[c3 + j];
+      }
+      for (let t = blocked; t < columns; t++, c0 += ld) sum += v[c0 + i] * v[c0 + j];
+      v[tj + relative[i]] -= sum;
+    }
   }
 }
 
