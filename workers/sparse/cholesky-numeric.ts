@@ -149,10 +149,11 @@ function factorSupernodes(
  * Subtracts descendant d's update L_d[i0:, :] · L_d[i0 : i0+width, :]ᵀ (lower trapezoid) from supernode s's block,
  * row i of the update landing on s's row relative[i]. Passes over four columns of L_d at a time (the first one over
  * the last one to three columns when columns is not a multiple of four, a missing column counting as a zero
- * coefficient on a column already present), for four columns of the update at a time (then two, then one): each
- * entry of L_d loaded serves sixteen products (eight). An L_d of one pass subtracts its products from s's block
- * directly; otherwise the passes but the last add them into `c` (height × width, column-major, zeroed first) and the
- * last subtracts their sum.
+ * coefficient on a column already present). An L_d of one pass (at most four columns) subtracts its products from
+ * s's block directly, two update columns at a time; a longer one goes four update columns at a time (each entry of
+ * L_d loaded serves sixteen products), then two, its passes but the last adding into `c` (height × width,
+ * column-major, zeroed first) and the last subtracting their sum. A last odd update column is summed row by row
+ * (groups of four columns of L_d, then the rest one at a time) and subtracted directly.
  *
  * @param v        the factor's values: L_d's block and s's block
  * @param top      offset of L_d's entry (i0, 0)
