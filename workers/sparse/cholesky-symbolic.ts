@@ -1,4 +1,4 @@
-import { prefixSums, type CscMatrix } from './csc-matrix.ts';
+import type { CscMatrix } from './csc-matrix.ts';
 
 /**
  * The pattern-only part of a sparse Cholesky factorization P A Pᵀ = L Lᵀ: everything that depends on where A's
@@ -67,24 +67,24 @@ export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbol
   if (a.rows !== n) throw new RangeError(`choleskySymbolic: matrix is ${a.rows}×${a.cols}, needs to be square`);
   if (perm.length !== n) throw new RangeError(`choleskySymbolic: ordering has ${perm.length} entries for a matrix of order ${n}`);
   const inverse = inversePermutation(perm);
-  const tree = eliminationTree(n, permutedPattern(a, inverse, false));
-  const post = postorder(n, tree);
-  const finalPerm = perm.slice();
-  const parent = isIdentity(post) ? tree : applyPostorder(post, tree, perm, finalPerm, inverse);
-  const pattern = permutedPattern(a, inverse, true);
-  const columnCounts = columnCountsOf(n, parent, pattern);
-  const factorNonzeros = sumOf(columnCounts);
+  const degree = new Int32Array(n);
+  const diagonalEntry = new Int32Array(n).fill(-1);
+  countNeighbours(a, degree, diagonalEntry);
+  const tree = eliminationTree(a, perm, inverse, degree);
+  const order = postorder(tree, perm, inverse);
+  const { parent } = order;
+  const pattern = permutedPattern(a, order, tree.upperCount, degree, diagonalEntry);
+  const { columnCounts, factorNonzeros } = columnCountsOf(order, pattern);
 
-  const fundamentalStart = fundamentalSupernodes(n, parent, columnCounts);
+  const fundamentalStart = fundamentalSupernodes(parent, columnCounts);
   const groups = amalgamate(parent, columnCounts, fundamentalStart);
   const layout = supernodeLayout(n, fundamentalStart, groups);
   const { supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, valuePointers } = layout;
-  const rows = supernodeRows(n, parent, pattern, layout);
-  const assemblyMap = assemblyMapOf(a.rowIndices.length, n, pattern, layout, rows);
+  const { rows, assemblyMap } = supernodeRows(a.rowIndices.length, parent, pattern, layout);
 
   return {
     n,
-    perm: finalPerm,
+    perm: order.perm,
     inversePerm: inverse,
     parent,
     columnCounts,
@@ -106,6 +106,12 @@ export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbol
 // optimizes a function with one hot loop on that loop's own type feedback, and keeps the optimized code valid
 // from one call to the next, where one long function with many loops is compiled again and again (each loop
 // deoptimizing on the next loop's not-yet-seen code) until the whole function has run often enough.
+//
+// A's entries are read four times: counted once in A's own numbering (each vertex's degree), placed once under the
+// ordering for the elimination tree (in slots sized by those degrees, so nothing counts them under the ordering),
+// and placed once more under the postordered ordering, where the column counts and the supernodes' rows read
+// them column by column in order; the postorder keeps every edge's direction, so these lists' lengths are known
+// from the first placement.
 
 /** inverse[perm[k]] = k, checking that perm is a permutation of 0 .. #perm−1. */
 function inversePermutation(perm: Int32Array): Int32Array {
@@ -120,54 +126,303 @@ function inversePermutation(perm: Int32Array): Int32Array {
   return inverse;
 }
 
-function isIdentity(order: Int32Array): boolean {
-  for (let k = 0; k < order.length; k++) if (order[k] !== k) return false;
-  return true;
-}
-
-function sumOf(counts: Int32Array): number {
-  let sum = 0;
-  for (let k = 0; k < counts.length; k++) sum += counts[k];
-  return sum;
+/**
+ * Off-diagonal neighbours of each vertex in A's own numbering (where a mesh's neighbours lie close together),
+ * from the entries below the diagonal, and where A's diagonal entry of each column is (−1: none).
+ */
+function countNeighbours(a: CscMatrix, degree: Int32Array, diagonalEntry: Int32Array): void {
+  const n = a.cols;
+  const { colPointers, rowIndices } = a;
+  for (let j = 0; j < n; j++) {
+    let below = 0;
+    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
+      const i = rowIndices[p];
+      if (i < j) continue;
+      if (i === j) {
+        diagonalEntry[j] = p;
+        continue;
+      }
+      degree[i]++;
+      below++;
+    }
+    degree[j] += below;
+  }
 }
 
 /**
- * Postordering is an equivalent ordering (same fill, and the elimination tree relabelled) that makes every
- * subtree a contiguous column range. Writes the composed ordering into finalPerm and its inverse into inverse.
- *
- * @returns the relabelled elimination tree
+ * The elimination tree in the ordering's labels (parent[k] > k, −1 at roots), the size of each node's subtree,
+ * and the number of neighbours each pivot has before it (upper part of P A Pᵀ).
  */
-function applyPostorder(post: Int32Array, parent: Int32Array, perm: Int32Array, finalPerm: Int32Array, inverse: Int32Array): Int32Array {
-  const n = post.length;
-  const postInverse = new Int32Array(n);
-  for (let k = 0; k < n; k++) postInverse[post[k]] = k;
-  const relabelled = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    const p = parent[post[k]];
-    relabelled[k] = p < 0 ? -1 : postInverse[p];
+interface EliminationTree {
+  parent: Int32Array;
+  size: Int32Array;
+  upperCount: Int32Array;
+}
+
+/**
+ * Liu's algorithm (1986, with path compression through `ancestor`) reads, for each pivot k, its neighbours
+ * before it: those lists are filled first, each in a slot of its vertex's degree (in pivot order), so no pass
+ * counts them.
+ */
+function eliminationTree(a: CscMatrix, perm: Int32Array, inverse: Int32Array, degree: Int32Array): EliminationTree {
+  const n = a.cols;
+  const start = new Int32Array(n + 1);
+  for (let k = 0; k < n; k++) start[k + 1] = start[k] + degree[perm[k]];
+  const upperCount = new Int32Array(n);
+  const upper = new Int32Array(start[n]);
+  fillUpper(a, inverse, start, upperCount, upper);
+  const parent = new Int32Array(n).fill(-1);
+  const size = new Int32Array(n);
+  linkTree(start, upperCount, upper, parent, size);
+  return { parent, size, upperCount };
+}
+
+/** upper[start[k] .. start[k] + upperCount[k]): the pivots before k adjacent to k. */
+function fillUpper(a: CscMatrix, inverse: Int32Array, start: Int32Array, upperCount: Int32Array, upper: Int32Array): void {
+  const n = a.cols;
+  const { colPointers, rowIndices } = a;
+  for (let j = 0; j < n; j++) {
+    const pj = inverse[j];
+    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
+      const i = rowIndices[p];
+      if (i <= j) continue;
+      const pi = inverse[i];
+      if (pi < pj) upper[start[pj] + upperCount[pj]++] = pi;
+      else upper[start[pi] + upperCount[pi]++] = pj;
+    }
   }
-  for (let k = 0; k < n; k++) finalPerm[k] = perm[post[k]];
-  for (let k = 0; k < n; k++) inverse[finalPerm[k]] = k;
-  return relabelled;
+}
+
+/**
+ * Links each pivot to the roots of the subtrees its upper neighbours lie in; a node's children are all linked
+ * at its own step and their subtrees are complete by then, so the subtree sizes add up along the way.
+ */
+function linkTree(start: Int32Array, upperCount: Int32Array, upper: Int32Array, parent: Int32Array, size: Int32Array): void {
+  const n = parent.length;
+  const ancestor = new Int32Array(n).fill(-1);
+  for (let k = 0; k < n; k++) {
+    let sizeK = 1;
+    for (let p = start[k]; p < start[k] + upperCount[k]; p++) {
+      let i = upper[p];
+      while (i !== -1 && i < k) {
+        const next = ancestor[i];
+        ancestor[i] = k;
+        if (next === -1) {
+          parent[i] = k;
+          sizeK += size[i];
+        }
+        i = next;
+      }
+    }
+    size[k] = sizeK;
+  }
+}
+
+/**
+ * The elimination tree's depth-first postorder (roots and children visited in increasing order), folded into
+ * the ordering: postordering is an equivalent ordering (same fill, the tree relabelled) that makes every subtree
+ * a contiguous column range, [first[k], k] for node k.
+ */
+interface Postorder {
+  /** post[k]: the ordering's label of column k */
+  post: Int32Array;
+  /** the composed ordering: perm[k] is the original index of column k */
+  perm: Int32Array;
+  /** the elimination tree relabelled */
+  parent: Int32Array;
+  /** the lowest-numbered descendant of each column */
+  first: Int32Array;
+  /** the composed ordering's inverse (the array passed in, rewritten) */
+  inverse: Int32Array;
+}
+
+/**
+ * Numbers the postorder from subtree sizes instead of a depth-first walk: parents before children (parent[k] > k
+ * in any elimination tree), each node takes the last place of its subtree's range and hands out the places before
+ * it to its children, the last child first. Rewrites inverse into the composed ordering's inverse.
+ */
+function postorder(tree: EliminationTree, perm: Int32Array, inverse: Int32Array): Postorder {
+  const { parent: treeParent, size } = tree;
+  const n = treeParent.length;
+  // once k is numbered: label[k], and end[k], where its next child's range ends
+  const label = new Int32Array(n);
+  const end = new Int32Array(n);
+  const post = new Int32Array(n);
+  const finalPerm = new Int32Array(n);
+  const parent = new Int32Array(n);
+  const first = new Int32Array(n);
+  let rootEnd = n;
+  for (let k = n - 1; k >= 0; k--) {
+    const p = treeParent[k];
+    let last: number;
+    if (p === -1) {
+      last = rootEnd - 1;
+      rootEnd -= size[k];
+      parent[last] = -1;
+    } else {
+      last = end[p] - 1;
+      end[p] -= size[k];
+      parent[last] = label[p];
+    }
+    label[k] = last;
+    end[k] = last;
+    post[last] = k;
+    first[last] = last - size[k] + 1;
+    const original = perm[k];
+    finalPerm[last] = original;
+    inverse[original] = last;
+  }
+  return { post, perm: finalPerm, parent, first, inverse };
+}
+
+/**
+ * Pattern of P A Pᵀ in the postordered labels, from the entries of A with row ≥ column. lower: column c lists the
+ * rows r > c; upper: column r lists the rows c < r, each with the index of its entry in A, as pairs (c, p) at
+ * upperPairs[2q], upperPairs[2q+1]; diagonalEntry[k]: A's entry on the diagonal at column k, or −1 when A stores
+ * none. The postorder keeps every edge's direction (a descendant numbers below its ancestors either way), so the
+ * lists' lengths are those of the elimination tree's pass.
+ */
+interface PermutedPattern {
+  lowerPointers: Int32Array;
+  lowerRows: Int32Array;
+  upperPointers: Int32Array;
+  upperPairs: Int32Array;
+  diagonalEntry: Int32Array;
+}
+
+function permutedPattern(
+  a: CscMatrix,
+  order: Postorder,
+  upperCount: Int32Array,
+  degree: Int32Array,
+  diagonalOf: Int32Array,
+): PermutedPattern {
+  const n = a.cols;
+  const lowerPointers = new Int32Array(n + 1);
+  const upperPointers = new Int32Array(n + 1);
+  const diagonalEntry = new Int32Array(n);
+  listPointers(order, upperCount, degree, diagonalOf, lowerPointers, upperPointers, diagonalEntry);
+  const lowerRows = new Int32Array(lowerPointers[n]);
+  const upperPairs = new Int32Array(2 * upperPointers[n]);
+  fillPermuted(a, order.inverse, lowerPointers, upperPointers, lowerRows, upperPairs);
+  return { lowerPointers, lowerRows, upperPointers, upperPairs, diagonalEntry };
+}
+
+function listPointers(
+  order: Postorder,
+  upperCount: Int32Array,
+  degree: Int32Array,
+  diagonalOf: Int32Array,
+  lowerPointers: Int32Array,
+  upperPointers: Int32Array,
+  diagonalEntry: Int32Array,
+): void {
+  const { post, perm } = order;
+  for (let k = 0; k < post.length; k++) {
+    const upper = upperCount[post[k]];
+    const original = perm[k];
+    upperPointers[k + 1] = upperPointers[k] + upper;
+    lowerPointers[k + 1] = lowerPointers[k] + degree[original] - upper;
+    diagonalEntry[k] = diagonalOf[original];
+  }
+}
+
+function fillPermuted(
+  a: CscMatrix,
+  inverse: Int32Array,
+  lowerPointers: Int32Array,
+  upperPointers: Int32Array,
+  lowerRows: Int32Array,
+  upperPairs: Int32Array,
+): void {
+  const n = a.cols;
+  const { colPointers, rowIndices } = a;
+  const lowerNext = lowerPointers.slice(0, n);
+  const upperNext = upperPointers.slice(0, n);
+  for (let j = 0; j < n; j++) {
+    const pj = inverse[j];
+    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
+      const i = rowIndices[p];
+      if (i <= j) continue;
+      const pi = inverse[i];
+      const c = pi < pj ? pi : pj;
+      const r = pi < pj ? pj : pi;
+      lowerRows[lowerNext[c]++] = r;
+      const q = 2 * upperNext[r]++;
+      upperPairs[q] = c;
+      upperPairs[q + 1] = p;
+    }
+  }
+}
+
+/**
+ * Column counts of L for a postordered elimination tree: row i of L is the subtree of the etree spanned by the
+ * non-zeros of row i of A; counting, for each column j, the row subtrees that contain j needs only the leaves of
+ * each row subtree and the least common ancestors of consecutive leaves (Gilbert, Ng & Peyton 1994). One sweep in
+ * postorder: a column's count is complete once its own step is done, so it is added to its parent's right then.
+ */
+function columnCountsOf(order: Postorder, pattern: PermutedPattern): { columnCounts: Int32Array; factorNonzeros: number } {
+  const { parent, first } = order;
+  const n = parent.length;
+  const counts = new Int32Array(n);
+  // per row (at 2i): the largest first[] of its subtree's leaves so far, and its latest leaf
+  const leaves = new Int32Array(2 * n).fill(-1);
+  // union-find toward the lowest ancestor not yet swept; −1: the node itself
+  const ancestor = new Int32Array(n).fill(-1);
+  const { lowerPointers, lowerRows } = pattern;
+  let total = 0;
+  for (let j = 0; j < n; j++) {
+    const fj = first[j];
+    if (fj === j) counts[j]++;
+    for (let p = lowerPointers[j]; p < lowerPointers[j + 1]; p++) {
+      const i = 2 * lowerRows[p];
+      // Is j a leaf of row i's subtree? Only when no earlier leaf's subtree already covers j.
+      if (fj <= leaves[i]) continue;
+      leaves[i] = fj;
+      const previous = leaves[i + 1];
+      leaves[i + 1] = j;
+      counts[j]++;
+      if (previous === -1) continue;
+      let q = previous;
+      while (ancestor[q] !== -1) q = ancestor[q];
+      for (let s = previous; s !== q;) {
+        const up = ancestor[s];
+        ancestor[s] = q;
+        s = up;
+      }
+      counts[q]--;
+    }
+    const pj = parent[j];
+    total += counts[j];
+    if (pj !== -1) {
+      ancestor[j] = pj;
+      counts[pj] += counts[j] - 1;
+    }
+  }
+  return { columnCounts: counts, factorNonzeros: total };
 }
 
 /**
  * Fundamental supernodes: j+1 continues j's supernode when it is j's parent, its only child, and L(:,j) is
  * L(:,j+1) plus the diagonal.
  *
- * @returns #fundamental+1 first column of each fundamental supernode, then n
+ * @returns #fundamental+1 first column of each fundamental supernode, then n, and the fundamental supernode of
+ *   each column
  */
-function fundamentalSupernodes(n: number, parent: Int32Array, columnCounts: Int32Array): Int32Array {
+function fundamentalSupernodes(parent: Int32Array, columnCounts: Int32Array): { start: Int32Array; supernodeOf: Int32Array } {
+  const n = parent.length;
   const childCount = new Int32Array(n);
-  for (let k = 0; k < n; k++) if (parent[k] >= 0) childCount[parent[k]]++;
   const start = new Int32Array(n + 1);
+  const supernodeOf = new Int32Array(n);
   let count = 0;
-  if (n > 0) start[count++] = 0;
-  for (let k = 1; k < n; k++) {
-    if (!(parent[k - 1] === k && childCount[k] === 1 && columnCounts[k - 1] === columnCounts[k] + 1)) start[count++] = k;
+  // k's children all number below k, so childCount[k] is complete when step k reads it
+  for (let k = 0; k < n; k++) {
+    if (k === 0 || !(parent[k - 1] === k && childCount[k] === 1 && columnCounts[k - 1] === columnCounts[k] + 1)) start[count++] = k;
+    supernodeOf[k] = count - 1;
+    if (parent[k] >= 0) childCount[parent[k]]++;
   }
   if (n > 0) start[count++] = n;
-  return start.slice(0, Math.max(count, 1));
+  return { start: start.slice(0, Math.max(count, 1)), supernodeOf };
 }
 
 /**
@@ -185,11 +440,13 @@ interface SupernodeGroups {
  * Parents before children: a supernode joins its parent's group when it ends right where that group starts (so
  * columns stay contiguous) and the explicit zeros stay acceptable (MERGE_ZERO_FRACTION).
  */
-function amalgamate(parent: Int32Array, columnCounts: Int32Array, fundamentalStart: Int32Array): SupernodeGroups {
-  const n = parent.length;
+function amalgamate(
+  parent: Int32Array,
+  columnCounts: Int32Array,
+  fundamental: { start: Int32Array; supernodeOf: Int32Array },
+): SupernodeGroups {
+  const { start: fundamentalStart, supernodeOf: fundamentalOf } = fundamental;
   const fundamentalCount = fundamentalStart.length - 1;
-  const fundamentalOf = new Int32Array(n);
-  for (let s = 0; s < fundamentalCount; s++) fundamentalOf.fill(s, fundamentalStart[s], fundamentalStart[s + 1]);
   const groupOf = new Int32Array(fundamentalCount);
   const groupFirst = new Int32Array(fundamentalCount);
   const groupRows = new Float64Array(fundamentalCount);
@@ -198,8 +455,8 @@ function amalgamate(parent: Int32Array, columnCounts: Int32Array, fundamentalSta
     const first = fundamentalStart[s];
     const last = fundamentalStart[s + 1] - 1;
     const columns = last - first + 1;
-    let nonzeros = 0;
-    for (let k = first; k <= last; k++) nonzeros += columnCounts[k];
+    // a fundamental supernode's column counts fall by one per column: the sum is arithmetic
+    const nonzeros = columns * columnCounts[last] + (columns * (columns - 1)) / 2;
     groupOf[s] = s;
     groupFirst[s] = first;
     groupRows[s] = columnCounts[first];
@@ -221,7 +478,11 @@ function amalgamate(parent: Int32Array, columnCounts: Int32Array, fundamentalSta
   return { groupOf, groupFirst, groupRows };
 }
 
-/** Where each supernode's columns, rows and values go (the CholeskySymbolic fields of the same names). */
+/**
+ * Where each supernode's columns, rows and values go (the CholeskySymbolic fields of the same names), and per
+ * column k, at 2k: its supernode, and where its values start in the supernode's
+ * block less the supernode's rowPointers entry (so that adding a row's place in `rows` gives the value's place).
+ */
 interface SupernodeLayout {
   supernodeCount: number;
   supernodeStart: Int32Array;
@@ -229,306 +490,113 @@ interface SupernodeLayout {
   rowPointers: Int32Array;
   valuePointers: Int32Array;
   largestBlock: number;
+  columnSlots: Int32Array;
 }
 
-function supernodeLayout(n: number, fundamentalStart: Int32Array, groups: SupernodeGroups): SupernodeLayout {
+function supernodeLayout(n: number, fundamental: { start: Int32Array }, groups: SupernodeGroups): SupernodeLayout {
   const { groupOf, groupFirst, groupRows } = groups;
-  const fundamentalCount = fundamentalStart.length - 1;
-  let supernodeCount = 0;
-  for (let s = 0; s < fundamentalCount; s++) if (groupOf[s] === s) supernodeCount++;
+  const fundamentalStart = fundamental.start;
+  const supernodeCount = countGroups(groupOf);
   const supernodeStart = new Int32Array(supernodeCount + 1);
   const rowPointers = new Int32Array(supernodeCount + 1);
   const valuePointers = new Int32Array(supernodeCount + 1);
   const supernodeOfColumn = new Int32Array(n);
+  const columnSlots = new Int32Array(2 * n);
   let largestBlock = 0;
   let t = 0;
   let rowTotal = 0;
   let valueTotal = 0;
-  for (let s = 0; s < fundamentalCount; s++) {
+  for (let s = 0; s < groupOf.length; s++) {
     if (groupOf[s] !== s) continue;
     const first = groupFirst[s];
-    const columns = fundamentalStart[s + 1] - first;
+    const end = fundamentalStart[s + 1];
     const rowCount = groupRows[s];
     supernodeStart[t] = first;
-    supernodeOfColumn.fill(t, first, first + columns);
     rowPointers[t] = rowTotal;
     valuePointers[t] = valueTotal;
+    for (let k = first; k < end; k++) {
+      supernodeOfColumn[k] = t;
+      columnSlots[2 * k] = t;
+      columnSlots[2 * k + 1] = valueTotal + (k - first) * rowCount - rowTotal;
+    }
     rowTotal += rowCount;
-    valueTotal += rowCount * columns;
+    valueTotal += rowCount * (end - first);
     if (valueTotal > 0x7fffffff)
       throw new RangeError(`choleskySymbolic: the factor needs ${valueTotal} values, more than this implementation addresses`);
-    largestBlock = Math.max(largestBlock, rowCount * columns);
+    largestBlock = Math.max(largestBlock, rowCount * (end - first));
     t++;
   }
   supernodeStart[t] = n;
   rowPointers[t] = rowTotal;
   valuePointers[t] = valueTotal;
-  return { supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, valuePointers, largestBlock };
+  return { supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, valuePointers, largestBlock, columnSlots };
+}
+
+function countGroups(groupOf: Int32Array): number {
+  let count = 0;
+  for (let s = 0; s < groupOf.length; s++) if (groupOf[s] === s) count++;
+  return count;
 }
 
 /**
  * Row structures (Liu's supernodal symbolic factorization, row by row): row i of L is the union of the etree
  * paths from the columns of row i of A up to i, so walking those paths through the supernodal tree and
- * appending i to every supernode met lists each supernode's rows in ascending order with no sorting.
+ * appending i to every supernode met lists each supernode's rows in ascending order with no sorting. The same
+ * walk places A's entries (CholeskySymbolic.assemblyMap): entry (i, j) lands in row i of j's supernode, the row
+ * that supernode has just received.
  */
-function supernodeRows(n: number, parent: Int32Array, pattern: PermutedPattern, layout: SupernodeLayout): Int32Array {
-  const { supernodeCount, supernodeStart, supernodeOfColumn, rowPointers } = layout;
+function supernodeRows(
+  nonzeros: number,
+  parent: Int32Array,
+  pattern: PermutedPattern,
+  layout: SupernodeLayout,
+): { rows: Int32Array; assemblyMap: Int32Array } {
+  const n = parent.length;
+  const { supernodeCount, rowPointers, supernodeOfColumn, columnSlots } = layout;
   const rows = new Int32Array(rowPointers[supernodeCount]);
+  const assemblyMap = new Int32Array(nonzeros).fill(-1);
+  const superParent = supernodeParents(parent, layout);
+  const fillPointer = rowPointers.slice(0, supernodeCount);
+  const mark = new Int32Array(supernodeCount).fill(-1);
+  const { upperPointers, upperPairs, diagonalEntry } = pattern;
+  for (let i = 0; i < n; i++) {
+    const own = supernodeOfColumn[i];
+    mark[own] = i;
+    const place = fillPointer[own]++;
+    rows[place] = i;
+    const diagonal = diagonalEntry[i];
+    if (diagonal !== -1) assemblyMap[diagonal] = columnSlots[2 * i + 1] + place;
+    for (let p = 2 * upperPointers[i]; p < 2 * upperPointers[i + 1]; p += 2) {
+      const j = 2 * upperPairs[p];
+      const start = columnSlots[j];
+      for (let s = start; mark[s] !== i; s = superParent[s]) {
+        mark[s] = i;
+        rows[fillPointer[s]++] = i;
+      }
+      assemblyMap[upperPairs[p + 1]] = columnSlots[j + 1] + fillPointer[start] - 1;
+    }
+  }
+  checkRowCounts(fillPointer, rowPointers);
+  return { rows, assemblyMap };
+}
+
+/** The supernodal elimination tree: the supernode holding the parent of each supernode's last column, or −1. */
+function supernodeParents(parent: Int32Array, layout: SupernodeLayout): Int32Array {
+  const { supernodeCount, supernodeStart, supernodeOfColumn } = layout;
   const superParent = new Int32Array(supernodeCount);
   for (let s = 0; s < supernodeCount; s++) {
     const p = parent[supernodeStart[s + 1] - 1];
     superParent[s] = p < 0 ? -1 : supernodeOfColumn[p];
   }
-  const fillPointer = rowPointers.slice(0, supernodeCount);
-  const mark = new Int32Array(supernodeCount).fill(-1);
-  const { upperPointers, upperRows } = pattern;
-  for (let i = 0; i < n; i++) {
-    const own = supernodeOfColumn[i];
-    mark[own] = i;
-    rows[fillPointer[own]++] = i;
-    for (let p = upperPointers[i]; p < upperPointers[i + 1]; p++) {
-      for (let s = supernodeOfColumn[upperRows[p]]; mark[s] !== i; s = superParent[s]) {
-        mark[s] = i;
-        rows[fillPointer[s]++] = i;
-      }
-    }
-  }
-  for (let s = 0; s < supernodeCount; s++) {
+  return superParent;
+}
+
+function checkRowCounts(fillPointer: Int32Array, rowPointers: Int32Array): void {
+  for (let s = 0; s < fillPointer.length; s++) {
     if (fillPointer[s] !== rowPointers[s + 1]) {
       throw new Error(
         `choleskySymbolic: supernode ${s} has ${fillPointer[s] - rowPointers[s]} rows, column counts predicted ${rowPointers[s + 1] - rowPointers[s]}`,
       );
     }
-  }
-  return rows;
-}
-
-/** #nnz(A): where A's value p lands in the supernode blocks, -1 above the diagonal (CholeskySymbolic.assemblyMap). */
-function assemblyMapOf(nonzeros: number, n: number, pattern: PermutedPattern, layout: SupernodeLayout, rows: Int32Array): Int32Array {
-  const { supernodeCount, supernodeStart, rowPointers, valuePointers } = layout;
-  const assemblyMap = new Int32Array(nonzeros).fill(-1);
-  const local = new Int32Array(n);
-  const { lowerPointers, lowerRows, lowerEntries, diagonalEntry } = pattern;
-  for (let s = 0; s < supernodeCount; s++) {
-    const first = supernodeStart[s];
-    const rowCount = rowPointers[s + 1] - rowPointers[s];
-    for (let p = rowPointers[s]; p < rowPointers[s + 1]; p++) local[rows[p]] = p - rowPointers[s];
-    for (let k = first; k < supernodeStart[s + 1]; k++) {
-      const base = valuePointers[s] + (k - first) * rowCount;
-      for (let p = lowerPointers[k]; p < lowerPointers[k + 1]; p++) assemblyMap[lowerEntries[p]] = base + local[lowerRows[p]];
-      assemblyMap[diagonalEntry[k]] = base + (k - first);
-    }
-  }
-  return assemblyMap;
-}
-
-/**
- * Pattern of P A Pᵀ from the entries of A with row ≥ column. lower: column c lists rows r > c (and the original
- * entry index of each); upper: column r lists rows c < r; diagonalEntry[k]: A's entry on the diagonal at pivot
- * k, or -1 when A stores none. Without `withLower` only the upper lists are built (all an elimination tree
- * needs) and the lower arrays are empty.
- */
-interface PermutedPattern {
-  lowerPointers: Int32Array;
-  lowerRows: Int32Array;
-  lowerEntries: Int32Array;
-  upperPointers: Int32Array;
-  upperRows: Int32Array;
-  diagonalEntry: Int32Array;
-}
-
-function permutedPattern(a: CscMatrix, inverse: Int32Array, withLower: boolean): PermutedPattern {
-  const n = a.cols;
-  const lowerPointers = new Int32Array(n + 1);
-  const upperPointers = new Int32Array(n + 1);
-  const diagonalEntry = new Int32Array(n).fill(-1);
-  countPermuted(a, inverse, lowerPointers, upperPointers, diagonalEntry);
-  prefixSums(lowerPointers);
-  prefixSums(upperPointers);
-  const count = lowerPointers[n];
-  const lowerRows = new Int32Array(withLower ? count : 0);
-  const lowerEntries = new Int32Array(withLower ? count : 0);
-  const upperRows = new Int32Array(count);
-  if (withLower) fillPermutedBoth(a, inverse, lowerPointers, upperPointers, lowerRows, lowerEntries, upperRows);
-  else fillPermutedUpper(a, inverse, upperPointers, upperRows);
-  return { lowerPointers, lowerRows, lowerEntries, upperPointers, upperRows, diagonalEntry };
-}
-
-/** Entries per column of the permuted lower (at [k+1]) and upper patterns, and where the diagonal is. */
-function countPermuted(
-  a: CscMatrix,
-  inverse: Int32Array,
-  lowerCounts: Int32Array,
-  upperCounts: Int32Array,
-  diagonalEntry: Int32Array,
-): void {
-  const n = a.cols;
-  const { colPointers, rowIndices } = a;
-  for (let j = 0; j < n; j++) {
-    const pj = inverse[j];
-    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
-      const i = rowIndices[p];
-      if (i < j) continue;
-      if (i === j) {
-        diagonalEntry[pj] = p;
-        continue;
-      }
-      const pi = inverse[i];
-      lowerCounts[(pi < pj ? pi : pj) + 1]++;
-      upperCounts[(pi < pj ? pj : pi) + 1]++;
-    }
-  }
-}
-
-function fillPermutedUpper(a: CscMatrix, inverse: Int32Array, upperPointers: Int32Array, upperRows: Int32Array): void {
-  const n = a.cols;
-  const { colPointers, rowIndices } = a;
-  const upperNext = upperPointers.slice(0, n);
-  for (let j = 0; j < n; j++) {
-    const pj = inverse[j];
-    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
-      const i = rowIndices[p];
-      if (i <= j) continue;
-      const pi = inverse[i];
-      upperRows[upperNext[pi < pj ? pj : pi]++] = pi < pj ? pi : pj;
-    }
-  }
-}
-
-function fillPermutedBoth(
-  a: CscMatrix,
-  inverse: Int32Array,
-  lowerPointers: Int32Array,
-  upperPointers: Int32Array,
-  lowerRows: Int32Array,
-  lowerEntries: Int32Array,
-  upperRows: Int32Array,
-): void {
-  const n = a.cols;
-  const { colPointers, rowIndices } = a;
-  const lowerNext = lowerPointers.slice(0, n);
-  const upperNext = upperPointers.slice(0, n);
-  for (let j = 0; j < n; j++) {
-    const pj = inverse[j];
-    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
-      const i = rowIndices[p];
-      if (i <= j) continue;
-      const pi = inverse[i];
-      const c = pi < pj ? pi : pj;
-      const r = pi < pj ? pj : pi;
-      const q = lowerNext[c]++;
-      lowerRows[q] = r;
-      lowerEntries[q] = p;
-      upperRows[upperNext[r]++] = c;
-    }
-  }
-}
-
-/** Elimination tree of L from the upper pattern (Liu 1986, with path compression through `ancestor`). */
-function eliminationTree(n: number, pattern: PermutedPattern): Int32Array {
-  const parent = new Int32Array(n).fill(-1);
-  const ancestor = new Int32Array(n).fill(-1);
-  const { upperPointers, upperRows } = pattern;
-  for (let k = 0; k < n; k++) {
-    for (let p = upperPointers[k]; p < upperPointers[k + 1]; p++) {
-      let i = upperRows[p];
-      while (i !== -1 && i < k) {
-        const next = ancestor[i];
-        ancestor[i] = k;
-        if (next === -1) parent[i] = k;
-        i = next;
-      }
-    }
-  }
-  return parent;
-}
-
-/** Depth-first postorder of a forest, children visited in increasing order: post[k] = node numbered k. */
-function postorder(n: number, parent: Int32Array): Int32Array {
-  const head = new Int32Array(n).fill(-1);
-  const next = new Int32Array(n).fill(-1);
-  childLists(parent, head, next);
-  const post = new Int32Array(n);
-  const stack = new Int32Array(n);
-  let k = 0;
-  for (let root = 0; root < n; root++) {
-    if (parent[root] !== -1) continue;
-    let top = 0;
-    stack[0] = root;
-    while (top >= 0) {
-      const p = stack[top];
-      const child = head[p];
-      if (child === -1) {
-        top--;
-        post[k++] = p;
-      } else {
-        head[p] = next[child];
-        stack[++top] = child;
-      }
-    }
-  }
-  return post;
-}
-
-/** Children of each node as linked lists, head[p] → next[child] → …, in increasing order. */
-function childLists(parent: Int32Array, head: Int32Array, next: Int32Array): void {
-  for (let j = parent.length - 1; j >= 0; j--) {
-    if (parent[j] === -1) continue;
-    next[j] = head[parent[j]];
-    head[parent[j]] = j;
-  }
-}
-
-/**
- * Column counts of L for a postordered elimination tree: row i of L is the subtree of the etree spanned by the
- * non-zeros of row i of A; counting, for each column j, the row subtrees that contain j needs only the leaves of
- * each row subtree and the least common ancestors of consecutive leaves (Gilbert, Ng & Peyton 1994).
- */
-function columnCountsOf(n: number, parent: Int32Array, pattern: PermutedPattern): Int32Array {
-  const counts = new Int32Array(n);
-  const first = firstDescendants(n, parent, counts);
-  subtractOverlaps(n, parent, pattern, first, counts);
-  for (let j = 0; j < n; j++) if (parent[j] !== -1) counts[parent[j]] += counts[j];
-  return counts;
-}
-
-/** first[j]: the lowest-numbered descendant of j; counts[k] starts at 1 for the leaves of the etree. */
-function firstDescendants(n: number, parent: Int32Array, counts: Int32Array): Int32Array {
-  const first = new Int32Array(n).fill(-1);
-  for (let k = 0; k < n; k++) {
-    counts[k] = first[k] === -1 ? 1 : 0;
-    for (let j = k; j !== -1 && first[j] === -1; j = parent[j]) first[j] = k;
-  }
-  return first;
-}
-
-/** The row-subtree leaves and least-common-ancestor corrections of columnCountsOf, before summing up the tree. */
-function subtractOverlaps(n: number, parent: Int32Array, pattern: PermutedPattern, first: Int32Array, counts: Int32Array): void {
-  const maxFirst = new Int32Array(n).fill(-1);
-  const previousLeaf = new Int32Array(n).fill(-1);
-  const ancestor = new Int32Array(n);
-  for (let i = 0; i < n; i++) ancestor[i] = i;
-  const { lowerPointers, lowerRows } = pattern;
-  for (let j = 0; j < n; j++) {
-    if (parent[j] !== -1) counts[parent[j]]--;
-    for (let p = lowerPointers[j]; p < lowerPointers[j + 1]; p++) {
-      const i = lowerRows[p];
-      // Is j a leaf of row i's subtree? Only when no earlier leaf's subtree already covers j.
-      if (first[j] <= maxFirst[i]) continue;
-      maxFirst[i] = first[j];
-      const previous = previousLeaf[i];
-      previousLeaf[i] = j;
-      counts[j]++;
-      if (previous === -1) continue;
-      let q = previous;
-      while (q !== ancestor[q]) q = ancestor[q];
-      for (let s = previous; s !== q;) {
-        const up = ancestor[s];
-        ancestor[s] = q;
-        s = up;
-      }
-      counts[q]--;
-    }
-    if (parent[j] !== -1) ancestor[j] = parent[j];
   }
 }
