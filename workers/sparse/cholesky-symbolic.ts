@@ -76,9 +76,7 @@ export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbol
   const pattern = permutedPattern(a, order, tree.upperCount, degree, diagonalEntry);
   const { columnCounts, factorNonzeros } = columnCountsOf(order, pattern);
 
-  const fundamentalStart = fundamentalSupernodes(parent, columnCounts);
-  const groups = amalgamate(parent, columnCounts, fundamentalStart);
-  const layout = supernodeLayout(n, fundamentalStart, groups);
+  const layout = supernodeLayout(parent, amalgamate(order, columnCounts));
   const { supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, valuePointers } = layout;
   const { rows, assemblyMap } = supernodeRows(a.rowIndices.length, parent, pattern, layout);
 
@@ -403,85 +401,81 @@ function columnCountsOf(order: Postorder, pattern: PermutedPattern): { columnCou
 }
 
 /**
- * Fundamental supernodes: j+1 continues j's supernode when it is j's parent, its only child, and L(:,j) is
- * L(:,j+1) plus the diagonal.
- *
- * @returns #fundamental+1 first column of each fundamental supernode, then n, and the fundamental supernode of
- *   each column
- */
-function fundamentalSupernodes(parent: Int32Array, columnCounts: Int32Array): { start: Int32Array; supernodeOf: Int32Array } {
-  const n = parent.length;
-  const childCount = new Int32Array(n);
-  const start = new Int32Array(n + 1);
-  const supernodeOf = new Int32Array(n);
-  let count = 0;
-  // k's children all number below k, so childCount[k] is complete when step k reads it
-  for (let k = 0; k < n; k++) {
-    if (k === 0 || !(parent[k - 1] === k && childCount[k] === 1 && columnCounts[k - 1] === columnCounts[k] + 1)) start[count++] = k;
-    supernodeOf[k] = count - 1;
-    if (parent[k] >= 0) childCount[parent[k]]++;
-  }
-  if (n > 0) start[count++] = n;
-  return { start: start.slice(0, Math.max(count, 1)), supernodeOf };
-}
-
-/**
- * Relaxed amalgamation of fundamental supernodes into groups. A group is named by its topmost fundamental
- * supernode; groupOf[s] === s marks a group's top, whose first column and row count are groupFirst[s] and
- * groupRows[s].
+ * Supernodes, top first: fundamental supernodes with relaxed amalgamation. groupFirst[t] and groupRows[t] are the
+ * first column and the row count of the t-th supernode from the top (its last column is the column before the
+ * previous one's first); rowTotal and valueTotal add up the rows and block values of all.
  */
 interface SupernodeGroups {
-  groupOf: Int32Array;
+  count: number;
   groupFirst: Int32Array;
-  groupRows: Float64Array;
+  groupRows: Int32Array;
+  rowTotal: number;
+  valueTotal: number;
 }
 
 /**
- * Parents before children: a supernode joins its parent's group when it ends right where that group starts (so
- * columns stay contiguous) and the explicit zeros stay acceptable (MERGE_ZERO_FRACTION).
+ * One pass down the columns. Fundamental supernodes: j+1 continues j's supernode when it is j's parent, its only
+ * child (j+1's subtree then starts where j's does), and L(:,j) is L(:,j+1) plus the diagonal. Each fundamental
+ * supernode, once its first column is reached, joins the group above it when it ends right where that group
+ * starts and its parent lies in that group (so columns stay contiguous), and the explicit zeros stay acceptable
+ * (MERGE_ZERO_FRACTION).
  */
-function amalgamate(
-  parent: Int32Array,
-  columnCounts: Int32Array,
-  fundamental: { start: Int32Array; supernodeOf: Int32Array },
-): SupernodeGroups {
-  const { start: fundamentalStart, supernodeOf: fundamentalOf } = fundamental;
-  const fundamentalCount = fundamentalStart.length - 1;
-  const groupOf = new Int32Array(fundamentalCount);
-  const groupFirst = new Int32Array(fundamentalCount);
-  const groupRows = new Float64Array(fundamentalCount);
-  const groupNonzeros = new Float64Array(fundamentalCount);
-  for (let s = fundamentalCount - 1; s >= 0; s--) {
-    const first = fundamentalStart[s];
-    const last = fundamentalStart[s + 1] - 1;
-    const columns = last - first + 1;
-    // a fundamental supernode's column counts fall by one per column: the sum is arithmetic
-    const nonzeros = columns * columnCounts[last] + (columns * (columns - 1)) / 2;
-    groupOf[s] = s;
-    groupFirst[s] = first;
-    groupRows[s] = columnCounts[first];
-    groupNonzeros[s] = nonzeros;
+function amalgamate(order: Postorder, columnCounts: Int32Array): SupernodeGroups {
+  const { parent, first: firstDescendant } = order;
+  const n = parent.length;
+  const groupFirst = new Int32Array(n);
+  const groupRows = new Int32Array(n);
+  let count = 0;
+  let rowTotal = 0;
+  let valueTotal = 0;
+  // the group being built: columns [first, end), and its rows and non-zeros
+  let first = n;
+  let end = n;
+  let rows = 0;
+  let nonzeros = 0;
+  // the fundamental supernode being read ends at column last
+  let last = n - 1;
+  for (let k = n - 1; k >= 0; k--) {
+    if (k > 0 && parent[k - 1] === k && firstDescendant[k - 1] === firstDescendant[k] && columnCounts[k - 1] === columnCounts[k] + 1)
+      continue;
+    // fundamental supernode [k, last]; its column counts fall by one per column, so their sum is arithmetic
+    const columns = last - k + 1;
+    const ownNonzeros = columns * columnCounts[last] + (columns * (columns - 1)) / 2;
     const p = parent[last];
-    if (p < 0) continue;
-    const g = groupOf[fundamentalOf[p]];
-    if (groupFirst[g] !== last + 1) continue;
-    const mergedColumns = columns + fundamentalStart[g + 1] - groupFirst[g];
-    const mergedRows = columns + groupRows[g];
+    const mergedColumns = columns + end - first;
+    const mergedRows = columns + rows;
     const stored = mergedColumns * mergedRows - (mergedColumns * (mergedColumns - 1)) / 2;
-    const actual = nonzeros + groupNonzeros[g];
-    if ((stored - actual) / stored >= MERGE_ZERO_FRACTION) continue;
-    groupOf[s] = g;
-    groupFirst[g] = first;
-    groupRows[g] = mergedRows;
-    groupNonzeros[g] = actual;
+    if (p > last && p < end && (stored - ownNonzeros - nonzeros) / stored < MERGE_ZERO_FRACTION) {
+      rows = mergedRows;
+      nonzeros += ownNonzeros;
+    } else {
+      if (end > first) {
+        groupFirst[count] = first;
+        groupRows[count++] = rows;
+        rowTotal += rows;
+        valueTotal += rows * (end - first);
+      }
+      end = last + 1;
+      rows = columnCounts[k];
+      nonzeros = ownNonzeros;
+    }
+    first = k;
+    last = k - 1;
   }
-  return { groupOf, groupFirst, groupRows };
+  if (end > first) {
+    groupFirst[count] = first;
+    groupRows[count++] = rows;
+    rowTotal += rows;
+    valueTotal += rows * (end - first);
+  }
+  return { count, groupFirst, groupRows, rowTotal, valueTotal };
 }
 
 /**
- * Where each supernode's columns, rows and values go (the CholeskySymbolic fields of the same names), and per
- * column k, at 2k: its supernode, and where its values start in the supernode's
- * block less the supernode's rowPointers entry (so that adding a row's place in `rows` gives the value's place).
+ * Where each supernode's columns, rows and values go (the CholeskySymbolic fields of the same names); per
+ * column k, at 2k: its supernode, and where its values start in the supernode's block less the supernode's
+ * rowPointers entry (so that adding a row's place in `rows` gives the value's place); and the supernodal
+ * elimination tree (superParent: the supernode holding the parent of each supernode's last column, or −1).
  */
 interface SupernodeLayout {
   supernodeCount: number;
@@ -491,51 +485,48 @@ interface SupernodeLayout {
   valuePointers: Int32Array;
   largestBlock: number;
   columnSlots: Int32Array;
+  superParent: Int32Array;
 }
 
-function supernodeLayout(n: number, fundamental: { start: Int32Array }, groups: SupernodeGroups): SupernodeLayout {
-  const { groupOf, groupFirst, groupRows } = groups;
-  const fundamentalStart = fundamental.start;
-  const supernodeCount = countGroups(groupOf);
+/** Top supernode first, so that a supernode's parent is numbered before it, and the offsets counted down from the totals. */
+function supernodeLayout(parent: Int32Array, groups: SupernodeGroups): SupernodeLayout {
+  const { count: supernodeCount, groupFirst, groupRows, rowTotal, valueTotal } = groups;
+  const n = parent.length;
+  if (valueTotal > 0x7fffffff)
+    throw new RangeError(`choleskySymbolic: the factor needs ${valueTotal} values, more than this implementation addresses`);
   const supernodeStart = new Int32Array(supernodeCount + 1);
   const rowPointers = new Int32Array(supernodeCount + 1);
   const valuePointers = new Int32Array(supernodeCount + 1);
+  const superParent = new Int32Array(supernodeCount);
   const supernodeOfColumn = new Int32Array(n);
   const columnSlots = new Int32Array(2 * n);
   let largestBlock = 0;
-  let t = 0;
-  let rowTotal = 0;
-  let valueTotal = 0;
-  for (let s = 0; s < groupOf.length; s++) {
-    if (groupOf[s] !== s) continue;
-    const first = groupFirst[s];
-    const end = fundamentalStart[s + 1];
-    const rowCount = groupRows[s];
-    supernodeStart[t] = first;
-    rowPointers[t] = rowTotal;
-    valuePointers[t] = valueTotal;
-    for (let k = first; k < end; k++) {
-      supernodeOfColumn[k] = t;
-      columnSlots[2 * k] = t;
-      columnSlots[2 * k + 1] = valueTotal + (k - first) * rowCount - rowTotal;
-    }
-    rowTotal += rowCount;
-    valueTotal += rowCount * (end - first);
-    if (valueTotal > 0x7fffffff)
-      throw new RangeError(`choleskySymbolic: the factor needs ${valueTotal} values, more than this implementation addresses`);
+  let rowEnd = rowTotal;
+  let valueEnd = valueTotal;
+  let end = n;
+  for (let t = 0; t < supernodeCount; t++) {
+    const s = supernodeCount - 1 - t;
+    const first = groupFirst[t];
+    const rowCount = groupRows[t];
+    rowEnd -= rowCount;
+    valueEnd -= rowCount * (end - first);
+    supernodeStart[s] = first;
+    rowPointers[s] = rowEnd;
+    valuePointers[s] = valueEnd;
     largestBlock = Math.max(largestBlock, rowCount * (end - first));
-    t++;
+    const p = parent[end - 1];
+    superParent[s] = p < 0 ? -1 : supernodeOfColumn[p];
+    for (let k = first; k < end; k++) {
+      supernodeOfColumn[k] = s;
+      columnSlots[2 * k] = s;
+      columnSlots[2 * k + 1] = valueEnd + (k - first) * rowCount - rowEnd;
+    }
+    end = first;
   }
-  supernodeStart[t] = n;
-  rowPointers[t] = rowTotal;
-  valuePointers[t] = valueTotal;
-  return { supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, valuePointers, largestBlock, columnSlots };
-}
-
-function countGroups(groupOf: Int32Array): number {
-  let count = 0;
-  for (let s = 0; s < groupOf.length; s++) if (groupOf[s] === s) count++;
-  return count;
+  supernodeStart[supernodeCount] = n;
+  rowPointers[supernodeCount] = rowTotal;
+  valuePointers[supernodeCount] = valueTotal;
+  return { supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, valuePointers, largestBlock, columnSlots, superParent };
 }
 
 /**
@@ -552,10 +543,10 @@ function supernodeRows(
   layout: SupernodeLayout,
 ): { rows: Int32Array; assemblyMap: Int32Array } {
   const n = parent.length;
-  const { supernodeCount, rowPointers, supernodeOfColumn, columnSlots } = layout;
+  const { supernodeCount, rowPointers, supernodeOfColumn, columnSlots, superParent } = layout;
   const rows = new Int32Array(rowPointers[supernodeCount]);
   const assemblyMap = new Int32Array(nonzeros).fill(-1);
-  const superParent = supernodeParents(parent, layout);
+
   const fillPointer = rowPointers.slice(0, supernodeCount);
   const mark = new Int32Array(supernodeCount).fill(-1);
   const { upperPointers, upperPairs, diagonalEntry } = pattern;
@@ -578,17 +569,6 @@ function supernodeRows(
   }
   checkRowCounts(fillPointer, rowPointers);
   return { rows, assemblyMap };
-}
-
-/** The supernodal elimination tree: the supernode holding the parent of each supernode's last column, or −1. */
-function supernodeParents(parent: Int32Array, layout: SupernodeLayout): Int32Array {
-  const { supernodeCount, supernodeStart, supernodeOfColumn } = layout;
-  const superParent = new Int32Array(supernodeCount);
-  for (let s = 0; s < supernodeCount; s++) {
-    const p = parent[supernodeStart[s + 1] - 1];
-    superParent[s] = p < 0 ? -1 : supernodeOfColumn[p];
-  }
-  return superParent;
 }
 
 function checkRowCounts(fillPointer: Int32Array, rowPointers: Int32Array): void {
