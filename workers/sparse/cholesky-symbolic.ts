@@ -73,7 +73,7 @@ export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbol
   const tree = eliminationTree(a, perm, inverse, degree);
   const order = postorder(tree, perm, inverse);
   const { parent } = order;
-  const pattern = permutedPattern(a, order, tree.upperCount, degree, diagonalEntry);
+  const pattern = permutedPattern(a, order, tree, degree, diagonalEntry);
   const { columnCounts, factorNonzeros } = columnCountsOf(order, pattern);
 
   const layout = supernodeLayout(parent, amalgamate(order, columnCounts));
@@ -149,12 +149,15 @@ function countNeighbours(a: CscMatrix, degree: Int32Array, diagonalEntry: Int32A
 
 /**
  * The elimination tree in the ordering's labels (parent[k] > k, −1 at roots), the size of each node's subtree,
- * and the number of neighbours each pivot has before it (upper part of P A Pᵀ).
+ * and the lists of the neighbours each pivot has before it (upper part of P A Pᵀ).
  */
 interface EliminationTree {
   parent: Int32Array;
   size: Int32Array;
-  upperCount: Int32Array;
+  /** pivot k's neighbours before it: upper[start[k] .. upperEnd[k]) */
+  start: Int32Array;
+  upperEnd: Int32Array;
+  upper: Int32Array;
 }
 
 /**
@@ -166,17 +169,17 @@ function eliminationTree(a: CscMatrix, perm: Int32Array, inverse: Int32Array, de
   const n = a.cols;
   const start = new Int32Array(n + 1);
   for (let k = 0; k < n; k++) start[k + 1] = start[k] + degree[perm[k]];
-  const upperCount = new Int32Array(n);
+  const upperEnd = start.slice(0, n);
   const upper = new Int32Array(start[n]);
-  fillUpper(a, inverse, start, upperCount, upper);
+  fillUpper(a, inverse, upperEnd, upper);
   const parent = new Int32Array(n).fill(-1);
   const size = new Int32Array(n);
-  linkTree(start, upperCount, upper, parent, size);
-  return { parent, size, upperCount };
+  linkTree(start, upperEnd, upper, parent, size);
+  return { parent, size, start, upperEnd, upper };
 }
 
-/** upper[start[k] .. start[k] + upperCount[k]): the pivots before k adjacent to k. */
-function fillUpper(a: CscMatrix, inverse: Int32Array, start: Int32Array, upperCount: Int32Array, upper: Int32Array): void {
+/** upper[start[k] .. upperEnd[k]): the pivots before k adjacent to k (upperEnd starts at start). */
+function fillUpper(a: CscMatrix, inverse: Int32Array, upperEnd: Int32Array, upper: Int32Array): void {
   const n = a.cols;
   const { colPointers, rowIndices } = a;
   for (let j = 0; j < n; j++) {
@@ -185,8 +188,8 @@ function fillUpper(a: CscMatrix, inverse: Int32Array, start: Int32Array, upperCo
       const i = rowIndices[p];
       if (i <= j) continue;
       const pi = inverse[i];
-      if (pi < pj) upper[start[pj] + upperCount[pj]++] = pi;
-      else upper[start[pi] + upperCount[pi]++] = pj;
+      if (pi < pj) upper[upperEnd[pj]++] = pi;
+      else upper[upperEnd[pi]++] = pj;
     }
   }
 }
@@ -195,12 +198,12 @@ function fillUpper(a: CscMatrix, inverse: Int32Array, start: Int32Array, upperCo
  * Links each pivot to the roots of the subtrees its upper neighbours lie in; a node's children are all linked
  * at its own step and their subtrees are complete by then, so the subtree sizes add up along the way.
  */
-function linkTree(start: Int32Array, upperCount: Int32Array, upper: Int32Array, parent: Int32Array, size: Int32Array): void {
+function linkTree(start: Int32Array, upperEnd: Int32Array, upper: Int32Array, parent: Int32Array, size: Int32Array): void {
   const n = parent.length;
   const ancestor = new Int32Array(n).fill(-1);
   for (let k = 0; k < n; k++) {
     let sizeK = 1;
-    for (let p = start[k]; p < start[k] + upperCount[k]; p++) {
+    for (let p = start[k]; p < upperEnd[k]; p++) {
       let i = upper[p];
       while (i !== -1 && i < k) {
         const next = ancestor[i];
@@ -291,7 +294,7 @@ interface PermutedPattern {
 function permutedPattern(
   a: CscMatrix,
   order: Postorder,
-  upperCount: Int32Array,
+  tree: EliminationTree,
   degree: Int32Array,
   diagonalOf: Int32Array,
 ): PermutedPattern {
@@ -299,16 +302,17 @@ function permutedPattern(
   const lowerPointers = new Int32Array(n + 1);
   const upperPointers = new Int32Array(n + 1);
   const diagonalEntry = new Int32Array(n);
-  listPointers(order, upperCount, degree, diagonalOf, lowerPointers, upperPointers, diagonalEntry);
+  listPointers(order, tree, degree, diagonalOf, lowerPointers, upperPointers, diagonalEntry);
   const lowerRows = new Int32Array(lowerPointers[n]);
-  const upperPairs = new Int32Array(2 * upperPointers[n]);
+  // as long as the tree's lists (one slot per neighbour, both sides), which are not read again
+  const upperPairs = tree.upper;
   fillPermuted(a, order.inverse, lowerPointers, upperPointers, lowerRows, upperPairs);
   return { lowerPointers, lowerRows, upperPointers, upperPairs, diagonalEntry };
 }
 
 function listPointers(
   order: Postorder,
-  upperCount: Int32Array,
+  tree: EliminationTree,
   degree: Int32Array,
   diagonalOf: Int32Array,
   lowerPointers: Int32Array,
@@ -316,8 +320,10 @@ function listPointers(
   diagonalEntry: Int32Array,
 ): void {
   const { post, perm } = order;
+  const { start, upperEnd } = tree;
   for (let k = 0; k < post.length; k++) {
-    const upper = upperCount[post[k]];
+    const old = post[k];
+    const upper = upperEnd[old] - start[old];
     const original = perm[k];
     upperPointers[k + 1] = upperPointers[k] + upper;
     lowerPointers[k + 1] = lowerPointers[k] + degree[original] - upper;
