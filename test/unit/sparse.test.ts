@@ -305,6 +305,62 @@ test('column counts and factor non-zeros match a dense symbolic elimination', ()
   }
 });
 
+test('the analysis of a matrix storing both triangles equals that of its lower triangle, and unsorted columns are refused', () => {
+  const { csc: both, dense } = randomSpd(90, 0.06, 21);
+  const n = 90;
+  const ti: number[] = [];
+  const tj: number[] = [];
+  const tv: number[] = [];
+  for (let j = 0; j < n; j++) {
+    for (let i = j; i < n; i++) {
+      if (dense[i * n + j] === 0) continue;
+      ti.push(i);
+      tj.push(j);
+      tv.push(dense[i * n + j]);
+    }
+  }
+  const lower = cscFromTriplets(n, n, ti, tj, tv);
+  assert.ok(both.rowIndices.length > lower.rowIndices.length + n, 'the full matrix stores entries above the diagonal');
+  const perm = amdOrdering(lower);
+  const fromBoth = choleskySymbolic(both, perm);
+  const fromLower = choleskySymbolic(lower, perm);
+  for (const field of [
+    'perm',
+    'inversePerm',
+    'parent',
+    'columnCounts',
+    'supernodeStart',
+    'rowPointers',
+    'rows',
+    'valuePointers',
+  ] as const) {
+    assert.deepEqual(fromBoth[field], fromLower[field], `${field} from both triangles`);
+  }
+  // Each entry lands where the same entry of the lower triangle lands; those above the diagonal nowhere.
+  for (let j = 0; j < n; j++) {
+    for (let p = both.colPointers[j]; p < both.colPointers[j + 1]; p++) {
+      const i = both.rowIndices[p];
+      if (i < j) {
+        assert.equal(fromBoth.assemblyMap[p], -1, `entry (${i}, ${j}) above the diagonal`);
+        continue;
+      }
+      let q = lower.colPointers[j];
+      while (lower.rowIndices[q] !== i) q++;
+      assert.equal(fromBoth.assemblyMap[p], fromLower.assemblyMap[q], `entry (${i}, ${j})`);
+    }
+  }
+  // The factor of either solves the system.
+  const b = Float64Array.from({ length: n }, (_, i) => Math.cos(i));
+  const x = choleskySolve(choleskyNumeric(both, fromBoth), b, 1);
+  const expected = denseSolve(dense, n, b, 1);
+  for (let i = 0; i < n; i++) assert.ok(Math.abs(x[i] - expected[i]) < 1e-10, `row ${i} of the solve`);
+  const unsorted: CscMatrix = { ...lower, rowIndices: lower.rowIndices.slice() };
+  const column = lower.colPointers.findIndex((start, j) => j < n && lower.colPointers[j + 1] - start >= 3);
+  const [second, third] = [unsorted.colPointers[column] + 1, unsorted.colPointers[column] + 2];
+  [unsorted.rowIndices[second], unsorted.rowIndices[third]] = [unsorted.rowIndices[third], unsorted.rowIndices[second]];
+  assert.throws(() => choleskySymbolic(unsorted, perm), new RegExp(`column ${column} lists row .* rows must ascend`));
+});
+
 test('refactoring new values with the same pattern reuses the analysis', () => {
   const { csc, dense } = randomSpd(150, 0.04, 99);
   const symbolic = choleskySymbolic(csc, nestedDissectionOrdering(csc));

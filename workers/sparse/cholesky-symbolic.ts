@@ -126,15 +126,21 @@ function inversePermutation(perm: Int32Array): Int32Array {
 
 /**
  * Off-diagonal neighbours of each vertex in A's own numbering (where a mesh's neighbours lie close together),
- * from the entries below the diagonal, and where A's diagonal entry of each column is (−1: none).
+ * from the entries below the diagonal, and where A's diagonal entry of each column is (−1: none). Checks that
+ * rows ascend within each column (CscMatrix's rule), which lets the later passes read a column's entries below
+ * the diagonal from its end and stop at the diagonal, skipping a stored upper triangle.
  */
 function countNeighbours(a: CscMatrix, degree: Int32Array, diagonalEntry: Int32Array): void {
   const n = a.cols;
   const { colPointers, rowIndices } = a;
   for (let j = 0; j < n; j++) {
     let below = 0;
+    let previous = -1;
     for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
       const i = rowIndices[p];
+      if (i <= previous)
+        throw new RangeError(`choleskySymbolic: column ${j} lists row ${i} after row ${previous}; rows must ascend within a column`);
+      previous = i;
       if (i < j) continue;
       if (i === j) {
         diagonalEntry[j] = p;
@@ -178,15 +184,18 @@ function eliminationTree(a: CscMatrix, perm: Int32Array, inverse: Int32Array, de
   return { parent, size, start, upperEnd, upper };
 }
 
-/** upper[start[k] .. upperEnd[k]): the pivots before k adjacent to k (upperEnd starts at start). */
+/**
+ * upper[start[k] .. upperEnd[k]): the pivots before k adjacent to k (upperEnd starts at start). Each column's
+ * entries below the diagonal are read from its end down (rows ascend, as countNeighbours checked).
+ */
 function fillUpper(a: CscMatrix, inverse: Int32Array, upperEnd: Int32Array, upper: Int32Array): void {
   const n = a.cols;
   const { colPointers, rowIndices } = a;
   for (let j = 0; j < n; j++) {
     const pj = inverse[j];
-    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
+    for (let p = colPointers[j + 1] - 1; p >= colPointers[j]; p--) {
       const i = rowIndices[p];
-      if (i <= j) continue;
+      if (i <= j) break;
       const pi = inverse[i];
       if (pi < pj) upper[upperEnd[pj]++] = pi;
       else upper[upperEnd[pi]++] = pj;
@@ -331,6 +340,7 @@ function listPointers(
   }
 }
 
+/** A's entries below the diagonal, each column's read from its end down (as in fillUpper). */
 function fillPermuted(
   a: CscMatrix,
   inverse: Int32Array,
@@ -345,9 +355,9 @@ function fillPermuted(
   const upperNext = upperPointers.slice(0, n);
   for (let j = 0; j < n; j++) {
     const pj = inverse[j];
-    for (let p = colPointers[j]; p < colPointers[j + 1]; p++) {
+    for (let p = colPointers[j + 1] - 1; p >= colPointers[j]; p--) {
       const i = rowIndices[p];
-      if (i <= j) continue;
+      if (i <= j) break;
       const pi = inverse[i];
       const c = pi < pj ? pi : pj;
       const r = pi < pj ? pj : pi;
