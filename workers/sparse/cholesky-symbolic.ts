@@ -66,11 +66,12 @@ export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbol
   const n = a.cols;
   if (a.rows !== n) throw new RangeError(`choleskySymbolic: matrix is ${a.rows}×${a.cols}, needs to be square`);
   if (perm.length !== n) throw new RangeError(`choleskySymbolic: ordering has ${perm.length} entries for a matrix of order ${n}`);
-  const inverse = inversePermutation(perm);
   const degree = new Int32Array(n);
   const diagonalEntry = new Int32Array(n).fill(-1);
   countNeighbours(a, degree, diagonalEntry);
-  const tree = eliminationTree(a, perm, inverse, degree);
+  const start = new Int32Array(n + 1);
+  const inverse = inversePermutation(perm, degree, start);
+  const tree = eliminationTree(a, inverse, start);
   const order = postorder(tree, perm, inverse);
   const { parent } = order;
   const pattern = permutedPattern(a, order, tree, degree, diagonalEntry);
@@ -112,8 +113,11 @@ export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbol
 // are known from the first placement. Reading lists in the order they lie in memory matters more here than the
 // passes' count: a list read out of order costs a cache miss at its start.
 
-/** inverse[perm[k]] = k, checking that perm is a permutation of 0 .. #perm−1. */
-function inversePermutation(perm: Int32Array): Int32Array {
+/**
+ * inverse[perm[k]] = k, checking that perm is a permutation of 0 .. #perm−1; in the same pass, start[k]: where
+ * pivot k's slot begins when each pivot has as many as its vertex's degree, in pivot order.
+ */
+function inversePermutation(perm: Int32Array, degree: Int32Array, start: Int32Array): Int32Array {
   const n = perm.length;
   const inverse = new Int32Array(n).fill(-1);
   for (let k = 0; k < n; k++) {
@@ -121,6 +125,7 @@ function inversePermutation(perm: Int32Array): Int32Array {
     if (!(i >= 0 && i < n) || inverse[i] !== -1)
       throw new RangeError(`choleskySymbolic: ordering is not a permutation (entry ${k} = ${i})`);
     inverse[i] = k;
+    start[k + 1] = start[k] + degree[i];
   }
   return inverse;
 }
@@ -172,10 +177,8 @@ interface EliminationTree {
  * before it: those lists are filled first, each in a slot of its vertex's degree (in pivot order), so no pass
  * counts them.
  */
-function eliminationTree(a: CscMatrix, perm: Int32Array, inverse: Int32Array, degree: Int32Array): EliminationTree {
+function eliminationTree(a: CscMatrix, inverse: Int32Array, start: Int32Array): EliminationTree {
   const n = a.cols;
-  const start = new Int32Array(n + 1);
-  for (let k = 0; k < n; k++) start[k + 1] = start[k] + degree[perm[k]];
   const upperEnd = start.slice(0, n);
   const upper = new Int32Array(start[n]);
   fillUpper(a, inverse, upperEnd, upper);
