@@ -68,9 +68,10 @@ export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbol
   if (perm.length !== n) throw new RangeError(`choleskySymbolic: ordering has ${perm.length} entries for a matrix of order ${n}`);
   const degree = new Int32Array(n);
   const diagonalEntry = new Int32Array(n).fill(-1);
-  countNeighbours(a, degree, diagonalEntry);
+  countNeighbours(n, a.colPointers, a.rowIndices, degree, diagonalEntry);
   const start = new Int32Array(n + 1);
-  const inverse = inversePermutation(perm, degree, start);
+  const inverse = new Int32Array(n).fill(-1);
+  inversePermutation(n, perm, degree, start, inverse);
   const tree = eliminationTree(a, inverse, start);
   const order = postorder(tree, perm, inverse);
   const { parent } = order;
@@ -104,7 +105,11 @@ export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbol
 // The analysis runs once per factorization on large inputs, so each pass below is its own small function: V8
 // optimizes a function with one hot loop on that loop's own type feedback, and keeps the optimized code valid
 // from one call to the next, where one long function with many loops is compiled again and again (each loop
-// deoptimizing on the next loop's not-yet-seen code) until the whole function has run often enough.
+// deoptimizing on the next loop's not-yet-seen code) until the whole function has run often enough. The loop
+// functions take their arrays and sizes as arguments and return at most a number: code around a loop (an
+// allocation, a property read, an object built for the result) runs on a first call before V8 records anything
+// about it, and the code optimized for the next call would stop there and fall back to the interpreter, loop
+// and all.
 //
 // A's entries are read three times: counted once in A's own numbering (each vertex's degree), placed once under
 // the ordering for the elimination tree (in slots sized by those degrees, so nothing counts them under the
@@ -117,9 +122,7 @@ export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbol
  * inverse[perm[k]] = k, checking that perm is a permutation of 0 .. #perm−1; in the same pass, start[k]: where
  * pivot k's slot begins when each pivot has as many as its vertex's degree, in pivot order.
  */
-function inversePermutation(perm: Int32Array, degree: Int32Array, start: Int32Array): Int32Array {
-  const n = perm.length;
-  const inverse = new Int32Array(n).fill(-1);
+function inversePermutation(n: number, perm: Int32Array, degree: Int32Array, start: Int32Array, inverse: Int32Array): void {
   for (let k = 0; k < n; k++) {
     const i = perm[k];
     if (!(i >= 0 && i < n) || inverse[i] !== -1)
@@ -127,7 +130,6 @@ function inversePermutation(perm: Int32Array, degree: Int32Array, start: Int32Ar
     inverse[i] = k;
     start[k + 1] = start[k] + degree[i];
   }
-  return inverse;
 }
 
 /**
@@ -136,9 +138,7 @@ function inversePermutation(perm: Int32Array, degree: Int32Array, start: Int32Ar
  * rows ascend within each column (CscMatrix's rule), which lets the later passes read a column's entries below
  * the diagonal from its end and stop at the diagonal, skipping a stored upper triangle.
  */
-function countNeighbours(a: CscMatrix, degree: Int32Array, diagonalEntry: Int32Array): void {
-  const n = a.cols;
-  const { colPointers, rowIndices } = a;
+function countNeighbours(n: number, colPointers: Int32Array, rowIndices: Int32Array, degree: Int32Array, diagonalEntry: Int32Array): void {
   for (let j = 0; j < n; j++) {
     let below = 0;
     let previous = -1;
@@ -181,10 +181,11 @@ function eliminationTree(a: CscMatrix, inverse: Int32Array, start: Int32Array): 
   const n = a.cols;
   const upperEnd = start.slice(0, n);
   const upper = new Int32Array(start[n]);
-  fillUpper(a, inverse, upperEnd, upper);
+  fillUpper(n, a.colPointers, a.rowIndices, inverse, upperEnd, upper);
   const parent = new Int32Array(n).fill(-1);
   const size = new Int32Array(n);
-  linkTree(start, upperEnd, upper, parent, size);
+  const ancestor = new Int32Array(n).fill(-1);
+  linkTree(n, start, upperEnd, upper, parent, size, ancestor);
   return { parent, size, start, upperEnd, upper };
 }
 
@@ -192,9 +193,14 @@ function eliminationTree(a: CscMatrix, inverse: Int32Array, start: Int32Array): 
  * upper[start[k] .. upperEnd[k]): the pivots before k adjacent to k (upperEnd starts at start). Each column's
  * entries below the diagonal are read from its end down (rows ascend, as countNeighbours checked).
  */
-function fillUpper(a: CscMatrix, inverse: Int32Array, upperEnd: Int32Array, upper: Int32Array): void {
-  const n = a.cols;
-  const { colPointers, rowIndices } = a;
+function fillUpper(
+  n: number,
+  colPointers: Int32Array,
+  rowIndices: Int32Array,
+  inverse: Int32Array,
+  upperEnd: Int32Array,
+  upper: Int32Array,
+): void {
   for (let j = 0; j < n; j++) {
     const pj = inverse[j];
     for (let p = colPointers[j + 1] - 1; p >= colPointers[j]; p--) {
@@ -211,9 +217,15 @@ function fillUpper(a: CscMatrix, inverse: Int32Array, upperEnd: Int32Array, uppe
  * Links each pivot to the roots of the subtrees its upper neighbours lie in; a node's children are all linked
  * at its own step and their subtrees are complete by then, so the subtree sizes add up along the way.
  */
-function linkTree(start: Int32Array, upperEnd: Int32Array, upper: Int32Array, parent: Int32Array, size: Int32Array): void {
-  const n = parent.length;
-  const ancestor = new Int32Array(n).fill(-1);
+function linkTree(
+  n: number,
+  start: Int32Array,
+  upperEnd: Int32Array,
+  upper: Int32Array,
+  parent: Int32Array,
+  size: Int32Array,
+  ancestor: Int32Array,
+): void {
   for (let k = 0; k < n; k++) {
     let sizeK = 1;
     for (let p = start[k]; p < upperEnd[k]; p++) {
@@ -256,28 +268,41 @@ interface Postorder {
  * it to its children, the last child first. Rewrites inverse into the composed ordering's inverse.
  */
 function postorder(tree: EliminationTree, perm: Int32Array, inverse: Int32Array): Postorder {
-  const { parent: treeParent, size } = tree;
-  const n = treeParent.length;
-  // once k is numbered: label[k], and end[k], where its next child's range ends
-  const label = new Int32Array(n);
-  const end = new Int32Array(n);
+  const n = perm.length;
+  // once k is numbered: label[k], and end[k], where its next child's range ends; the roots are the children of
+  // a node n past the end (label −1, range ending at n)
+  const label = new Int32Array(n + 1);
+  const end = new Int32Array(n + 1);
+  label[n] = -1;
+  end[n] = n;
   const post = new Int32Array(n);
   const finalPerm = new Int32Array(n);
   const parent = new Int32Array(n);
   const first = new Int32Array(n);
-  let rootEnd = n;
-  for (let k = n - 1; k >= 0; k--) {
-    const p = treeParent[k];
-    let last: number;
-    if (p === -1) {
-      last = rootEnd - 1;
-      rootEnd -= size[k];
-      parent[last] = -1;
-    } else {
-      last = end[p] - 1;
-      end[p] -= size[k];
-      parent[last] = label[p];
-    }
+  numberPostorder(n, n - 1, tree.parent, tree.size, perm, inverse, label, end, post, finalPerm, parent, first);
+  return { post, perm: finalPerm, parent, first, inverse };
+}
+
+/** top: n − 1, the loop's first node (given, as the loop functions compute nothing before their loop) */
+function numberPostorder(
+  n: number,
+  top: number,
+  treeParent: Int32Array,
+  size: Int32Array,
+  perm: Int32Array,
+  inverse: Int32Array,
+  label: Int32Array,
+  end: Int32Array,
+  post: Int32Array,
+  finalPerm: Int32Array,
+  parent: Int32Array,
+  first: Int32Array,
+): void {
+  for (let k = top; k >= 0; k--) {
+    const p = treeParent[k] === -1 ? n : treeParent[k];
+    const last = end[p] - 1;
+    end[p] = last + 1 - size[k];
+    parent[last] = label[p];
     label[k] = last;
     end[k] = last;
     post[last] = k;
@@ -286,7 +311,6 @@ function postorder(tree: EliminationTree, perm: Int32Array, inverse: Int32Array)
     finalPerm[last] = original;
     inverse[original] = last;
   }
-  return { post, perm: finalPerm, parent, first, inverse };
 }
 
 /**
@@ -315,26 +339,29 @@ function permutedPattern(
   const lowerPointers = new Int32Array(n + 1);
   const upperPointers = new Int32Array(n + 1);
   const diagonalEntry = new Int32Array(n);
-  listPointers(order, tree, degree, diagonalOf, lowerPointers, upperPointers, diagonalEntry);
+  listPointers(n, order.post, order.perm, tree.start, tree.upperEnd, degree, diagonalOf, lowerPointers, upperPointers, diagonalEntry);
   const lowerRows = new Int32Array(lowerPointers[n]);
   // as long as the tree's lists (one slot per neighbour, both sides), which are not read again
   const upperPairs = tree.upper;
-  fillPermuted(a, order.inverse, lowerPointers, upperPointers, lowerRows, upperPairs);
+  const lowerNext = lowerPointers.slice(0, n);
+  const upperNext = upperPointers.slice(0, n);
+  fillPermuted(n, a.colPointers, a.rowIndices, order.inverse, lowerNext, upperNext, lowerRows, upperPairs);
   return { lowerPointers, lowerRows, upperPointers, upperPairs, diagonalEntry };
 }
 
 function listPointers(
-  order: Postorder,
-  tree: EliminationTree,
+  n: number,
+  post: Int32Array,
+  perm: Int32Array,
+  start: Int32Array,
+  upperEnd: Int32Array,
   degree: Int32Array,
   diagonalOf: Int32Array,
   lowerPointers: Int32Array,
   upperPointers: Int32Array,
   diagonalEntry: Int32Array,
 ): void {
-  const { post, perm } = order;
-  const { start, upperEnd } = tree;
-  for (let k = 0; k < post.length; k++) {
+  for (let k = 0; k < n; k++) {
     const old = post[k];
     const upper = upperEnd[old] - start[old];
     const original = perm[k];
@@ -344,19 +371,20 @@ function listPointers(
   }
 }
 
-/** A's entries below the diagonal, each column's read from its end down (as in fillUpper). */
+/**
+ * A's entries below the diagonal, each column's read from its end down (as in fillUpper); lowerNext and
+ * upperNext start as the lists' starts and move along as they fill.
+ */
 function fillPermuted(
-  a: CscMatrix,
+  n: number,
+  colPointers: Int32Array,
+  rowIndices: Int32Array,
   inverse: Int32Array,
-  lowerPointers: Int32Array,
-  upperPointers: Int32Array,
+  lowerNext: Int32Array,
+  upperNext: Int32Array,
   lowerRows: Int32Array,
   upperPairs: Int32Array,
 ): void {
-  const n = a.cols;
-  const { colPointers, rowIndices } = a;
-  const lowerNext = lowerPointers.slice(0, n);
-  const upperNext = upperPointers.slice(0, n);
   for (let j = 0; j < n; j++) {
     const pj = inverse[j];
     for (let p = colPointers[j + 1] - 1; p >= colPointers[j]; p--) {
@@ -387,7 +415,21 @@ function columnCountsOf(order: Postorder, pattern: PermutedPattern): { columnCou
   const leaves = new Int32Array(2 * n).fill(-1);
   // union-find toward the lowest ancestor not yet swept; −1: the node itself
   const ancestor = new Int32Array(n).fill(-1);
-  const { lowerPointers, lowerRows } = pattern;
+  const total = sweepColumnCounts(n, parent, first, pattern.lowerPointers, pattern.lowerRows, counts, leaves, ancestor);
+  return { columnCounts: counts, factorNonzeros: total };
+}
+
+/** @returns the sum of the column counts */
+function sweepColumnCounts(
+  n: number,
+  parent: Int32Array,
+  first: Int32Array,
+  lowerPointers: Int32Array,
+  lowerRows: Int32Array,
+  counts: Int32Array,
+  leaves: Int32Array,
+  ancestor: Int32Array,
+): number {
   let total = 0;
   for (let j = 0; j < n; j++) {
     const fj = first[j];
@@ -417,7 +459,7 @@ function columnCountsOf(order: Postorder, pattern: PermutedPattern): { columnCou
       counts[pj] += counts[j] - 1;
     }
   }
-  return { columnCounts: counts, factorNonzeros: total };
+  return total;
 }
 
 /**
@@ -441,10 +483,34 @@ interface SupernodeGroups {
  * (MERGE_ZERO_FRACTION).
  */
 function amalgamate(order: Postorder, columnCounts: Int32Array): SupernodeGroups {
-  const { parent, first: firstDescendant } = order;
-  const n = parent.length;
+  const n = order.parent.length;
   const groupFirst = new Int32Array(n);
   const groupRows = new Int32Array(n);
+  // supernodes finished, their rows and values, and the group being built: columns [first, end) and its rows
+  const state = Float64Array.of(0, 0, 0, n, n, 0);
+  groupColumns(n, n - 1, order.parent, order.first, columnCounts, groupFirst, groupRows, state);
+  let [count, rowTotal, valueTotal] = state;
+  const [first, end, rows] = state.subarray(3);
+  if (end > first) {
+    groupFirst[count] = first;
+    groupRows[count++] = rows;
+    rowTotal += rows;
+    valueTotal += rows * (end - first);
+  }
+  return { count, groupFirst, groupRows, rowTotal, valueTotal };
+}
+
+/** Every group but the last one built (left in state, as the counts so far); top: n − 1, the first column read. */
+function groupColumns(
+  n: number,
+  top: number,
+  parent: Int32Array,
+  firstDescendant: Int32Array,
+  columnCounts: Int32Array,
+  groupFirst: Int32Array,
+  groupRows: Int32Array,
+  state: Float64Array,
+): void {
   let count = 0;
   let rowTotal = 0;
   let valueTotal = 0;
@@ -454,8 +520,8 @@ function amalgamate(order: Postorder, columnCounts: Int32Array): SupernodeGroups
   let rows = 0;
   let nonzeros = 0;
   // the fundamental supernode being read ends at column last
-  let last = n - 1;
-  for (let k = n - 1; k >= 0; k--) {
+  let last = top;
+  for (let k = top; k >= 0; k--) {
     if (k > 0 && parent[k - 1] === k && firstDescendant[k - 1] === firstDescendant[k] && columnCounts[k - 1] === columnCounts[k] + 1)
       continue;
     // fundamental supernode [k, last]; its column counts fall by one per column, so their sum is arithmetic
@@ -481,14 +547,13 @@ function amalgamate(order: Postorder, columnCounts: Int32Array): SupernodeGroups
     }
     first = k;
     last = k - 1;
+    state[0] = count;
+    state[1] = rowTotal;
+    state[2] = valueTotal;
+    state[3] = first;
+    state[4] = end;
+    state[5] = rows;
   }
-  if (end > first) {
-    groupFirst[count] = first;
-    groupRows[count++] = rows;
-    rowTotal += rows;
-    valueTotal += rows * (end - first);
-  }
-  return { count, groupFirst, groupRows, rowTotal, valueTotal };
 }
 
 /**
@@ -520,6 +585,43 @@ function supernodeLayout(parent: Int32Array, groups: SupernodeGroups): Supernode
   const superParent = new Int32Array(supernodeCount);
   const supernodeOfColumn = new Int32Array(n);
   const columnSlots = new Int32Array(2 * n);
+  const largestBlock = placeSupernodes(
+    n,
+    supernodeCount,
+    parent,
+    groupFirst,
+    groupRows,
+    rowTotal,
+    valueTotal,
+    supernodeStart,
+    rowPointers,
+    valuePointers,
+    superParent,
+    supernodeOfColumn,
+    columnSlots,
+  );
+  supernodeStart[supernodeCount] = n;
+  rowPointers[supernodeCount] = rowTotal;
+  valuePointers[supernodeCount] = valueTotal;
+  return { supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, valuePointers, largestBlock, columnSlots, superParent };
+}
+
+/** @returns the largest block (rows × columns) */
+function placeSupernodes(
+  n: number,
+  supernodeCount: number,
+  parent: Int32Array,
+  groupFirst: Int32Array,
+  groupRows: Int32Array,
+  rowTotal: number,
+  valueTotal: number,
+  supernodeStart: Int32Array,
+  rowPointers: Int32Array,
+  valuePointers: Int32Array,
+  superParent: Int32Array,
+  supernodeOfColumn: Int32Array,
+  columnSlots: Int32Array,
+): number {
   let largestBlock = 0;
   let rowEnd = rowTotal;
   let valueEnd = valueTotal;
@@ -543,10 +645,7 @@ function supernodeLayout(parent: Int32Array, groups: SupernodeGroups): Supernode
     }
     end = first;
   }
-  supernodeStart[supernodeCount] = n;
-  rowPointers[supernodeCount] = rowTotal;
-  valuePointers[supernodeCount] = valueTotal;
-  return { supernodeCount, supernodeStart, supernodeOfColumn, rowPointers, valuePointers, largestBlock, columnSlots, superParent };
+  return largestBlock;
 }
 
 /**
@@ -570,6 +669,25 @@ function supernodeRows(
   const fillPointer = rowPointers.slice(0, supernodeCount);
   const mark = new Int32Array(supernodeCount).fill(-1);
   const { upperPointers, upperPairs, diagonalEntry } = pattern;
+  walkRows(n, supernodeOfColumn, columnSlots, superParent, upperPointers, upperPairs, diagonalEntry, rows, assemblyMap, fillPointer, mark);
+  checkRowCounts(supernodeCount, fillPointer, rowPointers);
+  return { rows, assemblyMap };
+}
+
+/** rows and assemblyMap filled; fillPointer: where each supernode's next row goes; mark: the last row each received. */
+function walkRows(
+  n: number,
+  supernodeOfColumn: Int32Array,
+  columnSlots: Int32Array,
+  superParent: Int32Array,
+  upperPointers: Int32Array,
+  upperPairs: Int32Array,
+  diagonalEntry: Int32Array,
+  rows: Int32Array,
+  assemblyMap: Int32Array,
+  fillPointer: Int32Array,
+  mark: Int32Array,
+): void {
   for (let i = 0; i < n; i++) {
     const own = supernodeOfColumn[i];
     mark[own] = i;
@@ -587,12 +705,10 @@ function supernodeRows(
       assemblyMap[upperPairs[p + 1]] = columnSlots[j + 1] + fillPointer[start] - 1;
     }
   }
-  checkRowCounts(fillPointer, rowPointers);
-  return { rows, assemblyMap };
 }
 
-function checkRowCounts(fillPointer: Int32Array, rowPointers: Int32Array): void {
-  for (let s = 0; s < fillPointer.length; s++) {
+function checkRowCounts(supernodeCount: number, fillPointer: Int32Array, rowPointers: Int32Array): void {
+  for (let s = 0; s < supernodeCount; s++) {
     if (fillPointer[s] !== rowPointers[s + 1]) {
       throw new Error(
         `choleskySymbolic: supernode ${s} has ${fillPointer[s] - rowPointers[s]} rows, column counts predicted ${rowPointers[s + 1] - rowPointers[s]}`,
