@@ -6,28 +6,21 @@
  * `setPerFaceExamples` computes their per-face transformations once, `poseContext` poses a frame with given
  * example weights a_j. A thin comlink wrapper.
  *
- * A large mesh's setup runs on two threads: a helper worker started per setup (per-face-helper.worker.ts) orders the
- * free block while this worker assembles the system (perFaceSetupOrderedApart). When the page is cross-origin isolated
- * (so that threads may share memory), plain per-face frames then run on the same two threads (perFaceTwoCore).
- * Per-face context frames and unposing stay on this thread.
+ * When the page is cross-origin isolated (so that threads may share memory) and the mesh is large enough to gain,
+ * plain per-face frames run on two threads (perFaceTwoCore): this worker and a helper worker it starts per setup
+ * (per-face-helper.worker.ts). Per-face context frames and unposing stay on this thread.
  */
 import { expose, transfer } from 'comlink';
 import type { Influences } from './skinning/influences.ts';
 import {
   perFaceSkinning,
+  perFaceSkinningSetup,
   perFaceSkinningWorkspace,
   type PerFaceSkinningSetup,
   type PerFaceSkinningWorkspace,
 } from './skinning/per-face-skinning.ts';
 import { vertexNormals } from './mesh/vertex-normals.ts';
-import {
-  perFaceSetupOrderedApart,
-  perFaceTwoCore,
-  perFaceWorthTwoThreads,
-  type PerFaceHelperAnswer,
-  type PerFaceHelperMessage,
-  type PerFaceTwoCore,
-} from './skinning/per-face-two-core.ts';
+import { perFaceTwoCore, type PerFaceHelperShared, type PerFaceTwoCore } from './skinning/per-face-two-core.ts';
 import {
   perFaceContextSkinning,
   perFaceContextWorkspace,
@@ -47,74 +40,58 @@ let examples: PerFaceExamples | null = null;
 let contextWorkspace: PerFaceContextWorkspace | null = null;
 /** the current setup's two-core frame, or null (not isolated, a small mesh, or while its helper starts) */
 let twoCore: PerFaceTwoCore | null = null;
-/** setups begun so far: a setup that finds a later one begun when its ordering arrives drops its result */
-let setups = 0;
 
-/** How long a helper worker may take to start running a frame before plain per-face frames stay on this thread, ms. */
+/** How long a helper worker may take to start before plain per-face frames stay on this thread, ms. */
 const HELPER_START_MS = 10_000;
-/** How long the setup waits for a helper's ordering before it orders here, ms (a 1M-vertex mesh orders in ~2 s). */
-const HELPER_ORDERING_MS = 60_000;
 
-/** A helper worker for a large mesh's setup on a machine with two cores or more, or null. */
-function startHelper(fixedBones: Int32Array): Worker | null {
-  if ((globalThis.navigator?.hardwareConcurrency ?? 1) < 2 || !perFaceWorthTwoThreads(fixedBones)) return null;
+/**
+ * The two-core frame of a setup with its helper worker running, or null when the page may not share memory, the
+ * machine has one core, the mesh is too small to gain, or the helper does not start (memory short, a worker that
+ * fails to load or does not answer in HELPER_START_MS): per-face frames then run on this thread as before. Resolves
+ * once the helper has said it runs (a thread blocked in a frame must not wait on a worker that is still loading).
+ */
+async function startTwoCore(next: PerFaceSkinningSetup): Promise<PerFaceTwoCore | null> {
+  if (!(globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) return null;
+  if ((globalThis.navigator?.hardwareConcurrency ?? 1) < 2) return null;
+  let helper: Worker | null = null;
+  let frame: PerFaceTwoCore | null;
   try {
-    return new Worker(new URL('./per-face-helper.worker.ts', import.meta.url), { type: 'module', name: 'rigwright-per-face-helper' });
+    frame = perFaceTwoCore(next, (shared: PerFaceHelperShared) => {
+      const started = new Worker(new URL('./per-face-helper.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'rigwright-per-face-helper',
+      });
+      started.postMessage(shared);
+      helper = started;
+      return { stop: () => started.terminate() };
+    });
   } catch {
     return null;
   }
-}
-
-/**
- * The helper's next answer, or null when it fails to load, fails, or says nothing within `timeoutMs`. Its failures
- * are handled here: they must not reach the page as this worker's.
- */
-function nextAnswer(helper: Worker, timeoutMs: number): Promise<PerFaceHelperAnswer | null> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => settle(null), timeoutMs);
-    function settle(answer: PerFaceHelperAnswer | null) {
+  if (!frame) return null;
+  const running = helper as unknown as Worker;
+  const ok = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), HELPER_START_MS);
+    const settle = (answer: boolean) => {
       clearTimeout(timer);
-      helper.onmessage = null;
-      helper.onmessageerror = null;
-      helper.onerror = (event) => event.preventDefault();
       resolve(answer);
-    }
-    helper.onmessage = (event: MessageEvent<PerFaceHelperAnswer>) => settle(event.data);
-    helper.onmessageerror = () => settle(null);
-    helper.onerror = (event) => {
+    };
+    running.onmessage = () => settle(true);
+    running.onmessageerror = () => settle(false);
+    running.onerror = (event) => {
+      // Handled here: the helper's failure must not reach the page as this worker's.
       event.preventDefault();
-      settle(null);
+      settle(false);
     };
   });
-}
-
-/**
- * The two-core frame of a setup on its helper, running, or null when the page may not share memory, the mesh does not
- * split to gain, or the helper does not start its frame (memory short, a worker that fails or does not answer in
- * HELPER_START_MS): per-face frames then run on this thread, and the helper is ended. Resolves once the helper has
- * said it runs (a thread blocked in a frame must not wait on a worker that is still loading).
- */
-async function startTwoCore(next: PerFaceSkinningSetup, helper: Worker): Promise<PerFaceTwoCore | null> {
-  let frame: PerFaceTwoCore | null = null;
-  if ((globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated) {
-    try {
-      frame = perFaceTwoCore(next, (shared) => {
-        helper.postMessage({ kind: 'frame', shared } satisfies PerFaceHelperMessage);
-        return { stop: () => helper.terminate() };
-      });
-    } catch {
-      frame = null;
-    }
-  }
-  if (!frame) {
-    helper.terminate();
-    return null;
-  }
-  const answer = await nextAnswer(helper, HELPER_START_MS);
-  if (answer?.kind !== 'running') {
+  running.onmessage = null;
+  running.onmessageerror = null;
+  if (!ok) {
     frame.dispose();
     return null;
   }
+  // A failure later reaches the frame through the shared control words (it throws there); not as this worker's error.
+  running.onerror = (event) => event.preventDefault();
   return frame;
 }
 
@@ -160,38 +137,11 @@ export const deformApi = {
     // Example transformations belong to the unposed shapes, which depend on the weights: set them anew.
     examples = null;
     contextWorkspace = null;
-    const generation = ++setups;
-    const helper = startHelper(fixedBones);
-    let helperOrdered = helper !== null;
-    const orderOnHelper = async (request: PerFaceHelperMessage): Promise<Int32Array | null> => {
-      if (!helper) return null;
-      helper.postMessage(request);
-      const answer = await nextAnswer(helper, HELPER_ORDERING_MS);
-      helperOrdered = answer?.kind === 'ordering';
-      return answer?.kind === 'ordering' ? answer.ordering : null;
-    };
-    let next: PerFaceSkinningSetup;
-    try {
-      next = (await perFaceSetupOrderedApart(restPositions, triangles, influences, boneCount, fixedBones, orderOnHelper)).setup;
-    } catch (error) {
-      helper?.terminate();
-      throw error;
-    }
-    // Another setup may have begun while this one waited for its ordering: this one is then not needed.
-    if (generation !== setups) {
-      helper?.terminate();
-      return next.fixedVertices.length;
-    }
+    const next = perFaceSkinningSetup(restPositions, triangles, influences, boneCount, fixedBones);
     setup = next;
     workspace = perFaceSkinningWorkspace(next);
-    if (!helper) return next.fixedVertices.length;
-    if (!helperOrdered) {
-      // A helper that could not order is not trusted with frames.
-      helper.terminate();
-      return next.fixedVertices.length;
-    }
-    const frame = await startTwoCore(next, helper);
-    // Another setup may have begun while the helper started its frame: this one's frame is then not needed.
+    const frame = await startTwoCore(next);
+    // Another setup may have begun while the helper started: this one's frame is then not needed.
     if (setup === next) twoCore = frame;
     else frame?.dispose();
     return next.fixedVertices.length;

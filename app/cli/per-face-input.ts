@@ -18,9 +18,7 @@ import {
   type PerFaceExamples,
   type PerFaceUnposeResult,
 } from '../../workers/posespace/per-face-context.ts';
-import type { PerFaceTwoCore } from '../../workers/skinning/per-face-two-core.ts';
 import { readMatrix, UsageError, type CliStreams } from './cli-support.ts';
-import { perFaceSetupTwoThreads } from './per-face-thread.ts';
 import type { ExampleInput } from './example-input.ts';
 
 /** The --per-face-blend help line. */
@@ -46,43 +44,6 @@ export function readPerFaceSetup(
   influences: Influences,
   boneCount: number,
 ): PerFaceSkinningSetup {
-  const fixed = readFixedVertices(handlesFile, mesh, skeleton, influences, boneCount);
-  try {
-    return perFaceSkinningSetup(mesh.positions, mesh.triangles, influences, boneCount, fixed);
-  } catch (error) {
-    throw undeterminedPart(error, handlesFile);
-  }
-}
-
-/**
- * readPerFaceSetup on two threads (perFaceSetupTwoThreads: the ordering on a helper thread while this one assembles),
- * with the two-core frame on the same helper when the mesh is large enough (null otherwise; dispose it when done).
- * @throws FormatError as readPerFaceSetup
- */
-export async function readPerFaceSetupTwoThreads(
-  handlesFile: string,
-  mesh: TriangleMesh,
-  skeleton: Skeleton,
-  influences: Influences,
-  boneCount: number,
-): Promise<{ setup: PerFaceSkinningSetup; twoCore: PerFaceTwoCore | null }> {
-  const fixed = readFixedVertices(handlesFile, mesh, skeleton, influences, boneCount);
-  try {
-    const { setup, twoCore } = await perFaceSetupTwoThreads(mesh.positions, mesh.triangles, influences, boneCount, fixed);
-    return { setup, twoCore };
-  } catch (error) {
-    throw undeterminedPart(error, handlesFile);
-  }
-}
-
-/** The fixed vertices from the handles file; a FormatError naming it when no root bone has a handle. */
-function readFixedVertices(
-  handlesFile: string,
-  mesh: TriangleMesh,
-  skeleton: Skeleton,
-  influences: Influences,
-  boneCount: number,
-): Int32Array {
   const vertexCount = mesh.positions.length / 3;
   const handles = handlesFromDmat(readMatrix(handlesFile, 'handles'), vertexCount, boneCount, handlesFile);
   const fixed = perFaceFixedVertices(skeleton.parents, influences, handles);
@@ -93,17 +54,16 @@ function readFixedVertices(
       'no vertex is a handle of a root bone, so per-face stitching has nothing to hold the mesh in place',
     );
   }
-  return fixed;
-}
-
-/** A factorization that found a part without a fixed vertex, as a FormatError naming the handles file; other errors as they are. */
-function undeterminedPart(error: unknown, handlesFile: string): unknown {
-  if (!(error instanceof NotPositiveDefiniteError)) return error;
-  return new FormatError(
-    handlesFile,
-    'handles',
-    'a connected part of the mesh has no fixed vertex (a root bone handle), so its position is undetermined',
-  );
+  try {
+    return perFaceSkinningSetup(mesh.positions, mesh.triangles, influences, boneCount, fixed);
+  } catch (error) {
+    if (!(error instanceof NotPositiveDefiniteError)) throw error;
+    throw new FormatError(
+      handlesFile,
+      'handles',
+      'a connected part of the mesh has no fixed vertex (a root bone handle), so its position is undetermined',
+    );
+  }
 }
 
 /**

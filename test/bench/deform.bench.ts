@@ -41,7 +41,7 @@ import {
   type PerFaceSkinningSetup,
 } from '../../workers/skinning/per-face-skinning.ts';
 import { referencePerFaceSkinning } from '../unit/per-face-frame-reference.ts';
-import { perFaceSetupTwoThreads, perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
+import { perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
 import {
   perFaceContextSkinning,
   perFaceContextWorkspace,
@@ -307,46 +307,6 @@ async function twoCoreCase(c: PerFaceCase): Promise<TwoCoreCase> {
   };
 }
 
-interface SetupThreadsCase {
-  vertices: number;
-  /** per run, in run order: which setup, its wall time and the wall time from the assembly's end to the packing's */
-  runs: { threads: 1 | 2; wallMs: number; afterAssemblyMs: number; stages: Record<PerFaceSetupStage, number> }[];
-}
-
-/**
- * The per-face setup on one thread (perFaceSkinningSetupAndFactor) against two (perFaceSetupTwoThreads: the ordering
- * on a fresh helper thread while this one assembles), wall time, in the order two, one, one, two, so that each has
- * a run early and late in the process; the two-thread runs' frames are disposed unused.
- */
-async function setupThreadsCase(objFile: string, handlesFile: string): Promise<SetupThreadsCase> {
-  const { mesh } = readObj(readFileSync(objFile, 'utf8'), objFile);
-  const n = mesh.positions.length / 3;
-  const handles = handlesFromDmat(readDmat(new Uint8Array(readFileSync(handlesFile)), handlesFile), n, bodyBones, handlesFile);
-  const influences = influencesFromWeights(boneDistanceWeights(mesh.positions, bodySkeleton), 4);
-  const fixed = perFaceFixedVertices(bodySkeleton.parents, influences, handles);
-  const runs: SetupThreadsCase['runs'] = [];
-  for (const threads of [2, 1, 1, 2] as const) {
-    globalThis.gc?.();
-    const stages = { assembly: 0, ordering: 0, analysis: 0, factorization: 0, packing: 0 };
-    const start = performance.now();
-    let last = start;
-    const stageDone = (stage: PerFaceSetupStage) => {
-      const now = performance.now();
-      stages[stage] = now - last;
-      last = now;
-    };
-    if (threads === 1) {
-      perFaceSkinningSetupAndFactor(mesh.positions, mesh.triangles, influences, bodyBones, fixed, stageDone);
-    } else {
-      const { twoCore } = await perFaceSetupTwoThreads(mesh.positions, mesh.triangles, influences, bodyBones, fixed, stageDone);
-      twoCore?.dispose();
-    }
-    const wallMs = last - start;
-    runs.push({ threads, wallMs, afterAssemblyMs: wallMs - stages.assembly, stages });
-  }
-  return { vertices: n, runs };
-}
-
 /** The setup's stages in CPU time. */
 function stagesNote(c: PerFaceCase): string {
   const { assembly, ordering, analysis, factorization, packing } = c.stageCpuMs;
@@ -405,7 +365,6 @@ const subdividedTwice = subdividedBody('reference', 2, path.join(cacheDir, 'body
 const subdivided2 = perFaceCase(subdividedTwice.obj, subdividedTwice.handles);
 const twoCore = await twoCoreCase(subdivided);
 const twoCore2 = await twoCoreCase(subdivided2);
-const setupThreads = await setupThreadsCase(subdividedTwice.obj, subdividedTwice.handles);
 const context2 = perFaceContextCase(
   subdivided2,
   [0, 1, 2, 3].map((j) => subdividedBody(`eg${j}`, 2, path.join(cacheDir, `body-eg${j}-sub2`)).obj),
@@ -536,31 +495,6 @@ printTable('Per-face skinning (log-quaternion blend + Poisson stitching), per fr
     note: `CPU time ${fmtMs(context2[blend].cpu)} (${(context2[blend].cpu / CONTEXT_AIM_MS).toFixed(2)} of the aim); plain per-face ${fmtMs(subdivided2.frameCpuMs)} CPU`,
   })),
 ]);
-{
-  const { vertices, runs } = setupThreads;
-  const of = (threads: 1 | 2) => runs.filter((r) => r.threads === threads);
-  const list = (values: number[]) => values.map(fmtMs).join(', ');
-  const stages = (r: SetupThreadsCase['runs'][number]) =>
-    `assembly ${fmtMs(r.stages.assembly)}, ordering ${fmtMs(r.stages.ordering)}, analysis ${fmtMs(r.stages.analysis)}, ` +
-    `factorization ${fmtMs(r.stages.factorization)}, packing ${fmtMs(r.stages.packing)}`;
-  const [one, two] = [of(1), of(2)];
-  printTable(`Per-face setup, body subdivided twice (${vertices} vertices), wall time, runs in the order two, one, one, two threads`, [
-    {
-      case: 'whole setup',
-      ours: `${list(two.map((r) => r.wallMs))} (two threads)`,
-      reference: `${list(one.map((r) => r.wallMs))} (one thread)`,
-      ratio: (median(two.map((r) => r.wallMs)) / median(one.map((r) => r.wallMs))).toFixed(2),
-      note: 'two threads: the ordering on a fresh helper thread while this one assembles',
-    },
-    {
-      case: 'after the assembly: ordering (two threads: the wait for it), analysis, factorization, packing',
-      ours: `${list(two.map((r) => r.afterAssemblyMs))} (two threads)`,
-      reference: `${list(one.map((r) => r.afterAssemblyMs))} (one thread)`,
-      ratio: (median(two.map((r) => r.afterAssemblyMs)) / median(one.map((r) => r.afterAssemblyMs))).toFixed(2),
-      note: `aim ≤ ${FACTOR_AIM_MS} ms; stages of the last runs: two threads ${stages(two[1])}; one thread ${stages(one[1])}`,
-    },
-  ]);
-}
 if (gpu)
   printTable('GPU frame time, headless Chromium (SwiftShader), DQS over LBS', [
     {

@@ -25,22 +25,13 @@ import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import {
   perFaceFixedVertices,
-  perFaceOrdering,
   perFaceSkinning,
   perFaceSkinningSetup,
-  perFaceSkinningSetupAndFactor,
   perFaceSkinningWorkspace,
-  type PerFaceSetupStage,
   type PerFaceSkinningSetup,
 } from '../../workers/skinning/per-face-skinning.ts';
-import {
-  answerOrdering,
-  perFaceSetupOrderedApart,
-  perFaceTwoCore,
-  perFaceTwoCorePartition,
-  TWO_CORE_MIN_FREE_ROWS,
-} from '../../workers/skinning/per-face-two-core.ts';
-import { perFaceSetupTwoThreads, perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
+import { perFaceTwoCore, perFaceTwoCorePartition, TWO_CORE_MIN_FREE_ROWS } from '../../workers/skinning/per-face-two-core.ts';
+import { perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
 import { subdividedCourseBody } from './midpoint-subdivision.ts';
 import { dataFile, repoRoot } from './shared-data.ts';
 
@@ -186,8 +177,7 @@ test('the helper thread leaves its loop on the stop command that dispose posts, 
   let worker: Worker | null = null;
   let stopped = 0;
   const twoCore = perFaceTwoCore(setup, (shared) => {
-    worker = new Worker(new URL('../../app/cli/per-face-thread-worker.mjs', import.meta.url), { execArgv: [] });
-    worker.postMessage({ kind: 'frame', shared });
+    worker = new Worker(new URL('../../app/cli/per-face-thread-worker.mjs', import.meta.url), { workerData: shared, execArgv: [] });
     // stop() ends nothing here: the thread must end by leaving runPerFaceHelper.
     return { stop: () => void stopped++ };
   });
@@ -213,8 +203,10 @@ test('a helper that fails stops the two-core frame: the frame throws saying so, 
   let stopped = 0;
   const twoCore = perFaceTwoCore(setup, (shared) => {
     // A scratch length no array can have: the helper fails before its first command, as one short of memory would.
-    worker = new Worker(new URL('../../app/cli/per-face-thread-worker.mjs', import.meta.url), { execArgv: [] });
-    worker.postMessage({ kind: 'frame', shared: { ...shared, scratchLength: -1 } });
+    worker = new Worker(new URL('../../app/cli/per-face-thread-worker.mjs', import.meta.url), {
+      workerData: { ...shared, scratchLength: -1 },
+      execArgv: [],
+    });
     return { stop: () => void stopped++ };
   });
   assert.ok(twoCore !== null && worker !== null, 'the body subdivided once starts a helper');
@@ -267,82 +259,4 @@ test('rigwright skin --method perface --threads 2 on the body subdivided once ru
   assert.equal(two.positions.length, body.positions.length);
   assert.ok(motion > 0.01, `frame 40 moves some vertex by over 1% of the diagonal (${motion})`);
   assert.ok(worst <= 1e-12, `largest difference ${worst} of the diagonal`);
-});
-
-/** The body subdivided once with its influences and fixed set, the inputs of a per-face setup. */
-function bodyInputs() {
-  const body = subdividedCourseBody(1);
-  const influences = influencesFromWeights(boneDistanceWeights(body.positions, skeleton), 4);
-  const fixed = perFaceFixedVertices(skeleton.parents, influences, body.handles);
-  return { body, influences, fixed };
-}
-
-/** Whether two setups hold the same factor and solution layout, bit for bit. */
-function sameSetup(a: PerFaceSkinningSetup, b: PerFaceSkinningSetup): boolean {
-  const same = (x: ArrayLike<number>, y: ArrayLike<number>) => x.length === y.length && Array.from(x).every((v, i) => Object.is(v, y[i]));
-  return same(a.panels.values, b.panels.values) && same(a.panels.belowRows, b.panels.belowRows) && same(a.solutionRow, b.solutionRow);
-}
-
-test('perFaceOrdering, from the mesh alone, gives the pivots the setup finds after its assembly: the setup made with it is the same bit for bit', () => {
-  const { body, influences, fixed } = bodyInputs();
-  const ordering = perFaceOrdering(body.positions, body.triangles, fixed);
-  const here = perFaceSkinningSetupAndFactor(body.positions, body.triangles, influences, boneCount, fixed);
-  const given = perFaceSkinningSetupAndFactor(body.positions, body.triangles, influences, boneCount, fixed, null, ordering);
-  assert.ok(ordering.length === here.setup.freeCount, `one pivot per free vertex (${ordering.length})`);
-  assert.deepEqual(Array.from(given.factor.symbolic.perm), Array.from(here.factor.symbolic.perm), 'the same pivots');
-  assert.ok(sameSetup(here.setup, given.setup), 'the same packed factor and solution rows');
-  // An ordering that is not a permutation of the free vertices is refused, not factored.
-  const twice = ordering.slice();
-  twice[1] = twice[0];
-  assert.throws(
-    () => perFaceSkinningSetupAndFactor(body.positions, body.triangles, influences, boneCount, fixed, null, twice),
-    /per-face skinning: the ordering given is not a permutation of the \d+ free vertices/,
-  );
-  assert.throws(
-    () => perFaceSkinningSetupAndFactor(body.positions, body.triangles, influences, boneCount, fixed, null, ordering.subarray(1)),
-    /not a permutation/,
-  );
-});
-
-test('a setup ordered on a helper thread while this one assembles equals the one-thread setup, and its two-core frame poses as perFaceSkinning does', async () => {
-  const { body, influences, fixed } = bodyInputs();
-  const { setup: one } = perFaceSkinningSetupAndFactor(body.positions, body.triangles, influences, boneCount, fixed);
-  const stages: PerFaceSetupStage[] = [];
-  const { setup, twoCore } = await perFaceSetupTwoThreads(body.positions, body.triangles, influences, boneCount, fixed, (stage) =>
-    stages.push(stage),
-  );
-  try {
-    assert.deepEqual(stages, ['assembly', 'ordering', 'analysis', 'factorization', 'packing'], 'every stage reported, in order');
-    assert.ok(sameSetup(one, setup), 'the same setup as on one thread');
-    assert.ok(twoCore !== null, 'the body subdivided once gets a two-core frame from the same thread');
-    const transforms = new Float64Array(12 * boneCount);
-    const rotations = new Float64Array(9 * boneCount);
-    samplePose(frames, Math.floor(poseDuration(frames) / 2), rotations);
-    scaledForwardKinematics(skeleton, rotations, null, transforms);
-    const a = new Float64Array(3 * setup.vertexCount);
-    const b = new Float64Array(3 * setup.vertexCount);
-    perFaceSkinning(setup, transforms, a, perFaceSkinningWorkspace(setup));
-    twoCore.frame(transforms, b);
-    const diagonal = boundingBox(body.positions).diagonal;
-    let worst = 0;
-    for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
-    assert.ok(worst <= 1e-12 * diagonal, `two-core frame within ${worst / diagonal} of the diagonal`);
-  } finally {
-    twoCore?.dispose();
-  }
-});
-
-test('when the other thread cannot order, the setup orders after its assembly; a helper refuses a bad request with its reason', async () => {
-  const { body, influences, fixed } = bodyInputs();
-  const { setup: one } = perFaceSkinningSetupAndFactor(body.positions, body.triangles, influences, boneCount, fixed);
-  let asked = 0;
-  const { setup } = await perFaceSetupOrderedApart(body.positions, body.triangles, influences, boneCount, fixed, async () => {
-    asked++;
-    return null;
-  });
-  assert.equal(asked, 1, 'the ordering was asked for once');
-  assert.ok(sameSetup(one, setup), 'the same setup, ordered here');
-  const answer = answerOrdering({ kind: 'order', restPositions: body.positions, triangles: body.triangles, fixedBones: fixed.subarray(1) });
-  assert.equal(answer.kind, 'failed', 'a fixed set of the wrong length is refused');
-  assert.match(answer.kind === 'failed' ? answer.message : '', /fixed-bone labels for \d+ vertices/, 'with the reason');
 });

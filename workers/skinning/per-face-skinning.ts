@@ -124,8 +124,6 @@ export type PerFaceSetupStage = 'assembly' | 'ordering' | 'analysis' | 'factoriz
  * the factor's own and for timing the stages. The setup alone does not hold the factor, so that it is freed once
  * packed. The first five parameters are perFaceSkinningSetup's.
  * @param stageDone  called as each stage ends (PerFaceSetupStage order), or null
- * @param ordering   perFaceOrdering(restPositions, triangles, fixedBones) when another thread computed it while this
- *                   one assembled, or null to order here
  * @returns the setup, and the factor of the free block (setup.solutionRow's pivot order is its symbolic ordering's)
  */
 export function perFaceSkinningSetupAndFactor(
@@ -135,46 +133,9 @@ export function perFaceSkinningSetupAndFactor(
   boneCount: number,
   fixedBones: Int32Array,
   stageDone: ((stage: PerFaceSetupStage) => void) | null = null,
-  ordering: Int32Array | null = null,
 ): { setup: PerFaceSkinningSetup; factor: CholeskyFactor } {
-  const assembly = perFaceAssembly(restPositions, triangles, influences, boneCount, fixedBones);
-  stageDone?.('assembly');
-  return perFaceFactorization(assembly, ordering, stageDone);
-}
-
-/** The per-face weights and the stitching system of a setup, before its factorization (perFaceAssembly). */
-export interface PerFaceAssembly {
-  restPositions: Float64Array;
-  triangles: Uint32Array;
-  boneCount: number;
-  fixedBones: Int32Array;
-  freeIndex: Int32Array;
-  freeCount: number;
-  fixedVertices: number[];
-  faceSlotStart: Uint32Array;
-  faceWeights: Float64Array;
-  slotPairs: Uint32Array;
-  /** #pairs × 2 (see PerFaceSkinningSetup.pairBones) */
-  pairList: number[];
-  faceProducts: Float64Array;
-  /** the free block of the stitching operator Gᵀ A G */
-  kff: CscMatrix;
-  /** triplets of its free × fixed block (rows: free indices) */
-  fixedRows: Int32Array;
-  fixedCols: Int32Array;
-  fixedVals: Float64Array;
-  fixedTriplets: number;
-}
-
-/**
- * Each vertex's index among the free vertices (-1 for a fixed one) and the fixed vertices in order.
- * @throws RangeError when fixedBones does not label n vertices
- */
-function splitFixed(
-  fixedBones: Int32Array,
-  n: number,
-): { freeIndex: Int32Array; freeCount: number; fixedIndex: Int32Array; fixedVertices: number[] } {
-  if (fixedBones.length !== n) throw new RangeError(`per-face skinning: ${fixedBones.length} fixed-bone labels for ${n} vertices`);
+  const n = restPositions.length / 3;
+  const faceCount = triangles.length / 3;
   const fixedVertices: number[] = [];
   const freeIndex = new Int32Array(n).fill(-1);
   const fixedIndex = new Int32Array(n).fill(-1);
@@ -187,24 +148,6 @@ function splitFixed(
       freeIndex[v] = freeCount++;
     }
   }
-  return { freeIndex, freeCount, fixedIndex, fixedVertices };
-}
-
-/**
- * The first stage of perFaceSkinningSetup: per-face weights, the faces' gradient products and the stitching system
- * (parameters as perFaceSkinningSetup's).
- * @throws RangeError when no vertex is fixed
- */
-export function perFaceAssembly(
-  restPositions: Float64Array,
-  triangles: Uint32Array,
-  influences: Influences,
-  boneCount: number,
-  fixedBones: Int32Array,
-): PerFaceAssembly {
-  const n = restPositions.length / 3;
-  const faceCount = triangles.length / 3;
-  const { freeIndex, freeCount, fixedIndex, fixedVertices } = splitFixed(fixedBones, n);
   if (fixedVertices.length === 0) throw new RangeError('per-face skinning: no fixed vertex (a root bone needs handle vertices or weight)');
 
   // Per-face weights: the mean of the corner weights, merged by bone, strongest first, packed face after face.
@@ -285,52 +228,11 @@ export function perFaceAssembly(
   faceSlotStart[faceCount] = slots;
   faceWeights = faceWeights.slice(0, slots);
   slotPairs = slotPairs.slice(0, slots);
-  return {
-    restPositions,
-    triangles,
-    boneCount,
-    fixedBones,
-    freeIndex,
-    freeCount,
-    fixedVertices,
-    faceSlotStart,
-    faceWeights,
-    slotPairs,
-    pairList,
-    faceProducts,
-    kff: cscFromTriplets(freeCount, freeCount, rows, cols, vals, freeTriplets),
-    fixedRows,
-    fixedCols,
-    fixedVals,
-    fixedTriplets,
-  };
-}
-
-/**
- * The stages of perFaceSkinningSetup after the assembly: the free block's ordering, symbolic analysis and numeric
- * factorization, and the packing.
- * @param assembly   perFaceAssembly(…)
- * @param ordering   the free block's ordering when it was computed apart (perFaceOrdering: the same pivots), or
- *                   null to compute it here
- * @param stageDone  as perFaceSkinningSetupAndFactor's (from 'ordering' on)
- * @throws RangeError when `ordering` is not a permutation of the free vertices; NotPositiveDefiniteError when a
- *         component has no fixed vertex
- */
-export function perFaceFactorization(
-  assembly: PerFaceAssembly,
-  ordering: Int32Array | null,
-  stageDone: ((stage: PerFaceSetupStage) => void) | null = null,
-): { setup: PerFaceSkinningSetup; factor: CholeskyFactor } {
-  const { restPositions, triangles, boneCount, fixedBones, freeIndex, freeCount, fixedVertices, kff } = assembly;
-  const { faceSlotStart, faceWeights, slotPairs, pairList, faceProducts, fixedRows, fixedCols, fixedVals, fixedTriplets } = assembly;
-  const n = restPositions.length / 3;
-  const faceCount = triangles.length / 3;
-  if (ordering !== null && !isPermutation(ordering, freeCount)) {
-    throw new RangeError(`per-face skinning: the ordering given is not a permutation of the ${freeCount} free vertices`);
-  }
-  const pivots = ordering ?? amdOrdering(kff);
+  const kff = cscFromTriplets(freeCount, freeCount, rows, cols, vals, freeTriplets);
+  stageDone?.('assembly');
+  const ordering = amdOrdering(kff);
   stageDone?.('ordering');
-  const symbolic = choleskySymbolic(kff, pivots);
+  const symbolic = choleskySymbolic(kff, ordering);
   stageDone?.('analysis');
   const factor = choleskyNumeric(kff, symbolic);
   stageDone?.('factorization');
@@ -360,65 +262,6 @@ export function perFaceFactorization(
   };
   stageDone?.('packing');
   return { setup, factor };
-}
-
-/**
- * The free block's fill-reducing (AMD) ordering from the mesh and the fixed set alone, pivot for pivot the one that
- * perFaceSkinningSetup computes after its assembly: the ordering reads only the block's pattern — a free pair is
- * coupled when a face that carries a gradient has both as corners — so another thread can order while the setup
- * assembles, and the setup is the same either way (perFaceSkinningSetupAndFactor's `ordering`).
- * @param restPositions  #V × 3 rest positions (a face too thin to carry a gradient couples nothing)
- * @param triangles      #F × 3 vertex indices
- * @param fixedBones     #V bone per fixed vertex or -1 (perFaceFixedVertices)
- * @returns #free pivots: entry k is the free index eliminated k-th
- */
-export function perFaceOrdering(restPositions: Float64Array, triangles: Uint32Array, fixedBones: Int32Array): Int32Array {
-  const { freeIndex, freeCount } = splitFixed(fixedBones, restPositions.length / 3);
-  return amdOrdering(freeBlockPattern(restPositions, triangles, freeIndex, freeCount));
-}
-
-/**
- * The pattern of the stitching system's free block, its strictly lower triangle: the ordering reads the same graph
- * from it as from the assembled block, which stores both triangles and the diagonal (each pair once, neighbours in
- * the same order). Values are zeros.
- */
-function freeBlockPattern(restPositions: Float64Array, triangles: Uint32Array, freeIndex: Int32Array, freeCount: number): CscMatrix {
-  const faceCount = triangles.length / 3;
-  const rows = new Int32Array(3 * faceCount);
-  const cols = new Int32Array(3 * faceCount);
-  const g = new Float64Array(9);
-  let count = 0;
-  for (let f = 0; f < faceCount; f++) {
-    if (faceHatGradients(restPositions, triangles, f, g) === 0) continue;
-    const a = freeIndex[triangles[3 * f]],
-      b = freeIndex[triangles[3 * f + 1]],
-      c = freeIndex[triangles[3 * f + 2]];
-    if (a >= 0 && b >= 0) {
-      rows[count] = Math.max(a, b);
-      cols[count++] = Math.min(a, b);
-    }
-    if (b >= 0 && c >= 0) {
-      rows[count] = Math.max(b, c);
-      cols[count++] = Math.min(b, c);
-    }
-    if (a >= 0 && c >= 0) {
-      rows[count] = Math.max(a, c);
-      cols[count++] = Math.min(a, c);
-    }
-  }
-  return cscFromTriplets(freeCount, freeCount, rows, cols, new Float64Array(count), count);
-}
-
-/** Whether `order` holds each of 0 … n − 1 once. */
-function isPermutation(order: Int32Array, n: number): boolean {
-  if (order.length !== n) return false;
-  const seen = new Uint8Array(n);
-  for (let k = 0; k < n; k++) {
-    const i = order[k];
-    if (!(i >= 0 && i < n) || seen[i] === 1) return false;
-    seen[i] = 1;
-  }
-  return true;
 }
 
 /**

@@ -29,19 +29,13 @@
  * The calling thread must be allowed to block (Node's main thread or a worker; not a browser page's main thread).
  */
 import { choleskyPanelBackward, choleskyPanelForward, type CholeskyPanels } from '../sparse/cholesky-panels.ts';
-import type { CholeskyFactor } from '../sparse/cholesky-numeric.ts';
-import type { Influences } from './influences.ts';
 import {
   accumulateFaceGradients,
   boneLogarithms,
   copySolution,
   fixedVerticesToRightHandSide,
-  perFaceAssembly,
-  perFaceFactorization,
-  perFaceOrdering,
   perFaceSkinningWorkspace,
   type PerFaceFaceArrays,
-  type PerFaceSetupStage,
   type PerFaceSkinningSetup,
   type PerFaceSkinningWorkspace,
 } from './per-face-skinning.ts';
@@ -246,58 +240,6 @@ export interface PerFaceTwoCore {
 
 /** Started by the caller on another thread: it runs runPerFaceHelper(shared) there, and stop() ends that thread. */
 export type PerFaceHelperStarter = (shared: PerFaceHelperShared) => { stop(): void };
-
-/**
- * What a helper thread is sent, in this order: ordering requests (the setup's ordering, made there while the calling
- * thread assembles; see perFaceSetupOrderedApart), then at most one 'frame' message with the two-core frame's shared
- * memory, after which the helper runs runPerFaceHelper until it is stopped.
- */
-export type PerFaceHelperMessage =
-  | { kind: 'order'; restPositions: Float64Array; triangles: Uint32Array; fixedBones: Int32Array }
-  | { kind: 'frame'; shared: PerFaceHelperShared };
-
-/** A helper's answers: to an ordering request its ordering or why it failed; 'running' to the frame message. */
-export type PerFaceHelperAnswer = { kind: 'ordering'; ordering: Int32Array } | { kind: 'failed'; message: string } | { kind: 'running' };
-
-/** The helper's side of an ordering request: perFaceOrdering, or the reason it failed. */
-export function answerOrdering(request: Extract<PerFaceHelperMessage, { kind: 'order' }>): PerFaceHelperAnswer {
-  try {
-    return { kind: 'ordering', ordering: perFaceOrdering(request.restPositions, request.triangles, request.fixedBones) };
-  } catch (error) {
-    return { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-/** Whether a mesh with this fixed set has enough free vertices for a second thread to gain (TWO_CORE_MIN_FREE_ROWS). */
-export function perFaceWorthTwoThreads(fixedBones: Int32Array): boolean {
-  let free = 0;
-  for (let v = 0; v < fixedBones.length; v++) if (fixedBones[v] < 0) free++;
-  return free >= TWO_CORE_MIN_FREE_ROWS;
-}
-
-/**
- * perFaceSkinningSetupAndFactor with the free block's ordering made on another thread while this one assembles the
- * system: the two take about as long on a large mesh (each 0.4–0.5 s at 295k vertices), so the setup waits for about
- * the longer of them instead of both. The setup is the same as on one thread (perFaceOrdering gives the same pivots).
- * @param orderApart  sends the request to the other thread and resolves with its ordering, or with null when that
- *                    thread could not order (the ordering is then made here, after the assembly)
- * @param stageDone   as perFaceSkinningSetupAndFactor's; 'ordering' ends when the other thread's ordering is here
- * (the other parameters are perFaceSkinningSetup's)
- */
-export async function perFaceSetupOrderedApart(
-  restPositions: Float64Array,
-  triangles: Uint32Array,
-  influences: Influences,
-  boneCount: number,
-  fixedBones: Int32Array,
-  orderApart: (request: Extract<PerFaceHelperMessage, { kind: 'order' }>) => Promise<Int32Array | null>,
-  stageDone: ((stage: PerFaceSetupStage) => void) | null = null,
-): Promise<{ setup: PerFaceSkinningSetup; factor: CholeskyFactor }> {
-  const ordering = orderApart({ kind: 'order', restPositions, triangles, fixedBones });
-  const assembly = perFaceAssembly(restPositions, triangles, influences, boneCount, fixedBones);
-  stageDone?.('assembly');
-  return perFaceFactorization(assembly, await ordering, stageDone);
-}
 
 function sharedCopy<T extends Int32Array | Uint32Array | Float64Array>(array: T): T {
   const Type = array.constructor as new (buffer: SharedArrayBuffer) => T;
