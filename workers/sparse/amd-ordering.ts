@@ -88,10 +88,9 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
   const n = graph.vertexCount;
   if (n === 0) return new Int32Array(0);
   // Quotient graph storage: node i's list is iw[PE .. PE + LEN) of its fields; for a variable, its first ELEN entries
-  // are elements, the rest variables. New elements are appended at `free`; dead lists are never compacted.
+  // are elements, the rest variables. New elements are appended at at[FREE]; dead lists are never compacted.
   let iw = new Int32Array(Math.max(graph.neighbours.length * 2, n + 16));
   iw.set(graph.neighbours);
-  let free = graph.neighbours.length;
   // Each node's fields side by side (NODE values from 8i: PE … LAST): the elimination touches a node's list start,
   // length, element count, size, degree, mark and degree-list links together, one cache line for all where eight
   // arrays of n missed the cache eight times on a large mesh.
@@ -119,210 +118,329 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
 
   initialDegreeLists(graph.offsets, node, head);
 
-  let eliminated = 0;
+  // Each phase of a step is a function of its own, called once per step: V8 compiles each small function whole once
+  // it is hot, in the first steps of a process's first ordering, where the single long loop they made was compiled
+  // mid-run (on-stack) and again on entry, the ordering running unoptimised meanwhile.
+  const at = new Int32Array(STEP_VALUES);
+  at[FREE] = graph.neighbours.length;
   let minDegree = 0;
   let steps = 0;
-  while (eliminated < n) {
+  while (at[ELIMINATED] < n) {
     if (wflg > wflgLimit) wflg = clearMarks(node);
     while (head[minDegree] === -1) minDegree++;
     const p = head[minDegree];
     removeFromDegreeList(node, head, p);
     step[p] = steps++;
     const elenp = node[NODE * p + ELEN];
-    let pivotSize = node[NODE * p + NV];
-    eliminated += pivotSize;
-
     // Lp: the union of p's elements and p's variables, without p — the new element p.
-    node[NODE * p + NV] = -pivotSize;
-    let dk = 0;
-    let lpStart: number;
-    let lpEnd: number;
     if (elenp === 0) {
-      lpStart = node[NODE * p + PE];
-      lpEnd = lpStart;
-      for (let k = node[NODE * p + PE]; k < node[NODE * p + PE] + node[NODE * p + LEN]; k++) {
-        const i = iw[k];
-        const nvi = node[NODE * i + NV];
-        if (nvi <= 0) continue;
-        dk += nvi;
-        node[NODE * i + NV] = -nvi;
-        iw[lpEnd++] = i;
-        removeFromDegreeList(node, head, i);
-      }
+      pivotVariablesInPlace(iw, node, head, p, at);
     } else {
-      let need = node[NODE * p + LEN];
-      for (let k = node[NODE * p + PE]; k < node[NODE * p + PE] + elenp; k++) need += node[NODE * iw[k] + LEN];
-      if (free + need > iw.length) {
-        const grown = new Int32Array(Math.max(2 * iw.length, free + need + n));
-        grown.set(iw.subarray(0, free));
+      const need = elementSpace(iw, node, p, elenp);
+      if (at[FREE] + need > iw.length) {
+        const grown = new Int32Array(Math.max(2 * iw.length, at[FREE] + need + n));
+        grown.set(iw.subarray(0, at[FREE]));
         iw = grown;
       }
-      lpStart = free;
-      lpEnd = free;
-      for (let k = node[NODE * p + PE]; k < node[NODE * p + PE] + node[NODE * p + LEN]; k++) {
-        const e = iw[k];
-        const isElement = k < node[NODE * p + PE] + elenp;
-        const from = isElement ? node[NODE * e + PE] : k;
-        const to = isElement ? node[NODE * e + PE] + node[NODE * e + LEN] : k + 1;
-        for (let q = from; q < to; q++) {
-          const i = iw[q];
-          const nvi = node[NODE * i + NV];
-          if (nvi <= 0) continue;
-          dk += nvi;
-          node[NODE * i + NV] = -nvi;
-          iw[lpEnd++] = i;
-          removeFromDegreeList(node, head, i);
-        }
-        if (isElement && e !== p) {
-          parent[e] = p;
-          node[NODE * e + MARK] = 0;
-        }
-      }
-      free = lpEnd;
+      pivotElementAppended(iw, node, head, parent, p, elenp, at);
     }
-    node[NODE * p + PE] = lpStart;
-    node[NODE * p + LEN] = lpEnd - lpStart;
+    node[NODE * p + PE] = at[LP_START];
+    node[NODE * p + LEN] = at[LP_END] - at[LP_START];
     node[NODE * p + ELEN] = -1;
-    node[NODE * p + DEGREE] = dk;
-    if (dk > lemax) lemax = dk;
-
-    // node[NODE * e + MARK] − wflg becomes |Le \ Lp| for every live element e next to Lp.
-    for (let k = lpStart; k < lpEnd; k++) {
-      const i = iw[k];
-      const eln = node[NODE * i + ELEN];
-      if (eln <= 0) continue;
-      const nvi = -node[NODE * i + NV];
-      const wnvi = wflg - nvi;
-      for (let q = node[NODE * i + PE]; q < node[NODE * i + PE] + eln; q++) {
-        const e = iw[q];
-        const we = node[NODE * e + MARK];
-        if (we >= wflg) node[NODE * e + MARK] = we - nvi;
-        else if (we !== 0) node[NODE * e + MARK] = node[NODE * e + DEGREE] + wnvi;
-      }
-    }
-
-    // Approximate degrees of Lp's variables; prune absorbed elements and covered variables from their lists.
-    for (let k = lpStart; k < lpEnd; k++) {
-      const i = iw[k];
-      const p1 = node[NODE * i + PE];
-      const p2 = p1 + node[NODE * i + ELEN];
-      let pn = p1;
-      let h = 0;
-      let d = 0;
-      for (let q = p1; q < p2; q++) {
-        const e = iw[q];
-        if (node[NODE * e + MARK] === 0) continue;
-        const external = node[NODE * e + MARK] - wflg;
-        if (external > 0) {
-          d += external;
-          iw[pn++] = e;
-          h += e;
-        } else {
-          // Aggressive absorption: Le ⊆ Lp, so element p covers e.
-          parent[e] = p;
-          node[NODE * e + MARK] = 0;
-        }
-      }
-      node[NODE * i + ELEN] = pn - p1 + 1;
-      const p3 = pn;
-      const p4 = p1 + node[NODE * i + LEN];
-      for (let q = p2; q < p4; q++) {
-        const j = iw[q];
-        const nvj = node[NODE * j + NV];
-        if (nvj <= 0) continue;
-        d += nvj;
-        iw[pn++] = j;
-        h += j;
-      }
-      if (node[NODE * i + ELEN] === 1 && p3 === pn) {
-        // Mass elimination: i is adjacent to element p only, so it is eliminated together with p.
-        parent[i] = p;
-        const nvi = -node[NODE * i + NV];
-        dk -= nvi;
-        pivotSize += nvi;
-        eliminated += nvi;
-        node[NODE * i + NV] = 0;
-        node[NODE * i + ELEN] = -1;
-      } else {
-        node[NODE * i + DEGREE] = Math.min(node[NODE * i + DEGREE], d);
-        // Element p goes first in i's list.
-        iw[pn] = iw[p3];
-        iw[p3] = iw[p1];
-        iw[p1] = p;
-        node[NODE * i + LEN] = pn - p1 + 1;
-        const bucket = h & (HASH_BUCKETS - 1);
-        hashOf[i] = h;
-        hashNext[i] = hashHead[bucket];
-        hashHead[bucket] = i;
-      }
-    }
-    node[NODE * p + DEGREE] = dk;
+    node[NODE * p + DEGREE] = at[DK];
+    if (at[DK] > lemax) lemax = at[DK];
+    markExternalDegrees(iw, node, at[LP_START], at[LP_END], wflg);
+    approximateDegrees(iw, node, parent, hashHead, hashNext, hashOf, p, wflg, at);
+    node[NODE * p + DEGREE] = at[DK];
     // Marks of the scan above are below wflg + lemax.
-    wflg += lemax;
-
-    // Supervariables: variables of Lp with identical lists (same hash first, then compared) merge.
-    for (let k = lpStart; k < lpEnd; k++) {
-      const first = iw[k];
-      if (node[NODE * first + NV] >= 0) continue;
-      const bucket = hashOf[first] & (HASH_BUCKETS - 1);
-      let i = hashHead[bucket];
-      hashHead[bucket] = -1;
-      for (; i !== -1 && hashNext[i] !== -1; i = hashNext[i]) {
-        const ln = node[NODE * i + LEN];
-        const eln = node[NODE * i + ELEN];
-        const hi = hashOf[i];
-        // The bucket holds other hashes too: i's list is marked only when a later variable has its full hash,
-        // length and element count, so a long list meets no O(length) pass without a candidate to compare.
-        let candidate = hashNext[i];
-        while (
-          candidate !== -1 &&
-          (hashOf[candidate] !== hi || node[NODE * candidate + LEN] !== ln || node[NODE * candidate + ELEN] !== eln)
-        )
-          candidate = hashNext[candidate];
-        if (candidate === -1) continue;
-        for (let q = node[NODE * i + PE] + 1; q < node[NODE * i + PE] + ln; q++) node[NODE * iw[q] + MARK] = wflg;
-        let jLast = i;
-        for (let j = hashNext[i]; j !== -1;) {
-          let same = hashOf[j] === hi && node[NODE * j + LEN] === ln && node[NODE * j + ELEN] === eln;
-          for (let q = node[NODE * j + PE] + 1; same && q < node[NODE * j + PE] + ln; q++)
-            if (node[NODE * iw[q] + MARK] !== wflg) same = false;
-          const after = hashNext[j];
-          if (same) {
-            parent[j] = i;
-            node[NODE * i + NV] += node[NODE * j + NV];
-            node[NODE * j + NV] = 0;
-            node[NODE * j + ELEN] = -1;
-            hashNext[jLast] = after;
-          } else {
-            jLast = j;
-          }
-          j = after;
-        }
-        wflg++;
-      }
-    }
-
-    // Finalize degrees of the surviving principal variables in Lp and compact Lp to them.
-    let write = lpStart;
-    for (let k = lpStart; k < lpEnd; k++) {
-      const i = iw[k];
-      const nvi = -node[NODE * i + NV];
-      if (nvi <= 0) continue;
-      node[NODE * i + NV] = nvi;
-      const d = Math.min(node[NODE * i + DEGREE] + dk - nvi, n - eliminated - nvi);
-      node[NODE * i + DEGREE] = d;
-      insertInDegreeList(node, head, i, d);
-      if (d < minDegree) minDegree = d;
-      iw[write++] = i;
-    }
-    node[NODE * p + NV] = pivotSize;
-    node[NODE * p + LEN] = write - lpStart;
-    if (node[NODE * p + LEN] === 0) node[NODE * p + MARK] = 0;
-    if (elenp !== 0) free = write;
+    wflg = mergeSupervariables(iw, node, parent, hashHead, hashNext, hashOf, at[LP_START], at[LP_END], wflg + lemax);
+    minDegree = finishElement(iw, node, head, p, elenp, n, minDegree, at);
     // Every mark of the supervariable scan is below wflg already.
   }
 
   return permutationFromSteps(step, parent, steps);
+}
+
+// A step's running values, passed between its phases in one small Int32Array (STEP_VALUES long): where Lp lies in
+// iw, the pivot element's external degree dk, the pivot's size, how many variables are eliminated so far, and where
+// iw's free space starts.
+const LP_START = 0;
+const LP_END = 1;
+const DK = 2;
+const PIVOT_SIZE = 3;
+const ELIMINATED = 4;
+const FREE = 5;
+const STEP_VALUES = 6;
+
+/**
+ * Lp of a pivot with no element: its live variables, written over its own list (at[LP_START] … at[LP_END]), each
+ * taken out of its degree list and flagged (size negated); sets at[DK], at[PIVOT_SIZE] and adds the pivot to
+ * at[ELIMINATED].
+ */
+function pivotVariablesInPlace(iw: Int32Array, node: Int32Array, head: Int32Array, p: number, at: Int32Array): void {
+  const pivotSize = node[NODE * p + NV];
+  node[NODE * p + NV] = -pivotSize;
+  const start = node[NODE * p + PE];
+  const stop = start + node[NODE * p + LEN];
+  let end = start;
+  let dk = 0;
+  for (let k = start; k < stop; k++) {
+    const i = iw[k];
+    const nvi = node[NODE * i + NV];
+    if (nvi <= 0) continue;
+    dk += nvi;
+    node[NODE * i + NV] = -nvi;
+    iw[end++] = i;
+    removeFromDegreeList(node, head, i);
+  }
+  at[LP_START] = start;
+  at[LP_END] = end;
+  at[DK] = dk;
+  at[PIVOT_SIZE] = pivotSize;
+  at[ELIMINATED] += pivotSize;
+}
+
+/** Room Lp may need when appended: p's list length plus its elements' list lengths. */
+function elementSpace(iw: Int32Array, node: Int32Array, p: number, elenp: number): number {
+  let need = node[NODE * p + LEN];
+  for (let k = node[NODE * p + PE], stop = k + elenp; k < stop; k++) need += node[NODE * iw[k] + LEN];
+  return need;
+}
+
+/**
+ * Lp of a pivot with elements: the live variables of its elements and of its own list, appended at at[FREE] (iw has
+ * the room), each taken out of its degree list and flagged; the elements are absorbed into p. Sets at[LP_START],
+ * at[LP_END], at[DK], at[PIVOT_SIZE], at[FREE] and adds the pivot to at[ELIMINATED].
+ */
+function pivotElementAppended(
+  iw: Int32Array,
+  node: Int32Array,
+  head: Int32Array,
+  parent: Int32Array,
+  p: number,
+  elenp: number,
+  at: Int32Array,
+): void {
+  const pivotSize = node[NODE * p + NV];
+  node[NODE * p + NV] = -pivotSize;
+  const pe = node[NODE * p + PE];
+  const stop = pe + node[NODE * p + LEN];
+  const start = at[FREE];
+  let end = start;
+  let dk = 0;
+  for (let k = pe; k < stop; k++) {
+    const e = iw[k];
+    const isElement = k < pe + elenp;
+    const from = isElement ? node[NODE * e + PE] : k;
+    const to = isElement ? node[NODE * e + PE] + node[NODE * e + LEN] : k + 1;
+    for (let q = from; q < to; q++) {
+      const i = iw[q];
+      const nvi = node[NODE * i + NV];
+      if (nvi <= 0) continue;
+      dk += nvi;
+      node[NODE * i + NV] = -nvi;
+      iw[end++] = i;
+      removeFromDegreeList(node, head, i);
+    }
+    if (isElement && e !== p) {
+      parent[e] = p;
+      node[NODE * e + MARK] = 0;
+    }
+  }
+  at[LP_START] = start;
+  at[LP_END] = end;
+  at[FREE] = end;
+  at[DK] = dk;
+  at[PIVOT_SIZE] = pivotSize;
+  at[ELIMINATED] += pivotSize;
+}
+
+/** node[NODE * e + MARK] − wflg becomes |Le \ Lp| for every live element e next to Lp. */
+function markExternalDegrees(iw: Int32Array, node: Int32Array, lpStart: number, lpEnd: number, wflg: number): void {
+  for (let k = lpStart; k < lpEnd; k++) {
+    const i = iw[k];
+    const eln = node[NODE * i + ELEN];
+    if (eln <= 0) continue;
+    const nvi = -node[NODE * i + NV];
+    const wnvi = wflg - nvi;
+    for (let q = node[NODE * i + PE], stop = q + eln; q < stop; q++) {
+      const e = iw[q];
+      const we = node[NODE * e + MARK];
+      if (we >= wflg) node[NODE * e + MARK] = we - nvi;
+      else if (we !== 0) node[NODE * e + MARK] = node[NODE * e + DEGREE] + wnvi;
+    }
+  }
+}
+
+/**
+ * Approximate degrees of Lp's variables; prunes absorbed elements and covered variables from their lists, eliminates
+ * a variable adjacent to element p only along with p (at[DK], at[PIVOT_SIZE], at[ELIMINATED] updated), and puts the
+ * others in the supervariable hash table.
+ */
+function approximateDegrees(
+  iw: Int32Array,
+  node: Int32Array,
+  parent: Int32Array,
+  hashHead: Int32Array,
+  hashNext: Int32Array,
+  hashOf: Int32Array,
+  p: number,
+  wflg: number,
+  at: Int32Array,
+): void {
+  let dk = at[DK];
+  let pivotSize = at[PIVOT_SIZE];
+  let eliminated = at[ELIMINATED];
+  for (let k = at[LP_START], lpEnd = at[LP_END]; k < lpEnd; k++) {
+    const i = iw[k];
+    const p1 = node[NODE * i + PE];
+    const p2 = p1 + node[NODE * i + ELEN];
+    let pn = p1;
+    let h = 0;
+    let d = 0;
+    for (let q = p1; q < p2; q++) {
+      const e = iw[q];
+      if (node[NODE * e + MARK] === 0) continue;
+      const external = node[NODE * e + MARK] - wflg;
+      if (external > 0) {
+        d += external;
+        iw[pn++] = e;
+        h += e;
+      } else {
+        // Aggressive absorption: Le ⊆ Lp, so element p covers e.
+        parent[e] = p;
+        node[NODE * e + MARK] = 0;
+      }
+    }
+    node[NODE * i + ELEN] = pn - p1 + 1;
+    const p3 = pn;
+    const p4 = p1 + node[NODE * i + LEN];
+    for (let q = p2; q < p4; q++) {
+      const j = iw[q];
+      const nvj = node[NODE * j + NV];
+      if (nvj <= 0) continue;
+      d += nvj;
+      iw[pn++] = j;
+      h += j;
+    }
+    if (node[NODE * i + ELEN] === 1 && p3 === pn) {
+      // Mass elimination: i is adjacent to element p only, so it is eliminated together with p.
+      parent[i] = p;
+      const nvi = -node[NODE * i + NV];
+      dk -= nvi;
+      pivotSize += nvi;
+      eliminated += nvi;
+      node[NODE * i + NV] = 0;
+      node[NODE * i + ELEN] = -1;
+    } else {
+      node[NODE * i + DEGREE] = Math.min(node[NODE * i + DEGREE], d);
+      // Element p goes first in i's list.
+      iw[pn] = iw[p3];
+      iw[p3] = iw[p1];
+      iw[p1] = p;
+      node[NODE * i + LEN] = pn - p1 + 1;
+      const bucket = h & (HASH_BUCKETS - 1);
+      hashOf[i] = h;
+      hashNext[i] = hashHead[bucket];
+      hashHead[bucket] = i;
+    }
+  }
+  at[DK] = dk;
+  at[PIVOT_SIZE] = pivotSize;
+  at[ELIMINATED] = eliminated;
+}
+
+/**
+ * Supervariables: variables of Lp with identical lists (same hash first, then compared) merge into the first.
+ * @returns the mark counter after the comparisons (one step of it per list marked)
+ */
+function mergeSupervariables(
+  iw: Int32Array,
+  node: Int32Array,
+  parent: Int32Array,
+  hashHead: Int32Array,
+  hashNext: Int32Array,
+  hashOf: Int32Array,
+  lpStart: number,
+  lpEnd: number,
+  wflg: number,
+): number {
+  for (let k = lpStart; k < lpEnd; k++) {
+    const first = iw[k];
+    if (node[NODE * first + NV] >= 0) continue;
+    const bucket = hashOf[first] & (HASH_BUCKETS - 1);
+    let i = hashHead[bucket];
+    hashHead[bucket] = -1;
+    for (; i !== -1 && hashNext[i] !== -1; i = hashNext[i]) {
+      const ln = node[NODE * i + LEN];
+      const eln = node[NODE * i + ELEN];
+      const hi = hashOf[i];
+      // The bucket holds other hashes too: i's list is marked only when a later variable has its full hash,
+      // length and element count, so a long list meets no O(length) pass without a candidate to compare.
+      let candidate = hashNext[i];
+      while (candidate !== -1 && (hashOf[candidate] !== hi || node[NODE * candidate + LEN] !== ln || node[NODE * candidate + ELEN] !== eln))
+        candidate = hashNext[candidate];
+      if (candidate === -1) continue;
+      for (let q = node[NODE * i + PE] + 1; q < node[NODE * i + PE] + ln; q++) node[NODE * iw[q] + MARK] = wflg;
+      let jLast = i;
+      for (let j = hashNext[i]; j !== -1;) {
+        let same = hashOf[j] === hi && node[NODE * j + LEN] === ln && node[NODE * j + ELEN] === eln;
+        for (let q = node[NODE * j + PE] + 1; same && q < node[NODE * j + PE] + ln; q++)
+          if (node[NODE * iw[q] + MARK] !== wflg) same = false;
+        const after = hashNext[j];
+        if (same) {
+          parent[j] = i;
+          node[NODE * i + NV] += node[NODE * j + NV];
+          node[NODE * j + NV] = 0;
+          node[NODE * j + ELEN] = -1;
+          hashNext[jLast] = after;
+        } else {
+          jLast = j;
+        }
+        j = after;
+      }
+      wflg++;
+    }
+  }
+  return wflg;
+}
+
+/**
+ * Final degrees of Lp's surviving principal variables (back in the degree lists), Lp compacted to them, and the
+ * element p's size and length; at[FREE] follows an appended Lp's end.
+ * @returns the least degree now listed (at most minDegree)
+ */
+function finishElement(
+  iw: Int32Array,
+  node: Int32Array,
+  head: Int32Array,
+  p: number,
+  elenp: number,
+  n: number,
+  minDegree: number,
+  at: Int32Array,
+): number {
+  const lpStart = at[LP_START];
+  const dk = at[DK];
+  const eliminated = at[ELIMINATED];
+  let least = minDegree;
+  let write = lpStart;
+  for (let k = lpStart, lpEnd = at[LP_END]; k < lpEnd; k++) {
+    const i = iw[k];
+    const nvi = -node[NODE * i + NV];
+    if (nvi <= 0) continue;
+    node[NODE * i + NV] = nvi;
+    const d = Math.min(node[NODE * i + DEGREE] + dk - nvi, n - eliminated - nvi);
+    node[NODE * i + DEGREE] = d;
+    insertInDegreeList(node, head, i, d);
+    if (d < least) least = d;
+    iw[write++] = i;
+  }
+  node[NODE * p + NV] = at[PIVOT_SIZE];
+  node[NODE * p + LEN] = write - lpStart;
+  if (write === lpStart) node[NODE * p + MARK] = 0;
+  if (elenp !== 0) at[FREE] = write;
+  return least;
 }
 
 /** Puts variable i at the head of degree list d (a node's NEXT and LAST fields link the list; head[d] its first). */
