@@ -249,21 +249,24 @@ test('the supernodal factor of the hand and body Laplacians equals a simplicial 
 /**
  * Dense diagonal blocks A (p columns), F (f), W (w) and C (r) in that order, with F–W, W–C, A–W and A–C coupled
  * (random negative couplings, a dominant diagonal): in their natural order A is one supernode, F another (its
- * columns stop short of C), and W with C a third, which A updates in all its w + r columns.
+ * columns stop short of C), and W with C a third, which A updates in all its w + r columns. With d > 0 a dense
+ * block D of d columns follows, whose first column alone is coupled to A: A's update of W with C then also reaches
+ * a row below that supernode's columns (D's first), and A goes on to update D, a fourth supernode when d ≥ 2.
  */
-function fourBlocks(p: number, f: number, w: number, r: number, seed: number): CscMatrix {
+function fourBlocks(p: number, f: number, w: number, r: number, seed: number, d = 0): CscMatrix {
   let state = seed;
   const random = () => {
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     return state / 2 ** 32;
   };
-  const n = p + f + w + r;
-  const block = (k: number) => (k < p ? 'A' : k < p + f ? 'F' : k < p + f + w ? 'W' : 'C');
-  const couplings = new Set(['AA', 'FF', 'WW', 'CC', 'FW', 'WC', 'AW', 'AC']);
+  const n = p + f + w + r + d;
+  const firstOfD = p + f + w + r;
+  const block = (k: number) => (k < p ? 'A' : k < p + f ? 'F' : k < p + f + w ? 'W' : k < firstOfD ? 'C' : 'D');
+  const couplings = new Set(['AA', 'FF', 'WW', 'CC', 'DD', 'FW', 'WC', 'AW', 'AC']);
   const dense = new Float64Array(n * n);
   for (let j = 0; j < n; j++) {
     for (let i = j + 1; i < n; i++) {
-      if (!couplings.has(block(j) + block(i))) continue;
+      if (!couplings.has(block(j) + block(i)) && !(block(j) === 'A' && i === firstOfD)) continue;
       const value = -0.1 - random();
       dense[j * n + i] = value;
       dense[i * n + j] = value;
@@ -302,6 +305,38 @@ test('the supernodal factor equals the up-looking Cholesky to 1e-12 for descenda
         Int32Array.from({ length: a.cols }, (_, k) => k),
       );
       assert.deepEqual(Array.from(symbolic.supernodeStart), [0, p, p + f, a.cols], `${name}: A, F and W with C are the supernodes`);
+      const { worst, largest } = differenceFromReference(name, a, symbolic, choleskyNumeric(a, symbolic).values);
+      assert.ok(worst <= 1e-12 * largest, `${name}: largest difference ${worst} against entries up to ${largest}`);
+    }
+  }
+});
+
+test('the supernodal factor equals the up-looking Cholesky to 1e-12 where a descendant of 1–9 columns also updates rows below its target', () => {
+  // A updates W with C in all its columns and in one row below them (D's first column), then D: the update kernels'
+  // rows below the target and the descendant's move on to a later target.
+  for (let p = 1; p <= 9; p++) {
+    for (let w = 1; w <= 6; w++) {
+      const f = 5 + ((p + w) % 5);
+      const r = 1 + (p % 2);
+      const d = 2 + (w % 3);
+      const name = `A ${p}, F ${f}, W ${w}, C ${r}, D ${d}`;
+      const a = fourBlocks(p, f, w, r, 7000 * p + w, d);
+      const symbolic = choleskySymbolic(
+        a,
+        Int32Array.from({ length: a.cols }, (_, k) => k),
+      );
+      const firstOfD = p + f + w + r;
+      assert.deepEqual(
+        Array.from(symbolic.supernodeStart),
+        [0, p, p + f, firstOfD, a.cols],
+        `${name}: A, F, W with C, and D are the supernodes`,
+      );
+      const { rowPointers, rows } = symbolic;
+      assert.deepEqual(
+        Array.from(rows.subarray(rowPointers[0] + p, rowPointers[1])),
+        [...Array.from({ length: w + r }, (_, k) => p + f + k), firstOfD],
+        `${name}: A's rows below are W, C and D's first column`,
+      );
       const { worst, largest } = differenceFromReference(name, a, symbolic, choleskyNumeric(a, symbolic).values);
       assert.ok(worst <= 1e-12 * largest, `${name}: largest difference ${worst} against entries up to ${largest}`);
     }
