@@ -486,21 +486,17 @@ function amalgamate(order: Postorder, columnCounts: Int32Array): SupernodeGroups
   const n = order.parent.length;
   const groupFirst = new Int32Array(n);
   const groupRows = new Int32Array(n);
-  // supernodes finished, their rows and values, and the group being built: columns [first, end) and its rows
-  const state = Float64Array.of(0, 0, 0, n, n, 0);
-  groupColumns(n, n - 1, order.parent, order.first, columnCounts, groupFirst, groupRows, state);
-  let [count, rowTotal, valueTotal] = state;
-  const [first, end, rows] = state.subarray(3);
-  if (end > first) {
-    groupFirst[count] = first;
-    groupRows[count++] = rows;
-    rowTotal += rows;
-    valueTotal += rows * (end - first);
-  }
-  return { count, groupFirst, groupRows, rowTotal, valueTotal };
+  // the groups' rows and values, summed (written once, after the pass)
+  const totals = new Float64Array(2);
+  const count = groupColumns(n, n - 1, order.parent, order.first, columnCounts, groupFirst, groupRows, totals);
+  return { count, groupFirst, groupRows, rowTotal: totals[0], valueTotal: totals[1] };
 }
 
-/** Every group but the last one built (left in state, as the counts so far); top: n − 1, the first column read. */
+/**
+ * The groups, top down; top: n − 1, the first column read.
+ * @param totals  out: the groups' rows and values, summed
+ * @returns the number of groups
+ */
 function groupColumns(
   n: number,
   top: number,
@@ -509,8 +505,8 @@ function groupColumns(
   columnCounts: Int32Array,
   groupFirst: Int32Array,
   groupRows: Int32Array,
-  state: Float64Array,
-): void {
+  totals: Float64Array,
+): number {
   let count = 0;
   let rowTotal = 0;
   let valueTotal = 0;
@@ -547,13 +543,17 @@ function groupColumns(
     }
     first = k;
     last = k - 1;
-    state[0] = count;
-    state[1] = rowTotal;
-    state[2] = valueTotal;
-    state[3] = first;
-    state[4] = end;
-    state[5] = rows;
   }
+  // The last group built (the one holding column 0).
+  if (end > first) {
+    groupFirst[count] = first;
+    groupRows[count++] = rows;
+    rowTotal += rows;
+    valueTotal += rows * (end - first);
+  }
+  totals[0] = rowTotal;
+  totals[1] = valueTotal;
+  return count;
 }
 
 /**
