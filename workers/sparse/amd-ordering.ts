@@ -134,17 +134,15 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32
     step[p] = steps++;
     const elenp = node[NODE * p + ELEN];
     // Lp: the union of p's elements and p's variables, without p — the new element p.
-    if (elenp === 0) {
-      pivotVariablesInPlace(iw, node, head, p, at);
-    } else {
+    if (elenp !== 0) {
       const need = elementSpace(iw, node, p, elenp);
       if (at[FREE] + need > iw.length) {
         const grown = new Int32Array(Math.max(2 * iw.length, at[FREE] + need + n));
         grown.set(iw.subarray(0, at[FREE]));
         iw = grown;
       }
-      pivotElementAppended(iw, node, head, parent, p, elenp, at);
     }
+    pivotElement(iw, node, head, parent, p, elenp, at);
     node[NODE * p + PE] = at[LP_START];
     node[NODE * p + LEN] = at[LP_END] - at[LP_START];
     node[NODE * p + ELEN] = -1;
@@ -173,34 +171,6 @@ const ELIMINATED = 4;
 const FREE = 5;
 const STEP_VALUES = 6;
 
-/**
- * Lp of a pivot with no element: its live variables, written over its own list (at[LP_START] … at[LP_END]), each
- * taken out of its degree list and flagged (size negated); sets at[DK], at[PIVOT_SIZE] and adds the pivot to
- * at[ELIMINATED].
- */
-function pivotVariablesInPlace(iw: Int32Array, node: Int32Array, head: Int32Array, p: number, at: Int32Array): void {
-  const pivotSize = node[NODE * p + NV];
-  node[NODE * p + NV] = -pivotSize;
-  const start = node[NODE * p + PE];
-  const stop = start + node[NODE * p + LEN];
-  let end = start;
-  let dk = 0;
-  for (let k = start; k < stop; k++) {
-    const i = iw[k];
-    const nvi = node[NODE * i + NV];
-    if (nvi <= 0) continue;
-    dk += nvi;
-    node[NODE * i + NV] = -nvi;
-    iw[end++] = i;
-    removeFromDegreeList(node, head, i);
-  }
-  at[LP_START] = start;
-  at[LP_END] = end;
-  at[DK] = dk;
-  at[PIVOT_SIZE] = pivotSize;
-  at[ELIMINATED] += pivotSize;
-}
-
 /** Room Lp may need when appended: p's list length plus its elements' list lengths. */
 function elementSpace(iw: Int32Array, node: Int32Array, p: number, elenp: number): number {
   let need = node[NODE * p + LEN];
@@ -209,11 +179,12 @@ function elementSpace(iw: Int32Array, node: Int32Array, p: number, elenp: number
 }
 
 /**
- * Lp of a pivot with elements: the live variables of its elements and of its own list, appended at at[FREE] (iw has
- * the room), each taken out of its degree list and flagged; the elements are absorbed into p. Sets at[LP_START],
- * at[LP_END], at[DK], at[PIVOT_SIZE], at[FREE] and adds the pivot to at[ELIMINATED].
+ * Lp, the new element p: the live variables of p's elements and of its own list, each taken out of its degree list
+ * and flagged (size negated); p's elements are absorbed into it. A pivot without elements writes Lp over its own
+ * list (the writes trail the reads); one with elements appends it at at[FREE] (iw has the room) and moves at[FREE]
+ * past it. Sets at[LP_START], at[LP_END], at[DK], at[PIVOT_SIZE] and adds the pivot to at[ELIMINATED].
  */
-function pivotElementAppended(
+function pivotElement(
   iw: Int32Array,
   node: Int32Array,
   head: Int32Array,
@@ -226,7 +197,7 @@ function pivotElementAppended(
   node[NODE * p + NV] = -pivotSize;
   const pe = node[NODE * p + PE];
   const stop = pe + node[NODE * p + LEN];
-  const start = at[FREE];
+  const start = elenp === 0 ? pe : at[FREE];
   let end = start;
   let dk = 0;
   for (let k = pe; k < stop; k++) {
@@ -250,7 +221,7 @@ function pivotElementAppended(
   }
   at[LP_START] = start;
   at[LP_END] = end;
-  at[FREE] = end;
+  if (elenp !== 0) at[FREE] = end;
   at[DK] = dk;
   at[PIVOT_SIZE] = pivotSize;
   at[ELIMINATED] += pivotSize;
