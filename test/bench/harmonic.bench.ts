@@ -322,7 +322,14 @@ function cpuMs(): number {
  */
 async function firstCall(commit: string, c: Case): Promise<number[]> {
   const core: SolverCore = commit === 'today' ? { ...amdToday, ...symbolicToday, ...numericToday } : await solverCoreAt(commit);
-  const kff = freeBlock(c);
+  return timedStages(core, freeBlock(c)).times;
+}
+
+/**
+ * One AMD ordering, symbolic analysis and numeric factorization of a free block by a solver core.
+ * @returns CPU ms of the three stages and of all three, and the factor's non-zeros
+ */
+function timedStages(core: SolverCore, kff: CscMatrix): { times: number[]; factorNonzeros: number } {
   const t0 = cpuMs();
   const perm = core.amdOrdering(kff);
   const t1 = cpuMs();
@@ -330,7 +337,7 @@ async function firstCall(commit: string, c: Case): Promise<number[]> {
   const t2 = cpuMs();
   core.choleskyNumeric(kff, symbolic);
   const t3 = cpuMs();
-  return [t1 - t0, t2 - t1, t3 - t2, t3 - t0];
+  return { times: [t1 - t0, t2 - t1, t3 - t2, t3 - t0], factorNonzeros: symbolic.factorNonzeros };
 }
 
 /** Earlier commit's solver core against today's by CPU time, interleaved, on each case's free block. */
@@ -347,15 +354,9 @@ async function compareSolverCores(commit: string, cases: Case[], runs: number, f
       for (const side of r % 2 === 0 ? [0, 1] : [1, 0]) {
         const core = side === 0 ? before : today;
         globalThis.gc?.();
-        const t0 = cpuMs();
-        const perm = core.amdOrdering(kff);
-        const t1 = cpuMs();
-        const symbolic = core.choleskySymbolic(kff, perm);
-        const t2 = cpuMs();
-        core.choleskyNumeric(kff, symbolic);
-        const t3 = cpuMs();
-        if (r >= c.warmups) [t1 - t0, t2 - t1, t3 - t2, t3 - t0].forEach((t, s) => times[side][s].push(t));
-        factorNonzeros[side] = symbolic.factorNonzeros;
+        const run = timedStages(core, kff);
+        if (r >= c.warmups) run.times.forEach((t, s) => times[side][s].push(t));
+        factorNonzeros[side] = run.factorNonzeros;
       }
     }
     if (factorNonzeros[0] !== factorNonzeros[1])
