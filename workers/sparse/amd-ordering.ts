@@ -19,12 +19,12 @@ let primed = false;
 
 /**
  * Orders a small triangulated grid once per process, with the marks cleared at every step, so that every branch of
- * amdOfGraph has run before a large ordering: V8 compiles the long main loop while it runs (on-stack replacement),
- * and code compiled before a branch has run is thrown away when the branch is first taken, the loop continuing
- * unoptimised until it is compiled again. On the harmonic block of the body subdivided twice (78,649 free vertices)
- * the first ordering of a process took 130–170 ms (210–280 ms of CPU with the compiler's threads) without the primer,
- * 106–113 ms (157–161 ms of CPU) with it; later orderings about 50 ms. The primer itself costs a process 2–3 ms once
- * (its first amdOrdering, on a 1 × 1 matrix, against 0.007 ms for the second).
+ * the ordering's functions has run before a large ordering: V8 compiles a function from the branches taken so far,
+ * and throws the code away when a branch it has not seen is first taken, the function running unoptimised until it
+ * is compiled again. On the harmonic block of the body subdivided twice (78,649 free vertices) the first ordering
+ * of a process took 130–170 ms (210–280 ms of CPU with the compiler's threads) without the primer and 106–113 ms
+ * (157–161 ms of CPU) with it, when the step was still one long loop; later orderings about 50 ms. The primer
+ * itself costs a process 2–3 ms once (its first amdOrdering, on a 1 × 1 matrix, against 0.007 ms for the second).
  */
 function primeOnce(): void {
   if (primed) return;
