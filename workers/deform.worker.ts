@@ -96,19 +96,26 @@ async function startTwoCore(next: PerFaceSkinningSetup): Promise<PerFaceTwoCore 
 }
 
 /**
- * A plain per-face frame on two threads when the setup has them; false when it has not or the frame failed (the
- * two-core frame is then dropped for good and the caller solves on this thread).
+ * A plain per-face frame: on two threads when the setup has them, else (or when the two-core frame fails, which
+ * drops it for good) on this thread.
  */
-function twoCoreFrame(transforms: Float64Array, positions: Float64Array, scales: Float64Array | null): boolean {
-  if (!twoCore) return false;
-  try {
-    twoCore.frame(transforms, positions, scales);
-    return true;
-  } catch {
-    twoCore.dispose();
-    twoCore = null;
-    return false;
+function plainFrame(
+  current: PerFaceSkinningSetup,
+  currentWorkspace: PerFaceSkinningWorkspace,
+  transforms: Float64Array,
+  positions: Float64Array,
+  scales: Float64Array | null,
+): void {
+  if (twoCore) {
+    try {
+      twoCore.frame(transforms, positions, scales);
+      return;
+    } catch {
+      twoCore.dispose();
+      twoCore = null;
+    }
   }
+  perFaceSkinning(current, transforms, positions, currentWorkspace, scales);
 }
 
 function posed(positions: Float64Array, triangles: Uint32Array): { positions: Float64Array; normals: Float64Array } {
@@ -162,7 +169,7 @@ export const deformApi = {
   } {
     if (!setup || !workspace) throw new Error('per-face skinning: pose before setup');
     const positions = new Float64Array(3 * setup.vertexCount);
-    if (!twoCoreFrame(transforms, positions, scales)) perFaceSkinning(setup, transforms, positions, workspace, scales);
+    plainFrame(setup, workspace, transforms, positions, scales);
     return posed(positions, setup.triangles);
   },
 
@@ -212,9 +219,8 @@ export const deformApi = {
   }): { positions: Float64Array; normals: Float64Array } {
     if (!setup || !workspace) throw new Error('per-face context: pose before setup');
     const positions = new Float64Array(3 * setup.vertexCount);
-    if (!examples || !contextWorkspace) {
-      if (!twoCoreFrame(transforms, positions, scales)) perFaceSkinning(setup, transforms, positions, workspace, scales);
-    } else perFaceContextSkinning(setup, examples, exampleWeights, blend, transforms, positions, contextWorkspace, scales);
+    if (!examples || !contextWorkspace) plainFrame(setup, workspace, transforms, positions, scales);
+    else perFaceContextSkinning(setup, examples, exampleWeights, blend, transforms, positions, contextWorkspace, scales);
     return posed(positions, setup.triangles);
   },
 };
