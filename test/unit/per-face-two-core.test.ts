@@ -202,9 +202,11 @@ test('a helper that fails stops the two-core frame: the frame throws saying so, 
   let worker: Worker | null = null;
   let stopped = 0;
   const twoCore = perFaceTwoCore(setup, (shared) => {
-    // A scratch length no array can have: the helper fails before its first command, as one short of memory would.
+    // A memory too small for the views it is said to hold: the helper fails before its first command, making them.
+    assert.ok(shared.memory !== null, 'the solve is set up in a shared WebAssembly memory');
+    const tooSmall = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
     worker = new Worker(new URL('../../app/cli/per-face-thread-worker.mjs', import.meta.url), {
-      workerData: { ...shared, scratchLength: -1 },
+      workerData: { ...shared, memory: tooSmall },
       execArgv: [],
     });
     return { stop: () => void stopped++ };
@@ -217,7 +219,7 @@ test('a helper that fails stops the two-core frame: the frame throws saying so, 
     () => twoCore.frame(identity, new Float64Array(3 * setup.vertexCount)),
     /^Error: perFaceTwoCore: the frame failed and the two threads are stopped: perFaceTwoCore: the helper thread failed$/,
   );
-  assert.match(String((await failed)[0]), /RangeError/, 'the helper thread failed on its scratch array');
+  assert.match(String((await failed)[0]), /RangeError/, 'the helper thread failed on its views of the memory');
   assert.equal(stopped, 1, 'the failed frame stopped the helper');
   assert.throws(() => twoCore.frame(identity, new Float64Array(3 * setup.vertexCount)), /after dispose/);
 });

@@ -8,7 +8,7 @@ import { symmetricAdjacency, type AdjacencyGraph } from '../../workers/sparse/sy
 import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
 import { choleskySolve, choleskySolvePermuted } from '../../workers/sparse/cholesky-solve.ts';
-import { choleskyPanels, choleskyPanelSolveThree } from '../../workers/sparse/cholesky-panels.ts';
+import { choleskyPanelForward, choleskyPanels, choleskyPanelSolveThree } from '../../workers/sparse/cholesky-panels.ts';
 import { NotPositiveDefiniteError } from '../../workers/sparse/not-positive-definite-error.ts';
 import { cotangentLaplacian } from '../../workers/mesh/cotangent-laplacian.ts';
 import { readOff } from '../../workers/formats/off.ts';
@@ -184,6 +184,73 @@ test('the three-column solve on the packed factor agrees with dense elimination 
   assert.throws(
     () => choleskyPanelSolveThree(choleskyPanels(choleskyNumeric(csc, choleskySymbolic(csc, amdOrdering(csc)))), new Float64Array(29)),
     RangeError,
+  );
+});
+
+test('the WebAssembly kernels give the JavaScript loops’ solve bit for bit, on factors with supernodes of 1 to 40 columns', () => {
+  let seed = 700;
+  let kernelSupernodes = 0;
+  let widest = 0;
+  const matrices: [string, CscMatrix][] = [
+    ...[
+      [2, 1],
+      [9, 0.6],
+      [80, 0.1],
+      [300, 0.2],
+    ].map(([n, density]): [string, CscMatrix] => [`random n=${n} density=${density}`, randomSpd(n, density, seed++).csc]),
+    ['grid 7×5', gridMatrix(7, 5)],
+    ['grid 40×40', gridMatrix(40, 40)],
+  ];
+  for (const [name, csc] of matrices) {
+    const n = csc.cols;
+    for (const order of [amdOrdering, nestedDissectionOrdering]) {
+      const factor = choleskyNumeric(csc, choleskySymbolic(csc, order(csc)));
+      const withKernels = choleskyPanels(factor);
+      const plain = choleskyPanels(factor, false);
+      assert.notEqual(withKernels.kernels, null, 'Node has WebAssembly SIMD: the kernels are compiled');
+      assert.equal(plain.kernels, null, 'asked for none');
+      assert.ok(withKernels.values.buffer === withKernels.kernels!.memory.buffer, 'the values live in the kernels’ memory');
+      const { supernodeStart, belowStart } = withKernels;
+      for (let s = 0; s < withKernels.supernodeCount; s++) {
+        const columns = supernodeStart[s + 1] - supernodeStart[s];
+        widest = Math.max(widest, columns);
+        if (columns > 1 && belowStart[s + 1] > belowStart[s]) kernelSupernodes++;
+      }
+      const rand = seededRandom(seed++);
+      // A right-hand side from outside the kernels' memory (copied in and out) and one inside it.
+      const b = Float64Array.from({ length: 3 * n + 3 }, () => rand() * 2 - 1);
+      const expected = b.slice();
+      choleskyPanelSolveThree(plain, expected);
+      const outside = b.slice();
+      choleskyPanelSolveThree(withKernels, outside);
+      assert.deepEqual(outside, expected, `${name} ${order.name}: the same values bit for bit, the spare row kept`);
+      const inside = withKernels.solution!;
+      inside.set(b.subarray(0, 3 * n));
+      choleskyPanelSolveThree(withKernels, inside);
+      assert.deepEqual(inside, expected.subarray(0, 3 * n), `${name} ${order.name}: solved in the kernels' memory`);
+    }
+  }
+  assert.ok(kernelSupernodes > 50, `the kernels ran on ${kernelSupernodes} supernodes of several columns with rows below`);
+  assert.ok(widest >= 40, `the widest supernode has ${widest} columns: panels of four and the columns after them`);
+  const { csc } = randomSpd(60, 0.2, 9);
+  const panels = choleskyPanels(choleskyNumeric(csc, choleskySymbolic(csc, amdOrdering(csc))));
+  const all = new Int32Array([0, panels.supernodeCount]);
+  const { supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, scratch } = panels;
+  assert.throws(
+    () =>
+      choleskyPanelForward(
+        all,
+        supernodeStart,
+        belowStart,
+        belowRows,
+        valueStart,
+        inverseDiagonal,
+        values,
+        new Float64Array(180),
+        scratch,
+        panels.kernels,
+      ),
+    /every array must be a view of their memory/,
   );
 });
 

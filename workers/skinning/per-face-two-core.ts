@@ -22,13 +22,17 @@
  * shared control words: the calling thread posts a command and polls until it is done (blocking in Atomics.wait
  * only after JOIN_SPIN_MS); the helper polls for the next command for HELPER_SPIN_MS, then blocks, so the
  * barriers within a frame cost microseconds, a frame that follows a frame finds it awake, and a helper between
- * frames sleeps (waking it costs the next frame about 2 ms where idle cores sleep). Everything the helper reads — the packed factor, the faces, the frame's bone
- * logarithms, x — lives in SharedArrayBuffers made once per setup (a copy of the panels' arrays and of the face
- * arrays: at 295k vertices about 92 MB and 70 MB).
+ * frames sleeps (waking it costs the next frame about 2 ms where idle cores sleep). Everything the helper reads — the
+ * packed factor, the faces, the frame's bone logarithms, x — lives in shared memory made once per setup (a copy of
+ * the panels' arrays and of the face arrays: at 295k vertices about 92 MB and 70 MB). The solve's arrays (values, row
+ * lists, x, each thread's scratch) are views of one shared WebAssembly memory, so that both threads solve the rows
+ * below wide supernodes with the panel kernels (panel-kernels.ts), each with its own instance; where WebAssembly is
+ * unavailable they are SharedArrayBuffers and the JavaScript loops solve.
  *
  * The calling thread must be allowed to block (Node's main thread or a worker; not a browser page's main thread).
  */
 import { choleskyPanelBackward, choleskyPanelForward, type CholeskyPanels } from '../sparse/cholesky-panels.ts';
+import { MemoryCarver, panelKernels, panelMemory } from '../sparse/panel-kernels.ts';
 import {
   accumulateFaceGradients,
   boneLogarithms,
@@ -197,6 +201,12 @@ export function perFaceTwoCorePartition(panels: CholeskyPanels): PerFaceTwoCoreP
 export interface PerFaceHelperShared {
   /** CONTROL_WORDS control words (see the module comment) */
   control: Int32Array;
+  /**
+   * The shared WebAssembly memory that values, belowRows, forwardRows, x and scratch are views of, where each thread
+   * solves the rows below with the panel kernels (panel-kernels.ts); null where WebAssembly is unavailable (then
+   * they are SharedArrayBuffers and the JavaScript loops solve)
+   */
+  memory: WebAssembly.Memory | null;
   supernodeStart: Int32Array;
   belowStart: Int32Array;
   belowRows: Int32Array;
@@ -205,7 +215,8 @@ export interface PerFaceHelperShared {
   valueStart: Int32Array;
   inverseDiagonal: Float64Array;
   values: Float64Array;
-  scratchLength: number;
+  /** the helper's scratch for the solve */
+  scratch: Float64Array;
   /** the helper's subtrees (bin 1) */
   ranges: Int32Array;
   /** where the helper's accumulator of top-row updates lies in x: [accumulatorFrom, accumulatorTo) */
@@ -341,9 +352,25 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
   // x, then each accumulator, each starting on a 64-byte line so that the threads' writes do not share one.
   const line = (values: number): number => Math.ceil(values / 8) * 8;
   const accumulatorFrom = [line(3 * (n + 1)), line(3 * (n + 1)) + line(3 * topRows.length)];
-  const x = sharedFloats(accumulatorFrom[1] + line(3 * topRows.length));
+  const xLength = accumulatorFrom[1] + line(3 * topRows.length);
+  // What the solve reads and writes, in one shared WebAssembly memory where the kernels can run (else plain shared
+  // buffers): the values, both row lists, x and each thread's scratch.
+  const scratchLength = panels.scratch.length;
+  const memory = panelMemory(
+    MemoryCarver.bytes([panels.values.length, xLength, scratchLength, scratchLength], [belowRows.length, belowRows.length]),
+    true,
+  );
+  const carver = memory === null ? null : new MemoryCarver(memory.buffer);
+  const floats = (length: number): Float64Array => (carver === null ? sharedFloats(length) : carver.float64(length));
+  const copyOf = <T extends Int32Array | Float64Array>(array: T): T => {
+    if (carver === null) return sharedCopy(array);
+    const copy = (array instanceof Int32Array ? carver.int32(array.length) : carver.float64(array.length)) as T;
+    copy.set(array);
+    return copy;
+  };
+  const x = floats(xLength);
 
-  const forwardRows = sharedCopy(belowRows);
+  const forwardRows = copyOf(belowRows);
   bins.forEach((ranges, b) => {
     for (let r = 0; r < ranges.length; r += 2) {
       for (let i = belowStart[ranges[r]]; i < belowStart[ranges[r + 1]]; i++) {
@@ -367,14 +394,15 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
   const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS));
   const shared: PerFaceHelperShared = {
     control,
+    memory,
     supernodeStart: sharedCopy(supernodeStart),
     belowStart: sharedCopy(belowStart),
-    belowRows: sharedCopy(belowRows),
+    belowRows: copyOf(belowRows),
     forwardRows,
     valueStart: sharedCopy(panels.valueStart),
     inverseDiagonal: sharedCopy(panels.inverseDiagonal),
-    values: sharedCopy(panels.values),
-    scratchLength: panels.scratch.length,
+    values: copyOf(panels.values),
+    scratch: floats(scratchLength),
     ranges: bins[1],
     accumulatorFrom: accumulatorFrom[1],
     accumulatorTo: accumulatorFrom[1] + 3 * topRows.length,
@@ -390,7 +418,8 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
   const helper = startHelper(shared);
   let disposed = false;
 
-  const scratch = new Float64Array(panels.scratch.length);
+  const scratch = floats(scratchLength);
+  const kernels = memory === null ? null : panelKernels(memory);
   const rows3 = 3 * (n + 1);
   const own = bins[0];
   const ownFrom = accumulatorFrom[0];
@@ -448,7 +477,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     // Forward: each bin at once, top-row updates into the accumulators; then the top here.
     posted = post(control, FORWARD);
     x.fill(0, ownFrom, ownFrom + 3 * topRowList.length);
-    choleskyPanelForward(own, starts, belows, forwardRows, valueStart, inverseDiagonal, values, x, scratch);
+    choleskyPanelForward(own, starts, belows, forwardRows, valueStart, inverseDiagonal, values, x, scratch, kernels);
     join(control, posted);
     for (let k = 0, a = ownFrom, b = otherFrom; k < topRowList.length; k++, a += 3, b += 3) {
       const r = 3 * topRowList[k];
@@ -456,11 +485,11 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
       x[r + 1] += x[a + 1] + x[b + 1];
       x[r + 2] += x[a + 2] + x[b + 2];
     }
-    choleskyPanelForward(top, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
-    choleskyPanelBackward(top, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
+    choleskyPanelForward(top, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch, kernels);
+    choleskyPanelBackward(top, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch, kernels);
     // Backward: each bin at once, below the final top.
     posted = post(control, BACKWARD);
-    choleskyPanelBackward(own, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch);
+    choleskyPanelBackward(own, starts, belows, solveRows, valueStart, inverseDiagonal, values, x, scratch, kernels);
     join(control, posted);
     copySolution(setup, x, outPositions);
   }
@@ -491,9 +520,19 @@ export function runPerFaceHelper(shared: PerFaceHelperShared): void {
 }
 
 function helperLoop(shared: PerFaceHelperShared): void {
-  const { control, supernodeStart, belowStart, belowRows, forwardRows, valueStart, inverseDiagonal, values, x } = shared;
+  const { control, memory, supernodeStart, belowStart, valueStart, inverseDiagonal } = shared;
   const { ranges, accumulatorFrom, accumulatorTo, faces, faceFrom, faceTo, quaternions, pairLogs, pairScales, rhs } = shared;
-  const scratch = new Float64Array(shared.scratchLength);
+  // The views this thread received, remade on this thread's own handle of the memory (the kernels check that they
+  // are its views); the same bytes.
+  const onMemory = <T extends Int32Array | Float64Array>(view: T): T => {
+    if (memory === null) return view;
+    const Type = view.constructor as new (buffer: ArrayBufferLike, offset: number, length: number) => T;
+    return new Type(memory.buffer, view.byteOffset, view.length);
+  };
+  const [belowRows, forwardRows, values, x, scratch] = [shared.belowRows, shared.forwardRows, shared.values, shared.x, shared.scratch].map(
+    onMemory,
+  ) as [Int32Array, Int32Array, Float64Array, Float64Array, Float64Array];
+  const kernels = memory === null ? null : panelKernels(memory);
   let seen = 0;
   for (;;) {
     const since = performance.now();
@@ -508,9 +547,9 @@ function helperLoop(shared: PerFaceHelperShared): void {
       accumulateFaceGradients(faces, faceFrom, faceTo, quaternions, pairLogs, scales, faces.faceProducts, rhs);
     } else if (command === FORWARD) {
       x.fill(0, accumulatorFrom, accumulatorTo);
-      choleskyPanelForward(ranges, supernodeStart, belowStart, forwardRows, valueStart, inverseDiagonal, values, x, scratch);
+      choleskyPanelForward(ranges, supernodeStart, belowStart, forwardRows, valueStart, inverseDiagonal, values, x, scratch, kernels);
     } else if (command === BACKWARD) {
-      choleskyPanelBackward(ranges, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch);
+      choleskyPanelBackward(ranges, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch, kernels);
     }
     Atomics.store(control, DONE, seen);
     Atomics.notify(control, DONE);

@@ -1,4 +1,5 @@
 import type { CholeskyFactor } from './cholesky-numeric.ts';
+import { MemoryCarver, panelKernels, panelMemory, type PanelKernels } from './panel-kernels.ts';
 
 /** Columns per panel: four columns' entries of a row sit side by side, so one read of the row serves all four. */
 const PANEL = 4;
@@ -33,15 +34,24 @@ export interface CholeskyPanels {
   values: Float64Array;
   /** 3 × the most rows below any supernode of two or more columns: where such a supernode gathers its rows */
   scratch: Float64Array;
+  /**
+   * The WebAssembly kernels that solve the rows below supernodes of two or more columns (panel-kernels.ts), or null
+   * where they are unavailable (then the JavaScript loops do): values, belowRows, scratch and `solution` are views
+   * of their memory.
+   */
+  kernels: PanelKernels | null;
+  /** with kernels, #n × 3 values in their memory where choleskyPanelSolveThree solves a right-hand side from elsewhere */
+  solution: Float64Array | null;
 }
 
 /**
  * Packs a factor for choleskyPanelSolveThree, once per factorization (it copies the values: refactoring the
  * factor needs a new packing).
- * @param factor choleskyNumeric(A, …)
+ * @param factor   choleskyNumeric(A, …)
+ * @param kernels  false: leave the WebAssembly kernels out (the JavaScript loops solve; the same results bit for bit)
  * @returns the panels; they share the factor's supernodeStart and nothing else
  */
-export function choleskyPanels(factor: CholeskyFactor): CholeskyPanels {
+export function choleskyPanels(factor: CholeskyFactor, kernels = true): CholeskyPanels {
   const { n, supernodeCount, supernodeStart, rowPointers } = factor.symbolic;
   const v = factor.values;
   const belowStart = new Int32Array(supernodeCount + 1);
@@ -60,8 +70,10 @@ export function choleskyPanels(factor: CholeskyFactor): CholeskyPanels {
   }
   belowStart[supernodeCount] = belowTotal;
   valueStart[supernodeCount] = valueTotal;
-  const belowRows = new Int32Array(belowTotal);
-  const values = new Float64Array(valueTotal);
+  const memory = kernels ? panelMemory(MemoryCarver.bytes([valueTotal, 3 * widest, 3 * n], [belowTotal]), false) : null;
+  const carver = memory === null ? null : new MemoryCarver(memory.buffer);
+  const belowRows = carver === null ? new Int32Array(belowTotal) : carver.int32(belowTotal);
+  const values = carver === null ? new Float64Array(valueTotal) : carver.float64(valueTotal);
   const inverseDiagonal = new Float64Array(n);
   packSupernodes(factor.symbolic, v, belowStart, valueStart, belowRows, values, inverseDiagonal);
   return {
@@ -73,7 +85,9 @@ export function choleskyPanels(factor: CholeskyFactor): CholeskyPanels {
     valueStart,
     inverseDiagonal,
     values,
-    scratch: new Float64Array(3 * widest),
+    scratch: carver === null ? new Float64Array(3 * widest) : carver.float64(3 * widest),
+    kernels: memory === null ? null : panelKernels(memory),
+    solution: carver === null ? null : carver.float64(3 * n),
   };
 }
 
@@ -133,10 +147,15 @@ function packSupernodes(
 export function choleskyPanelSolveThree(panels: CholeskyPanels, x: Float64Array): void {
   const { n, supernodeCount, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, scratch } = panels;
   if (x.length < 3 * n) throw new RangeError(`choleskyPanelSolveThree: expected ${n}×3 values, got ${x.length}`);
+  const { kernels, solution } = panels;
+  // The kernels read x in their memory: a right-hand side from elsewhere is solved in the panels' own rows.
+  const y = kernels === null || solution === null || x.buffer === kernels.memory.buffer ? x : solution;
+  if (y !== x) y.set(x.subarray(0, 3 * n));
   // Each pass is its own function with array arguments, so V8 optimizes each loop on its own feedback.
   const all = new Int32Array([0, supernodeCount]);
-  choleskyPanelForward(all, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch);
-  choleskyPanelBackward(all, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, x, scratch);
+  choleskyPanelForward(all, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, y, scratch, kernels);
+  choleskyPanelBackward(all, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, y, scratch, kernels);
+  if (y !== x) x.set(y);
 }
 
 /**
@@ -152,6 +171,8 @@ export function choleskyPanelSolveThree(panels: CholeskyPanels, x: Float64Array)
  * @param v               panels.values
  * @param x               three right-hand sides interleaved in pivot order (see choleskyPanelSolveThree)
  * @param t               scratch of at least panels.scratch.length values, private to this call
+ * @param kernels         panels.kernels (or another instance on their memory), or null: then the JavaScript loops
+ *                        solve the rows below; with kernels, belowRows, v, x and t must be views of their memory
  * (the other arguments are the panels' arrays of the same names)
  */
 export function choleskyPanelForward(
@@ -164,7 +185,9 @@ export function choleskyPanelForward(
   v: Float64Array,
   x: Float64Array,
   t: Float64Array,
+  kernels: PanelKernels | null = null,
 ): void {
+  if (kernels !== null) onKernelMemory(kernels, belowRows, v, x, t);
   for (let r = 0; r < ranges.length; r += 2)
     for (let s = ranges[r], stop = ranges[r + 1]; s < stop; s++) {
       const first = supernodeStart[s];
@@ -206,6 +229,18 @@ export function choleskyPanelForward(
           x[xi + 1] -= l * b0;
           x[xi + 2] -= l * d0;
         }
+        continue;
+      }
+      if (kernels !== null) {
+        kernels.forwardBelow(
+          8 * p + v.byteOffset,
+          columns,
+          below,
+          8 * xb + x.byteOffset,
+          t.byteOffset,
+          4 * rowStart + belowRows.byteOffset,
+          x.byteOffset,
+        );
         continue;
       }
       t.fill(0, 0, 3 * below);
@@ -273,7 +308,9 @@ export function choleskyPanelBackward(
   v: Float64Array,
   x: Float64Array,
   t: Float64Array,
+  kernels: PanelKernels | null = null,
 ): void {
+  if (kernels !== null) onKernelMemory(kernels, belowRows, v, x, t);
   for (let r = ranges.length - 2; r >= 0; r -= 2)
     for (let s = ranges[r + 1] - 1, low = ranges[r]; s >= low; s--) {
       const first = supernodeStart[s];
@@ -300,7 +337,17 @@ export function choleskyPanelBackward(
         x[xb + 2] = (x[xb + 2] - d) * inverse;
         continue;
       }
-      if (below > 0) {
+      if (below > 0 && kernels !== null) {
+        kernels.backwardBelow(
+          8 * p + v.byteOffset,
+          columns,
+          below,
+          8 * xb + x.byteOffset,
+          t.byteOffset,
+          4 * rowStart + belowRows.byteOffset,
+          x.byteOffset,
+        );
+      } else if (below > 0) {
         for (let i = 0, ti = 0; i < below; i++, ti += 3) {
           const yi = belowRows[rowStart + i];
           t[ti] = x[yi];
@@ -414,4 +461,13 @@ export function choleskyPanelBackward(
         x[xb + 2] *= inverse;
       }
     }
+}
+
+/** The kernels address their memory only: every array they read or write must be a view of it. */
+function onKernelMemory(kernels: PanelKernels, ...views: (Int32Array | Float64Array)[]): void {
+  for (const view of views) {
+    if (view.buffer !== kernels.memory.buffer) {
+      throw new Error('choleskyPanelForward/Backward: with the WebAssembly kernels, every array must be a view of their memory');
+    }
+  }
 }
