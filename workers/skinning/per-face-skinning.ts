@@ -408,18 +408,24 @@ export interface PerFaceSkinningWorkspace {
   pairLogs: Float64Array;
   /** #pairs × 3: the blended bone's scale minus one along each rest axis (with bone scales only) */
   pairScales: Float64Array;
-  /** (#free + 1) × 3 right-hand sides and then solution, pivot order; the last row collects fixed corners */
+  /**
+   * (#free + 1) × 3 right-hand sides and then solution, pivot order; the last row collects fixed corners. With the
+   * panel kernels, the panels' own rows in the kernels' memory (so the solve copies nothing): workspaces of one setup
+   * share them, which frames on one thread may, since each is done before the next begins.
+   */
   solution: Float64Array;
 }
 
 export function perFaceSkinningWorkspace(setup: PerFaceSkinningSetup): PerFaceSkinningWorkspace {
+  const rows = 3 * (setup.freeCount + 1);
+  const shared = setup.panels.solution;
   return {
     quaternions: new Float64Array(4 * setup.boneCount),
     logPositive: new Float64Array(3 * setup.boneCount),
     logNegative: new Float64Array(3 * setup.boneCount),
     pairLogs: new Float64Array(setup.pairBones.length * 1.5),
     pairScales: new Float64Array(setup.pairBones.length * 1.5),
-    solution: new Float64Array(3 * (setup.freeCount + 1)),
+    solution: shared !== null && shared.length === rows ? shared : new Float64Array(rows),
   };
 }
 

@@ -40,7 +40,10 @@ export interface CholeskyPanels {
    * of their memory.
    */
   kernels: PanelKernels | null;
-  /** with kernels, #n × 3 values in their memory where choleskyPanelSolveThree solves a right-hand side from elsewhere */
+  /**
+   * With kernels, (#n + 1) × 3 values in their memory (one spare row): where a caller keeps its right-hand sides to
+   * solve them in place, and where choleskyPanelSolveThree solves those it is given from elsewhere (copied in and out)
+   */
   solution: Float64Array | null;
 }
 
@@ -70,7 +73,7 @@ export function choleskyPanels(factor: CholeskyFactor, kernels = true): Cholesky
   }
   belowStart[supernodeCount] = belowTotal;
   valueStart[supernodeCount] = valueTotal;
-  const memory = kernels ? panelMemory(MemoryCarver.bytes([valueTotal, 3 * widest, 3 * n], [belowTotal]), false) : null;
+  const memory = kernels ? panelMemory(MemoryCarver.bytes([valueTotal, 3 * widest, 3 * n + 3], [belowTotal]), false) : null;
   const carver = memory === null ? null : new MemoryCarver(memory.buffer);
   const belowRows = carver === null ? new Int32Array(belowTotal) : carver.int32(belowTotal);
   const values = carver === null ? new Float64Array(valueTotal) : carver.float64(valueTotal);
@@ -87,7 +90,7 @@ export function choleskyPanels(factor: CholeskyFactor, kernels = true): Cholesky
     values,
     scratch: carver === null ? new Float64Array(3 * widest) : carver.float64(3 * widest),
     kernels: memory === null ? null : panelKernels(memory),
-    solution: carver === null ? null : carver.float64(3 * n),
+    solution: carver === null ? null : carver.float64(3 * n + 3),
   };
 }
 
@@ -155,7 +158,7 @@ export function choleskyPanelSolveThree(panels: CholeskyPanels, x: Float64Array)
   const all = new Int32Array([0, supernodeCount]);
   choleskyPanelForward(all, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, y, scratch, kernels);
   choleskyPanelBackward(all, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, values, y, scratch, kernels);
-  if (y !== x) x.set(y);
+  if (y !== x) x.set(y.subarray(0, 3 * n));
 }
 
 /**
