@@ -40,6 +40,8 @@ import {
   type PerFaceSetupStage,
   type PerFaceSkinningSetup,
 } from '../../workers/skinning/per-face-skinning.ts';
+import { choleskyPanels, choleskyPanelSolveThree, type CholeskyPanels } from '../../workers/sparse/cholesky-panels.ts';
+import type { CholeskyFactor } from '../../workers/sparse/cholesky-numeric.ts';
 import { referencePerFaceSkinning } from '../unit/per-face-frame-reference.ts';
 import { perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
 import {
@@ -152,7 +154,44 @@ interface PerFaceCase {
   referenceCpuMs: number;
   /** median of the paired frames' CPU-time ratios, ours / reference */
   cpuRatio: number;
+  /** the packed solve alone: with the WebAssembly kernels against the JavaScript loops, on the same factor */
+  solve: SolveKernelsCase;
   setup: PerFaceSkinningSetup;
+}
+
+interface SolveKernelsCase {
+  /** median wall times of the solve, ms */
+  kernels: number;
+  loops: number;
+  /** median of the paired ratios, kernels / loops */
+  ratio: number;
+  /** whether every solved value was the same bit for bit in every round */
+  identical: boolean;
+}
+
+/**
+ * The packed solve of three right-hand sides on a factor, with the panel kernels (the setup's panels) and with the
+ * JavaScript loops (the same factor packed without them), interleaved on the same right-hand sides, order swapped
+ * every round.
+ */
+function solveKernelsCase(panels: CholeskyPanels, factor: CholeskyFactor): SolveKernelsCase {
+  const loops = choleskyPanels(factor, false);
+  if (panels.kernels === null) throw new Error('the bench expects WebAssembly SIMD (Node 20 has it)');
+  let seed = 1;
+  const b = Float64Array.from({ length: 3 * panels.n }, () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2 - 1);
+  const x = [new Float64Array(b.length), new Float64Array(b.length)];
+  const times: [number[], number[]] = [[], []];
+  let identical = true;
+  for (let round = 0; round < 14; round++) {
+    for (const k of round % 2 ? [1, 0] : [0, 1]) {
+      x[k].set(b);
+      const begin = performance.now();
+      choleskyPanelSolveThree(k === 0 ? panels : loops, x[k]);
+      if (round >= 3) times[k].push(performance.now() - begin);
+    }
+    identical &&= x[0].every((value, i) => Object.is(value, x[1][i]));
+  }
+  return { kernels: median(times[0]), loops: median(times[1]), ratio: median(times[0].map((t, i) => t / times[1][i])), identical };
 }
 
 /** The process's CPU time in ms (user + system). */
@@ -242,6 +281,7 @@ function perFaceCase(objFile: string, handlesFile: string): PerFaceCase {
     referenceMs: median(wall[1]),
     referenceCpuMs: median(cpu[1]),
     cpuRatio: median(cpu[0].map((t, i) => t / cpu[1][i])),
+    solve: solveKernelsCase(setup.panels, factor),
     setup,
   };
 }
@@ -463,6 +503,13 @@ printTable('Per-face skinning (log-quaternion blend + Poisson stitching), per fr
     note:
       `median of paired frame ratios; wall ${fmtMs(c.frameMs)} / ${fmtMs(c.referenceMs)}` +
       (aim ? `; ${(c.frameCpuMs / aim).toFixed(2)} of the ${aim} ms aim` : ''),
+  })),
+  ...[body, subdivided, subdivided2].map((c) => ({
+    case: `packed solve (x, y, z), ${c.vertices} vertices`,
+    ours: `${fmtMs(c.solve.kernels)} (WebAssembly kernels)`,
+    reference: `${fmtMs(c.solve.loops)} (JavaScript loops, same factor)`,
+    ratio: c.solve.ratio.toFixed(2),
+    note: `median of paired wall ratios, interleaved; ${c.solve.identical ? 'the same solution bit for bit' : 'SOLUTIONS DIFFER'}`,
   })),
   ...[body, subdivided, subdivided2].map((c) => ({
     case: `setup, ${c.vertices} vertices`,
