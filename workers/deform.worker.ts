@@ -159,6 +159,11 @@ export const deformApi = {
     return twoCore ? 2 : 1;
   },
 
+  /** Whether the current setup's solve runs the WebAssembly panel kernels (false before any setup, or without them). */
+  solveKernels(): boolean {
+    return setup !== null && setup.panels.kernels !== null;
+  },
+
   /**
    * One frame: #B × 12 bone transforms (rigid, or scaled with #B × 3 bone scales; see perFaceSkinning) → #V × 3
    * positions and unit normals.

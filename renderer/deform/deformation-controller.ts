@@ -382,6 +382,11 @@ export class DeformationController<View = unknown, Renderer = unknown> {
     return this.perFace.threads();
   }
 
+  /** Whether the per-face solve runs the WebAssembly panel kernels (else its JavaScript loops). */
+  perFaceSolveKernels(): Promise<boolean> {
+    return this.perFace.solveKernels();
+  }
+
   /** The per-face error to show, if its setup failed (e.g. no fixed vertex). */
   get perFaceError(): string | null {
     return this.perFace.error;

@@ -139,6 +139,11 @@ export class PerFaceSolver {
     return this.worker ? await this.worker.threads() : 1;
   }
 
+  /** Whether the worker's per-face solve runs the WebAssembly panel kernels (false before any setup). */
+  async solveKernels(): Promise<boolean> {
+    return this.worker ? await this.worker.solveKernels() : false;
+  }
+
   private setUp(): PerFaceState {
     // A crash rejects the pending call (the state shows it) and the next document's setup gets a new worker.
     const worker = (this.worker ??= this.connect());

@@ -219,6 +219,7 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
     work: workHook(app),
     settled: () => deformation.settled(),
     perFaceThreads: () => deformation.perFaceThreads(),
+    perFaceSolveKernels: () => deformation.perFaceSolveKernels(),
     jointScreenPosition: (joint) => {
       frames.ensurePose();
       return pagePosition(app.viewport, app.evaluator.joints, joint);
