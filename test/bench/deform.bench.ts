@@ -176,10 +176,11 @@ interface SolveKernelsCase {
  */
 function solveKernelsCase(panels: CholeskyPanels, factor: CholeskyFactor): SolveKernelsCase {
   const loops = choleskyPanels(factor, false);
-  if (panels.kernels === null) throw new Error('the bench expects WebAssembly SIMD (Node 20 has it)');
+  if (panels.kernels === null || panels.solution === null) throw new Error('the bench expects WebAssembly SIMD (Node 20 has it)');
   let seed = 1;
   const b = Float64Array.from({ length: 3 * panels.n }, () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2 - 1);
-  const x = [new Float64Array(b.length), new Float64Array(b.length)];
+  // The kernels solve in their memory's rows, as a per-face workspace does; the loops in a plain array.
+  const x = [panels.solution!.subarray(0, b.length), new Float64Array(b.length)];
   const times: [number[], number[]] = [[], []];
   let identical = true;
   for (let round = 0; round < 14; round++) {
