@@ -19,6 +19,7 @@ import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import {
   perFaceFixedVertices,
+  perFaceGradientProducts,
   perFaceSkinning,
   perFaceSkinningSetupAndFactor,
   perFaceSkinningWorkspace,
@@ -94,4 +95,38 @@ test('per-face skinning on the packed factor equals the earlier frame on 30 pose
   assert.equal(vertices, 295_218);
   assert.ok(moved > 0.01, `every pose moves some vertex by over 1% of the diagonal (least: ${moved})`);
   assert.ok(worst <= 1e-12, `largest difference ${worst} of the diagonal`);
+});
+
+test("the setup's faces are the mesh's in the order of their lowest pivot row (mesh order within a row), each corner's solution row beside them, and every pivot row's vertex known", () => {
+  const body = subdividedCourseBody(0);
+  const influences = influencesFromWeights(boneDistanceWeights(body.positions, skeleton), 4);
+  const fixed = perFaceFixedVertices(skeleton.parents, influences, body.handles);
+  const { setup } = perFaceSkinningSetupAndFactor(body.positions, body.triangles, influences, boneCount, fixed);
+  const { faceCount, triangles, cornerRows, solutionRow, faceSlotStart, faceProducts, pivotVertex } = setup;
+  assert.equal(faceCount, body.triangles.length / 3);
+  // Which mesh face each setup face is: by its corners, all distinct per face here.
+  const meshFace = new Map<string, number>();
+  for (let f = 0; f < faceCount; f++) meshFace.set(String([...body.triangles.subarray(3 * f, 3 * f + 3)]), f);
+  const seen = new Uint8Array(faceCount);
+  let previous: [number, number] = [-1, -1];
+  for (let i = 0; i < faceCount; i++) {
+    const corners = [...triangles.subarray(3 * i, 3 * i + 3)];
+    const f = meshFace.get(String(corners));
+    assert.ok(f !== undefined && seen[f] === 0, `setup face ${i} is a mesh face, once`);
+    seen[f] = 1;
+    const rows = corners.map((v) => solutionRow[v]);
+    assert.deepEqual([...cornerRows.subarray(3 * i, 3 * i + 3)], rows, `face ${i}: its corners' rows`);
+    const lowest = Math.min(...rows);
+    assert.ok(lowest > previous[0] || (lowest === previous[0] && f > previous[1]), `face ${i}: after the face before it`);
+    previous = [lowest, f];
+    assert.ok(faceSlotStart[i + 1] > faceSlotStart[i], `face ${i} has its weights`);
+  }
+  // The products went with their faces: recomputed from the setup's triangles, they are the stored ones.
+  const products = new Float64Array(faceProducts.length);
+  perFaceGradientProducts(setup, setup.restPositions, products);
+  assert.deepEqual(products, faceProducts, "each face's products from its own corners");
+  assert.equal(pivotVertex.length, setup.freeCount);
+  for (let v = 0; v < body.positions.length / 3; v++) {
+    if (setup.freeIndex[v] >= 0) assert.equal(pivotVertex[solutionRow[v] / 3], 3 * v, `vertex ${v}'s pivot row`);
+  }
 });

@@ -34,7 +34,11 @@ export interface PerFaceSkinningSetup {
   vertexCount: number;
   faceCount: number;
   boneCount: number;
-  /** #F + 1: face f's bones and weights are slots faceSlotStart[f] … faceSlotStart[f + 1] − 1 */
+  /**
+   * #F + 1: face f's bones and weights are slots faceSlotStart[f] … faceSlotStart[f + 1] − 1. The setup's faces (here,
+   * in faceProducts, triangles and cornerRows) are the mesh's in the order of their lowest pivot row, so that the
+   * frame's face loop adds into the right-hand sides nearly in order rather than all over them.
+   */
   faceSlotStart: Uint32Array;
   /** per slot: a bone's mean corner weight over the face, strongest first within each face */
   faceWeights: Float64Array;
@@ -47,7 +51,10 @@ export interface PerFaceSkinningSetup {
   pairBones: Uint32Array;
   /** #F × 9: entry 3i + d = A_f ∇φ_i · ∇x̄_d for corner i and rest coordinate d (the stitching's right-hand side) */
   faceProducts: Float64Array;
+  /** #F × 3 the faces' corners (the mesh's triangles, in the setup's face order) */
   triangles: Uint32Array;
+  /** #F × 3 each corner's solutionRow: where the face loop adds its target gradients */
+  cornerRows: Int32Array;
   restPositions: Float64Array;
   /** #V bone that moves a fixed vertex, or -1 for a free vertex */
   fixedBones: Int32Array;
@@ -59,6 +66,8 @@ export interface PerFaceSkinningSetup {
    * point at the spare row after the last pivot, so accumulating into it needs no test
    */
   solutionRow: Int32Array;
+  /** #free 3 × the vertex of each pivot row (where its position starts in a #V × 3 array): solutionRow inverted */
+  pivotVertex: Int32Array;
   /** free × fixed block of Gᵀ A G, rows in pivot order (columns = fixed vertices in `fixedVertices` order) */
   freeFixed: CscMatrix;
   fixedVertices: Int32Array;
@@ -238,30 +247,82 @@ export function perFaceSkinningSetupAndFactor(
   stageDone?.('factorization');
   const { inversePerm } = factor.symbolic;
   const solutionRow = new Int32Array(n);
-  for (let v = 0; v < n; v++) solutionRow[v] = 3 * (freeIndex[v] >= 0 ? inversePerm[freeIndex[v]] : freeCount);
+  const pivotVertex = new Int32Array(freeCount);
+  for (let v = 0; v < n; v++) {
+    solutionRow[v] = 3 * (freeIndex[v] >= 0 ? inversePerm[freeIndex[v]] : freeCount);
+    if (freeIndex[v] >= 0) pivotVertex[inversePerm[freeIndex[v]]] = 3 * v;
+  }
+  const faces = facesInPivotOrder({ faceSlotStart, faceWeights, slotPairs, faceProducts, triangles }, solutionRow);
   for (let t = 0; t < fixedTriplets; t++) fixedRows[t] = inversePerm[fixedRows[t]];
   const freeFixed = cscFromTriplets(freeCount, fixedVertices.length, fixedRows, fixedCols, fixedVals, fixedTriplets);
   const setup: PerFaceSkinningSetup = {
     vertexCount: n,
     faceCount,
     boneCount,
-    faceSlotStart,
-    faceWeights,
-    slotPairs,
+    ...faces,
     pairBones: Uint32Array.from(pairList),
-    faceProducts,
-    triangles,
     restPositions,
     fixedBones,
     freeIndex,
     freeCount,
     solutionRow,
+    pivotVertex,
     freeFixed,
     fixedVertices: Int32Array.from(fixedVertices),
     panels: choleskyPanels(factor),
   };
   stageDone?.('packing');
   return { setup, factor };
+}
+
+/** The per-face arrays of a setup. */
+type FaceArrays = Pick<PerFaceSkinningSetup, 'faceSlotStart' | 'faceWeights' | 'slotPairs' | 'faceProducts' | 'triangles'>;
+
+/**
+ * The faces put in the order of their lowest pivot row (ties in mesh order), with each corner's solution row.
+ * @param faces        in mesh order
+ * @param solutionRow  #V 3 × each vertex's pivot row (the spare row for fixed vertices)
+ */
+function facesInPivotOrder(faces: FaceArrays, solutionRow: Int32Array): FaceArrays & { cornerRows: Int32Array } {
+  const { faceSlotStart, faceWeights, slotPairs, faceProducts, triangles } = faces;
+  const faceCount = faceSlotStart.length - 1;
+  // A counting sort on the lowest corner row: stable (mesh order within a row), in linear time.
+  let rows = 0;
+  for (let v = 0; v < solutionRow.length; v++) rows = Math.max(rows, solutionRow[v] / 3 + 1);
+  const key = new Int32Array(faceCount);
+  const start = new Int32Array(rows + 1);
+  for (let f = 0; f < faceCount; f++) {
+    key[f] = Math.min(solutionRow[triangles[3 * f]], solutionRow[triangles[3 * f + 1]], solutionRow[triangles[3 * f + 2]]) / 3;
+    start[key[f] + 1]++;
+  }
+  for (let r = 0; r < rows; r++) start[r + 1] += start[r];
+  const order = new Int32Array(faceCount);
+  for (let f = 0; f < faceCount; f++) order[start[key[f]]++] = f;
+  const sorted = {
+    faceSlotStart: new Uint32Array(faceCount + 1),
+    faceWeights: new Float64Array(faceWeights.length),
+    slotPairs: new Uint32Array(slotPairs.length),
+    faceProducts: new Float64Array(faceProducts.length),
+    triangles: new Uint32Array(triangles.length),
+    cornerRows: new Int32Array(triangles.length),
+  };
+  let slot = 0;
+  for (let i = 0; i < faceCount; i++) {
+    const f = order[i];
+    sorted.faceSlotStart[i] = slot;
+    for (let k = faceSlotStart[f]; k < faceSlotStart[f + 1]; k++, slot++) {
+      sorted.faceWeights[slot] = faceWeights[k];
+      sorted.slotPairs[slot] = slotPairs[k];
+    }
+    for (let c = 0; c < 3; c++) {
+      const v = triangles[3 * f + c];
+      sorted.triangles[3 * i + c] = v;
+      sorted.cornerRows[3 * i + c] = solutionRow[v];
+    }
+    sorted.faceProducts.set(faceProducts.subarray(9 * f, 9 * f + 9), 9 * i);
+  }
+  sorted.faceSlotStart[faceCount] = slot;
+  return sorted;
 }
 
 /**
@@ -500,23 +561,20 @@ export function perFaceStitch(
 }
 
 /**
- * Each free vertex's stitched position from the pivot-ordered solution (fixed vertices are left as they are).
- * @param setup         its vertex count, free indices and solution rows
+ * Each free vertex's stitched position from the pivot-ordered solution (fixed vertices are left as they are). The
+ * solution is read in order and the positions written where they go: scattered writes cost about half what
+ * scattered reads do on a large mesh (the pivot order is far from the vertex order).
+ * @param setup         its pivot rows' vertices
  * @param solution      (#free + 1) × 3 solved values, pivot order
  * @param outPositions  #V × 3, the free vertices' entries written
  */
-export function copySolution(
-  setup: Pick<PerFaceSkinningSetup, 'vertexCount' | 'freeIndex' | 'solutionRow'>,
-  solution: Float64Array,
-  outPositions: Float64Array,
-): void {
-  const { vertexCount, freeIndex, solutionRow } = setup;
-  for (let v = 0; v < vertexCount; v++) {
-    if (freeIndex[v] < 0) continue;
-    const r = solutionRow[v];
-    outPositions[3 * v] = solution[r];
-    outPositions[3 * v + 1] = solution[r + 1];
-    outPositions[3 * v + 2] = solution[r + 2];
+export function copySolution(setup: Pick<PerFaceSkinningSetup, 'pivotVertex'>, solution: Float64Array, outPositions: Float64Array): void {
+  const { pivotVertex } = setup;
+  for (let k = 0, r = 0; k < pivotVertex.length; k++, r += 3) {
+    const o = pivotVertex[k];
+    outPositions[o] = solution[r];
+    outPositions[o + 1] = solution[r + 1];
+    outPositions[o + 2] = solution[r + 2];
   }
 }
 
@@ -579,10 +637,7 @@ export function boneLogarithms(
 }
 
 /** The setup's arrays that the face loop reads (accumulateFaceGradients). */
-export type PerFaceFaceArrays = Pick<
-  PerFaceSkinningSetup,
-  'faceSlotStart' | 'faceWeights' | 'slotPairs' | 'pairBones' | 'triangles' | 'solutionRow'
->;
+export type PerFaceFaceArrays = Pick<PerFaceSkinningSetup, 'faceSlotStart' | 'faceWeights' | 'slotPairs' | 'pairBones' | 'cornerRows'>;
 
 /**
  * Blends the rotation (Eq. 5), and with pairScales the scale, of faces faceFrom … faceTo − 1 and adds their target
@@ -608,7 +663,7 @@ export function accumulateFaceGradients(
   faceProducts: Float64Array,
   rhs: Float64Array,
 ): void {
-  const { faceSlotStart, faceWeights, slotPairs, pairBones, triangles, solutionRow } = faces;
+  const { faceSlotStart, faceWeights, slotPairs, pairBones, cornerRows } = faces;
   let slot = faceSlotStart[faceFrom];
   for (let f = faceFrom; f < faceTo; f++) {
     const end = faceSlotStart[f + 1];
@@ -683,7 +738,7 @@ export function accumulateFaceGradients(
       const p0 = sx * faceProducts[o + 3 * i],
         p1 = sy * faceProducts[o + 3 * i + 1],
         p2 = sz * faceProducts[o + 3 * i + 2];
-      const r = solutionRow[triangles[3 * f + i]];
+      const r = cornerRows[3 * f + i];
       rhs[r] += r00 * p0 + r01 * p1 + r02 * p2;
       rhs[r + 1] += r10 * p0 + r11 * p1 + r12 * p2;
       rhs[r + 2] += r20 * p0 + r21 * p1 + r22 * p2;

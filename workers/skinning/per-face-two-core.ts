@@ -5,8 +5,8 @@
  *
  * - The face loop: each thread blends half of the faces and adds their target gradients into its own right-hand
  *   sides; the calling thread then adds the helper's into its own. Faces are independent, so this is the one-thread
- *   loop with the additions into each row in another order. The faces are put in the order of their first pivot
- *   row once, at setup, so that each half writes mostly its own stretch of rows.
+ *   loop with the additions into each row in another order. The setup's faces are in the order of their first pivot
+ *   row, so each half writes mostly its own stretch of rows.
  * - The solve L Lᵀ x = b: the factor's supernodes form a tree (a supernode's rows below are in its ancestors), and
  *   its subtrees are contiguous ranges of supernodes. The partition (perFaceTwoCorePartition) cuts the tree into a
  *   small top — the supernodes nearest the roots — and two bins of whole subtrees under it, balanced by the factor's
@@ -224,7 +224,7 @@ export interface PerFaceHelperShared {
   accumulatorTo: number;
   /** (#free + 1) × 3 right-hand sides and solution in pivot order, then the two threads' accumulators */
   x: Float64Array;
-  /** the faces in the order of their first pivot row */
+  /** the setup's faces (in the order of their first pivot row), in shared memory */
   faces: PerFaceFaceArrays & { faceProducts: Float64Array };
   /** the helper's faces: [faceFrom, faceTo) */
   faceFrom: number;
@@ -263,39 +263,15 @@ function sharedFloats(length: number): Float64Array {
   return new Float64Array(new SharedArrayBuffer(8 * length));
 }
 
-/** The faces put in the order of their lowest pivot row, in shared memory (pairBones and solutionRow as they are). */
-function sortedSharedFaces(setup: PerFaceSkinningSetup): PerFaceHelperShared['faces'] {
-  const { faceCount, faceSlotStart, faceWeights, slotPairs, triangles, solutionRow, faceProducts } = setup;
-  const key = new Int32Array(faceCount);
-  for (let f = 0; f < faceCount; f++) {
-    key[f] = Math.min(solutionRow[triangles[3 * f]], solutionRow[triangles[3 * f + 1]], solutionRow[triangles[3 * f + 2]]);
-  }
-  const order = Int32Array.from({ length: faceCount }, (_, f) => f).sort((a, b) => key[a] - key[b] || a - b);
-  const start = new Uint32Array(new SharedArrayBuffer(4 * (faceCount + 1)));
-  const weights = sharedFloats(faceWeights.length);
-  const pairs = new Uint32Array(new SharedArrayBuffer(slotPairs.byteLength));
-  const corners = new Uint32Array(new SharedArrayBuffer(triangles.byteLength));
-  const products = sharedFloats(faceProducts.length);
-  let slot = 0;
-  for (let i = 0; i < faceCount; i++) {
-    const f = order[i];
-    start[i] = slot;
-    for (let k = faceSlotStart[f]; k < faceSlotStart[f + 1]; k++, slot++) {
-      weights[slot] = faceWeights[k];
-      pairs[slot] = slotPairs[k];
-    }
-    corners.set(triangles.subarray(3 * f, 3 * f + 3), 3 * i);
-    products.set(faceProducts.subarray(9 * f, 9 * f + 9), 9 * i);
-  }
-  start[faceCount] = slot;
+/** The setup's face arrays (already in the order of their lowest pivot row), in shared memory. */
+function sharedFaces(setup: PerFaceSkinningSetup): PerFaceHelperShared['faces'] {
   return {
-    faceSlotStart: start,
-    faceWeights: weights,
-    slotPairs: pairs,
+    faceSlotStart: sharedCopy(setup.faceSlotStart),
+    faceWeights: sharedCopy(setup.faceWeights),
+    slotPairs: sharedCopy(setup.slotPairs),
     pairBones: sharedCopy(setup.pairBones),
-    triangles: corners,
-    solutionRow: sharedCopy(solutionRow),
-    faceProducts: products,
+    cornerRows: sharedCopy(setup.cornerRows),
+    faceProducts: sharedCopy(setup.faceProducts),
   };
 }
 
@@ -380,7 +356,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     }
   });
 
-  const faces = sortedSharedFaces(setup);
+  const faces = sharedFaces(setup);
   const half = faceCount >> 1;
   const boneLogs = perFaceSkinningWorkspace(setup);
   const workspace: PerFaceSkinningWorkspace = {
