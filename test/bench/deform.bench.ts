@@ -180,7 +180,7 @@ function solveKernelsCase(panels: CholeskyPanels, factor: CholeskyFactor): Solve
   let seed = 1;
   const b = Float64Array.from({ length: 3 * panels.n }, () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2 - 1);
   // The kernels solve in their memory's rows, as a per-face workspace does; the loops in a plain array.
-  const x = [panels.solution!.subarray(0, b.length), new Float64Array(b.length)];
+  const x = [panels.solution.subarray(0, b.length), new Float64Array(b.length)];
   const times: [number[], number[]] = [[], []];
   let identical = true;
   for (let round = 0; round < 14; round++) {
