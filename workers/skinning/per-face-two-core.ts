@@ -24,10 +24,10 @@
  * barriers within a frame cost microseconds, a frame that follows a frame finds it awake, and a helper between
  * frames sleeps (waking it costs the next frame about 2 ms where idle cores sleep). Everything the helper reads — the
  * packed factor, the faces, the frame's bone logarithms, x — lives in shared memory made once per setup (a copy of
- * the panels' arrays and of the face arrays: at 295k vertices about 92 MB and 70 MB). The solve's arrays (values, row
- * lists, x, each thread's scratch) are views of one shared WebAssembly memory, so that both threads solve the rows
- * below wide supernodes with the panel kernels (panel-kernels.ts), each with its own instance; where WebAssembly is
- * unavailable they are SharedArrayBuffers and the JavaScript loops solve.
+ * the panels' arrays and of the face arrays: at 295k vertices about 92 MB and 70 MB). The solve's arrays (the
+ * panels', x, each thread's scratch) are views of one shared WebAssembly memory, so that both threads run their
+ * passes with the panel kernels (panel-kernels.ts), each with its own instance; where WebAssembly is unavailable
+ * they are SharedArrayBuffers and the JavaScript loops solve.
  *
  * The calling thread must be allowed to block (Node's main thread or a worker; not a browser page's main thread).
  */
@@ -202,9 +202,9 @@ export interface PerFaceHelperShared {
   /** CONTROL_WORDS control words (see the module comment) */
   control: Int32Array;
   /**
-   * The shared WebAssembly memory that values, belowRows, forwardRows, x and scratch are views of, where each thread
-   * solves the rows below with the panel kernels (panel-kernels.ts); null where WebAssembly is unavailable (then
-   * they are SharedArrayBuffers and the JavaScript loops solve)
+   * The shared WebAssembly memory that the solve's arrays (supernodeStart … values, x, scratch) are views of, where
+   * each thread runs its passes with the panel kernels (panel-kernels.ts); null where WebAssembly is unavailable
+   * (then they are SharedArrayBuffers and the JavaScript loops solve)
    */
   memory: WebAssembly.Memory | null;
   supernodeStart: Int32Array;
@@ -333,7 +333,10 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
   // buffers): the values, both row lists, x and each thread's scratch.
   const scratchLength = panels.scratch.length;
   const memory = panelMemory(
-    MemoryCarver.bytes([panels.values.length, xLength, scratchLength, scratchLength], [belowRows.length, belowRows.length]),
+    MemoryCarver.bytes(
+      [panels.values.length, panels.inverseDiagonal.length, xLength, scratchLength, scratchLength],
+      [belowRows.length, belowRows.length, supernodeStart.length, belowStart.length, panels.valueStart.length],
+    ),
     true,
   );
   const carver = memory === null ? null : new MemoryCarver(memory.buffer);
@@ -371,12 +374,12 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
   const shared: PerFaceHelperShared = {
     control,
     memory,
-    supernodeStart: sharedCopy(supernodeStart),
-    belowStart: sharedCopy(belowStart),
+    supernodeStart: copyOf(supernodeStart),
+    belowStart: copyOf(belowStart),
     belowRows: copyOf(belowRows),
     forwardRows,
-    valueStart: sharedCopy(panels.valueStart),
-    inverseDiagonal: sharedCopy(panels.inverseDiagonal),
+    valueStart: copyOf(panels.valueStart),
+    inverseDiagonal: copyOf(panels.inverseDiagonal),
     values: copyOf(panels.values),
     scratch: floats(scratchLength),
     ranges: bins[1],
@@ -496,7 +499,7 @@ export function runPerFaceHelper(shared: PerFaceHelperShared): void {
 }
 
 function helperLoop(shared: PerFaceHelperShared): void {
-  const { control, memory, supernodeStart, belowStart, valueStart, inverseDiagonal } = shared;
+  const { control, memory } = shared;
   const { ranges, accumulatorFrom, accumulatorTo, faces, faceFrom, faceTo, quaternions, pairLogs, pairScales, rhs } = shared;
   // The views this thread received, remade on this thread's own handle of the memory (the kernels check that they
   // are its views); the same bytes.
@@ -505,9 +508,15 @@ function helperLoop(shared: PerFaceHelperShared): void {
     const Type = view.constructor as new (buffer: ArrayBufferLike, offset: number, length: number) => T;
     return new Type(memory.buffer, view.byteOffset, view.length);
   };
-  const [belowRows, forwardRows, values, x, scratch] = [shared.belowRows, shared.forwardRows, shared.values, shared.x, shared.scratch].map(
-    onMemory,
-  ) as [Int32Array, Int32Array, Float64Array, Float64Array, Float64Array];
+  const supernodeStart = onMemory(shared.supernodeStart);
+  const belowStart = onMemory(shared.belowStart);
+  const belowRows = onMemory(shared.belowRows);
+  const forwardRows = onMemory(shared.forwardRows);
+  const valueStart = onMemory(shared.valueStart);
+  const inverseDiagonal = onMemory(shared.inverseDiagonal);
+  const values = onMemory(shared.values);
+  const x = onMemory(shared.x);
+  const scratch = onMemory(shared.scratch);
   const kernels = memory === null ? null : panelKernels(memory);
   let seen = 0;
   for (;;) {

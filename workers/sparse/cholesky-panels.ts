@@ -35,9 +35,8 @@ export interface CholeskyPanels {
   /** 3 × the most rows below any supernode of two or more columns: where such a supernode gathers its rows */
   scratch: Float64Array;
   /**
-   * The WebAssembly kernels that solve the rows below supernodes of two or more columns (panel-kernels.ts), or null
-   * where they are unavailable (then the JavaScript loops do): values, belowRows, scratch and `solution` are views
-   * of their memory.
+   * The WebAssembly kernels that run both passes of the solve (panel-kernels.ts), or null where they are unavailable
+   * (then the JavaScript loops do): every array here is then a view of their memory.
    */
   kernels: PanelKernels | null;
   /**
@@ -52,7 +51,7 @@ export interface CholeskyPanels {
  * factor needs a new packing).
  * @param factor   choleskyNumeric(A, …)
  * @param kernels  false: leave the WebAssembly kernels out (the JavaScript loops solve; the same results bit for bit)
- * @returns the panels; they share the factor's supernodeStart and nothing else
+ * @returns the panels; without kernels they share the factor's supernodeStart, and nothing else
  */
 export function choleskyPanels(factor: CholeskyFactor, kernels = true): CholeskyPanels {
   const { n, supernodeCount, supernodeStart, rowPointers } = factor.symbolic;
@@ -73,19 +72,29 @@ export function choleskyPanels(factor: CholeskyFactor, kernels = true): Cholesky
   }
   belowStart[supernodeCount] = belowTotal;
   valueStart[supernodeCount] = valueTotal;
-  const memory = kernels ? panelMemory(MemoryCarver.bytes([valueTotal, 3 * widest, 3 * n + 3], [belowTotal]), false) : null;
+  const counts = supernodeCount + 1;
+  const memory = kernels
+    ? panelMemory(MemoryCarver.bytes([valueTotal, n, 3 * widest, 3 * n + 3], [belowTotal, counts, counts, counts]), false)
+    : null;
   const carver = memory === null ? null : new MemoryCarver(memory.buffer);
+  // With the kernels, everything the solve reads lies in their memory (the index arrays copied there).
+  const onMemory = (array: Int32Array): Int32Array => {
+    if (carver === null) return array;
+    const copy = carver.int32(array.length);
+    copy.set(array);
+    return copy;
+  };
   const belowRows = carver === null ? new Int32Array(belowTotal) : carver.int32(belowTotal);
   const values = carver === null ? new Float64Array(valueTotal) : carver.float64(valueTotal);
-  const inverseDiagonal = new Float64Array(n);
+  const inverseDiagonal = carver === null ? new Float64Array(n) : carver.float64(n);
   packSupernodes(factor.symbolic, v, belowStart, valueStart, belowRows, values, inverseDiagonal);
   return {
     n,
     supernodeCount,
-    supernodeStart,
-    belowStart,
+    supernodeStart: onMemory(supernodeStart),
+    belowStart: onMemory(belowStart),
     belowRows,
-    valueStart,
+    valueStart: onMemory(valueStart),
     inverseDiagonal,
     values,
     scratch: carver === null ? new Float64Array(3 * widest) : carver.float64(3 * widest),
@@ -175,7 +184,7 @@ export function choleskyPanelSolveThree(panels: CholeskyPanels, x: Float64Array)
  * @param x               three right-hand sides interleaved in pivot order (see choleskyPanelSolveThree)
  * @param t               scratch of at least panels.scratch.length values, private to this call
  * @param kernels         panels.kernels (or another instance on their memory), or null: then the JavaScript loops
- *                        solve the rows below; with kernels, belowRows, v, x and t must be views of their memory
+ *                        below run the pass; with kernels, every array argument must be a view of their memory
  * (the other arguments are the panels' arrays of the same names)
  */
 export function choleskyPanelForward(
@@ -190,7 +199,14 @@ export function choleskyPanelForward(
   t: Float64Array,
   kernels: PanelKernels | null = null,
 ): void {
-  if (kernels !== null) onKernelMemory(kernels, belowRows, v, x, t);
+  if (kernels !== null) {
+    onKernelMemory(kernels, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, v, x, t);
+    for (let r = 0; r < ranges.length; r += 2) {
+      const [ss, bs, vs, inv] = [supernodeStart.byteOffset, belowStart.byteOffset, valueStart.byteOffset, inverseDiagonal.byteOffset];
+      kernels.forwardRange(ranges[r], ranges[r + 1], ss, bs, vs, inv, v.byteOffset, x.byteOffset, t.byteOffset, belowRows.byteOffset);
+    }
+    return;
+  }
   for (let r = 0; r < ranges.length; r += 2)
     for (let s = ranges[r], stop = ranges[r + 1]; s < stop; s++) {
       const first = supernodeStart[s];
@@ -232,18 +248,6 @@ export function choleskyPanelForward(
           x[xi + 1] -= l * b0;
           x[xi + 2] -= l * d0;
         }
-        continue;
-      }
-      if (kernels !== null) {
-        kernels.forwardBelow(
-          8 * p + v.byteOffset,
-          columns,
-          below,
-          8 * xb + x.byteOffset,
-          t.byteOffset,
-          4 * rowStart + belowRows.byteOffset,
-          x.byteOffset,
-        );
         continue;
       }
       t.fill(0, 0, 3 * below);
@@ -313,7 +317,14 @@ export function choleskyPanelBackward(
   t: Float64Array,
   kernels: PanelKernels | null = null,
 ): void {
-  if (kernels !== null) onKernelMemory(kernels, belowRows, v, x, t);
+  if (kernels !== null) {
+    onKernelMemory(kernels, supernodeStart, belowStart, belowRows, valueStart, inverseDiagonal, v, x, t);
+    for (let r = ranges.length - 2; r >= 0; r -= 2) {
+      const [ss, bs, vs, inv] = [supernodeStart.byteOffset, belowStart.byteOffset, valueStart.byteOffset, inverseDiagonal.byteOffset];
+      kernels.backwardRange(ranges[r], ranges[r + 1], ss, bs, vs, inv, v.byteOffset, x.byteOffset, t.byteOffset, belowRows.byteOffset);
+    }
+    return;
+  }
   for (let r = ranges.length - 2; r >= 0; r -= 2)
     for (let s = ranges[r + 1] - 1, low = ranges[r]; s >= low; s--) {
       const first = supernodeStart[s];
@@ -340,17 +351,7 @@ export function choleskyPanelBackward(
         x[xb + 2] = (x[xb + 2] - d) * inverse;
         continue;
       }
-      if (below > 0 && kernels !== null) {
-        kernels.backwardBelow(
-          8 * p + v.byteOffset,
-          columns,
-          below,
-          8 * xb + x.byteOffset,
-          t.byteOffset,
-          4 * rowStart + belowRows.byteOffset,
-          x.byteOffset,
-        );
-      } else if (below > 0) {
+      if (below > 0) {
         for (let i = 0, ti = 0; i < below; i++, ti += 3) {
           const yi = belowRows[rowStart + i];
           t[ti] = x[yi];

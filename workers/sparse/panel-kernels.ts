@@ -1,24 +1,24 @@
 /**
- * The packed solve's two inner kernels (cholesky-panels.ts) as WebAssembly with 128-bit SIMD: the part of a
- * supernode of two or more columns below its diagonal block, in the forward pass (gather the block's solved rows
- * into updates of the rows below, scatter them into x) and the backward pass (gather the rows below, take their dot
- * products with the block's columns off the block's rows). They compute what the JavaScript loops compute, in the
- * same order, without fused multiply-adds, so their results are the same bit for bit; what they save is the bounds
- * checks and the registers those cost V8 (the backward loop's twelve running sums no longer spill), and half the
- * arithmetic instructions (two lanes per instruction).
+ * The packed solve (cholesky-panels.ts) as WebAssembly with 128-bit SIMD: both passes over a range of supernodes
+ * (forwardRange, backwardRange), each supernode's diagonal block and the rows below it, with the rows below
+ * supernodes of two or more columns in kernels of their own (forwardBelow: gather the block's solved rows into
+ * updates, scatter them; backwardBelow: gather the rows below, take their dot products with the block's columns off
+ * the block's rows). They compute what the JavaScript loops compute, in the same order, without fused
+ * multiply-adds, so their results are the same bit for bit; what they save is the bounds checks and the registers
+ * those cost V8 (the backward loop's twelve running sums no longer spill), and half the arithmetic instructions
+ * (x and y of a row in the two lanes of one vector, z alone; or two columns to a vector).
  *
  * The module is written here as bytes by a small builder (Fn below) and compiled once per runtime. It imports its
- * memory: the solve's arrays (values, belowRows, x, scratch) must be views of one WebAssembly.Memory, which
- * panelMemory makes (shared when two threads solve in it), and the kernels take byte offsets into it.
+ * memory: the solve's arrays must be views of one WebAssembly.Memory, which panelMemory makes (shared when two
+ * threads solve in it), and the kernels take byte offsets into it.
  *
- * Kernel arguments, all byte offsets but `columns` and `below`:
- *   p        the supernode's first value below its diagonal block (panels.values: panels of four columns, row by row,
- *            then the last columns one at a time)
- *   columns  the supernode's columns (≥ 2), below: its rows below the block (≥ 1)
- *   xb       x's entry of the supernode's first pivot row (three values per row)
- *   t        scratch of at least 3 × below values
- *   rows     the supernode's first entry of belowRows (Int32: 3 × a row's pivot index, an offset into x in values)
- *   x        x's first entry
+ * Arguments of the range kernels, all byte offsets but `from` and `to` (supernodes from … to − 1):
+ *   ss, bs, vs   supernodeStart, belowStart, valueStart (Int32)
+ *   inv          inverseDiagonal
+ *   v            values (per supernode: its triangle by rows, then panels of four columns row by row, then the
+ *                last columns one at a time)
+ *   x            x (three values per row), t: scratch of at least 3 × the most rows below a wide supernode
+ *   rows         belowRows (Int32: 3 × a row's pivot index, an offset into x in values)
  */
 
 type ValueType = 'i32' | 'f64' | 'v128';
@@ -118,6 +118,25 @@ class Fn {
   add(): this {
     return this.emit(0x6a);
   }
+  sub(): this {
+    return this.emit(0x6b);
+  }
+  equal(): this {
+    return this.emit(0x46);
+  }
+  greaterU(): this {
+    return this.emit(0x4b);
+  }
+  greaterEqualS(): this {
+    return this.emit(0x4e);
+  }
+  /** i32 >>> 1 */
+  half(): this {
+    return this.i32(1).emit(0x76);
+  }
+  call(index: number): this {
+    return this.emit(0x10, index);
+  }
   mul(): this {
     return this.emit(0x6c);
   }
@@ -163,6 +182,10 @@ class Fn {
   vloadSplat(offset = 0): this {
     return this.simd(0x0a, offset);
   }
+  /** f64x2.splat: the f64 on the stack in both lanes */
+  splat(): this {
+    return this.simd(0x14);
+  }
   lane(index: 0 | 1): this {
     this.simd(0x21);
     this.code.push(index);
@@ -180,6 +203,17 @@ class Fn {
   vzero(): this {
     this.simd(0x0c);
     for (let i = 0; i < 16; i++) this.code.push(0);
+    return this;
+  }
+  /** if (condition on the stack) then … else … */
+  when(then: (f: this) => unknown, otherwise?: (f: this) => unknown): this {
+    this.code.push(0x04, 0x40);
+    then(this);
+    if (otherwise) {
+      this.code.push(0x05);
+      otherwise(this);
+    }
+    this.code.push(0x0b);
     return this;
   }
   /** local += step */
@@ -262,6 +296,10 @@ function moduleBytes(fns: readonly Fn[], shared: boolean): Uint8Array<ArrayBuffe
   return new Uint8Array(out);
 }
 
+/**
+ * The below kernels' arguments, byte offsets but `columns` (≥ 2) and `below` (≥ 1): p, the supernode's first value
+ * below its triangle; xb, x's entry of its first pivot row; t, the scratch; rows, its first entry of belowRows; x.
+ */
 const KERNEL_PARAMS = ['p', 'columns', 'below', 'xb', 't', 'rows', 'x'] as const;
 
 /**
@@ -426,11 +464,217 @@ function backwardBelow(): Fn {
   return f;
 }
 
-/** The kernels of one instance, on its memory (see the module comment for the arguments). */
+const RANGE_PARAMS = ['from', 'to', 'ss', 'bs', 'vs', 'inv', 'v', 'x', 't', 'rows'] as const;
+const FORWARD_BELOW = 0;
+const BACKWARD_BELOW = 1;
+
+/** Loads supernode s's first pivot, columns, first row below and rows below into locals. */
+function supernodeHeader(f: Fn): void {
+  f.get('ss').get('s').i32(4).mul().add().set('a');
+  f.get('a').loadI32().set('first');
+  f.get('a').loadI32(4).get('first').sub().set('columns');
+  f.get('bs').get('s').i32(4).mul().add().set('a');
+  f.get('a').loadI32().set('rowStart');
+  f.get('a').loadI32(4).get('rowStart').sub().set('below');
+  f.get('x').get('first').i32(24).mul().add().set('xb');
+  f.get('inv').get('first').i32(8).mul().add().set('ip');
+}
+
+/**
+ * The forward pass over supernodes from … to − 1, choleskyPanelForward's loop: the diagonal block's rows
+ * (x_j = (b_j − Σ_{k<j} L[j][k] x_k) / L[j][j], (x, y) in one vector and z alone), then the rows below — scattered
+ * one by one for a single column, by forwardBelow for more.
+ */
+function forwardRange(): Fn {
+  const f = new Fn('forwardRange', RANGE_PARAMS);
+  f.local('i32', 's', 'a', 'first', 'columns', 'rowStart', 'below', 'xb', 'ip', 'p', 'xj', 'xk', 'ij', 'q', 'qEnd', 'xi');
+  f.local('v128', 'ab', 'l');
+  f.local('f64', 'c');
+  f.get('from').set('s');
+  f.loop(
+    (g) => g.get('s').get('to').lessU(),
+    (g) => {
+      supernodeHeader(g);
+      g.get('v').get('vs').get('s').i32(4).mul().add().loadI32().i32(8).mul().add().set('p');
+      g.get('xb').get('xb').vload().get('ip').vloadSplat().vmul().vstore();
+      g.get('xb').get('xb').load(16).get('ip').load().fmul().store(16);
+      g.get('xb').i32(24).add().set('xj');
+      g.get('ip').i32(8).add().set('ij');
+      g.get('xb').get('columns').i32(24).mul().add().set('a'); // the block's end in x
+      g.loop(
+        (h) => h.get('xj').get('a').lessU(),
+        (h) => {
+          h.vzero().set('ab').f64Zero().set('c');
+          h.get('xb').set('xk');
+          h.loop(
+            (k) => k.get('xk').get('xj').lessU(),
+            (k) => {
+              k.get('p').vloadSplat().set('l');
+              k.get('ab').get('l').get('xk').vload().vmul().vadd().set('ab');
+              k.get('c').get('l').lane(0).get('xk').load(16).fmul().fadd().set('c');
+              k.step('p', 8).step('xk', 24);
+            },
+          );
+          h.get('xj').get('xj').vload().get('ab').vsub().get('ij').vloadSplat().vmul().vstore();
+          h.get('xj').get('xj').load(16).get('c').fsub().get('ij').load().fmul().store(16);
+          h.step('xj', 24).step('ij', 8);
+        },
+      );
+      g.get('below').i32(0).greaterU();
+      g.when((h) => {
+        h.get('columns').i32(1).equal();
+        h.when(
+          (k) => {
+            k.get('xb').vload().set('ab').get('xb').load(16).set('c');
+            k.get('rows').get('rowStart').i32(4).mul().add().set('q');
+            k.get('q').get('below').i32(4).mul().add().set('qEnd');
+            k.loop(
+              (m) => m.get('q').get('qEnd').lessU(),
+              (m) => {
+                m.get('p').vloadSplat().set('l');
+                m.get('x').get('q').loadI32().i32(8).mul().add().set('xi');
+                m.get('xi').get('xi').vload().get('l').get('ab').vmul().vsub().vstore();
+                m.get('xi').get('xi').load(16).get('l').lane(0).get('c').fmul().fsub().store(16);
+                m.step('p', 8).step('q', 4);
+              },
+            );
+          },
+          (k) => {
+            k.get('p').get('columns').get('below').get('xb').get('t');
+            k.get('rows').get('rowStart').i32(4).mul().add().get('x').call(FORWARD_BELOW);
+          },
+        );
+      });
+      g.step('s', 1);
+    },
+  );
+  return f;
+}
+
+/**
+ * The backward pass over supernodes to − 1 down to from, choleskyPanelBackward's loop: a single column's dot
+ * product with its rows below, or backwardBelow and then the diagonal block's rows from the last, two at a time.
+ */
+function backwardRange(): Fn {
+  const f = new Fn('backwardRange', RANGE_PARAMS);
+  f.local('i32', 's', 'a', 'first', 'columns', 'rowStart', 'below', 'xb', 'ip', 'p', 'q', 'qEnd', 'yi', 'i', 'rowEnd');
+  f.local('i32', 'upper', 'lower', 'xi', 'xh', 'xk', 'k');
+  f.local('v128', 'ab', 'l', 'm', 'e');
+  f.local('f64', 'd', 'g', 'li');
+  f.get('to').set('s');
+  f.loop(
+    (b) => b.get('s').get('from').greaterU(),
+    (b) => {
+      b.get('s').i32(1).sub().set('s');
+      supernodeHeader(b);
+      // p and rowEnd: where the rows below begin (after the triangle's c (c − 1) / 2 entries)
+      b.get('v').get('vs').get('s').i32(4).mul().add().loadI32();
+      b.get('columns').get('columns').i32(1).sub().mul().half().add().i32(8).mul().add().set('p');
+      b.get('p').set('rowEnd');
+      b.get('columns').i32(1).equal();
+      b.when(
+        (h) => {
+          h.vzero().set('ab').f64Zero().set('d');
+          h.get('rows').get('rowStart').i32(4).mul().add().set('q');
+          h.get('q').get('below').i32(4).mul().add().set('qEnd');
+          h.loop(
+            (m) => m.get('q').get('qEnd').lessU(),
+            (m) => {
+              m.get('p').vloadSplat().set('l');
+              m.get('x').get('q').loadI32().i32(8).mul().add().set('yi');
+              m.get('ab').get('l').get('yi').vload().vmul().vadd().set('ab');
+              m.get('d').get('l').lane(0).get('yi').load(16).fmul().fadd().set('d');
+              m.step('p', 8).step('q', 4);
+            },
+          );
+          h.get('xb').get('xb').vload().get('ab').vsub().get('ip').vloadSplat().vmul().vstore();
+          h.get('xb').get('xb').load(16).get('d').fsub().get('ip').load().fmul().store(16);
+        },
+        (h) => {
+          h.get('below').i32(0).greaterU();
+          h.when((k) => {
+            k.get('p').get('columns').get('below').get('xb').get('t');
+            k.get('rows').get('rowStart').i32(4).mul().add().get('x').call(BACKWARD_BELOW);
+          });
+          // Rows i and i − 1 of the block together, from the last: see choleskyPanelBackward.
+          h.get('columns').i32(1).sub().set('i');
+          h.loop(
+            (m) => m.get('i').i32(1).greaterEqualS(),
+            (m) => {
+              m.get('rowEnd').get('i').i32(8).mul().sub().set('upper');
+              m.get('upper').get('i').i32(1).sub().i32(8).mul().sub().set('lower');
+              m.get('xb').get('i').i32(24).mul().add().set('xi');
+              m.get('ip').get('i').i32(8).mul().add().set('q'); // &inverse[first + i]
+              m.get('xi').vload().get('q').vloadSplat().vmul().set('ab');
+              m.get('xi').load(16).get('q').load().fmul().set('d');
+              m.get('xi').get('ab').vstore().get('xi').get('d').store(16);
+              m.get('upper').get('i').i32(1).sub().i32(8).mul().add().load().set('li');
+              m.get('xi').i32(24).sub().set('xh');
+              m.get('li').splat().set('l');
+              // e = (x_{i−1} − L[i][i−1] a) / L[i−1][i−1], whose inverse is the entry before q
+              m.get('q').i32(8).sub().set('qEnd');
+              m.get('xh').vload().get('l').get('ab').vmul().vsub().get('qEnd').vloadSplat().vmul().set('e');
+              m.get('xh').load(16).get('li').get('d').fmul().fsub().get('qEnd').load().fmul().set('g');
+              m.get('xh').get('e').vstore().get('xh').get('g').store(16);
+              m.i32(0).set('k');
+              m.get('xb').set('xk');
+              m.loop(
+                (n) => n.get('k').get('i').i32(1).sub().lessU(),
+                (n) => {
+                  n.get('upper').get('k').i32(8).mul().add().set('yi');
+                  n.get('yi').vloadSplat().set('l');
+                  n.get('lower').get('k').i32(8).mul().add().vloadSplat().set('m');
+                  n.get('xk').get('xk').vload().get('l').get('ab').vmul().get('m').get('e').vmul().vadd().vsub().vstore();
+                  n.get('xk').get('xk').load(16);
+                  n.get('l').lane(0).get('d').fmul().get('m').lane(0).get('g').fmul().fadd().fsub().store(16);
+                  n.step('k', 1).step('xk', 24);
+                },
+              );
+              m.get('lower').set('rowEnd');
+              m.get('i').i32(2).sub().set('i');
+            },
+          );
+          h.get('i').i32(0).equal();
+          h.when((k) => {
+            k.get('xb').get('xb').vload().get('ip').vloadSplat().vmul().vstore();
+            k.get('xb').get('xb').load(16).get('ip').load().fmul().store(16);
+          });
+        },
+      );
+    },
+  );
+  return f;
+}
+
+/** The range kernels of one instance, on its memory (see the module comment for the arguments). */
 export interface PanelKernels {
   readonly memory: WebAssembly.Memory;
-  forwardBelow(p: number, columns: number, below: number, xb: number, t: number, rows: number, x: number): void;
-  backwardBelow(p: number, columns: number, below: number, xb: number, t: number, rows: number, x: number): void;
+  /** choleskyPanelForward over supernodes from … to − 1; the other arguments are the arrays' byte offsets */
+  forwardRange(
+    from: number,
+    to: number,
+    ss: number,
+    bs: number,
+    vs: number,
+    inv: number,
+    v: number,
+    x: number,
+    t: number,
+    rows: number,
+  ): void;
+  /** choleskyPanelBackward over supernodes to − 1 down to from */
+  backwardRange(
+    from: number,
+    to: number,
+    ss: number,
+    bs: number,
+    vs: number,
+    inv: number,
+    v: number,
+    x: number,
+    t: number,
+    rows: number,
+  ): void;
 }
 
 const compiled: { plain?: WebAssembly.Module | null; shared?: WebAssembly.Module | null } = {};
@@ -443,7 +687,7 @@ function kernelModule(shared: boolean): WebAssembly.Module | null {
     module = null;
     try {
       // Small enough (about 1 kB) to compile synchronously on any thread.
-      const bytes = moduleBytes([forwardBelow(), backwardBelow()], shared);
+      const bytes = moduleBytes([forwardBelow(), backwardBelow(), forwardRange(), backwardRange()], shared);
       if (typeof WebAssembly === 'object' && WebAssembly.validate(bytes)) module = new WebAssembly.Module(bytes);
     } catch {
       module = null; // no WebAssembly (or not allowed to compile it here): the JavaScript loops solve alone
@@ -478,7 +722,7 @@ export function panelKernels(memory: WebAssembly.Memory): PanelKernels {
   if (module === null) throw new Error('panelKernels: WebAssembly SIMD is not available here');
   const instance = new WebAssembly.Instance(module, { env: { memory } });
   const exports = instance.exports as unknown as Omit<PanelKernels, 'memory'>;
-  return { memory, forwardBelow: exports.forwardBelow, backwardBelow: exports.backwardBelow };
+  return { memory, forwardRange: exports.forwardRange, backwardRange: exports.backwardRange };
 }
 
 /** Hands out typed arrays of one memory one after another, each starting on a 64-byte line. */
@@ -487,7 +731,7 @@ export class MemoryCarver {
 
   constructor(readonly buffer: ArrayBufferLike) {}
 
-  /** The bytes `lengths` views of 8-byte values and `intLengths` of 4-byte values take, lines rounded up. */
+  /** The bytes that views of these many 8-byte and 4-byte values take, each rounded up to whole lines. */
   static bytes(float64Lengths: readonly number[], int32Lengths: readonly number[]): number {
     const line = (bytes: number): number => Math.ceil(bytes / 64) * 64;
     return float64Lengths.reduce((sum, n) => sum + line(8 * n), 0) + int32Lengths.reduce((sum, n) => sum + line(4 * n), 0);
