@@ -7,14 +7,16 @@
  * example weights a_j. A thin comlink wrapper.
  *
  * When the page is cross-origin isolated (so that threads may share memory) and the mesh is large enough to gain,
- * plain per-face frames run on two threads (perFaceTwoCore): this worker and a helper worker it starts per setup
- * (per-face-helper.worker.ts). Per-face context frames and unposing stay on this thread.
+ * plain per-face frames and the stitching of per-face context frames run on two threads (perFaceTwoCore): this
+ * worker and a helper worker it starts per setup (per-face-helper.worker.ts). A context frame's blended products are
+ * computed here, into the two-core frame's shared contextProducts; unposing stays on this thread.
  */
 import { expose, transfer } from 'comlink';
 import type { Influences } from './skinning/influences.ts';
 import {
   perFaceSkinning,
   perFaceSkinningSetup,
+  perFaceStitch,
   perFaceSkinningWorkspace,
   type PerFaceSkinningSetup,
   type PerFaceSkinningWorkspace,
@@ -23,6 +25,7 @@ import { vertexNormals } from './mesh/vertex-normals.ts';
 import { perFaceTwoCore, type PerFaceHelperShared, type PerFaceTwoCore } from './skinning/per-face-two-core.ts';
 import {
   perFaceContextSkinning,
+  perFaceContextSource,
   perFaceContextWorkspace,
   perFaceExamples,
   perFaceUnposeExamples,
@@ -93,6 +96,36 @@ async function startTwoCore(next: PerFaceSkinningSetup): Promise<PerFaceTwoCore 
   // A failure later reaches the frame through the shared control words (it throws there); not as this worker's error.
   running.onerror = (event) => event.preventDefault();
   return frame;
+}
+
+/**
+ * A per-face context frame: its products and fixed positions here, stitched on two threads when the setup has them
+ * and the workspace writes its products where they read them; else (or when the two-core frame fails, which drops
+ * it for good) all on this thread.
+ */
+function contextFrame(
+  current: PerFaceSkinningSetup,
+  currentExamples: PerFaceExamples,
+  context: PerFaceContextWorkspace,
+  exampleWeights: Float64Array,
+  blend: PerFaceBlend,
+  transforms: Float64Array,
+  positions: Float64Array,
+  scales: Float64Array | null,
+): void {
+  if (!twoCore || currentExamples.exampleCount === 0 || context.products !== twoCore.contextProducts) {
+    perFaceContextSkinning(current, currentExamples, exampleWeights, blend, transforms, positions, context, scales);
+    return;
+  }
+  perFaceContextSource(current, currentExamples, exampleWeights, blend, context);
+  try {
+    twoCore.contextFrame(transforms, context.source, positions, scales);
+    return;
+  } catch {
+    twoCore.dispose();
+    twoCore = null;
+  }
+  perFaceStitch(current, transforms, context.source, context.products, positions, context.skinning, scales);
 }
 
 /**
@@ -202,7 +235,8 @@ export const deformApi = {
   setPerFaceExamples(unposed: Float64Array[]): number[] {
     if (!setup) throw new Error('per-face context: examples before setup');
     examples = perFaceExamples(setup, unposed);
-    contextWorkspace = perFaceContextWorkspace(setup, examples);
+    // The frame's products go where the two threads read them, when there are two.
+    contextWorkspace = perFaceContextWorkspace(setup, examples, twoCore?.contextProducts ?? null);
     return Array.from(examples.degenerateFaces);
   },
 
@@ -225,7 +259,7 @@ export const deformApi = {
     if (!setup || !workspace) throw new Error('per-face context: pose before setup');
     const positions = new Float64Array(3 * setup.vertexCount);
     if (!examples || !contextWorkspace) plainFrame(setup, workspace, transforms, positions, scales);
-    else perFaceContextSkinning(setup, examples, exampleWeights, blend, transforms, positions, contextWorkspace, scales);
+    else contextFrame(setup, examples, contextWorkspace, exampleWeights, blend, transforms, positions, scales);
     return posed(positions, setup.triangles);
   },
 };

@@ -46,6 +46,7 @@ import { referencePerFaceSkinning } from '../unit/per-face-frame-reference.ts';
 import { perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
 import {
   perFaceContextSkinning,
+  perFaceContextSource,
   perFaceContextWorkspace,
   perFaceExamples,
   perFaceUnpose,
@@ -363,7 +364,10 @@ function stagesNote(c: PerFaceCase): string {
  * Per-face context frames (Eq. 9 and 10) on a per-face case's factor, with the four examples subdivided the same
  * way and unposed one-shot (a frame costs the same whatever the unposing's refinement left in the examples).
  */
-function perFaceContextCase(base: PerFaceCase, exampleFiles: string[]): Record<PerFaceBlend, { wall: number; cpu: number }> {
+async function perFaceContextCase(
+  base: PerFaceCase,
+  exampleFiles: string[],
+): Promise<Record<PerFaceBlend, { wall: number; cpu: number; twoWall: number; twoCpu: number }>> {
   const { setup } = base;
   const rotations = new Float64Array(9 * bodyBones);
   const transforms = new Float64Array(12 * bodyBones);
@@ -384,19 +388,36 @@ function perFaceContextCase(base: PerFaceCase, exampleFiles: string[]): Record<P
   const a = new Float64Array(exampleFiles.length);
   const out = new Float64Array(3 * setup.vertexCount);
   const workspace = perFaceContextWorkspace(setup, examples);
+  const twoCore = await perFaceTwoCoreThread(setup);
+  if (twoCore === null) throw new Error('the body subdivided twice splits over two threads');
+  const sharedWorkspace = perFaceContextWorkspace(setup, examples, twoCore.contextProducts);
   let frame = 0;
-  const run = (blend: PerFaceBlend) =>
+  // One thread: perFaceContextSkinning; two: the products here, the stitching on both (as the deform worker does).
+  const run = (blend: PerFaceBlend, threads: 1 | 2) =>
     medianWallAndCpu(
       () => {
         samplePose(bodyPoses, (frame += 37) % 390, rotations);
         forwardKinematics(bodySkeleton, rotations, transforms);
         poseSpaceWeights(interpolator, rotations, a);
-        perFaceContextSkinning(setup, examples, a, blend, transforms, out, workspace);
+        if (threads === 1) perFaceContextSkinning(setup, examples, a, blend, transforms, out, workspace);
+        else {
+          perFaceContextSource(setup, examples, a, blend, sharedWorkspace);
+          twoCore.contextFrame(transforms, sharedWorkspace.source, out);
+        }
       },
       11,
       3,
     );
-  return { eq9: run('eq9'), eq10: run('eq10') };
+  try {
+    const both = (blend: PerFaceBlend) => {
+      const one = run(blend, 1);
+      const two = run(blend, 2);
+      return { ...one, twoWall: two.wall, twoCpu: two.cpu };
+    };
+    return { eq9: both('eq9'), eq10: both('eq10') };
+  } finally {
+    twoCore.dispose();
+  }
 }
 
 const body = perFaceCase(requireFile(path.join(bodyDir, 'reference.obj')), requireFile(path.join(bodyDir, 'handles.dmat')));
@@ -406,7 +427,7 @@ const subdividedTwice = subdividedBody('reference', 2, path.join(cacheDir, 'body
 const subdivided2 = perFaceCase(subdividedTwice.obj, subdividedTwice.handles);
 const twoCore = await twoCoreCase(subdivided);
 const twoCore2 = await twoCoreCase(subdivided2);
-const context2 = perFaceContextCase(
+const context2 = await perFaceContextCase(
   subdivided2,
   [0, 1, 2, 3].map((j) => subdividedBody(`eg${j}`, 2, path.join(cacheDir, `body-eg${j}-sub2`)).obj),
 );
@@ -541,6 +562,13 @@ printTable('Per-face skinning (log-quaternion blend + Poisson stitching), per fr
     reference: `${CONTEXT_AIM_MS} ms (aim)`,
     ratio: (context2[blend].wall / CONTEXT_AIM_MS).toFixed(2),
     note: `CPU time ${fmtMs(context2[blend].cpu)} (${(context2[blend].cpu / CONTEXT_AIM_MS).toFixed(2)} of the aim); plain per-face ${fmtMs(subdivided2.frameCpuMs)} CPU`,
+  })),
+  ...(['eq9', 'eq10'] as const).map((blend) => ({
+    case: `per-face context, ${blend === 'eq9' ? 'Eq. 9' : 'Eq. 10'}, two threads, body subdivided twice, 4 examples`,
+    ours: `${fmtMs(context2[blend].twoWall)} wall`,
+    reference: `${CONTEXT_AIM_MS} ms (aim)`,
+    ratio: (context2[blend].twoWall / CONTEXT_AIM_MS).toFixed(2),
+    note: `products on this thread, stitching on two (the deform worker's path); CPU ${fmtMs(context2[blend].twoCpu)} (both threads); one thread ${fmtMs(context2[blend].wall)} wall`,
   })),
 ]);
 if (gpu)

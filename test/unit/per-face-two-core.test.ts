@@ -1,7 +1,8 @@
 /**
  * Per-face skinning's frame on two threads (perFaceTwoCore, its helper on a worker thread) against the one-thread
  * frame perFaceSkinning, on the body subdivided once (73,806 vertices) and twice (295,218), posed by the frames of
- * all_frames.dmat, with and without bone scales: the two must agree to 1e-12 of the bounding-box diagonal. Also the
+ * all_frames.dmat, with and without bone scales, and its context frame against perFaceContextSkinning: the two must
+ * agree to 1e-12 of the bounding-box diagonal. Also the
  * partition's invariants, no partition for a small mesh, and a helper thread that ends when disposed.
  */
 import { test } from 'node:test';
@@ -32,6 +33,12 @@ import {
 } from '../../workers/skinning/per-face-skinning.ts';
 import { perFaceTwoCore, perFaceTwoCorePartition, TWO_CORE_MIN_FREE_ROWS } from '../../workers/skinning/per-face-two-core.ts';
 import { perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
+import {
+  perFaceContextSkinning,
+  perFaceContextSource,
+  perFaceContextWorkspace,
+  perFaceExamples,
+} from '../../workers/posespace/per-face-context.ts';
 import { subdividedCourseBody } from './midpoint-subdivision.ts';
 import { dataFile, repoRoot } from './shared-data.ts';
 
@@ -261,4 +268,57 @@ test('rigwright skin --method perface --threads 2 on the body subdivided once ru
   assert.equal(two.positions.length, body.positions.length);
   assert.ok(motion > 0.01, `frame 40 moves some vertex by over 1% of the diagonal (${motion})`);
   assert.ok(worst <= 1e-12, `largest difference ${worst} of the diagonal`);
+});
+
+test('a context frame stitched on two threads (contextFrame) equals perFaceContextSkinning on one, Eq. 9 and Eq. 10, on 12 poses of the body subdivided once, to 1e-12 of the diagonal', async () => {
+  const { setup, diagonal } = bodySetup(1);
+  const twoCore = await perFaceTwoCoreThread(setup);
+  assert.ok(twoCore !== null, 'the body subdivided once splits over two threads');
+  // Two example shapes: the rest mesh bulged smoothly two ways (what unposed sculpts are to the rest mesh).
+  const rest = setup.restPositions;
+  const unposed = [0, 1].map((j) =>
+    rest.map((value, i) => value + 0.02 * diagonal * Math.sin((3.1 * rest[i - (i % 3) + ((i + j) % 3)]) / diagonal + j)),
+  );
+  const examples = perFaceExamples(setup, unposed);
+  const oneThread = perFaceContextWorkspace(setup, examples);
+  const shared = perFaceContextWorkspace(setup, examples, twoCore.contextProducts);
+  assert.ok(shared.products === twoCore.contextProducts, 'the workspace writes its products where both threads read them');
+  const rotations = new Float64Array(9 * boneCount);
+  const transforms = new Float64Array(12 * boneCount);
+  const one = new Float64Array(3 * setup.vertexCount);
+  const two = new Float64Array(3 * setup.vertexCount);
+  const plain = new Float64Array(3 * setup.vertexCount);
+  let worst = 0;
+  let fromPlain = Infinity;
+  try {
+    for (let k = 0; k < 12; k++) {
+      samplePose(frames, Math.floor((k * poseDuration(frames)) / 11), rotations);
+      const scales = k % 3 === 2 ? boneScalesFor(k) : null;
+      scaledForwardKinematics(skeleton, rotations, scales, transforms);
+      const weights = Float64Array.of(0.6 - 0.04 * k, 0.1 + 0.05 * k);
+      const blend = k % 2 === 0 ? 'eq9' : 'eq10';
+      perFaceContextSkinning(setup, examples, weights, blend, transforms, one, oneThread, scales);
+      perFaceContextSource(setup, examples, weights, blend, shared);
+      twoCore.contextFrame(transforms, shared.source, two, scales);
+      twoCore.frame(transforms, plain, scales);
+      let difference = 0;
+      let fromRest = 0;
+      for (let v = 0; v < setup.vertexCount; v++) {
+        difference = Math.max(
+          difference,
+          Math.hypot(one[3 * v] - two[3 * v], one[3 * v + 1] - two[3 * v + 1], one[3 * v + 2] - two[3 * v + 2]),
+        );
+        fromRest = Math.max(
+          fromRest,
+          Math.hypot(plain[3 * v] - two[3 * v], plain[3 * v + 1] - two[3 * v + 1], plain[3 * v + 2] - two[3 * v + 2]),
+        );
+      }
+      worst = Math.max(worst, difference / diagonal);
+      fromPlain = Math.min(fromPlain, fromRest / diagonal);
+    }
+  } finally {
+    twoCore.dispose();
+  }
+  assert.ok(worst <= 1e-12, `largest difference ${worst} of the diagonal`);
+  assert.ok(fromPlain > 1e-4, `the examples moved every context frame away from the plain one (least ${fromPlain} of the diagonal)`);
 });

@@ -418,10 +418,21 @@ export interface PerFaceContextWorkspace {
   activeWeights: Float64Array;
 }
 
-export function perFaceContextWorkspace(setup: PerFaceSkinningSetup, examples: PerFaceExamples): PerFaceContextWorkspace {
+/**
+ * @param products  #F × 9 where the frame's products go (a two-core frame's contextProducts, so that its threads read
+ *                  them), or null for an array of the workspace's own
+ */
+export function perFaceContextWorkspace(
+  setup: PerFaceSkinningSetup,
+  examples: PerFaceExamples,
+  products: Float64Array | null = null,
+): PerFaceContextWorkspace {
+  if (products !== null && products.length !== 9 * setup.faceCount) {
+    throw new RangeError(`per-face context: ${products.length} product values for ${setup.faceCount} faces`);
+  }
   return {
     skinning: perFaceSkinningWorkspace(setup),
-    products: new Float64Array(9 * setup.faceCount),
+    products: products ?? new Float64Array(9 * setup.faceCount),
     source: setup.restPositions.slice(),
     active: new Int32Array(examples.exampleCount),
     activeWeights: new Float64Array(examples.exampleCount),
@@ -590,13 +601,36 @@ export function perFaceContextSkinning(
   workspace: PerFaceContextWorkspace = perFaceContextWorkspace(setup, examples),
   boneScales: Float64Array | null = null,
 ): void {
-  if (examples.faceCount !== setup.faceCount) {
-    throw new RangeError(`per-face context: examples for ${examples.faceCount} faces, the mesh has ${setup.faceCount}`);
-  }
   if (examples.exampleCount === 0) {
+    checkExamples(setup, examples);
     perFaceSkinning(setup, transforms, outPositions, workspace.skinning, boneScales);
     return;
   }
+  perFaceContextSource(setup, examples, exampleWeights, blend, workspace);
+  perFaceStitch(setup, transforms, workspace.source, workspace.products, outPositions, workspace.skinning, boneScales);
+}
+
+function checkExamples(setup: PerFaceSkinningSetup, examples: PerFaceExamples): void {
+  if (examples.faceCount !== setup.faceCount) {
+    throw new RangeError(`per-face context: examples for ${examples.faceCount} faces, the mesh has ${setup.faceCount}`);
+  }
+}
+
+/**
+ * What a context frame stitches: each face's source products under the blended example factor
+ * (perFaceContextProducts, into workspace.products) and the fixed vertices' rest positions with their blended
+ * example offsets (into workspace.source); perFaceStitch with them, or a two-core frame's contextFrame, poses it.
+ * @param examples  perFaceExamples(…) with at least one example
+ * (the other parameters are perFaceContextSkinning's)
+ */
+export function perFaceContextSource(
+  setup: PerFaceSkinningSetup,
+  examples: PerFaceExamples,
+  exampleWeights: ArrayLike<number>,
+  blend: PerFaceBlend,
+  workspace: PerFaceContextWorkspace,
+): void {
+  checkExamples(setup, examples);
   const count = perFaceContextProducts(setup, examples, exampleWeights, blend, workspace.products, workspace);
   const { source, active, activeWeights } = workspace;
   const { fixedVertices, restPositions } = setup;
@@ -617,5 +651,4 @@ export function perFaceContextSkinning(
     source[3 * v + 1] = y;
     source[3 * v + 2] = z;
   }
-  perFaceStitch(setup, transforms, source, workspace.products, outPositions, workspace.skinning, boneScales);
 }

@@ -66,13 +66,15 @@ const POLLS = 1024;
 /** How long the calling thread waits for the helper before it gives up with an error. */
 const HELPER_TIMEOUT_MS = 60_000;
 
-// The control words: the calling thread writes COMMAND, SCALED and then bumps POSTED; the helper runs the command
-// and stores POSTED's value in DONE (or sets FAILED).
+// The control words: the calling thread writes COMMAND, SCALED, CONTEXT and then bumps POSTED; the helper runs the
+// command and stores POSTED's value in DONE (or sets FAILED).
 const POSTED = 0;
 const COMMAND = 1;
 const DONE = 2;
 const SCALED = 3;
 const FAILED = 4;
+/** 1 when the frame's faces take contextProducts, 0 when they take the setup's own */
+const CONTEXT = 5;
 const CONTROL_WORDS = 16;
 
 const FACES = 1;
@@ -226,6 +228,8 @@ export interface PerFaceHelperShared {
   x: Float64Array;
   /** the setup's faces (in the order of their first pivot row), in shared memory */
   faces: PerFaceFaceArrays & { faceProducts: Float64Array };
+  /** #F × 9 the source products of a context frame (PerFaceTwoCore.contextProducts) */
+  contextProducts: Float64Array;
   /** the helper's faces: [faceFrom, faceTo) */
   faceFrom: number;
   faceTo: number;
@@ -245,6 +249,17 @@ export interface PerFaceTwoCore {
    * Blocks the calling thread until the helper's share is done.
    */
   frame(transforms: Float64Array, outPositions: Float64Array, boneScales?: Float64Array | null): void;
+  /**
+   * #F × 9 source products in shared memory, in the setup's face order: what a context frame's faces take instead of
+   * the rest products (per-face context deformation writes its B_f p_{f,i} here; see perFaceContextWorkspace).
+   */
+  readonly contextProducts: Float64Array;
+  /**
+   * Stitches the faces' target gradients from contextProducts, with the fixed vertices' positions taken from
+   * `sourcePositions` and moved by their bones: perFaceStitch(setup, transforms, sourcePositions, contextProducts,
+   * outPositions, workspace, boneScales) up to round-off, on two threads.
+   */
+  contextFrame(transforms: Float64Array, sourcePositions: Float64Array, outPositions: Float64Array, boneScales?: Float64Array | null): void;
   /** Stops the helper (its thread ends) and releases it; frame may not be called after. Idempotent. */
   dispose(): void;
 }
@@ -387,6 +402,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     accumulatorTo: accumulatorFrom[1] + 3 * topRows.length,
     x,
     faces,
+    contextProducts: sharedFloats(faces.faceProducts.length),
     faceFrom: half,
     faceTo: faceCount,
     quaternions: workspace.quaternions,
@@ -410,29 +426,46 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
   const starts = shared.supernodeStart;
   const belows = shared.belowStart;
 
+  const { contextProducts } = shared;
   return {
     partition,
+    contextProducts,
     frame(transforms, outPositions, boneScales = null) {
-      if (disposed) throw new Error('perFaceTwoCore: frame after dispose');
-      if (transforms.length < 12 * setup.boneCount) {
-        throw new RangeError(`perFaceTwoCore: expected ${setup.boneCount}×12 transform values, got ${transforms.length}`);
+      checkedFrame(transforms, null, outPositions, boneScales);
+    },
+    contextFrame(transforms, sourcePositions, outPositions, boneScales = null) {
+      if (sourcePositions.length < 3 * vertexCount) {
+        throw new RangeError(`perFaceTwoCore: expected ${vertexCount}×3 source positions, got ${sourcePositions.length}`);
       }
-      if (outPositions.length < 3 * vertexCount) {
-        throw new RangeError(`perFaceTwoCore: expected ${vertexCount}×3 output values, got ${outPositions.length}`);
-      }
-      try {
-        solveFrame(transforms, outPositions, boneScales);
-      } catch (error) {
-        // The helper may still be inside its share: no later frame may post to it. Stopped for good; one thread
-        // (perFaceSkinning) is what the caller falls back on.
-        stop();
-        throw new Error(`perFaceTwoCore: the frame failed and the two threads are stopped: ${(error as Error).message}`, {
-          cause: error,
-        });
-      }
+      checkedFrame(transforms, sourcePositions, outPositions, boneScales);
     },
     dispose: stop,
   };
+
+  function checkedFrame(
+    transforms: Float64Array,
+    sourcePositions: Float64Array | null,
+    outPositions: Float64Array,
+    boneScales: Float64Array | null,
+  ): void {
+    if (disposed) throw new Error('perFaceTwoCore: frame after dispose');
+    if (transforms.length < 12 * setup.boneCount) {
+      throw new RangeError(`perFaceTwoCore: expected ${setup.boneCount}×12 transform values, got ${transforms.length}`);
+    }
+    if (outPositions.length < 3 * vertexCount) {
+      throw new RangeError(`perFaceTwoCore: expected ${vertexCount}×3 output values, got ${outPositions.length}`);
+    }
+    try {
+      solveFrame(transforms, sourcePositions, outPositions, boneScales);
+    } catch (error) {
+      // The helper may still be inside its share: no later frame may post to it. Stopped for good; one thread
+      // (perFaceSkinning) is what the caller falls back on.
+      stop();
+      throw new Error(`perFaceTwoCore: the frame failed and the two threads are stopped: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
 
   function stop(): void {
     if (disposed) return;
@@ -441,18 +474,25 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     helper.stop();
   }
 
-  function solveFrame(transforms: Float64Array, outPositions: Float64Array, boneScales: Float64Array | null): void {
+  function solveFrame(
+    transforms: Float64Array,
+    sourcePositions: Float64Array | null,
+    outPositions: Float64Array,
+    boneScales: Float64Array | null,
+  ): void {
     const scaled = boneScales !== null && boneScales.some((v) => v !== 1);
     boneLogarithms(setup, transforms, scaled ? boneScales : null, workspace);
     Atomics.store(control, SCALED, scaled ? 1 : 0);
+    Atomics.store(control, CONTEXT, sourcePositions === null ? 0 : 1);
+    const products = sourcePositions === null ? faces.faceProducts : contextProducts;
     // Faces: half here into x, half on the helper into rhs.
     let posted = post(control, FACES);
     x.fill(0, 0, rows3);
     const pairScales = scaled ? workspace.pairScales : null;
-    accumulateFaceGradients(faces, 0, half, workspace.quaternions, workspace.pairLogs, pairScales, faces.faceProducts, x);
+    accumulateFaceGradients(faces, 0, half, workspace.quaternions, workspace.pairLogs, pairScales, products, x);
     join(control, posted);
     addInto(x, rhs, rows3);
-    fixedVerticesToRightHandSide(setup, transforms, setup.restPositions, x, outPositions);
+    fixedVerticesToRightHandSide(setup, transforms, sourcePositions ?? setup.restPositions, x, outPositions);
     // Forward: each bin at once, top-row updates into the accumulators; then the top here.
     posted = post(control, FORWARD);
     x.fill(0, ownFrom, ownFrom + 3 * topRowList.length);
@@ -529,7 +569,8 @@ function helperLoop(shared: PerFaceHelperShared): void {
     if (command === FACES) {
       rhs.fill(0);
       const scales = Atomics.load(control, SCALED) === 1 ? pairScales : null;
-      accumulateFaceGradients(faces, faceFrom, faceTo, quaternions, pairLogs, scales, faces.faceProducts, rhs);
+      const products = Atomics.load(control, CONTEXT) === 1 ? shared.contextProducts : faces.faceProducts;
+      accumulateFaceGradients(faces, faceFrom, faceTo, quaternions, pairLogs, scales, products, rhs);
     } else if (command === FORWARD) {
       x.fill(0, accumulatorFrom, accumulatorTo);
       choleskyPanelForward(ranges, supernodeStart, belowStart, forwardRows, valueStart, inverseDiagonal, values, x, scratch, kernels);
