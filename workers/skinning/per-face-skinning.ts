@@ -123,10 +123,10 @@ export function perFaceSkinningSetup(
 
 /**
  * The stages of perFaceSkinningSetup, in order: per-face weights and the stitching system ('assembly'), the free
- * block's AMD ordering, symbolic analysis and numeric factorization, then 'packing' (the panels, and the free × fixed
- * block in pivot order).
+ * block's AMD ordering, symbolic analysis and numeric factorization, the faces put in pivot order ('faces': the face
+ * loop's arrays, as the assembly's), then 'packing' (the panels, and the free × fixed block in pivot order).
  */
-export type PerFaceSetupStage = 'assembly' | 'ordering' | 'analysis' | 'factorization' | 'packing';
+export type PerFaceSetupStage = 'assembly' | 'ordering' | 'analysis' | 'factorization' | 'faces' | 'packing';
 
 /**
  * perFaceSkinningSetup and the Cholesky factor the panels were packed from, for checks of the packed solve against
@@ -253,6 +253,7 @@ export function perFaceSkinningSetupAndFactor(
     if (freeIndex[v] >= 0) pivotVertex[inversePerm[freeIndex[v]]] = 3 * v;
   }
   const faces = facesInPivotOrder({ faceSlotStart, faceWeights, slotPairs, faceProducts, triangles }, solutionRow);
+  stageDone?.('faces');
   for (let t = 0; t < fixedTriplets; t++) fixedRows[t] = inversePerm[fixedRows[t]];
   const freeFixed = cscFromTriplets(freeCount, fixedVertices.length, fixedRows, fixedCols, fixedVals, fixedTriplets);
   const setup: PerFaceSkinningSetup = {
@@ -319,7 +320,7 @@ function facesInPivotOrder(faces: FaceArrays, solutionRow: Int32Array): FaceArra
       sorted.triangles[3 * i + c] = v;
       sorted.cornerRows[3 * i + c] = solutionRow[v];
     }
-    sorted.faceProducts.set(faceProducts.subarray(9 * f, 9 * f + 9), 9 * i);
+    for (let k = 0; k < 9; k++) sorted.faceProducts[9 * i + k] = faceProducts[9 * f + k];
   }
   sorted.faceSlotStart[faceCount] = slot;
   return sorted;
