@@ -208,8 +208,11 @@ test('line endings: errors name the same line with \\n, \\r\\n and \\r, and a fi
 
 // ---- Time linear in the text: a token of a megabyte is read or refused in well under a second.
 
-/** Most milliseconds a megabyte token may take; quadratic patterns take seconds for 40,000 characters. */
-const BUDGET_MS = 100;
+/**
+ * Most milliseconds a megabyte token may take: a linear reader took 111 ms on a slow 2-core machine with the suite
+ * running two files at a time; quadratic patterns take seconds for 40,000 characters.
+ */
+const BUDGET_MS = 400;
 
 /**
  * Runs the reader `make` builds for a 40,000-character and for a 1,000,000-character token and asserts that it takes
@@ -234,7 +237,7 @@ function assertLinear(label: string, make: (token: number) => () => unknown): vo
   }
 }
 
-test('time: a token of a megabyte in any text format is read or refused in under 100 ms', () => {
+test('time: a token of a megabyte in any text format is read or refused in under 400 ms', () => {
   const digits = (n: number): string => '7'.repeat(n);
   // MTL: a map_Kd option's value. Once 35 s for 60,000 digits (the number pattern split the digits every way).
   assertLinear('MTL map_Kd -s', (n) => () => readMtl(`newmtl a\nmap_Kd -s ${digits(n)}x tex.png\n`, 'a.mtl'));
