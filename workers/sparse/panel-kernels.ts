@@ -296,6 +296,22 @@ function moduleBytes(fns: readonly Fn[], shared: boolean): Uint8Array<ArrayBuffe
   return new Uint8Array(out);
 }
 
+/** ab += l · (x, y) and d += l · z of the row of three at `row` (l: one factor entry in both lanes). */
+function accumulateRow(f: Fn, ab: string, d: string, l: string, row: string): void {
+  f.get(ab).get(l).get(row).vload().vmul().vadd().set(ab);
+  f.get(d).get(l).lane(0).get(row).load(16).fmul().fadd().set(d);
+}
+
+/** The row of three at `row` becomes (row − (ab, d)) · 1 / L[k][k], its inverse at `inverse`; without sums, row · it. */
+function solveRow(f: Fn, row: string, inverse: string, ab: string | null = null, d: string | null = null): void {
+  f.get(row).get(row).vload();
+  if (ab !== null) f.get(ab).vsub();
+  f.get(inverse).vloadSplat().vmul().vstore();
+  f.get(row).get(row).load(16);
+  if (d !== null) f.get(d).fsub();
+  f.get(inverse).load().fmul().store(16);
+}
+
 /**
  * The below kernels' arguments, byte offsets but `columns` (≥ 2) and `below` (≥ 1): p, the supernode's first value
  * below its triangle; xb, x's entry of its first pivot row; t, the scratch; rows, its first entry of belowRows; x.
@@ -450,8 +466,7 @@ function backwardBelow(): Fn {
         (h) => h.get('q').get('tEnd').lessU(),
         (h) => {
           h.get('p').vloadSplat().set('l01');
-          h.get('a01').get('l01').get('q').vload().vmul().vadd().set('a01');
-          h.get('d').get('l01').lane(0).get('q').load(16).fmul().fadd().set('d');
+          accumulateRow(h, 'a01', 'd', 'l01', 'q');
           h.step('p', 8).step('q', 24);
         },
       );
@@ -496,8 +511,7 @@ function forwardRange(): Fn {
     (g) => {
       supernodeHeader(g);
       g.get('v').get('vs').get('s').i32(4).mul().add().loadI32().i32(8).mul().add().set('p');
-      g.get('xb').get('xb').vload().get('ip').vloadSplat().vmul().vstore();
-      g.get('xb').get('xb').load(16).get('ip').load().fmul().store(16);
+      solveRow(g, 'xb', 'ip');
       g.get('xb').i32(24).add().set('xj');
       g.get('ip').i32(8).add().set('ij');
       g.get('xb').get('columns').i32(24).mul().add().set('a'); // the block's end in x
@@ -510,13 +524,11 @@ function forwardRange(): Fn {
             (k) => k.get('xk').get('xj').lessU(),
             (k) => {
               k.get('p').vloadSplat().set('l');
-              k.get('ab').get('l').get('xk').vload().vmul().vadd().set('ab');
-              k.get('c').get('l').lane(0).get('xk').load(16).fmul().fadd().set('c');
+              accumulateRow(k, 'ab', 'c', 'l', 'xk');
               k.step('p', 8).step('xk', 24);
             },
           );
-          h.get('xj').get('xj').vload().get('ab').vsub().get('ij').vloadSplat().vmul().vstore();
-          h.get('xj').get('xj').load(16).get('c').fsub().get('ij').load().fmul().store(16);
+          solveRow(h, 'xj', 'ij', 'ab', 'c');
           h.step('xj', 24).step('ij', 8);
         },
       );
@@ -582,13 +594,11 @@ function backwardRange(): Fn {
             (m) => {
               m.get('p').vloadSplat().set('l');
               m.get('x').get('q').loadI32().i32(8).mul().add().set('yi');
-              m.get('ab').get('l').get('yi').vload().vmul().vadd().set('ab');
-              m.get('d').get('l').lane(0).get('yi').load(16).fmul().fadd().set('d');
+              accumulateRow(m, 'ab', 'd', 'l', 'yi');
               m.step('p', 8).step('q', 4);
             },
           );
-          h.get('xb').get('xb').vload().get('ab').vsub().get('ip').vloadSplat().vmul().vstore();
-          h.get('xb').get('xb').load(16).get('d').fsub().get('ip').load().fmul().store(16);
+          solveRow(h, 'xb', 'ip', 'ab', 'd');
         },
         (h) => {
           h.get('below').i32(0).greaterU();
@@ -636,8 +646,7 @@ function backwardRange(): Fn {
           );
           h.get('i').i32(0).equal();
           h.when((k) => {
-            k.get('xb').get('xb').vload().get('ip').vloadSplat().vmul().vstore();
-            k.get('xb').get('xb').load(16).get('ip').load().fmul().store(16);
+            solveRow(k, 'xb', 'ip');
           });
         },
       );
@@ -686,7 +695,7 @@ function kernelModule(shared: boolean): WebAssembly.Module | null {
   if (module === undefined) {
     module = null;
     try {
-      // Small enough (about 1 kB) to compile synchronously on any thread.
+      // Small enough (2.7 kB; browsers compile up to 4 kB synchronously even on a page) to compile where it is used.
       const bytes = moduleBytes([forwardBelow(), backwardBelow(), forwardRange(), backwardRange()], shared);
       if (typeof WebAssembly === 'object' && WebAssembly.validate(bytes)) module = new WebAssembly.Module(bytes);
     } catch {
