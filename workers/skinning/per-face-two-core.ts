@@ -356,12 +356,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
   );
   const carver = memory === null ? null : new MemoryCarver(memory.buffer);
   const floats = (length: number): Float64Array => (carver === null ? sharedFloats(length) : carver.float64(length));
-  const copyOf = <T extends Int32Array | Float64Array>(array: T): T => {
-    if (carver === null) return sharedCopy(array);
-    const copy = (array instanceof Int32Array ? carver.int32(array.length) : carver.float64(array.length)) as T;
-    copy.set(array);
-    return copy;
-  };
+  const copyOf = <T extends Int32Array | Float64Array>(array: T): T => (carver === null ? sharedCopy(array) : carver.copyOf(array));
   const x = floats(xLength);
 
   const forwardRows = copyOf(belowRows);

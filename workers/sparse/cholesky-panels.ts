@@ -78,12 +78,7 @@ export function choleskyPanels(factor: CholeskyFactor, kernels = true): Cholesky
     : null;
   const carver = memory === null ? null : new MemoryCarver(memory.buffer);
   // With the kernels, everything the solve reads lies in their memory (the index arrays copied there).
-  const onMemory = (array: Int32Array): Int32Array => {
-    if (carver === null) return array;
-    const copy = carver.int32(array.length);
-    copy.set(array);
-    return copy;
-  };
+  const onMemory = (array: Int32Array): Int32Array => (carver === null ? array : carver.copyOf(array));
   const belowRows = carver === null ? new Int32Array(belowTotal) : carver.int32(belowTotal);
   const values = carver === null ? new Float64Array(valueTotal) : carver.float64(valueTotal);
   const inverseDiagonal = carver === null ? new Float64Array(n) : carver.float64(n);

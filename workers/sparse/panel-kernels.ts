@@ -757,4 +757,11 @@ export class MemoryCarver {
     this.offset += Math.ceil((4 * length) / 64) * 64;
     return view;
   }
+
+  /** A copy of `array` in the memory, next after the views handed out so far. */
+  copyOf<T extends Int32Array | Float64Array>(array: T): T {
+    const copy = (array instanceof Int32Array ? this.int32(array.length) : this.float64(array.length)) as T;
+    copy.set(array);
+    return copy;
+  }
 }
