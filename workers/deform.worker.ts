@@ -118,13 +118,7 @@ function contextFrame(
     return;
   }
   perFaceContextSource(current, currentExamples, exampleWeights, blend, context);
-  try {
-    twoCore.contextFrame(transforms, context.source, positions, scales);
-    return;
-  } catch {
-    twoCore.dispose();
-    twoCore = null;
-  }
+  if (onTwoCores((two) => two.contextFrame(transforms, context.source, positions, scales))) return;
   perFaceStitch(current, transforms, context.source, context.products, positions, context.skinning, scales);
 }
 
@@ -139,16 +133,24 @@ function plainFrame(
   positions: Float64Array,
   scales: Float64Array | null,
 ): void {
-  if (twoCore) {
-    try {
-      twoCore.frame(transforms, positions, scales);
-      return;
-    } catch {
-      twoCore.dispose();
-      twoCore = null;
-    }
-  }
+  if (onTwoCores((two) => two.frame(transforms, positions, scales))) return;
   perFaceSkinning(current, transforms, positions, currentWorkspace, scales);
+}
+
+/**
+ * Runs a frame on the two-core frame; false when the setup has none or the frame failed (the two-core frame is then
+ * dropped for good and the caller solves on this thread).
+ */
+function onTwoCores(frame: (two: PerFaceTwoCore) => void): boolean {
+  if (!twoCore) return false;
+  try {
+    frame(twoCore);
+    return true;
+  } catch {
+    twoCore.dispose();
+    twoCore = null;
+    return false;
+  }
 }
 
 function posed(positions: Float64Array, triangles: Uint32Array): { positions: Float64Array; normals: Float64Array } {
