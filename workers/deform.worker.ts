@@ -194,9 +194,12 @@ export const deformApi = {
     return twoCore ? 2 : 1;
   },
 
-  /** Whether the current setup's solve runs the WebAssembly panel kernels (false before any setup, or without them). */
-  solveKernels(): boolean {
-    return setup !== null && setup.panels.kernels !== null;
+  /**
+   * Whether the current setup's frames run the WebAssembly kernels, the solve's and the face loop's (false before any
+   * setup, or without them).
+   */
+  frameKernels(): boolean {
+    return setup !== null && setup.panels.kernels !== null && setup.faceKernel !== null;
   },
 
   /**

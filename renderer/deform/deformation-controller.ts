@@ -382,9 +382,9 @@ export class DeformationController<View = unknown, Renderer = unknown> {
     return this.perFace.threads();
   }
 
-  /** Whether the per-face solve runs the WebAssembly panel kernels (else its JavaScript loops). */
-  perFaceSolveKernels(): Promise<boolean> {
-    return this.perFace.solveKernels();
+  /** Whether per-face frames run the WebAssembly kernels, solve and face loop (else their JavaScript loops). */
+  perFaceKernels(): Promise<boolean> {
+    return this.perFace.frameKernels();
   }
 
   /** The per-face error to show, if its setup failed (e.g. no fixed vertex). */

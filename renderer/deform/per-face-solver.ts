@@ -139,9 +139,9 @@ export class PerFaceSolver {
     return this.worker ? await this.worker.threads() : 1;
   }
 
-  /** Whether the worker's per-face solve runs the WebAssembly panel kernels (false before any setup). */
-  async solveKernels(): Promise<boolean> {
-    return this.worker ? await this.worker.solveKernels() : false;
+  /** Whether the worker's per-face frames run the WebAssembly kernels, solve and face loop (false before any setup). */
+  async frameKernels(): Promise<boolean> {
+    return this.worker ? await this.worker.frameKernels() : false;
   }
 
   private setUp(): PerFaceState {

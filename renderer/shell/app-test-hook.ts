@@ -219,7 +219,7 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
     work: workHook(app),
     settled: () => deformation.settled(),
     perFaceThreads: () => deformation.perFaceThreads(),
-    perFaceSolveKernels: () => deformation.perFaceSolveKernels(),
+    perFaceKernels: () => deformation.perFaceKernels(),
     jointScreenPosition: (joint) => {
       frames.ensurePose();
       return pagePosition(app.viewport, app.evaluator.joints, joint);

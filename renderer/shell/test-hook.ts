@@ -355,8 +355,8 @@ export interface RigwrightTestHook {
   settled(): Promise<void>;
   /** how many threads plain per-face frames run on (2: the two-core frame) */
   perFaceThreads(): Promise<number>;
-  /** whether the per-face solve runs the WebAssembly panel kernels in the page's worker */
-  perFaceSolveKernels(): Promise<boolean>;
+  /** whether per-face frames run the WebAssembly kernels (solve and face loop) in the page's worker */
+  perFaceKernels(): Promise<boolean>;
   /** CSS pixels in the page, for click tests */
   jointScreenPosition(joint: number): { x: number; y: number };
   /** of the rest mesh */

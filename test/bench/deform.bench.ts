@@ -37,6 +37,8 @@ import {
   perFaceSkinning,
   perFaceSkinningSetupAndFactor,
   perFaceSkinningWorkspace,
+  accumulateFaceGradients,
+  boneLogarithms,
   type PerFaceSetupStage,
   type PerFaceSkinningSetup,
 } from '../../workers/skinning/per-face-skinning.ts';
@@ -156,17 +158,19 @@ interface PerFaceCase {
   /** median of the paired frames' CPU-time ratios, ours / reference */
   cpuRatio: number;
   /** the packed solve alone: with the WebAssembly kernels against the JavaScript loops, on the same factor */
-  solve: SolveKernelsCase;
+  solve: KernelsCase;
+  /** the face loop alone (blend and right-hand sides): the WebAssembly kernel against the JavaScript loop */
+  faceLoop: KernelsCase;
   setup: PerFaceSkinningSetup;
 }
 
-interface SolveKernelsCase {
-  /** median wall times of the solve, ms */
+interface KernelsCase {
+  /** median wall times, ms */
   kernels: number;
   loops: number;
   /** median of the paired ratios, kernels / loops */
   ratio: number;
-  /** whether every solved value was the same bit for bit in every round */
+  /** whether every value computed was the same bit for bit in every round */
   identical: boolean;
 }
 
@@ -175,7 +179,7 @@ interface SolveKernelsCase {
  * JavaScript loops (the same factor packed without them), interleaved on the same right-hand sides, order swapped
  * every round.
  */
-function solveKernelsCase(panels: CholeskyPanels, factor: CholeskyFactor): SolveKernelsCase {
+function solveKernelsCase(panels: CholeskyPanels, factor: CholeskyFactor): KernelsCase {
   const loops = choleskyPanels(factor, false);
   if (panels.kernels === null || panels.solution === null) throw new Error('the bench expects WebAssembly SIMD (Node 20 has it)');
   let seed = 1;
@@ -192,6 +196,48 @@ function solveKernelsCase(panels: CholeskyPanels, factor: CholeskyFactor): Solve
       if (round >= 3) times[k].push(performance.now() - begin);
     }
     identical &&= x[0].every((value, i) => Object.is(value, x[1][i]));
+  }
+  return { kernels: median(times[0]), loops: median(times[1]), ratio: median(times[0].map((t, i) => t / times[1][i])), identical };
+}
+
+/**
+ * The frame's face loop (accumulateFaceGradients over all faces) with the setup's WebAssembly face kernel, into the
+ * panels' rows, and with the JavaScript loop into a plain array, interleaved on the same poses' bone logs, order
+ * swapped every round.
+ */
+function faceLoopCase(setup: PerFaceSkinningSetup): KernelsCase {
+  const kernel = setup.faceKernel;
+  const { solution } = setup.panels;
+  if (kernel === null || solution === null) throw new Error('the bench expects WebAssembly SIMD (Node 20 has it)');
+  const workspace = perFaceSkinningWorkspace(setup);
+  const rows = 3 * (setup.freeCount + 1);
+  const rhs = [solution.subarray(0, rows), new Float64Array(rows)];
+  const rotations = new Float64Array(bodyBones * 9);
+  const transforms = new Float64Array(bodyBones * 12);
+  const times: [number[], number[]] = [[], []];
+  let identical = true;
+  for (let round = 0; round < 14; round++) {
+    samplePose(bodyPoses, (37 * round) % 390, rotations);
+    forwardKinematics(bodySkeleton, rotations, transforms);
+    boneLogarithms(setup, transforms, null, workspace);
+    for (const k of round % 2 ? [1, 0] : [0, 1]) {
+      const { quaternions, pairLogs } = workspace;
+      const begin = performance.now();
+      rhs[k].fill(0);
+      accumulateFaceGradients(
+        setup,
+        0,
+        setup.faceCount,
+        quaternions,
+        pairLogs,
+        null,
+        setup.faceProducts,
+        rhs[k],
+        k === 0 ? kernel.kernel : null,
+      );
+      if (round >= 3) times[k].push(performance.now() - begin);
+    }
+    identical &&= rhs[0].every((value, i) => Object.is(value, rhs[1][i]));
   }
   return { kernels: median(times[0]), loops: median(times[1]), ratio: median(times[0].map((t, i) => t / times[1][i])), identical };
 }
@@ -284,6 +330,7 @@ function perFaceCase(objFile: string, handlesFile: string): PerFaceCase {
     referenceCpuMs: median(cpu[1]),
     cpuRatio: median(cpu[0].map((t, i) => t / cpu[1][i])),
     solve: solveKernelsCase(setup.panels, factor),
+    faceLoop: faceLoopCase(setup),
     setup,
   };
 }
@@ -532,6 +579,13 @@ printTable('Per-face skinning (log-quaternion blend + Poisson stitching), per fr
     reference: `${fmtMs(c.solve.loops)} (JavaScript loops, same factor)`,
     ratio: c.solve.ratio.toFixed(2),
     note: `median of paired wall ratios, interleaved; ${c.solve.identical ? 'the same solution bit for bit' : 'SOLUTIONS DIFFER'}`,
+  })),
+  ...[body, subdivided, subdivided2].map((c) => ({
+    case: `face loop (blend, right-hand sides), ${c.vertices} vertices`,
+    ours: `${fmtMs(c.faceLoop.kernels)} (WebAssembly kernel)`,
+    reference: `${fmtMs(c.faceLoop.loops)} (JavaScript loop, same faces)`,
+    ratio: c.faceLoop.ratio.toFixed(2),
+    note: `median of paired wall ratios, interleaved; ${c.faceLoop.identical ? 'the same sums bit for bit' : 'SUMS DIFFER'}`,
   })),
   ...[body, subdivided, subdivided2].map((c) => ({
     case: `setup, ${c.vertices} vertices`,

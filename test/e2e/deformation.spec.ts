@@ -234,7 +234,7 @@ test('body subdivided once (73,806 vertices): per-face frames run on two threads
       await page.evaluate((f) => (window as any).__rigwright.setTime(f), frame);
       await page.evaluate(() => (window as any).__rigwright.settled());
       expect(await page.evaluate(() => (window as any).__rigwright.perFaceThreads()), `${label}: two threads`).toBe(2);
-      expect(await page.evaluate(() => (window as any).__rigwright.perFaceSolveKernels()), `${label}: WebAssembly kernels`).toBe(true);
+      expect(await page.evaluate(() => (window as any).__rigwright.perFaceKernels()), `${label}: WebAssembly kernels`).toBe(true);
       expect(await relativeDeviation(page), `${label} at frame ${frame}`).toBeLessThanOrEqual(1e-4);
     }
   }

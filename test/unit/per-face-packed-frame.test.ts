@@ -3,7 +3,8 @@
  * which differs in two places only: the blended faces' exp (series here, Math.sin and Math.cos there) and the solve
  * (streaming through choleskyPanels here, the factor's column-major blocks there). On the body subdivided once
  * (73,806 vertices) and twice (295,218 vertices, the production size the packing is for), posed by the frames of
- * all_frames.dmat. The two must agree to 1e-12 of the bounding-box diagonal.
+ * all_frames.dmat. The two must agree to 1e-12 of the bounding-box diagonal. Also the face loop in WebAssembly
+ * (face-kernel.ts) against the JavaScript loop, which must add the same right-hand sides bit for bit.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,12 +19,15 @@ import { poseDuration, samplePose } from '../../workers/rig/pose-sequence.ts';
 import { boneDistanceWeights } from '../../workers/weights/bone-distance-weights.ts';
 import { influencesFromWeights } from '../../workers/skinning/influences.ts';
 import {
+  accumulateFaceGradients,
+  boneLogarithms,
   perFaceFixedVertices,
   perFaceGradientProducts,
   perFaceSkinning,
   perFaceSkinningSetupAndFactor,
   perFaceSkinningWorkspace,
 } from '../../workers/skinning/per-face-skinning.ts';
+import type { FaceKernel } from '../../workers/skinning/face-kernel.ts';
 import { referencePerFaceSkinning } from './per-face-frame-reference.ts';
 import { subdividedCourseBody } from './midpoint-subdivision.ts';
 import { dataFile } from './shared-data.ts';
@@ -128,5 +132,61 @@ test("the setup's faces are the mesh's in the order of their lowest pivot row (m
   assert.equal(pivotVertex.length, setup.freeCount);
   for (let v = 0; v < body.positions.length / 3; v++) {
     if (setup.freeIndex[v] >= 0) assert.equal(pivotVertex[solutionRow[v] / 3], 3 * v, `vertex ${v}'s pivot row`);
+  }
+});
+
+test('the face loop in WebAssembly adds what the JavaScript loop adds, bit for bit: 30 poses of the body, with bone scales, and faces whose weights sum to three (logs past the series, which the loop takes)', () => {
+  const body = subdividedCourseBody(0);
+  const influences = influencesFromWeights(boneDistanceWeights(body.positions, skeleton), 4);
+  const fixed = perFaceFixedVertices(skeleton.parents, influences, body.handles);
+  // Every vertex's weights tripled from the arm's first vertex on: faces there blend logs up to three times as long.
+  const tripled = {
+    ...influences,
+    weights: Float32Array.from(influences.weights, (w, i) => (i >= influences.weights.length / 2 ? 3 * w : w)),
+  };
+  for (const [name, weights] of [
+    ['weights summing to one', influences],
+    ['weights summing to three on half the mesh', tripled],
+  ] as const) {
+    const { setup } = perFaceSkinningSetupAndFactor(body.positions, body.triangles, weights, boneCount, fixed);
+    const kernelArrays = setup.faceKernel;
+    const rows = setup.panels.solution;
+    assert.ok(kernelArrays !== null && rows !== null, 'Node has WebAssembly SIMD: the setup has its face kernel');
+    let calls = 0;
+    const counted: FaceKernel = {
+      memory: kernelArrays.kernel.memory,
+      faceGradients: (...args) => {
+        calls++;
+        return kernelArrays.kernel.faceGradients(...args);
+      },
+    };
+    const workspace = perFaceSkinningWorkspace(setup);
+    assert.equal(workspace.quaternions, kernelArrays.quaternions, "the workspace's bone logs are the kernel's");
+    const rotations = new Float64Array(9 * boneCount);
+    const transforms = new Float64Array(12 * boneCount);
+    const scales = Float64Array.from({ length: 3 * boneCount }, (_, i) => 1 + 0.25 * Math.sin(i));
+    const rhs = rows.subarray(0, 3 * (setup.freeCount + 1));
+    const loop = new Float64Array(rhs.length);
+    let differing = 0;
+    for (let k = 0; k < 30; k++) {
+      samplePose(frames, Math.floor((k * poseDuration(frames)) / 29), rotations);
+      forwardKinematics(skeleton, rotations, transforms);
+      const scaled = k % 3 === 2;
+      boneLogarithms(setup, transforms, scaled ? scales : null, workspace);
+      const pairScales = scaled ? workspace.pairScales : null;
+      const { quaternions, pairLogs } = workspace;
+      rhs.fill(0);
+      loop.fill(0);
+      accumulateFaceGradients(setup, 0, setup.faceCount, quaternions, pairLogs, pairScales, setup.faceProducts, rhs, counted);
+      accumulateFaceGradients(setup, 0, setup.faceCount, quaternions, pairLogs, pairScales, setup.faceProducts, loop, null);
+      for (let i = 0; i < rhs.length; i++) if (!Object.is(rhs[i], loop[i])) differing++;
+      assert.ok(
+        loop.some((v) => v !== 0),
+        `${name}, pose ${k}: the faces added something`,
+      );
+    }
+    assert.equal(differing, 0, `${name}: right-hand side values that differ from the loop's`);
+    if (weights === influences) assert.equal(calls, 30, `${name}: one kernel call per pose, no face left to the loop`);
+    else assert.ok(calls > 30, `${name}: the kernel left faces to the loop (${calls} calls in 30 poses)`);
   }
 });

@@ -25,6 +25,8 @@ import { choleskyPanels, choleskyPanelSolveThree, type CholeskyPanels } from '..
 import { matrixToQuat } from '../math/quaternion.ts';
 import { logExpCos, logExpSinc } from '../math/half-angle-series.ts';
 import type { Influences } from './influences.ts';
+import { faceKernel, type FaceKernel } from './face-kernel.ts';
+import { MemoryCarver } from '../sparse/wasm-module.ts';
 
 /** Faces whose doubled area is below this fraction of their summed squared edge lengths carry no gradient. */
 const ZERO_AREA = 1e-14;
@@ -76,6 +78,20 @@ export interface PerFaceSkinningSetup {
    * (134 MB at 295k vertices), the panels hold all a frame reads of it
    */
   panels: CholeskyPanels;
+  /**
+   * The face loop in WebAssembly (face-kernel.ts) on the panels' memory, where the face arrays above then lie too,
+   * with room there for a frame's bone quaternions, pair logs and pair scales (which the workspaces take); null where
+   * the kernels are unavailable (the JavaScript loop runs).
+   */
+  faceKernel: PerFaceFaceKernel | null;
+}
+
+/** The face kernel of a setup, and the frame's arrays it reads, in its memory. */
+export interface PerFaceFaceKernel {
+  kernel: FaceKernel;
+  quaternions: Float64Array;
+  pairLogs: Float64Array;
+  pairScales: Float64Array;
 }
 
 /**
@@ -256,12 +272,28 @@ export function perFaceSkinningSetupAndFactor(
   stageDone?.('faces');
   for (let t = 0; t < fixedTriplets; t++) fixedRows[t] = inversePerm[fixedRows[t]];
   const freeFixed = cscFromTriplets(freeCount, fixedVertices.length, fixedRows, fixedCols, fixedVals, fixedTriplets);
+  const pairBones = Uint32Array.from(pairList);
+  const pairs = pairBones.length / 2;
+  // The face loop's arrays and the frame's bone logs beside the panels, in the kernels' memory.
+  const room = MemoryCarver.bytes(
+    [faces.faceWeights.length, faces.faceProducts.length, 4 * boneCount, 3 * pairs, 3 * pairs],
+    [faces.faceSlotStart.length, faces.slotPairs.length, pairBones.length, faces.cornerRows.length],
+  );
+  const panels = choleskyPanels(factor, true, room);
+  const kernel = panels.kernels === null || panels.room === null ? null : faceKernel(panels.kernels.memory);
+  const carver = kernel === null ? null : panels.room;
+  const copy = <T extends Int32Array | Uint32Array | Float64Array>(array: T): T => (carver === null ? array : carver.copyOf(array));
   const setup: PerFaceSkinningSetup = {
     vertexCount: n,
     faceCount,
     boneCount,
-    ...faces,
-    pairBones: Uint32Array.from(pairList),
+    faceSlotStart: copy(faces.faceSlotStart),
+    faceWeights: copy(faces.faceWeights),
+    slotPairs: copy(faces.slotPairs),
+    faceProducts: copy(faces.faceProducts),
+    triangles: faces.triangles,
+    cornerRows: copy(faces.cornerRows),
+    pairBones: copy(pairBones),
     restPositions,
     fixedBones,
     freeIndex,
@@ -270,7 +302,16 @@ export function perFaceSkinningSetupAndFactor(
     pivotVertex,
     freeFixed,
     fixedVertices: Int32Array.from(fixedVertices),
-    panels: choleskyPanels(factor),
+    panels,
+    faceKernel:
+      kernel === null || carver === null
+        ? null
+        : {
+            kernel,
+            quaternions: carver.float64(4 * boneCount),
+            pairLogs: carver.float64(3 * pairs),
+            pairScales: carver.float64(3 * pairs),
+          },
   };
   stageDone?.('packing');
   return { setup, factor };
@@ -473,7 +514,8 @@ export interface PerFaceSkinningWorkspace {
   /**
    * (#free + 1) × 3 right-hand sides and then solution, pivot order; the last row collects fixed corners. With the
    * panel kernels, the panels' own rows in the kernels' memory (so the solve copies nothing): workspaces of one setup
-   * share them, which frames on one thread may, since each is done before the next begins.
+   * share them, which frames on one thread may, since each is done before the next begins. So do the quaternions,
+   * pair logs and pair scales with the face kernel (setup.faceKernel's).
    */
   solution: Float64Array;
 }
@@ -481,12 +523,13 @@ export interface PerFaceSkinningWorkspace {
 export function perFaceSkinningWorkspace(setup: PerFaceSkinningSetup): PerFaceSkinningWorkspace {
   const rows = 3 * (setup.freeCount + 1);
   const shared = setup.panels.solution;
+  const { faceKernel } = setup;
   return {
-    quaternions: new Float64Array(4 * setup.boneCount),
+    quaternions: faceKernel?.quaternions ?? new Float64Array(4 * setup.boneCount),
     logPositive: new Float64Array(3 * setup.boneCount),
     logNegative: new Float64Array(3 * setup.boneCount),
-    pairLogs: new Float64Array(setup.pairBones.length * 1.5),
-    pairScales: new Float64Array(setup.pairBones.length * 1.5),
+    pairLogs: faceKernel?.pairLogs ?? new Float64Array(setup.pairBones.length * 1.5),
+    pairScales: faceKernel?.pairScales ?? new Float64Array(setup.pairBones.length * 1.5),
     solution: shared !== null && shared.length === rows ? shared : new Float64Array(rows),
   };
 }
@@ -555,7 +598,18 @@ export function perFaceStitch(
   const { solution } = workspace;
   solution.fill(0);
   const pairScales = scaled ? workspace.pairScales : null;
-  accumulateFaceGradients(setup, 0, setup.faceCount, workspace.quaternions, workspace.pairLogs, pairScales, sourceProducts, solution);
+  const kernel = setup.faceKernel?.kernel ?? null;
+  accumulateFaceGradients(
+    setup,
+    0,
+    setup.faceCount,
+    workspace.quaternions,
+    workspace.pairLogs,
+    pairScales,
+    sourceProducts,
+    solution,
+    kernel,
+  );
   fixedVerticesToRightHandSide(setup, transforms, sourcePositions, solution, outPositions);
   choleskyPanelSolveThree(setup.panels, solution);
   copySolution(setup, solution, outPositions);
@@ -653,6 +707,9 @@ export type PerFaceFaceArrays = Pick<PerFaceSkinningSetup, 'faceSlotStart' | 'fa
  * @param pairScales    workspace.pairScales after boneLogarithms with bone scales, or null
  * @param faceProducts  #F × 9 source gradient products, in the faces' order
  * @param rhs           (#free + 1) × 3 right-hand sides, added to
+ * @param kernel        the face loop in WebAssembly (setup.faceKernel's, or another instance on its memory), or
+ *                      null; it runs when every array here is a view of its memory (the same sums bit for bit),
+ *                      else the JavaScript loop below does
  */
 export function accumulateFaceGradients(
   faces: PerFaceFaceArrays,
@@ -663,8 +720,35 @@ export function accumulateFaceGradients(
   pairScales: Float64Array | null,
   faceProducts: Float64Array,
   rhs: Float64Array,
+  kernel: FaceKernel | null = null,
 ): void {
   const { faceSlotStart, faceWeights, slotPairs, pairBones, cornerRows } = faces;
+  if (kernel !== null) {
+    const { buffer } = kernel.memory;
+    const arrays = [faceSlotStart, faceWeights, slotPairs, pairBones, cornerRows, Q, pairLogs, pairScales ?? Q, faceProducts, rhs];
+    if (arrays.every((a) => a.buffer === buffer)) {
+      // The kernel stops at a face whose log is too long for its series; that face takes the loop below.
+      for (let f = faceFrom; f < faceTo; f++) {
+        f = kernel.faceGradients(
+          f,
+          faceTo,
+          pairScales === null ? 0 : 1,
+          faceSlotStart.byteOffset,
+          faceWeights.byteOffset,
+          slotPairs.byteOffset,
+          pairBones.byteOffset,
+          cornerRows.byteOffset,
+          faceProducts.byteOffset,
+          Q.byteOffset,
+          pairLogs.byteOffset,
+          (pairScales ?? Q).byteOffset,
+          rhs.byteOffset,
+        );
+        if (f < faceTo) accumulateFaceGradients(faces, f, f + 1, Q, pairLogs, pairScales, faceProducts, rhs);
+      }
+      return;
+    }
+  }
   let slot = faceSlotStart[faceFrom];
   for (let f = faceFrom; f < faceTo; f++) {
     const end = faceSlotStart[f + 1];

@@ -24,15 +24,17 @@
  * barriers within a frame cost microseconds, a frame that follows a frame finds it awake, and a helper between
  * frames sleeps (waking it costs the next frame about 2 ms where idle cores sleep). Everything the helper reads — the
  * packed factor, the faces, the frame's bone logarithms, x — lives in shared memory made once per setup (a copy of
- * the panels' arrays and of the face arrays: at 295k vertices about 92 MB and 70 MB). The solve's arrays (the
- * panels', x, each thread's scratch) are views of one shared WebAssembly memory, so that both threads run their
- * passes with the panel kernels (panel-kernels.ts), each with its own instance; where WebAssembly is unavailable
- * they are SharedArrayBuffers and the JavaScript loops solve.
+ * the panels' arrays and of the face arrays: at 295k vertices about 92 MB and 70 MB). These are views of one shared
+ * WebAssembly memory, so that both threads run their passes with the panel kernels (panel-kernels.ts) and their
+ * faces with the face kernel (face-kernel.ts), each thread with its own instances; where WebAssembly is unavailable
+ * they are SharedArrayBuffers and the JavaScript loops run.
  *
  * The calling thread must be allowed to block (Node's main thread or a worker; not a browser page's main thread).
  */
 import { choleskyPanelBackward, choleskyPanelForward, type CholeskyPanels } from '../sparse/cholesky-panels.ts';
-import { MemoryCarver, panelKernels, panelMemory } from '../sparse/panel-kernels.ts';
+import { panelKernels, panelMemory } from '../sparse/panel-kernels.ts';
+import { MemoryCarver } from '../sparse/wasm-module.ts';
+import { faceKernel } from './face-kernel.ts';
 import {
   accumulateFaceGradients,
   boneLogarithms,
@@ -204,9 +206,9 @@ export interface PerFaceHelperShared {
   /** CONTROL_WORDS control words (see the module comment) */
   control: Int32Array;
   /**
-   * The shared WebAssembly memory that the solve's arrays (supernodeStart … values, x, scratch) are views of, where
-   * each thread runs its passes with the panel kernels (panel-kernels.ts); null where WebAssembly is unavailable
-   * (then they are SharedArrayBuffers and the JavaScript loops solve)
+   * The shared WebAssembly memory that every array here but `control` is a view of, where each thread runs its passes
+   * with the panel kernels (panel-kernels.ts) and its faces with the face kernel (face-kernel.ts); null where
+   * WebAssembly is unavailable (then they are SharedArrayBuffers and the JavaScript loops run)
    */
   memory: WebAssembly.Memory | null;
   supernodeStart: Int32Array;
@@ -278,18 +280,6 @@ function sharedFloats(length: number): Float64Array {
   return new Float64Array(new SharedArrayBuffer(8 * length));
 }
 
-/** The setup's face arrays (already in the order of their lowest pivot row), in shared memory. */
-function sharedFaces(setup: PerFaceSkinningSetup): PerFaceHelperShared['faces'] {
-  return {
-    faceSlotStart: sharedCopy(setup.faceSlotStart),
-    faceWeights: sharedCopy(setup.faceWeights),
-    slotPairs: sharedCopy(setup.slotPairs),
-    pairBones: sharedCopy(setup.pairBones),
-    cornerRows: sharedCopy(setup.cornerRows),
-    faceProducts: sharedCopy(setup.faceProducts),
-  };
-}
-
 /** Posts a command to the helper; returns the number DONE takes when it is done. */
 function post(control: Int32Array, command: number): number {
   Atomics.store(control, COMMAND, command);
@@ -347,16 +337,26 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
   // What the solve reads and writes, in one shared WebAssembly memory where the kernels can run (else plain shared
   // buffers): the values, both row lists, x and each thread's scratch.
   const scratchLength = panels.scratch.length;
+  const boneLogs = perFaceSkinningWorkspace(setup);
+  const { faceSlotStart, faceWeights, slotPairs, pairBones, cornerRows, faceProducts } = setup;
   const memory = panelMemory(
     MemoryCarver.bytes(
-      [panels.values.length, panels.inverseDiagonal.length, xLength, scratchLength, scratchLength],
-      [belowRows.length, belowRows.length, supernodeStart.length, belowStart.length, panels.valueStart.length],
+      [panels.values.length, panels.inverseDiagonal.length, xLength, scratchLength, scratchLength]
+        .concat([boneLogs.quaternions.length, boneLogs.pairLogs.length, boneLogs.pairScales.length, 3 * (n + 1)])
+        .concat([faceWeights.length, faceProducts.length, faceProducts.length]),
+      [belowRows.length, belowRows.length, supernodeStart.length, belowStart.length, panels.valueStart.length].concat([
+        faceSlotStart.length,
+        slotPairs.length,
+        pairBones.length,
+        cornerRows.length,
+      ]),
     ),
     true,
   );
   const carver = memory === null ? null : new MemoryCarver(memory.buffer);
   const floats = (length: number): Float64Array => (carver === null ? sharedFloats(length) : carver.float64(length));
-  const copyOf = <T extends Int32Array | Float64Array>(array: T): T => (carver === null ? sharedCopy(array) : carver.copyOf(array));
+  const copyOf = <T extends Int32Array | Uint32Array | Float64Array>(array: T): T =>
+    carver === null ? sharedCopy(array) : carver.copyOf(array);
   const x = floats(xLength);
 
   const forwardRows = copyOf(belowRows);
@@ -369,15 +369,22 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     }
   });
 
-  const faces = sharedFaces(setup);
+  // The faces and the frame's bone logs in the same memory, where each thread's face kernel reads them.
+  const faces = {
+    faceSlotStart: copyOf(faceSlotStart),
+    faceWeights: copyOf(faceWeights),
+    slotPairs: copyOf(slotPairs),
+    pairBones: copyOf(pairBones),
+    cornerRows: copyOf(cornerRows),
+    faceProducts: copyOf(faceProducts),
+  };
   const half = faceCount >> 1;
-  const boneLogs = perFaceSkinningWorkspace(setup);
   const workspace: PerFaceSkinningWorkspace = {
-    quaternions: sharedFloats(boneLogs.quaternions.length),
+    quaternions: floats(boneLogs.quaternions.length),
     logPositive: boneLogs.logPositive,
     logNegative: boneLogs.logNegative,
-    pairLogs: sharedFloats(boneLogs.pairLogs.length),
-    pairScales: sharedFloats(boneLogs.pairScales.length),
+    pairLogs: floats(boneLogs.pairLogs.length),
+    pairScales: floats(boneLogs.pairScales.length),
     solution: x.subarray(0, 3 * (n + 1)),
   };
   const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS));
@@ -397,19 +404,20 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     accumulatorTo: accumulatorFrom[1] + 3 * topRows.length,
     x,
     faces,
-    contextProducts: sharedFloats(faces.faceProducts.length),
+    contextProducts: floats(faceProducts.length),
     faceFrom: half,
     faceTo: faceCount,
     quaternions: workspace.quaternions,
     pairLogs: workspace.pairLogs,
     pairScales: workspace.pairScales,
-    rhs: sharedFloats(3 * (n + 1)),
+    rhs: floats(3 * (n + 1)),
   };
   const helper = startHelper(shared);
   let disposed = false;
 
   const scratch = floats(scratchLength);
   const kernels = memory === null ? null : panelKernels(memory);
+  const facesKernel = memory === null ? null : faceKernel(memory);
   const rows3 = 3 * (n + 1);
   const own = bins[0];
   const ownFrom = accumulatorFrom[0];
@@ -484,7 +492,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     let posted = post(control, FACES);
     x.fill(0, 0, rows3);
     const pairScales = scaled ? workspace.pairScales : null;
-    accumulateFaceGradients(faces, 0, half, workspace.quaternions, workspace.pairLogs, pairScales, products, x);
+    accumulateFaceGradients(faces, 0, half, workspace.quaternions, workspace.pairLogs, pairScales, products, x, facesKernel);
     join(control, posted);
     addInto(x, rhs, rows3);
     fixedVerticesToRightHandSide(setup, transforms, sourcePositions ?? setup.restPositions, x, outPositions);
@@ -535,10 +543,10 @@ export function runPerFaceHelper(shared: PerFaceHelperShared): void {
 
 function helperLoop(shared: PerFaceHelperShared): void {
   const { control, memory } = shared;
-  const { ranges, accumulatorFrom, accumulatorTo, faces, faceFrom, faceTo, quaternions, pairLogs, pairScales, rhs } = shared;
+  const { ranges, accumulatorFrom, accumulatorTo, faceFrom, faceTo } = shared;
   // The views this thread received, remade on this thread's own handle of the memory (the kernels check that they
   // are its views); the same bytes.
-  const onMemory = <T extends Int32Array | Float64Array>(view: T): T => {
+  const onMemory = <T extends Int32Array | Uint32Array | Float64Array>(view: T): T => {
     if (memory === null) return view;
     const Type = view.constructor as new (buffer: ArrayBufferLike, offset: number, length: number) => T;
     return new Type(memory.buffer, view.byteOffset, view.length);
@@ -552,7 +560,21 @@ function helperLoop(shared: PerFaceHelperShared): void {
   const values = onMemory(shared.values);
   const x = onMemory(shared.x);
   const scratch = onMemory(shared.scratch);
+  const faces = {
+    faceSlotStart: onMemory(shared.faces.faceSlotStart),
+    faceWeights: onMemory(shared.faces.faceWeights),
+    slotPairs: onMemory(shared.faces.slotPairs),
+    pairBones: onMemory(shared.faces.pairBones),
+    cornerRows: onMemory(shared.faces.cornerRows),
+    faceProducts: onMemory(shared.faces.faceProducts),
+  };
+  const contextProducts = onMemory(shared.contextProducts);
+  const quaternions = onMemory(shared.quaternions);
+  const pairLogs = onMemory(shared.pairLogs);
+  const pairScales = onMemory(shared.pairScales);
+  const rhs = onMemory(shared.rhs);
   const kernels = memory === null ? null : panelKernels(memory);
+  const facesKernel = memory === null ? null : faceKernel(memory);
   let seen = 0;
   for (;;) {
     const since = performance.now();
@@ -564,8 +586,8 @@ function helperLoop(shared: PerFaceHelperShared): void {
     if (command === FACES) {
       rhs.fill(0);
       const scales = Atomics.load(control, SCALED) === 1 ? pairScales : null;
-      const products = Atomics.load(control, CONTEXT) === 1 ? shared.contextProducts : faces.faceProducts;
-      accumulateFaceGradients(faces, faceFrom, faceTo, quaternions, pairLogs, scales, products, rhs);
+      const products = Atomics.load(control, CONTEXT) === 1 ? contextProducts : faces.faceProducts;
+      accumulateFaceGradients(faces, faceFrom, faceTo, quaternions, pairLogs, scales, products, rhs, facesKernel);
     } else if (command === FORWARD) {
       x.fill(0, accumulatorFrom, accumulatorTo);
       choleskyPanelForward(ranges, supernodeStart, belowStart, forwardRows, valueStart, inverseDiagonal, values, x, scratch, kernels);

@@ -1,5 +1,6 @@
 import type { CholeskyFactor } from './cholesky-numeric.ts';
-import { MemoryCarver, panelKernels, panelMemory, type PanelKernels } from './panel-kernels.ts';
+import { panelKernels, panelMemory, type PanelKernels } from './panel-kernels.ts';
+import { MemoryCarver } from './wasm-module.ts';
 
 /** Columns per panel: four columns' entries of a row sit side by side, so one read of the row serves all four. */
 const PANEL = 4;
@@ -44,6 +45,8 @@ export interface CholeskyPanels {
    * solve them in place, and where choleskyPanelSolveThree solves those it is given from elsewhere (copied in and out)
    */
   solution: Float64Array | null;
+  /** With kernels, the rest of their memory (the `room` bytes asked for) for a caller's own arrays; else null */
+  room: MemoryCarver | null;
 }
 
 /**
@@ -51,9 +54,10 @@ export interface CholeskyPanels {
  * factor needs a new packing).
  * @param factor   choleskyNumeric(A, …)
  * @param kernels  false: leave the WebAssembly kernels out (the JavaScript loops solve; the same results bit for bit)
+ * @param room     bytes to leave in the kernels' memory for the caller's arrays (panels.room hands them out)
  * @returns the panels; without kernels they share the factor's supernodeStart, and nothing else
  */
-export function choleskyPanels(factor: CholeskyFactor, kernels = true): CholeskyPanels {
+export function choleskyPanels(factor: CholeskyFactor, kernels = true, room = 0): CholeskyPanels {
   const { n, supernodeCount, supernodeStart, rowPointers } = factor.symbolic;
   const v = factor.values;
   const belowStart = new Int32Array(supernodeCount + 1);
@@ -74,7 +78,7 @@ export function choleskyPanels(factor: CholeskyFactor, kernels = true): Cholesky
   valueStart[supernodeCount] = valueTotal;
   const counts = supernodeCount + 1;
   const memory = kernels
-    ? panelMemory(MemoryCarver.bytes([valueTotal, n, 3 * widest, 3 * n + 3], [belowTotal, counts, counts, counts]), false)
+    ? panelMemory(MemoryCarver.bytes([valueTotal, n, 3 * widest, 3 * n + 3], [belowTotal, counts, counts, counts]) + room, false)
     : null;
   const carver = memory === null ? null : new MemoryCarver(memory.buffer);
   // With the kernels, everything the solve reads lies in their memory (the index arrays copied there).
@@ -95,6 +99,7 @@ export function choleskyPanels(factor: CholeskyFactor, kernels = true): Cholesky
     scratch: carver === null ? new Float64Array(3 * widest) : carver.float64(3 * widest),
     kernels: memory === null ? null : panelKernels(memory),
     solution: carver === null ? null : carver.float64(3 * n + 3),
+    room: carver,
   };
 }
 

@@ -1,0 +1,371 @@
+/**
+ * What the project's WebAssembly kernels are written with (panel-kernels.ts: the packed solve; face-kernel.ts: the
+ * per-face loop): a small builder that writes a module's bytes from stack-machine instructions (Fn, moduleBytes),
+ * compiling them where the runtime allows (compileModule), and MemoryCarver, which lays typed arrays out in a
+ * kernel's memory. Kernels import one memory (env.memory) and take byte offsets into it; the arrays they read are
+ * views of that memory, so nothing is copied per call.
+ */
+
+export type ValueType = 'i32' | 'f64' | 'v128';
+const TYPE_CODE: Record<ValueType, number> = { i32: 0x7f, f64: 0x7c, v128: 0x7b };
+/** Memories are at most this large here: typed arrays over them index with 32-bit offsets on every runtime. */
+export const MAX_PAGES = 32_768; // 2 GiB
+export const PAGE = 65_536;
+
+function unsigned(n: number, out: number[]): void {
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (n !== 0);
+}
+
+function signed(n: number, out: number[]): void {
+  for (;;) {
+    const byte = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) {
+      out.push(byte);
+      return;
+    }
+    out.push(byte | 0x80);
+  }
+}
+
+function utf8(text: string, out: number[]): void {
+  const bytes = new TextEncoder().encode(text);
+  unsigned(bytes.length, out);
+  out.push(...bytes);
+}
+
+/**
+ * One function of the module, written as stack-machine instructions: its parameters (all i32), its result (none or
+ * one value), its named locals, structured loops. Each method appends one instruction (or a short fixed sequence) and returns the builder.
+ */
+export class Fn {
+  readonly code: number[] = [];
+  private readonly slots = new Map<string, number>();
+  private readonly localTypes: ValueType[] = [];
+
+  constructor(
+    readonly name: string,
+    readonly params: readonly string[],
+    readonly result: ValueType | null = null,
+  ) {
+    params.forEach((p, i) => this.slots.set(p, i));
+  }
+
+  local(type: ValueType, ...names: string[]): this {
+    for (const n of names) {
+      this.slots.set(n, this.params.length + this.localTypes.length);
+      this.localTypes.push(type);
+    }
+    return this;
+  }
+
+  private slot(n: string): number {
+    const i = this.slots.get(n);
+    if (i === undefined) throw new Error(`WebAssembly kernel ${this.name} has no local ${n}`);
+    return i;
+  }
+
+  private emit(opcode: number, immediate?: number): this {
+    this.code.push(opcode);
+    if (immediate !== undefined) unsigned(immediate, this.code);
+    return this;
+  }
+
+  private simd(opcode: number, alignedOffset?: number): this {
+    this.code.push(0xfd);
+    unsigned(opcode, this.code);
+    if (alignedOffset !== undefined) {
+      this.code.push(3);
+      unsigned(alignedOffset, this.code);
+    }
+    return this;
+  }
+
+  get(n: string): this {
+    return this.emit(0x20, this.slot(n));
+  }
+  set(n: string): this {
+    return this.emit(0x21, this.slot(n));
+  }
+  i32(value: number): this {
+    this.code.push(0x41);
+    signed(value | 0, this.code);
+    return this;
+  }
+  f64Zero(): this {
+    this.code.push(0x44, 0, 0, 0, 0, 0, 0, 0, 0);
+    return this;
+  }
+  /** f64.const value */
+  f64(value: number): this {
+    this.code.push(0x44, ...new Uint8Array(new Float64Array([value]).buffer));
+    return this;
+  }
+  add(): this {
+    return this.emit(0x6a);
+  }
+  sub(): this {
+    return this.emit(0x6b);
+  }
+  equal(): this {
+    return this.emit(0x46);
+  }
+  greaterU(): this {
+    return this.emit(0x4b);
+  }
+  greaterEqualS(): this {
+    return this.emit(0x4e);
+  }
+  /** i32 >>> 1 */
+  half(): this {
+    return this.i32(1).emit(0x76);
+  }
+  call(index: number): this {
+    return this.emit(0x10, index);
+  }
+  mul(): this {
+    return this.emit(0x6c);
+  }
+  lessU(): this {
+    return this.emit(0x49);
+  }
+  lessEqualU(): this {
+    return this.emit(0x4d);
+  }
+  fadd(): this {
+    return this.emit(0xa0);
+  }
+  fsub(): this {
+    return this.emit(0xa1);
+  }
+  fmul(): this {
+    return this.emit(0xa2);
+  }
+  /** f64 a == b (an i32) */
+  fequal(): this {
+    return this.emit(0x61);
+  }
+  /** f64 a <= b (an i32; false when either is NaN) */
+  flessEqual(): this {
+    return this.emit(0x65);
+  }
+  /** return the value on the stack (or nothing) */
+  ret(): this {
+    return this.emit(0x0f);
+  }
+  /** i32 a & b */
+  and(): this {
+    return this.emit(0x71);
+  }
+  /** f64.load from (address on the stack) + offset */
+  load(offset = 0): this {
+    this.code.push(0x2b, 3);
+    unsigned(offset, this.code);
+    return this;
+  }
+  /** f64.store to (address, value on the stack) + offset */
+  store(offset = 0): this {
+    this.code.push(0x39, 3);
+    unsigned(offset, this.code);
+    return this;
+  }
+  loadI32(offset = 0): this {
+    this.code.push(0x28, 2);
+    unsigned(offset, this.code);
+    return this;
+  }
+  vload(offset = 0): this {
+    return this.simd(0x00, offset);
+  }
+  vstore(offset = 0): this {
+    return this.simd(0x0b, offset);
+  }
+  /** v128.load64_splat: one f64 in both lanes */
+  vloadSplat(offset = 0): this {
+    return this.simd(0x0a, offset);
+  }
+  /** f64x2.splat: the f64 on the stack in both lanes */
+  splat(): this {
+    return this.simd(0x14);
+  }
+  lane(index: 0 | 1): this {
+    this.simd(0x21);
+    this.code.push(index);
+    return this;
+  }
+  /** f64x2.replace_lane: the vector with lane `index` set to the f64 on the stack */
+  replaceLane(index: 0 | 1): this {
+    this.simd(0x22);
+    this.code.push(index);
+    return this;
+  }
+  vadd(): this {
+    return this.simd(0xf0);
+  }
+  vsub(): this {
+    return this.simd(0xf1);
+  }
+  vmul(): this {
+    return this.simd(0xf2);
+  }
+  vzero(): this {
+    this.simd(0x0c);
+    for (let i = 0; i < 16; i++) this.code.push(0);
+    return this;
+  }
+  /** if (condition on the stack) then … else … */
+  when(then: (f: this) => unknown, otherwise?: (f: this) => unknown): this {
+    this.code.push(0x04, 0x40);
+    then(this);
+    if (otherwise) {
+      this.code.push(0x05);
+      otherwise(this);
+    }
+    this.code.push(0x0b);
+    return this;
+  }
+  /** local += step */
+  step(n: string, by: number): this {
+    return this.get(n).i32(by).add().set(n);
+  }
+  /** while (condition) body; the condition leaves an i32 on the stack */
+  loop(condition: (f: this) => unknown, body: (f: this) => unknown): this {
+    this.code.push(0x02, 0x40, 0x03, 0x40); // block, loop
+    condition(this);
+    this.code.push(0x45, 0x0d, 1); // i32.eqz, br_if 1: leave the block
+    body(this);
+    this.code.push(0x0c, 0, 0x0b, 0x0b); // br 0: again; end loop; end block
+    return this;
+  }
+
+  /** The function's code entry: its size, its locals in runs of one type, its instructions, end. */
+  entry(): number[] {
+    const runs: [number, ValueType][] = [];
+    for (const type of this.localTypes) {
+      const last = runs[runs.length - 1];
+      if (last !== undefined && last[1] === type) last[0]++;
+      else runs.push([1, type]);
+    }
+    const body: number[] = [];
+    unsigned(runs.length, body);
+    for (const [count, type] of runs) {
+      unsigned(count, body);
+      body.push(TYPE_CODE[type]);
+    }
+    body.push(...this.code, 0x0b);
+    const out: number[] = [];
+    unsigned(body.length, out);
+    return out.concat(body);
+  }
+}
+
+function section(id: number, content: number[], out: number[]): void {
+  out.push(id);
+  unsigned(content.length, out);
+  out.push(...content);
+}
+
+/**
+ * A module that imports env.memory (shared or not, up to MAX_PAGES) and exports `fns`, each (i32 …) → () or
+ * (i32 …) → result. A function calls another by its index in `fns`.
+ */
+export function moduleBytes(fns: readonly Fn[], shared: boolean): Uint8Array<ArrayBuffer> {
+  const out = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  const signature = (f: Fn): string => `${f.params.length} ${f.result ?? ''}`;
+  const signatures = [...new Set(fns.map(signature))];
+  const types: number[] = [];
+  unsigned(signatures.length, types);
+  for (const s of signatures) {
+    const f = fns.find((g) => signature(g) === s) as Fn;
+    types.push(0x60);
+    unsigned(f.params.length, types);
+    for (let i = 0; i < f.params.length; i++) types.push(TYPE_CODE.i32);
+    if (f.result === null) types.push(0);
+    else types.push(1, TYPE_CODE[f.result]);
+  }
+  section(1, types, out);
+  const imports: number[] = [1];
+  utf8('env', imports);
+  utf8('memory', imports);
+  imports.push(0x02, shared ? 0x03 : 0x01);
+  unsigned(0, imports);
+  unsigned(MAX_PAGES, imports);
+  section(2, imports, out);
+  const functions: number[] = [];
+  unsigned(fns.length, functions);
+  for (const f of fns) unsigned(signatures.indexOf(signature(f)), functions);
+  section(3, functions, out);
+  const exports: number[] = [];
+  unsigned(fns.length, exports);
+  fns.forEach((f, i) => {
+    utf8(f.name, exports);
+    exports.push(0x00);
+    unsigned(i, exports);
+  });
+  section(7, exports, out);
+  const code: number[] = [];
+  unsigned(fns.length, code);
+  for (const f of fns) code.push(...f.entry());
+  section(10, code, out);
+  return new Uint8Array(out);
+}
+
+/**
+ * A module's bytes compiled, or null where this runtime has no WebAssembly (or not these instructions: 128-bit
+ * SIMD, shared memories) or does not allow compiling here. Small modules only: browsers compile up to 4 kB
+ * synchronously even on a page.
+ */
+export function compileModule(bytes: Uint8Array<ArrayBuffer>): WebAssembly.Module | null {
+  try {
+    if (typeof WebAssembly === 'object' && WebAssembly.validate(bytes)) return new WebAssembly.Module(bytes);
+  } catch {
+    // not allowed to compile here: the callers' JavaScript loops run instead
+  }
+  return null;
+}
+
+/** Hands out typed arrays of one memory one after another, each starting on a 64-byte line. */
+export class MemoryCarver {
+  private offset = 0;
+
+  constructor(readonly buffer: ArrayBufferLike) {}
+
+  /** The bytes that views of these many 8-byte and 4-byte values take, each rounded up to whole lines. */
+  static bytes(float64Lengths: readonly number[], int32Lengths: readonly number[]): number {
+    const line = (bytes: number): number => Math.ceil(bytes / 64) * 64;
+    return float64Lengths.reduce((sum, n) => sum + line(8 * n), 0) + int32Lengths.reduce((sum, n) => sum + line(4 * n), 0);
+  }
+
+  float64(length: number): Float64Array {
+    const view = new Float64Array(this.buffer, this.offset, length);
+    this.offset += Math.ceil((8 * length) / 64) * 64;
+    return view;
+  }
+
+  int32(length: number): Int32Array {
+    const view = new Int32Array(this.buffer, this.offset, length);
+    this.offset += Math.ceil((4 * length) / 64) * 64;
+    return view;
+  }
+
+  uint32(length: number): Uint32Array {
+    const view = new Uint32Array(this.buffer, this.offset, length);
+    this.offset += Math.ceil((4 * length) / 64) * 64;
+    return view;
+  }
+
+  /** A copy of `array` in the memory, next after the views handed out so far. */
+  copyOf<T extends Int32Array | Uint32Array | Float64Array>(array: T): T {
+    const { length } = array;
+    const copy = (
+      array instanceof Float64Array ? this.float64(length) : array instanceof Int32Array ? this.int32(length) : this.uint32(length)
+    ) as T;
+    copy.set(array);
+    return copy;
+  }
+}
