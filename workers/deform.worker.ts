@@ -7,9 +7,9 @@
  * example weights a_j. A thin comlink wrapper.
  *
  * When the page is cross-origin isolated (so that threads may share memory) and the mesh is large enough to gain,
- * plain per-face frames and the stitching of per-face context frames run on two threads (perFaceTwoCore): this
- * worker and a helper worker it starts per setup (per-face-helper.worker.ts). A context frame's blended products are
- * computed here, into the two-core frame's shared contextProducts; unposing stays on this thread.
+ * plain per-face frames and per-face context frames run on two threads (perFaceTwoCore): this worker and a helper
+ * worker it starts per setup (per-face-helper.worker.ts). The examples are then copied into the two-core frame's
+ * shared memory, and each thread blends its own faces' products; unposing stays on this thread.
  */
 import { expose, transfer } from 'comlink';
 import type { Influences } from './skinning/influences.ts';
@@ -23,7 +23,9 @@ import {
 } from './skinning/per-face-skinning.ts';
 import { vertexNormals } from './mesh/vertex-normals.ts';
 import { perFaceTwoCore, type PerFaceHelperShared, type PerFaceTwoCore } from './skinning/per-face-two-core.ts';
+import { perFaceActiveExamples } from './skinning/per-face-example-blend.ts';
 import {
+  perFaceContextFixed,
   perFaceContextSkinning,
   perFaceContextSource,
   perFaceContextWorkspace,
@@ -41,6 +43,8 @@ let setup: PerFaceSkinningSetup | null = null;
 let workspace: PerFaceSkinningWorkspace | null = null;
 let examples: PerFaceExamples | null = null;
 let contextWorkspace: PerFaceContextWorkspace | null = null;
+/** whether `examples` are in the two-core frame's shared memory (its examplesFrame blends their products) */
+let examplesShared = false;
 /** the current setup's two-core frame, or null (not isolated, a small mesh, or while its helper starts) */
 let twoCore: PerFaceTwoCore | null = null;
 
@@ -117,6 +121,13 @@ function contextFrame(
     perFaceContextSkinning(current, currentExamples, exampleWeights, blend, transforms, positions, context, scales);
     return;
   }
+  if (examplesShared) {
+    // Each thread blends its own faces' products; the fixed vertices' positions here.
+    perFaceContextFixed(current, currentExamples, perFaceActiveExamples(currentExamples, exampleWeights, context), context);
+    if (onTwoCores((two) => two.examplesFrame(exampleWeights, blend, transforms, context.source, positions, scales))) return;
+    perFaceContextSkinning(current, currentExamples, exampleWeights, blend, transforms, positions, context, scales);
+    return;
+  }
   perFaceContextSource(current, currentExamples, exampleWeights, blend, context);
   if (onTwoCores((two) => two.contextFrame(transforms, context.source, positions, scales))) return;
   perFaceStitch(current, transforms, context.source, context.products, positions, context.skinning, scales);
@@ -178,6 +189,7 @@ export const deformApi = {
     workspace = null;
     // Example transformations belong to the unposed shapes, which depend on the weights: set them anew.
     examples = null;
+    examplesShared = false;
     contextWorkspace = null;
     const next = perFaceSkinningSetup(restPositions, triangles, influences, boneCount, fixedBones);
     setup = next;
@@ -192,6 +204,11 @@ export const deformApi = {
   /** How many threads a plain per-face frame of the current setup runs on: 2 with the two-core frame, else 1. */
   threads(): number {
     return twoCore ? 2 : 1;
+  },
+
+  /** Whether context frames blend their products on both threads (the examples are in the shared memory). */
+  examplesShared(): boolean {
+    return twoCore !== null && examplesShared;
   },
 
   /**
@@ -240,7 +257,11 @@ export const deformApi = {
   setPerFaceExamples(unposed: Float64Array[]): number[] {
     if (!setup) throw new Error('per-face context: examples before setup');
     examples = perFaceExamples(setup, unposed);
-    // The frame's products go where the two threads read them, when there are two.
+    // With two threads the examples go where both read them (this worker's copy then let go), and the frame's
+    // products where both write and read them.
+    const shared = examples.exampleCount > 0 && twoCore ? twoCore.shareExamples(examples) : null;
+    examplesShared = shared !== null;
+    examples = shared ?? examples;
     contextWorkspace = perFaceContextWorkspace(setup, examples, twoCore?.contextProducts ?? null);
     return Array.from(examples.degenerateFaces);
   },

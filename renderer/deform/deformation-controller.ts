@@ -382,6 +382,11 @@ export class DeformationController<View = unknown, Renderer = unknown> {
     return this.perFace.threads();
   }
 
+  /** Whether per-face context frames blend their products on two threads (the examples in shared memory). */
+  perFaceExamplesShared(): Promise<boolean> {
+    return this.perFace.examplesShared();
+  }
+
   /** Whether per-face frames run the WebAssembly kernels, solve and face loop (else their JavaScript loops). */
   perFaceKernels(): Promise<boolean> {
     return this.perFace.frameKernels();

@@ -139,6 +139,11 @@ export class PerFaceSolver {
     return this.worker ? await this.worker.threads() : 1;
   }
 
+  /** Whether the worker's context frames blend their products on two threads (false before any examples). */
+  async examplesShared(): Promise<boolean> {
+    return this.worker ? await this.worker.examplesShared() : false;
+  }
+
   /** Whether the worker's per-face frames run the WebAssembly kernels, solve and face loop (false before any setup). */
   async frameKernels(): Promise<boolean> {
     return this.worker ? await this.worker.frameKernels() : false;

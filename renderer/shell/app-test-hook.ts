@@ -220,6 +220,7 @@ export function appTestHook(app: TestedApp): RigwrightTestHook {
     settled: () => deformation.settled(),
     perFaceThreads: () => deformation.perFaceThreads(),
     perFaceKernels: () => deformation.perFaceKernels(),
+    perFaceExamplesShared: () => deformation.perFaceExamplesShared(),
     jointScreenPosition: (joint) => {
       frames.ensurePose();
       return pagePosition(app.viewport, app.evaluator.joints, joint);

@@ -355,6 +355,8 @@ export interface RigwrightTestHook {
   settled(): Promise<void>;
   /** how many threads plain per-face frames run on (2: the two-core frame) */
   perFaceThreads(): Promise<number>;
+  /** whether per-face context frames blend their products on two threads (the examples in shared memory) */
+  perFaceExamplesShared(): Promise<boolean>;
   /** whether per-face frames run the WebAssembly kernels (solve and face loop) in the page's worker */
   perFaceKernels(): Promise<boolean>;
   /** CSS pixels in the page, for click tests */

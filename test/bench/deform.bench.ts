@@ -46,9 +46,10 @@ import { choleskyPanels, choleskyPanelSolveThree, type CholeskyPanels } from '..
 import type { CholeskyFactor } from '../../workers/sparse/cholesky-numeric.ts';
 import { referencePerFaceSkinning } from '../unit/per-face-frame-reference.ts';
 import { perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
+import { perFaceActiveExamples } from '../../workers/skinning/per-face-example-blend.ts';
 import {
   perFaceContextSkinning,
-  perFaceContextSource,
+  perFaceContextFixed,
   perFaceContextWorkspace,
   perFaceExamples,
   perFaceUnpose,
@@ -437,9 +438,12 @@ async function perFaceContextCase(
   const workspace = perFaceContextWorkspace(setup, examples);
   const twoCore = await perFaceTwoCoreThread(setup);
   if (twoCore === null) throw new Error('the body subdivided twice splits over two threads');
-  const sharedWorkspace = perFaceContextWorkspace(setup, examples, twoCore.contextProducts);
+  const shared = twoCore.shareExamples(examples);
+  if (shared === null) throw new Error('the examples fit in the two-core frame’s shared memory');
+  const sharedWorkspace = perFaceContextWorkspace(setup, shared, twoCore.contextProducts);
   let frame = 0;
-  // One thread: perFaceContextSkinning; two: the products here, the stitching on both (as the deform worker does).
+  // One thread: perFaceContextSkinning; two: each thread blends its own faces' products and stitches them, the fixed
+  // vertices' positions here (as the deform worker does).
   const run = (blend: PerFaceBlend, threads: 1 | 2) =>
     medianWallAndCpu(
       () => {
@@ -448,8 +452,8 @@ async function perFaceContextCase(
         poseSpaceWeights(interpolator, rotations, a);
         if (threads === 1) perFaceContextSkinning(setup, examples, a, blend, transforms, out, workspace);
         else {
-          perFaceContextSource(setup, examples, a, blend, sharedWorkspace);
-          twoCore.contextFrame(transforms, sharedWorkspace.source, out);
+          perFaceContextFixed(setup, shared, perFaceActiveExamples(shared, a, sharedWorkspace), sharedWorkspace);
+          twoCore.examplesFrame(a, blend, transforms, sharedWorkspace.source, out);
         }
       },
       11,
@@ -622,7 +626,7 @@ printTable('Per-face skinning (log-quaternion blend + Poisson stitching), per fr
     ours: `${fmtMs(context2[blend].twoWall)} wall`,
     reference: `${CONTEXT_AIM_MS} ms (aim)`,
     ratio: (context2[blend].twoWall / CONTEXT_AIM_MS).toFixed(2),
-    note: `products on this thread, stitching on two (the deform worker's path); CPU ${fmtMs(context2[blend].twoCpu)} (both threads); one thread ${fmtMs(context2[blend].wall)} wall`,
+    note: `products and stitching on two threads (the deform worker's path); CPU ${fmtMs(context2[blend].twoCpu)} (both threads); one thread ${fmtMs(context2[blend].wall)} wall`,
   })),
 ]);
 if (gpu)

@@ -6,12 +6,13 @@
  * 180° and DQS does not. Screenshots of the split view and the heat map go to test/e2e/artifacts.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TWIST_RADIUS, TWIST_LENGTH } from '../../workers/demo/twist-demo.ts';
 import { writeDmatAscii } from '../../workers/formats/dmat.ts';
-import { subdividedCourseBody } from '../unit/midpoint-subdivision.ts';
-import { artifactsDir, dataFile, openApp, gpuCpuDeviation } from './app-driver.ts';
+import { readObj } from '../../workers/formats/obj.ts';
+import { midpointSubdivision, subdividedCourseBody } from '../unit/midpoint-subdivision.ts';
+import { artifactsDir, dataFile, gpuCpuDeviation, loadExamples, openApp } from './app-driver.ts';
 
 async function load(page: Page, files: string[], vertexCount: number): Promise<void> {
   await page.setInputFiles('#file-input', files);
@@ -200,10 +201,10 @@ test('twist test: LBS collapses the middle near 180°, DQS keeps it, weight blen
   expect(errors).toEqual([]);
 });
 
-test('body subdivided once (73,806 vertices): per-face frames run on two threads in the page’s worker and equal the CPU reference, scaled joint too', async ({
+test('body subdivided once (73,806 vertices): per-face frames, and per-face context frames with its four examples, run on two threads in the page’s worker and equal the CPU reference, scaled joint too', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   // The course body subdivided once, with its handles carried along, written as the files an artist would open.
   const dir = ['context-aware'];
   const fine = subdividedCourseBody(1);
@@ -236,6 +237,37 @@ test('body subdivided once (73,806 vertices): per-face frames run on two threads
       expect(await page.evaluate(() => (window as any).__rigwright.perFaceThreads()), `${label}: two threads`).toBe(2);
       expect(await page.evaluate(() => (window as any).__rigwright.perFaceKernels()), `${label}: WebAssembly kernels`).toBe(true);
       expect(await relativeDeviation(page), `${label} at frame ${frame}`).toBeLessThanOrEqual(1e-4);
+    }
+  }
+
+  // Per-face context on two threads: the four examples subdivided the same way, copied into the frame's shared
+  // memory (which grows for them), each thread blending its own faces' products.
+  await page.evaluate(() => (window as any).__rigwright.setBoneScale(3, [1, 1, 1]));
+  const exampleFiles = [0, 1, 2, 3].flatMap((i) => {
+    const file = dataFile(...dir, `eg${i}.obj`);
+    const { mesh } = readObj(readFileSync(file, 'utf8'), file);
+    const example = midpointSubdivision(mesh.positions, mesh.triangles, new Int32Array(mesh.positions.length / 3), 1);
+    const out = path.join(folder, `eg${i}.obj`);
+    const rows: string[] = [];
+    for (let v = 0; v < example.positions.length; v += 3) {
+      rows.push(`v ${example.positions[v]} ${example.positions[v + 1]} ${example.positions[v + 2]}`);
+    }
+    for (let f = 0; f < example.triangles.length; f += 3) {
+      rows.push(`f ${example.triangles[f] + 1} ${example.triangles[f + 1] + 1} ${example.triangles[f + 2] + 1}`);
+    }
+    writeFileSync(out, `${rows.join('\n')}\n`);
+    return [out, dataFile(...dir, `eg${i}.dmat`)];
+  });
+  await loadExamples(page, exampleFiles, 4);
+  for (const method of ['context-perface-eq10', 'context-perface-eq9']) {
+    await page.evaluate((m) => (window as any).__rigwright.setMethod(m), method);
+    for (const frame of [87, 200]) {
+      await page.evaluate((f) => (window as any).__rigwright.setTime(f), frame);
+      await page.evaluate(() => (window as any).__rigwright.settled());
+      expect(await page.evaluate(() => (window as any).__rigwright.perFaceThreads()), `${method}: two threads`).toBe(2);
+      const shared = await page.evaluate(() => (window as any).__rigwright.perFaceExamplesShared());
+      expect(shared, `${method}: each thread blends its own faces`).toBe(true);
+      expect(await relativeDeviation(page), `${method} at frame ${frame}`).toBeLessThanOrEqual(1e-4);
     }
   }
   expect(errors).toEqual([]);

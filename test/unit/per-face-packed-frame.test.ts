@@ -155,6 +155,7 @@ test('the face loop in WebAssembly adds what the JavaScript loop adds, bit for b
     let calls = 0;
     const counted: FaceKernel = {
       memory: kernelArrays.kernel.memory,
+      buffer: kernelArrays.kernel.buffer,
       faceGradients: (...args) => {
         calls++;
         return kernelArrays.kernel.faceGradients(...args);

@@ -33,11 +33,14 @@ import {
 } from '../../workers/skinning/per-face-skinning.ts';
 import { perFaceTwoCore, perFaceTwoCorePartition, TWO_CORE_MIN_FREE_ROWS } from '../../workers/skinning/per-face-two-core.ts';
 import { perFaceTwoCoreThread } from '../../app/cli/per-face-thread.ts';
+import { perFaceActiveExamples } from '../../workers/skinning/per-face-example-blend.ts';
 import {
+  perFaceContextFixed,
   perFaceContextSkinning,
   perFaceContextSource,
   perFaceContextWorkspace,
   perFaceExamples,
+  type PerFaceExamples,
 } from '../../workers/posespace/per-face-context.ts';
 import { subdividedCourseBody } from './midpoint-subdivision.ts';
 import { dataFile, repoRoot } from './shared-data.ts';
@@ -204,7 +207,7 @@ test('the helper thread leaves its loop on the stop command that dispose posts, 
   assert.throws(() => twoCore.frame(new Float64Array(12 * boneCount), new Float64Array(3 * setup.vertexCount)), /after dispose/);
 });
 
-test('a helper that fails stops the two-core frame: the frame throws saying so, and every later frame is refused', async () => {
+test('a helper that fails stops the two-core frame: the frame throws saying so, with the helper’s message, and every later frame is refused', async () => {
   const { setup } = bodySetup(1);
   let worker: Worker | null = null;
   let stopped = 0;
@@ -224,7 +227,8 @@ test('a helper that fails stops the two-core frame: the frame throws saying so, 
   const identity = new Float64Array(12 * boneCount).map((_, i) => (i % 12 === 0 || i % 12 === 5 || i % 12 === 10 ? 1 : 0));
   assert.throws(
     () => twoCore.frame(identity, new Float64Array(3 * setup.vertexCount)),
-    /^Error: perFaceTwoCore: the frame failed and the two threads are stopped: perFaceTwoCore: the helper thread failed$/,
+    /^Error: perFaceTwoCore: the frame failed and the two threads are stopped: perFaceTwoCore: the helper thread failed: .*(offset|length|bounds)/i,
+    "the error carries the helper's own message",
   );
   assert.match(String((await failed)[0]), /RangeError/, 'the helper thread failed on its views of the memory');
   assert.equal(stopped, 1, 'the failed frame stopped the helper');
@@ -321,4 +325,55 @@ test('a context frame stitched on two threads (contextFrame) equals perFaceConte
   }
   assert.ok(worst <= 1e-12, `largest difference ${worst} of the diagonal`);
   assert.ok(fromPlain > 1e-4, `the examples moved every context frame away from the plain one (least ${fromPlain} of the diagonal)`);
+});
+
+test('a context frame from shared examples (examplesFrame: each thread blends its own faces) equals perFaceContextSkinning, Eq. 9 and Eq. 10, with two, three and again two examples shared, to 1e-12 of the diagonal', async () => {
+  const { setup, diagonal } = bodySetup(1);
+  const twoCore = await perFaceTwoCoreThread(setup);
+  assert.ok(twoCore !== null, 'the body subdivided once splits over two threads');
+  const rest = setup.restPositions;
+  const bulged = (j: number) =>
+    rest.map((value, i) => value + 0.02 * diagonal * Math.sin((3.1 * rest[i - (i % 3) + ((i + j) % 3)]) / diagonal + j));
+  const rotations = new Float64Array(9 * boneCount);
+  const transforms = new Float64Array(12 * boneCount);
+  const one = new Float64Array(3 * setup.vertexCount);
+  const two = new Float64Array(3 * setup.vertexCount);
+  let worst = 0;
+  let framesRun = 0;
+  try {
+    for (const J of [2, 3, 2]) {
+      const examples = perFaceExamples(
+        setup,
+        Array.from({ length: J }, (_, j) => bulged(j + J)),
+      );
+      const shared: PerFaceExamples | null = twoCore.shareExamples(examples);
+      assert.ok(shared !== null, `${J} examples fit in the shared memory`);
+      assert.deepEqual(shared.polarOffsets, examples.polarOffsets, 'the shared copy holds the same offsets');
+      assert.ok(shared.productOffsets !== examples.productOffsets, 'a copy, not the caller’s array');
+      const oneThread = perFaceContextWorkspace(setup, examples);
+      const context = perFaceContextWorkspace(setup, shared, twoCore.contextProducts);
+      for (let k = 0; k < 6; k++, framesRun++) {
+        samplePose(frames, Math.floor((k * poseDuration(frames)) / 5), rotations);
+        const scales = k % 3 === 2 ? boneScalesFor(k) : null;
+        scaledForwardKinematics(skeleton, rotations, scales, transforms);
+        const weights = Float64Array.from({ length: J }, (_, j) => (j === 1 && k === 4 ? 0 : 0.5 - 0.05 * k + 0.1 * j));
+        const blend = k % 2 === 0 ? 'eq9' : 'eq10';
+        perFaceContextSkinning(setup, examples, weights, blend, transforms, one, oneThread, scales);
+        perFaceContextFixed(setup, shared, perFaceActiveExamples(shared, weights, context), context);
+        twoCore.examplesFrame(weights, blend, transforms, context.source, two, scales);
+        let difference = 0;
+        for (let v = 0; v < setup.vertexCount; v++) {
+          difference = Math.max(
+            difference,
+            Math.hypot(one[3 * v] - two[3 * v], one[3 * v + 1] - two[3 * v + 1], one[3 * v + 2] - two[3 * v + 2]),
+          );
+        }
+        worst = Math.max(worst, difference / diagonal);
+      }
+    }
+  } finally {
+    twoCore.dispose();
+  }
+  assert.equal(framesRun, 18);
+  assert.ok(worst <= 1e-12, `largest difference ${worst} of the diagonal`);
 });

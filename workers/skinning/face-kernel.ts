@@ -236,6 +236,8 @@ function faceGradients(): Fn {
 /** The face loop's instance on one memory (another thread instantiates its own on a shared memory). */
 export interface FaceKernel {
   readonly memory: WebAssembly.Memory;
+  /** the memory's buffer when instantiated: the arrays it takes are views of it (see PanelKernels.buffer) */
+  readonly buffer: ArrayBufferLike;
   /** see the module comment; returns `to` or the first face left for the JavaScript loop */
   faceGradients(
     from: number,
@@ -258,9 +260,9 @@ const compiled: { plain?: WebAssembly.Module | null; shared?: WebAssembly.Module
 
 /**
  * The face kernel instantiated on a memory (panelMemory's, holding the face arrays and the right-hand sides), or
- * null where this runtime cannot compile it: then the JavaScript loop runs.
+ * null where this runtime cannot compile it: then the JavaScript loop runs. `buffer` as panelKernels'.
  */
-export function faceKernel(memory: WebAssembly.Memory): FaceKernel | null {
+export function faceKernel(memory: WebAssembly.Memory, buffer: ArrayBufferLike = memory.buffer): FaceKernel | null {
   const shared = typeof SharedArrayBuffer === 'function' && memory.buffer instanceof SharedArrayBuffer;
   const key = shared ? 'shared' : 'plain';
   let module = compiled[key];
@@ -270,5 +272,6 @@ export function faceKernel(memory: WebAssembly.Memory): FaceKernel | null {
   }
   if (module === null) return null;
   const instance = new WebAssembly.Instance(module, { env: { memory } });
-  return { memory, faceGradients: (instance.exports as unknown as Omit<FaceKernel, 'memory'>).faceGradients };
+  const exports = instance.exports as unknown as Pick<FaceKernel, 'faceGradients'>;
+  return { memory, buffer, faceGradients: exports.faceGradients };
 }

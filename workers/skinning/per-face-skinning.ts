@@ -724,7 +724,7 @@ export function accumulateFaceGradients(
 ): void {
   const { faceSlotStart, faceWeights, slotPairs, pairBones, cornerRows } = faces;
   if (kernel !== null) {
-    const { buffer } = kernel.memory;
+    const { buffer } = kernel;
     const arrays = [faceSlotStart, faceWeights, slotPairs, pairBones, cornerRows, Q, pairLogs, pairScales ?? Q, faceProducts, rhs];
     if (arrays.every((a) => a.buffer === buffer)) {
       // The kernel stops at a face whose log is too long for its series; that face takes the loop below.

@@ -18,6 +18,10 @@
  *   passes at once again. The result is the one-thread solve's up to the order of the additions into the top rows
  *   in the forward pass; the backward pass is the same arithmetic.
  *
+ * - Per-face context frames: the examples' stored offsets are copied once into the shared memory, which grows for
+ *   them (shareExamples), and each thread blends its own faces' products (Eq. 9 or 10) just before its face loop,
+ *   which reads no other face's: no barrier more (examplesFrame).
+ *
  * The threads meet at three barriers per frame (faces done, forward done, backward done) over an Int32Array of
  * shared control words: the calling thread posts a command and polls until it is done (blocking in Atomics.wait
  * only after JOIN_SPIN_MS); the helper polls for the next command for HELPER_SPIN_MS, then blocks, so the
@@ -33,8 +37,14 @@
  */
 import { choleskyPanelBackward, choleskyPanelForward, type CholeskyPanels } from '../sparse/cholesky-panels.ts';
 import { panelKernels, panelMemory } from '../sparse/panel-kernels.ts';
-import { MemoryCarver } from '../sparse/wasm-module.ts';
+import { MemoryCarver, PAGE } from '../sparse/wasm-module.ts';
 import { faceKernel } from './face-kernel.ts';
+import {
+  perFaceActiveExamples,
+  perFaceContextProductRange,
+  type PerFaceBlend,
+  type PerFaceExampleOffsets,
+} from './per-face-example-blend.ts';
 import {
   accumulateFaceGradients,
   boneLogarithms,
@@ -75,9 +85,28 @@ const COMMAND = 1;
 const DONE = 2;
 const SCALED = 3;
 const FAILED = 4;
-/** 1 when the frame's faces take contextProducts, 0 when they take the setup's own */
+/**
+ * What the frame's faces take: the setup's own products (PLAIN), contextProducts as the caller wrote them (PRODUCTS),
+ * or contextProducts that each thread first blends for its own faces from the shared examples (EXAMPLES)
+ */
 const CONTEXT = 5;
-const CONTROL_WORDS = 16;
+/** With EXAMPLES: 0 for Eq. 9, 1 for Eq. 10; how many examples are active this frame */
+const BLEND = 6;
+const ACTIVE_COUNT = 7;
+/**
+ * The shared examples: their count J, then byte offsets into the memory of their product offsets, polar offsets,
+ * active list and active weights (written by shareExamples before the frame that reads them)
+ */
+const EXAMPLE_COUNT = 8;
+const EXAMPLE_ARRAYS = 9; // … 12
+/** Where the helper leaves its error's message when it fails (FAILED), as character codes ending in a 0 */
+const MESSAGE = 16;
+const MESSAGE_CHARACTERS = 239;
+const CONTROL_WORDS = MESSAGE + MESSAGE_CHARACTERS + 1;
+
+const PLAIN = 0;
+const PRODUCTS = 1;
+const EXAMPLES = 2;
 
 const FACES = 1;
 const FORWARD = 2;
@@ -262,6 +291,28 @@ export interface PerFaceTwoCore {
    * outPositions, workspace, boneScales) up to round-off, on two threads.
    */
   contextFrame(transforms: Float64Array, sourcePositions: Float64Array, outPositions: Float64Array, boneScales?: Float64Array | null): void;
+  /**
+   * Copies the examples' offsets into the shared memory (which grows for them, or reuses the room of examples shared
+   * before), so that each thread blends its own faces' products in examplesFrame. Returns the examples with those
+   * arrays replaced by their shared copies (the same values; the caller may drop its own), or null where the memory
+   * cannot take them (no WebAssembly memory, or it cannot grow that much): then contextFrame, with products from the
+   * caller, is the way.
+   */
+  shareExamples<T extends PerFaceExampleOffsets>(examples: T): T | null;
+  /**
+   * A context frame from the examples last shared: each thread blends its half of the faces' products under the
+   * examples' weights (Eq. 9 or 10; perFaceContextProductRange) and stitches them; the fixed vertices are taken from
+   * `sourcePositions` (their blended example offsets, which the caller computes) as in contextFrame. The same
+   * positions as perFaceContextSkinning up to round-off.
+   */
+  examplesFrame(
+    exampleWeights: ArrayLike<number>,
+    blend: PerFaceBlend,
+    transforms: Float64Array,
+    sourcePositions: Float64Array,
+    outPositions: Float64Array,
+    boneScales?: Float64Array | null,
+  ): void;
   /** Stops the helper (its thread ends) and releases it; frame may not be called after. Idempotent. */
   dispose(): void;
 }
@@ -289,13 +340,22 @@ function post(control: Int32Array, command: number): number {
   return posted;
 }
 
+/** The message the helper left when it failed. */
+function helperMessage(control: Int32Array): string {
+  let message = '';
+  for (let i = MESSAGE; i < MESSAGE + MESSAGE_CHARACTERS && Atomics.load(control, i) !== 0; i++) {
+    message += String.fromCharCode(Atomics.load(control, i));
+  }
+  return message;
+}
+
 /** Waits until the helper has done command `posted`: spins, then blocks. */
 function join(control: Int32Array, posted: number): void {
   const since = performance.now();
   for (let polls = 1; ; polls++) {
     const done = Atomics.load(control, DONE);
     if (done === posted) return;
-    if (Atomics.load(control, FAILED) !== 0) throw new Error('perFaceTwoCore: the helper thread failed');
+    if (Atomics.load(control, FAILED) !== 0) throw new Error(`perFaceTwoCore: the helper thread failed: ${helperMessage(control)}`);
     if (polls % POLLS !== 0) continue;
     const waited = performance.now() - since;
     if (waited < JOIN_SPIN_MS) continue;
@@ -351,6 +411,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
         cornerRows.length,
       ]),
     ),
+    true,
     true,
   );
   const carver = memory === null ? null : new MemoryCarver(memory.buffer);
@@ -430,28 +491,74 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
   const belows = shared.belowStart;
 
   const { contextProducts } = shared;
+  // The shared examples (shareExamples): their views, and the room they take at the memory's end.
+  let sharedExamples: SharedExamples | null = null;
+  let examplesRoom: { from: number; bytes: number } | null = null;
   return {
     partition,
     contextProducts,
     frame(transforms, outPositions, boneScales = null) {
-      checkedFrame(transforms, null, outPositions, boneScales);
+      checkedFrame(transforms, PLAIN, null, outPositions, boneScales);
     },
     contextFrame(transforms, sourcePositions, outPositions, boneScales = null) {
-      if (sourcePositions.length < 3 * vertexCount) {
-        throw new RangeError(`perFaceTwoCore: expected ${vertexCount}×3 source positions, got ${sourcePositions.length}`);
-      }
-      checkedFrame(transforms, sourcePositions, outPositions, boneScales);
+      checkedFrame(transforms, PRODUCTS, sourcePositions, outPositions, boneScales);
+    },
+    shareExamples(examples) {
+      if (disposed) throw new Error('perFaceTwoCore: shareExamples after dispose');
+      const copy = copyExamples(examples);
+      return copy === null ? null : { ...examples, productOffsets: copy.productOffsets, polarOffsets: copy.polarOffsets };
+    },
+    examplesFrame(exampleWeights, blend, transforms, sourcePositions, outPositions, boneScales = null) {
+      if (sharedExamples === null) throw new Error('perFaceTwoCore: examplesFrame before shareExamples');
+      const count = perFaceActiveExamples(sharedExamples, exampleWeights, sharedExamples);
+      Atomics.store(control, BLEND, blend === 'eq10' ? 1 : 0);
+      Atomics.store(control, ACTIVE_COUNT, count);
+      checkedFrame(transforms, EXAMPLES, sourcePositions, outPositions, boneScales);
     },
     dispose: stop,
   };
 
+  /** shareExamples' copy into the memory's room for examples (grown when too small); null when it cannot grow. */
+  function copyExamples(examples: PerFaceExampleOffsets): SharedExamples | null {
+    const J = examples.exampleCount;
+    if (memory === null || examples.productOffsets.length !== 6 * faceCount * J || examples.polarOffsets.length !== 9 * faceCount * J) {
+      return null;
+    }
+    const bytes = MemoryCarver.bytes([J], [6 * faceCount * J, 9 * faceCount * J, J]) + 64;
+    if (examplesRoom === null || examplesRoom.bytes < bytes) {
+      const from = memory.buffer.byteLength;
+      try {
+        memory.grow(Math.ceil(bytes / PAGE));
+      } catch {
+        return null; // over the memory's maximum, or out of memory: the caller blends the products alone
+      }
+      examplesRoom = { from, bytes: memory.buffer.byteLength - from };
+    }
+    const room = new MemoryCarver(memory.buffer, examplesRoom.from);
+    sharedExamples = {
+      exampleCount: J,
+      productOffsets: room.copyOf(examples.productOffsets),
+      polarOffsets: room.copyOf(examples.polarOffsets),
+      active: room.int32(J),
+      activeWeights: room.float64(J),
+    };
+    Atomics.store(control, EXAMPLE_COUNT, J);
+    const arrays = [sharedExamples.productOffsets, sharedExamples.polarOffsets, sharedExamples.active, sharedExamples.activeWeights];
+    arrays.forEach((a, i) => Atomics.store(control, EXAMPLE_ARRAYS + i, a.byteOffset));
+    return sharedExamples;
+  }
+
   function checkedFrame(
     transforms: Float64Array,
+    context: number,
     sourcePositions: Float64Array | null,
     outPositions: Float64Array,
     boneScales: Float64Array | null,
   ): void {
     if (disposed) throw new Error('perFaceTwoCore: frame after dispose');
+    if (sourcePositions !== null && sourcePositions.length < 3 * vertexCount) {
+      throw new RangeError(`perFaceTwoCore: expected ${vertexCount}×3 source positions, got ${sourcePositions.length}`);
+    }
     if (transforms.length < 12 * setup.boneCount) {
       throw new RangeError(`perFaceTwoCore: expected ${setup.boneCount}×12 transform values, got ${transforms.length}`);
     }
@@ -459,7 +566,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
       throw new RangeError(`perFaceTwoCore: expected ${vertexCount}×3 output values, got ${outPositions.length}`);
     }
     try {
-      solveFrame(transforms, sourcePositions, outPositions, boneScales);
+      solveFrame(transforms, context, sourcePositions, outPositions, boneScales);
     } catch (error) {
       // The helper may still be inside its share: no later frame may post to it. Stopped for good; one thread
       // (perFaceSkinning) is what the caller falls back on.
@@ -479,6 +586,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
 
   function solveFrame(
     transforms: Float64Array,
+    context: number,
     sourcePositions: Float64Array | null,
     outPositions: Float64Array,
     boneScales: Float64Array | null,
@@ -486,10 +594,15 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     const scaled = boneScales !== null && boneScales.some((v) => v !== 1);
     boneLogarithms(setup, transforms, scaled ? boneScales : null, workspace);
     Atomics.store(control, SCALED, scaled ? 1 : 0);
-    Atomics.store(control, CONTEXT, sourcePositions === null ? 0 : 1);
-    const products = sourcePositions === null ? faces.faceProducts : contextProducts;
-    // Faces: half here into x, half on the helper into rhs.
+    Atomics.store(control, CONTEXT, context);
+    const products = context === PLAIN ? faces.faceProducts : contextProducts;
+    // Faces: half here into x, half on the helper into rhs (each blending its faces' products first from examples).
     let posted = post(control, FACES);
+    if (context === EXAMPLES && sharedExamples !== null) {
+      const blend = Atomics.load(control, BLEND) === 1 ? 'eq10' : 'eq9';
+      const count = Atomics.load(control, ACTIVE_COUNT);
+      perFaceContextProductRange(faces.faceProducts, sharedExamples, count, sharedExamples, blend, contextProducts, 0, half);
+    }
     x.fill(0, 0, rows3);
     const pairScales = scaled ? workspace.pairScales : null;
     accumulateFaceGradients(faces, 0, half, workspace.quaternions, workspace.pairLogs, pairScales, products, x, facesKernel);
@@ -517,6 +630,46 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
   }
 }
 
+/** The shared examples' arrays, views of the two-core frame's memory. */
+interface SharedExamples extends PerFaceExampleOffsets {
+  /** this frame's active examples and their weights (perFaceActiveExamples) */
+  active: Int32Array;
+  activeWeights: Float64Array;
+}
+
+/**
+ * The shared examples as the control words place them, as views of this thread's handle of the memory (taken again
+ * when they moved or the memory grew since `known`).
+ */
+function examplesOnMemory(
+  control: Int32Array,
+  memory: WebAssembly.Memory,
+  faceCount: number,
+  known: SharedExamples | null,
+): SharedExamples {
+  const J = Atomics.load(control, EXAMPLE_COUNT);
+  const at = (i: number): number => Atomics.load(control, EXAMPLE_ARRAYS + i);
+  if (known !== null && known.exampleCount === J && known.productOffsets.byteOffset === at(0) && known.polarOffsets.byteOffset === at(1)) {
+    return known;
+  }
+  // This thread's handle of the memory learns of the other thread's growing it a little later (V8 updates each
+  // thread's buffer on an interrupt): wait for it to cover the examples.
+  const end = Math.max(at(0) + 24 * faceCount * J, at(1) + 36 * faceCount * J, at(2) + 4 * J, at(3) + 8 * J);
+  const since = performance.now();
+  while (memory.buffer.byteLength < end) {
+    if (performance.now() - since > HELPER_TIMEOUT_MS)
+      throw new Error('perFaceTwoCore: the shared memory did not grow on the helper thread');
+  }
+  const { buffer } = memory;
+  return {
+    exampleCount: J,
+    productOffsets: new Float32Array(buffer, at(0), 6 * faceCount * J),
+    polarOffsets: new Float32Array(buffer, at(1), 9 * faceCount * J),
+    active: new Int32Array(buffer, at(2), J),
+    activeWeights: new Float64Array(buffer, at(3), J),
+  };
+}
+
 // The frame's plain loops are functions of their own (addInto here, copySolution of per-face-skinning.ts), so that
 // V8 optimizes each on its own feedback: inside the frame's closure the copy out ran at a sixth of its speed.
 
@@ -535,6 +688,10 @@ export function runPerFaceHelper(shared: PerFaceHelperShared): void {
   try {
     helperLoop(shared);
   } catch (error) {
+    // Its message for the calling thread's error, as character codes after the control words.
+    const message = String((error as Error)?.message ?? error).slice(0, MESSAGE_CHARACTERS);
+    for (let i = 0; i < message.length; i++) Atomics.store(shared.control, MESSAGE + i, message.charCodeAt(i));
+    Atomics.store(shared.control, MESSAGE + message.length, 0);
     Atomics.store(shared.control, FAILED, 1);
     Atomics.notify(shared.control, DONE);
     throw error;
@@ -544,12 +701,15 @@ export function runPerFaceHelper(shared: PerFaceHelperShared): void {
 function helperLoop(shared: PerFaceHelperShared): void {
   const { control, memory } = shared;
   const { ranges, accumulatorFrom, accumulatorTo, faceFrom, faceTo } = shared;
+  const faceCount = shared.faces.faceSlotStart.length - 1;
   // The views this thread received, remade on this thread's own handle of the memory (the kernels check that they
-  // are its views); the same bytes.
+  // are its views); the same bytes. One buffer object for every view and both kernels: the calling thread may grow
+  // the memory (shareExamples) while this thread starts, which gives memory.buffer a new object here.
+  const buffer = memory?.buffer ?? null;
   const onMemory = <T extends Int32Array | Uint32Array | Float64Array>(view: T): T => {
-    if (memory === null) return view;
+    if (buffer === null) return view;
     const Type = view.constructor as new (buffer: ArrayBufferLike, offset: number, length: number) => T;
-    return new Type(memory.buffer, view.byteOffset, view.length);
+    return new Type(buffer, view.byteOffset, view.length);
   };
   const supernodeStart = onMemory(shared.supernodeStart);
   const belowStart = onMemory(shared.belowStart);
@@ -573,8 +733,9 @@ function helperLoop(shared: PerFaceHelperShared): void {
   const pairLogs = onMemory(shared.pairLogs);
   const pairScales = onMemory(shared.pairScales);
   const rhs = onMemory(shared.rhs);
-  const kernels = memory === null ? null : panelKernels(memory);
-  const facesKernel = memory === null ? null : faceKernel(memory);
+  const kernels = memory === null || buffer === null ? null : panelKernels(memory, buffer);
+  const facesKernel = memory === null || buffer === null ? null : faceKernel(memory, buffer);
+  let examples: SharedExamples | null = null;
   let seen = 0;
   for (;;) {
     const since = performance.now();
@@ -586,7 +747,14 @@ function helperLoop(shared: PerFaceHelperShared): void {
     if (command === FACES) {
       rhs.fill(0);
       const scales = Atomics.load(control, SCALED) === 1 ? pairScales : null;
-      const products = Atomics.load(control, CONTEXT) === 1 ? contextProducts : faces.faceProducts;
+      const context = Atomics.load(control, CONTEXT);
+      if (context === EXAMPLES && memory !== null) {
+        examples = examplesOnMemory(control, memory, faceCount, examples);
+        const blend = Atomics.load(control, BLEND) === 1 ? 'eq10' : 'eq9';
+        const count = Atomics.load(control, ACTIVE_COUNT);
+        perFaceContextProductRange(faces.faceProducts, examples, count, examples, blend, contextProducts, faceFrom, faceTo);
+      }
+      const products = context === PLAIN ? faces.faceProducts : contextProducts;
       accumulateFaceGradients(faces, faceFrom, faceTo, quaternions, pairLogs, scales, products, rhs, facesKernel);
     } else if (command === FORWARD) {
       x.fill(0, accumulatorFrom, accumulatorTo);

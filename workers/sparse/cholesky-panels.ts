@@ -161,7 +161,7 @@ export function choleskyPanelSolveThree(panels: CholeskyPanels, x: Float64Array)
   if (x.length < 3 * n) throw new RangeError(`choleskyPanelSolveThree: expected ${n}×3 values, got ${x.length}`);
   const { kernels, solution } = panels;
   // The kernels read x in their memory: a right-hand side from elsewhere is solved in the panels' own rows.
-  const y = kernels === null || solution === null || x.buffer === kernels.memory.buffer ? x : solution;
+  const y = kernels === null || solution === null || x.buffer === kernels.buffer ? x : solution;
   if (y !== x) y.set(x.subarray(0, 3 * n));
   // Each pass is its own function with array arguments, so V8 optimizes each loop on its own feedback.
   const all = new Int32Array([0, supernodeCount]);
@@ -470,7 +470,7 @@ export function choleskyPanelBackward(
 /** The kernels address their memory only: every array they read or write must be a view of it. */
 function onKernelMemory(kernels: PanelKernels, ...views: (Int32Array | Float64Array)[]): void {
   for (const view of views) {
-    if (view.buffer !== kernels.memory.buffer) {
+    if (view.buffer !== kernels.buffer) {
       throw new Error('choleskyPanelForward/Backward: with the WebAssembly kernels, every array must be a view of their memory');
     }
   }

@@ -385,6 +385,11 @@ function backwardRange(): Fn {
 /** The range kernels of one instance, on its memory (see the module comment for the arguments). */
 export interface PanelKernels {
   readonly memory: WebAssembly.Memory;
+  /**
+   * The memory's buffer when the kernels were instantiated: the arrays they take are views of it (a shared memory
+   * that grows later hands out a new buffer object for the same bytes; views made before stay views of this one)
+   */
+  readonly buffer: ArrayBufferLike;
   /** choleskyPanelForward over supernodes from … to − 1; the other arguments are the arrays' byte offsets */
   forwardRange(
     from: number,
@@ -428,15 +433,16 @@ function kernelModule(shared: boolean): WebAssembly.Module | null {
 }
 
 /**
- * A WebAssembly memory of at least `bytes` bytes that never grows (so views of it stay valid), shared between
- * threads or not; null where WebAssembly with SIMD is unavailable or the size is over 2 GiB — the solve then keeps
- * its arrays in ordinary buffers and its JavaScript loops.
+ * A WebAssembly memory of at least `bytes` bytes, shared between threads or not; null where WebAssembly with SIMD is
+ * unavailable or the size is over 2 GiB — the solve then keeps its arrays in ordinary buffers and its JavaScript
+ * loops. It never grows (views of a memory that grows are detached), unless it is shared and `growable`: a shared
+ * memory may grow up to 2 GiB, its views staying valid.
  */
-export function panelMemory(bytes: number, shared: boolean): WebAssembly.Memory | null {
+export function panelMemory(bytes: number, shared: boolean, growable = false): WebAssembly.Memory | null {
   const pages = Math.max(1, Math.ceil(bytes / PAGE));
   if (pages > MAX_PAGES || kernelModule(shared) === null) return null;
   try {
-    return new WebAssembly.Memory({ initial: pages, maximum: pages, shared });
+    return new WebAssembly.Memory({ initial: pages, maximum: shared && growable ? MAX_PAGES : pages, shared });
   } catch {
     return null; // out of memory for one block this size: ordinary buffers may still fit
   }
@@ -445,12 +451,14 @@ export function panelMemory(bytes: number, shared: boolean): WebAssembly.Memory 
 /**
  * The kernels instantiated on a memory from panelMemory (on this thread; another thread instantiates its own on
  * the same shared memory).
+ * @param buffer  the buffer object whose views they take: memory.buffer, or one taken from it before (of a shared
+ *                memory that another thread may grow meanwhile, which gives memory.buffer a new object)
  */
-export function panelKernels(memory: WebAssembly.Memory): PanelKernels {
+export function panelKernels(memory: WebAssembly.Memory, buffer: ArrayBufferLike = memory.buffer): PanelKernels {
   const shared = typeof SharedArrayBuffer === 'function' && memory.buffer instanceof SharedArrayBuffer;
   const module = kernelModule(shared);
   if (module === null) throw new Error('panelKernels: WebAssembly SIMD is not available here');
   const instance = new WebAssembly.Instance(module, { env: { memory } });
   const exports = instance.exports as unknown as Omit<PanelKernels, 'memory'>;
-  return { memory, forwardRange: exports.forwardRange, backwardRange: exports.backwardRange };
+  return { memory, buffer, forwardRange: exports.forwardRange, backwardRange: exports.backwardRange };
 }

@@ -331,9 +331,11 @@ export function compileModule(bytes: Uint8Array<ArrayBuffer>): WebAssembly.Modul
 
 /** Hands out typed arrays of one memory one after another, each starting on a 64-byte line. */
 export class MemoryCarver {
-  private offset = 0;
-
-  constructor(readonly buffer: ArrayBufferLike) {}
+  /** @param offset  where the first view starts (a multiple of 64) */
+  constructor(
+    readonly buffer: ArrayBufferLike,
+    private offset = 0,
+  ) {}
 
   /** The bytes that views of these many 8-byte and 4-byte values take, each rounded up to whole lines. */
   static bytes(float64Lengths: readonly number[], int32Lengths: readonly number[]): number {
@@ -344,6 +346,12 @@ export class MemoryCarver {
   float64(length: number): Float64Array {
     const view = new Float64Array(this.buffer, this.offset, length);
     this.offset += Math.ceil((8 * length) / 64) * 64;
+    return view;
+  }
+
+  float32(length: number): Float32Array {
+    const view = new Float32Array(this.buffer, this.offset, length);
+    this.offset += Math.ceil((4 * length) / 64) * 64;
     return view;
   }
 
@@ -360,10 +368,16 @@ export class MemoryCarver {
   }
 
   /** A copy of `array` in the memory, next after the views handed out so far. */
-  copyOf<T extends Int32Array | Uint32Array | Float64Array>(array: T): T {
+  copyOf<T extends Int32Array | Uint32Array | Float32Array | Float64Array>(array: T): T {
     const { length } = array;
     const copy = (
-      array instanceof Float64Array ? this.float64(length) : array instanceof Int32Array ? this.int32(length) : this.uint32(length)
+      array instanceof Float64Array
+        ? this.float64(length)
+        : array instanceof Float32Array
+          ? this.float32(length)
+          : array instanceof Int32Array
+            ? this.int32(length)
+            : this.uint32(length)
     ) as T;
     copy.set(array);
     return copy;
