@@ -139,10 +139,11 @@ export function perFaceSkinningSetup(
 
 /**
  * The stages of perFaceSkinningSetup, in order: per-face weights and the stitching system ('assembly'), the free
- * block's AMD ordering, symbolic analysis and numeric factorization, the faces put in pivot order ('faces': the face
- * loop's arrays, as the assembly's), then 'packing' (the panels, and the free × fixed block in pivot order).
+ * block's AMD ordering, symbolic analysis and numeric factorization, 'packing' (the panels, and the free × fixed
+ * block in pivot order), then the faces put in pivot order ('faces': the face loop's arrays, as the assembly's, in
+ * the panels' memory where the face kernel reads them).
  */
-export type PerFaceSetupStage = 'assembly' | 'ordering' | 'analysis' | 'factorization' | 'faces' | 'packing';
+export type PerFaceSetupStage = 'assembly' | 'ordering' | 'analysis' | 'factorization' | 'packing' | 'faces';
 
 /**
  * perFaceSkinningSetup and the Cholesky factor the panels were packed from, for checks of the packed solve against
@@ -268,32 +269,27 @@ export function perFaceSkinningSetupAndFactor(
     solutionRow[v] = 3 * (freeIndex[v] >= 0 ? inversePerm[freeIndex[v]] : freeCount);
     if (freeIndex[v] >= 0) pivotVertex[inversePerm[freeIndex[v]]] = 3 * v;
   }
-  const faces = facesInPivotOrder({ faceSlotStart, faceWeights, slotPairs, faceProducts, triangles }, solutionRow);
-  stageDone?.('faces');
   for (let t = 0; t < fixedTriplets; t++) fixedRows[t] = inversePerm[fixedRows[t]];
   const freeFixed = cscFromTriplets(freeCount, fixedVertices.length, fixedRows, fixedCols, fixedVals, fixedTriplets);
   const pairBones = Uint32Array.from(pairList);
   const pairs = pairBones.length / 2;
-  // The face loop's arrays and the frame's bone logs beside the panels, in the kernels' memory.
+  // The panels, with room in the kernels' memory for the face loop's arrays and the frame's bone logs.
   const room = MemoryCarver.bytes(
-    [faces.faceWeights.length, faces.faceProducts.length, 4 * boneCount, 3 * pairs, 3 * pairs],
-    [faces.faceSlotStart.length, faces.slotPairs.length, pairBones.length, faces.cornerRows.length],
+    [faceWeights.length, faceProducts.length, 4 * boneCount, 3 * pairs, 3 * pairs],
+    [faceSlotStart.length, slotPairs.length, pairBones.length, triangles.length],
   );
   const panels = choleskyPanels(factor, true, room);
   const kernel = panels.kernels === null || panels.room === null ? null : faceKernel(panels.kernels.memory);
   const carver = kernel === null ? null : panels.room;
-  const copy = <T extends Int32Array | Uint32Array | Float64Array>(array: T): T => (carver === null ? array : carver.copyOf(array));
+  stageDone?.('packing');
+  // The faces sorted straight into that room (else into ordinary arrays).
+  const faces = facesInPivotOrder({ faceSlotStart, faceWeights, slotPairs, faceProducts, triangles }, solutionRow, carver);
   const setup: PerFaceSkinningSetup = {
     vertexCount: n,
     faceCount,
     boneCount,
-    faceSlotStart: copy(faces.faceSlotStart),
-    faceWeights: copy(faces.faceWeights),
-    slotPairs: copy(faces.slotPairs),
-    faceProducts: copy(faces.faceProducts),
-    triangles: faces.triangles,
-    cornerRows: copy(faces.cornerRows),
-    pairBones: copy(pairBones),
+    ...faces,
+    pairBones: carver === null ? pairBones : carver.copyOf(pairBones),
     restPositions,
     fixedBones,
     freeIndex,
@@ -313,7 +309,7 @@ export function perFaceSkinningSetupAndFactor(
             pairScales: carver.float64(3 * pairs),
           },
   };
-  stageDone?.('packing');
+  stageDone?.('faces');
   return { setup, factor };
 }
 
@@ -324,8 +320,13 @@ type FaceArrays = Pick<PerFaceSkinningSetup, 'faceSlotStart' | 'faceWeights' | '
  * The faces put in the order of their lowest pivot row (ties in mesh order), with each corner's solution row.
  * @param faces        in mesh order
  * @param solutionRow  #V 3 × each vertex's pivot row (the spare row for fixed vertices)
+ * @param memory       where the face loop's arrays go (the kernels' memory), or null for ordinary arrays
  */
-function facesInPivotOrder(faces: FaceArrays, solutionRow: Int32Array): FaceArrays & { cornerRows: Int32Array } {
+function facesInPivotOrder(
+  faces: FaceArrays,
+  solutionRow: Int32Array,
+  memory: MemoryCarver | null,
+): FaceArrays & { cornerRows: Int32Array } {
   const { faceSlotStart, faceWeights, slotPairs, faceProducts, triangles } = faces;
   const faceCount = faceSlotStart.length - 1;
   // A counting sort on the lowest corner row: stable (mesh order within a row), in linear time.
@@ -341,12 +342,12 @@ function facesInPivotOrder(faces: FaceArrays, solutionRow: Int32Array): FaceArra
   const order = new Int32Array(faceCount);
   for (let f = 0; f < faceCount; f++) order[start[key[f]]++] = f;
   const sorted = {
-    faceSlotStart: new Uint32Array(faceCount + 1),
-    faceWeights: new Float64Array(faceWeights.length),
-    slotPairs: new Uint32Array(slotPairs.length),
-    faceProducts: new Float64Array(faceProducts.length),
+    faceSlotStart: memory?.uint32(faceCount + 1) ?? new Uint32Array(faceCount + 1),
+    faceWeights: memory?.float64(faceWeights.length) ?? new Float64Array(faceWeights.length),
+    slotPairs: memory?.uint32(slotPairs.length) ?? new Uint32Array(slotPairs.length),
+    faceProducts: memory?.float64(faceProducts.length) ?? new Float64Array(faceProducts.length),
     triangles: new Uint32Array(triangles.length),
-    cornerRows: new Int32Array(triangles.length),
+    cornerRows: memory?.int32(triangles.length) ?? new Int32Array(triangles.length),
   };
   let slot = 0;
   for (let i = 0; i < faceCount; i++) {
