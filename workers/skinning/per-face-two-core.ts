@@ -268,8 +268,13 @@ export interface PerFaceHelperShared {
   quaternions: Float64Array;
   pairLogs: Float64Array;
   pairScales: Float64Array;
-  /** (#free + 1) × 3: the helper's half of the right-hand sides */
+  /**
+   * (#free + 1) × 3: the helper's half of the right-hand sides; its faces add only into [rhsFrom, rhsTo) (the faces
+   * are in the order of their lowest pivot row, so the helper's, the later half, start high), the rest stays zero
+   */
   rhs: Float64Array;
+  rhsFrom: number;
+  rhsTo: number;
 }
 
 /** Per-face skinning's frame on two threads; see perFaceTwoCore. */
@@ -472,6 +477,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     pairLogs: workspace.pairLogs,
     pairScales: workspace.pairScales,
     rhs: floats(3 * (n + 1)),
+    ...rowsOf(faces.cornerRows, half, faceCount),
   };
   const helper = startHelper(shared);
   let disposed = false;
@@ -607,7 +613,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     const pairScales = scaled ? workspace.pairScales : null;
     accumulateFaceGradients(faces, 0, half, workspace.quaternions, workspace.pairLogs, pairScales, products, x, facesKernel);
     join(control, posted);
-    addInto(x, rhs, rows3);
+    addInto(x, rhs, shared.rhsFrom, shared.rhsTo);
     fixedVerticesToRightHandSide(setup, transforms, sourcePositions ?? setup.restPositions, x, outPositions);
     // Forward: each bin at once, top-row updates into the accumulators; then the top here.
     posted = post(control, FORWARD);
@@ -673,9 +679,20 @@ function examplesOnMemory(
 // The frame's plain loops are functions of their own (addInto here, copySolution of per-face-skinning.ts), so that
 // V8 optimizes each on its own feedback: inside the frame's closure the copy out ran at a sixth of its speed.
 
-/** x[i] += y[i] for i < count. */
-function addInto(x: Float64Array, y: Float64Array, count: number): void {
-  for (let i = 0; i < count; i++) x[i] += y[i];
+/** x[i] += y[i] for from ≤ i < to. */
+function addInto(x: Float64Array, y: Float64Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) x[i] += y[i];
+}
+
+/** The span of right-hand-side values that faces from … to − 1 add into: [rhsFrom, rhsTo). */
+function rowsOf(cornerRows: Int32Array, from: number, to: number): { rhsFrom: number; rhsTo: number } {
+  let low = Infinity;
+  let high = -Infinity;
+  for (let i = 3 * from; i < 3 * to; i++) {
+    low = Math.min(low, cornerRows[i]);
+    high = Math.max(high, cornerRows[i]);
+  }
+  return low > high ? { rhsFrom: 0, rhsTo: 0 } : { rhsFrom: low, rhsTo: high + 3 };
 }
 
 /**
@@ -745,7 +762,7 @@ function helperLoop(shared: PerFaceHelperShared): void {
     seen = Atomics.load(control, POSTED);
     const command = Atomics.load(control, COMMAND);
     if (command === FACES) {
-      rhs.fill(0);
+      rhs.fill(0, shared.rhsFrom, shared.rhsTo);
       const scales = Atomics.load(control, SCALED) === 1 ? pairScales : null;
       const context = Atomics.load(control, CONTEXT);
       if (context === EXAMPLES && memory !== null) {
