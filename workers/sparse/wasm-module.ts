@@ -344,27 +344,19 @@ export class MemoryCarver {
   }
 
   float64(length: number): Float64Array {
-    const view = new Float64Array(this.buffer, this.offset, length);
-    this.offset += Math.ceil((8 * length) / 64) * 64;
-    return view;
+    return this.take(Float64Array, length);
   }
 
   float32(length: number): Float32Array {
-    const view = new Float32Array(this.buffer, this.offset, length);
-    this.offset += Math.ceil((4 * length) / 64) * 64;
-    return view;
+    return this.take(Float32Array, length);
   }
 
   int32(length: number): Int32Array {
-    const view = new Int32Array(this.buffer, this.offset, length);
-    this.offset += Math.ceil((4 * length) / 64) * 64;
-    return view;
+    return this.take(Int32Array, length);
   }
 
   uint32(length: number): Uint32Array {
-    const view = new Uint32Array(this.buffer, this.offset, length);
-    this.offset += Math.ceil((4 * length) / 64) * 64;
-    return view;
+    return this.take(Uint32Array, length);
   }
 
   /** A copy of `array` in the memory, next after the views handed out so far. */
@@ -381,5 +373,15 @@ export class MemoryCarver {
     ) as T;
     copy.set(array);
     return copy;
+  }
+
+  /** The next view of `length` values, and the offset moved past it to the next line. */
+  private take<T extends ArrayBufferView>(
+    Type: { new (buffer: ArrayBufferLike, offset: number, length: number): T; readonly BYTES_PER_ELEMENT: number },
+    length: number,
+  ): T {
+    const view = new Type(this.buffer, this.offset, length);
+    this.offset += Math.ceil((Type.BYTES_PER_ELEMENT * length) / 64) * 64;
+    return view;
   }
 }
