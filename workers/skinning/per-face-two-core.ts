@@ -298,10 +298,10 @@ export interface PerFaceTwoCore {
   contextFrame(transforms: Float64Array, sourcePositions: Float64Array, outPositions: Float64Array, boneScales?: Float64Array | null): void;
   /**
    * Copies the examples' offsets into the shared memory (which grows for them, or reuses the room of examples shared
-   * before), so that each thread blends its own faces' products in examplesFrame. Returns the examples with those
-   * arrays replaced by their shared copies (the same values; the caller may drop its own), or null where the memory
-   * cannot take them (no WebAssembly memory, or it cannot grow that much): then contextFrame, with products from the
-   * caller, is the way.
+   * before, whose shared copies then hold these), so that each thread blends its own faces' products in
+   * examplesFrame. Returns the examples with those arrays replaced by their shared copies (the same values; the caller
+   * may drop its own), or null where the memory cannot take them (no WebAssembly memory, or it cannot grow that much):
+   * then no examples are shared, and contextFrame, with products from the caller, is the way.
    */
   shareExamples<T extends PerFaceExampleOffsets>(examples: T): T | null;
   /**
@@ -527,6 +527,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
   /** shareExamples' copy into the memory's room for examples (grown when too small); null when it cannot grow. */
   function copyExamples(examples: PerFaceExampleOffsets): SharedExamples | null {
     const J = examples.exampleCount;
+    sharedExamples = null;
     if (memory === null || examples.productOffsets.length !== 6 * faceCount * J || examples.polarOffsets.length !== 9 * faceCount * J) {
       return null;
     }
