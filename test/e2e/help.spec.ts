@@ -46,13 +46,14 @@ test('help overlay scrolls to its last row at 1280×720, searches and closes on 
   expect(await rowVisible(page, firstRow, body), 'Page Up comes back to the first row').toBe(true);
   const frame = (await body.boundingBox())!;
   await page.mouse.move(frame.x + frame.width / 2, frame.y + frame.height / 2);
+  // One wheel step per poll, polled every 100 ms: on a loaded machine the poll's default back-off left too few steps.
   await expect
     .poll(
       async () => {
-        await page.mouse.wheel(0, 200);
+        await page.mouse.wheel(0, 400);
         return rowVisible(page, lastRow, body);
       },
-      { message: 'the wheel reaches the last row', timeout: 10_000 },
+      { message: 'the wheel reaches the last row', timeout: 30_000, intervals: [100] },
     )
     .toBe(true);
 

@@ -382,13 +382,20 @@ test('scripting panel under the desktop app’s Content-Security-Policy and isol
   const boneCount = await page.evaluate(() => (window as any).__rigwright.work.scene().bones.length / 2);
   expect(boneCount, 'the start scene has bones').toBeGreaterThan(0);
   await expect(output).toContainText(`bones ${boneCount}`);
-  expect(
-    served.filter((url) => /ts\.worker|editor\.worker/.test(url)).length,
-    'monaco’s workers were served with the header',
-  ).toBeGreaterThanOrEqual(2);
+  // Monaco starts its editor worker when a feature first asks for it, which on a loaded machine may come after the
+  // run: wait for both workers.
+  const isMonacoWorker = (url: string) => /ts\.worker|editor\.worker/.test(url);
+  await expect
+    .poll(() => served.filter(isMonacoWorker).length, { message: 'monaco’s workers were served with the header', timeout: 30_000 })
+    .toBeGreaterThanOrEqual(2);
   // Monaco's workers started under the embedder policy, and are isolated with the page.
-  const monacoWorkers = page.workers().filter((worker) => /ts\.worker|editor\.worker/.test(worker.url()));
-  expect(monacoWorkers.length, 'monaco’s editor and TypeScript workers run').toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(() => page.workers().filter((worker) => isMonacoWorker(worker.url())).length, {
+      message: 'monaco’s editor and TypeScript workers run',
+      timeout: 30_000,
+    })
+    .toBeGreaterThanOrEqual(2);
+  const monacoWorkers = page.workers().filter((worker) => isMonacoWorker(worker.url()));
   for (const worker of monacoWorkers) expect(await worker.evaluate(() => crossOriginIsolated), worker.url()).toBe(true);
   expect(await page.evaluate(() => (window as any).__cspViolations as string[]), 'no violation in the page').toEqual([]);
   expect(refusals, 'nothing refused in the page or its workers').toEqual([]);
