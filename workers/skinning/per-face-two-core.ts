@@ -606,8 +606,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     // Faces: half here into x, half on the helper into rhs (each blending its faces' products first from examples).
     let posted = post(control, FACES);
     if (context === EXAMPLES && sharedExamples !== null) {
-      const blend = Atomics.load(control, BLEND) === 1 ? 'eq10' : 'eq9';
-      const count = Atomics.load(control, ACTIVE_COUNT);
+      const { blend, count } = frameBlend(control);
       perFaceContextProductRange(faces.faceProducts, sharedExamples, count, sharedExamples, blend, contextProducts, 0, half);
     }
     x.fill(0, 0, rows3);
@@ -635,6 +634,11 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     join(control, posted);
     copySolution(setup, x, outPositions);
   }
+}
+
+/** An EXAMPLES frame's blend and active example count, as examplesFrame posted them. */
+function frameBlend(control: Int32Array): { blend: PerFaceBlend; count: number } {
+  return { blend: Atomics.load(control, BLEND) === 1 ? 'eq10' : 'eq9', count: Atomics.load(control, ACTIVE_COUNT) };
 }
 
 /** The shared examples' arrays, views of the two-core frame's memory. */
@@ -768,8 +772,7 @@ function helperLoop(shared: PerFaceHelperShared): void {
       const context = Atomics.load(control, CONTEXT);
       if (context === EXAMPLES && memory !== null) {
         examples = examplesOnMemory(control, memory, faceCount, examples);
-        const blend = Atomics.load(control, BLEND) === 1 ? 'eq10' : 'eq9';
-        const count = Atomics.load(control, ACTIVE_COUNT);
+        const { blend, count } = frameBlend(control);
         perFaceContextProductRange(faces.faceProducts, examples, count, examples, blend, contextProducts, faceFrom, faceTo);
       }
       const products = context === PLAIN ? faces.faceProducts : contextProducts;
