@@ -12,6 +12,7 @@ import { amdOfGraph, amdOrdering } from '../../workers/sparse/amd-ordering.ts';
 import { symmetricAdjacency } from '../../workers/sparse/symmetric-adjacency.ts';
 import { choleskySymbolic, type CholeskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
+import { factoredByKernel } from '../../workers/sparse/factor-kernel.ts';
 import { cotangentLaplacian } from '../../workers/mesh/cotangent-laplacian.ts';
 import { harmonicWeights } from '../../workers/weights/harmonic-weights.ts';
 import { readOff } from '../../workers/formats/off.ts';
@@ -234,15 +235,27 @@ function differenceFromReference(
   return { worst, largest };
 }
 
+/**
+ * The factor by the WebAssembly loop (checked to be the one that ran) and by the JavaScript loop, each held against
+ * the up-looking reference to 1e-12 of the largest entry.
+ */
+function bothLoopsMatchReference(name: string, a: CscMatrix, symbolic: CholeskySymbolic): void {
+  for (const kernel of [true, false]) {
+    const values = choleskyNumeric(a, symbolic, undefined, kernel).values;
+    const loop = kernel ? 'WebAssembly loop' : 'JavaScript loop';
+    assert.equal(factoredByKernel(values), kernel, `${name}: the ${loop} factored it`);
+    const { worst, largest } = differenceFromReference(name, a, symbolic, values);
+    assert.ok(worst <= 1e-12 * largest, `${name}, ${loop}: largest difference ${worst} against entries up to ${largest}`);
+  }
+}
+
 test('the supernodal factor of the hand and body Laplacians equals a simplicial up-looking Cholesky to 1e-12', () => {
   for (const [name, mesh] of [
     ['hand', hand()],
     ['body', body()],
   ] as const) {
     const { kff } = freeSystem(mesh);
-    const symbolic = choleskySymbolic(kff, amdOrdering(kff));
-    const { worst, largest } = differenceFromReference(name, kff, symbolic, choleskyNumeric(kff, symbolic).values);
-    assert.ok(worst <= 1e-12 * largest, `${name}: largest difference ${worst} against entries up to ${largest}`);
+    bothLoopsMatchReference(name, kff, choleskySymbolic(kff, amdOrdering(kff)));
   }
 });
 
@@ -305,8 +318,7 @@ test('the supernodal factor equals the up-looking Cholesky to 1e-12 for descenda
         Int32Array.from({ length: a.cols }, (_, k) => k),
       );
       assert.deepEqual(Array.from(symbolic.supernodeStart), [0, p, p + f, a.cols], `${name}: A, F and W with C are the supernodes`);
-      const { worst, largest } = differenceFromReference(name, a, symbolic, choleskyNumeric(a, symbolic).values);
-      assert.ok(worst <= 1e-12 * largest, `${name}: largest difference ${worst} against entries up to ${largest}`);
+      bothLoopsMatchReference(name, a, symbolic);
     }
   }
 });
@@ -337,8 +349,7 @@ test('the supernodal factor equals the up-looking Cholesky to 1e-12 where a desc
         [...Array.from({ length: w + r }, (_, k) => p + f + k), firstOfD],
         `${name}: A's rows below are W, C and D's first column`,
       );
-      const { worst, largest } = differenceFromReference(name, a, symbolic, choleskyNumeric(a, symbolic).values);
-      assert.ok(worst <= 1e-12 * largest, `${name}: largest difference ${worst} against entries up to ${largest}`);
+      bothLoopsMatchReference(name, a, symbolic);
     }
   }
 });

@@ -7,6 +7,7 @@ import { amdOrdering } from '../../workers/sparse/amd-ordering.ts';
 import { symmetricAdjacency, type AdjacencyGraph } from '../../workers/sparse/symmetric-adjacency.ts';
 import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
+import { FACTOR_MODULE_BASE64, factoredByKernel, factorModuleBytes } from '../../workers/sparse/factor-kernel.ts';
 import { choleskySolve, choleskySolvePermuted } from '../../workers/sparse/cholesky-solve.ts';
 import { choleskyPanelForward, choleskyPanels, choleskyPanelSolveThree } from '../../workers/sparse/cholesky-panels.ts';
 import { NotPositiveDefiniteError } from '../../workers/sparse/not-positive-definite-error.ts';
@@ -430,9 +431,15 @@ test('the analysis of a matrix storing both triangles equals that of its lower t
 });
 
 test('refactoring new values with the same pattern reuses the analysis', () => {
+  // Each loop: the WebAssembly one in its scratch memory (copied out), in a memory of its own, the JavaScript one.
+  for (const kernel of [true, 0, false]) refactorReusesAnalysis(kernel);
+});
+
+function refactorReusesAnalysis(kernel: boolean | number): void {
   const { csc, dense } = randomSpd(150, 0.04, 99);
   const symbolic = choleskySymbolic(csc, nestedDissectionOrdering(csc));
-  const first = choleskyNumeric(csc, symbolic);
+  const first = choleskyNumeric(csc, symbolic, undefined, kernel);
+  assert.equal(factoredByKernel(first.values), kernel !== false, `kernel ${kernel}: the loop asked for factored it`);
   const storage = first.values;
   // Scale the off-diagonal part and shift the diagonal: new values, same pattern.
   const scaled: CscMatrix = { ...csc, values: csc.values.slice() };
@@ -445,15 +452,20 @@ test('refactoring new values with the same pattern reuses the analysis', () => {
       denseScaled[i * n + j] = scaled.values[q];
     }
   }
-  const second = choleskyNumeric(scaled, symbolic, first);
+  const second = choleskyNumeric(scaled, symbolic, first, kernel);
   assert.equal(second, first);
-  assert.equal(second.values, storage, 'the factor storage is reused');
+  assert.equal(second.values, storage, `kernel ${kernel}: the factor storage is reused`);
   assert.equal(second.symbolic, symbolic);
   const b = Float64Array.from({ length: n }, (_, i) => Math.sin(i));
   const x = choleskySolve(second, b, 1);
   const expected = denseSolve(denseScaled, n, b, 1);
-  for (let i = 0; i < n; i++) assert.ok(Math.abs(x[i] - expected[i]) < 1e-10, `row ${i}`);
-  assert.throws(() => choleskyNumeric(gridMatrix(3, 3), symbolic), RangeError);
+  for (let i = 0; i < n; i++) assert.ok(Math.abs(x[i] - expected[i]) < 1e-10, `kernel ${kernel}: row ${i}`);
+  assert.throws(() => choleskyNumeric(gridMatrix(3, 3), symbolic, undefined, kernel), RangeError);
+}
+
+test("the factorization kernel's module kept as base64 is the one its builder writes", () => {
+  const built = Buffer.from(factorModuleBytes()).toString('base64');
+  assert.equal(FACTOR_MODULE_BASE64, built, "write the builder's output into FACTOR_MODULE_BASE64 (factor-kernel.ts)");
 });
 
 test('AMD and nested dissection are valid permutations and reduce fill against the natural order on a grid', () => {
@@ -540,7 +552,12 @@ test('AMD keeps its fill on a large grid', () => {
 test('a matrix that is not positive definite raises NotPositiveDefiniteError, not NaN', () => {
   // Symmetric indefinite: eigenvalues 3 and -1.
   const indefinite = cscFromTriplets(2, 2, [0, 1, 0, 1], [0, 0, 1, 1], [1, 2, 2, 1]);
-  assert.throws(() => choleskyNumeric(indefinite, choleskySymbolic(indefinite, identity(2))), NotPositiveDefiniteError);
+  for (const kernel of [true, false]) {
+    assert.throws(
+      () => choleskyNumeric(indefinite, choleskySymbolic(indefinite, identity(2)), undefined, kernel),
+      NotPositiveDefiniteError,
+    );
+  }
   // Singular: a grid Laplacian without any Dirichlet row (constant null space).
   const w = 10;
   const ti: number[] = [];
@@ -552,9 +569,21 @@ test('a matrix that is not positive definite raises NotPositiveDefiniteError, no
     tv.push(-1, -1, 1, 1);
   }
   const singular = cscFromTriplets(w, w, ti, tj, tv);
-  assert.throws(
-    () => choleskyNumeric(singular, choleskySymbolic(singular, nestedDissectionOrdering(singular))),
-    (e: unknown) => e instanceof NotPositiveDefiniteError && /not positive definite/.test(e.message),
-  );
+  const singularSymbolic = choleskySymbolic(singular, nestedDissectionOrdering(singular));
+  // Both loops (WebAssembly and JavaScript) stop at the same pivot and report the same row and value.
+  const failures = [true, false].map((kernel) => {
+    try {
+      choleskyNumeric(singular, singularSymbolic, undefined, kernel);
+    } catch (e) {
+      return e;
+    }
+    return null;
+  });
+  for (const e of failures) {
+    assert.ok(e instanceof NotPositiveDefiniteError && /not positive definite/.test(e.message), `raised ${String(e)}`);
+  }
+  const [fromKernel, fromLoop] = failures as NotPositiveDefiniteError[];
+  assert.equal(fromKernel.index, fromLoop.index, 'the same row');
+  assert.equal(fromKernel.pivot, fromLoop.pivot, 'the same pivot');
   assert.throws(() => choleskySymbolic(singular, Int32Array.from([0, 0, 1, 2, 3, 4, 5, 6, 7, 8])), /not a permutation/);
 });

@@ -1,6 +1,7 @@
 import type { CscMatrix } from './csc-matrix.ts';
 import type { CholeskySymbolic } from './cholesky-symbolic.ts';
 import { NotPositiveDefiniteError } from './not-positive-definite-error.ts';
+import { kernelFactor, PIVOT_CANCELLATION, SCRATCH_BYTES } from './factor-kernel.ts';
 
 /** A numeric Cholesky factor P A Pᵀ = L Lᵀ: dense supernode blocks laid out as `symbolic` describes. */
 export interface CholeskyFactor {
@@ -10,28 +11,59 @@ export interface CholeskyFactor {
 }
 
 /**
- * A pivot that keeps less than this fraction of its original diagonal entry means the matrix is singular to
- * working precision (e.g. a Laplacian block with no Dirichlet row): report it instead of dividing by noise.
- */
-const PIVOT_CANCELLATION = 1e-13;
-
-/**
  * Left-looking supernodal Cholesky factorization (Ng & Peyton 1993): for each supernode in column order, gather
  * A's entries into its dense block, subtract the updates of every earlier supernode whose rows reach it
  * (one dense product per descendant, scattered through relative row indices), then factor the block's
  * diagonal part and scale the rows below.
  *
+ * The loop runs as WebAssembly (factor-kernel.ts) where the runtime allows: the factor's values are then a view of
+ * the kernel's memory. A pivot that keeps less than PIVOT_CANCELLATION of its original diagonal entry means the
+ * matrix is singular to working precision (e.g. a Laplacian block with no Dirichlet row): it is reported instead of
+ * divided by.
+ *
  * @param a        symmetric positive definite matrix with exactly the pattern `symbolic` was made from
  * @param symbolic choleskySymbolic(pattern of a, ordering)
  * @param out      a factor to overwrite (reuses its storage when refactoring with new values)
+ * @param kernel   false: the JavaScript loop even where the WebAssembly one could run; a number: the size in bytes
+ *                 up to which the WebAssembly loop works in its scratch memory and copies the factor out (0: every
+ *                 factor in a memory of its own; the default is SCRATCH_BYTES)
  * @returns the factor
  * @throws NotPositiveDefiniteError when a pivot is ≤ 0, NaN, or lost to cancellation
  */
-export function choleskyNumeric(a: CscMatrix, symbolic: CholeskySymbolic, out?: CholeskyFactor): CholeskyFactor {
+export function choleskyNumeric(
+  a: CscMatrix,
+  symbolic: CholeskySymbolic,
+  out?: CholeskyFactor,
+  kernel: boolean | number = true,
+): CholeskyFactor {
   if (a.rowIndices.length !== symbolic.matrixNonzeros || a.cols !== symbolic.n) {
     throw new RangeError(
       `choleskyNumeric: the matrix (order ${a.cols}, ${a.rowIndices.length} non-zeros) is not the pattern analysed (order ${symbolic.n}, ${symbolic.matrixNonzeros} non-zeros)`,
     );
+  }
+  const made =
+    kernel === false
+      ? null
+      : kernelFactor(
+          symbolic,
+          (values) => assemble(symbolic.assemblyMap, a.values, values),
+          out?.values,
+          kernel === true ? SCRATCH_BYTES : kernel,
+        );
+  if (made !== null) {
+    const { values, failed } = made;
+    if (failed >= 0) {
+      const s = symbolic.supernodeOfColumn[failed];
+      const rowCount = symbolic.rowPointers[s + 1] - symbolic.rowPointers[s];
+      const j = failed - symbolic.supernodeStart[s];
+      throw new NotPositiveDefiniteError(symbolic.perm[failed], values[symbolic.valuePointers[s] + j * rowCount + j]);
+    }
+    if (out) {
+      out.symbolic = symbolic;
+      out.values = values;
+      return out;
+    }
+    return { symbolic, values };
   }
   const reuse = out !== undefined && out.values.length === symbolic.storedValues;
   // A new array is already zero; filling it would touch every page of a large factor once more.

@@ -121,6 +121,14 @@ export class Fn {
   greaterEqualS(): this {
     return this.emit(0x4e);
   }
+  /** i32 a != b */
+  notEqual(): this {
+    return this.emit(0x47);
+  }
+  /** i32 a < b, signed */
+  lessS(): this {
+    return this.emit(0x48);
+  }
   /** i32 >>> 1 */
   half(): this {
     return this.i32(1).emit(0x76);
@@ -154,6 +162,23 @@ export class Fn {
   flessEqual(): this {
     return this.emit(0x65);
   }
+  /** f64 a > b (an i32; false when either is NaN) */
+  fgreater(): this {
+    return this.emit(0x64);
+  }
+  /** f64 a != b (an i32; true when either is NaN) */
+  fnotEqual(): this {
+    return this.emit(0x62);
+  }
+  fdiv(): this {
+    return this.emit(0xa3);
+  }
+  fabs(): this {
+    return this.emit(0x99);
+  }
+  fsqrt(): this {
+    return this.emit(0x9f);
+  }
   /** return the value on the stack (or nothing) */
   ret(): this {
     return this.emit(0x0f);
@@ -171,6 +196,12 @@ export class Fn {
   /** f64.store to (address, value on the stack) + offset */
   store(offset = 0): this {
     this.code.push(0x39, 3);
+    unsigned(offset, this.code);
+    return this;
+  }
+  /** i32.store to (address, value on the stack) + offset */
+  storeI32(offset = 0): this {
+    this.code.push(0x36, 2);
     unsigned(offset, this.code);
     return this;
   }
