@@ -1,22 +1,29 @@
 /**
  * The supernodal numeric factorization's loop (factorSupernodes in cholesky-numeric.ts) as WebAssembly with 128-bit
  * SIMD. It runs the same left-looking algorithm on the same layout: for each supernode, its descendants' updates
- * (two update columns at a time, their two entries of a row in the lanes of one vector, a descendant's columns one
- * after another), then the dense factorization of its own block column by column (two rows to a vector). Where a
- * descendant has at most four columns and a block at most four, the sums are the JavaScript loop's in the same order,
- * so a mesh Laplacian's many small supernodes factor to the same bits; wider ones sum their columns in plain order
- * instead of the JavaScript loop's groups of four, which differs in round-off only.
+ * (each entry's dot product summed in registers over the descendant's columns in order, two update columns in the
+ * lanes of one vector, four columns and two rows at a time where the update is that wide), then the dense
+ * factorization of its own block (its first columns one at a time, then pairs, the columns before a pair acting as
+ * its descendant). Each entry sums its products in the same order as the JavaScript loop where a descendant has at
+ * most four columns and for a block's first four columns, so a mesh Laplacian's many small supernodes factor to the
+ * same bits; wider ones differ from it in round-off only.
  *
  * What it saves is the interpreter and the compile: a process's first factorization runs in code compiled from
- * these bytes in well under a millisecond, where V8 runs the JavaScript loop unoptimized until it has compiled it,
- * and the bounds checks on every entry. The module (2.2 kB) is written with the builder of wasm-module.ts, kept
- * here as base64 (FACTOR_MODULE_BASE64, checked against the builder by a unit test), and compiled once per runtime.
+ * these bytes in about a millisecond, where V8 runs the JavaScript loop unoptimized until it has compiled it; and,
+ * warm, the bounds checks on every entry and half the arithmetic instructions. The module (4.7 kB) is written with
+ * the builder of wasm-module.ts, kept here as base64 (FACTOR_MODULE_BASE64, checked against the builder by a unit
+ * test: the builder would take a process's first call several milliseconds), and compiled once per runtime. A
+ * page's main thread may not compile a module over 4 kB synchronously: there the JavaScript loop runs; workers and
+ * Node compile it.
  */
 import type { CholeskySymbolic } from './cholesky-symbolic.ts';
 import { compileModule, Fn, MAX_PAGES, moduleBytes, PAGE } from './wasm-module.ts';
 
 /** The same threshold as the JavaScript loop's (cholesky-numeric.ts): a pivot below it is lost to cancellation. */
 export const PIVOT_CANCELLATION = 1e-13;
+
+/** Columns of a block factored one at a time against each earlier one (the JavaScript loop's order); past them, pairs. */
+const NARROW_BLOCK = 4;
 
 const MAIN = 0;
 const UPDATE = 1;
@@ -35,14 +42,14 @@ function at(f: Fn, base: string, size: number): Fn {
  */
 function update(): Fn {
   const f = new Fn('update', ['top', 'ld8', 'columns', 'height', 'width', 'base', 'rowCount8', 'relative']);
-  f.local('i32', 'j', 'i', 'tj', 'tk', 'r', 'p', 'q', 'k');
+  f.local('i32', 'j', 'i', 'tj', 'tk', 'tl', 'tm', 'r', 'p', 'q', 'k');
   f.local('f64', 'a', 'sum');
-  f.local('v128', 'ab', 'acc');
+  f.local('v128', 'ab', 'de', 'x', 'y', 'acc', 'acc2', 'acc3', 'acc4');
   /** the block row of the update's row in local `i`, times 8 */
   const row8 = (g: Fn): Fn => at(g.get('i'), 'relative', 4).loadI32().i32(8).mul().set('r');
-  /** target column address of the update's column (local or j + 1) */
-  const column = (g: Fn, plusOne: boolean): Fn => {
-    at(g.get('j'), 'relative', 4).loadI32(plusOne ? 4 : 0);
+  /** target column address of the update's column j + plus */
+  const column = (g: Fn, plus: boolean | number): Fn => {
+    at(g.get('j'), 'relative', 4).loadI32(4 * Number(plus));
     return g.get('rowCount8').mul().get('base').add();
   };
   /** *(target + r) −= value of the f64 on the stack */
@@ -51,10 +58,13 @@ function update(): Fn {
     value(g);
     g.fsub().store();
   };
-  /** acc = Σ_k L[i, k] · (L[j, k], L[j + 1, k]) over the descendant's columns, in order */
-  const pairSum = (g: Fn): void => {
+  /** acc = Σ_k L[i, k] · (L[j + o, k], L[j + o + 1, k]) over the descendant's columns, in order (o: 0 or 2) */
+  const pairSum = (g: Fn, o = 0): void => {
     at(g.get('i'), 'top', 8).set('p');
-    at(g.get('j'), 'top', 8).set('q');
+    at(g.get('j'), 'top', 8)
+      .i32(8 * o)
+      .add()
+      .set('q');
     g.get('p').load().splat().get('q').vload().vmul().set('acc');
     g.i32(1).set('k');
     g.loop(
@@ -63,6 +73,62 @@ function update(): Fn {
         h.get('p').get('ld8').add().set('p');
         h.get('q').get('ld8').add().set('q');
         h.get('acc').get('p').load().splat().get('q').vload().vmul().vadd().set('acc');
+        h.step('k', 1);
+      },
+    );
+  };
+  /** pairSum for rows i (acc) and i + 1 (acc2) at once: each (L[j, k], L[j + 1, k]) loaded serves both */
+  const pairSums = (g: Fn): void => {
+    at(g.get('i'), 'top', 8).set('p');
+    at(g.get('j'), 'top', 8).set('q');
+    g.get('q').vload().set('ab');
+    g.get('p').load().splat().get('ab').vmul().set('acc');
+    g.get('p').load(8).splat().get('ab').vmul().set('acc2');
+    g.i32(1).set('k');
+    g.loop(
+      (h) => h.get('k').get('columns').lessU(),
+      (h) => {
+        h.get('p').get('ld8').add().set('p');
+        h.get('q').get('ld8').add().set('q');
+        h.get('q').vload().set('ab');
+        h.get('acc').get('p').load().splat().get('ab').vmul().vadd().set('acc');
+        h.get('acc2').get('p').load(8).splat().get('ab').vmul().vadd().set('acc2');
+        h.step('k', 1);
+      },
+    );
+  };
+  /**
+   * pairSums for columns j, j + 1 (acc: row i, acc2: row i + 1) and j + 2, j + 3 (acc3, acc4) at once: each entry
+   * of the descendant loaded serves four products
+   */
+  const quadSums = (g: Fn): void => {
+    at(g.get('i'), 'top', 8).set('p');
+    at(g.get('j'), 'top', 8).set('q');
+    const terms = (h: Fn, first: boolean): void => {
+      h.get('q').vload().set('ab');
+      h.get('q').vload(16).set('de');
+      h.get('p').load().splat().set('x');
+      h.get('p').load(8).splat().set('y');
+      for (const [acc, row, pair] of [
+        ['acc', 'x', 'ab'],
+        ['acc2', 'y', 'ab'],
+        ['acc3', 'x', 'de'],
+        ['acc4', 'y', 'de'],
+      ]) {
+        if (!first) h.get(acc);
+        h.get(row).get(pair).vmul();
+        if (!first) h.vadd();
+        h.set(acc);
+      }
+    };
+    terms(g, true);
+    g.i32(1).set('k');
+    g.loop(
+      (h) => h.get('k').get('columns').lessU(),
+      (h) => {
+        h.get('p').get('ld8').add().set('p');
+        h.get('q').get('ld8').add().set('q');
+        terms(h, false);
         h.step('k', 1);
       },
     );
@@ -127,6 +193,61 @@ function update(): Fn {
       });
     },
     (g) => {
+      // Four update columns at a time: rows j … j + 2 (the triangle) by pairs, the rows below two at a time.
+      g.loop(
+        (h) => h.get('j').i32(3).add().get('width').lessU(),
+        (h) => {
+          column(h, 0).set('tj');
+          column(h, 1).set('tk');
+          column(h, 2).set('tl');
+          column(h, 3).set('tm');
+          h.get('j').set('i');
+          row8(h);
+          pairSum(h);
+          subtractAt(h, 'tj', (k) => k.get('acc').lane(0));
+          h.step('i', 1);
+          row8(h);
+          pairSum(h);
+          subtractAt(h, 'tj', (k) => k.get('acc').lane(0));
+          subtractAt(h, 'tk', (k) => k.get('acc').lane(1));
+          h.step('i', 1);
+          row8(h);
+          pairSum(h);
+          subtractAt(h, 'tj', (k) => k.get('acc').lane(0));
+          subtractAt(h, 'tk', (k) => k.get('acc').lane(1));
+          pairSum(h, 2);
+          subtractAt(h, 'tl', (k) => k.get('acc').lane(0));
+          h.step('i', 1);
+          h.loop(
+            (k) => k.get('i').i32(1).add().get('height').lessU(),
+            (k) => {
+              quadSums(k);
+              for (const [acc, next] of [
+                ['acc', 'acc3'],
+                ['acc2', 'acc4'],
+              ]) {
+                row8(k);
+                subtractAt(k, 'tj', (m) => m.get(acc).lane(0));
+                subtractAt(k, 'tk', (m) => m.get(acc).lane(1));
+                subtractAt(k, 'tl', (m) => m.get(next).lane(0));
+                subtractAt(k, 'tm', (m) => m.get(next).lane(1));
+                k.step('i', 1);
+              }
+            },
+          );
+          h.get('i').get('height').lessU();
+          h.when((k) => {
+            row8(k);
+            pairSum(k);
+            subtractAt(k, 'tj', (m) => m.get('acc').lane(0));
+            subtractAt(k, 'tk', (m) => m.get('acc').lane(1));
+            pairSum(k, 2);
+            subtractAt(k, 'tl', (m) => m.get('acc').lane(0));
+            subtractAt(k, 'tm', (m) => m.get('acc').lane(1));
+          });
+          h.step('j', 4);
+        },
+      );
       g.loop(
         (h) => h.get('j').i32(1).add().get('width').lessU(),
         (h) => {
@@ -138,15 +259,26 @@ function update(): Fn {
           subtractAt(h, 'tj', (k) => k.get('acc').lane(0));
           h.step('i', 1);
           h.loop(
-            (k) => k.get('i').get('height').lessU(),
+            (k) => k.get('i').i32(1).add().get('height').lessU(),
             (k) => {
+              pairSums(k);
               row8(k);
-              pairSum(k);
               subtractAt(k, 'tj', (m) => m.get('acc').lane(0));
               subtractAt(k, 'tk', (m) => m.get('acc').lane(1));
               k.step('i', 1);
+              row8(k);
+              subtractAt(k, 'tj', (m) => m.get('acc2').lane(0));
+              subtractAt(k, 'tk', (m) => m.get('acc2').lane(1));
+              k.step('i', 1);
             },
           );
+          h.get('i').get('height').lessU();
+          h.when((k) => {
+            row8(k);
+            pairSum(k);
+            subtractAt(k, 'tj', (m) => m.get('acc').lane(0));
+            subtractAt(k, 'tk', (m) => m.get('acc').lane(1));
+          });
           h.step('j', 2);
         },
       );
@@ -170,19 +302,22 @@ function update(): Fn {
 }
 
 /**
- * factorBlock(base, ld, columns, first, od): the dense left-looking Cholesky of a supernode's ld × columns block at
- * byte address `base` (column-major), each column updated by every column before it, its pivot checked against
- * PIVOT_CANCELLATION of the original diagonal entry (od: Float64, by column), square-rooted, the rows below scaled.
- * Returns −1, or the first column whose pivot fails (left as it was, for the error to report).
+ * factorBlock(base, ld, columns, first, od, relative): the dense left-looking Cholesky of a supernode's ld × columns
+ * block at byte address `base` (column-major), each column updated by every column before it, its pivot checked
+ * against PIVOT_CANCELLATION of the original diagonal entry (od: Float64, by column), square-rooted, the rows below
+ * scaled. The first NARROW_BLOCK columns take the earlier ones one at a time (two rows to a vector); after them,
+ * columns go in pairs, the columns before a pair being its descendant in update() (its dot products summed in
+ * registers, two rows at a time, one store per entry), the pair's second column then updated by its first.
+ * `relative`: Int32 scratch of ld entries. Returns −1, or the first column whose pivot fails (left as it was, for the
+ * error to report).
  */
 function factorBlock(): Fn {
-  const f = new Fn('factorBlock', ['base', 'ld', 'columns', 'first', 'od'], 'i32');
-  f.local('i32', 'j', 't', 'cj', 'ct', 'i8', 'end8', 'ld8');
+  const f = new Fn('factorBlock', ['base', 'ld', 'columns', 'first', 'od', 'relative'], 'i32');
+  f.local('i32', 'j', 't', 'cj', 'ct', 'i8', 'end8', 'ld8', 'width');
   f.local('f64', 'a', 'pivot', 'inverse');
   f.local('v128', 'av');
   f.get('ld').i32(8).mul().set('ld8');
   f.get('ld8').set('end8');
-  f.i32(0).set('j');
   /** column cj from byte i8 to end8: x = x ∘ op, pairs then the last row alone */
   const rowsFrom = (g: Fn, pair: (h: Fn) => unknown, single: (h: Fn) => unknown): void => {
     g.loop(
@@ -195,58 +330,105 @@ function factorBlock(): Fn {
     g.get('i8').get('end8').lessU();
     g.when((h) => single(h));
   };
+  /** column cj −= column ct · a from row i8 / 8 down (a in local `a`, nothing when it is zero) */
+  const axpy = (g: Fn): void => {
+    g.get('a').f64Zero().fnotEqual();
+    g.when((k) => {
+      k.get('a').splat().set('av');
+      rowsFrom(
+        k,
+        (m) => {
+          m.get('cj').get('i8').add();
+          m.get('cj').get('i8').add().vload();
+          m.get('ct').get('i8').add().vload().get('av').vmul().vsub().vstore();
+        },
+        (m) => {
+          m.get('cj').get('i8').add();
+          m.get('cj').get('i8').add().load();
+          m.get('ct').get('i8').add().load().get('a').fmul().fsub().store();
+        },
+      );
+    });
+  };
+  /** column j (at cj), updated by every column before it: its pivot checked and square-rooted, the rest scaled */
+  const finish = (g: Fn): void => {
+    at(g.get('j'), 'cj', 8).load().set('pivot');
+    g.get('pivot');
+    g.f64(PIVOT_CANCELLATION);
+    at(g.get('first').get('j').add(), 'od', 8).load().fabs().fmul();
+    g.fgreater().get('pivot').f64(Infinity).fnotEqual().and().i32(0).equal();
+    g.when((h) => h.get('first').get('j').add().ret());
+    g.get('pivot').fsqrt().set('pivot');
+    at(g.get('j'), 'cj', 8).get('pivot').store();
+    g.f64(1).get('pivot').fdiv().set('inverse');
+    g.get('inverse').splat().set('av');
+    g.get('j').i32(1).add().i32(8).mul().set('i8');
+    rowsFrom(
+      g,
+      (m) => {
+        m.get('cj').get('i8').add();
+        m.get('cj').get('i8').add().vload().get('av').vmul().vstore();
+      },
+      (m) => {
+        m.get('cj').get('i8').add();
+        m.get('cj').get('i8').add().load().get('inverse').fmul().store();
+      },
+    );
+  };
+  // Past the narrow columns, the columns before a pair are its descendant: update() maps the block onto itself.
+  f.get('columns').i32(NARROW_BLOCK).greaterU();
+  f.when((g) => {
+    g.i32(0).set('t');
+    g.loop(
+      (h) => h.get('t').get('ld').lessU(),
+      (h) => {
+        at(h.get('t'), 'relative', 4).get('t').storeI32();
+        h.step('t', 1);
+      },
+    );
+  });
+  f.i32(0).set('j');
   f.loop(
     (g) => g.get('j').get('columns').lessU(),
     (g) => {
       g.get('j').get('ld8').mul().get('base').add().set('cj');
-      g.get('base').set('ct');
-      g.i32(0).set('t');
-      g.loop(
-        (h) => h.get('t').get('j').lessU(),
+      g.get('j').i32(NARROW_BLOCK).lessU();
+      g.when(
         (h) => {
-          at(h.get('j'), 'ct', 8).load().set('a');
-          h.get('a').f64Zero().fnotEqual();
+          // A narrow column: each column before it subtracted in turn, as the JavaScript loop does.
+          h.get('base').set('ct');
+          h.i32(0).set('t');
+          h.loop(
+            (k) => k.get('t').get('j').lessU(),
+            (k) => {
+              at(k.get('j'), 'ct', 8).load().set('a');
+              k.get('j').i32(8).mul().set('i8');
+              axpy(k);
+              k.get('ct').get('ld8').add().set('ct');
+              k.step('t', 1);
+            },
+          );
+          finish(h);
+        },
+        (h) => {
+          // A pair (or the last column): both updated by the columns before them at once, then one after the other.
+          h.get('columns').get('j').sub().i32(2).greaterEqualS().set('width');
+          h.get('width').i32(1).add().set('width');
+          at(h.get('j'), 'base', 8).get('ld8').get('j');
+          h.get('ld').get('j').sub().get('width').get('base').get('ld8');
+          at(h.get('j'), 'relative', 4);
+          h.call(UPDATE);
+          finish(h);
+          h.get('width').i32(2).equal();
           h.when((k) => {
-            k.get('a').splat().set('av');
-            k.get('j').i32(8).mul().set('i8');
-            rowsFrom(
-              k,
-              (m) => {
-                m.get('cj').get('i8').add();
-                m.get('cj').get('i8').add().vload();
-                m.get('ct').get('i8').add().vload().get('av').vmul().vsub().vstore();
-              },
-              (m) => {
-                m.get('cj').get('i8').add();
-                m.get('cj').get('i8').add().load();
-                m.get('ct').get('i8').add().load().get('a').fmul().fsub().store();
-              },
-            );
+            k.get('cj').set('ct');
+            k.get('cj').get('ld8').add().set('cj');
+            at(k.get('j').i32(1).add(), 'ct', 8).load().set('a');
+            k.get('j').i32(1).add().i32(8).mul().set('i8');
+            axpy(k);
+            k.step('j', 1);
+            finish(k);
           });
-          h.get('ct').get('ld8').add().set('ct');
-          h.step('t', 1);
-        },
-      );
-      at(g.get('j'), 'cj', 8).load().set('pivot');
-      g.get('pivot');
-      g.f64(PIVOT_CANCELLATION);
-      at(g.get('first').get('j').add(), 'od', 8).load().fabs().fmul();
-      g.fgreater().get('pivot').f64(Infinity).fnotEqual().and().i32(0).equal();
-      g.when((h) => h.get('first').get('j').add().ret());
-      g.get('pivot').fsqrt().set('pivot');
-      at(g.get('j'), 'cj', 8).get('pivot').store();
-      g.f64(1).get('pivot').fdiv().set('inverse');
-      g.get('inverse').splat().set('av');
-      g.get('j').i32(1).add().i32(8).mul().set('i8');
-      rowsFrom(
-        g,
-        (m) => {
-          m.get('cj').get('i8').add();
-          m.get('cj').get('i8').add().vload().get('av').vmul().vstore();
-        },
-        (m) => {
-          m.get('cj').get('i8').add();
-          m.get('cj').get('i8').add().load().get('inverse').fmul().store();
         },
       );
       g.step('j', 1);
@@ -362,7 +544,7 @@ function factorSupernodes(): Fn {
           h.get('nextD').set('d');
         },
       );
-      g.get('base').get('rowCount').get('columns').get('first').get('od').call(BLOCK).set('result');
+      g.get('base').get('rowCount').get('columns').get('first').get('od').get('relative').call(BLOCK).set('result');
       g.get('result').i32(-1).notEqual();
       g.when((h) => h.get('result').ret());
       g.get('columns').get('rowCount').lessU();
@@ -391,36 +573,69 @@ export function factorModuleBytes(): Uint8Array<ArrayBuffer> {
  * against well under one to decode these.
  */
 export const FACTOR_MODULE_BASE64 = [
-  'AGFzbQEAAAABJgNgDX9/f39/f39/f39/f38Bf2AIf39/f39/f38AYAV/f39/fwF/AhIBA2VudgZtZW1vcnkCAQCAgAIDBAMAAQIH',
-  'KwMQZmFjdG9yU3VwZXJub2RlcwAABnVwZGF0ZQABC2ZhY3RvckJsb2NrAAIKvhAD0wUBEn9BACENAkADQCANIABJRQ0BIA1BBGwg',
-  'AWooAgAhDiANQQRsIAFqKAIEIA5rIQ8gDUEEbCADaigCACEQIA1BBGwgA2ooAgQgEGshESANQQRsIAVqKAIAQQhsIAZqIRIgDyET',
-  'AkADQCATIBFJRQ0BIBAgE2pBBGwgBGooAgBBBGwgB2ogEzYCACATQQFqIRMMAAsLQQAhEwJAA0AgEyAPSUUNASAOIBNqQQhsIAxq',
-  'IBMgEWwgE2pBCGwgEmorAwA5AwAgE0EBaiETDAALCyAOIA9qIRQgDUEEbCAJaigCACEVIA1BBGwgCWpBfzYCAAJAA0AgFUF/R0UN',
-  'ASAVQQRsIApqKAIAIRYgFUEEbCADaigCACEXIBVBBGwgA2ooAgQhGCAVQQRsIAVqKAIAIRkgFUEEbCALaigCACEaIBohGwJAA0Ag',
-  'GyAYSSAbQQRsIARqKAIAIBRIcUUNASAbIBprQQRsIAhqIBtBBGwgBGooAgAgDms2AgAgG0EBaiEbDAALCyAbIRwCQANAIBwgGElF',
-  'DQEgHCAaa0EEbCAIaiAcQQRsIARqKAIAQQRsIAdqKAIANgIAIBxBAWohHAwACwsgGSAaaiAXa0EIbCAGaiAYIBdrQQhsIBVBBGwg',
-  'AWooAgQgFUEEbCABaigCAGsgGCAaayAbIBprIBIgEUEIbCAIEAEgGyAYSQRAIBtBBGwgBGooAgBBBGwgAmooAgAhHSAVQQRsIAtq',
-  'IBs2AgAgFUEEbCAKaiAdQQRsIAlqKAIANgIAIB1BBGwgCWogFTYCAAsgFiEVDAALCyASIBEgDyAOIAwQAiEeIB5Bf0cEQCAeDwsg',
-  'DyARSQRAIBAgD2ohHCAcQQRsIARqKAIAQQRsIAJqKAIAIR0gDUEEbCALaiAcNgIAIA1BBGwgCmogHUEEbCAJaigCADYCACAdQQRs',
-  'IAlqIA02AgALIA1BAWohDQwACwtBfwu8BwMIfwJ8AntBACEIIAJBAUYEQAJAA0AgCEEBaiAESUUNASAIQQRsIAdqKAIAIAZsIAVq',
-  'IQogCEEEbCAHaigCBCAGbCAFaiELIAhBCGwgAGr9AAMAIRIgCCEJIAlBBGwgB2ooAgBBCGwhDCAKIAxqIAogDGorAwAgCUEIbCAA',
-  'aisDACAS/SEAoqE5AwAgCUEBaiEJAkADQCAJIANJRQ0BIAlBBGwgB2ooAgBBCGwhDCAJQQhsIABqKwMA/RQgEv3yASETIAogDGog',
-  'CiAMaisDACAT/SEAoTkDACALIAxqIAsgDGorAwAgE/0hAaE5AwAgCUEBaiEJDAALCyAIQQJqIQgMAAsLIAggBEkEQCAIQQRsIAdq',
-  'KAIAIAZsIAVqIQogCEEIbCAAaisDACEQIAghCQJAA0AgCSADSUUNASAJQQRsIAdqKAIAQQhsIQwgCiAMaiAKIAxqKwMAIAlBCGwg',
-  'AGorAwAgEKKhOQMAIAlBAWohCQwACwsLBQJAA0AgCEEBaiAESUUNASAIQQRsIAdqKAIAIAZsIAVqIQogCEEEbCAHaigCBCAGbCAF',
-  'aiELIAghCSAJQQRsIAdqKAIAQQhsIQwgCUEIbCAAaiENIAhBCGwgAGohDiANKwMA/RQgDv0AAwD98gEhE0EBIQ8CQANAIA8gAklF',
-  'DQEgDSABaiENIA4gAWohDiATIA0rAwD9FCAO/QADAP3yAf3wASETIA9BAWohDwwACwsgCiAMaiAKIAxqKwMAIBP9IQChOQMAIAlB',
-  'AWohCQJAA0AgCSADSUUNASAJQQRsIAdqKAIAQQhsIQwgCUEIbCAAaiENIAhBCGwgAGohDiANKwMA/RQgDv0AAwD98gEhE0EBIQ8C',
-  'QANAIA8gAklFDQEgDSABaiENIA4gAWohDiATIA0rAwD9FCAO/QADAP3yAf3wASETIA9BAWohDwwACwsgCiAMaiAKIAxqKwMAIBP9',
-  'IQChOQMAIAsgDGogCyAMaisDACAT/SEBoTkDACAJQQFqIQkMAAsLIAhBAmohCAwACwsgCCAESQRAIAhBBGwgB2ooAgAgBmwgBWoh',
-  'CiAIIQkCQANAIAkgA0lFDQEgCUEEbCAHaigCAEEIbCEMIAlBCGwgAGohDSAIQQhsIABqIQ4gDSsDACAOKwMAoiERQQEhDwJAA0Ag',
-  'DyACSUUNASANIAFqIQ0gDiABaiEOIBEgDSsDACAOKwMAoqAhESAPQQFqIQ8MAAsLIAogDGogCiAMaisDACARoTkDACAJQQFqIQkM',
-  'AAsLCwsLqAMDB38DfAF7IAFBCGwhCyALIQpBACEFAkADQCAFIAJJRQ0BIAUgC2wgAGohByAAIQhBACEGAkADQCAGIAVJRQ0BIAVB',
-  'CGwgCGorAwAhDCAMRAAAAAAAAAAAYgRAIAz9FCEPIAVBCGwhCQJAA0AgCUEIaiAKSUUNASAHIAlqIAcgCWr9AAMAIAggCWr9AAMA',
-  'IA/98gH98QH9CwMAIAlBEGohCQwACwsgCSAKSQRAIAcgCWogByAJaisDACAIIAlqKwMAIAyioTkDAAsLIAggC2ohCCAGQQFqIQYM',
-  'AAsLIAVBCGwgB2orAwAhDSANRIJ2SWjCJTw9IAMgBWpBCGwgBGorAwCZomQgDUQAAAAAAADwf2JxQQBGBEAgAyAFag8LIA2fIQ0g',
-  'BUEIbCAHaiANOQMARAAAAAAAAPA/IA2jIQ4gDv0UIQ8gBUEBakEIbCEJAkADQCAJQQhqIApJRQ0BIAcgCWogByAJav0AAwAgD/3y',
-  'Af0LAwAgCUEQaiEJDAALCyAJIApJBEAgByAJaiAHIAlqKwMAIA6iOQMACyAFQQFqIQUMAAsLQX8L',
+  'AGFzbQEAAAABJwNgDX9/f39/f39/f39/f38Bf2AIf39/f39/f38AYAZ/f39/f38BfwISAQNlbnYGbWVtb3J5AgEAgIACAwQDAAEC',
+  'BysDEGZhY3RvclN1cGVybm9kZXMAAAZ1cGRhdGUAAQtmYWN0b3JCbG9jawACCtcjA9UFARJ/QQAhDQJAA0AgDSAASUUNASANQQRs',
+  'IAFqKAIAIQ4gDUEEbCABaigCBCAOayEPIA1BBGwgA2ooAgAhECANQQRsIANqKAIEIBBrIREgDUEEbCAFaigCAEEIbCAGaiESIA8h',
+  'EwJAA0AgEyARSUUNASAQIBNqQQRsIARqKAIAQQRsIAdqIBM2AgAgE0EBaiETDAALC0EAIRMCQANAIBMgD0lFDQEgDiATakEIbCAM',
+  'aiATIBFsIBNqQQhsIBJqKwMAOQMAIBNBAWohEwwACwsgDiAPaiEUIA1BBGwgCWooAgAhFSANQQRsIAlqQX82AgACQANAIBVBf0dF',
+  'DQEgFUEEbCAKaigCACEWIBVBBGwgA2ooAgAhFyAVQQRsIANqKAIEIRggFUEEbCAFaigCACEZIBVBBGwgC2ooAgAhGiAaIRsCQANA',
+  'IBsgGEkgG0EEbCAEaigCACAUSHFFDQEgGyAaa0EEbCAIaiAbQQRsIARqKAIAIA5rNgIAIBtBAWohGwwACwsgGyEcAkADQCAcIBhJ',
+  'RQ0BIBwgGmtBBGwgCGogHEEEbCAEaigCAEEEbCAHaigCADYCACAcQQFqIRwMAAsLIBkgGmogF2tBCGwgBmogGCAXa0EIbCAVQQRs',
+  'IAFqKAIEIBVBBGwgAWooAgBrIBggGmsgGyAaayASIBFBCGwgCBABIBsgGEkEQCAbQQRsIARqKAIAQQRsIAJqKAIAIR0gFUEEbCAL',
+  'aiAbNgIAIBVBBGwgCmogHUEEbCAJaigCADYCACAdQQRsIAlqIBU2AgALIBYhFQwACwsgEiARIA8gDiAMIAgQAiEeIB5Bf0cEQCAe',
+  'DwsgDyARSQRAIBAgD2ohHCAcQQRsIARqKAIAQQRsIAJqKAIAIR0gDUEEbCALaiAcNgIAIA1BBGwgCmogHUEEbCAJaigCADYCACAd',
+  'QQRsIAlqIA02AgALIA1BAWohDQwACwtBfwvCFQMKfwJ8CHtBACEIIAJBAUYEQAJAA0AgCEEBaiAESUUNASAIQQRsIAdqKAIAIAZs',
+  'IAVqIQogCEEEbCAHaigCBCAGbCAFaiELIAhBCGwgAGr9AAMAIRQgCCEJIAlBBGwgB2ooAgBBCGwhDiAKIA5qIAogDmorAwAgCUEI',
+  'bCAAaisDACAU/SEAoqE5AwAgCUEBaiEJAkADQCAJIANJRQ0BIAlBBGwgB2ooAgBBCGwhDiAJQQhsIABqKwMA/RQgFP3yASEYIAog',
+  'DmogCiAOaisDACAY/SEAoTkDACALIA5qIAsgDmorAwAgGP0hAaE5AwAgCUEBaiEJDAALCyAIQQJqIQgMAAsLIAggBEkEQCAIQQRs',
+  'IAdqKAIAIAZsIAVqIQogCEEIbCAAaisDACESIAghCQJAA0AgCSADSUUNASAJQQRsIAdqKAIAQQhsIQ4gCiAOaiAKIA5qKwMAIAlB',
+  'CGwgAGorAwAgEqKhOQMAIAlBAWohCQwACwsLBQJAA0AgCEEDaiAESUUNASAIQQRsIAdqKAIAIAZsIAVqIQogCEEEbCAHaigCBCAG',
+  'bCAFaiELIAhBBGwgB2ooAgggBmwgBWohDCAIQQRsIAdqKAIMIAZsIAVqIQ0gCCEJIAlBBGwgB2ooAgBBCGwhDiAJQQhsIABqIQ8g',
+  'CEEIbCAAakEAaiEQIA8rAwD9FCAQ/QADAP3yASEYQQEhEQJAA0AgESACSUUNASAPIAFqIQ8gECABaiEQIBggDysDAP0UIBD9AAMA',
+  '/fIB/fABIRggEUEBaiERDAALCyAKIA5qIAogDmorAwAgGP0hAKE5AwAgCUEBaiEJIAlBBGwgB2ooAgBBCGwhDiAJQQhsIABqIQ8g',
+  'CEEIbCAAakEAaiEQIA8rAwD9FCAQ/QADAP3yASEYQQEhEQJAA0AgESACSUUNASAPIAFqIQ8gECABaiEQIBggDysDAP0UIBD9AAMA',
+  '/fIB/fABIRggEUEBaiERDAALCyAKIA5qIAogDmorAwAgGP0hAKE5AwAgCyAOaiALIA5qKwMAIBj9IQGhOQMAIAlBAWohCSAJQQRs',
+  'IAdqKAIAQQhsIQ4gCUEIbCAAaiEPIAhBCGwgAGpBAGohECAPKwMA/RQgEP0AAwD98gEhGEEBIRECQANAIBEgAklFDQEgDyABaiEP',
+  'IBAgAWohECAYIA8rAwD9FCAQ/QADAP3yAf3wASEYIBFBAWohEQwACwsgCiAOaiAKIA5qKwMAIBj9IQChOQMAIAsgDmogCyAOaisD',
+  'ACAY/SEBoTkDACAJQQhsIABqIQ8gCEEIbCAAakEQaiEQIA8rAwD9FCAQ/QADAP3yASEYQQEhEQJAA0AgESACSUUNASAPIAFqIQ8g',
+  'ECABaiEQIBggDysDAP0UIBD9AAMA/fIB/fABIRggEUEBaiERDAALCyAMIA5qIAwgDmorAwAgGP0hAKE5AwAgCUEBaiEJAkADQCAJ',
+  'QQFqIANJRQ0BIAlBCGwgAGohDyAIQQhsIABqIRAgEP0AAwAhFCAQ/QADECEVIA8rAwD9FCEWIA8rAwj9FCEXIBYgFP3yASEYIBcg',
+  'FP3yASEZIBYgFf3yASEaIBcgFf3yASEbQQEhEQJAA0AgESACSUUNASAPIAFqIQ8gECABaiEQIBD9AAMAIRQgEP0AAxAhFSAPKwMA',
+  '/RQhFiAPKwMI/RQhFyAYIBYgFP3yAf3wASEYIBkgFyAU/fIB/fABIRkgGiAWIBX98gH98AEhGiAbIBcgFf3yAf3wASEbIBFBAWoh',
+  'EQwACwsgCUEEbCAHaigCAEEIbCEOIAogDmogCiAOaisDACAY/SEAoTkDACALIA5qIAsgDmorAwAgGP0hAaE5AwAgDCAOaiAMIA5q',
+  'KwMAIBr9IQChOQMAIA0gDmogDSAOaisDACAa/SEBoTkDACAJQQFqIQkgCUEEbCAHaigCAEEIbCEOIAogDmogCiAOaisDACAZ/SEA',
+  'oTkDACALIA5qIAsgDmorAwAgGf0hAaE5AwAgDCAOaiAMIA5qKwMAIBv9IQChOQMAIA0gDmogDSAOaisDACAb/SEBoTkDACAJQQFq',
+  'IQkMAAsLIAkgA0kEQCAJQQRsIAdqKAIAQQhsIQ4gCUEIbCAAaiEPIAhBCGwgAGpBAGohECAPKwMA/RQgEP0AAwD98gEhGEEBIREC',
+  'QANAIBEgAklFDQEgDyABaiEPIBAgAWohECAYIA8rAwD9FCAQ/QADAP3yAf3wASEYIBFBAWohEQwACwsgCiAOaiAKIA5qKwMAIBj9',
+  'IQChOQMAIAsgDmogCyAOaisDACAY/SEBoTkDACAJQQhsIABqIQ8gCEEIbCAAakEQaiEQIA8rAwD9FCAQ/QADAP3yASEYQQEhEQJA',
+  'A0AgESACSUUNASAPIAFqIQ8gECABaiEQIBggDysDAP0UIBD9AAMA/fIB/fABIRggEUEBaiERDAALCyAMIA5qIAwgDmorAwAgGP0h',
+  'AKE5AwAgDSAOaiANIA5qKwMAIBj9IQGhOQMACyAIQQRqIQgMAAsLAkADQCAIQQFqIARJRQ0BIAhBBGwgB2ooAgAgBmwgBWohCiAI',
+  'QQRsIAdqKAIEIAZsIAVqIQsgCCEJIAlBBGwgB2ooAgBBCGwhDiAJQQhsIABqIQ8gCEEIbCAAakEAaiEQIA8rAwD9FCAQ/QADAP3y',
+  'ASEYQQEhEQJAA0AgESACSUUNASAPIAFqIQ8gECABaiEQIBggDysDAP0UIBD9AAMA/fIB/fABIRggEUEBaiERDAALCyAKIA5qIAog',
+  'DmorAwAgGP0hAKE5AwAgCUEBaiEJAkADQCAJQQFqIANJRQ0BIAlBCGwgAGohDyAIQQhsIABqIRAgEP0AAwAhFCAPKwMA/RQgFP3y',
+  'ASEYIA8rAwj9FCAU/fIBIRlBASERAkADQCARIAJJRQ0BIA8gAWohDyAQIAFqIRAgEP0AAwAhFCAYIA8rAwD9FCAU/fIB/fABIRgg',
+  'GSAPKwMI/RQgFP3yAf3wASEZIBFBAWohEQwACwsgCUEEbCAHaigCAEEIbCEOIAogDmogCiAOaisDACAY/SEAoTkDACALIA5qIAsg',
+  'DmorAwAgGP0hAaE5AwAgCUEBaiEJIAlBBGwgB2ooAgBBCGwhDiAKIA5qIAogDmorAwAgGf0hAKE5AwAgCyAOaiALIA5qKwMAIBn9',
+  'IQGhOQMAIAlBAWohCQwACwsgCSADSQRAIAlBBGwgB2ooAgBBCGwhDiAJQQhsIABqIQ8gCEEIbCAAakEAaiEQIA8rAwD9FCAQ/QAD',
+  'AP3yASEYQQEhEQJAA0AgESACSUUNASAPIAFqIQ8gECABaiEQIBggDysDAP0UIBD9AAMA/fIB/fABIRggEUEBaiERDAALCyAKIA5q',
+  'IAogDmorAwAgGP0hAKE5AwAgCyAOaiALIA5qKwMAIBj9IQGhOQMACyAIQQJqIQgMAAsLIAggBEkEQCAIQQRsIAdqKAIAIAZsIAVq',
+  'IQogCCEJAkADQCAJIANJRQ0BIAlBBGwgB2ooAgBBCGwhDiAJQQhsIABqIQ8gCEEIbCAAaiEQIA8rAwAgECsDAKIhE0EBIRECQANA',
+  'IBEgAklFDQEgDyABaiEPIBAgAWohECATIA8rAwAgECsDAKKgIRMgEUEBaiERDAALCyAKIA5qIAogDmorAwAgE6E5AwAgCUEBaiEJ',
+  'DAALCwsLC7kIAwh/A3wBeyABQQhsIQwgDCELIAJBBEsEQEEAIQcCQANAIAcgAUlFDQEgB0EEbCAFaiAHNgIAIAdBAWohBwwACwsL',
+  'QQAhBgJAA0AgBiACSUUNASAGIAxsIABqIQggBkEESQRAIAAhCUEAIQcCQANAIAcgBklFDQEgBkEIbCAJaisDACEOIAZBCGwhCiAO',
+  'RAAAAAAAAAAAYgRAIA79FCERAkADQCAKQQhqIAtJRQ0BIAggCmogCCAKav0AAwAgCSAKav0AAwAgEf3yAf3xAf0LAwAgCkEQaiEK',
+  'DAALCyAKIAtJBEAgCCAKaiAIIApqKwMAIAkgCmorAwAgDqKhOQMACwsgCSAMaiEJIAdBAWohBwwACwsgBkEIbCAIaisDACEPIA9E',
+  'gnZJaMIlPD0gAyAGakEIbCAEaisDAJmiZCAPRAAAAAAAAPB/YnFBAEYEQCADIAZqDwsgD58hDyAGQQhsIAhqIA85AwBEAAAAAAAA',
+  '8D8gD6MhECAQ/RQhESAGQQFqQQhsIQoCQANAIApBCGogC0lFDQEgCCAKaiAIIApq/QADACAR/fIB/QsDACAKQRBqIQoMAAsLIAog',
+  'C0kEQCAIIApqIAggCmorAwAgEKI5AwALBSACIAZrQQJOIQ0gDUEBaiENIAZBCGwgAGogDCAGIAEgBmsgDSAAIAwgBkEEbCAFahAB',
+  'IAZBCGwgCGorAwAhDyAPRIJ2SWjCJTw9IAMgBmpBCGwgBGorAwCZomQgD0QAAAAAAADwf2JxQQBGBEAgAyAGag8LIA+fIQ8gBkEI',
+  'bCAIaiAPOQMARAAAAAAAAPA/IA+jIRAgEP0UIREgBkEBakEIbCEKAkADQCAKQQhqIAtJRQ0BIAggCmogCCAKav0AAwAgEf3yAf0L',
+  'AwAgCkEQaiEKDAALCyAKIAtJBEAgCCAKaiAIIApqKwMAIBCiOQMACyANQQJGBEAgCCEJIAggDGohCCAGQQFqQQhsIAlqKwMAIQ4g',
+  'BkEBakEIbCEKIA5EAAAAAAAAAABiBEAgDv0UIRECQANAIApBCGogC0lFDQEgCCAKaiAIIApq/QADACAJIApq/QADACAR/fIB/fEB',
+  '/QsDACAKQRBqIQoMAAsLIAogC0kEQCAIIApqIAggCmorAwAgCSAKaisDACAOoqE5AwALCyAGQQFqIQYgBkEIbCAIaisDACEPIA9E',
+  'gnZJaMIlPD0gAyAGakEIbCAEaisDAJmiZCAPRAAAAAAAAPB/YnFBAEYEQCADIAZqDwsgD58hDyAGQQhsIAhqIA85AwBEAAAAAAAA',
+  '8D8gD6MhECAQ/RQhESAGQQFqQQhsIQoCQANAIApBCGogC0lFDQEgCCAKaiAIIApq/QADACAR/fIB/QsDACAKQRBqIQoMAAsLIAog',
+  'C0kEQCAIIApqIAggCmorAwAgEKI5AwALCwsgBkEBaiEGDAALC0F/Cw==',
 ].join('');
 
 let compiled: WebAssembly.Module | null | undefined;
@@ -540,7 +755,8 @@ export function kernelFactor(
       ints.set(array, offsets[k]),
     );
   }
-  values.fill(0);
+  // A new memory is zero already (and filling it would touch every page of a large factor once more).
+  if (small || at === known) values.fill(0);
   assemble(values);
   ints.fill(-1, offsets[7], offsets[7] + count);
   const [ss, soc, rp, rows, vp, local, relative, head, link, cursor] = offsets.map((o) => intBytes + 4 * o);
