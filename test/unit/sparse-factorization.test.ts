@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { cscFromTriplets, type CscMatrix } from '../../workers/sparse/csc-matrix.ts';
 import { amdOfGraph, amdOrdering } from '../../workers/sparse/amd-ordering.ts';
-import { symmetricAdjacency } from '../../workers/sparse/symmetric-adjacency.ts';
+import { symmetricAdjacency, type AdjacencyGraph } from '../../workers/sparse/symmetric-adjacency.ts';
+import { AMD_MODULE_BASE64, amdKernel, amdKernelAvailable, amdModuleBytes } from '../../workers/sparse/amd-kernel.ts';
 import { choleskySymbolic, type CholeskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
 import { factoredByKernel } from '../../workers/sparse/factor-kernel.ts';
@@ -172,6 +173,11 @@ function referenceSolve(l: { rows: number[][]; values: number[][] }, x: Float64A
   }
 }
 
+test("the ordering kernel's module kept as base64 is the one its builder writes", () => {
+  const built = Buffer.from(amdModuleBytes()).toString('base64');
+  assert.equal(AMD_MODULE_BASE64, built, "write the builder's output into AMD_MODULE_BASE64 (amd-kernel.ts)");
+});
+
 test('AMD gives the same ordering and fill when its marks are cleared before every step as when they run to the Int32 limit', () => {
   const { kff } = freeSystem(body());
   const graph = symmetricAdjacency(kff);
@@ -190,6 +196,51 @@ test('AMD gives the same ordering and fill when its marks are cleared before eve
   assert.equal(fill, choleskySymbolic(kff, ordering).factorNonzeros, "the cleared ordering's fill is the default's");
   const natural = count(Int32Array.from({ length: kff.cols }, (_, k) => k));
   assert.ok(3 * fill < natural, `AMD's fill ${fill} is under a third of the natural ordering's ${natural}`);
+});
+
+/** A random symmetric graph without self loops: each vertex linked to about `degree` others. */
+function randomGraph(n: number, degree: number, seed: number): AdjacencyGraph {
+  let state = seed;
+  const random = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+  const lists: Set<number>[] = Array.from({ length: n }, () => new Set());
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < degree / 2; k++) {
+      const j = Math.floor(random() * n);
+      if (j === i) continue;
+      lists[i].add(j);
+      lists[j].add(i);
+    }
+  }
+  const offsets = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i] + lists[i].size;
+  return { vertexCount: n, offsets, neighbours: Int32Array.from(lists.flatMap((l) => [...l])) };
+}
+
+test("AMD's WebAssembly elimination orders as the JavaScript one does, pivot for pivot", () => {
+  assert.ok(amdKernelAvailable(), 'WebAssembly runs here');
+  const cases: [string, AdjacencyGraph, number][] = [
+    ['hand', symmetricAdjacency(freeSystem(hand()).kff), 0x7fffffff],
+    ['body', symmetricAdjacency(freeSystem(body()).kff), 0x7fffffff],
+    // Marks cleared before every step: the clearing pass and the counter's restart.
+    ['body, marks cleared every step', symmetricAdjacency(freeSystem(body()).kff), 2],
+    ['random graph of 200', randomGraph(200, 6, 11), 0x7fffffff],
+    // Fill far beyond the lists' first room: the memory grows while the elimination runs.
+    ['random graph of 5,000', randomGraph(5000, 8, 5000), 0x7fffffff],
+  ];
+  for (const [name, graph, markLimit] of cases) {
+    const n = graph.vertexCount;
+    const eliminated = amdKernel(graph.offsets, graph.neighbours, Math.min(markLimit, 0x7fffffff - 3 * n - 1));
+    assert.ok(eliminated !== null, `${name}: the kernel ran`);
+    if (name.includes('5,000')) assert.ok(eliminated.grown, `${name}: the lists' memory grew`);
+    const fromKernel = amdOfGraph(graph, markLimit);
+    const fromLoop = amdOfGraph(graph, markLimit, false);
+    let differing = 0;
+    for (let k = 0; k < n; k++) if (fromKernel[k] !== fromLoop[k]) differing++;
+    assert.equal(differing, 0, `${name}: the orderings agree pivot for pivot`);
+  }
 });
 
 /**

@@ -1,24 +1,27 @@
 import type { CscMatrix } from './csc-matrix.ts';
 import { symmetricAdjacency, type AdjacencyGraph } from './symmetric-adjacency.ts';
+import { amdKernel, amdKernelAvailable } from './amd-kernel.ts';
 
 /**
  * Approximate minimum degree ordering (Amestoy, Davis & Duff 1996, "An approximate minimum degree ordering
  * algorithm", SIAM J. Matrix Anal. Appl. 17(4)): greedy elimination of the variable of least (approximate)
  * external degree on the quotient graph, with element absorption, aggressive absorption, mass elimination and
- * supervariable detection. No dense-row special case: mesh Laplacians have bounded degree.
+ * supervariable detection. No dense-row special case: mesh Laplacians have bounded degree. The elimination runs as
+ * WebAssembly (amd-kernel.ts, the same ordering) where the runtime allows, else as the JavaScript below.
  *
  * @param a square #n × #n matrix; only the pattern of A + Aᵀ is read
  * @returns perm, #n: perm[k] is the original index of the k-th pivot
  */
 export function amdOrdering(a: CscMatrix): Int32Array {
-  primeOnce();
+  if (!amdKernelAvailable()) primeOnce();
   return amdOfGraph(symmetricAdjacency(a));
 }
 
 let primed = false;
 
 /**
- * Orders a small triangulated grid once per process, with the marks cleared at every step, so that every branch of
+ * For the JavaScript loop (where WebAssembly cannot run):
+ * orders a small triangulated grid once per process, with the marks cleared at every step, so that every branch of
  * the ordering's functions has run before a large ordering: V8 compiles a function from the branches taken so far,
  * and throws the code away when a branch it has not seen is first taken, the function running unoptimised until it
  * is compiled again. On the harmonic block of the body subdivided twice (78,649 free vertices) the first ordering
@@ -31,8 +34,8 @@ function primeOnce(): void {
   primed = true;
   const grid = triangulatedGrid(PRIMER_SIDE);
   // Twice: V8 starts recording a function's feedback only once it has run a while, partway into the first call.
-  amdOfGraph(grid, 2);
-  amdOfGraph(grid, 2);
+  amdOfGraph(grid, 2, false);
+  amdOfGraph(grid, 2, false);
 }
 
 /** Side of the primer grid: large enough for elements to merge, supervariables to form and lists to be pruned. */
@@ -83,11 +86,16 @@ const HASH_BUCKETS = 1024;
  * @param graph     symmetric graph without self loops
  * @param markLimit for testing: the marks are cleared once their counter passes this (default: as late as Int32
  *                  allows); a lower one clears them more often (2: before every step) and gives the same ordering
+ * @param kernel    false: the JavaScript loop even where the WebAssembly one (amd-kernel.ts) could run
  * @returns perm, #V: perm[k] is the vertex eliminated k-th
  */
-export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff): Int32Array {
+export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff, kernel = true): Int32Array {
   const n = graph.vertexCount;
   if (n === 0) return new Int32Array(0);
+  if (kernel) {
+    const eliminated = amdKernel(graph.offsets, graph.neighbours, Math.min(markLimit, 0x7fffffff - 3 * n - 1));
+    if (eliminated !== null) return permutationFromSteps(eliminated.step, eliminated.parent, eliminated.steps);
+  }
   // Quotient graph storage: node i's list is iw[PE .. PE + LEN) of its fields; for a variable, its first ELEN entries
   // are elements, the rest variables. New elements are appended at at[FREE]; dead lists are never compacted.
   let iw = new Int32Array(Math.max(graph.neighbours.length * 2, n + 16));

@@ -129,6 +129,40 @@ export class Fn {
   lessS(): this {
     return this.emit(0x48);
   }
+  /** i32 a > b, signed */
+  greaterS(): this {
+    return this.emit(0x4a);
+  }
+  /** i32 a <= b, signed */
+  lessEqualS(): this {
+    return this.emit(0x4c);
+  }
+  /** i32 a | b */
+  or(): this {
+    return this.emit(0x72);
+  }
+  /** i32 a << b */
+  shl(): this {
+    return this.emit(0x74);
+  }
+  /** i32 a >>> b */
+  shrU(): this {
+    return this.emit(0x76);
+  }
+  /** (a, b, condition) → a if condition ≠ 0, else b */
+  select(): this {
+    return this.emit(0x1b);
+  }
+  /** memory.size: the memory's pages */
+  memorySize(): this {
+    this.code.push(0x3f, 0);
+    return this;
+  }
+  /** memory.grow by the pages on the stack: the previous size, or −1 when it cannot grow */
+  memoryGrow(): this {
+    this.code.push(0x40, 0);
+    return this;
+  }
   /** i32 >>> 1 */
   half(): this {
     return this.i32(1).emit(0x76);
