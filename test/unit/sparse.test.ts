@@ -8,6 +8,7 @@ import { symmetricAdjacency, type AdjacencyGraph } from '../../workers/sparse/sy
 import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
 import { FACTOR_MODULE_BASE64, factoredByKernel, factorModuleBytes } from '../../workers/sparse/factor-kernel.ts';
+import { SOLVE_MODULE_BASE64, solveKernelAvailable, solveModuleBytes } from '../../workers/sparse/solve-kernel.ts';
 import { choleskySolve, choleskySolvePermuted } from '../../workers/sparse/cholesky-solve.ts';
 import { choleskyPanelForward, choleskyPanels, choleskyPanelSolveThree } from '../../workers/sparse/cholesky-panels.ts';
 import { NotPositiveDefiniteError } from '../../workers/sparse/not-positive-definite-error.ts';
@@ -254,6 +255,59 @@ test('the WebAssembly kernels give the JavaScript loops’ solve bit for bit, on
       ),
     /every array must be a view of their memory/,
   );
+});
+
+test('the many-column solve in WebAssembly gives the JavaScript loops’ solution bit for bit, rows anywhere, ranges given or found', () => {
+  assert.ok(solveKernelAvailable(), 'Node has WebAssembly SIMD: the solve kernel is compiled');
+  let seed = 900;
+  const matrices: [string, CscMatrix][] = [
+    ...[
+      [2, 1],
+      [9, 0.6],
+      [80, 0.1],
+      [300, 0.2],
+    ].map(([n, density]): [string, CscMatrix] => [`random n=${n} density=${density}`, randomSpd(n, density, seed++).csc]),
+    ['grid 7×5', gridMatrix(7, 5)],
+    ['grid 40×40', gridMatrix(40, 40)],
+  ];
+  for (const [name, csc] of matrices) {
+    const n = csc.cols;
+    for (const order of [amdOrdering, nestedDissectionOrdering]) {
+      const factor = choleskyNumeric(csc, choleskySymbolic(csc, order(csc)));
+      for (const k of [1, 2, 5, 8]) {
+        const rand = seededRandom(seed++);
+        // Rows of k + 2 values at shuffled offsets (the two spare values of each row left alone); each row non-zero
+        // only in a random column range, some rows all zero, so that supernodes' ranges differ.
+        const stride = k + 2;
+        const rowOf = Int32Array.from({ length: n }, (_, r) => r);
+        for (let r = n - 1; r > 0; r--) {
+          const t = Math.floor(rand() * (r + 1));
+          [rowOf[r], rowOf[t]] = [rowOf[t], rowOf[r]];
+        }
+        const offsets = Int32Array.from(rowOf, (r) => r * stride + 1);
+        const low = new Int32Array(n);
+        const high = new Int32Array(n);
+        const b = new Float64Array(n * stride).map(() => rand());
+        for (let r = 0; r < n; r++) {
+          low[r] = Math.floor(rand() * k);
+          high[r] = rand() < 0.2 ? low[r] : low[r] + 1 + Math.floor(rand() * (k - low[r]));
+          for (let c = 0; c < k; c++) if (c < low[r] || c >= high[r]) b[offsets[r] + c] = 0;
+        }
+        for (const ranges of [undefined, { low, high }]) {
+          const expected = b.slice();
+          choleskySolvePermuted(factor, expected, k, offsets, ranges, false);
+          const solved = b.slice();
+          choleskySolvePermuted(factor, solved, k, offsets, ranges);
+          assert.deepEqual(solved, expected, `${name} ${order.name}, ${k} columns, ranges ${ranges ? 'given' : 'found'}: the same bits`);
+        }
+      }
+    }
+  }
+});
+
+test("the solve kernel's module kept as base64 is the one its builder writes", () => {
+  const built = Buffer.from(solveModuleBytes()).toString('base64');
+  assert.equal(SOLVE_MODULE_BASE64, built, "write the builder's output into SOLVE_MODULE_BASE64 (solve-kernel.ts)");
 });
 
 test('the packed factor holds each entry of L below the diagonal once, and its diagonal as reciprocals', () => {

@@ -1,4 +1,5 @@
 import type { CholeskyFactor } from './cholesky-numeric.ts';
+import { kernelSolve } from './solve-kernel.ts';
 
 /**
  * Solves A X = B with a Cholesky factor of A, for k right-hand sides at once.
@@ -47,6 +48,8 @@ export function choleskySolve(
  * @param nonZero    optional #n low and high: pivot row r of x is zero outside columns [low[r], high[r]) (a row
  *                   with low ≥ high is zero). Saves reading every row of x to find them — which, in a freshly
  *                   allocated x, also touches each untouched page once more
+ * @param kernel     false: the JavaScript loops even where the WebAssembly ones (solve-kernel.ts, the same solution
+ *                   bit for bit) could run
  */
 export function choleskySolvePermuted(
   factor: CholeskyFactor,
@@ -54,6 +57,7 @@ export function choleskySolvePermuted(
   k: number,
   rowOffsets?: Int32Array,
   nonZero?: { low: Int32Array; high: Int32Array },
+  kernel = true,
 ): void {
   const n = factor.symbolic.n;
   let offset: Int32Array;
@@ -83,10 +87,16 @@ export function choleskySolvePermuted(
   } else {
     forwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, x, k, offset, low, high);
   }
-  forwardSolve(supernodeCount, supernodeStart, rowPointers, rows, valuePointers, v, x, offset, low, high);
   // Each elimination tree is one connected component of A's graph, decoupled from the others, so its solution is
   // zero in every column where its right-hand side is: the backward solve of a supernode needs only its root's
   // range, which after the forward pass spans the whole tree.
+  if (kernel) {
+    const rootLow = low.slice();
+    const rootHigh = high.slice();
+    backwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, rootLow, rootHigh);
+    if (kernelSolve(factor, x, k, offset, low, high, rootLow, rootHigh)) return;
+  }
+  forwardSolve(supernodeCount, supernodeStart, rowPointers, rows, valuePointers, v, x, offset, low, high);
   backwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, low, high);
   backwardSolve(supernodeCount, supernodeStart, rowPointers, rows, valuePointers, v, x, offset, low, high);
 }
