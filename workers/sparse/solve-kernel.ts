@@ -463,7 +463,11 @@ export function kernelSolve(
   new Float64Array(buffer, 0, values.length).set(values);
   const xOffset = 8 * values.length;
   const compact = new Float64Array(buffer, xOffset, n * k);
-  gatherRows(x, offset, n, k, compact);
+  // Each row's values within its supernode's forward range (the rest of it is zero, as a new memory is, and the
+  // scratch is made); the solve changes them within the supernode's backward range only.
+  if (bound === scratch) compact.fill(0);
+  const { supernodeOfColumn } = factor.symbolic;
+  gatherRows(x, offset, n, k, supernodeOfColumn, forwardLow, forwardHigh, compact);
   const intBytes = 8 * floats;
   const ints = new Int32Array(buffer, intBytes, intOffsets[intOffsets.length - 1]);
   [supernodeStart, rowPointers, rows, valuePointers, forwardLow, forwardHigh, backwardLow, backwardHigh].forEach((array, m) =>
@@ -472,24 +476,44 @@ export function kernelSolve(
   const [ss, rp, rowsAt, vp, fLow, fHigh, bLow, bHigh] = intOffsets.map((o) => intBytes + 4 * o);
   bound.forward(count, ss, rp, rowsAt, vp, 0, xOffset, 8 * k, fLow, fHigh);
   bound.backward(count, ss, rp, rowsAt, vp, 0, xOffset, 8 * k, bLow, bHigh);
-  scatterRows(compact, offset, n, k, x);
+  scatterRows(compact, offset, n, k, supernodeOfColumn, backwardLow, backwardHigh, x);
   return true;
 }
 
-/** compact row r = x's row at offset[r] (k values each). */
-function gatherRows(x: Float64Array, offset: Int32Array, n: number, k: number, compact: Float64Array): void {
+/** compact row r = x's row at offset[r] (k values each), within its supernode's range [low, high). */
+function gatherRows(
+  x: Float64Array,
+  offset: Int32Array,
+  n: number,
+  k: number,
+  supernodeOfColumn: Int32Array,
+  low: Int32Array,
+  high: Int32Array,
+  compact: Float64Array,
+): void {
   for (let r = 0; r < n; r++) {
+    const s = supernodeOfColumn[r];
     const from = offset[r];
     const to = r * k;
-    for (let c = 0; c < k; c++) compact[to + c] = x[from + c];
+    for (let c = low[s], end = high[s]; c < end; c++) compact[to + c] = x[from + c];
   }
 }
 
-/** x's row at offset[r] = compact row r. */
-function scatterRows(compact: Float64Array, offset: Int32Array, n: number, k: number, x: Float64Array): void {
+/** x's row at offset[r] = compact row r, within its supernode's range [low, high). */
+function scatterRows(
+  compact: Float64Array,
+  offset: Int32Array,
+  n: number,
+  k: number,
+  supernodeOfColumn: Int32Array,
+  low: Int32Array,
+  high: Int32Array,
+  x: Float64Array,
+): void {
   for (let r = 0; r < n; r++) {
+    const s = supernodeOfColumn[r];
     const to = offset[r];
     const from = r * k;
-    for (let c = 0; c < k; c++) x[to + c] = compact[from + c];
+    for (let c = low[s], end = high[s]; c < end; c++) x[to + c] = compact[from + c];
   }
 }
