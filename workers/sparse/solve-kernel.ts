@@ -11,7 +11,7 @@
  * base64 (SOLVE_MODULE_BASE64, checked against the builder by a unit test).
  */
 import type { CholeskyFactor } from './cholesky-numeric.ts';
-import { compileModule, Fn, MAX_PAGES, moduleBytes, PAGE } from './wasm-module.ts';
+import { compileModule, Fn, moduleBytes, PAGE } from './wasm-module.ts';
 
 const PARAMS = ['count', 'ss', 'rp', 'rows', 'vp', 'v', 'x', 'k8', 'low', 'high'] as const;
 
@@ -413,13 +413,20 @@ function solveModule(): WebAssembly.Module | null {
 
 /** Solves whose arrays fit in this many bytes run in one memory kept for the process. */
 const SCRATCH_BYTES = 16 << 20;
+/**
+ * Solves whose copy (the factor's values, a compact row of k values per pivot, the arrays) would be larger than this
+ * run in JavaScript: the copy then costs about what the solve does, and doubles its memory. On the 1M-vertex tube
+ * (64 bones) the kernel took 4.8 s against 2.0 s for the JavaScript loops, most of it copying 0.9 GB; at the body
+ * subdivided twice (33 MB) they were about even warm and the kernel 0.7 of the loops on a process's first solve.
+ */
+const LARGEST_COPY = 64 << 20;
 let scratch: { memory: WebAssembly.Memory; forward: (...args: number[]) => void; backward: (...args: number[]) => void } | null = null;
 
 /**
  * choleskySolvePermuted's two passes in WebAssembly on x's rows (pivot row r at offset[r], k values), each supernode
  * on its column range: [forwardLow, forwardHigh) in the forward pass, [backwardLow, backwardHigh) in the backward one.
- * Returns false where WebAssembly SIMD is unavailable or no memory can be had (x untouched: the JavaScript loops run
- * then).
+ * Returns false where WebAssembly SIMD is unavailable, the copy would pass LARGEST_COPY or no memory can be had (x
+ * untouched: the JavaScript loops run then).
  */
 export function kernelSolve(
   factor: CholeskyFactor,
@@ -441,7 +448,7 @@ export function kernelSolve(
     intOffsets.push(intOffsets[intOffsets.length - 1] + length);
   const bytes = 8 * floats + 4 * intOffsets[intOffsets.length - 1];
   const pages = Math.ceil(bytes / PAGE);
-  if (pages > MAX_PAGES) return false;
+  if (bytes > LARGEST_COPY) return false;
   let bound: NonNullable<typeof scratch>;
   try {
     const bind = (memory: WebAssembly.Memory) => {
