@@ -189,21 +189,25 @@ test('the three-column solve on the packed factor agrees with dense elimination 
   );
 });
 
-test('the WebAssembly kernels give the JavaScript loops’ solve bit for bit, on factors with supernodes of 1 to 40 columns', () => {
-  let seed = 700;
-  let kernelSupernodes = 0;
-  let widest = 0;
-  const matrices: [string, CscMatrix][] = [
+/** Random SPD matrices (seeds from `seed` on) and grids whose factors have supernodes of 1 to 40 columns. */
+function kernelTestMatrices(seed: number): [string, CscMatrix][] {
+  return [
     ...[
       [2, 1],
       [9, 0.6],
       [80, 0.1],
       [300, 0.2],
-    ].map(([n, density]): [string, CscMatrix] => [`random n=${n} density=${density}`, randomSpd(n, density, seed++).csc]),
+    ].map(([n, density], m): [string, CscMatrix] => [`random n=${n} density=${density}`, randomSpd(n, density, seed + m).csc]),
     ['grid 7×5', gridMatrix(7, 5)],
     ['grid 40×40', gridMatrix(40, 40)],
   ];
-  for (const [name, csc] of matrices) {
+}
+
+test('the WebAssembly kernels give the JavaScript loops’ solve bit for bit, on factors with supernodes of 1 to 40 columns', () => {
+  let seed = 704;
+  let kernelSupernodes = 0;
+  let widest = 0;
+  for (const [name, csc] of kernelTestMatrices(700)) {
     const n = csc.cols;
     for (const order of [amdOrdering, nestedDissectionOrdering]) {
       const factor = choleskyNumeric(csc, choleskySymbolic(csc, order(csc)));
@@ -259,18 +263,8 @@ test('the WebAssembly kernels give the JavaScript loops’ solve bit for bit, on
 
 test('the many-column solve in WebAssembly gives the JavaScript loops’ solution bit for bit, rows anywhere, ranges given or found', () => {
   assert.ok(solveKernelAvailable(), 'Node has WebAssembly SIMD: the solve kernel is compiled');
-  let seed = 900;
-  const matrices: [string, CscMatrix][] = [
-    ...[
-      [2, 1],
-      [9, 0.6],
-      [80, 0.1],
-      [300, 0.2],
-    ].map(([n, density]): [string, CscMatrix] => [`random n=${n} density=${density}`, randomSpd(n, density, seed++).csc]),
-    ['grid 7×5', gridMatrix(7, 5)],
-    ['grid 40×40', gridMatrix(40, 40)],
-  ];
-  for (const [name, csc] of matrices) {
+  let seed = 904;
+  for (const [name, csc] of kernelTestMatrices(900)) {
     const n = csc.cols;
     for (const order of [amdOrdering, nestedDissectionOrdering]) {
       const factor = choleskyNumeric(csc, choleskySymbolic(csc, order(csc)));

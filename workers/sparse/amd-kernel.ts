@@ -14,7 +14,7 @@
  * (NODE fields each), parent, step, head (n + 1), the hash table (HASH_BUCKETS heads, next, hash), the graph's
  * offsets (n + 1), then the lists `iw` to the memory's end, which grows when an element needs more room.
  */
-import { compileModule, Fn, MAX_PAGES, moduleBytes, PAGE } from './wasm-module.ts';
+import { compileBase64, Fn, KernelMemories, moduleBytes, PAGE } from './wasm-module.ts';
 
 /** Node fields (amd-ordering.ts): list start and length, element count, size, degree, mark, degree-list links. */
 export const NODE_FIELDS = { PE: 0, LEN: 1, ELEN: 2, NV: 3, DEGREE: 4, MARK: 5, NEXT: 6, LAST: 7, NODE: 8 } as const;
@@ -113,6 +113,12 @@ function range(g: Fn, name: string, from: Emit, to: Emit, body: Emit): void {
   );
 }
 
+/** for (k = at[LP_START]; k < lpEnd; k++) body, lpEnd = at[LP_END] (locals k and lpEnd) */
+function overLp(g: Fn, body: Emit): void {
+  stepValue(g, LP_END).set('lpEnd');
+  range(g, 'k', (h) => stepValue(h, LP_START), local('lpEnd'), body);
+}
+
 function fn(name: string, params: readonly string[], result: 'i32' | null = null): Fn {
   return new Fn(name, [...BASES, ...params], result);
 }
@@ -179,42 +185,36 @@ function pivotElement(): Fn {
 /** markExternalDegrees(wflg): node[e].MARK − wflg becomes |Le \ Lp| for every live element e next to Lp. */
 function markExternalDegrees(): Fn {
   const f = fn('markExternalDegrees', ['wflg']);
-  f.local('i32', 'k', 'i', 'eln', 'nvi', 'wnvi', 'q', 'stop', 'e', 'we');
-  range(
-    f,
-    'k',
-    (g) => stepValue(g, LP_START),
-    (g) => stepValue(g, LP_END),
-    (g) => {
-      read(g, 'iw', local('k')).set('i');
-      field(g, 'i', ELEN).set('eln');
-      g.get('eln').i32(0).greaterS();
-      g.when((h) => {
-        h.i32(0);
-        field(h, 'i', NV);
-        h.sub().set('nvi');
-        h.get('wflg').get('nvi').sub().set('wnvi');
-        field(h, 'i', PE).set('q');
-        h.get('q').get('eln').add().set('stop');
-        h.loop(
-          (k) => k.get('q').get('stop').lessS(),
-          (k) => {
-            read(k, 'iw', local('q')).set('e');
-            field(k, 'e', MARK).set('we');
-            k.get('we').get('wflg').greaterEqualS();
-            k.when(
-              (m) => setField(m, 'e', MARK, (r) => r.get('we').get('nvi').sub()),
-              (m) => {
-                m.get('we').i32(0).notEqual();
-                m.when((r) => setField(r, 'e', MARK, (t) => field(t, 'e', DEGREE).get('wnvi').add()));
-              },
-            );
-            k.step('q', 1);
-          },
-        );
-      });
-    },
-  );
+  f.local('i32', 'k', 'lpEnd', 'i', 'eln', 'nvi', 'wnvi', 'q', 'stop', 'e', 'we');
+  overLp(f, (g) => {
+    read(g, 'iw', local('k')).set('i');
+    field(g, 'i', ELEN).set('eln');
+    g.get('eln').i32(0).greaterS();
+    g.when((h) => {
+      h.i32(0);
+      field(h, 'i', NV);
+      h.sub().set('nvi');
+      h.get('wflg').get('nvi').sub().set('wnvi');
+      field(h, 'i', PE).set('q');
+      h.get('q').get('eln').add().set('stop');
+      h.loop(
+        (k) => k.get('q').get('stop').lessS(),
+        (k) => {
+          read(k, 'iw', local('q')).set('e');
+          field(k, 'e', MARK).set('we');
+          k.get('we').get('wflg').greaterEqualS();
+          k.when(
+            (m) => setField(m, 'e', MARK, (r) => r.get('we').get('nvi').sub()),
+            (m) => {
+              m.get('we').i32(0).notEqual();
+              m.when((r) => setField(r, 'e', MARK, (t) => field(t, 'e', DEGREE).get('wnvi').add()));
+            },
+          );
+          k.step('q', 1);
+        },
+      );
+    });
+  });
   return f;
 }
 
@@ -226,90 +226,83 @@ function approximateDegrees(): Fn {
   stepValue(f, DK).set('dk');
   stepValue(f, PIVOT_SIZE).set('pivotSize');
   stepValue(f, ELIMINATED).set('eliminated');
-  stepValue(f, LP_END).set('lpEnd');
-  range(
-    f,
-    'k',
-    (g) => stepValue(g, LP_START),
-    local('lpEnd'),
-    (g) => {
-      read(g, 'iw', local('k')).set('i');
-      field(g, 'i', PE).set('p1');
-      g.get('p1');
-      field(g, 'i', ELEN);
-      g.add().set('p2');
-      g.get('p1').set('pn');
-      g.i32(0).set('h').i32(0).set('d');
-      range(g, 'q', local('p1'), local('p2'), (h) => {
-        read(h, 'iw', local('q')).set('e');
-        field(h, 'e', MARK).i32(0).notEqual();
-        h.when((k) => {
-          field(k, 'e', MARK).get('wflg').sub().set('external');
-          k.get('external').i32(0).greaterS();
-          k.when(
-            (m) => {
-              m.get('d').get('external').add().set('d');
-              write(m, 'iw', local('pn'), local('e'));
-              m.step('pn', 1);
-              m.get('h').get('e').add().set('h');
-            },
-            (m) => {
-              // Aggressive absorption: Le ⊆ Lp, so element p covers e.
-              write(m, 'parent', local('e'), local('p'));
-              setField(m, 'e', MARK, (r) => r.i32(0));
-            },
-          );
-        });
+  overLp(f, (g) => {
+    read(g, 'iw', local('k')).set('i');
+    field(g, 'i', PE).set('p1');
+    g.get('p1');
+    field(g, 'i', ELEN);
+    g.add().set('p2');
+    g.get('p1').set('pn');
+    g.i32(0).set('h').i32(0).set('d');
+    range(g, 'q', local('p1'), local('p2'), (h) => {
+      read(h, 'iw', local('q')).set('e');
+      field(h, 'e', MARK).i32(0).notEqual();
+      h.when((k) => {
+        field(k, 'e', MARK).get('wflg').sub().set('external');
+        k.get('external').i32(0).greaterS();
+        k.when(
+          (m) => {
+            m.get('d').get('external').add().set('d');
+            write(m, 'iw', local('pn'), local('e'));
+            m.step('pn', 1);
+            m.get('h').get('e').add().set('h');
+          },
+          (m) => {
+            // Aggressive absorption: Le ⊆ Lp, so element p covers e.
+            write(m, 'parent', local('e'), local('p'));
+            setField(m, 'e', MARK, (r) => r.i32(0));
+          },
+        );
       });
-      setField(g, 'i', ELEN, (h) => h.get('pn').get('p1').sub().i32(1).add());
-      g.get('pn').set('p3');
-      g.get('p1');
-      field(g, 'i', LEN);
-      g.add().set('p4');
-      range(g, 'q', local('p2'), local('p4'), (h) => {
-        read(h, 'iw', local('q')).set('j');
-        field(h, 'j', NV).set('nvj');
-        h.get('nvj').i32(0).greaterS();
-        h.when((k) => {
-          k.get('d').get('nvj').add().set('d');
-          write(k, 'iw', local('pn'), local('j'));
-          k.step('pn', 1);
-          k.get('h').get('j').add().set('h');
-        });
+    });
+    setField(g, 'i', ELEN, (h) => h.get('pn').get('p1').sub().i32(1).add());
+    g.get('pn').set('p3');
+    g.get('p1');
+    field(g, 'i', LEN);
+    g.add().set('p4');
+    range(g, 'q', local('p2'), local('p4'), (h) => {
+      read(h, 'iw', local('q')).set('j');
+      field(h, 'j', NV).set('nvj');
+      h.get('nvj').i32(0).greaterS();
+      h.when((k) => {
+        k.get('d').get('nvj').add().set('d');
+        write(k, 'iw', local('pn'), local('j'));
+        k.step('pn', 1);
+        k.get('h').get('j').add().set('h');
       });
-      field(g, 'i', ELEN).i32(1).equal().get('p3').get('pn').equal().and();
-      g.when(
-        (h) => {
-          // Mass elimination: i is adjacent to element p only, so it is eliminated together with p.
-          write(h, 'parent', local('i'), local('p'));
-          h.i32(0);
-          field(h, 'i', NV);
-          h.sub().set('nvi');
-          h.get('dk').get('nvi').sub().set('dk');
-          h.get('pivotSize').get('nvi').add().set('pivotSize');
-          h.get('eliminated').get('nvi').add().set('eliminated');
-          setField(h, 'i', NV, (k) => k.i32(0));
-          setField(h, 'i', ELEN, (k) => k.i32(-1));
-        },
-        (h) => {
-          field(h, 'i', DEGREE).set('current');
-          setField(h, 'i', DEGREE, (k) => k.get('current').get('d').get('current').get('d').lessS().select());
-          // Element p goes first in i's list.
-          write(h, 'iw', local('pn'), (k) => read(k, 'iw', local('p3')));
-          write(h, 'iw', local('p3'), (k) => read(k, 'iw', local('p1')));
-          write(h, 'iw', local('p1'), local('p'));
-          setField(h, 'i', LEN, (k) => k.get('pn').get('p1').sub().i32(1).add());
-          h.get('h')
-            .i32(HASH_BUCKETS - 1)
-            .and()
-            .set('bucket');
-          write(h, 'hashOf', local('i'), local('h'));
-          write(h, 'hashNext', local('i'), (k) => read(k, 'hashHead', local('bucket')));
-          write(h, 'hashHead', local('bucket'), local('i'));
-        },
-      );
-    },
-  );
+    });
+    field(g, 'i', ELEN).i32(1).equal().get('p3').get('pn').equal().and();
+    g.when(
+      (h) => {
+        // Mass elimination: i is adjacent to element p only, so it is eliminated together with p.
+        write(h, 'parent', local('i'), local('p'));
+        h.i32(0);
+        field(h, 'i', NV);
+        h.sub().set('nvi');
+        h.get('dk').get('nvi').sub().set('dk');
+        h.get('pivotSize').get('nvi').add().set('pivotSize');
+        h.get('eliminated').get('nvi').add().set('eliminated');
+        setField(h, 'i', NV, (k) => k.i32(0));
+        setField(h, 'i', ELEN, (k) => k.i32(-1));
+      },
+      (h) => {
+        field(h, 'i', DEGREE).set('current');
+        setField(h, 'i', DEGREE, (k) => k.get('current').get('d').get('current').get('d').lessS().select());
+        // Element p goes first in i's list.
+        write(h, 'iw', local('pn'), (k) => read(k, 'iw', local('p3')));
+        write(h, 'iw', local('p3'), (k) => read(k, 'iw', local('p1')));
+        write(h, 'iw', local('p1'), local('p'));
+        setField(h, 'i', LEN, (k) => k.get('pn').get('p1').sub().i32(1).add());
+        h.get('h')
+          .i32(HASH_BUCKETS - 1)
+          .and()
+          .set('bucket');
+        write(h, 'hashOf', local('i'), local('h'));
+        write(h, 'hashNext', local('i'), (k) => read(k, 'hashHead', local('bucket')));
+        write(h, 'hashHead', local('bucket'), local('i'));
+      },
+    );
+  });
   setStepValue(f, DK, local('dk'));
   setStepValue(f, PIVOT_SIZE, local('pivotSize'));
   setStepValue(f, ELIMINATED, local('eliminated'));
@@ -326,102 +319,95 @@ function mergeSupervariables(): Fn {
     field(g, x, LEN).get('ln').equal().and();
     field(g, x, ELEN).get('eln').equal().and();
   };
-  stepValue(f, LP_END).set('lpEnd');
-  range(
-    f,
-    'k',
-    (g) => stepValue(g, LP_START),
-    local('lpEnd'),
-    (g) => {
-      read(g, 'iw', local('k')).set('first');
-      field(g, 'first', NV).i32(0).lessS();
-      g.when((h) => {
-        read(h, 'hashOf', local('first'))
-          .i32(HASH_BUCKETS - 1)
-          .and()
-          .set('bucket');
-        read(h, 'hashHead', local('bucket')).set('i');
-        write(h, 'hashHead', local('bucket'), (k) => k.i32(-1));
-        h.loop(
-          (k) => {
-            k.get('i').i32(-1).notEqual();
-            read(k, 'hashNext', local('i')).i32(-1).notEqual();
-            k.and();
-          },
-          (k) => {
-            field(k, 'i', LEN).set('ln');
-            field(k, 'i', ELEN).set('eln');
-            read(k, 'hashOf', local('i')).set('hi');
-            // A list is marked only when a later variable has its hash, length and element count.
-            read(k, 'hashNext', local('i')).set('candidate');
-            k.loop(
-              (m) => {
-                m.get('candidate').i32(-1).notEqual();
-                matches(m, 'candidate');
-                m.i32(0).equal().and();
+  overLp(f, (g) => {
+    read(g, 'iw', local('k')).set('first');
+    field(g, 'first', NV).i32(0).lessS();
+    g.when((h) => {
+      read(h, 'hashOf', local('first'))
+        .i32(HASH_BUCKETS - 1)
+        .and()
+        .set('bucket');
+      read(h, 'hashHead', local('bucket')).set('i');
+      write(h, 'hashHead', local('bucket'), (k) => k.i32(-1));
+      h.loop(
+        (k) => {
+          k.get('i').i32(-1).notEqual();
+          read(k, 'hashNext', local('i')).i32(-1).notEqual();
+          k.and();
+        },
+        (k) => {
+          field(k, 'i', LEN).set('ln');
+          field(k, 'i', ELEN).set('eln');
+          read(k, 'hashOf', local('i')).set('hi');
+          // A list is marked only when a later variable has its hash, length and element count.
+          read(k, 'hashNext', local('i')).set('candidate');
+          k.loop(
+            (m) => {
+              m.get('candidate').i32(-1).notEqual();
+              matches(m, 'candidate');
+              m.i32(0).equal().and();
+            },
+            (m) => read(m, 'hashNext', local('candidate')).set('candidate'),
+          );
+          k.get('candidate').i32(-1).notEqual();
+          k.when((m) => {
+            field(m, 'i', PE).set('qEnd');
+            m.get('qEnd').get('ln').add().set('qEnd');
+            range(
+              m,
+              'q',
+              (r) => field(r, 'i', PE).i32(1).add(),
+              local('qEnd'),
+              (r) => {
+                setIwq(r);
+                setField(r, 'iwq', MARK, local('wflg'));
               },
-              (m) => read(m, 'hashNext', local('candidate')).set('candidate'),
             );
-            k.get('candidate').i32(-1).notEqual();
-            k.when((m) => {
-              field(m, 'i', PE).set('qEnd');
-              m.get('qEnd').get('ln').add().set('qEnd');
-              range(
-                m,
-                'q',
-                (r) => field(r, 'i', PE).i32(1).add(),
-                local('qEnd'),
-                (r) => {
-                  setIwq(r);
-                  setField(r, 'iwq', MARK, local('wflg'));
-                },
-              );
-              m.get('i').set('jLast');
-              read(m, 'hashNext', local('i')).set('j');
-              m.loop(
-                (r) => r.get('j').i32(-1).notEqual(),
-                (r) => {
-                  matches(r, 'j');
-                  r.set('same');
-                  field(r, 'j', PE).set('qEnd');
-                  r.get('qEnd').get('ln').add().set('qEnd');
-                  field(r, 'j', PE).i32(1).add().set('q');
-                  r.loop(
-                    (t) => t.get('same').get('q').get('qEnd').lessS().and(),
-                    (t) => {
-                      setIwq(t);
-                      field(t, 'iwq', MARK).get('wflg').notEqual();
-                      t.when((u) => u.i32(0).set('same'));
-                      t.step('q', 1);
-                    },
-                  );
-                  read(r, 'hashNext', local('j')).set('after');
-                  r.get('same');
-                  r.when(
-                    (t) => {
-                      write(t, 'parent', local('j'), local('i'));
-                      setField(t, 'i', NV, (u) => {
-                        field(u, 'i', NV);
-                        field(u, 'j', NV);
-                        u.add();
-                      });
-                      setField(t, 'j', NV, (u) => u.i32(0));
-                      setField(t, 'j', ELEN, (u) => u.i32(-1));
-                      write(t, 'hashNext', local('jLast'), local('after'));
-                    },
-                    (t) => t.get('j').set('jLast'),
-                  );
-                  r.get('after').set('j');
-                },
-              );
-              m.step('wflg', 1);
-            });
-            read(k, 'hashNext', local('i')).set('i');
-          },
-        );
-      });
-    },
-  );
+            m.get('i').set('jLast');
+            read(m, 'hashNext', local('i')).set('j');
+            m.loop(
+              (r) => r.get('j').i32(-1).notEqual(),
+              (r) => {
+                matches(r, 'j');
+                r.set('same');
+                field(r, 'j', PE).set('qEnd');
+                r.get('qEnd').get('ln').add().set('qEnd');
+                field(r, 'j', PE).i32(1).add().set('q');
+                r.loop(
+                  (t) => t.get('same').get('q').get('qEnd').lessS().and(),
+                  (t) => {
+                    setIwq(t);
+                    field(t, 'iwq', MARK).get('wflg').notEqual();
+                    t.when((u) => u.i32(0).set('same'));
+                    t.step('q', 1);
+                  },
+                );
+                read(r, 'hashNext', local('j')).set('after');
+                r.get('same');
+                r.when(
+                  (t) => {
+                    write(t, 'parent', local('j'), local('i'));
+                    setField(t, 'i', NV, (u) => {
+                      field(u, 'i', NV);
+                      field(u, 'j', NV);
+                      u.add();
+                    });
+                    setField(t, 'j', NV, (u) => u.i32(0));
+                    setField(t, 'j', ELEN, (u) => u.i32(-1));
+                    write(t, 'hashNext', local('jLast'), local('after'));
+                  },
+                  (t) => t.get('j').set('jLast'),
+                );
+                r.get('after').set('j');
+              },
+            );
+            m.step('wflg', 1);
+          });
+          read(k, 'hashNext', local('i')).set('i');
+        },
+      );
+    });
+  });
   return f.get('wflg');
 }
 
@@ -621,7 +607,7 @@ export function amdModuleBytes(): Uint8Array<ArrayBuffer> {
 export const AMD_MODULE_BASE64 = [
   'AGFzbQEAAAABSwVgDH9/f39/f39/f39/fwF/YAt/f39/f39/f39/fwBgCn9/f39/f39/f38AYAp/f39/f39/f39/AX9gDX9/f39/',
   'f39/f39/f38BfwISAQNlbnYGbWVtb3J5AgEAgIACAwcGAAECAQMEB2cGA2FtZAAADHBpdm90RWxlbWVudAABE21hcmtFeHRlcm5h',
-  'bERlZ3JlZXMAAhJhcHByb3hpbWF0ZURlZ3JlZXMAAxNtZXJnZVN1cGVydmFyaWFibGVzAAQNZmluaXNoRWxlbWVudAAFCqkaBsgH',
+  'bERlZ3JlZXMAAhJhcHByb3hpbWF0ZURlZ3JlZXMAAxNtZXJnZVN1cGVydmFyaWFibGVzAAQNZmluaXNoRWxlbWVudAAFCq0aBsgH',
   'ARJ/QQAhDAJAA0AgDCAJSEUNASAMQQFqQQRsIAtqKAIAIQ0gDEEEbCALaigCACEdIA0gHWshDSAMQSBsIAFqIB02AgAgDEEgbCAB',
   'aiANNgIEIAxBIGwgAWpBATYCDCAMQSBsIAFqIA02AhAgDEEgbCABakEBNgIUIA1BBGwgAmooAgAhDiAMQSBsIAFqIA42AhggDEEg',
   'bCABakF/NgIcIA5Bf0cEQCAOQSBsIAFqIAw2AhwLIA1BBGwgAmogDDYCACAMQQFqIQwMAAsLIAggCUEEbCALaigCADYCFD8AQRB0',
@@ -641,65 +627,62 @@ export const AMD_MODULE_BASE64 = [
   'IAFqQQAgGGs2AgwgD0EEbCAAaiAXNgIAIA9BAWohDyAXQSBsIAFqKAIYIRkgF0EgbCABaigCHCEaIBlBf0cEQCAZQSBsIAFqIBo2',
   'AhwLIBpBf0cEQCAaQSBsIAFqIBk2AhgFIBdBIGwgAWooAhBBBGwgAmogGTYCAAsLIBZBAWohFgwACwsgEyASIAlHcQRAIBJBBGwg',
   'A2ogCTYCACASQSBsIAFqQQA2AhQLIBFBAWohEQwACwsgCCAONgIAIAggDzYCBCAKQQBHBEAgCCAPNgIUCyAIIBA2AgggCCALNgIM',
-  'IAggCCgCECALajYCEAvdAQEJfyAIKAIAIQoCQANAIAogCCgCBEhFDQEgCkEEbCAAaigCACELIAtBIGwgAWooAgghDCAMQQBKBEBB',
-  'ACALQSBsIAFqKAIMayENIAkgDWshDiALQSBsIAFqKAIAIQ8gDyAMaiEQAkADQCAPIBBIRQ0BIA9BBGwgAGooAgAhESARQSBsIAFq',
-  'KAIUIRIgEiAJTgRAIBFBIGwgAWogEiANazYCFAUgEkEARwRAIBFBIGwgAWogEUEgbCABaigCECAOajYCFAsLIA9BAWohDwwACwsL',
-  'IApBAWohCgwACwsLpwUBFX8gCCgCCCELIAgoAgwhDCAIKAIQIQ0gCCgCBCEPIAgoAgAhDgJAA0AgDiAPSEUNASAOQQRsIABqKAIA',
-  'IRAgEEEgbCABaigCACERIBEgEEEgbCABaigCCGohEiARIRVBACEWQQAhFyARIRgCQANAIBggEkhFDQEgGEEEbCAAaigCACEZIBlB',
-  'IGwgAWooAhRBAEcEQCAZQSBsIAFqKAIUIAprIRogGkEASgRAIBcgGmohFyAVQQRsIABqIBk2AgAgFUEBaiEVIBYgGWohFgUgGUEE',
-  'bCADaiAJNgIAIBlBIGwgAWpBADYCFAsLIBhBAWohGAwACwsgEEEgbCABaiAVIBFrQQFqNgIIIBUhEyARIBBBIGwgAWooAgRqIRQg',
-  'EiEYAkADQCAYIBRIRQ0BIBhBBGwgAGooAgAhGyAbQSBsIAFqKAIMIRwgHEEASgRAIBcgHGohFyAVQQRsIABqIBs2AgAgFUEBaiEV',
-  'IBYgG2ohFgsgGEEBaiEYDAALCyAQQSBsIAFqKAIIQQFGIBMgFUZxBEAgEEEEbCADaiAJNgIAQQAgEEEgbCABaigCDGshHSALIB1r',
-  'IQsgDCAdaiEMIA0gHWohDSAQQSBsIAFqQQA2AgwgEEEgbCABakF/NgIIBSAQQSBsIAFqKAIQIR4gEEEgbCABaiAeIBcgHiAXSBs2',
-  'AhAgFUEEbCAAaiATQQRsIABqKAIANgIAIBNBBGwgAGogEUEEbCAAaigCADYCACARQQRsIABqIAk2AgAgEEEgbCABaiAVIBFrQQFq',
-  'NgIEIBZB/wdxIR8gEEEEbCAHaiAWNgIAIBBBBGwgBmogH0EEbCAFaigCADYCACAfQQRsIAVqIBA2AgALIA5BAWohDgwACwsgCCAL',
-  'NgIIIAggDDYCDCAIIA02AhALpQUBEH8gCCgCBCELIAgoAgAhCgJAA0AgCiALSEUNASAKQQRsIABqKAIAIQwgDEEgbCABaigCDEEA',
-  'SARAIAxBBGwgB2ooAgBB/wdxIQ0gDUEEbCAFaigCACEOIA1BBGwgBWpBfzYCAAJAA0AgDkF/RyAOQQRsIAZqKAIAQX9HcUUNASAO',
-  'QSBsIAFqKAIEIQ8gDkEgbCABaigCCCEQIA5BBGwgB2ooAgAhESAOQQRsIAZqKAIAIRICQANAIBJBf0cgEkEEbCAHaigCACARRiAS',
-  'QSBsIAFqKAIEIA9GcSASQSBsIAFqKAIIIBBGcUEARnFFDQEgEkEEbCAGaigCACESDAALCyASQX9HBEAgDkEgbCABaigCACEUIBQg',
-  'D2ohFCAOQSBsIAFqKAIAQQFqIRMCQANAIBMgFEhFDQEgE0EEbCAAaigCACEZIBlBIGwgAWogCTYCFCATQQFqIRMMAAsLIA4hFSAO',
-  'QQRsIAZqKAIAIRYCQANAIBZBf0dFDQEgFkEEbCAHaigCACARRiAWQSBsIAFqKAIEIA9GcSAWQSBsIAFqKAIIIBBGcSEXIBZBIGwg',
-  'AWooAgAhFCAUIA9qIRQgFkEgbCABaigCAEEBaiETAkADQCAXIBMgFEhxRQ0BIBNBBGwgAGooAgAhGSAZQSBsIAFqKAIUIAlHBEBB',
-  'ACEXCyATQQFqIRMMAAsLIBZBBGwgBmooAgAhGCAXBEAgFkEEbCADaiAONgIAIA5BIGwgAWogDkEgbCABaigCDCAWQSBsIAFqKAIM',
-  'ajYCDCAWQSBsIAFqQQA2AgwgFkEgbCABakF/NgIIIBVBBGwgBmogGDYCAAUgFiEVCyAYIRYMAAsLIAlBAWohCQsgDkEEbCAGaigC',
-  'ACEODAALCwsgCkEBaiEKDAALCyAJC9YCAQx/IAgoAgAhDSAIKAIIIQ4gCCgCECEPIAwhECANIREgDSESAkADQCASIAgoAgRIRQ0B',
-  'IBJBBGwgAGooAgAhE0EAIBNBIGwgAWooAgxrIRQgFEEASgRAIBNBIGwgAWogFDYCDCATQSBsIAFqKAIQIA5qIBRrIRUgCyAPayAU',
-  'ayEWIBUgFiAVIBZIGyEXIBNBIGwgAWogFzYCECAXQQRsIAJqKAIAIRggE0EgbCABaiAYNgIYIBNBIGwgAWpBfzYCHCAYQX9HBEAg',
-  'GEEgbCABaiATNgIcCyAXQQRsIAJqIBM2AgAgFyAQSARAIBchEAsgEUEEbCAAaiATNgIAIBFBAWohEQsgEkEBaiESDAALCyAJQSBs',
-  'IAFqIAgoAgw2AgwgCUEgbCABaiARIA1rNgIEIBEgDUYEQCAJQSBsIAFqQQA2AhQLIApBAEcEQCAIIBE2AhQLIBAL',
+  'IAggCCgCECALajYCEAvhAQEKfyAIKAIEIQsgCCgCACEKAkADQCAKIAtIRQ0BIApBBGwgAGooAgAhDCAMQSBsIAFqKAIIIQ0gDUEA',
+  'SgRAQQAgDEEgbCABaigCDGshDiAJIA5rIQ8gDEEgbCABaigCACEQIBAgDWohEQJAA0AgECARSEUNASAQQQRsIABqKAIAIRIgEkEg',
+  'bCABaigCFCETIBMgCU4EQCASQSBsIAFqIBMgDms2AhQFIBNBAEcEQCASQSBsIAFqIBJBIGwgAWooAhAgD2o2AhQLCyAQQQFqIRAM',
+  'AAsLCyAKQQFqIQoMAAsLC6cFARV/IAgoAgghCyAIKAIMIQwgCCgCECENIAgoAgQhDyAIKAIAIQ4CQANAIA4gD0hFDQEgDkEEbCAA',
+  'aigCACEQIBBBIGwgAWooAgAhESARIBBBIGwgAWooAghqIRIgESEVQQAhFkEAIRcgESEYAkADQCAYIBJIRQ0BIBhBBGwgAGooAgAh',
+  'GSAZQSBsIAFqKAIUQQBHBEAgGUEgbCABaigCFCAKayEaIBpBAEoEQCAXIBpqIRcgFUEEbCAAaiAZNgIAIBVBAWohFSAWIBlqIRYF',
+  'IBlBBGwgA2ogCTYCACAZQSBsIAFqQQA2AhQLCyAYQQFqIRgMAAsLIBBBIGwgAWogFSARa0EBajYCCCAVIRMgESAQQSBsIAFqKAIE',
+  'aiEUIBIhGAJAA0AgGCAUSEUNASAYQQRsIABqKAIAIRsgG0EgbCABaigCDCEcIBxBAEoEQCAXIBxqIRcgFUEEbCAAaiAbNgIAIBVB',
+  'AWohFSAWIBtqIRYLIBhBAWohGAwACwsgEEEgbCABaigCCEEBRiATIBVGcQRAIBBBBGwgA2ogCTYCAEEAIBBBIGwgAWooAgxrIR0g',
+  'CyAdayELIAwgHWohDCANIB1qIQ0gEEEgbCABakEANgIMIBBBIGwgAWpBfzYCCAUgEEEgbCABaigCECEeIBBBIGwgAWogHiAXIB4g',
+  'F0gbNgIQIBVBBGwgAGogE0EEbCAAaigCADYCACATQQRsIABqIBFBBGwgAGooAgA2AgAgEUEEbCAAaiAJNgIAIBBBIGwgAWogFSAR',
+  'a0EBajYCBCAWQf8HcSEfIBBBBGwgB2ogFjYCACAQQQRsIAZqIB9BBGwgBWooAgA2AgAgH0EEbCAFaiAQNgIACyAOQQFqIQ4MAAsL',
+  'IAggCzYCCCAIIAw2AgwgCCANNgIQC6UFARB/IAgoAgQhCyAIKAIAIQoCQANAIAogC0hFDQEgCkEEbCAAaigCACEMIAxBIGwgAWoo',
+  'AgxBAEgEQCAMQQRsIAdqKAIAQf8HcSENIA1BBGwgBWooAgAhDiANQQRsIAVqQX82AgACQANAIA5Bf0cgDkEEbCAGaigCAEF/R3FF',
+  'DQEgDkEgbCABaigCBCEPIA5BIGwgAWooAgghECAOQQRsIAdqKAIAIREgDkEEbCAGaigCACESAkADQCASQX9HIBJBBGwgB2ooAgAg',
+  'EUYgEkEgbCABaigCBCAPRnEgEkEgbCABaigCCCAQRnFBAEZxRQ0BIBJBBGwgBmooAgAhEgwACwsgEkF/RwRAIA5BIGwgAWooAgAh',
+  'FCAUIA9qIRQgDkEgbCABaigCAEEBaiETAkADQCATIBRIRQ0BIBNBBGwgAGooAgAhGSAZQSBsIAFqIAk2AhQgE0EBaiETDAALCyAO',
+  'IRUgDkEEbCAGaigCACEWAkADQCAWQX9HRQ0BIBZBBGwgB2ooAgAgEUYgFkEgbCABaigCBCAPRnEgFkEgbCABaigCCCAQRnEhFyAW',
+  'QSBsIAFqKAIAIRQgFCAPaiEUIBZBIGwgAWooAgBBAWohEwJAA0AgFyATIBRIcUUNASATQQRsIABqKAIAIRkgGUEgbCABaigCFCAJ',
+  'RwRAQQAhFwsgE0EBaiETDAALCyAWQQRsIAZqKAIAIRggFwRAIBZBBGwgA2ogDjYCACAOQSBsIAFqIA5BIGwgAWooAgwgFkEgbCAB',
+  'aigCDGo2AgwgFkEgbCABakEANgIMIBZBIGwgAWpBfzYCCCAVQQRsIAZqIBg2AgAFIBYhFQsgGCEWDAALCyAJQQFqIQkLIA5BBGwg',
+  'BmooAgAhDgwACwsLIApBAWohCgwACwsgCQvWAgEMfyAIKAIAIQ0gCCgCCCEOIAgoAhAhDyAMIRAgDSERIA0hEgJAA0AgEiAIKAIE',
+  'SEUNASASQQRsIABqKAIAIRNBACATQSBsIAFqKAIMayEUIBRBAEoEQCATQSBsIAFqIBQ2AgwgE0EgbCABaigCECAOaiAUayEVIAsg',
+  'D2sgFGshFiAVIBYgFSAWSBshFyATQSBsIAFqIBc2AhAgF0EEbCACaigCACEYIBNBIGwgAWogGDYCGCATQSBsIAFqQX82AhwgGEF/',
+  'RwRAIBhBIGwgAWogEzYCHAsgF0EEbCACaiATNgIAIBcgEEgEQCAXIRALIBFBBGwgAGogEzYCACARQQFqIRELIBJBAWohEgwACwsg',
+  'CUEgbCABaiAIKAIMNgIMIAlBIGwgAWogESANazYCBCARIA1GBEAgCUEgbCABakEANgIUCyAKQQBHBEAgCCARNgIUCyAQCw==',
 ].join('');
 
-let compiled: WebAssembly.Module | null | undefined;
+let memories: KernelMemories | null | undefined;
+
+/** The module's memories, compiled once; null where this runtime cannot compile it. */
+function amdMemories(): KernelMemories | null {
+  if (memories === undefined) {
+    const module = compileBase64(AMD_MODULE_BASE64);
+    // Orderings whose arrays start within 16 MiB share one memory kept for the process (the lists may grow it).
+    memories = module === null ? null : new KernelMemories(module, 16 << 20, true);
+  }
+  return memories;
+}
 
 /** Whether amdKernel can run here (else the JavaScript loop orders). */
 export function amdKernelAvailable(): boolean {
-  return amdModule() !== null;
+  return amdMemories() !== null;
 }
-
-function amdModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    compiled = typeof atob === 'function' ? compileModule(Uint8Array.from(atob(AMD_MODULE_BASE64), (c) => c.charCodeAt(0))) : null;
-  }
-  return compiled;
-}
-
-/** Orderings whose arrays fit in this many bytes run in one memory kept for the process. */
-const SCRATCH_BYTES = 16 << 20;
-let scratch: { memory: WebAssembly.Memory; amd: (...args: number[]) => number } | null = null;
 
 /**
  * The elimination of amdOfGraph in WebAssembly on a graph's lists.
  * @returns step (#n: elimination step of each pivot, −1 for the others), parent (#n) and the number of steps, as
- *          amdOfGraph's loop leaves them, and whether the lists' memory had to grow; null where WebAssembly is unavailable or no memory can be had (the
- *          JavaScript loop runs then)
+ *          amdOfGraph's loop leaves them, and whether the lists' memory had to grow; null where WebAssembly is
+ *          unavailable or no memory can be had (the JavaScript loop runs then)
  */
 export function amdKernel(
   offsets: Int32Array,
   neighbours: Int32Array,
   wflgLimit: number,
 ): { step: Int32Array; parent: Int32Array; steps: number; grown: boolean } | null {
-  const module = amdModule();
-  if (module === null) return null;
   const n = offsets.length - 1;
   // at (padded to 16 values: reads of a node −1 stay in the memory), nodes, parent, step, head, hash table, offsets.
   const atOffset = 0;
@@ -713,27 +696,10 @@ export function amdKernel(
   const offsetsOffset = hashOfOffset + n;
   const iwOffset = offsetsOffset + n + 1;
   const iwLength = Math.max(neighbours.length * 2, n + 16);
-  const bytes = 4 * (iwOffset + iwLength);
-  const pages = Math.ceil(bytes / PAGE);
-  if (pages > MAX_PAGES) return null;
-  let memory: WebAssembly.Memory;
-  let run: (...args: number[]) => number;
-  try {
-    const bound = (m: WebAssembly.Memory) => ({
-      memory: m,
-      amd: new WebAssembly.Instance(module, { env: { memory: m } }).exports.amd as (...args: number[]) => number,
-    });
-    if (bytes <= SCRATCH_BYTES) {
-      scratch ??= bound(new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES }));
-      const have = scratch.memory.buffer.byteLength / PAGE;
-      if (have < pages) scratch.memory.grow(pages - have);
-      ({ memory, amd: run } = scratch);
-    } else {
-      ({ memory, amd: run } = bound(new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES })));
-    }
-  } catch {
-    return null;
-  }
+  const bound = amdMemories()?.take(4 * (iwOffset + iwLength));
+  if (!bound) return null;
+  const { memory } = bound;
+  const run = bound.exports.amd as (...args: number[]) => number;
   const ints = new Int32Array(memory.buffer);
   ints.fill(0, atOffset, nodeOffset + NODE * n);
   ints.fill(-1, parentOffset, hashOfOffset);
@@ -755,7 +721,7 @@ export function amdKernel(
     4 * offsetsOffset,
   );
   const grown = memory.buffer.byteLength > before;
-  if (memory === scratch?.memory && memory.buffer.byteLength > SCRATCH_BYTES) scratch = null; // grown past it: let it go
+  amdMemories()?.trim();
   if (steps < 0) return null;
   const after = new Int32Array(memory.buffer);
   return { step: after.slice(stepOffset, stepOffset + n), parent: after.slice(parentOffset, parentOffset + n), steps, grown };

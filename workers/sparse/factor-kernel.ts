@@ -17,7 +17,7 @@
  * Node compile it.
  */
 import type { CholeskySymbolic } from './cholesky-symbolic.ts';
-import { compileModule, Fn, MAX_PAGES, moduleBytes, PAGE } from './wasm-module.ts';
+import { compileBase64, Fn, KernelMemories, moduleBytes } from './wasm-module.ts';
 
 /** The same threshold as the JavaScript loop's (cholesky-numeric.ts): a pivot below it is lost to cancellation. */
 export const PIVOT_CANCELLATION = 1e-13;
@@ -638,14 +638,15 @@ export const FACTOR_MODULE_BASE64 = [
   'C0kEQCAIIApqIAggCmorAwAgEKI5AwALCwsgBkEBaiEGDAALC0F/Cw==',
 ].join('');
 
-let compiled: WebAssembly.Module | null | undefined;
+let memories: KernelMemories | null | undefined;
 
-/** The module, compiled once; null where this runtime cannot compile it. */
-function factorModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    compiled = typeof atob === 'function' ? compileModule(Uint8Array.from(atob(FACTOR_MODULE_BASE64), (c) => c.charCodeAt(0))) : null;
+/** The module's memories, compiled once; null where this runtime cannot compile it. */
+function factorMemories(): KernelMemories | null {
+  if (memories === undefined) {
+    const module = compileBase64(FACTOR_MODULE_BASE64);
+    memories = module === null ? null : new KernelMemories(module, SCRATCH_BYTES, false);
   }
-  return compiled;
+  return memories;
 }
 
 /** A factor's values made by the loop, or where it stopped. */
@@ -659,7 +660,8 @@ export interface KernelFactor {
 /** The layout of one factorization in a memory: Float64 values and original diagonal, then every Int32 array. */
 interface Layout {
   symbolic: CholeskySymbolic;
-  memory: WebAssembly.Memory;
+  /** the process's scratch memory: the factor is copied out */
+  scratch: boolean;
   loop: (...args: number[]) => number;
   values: Float64Array;
   ints: Int32Array;
@@ -673,7 +675,6 @@ interface Layout {
  * of their own, which their values stay a view of.
  */
 export const SCRATCH_BYTES = 16 << 20;
-let scratch: { memory: WebAssembly.Memory; loop: (...args: number[]) => number } | null = null;
 /** Large factors' layouts, by their values: refactoring with new values reuses the memory. */
 const owned = new WeakMap<Float64Array, Layout>();
 /** Every factor the loop made (for tests: which loop ran). */
@@ -696,32 +697,16 @@ function intOffsets(symbolic: CholeskySymbolic): number[] {
 }
 
 /** The memory laid out for `symbolic`: the scratch memory (grown when short) or a new one; null if none can be had. */
-function layout(module: WebAssembly.Module, symbolic: CholeskySymbolic, offsets: number[], small: boolean): Layout | null {
+function layout(symbolic: CholeskySymbolic, offsets: number[], scratchBytes: number): Layout | null {
+  const memories = factorMemories();
   const intBytes = 8 * (symbolic.storedValues + symbolic.n);
-  const pages = Math.max(1, Math.ceil((intBytes + 4 * offsets[offsets.length - 1]) / PAGE));
-  if (pages > MAX_PAGES) return null;
-  const bound = (memory: WebAssembly.Memory) => ({
-    memory,
-    loop: new WebAssembly.Instance(module, { env: { memory } }).exports.factorSupernodes as (...args: number[]) => number,
-  });
-  let memory: WebAssembly.Memory;
-  let loop: (...args: number[]) => number;
-  try {
-    if (small) {
-      scratch ??= bound(new WebAssembly.Memory({ initial: pages, maximum: SCRATCH_BYTES / PAGE }));
-      const have = scratch.memory.buffer.byteLength / PAGE;
-      if (have < pages) scratch.memory.grow(pages - have);
-      ({ memory, loop } = scratch);
-    } else {
-      ({ memory, loop } = bound(new WebAssembly.Memory({ initial: pages, maximum: pages })));
-    }
-  } catch {
-    return null; // no room for one block this size: the JavaScript loop's arrays may still fit
-  }
+  const bound = memories?.take(intBytes + 4 * offsets[offsets.length - 1], scratchBytes);
+  if (!bound) return null;
+  const { memory, exports, scratch } = bound;
   return {
     symbolic,
-    memory,
-    loop,
+    scratch,
+    loop: exports.factorSupernodes as (...args: number[]) => number,
     values: new Float64Array(memory.buffer, 0, symbolic.storedValues),
     ints: new Int32Array(memory.buffer, intBytes, offsets[offsets.length - 1]),
     intBytes,
@@ -741,13 +726,11 @@ export function kernelFactor(
   reuse?: Float64Array,
   scratchBytes = SCRATCH_BYTES,
 ): KernelFactor | null {
-  const module = factorModule();
-  if (module === null) return null;
   const offsets = intOffsets(symbolic);
-  const small = 8 * (symbolic.storedValues + symbolic.n) + 4 * offsets[offsets.length - 1] <= Math.min(scratchBytes, SCRATCH_BYTES);
   const known = reuse === undefined ? undefined : owned.get(reuse);
-  const at = known !== undefined && known.symbolic === symbolic ? known : layout(module, symbolic, offsets, small);
+  const at = known !== undefined && known.symbolic === symbolic ? known : layout(symbolic, offsets, scratchBytes);
   if (at === null) return null;
+  const small = at.scratch;
   const { values, ints, intBytes, loop } = at;
   const { supernodeCount: count, storedValues } = symbolic;
   if (at !== known) {

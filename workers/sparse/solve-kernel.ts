@@ -11,7 +11,7 @@
  * base64 (SOLVE_MODULE_BASE64, checked against the builder by a unit test).
  */
 import type { CholeskyFactor } from './cholesky-numeric.ts';
-import { compileModule, Fn, moduleBytes, PAGE } from './wasm-module.ts';
+import { compileBase64, Fn, KernelMemories, moduleBytes } from './wasm-module.ts';
 
 const PARAMS = ['count', 'ss', 'rp', 'rows', 'vp', 'v', 'x', 'k8', 'low', 'high'] as const;
 
@@ -397,22 +397,23 @@ export const SOLVE_MODULE_BASE64 = [
   'KwMAICqiOQMACwwACwsLDAALCws=',
 ].join('');
 
-let compiled: WebAssembly.Module | null | undefined;
+let memories: KernelMemories | null | undefined;
+
+/** The module's memories, compiled once; null where this runtime cannot compile it. */
+function solveMemories(): KernelMemories | null {
+  if (memories === undefined) {
+    const module = compileBase64(SOLVE_MODULE_BASE64);
+    // Solves whose arrays fit in 16 MiB share one memory kept for the process.
+    memories = module === null ? null : new KernelMemories(module, 16 << 20, false);
+  }
+  return memories;
+}
 
 /** Whether kernelSolve can run here (else the JavaScript loops solve). */
 export function solveKernelAvailable(): boolean {
-  return solveModule() !== null;
+  return solveMemories() !== null;
 }
 
-function solveModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    compiled = typeof atob === 'function' ? compileModule(Uint8Array.from(atob(SOLVE_MODULE_BASE64), (c) => c.charCodeAt(0))) : null;
-  }
-  return compiled;
-}
-
-/** Solves whose arrays fit in this many bytes run in one memory kept for the process. */
-const SCRATCH_BYTES = 16 << 20;
 /**
  * Solves whose copy (the factor's values, a compact row of k values per pivot, the arrays) would be larger than this
  * run in JavaScript: the copy then costs about what the solve does, and doubles its memory. On the 1M-vertex tube
@@ -420,7 +421,6 @@ const SCRATCH_BYTES = 16 << 20;
  * subdivided twice (33 MB) they were about even warm and the kernel 0.7 of the loops on a process's first solve.
  */
 const LARGEST_COPY = 64 << 20;
-let scratch: { memory: WebAssembly.Memory; forward: (...args: number[]) => void; backward: (...args: number[]) => void } | null = null;
 
 /**
  * choleskySolvePermuted's two passes in WebAssembly on x's rows (pivot row r at offset[r], k values), each supernode
@@ -438,8 +438,6 @@ export function kernelSolve(
   backwardLow: Int32Array,
   backwardHigh: Int32Array,
 ): boolean {
-  const module = solveModule();
-  if (module === null) return false;
   const { n, supernodeCount: count, supernodeStart, rowPointers, rows, valuePointers } = factor.symbolic;
   const values = factor.values;
   const floats = values.length + n * k;
@@ -447,32 +445,15 @@ export function kernelSolve(
   for (const length of [count + 1, count + 1, rows.length, count + 1, count, count, count, count])
     intOffsets.push(intOffsets[intOffsets.length - 1] + length);
   const bytes = 8 * floats + 4 * intOffsets[intOffsets.length - 1];
-  const pages = Math.ceil(bytes / PAGE);
-  if (bytes > LARGEST_COPY) return false;
-  let bound: NonNullable<typeof scratch>;
-  try {
-    const bind = (memory: WebAssembly.Memory) => {
-      const { exports } = new WebAssembly.Instance(module, { env: { memory } });
-      return { memory, forward: exports.forward as (...args: number[]) => void, backward: exports.backward as (...args: number[]) => void };
-    };
-    if (bytes <= SCRATCH_BYTES) {
-      scratch ??= bind(new WebAssembly.Memory({ initial: pages, maximum: SCRATCH_BYTES / PAGE }));
-      const have = scratch.memory.buffer.byteLength / PAGE;
-      if (have < pages) scratch.memory.grow(pages - have);
-      bound = scratch;
-    } else {
-      bound = bind(new WebAssembly.Memory({ initial: pages, maximum: pages }));
-    }
-  } catch {
-    return false;
-  }
+  const bound = bytes > LARGEST_COPY ? null : solveMemories()?.take(bytes);
+  if (!bound) return false;
   const { buffer } = bound.memory;
   new Float64Array(buffer, 0, values.length).set(values);
   const xOffset = 8 * values.length;
   const compact = new Float64Array(buffer, xOffset, n * k);
   // Each row's values within its supernode's forward range (the rest of it is zero, as a new memory is, and the
   // scratch is made); the solve changes them within the supernode's backward range only.
-  if (bound === scratch) compact.fill(0);
+  if (bound.scratch) compact.fill(0);
   const { supernodeOfColumn } = factor.symbolic;
   gatherRows(x, offset, n, k, supernodeOfColumn, forwardLow, forwardHigh, compact);
   const intBytes = 8 * floats;
@@ -481,8 +462,8 @@ export function kernelSolve(
     ints.set(array.subarray(0, intOffsets[m + 1] - intOffsets[m]), intOffsets[m]),
   );
   const [ss, rp, rowsAt, vp, fLow, fHigh, bLow, bHigh] = intOffsets.map((o) => intBytes + 4 * o);
-  bound.forward(count, ss, rp, rowsAt, vp, 0, xOffset, 8 * k, fLow, fHigh);
-  bound.backward(count, ss, rp, rowsAt, vp, 0, xOffset, 8 * k, bLow, bHigh);
+  (bound.exports.forward as (...args: number[]) => void)(count, ss, rp, rowsAt, vp, 0, xOffset, 8 * k, fLow, fHigh);
+  (bound.exports.backward as (...args: number[]) => void)(count, ss, rp, rowsAt, vp, 0, xOffset, 8 * k, bLow, bHigh);
   scatterRows(compact, offset, n, k, supernodeOfColumn, backwardLow, backwardHigh, x);
   return true;
 }

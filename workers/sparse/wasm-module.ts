@@ -394,6 +394,64 @@ export function compileModule(bytes: Uint8Array<ArrayBuffer>): WebAssembly.Modul
   return null;
 }
 
+/**
+ * A module kept as base64 in the source (the builder's output, which each kernel's unit test holds equal to it),
+ * compiled as compileModule does: decoding is far cheaper on a process's first call than running the builder.
+ */
+export function compileBase64(base64: string): WebAssembly.Module | null {
+  return typeof atob === 'function' ? compileModule(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))) : null;
+}
+
+/** A memory and the exports of a module instantiated on it. */
+export interface BoundMemory {
+  readonly memory: WebAssembly.Memory;
+  readonly exports: WebAssembly.Exports;
+}
+
+/**
+ * The memories one module's calls run in: calls of up to `scratchBytes` share one memory kept for the process (so
+ * that repeated small calls do not each map fresh pages), larger ones get a new memory each.
+ */
+export class KernelMemories {
+  private scratch: BoundMemory | null = null;
+
+  /** @param growable  memories may grow past their first size (up to MAX_PAGES) while a call runs */
+  constructor(
+    private readonly module: WebAssembly.Module,
+    private readonly scratchBytes: number,
+    private readonly growable: boolean,
+  ) {}
+
+  /**
+   * A memory of at least `bytes` and the module bound to it: the scratch one (grown when short) when `bytes` is at
+   * most `scratchBytes`, else a new one; null when the size is over 2 GiB or the memory cannot be had.
+   */
+  take(bytes: number, scratchBytes = this.scratchBytes): (BoundMemory & { scratch: boolean }) | null {
+    const pages = Math.max(1, Math.ceil(bytes / PAGE));
+    if (pages > MAX_PAGES) return null;
+    const scratch = bytes <= Math.min(scratchBytes, this.scratchBytes);
+    const maximum = this.growable ? MAX_PAGES : scratch ? Math.max(pages, Math.ceil(this.scratchBytes / PAGE)) : pages;
+    try {
+      if (!scratch) return { ...this.bind(new WebAssembly.Memory({ initial: pages, maximum })), scratch };
+      this.scratch ??= this.bind(new WebAssembly.Memory({ initial: pages, maximum }));
+      const have = this.scratch.memory.buffer.byteLength / PAGE;
+      if (have < pages) this.scratch.memory.grow(pages - have);
+      return { ...this.scratch, scratch };
+    } catch {
+      return null; // no room for one block this size: the callers' JavaScript loops may still fit
+    }
+  }
+
+  /** Lets the scratch memory go when a call grew it past `scratchBytes`. */
+  trim(): void {
+    if (this.scratch !== null && this.scratch.memory.buffer.byteLength > this.scratchBytes) this.scratch = null;
+  }
+
+  private bind(memory: WebAssembly.Memory): BoundMemory {
+    return { memory, exports: new WebAssembly.Instance(this.module, { env: { memory } }).exports };
+  }
+}
+
 /** Hands out typed arrays of one memory one after another, each starting on a 64-byte line. */
 export class MemoryCarver {
   /** @param offset  where the first view starts (a multiple of 64) */
