@@ -17,10 +17,10 @@
 import { compileBase64, Fn, KernelMemories, moduleBytes, PAGE } from './wasm-module.ts';
 
 /** Node fields (amd-ordering.ts): list start and length, element count, size, degree, mark, degree-list links. */
-export const NODE_FIELDS = { PE: 0, LEN: 1, ELEN: 2, NV: 3, DEGREE: 4, MARK: 5, NEXT: 6, LAST: 7, NODE: 8 } as const;
+const NODE_FIELDS = { PE: 0, LEN: 1, ELEN: 2, NV: 3, DEGREE: 4, MARK: 5, NEXT: 6, LAST: 7, NODE: 8 } as const;
 /** A step's running values (amd-ordering.ts). */
-export const STEP_FIELDS = { LP_START: 0, LP_END: 1, DK: 2, PIVOT_SIZE: 3, ELIMINATED: 4, FREE: 5, STEP_VALUES: 6 } as const;
-export const HASH_BUCKETS = 1024;
+const STEP_FIELDS = { LP_START: 0, LP_END: 1, DK: 2, PIVOT_SIZE: 3, ELIMINATED: 4, FREE: 5, STEP_VALUES: 6 } as const;
+const HASH_BUCKETS = 1024;
 
 const { PE, LEN, ELEN, NV, DEGREE, MARK, NEXT, LAST, NODE } = NODE_FIELDS;
 const { LP_START, LP_END, DK, PIVOT_SIZE, ELIMINATED, FREE } = STEP_FIELDS;

@@ -16,8 +16,8 @@ export interface CholeskyFactor {
  * (one dense product per descendant, scattered through relative row indices), then factor the block's
  * diagonal part and scale the rows below.
  *
- * The loop runs as WebAssembly (factor-kernel.ts) where the runtime allows: the factor's values are then a view of
- * the kernel's memory. A pivot that keeps less than PIVOT_CANCELLATION of its original diagonal entry means the
+ * The loop runs as WebAssembly (factor-kernel.ts) where the runtime allows: a large factor's values are then a view
+ * of the kernel's memory (a small one's are copied out of it). A pivot that keeps less than PIVOT_CANCELLATION of its original diagonal entry means the
  * matrix is singular to working precision (e.g. a Laplacian block with no Dirichlet row): it is reported instead of
  * divided by.
  *

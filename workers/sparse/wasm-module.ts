@@ -133,14 +133,6 @@ export class Fn {
   greaterS(): this {
     return this.emit(0x4a);
   }
-  /** i32 a <= b, signed */
-  lessEqualS(): this {
-    return this.emit(0x4c);
-  }
-  /** i32 a | b */
-  or(): this {
-    return this.emit(0x72);
-  }
   /** i32 a << b */
   shl(): this {
     return this.emit(0x74);
