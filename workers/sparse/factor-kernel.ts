@@ -48,8 +48,8 @@ function update(): Fn {
   /** the block row of the update's row in local `i`, times 8 */
   const row8 = (g: Fn): Fn => at(g.get('i'), 'relative', 4).loadI32().i32(8).mul().set('r');
   /** target column address of the update's column j + plus */
-  const column = (g: Fn, plus: boolean | number): Fn => {
-    at(g.get('j'), 'relative', 4).loadI32(4 * Number(plus));
+  const column = (g: Fn, plus: number): Fn => {
+    at(g.get('j'), 'relative', 4).loadI32(4 * plus);
     return g.get('rowCount8').mul().get('base').add();
   };
   /** *(target + r) −= value of the f64 on the stack */
@@ -58,69 +58,20 @@ function update(): Fn {
     value(g);
     g.fsub().store();
   };
-  /** acc = Σ_k L[i, k] · (L[j + o, k], L[j + o + 1, k]) over the descendant's columns, in order (o: 0 or 2) */
-  const pairSum = (g: Fn, o = 0): void => {
-    at(g.get('i'), 'top', 8).set('p');
-    at(g.get('j'), 'top', 8)
-      .i32(8 * o)
-      .add()
-      .set('q');
-    g.get('p').load().splat().get('q').vload().vmul().set('acc');
-    g.i32(1).set('k');
-    g.loop(
-      (h) => h.get('k').get('columns').lessU(),
-      (h) => {
-        h.get('p').get('ld8').add().set('p');
-        h.get('q').get('ld8').add().set('q');
-        h.get('acc').get('p').load().splat().get('q').vload().vmul().vadd().set('acc');
-        h.step('k', 1);
-      },
-    );
-  };
-  /** pairSum for rows i (acc) and i + 1 (acc2) at once: each (L[j, k], L[j + 1, k]) loaded serves both */
-  const pairSums = (g: Fn): void => {
-    at(g.get('i'), 'top', 8).set('p');
-    at(g.get('j'), 'top', 8).set('q');
-    g.get('q').vload().set('ab');
-    g.get('p').load().splat().get('ab').vmul().set('acc');
-    g.get('p').load(8).splat().get('ab').vmul().set('acc2');
-    g.i32(1).set('k');
-    g.loop(
-      (h) => h.get('k').get('columns').lessU(),
-      (h) => {
-        h.get('p').get('ld8').add().set('p');
-        h.get('q').get('ld8').add().set('q');
-        h.get('q').vload().set('ab');
-        h.get('acc').get('p').load().splat().get('ab').vmul().vadd().set('acc');
-        h.get('acc2').get('p').load(8).splat().get('ab').vmul().vadd().set('acc2');
-        h.step('k', 1);
-      },
-    );
+  /** the lanes of vector `acc` subtracted at row r of target columns `low` and `high` (high null: lane 0 only) */
+  const subtractLanes = (g: Fn, acc: string, low: string, high: string | null): void => {
+    subtractAt(g, low, (m) => m.get(acc).lane(0));
+    if (high !== null) subtractAt(g, high, (m) => m.get(acc).lane(1));
   };
   /**
-   * pairSums for columns j, j + 1 (acc: row i, acc2: row i + 1) and j + 2, j + 3 (acc3, acc4) at once: each entry
-   * of the descendant loaded serves four products
+   * Dot products over the descendant's columns, in order: p at L[i, 0], q at L[j, 0] (+ 8·o when o is given), `terms` emitting the
+   * first column's products (first = true) and then each next column's, added (p and q moved on by ld8 between).
    */
-  const quadSums = (g: Fn): void => {
+  const sums = (g: Fn, o: number | null, terms: (h: Fn, first: boolean) => void): void => {
     at(g.get('i'), 'top', 8).set('p');
-    at(g.get('j'), 'top', 8).set('q');
-    const terms = (h: Fn, first: boolean): void => {
-      h.get('q').vload().set('ab');
-      h.get('q').vload(16).set('de');
-      h.get('p').load().splat().set('x');
-      h.get('p').load(8).splat().set('y');
-      for (const [acc, row, pair] of [
-        ['acc', 'x', 'ab'],
-        ['acc2', 'y', 'ab'],
-        ['acc3', 'x', 'de'],
-        ['acc4', 'y', 'de'],
-      ]) {
-        if (!first) h.get(acc);
-        h.get(row).get(pair).vmul();
-        if (!first) h.vadd();
-        h.set(acc);
-      }
-    };
+    at(g.get('j'), 'top', 8);
+    if (o !== null) g.i32(8 * o).add();
+    g.set('q');
     terms(g, true);
     g.i32(1).set('k');
     g.loop(
@@ -133,22 +84,46 @@ function update(): Fn {
       },
     );
   };
-  /** sum = Σ_k L[i, k] · L[j, k], in order */
-  const columnSum = (g: Fn): void => {
-    at(g.get('i'), 'top', 8).set('p');
-    at(g.get('j'), 'top', 8).set('q');
-    g.get('p').load().get('q').load().fmul().set('sum');
-    g.i32(1).set('k');
-    g.loop(
-      (h) => h.get('k').get('columns').lessU(),
-      (h) => {
-        h.get('p').get('ld8').add().set('p');
-        h.get('q').get('ld8').add().set('q');
-        h.get('sum').get('p').load().get('q').load().fmul().fadd().set('sum');
-        h.step('k', 1);
-      },
-    );
+  /** acc = (or +=) the product, for vectors (vmul, vadd) or f64 (fmul, fadd) */
+  const accumulate = (h: Fn, acc: string, first: boolean, product: (m: Fn) => unknown, vector: boolean): void => {
+    if (!first) h.get(acc);
+    product(h);
+    if (!first && vector) h.vadd();
+    else if (!first) h.fadd();
+    h.set(acc);
   };
+  /** acc = Σ_k L[i, k] · (L[j + o, k], L[j + o + 1, k]) (o: 0 or 2) */
+  const pairSum = (g: Fn, o = 0): void =>
+    sums(g, o, (h, first) => accumulate(h, 'acc', first, (m) => m.get('p').load().splat().get('q').vload().vmul(), true));
+  /** pairSum for rows i (acc) and i + 1 (acc2) at once: each (L[j, k], L[j + 1, k]) loaded serves both */
+  const pairSums = (g: Fn): void =>
+    sums(g, null, (h, first) => {
+      h.get('q').vload().set('ab');
+      accumulate(h, 'acc', first, (m) => m.get('p').load().splat().get('ab').vmul(), true);
+      accumulate(h, 'acc2', first, (m) => m.get('p').load(8).splat().get('ab').vmul(), true);
+    });
+  /**
+   * pairSums for columns j, j + 1 (acc: row i, acc2: row i + 1) and j + 2, j + 3 (acc3, acc4) at once: each entry
+   * of the descendant loaded serves four products
+   */
+  const quadSums = (g: Fn): void =>
+    sums(g, null, (h, first) => {
+      h.get('q').vload().set('ab');
+      h.get('q').vload(16).set('de');
+      h.get('p').load().splat().set('x');
+      h.get('p').load(8).splat().set('y');
+      for (const [acc, row, pair] of [
+        ['acc', 'x', 'ab'],
+        ['acc2', 'y', 'ab'],
+        ['acc3', 'x', 'de'],
+        ['acc4', 'y', 'de'],
+      ]) {
+        accumulate(h, acc, first, (m) => m.get(row).get(pair).vmul(), true);
+      }
+    });
+  /** sum = Σ_k L[i, k] · L[j, k] */
+  const columnSum = (g: Fn): void =>
+    sums(g, null, (h, first) => accumulate(h, 'sum', first, (m) => m.get('p').load().get('q').load().fmul(), false));
   f.i32(0).set('j');
   f.get('columns').i32(1).equal();
   f.when(
@@ -157,8 +132,8 @@ function update(): Fn {
       g.loop(
         (h) => h.get('j').i32(1).add().get('width').lessU(),
         (h) => {
-          column(h, false).set('tj');
-          column(h, true).set('tk');
+          column(h, 0).set('tj');
+          column(h, 1).set('tk');
           at(h.get('j'), 'top', 8).vload().set('ab');
           h.get('j').set('i');
           row8(h);
@@ -169,8 +144,7 @@ function update(): Fn {
             (k) => {
               row8(k);
               at(k.get('i'), 'top', 8).load().splat().get('ab').vmul().set('acc');
-              subtractAt(k, 'tj', (m) => m.get('acc').lane(0));
-              subtractAt(k, 'tk', (m) => m.get('acc').lane(1));
+              subtractLanes(k, 'acc', 'tj', 'tk');
               k.step('i', 1);
             },
           );
@@ -179,7 +153,7 @@ function update(): Fn {
       );
       g.get('j').get('width').lessU();
       g.when((h) => {
-        column(h, false).set('tj');
+        column(h, 0).set('tj');
         at(h.get('j'), 'top', 8).load().set('a');
         h.get('j').set('i');
         h.loop(
@@ -204,19 +178,17 @@ function update(): Fn {
           h.get('j').set('i');
           row8(h);
           pairSum(h);
-          subtractAt(h, 'tj', (k) => k.get('acc').lane(0));
+          subtractLanes(h, 'acc', 'tj', null);
           h.step('i', 1);
           row8(h);
           pairSum(h);
-          subtractAt(h, 'tj', (k) => k.get('acc').lane(0));
-          subtractAt(h, 'tk', (k) => k.get('acc').lane(1));
+          subtractLanes(h, 'acc', 'tj', 'tk');
           h.step('i', 1);
           row8(h);
           pairSum(h);
-          subtractAt(h, 'tj', (k) => k.get('acc').lane(0));
-          subtractAt(h, 'tk', (k) => k.get('acc').lane(1));
+          subtractLanes(h, 'acc', 'tj', 'tk');
           pairSum(h, 2);
-          subtractAt(h, 'tl', (k) => k.get('acc').lane(0));
+          subtractLanes(h, 'acc', 'tl', null);
           h.step('i', 1);
           h.loop(
             (k) => k.get('i').i32(1).add().get('height').lessU(),
@@ -227,10 +199,8 @@ function update(): Fn {
                 ['acc2', 'acc4'],
               ]) {
                 row8(k);
-                subtractAt(k, 'tj', (m) => m.get(acc).lane(0));
-                subtractAt(k, 'tk', (m) => m.get(acc).lane(1));
-                subtractAt(k, 'tl', (m) => m.get(next).lane(0));
-                subtractAt(k, 'tm', (m) => m.get(next).lane(1));
+                subtractLanes(k, acc, 'tj', 'tk');
+                subtractLanes(k, next, 'tl', 'tm');
                 k.step('i', 1);
               }
             },
@@ -239,11 +209,9 @@ function update(): Fn {
           h.when((k) => {
             row8(k);
             pairSum(k);
-            subtractAt(k, 'tj', (m) => m.get('acc').lane(0));
-            subtractAt(k, 'tk', (m) => m.get('acc').lane(1));
+            subtractLanes(k, 'acc', 'tj', 'tk');
             pairSum(k, 2);
-            subtractAt(k, 'tl', (m) => m.get('acc').lane(0));
-            subtractAt(k, 'tm', (m) => m.get('acc').lane(1));
+            subtractLanes(k, 'acc', 'tl', 'tm');
           });
           h.step('j', 4);
         },
@@ -251,40 +219,36 @@ function update(): Fn {
       g.loop(
         (h) => h.get('j').i32(1).add().get('width').lessU(),
         (h) => {
-          column(h, false).set('tj');
-          column(h, true).set('tk');
+          column(h, 0).set('tj');
+          column(h, 1).set('tk');
           h.get('j').set('i');
           row8(h);
           pairSum(h);
-          subtractAt(h, 'tj', (k) => k.get('acc').lane(0));
+          subtractLanes(h, 'acc', 'tj', null);
           h.step('i', 1);
           h.loop(
             (k) => k.get('i').i32(1).add().get('height').lessU(),
             (k) => {
               pairSums(k);
-              row8(k);
-              subtractAt(k, 'tj', (m) => m.get('acc').lane(0));
-              subtractAt(k, 'tk', (m) => m.get('acc').lane(1));
-              k.step('i', 1);
-              row8(k);
-              subtractAt(k, 'tj', (m) => m.get('acc2').lane(0));
-              subtractAt(k, 'tk', (m) => m.get('acc2').lane(1));
-              k.step('i', 1);
+              for (const acc of ['acc', 'acc2']) {
+                row8(k);
+                subtractLanes(k, acc, 'tj', 'tk');
+                k.step('i', 1);
+              }
             },
           );
           h.get('i').get('height').lessU();
           h.when((k) => {
             row8(k);
             pairSum(k);
-            subtractAt(k, 'tj', (m) => m.get('acc').lane(0));
-            subtractAt(k, 'tk', (m) => m.get('acc').lane(1));
+            subtractLanes(k, 'acc', 'tj', 'tk');
           });
           h.step('j', 2);
         },
       );
       g.get('j').get('width').lessU();
       g.when((h) => {
-        column(h, false).set('tj');
+        column(h, 0).set('tj');
         h.get('j').set('i');
         h.loop(
           (k) => k.get('i').get('height').lessU(),

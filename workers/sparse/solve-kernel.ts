@@ -131,6 +131,35 @@ const xRow = (g: Fn, pivot: Emit): Fn => {
 /** the address of x's row of the supernode's row i (local), through rows */
 const belowRow = (g: Fn, i: string): Fn => xRow(g, (h) => int(h, 'rows', (m) => m.get('rowStart').get(i).add()));
 
+/** x's row xj scaled by 1 / L[j][j] (column j's diagonal at cj + j) */
+function divideByDiagonal(g: Fn): void {
+  g.f64(1);
+  entry(g, (m) => m.get('cj').get('j').add()).load();
+  g.fdiv().set('inverse');
+  g.get('inverse').splat().set('sinv');
+  scale(g, 'xj');
+}
+
+/**
+ * The triangle's rows i = j + 1 … columns − 1 of column j (at cj), each with its row xi of x: `target` −= L[i][j] ·
+ * `source` (one of them xi, the other xj), rows whose entry is zero skipped.
+ */
+function triangleColumn(g: Fn, target: string, source: string): void {
+  g.get('j').i32(1).add().set('i');
+  g.loop(
+    (m) => m.get('i').get('columns').lessU(),
+    (m) => {
+      coefficient(m, 0, (r) => entry(r, (t) => t.get('cj').get('i').add()));
+      m.get('a0').f64Zero().fnotEqual();
+      m.when((r) => {
+        xRow(r, (t) => t.get('first').get('i').add()).set('xi');
+        subtractSum(r, target, 1, [source]);
+      });
+      m.step('i', 1);
+    },
+  );
+}
+
 /** forward(count, …): y = L⁻¹b, supernodes 0 … count − 1 (forwardSolve). */
 function forward(): Fn {
   const f = new Fn('forward', PARAMS);
@@ -147,24 +176,8 @@ function forward(): Fn {
           (k) => {
             k.get('base').get('j').get('ld').mul().add().set('cj');
             xRow(k, (m) => m.get('first').get('j').add()).set('xj');
-            k.f64(1);
-            entry(k, (m) => m.get('cj').get('j').add()).load();
-            k.fdiv().set('inverse');
-            k.get('inverse').splat().set('sinv');
-            scale(k, 'xj');
-            k.get('j').i32(1).add().set('i');
-            k.loop(
-              (m) => m.get('i').get('columns').lessU(),
-              (m) => {
-                coefficient(m, 0, (r) => entry(r, (t) => t.get('cj').get('i').add()));
-                m.get('a0').f64Zero().fnotEqual();
-                m.when((r) => {
-                  xRow(r, (t) => t.get('first').get('i').add()).set('xi');
-                  subtractSum(r, 'xi', 1, ['xj']);
-                });
-                m.step('i', 1);
-              },
-            );
+            divideByDiagonal(k);
+            triangleColumn(k, 'xi', 'xj');
             k.step('j', 1);
           },
         );
@@ -218,6 +231,40 @@ function forward(): Fn {
   return f;
 }
 
+/**
+ * The rows below the supernode taken off its columns (backwardSolve): for each (column, target) pair, x's row
+ * `target` −= Σ L[i][column] · x's row of below-row i, four rows at a time, then one at a time skipping zero entries.
+ */
+function backwardBelow(g: Fn, columns: [string, string][]): void {
+  g.get('columns').set('i');
+  g.loop(
+    (m) => m.get('i').i32(3).add().get('ld').lessU(),
+    (m) => {
+      for (let t = 0; t < 4; t++) {
+        m.get('i').i32(t).add().set('c0');
+        belowRow(m, 'c0').set(`y${t}`);
+      }
+      for (const [column, target] of columns) {
+        for (let t = 0; t < 4; t++) coefficient(m, t, (r) => entry(r, (u) => u.get(column).get('i').add().i32(t).add()));
+        subtractSum(m, target, 4, ['y0', 'y1', 'y2', 'y3']);
+      }
+      m.step('i', 4);
+    },
+  );
+  g.loop(
+    (m) => m.get('i').get('ld').lessU(),
+    (m) => {
+      belowRow(m, 'i').set('y0');
+      for (const [column, target] of columns) {
+        coefficient(m, 0, (r) => entry(r, (u) => u.get(column).get('i').add()));
+        m.get('a0').f64Zero().fnotEqual();
+        m.when((r) => subtractSum(r, target, 1, ['y0']));
+      }
+      m.step('i', 1);
+    },
+  );
+}
+
 /** backward(count, …): x = L⁻ᵀy, supernodes count − 1 … 0 (backwardSolve). */
 function backward(): Fn {
   const f = new Fn('backward', PARAMS);
@@ -229,7 +276,7 @@ function backward(): Fn {
       g.step('s', -1);
       supernode(g, (h) => {
         h.i32(0).set('j');
-        // Two columns at a time: rows below in fours, then one at a time.
+        // Two columns at a time, then the last one alone: rows below in fours, then one at a time.
         h.loop(
           (k) => k.get('j').i32(1).add().get('columns').lessU(),
           (k) => {
@@ -237,75 +284,19 @@ function backward(): Fn {
             k.get('cj').get('ld').add().set('ck');
             xRow(k, (r) => r.get('first').get('j').add()).set('xj');
             xRow(k, (r) => r.get('first').get('j').add().i32(1).add()).set('xk');
-            k.get('columns').set('i');
-            k.loop(
-              (m) => m.get('i').i32(3).add().get('ld').lessU(),
-              (m) => {
-                for (let t = 0; t < 4; t++) {
-                  m.get('i').i32(t).add().set('c0');
-                  belowRow(m, 'c0').set(`y${t}`);
-                }
-                for (const [column, target] of [
-                  ['cj', 'xj'],
-                  ['ck', 'xk'],
-                ]) {
-                  for (let t = 0; t < 4; t++) coefficient(m, t, (r) => entry(r, (u) => u.get(column).get('i').add().i32(t).add()));
-                  subtractSum(m, target, 4, ['y0', 'y1', 'y2', 'y3']);
-                }
-                m.step('i', 4);
-              },
-            );
-            k.loop(
-              (m) => m.get('i').get('ld').lessU(),
-              (m) => {
-                belowRow(m, 'i').set('y0');
-                for (const [column, target] of [
-                  ['cj', 'xj'],
-                  ['ck', 'xk'],
-                ]) {
-                  coefficient(m, 0, (r) => entry(r, (u) => u.get(column).get('i').add()));
-                  m.get('a0').f64Zero().fnotEqual();
-                  m.when((r) => subtractSum(r, target, 1, ['y0']));
-                }
-                m.step('i', 1);
-              },
-            );
+            backwardBelow(k, [
+              ['cj', 'xj'],
+              ['ck', 'xk'],
+            ]);
             k.step('j', 2);
           },
         );
-        h.loop(
-          (k) => k.get('j').get('columns').lessU(),
-          (k) => {
-            k.get('base').get('j').get('ld').mul().add().set('cj');
-            xRow(k, (r) => r.get('first').get('j').add()).set('xj');
-            k.get('columns').set('i');
-            k.loop(
-              (m) => m.get('i').i32(3).add().get('ld').lessU(),
-              (m) => {
-                for (let t = 0; t < 4; t++) {
-                  m.get('i').i32(t).add().set('c0');
-                  belowRow(m, 'c0').set(`y${t}`);
-                  coefficient(m, t, (r) => entry(r, (u) => u.get('cj').get('i').add().i32(t).add()));
-                }
-                subtractSum(m, 'xj', 4, ['y0', 'y1', 'y2', 'y3']);
-                m.step('i', 4);
-              },
-            );
-            k.loop(
-              (m) => m.get('i').get('ld').lessU(),
-              (m) => {
-                coefficient(m, 0, (r) => entry(r, (u) => u.get('cj').get('i').add()));
-                m.get('a0').f64Zero().fnotEqual();
-                m.when((r) => {
-                  belowRow(r, 'i').set('y0');
-                  subtractSum(r, 'xj', 1, ['y0']);
-                });
-                m.step('i', 1);
-              },
-            );
-            k.step('j', 1);
-          },
-        );
+        h.get('j').get('columns').lessU();
+        h.when((k) => {
+          k.get('base').get('j').get('ld').mul().add().set('cj');
+          xRow(k, (r) => r.get('first').get('j').add()).set('xj');
+          backwardBelow(k, [['cj', 'xj']]);
+        });
         // The triangle, from the last column back.
         h.get('columns').set('j');
         h.loop(
@@ -314,24 +305,8 @@ function backward(): Fn {
             k.step('j', -1);
             k.get('base').get('j').get('ld').mul().add().set('cj');
             xRow(k, (r) => r.get('first').get('j').add()).set('xj');
-            k.get('j').i32(1).add().set('i');
-            k.loop(
-              (m) => m.get('i').get('columns').lessU(),
-              (m) => {
-                coefficient(m, 0, (r) => entry(r, (u) => u.get('cj').get('i').add()));
-                m.get('a0').f64Zero().fnotEqual();
-                m.when((r) => {
-                  xRow(r, (t) => t.get('first').get('i').add()).set('xi');
-                  subtractSum(r, 'xj', 1, ['xi']);
-                });
-                m.step('i', 1);
-              },
-            );
-            k.f64(1);
-            entry(k, (m) => m.get('cj').get('j').add()).load();
-            k.fdiv().set('inverse');
-            k.get('inverse').splat().set('sinv');
-            scale(k, 'xj');
+            triangleColumn(k, 'xj', 'xi');
+            divideByDiagonal(k);
           },
         );
       });
@@ -347,8 +322,8 @@ export function solveModuleBytes(): Uint8Array<ArrayBuffer> {
 
 /** solveModuleBytes() as base64, held equal to the builder's output by a unit test. */
 export const SOLVE_MODULE_BASE64 = [
-  'AGFzbQEAAAABDgFgCn9/f39/f39/f38AAhIBA2VudgZtZW1vcnkCAQCAgAIDAwIAAAcWAgdmb3J3YXJkAAAIYmFja3dhcmQAAQqN',
-  'GwKpCQMcfwV8BXtBACEKAkADQCAKIABJRQ0BIApBBGwgCGooAgBBCGwhCyAKQQRsIAlqKAIAQQhsIQwgCyAMSARAIApBBGwgAWoo',
+  'AGFzbQEAAAABDgFgCn9/f39/f39/f38AAhIBA2VudgZtZW1vcnkCAQCAgAIDAwIAAAcWAgdmb3J3YXJkAAAIYmFja3dhcmQAAQr+',
+  'GgKpCQMcfwV8BXtBACEKAkADQCAKIABJRQ0BIApBBGwgCGooAgBBCGwhCyAKQQRsIAlqKAIAQQhsIQwgCyAMSARAIApBBGwgAWoo',
   'AgAhDSAKQQRsIAFqKAIEIA1rIQ4gCkEEbCACaigCACEPIApBBGwgAmooAgQgD2shECAKQQRsIARqKAIAIRFBACESAkADQCASIA5J',
   'RQ0BIBEgEiAQbGohFSANIBJqIAdsIAZqIRdEAAAAAAAA8D8gFSASakEIbCAFaisDAKMhKiAq/RQhLyALIRQCQANAIBRBCGogDElF',
   'DQEgFyAUaiAXIBRq/QADACAv/fIB/QsDACAUQRBqIRQMAAsLIBQgDEkEQCAXIBRqIBcgFGorAwAgKqI5AwALIBJBAWohEwJAA0Ag',
@@ -363,7 +338,7 @@ export const SOLVE_MODULE_BASE64 = [
   'ICggJCAUaisDAKKgICkgJSAUaisDAKKgoTkDAAsgE0EBaiETDAALCyASQQRqIRIMAAsLAkADQCASIA5JRQ0BIBEgEiAQbGohHiAN',
   'IBJqIAdsIAZqISIgDiETAkADQCATIBBJRQ0BIB4gE2pBCGwgBWorAwAhJiAm/RQhKyAmRAAAAAAAAAAAYgRAIA8gE2pBBGwgA2oo',
   'AgAgB2wgBmohGSALIRQCQANAIBRBCGogDElFDQEgGSAUaiAZIBRq/QADACArICIgFGr9AAMA/fIB/fEB/QsDACAUQRBqIRQMAAsL',
-  'IBQgDEkEQCAZIBRqIBkgFGorAwAgJiAiIBRqKwMAoqE5AwALCyATQQFqIRMMAAsLIBJBAWohEgwACwsLIApBAWohCgwACwsL3xED',
+  'IBQgDEkEQCAZIBRqIBkgFGorAwAgJiAiIBRqKwMAoqE5AwALCyATQQFqIRMMAAsLIBJBAWohEgwACwsLIApBAWohCgwACwsL0BED',
   'HH8FfAV7IAAhCgJAA0AgCkEASkUNASAKQX9qIQogCkEEbCAIaigCAEEIbCELIApBBGwgCWooAgBBCGwhDCALIAxIBEAgCkEEbCAB',
   'aigCACENIApBBGwgAWooAgQgDWshDiAKQQRsIAJqKAIAIQ8gCkEEbCACaigCBCAPayEQIApBBGwgBGooAgAhEUEAIRICQANAIBJB',
   'AWogDklFDQEgESASIBBsaiEVIBUgEGohFiANIBJqIAdsIAZqIRcgDSASakEBaiAHbCAGaiEYIA4hEwJAA0AgE0EDaiAQSUUNASAT',
@@ -380,21 +355,21 @@ export const SOLVE_MODULE_BASE64 = [
   'JiAm/RQhKyAmRAAAAAAAAAAAYgRAIAshFAJAA0AgFEEIaiAMSUUNASAXIBRqIBcgFGr9AAMAICsgGiAUav0AAwD98gH98QH9CwMA',
   'IBRBEGohFAwACwsgFCAMSQRAIBcgFGogFyAUaisDACAmIBogFGorAwCioTkDAAsLIBYgE2pBCGwgBWorAwAhJiAm/RQhKyAmRAAA',
   'AAAAAAAAYgRAIAshFAJAA0AgFEEIaiAMSUUNASAYIBRqIBggFGr9AAMAICsgGiAUav0AAwD98gH98QH9CwMAIBRBEGohFAwACwsg',
-  'FCAMSQRAIBggFGogGCAUaisDACAmIBogFGorAwCioTkDAAsLIBNBAWohEwwACwsgEkECaiESDAALCwJAA0AgEiAOSUUNASARIBIg',
-  'EGxqIRUgDSASaiAHbCAGaiEXIA4hEwJAA0AgE0EDaiAQSUUNASATQQBqIR4gDyAeakEEbCADaigCACAHbCAGaiEaIBUgE2pBAGpB',
-  'CGwgBWorAwAhJiAm/RQhKyATQQFqIR4gDyAeakEEbCADaigCACAHbCAGaiEbIBUgE2pBAWpBCGwgBWorAwAhJyAn/RQhLCATQQJq',
-  'IR4gDyAeakEEbCADaigCACAHbCAGaiEcIBUgE2pBAmpBCGwgBWorAwAhKCAo/RQhLSATQQNqIR4gDyAeakEEbCADaigCACAHbCAG',
-  'aiEdIBUgE2pBA2pBCGwgBWorAwAhKSAp/RQhLiALIRQCQANAIBRBCGogDElFDQEgFyAUaiAXIBRq/QADACArIBogFGr9AAMA/fIB',
-  'ICwgGyAUav0AAwD98gH98AEgLSAcIBRq/QADAP3yAf3wASAuIB0gFGr9AAMA/fIB/fAB/fEB/QsDACAUQRBqIRQMAAsLIBQgDEkE',
-  'QCAXIBRqIBcgFGorAwAgJiAaIBRqKwMAoiAnIBsgFGorAwCioCAoIBwgFGorAwCioCApIB0gFGorAwCioKE5AwALIBNBBGohEwwA',
-  'CwsCQANAIBMgEElFDQEgFSATakEIbCAFaisDACEmICb9FCErICZEAAAAAAAAAABiBEAgDyATakEEbCADaigCACAHbCAGaiEaIAsh',
-  'FAJAA0AgFEEIaiAMSUUNASAXIBRqIBcgFGr9AAMAICsgGiAUav0AAwD98gH98QH9CwMAIBRBEGohFAwACwsgFCAMSQRAIBcgFGog',
-  'FyAUaisDACAmIBogFGorAwCioTkDAAsLIBNBAWohEwwACwsgEkEBaiESDAALCyAOIRICQANAIBJBAEpFDQEgEkF/aiESIBEgEiAQ',
-  'bGohFSANIBJqIAdsIAZqIRcgEkEBaiETAkADQCATIA5JRQ0BIBUgE2pBCGwgBWorAwAhJiAm/RQhKyAmRAAAAAAAAAAAYgRAIA0g',
-  'E2ogB2wgBmohGSALIRQCQANAIBRBCGogDElFDQEgFyAUaiAXIBRq/QADACArIBkgFGr9AAMA/fIB/fEB/QsDACAUQRBqIRQMAAsL',
-  'IBQgDEkEQCAXIBRqIBcgFGorAwAgJiAZIBRqKwMAoqE5AwALCyATQQFqIRMMAAsLRAAAAAAAAPA/IBUgEmpBCGwgBWorAwCjISog',
-  'Kv0UIS8gCyEUAkADQCAUQQhqIAxJRQ0BIBcgFGogFyAUav0AAwAgL/3yAf0LAwAgFEEQaiEUDAALCyAUIAxJBEAgFyAUaiAXIBRq',
-  'KwMAICqiOQMACwwACwsLDAALCws=',
+  'FCAMSQRAIBggFGogGCAUaisDACAmIBogFGorAwCioTkDAAsLIBNBAWohEwwACwsgEkECaiESDAALCyASIA5JBEAgESASIBBsaiEV',
+  'IA0gEmogB2wgBmohFyAOIRMCQANAIBNBA2ogEElFDQEgE0EAaiEeIA8gHmpBBGwgA2ooAgAgB2wgBmohGiATQQFqIR4gDyAeakEE',
+  'bCADaigCACAHbCAGaiEbIBNBAmohHiAPIB5qQQRsIANqKAIAIAdsIAZqIRwgE0EDaiEeIA8gHmpBBGwgA2ooAgAgB2wgBmohHSAV',
+  'IBNqQQBqQQhsIAVqKwMAISYgJv0UISsgFSATakEBakEIbCAFaisDACEnICf9FCEsIBUgE2pBAmpBCGwgBWorAwAhKCAo/RQhLSAV',
+  'IBNqQQNqQQhsIAVqKwMAISkgKf0UIS4gCyEUAkADQCAUQQhqIAxJRQ0BIBcgFGogFyAUav0AAwAgKyAaIBRq/QADAP3yASAsIBsg',
+  'FGr9AAMA/fIB/fABIC0gHCAUav0AAwD98gH98AEgLiAdIBRq/QADAP3yAf3wAf3xAf0LAwAgFEEQaiEUDAALCyAUIAxJBEAgFyAU',
+  'aiAXIBRqKwMAICYgGiAUaisDAKIgJyAbIBRqKwMAoqAgKCAcIBRqKwMAoqAgKSAdIBRqKwMAoqChOQMACyATQQRqIRMMAAsLAkAD',
+  'QCATIBBJRQ0BIA8gE2pBBGwgA2ooAgAgB2wgBmohGiAVIBNqQQhsIAVqKwMAISYgJv0UISsgJkQAAAAAAAAAAGIEQCALIRQCQANA',
+  'IBRBCGogDElFDQEgFyAUaiAXIBRq/QADACArIBogFGr9AAMA/fIB/fEB/QsDACAUQRBqIRQMAAsLIBQgDEkEQCAXIBRqIBcgFGor',
+  'AwAgJiAaIBRqKwMAoqE5AwALCyATQQFqIRMMAAsLCyAOIRICQANAIBJBAEpFDQEgEkF/aiESIBEgEiAQbGohFSANIBJqIAdsIAZq',
+  'IRcgEkEBaiETAkADQCATIA5JRQ0BIBUgE2pBCGwgBWorAwAhJiAm/RQhKyAmRAAAAAAAAAAAYgRAIA0gE2ogB2wgBmohGSALIRQC',
+  'QANAIBRBCGogDElFDQEgFyAUaiAXIBRq/QADACArIBkgFGr9AAMA/fIB/fEB/QsDACAUQRBqIRQMAAsLIBQgDEkEQCAXIBRqIBcg',
+  'FGorAwAgJiAZIBRqKwMAoqE5AwALCyATQQFqIRMMAAsLRAAAAAAAAPA/IBUgEmpBCGwgBWorAwCjISogKv0UIS8gCyEUAkADQCAU',
+  'QQhqIAxJRQ0BIBcgFGogFyAUav0AAwAgL/3yAf0LAwAgFEEQaiEUDAALCyAUIAxJBEAgFyAUaiAXIBRqKwMAICqiOQMACwwACwsL',
+  'DAALCws=',
 ].join('');
 
 let memories: KernelMemories | null | undefined;
