@@ -12,6 +12,8 @@ import { amdOfGraph, amdOrdering } from '../../workers/sparse/amd-ordering.ts';
 import { symmetricAdjacency, type AdjacencyGraph } from '../../workers/sparse/symmetric-adjacency.ts';
 import { AMD_MODULE_BASE64, amdKernel, amdKernelAvailable, amdModuleBytes } from '../../workers/sparse/amd-kernel.ts';
 import { choleskySymbolic, type CholeskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
+import { kernelSymbolic, SYMBOLIC_MODULE_BASE64, symbolicModuleBytes } from '../../workers/sparse/symbolic-kernel.ts';
+import { nestedDissectionOrdering } from '../../workers/sparse/nested-dissection-ordering.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
 import { factoredByKernel } from '../../workers/sparse/factor-kernel.ts';
 import { cotangentLaplacian } from '../../workers/mesh/cotangent-laplacian.ts';
@@ -241,6 +243,77 @@ test("AMD's WebAssembly elimination orders as the JavaScript one does, pivot for
     for (let k = 0; k < n; k++) if (fromKernel[k] !== fromLoop[k]) differing++;
     assert.equal(differing, 0, `${name}: the orderings agree pivot for pivot`);
   }
+});
+
+test("the analysis kernel's module kept as base64 is the one its builder writes", () => {
+  const built = Buffer.from(symbolicModuleBytes()).toString('base64');
+  assert.equal(SYMBOLIC_MODULE_BASE64, built, "write the builder's output into SYMBOLIC_MODULE_BASE64 (symbolic-kernel.ts)");
+});
+
+/**
+ * A graph's pattern as a CSC matrix (values 1): both triangles or the lower one, with the diagonal entry left out
+ * of every `skipDiagonal`-th column (0: none left out).
+ */
+function graphMatrix(graph: AdjacencyGraph, lowerOnly: boolean, skipDiagonal = 0): CscMatrix {
+  const n = graph.vertexCount;
+  const colPointers = new Int32Array(n + 1);
+  const rows: number[] = [];
+  for (let j = 0; j < n; j++) {
+    const column = [...graph.neighbours.subarray(graph.offsets[j], graph.offsets[j + 1])].filter((i) => !lowerOnly || i > j);
+    if (skipDiagonal === 0 || j % skipDiagonal !== 0) column.push(j);
+    rows.push(...column.sort((a, b) => a - b));
+    colPointers[j + 1] = rows.length;
+  }
+  return { rows: n, cols: n, colPointers, rowIndices: Int32Array.from(rows), values: new Float64Array(rows.length).fill(1) };
+}
+
+test("the analysis's WebAssembly passes give the JavaScript passes' analysis, field for field", () => {
+  const { kff: handKff } = freeSystem(hand());
+  const { kff: bodyKff } = freeSystem(body());
+  // Two components of 300 and 200 vertices side by side (a forest with two roots).
+  const left = randomGraph(300, 6, 3);
+  const right = randomGraph(200, 4, 8);
+  const forest: AdjacencyGraph = {
+    vertexCount: 500,
+    offsets: Int32Array.from([...left.offsets, ...right.offsets.subarray(1).map((o) => o + left.neighbours.length)]),
+    neighbours: Int32Array.from([...left.neighbours, ...right.neighbours.map((v) => v + 300)]),
+  };
+  const single: AdjacencyGraph = { vertexCount: 1, offsets: Int32Array.from([0, 0]), neighbours: new Int32Array(0) };
+  const cases: [string, CscMatrix, Int32Array][] = [
+    ['hand, AMD', handKff, amdOrdering(handKff)],
+    ['body, AMD', bodyKff, amdOrdering(bodyKff)],
+    ['body, nested dissection', bodyKff, nestedDissectionOrdering(bodyKff)],
+    ['random graph of 2,000, both triangles', graphMatrix(randomGraph(2000, 8, 2000), false), new Int32Array(0)],
+    [
+      'random graph of 2,000, lower triangle, a diagonal entry missing in every third column',
+      graphMatrix(randomGraph(2000, 8, 7), true, 3),
+      new Int32Array(0),
+    ],
+    // Dense enough that supernodes merge over many columns.
+    ['random graph of 300, degree 40', graphMatrix(randomGraph(300, 40, 40), true), new Int32Array(0)],
+    ['two components', graphMatrix(forest, false), new Int32Array(0)],
+    ['one column', graphMatrix(single, true), Int32Array.from([0])],
+  ];
+  for (const [name, a, given] of cases) {
+    const perm = given.length === a.cols ? given : amdOrdering(a);
+    const fromKernel = kernelSymbolic(a, perm);
+    assert.ok(fromKernel !== null, `${name}: the kernel ran`);
+    const fromLoop = choleskySymbolic(a, perm, false);
+    for (const key of Object.keys(fromLoop) as (keyof CholeskySymbolic)[]) {
+      assert.deepEqual(fromKernel[key], fromLoop[key], `${name}: ${key}`);
+    }
+  }
+  // A pattern the passes refuse: the kernel hands it to the JavaScript passes, whose error names the place.
+  const unsorted: CscMatrix = { ...handKff, rowIndices: handKff.rowIndices.slice() };
+  const column = handKff.colPointers.findIndex((start, j) => j < handKff.cols && handKff.colPointers[j + 1] - start >= 3);
+  const second = unsorted.colPointers[column] + 1;
+  [unsorted.rowIndices[second], unsorted.rowIndices[second + 1]] = [unsorted.rowIndices[second + 1], unsorted.rowIndices[second]];
+  assert.equal(kernelSymbolic(unsorted, amdOrdering(handKff)), null, 'unsorted rows: no analysis from the kernel');
+  assert.throws(() => choleskySymbolic(unsorted, amdOrdering(handKff)), new RegExp(`column ${column} lists row .* rows must ascend`));
+  const repeated = amdOrdering(handKff);
+  repeated[5] = repeated[4];
+  assert.equal(kernelSymbolic(handKff, repeated), null, 'a repeated pivot: no analysis from the kernel');
+  assert.throws(() => choleskySymbolic(handKff, repeated), /ordering is not a permutation \(entry 5 = /);
 });
 
 /**

@@ -14,7 +14,18 @@
  * (NODE fields each), parent, step, head (n + 1), the hash table (HASH_BUCKETS heads, next, hash), the graph's
  * offsets (n + 1), then the lists `iw` to the memory's end, which grows when an element needs more room.
  */
-import { compileBase64, Fn, KernelMemories, moduleBytes, PAGE } from './wasm-module.ts';
+import {
+  compileBase64,
+  Fn,
+  KernelMemories,
+  local,
+  moduleBytes,
+  PAGE,
+  range,
+  readInt as read,
+  writeInt as write,
+  type Emit,
+} from './wasm-module.ts';
 
 /** Node fields (amd-ordering.ts): list start and length, element count, size, degree, mark, degree-list links. */
 const NODE_FIELDS = { PE: 0, LEN: 1, ELEN: 2, NV: 3, DEGREE: 4, MARK: 5, NEXT: 6, LAST: 7, NODE: 8 } as const;
@@ -33,8 +44,6 @@ const APPROXIMATE = 3;
 const MERGE = 4;
 const FINISH = 5;
 
-type Emit = (g: Fn) => unknown;
-
 /** The address of node (local `i`). */
 const nodeOf = (g: Fn, i: string): Fn =>
   g
@@ -51,21 +60,6 @@ const setField = (g: Fn, i: string, f: number, value: Emit): void => {
   value(g);
   g.storeI32(4 * f);
 };
-/** the address of array[index] (Int32), the index pushed by `index` */
-const element = (g: Fn, array: string, index: Emit): Fn => {
-  index(g);
-  return g.i32(4).mul().get(array).add();
-};
-const read = (g: Fn, array: string, index: Emit): Fn => element(g, array, index).loadI32();
-const write = (g: Fn, array: string, index: Emit, value: Emit): void => {
-  element(g, array, index);
-  value(g);
-  g.storeI32();
-};
-const local =
-  (name: string): Emit =>
-  (g) =>
-    g.get(name);
 const stepValue = (g: Fn, f: number): Fn => g.get('at').loadI32(4 * f);
 const setStepValue = (g: Fn, f: number, value: Emit): void => {
   g.get('at');
@@ -94,23 +88,6 @@ function insertInDegreeList(g: Fn, i: string, d: string): void {
   g.get('rh').i32(-1).notEqual();
   g.when((h) => setField(h, 'rh', LAST, local(i)));
   write(g, 'head', local(d), local(i));
-}
-
-/** for (name = from; name < to; name++) body — `to` re-evaluated each time, signed comparison */
-function range(g: Fn, name: string, from: Emit, to: Emit, body: Emit): void {
-  from(g);
-  g.set(name);
-  g.loop(
-    (h) => {
-      h.get(name);
-      to(h);
-      h.lessS();
-    },
-    (h) => {
-      body(h);
-      h.step(name, 1);
-    },
-  );
 }
 
 /** for (k = at[LP_START]; k < lpEnd; k++) body, lpEnd = at[LP_END] (locals k and lpEnd) */

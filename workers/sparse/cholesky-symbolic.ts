@@ -1,4 +1,5 @@
 import type { CscMatrix } from './csc-matrix.ts';
+import { kernelSymbolic, MERGE_ZERO_FRACTION } from './symbolic-kernel.ts';
 
 /**
  * The pattern-only part of a sparse Cholesky factorization P A Pᵀ = L Lᵀ: everything that depends on where A's
@@ -45,27 +46,23 @@ export interface CholeskySymbolic {
 }
 
 /**
- * Explicit zeros a supernode merge may add, as a fraction of the merged block. Harmonic weights solve dozens of
- * right-hand sides per factorization, so solve time (proportional to the stored entries) outweighs the faster
- * dense kernels that CHOLMOD-style aggressive amalgamation buys: on the body mesh subdivided twice, merging only
- * nearly-free-of-zeros blocks cut the solve by a quarter at equal factorization time against CHOLMOD's default rule.
- */
-const MERGE_ZERO_FRACTION = 0.02;
-
-/**
  * Symbolic analysis of a symmetric positive definite matrix under a fill-reducing ordering: elimination tree
  * (Liu 1986), its postorder (folded into the permutation so supernodes are contiguous), column counts of L
  * (Gilbert, Ng & Peyton 1994, row-subtree skeleton), fundamental supernodes with relaxed amalgamation, and the
- * supernodes' row structures.
+ * supernodes' row structures. The passes run in WebAssembly where the runtime allows (symbolic-kernel.ts: the same
+ * passes, the same analysis value for value), else as the JavaScript below.
  *
- * @param a    symmetric #n × #n matrix; entries with row ≥ column are read (store both triangles or the lower one)
- * @param perm #n fill-reducing ordering, perm[k] = original index of pivot k (e.g. amdOrdering(a))
+ * @param a      symmetric #n × #n matrix; entries with row ≥ column are read (store both triangles or the lower one)
+ * @param perm   #n fill-reducing ordering, perm[k] = original index of pivot k (e.g. amdOrdering(a))
+ * @param kernel false: the JavaScript passes even where the WebAssembly ones could run
  * @returns the analysis, reusable for every matrix with a's pattern
  */
-export function choleskySymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbolic {
+export function choleskySymbolic(a: CscMatrix, perm: Int32Array, kernel = true): CholeskySymbolic {
   const n = a.cols;
   if (a.rows !== n) throw new RangeError(`choleskySymbolic: matrix is ${a.rows}×${a.cols}, needs to be square`);
   if (perm.length !== n) throw new RangeError(`choleskySymbolic: ordering has ${perm.length} entries for a matrix of order ${n}`);
+  const analysis = kernel ? kernelSymbolic(a, perm) : null;
+  if (analysis !== null) return analysis;
   const degree = new Int32Array(n);
   const diagonalEntry = new Int32Array(n).fill(-1);
   countNeighbours(n, a.colPointers, a.rowIndices, degree, diagonalEntry);

@@ -11,21 +11,10 @@
  * base64 (SOLVE_MODULE_BASE64, checked against the builder by a unit test).
  */
 import type { CholeskyFactor } from './cholesky-numeric.ts';
-import { compileBase64, Fn, KernelMemories, moduleBytes } from './wasm-module.ts';
+import { compileBase64, Fn, KernelMemories, local, moduleBytes, readInt as int, type Emit } from './wasm-module.ts';
 
 const PARAMS = ['count', 'ss', 'rp', 'rows', 'vp', 'v', 'x', 'k8', 'low', 'high'] as const;
 
-type Emit = (g: Fn) => unknown;
-
-/** the Int32 array[index] (index pushed by `index`) */
-const int = (g: Fn, array: string, index: Emit, offset = 0): Fn => {
-  index(g);
-  return g.i32(4).mul().get(array).add().loadI32(offset);
-};
-const local =
-  (name: string): Emit =>
-  (g) =>
-    g.get(name);
 /** the value address of the block entry (index in local `e` + the one pushed) */
 const entry = (g: Fn, index: Emit): Fn => {
   index(g);

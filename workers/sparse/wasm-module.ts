@@ -129,6 +129,10 @@ export class Fn {
   lessS(): this {
     return this.emit(0x48);
   }
+  /** i32 a <= b, signed */
+  lessEqualS(): this {
+    return this.emit(0x4c);
+  }
   /** i32 a > b, signed */
   greaterS(): this {
     return this.emit(0x4a);
@@ -212,6 +216,22 @@ export class Fn {
   /** i32 a & b */
   and(): this {
     return this.emit(0x71);
+  }
+  /** i32 a | b */
+  or(): this {
+    return this.emit(0x72);
+  }
+  /** i32 a == 0 */
+  isZero(): this {
+    return this.emit(0x45);
+  }
+  /** f64 a < b (an i32; false when either is NaN) */
+  fless(): this {
+    return this.emit(0x63);
+  }
+  /** f64.convert_i32_s: the i32 on the stack as an f64 */
+  toF64(): this {
+    return this.emit(0xb7);
   }
   /** f64.load from (address on the stack) + offset */
   load(offset = 0): this {
@@ -319,6 +339,48 @@ export class Fn {
     unsigned(body.length, out);
     return out.concat(body);
   }
+}
+
+/** Emits one instruction sequence that leaves a value on the stack (or does its work) on the function given. */
+export type Emit = (g: Fn) => unknown;
+
+/** pushes local `name` */
+export const local =
+  (name: string): Emit =>
+  (g) =>
+    g.get(name);
+
+/** the address of the 4-byte array[index] (`array` a local holding its byte offset, the index pushed by `index`) */
+export const element = (g: Fn, array: string, index: Emit): Fn => {
+  index(g);
+  return g.i32(4).mul().get(array).add();
+};
+
+/** the Int32 array[index], read at `offset` bytes past it */
+export const readInt = (g: Fn, array: string, index: Emit, offset = 0): Fn => element(g, array, index).loadI32(offset);
+
+/** array[index] = value (Int32) */
+export const writeInt = (g: Fn, array: string, index: Emit, value: Emit): void => {
+  element(g, array, index);
+  value(g);
+  g.storeI32();
+};
+
+/** for (name = from; name < to; name++) body — `to` re-evaluated each time, signed comparison */
+export function range(g: Fn, name: string, from: Emit, to: Emit, body: Emit): void {
+  from(g);
+  g.set(name);
+  g.loop(
+    (h) => {
+      h.get(name);
+      to(h);
+      h.lessS();
+    },
+    (h) => {
+      body(h);
+      h.step(name, 1);
+    },
+  );
 }
 
 function section(id: number, content: number[], out: number[]): void {
