@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { cscFromTriplets, type CscMatrix } from '../../workers/sparse/csc-matrix.ts';
 import { amdOfGraph, amdOrdering } from '../../workers/sparse/amd-ordering.ts';
 import { symmetricAdjacency, type AdjacencyGraph } from '../../workers/sparse/symmetric-adjacency.ts';
-import { AMD_MODULE_BASE64, amdKernel, amdKernelAvailable, amdModuleBytes } from '../../workers/sparse/amd-kernel.ts';
+import { AMD_MODULE_BASE64, amdKernel, amdKernelAvailable, amdKernelOfMatrix, amdModuleBytes } from '../../workers/sparse/amd-kernel.ts';
 import { choleskySymbolic, type CholeskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { kernelSymbolic, SYMBOLIC_MODULE_BASE64, symbolicModuleBytes } from '../../workers/sparse/symbolic-kernel.ts';
 import { nestedDissectionOrdering } from '../../workers/sparse/nested-dissection-ordering.ts';
@@ -243,6 +243,37 @@ test("AMD's WebAssembly elimination orders as the JavaScript one does, pivot for
     for (let k = 0; k < n; k++) if (fromKernel[k] !== fromLoop[k]) differing++;
     assert.equal(differing, 0, `${name}: the orderings agree pivot for pivot`);
   }
+});
+
+test("AMD's WebAssembly graph from a matrix's columns orders as the JavaScript graph and loop do, pivot for pivot", () => {
+  const handKff = freeSystem(hand()).kff;
+  const cases: [string, CscMatrix][] = [
+    ['hand, lower triangle', handKff],
+    ['body, lower triangle', freeSystem(body()).kff],
+    ['random graph of 2,000, both triangles', graphMatrix(randomGraph(2000, 8, 2000), false)],
+    [
+      'random graph of 2,000, lower triangle, a diagonal entry missing in every third column',
+      graphMatrix(randomGraph(2000, 8, 7), true, 3),
+    ],
+    ['random graph of 5,000, both triangles', graphMatrix(randomGraph(5000, 8, 5000), false)],
+    ['one column', graphMatrix({ vertexCount: 1, offsets: Int32Array.from([0, 0]), neighbours: new Int32Array(0) }, true)],
+  ];
+  for (const [name, a] of cases) {
+    const fromKernel = amdKernelOfMatrix(a, 0x7fffffff - 3 * a.cols - 1);
+    assert.ok(fromKernel !== null, `${name}: the kernel ran`);
+    const fromLoop = amdOfGraph(symmetricAdjacency(a), 0x7fffffff, false);
+    let differing = 0;
+    for (let k = 0; k < a.cols; k++) if (fromKernel[k] !== fromLoop[k]) differing++;
+    assert.equal(differing, 0, `${name}: the orderings agree pivot for pivot`);
+    assert.deepEqual(amdOrdering(a), fromKernel, `${name}: amdOrdering takes the kernel's ordering`);
+  }
+  const outside: CscMatrix = { ...handKff, rowIndices: handKff.rowIndices.slice() };
+  outside.rowIndices[outside.rowIndices.length - 1] = handKff.cols;
+  assert.equal(
+    amdKernelOfMatrix(outside, 0x7fffffff - 3 * handKff.cols - 1),
+    null,
+    'a row outside the matrix: no ordering from the kernel',
+  );
 });
 
 test("the analysis kernel's module kept as base64 is the one its builder writes", () => {

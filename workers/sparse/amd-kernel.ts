@@ -16,6 +16,7 @@
  */
 import {
   compileBase64,
+  element,
   Fn,
   KernelMemories,
   local,
@@ -26,6 +27,7 @@ import {
   writeInt as write,
   type Emit,
 } from './wasm-module.ts';
+import type { CscMatrix } from './csc-matrix.ts';
 
 /** Node fields (amd-ordering.ts): list start and length, element count, size, degree, mark, degree-list links. */
 const NODE_FIELDS = { PE: 0, LEN: 1, ELEN: 2, NV: 3, DEGREE: 4, MARK: 5, NEXT: 6, LAST: 7, NODE: 8 } as const;
@@ -43,6 +45,8 @@ const MARK_EXTERNAL = 2;
 const APPROXIMATE = 3;
 const MERGE = 4;
 const FINISH = 5;
+const ADJACENCY = 6;
+const PERMUTATION = 7;
 
 /** The address of node (local `i`). */
 const nodeOf = (g: Fn, i: string): Fn =>
@@ -568,6 +572,181 @@ function pushBases(g: Fn): void {
   for (const b of BASES) g.get(b);
 }
 
+/**
+ * adjacency(n, cp, ri, offsets, lists, next, lastSeen): the graph of pattern(A + Aᵀ) without the diagonal
+ * (symmetricAdjacency in symmetric-adjacency.ts) from A's columns (cp, ri), each vertex's neighbours in the order
+ * that function lists them: offsets (#n + 1, zero on entry), the lists from `lists` on; next and lastSeen: #n of
+ * scratch (lastSeen −1 on entry). Returns the lists' total length, or −1 for a row outside the matrix.
+ */
+function adjacency(): Fn {
+  const f = new Fn('adjacency', ['n', 'cp', 'ri', 'offsets', 'lists', 'next', 'lastSeen'], 'i32');
+  f.local('i32', 'j', 'p', 'end', 'i', 'below', 'above', 'q', 'write', 'from', 'k');
+  /** for each off-diagonal entry (i, j) of A: body */
+  const entries = (g: Fn, body: Emit): void =>
+    range(
+      g,
+      'j',
+      (h) => h.i32(0),
+      local('n'),
+      (h) => {
+        read(h, 'cp', (k) => k.get('j').i32(1).add()).set('end');
+        range(
+          h,
+          'p',
+          (k) => read(k, 'cp', local('j')),
+          local('end'),
+          (k) => {
+            read(k, 'ri', local('p')).set('i');
+            k.get('i').get('j').notEqual();
+            k.when(body);
+          },
+        );
+      },
+    );
+  /** list[next[at]++] = value */
+  const append = (g: Fn, at: string, value: string): void => {
+    read(g, 'next', local(at)).set('q');
+    write(g, 'lists', local('q'), local(value));
+    write(g, 'next', local(at), (h) => h.get('q').i32(1).add());
+  };
+  const bump = (g: Fn, at: string): void => {
+    element(g, 'offsets', (h) => h.get(at).i32(1).add()).set('q');
+    g.get('q').get('q').loadI32().i32(1).add().storeI32();
+  };
+  entries(f, (g) => {
+    g.get('i').get('n').lessU().isZero();
+    g.when((h) => h.i32(-1).ret());
+    bump(g, 'i');
+    bump(g, 'j');
+    g.get('below').get('i').get('j').greaterS().or().set('below');
+    g.get('above').get('i').get('j').lessS().or().set('above');
+  });
+  range(
+    f,
+    'i',
+    (g) => g.i32(0),
+    local('n'),
+    (g) => {
+      write(
+        g,
+        'offsets',
+        (h) => h.get('i').i32(1).add(),
+        (h) => {
+          read(h, 'offsets', (k) => k.get('i').i32(1).add());
+          read(h, 'offsets', local('i'));
+          h.add();
+        },
+      );
+      write(g, 'next', local('i'), (h) => read(h, 'offsets', local('i')));
+    },
+  );
+  entries(f, (g) => {
+    append(g, 'i', 'j');
+    append(g, 'j', 'i');
+  });
+  // Both triangles stored: every edge is listed twice; keep each neighbour's first copy, compacting in place.
+  f.get('below').get('above').and();
+  f.when((g) => {
+    g.i32(0).set('from');
+    range(
+      g,
+      'i',
+      (h) => h.i32(0),
+      local('n'),
+      (h) => {
+        read(h, 'offsets', (k) => k.get('i').i32(1).add()).set('end');
+        range(h, 'p', local('from'), local('end'), (k) => {
+          read(k, 'lists', local('p')).set('k');
+          read(k, 'lastSeen', local('k')).get('i').notEqual();
+          k.when((m) => {
+            write(m, 'lastSeen', local('k'), local('i'));
+            write(m, 'lists', local('write'), local('k'));
+            m.step('write', 1);
+          });
+        });
+        h.get('end').set('from');
+        write(h, 'offsets', (k) => k.get('i').i32(1).add(), local('write'));
+      },
+    );
+  });
+  return f.get('n').i32(4).mul().get('offsets').add().loadI32();
+}
+
+/**
+ * permutation(n, step, parent, steps, group, start, perm): perm from the elimination's steps (permutationFromSteps
+ * in amd-ordering.ts): each variable eliminated along with a pivot (step −1) follows its links to that pivot (the
+ * links compressed on the way) and takes the pivot's step; the variables are then counted out by step, in index
+ * order within one. start: #steps + 1, zero on entry; group: #n of scratch.
+ */
+function permutation(): Fn {
+  const f = new Fn('permutation', ['n', 'step', 'parent', 'steps', 'group', 'start', 'perm']);
+  f.local('i32', 'i', 'r', 'j', 'up', 'q', 's');
+  const eliminatedAlong = (g: Fn, at: string): Fn => read(g, 'step', local(at)).i32(-1).equal();
+  range(
+    f,
+    'i',
+    (g) => g.i32(0),
+    local('n'),
+    (g) => {
+      g.get('i').set('r');
+      g.loop(
+        (h) => eliminatedAlong(h, 'r'),
+        (h) => read(h, 'parent', local('r')).set('r'),
+      );
+      write(g, 'group', local('i'), (h) => read(h, 'step', local('r')));
+      g.get('i').set('j');
+      g.loop(
+        (h) => eliminatedAlong(h, 'j'),
+        (h) => {
+          read(h, 'parent', local('j')).set('up');
+          write(h, 'parent', local('j'), local('r'));
+          h.get('up').set('j');
+        },
+      );
+    },
+  );
+  const groupStart = (g: Fn, plus: number): Fn => element(g, 'start', (h) => read(h, 'group', local('i')).i32(plus).add());
+  range(
+    f,
+    'i',
+    (g) => g.i32(0),
+    local('n'),
+    (g) => {
+      groupStart(g, 1).set('q');
+      g.get('q').get('q').loadI32().i32(1).add().storeI32();
+    },
+  );
+  range(
+    f,
+    's',
+    (g) => g.i32(0),
+    local('steps'),
+    (g) =>
+      write(
+        g,
+        'start',
+        (h) => h.get('s').i32(1).add(),
+        (h) => {
+          read(h, 'start', (k) => k.get('s').i32(1).add());
+          read(h, 'start', local('s'));
+          h.add();
+        },
+      ),
+  );
+  range(
+    f,
+    'i',
+    (g) => g.i32(0),
+    local('n'),
+    (g) => {
+      groupStart(g, 0).set('q');
+      write(g, 'perm', (h) => h.get('q').loadI32(), local('i'));
+      g.get('q').get('q').loadI32().i32(1).add().storeI32();
+    },
+  );
+  return f;
+}
+
 /** The module's bytes, written by the builder. */
 export function amdModuleBytes(): Uint8Array<ArrayBuffer> {
   const fns: Fn[] = [];
@@ -577,59 +756,75 @@ export function amdModuleBytes(): Uint8Array<ArrayBuffer> {
   fns[APPROXIMATE] = approximateDegrees();
   fns[MERGE] = mergeSupervariables();
   fns[FINISH] = finishElement();
+  fns[ADJACENCY] = adjacency();
+  fns[PERMUTATION] = permutation();
   return moduleBytes(fns, false);
 }
 
 /** amdModuleBytes() as base64, held equal to the builder's output by a unit test. */
 export const AMD_MODULE_BASE64 = [
-  'AGFzbQEAAAABSwVgDH9/f39/f39/f39/fwF/YAt/f39/f39/f39/fwBgCn9/f39/f39/f38AYAp/f39/f39/f39/AX9gDX9/f39/',
-  'f39/f39/f38BfwISAQNlbnYGbWVtb3J5AgEAgIACAwcGAAECAQMEB2cGA2FtZAAADHBpdm90RWxlbWVudAABE21hcmtFeHRlcm5h',
-  'bERlZ3JlZXMAAhJhcHByb3hpbWF0ZURlZ3JlZXMAAxNtZXJnZVN1cGVydmFyaWFibGVzAAQNZmluaXNoRWxlbWVudAAFCq0aBsgH',
-  'ARJ/QQAhDAJAA0AgDCAJSEUNASAMQQFqQQRsIAtqKAIAIQ0gDEEEbCALaigCACEdIA0gHWshDSAMQSBsIAFqIB02AgAgDEEgbCAB',
-  'aiANNgIEIAxBIGwgAWpBATYCDCAMQSBsIAFqIA02AhAgDEEgbCABakEBNgIUIA1BBGwgAmooAgAhDiAMQSBsIAFqIA42AhggDEEg',
-  'bCABakF/NgIcIA5Bf0cEQCAOQSBsIAFqIAw2AhwLIA1BBGwgAmogDDYCACAMQQFqIQwMAAsLIAggCUEEbCALaigCADYCFD8AQRB0',
-  'IABrQQJ2IRpBAiERAkADQCAIKAIQIAlIRQ0BIBEgCkoEQEEAIQwCQANAIAwgCUhFDQEgDEEgbCABaigCFEEARwRAIAxBIGwgAWpB',
-  'ATYCFAsgDEEBaiEMDAALC0ECIRELAkADQCATQQRsIAJqKAIAQX9GRQ0BIBNBAWohEwwACwsgE0EEbCACaigCACEVIBVBIGwgAWoo',
-  'AhghDyAVQSBsIAFqKAIcIRAgD0F/RwRAIA9BIGwgAWogEDYCHAsgEEF/RwRAIBBBIGwgAWogDzYCGAUgFUEgbCABaigCEEEEbCAC',
-  'aiAPNgIACyAVQQRsIARqIBQ2AgAgFEEBaiEUIBVBIGwgAWooAgghFiAWQQBHBEAgFUEgbCABaigCBCEXIBVBIGwgAWooAgAhGCAY',
-  'IBZqIRkCQANAIBggGUhFDQEgGEEEbCAAaigCACEdIBcgHUEgbCABaigCBGohFyAYQQFqIRgMAAsLIAgoAhQgF2ohGyAbIBpKBEAg',
-  'GyAJaiEcIBpBAXQgHCAaQQF0IBxKGyEcIBsgGkoEQCAcQQJ0IABqQf//A2pBEHY/AGtAAEF/RwRAPwBBEHQgAGtBAnYhGgsLIBsg',
-  'GkoEQCAbQQJ0IABqQf//A2pBEHY/AGtAAEF/RwRAPwBBEHQgAGtBAnYhGgsLIBsgGkoEQEF/DwsLCyAAIAEgAiADIAQgBSAGIAcg',
-  'CCAVIBYQASAVQSBsIAFqIAgoAgA2AgAgFUEgbCABaiAIKAIEIAgoAgBrNgIEIBVBIGwgAWpBfzYCCCAVQSBsIAFqIAgoAgg2AhAg',
-  'CCgCCCASSgRAIAgoAgghEgsgACABIAIgAyAEIAUgBiAHIAggERACIAAgASACIAMgBCAFIAYgByAIIBUgERADIBVBIGwgAWogCCgC',
-  'CDYCECAAIAEgAiADIAQgBSAGIAcgCCARIBJqEAQhESAAIAEgAiADIAQgBSAGIAcgCCAVIBYgCSATEAUhEwwACwsgFAvVAwEQfyAJ',
-  'QSBsIAFqKAIMIQsgCUEgbCABakEAIAtrNgIMIAlBIGwgAWooAgAhDCAMIAlBIGwgAWooAgRqIQ0gDCAIKAIUIApBAEYbIQ4gDiEP',
-  'QQAhECAMIRECQANAIBEgDUhFDQEgEUEEbCAAaigCACESIBEgDCAKakghEyATBEAgEkEgbCABaigCACEUIBQgEkEgbCABaigCBGoh',
-  'FQUgESEUIBFBAWohFQsgFCEWAkADQCAWIBVIRQ0BIBZBBGwgAGooAgAhFyAXQSBsIAFqKAIMIRggGEEASgRAIBAgGGohECAXQSBs',
-  'IAFqQQAgGGs2AgwgD0EEbCAAaiAXNgIAIA9BAWohDyAXQSBsIAFqKAIYIRkgF0EgbCABaigCHCEaIBlBf0cEQCAZQSBsIAFqIBo2',
-  'AhwLIBpBf0cEQCAaQSBsIAFqIBk2AhgFIBdBIGwgAWooAhBBBGwgAmogGTYCAAsLIBZBAWohFgwACwsgEyASIAlHcQRAIBJBBGwg',
-  'A2ogCTYCACASQSBsIAFqQQA2AhQLIBFBAWohEQwACwsgCCAONgIAIAggDzYCBCAKQQBHBEAgCCAPNgIUCyAIIBA2AgggCCALNgIM',
-  'IAggCCgCECALajYCEAvhAQEKfyAIKAIEIQsgCCgCACEKAkADQCAKIAtIRQ0BIApBBGwgAGooAgAhDCAMQSBsIAFqKAIIIQ0gDUEA',
-  'SgRAQQAgDEEgbCABaigCDGshDiAJIA5rIQ8gDEEgbCABaigCACEQIBAgDWohEQJAA0AgECARSEUNASAQQQRsIABqKAIAIRIgEkEg',
-  'bCABaigCFCETIBMgCU4EQCASQSBsIAFqIBMgDms2AhQFIBNBAEcEQCASQSBsIAFqIBJBIGwgAWooAhAgD2o2AhQLCyAQQQFqIRAM',
-  'AAsLCyAKQQFqIQoMAAsLC6cFARV/IAgoAgghCyAIKAIMIQwgCCgCECENIAgoAgQhDyAIKAIAIQ4CQANAIA4gD0hFDQEgDkEEbCAA',
-  'aigCACEQIBBBIGwgAWooAgAhESARIBBBIGwgAWooAghqIRIgESEVQQAhFkEAIRcgESEYAkADQCAYIBJIRQ0BIBhBBGwgAGooAgAh',
-  'GSAZQSBsIAFqKAIUQQBHBEAgGUEgbCABaigCFCAKayEaIBpBAEoEQCAXIBpqIRcgFUEEbCAAaiAZNgIAIBVBAWohFSAWIBlqIRYF',
-  'IBlBBGwgA2ogCTYCACAZQSBsIAFqQQA2AhQLCyAYQQFqIRgMAAsLIBBBIGwgAWogFSARa0EBajYCCCAVIRMgESAQQSBsIAFqKAIE',
-  'aiEUIBIhGAJAA0AgGCAUSEUNASAYQQRsIABqKAIAIRsgG0EgbCABaigCDCEcIBxBAEoEQCAXIBxqIRcgFUEEbCAAaiAbNgIAIBVB',
-  'AWohFSAWIBtqIRYLIBhBAWohGAwACwsgEEEgbCABaigCCEEBRiATIBVGcQRAIBBBBGwgA2ogCTYCAEEAIBBBIGwgAWooAgxrIR0g',
-  'CyAdayELIAwgHWohDCANIB1qIQ0gEEEgbCABakEANgIMIBBBIGwgAWpBfzYCCAUgEEEgbCABaigCECEeIBBBIGwgAWogHiAXIB4g',
-  'F0gbNgIQIBVBBGwgAGogE0EEbCAAaigCADYCACATQQRsIABqIBFBBGwgAGooAgA2AgAgEUEEbCAAaiAJNgIAIBBBIGwgAWogFSAR',
-  'a0EBajYCBCAWQf8HcSEfIBBBBGwgB2ogFjYCACAQQQRsIAZqIB9BBGwgBWooAgA2AgAgH0EEbCAFaiAQNgIACyAOQQFqIQ4MAAsL',
-  'IAggCzYCCCAIIAw2AgwgCCANNgIQC6UFARB/IAgoAgQhCyAIKAIAIQoCQANAIAogC0hFDQEgCkEEbCAAaigCACEMIAxBIGwgAWoo',
-  'AgxBAEgEQCAMQQRsIAdqKAIAQf8HcSENIA1BBGwgBWooAgAhDiANQQRsIAVqQX82AgACQANAIA5Bf0cgDkEEbCAGaigCAEF/R3FF',
-  'DQEgDkEgbCABaigCBCEPIA5BIGwgAWooAgghECAOQQRsIAdqKAIAIREgDkEEbCAGaigCACESAkADQCASQX9HIBJBBGwgB2ooAgAg',
-  'EUYgEkEgbCABaigCBCAPRnEgEkEgbCABaigCCCAQRnFBAEZxRQ0BIBJBBGwgBmooAgAhEgwACwsgEkF/RwRAIA5BIGwgAWooAgAh',
-  'FCAUIA9qIRQgDkEgbCABaigCAEEBaiETAkADQCATIBRIRQ0BIBNBBGwgAGooAgAhGSAZQSBsIAFqIAk2AhQgE0EBaiETDAALCyAO',
-  'IRUgDkEEbCAGaigCACEWAkADQCAWQX9HRQ0BIBZBBGwgB2ooAgAgEUYgFkEgbCABaigCBCAPRnEgFkEgbCABaigCCCAQRnEhFyAW',
-  'QSBsIAFqKAIAIRQgFCAPaiEUIBZBIGwgAWooAgBBAWohEwJAA0AgFyATIBRIcUUNASATQQRsIABqKAIAIRkgGUEgbCABaigCFCAJ',
-  'RwRAQQAhFwsgE0EBaiETDAALCyAWQQRsIAZqKAIAIRggFwRAIBZBBGwgA2ogDjYCACAOQSBsIAFqIA5BIGwgAWooAgwgFkEgbCAB',
-  'aigCDGo2AgwgFkEgbCABakEANgIMIBZBIGwgAWpBfzYCCCAVQQRsIAZqIBg2AgAFIBYhFQsgGCEWDAALCyAJQQFqIQkLIA5BBGwg',
-  'BmooAgAhDgwACwsLIApBAWohCgwACwsgCQvWAgEMfyAIKAIAIQ0gCCgCCCEOIAgoAhAhDyAMIRAgDSERIA0hEgJAA0AgEiAIKAIE',
-  'SEUNASASQQRsIABqKAIAIRNBACATQSBsIAFqKAIMayEUIBRBAEoEQCATQSBsIAFqIBQ2AgwgE0EgbCABaigCECAOaiAUayEVIAsg',
-  'D2sgFGshFiAVIBYgFSAWSBshFyATQSBsIAFqIBc2AhAgF0EEbCACaigCACEYIBNBIGwgAWogGDYCGCATQSBsIAFqQX82AhwgGEF/',
-  'RwRAIBhBIGwgAWogEzYCHAsgF0EEbCACaiATNgIAIBcgEEgEQCAXIRALIBFBBGwgAGogEzYCACARQQFqIRELIBJBAWohEgwACwsg',
-  'CUEgbCABaiAIKAIMNgIMIAlBIGwgAWogESANazYCBCARIA1GBEAgCUEgbCABakEANgIUCyAKQQBHBEAgCCARNgIUCyAQCw==',
+  'AGFzbQEAAAABYAdgDH9/f39/f39/f39/fwF/YAt/f39/f39/f39/fwBgCn9/f39/f39/f38AYAp/f39/f39/f39/AX9gDX9/f39/',
+  'f39/f39/f38Bf2AHf39/f39/fwF/YAd/f39/f39/AAISAQNlbnYGbWVtb3J5AgEAgIACAwkIAAECAQMEBQYHgQEIA2FtZAAADHBp',
+  'dm90RWxlbWVudAABE21hcmtFeHRlcm5hbERlZ3JlZXMAAhJhcHByb3hpbWF0ZURlZ3JlZXMAAxNtZXJnZVN1cGVydmFyaWFibGVz',
+  'AAQNZmluaXNoRWxlbWVudAAFCWFkamFjZW5jeQAGC3Blcm11dGF0aW9uAAcKlyIIyAcBEn9BACEMAkADQCAMIAlIRQ0BIAxBAWpB',
+  'BGwgC2ooAgAhDSAMQQRsIAtqKAIAIR0gDSAdayENIAxBIGwgAWogHTYCACAMQSBsIAFqIA02AgQgDEEgbCABakEBNgIMIAxBIGwg',
+  'AWogDTYCECAMQSBsIAFqQQE2AhQgDUEEbCACaigCACEOIAxBIGwgAWogDjYCGCAMQSBsIAFqQX82AhwgDkF/RwRAIA5BIGwgAWog',
+  'DDYCHAsgDUEEbCACaiAMNgIAIAxBAWohDAwACwsgCCAJQQRsIAtqKAIANgIUPwBBEHQgAGtBAnYhGkECIRECQANAIAgoAhAgCUhF',
+  'DQEgESAKSgRAQQAhDAJAA0AgDCAJSEUNASAMQSBsIAFqKAIUQQBHBEAgDEEgbCABakEBNgIUCyAMQQFqIQwMAAsLQQIhEQsCQANA',
+  'IBNBBGwgAmooAgBBf0ZFDQEgE0EBaiETDAALCyATQQRsIAJqKAIAIRUgFUEgbCABaigCGCEPIBVBIGwgAWooAhwhECAPQX9HBEAg',
+  'D0EgbCABaiAQNgIcCyAQQX9HBEAgEEEgbCABaiAPNgIYBSAVQSBsIAFqKAIQQQRsIAJqIA82AgALIBVBBGwgBGogFDYCACAUQQFq',
+  'IRQgFUEgbCABaigCCCEWIBZBAEcEQCAVQSBsIAFqKAIEIRcgFUEgbCABaigCACEYIBggFmohGQJAA0AgGCAZSEUNASAYQQRsIABq',
+  'KAIAIR0gFyAdQSBsIAFqKAIEaiEXIBhBAWohGAwACwsgCCgCFCAXaiEbIBsgGkoEQCAbIAlqIRwgGkEBdCAcIBpBAXQgHEobIRwg',
+  'GyAaSgRAIBxBAnQgAGpB//8DakEQdj8Aa0AAQX9HBEA/AEEQdCAAa0ECdiEaCwsgGyAaSgRAIBtBAnQgAGpB//8DakEQdj8Aa0AA',
+  'QX9HBEA/AEEQdCAAa0ECdiEaCwsgGyAaSgRAQX8PCwsLIAAgASACIAMgBCAFIAYgByAIIBUgFhABIBVBIGwgAWogCCgCADYCACAV',
+  'QSBsIAFqIAgoAgQgCCgCAGs2AgQgFUEgbCABakF/NgIIIBVBIGwgAWogCCgCCDYCECAIKAIIIBJKBEAgCCgCCCESCyAAIAEgAiAD',
+  'IAQgBSAGIAcgCCAREAIgACABIAIgAyAEIAUgBiAHIAggFSAREAMgFUEgbCABaiAIKAIINgIQIAAgASACIAMgBCAFIAYgByAIIBEg',
+  'EmoQBCERIAAgASACIAMgBCAFIAYgByAIIBUgFiAJIBMQBSETDAALCyAUC9UDARB/IAlBIGwgAWooAgwhCyAJQSBsIAFqQQAgC2s2',
+  'AgwgCUEgbCABaigCACEMIAwgCUEgbCABaigCBGohDSAMIAgoAhQgCkEARhshDiAOIQ9BACEQIAwhEQJAA0AgESANSEUNASARQQRs',
+  'IABqKAIAIRIgESAMIApqSCETIBMEQCASQSBsIAFqKAIAIRQgFCASQSBsIAFqKAIEaiEVBSARIRQgEUEBaiEVCyAUIRYCQANAIBYg',
+  'FUhFDQEgFkEEbCAAaigCACEXIBdBIGwgAWooAgwhGCAYQQBKBEAgECAYaiEQIBdBIGwgAWpBACAYazYCDCAPQQRsIABqIBc2AgAg',
+  'D0EBaiEPIBdBIGwgAWooAhghGSAXQSBsIAFqKAIcIRogGUF/RwRAIBlBIGwgAWogGjYCHAsgGkF/RwRAIBpBIGwgAWogGTYCGAUg',
+  'F0EgbCABaigCEEEEbCACaiAZNgIACwsgFkEBaiEWDAALCyATIBIgCUdxBEAgEkEEbCADaiAJNgIAIBJBIGwgAWpBADYCFAsgEUEB',
+  'aiERDAALCyAIIA42AgAgCCAPNgIEIApBAEcEQCAIIA82AhQLIAggEDYCCCAIIAs2AgwgCCAIKAIQIAtqNgIQC+EBAQp/IAgoAgQh',
+  'CyAIKAIAIQoCQANAIAogC0hFDQEgCkEEbCAAaigCACEMIAxBIGwgAWooAgghDSANQQBKBEBBACAMQSBsIAFqKAIMayEOIAkgDmsh',
+  'DyAMQSBsIAFqKAIAIRAgECANaiERAkADQCAQIBFIRQ0BIBBBBGwgAGooAgAhEiASQSBsIAFqKAIUIRMgEyAJTgRAIBJBIGwgAWog',
+  'EyAOazYCFAUgE0EARwRAIBJBIGwgAWogEkEgbCABaigCECAPajYCFAsLIBBBAWohEAwACwsLIApBAWohCgwACwsLpwUBFX8gCCgC',
+  'CCELIAgoAgwhDCAIKAIQIQ0gCCgCBCEPIAgoAgAhDgJAA0AgDiAPSEUNASAOQQRsIABqKAIAIRAgEEEgbCABaigCACERIBEgEEEg',
+  'bCABaigCCGohEiARIRVBACEWQQAhFyARIRgCQANAIBggEkhFDQEgGEEEbCAAaigCACEZIBlBIGwgAWooAhRBAEcEQCAZQSBsIAFq',
+  'KAIUIAprIRogGkEASgRAIBcgGmohFyAVQQRsIABqIBk2AgAgFUEBaiEVIBYgGWohFgUgGUEEbCADaiAJNgIAIBlBIGwgAWpBADYC',
+  'FAsLIBhBAWohGAwACwsgEEEgbCABaiAVIBFrQQFqNgIIIBUhEyARIBBBIGwgAWooAgRqIRQgEiEYAkADQCAYIBRIRQ0BIBhBBGwg',
+  'AGooAgAhGyAbQSBsIAFqKAIMIRwgHEEASgRAIBcgHGohFyAVQQRsIABqIBs2AgAgFUEBaiEVIBYgG2ohFgsgGEEBaiEYDAALCyAQ',
+  'QSBsIAFqKAIIQQFGIBMgFUZxBEAgEEEEbCADaiAJNgIAQQAgEEEgbCABaigCDGshHSALIB1rIQsgDCAdaiEMIA0gHWohDSAQQSBs',
+  'IAFqQQA2AgwgEEEgbCABakF/NgIIBSAQQSBsIAFqKAIQIR4gEEEgbCABaiAeIBcgHiAXSBs2AhAgFUEEbCAAaiATQQRsIABqKAIA',
+  'NgIAIBNBBGwgAGogEUEEbCAAaigCADYCACARQQRsIABqIAk2AgAgEEEgbCABaiAVIBFrQQFqNgIEIBZB/wdxIR8gEEEEbCAHaiAW',
+  'NgIAIBBBBGwgBmogH0EEbCAFaigCADYCACAfQQRsIAVqIBA2AgALIA5BAWohDgwACwsgCCALNgIIIAggDDYCDCAIIA02AhALpQUB',
+  'EH8gCCgCBCELIAgoAgAhCgJAA0AgCiALSEUNASAKQQRsIABqKAIAIQwgDEEgbCABaigCDEEASARAIAxBBGwgB2ooAgBB/wdxIQ0g',
+  'DUEEbCAFaigCACEOIA1BBGwgBWpBfzYCAAJAA0AgDkF/RyAOQQRsIAZqKAIAQX9HcUUNASAOQSBsIAFqKAIEIQ8gDkEgbCABaigC',
+  'CCEQIA5BBGwgB2ooAgAhESAOQQRsIAZqKAIAIRICQANAIBJBf0cgEkEEbCAHaigCACARRiASQSBsIAFqKAIEIA9GcSASQSBsIAFq',
+  'KAIIIBBGcUEARnFFDQEgEkEEbCAGaigCACESDAALCyASQX9HBEAgDkEgbCABaigCACEUIBQgD2ohFCAOQSBsIAFqKAIAQQFqIRMC',
+  'QANAIBMgFEhFDQEgE0EEbCAAaigCACEZIBlBIGwgAWogCTYCFCATQQFqIRMMAAsLIA4hFSAOQQRsIAZqKAIAIRYCQANAIBZBf0dF',
+  'DQEgFkEEbCAHaigCACARRiAWQSBsIAFqKAIEIA9GcSAWQSBsIAFqKAIIIBBGcSEXIBZBIGwgAWooAgAhFCAUIA9qIRQgFkEgbCAB',
+  'aigCAEEBaiETAkADQCAXIBMgFEhxRQ0BIBNBBGwgAGooAgAhGSAZQSBsIAFqKAIUIAlHBEBBACEXCyATQQFqIRMMAAsLIBZBBGwg',
+  'BmooAgAhGCAXBEAgFkEEbCADaiAONgIAIA5BIGwgAWogDkEgbCABaigCDCAWQSBsIAFqKAIMajYCDCAWQSBsIAFqQQA2AgwgFkEg',
+  'bCABakF/NgIIIBVBBGwgBmogGDYCAAUgFiEVCyAYIRYMAAsLIAlBAWohCQsgDkEEbCAGaigCACEODAALCwsgCkEBaiEKDAALCyAJ',
+  'C9YCAQx/IAgoAgAhDSAIKAIIIQ4gCCgCECEPIAwhECANIREgDSESAkADQCASIAgoAgRIRQ0BIBJBBGwgAGooAgAhE0EAIBNBIGwg',
+  'AWooAgxrIRQgFEEASgRAIBNBIGwgAWogFDYCDCATQSBsIAFqKAIQIA5qIBRrIRUgCyAPayAUayEWIBUgFiAVIBZIGyEXIBNBIGwg',
+  'AWogFzYCECAXQQRsIAJqKAIAIRggE0EgbCABaiAYNgIYIBNBIGwgAWpBfzYCHCAYQX9HBEAgGEEgbCABaiATNgIcCyAXQQRsIAJq',
+  'IBM2AgAgFyAQSARAIBchEAsgEUEEbCAAaiATNgIAIBFBAWohEQsgEkEBaiESDAALCyAJQSBsIAFqIAgoAgw2AgwgCUEgbCABaiAR',
+  'IA1rNgIEIBEgDUYEQCAJQSBsIAFqQQA2AhQLIApBAEcEQCAIIBE2AhQLIBAL/QQBCn9BACEHAkADQCAHIABIRQ0BIAdBAWpBBGwg',
+  'AWooAgAhCSAHQQRsIAFqKAIAIQgCQANAIAggCUhFDQEgCEEEbCACaigCACEKIAogB0cEQCAKIABJRQRAQX8PCyAKQQFqQQRsIANq',
+  'IQ0gDSANKAIAQQFqNgIAIAdBAWpBBGwgA2ohDSANIA0oAgBBAWo2AgAgCyAKIAdKciELIAwgCiAHSHIhDAsgCEEBaiEIDAALCyAH',
+  'QQFqIQcMAAsLQQAhCgJAA0AgCiAASEUNASAKQQFqQQRsIANqIApBAWpBBGwgA2ooAgAgCkEEbCADaigCAGo2AgAgCkEEbCAFaiAK',
+  'QQRsIANqKAIANgIAIApBAWohCgwACwtBACEHAkADQCAHIABIRQ0BIAdBAWpBBGwgAWooAgAhCSAHQQRsIAFqKAIAIQgCQANAIAgg',
+  'CUhFDQEgCEEEbCACaigCACEKIAogB0cEQCAKQQRsIAVqKAIAIQ0gDUEEbCAEaiAHNgIAIApBBGwgBWogDUEBajYCACAHQQRsIAVq',
+  'KAIAIQ0gDUEEbCAEaiAKNgIAIAdBBGwgBWogDUEBajYCAAsgCEEBaiEIDAALCyAHQQFqIQcMAAsLIAsgDHEEQEEAIQ9BACEKAkAD',
+  'QCAKIABIRQ0BIApBAWpBBGwgA2ooAgAhCSAPIQgCQANAIAggCUhFDQEgCEEEbCAEaigCACEQIBBBBGwgBmooAgAgCkcEQCAQQQRs',
+  'IAZqIAo2AgAgDkEEbCAEaiAQNgIAIA5BAWohDgsgCEEBaiEIDAALCyAJIQ8gCkEBakEEbCADaiAONgIAIApBAWohCgwACwsLIABB',
+  'BGwgA2ooAgAL6QIBBn9BACEHAkADQCAHIABIRQ0BIAchCAJAA0AgCEEEbCABaigCAEF/RkUNASAIQQRsIAJqKAIAIQgMAAsLIAdB',
+  'BGwgBGogCEEEbCABaigCADYCACAHIQkCQANAIAlBBGwgAWooAgBBf0ZFDQEgCUEEbCACaigCACEKIAlBBGwgAmogCDYCACAKIQkM',
+  'AAsLIAdBAWohBwwACwtBACEHAkADQCAHIABIRQ0BIAdBBGwgBGooAgBBAWpBBGwgBWohCyALIAsoAgBBAWo2AgAgB0EBaiEHDAAL',
+  'C0EAIQwCQANAIAwgA0hFDQEgDEEBakEEbCAFaiAMQQFqQQRsIAVqKAIAIAxBBGwgBWooAgBqNgIAIAxBAWohDAwACwtBACEHAkAD',
+  'QCAHIABIRQ0BIAdBBGwgBGooAgBBAGpBBGwgBWohCyALKAIAQQRsIAZqIAc2AgAgCyALKAIAQQFqNgIAIAdBAWohBwwACwsL',
 ].join('');
 
 let memories: KernelMemories | null | undefined;
@@ -649,57 +844,116 @@ export function amdKernelAvailable(): boolean {
   return amdMemories() !== null;
 }
 
+/** Where amdKernel's arrays lie in its memory (Int32 offsets; `iw` runs to the memory's end). */
+interface AmdLayout {
+  at: number;
+  node: number;
+  parent: number;
+  step: number;
+  head: number;
+  hashHead: number;
+  hashNext: number;
+  hashOf: number;
+  offsets: number;
+  /** the input before the lists: a matrix's columns for `adjacency`, or nothing */
+  input: number;
+  iw: number;
+}
+
 /**
- * The elimination of amdOfGraph in WebAssembly on a graph's lists.
- * @returns step (#n: elimination step of each pivot, −1 for the others), parent (#n) and the number of steps, as
- *          amdOfGraph's loop leaves them, and whether the lists' memory had to grow; null where WebAssembly is
- *          unavailable or no memory can be had (the JavaScript loop runs then)
+ * The ordering in WebAssembly: `load` puts the graph into the memory (offsets and the lists at the start of iw,
+ * returning the lists' length, or −1 to give up), the elimination runs, and the permutation is read off its steps.
+ * @param inputLength  Int32 values `load` may use before the lists
+ * @param iwLength     the lists' first room
  */
-export function amdKernel(
-  offsets: Int32Array,
-  neighbours: Int32Array,
+function eliminate(
+  n: number,
+  inputLength: number,
+  iwLength: number,
   wflgLimit: number,
-): { step: Int32Array; parent: Int32Array; steps: number; grown: boolean } | null {
-  const n = offsets.length - 1;
+  load: (ints: Int32Array, at: AmdLayout, exports: Record<string, (...args: number[]) => number>) => number,
+): { perm: Int32Array; grown: boolean } | null {
   // at (padded to 16 values: reads of a node −1 stay in the memory), nodes, parent, step, head, hash table, offsets.
-  const atOffset = 0;
-  const nodeOffset = 16;
-  const parentOffset = nodeOffset + NODE * n;
-  const stepOffset = parentOffset + n;
-  const headOffset = stepOffset + n;
-  const hashHeadOffset = headOffset + n + 1;
-  const hashNextOffset = hashHeadOffset + HASH_BUCKETS;
-  const hashOfOffset = hashNextOffset + n;
-  const offsetsOffset = hashOfOffset + n;
-  const iwOffset = offsetsOffset + n + 1;
-  const iwLength = Math.max(neighbours.length * 2, n + 16);
-  const bound = amdMemories()?.take(4 * (iwOffset + iwLength));
+  const node = 16;
+  const parent = node + NODE * n;
+  const step = parent + n;
+  const head = step + n;
+  const hashHead = head + n + 1;
+  const hashNext = hashHead + HASH_BUCKETS;
+  const hashOf = hashNext + n;
+  const offsets = hashOf + n;
+  const input = offsets + n + 1;
+  const iw = input + inputLength;
+  const at: AmdLayout = { at: 0, node, parent, step, head, hashHead, hashNext, hashOf, offsets, input, iw };
+  const bound = amdMemories()?.take(4 * (iw + iwLength));
   if (!bound) return null;
   const { memory } = bound;
-  const run = bound.exports.amd as (...args: number[]) => number;
+  const exports = bound.exports as Record<string, (...args: number[]) => number>;
+  const listsLength = load(new Int32Array(memory.buffer), at, exports);
+  if (listsLength < 0) return null;
   const ints = new Int32Array(memory.buffer);
-  ints.fill(0, atOffset, nodeOffset + NODE * n);
-  ints.fill(-1, parentOffset, hashOfOffset);
-  ints.set(offsets, offsetsOffset);
-  ints.set(neighbours, iwOffset);
+  ints.fill(0, at.at, parent);
+  ints.fill(-1, parent, hashOf);
   const before = memory.buffer.byteLength;
-  const steps = run(
-    4 * iwOffset,
-    4 * nodeOffset,
-    4 * headOffset,
-    4 * parentOffset,
-    4 * stepOffset,
-    4 * hashHeadOffset,
-    4 * hashNextOffset,
-    4 * hashOfOffset,
-    4 * atOffset,
+  const b = (offset: number): number => 4 * offset;
+  const steps = exports.amd(
+    b(iw),
+    b(node),
+    b(head),
+    b(parent),
+    b(step),
+    b(hashHead),
+    b(hashNext),
+    b(hashOf),
+    b(at.at),
     n,
     wflgLimit,
-    4 * offsetsOffset,
+    b(offsets),
   );
   const grown = memory.buffer.byteLength > before;
+  let perm: Int32Array | null = null;
+  if (steps >= 0) {
+    // The permutation's scratch: the hash table's arrays and the degree lists' heads, done with.
+    new Int32Array(memory.buffer).fill(0, head, head + steps + 1);
+    exports.permutation(n, b(step), b(parent), steps, b(hashNext), b(head), b(hashOf));
+    perm = new Int32Array(memory.buffer).slice(hashOf, hashOf + n);
+  }
   amdMemories()?.trim();
-  if (steps < 0) return null;
-  const after = new Int32Array(memory.buffer);
-  return { step: after.slice(stepOffset, stepOffset + n), parent: after.slice(parentOffset, parentOffset + n), steps, grown };
+  return perm === null ? null : { perm, grown };
+}
+
+/**
+ * The ordering of amdOfGraph in WebAssembly on a graph's lists.
+ * @returns the permutation (the same as amdOfGraph's loop gives) and whether the lists' memory had to grow; null
+ *          where WebAssembly is unavailable or no memory can be had (the JavaScript loop runs then)
+ */
+export function amdKernel(offsets: Int32Array, neighbours: Int32Array, wflgLimit: number): { perm: Int32Array; grown: boolean } | null {
+  const n = offsets.length - 1;
+  return eliminate(n, 0, Math.max(neighbours.length * 2, n + 16), wflgLimit, (ints, at) => {
+    ints.set(offsets, at.offsets);
+    ints.set(neighbours, at.iw);
+    return neighbours.length;
+  });
+}
+
+/**
+ * amdOrdering in WebAssembly: the graph of pattern(A + Aᵀ) is built in the kernel's memory from A's columns (the
+ * lists symmetricAdjacency makes, in the same order), then ordered as amdKernel orders it.
+ * @returns the permutation, or null where WebAssembly is unavailable, no memory can be had, or a row lies outside
+ *          the matrix
+ */
+export function amdKernelOfMatrix(a: CscMatrix, wflgLimit: number): Int32Array | null {
+  const n = a.cols;
+  const entries = a.rowIndices.length;
+  // Each entry off the diagonal lists two neighbours; the lists' first room is twice that, as amdKernel gives.
+  const ordered = eliminate(n, n + 1 + entries, Math.max(4 * entries, n + 16), wflgLimit, (ints, at, exports) => {
+    const cp = at.input;
+    const ri = cp + n + 1;
+    ints.set(a.colPointers, cp);
+    ints.set(a.rowIndices, ri);
+    ints.fill(0, at.offsets, at.offsets + n + 1);
+    ints.fill(-1, at.hashOf, at.hashOf + n);
+    return exports.adjacency(n, 4 * cp, 4 * ri, 4 * at.offsets, 4 * at.iw, 4 * at.hashNext, 4 * at.hashOf);
+  });
+  return ordered?.perm ?? null;
 }

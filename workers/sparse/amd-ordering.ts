@@ -1,6 +1,6 @@
 import type { CscMatrix } from './csc-matrix.ts';
 import { symmetricAdjacency, type AdjacencyGraph } from './symmetric-adjacency.ts';
-import { amdKernel, amdKernelAvailable } from './amd-kernel.ts';
+import { amdKernel, amdKernelAvailable, amdKernelOfMatrix } from './amd-kernel.ts';
 
 /**
  * Approximate minimum degree ordering (Amestoy, Davis & Duff 1996, "An approximate minimum degree ordering
@@ -13,8 +13,19 @@ import { amdKernel, amdKernelAvailable } from './amd-kernel.ts';
  * @returns perm, #n: perm[k] is the original index of the k-th pivot
  */
 export function amdOrdering(a: CscMatrix): Int32Array {
-  if (!amdKernelAvailable()) primeOnce();
+  if (a.rows !== a.cols) throw new RangeError(`amdOrdering: matrix is ${a.rows}×${a.cols}, needs to be square`);
+  if (a.cols === 0) return new Int32Array(0);
+  if (amdKernelAvailable()) {
+    // The graph is built and ordered in the kernel's memory (the same lists symmetricAdjacency makes).
+    const perm = amdKernelOfMatrix(a, wflgLimitOf(a.cols));
+    if (perm !== null) return perm;
+  } else primeOnce();
   return amdOfGraph(symmetricAdjacency(a));
+}
+
+/** Where the marks' counter is cleared: as late as Int32 allows (see amdOfGraph), or at markLimit. */
+function wflgLimitOf(n: number, markLimit = 0x7fffffff): number {
+  return Math.min(markLimit, 0x7fffffff - 3 * n - 1);
 }
 
 let primed = false;
@@ -93,8 +104,8 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff, kernel
   const n = graph.vertexCount;
   if (n === 0) return new Int32Array(0);
   if (kernel) {
-    const eliminated = amdKernel(graph.offsets, graph.neighbours, Math.min(markLimit, 0x7fffffff - 3 * n - 1));
-    if (eliminated !== null) return permutationFromSteps(eliminated.step, eliminated.parent, eliminated.steps);
+    const eliminated = amdKernel(graph.offsets, graph.neighbours, wflgLimitOf(n, markLimit));
+    if (eliminated !== null) return eliminated.perm;
   }
   // Quotient graph storage: node i's list is iw[PE .. PE + LEN) of its fields; for a variable, its first ELEN entries
   // are elements, the rest variables. New elements are appended at at[FREE]; dead lists are never compacted.
@@ -117,7 +128,7 @@ export function amdOfGraph(graph: AdjacencyGraph, markLimit = 0x7fffffff, kernel
   let lemax = 0;
   // One step stores marks below wflg + lemax ≤ wflg + n and raises wflg by lemax plus one per supervariable
   // comparison (at most n each), so a step started under this limit ends within Int32.
-  const wflgLimit = Math.min(markLimit, 0x7fffffff - 3 * n - 1);
+  const wflgLimit = wflgLimitOf(n, markLimit);
   const head = new Int32Array(n + 1).fill(-1);
   // Supervariable candidates by hash: a small table (only one element's variables are in it at a time) stays in
   // the first-level cache, where one indexed by hash mod n missed it at every insertion on a large mesh.
