@@ -1,5 +1,5 @@
 import type { CscMatrix } from './csc-matrix.ts';
-import { kernelSymbolic, MERGE_ZERO_FRACTION } from './symbolic-kernel.ts';
+import { kernelSymbolic, MERGE_ALWAYS_COLUMNS, MERGE_ZERO_FRACTION } from './symbolic-kernel.ts';
 
 /**
  * The pattern-only part of a sparse Cholesky factorization P A Pᵀ = L Lᵀ: everything that depends on where A's
@@ -476,8 +476,8 @@ interface SupernodeGroups {
  * One pass down the columns. Fundamental supernodes: j+1 continues j's supernode when it is j's parent, its only
  * child (j+1's subtree then starts where j's does), and L(:,j) is L(:,j+1) plus the diagonal. Each fundamental
  * supernode, once its first column is reached, joins the group above it when it ends right where that group
- * starts and its parent lies in that group (so columns stay contiguous), and the explicit zeros stay acceptable
- * (MERGE_ZERO_FRACTION).
+ * starts and its parent lies in that group (so columns stay contiguous), and either the explicit zeros stay
+ * acceptable (MERGE_ZERO_FRACTION) or the group stays narrow (MERGE_ALWAYS_COLUMNS).
  */
 function amalgamate(order: Postorder, columnCounts: Int32Array): SupernodeGroups {
   const n = order.parent.length;
@@ -524,7 +524,8 @@ function groupColumns(
     const mergedColumns = columns + end - first;
     const mergedRows = columns + rows;
     const stored = mergedColumns * mergedRows - (mergedColumns * (mergedColumns - 1)) / 2;
-    if (p > last && p < end && (stored - ownNonzeros - nonzeros) / stored < MERGE_ZERO_FRACTION) {
+    const fewZeros = (stored - ownNonzeros - nonzeros) / stored < MERGE_ZERO_FRACTION;
+    if (p > last && p < end && (fewZeros || mergedColumns <= MERGE_ALWAYS_COLUMNS)) {
       rows = mergedRows;
       nonzeros += ownNonzeros;
     } else {
