@@ -323,6 +323,8 @@ test("the analysis's WebAssembly passes give the JavaScript passes' analysis, fi
     // Dense enough that supernodes merge over many columns.
     ['random graph of 300, degree 40', graphMatrix(randomGraph(300, 40, 40), true), new Int32Array(0)],
     ['two components', graphMatrix(forest, false), new Int32Array(0)],
+    // More columns than one call of a pass takes: the passes run in three ranges.
+    ['random graph of 20,000', graphMatrix(randomGraph(20000, 6, 20), true), new Int32Array(0)],
     ['one column', graphMatrix(single, true), Int32Array.from([0])],
   ];
   for (const [name, a, given] of cases) {
@@ -341,6 +343,18 @@ test("the analysis's WebAssembly passes give the JavaScript passes' analysis, fi
   [unsorted.rowIndices[second], unsorted.rowIndices[second + 1]] = [unsorted.rowIndices[second + 1], unsorted.rowIndices[second]];
   assert.equal(kernelSymbolic(unsorted, amdOrdering(handKff)), null, 'unsorted rows: no analysis from the kernel');
   assert.throws(() => choleskySymbolic(unsorted, amdOrdering(handKff)), new RegExp(`column ${column} lists row .* rows must ascend`));
+  // The same in the last of three ranges of columns.
+  const large = graphMatrix(randomGraph(20000, 6, 20), true);
+  const late = large.colPointers.findIndex((start, j) => j >= 19000 && large.colPointers[j + 1] - start >= 3);
+  const lateRows = large.rowIndices.slice();
+  [lateRows[large.colPointers[late] + 1], lateRows[large.colPointers[late] + 2]] = [
+    lateRows[large.colPointers[late] + 2],
+    lateRows[large.colPointers[late] + 1],
+  ];
+  const lateUnsorted: CscMatrix = { ...large, rowIndices: lateRows };
+  const lateOrdering = amdOrdering(large);
+  assert.equal(kernelSymbolic(lateUnsorted, lateOrdering), null, 'unsorted rows in a late column: no analysis from the kernel');
+  assert.throws(() => choleskySymbolic(lateUnsorted, lateOrdering), new RegExp(`column ${late} lists row .* rows must ascend`));
   const repeated = amdOrdering(handKff);
   repeated[5] = repeated[4];
   assert.equal(kernelSymbolic(handKff, repeated), null, 'a repeated pivot: no analysis from the kernel');

@@ -3,7 +3,9 @@
  * quotient graph in the same arrays, each phase of a step a function of its own as there (pivotElement,
  * markExternalDegrees, approximateDegrees, mergeSupervariables, finishElement), the degree lists, the mark clearing
  * and the growth of the list storage inline in the main loop. It makes the same choices in the same order, so the
- * ordering is the JavaScript one pivot for pivot (a unit test holds them equal on meshes and random graphs).
+ * ordering is the JavaScript one pivot for pivot (a unit test holds them equal on meshes and random graphs). Two
+ * more functions surround it: `adjacency` builds the graph from a matrix's columns (symmetricAdjacency's lists, in
+ * its order) in the ordering's own memory, and `permutation` reads the ordering off the elimination's steps.
  *
  * What it saves is the interpreter and the compiles: a process's first ordering runs in code compiled from these
  * bytes in about a millisecond, where V8 runs the JavaScript phases unoptimized until it has compiled them (the
@@ -12,7 +14,8 @@
  *
  * Memory (Int32 throughout, byte offsets passed to every function): the step values `at` (STEP_VALUES), the nodes
  * (NODE fields each), parent, step, head (n + 1), the hash table (HASH_BUCKETS heads, next, hash), the graph's
- * offsets (n + 1), then the lists `iw` to the memory's end, which grows when an element needs more room.
+ * offsets (n + 1), a matrix's columns when the graph is built from them, then the lists `iw` to the memory's end,
+ * which grows when an element needs more room.
  */
 import {
   compileBase64,

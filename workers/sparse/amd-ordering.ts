@@ -6,8 +6,9 @@ import { amdKernel, amdKernelAvailable, amdKernelOfMatrix } from './amd-kernel.t
  * Approximate minimum degree ordering (Amestoy, Davis & Duff 1996, "An approximate minimum degree ordering
  * algorithm", SIAM J. Matrix Anal. Appl. 17(4)): greedy elimination of the variable of least (approximate)
  * external degree on the quotient graph, with element absorption, aggressive absorption, mass elimination and
- * supervariable detection. No dense-row special case: mesh Laplacians have bounded degree. The elimination runs as
- * WebAssembly (amd-kernel.ts, the same ordering) where the runtime allows, else as the JavaScript below.
+ * supervariable detection. No dense-row special case: mesh Laplacians have bounded degree. The graph, the
+ * elimination and the permutation run as WebAssembly (amd-kernel.ts, the same ordering) where the runtime allows,
+ * else as the JavaScript below.
  *
  * @param a square #n × #n matrix; only the pattern of A + Aᵀ is read
  * @returns perm, #n: perm[k] is the original index of the k-th pivot
