@@ -5,7 +5,8 @@ import { cotangentLaplacian, COTANGENT_BOUND } from '../../workers/mesh/cotangen
 import { uniformLaplacian } from '../../workers/mesh/uniform-laplacian.ts';
 import { connectedComponents } from '../../workers/mesh/connected-components.ts';
 import type { CscMatrix } from '../../workers/sparse/csc-matrix.ts';
-import { harmonicWeights, HARMONIC_WEIGHTS_DEFAULTS } from '../../workers/weights/harmonic-weights.ts';
+import { cotangentFreeBlock, harmonicWeights, HARMONIC_WEIGHTS_DEFAULTS } from '../../workers/weights/harmonic-weights.ts';
+import { kernelCotangentFreeBlock, LAPLACIAN_MODULE_BASE64, laplacianModuleBytes } from '../../workers/mesh/laplacian-kernel.ts';
 import { boneCylinderHandles, jointDistanceHandles } from '../../workers/weights/automatic-handles.ts';
 import { readOff } from '../../workers/formats/off.ts';
 import { readObj } from '../../workers/formats/obj.ts';
@@ -105,6 +106,78 @@ test('cotangent Laplacian is symmetric with zero row sums, and finite on degener
   assert.equal(d[base * n + base + 1], 0);
   assert.equal(d[(base + 3) * n + base + 4], 0);
   assert.ok(d[(base + 9) * n + base + 10] > 0, 'the edge opposite the obtuse angle has a negative cotangent weight');
+});
+
+test("the Laplacian kernel's module kept as base64 is the one its builder writes", () => {
+  const built = Buffer.from(laplacianModuleBytes()).toString('base64');
+  assert.equal(LAPLACIAN_MODULE_BASE64, built, "write the builder's output into LAPLACIAN_MODULE_BASE64 (laplacian-kernel.ts)");
+});
+
+/** The free numbering of harmonicWeights: every vertex that is not a handle, in vertex order. */
+function freeNumbering(handles: Int32Array): { isFree: Uint8Array; freeIndex: Int32Array; freeCount: number } {
+  const isFree = Uint8Array.from(handles, (h) => (h < 0 ? 1 : 0));
+  const freeIndex = new Int32Array(handles.length).fill(-1);
+  let freeCount = 0;
+  for (let v = 0; v < handles.length; v++) if (isFree[v] === 1) freeIndex[v] = freeCount++;
+  return { isFree, freeIndex, freeCount };
+}
+
+test("the cotangent free block in WebAssembly is the JavaScript's bit for bit, and a face outside the mesh is the JavaScript's error", () => {
+  const hand = readOff(readFileSync(dataFile('hand/hand.off'), 'utf8'), 'hand.off').mesh;
+  const handHandles = handlesFromDmat(
+    readDmat(new Uint8Array(readFileSync(dataFile('hand/hand-handles.dmat'))), 'hand-handles.dmat'),
+    hand.positions.length / 3,
+    20,
+    'hand-handles.dmat',
+  );
+  const body = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj').mesh;
+  const bodyHandles = handlesFromDmat(
+    readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat'),
+    body.positions.length / 3,
+    28,
+    'handles.dmat',
+  );
+  // A tube with a zero-area face, two coincident corners, a needle (cotangents past the bound) and an obtuse face,
+  // every fifth vertex a handle.
+  const { positions, triangles } = tube(12, 9, 3, (z) => 0.4 + 0.2 * Math.sin(z));
+  const extra = [0, 0, 5, 1, 0, 5, 2, 0, 5, 0, 0, 6, 0, 0, 6, 1, 1, 6, 0, 0, 7, 1, 0, 7, 0.5, 1e-9, 7, 0, 0, 8, 1, 0, 8, 0.5, 0.01, 8];
+  const base = positions.length / 3;
+  const odd = {
+    positions: new Float64Array([...positions, ...extra]),
+    triangles: Uint32Array.from([...triangles, ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((i) => base + i)]),
+  };
+  const oddHandles = Int32Array.from({ length: base + 12 }, (_, v) => (v % 5 === 0 ? v % 3 : -1));
+  // Bit for bit: −0 and +0 apart.
+  const same = (a: ArrayLike<number>, b: ArrayLike<number>): boolean =>
+    a.length === b.length && Array.from(a).every((x, i) => Object.is(x, b[i]));
+  // The body has more faces and vertices than one call of a pass takes: its passes run in ranges.
+  for (const [name, mesh, handles] of [
+    ['hand', hand, handHandles],
+    ['body', body, bodyHandles],
+    ['tube with degenerate faces', odd, oddHandles],
+  ] as const) {
+    const { isFree, freeIndex, freeCount } = freeNumbering(handles);
+    const fromKernel = kernelCotangentFreeBlock(mesh.positions, mesh.triangles, isFree, freeIndex, freeCount, handles);
+    assert.ok(fromKernel !== null, `${name}: the kernel ran`);
+    const fromLoops = cotangentFreeBlock(mesh.positions, mesh.triangles, isFree, freeIndex, freeCount, handles, false);
+    assert.ok(fromKernel.kff.rowIndices.length > freeCount && fromKernel.couplingFree.length > 0, `${name}: a block with couplings`);
+    for (const key of ['colPointers', 'rowIndices', 'values'] as const)
+      assert.ok(same(fromKernel.kff[key], fromLoops.kff[key]), `${name}: the block's ${key}`);
+    for (const key of ['couplingFree', 'couplingBone', 'couplingValue'] as const)
+      assert.ok(same(fromKernel[key], fromLoops[key]), `${name}: ${key}`);
+  }
+  const { isFree, freeIndex, freeCount } = freeNumbering(oddHandles);
+  const outside = odd.triangles.slice();
+  outside[7] = base + 12;
+  assert.equal(
+    kernelCotangentFreeBlock(odd.positions, outside, isFree, freeIndex, freeCount, oddHandles),
+    null,
+    'no block from the kernel',
+  );
+  assert.throws(
+    () => cotangentFreeBlock(odd.positions, outside, isFree, freeIndex, freeCount, oddHandles),
+    /face 2 names vertex 120, the mesh has 120/,
+  );
 });
 
 test('a cotangent Laplacian assembled for some columns has exactly those columns of the full one, the others empty', () => {

@@ -13,7 +13,7 @@ export const COTANGENT_BOUND = 1e4;
  * angles (0, 0, π or undefined) carry no usable cotangent, so they contribute nothing and their vertices stay
  * connected through the other faces.
  */
-const ZERO_AREA = 1e-14;
+export const ZERO_AREA = 1e-14;
 
 /**
  * Cotangent Laplacian (Pinkall & Polthier 1993; the operator L of the course handout Sec. 4, Eq. 2) in its

@@ -22,6 +22,7 @@ import {
   KernelMemories,
   local,
   moduleBytes,
+  overRanges,
   PAGE,
   range,
   readInt as read,
@@ -719,20 +720,6 @@ type Pass = (...args: number[]) => number;
 const CHUNK = 8192;
 
 /**
- * run(from, to) over [0, n) in CHUNK-sized ranges, ascending (or descending), until one returns a value other than
- * −1 (a pass without a result returns nothing).
- * @returns that value, or −1
- */
-function chunks(n: number, run: (from: number, to: number) => number | void, descending = false): number {
-  for (let c = 0; c < n; c += CHUNK) {
-    const from = descending ? Math.max(0, n - c - CHUNK) : c;
-    const result = run(from, descending ? n - c : Math.min(n, c + CHUNK));
-    if (result !== undefined && result !== -1) return result;
-  }
-  return -1;
-}
-
-/**
  * choleskySymbolic's analysis in WebAssembly.
  * @returns the analysis, or null where WebAssembly is unavailable, no memory can be had, or the input fails one of
  *          choleskySymbolic's checks (its JavaScript passes then run and throw the error that names it)
@@ -797,14 +784,15 @@ export function kernelSymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbolic
   ints.fill(0, counts, counts + n);
   ints.fill(-1, leaves, leaves + 2 * n);
   const b = (offset: number): number => 4 * offset;
-  if (chunks(n, (from, to) => pass.countNeighbours(from, to, n, b(cp), b(ri), b(degree), b(diagonal))) !== -1) return null;
-  if (chunks(n, (from, to) => pass.inversePermutation(from, to, n, b(permAt), b(degree), b(start), b(inverse))) !== -1) return null;
+  if (overRanges(n, CHUNK, (from, to) => pass.countNeighbours(from, to, n, b(cp), b(ri), b(degree), b(diagonal))) !== -1) return null;
+  if (overRanges(n, CHUNK, (from, to) => pass.inversePermutation(from, to, n, b(permAt), b(degree), b(start), b(inverse))) !== -1)
+    return null;
   ints.copyWithin(upperEnd, start, start + n);
-  chunks(n, (from, to) => pass.fillUpper(from, to, n, b(cp), b(ri), b(inverse), b(upperEnd), b(upper)));
-  chunks(n, (from, to) => pass.linkTree(from, to, n, b(start), b(upperEnd), b(upper), b(treeParent), b(size), b(ancestor)));
+  overRanges(n, CHUNK, (from, to) => pass.fillUpper(from, to, n, b(cp), b(ri), b(inverse), b(upperEnd), b(upper)));
+  overRanges(n, CHUNK, (from, to) => pass.linkTree(from, to, n, b(start), b(upperEnd), b(upper), b(treeParent), b(size), b(ancestor)));
   const passArgs = [b(treeParent), b(size), b(permAt), b(inverse), b(label), b(end), b(post), b(finalPerm), b(parent), b(first)];
-  chunks(n, (from, to) => pass.numberPostorder(from, to, n, ...passArgs), true);
-  chunks(n, (from, to) =>
+  overRanges(n, CHUNK, (from, to) => pass.numberPostorder(from, to, n, ...passArgs), true);
+  overRanges(n, CHUNK, (from, to) =>
     pass.listPointers(
       from,
       to,
@@ -822,10 +810,12 @@ export function kernelSymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbolic
   );
   ints.copyWithin(lowerNext, lowerPointers, lowerPointers + n);
   ints.copyWithin(upperNext, upperPointers, upperPointers + n);
-  chunks(n, (from, to) => pass.fillPermuted(from, to, n, b(cp), b(ri), b(inverse), b(lowerNext), b(upperNext), b(lowerRows), b(upper)));
+  overRanges(n, CHUNK, (from, to) =>
+    pass.fillPermuted(from, to, n, b(cp), b(ri), b(inverse), b(lowerNext), b(upperNext), b(lowerRows), b(upper)),
+  );
   ints.fill(-1, ancestor, ancestor + n);
   let factorNonzeros = 0;
-  chunks(n, (from, to) => {
+  overRanges(n, CHUNK, (from, to) => {
     factorNonzeros += pass.sweepColumnCounts(
       from,
       to,
@@ -884,7 +874,7 @@ export function kernelSymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbolic
   ints[rowPointers + count] = rowTotal;
   ints[valuePointers + count] = valueTotal;
   ints.copyWithin(fillPointer, rowPointers, rowPointers + count);
-  chunks(n, (from, to) =>
+  overRanges(n, CHUNK, (from, to) =>
     pass.walkRows(
       from,
       to,

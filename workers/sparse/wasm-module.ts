@@ -206,6 +206,14 @@ export class Fn {
   fabs(): this {
     return this.emit(0x99);
   }
+  /** f64 −a */
+  fneg(): this {
+    return this.emit(0x9a);
+  }
+  /** f64 max(a, b), as Math.max: NaN if either is, +0 over −0 */
+  fmax(): this {
+    return this.emit(0xa5);
+  }
   fsqrt(): this {
     return this.emit(0x9f);
   }
@@ -248,6 +256,12 @@ export class Fn {
   /** i32.store to (address, value on the stack) + offset */
   storeI32(offset = 0): this {
     this.code.push(0x36, 2);
+    unsigned(offset, this.code);
+    return this;
+  }
+  /** i32.load8_u: the byte at (address on the stack) + offset */
+  loadU8(offset = 0): this {
+    this.code.push(0x2d, 0);
     unsigned(offset, this.code);
     return this;
   }
@@ -381,6 +395,21 @@ export function range(g: Fn, name: string, from: Emit, to: Emit, body: Emit): vo
       h.step(name, 1);
     },
   );
+}
+
+/**
+ * run(from, to) over [0, n) in ranges of `size`, ascending (or descending), until one returns a value other than −1
+ * (a pass without a result returns nothing). Kernels' passes run this way because V8 starts a module's functions in
+ * baseline code and optimizes them once they have run a while, while a call keeps the code it started in.
+ * @returns that value, or −1
+ */
+export function overRanges(n: number, size: number, run: (from: number, to: number) => number | void, descending = false): number {
+  for (let c = 0; c < n; c += size) {
+    const from = descending ? Math.max(0, n - c - size) : c;
+    const result = run(from, descending ? n - c : Math.min(n, c + size));
+    if (result !== undefined && result !== -1) return result;
+  }
+  return -1;
 }
 
 function section(id: number, content: number[], out: number[]): void {

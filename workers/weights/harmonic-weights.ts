@@ -1,5 +1,6 @@
 import type { CscMatrix } from '../sparse/csc-matrix.ts';
 import { cotangentLaplacian } from '../mesh/cotangent-laplacian.ts';
+import { kernelCotangentFreeBlock, type FreeBlock } from '../mesh/laplacian-kernel.ts';
 import { uniformLaplacian } from '../mesh/uniform-laplacian.ts';
 import { connectedComponents } from '../mesh/connected-components.ts';
 import { amdOrdering } from '../sparse/amd-ordering.ts';
@@ -228,8 +229,10 @@ function solveHarmonic(
   const isFree = new Uint8Array(n);
   const freeCount = markFree(handles, components.labels, componentHandled, freeIndex, isFree);
   let laplacianUsed = settings.laplacian;
-  let k = laplacianUsed === 'cotan' ? cotangentLaplacian(positions, triangles, isFree) : uniformLaplacian(n, triangles);
-  let free = freeBlock(k, freeIndex, freeCount, handles);
+  let free =
+    laplacianUsed === 'cotan'
+      ? cotangentFreeBlock(positions, triangles, isFree, freeIndex, freeCount, handles)
+      : freeBlock(uniformLaplacian(n, triangles), freeIndex, freeCount, handles);
   let kff = free.kff;
   const laplacianMs = performance.now() - start;
 
@@ -252,8 +255,7 @@ function solveHarmonic(
     if (!(e instanceof NotPositiveDefiniteError) || laplacianUsed === 'uniform') throw e;
     // Same mesh connectivity and free set, hence the same pattern: only the values change.
     laplacianUsed = 'uniform';
-    k = uniformLaplacian(n, triangles);
-    free = freeBlock(k, freeIndex, freeCount, handles);
+    free = freeBlock(uniformLaplacian(n, triangles), freeIndex, freeCount, handles);
     kff = free.kff;
     factor = choleskyNumeric(kff, symbolic);
   }
@@ -300,17 +302,33 @@ function solveHarmonic(
 }
 
 /**
+ * freeBlock of the cotangent Laplacian, assembled only in the free columns: in WebAssembly where it runs
+ * (laplacian-kernel.ts, the same block and couplings bit for bit), else cotangentLaplacian and freeBlock.
+ *
+ * @param isFree    #V: 1 for the free vertices
+ * @param freeIndex #V: each free vertex's index, −1 for the others
+ * @param kernel    false: the JavaScript passes even where the WebAssembly ones could run
+ */
+export function cotangentFreeBlock(
+  positions: Float64Array,
+  triangles: Uint32Array,
+  isFree: Uint8Array,
+  freeIndex: Int32Array,
+  freeCount: number,
+  handles: Int32Array,
+  kernel = true,
+): FreeBlock {
+  const block = kernel ? kernelCotangentFreeBlock(positions, triangles, isFree, freeIndex, freeCount, handles) : null;
+  return block ?? freeBlock(cotangentLaplacian(positions, triangles, isFree), freeIndex, freeCount, handles);
+}
+
+/**
  * The lower triangle of K restricted to the free vertices, numbered by freeIndex (which increases with the
  * vertex index, so rows stay sorted), and the free–handle couplings that make up the right-hand sides.
  *
  * @returns kff; couplings as parallel arrays: free index, bone of the handle vertex, K value
  */
-function freeBlock(
-  k: CscMatrix,
-  freeIndex: Int32Array,
-  freeCount: number,
-  handles: Int32Array,
-): { kff: CscMatrix; couplingFree: Int32Array; couplingBone: Int32Array; couplingValue: Float64Array } {
+function freeBlock(k: CscMatrix, freeIndex: Int32Array, freeCount: number, handles: Int32Array): FreeBlock {
   const { colPointers, rowIndices, values } = k;
   const colPointersFf = new Int32Array(freeCount + 1);
   let count = 0;
