@@ -50,6 +50,20 @@ function tube(segments: number, rings: number, length: number, radiusAt: (z: num
   return { positions, triangles: Uint32Array.from(triangles) };
 }
 
+/** The course hand (20 bones) and its handle file. */
+function handWithHandles() {
+  const mesh = readOff(readFileSync(dataFile('hand/hand.off'), 'utf8'), 'hand.off').mesh;
+  const dmat = readDmat(new Uint8Array(readFileSync(dataFile('hand/hand-handles.dmat'))), 'hand-handles.dmat');
+  return { mesh, handles: handlesFromDmat(dmat, mesh.positions.length / 3, 20, 'hand-handles.dmat') };
+}
+
+/** The context-aware body (28 bones) and its handle file. */
+function bodyWithHandles() {
+  const mesh = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj').mesh;
+  const dmat = readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat');
+  return { mesh, handles: handlesFromDmat(dmat, mesh.positions.length / 3, 28, 'handles.dmat') };
+}
+
 function checkPartitionOfUnity(weights: Float64Array, vertexCount: number, boneCount: number, rows?: (v: number) => boolean): number {
   let worst = 0;
   for (let v = 0; v < vertexCount; v++) {
@@ -123,20 +137,8 @@ function freeNumbering(handles: Int32Array): { isFree: Uint8Array; freeIndex: In
 }
 
 test("the cotangent free block in WebAssembly is the JavaScript's bit for bit, and a face outside the mesh is the JavaScript's error", () => {
-  const hand = readOff(readFileSync(dataFile('hand/hand.off'), 'utf8'), 'hand.off').mesh;
-  const handHandles = handlesFromDmat(
-    readDmat(new Uint8Array(readFileSync(dataFile('hand/hand-handles.dmat'))), 'hand-handles.dmat'),
-    hand.positions.length / 3,
-    20,
-    'hand-handles.dmat',
-  );
-  const body = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj').mesh;
-  const bodyHandles = handlesFromDmat(
-    readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat'),
-    body.positions.length / 3,
-    28,
-    'handles.dmat',
-  );
+  const { mesh: hand, handles: handHandles } = handWithHandles();
+  const { mesh: body, handles: bodyHandles } = bodyWithHandles();
   // A tube with a zero-area face, two coincident corners, a needle (cotangents past the bound) and an obtuse face,
   // every fifth vertex a handle.
   const { positions, triangles } = tube(12, 9, 3, (z) => 0.4 + 0.2 * Math.sin(z));
@@ -289,13 +291,7 @@ test('a mirror-symmetric mesh with mirrored handles gets mirrored weights', () =
 });
 
 test('hand (20 bones) and body (28 bones) from the shared data: partition of unity and weights in [0, 1]', () => {
-  const hand = readOff(readFileSync(dataFile('hand/hand.off'), 'utf8'), 'hand.off').mesh;
-  const handHandles = handlesFromDmat(
-    readDmat(new Uint8Array(readFileSync(dataFile('hand/hand-handles.dmat'))), 'hand-handles.dmat'),
-    hand.positions.length / 3,
-    20,
-    'hand-handles.dmat',
-  );
+  const { mesh: hand, handles: handHandles } = handWithHandles();
   const handResult = harmonicWeights(hand.positions, hand.triangles, handHandles, 20);
   assert.ok(
     checkPartitionOfUnity(handResult.weights, hand.positions.length / 3, 20) <= 1e-9,
@@ -304,14 +300,8 @@ test('hand (20 bones) and body (28 bones) from the shared data: partition of uni
   assert.deepEqual(handResult.bonesWithoutHandles, []);
   assert.deepEqual(handResult.unhandledComponents, []);
 
-  const body = readObj(readFileSync(dataFile('context-aware/reference.obj'), 'utf8'), 'reference.obj').mesh;
+  const { mesh: body, handles: bodyHandles } = bodyWithHandles();
   const n = body.positions.length / 3;
-  const bodyHandles = handlesFromDmat(
-    readDmat(new Uint8Array(readFileSync(dataFile('context-aware/handles.dmat'))), 'handles.dmat'),
-    n,
-    28,
-    'handles.dmat',
-  );
   const stages: string[] = [];
   const bodyResult = harmonicWeights(body.positions, body.triangles, bodyHandles, 28, {}, (stage) => stages.push(stage));
   assert.ok(checkPartitionOfUnity(bodyResult.weights, n, 28) <= 1e-9, "the body's weights are a partition of unity (within 1e-9)");

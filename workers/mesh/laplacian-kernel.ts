@@ -16,10 +16,9 @@
  */
 import type { CscMatrix } from '../sparse/csc-matrix.ts';
 import {
-  compileBase64,
   element,
   Fn,
-  KernelMemories,
+  kernelMemoriesOf,
   local,
   moduleBytes,
   overRanges,
@@ -397,17 +396,8 @@ export const LAPLACIAN_MODULE_BASE64 = [
 const FACE_RANGE = 16_384;
 const VERTEX_RANGE = 8_192;
 
-let memories: KernelMemories | null | undefined;
-
-/** The module's memories, compiled once; null where this runtime cannot compile it. */
-function laplacianMemories(): KernelMemories | null {
-  if (memories === undefined) {
-    const module = compileBase64(LAPLACIAN_MODULE_BASE64);
-    // Blocks whose arrays fit in 16 MiB share one memory kept for the process.
-    memories = module === null ? null : new KernelMemories(module, 16 << 20, true);
-  }
-  return memories;
-}
+/** The module's memories: blocks whose arrays fit in 16 MiB share one memory kept for the process. */
+const laplacianMemories = kernelMemoriesOf(LAPLACIAN_MODULE_BASE64, 16 << 20, true);
 
 /** The free block of K, numbered by the free indices, and the free–handle couplings (harmonic-weights.ts). */
 export interface FreeBlock {

@@ -18,10 +18,9 @@
  * which grows when an element needs more room.
  */
 import {
-  compileBase64,
   element,
   Fn,
-  KernelMemories,
+  kernelMemoriesOf,
   local,
   moduleBytes,
   PAGE,
@@ -830,17 +829,8 @@ export const AMD_MODULE_BASE64 = [
   'QCAHIABIRQ0BIAdBBGwgBGooAgBBAGpBBGwgBWohCyALKAIAQQRsIAZqIAc2AgAgCyALKAIAQQFqNgIAIAdBAWohBwwACwsL',
 ].join('');
 
-let memories: KernelMemories | null | undefined;
-
-/** The module's memories, compiled once; null where this runtime cannot compile it. */
-function amdMemories(): KernelMemories | null {
-  if (memories === undefined) {
-    const module = compileBase64(AMD_MODULE_BASE64);
-    // Orderings whose arrays start within 16 MiB share one memory kept for the process (the lists may grow it).
-    memories = module === null ? null : new KernelMemories(module, 16 << 20, true);
-  }
-  return memories;
-}
+/** The module's memories: orderings whose arrays start within 16 MiB share one memory kept for the process (the lists may grow it). */
+const amdMemories = kernelMemoriesOf(AMD_MODULE_BASE64, 16 << 20, true);
 
 /** Whether amdKernel can run here (else the JavaScript loop orders). */
 export function amdKernelAvailable(): boolean {

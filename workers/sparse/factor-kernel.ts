@@ -17,7 +17,7 @@
  * Node compile it.
  */
 import type { CholeskySymbolic } from './cholesky-symbolic.ts';
-import { compileBase64, Fn, KernelMemories, moduleBytes } from './wasm-module.ts';
+import { Fn, kernelMemoriesOf, moduleBytes } from './wasm-module.ts';
 
 /** The same threshold as the JavaScript loop's (cholesky-numeric.ts): a pivot below it is lost to cancellation. */
 export const PIVOT_CANCELLATION = 1e-13;
@@ -602,16 +602,15 @@ export const FACTOR_MODULE_BASE64 = [
   'C0kEQCAIIApqIAggCmorAwAgEKI5AwALCwsgBkEBaiEGDAALC0F/Cw==',
 ].join('');
 
-let memories: KernelMemories | null | undefined;
+/**
+ * Factors up to this many bytes (values, copies of the analysis, scratch) run in one memory kept for the process
+ * and are copied out, so that repeated small factorizations do not each map fresh pages; larger ones get a memory
+ * of their own, which their values stay a view of.
+ */
+export const SCRATCH_BYTES = 16 << 20;
 
-/** The module's memories, compiled once; null where this runtime cannot compile it. */
-function factorMemories(): KernelMemories | null {
-  if (memories === undefined) {
-    const module = compileBase64(FACTOR_MODULE_BASE64);
-    memories = module === null ? null : new KernelMemories(module, SCRATCH_BYTES, false);
-  }
-  return memories;
-}
+/** The module's memories. */
+const factorMemories = kernelMemoriesOf(FACTOR_MODULE_BASE64, SCRATCH_BYTES, false);
 
 /** A factor's values made by the loop, or where it stopped. */
 export interface KernelFactor {
@@ -633,12 +632,6 @@ interface Layout {
   intBytes: number;
 }
 
-/**
- * Factors up to this many bytes (values, copies of the analysis, scratch) run in one memory kept for the process
- * and are copied out, so that repeated small factorizations do not each map fresh pages; larger ones get a memory
- * of their own, which their values stay a view of.
- */
-export const SCRATCH_BYTES = 16 << 20;
 /** Large factors' layouts, by their values: refactoring with new values reuses the memory. */
 const owned = new WeakMap<Float64Array, Layout>();
 /** Every factor the loop made (for tests: which loop ran). */

@@ -11,7 +11,7 @@
  * base64 (SOLVE_MODULE_BASE64, checked against the builder by a unit test).
  */
 import type { CholeskyFactor } from './cholesky-numeric.ts';
-import { compileBase64, Fn, KernelMemories, local, moduleBytes, readInt as int, type Emit } from './wasm-module.ts';
+import { Fn, kernelMemoriesOf, local, moduleBytes, readInt as int, type Emit } from './wasm-module.ts';
 
 const PARAMS = ['count', 'ss', 'rp', 'rows', 'vp', 'v', 'x', 'k8', 'low', 'high'] as const;
 
@@ -361,17 +361,8 @@ export const SOLVE_MODULE_BASE64 = [
   'DAALCws=',
 ].join('');
 
-let memories: KernelMemories | null | undefined;
-
-/** The module's memories, compiled once; null where this runtime cannot compile it. */
-function solveMemories(): KernelMemories | null {
-  if (memories === undefined) {
-    const module = compileBase64(SOLVE_MODULE_BASE64);
-    // Solves whose arrays fit in 16 MiB share one memory kept for the process.
-    memories = module === null ? null : new KernelMemories(module, 16 << 20, false);
-  }
-  return memories;
-}
+/** The module's memories: solves whose arrays fit in 16 MiB share one memory kept for the process. */
+const solveMemories = kernelMemoriesOf(SOLVE_MODULE_BASE64, 16 << 20, false);
 
 /** Whether kernelSolve can run here (else the JavaScript loops solve). */
 export function solveKernelAvailable(): boolean {

@@ -16,10 +16,9 @@
 import type { CholeskySymbolic } from './cholesky-symbolic.ts';
 import type { CscMatrix } from './csc-matrix.ts';
 import {
-  compileBase64,
   element,
   Fn,
-  KernelMemories,
+  kernelMemoriesOf,
   local,
   moduleBytes,
   overRanges,
@@ -687,17 +686,8 @@ export const SYMBOLIC_MODULE_BASE64 = [
   'BAwACwtBfws=',
 ].join('');
 
-let memories: KernelMemories | null | undefined;
-
-/** The module's memories, compiled once; null where this runtime cannot compile it. */
-function symbolicMemories(): KernelMemories | null {
-  if (memories === undefined) {
-    const module = compileBase64(SYMBOLIC_MODULE_BASE64);
-    // Analyses whose arrays fit in 16 MiB share one memory kept for the process.
-    memories = module === null ? null : new KernelMemories(module, 16 << 20, true);
-  }
-  return memories;
-}
+/** The module's memories: analyses whose arrays fit in 16 MiB share one memory kept for the process. */
+const symbolicMemories = kernelMemoriesOf(SYMBOLIC_MODULE_BASE64, 16 << 20, true);
 
 /** Lays Int32 arrays out one after another, each on a 64-byte line, after 16 values of padding (reads at −1). */
 class Layout {

@@ -535,6 +535,21 @@ export class KernelMemories {
   }
 }
 
+/**
+ * A kernel module's memories (KernelMemories), the module compiled from its base64 on the first call: null where this
+ * runtime cannot compile it (its callers' JavaScript runs then).
+ */
+export function kernelMemoriesOf(base64: string, scratchBytes: number, growable: boolean): () => KernelMemories | null {
+  let memories: KernelMemories | null | undefined;
+  return () => {
+    if (memories === undefined) {
+      const module = compileBase64(base64);
+      memories = module === null ? null : new KernelMemories(module, scratchBytes, growable);
+    }
+    return memories;
+  };
+}
+
 /** Hands out typed arrays of one memory one after another, each starting on a 64-byte line. */
 export class MemoryCarver {
   /** @param offset  where the first view starts (a multiple of 64) */
