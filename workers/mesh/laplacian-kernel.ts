@@ -9,10 +9,10 @@
  * hand's first binding), and the passes' scattered reads are bounds-checked when warm. The module is written with the
  * builder of sparse/wasm-module.ts and kept here as base64 (LAPLACIAN_MODULE_BASE64, checked by a unit test).
  *
- * Memory (byte offsets passed to every function): Float64 positions, corner weights and the slots' values, the
- * block's values and the couplings' values; then Int32 triangles, the free numbering, the handles, slot starts and
- * fills, each vertex's slot, the slots' rows, the block's column pointers and rows, the couplings' free indices and
- * bones; the mask as bytes last.
+ * Memory (byte offsets passed to every function): the positions, the corner weights, the triangles, the free
+ * numbering, the handles, the slots' starts and fills, each vertex's slot, the block's and couplings' lengths, the
+ * mask (bytes); then, sized by the slots' count, the slots' rows and values, the block and the couplings (the memory
+ * grows for them when short).
  */
 import type { CscMatrix } from '../sparse/csc-matrix.ts';
 import {

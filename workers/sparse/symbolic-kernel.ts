@@ -9,9 +9,9 @@
  * the bounds checks on the passes' scattered reads. The module is written with the builder of wasm-module.ts and kept
  * here as base64 (SYMBOLIC_MODULE_BASE64, checked against the builder by a unit test).
  *
- * Memory (Int32 unless said, byte offsets passed to every function): A's pattern and the ordering copied in, then the
- * passes' arrays in the order the passes make them; the supernodes' arrays and rows, whose sizes only the
- * amalgamation knows, after all of those (the memory grows for them).
+ * Memory (Int32 unless said, byte offsets passed to every function): the results and what the last pass still reads
+ * first; then A's pattern, the ordering and the arrays only the earlier passes read, over which the supernodes' arrays
+ * and rows are laid once the amalgamation has sized them (the memory grows when they need more).
  */
 import type { CholeskySymbolic } from './cholesky-symbolic.ts';
 import type { CscMatrix } from './csc-matrix.ts';
