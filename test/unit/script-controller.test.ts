@@ -34,6 +34,10 @@ class NoFiles implements ScriptRunFiles {
   }
   /** the question a save waits for, answered by cancel() alone */
   private question: (() => void) | null = null;
+  /** whether a save has asked its question */
+  get asked(): boolean {
+    return this.question !== null;
+  }
   cancel(): void {
     this.runs.push('cancel');
     this.question?.();
@@ -238,8 +242,8 @@ test('the last line of a timed-out run names the limit it ran under, though the 
 test('Stop and the time limit end a run that waits for the user to answer a question (the question goes unanswered)', async () => {
   const { files, scripts, output } = controller();
   const stopped = scripts.run("await rig.files.saveProject('hand.rig.glb');", 'save.ts');
-  await until(() => files.runs.length === 1 && scripts.running, 'the run');
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Stopped once the save waits for its answer (a fixed wait raced the sandbox's start on a loaded machine).
+  await until(() => files.runs.length === 1 && scripts.running && files.asked, 'the save waiting for its answer');
   scripts.stop();
   assert.equal((await stopped).status, 'stopped');
 
