@@ -492,8 +492,16 @@ export interface BoundMemory {
 }
 
 /**
- * The memories one module's calls run in: calls of up to `scratchBytes` share one memory kept for the process (so
- * that repeated small calls do not each map fresh pages), larger ones get a new memory each.
+ * The memory every kernel module's small calls run in, one for the process (or worker): a binding's stages
+ * (the Laplacian's block, the ordering, the analysis, the factorization, the solve) run one after another in the same
+ * pages, which the stage before has just brought into the cache, instead of each in pages of its own that were last
+ * touched a binding ago. Every call lays out and fills what it reads, and copies its results out.
+ */
+let sharedScratch: WebAssembly.Memory | null = null;
+
+/**
+ * The memories one module's calls run in: calls of up to `scratchBytes` run in the process's scratch memory (so that
+ * repeated small calls do not each map fresh pages), larger ones get a new memory each.
  */
 export class KernelMemories {
   private scratch: BoundMemory | null = null;
@@ -513,12 +521,13 @@ export class KernelMemories {
     const pages = Math.max(1, Math.ceil(bytes / PAGE));
     if (pages > MAX_PAGES) return null;
     const scratch = bytes <= Math.min(scratchBytes, this.scratchBytes);
-    const maximum = this.growable ? MAX_PAGES : scratch ? Math.max(pages, Math.ceil(this.scratchBytes / PAGE)) : pages;
     try {
-      if (!scratch) return { ...this.bind(new WebAssembly.Memory({ initial: pages, maximum })), scratch };
-      this.scratch ??= this.bind(new WebAssembly.Memory({ initial: pages, maximum }));
-      const have = this.scratch.memory.buffer.byteLength / PAGE;
-      if (have < pages) this.scratch.memory.grow(pages - have);
+      if (!scratch)
+        return { ...this.bind(new WebAssembly.Memory({ initial: pages, maximum: this.growable ? MAX_PAGES : pages })), scratch };
+      sharedScratch ??= new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES });
+      const have = sharedScratch.buffer.byteLength / PAGE;
+      if (have < pages) sharedScratch.grow(pages - have);
+      if (this.scratch?.memory !== sharedScratch) this.scratch = this.bind(sharedScratch);
       return { ...this.scratch, scratch };
     } catch {
       return null; // no room for one block this size: the callers' JavaScript loops may still fit
@@ -527,7 +536,10 @@ export class KernelMemories {
 
   /** Lets the scratch memory go when a call grew it past `scratchBytes`. */
   trim(): void {
-    if (this.scratch !== null && this.scratch.memory.buffer.byteLength > this.scratchBytes) this.scratch = null;
+    if (sharedScratch !== null && sharedScratch.buffer.byteLength > this.scratchBytes) {
+      sharedScratch = null;
+      this.scratch = null;
+    }
   }
 
   private bind(memory: WebAssembly.Memory): BoundMemory {
