@@ -482,7 +482,13 @@ export function compileModule(bytes: Uint8Array<ArrayBuffer>): WebAssembly.Modul
  * compiled as compileModule does: decoding is far cheaper on a process's first call than running the builder.
  */
 export function compileBase64(base64: string): WebAssembly.Module | null {
-  return typeof atob === 'function' ? compileModule(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))) : null;
+  if (typeof atob !== 'function') return null;
+  // A plain loop: on a process's first call it runs in V8's interpreter, where Uint8Array.from's iterator and
+  // callback per byte cost twice as much (5–8 against 2–3 ms for the kernels' 18 kB).
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return compileModule(bytes);
 }
 
 /** A memory and the exports of a module instantiated on it. */
