@@ -51,38 +51,77 @@ export interface WeldedVertices {
  *         finite number ≥ 0
  */
 export function weldVertices(positions: Float64Array, triangles: Uint32Array, options: WeldVerticesOptions = {}): WeldedVertices {
+  return weldedFromRoots(positions, triangles, weldRoots(positions, options));
+}
+
+/** Union-find roots of a mesh's vertices under welding (a group's root is its lowest vertex) and the group count. */
+export interface WeldRoots {
+  /** #V each vertex's parent; a vertex that is its own parent is a group's root */
+  root: Int32Array;
+  /** #W groups: the welded vertex count */
+  count: number;
+}
+
+/**
+ * The first half of weldVertices: which vertices weld, without the welded mesh. A caller that only needs the welded
+ * mesh when something welds (count < #V) builds it with weldedFromRoots.
+ * @throws RangeError naming the option when the tolerance is not a finite number ≥ 0
+ */
+export function weldRoots(positions: Float64Array, options: WeldVerticesOptions = {}): WeldRoots {
   const tolerance = options.tolerance ?? WELD_VERTICES_DEFAULTS.tolerance;
   if (!(tolerance >= 0 && Number.isFinite(tolerance)))
     throw new RangeError(`weldVertices: the tolerance must be a finite distance ≥ 0, not ${tolerance}`);
   const n = Math.floor(positions.length / 3);
-  const root = tolerance > 0 ? nearRoots(positions, n, tolerance) : exactRoots(positions, n);
+  return tolerance > 0 ? nearRoots(positions, n, tolerance) : exactRoots(positions, n);
+}
+
+/**
+ * The second half of weldVertices: the welded vertices and triangles from weldRoots' groups.
+ * @throws RangeError naming the face when a face names a missing vertex
+ */
+export function weldedFromRoots(positions: Float64Array, triangles: Uint32Array, { root, count }: WeldRoots): WeldedVertices {
+  const n = root.length;
   // One loop per function: V8 optimizes each on its own loop's feedback (see harmonicWeights).
-  const { count, index, representative } = numberGroups(root);
-  const welded = firstPositions(positions, representative);
-  const { memberStart, members } = memberLists(index, count);
+  const { index, representative } = count === n ? identityGroups(n) : numberGroups(root, count);
+  const welded = count === n ? positions.slice(0, 3 * n) : firstPositions(positions, representative);
+  const { memberStart, members } = count === n ? { memberStart: identity(n + 1), members: index.slice() } : memberLists(index, count);
   return { count, index, representative, memberStart, members, positions: welded, triangles: weldTriangles(triangles, index, n) };
+}
+
+/** 0, 1, …, n − 1. */
+function identity(n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
+}
+
+/** numberGroups where nothing welds: every vertex its own group, in order. */
+function identityGroups(n: number): { index: Int32Array; representative: Int32Array } {
+  const index = identity(n);
+  return { index, representative: index.slice() };
 }
 
 /**
  * Welded vertex numbers in the order of each group's first vertex.
- * @param root #V union-find parents (a group's root is its lowest vertex)
+ * @param root  #V union-find parents (a group's root is its lowest vertex)
+ * @param count the number of groups
  */
-function numberGroups(root: Int32Array): { count: number; index: Int32Array; representative: Int32Array } {
+function numberGroups(root: Int32Array, count: number): { index: Int32Array; representative: Int32Array } {
   const n = root.length;
   const index = new Int32Array(n);
-  const firsts = new Int32Array(n);
-  let count = 0;
+  const representative = new Int32Array(count);
+  let w = 0;
   for (let v = 0; v < n; v++) {
     const r = find(root, v);
     // The root of a group is its lowest vertex (unions keep the smaller root), reached before any other member.
     if (r === v) {
-      index[v] = count;
-      firsts[count++] = v;
+      index[v] = w;
+      representative[w++] = v;
     } else {
       index[v] = index[r];
     }
   }
-  return { count, index, representative: firsts.slice(0, count) };
+  return { index, representative };
 }
 
 /** #W × 3 the position of each welded vertex's first member. */
@@ -189,8 +228,9 @@ function mix(x: number, y: number, z: number): number {
 }
 
 /** Roots for welding vertices at exactly equal positions, hashed by the bits of their coordinates. */
-function exactRoots(positions: Float64Array, n: number): Int32Array {
+function exactRoots(positions: Float64Array, n: number): WeldRoots {
   const root = new Int32Array(n);
+  let count = n;
   const { head, next, mask } = hashTable(n);
   // The coordinates' 32-bit halves, read in place (a Float64Array's offset is a multiple of 8).
   const words = new Int32Array(positions.buffer, positions.byteOffset, 6 * n);
@@ -208,16 +248,17 @@ function exactRoots(positions: Float64Array, n: number): Int32Array {
     while (u >= 0 && !(positions[3 * u] === x && positions[3 * u + 1] === y && positions[3 * u + 2] === z)) u = next[u];
     if (u >= 0) {
       root[v] = u; // u is the first vertex at this position, so its own root
+      count--;
       continue;
     }
     next[v] = head[bucket];
     head[bucket] = v;
   }
-  return root;
+  return { root, count };
 }
 
 /** Roots for welding vertices within `tolerance`: a hash grid of cells `tolerance` wide, 27 cells searched per vertex. */
-function nearRoots(positions: Float64Array, n: number, tolerance: number): Int32Array {
+function nearRoots(positions: Float64Array, n: number, tolerance: number): WeldRoots {
   const root = new Int32Array(n);
   const { head, next, mask } = hashTable(n);
   const inverse = 1 / tolerance;
@@ -248,7 +289,9 @@ function nearRoots(positions: Float64Array, n: number, tolerance: number): Int32
     next[v] = head[bucket];
     head[bucket] = v;
   }
-  return root;
+  let count = 0;
+  for (let v = 0; v < n; v++) if (find(root, v) === v) count++;
+  return { root, count };
 }
 
 /** Triangles on welded indices, those with two corners in one welded vertex left out. */
@@ -270,5 +313,5 @@ function weldTriangles(triangles: Uint32Array, index: Int32Array, n: number): Ui
     out[3 * kept + 2] = wc;
     kept++;
   }
-  return out.slice(0, 3 * kept);
+  return kept === faceCount ? out : out.slice(0, 3 * kept);
 }

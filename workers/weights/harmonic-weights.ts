@@ -14,7 +14,8 @@ import {
   WELD_VERTICES_DEFAULTS,
   weldedHandleConflicts,
   weldedHandles,
-  weldVertices,
+  weldRoots,
+  weldedFromRoots,
   type WeldedVertices,
 } from '../mesh/weld-vertices.ts';
 
@@ -142,9 +143,12 @@ export function harmonicWeights(
   if (!settings.weld) return solveHarmonic(positions, triangles, handles, boneCount, settings, 0, progress, isCancelled).result;
   const start = performance.now();
   countHandles(handles, boneCount);
-  const weld = welded ?? weldVertices(positions, triangles, { tolerance: settings.weldTolerance });
+  // Which vertices weld first; the welded mesh only when some do (most meshes bound whole have no split vertices).
+  const groups = welded ?? weldRoots(positions, { tolerance: settings.weldTolerance });
+  if (groups.count === n)
+    return solveHarmonic(positions, triangles, handles, boneCount, settings, performance.now() - start, progress, isCancelled).result;
+  const weld = 'root' in groups ? weldedFromRoots(positions, triangles, groups) : groups;
   const weldMs = performance.now() - start;
-  if (weld.count === n) return solveHarmonic(positions, triangles, handles, boneCount, settings, weldMs, progress, isCancelled).result;
   const { result, labels } = solveHarmonic(
     weld.positions,
     weld.triangles,
