@@ -9,7 +9,7 @@ import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
 import { FACTOR_MODULE_BASE64, factoredByKernel, factorModuleBytes } from '../../workers/sparse/factor-kernel.ts';
 import { SOLVE_MODULE_BASE64, solveKernelAvailable, solveModuleBytes } from '../../workers/sparse/solve-kernel.ts';
-import { choleskySolve, choleskySolvePermuted } from '../../workers/sparse/cholesky-solve.ts';
+import { choleskySolve, choleskySolvePermuted, choleskySolveRows } from '../../workers/sparse/cholesky-solve.ts';
 import { choleskyPanelForward, choleskyPanels, choleskyPanelSolveThree } from '../../workers/sparse/cholesky-panels.ts';
 import { NotPositiveDefiniteError } from '../../workers/sparse/not-positive-definite-error.ts';
 import { cotangentLaplacian } from '../../workers/mesh/cotangent-laplacian.ts';
@@ -261,7 +261,7 @@ test('the WebAssembly kernels give the JavaScript loops’ solve bit for bit, on
   );
 });
 
-test('the many-column solve in WebAssembly gives the JavaScript loops’ solution bit for bit, rows anywhere, ranges given or found', () => {
+test('the many-column solve in WebAssembly gives the JavaScript loops’ solution bit for bit, rows anywhere or in its own memory, ranges given or found', () => {
   assert.ok(solveKernelAvailable(), 'Node has WebAssembly SIMD: the solve kernel is compiled');
   let seed = 904;
   for (const [name, csc] of kernelTestMatrices(900)) {
@@ -293,6 +293,22 @@ test('the many-column solve in WebAssembly gives the JavaScript loops’ solutio
           const solved = b.slice();
           choleskySolvePermuted(factor, solved, k, offsets, ranges);
           assert.deepEqual(solved, expected, `${name} ${order.name}, ${k} columns, ranges ${ranges ? 'given' : 'found'}: the same bits`);
+        }
+        // The right-hand sides placed straight into the kernel's rows (pivot row r at r·k), read back from them.
+        const expected = b.slice();
+        choleskySolvePermuted(factor, expected, k, offsets, { low, high }, false);
+        let zeroOnEntry = true;
+        const rows = choleskySolveRows(factor, k, (x) => {
+          zeroOnEntry = x.length === n * k && x.every((value) => value === 0);
+          for (let r = 0; r < n; r++) for (let c = low[r]; c < high[r]; c++) x[r * k + c] = b[offsets[r] + c];
+          return { low, high };
+        });
+        assert.ok(rows !== null, `${name}: the kernel takes a solve this size`);
+        assert.ok(zeroOnEntry, `${name} ${order.name}, ${k} columns: the rows handed out are ${n} × ${k} zeros`);
+        for (let r = 0; r < n; r++) {
+          const got: number[] = Array.from(rows.subarray(r * k, r * k + k));
+          const want = Array.from(expected.subarray(offsets[r], offsets[r] + k));
+          assert.deepEqual(got, want, `${name} ${order.name}, ${k} columns, pivot row ${r} solved in the kernel's rows: the same bits`);
         }
       }
     }

@@ -1,5 +1,5 @@
 import type { CholeskyFactor } from './cholesky-numeric.ts';
-import { kernelSolve } from './solve-kernel.ts';
+import { kernelSolve, kernelSolveRows } from './solve-kernel.ts';
 
 /**
  * Solves A X = B with a Cholesky factor of A, for k right-hand sides at once.
@@ -99,6 +99,34 @@ export function choleskySolvePermuted(
   forwardSolve(supernodeCount, supernodeStart, rowPointers, rows, valuePointers, v, x, offset, low, high);
   backwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, low, high);
   backwardSolve(supernodeCount, supernodeStart, rowPointers, rows, valuePointers, v, x, offset, low, high);
+}
+
+/**
+ * choleskySolvePermuted on right-hand sides written straight into the solve kernel's memory, so that they are not
+ * copied in and out: `place` writes them into the zero rows it is given (pivot row r at r·k) and returns each row's
+ * non-zero column range (choleskySolvePermuted's `nonZero`); the rows returned hold the solution, the same bit for
+ * bit, and stay valid until the next kernel call.
+ * @returns null, having called nothing, where the kernel cannot take the solve (choleskySolvePermuted then)
+ */
+export function choleskySolveRows(
+  factor: CholeskyFactor,
+  k: number,
+  place: (x: Float64Array) => { low: Int32Array; high: Int32Array },
+): Float64Array | null {
+  const solve = kernelSolveRows(factor, k);
+  if (solve === null) return null;
+  const { n, supernodeCount, supernodeStart, parent, supernodeOfColumn } = factor.symbolic;
+  const nonZero = place(solve.compact);
+  if (nonZero.low.length !== n || nonZero.high.length !== n)
+    throw new RangeError(`choleskySolveRows: column ranges for ${nonZero.low.length} and ${nonZero.high.length} rows, not ${n}`);
+  const low = new Int32Array(supernodeCount).fill(k);
+  const high = new Int32Array(supernodeCount);
+  givenColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, nonZero.low, nonZero.high, k, low, high);
+  const rootLow = low.slice();
+  const rootHigh = high.slice();
+  backwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, rootLow, rootHigh);
+  solve.run(low, high, rootLow, rootHigh);
+  return solve.compact;
 }
 
 /** Non-zero column range [low, high) of each supernode's rows in y = L⁻¹b, widened up the supernodal tree. */

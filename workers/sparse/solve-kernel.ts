@@ -378,10 +378,56 @@ export function solveKernelAvailable(): boolean {
 const LARGEST_COPY = 64 << 20;
 
 /**
+ * A solve laid out in the kernel's memory: the factor's values and analysis copied in, `compact` (#n × k, pivot row
+ * r at r·k) zero, and the two passes to run on it with each supernode's column ranges.
+ */
+export interface KernelSolveRows {
+  compact: Float64Array;
+  /** forward on [forwardLow, forwardHigh), then backward on [backwardLow, backwardHigh), per supernode */
+  run(forwardLow: Int32Array, forwardHigh: Int32Array, backwardLow: Int32Array, backwardHigh: Int32Array): void;
+}
+
+/**
+ * The memory for a solve of k right-hand sides with `factor`, or null where WebAssembly SIMD is unavailable, the copy
+ * would pass LARGEST_COPY or no memory can be had (the JavaScript loops solve then). Valid until the next kernel call.
+ */
+export function kernelSolveRows(factor: CholeskyFactor, k: number): KernelSolveRows | null {
+  const { n, supernodeCount: count, supernodeStart, rowPointers, rows, valuePointers } = factor.symbolic;
+  const values = factor.values;
+  const floats = values.length + n * k;
+  const intOffsets = [0];
+  for (const length of [count + 1, count + 1, rows.length, count + 1, count, count, count, count])
+    intOffsets.push(intOffsets[intOffsets.length - 1] + length);
+  const bytes = 8 * floats + 4 * intOffsets[intOffsets.length - 1];
+  const bound = bytes > LARGEST_COPY ? null : solveMemories()?.take(bytes);
+  if (!bound) return null;
+  const { buffer } = bound.memory;
+  new Float64Array(buffer, 0, values.length).set(values);
+  const xOffset = 8 * values.length;
+  const compact = new Float64Array(buffer, xOffset, n * k);
+  // A new memory is zero; the scratch is made so.
+  if (bound.scratch) compact.fill(0);
+  const intBytes = 8 * floats;
+  const ints = new Int32Array(buffer, intBytes, intOffsets[intOffsets.length - 1]);
+  const copy = (array: Int32Array, m: number): void => ints.set(array.subarray(0, intOffsets[m + 1] - intOffsets[m]), intOffsets[m]);
+  [supernodeStart, rowPointers, rows, valuePointers].forEach(copy);
+  const [ss, rp, rowsAt, vp, fLow, fHigh, bLow, bHigh] = intOffsets.map((o) => intBytes + 4 * o);
+  const forward = bound.exports.forward as (...args: number[]) => void;
+  const backward = bound.exports.backward as (...args: number[]) => void;
+  return {
+    compact,
+    run(forwardLow, forwardHigh, backwardLow, backwardHigh) {
+      [forwardLow, forwardHigh, backwardLow, backwardHigh].forEach((array, m) => copy(array, 4 + m));
+      forward(count, ss, rp, rowsAt, vp, 0, xOffset, 8 * k, fLow, fHigh);
+      backward(count, ss, rp, rowsAt, vp, 0, xOffset, 8 * k, bLow, bHigh);
+    },
+  };
+}
+
+/**
  * choleskySolvePermuted's two passes in WebAssembly on x's rows (pivot row r at offset[r], k values), each supernode
  * on its column range: [forwardLow, forwardHigh) in the forward pass, [backwardLow, backwardHigh) in the backward one.
- * Returns false where WebAssembly SIMD is unavailable, the copy would pass LARGEST_COPY or no memory can be had (x
- * untouched: the JavaScript loops run then).
+ * Returns false where kernelSolveRows has no memory (x untouched: the JavaScript loops run then).
  */
 export function kernelSolve(
   factor: CholeskyFactor,
@@ -393,33 +439,14 @@ export function kernelSolve(
   backwardLow: Int32Array,
   backwardHigh: Int32Array,
 ): boolean {
-  const { n, supernodeCount: count, supernodeStart, rowPointers, rows, valuePointers } = factor.symbolic;
-  const values = factor.values;
-  const floats = values.length + n * k;
-  const intOffsets = [0];
-  for (const length of [count + 1, count + 1, rows.length, count + 1, count, count, count, count])
-    intOffsets.push(intOffsets[intOffsets.length - 1] + length);
-  const bytes = 8 * floats + 4 * intOffsets[intOffsets.length - 1];
-  const bound = bytes > LARGEST_COPY ? null : solveMemories()?.take(bytes);
-  if (!bound) return false;
-  const { buffer } = bound.memory;
-  new Float64Array(buffer, 0, values.length).set(values);
-  const xOffset = 8 * values.length;
-  const compact = new Float64Array(buffer, xOffset, n * k);
-  // Each row's values within its supernode's forward range (the rest of it is zero, as a new memory is, and the
-  // scratch is made); the solve changes them within the supernode's backward range only.
-  if (bound.scratch) compact.fill(0);
-  const { supernodeOfColumn } = factor.symbolic;
-  gatherRows(x, offset, n, k, supernodeOfColumn, forwardLow, forwardHigh, compact);
-  const intBytes = 8 * floats;
-  const ints = new Int32Array(buffer, intBytes, intOffsets[intOffsets.length - 1]);
-  [supernodeStart, rowPointers, rows, valuePointers, forwardLow, forwardHigh, backwardLow, backwardHigh].forEach((array, m) =>
-    ints.set(array.subarray(0, intOffsets[m + 1] - intOffsets[m]), intOffsets[m]),
-  );
-  const [ss, rp, rowsAt, vp, fLow, fHigh, bLow, bHigh] = intOffsets.map((o) => intBytes + 4 * o);
-  (bound.exports.forward as (...args: number[]) => void)(count, ss, rp, rowsAt, vp, 0, xOffset, 8 * k, fLow, fHigh);
-  (bound.exports.backward as (...args: number[]) => void)(count, ss, rp, rowsAt, vp, 0, xOffset, 8 * k, bLow, bHigh);
-  scatterRows(compact, offset, n, k, supernodeOfColumn, backwardLow, backwardHigh, x);
+  const solve = kernelSolveRows(factor, k);
+  if (solve === null) return false;
+  const { n, supernodeOfColumn } = factor.symbolic;
+  // Each row's values within its supernode's forward range (the rest of it is zero); the solve changes them within
+  // the supernode's backward range only.
+  gatherRows(x, offset, n, k, supernodeOfColumn, forwardLow, forwardHigh, solve.compact);
+  solve.run(forwardLow, forwardHigh, backwardLow, backwardHigh);
+  scatterRows(solve.compact, offset, n, k, supernodeOfColumn, backwardLow, backwardHigh, x);
   return true;
 }
 

@@ -7,7 +7,7 @@ import { amdOrdering } from '../sparse/amd-ordering.ts';
 import { nestedDissectionOrdering } from '../sparse/nested-dissection-ordering.ts';
 import { choleskySymbolic } from '../sparse/cholesky-symbolic.ts';
 import { choleskyNumeric, type CholeskyFactor } from '../sparse/cholesky-numeric.ts';
-import { choleskySolvePermuted } from '../sparse/cholesky-solve.ts';
+import { choleskySolvePermuted, choleskySolveRows } from '../sparse/cholesky-solve.ts';
 import { NotPositiveDefiniteError } from '../sparse/not-positive-definite-error.ts';
 import {
   spreadWeldedRows,
@@ -271,25 +271,27 @@ function solveHarmonic(
   const weights = new Float64Array(n * boneCount);
   const width = activeBones.length;
   const column = solveColumns(activeBones, boneCount, free.couplingFree, free.couplingBone, symbolic.inversePerm);
-  // The solve runs inside `weights`, pivot row r at its own vertex's row (solved columns first), so no work array
-  // (it would double the peak memory; touching fresh pages costs about as much as the arithmetic) and no
-  // permutation of #V × #B values afterwards (random row moves, dearer than the indirection in the solve).
-  const { rowOffsets, low, high } = placeRightHandSides(
-    freeIndex,
-    freeCount,
-    symbolic.inversePerm,
-    boneCount,
-    free,
-    column,
-    width,
-    weights,
-  );
-  checkCancelled();
-  if (freeCount > 0 && width > 0) choleskySolvePermuted(factor, weights, width, rowOffsets, { low, high });
+  const { inversePerm } = symbolic;
+  // Where the kernel runs, the right-hand sides are placed straight into its memory in pivot order and the rows are
+  // finished from there: no copy of #free × width values in and out.
+  const solved =
+    freeCount > 0 && width > 0
+      ? choleskySolveRows(factor, width, (x) => placeCouplings(free, inversePerm, column, freeCount, width, x, null))
+      : null;
+  if (solved === null) {
+    // The solve runs inside `weights`, pivot row r at its own vertex's row (solved columns first), so no work array
+    // (on the largest meshes it would double the peak memory).
+    const rowOffsets = new Int32Array(freeCount);
+    for (let v = 0; v < n; v++) if (freeIndex[v] >= 0) rowOffsets[inversePerm[freeIndex[v]]] = v * boneCount;
+    const nonZero = placeCouplings(free, inversePerm, column, freeCount, width, weights, rowOffsets);
+    checkCancelled();
+    if (freeCount > 0 && width > 0) choleskySolvePermuted(factor, weights, width, rowOffsets, nonZero);
+  }
   const solveMs = performance.now() - t;
   progress?.('solve', 0.9);
   t = performance.now();
-  finishRows(weights, boneCount, freeIndex, handles, column);
+  if (solved === null) finishRows(weights, boneCount, freeIndex, handles, column, weights, boneCount, null);
+  else finishRows(weights, boneCount, freeIndex, handles, column, solved, width, inversePerm);
   if (settings.unhandledComponents === 'bind-rigidly')
     bindRigidly(weights, boneCount, components.labels, unhandledIndex, unhandledComponents);
   const finishMs = performance.now() - t;
@@ -474,40 +476,34 @@ function solveColumns(
 }
 
 /**
- * Writes the right-hand sides −L_fh·E into `weights`: pivot row r at its own vertex's row, solved columns first
+ * Writes the right-hand sides −L_fh·E: pivot row r at rowOffsets[r] of x (r·width when null), in solve columns
  * (minus the couplings of the vertex to the handle vertices of each bone).
  *
  * @param inversePerm #free pivot of each free index
  * @param column      #B solve column of each bone, -1 for bones without handles
- * @returns rowOffsets: #free where pivot row r starts in weights; low, high: #free the column range outside of
- *          which pivot row r of the right-hand sides is zero (for choleskySolvePermuted)
+ * @returns low, high: #free the column range outside of which pivot row r of the right-hand sides is zero (for
+ *          choleskySolvePermuted)
  */
-function placeRightHandSides(
-  freeIndex: Int32Array,
-  freeCount: number,
-  inversePerm: Int32Array,
-  boneCount: number,
+function placeCouplings(
   couplings: { couplingFree: Int32Array; couplingBone: Int32Array; couplingValue: Float64Array },
+  inversePerm: Int32Array,
   column: Int32Array,
+  freeCount: number,
   width: number,
-  weights: Float64Array,
-): { rowOffsets: Int32Array; low: Int32Array; high: Int32Array } {
-  const rowOffsets = new Int32Array(freeCount);
-  for (let v = 0; v < freeIndex.length; v++) {
-    const f = freeIndex[v];
-    if (f >= 0) rowOffsets[inversePerm[f]] = v * boneCount;
-  }
+  x: Float64Array,
+  rowOffsets: Int32Array | null,
+): { low: Int32Array; high: Int32Array } {
   const low = new Int32Array(freeCount).fill(width);
   const high = new Int32Array(freeCount);
   const { couplingFree, couplingBone, couplingValue } = couplings;
   for (let c = 0; c < couplingFree.length; c++) {
     const r = inversePerm[couplingFree[c]];
     const j = column[couplingBone[c]];
-    weights[rowOffsets[r] + j] -= couplingValue[c];
+    x[(rowOffsets === null ? r * width : rowOffsets[r]) + j] -= couplingValue[c];
     if (j < low[r]) low[r] = j;
     if (j >= high[r]) high[r] = j + 1;
   }
-  return { rowOffsets, low, high };
+  return { low, high };
 }
 
 /**
@@ -515,29 +511,42 @@ function placeRightHandSides(
  * 1; a handle vertex's weight 1 on its bone. A free row that clamps to all zeros (impossible for an exact harmonic
  * solution, whose entries sum to 1) keeps its largest entry's bone at 1, so the result is still a partition of unity.
  *
- * @param column #B solve column of each bone, -1 for bones without handles
+ * @param column  #B solve column of each bone, -1 for bones without handles
+ * @param solved  the solution: free index f's row at pivotOf[f] · stride, or (pivotOf null) vertex v's row at
+ *                v · stride, which may be `weights` itself (each row is read whole before it is written)
  */
-function finishRows(weights: Float64Array, boneCount: number, freeIndex: Int32Array, handles: Int32Array, column: Int32Array): void {
+function finishRows(
+  weights: Float64Array,
+  boneCount: number,
+  freeIndex: Int32Array,
+  handles: Int32Array,
+  column: Int32Array,
+  solved: Float64Array,
+  stride: number,
+  pivotOf: Int32Array | null,
+): void {
   // The output is far larger than any cache and this loop is a large part of the solve stage: each row is read
   // once (bone order, clamped, summed) and written once, and the largest entry is only sought for the rare row
   // that clamps to all zeros.
   const finished = new Float64Array(boneCount);
   for (let v = 0; v < freeIndex.length; v++) {
     const out = v * boneCount;
-    if (freeIndex[v] < 0) {
+    const f = freeIndex[v];
+    if (f < 0) {
       if (handles[v] >= 0) weights[out + handles[v]] = 1;
       continue;
     }
+    const from = (pivotOf === null ? v : pivotOf[f]) * stride;
     let sum = 0;
     for (let b = 0; b < boneCount; b++) {
       const c = column[b];
-      const x = c >= 0 ? weights[out + c] : 0;
+      const x = c >= 0 ? solved[from + c] : 0;
       const clamped = x < 0 ? 0 : x > 1 ? 1 : x;
       finished[b] = clamped;
       sum += clamped;
     }
     if (!(sum > 0)) {
-      keepLargest(weights, out, boneCount, column);
+      keepLargest(weights, out, boneCount, column, solved, from);
       continue;
     }
     const inverse = sum === 1 ? 1 : 1 / sum;
@@ -545,13 +554,13 @@ function finishRows(weights: Float64Array, boneCount: number, freeIndex: Int32Ar
   }
 }
 
-/** The row at `out` (still in solve columns) becomes weight 1 on the bone of its largest solved value. */
-function keepLargest(weights: Float64Array, out: number, boneCount: number, column: Int32Array): void {
+/** Row `out` of weights becomes weight 1 on the bone of the largest solved value (solved's row at `from`). */
+function keepLargest(weights: Float64Array, out: number, boneCount: number, column: Int32Array, solved: Float64Array, from: number): void {
   let largest = 0;
   let largestValue = -Infinity;
   for (let b = 0; b < boneCount; b++) {
     const c = column[b];
-    const x = c >= 0 ? weights[out + c] : 0;
+    const x = c >= 0 ? solved[from + c] : 0;
     if (x > largestValue) {
       largestValue = x;
       largest = b;
