@@ -14,6 +14,11 @@ import { readDmat } from '../../workers/formats/dmat.ts';
 import { handlesFromDmat } from '../../workers/formats/weights-file.ts';
 import { dataFile } from './shared-data.ts';
 import { seededRandom } from './seeded-random.ts';
+import { finishRows, FINISH_MODULE_BASE64, finishModuleBytes } from '../../workers/weights/finish-rows.ts';
+import { choleskySolveRows } from '../../workers/sparse/cholesky-solve.ts';
+import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
+import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
+import { amdOrdering } from '../../workers/sparse/amd-ordering.ts';
 
 function dense(m: CscMatrix): Float64Array {
   const out = new Float64Array(m.rows * m.cols);
@@ -446,6 +451,84 @@ test('where the cotangent solution dips below zero, the weights are clamped to [
       }
     }
   }
+});
+
+test("finishing the rows in WebAssembly, beside the solution in the kernels' memory, gives the JavaScript loop's weights bit for bit", () => {
+  // The identity's factor solves to the right-hand sides themselves, so the rows the loop reads are the ones made here,
+  // left in the kernels' scratch memory as harmonicWeights's solve leaves its solution.
+  const freeCount = 300;
+  const width = 5;
+  const boneCount = 7; // bones 2 and 5 have no handles: column −1
+  const column = Int32Array.from([3, 0, -1, 4, 1, -1, 2]);
+  const identity = {
+    rows: freeCount,
+    cols: freeCount,
+    colPointers: Int32Array.from({ length: freeCount + 1 }, (_, j) => j),
+    rowIndices: Int32Array.from({ length: freeCount }, (_, j) => j),
+    values: new Float64Array(freeCount).fill(1),
+  };
+  const factor = choleskyNumeric(identity, choleskySymbolic(identity, amdOrdering(identity)));
+  const random = seededRandom(77);
+  const values: number[][] = [];
+  for (let r = 0; r < freeCount; r++) {
+    const kind = r % 6;
+    values.push(
+      Array.from({ length: width }, (_, c) => {
+        if (kind === 0) return random() * 1.4 - 0.2; // some below 0, some above 1
+        if (kind === 1) return -random(); // clamps to all zeros: the largest keeps its bone
+        if (kind === 2) return c === 0 ? 1 : 0; // sums to exactly 1
+        if (kind === 3) return c === 1 ? NaN : random();
+        if (kind === 4) return c === 2 ? -0 : 0; // zeros of both signs
+        return random() / width;
+      }),
+    );
+  }
+  const solved = choleskySolveRows(factor, width, (x) => {
+    values.forEach((row, r) => x.set(row, r * width));
+    return { low: new Int32Array(freeCount), high: new Int32Array(freeCount).fill(width) };
+  });
+  assert.ok(solved !== null, 'the solve kernel runs here');
+  // 450 vertices: free ones (in shuffled pivot order), handles of every bone, and some neither (an unhandled piece).
+  const n = 450;
+  const freeIndex = new Int32Array(n).fill(-1);
+  const handles = new Int32Array(n).fill(-1);
+  let f = 0;
+  for (let v = 0; v < n; v++) {
+    if (v % 3 !== 2 && f < freeCount) freeIndex[v] = f++;
+    else if (v % 6 === 2) handles[v] = v % boneCount;
+  }
+  assert.equal(f, freeCount, 'every free row has its vertex');
+  const pivotOf = Int32Array.from({ length: freeCount }, (_, g) => (g * 7) % freeCount);
+  const expected = new Float64Array(n * boneCount);
+  const got = new Float64Array(n * boneCount);
+  assert.equal(
+    finishRows(expected, boneCount, freeIndex, handles, column, solved, width, pivotOf, false),
+    false,
+    'the JavaScript loop ran',
+  );
+  assert.equal(finishRows(got, boneCount, freeIndex, handles, column, solved, width, pivotOf), true, 'the WebAssembly loop ran');
+  assert.deepEqual(got, expected, 'the same weights bit for bit');
+  // The cases the rows were made for are there.
+  const row = (v: number) => Array.from(expected.subarray(v * boneCount, (v + 1) * boneCount));
+  for (const [kind, what] of [
+    [1, 'clamped to zeros'],
+    [3, 'with a NaN (its sum is not > 0)'],
+  ] as const) {
+    const v = freeIndex.findIndex((g) => g >= 0 && pivotOf[g] % 6 === kind);
+    assert.equal(row(v).filter((w) => w === 1).length, 1, `vertex ${v}, a row ${what}, keeps one bone at 1`);
+    assert.equal(row(v).filter((w) => w === 0).length, boneCount - 1, `vertex ${v}, a row ${what}: the other bones at 0`);
+  }
+  const handle = handles.findIndex((h) => h >= 0);
+  assert.deepEqual(
+    row(handle),
+    Array.from({ length: boneCount }, (_, b) => (b === handles[handle] ? 1 : 0)),
+    'a handle row is 1 on its bone',
+  );
+});
+
+test("the finishing loop's module kept as base64 is the one its builder writes", () => {
+  const built = Buffer.from(finishModuleBytes()).toString('base64');
+  assert.equal(FINISH_MODULE_BASE64, built, "write the builder's output into FINISH_MODULE_BASE64 (finish-rows.ts)");
 });
 
 test('a disconnected component without handles is reported (and optionally bound rigidly), never NaN', () => {

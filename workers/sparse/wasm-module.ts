@@ -505,6 +505,11 @@ export interface BoundMemory {
  */
 let sharedScratch: WebAssembly.Memory | null = null;
 
+/** Whether `view` lies in the process's scratch memory as it is now (a later call may grow or replace it). */
+export function inScratch(view: ArrayBufferView): boolean {
+  return sharedScratch !== null && view.buffer === sharedScratch.buffer;
+}
+
 /**
  * The memories one module's calls run in: calls of up to `scratchBytes` run in the process's scratch memory (so that
  * repeated small calls do not each map fresh pages), larger ones get a new memory each.

@@ -8,6 +8,7 @@ import { nestedDissectionOrdering } from '../sparse/nested-dissection-ordering.t
 import { choleskySymbolic } from '../sparse/cholesky-symbolic.ts';
 import { choleskyNumeric, type CholeskyFactor } from '../sparse/cholesky-numeric.ts';
 import { choleskySolvePermuted, choleskySolveRows } from '../sparse/cholesky-solve.ts';
+import { finishRows } from './finish-rows.ts';
 import { NotPositiveDefiniteError } from '../sparse/not-positive-definite-error.ts';
 import {
   spreadWeldedRows,
@@ -504,70 +505,6 @@ function placeCouplings(
     if (j >= high[r]) high[r] = j + 1;
   }
   return { low, high };
-}
-
-/**
- * Final #V × #B rows: a free vertex's solved columns back in bone order, clamped to [0, 1] and rescaled to sum to
- * 1; a handle vertex's weight 1 on its bone. A free row that clamps to all zeros (impossible for an exact harmonic
- * solution, whose entries sum to 1) keeps its largest entry's bone at 1, so the result is still a partition of unity.
- *
- * @param column  #B solve column of each bone, -1 for bones without handles
- * @param solved  the solution: free index f's row at pivotOf[f] · stride, or (pivotOf null) vertex v's row at
- *                v · stride, which may be `weights` itself (each row is read whole before it is written)
- */
-function finishRows(
-  weights: Float64Array,
-  boneCount: number,
-  freeIndex: Int32Array,
-  handles: Int32Array,
-  column: Int32Array,
-  solved: Float64Array,
-  stride: number,
-  pivotOf: Int32Array | null,
-): void {
-  // The output is far larger than any cache and this loop is a large part of the solve stage: each row is read
-  // once (bone order, clamped, summed) and written once, and the largest entry is only sought for the rare row
-  // that clamps to all zeros.
-  const finished = new Float64Array(boneCount);
-  for (let v = 0; v < freeIndex.length; v++) {
-    const out = v * boneCount;
-    const f = freeIndex[v];
-    if (f < 0) {
-      if (handles[v] >= 0) weights[out + handles[v]] = 1;
-      continue;
-    }
-    const from = (pivotOf === null ? v : pivotOf[f]) * stride;
-    let sum = 0;
-    for (let b = 0; b < boneCount; b++) {
-      const c = column[b];
-      const x = c >= 0 ? solved[from + c] : 0;
-      const clamped = x < 0 ? 0 : x > 1 ? 1 : x;
-      finished[b] = clamped;
-      sum += clamped;
-    }
-    if (!(sum > 0)) {
-      keepLargest(weights, out, boneCount, column, solved, from);
-      continue;
-    }
-    const inverse = sum === 1 ? 1 : 1 / sum;
-    for (let b = 0; b < boneCount; b++) weights[out + b] = finished[b] * inverse;
-  }
-}
-
-/** Row `out` of weights becomes weight 1 on the bone of the largest solved value (solved's row at `from`). */
-function keepLargest(weights: Float64Array, out: number, boneCount: number, column: Int32Array, solved: Float64Array, from: number): void {
-  let largest = 0;
-  let largestValue = -Infinity;
-  for (let b = 0; b < boneCount; b++) {
-    const c = column[b];
-    const x = c >= 0 ? solved[from + c] : 0;
-    if (x > largestValue) {
-      largestValue = x;
-      largest = b;
-    }
-  }
-  weights.fill(0, out, out + boneCount);
-  weights[out + largest] = 1;
 }
 
 /**
