@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spreadWeldedRows, weldedHandles, weldVertices } from '../../workers/mesh/weld-vertices.ts';
+import { spreadWeldedRows, weldedHandles, weldRoots, weldVertices } from '../../workers/mesh/weld-vertices.ts';
+import { kernelConnectedComponents, MESH_MODULE_BASE64, meshModuleBytes } from '../../workers/mesh/mesh-kernel.ts';
 import { connectedComponents } from '../../workers/mesh/connected-components.ts';
 import { seededRandom } from './seeded-random.ts';
 import { splitCube } from './split-cube.ts';
@@ -121,6 +122,48 @@ test('weldVertices: on random clustered points the groups are the brute-force tr
         `tolerance ${tolerance}: vertex ${v}'s group starts at its lowest member`,
       );
   }
+});
+
+test('the welding hash and the components in WebAssembly give the JavaScript loops’ roots and labels, faces outside the mesh left to the JavaScript', () => {
+  const random = seededRandom(31);
+  const n = 30_000; // several of the kernels' ranges
+  const positions = new Float64Array(3 * n);
+  for (let v = 0; v < n; v++) {
+    if (v > 0 && random() < 0.3) {
+      const u = Math.floor(random() * v);
+      positions.copyWithin(3 * v, 3 * u, 3 * u + 3);
+      continue;
+    }
+    for (let k = 0; k < 3; k++) positions[3 * v + k] = Math.floor(random() * 40) * 0.25;
+  }
+  // Signed zeros weld together; NaN positions weld with nothing, not even each other.
+  positions.set([0, -0, 0.25], 30);
+  positions.set([-0, 0, 0.25], 60);
+  positions.set([NaN, 0, 0], 90);
+  positions.set([NaN, 0, 0], 120);
+  const fromLoop = weldRoots(positions, {}, false);
+  const fromKernel = weldRoots(positions, {}, true);
+  assert.deepEqual(fromKernel, fromLoop, 'the same roots and group count');
+  assert.ok(fromLoop.count < n * 0.8 && fromLoop.count > n * 0.3, `many vertices weld (${fromLoop.count} groups of ${n})`);
+  assert.equal(fromKernel.root[20], 10, 'vertex 20 (0, −0, 0.25) welds to vertex 10 (−0, 0, 0.25)');
+  assert.deepEqual([fromKernel.root[30], fromKernel.root[40]], [30, 40], 'NaN positions stay their own roots');
+
+  // Components: random faces among a third of the vertices, the others isolated or in faces of their own.
+  const faces = 20_000;
+  const triangles = new Uint32Array(3 * faces);
+  for (let i = 0; i < triangles.length; i++) triangles[i] = Math.floor(random() * (i % 5 === 0 ? n : n / 3));
+  const loop = connectedComponents(n, triangles, false);
+  const kernel = connectedComponents(n, triangles, true);
+  assert.equal(kernel.count, loop.count, 'the same component count');
+  assert.deepEqual(kernel.labels, loop.labels, 'the same labels');
+  assert.ok(loop.count > 1000 && loop.count < n, `many components, some large (${loop.count})`);
+  assert.equal(kernelConnectedComponents(n, Uint32Array.from([0, 1, n])), null, 'a face outside the mesh is left to the JavaScript');
+  assert.throws(() => connectedComponents(n, Uint32Array.from([0, 1, 2, 0, 1, n])), /connectedComponents: face 1 names a vertex outside/);
+});
+
+test("the mesh kernel's module kept as base64 is the one its builder writes", () => {
+  const built = Buffer.from(meshModuleBytes()).toString('base64');
+  assert.equal(MESH_MODULE_BASE64, built, "write the builder's output into MESH_MODULE_BASE64 (mesh-kernel.ts)");
 });
 
 test('spreadWeldedRows and weldedHandles: a welded row reaches every member; a group takes its first handle member’s bone', () => {

@@ -1,3 +1,5 @@
+import { kernelConnectedComponents } from './mesh-kernel.ts';
+
 /** Connected components of a mesh's vertices. */
 export interface ConnectedComponents {
   /** number of components */
@@ -12,9 +14,13 @@ export interface ConnectedComponents {
  *
  * @param vertexCount #V
  * @param triangles   #F × 3 vertex indices
+ * @param kernel      false: the JavaScript loop even where the WebAssembly one (mesh-kernel.ts, the same labels) could
+ *                    run
  * @returns component count and per-vertex labels
  */
-export function connectedComponents(vertexCount: number, triangles: Uint32Array): ConnectedComponents {
+export function connectedComponents(vertexCount: number, triangles: Uint32Array, kernel = true): ConnectedComponents {
+  const found = kernel ? kernelConnectedComponents(vertexCount, triangles) : null;
+  if (found !== null) return found;
   const root = new Int32Array(vertexCount);
   for (let i = 0; i < vertexCount; i++) root[i] = i;
   const faceCount = Math.floor(triangles.length / 3);

@@ -5,6 +5,8 @@
  * topology; the file's split vertices, UVs and normals stay as they are.
  */
 
+import { kernelExactRoots } from './mesh-kernel.ts';
+
 export interface WeldVerticesOptions {
   /**
    * Largest distance, in mesh units, between two vertices welded into one: 0 welds only vertices at exactly the same
@@ -65,14 +67,16 @@ export interface WeldRoots {
 /**
  * The first half of weldVertices: which vertices weld, without the welded mesh. A caller that only needs the welded
  * mesh when something welds (count < #V) builds it with weldedFromRoots.
+ * @param kernel  false: the JavaScript loop even where the WebAssembly one (mesh-kernel.ts, the same roots) could run
  * @throws RangeError naming the option when the tolerance is not a finite number ≥ 0
  */
-export function weldRoots(positions: Float64Array, options: WeldVerticesOptions = {}): WeldRoots {
+export function weldRoots(positions: Float64Array, options: WeldVerticesOptions = {}, kernel = true): WeldRoots {
   const tolerance = options.tolerance ?? WELD_VERTICES_DEFAULTS.tolerance;
   if (!(tolerance >= 0 && Number.isFinite(tolerance)))
     throw new RangeError(`weldVertices: the tolerance must be a finite distance ≥ 0, not ${tolerance}`);
   const n = Math.floor(positions.length / 3);
-  return tolerance > 0 ? nearRoots(positions, n, tolerance) : exactRoots(positions, n);
+  if (tolerance > 0) return nearRoots(positions, n, tolerance);
+  return (kernel ? kernelExactRoots(positions, n) : null) ?? exactRoots(positions, n);
 }
 
 /**

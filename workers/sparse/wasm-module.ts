@@ -225,6 +225,10 @@ export class Fn {
   and(): this {
     return this.emit(0x71);
   }
+  /** i32 a ^ b */
+  xor(): this {
+    return this.emit(0x73);
+  }
   /** i32 a | b */
   or(): this {
     return this.emit(0x72);
