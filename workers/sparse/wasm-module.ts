@@ -474,9 +474,10 @@ export function moduleBytes(fns: readonly Fn[], shared: boolean): Uint8Array<Arr
  */
 export function compileModule(bytes: Uint8Array<ArrayBuffer>): WebAssembly.Module | null {
   try {
-    if (typeof WebAssembly === 'object' && WebAssembly.validate(bytes)) return new WebAssembly.Module(bytes);
+    // The constructor validates (a CompileError where the instructions are unknown): no separate validate pass.
+    if (typeof WebAssembly === 'object') return new WebAssembly.Module(bytes);
   } catch {
-    // not allowed to compile here: the callers' JavaScript loops run instead
+    // not these instructions, or not allowed to compile here: the callers' JavaScript loops run instead
   }
   return null;
 }
