@@ -16,6 +16,7 @@
  */
 import type { CscMatrix } from '../sparse/csc-matrix.ts';
 import {
+  ByteLayout,
   element,
   Fn,
   kernelMemoriesOf,
@@ -396,8 +397,8 @@ export const LAPLACIAN_MODULE_BASE64 = [
 const FACE_RANGE = 16_384;
 const VERTEX_RANGE = 8_192;
 
-/** The module's memories: blocks whose arrays fit in 16 MiB share one memory kept for the process. */
-const laplacianMemories = kernelMemoriesOf(LAPLACIAN_MODULE_BASE64, 16 << 20, true);
+/** The module's memories: blocks whose arrays fit run in the scratch memory. */
+const laplacianMemories = kernelMemoriesOf(LAPLACIAN_MODULE_BASE64, true);
 
 /** The free block of K, numbered by the free indices, and the free–handle couplings (harmonic-weights.ts). */
 export interface FreeBlock {
@@ -425,12 +426,8 @@ export function kernelCotangentFreeBlock(
   const n = Math.floor(positions.length / 3);
   const faces = Math.floor(triangles.length / 3);
   // Byte offsets, each array on a 64-byte line; the slots' count (at most n + 6 · faces) is known after `slots`.
-  let end = 64;
-  const take = (bytes: number): number => {
-    const at = end;
-    end += Math.ceil(bytes / 64) * 64;
-    return at;
-  };
+  const layout = new ByteLayout(64);
+  const take = (bytes: number): number => layout.take(bytes);
   const positionsAt = take(8 * 3 * n);
   const weightsAt = take(8 * 3 * faces);
   const trianglesAt = take(4 * 3 * faces);
@@ -442,7 +439,7 @@ export function kernelCotangentFreeBlock(
   const countsAt = take(12);
   const maskAt = take(n);
   const memories = laplacianMemories();
-  const bound = memories?.take(end);
+  const bound = memories?.take(layout.end);
   if (!memories || !bound) return null;
   const pass = bound.exports as Record<string, (...args: number[]) => number>;
   const { memory } = bound;
@@ -467,7 +464,7 @@ export function kernelCotangentFreeBlock(
   const couplingFreeAt = take(4 * slotCount);
   const couplingBoneAt = take(4 * slotCount);
   const couplingValueAt = take(8 * slotCount);
-  const pages = Math.ceil(end / PAGE) - memory.buffer.byteLength / PAGE;
+  const pages = Math.ceil(layout.end / PAGE) - memory.buffer.byteLength / PAGE;
   try {
     if (pages > 0) memory.grow(pages);
   } catch {

@@ -5,13 +5,22 @@
  *
  * What it saves is V8's warm-up: on a process's first binding both loops ran in the interpreter (the body's 12 of
  * its first binding's 60–110 ms). The module is written with the builder of sparse/wasm-module.ts and kept here as
- * base64 (MESH_MODULE_BASE64, checked by a unit test). Inputs that would not fit the kernels' 16 MiB scratch memory
+ * base64 (MESH_MODULE_BASE64, checked by a unit test). Inputs that would not fit the kernels' scratch memory
  * stay in JavaScript: a memory of their own would cost its fresh pages and a copy where the JavaScript's arrays cost
  * the pages alone.
  */
-import { Fn, kernelMemoriesOf, local, moduleBytes, overRanges, range, readInt as read, writeInt as write } from '../sparse/wasm-module.ts';
+import {
+  ByteLayout,
+  Fn,
+  kernelMemoriesOf,
+  local,
+  moduleBytes,
+  overRanges,
+  range,
+  readInt as read,
+  writeInt as write,
+} from '../sparse/wasm-module.ts';
 
-const SCRATCH_BYTES = 16 << 20;
 const VERTEX_RANGE = 8_192;
 const FACE_RANGE = 16_384;
 
@@ -177,22 +186,9 @@ export const MESH_MODULE_BASE64 = [
   'BSAFQQRsIARqIAZBBGwgBGooAgA2AgALIAVBAWohBQwACwsgAgs=',
 ].join('');
 
-const meshMemories = kernelMemoriesOf(MESH_MODULE_BASE64, SCRATCH_BYTES, false);
+const meshMemories = kernelMemoriesOf(MESH_MODULE_BASE64, false);
 
 type Pass = (...args: number[]) => number;
-
-/** Byte offsets one after another, each on a 64-byte line, from 64 (the padding the walk's discarded reads use). */
-function offsets(): { take: (bytes: number) => number; end: () => number } {
-  let end = 64;
-  return {
-    take: (bytes) => {
-      const at = end;
-      end += Math.ceil(bytes / 64) * 64;
-      return at;
-    },
-    end: () => end,
-  };
-}
 
 /**
  * The exact welding's roots (weld-vertices.ts's exactRoots) in WebAssembly.
@@ -202,13 +198,13 @@ function offsets(): { take: (bytes: number) => number; end: () => number } {
 export function kernelExactRoots(positions: Float64Array, n: number): { root: Int32Array; count: number } | null {
   let size = 1;
   while (size < 2 * n) size *= 2;
-  const at = offsets();
+  // From 64: the bucket walk's discarded reads of a vertex −1 land in the padding.
+  const at = new ByteLayout(64);
   const positionsAt = at.take(24 * n);
   const headAt = at.take(4 * size);
   const nextAt = at.take(4 * n);
   const rootAt = at.take(4 * n);
-  if (at.end() > SCRATCH_BYTES) return null;
-  const bound = meshMemories()?.take(at.end());
+  const bound = meshMemories()?.takeScratch(at.end);
   if (!bound) return null;
   const { buffer } = bound.memory;
   new Float64Array(buffer, positionsAt, 3 * n).set(positions.subarray(0, 3 * n));
@@ -228,12 +224,11 @@ export function kernelExactRoots(positions: Float64Array, n: number): { root: In
  */
 export function kernelConnectedComponents(vertexCount: number, triangles: Uint32Array): { count: number; labels: Int32Array } | null {
   const faces = Math.floor(triangles.length / 3);
-  const at = offsets();
+  const at = new ByteLayout();
   const trianglesAt = at.take(12 * faces);
   const rootAt = at.take(4 * vertexCount);
   const labelsAt = at.take(4 * vertexCount);
-  if (at.end() > SCRATCH_BYTES) return null;
-  const bound = meshMemories()?.take(at.end());
+  const bound = meshMemories()?.takeScratch(at.end);
   if (!bound) return null;
   const { buffer } = bound.memory;
   new Uint32Array(buffer, trianglesAt, 3 * faces).set(triangles.subarray(0, 3 * faces));

@@ -829,8 +829,8 @@ export const AMD_MODULE_BASE64 = [
   'QCAHIABIRQ0BIAdBBGwgBGooAgBBAGpBBGwgBWohCyALKAIAQQRsIAZqIAc2AgAgCyALKAIAQQFqNgIAIAdBAWohBwwACwsL',
 ].join('');
 
-/** The module's memories: orderings whose arrays start within 16 MiB share one memory kept for the process (the lists may grow it). */
-const amdMemories = kernelMemoriesOf(AMD_MODULE_BASE64, 16 << 20, true);
+/** The module's memories: orderings whose arrays start within the scratch memory run there (the lists may grow it). */
+const amdMemories = kernelMemoriesOf(AMD_MODULE_BASE64, true);
 
 /** Whether amdKernel can run here (else the JavaScript loop orders). */
 export function amdKernelAvailable(): boolean {

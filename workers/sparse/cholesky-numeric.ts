@@ -1,7 +1,8 @@
 import type { CscMatrix } from './csc-matrix.ts';
 import type { CholeskySymbolic } from './cholesky-symbolic.ts';
 import { NotPositiveDefiniteError } from './not-positive-definite-error.ts';
-import { kernelFactor, PIVOT_CANCELLATION, SCRATCH_BYTES } from './factor-kernel.ts';
+import { kernelFactor, PIVOT_CANCELLATION } from './factor-kernel.ts';
+import { SCRATCH_BYTES } from './wasm-module.ts';
 
 /** A numeric Cholesky factor P A Pᵀ = L Lᵀ: dense supernode blocks laid out as `symbolic` describes. */
 export interface CholeskyFactor {

@@ -17,7 +17,7 @@
  * Node compile it.
  */
 import type { CholeskySymbolic } from './cholesky-symbolic.ts';
-import { Fn, kernelMemoriesOf, moduleBytes } from './wasm-module.ts';
+import { Fn, kernelMemoriesOf, moduleBytes, SCRATCH_BYTES } from './wasm-module.ts';
 
 /** The same threshold as the JavaScript loop's (cholesky-numeric.ts): a pivot below it is lost to cancellation. */
 export const PIVOT_CANCELLATION = 1e-13;
@@ -603,14 +603,11 @@ export const FACTOR_MODULE_BASE64 = [
 ].join('');
 
 /**
- * Factors up to this many bytes (values, copies of the analysis, scratch) run in one memory kept for the process
- * and are copied out, so that repeated small factorizations do not each map fresh pages; larger ones get a memory
- * of their own, which their values stay a view of.
+ * The module's memories. Factors whose arrays (values, copies of the analysis, scratch) fit the scratch memory run
+ * there and are copied out, so that repeated small factorizations do not each map fresh pages; larger ones get a
+ * memory of their own, which their values stay a view of.
  */
-export const SCRATCH_BYTES = 16 << 20;
-
-/** The module's memories. */
-const factorMemories = kernelMemoriesOf(FACTOR_MODULE_BASE64, SCRATCH_BYTES, false);
+const factorMemories = kernelMemoriesOf(FACTOR_MODULE_BASE64, false);
 
 /** A factor's values made by the loop, or where it stopped. */
 export interface KernelFactor {

@@ -361,8 +361,8 @@ export const SOLVE_MODULE_BASE64 = [
   'DAALCws=',
 ].join('');
 
-/** The module's memories: solves whose arrays fit in 16 MiB share one memory kept for the process. */
-const solveMemories = kernelMemoriesOf(SOLVE_MODULE_BASE64, 16 << 20, false);
+/** The module's memories: solves whose arrays fit run in the scratch memory. */
+const solveMemories = kernelMemoriesOf(SOLVE_MODULE_BASE64, false);
 
 /** Whether kernelSolve can run here (else the JavaScript loops solve). */
 export function solveKernelAvailable(): boolean {

@@ -686,8 +686,8 @@ export const SYMBOLIC_MODULE_BASE64 = [
   'BAwACwtBfws=',
 ].join('');
 
-/** The module's memories: analyses whose arrays fit in 16 MiB share one memory kept for the process. */
-const symbolicMemories = kernelMemoriesOf(SYMBOLIC_MODULE_BASE64, 16 << 20, true);
+/** The module's memories: analyses whose arrays fit run in the scratch memory. */
+const symbolicMemories = kernelMemoriesOf(SYMBOLIC_MODULE_BASE64, true);
 
 /** Lays Int32 arrays out one after another, each on a 64-byte line, after 16 values of padding (reads at −1). */
 class Layout {

@@ -510,13 +510,19 @@ export interface BoundMemory {
  */
 let sharedScratch: WebAssembly.Memory | null = null;
 
+/**
+ * The scratch memory's size: calls whose arrays fit in it run there, larger ones get a memory of their own (whose fresh
+ * pages they pay for), and a call that grew it past this lets it go. One size for every module, as they share it.
+ */
+export const SCRATCH_BYTES = 16 << 20;
+
 /** Whether `view` lies in the process's scratch memory as it is now (a later call may grow or replace it). */
 export function inScratch(view: ArrayBufferView): boolean {
   return sharedScratch !== null && view.buffer === sharedScratch.buffer;
 }
 
 /**
- * The memories one module's calls run in: calls of up to `scratchBytes` run in the process's scratch memory (so that
+ * The memories one module's calls run in: calls of up to SCRATCH_BYTES run in the process's scratch memory (so that
  * repeated small calls do not each map fresh pages), larger ones get a new memory each.
  */
 export class KernelMemories {
@@ -525,18 +531,18 @@ export class KernelMemories {
   /** @param growable  memories may grow past their first size (up to MAX_PAGES) while a call runs */
   constructor(
     private readonly module: WebAssembly.Module,
-    private readonly scratchBytes: number,
     private readonly growable: boolean,
   ) {}
 
   /**
    * A memory of at least `bytes` and the module bound to it: the scratch one (grown when short) when `bytes` is at
-   * most `scratchBytes`, else a new one; null when the size is over 2 GiB or the memory cannot be had.
+   * most `scratchBytes` (at most SCRATCH_BYTES), else a new one; null when the size is over 2 GiB or the memory
+   * cannot be had.
    */
-  take(bytes: number, scratchBytes = this.scratchBytes): (BoundMemory & { scratch: boolean }) | null {
+  take(bytes: number, scratchBytes = SCRATCH_BYTES): (BoundMemory & { scratch: boolean }) | null {
     const pages = Math.max(1, Math.ceil(bytes / PAGE));
     if (pages > MAX_PAGES) return null;
-    const scratch = bytes <= Math.min(scratchBytes, this.scratchBytes);
+    const scratch = bytes <= Math.min(scratchBytes, SCRATCH_BYTES);
     try {
       if (!scratch)
         return { ...this.bind(new WebAssembly.Memory({ initial: pages, maximum: this.growable ? MAX_PAGES : pages })), scratch };
@@ -550,9 +556,17 @@ export class KernelMemories {
     }
   }
 
-  /** Lets the scratch memory go when a call grew it past `scratchBytes`. */
+  /**
+   * The scratch memory (grown when short) and the module bound to it, or null when `bytes` is over SCRATCH_BYTES or it
+   * cannot be had: for calls that would rather leave the work to JavaScript than pay for a memory of their own.
+   */
+  takeScratch(bytes: number): BoundMemory | null {
+    return bytes > SCRATCH_BYTES ? null : this.take(bytes);
+  }
+
+  /** Lets the scratch memory go when a call grew it past SCRATCH_BYTES. */
   trim(): void {
-    if (sharedScratch !== null && sharedScratch.buffer.byteLength > this.scratchBytes) {
+    if (sharedScratch !== null && sharedScratch.buffer.byteLength > SCRATCH_BYTES) {
       sharedScratch = null;
       this.scratch = null;
     }
@@ -567,15 +581,27 @@ export class KernelMemories {
  * A kernel module's memories (KernelMemories), the module compiled from its base64 on the first call: null where this
  * runtime cannot compile it (its callers' JavaScript runs then).
  */
-export function kernelMemoriesOf(base64: string, scratchBytes: number, growable: boolean): () => KernelMemories | null {
+export function kernelMemoriesOf(base64: string, growable: boolean): () => KernelMemories | null {
   let memories: KernelMemories | null | undefined;
   return () => {
     if (memories === undefined) {
       const module = compileBase64(base64);
-      memories = module === null ? null : new KernelMemories(module, scratchBytes, growable);
+      memories = module === null ? null : new KernelMemories(module, growable);
     }
     return memories;
   };
+}
+
+/** Byte offsets of arrays laid one after another from `end`, each on a 64-byte line and padded to whole lines. */
+export class ByteLayout {
+  constructor(public end = 0) {}
+
+  /** The next array's offset; `end` moves past it. */
+  take(bytes: number): number {
+    const at = Math.ceil(this.end / 64) * 64;
+    this.end = at + Math.ceil(bytes / 64) * 64;
+    return at;
+  }
 }
 
 /** Hands out typed arrays of one memory one after another, each starting on a 64-byte line. */

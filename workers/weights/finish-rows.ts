@@ -11,10 +11,7 @@
  * equal). The module is written with the builder of sparse/wasm-module.ts and kept as base64 (FINISH_MODULE_BASE64,
  * checked by a unit test).
  */
-import { Fn, inScratch, kernelMemoriesOf, local, moduleBytes, range, readInt as read } from '../sparse/wasm-module.ts';
-
-/** The scratch memory's size (the kernels' common 16 MiB): rows that would not fit beside the solution stay in JavaScript. */
-const SCRATCH_BYTES = 16 << 20;
+import { ByteLayout, Fn, inScratch, kernelMemoriesOf, local, moduleBytes, range, readInt as read } from '../sparse/wasm-module.ts';
 
 /**
  * finish(n, bones, stride, freeIndex, handles, column, pivot, solved, out, finished): out's #V × #B rows, every entry
@@ -130,7 +127,7 @@ export const FINISH_MODULE_BASE64 = [
   'QQFqIQsMAAsLCwsgCkEBaiEKDAALCws=',
 ].join('');
 
-const finishMemories = kernelMemoriesOf(FINISH_MODULE_BASE64, SCRATCH_BYTES, false);
+const finishMemories = kernelMemoriesOf(FINISH_MODULE_BASE64, false);
 
 /**
  * Writes #V × #B weights from the solution.
@@ -219,23 +216,17 @@ function kernelFinishRows(
   const memories = finishMemories();
   if (memories === null || !inScratch(solved)) return false;
   const n = freeIndex.length;
-  let end = solved.byteOffset + solved.byteLength;
-  const take = (bytes: number): number => {
-    const at = Math.ceil(end / 64) * 64;
-    end = at + bytes;
-    return at;
-  };
+  const at = new ByteLayout(solved.byteOffset + solved.byteLength);
   const solvedAt = solved.byteOffset;
-  const freeIndexAt = take(4 * n);
-  const handlesAt = take(4 * n);
-  const columnAt = take(4 * boneCount);
-  const pivotAt = take(4 * pivotOf.length);
-  const finishedAt = take(8 * boneCount);
-  const outAt = take(8 * n * boneCount);
-  if (end > SCRATCH_BYTES) return false;
+  const freeIndexAt = at.take(4 * n);
+  const handlesAt = at.take(4 * n);
+  const columnAt = at.take(4 * boneCount);
+  const pivotAt = at.take(4 * pivotOf.length);
+  const finishedAt = at.take(8 * boneCount);
+  const outAt = at.take(8 * n * boneCount);
   // The scratch memory, grown when short (the solution stays where it is).
-  const bound = memories.take(end);
-  if (bound === null || !bound.scratch) return false;
+  const bound = memories.takeScratch(at.end);
+  if (bound === null) return false;
   const { buffer } = bound.memory;
   new Int32Array(buffer, freeIndexAt, n).set(freeIndex);
   new Int32Array(buffer, handlesAt, n).set(handles);
