@@ -78,23 +78,18 @@ export function choleskySolvePermuted(
   const v = factor.values;
   // Each pass is its own function with array arguments: V8 then optimizes each loop once, on its own feedback, and
   // keeps that code from one solve to the next.
-  const low = new Int32Array(supernodeCount).fill(k);
-  const high = new Int32Array(supernodeCount);
+  let low: Int32Array;
+  let high: Int32Array;
   if (nonZero) {
-    if (nonZero.low.length !== n || nonZero.high.length !== n)
-      throw new RangeError(`choleskySolvePermuted: column ranges for ${nonZero.low.length} and ${nonZero.high.length} rows, not ${n}`);
-    givenColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, nonZero.low, nonZero.high, k, low, high);
+    ({ low, high } = givenRanges(factor, k, nonZero, 'choleskySolvePermuted'));
   } else {
+    low = new Int32Array(supernodeCount).fill(k);
+    high = new Int32Array(supernodeCount);
     forwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, x, k, offset, low, high);
   }
-  // Each elimination tree is one connected component of A's graph, decoupled from the others, so its solution is
-  // zero in every column where its right-hand side is: the backward solve of a supernode needs only its root's
-  // range, which after the forward pass spans the whole tree.
   if (kernel) {
-    const rootLow = low.slice();
-    const rootHigh = high.slice();
-    backwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, rootLow, rootHigh);
-    if (kernelSolve(factor, x, k, offset, low, high, rootLow, rootHigh)) return;
+    const root = rootRanges(factor, low, high);
+    if (kernelSolve(factor, x, k, offset, low, high, root.low, root.high)) return;
   }
   forwardSolve(supernodeCount, supernodeStart, rowPointers, rows, valuePointers, v, x, offset, low, high);
   backwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, low, high);
@@ -115,18 +110,41 @@ export function choleskySolveRows(
 ): Float64Array | null {
   const solve = kernelSolveRows(factor, k);
   if (solve === null) return null;
+  const { low, high } = givenRanges(factor, k, place(solve.compact), 'choleskySolveRows');
+  const root = rootRanges(factor, low, high);
+  solve.run(low, high, root.low, root.high);
+  return solve.compact;
+}
+
+/**
+ * Each supernode's forward column range from each row's given non-zero range (forwardColumnRanges without reading x).
+ * @param caller  named in the error when the ranges are not one per row
+ */
+function givenRanges(
+  factor: CholeskyFactor,
+  k: number,
+  nonZero: { low: Int32Array; high: Int32Array },
+  caller: string,
+): { low: Int32Array; high: Int32Array } {
   const { n, supernodeCount, supernodeStart, parent, supernodeOfColumn } = factor.symbolic;
-  const nonZero = place(solve.compact);
   if (nonZero.low.length !== n || nonZero.high.length !== n)
-    throw new RangeError(`choleskySolveRows: column ranges for ${nonZero.low.length} and ${nonZero.high.length} rows, not ${n}`);
+    throw new RangeError(`${caller}: column ranges for ${nonZero.low.length} and ${nonZero.high.length} rows, not ${n}`);
   const low = new Int32Array(supernodeCount).fill(k);
   const high = new Int32Array(supernodeCount);
   givenColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, nonZero.low, nonZero.high, k, low, high);
-  const rootLow = low.slice();
-  const rootHigh = high.slice();
-  backwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, rootLow, rootHigh);
-  solve.run(low, high, rootLow, rootHigh);
-  return solve.compact;
+  return { low, high };
+}
+
+/**
+ * The backward pass's ranges for the kernel, forward ranges left as they are. Each elimination tree is one connected
+ * component of A's graph, decoupled from the others, so its solution is zero in every column where its right-hand side
+ * is: the backward solve of a supernode needs only its root's range, which after the forward pass spans the whole tree.
+ */
+function rootRanges(factor: CholeskyFactor, low: Int32Array, high: Int32Array): { low: Int32Array; high: Int32Array } {
+  const { supernodeCount, supernodeStart, parent, supernodeOfColumn } = factor.symbolic;
+  const root = { low: low.slice(), high: high.slice() };
+  backwardColumnRanges(supernodeCount, supernodeStart, parent, supernodeOfColumn, root.low, root.high);
+  return root;
 }
 
 /** Non-zero column range [low, high) of each supernode's rows in y = L⁻¹b, widened up the supernodal tree. */
