@@ -16,8 +16,8 @@
  */
 import type { CscMatrix } from '../sparse/csc-matrix.ts';
 import {
+  addInt,
   ByteLayout,
-  element,
   Fn,
   kernelMemoriesOf,
   local,
@@ -52,10 +52,15 @@ function slots(): Fn {
     g.get('v').get('n').lessU().isZero();
     g.when((h) => h.get('t').ret());
     masked(g, 'v');
-    g.when((h) => {
-      element(h, 'start', (k) => k.get('v').i32(1).add()).set('q');
-      h.get('q').get('q').loadI32().i32(2).add().storeI32();
-    });
+    g.when((h) =>
+      addInt(
+        h,
+        'start',
+        (k) => k.get('v').i32(1).add(),
+        (k) => k.i32(2),
+        'q',
+      ),
+    );
   });
   return f.i32(-1);
 }

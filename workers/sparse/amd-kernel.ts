@@ -18,6 +18,7 @@
  * which grows when an element needs more room.
  */
 import {
+  addInt,
   element,
   Fn,
   kernelMemoriesOf,
@@ -611,10 +612,14 @@ function adjacency(): Fn {
     write(g, 'lists', local('q'), local(value));
     write(g, 'next', local(at), (h) => h.get('q').i32(1).add());
   };
-  const bump = (g: Fn, at: string): void => {
-    element(g, 'offsets', (h) => h.get(at).i32(1).add()).set('q');
-    g.get('q').get('q').loadI32().i32(1).add().storeI32();
-  };
+  const bump = (g: Fn, at: string): void =>
+    addInt(
+      g,
+      'offsets',
+      (h) => h.get(at).i32(1).add(),
+      (h) => h.i32(1),
+      'q',
+    );
   entries(f, (g) => {
     g.get('i').get('n').lessU().isZero();
     g.when((h) => h.i32(-1).ret());
@@ -713,10 +718,14 @@ function permutation(): Fn {
     'i',
     (g) => g.i32(0),
     local('n'),
-    (g) => {
-      groupStart(g, 1).set('q');
-      g.get('q').get('q').loadI32().i32(1).add().storeI32();
-    },
+    (g) =>
+      addInt(
+        g,
+        'start',
+        (h) => read(h, 'group', local('i')).i32(1).add(),
+        (h) => h.i32(1),
+        'q',
+      ),
   );
   range(
     f,

@@ -16,6 +16,7 @@
 import type { CholeskySymbolic } from './cholesky-symbolic.ts';
 import type { CscMatrix } from './csc-matrix.ts';
 import {
+  addInt,
   element,
   Fn,
   kernelMemoriesOf,
@@ -66,12 +67,7 @@ function down(g: Fn, name: string, from: Emit, body: Emit, to: Emit = (h) => h.i
 }
 
 /** array[index] += by (1 unless given; local `t`: scratch address) */
-function increment(g: Fn, array: string, index: Emit, by: Emit = (h) => h.i32(1)): void {
-  element(g, array, index).set('t');
-  g.get('t').get('t').loadI32();
-  by(g);
-  g.add().storeI32();
-}
+const increment = (g: Fn, array: string, index: Emit, by: Emit = (h) => h.i32(1)): void => addInt(g, array, index, by, 't');
 
 /**
  * For each column j, its entries below the diagonal from the column's end down: body with locals p (the entry),

@@ -377,6 +377,14 @@ export const element = (g: Fn, array: string, index: Emit): Fn => {
 /** the Int32 array[index], read at `offset` bytes past it */
 export const readInt = (g: Fn, array: string, index: Emit, offset = 0): Fn => element(g, array, index).loadI32(offset);
 
+/** array[index] += by (Int32); local `scratch` holds the element's address meanwhile */
+export const addInt = (g: Fn, array: string, index: Emit, by: Emit, scratch: string): void => {
+  element(g, array, index).set(scratch);
+  g.get(scratch).get(scratch).loadI32();
+  by(g);
+  g.add().storeI32();
+};
+
 /** array[index] = value (Int32) */
 export const writeInt = (g: Fn, array: string, index: Emit, value: Emit): void => {
   element(g, array, index);
