@@ -21,6 +21,9 @@ import {
   writeInt as write,
 } from '../sparse/wasm-module.ts';
 
+/** The welding hash's multipliers of x, y and z (weld-vertices.ts's `mix` and the kernel's `roots` alike). */
+export const WELD_HASH = [73856093, 19349663, 83492791] as const;
+
 const VERTEX_RANGE = 8_192;
 const FACE_RANGE = 16_384;
 
@@ -50,7 +53,7 @@ function roots(): Fn {
         .loadI32(8 * k + 4)
         .xor();
       g.get(axis).f64Zero().fequal().select();
-      g.i32([73856093, 19349663, 83492791][k]).mul();
+      g.i32(WELD_HASH[k]).mul();
       if (k > 0) g.xor();
     });
     g.get('mask').and().set('bucket');

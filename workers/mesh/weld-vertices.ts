@@ -5,7 +5,9 @@
  * topology; the file's split vertices, UVs and normals stay as they are.
  */
 
-import { kernelExactRoots } from './mesh-kernel.ts';
+import { kernelExactRoots, WELD_HASH } from './mesh-kernel.ts';
+
+const [HASH_X, HASH_Y, HASH_Z] = WELD_HASH;
 
 export interface WeldVerticesOptions {
   /**
@@ -228,7 +230,7 @@ function hashTable(n: number): { head: Int32Array; next: Int32Array; mask: numbe
 }
 
 function mix(x: number, y: number, z: number): number {
-  return (Math.imul(x, 73856093) ^ Math.imul(y, 19349663) ^ Math.imul(z, 83492791)) >>> 0;
+  return (Math.imul(x, HASH_X) ^ Math.imul(y, HASH_Y) ^ Math.imul(z, HASH_Z)) >>> 0;
 }
 
 /** Roots for welding vertices at exactly equal positions, hashed by the bits of their coordinates. */
