@@ -261,6 +261,49 @@ test('the WebAssembly kernels give the JavaScript loops’ solve bit for bit, on
   );
 });
 
+test('packing a factor in place, where the WebAssembly factorization made it, gives the panels a copy gives, bit for bit', () => {
+  let seed = 804;
+  let packed = 0;
+  for (const [name, csc] of kernelTestMatrices(800)) {
+    const n = csc.cols;
+    for (const order of [amdOrdering, nestedDissectionOrdering]) {
+      const symbolic = choleskySymbolic(csc, order(csc));
+      // Two factors of the same matrix, each in a memory of its own (a scratch size of 0).
+      const kept = choleskyNumeric(csc, symbolic, undefined, 0);
+      const consumed = choleskyNumeric(csc, symbolic, undefined, 0);
+      assert.deepEqual(consumed.values, kept.values, `${name}: the same factor twice`);
+      const factorBuffer = consumed.values.buffer;
+      const copy = choleskyPanels(kept, true, 1 << 20);
+      const inPlace = choleskyPanels(consumed, true, 1 << 20, true);
+      assert.equal(consumed.values.length, 0, `${name}: the consumed factor's values are left empty`);
+      assert.equal(kept.values.length, symbolic.storedValues, `${name}: a copy leaves the factor alone`);
+      // The room asked for makes the factor's memory grow, which detaches the views taken before.
+      assert.equal(factorBuffer.byteLength, 0, `${name} ${order.name}: the panels grew the factor's own memory`);
+      assert.ok(inPlace.values.buffer === inPlace.kernels!.memory.buffer && inPlace.values.byteOffset === 0, 'values from its start');
+      for (const key of ['values', 'inverseDiagonal', 'belowRows', 'supernodeStart', 'belowStart', 'valueStart'] as const) {
+        assert.deepEqual(inPlace[key], copy[key], `${name} ${order.name}: ${key}`);
+      }
+      const rand = seededRandom(seed++);
+      const b = Float64Array.from({ length: 3 * n + 3 }, () => rand() * 2 - 1);
+      const expected = b.slice();
+      choleskyPanelSolveThree(copy, expected);
+      inPlace.solution!.set(b);
+      choleskyPanelSolveThree(inPlace, inPlace.solution!);
+      assert.deepEqual(inPlace.solution, expected, `${name} ${order.name}: the same solution`);
+      assert.ok(inPlace.room !== null && inPlace.room.float64(1 << 16).length === 1 << 16, 'the room asked for is there');
+      packed += inPlace.values.length;
+    }
+  }
+  assert.ok(packed > 100_000, `${packed} values packed in place`);
+  // A factor copied out of the scratch memory has no memory of its own to pack in: it is copied, and still consumed.
+  const { csc } = randomSpd(60, 0.2, 9);
+  const small = choleskyNumeric(csc, choleskySymbolic(csc, amdOrdering(csc)));
+  const expected = choleskyPanels(choleskyNumeric(csc, small.symbolic), true);
+  const panels = choleskyPanels(small, true, 0, true);
+  assert.equal(small.values.length, 0, 'consumed');
+  assert.deepEqual(panels.values, expected.values, 'the same panels from a copy');
+});
+
 test('the many-column solve in WebAssembly gives the JavaScript loops’ solution bit for bit, rows anywhere or in its own memory, ranges given or found', () => {
   assert.ok(solveKernelAvailable(), 'Node has WebAssembly SIMD: the solve kernel is compiled');
   let seed = 904;

@@ -125,6 +125,7 @@ export function perFaceFixedVertices(parents: Int32Array, influences: Influences
  * @param boneCount      B
  * @param fixedBones     #V bone moving each fixed vertex or -1 (perFaceFixedVertices); at least one fixed vertex
  *                       per connected component, or the factorization reports the matrix as singular
+ * @param stageDone      called as each stage ends (PerFaceSetupStage order), or null
  * @throws RangeError when no vertex is fixed; NotPositiveDefiniteError when a component has no fixed vertex
  */
 export function perFaceSkinningSetup(
@@ -133,8 +134,9 @@ export function perFaceSkinningSetup(
   influences: Influences,
   boneCount: number,
   fixedBones: Int32Array,
+  stageDone: ((stage: PerFaceSetupStage) => void) | null = null,
 ): PerFaceSkinningSetup {
-  return perFaceSkinningSetupAndFactor(restPositions, triangles, influences, boneCount, fixedBones).setup;
+  return perFaceSetupStages(restPositions, triangles, influences, boneCount, fixedBones, stageDone, false).setup;
 }
 
 /**
@@ -147,9 +149,8 @@ export type PerFaceSetupStage = 'assembly' | 'ordering' | 'analysis' | 'factoriz
 
 /**
  * perFaceSkinningSetup and the Cholesky factor the panels were packed from, for checks of the packed solve against
- * the factor's own and for timing the stages. The setup alone does not hold the factor, so that it is freed once
- * packed. The first five parameters are perFaceSkinningSetup's.
- * @param stageDone  called as each stage ends (PerFaceSetupStage order), or null
+ * the factor's own. perFaceSkinningSetup packs a large factor in place, consuming it; this one packs a copy. The
+ * parameters are perFaceSkinningSetup's.
  * @returns the setup, and the factor of the free block (setup.solutionRow's pivot order is its symbolic ordering's)
  */
 export function perFaceSkinningSetupAndFactor(
@@ -159,6 +160,19 @@ export function perFaceSkinningSetupAndFactor(
   boneCount: number,
   fixedBones: Int32Array,
   stageDone: ((stage: PerFaceSetupStage) => void) | null = null,
+): { setup: PerFaceSkinningSetup; factor: CholeskyFactor } {
+  return perFaceSetupStages(restPositions, triangles, influences, boneCount, fixedBones, stageDone, true);
+}
+
+/** perFaceSkinningSetup's work; `keepFactor` false packs the factor in place (its values are then left empty). */
+function perFaceSetupStages(
+  restPositions: Float64Array,
+  triangles: Uint32Array,
+  influences: Influences,
+  boneCount: number,
+  fixedBones: Int32Array,
+  stageDone: ((stage: PerFaceSetupStage) => void) | null,
+  keepFactor: boolean,
 ): { setup: PerFaceSkinningSetup; factor: CholeskyFactor } {
   const n = restPositions.length / 3;
   const faceCount = triangles.length / 3;
@@ -278,7 +292,7 @@ export function perFaceSkinningSetupAndFactor(
     [faceWeights.length, faceProducts.length, 4 * boneCount, 3 * pairs, 3 * pairs],
     [faceSlotStart.length, slotPairs.length, pairBones.length, triangles.length],
   );
-  const panels = choleskyPanels(factor, true, room);
+  const panels = choleskyPanels(factor, true, room, !keepFactor);
   const kernel = panels.kernels === null || panels.room === null ? null : faceKernel(panels.kernels.memory);
   const carver = kernel === null ? null : panels.room;
   stageDone?.('packing');

@@ -1,6 +1,7 @@
 import type { CholeskyFactor } from './cholesky-numeric.ts';
+import { releaseFactorMemory } from './factor-kernel.ts';
 import { panelKernels, panelMemory, type PanelKernels } from './panel-kernels.ts';
-import { MemoryCarver } from './wasm-module.ts';
+import { MemoryCarver, PAGE } from './wasm-module.ts';
 
 /** Columns per panel: four columns' entries of a row sit side by side, so one read of the row serves all four. */
 const PANEL = 4;
@@ -50,24 +51,31 @@ export interface CholeskyPanels {
 }
 
 /**
- * Packs a factor for choleskyPanelSolveThree, once per factorization (it copies the values: refactoring the
- * factor needs a new packing).
+ * Packs a factor for choleskyPanelSolveThree, once per factorization (refactoring the factor needs a new packing).
  * @param factor   choleskyNumeric(A, …)
  * @param kernels  false: leave the WebAssembly kernels out (the JavaScript loops solve; the same results bit for bit)
  * @param room     bytes to leave in the kernels' memory for the caller's arrays (panels.room hands them out)
+ * @param inPlace  consume the factor: with kernels, a large factor's values are packed where they lie, in the memory
+ *                 the WebAssembly factorization made them in, and the panels' other arrays laid after them, so that no
+ *                 fresh pages are touched for the packed values (a copy into a new memory costs as much again as the
+ *                 packing); other factors are copied as without it. Either way `factor.values` is left empty.
  * @returns the panels; without kernels they share the factor's supernodeStart, and nothing else
  */
-export function choleskyPanels(factor: CholeskyFactor, kernels = true, room = 0): CholeskyPanels {
-  const { n, supernodeCount, supernodeStart, rowPointers } = factor.symbolic;
-  const v = factor.values;
+export function choleskyPanels(factor: CholeskyFactor, kernels = true, room = 0, inPlace = false): CholeskyPanels {
+  const { n, supernodeCount, supernodeStart, rowPointers, valuePointers, storedValues } = factor.symbolic;
+  let v = factor.values;
   const belowStart = new Int32Array(supernodeCount + 1);
   const valueStart = new Int32Array(supernodeCount + 1);
   let belowTotal = 0;
   let valueTotal = 0;
   let widest = 0;
-  for (let s = 0; s < supernodeCount; s++) {
+  // Whether the blocks lie one after another in supernode order, which packing in place relies on.
+  let blocksInOrder = true;
+  for (let s = 0, stored = 0; s < supernodeCount; s++) {
     const columns = supernodeStart[s + 1] - supernodeStart[s];
     const below = rowPointers[s + 1] - rowPointers[s] - columns;
+    blocksInOrder &&= valuePointers[s] === stored;
+    stored += columns * (columns + below);
     belowStart[s] = belowTotal;
     valueStart[s] = valueTotal;
     belowTotal += below;
@@ -77,16 +85,32 @@ export function choleskyPanels(factor: CholeskyFactor, kernels = true, room = 0)
   belowStart[supernodeCount] = belowTotal;
   valueStart[supernodeCount] = valueTotal;
   const counts = supernodeCount + 1;
-  const memory = kernels
-    ? panelMemory(MemoryCarver.bytes([valueTotal, n, 3 * widest, 3 * n + 3], [belowTotal, counts, counts, counts]) + room, false)
-    : null;
-  const carver = memory === null ? null : new MemoryCarver(memory.buffer);
+  const others = MemoryCarver.bytes([n, 3 * widest, 3 * n + 3], [belowTotal, counts, counts, counts]) + room;
+  // In place: the packed values from the memory's start (never past the factor's own values: a supernode's packed
+  // entries are fewer than its block's), everything else after the factor's values.
+  const factorMemory = kernels && inPlace && blocksInOrder ? releaseFactorMemory(v) : null;
+  const valueBytes = factorMemory === null ? 0 : Math.ceil((8 * storedValues) / 64) * 64;
+  const memory = !kernels
+    ? null
+    : factorMemory !== null && grownTo(factorMemory, valueBytes + others)
+      ? factorMemory
+      : panelMemory(MemoryCarver.bytes([valueTotal], []) + others, false);
+  if (inPlace) factor.values = new Float64Array(0);
+  const packInPlace = memory !== null && memory === factorMemory;
+  if (packInPlace) v = new Float64Array(memory.buffer, 0, storedValues);
+  const carver = memory === null ? null : new MemoryCarver(memory.buffer, valueBytes);
   // With the kernels, everything the solve reads lies in their memory (the index arrays copied there).
   const onMemory = (array: Int32Array): Int32Array => (carver === null ? array : carver.copyOf(array));
   const belowRows = carver === null ? new Int32Array(belowTotal) : carver.int32(belowTotal);
-  const values = carver === null ? new Float64Array(valueTotal) : carver.float64(valueTotal);
+  const values =
+    carver === null
+      ? new Float64Array(valueTotal)
+      : packInPlace
+        ? new Float64Array(memory.buffer, 0, valueTotal)
+        : carver.float64(valueTotal);
   const inverseDiagonal = carver === null ? new Float64Array(n) : carver.float64(n);
-  packSupernodes(factor.symbolic, v, belowStart, valueStart, belowRows, values, inverseDiagonal);
+  const kernelsOn = memory === null ? null : panelKernels(memory);
+  packSupernodes(factor.symbolic, v, belowStart, valueStart, belowRows, values, inverseDiagonal, packInPlace ? kernelsOn : null);
   return {
     n,
     supernodeCount,
@@ -97,35 +121,64 @@ export function choleskyPanels(factor: CholeskyFactor, kernels = true, room = 0)
     inverseDiagonal,
     values,
     scratch: carver === null ? new Float64Array(3 * widest) : carver.float64(3 * widest),
-    kernels: memory === null ? null : panelKernels(memory),
+    kernels: kernelsOn,
     solution: carver === null ? null : carver.float64(3 * n + 3),
     room: carver,
   };
+}
+
+/** Grows `memory` to at least `bytes` (its views are then detached); false when it cannot. */
+function grownTo(memory: WebAssembly.Memory, bytes: number): boolean {
+  const have = memory.buffer.byteLength;
+  if (have >= bytes) return true;
+  try {
+    memory.grow(Math.ceil((bytes - have) / PAGE));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * The packing's copy, supernode by supernode (a function of its own, so that V8 compiles this loop whole rather
  * than the sizing loop before it): each row below's x offset, 1 / L[k][k], the triangle by rows, then the rows below
  * in panels of four columns side by side and the last columns one at a time.
+ * @param inPlace  null, or the kernels on the one buffer that `values` and `source` are views of, both from its
+ *                 start: packing in place. A supernode's packed entries start no later than its block and are
+ *                 fewer, so earlier supernodes never reach a later block; a block its own packed entries reach into
+ *                 is read from a copy by the loops here, the others are packed by the kernels' packBlock.
  */
 function packSupernodes(
   symbolic: CholeskyFactor['symbolic'],
-  v: Float64Array,
+  source: Float64Array,
   belowStart: Int32Array,
   valueStart: Int32Array,
   belowRows: Int32Array,
   values: Float64Array,
   inverseDiagonal: Float64Array,
+  inPlace: PanelKernels | null,
 ): void {
   const { supernodeCount, supernodeStart, rowPointers, rows, valuePointers } = symbolic;
+  let block = new Float64Array(0);
   for (let s = 0; s < supernodeCount; s++) {
     const first = supernodeStart[s];
     const columns = supernodeStart[s + 1] - first;
     const ld = rowPointers[s + 1] - rowPointers[s];
     const below = ld - columns;
-    const base = valuePointers[s];
+    let v = source;
+    let base = valuePointers[s];
     for (let i = 0; i < below; i++) belowRows[belowStart[s] + i] = 3 * rows[rowPointers[s] + columns + i];
     for (let j = 0; j < columns; j++) inverseDiagonal[first + j] = 1 / v[base + j * ld + j];
+    if (inPlace !== null) {
+      if (valueStart[s + 1] <= base) {
+        inPlace.packBlock(8 * base, columns, ld, 8 * valueStart[s]);
+        continue;
+      }
+      if (block.length < columns * ld) block = new Float64Array(columns * ld);
+      block.set(source.subarray(base, base + columns * ld));
+      v = block;
+      base = 0;
+    }
     let p = valueStart[s];
     for (let j = 1; j < columns; j++) for (let k = 0; k < j; k++) values[p++] = v[base + k * ld + j];
     let j = 0;

@@ -605,9 +605,10 @@ export const FACTOR_MODULE_BASE64 = [
 /**
  * The module's memories. Factors whose arrays (values, copies of the analysis, scratch) fit the scratch memory run
  * there and are copied out, so that repeated small factorizations do not each map fresh pages; larger ones get a
- * memory of their own, which their values stay a view of.
+ * memory of their own, which their values stay a view of (growable, so that packing the factor in place can lay its
+ * other arrays after them).
  */
-const factorMemories = kernelMemoriesOf(FACTOR_MODULE_BASE64, false);
+const factorMemories = kernelMemoriesOf(FACTOR_MODULE_BASE64, true);
 
 /** A factor's values made by the loop, or where it stopped. */
 export interface KernelFactor {
@@ -622,6 +623,8 @@ interface Layout {
   symbolic: CholeskySymbolic;
   /** the process's scratch memory: the factor is copied out */
   scratch: boolean;
+  /** the memory the values are a view of */
+  memory: WebAssembly.Memory;
   loop: (...args: number[]) => number;
   values: Float64Array;
   ints: Int32Array;
@@ -633,6 +636,18 @@ interface Layout {
 const owned = new WeakMap<Float64Array, Layout>();
 /** Every factor the loop made (for tests: which loop ran). */
 const made = new WeakSet<Float64Array>();
+
+/**
+ * Hands the memory of a large factor's values (a memory of its own, which they are a view of) to a caller that
+ * overwrites it, as packing the factor in place does: refactoring no longer reuses it. Null for a factor copied out
+ * of the scratch memory, made by the JavaScript loop, or handed over before.
+ */
+export function releaseFactorMemory(values: Float64Array): WebAssembly.Memory | null {
+  const at = owned.get(values);
+  if (at === undefined) return null;
+  owned.delete(values);
+  return at.memory;
+}
 
 /** Whether `values` are a factor the WebAssembly loop made. */
 export function factoredByKernel(values: Float64Array): boolean {
@@ -660,6 +675,7 @@ function layout(symbolic: CholeskySymbolic, offsets: number[], scratchBytes: num
   return {
     symbolic,
     scratch,
+    memory,
     loop: exports.factorSupernodes as (...args: number[]) => number,
     values: new Float64Array(memory.buffer, 0, symbolic.storedValues),
     ints: new Int32Array(memory.buffer, intBytes, offsets[offsets.length - 1]),

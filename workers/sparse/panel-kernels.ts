@@ -206,6 +206,74 @@ function backwardBelow(): Fn {
   return f;
 }
 
+/**
+ * Packing one supernode (choleskyPanels in place): its block at `src` (column-major, `ld` rows, `columns` columns;
+ * byte offset) becomes at `dst` its triangle by rows, then its rows below in panels of four columns side by side,
+ * then the last columns one at a time, as packSupernodes writes them. `dst` lies before `src`'s block or far enough
+ * that nothing is read after it is overwritten (the caller copies a block whose packed entries reach into it).
+ */
+function packBlock(): Fn {
+  const f = new Fn('packBlock', ['src', 'columns', 'ld', 'dst']);
+  f.local('i32', 'j', 'k', 'c', 'c1', 'c2', 'c3', 'end', 'stride');
+  f.get('ld').i32(8).mul().set('stride');
+  f.i32(1).set('j');
+  f.loop(
+    (g) => g.get('j').get('columns').lessU(),
+    (g) => {
+      // row j of the triangle: L[j][k] for k < j, at src + (k ld + j) · 8
+      g.get('src').get('j').i32(8).mul().add().set('c');
+      g.i32(0).set('k');
+      g.loop(
+        (h) => h.get('k').get('j').lessU(),
+        (h) => {
+          h.get('dst').get('c').load().store();
+          h.step('dst', 8).step('k', 1);
+          h.get('c').get('stride').add().set('c');
+        },
+      );
+      g.step('j', 1);
+    },
+  );
+  f.i32(0).set('j');
+  f.loop(
+    (g) => g.get('j').i32(4).add().get('columns').lessEqualU(),
+    (g) => {
+      g.get('src').get('j').get('stride').mul().add().get('columns').i32(8).mul().add().set('c');
+      g.get('c').get('stride').add().set('c1');
+      g.get('c1').get('stride').add().set('c2');
+      g.get('c2').get('stride').add().set('c3');
+      g.get('src').get('j').i32(1).add().get('stride').mul().add().set('end'); // where column j's rows below end
+      g.loop(
+        (h) => h.get('c').get('end').lessU(),
+        (h) => {
+          h.get('dst').get('c').load().store();
+          h.get('dst').get('c1').load().store(8);
+          h.get('dst').get('c2').load().store(16);
+          h.get('dst').get('c3').load().store(24);
+          h.step('dst', 32).step('c', 8).step('c1', 8).step('c2', 8).step('c3', 8);
+        },
+      );
+      g.step('j', 4);
+    },
+  );
+  f.loop(
+    (g) => g.get('j').get('columns').lessU(),
+    (g) => {
+      g.get('src').get('j').get('stride').mul().add().get('columns').i32(8).mul().add().set('c');
+      g.get('src').get('j').i32(1).add().get('stride').mul().add().set('end');
+      g.loop(
+        (h) => h.get('c').get('end').lessU(),
+        (h) => {
+          h.get('dst').get('c').load().store();
+          h.step('dst', 8).step('c', 8);
+        },
+      );
+      g.step('j', 1);
+    },
+  );
+  return f;
+}
+
 const RANGE_PARAMS = ['from', 'to', 'ss', 'bs', 'vs', 'inv', 'v', 'x', 't', 'rows'] as const;
 const FORWARD_BELOW = 0;
 const BACKWARD_BELOW = 1;
@@ -403,6 +471,8 @@ export interface PanelKernels {
     t: number,
     rows: number,
   ): void;
+  /** One supernode's block at byte offset src (ld rows, columns columns) packed at byte offset dst (see packBlock) */
+  packBlock(src: number, columns: number, ld: number, dst: number): void;
   /** choleskyPanelBackward over supernodes to − 1 down to from */
   backwardRange(
     from: number,
@@ -425,8 +495,8 @@ function kernelModule(shared: boolean): WebAssembly.Module | null {
   const key = shared ? 'shared' : 'plain';
   let module = compiled[key];
   if (module === undefined) {
-    // 2.7 kB: small enough to compile where it is used.
-    module = compileModule(moduleBytes([forwardBelow(), backwardBelow(), forwardRange(), backwardRange()], shared));
+    // 2.9 kB: small enough to compile where it is used.
+    module = compileModule(moduleBytes([forwardBelow(), backwardBelow(), forwardRange(), backwardRange(), packBlock()], shared));
     compiled[key] = module;
   }
   return module;
@@ -460,5 +530,5 @@ export function panelKernels(memory: WebAssembly.Memory, buffer: ArrayBufferLike
   if (module === null) throw new Error('panelKernels: WebAssembly SIMD is not available here');
   const instance = new WebAssembly.Instance(module, { env: { memory } });
   const exports = instance.exports as unknown as Omit<PanelKernels, 'memory'>;
-  return { memory, buffer, forwardRange: exports.forwardRange, backwardRange: exports.backwardRange };
+  return { memory, buffer, forwardRange: exports.forwardRange, backwardRange: exports.backwardRange, packBlock: exports.packBlock };
 }
