@@ -27,7 +27,11 @@ import {
   perFaceSkinningSetupAndFactor,
   perFaceSkinningWorkspace,
 } from '../../workers/skinning/per-face-skinning.ts';
-import type { FaceKernel } from '../../workers/skinning/face-kernel.ts';
+import { faceKernel, type FaceKernel } from '../../workers/skinning/face-kernel.ts';
+import { perFaceContextProductRange } from '../../workers/skinning/per-face-example-blend.ts';
+import { panelMemory } from '../../workers/sparse/panel-kernels.ts';
+import { MemoryCarver } from '../../workers/sparse/wasm-module.ts';
+import { seededRandom } from './seeded-random.ts';
 import { referencePerFaceSkinning } from './per-face-frame-reference.ts';
 import { subdividedCourseBody } from './midpoint-subdivision.ts';
 import { dataFile } from './shared-data.ts';
@@ -154,8 +158,7 @@ test('the face loop in WebAssembly adds what the JavaScript loop adds, bit for b
     assert.ok(kernelArrays !== null && rows !== null, 'Node has WebAssembly SIMD: the setup has its face kernel');
     let calls = 0;
     const counted: FaceKernel = {
-      memory: kernelArrays.kernel.memory,
-      buffer: kernelArrays.kernel.buffer,
+      ...kernelArrays.kernel,
       faceGradients: (...args) => {
         calls++;
         return kernelArrays.kernel.faceGradients(...args);
@@ -190,4 +193,67 @@ test('the face loop in WebAssembly adds what the JavaScript loop adds, bit for b
     if (weights === influences) assert.equal(calls, 30, `${name}: one kernel call per pose, no face left to the loop`);
     else assert.ok(calls > 30, `${name}: the kernel left faces to the loop (${calls} calls in 30 poses)`);
   }
+});
+
+test('the examples’ blend in WebAssembly writes what the JavaScript loop writes, bit for bit: Eq. 9 and Eq. 10 on the body’s faces, three of four examples active, faces whose blended log is past the series left to the loop', () => {
+  const body = subdividedCourseBody(0);
+  const influences = influencesFromWeights(boneDistanceWeights(body.positions, skeleton), 4);
+  const fixed = perFaceFixedVertices(skeleton.parents, influences, body.handles);
+  const { setup } = perFaceSkinningSetupAndFactor(body.positions, body.triangles, influences, boneCount, fixed);
+  const F = setup.faceCount;
+  const J = 4;
+  const memory = panelMemory(MemoryCarver.bytes([9 * F, 9 * F, 9 * F, J, 0], [J, 9 * F * J, 6 * F * J]), false);
+  assert.ok(memory !== null, 'Node has WebAssembly SIMD');
+  const kernel = faceKernel(memory);
+  assert.ok(kernel !== null, 'the face kernel compiles');
+  const carver = new MemoryCarver(memory.buffer);
+  const faceProducts = carver.copyOf(setup.faceProducts);
+  const rand = seededRandom(77);
+  const long = new Set(Array.from({ length: 40 }, () => Math.floor(rand() * F)));
+  const polarOffsets = carver.float32(9 * F * J);
+  const productOffsets = carver.float32(6 * F * J);
+  for (let f = 0; f < F; f++) {
+    for (let j = 0; j < J; j++) {
+      const e = 9 * (f * J + j);
+      // Logs past the series where the blend (weights summing to 1.2) passes |l| = π: the loop's Math.sin and Math.cos.
+      for (let c = 0; c < 3; c++) polarOffsets[e + c] = long.has(f) ? 4 : rand() - 0.5;
+      for (let c = 3; c < 9; c++) polarOffsets[e + c] = 0.4 * rand() - 0.2;
+      for (let c = 0; c < 6; c++) productOffsets[6 * (f * J + j) + c] = (rand() - 0.5) * Math.abs(faceProducts[9 * f + (c % 3)] + 1e-3);
+    }
+  }
+  const active = carver.copyOf(Int32Array.from([2, 0, 3, 1]));
+  const activeWeights = carver.copyOf(Float64Array.from([0.6, -0.3, 0.9, 0]));
+  const examples = { exampleCount: J, productOffsets, polarOffsets };
+  const lists = { active, activeWeights };
+  const out = carver.float64(9 * F);
+  let calls = 0;
+  const counted: FaceKernel = {
+    ...kernel,
+    contextProducts: (...args) => {
+      calls++;
+      return kernel.contextProducts(...args);
+    },
+  };
+  for (const blend of ['eq9', 'eq10'] as const) {
+    calls = 0;
+    out.fill(NaN);
+    perFaceContextProductRange(faceProducts, examples, 3, lists, blend, out, 0, F, counted);
+    const expected = new Float64Array(9 * F).fill(NaN);
+    perFaceContextProductRange(faceProducts, examples, 3, lists, blend, expected, 0, F, null);
+    let differing = 0;
+    for (let i = 0; i < 9 * F; i++) if (!Object.is(out[i], expected[i])) differing++;
+    assert.equal(differing, 0, `${blend}: blended products that differ from the loop's`);
+    assert.ok(
+      expected.every((v) => Number.isFinite(v)),
+      `${blend}: every face written`,
+    );
+    if (blend === 'eq9') assert.equal(calls, 1, 'Eq. 9 is linear: one call blends every face');
+    else assert.equal(calls, long.size + 1, `Eq. 10: the kernel left the ${long.size} faces with long logs to the loop`);
+  }
+  // Arrays outside the kernel's memory take the loop.
+  calls = 0;
+  const elsewhere = new Float64Array(9 * F);
+  perFaceContextProductRange(faceProducts, examples, 3, lists, 'eq10', elsewhere, 0, F, counted);
+  assert.equal(calls, 0, 'no kernel call for an output outside its memory');
+  assert.deepEqual(elsewhere, out, 'the same products from the loop');
 });

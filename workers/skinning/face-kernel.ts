@@ -233,6 +233,156 @@ function faceGradients(): Fn {
   return f.get('to');
 }
 
+/**
+ * The blend of the examples' transformations for faces from … to − 1 (perFaceContextProductRange of
+ * per-face-example-blend.ts, Eq. 9 or 10): out's nine products per face from the rest products and the active
+ * examples' stored offsets (float32), the JavaScript's operations in its order. Returns `to`, or the first face whose
+ * blended log is too long for the series (Eq. 10; nothing of it written), for the JavaScript to blend.
+ * Arguments, byte offsets but from, to, eq10 (0 or 1), exampleCount (J) and count (the active examples):
+ *   active, activeWeights   the active examples' indices (Int32) and weights (Float64)
+ *   offsets                 the examples' productOffsets (Eq. 9: 6 a face and example) or polarOffsets (Eq. 10: 9)
+ *   products, out           #F × 9 the rest products, and the blended ones written
+ */
+function contextProducts(): Fn {
+  const params = ['from', 'to', 'eq10', 'exampleCount', 'count', 'active', 'activeWeights', 'offsets', 'products', 'out'];
+  const f = new Fn('contextProducts', params, 'i32');
+  f.local('i32', 'face', 'k', 'e', 'o', 'q', 'stride');
+  const sums = ['b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'];
+  f.local('f64', 'a', ...sums, 'x2', 'h2', 'h4', 'h8', 'halfSin', 'sinc', 'qx', 'qy', 'qz', 'qw');
+  const r = ['r00', 'r01', 'r02', 'r10', 'r11', 'r12', 'r20', 'r21', 'r22'];
+  const m = ['m00', 'm01', 'm02', 'm10', 'm11', 'm12', 'm20', 'm21', 'm22'];
+  f.local('f64', ...r, ...m, 'p0', 'p1', 'p2', 'p3', 'p4', 'p5');
+  // Offsets per face and example: 6 float32 (Eq. 9) or 9 (Eq. 10).
+  f.i32(36).i32(24).get('eq10').select().set('stride');
+  /** sums[i] += a · offset i of the active example k (local), for i < n */
+  const addOffsets = (g: Fn, n: number): void => {
+    g.loop(
+      (h) => h.get('k').get('count').lessU(),
+      (h) => {
+        h.get('k').i32(8).mul().get('activeWeights').add().load().set('a');
+        h.get('face').get('exampleCount').mul().get('k').i32(4).mul().get('active').add().loadI32().add();
+        h.get('stride').mul().get('offsets').add().set('e');
+        for (let i = 0; i < n; i++)
+          h.get(sums[i])
+            .get('a')
+            .get('e')
+            .loadF32(4 * i)
+            .fmul()
+            .fadd()
+            .set(sums[i]);
+        h.step('k', 1);
+      },
+    );
+  };
+  /** out's products of the face at o: v0 … v5, then corner 2 = −v0 − v3, −v1 − v4, −v2 − v5 */
+  const store = (g: Fn, v: readonly string[]): void => {
+    g.get('face').i32(72).mul().get('out').add().set('q');
+    for (let i = 0; i < 6; i++)
+      g.get('q')
+        .get(v[i])
+        .store(8 * i);
+    for (let i = 0; i < 3; i++)
+      g.get('q')
+        .get(v[i])
+        .fneg()
+        .get(v[i + 3])
+        .fsub()
+        .store(48 + 8 * i);
+  };
+  const product = (g: Fn, a: string, b: string): Fn => g.get(a).get(b).fmul();
+  f.get('from').set('face');
+  f.loop(
+    (g) => g.get('face').get('to').lessU(),
+    (g) => {
+      g.get('face').i32(72).mul().get('products').add().set('o');
+      g.i32(0).set('k');
+      g.get('eq10');
+      g.when(
+        (h) => {
+          // log (b0, b1, b2) and S = [[b3 b4 b5] [b4 b6 b7] [b5 b7 b8]], starting from I
+          for (let i = 0; i < 9; i++) h.f64([3, 6, 8].includes(i) ? 1 : 0).set(sums[i]);
+          addOffsets(h, 9);
+          product(h, 'b0', 'b0');
+          product(h, 'b1', 'b1').fadd();
+          product(h, 'b2', 'b2').fadd().set('x2');
+          h.f64(0.25).get('x2').fmul().set('h2');
+          h.get('h2').f64(HALF_ANGLE_SERIES_LIMIT).flessEqual().i32(0).equal();
+          h.when((k) => k.get('face').ret());
+          h.get('h2').get('h2').fmul().set('h4').get('h4').get('h4').fmul().set('h8');
+          series(h, SINC);
+          h.set('halfSin');
+          h.get('halfSin');
+          series(h, COS);
+          h.fmul().set('sinc');
+          h.f64(1).f64(2).get('h2').fmul().get('halfSin').fmul().get('halfSin').fmul().fsub().set('qw');
+          h.get('b0').get('sinc').fmul().set('qx');
+          h.get('b1').get('sinc').fmul().set('qy');
+          h.get('b2').get('sinc').fmul().set('qz');
+          const oneMinus = (a: string, b: string): Fn => {
+            h.f64(1).f64(2);
+            product(h, a, a);
+            product(h, b, b);
+            return h.fadd().fmul().fsub();
+          };
+          const twice = (a: string, b: string, c: string, d: string, plus: boolean): Fn => {
+            h.f64(2);
+            product(h, a, b);
+            product(h, c, d);
+            return (plus ? h.fadd() : h.fsub()).fmul();
+          };
+          oneMinus('qy', 'qz').set('r00');
+          twice('qx', 'qy', 'qz', 'qw', false).set('r01');
+          twice('qx', 'qz', 'qy', 'qw', true).set('r02');
+          twice('qx', 'qy', 'qz', 'qw', true).set('r10');
+          oneMinus('qx', 'qz').set('r11');
+          twice('qy', 'qz', 'qx', 'qw', false).set('r12');
+          twice('qx', 'qz', 'qy', 'qw', false).set('r20');
+          twice('qy', 'qz', 'qx', 'qw', true).set('r21');
+          oneMinus('qx', 'qy').set('r22');
+          // M = R S, S's columns (b3 b4 b5), (b4 b6 b7), (b5 b7 b8)
+          const columnsOfS = [
+            ['b3', 'b4', 'b5'],
+            ['b4', 'b6', 'b7'],
+            ['b5', 'b7', 'b8'],
+          ];
+          for (let row = 0; row < 3; row++)
+            for (let col = 0; col < 3; col++) {
+              product(h, r[3 * row], columnsOfS[col][0]);
+              product(h, r[3 * row + 1], columnsOfS[col][1]).fadd();
+              product(h, r[3 * row + 2], columnsOfS[col][2])
+                .fadd()
+                .set(m[3 * row + col]);
+            }
+          for (let i = 0; i < 6; i++)
+            h.get('o')
+              .load(8 * i)
+              .set(`p${i}`);
+          // corner c's product: M p_c, p_c = (p_{3c}, p_{3c+1}, p_{3c+2})
+          for (let c = 0; c < 2; c++)
+            for (let row = 0; row < 3; row++) {
+              product(h, m[3 * row], `p${3 * c}`);
+              product(h, m[3 * row + 1], `p${3 * c + 1}`).fadd();
+              product(h, m[3 * row + 2], `p${3 * c + 2}`)
+                .fadd()
+                .set(sums[3 * c + row]);
+            }
+          store(h, sums);
+        },
+        (h) => {
+          for (let i = 0; i < 6; i++)
+            h.get('o')
+              .load(8 * i)
+              .set(sums[i]);
+          addOffsets(h, 6);
+          store(h, sums);
+        },
+      );
+      g.step('face', 1);
+    },
+  );
+  return f.get('to');
+}
+
 /** The face loop's instance on one memory (another thread instantiates its own on a shared memory). */
 export interface FaceKernel {
   readonly memory: WebAssembly.Memory;
@@ -254,6 +404,19 @@ export interface FaceKernel {
     pairScales: number,
     rhs: number,
   ): number;
+  /** see contextProducts: returns `to` or the first face left for the JavaScript */
+  contextProducts(
+    from: number,
+    to: number,
+    eq10: number,
+    exampleCount: number,
+    count: number,
+    active: number,
+    activeWeights: number,
+    offsets: number,
+    products: number,
+    out: number,
+  ): number;
 }
 
 const compiled: { plain?: WebAssembly.Module | null; shared?: WebAssembly.Module | null } = {};
@@ -267,11 +430,11 @@ export function faceKernel(memory: WebAssembly.Memory, buffer: ArrayBufferLike =
   const key = shared ? 'shared' : 'plain';
   let module = compiled[key];
   if (module === undefined) {
-    module = compileModule(moduleBytes([faceGradients()], shared));
+    module = compileModule(moduleBytes([faceGradients(), contextProducts()], shared));
     compiled[key] = module;
   }
   if (module === null) return null;
   const instance = new WebAssembly.Instance(module, { env: { memory } });
-  const exports = instance.exports as unknown as Pick<FaceKernel, 'faceGradients'>;
-  return { memory, buffer, faceGradients: exports.faceGradients };
+  const exports = instance.exports as unknown as Pick<FaceKernel, 'faceGradients' | 'contextProducts'>;
+  return { memory, buffer, faceGradients: exports.faceGradients, contextProducts: exports.contextProducts };
 }

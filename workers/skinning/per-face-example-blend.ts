@@ -5,6 +5,7 @@
  * faces.
  */
 import { logExpCos, logExpSinc } from '../math/half-angle-series.ts';
+import type { FaceKernel } from './face-kernel.ts';
 
 /** How the example transformations are blended: Eq. 9 (T linearly) or Eq. 10 (Q in log-quaternion space, S linearly). */
 export type PerFaceBlend = 'eq9' | 'eq10';
@@ -52,8 +53,38 @@ export function perFaceActiveExamples(
  * @param active        their indices, first `count` entries, and their weights
  * @param blend         'eq9' or 'eq10'
  * @param outProducts   #F × 9 B_f p_{f,i}, faces faceFrom … faceTo − 1 written
+ * @param kernel        the face kernel (face-kernel.ts), or null: where every array here is a view of its memory, its
+ *                      contextProducts blends the faces, the same values bit for bit, and leaves to the loop here
+ *                      only a face whose blended log is past the series' range
  */
 export function perFaceContextProductRange(
+  faceProducts: Float64Array,
+  examples: PerFaceExampleOffsets,
+  count: number,
+  active: { active: Int32Array; activeWeights: Float64Array },
+  blend: PerFaceBlend,
+  outProducts: Float64Array,
+  faceFrom: number,
+  faceTo: number,
+  kernel: FaceKernel | null = null,
+): void {
+  const offsets = blend === 'eq10' ? examples.polarOffsets : examples.productOffsets;
+  const arrays = [faceProducts, offsets, active.active, active.activeWeights, outProducts];
+  // Views of the kernel's memory: of the buffer it was made with, or of a shared memory's buffer since it grew.
+  const onMemory = (array: ArrayBufferView): boolean => array.buffer === kernel?.buffer || array.buffer === kernel?.memory.buffer;
+  if (kernel === null || !arrays.every(onMemory)) {
+    contextProductLoop(faceProducts, examples, count, active, blend, outProducts, faceFrom, faceTo);
+    return;
+  }
+  const [p, o, list, weights, out] = arrays.map((array) => array.byteOffset);
+  for (let f = faceFrom; f < faceTo; f++) {
+    f = kernel.contextProducts(f, faceTo, blend === 'eq10' ? 1 : 0, examples.exampleCount, count, list, weights, o, p, out);
+    if (f < faceTo) contextProductLoop(faceProducts, examples, count, active, blend, outProducts, f, f + 1);
+  }
+}
+
+/** perFaceContextProductRange's loop in JavaScript. */
+function contextProductLoop(
   faceProducts: Float64Array,
   examples: PerFaceExampleOffsets,
   count: number,

@@ -607,7 +607,7 @@ export function perFaceTwoCore(setup: PerFaceSkinningSetup, startHelper: PerFace
     let posted = post(control, FACES);
     if (context === EXAMPLES && sharedExamples !== null) {
       const { blend, count } = frameBlend(control);
-      perFaceContextProductRange(faces.faceProducts, sharedExamples, count, sharedExamples, blend, contextProducts, 0, half);
+      perFaceContextProductRange(faces.faceProducts, sharedExamples, count, sharedExamples, blend, contextProducts, 0, half, facesKernel);
     }
     x.fill(0, 0, rows3);
     const pairScales = scaled ? workspace.pairScales : null;
@@ -773,7 +773,7 @@ function helperLoop(shared: PerFaceHelperShared): void {
       if (context === EXAMPLES && memory !== null) {
         examples = examplesOnMemory(control, memory, faceCount, examples);
         const { blend, count } = frameBlend(control);
-        perFaceContextProductRange(faces.faceProducts, examples, count, examples, blend, contextProducts, faceFrom, faceTo);
+        perFaceContextProductRange(faces.faceProducts, examples, count, examples, blend, contextProducts, faceFrom, faceTo, facesKernel);
       }
       const products = context === PLAIN ? faces.faceProducts : contextProducts;
       accumulateFaceGradients(faces, faceFrom, faceTo, quaternions, pairLogs, scales, products, rhs, facesKernel);

@@ -269,6 +269,12 @@ export class Fn {
     unsigned(offset, this.code);
     return this;
   }
+  /** f32.load from (address on the stack) + offset, promoted to f64 */
+  loadF32(offset = 0): this {
+    this.code.push(0x2a, 2);
+    unsigned(offset, this.code);
+    return this.emit(0xbb);
+  }
   loadI32(offset = 0): this {
     this.code.push(0x28, 2);
     unsigned(offset, this.code);
