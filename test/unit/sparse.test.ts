@@ -7,7 +7,8 @@ import { amdOrdering } from '../../workers/sparse/amd-ordering.ts';
 import { symmetricAdjacency, type AdjacencyGraph } from '../../workers/sparse/symmetric-adjacency.ts';
 import { choleskySymbolic } from '../../workers/sparse/cholesky-symbolic.ts';
 import { choleskyNumeric } from '../../workers/sparse/cholesky-numeric.ts';
-import { FACTOR_MODULE_BASE64, factoredByKernel, factorModuleBytes } from '../../workers/sparse/factor-kernel.ts';
+import { FACTOR_MODULE_BASE64, factoredByKernel, factorModuleBytes, releaseFactorMemory } from '../../workers/sparse/factor-kernel.ts';
+import { kernelMemoriesOf, PAGE, SCRATCH_BYTES } from '../../workers/sparse/wasm-module.ts';
 import { SOLVE_MODULE_BASE64, solveKernelAvailable, solveModuleBytes } from '../../workers/sparse/solve-kernel.ts';
 import { choleskySolve, choleskySolvePermuted, choleskySolveRows } from '../../workers/sparse/cholesky-solve.ts';
 import { choleskyPanelForward, choleskyPanels, choleskyPanelSolveThree } from '../../workers/sparse/cholesky-panels.ts';
@@ -302,6 +303,32 @@ test('packing a factor in place, where the WebAssembly factorization made it, gi
   const panels = choleskyPanels(small, true, 0, true);
   assert.equal(small.values.length, 0, 'consumed');
   assert.deepEqual(panels.values, expected.values, 'the same panels from a copy');
+});
+
+test('a call too large for the scratch memory runs in the memory the last such call left, and what that memory held does not reach its result', () => {
+  const memories = kernelMemoriesOf(FACTOR_MODULE_BASE64)();
+  assert.ok(memories !== null, 'Node compiles the factorization kernel');
+  const first = memories.take(SCRATCH_BYTES + 1);
+  assert.ok(first !== null && !first.scratch && first.dirty === 0, 'a new memory of its own, all zero');
+  // Garbage in every byte, then handed back: the next large call of any module takes it, grown when short.
+  new Uint8Array(first.memory.buffer).fill(0xff);
+  memories.done(first.memory);
+  const size = first.memory.buffer.byteLength;
+  const second = kernelMemoriesOf(SOLVE_MODULE_BASE64)()!.take(size + PAGE);
+  assert.ok(second !== null && second.memory === first.memory, 'the spare memory, taken by another module');
+  assert.equal(second.dirty, size, 'its bytes up to its old size may hold what the last call left');
+  assert.ok(second.memory.buffer.byteLength >= size + PAGE, 'grown to the size asked for');
+  assert.equal(memories.take(SCRATCH_BYTES + 1)!.dirty, 0, 'taken once: the next call gets a new memory');
+  // A factorization in a spare memory full of garbage gives the factor a new memory gives.
+  const csc = gridMatrix(60, 60);
+  const symbolic = choleskySymbolic(csc, amdOrdering(csc));
+  const expected = choleskyNumeric(csc, symbolic, undefined, 0);
+  const dirty = memories.take(SCRATCH_BYTES + 1)!;
+  new Uint8Array(dirty.memory.buffer).fill(0xff);
+  memories.done(dirty.memory);
+  const factor = choleskyNumeric(csc, symbolic, undefined, 0);
+  assert.ok(releaseFactorMemory(factor.values) === dirty.memory, 'the factor was made in the spare memory');
+  assert.deepEqual(factor.values, expected.values, 'the same factor bit for bit');
 });
 
 test('the many-column solve in WebAssembly gives the JavaScript loops’ solution bit for bit, rows anywhere or in its own memory, ranges given or found', () => {

@@ -403,7 +403,7 @@ const FACE_RANGE = 16_384;
 const VERTEX_RANGE = 8_192;
 
 /** The module's memories: blocks whose arrays fit run in the scratch memory. */
-const laplacianMemories = kernelMemoriesOf(LAPLACIAN_MODULE_BASE64, true);
+const laplacianMemories = kernelMemoriesOf(LAPLACIAN_MODULE_BASE64);
 
 /** The free block of K, numbered by the free indices, and the free–handle couplings (harmonic-weights.ts). */
 export interface FreeBlock {
@@ -456,7 +456,7 @@ export function kernelCotangentFreeBlock(
   new Int32Array(memory.buffer, slotAt, n).fill(-1);
   new Uint8Array(memory.buffer, maskAt, n).set(isFree);
   if (overRanges(3 * faces, FACE_RANGE, (from, to) => pass.slots(from, to, n, trianglesAt, maskAt, startAt)) !== -1) {
-    memories.trim();
+    memories.done(memory);
     return null;
   }
   overRanges(n, VERTEX_RANGE, (from, to) => pass.prefix(from, to, startAt));
@@ -473,7 +473,7 @@ export function kernelCotangentFreeBlock(
   try {
     if (pages > 0) memory.grow(pages);
   } catch {
-    memories.trim();
+    memories.done(memory);
     return null;
   }
   const ints = new Int32Array(memory.buffer);
@@ -516,6 +516,6 @@ export function kernelCotangentFreeBlock(
     couplingBone: new Int32Array(memory.buffer, couplingBoneAt, couplings).slice(),
     couplingValue: new Float64Array(memory.buffer, couplingValueAt, couplings).slice(),
   };
-  memories.trim();
+  memories.done(memory);
   return block;
 }

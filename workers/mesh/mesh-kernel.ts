@@ -189,7 +189,7 @@ export const MESH_MODULE_BASE64 = [
   'BSAFQQRsIARqIAZBBGwgBGooAgA2AgALIAVBAWohBQwACwsgAgs=',
 ].join('');
 
-const meshMemories = kernelMemoriesOf(MESH_MODULE_BASE64, false);
+const meshMemories = kernelMemoriesOf(MESH_MODULE_BASE64);
 
 type Pass = (...args: number[]) => number;
 

@@ -839,7 +839,7 @@ export const AMD_MODULE_BASE64 = [
 ].join('');
 
 /** The module's memories: orderings whose arrays start within the scratch memory run there (the lists may grow it). */
-const amdMemories = kernelMemoriesOf(AMD_MODULE_BASE64, true);
+const amdMemories = kernelMemoriesOf(AMD_MODULE_BASE64);
 
 /** Whether amdKernel can run here (else the JavaScript loop orders). */
 export function amdKernelAvailable(): boolean {
@@ -920,7 +920,7 @@ function eliminate(
     exports.permutation(n, b(step), b(parent), steps, b(hashNext), b(head), b(hashOf));
     perm = new Int32Array(memory.buffer).slice(hashOf, hashOf + n);
   }
-  amdMemories()?.trim();
+  amdMemories()?.done(memory);
   return perm === null ? null : { perm, grown };
 }
 

@@ -1,7 +1,7 @@
 import type { CholeskyFactor } from './cholesky-numeric.ts';
 import { releaseFactorMemory } from './factor-kernel.ts';
 import { panelKernels, panelMemory, type PanelKernels } from './panel-kernels.ts';
-import { MemoryCarver, PAGE } from './wasm-module.ts';
+import { grown, MemoryCarver, PAGE } from './wasm-module.ts';
 
 /** Columns per panel: four columns' entries of a row sit side by side, so one read of the row serves all four. */
 const PANEL = 4;
@@ -92,7 +92,7 @@ export function choleskyPanels(factor: CholeskyFactor, kernels = true, room = 0,
   const valueBytes = factorMemory === null ? 0 : Math.ceil((8 * storedValues) / 64) * 64;
   const memory = !kernels
     ? null
-    : factorMemory !== null && grownTo(factorMemory, valueBytes + others)
+    : factorMemory !== null && grown(factorMemory, Math.ceil((valueBytes + others) / PAGE))
       ? factorMemory
       : panelMemory(MemoryCarver.bytes([valueTotal], []) + others, false);
   if (inPlace) factor.values = new Float64Array(0);
@@ -125,18 +125,6 @@ export function choleskyPanels(factor: CholeskyFactor, kernels = true, room = 0,
     solution: carver === null ? null : carver.float64(3 * n + 3),
     room: carver,
   };
-}
-
-/** Grows `memory` to at least `bytes` (its views are then detached); false when it cannot. */
-function grownTo(memory: WebAssembly.Memory, bytes: number): boolean {
-  const have = memory.buffer.byteLength;
-  if (have >= bytes) return true;
-  try {
-    memory.grow(Math.ceil((bytes - have) / PAGE));
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -605,10 +605,9 @@ export const FACTOR_MODULE_BASE64 = [
 /**
  * The module's memories. Factors whose arrays (values, copies of the analysis, scratch) fit the scratch memory run
  * there and are copied out, so that repeated small factorizations do not each map fresh pages; larger ones get a
- * memory of their own, which their values stay a view of (growable, so that packing the factor in place can lay its
- * other arrays after them).
+ * memory of their own (the spare one an earlier stage left, or a new one), which their values stay a view of.
  */
-const factorMemories = kernelMemoriesOf(FACTOR_MODULE_BASE64, true);
+const factorMemories = kernelMemoriesOf(FACTOR_MODULE_BASE64);
 
 /** A factor's values made by the loop, or where it stopped. */
 export interface KernelFactor {
@@ -623,6 +622,8 @@ interface Layout {
   symbolic: CholeskySymbolic;
   /** the process's scratch memory: the factor is copied out */
   scratch: boolean;
+  /** the bytes from the memory's start that earlier calls may have left something in (KernelMemories.take) */
+  dirty: number;
   /** the memory the values are a view of */
   memory: WebAssembly.Memory;
   loop: (...args: number[]) => number;
@@ -671,10 +672,11 @@ function layout(symbolic: CholeskySymbolic, offsets: number[], scratchBytes: num
   const intBytes = 8 * (symbolic.storedValues + symbolic.n);
   const bound = memories?.take(intBytes + 4 * offsets[offsets.length - 1], scratchBytes);
   if (!bound) return null;
-  const { memory, exports, scratch } = bound;
+  const { memory, exports, scratch, dirty } = bound;
   return {
     symbolic,
     scratch,
+    dirty,
     memory,
     loop: exports.factorSupernodes as (...args: number[]) => number,
     values: new Float64Array(memory.buffer, 0, symbolic.storedValues),
@@ -708,8 +710,8 @@ export function kernelFactor(
       ints.set(array, offsets[k]),
     );
   }
-  // A new memory is zero already (and filling it would touch every page of a large factor once more).
-  if (small || at === known) values.fill(0);
+  // Memory no call has written is zero already (and filling it would touch every page of a large factor once more).
+  values.fill(0, 0, at === known ? values.length : Math.min(values.length, Math.ceil(at.dirty / 8)));
   assemble(values);
   ints.fill(-1, offsets[7], offsets[7] + count);
   const [ss, soc, rp, rows, vp, local, relative, head, link, cursor] = offsets.map((o) => intBytes + 4 * o);

@@ -362,7 +362,7 @@ export const SOLVE_MODULE_BASE64 = [
 ].join('');
 
 /** The module's memories: solves whose arrays fit run in the scratch memory. */
-const solveMemories = kernelMemoriesOf(SOLVE_MODULE_BASE64, false);
+const solveMemories = kernelMemoriesOf(SOLVE_MODULE_BASE64);
 
 /** Whether kernelSolve can run here (else the JavaScript loops solve). */
 export function solveKernelAvailable(): boolean {
@@ -405,8 +405,8 @@ export function kernelSolveRows(factor: CholeskyFactor, k: number): KernelSolveR
   new Float64Array(buffer, 0, values.length).set(values);
   const xOffset = 8 * values.length;
   const compact = new Float64Array(buffer, xOffset, n * k);
-  // A new memory is zero; the scratch is made so.
-  if (bound.scratch) compact.fill(0);
+  // A new memory is zero; one that earlier calls wrote is made so.
+  if (bound.dirty > xOffset) compact.fill(0);
   const intBytes = 8 * floats;
   const ints = new Int32Array(buffer, intBytes, intOffsets[intOffsets.length - 1]);
   const copy = (array: Int32Array, m: number): void => ints.set(array.subarray(0, intOffsets[m + 1] - intOffsets[m]), intOffsets[m]);

@@ -683,7 +683,7 @@ export const SYMBOLIC_MODULE_BASE64 = [
 ].join('');
 
 /** The module's memories: analyses whose arrays fit run in the scratch memory. */
-const symbolicMemories = kernelMemoriesOf(SYMBOLIC_MODULE_BASE64, true);
+const symbolicMemories = kernelMemoriesOf(SYMBOLIC_MODULE_BASE64);
 
 /** Lays Int32 arrays out one after another, each on a 64-byte line, after 16 values of padding (reads at −1). */
 class Layout {
@@ -835,7 +835,7 @@ export function kernelSymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbolic
   try {
     if (pages > 0) bound.memory.grow(pages);
   } catch {
-    memories.trim();
+    memories.done(bound.memory);
     return null; // no room for the rows: the JavaScript passes may still fit
   }
   ints = new Int32Array(bound.memory.buffer);
@@ -897,6 +897,6 @@ export function kernelSymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbolic
     matrixNonzeros: nonzeros,
     assemblyMap: out(assemblyMap, nonzeros),
   };
-  memories.trim();
+  memories.done(bound.memory);
   return filled ? analysis : null;
 }

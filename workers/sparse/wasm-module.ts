@@ -536,35 +536,47 @@ export function inScratch(view: ArrayBufferView): boolean {
 }
 
 /**
+ * The memory of the last finished call too large for the scratch memory (KernelMemories.done), for the next such call
+ * of any module: a fresh memory costs its pages' first touch (about 6 µs a 64 kB page here), and a pipeline's large
+ * stages (the ordering, the analysis, the factorization of a 300k-vertex mesh) follow one another. Held weakly: a
+ * memory lives on while the job that made it runs (the WeakRef keeps it until then), then only if something else
+ * keeps it, so a spare is never what holds memory after a computation.
+ */
+let spareMemory: WeakRef<WebAssembly.Memory> | null = null;
+
+/**
  * The memories one module's calls run in: calls of up to SCRATCH_BYTES run in the process's scratch memory (so that
- * repeated small calls do not each map fresh pages), larger ones get a new memory each.
+ * repeated small calls do not each map fresh pages), larger ones in a memory of their own: the spare one a finished
+ * call left (grown when short), or a new one. Every memory may grow up to MAX_PAGES.
  */
 export class KernelMemories {
   private scratch: BoundMemory | null = null;
 
-  /** @param growable  memories may grow past their first size (up to MAX_PAGES) while a call runs */
-  constructor(
-    private readonly module: WebAssembly.Module,
-    private readonly growable: boolean,
-  ) {}
+  constructor(private readonly module: WebAssembly.Module) {}
 
   /**
    * A memory of at least `bytes` and the module bound to it: the scratch one (grown when short) when `bytes` is at
-   * most `scratchBytes` (at most SCRATCH_BYTES), else a new one; null when the size is over 2 GiB or the memory
-   * cannot be had.
+   * most `scratchBytes` (at most SCRATCH_BYTES), else one of its own; null when the size is over 2 GiB or the memory
+   * cannot be had. `dirty`: how many bytes from its start may hold what earlier calls left (0 for a new memory; the
+   * rest is zero).
    */
-  take(bytes: number, scratchBytes = SCRATCH_BYTES): (BoundMemory & { scratch: boolean }) | null {
+  take(bytes: number, scratchBytes = SCRATCH_BYTES): (BoundMemory & { scratch: boolean; dirty: number }) | null {
     const pages = Math.max(1, Math.ceil(bytes / PAGE));
     if (pages > MAX_PAGES) return null;
     const scratch = bytes <= Math.min(scratchBytes, SCRATCH_BYTES);
     try {
-      if (!scratch)
-        return { ...this.bind(new WebAssembly.Memory({ initial: pages, maximum: this.growable ? MAX_PAGES : pages })), scratch };
+      if (!scratch) {
+        const spare = spareMemory?.deref();
+        spareMemory = null;
+        const dirty = spare?.buffer.byteLength ?? 0;
+        if (spare !== undefined && grown(spare, pages)) return { ...this.bind(spare), scratch, dirty };
+        return { ...this.bind(new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES })), scratch, dirty: 0 };
+      }
+      const dirty = sharedScratch?.buffer.byteLength ?? 0;
       sharedScratch ??= new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES });
-      const have = sharedScratch.buffer.byteLength / PAGE;
-      if (have < pages) sharedScratch.grow(pages - have);
+      if (!grown(sharedScratch, pages)) return null;
       if (this.scratch?.memory !== sharedScratch) this.scratch = this.bind(sharedScratch);
-      return { ...this.scratch, scratch };
+      return { ...this.scratch, scratch, dirty };
     } catch {
       return null; // no room for one block this size: the callers' JavaScript loops may still fit
     }
@@ -578,9 +590,13 @@ export class KernelMemories {
     return bytes > SCRATCH_BYTES ? null : this.take(bytes);
   }
 
-  /** Lets the scratch memory go when a call grew it past SCRATCH_BYTES. */
-  trim(): void {
-    if (sharedScratch !== null && sharedScratch.buffer.byteLength > SCRATCH_BYTES) {
+  /**
+   * A call is done with the memory `take` gave it, its results copied out: the scratch memory is let go when the call
+   * grew it past SCRATCH_BYTES; a memory of its own becomes the spare for the next large call.
+   */
+  done(memory: WebAssembly.Memory): void {
+    if (memory !== sharedScratch) spareMemory = new WeakRef(memory);
+    else if (sharedScratch.buffer.byteLength > SCRATCH_BYTES) {
       sharedScratch = null;
       this.scratch = null;
     }
@@ -591,16 +607,28 @@ export class KernelMemories {
   }
 }
 
+/** Grows `memory` to at least `pages` pages (its views are then detached); false when it cannot. */
+export function grown(memory: WebAssembly.Memory, pages: number): boolean {
+  const have = memory.buffer.byteLength / PAGE;
+  if (have >= pages) return true;
+  try {
+    memory.grow(pages - have);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A kernel module's memories (KernelMemories), the module compiled from its base64 on the first call: null where this
  * runtime cannot compile it (its callers' JavaScript runs then).
  */
-export function kernelMemoriesOf(base64: string, growable: boolean): () => KernelMemories | null {
+export function kernelMemoriesOf(base64: string): () => KernelMemories | null {
   let memories: KernelMemories | null | undefined;
   return () => {
     if (memories === undefined) {
       const module = compileBase64(base64);
-      memories = module === null ? null : new KernelMemories(module, growable);
+      memories = module === null ? null : new KernelMemories(module);
     }
     return memories;
   };

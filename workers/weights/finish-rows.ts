@@ -127,7 +127,7 @@ export const FINISH_MODULE_BASE64 = [
   'QQFqIQsMAAsLCwsgCkEBaiEKDAALCws=',
 ].join('');
 
-const finishMemories = kernelMemoriesOf(FINISH_MODULE_BASE64, false);
+const finishMemories = kernelMemoriesOf(FINISH_MODULE_BASE64);
 
 /**
  * Writes #V × #B weights from the solution.
