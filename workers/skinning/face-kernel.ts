@@ -62,6 +62,51 @@ function series(f: Fn, c: readonly number[]): void {
   f.get('h4').f64(c[9]).get('h2').f64(c[10]).fmul().fadd().fmul().fadd().fmul().fadd();
 }
 
+/** a · b of locals a and b, left on the stack */
+function product(f: Fn, a: string, b: string): Fn {
+  return f.get(a).get(b).fmul();
+}
+
+/** 1 − 2 (a² + b²) of locals a and b: a rotation matrix's diagonal entry from its quaternion */
+function oneMinus(f: Fn, a: string, b: string): Fn {
+  f.f64(1).f64(2);
+  product(f, a, a);
+  product(f, b, b);
+  return f.fadd().fmul().fsub();
+}
+
+/** 2 (a b ± c d) of locals a, b, c, d: an entry off a rotation matrix's diagonal */
+function twice(f: Fn, a: string, b: string, c: string, d: string, plus: boolean): Fn {
+  f.f64(2);
+  product(f, a, b);
+  product(f, c, d);
+  return (plus ? f.fadd() : f.fsub()).fmul();
+}
+
+/**
+ * Locals qx, qy, qz, qw: the exp of the log in locals (lx, ly, lz) by the half-angle series, as logExpSinc and
+ * logExpCos of half-angle-series.ts take it (locals x2, h2, h4, h8, halfSin and sinc on the way); a log too long for
+ * the series returns local `face` from the function instead.
+ */
+function expByHalfAngleSeries(f: Fn, lx: string, ly: string, lz: string): void {
+  product(f, lx, lx);
+  product(f, ly, ly).fadd();
+  product(f, lz, lz).fadd().set('x2');
+  f.f64(0.25).get('x2').fmul().set('h2');
+  f.get('h2').f64(HALF_ANGLE_SERIES_LIMIT).flessEqual().i32(0).equal();
+  f.when((g) => g.get('face').ret());
+  f.get('h2').get('h2').fmul().set('h4').get('h4').get('h4').fmul().set('h8');
+  series(f, SINC);
+  f.set('halfSin');
+  f.get('halfSin');
+  series(f, COS);
+  f.fmul().set('sinc');
+  f.f64(1).f64(2).get('h2').fmul().get('halfSin').fmul().get('halfSin').fmul().fsub().set('qw');
+  f.get(lx).get('sinc').fmul().set('qx');
+  f.get(ly).get('sinc').fmul().set('qy');
+  f.get(lz).get('sinc').fmul().set('qz');
+}
+
 const PARAMS = [
   'from',
   'to',
@@ -143,37 +188,10 @@ function faceGradients(): Fn {
             },
           );
           h.get('lxy').lane(0).set('lx').get('lxy').lane(1).set('ly');
-          h.get('lx').get('lx').fmul().get('ly').get('ly').fmul().fadd().get('lz').get('lz').fmul().fadd().set('x2');
-          h.f64(0.25).get('x2').fmul().set('h2');
-          h.get('h2').f64(HALF_ANGLE_SERIES_LIMIT).flessEqual().i32(0).equal();
-          h.when((k) => k.get('face').ret());
-          h.get('h2').get('h2').fmul().set('h4').get('h4').get('h4').fmul().set('h8');
-          series(h, SINC);
-          h.set('halfSin');
-          h.get('halfSin');
-          series(h, COS);
-          h.fmul().set('sinc');
-          h.f64(1).f64(2).get('h2').fmul().get('halfSin').fmul().get('halfSin').fmul().fsub().set('qw');
-          h.get('lx').get('sinc').fmul().set('qx');
-          h.get('ly').get('sinc').fmul().set('qy');
-          h.get('lz').get('sinc').fmul().set('qz');
+          expByHalfAngleSeries(h, 'lx', 'ly', 'lz');
         },
       );
       // The rotation's columns (r0c, r1c) as vectors, its last row alone.
-      const product = (h: Fn, a: string, b: string): Fn => h.get(a).get(b).fmul();
-      const oneMinus = (h: Fn, a: string, b: string): Fn => {
-        h.f64(1).f64(2);
-        product(h, a, a);
-        product(h, b, b);
-        return h.fadd().fmul().fsub();
-      };
-      const twice = (h: Fn, a: string, b: string, c: string, d: string, plus: boolean): Fn => {
-        h.f64(2);
-        product(h, a, b);
-        product(h, c, d);
-        (plus ? h.fadd() : h.fsub()).fmul();
-        return h;
-      };
       oneMinus(g, 'qy', 'qz').splat();
       twice(g, 'qx', 'qy', 'qz', 'qw', true).replaceLane(1).set('c0');
       twice(g, 'qx', 'qy', 'qz', 'qw', false).splat();
@@ -289,7 +307,6 @@ function contextProducts(): Fn {
         .fsub()
         .store(48 + 8 * i);
   };
-  const product = (g: Fn, a: string, b: string): Fn => g.get(a).get(b).fmul();
   f.get('from').set('face');
   f.loop(
     (g) => g.get('face').get('to').lessU(),
@@ -302,43 +319,16 @@ function contextProducts(): Fn {
           // log (b0, b1, b2) and S = [[b3 b4 b5] [b4 b6 b7] [b5 b7 b8]], starting from I
           for (let i = 0; i < 9; i++) h.f64([3, 6, 8].includes(i) ? 1 : 0).set(sums[i]);
           addOffsets(h, 9);
-          product(h, 'b0', 'b0');
-          product(h, 'b1', 'b1').fadd();
-          product(h, 'b2', 'b2').fadd().set('x2');
-          h.f64(0.25).get('x2').fmul().set('h2');
-          h.get('h2').f64(HALF_ANGLE_SERIES_LIMIT).flessEqual().i32(0).equal();
-          h.when((k) => k.get('face').ret());
-          h.get('h2').get('h2').fmul().set('h4').get('h4').get('h4').fmul().set('h8');
-          series(h, SINC);
-          h.set('halfSin');
-          h.get('halfSin');
-          series(h, COS);
-          h.fmul().set('sinc');
-          h.f64(1).f64(2).get('h2').fmul().get('halfSin').fmul().get('halfSin').fmul().fsub().set('qw');
-          h.get('b0').get('sinc').fmul().set('qx');
-          h.get('b1').get('sinc').fmul().set('qy');
-          h.get('b2').get('sinc').fmul().set('qz');
-          const oneMinus = (a: string, b: string): Fn => {
-            h.f64(1).f64(2);
-            product(h, a, a);
-            product(h, b, b);
-            return h.fadd().fmul().fsub();
-          };
-          const twice = (a: string, b: string, c: string, d: string, plus: boolean): Fn => {
-            h.f64(2);
-            product(h, a, b);
-            product(h, c, d);
-            return (plus ? h.fadd() : h.fsub()).fmul();
-          };
-          oneMinus('qy', 'qz').set('r00');
-          twice('qx', 'qy', 'qz', 'qw', false).set('r01');
-          twice('qx', 'qz', 'qy', 'qw', true).set('r02');
-          twice('qx', 'qy', 'qz', 'qw', true).set('r10');
-          oneMinus('qx', 'qz').set('r11');
-          twice('qy', 'qz', 'qx', 'qw', false).set('r12');
-          twice('qx', 'qz', 'qy', 'qw', false).set('r20');
-          twice('qy', 'qz', 'qx', 'qw', true).set('r21');
-          oneMinus('qx', 'qy').set('r22');
+          expByHalfAngleSeries(h, 'b0', 'b1', 'b2');
+          oneMinus(h, 'qy', 'qz').set('r00');
+          twice(h, 'qx', 'qy', 'qz', 'qw', false).set('r01');
+          twice(h, 'qx', 'qz', 'qy', 'qw', true).set('r02');
+          twice(h, 'qx', 'qy', 'qz', 'qw', true).set('r10');
+          oneMinus(h, 'qx', 'qz').set('r11');
+          twice(h, 'qy', 'qz', 'qx', 'qw', false).set('r12');
+          twice(h, 'qx', 'qz', 'qy', 'qw', false).set('r20');
+          twice(h, 'qy', 'qz', 'qx', 'qw', true).set('r21');
+          oneMinus(h, 'qx', 'qy').set('r22');
           // M = R S, S's columns (b3 b4 b5), (b4 b6 b7), (b5 b7 b8)
           const columnsOfS = [
             ['b3', 'b4', 'b5'],
