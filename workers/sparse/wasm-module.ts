@@ -537,7 +537,7 @@ export function inScratch(view: ArrayBufferView): boolean {
 
 /**
  * The memory of the last finished call too large for the scratch memory (KernelMemories.done), for the next such call
- * of any module: a fresh memory costs its pages' first touch (about 6 µs a 64 kB page here), and a pipeline's large
+ * of any module: a fresh memory costs its pages' first touch (about 6 µs for each 4 kB here), and a pipeline's large
  * stages (the ordering, the analysis, the factorization of a 300k-vertex mesh) follow one another. Held weakly: a
  * memory lives on while the job that made it runs (the WeakRef keeps it until then), then only if something else
  * keeps it, so a spare is never what holds memory after a computation.
