@@ -19,6 +19,7 @@ import {
   addInt,
   ByteLayout,
   Fn,
+  grown,
   kernelMemoriesOf,
   local,
   moduleBytes,
@@ -469,10 +470,7 @@ export function kernelCotangentFreeBlock(
   const couplingFreeAt = take(4 * slotCount);
   const couplingBoneAt = take(4 * slotCount);
   const couplingValueAt = take(8 * slotCount);
-  const pages = Math.ceil(layout.end / PAGE) - memory.buffer.byteLength / PAGE;
-  try {
-    if (pages > 0) memory.grow(pages);
-  } catch {
+  if (!grown(memory, Math.ceil(layout.end / PAGE))) {
     memories.done(memory);
     return null;
   }

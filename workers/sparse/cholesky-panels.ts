@@ -89,7 +89,7 @@ export function choleskyPanels(factor: CholeskyFactor, kernels = true, room = 0,
   // In place: the packed values from the memory's start (never past the factor's own values: a supernode's packed
   // entries are fewer than its block's), everything else after the factor's values.
   const factorMemory = kernels && inPlace && blocksInOrder ? releaseFactorMemory(v) : null;
-  const valueBytes = factorMemory === null ? 0 : Math.ceil((8 * storedValues) / 64) * 64;
+  const valueBytes = factorMemory === null ? 0 : MemoryCarver.bytes([storedValues], []);
   const memory = !kernels
     ? null
     : factorMemory !== null && grown(factorMemory, Math.ceil((valueBytes + others) / PAGE))

@@ -19,6 +19,7 @@ import {
   addInt,
   element,
   Fn,
+  grown,
   kernelMemoriesOf,
   local,
   moduleBytes,
@@ -831,10 +832,7 @@ export function kernelSymbolic(a: CscMatrix, perm: Int32Array): CholeskySymbolic
   const assemblyMap = at.take(nonzeros);
   const fillPointer = at.take(count);
   const mark = at.take(count);
-  const pages = Math.ceil((4 * Math.max(at.end, phaseOneEnd)) / PAGE) - bound.memory.buffer.byteLength / PAGE;
-  try {
-    if (pages > 0) bound.memory.grow(pages);
-  } catch {
+  if (!grown(bound.memory, Math.ceil((4 * Math.max(at.end, phaseOneEnd)) / PAGE))) {
     memories.done(bound.memory);
     return null; // no room for the rows: the JavaScript passes may still fit
   }
